@@ -1,0 +1,57 @@
+# ndtile - `make run` runs the main job, `make test` runs every test.
+# Each target first installs what the machine lacks (tools/setup.sh).
+
+PY      ?= python3
+BUILD   ?= build
+JOBS    ?= $(shell nproc)
+PIP      = $(PY) -m pip install --no-build-isolation --no-deps -q -Cbuild-dir=$(BUILD)/py
+export OMPI_ALLOW_RUN_AS_ROOT = 1
+export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM = 1
+
+.PHONY: all setup build python test test-c test-asan test-tsan test-python run bench clean
+
+all: build python
+
+setup:
+	@bash tools/setup.sh
+
+$(BUILD)/build.ninja:
+	meson setup $(BUILD) -Dpython=false
+
+build: setup $(BUILD)/build.ninja
+	ninja -C $(BUILD) -j $(JOBS)
+
+python: setup
+	$(PIP) .
+
+test-c: build
+	meson test -C $(BUILD) --print-errorlogs
+
+# AddressSanitizer + UndefinedBehaviorSanitizer over the C tests.
+test-asan: setup
+	@[ -f $(BUILD)-asan/build.ninja ] || meson setup $(BUILD)-asan -Dpython=false \
+	  -Dbuildtype=debugoptimized -Db_sanitize=address,undefined -Db_lundef=false
+	ninja -C $(BUILD)-asan -j $(JOBS)
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
+	  meson test -C $(BUILD)-asan --print-errorlogs
+
+# ThreadSanitizer over the runtime's concurrency tests.
+test-tsan: setup
+	@[ -f $(BUILD)-tsan/build.ninja ] || meson setup $(BUILD)-tsan -Dpython=false \
+	  -Dbuildtype=debugoptimized -Db_sanitize=thread -Db_lundef=false
+	ninja -C $(BUILD)-tsan -j $(JOBS)
+	TSAN_OPTIONS=halt_on_error=1 meson test -C $(BUILD)-tsan --print-errorlogs --suite tsan
+
+test-python: python
+	$(PY) -m pytest tests/python -q
+
+test: test-c test-asan test-tsan test-python
+
+run: python
+	$(PY) examples/xray/run.py $(ARGS)
+
+bench: build python
+	$(PY) bench/run.py $(ARGS)
+
+clean:
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan out

@@ -1,0 +1,244 @@
+/* ndtile.h - the public C API of libndtile.
+ *
+ * Arrays are split into tiles; every operation becomes tasks on tiles that a
+ * runtime runs in parallel on a worker pool. Calls return as soon as the work
+ * is recorded; reading data out (ndt_to_buffer, ndt_item, ndt_sync) waits for
+ * what it needs.
+ *
+ * Conventions
+ *   - Every function that can fail returns an ndt_status: NDT_OK (0) or a
+ *     negative error. On error, ndt_last_error() gives a per-thread message
+ *     saying exactly what was wrong, and no output is produced.
+ *   - ndt_array is an opaque handle to a *view* of a tiled store. Functions
+ *     that produce an array write a new handle to *out; the caller owns it and
+ *     releases it with ndt_free(). Views keep their store alive.
+ *   - Functions taking `ndt_array **out` for an elementwise result accept a
+ *     non-NULL *out as the destination ("out=" in NumPy): the result is cast
+ *     and written into that (possibly strided) view; ownership is unchanged.
+ *   - Shapes and strides are int64_t; strides and offsets of views count
+ *     elements, not bytes, except in ndt_from_buffer/ndt_to_buffer_strided.
+ */
+#ifndef NDTILE_H
+#define NDTILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NDT_MAXDIMS 32
+#define NDT_VERSION_MAJOR 0
+#define NDT_VERSION_MINOR 1
+
+/* ---- status ----------------------------------------------------------- */
+typedef enum {
+  NDT_OK = 0,
+  NDT_ERR_NOMEM = -1,       /* allocation failed (MemoryError)             */
+  NDT_ERR_VALUE = -2,       /* bad argument value (ValueError)             */
+  NDT_ERR_SHAPE = -3,       /* shapes do not match/broadcast (ValueError)  */
+  NDT_ERR_AXIS = -4,        /* axis out of range (AxisError)               */
+  NDT_ERR_INDEX = -5,       /* index out of range (IndexError)             */
+  NDT_ERR_TYPE = -6,        /* dtype not supported by the op (TypeError)   */
+  NDT_ERR_CAST = -7,        /* casting rule forbids the cast (TypeError)   */
+  NDT_ERR_UNSUPPORTED = -8, /* not implemented (NotImplementedError)       */
+  NDT_ERR_DEFERRED = -9,    /* an earlier deferred task failed             */
+  NDT_ERR_INTERNAL = -10,   /* a bug or a failed system call               */
+  NDT_ERR_OVERFLOW = -11    /* a size or value overflows (OverflowError)   */
+} ndt_status;
+
+const char *ndt_status_string(ndt_status s);
+/* The message of the last error on the calling thread ("" if none). */
+const char *ndt_last_error(void);
+
+/* ---- dtypes (new values go at the end) -------------------------------- */
+typedef enum {
+  NDT_BOOL = 0,
+  NDT_INT8, NDT_INT16, NDT_INT32, NDT_INT64,
+  NDT_UINT8, NDT_UINT16, NDT_UINT32, NDT_UINT64,
+  NDT_FLOAT32, NDT_FLOAT64,
+  NDT_COMPLEX64, NDT_COMPLEX128,
+  NDT_NTYPES,
+  NDT_DTYPE_DEFAULT = -1     /* "choose as NumPy would" where a dtype is optional */
+} ndt_dtype;
+
+typedef enum {
+  NDT_CAST_NO = 0, NDT_CAST_EQUIV, NDT_CAST_SAFE, NDT_CAST_SAME_KIND, NDT_CAST_UNSAFE
+} ndt_casting;
+
+const char *ndt_dtype_name(ndt_dtype t);   /* NumPy's name: "float64", ... */
+size_t ndt_dtype_size(ndt_dtype t);        /* bytes per element, 0 if invalid */
+int ndt_can_cast(ndt_dtype from, ndt_dtype to, ndt_casting casting);
+/* NumPy 2 promotion of two dtypes; a "weak" operand is a Python scalar
+ * (NEP 50): its kind counts, its precision does not. */
+ndt_dtype ndt_promote(ndt_dtype a, int a_weak, ndt_dtype b, int b_weak);
+
+/* ---- runtime ---------------------------------------------------------- */
+typedef struct {
+  int workers;              /* worker threads; 0 = one per core (or $NDTILE_WORKERS) */
+  int64_t tile_bytes;       /* target tile size; 0 = default (or $NDTILE_TILE_BYTES) */
+  int64_t inline_elems;     /* ops on fewer elements run on the caller; <0 = default */
+} ndt_config;
+
+/* Optional: the runtime starts itself with defaults on first use.
+ * ndt_init may be called again after ndt_finalize with a new config. */
+ndt_status ndt_init(const ndt_config *cfg);
+/* Waits for all work, stops the workers. Arrays must have been freed. */
+void ndt_finalize(void);
+/* Waits for all recorded work; reports the first deferred error, if any. */
+ndt_status ndt_sync(void);
+int ndt_workers(void);
+int64_t ndt_tile_bytes(void);
+/* Changes take effect for arrays created afterwards. */
+ndt_status ndt_set_workers(int n);
+ndt_status ndt_set_tile_bytes(int64_t bytes);
+ndt_status ndt_set_inline_elems(int64_t n);
+/* Test hook: make the n-th allocation from now fail (n >= 1), 0 disables. */
+void ndt_debug_fail_alloc_after(int64_t n);
+/* Number of tiles of a fresh array of this shape and dtype. */
+int64_t ndt_tiles_for(int ndim, const int64_t *shape, ndt_dtype t);
+
+/* ---- arrays: handles and queries -------------------------------------- */
+typedef struct ndt_array ndt_array;
+
+void ndt_free(ndt_array *a);                    /* NULL is fine */
+int ndt_ndim(const ndt_array *a);
+const int64_t *ndt_shape(const ndt_array *a);   /* valid while a lives */
+const int64_t *ndt_strides(const ndt_array *a); /* in elements of the store */
+int64_t ndt_offset(const ndt_array *a);         /* in elements of the store */
+int64_t ndt_size(const ndt_array *a);
+ndt_dtype ndt_get_dtype(const ndt_array *a);
+int ndt_is_weak(const ndt_array *a);            /* created from a Python scalar */
+void ndt_set_weak(ndt_array *a, int weak);
+/* 1 when a and b are views of the same store (may share memory). */
+int ndt_same_store(const ndt_array *a, const ndt_array *b);
+/* 1 when a is C-contiguous and covers its whole store from offset 0. */
+int ndt_is_whole(const ndt_array *a);
+int ndt_is_c_contiguous(const ndt_array *a);
+int64_t ndt_store_size(const ndt_array *a);
+int64_t ndt_ntiles(const ndt_array *a);         /* tiles of the store */
+
+/* ---- creation --------------------------------------------------------- */
+ndt_status ndt_empty(ndt_array **out, int ndim, const int64_t *shape, ndt_dtype t);
+ndt_status ndt_zeros(ndt_array **out, int ndim, const int64_t *shape, ndt_dtype t);
+ndt_status ndt_ones(ndt_array **out, int ndim, const int64_t *shape, ndt_dtype t);
+/* value points to one element of dtype vtype; it is cast (unsafe) to t. */
+ndt_status ndt_full(ndt_array **out, int ndim, const int64_t *shape, ndt_dtype t,
+                    const void *value, ndt_dtype vtype);
+/* A 0-d array; weak marks a Python scalar for NEP 50 promotion. */
+ndt_status ndt_scalar(ndt_array **out, ndt_dtype t, const void *value, int weak);
+/* arange: n = ceil((stop - start) / step) elements start + i*step. */
+ndt_status ndt_arange(ndt_array **out, double start, double stop, double step, ndt_dtype t);
+ndt_status ndt_linspace(ndt_array **out, double start, double stop, int64_t num,
+                        int endpoint, ndt_dtype t);
+ndt_status ndt_eye(ndt_array **out, int64_t n, int64_t m, int64_t k, ndt_dtype t);
+/* Copies host data of dtype t at data with byte strides (NULL = C order). */
+ndt_status ndt_from_buffer(ndt_array **out, ndt_dtype t, int ndim, const int64_t *shape,
+                           const void *data, const int64_t *byte_strides);
+/* Waits for a's data, then copies it in C order to dst (ndt_size*itemsize bytes). */
+ndt_status ndt_to_buffer(const ndt_array *a, void *dst);
+/* Same, to a strided destination (byte strides, one per dimension). */
+ndt_status ndt_to_buffer_strided(const ndt_array *a, void *dst, const int64_t *byte_strides);
+/* Reads one element at a multi-index (negative indices not allowed) into dst. */
+ndt_status ndt_get_item(const ndt_array *a, const int64_t *index, void *dst);
+
+/* ---- views (never copy; writes land in the base store) ---------------- */
+typedef enum { NDT_IDX_INT, NDT_IDX_SLICE, NDT_IDX_NEWAXIS, NDT_IDX_ELLIPSIS } ndt_index_kind;
+typedef struct {
+  ndt_index_kind kind;
+  int64_t start, stop, step;   /* INT uses start; SLICE uses all three */
+  int has_start, has_stop;     /* SLICE: 0 means omitted (NumPy's None) */
+} ndt_index;
+/* Basic indexing exactly as NumPy: ints drop a dimension (negative counts
+ * from the end), slices clip, one Ellipsis, newaxis inserts a unit axis. */
+ndt_status ndt_view_index(ndt_array **out, const ndt_array *a, int nidx, const ndt_index *idx);
+/* perm == NULL reverses the axes (a.T). */
+ndt_status ndt_transpose(ndt_array **out, const ndt_array *a, const int *perm);
+ndt_status ndt_swapaxes(ndt_array **out, const ndt_array *a, int ax1, int ax2);
+ndt_status ndt_broadcast_to(ndt_array **out, const ndt_array *a, int ndim, const int64_t *shape);
+/* A view when NumPy's reshape gives one, a copy otherwise. One -1 allowed. */
+ndt_status ndt_reshape(ndt_array **out, const ndt_array *a, int ndim, const int64_t *shape);
+/* Removes unit axes: all of them when naxes == 0. */
+ndt_status ndt_squeeze(ndt_array **out, const ndt_array *a, int naxes, const int *axes);
+ndt_status ndt_expand_dims(ndt_array **out, const ndt_array *a, int axis);
+/* The view of the real or imaginary part of a complex array (a itself, or
+ * zeros for imag, when real). */
+ndt_status ndt_real(ndt_array **out, const ndt_array *a);
+ndt_status ndt_imag(ndt_array **out, const ndt_array *a);
+/* Broadcast shape of n shapes (NumPy rules). */
+ndt_status ndt_broadcast_shapes(int n, const int *ndims, const int64_t *const *shapes,
+                                int *out_ndim, int64_t *out_shape);
+
+/* ---- copies, casts and assignment ------------------------------------- */
+ndt_status ndt_copy(ndt_array **out, const ndt_array *a);       /* C order */
+ndt_status ndt_astype(ndt_array **out, const ndt_array *a, ndt_dtype t, ndt_casting casting);
+/* dst[...] = src, with broadcasting and casting (same_kind unless unsafe).
+ * Overlapping src and dst give NumPy's result (src is read as before). */
+ndt_status ndt_assign(ndt_array *dst, const ndt_array *src, ndt_casting casting);
+ndt_status ndt_fill(ndt_array *dst, const void *value, ndt_dtype vtype);
+
+/* ---- elementwise operations (ufuncs) ---------------------------------- */
+typedef enum {
+  /* binary */
+  NDT_ADD = 0, NDT_SUBTRACT, NDT_MULTIPLY, NDT_TRUE_DIVIDE, NDT_FLOOR_DIVIDE,
+  NDT_REMAINDER, NDT_POWER, NDT_EQUAL, NDT_NOT_EQUAL, NDT_LESS, NDT_LESS_EQUAL,
+  NDT_GREATER, NDT_GREATER_EQUAL, NDT_LOGICAL_AND, NDT_LOGICAL_OR, NDT_LOGICAL_XOR,
+  NDT_BITWISE_AND, NDT_BITWISE_OR, NDT_BITWISE_XOR, NDT_LEFT_SHIFT, NDT_RIGHT_SHIFT,
+  NDT_MAXIMUM, NDT_MINIMUM, NDT_FMAX, NDT_FMIN, NDT_ARCTAN2, NDT_HYPOT, NDT_COPYSIGN,
+  NDT_FMOD, NDT_LOGADDEXP, NDT_NEXTAFTER,
+  /* unary */
+  NDT_NEGATIVE, NDT_POSITIVE, NDT_ABSOLUTE, NDT_SIGN, NDT_LOGICAL_NOT, NDT_INVERT,
+  NDT_SQRT, NDT_CBRT, NDT_SQUARE, NDT_RECIPROCAL, NDT_EXP, NDT_EXP2, NDT_EXPM1,
+  NDT_LOG, NDT_LOG2, NDT_LOG10, NDT_LOG1P, NDT_SIN, NDT_COS, NDT_TAN, NDT_ARCSIN,
+  NDT_ARCCOS, NDT_ARCTAN, NDT_SINH, NDT_COSH, NDT_TANH, NDT_ARCSINH, NDT_ARCCOSH,
+  NDT_ARCTANH, NDT_FLOOR, NDT_CEIL, NDT_TRUNC, NDT_RINT, NDT_ISNAN, NDT_ISINF,
+  NDT_ISFINITE, NDT_SIGNBIT, NDT_CONJUGATE, NDT_DEG2RAD, NDT_RAD2DEG,
+  /* ternary */
+  NDT_WHERE, NDT_CLIP,
+  NDT_NUFUNCS
+} ndt_ufunc;
+
+const char *ndt_ufunc_name(ndt_ufunc op);   /* NumPy's name: "add", ... */
+int ndt_ufunc_nin(ndt_ufunc op);
+/* The output dtype NumPy would choose for these inputs (dtype: loop dtype
+ * requested with NumPy's dtype=, or NDT_DTYPE_DEFAULT). */
+ndt_status ndt_ufunc_result_type(ndt_ufunc op, int nin, const ndt_array *const *in,
+                                 ndt_dtype dtype, ndt_dtype *out_type);
+/* Applies op elementwise with broadcasting. If *out is NULL a new array is
+ * created; otherwise the result is written into *out (same_kind casting). */
+ndt_status ndt_apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_array **out,
+                     ndt_dtype dtype);
+/* Shorthands. */
+ndt_status ndt_binary(ndt_ufunc op, const ndt_array *a, const ndt_array *b, ndt_array **out);
+ndt_status ndt_unary(ndt_ufunc op, const ndt_array *a, ndt_array **out);
+ndt_status ndt_where(const ndt_array *cond, const ndt_array *x, const ndt_array *y,
+                     ndt_array **out);
+/* clip(a, lo, hi): lo or hi may be NULL (no bound). */
+ndt_status ndt_clip(const ndt_array *a, const ndt_array *lo, const ndt_array *hi,
+                    ndt_array **out);
+
+/* ---- reductions ------------------------------------------------------- */
+typedef enum {
+  NDT_RED_SUM = 0, NDT_RED_PROD, NDT_RED_MIN, NDT_RED_MAX, NDT_RED_ANY, NDT_RED_ALL,
+  NDT_RED_COUNT_NONZERO, NDT_RED_MEAN, NDT_RED_VAR, NDT_RED_STD,
+  NDT_RED_ARGMIN, NDT_RED_ARGMAX,
+  NDT_RED_NANSUM, NDT_RED_NANPROD, NDT_RED_NANMIN, NDT_RED_NANMAX,
+  NDT_NREDUCE
+} ndt_reduce_op;
+
+/* axes: bit k set reduces axis k; NDT_ALL_AXES reduces all. For ARGMIN/ARGMAX
+ * exactly one axis bit or NDT_ALL_AXES (then the index is into the C-order
+ * flattened array). dtype: accumulator/result dtype or NDT_DTYPE_DEFAULT.
+ * ddof is used by VAR and STD only. Reducing an empty array with MIN/MAX/ARG*
+ * is a ValueError, as in NumPy. */
+#define NDT_ALL_AXES UINT64_MAX
+ndt_status ndt_reduce(ndt_reduce_op op, const ndt_array *a, uint64_t axes, int keepdims,
+                      ndt_dtype dtype, int64_t ddof, ndt_array **out);
+/* Reads a 0-d or size-1 array's element (waits for it), cast to t. */
+ndt_status ndt_item(const ndt_array *a, ndt_dtype t, void *dst);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* NDTILE_H */

@@ -1,0 +1,131 @@
+/* internal.h - what the runtime (src/runtime) offers the array library
+ * (src/ops). Not installed; C users see include/ndtile.h only. */
+#ifndef NDT_INTERNAL_H
+#define NDT_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stddef.h>
+#include "ndtile.h"
+#include "kernels/kernels.h"
+
+#define NDT_UNUSED(x) ((void)(x))
+
+/* ---- errors (runtime/error.c) ---------------------------------------- */
+/* Sets the calling thread's message and returns s, so callers can write
+ * `return ndt_error(NDT_ERR_VALUE, "...", ...)`. */
+ndt_status ndt_error(ndt_status s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* ---- memory (runtime/memory.c) --------------------------------------- */
+/* All allocations of array data and runtime objects go through these so a
+ * test can inject failures. They set the error message on failure. */
+void *ndt_malloc(size_t n);
+void *ndt_calloc(size_t count, size_t size);
+void *ndt_realloc(void *p, size_t n);
+void ndt_mfree(void *p);
+/* Aligned buffers for tile data (64 bytes). */
+void *ndt_alloc_data(size_t n, int zero);
+void ndt_free_data(void *p);
+
+/* ---- tasks and tiles (runtime/sched.c) -------------------------------- */
+typedef struct ndt_task ndt_task;
+
+/* A tile: a contiguous range [start, start+len) of the store's flat C-order
+ * elements, held in one buffer. Dependency state is touched only by the
+ * thread that records tasks (program order), under the scheduler lock. */
+typedef struct {
+  char *data;             /* host copy; NULL while not allocated here */
+  int64_t start, len;     /* in elements */
+  int owner;              /* rank that owns the tile */
+  unsigned valid;         /* bit m: memory m holds a valid copy (bit 0 = host) */
+  ndt_task *last_writer;  /* reference held */
+  ndt_task **readers;     /* tasks reading since last_writer; references held */
+  int nreaders, capreaders;
+} ndt_tile;
+
+/* A store: a logical N-d array in C order, split into tiles by a rule that
+ * depends on its shape and dtype only. Flat element f lies in tile
+ *   (f / period) * per + (f % period) / seg.
+ * Views of any shape are strided maps into the flat index space, exactly as
+ * NumPy's views are into a buffer. */
+typedef struct ndt_store {
+  atomic_long refs;
+  ndt_dtype dtype;
+  int itemsize;
+  int64_t size;
+  int64_t period, seg, per;
+  int64_t ntiles;
+  ndt_tile *tiles;
+} ndt_store;
+
+struct ndt_array {
+  ndt_store *store;
+  ndt_dtype dtype;  /* the store's, or its real type for a .real/.imag view */
+  int part;         /* byte offset within an element: 0, or half a complex for .imag */
+  int ndim;
+  int weak;
+  int64_t offset;  /* elements */
+  int64_t size;
+  int64_t shape[NDT_MAXDIMS];
+  int64_t strides[NDT_MAXDIMS];   /* elements */
+};
+
+/* The tiling rule (shared by stores and by the blocks tasks iterate over). */
+typedef struct { int64_t period, seg, per, ntiles; int axis; } ndt_tiling;
+void ndt_tiling_for(int ndim, const int64_t *shape, int itemsize, int64_t tile_bytes,
+                    ndt_tiling *t);
+static inline int64_t ndt_tiling_index(int64_t period, int64_t seg, int64_t per, int64_t f) {
+  return (f / period) * per + (f % period) / seg;
+}
+static inline int64_t ndt_store_tile_of(const ndt_store *s, int64_t f) {
+  return ndt_tiling_index(s->period, s->seg, s->per, f);
+}
+
+/* Creates a store of `size` elements tiled for `shape`; allocates every tile
+ * (zeroed when zero != 0). Reference count 1. */
+ndt_status ndt_store_new(ndt_store **out, ndt_dtype t, int ndim, const int64_t *shape,
+                         int zero);
+/* A one-tile byte store for a runtime-private buffer (reduction partials). */
+ndt_status ndt_store_new_bytes(ndt_store **out, int64_t nbytes);
+void ndt_store_incref(ndt_store *s);
+void ndt_store_decref(ndt_store *s);
+
+/* Array handles. */
+ndt_array *ndt_array_alloc(void);                       /* NULL + error on failure */
+ndt_status ndt_array_new(ndt_array **out, ndt_dtype t, int ndim, const int64_t *shape,
+                         int zero);                     /* fresh C-contiguous store */
+ndt_status ndt_array_view(ndt_array **out, const ndt_array *a); /* same view, new handle */
+/* Smallest and largest flat store index a view touches (size > 0). */
+void ndt_view_extent(const ndt_array *a, int64_t *lo, int64_t *hi);
+/* 1 when two views may touch a common element (conservative). */
+int ndt_may_overlap(const ndt_array *a, const ndt_array *b);
+
+typedef enum { NDT_READ = 1, NDT_WRITE = 2, NDT_RW = 3 } ndt_priv;
+typedef struct { ndt_tile *tile; ndt_priv priv; } ndt_access;
+
+/* A task body. It returns a status; a failure is kept as the deferred error
+ * and reported, with the task's name, at the next point that reads data. */
+typedef ndt_status (*ndt_task_fn)(void *arg, int worker);
+
+/* Records a task that runs fn(arg) after every earlier task whose accesses
+ * conflict with `acc`. arg (arg_size bytes, no pointers into itself) is
+ * copied when the task is deferred. Runs inline on the caller, returning
+ * fn's status, when `small` and nothing it touches is pending. stores[] are
+ * kept alive until the task ends. */
+ndt_status ndt_submit(const char *name, ndt_task_fn fn, const void *arg, size_t arg_size,
+                      const ndt_access *acc, int nacc, ndt_store *const *stores,
+                      int nstores, int small);
+/* Waits until every task that writes any tile in [t0, t1] of s is done (and,
+ * when for_write, every task reading them). Reports a deferred error. */
+ndt_status ndt_wait_tiles(ndt_store *s, int64_t t0, int64_t t1, int for_write);
+/* Called by ndt_store_decref: drops the tile's task references. */
+void ndt_tile_release(ndt_tile *t);
+/* The runtime's settings, started on first use. */
+ndt_status ndt_runtime_ensure(void);
+int64_t ndt_rt_tile_bytes(void);
+int64_t ndt_rt_inline_elems(void);
+/* Per-worker scratch is not kept; tasks allocate with ndt_malloc. */
+
+#endif

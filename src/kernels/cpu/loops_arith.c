@@ -1,0 +1,454 @@
+/* loops_arith.c - bool, integer and real-float loops that need no
+ * transcendental functions: arithmetic, comparisons, logical, bitwise,
+ * shifts, maximum/minimum, sign/abs family, where and clip.
+ *
+ * NumPy semantics (checked against NumPy 2.x):
+ *   - integer overflow wraps (done in unsigned arithmetic: no UB);
+ *   - integer x // 0, x % 0, fmod(x, 0) give 0; INT_MIN // -1 = INT_MIN;
+ *     // floors and % takes the divisor's sign (Python), fmod is C's;
+ *   - float // and % use NumPy's npy_divmod formulas;
+ *   - shifts by >= the bit width (or negative) give 0, or -1 for a right
+ *     shift of a negative number;
+ *   - integer power by repeated squaring, wrapping; negative exponents (a
+ *     ValueError in NumPy, checked by the front end) give 1 for base 1,
+ *     +-1 for base -1 and 0 otherwise;
+ *   - integer reciprocal is the int conversion of 1.0/x (x86 NumPy values:
+ *     reciprocal(0) = INT_MIN for int32/int64, 0 for the others);
+ *   - maximum/minimum propagate NaN, fmax/fmin ignore it (ties return the
+ *     second operand as NumPy's SIMD loops do);
+ *   - comparisons with NaN are false (!= is true); sign(nan) = nan.
+ */
+#include "loops_common.h"
+
+/* ======================================================================
+ * bool
+ * ====================================================================== */
+#define NB(x) ((x) != 0)
+NDT_INLINE ndt_bool_t b_or(ndt_bool_t x, ndt_bool_t y) { return (ndt_bool_t)(NB(x) | NB(y)); }
+NDT_INLINE ndt_bool_t b_and(ndt_bool_t x, ndt_bool_t y) { return (ndt_bool_t)(NB(x) & NB(y)); }
+NDT_INLINE ndt_bool_t b_xor(ndt_bool_t x, ndt_bool_t y) { return (ndt_bool_t)(NB(x) ^ NB(y)); }
+NDT_INLINE ndt_bool_t b_eq(ndt_bool_t x, ndt_bool_t y) { return (ndt_bool_t)(NB(x) == NB(y)); }
+NDT_INLINE ndt_bool_t b_ne(ndt_bool_t x, ndt_bool_t y) { return (ndt_bool_t)(NB(x) != NB(y)); }
+NDT_INLINE ndt_bool_t b_lt(ndt_bool_t x, ndt_bool_t y) { return (ndt_bool_t)(NB(x) < NB(y)); }
+NDT_INLINE ndt_bool_t b_le(ndt_bool_t x, ndt_bool_t y) { return (ndt_bool_t)(NB(x) <= NB(y)); }
+NDT_INLINE ndt_bool_t b_gt(ndt_bool_t x, ndt_bool_t y) { return (ndt_bool_t)(NB(x) > NB(y)); }
+NDT_INLINE ndt_bool_t b_ge(ndt_bool_t x, ndt_bool_t y) { return (ndt_bool_t)(NB(x) >= NB(y)); }
+NDT_INLINE ndt_bool_t b_id(ndt_bool_t x) { return (ndt_bool_t)NB(x); }
+NDT_INLINE ndt_bool_t b_not(ndt_bool_t x) { return (ndt_bool_t)(x == 0); }
+NDT_INLINE ndt_bool_t b_zero(ndt_bool_t x) { (void)x; return 0; }
+NDT_INLINE ndt_bool_t b_one(ndt_bool_t x) { (void)x; return 1; }
+NDT_INLINE ndt_bool_t b_clip(ndt_bool_t x, ndt_bool_t lo, ndt_bool_t hi) {
+  ndt_bool_t v = (ndt_bool_t)(NB(x) | NB(lo));  /* max */
+  return (ndt_bool_t)(v & NB(hi));               /* min */
+}
+
+NDT_DEF_BINARY(add_bool, ndt_bool_t, ndt_bool_t, ndt_bool_t, b_or)
+NDT_DEF_BINARY(mul_bool, ndt_bool_t, ndt_bool_t, ndt_bool_t, b_and)
+NDT_DEF_BINARY(xor_bool, ndt_bool_t, ndt_bool_t, ndt_bool_t, b_xor)
+NDT_DEF_BINARY(eq_bool, ndt_bool_t, ndt_bool_t, ndt_bool_t, b_eq)
+NDT_DEF_BINARY(ne_bool, ndt_bool_t, ndt_bool_t, ndt_bool_t, b_ne)
+NDT_DEF_BINARY(lt_bool, ndt_bool_t, ndt_bool_t, ndt_bool_t, b_lt)
+NDT_DEF_BINARY(le_bool, ndt_bool_t, ndt_bool_t, ndt_bool_t, b_le)
+NDT_DEF_BINARY(gt_bool, ndt_bool_t, ndt_bool_t, ndt_bool_t, b_gt)
+NDT_DEF_BINARY(ge_bool, ndt_bool_t, ndt_bool_t, ndt_bool_t, b_ge)
+NDT_DEF_UNARY(id_bool, ndt_bool_t, ndt_bool_t, b_id)
+NDT_DEF_UNARY(not_bool, ndt_bool_t, ndt_bool_t, b_not)
+NDT_DEF_UNARY(zero_bool, ndt_bool_t, ndt_bool_t, b_zero)
+NDT_DEF_UNARY(one_bool, ndt_bool_t, ndt_bool_t, b_one)
+NDT_DEF_TERNARY(clip_bool, ndt_bool_t, ndt_bool_t, ndt_bool_t, ndt_bool_t, b_clip)
+
+/* ======================================================================
+ * integers
+ * ====================================================================== */
+/* Scalar functions common to signed and unsigned types. */
+#define INT_COMMON(SFX, DT, T, UT, UW, S, BITS)                                        \
+  NDT_INLINE T add_s_##SFX(T x, T y) { return (T)(UT)((UW)(UT)x + (UW)(UT)y); }          \
+  NDT_INLINE T sub_s_##SFX(T x, T y) { return (T)(UT)((UW)(UT)x - (UW)(UT)y); }          \
+  NDT_INLINE T mul_s_##SFX(T x, T y) { return (T)(UT)((UW)(UT)x * (UW)(UT)y); }          \
+  NDT_INLINE T neg_s_##SFX(T x) { return (T)(UT)((UW)0 - (UW)(UT)x); }                   \
+  NDT_INLINE T pos_s_##SFX(T x) { return x; }                                            \
+  NDT_INLINE T sq_s_##SFX(T x) { return mul_s_##SFX(x, x); }                             \
+  NDT_INLINE T inv_s_##SFX(T x) { return (T)(UT)(~(UW)(UT)x); }                          \
+  NDT_INLINE T recip_s_##SFX(T x) { return ndt_d2##SFX(1.0 / (double)x); }               \
+  NDT_INLINE T and_s_##SFX(T x, T y) { return (T)(x & y); }                              \
+  NDT_INLINE T or_s_##SFX(T x, T y) { return (T)(x | y); }                               \
+  NDT_INLINE T xor_s_##SFX(T x, T y) { return (T)(x ^ y); }                              \
+  NDT_INLINE T max_s_##SFX(T x, T y) { return x > y ? x : y; }                           \
+  NDT_INLINE T min_s_##SFX(T x, T y) { return x < y ? x : y; }                           \
+  NDT_INLINE T clip_s_##SFX(T x, T lo, T hi) {                                           \
+    T v = x > lo ? x : lo;                                                               \
+    return v < hi ? v : hi;                                                              \
+  }                                                                                      \
+  NDT_INLINE ndt_bool_t eq_s_##SFX(T x, T y) { return (ndt_bool_t)(x == y); }            \
+  NDT_INLINE ndt_bool_t ne_s_##SFX(T x, T y) { return (ndt_bool_t)(x != y); }            \
+  NDT_INLINE ndt_bool_t lt_s_##SFX(T x, T y) { return (ndt_bool_t)(x < y); }             \
+  NDT_INLINE ndt_bool_t le_s_##SFX(T x, T y) { return (ndt_bool_t)(x <= y); }            \
+  NDT_INLINE ndt_bool_t gt_s_##SFX(T x, T y) { return (ndt_bool_t)(x > y); }             \
+  NDT_INLINE ndt_bool_t ge_s_##SFX(T x, T y) { return (ndt_bool_t)(x >= y); }            \
+  NDT_INLINE ndt_bool_t land_s_##SFX(T x, T y) { return (ndt_bool_t)((x != 0) & (y != 0)); } \
+  NDT_INLINE ndt_bool_t lor_s_##SFX(T x, T y) { return (ndt_bool_t)((x != 0) | (y != 0)); }  \
+  NDT_INLINE ndt_bool_t lxor_s_##SFX(T x, T y) { return (ndt_bool_t)((x != 0) ^ (y != 0)); } \
+  NDT_INLINE ndt_bool_t lnot_s_##SFX(T x) { return (ndt_bool_t)(x == 0); }               \
+  NDT_INLINE ndt_bool_t false_s_##SFX(T x) { (void)x; return 0; }                        \
+  NDT_INLINE ndt_bool_t true_s_##SFX(T x) { (void)x; return 1; }                         \
+  NDT_INLINE T lsh_s_##SFX(T x, T y) {                                                   \
+    return (UT)y < (UT)(BITS) ? (T)(UT)((UW)(UT)x << (UT)y) : (T)0;                      \
+  }
+NDT_FOREACH_INT(INT_COMMON)
+
+/* Signed-only forms. */
+#define INT_SIGNED(SFX, DT, T, UT, UW, S, BITS)                                        \
+  NDT_INLINE T fdiv_s_##SFX(T x, T y) {                                                  \
+    if (y == 0) return 0;                                                                \
+    if (y == -1) return neg_s_##SFX(x);       /* INT_MIN // -1 = INT_MIN */              \
+    T q = (T)(x / y);                                                                    \
+    if ((T)(x % y) != 0 && ((x < 0) != (y < 0))) q = (T)(q - 1);                         \
+    return q;                                                                            \
+  }                                                                                      \
+  NDT_INLINE T rem_s_##SFX(T x, T y) {                                                   \
+    if (y == 0 || y == -1) return 0;                                                     \
+    T r = (T)(x % y);                                                                    \
+    if (r != 0 && ((r < 0) != (y < 0))) r = (T)(r + y);                                  \
+    return r;                                                                            \
+  }                                                                                      \
+  NDT_INLINE T fmod_s_##SFX(T x, T y) {                                                  \
+    if (y == 0 || y == -1) return 0;                                                     \
+    return (T)(x % y);                                                                   \
+  }                                                                                      \
+  NDT_INLINE T abs_s_##SFX(T x) { return x < 0 ? neg_s_##SFX(x) : x; }                   \
+  NDT_INLINE T sign_s_##SFX(T x) { return (T)((x > 0) - (x < 0)); }                      \
+  NDT_INLINE T rsh_s_##SFX(T x, T y) {                                                   \
+    if ((UT)y < (UT)(BITS)) return (T)(x >> y);                                          \
+    return x < 0 ? (T)-1 : (T)0;                                                         \
+  }                                                                                      \
+  NDT_INLINE T pow_s_##SFX(T x, T y) {                                                   \
+    if (y < 0) {                                                                         \
+      if (x == 1) return 1;                                                              \
+      if (x == -1) return (y & 1) ? (T)-1 : (T)1;                                        \
+      return 0;                                                                          \
+    }                                                                                    \
+    UW r = 1, b = (UW)(UT)x;                                                             \
+    UT e = (UT)y;                                                                        \
+    while (e) {                                                                          \
+      if (e & 1) r = (UW)(UT)(r * b);                                                    \
+      b = (UW)(UT)(b * b);                                                               \
+      e = (UT)(e >> 1);                                                                  \
+    }                                                                                    \
+    return (T)(UT)r;                                                                     \
+  }
+NDT_FOREACH_SINT(INT_SIGNED)
+
+/* Unsigned-only forms. */
+#define INT_UNSIGNED(SFX, DT, T, UT, UW, S, BITS)                                      \
+  NDT_INLINE T fdiv_s_##SFX(T x, T y) { return y == 0 ? (T)0 : (T)(x / y); }             \
+  NDT_INLINE T rem_s_##SFX(T x, T y) { return y == 0 ? (T)0 : (T)(x % y); }              \
+  NDT_INLINE T fmod_s_##SFX(T x, T y) { return y == 0 ? (T)0 : (T)(x % y); }             \
+  NDT_INLINE T abs_s_##SFX(T x) { return x; }                                            \
+  NDT_INLINE T sign_s_##SFX(T x) { return (T)(x > 0); }                                  \
+  NDT_INLINE T rsh_s_##SFX(T x, T y) { return y < (T)(BITS) ? (T)(x >> y) : (T)0; }      \
+  NDT_INLINE T pow_s_##SFX(T x, T y) {                                                   \
+    UW r = 1, b = (UW)x;                                                                 \
+    T e = y;                                                                             \
+    while (e) {                                                                          \
+      if (e & 1) r = (UW)(UT)(r * b);                                                    \
+      b = (UW)(UT)(b * b);                                                               \
+      e = (T)(e >> 1);                                                                   \
+    }                                                                                    \
+    return (T)r;                                                                         \
+  }
+NDT_FOREACH_UINT(INT_UNSIGNED)
+
+/* Loops for every integer type. */
+#define INT_LOOPS(SFX, DT, T, UT, UW, S, BITS)                          \
+  NDT_DEF_BINARY(add_##SFX, T, T, T, add_s_##SFX)                       \
+  NDT_DEF_BINARY(sub_##SFX, T, T, T, sub_s_##SFX)                       \
+  NDT_DEF_BINARY(mul_##SFX, T, T, T, mul_s_##SFX)                       \
+  NDT_DEF_BINARY(fdiv_##SFX, T, T, T, fdiv_s_##SFX)                     \
+  NDT_DEF_BINARY(rem_##SFX, T, T, T, rem_s_##SFX)                       \
+  NDT_DEF_BINARY(fmod_##SFX, T, T, T, fmod_s_##SFX)                     \
+  NDT_DEF_BINARY(pow_##SFX, T, T, T, pow_s_##SFX)                       \
+  NDT_DEF_BINARY(eq_##SFX, T, T, ndt_bool_t, eq_s_##SFX)                \
+  NDT_DEF_BINARY(ne_##SFX, T, T, ndt_bool_t, ne_s_##SFX)                \
+  NDT_DEF_BINARY(lt_##SFX, T, T, ndt_bool_t, lt_s_##SFX)                \
+  NDT_DEF_BINARY(le_##SFX, T, T, ndt_bool_t, le_s_##SFX)                \
+  NDT_DEF_BINARY(gt_##SFX, T, T, ndt_bool_t, gt_s_##SFX)                \
+  NDT_DEF_BINARY(ge_##SFX, T, T, ndt_bool_t, ge_s_##SFX)                \
+  NDT_DEF_BINARY(land_##SFX, T, T, ndt_bool_t, land_s_##SFX)            \
+  NDT_DEF_BINARY(lor_##SFX, T, T, ndt_bool_t, lor_s_##SFX)              \
+  NDT_DEF_BINARY(lxor_##SFX, T, T, ndt_bool_t, lxor_s_##SFX)            \
+  NDT_DEF_BINARY(and_##SFX, T, T, T, and_s_##SFX)                       \
+  NDT_DEF_BINARY(or_##SFX, T, T, T, or_s_##SFX)                         \
+  NDT_DEF_BINARY(xor_##SFX, T, T, T, xor_s_##SFX)                       \
+  NDT_DEF_BINARY(lsh_##SFX, T, T, T, lsh_s_##SFX)                       \
+  NDT_DEF_BINARY(rsh_##SFX, T, T, T, rsh_s_##SFX)                       \
+  NDT_DEF_BINARY(max_##SFX, T, T, T, max_s_##SFX)                       \
+  NDT_DEF_BINARY(min_##SFX, T, T, T, min_s_##SFX)                       \
+  NDT_DEF_UNARY(neg_##SFX, T, T, neg_s_##SFX)                           \
+  NDT_DEF_UNARY(pos_##SFX, T, T, pos_s_##SFX)                           \
+  NDT_DEF_UNARY(abs_##SFX, T, T, abs_s_##SFX)                           \
+  NDT_DEF_UNARY(sign_##SFX, T, T, sign_s_##SFX)                         \
+  NDT_DEF_UNARY(lnot_##SFX, T, ndt_bool_t, lnot_s_##SFX)                \
+  NDT_DEF_UNARY(inv_##SFX, T, T, inv_s_##SFX)                           \
+  NDT_DEF_UNARY(sq_##SFX, T, T, sq_s_##SFX)                             \
+  NDT_DEF_UNARY(recip_##SFX, T, T, recip_s_##SFX)                       \
+  NDT_DEF_UNARY(false_##SFX, T, ndt_bool_t, false_s_##SFX)              \
+  NDT_DEF_UNARY(true_##SFX, T, ndt_bool_t, true_s_##SFX)                \
+  NDT_DEF_TERNARY(clip_##SFX, T, T, T, T, clip_s_##SFX)
+NDT_FOREACH_INT(INT_LOOPS)
+
+/* ======================================================================
+ * real floats
+ * ====================================================================== */
+#define FLOAT_SCALARS(SFX, DT, T, SUF)                                                 \
+  NDT_INLINE T add_s_##SFX(T x, T y) { return x + y; }                                   \
+  NDT_INLINE T sub_s_##SFX(T x, T y) { return x - y; }                                   \
+  NDT_INLINE T mul_s_##SFX(T x, T y) { return x * y; }                                   \
+  NDT_INLINE T div_s_##SFX(T x, T y) { return x / y; }                                   \
+  /* npy_divmod: Python's divmod, copied by NumPy from CPython */                        \
+  NDT_INLINE T divmod_s_##SFX(T a, T b, T *modulus) {                                    \
+    T mod = fmod##SUF(a, b);                                                             \
+    if (!b) { *modulus = mod; return a / b; }                                            \
+    T div = (a - mod) / b;                                                               \
+    if (mod) {                                                                           \
+      if (isless(b, (T)0) != isless(mod, (T)0)) { mod += b; div -= (T)1; }               \
+    } else {                                                                             \
+      mod = copysign##SUF((T)0, b);                                                      \
+    }                                                                                    \
+    T floordiv;                                                                          \
+    if (div) {                                                                           \
+      floordiv = floor##SUF(div);                                                        \
+      if (isgreater(div - floordiv, (T)0.5)) floordiv += (T)1;                           \
+    } else {                                                                             \
+      floordiv = copysign##SUF((T)0, a / b);                                             \
+    }                                                                                    \
+    *modulus = mod;                                                                      \
+    return floordiv;                                                                     \
+  }                                                                                      \
+  NDT_INLINE T fdiv_s_##SFX(T a, T b) {                                                  \
+    if (!b) return a / b;                                                                \
+    T mod;                                                                               \
+    return divmod_s_##SFX(a, b, &mod);                                                   \
+  }                                                                                      \
+  NDT_INLINE T rem_s_##SFX(T a, T b) {                                                   \
+    if (!b) return fmod##SUF(a, b);                                                      \
+    T mod;                                                                               \
+    (void)divmod_s_##SFX(a, b, &mod);                                                    \
+    return mod;                                                                          \
+  }                                                                                      \
+  NDT_INLINE T fmod_s_##SFX(T x, T y) { return fmod##SUF(x, y); }                        \
+  NDT_INLINE T pow_s_##SFX(T x, T y) { return pow##SUF(x, y); }                          \
+  NDT_INLINE ndt_bool_t eq_s_##SFX(T x, T y) { return (ndt_bool_t)(x == y); }            \
+  NDT_INLINE ndt_bool_t ne_s_##SFX(T x, T y) { return (ndt_bool_t)(x != y); }            \
+  NDT_INLINE ndt_bool_t lt_s_##SFX(T x, T y) { return (ndt_bool_t)(x < y); }             \
+  NDT_INLINE ndt_bool_t le_s_##SFX(T x, T y) { return (ndt_bool_t)(x <= y); }            \
+  NDT_INLINE ndt_bool_t gt_s_##SFX(T x, T y) { return (ndt_bool_t)(x > y); }             \
+  NDT_INLINE ndt_bool_t ge_s_##SFX(T x, T y) { return (ndt_bool_t)(x >= y); }            \
+  NDT_INLINE ndt_bool_t land_s_##SFX(T x, T y) { return (ndt_bool_t)((x != 0) & (y != 0)); } \
+  NDT_INLINE ndt_bool_t lor_s_##SFX(T x, T y) { return (ndt_bool_t)((x != 0) | (y != 0)); }  \
+  NDT_INLINE ndt_bool_t lxor_s_##SFX(T x, T y) { return (ndt_bool_t)((x != 0) ^ (y != 0)); } \
+  NDT_INLINE ndt_bool_t lnot_s_##SFX(T x) { return (ndt_bool_t)(x == 0); }               \
+  NDT_INLINE T max_s_##SFX(T x, T y) { return (x > y || x != x) ? x : y; }               \
+  NDT_INLINE T min_s_##SFX(T x, T y) { return (x < y || x != x) ? x : y; }               \
+  NDT_INLINE T fmax_s_##SFX(T x, T y) { return (x > y || y != y) ? x : y; }              \
+  NDT_INLINE T fmin_s_##SFX(T x, T y) { return (x < y || y != y) ? x : y; }              \
+  NDT_INLINE T clip_s_##SFX(T x, T lo, T hi) {                                           \
+    T v = (x != x || x > lo) ? x : lo;                                                   \
+    return (v != v || v < hi) ? v : hi;                                                  \
+  }                                                                                      \
+  NDT_INLINE T copysign_s_##SFX(T x, T y) { return copysign##SUF(x, y); }                \
+  NDT_INLINE T nextafter_s_##SFX(T x, T y) { return nextafter##SUF(x, y); }              \
+  NDT_INLINE T neg_s_##SFX(T x) { return -x; }                                           \
+  NDT_INLINE T pos_s_##SFX(T x) { return +x; }                                           \
+  NDT_INLINE T abs_s_##SFX(T x) { return fabs##SUF(x); }                                 \
+  NDT_INLINE T sign_s_##SFX(T x) {                                                       \
+    return x > 0 ? (T)1 : (x < 0 ? (T)-1 : (x == 0 ? (T)0 : x));                         \
+  }                                                                                      \
+  NDT_INLINE T sq_s_##SFX(T x) { return x * x; }                                         \
+  NDT_INLINE T recip_s_##SFX(T x) { return (T)1 / x; }                                   \
+  NDT_INLINE ndt_bool_t isnan_s_##SFX(T x) { return (ndt_bool_t)(x != x); }              \
+  NDT_INLINE ndt_bool_t isinf_s_##SFX(T x) { return (ndt_bool_t)(fabs##SUF(x) == (T)INFINITY); } \
+  NDT_INLINE ndt_bool_t isfin_s_##SFX(T x) { return (ndt_bool_t)(fabs##SUF(x) < (T)INFINITY); }  \
+  NDT_INLINE ndt_bool_t signbit_s_##SFX(T x) { return (ndt_bool_t)(signbit(x) != 0); }
+NDT_FOREACH_FLOAT(FLOAT_SCALARS)
+
+/* NumPy: x * (pi/180) and x * (180/pi) with the constants computed in the
+ * loop's precision. */
+NDT_INLINE float deg2rad_s_f32(float x) { return x * (3.14159265358979323846f / 180.0f); }
+NDT_INLINE double deg2rad_s_f64(double x) { return x * (3.14159265358979323846 / 180.0); }
+NDT_INLINE float rad2deg_s_f32(float x) { return x * (180.0f / 3.14159265358979323846f); }
+NDT_INLINE double rad2deg_s_f64(double x) { return x * (180.0 / 3.14159265358979323846); }
+
+#define FLOAT_LOOPS(SFX, DT, T, SUF)                                    \
+  NDT_DEF_BINARY(add_##SFX, T, T, T, add_s_##SFX)                       \
+  NDT_DEF_BINARY(sub_##SFX, T, T, T, sub_s_##SFX)                       \
+  NDT_DEF_BINARY(mul_##SFX, T, T, T, mul_s_##SFX)                       \
+  NDT_DEF_BINARY(div_##SFX, T, T, T, div_s_##SFX)                       \
+  NDT_DEF_BINARY(fdiv_##SFX, T, T, T, fdiv_s_##SFX)                     \
+  NDT_DEF_BINARY(rem_##SFX, T, T, T, rem_s_##SFX)                       \
+  NDT_DEF_BINARY(fmod_##SFX, T, T, T, fmod_s_##SFX)                     \
+  NDT_DEF_BINARY(pow_##SFX, T, T, T, pow_s_##SFX)                       \
+  NDT_DEF_BINARY(eq_##SFX, T, T, ndt_bool_t, eq_s_##SFX)                \
+  NDT_DEF_BINARY(ne_##SFX, T, T, ndt_bool_t, ne_s_##SFX)                \
+  NDT_DEF_BINARY(lt_##SFX, T, T, ndt_bool_t, lt_s_##SFX)                \
+  NDT_DEF_BINARY(le_##SFX, T, T, ndt_bool_t, le_s_##SFX)                \
+  NDT_DEF_BINARY(gt_##SFX, T, T, ndt_bool_t, gt_s_##SFX)                \
+  NDT_DEF_BINARY(ge_##SFX, T, T, ndt_bool_t, ge_s_##SFX)                \
+  NDT_DEF_BINARY(land_##SFX, T, T, ndt_bool_t, land_s_##SFX)            \
+  NDT_DEF_BINARY(lor_##SFX, T, T, ndt_bool_t, lor_s_##SFX)              \
+  NDT_DEF_BINARY(lxor_##SFX, T, T, ndt_bool_t, lxor_s_##SFX)            \
+  NDT_DEF_BINARY(max_##SFX, T, T, T, max_s_##SFX)                       \
+  NDT_DEF_BINARY(min_##SFX, T, T, T, min_s_##SFX)                       \
+  NDT_DEF_BINARY(fmax_##SFX, T, T, T, fmax_s_##SFX)                     \
+  NDT_DEF_BINARY(fmin_##SFX, T, T, T, fmin_s_##SFX)                     \
+  NDT_DEF_BINARY(copysign_##SFX, T, T, T, copysign_s_##SFX)             \
+  NDT_DEF_BINARY(nextafter_##SFX, T, T, T, nextafter_s_##SFX)           \
+  NDT_DEF_UNARY(neg_##SFX, T, T, neg_s_##SFX)                           \
+  NDT_DEF_UNARY(pos_##SFX, T, T, pos_s_##SFX)                           \
+  NDT_DEF_UNARY(abs_##SFX, T, T, abs_s_##SFX)                           \
+  NDT_DEF_UNARY(sign_##SFX, T, T, sign_s_##SFX)                         \
+  NDT_DEF_UNARY(lnot_##SFX, T, ndt_bool_t, lnot_s_##SFX)                \
+  NDT_DEF_UNARY(sq_##SFX, T, T, sq_s_##SFX)                             \
+  NDT_DEF_UNARY(recip_##SFX, T, T, recip_s_##SFX)                       \
+  NDT_DEF_UNARY(isnan_##SFX, T, ndt_bool_t, isnan_s_##SFX)              \
+  NDT_DEF_UNARY(isinf_##SFX, T, ndt_bool_t, isinf_s_##SFX)              \
+  NDT_DEF_UNARY(isfin_##SFX, T, ndt_bool_t, isfin_s_##SFX)              \
+  NDT_DEF_UNARY(signbit_##SFX, T, ndt_bool_t, signbit_s_##SFX)          \
+  NDT_DEF_UNARY(deg2rad_##SFX, T, T, deg2rad_s_##SFX)                   \
+  NDT_DEF_UNARY(rad2deg_##SFX, T, T, rad2deg_s_##SFX)                   \
+  NDT_DEF_TERNARY(clip_##SFX, T, T, T, T, clip_s_##SFX)
+NDT_FOREACH_FLOAT(FLOAT_LOOPS)
+
+/* ======================================================================
+ * mixed int64/uint64 comparisons ('qQ->?', 'Qq->?'): exact
+ * ====================================================================== */
+NDT_INLINE ndt_bool_t qQ_eq(int64_t a, uint64_t b) { return (ndt_bool_t)(a >= 0 && (uint64_t)a == b); }
+NDT_INLINE ndt_bool_t qQ_ne(int64_t a, uint64_t b) { return (ndt_bool_t)(a < 0 || (uint64_t)a != b); }
+NDT_INLINE ndt_bool_t qQ_lt(int64_t a, uint64_t b) { return (ndt_bool_t)(a < 0 || (uint64_t)a < b); }
+NDT_INLINE ndt_bool_t qQ_le(int64_t a, uint64_t b) { return (ndt_bool_t)(a < 0 || (uint64_t)a <= b); }
+NDT_INLINE ndt_bool_t qQ_gt(int64_t a, uint64_t b) { return (ndt_bool_t)(a >= 0 && (uint64_t)a > b); }
+NDT_INLINE ndt_bool_t qQ_ge(int64_t a, uint64_t b) { return (ndt_bool_t)(a >= 0 && (uint64_t)a >= b); }
+NDT_INLINE ndt_bool_t Qq_eq(uint64_t a, int64_t b) { return qQ_eq(b, a); }
+NDT_INLINE ndt_bool_t Qq_ne(uint64_t a, int64_t b) { return qQ_ne(b, a); }
+NDT_INLINE ndt_bool_t Qq_lt(uint64_t a, int64_t b) { return qQ_gt(b, a); }
+NDT_INLINE ndt_bool_t Qq_le(uint64_t a, int64_t b) { return qQ_ge(b, a); }
+NDT_INLINE ndt_bool_t Qq_gt(uint64_t a, int64_t b) { return qQ_lt(b, a); }
+NDT_INLINE ndt_bool_t Qq_ge(uint64_t a, int64_t b) { return qQ_le(b, a); }
+NDT_DEF_BINARY(qQ_eq_loop, int64_t, uint64_t, ndt_bool_t, qQ_eq)
+NDT_DEF_BINARY(qQ_ne_loop, int64_t, uint64_t, ndt_bool_t, qQ_ne)
+NDT_DEF_BINARY(qQ_lt_loop, int64_t, uint64_t, ndt_bool_t, qQ_lt)
+NDT_DEF_BINARY(qQ_le_loop, int64_t, uint64_t, ndt_bool_t, qQ_le)
+NDT_DEF_BINARY(qQ_gt_loop, int64_t, uint64_t, ndt_bool_t, qQ_gt)
+NDT_DEF_BINARY(qQ_ge_loop, int64_t, uint64_t, ndt_bool_t, qQ_ge)
+NDT_DEF_BINARY(Qq_eq_loop, uint64_t, int64_t, ndt_bool_t, Qq_eq)
+NDT_DEF_BINARY(Qq_ne_loop, uint64_t, int64_t, ndt_bool_t, Qq_ne)
+NDT_DEF_BINARY(Qq_lt_loop, uint64_t, int64_t, ndt_bool_t, Qq_lt)
+NDT_DEF_BINARY(Qq_le_loop, uint64_t, int64_t, ndt_bool_t, Qq_le)
+NDT_DEF_BINARY(Qq_gt_loop, uint64_t, int64_t, ndt_bool_t, Qq_gt)
+NDT_DEF_BINARY(Qq_ge_loop, uint64_t, int64_t, ndt_bool_t, Qq_ge)
+
+ndt_loop_fn ndt_cpu_loop_cmp_mixed(ndt_ufunc op, int int64_first) {
+  switch (op) {
+  case NDT_EQUAL: return int64_first ? qQ_eq_loop : Qq_eq_loop;
+  case NDT_NOT_EQUAL: return int64_first ? qQ_ne_loop : Qq_ne_loop;
+  case NDT_LESS: return int64_first ? qQ_lt_loop : Qq_lt_loop;
+  case NDT_LESS_EQUAL: return int64_first ? qQ_le_loop : Qq_le_loop;
+  case NDT_GREATER: return int64_first ? qQ_gt_loop : Qq_gt_loop;
+  case NDT_GREATER_EQUAL: return int64_first ? qQ_ge_loop : Qq_ge_loop;
+  default: return 0;
+  }
+}
+
+/* ======================================================================
+ * where(cond, x, y): by item size
+ * ====================================================================== */
+#define WHERE_S(NAME, T)                                                 \
+  NDT_INLINE T NAME##_s(ndt_bool_t c, T x, T y) { return c ? x : y; }    \
+  NDT_DEF_TERNARY(NAME, ndt_bool_t, T, T, T, NAME##_s)
+WHERE_S(where_1, uint8_t)
+WHERE_S(where_2, uint16_t)
+WHERE_S(where_4, uint32_t)
+WHERE_S(where_8, uint64_t)
+WHERE_S(where_16, ndt_cd)
+
+ndt_loop_fn ndt_cpu_loop_where(int itemsize) {
+  switch (itemsize) {
+  case 1: return where_1;
+  case 2: return where_2;
+  case 4: return where_4;
+  case 8: return where_8;
+  case 16: return where_16;
+  default: return 0;
+  }
+}
+
+/* ======================================================================
+ * the table: [op][loop dtype]
+ * ====================================================================== */
+#define INT_TAB(SFX, DT, T, UT, UW, S, BITS)                                        \
+  [NDT_ADD][DT] = add_##SFX, [NDT_SUBTRACT][DT] = sub_##SFX,                        \
+  [NDT_MULTIPLY][DT] = mul_##SFX, [NDT_FLOOR_DIVIDE][DT] = fdiv_##SFX,              \
+  [NDT_REMAINDER][DT] = rem_##SFX, [NDT_FMOD][DT] = fmod_##SFX,                     \
+  [NDT_POWER][DT] = pow_##SFX, [NDT_EQUAL][DT] = eq_##SFX,                          \
+  [NDT_NOT_EQUAL][DT] = ne_##SFX, [NDT_LESS][DT] = lt_##SFX,                        \
+  [NDT_LESS_EQUAL][DT] = le_##SFX, [NDT_GREATER][DT] = gt_##SFX,                    \
+  [NDT_GREATER_EQUAL][DT] = ge_##SFX, [NDT_LOGICAL_AND][DT] = land_##SFX,           \
+  [NDT_LOGICAL_OR][DT] = lor_##SFX, [NDT_LOGICAL_XOR][DT] = lxor_##SFX,             \
+  [NDT_BITWISE_AND][DT] = and_##SFX, [NDT_BITWISE_OR][DT] = or_##SFX,               \
+  [NDT_BITWISE_XOR][DT] = xor_##SFX, [NDT_LEFT_SHIFT][DT] = lsh_##SFX,              \
+  [NDT_RIGHT_SHIFT][DT] = rsh_##SFX, [NDT_MAXIMUM][DT] = max_##SFX,                 \
+  [NDT_MINIMUM][DT] = min_##SFX, [NDT_FMAX][DT] = max_##SFX,                        \
+  [NDT_FMIN][DT] = min_##SFX, [NDT_NEGATIVE][DT] = neg_##SFX,                       \
+  [NDT_POSITIVE][DT] = pos_##SFX, [NDT_ABSOLUTE][DT] = abs_##SFX,                   \
+  [NDT_SIGN][DT] = sign_##SFX, [NDT_LOGICAL_NOT][DT] = lnot_##SFX,                  \
+  [NDT_INVERT][DT] = inv_##SFX, [NDT_SQUARE][DT] = sq_##SFX,                        \
+  [NDT_RECIPROCAL][DT] = recip_##SFX, [NDT_CONJUGATE][DT] = pos_##SFX,              \
+  [NDT_FLOOR][DT] = pos_##SFX, [NDT_CEIL][DT] = pos_##SFX,                          \
+  [NDT_TRUNC][DT] = pos_##SFX, [NDT_ISNAN][DT] = false_##SFX,                       \
+  [NDT_ISINF][DT] = false_##SFX, [NDT_ISFINITE][DT] = true_##SFX,                   \
+  [NDT_CLIP][DT] = clip_##SFX,
+
+#define FLOAT_TAB(SFX, DT, T, SUF)                                                  \
+  [NDT_ADD][DT] = add_##SFX, [NDT_SUBTRACT][DT] = sub_##SFX,                        \
+  [NDT_MULTIPLY][DT] = mul_##SFX, [NDT_TRUE_DIVIDE][DT] = div_##SFX,                \
+  [NDT_FLOOR_DIVIDE][DT] = fdiv_##SFX, [NDT_REMAINDER][DT] = rem_##SFX,             \
+  [NDT_FMOD][DT] = fmod_##SFX, [NDT_POWER][DT] = pow_##SFX,                         \
+  [NDT_EQUAL][DT] = eq_##SFX, [NDT_NOT_EQUAL][DT] = ne_##SFX,                       \
+  [NDT_LESS][DT] = lt_##SFX, [NDT_LESS_EQUAL][DT] = le_##SFX,                       \
+  [NDT_GREATER][DT] = gt_##SFX, [NDT_GREATER_EQUAL][DT] = ge_##SFX,                 \
+  [NDT_LOGICAL_AND][DT] = land_##SFX, [NDT_LOGICAL_OR][DT] = lor_##SFX,             \
+  [NDT_LOGICAL_XOR][DT] = lxor_##SFX, [NDT_MAXIMUM][DT] = max_##SFX,                \
+  [NDT_MINIMUM][DT] = min_##SFX, [NDT_FMAX][DT] = fmax_##SFX,                       \
+  [NDT_FMIN][DT] = fmin_##SFX, [NDT_COPYSIGN][DT] = copysign_##SFX,                 \
+  [NDT_NEXTAFTER][DT] = nextafter_##SFX, [NDT_NEGATIVE][DT] = neg_##SFX,            \
+  [NDT_POSITIVE][DT] = pos_##SFX, [NDT_ABSOLUTE][DT] = abs_##SFX,                   \
+  [NDT_SIGN][DT] = sign_##SFX, [NDT_LOGICAL_NOT][DT] = lnot_##SFX,                  \
+  [NDT_SQUARE][DT] = sq_##SFX, [NDT_RECIPROCAL][DT] = recip_##SFX,                  \
+  [NDT_CONJUGATE][DT] = pos_##SFX, [NDT_ISNAN][DT] = isnan_##SFX,                   \
+  [NDT_ISINF][DT] = isinf_##SFX, [NDT_ISFINITE][DT] = isfin_##SFX,                  \
+  [NDT_SIGNBIT][DT] = signbit_##SFX, [NDT_DEG2RAD][DT] = deg2rad_##SFX,             \
+  [NDT_RAD2DEG][DT] = rad2deg_##SFX, [NDT_CLIP][DT] = clip_##SFX,
+
+static const ndt_loop_fn arith_tab[NDT_NUFUNCS][NDT_NTYPES] = {
+  /* bool */
+  [NDT_ADD][NDT_BOOL] = add_bool, [NDT_MULTIPLY][NDT_BOOL] = mul_bool,
+  [NDT_EQUAL][NDT_BOOL] = eq_bool, [NDT_NOT_EQUAL][NDT_BOOL] = ne_bool,
+  [NDT_LESS][NDT_BOOL] = lt_bool, [NDT_LESS_EQUAL][NDT_BOOL] = le_bool,
+  [NDT_GREATER][NDT_BOOL] = gt_bool, [NDT_GREATER_EQUAL][NDT_BOOL] = ge_bool,
+  [NDT_LOGICAL_AND][NDT_BOOL] = mul_bool, [NDT_LOGICAL_OR][NDT_BOOL] = add_bool,
+  [NDT_LOGICAL_XOR][NDT_BOOL] = xor_bool, [NDT_BITWISE_AND][NDT_BOOL] = mul_bool,
+  [NDT_BITWISE_OR][NDT_BOOL] = add_bool, [NDT_BITWISE_XOR][NDT_BOOL] = xor_bool,
+  [NDT_MAXIMUM][NDT_BOOL] = add_bool, [NDT_MINIMUM][NDT_BOOL] = mul_bool,
+  [NDT_FMAX][NDT_BOOL] = add_bool, [NDT_FMIN][NDT_BOOL] = mul_bool,
+  [NDT_ABSOLUTE][NDT_BOOL] = id_bool, [NDT_LOGICAL_NOT][NDT_BOOL] = not_bool,
+  [NDT_INVERT][NDT_BOOL] = not_bool, [NDT_FLOOR][NDT_BOOL] = id_bool,
+  [NDT_CEIL][NDT_BOOL] = id_bool, [NDT_TRUNC][NDT_BOOL] = id_bool,
+  [NDT_ISNAN][NDT_BOOL] = zero_bool, [NDT_ISINF][NDT_BOOL] = zero_bool,
+  [NDT_ISFINITE][NDT_BOOL] = one_bool, [NDT_CLIP][NDT_BOOL] = clip_bool,
+  NDT_FOREACH_INT(INT_TAB)
+  NDT_FOREACH_FLOAT(FLOAT_TAB)
+};
+
+ndt_loop_fn ndt_cpu_loop_arith(ndt_ufunc op, ndt_dtype t) {
+  if ((int)op < 0 || op >= NDT_NUFUNCS || (int)t < 0 || t >= NDT_NTYPES) return 0;
+  return arith_tab[op][t];
+}

@@ -1,0 +1,190 @@
+/* loops_common.h - private to src/kernels/cpu: loop templates, per-type
+ * lists and the guarded float->int conversions shared by the casts and the
+ * loops.
+ *
+ * Templates follow NumPy's inner-loop convention (args, steps in bytes, n).
+ * Each template stamps one loop from a scalar function F; the loop has a
+ * contiguous fast path (plain indexed loops that gcc -O3 vectorises when F
+ * is simple), fast paths for one stride-0 (scalar) operand, and a general
+ * strided path.
+ */
+#ifndef NDT_LOOPS_COMMON_H
+#define NDT_LOOPS_COMMON_H
+
+#include <stdint.h>
+#include <string.h>
+#include <math.h>
+#include "kernels/kernels.h"
+
+typedef uint8_t ndt_bool_t;                 /* storage of NDT_BOOL: 0 or 1 */
+typedef struct { float re, im; } ndt_cf;    /* storage of NDT_COMPLEX64   */
+typedef struct { double re, im; } ndt_cd;   /* storage of NDT_COMPLEX128  */
+
+#define NDT_INLINE static inline __attribute__((always_inline))
+
+/* ---- loop templates ---------------------------------------------------- */
+
+/* o = F(x) */
+#define NDT_DEF_UNARY(NAME, TI, TO, F)                                         \
+  static void NAME(char **args, const int64_t *steps, int64_t n) {            \
+    char *ip = args[0], *op = args[1];                                         \
+    const int64_t is = steps[0], os = steps[1];                                \
+    if (is == (int64_t)sizeof(TI) && os == (int64_t)sizeof(TO)) {              \
+      const TI *a = (const TI *)ip;                                            \
+      TO *o = (TO *)op;                                                        \
+      if ((void *)a == (void *)o) { /* in place: one pointer, vectorises */    \
+        TI *io = (TI *)op;                                                     \
+        for (int64_t i = 0; i < n; i++) { const TI x = io[i]; ((TO *)io)[i] = F(x); } \
+        return;                                                                \
+      }                                                                        \
+      for (int64_t i = 0; i < n; i++) { const TI x = a[i]; o[i] = F(x); }      \
+      return;                                                                  \
+    }                                                                          \
+    for (int64_t i = 0; i < n; i++, ip += is, op += os) {                      \
+      const TI x = *(const TI *)ip;                                            \
+      *(TO *)op = F(x);                                                        \
+    }                                                                          \
+  }
+
+/* o = F(x, y) */
+#define NDT_DEF_BINARY(NAME, T1, T2, TO, F)                                    \
+  static void NAME(char **args, const int64_t *steps, int64_t n) {            \
+    char *ip1 = args[0], *ip2 = args[1], *op = args[2];                        \
+    const int64_t s1 = steps[0], s2 = steps[1], so = steps[2];                 \
+    if (so == (int64_t)sizeof(TO)) {                                           \
+      TO *o = (TO *)op;                                                        \
+      if (s1 == (int64_t)sizeof(T1) && s2 == (int64_t)sizeof(T2)) {            \
+        const T1 *a = (const T1 *)ip1;                                         \
+        const T2 *b = (const T2 *)ip2;                                         \
+        for (int64_t i = 0; i < n; i++) {                                      \
+          const T1 x = a[i]; const T2 y = b[i]; o[i] = F(x, y);                \
+        }                                                                      \
+        return;                                                                \
+      }                                                                        \
+      if (s1 == 0 && s2 == (int64_t)sizeof(T2)) {                              \
+        const T1 x = *(const T1 *)ip1;                                         \
+        const T2 *b = (const T2 *)ip2;                                         \
+        for (int64_t i = 0; i < n; i++) { const T2 y = b[i]; o[i] = F(x, y); } \
+        return;                                                                \
+      }                                                                        \
+      if (s2 == 0 && s1 == (int64_t)sizeof(T1)) {                              \
+        const T2 y = *(const T2 *)ip2;                                         \
+        const T1 *a = (const T1 *)ip1;                                         \
+        for (int64_t i = 0; i < n; i++) { const T1 x = a[i]; o[i] = F(x, y); } \
+        return;                                                                \
+      }                                                                        \
+    }                                                                          \
+    for (int64_t i = 0; i < n; i++, ip1 += s1, ip2 += s2, op += so) {          \
+      const T1 x = *(const T1 *)ip1; const T2 y = *(const T2 *)ip2;            \
+      *(TO *)op = F(x, y);                                                     \
+    }                                                                          \
+  }
+
+/* o = F(x, y, z) */
+#define NDT_DEF_TERNARY(NAME, T1, T2, T3, TO, F)                               \
+  static void NAME(char **args, const int64_t *steps, int64_t n) {            \
+    char *ip1 = args[0], *ip2 = args[1], *ip3 = args[2], *op = args[3];        \
+    const int64_t s1 = steps[0], s2 = steps[1], s3 = steps[2], so = steps[3];  \
+    if (so == (int64_t)sizeof(TO) && s1 == (int64_t)sizeof(T1)) {              \
+      const T1 *a = (const T1 *)ip1;                                           \
+      TO *o = (TO *)op;                                                        \
+      if (s2 == (int64_t)sizeof(T2) && s3 == (int64_t)sizeof(T3)) {            \
+        const T2 *b = (const T2 *)ip2; const T3 *c = (const T3 *)ip3;          \
+        for (int64_t i = 0; i < n; i++) {                                      \
+          const T1 x = a[i]; const T2 y = b[i]; const T3 z = c[i];             \
+          o[i] = F(x, y, z);                                                   \
+        }                                                                      \
+        return;                                                                \
+      }                                                                        \
+      if (s2 == 0 && s3 == 0) {                                                \
+        const T2 y = *(const T2 *)ip2; const T3 z = *(const T3 *)ip3;          \
+        for (int64_t i = 0; i < n; i++) { const T1 x = a[i]; o[i] = F(x, y, z); } \
+        return;                                                                \
+      }                                                                        \
+    }                                                                          \
+    for (int64_t i = 0; i < n; i++, ip1 += s1, ip2 += s2, ip3 += s3, op += so) { \
+      const T1 x = *(const T1 *)ip1; const T2 y = *(const T2 *)ip2;            \
+      const T3 z = *(const T3 *)ip3;                                           \
+      *(TO *)op = F(x, y, z);                                                  \
+    }                                                                          \
+  }
+
+/* ---- per-type lists ---------------------------------------------------- */
+/* X(SFX, DT, T, UT, UW, SIGNED, BITS): UT the unsigned type of the same
+ * width, UW the unsigned type wrapping arithmetic is done in (never promoted
+ * to signed int, so no UB on overflow). */
+#define NDT_FOREACH_SINT(X)                                  \
+  X(i8,  NDT_INT8,   int8_t,   uint8_t,  uint32_t, 1, 8)     \
+  X(i16, NDT_INT16,  int16_t,  uint16_t, uint32_t, 1, 16)    \
+  X(i32, NDT_INT32,  int32_t,  uint32_t, uint32_t, 1, 32)    \
+  X(i64, NDT_INT64,  int64_t,  uint64_t, uint64_t, 1, 64)
+#define NDT_FOREACH_UINT(X)                                  \
+  X(u8,  NDT_UINT8,  uint8_t,  uint8_t,  uint32_t, 0, 8)     \
+  X(u16, NDT_UINT16, uint16_t, uint16_t, uint32_t, 0, 16)    \
+  X(u32, NDT_UINT32, uint32_t, uint32_t, uint32_t, 0, 32)    \
+  X(u64, NDT_UINT64, uint64_t, uint64_t, uint64_t, 0, 64)
+#define NDT_FOREACH_INT(X) NDT_FOREACH_SINT(X) NDT_FOREACH_UINT(X)
+
+/* X(SFX, DT, T, LIBM_SUFFIX) */
+#define NDT_FOREACH_FLOAT(X)          \
+  X(f32, NDT_FLOAT32, float, f)       \
+  X(f64, NDT_FLOAT64, double, )
+
+/* X(SFX, DT, T, FT, LIBM_SUFFIX) */
+#define NDT_FOREACH_COMPLEX(X)                 \
+  X(c64,  NDT_COMPLEX64,  ndt_cf, float, f)    \
+  X(c128, NDT_COMPLEX128, ndt_cd, double, )
+
+/* ---- guarded float -> int conversions ---------------------------------- */
+/* They give exactly what NumPy gives on x86-64 (cvttsd2si semantics: NaN and
+ * out-of-range values become the "integer indefinite" INT_MIN; 8/16-bit
+ * targets go through int32 and keep the low bits; uint32/uint64 use the
+ * "subtract 2^(N-1) when >= 2^(N-1), then xor the top bit" sequence), with
+ * no undefined behaviour in C. */
+NDT_INLINE int32_t ndt_d2i32(double x) {
+  return (x > -2147483649.0 && x < 2147483648.0) ? (int32_t)x : INT32_MIN;
+}
+NDT_INLINE int64_t ndt_d2i64(double x) {
+  return (x >= -9223372036854775808.0 && x < 9223372036854775808.0) ? (int64_t)x
+                                                                     : INT64_MIN;
+}
+NDT_INLINE uint32_t ndt_d2u32(double x) {
+  return x >= 2147483648.0 ? ((uint32_t)ndt_d2i32(x - 2147483648.0) ^ 0x80000000u)
+                           : (uint32_t)ndt_d2i32(x);
+}
+NDT_INLINE uint64_t ndt_d2u64(double x) {
+  return x >= 9223372036854775808.0
+             ? ((uint64_t)ndt_d2i64(x - 9223372036854775808.0) ^ 0x8000000000000000ull)
+             : (uint64_t)ndt_d2i64(x);
+}
+NDT_INLINE int8_t ndt_d2i8(double x) { return (int8_t)(uint8_t)(uint32_t)ndt_d2i32(x); }
+NDT_INLINE int16_t ndt_d2i16(double x) { return (int16_t)(uint16_t)(uint32_t)ndt_d2i32(x); }
+NDT_INLINE uint8_t ndt_d2u8(double x) { return (uint8_t)(uint32_t)ndt_d2i32(x); }
+NDT_INLINE uint16_t ndt_d2u16(double x) { return (uint16_t)(uint32_t)ndt_d2i32(x); }
+
+/* float sources: the same values as going through double (exact widening) */
+NDT_INLINE int32_t ndt_f2i32(float x) {
+  return (x > -2147483904.0f && x < 2147483648.0f) ? (int32_t)x : INT32_MIN;
+}
+NDT_INLINE int64_t ndt_f2i64(float x) {
+  return (x >= -9223372036854775808.0f && x < 9223372036854775808.0f) ? (int64_t)x
+                                                                       : INT64_MIN;
+}
+NDT_INLINE uint32_t ndt_f2u32(float x) { return ndt_d2u32((double)x); }
+NDT_INLINE uint64_t ndt_f2u64(float x) { return ndt_d2u64((double)x); }
+NDT_INLINE int8_t ndt_f2i8(float x) { return (int8_t)(uint8_t)(uint32_t)ndt_f2i32(x); }
+NDT_INLINE int16_t ndt_f2i16(float x) { return (int16_t)(uint16_t)(uint32_t)ndt_f2i32(x); }
+NDT_INLINE uint8_t ndt_f2u8(float x) { return (uint8_t)(uint32_t)ndt_f2i32(x); }
+NDT_INLINE uint16_t ndt_f2u16(float x) { return (uint16_t)(uint32_t)ndt_f2i32(x); }
+
+/* ---- per-family loop lookups (loop dtype -> loop) ---------------------- */
+/* Each returns NULL when the family has no loop for (op, t). */
+ndt_loop_fn ndt_cpu_loop_arith(ndt_ufunc op, ndt_dtype t);   /* loops_arith.c   */
+ndt_loop_fn ndt_cpu_loop_math(ndt_ufunc op, ndt_dtype t);    /* loops_math.c    */
+ndt_loop_fn ndt_cpu_loop_complex(ndt_ufunc op, ndt_dtype t); /* loops_complex.c */
+/* Exact int64/uint64 comparisons (NumPy's 'qQ->?' and 'Qq->?' loops). */
+ndt_loop_fn ndt_cpu_loop_cmp_mixed(ndt_ufunc op, int int64_first);
+/* where(cond, x, y) for an item size of 1, 2, 4, 8 or 16 bytes. */
+ndt_loop_fn ndt_cpu_loop_where(int itemsize);
+
+#endif

@@ -1,0 +1,271 @@
+/* loops_complex.c - complex64/complex128 loops.
+ *
+ * Arithmetic follows NumPy's loops: division is Smith's algorithm as in
+ * NumPy's CFLOAT/CDOUBLE_divide, power is npy_cpow (exact repeated
+ * multiplication for small integer exponents, cpow otherwise), comparisons
+ * and maximum/minimum are lexicographic with NumPy's NaN rules, sign is
+ * z/|z| (NumPy 2). Transcendental functions use <complex.h> (glibc, which
+ * NumPy also uses on Linux) and NumPy's own formulas for expm1, log1p,
+ * exp2, log2 and log10.
+ */
+#include <complex.h>
+#include "loops_common.h"
+
+#define CT_c64 float _Complex
+#define CT_c128 double _Complex
+#define CMK_c64 CMPLXF
+#define CMK_c128 CMPLX
+
+#define NPY_LOGE2 0.693147180559945309417232121458176568
+#define NPY_LOG10E 0.434294481903251827651128918916605082
+#define NPY_LOG2E 1.442695040888963407359924681001892137
+
+#define CPLX_SCALARS(SFX, DT, T, FT, SUF)                                              \
+  NDT_INLINE T mk_##SFX(FT re, FT im) { T r; r.re = re; r.im = im; return r; }           \
+  NDT_INLINE CT_##SFX to_##SFX(T x) { return CMK_##SFX(x.re, x.im); }                    \
+  NDT_INLINE T from_##SFX(CT_##SFX z) { return mk_##SFX(creal##SUF(z), cimag##SUF(z)); } \
+  NDT_INLINE int isnanc_##SFX(T x) { return x.re != x.re || x.im != x.im; }              \
+  /* arithmetic */                                                                       \
+  NDT_INLINE T add_s_##SFX(T a, T b) { return mk_##SFX(a.re + b.re, a.im + b.im); }      \
+  NDT_INLINE T sub_s_##SFX(T a, T b) { return mk_##SFX(a.re - b.re, a.im - b.im); }      \
+  NDT_INLINE T mul_s_##SFX(T a, T b) {                                                   \
+    return mk_##SFX(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);               \
+  }                                                                                      \
+  NDT_INLINE T div_s_##SFX(T a, T b) {                                                   \
+    const FT br_abs = fabs##SUF(b.re), bi_abs = fabs##SUF(b.im);                         \
+    if (br_abs >= bi_abs) {                                                              \
+      if (br_abs == 0 && bi_abs == 0) return mk_##SFX(a.re / br_abs, a.im / bi_abs);     \
+      const FT rat = b.im / b.re;                                                        \
+      const FT scl = (FT)1.0 / (b.re + b.im * rat);                                      \
+      return mk_##SFX((a.re + a.im * rat) * scl, (a.im - a.re * rat) * scl);             \
+    }                                                                                    \
+    const FT rat = b.re / b.im;                                                          \
+    const FT scl = (FT)1.0 / (b.im + b.re * rat);                                        \
+    return mk_##SFX((a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl);               \
+  }                                                                                      \
+  /* npy_cpow */                                                                         \
+  NDT_INLINE T pow_s_##SFX(T a, T b) {                                                   \
+    const FT ar = a.re, ai = a.im, br = b.re, bi = b.im;                                 \
+    if (br == 0 && bi == 0) return mk_##SFX(1, 0);                                       \
+    if (ar == 0 && ai == 0) {                                                            \
+      if (br > 0) return mk_##SFX(0, 0);                                                 \
+      return mk_##SFX(NAN, NAN);                                                         \
+    }                                                                                    \
+    if (bi == 0 && br > -100 && br < 100 && (FT)(int)br == br) {                         \
+      int n = (int)br;                                                                   \
+      if (n == 1) return a;                                                              \
+      if (n == 2) return mul_s_##SFX(a, a);                                              \
+      if (n == 3) return mul_s_##SFX(a, mul_s_##SFX(a, a));                              \
+      T p = a, aa = mk_##SFX(1, 0);                                                      \
+      int mask = 1;                                                                      \
+      if (n < 0) n = -n;                                                                 \
+      for (;;) {                                                                         \
+        if (n & mask) aa = mul_s_##SFX(aa, p);                                           \
+        mask <<= 1;                                                                      \
+        if (n < mask || mask <= 0) break;                                                \
+        p = mul_s_##SFX(p, p);                                                           \
+      }                                                                                  \
+      if (br < 0) return div_s_##SFX(mk_##SFX(1, 0), aa);                                \
+      return aa;                                                                         \
+    }                                                                                    \
+    return from_##SFX(cpow##SUF(to_##SFX(a), to_##SFX(b)));                              \
+  }                                                                                      \
+  /* comparisons: lexicographic; NaN in a compared part makes them false */             \
+  NDT_INLINE ndt_bool_t eq_s_##SFX(T a, T b) { return (ndt_bool_t)(a.re == b.re && a.im == b.im); } \
+  NDT_INLINE ndt_bool_t ne_s_##SFX(T a, T b) { return (ndt_bool_t)(a.re != b.re || a.im != b.im); } \
+  NDT_INLINE int clt_##SFX(T a, T b) {                                                   \
+    return (a.re < b.re && a.im == a.im && b.im == b.im) || (a.re == b.re && a.im < b.im); \
+  }                                                                                      \
+  NDT_INLINE int cle_##SFX(T a, T b) {                                                   \
+    return (a.re < b.re && a.im == a.im && b.im == b.im) || (a.re == b.re && a.im <= b.im); \
+  }                                                                                      \
+  NDT_INLINE int cgt_##SFX(T a, T b) {                                                   \
+    return (a.re > b.re && a.im == a.im && b.im == b.im) || (a.re == b.re && a.im > b.im); \
+  }                                                                                      \
+  NDT_INLINE int cge_##SFX(T a, T b) {                                                   \
+    return (a.re > b.re && a.im == a.im && b.im == b.im) || (a.re == b.re && a.im >= b.im); \
+  }                                                                                      \
+  NDT_INLINE ndt_bool_t lt_s_##SFX(T a, T b) { return (ndt_bool_t)clt_##SFX(a, b); }     \
+  NDT_INLINE ndt_bool_t le_s_##SFX(T a, T b) { return (ndt_bool_t)cle_##SFX(a, b); }     \
+  NDT_INLINE ndt_bool_t gt_s_##SFX(T a, T b) { return (ndt_bool_t)cgt_##SFX(a, b); }     \
+  NDT_INLINE ndt_bool_t ge_s_##SFX(T a, T b) { return (ndt_bool_t)cge_##SFX(a, b); }     \
+  NDT_INLINE int nz_##SFX(T a) { return a.re != 0 || a.im != 0; }                        \
+  NDT_INLINE ndt_bool_t land_s_##SFX(T a, T b) { return (ndt_bool_t)(nz_##SFX(a) && nz_##SFX(b)); } \
+  NDT_INLINE ndt_bool_t lor_s_##SFX(T a, T b) { return (ndt_bool_t)(nz_##SFX(a) || nz_##SFX(b)); }  \
+  NDT_INLINE ndt_bool_t lxor_s_##SFX(T a, T b) { return (ndt_bool_t)(nz_##SFX(a) != nz_##SFX(b)); } \
+  NDT_INLINE ndt_bool_t lnot_s_##SFX(T a) { return (ndt_bool_t)!nz_##SFX(a); }           \
+  /* maximum/minimum propagate NaN from either side; fmax/fmin prefer non-NaN */        \
+  NDT_INLINE T max_s_##SFX(T a, T b) { return (isnanc_##SFX(a) || cge_##SFX(a, b)) ? a : b; }  \
+  NDT_INLINE T min_s_##SFX(T a, T b) { return (isnanc_##SFX(a) || cle_##SFX(a, b)) ? a : b; }  \
+  NDT_INLINE T fmax_s_##SFX(T a, T b) { return (isnanc_##SFX(b) || cge_##SFX(a, b)) ? a : b; } \
+  NDT_INLINE T fmin_s_##SFX(T a, T b) { return (isnanc_##SFX(b) || cle_##SFX(a, b)) ? a : b; } \
+  /* clip: NumPy's clip.cpp Max/Min */                                                  \
+  NDT_INLINE int cgt2_##SFX(T a, T b) { return a.re == b.re ? a.im > b.im : a.re > b.re; } \
+  NDT_INLINE int clt2_##SFX(T a, T b) { return a.re == b.re ? a.im < b.im : a.re < b.re; } \
+  NDT_INLINE T clip_s_##SFX(T x, T lo, T hi) {                                           \
+    T v = (isnanc_##SFX(x) || cgt2_##SFX(x, lo)) ? x : lo;                               \
+    return (isnanc_##SFX(v) || clt2_##SFX(v, hi)) ? v : hi;                              \
+  }                                                                                      \
+  /* unary */                                                                            \
+  NDT_INLINE T neg_s_##SFX(T a) { return mk_##SFX(-a.re, -a.im); }                       \
+  NDT_INLINE T pos_s_##SFX(T a) { return mk_##SFX(+a.re, +a.im); }                       \
+  NDT_INLINE T conj_s_##SFX(T a) { return mk_##SFX(a.re, -a.im); }                       \
+  NDT_INLINE FT abs_s_##SFX(T a) { return hypot##SUF(a.re, a.im); }                      \
+  NDT_INLINE T sq_s_##SFX(T a) {                                                         \
+    return mk_##SFX(a.re * a.re - a.im * a.im, a.re * a.im + a.im * a.re);               \
+  }                                                                                      \
+  NDT_INLINE T recip_s_##SFX(T a) {                                                      \
+    if (fabs##SUF(a.im) <= fabs##SUF(a.re)) {                                            \
+      const FT r = a.im / a.re;                                                          \
+      const FT d = a.re + a.im * r;                                                      \
+      return mk_##SFX((FT)1 / d, -r / d);                                                \
+    }                                                                                    \
+    const FT r = a.re / a.im;                                                            \
+    const FT d = a.re * r + a.im;                                                        \
+    return mk_##SFX(r / d, (FT)-1 / d);                                                  \
+  }                                                                                      \
+  NDT_INLINE T sign_s_##SFX(T a) {                                                       \
+    const FT ab = hypot##SUF(a.re, a.im);                                                \
+    if (ab != ab) return mk_##SFX(NAN, NAN);                                             \
+    if (isinf(ab)) {                                                                     \
+      if (isinf(a.re)) {                                                                 \
+        if (isinf(a.im)) return mk_##SFX(NAN, NAN);                                      \
+        return mk_##SFX(a.re > 0 ? 1 : -1, 0);                                           \
+      }                                                                                  \
+      return mk_##SFX(0, a.im > 0 ? 1 : -1);                                             \
+    }                                                                                    \
+    if (ab == 0) return mk_##SFX(0, 0);                                                  \
+    return mk_##SFX(a.re / ab, a.im / ab);                                               \
+  }                                                                                      \
+  NDT_INLINE T rint_s_##SFX(T a) { return mk_##SFX(rint##SUF(a.re), rint##SUF(a.im)); }  \
+  NDT_INLINE ndt_bool_t isnan_s_##SFX(T a) { return (ndt_bool_t)isnanc_##SFX(a); }       \
+  NDT_INLINE ndt_bool_t isinf_s_##SFX(T a) { return (ndt_bool_t)(isinf(a.re) || isinf(a.im)); } \
+  NDT_INLINE ndt_bool_t isfin_s_##SFX(T a) { return (ndt_bool_t)(isfinite(a.re) && isfinite(a.im)); } \
+  /* <complex.h> */                                                                      \
+  NDT_INLINE T sqrt_s_##SFX(T a) { return from_##SFX(csqrt##SUF(to_##SFX(a))); }         \
+  NDT_INLINE T exp_s_##SFX(T a) { return from_##SFX(cexp##SUF(to_##SFX(a))); }           \
+  NDT_INLINE T log_s_##SFX(T a) { return from_##SFX(clog##SUF(to_##SFX(a))); }           \
+  NDT_INLINE T sin_s_##SFX(T a) { return from_##SFX(csin##SUF(to_##SFX(a))); }           \
+  NDT_INLINE T cos_s_##SFX(T a) { return from_##SFX(ccos##SUF(to_##SFX(a))); }           \
+  NDT_INLINE T tan_s_##SFX(T a) { return from_##SFX(ctan##SUF(to_##SFX(a))); }           \
+  NDT_INLINE T asin_s_##SFX(T a) { return from_##SFX(casin##SUF(to_##SFX(a))); }         \
+  NDT_INLINE T acos_s_##SFX(T a) { return from_##SFX(cacos##SUF(to_##SFX(a))); }         \
+  NDT_INLINE T atan_s_##SFX(T a) { return from_##SFX(catan##SUF(to_##SFX(a))); }         \
+  NDT_INLINE T sinh_s_##SFX(T a) { return from_##SFX(csinh##SUF(to_##SFX(a))); }         \
+  NDT_INLINE T cosh_s_##SFX(T a) { return from_##SFX(ccosh##SUF(to_##SFX(a))); }         \
+  NDT_INLINE T tanh_s_##SFX(T a) { return from_##SFX(ctanh##SUF(to_##SFX(a))); }         \
+  NDT_INLINE T asinh_s_##SFX(T a) { return from_##SFX(casinh##SUF(to_##SFX(a))); }       \
+  NDT_INLINE T acosh_s_##SFX(T a) { return from_##SFX(cacosh##SUF(to_##SFX(a))); }       \
+  NDT_INLINE T atanh_s_##SFX(T a) { return from_##SFX(catanh##SUF(to_##SFX(a))); }       \
+  /* NumPy's nc_* formulas */                                                            \
+  NDT_INLINE T exp2_s_##SFX(T a) {                                                       \
+    return exp_s_##SFX(mk_##SFX(a.re * (FT)NPY_LOGE2, a.im * (FT)NPY_LOGE2));            \
+  }                                                                                      \
+  NDT_INLINE T log2_s_##SFX(T a) {                                                       \
+    T r = log_s_##SFX(a);                                                                \
+    return mk_##SFX(r.re * (FT)NPY_LOG2E, r.im * (FT)NPY_LOG2E);                         \
+  }                                                                                      \
+  NDT_INLINE T log10_s_##SFX(T a) {                                                      \
+    T r = log_s_##SFX(a);                                                                \
+    return mk_##SFX(r.re * (FT)NPY_LOG10E, r.im * (FT)NPY_LOG10E);                       \
+  }                                                                                      \
+  NDT_INLINE T expm1_s_##SFX(T a) {                                                      \
+    const FT h = sin##SUF(a.im / 2);                                                     \
+    return mk_##SFX(expm1##SUF(a.re) * cos##SUF(a.im) - 2 * h * h,                       \
+                    exp##SUF(a.re) * sin##SUF(a.im));                                    \
+  }                                                                                      \
+  NDT_INLINE T log1p_s_##SFX(T a) {                                                      \
+    const FT l = hypot##SUF(a.re + 1, a.im);                                             \
+    return mk_##SFX(log##SUF(l), atan2##SUF(a.im, a.re + 1));                            \
+  }
+NDT_FOREACH_COMPLEX(CPLX_SCALARS)
+
+#define CPLX_LOOPS(SFX, DT, T, FT, SUF)                                 \
+  NDT_DEF_BINARY(add_##SFX, T, T, T, add_s_##SFX)                       \
+  NDT_DEF_BINARY(sub_##SFX, T, T, T, sub_s_##SFX)                       \
+  NDT_DEF_BINARY(mul_##SFX, T, T, T, mul_s_##SFX)                       \
+  NDT_DEF_BINARY(div_##SFX, T, T, T, div_s_##SFX)                       \
+  NDT_DEF_BINARY(pow_##SFX, T, T, T, pow_s_##SFX)                       \
+  NDT_DEF_BINARY(eq_##SFX, T, T, ndt_bool_t, eq_s_##SFX)                \
+  NDT_DEF_BINARY(ne_##SFX, T, T, ndt_bool_t, ne_s_##SFX)                \
+  NDT_DEF_BINARY(lt_##SFX, T, T, ndt_bool_t, lt_s_##SFX)                \
+  NDT_DEF_BINARY(le_##SFX, T, T, ndt_bool_t, le_s_##SFX)                \
+  NDT_DEF_BINARY(gt_##SFX, T, T, ndt_bool_t, gt_s_##SFX)                \
+  NDT_DEF_BINARY(ge_##SFX, T, T, ndt_bool_t, ge_s_##SFX)                \
+  NDT_DEF_BINARY(land_##SFX, T, T, ndt_bool_t, land_s_##SFX)            \
+  NDT_DEF_BINARY(lor_##SFX, T, T, ndt_bool_t, lor_s_##SFX)              \
+  NDT_DEF_BINARY(lxor_##SFX, T, T, ndt_bool_t, lxor_s_##SFX)            \
+  NDT_DEF_BINARY(max_##SFX, T, T, T, max_s_##SFX)                       \
+  NDT_DEF_BINARY(min_##SFX, T, T, T, min_s_##SFX)                       \
+  NDT_DEF_BINARY(fmax_##SFX, T, T, T, fmax_s_##SFX)                     \
+  NDT_DEF_BINARY(fmin_##SFX, T, T, T, fmin_s_##SFX)                     \
+  NDT_DEF_UNARY(neg_##SFX, T, T, neg_s_##SFX)                           \
+  NDT_DEF_UNARY(pos_##SFX, T, T, pos_s_##SFX)                           \
+  NDT_DEF_UNARY(conj_##SFX, T, T, conj_s_##SFX)                         \
+  NDT_DEF_UNARY(abs_##SFX, T, FT, abs_s_##SFX)                          \
+  NDT_DEF_UNARY(sign_##SFX, T, T, sign_s_##SFX)                         \
+  NDT_DEF_UNARY(lnot_##SFX, T, ndt_bool_t, lnot_s_##SFX)                \
+  NDT_DEF_UNARY(sq_##SFX, T, T, sq_s_##SFX)                             \
+  NDT_DEF_UNARY(recip_##SFX, T, T, recip_s_##SFX)                       \
+  NDT_DEF_UNARY(rint_##SFX, T, T, rint_s_##SFX)                         \
+  NDT_DEF_UNARY(isnan_##SFX, T, ndt_bool_t, isnan_s_##SFX)              \
+  NDT_DEF_UNARY(isinf_##SFX, T, ndt_bool_t, isinf_s_##SFX)              \
+  NDT_DEF_UNARY(isfin_##SFX, T, ndt_bool_t, isfin_s_##SFX)              \
+  NDT_DEF_UNARY(sqrt_##SFX, T, T, sqrt_s_##SFX)                         \
+  NDT_DEF_UNARY(exp_##SFX, T, T, exp_s_##SFX)                           \
+  NDT_DEF_UNARY(exp2_##SFX, T, T, exp2_s_##SFX)                         \
+  NDT_DEF_UNARY(expm1_##SFX, T, T, expm1_s_##SFX)                       \
+  NDT_DEF_UNARY(log_##SFX, T, T, log_s_##SFX)                           \
+  NDT_DEF_UNARY(log2_##SFX, T, T, log2_s_##SFX)                         \
+  NDT_DEF_UNARY(log10_##SFX, T, T, log10_s_##SFX)                       \
+  NDT_DEF_UNARY(log1p_##SFX, T, T, log1p_s_##SFX)                       \
+  NDT_DEF_UNARY(sin_##SFX, T, T, sin_s_##SFX)                           \
+  NDT_DEF_UNARY(cos_##SFX, T, T, cos_s_##SFX)                           \
+  NDT_DEF_UNARY(tan_##SFX, T, T, tan_s_##SFX)                           \
+  NDT_DEF_UNARY(asin_##SFX, T, T, asin_s_##SFX)                         \
+  NDT_DEF_UNARY(acos_##SFX, T, T, acos_s_##SFX)                         \
+  NDT_DEF_UNARY(atan_##SFX, T, T, atan_s_##SFX)                         \
+  NDT_DEF_UNARY(sinh_##SFX, T, T, sinh_s_##SFX)                         \
+  NDT_DEF_UNARY(cosh_##SFX, T, T, cosh_s_##SFX)                         \
+  NDT_DEF_UNARY(tanh_##SFX, T, T, tanh_s_##SFX)                         \
+  NDT_DEF_UNARY(asinh_##SFX, T, T, asinh_s_##SFX)                       \
+  NDT_DEF_UNARY(acosh_##SFX, T, T, acosh_s_##SFX)                       \
+  NDT_DEF_UNARY(atanh_##SFX, T, T, atanh_s_##SFX)                       \
+  NDT_DEF_TERNARY(clip_##SFX, T, T, T, T, clip_s_##SFX)
+NDT_FOREACH_COMPLEX(CPLX_LOOPS)
+
+#define CPLX_TAB(SFX, DT, T, FT, SUF)                                                  \
+  [NDT_ADD][DT] = add_##SFX, [NDT_SUBTRACT][DT] = sub_##SFX,                           \
+  [NDT_MULTIPLY][DT] = mul_##SFX, [NDT_TRUE_DIVIDE][DT] = div_##SFX,                   \
+  [NDT_POWER][DT] = pow_##SFX, [NDT_EQUAL][DT] = eq_##SFX,                             \
+  [NDT_NOT_EQUAL][DT] = ne_##SFX, [NDT_LESS][DT] = lt_##SFX,                           \
+  [NDT_LESS_EQUAL][DT] = le_##SFX, [NDT_GREATER][DT] = gt_##SFX,                       \
+  [NDT_GREATER_EQUAL][DT] = ge_##SFX, [NDT_LOGICAL_AND][DT] = land_##SFX,              \
+  [NDT_LOGICAL_OR][DT] = lor_##SFX, [NDT_LOGICAL_XOR][DT] = lxor_##SFX,                \
+  [NDT_MAXIMUM][DT] = max_##SFX, [NDT_MINIMUM][DT] = min_##SFX,                        \
+  [NDT_FMAX][DT] = fmax_##SFX, [NDT_FMIN][DT] = fmin_##SFX,                            \
+  [NDT_NEGATIVE][DT] = neg_##SFX, [NDT_POSITIVE][DT] = pos_##SFX,                      \
+  [NDT_ABSOLUTE][DT] = abs_##SFX, [NDT_SIGN][DT] = sign_##SFX,                         \
+  [NDT_LOGICAL_NOT][DT] = lnot_##SFX, [NDT_SQUARE][DT] = sq_##SFX,                     \
+  [NDT_RECIPROCAL][DT] = recip_##SFX, [NDT_CONJUGATE][DT] = conj_##SFX,                \
+  [NDT_RINT][DT] = rint_##SFX, [NDT_ISNAN][DT] = isnan_##SFX,                          \
+  [NDT_ISINF][DT] = isinf_##SFX, [NDT_ISFINITE][DT] = isfin_##SFX,                     \
+  [NDT_SQRT][DT] = sqrt_##SFX, [NDT_EXP][DT] = exp_##SFX, [NDT_EXP2][DT] = exp2_##SFX, \
+  [NDT_EXPM1][DT] = expm1_##SFX, [NDT_LOG][DT] = log_##SFX,                            \
+  [NDT_LOG2][DT] = log2_##SFX, [NDT_LOG10][DT] = log10_##SFX,                          \
+  [NDT_LOG1P][DT] = log1p_##SFX, [NDT_SIN][DT] = sin_##SFX, [NDT_COS][DT] = cos_##SFX, \
+  [NDT_TAN][DT] = tan_##SFX, [NDT_ARCSIN][DT] = asin_##SFX,                            \
+  [NDT_ARCCOS][DT] = acos_##SFX, [NDT_ARCTAN][DT] = atan_##SFX,                        \
+  [NDT_SINH][DT] = sinh_##SFX, [NDT_COSH][DT] = cosh_##SFX,                            \
+  [NDT_TANH][DT] = tanh_##SFX, [NDT_ARCSINH][DT] = asinh_##SFX,                        \
+  [NDT_ARCCOSH][DT] = acosh_##SFX, [NDT_ARCTANH][DT] = atanh_##SFX,                    \
+  [NDT_CLIP][DT] = clip_##SFX,
+
+static const ndt_loop_fn complex_tab[NDT_NUFUNCS][NDT_NTYPES] = {
+  NDT_FOREACH_COMPLEX(CPLX_TAB)
+};
+
+ndt_loop_fn ndt_cpu_loop_complex(ndt_ufunc op, ndt_dtype t) {
+  if ((int)op < 0 || op >= NDT_NUFUNCS || (int)t < 0 || t >= NDT_NTYPES) return 0;
+  return complex_tab[op][t];
+}

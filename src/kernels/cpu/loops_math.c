@@ -1,0 +1,469 @@
+/* loops_math.c - float32/float64 transcendental and rounding loops.
+ *
+ * Contiguous data runs through SLEEF's vectorised 1.0-ULP functions
+ * (Sleef_*_u10; hypot is u05), picked at run time: AVX-512F if the CPU has
+ * it, else AVX2+FMA, else SSE2; sqrt and floor/ceil/trunc/rint use the
+ * hardware instructions at the same levels. Strided data is gathered into a
+ * small stack buffer and run through the same vector kernel, so strided and
+ * contiguous results are bit-identical. Off x86 (or at level 0) the loops
+ * fall back to libm.
+ *
+ * logaddexp uses NumPy's formula with libm; power/fmod & co live in
+ * loops_arith.c.
+ */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include "loops_common.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define NDT_X86 1
+#include <immintrin.h>
+#else
+#define NDT_X86 0
+#endif
+
+/* ---- run-time dispatch level ------------------------------------------- */
+/* 0 scalar libm, 1 SSE2, 2 AVX2+FMA, 3 AVX-512F */
+static _Atomic int simd_cap = -1;   /* what the CPU supports */
+static _Atomic int simd_max = 3;    /* test hook: upper bound */
+
+static int detect_level(void) {
+#if NDT_X86
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) return 3;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return 2;
+  return 1;
+#else
+  return 0;
+#endif
+}
+
+static int simd_level(void) {
+  int cap = atomic_load_explicit(&simd_cap, memory_order_relaxed);
+  if (cap < 0) {
+    cap = detect_level();
+    atomic_store_explicit(&simd_cap, cap, memory_order_relaxed);
+  }
+  int mx = atomic_load_explicit(&simd_max, memory_order_relaxed);
+  return cap < mx ? cap : mx;
+}
+
+/* Limits the level the loops use (for tests); returns the level now in
+ * effect. A negative argument only queries. */
+int ndt_cpu_set_simd_level(int level);
+int ndt_cpu_set_simd_level(int level) {
+  if (level >= 0) atomic_store_explicit(&simd_max, level > 3 ? 3 : level, memory_order_relaxed);
+  return simd_level();
+}
+
+typedef void (*kd_fn)(const double *x, double *y, int64_t n);
+typedef void (*kf_fn)(const float *x, float *y, int64_t n);
+typedef void (*kd2_fn)(const double *x, const double *y, double *o, int64_t n);
+typedef void (*kf2_fn)(const float *x, const float *y, float *o, int64_t n);
+
+/* ---- scalar (libm) kernels ---------------------------------------------- */
+#define SCALAR_K(NAME, FD, FF)                                                   \
+  static void NAME##_d0(const double *x, double *y, int64_t n) {                 \
+    for (int64_t i = 0; i < n; i++) y[i] = FD(x[i]);                             \
+  }                                                                              \
+  static void NAME##_f0(const float *x, float *y, int64_t n) {                   \
+    for (int64_t i = 0; i < n; i++) y[i] = FF(x[i]);                             \
+  }
+#define SCALAR_K2(NAME, FD, FF)                                                  \
+  static void NAME##_d0(const double *x, const double *y, double *o, int64_t n) { \
+    for (int64_t i = 0; i < n; i++) o[i] = FD(x[i], y[i]);                       \
+  }                                                                              \
+  static void NAME##_f0(const float *x, const float *y, float *o, int64_t n) {   \
+    for (int64_t i = 0; i < n; i++) o[i] = FF(x[i], y[i]);                       \
+  }
+
+#if NDT_X86
+/* ---- vector kernel templates -------------------------------------------- */
+/* AVX-512: masked tail */
+#define K512_D(KN, VF)                                                           \
+  __attribute__((target("avx512f"))) static void KN(const double *x, double *y, int64_t n) { \
+    int64_t i = 0;                                                               \
+    for (; i + 8 <= n; i += 8) _mm512_storeu_pd(y + i, VF(_mm512_loadu_pd(x + i))); \
+    if (i < n) {                                                                 \
+      __mmask8 m = (__mmask8)((1u << (unsigned)(n - i)) - 1u);                   \
+      __m512d v = _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), m, x + i);           \
+      _mm512_mask_storeu_pd(y + i, m, VF(v));                                    \
+    }                                                                            \
+  }
+#define K512_F(KN, VF)                                                           \
+  __attribute__((target("avx512f"))) static void KN(const float *x, float *y, int64_t n) { \
+    int64_t i = 0;                                                               \
+    for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, VF(_mm512_loadu_ps(x + i))); \
+    if (i < n) {                                                                 \
+      __mmask16 m = (__mmask16)((1u << (unsigned)(n - i)) - 1u);                 \
+      __m512 v = _mm512_mask_loadu_ps(_mm512_set1_ps(1.0f), m, x + i);           \
+      _mm512_mask_storeu_ps(y + i, m, VF(v));                                    \
+    }                                                                            \
+  }
+#define K512_D2(KN, VF)                                                          \
+  __attribute__((target("avx512f"))) static void KN(const double *x, const double *y, double *o, int64_t n) { \
+    int64_t i = 0;                                                               \
+    for (; i + 8 <= n; i += 8)                                                   \
+      _mm512_storeu_pd(o + i, VF(_mm512_loadu_pd(x + i), _mm512_loadu_pd(y + i))); \
+    if (i < n) {                                                                 \
+      __mmask8 m = (__mmask8)((1u << (unsigned)(n - i)) - 1u);                   \
+      __m512d a = _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), m, x + i);           \
+      __m512d b = _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), m, y + i);           \
+      _mm512_mask_storeu_pd(o + i, m, VF(a, b));                                 \
+    }                                                                            \
+  }
+#define K512_F2(KN, VF)                                                          \
+  __attribute__((target("avx512f"))) static void KN(const float *x, const float *y, float *o, int64_t n) { \
+    int64_t i = 0;                                                               \
+    for (; i + 16 <= n; i += 16)                                                 \
+      _mm512_storeu_ps(o + i, VF(_mm512_loadu_ps(x + i), _mm512_loadu_ps(y + i))); \
+    if (i < n) {                                                                 \
+      __mmask16 m = (__mmask16)((1u << (unsigned)(n - i)) - 1u);                 \
+      __m512 a = _mm512_mask_loadu_ps(_mm512_set1_ps(1.0f), m, x + i);           \
+      __m512 b = _mm512_mask_loadu_ps(_mm512_set1_ps(1.0f), m, y + i);           \
+      _mm512_mask_storeu_ps(o + i, m, VF(a, b));                                 \
+    }                                                                            \
+  }
+
+/* AVX2 / SSE2: padded copy for the tail */
+#define KV_1(KN, TGT, ET, VT, W, LD, ST, VF)                                     \
+  TGT static void KN(const ET *x, ET *y, int64_t n) {                            \
+    int64_t i = 0;                                                               \
+    for (; i + W <= n; i += W) ST(y + i, VF(LD(x + i)));                         \
+    if (i < n) {                                                                 \
+      ET t[W];                                                                   \
+      for (int k = 0; k < W; k++) t[k] = (ET)1;                                  \
+      memcpy(t, x + i, (size_t)(n - i) * sizeof(ET));                            \
+      VT r = VF(LD(t));                                                          \
+      ST(t, r);                                                                  \
+      memcpy(y + i, t, (size_t)(n - i) * sizeof(ET));                            \
+    }                                                                            \
+  }
+#define KV_2(KN, TGT, ET, VT, W, LD, ST, VF)                                     \
+  TGT static void KN(const ET *x, const ET *y, ET *o, int64_t n) {               \
+    int64_t i = 0;                                                               \
+    for (; i + W <= n; i += W) ST(o + i, VF(LD(x + i), LD(y + i)));              \
+    if (i < n) {                                                                 \
+      ET t[W], u[W];                                                             \
+      for (int k = 0; k < W; k++) { t[k] = (ET)1; u[k] = (ET)1; }                \
+      memcpy(t, x + i, (size_t)(n - i) * sizeof(ET));                            \
+      memcpy(u, y + i, (size_t)(n - i) * sizeof(ET));                            \
+      VT r = VF(LD(t), LD(u));                                                   \
+      ST(t, r);                                                                  \
+      memcpy(o + i, t, (size_t)(n - i) * sizeof(ET));                            \
+    }                                                                            \
+  }
+#define T_AVX2 __attribute__((target("avx2,fma")))
+#define T_SSE2
+
+#define K256_D(KN, VF) KV_1(KN, T_AVX2, double, __m256d, 4, _mm256_loadu_pd, _mm256_storeu_pd, VF)
+#define K256_F(KN, VF) KV_1(KN, T_AVX2, float, __m256, 8, _mm256_loadu_ps, _mm256_storeu_ps, VF)
+#define K128_D(KN, VF) KV_1(KN, T_SSE2, double, __m128d, 2, _mm_loadu_pd, _mm_storeu_pd, VF)
+#define K128_F(KN, VF) KV_1(KN, T_SSE2, float, __m128, 4, _mm_loadu_ps, _mm_storeu_ps, VF)
+#define K256_D2(KN, VF) KV_2(KN, T_AVX2, double, __m256d, 4, _mm256_loadu_pd, _mm256_storeu_pd, VF)
+#define K256_F2(KN, VF) KV_2(KN, T_AVX2, float, __m256, 8, _mm256_loadu_ps, _mm256_storeu_ps, VF)
+#define K128_D2(KN, VF) KV_2(KN, T_SSE2, double, __m128d, 2, _mm_loadu_pd, _mm_storeu_pd, VF)
+#define K128_F2(KN, VF) KV_2(KN, T_SSE2, float, __m128, 4, _mm_loadu_ps, _mm_storeu_ps, VF)
+
+/* ---- SLEEF prototypes (declared here with the matching target so that
+ * the vector ABI is the one libsleef was built with) ---- */
+#define SLEEF_DECL_512(SL, U)                                  \
+  extern __m512d Sleef_##SL##d8_##U##avx512f(__m512d);        \
+  extern __m512 Sleef_##SL##f16_##U##avx512f(__m512);
+#define SLEEF_DECL_256(SL, U)                                  \
+  extern __m256d Sleef_##SL##d4_##U##avx2(__m256d);           \
+  extern __m256 Sleef_##SL##f8_##U##avx2(__m256);
+#define SLEEF_DECL_128(SL, U)                                  \
+  extern __m128d Sleef_##SL##d2_##U##sse2(__m128d);           \
+  extern __m128 Sleef_##SL##f4_##U##sse2(__m128);
+#define SLEEF_DECL2_512(SL, U)                                 \
+  extern __m512d Sleef_##SL##d8_##U##avx512f(__m512d, __m512d); \
+  extern __m512 Sleef_##SL##f16_##U##avx512f(__m512, __m512);
+#define SLEEF_DECL2_256(SL, U)                                 \
+  extern __m256d Sleef_##SL##d4_##U##avx2(__m256d, __m256d);  \
+  extern __m256 Sleef_##SL##f8_##U##avx2(__m256, __m256);
+#define SLEEF_DECL2_128(SL, U)                                 \
+  extern __m128d Sleef_##SL##d2_##U##sse2(__m128d, __m128d);  \
+  extern __m128 Sleef_##SL##f4_##U##sse2(__m128, __m128);
+
+#define SLEEF_UNARY_LIST(X)                                                      \
+  X(exp, exp, u10) X(exp2, exp2, u10) X(expm1, expm1, u10) X(log, log, u10)      \
+  X(log2, log2, u10) X(log10, log10, u10) X(log1p, log1p, u10)                   \
+  X(sin, sin, u10) X(cos, cos, u10) X(tan, tan, u10) X(asin, asin, u10)          \
+  X(acos, acos, u10) X(atan, atan, u10) X(sinh, sinh, u10) X(cosh, cosh, u10)    \
+  X(tanh, tanh, u10) X(asinh, asinh, u10) X(acosh, acosh, u10)                   \
+  X(atanh, atanh, u10) X(cbrt, cbrt, u10)
+#define SLEEF_BINARY_LIST(X) X(atan2, atan2, u10) X(hypot, hypot, u05)
+
+#define DECL_U512(N, SL, U) SLEEF_DECL_512(SL, U)
+#define DECL_U256(N, SL, U) SLEEF_DECL_256(SL, U)
+#define DECL_U128(N, SL, U) SLEEF_DECL_128(SL, U)
+#define DECL_B512(N, SL, U) SLEEF_DECL2_512(SL, U)
+#define DECL_B256(N, SL, U) SLEEF_DECL2_256(SL, U)
+#define DECL_B128(N, SL, U) SLEEF_DECL2_128(SL, U)
+
+#pragma GCC push_options
+#pragma GCC target("avx512f")
+SLEEF_UNARY_LIST(DECL_U512)
+SLEEF_BINARY_LIST(DECL_B512)
+#pragma GCC pop_options
+#pragma GCC push_options
+#pragma GCC target("avx2,fma")
+SLEEF_UNARY_LIST(DECL_U256)
+SLEEF_BINARY_LIST(DECL_B256)
+#pragma GCC pop_options
+SLEEF_UNARY_LIST(DECL_U128)
+SLEEF_BINARY_LIST(DECL_B128)
+
+/* ---- SLEEF kernels at each level ---- */
+#define GEN_SLEEF_U(N, SL, U)                                                    \
+  K512_D(N##_d3, Sleef_##SL##d8_##U##avx512f)                                    \
+  K512_F(N##_f3, Sleef_##SL##f16_##U##avx512f)                                   \
+  K256_D(N##_d2, Sleef_##SL##d4_##U##avx2)                                       \
+  K256_F(N##_f2, Sleef_##SL##f8_##U##avx2)                                       \
+  K128_D(N##_d1, Sleef_##SL##d2_##U##sse2)                                       \
+  K128_F(N##_f1, Sleef_##SL##f4_##U##sse2)
+#define GEN_SLEEF_B(N, SL, U)                                                    \
+  K512_D2(N##_d3, Sleef_##SL##d8_##U##avx512f)                                   \
+  K512_F2(N##_f3, Sleef_##SL##f16_##U##avx512f)                                  \
+  K256_D2(N##_d2, Sleef_##SL##d4_##U##avx2)                                      \
+  K256_F2(N##_f2, Sleef_##SL##f8_##U##avx2)                                      \
+  K128_D2(N##_d1, Sleef_##SL##d2_##U##sse2)                                      \
+  K128_F2(N##_f1, Sleef_##SL##f4_##U##sse2)
+SLEEF_UNARY_LIST(GEN_SLEEF_U)
+SLEEF_BINARY_LIST(GEN_SLEEF_B)
+
+/* ---- hardware sqrt and rounding ---- */
+#define AVX512_FN __attribute__((target("avx512f"))) static inline
+#define AVX2_FN __attribute__((target("avx2,fma"))) static inline
+#define RND_DN (_MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)
+#define RND_UP (_MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC)
+#define RND_TZ (_MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC)
+#define RND_NE (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+AVX512_FN __m512d v8_sqrt(__m512d v) { return _mm512_sqrt_pd(v); }
+AVX512_FN __m512 v16_sqrt(__m512 v) { return _mm512_sqrt_ps(v); }
+AVX2_FN __m256d v4_sqrt(__m256d v) { return _mm256_sqrt_pd(v); }
+AVX2_FN __m256 v8_sqrtf(__m256 v) { return _mm256_sqrt_ps(v); }
+static inline __m128d v2_sqrt(__m128d v) { return _mm_sqrt_pd(v); }
+static inline __m128 v4_sqrtf(__m128 v) { return _mm_sqrt_ps(v); }
+#define ROUND_FNS(NM, MODE)                                                          \
+  AVX512_FN __m512d v8_##NM(__m512d v) { return _mm512_roundscale_pd(v, MODE); }     \
+  AVX512_FN __m512 v16_##NM(__m512 v) { return _mm512_roundscale_ps(v, MODE); }      \
+  AVX2_FN __m256d v4_##NM(__m256d v) { return _mm256_round_pd(v, MODE); }            \
+  AVX2_FN __m256 v8_##NM##f(__m256 v) { return _mm256_round_ps(v, MODE); }
+ROUND_FNS(floor, RND_DN)
+ROUND_FNS(ceil, RND_UP)
+ROUND_FNS(trunc, RND_TZ)
+ROUND_FNS(rint, RND_NE)
+
+K512_D(sqrt_d3, v8_sqrt) K512_F(sqrt_f3, v16_sqrt)
+K256_D(sqrt_d2, v4_sqrt) K256_F(sqrt_f2, v8_sqrtf)
+K128_D(sqrt_d1, v2_sqrt) K128_F(sqrt_f1, v4_sqrtf)
+#define GEN_ROUND(NM)                                         \
+  K512_D(NM##_d3, v8_##NM) K512_F(NM##_f3, v16_##NM)          \
+  K256_D(NM##_d2, v4_##NM) K256_F(NM##_f2, v8_##NM##f)
+GEN_ROUND(floor)
+GEN_ROUND(ceil)
+GEN_ROUND(trunc)
+GEN_ROUND(rint)
+
+#define KSET_SLEEF(N) {N##_d0, N##_d1, N##_d2, N##_d3}, {N##_f0, N##_f1, N##_f2, N##_f3}
+#define KSET_ROUND(N) {N##_d0, N##_d0, N##_d2, N##_d3}, {N##_f0, N##_f0, N##_f2, N##_f3}
+#else /* !NDT_X86: libm only */
+#define KSET_SLEEF(N) {N##_d0, N##_d0, N##_d0, N##_d0}, {N##_f0, N##_f0, N##_f0, N##_f0}
+#define KSET_ROUND(N) KSET_SLEEF(N)
+#endif
+
+/* libm kernels (level 0, and the reference off x86) */
+SCALAR_K(exp, exp, expf)
+SCALAR_K(exp2, exp2, exp2f)
+SCALAR_K(expm1, expm1, expm1f)
+SCALAR_K(log, log, logf)
+SCALAR_K(log2, log2, log2f)
+SCALAR_K(log10, log10, log10f)
+SCALAR_K(log1p, log1p, log1pf)
+SCALAR_K(sin, sin, sinf)
+SCALAR_K(cos, cos, cosf)
+SCALAR_K(tan, tan, tanf)
+SCALAR_K(asin, asin, asinf)
+SCALAR_K(acos, acos, acosf)
+SCALAR_K(atan, atan, atanf)
+SCALAR_K(sinh, sinh, sinhf)
+SCALAR_K(cosh, cosh, coshf)
+SCALAR_K(tanh, tanh, tanhf)
+SCALAR_K(asinh, asinh, asinhf)
+SCALAR_K(acosh, acosh, acoshf)
+SCALAR_K(atanh, atanh, atanhf)
+SCALAR_K(cbrt, cbrt, cbrtf)
+SCALAR_K(sqrt, sqrt, sqrtf)
+SCALAR_K(floor, floor, floorf)
+SCALAR_K(ceil, ceil, ceilf)
+SCALAR_K(trunc, trunc, truncf)
+SCALAR_K(rint, rint, rintf)
+SCALAR_K2(atan2, atan2, atan2f)
+SCALAR_K2(hypot, hypot, hypotf)
+
+typedef struct { kd_fn d[4]; kf_fn f[4]; } kset1;
+typedef struct { kd2_fn d[4]; kf2_fn f[4]; } kset2;
+
+/* ---- the functions, in one table ---- */
+enum {
+  K_EXP, K_EXP2, K_EXPM1, K_LOG, K_LOG2, K_LOG10, K_LOG1P, K_SIN, K_COS, K_TAN,
+  K_ASIN, K_ACOS, K_ATAN, K_SINH, K_COSH, K_TANH, K_ASINH, K_ACOSH, K_ATANH,
+  K_CBRT, K_SQRT, K_FLOOR, K_CEIL, K_TRUNC, K_RINT, K_N1
+};
+static const kset1 kset_tab[K_N1] = {
+  [K_EXP] = {KSET_SLEEF(exp)},     [K_EXP2] = {KSET_SLEEF(exp2)},
+  [K_EXPM1] = {KSET_SLEEF(expm1)}, [K_LOG] = {KSET_SLEEF(log)},
+  [K_LOG2] = {KSET_SLEEF(log2)},   [K_LOG10] = {KSET_SLEEF(log10)},
+  [K_LOG1P] = {KSET_SLEEF(log1p)}, [K_SIN] = {KSET_SLEEF(sin)},
+  [K_COS] = {KSET_SLEEF(cos)},     [K_TAN] = {KSET_SLEEF(tan)},
+  [K_ASIN] = {KSET_SLEEF(asin)},   [K_ACOS] = {KSET_SLEEF(acos)},
+  [K_ATAN] = {KSET_SLEEF(atan)},   [K_SINH] = {KSET_SLEEF(sinh)},
+  [K_COSH] = {KSET_SLEEF(cosh)},   [K_TANH] = {KSET_SLEEF(tanh)},
+  [K_ASINH] = {KSET_SLEEF(asinh)}, [K_ACOSH] = {KSET_SLEEF(acosh)},
+  [K_ATANH] = {KSET_SLEEF(atanh)}, [K_CBRT] = {KSET_SLEEF(cbrt)},
+  [K_SQRT] = {KSET_SLEEF(sqrt)},   [K_FLOOR] = {KSET_ROUND(floor)},
+  [K_CEIL] = {KSET_ROUND(ceil)},   [K_TRUNC] = {KSET_ROUND(trunc)},
+  [K_RINT] = {KSET_ROUND(rint)},
+};
+enum { K_ATAN2, K_HYPOT, K_N2 };
+static const kset2 kset2_tab[K_N2] = {
+  [K_ATAN2] = {KSET_SLEEF(atan2)}, [K_HYPOT] = {KSET_SLEEF(hypot)},
+};
+
+/* ---- drivers: contiguous -> kernel; strided -> gather/kernel/scatter ---- */
+#define BLK 256
+#define DRIVER1(NAME, ET, KT, SEL)                                               \
+  static void NAME(KT k, char **args, const int64_t *steps, int64_t n) {         \
+    char *ip = args[0], *op = args[1];                                           \
+    const int64_t is = steps[0], os = steps[1];                                  \
+    const int64_t es = (int64_t)sizeof(ET);                                      \
+    if (is == es && os == es) { k((const ET *)ip, (ET *)op, n); return; }        \
+    ET bx[BLK], by[BLK];                                                         \
+    while (n > 0) {                                                              \
+      const int64_t m = n < BLK ? n : BLK;                                       \
+      const ET *src = (const ET *)ip;                                            \
+      if (is != es) {                                                            \
+        for (int64_t i = 0; i < m; i++) memcpy(&bx[i], ip + i * is, sizeof(ET)); \
+        src = bx;                                                                \
+      }                                                                          \
+      if (os == es) {                                                            \
+        k(src, (ET *)op, m);                                                     \
+      } else {                                                                   \
+        k(src, by, m);                                                           \
+        for (int64_t i = 0; i < m; i++) memcpy(op + i * os, &by[i], sizeof(ET)); \
+      }                                                                          \
+      ip += m * is; op += m * os; n -= m;                                        \
+    }                                                                            \
+  }
+DRIVER1(drive1_d, double, kd_fn, d)
+DRIVER1(drive1_f, float, kf_fn, f)
+
+#define DRIVER2(NAME, ET, KT)                                                    \
+  static void NAME(KT k, char **args, const int64_t *steps, int64_t n) {         \
+    char *ip1 = args[0], *ip2 = args[1], *op = args[2];                          \
+    const int64_t s1 = steps[0], s2 = steps[1], so = steps[2];                   \
+    const int64_t es = (int64_t)sizeof(ET);                                      \
+    if (s1 == es && s2 == es && so == es) {                                      \
+      k((const ET *)ip1, (const ET *)ip2, (ET *)op, n);                          \
+      return;                                                                    \
+    }                                                                            \
+    ET bx[BLK], by[BLK], bo[BLK];                                                \
+    while (n > 0) {                                                              \
+      const int64_t m = n < BLK ? n : BLK;                                       \
+      const ET *a = (const ET *)ip1, *b = (const ET *)ip2;                       \
+      if (s1 != es) {                                                            \
+        for (int64_t i = 0; i < m; i++) memcpy(&bx[i], ip1 + i * s1, sizeof(ET)); \
+        a = bx;                                                                  \
+      }                                                                          \
+      if (s2 != es) {                                                            \
+        for (int64_t i = 0; i < m; i++) memcpy(&by[i], ip2 + i * s2, sizeof(ET)); \
+        b = by;                                                                  \
+      }                                                                          \
+      if (so == es) {                                                            \
+        k(a, b, (ET *)op, m);                                                    \
+      } else {                                                                   \
+        k(a, b, bo, m);                                                          \
+        for (int64_t i = 0; i < m; i++) memcpy(op + i * so, &bo[i], sizeof(ET)); \
+      }                                                                          \
+      ip1 += m * s1; ip2 += m * s2; op += m * so; n -= m;                        \
+    }                                                                            \
+  }
+DRIVER2(drive2_d, double, kd2_fn)
+DRIVER2(drive2_f, float, kf2_fn)
+
+#define LOOP1(NAME, KID)                                                         \
+  static void NAME##_f64(char **args, const int64_t *steps, int64_t n) {         \
+    drive1_d(kset_tab[KID].d[simd_level()], args, steps, n);                     \
+  }                                                                              \
+  static void NAME##_f32(char **args, const int64_t *steps, int64_t n) {         \
+    drive1_f(kset_tab[KID].f[simd_level()], args, steps, n);                     \
+  }
+#define LOOP2(NAME, KID)                                                         \
+  static void NAME##_f64(char **args, const int64_t *steps, int64_t n) {         \
+    drive2_d(kset2_tab[KID].d[simd_level()], args, steps, n);                    \
+  }                                                                              \
+  static void NAME##_f32(char **args, const int64_t *steps, int64_t n) {         \
+    drive2_f(kset2_tab[KID].f[simd_level()], args, steps, n);                    \
+  }
+LOOP1(l_exp, K_EXP)
+LOOP1(l_exp2, K_EXP2)
+LOOP1(l_expm1, K_EXPM1)
+LOOP1(l_log, K_LOG)
+LOOP1(l_log2, K_LOG2)
+LOOP1(l_log10, K_LOG10)
+LOOP1(l_log1p, K_LOG1P)
+LOOP1(l_sin, K_SIN)
+LOOP1(l_cos, K_COS)
+LOOP1(l_tan, K_TAN)
+LOOP1(l_asin, K_ASIN)
+LOOP1(l_acos, K_ACOS)
+LOOP1(l_atan, K_ATAN)
+LOOP1(l_sinh, K_SINH)
+LOOP1(l_cosh, K_COSH)
+LOOP1(l_tanh, K_TANH)
+LOOP1(l_asinh, K_ASINH)
+LOOP1(l_acosh, K_ACOSH)
+LOOP1(l_atanh, K_ATANH)
+LOOP1(l_cbrt, K_CBRT)
+LOOP1(l_sqrt, K_SQRT)
+LOOP1(l_floor, K_FLOOR)
+LOOP1(l_ceil, K_CEIL)
+LOOP1(l_trunc, K_TRUNC)
+LOOP1(l_rint, K_RINT)
+LOOP2(l_atan2, K_ATAN2)
+LOOP2(l_hypot, K_HYPOT)
+
+/* ---- logaddexp: NumPy's npy_logaddexp ---- */
+#define LOGADDEXP(SFX, DT, T, SUF)                                               \
+  NDT_INLINE T logaddexp_s_##SFX(T x, T y) {                                     \
+    if (x == y) return x + (T)0.693147180559945309417232121458176568;            \
+    const T tmp = x - y;                                                         \
+    if (tmp > 0) return x + log1p##SUF(exp##SUF(-tmp));                          \
+    if (tmp <= 0) return y + log1p##SUF(exp##SUF(tmp));                          \
+    return tmp; /* NaN */                                                        \
+  }                                                                              \
+  NDT_DEF_BINARY(l_logaddexp_##SFX, T, T, T, logaddexp_s_##SFX)
+NDT_FOREACH_FLOAT(LOGADDEXP)
+
+#define MATH_TAB(OP, NM) [OP][NDT_FLOAT32] = NM##_f32, [OP][NDT_FLOAT64] = NM##_f64,
+static const ndt_loop_fn math_tab[NDT_NUFUNCS][NDT_NTYPES] = {
+  MATH_TAB(NDT_EXP, l_exp) MATH_TAB(NDT_EXP2, l_exp2) MATH_TAB(NDT_EXPM1, l_expm1)
+  MATH_TAB(NDT_LOG, l_log) MATH_TAB(NDT_LOG2, l_log2) MATH_TAB(NDT_LOG10, l_log10)
+  MATH_TAB(NDT_LOG1P, l_log1p) MATH_TAB(NDT_SIN, l_sin) MATH_TAB(NDT_COS, l_cos)
+  MATH_TAB(NDT_TAN, l_tan) MATH_TAB(NDT_ARCSIN, l_asin) MATH_TAB(NDT_ARCCOS, l_acos)
+  MATH_TAB(NDT_ARCTAN, l_atan) MATH_TAB(NDT_SINH, l_sinh) MATH_TAB(NDT_COSH, l_cosh)
+  MATH_TAB(NDT_TANH, l_tanh) MATH_TAB(NDT_ARCSINH, l_asinh)
+  MATH_TAB(NDT_ARCCOSH, l_acosh) MATH_TAB(NDT_ARCTANH, l_atanh)
+  MATH_TAB(NDT_CBRT, l_cbrt) MATH_TAB(NDT_SQRT, l_sqrt) MATH_TAB(NDT_FLOOR, l_floor)
+  MATH_TAB(NDT_CEIL, l_ceil) MATH_TAB(NDT_TRUNC, l_trunc) MATH_TAB(NDT_RINT, l_rint)
+  MATH_TAB(NDT_ARCTAN2, l_atan2) MATH_TAB(NDT_HYPOT, l_hypot)
+  [NDT_LOGADDEXP][NDT_FLOAT32] = l_logaddexp_f32,
+  [NDT_LOGADDEXP][NDT_FLOAT64] = l_logaddexp_f64,
+};
+
+ndt_loop_fn ndt_cpu_loop_math(ndt_ufunc op, ndt_dtype t) {
+  if ((int)op < 0 || op >= NDT_NUFUNCS || (int)t < 0 || t >= NDT_NTYPES) return 0;
+  return math_tab[op][t];
+}

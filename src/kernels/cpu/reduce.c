@@ -1,0 +1,317 @@
+/* reduce.c - reduction kernels: runs into one accumulator, and elementwise
+ * accumulation, per op and dtype. Float sums are pairwise, as NumPy's. */
+#include <complex.h>
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#include "kernels/kernels.h"
+
+typedef float _Complex c64;
+typedef double _Complex c128;
+
+#define AT(T, p, i, s) (*(const T *)((p) + (i) * (s)))
+
+/* Pairwise summation of a strided run (NumPy's scheme: 8 accumulators in
+ * blocks of 128, recursion above). */
+#define PAIRWISE(NAME, T)                                                        \
+  static T NAME(const char *p, int64_t s, int64_t n) {                          \
+    if (n < 8) {                                                                \
+      T r = 0;                                                                  \
+      for (int64_t i = 0; i < n; i++) r += AT(T, p, i, s);                      \
+      return r;                                                                 \
+    }                                                                           \
+    if (n <= 128) {                                                             \
+      T r[8];                                                                   \
+      for (int j = 0; j < 8; j++) r[j] = AT(T, p, j, s);                        \
+      int64_t i;                                                                \
+      for (i = 8; i < n - (n % 8); i += 8)                                      \
+        for (int j = 0; j < 8; j++) r[j] += AT(T, p, i + j, s);                 \
+      T res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7])); \
+      for (; i < n; i++) res += AT(T, p, i, s);                                 \
+      return res;                                                               \
+    }                                                                           \
+    int64_t h = n / 2;                                                          \
+    h -= h % 8;                                                                 \
+    return NAME(p, s, h) + NAME(p + h * s, s, n - h);                           \
+  }
+PAIRWISE(pw_f32, float)
+PAIRWISE(pw_f64, double)
+PAIRWISE(pw_c64, c64)
+PAIRWISE(pw_c128, c128)
+
+/* Sum and product for integers: wraparound in unsigned arithmetic. */
+#define INT_SUMPROD(T, U)                                                         \
+  static void sum_run_##T(char *acc, const char *p, int64_t s, int64_t n) {      \
+    U r = (U) * (T *)acc;                                                        \
+    for (int64_t i = 0; i < n; i++) r += (U)AT(T, p, i, s);                      \
+    *(T *)acc = (T)r;                                                            \
+  }                                                                              \
+  static void sum_acc_##T(char *a, int64_t as, const char *p, int64_t s, int64_t n) { \
+    for (int64_t i = 0; i < n; i++) {                                            \
+      T *d = (T *)(a + i * as);                                                  \
+      *d = (T)((U)*d + (U)AT(T, p, i, s));                                       \
+    }                                                                            \
+  }                                                                              \
+  static void prod_run_##T(char *acc, const char *p, int64_t s, int64_t n) {     \
+    U r = (U) * (T *)acc;                                                        \
+    for (int64_t i = 0; i < n; i++) r *= (U)AT(T, p, i, s);                      \
+    *(T *)acc = (T)r;                                                            \
+  }                                                                              \
+  static void prod_acc_##T(char *a, int64_t as, const char *p, int64_t s, int64_t n) { \
+    for (int64_t i = 0; i < n; i++) {                                            \
+      T *d = (T *)(a + i * as);                                                  \
+      *d = (T)((U)*d * (U)AT(T, p, i, s));                                       \
+    }                                                                            \
+  }
+INT_SUMPROD(int8_t, uint8_t)
+INT_SUMPROD(int16_t, uint16_t)
+INT_SUMPROD(int32_t, uint32_t)
+INT_SUMPROD(int64_t, uint64_t)
+INT_SUMPROD(uint8_t, uint8_t)
+INT_SUMPROD(uint16_t, uint16_t)
+INT_SUMPROD(uint32_t, uint32_t)
+INT_SUMPROD(uint64_t, uint64_t)
+
+/* Float and complex sums (pairwise), products; NaN-ignoring variants. */
+#define FLT_SUMPROD(T, PW, ISNAN)                                                \
+  static void sum_run_##T(char *acc, const char *p, int64_t s, int64_t n) {      \
+    *(T *)acc += PW(p, s, n);                                                    \
+  }                                                                              \
+  static void sum_acc_##T(char *a, int64_t as, const char *p, int64_t s, int64_t n) { \
+    for (int64_t i = 0; i < n; i++) *(T *)(a + i * as) += AT(T, p, i, s);        \
+  }                                                                              \
+  static void prod_run_##T(char *acc, const char *p, int64_t s, int64_t n) {     \
+    T r = *(T *)acc;                                                             \
+    for (int64_t i = 0; i < n; i++) r *= AT(T, p, i, s);                         \
+    *(T *)acc = r;                                                               \
+  }                                                                              \
+  static void prod_acc_##T(char *a, int64_t as, const char *p, int64_t s, int64_t n) { \
+    for (int64_t i = 0; i < n; i++) *(T *)(a + i * as) *= AT(T, p, i, s);        \
+  }                                                                              \
+  static void nansum_run_##T(char *acc, const char *p, int64_t s, int64_t n) {   \
+    T buf[128];                                                                  \
+    for (int64_t c = 0; c < n; c += 128) {                                       \
+      int64_t m = n - c < 128 ? n - c : 128;                                     \
+      for (int64_t i = 0; i < m; i++) {                                          \
+        T v = AT(T, p, c + i, s);                                                \
+        buf[i] = ISNAN(v) ? 0 : v;                                               \
+      }                                                                          \
+      *(T *)acc += PW((const char *)buf, sizeof(T), m);                          \
+    }                                                                            \
+  }                                                                              \
+  static void nansum_acc_##T(char *a, int64_t as, const char *p, int64_t s, int64_t n) { \
+    for (int64_t i = 0; i < n; i++) {                                            \
+      T v = AT(T, p, i, s);                                                      \
+      if (!ISNAN(v)) *(T *)(a + i * as) += v;                                    \
+    }                                                                            \
+  }                                                                              \
+  static void nanprod_run_##T(char *acc, const char *p, int64_t s, int64_t n) {  \
+    T r = *(T *)acc;                                                             \
+    for (int64_t i = 0; i < n; i++) {                                            \
+      T v = AT(T, p, i, s);                                                      \
+      if (!ISNAN(v)) r *= v;                                                     \
+    }                                                                            \
+    *(T *)acc = r;                                                               \
+  }                                                                              \
+  static void nanprod_acc_##T(char *a, int64_t as, const char *p, int64_t s, int64_t n) { \
+    for (int64_t i = 0; i < n; i++) {                                            \
+      T v = AT(T, p, i, s);                                                      \
+      if (!ISNAN(v)) *(T *)(a + i * as) *= v;                                    \
+    }                                                                            \
+  }
+#define RNAN(v) ((v) != (v))
+#define CNAN(v) (isnan(crealf(v)) || isnan(cimagf(v)))
+#define ZNAN(v) (isnan(creal(v)) || isnan(cimag(v)))
+FLT_SUMPROD(float, pw_f32, RNAN)
+FLT_SUMPROD(double, pw_f64, RNAN)
+FLT_SUMPROD(c64, pw_c64, CNAN)
+FLT_SUMPROD(c128, pw_c128, ZNAN)
+
+/* "a is better than b": for MIN a < b, for MAX a > b. NaN propagates for
+ * MIN/MAX (a NaN beats everything); NANMIN/NANMAX skip NaN. */
+#define LT(a, b) ((a) < (b))
+#define GT(a, b) ((a) > (b))
+#define CLT(a, b) (creal(a) < creal(b) || (creal(a) == creal(b) && cimag(a) < cimag(b)))
+#define CGT(a, b) (creal(a) > creal(b) || (creal(a) == creal(b) && cimag(a) > cimag(b)))
+
+#define MINMAX(NAME, T, BETTER, ISNAN)                                           \
+  static inline T NAME##_1_##T(T a, T v) {                                           \
+    return (ISNAN(v) || BETTER(v, a)) && !ISNAN(a) ? v : a;                      \
+  }                                                                              \
+  static inline T nan##NAME##_1_##T(T a, T v) {                                      \
+    return !ISNAN(v) && (ISNAN(a) || BETTER(v, a)) ? v : a;                      \
+  }                                                                              \
+  static void NAME##_run_##T(char *acc, const char *p, int64_t s, int64_t n) {   \
+    T r = *(T *)acc;                                                             \
+    for (int64_t i = 0; i < n; i++) r = NAME##_1_##T(r, AT(T, p, i, s));             \
+    *(T *)acc = r;                                                               \
+  }                                                                              \
+  static void NAME##_acc_##T(char *a, int64_t as, const char *p, int64_t s, int64_t n) { \
+    for (int64_t i = 0; i < n; i++) {                                            \
+      T *d = (T *)(a + i * as);                                                  \
+      *d = NAME##_1_##T(*d, AT(T, p, i, s));                                         \
+    }                                                                            \
+  }                                                                              \
+  static void nan##NAME##_run_##T(char *acc, const char *p, int64_t s, int64_t n) { \
+    T r = *(T *)acc;                                                             \
+    for (int64_t i = 0; i < n; i++) r = nan##NAME##_1_##T(r, AT(T, p, i, s));        \
+    *(T *)acc = r;                                                               \
+  }                                                                              \
+  static void nan##NAME##_acc_##T(char *a, int64_t as, const char *p, int64_t s, int64_t n) { \
+    for (int64_t i = 0; i < n; i++) {                                            \
+      T *d = (T *)(a + i * as);                                                  \
+      *d = nan##NAME##_1_##T(*d, AT(T, p, i, s));                                    \
+    }                                                                            \
+  }
+#define NONAN(v) 0
+#define MINMAX_ALL(T, ISNAN, L, G) MINMAX(min, T, L, ISNAN) MINMAX(max, T, G, ISNAN)
+MINMAX_ALL(uint8_t, NONAN, LT, GT)   /* also bool */
+MINMAX_ALL(int8_t, NONAN, LT, GT)
+MINMAX_ALL(int16_t, NONAN, LT, GT)
+MINMAX_ALL(int32_t, NONAN, LT, GT)
+MINMAX_ALL(int64_t, NONAN, LT, GT)
+MINMAX_ALL(uint16_t, NONAN, LT, GT)
+MINMAX_ALL(uint32_t, NONAN, LT, GT)
+MINMAX_ALL(uint64_t, NONAN, LT, GT)
+MINMAX_ALL(float, RNAN, LT, GT)
+MINMAX_ALL(double, RNAN, LT, GT)
+MINMAX_ALL(c64, CNAN, CLT, CGT)
+MINMAX_ALL(c128, ZNAN, CLT, CGT)
+
+static void any_run(char *acc, const char *p, int64_t s, int64_t n) {
+  uint8_t r = *(uint8_t *)acc;
+  for (int64_t i = 0; i < n && !r; i++) r = AT(uint8_t, p, i, s) != 0;
+  *(uint8_t *)acc = r;
+}
+static void any_acc(char *a, int64_t as, const char *p, int64_t s, int64_t n) {
+  for (int64_t i = 0; i < n; i++) a[i * as] = a[i * as] || AT(uint8_t, p, i, s);
+}
+static void all_run(char *acc, const char *p, int64_t s, int64_t n) {
+  uint8_t r = *(uint8_t *)acc;
+  for (int64_t i = 0; i < n && r; i++) r = AT(uint8_t, p, i, s) != 0;
+  *(uint8_t *)acc = r;
+}
+static void all_acc(char *a, int64_t as, const char *p, int64_t s, int64_t n) {
+  for (int64_t i = 0; i < n; i++) a[i * as] = a[i * as] && AT(uint8_t, p, i, s);
+}
+
+#define SETK(R, A, T, V)                                                          \
+  do {                                                                           \
+    k->run = R;                                                                  \
+    k->acc = A;                                                                  \
+    T id_ = (V);                                                                 \
+    memcpy(k->identity, &id_, sizeof id_);                                       \
+  } while (0)
+
+#define CASE_INT(E, T, MINV, MAXV)                                               \
+  case E:                                                                        \
+    switch (op) {                                                                \
+      case NDT_RED_SUM: case NDT_RED_NANSUM: SETK(sum_run_##T, sum_acc_##T, T, 0); return 0; \
+      case NDT_RED_PROD: case NDT_RED_NANPROD: SETK(prod_run_##T, prod_acc_##T, T, 1); return 0; \
+      case NDT_RED_MIN: case NDT_RED_NANMIN: SETK(min_run_##T, min_acc_##T, T, MAXV); return 0; \
+      case NDT_RED_MAX: case NDT_RED_NANMAX: SETK(max_run_##T, max_acc_##T, T, MINV); return 0; \
+      default: return -1;                                                        \
+    }
+
+#define CASE_FLT(E, T, INF, NANV)                                                 \
+  case E:                                                                        \
+    switch (op) {                                                                \
+      case NDT_RED_SUM: SETK(sum_run_##T, sum_acc_##T, T, 0); return 0;          \
+      case NDT_RED_NANSUM: SETK(nansum_run_##T, nansum_acc_##T, T, 0); return 0; \
+      case NDT_RED_PROD: SETK(prod_run_##T, prod_acc_##T, T, 1); return 0;       \
+      case NDT_RED_NANPROD: SETK(nanprod_run_##T, nanprod_acc_##T, T, 1); return 0; \
+      case NDT_RED_MIN: SETK(min_run_##T, min_acc_##T, T, INF); return 0;        \
+      case NDT_RED_MAX: SETK(max_run_##T, max_acc_##T, T, -(INF)); return 0;     \
+      case NDT_RED_NANMIN: SETK(nanmin_run_##T, nanmin_acc_##T, T, NANV); return 0; \
+      case NDT_RED_NANMAX: SETK(nanmax_run_##T, nanmax_acc_##T, T, NANV); return 0; \
+      default: return -1;                                                        \
+    }
+
+int ndt_cpu_reduce_kernel(ndt_reduce_op op, ndt_dtype t, ndt_red_kernel *k) {
+  memset(k, 0, sizeof *k);
+  switch (t) {
+    case NDT_BOOL:
+      switch (op) {
+        case NDT_RED_ANY: case NDT_RED_SUM: case NDT_RED_NANSUM: case NDT_RED_MAX:
+        case NDT_RED_NANMAX:
+          SETK(any_run, any_acc, uint8_t, 0);
+          return 0;
+        case NDT_RED_ALL: case NDT_RED_PROD: case NDT_RED_NANPROD: case NDT_RED_MIN:
+        case NDT_RED_NANMIN:
+          SETK(all_run, all_acc, uint8_t, 1);
+          return 0;
+        default: return -1;
+      }
+    CASE_INT(NDT_INT8, int8_t, INT8_MIN, INT8_MAX)
+    CASE_INT(NDT_INT16, int16_t, INT16_MIN, INT16_MAX)
+    CASE_INT(NDT_INT32, int32_t, INT32_MIN, INT32_MAX)
+    CASE_INT(NDT_INT64, int64_t, INT64_MIN, INT64_MAX)
+    CASE_INT(NDT_UINT8, uint8_t, 0, UINT8_MAX)
+    CASE_INT(NDT_UINT16, uint16_t, 0, UINT16_MAX)
+    CASE_INT(NDT_UINT32, uint32_t, 0, UINT32_MAX)
+    CASE_INT(NDT_UINT64, uint64_t, 0, UINT64_MAX)
+    CASE_FLT(NDT_FLOAT32, float, INFINITY, NAN)
+    CASE_FLT(NDT_FLOAT64, double, INFINITY, NAN)
+    CASE_FLT(NDT_COMPLEX64, c64, CMPLXF(INFINITY, INFINITY), CMPLXF(NAN, NAN))
+    CASE_FLT(NDT_COMPLEX128, c128, CMPLX(INFINITY, INFINITY), CMPLX(NAN, NAN))
+    default: return -1;
+  }
+}
+
+/* ---- argmin / argmax ---- */
+#define ARG(NAME, T, BETTER, ISNAN)                                               \
+  static void NAME##_##T(const char *p, int64_t s, int64_t n, char *best, int64_t *bi, \
+                         int64_t base) {                                         \
+    T b = *(T *)best;                                                            \
+    int64_t idx = *bi;                                                           \
+    int64_t i = 0;                                                               \
+    if (idx < 0 && n > 0) {                                                      \
+      b = AT(T, p, 0, s);                                                        \
+      idx = base;                                                                \
+      i = 1;                                                                     \
+    }                                                                            \
+    if (!ISNAN(b))                                                               \
+      for (; i < n; i++) {                                                       \
+        T v = AT(T, p, i, s);                                                    \
+        if (ISNAN(v)) { b = v; idx = base + i; break; }                          \
+        if (BETTER(v, b)) { b = v; idx = base + i; }                             \
+      }                                                                          \
+    *(T *)best = b;                                                              \
+    *bi = idx;                                                                   \
+  }
+#define ARG_ALL(T, ISNAN, L, G) ARG(argmin, T, L, ISNAN) ARG(argmax, T, G, ISNAN)
+ARG_ALL(uint8_t, NONAN, LT, GT)
+ARG_ALL(int8_t, NONAN, LT, GT)
+ARG_ALL(int16_t, NONAN, LT, GT)
+ARG_ALL(int32_t, NONAN, LT, GT)
+ARG_ALL(int64_t, NONAN, LT, GT)
+ARG_ALL(uint16_t, NONAN, LT, GT)
+ARG_ALL(uint32_t, NONAN, LT, GT)
+ARG_ALL(uint64_t, NONAN, LT, GT)
+ARG_ALL(float, RNAN, LT, GT)
+ARG_ALL(double, RNAN, LT, GT)
+ARG_ALL(c64, CNAN, CLT, CGT)
+ARG_ALL(c128, ZNAN, CLT, CGT)
+
+ndt_arg_fn ndt_cpu_arg_kernel(ndt_reduce_op op, ndt_dtype t) {
+  int mx = op == NDT_RED_ARGMAX;
+  if (op != NDT_RED_ARGMIN && op != NDT_RED_ARGMAX) return NULL;
+#define PICK(T) return mx ? argmax_##T : argmin_##T
+  switch (t) {
+    case NDT_BOOL: case NDT_UINT8: PICK(uint8_t);
+    case NDT_INT8: PICK(int8_t);
+    case NDT_INT16: PICK(int16_t);
+    case NDT_INT32: PICK(int32_t);
+    case NDT_INT64: PICK(int64_t);
+    case NDT_UINT16: PICK(uint16_t);
+    case NDT_UINT32: PICK(uint32_t);
+    case NDT_UINT64: PICK(uint64_t);
+    case NDT_FLOAT32: PICK(float);
+    case NDT_FLOAT64: PICK(double);
+    case NDT_COMPLEX64: PICK(c64);
+    case NDT_COMPLEX128: PICK(c128);
+    default: return NULL;
+  }
+#undef PICK
+}

@@ -1,0 +1,310 @@
+/* creation.c - new arrays, and moving data between host buffers and stores. */
+#include <math.h>
+#include <string.h>
+#include "exec.h"
+
+ndt_status ndt_empty(ndt_array **out, int ndim, const int64_t *shape, ndt_dtype t) {
+  return ndt_array_new(out, t, ndim, shape, 0);
+}
+
+ndt_status ndt_scalar(ndt_array **out, ndt_dtype t, const void *value, int weak) {
+  ndt_array *a;
+  ndt_status st = ndt_array_new(&a, t, 0, NULL, 0);
+  if (st) return st;
+  memcpy(a->store->tiles[0].data, value, ndt_traits[t].size);
+  a->weak = weak != 0;
+  *out = a;
+  return NDT_OK;
+}
+
+ndt_status ndt_full(ndt_array **out, int ndim, const int64_t *shape, ndt_dtype t,
+                    const void *value, ndt_dtype vtype) {
+  ndt_array *a;
+  ndt_status st = ndt_array_new(&a, t, ndim, shape, 0);
+  if (st) return st;
+  st = ndt_fill(a, value, vtype);
+  if (st) {
+    ndt_free(a);
+    return st;
+  }
+  *out = a;
+  return NDT_OK;
+}
+
+ndt_status ndt_zeros(ndt_array **out, int ndim, const int64_t *shape, ndt_dtype t) {
+  int64_t zero = 0;
+  return ndt_full(out, ndim, shape, t, &zero, NDT_INT64);
+}
+
+ndt_status ndt_ones(ndt_array **out, int ndim, const int64_t *shape, ndt_dtype t) {
+  int64_t one = 1;
+  return ndt_full(out, ndim, shape, t, &one, NDT_INT64);
+}
+
+/* A task filling a block of a 1-d array with start + i*step. */
+typedef struct {
+  ndt_array out;
+  int64_t first;          /* index of the block's first element */
+  int as_int;
+  double start, step;
+  int64_t istart, istep;
+} range_arg;
+
+static ndt_status range_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  range_arg *a = p;
+  ndt_bound b;
+  ndt_status st = ndt_bind(&a->out, &b, 0);
+  if (st) return st;
+  enum { CH = 256 };
+  union { double d[CH]; int64_t i[CH]; } buf;
+  int64_t n = a->out.size, s = b.st[0];
+  ndt_cast_fn cast = ndt_cpu_cast(a->as_int ? NDT_INT64 : NDT_FLOAT64, a->out.dtype);
+  for (int64_t c = 0; c < n; c += CH) {
+    int64_t m = n - c < CH ? n - c : CH;
+    for (int64_t j = 0; j < m; j++) {
+      int64_t i = a->first + c + j;
+      if (a->as_int) buf.i[j] = (int64_t)((uint64_t)a->istart + (uint64_t)i * (uint64_t)a->istep);
+      else buf.d[j] = a->start + (double)i * a->step;
+    }
+    cast((char *)&buf, 8, b.ptr + c * s, s, m);
+  }
+  ndt_unbind(&a->out, &b, 1);
+  return NDT_OK;
+}
+
+static ndt_status fill_range(ndt_array *r, int as_int, double start, double step,
+                             int64_t istart, int64_t istep) {
+  ndt_tiling tl;
+  ndt_tiling_for(1, r->shape, r->store->itemsize, ndt_rt_tile_bytes(), &tl);
+  range_arg a = {.as_int = as_int, .start = start, .step = step, .istart = istart,
+                 .istep = istep};
+  ndt_access *acc = NULL;
+  int nacc, cap = 0;
+  ndt_status st = NDT_OK;
+  for (int64_t b = 0; b < tl.ntiles && st == NDT_OK && r->size; b++) {
+    ndt_block_view(r, &tl, b, &a.out);
+    a.first = a.out.offset - r->offset;
+    nacc = 0;
+    st = ndt_add_access(&acc, &nacc, &cap, &a.out, NDT_WRITE);
+    if (st == NDT_OK)
+      st = ndt_submit("arange", range_task, &a, sizeof a, acc, nacc, &r->store, 1,
+                      tl.ntiles == 1 && r->size <= ndt_rt_inline_elems());
+  }
+  ndt_mfree(acc);
+  return st;
+}
+
+ndt_status ndt_arange(ndt_array **out, double start, double stop, double step, ndt_dtype t) {
+  if ((int)t < 0 || t >= NDT_NTYPES) return ndt_error(NDT_ERR_TYPE, "invalid dtype");
+  if (step == 0) return ndt_error(NDT_ERR_VALUE, "Maximum allowed size exceeded");
+  if (!isfinite(start) || !isfinite(stop) || !isfinite(step))
+    return ndt_error(NDT_ERR_VALUE, "arange: cannot compute length");
+  double len = ceil((stop - start) / step);
+  if (!(len > 0)) len = 0;
+  if (len > 9.2e18) return ndt_error(NDT_ERR_VALUE, "Maximum allowed size exceeded");
+  int64_t n = (int64_t)len;
+  ndt_array *r;
+  ndt_status st = ndt_array_new(&r, t, 1, &n, 0);
+  if (st) return st;
+  char k = ndt_traits[t].kind;
+  int as_int = k == 'i' || k == 'u' || k == 'b';
+  /* NumPy takes the step as (start + step) - start in the result type */
+  double delta = (start + step) - start;
+  st = fill_range(r, as_int, start, delta, (int64_t)start, (int64_t)step);
+  if (st) {
+    ndt_free(r);
+    return st;
+  }
+  *out = r;
+  return NDT_OK;
+}
+
+ndt_status ndt_linspace(ndt_array **out, double start, double stop, int64_t num, int endpoint,
+                        ndt_dtype t) {
+  if (num < 0) return ndt_error(NDT_ERR_VALUE, "Number of samples, %lld, must be non-negative.",
+                                (long long)num);
+  if ((int)t < 0 || t >= NDT_NTYPES) return ndt_error(NDT_ERR_TYPE, "invalid dtype");
+  char k = ndt_traits[t].kind;
+  int is_int = k == 'i' || k == 'u' || k == 'b';
+  ndt_dtype work = (is_int || k == 'f') ? NDT_FLOAT64 : t;
+  if (t == NDT_FLOAT32) work = NDT_FLOAT64;
+  int64_t div = endpoint ? num - 1 : num;
+  double step = div > 0 ? (stop - start) / (double)div : NAN;
+  ndt_array *r;
+  ndt_status st = ndt_array_new(&r, work, 1, &num, 0);
+  if (st) return st;
+  st = fill_range(r, 0, start, div > 0 ? step : 0.0, 0, 0);
+  if (st == NDT_OK && endpoint && num > 1) {
+    ndt_index ix = {.kind = NDT_IDX_INT, .start = num - 1};
+    ndt_array *last;
+    st = ndt_view_index(&last, r, 1, &ix);
+    if (st == NDT_OK) {
+      st = ndt_fill(last, &stop, NDT_FLOAT64);
+      ndt_free(last);
+    }
+  }
+  if (st == NDT_OK && is_int) {
+    ndt_array *f = NULL;
+    st = ndt_unary(NDT_FLOOR, r, &f);
+    if (st == NDT_OK) {
+      ndt_free(r);
+      r = f;
+    }
+  }
+  if (st == NDT_OK && r->dtype != t) {
+    ndt_array *c;
+    st = ndt_astype(&c, r, t, NDT_CAST_UNSAFE);
+    if (st == NDT_OK) {
+      ndt_free(r);
+      r = c;
+    }
+  }
+  if (st) {
+    ndt_free(r);
+    return st;
+  }
+  *out = r;
+  return NDT_OK;
+}
+
+ndt_status ndt_eye(ndt_array **out, int64_t n, int64_t m, int64_t k, ndt_dtype t) {
+  if (m < 0) m = n;
+  int64_t shape[2] = {n, m};
+  ndt_array *r;
+  ndt_status st = ndt_zeros(&r, 2, shape, t);
+  if (st) return st;
+  /* the k-th diagonal is a strided view of the store */
+  int64_t len = 0, off = 0;
+  if (k >= 0 && k < m) {
+    len = n < m - k ? n : m - k;
+    off = k;
+  } else if (k < 0 && -k < n) {
+    len = n + k < m ? n + k : m;
+    off = -k * m;
+  }
+  if (len > 0) {
+    ndt_array d = *r;
+    d.ndim = 1;
+    d.offset = off;
+    d.shape[0] = len;
+    d.strides[0] = m + 1;
+    d.size = len;
+    int64_t one = 1;
+    st = ndt_fill(&d, &one, NDT_INT64);
+  }
+  if (st) {
+    ndt_free(r);
+    return st;
+  }
+  *out = r;
+  return NDT_OK;
+}
+
+/* Host <-> store copies, on the calling thread. `v` must be idle. */
+static void host_transfer(const ndt_array *v, char *host, const int64_t *hst, int to_host) {
+  const ndt_store *s = v->store;
+  int isz = ndt_vsize(v), ssz = s->itemsize, nd = v->ndim;
+  if (v->size == 0) return;
+  int64_t n = nd ? v->shape[nd - 1] : 1, st = nd ? v->strides[nd - 1] : 0;
+  int64_t hs = nd ? hst[nd - 1] : 0;
+  int64_t idx[NDT_MAXDIMS] = {0}, runs = v->size / n;
+  for (int64_t r = 0; r < runs; r++) {
+    int64_t f0 = v->offset;
+    char *h = host;
+    for (int k = 0; k < nd - 1; k++) {
+      f0 += idx[k] * v->strides[k];
+      h += idx[k] * hst[k];
+    }
+    int64_t a = f0, z = f0 + (n - 1) * st;
+    if (a > z) { int64_t t = a; a = z; z = t; }
+    int64_t ta = ndt_store_tile_of(s, a), tz = ndt_store_tile_of(s, z);
+    if (ta == tz && st == 1 && hs == isz && !v->part && isz == ssz) {
+      const ndt_tile *tl = &s->tiles[ta];
+      char *p = tl->data + (f0 - tl->start) * ssz;
+      to_host ? memcpy(h, p, (size_t)n * isz) : memcpy(p, h, (size_t)n * isz);
+    } else {
+      for (int64_t i = 0; i < n; i++, h += hs) {
+        int64_t f = f0 + i * st;
+        const ndt_tile *tl = &s->tiles[ndt_store_tile_of(s, f)];
+        char *p = tl->data + (f - tl->start) * ssz + v->part;
+        to_host ? memcpy(h, p, isz) : memcpy(p, h, isz);
+      }
+    }
+    for (int k = nd - 2; k >= 0; k--) {
+      if (++idx[k] < v->shape[k]) break;
+      idx[k] = 0;
+    }
+  }
+}
+
+static void c_strides(const ndt_array *a, int64_t *st) {
+  int64_t s = ndt_traits[a->dtype].size;
+  for (int k = a->ndim - 1; k >= 0; k--) {
+    st[k] = s;
+    s *= a->shape[k] ? a->shape[k] : 1;
+  }
+}
+
+ndt_status ndt_from_buffer(ndt_array **out, ndt_dtype t, int ndim, const int64_t *shape,
+                           const void *data, const int64_t *byte_strides) {
+  ndt_array *r;
+  ndt_status st = ndt_array_new(&r, t, ndim, shape, 0);
+  if (st) return st;
+  int64_t cs[NDT_MAXDIMS];
+  if (!byte_strides) {
+    c_strides(r, cs);
+    byte_strides = cs;
+  }
+  host_transfer(r, (char *)data, byte_strides, 0);
+  *out = r;
+  return NDT_OK;
+}
+
+static ndt_status wait_view(const ndt_array *a, int for_write) {
+  if (a->size == 0) return ndt_sync();
+  int64_t lo, hi;
+  ndt_view_extent(a, &lo, &hi);
+  return ndt_wait_tiles(a->store, ndt_store_tile_of(a->store, lo),
+                        ndt_store_tile_of(a->store, hi), for_write);
+}
+
+ndt_status ndt_to_buffer_strided(const ndt_array *a, void *dst, const int64_t *byte_strides) {
+  ndt_status st = wait_view(a, 0);
+  if (st) return st;
+  host_transfer(a, dst, byte_strides, 1);
+  return NDT_OK;
+}
+
+ndt_status ndt_to_buffer(const ndt_array *a, void *dst) {
+  int64_t cs[NDT_MAXDIMS];
+  c_strides(a, cs);
+  return ndt_to_buffer_strided(a, dst, cs);
+}
+
+ndt_status ndt_get_item(const ndt_array *a, const int64_t *index, void *dst) {
+  int64_t f = a->offset;
+  for (int k = 0; k < a->ndim; k++) {
+    if (index[k] < 0 || index[k] >= a->shape[k])
+      return ndt_error(NDT_ERR_INDEX, "index %lld is out of bounds for axis %d with size %lld",
+                       (long long)index[k], k, (long long)a->shape[k]);
+    f += index[k] * a->strides[k];
+  }
+  int64_t t = ndt_store_tile_of(a->store, f);
+  ndt_status st = ndt_wait_tiles(a->store, t, t, 0);
+  if (st) return st;
+  const ndt_tile *tl = &a->store->tiles[t];
+  memcpy(dst, tl->data + (f - tl->start) * a->store->itemsize + a->part, ndt_vsize(a));
+  return NDT_OK;
+}
+
+ndt_status ndt_item(const ndt_array *a, ndt_dtype t, void *dst) {
+  if (a->size != 1)
+    return ndt_error(NDT_ERR_VALUE, "can only convert an array of size 1 to a Python scalar");
+  int64_t idx[NDT_MAXDIMS] = {0};
+  char tmp[16];
+  ndt_status st = ndt_get_item(a, idx, tmp);
+  if (st) return st;
+  ndt_cpu_cast(a->dtype, t)(tmp, 0, dst, 0, 1);
+  return NDT_OK;
+}

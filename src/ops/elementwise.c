@@ -1,0 +1,269 @@
+/* elementwise.c - ufuncs, copies, casts and assignment as block tasks. */
+#include <stdio.h>
+#include <string.h>
+#include "exec.h"
+
+/* A broadcast view on the stack: the caller's handle keeps the store alive. */
+static void bcast_local(const ndt_array *a, int nd, const int64_t *shape, ndt_array *v) {
+  *v = *a;
+  v->ndim = nd;
+  v->size = 1;
+  for (int k = 0; k < nd; k++) {
+    int j = k - (nd - a->ndim);
+    v->shape[k] = shape[k];
+    v->strides[k] = (j < 0 || a->shape[j] != shape[k]) ? 0 : a->strides[j];
+    v->size *= shape[k];
+  }
+}
+
+static const char *casting_name(ndt_casting c) {
+  static const char *n[] = {"no", "equiv", "safe", "same_kind", "unsafe"};
+  return c >= 0 && c <= NDT_CAST_UNSAFE ? n[c] : "?";
+}
+
+static ndt_status check_dtype(ndt_dtype t) {
+  if ((int)t < 0 || t >= NDT_NTYPES) return ndt_error(NDT_ERR_TYPE, "invalid dtype %d", (int)t);
+  return NDT_OK;
+}
+
+static ndt_status resolve(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_dtype dtype,
+                          ndt_dtype *loop_in, ndt_dtype *loop_out, ndt_loop_fn *loop) {
+  if ((int)op < 0 || op >= NDT_NUFUNCS) return ndt_error(NDT_ERR_VALUE, "invalid ufunc %d", op);
+  if (nin != ndt_ufunc_nin(op))
+    return ndt_error(NDT_ERR_VALUE, "%s() takes %d inputs, got %d", ndt_ufunc_name(op),
+                     ndt_ufunc_nin(op), nin);
+  ndt_dtype types[NDT_MAXOPS];
+  int first = op == NDT_WHERE ? 1 : 0;
+  ndt_dtype common = in[first]->dtype;
+  int weak = in[first]->weak;
+  for (int i = first + 1; i < nin; i++) {
+    common = ndt_promote(common, weak, in[i]->dtype, in[i]->weak);
+    weak = weak && in[i]->weak;
+  }
+  if (dtype != NDT_DTYPE_DEFAULT) {
+    ndt_status st = check_dtype(dtype);
+    if (st) return st;
+    common = dtype;
+  }
+  for (int i = 0; i < nin; i++) types[i] = common;
+  if (op == NDT_WHERE) types[0] = NDT_BOOL;
+  *loop = ndt_cpu_resolve(op, nin, types, loop_in, loop_out);
+  if (!*loop) {
+    char buf[200];
+    int len = 0;
+    for (int i = 0; i < nin; i++)
+      len += snprintf(buf + len, sizeof buf - len, "%s%s", i ? ", " : "",
+                      ndt_dtype_name(in[i]->dtype));
+    return ndt_error(NDT_ERR_TYPE, "ufunc '%s' not supported for the input types (%s), and the "
+                     "inputs could not be safely coerced to any supported types according to "
+                     "the casting rule ''safe''", ndt_ufunc_name(op), buf);
+  }
+  return NDT_OK;
+}
+
+ndt_status ndt_ufunc_result_type(ndt_ufunc op, int nin, const ndt_array *const *in,
+                                 ndt_dtype dtype, ndt_dtype *out_type) {
+  ndt_dtype li[NDT_MAXOPS];
+  ndt_loop_fn loop;
+  return resolve(op, nin, in, dtype, li, out_type, &loop);
+}
+
+ndt_status ndt_apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_array **out,
+                     ndt_dtype dtype) {
+  ndt_ew_arg arg;
+  ndt_status st = resolve(op, nin, in, dtype, arg.loop_in, &arg.loop_out, &arg.loop);
+  if (st) return st;
+  int ndims[NDT_MAXOPS + 1];
+  const int64_t *shapes[NDT_MAXOPS + 1];
+  for (int i = 0; i < nin; i++) {
+    ndims[i] = in[i]->ndim;
+    shapes[i] = in[i]->shape;
+  }
+  int n = nin;
+  if (*out) {
+    ndims[n] = (*out)->ndim;
+    shapes[n++] = (*out)->shape;
+  }
+  int nd;
+  int64_t shape[NDT_MAXDIMS];
+  st = ndt_broadcast_shapes(n, ndims, shapes, &nd, shape);
+  if (st) return st;
+  ndt_array *res = *out, *copies[NDT_MAXOPS] = {0};
+  if (res) {
+    int ok = nd == res->ndim;
+    for (int k = 0; ok && k < nd; k++) ok = shape[k] == res->shape[k];
+    if (!ok) {
+      char a[200], b[200];
+      int la = 0, lb = 0;
+      for (int k = 0; k < res->ndim && la < 180; k++)
+        la += snprintf(a + la, sizeof a - la, "%s%lld", k ? "," : "", (long long)res->shape[k]);
+      for (int k = 0; k < nd && lb < 180; k++)
+        lb += snprintf(b + lb, sizeof b - lb, "%s%lld", k ? "," : "", (long long)shape[k]);
+      return ndt_error(NDT_ERR_SHAPE, "non-broadcastable output operand with shape (%s%s) "
+                       "doesn't match the broadcast shape (%s%s)", a, res->ndim == 1 ? "," : "",
+                       b, nd == 1 ? "," : "");
+    }
+    if (!ndt_can_cast(arg.loop_out, res->dtype, NDT_CAST_SAME_KIND))
+      return ndt_error(NDT_ERR_CAST, "Cannot cast ufunc '%s' output from dtype('%s') to "
+                       "dtype('%s') with casting rule 'same_kind'", ndt_ufunc_name(op),
+                       ndt_dtype_name(arg.loop_out), ndt_dtype_name(res->dtype));
+  } else {
+    st = ndt_array_new(&res, arg.loop_out, nd, shape, 0);
+    if (st) return st;
+  }
+  ndt_array views[NDT_MAXOPS], *vp[NDT_MAXOPS];
+  for (int i = 0; i < nin && st == NDT_OK; i++) {
+    const ndt_array *src = in[i];
+    bcast_local(src, nd, shape, &views[i]);
+    if (*out && ndt_may_overlap(src, res)) {
+      /* An input that overlaps the output other than element for element
+       * is read as it was before the operation, as NumPy does. */
+      int same = views[i].offset == res->offset && views[i].part == res->part &&
+                 views[i].dtype == res->dtype;
+      for (int k = 0; same && k < nd; k++)
+        same = views[i].strides[k] == res->strides[k] || shape[k] == 1;
+      if (!same) {
+        st = ndt_copy(&copies[i], src);
+        if (st == NDT_OK) bcast_local(copies[i], nd, shape, &views[i]);
+      }
+    }
+    vp[i] = &views[i];
+  }
+  vp[nin] = res;
+  arg.name = ndt_ufunc_name(op);
+  arg.nin = nin;
+  if (st == NDT_OK) st = ndt_launch_elementwise(&arg, vp);
+  for (int i = 0; i < nin; i++) ndt_free(copies[i]);
+  if (st) {
+    if (!*out) ndt_free(res);
+    return st;
+  }
+  *out = res;
+  return NDT_OK;
+}
+
+ndt_status ndt_binary(ndt_ufunc op, const ndt_array *a, const ndt_array *b, ndt_array **out) {
+  const ndt_array *in[2] = {a, b};
+  return ndt_apply(op, 2, in, out, NDT_DTYPE_DEFAULT);
+}
+
+ndt_status ndt_unary(ndt_ufunc op, const ndt_array *a, ndt_array **out) {
+  return ndt_apply(op, 1, &a, out, NDT_DTYPE_DEFAULT);
+}
+
+ndt_status ndt_where(const ndt_array *c, const ndt_array *x, const ndt_array *y,
+                     ndt_array **out) {
+  const ndt_array *in[3] = {c, x, y};
+  return ndt_apply(NDT_WHERE, 3, in, out, NDT_DTYPE_DEFAULT);
+}
+
+ndt_status ndt_clip(const ndt_array *a, const ndt_array *lo, const ndt_array *hi,
+                    ndt_array **out) {
+  if (lo && hi) {
+    const ndt_array *in[3] = {a, lo, hi};
+    return ndt_apply(NDT_CLIP, 3, in, out, NDT_DTYPE_DEFAULT);
+  }
+  if (lo) return ndt_binary(NDT_MAXIMUM, a, lo, out);
+  if (hi) return ndt_binary(NDT_MINIMUM, a, hi, out);
+  if (*out) return ndt_assign(*out, a, NDT_CAST_SAME_KIND);
+  return ndt_copy(out, a);
+}
+
+/* dst = src cast to dst's dtype; src already broadcast to dst's shape. */
+static ndt_status launch_cast(ndt_array *dst, const ndt_array *src) {
+  ndt_ew_arg arg;
+  memset(&arg, 0, sizeof arg);
+  arg.name = "copy";
+  arg.nin = 1;
+  arg.loop = NULL;
+  ndt_array sv = *src;
+  ndt_array *vp[2] = {&sv, dst};
+  return ndt_launch_elementwise(&arg, vp);
+}
+
+ndt_status ndt_copy(ndt_array **out, const ndt_array *a) {
+  ndt_array *r;
+  ndt_status st = ndt_array_new(&r, a->dtype, a->ndim, a->shape, 0);
+  if (st) return st;
+  st = launch_cast(r, a);
+  if (st) {
+    ndt_free(r);
+    return st;
+  }
+  *out = r;
+  return NDT_OK;
+}
+
+ndt_status ndt_astype(ndt_array **out, const ndt_array *a, ndt_dtype t, ndt_casting casting) {
+  ndt_status st = check_dtype(t);
+  if (st) return st;
+  if (!ndt_can_cast(a->dtype, t, casting))
+    return ndt_error(NDT_ERR_CAST, "Cannot cast array data from dtype('%s') to dtype('%s') "
+                     "according to the rule '%s'", ndt_dtype_name(a->dtype), ndt_dtype_name(t),
+                     casting_name(casting));
+  ndt_array *r;
+  st = ndt_array_new(&r, t, a->ndim, a->shape, 0);
+  if (st) return st;
+  st = launch_cast(r, a);
+  if (st) {
+    ndt_free(r);
+    return st;
+  }
+  *out = r;
+  return NDT_OK;
+}
+
+ndt_status ndt_assign(ndt_array *dst, const ndt_array *src, ndt_casting casting) {
+  if (!ndt_can_cast(src->dtype, dst->dtype, casting) && !src->weak)
+    return ndt_error(NDT_ERR_CAST, "Cannot cast array data from dtype('%s') to dtype('%s') "
+                     "according to the rule '%s'", ndt_dtype_name(src->dtype),
+                     ndt_dtype_name(dst->dtype), casting_name(casting));
+  ndt_array *tmp = NULL;
+  if (src->ndim > dst->ndim) {
+    /* leading unit axes of the source may be dropped, as NumPy allows */
+    int extra = src->ndim - dst->ndim;
+    for (int k = 0; k < extra; k++)
+      if (src->shape[k] != 1) goto bad;
+  }
+  for (int k = 0; k < src->ndim && k < dst->ndim; k++) {
+    int64_t s = src->shape[src->ndim - 1 - k], d = dst->shape[dst->ndim - 1 - k];
+    if (s != d && s != 1) goto bad;
+  }
+  if (ndt_may_overlap(src, dst)) {
+    ndt_status st = ndt_copy(&tmp, src);
+    if (st) return st;
+    src = tmp;
+  }
+  ndt_array sv;
+  {
+    ndt_array s2 = *src;
+    if (s2.ndim > dst->ndim) {  /* drop leading unit axes */
+      int extra = s2.ndim - dst->ndim;
+      memmove(s2.shape, s2.shape + extra, sizeof(int64_t) * dst->ndim);
+      memmove(s2.strides, s2.strides + extra, sizeof(int64_t) * dst->ndim);
+      s2.ndim = dst->ndim;
+    }
+    bcast_local(&s2, dst->ndim, dst->shape, &sv);
+  }
+  ndt_status st = launch_cast(dst, &sv);
+  ndt_free(tmp);
+  return st;
+bad:;
+  char a[200], b[200];
+  int la = 0, lb = 0;
+  for (int k = 0; k < src->ndim && la < 180; k++)
+    la += snprintf(a + la, sizeof a - la, "%s%lld", k ? "," : "", (long long)src->shape[k]);
+  for (int k = 0; k < dst->ndim && lb < 180; k++)
+    lb += snprintf(b + lb, sizeof b - lb, "%s%lld", k ? "," : "", (long long)dst->shape[k]);
+  return ndt_error(NDT_ERR_SHAPE, "could not broadcast input array from shape (%s%s) into "
+                   "shape (%s%s)", a, src->ndim == 1 ? "," : "", b, dst->ndim == 1 ? "," : "");
+}
+
+ndt_status ndt_fill(ndt_array *dst, const void *value, ndt_dtype vtype) {
+  ndt_array *s;
+  ndt_status st = ndt_scalar(&s, vtype, value, 0);
+  if (st) return st;
+  st = ndt_assign(dst, s, NDT_CAST_UNSAFE);
+  ndt_free(s);
+  return st;
+}

@@ -1,0 +1,259 @@
+/* exec.c - the block driver: splits an iteration space into blocks (by the
+ * same rule that tiles stores, so a fresh output's blocks are its tiles),
+ * declares each block's tiles to the runtime, and runs the N-d loop. */
+#include <string.h>
+#include "exec.h"
+
+#define CAST_CHUNK 512
+
+void ndt_block_view(const ndt_array *v, const ndt_tiling *tl, int64_t b, ndt_array *out) {
+  *out = *v;
+  if (tl->axis < 0) return;
+  int ax = tl->axis;
+  int64_t inner = 1;
+  for (int k = ax + 1; k < v->ndim; k++) inner *= v->shape[k];
+  int64_t p = b / tl->per, q = b % tl->per;
+  int64_t rows = tl->seg / inner;
+  int64_t lo = q * rows, n = v->shape[ax] - lo;
+  if (n > rows) n = rows;
+  int64_t off = v->offset + lo * v->strides[ax];
+  for (int k = ax - 1; k >= 0; k--) {
+    int64_t i = p % v->shape[k];
+    p /= v->shape[k];
+    off += i * v->strides[k];
+    out->shape[k] = 1;
+  }
+  out->offset = off;
+  out->shape[ax] = n;
+  out->size = 1;
+  for (int k = 0; k < v->ndim; k++) out->size *= out->shape[k];
+}
+
+ndt_status ndt_add_access(ndt_access **acc, int *nacc, int *cap, const ndt_array *v,
+                          ndt_priv p) {
+  if (v->size == 0) return NDT_OK;
+  int64_t lo, hi;
+  ndt_view_extent(v, &lo, &hi);
+  const ndt_store *s = v->store;
+  int64_t t0 = ndt_store_tile_of(s, lo), t1 = ndt_store_tile_of(s, hi);
+  int need = *nacc + (int)(t1 - t0 + 1);
+  if (need > *cap) {
+    int c = *cap * 2 > need ? *cap * 2 : need;
+    ndt_access *a = ndt_realloc(*acc, (size_t)c * sizeof *a);
+    if (!a) return NDT_ERR_NOMEM;
+    *acc = a;
+    *cap = c;
+  }
+  for (int64_t t = t0; t <= t1; t++) {
+    (*acc)[*nacc].tile = &v->store->tiles[t];
+    (*acc)[(*nacc)++].priv = p;
+  }
+  return NDT_OK;
+}
+
+/* Copies between a view and a C-order buffer, element by element across
+ * tiles, with a fast path for runs inside one tile. */
+static void view_transfer(const ndt_array *v, char *buf, int to_buf) {
+  const ndt_store *s = v->store;
+  int isz = ndt_vsize(v), ssz = s->itemsize, nd = v->ndim;
+  int64_t n = nd ? v->shape[nd - 1] : 1, st = nd ? v->strides[nd - 1] : 0;
+  int64_t idx[NDT_MAXDIMS] = {0};
+  int64_t runs = v->size / (n ? n : 1);
+  for (int64_t r = 0; r < runs; r++) {
+    int64_t f0 = v->offset;
+    for (int k = 0; k < nd - 1; k++) f0 += idx[k] * v->strides[k];
+    int64_t a = f0, z = f0 + (n - 1) * st;
+    if (a > z) { int64_t t = a; a = z; z = t; }
+    int64_t ta = ndt_store_tile_of(s, a), tz = ndt_store_tile_of(s, z);
+    if (ta == tz) {
+      const ndt_tile *tl = &s->tiles[ta];
+      char *p = tl->data + (f0 - tl->start) * ssz + v->part;
+      for (int64_t i = 0; i < n; i++, buf += isz, p += st * ssz)
+        to_buf ? memcpy(buf, p, isz) : memcpy(p, buf, isz);
+    } else {
+      for (int64_t i = 0; i < n; i++, buf += isz) {
+        int64_t f = f0 + i * st;
+        const ndt_tile *tl = &s->tiles[ndt_store_tile_of(s, f)];
+        char *p = tl->data + (f - tl->start) * ssz + v->part;
+        to_buf ? memcpy(buf, p, isz) : memcpy(p, buf, isz);
+      }
+    }
+    for (int k = nd - 2; k >= 0; k--) {
+      if (++idx[k] < v->shape[k]) break;
+      idx[k] = 0;
+    }
+  }
+}
+
+ndt_status ndt_bind(const ndt_array *v, ndt_bound *b, int load) {
+  b->scratch = NULL;
+  int ssz = v->store->itemsize;
+  if (v->size == 0) {
+    b->ptr = NULL;
+    for (int k = 0; k < v->ndim; k++) b->st[k] = 0;
+    return NDT_OK;
+  }
+  int64_t lo, hi;
+  ndt_view_extent(v, &lo, &hi);
+  const ndt_store *s = v->store;
+  int64_t t0 = ndt_store_tile_of(s, lo), t1 = ndt_store_tile_of(s, hi);
+  if (t0 == t1) {
+    const ndt_tile *tl = &s->tiles[t0];
+    b->ptr = tl->data + (v->offset - tl->start) * ssz + v->part;
+    for (int k = 0; k < v->ndim; k++) b->st[k] = v->strides[k] * ssz;
+    return NDT_OK;
+  }
+  int isz = ndt_vsize(v);
+  b->scratch = ndt_malloc((size_t)v->size * isz);
+  if (!b->scratch) return NDT_ERR_NOMEM;
+  b->ptr = b->scratch;
+  int64_t st = isz;
+  for (int k = v->ndim - 1; k >= 0; k--) {
+    b->st[k] = v->shape[k] == 1 ? 0 : st;
+    st *= v->shape[k];
+  }
+  if (load) view_transfer(v, b->scratch, 1);
+  return NDT_OK;
+}
+
+void ndt_unbind(const ndt_array *v, ndt_bound *b, int store) {
+  if (b->scratch) {
+    if (store) view_transfer(v, b->scratch, 0);
+    ndt_mfree(b->scratch);
+    b->scratch = NULL;
+  }
+}
+
+int ndt_coalesce(int ndim, int64_t *shape, int nop, int64_t (*st)[NDT_MAXDIMS]) {
+  int nd = 0;
+  for (int k = 0; k < ndim; k++) {
+    if (shape[k] == 1) continue;
+    if (nd > 0) {
+      int ok = 1;
+      for (int o = 0; o < nop && ok; o++)
+        if (st[o][nd - 1] != st[o][k] * shape[k]) ok = 0;
+      if (ok) {
+        shape[nd - 1] *= shape[k];
+        for (int o = 0; o < nop; o++) st[o][nd - 1] = st[o][k];
+        continue;
+      }
+    }
+    shape[nd] = shape[k];
+    for (int o = 0; o < nop; o++) st[o][nd] = st[o][k];
+    nd++;
+  }
+  return nd;
+}
+
+/* One run of n elements: casts inputs into buffers where their dtype is not
+ * the loop's, runs the loop, casts the result out. */
+static void run_inner(const ndt_ew_arg *a, char **p, const int64_t *s, int64_t n) {
+  int nin = a->nin;
+  if (!a->loop) {
+    ndt_cpu_cast(a->op[0].dtype, a->op[1].dtype)(p[0], s[0], p[1], s[1], n);
+    return;
+  }
+  int cast_in[NDT_MAXOPS], any = 0;
+  for (int i = 0; i < nin; i++) any |= cast_in[i] = a->op[i].dtype != a->loop_in[i];
+  int cast_out = a->op[nin].dtype != a->loop_out;
+  if (!any && !cast_out) {
+    a->loop(p, s, n);
+    return;
+  }
+  _Alignas(64) char buf[NDT_MAXOPS][CAST_CHUNK * 16];
+  char *args[NDT_MAXOPS];
+  int64_t steps[NDT_MAXOPS];
+  for (int64_t c = 0; c < n; c += CAST_CHUNK) {
+    int64_t m = n - c < CAST_CHUNK ? n - c : CAST_CHUNK;
+    for (int i = 0; i < nin; i++) {
+      if (cast_in[i]) {
+        ndt_cpu_cast(a->op[i].dtype, a->loop_in[i])(p[i] + c * s[i], s[i], buf[i], 
+                                                   ndt_traits[a->loop_in[i]].size, m);
+        args[i] = buf[i];
+        steps[i] = ndt_traits[a->loop_in[i]].size;
+      } else {
+        args[i] = p[i] + c * s[i];
+        steps[i] = s[i];
+      }
+    }
+    if (cast_out) {
+      args[nin] = buf[nin];
+      steps[nin] = ndt_traits[a->loop_out].size;
+    } else {
+      args[nin] = p[nin] + c * s[nin];
+      steps[nin] = s[nin];
+    }
+    a->loop(args, steps, m);
+    if (cast_out)
+      ndt_cpu_cast(a->loop_out, a->op[nin].dtype)(buf[nin], steps[nin], p[nin] + c * s[nin],
+                                                 s[nin], m);
+  }
+}
+
+static ndt_status ew_task(void *argp, int worker) {
+  NDT_UNUSED(worker);
+  const ndt_ew_arg *a = argp;
+  int nop = a->nin + 1;
+  ndt_bound b[NDT_MAXOPS];
+  ndt_status st = NDT_OK;
+  int nb = 0;
+  for (; nb < nop; nb++) {
+    st = ndt_bind(&a->op[nb], &b[nb], nb < a->nin);
+    if (st) break;
+  }
+  if (st == NDT_OK) {
+    int64_t shape[NDT_MAXDIMS], s[NDT_MAXOPS][NDT_MAXDIMS];
+    int nd = a->op[0].ndim;
+    memcpy(shape, a->op[a->nin].shape, sizeof(int64_t) * nd);
+    for (int o = 0; o < nop; o++) memcpy(s[o], b[o].st, sizeof(int64_t) * nd);
+    nd = ndt_coalesce(nd, shape, nop, s);
+    char *p[NDT_MAXOPS];
+    int64_t inner = nd ? shape[nd - 1] : 1, is[NDT_MAXOPS];
+    for (int o = 0; o < nop; o++) is[o] = nd ? s[o][nd - 1] : 0;
+    int64_t idx[NDT_MAXDIMS] = {0}, runs = 1;
+    for (int k = 0; k < nd - 1; k++) runs *= shape[k];
+    for (int64_t r = 0; r < runs; r++) {
+      for (int o = 0; o < nop; o++) {
+        p[o] = b[o].ptr;
+        for (int k = 0; k < nd - 1; k++) p[o] += idx[k] * s[o][k];
+      }
+      run_inner(a, p, is, inner);
+      for (int k = nd - 2; k >= 0; k--) {
+        if (++idx[k] < shape[k]) break;
+        idx[k] = 0;
+      }
+    }
+  }
+  for (int o = 0; o < nb; o++) ndt_unbind(&a->op[o], &b[o], st == NDT_OK && o == a->nin);
+  return st;
+}
+
+ndt_status ndt_launch_elementwise(ndt_ew_arg *proto, ndt_array *const *views) {
+  int nin = proto->nin, nop = nin + 1;
+  const ndt_array *out = views[nin];
+  if (out->size == 0) return NDT_OK;
+  ndt_tiling tl;
+  ndt_tiling_for(out->ndim, out->shape, out->store->itemsize, ndt_rt_tile_bytes(), &tl);
+  ndt_store *stores[NDT_MAXOPS];
+  int nstores = 0;
+  for (int o = 0; o < nop; o++) {
+    int dup = 0;
+    for (int j = 0; j < nstores; j++) dup |= stores[j] == views[o]->store;
+    if (!dup) stores[nstores++] = views[o]->store;
+  }
+  int small = tl.ntiles == 1 && out->size <= ndt_rt_inline_elems();
+  ndt_access *acc = NULL;
+  int cap = 0;
+  ndt_status st = NDT_OK;
+  for (int64_t blk = 0; blk < tl.ntiles && st == NDT_OK; blk++) {
+    int nacc = 0;
+    for (int o = 0; o < nop; o++) ndt_block_view(views[o], &tl, blk, &proto->op[o]);
+    for (int o = 0; o < nop && st == NDT_OK; o++)
+      st = ndt_add_access(&acc, &nacc, &cap, &proto->op[o], o == nin ? NDT_WRITE : NDT_READ);
+    if (st == NDT_OK)
+      st = ndt_submit(proto->name, ew_task, proto, sizeof *proto, acc, nacc, stores, nstores,
+                      small);
+  }
+  ndt_mfree(acc);
+  return st;
+}

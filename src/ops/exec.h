@@ -1,0 +1,48 @@
+/* exec.h - running per-block work: operands, gathers, and the N-d loop
+ * driver shared by elementwise operations, copies and reductions. */
+#ifndef NDT_EXEC_H
+#define NDT_EXEC_H
+#include "internal.h"
+
+#define NDT_MAXOPS 4
+
+/* An elementwise op over one block: inputs op[0..nin-1], output op[nin], all
+ * of the same shape (inputs already broadcast). */
+typedef struct {
+  const char *name;
+  int nin;
+  ndt_loop_fn loop;          /* NULL: cast op[0] straight into the output */
+  ndt_dtype loop_in[NDT_MAXOPS];
+  ndt_dtype loop_out;
+  ndt_array op[NDT_MAXOPS];
+} ndt_ew_arg;
+
+/* Records the op over every block of the output (views[nin] is the output
+ * view; inputs are broadcast to its shape by the caller). */
+ndt_status ndt_launch_elementwise(ndt_ew_arg *proto, ndt_array *const *views);
+
+/* Block b of the tiling of v's shape, as a view (same ndim, unit axes before
+ * the split axis). */
+void ndt_block_view(const ndt_array *v, const ndt_tiling *tl, int64_t b, ndt_array *out);
+
+/* Data access inside a task. A bound operand is a pointer and byte strides;
+ * when the view spans several tiles, its elements are gathered into scratch
+ * (and scattered back for an output by ndt_unbind). */
+typedef struct {
+  char *ptr;
+  int64_t st[NDT_MAXDIMS];
+  char *scratch;
+} ndt_bound;
+ndt_status ndt_bind(const ndt_array *v, ndt_bound *b, int load);
+/* Writes scratch back (when store != 0) and frees it. */
+void ndt_unbind(const ndt_array *v, ndt_bound *b, int store);
+
+/* Appends the tiles view v touches to acc (growing it) with privilege p. */
+ndt_status ndt_add_access(ndt_access **acc, int *nacc, int *cap, const ndt_array *v,
+                          ndt_priv p);
+/* Dtype of views: byte size of one element of the view's dtype. */
+static inline int ndt_vsize(const ndt_array *v) { return ndt_traits[v->dtype].size; }
+
+/* Coalesces dimensions of nop operands sharing one shape; returns new ndim. */
+int ndt_coalesce(int ndim, int64_t *shape, int nop, int64_t (*st)[NDT_MAXDIMS]);
+#endif

@@ -1,0 +1,495 @@
+/* reduce.c - reductions. Each block of the input computes a partial into a
+ * private buffer; one combine task folds the partials in block order, so the
+ * result does not depend on how many workers ran the blocks. */
+#include <string.h>
+#include "exec.h"
+
+#define CHUNK 256
+
+typedef struct {
+  ndt_reduce_op op;
+  ndt_dtype acc;          /* accumulator dtype (value dtype for ARG*) */
+  uint64_t mask;          /* reduced axes of the input */
+  int arg;                /* ARGMIN/ARGMAX */
+  int arg_all;            /* ARG over all axes: flat index */
+  int arg_axis;
+  ndt_array in;           /* the whole input view */
+  ndt_tiling tl;
+  ndt_store *parts;       /* one-tile byte store of partials */
+  int64_t blk;            /* this block (block tasks) */
+  int64_t poff;           /* byte offset of this block's partial */
+  int64_t pcount;         /* elements in all partials */
+  ndt_array out;          /* combine: the result in keepdims shape */
+} red_arg;
+
+/* ARG partials keep their int64 indices after the values, aligned. */
+static int64_t idx_offset(const red_arg *r) {
+  return (r->pcount * ndt_traits[r->acc].size + 7) & ~(int64_t)7;
+}
+
+/* The partial of block b has the block's shape with reduced axes set to 1. */
+static int64_t partial_shape(const red_arg *r, const ndt_array *bv, int64_t *ps) {
+  int64_t n = 1;
+  for (int k = 0; k < bv->ndim; k++) {
+    ps[k] = (r->mask >> k & 1) ? 1 : bv->shape[k];
+    n *= ps[k];
+  }
+  return n;
+}
+
+/* Index of the block's first element along each axis. */
+static void block_start(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_t *start) {
+  int nd = v->ndim;
+  for (int k = 0; k < nd; k++) start[k] = 0;
+  if (tl->axis < 0) return;
+  int64_t f = (b / tl->per) * tl->period + (b % tl->per) * tl->seg;
+  for (int k = nd - 1; k >= 0; k--) {
+    start[k] = f % v->shape[k];
+    f /= v->shape[k];
+  }
+}
+
+static void c_strides_bytes(int nd, const int64_t *shape, int64_t isz, uint64_t zero_mask,
+                            int64_t *st) {
+  int64_t s = isz;
+  for (int k = nd - 1; k >= 0; k--) {
+    st[k] = (zero_mask >> k & 1) || shape[k] == 1 ? 0 : s;
+    s *= shape[k];
+  }
+}
+
+static ndt_status block_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const red_arg *r = p;
+  ndt_array bv;
+  ndt_block_view(&r->in, &r->tl, r->blk, &bv);
+  int nd = bv.ndim;
+  int64_t ps[NDT_MAXDIMS], pst[NDT_MAXDIMS];
+  int64_t pn = partial_shape(r, &bv, ps);
+  int asz = ndt_traits[r->acc].size;
+  char *pdata = r->parts->tiles[0].data + r->poff;
+  int64_t *pidx = (int64_t *)(r->parts->tiles[0].data + idx_offset(r)) + r->poff / asz;
+  ndt_bound b;
+  ndt_status st = ndt_bind(&bv, &b, 1);
+  if (st) return st;
+  ndt_red_kernel k;
+  ndt_arg_fn argk = NULL;
+  if (r->arg) {
+    argk = ndt_cpu_arg_kernel(r->op, r->acc);
+    for (int64_t i = 0; i < pn; i++) pidx[i] = -1;
+  } else {
+    ndt_cpu_reduce_kernel(r->op, r->acc, &k);
+    for (int64_t i = 0; i < pn; i++) memcpy(pdata + i * asz, k.identity, asz);
+  }
+  c_strides_bytes(nd, ps, asz, r->mask, pst);
+  ndt_cast_fn cast = bv.dtype != r->acc ? ndt_cpu_cast(bv.dtype, r->acc) : NULL;
+  _Alignas(64) char buf[CHUNK * 16];
+
+  if (r->arg) {
+    int64_t start[NDT_MAXDIMS];
+    block_start(&r->in, &r->tl, r->blk, start);
+    if (r->arg_all) {
+      /* C-order runs along the last axis; flat index = block start + i */
+      int64_t f0 = (r->tl.axis < 0) ? 0
+                   : (r->blk / r->tl.per) * r->tl.period + (r->blk % r->tl.per) * r->tl.seg;
+      int64_t n = nd ? bv.shape[nd - 1] : 1, s = nd ? b.st[nd - 1] : 0;
+      int64_t idx[NDT_MAXDIMS] = {0}, runs = bv.size / (n ? n : 1);
+      for (int64_t q = 0; q < runs; q++) {
+        const char *ip = b.ptr;
+        for (int j = 0; j < nd - 1; j++) ip += idx[j] * b.st[j];
+        argk(ip, s, n, pdata, pidx, f0 + q * n);
+        for (int j = nd - 2; j >= 0; j--) {
+          if (++idx[j] < bv.shape[j]) break;
+          idx[j] = 0;
+        }
+      }
+    } else {
+      int ax = r->arg_axis;
+      int64_t idx[NDT_MAXDIMS] = {0}, runs = pn;
+      for (int64_t q = 0; q < runs; q++) {
+        const char *ip = b.ptr;
+        int64_t po = 0;
+        for (int j = 0; j < nd; j++) {
+          ip += idx[j] * b.st[j];
+          po += idx[j] * (pst[j] / asz);
+        }
+        argk(ip, b.st[ax], bv.shape[ax], pdata + po * asz, pidx + po, start[ax]);
+        for (int j = nd - 1; j >= 0; j--) {
+          if (j == ax) continue;
+          if (++idx[j] < bv.shape[j]) break;
+          idx[j] = 0;
+        }
+      }
+    }
+    ndt_unbind(&bv, &b, 0);
+    return NDT_OK;
+  }
+
+  int64_t shape[NDT_MAXDIMS], s2[2][NDT_MAXDIMS];
+  memcpy(shape, bv.shape, sizeof(int64_t) * nd);
+  memcpy(s2[0], b.st, sizeof(int64_t) * nd);
+  memcpy(s2[1], pst, sizeof(int64_t) * nd);
+  nd = ndt_coalesce(nd, shape, 2, s2);
+  int64_t n = nd ? shape[nd - 1] : 1, is = nd ? s2[0][nd - 1] : 0, os = nd ? s2[1][nd - 1] : 0;
+  int64_t idx[NDT_MAXDIMS] = {0}, runs = 1;
+  for (int j = 0; j < nd - 1; j++) runs *= shape[j];
+  for (int64_t q = 0; q < runs; q++) {
+    const char *ip = b.ptr;
+    char *op = pdata;
+    for (int j = 0; j < nd - 1; j++) {
+      ip += idx[j] * s2[0][j];
+      op += idx[j] * s2[1][j];
+    }
+    if (!cast) {
+      if (os == 0) k.run(op, ip, is, n);
+      else k.acc(op, os, ip, is, n);
+    } else {
+      for (int64_t c = 0; c < n; c += CHUNK) {
+        int64_t m = n - c < CHUNK ? n - c : CHUNK;
+        cast(ip + c * is, is, buf, asz, m);
+        if (os == 0) k.run(op, buf, asz, m);
+        else k.acc(op + c * os, os, buf, asz, m);
+      }
+    }
+    for (int j = nd - 2; j >= 0; j--) {
+      if (++idx[j] < shape[j]) break;
+      idx[j] = 0;
+    }
+  }
+  ndt_unbind(&bv, &b, 0);
+  return NDT_OK;
+}
+
+static ndt_status combine_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const red_arg *r = p;
+  const ndt_array *o = &r->out;
+  int nd = o->ndim, asz = ndt_traits[r->acc].size;
+  /* ARG results: the value partials fold into a scratch, indices into out */
+  ndt_bound b;
+  ndt_status st = ndt_bind(o, &b, 0);
+  if (st) return st;
+  int64_t ost[NDT_MAXDIMS];
+  c_strides_bytes(nd, o->shape, 1, 0, ost);   /* element strides of out */
+  char *vals = NULL;
+  ndt_red_kernel k;
+  ndt_arg_fn argk = NULL;
+  if (r->arg) {
+    vals = ndt_malloc((size_t)o->size * asz);
+    if (!vals) {
+      ndt_unbind(o, &b, 0);
+      return NDT_ERR_NOMEM;
+    }
+    argk = ndt_cpu_arg_kernel(r->op, r->acc);
+  } else {
+    ndt_cpu_reduce_kernel(r->op, r->acc, &k);
+  }
+  /* out is a fresh C-contiguous array: element i at b.ptr + i*size, unless
+   * it was gathered, which is C order too */
+  int osz = ndt_traits[o->dtype].size;
+  for (int64_t i = 0; i < o->size; i++) {
+    if (r->arg) *(int64_t *)(b.ptr + i * osz) = -1;
+    else memcpy(b.ptr + i * osz, k.identity, asz);
+  }
+  const char *pbase = r->parts->tiles[0].data;
+  const int64_t *ibase = (const int64_t *)(pbase + idx_offset(r));
+  int64_t poff = 0;
+  for (int64_t blk = 0; blk < r->tl.ntiles; blk++) {
+    ndt_array bv;
+    ndt_block_view(&r->in, &r->tl, blk, &bv);
+    int64_t ps[NDT_MAXDIMS], start[NDT_MAXDIMS];
+    int64_t pn = partial_shape(r, &bv, ps);
+    block_start(&r->in, &r->tl, blk, start);
+    int64_t obase = 0;
+    for (int j = 0; j < nd; j++)
+      if (!(r->mask >> j & 1)) obase += start[j] * ost[j];
+    /* walk the partial (C order over ps) and the matching out elements */
+    int64_t idx[NDT_MAXDIMS] = {0};
+    for (int64_t i = 0; i < pn; i++) {
+      int64_t oi = obase;
+      for (int j = 0; j < nd; j++) oi += idx[j] * ost[j];
+      const char *pv = pbase + (poff + i) * asz;
+      if (r->arg) {
+        int64_t *dst = (int64_t *)(b.ptr + oi * osz);
+        int64_t pi = ibase[poff + i];
+        if (pi >= 0) argk(pv, asz, 1, vals + oi * asz, dst, pi);
+      } else {
+        k.acc(b.ptr + oi * osz, osz, pv, asz, 1);
+      }
+      for (int j = nd - 1; j >= 0; j--) {
+        if (++idx[j] < ps[j]) break;
+        idx[j] = 0;
+      }
+    }
+    poff += pn;
+  }
+  ndt_mfree(vals);
+  ndt_unbind(o, &b, 1);
+  return NDT_OK;
+}
+
+static ndt_dtype sum_dtype(ndt_dtype t) {
+  switch (ndt_traits[t].kind) {
+    case 'b': case 'i': return NDT_INT64;
+    case 'u': return NDT_UINT64;
+    default: return t;
+  }
+}
+
+static const char *red_name(ndt_reduce_op op) {
+  static const char *n[] = {"sum", "prod", "minimum", "maximum", "any", "all",
+                            "count_nonzero", "mean", "var", "std", "argmin", "argmax",
+                            "nansum", "nanprod", "nanmin", "nanmax"};
+  return op >= 0 && op < NDT_NREDUCE ? n[op] : "reduce";
+}
+
+/* The core reduction: keepdims result of dtype acc (int64 for ARG*). */
+static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask, ndt_dtype acc,
+                            ndt_array **out) {
+  int nd = a->ndim;
+  int64_t ks[NDT_MAXDIMS], rcount = 1;
+  for (int k = 0; k < nd; k++) {
+    ks[k] = (mask >> k & 1) ? 1 : a->shape[k];
+    if (mask >> k & 1) rcount *= a->shape[k];
+  }
+  int arg = op == NDT_RED_ARGMIN || op == NDT_RED_ARGMAX;
+  ndt_red_kernel kk;
+  if (arg ? !ndt_cpu_arg_kernel(op, acc) : ndt_cpu_reduce_kernel(op, acc, &kk) != 0)
+    return ndt_error(NDT_ERR_TYPE, "the reduction '%s' is not supported for dtype %s",
+                     red_name(op), ndt_dtype_name(acc));
+  ndt_array *res;
+  ndt_status st = ndt_array_new(&res, arg ? NDT_INT64 : acc, nd, ks, 0);
+  if (st) return st;
+  if (res->size == 0) {
+    *out = res;
+    return NDT_OK;
+  }
+  if (rcount == 0) {
+    /* nothing to reduce: the identity (callers rejected MIN/MAX/ARG) */
+    st = ndt_fill(res, kk.identity, acc);
+    if (st) ndt_free(res);
+    else *out = res;
+    return st;
+  }
+  red_arg r;
+  memset(&r, 0, sizeof r);
+  r.op = op;
+  r.acc = acc;
+  r.mask = mask;
+  r.arg = arg;
+  r.arg_all = arg && mask == (nd >= 64 ? UINT64_MAX : ((uint64_t)1 << nd) - 1);
+  r.arg_axis = 0;
+  if (arg && !r.arg_all)
+    for (int k = 0; k < nd; k++)
+      if (mask >> k & 1) r.arg_axis = k;
+  r.in = *a;
+  ndt_tiling_for(nd, a->shape, a->store->itemsize, ndt_rt_tile_bytes(), &r.tl);
+  /* sizes of all partials */
+  int64_t total = 0;
+  for (int64_t blk = 0; blk < r.tl.ntiles; blk++) {
+    ndt_array bv;
+    int64_t ps[NDT_MAXDIMS];
+    ndt_block_view(a, &r.tl, blk, &bv);
+    total += partial_shape(&r, &bv, ps);
+  }
+  int asz = ndt_traits[acc].size;
+  r.pcount = total;
+  st = ndt_store_new_bytes(&r.parts, idx_offset(&r) + (arg ? total * 8 : 0));
+  if (st) {
+    ndt_free(res);
+    return st;
+  }
+  r.pcount = total;
+  r.out = *res;
+  int small = r.tl.ntiles == 1 && a->size <= ndt_rt_inline_elems();
+  ndt_access *acc_list = NULL;
+  int nacc = 0, cap = 0;
+  ndt_store *stores[2] = {a->store, r.parts};
+  int64_t poff = 0;
+  for (int64_t blk = 0; blk < r.tl.ntiles && st == NDT_OK; blk++) {
+    ndt_array bv;
+    int64_t ps[NDT_MAXDIMS];
+    ndt_block_view(a, &r.tl, blk, &bv);
+    r.blk = blk;
+    r.poff = poff * asz;
+    poff += partial_shape(&r, &bv, ps);
+    nacc = 0;
+    st = ndt_add_access(&acc_list, &nacc, &cap, &bv, NDT_READ);
+    if (st == NDT_OK && nacc + 1 > cap) {
+      ndt_access *x = ndt_realloc(acc_list, sizeof *x * (size_t)(cap = nacc + 1));
+      if (!x) st = NDT_ERR_NOMEM; else acc_list = x;
+    }
+    if (st) break;
+    /* partials are private to each block; READ on the parts tile only
+     * orders every block before the combine, which writes it */
+    acc_list[nacc].tile = &r.parts->tiles[0];
+    acc_list[nacc++].priv = NDT_READ;
+    st = ndt_submit(red_name(op), block_task, &r, sizeof r, acc_list, nacc, stores, 2, small);
+  }
+  if (st == NDT_OK) {
+    nacc = 0;
+    st = ndt_add_access(&acc_list, &nacc, &cap, res, NDT_WRITE);
+    if (st == NDT_OK && nacc + 1 > cap) {
+      ndt_access *x = ndt_realloc(acc_list, sizeof *x * (size_t)(cap = nacc + 1));
+      if (!x) st = NDT_ERR_NOMEM; else acc_list = x;
+    }
+    if (st == NDT_OK) {
+      acc_list[nacc].tile = &r.parts->tiles[0];
+      acc_list[nacc++].priv = NDT_WRITE;
+      ndt_store *cs[3] = {a->store, r.parts, res->store};
+      st = ndt_submit(red_name(op), combine_task, &r, sizeof r, acc_list, nacc, cs, 3,
+                      small || res->size <= ndt_rt_inline_elems() / 8);
+    }
+  }
+  ndt_mfree(acc_list);
+  if (st) {
+    /* blocks already recorded still write into parts: let them finish */
+    ndt_sync();
+    ndt_store_decref(r.parts);
+    ndt_free(res);
+    return st;
+  }
+  ndt_store_decref(r.parts);
+  *out = res;
+  return NDT_OK;
+}
+
+static ndt_status drop_axes(ndt_array **res, uint64_t mask, int nd) {
+  int axes[NDT_MAXDIMS], n = 0;
+  for (int k = 0; k < nd; k++)
+    if (mask >> k & 1) axes[n++] = k;
+  if (n == 0) return NDT_OK;
+  ndt_array *v;
+  ndt_status st = ndt_squeeze(&v, *res, n, axes);
+  ndt_free(*res);
+  *res = st ? NULL : v;
+  return st;
+}
+
+static ndt_status divide_by(ndt_array **x, double count) {
+  ndt_array *c, *q = NULL;
+  ndt_status st = ndt_scalar(&c, NDT_FLOAT64, &count, 1);
+  if (st) return st;
+  st = ndt_binary(NDT_TRUE_DIVIDE, *x, c, &q);
+  ndt_free(c);
+  if (st) return st;
+  ndt_free(*x);
+  *x = q;
+  return NDT_OK;
+}
+
+ndt_status ndt_reduce(ndt_reduce_op op, const ndt_array *a, uint64_t axes, int keepdims,
+                      ndt_dtype dtype, int64_t ddof, ndt_array **out) {
+  if ((int)op < 0 || op >= NDT_NREDUCE) return ndt_error(NDT_ERR_VALUE, "invalid reduction");
+  if (dtype != NDT_DTYPE_DEFAULT && ((int)dtype < 0 || dtype >= NDT_NTYPES))
+    return ndt_error(NDT_ERR_TYPE, "invalid dtype");
+  int nd = a->ndim;
+  uint64_t all = nd >= 64 ? UINT64_MAX : ((uint64_t)1 << nd) - 1;
+  uint64_t mask;
+  if (axes == NDT_ALL_AXES) mask = all;
+  else {
+    if (axes & ~all) {
+      int bad = 0;
+      while (!((axes & ~all) >> bad & 1)) bad++;
+      return ndt_error(NDT_ERR_AXIS, "axis %d is out of bounds for array of dimension %d", bad,
+                       nd);
+    }
+    mask = axes;
+  }
+  int64_t rcount = 1, osize = 1;
+  for (int k = 0; k < nd; k++) {
+    if (mask >> k & 1) rcount *= a->shape[k];
+    else osize *= a->shape[k];
+  }
+  int arg = op == NDT_RED_ARGMIN || op == NDT_RED_ARGMAX;
+  if (arg && axes != NDT_ALL_AXES && __builtin_popcountll(mask) != 1)
+    return ndt_error(NDT_ERR_VALUE, "%s takes a single axis", red_name(op));
+  if (rcount == 0 && osize > 0) {
+    if (arg)
+      return ndt_error(NDT_ERR_VALUE, "attempt to get %s of an empty sequence", red_name(op));
+    if (op == NDT_RED_MIN || op == NDT_RED_MAX)
+      return ndt_error(NDT_ERR_VALUE, "zero-size array to reduction operation %s which has no "
+                       "identity", red_name(op));
+  }
+  ndt_array *res = NULL, *tmp = NULL;
+  ndt_status st;
+  ndt_dtype t = a->dtype;
+  char kind = ndt_traits[t].kind;
+  switch (op) {
+    case NDT_RED_MEAN: {
+      ndt_dtype acc = dtype != NDT_DTYPE_DEFAULT ? dtype
+                      : (kind == 'f' || kind == 'c') ? t : NDT_FLOAT64;
+      st = ndt_reduce(NDT_RED_SUM, a, mask, keepdims, acc, 0, &res);
+      if (st == NDT_OK) st = divide_by(&res, (double)rcount);
+      break;
+    }
+    case NDT_RED_VAR:
+    case NDT_RED_STD: {
+      ndt_array *m = NULL, *d = NULL, *sq = NULL;
+      st = ndt_reduce(NDT_RED_MEAN, a, mask, 1, dtype, 0, &m);
+      if (st == NDT_OK) st = ndt_binary(NDT_SUBTRACT, a, m, &d);
+      if (st == NDT_OK) {
+        if (ndt_traits[d->dtype].kind == 'c') {
+          ndt_array *cj = NULL, *prod = NULL;
+          st = ndt_unary(NDT_CONJUGATE, d, &cj);
+          if (st == NDT_OK) st = ndt_binary(NDT_MULTIPLY, d, cj, &prod);
+          if (st == NDT_OK) st = ndt_real(&sq, prod);
+          ndt_free(cj);
+          ndt_free(prod);
+        } else {
+          st = ndt_binary(NDT_MULTIPLY, d, d, &sq);
+        }
+      }
+      if (st == NDT_OK) {
+        ndt_dtype acc = dtype;
+        if (acc != NDT_DTYPE_DEFAULT && ndt_traits[acc].kind == 'c')
+          acc = acc == NDT_COMPLEX64 ? NDT_FLOAT32 : NDT_FLOAT64;
+        st = ndt_reduce(NDT_RED_SUM, sq, mask, keepdims, acc, 0, &res);
+      }
+      double div = (double)rcount - (double)ddof;
+      if (div < 0) div = 0;
+      if (st == NDT_OK) st = divide_by(&res, div);
+      if (st == NDT_OK && op == NDT_RED_STD) {
+        ndt_array *r2 = NULL;
+        st = ndt_unary(NDT_SQRT, res, &r2);
+        ndt_free(res);
+        res = r2;
+      }
+      ndt_free(m);
+      ndt_free(d);
+      ndt_free(sq);
+      break;
+    }
+    case NDT_RED_COUNT_NONZERO:
+      st = ndt_astype(&tmp, a, NDT_BOOL, NDT_CAST_UNSAFE);
+      if (st == NDT_OK) st = ndt_reduce(NDT_RED_SUM, tmp, mask, keepdims, NDT_INT64, 0, &res);
+      break;
+    default: {
+      ndt_dtype acc;
+      switch (op) {
+        case NDT_RED_SUM: case NDT_RED_PROD: case NDT_RED_NANSUM: case NDT_RED_NANPROD:
+          acc = dtype != NDT_DTYPE_DEFAULT ? dtype : sum_dtype(t);
+          break;
+        case NDT_RED_ANY: case NDT_RED_ALL:
+          acc = NDT_BOOL;
+          break;
+        default:
+          acc = t;
+      }
+      if (arg && axes == NDT_ALL_AXES && nd > 1) {
+        st = reduce_kd(op, a, mask, acc, &res);
+        if (st == NDT_OK) st = drop_axes(&res, keepdims ? 0 : mask, nd);
+      } else {
+        st = reduce_kd(op, a, mask, acc, &res);
+        if (st == NDT_OK && !keepdims) st = drop_axes(&res, mask, nd);
+      }
+    }
+  }
+  ndt_free(tmp);
+  if (st) {
+    ndt_free(res);
+    return st;
+  }
+  *out = res;
+  return NDT_OK;
+}

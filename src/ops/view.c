@@ -1,0 +1,433 @@
+/* view.c - array handles and views: indexing, transposes, broadcasting and
+ * reshapes. None of these copy data (reshape copies only where NumPy does). */
+#include <stdio.h>
+#include <string.h>
+#include "internal.h"
+
+ndt_array *ndt_array_alloc(void) {
+  ndt_array *a = ndt_malloc(sizeof *a);
+  if (a) {
+    a->store = NULL;
+    a->part = 0;
+    a->weak = 0;
+    a->ndim = 0;
+    a->offset = 0;
+    a->size = 1;
+  }
+  return a;
+}
+
+static void set_contiguous(ndt_array *a, int ndim, const int64_t *shape) {
+  a->ndim = ndim;
+  int64_t st = 1;
+  a->size = 1;
+  for (int k = ndim - 1; k >= 0; k--) {
+    a->shape[k] = shape[k];
+    a->strides[k] = st;
+    st *= shape[k] ? shape[k] : 1;
+    a->size *= shape[k];
+  }
+}
+
+ndt_status ndt_array_new(ndt_array **out, ndt_dtype t, int ndim, const int64_t *shape,
+                         int zero) {
+  if ((int)t < 0 || t >= NDT_NTYPES) return ndt_error(NDT_ERR_TYPE, "invalid dtype %d", t);
+  if (ndim < 0 || ndim > NDT_MAXDIMS)
+    return ndt_error(NDT_ERR_VALUE, "maximum supported dimension for an ndarray is currently "
+                     "%d, found %d", NDT_MAXDIMS, ndim);
+  ndt_array *a = ndt_array_alloc();
+  if (!a) return NDT_ERR_NOMEM;
+  ndt_status st = ndt_store_new(&a->store, t, ndim, shape, zero);
+  if (st) {
+    ndt_mfree(a);
+    return st;
+  }
+  a->dtype = t;
+  set_contiguous(a, ndim, shape);
+  *out = a;
+  return NDT_OK;
+}
+
+ndt_status ndt_array_view(ndt_array **out, const ndt_array *a) {
+  ndt_array *v = ndt_array_alloc();
+  if (!v) return NDT_ERR_NOMEM;
+  memcpy(v, a, sizeof *v);
+  ndt_store_incref(v->store);
+  *out = v;
+  return NDT_OK;
+}
+
+void ndt_free(ndt_array *a) {
+  if (!a) return;
+  ndt_store_decref(a->store);
+  ndt_mfree(a);
+}
+
+int ndt_ndim(const ndt_array *a) { return a->ndim; }
+const int64_t *ndt_shape(const ndt_array *a) { return a->shape; }
+const int64_t *ndt_strides(const ndt_array *a) { return a->strides; }
+int64_t ndt_offset(const ndt_array *a) { return a->offset; }
+int64_t ndt_size(const ndt_array *a) { return a->size; }
+ndt_dtype ndt_get_dtype(const ndt_array *a) { return a->dtype; }
+int ndt_is_weak(const ndt_array *a) { return a->weak; }
+void ndt_set_weak(ndt_array *a, int weak) { a->weak = weak != 0; }
+int ndt_same_store(const ndt_array *a, const ndt_array *b) { return a->store == b->store; }
+int64_t ndt_store_size(const ndt_array *a) { return a->store->size; }
+int64_t ndt_ntiles(const ndt_array *a) { return a->store->ntiles; }
+
+int ndt_is_c_contiguous(const ndt_array *a) {
+  if (a->part) return 0;
+  int64_t st = 1;
+  for (int k = a->ndim - 1; k >= 0; k--) {
+    if (a->shape[k] == 0) return 1;
+    if (a->shape[k] != 1 && a->strides[k] != st) return 0;
+    st *= a->shape[k];
+  }
+  return 1;
+}
+
+int ndt_is_whole(const ndt_array *a) {
+  return a->offset == 0 && a->size == a->store->size && a->dtype == a->store->dtype &&
+         ndt_is_c_contiguous(a);
+}
+
+void ndt_view_extent(const ndt_array *a, int64_t *lo, int64_t *hi) {
+  int64_t l = a->offset, h = a->offset;
+  for (int k = 0; k < a->ndim; k++) {
+    int64_t d = (a->shape[k] - 1) * a->strides[k];
+    if (d < 0) l += d; else h += d;
+  }
+  *lo = l;
+  *hi = h;
+}
+
+int ndt_may_overlap(const ndt_array *a, const ndt_array *b) {
+  if (a->store != b->store || a->size == 0 || b->size == 0) return 0;
+  int64_t al, ah, bl, bh;
+  ndt_view_extent(a, &al, &ah);
+  ndt_view_extent(b, &bl, &bh);
+  if (ah < bl || bh < al) return 0;
+  if (a->part != b->part && a->dtype != a->store->dtype && b->dtype != b->store->dtype)
+    return 0;  /* .real and .imag of the same complex array never overlap */
+  return 1;
+}
+
+static ndt_status axis_error(int axis, int ndim) {
+  return ndt_error(NDT_ERR_AXIS, "axis %d is out of bounds for array of dimension %d", axis,
+                   ndim);
+}
+
+ndt_status ndt_view_index(ndt_array **out, const ndt_array *a, int nidx, const ndt_index *idx) {
+  int consumed = 0, ellipsis = -1, nnew = 0, nint = 0;
+  for (int i = 0; i < nidx; i++) {
+    switch (idx[i].kind) {
+      case NDT_IDX_INT: nint++; consumed++; break;
+      case NDT_IDX_SLICE: consumed++; break;
+      case NDT_IDX_NEWAXIS: nnew++; break;
+      case NDT_IDX_ELLIPSIS:
+        if (ellipsis >= 0)
+          return ndt_error(NDT_ERR_INDEX, "an index can only have a single ellipsis ('...')");
+        ellipsis = i;
+        break;
+      default: return ndt_error(NDT_ERR_VALUE, "invalid index kind");
+    }
+  }
+  if (consumed > a->ndim)
+    return ndt_error(NDT_ERR_INDEX, "too many indices for array: array is %d-dimensional, "
+                     "but %d were indexed", a->ndim, consumed);
+  if (a->ndim - nint + nnew > NDT_MAXDIMS)
+    return ndt_error(NDT_ERR_INDEX, "number of dimensions must be within [0, %d]", NDT_MAXDIMS);
+  ndt_array v = *a;
+  v.ndim = 0;
+  v.size = 1;
+  int src = 0;
+  for (int i = 0; i <= nidx; i++) {
+    if (i == nidx || idx[i].kind == NDT_IDX_ELLIPSIS) {
+      /* the ellipsis takes the axes no index names; after the last index
+       * the remaining axes follow as they are */
+      int take = (i == nidx) ? a->ndim - src : a->ndim - consumed;
+      for (int k = 0; k < take; k++, src++) {
+        v.shape[v.ndim] = a->shape[src];
+        v.strides[v.ndim++] = a->strides[src];
+      }
+      if (i == nidx) break;
+      continue;
+    }
+    const ndt_index *ix = &idx[i];
+    if (ix->kind == NDT_IDX_NEWAXIS) {
+      v.shape[v.ndim] = 1;
+      v.strides[v.ndim++] = 0;
+    } else if (ix->kind == NDT_IDX_INT) {
+      int64_t n = a->shape[src], k = ix->start;
+      if (k < -n || k >= n)
+        return ndt_error(NDT_ERR_INDEX, "index %lld is out of bounds for axis %d with size %lld",
+                         (long long)k, src, (long long)n);
+      if (k < 0) k += n;
+      v.offset += k * a->strides[src];
+      src++;
+    } else {
+      int64_t n = a->shape[src], step = ix->step, start, stop, len;
+      if (step == 0) return ndt_error(NDT_ERR_VALUE, "slice step cannot be zero");
+      if (!ix->has_start) start = step < 0 ? n - 1 : 0;
+      else {
+        start = ix->start;
+        if (start < 0) { start += n; if (start < 0) start = step < 0 ? -1 : 0; }
+        else if (start >= n) start = step < 0 ? n - 1 : n;
+      }
+      if (!ix->has_stop) stop = step < 0 ? -1 : n;
+      else {
+        stop = ix->stop;
+        if (stop < 0) { stop += n; if (stop < 0) stop = step < 0 ? -1 : 0; }
+        else if (stop >= n) stop = step < 0 ? n - 1 : n;
+      }
+      if (step < 0) len = stop < start ? (start - stop - 1) / (-step) + 1 : 0;
+      else len = start < stop ? (stop - start - 1) / step + 1 : 0;
+      if (len > 0) v.offset += start * a->strides[src];
+      v.shape[v.ndim] = len;
+      v.strides[v.ndim++] = a->strides[src] * step;
+      src++;
+    }
+  }
+  for (int k = 0; k < v.ndim; k++) v.size *= v.shape[k];
+  v.weak = 0;
+  ndt_array *r;
+  ndt_status st = ndt_array_view(&r, &v);
+  if (st) return st;
+  *out = r;
+  return NDT_OK;
+}
+
+ndt_status ndt_transpose(ndt_array **out, const ndt_array *a, const int *perm) {
+  ndt_array v = *a;
+  int seen[NDT_MAXDIMS] = {0};
+  for (int k = 0; k < a->ndim; k++) {
+    int p = perm ? perm[k] : a->ndim - 1 - k;
+    if (p < 0) p += a->ndim;
+    if (p < 0 || p >= a->ndim) return axis_error(perm[k], a->ndim);
+    if (seen[p]++) return ndt_error(NDT_ERR_VALUE, "repeated axis in transpose");
+    v.shape[k] = a->shape[p];
+    v.strides[k] = a->strides[p];
+  }
+  v.weak = 0;
+  return ndt_array_view(out, &v);
+}
+
+ndt_status ndt_swapaxes(ndt_array **out, const ndt_array *a, int ax1, int ax2) {
+  int n = a->ndim;
+  if (ax1 < -n || ax1 >= n) return axis_error(ax1, n);
+  if (ax2 < -n || ax2 >= n) return axis_error(ax2, n);
+  if (ax1 < 0) ax1 += n;
+  if (ax2 < 0) ax2 += n;
+  int perm[NDT_MAXDIMS];
+  for (int k = 0; k < n; k++) perm[k] = k;
+  perm[ax1] = ax2;
+  perm[ax2] = ax1;
+  return ndt_transpose(out, a, perm);
+}
+
+ndt_status ndt_broadcast_shapes(int n, const int *ndims, const int64_t *const *shapes,
+                                int *out_ndim, int64_t *out_shape) {
+  int nd = 0;
+  for (int i = 0; i < n; i++) if (ndims[i] > nd) nd = ndims[i];
+  if (nd > NDT_MAXDIMS) return ndt_error(NDT_ERR_VALUE, "too many dimensions");
+  for (int k = 0; k < nd; k++) out_shape[k] = 1;
+  for (int i = 0; i < n; i++) {
+    for (int k = 0; k < ndims[i]; k++) {
+      int64_t d = shapes[i][k], *o = &out_shape[nd - ndims[i] + k];
+      if (d == *o || d == 1) continue;
+      if (*o == 1) { *o = d; continue; }
+      /* NumPy's message names the shapes */
+      char buf[400];
+      int len = 0;
+      for (int j = 0; j < n && len < 360; j++) {
+        len += snprintf(buf + len, sizeof buf - len, "%s(", j ? " " : "");
+        for (int q = 0; q < ndims[j] && len < 360; q++)
+          len += snprintf(buf + len, sizeof buf - len, "%s%lld", q ? "," : "",
+                          (long long)shapes[j][q]);
+        len += snprintf(buf + len, sizeof buf - len, "%s)", ndims[j] == 1 ? "," : "");
+      }
+      return ndt_error(NDT_ERR_SHAPE, "operands could not be broadcast together with shapes %s",
+                       buf);
+    }
+  }
+  *out_ndim = nd;
+  return NDT_OK;
+}
+
+ndt_status ndt_broadcast_to(ndt_array **out, const ndt_array *a, int ndim, const int64_t *shape) {
+  if (ndim < a->ndim || ndim > NDT_MAXDIMS) goto bad;
+  ndt_array v = *a;
+  v.ndim = ndim;
+  v.size = 1;
+  for (int k = 0; k < ndim; k++) {
+    int j = k - (ndim - a->ndim);
+    if (shape[k] < 0) return ndt_error(NDT_ERR_VALUE, "all elements of broadcast shape must be non-negative");
+    if (j < 0) {
+      v.shape[k] = shape[k];
+      v.strides[k] = 0;
+    } else if (a->shape[j] == shape[k]) {
+      v.shape[k] = shape[k];
+      v.strides[k] = a->strides[j];
+    } else if (a->shape[j] == 1) {
+      v.shape[k] = shape[k];
+      v.strides[k] = 0;
+    } else goto bad;
+    v.size *= shape[k];
+  }
+  v.weak = a->weak;
+  return ndt_array_view(out, &v);
+bad:;
+  char buf[300];
+  int len = snprintf(buf, sizeof buf, "(");
+  for (int k = 0; k < a->ndim && len < 250; k++)
+    len += snprintf(buf + len, sizeof buf - len, "%s%lld", k ? "," : "", (long long)a->shape[k]);
+  len += snprintf(buf + len, sizeof buf - len, "%s) and requested shape (", a->ndim == 1 ? "," : "");
+  for (int k = 0; k < ndim && len < 290; k++)
+    len += snprintf(buf + len, sizeof buf - len, "%s%lld", k ? "," : "", (long long)shape[k]);
+  snprintf(buf + len, sizeof buf - len, "%s)", ndim == 1 ? "," : "");
+  return ndt_error(NDT_ERR_SHAPE, "operands could not be broadcast together with remapped "
+                   "shapes [original->remapped]: %s", buf);
+}
+
+/* NumPy's no-copy reshape: succeeds when each group of old axes that maps to a
+ * group of new axes is contiguous within itself. */
+static int nocopy_reshape(const ndt_array *a, int nd, const int64_t *ns, int64_t *nst) {
+  int64_t os[NDT_MAXDIMS], ost[NDT_MAXDIMS];
+  int ond = 0;
+  for (int k = 0; k < a->ndim; k++)
+    if (a->shape[k] != 1) {
+      os[ond] = a->shape[k];
+      ost[ond++] = a->strides[k];
+    }
+  int oi = 0, oj = 1, ni = 0, nj = 1;
+  while (ni < nd && oi < ond) {
+    int64_t np_ = ns[ni], op = os[oi];
+    while (np_ != op) {
+      if (np_ < op) np_ *= ns[nj++];
+      else op *= os[oj++];
+    }
+    for (int k = oi; k < oj - 1; k++)
+      if (ost[k] != os[k + 1] * ost[k + 1]) return 0;
+    nst[nj - 1] = ost[oj - 1];
+    for (int k = nj - 1; k > ni; k--) nst[k - 1] = nst[k] * ns[k];
+    ni = nj++;
+    oi = oj++;
+  }
+  int64_t last = ni > 0 ? nst[ni - 1] : 1;
+  for (int k = ni; k < nd; k++) nst[k] = last;  /* trailing unit axes */
+  return 1;
+}
+
+ndt_status ndt_reshape(ndt_array **out, const ndt_array *a, int ndim, const int64_t *shape) {
+  if (ndim < 0 || ndim > NDT_MAXDIMS)
+    return ndt_error(NDT_ERR_VALUE, "maximum supported dimension for an ndarray is currently "
+                     "%d, found %d", NDT_MAXDIMS, ndim);
+  int64_t ns[NDT_MAXDIMS], known = 1;
+  int unknown = -1;
+  for (int k = 0; k < ndim; k++) {
+    ns[k] = shape[k];
+    if (shape[k] == -1) {
+      if (unknown >= 0) return ndt_error(NDT_ERR_VALUE, "can only specify one unknown dimension");
+      unknown = k;
+    } else if (shape[k] < 0) {
+      return ndt_error(NDT_ERR_VALUE, "negative dimensions not allowed");
+    } else known *= shape[k];
+  }
+  if (unknown >= 0) {
+    if (known == 0 || a->size % known) goto bad;
+    ns[unknown] = a->size / known;
+  } else if (known != a->size) goto bad;
+  {
+    int64_t nst[NDT_MAXDIMS];
+    if (a->size == 0 || nocopy_reshape(a, ndim, ns, nst)) {
+      ndt_array v = *a;
+      v.ndim = ndim;
+      for (int k = 0; k < ndim; k++) {
+        v.shape[k] = ns[k];
+        v.strides[k] = a->size == 0 ? 0 : nst[k];
+      }
+      v.weak = 0;
+      return ndt_array_view(out, &v);
+    }
+    ndt_array *c;
+    ndt_status st = ndt_copy(&c, a);
+    if (st) return st;
+    set_contiguous(c, ndim, ns);
+    *out = c;
+    return NDT_OK;
+  }
+bad:;
+  char buf[300];
+  int len = 0;
+  for (int k = 0; k < ndim && len < 250; k++)
+    len += snprintf(buf + len, sizeof buf - len, "%s%lld", k ? ", " : "", (long long)shape[k]);
+  return ndt_error(NDT_ERR_VALUE, "cannot reshape array of size %lld into shape (%s%s)",
+                   (long long)a->size, buf, ndim == 1 ? "," : "");
+}
+
+ndt_status ndt_squeeze(ndt_array **out, const ndt_array *a, int naxes, const int *axes) {
+  int drop[NDT_MAXDIMS] = {0};
+  if (naxes == 0) {
+    for (int k = 0; k < a->ndim; k++) drop[k] = a->shape[k] == 1;
+  } else {
+    for (int i = 0; i < naxes; i++) {
+      int ax = axes[i];
+      if (ax < -a->ndim || ax >= a->ndim) return axis_error(ax, a->ndim);
+      if (ax < 0) ax += a->ndim;
+      if (a->shape[ax] != 1)
+        return ndt_error(NDT_ERR_VALUE, "cannot select an axis to squeeze out which has size "
+                         "not equal to one");
+      drop[ax] = 1;
+    }
+  }
+  ndt_array v = *a;
+  v.ndim = 0;
+  for (int k = 0; k < a->ndim; k++)
+    if (!drop[k]) {
+      v.shape[v.ndim] = a->shape[k];
+      v.strides[v.ndim++] = a->strides[k];
+    }
+  v.weak = 0;
+  return ndt_array_view(out, &v);
+}
+
+ndt_status ndt_expand_dims(ndt_array **out, const ndt_array *a, int axis) {
+  int n = a->ndim + 1;
+  if (n > NDT_MAXDIMS) return ndt_error(NDT_ERR_VALUE, "too many dimensions");
+  if (axis < -n || axis >= n) return axis_error(axis, n);
+  if (axis < 0) axis += n;
+  ndt_array v = *a;
+  v.ndim = n;
+  for (int k = 0, j = 0; k < n; k++) {
+    if (k == axis) {
+      v.shape[k] = 1;
+      v.strides[k] = 0;
+    } else {
+      v.shape[k] = a->shape[j];
+      v.strides[k] = a->strides[j++];
+    }
+  }
+  v.weak = 0;
+  return ndt_array_view(out, &v);
+}
+
+static ndt_dtype real_of(ndt_dtype t) {
+  return t == NDT_COMPLEX64 ? NDT_FLOAT32 : t == NDT_COMPLEX128 ? NDT_FLOAT64 : t;
+}
+
+ndt_status ndt_real(ndt_array **out, const ndt_array *a) {
+  ndt_array v = *a;
+  v.dtype = real_of(a->dtype);
+  v.weak = 0;
+  return ndt_array_view(out, &v);
+}
+
+ndt_status ndt_imag(ndt_array **out, const ndt_array *a) {
+  if (a->dtype != NDT_COMPLEX64 && a->dtype != NDT_COMPLEX128)
+    return ndt_zeros(out, a->ndim, a->shape, a->dtype);
+  ndt_array v = *a;
+  v.dtype = real_of(a->dtype);
+  v.part = ndt_traits[v.dtype].size;
+  v.weak = 0;
+  return ndt_array_view(out, &v);
+}

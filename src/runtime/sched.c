@@ -1,0 +1,380 @@
+/* sched.c - the task runtime: dependencies per tile in program order, a
+ * worker pool, waiting, and deferred errors.
+ *
+ * One thread records tasks (the program's thread). Dependencies come from
+ * the tiles a task declares: a reader waits for the tile's last writer; a
+ * writer also waits for the readers since then. All graph state is guarded
+ * by one lock; tasks are coarse (a tile's worth of work), so it is rarely
+ * contended. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "internal.h"
+
+struct ndt_task {
+  atomic_int refs;
+  atomic_int done;
+  const char *name;
+  ndt_task_fn fn;
+  void *arg;             /* a copy, allocated with the task */
+  ndt_store **stores;
+  int nstores;
+  int ndeps;              /* unfinished predecessors (under lock) */
+  ndt_task **succ;        /* tasks waiting for this one (under lock) */
+  int nsucc, capsucc;
+  ndt_task *next;         /* ready queue link */
+};
+
+static struct {
+  int started;
+  pthread_mutex_t lock;
+  pthread_cond_t work;    /* a task became ready, or stop */
+  pthread_cond_t done;    /* a task finished */
+  ndt_task *head, *tail;
+  int nworkers;
+  pthread_t *threads;
+  int stop;
+  int64_t pending;
+  ndt_status deferred;
+  char deferred_msg[600];
+  int64_t tile_bytes;
+  int64_t inline_elems;
+  int want_workers;
+} rt = {.lock = PTHREAD_MUTEX_INITIALIZER,
+        .work = PTHREAD_COND_INITIALIZER,
+        .done = PTHREAD_COND_INITIALIZER};
+
+static void task_decref(ndt_task *t) {
+  if (t && atomic_fetch_sub(&t->refs, 1) == 1) {
+    free(t->succ);
+    ndt_mfree(t);
+  }
+}
+
+void ndt_tile_release(ndt_tile *t) {
+  task_decref(t->last_writer);
+  t->last_writer = NULL;
+  for (int i = 0; i < t->nreaders; i++) task_decref(t->readers[i]);
+  free(t->readers);
+  t->readers = NULL;
+  t->nreaders = t->capreaders = 0;
+}
+
+static void push_ready(ndt_task *t) {
+  t->next = NULL;
+  if (rt.tail) rt.tail->next = t; else rt.head = t;
+  rt.tail = t;
+}
+
+static void release_resources(ndt_task *t) {
+  for (int i = 0; i < t->nstores; i++) ndt_store_decref(t->stores[i]);
+  t->nstores = 0;
+}
+
+static void record_failure(ndt_task *t, ndt_status st) {
+  if (rt.deferred == NDT_OK) {
+    rt.deferred = st;
+    snprintf(rt.deferred_msg, sizeof rt.deferred_msg, "%s: %s", t->name, ndt_last_error());
+  }
+}
+
+/* Called with the lock held. */
+static void complete(ndt_task *t, ndt_status st) {
+  if (st != NDT_OK) record_failure(t, st);
+  atomic_store(&t->done, 1);
+  rt.pending--;
+  int woke = 0;
+  for (int i = 0; i < t->nsucc; i++) {
+    ndt_task *s = t->succ[i];
+    if (--s->ndeps == 0) {
+      push_ready(s);
+      woke++;
+    }
+  }
+  t->nsucc = 0;
+  if (woke == 1) pthread_cond_signal(&rt.work);
+  else if (woke > 1) pthread_cond_broadcast(&rt.work);
+  pthread_cond_broadcast(&rt.done);
+}
+
+static void *worker_main(void *p) {
+  int id = (int)(intptr_t)p;
+  pthread_mutex_lock(&rt.lock);
+  for (;;) {
+    while (!rt.head && !rt.stop) pthread_cond_wait(&rt.work, &rt.lock);
+    if (!rt.head) break;
+    ndt_task *t = rt.head;
+    rt.head = t->next;
+    if (!rt.head) rt.tail = NULL;
+    pthread_mutex_unlock(&rt.lock);
+    ndt_status st = t->fn(t->arg, id);
+    release_resources(t);
+    pthread_mutex_lock(&rt.lock);
+    complete(t, st);
+    pthread_mutex_unlock(&rt.lock);
+    task_decref(t);
+    pthread_mutex_lock(&rt.lock);
+  }
+  pthread_mutex_unlock(&rt.lock);
+  return NULL;
+}
+
+static int64_t env_int(const char *name, int64_t dflt) {
+  const char *v = getenv(name);
+  if (!v || !*v) return dflt;
+  char *end;
+  long long x = strtoll(v, &end, 10);
+  if (*end == 'k' || *end == 'K') x <<= 10;
+  else if (*end == 'm' || *end == 'M') x <<= 20;
+  return x > 0 ? x : dflt;
+}
+
+static ndt_status start_workers(int n) {
+  rt.threads = calloc((size_t)n, sizeof(pthread_t));
+  if (!rt.threads) return ndt_error(NDT_ERR_NOMEM, "cannot allocate the worker pool");
+  rt.stop = 0;
+  for (int i = 0; i < n; i++) {
+    if (pthread_create(&rt.threads[i], NULL, worker_main, (void *)(intptr_t)i)) {
+      rt.nworkers = i;
+      return ndt_error(NDT_ERR_INTERNAL, "cannot start worker thread %d", i);
+    }
+  }
+  rt.nworkers = n;
+  return NDT_OK;
+}
+
+static void stop_workers(void) {
+  pthread_mutex_lock(&rt.lock);
+  rt.stop = 1;
+  pthread_cond_broadcast(&rt.work);
+  pthread_mutex_unlock(&rt.lock);
+  for (int i = 0; i < rt.nworkers; i++) pthread_join(rt.threads[i], NULL);
+  free(rt.threads);
+  rt.threads = NULL;
+  rt.nworkers = 0;
+}
+
+static int default_workers(void) {
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return (int)env_int("NDTILE_WORKERS", n > 0 ? n : 1);
+}
+
+ndt_status ndt_init(const ndt_config *cfg) {
+  if (rt.started) {
+    ndt_status st = ndt_sync();
+    if (st) return st;
+    stop_workers();
+    rt.started = 0;
+  }
+  int w = cfg && cfg->workers > 0 ? cfg->workers : default_workers();
+  rt.tile_bytes = cfg && cfg->tile_bytes > 0 ? cfg->tile_bytes
+                                             : env_int("NDTILE_TILE_BYTES", 2 << 20);
+  rt.inline_elems = cfg && cfg->inline_elems >= 0 ? cfg->inline_elems
+                                                  : env_int("NDTILE_INLINE_ELEMS", 1 << 15);
+  if (w > 1024) w = 1024;
+  ndt_status st = start_workers(w);
+  if (st) return st;
+  rt.started = 1;
+  return NDT_OK;
+}
+
+ndt_status ndt_runtime_ensure(void) {
+  if (rt.started) return NDT_OK;
+  return ndt_init(NULL);
+}
+
+void ndt_finalize(void) {
+  if (!rt.started) return;
+  ndt_sync();
+  stop_workers();
+  rt.started = 0;
+}
+
+int ndt_workers(void) {
+  ndt_runtime_ensure();
+  return rt.nworkers;
+}
+int64_t ndt_tile_bytes(void) { return ndt_rt_tile_bytes(); }
+int64_t ndt_rt_tile_bytes(void) {
+  ndt_runtime_ensure();
+  return rt.tile_bytes;
+}
+int64_t ndt_rt_inline_elems(void) {
+  ndt_runtime_ensure();
+  return rt.inline_elems;
+}
+
+ndt_status ndt_set_workers(int n) {
+  if (n < 1) return ndt_error(NDT_ERR_VALUE, "the number of workers must be >= 1, got %d", n);
+  ndt_config c = {.workers = n, .tile_bytes = ndt_rt_tile_bytes(),
+                  .inline_elems = ndt_rt_inline_elems()};
+  return ndt_init(&c);
+}
+
+ndt_status ndt_set_tile_bytes(int64_t b) {
+  if (b < 1) return ndt_error(NDT_ERR_VALUE, "the tile size must be >= 1 byte");
+  ndt_runtime_ensure();
+  rt.tile_bytes = b;
+  return NDT_OK;
+}
+
+ndt_status ndt_set_inline_elems(int64_t n) {
+  ndt_runtime_ensure();
+  rt.inline_elems = n < 0 ? 0 : n;
+  return NDT_OK;
+}
+
+static ndt_status take_deferred(void) {
+  if (rt.deferred == NDT_OK) return NDT_OK;
+  ndt_status st = rt.deferred;
+  rt.deferred = NDT_OK;
+  return ndt_error(st, "%s", rt.deferred_msg);
+}
+
+ndt_status ndt_sync(void) {
+  if (!rt.started) return NDT_OK;
+  pthread_mutex_lock(&rt.lock);
+  while (rt.pending > 0) pthread_cond_wait(&rt.done, &rt.lock);
+  ndt_status st = take_deferred();
+  pthread_mutex_unlock(&rt.lock);
+  return st;
+}
+
+static int busy(const ndt_tile *t, int for_write) {
+  if (t->last_writer && !atomic_load(&t->last_writer->done)) return 1;
+  if (for_write)
+    for (int i = 0; i < t->nreaders; i++)
+      if (!atomic_load(&t->readers[i]->done)) return 1;
+  return 0;
+}
+
+ndt_status ndt_wait_tiles(ndt_store *s, int64_t t0, int64_t t1, int for_write) {
+  if (!rt.started) return NDT_OK;
+  pthread_mutex_lock(&rt.lock);
+  for (int64_t i = t0; i <= t1 && i < s->ntiles; i++)
+    while (busy(&s->tiles[i], for_write)) pthread_cond_wait(&rt.done, &rt.lock);
+  ndt_status st = take_deferred();
+  pthread_mutex_unlock(&rt.lock);
+  return st;
+}
+
+/* Room for `extra` more successors; edges are added only after every
+ * reservation succeeded, so a failed allocation leaves the graph unchanged. */
+static int reserve_succ(ndt_task *pred, int extra) {
+  if (pred->nsucc + extra <= pred->capsucc) return 0;
+  int cap = pred->capsucc * 2;
+  if (cap < pred->nsucc + extra) cap = pred->nsucc + extra;
+  ndt_task **s = realloc(pred->succ, (size_t)cap * sizeof *s);
+  if (!s) return -1;
+  pred->succ = s;
+  pred->capsucc = cap;
+  return 0;
+}
+
+static void add_edge(ndt_task *pred, ndt_task *t) {
+  if (pred == t || atomic_load(&pred->done)) return;
+  if (pred->nsucc && pred->succ[pred->nsucc - 1] == t) return;
+  pred->succ[pred->nsucc++] = t;
+  t->ndeps++;
+}
+
+/* Drops finished readers so the list stays short. */
+static void prune_readers(ndt_tile *tl) {
+  int j = 0;
+  for (int i = 0; i < tl->nreaders; i++) {
+    if (atomic_load(&tl->readers[i]->done)) task_decref(tl->readers[i]);
+    else tl->readers[j++] = tl->readers[i];
+  }
+  tl->nreaders = j;
+}
+
+ndt_status ndt_submit(const char *name, ndt_task_fn fn, const void *arg, size_t arg_size,
+                      const ndt_access *acc, int nacc, ndt_store *const *stores, int nstores,
+                      int small) {
+  ndt_status st = ndt_runtime_ensure();
+  if (st) return st;
+  if (small) {
+    /* The inline path: run now when nothing it touches is pending. */
+    int free_now = 1;
+    pthread_mutex_lock(&rt.lock);
+    for (int i = 0; i < nacc && free_now; i++)
+      if (busy(acc[i].tile, acc[i].priv & NDT_WRITE)) free_now = 0;
+    pthread_mutex_unlock(&rt.lock);
+    if (free_now) return fn((void *)arg, -1);
+  }
+  size_t head = (sizeof(ndt_task) + (size_t)nstores * sizeof(ndt_store *) + 15) & ~(size_t)15;
+  ndt_task *t = ndt_malloc(head + arg_size);
+  if (!t) return ndt_error(NDT_ERR_NOMEM, "cannot allocate a task for %s", name);
+  memset(t, 0, sizeof *t);
+  t->stores = (ndt_store **)(t + 1);
+  t->arg = (char *)t + head;
+  memcpy(t->arg, arg, arg_size);
+  atomic_init(&t->refs, 1);  /* the scheduler's reference, dropped when done */
+  atomic_init(&t->done, 0);
+  t->name = name;
+  t->fn = fn;
+  for (int i = 0; i < nstores; i++) {
+    ndt_store_incref(stores[i]);
+    t->stores[i] = stores[i];
+  }
+  t->nstores = nstores;
+
+  pthread_mutex_lock(&rt.lock);
+  /* Reserve first: then recording cannot fail half-way. */
+  int oom = 0;
+  for (int i = 0; i < nacc && !oom; i++) {
+    ndt_tile *tl = acc[i].tile;
+    if (tl->last_writer && reserve_succ(tl->last_writer, nacc)) oom = 1;
+    if (acc[i].priv & NDT_WRITE) {
+      for (int r = 0; r < tl->nreaders && !oom; r++)
+        if (reserve_succ(tl->readers[r], nacc)) oom = 1;
+    } else {
+      if (tl->nreaders + nacc > tl->capreaders) prune_readers(tl);
+      if (tl->nreaders + nacc > tl->capreaders) {
+        int cap = tl->capreaders * 2;
+        if (cap < tl->nreaders + nacc) cap = tl->nreaders + nacc;
+        ndt_task **r = realloc(tl->readers, (size_t)cap * sizeof *r);
+        if (!r) oom = 1;
+        else {
+          tl->readers = r;
+          tl->capreaders = cap;
+        }
+      }
+    }
+  }
+  if (oom) {
+    pthread_mutex_unlock(&rt.lock);
+    release_resources(t);
+    ndt_mfree(t);
+    return ndt_error(NDT_ERR_NOMEM, "cannot record a task for %s", name);
+  }
+  for (int i = 0; i < nacc; i++) {
+    ndt_tile *tl = acc[i].tile;
+    if (tl->last_writer) add_edge(tl->last_writer, t);
+    if (acc[i].priv & NDT_WRITE) {
+      for (int r = 0; r < tl->nreaders; r++) {
+        add_edge(tl->readers[r], t);
+        task_decref(tl->readers[r]);
+      }
+      tl->nreaders = 0;
+      if (tl->last_writer != t) {
+        task_decref(tl->last_writer);
+        atomic_fetch_add(&t->refs, 1);
+        tl->last_writer = t;
+      }
+    } else if (tl->last_writer != t) {
+      if (tl->nreaders && tl->readers[tl->nreaders - 1] == t) continue;
+      atomic_fetch_add(&t->refs, 1);
+      tl->readers[tl->nreaders++] = t;
+    }
+  }
+  rt.pending++;
+  if (t->ndeps == 0) {
+    push_ready(t);
+    pthread_cond_signal(&rt.work);
+  }
+  pthread_mutex_unlock(&rt.lock);
+  return NDT_OK;
+}

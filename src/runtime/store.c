@@ -1,0 +1,141 @@
+/* store.c - tiled stores: the tiling rule and tile memory. */
+#include <string.h>
+#include "internal.h"
+
+/* The tiling rule. A tile holds whole "rows" of the C-order array: it spans
+ * full extents on the axes after `axis`, a range of `axis`, and single
+ * indices before it, so every tile is a rectangular block and a contiguous
+ * range of the flat array. `axis` is the first axis whose rows fit the target
+ * size; its extent is split into equal pieces. The result depends on shape,
+ * itemsize and the target only - never on workers or ranks - which is what
+ * makes results reproducible. */
+void ndt_tiling_for(int ndim, const int64_t *shape, int itemsize, int64_t tile_bytes,
+                    ndt_tiling *t) {
+  int64_t size = 1;
+  for (int k = 0; k < ndim; k++) size *= shape[k];
+  if (tile_bytes < itemsize) tile_bytes = itemsize;
+  if (size == 0 || size * itemsize <= tile_bytes || ndim == 0) {
+    t->period = size > 0 ? size : 1;
+    t->seg = t->period;
+    t->per = 1;
+    t->ntiles = 1;
+    t->axis = -1;
+    return;
+  }
+  /* inner = elements in one index of `axis` (the product of later extents) */
+  int axis = ndim - 1;
+  int64_t inner = 1;
+  while (axis > 0 && inner * shape[axis] * itemsize <= tile_bytes) {
+    inner *= shape[axis];
+    axis--;
+  }
+  /* now inner*itemsize fits and inner*shape[axis]*itemsize does not */
+  int64_t n = shape[axis];
+  int64_t k = tile_bytes / (inner * itemsize);
+  if (k < 1) k = 1;
+  int64_t m = (n + k - 1) / k;       /* pieces of axis */
+  int64_t c = (n + m - 1) / m;       /* balanced piece length */
+  m = (n + c - 1) / c;
+  t->period = n * inner;
+  t->seg = c * inner;
+  t->per = m;
+  t->ntiles = (size / t->period) * m;
+  t->axis = axis;
+}
+
+int64_t ndt_tiles_for(int ndim, const int64_t *shape, ndt_dtype ty) {
+  if (ty < 0 || ty >= NDT_NTYPES || ndim < 0 || ndim > NDT_MAXDIMS) return 0;
+  ndt_tiling t;
+  ndt_tiling_for(ndim, shape, ndt_traits[ty].size, ndt_rt_tile_bytes(), &t);
+  return t.ntiles;
+}
+
+ndt_status ndt_store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t *shape,
+                         int zero) {
+  ndt_status st = ndt_runtime_ensure();
+  if (st) return st;
+  int itemsize = ndt_traits[ty].size;
+  int64_t size = 1;
+  for (int k = 0; k < ndim; k++) {
+    if (shape[k] < 0) return ndt_error(NDT_ERR_VALUE, "negative dimensions are not allowed");
+    if (shape[k] && size > INT64_MAX / shape[k] / itemsize)
+      return ndt_error(NDT_ERR_VALUE, "array is too big; `arr.size * arr.dtype.itemsize` "
+                                      "is larger than the maximum possible size.");
+    size *= shape[k];
+  }
+  ndt_tiling tl;
+  ndt_tiling_for(ndim, shape, itemsize, ndt_rt_tile_bytes(), &tl);
+  ndt_store *s = ndt_calloc(1, sizeof *s);
+  if (!s) return NDT_ERR_NOMEM;
+  s->tiles = ndt_calloc((size_t)tl.ntiles, sizeof(ndt_tile));
+  if (!s->tiles) {
+    ndt_mfree(s);
+    return NDT_ERR_NOMEM;
+  }
+  atomic_init(&s->refs, 1);
+  s->dtype = ty;
+  s->itemsize = itemsize;
+  s->size = size;
+  s->period = tl.period;
+  s->seg = tl.seg;
+  s->per = tl.per;
+  s->ntiles = tl.ntiles;
+  for (int64_t i = 0; i < tl.ntiles; i++) {
+    ndt_tile *t = &s->tiles[i];
+    int64_t p = i / tl.per, q = i % tl.per;
+    t->start = p * tl.period + q * tl.seg;
+    int64_t end = t->start + tl.seg;
+    if (end > (p + 1) * tl.period) end = (p + 1) * tl.period;
+    if (end > size) end = size;
+    t->len = end - t->start;
+    t->owner = 0;
+    t->valid = 1;
+    t->data = ndt_alloc_data((size_t)t->len * itemsize, zero);
+    if (!t->data) {
+      s->ntiles = i;  /* free what was allocated */
+      ndt_store_decref(s);
+      return ndt_error(NDT_ERR_NOMEM, "Unable to allocate %.3g MiB for an array with "
+                       "%lld elements of type %s", (double)size * itemsize / 1048576.0,
+                       (long long)size, ndt_traits[ty].name);
+    }
+  }
+  *out = s;
+  return NDT_OK;
+}
+
+ndt_status ndt_store_new_bytes(ndt_store **out, int64_t nbytes) {
+  ndt_store *s = ndt_calloc(1, sizeof *s);
+  if (!s) return NDT_ERR_NOMEM;
+  s->tiles = ndt_calloc(1, sizeof(ndt_tile));
+  if (!s->tiles) {
+    ndt_mfree(s);
+    return NDT_ERR_NOMEM;
+  }
+  atomic_init(&s->refs, 1);
+  s->dtype = NDT_UINT8;
+  s->itemsize = 1;
+  s->size = s->period = s->seg = nbytes > 0 ? nbytes : 1;
+  s->per = s->ntiles = 1;
+  s->tiles[0].len = s->size;
+  s->tiles[0].valid = 1;
+  s->tiles[0].data = ndt_alloc_data((size_t)s->size, 0);
+  if (!s->tiles[0].data) {
+    ndt_mfree(s->tiles);
+    ndt_mfree(s);
+    return NDT_ERR_NOMEM;
+  }
+  *out = s;
+  return NDT_OK;
+}
+
+void ndt_store_incref(ndt_store *s) { atomic_fetch_add(&s->refs, 1); }
+
+void ndt_store_decref(ndt_store *s) {
+  if (!s || atomic_fetch_sub(&s->refs, 1) != 1) return;
+  for (int64_t i = 0; i < s->ntiles; i++) {
+    ndt_tile_release(&s->tiles[i]);
+    ndt_free_data(s->tiles[i].data);
+  }
+  ndt_mfree(s->tiles);
+  ndt_mfree(s);
+}

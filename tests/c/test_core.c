@@ -1,0 +1,613 @@
+/* test_core.c - the core against reference values computed here: creation,
+ * views, elementwise ops with broadcasting and overlap, casts, reductions,
+ * reproducibility across worker counts, errors and allocation failures.
+ * A small tile size makes every multi-tile path run on small data. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ndtile.h"
+
+static int passed, failed;
+#define EXPECT(cond, ...)                                                   \
+  do {                                                                      \
+    if (cond) passed++;                                                     \
+    else {                                                                  \
+      failed++;                                                             \
+      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                  \
+      fprintf(stderr, __VA_ARGS__);                                         \
+      fprintf(stderr, "\n");                                                \
+    }                                                                       \
+  } while (0)
+#define OK(call)                                                            \
+  do {                                                                      \
+    ndt_status s_ = (call);                                                 \
+    if (s_ != NDT_OK) {                                                     \
+      fprintf(stderr, "FATAL %s:%d: %s -> %s\n", __FILE__, __LINE__, #call, \
+              ndt_last_error());                                            \
+      exit(2);                                                              \
+    }                                                                       \
+  } while (0)
+
+static const ndt_dtype ALL[] = {NDT_BOOL, NDT_INT8, NDT_INT16, NDT_INT32, NDT_INT64,
+                                NDT_UINT8, NDT_UINT16, NDT_UINT32, NDT_UINT64,
+                                NDT_FLOAT32, NDT_FLOAT64, NDT_COMPLEX64, NDT_COMPLEX128};
+#define NALL 13
+
+/* Reads an array as doubles (real part) in C order. */
+static double *to_doubles(const ndt_array *a) {
+  ndt_array *d;
+  int64_t n = ndt_size(a);
+  double *buf = malloc(sizeof(double) * (n ? n : 1));
+  if (ndt_get_dtype(a) == NDT_COMPLEX64 || ndt_get_dtype(a) == NDT_COMPLEX128) {
+    ndt_array *r;
+    OK(ndt_real(&r, a));
+    OK(ndt_astype(&d, r, NDT_FLOAT64, NDT_CAST_UNSAFE));
+    ndt_free(r);
+  } else {
+    OK(ndt_astype(&d, a, NDT_FLOAT64, NDT_CAST_UNSAFE));
+  }
+  OK(ndt_to_buffer(d, buf));
+  ndt_free(d);
+  return buf;
+}
+
+static ndt_array *from_doubles(const double *v, int ndim, const int64_t *shape, ndt_dtype t) {
+  ndt_array *d, *r;
+  OK(ndt_from_buffer(&d, NDT_FLOAT64, ndim, shape, v, NULL));
+  OK(ndt_astype(&r, d, t, NDT_CAST_UNSAFE));
+  ndt_free(d);
+  return r;
+}
+
+static ndt_index sl(int64_t a, int64_t b, int64_t s) {
+  ndt_index i = {.kind = NDT_IDX_SLICE, .start = a, .stop = b, .step = s, .has_start = 1,
+                 .has_stop = 1};
+  return i;
+}
+static ndt_index all_(void) {
+  ndt_index i = {.kind = NDT_IDX_SLICE, .step = 1};
+  return i;
+}
+
+static void test_tiling(void) {
+  int64_t s1[2] = {1000, 1000}, s2[1] = {7}, s3[3] = {3, 5, 100000};
+  int64_t t1 = ndt_tiles_for(2, s1, NDT_FLOAT64);
+  EXPECT(t1 > 1, "large array has many tiles (%lld)", (long long)t1);
+  EXPECT(ndt_tiles_for(1, s2, NDT_FLOAT64) == 1, "small array is one tile");
+  EXPECT(ndt_tiles_for(3, s3, NDT_INT8) >= 15, "rows longer than a tile split");
+  OK(ndt_set_workers(3));
+  EXPECT(ndt_tiles_for(2, s1, NDT_FLOAT64) == t1, "tiling does not depend on workers");
+  OK(ndt_set_workers(2));
+}
+
+static void test_creation(void) {
+  int64_t shape[2] = {37, 29};
+  for (int i = 0; i < NALL; i++) {
+    ndt_dtype t = ALL[i];
+    ndt_array *z, *o, *f;
+    OK(ndt_zeros(&z, 2, shape, t));
+    OK(ndt_ones(&o, 2, shape, t));
+    double seven = 7;
+    OK(ndt_full(&f, 2, shape, t, &seven, NDT_FLOAT64));
+    double *vz = to_doubles(z), *vo = to_doubles(o), *vf = to_doubles(f);
+    int ok = 1;
+    for (int k = 0; k < 37 * 29; k++)
+      ok &= vz[k] == 0 && vo[k] == 1 && vf[k] == (t == NDT_BOOL ? 1 : 7);
+    EXPECT(ok, "zeros/ones/full %s", ndt_dtype_name(t));
+    EXPECT(ndt_get_dtype(z) == t && ndt_size(z) == 37 * 29, "dtype and size");
+    free(vz); free(vo); free(vf);
+    ndt_free(z); ndt_free(o); ndt_free(f);
+  }
+  ndt_array *a;
+  OK(ndt_arange(&a, 3, 1000, 7, NDT_INT32));
+  double *v = to_doubles(a);
+  int ok = ndt_size(a) == 143;
+  for (int k = 0; k < 143 && ok; k++) ok = v[k] == 3 + 7 * k;
+  EXPECT(ok, "arange int32");
+  free(v); ndt_free(a);
+  OK(ndt_arange(&a, 1.0, 0.0, -0.1, NDT_FLOAT64));
+  v = to_doubles(a);
+  EXPECT(ndt_size(a) == 10 && fabs(v[9] - 0.1) < 1e-12, "arange negative float step");
+  free(v); ndt_free(a);
+  OK(ndt_linspace(&a, 0, 1, 11, 1, NDT_FLOAT64));
+  v = to_doubles(a);
+  EXPECT(ndt_size(a) == 11 && v[10] == 1.0 && fabs(v[3] - 0.3) < 1e-15, "linspace");
+  free(v); ndt_free(a);
+  OK(ndt_linspace(&a, 0, 10, 4, 1, NDT_INT64));
+  v = to_doubles(a);
+  EXPECT(v[0] == 0 && v[1] == 3 && v[2] == 6 && v[3] == 10, "linspace int floors");
+  free(v); ndt_free(a);
+  OK(ndt_eye(&a, 40, 50, 3, NDT_FLOAT32));
+  v = to_doubles(a);
+  ok = 1;
+  for (int r = 0; r < 40; r++)
+    for (int c = 0; c < 50; c++) ok &= v[r * 50 + c] == (c == r + 3);
+  EXPECT(ok, "eye with offset");
+  free(v); ndt_free(a);
+  /* 0-d and empty arrays */
+  int64_t e[2] = {0, 5};
+  OK(ndt_ones(&a, 2, e, NDT_FLOAT64));
+  EXPECT(ndt_size(a) == 0 && ndt_ndim(a) == 2, "empty array");
+  ndt_free(a);
+  double x = 2.5;
+  OK(ndt_scalar(&a, NDT_FLOAT64, &x, 0));
+  double y = 0;
+  OK(ndt_item(a, NDT_FLOAT64, &y));
+  EXPECT(ndt_ndim(a) == 0 && y == 2.5, "0-d array");
+  ndt_free(a);
+}
+
+static void test_buffers(void) {
+  /* strided host source, every dtype round trip */
+  for (int i = 0; i < NALL; i++) {
+    ndt_dtype t = ALL[i];
+    size_t isz = ndt_dtype_size(t);
+    int64_t shape[2] = {19, 23};
+    char *src = calloc(19 * 23 * 2, isz), *dst = calloc(19 * 23, isz);
+    for (int k = 0; k < 19 * 23 * 2 * (int)isz; k++) src[k] = (char)(k * 31 + 7);
+    if (t == NDT_BOOL) for (int k = 0; k < 19 * 23 * 2; k++) src[k] &= 1;
+    if (t == NDT_FLOAT32 || t == NDT_COMPLEX64)
+      for (int k = 0; k < 19 * 23 * 2 * (int)isz / 4; k++) ((float *)src)[k] = k * 0.5f;
+    if (t == NDT_FLOAT64 || t == NDT_COMPLEX128)
+      for (int k = 0; k < 19 * 23 * 2 * (int)isz / 8; k++) ((double *)src)[k] = k * 0.25;
+    int64_t bst[2] = {(int64_t)(23 * 2 * isz), (int64_t)(2 * isz)};
+    ndt_array *a;
+    OK(ndt_from_buffer(&a, t, 2, shape, src, bst));
+    OK(ndt_to_buffer(a, dst));
+    int ok = 1;
+    for (int k = 0; k < 19 * 23; k++) ok &= memcmp(dst + k * isz, src + 2 * k * isz, isz) == 0;
+    EXPECT(ok, "from_buffer strided / to_buffer %s", ndt_dtype_name(t));
+    free(src); free(dst); ndt_free(a);
+  }
+}
+
+static void test_views(void) {
+  int64_t shape[2] = {30, 40};
+  double ref[30 * 40];
+  for (int k = 0; k < 1200; k++) ref[k] = k;
+  ndt_array *a = from_doubles(ref, 2, shape, NDT_FLOAT64), *v;
+  /* a[25:2:-3, ::-7] */
+  ndt_index ix[2] = {sl(25, 2, -3), sl(-1, -100, -7)};
+  OK(ndt_view_index(&v, a, 2, ix));
+  EXPECT(ndt_shape(v)[0] == 8 && ndt_shape(v)[1] == 6, "negative-step view shape %lldx%lld",
+         (long long)ndt_shape(v)[0], (long long)ndt_shape(v)[1]);
+  double *vv = to_doubles(v);
+  int ok = 1;
+  for (int r = 0; r < 8; r++)
+    for (int c = 0; c < 6; c++) ok &= vv[r * 6 + c] == (25 - 3 * r) * 40 + (39 - 7 * c);
+  EXPECT(ok, "negative-step view values");
+  free(vv);
+  /* write through the view */
+  double m1 = -1;
+  OK(ndt_fill(v, &m1, NDT_FLOAT64));
+  double *av = to_doubles(a);
+  ok = av[25 * 40 + 39] == -1 && av[22 * 40 + 32] == -1 && av[24 * 40 + 39] == 24 * 40 + 39;
+  EXPECT(ok, "writes through a view land in the base");
+  free(av);
+  ndt_free(v);
+  /* integer index drops a dimension, newaxis adds one, ellipsis */
+  ndt_index ix2[3] = {{.kind = NDT_IDX_ELLIPSIS}, {.kind = NDT_IDX_INT, .start = -2},
+                      {.kind = NDT_IDX_NEWAXIS}};
+  OK(ndt_view_index(&v, a, 3, ix2));
+  EXPECT(ndt_ndim(v) == 2 && ndt_shape(v)[0] == 30 && ndt_shape(v)[1] == 1, "a[..., -2, None]");
+  vv = to_doubles(v);
+  EXPECT(vv[3] == 3 * 40 + 38, "column view value");
+  free(vv);
+  ndt_free(v);
+  /* transpose and reshape */
+  ndt_array *t, *r;
+  OK(ndt_transpose(&t, a, NULL));
+  EXPECT(ndt_shape(t)[0] == 40 && ndt_shape(t)[1] == 30, "transpose shape");
+  int64_t flat[1] = {-1};
+  OK(ndt_reshape(&r, t, 1, flat));
+  EXPECT(!ndt_same_store(r, a), "reshape of a transpose copies");
+  vv = to_doubles(r);
+  EXPECT(vv[1] == 40 && vv[30] == 1, "transpose then ravel order");
+  free(vv);
+  ndt_free(r);
+  OK(ndt_reshape(&r, a, 1, flat));
+  EXPECT(ndt_same_store(r, a), "reshape of a contiguous array is a view");
+  ndt_free(r);
+  int64_t s3[3] = {30, 4, 10};
+  OK(ndt_reshape(&r, a, 3, s3));
+  EXPECT(ndt_same_store(r, a) && ndt_strides(r)[1] == 10, "splitting an axis is a view");
+  ndt_free(r);
+  ndt_free(t);
+  /* errors */
+  ndt_index bad[1] = {{.kind = NDT_IDX_INT, .start = 30}};
+  EXPECT(ndt_view_index(&v, a, 1, bad) == NDT_ERR_INDEX, "out-of-bounds index: %s",
+         ndt_last_error());
+  ndt_index three[3] = {all_(), all_(), all_()};
+  EXPECT(ndt_view_index(&v, a, 3, three) == NDT_ERR_INDEX, "too many indices");
+  ndt_index zero[1] = {sl(0, 5, 0)};
+  EXPECT(ndt_view_index(&v, a, 1, zero) == NDT_ERR_VALUE, "zero step");
+  int64_t bads[2] = {7, 7};
+  EXPECT(ndt_reshape(&r, a, 2, bads) == NDT_ERR_VALUE &&
+         strstr(ndt_last_error(), "cannot reshape array of size 1200 into shape (7, 7)"),
+         "reshape error message: %s", ndt_last_error());
+  int64_t big[33];
+  for (int k = 0; k < 33; k++) big[k] = 1;
+  EXPECT(ndt_zeros(&r, 33, big, NDT_FLOAT64) == NDT_ERR_VALUE, "too many dimensions");
+  ndt_free(a);
+}
+
+/* c = a OP b with broadcasting (30,1,17) x (4,17), all dtypes, vs a loop. */
+static double ref_op(ndt_ufunc op, double x, double y) {
+  switch (op) {
+    case NDT_ADD: return x + y;
+    case NDT_SUBTRACT: return x - y;
+    case NDT_MULTIPLY: return x * y;
+    case NDT_MAXIMUM: return x > y ? x : y;
+    case NDT_LESS: return x < y;
+    default: return NAN;
+  }
+}
+
+static void test_elementwise(void) {
+  int64_t sa[3] = {30, 1, 17}, sb[2] = {4, 17};
+  double va[510], vb[68];
+  for (int k = 0; k < 510; k++) va[k] = (k * 7) % 23;
+  for (int k = 0; k < 68; k++) vb[k] = (k * 5) % 11;
+  ndt_ufunc ops[] = {NDT_ADD, NDT_SUBTRACT, NDT_MULTIPLY, NDT_MAXIMUM, NDT_LESS};
+  for (int i = 0; i < NALL; i++) {
+    ndt_dtype t = ALL[i];
+    if (t == NDT_BOOL) continue;
+    ndt_array *a = from_doubles(va, 3, sa, t), *b = from_doubles(vb, 2, sb, t);
+    for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
+      if (ops[o] == NDT_SUBTRACT && (t >= NDT_UINT8 && t <= NDT_UINT64)) continue;
+      ndt_array *c = NULL;
+      OK(ndt_binary(ops[o], a, b, &c));
+      EXPECT(ndt_ndim(c) == 3 && ndt_shape(c)[1] == 4 && ndt_size(c) == 30 * 4 * 17,
+             "broadcast shape");
+      double *vc = to_doubles(c);
+      int ok = 1;
+      for (int x = 0; x < 30; x++)
+        for (int y = 0; y < 4; y++)
+          for (int z = 0; z < 17; z++) {
+            double want = ref_op(ops[o], va[x * 17 + z], vb[y * 17 + z]);
+            if (t == NDT_INT8 && ops[o] == NDT_MULTIPLY) want = (double)(int8_t)(int)want;
+            ok &= vc[(x * 4 + y) * 17 + z] == want;
+          }
+      EXPECT(ok, "%s %s with broadcasting", ndt_ufunc_name(ops[o]), ndt_dtype_name(t));
+      EXPECT(ndt_get_dtype(c) == (ops[o] == NDT_LESS ? NDT_BOOL : t), "result dtype");
+      free(vc);
+      ndt_free(c);
+    }
+    ndt_free(a);
+    ndt_free(b);
+  }
+  /* promotion: int8 array + weak Python int stays int8; + float64 gives float64 */
+  int64_t s1[1] = {5};
+  ndt_array *a, *w, *f, *c = NULL;
+  OK(ndt_ones(&a, 1, s1, NDT_INT8));
+  int64_t three = 3;
+  OK(ndt_scalar(&w, NDT_INT64, &three, 1));
+  OK(ndt_binary(NDT_ADD, a, w, &c));
+  EXPECT(ndt_get_dtype(c) == NDT_INT8, "NEP 50: int8 + python int -> int8");
+  ndt_free(c);
+  c = NULL;
+  OK(ndt_ones(&f, 1, s1, NDT_FLOAT32));
+  OK(ndt_binary(NDT_ADD, a, f, &c));
+  EXPECT(ndt_get_dtype(c) == NDT_FLOAT32, "int8 + float32 -> float32");
+  ndt_free(c);
+  c = NULL;
+  OK(ndt_binary(NDT_TRUE_DIVIDE, a, w, &c));
+  EXPECT(ndt_get_dtype(c) == NDT_FLOAT64, "int8 / int -> float64");
+  ndt_free(c);
+  /* output cast rule: float result into an int array is refused */
+  c = a;
+  EXPECT(ndt_binary(NDT_ADD, a, f, &c) == NDT_ERR_CAST, "same_kind output cast: %s",
+         ndt_last_error());
+  ndt_free(a); ndt_free(w); ndt_free(f);
+  /* shape mismatch */
+  int64_t s2[1] = {4};
+  OK(ndt_ones(&a, 1, s1, NDT_FLOAT64));
+  OK(ndt_ones(&f, 1, s2, NDT_FLOAT64));
+  c = NULL;
+  EXPECT(ndt_binary(NDT_ADD, a, f, &c) == NDT_ERR_SHAPE &&
+         strstr(ndt_last_error(), "could not be broadcast together with shapes (5,) (4,)"),
+         "broadcast error: %s", ndt_last_error());
+  ndt_free(a); ndt_free(f);
+  /* unary math and where */
+  double xs[6] = {-2, -0.5, 0, 0.5, 2, 9};
+  int64_t s6[1] = {6};
+  ndt_array *x = from_doubles(xs, 1, s6, NDT_FLOAT64), *r = NULL, *cond = NULL, *z;
+  OK(ndt_unary(NDT_ABSOLUTE, x, &r));
+  double *vr = to_doubles(r);
+  EXPECT(vr[0] == 2 && vr[1] == 0.5 && vr[5] == 9, "absolute");
+  free(vr); ndt_free(r); r = NULL;
+  OK(ndt_unary(NDT_EXP, x, &r));
+  vr = to_doubles(r);
+  int ok = 1;
+  for (int k = 0; k < 6; k++) ok &= fabs(vr[k] - exp(xs[k])) <= 1e-15 * exp(xs[k]);
+  EXPECT(ok, "exp");
+  free(vr); ndt_free(r); r = NULL;
+  OK(ndt_zeros(&z, 1, s6, NDT_FLOAT64));
+  OK(ndt_binary(NDT_GREATER, x, z, &cond));
+  OK(ndt_where(cond, x, z, &r));
+  vr = to_doubles(r);
+  EXPECT(vr[0] == 0 && vr[3] == 0.5 && vr[5] == 9, "where");
+  free(vr); ndt_free(r); r = NULL;
+  ndt_free(cond); ndt_free(z); ndt_free(x);
+}
+
+static void test_overlap(void) {
+  /* a[1:] += a[:-1] reads a[:-1] as it was, as NumPy does */
+  int n = 1000;
+  double *v = malloc(sizeof(double) * n);
+  for (int k = 0; k < n; k++) v[k] = k;
+  int64_t s[1] = {n};
+  ndt_array *a = from_doubles(v, 1, s, NDT_FLOAT64), *hi, *lo;
+  ndt_index i1 = sl(1, n, 1), i2 = sl(0, n - 1, 1);
+  OK(ndt_view_index(&hi, a, 1, &i1));
+  OK(ndt_view_index(&lo, a, 1, &i2));
+  OK(ndt_binary(NDT_ADD, hi, lo, &hi));
+  double *r = to_doubles(a);
+  int ok = r[0] == 0;
+  for (int k = 1; k < n; k++) ok &= r[k] == k + (k - 1);
+  EXPECT(ok, "overlapping in-place add");
+  free(r);
+  /* a[::-1] = a reverses (assignment with overlap) */
+  ndt_index rev = sl(-1, -n - 1, -1);
+  ndt_array *ra;
+  OK(ndt_view_index(&ra, a, 1, &rev));
+  OK(ndt_assign(ra, a, NDT_CAST_SAME_KIND));
+  r = to_doubles(a);
+  ok = r[n - 1] == 0;
+  for (int k = 1; k < n; k++) ok &= r[n - 1 - k] == k + (k - 1);
+  EXPECT(ok, "reversing assignment with overlap");
+  free(r);
+  ndt_free(ra); ndt_free(hi); ndt_free(lo); ndt_free(a); free(v);
+}
+
+static double sum_ref(const double *v, int64_t n) {
+  long double s = 0;
+  for (int64_t i = 0; i < n; i++) s += v[i];
+  return (double)s;
+}
+
+static void test_reductions(void) {
+  int64_t shape[3] = {13, 21, 17};
+  int64_t n = 13 * 21 * 17;
+  double *v = malloc(sizeof(double) * n);
+  for (int64_t k = 0; k < n; k++) v[k] = (double)((k * 37) % 101) - 50;
+  for (int i = 0; i < NALL; i++) {
+    ndt_dtype t = ALL[i];
+    int is_unsigned = t >= NDT_UINT8 && t <= NDT_UINT64;
+    double *vv = malloc(sizeof(double) * n);
+    for (int64_t k = 0; k < n; k++) {
+      vv[k] = is_unsigned ? fabs(v[k]) : v[k];
+      if (t == NDT_BOOL) vv[k] = vv[k] > 0;
+    }
+    ndt_array *a = from_doubles(vv, 3, shape, t), *r;
+    /* sum over all */
+    OK(ndt_reduce(NDT_RED_SUM, a, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &r));
+    double got;
+    OK(ndt_item(r, NDT_FLOAT64, &got));
+    EXPECT(got == sum_ref(vv, n), "sum all %s: %g vs %g", ndt_dtype_name(t), got,
+           sum_ref(vv, n));
+    ndt_dtype want = t == NDT_BOOL || (t >= NDT_INT8 && t <= NDT_INT64) ? NDT_INT64
+                     : is_unsigned ? NDT_UINT64 : t;
+    EXPECT(ndt_get_dtype(r) == want && ndt_ndim(r) == 0, "sum dtype %s", ndt_dtype_name(t));
+    ndt_free(r);
+    /* sum, max and argmax over axis 1 with keepdims, and over axes {0,2} */
+    OK(ndt_reduce(NDT_RED_SUM, a, 2, 1, NDT_DTYPE_DEFAULT, 0, &r));
+    double *rv = to_doubles(r);
+    int ok = ndt_ndim(r) == 3 && ndt_shape(r)[1] == 1;
+    for (int x = 0; x < 13; x++)
+      for (int z = 0; z < 17; z++) {
+        double s = 0;
+        for (int y = 0; y < 21; y++) s += vv[(x * 21 + y) * 17 + z];
+        ok &= rv[x * 17 + z] == s;
+      }
+    EXPECT(ok, "sum axis 1 keepdims %s", ndt_dtype_name(t));
+    free(rv); ndt_free(r);
+    OK(ndt_reduce(NDT_RED_MAX, a, 5, 0, NDT_DTYPE_DEFAULT, 0, &r));
+    rv = to_doubles(r);
+    ok = ndt_ndim(r) == 1 && ndt_shape(r)[0] == 21;
+    for (int y = 0; y < 21; y++) {
+      double m = -1e300;
+      for (int x = 0; x < 13; x++)
+        for (int z = 0; z < 17; z++) m = fmax(m, vv[(x * 21 + y) * 17 + z]);
+      ok &= rv[y] == m;
+    }
+    EXPECT(ok, "max over axes (0,2) %s", ndt_dtype_name(t));
+    free(rv); ndt_free(r);
+    OK(ndt_reduce(NDT_RED_ARGMAX, a, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &r));
+    int64_t am;
+    OK(ndt_item(r, NDT_INT64, &am));
+    int64_t best = 0;
+    for (int64_t k = 1; k < n; k++) if (vv[k] > vv[best]) best = k;
+    EXPECT(am == best, "argmax first occurrence %s: %lld vs %lld", ndt_dtype_name(t),
+           (long long)am, (long long)best);
+    ndt_free(r);
+    OK(ndt_reduce(NDT_RED_ARGMIN, a, 2, 0, NDT_DTYPE_DEFAULT, 0, &r));
+    rv = to_doubles(r);
+    ok = 1;
+    for (int x = 0; x < 13; x++)
+      for (int z = 0; z < 17; z++) {
+        int b = 0;
+        for (int y = 1; y < 21; y++)
+          if (vv[(x * 21 + y) * 17 + z] < vv[(x * 21 + b) * 17 + z]) b = y;
+        ok &= rv[x * 17 + z] == b;
+      }
+    EXPECT(ok, "argmin axis 1 %s", ndt_dtype_name(t));
+    free(rv); ndt_free(r);
+    ndt_free(a);
+    free(vv);
+  }
+  /* mean, var, std with ddof on a strided view */
+  ndt_array *a = from_doubles(v, 3, shape, NDT_FLOAT64), *view, *r;
+  ndt_index ix[3] = {sl(-1, -14, -2), all_(), sl(1, 17, 3)};
+  OK(ndt_view_index(&view, a, 3, ix));
+  int64_t m = ndt_size(view);
+  double *vv = to_doubles(view);
+  double mean = sum_ref(vv, m) / m, ss = 0;
+  for (int64_t k = 0; k < m; k++) ss += (vv[k] - mean) * (vv[k] - mean);
+  double got;
+  OK(ndt_reduce(NDT_RED_MEAN, view, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &r));
+  OK(ndt_item(r, NDT_FLOAT64, &got));
+  EXPECT(fabs(got - mean) < 1e-12, "mean of a strided view");
+  ndt_free(r);
+  OK(ndt_reduce(NDT_RED_VAR, view, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 1, &r));
+  OK(ndt_item(r, NDT_FLOAT64, &got));
+  EXPECT(fabs(got - ss / (m - 1)) < 1e-10, "var ddof=1");
+  ndt_free(r);
+  OK(ndt_reduce(NDT_RED_STD, view, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &r));
+  OK(ndt_item(r, NDT_FLOAT64, &got));
+  EXPECT(fabs(got - sqrt(ss / m)) < 1e-10, "std");
+  ndt_free(r);
+  free(vv);
+  ndt_free(view);
+  /* errors */
+  EXPECT(ndt_reduce(NDT_RED_SUM, a, 8, 0, NDT_DTYPE_DEFAULT, 0, &r) == NDT_ERR_AXIS,
+         "axis out of range: %s", ndt_last_error());
+  int64_t e[2] = {0, 3};
+  ndt_array *empty;
+  OK(ndt_zeros(&empty, 2, e, NDT_FLOAT64));
+  EXPECT(ndt_reduce(NDT_RED_MAX, empty, 1, 0, NDT_DTYPE_DEFAULT, 0, &r) == NDT_ERR_VALUE,
+         "max of empty");
+  OK(ndt_reduce(NDT_RED_SUM, empty, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &r));
+  OK(ndt_item(r, NDT_FLOAT64, &got));
+  EXPECT(got == 0, "sum of empty is 0");
+  ndt_free(r);
+  OK(ndt_reduce(NDT_RED_MAX, empty, 2, 0, NDT_DTYPE_DEFAULT, 0, &r));
+  EXPECT(ndt_size(r) == 0 && ndt_shape(r)[0] == 0, "max over a non-empty axis of an empty array");
+  ndt_free(r);
+  ndt_free(empty);
+  /* NaN: max propagates, nanmax skips, argmax finds the first NaN */
+  double nv[5] = {1, NAN, 7, NAN, 3};
+  int64_t s5[1] = {5};
+  ndt_array *na = from_doubles(nv, 1, s5, NDT_FLOAT64);
+  OK(ndt_reduce(NDT_RED_MAX, na, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &r));
+  OK(ndt_item(r, NDT_FLOAT64, &got));
+  EXPECT(isnan(got), "max with NaN is NaN");
+  ndt_free(r);
+  OK(ndt_reduce(NDT_RED_NANMAX, na, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &r));
+  OK(ndt_item(r, NDT_FLOAT64, &got));
+  EXPECT(got == 7, "nanmax skips NaN");
+  ndt_free(r);
+  OK(ndt_reduce(NDT_RED_ARGMAX, na, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &r));
+  int64_t ai;
+  OK(ndt_item(r, NDT_INT64, &ai));
+  EXPECT(ai == 1, "argmax picks the first NaN");
+  ndt_free(r);
+  ndt_free(na);
+  ndt_free(a);
+  free(v);
+}
+
+/* The same float computation with 1, 2 and 4 workers gives the same bits. */
+static void test_reproducible(void) {
+  int64_t n = 100003;
+  double *v = malloc(sizeof(double) * n);
+  for (int64_t k = 0; k < n; k++) v[k] = sin((double)k) * 1e3 + 1.0 / (k + 1);
+  double res[3][3];
+  int workers[3] = {1, 2, 4};
+  for (int w = 0; w < 3; w++) {
+    OK(ndt_set_workers(workers[w]));
+    int64_t s[2] = {n, 1};
+    ndt_array *a, *a2, *r, *sq = NULL;
+    OK(ndt_from_buffer(&a, NDT_FLOAT64, 1, &n, v, NULL));
+    OK(ndt_reshape(&a2, a, 2, s));
+    OK(ndt_binary(NDT_MULTIPLY, a2, a2, &sq));
+    OK(ndt_reduce(NDT_RED_SUM, sq, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &r));
+    OK(ndt_item(r, NDT_FLOAT64, &res[w][0]));
+    ndt_free(r);
+    OK(ndt_reduce(NDT_RED_MEAN, a, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &r));
+    OK(ndt_item(r, NDT_FLOAT64, &res[w][1]));
+    ndt_free(r);
+    OK(ndt_reduce(NDT_RED_STD, a, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &r));
+    OK(ndt_item(r, NDT_FLOAT64, &res[w][2]));
+    ndt_free(r);
+    ndt_free(sq); ndt_free(a2); ndt_free(a);
+  }
+  EXPECT(memcmp(res[0], res[1], sizeof res[0]) == 0 && memcmp(res[0], res[2], sizeof res[0]) == 0,
+         "bitwise identical for 1, 2, 4 workers");
+  OK(ndt_set_workers(2));
+  free(v);
+}
+
+/* Many dependent tasks in flight: a chain of in-place updates over views. */
+static void test_runtime_chain(void) {
+  int64_t shape[2] = {64, 64};
+  ndt_array *u, *one;
+  OK(ndt_zeros(&u, 2, shape, NDT_INT64));
+  int64_t k1 = 1;
+  OK(ndt_scalar(&one, NDT_INT64, &k1, 1));
+  for (int step = 0; step < 50; step++) {
+    ndt_array *v;
+    ndt_index ix[2] = {sl(step % 7, 64, 1 + step % 3), sl(0, 64 - step % 5, 1)};
+    OK(ndt_view_index(&v, u, 2, ix));
+    OK(ndt_binary(NDT_ADD, v, one, &v));
+    ndt_free(v);
+  }
+  int64_t *got = malloc(sizeof(int64_t) * 64 * 64);
+  OK(ndt_to_buffer(u, got));
+  int ok = 1;
+  for (int r = 0; r < 64; r++)
+    for (int c = 0; c < 64; c++) {
+      int64_t want = 0;
+      for (int step = 0; step < 50; step++)
+        want += r >= step % 7 && (r - step % 7) % (1 + step % 3) == 0 && c < 64 - step % 5;
+      ok &= got[r * 64 + c] == want;
+    }
+  EXPECT(ok, "chain of dependent in-place updates");
+  free(got);
+  ndt_free(u);
+  ndt_free(one);
+}
+
+/* Every allocation may fail: the call reports NOMEM, nothing crashes or leaks,
+ * and earlier arrays stay valid. */
+static void test_alloc_failures(void) {
+  int64_t shape[2] = {50, 40};
+  ndt_array *keep;
+  OK(ndt_ones(&keep, 2, shape, NDT_FLOAT64));
+  int failures = 0;
+  for (int n = 1; n < 60; n++) {
+    ndt_array *a = NULL, *b = NULL, *r = NULL, *t = NULL;
+    ndt_debug_fail_alloc_after(n);
+    ndt_status st = ndt_ones(&a, 2, shape, NDT_FLOAT64);
+    if (st == NDT_OK) st = ndt_transpose(&t, a, NULL);
+    if (st == NDT_OK) st = ndt_binary(NDT_ADD, keep, t, &b);
+    if (st == NDT_OK) st = ndt_reduce(NDT_RED_SUM, b, 1, 0, NDT_DTYPE_DEFAULT, 0, &r);
+    if (st == NDT_OK) st = ndt_sync();
+    ndt_debug_fail_alloc_after(0);
+    ndt_status s2 = ndt_sync();  /* a deferred failure surfaces here at the latest */
+    if (st != NDT_OK || s2 != NDT_OK) {
+      failures++;
+      ndt_status e = st != NDT_OK ? st : s2;
+      if (e != NDT_ERR_NOMEM)
+        EXPECT(0, "failure %d reported as %s: %s", n, ndt_status_string(e), ndt_last_error());
+    }
+    ndt_free(a); ndt_free(b); ndt_free(r); ndt_free(t);
+  }
+  EXPECT(failures > 5, "allocation failures were injected (%d)", failures);
+  ndt_array *s;
+  double got;
+  OK(ndt_reduce(NDT_RED_SUM, keep, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &s));
+  OK(ndt_item(s, NDT_FLOAT64, &got));
+  EXPECT(got == 2000, "earlier arrays stay valid after failures");
+  ndt_free(s);
+  ndt_free(keep);
+}
+
+int main(void) {
+  ndt_config cfg = {.workers = 2, .tile_bytes = 512, .inline_elems = 64};
+  OK(ndt_init(&cfg));
+  test_tiling();
+  test_creation();
+  test_buffers();
+  test_views();
+  test_elementwise();
+  test_overlap();
+  test_reductions();
+  test_reproducible();
+  test_runtime_chain();
+  test_alloc_failures();
+  ndt_finalize();
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed != 0;
+}
