@@ -28,6 +28,10 @@ void ndt_mfree(void *p);
 /* Aligned buffers for tile data (64 bytes). */
 void *ndt_alloc_data(size_t n, int zero);
 void ndt_free_data(void *p);
+/* Frees a tile buffer of n bytes, keeping large ones for reuse. */
+void ndt_free_data_sized(void *p, size_t n);
+/* Returns every cached buffer to the system. */
+void ndt_release_cache(void);
 
 /* ---- tasks and tiles (runtime/sched.c) -------------------------------- */
 typedef struct ndt_task ndt_task;

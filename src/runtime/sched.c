@@ -190,6 +190,7 @@ void ndt_finalize(void) {
   ndt_sync();
   stop_workers();
   rt.started = 0;
+  ndt_release_cache();
 }
 
 int ndt_workers(void) {

@@ -134,7 +134,7 @@ void ndt_store_decref(ndt_store *s) {
   if (!s || atomic_fetch_sub(&s->refs, 1) != 1) return;
   for (int64_t i = 0; i < s->ntiles; i++) {
     ndt_tile_release(&s->tiles[i]);
-    ndt_free_data(s->tiles[i].data);
+    ndt_free_data_sized(s->tiles[i].data, (size_t)s->tiles[i].len * s->itemsize);
   }
   ndt_mfree(s->tiles);
   ndt_mfree(s);

@@ -15,7 +15,28 @@ typedef double _Complex c128;
 /* Pairwise summation of a strided run (NumPy's scheme: 8 accumulators in
  * blocks of 128, recursion above). */
 #define PAIRWISE(NAME, T)                                                        \
+  static T NAME##_c(const T *p, int64_t n) {                                    \
+    if (n < 8) {                                                                \
+      T r = 0;                                                                  \
+      for (int64_t i = 0; i < n; i++) r += p[i];                                \
+      return r;                                                                 \
+    }                                                                           \
+    if (n <= 128) {                                                             \
+      T r[8];                                                                   \
+      for (int j = 0; j < 8; j++) r[j] = p[j];                                  \
+      int64_t i;                                                                \
+      for (i = 8; i < n - (n % 8); i += 8)                                      \
+        for (int j = 0; j < 8; j++) r[j] += p[i + j];                           \
+      T res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7])); \
+      for (; i < n; i++) res += p[i];                                           \
+      return res;                                                               \
+    }                                                                           \
+    int64_t h = n / 2;                                                          \
+    h -= h % 8;                                                                 \
+    return NAME##_c(p, h) + NAME##_c(p + h, n - h);                             \
+  }                                                                             \
   static T NAME(const char *p, int64_t s, int64_t n) {                          \
+    if (s == (int64_t)sizeof(T)) return NAME##_c((const T *)p, n);              \
     if (n < 8) {                                                                \
       T r = 0;                                                                  \
       for (int64_t i = 0; i < n; i++) r += AT(T, p, i, s);                      \
@@ -44,10 +65,21 @@ PAIRWISE(pw_c128, c128)
 #define INT_SUMPROD(T, U)                                                         \
   static void sum_run_##T(char *acc, const char *p, int64_t s, int64_t n) {      \
     U r = (U) * (T *)acc;                                                        \
-    for (int64_t i = 0; i < n; i++) r += (U)AT(T, p, i, s);                      \
+    if (s == (int64_t)sizeof(T)) {                                               \
+      const U *q = (const U *)p;                                                 \
+      for (int64_t i = 0; i < n; i++) r += q[i];                                 \
+    } else {                                                                     \
+      for (int64_t i = 0; i < n; i++) r += (U)AT(T, p, i, s);                    \
+    }                                                                            \
     *(T *)acc = (T)r;                                                            \
   }                                                                              \
   static void sum_acc_##T(char *a, int64_t as, const char *p, int64_t s, int64_t n) { \
+    if (as == (int64_t)sizeof(T) && s == (int64_t)sizeof(T)) {                   \
+      U *restrict d = (U *)a;                                                    \
+      const U *restrict q = (const U *)p;                                        \
+      for (int64_t i = 0; i < n; i++) d[i] += q[i];                              \
+      return;                                                                    \
+    }                                                                            \
     for (int64_t i = 0; i < n; i++) {                                            \
       T *d = (T *)(a + i * as);                                                  \
       *d = (T)((U)*d + (U)AT(T, p, i, s));                                       \
@@ -79,6 +111,12 @@ INT_SUMPROD(uint64_t, uint64_t)
     *(T *)acc += PW(p, s, n);                                                    \
   }                                                                              \
   static void sum_acc_##T(char *a, int64_t as, const char *p, int64_t s, int64_t n) { \
+    if (as == (int64_t)sizeof(T) && s == (int64_t)sizeof(T)) {                   \
+      T *restrict d = (T *)a;                                                    \
+      const T *restrict q = (const T *)p;                                        \
+      for (int64_t i = 0; i < n; i++) d[i] += q[i];                              \
+      return;                                                                    \
+    }                                                                            \
     for (int64_t i = 0; i < n; i++) *(T *)(a + i * as) += AT(T, p, i, s);        \
   }                                                                              \
   static void prod_run_##T(char *acc, const char *p, int64_t s, int64_t n) {     \
