@@ -88,6 +88,20 @@ static void op_add_out(void *p) {
   CHECK(ndt_binary(NDT_ADD, x->a, x->b, &x->c));
   CHECK(ndt_sync());
 }
+typedef struct { ndt_array *a, *b, *c, *d, *e; } ctx5;
+static void op_chain(void *p) {
+  ctx5 *x = p;
+  ndt_array *ab = NULL, *cd = NULL, *s = NULL, *r = NULL;
+  CHECK(ndt_binary(NDT_MULTIPLY, x->a, x->b, &ab));
+  CHECK(ndt_binary(NDT_MULTIPLY, x->c, x->d, &cd));
+  CHECK(ndt_binary(NDT_ADD, ab, cd, &s));
+  ndt_free(ab);
+  ndt_free(cd);
+  CHECK(ndt_binary(NDT_SUBTRACT, s, x->e, &r));
+  ndt_free(s);
+  CHECK(ndt_sync());
+  ndt_free(r);
+}
 static void op_sum(void *p) {
   ctx3 *x = p;
   ndt_array *s;
@@ -135,6 +149,13 @@ int main(int argc, char **argv) {
       double gbs = ops[i].bytes / t / 1e9;
       printf("%-34s %8d %10.2f %9.0f%%\n", ops[i].name, counts[w], gbs, 100 * gbs / bw);
     }
+    ctx5 y = {x.a, x.b, x.c, NULL, NULL};
+    CHECK(ndt_ones(&y.d, 1, shape, NDT_FLOAT64));
+    CHECK(ndt_ones(&y.e, 1, shape, NDT_FLOAT64));
+    double t = median_time(op_chain, &y, reps);
+    double gbs = 48.0 * n / t / 1e9;
+    printf("%-34s %8d %10.2f %9.0f%%\n", "a*b + c*d - e (fused)", counts[w], gbs, 100 * gbs / bw);
+    ndt_free(y.d); ndt_free(y.e);
     ndt_free(x.a); ndt_free(x.b); ndt_free(x.c);
   }
 

@@ -121,6 +121,10 @@ typedef ndt_status (*ndt_task_fn)(void *arg, int worker);
 ndt_status ndt_submit(const char *name, ndt_task_fn fn, const void *arg, size_t arg_size,
                       const ndt_access *acc, int nacc, ndt_store *const *stores,
                       int nstores, int small);
+/* A function the runtime calls before it records a task or waits, so work
+ * held back for fusion is recorded first, in program order. */
+void ndt_set_flush_hook(ndt_status (*hook)(void));
+
 /* Waits until every task that writes any tile in [t0, t1] of s is done (and,
  * when for_write, every task reading them). Reports a deferred error. */
 ndt_status ndt_wait_tiles(ndt_store *s, int64_t t0, int64_t t1, int for_write);

@@ -108,6 +108,11 @@ ndt_status ndt_apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_arra
                        "dtype('%s') with casting rule 'same_kind'", ndt_ufunc_name(op),
                        ndt_dtype_name(arg.loop_out), ndt_dtype_name(res->dtype));
   } else {
+    arg.name = ndt_ufunc_name(op);
+    arg.nin = nin;
+    int fused = ndt_fuse_try(&arg, nin, in, nd, shape, out);
+    if (fused < 0) return (ndt_status)fused;
+    if (fused) return NDT_OK;
     st = ndt_array_new(&res, arg.loop_out, nd, shape, 0);
     if (st) return st;
   }

@@ -145,19 +145,17 @@ int ndt_coalesce(int ndim, int64_t *shape, int nop, int64_t (*st)[NDT_MAXDIMS]) 
   return nd;
 }
 
-/* One run of n elements: casts inputs into buffers where their dtype is not
- * the loop's, runs the loop, casts the result out. */
-static void run_inner(const ndt_ew_arg *a, char **p, const int64_t *s, int64_t n) {
-  int nin = a->nin;
-  if (!a->loop) {
-    ndt_cpu_cast(a->op[0].dtype, a->op[1].dtype)(p[0], s[0], p[1], s[1], n);
+void ndt_run_loop(ndt_loop_fn loop, int nin, const ndt_dtype *in_dt, const ndt_dtype *loop_in,
+                  ndt_dtype out_dt, ndt_dtype loop_out, char **p, const int64_t *s, int64_t n) {
+  if (!loop) {
+    ndt_cpu_cast(in_dt[0], out_dt)(p[0], s[0], p[1], s[1], n);
     return;
   }
   int cast_in[NDT_MAXOPS], any = 0;
-  for (int i = 0; i < nin; i++) any |= cast_in[i] = a->op[i].dtype != a->loop_in[i];
-  int cast_out = a->op[nin].dtype != a->loop_out;
+  for (int i = 0; i < nin; i++) any |= cast_in[i] = in_dt[i] != loop_in[i];
+  int cast_out = out_dt != loop_out;
   if (!any && !cast_out) {
-    a->loop(p, s, n);
+    loop(p, s, n);
     return;
   }
   _Alignas(64) char buf[NDT_MAXOPS][CAST_CHUNK * 16];
@@ -167,10 +165,10 @@ static void run_inner(const ndt_ew_arg *a, char **p, const int64_t *s, int64_t n
     int64_t m = n - c < CAST_CHUNK ? n - c : CAST_CHUNK;
     for (int i = 0; i < nin; i++) {
       if (cast_in[i]) {
-        ndt_cpu_cast(a->op[i].dtype, a->loop_in[i])(p[i] + c * s[i], s[i], buf[i], 
-                                                   ndt_traits[a->loop_in[i]].size, m);
+        ndt_cpu_cast(in_dt[i], loop_in[i])(p[i] + c * s[i], s[i], buf[i],
+                                            ndt_traits[loop_in[i]].size, m);
         args[i] = buf[i];
-        steps[i] = ndt_traits[a->loop_in[i]].size;
+        steps[i] = ndt_traits[loop_in[i]].size;
       } else {
         args[i] = p[i] + c * s[i];
         steps[i] = s[i];
@@ -178,16 +176,21 @@ static void run_inner(const ndt_ew_arg *a, char **p, const int64_t *s, int64_t n
     }
     if (cast_out) {
       args[nin] = buf[nin];
-      steps[nin] = ndt_traits[a->loop_out].size;
+      steps[nin] = ndt_traits[loop_out].size;
     } else {
       args[nin] = p[nin] + c * s[nin];
       steps[nin] = s[nin];
     }
-    a->loop(args, steps, m);
+    loop(args, steps, m);
     if (cast_out)
-      ndt_cpu_cast(a->loop_out, a->op[nin].dtype)(buf[nin], steps[nin], p[nin] + c * s[nin],
-                                                 s[nin], m);
+      ndt_cpu_cast(loop_out, out_dt)(buf[nin], steps[nin], p[nin] + c * s[nin], s[nin], m);
   }
+}
+
+static void run_inner(const ndt_ew_arg *a, char **p, const int64_t *s, int64_t n) {
+  ndt_dtype in_dt[NDT_MAXOPS];
+  for (int i = 0; i < a->nin; i++) in_dt[i] = a->op[i].dtype;
+  ndt_run_loop(a->loop, a->nin, in_dt, a->loop_in, a->op[a->nin].dtype, a->loop_out, p, s, n);
 }
 
 static ndt_status ew_task(void *argp, int worker) {

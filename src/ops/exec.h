@@ -43,6 +43,21 @@ ndt_status ndt_add_access(ndt_access **acc, int *nacc, int *cap, const ndt_array
 /* Dtype of views: byte size of one element of the view's dtype. */
 static inline int ndt_vsize(const ndt_array *v) { return ndt_traits[v->dtype].size; }
 
+/* Runs loop over n elements, casting inputs of dtype in_dt[i] to loop_in[i]
+ * and the loop's loop_out result to out_dt through small buffers. A NULL
+ * loop casts input 0 straight to the output. */
+void ndt_run_loop(ndt_loop_fn loop, int nin, const ndt_dtype *in_dt, const ndt_dtype *loop_in,
+                  ndt_dtype out_dt, ndt_dtype loop_out, char **p, const int64_t *s, int64_t n);
+
+/* Fusion (fusion.c): elementwise ops on large fresh arrays wait in a group;
+ * the group runs as one pass per block when something else needs the data,
+ * and results nobody holds any more are never written. */
+/* Appends the op when it can join the group; returns 1 if it did (and sets
+ * *out), 0 when the caller must run it normally, or a negative status. */
+int ndt_fuse_try(const ndt_ew_arg *proto, int nin, const ndt_array *const *in, int nd,
+                 const int64_t *shape, ndt_array **out);
+ndt_status ndt_flush(void);
+
 /* Coalesces dimensions of nop operands sharing one shape; returns new ndim. */
 int ndt_coalesce(int ndim, int64_t *shape, int nop, int64_t (*st)[NDT_MAXDIMS]);
 #endif

@@ -46,6 +46,16 @@ static struct {
         .work = PTHREAD_COND_INITIALIZER,
         .done = PTHREAD_COND_INITIALIZER};
 
+static ndt_status (*flush_hook)(void);
+void ndt_set_flush_hook(ndt_status (*hook)(void)) { flush_hook = hook; }
+#define FLUSH()                              \
+  do {                                       \
+    if (flush_hook) {                        \
+      ndt_status fs_ = flush_hook();         \
+      if (fs_) return fs_;                   \
+    }                                        \
+  } while (0)
+
 static void task_decref(ndt_task *t) {
   if (t && atomic_fetch_sub(&t->refs, 1) == 1) {
     free(t->succ);
@@ -236,6 +246,7 @@ static ndt_status take_deferred(void) {
 
 ndt_status ndt_sync(void) {
   if (!rt.started) return NDT_OK;
+  FLUSH();
   pthread_mutex_lock(&rt.lock);
   while (rt.pending > 0) pthread_cond_wait(&rt.done, &rt.lock);
   ndt_status st = take_deferred();
@@ -253,6 +264,7 @@ static int busy(const ndt_tile *t, int for_write) {
 
 ndt_status ndt_wait_tiles(ndt_store *s, int64_t t0, int64_t t1, int for_write) {
   if (!rt.started) return NDT_OK;
+  FLUSH();
   pthread_mutex_lock(&rt.lock);
   for (int64_t i = t0; i <= t1 && i < s->ntiles; i++)
     while (busy(&s->tiles[i], for_write)) pthread_cond_wait(&rt.done, &rt.lock);
@@ -296,6 +308,7 @@ ndt_status ndt_submit(const char *name, ndt_task_fn fn, const void *arg, size_t 
                       int small) {
   ndt_status st = ndt_runtime_ensure();
   if (st) return st;
+  FLUSH();
   if (small) {
     /* The inline path: run now when nothing it touches is pending. */
     int free_now = 1;

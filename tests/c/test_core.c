@@ -559,6 +559,53 @@ static void test_runtime_chain(void) {
   ndt_free(one);
 }
 
+/* Chains of elementwise ops are fused; kept intermediates are still written,
+ * dropped ones need not be, and views of pending results read right values. */
+static void test_fusion(void) {
+  int64_t n = 5000, s1[1] = {n};
+  double *v = malloc(sizeof(double) * n * 5);
+  for (int64_t k = 0; k < 5 * n; k++) v[k] = (double)(k % 97) * 0.5 - 7;
+  ndt_array *x[5];
+  for (int i = 0; i < 5; i++) x[i] = from_doubles(v + i * n, 1, s1, NDT_FLOAT64);
+  ndt_array *ab = NULL, *cd = NULL, *sum = NULL, *r = NULL, *kept = NULL, *view, *r2 = NULL;
+  OK(ndt_binary(NDT_MULTIPLY, x[0], x[1], &ab));
+  OK(ndt_binary(NDT_MULTIPLY, x[2], x[3], &cd));
+  OK(ndt_binary(NDT_ADD, ab, cd, &sum));
+  ndt_free(cd);                 /* dropped: never written */
+  OK(ndt_binary(NDT_SUBTRACT, sum, x[4], &r));
+  ndt_free(sum);
+  kept = ab;                    /* kept: must be written */
+  ndt_index rev = sl(-1, -n - 1, -1);
+  OK(ndt_view_index(&view, r, 1, &rev));
+  OK(ndt_binary(NDT_ADD, view, x[0], &r2));  /* a view of a pending result */
+  double *got = to_doubles(r), *gk = to_doubles(kept), *g2 = to_doubles(r2);
+  int ok = 1;
+  for (int64_t k = 0; k < n; k++) {
+    double a = v[k], b = v[n + k], c = v[2 * n + k], d = v[3 * n + k], e = v[4 * n + k];
+    ok &= got[k] == a * b + c * d - e && gk[k] == a * b;
+    double rk = v[n - 1 - k] * v[2 * n - 1 - k] + v[3 * n - 1 - k] * v[4 * n - 1 - k] -
+                v[5 * n - 1 - k];
+    ok &= g2[k] == rk + a;
+  }
+  EXPECT(ok, "fused chain, kept intermediate, view of a pending result");
+  free(got); free(gk); free(g2);
+  /* mixed dtypes and a comparison inside a chain */
+  ndt_array *f32 = NULL, *cmp = NULL, *w = NULL;
+  OK(ndt_astype(&f32, x[1], NDT_FLOAT32, NDT_CAST_UNSAFE));
+  OK(ndt_binary(NDT_GREATER, x[0], f32, &cmp));
+  OK(ndt_where(cmp, x[0], f32, &w));
+  ndt_free(cmp);
+  double *gw = to_doubles(w);
+  ok = ndt_get_dtype(w) == NDT_FLOAT64;
+  for (int64_t k = 0; k < n; k++) ok &= gw[k] == fmax(v[k], (double)(float)v[n + k]);
+  EXPECT(ok, "fused comparison and where with mixed dtypes");
+  free(gw);
+  ndt_free(f32); ndt_free(w);
+  ndt_free(r); ndt_free(r2); ndt_free(view); ndt_free(kept);
+  for (int i = 0; i < 5; i++) ndt_free(x[i]);
+  free(v);
+}
+
 /* Every allocation may fail: the call reports NOMEM, nothing crashes or leaks,
  * and earlier arrays stay valid. */
 static void test_alloc_failures(void) {
@@ -606,6 +653,7 @@ int main(void) {
   test_reductions();
   test_reproducible();
   test_runtime_chain();
+  test_fusion();
   test_alloc_failures();
   ndt_finalize();
   printf("%d passed, %d failed\n", passed, failed);

@@ -22,11 +22,36 @@ typedef struct { double re, im; } ndt_cd;   /* storage of NDT_COMPLEX128  */
 
 #define NDT_INLINE static inline __attribute__((always_inline))
 
+/* Loops must round every operation as written: NumPy's results depend on
+ * whether a*b+c is fused, so no contraction unless asked for (fma()).
+ * Loops never report errors through errno, so libm calls need not set it
+ * (lets gcc inline and vectorise sqrt & co). */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off", "no-math-errno", "no-trapping-math")
+#endif
+
+/* Run-time SIMD level of this CPU (loops_math.c): 0 scalar, 1 SSE2,
+ * 2 AVX2+FMA, 3 AVX-512F. Loops whose NumPy counterpart uses fused
+ * multiply-add on FMA hardware (complex multiply, square, absolute) pick
+ * their fused variant at level >= 2. */
+int ndt_cpu_simd_level(void);
+/* Test hook: caps the level (level < 0 only queries); returns the level in
+ * effect. */
+int ndt_cpu_set_simd_level(int level);
+#if defined(__x86_64__) && defined(__GNUC__)
+#define NDT_FMA_TARGET __attribute__((target("avx2,fma")))
+#else
+#define NDT_FMA_TARGET
+#endif
+
 /* ---- loop templates ---------------------------------------------------- */
 
 /* o = F(x) */
-#define NDT_DEF_UNARY(NAME, TI, TO, F)                                         \
-  static void NAME(char **args, const int64_t *steps, int64_t n) {            \
+#define NDT_DEF_UNARY(NAME, TI, TO, F) NDT_DEF_UNARY_A(NAME, , TI, TO, F)
+#define NDT_DEF_UNARY_A(NAME, ATTR, TI, TO, F)                                 \
+  ATTR static void NAME(char **args, const int64_t *steps, int64_t n) {            \
     char *ip = args[0], *op = args[1];                                         \
     const int64_t is = steps[0], os = steps[1];                                \
     if (is == (int64_t)sizeof(TI) && os == (int64_t)sizeof(TO)) {              \
@@ -47,8 +72,9 @@ typedef struct { double re, im; } ndt_cd;   /* storage of NDT_COMPLEX128  */
   }
 
 /* o = F(x, y) */
-#define NDT_DEF_BINARY(NAME, T1, T2, TO, F)                                    \
-  static void NAME(char **args, const int64_t *steps, int64_t n) {            \
+#define NDT_DEF_BINARY(NAME, T1, T2, TO, F) NDT_DEF_BINARY_A(NAME, , T1, T2, TO, F)
+#define NDT_DEF_BINARY_A(NAME, ATTR, T1, T2, TO, F)                            \
+  ATTR static void NAME(char **args, const int64_t *steps, int64_t n) {            \
     char *ip1 = args[0], *ip2 = args[1], *op = args[2];                        \
     const int64_t s1 = steps[0], s2 = steps[1], so = steps[2];                 \
     if (so == (int64_t)sizeof(TO)) {                                           \

@@ -110,10 +110,6 @@
   NDT_INLINE T neg_s_##SFX(T a) { return mk_##SFX(-a.re, -a.im); }                       \
   NDT_INLINE T pos_s_##SFX(T a) { return mk_##SFX(+a.re, +a.im); }                       \
   NDT_INLINE T conj_s_##SFX(T a) { return mk_##SFX(a.re, -a.im); }                       \
-  NDT_INLINE FT abs_s_##SFX(T a) { return hypot##SUF(a.re, a.im); }                      \
-  NDT_INLINE T sq_s_##SFX(T a) {                                                         \
-    return mk_##SFX(a.re * a.re - a.im * a.im, a.re * a.im + a.im * a.re);               \
-  }                                                                                      \
   NDT_INLINE T recip_s_##SFX(T a) {                                                      \
     if (fabs##SUF(a.im) <= fabs##SUF(a.re)) {                                            \
       const FT r = a.im / a.re;                                                          \
@@ -180,10 +176,63 @@
   }
 NDT_FOREACH_COMPLEX(CPLX_SCALARS)
 
+
+/* Multiply, square and absolute as NumPy's SIMD loops compute them: on FMA
+ * hardware (our level >= 2) NumPy fuses re = ar*br - ai*bi and
+ * im = ar*bi + ai*br into one fma each (npyv_muladdsub), and absolute is
+ * larger * sqrt(fma(r, r, 1)) with r = smaller/larger after NumPy's inf/NaN
+ * fix-ups (loops_unary_complex). Without FMA the same formulas run unfused. */
+#define MADD_fma_c64(a, b, c) __builtin_fmaf(a, b, c)
+#define MADD_fma_c128(a, b, c) __builtin_fma(a, b, c)
+#define MADD_plain_c64(a, b, c) ((a) * (b) + (c))
+#define MADD_plain_c128(a, b, c) ((a) * (b) + (c))
+#define CPLX_FUSED(SFX, T, FT, SUF, TAG)                                                 \
+  NDT_INLINE T mul_##TAG##_##SFX(T a, T b) {                                             \
+    const FT ii = a.im * b.im, ir = a.im * b.re;                                         \
+    return mk_##SFX(MADD_##TAG##_##SFX(a.re, b.re, -ii), MADD_##TAG##_##SFX(a.re, b.im, ir)); \
+  }                                                                                      \
+  NDT_INLINE T sq_##TAG##_##SFX(T a) { return mul_##TAG##_##SFX(a, a); }                 \
+  NDT_INLINE FT abs_##TAG##_##SFX(T a) { /* branch-free: vectorises */                   \
+    const FT inf = (FT)INFINITY;                                                         \
+    const FT re0 = fabs##SUF(a.re), im0 = fabs##SUF(a.im);                               \
+    const FT im1 = re0 == inf ? inf : im0;                                               \
+    const FT re1 = im0 == inf ? inf : re0;                                               \
+    const FT im2 = re1 != re1 ? (FT)NAN : im1;                                           \
+    const FT re2 = im1 != im1 ? (FT)NAN : re1;                                           \
+    const FT larger = re2 > im2 ? re2 : im2, smaller = re2 > im2 ? im2 : re2;            \
+    const FT q = smaller / larger;                                                       \
+    const FT ratio = ((larger == 0) | (smaller == inf)) ? (FT)0 : q;                     \
+    return sqrt##SUF(MADD_##TAG##_##SFX(ratio, ratio, (FT)1)) * larger;                  \
+  }                                                                                      \
+  NDT_DEF_BINARY_A(mul_##TAG##_loop_##SFX, TAG##_ATTR, T, T, T, mul_##TAG##_##SFX)       \
+  NDT_DEF_UNARY_A(sq_##TAG##_loop_##SFX, TAG##_ATTR, T, T, sq_##TAG##_##SFX)             \
+  NDT_DEF_UNARY_A(abs_##TAG##_loop_##SFX, TAG##_ATTR, T, FT, abs_##TAG##_##SFX)
+#define fma_ATTR NDT_FMA_TARGET
+#define plain_ATTR
+CPLX_FUSED(c64, ndt_cf, float, f, fma)
+CPLX_FUSED(c64, ndt_cf, float, f, plain)
+CPLX_FUSED(c128, ndt_cd, double, , fma)
+CPLX_FUSED(c128, ndt_cd, double, , plain)
+
+#define CPLX_PICK(SFX)                                                                   \
+  static void mul_##SFX(char **args, const int64_t *steps, int64_t n) {                 \
+    if (ndt_cpu_simd_level() >= 2) mul_fma_loop_##SFX(args, steps, n);                   \
+    else mul_plain_loop_##SFX(args, steps, n);                                           \
+  }                                                                                      \
+  static void sq_##SFX(char **args, const int64_t *steps, int64_t n) {                  \
+    if (ndt_cpu_simd_level() >= 2) sq_fma_loop_##SFX(args, steps, n);                    \
+    else sq_plain_loop_##SFX(args, steps, n);                                            \
+  }                                                                                      \
+  static void abs_##SFX(char **args, const int64_t *steps, int64_t n) {                 \
+    if (ndt_cpu_simd_level() >= 2) abs_fma_loop_##SFX(args, steps, n);                   \
+    else abs_plain_loop_##SFX(args, steps, n);                                           \
+  }
+CPLX_PICK(c64)
+CPLX_PICK(c128)
+
 #define CPLX_LOOPS(SFX, DT, T, FT, SUF)                                 \
   NDT_DEF_BINARY(add_##SFX, T, T, T, add_s_##SFX)                       \
   NDT_DEF_BINARY(sub_##SFX, T, T, T, sub_s_##SFX)                       \
-  NDT_DEF_BINARY(mul_##SFX, T, T, T, mul_s_##SFX)                       \
   NDT_DEF_BINARY(div_##SFX, T, T, T, div_s_##SFX)                       \
   NDT_DEF_BINARY(pow_##SFX, T, T, T, pow_s_##SFX)                       \
   NDT_DEF_BINARY(eq_##SFX, T, T, ndt_bool_t, eq_s_##SFX)                \
@@ -202,10 +251,8 @@ NDT_FOREACH_COMPLEX(CPLX_SCALARS)
   NDT_DEF_UNARY(neg_##SFX, T, T, neg_s_##SFX)                           \
   NDT_DEF_UNARY(pos_##SFX, T, T, pos_s_##SFX)                           \
   NDT_DEF_UNARY(conj_##SFX, T, T, conj_s_##SFX)                         \
-  NDT_DEF_UNARY(abs_##SFX, T, FT, abs_s_##SFX)                          \
   NDT_DEF_UNARY(sign_##SFX, T, T, sign_s_##SFX)                         \
   NDT_DEF_UNARY(lnot_##SFX, T, ndt_bool_t, lnot_s_##SFX)                \
-  NDT_DEF_UNARY(sq_##SFX, T, T, sq_s_##SFX)                             \
   NDT_DEF_UNARY(recip_##SFX, T, T, recip_s_##SFX)                       \
   NDT_DEF_UNARY(rint_##SFX, T, T, rint_s_##SFX)                         \
   NDT_DEF_UNARY(isnan_##SFX, T, ndt_bool_t, isnan_s_##SFX)              \

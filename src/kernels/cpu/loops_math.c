@@ -38,7 +38,7 @@ static int detect_level(void) {
 #endif
 }
 
-static int simd_level(void) {
+int ndt_cpu_simd_level(void) {
   int cap = atomic_load_explicit(&simd_cap, memory_order_relaxed);
   if (cap < 0) {
     cap = detect_level();
@@ -48,9 +48,8 @@ static int simd_level(void) {
   return cap < mx ? cap : mx;
 }
 
-/* Limits the level the loops use (for tests); returns the level now in
- * effect. A negative argument only queries. */
-int ndt_cpu_set_simd_level(int level);
+#define simd_level ndt_cpu_simd_level
+
 int ndt_cpu_set_simd_level(int level) {
   if (level >= 0) atomic_store_explicit(&simd_max, level > 3 ? 3 : level, memory_order_relaxed);
   return simd_level();
@@ -332,33 +331,56 @@ static const kset2 kset2_tab[K_N2] = {
   [K_ATAN2] = {KSET_SLEEF(atan2)}, [K_HYPOT] = {KSET_SLEEF(hypot)},
 };
 
+/* ---- range fix-ups --------------------------------------------------------
+ * SLEEF 3.5's vector log1p, sinh, cosh, asinh and acosh overflow to inf
+ * before the true result does (log1p near DBL_MAX, sinh/cosh within ~0.7 of
+ * the overflow threshold, asinh/acosh above ~1e154 (double) / ~1.8e19
+ * (float)). Elements in those ranges are recomputed with libm. */
+#define FIXUP(NAME, FD, FF, CD, CF)                                              \
+  static void NAME##_fixd(const double *x, double *y, int64_t n) {               \
+    for (int64_t i = 0; i < n; i++) { const double v = x[i]; if (CD) y[i] = FD(v); } \
+  }                                                                              \
+  static void NAME##_fixf(const float *x, float *y, int64_t n) {                 \
+    for (int64_t i = 0; i < n; i++) { const float v = x[i]; if (CF) y[i] = FF(v); } \
+  }
+FIXUP(log1p, log1p, log1pf, v > 1e300, v > 1e37f)
+FIXUP(sinh, sinh, sinhf, fabs(v) > 700.0, fabsf(v) > 85.0f)
+FIXUP(cosh, cosh, coshf, fabs(v) > 700.0, fabsf(v) > 85.0f)
+FIXUP(asinh, asinh, asinhf, fabs(v) > 1e150, fabsf(v) > 1e18f)
+FIXUP(acosh, acosh, acoshf, v > 1e150, v > 1e18f)
+
+typedef void (*fixd_fn)(const double *x, double *y, int64_t n);
+typedef void (*fixf_fn)(const float *x, float *y, int64_t n);
+
 /* ---- drivers: contiguous -> kernel; strided -> gather/kernel/scatter ---- */
+/* The kernels run on blocks; with a fix-up the input block is kept in a
+ * buffer (the output may overwrite the input in place). */
 #define BLK 256
-#define DRIVER1(NAME, ET, KT, SEL)                                               \
-  static void NAME(KT k, char **args, const int64_t *steps, int64_t n) {         \
+#define DRIVER1(NAME, ET, KT, FT)                                                \
+  static void NAME(KT k, FT fix, char **args, const int64_t *steps, int64_t n) { \
     char *ip = args[0], *op = args[1];                                           \
     const int64_t is = steps[0], os = steps[1];                                  \
     const int64_t es = (int64_t)sizeof(ET);                                      \
-    if (is == es && os == es) { k((const ET *)ip, (ET *)op, n); return; }        \
+    if (is == es && os == es && !fix) { k((const ET *)ip, (ET *)op, n); return; } \
     ET bx[BLK], by[BLK];                                                         \
     while (n > 0) {                                                              \
       const int64_t m = n < BLK ? n : BLK;                                       \
       const ET *src = (const ET *)ip;                                            \
-      if (is != es) {                                                            \
-        for (int64_t i = 0; i < m; i++) memcpy(&bx[i], ip + i * is, sizeof(ET)); \
+      if (is != es || fix) {                                                     \
+        if (is == es) memcpy(bx, ip, (size_t)m * sizeof(ET));                    \
+        else for (int64_t i = 0; i < m; i++) memcpy(&bx[i], ip + i * is, sizeof(ET)); \
         src = bx;                                                                \
       }                                                                          \
-      if (os == es) {                                                            \
-        k(src, (ET *)op, m);                                                     \
-      } else {                                                                   \
-        k(src, by, m);                                                           \
+      ET *dst = os == es ? (ET *)op : by;                                        \
+      k(src, dst, m);                                                            \
+      if (fix) fix(src, dst, m);                                                 \
+      if (os != es)                                                              \
         for (int64_t i = 0; i < m; i++) memcpy(op + i * os, &by[i], sizeof(ET)); \
-      }                                                                          \
       ip += m * is; op += m * os; n -= m;                                        \
     }                                                                            \
   }
-DRIVER1(drive1_d, double, kd_fn, d)
-DRIVER1(drive1_f, float, kf_fn, f)
+DRIVER1(drive1_d, double, kd_fn, fixd_fn)
+DRIVER1(drive1_f, float, kf_fn, fixf_fn)
 
 #define DRIVER2(NAME, ET, KT)                                                    \
   static void NAME(KT k, char **args, const int64_t *steps, int64_t n) {         \
@@ -393,13 +415,16 @@ DRIVER1(drive1_f, float, kf_fn, f)
 DRIVER2(drive2_d, double, kd2_fn)
 DRIVER2(drive2_f, float, kf2_fn)
 
-#define LOOP1(NAME, KID)                                                         \
+#define LOOP1F(NAME, KID, FIXD, FIXF)                                            \
   static void NAME##_f64(char **args, const int64_t *steps, int64_t n) {         \
-    drive1_d(kset_tab[KID].d[simd_level()], args, steps, n);                     \
+    const int l = simd_level();                                                  \
+    drive1_d(kset_tab[KID].d[l], l ? FIXD : 0, args, steps, n);                  \
   }                                                                              \
   static void NAME##_f32(char **args, const int64_t *steps, int64_t n) {         \
-    drive1_f(kset_tab[KID].f[simd_level()], args, steps, n);                     \
+    const int l = simd_level();                                                  \
+    drive1_f(kset_tab[KID].f[l], l ? FIXF : 0, args, steps, n);                  \
   }
+#define LOOP1(NAME, KID) LOOP1F(NAME, KID, (fixd_fn)0, (fixf_fn)0)
 #define LOOP2(NAME, KID)                                                         \
   static void NAME##_f64(char **args, const int64_t *steps, int64_t n) {         \
     drive2_d(kset2_tab[KID].d[simd_level()], args, steps, n);                    \
@@ -413,18 +438,18 @@ LOOP1(l_expm1, K_EXPM1)
 LOOP1(l_log, K_LOG)
 LOOP1(l_log2, K_LOG2)
 LOOP1(l_log10, K_LOG10)
-LOOP1(l_log1p, K_LOG1P)
+LOOP1F(l_log1p, K_LOG1P, log1p_fixd, log1p_fixf)
 LOOP1(l_sin, K_SIN)
 LOOP1(l_cos, K_COS)
 LOOP1(l_tan, K_TAN)
 LOOP1(l_asin, K_ASIN)
 LOOP1(l_acos, K_ACOS)
 LOOP1(l_atan, K_ATAN)
-LOOP1(l_sinh, K_SINH)
-LOOP1(l_cosh, K_COSH)
+LOOP1F(l_sinh, K_SINH, sinh_fixd, sinh_fixf)
+LOOP1F(l_cosh, K_COSH, cosh_fixd, cosh_fixf)
 LOOP1(l_tanh, K_TANH)
-LOOP1(l_asinh, K_ASINH)
-LOOP1(l_acosh, K_ACOSH)
+LOOP1F(l_asinh, K_ASINH, asinh_fixd, asinh_fixf)
+LOOP1F(l_acosh, K_ACOSH, acosh_fixd, acosh_fixf)
 LOOP1(l_atanh, K_ATANH)
 LOOP1(l_cbrt, K_CBRT)
 LOOP1(l_sqrt, K_SQRT)

@@ -1,0 +1,306 @@
+/* fusion.c - chains of elementwise operations run as one pass per block.
+ *
+ * An elementwise op on large arrays with a fresh result does not become
+ * tasks at once: it joins the current group when its shape matches. The
+ * group is flushed when anything else is recorded or data is read (the
+ * runtime calls ndt_flush first). By then the program has dropped most
+ * temporaries: an op whose result nobody holds is computed only into a
+ * chunk-sized scratch buffer that the next op reads, and an op that nothing
+ * needs is not computed at all. So `a*b + c*d - e` reads a..e once and
+ * writes one array, with no full-size temporaries.
+ *
+ * Everything here runs on the recording thread, except fused_task. */
+#include <string.h>
+#include "exec.h"
+
+#define MAXF 24     /* ops in one group */
+#define MAXE 12     /* external inputs in one group */
+#define FCH 256     /* elements per chunk */
+
+typedef struct {
+  ndt_loop_fn loop;
+  const char *name;
+  int nin;
+  ndt_dtype loop_in[NDT_MAXOPS - 1], loop_out;
+  int src[NDT_MAXOPS - 1];  /* >= 0: external input; < 0: output of op -(src+1) */
+  ndt_array *out;           /* the group's handle on the result */
+  int alive, needed;
+} fop;
+
+typedef struct {
+  atomic_int refs;
+  int nops, next;
+  int nd;
+  int64_t shape[NDT_MAXDIMS];
+  ndt_tiling tl;
+  fop ops[MAXF];
+  ndt_array ext[MAXE];      /* inputs broadcast to shape; store references held */
+  int ext_used[MAXE];
+} fgroup;
+
+static fgroup *cur;
+static int flushing;
+
+static void group_decref(fgroup *g) {
+  if (atomic_fetch_sub(&g->refs, 1) != 1) return;
+  for (int k = 0; k < g->nops; k++) ndt_free(g->ops[k].out);
+  for (int e = 0; e < g->next; e++) ndt_store_decref(g->ext[e].store);
+  ndt_mfree(g);
+}
+
+typedef struct { fgroup *g; int64_t blk; } fused_arg;
+
+static ndt_status fused_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const fused_arg *fa = p;
+  fgroup *g = fa->g;
+  ndt_array ev[MAXE], ov[MAXF];
+  ndt_bound eb[MAXE], ob[MAXF];
+  int nb_e = 0, nb_o = 0;
+  ndt_status st = NDT_OK;
+  for (; nb_e < g->next && st == NDT_OK; nb_e++) {
+    eb[nb_e].scratch = NULL;
+    if (!g->ext_used[nb_e]) continue;
+    ndt_block_view(&g->ext[nb_e], &g->tl, fa->blk, &ev[nb_e]);
+    st = ndt_bind(&ev[nb_e], &eb[nb_e], 1);
+  }
+  for (; nb_o < g->nops && st == NDT_OK; nb_o++) {
+    ob[nb_o].scratch = NULL;
+    if (!g->ops[nb_o].alive) continue;
+    ndt_block_view(g->ops[nb_o].out, &g->tl, fa->blk, &ov[nb_o]);
+    st = ndt_bind(&ov[nb_o], &ob[nb_o], 0);
+  }
+  if (st == NDT_OK) {
+    /* one stride table over every bound operand, coalesced together */
+    int64_t shape[NDT_MAXDIMS], s[MAXE + MAXF][NDT_MAXDIMS];
+    int nd = g->nd, nop = 0, map_e[MAXE], map_o[MAXF];
+    ndt_array bv;
+    ndt_block_view(g->ops[0].out, &g->tl, fa->blk, &bv);
+    memcpy(shape, bv.shape, sizeof(int64_t) * nd);
+    for (int e = 0; e < g->next; e++)
+      if (g->ext_used[e]) {
+        map_e[e] = nop;
+        memcpy(s[nop++], eb[e].st, sizeof(int64_t) * nd);
+      }
+    for (int k = 0; k < g->nops; k++)
+      if (g->ops[k].alive) {
+        map_o[k] = nop;
+        memcpy(s[nop++], ob[k].st, sizeof(int64_t) * nd);
+      }
+    nd = ndt_coalesce(nd, shape, nop, s);
+    int64_t inner = nd ? shape[nd - 1] : 1, runs = 1, idx[NDT_MAXDIMS] = {0};
+    for (int j = 0; j < nd - 1; j++) runs *= shape[j];
+    _Alignas(64) char scratch[MAXF][FCH * 16];
+    char *base[MAXE + MAXF];
+    for (int64_t r = 0; r < runs; r++) {
+      for (int e = 0; e < g->next; e++)
+        if (g->ext_used[e]) {
+          int o = map_e[e];
+          base[o] = eb[e].ptr;
+          for (int j = 0; j < nd - 1; j++) base[o] += idx[j] * s[o][j];
+        }
+      for (int k = 0; k < g->nops; k++)
+        if (g->ops[k].alive) {
+          int o = map_o[k];
+          base[o] = ob[k].ptr;
+          for (int j = 0; j < nd - 1; j++) base[o] += idx[j] * s[o][j];
+        }
+      for (int64_t c = 0; c < inner; c += FCH) {
+        int64_t m = inner - c < FCH ? inner - c : FCH;
+        for (int k = 0; k < g->nops; k++) {
+          const fop *f = &g->ops[k];
+          if (!f->needed) continue;
+          char *p[NDT_MAXOPS];
+          int64_t st_[NDT_MAXOPS];
+          ndt_dtype in_dt[NDT_MAXOPS];
+          for (int i = 0; i < f->nin; i++) {
+            int sr = f->src[i];
+            if (sr >= 0) {
+              int o = map_e[sr];
+              int64_t is = nd ? s[o][nd - 1] : 0;
+              p[i] = base[o] + c * is;
+              st_[i] = is;
+              in_dt[i] = g->ext[sr].dtype;
+            } else {
+              int q = -sr - 1;
+              in_dt[i] = g->ops[q].loop_out;
+              if (g->ops[q].alive) {
+                int o = map_o[q];
+                int64_t is = nd ? s[o][nd - 1] : 0;
+                p[i] = base[o] + c * is;
+                st_[i] = is;
+              } else {
+                p[i] = scratch[q];
+                st_[i] = ndt_traits[in_dt[i]].size;
+              }
+            }
+          }
+          if (f->alive) {
+            int o = map_o[k];
+            int64_t os = nd ? s[o][nd - 1] : 0;
+            p[f->nin] = base[o] + c * os;
+            st_[f->nin] = os;
+          } else {
+            p[f->nin] = scratch[k];
+            st_[f->nin] = ndt_traits[f->loop_out].size;
+          }
+          ndt_run_loop(f->loop, f->nin, in_dt, f->loop_in, f->loop_out, f->loop_out, p, st_, m);
+        }
+      }
+      for (int j = nd - 2; j >= 0; j--) {
+        if (++idx[j] < shape[j]) break;
+        idx[j] = 0;
+      }
+    }
+  }
+  for (int k = 0; k < nb_o; k++)
+    if (g->ops[k].alive) ndt_unbind(&ov[k], &ob[k], st == NDT_OK);
+  for (int e = 0; e < nb_e; e++)
+    if (g->ext_used[e]) ndt_unbind(&ev[e], &eb[e], 0);
+  group_decref(g);
+  return st;
+}
+
+ndt_status ndt_flush(void) {
+  if (!cur || flushing) return NDT_OK;
+  flushing = 1;
+  fgroup *g = cur;
+  cur = NULL;
+  /* alive: someone besides the group holds the result */
+  for (int k = 0; k < g->nops; k++)
+    g->ops[k].alive = atomic_load(&g->ops[k].out->store->refs) > 1;
+  int any = 0;
+  for (int k = g->nops - 1; k >= 0; k--) {
+    fop *f = &g->ops[k];
+    f->needed = f->alive;
+    for (int j = k + 1; j < g->nops && !f->needed; j++)
+      for (int i = 0; i < g->ops[j].nin; i++)
+        if (g->ops[j].needed && g->ops[j].src[i] == -(k + 1)) f->needed = 1;
+    any |= f->needed;
+  }
+  memset(g->ext_used, 0, sizeof g->ext_used);
+  for (int k = 0; k < g->nops; k++)
+    if (g->ops[k].needed)
+      for (int i = 0; i < g->ops[k].nin; i++)
+        if (g->ops[k].src[i] >= 0) g->ext_used[g->ops[k].src[i]] = 1;
+  ndt_status st = NDT_OK;
+  ndt_access *acc = NULL;
+  int cap = 0;
+  const char *name = g->nops == 1 ? g->ops[0].name : "fused elementwise";
+  for (int64_t b = 0; any && b < g->tl.ntiles && st == NDT_OK; b++) {
+    int nacc = 0;
+    for (int e = 0; e < g->next && st == NDT_OK; e++)
+      if (g->ext_used[e]) {
+        ndt_array bv;
+        ndt_block_view(&g->ext[e], &g->tl, b, &bv);
+        st = ndt_add_access(&acc, &nacc, &cap, &bv, NDT_READ);
+      }
+    for (int k = 0; k < g->nops && st == NDT_OK; k++)
+      if (g->ops[k].alive) {
+        ndt_array bv;
+        ndt_block_view(g->ops[k].out, &g->tl, b, &bv);
+        st = ndt_add_access(&acc, &nacc, &cap, &bv, NDT_WRITE);
+      }
+    if (st) break;
+    fused_arg fa = {g, b};
+    atomic_fetch_add(&g->refs, 1);
+    st = ndt_submit(name, fused_task, &fa, sizeof fa, acc, nacc, NULL, 0, 0);
+    if (st) atomic_fetch_sub(&g->refs, 1);
+  }
+  ndt_mfree(acc);
+  group_decref(g);
+  flushing = 0;
+  return st;
+}
+
+static int same_view(const ndt_array *a, const ndt_array *b) {
+  if (a->store != b->store || a->offset != b->offset || a->ndim != b->ndim ||
+      a->dtype != b->dtype || a->part != b->part)
+    return 0;
+  for (int k = 0; k < a->ndim; k++)
+    if (a->shape[k] != b->shape[k] || a->strides[k] != b->strides[k]) return 0;
+  return 1;
+}
+
+/* Where input `a` (broadcast to the group shape in bv) comes from: an op of
+ * the group, an external slot, or -1000 if the group must be flushed. */
+static int source_of(const fgroup *g, const ndt_array *bv, int *new_ext) {
+  for (int k = 0; k < g->nops; k++) {
+    const ndt_array *o = g->ops[k].out;
+    if (bv->store == o->store) return same_view(bv, o) ? -(k + 1) : -1000;
+  }
+  for (int e = 0; e < g->next; e++)
+    if (same_view(bv, &g->ext[e])) return e;
+  return g->next + (*new_ext)++ < MAXE ? MAXE + 1 : -1000;  /* a new slot */
+}
+
+static void bcast(const ndt_array *a, int nd, const int64_t *shape, ndt_array *v) {
+  *v = *a;
+  v->ndim = nd;
+  v->size = 1;
+  for (int k = 0; k < nd; k++) {
+    int j = k - (nd - a->ndim);
+    v->shape[k] = shape[k];
+    v->strides[k] = (j < 0 || a->shape[j] != shape[k]) ? 0 : a->strides[j];
+    v->size *= shape[k];
+  }
+}
+
+int ndt_fuse_try(const ndt_ew_arg *proto, int nin, const ndt_array *const *in, int nd,
+                 const int64_t *shape, ndt_array **out) {
+  int64_t size = 1;
+  for (int k = 0; k < nd; k++) size *= shape[k];
+  if (size <= ndt_rt_inline_elems() || flushing) return 0;
+  ndt_set_flush_hook(ndt_flush);
+  ndt_array bv[NDT_MAXOPS];
+  for (int i = 0; i < nin; i++) bcast(in[i], nd, shape, &bv[i]);
+  for (int attempt = 0; attempt < 2; attempt++) {
+    int ok = 1;
+    if (cur) {
+      ok = cur->nops < MAXF && cur->nd == nd &&
+           memcmp(cur->shape, shape, sizeof(int64_t) * nd) == 0;
+      int new_ext = 0;
+      for (int i = 0; i < nin && ok; i++) ok = source_of(cur, &bv[i], &new_ext) != -1000;
+    }
+    if (ok) break;
+    ndt_status st = ndt_flush();
+    if (st) return st;
+  }
+  if (!cur) {
+    fgroup *g = ndt_malloc(sizeof *g);
+    if (!g) return NDT_ERR_NOMEM;
+    atomic_init(&g->refs, 1);
+    g->nops = g->next = 0;
+    g->nd = nd;
+    memcpy(g->shape, shape, sizeof(int64_t) * nd);
+    ndt_tiling_for(nd, shape, ndt_traits[proto->loop_out].size, ndt_rt_tile_bytes(), &g->tl);
+    cur = g;
+  }
+  ndt_array *res, *user;
+  ndt_status st = ndt_array_new(&res, proto->loop_out, nd, shape, 0);
+  if (st) return st;
+  st = ndt_array_view(&user, res);
+  if (st) {
+    ndt_free(res);
+    return st;
+  }
+  fop *f = &cur->ops[cur->nops];
+  f->loop = proto->loop;
+  f->name = proto->name;
+  f->nin = nin;
+  f->loop_out = proto->loop_out;
+  f->out = res;
+  for (int i = 0; i < nin; i++) {
+    f->loop_in[i] = proto->loop_in[i];
+    int dummy = 0, sr = source_of(cur, &bv[i], &dummy);
+    if (sr == MAXE + 1) {
+      sr = cur->next++;
+      cur->ext[sr] = bv[i];
+      ndt_store_incref(bv[i].store);
+    }
+    f->src[i] = sr;
+  }
+  cur->nops++;
+  *out = user;
+  return 1;
+}
