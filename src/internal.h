@@ -36,6 +36,13 @@ void ndt_release_cache(void);
 /* ---- tasks and tiles (runtime/sched.c) -------------------------------- */
 typedef struct ndt_task ndt_task;
 
+/* One recorded use of a region [lo, hi] (flat elements) of a tile by a
+ * task that may not have finished; a reference to the task is held. */
+typedef struct {
+  ndt_task *task;
+  int64_t lo, hi;
+} ndt_use;
+
 /* A tile: a contiguous range [start, start+len) of the store's flat C-order
  * elements, held in one buffer. Dependency state is touched only by the
  * thread that records tasks (program order), under the scheduler lock. */
@@ -44,9 +51,8 @@ typedef struct {
   int64_t start, len;     /* in elements */
   int owner;              /* rank that owns the tile */
   unsigned valid;         /* bit m: memory m holds a valid copy (bit 0 = host) */
-  ndt_task *last_writer;  /* reference held */
-  ndt_task **readers;     /* tasks reading since last_writer; references held */
-  int nreaders, capreaders;
+  ndt_use *writes, *reads;  /* pending uses, in program order */
+  int nwrites, capwrites, nreads, capreads;
 } ndt_tile;
 
 /* A store: a logical N-d array in C order, split into tiles by a rule that
@@ -107,7 +113,8 @@ void ndt_view_extent(const ndt_array *a, int64_t *lo, int64_t *hi);
 int ndt_may_overlap(const ndt_array *a, const ndt_array *b);
 
 typedef enum { NDT_READ = 1, NDT_WRITE = 2, NDT_RW = 3 } ndt_priv;
-typedef struct { ndt_tile *tile; ndt_priv priv; } ndt_access;
+/* A task's use of the region [lo, hi] (flat element indices) of a tile. */
+typedef struct { ndt_tile *tile; ndt_priv priv; int64_t lo, hi; } ndt_access;
 
 /* A task body. It returns a status; a failure is kept as the deferred error
  * and reported, with the task's name, at the next point that reads data. */

@@ -45,14 +45,43 @@ ndt_status ndt_add_access(ndt_access **acc, int *nacc, int *cap, const ndt_array
     *cap = c;
   }
   for (int64_t t = t0; t <= t1; t++) {
-    (*acc)[*nacc].tile = &v->store->tiles[t];
-    (*acc)[(*nacc)++].priv = p;
+    ndt_tile *tl = &v->store->tiles[t];
+    ndt_access *a = &(*acc)[(*nacc)++];
+    a->tile = tl;
+    a->priv = p;
+    a->lo = lo > tl->start ? lo : tl->start;
+    a->hi = hi < tl->start + tl->len - 1 ? hi : tl->start + tl->len - 1;
   }
   return NDT_OK;
 }
 
-/* Copies between a view and a C-order buffer, element by element across
- * tiles, with a fast path for runs inside one tile. */
+/* Copies n elements of isz bytes between a strided run (byte stride ps) and a
+ * packed buffer. */
+static void copy_run(char *p, int64_t ps, char *buf, int isz, int64_t n, int to_buf) {
+  if (ps == isz) {
+    to_buf ? memcpy(buf, p, (size_t)n * isz) : memcpy(p, buf, (size_t)n * isz);
+    return;
+  }
+#define STRIDED(T)                                                            \
+  do {                                                                        \
+    T *b_ = (T *)buf;                                                         \
+    if (to_buf) for (int64_t i = 0; i < n; i++) b_[i] = *(T *)(p + i * ps);    \
+    else for (int64_t i = 0; i < n; i++) *(T *)(p + i * ps) = b_[i];           \
+  } while (0)
+  switch (isz) {
+    case 1: STRIDED(uint8_t); break;
+    case 2: STRIDED(uint16_t); break;
+    case 4: STRIDED(uint32_t); break;
+    case 8: STRIDED(uint64_t); break;
+    default:
+      for (int64_t i = 0; i < n; i++, buf += isz)
+        to_buf ? memcpy(buf, p + i * ps, isz) : memcpy(p + i * ps, buf, isz);
+  }
+#undef STRIDED
+}
+
+/* Copies between a view and a C-order buffer: each run along the last axis
+ * is split where it crosses from one tile to the next. */
 static void view_transfer(const ndt_array *v, char *buf, int to_buf) {
   const ndt_store *s = v->store;
   int isz = ndt_vsize(v), ssz = s->itemsize, nd = v->ndim;
@@ -60,23 +89,23 @@ static void view_transfer(const ndt_array *v, char *buf, int to_buf) {
   int64_t idx[NDT_MAXDIMS] = {0};
   int64_t runs = v->size / (n ? n : 1);
   for (int64_t r = 0; r < runs; r++) {
-    int64_t f0 = v->offset;
-    for (int k = 0; k < nd - 1; k++) f0 += idx[k] * v->strides[k];
-    int64_t a = f0, z = f0 + (n - 1) * st;
-    if (a > z) { int64_t t = a; a = z; z = t; }
-    int64_t ta = ndt_store_tile_of(s, a), tz = ndt_store_tile_of(s, z);
-    if (ta == tz) {
-      const ndt_tile *tl = &s->tiles[ta];
-      char *p = tl->data + (f0 - tl->start) * ssz + v->part;
-      for (int64_t i = 0; i < n; i++, buf += isz, p += st * ssz)
-        to_buf ? memcpy(buf, p, isz) : memcpy(p, buf, isz);
-    } else {
-      for (int64_t i = 0; i < n; i++, buf += isz) {
-        int64_t f = f0 + i * st;
-        const ndt_tile *tl = &s->tiles[ndt_store_tile_of(s, f)];
-        char *p = tl->data + (f - tl->start) * ssz + v->part;
-        to_buf ? memcpy(buf, p, isz) : memcpy(p, buf, isz);
+    int64_t f = v->offset;
+    for (int k = 0; k < nd - 1; k++) f += idx[k] * v->strides[k];
+    int64_t left = n;
+    while (left > 0) {
+      const ndt_tile *tl = &s->tiles[ndt_store_tile_of(s, f)];
+      int64_t m = left;   /* elements of the run inside this tile */
+      if (st > 0) {
+        int64_t room = (tl->start + tl->len - 1 - f) / st + 1;
+        if (room < m) m = room;
+      } else if (st < 0) {
+        int64_t room = (f - tl->start) / (-st) + 1;
+        if (room < m) m = room;
       }
+      copy_run(tl->data + (f - tl->start) * ssz + v->part, st * ssz, buf, isz, m, to_buf);
+      buf += m * isz;
+      f += m * st;
+      left -= m;
     }
     for (int k = nd - 2; k >= 0; k--) {
       if (++idx[k] < v->shape[k]) break;
@@ -104,7 +133,7 @@ ndt_status ndt_bind(const ndt_array *v, ndt_bound *b, int load) {
     return NDT_OK;
   }
   int isz = ndt_vsize(v);
-  b->scratch = ndt_malloc((size_t)v->size * isz);
+  b->scratch = ndt_alloc_data((size_t)v->size * isz, 0);
   if (!b->scratch) return NDT_ERR_NOMEM;
   b->ptr = b->scratch;
   int64_t st = isz;
@@ -119,7 +148,7 @@ ndt_status ndt_bind(const ndt_array *v, ndt_bound *b, int load) {
 void ndt_unbind(const ndt_array *v, ndt_bound *b, int store) {
   if (b->scratch) {
     if (store) view_transfer(v, b->scratch, 0);
-    ndt_mfree(b->scratch);
+    ndt_free_data_sized(b->scratch, (size_t)v->size * ndt_vsize(v));
     b->scratch = NULL;
   }
 }

@@ -322,8 +322,8 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
     if (st) break;
     /* partials are private to each block; READ on the parts tile only
      * orders every block before the combine, which writes it */
-    acc_list[nacc].tile = &r.parts->tiles[0];
-    acc_list[nacc++].priv = NDT_READ;
+    acc_list[nacc] = (ndt_access){&r.parts->tiles[0], NDT_READ, 0, r.parts->size - 1};
+    nacc++;
     st = ndt_submit(red_name(op), block_task, &r, sizeof r, acc_list, nacc, stores, 2, small);
   }
   if (st == NDT_OK) {
@@ -334,8 +334,8 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
       if (!x) st = NDT_ERR_NOMEM; else acc_list = x;
     }
     if (st == NDT_OK) {
-      acc_list[nacc].tile = &r.parts->tiles[0];
-      acc_list[nacc++].priv = NDT_WRITE;
+      acc_list[nacc] = (ndt_access){&r.parts->tiles[0], NDT_WRITE, 0, r.parts->size - 1};
+      nacc++;
       ndt_store *cs[3] = {a->store, r.parts, res->store};
       st = ndt_submit(red_name(op), combine_task, &r, sizeof r, acc_list, nacc, cs, 3,
                       small || res->size <= ndt_rt_inline_elems() / 8);

@@ -64,12 +64,12 @@ static void task_decref(ndt_task *t) {
 }
 
 void ndt_tile_release(ndt_tile *t) {
-  task_decref(t->last_writer);
-  t->last_writer = NULL;
-  for (int i = 0; i < t->nreaders; i++) task_decref(t->readers[i]);
-  free(t->readers);
-  t->readers = NULL;
-  t->nreaders = t->capreaders = 0;
+  for (int i = 0; i < t->nwrites; i++) task_decref(t->writes[i].task);
+  for (int i = 0; i < t->nreads; i++) task_decref(t->reads[i].task);
+  free(t->writes);
+  free(t->reads);
+  t->writes = t->reads = NULL;
+  t->nwrites = t->capwrites = t->nreads = t->capreads = 0;
 }
 
 static void push_ready(ndt_task *t) {
@@ -254,11 +254,16 @@ ndt_status ndt_sync(void) {
   return st;
 }
 
-static int busy(const ndt_tile *t, int for_write) {
-  if (t->last_writer && !atomic_load(&t->last_writer->done)) return 1;
+static int overlaps(const ndt_use *u, int64_t lo, int64_t hi) { return u->lo <= hi && lo <= u->hi; }
+
+/* 1 when an unfinished task uses [lo, hi] of the tile in a way that
+ * conflicts with a read (or, when for_write, with a write). */
+static int busy(const ndt_tile *t, int64_t lo, int64_t hi, int for_write) {
+  for (int i = 0; i < t->nwrites; i++)
+    if (!atomic_load(&t->writes[i].task->done) && overlaps(&t->writes[i], lo, hi)) return 1;
   if (for_write)
-    for (int i = 0; i < t->nreaders; i++)
-      if (!atomic_load(&t->readers[i]->done)) return 1;
+    for (int i = 0; i < t->nreads; i++)
+      if (!atomic_load(&t->reads[i].task->done) && overlaps(&t->reads[i], lo, hi)) return 1;
   return 0;
 }
 
@@ -266,8 +271,11 @@ ndt_status ndt_wait_tiles(ndt_store *s, int64_t t0, int64_t t1, int for_write) {
   if (!rt.started) return NDT_OK;
   FLUSH();
   pthread_mutex_lock(&rt.lock);
-  for (int64_t i = t0; i <= t1 && i < s->ntiles; i++)
-    while (busy(&s->tiles[i], for_write)) pthread_cond_wait(&rt.done, &rt.lock);
+  for (int64_t i = t0; i <= t1 && i < s->ntiles; i++) {
+    ndt_tile *tl = &s->tiles[i];
+    while (busy(tl, tl->start, tl->start + tl->len - 1, for_write))
+      pthread_cond_wait(&rt.done, &rt.lock);
+  }
   ndt_status st = take_deferred();
   pthread_mutex_unlock(&rt.lock);
   return st;
@@ -293,14 +301,31 @@ static void add_edge(ndt_task *pred, ndt_task *t) {
   t->ndeps++;
 }
 
-/* Drops finished readers so the list stays short. */
-static void prune_readers(ndt_tile *tl) {
+/* Drops uses of finished tasks, and, when `cover` is a write's range, uses
+ * that lie inside it: a later access that conflicts with them conflicts with
+ * the write too, which is ordered after them. */
+static void prune(ndt_use *u, int *n, const ndt_use *cover) {
   int j = 0;
-  for (int i = 0; i < tl->nreaders; i++) {
-    if (atomic_load(&tl->readers[i]->done)) task_decref(tl->readers[i]);
-    else tl->readers[j++] = tl->readers[i];
+  for (int i = 0; i < *n; i++) {
+    if (atomic_load(&u[i].task->done) ||
+        (cover && cover->lo <= u[i].lo && u[i].hi <= cover->hi && u[i].task != cover->task))
+      task_decref(u[i].task);
+    else
+      u[j++] = u[i];
   }
-  tl->nreaders = j;
+  *n = j;
+}
+
+static int reserve_uses(ndt_use **u, int *n, int *cap, int extra) {
+  if (*n + extra <= *cap) return 0;
+  prune(*u, n, NULL);
+  if (*n + extra <= *cap) return 0;
+  int c = *cap * 2 > *n + extra ? *cap * 2 : *n + extra;
+  ndt_use *x = realloc(*u, (size_t)c * sizeof *x);
+  if (!x) return -1;
+  *u = x;
+  *cap = c;
+  return 0;
 }
 
 ndt_status ndt_submit(const char *name, ndt_task_fn fn, const void *arg, size_t arg_size,
@@ -314,7 +339,7 @@ ndt_status ndt_submit(const char *name, ndt_task_fn fn, const void *arg, size_t 
     int free_now = 1;
     pthread_mutex_lock(&rt.lock);
     for (int i = 0; i < nacc && free_now; i++)
-      if (busy(acc[i].tile, acc[i].priv & NDT_WRITE)) free_now = 0;
+      if (busy(acc[i].tile, acc[i].lo, acc[i].hi, acc[i].priv & NDT_WRITE)) free_now = 0;
     pthread_mutex_unlock(&rt.lock);
     if (free_now) return fn((void *)arg, -1);
   }
@@ -340,22 +365,14 @@ ndt_status ndt_submit(const char *name, ndt_task_fn fn, const void *arg, size_t 
   int oom = 0;
   for (int i = 0; i < nacc && !oom; i++) {
     ndt_tile *tl = acc[i].tile;
-    if (tl->last_writer && reserve_succ(tl->last_writer, nacc)) oom = 1;
+    for (int w = 0; w < tl->nwrites && !oom; w++)
+      if (reserve_succ(tl->writes[w].task, nacc)) oom = 1;
     if (acc[i].priv & NDT_WRITE) {
-      for (int r = 0; r < tl->nreaders && !oom; r++)
-        if (reserve_succ(tl->readers[r], nacc)) oom = 1;
-    } else {
-      if (tl->nreaders + nacc > tl->capreaders) prune_readers(tl);
-      if (tl->nreaders + nacc > tl->capreaders) {
-        int cap = tl->capreaders * 2;
-        if (cap < tl->nreaders + nacc) cap = tl->nreaders + nacc;
-        ndt_task **r = realloc(tl->readers, (size_t)cap * sizeof *r);
-        if (!r) oom = 1;
-        else {
-          tl->readers = r;
-          tl->capreaders = cap;
-        }
-      }
+      for (int r = 0; r < tl->nreads && !oom; r++)
+        if (reserve_succ(tl->reads[r].task, nacc)) oom = 1;
+      if (!oom && reserve_uses(&tl->writes, &tl->nwrites, &tl->capwrites, nacc)) oom = 1;
+    } else if (!oom && reserve_uses(&tl->reads, &tl->nreads, &tl->capreads, nacc)) {
+      oom = 1;
     }
   }
   if (oom) {
@@ -366,22 +383,19 @@ ndt_status ndt_submit(const char *name, ndt_task_fn fn, const void *arg, size_t 
   }
   for (int i = 0; i < nacc; i++) {
     ndt_tile *tl = acc[i].tile;
-    if (tl->last_writer) add_edge(tl->last_writer, t);
+    ndt_use use = {t, acc[i].lo, acc[i].hi};
+    for (int w = 0; w < tl->nwrites; w++)
+      if (overlaps(&tl->writes[w], use.lo, use.hi)) add_edge(tl->writes[w].task, t);
     if (acc[i].priv & NDT_WRITE) {
-      for (int r = 0; r < tl->nreaders; r++) {
-        add_edge(tl->readers[r], t);
-        task_decref(tl->readers[r]);
-      }
-      tl->nreaders = 0;
-      if (tl->last_writer != t) {
-        task_decref(tl->last_writer);
-        atomic_fetch_add(&t->refs, 1);
-        tl->last_writer = t;
-      }
-    } else if (tl->last_writer != t) {
-      if (tl->nreaders && tl->readers[tl->nreaders - 1] == t) continue;
+      for (int r = 0; r < tl->nreads; r++)
+        if (overlaps(&tl->reads[r], use.lo, use.hi)) add_edge(tl->reads[r].task, t);
+      prune(tl->reads, &tl->nreads, &use);
+      prune(tl->writes, &tl->nwrites, &use);
       atomic_fetch_add(&t->refs, 1);
-      tl->readers[tl->nreaders++] = t;
+      tl->writes[tl->nwrites++] = use;
+    } else {
+      atomic_fetch_add(&t->refs, 1);
+      tl->reads[tl->nreads++] = use;
     }
   }
   rt.pending++;
