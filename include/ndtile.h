@@ -235,6 +235,17 @@ typedef enum {
 #define NDT_ALL_AXES UINT64_MAX
 ndt_status ndt_reduce(ndt_reduce_op op, const ndt_array *a, uint64_t axes, int keepdims,
                       ndt_dtype dtype, int64_t ddof, ndt_array **out);
+/* ---- counting and searching ------------------------------------------ */
+/* NumPy's bincount: x is 1-d with non-negative integers; the result has
+ * max(x)+1 (at least minlength) bins, int64 counts, or float64 sums of
+ * weights (same shape as x) when weights is not NULL. Waits for max(x). */
+ndt_status ndt_bincount(const ndt_array *x, const ndt_array *weights, int64_t minlength,
+                        ndt_array **out);
+/* NumPy's argwhere: the indices of the non-zero elements of a, in C order,
+ * as an int64 array of shape (count, ndim). nonzero(a) is its transpose.
+ * Waits for the count. */
+ndt_status ndt_argwhere(const ndt_array *a, ndt_array **out);
+
 /* Reads a 0-d or size-1 array's element (waits for it), cast to t. */
 ndt_status ndt_item(const ndt_array *a, ndt_dtype t, void *dst);
 

@@ -606,6 +606,62 @@ static void test_fusion(void) {
   free(v);
 }
 
+static void test_search(void) {
+  int64_t n = 3001, s1[1] = {n};
+  double *v = malloc(sizeof(double) * n), *w = malloc(sizeof(double) * n);
+  for (int64_t k = 0; k < n; k++) {
+    v[k] = (double)((k * 7919) % 37);
+    w[k] = 0.25 * (double)(k % 5);
+  }
+  ndt_array *x = from_doubles(v, 1, s1, NDT_INT32), *wx = from_doubles(w, 1, s1, NDT_FLOAT32);
+  ndt_array *c, *cw;
+  OK(ndt_bincount(x, NULL, 40, &c));
+  OK(ndt_bincount(x, wx, 0, &cw));
+  double *gc = to_doubles(c), *gw = to_doubles(cw);
+  int ok = ndt_size(c) == 40 && ndt_size(cw) == 37 && ndt_get_dtype(c) == NDT_INT64 &&
+           ndt_get_dtype(cw) == NDT_FLOAT64;
+  for (int b = 0; b < 40 && ok; b++) {
+    double cnt = 0, sw = 0;
+    for (int64_t k = 0; k < n; k++)
+      if (v[k] == b) { cnt++; sw += (double)(float)w[k]; }
+    ok &= gc[b] == cnt && (b >= 37 || fabs(gw[b] - sw) < 1e-9);
+  }
+  EXPECT(ok, "bincount with minlength and weights");
+  free(gc); free(gw); ndt_free(c); ndt_free(cw);
+  /* negative values are refused */
+  double neg[3] = {1, -1, 2};
+  int64_t s3[1] = {3};
+  ndt_array *xn = from_doubles(neg, 1, s3, NDT_INT64);
+  EXPECT(ndt_bincount(xn, NULL, 0, &c) == NDT_ERR_VALUE, "bincount of negatives");
+  ndt_free(xn);
+  /* argwhere of a 3-d strided view, many tiles */
+  int64_t shape[3] = {9, 31, 23};
+  int64_t m = 9 * 31 * 23;
+  double *u = malloc(sizeof(double) * m);
+  for (int64_t k = 0; k < m; k++) u[k] = (k % 13 == 0 || k % 17 == 5) ? 1.5 : 0.0;
+  ndt_array *a = from_doubles(u, 3, shape, NDT_FLOAT64), *view, *nz;
+  ndt_index ix[3] = {sl(-1, -10, -2), all_(), sl(1, 23, 2)};
+  OK(ndt_view_index(&view, a, 3, ix));
+  OK(ndt_argwhere(view, &nz));
+  int64_t cnt = 0;
+  for (int i = 8, q = 0; i >= 0; i -= 2, q++)
+    for (int j = 0; j < 31; j++)
+      for (int k = 1; k < 23; k += 2) cnt += u[(i * 31 + j) * 23 + k] != 0;
+  ok = ndt_ndim(nz) == 2 && ndt_shape(nz)[0] == cnt && ndt_shape(nz)[1] == 3;
+  double *gz = to_doubles(nz);
+  int64_t r = 0;
+  for (int i = 8, q = 0; i >= 0 && ok; i -= 2, q++)
+    for (int j = 0; j < 31; j++)
+      for (int k = 1, kk = 0; k < 23; k += 2, kk++)
+        if (u[(i * 31 + j) * 23 + k] != 0) {
+          ok &= gz[r * 3] == q && gz[r * 3 + 1] == j && gz[r * 3 + 2] == kk;
+          r++;
+        }
+  EXPECT(ok, "argwhere of a strided view in C order (%lld found)", (long long)cnt);
+  free(gz); ndt_free(nz); ndt_free(view); ndt_free(a); free(u);
+  ndt_free(x); ndt_free(wx); free(v); free(w);
+}
+
 /* Every allocation may fail: the call reports NOMEM, nothing crashes or leaks,
  * and earlier arrays stay valid. */
 static void test_alloc_failures(void) {
@@ -654,6 +710,7 @@ int main(void) {
   test_reproducible();
   test_runtime_chain();
   test_fusion();
+  test_search();
   test_alloc_failures();
   ndt_finalize();
   printf("%d passed, %d failed\n", passed, failed);

@@ -11,6 +11,16 @@
 #include <complex.h>
 #include "loops_common.h"
 
+/* With FMA enabled at compile time (-march=...), gcc 12's vectoriser fuses
+ * the (re, im) pair of "x*y +- z" into vfmaddsub/vfmsubadd even under
+ * -ffp-contract=off. Loops whose NumPy counterpart does not fuse are then
+ * not vectorised, so that their rounding stays NumPy's on every build. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__FMA__)
+#define NDT_NOSLP __attribute__((optimize("no-tree-vectorize", "no-tree-slp-vectorize")))
+#else
+#define NDT_NOSLP
+#endif
+
 #define CT_c64 float _Complex
 #define CT_c128 double _Complex
 #define CMK_c64 CMPLXF
@@ -208,7 +218,7 @@ NDT_FOREACH_COMPLEX(CPLX_SCALARS)
   NDT_DEF_UNARY_A(sq_##TAG##_loop_##SFX, TAG##_ATTR, T, T, sq_##TAG##_##SFX)             \
   NDT_DEF_UNARY_A(abs_##TAG##_loop_##SFX, TAG##_ATTR, T, FT, abs_##TAG##_##SFX)
 #define fma_ATTR NDT_FMA_TARGET
-#define plain_ATTR
+#define plain_ATTR NDT_NOSLP
 CPLX_FUSED(c64, ndt_cf, float, f, fma)
 CPLX_FUSED(c64, ndt_cf, float, f, plain)
 CPLX_FUSED(c128, ndt_cd, double, , fma)
@@ -233,8 +243,8 @@ CPLX_PICK(c128)
 #define CPLX_LOOPS(SFX, DT, T, FT, SUF)                                 \
   NDT_DEF_BINARY(add_##SFX, T, T, T, add_s_##SFX)                       \
   NDT_DEF_BINARY(sub_##SFX, T, T, T, sub_s_##SFX)                       \
-  NDT_DEF_BINARY(div_##SFX, T, T, T, div_s_##SFX)                       \
-  NDT_DEF_BINARY(pow_##SFX, T, T, T, pow_s_##SFX)                       \
+  NDT_DEF_BINARY_A(div_##SFX, NDT_NOSLP, T, T, T, div_s_##SFX)          \
+  NDT_DEF_BINARY_A(pow_##SFX, NDT_NOSLP, T, T, T, pow_s_##SFX)          \
   NDT_DEF_BINARY(eq_##SFX, T, T, ndt_bool_t, eq_s_##SFX)                \
   NDT_DEF_BINARY(ne_##SFX, T, T, ndt_bool_t, ne_s_##SFX)                \
   NDT_DEF_BINARY(lt_##SFX, T, T, ndt_bool_t, lt_s_##SFX)                \
@@ -253,7 +263,7 @@ CPLX_PICK(c128)
   NDT_DEF_UNARY(conj_##SFX, T, T, conj_s_##SFX)                         \
   NDT_DEF_UNARY(sign_##SFX, T, T, sign_s_##SFX)                         \
   NDT_DEF_UNARY(lnot_##SFX, T, ndt_bool_t, lnot_s_##SFX)                \
-  NDT_DEF_UNARY(recip_##SFX, T, T, recip_s_##SFX)                       \
+  NDT_DEF_UNARY_A(recip_##SFX, NDT_NOSLP, T, T, recip_s_##SFX)          \
   NDT_DEF_UNARY(rint_##SFX, T, T, rint_s_##SFX)                         \
   NDT_DEF_UNARY(isnan_##SFX, T, ndt_bool_t, isnan_s_##SFX)              \
   NDT_DEF_UNARY(isinf_##SFX, T, ndt_bool_t, isinf_s_##SFX)              \

@@ -191,12 +191,12 @@ FLT_SUMPROD(c128, pw_c128, ZNAN)
       *d = NAME##_1_##T(*d, AT(T, p, i, s));                                         \
     }                                                                            \
   }                                                                              \
-  static void nan##NAME##_run_##T(char *acc, const char *p, int64_t s, int64_t n) { \
+  __attribute__((unused)) static void nan##NAME##_run_##T(char *acc, const char *p, int64_t s, int64_t n) { \
     T r = *(T *)acc;                                                             \
     for (int64_t i = 0; i < n; i++) r = nan##NAME##_1_##T(r, AT(T, p, i, s));        \
     *(T *)acc = r;                                                               \
   }                                                                              \
-  static void nan##NAME##_acc_##T(char *a, int64_t as, const char *p, int64_t s, int64_t n) { \
+  __attribute__((unused)) static void nan##NAME##_acc_##T(char *a, int64_t as, const char *p, int64_t s, int64_t n) { \
     for (int64_t i = 0; i < n; i++) {                                            \
       T *d = (T *)(a + i * as);                                                  \
       *d = nan##NAME##_1_##T(*d, AT(T, p, i, s));                                    \

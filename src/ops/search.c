@@ -1,0 +1,300 @@
+/* search.c - operations whose result depends on the data: bincount and
+ * argwhere. Both count per block first, then fill, so every block writes
+ * its own range and results are the same for any number of workers. */
+#include <string.h>
+#include "exec.h"
+
+/* ---- bincount --------------------------------------------------------- */
+typedef struct {
+  ndt_array x, w;      /* block views (w.store NULL without weights) */
+  int has_w;
+  int64_t nbins;
+  ndt_store *parts;    /* one-tile byte store: a histogram per block */
+  int64_t poff;        /* byte offset of this block's histogram */
+} bin_arg;
+
+#define CH 256
+
+static ndt_status bin_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const bin_arg *a = p;
+  ndt_bound bx, bw;
+  ndt_status st = ndt_bind(&a->x, &bx, 1);
+  if (st) return st;
+  bw.scratch = NULL;
+  if (a->has_w && (st = ndt_bind(&a->w, &bw, 1))) {
+    ndt_unbind(&a->x, &bx, 0);
+    return st;
+  }
+  char *h = a->parts->tiles[0].data + a->poff;
+  memset(h, 0, (size_t)a->nbins * 8);
+  int64_t n = a->x.size, xs = a->x.ndim ? bx.st[0] : 0, ws = a->has_w && a->w.ndim ? bw.st[0] : 0;
+  ndt_cast_fn cx = ndt_cpu_cast(a->x.dtype, NDT_INT64);
+  ndt_cast_fn cw = a->has_w ? ndt_cpu_cast(a->w.dtype, NDT_FLOAT64) : NULL;
+  int64_t ib[CH];
+  double wb[CH];
+  for (int64_t c = 0; c < n; c += CH) {
+    int64_t m = n - c < CH ? n - c : CH;
+    cx(bx.ptr + c * xs, xs, (char *)ib, 8, m);
+    if (cw) {
+      cw(bw.ptr + c * ws, ws, (char *)wb, 8, m);
+      double *hd = (double *)h;
+      for (int64_t i = 0; i < m; i++) hd[ib[i]] += wb[i];
+    } else {
+      int64_t *hi = (int64_t *)h;
+      for (int64_t i = 0; i < m; i++) hi[ib[i]]++;
+    }
+  }
+  ndt_unbind(&a->x, &bx, 0);
+  if (a->has_w) ndt_unbind(&a->w, &bw, 0);
+  return NDT_OK;
+}
+
+typedef struct {
+  ndt_array out;
+  int has_w;
+  int64_t nbins, nblocks;
+  ndt_store *parts;
+} bin_combine_arg;
+
+static ndt_status bin_combine(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const bin_combine_arg *a = p;
+  ndt_bound b;
+  ndt_status st = ndt_bind(&a->out, &b, 0);
+  if (st) return st;
+  const char *h = a->parts->tiles[0].data;
+  if (a->has_w) {
+    double *o = (double *)b.ptr;
+    memset(o, 0, (size_t)a->nbins * 8);
+    for (int64_t k = 0; k < a->nblocks; k++)   /* block order: reproducible sums */
+      for (int64_t i = 0; i < a->nbins; i++) o[i] += ((const double *)h)[k * a->nbins + i];
+  } else {
+    int64_t *o = (int64_t *)b.ptr;
+    memset(o, 0, (size_t)a->nbins * 8);
+    for (int64_t k = 0; k < a->nblocks; k++)
+      for (int64_t i = 0; i < a->nbins; i++) o[i] += ((const int64_t *)h)[k * a->nbins + i];
+  }
+  ndt_unbind(&a->out, &b, 1);
+  return NDT_OK;
+}
+
+ndt_status ndt_bincount(const ndt_array *x, const ndt_array *weights, int64_t minlength,
+                        ndt_array **out) {
+  if (x->ndim != 1) return ndt_error(NDT_ERR_VALUE, "object too deep for desired array");
+  char k = ndt_traits[x->dtype].kind;
+  if (!(k == 'i' || k == 'u' || k == 'b') || x->dtype == NDT_UINT64)
+    return ndt_error(NDT_ERR_CAST, "Cannot cast array data from dtype('%s') to "
+                     "dtype('int64') according to the rule 'safe'", ndt_dtype_name(x->dtype));
+  if (minlength < 0) return ndt_error(NDT_ERR_VALUE, "'minlength' must not be negative");
+  if (weights && (weights->ndim != 1 || weights->shape[0] != x->shape[0]))
+    return ndt_error(NDT_ERR_VALUE, "The weights and list don't have the same length.");
+  if (weights && ndt_traits[weights->dtype].kind == 'c')
+    return ndt_error(NDT_ERR_CAST, "Cannot cast array data from dtype('%s') to "
+                     "dtype('float64') according to the rule 'safe'",
+                     ndt_dtype_name(weights->dtype));
+  int64_t nbins = minlength;
+  if (x->size > 0) {
+    ndt_array *mn = NULL, *mx = NULL;
+    int64_t lo = 0, hi = 0;
+    ndt_status st = ndt_reduce(NDT_RED_MIN, x, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &mn);
+    if (st == NDT_OK) st = ndt_reduce(NDT_RED_MAX, x, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &mx);
+    if (st == NDT_OK) st = ndt_item(mn, NDT_INT64, &lo);
+    if (st == NDT_OK) st = ndt_item(mx, NDT_INT64, &hi);
+    ndt_free(mn);
+    ndt_free(mx);
+    if (st) return st;
+    if (lo < 0) return ndt_error(NDT_ERR_VALUE, "'list' argument must have no negative elements");
+    if (hi + 1 > nbins) nbins = hi + 1;
+  }
+  ndt_array *res;
+  ndt_status st = ndt_array_new(&res, weights ? NDT_FLOAT64 : NDT_INT64, 1, &nbins, 0);
+  if (st) return st;
+  ndt_tiling tl;
+  ndt_tiling_for(1, x->shape, x->store->itemsize, ndt_rt_tile_bytes(), &tl);
+  if (x->size == 0) tl.ntiles = 0;
+  ndt_store *parts = NULL;
+  st = ndt_store_new_bytes(&parts, (tl.ntiles ? tl.ntiles : 1) * nbins * 8);
+  if (st) {
+    ndt_free(res);
+    return st;
+  }
+  ndt_access *acc = NULL;
+  int nacc = 0, cap = 0;
+  ndt_store *stores[3] = {x->store, parts, weights ? weights->store : NULL};
+  int small = tl.ntiles <= 1 && x->size <= ndt_rt_inline_elems();
+  for (int64_t b = 0; b < tl.ntiles && st == NDT_OK; b++) {
+    bin_arg a = {.has_w = weights != NULL, .nbins = nbins, .parts = parts, .poff = b * nbins * 8};
+    ndt_block_view(x, &tl, b, &a.x);
+    if (weights) ndt_block_view(weights, &tl, b, &a.w);
+    nacc = 0;
+    st = ndt_add_access(&acc, &nacc, &cap, &a.x, NDT_READ);
+    if (st == NDT_OK && weights) st = ndt_add_access(&acc, &nacc, &cap, &a.w, NDT_READ);
+    if (st == NDT_OK) {
+      ndt_array pv = {.store = parts, .dtype = NDT_UINT8, .ndim = 1, .size = nbins * 8,
+                      .offset = b * nbins * 8, .shape = {nbins * 8}, .strides = {1}};
+      st = ndt_add_access(&acc, &nacc, &cap, &pv, NDT_WRITE);
+    }
+    if (st == NDT_OK)
+      st = ndt_submit("bincount", bin_task, &a, sizeof a, acc, nacc, stores, weights ? 3 : 2,
+                      small);
+  }
+  if (st == NDT_OK) {
+    bin_combine_arg c = {.out = *res, .has_w = weights != NULL, .nbins = nbins,
+                         .nblocks = tl.ntiles, .parts = parts};
+    nacc = 0;
+    ndt_array pv = {.store = parts, .dtype = NDT_UINT8, .ndim = 1, .size = parts->size,
+                    .shape = {parts->size}, .strides = {1}};
+    st = ndt_add_access(&acc, &nacc, &cap, &pv, NDT_READ);
+    if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, res, NDT_WRITE);
+    ndt_store *cs[2] = {parts, res->store};
+    if (st == NDT_OK)
+      st = ndt_submit("bincount", bin_combine, &c, sizeof c, acc, nacc, cs, 2, small);
+  }
+  ndt_mfree(acc);
+  ndt_store_decref(parts);
+  if (st) {
+    ndt_sync();
+    ndt_free(res);
+    return st;
+  }
+  *out = res;
+  return NDT_OK;
+}
+
+/* ---- argwhere --------------------------------------------------------- */
+typedef struct {
+  ndt_array in;          /* the whole input */
+  ndt_tiling tl;
+  int64_t blk;
+  ndt_store *counts;     /* int64 per block */
+  ndt_array out;         /* fill: rows [first, first+count) of the result */
+  int64_t first;
+} nz_arg;
+
+/* Calls visit(flat C-order index within the block) for each non-zero element. */
+static ndt_status nz_scan(const nz_arg *a, int64_t *count, int64_t *dst) {
+  ndt_array bv;
+  ndt_block_view(&a->in, &a->tl, a->blk, &bv);
+  ndt_bound b;
+  ndt_status st = ndt_bind(&bv, &b, 1);
+  if (st) return st;
+  int nd = bv.ndim;
+  int64_t start[NDT_MAXDIMS] = {0};
+  if (a->tl.axis >= 0) {
+    int64_t f = (a->blk / a->tl.per) * a->tl.period + (a->blk % a->tl.per) * a->tl.seg;
+    for (int k = nd - 1; k >= 0; k--) {
+      start[k] = f % a->in.shape[k];
+      f /= a->in.shape[k];
+    }
+  }
+  ndt_cast_fn tobool = ndt_cpu_cast(bv.dtype, NDT_BOOL);
+  int64_t n = nd ? bv.shape[nd - 1] : 1, s = nd ? b.st[nd - 1] : 0;
+  int64_t idx[NDT_MAXDIMS] = {0}, runs = bv.size / (n ? n : 1), cnt = 0;
+  uint8_t flag[CH];
+  for (int64_t r = 0; r < runs; r++) {
+    const char *p = b.ptr;
+    for (int k = 0; k < nd - 1; k++) p += idx[k] * b.st[k];
+    for (int64_t c = 0; c < n; c += CH) {
+      int64_t m = n - c < CH ? n - c : CH;
+      tobool(p + c * s, s, (char *)flag, 1, m);
+      for (int64_t i = 0; i < m; i++) {
+        if (!flag[i]) continue;
+        if (dst) {
+          for (int k = 0; k < nd - 1; k++) dst[cnt * nd + k] = start[k] + idx[k];
+          if (nd) dst[cnt * nd + nd - 1] = start[nd - 1] + c + i;
+        }
+        cnt++;
+      }
+    }
+    for (int k = nd - 2; k >= 0; k--) {
+      if (++idx[k] < bv.shape[k]) break;
+      idx[k] = 0;
+    }
+  }
+  ndt_unbind(&bv, &b, 0);
+  *count = cnt;
+  return NDT_OK;
+}
+
+static ndt_status nz_count_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const nz_arg *a = p;
+  return nz_scan(a, (int64_t *)a->counts->tiles[0].data + a->blk, NULL);
+}
+
+static ndt_status nz_fill_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const nz_arg *a = p;
+  ndt_bound b;
+  ndt_status st = ndt_bind(&a->out, &b, 0);
+  if (st) return st;
+  int64_t cnt;
+  st = nz_scan(a, &cnt, (int64_t *)b.ptr);
+  ndt_unbind(&a->out, &b, st == NDT_OK);
+  return st;
+}
+
+ndt_status ndt_argwhere(const ndt_array *a, ndt_array **out) {
+  nz_arg z;
+  memset(&z, 0, sizeof z);
+  z.in = *a;
+  ndt_tiling_for(a->ndim, a->shape, a->store->itemsize, ndt_rt_tile_bytes(), &z.tl);
+  int64_t nb = a->size ? z.tl.ntiles : 0;
+  ndt_status st = ndt_store_new_bytes(&z.counts, (nb ? nb : 1) * 8);
+  if (st) return st;
+  ndt_access *acc = NULL;
+  int nacc = 0, cap = 0;
+  ndt_store *stores[2] = {a->store, z.counts};
+  int small = nb <= 1 && a->size <= ndt_rt_inline_elems();
+  for (int64_t b = 0; b < nb && st == NDT_OK; b++) {
+    z.blk = b;
+    ndt_array bv;
+    ndt_block_view(a, &z.tl, b, &bv);
+    nacc = 0;
+    st = ndt_add_access(&acc, &nacc, &cap, &bv, NDT_READ);
+    ndt_array cv = {.store = z.counts, .dtype = NDT_UINT8, .ndim = 1, .size = 8,
+                    .offset = b * 8, .shape = {8}, .strides = {1}};
+    if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &cv, NDT_WRITE);
+    if (st == NDT_OK)
+      st = ndt_submit("argwhere", nz_count_task, &z, sizeof z, acc, nacc, stores, 2, small);
+  }
+  if (st == NDT_OK) st = ndt_wait_tiles(z.counts, 0, 0, 0);
+  int64_t total = 0;
+  const int64_t *counts = (const int64_t *)z.counts->tiles[0].data;
+  for (int64_t b = 0; st == NDT_OK && b < nb; b++) total += counts[b];
+  ndt_array *res = NULL;
+  int64_t shape[2] = {total, a->ndim};
+  if (st == NDT_OK) st = ndt_array_new(&res, NDT_INT64, 2, shape, 0);
+  int64_t first = 0;
+  for (int64_t b = 0; b < nb && st == NDT_OK; b++) {
+    if (counts[b] == 0) continue;
+    z.blk = b;
+    z.first = first;
+    ndt_index rows[1] = {{.kind = NDT_IDX_SLICE, .start = first, .stop = first + counts[b],
+                          .step = 1, .has_start = 1, .has_stop = 1}};
+    ndt_array *rv;
+    st = ndt_view_index(&rv, res, 1, rows);
+    if (st) break;
+    z.out = *rv;
+    ndt_free(rv);
+    first += counts[b];
+    ndt_array bv;
+    ndt_block_view(a, &z.tl, b, &bv);
+    nacc = 0;
+    st = ndt_add_access(&acc, &nacc, &cap, &bv, NDT_READ);
+    if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &z.out, NDT_WRITE);
+    ndt_store *fs[2] = {a->store, res->store};
+    if (st == NDT_OK)
+      st = ndt_submit("argwhere", nz_fill_task, &z, sizeof z, acc, nacc, fs, 2, small);
+  }
+  ndt_mfree(acc);
+  ndt_store_decref(z.counts);
+  if (st) {
+    ndt_sync();
+    ndt_free(res);
+    return st;
+  }
+  *out = res;
+  return NDT_OK;
+}
