@@ -23,8 +23,6 @@
 
 #define CT_c64 float _Complex
 #define CT_c128 double _Complex
-#define CMK_c64 CMPLXF
-#define CMK_c128 CMPLX
 
 #define NPY_LOGE2 0.693147180559945309417232121458176568
 #define NPY_LOG10E 0.434294481903251827651128918916605082
@@ -32,8 +30,9 @@
 
 #define CPLX_SCALARS(SFX, DT, T, FT, SUF)                                              \
   NDT_INLINE T mk_##SFX(FT re, FT im) { T r; r.re = re; r.im = im; return r; }           \
-  NDT_INLINE CT_##SFX to_##SFX(T x) { return CMK_##SFX(x.re, x.im); }                    \
-  NDT_INLINE T from_##SFX(CT_##SFX z) { return mk_##SFX(creal##SUF(z), cimag##SUF(z)); } \
+  /* C11: a complex has the layout of FT[2], as our struct */                          \
+  NDT_INLINE CT_##SFX to_##SFX(T x) { CT_##SFX z; memcpy(&z, &x, sizeof z); return z; }  \
+  NDT_INLINE T from_##SFX(CT_##SFX z) { T x; memcpy(&x, &z, sizeof x); return x; }       \
   NDT_INLINE int isnanc_##SFX(T x) { return x.re != x.re || x.im != x.im; }              \
   /* arithmetic */                                                                       \
   NDT_INLINE T add_s_##SFX(T a, T b) { return mk_##SFX(a.re + b.re, a.im + b.im); }      \

@@ -3,16 +3,18 @@
  * Contiguous data runs through SLEEF's vectorised 1.0-ULP functions
  * (Sleef_*_u10; hypot is u05), picked at run time: AVX-512F if the CPU has
  * it, else AVX2+FMA, else SSE2; sqrt and floor/ceil/trunc/rint use the
- * hardware instructions at the same levels. Strided data is gathered into a
- * small stack buffer and run through the same vector kernel, so strided and
- * contiguous results are bit-identical. Off x86 (or at level 0) the loops
- * fall back to libm.
+ * hardware instructions (AVX-512F/AVX, libm at SSE2). Strided data is
+ * gathered into a small stack buffer and run through the same vector kernel,
+ * so strided and contiguous results are bit-identical. Where SLEEF 3.5
+ * overflows early (log1p, sinh, cosh, asinh, acosh near the ends of the
+ * range) those elements are recomputed with libm. Off x86 (or at level 0)
+ * the loops use libm. Results are within 4 ULP of NumPy's (checked over the
+ * whole float range against NumPy 2.4; typically <= 1 ULP for float64).
  *
  * logaddexp uses NumPy's formula with libm; power/fmod & co live in
  * loops_arith.c.
  */
 #include <stdatomic.h>
-#include <stdlib.h>
 #include "loops_common.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -164,25 +166,27 @@ typedef void (*kf2_fn)(const float *x, const float *y, float *o, int64_t n);
 #define K128_D2(KN, VF) KV_2(KN, T_SSE2, double, __m128d, 2, _mm_loadu_pd, _mm_storeu_pd, VF)
 #define K128_F2(KN, VF) KV_2(KN, T_SSE2, float, __m128, 4, _mm_loadu_ps, _mm_storeu_ps, VF)
 
-/* ---- SLEEF prototypes (declared here with the matching target so that
- * the vector ABI is the one libsleef was built with) ---- */
-#define SLEEF_DECL_512(SL, U)                                  \
-  extern __m512d Sleef_##SL##d8_##U##avx512f(__m512d);        \
-  extern __m512 Sleef_##SL##f16_##U##avx512f(__m512);
-#define SLEEF_DECL_256(SL, U)                                  \
-  extern __m256d Sleef_##SL##d4_##U##avx2(__m256d);           \
-  extern __m256 Sleef_##SL##f8_##U##avx2(__m256);
-#define SLEEF_DECL_128(SL, U)                                  \
-  extern __m128d Sleef_##SL##d2_##U##sse2(__m128d);           \
+/* ---- SLEEF prototypes (declared here, each with the target it was built
+ * for, so that the vector calling convention matches libsleef's) ---- */
+#define TA512 __attribute__((target("avx512f")))
+#define TA256 __attribute__((target("avx2,fma")))
+#define SLEEF_DECL_512(SL, U)                                        \
+  extern TA512 __m512d Sleef_##SL##d8_##U##avx512f(__m512d);        \
+  extern TA512 __m512 Sleef_##SL##f16_##U##avx512f(__m512);
+#define SLEEF_DECL_256(SL, U)                                        \
+  extern TA256 __m256d Sleef_##SL##d4_##U##avx2(__m256d);           \
+  extern TA256 __m256 Sleef_##SL##f8_##U##avx2(__m256);
+#define SLEEF_DECL_128(SL, U)                                        \
+  extern __m128d Sleef_##SL##d2_##U##sse2(__m128d);                 \
   extern __m128 Sleef_##SL##f4_##U##sse2(__m128);
-#define SLEEF_DECL2_512(SL, U)                                 \
-  extern __m512d Sleef_##SL##d8_##U##avx512f(__m512d, __m512d); \
-  extern __m512 Sleef_##SL##f16_##U##avx512f(__m512, __m512);
-#define SLEEF_DECL2_256(SL, U)                                 \
-  extern __m256d Sleef_##SL##d4_##U##avx2(__m256d, __m256d);  \
-  extern __m256 Sleef_##SL##f8_##U##avx2(__m256, __m256);
-#define SLEEF_DECL2_128(SL, U)                                 \
-  extern __m128d Sleef_##SL##d2_##U##sse2(__m128d, __m128d);  \
+#define SLEEF_DECL2_512(SL, U)                                       \
+  extern TA512 __m512d Sleef_##SL##d8_##U##avx512f(__m512d, __m512d); \
+  extern TA512 __m512 Sleef_##SL##f16_##U##avx512f(__m512, __m512);
+#define SLEEF_DECL2_256(SL, U)                                       \
+  extern TA256 __m256d Sleef_##SL##d4_##U##avx2(__m256d, __m256d);  \
+  extern TA256 __m256 Sleef_##SL##f8_##U##avx2(__m256, __m256);
+#define SLEEF_DECL2_128(SL, U)                                       \
+  extern __m128d Sleef_##SL##d2_##U##sse2(__m128d, __m128d);        \
   extern __m128 Sleef_##SL##f4_##U##sse2(__m128, __m128);
 
 #define SLEEF_UNARY_LIST(X)                                                      \
@@ -201,20 +205,25 @@ typedef void (*kf2_fn)(const float *x, const float *y, float *o, int64_t n);
 #define DECL_B256(N, SL, U) SLEEF_DECL2_256(SL, U)
 #define DECL_B128(N, SL, U) SLEEF_DECL2_128(SL, U)
 
-#pragma GCC push_options
-#pragma GCC target("avx512f")
+/* clang does not pass vectors in registers to a callee declared with a
+ * wider target than the translation unit, so with clang only SLEEF's SSE2
+ * entry points are used (the hardware sqrt/rounding paths still are). */
+#if defined(__clang__)
+#define NDT_SLEEF_WIDE 0
+#else
+#define NDT_SLEEF_WIDE 1
+#endif
+#if NDT_SLEEF_WIDE
 SLEEF_UNARY_LIST(DECL_U512)
 SLEEF_BINARY_LIST(DECL_B512)
-#pragma GCC pop_options
-#pragma GCC push_options
-#pragma GCC target("avx2,fma")
 SLEEF_UNARY_LIST(DECL_U256)
 SLEEF_BINARY_LIST(DECL_B256)
-#pragma GCC pop_options
+#endif
 SLEEF_UNARY_LIST(DECL_U128)
 SLEEF_BINARY_LIST(DECL_B128)
 
 /* ---- SLEEF kernels at each level ---- */
+#if NDT_SLEEF_WIDE
 #define GEN_SLEEF_U(N, SL, U)                                                    \
   K512_D(N##_d3, Sleef_##SL##d8_##U##avx512f)                                    \
   K512_F(N##_f3, Sleef_##SL##f16_##U##avx512f)                                   \
@@ -229,6 +238,14 @@ SLEEF_BINARY_LIST(DECL_B128)
   K256_F2(N##_f2, Sleef_##SL##f8_##U##avx2)                                      \
   K128_D2(N##_d1, Sleef_##SL##d2_##U##sse2)                                      \
   K128_F2(N##_f1, Sleef_##SL##f4_##U##sse2)
+#else
+#define GEN_SLEEF_U(N, SL, U)                                                    \
+  K128_D(N##_d1, Sleef_##SL##d2_##U##sse2)                                       \
+  K128_F(N##_f1, Sleef_##SL##f4_##U##sse2)
+#define GEN_SLEEF_B(N, SL, U)                                                    \
+  K128_D2(N##_d1, Sleef_##SL##d2_##U##sse2)                                      \
+  K128_F2(N##_f1, Sleef_##SL##f4_##U##sse2)
+#endif
 SLEEF_UNARY_LIST(GEN_SLEEF_U)
 SLEEF_BINARY_LIST(GEN_SLEEF_B)
 
@@ -266,11 +283,17 @@ GEN_ROUND(ceil)
 GEN_ROUND(trunc)
 GEN_ROUND(rint)
 
-#define KSET_SLEEF(N) {N##_d0, N##_d1, N##_d2, N##_d3}, {N##_f0, N##_f1, N##_f2, N##_f3}
+#define KSET_HW(N) {N##_d0, N##_d1, N##_d2, N##_d3}, {N##_f0, N##_f1, N##_f2, N##_f3}
+#if NDT_SLEEF_WIDE
+#define KSET_SLEEF(N) KSET_HW(N)
+#else
+#define KSET_SLEEF(N) {N##_d0, N##_d1, N##_d1, N##_d1}, {N##_f0, N##_f1, N##_f1, N##_f1}
+#endif
 #define KSET_ROUND(N) {N##_d0, N##_d0, N##_d2, N##_d3}, {N##_f0, N##_f0, N##_f2, N##_f3}
 #else /* !NDT_X86: libm only */
 #define KSET_SLEEF(N) {N##_d0, N##_d0, N##_d0, N##_d0}, {N##_f0, N##_f0, N##_f0, N##_f0}
 #define KSET_ROUND(N) KSET_SLEEF(N)
+#define KSET_HW(N) KSET_SLEEF(N)
 #endif
 
 /* libm kernels (level 0, and the reference off x86) */
@@ -322,7 +345,7 @@ static const kset1 kset_tab[K_N1] = {
   [K_COSH] = {KSET_SLEEF(cosh)},   [K_TANH] = {KSET_SLEEF(tanh)},
   [K_ASINH] = {KSET_SLEEF(asinh)}, [K_ACOSH] = {KSET_SLEEF(acosh)},
   [K_ATANH] = {KSET_SLEEF(atanh)}, [K_CBRT] = {KSET_SLEEF(cbrt)},
-  [K_SQRT] = {KSET_SLEEF(sqrt)},   [K_FLOOR] = {KSET_ROUND(floor)},
+  [K_SQRT] = {KSET_HW(sqrt)},      [K_FLOOR] = {KSET_ROUND(floor)},
   [K_CEIL] = {KSET_ROUND(ceil)},   [K_TRUNC] = {KSET_ROUND(trunc)},
   [K_RINT] = {KSET_ROUND(rint)},
 };
