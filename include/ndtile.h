@@ -249,6 +249,12 @@ ndt_status ndt_argwhere(const ndt_array *a, ndt_array **out);
 /* Reads a 0-d or size-1 array's element (waits for it), cast to t. */
 ndt_status ndt_item(const ndt_array *a, ndt_dtype t, void *dst);
 
+/* ---- matrix products (src/ops/matmul.c) -------------------------------- */
+/* @matmul-section: declarations for matrix products go here */
+
+/* ---- random numbers (src/ops/random.c) -------------------------------- */
+/* @random-section: declarations for random numbers go here */
+
 #ifdef __cplusplus
 }
 #endif
