@@ -41,6 +41,7 @@ static struct {
   char deferred_msg[600];
   int64_t tile_bytes;
   int64_t inline_elems;
+  int64_t max_pending;    /* the recording thread waits when more tasks are pending */
   int want_workers;
 } rt = {.lock = PTHREAD_MUTEX_INITIALIZER,
         .work = PTHREAD_COND_INITIALIZER,
@@ -184,6 +185,9 @@ ndt_status ndt_init(const ndt_config *cfg) {
   rt.inline_elems = cfg && cfg->inline_elems >= 0 ? cfg->inline_elems
                                                   : env_int("NDTILE_INLINE_ELEMS", 1 << 15);
   if (w > 1024) w = 1024;
+  /* Bounded look-ahead: a program that records faster than the workers run
+   * would otherwise allocate the results of many future steps at once. */
+  rt.max_pending = env_int("NDTILE_MAX_PENDING", 16 + 8 * (int64_t)w);
   ndt_status st = start_workers(w);
   if (st) return st;
   rt.started = 1;
@@ -403,6 +407,9 @@ ndt_status ndt_submit(const char *name, ndt_task_fn fn, const void *arg, size_t 
     push_ready(t);
     pthread_cond_signal(&rt.work);
   }
+  /* every pending task is ready, running or waiting on one that is, so the
+   * count always drops */
+  while (rt.pending > rt.max_pending) pthread_cond_wait(&rt.done, &rt.lock);
   pthread_mutex_unlock(&rt.lock);
   return NDT_OK;
 }
