@@ -1,0 +1,1847 @@
+/* _core.c - the Python binding of libndtile (module ndtile._core).
+ *
+ * A thin layer: the Array type owning an ndt_array*, argument parsing, and
+ * one function (raise_status) that turns an ndt_status into the exception
+ * NumPy raises for the same mistake. The NumPy semantics that need Python
+ * (NumPy dtypes and scalars, advanced indexing, fallbacks) live in the
+ * ndtile package; this file calls back into it through hooks registered by
+ * _setup() whenever an operand or index is not one of the simple kinds it
+ * handles itself.
+ *
+ * Hot paths are here: the number protocol and comparisons between arrays
+ * and Python scalars, basic indexing, shape/dtype getters.
+ *
+ * Threads: the core is entered by one thread at a time (core_lock, taken
+ * while holding the GIL, with the GIL released only when the lock is
+ * contended), and the GIL is released around calls that wait for data.
+ *
+ * No NumPy C API: data is exchanged through the buffer protocol.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <pythread.h>
+#include <stdint.h>
+#include <string.h>
+#include <math.h>
+#include "ndtile.h"
+
+/* ---- the core lock ------------------------------------------------------ */
+static PyThread_type_lock core_lock;
+
+static void core_enter(void) {
+  if (!PyThread_acquire_lock(core_lock, NOWAIT_LOCK)) {
+    Py_BEGIN_ALLOW_THREADS
+    PyThread_acquire_lock(core_lock, WAIT_LOCK);
+    Py_END_ALLOW_THREADS
+  }
+}
+static void core_leave(void) { PyThread_release_lock(core_lock); }
+
+/* Calls that wait for deferred work: enter the core, then let other Python
+ * threads run while we wait. */
+#define CORE_BLOCKING(stmt)        \
+  do {                             \
+    core_enter();                  \
+    Py_BEGIN_ALLOW_THREADS stmt;   \
+    Py_END_ALLOW_THREADS           \
+    core_leave();                  \
+  } while (0)
+#define CORE(stmt) \
+  do {             \
+    core_enter();  \
+    stmt;          \
+    core_leave();  \
+  } while (0)
+
+/* ---- registered from Python --------------------------------------------- */
+static PyTypeObject ArrayType;
+static PyTypeObject *wrap_type = &ArrayType;     /* type of new arrays: ndtile.ndarray */
+static PyObject *np_dtypes[NDT_NTYPES];          /* numpy dtype objects */
+static PyObject *np_scalars[NDT_NTYPES];         /* numpy scalar types */
+static PyObject *int_scalar_types;               /* tuple: numpy integer scalar types */
+static PyObject *binop_hook, *getitem_hook, *setitem_hook;
+static PyObject *axis_error_type, *ufunc_type_error;
+
+/* ---- errors --------------------------------------------------------------- */
+static PyObject *lazy_attr(PyObject **cache, const char *mod, const char *name) {
+  if (!*cache) {
+    PyObject *m = PyImport_ImportModule(mod);
+    if (!m) {
+      PyErr_Clear();
+      return NULL;
+    }
+    *cache = PyObject_GetAttrString(m, name);
+    Py_DECREF(m);
+    if (!*cache) PyErr_Clear();
+  }
+  return *cache;
+}
+
+/* The one place where a status becomes a Python exception. */
+static PyObject *raise_status(ndt_status st) {
+  const char *msg = ndt_last_error();
+  if (!msg || !*msg) msg = ndt_status_string(st);
+  PyObject *type = PyExc_RuntimeError;
+  switch (st) {
+    case NDT_ERR_NOMEM: type = PyExc_MemoryError; break;
+    case NDT_ERR_VALUE:
+    case NDT_ERR_SHAPE: type = PyExc_ValueError; break;
+    case NDT_ERR_AXIS: {
+      PyObject *t = lazy_attr(&axis_error_type, "numpy.exceptions", "AxisError");
+      type = t ? t : PyExc_IndexError;
+      break;
+    }
+    case NDT_ERR_INDEX: type = PyExc_IndexError; break;
+    case NDT_ERR_TYPE:
+    case NDT_ERR_CAST: {
+      /* numpy's UFuncTypeError (a TypeError); built without calling its
+       * __init__, which wants the ufunc object */
+      PyObject *t = lazy_attr(&ufunc_type_error, "numpy._core._exceptions", "UFuncTypeError");
+      if (t && PyType_Check(t)) {
+        PyObject *args = Py_BuildValue("(s)", msg);
+        PyObject *exc = args ? ((PyTypeObject *)t)->tp_new((PyTypeObject *)t, args, NULL) : NULL;
+        Py_XDECREF(args);
+        if (exc) {
+          PyErr_SetObject(t, exc);
+          Py_DECREF(exc);
+          return NULL;
+        }
+        PyErr_Clear();
+      }
+      type = PyExc_TypeError;
+      break;
+    }
+    case NDT_ERR_UNSUPPORTED: type = PyExc_NotImplementedError; break;
+    case NDT_ERR_OVERFLOW: type = PyExc_OverflowError; break;
+    default: type = PyExc_RuntimeError; break;
+  }
+  PyErr_SetString(type, msg);
+  return NULL;
+}
+
+/* ---- the Array type --------------------------------------------------------- */
+typedef struct {
+  PyObject_HEAD
+  ndt_array *arr;
+  PyObject *shape;      /* cached shape tuple */
+  PyObject *weakrefs;
+} ArrayObject;
+
+#define IS_ARRAY(o) PyObject_TypeCheck((o), &ArrayType)
+#define ARR(o) (((ArrayObject *)(o))->arr)
+
+/* Takes ownership of a; frees it on failure. */
+static PyObject *wrap(ndt_array *a) {
+  ArrayObject *o = (ArrayObject *)wrap_type->tp_alloc(wrap_type, 0);
+  if (!o) {
+    CORE(ndt_free(a));
+    return NULL;
+  }
+  o->arr = a;
+  return (PyObject *)o;
+}
+
+static PyObject *wrap_status(ndt_status st, ndt_array *a) {
+  if (st) return raise_status(st);
+  return wrap(a);
+}
+
+static void array_dealloc(ArrayObject *self) {
+  if (self->weakrefs) PyObject_ClearWeakRefs((PyObject *)self);
+  if (self->arr) CORE(ndt_free(self->arr));
+  Py_CLEAR(self->shape);
+  Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int check_arr(PyObject *o) {
+  if (!IS_ARRAY(o) || !ARR(o)) {
+    PyErr_SetString(PyExc_TypeError, "expected an initialised ndtile array");
+    return 0;
+  }
+  return 1;
+}
+
+/* ---- dtypes, elements, Python values ---------------------------------------- */
+static int parse_dtype(PyObject *o, ndt_dtype *t) {
+  long v = PyLong_AsLong(o);
+  if (v == -1 && PyErr_Occurred()) return 0;
+  if (v < -1 || v >= NDT_NTYPES) {
+    PyErr_Format(PyExc_ValueError, "invalid ndtile dtype code %ld", v);
+    return 0;
+  }
+  *t = (ndt_dtype)v;
+  return 1;
+}
+
+static int is_int_kind(ndt_dtype t) { return t >= NDT_INT8 && t <= NDT_UINT64; }
+static int is_float_kind(ndt_dtype t) { return t == NDT_FLOAT32 || t == NDT_FLOAT64; }
+static int is_complex_kind(ndt_dtype t) { return t == NDT_COMPLEX64 || t == NDT_COMPLEX128; }
+
+/* Does the Python integer value v fit integer dtype t? */
+static int int_fits(ndt_dtype t, long long v) {
+  switch (t) {
+    case NDT_INT8: return v >= INT8_MIN && v <= INT8_MAX;
+    case NDT_INT16: return v >= INT16_MIN && v <= INT16_MAX;
+    case NDT_INT32: return v >= INT32_MIN && v <= INT32_MAX;
+    case NDT_UINT8: return v >= 0 && v <= UINT8_MAX;
+    case NDT_UINT16: return v >= 0 && v <= UINT16_MAX;
+    case NDT_UINT32: return v >= 0 && v <= (long long)UINT32_MAX;
+    case NDT_UINT64: return v >= 0;
+    default: return 1;
+  }
+}
+
+typedef union {
+  uint8_t b;
+  int64_t i;
+  uint64_t u;
+  double d;
+  double c[2];
+  char raw[16];
+} elem_t;
+
+/* An exact Python bool/int/float/complex as an element: 1 done, 0 not such
+ * a value (or an int outside int64 and uint64), -1 error. */
+static int pyscalar_elem(PyObject *o, ndt_dtype *vt, elem_t *v) {
+  if (PyBool_Check(o)) {
+    *vt = NDT_BOOL;
+    v->b = o == Py_True;
+    return 1;
+  }
+  if (PyLong_CheckExact(o)) {
+    int overflow;
+    long long x = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (x == -1 && PyErr_Occurred()) return -1;
+    if (overflow > 0) {
+      unsigned long long u = PyLong_AsUnsignedLongLong(o);
+      if (u == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return 0;
+      }
+      *vt = NDT_UINT64;
+      v->u = u;
+      return 1;
+    }
+    if (overflow) return 0;
+    *vt = NDT_INT64;
+    v->i = x;
+    return 1;
+  }
+  if (PyFloat_CheckExact(o)) {
+    *vt = NDT_FLOAT64;
+    v->d = PyFloat_AS_DOUBLE(o);
+    return 1;
+  }
+  if (PyComplex_CheckExact(o)) {
+    *vt = NDT_COMPLEX128;
+    Py_complex c = PyComplex_AsCComplex(o);
+    v->c[0] = c.real;
+    v->c[1] = c.imag;
+    return 1;
+  }
+  return 0;
+}
+
+/* Any Python number (incl. numpy scalars) as an element of its natural kind. */
+static int pynumber_elem(PyObject *o, ndt_dtype *vt, elem_t *v) {
+  int r = pyscalar_elem(o, vt, v);
+  if (r) return r;
+  /* the Python layer passes plain Python numbers; numpy's float64 and
+   * complex128 scalars derive from float and complex */
+  if (PyComplex_Check(o)) {
+    Py_complex c = PyComplex_AsCComplex(o);
+    if (c.real == -1.0 && PyErr_Occurred()) return -1;
+    *vt = NDT_COMPLEX128;
+    v->c[0] = c.real;
+    v->c[1] = c.imag;
+    return 1;
+  }
+  if (PyIndex_Check(o)) {
+    PyObject *i = PyNumber_Index(o);
+    if (!i) return -1;
+    r = pyscalar_elem(i, vt, v);
+    Py_DECREF(i);
+    if (r == 0) PyErr_SetString(PyExc_OverflowError, "Python integer out of bounds");
+    return r ? r : -1;
+  }
+  double d = PyFloat_AsDouble(o);
+  if (d == -1.0 && PyErr_Occurred()) return -1;
+  *vt = NDT_FLOAT64;
+  v->d = d;
+  return 1;
+}
+
+/* An element of dtype t at p as a Python bool/int/float/complex. */
+static PyObject *elem_to_py(ndt_dtype t, const void *p) {
+  switch (t) {
+    case NDT_BOOL: return PyBool_FromLong(*(const uint8_t *)p);
+    case NDT_INT8: return PyLong_FromLong(*(const int8_t *)p);
+    case NDT_INT16: return PyLong_FromLong(*(const int16_t *)p);
+    case NDT_INT32: return PyLong_FromLong(*(const int32_t *)p);
+    case NDT_INT64: return PyLong_FromLongLong(*(const int64_t *)p);
+    case NDT_UINT8: return PyLong_FromUnsignedLong(*(const uint8_t *)p);
+    case NDT_UINT16: return PyLong_FromUnsignedLong(*(const uint16_t *)p);
+    case NDT_UINT32: return PyLong_FromUnsignedLong(*(const uint32_t *)p);
+    case NDT_UINT64: return PyLong_FromUnsignedLongLong(*(const uint64_t *)p);
+    case NDT_FLOAT32: return PyFloat_FromDouble(*(const float *)p);
+    case NDT_FLOAT64: return PyFloat_FromDouble(*(const double *)p);
+    case NDT_COMPLEX64: {
+      const float *f = p;
+      return PyComplex_FromDoubles(f[0], f[1]);
+    }
+    case NDT_COMPLEX128: {
+      const double *d = p;
+      return PyComplex_FromDoubles(d[0], d[1]);
+    }
+    default: PyErr_SetString(PyExc_TypeError, "invalid dtype"); return NULL;
+  }
+}
+
+/* The same element as a numpy scalar (np.float64, ...). */
+static PyObject *elem_to_np(ndt_dtype t, const void *p) {
+  PyObject *v = elem_to_py(t, p);
+  if (!v || !np_scalars[t]) return v;
+  PyObject *r = PyObject_CallOneArg(np_scalars[t], v);
+  Py_DECREF(v);
+  return r;
+}
+
+/* ---- shapes ------------------------------------------------------------------ */
+static int parse_shape(PyObject *o, int *nd, int64_t *shape) {
+  if (PyLong_Check(o) || !PySequence_Check(o)) {
+    long long v = PyLong_AsLongLong(o);
+    if (v == -1 && PyErr_Occurred()) return 0;
+    *nd = 1;
+    shape[0] = v;
+    return 1;
+  }
+  PyObject *seq = PySequence_Fast(o, "shape must be a sequence of integers");
+  if (!seq) return 0;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  if (n > NDT_MAXDIMS) {
+    Py_DECREF(seq);
+    PyErr_Format(PyExc_ValueError, "maximum supported dimension for an ndarray is currently %d, "
+                 "found %zd", NDT_MAXDIMS, n);
+    return 0;
+  }
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *it = PyNumber_Index(PySequence_Fast_GET_ITEM(seq, i));
+    if (!it) {
+      Py_DECREF(seq);
+      return 0;
+    }
+    shape[i] = PyLong_AsLongLong(it);
+    Py_DECREF(it);
+    if (shape[i] == -1 && PyErr_Occurred()) {
+      Py_DECREF(seq);
+      return 0;
+    }
+  }
+  *nd = (int)n;
+  Py_DECREF(seq);
+  return 1;
+}
+
+static int parse_shape_nonneg(PyObject *o, int *nd, int64_t *shape) {
+  if (!parse_shape(o, nd, shape)) return 0;
+  for (int k = 0; k < *nd; k++)
+    if (shape[k] < 0) {
+      PyErr_SetString(PyExc_ValueError, "negative dimensions are not allowed");
+      return 0;
+    }
+  return 1;
+}
+
+static PyObject *shape_tuple(int nd, const int64_t *shape) {
+  PyObject *t = PyTuple_New(nd);
+  if (!t) return NULL;
+  for (int k = 0; k < nd; k++) {
+    PyObject *v = PyLong_FromLongLong(shape[k]);
+    if (!v) {
+      Py_DECREF(t);
+      return NULL;
+    }
+    PyTuple_SET_ITEM(t, k, v);
+  }
+  return t;
+}
+
+static int parse_axes(PyObject *o, int *n, int *axes) {
+  if (o == Py_None) {
+    *n = 0;
+    return 1;
+  }
+  PyObject *seq = PySequence_Fast(o, "axes must be a sequence of integers");
+  if (!seq) return 0;
+  Py_ssize_t m = PySequence_Fast_GET_SIZE(seq);
+  if (m > NDT_MAXDIMS) {
+    Py_DECREF(seq);
+    PyErr_SetString(PyExc_ValueError, "too many axes");
+    return 0;
+  }
+  for (Py_ssize_t i = 0; i < m; i++) {
+    long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+    if (v == -1 && PyErr_Occurred()) {
+      Py_DECREF(seq);
+      return 0;
+    }
+    axes[i] = (int)v;
+  }
+  *n = (int)m;
+  Py_DECREF(seq);
+  return 1;
+}
+
+/* Converts a value of a Python scalar's dtype (bool, int64, uint64, float64,
+ * complex128) in place to dtype t when that is a widening or a rounding C
+ * does as NumPy does (to a float or complex type, or an int to a narrower
+ * int it fits). Returns 0 when it does not convert. */
+static int convert_elem(ndt_dtype from, elem_t *v, ndt_dtype t) {
+  double re = 0, im = 0;
+  int64_t i = 0;
+  switch (from) {
+    case NDT_BOOL: re = v->b; i = v->b; break;
+    case NDT_INT64: re = (double)v->i; i = v->i; break;
+    case NDT_FLOAT64: re = v->d; break;
+    case NDT_COMPLEX128: re = v->c[0]; im = v->c[1]; break;
+    default: return 0;
+  }
+  elem_t r;
+  memset(&r, 0, sizeof r);
+  switch (t) {
+    case NDT_FLOAT32:
+      if (from == NDT_COMPLEX128) return 0;
+      if (from == NDT_INT64) *(float *)&r = (float)v->i;
+      else *(float *)&r = (float)re;
+      break;
+    case NDT_FLOAT64:
+      if (from == NDT_COMPLEX128) return 0;
+      r.d = from == NDT_INT64 ? (double)v->i : re;
+      break;
+    case NDT_COMPLEX64: {
+      float *f = (float *)&r;
+      f[0] = from == NDT_INT64 ? (float)v->i : (float)re;
+      f[1] = (float)im;
+      break;
+    }
+    case NDT_COMPLEX128:
+      r.c[0] = re;
+      r.c[1] = im;
+      break;
+    case NDT_INT8: case NDT_INT16: case NDT_INT32: case NDT_INT64:
+    case NDT_UINT8: case NDT_UINT16: case NDT_UINT32: case NDT_UINT64:
+      if (from != NDT_INT64 && from != NDT_BOOL) return 0;
+      if (!int_fits(t, i)) return 0;
+      switch (t) {
+        case NDT_INT8: *(int8_t *)&r = (int8_t)i; break;
+        case NDT_INT16: *(int16_t *)&r = (int16_t)i; break;
+        case NDT_INT32: *(int32_t *)&r = (int32_t)i; break;
+        case NDT_INT64: r.i = i; break;
+        case NDT_UINT8: *(uint8_t *)&r = (uint8_t)i; break;
+        case NDT_UINT16: *(uint16_t *)&r = (uint16_t)i; break;
+        case NDT_UINT32: *(uint32_t *)&r = (uint32_t)i; break;
+        default: r.u = (uint64_t)i; break;
+      }
+      break;
+    default: return 0;
+  }
+  *v = r;
+  return 1;
+}
+
+/* ---- weak scalars ---------------------------------------------------------------- */
+/* Python scalars in operators become weak 0-d arrays. Making one costs an
+ * allocation of a store; loops like `x += 2*y` use the same few values, so
+ * recent ones are kept (direct-mapped by value). They are never written:
+ * the core reads them only. Touched with the GIL held. */
+#define SCACHE 64
+static struct {
+  ndt_dtype t;
+  elem_t v;
+  ndt_array *a;
+} scache[SCACHE];
+
+static ndt_status weak_scalar(ndt_dtype t, const elem_t *v, ndt_array **out, int *owned) {
+  uint64_t h = v->u ^ (t == NDT_COMPLEX128 ? ((uint64_t)v->c[1] * 31) : 0);
+  if (t == NDT_BOOL) h = v->b;
+  unsigned k = (unsigned)(((h * 0x9E3779B97F4A7C15ull) >> 58) ^ (unsigned)t) & (SCACHE - 1);
+  size_t n = ndt_dtype_size(t);
+  if (scache[k].a && scache[k].t == t && memcmp(&scache[k].v, v, n) == 0) {
+    *out = scache[k].a;
+    *owned = 0;
+    return NDT_OK;
+  }
+  ndt_array *a;
+  ndt_status st;
+  CORE(st = ndt_scalar(&a, t, v, 1));
+  if (st) return st;
+  if (scache[k].a) CORE(ndt_free(scache[k].a));
+  scache[k].t = t;
+  memset(&scache[k].v, 0, sizeof scache[k].v);
+  memcpy(&scache[k].v, v, n);
+  scache[k].a = a;
+  *out = a;
+  *owned = 0;
+  return NDT_OK;
+}
+
+/* ---- operands ------------------------------------------------------------------ */
+/* o as an operand next to `other` (an Array or NULL): 1 converted (*tmp owns
+ * a new weak scalar when o was a Python scalar), 0 not a kind handled here,
+ * -1 error. Python ints that do not fit an integer `other` are not handled
+ * here: NumPy's rule (OverflowError, or the comparison special case) is
+ * applied by the Python layer. */
+static int operand(PyObject *o, PyObject *other, int op, ndt_array **a, ndt_array **tmp) {
+  *tmp = NULL;
+  if (IS_ARRAY(o)) {
+    if (!ARR(o)) return 0;
+    *a = ARR(o);
+    return 1;
+  }
+  elem_t v;
+  ndt_dtype vt;
+  int r = pyscalar_elem(o, &vt, &v);
+  if (r <= 0) return r;
+  if (vt == NDT_UINT64) return 0;
+  if (vt == NDT_INT64 && other && IS_ARRAY(other) && ARR(other)) {
+    ndt_dtype ot = ndt_get_dtype(ARR(other));
+    if (is_int_kind(ot) && !int_fits(ot, v.i)) return 0;
+    /* int ** negative int is an error in NumPy: let Python say so */
+    if (op == NDT_POWER && v.i < 0 && (is_int_kind(ot) || ot == NDT_BOOL)) return 0;
+  }
+  if (other && IS_ARRAY(other) && ARR(other)) {
+    /* store the value in the dtype the loop will use (NumPy converts the
+     * Python scalar to it too): the core then has nothing to cast */
+    ndt_dtype lt = ndt_promote(vt, 1, ndt_get_dtype(ARR(other)), 0);
+    if (lt != vt && (int)lt >= 0 && convert_elem(vt, &v, lt)) vt = lt;
+  }
+  int owned;
+  ndt_status st = weak_scalar(vt, &v, a, &owned);
+  if (st) {
+    raise_status(st);
+    return -1;
+  }
+  return 1;
+}
+
+static PyObject *call_binop_hook(int op, PyObject *a, PyObject *b, int inplace) {
+  if (!binop_hook) Py_RETURN_NOTIMPLEMENTED;
+  PyObject *args[4];
+  args[0] = PyLong_FromLong(op);
+  if (!args[0]) return NULL;
+  args[1] = a;
+  args[2] = b;
+  args[3] = inplace ? Py_True : Py_False;
+  PyObject *r = PyObject_Vectorcall(binop_hook, args, 4, NULL);
+  Py_DECREF(args[0]);
+  return r;
+}
+
+static PyObject *binop(PyObject *a, PyObject *b, ndt_ufunc op, int inplace) {
+  ndt_array *x, *y, *tx = NULL, *ty = NULL;
+  int ra = operand(a, b, op, &x, &tx);
+  if (ra < 0) return NULL;
+  int rb = ra ? operand(b, a, op, &y, &ty) : 0;
+  if (rb < 0) {
+    CORE(ndt_free(tx));
+    return NULL;
+  }
+  /* int ** int arrays: NumPy raises for negative exponents, which needs a
+   * look at the data: the Python layer does it */
+  if (ra && rb && op == NDT_POWER && !ty && IS_ARRAY(b) &&
+      (is_int_kind(ndt_get_dtype(y)) || ndt_get_dtype(y) == NDT_BOOL) &&
+      is_int_kind(ndt_get_dtype(y)) &&
+      (is_int_kind(ndt_get_dtype(x)) || ndt_get_dtype(x) == NDT_BOOL))
+    ra = 0;
+  if (!ra || !rb || (inplace && !IS_ARRAY(a))) {
+    if (tx || ty) CORE(ndt_free(tx); ndt_free(ty));
+    return call_binop_hook(op, a, b, inplace);
+  }
+  ndt_array *res = inplace ? ARR(a) : NULL;
+  ndt_status st;
+  core_enter();
+  st = ndt_binary(op, x, y, &res);
+  ndt_free(tx);
+  ndt_free(ty);
+  core_leave();
+  if (st) return raise_status(st);
+  if (inplace) {
+    Py_INCREF(a);
+    return a;
+  }
+  return wrap(res);
+}
+
+static PyObject *unop(PyObject *a, ndt_ufunc op) {
+  if (!check_arr(a)) return NULL;
+  ndt_array *res = NULL;
+  ndt_status st;
+  CORE(st = ndt_unary(op, ARR(a), &res));
+  return wrap_status(st, res);
+}
+
+#define BINOP(name, OP)                                                               \
+  static PyObject *nb_##name(PyObject *a, PyObject *b) { return binop(a, b, OP, 0); } \
+  static PyObject *nb_inplace_##name(PyObject *a, PyObject *b) { return binop(a, b, OP, 1); }
+BINOP(add, NDT_ADD)
+BINOP(subtract, NDT_SUBTRACT)
+BINOP(multiply, NDT_MULTIPLY)
+BINOP(true_divide, NDT_TRUE_DIVIDE)
+BINOP(floor_divide, NDT_FLOOR_DIVIDE)
+BINOP(remainder, NDT_REMAINDER)
+BINOP(lshift, NDT_LEFT_SHIFT)
+BINOP(rshift, NDT_RIGHT_SHIFT)
+BINOP(and, NDT_BITWISE_AND)
+BINOP(or, NDT_BITWISE_OR)
+BINOP(xor, NDT_BITWISE_XOR)
+
+/* NumPy's ndarray.__pow__ shortcuts: a**2 is square(a), and for inexact a,
+ * a**-1 is reciprocal(a) and a**0.5 is sqrt(a) (results differ from power:
+ * bool**2 is int8, (-inf)**0.5 is nan). */
+static int fast_power_op(PyObject *a, PyObject *b, ndt_ufunc *op) {
+  if (!IS_ARRAY(a) || !ARR(a)) return 0;
+  ndt_dtype t = ndt_get_dtype(ARR(a));
+  int inexact = is_float_kind(t) || is_complex_kind(t);
+  if (PyLong_CheckExact(b)) {
+    int overflow;
+    long e = PyLong_AsLongAndOverflow(b, &overflow);
+    if (e == -1 && PyErr_Occurred()) {
+      PyErr_Clear();
+      return 0;
+    }
+    if (overflow) return 0;
+    if (e == 2) *op = NDT_SQUARE;
+    else if (e == -1 && inexact) *op = NDT_RECIPROCAL;
+    else return 0;
+    return 1;
+  }
+  if (PyFloat_CheckExact(b) && PyFloat_AS_DOUBLE(b) == 0.5 && inexact) {
+    *op = NDT_SQRT;
+    return 1;
+  }
+  return 0;
+}
+
+static PyObject *power(PyObject *a, PyObject *b, PyObject *c, int inplace) {
+  if (c != Py_None) Py_RETURN_NOTIMPLEMENTED;
+  ndt_ufunc op;
+  if (fast_power_op(a, b, &op)) {
+    ndt_array *res = inplace ? ARR(a) : NULL;
+    ndt_status st;
+    CORE(st = ndt_unary(op, ARR(a), &res));
+    if (st) return raise_status(st);
+    if (inplace) {
+      Py_INCREF(a);
+      return a;
+    }
+    return wrap(res);
+  }
+  return binop(a, b, NDT_POWER, inplace);
+}
+static PyObject *nb_power(PyObject *a, PyObject *b, PyObject *c) { return power(a, b, c, 0); }
+static PyObject *nb_inplace_power(PyObject *a, PyObject *b, PyObject *c) {
+  return power(a, b, c, 1);
+}
+static PyObject *nb_negative(PyObject *a) { return unop(a, NDT_NEGATIVE); }
+static PyObject *nb_positive(PyObject *a) { return unop(a, NDT_POSITIVE); }
+static PyObject *nb_absolute(PyObject *a) { return unop(a, NDT_ABSOLUTE); }
+static PyObject *nb_invert(PyObject *a) { return unop(a, NDT_INVERT); }
+
+static PyObject *array_richcompare(PyObject *a, PyObject *b, int op) {
+  ndt_ufunc u;
+  switch (op) {
+    case Py_LT: u = NDT_LESS; break;
+    case Py_LE: u = NDT_LESS_EQUAL; break;
+    case Py_EQ: u = NDT_EQUAL; break;
+    case Py_NE: u = NDT_NOT_EQUAL; break;
+    case Py_GT: u = NDT_GREATER; break;
+    case Py_GE: u = NDT_GREATER_EQUAL; break;
+    default: Py_RETURN_NOTIMPLEMENTED;
+  }
+  return binop(a, b, u, 0);
+}
+
+static PyNumberMethods array_as_number = {
+  .nb_add = nb_add,
+  .nb_subtract = nb_subtract,
+  .nb_multiply = nb_multiply,
+  .nb_remainder = nb_remainder,
+  .nb_power = nb_power,
+  .nb_negative = nb_negative,
+  .nb_positive = nb_positive,
+  .nb_absolute = nb_absolute,
+  .nb_invert = nb_invert,
+  .nb_lshift = nb_lshift,
+  .nb_rshift = nb_rshift,
+  .nb_and = nb_and,
+  .nb_xor = nb_xor,
+  .nb_or = nb_or,
+  .nb_inplace_add = nb_inplace_add,
+  .nb_inplace_subtract = nb_inplace_subtract,
+  .nb_inplace_multiply = nb_inplace_multiply,
+  .nb_inplace_remainder = nb_inplace_remainder,
+  .nb_inplace_power = nb_inplace_power,
+  .nb_inplace_lshift = nb_inplace_lshift,
+  .nb_inplace_rshift = nb_inplace_rshift,
+  .nb_inplace_and = nb_inplace_and,
+  .nb_inplace_xor = nb_inplace_xor,
+  .nb_inplace_or = nb_inplace_or,
+  .nb_floor_divide = nb_floor_divide,
+  .nb_true_divide = nb_true_divide,
+  .nb_inplace_floor_divide = nb_inplace_floor_divide,
+  .nb_inplace_true_divide = nb_inplace_true_divide,
+};
+
+/* ---- indexing ------------------------------------------------------------------- */
+#define MAXIDX (2 * NDT_MAXDIMS + 1)
+
+static int is_np_int_scalar(PyObject *o) {
+  if (!int_scalar_types) return 0;
+  Py_ssize_t n = PyTuple_GET_SIZE(int_scalar_types);
+  for (Py_ssize_t i = 0; i < n; i++)
+    if ((PyObject *)Py_TYPE(o) == PyTuple_GET_ITEM(int_scalar_types, i)) return 1;
+  return 0;
+}
+
+/* An int-like index value: 1 ok, 0 not int-like, -1 error. */
+static int index_int(PyObject *o, int64_t *v) {
+  if (PyLong_CheckExact(o) || is_np_int_scalar(o)) {
+    PyObject *i = PyNumber_Index(o);
+    if (!i) return -1;
+    int overflow;
+    long long x = PyLong_AsLongLongAndOverflow(i, &overflow);
+    Py_DECREF(i);
+    if (x == -1 && PyErr_Occurred()) return -1;
+    if (overflow) return 0;   /* Python says how it is out of bounds */
+    *v = x;
+    return 1;
+  }
+  return 0;
+}
+
+static int slice_part(PyObject *o, int64_t *v, int *has) {
+  if (o == Py_None) {
+    *has = 0;
+    return 1;
+  }
+  *has = 1;
+  if (!PyIndex_Check(o) || PyBool_Check(o) || IS_ARRAY(o)) return 0;
+  PyObject *i = PyNumber_Index(o);
+  if (!i) {
+    PyErr_Clear();
+    return 0;
+  }
+  Py_ssize_t x = PyNumber_AsSsize_t(i, NULL);   /* clips on overflow */
+  Py_DECREF(i);
+  if (x == -1 && PyErr_Occurred()) return -1;
+  *v = x;
+  return 1;
+}
+
+/* Parses a basic index: 1 ok (idx[0..*n), *nint ints), 0 not basic, -1 error. */
+static int parse_index(PyObject *key, ndt_index *idx, int *n, int *nint) {
+  PyObject *single[1] = {key};
+  PyObject **items = single;
+  Py_ssize_t m = 1;
+  if (PyTuple_CheckExact(key)) {
+    m = PyTuple_GET_SIZE(key);
+    items = &PyTuple_GET_ITEM(key, 0);
+    if (m > MAXIDX) return 0;
+  }
+  *nint = 0;
+  for (Py_ssize_t i = 0; i < m; i++) {
+    PyObject *o = items[i];
+    ndt_index *ix = &idx[i];
+    memset(ix, 0, sizeof *ix);
+    if (o == Py_None) {
+      ix->kind = NDT_IDX_NEWAXIS;
+    } else if (o == Py_Ellipsis) {
+      ix->kind = NDT_IDX_ELLIPSIS;
+    } else if (PySlice_Check(o)) {
+      PySliceObject *s = (PySliceObject *)o;
+      int hs, hp, r;
+      ix->kind = NDT_IDX_SLICE;
+      ix->step = 1;
+      if ((r = slice_part(s->start, &ix->start, &hs)) <= 0) return r;
+      if ((r = slice_part(s->stop, &ix->stop, &hp)) <= 0) return r;
+      ix->has_start = hs;
+      ix->has_stop = hp;
+      if (s->step != Py_None) {
+        int hst;
+        if ((r = slice_part(s->step, &ix->step, &hst)) <= 0) return r;
+      }
+    } else {
+      int r = index_int(o, &ix->start);
+      if (r <= 0) return r;
+      ix->kind = NDT_IDX_INT;
+      (*nint)++;
+    }
+  }
+  *n = (int)m;
+  return 1;
+}
+
+static PyObject *array_subscript(PyObject *self, PyObject *key) {
+  if (!check_arr(self)) return NULL;
+  ndt_index idx[MAXIDX];
+  int n, nint;
+  int r = parse_index(key, idx, &n, &nint);
+  if (r < 0) return NULL;
+  if (r == 0) {
+    if (!getitem_hook) {
+      PyErr_SetString(PyExc_IndexError, "only basic indexing is supported by _core");
+      return NULL;
+    }
+    return PyObject_CallFunctionObjArgs(getitem_hook, self, key, NULL);
+  }
+  ndt_array *a = ARR(self);
+  int nd = ndt_ndim(a);
+  if (nint == nd && n == nint) {
+    /* one element: NumPy returns a scalar */
+    const int64_t *shape = ndt_shape(a);
+    int64_t ii[NDT_MAXDIMS];
+    int ok = 1;
+    for (int k = 0; k < nd; k++) {
+      ii[k] = idx[k].start < 0 ? idx[k].start + shape[k] : idx[k].start;
+      if (ii[k] < 0 || ii[k] >= shape[k]) ok = 0;
+    }
+    if (ok) {
+      elem_t v;
+      ndt_status st;
+      CORE_BLOCKING(st = ndt_get_item(a, ii, &v));
+      if (st) return raise_status(st);
+      return elem_to_np(ndt_get_dtype(a), &v);
+    }
+    /* out of bounds: the view says so with NumPy's message */
+  }
+  ndt_array *v = NULL;
+  ndt_status st;
+  CORE(st = ndt_view_index(&v, a, n, idx));
+  return wrap_status(st, v);
+}
+
+/* Can the exact Python scalar o be written into dtype t without NumPy
+ * raising (or converting in a way a plain cast would not)? */
+static int scalar_store_ok(ndt_dtype t, ndt_dtype vt, const elem_t *v) {
+  switch (vt) {
+    case NDT_BOOL: return 1;
+    case NDT_INT64: return !is_int_kind(t) || int_fits(t, v->i);
+    case NDT_UINT64: return t == NDT_UINT64 || is_float_kind(t) || is_complex_kind(t);
+    case NDT_FLOAT64:
+      if (is_float_kind(t) || is_complex_kind(t) || t == NDT_BOOL) return 1;
+      return isfinite(v->d) && fabs(v->d) < 9.2e18 &&
+             (t == NDT_INT64 || t == NDT_UINT64 || int_fits(t, (long long)v->d));
+    case NDT_COMPLEX128: return is_complex_kind(t);
+    default: return 0;
+  }
+}
+
+/* dst[...] = value for an Array or a simple Python scalar; 0: not handled. */
+static int assign_value(ndt_array *dst, PyObject *value) {
+  ndt_status st;
+  if (IS_ARRAY(value) && ARR(value)) {
+    CORE(st = ndt_assign(dst, ARR(value), NDT_CAST_UNSAFE));
+    if (st) {
+      raise_status(st);
+      return -1;
+    }
+    return 1;
+  }
+  elem_t v;
+  ndt_dtype vt;
+  int r = pyscalar_elem(value, &vt, &v);
+  if (r <= 0) return r;
+  if (!scalar_store_ok(ndt_get_dtype(dst), vt, &v)) return 0;
+  CORE(st = ndt_fill(dst, &v, vt));
+  if (st) {
+    raise_status(st);
+    return -1;
+  }
+  return 1;
+}
+
+static int array_ass_subscript(PyObject *self, PyObject *key, PyObject *value) {
+  if (!check_arr(self)) return -1;
+  if (value) {
+    ndt_index idx[MAXIDX];
+    int n, nint;
+    int r = parse_index(key, idx, &n, &nint);
+    if (r < 0) return -1;
+    if (r > 0) {
+      ndt_array *v = NULL;
+      ndt_status st;
+      CORE(st = ndt_view_index(&v, ARR(self), n, idx));
+      if (st) {
+        raise_status(st);
+        return -1;
+      }
+      r = assign_value(v, value);
+      CORE(ndt_free(v));
+      if (r != 0) return r > 0 ? 0 : -1;
+    }
+  }
+  if (!setitem_hook) {
+    PyErr_SetString(PyExc_IndexError, "unsupported assignment");
+    return -1;
+  }
+  PyObject *r = PyObject_CallFunctionObjArgs(setitem_hook, self, key, value ? value : Py_None,
+                                             value ? Py_False : Py_True, NULL);
+  if (!r) return -1;
+  Py_DECREF(r);
+  return 0;
+}
+
+static PyMappingMethods array_as_mapping = {
+  .mp_subscript = array_subscript,
+  .mp_ass_subscript = array_ass_subscript,
+};
+
+/* ---- getters --------------------------------------------------------------------- */
+static PyObject *get_shape(ArrayObject *self, void *c) {
+  (void)c;
+  if (!check_arr((PyObject *)self)) return NULL;
+  if (!self->shape) {
+    self->shape = shape_tuple(ndt_ndim(self->arr), ndt_shape(self->arr));
+    if (!self->shape) return NULL;
+  }
+  Py_INCREF(self->shape);
+  return self->shape;
+}
+
+static int set_shape(ArrayObject *self, PyObject *value, void *c) {
+  (void)c;
+  if (!value) {
+    PyErr_SetString(PyExc_AttributeError, "Cannot delete array shape");
+    return -1;
+  }
+  if (!check_arr((PyObject *)self)) return -1;
+  int nd;
+  int64_t shape[NDT_MAXDIMS];
+  if (!parse_shape(value, &nd, shape)) return -1;
+  ndt_array *r = NULL;
+  ndt_status st;
+  int same = 0;
+  core_enter();
+  st = ndt_reshape(&r, self->arr, nd, shape);
+  if (!st) {
+    same = ndt_same_store(r, self->arr);
+    if (!same) ndt_free(r);
+  }
+  core_leave();
+  if (st) {
+    raise_status(st);
+    return -1;
+  }
+  if (!same) {
+    PyErr_SetString(PyExc_AttributeError, "Incompatible shape for in-place modification. Use "
+                    "`.reshape()` to make a copy with the desired shape.");
+    return -1;
+  }
+  CORE(ndt_free(self->arr));
+  self->arr = r;
+  Py_CLEAR(self->shape);
+  return 0;
+}
+
+static PyObject *get_ndim(ArrayObject *self, void *c) {
+  (void)c;
+  if (!check_arr((PyObject *)self)) return NULL;
+  return PyLong_FromLong(ndt_ndim(self->arr));
+}
+static PyObject *get_size(ArrayObject *self, void *c) {
+  (void)c;
+  if (!check_arr((PyObject *)self)) return NULL;
+  return PyLong_FromLongLong(ndt_size(self->arr));
+}
+static PyObject *get_dtype(ArrayObject *self, void *c) {
+  (void)c;
+  if (!check_arr((PyObject *)self)) return NULL;
+  ndt_dtype t = ndt_get_dtype(self->arr);
+  if (np_dtypes[t]) {
+    Py_INCREF(np_dtypes[t]);
+    return np_dtypes[t];
+  }
+  return PyUnicode_FromString(ndt_dtype_name(t));
+}
+static PyObject *get_dt(ArrayObject *self, void *c) {
+  (void)c;
+  if (!check_arr((PyObject *)self)) return NULL;
+  return PyLong_FromLong(ndt_get_dtype(self->arr));
+}
+static PyObject *get_itemsize(ArrayObject *self, void *c) {
+  (void)c;
+  if (!check_arr((PyObject *)self)) return NULL;
+  return PyLong_FromSize_t(ndt_dtype_size(ndt_get_dtype(self->arr)));
+}
+static PyObject *get_nbytes(ArrayObject *self, void *c) {
+  (void)c;
+  if (!check_arr((PyObject *)self)) return NULL;
+  return PyLong_FromLongLong(ndt_size(self->arr) *
+                             (int64_t)ndt_dtype_size(ndt_get_dtype(self->arr)));
+}
+static PyObject *get_estrides(ArrayObject *self, void *c) {
+  (void)c;
+  if (!check_arr((PyObject *)self)) return NULL;
+  return shape_tuple(ndt_ndim(self->arr), ndt_strides(self->arr));
+}
+static PyObject *get_offset(ArrayObject *self, void *c) {
+  (void)c;
+  if (!check_arr((PyObject *)self)) return NULL;
+  return PyLong_FromLongLong(ndt_offset(self->arr));
+}
+static PyObject *get_c_contiguous(ArrayObject *self, void *c) {
+  (void)c;
+  if (!check_arr((PyObject *)self)) return NULL;
+  return PyBool_FromLong(ndt_is_c_contiguous(self->arr));
+}
+static PyObject *get_whole(ArrayObject *self, void *c) {
+  (void)c;
+  if (!check_arr((PyObject *)self)) return NULL;
+  return PyBool_FromLong(ndt_is_whole(self->arr));
+}
+static PyObject *get_ntiles(ArrayObject *self, void *c) {
+  (void)c;
+  if (!check_arr((PyObject *)self)) return NULL;
+  return PyLong_FromLongLong(ndt_ntiles(self->arr));
+}
+static PyObject *get_store_size(ArrayObject *self, void *c) {
+  (void)c;
+  if (!check_arr((PyObject *)self)) return NULL;
+  return PyLong_FromLongLong(ndt_store_size(self->arr));
+}
+
+static PyGetSetDef array_getset[] = {
+  {"shape", (getter)get_shape, (setter)set_shape, "Tuple of array dimensions.", NULL},
+  {"ndim", (getter)get_ndim, NULL, "Number of array dimensions.", NULL},
+  {"size", (getter)get_size, NULL, "Number of elements in the array.", NULL},
+  {"dtype", (getter)get_dtype, NULL, "Data-type of the array's elements.", NULL},
+  {"itemsize", (getter)get_itemsize, NULL, "Length of one array element in bytes.", NULL},
+  {"nbytes", (getter)get_nbytes, NULL, "Total bytes consumed by the elements.", NULL},
+  {"_dt", (getter)get_dt, NULL, "ndtile dtype code", NULL},
+  {"_estrides", (getter)get_estrides, NULL, "strides of the view in store elements", NULL},
+  {"_offset", (getter)get_offset, NULL, "offset of the view in store elements", NULL},
+  {"_c_contiguous", (getter)get_c_contiguous, NULL, "C-contiguous view", NULL},
+  {"_whole", (getter)get_whole, NULL, "covers its whole store in C order", NULL},
+  {"_ntiles", (getter)get_ntiles, NULL, "tiles of the store", NULL},
+  {"_store_size", (getter)get_store_size, NULL, "elements of the store", NULL},
+  {NULL, NULL, NULL, NULL, NULL},
+};
+
+/* ---- methods ------------------------------------------------------------------------ */
+static PyObject *m_to_buffer(PyObject *self, PyObject *dst) {
+  if (!check_arr(self)) return NULL;
+  Py_buffer view;
+  if (PyObject_GetBuffer(dst, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) return NULL;
+  ndt_array *a = ARR(self);
+  Py_ssize_t need = (Py_ssize_t)(ndt_size(a) * (int64_t)ndt_dtype_size(ndt_get_dtype(a)));
+  if (view.len < need) {
+    PyBuffer_Release(&view);
+    PyErr_Format(PyExc_ValueError, "buffer of %zd bytes is too small for %zd", view.len, need);
+    return NULL;
+  }
+  ndt_status st;
+  CORE_BLOCKING(st = ndt_to_buffer(a, view.buf));
+  PyBuffer_Release(&view);
+  if (st) return raise_status(st);
+  Py_RETURN_NONE;
+}
+
+static PyObject *m_scalar(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  if (!check_arr(self)) return NULL;
+  ndt_array *a = ARR(self);
+  ndt_dtype t = ndt_get_dtype(a);
+  elem_t v;
+  ndt_status st;
+  CORE_BLOCKING(st = ndt_item(a, t, &v));
+  if (st) return raise_status(st);
+  return elem_to_np(t, &v);
+}
+
+static PyObject *m_item(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  if (!check_arr(self)) return NULL;
+  ndt_array *a = ARR(self);
+  ndt_dtype t = ndt_get_dtype(a);
+  elem_t v;
+  ndt_status st;
+  CORE_BLOCKING(st = ndt_item(a, t, &v));
+  if (st) return raise_status(st);
+  return elem_to_py(t, &v);
+}
+
+static PyObject *m_view_index(PyObject *self, PyObject *key) {
+  if (!check_arr(self)) return NULL;
+  ndt_index idx[MAXIDX];
+  int n, nint;
+  int r = parse_index(key, idx, &n, &nint);
+  if (r < 0) return NULL;
+  if (r == 0) {
+    PyErr_SetString(PyExc_TypeError, "not a basic index");
+    return NULL;
+  }
+  ndt_array *v = NULL;
+  ndt_status st;
+  CORE(st = ndt_view_index(&v, ARR(self), n, idx));
+  return wrap_status(st, v);
+}
+
+static PyObject *m_transpose(PyObject *self, PyObject *arg) {
+  if (!check_arr(self)) return NULL;
+  int perm[NDT_MAXDIMS], n = 0;
+  if (!parse_axes(arg, &n, perm)) return NULL;
+  if (arg != Py_None && n != ndt_ndim(ARR(self))) {
+    PyErr_SetString(PyExc_ValueError, "axes don't match array");
+    return NULL;
+  }
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_transpose(&r, ARR(self), arg == Py_None ? NULL : perm));
+  return wrap_status(st, r);
+}
+
+static PyObject *m_swapaxes(PyObject *self, PyObject *args) {
+  int a1, a2;
+  if (!check_arr(self) || !PyArg_ParseTuple(args, "ii", &a1, &a2)) return NULL;
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_swapaxes(&r, ARR(self), a1, a2));
+  return wrap_status(st, r);
+}
+
+static PyObject *m_broadcast_to(PyObject *self, PyObject *arg) {
+  if (!check_arr(self)) return NULL;
+  int nd;
+  int64_t shape[NDT_MAXDIMS];
+  if (!parse_shape(arg, &nd, shape)) return NULL;
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_broadcast_to(&r, ARR(self), nd, shape));
+  return wrap_status(st, r);
+}
+
+static PyObject *m_reshape(PyObject *self, PyObject *arg) {
+  if (!check_arr(self)) return NULL;
+  int nd;
+  int64_t shape[NDT_MAXDIMS];
+  if (!parse_shape(arg, &nd, shape)) return NULL;
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_reshape(&r, ARR(self), nd, shape));
+  return wrap_status(st, r);
+}
+
+static PyObject *m_squeeze(PyObject *self, PyObject *arg) {
+  if (!check_arr(self)) return NULL;
+  int axes[NDT_MAXDIMS], n = 0;
+  if (!parse_axes(arg, &n, axes)) return NULL;
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_squeeze(&r, ARR(self), n, axes));
+  return wrap_status(st, r);
+}
+
+static PyObject *m_expand_dims(PyObject *self, PyObject *arg) {
+  if (!check_arr(self)) return NULL;
+  long ax = PyLong_AsLong(arg);
+  if (ax == -1 && PyErr_Occurred()) return NULL;
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_expand_dims(&r, ARR(self), (int)ax));
+  return wrap_status(st, r);
+}
+
+static PyObject *m_real(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  if (!check_arr(self)) return NULL;
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_real(&r, ARR(self)));
+  return wrap_status(st, r);
+}
+
+static PyObject *m_imag(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  if (!check_arr(self)) return NULL;
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_imag(&r, ARR(self)));
+  return wrap_status(st, r);
+}
+
+static PyObject *m_copy(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  if (!check_arr(self)) return NULL;
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_copy(&r, ARR(self)));
+  return wrap_status(st, r);
+}
+
+static PyObject *m_view(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  if (!check_arr(self)) return NULL;
+  /* a new handle on the same view: a transpose that permutes nothing */
+  int perm[NDT_MAXDIMS];
+  for (int k = 0; k < ndt_ndim(ARR(self)); k++) perm[k] = k;
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_transpose(&r, ARR(self), perm));
+  return wrap_status(st, r);
+}
+
+static PyObject *m_astype(PyObject *self, PyObject *args) {
+  PyObject *dto;
+  int casting = NDT_CAST_UNSAFE;
+  ndt_dtype t;
+  if (!check_arr(self) || !PyArg_ParseTuple(args, "O|i", &dto, &casting) || !parse_dtype(dto, &t))
+    return NULL;
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_astype(&r, ARR(self), t, (ndt_casting)casting));
+  return wrap_status(st, r);
+}
+
+static PyObject *m_assign(PyObject *self, PyObject *args) {
+  PyObject *src;
+  int casting = NDT_CAST_UNSAFE;
+  if (!check_arr(self) || !PyArg_ParseTuple(args, "O|i", &src, &casting)) return NULL;
+  ndt_status st;
+  if (IS_ARRAY(src)) {
+    if (!check_arr(src)) return NULL;
+    CORE(st = ndt_assign(ARR(self), ARR(src), (ndt_casting)casting));
+  } else {
+    elem_t v;
+    ndt_dtype vt;
+    int r = pynumber_elem(src, &vt, &v);
+    if (r < 0) return NULL;
+    CORE(st = ndt_fill(ARR(self), &v, vt));
+  }
+  if (st) return raise_status(st);
+  Py_RETURN_NONE;
+}
+
+static PyObject *m_same_store(PyObject *self, PyObject *other) {
+  if (!check_arr(self)) return NULL;
+  if (!IS_ARRAY(other) || !ARR(other)) Py_RETURN_FALSE;
+  return PyBool_FromLong(ndt_same_store(ARR(self), ARR(other)));
+}
+
+static PyObject *m_is_weak(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  if (!check_arr(self)) return NULL;
+  return PyBool_FromLong(ndt_is_weak(ARR(self)));
+}
+
+static PyMethodDef array_methods[] = {
+  {"_to_buffer", m_to_buffer, METH_O, "copy the data in C order into a writable buffer"},
+  {"_scalar", m_scalar, METH_NOARGS, "the single element as a numpy scalar"},
+  {"_item", m_item, METH_NOARGS, "the single element as a Python scalar"},
+  {"_view_index", m_view_index, METH_O, "basic indexing (a view)"},
+  {"_transpose", m_transpose, METH_O, "transposed view (perm or None)"},
+  {"_swapaxes", m_swapaxes, METH_VARARGS, "view with two axes swapped"},
+  {"_broadcast_to", m_broadcast_to, METH_O, "broadcast view"},
+  {"_reshape", m_reshape, METH_O, "reshaped view or copy"},
+  {"_squeeze", m_squeeze, METH_O, "view without unit axes (axes or None)"},
+  {"_expand_dims", m_expand_dims, METH_O, "view with a unit axis inserted"},
+  {"_real", m_real, METH_NOARGS, "real part (view)"},
+  {"_imag", m_imag, METH_NOARGS, "imaginary part (view, or zeros)"},
+  {"_copy", m_copy, METH_NOARGS, "C-order copy"},
+  {"_view", m_view, METH_NOARGS, "new handle on the same view"},
+  {"_astype", m_astype, METH_VARARGS, "cast copy (dtype code, casting)"},
+  {"_assign", m_assign, METH_VARARGS, "self[...] = src (array or number), casting"},
+  {"_same_store", m_same_store, METH_O, "views of the same store"},
+  {"_is_weak", m_is_weak, METH_NOARGS, "created from a Python scalar"},
+  {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject ArrayType = {
+  PyVarObject_HEAD_INIT(NULL, 0)
+  .tp_name = "ndtile._core.Array",
+  .tp_basicsize = sizeof(ArrayObject),
+  .tp_dealloc = (destructor)array_dealloc,
+  .tp_as_number = &array_as_number,
+  .tp_as_mapping = &array_as_mapping,
+  .tp_hash = PyObject_HashNotImplemented,
+  .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+  .tp_doc = "A tiled N-d array handle (the base of ndtile.ndarray).",
+  .tp_richcompare = array_richcompare,
+  .tp_weaklistoffset = offsetof(ArrayObject, weakrefs),
+  .tp_methods = array_methods,
+  .tp_getset = array_getset,
+};
+
+/* ---- module functions ---------------------------------------------------------------- */
+static PyObject *f_setup(PyObject *mod, PyObject *args) {
+  (void)mod;
+  PyObject *type, *dtypes, *scalars, *ints, *bh, *gh, *sh;
+  if (!PyArg_ParseTuple(args, "O!OOO!OOO", &PyType_Type, &type, &dtypes, &scalars,
+                        &PyTuple_Type, &ints, &bh, &gh, &sh))
+    return NULL;
+  if (!PyType_IsSubtype((PyTypeObject *)type, &ArrayType)) {
+    PyErr_SetString(PyExc_TypeError, "the array type must derive from _core.Array");
+    return NULL;
+  }
+  if (PySequence_Size(dtypes) != NDT_NTYPES || PySequence_Size(scalars) != NDT_NTYPES) {
+    PyErr_SetString(PyExc_ValueError, "expected one dtype and scalar type per ndtile dtype");
+    return NULL;
+  }
+  for (int i = 0; i < NDT_NTYPES; i++) {
+    PyObject *d = PySequence_GetItem(dtypes, i), *s = PySequence_GetItem(scalars, i);
+    if (!d || !s) {
+      Py_XDECREF(d);
+      Py_XDECREF(s);
+      return NULL;
+    }
+    Py_XSETREF(np_dtypes[i], d);
+    Py_XSETREF(np_scalars[i], s);
+  }
+  Py_INCREF(type);
+  if (wrap_type != &ArrayType) Py_DECREF(wrap_type);
+  wrap_type = (PyTypeObject *)type;
+  Py_INCREF(ints);
+  Py_XSETREF(int_scalar_types, ints);
+#define SETHOOK(var, o) \
+  Py_XDECREF(var);      \
+  var = (o) == Py_None ? NULL : (Py_INCREF(o), (o))
+  SETHOOK(binop_hook, bh);
+  SETHOOK(getitem_hook, gh);
+  SETHOOK(setitem_hook, sh);
+#undef SETHOOK
+  Py_RETURN_NONE;
+}
+
+static int get_dtype_arg(PyObject *o, ndt_dtype *t) { return parse_dtype(o, t); }
+
+typedef ndt_status (*create_fn)(ndt_array **, int, const int64_t *, ndt_dtype);
+
+static PyObject *create(PyObject *args, create_fn fn) {
+  PyObject *shp, *dto;
+  int nd;
+  int64_t shape[NDT_MAXDIMS];
+  ndt_dtype t;
+  if (!PyArg_ParseTuple(args, "OO", &shp, &dto) || !parse_shape_nonneg(shp, &nd, shape) ||
+      !get_dtype_arg(dto, &t))
+    return NULL;
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = fn(&r, nd, shape, t));
+  return wrap_status(st, r);
+}
+
+static PyObject *f_empty(PyObject *m, PyObject *a) { (void)m; return create(a, ndt_empty); }
+static PyObject *f_zeros(PyObject *m, PyObject *a) { (void)m; return create(a, ndt_zeros); }
+static PyObject *f_ones(PyObject *m, PyObject *a) { (void)m; return create(a, ndt_ones); }
+
+static PyObject *f_full(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *shp, *dto, *val;
+  int nd;
+  int64_t shape[NDT_MAXDIMS];
+  ndt_dtype t, vt;
+  elem_t v;
+  if (!PyArg_ParseTuple(args, "OOO", &shp, &dto, &val) || !parse_shape_nonneg(shp, &nd, shape) ||
+      !get_dtype_arg(dto, &t) || pynumber_elem(val, &vt, &v) < 0)
+    return NULL;
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_full(&r, nd, shape, t, &v, vt));
+  return wrap_status(st, r);
+}
+
+static PyObject *f_scalar(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *val, *dto;
+  int weak = 0;
+  ndt_dtype t, vt;
+  elem_t v;
+  if (!PyArg_ParseTuple(args, "OO|p", &val, &dto, &weak) || !get_dtype_arg(dto, &t) ||
+      pynumber_elem(val, &vt, &v) < 0)
+    return NULL;
+  ndt_array *r = NULL;
+  ndt_status st;
+  core_enter();
+  if (t == vt || t == NDT_DTYPE_DEFAULT) st = ndt_scalar(&r, vt, &v, weak);
+  else st = ndt_full(&r, 0, NULL, t, &v, vt);
+  if (!st) ndt_set_weak(r, weak);
+  core_leave();
+  return wrap_status(st, r);
+}
+
+static PyObject *f_arange(PyObject *m, PyObject *args) {
+  (void)m;
+  double start, stop, step;
+  PyObject *dto;
+  ndt_dtype t;
+  if (!PyArg_ParseTuple(args, "dddO", &start, &stop, &step, &dto) || !get_dtype_arg(dto, &t))
+    return NULL;
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_arange(&r, start, stop, step, t));
+  return wrap_status(st, r);
+}
+
+static PyObject *f_linspace(PyObject *m, PyObject *args) {
+  (void)m;
+  double start, stop;
+  long long num;
+  int endpoint;
+  PyObject *dto;
+  ndt_dtype t;
+  if (!PyArg_ParseTuple(args, "ddLpO", &start, &stop, &num, &endpoint, &dto) ||
+      !get_dtype_arg(dto, &t))
+    return NULL;
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_linspace(&r, start, stop, num, endpoint, t));
+  return wrap_status(st, r);
+}
+
+static PyObject *f_eye(PyObject *m, PyObject *args) {
+  (void)m;
+  long long n, mm, k;
+  PyObject *dto;
+  ndt_dtype t;
+  if (!PyArg_ParseTuple(args, "LLLO", &n, &mm, &k, &dto) || !get_dtype_arg(dto, &t)) return NULL;
+  if (n < 0 || mm < -1) {
+    PyErr_SetString(PyExc_ValueError, "negative dimensions are not allowed");
+    return NULL;
+  }
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_eye(&r, n, mm, k, t));
+  return wrap_status(st, r);
+}
+
+static PyObject *f_from_buffer(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *obj, *dto;
+  ndt_dtype t;
+  if (!PyArg_ParseTuple(args, "OO", &obj, &dto) || !get_dtype_arg(dto, &t)) return NULL;
+  Py_buffer view;
+  if (PyObject_GetBuffer(obj, &view, PyBUF_STRIDES) < 0) return NULL;
+  if (view.ndim > NDT_MAXDIMS) {
+    PyBuffer_Release(&view);
+    PyErr_Format(PyExc_ValueError, "maximum supported dimension for an ndtile array is %d",
+                 NDT_MAXDIMS);
+    return NULL;
+  }
+  if ((Py_ssize_t)ndt_dtype_size(t) != view.itemsize) {
+    PyBuffer_Release(&view);
+    PyErr_SetString(PyExc_ValueError, "buffer item size does not match the dtype");
+    return NULL;
+  }
+  int64_t shape[NDT_MAXDIMS], strides[NDT_MAXDIMS];
+  for (int k = 0; k < view.ndim; k++) {
+    shape[k] = view.shape[k];
+    strides[k] = view.strides ? view.strides[k] : 0;
+  }
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_from_buffer(&r, t, view.ndim, shape, view.buf, view.strides ? strides : NULL));
+  PyBuffer_Release(&view);
+  return wrap_status(st, r);
+}
+
+/* Inputs of a ufunc: Arrays, or Python scalars (weak). op: the ufunc (for
+ * the loop dtype a scalar is stored in), or -1. Scalars come from the weak
+ * scalar cache (borrowed: tmps[i] stays NULL). */
+static int gather_inputs(PyObject *seq, int op, int *nin, const ndt_array **in,
+                         ndt_array **tmps) {
+  PyObject *fast = PySequence_Fast(seq, "inputs must be a sequence");
+  if (!fast) return 0;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+  if (n > 3) {
+    Py_DECREF(fast);
+    PyErr_SetString(PyExc_ValueError, "too many inputs");
+    return 0;
+  }
+  /* the strong dtype the scalars meet */
+  ndt_dtype strong = NDT_DTYPE_DEFAULT;
+  for (Py_ssize_t i = op == NDT_WHERE ? 1 : 0; i < n; i++) {
+    PyObject *o = PySequence_Fast_GET_ITEM(fast, i);
+    if (IS_ARRAY(o) && ARR(o) && !ndt_is_weak(ARR(o))) {
+      ndt_dtype t = ndt_get_dtype(ARR(o));
+      strong = strong == NDT_DTYPE_DEFAULT ? t : ndt_promote(strong, 0, t, 0);
+    }
+  }
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *o = PySequence_Fast_GET_ITEM(fast, i);
+    tmps[i] = NULL;
+    if (IS_ARRAY(o)) {
+      if (!check_arr(o)) goto fail;
+      in[i] = ARR(o);
+      continue;
+    }
+    elem_t v;
+    ndt_dtype vt;
+    int r = pyscalar_elem(o, &vt, &v);
+    if (r <= 0) {
+      if (r == 0)
+        PyErr_Format(PyExc_TypeError, "unsupported ufunc operand of type %s",
+                     Py_TYPE(o)->tp_name);
+      goto fail;
+    }
+    if (strong != NDT_DTYPE_DEFAULT && !(op == NDT_WHERE && i == 0) &&
+        !(vt == NDT_INT64 && is_int_kind(strong) && !int_fits(strong, v.i))) {
+      ndt_dtype lt = ndt_promote(vt, 1, strong, 0);
+      if (lt != vt && (int)lt >= 0 && convert_elem(vt, &v, lt)) vt = lt;
+    }
+    int owned;
+    ndt_array *a;
+    ndt_status st = weak_scalar(vt, &v, &a, &owned);
+    if (st) {
+      raise_status(st);
+      goto fail;
+    }
+    in[i] = a;
+    continue;
+  fail:
+    for (Py_ssize_t j = 0; j < i; j++) CORE(ndt_free(tmps[j]));
+    Py_DECREF(fast);
+    return 0;
+  }
+  *nin = (int)n;
+  Py_DECREF(fast);
+  return 1;
+}
+
+static PyObject *f_apply(PyObject *m, PyObject *args) {
+  (void)m;
+  int op;
+  PyObject *inputs, *out = Py_None, *dto = NULL;
+  ndt_dtype t = NDT_DTYPE_DEFAULT;
+  if (!PyArg_ParseTuple(args, "iO|OO", &op, &inputs, &out, &dto)) return NULL;
+  if (dto && !get_dtype_arg(dto, &t)) return NULL;
+  if (out != Py_None && !check_arr(out)) return NULL;
+  const ndt_array *in[3];
+  ndt_array *tmps[3] = {0};
+  int nin;
+  if (!gather_inputs(inputs, op, &nin, in, tmps)) return NULL;
+  ndt_array *res = out == Py_None ? NULL : ARR(out);
+  ndt_status st;
+  core_enter();
+  st = ndt_apply((ndt_ufunc)op, nin, in, &res, t);
+  for (int i = 0; i < nin; i++) ndt_free(tmps[i]);
+  core_leave();
+  if (st) return raise_status(st);
+  if (out != Py_None) {
+    Py_INCREF(out);
+    return out;
+  }
+  return wrap(res);
+}
+
+static PyObject *f_result_type(PyObject *m, PyObject *args) {
+  (void)m;
+  int op;
+  PyObject *inputs, *dto = NULL;
+  ndt_dtype t = NDT_DTYPE_DEFAULT, rt;
+  if (!PyArg_ParseTuple(args, "iO|O", &op, &inputs, &dto)) return NULL;
+  if (dto && !get_dtype_arg(dto, &t)) return NULL;
+  const ndt_array *in[3];
+  ndt_array *tmps[3] = {0};
+  int nin;
+  if (!gather_inputs(inputs, op, &nin, in, tmps)) return NULL;
+  ndt_status st;
+  core_enter();
+  st = ndt_ufunc_result_type((ndt_ufunc)op, nin, in, t, &rt);
+  for (int i = 0; i < nin; i++) ndt_free(tmps[i]);
+  core_leave();
+  if (st) return raise_status(st);
+  return PyLong_FromLong(rt);
+}
+
+static PyObject *f_clip(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *a, *lo, *hi, *out = Py_None;
+  if (!PyArg_ParseTuple(args, "OOO|O", &a, &lo, &hi, &out)) return NULL;
+  PyObject *objs[3] = {a, lo, hi};
+  const ndt_array *in[3] = {0};
+  ndt_array *tmps[3] = {0};
+  for (int i = 0; i < 3; i++) {
+    if (i > 0 && objs[i] == Py_None) continue;
+    PyObject *one = PyTuple_Pack(1, objs[i]);
+    int n;
+    const ndt_array *x[1];
+    ndt_array *tx[1];
+    int ok = one && gather_inputs(one, -1, &n, x, tx);
+    Py_XDECREF(one);
+    if (!ok) {
+      for (int j = 0; j < i; j++) CORE(ndt_free(tmps[j]));
+      return NULL;
+    }
+    in[i] = x[0];
+    tmps[i] = tx[0];
+  }
+  if (out != Py_None && !check_arr(out)) {
+    for (int j = 0; j < 3; j++) CORE(ndt_free(tmps[j]));
+    return NULL;
+  }
+  ndt_array *res = out == Py_None ? NULL : ARR(out);
+  ndt_status st;
+  core_enter();
+  st = ndt_clip(in[0], in[1], in[2], &res);
+  for (int j = 0; j < 3; j++) ndt_free(tmps[j]);
+  core_leave();
+  if (st) return raise_status(st);
+  if (out != Py_None) {
+    Py_INCREF(out);
+    return out;
+  }
+  return wrap(res);
+}
+
+static PyObject *f_reduce(PyObject *m, PyObject *args) {
+  (void)m;
+  int op, keepdims;
+  PyObject *a, *axes_o, *dto;
+  long long ddof = 0;
+  ndt_dtype t;
+  if (!PyArg_ParseTuple(args, "iOOpO|L", &op, &a, &axes_o, &keepdims, &dto, &ddof) ||
+      !check_arr(a) || !get_dtype_arg(dto, &t))
+    return NULL;
+  uint64_t axes;
+  if (axes_o == Py_None) axes = NDT_ALL_AXES;
+  else {
+    axes = PyLong_AsUnsignedLongLongMask(axes_o);
+    if (axes == (uint64_t)-1 && PyErr_Occurred()) return NULL;
+  }
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_reduce((ndt_reduce_op)op, ARR(a), axes, keepdims, t, ddof, &r));
+  return wrap_status(st, r);
+}
+
+static PyObject *f_promote(PyObject *m, PyObject *args) {
+  (void)m;
+  int a, aw, b, bw;
+  if (!PyArg_ParseTuple(args, "iiii", &a, &aw, &b, &bw)) return NULL;
+  return PyLong_FromLong(ndt_promote((ndt_dtype)a, aw, (ndt_dtype)b, bw));
+}
+
+static PyObject *f_can_cast(PyObject *m, PyObject *args) {
+  (void)m;
+  int a, b, c;
+  if (!PyArg_ParseTuple(args, "iii", &a, &b, &c)) return NULL;
+  return PyBool_FromLong(ndt_can_cast((ndt_dtype)a, (ndt_dtype)b, (ndt_casting)c));
+}
+
+static PyObject *f_broadcast_shapes(PyObject *m, PyObject *shapes) {
+  (void)m;
+  PyObject *fast = PySequence_Fast(shapes, "expected a sequence of shapes");
+  if (!fast) return NULL;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+  if (n > 64) {
+    Py_DECREF(fast);
+    PyErr_SetString(PyExc_ValueError, "too many shapes");
+    return NULL;
+  }
+  int ndims[64];
+  int64_t buf[64][NDT_MAXDIMS];
+  const int64_t *ptrs[64];
+  for (Py_ssize_t i = 0; i < n; i++) {
+    if (!parse_shape(PySequence_Fast_GET_ITEM(fast, i), &ndims[i], buf[i])) {
+      Py_DECREF(fast);
+      return NULL;
+    }
+    ptrs[i] = buf[i];
+  }
+  Py_DECREF(fast);
+  int nd;
+  int64_t out[NDT_MAXDIMS];
+  ndt_status st;
+  CORE(st = ndt_broadcast_shapes((int)n, ndims, ptrs, &nd, out));
+  if (st) return raise_status(st);
+  return shape_tuple(nd, out);
+}
+
+static PyObject *f_sync(PyObject *m, PyObject *noargs) {
+  (void)m;
+  (void)noargs;
+  ndt_status st;
+  CORE_BLOCKING(st = ndt_sync());
+  if (st) return raise_status(st);
+  Py_RETURN_NONE;
+}
+
+static PyObject *f_set_workers(PyObject *m, PyObject *arg) {
+  (void)m;
+  long n = PyLong_AsLong(arg);
+  if (n == -1 && PyErr_Occurred()) return NULL;
+  ndt_status st;
+  CORE_BLOCKING(st = ndt_set_workers((int)n));
+  if (st) return raise_status(st);
+  Py_RETURN_NONE;
+}
+
+static PyObject *f_set_tile_bytes(PyObject *m, PyObject *arg) {
+  (void)m;
+  long long n = PyLong_AsLongLong(arg);
+  if (n == -1 && PyErr_Occurred()) return NULL;
+  ndt_status st;
+  CORE(st = ndt_set_tile_bytes(n));
+  if (st) return raise_status(st);
+  Py_RETURN_NONE;
+}
+
+static PyObject *f_set_inline_elems(PyObject *m, PyObject *arg) {
+  (void)m;
+  long long n = PyLong_AsLongLong(arg);
+  if (n == -1 && PyErr_Occurred()) return NULL;
+  ndt_status st;
+  CORE(st = ndt_set_inline_elems(n));
+  if (st) return raise_status(st);
+  Py_RETURN_NONE;
+}
+
+static PyObject *f_workers(PyObject *m, PyObject *noargs) {
+  (void)m;
+  (void)noargs;
+  int n;
+  CORE(n = ndt_workers());
+  return PyLong_FromLong(n);
+}
+
+static PyObject *f_tile_bytes(PyObject *m, PyObject *noargs) {
+  (void)m;
+  (void)noargs;
+  int64_t n;
+  CORE(n = ndt_tile_bytes());
+  return PyLong_FromLongLong(n);
+}
+
+static PyObject *f_tiles_for(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *shp, *dto;
+  int nd;
+  int64_t shape[NDT_MAXDIMS];
+  ndt_dtype t;
+  if (!PyArg_ParseTuple(args, "OO", &shp, &dto) || !parse_shape_nonneg(shp, &nd, shape) ||
+      !get_dtype_arg(dto, &t))
+    return NULL;
+  int64_t n;
+  CORE(n = ndt_tiles_for(nd, shape, t));
+  return PyLong_FromLongLong(n);
+}
+
+static PyObject *f_debug_fail_alloc_after(PyObject *m, PyObject *arg) {
+  (void)m;
+  long long n = PyLong_AsLongLong(arg);
+  if (n == -1 && PyErr_Occurred()) return NULL;
+  CORE(ndt_debug_fail_alloc_after(n));
+  Py_RETURN_NONE;
+}
+
+static PyObject *f_init(PyObject *m, PyObject *args) {
+  (void)m;
+  ndt_config cfg = {0, 0, -1};
+  long long tb = 0, ie = -1;
+  if (!PyArg_ParseTuple(args, "|iLL", &cfg.workers, &tb, &ie)) return NULL;
+  cfg.tile_bytes = tb;
+  cfg.inline_elems = ie;
+  ndt_status st;
+  CORE_BLOCKING(st = ndt_init(&cfg));
+  if (st) return raise_status(st);
+  Py_RETURN_NONE;
+}
+
+static PyObject *f_status_string(PyObject *m, PyObject *arg) {
+  (void)m;
+  long s = PyLong_AsLong(arg);
+  if (s == -1 && PyErr_Occurred()) return NULL;
+  return PyUnicode_FromString(ndt_status_string((ndt_status)s));
+}
+
+/* Test hook: raise the exception a status maps to, with a message. */
+static PyObject *f_raise_status(PyObject *m, PyObject *arg) {
+  (void)m;
+  long s = PyLong_AsLong(arg);
+  if (s == -1 && PyErr_Occurred()) return NULL;
+  return raise_status((ndt_status)s);
+}
+
+static PyMethodDef module_methods[] = {
+  {"_setup", f_setup, METH_VARARGS, "register the Python side (types, dtypes, hooks)"},
+  {"empty", f_empty, METH_VARARGS, "empty(shape, dt)"},
+  {"zeros", f_zeros, METH_VARARGS, "zeros(shape, dt)"},
+  {"ones", f_ones, METH_VARARGS, "ones(shape, dt)"},
+  {"full", f_full, METH_VARARGS, "full(shape, dt, value)"},
+  {"scalar", f_scalar, METH_VARARGS, "scalar(value, dt, weak=False): a 0-d array"},
+  {"arange", f_arange, METH_VARARGS, "arange(start, stop, step, dt)"},
+  {"linspace", f_linspace, METH_VARARGS, "linspace(start, stop, num, endpoint, dt)"},
+  {"eye", f_eye, METH_VARARGS, "eye(n, m, k, dt)"},
+  {"from_buffer", f_from_buffer, METH_VARARGS, "from_buffer(obj, dt): copy of a buffer"},
+  {"apply", f_apply, METH_VARARGS, "apply(op, inputs, out=None, dt=-1)"},
+  {"result_type", f_result_type, METH_VARARGS, "result_type(op, inputs, dt=-1)"},
+  {"clip", f_clip, METH_VARARGS, "clip(a, lo, hi, out=None)"},
+  {"reduce", f_reduce, METH_VARARGS, "reduce(op, a, axes_mask|None, keepdims, dt, ddof=0)"},
+  {"promote", f_promote, METH_VARARGS, "promote(a, a_weak, b, b_weak)"},
+  {"can_cast", f_can_cast, METH_VARARGS, "can_cast(from, to, casting)"},
+  {"broadcast_shapes", f_broadcast_shapes, METH_O, "broadcast shape of shapes"},
+  {"sync", f_sync, METH_NOARGS, "wait for all recorded work"},
+  {"set_workers", f_set_workers, METH_O, "set the number of worker threads"},
+  {"set_tile_bytes", f_set_tile_bytes, METH_O, "set the target tile size in bytes"},
+  {"set_inline_elems", f_set_inline_elems, METH_O, "set the inline threshold"},
+  {"workers", f_workers, METH_NOARGS, "number of worker threads"},
+  {"tile_bytes", f_tile_bytes, METH_NOARGS, "target tile size"},
+  {"tiles_for", f_tiles_for, METH_VARARGS, "tiles of a fresh array"},
+  {"debug_fail_alloc_after", f_debug_fail_alloc_after, METH_O, "test hook"},
+  {"init", f_init, METH_VARARGS, "init(workers=0, tile_bytes=0, inline_elems=-1)"},
+  {"status_string", f_status_string, METH_O, "name of a status"},
+  {"_raise_status", f_raise_status, METH_O, "test hook: raise the mapped exception"},
+  {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef coremodule = {
+  PyModuleDef_HEAD_INIT, "_core", "The libndtile binding.", -1, module_methods,
+  NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__core(void) {
+  core_lock = PyThread_allocate_lock();
+  if (!core_lock) return PyErr_NoMemory();
+  if (PyType_Ready(&ArrayType) < 0) return NULL;
+  PyObject *m = PyModule_Create(&coremodule);
+  if (!m) return NULL;
+  Py_INCREF(&ArrayType);
+  if (PyModule_AddObject(m, "Array", (PyObject *)&ArrayType) < 0) {
+    Py_DECREF(&ArrayType);
+    Py_DECREF(m);
+    return NULL;
+  }
+  PyObject *names = PyTuple_New(NDT_NUFUNCS);
+  PyObject *nins = PyTuple_New(NDT_NUFUNCS);
+  PyObject *dnames = PyTuple_New(NDT_NTYPES);
+  if (!names || !nins || !dnames) goto fail;
+  for (int i = 0; i < NDT_NUFUNCS; i++) {
+    PyTuple_SET_ITEM(names, i, PyUnicode_FromString(ndt_ufunc_name((ndt_ufunc)i)));
+    PyTuple_SET_ITEM(nins, i, PyLong_FromLong(ndt_ufunc_nin((ndt_ufunc)i)));
+  }
+  for (int i = 0; i < NDT_NTYPES; i++)
+    PyTuple_SET_ITEM(dnames, i, PyUnicode_FromString(ndt_dtype_name((ndt_dtype)i)));
+  static const char *red[NDT_NREDUCE] = {
+    "sum", "prod", "min", "max", "any", "all", "count_nonzero", "mean", "var", "std",
+    "argmin", "argmax", "nansum", "nanprod", "nanmin", "nanmax"};
+  PyObject *rnames = PyTuple_New(NDT_NREDUCE);
+  if (!rnames) goto fail;
+  for (int i = 0; i < NDT_NREDUCE; i++) PyTuple_SET_ITEM(rnames, i, PyUnicode_FromString(red[i]));
+  if (PyModule_AddObject(m, "UFUNC_NAMES", names) < 0) goto fail;
+  names = NULL;
+  if (PyModule_AddObject(m, "UFUNC_NIN", nins) < 0) goto fail;
+  nins = NULL;
+  if (PyModule_AddObject(m, "DTYPE_NAMES", dnames) < 0) goto fail;
+  dnames = NULL;
+  if (PyModule_AddObject(m, "REDUCE_NAMES", rnames) < 0) goto fail;
+  if (PyModule_AddIntConstant(m, "MAXDIMS", NDT_MAXDIMS) < 0 ||
+      PyModule_AddIntConstant(m, "VERSION_MAJOR", NDT_VERSION_MAJOR) < 0 ||
+      PyModule_AddIntConstant(m, "VERSION_MINOR", NDT_VERSION_MINOR) < 0)
+    goto fail;
+  return m;
+fail:
+  Py_XDECREF(names);
+  Py_XDECREF(nins);
+  Py_XDECREF(dnames);
+  Py_DECREF(m);
+  return NULL;
+}

@@ -1,0 +1,140 @@
+"""ndtile: NumPy programs on every core.
+
+    import ndtile as np
+
+Arrays are split into tiles and every operation runs as tasks on a worker
+pool (libndtile, a C11 runtime). The namespace mirrors NumPy's: dtypes,
+constants and dtype utilities are NumPy's own objects (ndtile.float32 is
+numpy.float32); array functions and ufuncs are ndtile's. A NumPy function
+ndtile does not implement runs NumPy's version on gathered data and returns
+ndtile arrays, warning once (NDTILE_FALLBACK=error makes it an error,
+NDTILE_FALLBACK=ignore silences it).
+
+Arrays of dtypes the core lacks (float16, longdouble, object, strings,
+datetimes, structured) are plain NumPy arrays; operations on them run in
+NumPy.
+
+Runtime settings: NDTILE_WORKERS (threads), NDTILE_TILE_BYTES (tile size);
+ndtile.sync() waits for all recorded work.
+"""
+import types as _types
+
+import numpy as _np
+
+from . import _core
+from . import _dtypes
+from . import _convert
+from . import _fallback
+from ._ndarray import ndarray, flatiter
+from . import _ufunc
+from . import _indexing
+from . import _creation
+from . import _manip
+from . import _reduce
+from . import _printing
+
+__version__ = "0.1.0"
+
+_core._setup(ndarray, _dtypes.DTYPES, _dtypes.SCALARS, _dtypes.INT_SCALAR_TYPES,
+             _ufunc.binop_hook, _indexing.getitem, _indexing.setitem)
+
+# ---- NumPy's own objects: scalar types, dtype, constants, dtype utilities -----
+_OWN = {'ndarray', 'ufunc', 'flatiter'}
+for _name, _obj in list(vars(_np).items()):     # vars: no lazy submodule imports
+    if _name.startswith('_') or _name in _OWN:
+        continue
+    if isinstance(_obj, type) or (not callable(_obj) and not isinstance(_obj, _types.ModuleType)):
+        globals()[_name] = _obj
+
+# Functions that never touch array data: NumPy's, without a fallback warning.
+_PASSTHROUGH = (
+    'issubdtype', 'isdtype', 'promote_types', 'set_printoptions', 'get_printoptions',
+    'printoptions', 'format_float_positional', 'format_float_scientific', 'seterr', 'geterr',
+    'seterrcall', 'geterrcall', 'typename', 'mintypecode', 'base_repr', 'binary_repr',
+    'get_include', 'show_config', 'show_runtime', 'getbufsize', 'setbufsize', 'info',
+    'common_type', 'unravel_index', 'ravel_multi_index', 'iterable',
+)
+for _name in _PASSTHROUGH:
+    if hasattr(_np, _name):
+        globals()[_name] = getattr(_np, _name)
+
+# ---- ndtile's implementations ------------------------------------------------
+ufunc = _ufunc.ufunc
+globals().update(_ufunc.UFUNCS)
+
+from ._creation import (  # noqa: E402
+    empty, zeros, ones, full, empty_like, zeros_like, ones_like, full_like, array, asarray,
+    asanyarray, ascontiguousarray, asfortranarray, copy, arange, linspace, eye, identity,
+    frombuffer, fromiter)
+from ._reduce import (  # noqa: E402
+    sum, prod, nansum, nanprod, max, min, amax, amin, nanmax, nanmin, any, all, mean, var,
+    std, argmax, argmin, count_nonzero, nanmean, ptp, average, cumsum, cumprod)
+from ._manip import (  # noqa: E402
+    reshape, ravel, transpose, permute_dims, matrix_transpose, swapaxes, moveaxis, rollaxis,
+    squeeze, expand_dims, broadcast_to, broadcast_shapes, broadcast_arrays, atleast_1d,
+    atleast_2d, atleast_3d, flip, fliplr, flipud, concatenate, concat, stack, hstack, vstack,
+    row_stack, dstack, column_stack, array_split, split, hsplit, vsplit, dsplit, where,
+    nonzero, clip, round, around, real, imag, angle, copyto, isclose, allclose, array_equal,
+    array_equiv, diff, indices, meshgrid, outer, astype, shape, ndim, size, result_type,
+    can_cast, min_scalar_type, iscomplexobj, isrealobj, isscalar, may_share_memory,
+    shares_memory, pad, logspace, isposinf, isneginf, isreal, iscomplex, nan_to_num, tri,
+    tril, triu)
+
+from . import linalg, fft, random  # noqa: E402
+
+_FALLBACK_OK = {'cumsum', 'cumprod', 'nonzero'}   # native names that are thin fallbacks
+
+
+def sync():
+    """Waits for all recorded work (and reports a deferred error)."""
+    _core.sync()
+
+
+def _sync_at_exit():
+    try:
+        _core.sync()
+    except Exception as e:      # pragma: no cover
+        import sys
+        print(f"ndtile: a deferred operation failed: {e}", file=sys.stderr)
+
+
+import atexit as _atexit  # noqa: E402
+_atexit.register(_sync_at_exit)
+
+
+def set_workers(n):
+    """Sets the number of worker threads."""
+    _core.set_workers(n)
+
+
+def __getattr__(name):
+    return _fallback.module_getattr('ndtile', _np, name, globals())
+
+
+def __dir__():
+    return sorted(set(globals()) | {n for n in dir(_np) if not n.startswith('_')})
+
+
+# __array_function__: NumPy functions called on ndtile arrays run ndtile's
+# implementation where there is one.
+def _register_native():
+    g = globals()
+    for name, obj in list(g.items()):
+        if name.startswith('_') or not callable(obj) or isinstance(obj, type):
+            continue
+        npobj = getattr(_np, name, None)
+        if npobj is None or npobj is obj or isinstance(npobj, _np.ufunc):
+            continue
+        if name in _FALLBACK_OK or name in _PASSTHROUGH:
+            continue
+        if getattr(obj, '__module__', '').startswith('ndtile'):
+            _fallback.NATIVE[npobj] = obj
+    for sub, npsub in ((linalg, _np.linalg), (fft, _np.fft), (random, _np.random)):
+        for name in getattr(sub, '_NATIVE', ()):
+            npobj = getattr(npsub, name, None)
+            if npobj is not None:
+                _fallback.NATIVE[npobj] = getattr(sub, name)
+
+
+_register_native()
+del _name, _obj

@@ -1,0 +1,132 @@
+"""Moving data between NumPy and ndtile, and normalising operands."""
+import numpy as _np
+
+from . import _core
+from . import _dtypes as D
+
+Array = _core.Array
+_ndarray_np = _np.ndarray
+_generic = _np.generic
+_PYSCALARS = (bool, int, float, complex)
+
+
+def is_nd(x):
+    return isinstance(x, Array)
+
+
+def to_numpy(a):
+    """A NumPy copy of an ndtile array (waits for its data)."""
+    out = _np.empty(a.shape, a.dtype)
+    if out.size:
+        a._to_buffer(out)
+    return out
+
+
+def from_numpy(x):
+    """An ndtile copy of a NumPy array of a supported dtype."""
+    dt = x.dtype
+    c = D.code(dt)
+    if c is None:
+        if dt.names is None and dt.subdtype is None and not dt.isnative:
+            x = x.astype(dt.newbyteorder('='))
+            c = D.code(x.dtype)
+        if c is None:
+            raise TypeError(f"ndtile arrays cannot hold dtype {dt}")
+    return _core.from_buffer(x, c)
+
+
+def supported(dt):
+    return D.code(dt) is not None
+
+
+def np_or_nd(x):
+    """A NumPy array as ndtile when its dtype is supported, else as it is
+    (NumPy subclasses such as masked arrays stay NumPy's)."""
+    if type(x) is _ndarray_np:
+        c = D.code(x.dtype)
+        if c is not None:
+            return _core.from_buffer(x, c)
+        if not x.dtype.isnative and D.code(x.dtype.newbyteorder('=')) is not None:
+            return from_numpy(x)
+    return x
+
+
+def asarray(x, dtype=None):
+    """x as an ndtile array if it can be one, else as a NumPy array.
+
+    dtype: a numpy dtype (or None)."""
+    if isinstance(x, Array):
+        if dtype is None or dtype == x.dtype:
+            return x
+        c = D.code(dtype)
+        if c is None:
+            return to_numpy(x).astype(dtype)
+        return x._astype(c, 4)
+    if isinstance(x, _ndarray_np):
+        y = x if dtype is None or dtype == x.dtype else x.astype(dtype)
+    else:
+        y = _np.asarray(x, dtype=dtype)
+    c = D.code(y.dtype)
+    if c is None:
+        if not y.dtype.isnative and D.code(y.dtype.newbyteorder('=')) is not None:
+            return from_numpy(y)
+        return y
+    return _core.from_buffer(y, c)
+
+
+def asnd(x):
+    """x as an ndtile array; raises TypeError for unsupported dtypes."""
+    if isinstance(x, Array):
+        return x
+    r = asarray(x)
+    if not isinstance(r, Array):
+        raise TypeError(f"ndtile arrays cannot hold dtype {r.dtype}")
+    return r
+
+
+def scalar_array(x, c):
+    """A strong 0-d ndtile array of code c holding the Python/NumPy scalar x."""
+    if isinstance(x, _generic):
+        x = x.item()
+    return _core.scalar(x, c, False)
+
+
+def to_np_tree(x):
+    """Replace ndtile arrays by NumPy copies inside lists, tuples and dicts."""
+    if isinstance(x, Array):
+        return to_numpy(x)
+    t = type(x)
+    if t is list:
+        return [to_np_tree(v) for v in x]
+    if t is tuple:
+        return tuple(to_np_tree(v) for v in x)
+    if t is dict:
+        return {k: to_np_tree(v) for k, v in x.items()}
+    return x
+
+
+def has_nd(x):
+    if isinstance(x, Array):
+        return True
+    t = type(x)
+    if t is list or t is tuple:
+        return any(has_nd(v) for v in x)
+    if t is dict:
+        return any(has_nd(v) for v in x.values())
+    return False
+
+
+def from_np_tree(x):
+    """NumPy arrays (of supported dtypes) in a result back to ndtile arrays."""
+    if isinstance(x, _ndarray_np):
+        if type(x) is _ndarray_np:
+            return np_or_nd(x)
+        return x
+    t = type(x)
+    if t is list:
+        return [from_np_tree(v) for v in x]
+    if t is tuple:
+        return tuple(from_np_tree(v) for v in x)
+    if isinstance(x, tuple) and hasattr(x, '_fields'):
+        return t(*[from_np_tree(v) for v in x])
+    return x

@@ -1,0 +1,250 @@
+"""Array creation: array, asarray, zeros, ones, full, empty, arange,
+linspace, eye, identity, *_like, copy."""
+import operator
+
+import numpy as _np
+
+from . import _core
+from . import _dtypes as D
+from . import _convert as C
+from . import _fallback as F
+
+Array = _core.Array
+_NoValue = _np._NoValue
+
+
+def _shape(shape):
+    if isinstance(shape, (tuple, list)):
+        return tuple(operator.index(s) for s in shape)
+    return (operator.index(shape),)
+
+
+def _check_order(order, name):
+    if order not in ('C', 'K', 'A', None, 'F'):
+        raise ValueError(f"{name}: order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+
+
+def empty(shape, dtype=float, order='C', *, device=None, like=None):
+    c = D.code_of(dtype)
+    if c is None:
+        return _np.empty(shape, dtype=dtype, order=order)
+    return _core.empty(shape if type(shape) is tuple else _shape(shape), c)
+
+
+def zeros(shape, dtype=float, order='C', *, device=None, like=None):
+    c = D.code_of(dtype)
+    if c is None:
+        return _np.zeros(shape, dtype=dtype, order=order)
+    return _core.zeros(shape if type(shape) is tuple else _shape(shape), c)
+
+
+def ones(shape, dtype=None, order='C', *, device=None, like=None):
+    c = D.code_of(dtype)
+    if c is None:
+        return _np.ones(shape, dtype=dtype, order=order)
+    return _core.ones(shape if type(shape) is tuple else _shape(shape), c)
+
+
+def full(shape, fill_value, dtype=None, order='C', *, device=None, like=None):
+    if isinstance(fill_value, Array) and fill_value.ndim == 0:
+        fill_value = fill_value._scalar()
+    if isinstance(fill_value, (Array, _np.ndarray, list, tuple)):
+        fv = C.asarray(fill_value, None if dtype is None else D.as_dtype(dtype))
+        dt = fv.dtype if dtype is None else D.as_dtype(dtype)
+        c = D.code(dt)
+        if c is None or not isinstance(fv, Array):
+            return _np.full(shape, C.to_np_tree(fill_value), dtype=dt, order=order)
+        r = _core.empty(_shape(shape), c)
+        r._assign(fv, 4)
+        return r
+    dt = _np.array(fill_value).dtype if dtype is None else D.as_dtype(dtype)
+    c = D.code(dt)
+    if c is None:
+        return _np.full(shape, fill_value, dtype=dt, order=order)
+    v = _np.full((), fill_value, dtype=dt)     # NumPy's conversion rules and errors
+    return _core.full(_shape(shape), c, v.item())
+
+
+def _like_dtype(a, dtype):
+    if dtype is not None:
+        return D.as_dtype(dtype)
+    if isinstance(a, (Array, _np.ndarray)):
+        return a.dtype
+    return _np.asarray(a).dtype
+
+
+def _like_shape(a, shape):
+    if shape is not None:
+        return _shape(shape)
+    if isinstance(a, (Array, _np.ndarray)):
+        return a.shape
+    return _np.shape(a)
+
+
+def empty_like(prototype, dtype=None, order='K', subok=True, shape=None, *, device=None):
+    return empty(_like_shape(prototype, shape), _like_dtype(prototype, dtype))
+
+
+def zeros_like(a, dtype=None, order='K', subok=True, shape=None, *, device=None):
+    return zeros(_like_shape(a, shape), _like_dtype(a, dtype))
+
+
+def ones_like(a, dtype=None, order='K', subok=True, shape=None, *, device=None):
+    return ones(_like_shape(a, shape), _like_dtype(a, dtype))
+
+
+def full_like(a, fill_value, dtype=None, order='K', subok=True, shape=None, *, device=None):
+    return full(_like_shape(a, shape), fill_value, _like_dtype(a, dtype))
+
+
+def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0, like=None):
+    dt = None if dtype is None else D.as_dtype(dtype)
+    if isinstance(object, Array):
+        if dt is None or dt == object.dtype:
+            r = object._copy() if copy else object
+        else:
+            if copy is False:
+                raise ValueError("Unable to avoid copy while creating an array as requested.")
+            r = C.asarray(object, dt)
+    elif type(object) in (list, tuple) and object and \
+            all(isinstance(o, Array) for o in object) and \
+            len({o.shape for o in object}) == 1 and copy is not False:
+        # a list of ndtile arrays: stacked in tiles, without a trip through NumPy
+        from ._manip import stack
+        r = stack(object)
+        if dt is not None and dt != r.dtype:
+            r = C.asarray(r, dt)
+    else:
+        if copy is False:
+            raise ValueError("Unable to avoid copy while creating an array as requested.\n"
+                             "ndtile arrays always copy data from NumPy arrays and Python "
+                             "objects into tiles.")
+        r = C.asarray(object, dt)
+    if ndmin and r.ndim < ndmin:
+        shape = (1,) * (ndmin - r.ndim) + r.shape
+        r = r._reshape(shape) if isinstance(r, Array) else r.reshape(shape)
+    return r
+
+
+def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+    if isinstance(a, Array) and dtype is None:
+        if copy:
+            return a._copy()
+        return a
+    return array(a, dtype, copy=copy)
+
+
+def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+    return asarray(a, dtype, copy=copy)
+
+
+def ascontiguousarray(a, dtype=None, *, like=None):
+    r = asarray(a, dtype)
+    if isinstance(r, Array) and not r._c_contiguous:
+        r = r._copy()
+    if isinstance(r, Array) and r.ndim == 0:
+        r = r._reshape((1,))
+    return r
+
+
+def asfortranarray(a, dtype=None, *, like=None):
+    return asarray(a, dtype)
+
+
+def copy(a, order='K', subok=False):
+    if isinstance(a, Array):
+        return a._copy()
+    return array(a, copy=True)
+
+
+def arange(start_or_stop, stop=None, step=None, dtype=None, *, device=None, like=None):
+    if stop is None:
+        start, stop = 0, start_or_stop
+    else:
+        start = start_or_stop
+    if step is None:
+        step = 1
+    vals = [v._scalar() if isinstance(v, Array) else v for v in (start, stop, step)]
+    start, stop, step = vals
+    if dtype is not None:
+        dt = D.as_dtype(dtype)
+    else:   # NumPy's arange goes by kind only: int64, float64 or complex128
+        kinds = {_np.asarray(v).dtype.kind for v in vals}
+        dt = _np.dtype('c16' if 'c' in kinds else 'f8' if 'f' in kinds else 'i8')
+    c = D.code(dt)
+    if c is None or dt.kind in 'bc' or step == 0 or any(
+            isinstance(v, (complex, _np.complexfloating)) or
+            (isinstance(v, (int, _np.integer)) and abs(int(v)) >= 2**53) for v in vals):
+        return C.np_or_nd(_np.arange(start, stop, step, dtype=dtype))
+    if c == D.FLOAT32:
+        return _arange_f32(float(start), float(stop), float(step))
+    return _core.arange(float(start), float(stop), float(step), c)
+
+
+def _arange_f32(start, stop, step):
+    # NumPy fills float32 ranges in float32 arithmetic (start + i*delta with
+    # delta = float32(start + step) - float32(start)); ndt_arange computes in
+    # double and rounds once, which differs in the last bit.
+    import math
+    n = max(0, math.ceil((stop - start) / step))
+    idx = _core.arange(0.0, float(n), 1.0, D.FLOAT32)
+    s32 = _np.float32(start)
+    d32 = _np.float32(start + step) - s32
+    r = idx * _core.scalar(float(d32), D.FLOAT32, False) + _core.scalar(float(s32), D.FLOAT32,
+                                                                          False)
+    if n > 1:
+        r[1] = float(_np.float32(start + step))
+    return r
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
+             device=None):
+    num = operator.index(num)
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    scalar = all(isinstance(v, (int, float, _np.integer, _np.floating)) and
+                 not isinstance(v, bool) for v in (start, stop))
+    dt = None if dtype is None else D.as_dtype(dtype)
+    if not scalar or axis != 0 or (dt is not None and (D.code(dt) is None or dt.kind == 'c')):
+        return F.call("linspace (complex or array bounds)", _np.linspace,
+                      (start, stop), {'num': num, 'endpoint': endpoint, 'retstep': retstep,
+                                      'dtype': dtype, 'axis': axis})
+    if dt is None:
+        dt = _np.result_type(start, stop, float(num))
+    c = D.code(dt)
+    if c is None:
+        return _np.linspace(start, stop, num, endpoint, retstep, dtype, axis)
+    r = _core.linspace(float(start), float(stop), num, bool(endpoint), c)
+    if retstep:
+        div = (num - 1) if endpoint else num
+        step = (float(stop) - float(start)) / div if div > 0 else _np.nan
+        return r, _np.float64(step) if dt.kind != 'f' or dt.itemsize == 8 else dt.type(step)
+    return r
+
+
+def eye(N, M=None, k=0, dtype=float, order='C', *, device=None, like=None):
+    dt = D.as_dtype(dtype)
+    c = D.code(dt)
+    if c is None:
+        return _np.eye(N, M, k, dtype=dt, order=order)
+    N = operator.index(N)
+    M = -1 if M is None else operator.index(M)
+    return _core.eye(N, M, operator.index(k), c)
+
+
+def identity(n, dtype=None, *, like=None):
+    return eye(n, dtype=dtype)
+
+
+def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None):
+    return C.np_or_nd(_np.frombuffer(buffer, dtype, count, offset).copy())
+
+
+def fromiter(iter, dtype, count=-1, *, like=None):
+    return C.np_or_nd(_np.fromiter(iter, dtype, count))
+
+
+def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
+    from ._manip import indices
+    args = indices(shape, dtype=dtype)
+    return function(*args, **kwargs)

@@ -1,0 +1,81 @@
+"""The 13 dtypes of the core and their NumPy counterparts.
+
+ndtile arrays hold bool, int8..int64, uint8..uint64, float32, float64,
+complex64 and complex128. Any other NumPy dtype (float16, longdouble, object,
+strings, datetimes, structured) is not held in tiles: such arrays stay NumPy
+arrays and every operation on them runs in NumPy (see _fallback).
+"""
+import numpy as _np
+
+from . import _core
+
+NAMES = tuple(_core.DTYPE_NAMES)
+DTYPES = tuple(_np.dtype(n) for n in NAMES)
+SCALARS = tuple(d.type for d in DTYPES)
+
+BOOL, INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64, \
+    FLOAT32, FLOAT64, COMPLEX64, COMPLEX128 = range(13)
+DEFAULT = -1
+
+_BY_KEY = {(d.kind, d.itemsize): i for i, d in enumerate(DTYPES)}
+KIND = tuple(d.kind for d in DTYPES)
+
+# numpy integer scalar types usable as indices (numpy.intc/longlong... too)
+INT_SCALAR_TYPES = tuple({t for t in (
+    _np.int8, _np.int16, _np.int32, _np.int64, _np.uint8, _np.uint16, _np.uint32,
+    _np.uint64, _np.intc, _np.uintc, _np.longlong, _np.ulonglong, _np.intp, _np.uintp)})
+
+CASTING = {'no': 0, 'equiv': 1, 'safe': 2, 'same_kind': 3, 'unsafe': 4}
+
+_INFO = {}
+
+
+def code(dt):
+    """The ndtile code of a numpy dtype, or None if the core lacks it."""
+    if dt.byteorder not in '=|' and not dt.isnative:
+        return None
+    if dt.names is not None or dt.subdtype is not None:
+        return None
+    return _BY_KEY.get((dt.kind, dt.itemsize))
+
+
+def as_dtype(x):
+    """numpy.dtype(x) for a dtype-like (None -> float64)."""
+    if isinstance(x, _np.dtype):
+        return x
+    if x is None:
+        return DTYPES[FLOAT64]
+    return _np.dtype(x)
+
+
+_CODE_OF = {}
+
+
+def code_of(x):
+    """The ndtile code of a dtype-like, or None (cached by the object)."""
+    try:
+        return _CODE_OF[x]
+    except (KeyError, TypeError):
+        pass
+    c = code(as_dtype(x))
+    try:
+        _CODE_OF[x] = c
+    except TypeError:
+        pass
+    return c
+
+
+def is_int(c):
+    return KIND[c] in 'iu'
+
+
+def is_inexact(c):
+    return KIND[c] in 'fc'
+
+
+def int_range(c):
+    info = _INFO.get(c)
+    if info is None:
+        ii = _np.iinfo(DTYPES[c])
+        info = _INFO[c] = (int(ii.min), int(ii.max))
+    return info

@@ -1,0 +1,186 @@
+"""Running NumPy's own implementation where ndtile has none.
+
+A function or method that ndtile does not implement still works: its
+arguments are gathered into NumPy arrays, NumPy runs it, and array results
+come back as ndtile arrays (NumPy arrays of dtypes the core lacks, such as
+float16 or object, stay NumPy arrays). Arguments a NumPy function writes
+into (out=, copyto's dst, ndarray.sort's self, ...) are written back.
+
+The first fallback of each function warns with a RuntimeWarning naming the
+function and the user's file and line. NDTILE_FALLBACK selects the policy:
+  warn (default)  warn once per function
+  ignore          fall back silently
+  error           raise NotImplementedError instead of falling back
+"""
+import functools
+import os
+import sys
+import warnings
+
+import numpy as _np
+
+from . import _convert as C
+
+_PKG_DIR = os.path.dirname(os.path.abspath(__file__))
+_NP_DIR = os.path.dirname(os.path.abspath(_np.__file__))
+_warned = set()
+
+# Native implementations by NumPy function object, for __array_function__.
+NATIVE = {}
+# Fallback wrappers by qualified name (e.g. "linalg.solve"), made on first use.
+_wrappers = {}
+# Every name that has fallen back in this process.
+USED = set()
+
+# NumPy functions that write into an argument: name -> index of that argument
+# (positional) or keyword name.
+MUTATES = {
+    'copyto': (0, 'dst'), 'put': (0, 'a'), 'putmask': (0, 'a'), 'place': (0, 'arr'),
+    'fill_diagonal': (0, 'a'), 'put_along_axis': (0, 'arr'), 'shuffle': (0, 'x'),
+    'random.shuffle': (0, 'x'), 'ndarray.sort': (0, 'self'), 'ndarray.partition': (0, 'self'),
+    'ndarray.put': (0, 'self'), 'ndarray.itemset': (0, 'self'), 'ndarray.setfield': (0, 'self'),
+    'ndarray.byteswap': (0, 'self'), 'ndarray.resize': (0, 'self'),
+}
+
+
+def policy():
+    return os.environ.get('NDTILE_FALLBACK', 'warn').strip().lower()
+
+
+def _internal(filename):
+    return filename.startswith(_PKG_DIR) or filename.startswith(_NP_DIR) or \
+        filename.startswith('<frozen')
+
+
+def user_frame():
+    """(stacklevel for warnings.warn called from the caller, frame) of the
+    first frame outside ndtile and numpy."""
+    f = sys._getframe(2)
+    level = 2
+    while f is not None and _internal(f.f_code.co_filename):
+        f = f.f_back
+        level += 1
+    return level, f
+
+
+def notify(name):
+    """Called before falling back for `name`: warns once, or raises."""
+    USED.add(name)
+    pol = policy()
+    if pol == 'error':
+        raise NotImplementedError(
+            f"ndtile does not implement {name} and NDTILE_FALLBACK=error forbids running "
+            f"NumPy's version")
+    if pol in ('ignore', 'off', 'quiet', '0') or name in _warned:
+        return
+    _warned.add(name)
+    level, f = user_frame()
+    where = f"{f.f_code.co_filename}:{f.f_lineno}" if f is not None else "<unknown>"
+    warnings.warn(f"ndtile does not implement {name}; running NumPy's version on gathered "
+                  f"data (called at {where})", RuntimeWarning, stacklevel=level)
+
+
+def reset_warnings():
+    _warned.clear()
+
+
+def run_numpy(func, args, kwargs, name=None):
+    """func(*args, **kwargs) on NumPy copies of ndtile arguments; writes back
+    outputs and mutated arguments; converts array results to ndtile."""
+    writeback = []      # (ndtile array, its NumPy copy)
+    keep = []           # (object to return, NumPy object func returns for it)
+    nargs = list(C.to_np_tree(a) for a in args)
+    nkw = {k: C.to_np_tree(v) for k, v in kwargs.items()}
+    out = kwargs.get('out')
+    if out is not None:
+        outs = out if isinstance(out, tuple) else (out,)
+        nouts = nkw['out'] if isinstance(out, tuple) else (nkw['out'],)
+        for o, no in zip(outs, nouts):
+            if C.is_nd(o):
+                writeback.append((o, no))
+            if isinstance(no, _np.ndarray):
+                keep.append((o, no))
+    m = MUTATES.get(name)
+    if m is not None:
+        pos, kw = m
+        if len(args) > pos and C.is_nd(args[pos]):
+            writeback.append((args[pos], nargs[pos]))
+        elif kw in kwargs and C.is_nd(kwargs[kw]):
+            writeback.append((kwargs[kw], nkw[kw]))
+        for nd, npa in writeback[-1:]:
+            keep.append((nd, npa))
+    res = func(*nargs, **nkw)
+    for nd, npa in writeback:
+        nd._assign(C.from_numpy(npa) if C.supported(npa.dtype) else
+                   C.from_numpy(npa.astype(nd.dtype)), 4)
+    return _convert_result(res, keep)
+
+
+def _convert_result(res, keep):
+    for obj, npa in keep:
+        if res is npa:
+            return obj
+    if keep and type(res) is tuple:
+        return tuple(_convert_result(r, keep) for r in res)
+    return C.from_np_tree(res)
+
+
+def call(name, func, args, kwargs):
+    notify(name)
+    return run_numpy(func, args, kwargs, name)
+
+
+def wrap(name, func):
+    """A fallback wrapper of the NumPy callable func, reported as `name`."""
+    w = _wrappers.get(name)
+    if w is not None and w.__wrapped__ is func:
+        return w
+
+    @functools.wraps(func)
+    def fallback(*args, **kwargs):
+        notify(name)
+        return run_numpy(func, args, kwargs, name)
+    fallback.__ndtile_fallback__ = True
+    _wrappers[name] = fallback
+    return fallback
+
+
+def is_fallback(obj):
+    return getattr(obj, '__ndtile_fallback__', False)
+
+
+def module_getattr(modname, npmod, name, namespace):
+    """The module __getattr__ of ndtile and its submodules."""
+    if name.startswith('__'):
+        raise AttributeError(f"module {modname!r} has no attribute {name!r}")
+    try:
+        obj = getattr(npmod, name)
+    except AttributeError:
+        raise AttributeError(f"module {modname!r} has no attribute {name!r}") from None
+    if isinstance(obj, type) or not callable(obj):
+        return obj          # classes, constants and submodules are NumPy's own
+    if isinstance(obj, _np.ufunc):
+        from . import _ufunc
+        u = _ufunc.wrap_numpy_ufunc(obj)
+        namespace[name] = u
+        return u
+    prefix = modname.split('.', 1)[1] + '.' if '.' in modname else ''
+    w = wrap(prefix + name, obj)
+    namespace[name] = w
+    return w
+
+
+def array_function(func, types, args, kwargs):
+    """ndarray.__array_function__: ndtile's version where there is one."""
+    impl = NATIVE.get(func)
+    if impl is not None:
+        return impl(*args, **kwargs)
+    for t in types:
+        if not (issubclass(t, C.Array) or issubclass(t, _np.ndarray)):
+            return NotImplemented
+    mod = getattr(func, '__module__', '') or ''
+    name = func.__name__
+    for sub in ('linalg', 'fft', 'random', 'lib'):
+        if mod.startswith('numpy.' + sub) and sub != 'lib':
+            name = sub + '.' + name
+    return call(name, func, args, kwargs)

@@ -1,0 +1,371 @@
+"""Reductions: sum, prod, min, max, any, all, mean, var, std, arg*, nan*.
+
+A reduction to a single value returns a NumPy scalar, as NumPy does (this
+waits for the data); every other result is an ndtile array.
+"""
+import operator
+
+import numpy as _np
+
+from . import _core
+from . import _dtypes as D
+from . import _convert as C
+from . import _fallback as F
+
+Array = _core.Array
+_NoValue = _np._NoValue
+_RED = {n: i for i, n in enumerate(_core.REDUCE_NAMES)}
+
+UFUNC_REDUCTIONS = {'add': 'sum', 'multiply': 'prod', 'minimum': 'min', 'maximum': 'max',
+                    'logical_and': 'all', 'logical_or': 'any', 'fmin': 'nanmin',
+                    'fmax': 'nanmax'}
+# value used for masked-out elements (where=) by reductions with an identity
+_WHERE_FILL = {'sum': 0, 'nansum': 0, 'prod': 1, 'nanprod': 1, 'any': False, 'all': True}
+_NEEDS_INITIAL = ('min', 'max', 'nanmin', 'nanmax')
+
+
+def axes_mask(axis, ndim):
+    """NumPy's axis argument (None, int or tuple, negatives allowed) as a
+    bit mask of reduced axes; None means all."""
+    if axis is None:
+        return None
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    mask = 0
+    for ax in axes:
+        ax = operator.index(ax)
+        if ax < -ndim or ax >= ndim:
+            raise _np.exceptions.AxisError(ax, ndim)
+        if ax < 0:
+            ax += ndim
+        if mask >> ax & 1:
+            raise ValueError("duplicate value in 'axis'")
+        mask |= 1 << ax
+    return mask
+
+
+def _mask_count(mask, ndim):
+    return ndim if mask is None else bin(mask).count('1')
+
+
+def _reduced_size(x, mask):
+    n = 1
+    for k, s in enumerate(x.shape):
+        if mask is None or mask >> k & 1:
+            n *= s
+    return n
+
+
+def finish(res, out):
+    """The value to return: out, a NumPy scalar for 0-d, or the array."""
+    if out is not None:
+        if isinstance(out, Array):
+            out._assign(res, 4)
+        else:
+            _np.copyto(out, C.to_numpy(res), casting='unsafe')
+        return out
+    if res.ndim == 0:
+        return res._scalar()
+    return res
+
+
+def _fallback_kw(axis, dtype, out, keepdims, initial=_NoValue, where=True, **extra):
+    kw = dict(axis=axis)
+    if dtype is not None:
+        kw['dtype'] = dtype
+    if out is not None:
+        kw['out'] = out
+    if keepdims:
+        kw['keepdims'] = keepdims
+    if initial is not _NoValue:
+        kw['initial'] = initial
+    if where is not True:
+        kw['where'] = where
+    kw.update(extra)
+    return kw
+
+
+def _prepare(a, dtype):
+    """(ndtile array, dtype code) or None when NumPy must do it."""
+    x = C.asarray(a)
+    if not isinstance(x, Array):
+        return None
+    dtc = D.DEFAULT
+    if dtype is not None:
+        dtc = D.code_of(dtype)
+        if dtc is None:
+            return None
+    return x, dtc
+
+
+def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0):
+    """The reduction as an ndtile array (0-d for a full reduction)."""
+    from . import _ufunc as U
+    mask = axes_mask(axis, x.ndim)
+    if where is not True:
+        fill = _WHERE_FILL.get(name)
+        if fill is None:
+            if name in _NEEDS_INITIAL and initial is _NoValue:
+                raise ValueError(f"reduction operation '{_np_name(name)}' does not have an "
+                                 f"identity, so to use a where mask one has to specify "
+                                 f"'initial'")
+            fill = initial
+        w = U.operand(where)
+        if not isinstance(w, Array):
+            w = _core.scalar(bool(w), D.BOOL, False)
+        fv = fill if isinstance(fill, (bool, int, float, complex)) else U.operand(fill)
+        x = _core.apply(U.WHERE, [w, x, fv if not isinstance(fv, Array) else fv._astype(x._dt, 4)])
+    if initial is not _NoValue and name in _NEEDS_INITIAL and _reduced_size(x, mask) == 0:
+        shape = tuple(1 if (mask is None or mask >> k & 1) else s for k, s in enumerate(x.shape)) \
+            if keepdims else tuple(s for k, s in enumerate(x.shape)
+                                   if not (mask is None or mask >> k & 1))
+        r = _core.full(shape, x._dt if dtc == D.DEFAULT else dtc, _py(initial))
+        return r
+    if name in ('nanmin', 'nanmax') and _reduced_size(x, mask) == 0 and \
+            x.size == 0 and _out_size(x, mask) > 0:
+        # (the core returns the identity here)
+        raise ValueError(f"zero-size array to reduction operation {_np_name(name)} which has "
+                         f"no identity")
+    if name in ('nansum', 'nanprod'):
+        # The core's nansum/nanprod drop a partial that became NaN by itself
+        # (inf - inf, inf * 0) where NumPy returns NaN: replace NaN inputs
+        # by the identity and reduce normally.
+        if D.KIND[x._dt] in 'fc':
+            x = _core.apply(U.WHERE, [U.UFUNCS['isnan'](x), 0 if name == 'nansum' else 1, x])
+        name = name[3:]
+    r = _core.reduce(_RED[name], x, mask, bool(keepdims), dtc, int(ddof))
+    if initial is not _NoValue:
+        op = {'sum': 'add', 'nansum': 'add', 'prod': 'multiply', 'nanprod': 'multiply',
+              'min': 'minimum', 'max': 'maximum', 'nanmin': 'fmin', 'nanmax': 'fmax'}.get(name)
+        if op is not None:
+            r = U.UFUNCS[op](r, initial)
+            if not isinstance(r, Array):
+                r = C.asnd(r)
+    return r
+
+
+def _py(v):
+    return v.item() if isinstance(v, _np.generic) else v
+
+
+def _out_size(x, mask):
+    n = 1
+    for k, s in enumerate(x.shape):
+        if not (mask is None or mask >> k & 1):
+            n *= s
+    return n
+
+
+def _np_name(name):
+    return {'min': 'minimum', 'max': 'maximum', 'nanmin': 'fmin', 'nanmax': 'fmax'}.get(name, name)
+
+
+_FAST = frozenset(('sum', 'prod', 'min', 'max', 'any', 'all', 'mean', 'var', 'std'))
+
+
+def _fast_mask(axis, nd):
+    if axis is None:
+        return None
+    if type(axis) is int and -nd <= axis < nd:
+        return 1 << (axis + nd if axis < 0 else axis)
+    return axes_mask(axis, nd)
+
+
+def _generic(name, a, axis, dtype, out, keepdims, initial=_NoValue, where=True):
+    if out is None and dtype is None and initial is _NoValue and where is True and \
+            isinstance(a, Array) and name in _FAST:
+        r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim), bool(keepdims), -1, 0)
+        return r._scalar() if r.ndim == 0 else r
+    p = _prepare(a, dtype)
+    if p is None:
+        return F.call(f"{name} (dtype)", getattr(_np, name), (a,),
+                      _fallback_kw(axis, dtype, out, keepdims, initial, where))
+    x, dtc = p
+    return finish(reduce_nd(name, x, axis, dtc, keepdims, initial, where), out)
+
+
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
+    return _generic('sum', a, axis, dtype, out, keepdims, initial, where)
+
+
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
+    return _generic('prod', a, axis, dtype, out, keepdims, initial, where)
+
+
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
+    return _generic('nansum', a, axis, dtype, out, keepdims, initial, where)
+
+
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
+    return _generic('nanprod', a, axis, dtype, out, keepdims, initial, where)
+
+
+def _minmax(name, a, axis, out, keepdims, initial, where):
+    if out is None and initial is _NoValue and where is True and isinstance(a, Array) and \
+            name in _FAST:
+        r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim), bool(keepdims), -1, 0)
+        return r._scalar() if r.ndim == 0 else r
+    p = _prepare(a, None)
+    if p is None:
+        return F.call(f"{name} (dtype)", getattr(_np, name), (a,),
+                      _fallback_kw(axis, None, out, keepdims, initial, where))
+    x, _ = p
+    return finish(reduce_nd(name, x, axis, D.DEFAULT, keepdims, initial, where), out)
+
+
+def max(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
+    return _minmax('max', a, axis, out, keepdims, initial, where)
+
+
+def min(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
+    return _minmax('min', a, axis, out, keepdims, initial, where)
+
+
+amax = max
+amin = min
+
+
+def nanmax(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
+    return _minmax('nanmax', a, axis, out, keepdims, initial, where)
+
+
+def nanmin(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
+    return _minmax('nanmin', a, axis, out, keepdims, initial, where)
+
+
+def any(a, axis=None, out=None, keepdims=False, *, where=True):
+    return _generic('any', a, axis, None, out, keepdims, _NoValue, where)
+
+
+def all(a, axis=None, out=None, keepdims=False, *, where=True):
+    return _generic('all', a, axis, None, out, keepdims, _NoValue, where)
+
+
+def _meanlike(name, a, axis, dtype, out, keepdims, where, ddof=0, extra=None):
+    if out is None and dtype is None and where is True and not extra and isinstance(a, Array):
+        r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim), bool(keepdims), -1,
+                         int(ddof))
+        return r._scalar() if r.ndim == 0 else r
+    p = _prepare(a, dtype)
+    if p is None or where is not True or extra:
+        kw = _fallback_kw(axis, dtype, out, keepdims, where=where)
+        if name != 'mean':
+            kw['ddof'] = ddof
+        if extra:
+            kw.update(extra)
+        why = f"{name} (dtype)" if p is None else f"{name} (where=/mean=)"
+        return F.call(why, getattr(_np, name), (a,), kw)
+    x, dtc = p
+    return finish(reduce_nd(name, x, axis, dtc, keepdims, ddof=ddof), out)
+
+
+def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    return _meanlike('mean', a, axis, dtype, out, keepdims, where)
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+        mean=_NoValue, correction=_NoValue):
+    if correction is not _NoValue:
+        ddof = correction
+    extra = {'mean': mean} if mean is not _NoValue else None
+    return _meanlike('var', a, axis, dtype, out, keepdims, where, ddof, extra)
+
+
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+        mean=_NoValue, correction=_NoValue):
+    if correction is not _NoValue:
+        ddof = correction
+    extra = {'mean': mean} if mean is not _NoValue else None
+    return _meanlike('std', a, axis, dtype, out, keepdims, where, ddof, extra)
+
+
+def _arg(name, a, axis, out, keepdims):
+    p = _prepare(a, None)
+    if p is None:
+        kw = {'axis': axis, 'out': out}
+        if keepdims:
+            kw['keepdims'] = keepdims
+        return F.call(f"{name} (dtype)", getattr(_np, name), (a,), kw)
+    x, _ = p
+    if axis is None:
+        r = _core.reduce(_RED[name], x, None, bool(keepdims), D.DEFAULT, 0)
+    else:
+        ax = operator.index(axis)
+        mask = axes_mask(ax, x.ndim)
+        r = _core.reduce(_RED[name], x, mask, bool(keepdims), D.DEFAULT, 0)
+    return finish(r, out)
+
+
+def argmax(a, axis=None, out=None, *, keepdims=False):
+    return _arg('argmax', a, axis, out, keepdims)
+
+
+def argmin(a, axis=None, out=None, *, keepdims=False):
+    return _arg('argmin', a, axis, out, keepdims)
+
+
+def count_nonzero(a, axis=None, *, keepdims=False):
+    p = _prepare(a, None)
+    if p is None:
+        return F.call("count_nonzero (dtype)", _np.count_nonzero, (a,),
+                      {'axis': axis, 'keepdims': keepdims})
+    x, _ = p
+    r = _core.reduce(_RED['count_nonzero'], x, axes_mask(axis, x.ndim), bool(keepdims),
+                     D.DEFAULT, 0)
+    return finish(r, None)
+
+
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    p = _prepare(a, dtype)
+    if p is None or where is not True:
+        return F.call("nanmean", _np.nanmean, (a,),
+                      _fallback_kw(axis, dtype, out, keepdims, where=where))
+    x, dtc = p
+    if D.KIND[x._dt] not in 'fc':
+        return finish(reduce_nd('mean', x, axis, dtc, keepdims), out)
+    from . import _ufunc as U
+    s = reduce_nd('nansum', x, axis, dtc, keepdims)
+    notnan = U.UFUNCS['logical_not'](U.UFUNCS['isnan'](x))
+    n = reduce_nd('sum', notnan, axis, D.DEFAULT, keepdims)
+    r = _core.apply(U._CORE_INDEX['divide'], [s, n], None,
+                    s._dt if D.KIND[s._dt] in 'fc' else D.FLOAT64)
+    return finish(r, out)
+
+
+def ptp(a, axis=None, out=None, keepdims=False):
+    p = _prepare(a, None)
+    if p is None:
+        return F.call("ptp (dtype)", _np.ptp, (a,), {'axis': axis, 'out': out,
+                                                     'keepdims': keepdims})
+    x, _ = p
+    hi = reduce_nd('max', x, axis, D.DEFAULT, keepdims)
+    lo = reduce_nd('min', x, axis, D.DEFAULT, keepdims)
+    return finish(hi - lo, out)
+
+
+def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
+    if weights is not None or returned:
+        return F.call("average (weights)", _np.average, (a,),
+                      {'axis': axis, 'weights': weights, 'returned': returned,
+                       'keepdims': keepdims})
+    return mean(a, axis=axis, keepdims=keepdims)
+
+
+def cumsum(a, axis=None, dtype=None, out=None):
+    return F.call("cumsum", _np.cumsum, (a,), {'axis': axis, 'dtype': dtype, 'out': out})
+
+
+def cumprod(a, axis=None, dtype=None, out=None):
+    return F.call("cumprod", _np.cumprod, (a,), {'axis': axis, 'dtype': dtype, 'out': out})
+
+
+def ufunc_reduce(u, name, array, axis, dtype, out, keepdims, initial, where):
+    """ufunc.reduce for the ufuncs that map onto a core reduction."""
+    p = _prepare(array, dtype)
+    if p is None:
+        kw = _fallback_kw(axis, dtype, out, keepdims, initial, where)
+        return F.call(u.__name__ + '.reduce (dtype)', u._np.reduce, (array,), kw)
+    x, dtc = p
+    if name in ('min', 'max', 'nanmin', 'nanmax') and dtc not in (D.DEFAULT, x._dt):
+        x = x._astype(dtc, 4)
+        dtc = D.DEFAULT
+    return finish(reduce_nd(name, x, axis, dtc, keepdims, initial, where), out)

@@ -1,0 +1,520 @@
+"""Universal functions: NumPy's ufunc interface over the core's elementwise ops.
+
+Every NumPy ufunc has an ndtile counterpart with the same name, nin, nout and
+call signature. Those the core implements (ndt_ufunc) run as tile tasks; the
+others (heaviside, ldexp, gcd, matmul, ...) run NumPy's version on gathered
+data (see _fallback).
+
+Deviations from NumPy, by design:
+  * floating-point errors (divide by zero, overflow, invalid) do not emit
+    RuntimeWarnings; numpy.errstate has no effect;
+  * results that NumPy returns in float16 (sqrt and friends of bool, int8,
+    uint8, int16, uint16 inputs) are computed by the core in float32 and
+    returned as NumPy float16 arrays: the core has no float16, so float16
+    arrays stay NumPy arrays and everything done with them runs in NumPy.
+"""
+import numpy as _np
+
+from . import _core
+from . import _dtypes as D
+from . import _convert as C
+from . import _fallback as F
+
+Array = _core.Array
+_generic = _np.generic
+_CORE_INDEX = {n: i for i, n in enumerate(_core.UFUNC_NAMES)}
+_CORE_INDEX['degrees'] = _CORE_INDEX['rad2deg']
+_CORE_INDEX['radians'] = _CORE_INDEX['deg2rad']
+_CORE_INDEX.pop('where', None)
+_CORE_INDEX.pop('clip', None)
+WHERE = _core.UFUNC_NAMES.index('where')
+POWER = _CORE_INDEX['power']
+COMPARISONS = frozenset(_CORE_INDEX[n] for n in (
+    'equal', 'not_equal', 'less', 'less_equal', 'greater', 'greater_equal'))
+LOGICAL = frozenset(_CORE_INDEX[n] for n in ('logical_and', 'logical_or', 'logical_xor'))
+_SMALL = frozenset((D.BOOL, D.INT8, D.UINT8, D.INT16, D.UINT16))
+_F16 = _np.dtype(_np.float16)
+# ufuncs whose float16 result is not their float32 result rounded to float16
+_F16_NATIVE = frozenset(('nextafter', 'spacing'))
+_NoValue = _np._NoValue
+
+# ufunc objects by numpy ufunc object and by name
+BY_NP = {}
+BY_NAME = {}
+
+
+class _Unsupported(Exception):
+    """An operand's dtype is not one the core holds."""
+
+
+def operand(x):
+    """x as a ufunc operand: an ndtile array, or an exact Python scalar
+    (weak, NEP 50). Raises _Unsupported for dtypes the core lacks."""
+    if isinstance(x, Array):
+        return x
+    t = type(x)
+    if t is float or t is int or t is bool or t is complex:
+        return x
+    if isinstance(x, _generic):
+        c = D.code(x.dtype)
+        if c is None:
+            raise _Unsupported(x.dtype)
+        return _core.scalar(x.item(), c, False)
+    if isinstance(x, bool):
+        return bool(x)
+    if isinstance(x, int):
+        return int(x)
+    if isinstance(x, float):
+        return float(x)
+    if isinstance(x, complex):
+        return complex(x)
+    r = C.asarray(x)
+    if isinstance(r, Array):
+        return r
+    raise _Unsupported(r.dtype)
+
+
+def fix_ints(op, ops, inexact=False):
+    """Applies NumPy's rules for Python ints (NEP 50) that the core cannot:
+    values outside the loop's integer range. inexact: the op computes in
+    floating point whatever the inputs."""
+    st = None
+    for o in ops:
+        if isinstance(o, Array):
+            st = o._dt if st is None else _core.promote(st, 0, o._dt, 0)
+    for i, o in enumerate(ops):
+        if type(o) is not int:
+            continue
+        if op in LOGICAL:
+            # NumPy converts to a C long, then only the truth value matters
+            if not -2**63 <= o < 2**63:
+                raise OverflowError("Python int too large to convert to C long")
+            ops[i] = bool(o)
+            continue
+        if st is None:
+            lt = D.INT64
+        else:
+            lt = _core.promote(D.INT64, 1, st, 0)
+        if D.is_int(lt):
+            lo, hi = D.int_range(lt)
+            if lo <= o <= hi:
+                if o > 2**63 - 1:
+                    ops[i] = _core.scalar(o, D.UINT64, True)
+                continue
+            # ops whose loop is inexact for integer inputs (divide, sqrt, ...)
+            probe = list(ops)
+            probe[i] = 0
+            try:
+                inexact = inexact or (op not in COMPARISONS and
+                                      D.is_inexact(_core.result_type(op, probe)))
+            except (ValueError, TypeError):
+                pass
+            if inexact:
+                # the loop is floating point: the value converts to it
+                if -2**63 <= o < 2**63:
+                    pass
+                elif 0 <= o < 2**64:
+                    ops[i] = _core.scalar(o, D.UINT64, True)
+                else:
+                    ops[i] = _core.scalar(float(o), D.FLOAT64, True)
+                continue
+            if op in COMPARISONS and st is not None and st != D.BOOL:
+                # NumPy compares the exact values: beyond an integer dtype's
+                # range the int behaves like an infinity
+                ops[i] = float('inf') if o > hi else float('-inf')
+                continue
+            if op in COMPARISONS:
+                raise OverflowError("Python int too large to convert to C long")
+            raise OverflowError(f"Python integer {o} out of bounds for {D.NAMES[lt]}")
+        elif not (-2**63 <= o < 2**63):
+            ops[i] = float(o)
+    return ops
+
+
+_res_cache = {}
+_AGREE = -1
+_F16_ROUND = -2     # compute in float32, round to float16 (NumPy's half loops do)
+_F16_NUMPY = -3     # NumPy's float16 loop differs: let NumPy do it
+
+
+def _resolution(u, ops):
+    """How the core's type resolution compares with NumPy's for these
+    operand types (cached): _AGREE, _F16_*, or the loop dtype code to force
+    (the core promotes integer inputs first, NumPy searches loops: arctan2 of
+    int8 and uint16 is float32 in NumPy)."""
+    # weak 0-d arrays come from Python ints too large for int64 (fix_ints)
+    key = (u,) + tuple((('w', o._dt) if o.ndim == 0 and o._is_weak() else o._dt)
+                       if isinstance(o, Array) else type(o) for o in ops)
+    r = _res_cache.get(key)
+    if r is None:
+        r = _AGREE
+        try:
+            dts = tuple(D.DTYPES[k] if type(k) is int else int if type(k) is tuple else
+                        D.DTYPES[D.BOOL] if k is bool else k for k in key[1:])
+            res = u._np.resolve_dtypes(dts + (None,) * u._np.nout)
+            mine = _core.result_type(u._op, [o if isinstance(o, Array) else o for o in ops])
+            out = res[-1]
+            if out == _F16:
+                r = _F16_NUMPY if u.__name__ in _F16_NATIVE else _F16_ROUND
+            elif D.code(out) != mine:
+                loop = D.code(res[0])
+                if loop is not None and all(d == res[0] for d in res[:u.nin]):
+                    r = loop
+        except Exception:
+            r = _AGREE
+        _res_cache[key] = r
+    return r
+
+
+def _split_out(args, nin, out):
+    if len(args) > nin:
+        if out is not None:
+            raise TypeError("cannot specify 'out' as both a positional and keyword argument")
+        out = args[nin:]
+        args = args[:nin]
+    if isinstance(out, tuple):
+        if len(out) == 1:
+            out = out[0]
+        elif all(o is None for o in out):
+            out = None
+    return args, out
+
+
+def _has_array(args):
+    for a in args:
+        if isinstance(a, (Array, _np.ndarray, list, tuple)):
+            return True
+    return False
+
+
+class ufunc:
+    """An ndtile ufunc: NumPy's interface, the core's elementwise op."""
+
+    _inexact = False
+
+    def __init__(self, npu, op):
+        self._np = npu
+        self._op = op
+        # the fast path of __call__: plain core ufuncs (power needs a look at
+        # integer exponents)
+        self._fast = op is not None and type(self) is ufunc and npu.__name__ != 'power'
+        self.__name__ = npu.__name__
+        self.__qualname__ = npu.__name__
+        self.__doc__ = npu.__doc__
+        self.nin = npu.nin
+        self.nout = npu.nout
+        self.nargs = npu.nargs
+
+    def __repr__(self):
+        return f"<ufunc '{self.__name__}'>"
+
+    @property
+    def identity(self):
+        return self._np.identity
+
+    @property
+    def ntypes(self):
+        return self._np.ntypes
+
+    @property
+    def types(self):
+        return self._np.types
+
+    @property
+    def signature(self):
+        return self._np.signature
+
+    def resolve_dtypes(self, *args, **kwargs):
+        return self._np.resolve_dtypes(*args, **kwargs)
+
+    # -- calling -----------------------------------------------------------
+    def _numpy(self, args, kwargs, why=None):
+        name = self.__name__ if why is None else f"{self.__name__} ({why})"
+        return F.call(name, self._np, args, kwargs)
+
+    def __call__(self, *args, out=None, where=True, casting='same_kind', order='K',
+                 dtype=None, subok=True, **kwargs):
+        if out is None and where is True and dtype is None and not kwargs and \
+                casting == 'same_kind' and len(args) == self.nin and self._fast:
+            # the common case: ndtile arrays and small Python scalars whose
+            # type resolution is known to agree with NumPy's
+            key = [self]
+            arrays = False
+            for a in args:
+                if isinstance(a, Array):
+                    key.append(a._dt)
+                    arrays = True
+                    continue
+                t = type(a)
+                if t is float or t is bool or t is complex or (t is int and 0 <= a <= 127):
+                    key.append(t)
+                else:
+                    break
+            else:
+                if arrays and _res_cache.get(tuple(key)) == _AGREE:
+                    return _core.apply(self._op, args)
+        args, out = _split_out(args, self.nin, out)
+        if len(args) != self.nin:
+            return self._np(*C.to_np_tree(args))   # NumPy's TypeError
+        if self._op is None or kwargs or isinstance(out, tuple):
+            kw = dict(kwargs)
+            self._kw(kw, out, where, casting, order, dtype, subok)
+            return self._numpy(args, kw)
+        if out is None and not _has_array(args):
+            # scalars only: NumPy's scalar result
+            kw = {}
+            self._kw(kw, out, where, casting, order, dtype, subok)
+            return self._np(*C.to_np_tree(args), **kw)
+        try:
+            ops = [operand(a) for a in args]
+            dtc = D.DEFAULT
+            if dtype is not None:
+                dtc = D.code_of(dtype)
+                if dtc is None:
+                    raise _Unsupported(dtype)
+            fix_ints(self._op, ops, self._inexact)
+            if out is not None and not isinstance(out, Array):
+                if not isinstance(out, _np.ndarray) or D.code(out.dtype) is None:
+                    raise _Unsupported('out')
+        except _Unsupported:
+            kw = {}
+            self._kw(kw, out, where, casting, order, dtype, subok)
+            return self._numpy(args, kw, why='dtype')
+        if out is not None and not isinstance(out, Array):
+            # a NumPy array out: compute here, then copy into it
+            tmp = C.from_numpy(out) if where is not True else None
+            res = self._compute(ops, tmp, where, 'unsafe' if tmp is None else casting, dtc,
+                                args)
+            _np.copyto(out, C.to_numpy(res) if isinstance(res, Array) else res,
+                       casting=casting)
+            return out
+        return self._compute(ops, out, where, casting, dtc, args)
+
+    @staticmethod
+    def _kw(kw, out, where, casting, order, dtype, subok):
+        if out is not None:
+            kw['out'] = out
+        if where is not True:
+            kw['where'] = where
+        if casting != 'same_kind':
+            kw['casting'] = casting
+        if order != 'K':
+            kw['order'] = order
+        if dtype is not None:
+            kw['dtype'] = dtype
+        if subok is not True:
+            kw['subok'] = subok
+
+    def _core_apply(self, ops, out, dtc):
+        return _core.apply(self._op, ops, out, dtc)
+
+    def _compute(self, ops, out, where, casting, dtc, args=None):
+        if where is not True:
+            return self._masked(ops, out, where, casting, dtc)
+        if out is not None and casting != 'same_kind':
+            res = self._core_apply(ops, None, dtc)
+            _check_cast(self.__name__, res.dtype, out.dtype, casting)
+            out._assign(res, 4)
+            return out
+        how = _AGREE
+        if dtc == D.DEFAULT:
+            how = _resolution(self, ops)
+            if how >= 0:
+                dtc = how
+            elif how == _F16_NUMPY and out is None:
+                return self._numpy(ops if args is None else args, {}, why='float16')
+        if self._op == POWER and type(self) is ufunc:
+            _check_int_power(ops, dtc)
+        res = self._core_apply(ops, out, dtc)
+        if how == _F16_ROUND and out is None:
+            return C.to_numpy(res).astype(_F16)
+        return res
+
+    def _masked(self, ops, out, where, casting, dtc):
+        res = self._compute(ops, None, True, casting, dtc)
+        mask = operand(where)
+        if not isinstance(mask, Array):
+            mask = _core.scalar(bool(mask), D.BOOL, False)
+        elif mask._dt != D.BOOL:
+            raise TypeError("Cannot cast array data from dtype('%s') to dtype('bool') according "
+                            "to the rule 'safe'" % mask.dtype)
+        if not isinstance(res, Array):
+            raise _Unsupported(res.dtype)
+        if out is None:
+            shape = _core.broadcast_shapes([res.shape, mask.shape])
+            out = _core.empty(shape, res._dt)
+            out._assign(res, 4)
+            return out
+        if out._dt != res._dt:
+            res = res._astype(out._dt, 4)
+        return _core.apply(WHERE, [mask, res, out], out)
+
+    # -- methods -----------------------------------------------------------
+    def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoValue,
+               where=True):
+        from . import _reduce
+        name = _reduce.UFUNC_REDUCTIONS.get(self.__name__)
+        if name is None or self._op is None:
+            kw = {'axis': axis, 'dtype': dtype, 'out': out, 'keepdims': keepdims}
+            if initial is not _NoValue:
+                kw['initial'] = initial
+            if where is not True:
+                kw['where'] = where
+            return F.call(self.__name__ + '.reduce', self._np.reduce, (array,), kw)
+        return _reduce.ufunc_reduce(self, name, array, axis, dtype, out, keepdims, initial,
+                                    where)
+
+    def outer(self, A, B, /, **kwargs):
+        if self.nin != 2 or self._op is None:
+            return F.call(self.__name__ + '.outer', self._np.outer, (A, B), kwargs)
+        a = C.asarray(A)
+        b = C.asarray(B)
+        if not isinstance(a, Array) or not isinstance(b, Array):
+            return F.call(self.__name__ + '.outer', self._np.outer, (A, B), kwargs)
+        a = a._reshape(a.shape + (1,) * b.ndim)
+        return self(a, b, **kwargs)
+
+    def accumulate(self, array, axis=0, dtype=None, out=None):
+        from . import _reduce
+        if self.__name__ in ('add', 'multiply') and out is None:
+            f = _reduce.cumsum if self.__name__ == 'add' else _reduce.cumprod
+            return f(array, axis=axis, dtype=dtype)
+        return F.call(self.__name__ + '.accumulate', self._np.accumulate, (array,),
+                      {'axis': axis, 'dtype': dtype, 'out': out})
+
+    def reduceat(self, array, indices, axis=0, dtype=None, out=None):
+        return F.call(self.__name__ + '.reduceat', self._np.reduceat, (array, indices),
+                      {'axis': axis, 'dtype': dtype, 'out': out})
+
+    def at(self, a, indices, b=None, /):
+        args = (a, indices) if b is None else (a, indices, b)
+        F.notify(self.__name__ + '.at')
+        na = C.to_numpy(a) if isinstance(a, Array) else a
+        rest = C.to_np_tree(args[1:])
+        self._np.at(na, *rest)
+        if isinstance(a, Array):
+            a._assign(C.from_numpy(na))
+        return None
+
+
+def _check_int_power(ops, dtc):
+    """NumPy: 'Integers to negative integer powers are not allowed.'"""
+    e = ops[1]
+    if dtc != D.DEFAULT and not D.is_int(dtc):
+        return
+    if isinstance(e, Array):
+        if not D.is_int(e._dt) or D.KIND[e._dt] == 'u':
+            return
+        b = ops[0]
+        if not (isinstance(b, Array) and D.KIND[b._dt] in 'biu') and type(b) not in (int, bool):
+            return
+        if e.size and bool(_core.reduce(4, e < 0, None, False, D.DEFAULT, 0)._item()):
+            raise ValueError("Integers to negative integer powers are not allowed.")
+    elif type(e) is int and e < 0:
+        b = ops[0]
+        if (isinstance(b, Array) and D.KIND[b._dt] in 'biu') or type(b) in (int, bool):
+            raise ValueError("Integers to negative integer powers are not allowed.")
+
+
+def _check_cast(name, frm, to, casting):
+    if not _np.can_cast(frm, to, casting):
+        raise _ufunc_type_error(f"Cannot cast ufunc {name!r} output from {frm!r} to {to!r} "
+                                f"with casting rule {casting!r}")
+
+
+def _ufunc_type_error(msg):
+    from numpy._core._exceptions import UFuncTypeError
+    e = UFuncTypeError.__new__(UFuncTypeError, msg)
+    e.args = (msg,)
+    return e
+
+
+class _fabs(ufunc):
+    _inexact = True
+
+    def _core_apply(self, ops, out, dtc):
+        for o in ops:
+            if isinstance(o, Array) and D.KIND[o._dt] == 'c':
+                raise _ufunc_type_error("ufunc 'fabs' not supported for the input types, and the "
+                                        "inputs could not be safely coerced to any supported "
+                                        "types according to the casting rule ''safe''")
+        a = ops[0]
+        if isinstance(a, Array) and D.KIND[a._dt] in 'biu' and dtc == D.DEFAULT:
+            # NumPy: float16 for the small types (fixed up by _compute), else float64
+            dtc = D.FLOAT32 if a._dt in _SMALL else D.FLOAT64
+        return _core.apply(_CORE_INDEX['absolute'], ops, out, dtc)
+
+
+class _float_power(ufunc):
+    _inexact = True
+
+    def _core_apply(self, ops, out, dtc):
+        cplx = any((isinstance(o, Array) and D.KIND[o._dt] == 'c') or type(o) is complex
+                   for o in ops)
+        if dtc == D.DEFAULT:
+            dtc = D.COMPLEX128 if cplx else D.FLOAT64
+        return _core.apply(POWER, ops, out, dtc)
+
+
+class _divmod(ufunc):
+    def __call__(self, x1, x2, /, *args, out=None, **kwargs):
+        args, out = _split_out((x1, x2) + args, 2, out)
+        if kwargs:
+            return self._numpy(args, dict(kwargs, out=out) if out is not None else kwargs)
+        o1, o2 = out if isinstance(out, tuple) else (None, None)
+        q = floor_divide(*args, out=o1)
+        r = remainder(*args, out=o2)
+        return q, r
+
+
+_SPECIAL = {'fabs': _fabs, 'float_power': _float_power, 'divmod': _divmod}
+
+
+def wrap_numpy_ufunc(npu):
+    """The ndtile ufunc for a NumPy ufunc object (made once)."""
+    u = BY_NP.get(npu)
+    if u is None:
+        name = npu.__name__
+        cls = _SPECIAL.get(name, ufunc)
+        op = _CORE_INDEX.get(name)
+        if cls is not ufunc:
+            op = {'fabs': _CORE_INDEX['absolute'], 'float_power': POWER,
+                  'divmod': _CORE_INDEX['floor_divide']}[name]
+        u = cls(npu, op)
+        BY_NP[npu] = u
+        BY_NAME.setdefault(name, u)
+    return u
+
+
+def all_numpy_ufuncs():
+    """(name, numpy ufunc) for every ufunc in the numpy namespace."""
+    for name, obj in sorted(vars(_np).items()):   # vars: no lazy submodule imports
+        if isinstance(obj, _np.ufunc) and not name.startswith('_'):
+            yield name, obj
+
+
+UFUNCS = {}
+for _name, _npu in all_numpy_ufuncs():
+    UFUNCS[_name] = wrap_numpy_ufunc(_npu)
+globals().update(UFUNCS)
+floor_divide = UFUNCS['floor_divide']
+remainder = UFUNCS['remainder']
+_BY_OP = {}
+for _u in BY_NP.values():
+    if _u._op is not None and type(_u) is ufunc:
+        _BY_OP.setdefault(_u._op, _u)
+
+
+def by_op(op):
+    return _BY_OP[op]
+
+
+def binop_hook(op, a, b, inplace):
+    """Called by the C number slots for operands they do not handle."""
+    other = a if not isinstance(a, Array) else b
+    if getattr(type(other), '__array_ufunc__', 0) is None:
+        return NotImplemented
+    u = _BY_OP[op]
+    if inplace:
+        return u(a, b, out=a)
+    return u(a, b)

@@ -1,0 +1,119 @@
+"""Shared test helpers: inputs for every dtype and comparison with NumPy."""
+import numpy as np
+
+import ndtile as nt
+
+DTYPES = [np.dtype(t) for t in (
+    np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+    np.uint64, np.float32, np.float64, np.complex64, np.complex128)]
+NAMES = [d.name for d in DTYPES]
+INTS = [d for d in DTYPES if d.kind in 'iu']
+FLOATS = [d for d in DTYPES if d.kind == 'f']
+COMPLEX = [d for d in DTYPES if d.kind == 'c']
+INEXACT = FLOATS + COMPLEX
+
+# 0-d, empty, one element, small, and multi-tile (tiles are 4096 bytes in tests)
+SHAPES = [(), (0,), (1,), (5,), (3, 4), (2, 0, 3), (1500,), (33, 47), (4, 5, 6)]
+SMALL_SHAPES = [(), (0,), (1,), (7,), (3, 4), (700,), (21, 33)]
+
+
+def make(dtype, shape, seed=0, lo=-10, hi=10, nonzero=False):
+    """Random NumPy data of a dtype and shape, in a range safe for arithmetic."""
+    rng = np.random.default_rng(seed)
+    dt = np.dtype(dtype)
+    if dt.kind == 'b':
+        a = rng.random(shape) < 0.5
+        if nonzero:
+            a = np.ones(shape, bool)
+    elif dt.kind in 'iu':
+        if dt.kind == 'u':
+            lo = max(lo, 0)
+        a = rng.integers(lo, hi, size=shape, endpoint=True)
+        if nonzero:
+            a = np.where(a == 0, 1, a)
+    elif dt.kind == 'f':
+        a = rng.random(shape) * (hi - lo) + lo
+        if nonzero:
+            a = np.where(a == 0, 1.0, a)
+    else:
+        a = (rng.random(shape) * (hi - lo) + lo) + 1j * (rng.random(shape) * (hi - lo) + lo)
+    return np.asarray(a).astype(dt)
+
+
+def both(dtype, shape, **kw):
+    a = make(dtype, shape, **kw)
+    return a, nt.asarray(a)
+
+
+def tol_for(dtype, kind='exact'):
+    """rtol for a result dtype: 0 for exact ops, a few ULP for math
+    functions, looser for sums (order of summation differs)."""
+    dt = np.dtype(dtype)
+    if dt.kind not in 'fc' or kind == 'exact':
+        return 0
+    single = dt in (np.dtype(np.float32), np.dtype(np.complex64), np.dtype(np.float16))
+    if kind == 'math':
+        return 2e-3 if dt == np.float16 else (1e-6 if single else 1e-13)
+    if kind == 'sum':
+        return 1e-5 if single else 1e-12
+    raise ValueError(kind)
+
+
+def assert_same(got, exp, rtol=0, atol=None, check_scalar_type=True):
+    """got (ndtile) equals exp (NumPy): kind of result, dtype, shape, values."""
+    if isinstance(exp, tuple):
+        assert isinstance(got, tuple) and len(got) == len(exp), (type(got), got)
+        for g, e in zip(got, exp):
+            assert_same(g, e, rtol, atol, check_scalar_type)
+        return
+    if isinstance(exp, np.ndarray):
+        if exp.dtype == np.float16:
+            assert isinstance(got, (np.ndarray, nt.ndarray)), type(got)
+        else:
+            assert isinstance(got, nt.ndarray), f"expected an ndtile array, got {type(got)}"
+        g = np.asarray(got)
+        assert g.dtype == exp.dtype, f"dtype {g.dtype} != {exp.dtype}"
+        assert g.shape == exp.shape, f"shape {g.shape} != {exp.shape}"
+    elif isinstance(exp, np.generic):
+        if check_scalar_type:
+            assert isinstance(got, np.generic), f"expected a NumPy scalar, got {type(got)}"
+        else:
+            # ndtile keeps 0-d arrays where NumPy's ufuncs return scalars
+            assert isinstance(got, np.generic) or (isinstance(got, nt.ndarray) and
+                                                   got.ndim == 0) or (
+                isinstance(got, np.ndarray) and got.ndim == 0 and exp.dtype == np.float16), \
+                type(got)
+        g = np.asarray(got)
+        assert g.dtype == exp.dtype, f"dtype {g.dtype} != {exp.dtype}"
+        exp = np.asarray(exp)
+    else:
+        assert type(got) is type(exp), (type(got), type(exp))
+        assert got == exp or (got != got and exp != exp), (got, exp)
+        return
+    if rtol == 0 and atol is None:
+        np.testing.assert_array_equal(g, exp, strict=True)
+    else:
+        if atol is None:
+            atol = rtol
+        np.testing.assert_allclose(g, exp, rtol=rtol, atol=atol, equal_nan=True)
+
+
+def check_same_error(fn_nt, fn_np):
+    """Both raise, and ndtile's exception is of NumPy's type (or a subclass
+    of the builtin base NumPy's type derives from)."""
+    try:
+        exp = fn_np()
+    except Exception as e:
+        np_exc = e
+    else:
+        return False, exp
+    try:
+        fn_nt()
+    except Exception as e:
+        base = type(np_exc)
+        assert isinstance(e, base) or any(
+            isinstance(e, b) for b in (TypeError, ValueError, IndexError, OverflowError,
+                                       MemoryError, NotImplementedError)
+            if issubclass(base, b)), f"NumPy raised {np_exc!r}, ndtile raised {e!r}"
+        return True, None
+    raise AssertionError(f"NumPy raised {np_exc!r}, ndtile did not")

@@ -1,0 +1,30 @@
+"""Test setup: small tiles so that small arrays span many tiles, and more
+than one worker so that deferred work really runs in parallel."""
+import os
+
+os.environ.setdefault("NDTILE_TILE_BYTES", "4096")
+os.environ.setdefault("NDTILE_WORKERS", "2")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+import ndtile  # noqa: E402
+from ndtile import _core  # noqa: E402
+
+_core.set_tile_bytes(int(os.environ["NDTILE_TILE_BYTES"]))
+
+
+@pytest.fixture(autouse=True)
+def _numpy_errors_ignored():
+    with np.errstate(all="ignore"):
+        yield
+
+
+@pytest.fixture
+def fallback_warnings():
+    """Fresh once-per-function fallback warning state."""
+    from ndtile import _fallback
+    saved = set(_fallback._warned)
+    _fallback.reset_warnings()
+    yield
+    _fallback._warned |= saved

@@ -1,0 +1,144 @@
+"""Creation functions against NumPy."""
+import numpy as np
+import pytest
+
+import ndtile as nt
+from _helpers import DTYPES, NAMES, make, assert_same
+
+
+@pytest.mark.parametrize("dt", DTYPES + [None], ids=NAMES + ['default'])
+def test_basic_creation(dt):
+    for shape in [(), (0,), 5, (1,), (3, 4), (2, 0), (50, 60), [2, 3]]:
+        for f in ('zeros', 'ones'):
+            assert_same(getattr(nt, f)(shape, dtype=dt), getattr(np, f)(shape, dtype=dt))
+        e = nt.empty(shape, dtype=dt)
+        assert e.shape == np.empty(shape, dtype=dt).shape
+        assert e.dtype == np.empty(shape, dtype=dt).dtype
+        for v in (0, 1, 7, 2.5, True, 1 + 1j):
+            try:
+                exp = np.full(shape, v, dtype=dt)
+            except Exception:
+                continue
+            assert_same(nt.full(shape, v, dtype=dt), exp)
+
+
+def test_full_infers_dtype():
+    for v in (3, 2.5, True, 1j, np.float32(1.5), np.int8(3), np.uint64(7)):
+        assert_same(nt.full((2, 3), v), np.full((2, 3), v))
+    assert_same(nt.full((2, 3), [1, 2, 3]), np.full((2, 3), [1, 2, 3]))
+    with pytest.raises(OverflowError):
+        nt.full(3, 300, dtype=np.int8)
+
+
+def test_like_functions():
+    for dt in DTYPES:
+        a = make(dt, (3, 5))
+        x = nt.asarray(a)
+        for f in ('zeros_like', 'ones_like'):
+            assert_same(getattr(nt, f)(x), getattr(np, f)(a))
+            assert_same(getattr(nt, f)(a), getattr(np, f)(a))
+            assert_same(getattr(nt, f)(x, dtype=np.float32), getattr(np, f)(a, dtype=np.float32))
+        assert_same(nt.full_like(x, 1), np.full_like(a, 1))
+        assert nt.empty_like(x).shape == (3, 5) and nt.empty_like(x).dtype == dt
+        assert_same(nt.zeros_like(x, shape=(2,)), np.zeros_like(a, shape=(2,)))
+
+
+def test_array_from_python_objects():
+    for obj in [1, 2.5, True, 1 + 2j, [1, 2, 3], [[1.0, 2], [3, 4]], (1, 2), [[True]],
+                [], [[], []], [1, 2.5, 3j], [2**63], np.float32(3), [np.int8(1), np.int8(2)]]:
+        assert_same(nt.array(obj), np.array(obj))
+        assert_same(nt.asarray(obj), np.asarray(obj))
+    for dt in DTYPES:
+        assert_same(nt.array([1, 0, 2], dtype=dt), np.array([1, 0, 2], dtype=dt))
+    assert_same(nt.array([1, 2], ndmin=3), np.array([1, 2], ndmin=3))
+
+
+def test_array_from_numpy_arrays():
+    for dt in DTYPES:
+        a = make(dt, (7, 9))
+        assert_same(nt.array(a), a)
+        assert_same(nt.asarray(a[::2, ::-3]), a[::2, ::-3])
+        assert_same(nt.asarray(a.T), a.T)
+    b = np.arange(6, dtype='>i4').reshape(2, 3)
+    assert_same(nt.asarray(b), b.astype('=i4'))
+    f = np.asfortranarray(make(np.float64, (4, 5)))
+    assert_same(nt.asarray(f), f)
+
+
+def test_array_copy_semantics():
+    x = nt.arange(5)
+    assert nt.asarray(x) is x
+    y = nt.array(x)
+    assert y is not x
+    y[0] = 100
+    assert x[0] == 0
+    assert nt.array(x, copy=False) is x
+    z = nt.asarray(x, dtype=np.float32)
+    assert z.dtype == np.float32
+    assert nt.asarray(x, copy=True) is not x
+    with pytest.raises(ValueError):
+        nt.array([1, 2], copy=False)
+
+
+def test_unsupported_dtypes_stay_numpy():
+    h = nt.array([1, 2, 3], dtype=np.float16)
+    assert type(h) is np.ndarray and h.dtype == np.float16
+    s = nt.array(['a', 'b'])
+    assert type(s) is np.ndarray
+    o = nt.zeros(3, dtype=object)
+    assert type(o) is np.ndarray
+
+
+def test_arange():
+    cases = [(10,), (0, 10), (2, 20, 3), (10, 0, -1), (0, 1, 0.1), (1.5, 7.25, 0.5),
+             (-5, 5), (5,), (0,), (3, 3), (0, -10, -3), (0.0, 1.0, 0.3)]
+    for args in cases:
+        assert_same(nt.arange(*args), np.arange(*args))
+    for dt in DTYPES:
+        if dt.kind in 'bc':
+            continue
+        assert_same(nt.arange(0, 20, 2, dtype=dt), np.arange(0, 20, 2, dtype=dt))
+    assert_same(nt.arange(5.0), np.arange(5.0))
+    assert_same(nt.arange(np.float32(3)), np.arange(np.float32(3)))
+    assert_same(nt.arange(0, 1, 0.1, dtype=np.float32), np.arange(0, 1, 0.1, dtype=np.float32))
+    assert_same(nt.arange(2000), np.arange(2000))
+
+
+def test_linspace():
+    for args in [(0, 1), (0, 1, 7), (-3.5, 10, 101), (5, 5, 3), (0, 1, 0), (0, 1, 1),
+                 (1, 0, 9), (0, 10, 2000)]:
+        assert_same(nt.linspace(*args), np.linspace(*args))
+        assert_same(nt.linspace(*args, endpoint=False), np.linspace(*args, endpoint=False))
+    for dt in (np.float32, np.int32, np.int64, np.uint8, np.complex128):
+        assert_same(nt.linspace(0, 10, 7, dtype=dt), np.linspace(0, 10, 7, dtype=dt))
+    r, step = nt.linspace(0, 1, 5, retstep=True)
+    r2, step2 = np.linspace(0, 1, 5, retstep=True)
+    assert_same(r, r2)
+    assert step == step2
+    with pytest.raises(ValueError):
+        nt.linspace(0, 1, -1)
+
+
+def test_eye_identity():
+    for args in [(3,), (3, 4), (4, 3), (5, 5, 1), (5, 5, -2), (3, 4, 10), (0,), (60, 70, 3)]:
+        assert_same(nt.eye(*args), np.eye(*args))
+    for dt in DTYPES:
+        assert_same(nt.eye(4, dtype=dt), np.eye(4, dtype=dt))
+        assert_same(nt.identity(3, dtype=dt), np.identity(3, dtype=dt))
+
+
+def test_copy_and_contiguous():
+    a = make(np.float64, (6, 8))
+    x = nt.asarray(a)
+    c = nt.copy(x[::2, ::-1])
+    assert_same(c, a[::2, ::-1].copy())
+    assert c._c_contiguous
+    r = nt.ascontiguousarray(x.T)
+    assert r._c_contiguous
+    assert_same(r, np.ascontiguousarray(a.T))
+    assert_same(nt.ascontiguousarray(nt.asarray(5.0)), np.ascontiguousarray(5.0))
+
+
+def test_ndarray_constructor():
+    x = nt.ndarray((2, 3), dtype=np.int32)
+    assert isinstance(x, nt.ndarray) and x.shape == (2, 3) and x.dtype == np.int32

@@ -1,0 +1,96 @@
+"""Exceptions: NumPy's types for the same mistakes, with clear messages."""
+import numpy as np
+import pytest
+
+import ndtile as nt
+from ndtile import _core
+
+
+def test_shape_mismatch():
+    with pytest.raises(ValueError, match="could not be broadcast"):
+        nt.ones(3) + nt.ones(4)
+    with pytest.raises(ValueError, match="broadcast"):
+        x = nt.ones((3, 4))
+        x[...] = nt.ones(5)
+    with pytest.raises(ValueError):
+        nt.ones(6).reshape(4, 2)
+
+
+def test_index_errors():
+    x = nt.zeros((3, 4))
+    with pytest.raises(IndexError, match="out of bounds"):
+        x[3]
+    with pytest.raises(IndexError):
+        x[0, 9]
+    with pytest.raises(IndexError, match="too many indices"):
+        x[0, 0, 0]
+    with pytest.raises(IndexError):
+        x[[0, 5]]
+
+
+def test_axis_errors():
+    x = nt.zeros((3, 4))
+    for f in (lambda: x.sum(axis=2), lambda: nt.squeeze(x, 3), lambda: x.swapaxes(0, 5),
+              lambda: nt.expand_dims(x, 4), lambda: nt.concatenate([x, x], axis=3),
+              lambda: x.argmax(axis=-3)):
+        with pytest.raises(np.exceptions.AxisError):
+            f()
+
+
+def test_type_errors():
+    with pytest.raises(TypeError, match="Cannot cast"):
+        nt.arange(3.0).astype(np.int32, casting='safe')
+    with pytest.raises(TypeError):
+        nt.ones(3) & nt.ones(3)
+    with pytest.raises(TypeError):
+        ~nt.ones(3)
+    with pytest.raises(TypeError):
+        x = nt.arange(3)
+        x += 0.5
+    with pytest.raises(TypeError):
+        nt.ones(3) + "a"
+    with pytest.raises(TypeError):
+        nt.zeros(3, dtype=np.int8) << 1.5
+
+
+def test_overflow_errors():
+    with pytest.raises(OverflowError, match="out of bounds for int8"):
+        nt.zeros(3, np.int8) + 300
+    with pytest.raises(OverflowError):
+        nt.zeros(3, np.uint8) - (-1)
+    with pytest.raises(OverflowError):
+        nt.arange(3) * 2**64
+
+
+def test_status_mapping():
+    cases = {-1: MemoryError, -2: ValueError, -3: ValueError, -4: np.exceptions.AxisError,
+             -5: IndexError, -6: TypeError, -7: TypeError, -8: NotImplementedError,
+             -9: RuntimeError, -10: RuntimeError, -11: OverflowError}
+    for st, exc in cases.items():
+        with pytest.raises(exc):
+            _core._raise_status(st)
+    with pytest.raises(np._core._exceptions.UFuncTypeError):
+        _core._raise_status(-7)
+
+
+def test_memory_error_on_allocation_failure():
+    x = nt.ones(1000)
+    _core.debug_fail_alloc_after(1)
+    try:
+        with pytest.raises(MemoryError):
+            nt.zeros((100, 100))
+    finally:
+        _core.debug_fail_alloc_after(0)
+    assert nt.sum(x) == 1000.0
+    with pytest.raises((MemoryError, ValueError)):
+        nt.empty((2**40, 2**30))
+
+
+def test_truth_value_and_conversion_errors():
+    with pytest.raises(ValueError):
+        if nt.ones(3) > 0:
+            pass
+    with pytest.raises(TypeError):
+        int(nt.ones(3))
+    with pytest.raises(TypeError):
+        [1, 2][nt.asarray(1.0)]

@@ -1,0 +1,151 @@
+"""Fallback to NumPy for what ndtile does not implement: it works, returns
+ndtile arrays, warns once per function naming the caller's file and line,
+and NDTILE_FALLBACK=error turns it into NotImplementedError.
+
+test_list_of_fallbacks lists the NumPy functions that fall back today."""
+import inspect
+import warnings
+
+import numpy as np
+import pytest
+
+import ndtile as nt
+from ndtile import _fallback
+from _helpers import make, assert_same
+
+
+def test_warns_once_with_user_location(fallback_warnings):
+    x = nt.arange(10.0)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        line = inspect.currentframe().f_lineno + 1
+        nt.cumsum(x)
+        nt.cumsum(x)
+    msgs = [m for m in w if issubclass(m.category, RuntimeWarning)]
+    assert len(msgs) == 1, [str(m.message) for m in msgs]
+    m = msgs[0]
+    assert "cumsum" in str(m.message)
+    assert m.filename == __file__ and m.lineno == line
+    assert f"{__file__}:{line}" in str(m.message)
+
+
+def test_fallback_through_numpy_dispatch_points_at_user(fallback_warnings):
+    x = nt.arange(10.0)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        line = inspect.currentframe().f_lineno + 1
+        np.cumprod(x)
+    m = [m for m in w if issubclass(m.category, RuntimeWarning)][0]
+    assert m.filename == __file__ and m.lineno == line
+
+
+def test_fallback_error_mode(monkeypatch, fallback_warnings):
+    monkeypatch.setenv("NDTILE_FALLBACK", "error")
+    with pytest.raises(NotImplementedError, match="sort"):
+        nt.sort(nt.arange(5))
+    with pytest.raises(NotImplementedError, match="ndarray.argsort"):
+        nt.arange(5).argsort()
+    # native functions are unaffected
+    assert nt.sum(nt.arange(5)) == 10
+
+
+def test_fallback_ignore_mode(monkeypatch, fallback_warnings):
+    monkeypatch.setenv("NDTILE_FALLBACK", "ignore")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert_same(nt.sort(nt.asarray([3, 1, 2])), np.array([1, 2, 3]))
+
+
+def test_results_converted_and_outputs_written_back(fallback_warnings):
+    a = make(np.float64, (5, 6))
+    x = nt.asarray(a)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = nt.cumsum(x, axis=0)
+        assert isinstance(r, nt.ndarray)
+        out = nt.zeros((5, 6))
+        r = nt.cumsum(x, axis=0, out=out)
+        assert r is out
+        assert_same(out, np.cumsum(a, axis=0), 1e-12)
+        u, c = nt.unique(nt.asarray([3, 1, 3, 2]), return_counts=True)
+        assert_same(u, np.array([1, 2, 3]))
+        assert_same(c, np.array([1, 1, 2]))
+        y = nt.zeros(5)
+        nt.put(y, [0, 2], [7, 8])
+        assert_same(y, np.array([7.0, 0, 8, 0, 0]))
+        z = nt.arange(6.0)
+        nt.random.shuffle(z)
+        assert sorted(z.tolist()) == list(range(6))
+        v = nt.zeros(4)
+        nt.add.at(v, [0, 0, 1], 1)
+        assert_same(v, np.array([2.0, 1, 0, 0]))
+        w = nt.arange(5.0)[::-1]
+        np.copyto(w, 1.0)
+        assert_same(w, np.ones(5))
+
+
+def test_unknown_name_is_attribute_error():
+    with pytest.raises(AttributeError):
+        nt.this_is_not_numpy
+    with pytest.raises(AttributeError):
+        nt.linalg.not_a_function
+
+
+# Functions that fall back to NumPy today (gathered data, ndtile results);
+# the test checks that each is reachable and listed correctly.
+EXPECTED_FALLBACKS = sorted("""
+append argpartition argsort argwhere bincount convolve correlate cross cumprod cumsum
+delete diag diagonal digitize dot einsum flatnonzero histogram insert interp inner kron
+lexsort matmul median nanargmax nanargmin nancumprod nancumsum nanmedian nanpercentile
+nanquantile nanstd nanvar nonzero pad partition percentile piecewise polyfit polyval put
+quantile ravel_multi_index repeat resize roll rot90 searchsorted select sort take tensordot
+tile trace tril triu trapezoid unique vdot
+""".split())
+
+
+def test_list_of_fallbacks(capsys):
+    native, fallback = [], []
+    for name in dir(np):
+        if name.startswith('_'):
+            continue
+        obj = getattr(np, name)
+        if isinstance(obj, type) or not callable(obj):
+            continue
+        mine = getattr(nt, name)
+        if _fallback.is_fallback(mine) or (isinstance(mine, nt.ufunc) and mine._op is None):
+            fallback.append(name)
+        else:
+            native.append(name)
+    for name in EXPECTED_FALLBACKS:
+        if hasattr(np, name):
+            assert name in fallback or name in native, name
+    for name in ('sum', 'add', 'zeros', 'reshape', 'concatenate', 'where', 'mean', 'clip'):
+        assert name in native
+    with capsys.disabled():
+        print(f"\nndtile: {len(native)} NumPy functions native, {len(fallback)} fall back:")
+        print("  " + " ".join(sorted(fallback)))
+    methods = sorted(n for n in dir(nt.ndarray) if _fallback.is_fallback(getattr(nt.ndarray, n)))
+    with capsys.disabled():
+        print(f"ndarray methods that fall back ({len(methods)}): " + " ".join(methods))
+
+
+def test_every_listed_fallback_runs(fallback_warnings):
+    a = make(np.float64, (6,))
+    x = nt.asarray(a)
+    cases = {
+        'sort': (x,), 'argsort': (x,), 'cumsum': (x,), 'median': (x,), 'unique': (x,),
+        'repeat': (x, 2), 'tile': (x, 2), 'roll': (x, 1), 'diag': (x,), 'trace': (nt.eye(3),),
+        'dot': (x, x), 'searchsorted': (nt.sort(x), x), 'nonzero': (x,),
+        'percentile': (x, 50), 'pad': (x, 1), 'append': (x, [1.0]), 'tril': (nt.ones((3, 3)),),
+    }
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, args in cases.items():
+            nargs = tuple(np.asarray(v) if isinstance(v, nt.ndarray) else v for v in args)
+            got = getattr(nt, name)(*args)
+            exp = getattr(np, name)(*nargs)
+            if isinstance(exp, tuple):
+                for g, e in zip(got, exp):
+                    assert_same(g, e, 1e-12)
+            else:
+                assert_same(got, exp, 1e-12)

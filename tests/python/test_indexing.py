@@ -1,0 +1,228 @@
+"""Indexing: basic (views), Ellipsis, newaxis, negative steps; integer
+arrays and boolean masks, to read and to assign; aliasing as in NumPy."""
+import numpy as np
+import pytest
+
+import ndtile as nt
+from _helpers import DTYPES, NAMES, make, assert_same
+
+BASIC_KEYS = [0, -1, 3, slice(None), slice(2, 8), slice(None, None, -1), slice(8, 1, -3),
+              slice(-3, None), slice(100, 200), (1, 2), (slice(None), 2), (Ellipsis, 1),
+              (None, 1), (1, None, slice(None, None, 2)), (Ellipsis,), (), (2, Ellipsis, None),
+              (slice(1, None, 2), slice(None, None, -2)), (-1, -1), np.int64(2),
+              (np.int32(1), slice(np.int64(1), None))]
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
+def test_basic_getitem(dt):
+    a = make(dt, (10, 12))
+    x = nt.asarray(a)
+    for key in BASIC_KEYS:
+        exp = a[key]
+        got = x[key]
+        assert_same(got, exp)
+    b = make(dt, (4, 5, 6))
+    y = nt.asarray(b)
+    for key in [(1, ..., 2), (..., None), (slice(None), 0, slice(None, None, -1)), (0, 0, 0),
+                (None, None, 1), (Ellipsis, 5)]:
+        assert_same(y[key], b[key])
+    z = nt.asarray(make(dt, ()))
+    assert_same(z[()], make(dt, ())[()])
+    assert_same(z[...], make(dt, ())[...])
+    assert_same(z[None], make(dt, ())[None])
+
+
+def test_integer_index_returns_numpy_scalar():
+    x = nt.arange(10.0).reshape(2, 5)
+    v = x[1, 2]
+    assert type(v) is np.float64 and v == 7.0
+    assert type(x[0][0]) is np.float64
+    assert type(nt.arange(3, dtype=np.uint8)[1]) is np.uint8
+
+
+def test_basic_index_errors():
+    x = nt.zeros((3, 4))
+    for key in [3, -4, (0, 4), (0, 0, 0), (Ellipsis, Ellipsis)]:
+        with pytest.raises(IndexError):
+            x[key]
+        with pytest.raises(IndexError):
+            np.zeros((3, 4))[key]
+    with pytest.raises(IndexError):
+        x[1.0]
+    with pytest.raises((TypeError, IndexError)):
+        x[0:2.5]
+    with pytest.raises(ValueError):
+        x[::0]
+
+
+def test_views_alias_base():
+    a = np.arange(40.0).reshape(5, 8)
+    x = nt.asarray(a)
+    v = x[1:4, ::2]
+    w = a[1:4, ::2]
+    v[...] = -1
+    w[...] = -1
+    assert_same(x, a)
+    t = x.T
+    t[0, 0] = 99
+    a.T[0, 0] = 99
+    assert_same(x, a)
+    r = x.reshape(40)
+    r[5] = 1234
+    a.reshape(40)[5] = 1234
+    assert_same(x, a)
+    n = x[::-1, ::-1]
+    n[0] = 7
+    a[::-1, ::-1][0] = 7
+    assert_same(x, a)
+    v2 = x[2]
+    v2 += 100
+    a[2] += 100
+    assert_same(x, a)
+    s = x[:, 3]
+    s *= 2
+    a[:, 3] *= 2
+    assert_same(x, a)
+    c = nt.asarray(np.arange(6) + 1j * np.arange(6))
+    c.real[1:3] = 50
+    c.imag[::2] = -1
+    cn = np.arange(6) + 1j * np.arange(6)
+    cn.real[1:3] = 50
+    cn.imag[::2] = -1
+    assert_same(c, cn)
+
+
+def test_view_of_view_of_view_writes_through():
+    a = np.zeros((6, 7, 8))
+    x = nt.zeros((6, 7, 8))
+    x[1:5][::-1, 2][..., 3:7:2] = 5
+    a[1:5][::-1, 2][..., 3:7:2] = 5
+    assert_same(x, a)
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
+def test_basic_setitem(dt):
+    a = make(dt, (10, 12))
+    vals = [1, 0, True, 2.5, -3, make(dt, (12,), 9), make(dt, (3, 1), 8), make(dt, (), 3)]
+    keys = [(0,), (slice(2, 5), slice(None)), (Ellipsis, 3), (slice(None, None, -2), 1),
+            (slice(None), slice(None)), (slice(7, 4, -1),)]
+    for key in keys:
+        for v in vals:
+            b = a.copy()
+            try:
+                b[key] = v
+            except Exception as e:
+                with pytest.raises(type(e)):
+                    x2 = nt.asarray(a)
+                    x2[key] = v
+                continue
+            x2 = nt.asarray(a)
+            x2[key] = nt.asarray(v) if isinstance(v, np.ndarray) and v.ndim else v
+            assert_same(x2, b)
+
+
+def test_setitem_python_scalar_rules():
+    x = nt.zeros(5, np.int8)
+    with pytest.raises(OverflowError):
+        x[0] = 300
+    with pytest.raises(OverflowError):
+        np.zeros(5, np.int8)[0] = 300
+    xi = nt.zeros(5, np.int64)
+    with pytest.raises(ValueError):
+        xi[0] = np.nan
+    xi[1] = 2.7
+    assert xi[1] == 2
+    xf = nt.zeros(3)
+    with pytest.raises(TypeError):
+        xf[0] = 1j
+    xu = nt.zeros(3, np.uint8)
+    with pytest.raises(OverflowError):
+        xu[1] = -1
+    xb = nt.zeros(3, bool)
+    xb[0] = 5
+    assert xb[0]
+
+
+ADV_KEYS = [[0, 2, 4], np.array([1, -1, 3]), (np.array([0, 1]), np.array([2, 3])),
+            (slice(None), [1, 3]), ([[0, 1], [2, 3]],), (np.array([2]), Ellipsis),
+            (Ellipsis, [0, 0, 1]), (1, [2, 3]), ([1, 2], slice(2, 5))]
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
+def test_advanced_getitem(dt):
+    a = make(dt, (6, 7))
+    x = nt.asarray(a)
+    for key in ADV_KEYS:
+        assert_same(x[key], a[key])
+    m = make(np.bool_, (6, 7), 3)
+    assert_same(x[m], a[m])
+    assert_same(x[nt.asarray(m)], a[m])
+    assert_same(x[m[:, 0]], a[m[:, 0]])
+    assert_same(x[:, m[0]], a[:, m[0]])
+    assert_same(x[nt.asarray(np.array([1, 2]))], a[np.array([1, 2])])
+    assert_same(x[x > x.mean() if dt.kind != 'c' else m], a[a > a.mean() if dt.kind != 'c'
+                                                         else m])
+    assert_same(x[nt.asarray(np.int64(2))], a[np.int64(2)])
+    assert_same(x[True], a[True])
+    with pytest.raises(IndexError):
+        x[[0, 10]]
+
+
+def test_advanced_result_is_a_copy():
+    x = nt.arange(10)
+    y = x[[1, 2, 3]]
+    y[0] = 100
+    assert x[1] == 1
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
+def test_advanced_setitem(dt):
+    a = make(dt, (6, 7))
+    m = make(np.bool_, (6, 7), 3)
+    for key, val in [([0, 2], 1), ((slice(None), [1, 3]), make(dt, (6, 2), 4)), (m, 0),
+                     (m, True), (m[:, 0], make(dt, (7,), 5)), ((np.array([1, 2]), 3), 5),
+                     (m, make(dt, (int(m.sum()),), 6))]:
+        b = a.copy()
+        b[key] = val
+        x = nt.asarray(a)
+        x[key] = val
+        assert_same(x, b)
+        x = nt.asarray(a)
+        x[nt.asarray(key) if isinstance(key, np.ndarray) else key] = \
+            nt.asarray(val) if isinstance(val, np.ndarray) else val
+        assert_same(x, b)
+
+
+def test_mask_assignment_through_view():
+    a = make(np.float64, (8, 9))
+    x = nt.asarray(a)
+    v = x[::2]
+    v[v > 0] = 0
+    w = a[::2]
+    w[w > 0] = 0
+    assert_same(x, a)
+
+
+def test_iteration_and_len():
+    a = make(np.float64, (4, 3))
+    x = nt.asarray(a)
+    assert len(x) == 4
+    for r, s in zip(x, a):
+        assert_same(r, s)
+    assert [type(v) for v in x[0]] == [np.float64] * 3
+    assert list(nt.arange(3)) == [0, 1, 2]
+    with pytest.raises(TypeError):
+        len(nt.asarray(1.0))
+    with pytest.raises(TypeError):
+        iter(nt.asarray(1.0))
+
+
+def test_flat():
+    a = make(np.int32, (3, 4))
+    x = nt.asarray(a)
+    assert list(x.flat) == list(a.flat)
+    assert x.flat[5] == a.flat[5]
+    x.T.flat[3] = 100
+    a.T.flat[3] = 100
+    assert_same(x, a)
+    assert len(x.flat) == 12

@@ -1,0 +1,146 @@
+"""NumPy interoperability: __array__, __array_ufunc__, __array_function__,
+DLPack, the array API namespace; NumPy arrays, scalars, lists accepted."""
+import numpy as np
+import pytest
+
+import ndtile as nt
+from _helpers import make, assert_same
+
+
+def test_numpy_asarray():
+    a = make(np.float32, (4, 5))
+    x = nt.asarray(a)
+    b = np.asarray(x)
+    assert type(b) is np.ndarray and b.dtype == np.float32
+    np.testing.assert_array_equal(b, a)
+    np.testing.assert_array_equal(np.asarray(x, dtype=np.float64), a.astype(np.float64))
+    np.testing.assert_array_equal(np.array(x[::2, ::-1]), a[::2, ::-1])
+    with pytest.raises(ValueError):
+        np.asarray(x, copy=False)
+    assert np.asarray(x, copy=True) is not np.asarray(x)
+
+
+def test_numpy_ufuncs_dispatch_to_ndtile():
+    a = make(np.float64, (10,))
+    x = nt.asarray(a)
+    for r, e in [(np.add(x, 1), a + 1), (np.sin(x), np.sin(a)), (a + x, a + a),
+                 (x + a, a + a), (np.float64(2) * x, 2 * a), (np.maximum(a, x), a),
+                 (np.add.reduce(x), np.add.reduce(a)), (np.multiply.outer(x, a),
+                                                        np.multiply.outer(a, a))]:
+        if isinstance(e, np.ndarray):
+            assert isinstance(r, nt.ndarray), type(r)
+        assert_same(r, e, 1e-13)
+    out = nt.zeros(10)
+    assert np.add(x, x, out=out) is out
+    assert_same(out, a + a)
+
+
+def test_numpy_functions_dispatch_to_ndtile():
+    a = make(np.float64, (6, 4))
+    x = nt.asarray(a)
+    assert_same(np.sum(x), np.sum(a), 1e-12)
+    assert_same(np.sum(x, axis=0), np.sum(a, axis=0), 1e-12)
+    assert_same(np.concatenate([x, x]), np.concatenate([a, a]))
+    assert_same(np.reshape(x, (4, 6)), np.reshape(a, (4, 6)))
+    assert_same(np.where(x > 0, x, 0), np.where(a > 0, a, 0))
+    assert_same(np.mean(x, axis=1), np.mean(a, axis=1), 1e-12)
+    assert_same(np.transpose(x), a.T)
+    assert_same(np.clip(x, -1, 1), np.clip(a, -1, 1))
+    assert np.shape(x) == (6, 4)
+    assert_same(np.zeros_like(x), np.zeros_like(a))
+
+
+def test_numpy_functions_without_ndtile_version(fallback_warnings):
+    a = make(np.float64, (6, 4))
+    x = nt.asarray(a)
+    with pytest.warns(RuntimeWarning, match="sort"):
+        r = np.sort(x, axis=0)
+    assert_same(r, np.sort(a, axis=0))
+    with pytest.warns(RuntimeWarning):
+        assert_same(np.median(x), np.median(a))
+
+
+def test_lists_scalars_and_numpy_everywhere():
+    assert_same(nt.add([1, 2, 3], 1), np.add([1, 2, 3], 1))
+    assert_same(nt.sum([[1, 2], [3, 4]], axis=0), np.sum([[1, 2], [3, 4]], axis=0))
+    assert_same(nt.concatenate([[1, 2], np.array([3.0])]), np.concatenate([[1, 2], [3.0]]))
+    assert_same(nt.where([True, False], [1, 2], [3, 4]), np.where([True, False], [1, 2], [3, 4]))
+    assert_same(nt.zeros(3) + [1, 2, 3], np.zeros(3) + [1, 2, 3])
+    assert_same([1, 2, 3] * nt.ones(3), [1, 2, 3] * np.ones(3))
+    assert_same(nt.maximum(np.arange(4), 2), np.maximum(np.arange(4), 2))
+    assert_same(nt.mean(5.0), np.mean(5.0))
+
+
+def test_dlpack():
+    a = make(np.float64, (3, 4))
+    x = nt.asarray(a)
+    assert x.__dlpack_device__() == (1, 0)
+    b = np.from_dlpack(x)
+    np.testing.assert_array_equal(b, a)
+
+
+def test_array_namespace():
+    x = nt.zeros(3)
+    assert x.__array_namespace__() is nt
+    xp = x.__array_namespace__()
+    assert_same(xp.sum(xp.ones(3)), np.float64(3.0))
+
+
+def test_submodules_present():
+    a = make(np.float64, (4, 4)) + 4 * np.eye(4)
+    x = nt.asarray(a)
+    with pytest.warns(RuntimeWarning):
+        r = nt.linalg.inv(x)
+    assert isinstance(r, nt.ndarray)
+    np.testing.assert_allclose(np.asarray(r), np.linalg.inv(a), rtol=1e-12)
+    assert_same(nt.linalg.norm(x), np.linalg.norm(a), 1e-13)
+    assert_same(nt.linalg.norm(x[0]), np.linalg.norm(a[0]), 1e-13)
+    assert_same(nt.linalg.norm(x, axis=1), np.linalg.norm(a, axis=1), 1e-13)
+    assert_same(nt.linalg.norm(x[0], np.inf), np.linalg.norm(a[0], np.inf))
+    with pytest.warns(RuntimeWarning):
+        f = nt.fft.fft(x[0])
+    assert isinstance(f, nt.ndarray)
+    np.testing.assert_allclose(np.asarray(f), np.fft.fft(a[0]), rtol=1e-12)
+    nt.random.seed(3)
+    with pytest.warns(RuntimeWarning):
+        r1 = nt.random.rand(5)
+    np.random.seed(3)
+    assert_same(r1, np.random.rand(5))
+    rng = nt.random.default_rng(7)
+    with pytest.warns(RuntimeWarning):
+        g = rng.normal(size=(3, 2))
+    assert_same(g, np.random.default_rng(7).normal(size=(3, 2)))
+    eig = nt.linalg.eigh(x + x.T)
+    assert isinstance(eig.eigenvalues, nt.ndarray)
+
+
+def test_matmul_operator():
+    a, b = make(np.float64, (4, 5), 1), make(np.float64, (5, 3), 2)
+    x, y = nt.asarray(a), nt.asarray(b)
+    assert_same(x @ y, a @ b, 1e-13)
+    assert_same(a @ y, a @ b, 1e-13)
+    assert_same(np.dot(x, y), np.dot(a, b), 1e-13)
+    assert_same(nt.matmul(x, y), np.matmul(a, b), 1e-13)
+
+
+def test_threads_share_the_runtime():
+    import threading
+    errors = []
+
+    def work(seed):
+        try:
+            a = make(np.float64, (300, 200), seed)
+            x = nt.asarray(a)
+            for _ in range(20):
+                x = x * 1.0001 + 0.5
+                a = a * 1.0001 + 0.5
+            assert_same(x.sum(axis=0), a.sum(axis=0), 1e-12)
+            assert_same(x[3:9, ::7], a[3:9, ::7])
+        except Exception as e:     # pragma: no cover
+            errors.append(e)
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors

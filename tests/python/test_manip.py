@@ -1,0 +1,195 @@
+"""Joining, splitting, broadcasting, where, and other composed functions."""
+import numpy as np
+import pytest
+
+import ndtile as nt
+from _helpers import DTYPES, NAMES, make, assert_same
+
+
+def test_broadcast_to_and_arrays():
+    a = make(np.float64, (3, 1))
+    x = nt.asarray(a)
+    for shape in [(3, 4), (2, 3, 5), (3, 1)]:
+        assert_same(nt.broadcast_to(x, shape), np.broadcast_to(a, shape))
+    with pytest.raises(ValueError):
+        nt.broadcast_to(x, (4, 4))
+    b = make(np.int8, (4,))
+    r = nt.broadcast_arrays(x, nt.asarray(b))
+    e = np.broadcast_arrays(a, b)
+    assert len(r) == 2
+    for g, w in zip(r, e):
+        assert_same(g, w)
+    assert nt.broadcast_shapes((3, 1), (4,)) == np.broadcast_shapes((3, 1), (4,))
+    with pytest.raises(ValueError):
+        nt.broadcast_shapes((3,), (4,))
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
+def test_concatenate_stack(dt):
+    a, b = make(dt, (3, 4), 1), make(dt, (2, 4), 2)
+    x, y = nt.asarray(a), nt.asarray(b)
+    assert_same(nt.concatenate([x, y]), np.concatenate([a, b]))
+    assert_same(nt.concatenate([x[::-1], y[:, ::-1]], axis=0),
+                np.concatenate([a[::-1], b[:, ::-1]], axis=0))
+    assert_same(nt.concatenate([x.T, y.T], axis=1), np.concatenate([a.T, b.T], axis=1))
+    assert_same(nt.concatenate([x, y], axis=None), np.concatenate([a, b], axis=None))
+    assert_same(nt.concatenate([x, a[:1]], axis=-2), np.concatenate([a, a[:1]], axis=-2))
+    assert_same(nt.stack([x, x]), np.stack([a, a]))
+    assert_same(nt.stack([x, x], axis=-1), np.stack([a, a], axis=-1))
+    assert_same(nt.vstack([x, y]), np.vstack([a, b]))
+    assert_same(nt.hstack([x, x]), np.hstack([a, a]))
+    assert_same(nt.hstack([x[0], y[0]]), np.hstack([a[0], b[0]]))
+    assert_same(nt.dstack([x, x]), np.dstack([a, a]))
+    assert_same(nt.column_stack([x[0], x[1]]), np.column_stack([a[0], a[1]]))
+
+
+def test_concatenate_mixed_dtypes_and_errors():
+    a, b = make(np.int8, (3,)), make(np.float32, (2,))
+    assert_same(nt.concatenate([nt.asarray(a), nt.asarray(b)]), np.concatenate([a, b]))
+    assert_same(nt.concatenate([a, nt.asarray(b)]), np.concatenate([a, b]))
+    assert_same(nt.concatenate([a, b], dtype=np.float64), np.concatenate([a, b],
+                                                                        dtype=np.float64))
+    with pytest.raises(ValueError):
+        nt.concatenate([nt.zeros((2, 3)), nt.zeros((2, 4))])
+    with pytest.raises(ValueError):
+        nt.concatenate([nt.zeros((2, 3)), nt.zeros(3)])
+    with pytest.raises(ValueError):
+        nt.concatenate([nt.asarray(1.0), nt.asarray(2.0)])
+    with pytest.raises(np.exceptions.AxisError):
+        nt.concatenate([nt.zeros(3), nt.zeros(3)], axis=1)
+    with pytest.raises(TypeError):
+        nt.concatenate([nt.zeros(3), nt.zeros(3)], dtype=np.int32, casting='safe')
+    with pytest.raises(ValueError):
+        nt.stack([nt.zeros(3), nt.zeros(4)])
+    out = nt.zeros(5, np.float32)
+    assert nt.concatenate([a, b], out=out) is out
+    assert_same(out, np.concatenate([a, b]).astype(np.float32))
+
+
+def test_split():
+    a = make(np.float64, (10, 6))
+    x = nt.asarray(a)
+    for args in [(2,), ([3, 5],), (5, 0), (3, 1), ([1, 4], 1)]:
+        r, e = nt.split(x, *args), np.split(a, *args)
+        assert len(r) == len(e)
+        for g, w in zip(r, e):
+            assert_same(g, w)
+    for g, w in zip(nt.array_split(x, 3), np.array_split(a, 3)):
+        assert_same(g, w)
+    with pytest.raises(ValueError):
+        nt.split(x, 3)
+    for g, w in zip(nt.hsplit(x, 2), np.hsplit(a, 2)):
+        assert_same(g, w)
+    for g, w in zip(nt.vsplit(x, 5), np.vsplit(a, 5)):
+        assert_same(g, w)
+    parts = nt.split(x, 2)      # views, as in NumPy
+    parts[0][0, 0] = 100
+    assert x[0, 0] == 100
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
+def test_where(dt):
+    c = make(np.bool_, (5, 6), 1)
+    a, b = make(dt, (5, 6), 2), make(dt, (6,), 3)
+    assert_same(nt.where(nt.asarray(c), nt.asarray(a), nt.asarray(b)), np.where(c, a, b))
+    assert_same(nt.where(c, nt.asarray(a), 0), np.where(c, a, 0))
+    assert_same(nt.where(nt.asarray(c), 1.5, nt.asarray(a)), np.where(c, 1.5, a))
+    assert_same(nt.where(nt.asarray(a), 1, 2), np.where(a, 1, 2))
+    assert_same(nt.where(nt.asarray(c), 1, 2.0), np.where(c, 1, 2.0))
+
+
+def test_where_one_argument_falls_back():
+    c = make(np.bool_, (5, 6), 1)
+    r = nt.where(nt.asarray(c))
+    e = np.where(c)
+    assert len(r) == 2
+    for g, w in zip(r, e):
+        assert_same(g, w)
+
+
+def test_flip_diff_isclose_misc():
+    a = make(np.float64, (5, 7))
+    x = nt.asarray(a)
+    assert_same(nt.flip(x), np.flip(a))
+    assert_same(nt.flip(x, 1), np.flip(a, 1))
+    assert_same(nt.fliplr(x), np.fliplr(a))
+    assert_same(nt.flipud(x), np.flipud(a))
+    assert_same(nt.diff(x), np.diff(a))
+    assert_same(nt.diff(x, 2, axis=0), np.diff(a, 2, axis=0))
+    assert_same(nt.diff(nt.asarray(a > 0)), np.diff(a > 0))
+    b = a + 1e-9
+    assert_same(nt.isclose(x, nt.asarray(b)), np.isclose(a, b))
+    assert nt.allclose(x, b) == np.allclose(a, b)
+    assert nt.allclose(x, a + 1) == np.allclose(a, a + 1)
+    assert nt.array_equal(x, a) and not nt.array_equal(x, a + 1)
+    assert not nt.array_equal(x, a[:2])
+    assert_same(nt.outer(x[0], x[1]), np.outer(a[0], a[1]))
+    assert_same(nt.angle(nt.asarray(a + 1j * a[::-1])), np.angle(a + 1j * a[::-1]), 1e-13)
+    for m, e in zip(nt.meshgrid(x[0], x[1, :3]), np.meshgrid(a[0], a[1, :3])):
+        assert_same(m, e)
+    for m, e in zip(nt.meshgrid(x[0], x[1, :3], indexing='ij', sparse=True),
+                    np.meshgrid(a[0], a[1, :3], indexing='ij', sparse=True)):
+        assert_same(m, e)
+    assert_same(nt.indices((3, 4)), np.indices((3, 4)))
+    assert nt.shape(x) == (5, 7) and nt.ndim(x) == 2 and nt.size(x) == 35
+    assert nt.result_type(x, np.int8, 1.0) == np.result_type(a, np.int8, 1.0)
+    assert nt.can_cast(x, np.float32) == np.can_cast(a.dtype, np.float32)
+    assert nt.iscomplexobj(nt.zeros(2, complex)) and nt.isrealobj(x)
+    assert nt.may_share_memory(x, x[1:]) and not nt.may_share_memory(x, x.copy())
+
+
+def test_copyto():
+    a = make(np.float64, (4, 5))
+    dst = nt.zeros((4, 5))
+    nt.copyto(dst, nt.asarray(a))
+    assert_same(dst, a)
+    m = make(np.bool_, (4, 5), 2)
+    d2 = nt.zeros((4, 5))
+    nt.copyto(d2, 7.0, where=nt.asarray(m))
+    e = np.zeros((4, 5))
+    np.copyto(e, 7.0, where=m)
+    assert_same(d2, e)
+    with pytest.raises(TypeError):
+        nt.copyto(nt.zeros(3, np.int32), nt.ones(3))
+    nd = np.zeros((4, 5))
+    nt.copyto(nd, nt.asarray(a))
+    np.testing.assert_array_equal(nd, a)
+
+
+def test_atleast():
+    for v in (1.0, [1, 2], [[1, 2]], np.zeros((2, 3, 4))):
+        for f in ('atleast_1d', 'atleast_2d', 'atleast_3d'):
+            assert_same(getattr(nt, f)(nt.asarray(v)), getattr(np, f)(np.asarray(v)))
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
+def test_pad_constant(dt):
+    a = make(dt, (3, 4))
+    x = nt.asarray(a)
+    for pw in [1, (1, 2), [(0, 0), (2, 1)], ((1, 0), (0, 3))]:
+        for cv in (0, 1):
+            assert_same(nt.pad(x, pw, constant_values=cv), np.pad(a, pw, constant_values=cv))
+    assert_same(nt.pad(x[::-1, 1:], 2), np.pad(a[::-1, 1:], 2))
+
+
+def test_small_compositions():
+    a = make(np.float64, (5, 6))
+    a[0, 0], a[1, 1], a[2, 2] = np.nan, np.inf, -np.inf
+    x = nt.asarray(a)
+    assert_same(nt.isposinf(x), np.isposinf(a))
+    assert_same(nt.isneginf(x), np.isneginf(a))
+    assert_same(nt.nan_to_num(x), np.nan_to_num(a))
+    assert_same(nt.nan_to_num(x, nan=-1.0, posinf=9.0), np.nan_to_num(a, nan=-1.0, posinf=9.0))
+    c = a + 1j * a[::-1]
+    assert_same(nt.nan_to_num(nt.asarray(c)), np.nan_to_num(c))
+    assert_same(nt.isreal(nt.asarray(c)), np.isreal(c))
+    assert_same(nt.iscomplex(nt.asarray(c)), np.iscomplex(c))
+    assert_same(nt.isreal(x), np.isreal(a))
+    b = make(np.int32, (4, 6))
+    for k in (-2, 0, 1, 3):
+        assert_same(nt.tril(nt.asarray(b), k), np.tril(b, k))
+        assert_same(nt.triu(nt.asarray(b), k), np.triu(b, k))
+        assert_same(nt.tri(3, 5, k), np.tri(3, 5, k))
+    assert_same(nt.logspace(0, 3, 7), np.logspace(0, 3, 7), 1e-13)
+    assert_same(nt.logspace(0, 1, 5, base=2.0, endpoint=False),
+                np.logspace(0, 1, 5, base=2.0, endpoint=False), 1e-13)

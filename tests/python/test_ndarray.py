@@ -1,0 +1,232 @@
+"""ndarray attributes, methods and conversions against numpy.ndarray."""
+import copy
+import operator
+import pickle
+
+import numpy as np
+import pytest
+
+import ndtile as nt
+from _helpers import DTYPES, NAMES, make, assert_same, check_same_error
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
+def test_attributes(dt):
+    for shape in [(), (0,), (1,), (3, 4), (2, 3, 5), (1000,)]:
+        a = make(dt, shape)
+        x = nt.asarray(a)
+        assert isinstance(x, nt.ndarray)
+        assert x.shape == a.shape and type(x.shape) is tuple
+        assert x.dtype == a.dtype and isinstance(x.dtype, np.dtype)
+        assert x.dtype is a.dtype or x.dtype == a.dtype
+        assert x.ndim == a.ndim and x.size == a.size
+        assert x.itemsize == a.itemsize and x.nbytes == a.nbytes
+        assert x.strides == a.strides
+        assert_same(x.T, a.T)
+        assert_same(x.real, a.real)
+        assert_same(x.imag, a.imag)
+        if a.ndim >= 2:
+            assert_same(x.mT, a.mT)
+
+
+def test_dtype_objects_are_numpy():
+    assert nt.float32 is np.float32
+    assert nt.dtype is np.dtype
+    assert nt.int64 is np.int64 and nt.bool_ is np.bool_ and nt.complex128 is np.complex128
+    assert nt.pi == np.pi and nt.e == np.e and nt.inf == np.inf and nt.nan != nt.nan
+    assert nt.newaxis is None
+    assert nt.finfo is np.finfo and nt.iinfo is np.iinfo
+    assert nt.zeros(3, dtype=nt.float32).dtype == np.float32
+    assert nt.zeros(3, dtype='i2').dtype == np.int16
+    assert nt.zeros(3, dtype=float).dtype == np.float64
+    assert nt.zeros(3, dtype=complex).dtype == np.complex128
+    assert nt.zeros(3, dtype=bool).dtype == np.bool_
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
+def test_astype(dt):
+    a = make(dt, (5, 6))
+    x = nt.asarray(a)
+    for to in DTYPES:
+        assert_same(x.astype(to), a.astype(to))
+        assert_same(x[::2, ::-1].astype(to), a[::2, ::-1].astype(to))
+        for casting in ('safe', 'same_kind'):
+            raised, exp = check_same_error(lambda: x.astype(to, casting=casting),
+                                           lambda: a.astype(to, casting=casting))
+            if not raised:
+                assert_same(x.astype(to, casting=casting), exp)
+    assert x.astype(dt, copy=False) is x
+    assert_same(nt.astype(x, np.float32), a.astype(np.float32))
+    h = x.astype(np.float16)
+    assert type(h) is np.ndarray and h.dtype == np.float16
+
+
+def test_copy_fill_view():
+    a = make(np.float64, (4, 5))
+    x = nt.asarray(a)
+    c = x.copy()
+    c[0, 0] = 100
+    assert x[0, 0] == a[0, 0]
+    v = x.view()
+    v[0, 0] = 100
+    assert x[0, 0] == 100
+    x.fill(3)
+    assert_same(x, np.full((4, 5), 3.0))
+    x[1].fill(-1.5)
+    e = np.full((4, 5), 3.0)
+    e[1] = -1.5
+    assert_same(x, e)
+    xi = nt.zeros(3, np.int8)
+    xi.fill(2.7)
+    assert_same(xi, np.array([2, 2, 2], np.int8))
+    assert_same(copy.copy(x), e)
+    assert_same(copy.deepcopy(x), e)
+
+
+def test_reshape_ravel_flatten_transpose():
+    a = make(np.int32, (4, 6))
+    x = nt.asarray(a)
+    for shape in [(24,), (6, 4), (2, 3, 4), (-1,), (3, -1), (1, 24, 1)]:
+        assert_same(x.reshape(shape), a.reshape(shape))
+        assert_same(x.reshape(*shape), a.reshape(*shape))
+        assert_same(nt.reshape(x, shape), np.reshape(a, shape))
+        assert_same(x.T.reshape(shape), a.T.reshape(shape))
+    with pytest.raises(ValueError):
+        x.reshape(5, 5)
+    assert_same(x.ravel(), a.ravel())
+    assert_same(x.T.ravel(), a.T.ravel())
+    assert_same(x.flatten(), a.flatten())
+    assert_same(x.transpose(), a.transpose())
+    assert_same(x.transpose(1, 0), a.transpose(1, 0))
+    b = make(np.float64, (2, 3, 4))
+    y = nt.asarray(b)
+    for axes in [(0, 1, 2), (2, 0, 1), (-1, 0, 1), (1, 2, 0)]:
+        assert_same(y.transpose(axes), b.transpose(axes))
+        assert_same(nt.transpose(y, axes), np.transpose(b, axes))
+    with pytest.raises(ValueError):
+        y.transpose(0, 1)
+    assert_same(y.swapaxes(0, 2), b.swapaxes(0, 2))
+    assert_same(nt.moveaxis(y, 0, -1), np.moveaxis(b, 0, -1))
+    # a view where NumPy gives one: writes land in the base
+    r = x.reshape(6, 4)
+    r[0, 0] = 1000
+    assert x[0, 0] == 1000
+
+
+def test_squeeze_expand_dims():
+    a = make(np.float32, (1, 3, 1, 4))
+    x = nt.asarray(a)
+    assert_same(x.squeeze(), a.squeeze())
+    assert_same(x.squeeze(0), a.squeeze(0))
+    assert_same(x.squeeze((0, 2)), a.squeeze((0, 2)))
+    assert_same(nt.squeeze(x, axis=-2), np.squeeze(a, axis=-2))
+    with pytest.raises(ValueError):
+        x.squeeze(1)
+    for axis in [0, -1, 2, (0, 1), (0, -1)]:
+        assert_same(nt.expand_dims(x, axis), np.expand_dims(a, axis))
+
+
+def test_clip_round():
+    for dt in DTYPES:
+        a = make(dt, (30,))
+        x = nt.asarray(a)
+        for lo, hi in [(-2, 3), (None, 2), (0, None), (1.5, 2.5)]:
+            raised, exp = check_same_error(lambda: x.clip(lo, hi), lambda: a.clip(lo, hi))
+            if not raised:
+                assert_same(x.clip(lo, hi), exp)
+                assert_same(nt.clip(x, lo, hi), np.clip(a, lo, hi))
+        if dt.kind in 'fc':
+            for d in (0, 1, 2, -1):
+                assert_same(x.round(d), a.round(d), 1e-6 if dt.itemsize <= 8 else 1e-13)
+                assert_same(nt.round(x, d), np.round(a, d), 1e-6 if dt.itemsize <= 8
+                            else 1e-13)
+        elif dt.kind in 'iu':
+            assert_same(x.round(), a.round())
+            assert_same(nt.around(x, 1), np.around(a, 1))
+    lo = make(np.float64, (30,), 1)
+    hi = lo + 5
+    a = make(np.float64, (30,), 2)
+    assert_same(nt.clip(nt.asarray(a), nt.asarray(lo), nt.asarray(hi)), np.clip(a, lo, hi))
+
+
+def test_tolist_item():
+    for dt in DTYPES:
+        a = make(dt, (3, 4))
+        x = nt.asarray(a)
+        assert x.tolist() == a.tolist()
+        assert x.item(5) == a.item(5) and type(x.item(5)) is type(a.item(5))
+        assert x.item(1, 2) == a.item(1, 2)
+        assert x[1:2, 2:3].item() == a[1:2, 2:3].item()
+        assert nt.asarray(a[0, 0]).tolist() == a[0, 0].tolist()
+    with pytest.raises(ValueError):
+        nt.zeros(3).item()
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
+def test_scalar_conversions(dt):
+    a = make(dt, (), seed=4)
+    x = nt.asarray(a)
+    for f in (bool, float, complex):
+        raised, exp = check_same_error(lambda: f(x), lambda: f(a))
+        if not raised:
+            assert f(x) == exp
+    raised, exp = check_same_error(lambda: int(x), lambda: int(a))
+    if not raised:
+        assert int(x) == exp
+    raised, exp = check_same_error(lambda: operator.index(x), lambda: operator.index(a))
+    if not raised:
+        assert operator.index(x) == exp
+    one = make(dt, (1, 1))
+    y = nt.asarray(one)
+    assert bool(y) == bool(one)
+    for f in (int, float, complex, bool, operator.index):
+        check_same_error(lambda: f(nt.asarray(make(dt, (3,)))), lambda: f(make(dt, (3,))))
+        check_same_error(lambda: f(nt.asarray(make(dt, (0,)))), lambda: f(make(dt, (0,))))
+        check_same_error(lambda: f(y), lambda: f(one))
+
+
+def test_truth_value_errors():
+    with pytest.raises(ValueError, match="ambiguous"):
+        bool(nt.arange(3))
+    with pytest.raises(ValueError):
+        bool(nt.zeros(0))
+    assert [10, 20, 30][nt.asarray(1)] == 20
+    assert range(10)[nt.asarray(np.int8(3))] == 3
+
+
+def test_pickle():
+    a = make(np.complex64, (5, 3))
+    x = nt.asarray(a)
+    y = pickle.loads(pickle.dumps(x))
+    assert isinstance(y, nt.ndarray)
+    assert_same(y, a)
+
+
+def test_contains_and_format():
+    x = nt.arange(5)
+    assert 3 in x and 7 not in x
+    assert f"{nt.asarray(1.5):.2f}" == "1.50"
+    assert f"{nt.arange(3)}" == str(np.arange(3))
+    with pytest.raises(TypeError):
+        f"{nt.arange(3):.2f}"
+
+
+def test_method_fallbacks_work(fallback_warnings):
+    a = make(np.float64, (4, 5))
+    x = nt.asarray(a)
+    with pytest.warns(RuntimeWarning, match="ndarray.cumsum|cumsum"):
+        assert_same(x.cumsum(axis=1), a.cumsum(axis=1), 1e-12)
+    with pytest.warns(RuntimeWarning):
+        assert_same(x.diagonal(), a.diagonal())
+    with pytest.warns(RuntimeWarning):
+        assert_same(x.argsort(axis=0), a.argsort(axis=0))
+    y = x.copy()
+    b = a.copy()
+    with pytest.warns(RuntimeWarning):
+        y.sort(axis=1)
+    b.sort(axis=1)
+    assert_same(y, b)
+    with pytest.warns(RuntimeWarning):
+        r = x.nonzero()
+    assert_same(r, a.nonzero())
+    assert_same(x.dot(nt.asarray(a.T)), a.dot(a.T), 1e-12)
