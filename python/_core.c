@@ -1613,6 +1613,28 @@ static PyObject *f_reduce(PyObject *m, PyObject *args) {
   return wrap_status(st, r);
 }
 
+static PyObject *f_bincount(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *x, *w;
+  long long minlength;
+  if (!PyArg_ParseTuple(args, "OOL", &x, &w, &minlength) || !check_arr(x) ||
+      (w != Py_None && !check_arr(w)))
+    return NULL;
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_bincount(ARR(x), w == Py_None ? NULL : ARR(w), minlength, &r));
+  return wrap_status(st, r);
+}
+
+static PyObject *f_argwhere(PyObject *m, PyObject *a) {
+  (void)m;
+  if (!check_arr(a)) return NULL;
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_argwhere(ARR(a), &r));
+  return wrap_status(st, r);
+}
+
 static PyObject *f_promote(PyObject *m, PyObject *args) {
   (void)m;
   int a, aw, b, bw;
@@ -1776,6 +1798,8 @@ static PyMethodDef module_methods[] = {
   {"result_type", f_result_type, METH_VARARGS, "result_type(op, inputs, dt=-1)"},
   {"clip", f_clip, METH_VARARGS, "clip(a, lo, hi, out=None)"},
   {"reduce", f_reduce, METH_VARARGS, "reduce(op, a, axes_mask|None, keepdims, dt, ddof=0)"},
+  {"bincount", f_bincount, METH_VARARGS, "bincount(x, weights|None, minlength)"},
+  {"argwhere", f_argwhere, METH_O, "argwhere(a): (count, ndim) int64 indices"},
   {"promote", f_promote, METH_VARARGS, "promote(a, a_weak, b, b_weak)"},
   {"can_cast", f_can_cast, METH_VARARGS, "can_cast(from, to, casting)"},
   {"broadcast_shapes", f_broadcast_shapes, METH_O, "broadcast shape of shapes"},

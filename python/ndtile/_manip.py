@@ -460,8 +460,33 @@ def where(condition, x=_NoValue, y=_NoValue, /):
     return _core.apply(U.WHERE, [c] + ops)
 
 
+def argwhere(a):
+    x = C.asarray(a)
+    if not isinstance(x, Array) or x.ndim == 0:
+        return F.call("argwhere", _np.argwhere, (a,), {})
+    return _core.argwhere(x)
+
+
 def nonzero(a):
-    return F.call("nonzero", _np.nonzero, (a,), {})
+    x = C.asarray(a)
+    if not isinstance(x, Array) or x.ndim == 0:
+        return F.call("nonzero", _np.nonzero, (a,), {})
+    w = _core.argwhere(x)
+    return tuple(w[:, k].copy() for k in range(x.ndim))
+
+
+def flatnonzero(a):
+    return nonzero(ravel(a))[0]
+
+
+def bincount(x, /, weights=None, minlength=0):
+    xa = C.asarray(x)
+    w = None if weights is None else C.asarray(weights)
+    if not isinstance(xa, Array) or (w is not None and not isinstance(w, Array)):
+        return F.call("bincount", _np.bincount, (x,), dict(weights=weights, minlength=minlength))
+    if minlength is None:
+        raise TypeError("use 0 instead of None for minlength")
+    return _core.bincount(xa, w, operator.index(minlength))
 
 
 def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoValue,
