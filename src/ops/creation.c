@@ -46,6 +46,7 @@ typedef struct {
   ndt_array out;
   int64_t first;          /* index of the block's first element */
   int as_int;
+  int as_f32;             /* float32 results are computed in float32, as NumPy does */
   double start, step;
   int64_t istart, istep;
 } range_arg;
@@ -65,6 +66,7 @@ static ndt_status range_task(void *p, int worker) {
     for (int64_t j = 0; j < m; j++) {
       int64_t i = a->first + c + j;
       if (a->as_int) buf.i[j] = (int64_t)((uint64_t)a->istart + (uint64_t)i * (uint64_t)a->istep);
+      else if (a->as_f32) buf.d[j] = (float)((float)a->start + (float)i * (float)a->step);
       else buf.d[j] = a->start + (double)i * a->step;
     }
     cast((char *)&buf, 8, b.ptr + c * s, s, m);
@@ -78,7 +80,7 @@ static ndt_status fill_range(ndt_array *r, int as_int, double start, double step
   ndt_tiling tl;
   ndt_tiling_for(1, r->shape, r->store->itemsize, ndt_rt_tile_bytes(), &tl);
   range_arg a = {.as_int = as_int, .start = start, .step = step, .istart = istart,
-                 .istep = istep};
+                 .istep = istep, .as_f32 = r->dtype == NDT_FLOAT32};
   ndt_access *acc = NULL;
   int nacc, cap = 0;
   ndt_status st = NDT_OK;
@@ -110,7 +112,8 @@ ndt_status ndt_arange(ndt_array **out, double start, double stop, double step, n
   char k = ndt_traits[t].kind;
   int as_int = k == 'i' || k == 'u' || k == 'b';
   /* NumPy takes the step as (start + step) - start in the result type */
-  double delta = (start + step) - start;
+  double delta = t == NDT_FLOAT32 ? (double)((float)(start + step) - (float)start)
+                                  : (start + step) - start;
   st = fill_range(r, as_int, start, delta, (int64_t)start, (int64_t)step);
   if (st) {
     ndt_free(r);

@@ -182,7 +182,11 @@ static ndt_status combine_task(void *p, int worker) {
     }
     argk = ndt_cpu_arg_kernel(r->op, r->acc);
   } else {
-    ndt_cpu_reduce_kernel(r->op, r->acc, &k);
+    /* NaNs of the input were skipped inside the blocks; a partial that is
+     * NaN now came from inf - inf or inf * 0 and must propagate */
+    ndt_reduce_op cop = r->op == NDT_RED_NANSUM ? NDT_RED_SUM
+                        : r->op == NDT_RED_NANPROD ? NDT_RED_PROD : r->op;
+    ndt_cpu_reduce_kernel(cop, r->acc, &k);
   }
   /* out is a fresh C-contiguous array: element i at b.ptr + i*size, unless
    * it was gathered, which is C order too */
@@ -407,7 +411,7 @@ ndt_status ndt_reduce(ndt_reduce_op op, const ndt_array *a, uint64_t axes, int k
   if (rcount == 0 && osize > 0) {
     if (arg)
       return ndt_error(NDT_ERR_VALUE, "attempt to get %s of an empty sequence", red_name(op));
-    if (op == NDT_RED_MIN || op == NDT_RED_MAX)
+    if (op == NDT_RED_MIN || op == NDT_RED_MAX || op == NDT_RED_NANMIN || op == NDT_RED_NANMAX)
       return ndt_error(NDT_ERR_VALUE, "zero-size array to reduction operation %s which has no "
                        "identity", red_name(op));
   }

@@ -229,9 +229,9 @@ ndt_status ndt_set_workers(int n) {
 }
 
 ndt_status ndt_set_tile_bytes(int64_t b) {
-  if (b < 1) return ndt_error(NDT_ERR_VALUE, "the tile size must be >= 1 byte");
+  if (b < 0) return ndt_error(NDT_ERR_VALUE, "the tile size must be >= 1 byte (0: default)");
   ndt_runtime_ensure();
-  rt.tile_bytes = b;
+  rt.tile_bytes = b ? b : env_int("NDTILE_TILE_BYTES", 2 << 20);
   return NDT_OK;
 }
 

@@ -110,6 +110,12 @@ static void test_creation(void) {
   v = to_doubles(a);
   EXPECT(ndt_size(a) == 10 && fabs(v[9] - 0.1) < 1e-12, "arange negative float step");
   free(v); ndt_free(a);
+  OK(ndt_arange(&a, 0, 1, 0.1, NDT_FLOAT32));
+  float f9;
+  int64_t i9[1] = {9};
+  OK(ndt_get_item(a, i9, &f9));
+  EXPECT(ndt_size(a) == 10 && f9 == 0.90000004f, "arange float32 computes in float32");
+  ndt_free(a);
   OK(ndt_linspace(&a, 0, 1, 11, 1, NDT_FLOAT64));
   v = to_doubles(a);
   EXPECT(ndt_size(a) == 11 && v[10] == 1.0 && fabs(v[3] - 0.3) < 1e-15, "linspace");
@@ -494,6 +500,21 @@ static void test_reductions(void) {
   EXPECT(ai == 1, "argmax picks the first NaN");
   ndt_free(r);
   ndt_free(na);
+  /* nansum: input NaNs are skipped, but inf - inf arising in the sum is NaN */
+  double iv[3] = {INFINITY, -INFINITY, 1};
+  int64_t s3[1] = {3};
+  ndt_array *ia = from_doubles(iv, 1, s3, NDT_FLOAT64);
+  OK(ndt_reduce(NDT_RED_NANSUM, ia, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &r));
+  OK(ndt_item(r, NDT_FLOAT64, &got));
+  EXPECT(isnan(got), "nansum of inf and -inf is NaN");
+  ndt_free(r);
+  ndt_free(ia);
+  int64_t z1[1] = {0};
+  ndt_array *e0;
+  OK(ndt_zeros(&e0, 1, z1, NDT_FLOAT64));
+  EXPECT(ndt_reduce(NDT_RED_NANMAX, e0, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &r) ==
+         NDT_ERR_VALUE, "nanmax of empty");
+  ndt_free(e0);
   ndt_free(a);
   free(v);
 }

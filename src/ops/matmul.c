@@ -1,0 +1,972 @@
+/* matmul.c - matrix products: matmul (NumPy's @) and dot.
+ *
+ * Every product is C[M,N] = A[M,K] @ B[K,N] for each index of the broadcast
+ * batch dimensions. The output of one batch matrix is cut into a grid of
+ * blocks (nI x nJ) and K into pieces by a rule that depends on the shapes,
+ * the dtype and the tile size only - never on the number of workers. Each
+ * block is one task that walks the K pieces in increasing order: gemm with
+ * beta = 0 for the first piece and beta = 1 after. The same blocks and
+ * pieces run the same BLAS calls for any worker count, so every result has
+ * the same bits.
+ *
+ * Operands reach BLAS in place when the piece lies in one tile with one unit
+ * stride (row- or column-major, so transposed views go in place too);
+ * otherwise the piece is gathered (and cast to the compute dtype) into task
+ * scratch. An operand whose pieces several tasks read (B when the output has
+ * several row blocks, A when it has several column blocks) and that cannot
+ * be read in place is packed once, by parallel pack tasks, into a contiguous
+ * copy, so it is gathered once rather than once per block.
+ *
+ * Row blocks write disjoint rows of a C-order output; when the output is also
+ * split into column blocks, blocks write into a private staging buffer and
+ * one task per row block copies its rows out, so blocks never serialise on
+ * the output's tiles.
+ *
+ * Integer and bool products run a plain loop per block (integers wrap in the
+ * result type; bool is or-of-ands). OpenBLAS runs single-threaded inside the
+ * tasks: the workers are the parallelism.
+ */
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cblas.h>
+#include "exec.h"
+
+static const char *SIG = "(n?,k),(k,m?)->(n?,m?)";
+
+/* ---- BLAS setup -------------------------------------------------------- */
+/* Exported by DYNAMIC_ARCH builds of OpenBLAS only (weak: absent elsewhere). */
+extern void gotoblas_dynamic_init(void) __attribute__((weak));
+extern void gotoblas_dynamic_quit(void) __attribute__((weak));
+
+static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
+
+static void blas_setup(void) {
+  /* Our workers provide the parallelism; BLAS runs on the calling thread. */
+  openblas_set_num_threads(1);
+#if defined(__x86_64__) && defined(__GNUC__)
+  /* An OpenBLAS older than the CPU falls back to its SSE3 "Prescott" kernels
+   * (a quarter of the speed or less). Unless the user chose a core with
+   * OPENBLAS_CORETYPE, pick the newest kernel family the CPU supports. */
+  if (getenv("OPENBLAS_CORETYPE") || !gotoblas_dynamic_init || !gotoblas_dynamic_quit) return;
+  const char *core = openblas_get_corename();
+  static const char *old[] = {"Prescott", "Core2", "Penryn", "Dunnington", "Nehalem",
+                              "Atom", "Katmai", "Coppermine", "Northwood", "Banias",
+                              "Unknown"};
+  int fallback = 0;
+  for (size_t i = 0; core && i < sizeof old / sizeof old[0]; i++)
+    if (!strcmp(core, old[i])) fallback = 1;
+  if (!fallback) return;
+  __builtin_cpu_init();
+  const char *want = NULL;
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("avx512cd"))
+    want = "SkylakeX";
+  else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+    want = "Haswell";
+  else if (__builtin_cpu_supports("avx"))
+    want = "Sandybridge";
+  if (!want) return;
+  setenv("OPENBLAS_CORETYPE", want, 1);
+  gotoblas_dynamic_quit();
+  gotoblas_dynamic_init();
+  unsetenv("OPENBLAS_CORETYPE");
+#endif
+}
+
+/* ---- the block grid --------------------------------------------------- */
+typedef struct {
+  int64_t M, N, K;
+  int64_t mb, nb, kb;      /* piece lengths; piece p covers [p*len, min((p+1)*len, L)) */
+  int64_t nI, nJ, nK;
+  int64_t gsize, nG;       /* batches per task, task groups */
+} mm_grid;
+
+static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* E is the edge of a square block of one tile (512 for float64 and the
+ * default 2 MiB tiles). Blocks have at least min(M, E) rows, at most 16E
+ * columns and 8E^2 elements; one matrix gets up to 8 blocks when it has at
+ * least E^3/4 multiply-adds per block; small matrices are grouped so a task
+ * has about that much work. A full-width row block is preferred (then no
+ * operand is read by two tasks except B); columns are split when the matrix
+ * is too wide or has a single row block. */
+static void make_grid(int64_t M, int64_t N, int64_t K, int64_t nbatch, ndt_dtype ct,
+                      int64_t tile_bytes, mm_grid *g) {
+  int csz = ndt_traits[ct].size;
+  int64_t te = tile_bytes / csz;
+  if (te < 1) te = 1;
+  int64_t E = (int64_t)sqrt((double)te);
+  while (E > 1 && E * E > te) E--;
+  while ((E + 1) * (E + 1) <= te) E++;
+  if (E < 1) E = 1;
+  double w = (double)M * (double)N * (double)K * (ndt_traits[ct].kind == 'c' ? 4.0 : 1.0);
+  double wmin = (double)E * (double)E * (double)E / 4.0;
+  int64_t T = w / wmin >= 8 ? 8 : (int64_t)(w / wmin);
+  if (T < 1) T = 1;
+  g->M = M;
+  g->N = N;
+  g->K = K;
+  g->nJ = cdiv(N, 16 * E);
+  g->nb = cdiv(N, g->nJ);
+  g->nJ = cdiv(N, g->nb);
+  g->nI = cdiv(T, g->nJ);
+  g->mb = cdiv(M, g->nI);
+  if (g->mb < min64(M, E)) g->mb = min64(M, E);
+  int64_t cap = max64(1, 8 * E * E / g->nb);
+  if (g->mb > cap) g->mb = cap;
+  g->nI = cdiv(M, g->mb);
+  g->mb = cdiv(M, g->nI);
+  if (g->nI == 1 && g->nJ < T) {
+    int64_t want = min64(T, cdiv(N, E));
+    if (want > g->nJ) {
+      g->nb = cdiv(N, want);
+      g->nJ = cdiv(N, g->nb);
+    }
+  }
+  int64_t kcap = max64(max64(1, E / 4), 8 * E * E / max64(g->mb, g->nb));
+  g->nK = K > 0 ? cdiv(K, kcap) : 0;
+  g->kb = g->nK ? cdiv(K, g->nK) : 1;
+  if (g->nK) g->nK = cdiv(K, g->kb);
+  g->gsize = 1;
+  if (g->nI * g->nJ == 1 && w > 0 && w < wmin) {
+    double gs = wmin / w;
+    g->gsize = gs >= (double)nbatch ? nbatch : (int64_t)gs;
+    if (g->gsize < 1) g->gsize = 1;
+  }
+  g->nG = nbatch ? cdiv(nbatch, g->gsize) : 0;
+}
+
+/* ---- the recorded op -------------------------------------------------- */
+typedef struct {
+  ndt_dtype ct;                  /* compute dtype */
+  int nbd;                       /* batch dimensions */
+  int64_t nbatch;
+  int64_t bshape[NDT_MAXDIMS];
+  mm_grid g;
+  ndt_array op[3];               /* A (..., M, K), B (..., K, N), C (..., M, N); the batch
+                                    dims are bshape, stride 0 where broadcast */
+  int64_t own[2][NDT_MAXDIMS];   /* A's and B's own batch extents (1 where broadcast) */
+  ndt_store *pk[2];              /* packed copies of A, B (or NULL) */
+  int pk_cm[2];                  /* the packed copy is column-major */
+  int64_t pk_chunk[2];           /* rows (columns if column-major) per pack task */
+  ndt_store *stage;              /* nJ > 1: blocks are written here first */
+  int which;                     /* pack task: 0 = A, 1 = B */
+  int64_t t0, t1, t2;            /* block: group, i, j; pack: matrix, chunk; copy-out: batch, i */
+} mm_arg;
+
+/* Element offset of batch bi (C order over bshape) in v. */
+static int64_t batch_off(const mm_arg *m, const ndt_array *v, int64_t bi) {
+  int64_t off = v->offset;
+  for (int d = m->nbd - 1; d >= 0; d--) {
+    off += (bi % m->bshape[d]) * v->strides[d];
+    bi /= m->bshape[d];
+  }
+  return off;
+}
+
+/* Index of batch bi's matrix among operand w's own matrices. */
+static int64_t own_index(const mm_arg *m, int w, int64_t bi) {
+  int64_t q = 0, mul = 1;
+  for (int d = m->nbd - 1; d >= 0; d--) {
+    int64_t i = bi % m->bshape[d];
+    bi /= m->bshape[d];
+    if (m->own[w][d] > 1) q += i * mul;
+    mul *= m->own[w][d];
+  }
+  return q;
+}
+
+/* Element offset in operand w of its own matrix q. */
+static int64_t own_off(const mm_arg *m, int w, int64_t q) {
+  const ndt_array *v = &m->op[w];
+  int64_t off = v->offset;
+  for (int d = m->nbd - 1; d >= 0; d--) {
+    int64_t e = m->own[w][d];
+    off += (q % e) * v->strides[d];
+    q /= e;
+  }
+  return off;
+}
+
+static void extent2(int64_t off, int64_t R, int64_t C, int64_t rs, int64_t cs, int64_t *lo,
+                    int64_t *hi) {
+  int64_t l = off, h = off, d = (R - 1) * rs;
+  if (d < 0) l += d; else h += d;
+  d = (C - 1) * cs;
+  if (d < 0) l += d; else h += d;
+  *lo = l;
+  *hi = h;
+}
+
+/* ---- data movement ---------------------------------------------------- */
+/* A matrix as a kernel sees it: pointer and strides in compute-dtype elements. */
+typedef struct {
+  char *p;
+  int64_t rs, cs;
+} mat;
+
+/* Whether (R x C) with element strides rs, cs is a BLAS matrix: one unit
+ * stride and a leading dimension that fits. Strides that do not matter (a
+ * single row or column) are set to make it so. */
+static int blas_ok(int64_t R, int64_t C, int64_t *rs, int64_t *cs) {
+  if (R == 1) *rs = *cs == 1 ? max64(C, 1) : 1;
+  if (C == 1) *cs = *rs == 1 ? max64(R, 1) : 1;
+  int ok = (*cs == 1 && *rs >= max64(C, 1)) || (*rs == 1 && *cs >= max64(R, 1));
+  return ok && *rs <= INT_MAX && *cs <= INT_MAX && R <= INT_MAX && C <= INT_MAX;
+}
+
+/* The region (R x C at off, strides rs, cs in store elements) of v in place,
+ * when it lies in one tile, has the compute dtype and (for BLAS) a BLAS
+ * layout. */
+static int direct(const ndt_array *v, int64_t off, int64_t R, int64_t C, int64_t rs, int64_t cs,
+                  ndt_dtype ct, int blas, mat *x) {
+  if (v->dtype != ct) return 0;
+  const ndt_store *s = v->store;
+  int64_t lo, hi;
+  extent2(off, R, C, rs, cs, &lo, &hi);
+  int64_t t = ndt_store_tile_of(s, lo);
+  if (t != ndt_store_tile_of(s, hi)) return 0;
+  int ssz = s->itemsize, csz = ndt_traits[ct].size;
+  int64_t brs = R == 1 ? 0 : rs * ssz, bcs = C == 1 ? 0 : cs * ssz;
+  if (brs % csz || bcs % csz) return 0;
+  int64_t ers = brs / csz, ecs = bcs / csz;
+  if (blas && !blas_ok(R, C, &ers, &ecs)) return 0;
+  const ndt_tile *tl = &s->tiles[t];
+  x->p = tl->data + (off - tl->start) * ssz + v->part;
+  x->rs = ers;
+  x->cs = ecs;
+  return 1;
+}
+
+/* Copies between a region of v (R x C at element offset off, store-element
+ * strides rs, cs) and a buffer of dtype bdt with byte strides brs, bcs,
+ * casting; runs go along the axis with the smaller stride and split where
+ * they leave a tile. */
+static void xfer2d(const ndt_array *v, int64_t off, int64_t R, int64_t C, int64_t rs, int64_t cs,
+                   char *buf, int64_t brs, int64_t bcs, ndt_dtype bdt, int to_buf) {
+  if (R <= 0 || C <= 0) return;
+  if ((C == 1 && R > 1) || (R > 1 && C > 1 && llabs(rs) < llabs(cs))) {
+    int64_t t = R; R = C; C = t;
+    t = rs; rs = cs; cs = t;
+    t = brs; brs = bcs; bcs = t;
+  }
+  const ndt_store *s = v->store;
+  int ssz = s->itemsize, vsz = ndt_vsize(v), bsz = ndt_traits[bdt].size;
+  int same = v->dtype == bdt && bdt != NDT_BOOL;
+  ndt_cast_fn f = to_buf ? ndt_cpu_cast(v->dtype, bdt) : ndt_cpu_cast(bdt, v->dtype);
+  for (int64_t r = 0; r < R; r++) {
+    int64_t fi = off + r * rs, left = C;
+    char *bp = buf + r * brs;
+    while (left > 0) {
+      const ndt_tile *tl = &s->tiles[ndt_store_tile_of(s, fi)];
+      int64_t n = left;
+      if (cs > 0) n = min64(n, (tl->start + tl->len - 1 - fi) / cs + 1);
+      else if (cs < 0) n = min64(n, (fi - tl->start) / (-cs) + 1);
+      char *tp = tl->data + (fi - tl->start) * ssz + v->part;
+      if (same && cs * ssz == vsz && bcs == bsz) {
+        if (to_buf) memcpy(bp, tp, (size_t)(n * bsz));
+        else memcpy(tp, bp, (size_t)(n * bsz));
+      } else if (to_buf) {
+        f(tp, cs * ssz, bp, bcs, n);
+      } else {
+        f(bp, bcs, tp, cs * ssz, n);
+      }
+      bp += n * bcs;
+      fi += n * cs;
+      left -= n;
+    }
+  }
+}
+
+/* Gathers a region of v into buf (compute dtype), row-major unless the
+ * source runs down columns. */
+static void gather(const ndt_array *v, int64_t off, int64_t R, int64_t C, int64_t rs,
+                   int64_t cs, ndt_dtype ct, char *buf, mat *x) {
+  int csz = ndt_traits[ct].size;
+  int cm = R > 1 && C > 1 && llabs(rs) < llabs(cs);
+  x->p = buf;
+  x->rs = cm ? 1 : C;
+  x->cs = cm ? R : 1;
+  xfer2d(v, off, R, C, rs, cs, buf, x->rs * csz, x->cs * csz, ct, 1);
+}
+
+/* ---- kernels ---------------------------------------------------------- */
+static void blas_gemm(ndt_dtype ct, int64_t R, int64_t C, int64_t K, mat a, mat b, mat c,
+                      int acc) {
+  blas_ok(R, K, &a.rs, &a.cs);
+  blas_ok(K, C, &b.rs, &b.cs);
+  blas_ok(R, C, &c.rs, &c.cs);
+  int row = c.cs == 1 && c.rs >= max64(C, 1);
+  enum CBLAS_ORDER order = row ? CblasRowMajor : CblasColMajor;
+  blasint ldc = (blasint)(row ? c.rs : c.cs);
+  enum CBLAS_TRANSPOSE ta, tb;
+  blasint lda, ldb;
+  if (row) {
+    int na = a.cs == 1 && a.rs >= max64(K, 1), nb = b.cs == 1 && b.rs >= max64(C, 1);
+    ta = na ? CblasNoTrans : CblasTrans;
+    lda = (blasint)(na ? a.rs : a.cs);
+    tb = nb ? CblasNoTrans : CblasTrans;
+    ldb = (blasint)(nb ? b.rs : b.cs);
+  } else {
+    int na = a.rs == 1 && a.cs >= max64(R, 1), nb = b.rs == 1 && b.cs >= max64(K, 1);
+    ta = na ? CblasNoTrans : CblasTrans;
+    lda = (blasint)(na ? a.cs : a.rs);
+    tb = nb ? CblasNoTrans : CblasTrans;
+    ldb = (blasint)(nb ? b.cs : b.rs);
+  }
+  blasint m = (blasint)R, n = (blasint)C, k = (blasint)K;
+  switch (ct) {
+    case NDT_FLOAT32:
+      cblas_sgemm(order, ta, tb, m, n, k, 1.0f, (const float *)a.p, lda, (const float *)b.p, ldb,
+                  acc ? 1.0f : 0.0f, (float *)c.p, ldc);
+      break;
+    case NDT_FLOAT64:
+      cblas_dgemm(order, ta, tb, m, n, k, 1.0, (const double *)a.p, lda, (const double *)b.p,
+                  ldb, acc ? 1.0 : 0.0, (double *)c.p, ldc);
+      break;
+    case NDT_COMPLEX64: {
+      const float one[2] = {1, 0}, beta[2] = {acc ? 1.0f : 0.0f, 0};
+      cblas_cgemm(order, ta, tb, m, n, k, one, a.p, lda, b.p, ldb, beta, c.p, ldc);
+      break;
+    }
+    default: {
+      const double one[2] = {1, 0}, beta[2] = {acc ? 1.0 : 0.0, 0};
+      cblas_zgemm(order, ta, tb, m, n, k, one, a.p, lda, b.p, ldb, beta, c.p, ldc);
+      break;
+    }
+  }
+}
+
+/* Integer products in an unsigned type of at least the width: wraps modulo
+ * 2^bits with no undefined behaviour. */
+#define INT_KERNEL(NAME, T, U)                                                   \
+  static void NAME(int64_t R, int64_t C, int64_t K, mat a, mat b, mat c, int acc) { \
+    const T *pa = (const T *)a.p, *pb = (const T *)b.p;                          \
+    T *pc = (T *)c.p;                                                            \
+    for (int64_t i = 0; i < R; i++) {                                            \
+      T *cr = pc + i * c.rs;                                                     \
+      if (!acc)                                                                  \
+        for (int64_t j = 0; j < C; j++) cr[j * c.cs] = 0;                        \
+      for (int64_t k = 0; k < K; k++) {                                          \
+        U av = (U)pa[i * a.rs + k * a.cs];                                       \
+        if (!av) continue;                                                       \
+        const T *br = pb + k * b.rs;                                             \
+        if (c.cs == 1 && b.cs == 1)                                              \
+          for (int64_t j = 0; j < C; j++) cr[j] = (T)((U)cr[j] + av * (U)br[j]); \
+        else                                                                     \
+          for (int64_t j = 0; j < C; j++)                                        \
+            cr[j * c.cs] = (T)((U)cr[j * c.cs] + av * (U)br[j * b.cs]);          \
+      }                                                                          \
+    }                                                                            \
+  }
+INT_KERNEL(mm_i8, int8_t, uint32_t)
+INT_KERNEL(mm_i16, int16_t, uint32_t)
+INT_KERNEL(mm_i32, int32_t, uint32_t)
+INT_KERNEL(mm_i64, int64_t, uint64_t)
+INT_KERNEL(mm_u8, uint8_t, uint32_t)
+INT_KERNEL(mm_u16, uint16_t, uint32_t)
+INT_KERNEL(mm_u32, uint32_t, uint32_t)
+INT_KERNEL(mm_u64, uint64_t, uint64_t)
+
+static void mm_bool(int64_t R, int64_t C, int64_t K, mat a, mat b, mat c, int acc) {
+  const uint8_t *pa = (const uint8_t *)a.p, *pb = (const uint8_t *)b.p;
+  uint8_t *pc = (uint8_t *)c.p;
+  for (int64_t i = 0; i < R; i++) {
+    uint8_t *cr = pc + i * c.rs;
+    if (!acc)
+      for (int64_t j = 0; j < C; j++) cr[j * c.cs] = 0;
+    for (int64_t k = 0; k < K; k++) {
+      if (!pa[i * a.rs + k * a.cs]) continue;
+      const uint8_t *br = pb + k * b.rs;
+      for (int64_t j = 0; j < C; j++) cr[j * c.cs] |= br[j * b.cs] != 0;
+    }
+  }
+}
+
+static void kernel(ndt_dtype ct, int64_t R, int64_t C, int64_t K, mat a, mat b, mat c, int acc) {
+  switch (ct) {
+    case NDT_BOOL: mm_bool(R, C, K, a, b, c, acc); break;
+    case NDT_INT8: mm_i8(R, C, K, a, b, c, acc); break;
+    case NDT_INT16: mm_i16(R, C, K, a, b, c, acc); break;
+    case NDT_INT32: mm_i32(R, C, K, a, b, c, acc); break;
+    case NDT_INT64: mm_i64(R, C, K, a, b, c, acc); break;
+    case NDT_UINT8: mm_u8(R, C, K, a, b, c, acc); break;
+    case NDT_UINT16: mm_u16(R, C, K, a, b, c, acc); break;
+    case NDT_UINT32: mm_u32(R, C, K, a, b, c, acc); break;
+    case NDT_UINT64: mm_u64(R, C, K, a, b, c, acc); break;
+    default: blas_gemm(ct, R, C, K, a, b, c, acc);
+  }
+}
+
+static int is_blas(ndt_dtype t) {
+  char k = ndt_traits[t].kind;
+  return k == 'f' || k == 'c';
+}
+
+/* ---- tasks ------------------------------------------------------------ */
+/* Copies rows (columns, if column-major) [t1*chunk, ...) of operand w's own
+ * matrix t0 into its packed copy. */
+static ndt_status pack_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const mm_arg *m = p;
+  int w = m->which, nbd = m->nbd, csz = ndt_traits[m->ct].size;
+  const ndt_array *v = &m->op[w];
+  int64_t R = v->shape[nbd], C = v->shape[nbd + 1];
+  int64_t rs = v->strides[nbd], cs = v->strides[nbd + 1];
+  int64_t off = own_off(m, w, m->t0), c0 = m->t1 * m->pk_chunk[w];
+  char *base = m->pk[w]->tiles[0].data + m->t0 * R * C * csz;
+  if (m->pk_cm[w])
+    xfer2d(v, off + c0 * cs, R, min64(m->pk_chunk[w], C - c0), rs, cs, base + c0 * R * csz,
+           csz, R * csz, m->ct, 1);
+  else
+    xfer2d(v, off + c0 * rs, min64(m->pk_chunk[w], R - c0), C, rs, cs, base + c0 * C * csz,
+           C * csz, csz, m->ct, 1);
+  return NDT_OK;
+}
+
+/* Operand w's piece (rows r0.., cols c0..) of batch bi: packed, in place, or
+ * gathered into *scratch (allocated on first use, `bytes` long). */
+static ndt_status piece(const mm_arg *m, int w, int64_t bi, int64_t r0, int64_t R, int64_t c0,
+                        int64_t C, char **scratch, size_t bytes, mat *x) {
+  const ndt_array *v = &m->op[w];
+  int nbd = m->nbd, csz = ndt_traits[m->ct].size;
+  int64_t VR = v->shape[nbd], VC = v->shape[nbd + 1];
+  if (m->pk[w]) {
+    char *base = m->pk[w]->tiles[0].data + own_index(m, w, bi) * VR * VC * csz;
+    if (m->pk_cm[w]) {
+      x->p = base + (r0 + c0 * VR) * csz;
+      x->rs = 1;
+      x->cs = VR;
+    } else {
+      x->p = base + (r0 * VC + c0) * csz;
+      x->rs = VC;
+      x->cs = 1;
+    }
+    return NDT_OK;
+  }
+  int64_t rs = v->strides[nbd], cs = v->strides[nbd + 1];
+  int64_t off = batch_off(m, v, bi) + r0 * rs + c0 * cs;
+  if (direct(v, off, R, C, rs, cs, m->ct, is_blas(m->ct), x)) return NDT_OK;
+  if (!*scratch && !(*scratch = ndt_alloc_data(bytes, 0))) return NDT_ERR_NOMEM;
+  gather(v, off, R, C, rs, cs, m->ct, *scratch, x);
+  return NDT_OK;
+}
+
+/* One output block (rows i, columns j) for the batches of group t0. */
+static ndt_status block_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const mm_arg *m = p;
+  const mm_grid *g = &m->g;
+  ndt_dtype ct = m->ct;
+  int nbd = m->nbd, csz = ndt_traits[ct].size, blas = is_blas(ct);
+  const ndt_array *cv = &m->op[2];
+  int64_t i0 = m->t1 * g->mb, mi = min64(g->mb, g->M - i0);
+  int64_t j0 = m->t2 * g->nb, nj = min64(g->nb, g->N - j0);
+  int64_t b0 = m->t0 * g->gsize, b1 = min64(m->nbatch, b0 + g->gsize);
+  int64_t crs = cv->strides[nbd], ccs = cv->strides[nbd + 1];
+  size_t abytes = (size_t)(mi * g->kb * csz), bbytes = (size_t)(g->kb * nj * csz);
+  size_t cbytes = (size_t)(mi * nj * csz);
+  char *sa = NULL, *sb = NULL, *sc = NULL;
+  ndt_status st = NDT_OK;
+  for (int64_t bi = b0; bi < b1 && st == NDT_OK; bi++) {
+    mat c;
+    int64_t coff = 0;
+    int c_scratch = 0;
+    if (m->stage) {
+      c.p = m->stage->tiles[0].data + (bi * g->M * g->N + i0 * g->N + j0 * mi) * csz;
+      c.rs = nj;
+      c.cs = 1;
+    } else {
+      coff = batch_off(m, cv, bi) + i0 * crs + j0 * ccs;
+      if (!direct(cv, coff, mi, nj, crs, ccs, ct, blas, &c)) {
+        if (!sc && !(sc = ndt_alloc_data(cbytes, 0))) {
+          st = NDT_ERR_NOMEM;
+          break;
+        }
+        c.p = sc;
+        c.rs = nj;
+        c.cs = 1;
+        c_scratch = 1;
+      }
+    }
+    for (int64_t kp = 0; kp < g->nK; kp++) {
+      int64_t k0 = kp * g->kb, kl = min64(g->kb, g->K - k0);
+      mat a, b;
+      st = piece(m, 0, bi, i0, mi, k0, kl, &sa, abytes, &a);
+      if (st == NDT_OK) st = piece(m, 1, bi, k0, kl, j0, nj, &sb, bbytes, &b);
+      if (st) break;
+      kernel(ct, mi, nj, kl, a, b, c, kp > 0);
+    }
+    if (st == NDT_OK && c_scratch)
+      xfer2d(cv, coff, mi, nj, crs, ccs, c.p, nj * csz, csz, ct, 0);
+  }
+  if (sa) ndt_free_data_sized(sa, abytes);
+  if (sb) ndt_free_data_sized(sb, bbytes);
+  if (sc) ndt_free_data_sized(sc, cbytes);
+  return st;
+}
+
+/* Copies row block t1 of batch t0 from the staging buffer to the output. */
+static ndt_status copyout_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const mm_arg *m = p;
+  const mm_grid *g = &m->g;
+  int nbd = m->nbd, csz = ndt_traits[m->ct].size;
+  const ndt_array *cv = &m->op[2];
+  int64_t bi = m->t0, i0 = m->t1 * g->mb, mi = min64(g->mb, g->M - i0);
+  int64_t crs = cv->strides[nbd], ccs = cv->strides[nbd + 1];
+  int64_t off = batch_off(m, cv, bi) + i0 * crs;
+  for (int64_t j = 0; j < g->nJ; j++) {
+    int64_t j0 = j * g->nb, nj = min64(g->nb, g->N - j0);
+    char *src = m->stage->tiles[0].data + (bi * g->M * g->N + i0 * g->N + j0 * mi) * csz;
+    xfer2d(cv, off + j0 * ccs, mi, nj, crs, ccs, src, nj * csz, csz, m->ct, 0);
+  }
+  return NDT_OK;
+}
+
+/* ---- recording -------------------------------------------------------- */
+static ndt_status add_range(ndt_access **acc, int *nacc, int *cap, ndt_store *s, int64_t lo,
+                            int64_t hi, ndt_priv pv) {
+  ndt_array v;
+  memset(&v, 0, sizeof v);
+  v.store = s;
+  v.dtype = s->dtype;
+  v.ndim = 1;
+  v.offset = lo;
+  v.shape[0] = hi - lo + 1;
+  v.strides[0] = 1;
+  v.size = v.shape[0];
+  return ndt_add_access(acc, nacc, cap, &v, pv);
+}
+
+/* The extent of operand w's region (rows r0.., cols c0..) over batches
+ * [b0, b1), declared with privilege pv. */
+static ndt_status add_region(ndt_access **acc, int *nacc, int *cap, const mm_arg *m, int w,
+                             int64_t b0, int64_t b1, int64_t r0, int64_t R, int64_t c0,
+                             int64_t C, ndt_priv pv) {
+  const ndt_array *v = &m->op[w];
+  if (R <= 0 || C <= 0) return NDT_OK;
+  int64_t rs = v->strides[m->nbd], cs = v->strides[m->nbd + 1];
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (int64_t bi = b0; bi < b1; bi++) {
+    int64_t l, h;
+    extent2(batch_off(m, v, bi) + r0 * rs + c0 * cs, R, C, rs, cs, &l, &h);
+    if (l < lo) lo = l;
+    if (h > hi) hi = h;
+  }
+  return add_range(acc, nacc, cap, v->store, lo, hi, pv);
+}
+
+static int64_t own_count(const mm_arg *m, int w) {
+  int64_t n = 1;
+  for (int d = 0; d < m->nbd; d++) n *= m->own[w][d];
+  return n;
+}
+
+/* 1 when every own matrix of operand w can be read in place. */
+static int all_direct(const mm_arg *m, int w) {
+  const ndt_array *v = &m->op[w];
+  int nbd = m->nbd;
+  int64_t R = v->shape[nbd], C = v->shape[nbd + 1], n = own_count(m, w);
+  for (int64_t q = 0; q < n; q++) {
+    mat x;
+    if (!direct(v, own_off(m, w, q), R, C, v->strides[nbd], v->strides[nbd + 1], m->ct,
+                is_blas(m->ct), &x))
+      return 0;
+  }
+  return 1;
+}
+
+/* 1 when operand w is broadcast along a batch dimension. */
+static int broadcast_batch(const mm_arg *m, int w) {
+  for (int d = 0; d < m->nbd; d++)
+    if (m->own[w][d] == 1 && m->bshape[d] > 1) return 1;
+  return 0;
+}
+
+/* Records the product described by m (views, own extents, ct, batch shape;
+ * M, N, K > 0 and nbatch > 0). */
+static ndt_status mm_record(mm_arg *m) {
+  int nbd = m->nbd, csz = ndt_traits[m->ct].size;
+  int64_t M = m->op[0].shape[nbd], K = m->op[0].shape[nbd + 1], N = m->op[1].shape[nbd + 1];
+  int64_t tb = ndt_rt_tile_bytes();
+  make_grid(M, N, K, m->nbatch, m->ct, tb, &m->g);
+  mm_grid *g = &m->g;
+  m->pk[0] = m->pk[1] = NULL;
+  m->stage = NULL;
+  int share[2] = {g->nJ > 1 || (g->nG > 1 && broadcast_batch(m, 0)),
+                  g->nI > 1 || (g->nG > 1 && broadcast_batch(m, 1))};
+  ndt_status st = NDT_OK;
+  int64_t te = max64(1, tb / csz);
+  for (int w = 0; w < 2 && st == NDT_OK; w++) {
+    if (!share[w] || all_direct(m, w)) continue;
+    const ndt_array *v = &m->op[w];
+    int64_t R = v->shape[nbd], C = v->shape[nbd + 1];
+    int64_t rs = v->strides[nbd], cs = v->strides[nbd + 1];
+    m->pk_cm[w] = R > 1 && C > 1 && llabs(rs) < llabs(cs) && R <= INT_MAX;
+    m->pk_chunk[w] = max64(1, te / (m->pk_cm[w] ? R : C));
+    st = ndt_store_new_bytes(&m->pk[w], own_count(m, w) * R * C * csz);
+  }
+  if (st == NDT_OK && g->nJ > 1) st = ndt_store_new_bytes(&m->stage, m->nbatch * M * N * csz);
+  ndt_access *acc = NULL;
+  int nacc = 0, cap = 0;
+  int64_t nblocks = g->nG * g->nI * g->nJ;
+  double work = (double)m->nbatch * M * N * K;
+  int small = nblocks == 1 && !m->pk[0] && !m->pk[1] && !m->stage &&
+              m->nbatch * M * N <= ndt_rt_inline_elems() && work <= (double)(1 << 22);
+
+  /* pack tasks */
+  for (int w = 0; w < 2 && st == NDT_OK; w++) {
+    if (!m->pk[w]) continue;
+    const ndt_array *v = &m->op[w];
+    int64_t R = v->shape[nbd], C = v->shape[nbd + 1];
+    int64_t rs = v->strides[nbd], cs = v->strides[nbd + 1];
+    int64_t major = m->pk_cm[w] ? C : R, nq = own_count(m, w);
+    ndt_store *stores[2] = {v->store, m->pk[w]};
+    for (int64_t q = 0; q < nq && st == NDT_OK; q++) {
+      int64_t off = own_off(m, w, q);
+      for (int64_t c = 0; c * m->pk_chunk[w] < major && st == NDT_OK; c++) {
+        int64_t s0 = c * m->pk_chunk[w], n = min64(m->pk_chunk[w], major - s0);
+        m->which = w;
+        m->t0 = q;
+        m->t1 = c;
+        nacc = 0;
+        int64_t lo, hi;
+        if (m->pk_cm[w]) extent2(off + s0 * cs, R, n, rs, cs, &lo, &hi);
+        else extent2(off + s0 * rs, n, C, rs, cs, &lo, &hi);
+        st = add_range(&acc, &nacc, &cap, v->store, lo, hi, NDT_READ);
+        int64_t plo = (q * R * C + s0 * (m->pk_cm[w] ? R : C)) * csz;
+        int64_t plen = n * (m->pk_cm[w] ? R : C) * csz;
+        if (st == NDT_OK) st = add_range(&acc, &nacc, &cap, m->pk[w], plo, plo + plen - 1, NDT_WRITE);
+        if (st == NDT_OK)
+          st = ndt_submit("matmul", pack_task, m, sizeof *m, acc, nacc, stores, 2, 0);
+      }
+    }
+  }
+
+  /* block tasks */
+  ndt_store *stores[5];
+  int ns = 0;
+  stores[ns++] = m->op[0].store;
+  stores[ns++] = m->op[1].store;
+  stores[ns++] = m->op[2].store;
+  for (int w = 0; w < 2; w++)
+    if (m->pk[w]) stores[ns++] = m->pk[w];
+  if (m->stage) stores[ns++] = m->stage;
+  for (int64_t gi = 0; gi < g->nG && st == NDT_OK; gi++) {
+    int64_t b0 = gi * g->gsize, b1 = min64(m->nbatch, b0 + g->gsize);
+    for (int64_t i = 0; i < g->nI && st == NDT_OK; i++) {
+      int64_t i0 = i * g->mb, mi = min64(g->mb, M - i0);
+      for (int64_t j = 0; j < g->nJ && st == NDT_OK; j++) {
+        int64_t j0 = j * g->nb, nj = min64(g->nb, N - j0);
+        m->t0 = gi;
+        m->t1 = i;
+        m->t2 = j;
+        nacc = 0;
+        if (m->pk[0]) st = add_range(&acc, &nacc, &cap, m->pk[0], 0, m->pk[0]->size - 1, NDT_READ);
+        else st = add_region(&acc, &nacc, &cap, m, 0, b0, b1, i0, mi, 0, K, NDT_READ);
+        if (st == NDT_OK) {
+          if (m->pk[1]) st = add_range(&acc, &nacc, &cap, m->pk[1], 0, m->pk[1]->size - 1, NDT_READ);
+          else st = add_region(&acc, &nacc, &cap, m, 1, b0, b1, 0, K, j0, nj, NDT_READ);
+        }
+        if (st == NDT_OK) {
+          if (m->stage) {
+            int64_t lo = (b0 * M * N + i0 * N + j0 * mi) * csz;
+            st = add_range(&acc, &nacc, &cap, m->stage, lo, lo + mi * nj * csz - 1, NDT_WRITE);
+          } else {
+            st = add_region(&acc, &nacc, &cap, m, 2, b0, b1, i0, mi, j0, nj, NDT_WRITE);
+          }
+        }
+        if (st == NDT_OK)
+          st = ndt_submit("matmul", block_task, m, sizeof *m, acc, nacc, stores, ns, small);
+      }
+    }
+  }
+
+  /* copy-out tasks */
+  if (m->stage) {
+    ndt_store *cs[2] = {m->stage, m->op[2].store};
+    for (int64_t bi = 0; bi < m->nbatch && st == NDT_OK; bi++) {
+      for (int64_t i = 0; i < g->nI && st == NDT_OK; i++) {
+        int64_t i0 = i * g->mb, mi = min64(g->mb, M - i0);
+        m->t0 = bi;
+        m->t1 = i;
+        nacc = 0;
+        int64_t lo = (bi * M * N + i0 * N) * csz;
+        st = add_range(&acc, &nacc, &cap, m->stage, lo, lo + mi * N * csz - 1, NDT_READ);
+        if (st == NDT_OK) st = add_region(&acc, &nacc, &cap, m, 2, bi, bi + 1, i0, mi, 0, N, NDT_WRITE);
+        if (st == NDT_OK)
+          st = ndt_submit("matmul", copyout_task, m, sizeof *m, acc, nacc, cs, 2, 0);
+      }
+    }
+  }
+  ndt_mfree(acc);
+  if (st) ndt_sync();  /* tasks already recorded use the buffers below */
+  ndt_store_decref(m->pk[0]);
+  ndt_store_decref(m->pk[1]);
+  ndt_store_decref(m->stage);
+  return st;
+}
+
+/* ---- shapes and messages ---------------------------------------------- */
+static int fmt_dims(char *buf, size_t cap, int n, const int64_t *d) {
+  int len = snprintf(buf, cap, "(");
+  for (int k = 0; k < n && (size_t)len < cap; k++)
+    len += snprintf(buf + len, cap - len, "%s%lld", k ? "," : "", (long long)d[k]);
+  if ((size_t)len < cap) len += snprintf(buf + len, cap - len, "%s)", n == 1 ? "," : "");
+  return len;
+}
+
+/* A view of v with `nbd` batch dimensions (broadcast to bshape, stride 0
+ * where v has none or extent 1) followed by the two core dimensions given. */
+static void core_view(const ndt_array *v, int vloop, int nbd, const int64_t *bshape, int64_t R,
+                      int64_t C, int64_t rs, int64_t cs, ndt_array *out, int64_t *own) {
+  *out = *v;
+  out->ndim = nbd + 2;
+  out->size = 1;
+  for (int d = 0; d < nbd; d++) {
+    int j = d - (nbd - vloop);
+    int has = j >= 0 && v->shape[j] != 1;
+    out->shape[d] = bshape[d];
+    out->strides[d] = has ? v->strides[j] : 0;
+    if (own) own[d] = has ? bshape[d] : 1;
+    out->size *= bshape[d];
+  }
+  out->shape[nbd] = R;
+  out->shape[nbd + 1] = C;
+  out->strides[nbd] = rs;
+  out->strides[nbd + 1] = cs;
+  out->size *= R * C;
+}
+
+ndt_status ndt_matmul(const ndt_array *a, const ndt_array *b, ndt_array **out) {
+  pthread_once(&blas_once, blas_setup);
+  if (!a || !b || !out) return ndt_error(NDT_ERR_VALUE, "matmul: NULL argument");
+  for (int i = 0; i < 2; i++) {
+    const ndt_array *x = i ? b : a;
+    if (x->ndim == 0)
+      return ndt_error(NDT_ERR_VALUE, "matmul: Input operand %d does not have enough dimensions "
+                       "(has 0, gufunc core with signature %s requires 1)", i, SIG);
+  }
+  int an = a->ndim, bn = b->ndim;
+  int64_t K = a->shape[an - 1], Kb = bn == 1 ? b->shape[0] : b->shape[bn - 2];
+  if (K != Kb)
+    return ndt_error(NDT_ERR_VALUE, "matmul: Input operand 1 has a mismatch in its core "
+                     "dimension 0, with gufunc signature %s (size %lld is different from %lld)",
+                     SIG, (long long)Kb, (long long)K);
+  int64_t M = an >= 2 ? a->shape[an - 2] : 1, N = bn >= 2 ? b->shape[bn - 1] : 1;
+  int aloop = an >= 2 ? an - 2 : 0, bloop = bn >= 2 ? bn - 2 : 0;
+  int ncore = (an >= 2) + (bn >= 2);
+  int64_t core[2];
+  int nc = 0;
+  if (an >= 2) core[nc++] = M;
+  if (bn >= 2) core[nc++] = N;
+  int nbd;
+  int64_t bshape[NDT_MAXDIMS];
+  {
+    int nds[2] = {aloop, bloop};
+    const int64_t *shs[2] = {a->shape, b->shape};
+    if (ndt_broadcast_shapes(2, nds, shs, &nbd, bshape) != NDT_OK) {
+      /* NumPy's text: each operand's loop dims, then a newaxis per core dim */
+      char s[2][700], r[100];
+      for (int o = 0; o < 2; o++) {
+        int nl = o ? bloop : aloop, nd = o ? bn : an;
+        const int64_t *sh = o ? b->shape : a->shape;
+        int len = fmt_dims(s[o], 300, nd, sh);
+        len += snprintf(s[o] + len, sizeof s[o] - len, "->(");
+        for (int k = 0; k < nl && len < 600; k++)
+          len += snprintf(s[o] + len, sizeof s[o] - len, "%s%lld", k ? "," : "",
+                          (long long)sh[k]);
+        for (int k = 0; nl && k < (nd >= 2 ? 2 : 1); k++)
+          len += snprintf(s[o] + len, sizeof s[o] - len, ",newaxis");
+        snprintf(s[o] + len, sizeof s[o] - len, ")");
+      }
+      fmt_dims(r, sizeof r, nc, core);
+      return ndt_error(NDT_ERR_SHAPE, "operands could not be broadcast together with remapped "
+                       "shapes [original->remapped]: %s %s  and requested shape %s", s[0], s[1], r);
+    }
+  }
+  ndt_dtype ct = ndt_promote(a->dtype, 0, b->dtype, 0);
+  if ((int)ct < 0 || ct >= NDT_NTYPES)
+    return ndt_error(NDT_ERR_TYPE, "matmul: unsupported operand dtypes");
+  ndt_array *res = *out;
+  int64_t rshape[NDT_MAXDIMS];
+  int rnd = nbd + nc;
+  if (rnd > NDT_MAXDIMS) return ndt_error(NDT_ERR_VALUE, "matmul: too many dimensions");
+  memcpy(rshape, bshape, sizeof(int64_t) * nbd);
+  for (int k = 0; k < nc; k++) rshape[nbd + k] = core[k];
+  if (res) {
+    if (res->ndim < ncore)
+      return ndt_error(NDT_ERR_VALUE, "matmul: Output operand 0 does not have enough dimensions "
+                       "(has %d, gufunc core with signature %s requires %d)", res->ndim, SIG,
+                       ncore);
+    for (int k = 0; k < nc; k++) {
+      int64_t have = res->shape[res->ndim - nc + k];
+      if (have != core[k])
+        return ndt_error(NDT_ERR_VALUE, "matmul: Output operand 0 has a mismatch in its core "
+                         "dimension %d, with gufunc signature %s (size %lld is different from "
+                         "%lld)", k, SIG, (long long)have, (long long)core[k]);
+    }
+    /* the output's loop dims may add batch dims but never broadcast */
+    int ond = res->ndim - nc, nd2;
+    int64_t sh2[NDT_MAXDIMS];
+    int nds[2] = {nbd, ond};
+    const int64_t *shs[2] = {bshape, res->shape};
+    int ok = ndt_broadcast_shapes(2, nds, shs, &nd2, sh2) == NDT_OK && nd2 == ond;
+    for (int k = 0; ok && k < ond; k++) ok = sh2[k] == res->shape[k];
+    if (!ok) {
+      char s1[300], s2[300];
+      fmt_dims(s1, sizeof s1, res->ndim, res->shape);
+      fmt_dims(s2, sizeof s2, rnd, rshape);
+      return ndt_error(NDT_ERR_SHAPE, "non-broadcastable output operand with shape %s doesn't "
+                       "match the broadcast shape %s", s1, s2);
+    }
+    nbd = ond;
+    memcpy(bshape, res->shape, sizeof(int64_t) * nbd);
+    rnd = res->ndim;
+    if (!ndt_can_cast(ct, res->dtype, NDT_CAST_SAME_KIND))
+      return ndt_error(NDT_ERR_CAST, "Cannot cast ufunc 'matmul' output from dtype('%s') to "
+                       "dtype('%s') with casting rule 'same_kind'", ndt_dtype_name(ct),
+                       ndt_dtype_name(res->dtype));
+  } else {
+    ndt_status st = ndt_array_new(&res, ct, rnd, rshape, 0);
+    if (st) return st;
+  }
+  ndt_status st = NDT_OK;
+  if (res->size == 0) goto done;
+  if (K == 0) {
+    uint8_t zero = 0;
+    st = ndt_fill(res, &zero, NDT_BOOL);
+    goto done;
+  }
+  {
+    ndt_array *ca = NULL, *cb = NULL;
+    if (*out && ndt_may_overlap(a, res)) {
+      st = ndt_copy(&ca, a);
+      if (st == NDT_OK) a = ca;
+    }
+    if (st == NDT_OK && *out && ndt_may_overlap(b, res)) {
+      st = ndt_copy(&cb, b);
+      if (st == NDT_OK) b = cb;
+    }
+    if (st == NDT_OK) {
+      mm_arg *m = ndt_calloc(1, sizeof *m);
+      if (!m) st = NDT_ERR_NOMEM;
+      else {
+        m->ct = ct;
+        m->nbd = nbd;
+        memcpy(m->bshape, bshape, sizeof(int64_t) * nbd);
+        m->nbatch = 1;
+        for (int d = 0; d < nbd; d++) m->nbatch *= bshape[d];
+        if (an >= 2)
+          core_view(a, aloop, nbd, bshape, M, K, a->strides[an - 2], a->strides[an - 1], &m->op[0],
+                    m->own[0]);
+        else
+          core_view(a, 0, nbd, bshape, 1, K, 0, a->strides[0], &m->op[0], m->own[0]);
+        if (bn >= 2)
+          core_view(b, bloop, nbd, bshape, K, N, b->strides[bn - 2], b->strides[bn - 1],
+                    &m->op[1], m->own[1]);
+        else
+          core_view(b, 0, nbd, bshape, K, 1, b->strides[0], 0, &m->op[1], m->own[1]);
+        int rn = res->ndim;
+        int64_t crs = an >= 2 ? res->strides[rn - (bn >= 2 ? 2 : 1)] : 0;
+        int64_t ccs = bn >= 2 ? res->strides[rn - 1] : 0;
+        core_view(res, nbd, nbd, bshape, M, N, crs, ccs, &m->op[2], NULL);
+        st = mm_record(m);
+        ndt_mfree(m);
+      }
+    }
+    ndt_free(ca);
+    ndt_free(cb);
+  }
+done:
+  if (st) {
+    if (!*out) ndt_free(res);
+    return st;
+  }
+  *out = res;
+  return NDT_OK;
+}
+
+/* ---- dot -------------------------------------------------------------- */
+ndt_status ndt_dot(const ndt_array *a, const ndt_array *b, ndt_array **out) {
+  if (!a || !b || !out) return ndt_error(NDT_ERR_VALUE, "dot: NULL argument");
+  int an = a->ndim, bn = b->ndim;
+  ndt_dtype rt;
+  int rnd = 0;
+  int64_t rshape[NDT_MAXDIMS];
+  if (an == 0 || bn == 0) {
+    const ndt_array *in[2] = {a, b};
+    ndt_status st = ndt_ufunc_result_type(NDT_MULTIPLY, 2, in, NDT_DTYPE_DEFAULT, &rt);
+    if (st) return st;
+    int nds[2] = {an, bn};
+    const int64_t *shs[2] = {a->shape, b->shape};
+    st = ndt_broadcast_shapes(2, nds, shs, &rnd, rshape);
+    if (st) return st;
+  } else {
+    int64_t K = a->shape[an - 1];
+    int bk = bn == 1 ? 0 : bn - 2;
+    if (b->shape[bk] != K) {
+      char s1[300], s2[300];
+      fmt_dims(s1, sizeof s1, an, a->shape);
+      fmt_dims(s2, sizeof s2, bn, b->shape);
+      return ndt_error(NDT_ERR_VALUE, "shapes %s and %s not aligned: %lld (dim %d) != %lld "
+                       "(dim %d)", s1, s2, (long long)K, an - 1, (long long)b->shape[bk], bk);
+    }
+    rt = ndt_promote(a->dtype, 0, b->dtype, 0);
+    rnd = an - 1 + (bn >= 2 ? bn - 1 : 0);
+    if (rnd > NDT_MAXDIMS) return ndt_error(NDT_ERR_VALUE, "dot: too many dimensions");
+    for (int k = 0; k < an - 1; k++) rshape[k] = a->shape[k];
+    for (int k = 0; k < bn - 2; k++) rshape[an - 1 + k] = b->shape[k];
+    if (bn >= 2) rshape[rnd - 1] = b->shape[bn - 1];
+  }
+  if (*out) {
+    const ndt_array *o = *out;
+    int ok = o->dtype == rt && o->ndim == rnd && ndt_is_c_contiguous(o);
+    for (int k = 0; ok && k < rnd; k++) ok = o->shape[k] == rshape[k];
+    if (!ok)
+      return ndt_error(NDT_ERR_VALUE, "output array is not acceptable (must have the right "
+                       "datatype, number of dimensions, and be a C-Array)");
+  }
+  if (an == 0 || bn == 0) return ndt_binary(NDT_MULTIPLY, a, b, out);
+  if (bn <= 2 || an == 1) return ndt_matmul(a, b, out);
+  /* N-d x M-d (M >= 3): C[i..., j..., n] = sum_k a[i..., k] b[j..., k, n].
+   * One product (P, K) @ (j..., K, N) -> (j..., P, N), then the axes are
+   * moved into place by a copy. */
+  int64_t P = 1, K = a->shape[an - 1];
+  for (int k = 0; k < an - 1; k++) P *= a->shape[k];
+  int64_t s2[2] = {P, K};
+  ndt_array *a2 = NULL, *tmp = NULL, *tv = NULL, *pv = NULL;
+  ndt_status st = ndt_reshape(&a2, a, 2, s2);
+  if (st == NDT_OK) st = ndt_matmul(a2, b, &tmp);
+  if (st == NDT_OK) {
+    /* tmp (j..., P, N) viewed as (j..., i..., N), then (i..., j..., N) */
+    int q = bn - 2, p = an - 1, nd = q + p + 1;
+    int64_t vs[NDT_MAXDIMS];
+    for (int k = 0; k < q; k++) vs[k] = b->shape[k];
+    for (int k = 0; k < p; k++) vs[q + k] = a->shape[k];
+    vs[nd - 1] = b->shape[bn - 1];
+    st = ndt_reshape(&tv, tmp, nd, vs);
+    int perm[NDT_MAXDIMS];
+    for (int k = 0; k < p; k++) perm[k] = q + k;
+    for (int k = 0; k < q; k++) perm[p + k] = k;
+    perm[nd - 1] = nd - 1;
+    if (st == NDT_OK) st = ndt_transpose(&pv, tv, perm);
+  }
+  if (st == NDT_OK) {
+    if (*out) st = ndt_assign(*out, pv, NDT_CAST_SAME_KIND);
+    else st = ndt_copy(out, pv);
+  }
+  ndt_free(a2);
+  ndt_free(tmp);
+  ndt_free(tv);
+  ndt_free(pv);
+  return st;
+}
