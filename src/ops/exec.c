@@ -29,6 +29,65 @@ void ndt_block_view(const ndt_array *v, const ndt_tiling *tl, int64_t b, ndt_arr
   for (int k = 0; k < v->ndim; k++) out->size *= out->shape[k];
 }
 
+void ndt_block_rows(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_t r0, int64_t rn,
+                    ndt_array *out) {
+  ndt_block_view(v, tl, b, out);
+  if (tl->axis < 0) return;
+  int ax = tl->axis;
+  out->offset += r0 * out->strides[ax];
+  out->size = out->size / (out->shape[ax] ? out->shape[ax] : 1) * rn;
+  out->shape[ax] = rn;
+}
+
+/* Tile of the first and last element a row-slab of v touches. */
+static void slab_tiles(const ndt_array *v, int ax, int64_t i, int64_t *ta, int64_t *tz) {
+  ndt_array r = *v;
+  r.offset += i * v->strides[ax];
+  r.shape[ax] = 1;
+  int64_t lo, hi;
+  ndt_view_extent(&r, &lo, &hi);
+  *ta = ndt_store_tile_of(v->store, lo);
+  *tz = ndt_store_tile_of(v->store, hi);
+}
+
+int ndt_block_cuts(ndt_array *const *views, int n, const ndt_tiling *tl, int64_t b,
+                   int64_t *cuts, int cap) {
+  ndt_array bv;
+  ndt_block_view(views[0], tl, b, &bv);
+  int64_t rows = tl->axis < 0 ? 1 : bv.shape[tl->axis];
+  int nc = 0;
+  cuts[nc++] = 0;
+  if (tl->axis >= 0 && rows > 1 && bv.size > 0) {
+    int ax = tl->axis;
+    for (int64_t i = 0; i < rows;) {
+      /* the longest run of rows from i in which every view stays in the tile
+       * its row i is in; the predicate holds on a prefix, by monotonicity */
+      int64_t end = rows;
+      for (int k = 0; k < n; k++) {
+        ndt_array v;
+        ndt_block_view(views[k], tl, b, &v);
+        if (v.size == 0 || v.strides[ax] == 0) continue;
+        int64_t ta, tz;
+        slab_tiles(&v, ax, i, &ta, &tz);
+        if (ta != tz) { end = i + 1; break; }
+        int64_t lo = i + 1, hi = end;   /* first row in [lo, hi) that leaves tile ta */
+        while (lo < hi) {
+          int64_t mid = lo + (hi - lo) / 2, ma, mz;
+          slab_tiles(&v, ax, mid, &ma, &mz);
+          if (ma == ta && mz == ta) lo = mid + 1; else hi = mid;
+        }
+        if (lo < end) end = lo;
+      }
+      if (nc == cap - 1) end = rows;   /* out of room: the rest is one piece */
+      cuts[nc++] = end;
+      i = end;
+    }
+  } else {
+    cuts[nc++] = rows;
+  }
+  return nc - 1;
+}
+
 ndt_status ndt_add_access(ndt_access **acc, int *nacc, int *cap, const ndt_array *v,
                           ndt_priv p) {
   if (v->size == 0) return NDT_OK;
@@ -277,14 +336,21 @@ ndt_status ndt_launch_elementwise(ndt_ew_arg *proto, ndt_array *const *views) {
   ndt_access *acc = NULL;
   int cap = 0;
   ndt_status st = NDT_OK;
+  int64_t cuts[65];
   for (int64_t blk = 0; blk < tl.ntiles && st == NDT_OK; blk++) {
-    int nacc = 0;
-    for (int o = 0; o < nop; o++) ndt_block_view(views[o], &tl, blk, &proto->op[o]);
-    for (int o = 0; o < nop && st == NDT_OK; o++)
-      st = ndt_add_access(&acc, &nacc, &cap, &proto->op[o], o == nin ? NDT_WRITE : NDT_READ);
-    if (st == NDT_OK)
-      st = ndt_submit(proto->name, ew_task, proto, sizeof *proto, acc, nacc, stores, nstores,
-                      small);
+    /* pieces of the block in which no operand crosses a tile border: they
+     * read and write in place, with no gathers */
+    int np_ = ndt_block_cuts(views, nop, &tl, blk, cuts, 65);
+    for (int pc = 0; pc < np_ && st == NDT_OK; pc++) {
+      int nacc = 0;
+      for (int o = 0; o < nop; o++)
+        ndt_block_rows(views[o], &tl, blk, cuts[pc], cuts[pc + 1] - cuts[pc], &proto->op[o]);
+      for (int o = 0; o < nop && st == NDT_OK; o++)
+        st = ndt_add_access(&acc, &nacc, &cap, &proto->op[o], o == nin ? NDT_WRITE : NDT_READ);
+      if (st == NDT_OK)
+        st = ndt_submit(proto->name, ew_task, proto, sizeof *proto, acc, nacc, stores, nstores,
+                        small && np_ == 1);
+    }
   }
   ndt_mfree(acc);
   return st;

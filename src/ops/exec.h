@@ -25,6 +25,15 @@ ndt_status ndt_launch_elementwise(ndt_ew_arg *proto, ndt_array *const *views);
  * the split axis). */
 void ndt_block_view(const ndt_array *v, const ndt_tiling *tl, int64_t b, ndt_array *out);
 
+/* Rows [r0, r0+rn) of block b along the tiling's split axis. */
+void ndt_block_rows(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_t r0, int64_t rn,
+                    ndt_array *out);
+/* Splits block b into pieces of whole rows in which each of the n views (all
+ * of the iteration shape) stays inside one tile where it can; piece k is rows
+ * [cuts[k], cuts[k+1]). Returns the number of pieces (at most cap - 1). */
+int ndt_block_cuts(ndt_array *const *views, int n, const ndt_tiling *tl, int64_t b,
+                   int64_t *cuts, int cap);
+
 /* Data access inside a task. A bound operand is a pointer and byte strides;
  * when the view spans several tiles, its elements are gathered into scratch
  * (and scattered back for an output by ndt_unbind). */

@@ -48,7 +48,7 @@ static void group_decref(fgroup *g) {
   ndt_mfree(g);
 }
 
-typedef struct { fgroup *g; int64_t blk; } fused_arg;
+typedef struct { fgroup *g; int64_t blk, r0, rn; } fused_arg;
 
 static ndt_status fused_task(void *p, int worker) {
   NDT_UNUSED(worker);
@@ -61,13 +61,13 @@ static ndt_status fused_task(void *p, int worker) {
   for (; nb_e < g->next && st == NDT_OK; nb_e++) {
     eb[nb_e].scratch = NULL;
     if (!g->ext_used[nb_e]) continue;
-    ndt_block_view(&g->ext[nb_e], &g->tl, fa->blk, &ev[nb_e]);
+    ndt_block_rows(&g->ext[nb_e], &g->tl, fa->blk, fa->r0, fa->rn, &ev[nb_e]);
     st = ndt_bind(&ev[nb_e], &eb[nb_e], 1);
   }
   for (; nb_o < g->nops && st == NDT_OK; nb_o++) {
     ob[nb_o].scratch = NULL;
     if (!g->ops[nb_o].alive) continue;
-    ndt_block_view(g->ops[nb_o].out, &g->tl, fa->blk, &ov[nb_o]);
+    ndt_block_rows(g->ops[nb_o].out, &g->tl, fa->blk, fa->r0, fa->rn, &ov[nb_o]);
     st = ndt_bind(&ov[nb_o], &ob[nb_o], 0);
   }
   if (st == NDT_OK) {
@@ -75,7 +75,7 @@ static ndt_status fused_task(void *p, int worker) {
     int64_t shape[NDT_MAXDIMS], s[MAXE + MAXF][NDT_MAXDIMS];
     int nd = g->nd, nop = 0, map_e[MAXE], map_o[MAXF];
     ndt_array bv;
-    ndt_block_view(g->ops[0].out, &g->tl, fa->blk, &bv);
+    ndt_block_rows(g->ops[0].out, &g->tl, fa->blk, fa->r0, fa->rn, &bv);
     memcpy(shape, bv.shape, sizeof(int64_t) * nd);
     for (int e = 0; e < g->next; e++)
       if (g->ext_used[e]) {
@@ -187,25 +187,36 @@ ndt_status ndt_flush(void) {
   ndt_access *acc = NULL;
   int cap = 0;
   const char *name = g->nops == 1 ? g->ops[0].name : "fused elementwise";
+  ndt_array *cv[MAXE + MAXF];
+  int ncv = 0;
+  for (int k = 0; k < g->nops; k++)
+    if (g->ops[k].alive) cv[ncv++] = g->ops[k].out;
+  for (int e = 0; e < g->next; e++)
+    if (g->ext_used[e]) cv[ncv++] = &g->ext[e];
+  if (ncv == 0) cv[ncv++] = g->ops[0].out;
+  int64_t cuts[65];
   for (int64_t b = 0; any && b < g->tl.ntiles && st == NDT_OK; b++) {
-    int nacc = 0;
-    for (int e = 0; e < g->next && st == NDT_OK; e++)
-      if (g->ext_used[e]) {
-        ndt_array bv;
-        ndt_block_view(&g->ext[e], &g->tl, b, &bv);
-        st = ndt_add_access(&acc, &nacc, &cap, &bv, NDT_READ);
-      }
-    for (int k = 0; k < g->nops && st == NDT_OK; k++)
-      if (g->ops[k].alive) {
-        ndt_array bv;
-        ndt_block_view(g->ops[k].out, &g->tl, b, &bv);
-        st = ndt_add_access(&acc, &nacc, &cap, &bv, NDT_WRITE);
-      }
-    if (st) break;
-    fused_arg fa = {g, b};
-    atomic_fetch_add(&g->refs, 1);
-    st = ndt_submit(name, fused_task, &fa, sizeof fa, acc, nacc, NULL, 0, 0);
-    if (st) atomic_fetch_sub(&g->refs, 1);
+    int np_ = ndt_block_cuts(cv, ncv, &g->tl, b, cuts, 65);
+    for (int pc = 0; pc < np_ && st == NDT_OK; pc++) {
+      fused_arg fa = {g, b, cuts[pc], cuts[pc + 1] - cuts[pc]};
+      int nacc = 0;
+      for (int e = 0; e < g->next && st == NDT_OK; e++)
+        if (g->ext_used[e]) {
+          ndt_array bv;
+          ndt_block_rows(&g->ext[e], &g->tl, b, fa.r0, fa.rn, &bv);
+          st = ndt_add_access(&acc, &nacc, &cap, &bv, NDT_READ);
+        }
+      for (int k = 0; k < g->nops && st == NDT_OK; k++)
+        if (g->ops[k].alive) {
+          ndt_array bv;
+          ndt_block_rows(g->ops[k].out, &g->tl, b, fa.r0, fa.rn, &bv);
+          st = ndt_add_access(&acc, &nacc, &cap, &bv, NDT_WRITE);
+        }
+      if (st) break;
+      atomic_fetch_add(&g->refs, 1);
+      st = ndt_submit(name, fused_task, &fa, sizeof fa, acc, nacc, NULL, 0, 0);
+      if (st) atomic_fetch_sub(&g->refs, 1);
+    }
   }
   ndt_mfree(acc);
   group_decref(g);

@@ -652,7 +652,7 @@ static ndt_status mm_record(mm_arg *m) {
   }
 
   /* block tasks */
-  ndt_store *stores[5];
+  ndt_store *stores[6];
   int ns = 0;
   stores[ns++] = m->op[0].store;
   stores[ns++] = m->op[1].store;

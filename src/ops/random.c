@@ -91,6 +91,7 @@ typedef struct {
 /* Blocks for positions p0 .. p0+n-1 (ctr[3] = sub), as four word arrays,
  * written so the compiler can vectorize across positions. */
 #define CH 256
+#define NPRE 4   /* most blocks a rejection sampler's elements get ahead */
 typedef struct {
   uint32_t w[4][CH + 4];
 } blocks;
@@ -406,6 +407,8 @@ typedef struct {
   uint32_t w[4];
   int has_normal;
   double normal;
+  const blocks *pre;  /* blocks ctr[3] = 0 .. npre-1 computed ahead, column col */
+  int npre, col;
 } estream;
 
 static inline void es_init(estream *s, const rkey *k, uint64_t pos, uint32_t sub) {
@@ -414,21 +417,28 @@ static inline void es_init(estream *s, const rkey *k, uint64_t pos, uint32_t sub
   s->sub = sub;
   s->used = 4;
   s->has_normal = 0;
+  s->npre = 0;
 }
 
-/* Starts with a block already computed (the one at ctr[3] = sub - 1). */
-static inline void es_init_with(estream *s, const rkey *k, uint64_t pos, const blocks *b,
-                                int j) {
-  es_init(s, k, pos, 1);
-  for (int q = 0; q < 4; q++) s->w[q] = b->w[q][j];
-  s->used = 0;
+/* A sub-stream whose first npre blocks are column col of pre[0..npre-1]. */
+static inline void es_init_pre(estream *s, const rkey *k, uint64_t pos, const blocks *pre,
+                               int npre, int col) {
+  es_init(s, k, pos, 0);
+  s->pre = pre;
+  s->npre = npre;
+  s->col = col;
 }
 
 static inline uint32_t es_u32(estream *s) {
   if (s->used == 4) {
-    uint32_t ctr[4] = {(uint32_t)s->pos, (uint32_t)(s->pos >> 32), s->k->draw, s->sub++};
-    uint32_t key[2] = {s->k->k0, s->k->k1};
-    ndt_philox4x32_10(ctr, key, s->w);
+    if ((int)s->sub < s->npre) {
+      for (int q = 0; q < 4; q++) s->w[q] = s->pre[s->sub].w[q][s->col];
+      s->sub++;
+    } else {
+      uint32_t ctr[4] = {(uint32_t)s->pos, (uint32_t)(s->pos >> 32), s->k->draw, s->sub++};
+      uint32_t key[2] = {s->k->k0, s->k->k1};
+      ndt_philox4x32_10(ctr, key, s->w);
+    }
     s->used = 0;
   }
   return s->w[s->used++];
@@ -506,6 +516,8 @@ typedef struct {
   int bflip, bmode;                 /* bmode: 0 constant, 1 inversion, 2 BTRS */
   int64_t bconst;
   double bp, bq, bqn, bbound, ba, bb, bc, bvr, balpha, br, bm, bterm;
+  /* rejection samplers: blocks of each sub-stream computed ahead (<= NPRE) */
+  int npre;
   /* integers: value = base + r, r uniform in [0, span] */
   uint64_t base, span, thr32, thr64;
 } rparams;
@@ -631,10 +643,11 @@ static void generate(const rparams *q, const rkey *k, int64_t f0, int m, double 
     case D_GAMMA:
     case D_POISSON:
     case D_BINOMIAL: {
-      philox_n(k, f, 0, m, b);
+      /* the blocks most elements need, computed ahead, vectorized */
+      for (int r = 0; r < q->npre; r++) philox_n(k, f, (uint32_t)r, m, &b[r]);
       estream s;
       for (int e = 0; e < m; e++) {
-        es_init_with(&s, k, f + e, b, e);
+        es_init_pre(&s, k, f + e, b, q->npre, e);
         if (q->dist == D_GAMMA) dbl[e] = std_gamma(&s, q) * q->scale;
         else if (q->dist == D_POISSON) u64[e] = (uint64_t)poisson_one(&s, q);
         else u64[e] = (uint64_t)binomial_one(&s, q);
@@ -736,7 +749,7 @@ static ndt_status rand_task(void *p, int worker) {
   /* a block of a fresh C-contiguous array is a contiguous range of a tile */
   int isz = ndt_vsize(&a->out);
   int64_t n = a->out.size;
-  blocks b;
+  blocks b[NPRE];
   union {
     double d[CH];
     uint64_t u[CH];
@@ -746,7 +759,7 @@ static ndt_status rand_task(void *p, int worker) {
   for (int64_t c = 0; c < n; c += CH) {
     int m = (int)(n - c < CH ? n - c : CH);
     double *dbl = dst64 ? dst64 + c : buf.d;
-    generate(&a->q, &a->key, a->first + c, m, dbl, buf.u, &b);
+    generate(&a->q, &a->key, a->first + c, m, dbl, buf.u, b);
     if (!dst64) store_values(a->q.t, bd.ptr + c * isz, is_float ? buf.d : NULL, buf.u, m);
   }
   ndt_unbind(&a->out, &bd, 1);
@@ -898,7 +911,8 @@ ndt_status ndt_rng_gamma(ndt_array **out, ndt_rng *rng, int ndim, const int64_t 
     return rand_fill(out, rng, ndim, shape, &q, "gamma");
   }
   double a = k >= 1.0 ? k : k + 1.0;
-  rparams q = {.dist = D_GAMMA, .t = t, .scale = scale, .g_shape = k};
+  /* Marsaglia-Tsang: a normal (one block) and a uniform per try */
+  rparams q = {.dist = D_GAMMA, .t = t, .scale = scale, .g_shape = k, .npre = 2};
   q.g_d = a - 1.0 / 3.0;
   q.g_c = 1.0 / sqrt(9.0 * q.g_d);
   q.g_inv = 1.0 / k;
@@ -919,6 +933,9 @@ ndt_status ndt_rng_poisson(ndt_array **out, ndt_rng *rng, int ndim, const int64_
     q.dist = D_INTEGERS;   /* span 0: every value is 0 */
     return rand_fill(out, rng, ndim, shape, &q, "poisson");
   }
+  /* multiplication: about lam + 1 uniforms, two a block; PTRS: a block a try */
+  q.npre = lam < 10.0 ? (int)((lam + 1) / 2) + 2 : 2;
+  if (q.npre > NPRE) q.npre = NPRE;
   q.enlam = exp(-lam);
   q.slam = sqrt(lam);
   q.loglam = log(lam);
@@ -944,8 +961,10 @@ ndt_status ndt_rng_binomial(ndt_array **out, ndt_rng *rng, int ndim, const int64
   double pp = q.bflip ? 1.0 - p : p, qq = 1.0 - pp, nd = (double)n;
   q.bp = pp;
   q.bq = qq;
+  q.npre = 2;
   if (nd * pp < 10.0) {
     q.bmode = 1;
+    q.npre = 1;
     q.bqn = exp(nd * log1p(-pp));
     double np = nd * pp, bound = np + 10.0 * sqrt(np * qq + 1);
     q.bbound = bound < nd ? bound : nd;
@@ -1052,10 +1071,6 @@ typedef struct {
   rkey key;
 } perm_arg;
 
-typedef struct {
-  uint64_t key, idx;
-} kv;
-
 /* The 64-bit key of element i (two words of block i/2). */
 static void perm_keys(const rkey *k, uint64_t f, int m, uint64_t *dst, blocks *b) {
   uint64_t j0 = f >> 1;
@@ -1068,9 +1083,12 @@ static void perm_keys(const rkey *k, uint64_t f, int m, uint64_t *dst, blocks *b
   }
 }
 
-/* The permutation sorts the elements by random 64-bit keys (ties, about
- * n^2 / 2^65 of them, keep index order): a bucket pass on the top bits, then
- * an insertion sort of each (small) bucket. */
+/* The permutation sorts the indices by (64-bit random key, index): an LSD
+ * radix sort of (key with its low bits replaced by the index) on the key's
+ * top 33 bits (three 11-bit digits; stable, so equal digits keep index
+ * order), then each run of equal top bits (about n^2 / 2^34 pairs) is sorted
+ * by the full keys. n <= 2^31 keeps the index below the sorted bits. */
+#define PERM_MAXN (INT64_C(1) << 31)
 static ndt_status perm_task(void *p, int worker) {
   NDT_UNUSED(worker);
   perm_arg *a = p;
@@ -1078,55 +1096,73 @@ static ndt_status perm_task(void *p, int worker) {
   ndt_bound bd;
   ndt_status st = ndt_bind(&a->out, &bd, 0);
   if (st) return st;
-  int bits = 0;
-  while (bits < 24 && (INT64_C(1) << (bits + 1)) <= n) bits++;
-  int64_t nbk = INT64_C(1) << bits;
-  int shift = 64 - bits;
-  kv *pairs = ndt_malloc((size_t)n * sizeof(kv));
-  int64_t *cnt = ndt_calloc((size_t)nbk + 1, sizeof(int64_t));
+  int ib = 0;
+  while ((INT64_C(1) << ib) < n) ib++;
+  const uint64_t imask = (UINT64_C(1) << ib) - 1;
+  uint64_t *x = ndt_malloc((size_t)n * 8), *y = ndt_malloc((size_t)n * 8);
+  int64_t(*cnt)[2048] = ndt_calloc(3, sizeof *cnt);
   blocks *b = ndt_malloc(sizeof(blocks));
   uint64_t keys[CH];
-  if (!pairs || !cnt || !b) {
-    ndt_mfree(pairs);
+  if (!x || !y || !cnt || !b) {
+    ndt_mfree(x);
+    ndt_mfree(y);
     ndt_mfree(cnt);
     ndt_mfree(b);
     ndt_unbind(&a->out, &bd, 0);
     return NDT_ERR_NOMEM;
   }
-#define BUCKET(x) (bits ? (int64_t)((x) >> shift) : 0)
-  for (int64_t c = 0; c < n; c += CH) {
-    int m = (int)(n - c < CH ? n - c : CH);
-    perm_keys(&a->key, (uint64_t)c, m, keys, b);
-    for (int e = 0; e < m; e++) cnt[BUCKET(keys[e]) + 1]++;
-  }
-  for (int64_t i = 0; i < nbk; i++) cnt[i + 1] += cnt[i];
   for (int64_t c = 0; c < n; c += CH) {
     int m = (int)(n - c < CH ? n - c : CH);
     perm_keys(&a->key, (uint64_t)c, m, keys, b);
     for (int e = 0; e < m; e++) {
-      kv x = {keys[e], (uint64_t)(c + e)};
-      pairs[cnt[BUCKET(x.key)]++] = x;
+      uint64_t v = (keys[e] & ~imask) | (uint64_t)(c + e);
+      x[c + e] = v;
+      cnt[0][(v >> 31) & 2047]++;
+      cnt[1][(v >> 42) & 2047]++;
+      cnt[2][v >> 53]++;
     }
   }
-#undef BUCKET
-  /* now cnt[i] is the end of bucket i; elements entered in index order */
-  int64_t start = 0;
-  for (int64_t i = 0; i < nbk; i++) {
-    int64_t end = cnt[i];
-    for (int64_t j = start + 1; j < end; j++) {
-      kv x = pairs[j];
-      int64_t h = j;
-      while (h > start && pairs[h - 1].key > x.key) {
-        pairs[h] = pairs[h - 1];
-        h--;
-      }
-      pairs[h] = x;
+  for (int d = 0; d < 3; d++) {
+    int64_t sum = 0;
+    for (int i = 0; i < 2048; i++) {
+      int64_t c = cnt[d][i];
+      cnt[d][i] = sum;
+      sum += c;
     }
-    start = end;
+  }
+  for (int d = 0; d < 3; d++) {
+    int sh = 31 + 11 * d;
+    for (int64_t i = 0; i < n; i++) {
+      uint64_t v = x[i];
+      y[cnt[d][(v >> sh) & 2047]++] = v;
+    }
+    uint64_t *t = x;
+    x = y;
+    y = t;
+  }
+  /* ties of the top 33 bits: order by the full key (then index) */
+  for (int64_t i = 0; i < n;) {
+    int64_t j = i + 1;
+    while (j < n && (x[j] >> 31) == (x[i] >> 31)) j++;
+    for (int64_t h = i + 1; h < j; h++) {
+      uint64_t v = x[h], kv;
+      perm_keys(&a->key, v & imask, 1, &kv, b);
+      int64_t g = h;
+      while (g > i) {
+        uint64_t kg;
+        perm_keys(&a->key, x[g - 1] & imask, 1, &kg, b);
+        if (kg <= kv) break;   /* equal keys keep index order */
+        x[g] = x[g - 1];
+        g--;
+      }
+      x[g] = v;
+    }
+    i = j;
   }
   int64_t *dst = (int64_t *)bd.ptr;
-  for (int64_t i = 0; i < n; i++) dst[i] = (int64_t)pairs[i].idx;
-  ndt_mfree(pairs);
+  for (int64_t i = 0; i < n; i++) dst[i] = (int64_t)(x[i] & imask);
+  ndt_mfree(x);
+  ndt_mfree(y);
   ndt_mfree(cnt);
   ndt_mfree(b);
   ndt_unbind(&a->out, &bd, 1);
@@ -1137,6 +1173,8 @@ ndt_status ndt_rng_permutation(ndt_array **out, ndt_rng *rng, int64_t n) {
   ndt_status st = check_rng(rng);
   if (st) return st;
   if (n < 0) n = 0;   /* as NumPy's permutation(n) of arange(n) */
+  if (n > PERM_MAXN)
+    return ndt_error(NDT_ERR_UNSUPPORTED, "permutation of more than 2**31 elements");
   ndt_array *r;
   st = ndt_array_new(&r, NDT_INT64, 1, &n, 0);
   if (st) return st;
