@@ -250,10 +250,88 @@ ndt_status ndt_argwhere(const ndt_array *a, ndt_array **out);
 ndt_status ndt_item(const ndt_array *a, ndt_dtype t, void *dst);
 
 /* ---- matrix products (src/ops/matmul.c) -------------------------------- */
-/* @matmul-section: declarations for matrix products go here */
+/* NumPy's matmul (the @ operator). The last two axes are matrices and the
+ * leading axes broadcast; a 1-d first operand is a row vector and a 1-d
+ * second operand a column vector, and that axis is left out of the result
+ * (1-d @ 1-d gives a 0-d array). The result dtype is ndt_promote of the two:
+ * bool is logical (or of ands), integers accumulate in their type and wrap.
+ * 0-d operands and mismatched core dimensions are ValueErrors (NDT_ERR_VALUE)
+ * with NumPy's messages; batch shapes that do not broadcast give
+ * NDT_ERR_SHAPE. If *out is NULL a new C-contiguous array is created and the
+ * caller owns it; otherwise the result is cast (same_kind) into the existing
+ * (possibly strided) view *out, whose shape must be the result's (extra
+ * leading axes are batch axes, as NumPy allows); ownership is unchanged and
+ * inputs that overlap it are read as before the call. Large products are
+ * tiled into blocks that depend on shapes, dtype and tile size only, and
+ * each block sums over k in a fixed order, so results have the same bits for
+ * any number of workers. Float and complex blocks run through (single-
+ * threaded) OpenBLAS gemm. */
+ndt_status ndt_matmul(const ndt_array *a, const ndt_array *b, ndt_array **out);
+/* NumPy's dot: a 0-d operand multiplies elementwise; otherwise the sum over
+ * the last axis of a and the only (1-d) or second-to-last axis of b, with
+ * result shape a.shape[:-1] + b.shape[:-2] + b.shape[-1:] (no broadcasting
+ * of leading axes). Mismatches are ValueErrors ("shapes (2,3) and (4,5) not
+ * aligned: ..."). A non-NULL *out must have exactly the result's dtype and
+ * shape and be C-contiguous (NumPy's rule); ownership as ndt_matmul. */
+ndt_status ndt_dot(const ndt_array *a, const ndt_array *b, ndt_array **out);
 
 /* ---- random numbers (src/ops/random.c) -------------------------------- */
-/* @random-section: declarations for random numbers go here */
+/* A counter-based generator: Philox4x32-10 (Salmon et al., SC11) keyed by
+ * (seed, stream). Element i (C-order flat index) of the k-th array drawn from
+ * a generator depends only on (seed, stream, k, i), so a seed gives the same
+ * bits for any number of workers, tile size or ranks. Values do not match
+ * NumPy's streams; distributions do. An ndt_rng is not locked: use it from
+ * one thread at a time (arrays it drew may be used anywhere). */
+typedef struct ndt_rng ndt_rng;
+typedef struct {
+  uint64_t seed;    /* the seed of the key */
+  uint64_t stream;  /* independent stream id (0 for ndt_rng_new) */
+  uint64_t draws;   /* arrays drawn so far */
+} ndt_rng_state;
+ndt_status ndt_rng_new(ndt_rng **out, uint64_t seed);
+void ndt_rng_free(ndt_rng *rng);                /* NULL is fine */
+/* The whole state (for pickling, bit_generator.state, spawning streams). */
+ndt_status ndt_rng_get_state(const ndt_rng *rng, ndt_rng_state *state);
+ndt_status ndt_rng_set_state(ndt_rng *rng, const ndt_rng_state *state);
+/* The raw block function: out = Philox4x32-10(ctr, key). */
+void ndt_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]);
+
+/* Each sampler creates a new C-contiguous array of the given shape and
+ * advances the generator by one draw on success (never on error). Float
+ * samplers take t = NDT_FLOAT64, NDT_FLOAT32 or NDT_DTYPE_DEFAULT (float64);
+ * errors carry NumPy's messages. */
+/* Uniform on [0, 1): 53-bit doubles, 24-bit floats (as NumPy's random). */
+ndt_status ndt_rng_random(ndt_array **out, ndt_rng *rng, int ndim, const int64_t *shape,
+                          ndt_dtype t);
+/* low + (high - low) * random(); OverflowError if high - low is not finite. */
+ndt_status ndt_rng_uniform(ndt_array **out, ndt_rng *rng, int ndim, const int64_t *shape,
+                           double low, double high, ndt_dtype t);
+ndt_status ndt_rng_standard_normal(ndt_array **out, ndt_rng *rng, int ndim,
+                                   const int64_t *shape, ndt_dtype t);
+ndt_status ndt_rng_normal(ndt_array **out, ndt_rng *rng, int ndim, const int64_t *shape,
+                          double loc, double scale, ndt_dtype t);
+/* scale = 1 is standard_exponential. */
+ndt_status ndt_rng_exponential(ndt_array **out, ndt_rng *rng, int ndim, const int64_t *shape,
+                               double scale, ndt_dtype t);
+/* shape k, scale = 1 is standard_gamma. */
+ndt_status ndt_rng_gamma(ndt_array **out, ndt_rng *rng, int ndim, const int64_t *shape,
+                         double k, double scale, ndt_dtype t);
+/* int64 results. */
+ndt_status ndt_rng_poisson(ndt_array **out, ndt_rng *rng, int ndim, const int64_t *shape,
+                           double lam);
+ndt_status ndt_rng_binomial(ndt_array **out, ndt_rng *rng, int ndim, const int64_t *shape,
+                            int64_t n, double p);
+/* Uniform integers of dtype t (bool or integer; NDT_DTYPE_DEFAULT = int64) in
+ * [low, high), or [low, high] when endpoint != 0, without modulo bias. The
+ * _u64 form takes unsigned bounds (uint64 values above INT64_MAX). */
+ndt_status ndt_rng_integers(ndt_array **out, ndt_rng *rng, int ndim, const int64_t *shape,
+                            ndt_dtype t, int64_t low, int64_t high, int endpoint);
+ndt_status ndt_rng_integers_u64(ndt_array **out, ndt_rng *rng, int ndim, const int64_t *shape,
+                                ndt_dtype t, uint64_t low, uint64_t high, int endpoint);
+/* A random permutation of 0 .. n-1 as an int64 array (n < 0: empty, as
+ * NumPy's permutation(n)). permutation(x), shuffle and choice without
+ * replacement index by it. */
+ndt_status ndt_rng_permutation(ndt_array **out, ndt_rng *rng, int64_t n);
 
 #ifdef __cplusplus
 }

@@ -289,6 +289,12 @@ static void test_dtypes(void) {
     ndt_array *at = T(a2), *bt = T(b2), *att = T(at);
     snprintf(what, sizeof what, "b.T @ a.T %s", ndt_dtype_name(dt));
     check(what, bt, at, NULL);
+    /* wide with a column-major A: A packed column-major */
+    ndt_array *a4 = make2(dt, 40, 3, range), *a4t = T(a4);
+    snprintf(what, sizeof what, "wide a.T %s", ndt_dtype_name(dt));
+    check(what, a4t, b3, NULL);
+    ndt_free(a4);
+    ndt_free(a4t);
     ndt_free(a);
     ndt_free(b);
     ndt_free(a2);
