@@ -1613,6 +1613,25 @@ static PyObject *f_reduce(PyObject *m, PyObject *args) {
   return wrap_status(st, r);
 }
 
+/* matmul(a, b, out=None) and dot(a, b, out=None): ndtile arrays only. */
+static PyObject *product(PyObject *args, int dot) {
+  PyObject *a, *b, *out = Py_None;
+  if (!PyArg_ParseTuple(args, "OO|O", &a, &b, &out) || !check_arr(a) || !check_arr(b) ||
+      (out != Py_None && !check_arr(out)))
+    return NULL;
+  ndt_array *r = out == Py_None ? NULL : ARR(out);
+  ndt_status st;
+  CORE(st = dot ? ndt_dot(ARR(a), ARR(b), &r) : ndt_matmul(ARR(a), ARR(b), &r));
+  if (st) return raise_status(st);
+  if (out != Py_None) {
+    Py_INCREF(out);
+    return out;
+  }
+  return wrap(r);
+}
+static PyObject *f_matmul(PyObject *m, PyObject *args) { (void)m; return product(args, 0); }
+static PyObject *f_dot(PyObject *m, PyObject *args) { (void)m; return product(args, 1); }
+
 static PyObject *f_bincount(PyObject *m, PyObject *args) {
   (void)m;
   PyObject *x, *w;
@@ -1798,6 +1817,8 @@ static PyMethodDef module_methods[] = {
   {"result_type", f_result_type, METH_VARARGS, "result_type(op, inputs, dt=-1)"},
   {"clip", f_clip, METH_VARARGS, "clip(a, lo, hi, out=None)"},
   {"reduce", f_reduce, METH_VARARGS, "reduce(op, a, axes_mask|None, keepdims, dt, ddof=0)"},
+  {"matmul", f_matmul, METH_VARARGS, "matmul(a, b, out=None)"},
+  {"dot", f_dot, METH_VARARGS, "dot(a, b, out=None)"},
   {"bincount", f_bincount, METH_VARARGS, "bincount(x, weights|None, minlength)"},
   {"argwhere", f_argwhere, METH_O, "argwhere(a): (count, ndim) int64 indices"},
   {"promote", f_promote, METH_VARARGS, "promote(a, a_weak, b, b_weak)"},

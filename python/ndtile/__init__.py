@@ -78,7 +78,7 @@ from ._manip import (  # noqa: E402
     array_equiv, diff, indices, meshgrid, outer, astype, shape, ndim, size, result_type,
     can_cast, min_scalar_type, iscomplexobj, isrealobj, isscalar, may_share_memory,
     shares_memory, pad, logspace, isposinf, isneginf, isreal, iscomplex, nan_to_num, tri,
-    tril, triu)
+    tril, triu, dot, vdot, inner)
 
 from . import linalg, fft, random  # noqa: E402
 

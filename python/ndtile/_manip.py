@@ -951,3 +951,33 @@ def triu(m, k=0):
     from . import _ufunc as U
     # zero where j < i + k, i.e. where tril(k - 1) keeps
     return _core.apply(U.WHERE, [_tri_mask(x, k - 1, True), _core.scalar(0, x._dt, False), x])
+
+
+def dot(a, b, out=None):
+    """NumPy's dot in the core for ndtile-able operands."""
+    x, y = C.asarray(a), C.asarray(b)
+    if isinstance(x, Array) and isinstance(y, Array) and (out is None or isinstance(out, Array)):
+        r = _core.dot(x, y, out)
+        return r[()] if out is None and r.ndim == 0 else r
+    return F.call("dot", _np.dot, (a, b), {'out': out} if out is not None else {})
+
+
+def vdot(a, b, /):
+    x, y = C.asarray(a), C.asarray(b)
+    if isinstance(x, Array) and isinstance(y, Array):
+        x = ravel(x)
+        if x.dtype.kind == 'c':
+            from ._ufunc import UFUNCS
+            x = UFUNCS['conjugate'](x)
+        return _core.dot(x, ravel(y), None)[()]
+    return F.call("vdot", _np.vdot, (a, b), {})
+
+
+def inner(a, b, /):
+    x, y = C.asarray(a), C.asarray(b)
+    if isinstance(x, Array) and isinstance(y, Array) and x.ndim >= 1 and y.ndim >= 1:
+        if y.ndim == 1:
+            return _core.dot(x, y, None) if x.ndim > 1 else _core.dot(x, y, None)[()]
+        return _core.dot(x, swapaxes(y, -1, -2), None) if y.ndim == 2 else \
+            F.call("inner", _np.inner, (a, b), {})
+    return F.call("inner", _np.inner, (a, b), {})

@@ -456,7 +456,8 @@ class ndarray(Array):
         return C.to_numpy(self).tobytes(order)
 
     def dot(self, b, out=None):
-        return F.call("dot", _np.dot, (self, b), {'out': out} if out is not None else {})
+        from ._manip import dot
+        return dot(self, b, out)
 
     def cumsum(self, axis=None, dtype=None, out=None):
         return R.cumsum(self, axis, dtype, out)

@@ -497,6 +497,20 @@ UFUNCS = {}
 for _name, _npu in all_numpy_ufuncs():
     UFUNCS[_name] = wrap_numpy_ufunc(_npu)
 globals().update(UFUNCS)
+class _Matmul(ufunc):
+    """matmul runs in the core (OpenBLAS per block) for ndtile-able operands."""
+
+    def __call__(self, *args, out=None, **kwargs):
+        if len(args) == 2 and not kwargs and (out is None or isinstance(out, Array)):
+            a, b = (C.asarray(x) for x in args)
+            if isinstance(a, Array) and isinstance(b, Array):
+                r = _core.matmul(a, b, out)
+                return r[()] if out is None and r.ndim == 0 else r
+        return ufunc.__call__(self, *args, out=out, **kwargs)
+
+
+UFUNCS['matmul'] = matmul = _Matmul(_np.matmul, None)
+BY_NP[_np.matmul] = matmul
 floor_divide = UFUNCS['floor_divide']
 remainder = UFUNCS['remainder']
 _BY_OP = {}

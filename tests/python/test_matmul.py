@@ -1,0 +1,59 @@
+"""matmul, @, dot, vdot and inner run in the core: compare with NumPy."""
+import numpy as np
+import pytest
+
+import ndtile as nt
+from _helpers import make
+
+PAIRS = [((5,), (5,)), ((3, 4), (4,)), ((4,), (4, 6)), ((2, 3, 4), (4, 5)),
+         ((1, 3, 4), (2, 4, 2)), ((40, 33), (33, 50)), ((0, 3), (3, 2)), ((3, 0), (0, 2))]
+DTS = [np.float32, np.float64, np.complex64, np.complex128, np.int32, np.int64, np.uint8,
+       np.bool_]
+
+
+def _close(got, exp, dt):
+    g = np.asarray(got)
+    assert g.dtype == np.asarray(exp).dtype and g.shape == np.shape(exp)
+    tol = 1e-4 if np.dtype(dt) in (np.float32, np.complex64) else 1e-12
+    np.testing.assert_allclose(g, exp, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("dt", DTS)
+@pytest.mark.parametrize("sa,sb", PAIRS)
+def test_matmul(dt, sa, sb):
+    a, b = make(dt, sa, seed=1, lo=-3, hi=3), make(dt, sb, seed=2, lo=-3, hi=3)
+    _close(nt.asarray(a) @ nt.asarray(b), a @ b, dt)
+    _close(nt.matmul(nt.asarray(a), nt.asarray(b)), np.matmul(a, b), dt)
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.int64, np.complex128])
+def test_matmul_views_and_out(dt):
+    a = make(dt, (30, 20), seed=3, lo=-3, hi=3)
+    x = nt.asarray(a)
+    _close(x.T @ x, a.T @ a, dt)
+    _close(x[::-2, 1::3] @ x[3:10, ::-1], a[::-2, 1::3] @ a[3:10, ::-1], dt)
+    out = nt.zeros((20, 20), dtype=dt)
+    r = nt.matmul(x.T, x, out=out)
+    assert r is out
+    _close(out, a.T @ a, dt)
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.int32])
+def test_dot_vdot_inner(dt):
+    a, b = make(dt, (4, 5), seed=4), make(dt, (5, 3), seed=5)
+    v, w = make(dt, (5,), seed=6), make(dt, (5,), seed=7)
+    _close(nt.dot(nt.asarray(a), nt.asarray(b)), np.dot(a, b), dt)
+    _close(nt.asarray(a).dot(nt.asarray(v)), a.dot(v), dt)
+    _close(nt.dot(nt.asarray(v), nt.asarray(w)), np.dot(v, w), dt)
+    _close(nt.vdot(nt.asarray(v), nt.asarray(w)), np.vdot(v, w), dt)
+    _close(nt.inner(nt.asarray(a), nt.asarray(v)), np.inner(a, v), dt)
+    _close(nt.inner(nt.asarray(a), nt.asarray(a)), np.inner(a, a), dt)
+
+
+def test_matmul_errors():
+    with pytest.raises(ValueError):
+        nt.ones((2, 3)) @ nt.ones((4, 3))
+    with pytest.raises(ValueError):
+        nt.matmul(nt.asarray(3.0), nt.ones(3))
+    with pytest.raises(ValueError):
+        nt.dot(nt.ones((2, 3)), nt.ones((4, 5)))
