@@ -96,6 +96,12 @@ ndt_status ndt_set_tile_bytes(int64_t bytes);
 ndt_status ndt_set_inline_elems(int64_t n);
 /* Test hook: make the n-th allocation from now fail (n >= 1), 0 disables. */
 void ndt_debug_fail_alloc_after(int64_t n);
+/* The timeline: from ndt_trace_start on, every task's name, thread and times
+ * are kept; ndt_trace_write waits for all work and writes them to the file
+ * as a Chrome trace (open it in Perfetto). NDTILE_PROFILE=file starts one at
+ * start-up and writes it at exit. */
+ndt_status ndt_trace_start(const char *path);
+ndt_status ndt_trace_write(void);
 /* Number of tiles of a fresh array of this shape and dtype. */
 int64_t ndt_tiles_for(int ndim, const int64_t *shape, ndt_dtype t);
 

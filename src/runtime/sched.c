@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "internal.h"
 
@@ -46,6 +47,80 @@ static struct {
 } rt = {.lock = PTHREAD_MUTEX_INITIALIZER,
         .work = PTHREAD_COND_INITIALIZER,
         .done = PTHREAD_COND_INITIALIZER};
+
+/* ---- the timeline (NDTILE_PROFILE=trace.json) --------------------------
+ * Each finished task appends (name, thread, start, end); the file is a
+ * Chrome trace that Perfetto and chrome://tracing open. */
+typedef struct { const char *name; int tid; double t0, t1; } trace_ev;
+static struct {
+  int on;
+  char path[512];
+  trace_ev *ev;
+  size_t n, cap;
+  pthread_mutex_t lock;
+  double origin;
+} tr = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static double now_us(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e6 + ts.tv_nsec * 1e-3;
+}
+
+static void trace_add(const char *name, int tid, double t0, double t1) {
+  pthread_mutex_lock(&tr.lock);
+  if (tr.n == tr.cap) {
+    size_t cap = tr.cap ? tr.cap * 2 : 4096;
+    trace_ev *e = realloc(tr.ev, cap * sizeof *e);
+    if (!e) {
+      pthread_mutex_unlock(&tr.lock);
+      return;   /* the timeline is best effort: drop the event */
+    }
+    tr.ev = e;
+    tr.cap = cap;
+  }
+  tr.ev[tr.n++] = (trace_ev){name, tid, t0, t1};
+  pthread_mutex_unlock(&tr.lock);
+}
+
+ndt_status ndt_trace_start(const char *path) {
+  if (!path || !*path) return ndt_error(NDT_ERR_VALUE, "the trace needs a file name");
+  pthread_mutex_lock(&tr.lock);
+  snprintf(tr.path, sizeof tr.path, "%s", path);
+  tr.n = 0;
+  tr.origin = now_us();
+  tr.on = 1;
+  pthread_mutex_unlock(&tr.lock);
+  return NDT_OK;
+}
+
+ndt_status ndt_trace_write(void) {
+  if (!tr.on) return NDT_OK;
+  ndt_status st = ndt_sync();
+  pthread_mutex_lock(&tr.lock);
+  FILE *f = fopen(tr.path, "w");
+  if (!f) {
+    pthread_mutex_unlock(&tr.lock);
+    return ndt_error(NDT_ERR_VALUE, "cannot write the trace to '%s'", tr.path);
+  }
+  fprintf(f, "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n");
+  fprintf(f, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 0, "
+             "\"args\": {\"name\": \"ndtile rank 0\"}}");
+  for (int w = -1; w < rt.nworkers; w++)
+    fprintf(f, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 0, \"tid\": %d, "
+               "\"args\": {\"name\": \"%s %d\"}}", w + 1, w < 0 ? "caller" : "worker", w);
+  for (size_t i = 0; i < tr.n; i++)
+    fprintf(f, ",\n{\"name\": \"%s\", \"ph\": \"X\", \"pid\": 0, \"tid\": %d, "
+               "\"ts\": %.3f, \"dur\": %.3f}", tr.ev[i].name, tr.ev[i].tid + 1,
+            tr.ev[i].t0 - tr.origin, tr.ev[i].t1 - tr.ev[i].t0);
+  fprintf(f, "\n]}\n");
+  int bad = fclose(f) != 0;
+  pthread_mutex_unlock(&tr.lock);
+  if (bad) return ndt_error(NDT_ERR_VALUE, "cannot write the trace to '%s'", tr.path);
+  return st;
+}
+
+static void trace_at_exit(void) { ndt_trace_write(); }
 
 static ndt_status (*flush_hook)(void);
 void ndt_set_flush_hook(ndt_status (*hook)(void)) { flush_hook = hook; }
@@ -120,7 +195,9 @@ static void *worker_main(void *p) {
     rt.head = t->next;
     if (!rt.head) rt.tail = NULL;
     pthread_mutex_unlock(&rt.lock);
+    double t0 = tr.on ? now_us() : 0;
     ndt_status st = t->fn(t->arg, id);
+    if (tr.on) trace_add(t->name, id, t0, now_us());
     release_resources(t);
     pthread_mutex_lock(&rt.lock);
     complete(t, st);
@@ -191,6 +268,13 @@ ndt_status ndt_init(const ndt_config *cfg) {
   ndt_status st = start_workers(w);
   if (st) return st;
   rt.started = 1;
+  static int trace_checked;
+  const char *tp = getenv("NDTILE_PROFILE");
+  if (!trace_checked && tp && *tp) {
+    ndt_trace_start(tp);
+    atexit(trace_at_exit);
+  }
+  trace_checked = 1;
   return NDT_OK;
 }
 
@@ -345,7 +429,13 @@ ndt_status ndt_submit(const char *name, ndt_task_fn fn, const void *arg, size_t 
     for (int i = 0; i < nacc && free_now; i++)
       if (busy(acc[i].tile, acc[i].lo, acc[i].hi, acc[i].priv & NDT_WRITE)) free_now = 0;
     pthread_mutex_unlock(&rt.lock);
-    if (free_now) return fn((void *)arg, -1);
+    if (free_now) {
+      if (!tr.on) return fn((void *)arg, -1);
+      double t0 = now_us();
+      st = fn((void *)arg, -1);
+      trace_add(name, -1, t0, now_us());
+      return st;
+    }
   }
   size_t head = (sizeof(ndt_task) + (size_t)nstores * sizeof(ndt_store *) + 15) & ~(size_t)15;
   ndt_task *t = ndt_malloc(head + arg_size);
