@@ -52,7 +52,7 @@ void ndt_mfree(void *p) { free(p); }
 typedef struct cached { size_t size; struct cached *next; } cached;
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static cached *cache_head;
-static size_t cache_bytes, cache_limit = (size_t)64 << 20;
+static size_t cache_bytes, cache_limit = (size_t)32 << 20;
 
 static size_t rounded(size_t n) { return n ? (n + 63) & ~(size_t)63 : 64; }
 
