@@ -14,16 +14,23 @@
  * counters whose position is a function of i alone, so the value depends only
  * on (seed, stream, k, i): never on tiles, workers or ranks.
  *
- *   - fixed-cost values share one block between neighbours: 53-bit doubles
- *     and normals (Box-Muller) take half a block (p = i/2), 24-bit floats and
- *     32-bit integers a quarter (p = i/4), all with ctr[3] = 0;
+ *   - fixed-cost values share one block between neighbours: 53-bit doubles,
+ *     exponentials, normals (Box-Muller: a pair from one block), 64-bit
+ *     integers and permutation keys take half a block (p = i/2), 24-bit
+ *     floats and integers of ranges up to 2^32 a quarter (p = i/4), all with
+ *     ctr[3] = 0;
  *   - values drawn by rejection (integers after a rejection, gamma, poisson,
  *     binomial) read their own sub-stream: p = i, ctr[3] = 0, 1, 2, ... (the
  *     integers' sub-stream starts at ctr[3] = 1, so it never meets the shared
  *     first blocks, which have ctr[3] = 0).
  *
  * Every fill is one task per block of the result (the blocks are its tiles),
- * as ndt_arange's fill; a permutation is one task.
+ * as ndt_arange's fill; a permutation is one task. Hot loops are written to
+ * vectorize (Philox with explicit AVX2 / AVX-512 multiplies) and give the
+ * same bits at every SIMD level: the fixed-cost samplers and the first try of
+ * gamma (shape >= 1), PTRS and BTRS use only IEEE-exact operations and the
+ * polynomial log/sin/cos here; the rest of the rejection samplers call libm
+ * (log, exp, pow, log1p), whose last bits may differ between libm builds.
  */
 #include <math.h>
 #include <string.h>
@@ -36,7 +43,7 @@
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
+#pragma GCC optimize("fp-contract=off", "no-trapping-math")
 #endif
 
 /* Run-time SIMD level (src/kernels/cpu/loops_math.c): 0 scalar, 1 SSE2,
@@ -491,7 +498,8 @@ static double stirling_tail(double k) {
     return lf - ((k + 0.5) * log(k + 1) - (k + 1) + HALF_LOG_2PI);
   }
   double r = 1.0 / (k + 1), r2 = r * r;
-  return r * (1.0 / 12 + r2 * (-1.0 / 360 + r2 * (1.0 / 1260 + r2 * (-1.0 / 1680))));
+  return r * (1.0 / 12 + r2 * (-1.0 / 360 + r2 * (1.0 / 1260 + r2 * (-1.0 / 1680 +
+                                                                 r2 * (1.0 / 1188)))));
 }
 
 /* ---- the distributions ------------------------------------------------ */
@@ -567,6 +575,11 @@ static int64_t poisson_one(estream *s, const rparams *q) {
   }
 }
 
+static int64_t binomial_finish(const rparams *q, double k) {
+  int64_t ik = k <= 0 ? 0 : k >= (double)q->bn ? q->bn : (int64_t)k;
+  return q->bflip ? q->bn - ik : ik;
+}
+
 static int64_t binomial_one(estream *s, const rparams *q) {
   double k;
   if (q->bmode == 0) return q->bconst;
@@ -603,9 +616,69 @@ static int64_t binomial_one(estream *s, const rparams *q) {
       if (v <= bound) break;
     }
   }
-  int64_t ik = k <= 0 ? 0 : k >= (double)q->bn ? q->bn : (int64_t)k;
-  if (ik > q->bn) ik = q->bn;
-  return q->bflip ? q->bn - ik : ik;
+  return binomial_finish(q, k);
+}
+
+/* The first try of the rejection samplers, vectorized: the same operations
+ * on the same words as the scalar code above (so the same bits), keeping
+ * the value where the quick acceptance test passes (NaN elsewhere); the
+ * scalar code redoes the rest from the start of their sub-streams. */
+typedef enum { T_GAMMA, T_PTRS, T_BTRS } tkind;
+
+KINLINE void try_body(tkind kind, const rparams *q, const blocks *b, int m,
+                      double *restrict val) {
+  const uint32_t *a0 = b[0].w[0], *a1 = b[0].w[1], *a2 = b[0].w[2], *a3 = b[0].w[3];
+  if (kind == T_GAMMA) {   /* Marsaglia-Tsang's squeeze, shape >= 1 */
+    const uint32_t *c0 = b[1].w[0], *c1 = b[1].w[1];
+    const double d = q->g_d, c = q->g_c;
+    for (int e = 0; e < m; e++) {
+      double r = sqrt(-2.0 * klog(1.0 - u53_of((uint64_t)a1[e] << 32 | a0[e]))), sn, cs;
+      ksincos2pi(((uint64_t)a3[e] << 32 | a2[e]) >> 11, &sn, &cs);
+      double x = r * cs, v = 1.0 + c * x;
+      double v3 = v * v * v, u = u53_of((uint64_t)c1[e] << 32 | c0[e]), x2 = x * x;
+      double t = v > 0.0 ? d * v3 : NAN;
+      val[e] = u < 1.0 - 0.0331 * x2 * x2 ? t : NAN;
+    }
+  } else {   /* the box of PTRS / BTRS */
+    const int ptrs = kind == T_PTRS;
+    const double pa = ptrs ? q->pa : q->ba, pb = ptrs ? q->pb : q->bb;
+    const double add = ptrs ? q->lam + 0.43 : q->bc, vr = ptrs ? q->pvr : q->bvr;
+    const double lo = ptrs ? -INFINITY : 0.0, hi = ptrs ? INFINITY : (double)q->bn;
+    for (int e = 0; e < m; e++) {
+      double u = u53_of((uint64_t)a1[e] << 32 | a0[e]) - 0.5;
+      double v = u53_of((uint64_t)a3[e] << 32 | a2[e]);
+      double us = 0.5 - fabs(u);
+      double k = floor((2.0 * pa / us + pb) * u + add);
+      double t = us >= 0.07 ? k : NAN;
+      t = v <= vr ? t : NAN;
+      t = k >= lo ? t : NAN;
+      val[e] = k <= hi ? t : NAN;
+    }
+  }
+}
+
+static void try_base(tkind kind, const rparams *q, const blocks *b, int m, double *val) {
+  try_body(kind, q, b, m, val);
+}
+#if RNG_X86
+TARGET_AVX2 static void try_avx2(tkind kind, const rparams *q, const blocks *b, int m,
+                                 double *val) {
+  try_body(kind, q, b, m, val);
+}
+TARGET_AVX512 static void try_avx512(tkind kind, const rparams *q, const blocks *b, int m,
+                                     double *val) {
+  try_body(kind, q, b, m, val);
+}
+#endif
+
+static void first_try(tkind kind, const rparams *q, const blocks *b, int m, double *val) {
+#if RNG_X86
+  int lv = ndt_cpu_simd_level();
+  if (lv >= 3) try_avx512(kind, q, b, m, val);
+  else if (lv >= 2) try_avx2(kind, q, b, m, val);
+  else
+#endif
+    try_base(kind, q, b, m, val);
 }
 
 static inline uint64_t mulhi64(uint64_t a, uint64_t b, uint64_t *lo) {
@@ -645,12 +718,20 @@ static void generate(const rparams *q, const rkey *k, int64_t f0, int m, double 
     case D_BINOMIAL: {
       /* the blocks most elements need, computed ahead, vectorized */
       for (int r = 0; r < q->npre; r++) philox_n(k, f, (uint32_t)r, m, &b[r]);
+      int tk = -1;
+      if (q->dist == D_GAMMA && q->g_shape >= 1.0) tk = T_GAMMA;
+      else if (q->dist == D_POISSON && q->lam >= 10.0) tk = T_PTRS;
+      else if (q->dist == D_BINOMIAL && q->bmode == 2) tk = T_BTRS;
+      double val[CH];
+      if (tk >= 0) first_try((tkind)tk, q, b, m, val);
       estream s;
       for (int e = 0; e < m; e++) {
-        es_init_pre(&s, k, f + e, b, q->npre, e);
-        if (q->dist == D_GAMMA) dbl[e] = std_gamma(&s, q) * q->scale;
-        else if (q->dist == D_POISSON) u64[e] = (uint64_t)poisson_one(&s, q);
-        else u64[e] = (uint64_t)binomial_one(&s, q);
+        int done = tk >= 0 && !isnan(val[e]);
+        if (!done) es_init_pre(&s, k, f + e, b, q->npre, e);
+        if (q->dist == D_GAMMA) dbl[e] = (done ? val[e] : std_gamma(&s, q)) * q->scale;
+        else if (q->dist == D_POISSON)
+          u64[e] = (uint64_t)(done ? (int64_t)val[e] : poisson_one(&s, q));
+        else u64[e] = (uint64_t)(done ? binomial_finish(q, val[e]) : binomial_one(&s, q));
       }
       return;
     }
