@@ -611,6 +611,7 @@ static ndt_status mm_record(mm_arg *m) {
     int64_t R = v->shape[nbd], C = v->shape[nbd + 1];
     int64_t rs = v->strides[nbd], cs = v->strides[nbd + 1];
     m->pk_cm[w] = R > 1 && C > 1 && llabs(rs) < llabs(cs) && R <= INT_MAX;
+    if ((m->pk_cm[w] ? R : C) > INT_MAX) continue;  /* BLAS's ld; tasks gather pieces */
     m->pk_chunk[w] = max64(1, te / (m->pk_cm[w] ? R : C));
     st = ndt_store_new_bytes(&m->pk[w], own_count(m, w) * R * C * csz);
   }

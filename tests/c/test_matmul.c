@@ -496,6 +496,28 @@ static void test_out(void) {
   }
   ndt_free(ref);
   ndt_free(o);
+  /* wide products (column blocks, staged) into cast and transposed outs */
+  {
+    ndt_array *wa = make2(NDT_FLOAT64, 3, 40, 5), *wb = make2(NDT_FLOAT64, 40, 90, 5);
+    int64_t ws[2] = {3, 90}, wts[2] = {90, 3};
+    ndt_array *wo, *wt, *wtT;
+    OK(ndt_empty(&wo, 2, ws, NDT_FLOAT32));
+    check("wide into float32 out", wa, wb, wo);
+    ndt_free(wo);
+    OK(ndt_zeros(&wt, 2, wts, NDT_FLOAT64));
+    wtT = T(wt);
+    check("wide into transposed out", wa, wb, wtT);
+    ndt_free(wtT);
+    ndt_free(wt);
+    ndt_array *ia2 = make2(NDT_INT16, 3, 40, 9), *ib2 = make2(NDT_UINT8, 40, 90, 9);
+    OK(ndt_empty(&wo, 2, ws, NDT_INT64));
+    check("wide int16 @ uint8 into int64 out", ia2, ib2, wo);
+    ndt_free(wo);
+    ndt_free(ia2);
+    ndt_free(ib2);
+    ndt_free(wa);
+    ndt_free(wb);
+  }
   /* int product into a narrower int out (same_kind allows) */
   ndt_array *ia = make2(NDT_INT64, 9, 8, 50), *ib = make2(NDT_INT64, 8, 7, 50);
   int64_t is[2] = {9, 7};
