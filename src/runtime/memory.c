@@ -1,5 +1,6 @@
 /* memory.c - every allocation the library makes, with failure injection. */
 #include <pthread.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
@@ -54,7 +55,25 @@ static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static cached *cache_head;
 static size_t cache_bytes, cache_limit = (size_t)32 << 20;
 
-static size_t rounded(size_t n) { return n ? (n + 63) & ~(size_t)63 : 64; }
+/* Buffers of a tile's size (>= HUGE_MIN) are 2 MiB aligned and asked to be
+ * backed by transparent huge pages: first touch then costs one fault per
+ * 2 MiB instead of one per 4 KiB. */
+#define HUGE ((size_t)2 << 20)
+#define HUGE_MIN ((size_t)3 << 19)
+
+static size_t rounded(size_t n) {
+  if (n >= HUGE_MIN) return (n + HUGE - 1) & ~(HUGE - 1);
+  return n ? (n + 63) & ~(size_t)63 : 64;
+}
+
+static void *fresh(size_t sz) {
+  if (sz < HUGE_MIN) return aligned_alloc(64, sz);
+  void *p = aligned_alloc(HUGE, sz);
+#ifdef MADV_HUGEPAGE
+  if (p) madvise(p, sz, MADV_HUGEPAGE);
+#endif
+  return p;
+}
 
 void *ndt_alloc_data(size_t n, int zero) {
   if (injected_failure()) return nomem(n);
@@ -72,10 +91,10 @@ void *ndt_alloc_data(size_t n, int zero) {
       }
     pthread_mutex_unlock(&cache_lock);
   }
-  if (!p) p = aligned_alloc(64, sz);
+  if (!p) p = fresh(sz);
   if (!p) {
     ndt_release_cache();
-    p = aligned_alloc(64, sz);
+    p = fresh(sz);
   }
   if (!p) return nomem(n);
   if (zero) memset(p, 0, sz);
