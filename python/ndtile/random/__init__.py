@@ -1,20 +1,780 @@
-"""ndtile.random: numpy.random's interface.
+"""ndtile.random: numpy.random's interface on the core's generator.
 
-For now random numbers are drawn by NumPy (the same streams as NumPy for the
-same seed) and copied into ndtile arrays; each sampling function warns once
-as a fallback. Seeding and state functions are NumPy's own. default_rng()
-and RandomState() return wrappers whose methods return ndtile arrays.
+Random numbers come from libndtile's counter-based Philox4x32-10 (ndt_rng):
+the same seed gives the same arrays for any number of workers and any tile
+size. Values do not match NumPy's streams; distributions do.
+
+  default_rng(seed) / Generator   random, uniform, standard_normal, normal,
+                                  exponential, standard_exponential, gamma,
+                                  standard_gamma, poisson, binomial, integers,
+                                  choice, permutation, shuffle, spawn,
+                                  bit_generator.state
+  RandomState(seed) and the       seed, get_state, set_state, rand, randn,
+  legacy functions (on one        random, random_sample, ranf, sample,
+  module-level RandomState)       randint, uniform, normal, standard_normal,
+                                  standard_exponential, exponential, gamma,
+                                  standard_gamma, poisson, binomial, choice,
+                                  permutation, shuffle
+
+Array parameters: where the distribution is an exact transform of a standard
+draw (normal: loc + scale * z, uniform: low + (high - low) * u, exponential
+and gamma with an array scale: scale * x) the standard draw comes from the
+core and the transform runs as ndtile elementwise operations. Otherwise
+(poisson/binomial with arrays, integers with array bounds, gamma and
+standard_gamma with an array shape, choice(p=...)), and for the samplers
+ndtile does not implement (beta, dirichlet, ...), NumPy's sampler runs on
+gathered data with a NumPy generator seeded from one draw of ours, so
+results stay reproducible from the seed; these warn as fallbacks.
+SeedSequence and NumPy's bit generator classes are NumPy's own.
+
+Seeds: None draws from os.urandom; ints and sequences of ints are hashed
+(BLAKE2b) into the 64-bit key; NumPy SeedSequences, BitGenerators and
+Generators give one 64-bit draw. RandomState/seed() take NumPy's legacy
+seeds (ints in [0, 2**32)). Generator.bit_generator (a TilePhilox) has
+`state` = {'bit_generator': 'TilePhilox', 'state': {'seed', 'stream',
+'draws'}}, settable to replay; get_state()/set_state() use the same dict.
 """
+import hashlib
+import math
+import operator
+import os
+
 import numpy as _np
 
+from .. import _core
 from .. import _convert as _C
+from .. import _dtypes as _D
 from .. import _fallback as _F
 
+_Array = _core.Array
+_NAME = 'TilePhilox'
+_F32, _F64, _I64, _U32 = _D.FLOAT32, _D.FLOAT64, _D.INT64, _D.UINT32
+_normalize_axis = _np.lib.array_utils.normalize_axis_index
+
+
+def _U():
+    from .._ufunc import UFUNCS
+    return UFUNCS
+
+
+# ---- seeds ---------------------------------------------------------------------
+
+def _words(v):
+    """The 32-bit words of a non-negative int, least significant first."""
+    w = [v & 0xFFFFFFFF]
+    v >>= 32
+    while v:
+        w.append(v & 0xFFFFFFFF)
+        v >>= 32
+    return w
+
+
+def _entropy(seed, bad):
+    """seed (an int or a possibly nested sequence / array of ints) as a list
+    of Python ints; bad(seed) is the TypeError for anything else."""
+    if isinstance(seed, _Array):
+        seed = _C.to_numpy(seed)
+    if isinstance(seed, _np.ndarray):
+        if seed.dtype.kind not in 'iuO' and not (seed.dtype.kind == 'b' and seed.ndim == 0):
+            raise bad(seed)
+        seed = seed.tolist()
+    if isinstance(seed, (list, tuple)):
+        out = []
+        for s in seed:
+            out.extend(_entropy(s, bad))
+        return out
+    if isinstance(seed, (float, _np.floating, complex, _np.complexfloating, str, bytes)):
+        raise bad(seed)
+    try:
+        return [operator.index(seed)]
+    except TypeError:
+        raise bad(seed) from None
+
+
+def _hash(vals, tag):
+    """A 64-bit seed from ints (int n and [n] are the same)."""
+    h = hashlib.blake2b(digest_size=8, person=b'ndtile.random')
+    h.update(tag)
+    for v in vals:
+        w = _words(v)
+        h.update(len(w).to_bytes(4, 'little'))
+        for x in w:
+            h.update(x.to_bytes(4, 'little'))
+    return int.from_bytes(h.digest(), 'little')
+
+
+def _os_seed():
+    return int.from_bytes(os.urandom(8), 'little')
+
+
+def _seed64(seed):
+    """A 64-bit core seed from what default_rng/Generator accept: None (OS
+    entropy), a non-negative int or sequence of them (hashed), a NumPy
+    SeedSequence, BitGenerator or Generator (one 64-bit draw of it)."""
+    if seed is None:
+        return _os_seed()
+    if isinstance(seed, _np.random.SeedSequence):
+        return int(seed.generate_state(1, _np.uint64)[0])
+    if isinstance(seed, _np.random.Generator):
+        seed = seed.bit_generator
+    if isinstance(seed, _np.random.BitGenerator):
+        return int(seed.random_raw())
+
+    def bad(s):
+        return TypeError(f"SeedSequence expects int or sequence of ints for entropy not {s}")
+    vals = _entropy(seed, bad)
+    if any(v < 0 for v in vals):
+        raise ValueError("expected non-negative integer")
+    return _hash(vals, b'seed')
+
+
+def _legacy_seed64(seed):
+    """RandomState/seed(): None, or ints in [0, 2**32) (NumPy's errors)."""
+    if seed is None:
+        return _os_seed()
+
+    def bad(s):
+        dt = _np.asarray(s).dtype
+        return TypeError(f"Cannot cast scalar from {dt!r} to dtype('int64') according to the "
+                         f"rule 'safe'")
+    vals = _entropy(seed, bad)
+    if any(v < 0 or v > 0xFFFFFFFF for v in vals):
+        raise ValueError("Seed must be between 0 and 2**32 - 1")
+    return _hash(vals, b'seed')
+
+
+# ---- the bit generator --------------------------------------------------------
+
+class TilePhilox:
+    """ndtile's bit generator: the core's Philox4x32-10 keyed by (seed,
+    stream), counting the arrays drawn. `state` is a dict
+    {'bit_generator': 'TilePhilox', 'state': {'seed', 'stream', 'draws'}}."""
+
+    def __init__(self, seed=None):
+        self._rng = _core.Rng(_seed64(seed))
+        self._spawned = 0
+
+    @classmethod
+    def _from_core(cls, seed, stream=0, draws=0):
+        self = cls.__new__(cls)
+        self._rng = _core.Rng(seed)
+        self._rng.set_state((seed, stream, draws))
+        self._spawned = 0
+        return self
+
+    @property
+    def state(self):
+        seed, stream, draws = self._rng.get_state()
+        return {'bit_generator': _NAME,
+                'state': {'seed': seed, 'stream': stream, 'draws': draws}}
+
+    @state.setter
+    def state(self, value):
+        if not isinstance(value, dict):
+            raise TypeError('state must be a dict')
+        if value.get('bit_generator') != _NAME:
+            raise ValueError(f'state must be for a {_NAME} RNG')
+        st = value.get('state')
+        try:
+            vals = (st['seed'], st['stream'], st['draws'])
+        except (TypeError, KeyError):
+            raise ValueError("state['state'] must hold seed, stream and draws") from None
+        self._rng.set_state(vals)
+
+    def spawn(self, n_children):
+        """n_children independent bit generators (new stream ids derived
+        from this one's seed, stream and spawn count)."""
+        seed, stream, _ = self._rng.get_state()
+        kids = []
+        for i in range(operator.index(n_children)):
+            sid = _hash([seed, stream, self._spawned + i], b'spawn')
+            kids.append(TilePhilox._from_core(seed, sid, 0))
+        self._spawned += len(kids)
+        return kids
+
+    def _seed_words(self):
+        """Four 32-bit words drawn from the core (one draw), to seed NumPy's
+        samplers for fallbacks."""
+        return _C.to_numpy(self._rng.integers((4,), _U32, 0, 1 << 32, False))
+
+    def __reduce__(self):
+        return _bitgen_from_state, (self.state,)
+
+    def __repr__(self):
+        return f"<ndtile.random.{_NAME} object at 0x{id(self):X}>"
+
+
+def _bitgen_from_state(state):
+    bg = TilePhilox._from_core(0)
+    bg.state = state
+    return bg
+
+
+def _as_bitgen(obj, legacy=False):
+    if isinstance(obj, TilePhilox):
+        return obj
+    if isinstance(obj, (_np.random.BitGenerator, _np.random.Generator, _np.random.SeedSequence)):
+        legacy = False
+    return TilePhilox._from_core(_legacy_seed64(obj) if legacy else _seed64(obj))
+
+
+# ---- argument helpers ---------------------------------------------------------
+
+def _shape(size):
+    """size as a shape tuple (None stays None); NumPy's errors."""
+    if size is None:
+        return None
+    try:
+        shape = (operator.index(size),)
+    except TypeError:
+        if isinstance(size, (str, bytes)) or not hasattr(size, '__iter__'):
+            raise TypeError(f"expected a sequence of integers or a single integer, "
+                            f"got '{size}'") from None
+        shape = tuple(operator.index(s) for s in size)
+    if any(s < 0 for s in shape):
+        raise ValueError("negative dimensions are not allowed")
+    return shape
+
+
+def _float_code(dtype, fn):
+    dt = _np.dtype(dtype)
+    if dt == _np.float64:
+        return _F64
+    if dt == _np.float32:
+        return _F32
+    raise TypeError(f"Unsupported dtype {dt!r} for {fn}")
+
+
+_ARRAY = object()
+
+
+def _param(x):
+    """(scalar, None) for a scalar or 0-d parameter, (_ARRAY, array) for an
+    array one."""
+    if isinstance(x, _Array):
+        return (x._item(), None) if x.ndim == 0 else (_ARRAY, x)
+    if isinstance(x, _np.ndarray):
+        return (x.item(), None) if x.ndim == 0 else (_ARRAY, x)
+    if isinstance(x, (list, tuple)):
+        a = _np.asarray(_C.to_np_tree(x))
+        return (a.item(), None) if a.ndim == 0 else (_ARRAY, a)
+    return x, None
+
+
+def _farray(a):
+    """An array parameter as a float64 ndtile array (complex is a TypeError
+    as in NumPy)."""
+    if isinstance(a, _Array):
+        if a.dtype.kind == 'c':
+            raise TypeError("float() argument must be a string or a real number, not 'complex'")
+        return a if a._dt == _F64 else a._astype(_F64, 4)
+    a = _np.asarray(a)
+    if a.dtype.kind == 'c':
+        raise TypeError("float() argument must be a string or a real number, not 'complex'")
+    return _C.from_numpy(_np.ascontiguousarray(a, dtype=_np.float64))
+
+
+def _fparams(*pairs):
+    """float64 values: Python floats for scalars, ndtile arrays for arrays;
+    and the shapes of the arrays."""
+    vals, shapes = [], []
+    for v, a in pairs:
+        if a is None:
+            vals.append(float(v))
+        else:
+            fa = _farray(a)
+            vals.append(fa)
+            shapes.append(tuple(fa.shape))
+    return vals, shapes
+
+
+def _bshape(shape, shapes):
+    """The result shape for size `shape` (or None) and array parameters of
+    `shapes`; NumPy's errors."""
+    if shape is None:
+        return _np.broadcast_shapes(*shapes)
+    full = _np.broadcast_shapes(shape, *shapes)
+    if full != shape:
+        raise ValueError(f"Output size {shape} is not compatible with broadcast dimensions "
+                         f"of inputs {_np.broadcast_shapes(*shapes)}.")
+    return shape
+
+
+def _check_nonneg(v, name):
+    """NumPy's check of a non-negative parameter: NaN passes, -0.0 fails."""
+    if isinstance(v, _Array):
+        U = _U()
+        bad = U['logical_and'](U['signbit'](v), U['logical_not'](U['isnan'](v)))
+        if bad.any():
+            raise ValueError(f"{name} < 0")
+    elif not math.isnan(v) and math.copysign(1.0, v) < 0:
+        raise ValueError(f"{name} < 0")
+
+
+def _finish(r, shape):
+    """A drawn array, or its only element as a Python scalar for size=None."""
+    return r._item() if shape is None else r
+
+
+def _int_bounds(dt):
+    if dt.kind == 'b':
+        return 0, 1
+    ii = _np.iinfo(dt)
+    return int(ii.min), int(ii.max)
+
+
+def _take(arr, idx, axis):
+    """arr indexed by idx (an int or an int64 ndtile array) along axis."""
+    if isinstance(idx, _Array) and idx.ndim == 0:
+        # a 0-d index array gives a 0-d array (NumPy's take), not a scalar
+        r = _take(arr, int(idx._item()), axis)
+        return _C.np_or_nd(_np.asarray(r)) if not isinstance(r, _Array) else r
+    key = (slice(None),) * axis + (idx,)
+    if isinstance(arr, _Array):
+        r = arr[key]
+        if isinstance(r, _Array) and not isinstance(idx, _Array):
+            r = r.copy()
+        return r
+    if isinstance(idx, _Array):
+        key = (slice(None),) * axis + (_C.to_numpy(idx),)
+    r = arr[key]
+    if isinstance(r, _np.ndarray):
+        return _C.np_or_nd(r.copy() if not isinstance(idx, _Array) else r)
+    return r
+
+
+_CHOICE_MSG = {
+    False: {
+        'notint': "a must be a sequence or an integer, not {}",
+        'nonpos': "a must be a positive integer unless no samples are taken",
+        'empty': "a cannot be empty unless no samples are taken",
+        'large': "Cannot take a larger sample than population when replace is False",
+    },
+    True: {
+        'notint': "a must be 1-dimensional or an integer",
+        'nonpos': "a must be greater than 0 unless no samples are taken",
+        'empty': "'a' cannot be empty unless no samples are taken",
+        'large': "Cannot take a larger sample than population when 'replace=False'",
+    },
+}
+
+
+# ---- the samplers shared by Generator and RandomState ----------------------------
+
+class _Sampler:
+    _kind = 'Generator'
+    _legacy = False
+    _np_class = _np.random.Generator
+
+    @property
+    def _rng(self):
+        return self._bit_generator._rng
+
+    # -- fallback to NumPy's sampler, seeded from one draw of ours
+    def _numpy_twin(self):
+        words = self._bit_generator._seed_words()
+        if self._legacy:
+            return _np.random.RandomState(words)
+        return _np.random.Generator(_np.random.PCG64(words))
+
+    def _fallback(self, name, args, kwargs, qual=None):
+        qual = qual or f"random.{self._kind}.{name}"
+        _F.notify(qual)
+        return _F.run_numpy(getattr(self._numpy_twin(), name), args, kwargs, qual)
+
+    def __getattr__(self, name):
+        if name.startswith('_') or not callable(getattr(self._np_class, name, None)):
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+        def method(*args, **kwargs):
+            return self._fallback(name, args, kwargs)
+        method.__name__ = name
+        method.__doc__ = getattr(self._np_class, name).__doc__
+        method.__ndtile_fallback__ = True
+        return method
+
+    def __repr__(self):
+        return f"{self._kind}({_NAME}) at 0x{id(self):X}"
+
+    # -- float samplers
+    def _float_draw(self, fn, draw, size, dtype, out):
+        code = _float_code(dtype, fn)
+        shape = _shape(size)
+        if out is None:
+            return _finish(draw(() if shape is None else shape, code), shape)
+        oshape = tuple(out.shape)
+        if shape is not None and shape != oshape:
+            raise ValueError("size must match out.shape when used together")
+        want = _D.DTYPES[code]
+        if out.dtype != want:
+            raise TypeError(f"Supplied output array has the wrong type. Expected {want}, "
+                            f"got {out.dtype}")
+        if not isinstance(out, _Array) and not (
+                isinstance(out, _np.ndarray) and out.flags.c_contiguous and
+                out.flags.writeable and out.flags.aligned and out.dtype.isnative):
+            raise ValueError("Supplied output array must be contiguous, writable, aligned, "
+                             "and in machine byte-order.")
+        r = draw(oshape, code)
+        if isinstance(out, _Array):
+            out._assign(r, 4)
+        elif out.size:
+            r._to_buffer(out)
+        return out
+
+    def normal(self, loc=0.0, scale=1.0, size=None):
+        shape = _shape(size)
+        (l, la), (s, sa) = _param(loc), _param(scale)
+        if la is None and sa is None:
+            return _finish(self._rng.normal(() if shape is None else shape, _F64,
+                                            float(l), float(s)), shape)
+        (L, S), shapes = _fparams((l, la), (s, sa))
+        _check_nonneg(S, 'scale')
+        z = self._rng.standard_normal(_bshape(shape, shapes), _F64)
+        return L + S * z
+
+    def _uniform(self, low, high, size, legacy):
+        shape = _shape(size)
+        (l, la), (h, ha) = _param(low), _param(high)
+        if la is None and ha is None:
+            lo, hi = float(l), float(h)
+            if not math.isfinite(hi - lo):
+                raise OverflowError('Range exceeds valid bounds' if legacy else
+                                    'high - low range exceeds valid bounds')
+            if not legacy and hi - lo < 0:
+                raise ValueError('high - low < 0')
+            return _finish(self._rng.uniform(() if shape is None else shape, _F64, lo, hi),
+                           shape)
+        (L, H), shapes = _fparams((l, la), (h, ha))
+        R = H - L
+        U = _U()
+        if not U['isfinite'](R).all():
+            raise OverflowError('Range exceeds valid bounds')
+        if not legacy and U['less'](R, 0.0).any():
+            raise ValueError('high - low < 0')
+        u = self._rng.random(_bshape(shape, shapes), _F64)
+        return L + R * u
+
+    def exponential(self, scale=1.0, size=None):
+        shape = _shape(size)
+        s, sa = _param(scale)
+        if sa is None:
+            return _finish(self._rng.exponential(() if shape is None else shape, _F64,
+                                                 float(s)), shape)
+        (S,), shapes = _fparams((s, sa))
+        _check_nonneg(S, 'scale')
+        return S * self._rng.exponential(_bshape(shape, shapes), _F64, 1.0)
+
+    def gamma(self, shape, scale=1.0, size=None):
+        k, ka = _param(shape)
+        s, sa = _param(scale)
+        if ka is not None:
+            return self._fallback('gamma', (shape, scale), {'size': size})
+        shp = _shape(size)
+        if sa is None:
+            return _finish(self._rng.gamma(() if shp is None else shp, _F64, float(k),
+                                           float(s)), shp)
+        (K, S), shapes = _fparams((k, None), (s, sa))
+        _check_nonneg(K, 'shape')
+        _check_nonneg(S, 'scale')
+        return S * self._rng.gamma(_bshape(shp, shapes), _F64, K, 1.0)
+
+    def poisson(self, lam=1.0, size=None):
+        v, a = _param(lam)
+        if a is not None:
+            return self._fallback('poisson', (lam,), {'size': size})
+        shape = _shape(size)
+        return _finish(self._rng.poisson(() if shape is None else shape, _I64, float(v)), shape)
+
+    def binomial(self, n, p, size=None):
+        (nv, na), (pv, pa) = _param(n), _param(p)
+        if na is not None or pa is not None:
+            return self._fallback('binomial', (n, p), {'size': size})
+        shape = _shape(size)
+        return _finish(self._rng.binomial(() if shape is None else shape, _I64, int(nv),
+                                          float(pv)), shape)
+
+    def _integers(self, name, low, high, size, dtype, endpoint):
+        if high is None:
+            low, high = 0, low
+        dt = _np.dtype(dtype)
+        code = _D.code(dt)
+        if dt.kind not in 'biu' or code is None:
+            raise TypeError(f"Unsupported dtype {dt!r} for {name}")
+        (lv, la), (hv, ha) = _param(low), _param(high)
+        if la is not None or ha is not None:
+            kw = {'size': size, 'dtype': dtype}
+            if not self._legacy:
+                kw['endpoint'] = endpoint
+            return self._fallback(name, (low, high), kw)
+        lo, hi = int(lv), int(hv)
+        shape = _shape(size)
+        lob, hib = _int_bounds(dt)
+        top = hi if endpoint else hi - 1
+        if lo < lob:
+            raise ValueError(f"low is out of bounds for {dt}")
+        if top > hib:
+            raise ValueError(f"high is out of bounds for {dt}")
+        if lo > top:
+            if lo == 0:
+                raise ValueError('high < 0' if endpoint else 'high <= 0')
+            raise ValueError('low > high' if endpoint else 'low >= high')
+        r = self._rng.integers(() if shape is None else shape, code, lo, hi, bool(endpoint))
+        if shape is not None:
+            return r
+        return r._item() if (dtype is int or dtype is bool) else r._scalar()
+
+    # -- choice, permutation, shuffle
+    def _choice(self, a, size, replace, p, axis, extra):
+        if p is not None:
+            kw = {'size': size, 'replace': replace, 'p': p}
+            kw.update(extra)
+            return self._fallback('choice', (a,), kw)
+        msg = _CHOICE_MSG[self._legacy]
+        shape = _shape(size)
+        n = 1 if shape is None else math.prod(shape)
+        arr = a if isinstance(a, _Array) else _np.asarray(_C.to_np_tree(a))
+        if arr.ndim == 0:
+            try:
+                pop = operator.index(arr._item() if isinstance(arr, _Array) else arr.item())
+            except TypeError as exc:
+                raise ValueError(msg['notint'].format(type(a))) from exc
+            if pop <= 0 and n != 0:
+                raise ValueError(msg['nonpos'])
+            arr = None
+        else:
+            if self._legacy and arr.ndim != 1:
+                raise ValueError("a must be 1-dimensional")
+            pop = arr.shape[axis]
+            if axis < 0:
+                axis += arr.ndim
+            if pop == 0 and n != 0:
+                raise ValueError(msg['empty'])
+        dshape = () if shape is None else shape
+        if replace:
+            if n == 0:
+                idx = _core.zeros(dshape, _I64)
+            else:
+                idx = self._rng.integers(dshape, _I64, 0, pop, False)
+        else:
+            if n > pop:
+                raise ValueError(msg['large'])
+            idx = self._sample(pop, n)._reshape(dshape)
+        if shape is None:
+            idx = int(idx._item())
+        if arr is None:
+            return idx
+        return _take(arr, idx, axis)
+
+    def _sample(self, pop, n):
+        """n distinct ints of range(pop) in random order (an int64 array)."""
+        if n == 0:
+            return _core.zeros((0,), _I64)
+        if pop <= 65536 or (n > pop // 16 and pop <= 1 << 31):
+            perm = self._rng.permutation(pop)
+            return perm if n == pop else perm[:n].copy()
+        # sparse: the distinct values of uniform draws in order of first
+        # appearance (sequential rejection of repeats: a uniform ordered
+        # sample), without a permutation of the whole population
+        out = _np.empty(0, _np.int64)
+        while out.size < n:
+            need = n - out.size
+            v = _C.to_numpy(self._rng.integers((need + need // 8 + 16,), _I64, 0, pop, False))
+            _, first = _np.unique(v, return_index=True)
+            v = v[_np.sort(first)]
+            v = v[~_np.isin(v, out)]
+            out = _np.concatenate([out, v[:need]])
+        return _C.from_numpy(out)
+
+    def _permutation(self, x, axis):
+        if isinstance(x, (int, _np.integer)):
+            return self._rng.permutation(int(x))
+        arr = x if isinstance(x, _Array) else _np.asarray(_C.to_np_tree(x))
+        if self._legacy:
+            if arr.ndim < 1:
+                raise IndexError("x must be an integer or at least 1-dimensional")
+        axis = _normalize_axis(axis, arr.ndim)
+        perm = self._rng.permutation(arr.shape[axis])
+        return _take(arr, perm, axis)
+
+    def _shuffle(self, x, axis):
+        if isinstance(x, (_Array, _np.ndarray)):
+            if x.ndim == 0:
+                raise TypeError("len() of unsized object")
+            axis = _normalize_axis(axis, x.ndim)
+            perm = self._rng.permutation(x.shape[axis])
+            if isinstance(x, _Array):
+                x._assign(x[(slice(None),) * axis + (perm,)], 4)
+            else:
+                x[...] = x[(slice(None),) * axis + (_C.to_numpy(perm),)]
+            return None
+        if axis != 0:
+            raise NotImplementedError("Axis argument is only supported on ndarray objects")
+        n = len(x)
+        perm = _C.to_numpy(self._rng.permutation(n)).tolist()
+        vals = [x[i] for i in perm]
+        for i, v in enumerate(vals):
+            x[i] = v
+        return None
+
+
+# ---- Generator -------------------------------------------------------------------
+
+class Generator(_Sampler):
+    """numpy.random.Generator on ndtile's counter-based Philox (see the
+    module docstring): same seed, same arrays, for any workers or tiles."""
+
+    _kind = 'Generator'
+    _legacy = False
+    _np_class = _np.random.Generator
+
+    def __init__(self, bit_generator):
+        self._bit_generator = _as_bitgen(bit_generator)
+
+    @property
+    def bit_generator(self):
+        return self._bit_generator
+
+    def __reduce__(self):
+        return _generator_from_state, (self._bit_generator.state,)
+
+    def spawn(self, n_children):
+        return [Generator(bg) for bg in self._bit_generator.spawn(n_children)]
+
+    def random(self, size=None, dtype=_np.float64, out=None):
+        return self._float_draw('random', self._rng.random, size, dtype, out)
+
+    def standard_normal(self, size=None, dtype=_np.float64, out=None):
+        return self._float_draw('standard_normal', self._rng.standard_normal, size, dtype, out)
+
+    def standard_exponential(self, size=None, dtype=_np.float64, method='zig', out=None):
+        rng = self._rng
+        return self._float_draw('standard_exponential',
+                                lambda shp, c: rng.exponential(shp, c, 1.0), size, dtype, out)
+
+    def standard_gamma(self, shape, size=None, dtype=_np.float64, out=None):
+        k, ka = _param(shape)
+        if ka is not None:
+            return self._fallback('standard_gamma', (shape,),
+                                  {'size': size, 'dtype': dtype, 'out': out})
+        k = float(k)
+        rng = self._rng
+        return self._float_draw('standard_gamma', lambda shp, c: rng.gamma(shp, c, k, 1.0),
+                                size, dtype, out)
+
+    def uniform(self, low=0.0, high=1.0, size=None):
+        return self._uniform(low, high, size, False)
+
+    def integers(self, low, high=None, size=None, dtype=_np.int64, endpoint=False):
+        return self._integers('integers', low, high, size, dtype, endpoint)
+
+    def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
+        return self._choice(a, size, replace, p, axis, {'axis': axis, 'shuffle': shuffle})
+
+    def permutation(self, x, axis=0):
+        return self._permutation(x, axis)
+
+    def shuffle(self, x, axis=0):
+        return self._shuffle(x, axis)
+
+
+def _generator_from_state(state):
+    return Generator(_bitgen_from_state(state))
+
+
+def default_rng(seed=None):
+    """A Generator on ndtile's Philox. seed: None (fresh OS entropy), a
+    non-negative int or sequence of ints (hashed to a 64-bit key), a NumPy
+    SeedSequence / BitGenerator / Generator (one 64-bit draw of it), a
+    TilePhilox, or an ndtile Generator (returned as it is)."""
+    if isinstance(seed, Generator):
+        return seed
+    return Generator(seed if isinstance(seed, TilePhilox) else TilePhilox(seed))
+
+
+# ---- RandomState --------------------------------------------------------------------
+
+class RandomState(_Sampler):
+    """numpy.random.RandomState's interface on ndtile's Philox. Seeds are
+    NumPy's legacy ones (None or ints in [0, 2**32)); the streams are not
+    MT19937's."""
+
+    _kind = 'RandomState'
+    _legacy = True
+    _np_class = _np.random.RandomState
+
+    def __init__(self, seed=None):
+        self._bit_generator = _as_bitgen(seed, legacy=True)
+
+    def __reduce__(self):
+        return _randomstate_from_state, (self._bit_generator.state,)
+
+    def seed(self, seed=None):
+        self._rng.set_state((_legacy_seed64(seed), 0, 0))
+
+    def get_state(self, legacy=True):
+        """The state as a dict (the legacy MT19937 tuple does not exist for
+        this generator, so `legacy` has no effect)."""
+        return self._bit_generator.state
+
+    def set_state(self, state):
+        if isinstance(state, dict) and ('bit_generator' not in state or 'state' not in state):
+            raise ValueError('state dictionary is not valid.')
+        if not isinstance(state, dict):
+            if isinstance(state, (tuple, list)) and state and state[0] == 'MT19937':
+                raise ValueError(f'state must be for a {_NAME} RNG')
+            raise TypeError('state must be a dict or a tuple.')
+        self._bit_generator.state = state
+
+    def random_sample(self, size=None):
+        return self._float_draw('random_sample', self._rng.random, size, _np.float64, None)
+
+    def random(self, size=None):
+        return self.random_sample(size)
+
+    def rand(self, *args):
+        return self.random_sample(args if args else None)
+
+    def randn(self, *args):
+        return self.standard_normal(args if args else None)
+
+    def standard_normal(self, size=None):
+        return self._float_draw('standard_normal', self._rng.standard_normal, size,
+                                _np.float64, None)
+
+    def standard_exponential(self, size=None):
+        return self.exponential(1.0, size)
+
+    def standard_gamma(self, shape, size=None):
+        k, ka = _param(shape)
+        if ka is not None:
+            return self._fallback('standard_gamma', (shape,), {'size': size})
+        return self.gamma(k, 1.0, size)
+
+    def uniform(self, low=0.0, high=1.0, size=None):
+        return self._uniform(low, high, size, True)
+
+    def randint(self, low, high=None, size=None, dtype=int):
+        return self._integers('randint', low, high, size, dtype, False)
+
+    def choice(self, a, size=None, replace=True, p=None):
+        return self._choice(a, size, replace, p, 0, {})
+
+    def permutation(self, x):
+        return self._permutation(x, 0)
+
+    def shuffle(self, x):
+        return self._shuffle(x, 0)
+
+
+def _randomstate_from_state(state):
+    rs = RandomState.__new__(RandomState)
+    rs._bit_generator = _bitgen_from_state(state)
+    return rs
+
+
+# ---- the numpy.random namespace ----------------------------------------
 _NATIVE = ()
 
-seed = _np.random.seed
-get_state = _np.random.get_state
-set_state = _np.random.set_state
 SeedSequence = _np.random.SeedSequence
 BitGenerator = _np.random.BitGenerator
 PCG64 = _np.random.PCG64
@@ -23,69 +783,52 @@ MT19937 = _np.random.MT19937
 Philox = _np.random.Philox
 SFC64 = _np.random.SFC64
 
-
-class _Wrapped:
-    """A NumPy Generator or RandomState whose methods take and return
-    ndtile arrays."""
-
-    _kind = 'Generator'
-
-    def __init__(self, inner):
-        object.__setattr__(self, '_inner', inner)
-
-    def __getattr__(self, name):
-        attr = getattr(self._inner, name)
-        if not callable(attr) or name.startswith('_'):
-            return attr
-        qual = f"random.{self._kind}.{name}"
-
-        def method(*args, **kwargs):
-            _F.notify(qual)
-            return _F.run_numpy(attr, args, kwargs, qual)
-        method.__name__ = name
-        method.__doc__ = attr.__doc__
-        return method
-
-    def __repr__(self):
-        return repr(self._inner)
+# The legacy functions: methods of one module-level RandomState, seeded from
+# OS entropy (seed() reseeds it in place).
+_rand = RandomState()
+seed = _rand.seed
+get_state = _rand.get_state
+set_state = _rand.set_state
+rand = _rand.rand
+randn = _rand.randn
+random = _rand.random
+random_sample = ranf = sample = _rand.random_sample
+randint = _rand.randint
+uniform = _rand.uniform
+normal = _rand.normal
+standard_normal = _rand.standard_normal
+standard_exponential = _rand.standard_exponential
+exponential = _rand.exponential
+gamma = _rand.gamma
+standard_gamma = _rand.standard_gamma
+poisson = _rand.poisson
+binomial = _rand.binomial
+choice = _rand.choice
+permutation = _rand.permutation
+shuffle = _rand.shuffle
 
 
-class Generator(_Wrapped):
-    _kind = 'Generator'
+def _legacy_fallback(name):
+    """numpy.random.<name> for a legacy sampler ndtile lacks: NumPy's
+    RandomState method, seeded from one draw of the module generator."""
+    npfunc = getattr(_np.random, name)
 
-    def __init__(self, bit_generator):
-        if isinstance(bit_generator, _np.random.Generator):
-            super().__init__(bit_generator)
-        else:
-            super().__init__(_np.random.Generator(bit_generator))
-
-    @property
-    def bit_generator(self):
-        return self._inner.bit_generator
-
-
-class RandomState(_Wrapped):
-    _kind = 'RandomState'
-
-    def __init__(self, seed=None):
-        if isinstance(seed, _np.random.RandomState):
-            super().__init__(seed)
-        else:
-            super().__init__(_np.random.RandomState(seed))
-
-
-for _n in ('shuffle',):
-    _F.MUTATES[f'random.Generator.{_n}'] = (0, 'x')
-    _F.MUTATES[f'random.RandomState.{_n}'] = (0, 'x')
-
-
-def default_rng(seed=None):
-    if isinstance(seed, Generator):
-        return seed
-    return Generator(_np.random.default_rng(seed))
+    def fallback(*args, **kwargs):
+        return _rand._fallback(name, args, kwargs, qual=f"random.{name}")
+    fallback.__name__ = name
+    fallback.__qualname__ = name
+    fallback.__doc__ = npfunc.__doc__
+    fallback.__wrapped__ = npfunc
+    fallback.__ndtile_fallback__ = True
+    return fallback
 
 
 def __getattr__(name):
+    if not name.startswith('_') and callable(getattr(_np.random.RandomState, name, None)) \
+            and callable(getattr(_np.random, name, None)):
+        f = _legacy_fallback(name)
+        globals()[name] = f
+        return f
     return _F.module_getattr('ndtile.random', _np.random, name, globals())
 
 
