@@ -3,19 +3,6 @@
 #include <string.h>
 #include "exec.h"
 
-/* A broadcast view on the stack: the caller's handle keeps the store alive. */
-static void bcast_local(const ndt_array *a, int nd, const int64_t *shape, ndt_array *v) {
-  *v = *a;
-  v->ndim = nd;
-  v->size = 1;
-  for (int k = 0; k < nd; k++) {
-    int j = k - (nd - a->ndim);
-    v->shape[k] = shape[k];
-    v->strides[k] = (j < 0 || a->shape[j] != shape[k]) ? 0 : a->strides[j];
-    v->size *= shape[k];
-  }
-}
-
 static const char *casting_name(ndt_casting c) {
   static const char *n[] = {"no", "equiv", "safe", "same_kind", "unsafe"};
   return c >= 0 && c <= NDT_CAST_UNSAFE ? n[c] : "?";
@@ -119,7 +106,7 @@ ndt_status ndt_apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_arra
   ndt_array views[NDT_MAXOPS], *vp[NDT_MAXOPS];
   for (int i = 0; i < nin && st == NDT_OK; i++) {
     const ndt_array *src = in[i];
-    bcast_local(src, nd, shape, &views[i]);
+    ndt_bcast_view(src, nd, shape, &views[i]);
     if (*out && ndt_may_overlap(src, res)) {
       /* An input that overlaps the output other than element for element
        * is read as it was before the operation, as NumPy does. */
@@ -129,7 +116,7 @@ ndt_status ndt_apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_arra
         same = views[i].strides[k] == res->strides[k] || shape[k] == 1;
       if (!same) {
         st = ndt_copy(&copies[i], src);
-        if (st == NDT_OK) bcast_local(copies[i], nd, shape, &views[i]);
+        if (st == NDT_OK) ndt_bcast_view(copies[i], nd, shape, &views[i]);
       }
     }
     vp[i] = &views[i];
@@ -248,7 +235,7 @@ ndt_status ndt_assign(ndt_array *dst, const ndt_array *src, ndt_casting casting)
       memmove(s2.strides, s2.strides + extra, sizeof(int64_t) * dst->ndim);
       s2.ndim = dst->ndim;
     }
-    bcast_local(&s2, dst->ndim, dst->shape, &sv);
+    ndt_bcast_view(&s2, dst->ndim, dst->shape, &sv);
   }
   ndt_status st = launch_cast(dst, &sv);
   ndt_free(tmp);

@@ -6,6 +6,18 @@
 
 #define CAST_CHUNK 512
 
+void ndt_bcast_view(const ndt_array *a, int nd, const int64_t *shape, ndt_array *v) {
+  *v = *a;
+  v->ndim = nd;
+  v->size = 1;
+  for (int k = 0; k < nd; k++) {
+    int j = k - (nd - a->ndim);
+    v->shape[k] = shape[k];
+    v->strides[k] = (j < 0 || a->shape[j] != shape[k]) ? 0 : a->strides[j];
+    v->size *= shape[k];
+  }
+}
+
 void ndt_block_view(const ndt_array *v, const ndt_tiling *tl, int64_t b, ndt_array *out) {
   *out = *v;
   if (tl->axis < 0) return;

@@ -21,6 +21,10 @@ typedef struct {
  * view; inputs are broadcast to its shape by the caller). */
 ndt_status ndt_launch_elementwise(ndt_ew_arg *proto, ndt_array *const *views);
 
+/* a broadcast to shape (nd axes), as a view on the stack: the caller's
+ * handle keeps the store alive. */
+void ndt_bcast_view(const ndt_array *a, int nd, const int64_t *shape, ndt_array *v);
+
 /* Block b of the tiling of v's shape, as a view (same ndim, unit axes before
  * the split axis). */
 void ndt_block_view(const ndt_array *v, const ndt_tiling *tl, int64_t b, ndt_array *out);

@@ -245,18 +245,6 @@ static int source_of(const fgroup *g, const ndt_array *bv, int *new_ext) {
   return g->next + (*new_ext)++ < MAXE ? MAXE + 1 : -1000;  /* a new slot */
 }
 
-static void bcast(const ndt_array *a, int nd, const int64_t *shape, ndt_array *v) {
-  *v = *a;
-  v->ndim = nd;
-  v->size = 1;
-  for (int k = 0; k < nd; k++) {
-    int j = k - (nd - a->ndim);
-    v->shape[k] = shape[k];
-    v->strides[k] = (j < 0 || a->shape[j] != shape[k]) ? 0 : a->strides[j];
-    v->size *= shape[k];
-  }
-}
-
 int ndt_fuse_try(const ndt_ew_arg *proto, int nin, const ndt_array *const *in, int nd,
                  const int64_t *shape, ndt_array **out) {
   int64_t size = 1;
@@ -264,7 +252,7 @@ int ndt_fuse_try(const ndt_ew_arg *proto, int nin, const ndt_array *const *in, i
   if (size <= ndt_rt_inline_elems() || flushing) return 0;
   ndt_set_flush_hook(ndt_flush);
   ndt_array bv[NDT_MAXOPS];
-  for (int i = 0; i < nin; i++) bcast(in[i], nd, shape, &bv[i]);
+  for (int i = 0; i < nin; i++) ndt_bcast_view(in[i], nd, shape, &bv[i]);
   for (int attempt = 0; attempt < 2; attempt++) {
     int ok = 1;
     if (cur) {

@@ -8,31 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ndtile.h"
+#include "check.h"
 
 /* Test hook of the kernels (src/kernels/cpu/loops_math.c): caps the SIMD
  * level (< 0 queries) and returns the level in effect. */
 int ndt_cpu_set_simd_level(int level);
 
-static int passed, failed;
-#define EXPECT(cond, ...)                                                   \
-  do {                                                                      \
-    if (cond) passed++;                                                     \
-    else {                                                                  \
-      failed++;                                                             \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                  \
-      fprintf(stderr, __VA_ARGS__);                                         \
-      fprintf(stderr, "\n");                                                \
-    }                                                                       \
-  } while (0)
-#define OK(call)                                                            \
-  do {                                                                      \
-    ndt_status s_ = (call);                                                 \
-    if (s_ != NDT_OK) {                                                     \
-      fprintf(stderr, "FATAL %s:%d: %s -> %s\n", __FILE__, __LINE__, #call, \
-              ndt_last_error());                                            \
-      exit(2);                                                              \
-    }                                                                       \
-  } while (0)
 
 /* ---- helpers ------------------------------------------------------------ */
 
