@@ -747,6 +747,183 @@ static void core_view(const ndt_array *v, int vloop, int nbd, const int64_t *bsh
   out->size *= R * C;
 }
 
+/* ---- matrix-vector products --------------------------------------------
+ * A row-major matrix R (rows x cols) with a vector: y = R v (NoTrans: each
+ * block of rows writes its own rows of y) or y = R^T v (Trans: each block of
+ * rows adds R_b^T v_b into a partial, and one task sums the partials in block
+ * order). Blocks are row blocks of R's tiling, so results do not depend on
+ * the number of workers, and gemv streams R once, as NumPy does. */
+typedef struct {
+  ndt_dtype t;
+  int trans;
+  ndt_array r, v, y;      /* this block's rows of R and of v (trans) or y (notrans) */
+  ndt_store *parts;       /* trans: one partial of cols elements per block */
+  int64_t poff;           /* byte offset of this block's partial */
+  int64_t cols, nblocks;
+} mv_arg;
+
+/* A contiguous copy of a bound vector whose stride is not one element. */
+static char *unit_vector(const ndt_bound *b, int64_t n, int isz, char **tmp) {
+  *tmp = NULL;
+  if (n <= 1 || b->st[0] == isz) return b->ptr;
+  *tmp = ndt_malloc((size_t)n * isz);
+  if (!*tmp) return NULL;
+  for (int64_t i = 0; i < n; i++) memcpy(*tmp + i * isz, b->ptr + i * b->st[0], isz);
+  return *tmp;
+}
+
+static ndt_status mv_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const mv_arg *m = p;
+  int isz = ndt_traits[m->t].size;
+  int64_t rows = m->r.shape[0], cols = m->r.shape[1];
+  ndt_bound br, bv, by;
+  ndt_status st = ndt_bind(&m->r, &br, 1);
+  if (st) return st;
+  if ((st = ndt_bind(&m->v, &bv, 1))) {
+    ndt_unbind(&m->r, &br, 0);
+    return st;
+  }
+  char *y = NULL;
+  by.scratch = NULL;
+  if (m->trans) y = m->parts->tiles[0].data + m->poff;
+  else if ((st = ndt_bind(&m->y, &by, 0)) == NDT_OK) y = by.ptr;
+  char *tmp = NULL, *x = st ? NULL : unit_vector(&bv, m->v.shape[0], isz, &tmp);
+  if (!st && !x) st = NDT_ERR_NOMEM;
+  if (!st) {
+    int64_t lda = rows > 1 ? br.st[0] / isz : cols;
+    if (lda < cols) lda = cols;
+    int64_t incy = m->trans || m->y.shape[0] <= 1 ? 1 : by.st[0] / isz;
+    CBLAS_TRANSPOSE tr = m->trans ? CblasTrans : CblasNoTrans;
+    if (m->t == NDT_FLOAT64)
+      cblas_dgemv(CblasRowMajor, tr, rows, cols, 1.0, (const double *)br.ptr, lda,
+                  (const double *)x, 1, 0.0, (double *)y, incy);
+    else
+      cblas_sgemv(CblasRowMajor, tr, rows, cols, 1.0f, (const float *)br.ptr, lda,
+                  (const float *)x, 1, 0.0f, (float *)y, incy);
+  }
+  ndt_mfree(tmp);
+  if (!m->trans) ndt_unbind(&m->y, &by, st == NDT_OK);
+  ndt_unbind(&m->v, &bv, 0);
+  ndt_unbind(&m->r, &br, 0);
+  return st;
+}
+
+static ndt_status mv_combine(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const mv_arg *m = p;
+  ndt_bound by;
+  ndt_status st = ndt_bind(&m->y, &by, 0);
+  if (st) return st;
+  const char *parts = m->parts->tiles[0].data;
+  for (int64_t j = 0; j < m->cols; j++) {
+    double acc = 0;
+    float accf = 0;
+    for (int64_t b = 0; b < m->nblocks; b++) {   /* block order: reproducible */
+      if (m->t == NDT_FLOAT64) acc += ((const double *)parts)[b * m->cols + j];
+      else accf += ((const float *)parts)[b * m->cols + j];
+    }
+    if (m->t == NDT_FLOAT64) *(double *)(by.ptr + j * (m->cols > 1 ? by.st[0] : 8)) = acc;
+    else *(float *)(by.ptr + j * (m->cols > 1 ? by.st[0] : 4)) = accf;
+  }
+  ndt_unbind(&m->y, &by, 1);
+  return NDT_OK;
+}
+
+/* Returns 1 when the product is not a row-major matrix with a vector of
+ * float32/float64 (the caller takes the general path). */
+static int matvec(const ndt_array *a, const ndt_array *b, ndt_array **out, ndt_status *status) {
+  ndt_dtype t = a->dtype;
+  if (t != b->dtype || (t != NDT_FLOAT32 && t != NDT_FLOAT64) || a->part || b->part) return 1;
+  const ndt_array *mat = a->ndim == 2 ? a : b, *vec = a->ndim == 2 ? b : a;
+  if (!((a->ndim == 2 && b->ndim == 1) || (a->ndim == 1 && b->ndim == 2))) return 1;
+  if (mat->size == 0 || mat->shape[0] < 2 || mat->shape[1] < 2) return 1;
+  /* r: the matrix as row-major rows x cols; trans: y = r^T v */
+  ndt_array r = *mat;
+  int trans;
+  if (mat->strides[1] == 1) trans = mat == b;
+  else if (mat->strides[0] == 1) {
+    r.shape[0] = mat->shape[1];
+    r.shape[1] = mat->shape[0];
+    r.strides[0] = mat->strides[1];
+    r.strides[1] = 1;
+    trans = mat == a;
+  } else return 1;
+  if (r.strides[0] < r.shape[1]) return 1;
+  int isz = ndt_traits[t].size;
+  ndt_tiling tl;
+  ndt_tiling_for(2, r.shape, isz, ndt_rt_tile_bytes(), &tl);
+  if (tl.axis > 0) return 1;   /* a row longer than a tile: general path */
+  int64_t nb = tl.ntiles, cols = r.shape[1];
+  int64_t ylen = trans ? cols : r.shape[0];
+  ndt_array *res;
+  ndt_status st = ndt_array_new(&res, t, 1, &ylen, 0);
+  if (st) {
+    *status = st;
+    return 0;
+  }
+  mv_arg m = {.t = t, .trans = trans, .cols = cols, .nblocks = nb};
+  if (trans && (st = ndt_store_new_bytes(&m.parts, nb * cols * isz))) {
+    ndt_free(res);
+    *status = st;
+    return 0;
+  }
+  ndt_access *acc = NULL;
+  int nacc, cap = 0;
+  ndt_store *stores[3] = {r.store, vec->store, trans ? m.parts : res->store};
+  int small = nb == 1 && r.size <= ndt_rt_inline_elems();
+  for (int64_t blk = 0; blk < nb && st == NDT_OK; blk++) {
+    ndt_block_view(&r, &tl, blk, &m.r);
+    int64_t r0 = (m.r.offset - r.offset) / r.strides[0], rows = m.r.shape[0];
+    ndt_index sl = {.kind = NDT_IDX_SLICE, .start = r0, .stop = r0 + rows, .step = 1,
+                    .has_start = 1, .has_stop = 1};
+    ndt_array *part;
+    st = ndt_view_index(&part, trans ? vec : res, 1, &sl);
+    if (st) break;
+    if (trans) {
+      m.v = *part;
+      m.y = *res;
+    } else {
+      m.v = *vec;
+      m.y = *part;
+    }
+    ndt_free(part);
+    m.poff = blk * cols * isz;
+    nacc = 0;
+    st = ndt_add_access(&acc, &nacc, &cap, &m.r, NDT_READ);
+    if (!st) st = ndt_add_access(&acc, &nacc, &cap, &m.v, NDT_READ);
+    if (!st && trans) {
+      ndt_array pv = {.store = m.parts, .dtype = NDT_UINT8, .ndim = 1, .size = cols * isz,
+                      .offset = m.poff, .shape = {cols * isz}, .strides = {1}};
+      st = ndt_add_access(&acc, &nacc, &cap, &pv, NDT_WRITE);
+    } else if (!st) {
+      st = ndt_add_access(&acc, &nacc, &cap, &m.y, NDT_WRITE);
+    }
+    if (!st) st = ndt_submit("matmul", mv_task, &m, sizeof m, acc, nacc, stores, 3, small);
+  }
+  if (!st && trans) {
+    nacc = 0;
+    ndt_array pv = {.store = m.parts, .dtype = NDT_UINT8, .ndim = 1, .size = m.parts->size,
+                    .shape = {m.parts->size}, .strides = {1}};
+    m.y = *res;
+    st = ndt_add_access(&acc, &nacc, &cap, &pv, NDT_READ);
+    if (!st) st = ndt_add_access(&acc, &nacc, &cap, res, NDT_WRITE);
+    ndt_store *cs[2] = {m.parts, res->store};
+    if (!st) st = ndt_submit("matmul", mv_combine, &m, sizeof m, acc, nacc, cs, 2, small);
+  }
+  ndt_mfree(acc);
+  if (m.parts) ndt_store_decref(m.parts);
+  if (st) {
+    ndt_sync();
+    ndt_free(res);
+    *status = st;
+    return 0;
+  }
+  *out = res;
+  *status = NDT_OK;
+  return 0;
+}
+
 ndt_status ndt_matmul(const ndt_array *a, const ndt_array *b, ndt_array **out) {
   pthread_once(&blas_once, blas_setup);
   if (!a || !b || !out) return ndt_error(NDT_ERR_VALUE, "matmul: NULL argument");
@@ -762,6 +939,10 @@ ndt_status ndt_matmul(const ndt_array *a, const ndt_array *b, ndt_array **out) {
     return ndt_error(NDT_ERR_VALUE, "matmul: Input operand 1 has a mismatch in its core "
                      "dimension 0, with gufunc signature %s (size %lld is different from %lld)",
                      SIG, (long long)Kb, (long long)K);
+  if (!*out) {
+    ndt_status mst;
+    if (matvec(a, b, out, &mst) == 0) return mst;
+  }
   int64_t M = an >= 2 ? a->shape[an - 2] : 1, N = bn >= 2 ? b->shape[bn - 1] : 1;
   int aloop = an >= 2 ? an - 2 : 0, bloop = bn >= 2 ? bn - 2 : 0;
   int ncore = (an >= 2) + (bn >= 2);

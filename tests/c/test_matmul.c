@@ -710,6 +710,60 @@ static void test_dot(void) {
   ndt_free(p); ndt_free(q);
 }
 
+/* Matrix-vector products take the gemv path (row blocks, partials summed in
+ * block order): values against a loop, same bits for 1 and 2 workers, for a
+ * row-major matrix, its transpose, and vectors on either side. */
+static void test_matvec(void) {
+  int64_t n = 1003, d = 29, sm[2] = {n, d}, sn[1] = {n}, sd[1] = {d};
+  double *X = malloc(sizeof(double) * n * d), *v = malloc(sizeof(double) * n),
+         *w = malloc(sizeof(double) * d);
+  for (int64_t i = 0; i < n * d; i++) X[i] = sin((double)i);
+  for (int64_t i = 0; i < n; i++) v[i] = cos((double)i);
+  for (int64_t i = 0; i < d; i++) w[i] = 1.0 / (1 + i);
+  double *bits[2][4];
+  for (int wk = 0; wk < 2; wk++) {
+    OK(ndt_set_workers(wk + 1));
+    ndt_array *x, *xt, *vv, *ww, *r[4] = {0};
+    OK(ndt_from_buffer(&x, NDT_FLOAT64, 2, sm, X, NULL));
+    OK(ndt_from_buffer(&vv, NDT_FLOAT64, 1, sn, v, NULL));
+    OK(ndt_from_buffer(&ww, NDT_FLOAT64, 1, sd, w, NULL));
+    OK(ndt_transpose(&xt, x, NULL));
+    OK(ndt_matmul(x, ww, &r[0]));    /* X @ w  */
+    OK(ndt_matmul(xt, vv, &r[1]));   /* X.T @ v */
+    OK(ndt_matmul(vv, x, &r[2]));    /* v @ X  */
+    OK(ndt_matmul(ww, xt, &r[3]));   /* w @ X.T */
+    int64_t len[4] = {n, d, d, n};
+    for (int k = 0; k < 4; k++) {
+      bits[wk][k] = malloc(sizeof(double) * len[k]);
+      EXPECT(ndt_ndim(r[k]) == 1 && ndt_shape(r[k])[0] == len[k], "matvec shape %d", k);
+      OK(ndt_to_buffer(r[k], bits[wk][k]));
+      ndt_free(r[k]);
+    }
+    ndt_free(x); ndt_free(xt); ndt_free(vv); ndt_free(ww);
+  }
+  int ok = 1;
+  for (int64_t i = 0; i < n; i++) {
+    double s = 0;
+    for (int64_t j = 0; j < d; j++) s += X[i * d + j] * w[j];
+    ok &= fabs(bits[0][0][i] - s) < 1e-9 && fabs(bits[0][3][i] - s) < 1e-9;
+  }
+  for (int64_t j = 0; j < d; j++) {
+    double s = 0;
+    for (int64_t i = 0; i < n; i++) s += X[i * d + j] * v[i];
+    ok &= fabs(bits[0][1][j] - s) < 1e-9 && fabs(bits[0][2][j] - s) < 1e-9;
+  }
+  EXPECT(ok, "matrix-vector products against loops");
+  EXPECT(!memcmp(bits[0][0], bits[1][0], sizeof(double) * n) &&
+         !memcmp(bits[0][1], bits[1][1], sizeof(double) * d) &&
+         !memcmp(bits[0][2], bits[1][2], sizeof(double) * d) &&
+         !memcmp(bits[0][3], bits[1][3], sizeof(double) * n),
+         "matrix-vector products: same bits for 1 and 2 workers");
+  for (int wk = 0; wk < 2; wk++)
+    for (int k = 0; k < 4; k++) free(bits[wk][k]);
+  free(X); free(v); free(w);
+  OK(ndt_set_workers(2));
+}
+
 int main(void) {
   ndt_config cfg = {.workers = 2, .tile_bytes = 512, .inline_elems = 64};
   OK(ndt_init(&cfg));
@@ -724,6 +778,7 @@ int main(void) {
   test_reproducible();
   test_dot();
   test_default_tiles();
+  test_matvec();
   OK(ndt_sync());
   ndt_finalize();
   printf("%d passed, %d failed\n", passed, failed);
