@@ -27,7 +27,6 @@ void *ndt_realloc(void *p, size_t n);
 void ndt_mfree(void *p);
 /* Aligned buffers for tile data (64 bytes). */
 void *ndt_alloc_data(size_t n, int zero);
-void ndt_free_data(void *p);
 /* Frees a tile buffer of n bytes, keeping large ones for reuse. */
 void ndt_free_data_sized(void *p, size_t n);
 /* Returns every cached buffer to the system. */

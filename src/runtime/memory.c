@@ -1,6 +1,7 @@
 /* memory.c - every allocation the library makes, with failure injection. */
 #include <pthread.h>
 #include <sys/mman.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
@@ -55,24 +56,43 @@ static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static cached *cache_head;
 static size_t cache_bytes, cache_limit = (size_t)32 << 20;
 
-/* Buffers of a tile's size (>= HUGE_MIN) are 2 MiB aligned and asked to be
- * backed by transparent huge pages: first touch then costs one fault per
- * 2 MiB instead of one per 4 KiB. */
+/* Buffers of CACHE_MIN bytes or more are mapped directly, so freeing one
+ * returns its memory to the system at once (malloc would keep it in a worker
+ * thread's arena, and peak memory would stay at its high-water mark). Those
+ * of a tile's size (>= HUGE_MIN) are 2 MiB aligned and asked to be backed by
+ * transparent huge pages: first touch then costs one fault per 2 MiB instead
+ * of one per 4 KiB. */
 #define HUGE ((size_t)2 << 20)
 #define HUGE_MIN ((size_t)3 << 19)
+#define PAGE ((size_t)4096)
 
 static size_t rounded(size_t n) {
   if (n >= HUGE_MIN) return (n + HUGE - 1) & ~(HUGE - 1);
+  if (n >= CACHE_MIN) return (n + PAGE - 1) & ~(PAGE - 1);
   return n ? (n + 63) & ~(size_t)63 : 64;
 }
 
-static void *fresh(size_t sz) {
-  if (sz < HUGE_MIN) return aligned_alloc(64, sz);
-  void *p = aligned_alloc(HUGE, sz);
+/* A new buffer of sz (rounded) bytes; *zeroed tells whether it is known zero. */
+static void *fresh(size_t sz, int *zeroed) {
+  *zeroed = 0;
+  if (sz < CACHE_MIN) return aligned_alloc(64, sz);
+  size_t align = sz >= HUGE_MIN ? HUGE : PAGE, len = sz + align;
+  char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return NULL;
+  uintptr_t a = ((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1);
+  if (a > (uintptr_t)p) munmap(p, a - (uintptr_t)p);
+  size_t tail = (uintptr_t)p + len - (a + sz);
+  if (tail) munmap((char *)(a + sz), tail);
 #ifdef MADV_HUGEPAGE
-  if (p) madvise(p, sz, MADV_HUGEPAGE);
+  if (align == HUGE) madvise((void *)a, sz, MADV_HUGEPAGE);
 #endif
-  return p;
+  *zeroed = 1;
+  return (void *)a;
+}
+
+static void release(void *p, size_t sz) {
+  if (sz < CACHE_MIN) free(p);
+  else munmap(p, sz);
 }
 
 void *ndt_alloc_data(size_t n, int zero) {
@@ -91,13 +111,14 @@ void *ndt_alloc_data(size_t n, int zero) {
       }
     pthread_mutex_unlock(&cache_lock);
   }
-  if (!p) p = fresh(sz);
+  int zeroed = 0;
+  if (!p) p = fresh(sz, &zeroed);
   if (!p) {
     ndt_release_cache();
-    p = fresh(sz);
+    p = fresh(sz, &zeroed);
   }
   if (!p) return nomem(n);
-  if (zero) memset(p, 0, sz);
+  if (zero && !zeroed) memset(p, 0, sz);
   return p;
 }
 
@@ -116,10 +137,8 @@ void ndt_free_data_sized(void *p, size_t n) {
     }
     pthread_mutex_unlock(&cache_lock);
   }
-  free(p);
+  if (p) release(p, sz);
 }
-
-void ndt_free_data(void *p) { free(p); }
 
 void ndt_release_cache(void) {
   pthread_mutex_lock(&cache_lock);
@@ -129,7 +148,7 @@ void ndt_release_cache(void) {
   pthread_mutex_unlock(&cache_lock);
   while (c) {
     cached *next = c->next;
-    free(c);
+    release(c, c->size);
     c = next;
   }
 }
