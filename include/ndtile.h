@@ -255,6 +255,40 @@ ndt_status ndt_argwhere(const ndt_array *a, ndt_array **out);
 /* Reads a 0-d or size-1 array's element (waits for it), cast to t. */
 ndt_status ndt_item(const ndt_array *a, ndt_dtype t, void *dst);
 
+/* ---- sorting (src/ops/sort.c) ---------------------------------------- */
+/* NumPy's sort (want_indices == 0) and argsort (want_indices != 0, int64
+ * result) along axis (negative counts from the end), or of the C-order
+ * flattened array (a 1-d result) when axis is NDT_SORT_FLATTEN. NumPy's
+ * ordering: NaNs last, complex lexicographic by (real, imag) with NumPy's
+ * NaN rules; the sort is stable (equal keys, including -0.0 and 0.0, keep
+ * their order), which satisfies every NumPy `kind`. An axis out of range is
+ * NDT_ERR_AXIS (a 0-d array has no axis -1). Each 1-d slice along the axis is
+ * sorted whole by one task, so results do not depend on the workers. */
+#define NDT_SORT_FLATTEN INT32_MIN
+ndt_status ndt_sort(const ndt_array *a, int axis, int want_indices, ndt_array **out);
+
+/* ---- scans (src/ops/scan.c) ---- */
+/* NumPy's cumsum, cumprod, nancumsum and nancumprod along one axis, or over
+ * the C-order flattened array when axis is NDT_SCAN_FLAT (a 0-d array is
+ * scanned as one element with axis NDT_SCAN_FLAT, 0 or -1). The result is a
+ * new C-contiguous array of dtype `dtype`, or, for NDT_DTYPE_DEFAULT,
+ * NumPy's: bool and signed integers narrower than 64 bits give int64,
+ * narrower unsigned integers uint64, others keep their dtype. Input elements
+ * are cast to the result dtype and accumulated in it (integers wrap; bool
+ * sums are logical or, products logical and). The nan variants treat NaN as
+ * 0 (sums) or 1 (products). Each block is scanned sequentially and blocks
+ * are combined through carries in block order, so the bits are the same for
+ * any number of workers (float results may differ from NumPy's purely
+ * sequential loop in the last bits). *out receives the new array. */
+typedef enum {
+  NDT_SCAN_CUMSUM = 0, NDT_SCAN_CUMPROD, NDT_SCAN_NANCUMSUM, NDT_SCAN_NANCUMPROD
+} ndt_scan_op;
+#define NDT_SCAN_FLAT (-1000)
+ndt_status ndt_scan(ndt_scan_op op, const ndt_array *a, int axis, ndt_dtype dtype,
+                    ndt_array **out);
+/* The result dtype ndt_scan uses for an input dtype and a requested dtype. */
+ndt_dtype ndt_scan_result_type(ndt_scan_op op, ndt_dtype in, ndt_dtype dtype);
+
 /* ---- matrix products (src/ops/matmul.c) -------------------------------- */
 /* NumPy's matmul (the @ operator). The last two axes are matrices and the
  * leading axes broadcast; a 1-d first operand is a row vector and a 1-d

@@ -1645,12 +1645,42 @@ static PyObject *f_bincount(PyObject *m, PyObject *args) {
   return wrap_status(st, r);
 }
 
+static PyObject *f_scan(PyObject *m, PyObject *args) {
+  (void)m;
+  int op, axis, dt;
+  PyObject *a;
+  if (!PyArg_ParseTuple(args, "iOii", &op, &a, &axis, &dt) || !check_arr(a)) return NULL;
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_scan((ndt_scan_op)op, ARR(a), axis, (ndt_dtype)dt, &r));
+  return wrap_status(st, r);
+}
+
 static PyObject *f_argwhere(PyObject *m, PyObject *a) {
   (void)m;
   if (!check_arr(a)) return NULL;
   ndt_array *r = NULL;
   ndt_status st;
   CORE(st = ndt_argwhere(ARR(a), &r));
+  return wrap_status(st, r);
+}
+
+/* sort(a, axis|None, want_indices): sort or argsort along axis (None: flattened). */
+static PyObject *f_sort(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *a, *axo;
+  int want;
+  if (!PyArg_ParseTuple(args, "OOp", &a, &axo, &want) || !check_arr(a)) return NULL;
+  int axis = NDT_SORT_FLATTEN;
+  if (axo != Py_None) {
+    long v = PyLong_AsLong(axo);
+    if (v == -1 && PyErr_Occurred()) return NULL;
+    if (v < -NDT_MAXDIMS - 1 || v > NDT_MAXDIMS) v = v < 0 ? -NDT_MAXDIMS - 1 : NDT_MAXDIMS;
+    axis = (int)v;
+  }
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_sort(ARR(a), axis, want, &r));
   return wrap_status(st, r);
 }
 
@@ -2129,6 +2159,8 @@ static PyMethodDef module_methods[] = {
   {"matmul", f_matmul, METH_VARARGS, "matmul(a, b, out=None)"},
   {"dot", f_dot, METH_VARARGS, "dot(a, b, out=None)"},
   {"bincount", f_bincount, METH_VARARGS, "bincount(x, weights|None, minlength)"},
+  {"scan", f_scan, METH_VARARGS, "scan(op, a, axis (-1000: flat), dtype)"},
+  {"sort", f_sort, METH_VARARGS, "sort(a, axis|None, want_indices)"},
   {"argwhere", f_argwhere, METH_O, "argwhere(a): (count, ndim) int64 indices"},
   {"promote", f_promote, METH_VARARGS, "promote(a, a_weak, b, b_weak)"},
   {"can_cast", f_can_cast, METH_VARARGS, "can_cast(from, to, casting)"},

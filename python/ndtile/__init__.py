@@ -68,7 +68,8 @@ from ._creation import (  # noqa: E402
     frombuffer, fromiter)
 from ._reduce import (  # noqa: E402
     sum, prod, nansum, nanprod, max, min, amax, amin, nanmax, nanmin, any, all, mean, var,
-    std, argmax, argmin, count_nonzero, nanmean, ptp, average, cumsum, cumprod)
+    std, argmax, argmin, count_nonzero, nanmean, ptp, average, cumsum, cumprod, nancumsum,
+    nancumprod)
 from ._manip import (  # noqa: E402
     reshape, ravel, transpose, permute_dims, matrix_transpose, swapaxes, moveaxis, rollaxis,
     squeeze, expand_dims, broadcast_to, broadcast_shapes, broadcast_arrays, atleast_1d,
@@ -80,9 +81,11 @@ from ._manip import (  # noqa: E402
     shares_memory, pad, logspace, isposinf, isneginf, isreal, iscomplex, nan_to_num, tri,
     tril, triu, dot, vdot, inner)
 
+from ._manip import sort, argsort  # noqa: E402
+
 from . import linalg, fft, random  # noqa: E402
 
-_FALLBACK_OK = {'cumsum', 'cumprod', 'nonzero', 'argwhere', 'bincount'}   # native names that are thin fallbacks
+_FALLBACK_OK = {'nonzero', 'argwhere', 'bincount'}   # native names that are thin fallbacks
 
 
 def sync():

@@ -981,3 +981,48 @@ def inner(a, b, /):
         return _core.dot(x, swapaxes(y, -1, -2), None) if y.ndim == 2 else \
             F.call("inner", _np.inner, (a, b), {})
     return F.call("inner", _np.inner, (a, b), {})
+
+
+# ---- sorting (the core's stable merge sort, src/ops/sort.c) --------------------
+def _check_kind(kind, stable):
+    if kind is not None and stable is not None:
+        raise ValueError("`kind` and keyword parameters can't be provided at the same time. "
+                         "Use only one of them.")
+    if kind is None:
+        return
+    if not isinstance(kind, str):
+        raise TypeError("sort kind must be str or None (got %r)" % (kind,))
+    if not kind or kind[0].lower() not in 'qhms':
+        raise ValueError("sort kind must be one of 'quick', 'heap', or 'stable' "
+                         f"(got '{kind}')")
+
+
+def _sort_axis(axis, ndim):
+    if axis is None:
+        return None
+    ax = operator.index(axis)
+    if ax < -ndim or ax >= ndim:
+        raise _np.exceptions.AxisError(ax, ndim)
+    return ax
+
+
+def sort(a, axis=-1, kind=None, order=None, *, stable=None):
+    """NumPy's sort; every kind is a stable merge sort (NaNs last)."""
+    x = C.asarray(a)
+    if order is not None or not isinstance(x, Array):
+        return F.call("sort", _np.sort, (a,), dict(axis=axis, kind=kind, order=order,
+                                                    stable=stable))
+    _check_kind(kind, stable)
+    return _core.sort(x, _sort_axis(axis, x.ndim), False)
+
+
+def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
+    """NumPy's argsort; stable for every kind (ties keep their order)."""
+    x = C.asarray(a)
+    if order is not None or not isinstance(x, Array):
+        return F.call("argsort", _np.argsort, (a,), dict(axis=axis, kind=kind, order=order,
+                                                          stable=stable))
+    _check_kind(kind, stable)
+    if x.ndim == 0:
+        axis = None      # NumPy: argsort of a 0-d array is [0] for any axis
+    return _core.sort(x, _sort_axis(axis, x.ndim), True)

@@ -433,6 +433,17 @@ class ndarray(Array):
     def nonzero(self):
         return M.nonzero(self)
 
+    def sort(self, axis=-1, kind=None, order=None, *, stable=None):
+        if order is not None:
+            F.notify('ndarray.sort')
+            return F.run_numpy(_np.ndarray.sort, (self, axis, kind, order),
+                               dict(stable=stable), 'ndarray.sort')
+        r = M.sort(self, operator.index(axis), kind, None, stable=stable)
+        self._assign(r, 4)
+
+    def argsort(self, axis=-1, kind=None, order=None, *, stable=None):
+        return M.argsort(self, axis, kind, order, stable=stable)
+
     def tolist(self):
         return C.to_numpy(self).tolist()
 

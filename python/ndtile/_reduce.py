@@ -350,12 +350,45 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     return mean(a, axis=axis, keepdims=keepdims)
 
 
+_SCAN_OPS = {'cumsum': 0, 'cumprod': 1, 'nancumsum': 2, 'nancumprod': 3}
+_SCAN_FLAT = -1000
+
+
+def _scan(name, a, axis, dtype, out):
+    p = _prepare(a, dtype)
+    if p is None:
+        return F.call(name, getattr(_np, name), (a,), {'axis': axis, 'dtype': dtype, 'out': out})
+    x, dtc = p
+    op = _SCAN_OPS[name]
+    if op >= 2 and dtc != D.DEFAULT and D.is_inexact(x._dt):
+        # NumPy replaces NaN before casting to the requested dtype
+        import ndtile
+        x = ndtile.where(ndtile.isnan(x), 1 if op == 3 else 0, x)
+        op -= 2
+    if axis is None:
+        ax = _SCAN_FLAT
+    else:
+        ax = operator.index(axis)
+        nd = x.ndim if x.ndim else 1
+        if ax < -nd or ax >= nd:
+            raise _np.exceptions.AxisError(ax, nd)
+    return finish(_core.scan(op, x, ax, dtc), out)
+
+
 def cumsum(a, axis=None, dtype=None, out=None):
-    return F.call("cumsum", _np.cumsum, (a,), {'axis': axis, 'dtype': dtype, 'out': out})
+    return _scan('cumsum', a, axis, dtype, out)
 
 
 def cumprod(a, axis=None, dtype=None, out=None):
-    return F.call("cumprod", _np.cumprod, (a,), {'axis': axis, 'dtype': dtype, 'out': out})
+    return _scan('cumprod', a, axis, dtype, out)
+
+
+def nancumsum(a, axis=None, dtype=None, out=None):
+    return _scan('nancumsum', a, axis, dtype, out)
+
+
+def nancumprod(a, axis=None, dtype=None, out=None):
+    return _scan('nancumprod', a, axis, dtype, out)
 
 
 def ufunc_reduce(u, name, array, axis, dtype, out, keepdims, initial, where):

@@ -323,11 +323,15 @@ def test_ufunc_outer_accumulate():
     a, b = make(np.float64, (5,), 1), make(np.float64, (3, 2), 2)
     assert_same(nt.multiply.outer(nt.asarray(a), nt.asarray(b)), np.multiply.outer(a, b))
     assert_same(nt.subtract.outer(a, b), np.subtract.outer(a, b))
-    with pytest.warns(RuntimeWarning):
-        from ndtile import _fallback
-        _fallback.reset_warnings()
-        r = nt.add.accumulate(nt.asarray(a))
+    r = nt.add.accumulate(nt.asarray(a))     # native (src/ops/scan.c)
     assert_same(r, np.add.accumulate(a), 1e-12)
+    for dt in (np.int8, np.uint16, np.bool_, np.float32):
+        c = make(dt, (4, 30), 3)
+        for u in ('add', 'multiply'):
+            assert_same(getattr(nt, u).accumulate(nt.asarray(c)), getattr(np, u).accumulate(c),
+                        1e-5)
+            assert_same(getattr(nt, u).accumulate(nt.asarray(c), axis=1),
+                        getattr(np, u).accumulate(c, axis=1), 1e-5)
 
 
 def test_float16_results_of_small_ints():

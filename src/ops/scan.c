@@ -1,0 +1,381 @@
+/* scan.c - cumulative sums and products along one axis (NumPy's cumsum,
+ * cumprod, nancumsum, nancumprod).
+ *
+ * The result is split into blocks by the tiling of its own shape. Each block
+ * task scans its block sequentially along the axis (in the result dtype) and
+ * copies the block's last slice along the axis (its total) into a private
+ * buffer. Blocks follow each other along the axis in chains; one carry task
+ * walks all blocks in order and folds each block's predecessor's carry and
+ * total into the block's carry; then a fix-up task per block combines its
+ * carry into every element. Blocks depend on shape, dtype and tile size
+ * only, so the result has the same bits for any number of workers. */
+#include <string.h>
+#include "exec.h"
+
+#define CH 256
+
+typedef struct { float re, im; } c64_t;
+typedef struct { double re, im; } c128_t;
+
+/* scan: out[i*os] = acc (op) x[i] over a contiguous buffer; *started == 0
+ * means no element seen yet (the first is copied, as NumPy's loop does).
+ * comb: r[i*rs] = *c (op) r[i*rs]. */
+typedef void (*scan_fn)(const char *x, int64_t m, void *acc, int *started, char *out,
+                        int64_t os, int prod, int nan);
+typedef void (*comb_fn)(const char *c, char *r, int64_t rs, int64_t n, int prod);
+
+#define DEF_SCAN(NAME, T, ADD, MUL, ISNAN, ZERO, ONE)                                   \
+  static void NAME##_scan(const char *xp, int64_t m, void *accp, int *started, char *out, \
+                          int64_t os, int prod, int nan) {                              \
+    const T *x = (const T *)xp;                                                         \
+    T acc = *(T *)accp;                                                                 \
+    int64_t i = 0;                                                                      \
+    if (!*started && m > 0) {                                                           \
+      T v = x[0];                                                                       \
+      if (nan && ISNAN(v)) v = prod ? ONE : ZERO;                                       \
+      acc = v;                                                                          \
+      memcpy(out, &acc, sizeof acc);                                                    \
+      *started = 1;                                                                     \
+      i = 1;                                                                            \
+    }                                                                                   \
+    if (prod) {                                                                         \
+      for (; i < m; i++) {                                                              \
+        T v = x[i];                                                                     \
+        if (nan && ISNAN(v)) v = ONE;                                                   \
+        acc = MUL(acc, v);                                                              \
+        memcpy(out + i * os, &acc, sizeof acc);                                         \
+      }                                                                                 \
+    } else {                                                                            \
+      for (; i < m; i++) {                                                              \
+        T v = x[i];                                                                     \
+        if (nan && ISNAN(v)) v = ZERO;                                                  \
+        acc = ADD(acc, v);                                                              \
+        memcpy(out + i * os, &acc, sizeof acc);                                         \
+      }                                                                                 \
+    }                                                                                   \
+    *(T *)accp = acc;                                                                   \
+  }                                                                                     \
+  static void NAME##_comb(const char *cp, char *r, int64_t rs, int64_t n, int prod) {   \
+    T c, v;                                                                             \
+    memcpy(&c, cp, sizeof c);                                                           \
+    for (int64_t i = 0; i < n; i++) {                                                   \
+      memcpy(&v, r + i * rs, sizeof v);                                                 \
+      v = prod ? MUL(c, v) : ADD(c, v);                                                 \
+      memcpy(r + i * rs, &v, sizeof v);                                                 \
+    }                                                                                   \
+  }
+
+#define NONAN(v) 0
+#define FNAN(v) ((v) != (v))
+#define CNAN(v) ((v).re != (v).re || (v).im != (v).im)
+#define BADD(a, b) ((uint8_t)((a) | (b)))
+#define BMUL(a, b) ((uint8_t)((a) & (b)))
+#define UADD(a, b) ((a) + (b))
+#define UMUL(a, b) ((a) * (b))
+#define WMUL(T) (T)((unsigned long long)(a) * (unsigned long long)(b))
+static inline uint8_t mul_u8(uint8_t a, uint8_t b) { return WMUL(uint8_t); }
+static inline uint16_t mul_u16(uint16_t a, uint16_t b) { return WMUL(uint16_t); }
+static inline uint32_t mul_u32(uint32_t a, uint32_t b) { return WMUL(uint32_t); }
+static inline uint64_t mul_u64(uint64_t a, uint64_t b) { return WMUL(uint64_t); }
+static inline uint8_t add_u8(uint8_t a, uint8_t b) { return (uint8_t)(a + b); }
+static inline uint16_t add_u16(uint16_t a, uint16_t b) { return (uint16_t)(a + b); }
+static inline c64_t cadd64(c64_t a, c64_t b) { return (c64_t){a.re + b.re, a.im + b.im}; }
+static inline c64_t cmul64(c64_t a, c64_t b) {
+  return (c64_t){a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
+static inline c128_t cadd128(c128_t a, c128_t b) { return (c128_t){a.re + b.re, a.im + b.im}; }
+static inline c128_t cmul128(c128_t a, c128_t b) {
+  return (c128_t){a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
+
+DEF_SCAN(b8, uint8_t, BADD, BMUL, NONAN, 0, 1)
+DEF_SCAN(u8, uint8_t, add_u8, mul_u8, NONAN, 0, 1)
+DEF_SCAN(u16, uint16_t, add_u16, mul_u16, NONAN, 0, 1)
+DEF_SCAN(u32, uint32_t, UADD, mul_u32, NONAN, 0, 1)
+DEF_SCAN(u64, uint64_t, UADD, mul_u64, NONAN, 0, 1)
+DEF_SCAN(f32, float, UADD, UMUL, FNAN, 0.0f, 1.0f)
+DEF_SCAN(f64, double, UADD, UMUL, FNAN, 0.0, 1.0)
+DEF_SCAN(c64, c64_t, cadd64, cmul64, CNAN, ((c64_t){0.0f, 0.0f}), ((c64_t){1.0f, 0.0f}))
+DEF_SCAN(c128, c128_t, cadd128, cmul128, CNAN, ((c128_t){0.0, 0.0}), ((c128_t){1.0, 0.0}))
+
+static void kernels_for(ndt_dtype t, scan_fn *s, comb_fn *c) {
+  switch (t) {
+    case NDT_BOOL: *s = b8_scan; *c = b8_comb; break;
+    case NDT_INT8: case NDT_UINT8: *s = u8_scan; *c = u8_comb; break;
+    case NDT_INT16: case NDT_UINT16: *s = u16_scan; *c = u16_comb; break;
+    case NDT_INT32: case NDT_UINT32: *s = u32_scan; *c = u32_comb; break;
+    case NDT_INT64: case NDT_UINT64: *s = u64_scan; *c = u64_comb; break;
+    case NDT_FLOAT32: *s = f32_scan; *c = f32_comb; break;
+    case NDT_FLOAT64: *s = f64_scan; *c = f64_comb; break;
+    case NDT_COMPLEX64: *s = c64_scan; *c = c64_comb; break;
+    default: *s = c128_scan; *c = c128_comb; break;
+  }
+}
+
+/* ---- tasks ------------------------------------------------------------ */
+typedef struct {
+  int prod, nan, axis;
+  ndt_dtype rt;
+  ndt_array in, res;     /* whole input and result views */
+  ndt_tiling tl;
+  int64_t blk, nblocks;
+  int64_t slot;          /* bytes of one block's total (and carry) */
+  int64_t chain;         /* > 0: blocks b and b - chain follow each other */
+  int64_t carr_off;      /* byte offset of the carries in parts */
+  ndt_store *parts;      /* NULL when no block has a predecessor */
+} scan_arg;
+
+/* The block before b along the axis, or -1. */
+static int64_t pred_of(const scan_arg *a, int64_t b) {
+  if (a->chain <= 0) return -1;
+  if (a->tl.axis == a->axis) return b % a->tl.per ? b - 1 : -1;
+  return (b / a->chain) % a->res.shape[a->axis] ? b - a->chain : -1;
+}
+
+/* Calls f on each line (along the axis) of a bound block: base pointers of
+ * up to two operands, and the line's index. */
+#define FOR_LINES(bv, ax, B0, B1, BODY)                                         \
+  do {                                                                          \
+    int nd_ = (bv).ndim;                                                        \
+    int64_t idx_[NDT_MAXDIMS] = {0};                                            \
+    int64_t nl_ = (bv).size / ((bv).shape[ax] ? (bv).shape[ax] : 1);            \
+    for (int64_t line = 0; line < nl_; line++) {                                \
+      char *p0 = (B0)->ptr, *p1 = (B1) ? (B1)->ptr : NULL;                      \
+      for (int k = 0; k < nd_; k++) {                                           \
+        p0 += idx_[k] * (B0)->st[k];                                            \
+        if (p1) p1 += idx_[k] * (B1)->st[k];                                    \
+      }                                                                         \
+      BODY;                                                                     \
+      for (int k = nd_ - 1; k >= 0; k--) {                                      \
+        if (k == (ax)) continue;                                                \
+        if (++idx_[k] < (bv).shape[k]) break;                                   \
+        idx_[k] = 0;                                                            \
+      }                                                                         \
+    }                                                                           \
+  } while (0)
+
+static ndt_status block_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const scan_arg *a = p;
+  ndt_array iv, rv;
+  ndt_block_view(&a->in, &a->tl, a->blk, &iv);
+  ndt_block_view(&a->res, &a->tl, a->blk, &rv);
+  ndt_bound bi, br;
+  ndt_status st = ndt_bind(&iv, &bi, 1);
+  if (st) return st;
+  if ((st = ndt_bind(&rv, &br, 0))) {
+    ndt_unbind(&iv, &bi, 0);
+    return st;
+  }
+  scan_fn sf;
+  comb_fn cf;
+  kernels_for(a->rt, &sf, &cf);
+  ndt_cast_fn cast = ndt_cpu_cast(iv.dtype, a->rt);
+  int ax = a->axis, rsz = ndt_traits[a->rt].size;
+  int64_t n = rv.shape[ax], is = bi.st[ax], os = br.st[ax];
+  char *tot = a->parts ? a->parts->tiles[0].data + a->blk * a->slot : NULL;
+  _Alignas(16) char buf[CH * 16];
+  _Alignas(16) char acc[16];
+  ndt_bound *pbi = &bi;
+  FOR_LINES(rv, ax, &br, pbi, {
+    int started = 0;
+    memset(acc, 0, sizeof acc);
+    for (int64_t c = 0; c < n; c += CH) {
+      int64_t m = n - c < CH ? n - c : CH;
+      cast(p1 + c * is, is, buf, rsz, m);
+      sf(buf, m, acc, &started, p0 + c * os, os, a->prod, a->nan);
+    }
+    if (tot) memcpy(tot + line * rsz, acc, (size_t)rsz);
+  });
+  ndt_unbind(&iv, &bi, 0);
+  ndt_unbind(&rv, &br, 1);
+  return NDT_OK;
+}
+
+static ndt_status carry_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const scan_arg *a = p;
+  scan_fn sf;
+  comb_fn cf;
+  kernels_for(a->rt, &sf, &cf);
+  int rsz = ndt_traits[a->rt].size;
+  char *base = a->parts->tiles[0].data;
+  for (int64_t b = 0; b < a->nblocks; b++) {   /* block order: reproducible */
+    int64_t q = pred_of(a, b);
+    if (q < 0) continue;
+    ndt_array rv;
+    ndt_block_view(&a->res, &a->tl, b, &rv);
+    int64_t nl = rv.size / rv.shape[a->axis];
+    char *cb = base + a->carr_off + b * a->slot;
+    memcpy(cb, base + q * a->slot, (size_t)(nl * rsz));          /* total of q */
+    if (pred_of(a, q) >= 0)                                        /* + carry of q */
+      for (int64_t i = 0; i < nl; i++)
+        cf(base + a->carr_off + q * a->slot + i * rsz, cb + i * rsz, 0, 1, a->prod);
+  }
+  return NDT_OK;
+}
+
+static ndt_status fix_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const scan_arg *a = p;
+  ndt_array rv;
+  ndt_block_view(&a->res, &a->tl, a->blk, &rv);
+  ndt_bound br;
+  ndt_status st = ndt_bind(&rv, &br, 1);
+  if (st) return st;
+  scan_fn sf;
+  comb_fn cf;
+  kernels_for(a->rt, &sf, &cf);
+  int ax = a->axis, rsz = ndt_traits[a->rt].size;
+  int64_t n = rv.shape[ax], os = br.st[ax];
+  const char *cb = a->parts->tiles[0].data + a->carr_off + a->blk * a->slot;
+  ndt_bound *none = NULL;
+  FOR_LINES(rv, ax, &br, none, { cf(cb + line * rsz, p0, os, n, a->prod); });
+  ndt_unbind(&rv, &br, 1);
+  return NDT_OK;
+}
+
+/* ---- driver ----------------------------------------------------------- */
+static ndt_array byte_view(ndt_store *s, int64_t off, int64_t n) {
+  ndt_array v = {.store = s, .dtype = NDT_UINT8, .ndim = 1, .size = n, .offset = off,
+                 .shape = {n}, .strides = {1}};
+  return v;
+}
+
+static ndt_status run_scan(scan_arg *proto, ndt_array *res) {
+  const ndt_array *in = &proto->in;
+  ndt_tiling *tl = &proto->tl;
+  int ax = proto->axis, rsz = ndt_traits[proto->rt].size;
+  ndt_tiling_for(res->ndim, res->shape, rsz, ndt_rt_tile_bytes(), tl);
+  int64_t nb = res->size ? tl->ntiles : 0;
+  proto->nblocks = nb;
+  proto->chain = 0;
+  if (nb > 1 && tl->axis >= 0 && tl->axis >= ax) {
+    if (tl->axis == ax) {
+      proto->chain = tl->per > 1 ? 1 : 0;
+    } else {
+      int64_t c = tl->per;
+      for (int k = ax + 1; k < tl->axis; k++) c *= res->shape[k];
+      proto->chain = res->shape[ax] > 1 ? c : 0;
+    }
+  }
+  ndt_status st = NDT_OK;
+  proto->parts = NULL;
+  if (proto->chain) {
+    ndt_array b0;
+    ndt_block_view(res, tl, 0, &b0);
+    proto->slot = (b0.size / b0.shape[ax] * rsz + 15) & ~(int64_t)15;
+    proto->carr_off = nb * proto->slot;
+    if ((st = ndt_store_new_bytes(&proto->parts, 2 * nb * proto->slot))) return st;
+  }
+  ndt_access *acc = NULL;
+  int nacc = 0, cap = 0;
+  int small = nb <= 1 && res->size <= ndt_rt_inline_elems();
+  ndt_store *stores[3] = {in->store, res->store, proto->parts};
+  int nst = proto->parts ? 3 : 2;
+  for (int64_t b = 0; b < nb && st == NDT_OK; b++) {
+    scan_arg a = *proto;
+    a.blk = b;
+    ndt_array iv, rv;
+    ndt_block_view(in, tl, b, &iv);
+    ndt_block_view(res, tl, b, &rv);
+    nacc = 0;
+    st = ndt_add_access(&acc, &nacc, &cap, &iv, NDT_READ);
+    if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &rv, NDT_WRITE);
+    if (st == NDT_OK && a.parts) {
+      ndt_array pv = byte_view(a.parts, b * a.slot, a.slot);
+      st = ndt_add_access(&acc, &nacc, &cap, &pv, NDT_WRITE);
+    }
+    if (st == NDT_OK) st = ndt_submit("scan", block_task, &a, sizeof a, acc, nacc, stores, nst,
+                                      small);
+  }
+  if (st == NDT_OK && proto->parts) {
+    ndt_array pv = byte_view(proto->parts, 0, 2 * nb * proto->slot);
+    nacc = 0;
+    st = ndt_add_access(&acc, &nacc, &cap, &pv, NDT_RW);
+    if (st == NDT_OK)
+      st = ndt_submit("scan carry", carry_task, proto, sizeof *proto, acc, nacc,
+                      &proto->parts, 1, 0);
+    for (int64_t b = 0; b < nb && st == NDT_OK; b++) {
+      if (pred_of(proto, b) < 0) continue;
+      scan_arg a = *proto;
+      a.blk = b;
+      ndt_array rv;
+      ndt_block_view(res, tl, b, &rv);
+      ndt_array cv = byte_view(a.parts, a.carr_off + b * a.slot, a.slot);
+      nacc = 0;
+      st = ndt_add_access(&acc, &nacc, &cap, &rv, NDT_RW);
+      if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &cv, NDT_READ);
+      ndt_store *fs[2] = {res->store, a.parts};
+      if (st == NDT_OK)
+        st = ndt_submit("scan fixup", fix_task, &a, sizeof a, acc, nacc, fs, 2, 0);
+    }
+  }
+  ndt_mfree(acc);
+  if (proto->parts) ndt_store_decref(proto->parts);
+  return st;
+}
+
+ndt_dtype ndt_scan_result_type(ndt_scan_op op, ndt_dtype in, ndt_dtype dtype) {
+  NDT_UNUSED(op);
+  if (dtype != NDT_DTYPE_DEFAULT) return dtype;
+  if (in < 0 || in >= NDT_NTYPES) return NDT_DTYPE_DEFAULT;
+  char k = ndt_traits[in].kind;
+  if ((k == 'b' || k == 'i') && ndt_traits[in].size < 8) return NDT_INT64;
+  if (k == 'u' && ndt_traits[in].size < 8) return NDT_UINT64;
+  return in;
+}
+
+ndt_status ndt_scan(ndt_scan_op op, const ndt_array *a, int axis, ndt_dtype dtype,
+                    ndt_array **out) {
+  if (op < NDT_SCAN_CUMSUM || op > NDT_SCAN_NANCUMPROD)
+    return ndt_error(NDT_ERR_VALUE, "unknown scan operation %d", (int)op);
+  if (dtype != NDT_DTYPE_DEFAULT && (dtype < 0 || dtype >= NDT_NTYPES))
+    return ndt_error(NDT_ERR_TYPE, "invalid dtype %d", (int)dtype);
+  ndt_dtype rt = ndt_scan_result_type(op, a->dtype, dtype);
+  ndt_array *src = NULL, *tmp = NULL;
+  ndt_status st = NDT_OK;
+  int ax = axis;
+  if (axis == NDT_SCAN_FLAT || a->ndim == 0) {
+    if (a->ndim == 0 && axis != NDT_SCAN_FLAT && axis != 0 && axis != -1)
+      return ndt_error(NDT_ERR_AXIS, "axis %d is out of bounds for array of dimension 1",
+                       axis);
+    int64_t n = a->size;
+    if (ndt_is_c_contiguous(a)) {
+      st = ndt_reshape(&src, a, 1, &n);
+    } else {
+      st = ndt_copy(&tmp, a);
+      if (st == NDT_OK) st = ndt_reshape(&src, tmp, 1, &n);
+      ndt_free(tmp);
+    }
+    if (st) return st;
+    ax = 0;
+  } else {
+    if (axis < -a->ndim || axis >= a->ndim)
+      return ndt_error(NDT_ERR_AXIS, "axis %d is out of bounds for array of dimension %d",
+                       axis, a->ndim);
+    if (ax < 0) ax += a->ndim;
+    if ((st = ndt_array_view(&src, a))) return st;
+  }
+  ndt_array *res = NULL;
+  st = ndt_array_new(&res, rt, src->ndim, src->shape, 0);
+  if (st == NDT_OK) {
+    scan_arg proto;
+    memset(&proto, 0, sizeof proto);
+    proto.prod = op == NDT_SCAN_CUMPROD || op == NDT_SCAN_NANCUMPROD;
+    proto.nan = op == NDT_SCAN_NANCUMSUM || op == NDT_SCAN_NANCUMPROD;
+    proto.axis = ax;
+    proto.rt = rt;
+    proto.in = *src;
+    proto.res = *res;
+    st = run_scan(&proto, res);
+  }
+  ndt_free(src);
+  if (st) {
+    ndt_sync();
+    ndt_free(res);
+    return st;
+  }
+  *out = res;
+  return NDT_OK;
+}

@@ -1,0 +1,246 @@
+/* sort.c - sort and argsort along an axis, with NumPy's ordering (NaNs last,
+ * complex lexicographic with NumPy's NaN rules). Every sort is a stable merge
+ * sort, which satisfies every `kind`.
+ *
+ * Each 1-d slice along the axis (a "line") is sorted independently. Tasks are
+ * blocks of the other axes (tiled by the usual rule, treating a whole line as
+ * one element), so every line lies whole inside one task and results do not
+ * depend on the number of workers. Each line is gathered into scratch, sorted
+ * as (key, index) pairs and written to the result.
+ *
+ * axis = NDT_SORT_FLATTEN sorts the C-order flattened array as one line in a
+ * single task. A parallel version (sort per tile, then merge) is a later
+ * improvement. */
+#include <limits.h>
+#include <string.h>
+#include "exec.h"
+
+typedef struct { float r, i; } cpx64;
+typedef struct { double r, i; } cpx128;
+
+#define LT_NUM(a, b) ((a) < (b))
+#define LT_FLT(a, b) ((a) < (b) || ((b) != (b) && (a) == (a)))
+/* NumPy's CLT (npysort_common.h). */
+#define LT_CPX(a, b)                                                          \
+  ((a).r < (b).r   ? ((a).i == (a).i || (b).i != (b).i)                      \
+   : (a).r > (b).r ? ((b).i != (b).i && (a).i == (a).i)                      \
+   : ((a).r == (b).r || ((a).r != (a).r && (b).r != (b).r))                  \
+       ? ((a).i < (b).i || ((b).i != (b).i && (a).i == (a).i))               \
+       : ((b).r != (b).r))
+
+#define RUN 16
+
+/* Sorts keys k[0..n) stably, moving the indices ix along; kt and it are
+ * scratch of the same sizes. */
+#define DEF_SORT(NAME, T, LT)                                                          \
+  static void NAME(void *kv, int64_t *ix, void *ktv, int64_t *it, int64_t n) {         \
+    T *k = kv, *kt = ktv;                                                              \
+    for (int64_t lo = 0; lo < n; lo += RUN) {                                          \
+      int64_t hi = lo + RUN < n ? lo + RUN : n;                                        \
+      for (int64_t j = lo + 1; j < hi; j++) {                                          \
+        T x = k[j];                                                                    \
+        int64_t xi = ix[j], m = j;                                                     \
+        while (m > lo && LT(x, k[m - 1])) {                                            \
+          k[m] = k[m - 1];                                                             \
+          ix[m] = ix[m - 1];                                                           \
+          m--;                                                                         \
+        }                                                                              \
+        k[m] = x;                                                                      \
+        ix[m] = xi;                                                                    \
+      }                                                                                \
+    }                                                                                  \
+    T *src = k, *dst = kt;                                                             \
+    int64_t *si = ix, *di = it;                                                        \
+    for (int64_t w = RUN; w < n; w *= 2) {                                             \
+      for (int64_t lo = 0; lo < n; lo += 2 * w) {                                      \
+        int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;   \
+        int64_t a = lo, b = mid, o = lo;                                               \
+        while (a < mid && b < hi) {                                                    \
+          if (LT(src[b], src[a])) {                                                    \
+            dst[o] = src[b];                                                           \
+            di[o++] = si[b++];                                                         \
+          } else {                                                                     \
+            dst[o] = src[a];                                                           \
+            di[o++] = si[a++];                                                         \
+          }                                                                            \
+        }                                                                              \
+        while (a < mid) {                                                              \
+          dst[o] = src[a];                                                             \
+          di[o++] = si[a++];                                                           \
+        }                                                                              \
+        while (b < hi) {                                                               \
+          dst[o] = src[b];                                                             \
+          di[o++] = si[b++];                                                           \
+        }                                                                              \
+      }                                                                                \
+      T *t = src; src = dst; dst = t;                                                  \
+      int64_t *ti = si; si = di; di = ti;                                              \
+    }                                                                                  \
+    if (src != k) {                                                                    \
+      memcpy(k, src, (size_t)n * sizeof(T));                                           \
+      memcpy(ix, si, (size_t)n * 8);                                                   \
+    }                                                                                  \
+  }
+
+DEF_SORT(sort_b, uint8_t, LT_NUM)
+DEF_SORT(sort_i8, int8_t, LT_NUM)
+DEF_SORT(sort_i16, int16_t, LT_NUM)
+DEF_SORT(sort_i32, int32_t, LT_NUM)
+DEF_SORT(sort_i64, int64_t, LT_NUM)
+DEF_SORT(sort_u8, uint8_t, LT_NUM)
+DEF_SORT(sort_u16, uint16_t, LT_NUM)
+DEF_SORT(sort_u32, uint32_t, LT_NUM)
+DEF_SORT(sort_u64, uint64_t, LT_NUM)
+DEF_SORT(sort_f32, float, LT_FLT)
+DEF_SORT(sort_f64, double, LT_FLT)
+DEF_SORT(sort_c64, cpx64, LT_CPX)
+DEF_SORT(sort_c128, cpx128, LT_CPX)
+
+typedef void (*sort_fn)(void *, int64_t *, void *, int64_t *, int64_t);
+static const sort_fn sort_fns[NDT_NTYPES] = {
+  sort_b, sort_i8, sort_i16, sort_i32, sort_i64, sort_u8, sort_u16, sort_u32, sort_u64,
+  sort_f32, sort_f64, sort_c64, sort_c128};
+
+typedef struct {
+  ndt_array in, out;   /* block views, the sort axis last */
+  int want_indices;
+} sort_arg;
+
+static ndt_status sort_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const sort_arg *a = p;
+  ndt_bound bi, bo;
+  ndt_status st = ndt_bind(&a->in, &bi, 1);
+  if (st) return st;
+  if ((st = ndt_bind(&a->out, &bo, 0))) {
+    ndt_unbind(&a->in, &bi, 0);
+    return st;
+  }
+  int nd = a->in.ndim, sz = ndt_vsize(&a->in), osz = ndt_vsize(&a->out);
+  int64_t n = a->in.shape[nd - 1], lines = a->in.size / n;
+  int64_t is = bi.st[nd - 1], os = bo.st[nd - 1];
+  char *kb = ndt_malloc((size_t)n * (2 * (size_t)sz + 16));
+  if (!kb) {
+    ndt_unbind(&a->in, &bi, 0);
+    ndt_unbind(&a->out, &bo, 0);
+    return NDT_ERR_NOMEM;
+  }
+  int64_t *ix = (int64_t *)kb, *it = ix + n;
+  char *keys = (char *)(it + n), *kt = keys + n * sz;
+  sort_fn fn = sort_fns[a->in.dtype];
+  int64_t idx[NDT_MAXDIMS] = {0};
+  for (int64_t l = 0; l < lines; l++) {
+    const char *ip = bi.ptr;
+    char *op = bo.ptr;
+    for (int k = 0; k < nd - 1; k++) {
+      ip += idx[k] * bi.st[k];
+      op += idx[k] * bo.st[k];
+    }
+    for (int64_t j = 0; j < n; j++) {
+      memcpy(keys + j * sz, ip + j * is, (size_t)sz);
+      ix[j] = j;
+    }
+    fn(keys, ix, kt, it, n);
+    if (a->want_indices)
+      for (int64_t j = 0; j < n; j++) memcpy(op + j * os, &ix[j], 8);
+    else
+      for (int64_t j = 0; j < n; j++) memcpy(op + j * os, keys + j * sz, (size_t)osz);
+    for (int k = nd - 2; k >= 0; k--) {
+      if (++idx[k] < a->in.shape[k]) break;
+      idx[k] = 0;
+    }
+  }
+  ndt_mfree(kb);
+  ndt_unbind(&a->in, &bi, 0);
+  ndt_unbind(&a->out, &bo, 1);
+  return NDT_OK;
+}
+
+/* v with axis ax moved to the end (a view on the stack). */
+static void axis_last(const ndt_array *v, int ax, ndt_array *w) {
+  *w = *v;
+  int j = 0;
+  for (int k = 0; k < v->ndim; k++) {
+    if (k == ax) continue;
+    w->shape[j] = v->shape[k];
+    w->strides[j++] = v->strides[k];
+  }
+  w->shape[j] = v->shape[ax];
+  w->strides[j] = v->strides[ax];
+}
+
+ndt_status ndt_sort(const ndt_array *a, int axis, int want_indices, ndt_array **out) {
+  ndt_status st;
+  ndt_array *flat = NULL;
+  const ndt_array *src = a;
+  if (axis == NDT_SORT_FLATTEN) {
+    if (ndt_is_c_contiguous(a)) {
+      if ((st = ndt_array_view(&flat, a))) return st;
+    } else if ((st = ndt_copy(&flat, a))) {
+      return st;
+    }
+    flat->ndim = 1;
+    flat->shape[0] = a->size;
+    flat->strides[0] = 1;
+    src = flat;
+    axis = 0;
+  } else {
+    if (axis < -a->ndim || axis >= a->ndim) {
+      return ndt_error(NDT_ERR_AXIS, "axis %d is out of bounds for array of dimension %d",
+                       axis, a->ndim);
+    }
+    if (axis < 0) axis += a->ndim;
+  }
+  ndt_array *res = NULL;
+  st = ndt_array_new(&res, want_indices ? NDT_INT64 : src->dtype, src->ndim, src->shape, 0);
+  if (st || src->size == 0) {
+    ndt_free(flat);
+    if (st) return st;
+    *out = res;
+    return NDT_OK;
+  }
+  ndt_array vin, vout;
+  axis_last(src, axis, &vin);
+  axis_last(res, axis, &vout);
+  int nd = src->ndim;
+  int64_t n = src->shape[axis], tb = ndt_rt_tile_bytes();
+  int64_t lb = n * ndt_vsize(src);
+  if (lb > tb) lb = tb + 1;
+  if (lb > INT_MAX) lb = INT_MAX;
+  ndt_tiling tl;
+  ndt_tiling_for(nd - 1, vin.shape, (int)lb, tb, &tl);
+  /* block views over the other axes: a view of them, blocked, with the line appended */
+  ndt_array oin = vin, oout = vout;
+  oin.ndim = oout.ndim = nd - 1;
+  oin.size = oout.size = src->size / n;
+  ndt_access *acc = NULL;
+  int nacc = 0, cap = 0;
+  ndt_store *stores[2] = {src->store, res->store};
+  int small = tl.ntiles <= 1 && src->size <= ndt_rt_inline_elems();
+  for (int64_t b = 0; b < tl.ntiles && st == NDT_OK; b++) {
+    sort_arg s = {.want_indices = want_indices};
+    ndt_block_view(&oin, &tl, b, &s.in);
+    ndt_block_view(&oout, &tl, b, &s.out);
+    s.in.shape[nd - 1] = s.out.shape[nd - 1] = n;
+    s.in.strides[nd - 1] = vin.strides[nd - 1];
+    s.out.strides[nd - 1] = vout.strides[nd - 1];
+    s.in.ndim = s.out.ndim = nd;
+    s.in.size *= n;
+    s.out.size *= n;
+    nacc = 0;
+    st = ndt_add_access(&acc, &nacc, &cap, &s.in, NDT_READ);
+    if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &s.out, NDT_WRITE);
+    if (st == NDT_OK)
+      st = ndt_submit(want_indices ? "argsort" : "sort", sort_task, &s, sizeof s, acc, nacc,
+                      stores, 2, small);
+  }
+  ndt_mfree(acc);
+  ndt_free(flat);
+  if (st) {
+    ndt_sync();
+    ndt_free(res);
+    return st;
+  }
+  *out = res;
+  return NDT_OK;
+}

@@ -1,0 +1,167 @@
+"""sort / argsort (and the ndarray methods) against NumPy: every dtype, axes
+-1 / 0 / None, 0-d and empty arrays, many tiles (4096-byte tiles in tests),
+strided and negative-step views, NaN placement (real and complex), stability
+(ties and -0.0 / 0.0 keep their order) and NumPy's errors."""
+import warnings
+
+import numpy as np
+import pytest
+
+import ndtile as nt
+from _helpers import DTYPES, NAMES, make, assert_same
+
+
+def data(dtype, shape, seed=0):
+    """Many duplicates; NaNs and -0.0 among floats and complex."""
+    a = make(dtype, shape, seed=seed, lo=-3, hi=3)
+    dt = np.dtype(dtype)
+    if dt.kind in 'fc' and a.size:
+        rng = np.random.default_rng(seed + 1)
+        r = rng.random(shape)
+        a = np.array(a)
+        if dt.kind == 'f':
+            a = np.round(a)
+            a[r < 0.1] = np.nan
+            a[(r >= 0.1) & (r < 0.2)] = -0.0
+        else:
+            a = np.round(a.real) + 1j * np.round(a.imag)
+            a = a.astype(dt)
+            a.real[r < 0.07] = np.nan
+            a.imag[(r >= 0.07) & (r < 0.14)] = np.nan
+            a.real[(r >= 0.14) & (r < 0.2)] = -0.0
+    return np.asarray(a).astype(dt)
+
+
+def same_bits(got, exp):
+    """Values and the sign of zeros (stability keeps -0.0 where it was)."""
+    g = np.asarray(got)
+    assert_same(got, exp)
+    if exp.dtype.kind == 'f':
+        assert np.array_equal(np.signbit(g), np.signbit(exp))
+    elif exp.dtype.kind == 'c':
+        assert np.array_equal(np.signbit(g.real), np.signbit(exp.real))
+        assert np.array_equal(np.signbit(g.imag), np.signbit(exp.imag))
+
+
+SHAPES = [(0,), (1,), (7,), (3, 4), (2, 0, 3), (1500,), (33, 47), (4, 5, 6)]
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=NAMES)
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_sort_argsort_all_dtypes(dtype, shape):
+    a = data(dtype, shape)
+    x = nt.asarray(a)
+    axes = [-1, 0, None] + ([1] if len(shape) == 3 else [])
+    for axis in axes:
+        same_bits(nt.sort(x, axis=axis), np.sort(a, axis=axis, kind='stable'))
+        assert_same(nt.argsort(x, axis=axis), np.argsort(a, axis=axis, kind='stable'))
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=NAMES)
+def test_zero_d(dtype):
+    a = np.asarray(data(dtype, (3,))[1])
+    x = nt.asarray(a)
+    with pytest.raises(np.exceptions.AxisError, match="axis -1 is out of bounds"):
+        nt.sort(x)
+    assert_same(nt.sort(x, axis=None), np.sort(a, axis=None))
+    assert_same(nt.argsort(x), np.argsort(a))
+    assert_same(nt.argsort(x, axis=None), np.argsort(a, axis=None))
+    with pytest.raises(np.exceptions.AxisError):
+        x.sort()
+
+
+@pytest.mark.parametrize("dtype", ['int16', 'float32', 'float64', 'complex128', 'uint64'])
+def test_views(dtype):
+    a = data(dtype, (40, 90), seed=3)
+    x = nt.asarray(a)
+    views = [(x.T, a.T), (x[::-1, ::-2], a[::-1, ::-2]), (x[3:30:3, 5:], a[3:30:3, 5:]),
+             (x[:, 7], a[:, 7]), (x[::-3, 4:60].T, a[::-3, 4:60].T)]
+    if np.dtype(dtype).kind == 'c':
+        views += [(x.real, a.real), (x.imag[::-1], a.imag[::-1])]
+    for v, b in views:
+        for axis in (-1, 0, None):
+            same_bits(nt.sort(v, axis=axis), np.sort(b, axis=axis, kind='stable'))
+            assert_same(nt.argsort(v, axis=axis), np.argsort(b, axis=axis, kind='stable'))
+
+
+def test_nan_placement():
+    a = np.array([np.nan, 1.0, -np.inf, np.nan, np.inf, -0.0, 0.0, -1.0])
+    assert_same(nt.sort(nt.asarray(a)), np.sort(a))
+    assert_same(nt.argsort(nt.asarray(a)), np.argsort(a, kind='stable'))
+    n = np.nan
+    c = np.array([complex(n, 0), complex(1, n), complex(1, 2), complex(n, n), complex(0, 5),
+                  complex(n, -1), complex(1, -n), complex(-1, 0), complex(1, 1), complex(n, 0)])
+    for dt in (np.complex64, np.complex128):
+        b = c.astype(dt)
+        same_bits(nt.sort(nt.asarray(b)), np.sort(b, kind='stable'))
+        assert_same(nt.argsort(nt.asarray(b)), np.argsort(b, kind='stable'))
+
+
+@pytest.mark.parametrize("kind", [None, 'quicksort', 'mergesort', 'heapsort', 'stable'])
+def test_stable_for_every_kind(kind):
+    a = np.tile(np.array([2, 0, 1, 0, 2, -0.0, 0.0, 1]), 300)
+    x = nt.asarray(a)
+    assert_same(nt.argsort(x, kind=kind), np.argsort(a, kind='stable'))
+    assert_same(x.argsort(kind=kind), np.argsort(a, kind='stable'))
+    same_bits(nt.sort(x, kind=kind), np.sort(a, kind='stable'))
+    b = a.reshape(60, 40)
+    y = nt.asarray(b)
+    assert_same(nt.argsort(y, axis=0, kind=kind), np.argsort(b, axis=0, kind='stable'))
+
+
+def test_many_tiles_long_line():
+    a = data(np.float64, (5000,), seed=7)
+    x = nt.asarray(a)
+    same_bits(nt.sort(x), np.sort(a, kind='stable'))
+    assert_same(nt.argsort(x), np.argsort(a, kind='stable'))
+    b = data(np.int32, (2000, 3), seed=8)
+    assert_same(nt.argsort(nt.asarray(b), axis=0), np.argsort(b, axis=0, kind='stable'))
+    assert_same(nt.sort(nt.asarray(b), axis=None), np.sort(b, axis=None))
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=NAMES)
+def test_method_sort_in_place(dtype):
+    a = data(dtype, (9, 50), seed=2)
+    x = nt.asarray(a)
+    b = a.copy()
+    x.sort()
+    b.sort(kind='stable')
+    same_bits(x, b)
+    x = nt.asarray(a)
+    b = a.copy()
+    x.sort(axis=0)
+    b.sort(axis=0, kind='stable')
+    same_bits(x, b)
+    # in place on a view writes into the base
+    x = nt.asarray(a)
+    b = a.copy()
+    x[::2, 10:40].sort(axis=1)
+    b[::2, 10:40].sort(axis=1, kind='stable')
+    same_bits(x, b)
+    assert_same(x.argsort(axis=0), b.argsort(axis=0, kind='stable'))
+
+
+def test_lists_and_numpy_dispatch_no_warning():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert_same(nt.sort([3, 1, 2]), np.array([1, 2, 3]))
+        assert_same(nt.argsort([3, 1, 2]), np.array([1, 2, 0]))
+        r = np.sort(nt.asarray([3.0, 1.0, 2.0]))
+        assert isinstance(r, nt.ndarray)
+        assert_same(r, np.array([1.0, 2.0, 3.0]))
+
+
+def test_errors():
+    x = nt.asarray(np.arange(6).reshape(2, 3))
+    with pytest.raises(np.exceptions.AxisError, match="axis 2 is out of bounds"):
+        nt.sort(x, axis=2)
+    with pytest.raises(np.exceptions.AxisError):
+        nt.argsort(x, axis=-3)
+    with pytest.raises(ValueError, match="sort kind must be one of"):
+        nt.sort(x, kind='foo')
+    with pytest.raises(ValueError, match="can't be provided at the same time"):
+        nt.argsort(x, kind='quicksort', stable=True)
+    with pytest.raises(TypeError):
+        x.sort(axis=None)
+    with pytest.raises(TypeError):
+        nt.sort(x, axis=1.5)
