@@ -15,7 +15,7 @@
 
 #define MAXF 24     /* ops in one group */
 #define MAXE 12     /* external inputs in one group */
-#define FCH 256     /* elements per chunk */
+#define FCH 1024    /* elements per chunk */
 
 typedef struct {
   ndt_loop_fn loop;
