@@ -140,6 +140,5 @@ void ndt_tile_release(ndt_tile *t);
 ndt_status ndt_runtime_ensure(void);
 int64_t ndt_rt_tile_bytes(void);
 int64_t ndt_rt_inline_elems(void);
-/* Per-worker scratch is not kept; tasks allocate with ndt_malloc. */
 
 #endif

@@ -10,6 +10,7 @@
  * writes one array, with no full-size temporaries.
  *
  * Everything here runs on the recording thread, except fused_task. */
+#include <stdio.h>
 #include <string.h>
 #include "exec.h"
 
@@ -221,6 +222,12 @@ ndt_status ndt_flush(void) {
   ndt_mfree(acc);
   group_decref(g);
   flushing = 0;
+  if (st) {
+    /* the ops were accepted earlier: say which ones could not be recorded */
+    char msg[400];
+    snprintf(msg, sizeof msg, "%s", ndt_last_error());
+    st = ndt_error(st, "%s: %s", name, msg);
+  }
   return st;
 }
 

@@ -43,7 +43,6 @@ static struct {
   int64_t tile_bytes;
   int64_t inline_elems;
   int64_t max_pending;    /* the recording thread waits when more tasks are pending */
-  int want_workers;
 } rt = {.lock = PTHREAD_MUTEX_INITIALIZER,
         .work = PTHREAD_COND_INITIALIZER,
         .done = PTHREAD_COND_INITIALIZER};

@@ -685,6 +685,31 @@ static void test_alloc_failures(void) {
     ndt_free(a); ndt_free(b); ndt_free(r); ndt_free(t);
   }
   EXPECT(failures > 5, "allocation failures were injected (%d)", failures);
+  /* A failure inside a deferred task (a gather of a transposed input) is
+   * reported by the next call that waits, naming the operation. */
+  int deferred_seen = 0;
+  int64_t sq[2] = {64, 64};
+  ndt_array *m, *mt;
+  OK(ndt_ones(&m, 2, sq, NDT_FLOAT64));
+  OK(ndt_transpose(&mt, m, NULL));
+  OK(ndt_sync());
+  for (int n = 1; n < 1000 && !deferred_seen; n++) {
+    ndt_array *c = NULL;
+    ndt_debug_fail_alloc_after(n);
+    ndt_status st = ndt_binary(NDT_ADD, m, mt, &c);
+    ndt_status s2 = ndt_sync();
+    ndt_debug_fail_alloc_after(0);
+    if (st == NDT_OK && s2 == NDT_ERR_NOMEM) {
+      deferred_seen = 1;
+      EXPECT(strncmp(ndt_last_error(), "add: ", 5) == 0, "deferred error names the op: %s",
+             ndt_last_error());
+      EXPECT(ndt_sync() == NDT_OK, "a deferred error is reported once");
+    }
+    ndt_free(c);
+  }
+  EXPECT(deferred_seen, "an allocation failed inside a deferred task");
+  ndt_free(mt);
+  ndt_free(m);
   ndt_array *s;
   double got;
   OK(ndt_reduce(NDT_RED_SUM, keep, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &s));
