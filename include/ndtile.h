@@ -252,6 +252,12 @@ ndt_status ndt_bincount(const ndt_array *x, const ndt_array *weights, int64_t mi
  * Waits for the count. */
 ndt_status ndt_argwhere(const ndt_array *a, ndt_array **out);
 
+/* Integer-array indexing, a[idx[0], ..., idx[ndim-1]]: idx holds ndim(a)
+ * integer arrays of one shape (broadcast by the caller), each index already
+ * in [0, shape[k]) (NDT_ERR_INDEX otherwise, reported at the next wait). The
+ * result has idx's shape and a's dtype. */
+ndt_status ndt_gather(const ndt_array *a, const ndt_array *const *idx, ndt_array **out);
+
 /* Reads a 0-d or size-1 array's element (waits for it), cast to t. */
 ndt_status ndt_item(const ndt_array *a, ndt_dtype t, void *dst);
 

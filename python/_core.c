@@ -1632,6 +1632,34 @@ static PyObject *product(PyObject *args, int dot) {
 static PyObject *f_matmul(PyObject *m, PyObject *args) { (void)m; return product(args, 0); }
 static PyObject *f_dot(PyObject *m, PyObject *args) { (void)m; return product(args, 1); }
 
+static PyObject *f_gather(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *a, *seq;
+  if (!PyArg_ParseTuple(args, "OO", &a, &seq) || !check_arr(a)) return NULL;
+  PyObject *fast = PySequence_Fast(seq, "gather: indices must be a sequence");
+  if (!fast) return NULL;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+  if (n != ndt_ndim(ARR(a)) || n > NDT_MAXDIMS) {
+    Py_DECREF(fast);
+    PyErr_SetString(PyExc_IndexError, "gather: one index array per axis");
+    return NULL;
+  }
+  const ndt_array *idx[NDT_MAXDIMS];
+  for (Py_ssize_t k = 0; k < n; k++) {
+    PyObject *o = PySequence_Fast_GET_ITEM(fast, k);
+    if (!check_arr(o)) {
+      Py_DECREF(fast);
+      return NULL;
+    }
+    idx[k] = ARR(o);
+  }
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_gather(ARR(a), idx, &r));
+  Py_DECREF(fast);
+  return wrap_status(st, r);
+}
+
 static PyObject *f_bincount(PyObject *m, PyObject *args) {
   (void)m;
   PyObject *x, *w;
@@ -2158,6 +2186,7 @@ static PyMethodDef module_methods[] = {
   {"reduce", f_reduce, METH_VARARGS, "reduce(op, a, axes_mask|None, keepdims, dt, ddof=0)"},
   {"matmul", f_matmul, METH_VARARGS, "matmul(a, b, out=None)"},
   {"dot", f_dot, METH_VARARGS, "dot(a, b, out=None)"},
+  {"gather", f_gather, METH_VARARGS, "gather(a, [idx per axis]): a[i0, i1, ...]"},
   {"bincount", f_bincount, METH_VARARGS, "bincount(x, weights|None, minlength)"},
   {"scan", f_scan, METH_VARARGS, "scan(op, a, axis (-1000: flat), dtype)"},
   {"sort", f_sort, METH_VARARGS, "sort(a, axis|None, want_indices)"},

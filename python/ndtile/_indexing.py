@@ -2,10 +2,12 @@
 Ellipsis): integer-array and boolean indexing, and values that need NumPy's
 conversion rules.
 
-The core has no gather/scatter yet, so advanced indexing gathers the array to
-NumPy, indexes there and converts back (reads), or assigns there and writes
-the result back into the array (writes). A boolean mask of the array's own
-shape with a scalar value is done in the core (a where).
+Reads that index every axis with integers and integer arrays, and reads
+through a boolean mask of the array's shape, run in the core (ndt_gather).
+Other advanced reads, and advanced writes, go through NumPy: the array is
+gathered, indexed there and converted back (or assigned there and written
+back). A boolean mask of the array's own shape with a scalar value is
+assigned in the core (a where).
 """
 import numpy as _np
 
@@ -60,11 +62,66 @@ def _np_key(key):
     return key
 
 
+def _int_array(k):
+    """k as an ndtile integer array if it is an integer array or list, else None."""
+    if isinstance(k, Array):
+        return k if D.KIND[k._dt] in 'iu' else None
+    if isinstance(k, _np.ndarray):
+        return C.from_numpy(k) if k.dtype.kind in 'iu' and D.code(k.dtype) is not None else None
+    if isinstance(k, list) and k:
+        arr = _np.asarray(k)
+        return C.from_numpy(arr) if arr.dtype.kind in 'iu' else None
+    return None
+
+
+def _gather(a, key):
+    """a[key] in the core when key indexes every axis with integers and
+    integer arrays (or is a boolean mask of a's shape); None otherwise."""
+    from . import _manip as M, _reduce as R
+    mask = _mask_of(key, a.shape)
+    if mask is not None and a.ndim:
+        cols = M.argwhere(mask)
+        return _core.gather(a, [cols[:, k] for k in range(a.ndim)])
+    parts = key if isinstance(key, tuple) else (key,)
+    if len(parts) != a.ndim or not a.ndim:
+        return None
+    arrays = []
+    for k in parts:
+        if isinstance(k, (int, _np.integer)) and not isinstance(k, (bool, _np.bool_)):
+            arrays.append(C.from_numpy(_np.asarray(k, dtype=_np.int64)))
+            continue
+        ix = _int_array(k)
+        if ix is None:
+            return None
+        arrays.append(ix)
+    if not any(isinstance(k, (Array, _np.ndarray, list)) for k in parts):
+        return None
+    try:
+        arrays = list(M.broadcast_arrays(*arrays))
+    except ValueError:
+        shapes = " ".join(str(tuple(ix.shape)).replace(",)", ",)") for ix in arrays)
+        raise IndexError("shape mismatch: indexing arrays could not be broadcast together "
+                         f"with shapes {shapes}") from None
+    for ax, (ix, n) in enumerate(zip(arrays, a.shape)):
+        if ix.size:
+            lo, hi = int(R.min(ix)), int(R.max(ix))
+            bad = hi if hi >= n else lo if lo < -n else None
+            if bad is not None:
+                raise IndexError(f"index {bad} is out of bounds for axis {ax} with size {n}")
+            if lo < 0:
+                ix = M.where(ix < 0, ix + n, ix)
+        arrays[ax] = ix
+    return _core.gather(a, arrays)
+
+
 def getitem(a, key):
     """Array.__getitem__ for keys the C binding does not parse."""
     key, basic = normalize(key)
     if basic:
         return Array.__getitem__(a, key)
+    res = _gather(a, key)
+    if res is not None:
+        return res
     res = C.to_numpy(a)[_np_key(key)]
     if isinstance(res, _np.ndarray):
         return C.np_or_nd(res)

@@ -298,3 +298,107 @@ ndt_status ndt_argwhere(const ndt_array *a, ndt_array **out) {
   *out = res;
   return NDT_OK;
 }
+
+/* ---- gather ----------------------------------------------------------- */
+typedef struct {
+  ndt_array a;                     /* the whole source view */
+  ndt_array idx[NDT_MAXDIMS];      /* this block of each index array */
+  ndt_array out;                   /* this block of the result */
+} gather_arg;
+
+static ndt_status gather_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const gather_arg *g = p;
+  int nd = g->a.ndim, isz = ndt_vsize(&g->a), ssz = g->a.store->itemsize;
+  int64_t n = g->out.size;
+  ndt_bound bo, bi[NDT_MAXDIMS];
+  ndt_status st = ndt_bind(&g->out, &bo, 0);
+  if (st) return st;
+  int nb = 0;
+  for (; nb < nd && !st; nb++) st = ndt_bind(&g->idx[nb], &bi[nb], 1);
+  if (!st) {
+    /* the blocks are C-contiguous copies or in-place views: walk them in C
+     * order through their own strides */
+    int od = g->out.ndim;
+    int64_t pos[NDT_MAXDIMS] = {0}, ib[CH];
+    const ndt_store *s = g->a.store;
+    for (int64_t e = 0; e < n && !st; e++) {
+      int64_t f = g->a.offset;
+      for (int k = 0; k < nd; k++) {
+        const char *ip = bi[k].ptr;
+        for (int j = 0; j < od; j++) ip += pos[j] * bi[k].st[j];
+        ndt_cpu_cast(g->idx[k].dtype, NDT_INT64)(ip, 0, (char *)ib, 8, 1);
+        if (ib[0] < 0 || ib[0] >= g->a.shape[k]) {
+          st = ndt_error(NDT_ERR_INDEX, "index %lld is out of bounds for axis %d with size %lld",
+                         (long long)ib[0], k, (long long)g->a.shape[k]);
+          break;
+        }
+        f += ib[0] * g->a.strides[k];
+      }
+      if (st) break;
+      char *op = bo.ptr;
+      for (int j = 0; j < od; j++) op += pos[j] * bo.st[j];
+      const ndt_tile *t = &s->tiles[ndt_store_tile_of(s, f)];
+      memcpy(op, t->data + (f - t->start) * ssz + g->a.part, isz);
+      for (int j = od - 1; j >= 0; j--) {
+        if (++pos[j] < g->out.shape[j]) break;
+        pos[j] = 0;
+      }
+    }
+  }
+  for (int k = 0; k < nb; k++) ndt_unbind(&g->idx[k], &bi[k], 0);
+  ndt_unbind(&g->out, &bo, st == NDT_OK);
+  return st;
+}
+
+ndt_status ndt_gather(const ndt_array *a, const ndt_array *const *idx, ndt_array **out) {
+  int nd = a->ndim;
+  if (nd == 0) return ndt_error(NDT_ERR_INDEX, "too many indices for array: array is "
+                                "0-dimensional, but 1 were indexed");
+  for (int k = 0; k < nd; k++) {
+    char kd = ndt_traits[idx[k]->dtype].kind;
+    if (kd != 'i' && kd != 'u')
+      return ndt_error(NDT_ERR_INDEX, "arrays used as indices must be of integer (or boolean) "
+                       "type");
+    if (idx[k]->ndim != idx[0]->ndim ||
+        memcmp(idx[k]->shape, idx[0]->shape, sizeof(int64_t) * idx[0]->ndim))
+      return ndt_error(NDT_ERR_SHAPE, "index arrays must have one shape");
+  }
+  ndt_array *res;
+  ndt_status st = ndt_array_new(&res, a->dtype, idx[0]->ndim, idx[0]->shape, 0);
+  if (st) return st;
+  ndt_tiling tl;
+  ndt_tiling_for(res->ndim, res->shape, res->store->itemsize, ndt_rt_tile_bytes(), &tl);
+  gather_arg *g = ndt_malloc(sizeof *g);
+  if (!g) {
+    ndt_free(res);
+    return NDT_ERR_NOMEM;
+  }
+  g->a = *a;
+  ndt_access *acc = NULL;
+  int nacc, cap = 0;
+  ndt_store *stores[NDT_MAXDIMS + 2];
+  int ns = 0;
+  stores[ns++] = a->store;
+  stores[ns++] = res->store;
+  for (int k = 0; k < nd; k++) stores[ns++] = idx[k]->store;
+  int small = tl.ntiles == 1 && res->size <= ndt_rt_inline_elems();
+  for (int64_t b = 0; b < (res->size ? tl.ntiles : 0) && st == NDT_OK; b++) {
+    ndt_block_view(res, &tl, b, &g->out);
+    for (int k = 0; k < nd; k++) ndt_block_view(idx[k], &tl, b, &g->idx[k]);
+    nacc = 0;
+    st = ndt_add_access(&acc, &nacc, &cap, a, NDT_READ);   /* any element may be read */
+    for (int k = 0; k < nd && !st; k++) st = ndt_add_access(&acc, &nacc, &cap, &g->idx[k], NDT_READ);
+    if (!st) st = ndt_add_access(&acc, &nacc, &cap, &g->out, NDT_WRITE);
+    if (!st) st = ndt_submit("gather", gather_task, g, sizeof *g, acc, nacc, stores, ns, small);
+  }
+  ndt_mfree(acc);
+  ndt_mfree(g);
+  if (st) {
+    ndt_sync();
+    ndt_free(res);
+    return st;
+  }
+  *out = res;
+  return NDT_OK;
+}

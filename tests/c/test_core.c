@@ -655,7 +655,33 @@ static void test_search(void) {
           r++;
         }
   EXPECT(ok, "argwhere of a strided view in C order (%lld found)", (long long)cnt);
-  free(gz); ndt_free(nz); ndt_free(view); ndt_free(a); free(u);
+  free(gz);
+  /* gather the non-zero elements back through the index columns */
+  ndt_array *cols[3], *g;
+  for (int k = 0; k < 3; k++) {
+    ndt_index ck[2] = {all_(), {.kind = NDT_IDX_INT, .start = k}};
+    OK(ndt_view_index(&cols[k], nz, 2, ck));
+  }
+  OK(ndt_gather(view, (const ndt_array *const *)cols, &g));
+  double *gg = to_doubles(g);
+  ok = ndt_size(g) == cnt;
+  for (int64_t q = 0; q < cnt && ok; q++) ok = gg[q] == 1.5;
+  EXPECT(ok, "gather by argwhere's columns returns the non-zero elements");
+  free(gg);
+  ndt_free(g);
+  /* an index out of range is an IndexError at the next wait */
+  double bad[2] = {0, 99};
+  int64_t s2[1] = {2};
+  ndt_array *bi = from_doubles(bad, 1, s2, NDT_INT64), *bcol[3] = {bi, bi, bi};
+  ndt_status gs = ndt_gather(view, (const ndt_array *const *)bcol, &g);
+  if (gs == NDT_OK) {
+    gs = ndt_sync();
+    ndt_free(g);
+  }
+  EXPECT(gs == NDT_ERR_INDEX, "gather out of range: %s", ndt_last_error());
+  ndt_free(bi);
+  for (int k = 0; k < 3; k++) ndt_free(cols[k]);
+  ndt_free(nz); ndt_free(view); ndt_free(a); free(u);
   ndt_free(x); ndt_free(wx); free(v); free(w);
 }
 
