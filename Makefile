@@ -51,6 +51,7 @@ run: python
 	$(PY) examples/xray/run.py $(ARGS)
 
 bench: build python
+	./$(BUILD)/bench/bench_core
 	$(PY) bench/run.py $(ARGS)
 
 clean:
