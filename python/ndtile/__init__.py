@@ -68,7 +68,7 @@ from ._creation import (  # noqa: E402
     frombuffer, fromiter)
 from ._reduce import (  # noqa: E402
     sum, prod, nansum, nanprod, max, min, amax, amin, nanmax, nanmin, any, all, mean, var,
-    std, argmax, argmin, count_nonzero, nanmean, ptp, average, cumsum, cumprod, nancumsum,
+    std, argmax, argmin, count_nonzero, nanmean, ptp, average, cumsum, cumprod, median, nancumsum,
     nancumprod)
 from ._manip import (  # noqa: E402
     reshape, ravel, transpose, permute_dims, matrix_transpose, swapaxes, moveaxis, rollaxis,

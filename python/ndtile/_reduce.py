@@ -402,3 +402,39 @@ def ufunc_reduce(u, name, array, axis, dtype, out, keepdims, initial, where):
         x = x._astype(dtc, 4)
         dtc = D.DEFAULT
     return finish(reduce_nd(name, x, axis, dtc, keepdims, initial, where), out)
+
+
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """NumPy's median from the core's sort: the mean of the middle one or two
+    elements of each sorted line; NaN where a line holds a NaN."""
+    x = C.asarray(a)
+    if (not isinstance(x, Array) or out is not None or isinstance(axis, (tuple, list)) or
+            x.dtype.kind == 'c' or x.size == 0):
+        return F.call("median", _np.median, (a,), dict(axis=axis, out=out,
+                      overwrite_input=overwrite_input, keepdims=keepdims))
+    from . import _manip as M
+    nd = x.ndim
+    if axis is None:
+        s, ax = M.sort(M.ravel(x)), 0
+    else:
+        ax = operator.index(axis)
+        if not -nd <= ax < nd:
+            raise _np.exceptions.AxisError(ax, nd)
+        ax %= nd
+        s = M.sort(x, axis=ax)
+    n = s.shape[ax]
+
+    def along(sl):
+        key = [slice(None)] * s.ndim
+        key[ax] = sl
+        return s[tuple(key)]
+
+    mid = along(slice((n - 1) // 2, n // 2 + 1))
+    res = mean(mid, axis=ax, keepdims=True)
+    if x.dtype.kind == 'f':
+        last = along(slice(n - 1, n))
+        res = M.where(last != last, _np.nan, res).astype(res.dtype)
+    if axis is None:
+        res = M.reshape(res, (1,) * nd) if keepdims else res.reshape(())[()]
+        return res
+    return res if keepdims else M.squeeze(res, axis=ax)
