@@ -100,6 +100,25 @@ int ndt_block_cuts(ndt_array *const *views, int n, const ndt_tiling *tl, int64_t
   return nc - 1;
 }
 
+int64_t ndt_block_first(const ndt_tiling *tl, int64_t b) {
+  return tl->axis < 0 ? 0 : (b / tl->per) * tl->period + (b % tl->per) * tl->seg;
+}
+
+void ndt_block_start(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_t *start) {
+  int64_t f = ndt_block_first(tl, b);
+  for (int k = v->ndim - 1; k >= 0; k--) {
+    start[k] = v->shape[k] ? f % v->shape[k] : 0;
+    f = v->shape[k] ? f / v->shape[k] : 0;
+  }
+}
+
+ndt_status ndt_add_range(ndt_access **acc, int *nacc, int *cap, ndt_store *s, int64_t lo,
+                         int64_t n, ndt_priv p) {
+  ndt_array v = {.store = s, .dtype = s->dtype, .ndim = 1, .size = n, .offset = lo,
+                 .shape = {n}, .strides = {1}};
+  return ndt_add_access(acc, nacc, cap, &v, p);
+}
+
 ndt_status ndt_add_access(ndt_access **acc, int *nacc, int *cap, const ndt_array *v,
                           ndt_priv p) {
   if (v->size == 0) return NDT_OK;

@@ -38,6 +38,16 @@ void ndt_block_rows(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_t
 int ndt_block_cuts(ndt_array *const *views, int n, const ndt_tiling *tl, int64_t b,
                    int64_t *cuts, int cap);
 
+/* Flat C-order index of block b's first element, and its multi-index in v's
+ * shape (v of the tiled shape). */
+int64_t ndt_block_first(const ndt_tiling *tl, int64_t b);
+void ndt_block_start(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_t *start);
+
+/* Appends elements [lo, lo+n) of store s (a runtime-private byte store, say)
+ * to acc with privilege p. */
+ndt_status ndt_add_range(ndt_access **acc, int *nacc, int *cap, ndt_store *s, int64_t lo,
+                         int64_t n, ndt_priv p);
+
 /* Data access inside a task. A bound operand is a pointer and byte strides;
  * when the view spans several tiles, its elements are gathered into scratch
  * (and scattered back for an output by ndt_unbind). */

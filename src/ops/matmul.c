@@ -532,20 +532,6 @@ static ndt_status copyout_task(void *p, int worker) {
 }
 
 /* ---- recording -------------------------------------------------------- */
-static ndt_status add_range(ndt_access **acc, int *nacc, int *cap, ndt_store *s, int64_t lo,
-                            int64_t hi, ndt_priv pv) {
-  ndt_array v;
-  memset(&v, 0, sizeof v);
-  v.store = s;
-  v.dtype = s->dtype;
-  v.ndim = 1;
-  v.offset = lo;
-  v.shape[0] = hi - lo + 1;
-  v.strides[0] = 1;
-  v.size = v.shape[0];
-  return ndt_add_access(acc, nacc, cap, &v, pv);
-}
-
 /* The extent of operand w's region (rows r0.., cols c0..) over batches
  * [b0, b1), declared with privilege pv. */
 static ndt_status add_region(ndt_access **acc, int *nacc, int *cap, const mm_arg *m, int w,
@@ -561,7 +547,7 @@ static ndt_status add_region(ndt_access **acc, int *nacc, int *cap, const mm_arg
     if (l < lo) lo = l;
     if (h > hi) hi = h;
   }
-  return add_range(acc, nacc, cap, v->store, lo, hi, pv);
+  return ndt_add_range(acc, nacc, cap, v->store, lo, hi - lo + 1, pv);
 }
 
 static int64_t own_count(const mm_arg *m, int w) {
@@ -642,10 +628,10 @@ static ndt_status mm_record(mm_arg *m) {
         int64_t lo, hi;
         if (m->pk_cm[w]) extent2(off + s0 * cs, R, n, rs, cs, &lo, &hi);
         else extent2(off + s0 * rs, n, C, rs, cs, &lo, &hi);
-        st = add_range(&acc, &nacc, &cap, v->store, lo, hi, NDT_READ);
+        st = ndt_add_range(&acc, &nacc, &cap, v->store, lo, hi - lo + 1, NDT_READ);
         int64_t plo = (q * R * C + s0 * (m->pk_cm[w] ? R : C)) * csz;
         int64_t plen = n * (m->pk_cm[w] ? R : C) * csz;
-        if (st == NDT_OK) st = add_range(&acc, &nacc, &cap, m->pk[w], plo, plo + plen - 1, NDT_WRITE);
+        if (st == NDT_OK) st = ndt_add_range(&acc, &nacc, &cap, m->pk[w], plo, plen, NDT_WRITE);
         if (st == NDT_OK)
           st = ndt_submit("matmul", pack_task, m, sizeof *m, acc, nacc, stores, 2, 0);
       }
@@ -671,16 +657,16 @@ static ndt_status mm_record(mm_arg *m) {
         m->t1 = i;
         m->t2 = j;
         nacc = 0;
-        if (m->pk[0]) st = add_range(&acc, &nacc, &cap, m->pk[0], 0, m->pk[0]->size - 1, NDT_READ);
+        if (m->pk[0]) st = ndt_add_range(&acc, &nacc, &cap, m->pk[0], 0, m->pk[0]->size, NDT_READ);
         else st = add_region(&acc, &nacc, &cap, m, 0, b0, b1, i0, mi, 0, K, NDT_READ);
         if (st == NDT_OK) {
-          if (m->pk[1]) st = add_range(&acc, &nacc, &cap, m->pk[1], 0, m->pk[1]->size - 1, NDT_READ);
+          if (m->pk[1]) st = ndt_add_range(&acc, &nacc, &cap, m->pk[1], 0, m->pk[1]->size, NDT_READ);
           else st = add_region(&acc, &nacc, &cap, m, 1, b0, b1, 0, K, j0, nj, NDT_READ);
         }
         if (st == NDT_OK) {
           if (m->stage) {
             int64_t lo = (b0 * M * N + i0 * N + j0 * mi) * csz;
-            st = add_range(&acc, &nacc, &cap, m->stage, lo, lo + mi * nj * csz - 1, NDT_WRITE);
+            st = ndt_add_range(&acc, &nacc, &cap, m->stage, lo, mi * nj * csz, NDT_WRITE);
           } else {
             st = add_region(&acc, &nacc, &cap, m, 2, b0, b1, i0, mi, j0, nj, NDT_WRITE);
           }
@@ -701,7 +687,7 @@ static ndt_status mm_record(mm_arg *m) {
         m->t1 = i;
         nacc = 0;
         int64_t lo = (bi * M * N + i0 * N) * csz;
-        st = add_range(&acc, &nacc, &cap, m->stage, lo, lo + mi * N * csz - 1, NDT_READ);
+        st = ndt_add_range(&acc, &nacc, &cap, m->stage, lo, mi * N * csz, NDT_READ);
         if (st == NDT_OK) st = add_region(&acc, &nacc, &cap, m, 2, bi, bi + 1, i0, mi, 0, N, NDT_WRITE);
         if (st == NDT_OK)
           st = ndt_submit("matmul", copyout_task, m, sizeof *m, acc, nacc, cs, 2, 0);
@@ -893,9 +879,7 @@ static int matvec(const ndt_array *a, const ndt_array *b, ndt_array **out, ndt_s
     st = ndt_add_access(&acc, &nacc, &cap, &m.r, NDT_READ);
     if (!st) st = ndt_add_access(&acc, &nacc, &cap, &m.v, NDT_READ);
     if (!st && trans) {
-      ndt_array pv = {.store = m.parts, .dtype = NDT_UINT8, .ndim = 1, .size = cols * isz,
-                      .offset = m.poff, .shape = {cols * isz}, .strides = {1}};
-      st = ndt_add_access(&acc, &nacc, &cap, &pv, NDT_WRITE);
+      st = ndt_add_range(&acc, &nacc, &cap, m.parts, m.poff, cols * isz, NDT_WRITE);
     } else if (!st) {
       st = ndt_add_access(&acc, &nacc, &cap, &m.y, NDT_WRITE);
     }
@@ -903,10 +887,8 @@ static int matvec(const ndt_array *a, const ndt_array *b, ndt_array **out, ndt_s
   }
   if (!st && trans) {
     nacc = 0;
-    ndt_array pv = {.store = m.parts, .dtype = NDT_UINT8, .ndim = 1, .size = m.parts->size,
-                    .shape = {m.parts->size}, .strides = {1}};
     m.y = *res;
-    st = ndt_add_access(&acc, &nacc, &cap, &pv, NDT_READ);
+    st = ndt_add_range(&acc, &nacc, &cap, m.parts, 0, m.parts->size, NDT_READ);
     if (!st) st = ndt_add_access(&acc, &nacc, &cap, res, NDT_WRITE);
     ndt_store *cs[2] = {m.parts, res->store};
     if (!st) st = ndt_submit("matmul", mv_combine, &m, sizeof m, acc, nacc, cs, 2, small);

@@ -37,18 +37,6 @@ static int64_t partial_shape(const red_arg *r, const ndt_array *bv, int64_t *ps)
   return n;
 }
 
-/* Index of the block's first element along each axis. */
-static void block_start(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_t *start) {
-  int nd = v->ndim;
-  for (int k = 0; k < nd; k++) start[k] = 0;
-  if (tl->axis < 0) return;
-  int64_t f = (b / tl->per) * tl->period + (b % tl->per) * tl->seg;
-  for (int k = nd - 1; k >= 0; k--) {
-    start[k] = f % v->shape[k];
-    f /= v->shape[k];
-  }
-}
-
 static void c_strides_bytes(int nd, const int64_t *shape, int64_t isz, uint64_t zero_mask,
                             int64_t *st) {
   int64_t s = isz;
@@ -87,11 +75,10 @@ static ndt_status block_task(void *p, int worker) {
 
   if (r->arg) {
     int64_t start[NDT_MAXDIMS];
-    block_start(&r->in, &r->tl, r->blk, start);
+    ndt_block_start(&r->in, &r->tl, r->blk, start);
     if (r->arg_all) {
       /* C-order runs along the last axis; flat index = block start + i */
-      int64_t f0 = (r->tl.axis < 0) ? 0
-                   : (r->blk / r->tl.per) * r->tl.period + (r->blk % r->tl.per) * r->tl.seg;
+      int64_t f0 = ndt_block_first(&r->tl, r->blk);
       int64_t n = nd ? bv.shape[nd - 1] : 1, s = nd ? b.st[nd - 1] : 0;
       int64_t idx[NDT_MAXDIMS] = {0}, runs = bv.size / (n ? n : 1);
       for (int64_t q = 0; q < runs; q++) {
@@ -203,7 +190,7 @@ static ndt_status combine_task(void *p, int worker) {
     ndt_block_view(&r->in, &r->tl, blk, &bv);
     int64_t ps[NDT_MAXDIMS], start[NDT_MAXDIMS];
     int64_t pn = partial_shape(r, &bv, ps);
-    block_start(&r->in, &r->tl, blk, start);
+    ndt_block_start(&r->in, &r->tl, blk, start);
     int64_t obase = 0;
     for (int j = 0; j < nd; j++)
       if (!(r->mask >> j & 1)) obase += start[j] * ost[j];
@@ -297,13 +284,12 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
     total += partial_shape(&r, &bv, ps);
   }
   int asz = ndt_traits[acc].size;
-  r.pcount = total;
+  r.pcount = total;   /* idx_offset depends on it */
   st = ndt_store_new_bytes(&r.parts, idx_offset(&r) + (arg ? total * 8 : 0));
   if (st) {
     ndt_free(res);
     return st;
   }
-  r.pcount = total;
   r.out = *res;
   int small = r.tl.ntiles == 1 && a->size <= ndt_rt_inline_elems();
   ndt_access *acc_list = NULL;
@@ -319,27 +305,19 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
     poff += partial_shape(&r, &bv, ps);
     nacc = 0;
     st = ndt_add_access(&acc_list, &nacc, &cap, &bv, NDT_READ);
-    if (st == NDT_OK && nacc + 1 > cap) {
-      ndt_access *x = ndt_realloc(acc_list, sizeof *x * (size_t)(cap = nacc + 1));
-      if (!x) st = NDT_ERR_NOMEM; else acc_list = x;
-    }
-    if (st) break;
     /* partials are private to each block; READ on the parts tile only
      * orders every block before the combine, which writes it */
-    acc_list[nacc] = (ndt_access){&r.parts->tiles[0], NDT_READ, 0, r.parts->size - 1};
-    nacc++;
+    if (st == NDT_OK)
+      st = ndt_add_range(&acc_list, &nacc, &cap, r.parts, 0, r.parts->size, NDT_READ);
+    if (st) break;
     st = ndt_submit(red_name(op), block_task, &r, sizeof r, acc_list, nacc, stores, 2, small);
   }
   if (st == NDT_OK) {
     nacc = 0;
     st = ndt_add_access(&acc_list, &nacc, &cap, res, NDT_WRITE);
-    if (st == NDT_OK && nacc + 1 > cap) {
-      ndt_access *x = ndt_realloc(acc_list, sizeof *x * (size_t)(cap = nacc + 1));
-      if (!x) st = NDT_ERR_NOMEM; else acc_list = x;
-    }
+    if (st == NDT_OK)
+      st = ndt_add_range(&acc_list, &nacc, &cap, r.parts, 0, r.parts->size, NDT_WRITE);
     if (st == NDT_OK) {
-      acc_list[nacc] = (ndt_access){&r.parts->tiles[0], NDT_WRITE, 0, r.parts->size - 1};
-      nacc++;
       ndt_store *cs[3] = {a->store, r.parts, res->store};
       st = ndt_submit(red_name(op), combine_task, &r, sizeof r, acc_list, nacc, cs, 3,
                       small || res->size <= ndt_rt_inline_elems() / 8);

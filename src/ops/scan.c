@@ -236,12 +236,6 @@ static ndt_status fix_task(void *p, int worker) {
 }
 
 /* ---- driver ----------------------------------------------------------- */
-static ndt_array byte_view(ndt_store *s, int64_t off, int64_t n) {
-  ndt_array v = {.store = s, .dtype = NDT_UINT8, .ndim = 1, .size = n, .offset = off,
-                 .shape = {n}, .strides = {1}};
-  return v;
-}
-
 static ndt_status run_scan(scan_arg *proto, ndt_array *res) {
   const ndt_array *in = &proto->in;
   ndt_tiling *tl = &proto->tl;
@@ -283,16 +277,14 @@ static ndt_status run_scan(scan_arg *proto, ndt_array *res) {
     st = ndt_add_access(&acc, &nacc, &cap, &iv, NDT_READ);
     if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &rv, NDT_WRITE);
     if (st == NDT_OK && a.parts) {
-      ndt_array pv = byte_view(a.parts, b * a.slot, a.slot);
-      st = ndt_add_access(&acc, &nacc, &cap, &pv, NDT_WRITE);
+      st = ndt_add_range(&acc, &nacc, &cap, a.parts, b * a.slot, a.slot, NDT_WRITE);
     }
     if (st == NDT_OK) st = ndt_submit("scan", block_task, &a, sizeof a, acc, nacc, stores, nst,
                                       small);
   }
   if (st == NDT_OK && proto->parts) {
-    ndt_array pv = byte_view(proto->parts, 0, 2 * nb * proto->slot);
     nacc = 0;
-    st = ndt_add_access(&acc, &nacc, &cap, &pv, NDT_RW);
+    st = ndt_add_range(&acc, &nacc, &cap, proto->parts, 0, 2 * nb * proto->slot, NDT_RW);
     if (st == NDT_OK)
       st = ndt_submit("scan carry", carry_task, proto, sizeof *proto, acc, nacc,
                       &proto->parts, 1, 0);
@@ -302,10 +294,10 @@ static ndt_status run_scan(scan_arg *proto, ndt_array *res) {
       a.blk = b;
       ndt_array rv;
       ndt_block_view(res, tl, b, &rv);
-      ndt_array cv = byte_view(a.parts, a.carr_off + b * a.slot, a.slot);
       nacc = 0;
       st = ndt_add_access(&acc, &nacc, &cap, &rv, NDT_RW);
-      if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &cv, NDT_READ);
+      if (st == NDT_OK)
+        st = ndt_add_range(&acc, &nacc, &cap, a.parts, a.carr_off + b * a.slot, a.slot, NDT_READ);
       ndt_store *fs[2] = {res->store, a.parts};
       if (st == NDT_OK)
         st = ndt_submit("scan fixup", fix_task, &a, sizeof a, acc, nacc, fs, 2, 0);

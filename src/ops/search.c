@@ -130,11 +130,7 @@ ndt_status ndt_bincount(const ndt_array *x, const ndt_array *weights, int64_t mi
     nacc = 0;
     st = ndt_add_access(&acc, &nacc, &cap, &a.x, NDT_READ);
     if (st == NDT_OK && weights) st = ndt_add_access(&acc, &nacc, &cap, &a.w, NDT_READ);
-    if (st == NDT_OK) {
-      ndt_array pv = {.store = parts, .dtype = NDT_UINT8, .ndim = 1, .size = nbins * 8,
-                      .offset = b * nbins * 8, .shape = {nbins * 8}, .strides = {1}};
-      st = ndt_add_access(&acc, &nacc, &cap, &pv, NDT_WRITE);
-    }
+    if (st == NDT_OK) st = ndt_add_range(&acc, &nacc, &cap, parts, b * nbins * 8, nbins * 8, NDT_WRITE);
     if (st == NDT_OK)
       st = ndt_submit("bincount", bin_task, &a, sizeof a, acc, nacc, stores, weights ? 3 : 2,
                       small);
@@ -143,9 +139,7 @@ ndt_status ndt_bincount(const ndt_array *x, const ndt_array *weights, int64_t mi
     bin_combine_arg c = {.out = *res, .has_w = weights != NULL, .nbins = nbins,
                          .nblocks = tl.ntiles, .parts = parts};
     nacc = 0;
-    ndt_array pv = {.store = parts, .dtype = NDT_UINT8, .ndim = 1, .size = parts->size,
-                    .shape = {parts->size}, .strides = {1}};
-    st = ndt_add_access(&acc, &nacc, &cap, &pv, NDT_READ);
+    st = ndt_add_range(&acc, &nacc, &cap, parts, 0, parts->size, NDT_READ);
     if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, res, NDT_WRITE);
     ndt_store *cs[2] = {parts, res->store};
     if (st == NDT_OK)
@@ -180,14 +174,8 @@ static ndt_status nz_scan(const nz_arg *a, int64_t *count, int64_t *dst) {
   ndt_status st = ndt_bind(&bv, &b, 1);
   if (st) return st;
   int nd = bv.ndim;
-  int64_t start[NDT_MAXDIMS] = {0};
-  if (a->tl.axis >= 0) {
-    int64_t f = (a->blk / a->tl.per) * a->tl.period + (a->blk % a->tl.per) * a->tl.seg;
-    for (int k = nd - 1; k >= 0; k--) {
-      start[k] = f % a->in.shape[k];
-      f /= a->in.shape[k];
-    }
-  }
+  int64_t start[NDT_MAXDIMS];
+  ndt_block_start(&a->in, &a->tl, a->blk, start);
   ndt_cast_fn tobool = ndt_cpu_cast(bv.dtype, NDT_BOOL);
   int64_t n = nd ? bv.shape[nd - 1] : 1, s = nd ? b.st[nd - 1] : 0;
   int64_t idx[NDT_MAXDIMS] = {0}, runs = bv.size / (n ? n : 1), cnt = 0;
@@ -253,9 +241,7 @@ ndt_status ndt_argwhere(const ndt_array *a, ndt_array **out) {
     ndt_block_view(a, &z.tl, b, &bv);
     nacc = 0;
     st = ndt_add_access(&acc, &nacc, &cap, &bv, NDT_READ);
-    ndt_array cv = {.store = z.counts, .dtype = NDT_UINT8, .ndim = 1, .size = 8,
-                    .offset = b * 8, .shape = {8}, .strides = {1}};
-    if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &cv, NDT_WRITE);
+    if (st == NDT_OK) st = ndt_add_range(&acc, &nacc, &cap, z.counts, b * 8, 8, NDT_WRITE);
     if (st == NDT_OK)
       st = ndt_submit("argwhere", nz_count_task, &z, sizeof z, acc, nacc, stores, 2, small);
   }
