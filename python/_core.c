@@ -146,6 +146,16 @@ static PyObject *wrap_status(ndt_status st, ndt_array *a) {
   return wrap(a);
 }
 
+/* Runs a core call that makes a new array in `r` and returns it wrapped, or
+ * raises the status's exception. */
+#define RETURN_NEW(call)                                                       \
+  do {                                                                         \
+    ndt_array *r = NULL;                                                       \
+    ndt_status st;                                                             \
+    CORE(st = (call));                                                         \
+    return wrap_status(st, r);                                                 \
+  } while (0)
+
 static void array_dealloc(ArrayObject *self) {
   if (self->weakrefs) PyObject_ClearWeakRefs((PyObject *)self);
   if (self->arr) CORE(ndt_free(self->arr));
@@ -1094,19 +1104,13 @@ static PyObject *m_transpose(PyObject *self, PyObject *arg) {
     PyErr_SetString(PyExc_ValueError, "axes don't match array");
     return NULL;
   }
-  ndt_array *r = NULL;
-  ndt_status st;
-  CORE(st = ndt_transpose(&r, ARR(self), arg == Py_None ? NULL : perm));
-  return wrap_status(st, r);
+  RETURN_NEW(ndt_transpose(&r, ARR(self), arg == Py_None ? NULL : perm));
 }
 
 static PyObject *m_swapaxes(PyObject *self, PyObject *args) {
   int a1, a2;
   if (!check_arr(self) || !PyArg_ParseTuple(args, "ii", &a1, &a2)) return NULL;
-  ndt_array *r = NULL;
-  ndt_status st;
-  CORE(st = ndt_swapaxes(&r, ARR(self), a1, a2));
-  return wrap_status(st, r);
+  RETURN_NEW(ndt_swapaxes(&r, ARR(self), a1, a2));
 }
 
 static PyObject *m_broadcast_to(PyObject *self, PyObject *arg) {
@@ -1114,10 +1118,7 @@ static PyObject *m_broadcast_to(PyObject *self, PyObject *arg) {
   int nd;
   int64_t shape[NDT_MAXDIMS];
   if (!parse_shape(arg, &nd, shape)) return NULL;
-  ndt_array *r = NULL;
-  ndt_status st;
-  CORE(st = ndt_broadcast_to(&r, ARR(self), nd, shape));
-  return wrap_status(st, r);
+  RETURN_NEW(ndt_broadcast_to(&r, ARR(self), nd, shape));
 }
 
 static PyObject *m_reshape(PyObject *self, PyObject *arg) {
@@ -1125,57 +1126,39 @@ static PyObject *m_reshape(PyObject *self, PyObject *arg) {
   int nd;
   int64_t shape[NDT_MAXDIMS];
   if (!parse_shape(arg, &nd, shape)) return NULL;
-  ndt_array *r = NULL;
-  ndt_status st;
-  CORE(st = ndt_reshape(&r, ARR(self), nd, shape));
-  return wrap_status(st, r);
+  RETURN_NEW(ndt_reshape(&r, ARR(self), nd, shape));
 }
 
 static PyObject *m_squeeze(PyObject *self, PyObject *arg) {
   if (!check_arr(self)) return NULL;
   int axes[NDT_MAXDIMS], n = 0;
   if (!parse_axes(arg, &n, axes)) return NULL;
-  ndt_array *r = NULL;
-  ndt_status st;
-  CORE(st = ndt_squeeze(&r, ARR(self), n, axes));
-  return wrap_status(st, r);
+  RETURN_NEW(ndt_squeeze(&r, ARR(self), n, axes));
 }
 
 static PyObject *m_expand_dims(PyObject *self, PyObject *arg) {
   if (!check_arr(self)) return NULL;
   long ax = PyLong_AsLong(arg);
   if (ax == -1 && PyErr_Occurred()) return NULL;
-  ndt_array *r = NULL;
-  ndt_status st;
-  CORE(st = ndt_expand_dims(&r, ARR(self), (int)ax));
-  return wrap_status(st, r);
+  RETURN_NEW(ndt_expand_dims(&r, ARR(self), (int)ax));
 }
 
 static PyObject *m_real(PyObject *self, PyObject *noargs) {
   (void)noargs;
   if (!check_arr(self)) return NULL;
-  ndt_array *r = NULL;
-  ndt_status st;
-  CORE(st = ndt_real(&r, ARR(self)));
-  return wrap_status(st, r);
+  RETURN_NEW(ndt_real(&r, ARR(self)));
 }
 
 static PyObject *m_imag(PyObject *self, PyObject *noargs) {
   (void)noargs;
   if (!check_arr(self)) return NULL;
-  ndt_array *r = NULL;
-  ndt_status st;
-  CORE(st = ndt_imag(&r, ARR(self)));
-  return wrap_status(st, r);
+  RETURN_NEW(ndt_imag(&r, ARR(self)));
 }
 
 static PyObject *m_copy(PyObject *self, PyObject *noargs) {
   (void)noargs;
   if (!check_arr(self)) return NULL;
-  ndt_array *r = NULL;
-  ndt_status st;
-  CORE(st = ndt_copy(&r, ARR(self)));
-  return wrap_status(st, r);
+  RETURN_NEW(ndt_copy(&r, ARR(self)));
 }
 
 static PyObject *m_view(PyObject *self, PyObject *noargs) {
@@ -1184,10 +1167,7 @@ static PyObject *m_view(PyObject *self, PyObject *noargs) {
   /* a new handle on the same view: a transpose that permutes nothing */
   int perm[NDT_MAXDIMS];
   for (int k = 0; k < ndt_ndim(ARR(self)); k++) perm[k] = k;
-  ndt_array *r = NULL;
-  ndt_status st;
-  CORE(st = ndt_transpose(&r, ARR(self), perm));
-  return wrap_status(st, r);
+  RETURN_NEW(ndt_transpose(&r, ARR(self), perm));
 }
 
 static PyObject *m_astype(PyObject *self, PyObject *args) {
@@ -1196,10 +1176,7 @@ static PyObject *m_astype(PyObject *self, PyObject *args) {
   ndt_dtype t;
   if (!check_arr(self) || !PyArg_ParseTuple(args, "O|i", &dto, &casting) || !parse_dtype(dto, &t))
     return NULL;
-  ndt_array *r = NULL;
-  ndt_status st;
-  CORE(st = ndt_astype(&r, ARR(self), t, (ndt_casting)casting));
-  return wrap_status(st, r);
+  RETURN_NEW(ndt_astype(&r, ARR(self), t, (ndt_casting)casting));
 }
 
 static PyObject *m_assign(PyObject *self, PyObject *args) {
@@ -1323,10 +1300,7 @@ static PyObject *create(PyObject *args, create_fn fn) {
   if (!PyArg_ParseTuple(args, "OO", &shp, &dto) || !parse_shape_nonneg(shp, &nd, shape) ||
       !get_dtype_arg(dto, &t))
     return NULL;
-  ndt_array *r = NULL;
-  ndt_status st;
-  CORE(st = fn(&r, nd, shape, t));
-  return wrap_status(st, r);
+  RETURN_NEW(fn(&r, nd, shape, t));
 }
 
 static PyObject *f_empty(PyObject *m, PyObject *a) { (void)m; return create(a, ndt_empty); }
@@ -1343,10 +1317,7 @@ static PyObject *f_full(PyObject *m, PyObject *args) {
   if (!PyArg_ParseTuple(args, "OOO", &shp, &dto, &val) || !parse_shape_nonneg(shp, &nd, shape) ||
       !get_dtype_arg(dto, &t) || pynumber_elem(val, &vt, &v) < 0)
     return NULL;
-  ndt_array *r = NULL;
-  ndt_status st;
-  CORE(st = ndt_full(&r, nd, shape, t, &v, vt));
-  return wrap_status(st, r);
+  RETURN_NEW(ndt_full(&r, nd, shape, t, &v, vt));
 }
 
 static PyObject *f_scalar(PyObject *m, PyObject *args) {
@@ -1375,10 +1346,7 @@ static PyObject *f_arange(PyObject *m, PyObject *args) {
   ndt_dtype t;
   if (!PyArg_ParseTuple(args, "dddO", &start, &stop, &step, &dto) || !get_dtype_arg(dto, &t))
     return NULL;
-  ndt_array *r = NULL;
-  ndt_status st;
-  CORE(st = ndt_arange(&r, start, stop, step, t));
-  return wrap_status(st, r);
+  RETURN_NEW(ndt_arange(&r, start, stop, step, t));
 }
 
 static PyObject *f_linspace(PyObject *m, PyObject *args) {
@@ -1391,10 +1359,7 @@ static PyObject *f_linspace(PyObject *m, PyObject *args) {
   if (!PyArg_ParseTuple(args, "ddLpO", &start, &stop, &num, &endpoint, &dto) ||
       !get_dtype_arg(dto, &t))
     return NULL;
-  ndt_array *r = NULL;
-  ndt_status st;
-  CORE(st = ndt_linspace(&r, start, stop, num, endpoint, t));
-  return wrap_status(st, r);
+  RETURN_NEW(ndt_linspace(&r, start, stop, num, endpoint, t));
 }
 
 static PyObject *f_eye(PyObject *m, PyObject *args) {
@@ -1407,10 +1372,7 @@ static PyObject *f_eye(PyObject *m, PyObject *args) {
     PyErr_SetString(PyExc_ValueError, "negative dimensions are not allowed");
     return NULL;
   }
-  ndt_array *r = NULL;
-  ndt_status st;
-  CORE(st = ndt_eye(&r, n, mm, k, t));
-  return wrap_status(st, r);
+  RETURN_NEW(ndt_eye(&r, n, mm, k, t));
 }
 
 static PyObject *f_from_buffer(PyObject *m, PyObject *args) {
@@ -1436,11 +1398,8 @@ static PyObject *f_from_buffer(PyObject *m, PyObject *args) {
     shape[k] = view.shape[k];
     strides[k] = view.strides ? view.strides[k] : 0;
   }
-  ndt_array *r = NULL;
-  ndt_status st;
-  CORE(st = ndt_from_buffer(&r, t, view.ndim, shape, view.buf, view.strides ? strides : NULL));
+  RETURN_NEW(ndt_from_buffer(&r, t, view.ndim, shape, view.buf, view.strides ? strides : NULL));
   PyBuffer_Release(&view);
-  return wrap_status(st, r);
 }
 
 /* Inputs of a ufunc: Arrays, or Python scalars (weak). op: the ufunc (for
@@ -1607,10 +1566,7 @@ static PyObject *f_reduce(PyObject *m, PyObject *args) {
     axes = PyLong_AsUnsignedLongLongMask(axes_o);
     if (axes == (uint64_t)-1 && PyErr_Occurred()) return NULL;
   }
-  ndt_array *r = NULL;
-  ndt_status st;
-  CORE(st = ndt_reduce((ndt_reduce_op)op, ARR(a), axes, keepdims, t, ddof, &r));
-  return wrap_status(st, r);
+  RETURN_NEW(ndt_reduce((ndt_reduce_op)op, ARR(a), axes, keepdims, t, ddof, &r));
 }
 
 /* matmul(a, b, out=None) and dot(a, b, out=None): ndtile arrays only. */
@@ -1653,11 +1609,8 @@ static PyObject *f_gather(PyObject *m, PyObject *args) {
     }
     idx[k] = ARR(o);
   }
-  ndt_array *r = NULL;
-  ndt_status st;
-  CORE(st = ndt_gather(ARR(a), idx, &r));
+  RETURN_NEW(ndt_gather(ARR(a), idx, &r));
   Py_DECREF(fast);
-  return wrap_status(st, r);
 }
 
 static PyObject *f_bincount(PyObject *m, PyObject *args) {
@@ -1667,10 +1620,7 @@ static PyObject *f_bincount(PyObject *m, PyObject *args) {
   if (!PyArg_ParseTuple(args, "OOL", &x, &w, &minlength) || !check_arr(x) ||
       (w != Py_None && !check_arr(w)))
     return NULL;
-  ndt_array *r = NULL;
-  ndt_status st;
-  CORE(st = ndt_bincount(ARR(x), w == Py_None ? NULL : ARR(w), minlength, &r));
-  return wrap_status(st, r);
+  RETURN_NEW(ndt_bincount(ARR(x), w == Py_None ? NULL : ARR(w), minlength, &r));
 }
 
 static PyObject *f_scan(PyObject *m, PyObject *args) {
@@ -1678,19 +1628,13 @@ static PyObject *f_scan(PyObject *m, PyObject *args) {
   int op, axis, dt;
   PyObject *a;
   if (!PyArg_ParseTuple(args, "iOii", &op, &a, &axis, &dt) || !check_arr(a)) return NULL;
-  ndt_array *r = NULL;
-  ndt_status st;
-  CORE(st = ndt_scan((ndt_scan_op)op, ARR(a), axis, (ndt_dtype)dt, &r));
-  return wrap_status(st, r);
+  RETURN_NEW(ndt_scan((ndt_scan_op)op, ARR(a), axis, (ndt_dtype)dt, &r));
 }
 
 static PyObject *f_argwhere(PyObject *m, PyObject *a) {
   (void)m;
   if (!check_arr(a)) return NULL;
-  ndt_array *r = NULL;
-  ndt_status st;
-  CORE(st = ndt_argwhere(ARR(a), &r));
-  return wrap_status(st, r);
+  RETURN_NEW(ndt_argwhere(ARR(a), &r));
 }
 
 /* sort(a, axis|None, want_indices): sort or argsort along axis (None: flattened). */
@@ -1706,10 +1650,7 @@ static PyObject *f_sort(PyObject *m, PyObject *args) {
     if (v < -NDT_MAXDIMS - 1 || v > NDT_MAXDIMS) v = v < 0 ? -NDT_MAXDIMS - 1 : NDT_MAXDIMS;
     axis = (int)v;
   }
-  ndt_array *r = NULL;
-  ndt_status st;
-  CORE(st = ndt_sort(ARR(a), axis, want, &r));
-  return wrap_status(st, r);
+  RETURN_NEW(ndt_sort(ARR(a), axis, want, &r));
 }
 
 static PyObject *f_promote(PyObject *m, PyObject *args) {
@@ -2087,10 +2028,7 @@ static PyObject *rng_permutation(RngObject *self, PyObject *arg) {
   if (!rng_ok(self)) return NULL;
   long long n = PyLong_AsLongLong(arg);
   if (n == -1 && PyErr_Occurred()) return NULL;
-  ndt_array *r = NULL;
-  ndt_status st;
-  CORE(st = ndt_rng_permutation(&r, self->rng, n));
-  return wrap_status(st, r);
+  RETURN_NEW(ndt_rng_permutation(&r, self->rng, n));
 }
 
 static PyObject *rng_get_state(RngObject *self, PyObject *noargs) {
