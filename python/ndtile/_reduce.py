@@ -125,13 +125,6 @@ def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0
         # (the core returns the identity here)
         raise ValueError(f"zero-size array to reduction operation {_np_name(name)} which has "
                          f"no identity")
-    if name in ('nansum', 'nanprod'):
-        # The core's nansum/nanprod drop a partial that became NaN by itself
-        # (inf - inf, inf * 0) where NumPy returns NaN: replace NaN inputs
-        # by the identity and reduce normally.
-        if D.KIND[x._dt] in 'fc':
-            x = _core.apply(U.WHERE, [U.UFUNCS['isnan'](x), 0 if name == 'nansum' else 1, x])
-        name = name[3:]
     r = _core.reduce(_RED[name], x, mask, bool(keepdims), dtc, int(ddof))
     if initial is not _NoValue:
         op = {'sum': 'add', 'nansum': 'add', 'prod': 'multiply', 'nanprod': 'multiply',
