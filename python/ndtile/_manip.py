@@ -442,10 +442,7 @@ def where(condition, x=_NoValue, y=_NoValue, /):
         return _np.where(condition, x, y)
     if any(type(o) is int for o in ops):
         # NumPy's where casts Python ints to the result dtype, wrapping
-        st = None
-        for o in ops:
-            if isinstance(o, Array):
-                st = o._dt if st is None else _core.promote(st, 0, o._dt, 0)
+        st = U.strong_type(ops)
         for i, o in enumerate(ops):
             if type(o) is not int:
                 continue

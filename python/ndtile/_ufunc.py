@@ -74,14 +74,20 @@ def operand(x):
     raise _Unsupported(r.dtype)
 
 
-def fix_ints(op, ops, inexact=False):
-    """Applies NumPy's rules for Python ints (NEP 50) that the core cannot:
-    values outside the loop's integer range. inexact: the op computes in
-    floating point whatever the inputs."""
+def strong_type(ops):
+    """The promoted dtype code of the ndtile arrays among ops (None if none)."""
     st = None
     for o in ops:
         if isinstance(o, Array):
             st = o._dt if st is None else _core.promote(st, 0, o._dt, 0)
+    return st
+
+
+def fix_ints(op, ops, inexact=False):
+    """Applies NumPy's rules for Python ints (NEP 50) that the core cannot:
+    values outside the loop's integer range. inexact: the op computes in
+    floating point whatever the inputs."""
+    st = strong_type(ops)
     for i, o in enumerate(ops):
         if type(o) is not int:
             continue
