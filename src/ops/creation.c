@@ -131,7 +131,6 @@ ndt_status ndt_linspace(ndt_array **out, double start, double stop, int64_t num,
   char k = ndt_traits[t].kind;
   int is_int = k == 'i' || k == 'u' || k == 'b';
   ndt_dtype work = (is_int || k == 'f') ? NDT_FLOAT64 : t;
-  if (t == NDT_FLOAT32) work = NDT_FLOAT64;
   int64_t div = endpoint ? num - 1 : num;
   double step = div > 0 ? (stop - start) / (double)div : NAN;
   ndt_array *r;

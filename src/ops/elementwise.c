@@ -60,6 +60,8 @@ ndt_status ndt_apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_arra
   ndt_ew_arg arg;
   ndt_status st = resolve(op, nin, in, dtype, arg.loop_in, &arg.loop_out, &arg.loop);
   if (st) return st;
+  arg.name = ndt_ufunc_name(op);
+  arg.nin = nin;
   int ndims[NDT_MAXOPS + 1];
   const int64_t *shapes[NDT_MAXOPS + 1];
   for (int i = 0; i < nin; i++) {
@@ -95,8 +97,6 @@ ndt_status ndt_apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_arra
                        "dtype('%s') with casting rule 'same_kind'", ndt_ufunc_name(op),
                        ndt_dtype_name(arg.loop_out), ndt_dtype_name(res->dtype));
   } else {
-    arg.name = ndt_ufunc_name(op);
-    arg.nin = nin;
     int fused = ndt_fuse_try(&arg, nin, in, nd, shape, out);
     if (fused < 0) return (ndt_status)fused;
     if (fused) return NDT_OK;
@@ -122,8 +122,6 @@ ndt_status ndt_apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_arra
     vp[i] = &views[i];
   }
   vp[nin] = res;
-  arg.name = ndt_ufunc_name(op);
-  arg.nin = nin;
   if (st == NDT_OK) st = ndt_launch_elementwise(&arg, vp);
   for (int i = 0; i < nin; i++) ndt_free(copies[i]);
   if (st) {

@@ -458,13 +458,8 @@ ndt_status ndt_reduce(ndt_reduce_op op, const ndt_array *a, uint64_t axes, int k
         default:
           acc = t;
       }
-      if (arg && axes == NDT_ALL_AXES && nd > 1) {
-        st = reduce_kd(op, a, mask, acc, &res);
-        if (st == NDT_OK) st = drop_axes(&res, keepdims ? 0 : mask, nd);
-      } else {
-        st = reduce_kd(op, a, mask, acc, &res);
-        if (st == NDT_OK && !keepdims) st = drop_axes(&res, mask, nd);
-      }
+      st = reduce_kd(op, a, mask, acc, &res);
+      if (st == NDT_OK && !keepdims) st = drop_axes(&res, mask, nd);
     }
   }
   ndt_free(tmp);
