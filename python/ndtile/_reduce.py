@@ -120,11 +120,6 @@ def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0
                                    if not (mask is None or mask >> k & 1))
         r = _core.full(shape, x._dt if dtc == D.DEFAULT else dtc, _py(initial))
         return r
-    if name in ('nanmin', 'nanmax') and _reduced_size(x, mask) == 0 and \
-            x.size == 0 and _out_size(x, mask) > 0:
-        # (the core returns the identity here)
-        raise ValueError(f"zero-size array to reduction operation {_np_name(name)} which has "
-                         f"no identity")
     r = _core.reduce(_RED[name], x, mask, bool(keepdims), dtc, int(ddof))
     if initial is not _NoValue:
         op = {'sum': 'add', 'nansum': 'add', 'prod': 'multiply', 'nanprod': 'multiply',
@@ -138,14 +133,6 @@ def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0
 
 def _py(v):
     return v.item() if isinstance(v, _np.generic) else v
-
-
-def _out_size(x, mask):
-    n = 1
-    for k, s in enumerate(x.shape):
-        if not (mask is None or mask >> k & 1):
-            n *= s
-    return n
 
 
 def _np_name(name):

@@ -391,7 +391,8 @@ ndt_status ndt_reduce(ndt_reduce_op op, const ndt_array *a, uint64_t axes, int k
       return ndt_error(NDT_ERR_VALUE, "attempt to get %s of an empty sequence", red_name(op));
     if (op == NDT_RED_MIN || op == NDT_RED_MAX || op == NDT_RED_NANMIN || op == NDT_RED_NANMAX)
       return ndt_error(NDT_ERR_VALUE, "zero-size array to reduction operation %s which has no "
-                       "identity", red_name(op));
+                       "identity", op == NDT_RED_NANMIN ? "fmin"
+                                   : op == NDT_RED_NANMAX ? "fmax" : red_name(op));
   }
   ndt_array *res = NULL, *tmp = NULL;
   ndt_status st;
