@@ -176,25 +176,7 @@ def arange(start_or_stop, stop=None, step=None, dtype=None, *, device=None, like
             isinstance(v, (complex, _np.complexfloating)) or
             (isinstance(v, (int, _np.integer)) and abs(int(v)) >= 2**53) for v in vals):
         return C.np_or_nd(_np.arange(start, stop, step, dtype=dtype))
-    if c == D.FLOAT32:
-        return _arange_f32(float(start), float(stop), float(step))
     return _core.arange(float(start), float(stop), float(step), c)
-
-
-def _arange_f32(start, stop, step):
-    # NumPy fills float32 ranges in float32 arithmetic (start + i*delta with
-    # delta = float32(start + step) - float32(start)); ndt_arange computes in
-    # double and rounds once, which differs in the last bit.
-    import math
-    n = max(0, math.ceil((stop - start) / step))
-    idx = _core.arange(0.0, float(n), 1.0, D.FLOAT32)
-    s32 = _np.float32(start)
-    d32 = _np.float32(start + step) - s32
-    r = idx * _core.scalar(float(d32), D.FLOAT32, False) + _core.scalar(float(s32), D.FLOAT32,
-                                                                          False)
-    if n > 1:
-        r[1] = float(_np.float32(start + step))
-    return r
 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,

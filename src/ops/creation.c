@@ -47,6 +47,8 @@ typedef struct {
   int64_t first;          /* index of the block's first element */
   int as_int;
   int as_f32;             /* float32 results are computed in float32, as NumPy does */
+  int has_v1;             /* arange: element 1 is start + step itself, as in NumPy */
+  double v1;
   double start, step;
   int64_t istart, istep;
 } range_arg;
@@ -68,6 +70,7 @@ static ndt_status range_task(void *p, int worker) {
       if (a->as_int) buf.i[j] = (int64_t)((uint64_t)a->istart + (uint64_t)i * (uint64_t)a->istep);
       else if (a->as_f32) buf.d[j] = (float)((float)a->start + (float)i * (float)a->step);
       else buf.d[j] = a->start + (double)i * a->step;
+      if (i == 1 && a->has_v1 && !a->as_int) buf.d[j] = a->v1;
     }
     cast((char *)&buf, 8, b.ptr + c * s, s, m);
   }
@@ -76,11 +79,12 @@ static ndt_status range_task(void *p, int worker) {
 }
 
 static ndt_status fill_range(ndt_array *r, int as_int, double start, double step,
-                             int64_t istart, int64_t istep) {
+                             int64_t istart, int64_t istep, const double *v1) {
   ndt_tiling tl;
   ndt_tiling_for(1, r->shape, r->store->itemsize, ndt_rt_tile_bytes(), &tl);
   range_arg a = {.as_int = as_int, .start = start, .step = step, .istart = istart,
-                 .istep = istep, .as_f32 = r->dtype == NDT_FLOAT32};
+                 .istep = istep, .as_f32 = r->dtype == NDT_FLOAT32, .has_v1 = v1 != NULL,
+                 .v1 = v1 ? *v1 : 0};
   ndt_access *acc = NULL;
   int nacc, cap = 0;
   ndt_status st = NDT_OK;
@@ -114,7 +118,8 @@ ndt_status ndt_arange(ndt_array **out, double start, double stop, double step, n
   /* NumPy takes the step as (start + step) - start in the result type */
   double delta = t == NDT_FLOAT32 ? (double)((float)(start + step) - (float)start)
                                   : (start + step) - start;
-  st = fill_range(r, as_int, start, delta, (int64_t)start, (int64_t)step);
+  double v1 = t == NDT_FLOAT32 ? (double)(float)(start + step) : start + step;
+  st = fill_range(r, as_int, start, delta, (int64_t)start, (int64_t)step, &v1);
   if (st) {
     ndt_free(r);
     return st;
@@ -136,7 +141,7 @@ ndt_status ndt_linspace(ndt_array **out, double start, double stop, int64_t num,
   ndt_array *r;
   ndt_status st = ndt_array_new(&r, work, 1, &num, 0);
   if (st) return st;
-  st = fill_range(r, 0, start, div > 0 ? step : 0.0, 0, 0);
+  st = fill_range(r, 0, start, div > 0 ? step : 0.0, 0, 0, NULL);
   if (st == NDT_OK && endpoint && num > 1) {
     ndt_index ix = {.kind = NDT_IDX_INT, .start = num - 1};
     ndt_array *last;
