@@ -105,6 +105,34 @@ ndt_status ndt_trace_write(void);
 /* Number of tiles of a fresh array of this shape and dtype. */
 int64_t ndt_tiles_for(int ndim, const int64_t *shape, ndt_dtype t);
 
+/* ---- many processes (MPI, control replication) ------------------------
+ * Started under mpirun/mpiexec/srun (or the `ndtile` launcher) the runtime
+ * joins MPI_COMM_WORLD; as a plain process it is rank 0 of 1. Every rank
+ * runs the same program and makes the same calls in the same order; tiles
+ * are spread over the ranks (contiguous runs of a store's tiles per rank), a
+ * task runs on the rank that owns its output, and data moves between ranks
+ * as point-to-point messages. Reading data out (ndt_to_buffer, ndt_item)
+ * gives every rank the same values; a deferred error on any rank is reported
+ * on every rank. NDTILE_MPI=0 forces a single process, NDTILE_MPI=1 forces
+ * MPI. Results are bitwise the same on any number of ranks. */
+int ndt_rank(void);
+int ndt_nranks(void);
+/* Waits until every rank has called it (returns at once on one rank). */
+ndt_status ndt_barrier(void);
+/* Copies n bytes from `root`'s buf into every rank's buf. */
+ndt_status ndt_bcast(void *buf, size_t n, int root);
+/* Stops every rank with this exit code: the fail-stop path for an error
+ * that is not the same on all ranks. Does not return. */
+void ndt_abort(int code);
+/* Traffic between ranks since the last reset, counted by this rank. */
+typedef struct {
+  int64_t sends, send_bytes;      /* point-to-point messages this rank sent */
+  int64_t recvs, recv_bytes;      /* ... and received */
+  int64_t collectives, coll_bytes; /* broadcasts and agreements it took part in */
+} ndt_comm_stats;
+void ndt_comm_stats_get(ndt_comm_stats *out);
+void ndt_comm_stats_reset(void);
+
 /* ---- arrays: handles and queries -------------------------------------- */
 typedef struct ndt_array ndt_array;
 

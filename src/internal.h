@@ -32,6 +32,19 @@ void ndt_free_data_sized(void *p, size_t n);
 /* Returns every cached buffer to the system. */
 void ndt_release_cache(void);
 
+/* ---- ranks (runtime/comm.c) ------------------------------------------
+ * Under MPI the recording thread moves bytes with these; both sides call
+ * them at the same point of the program, which is what matches them. */
+extern int ndt_comm_size_;
+static inline int ndt_distributed(void) { return ndt_comm_size_ > 1; }
+void ndt_comm_start(void);
+void ndt_comm_send(const void *buf, int64_t n, int peer, int tag);
+void ndt_comm_recv(void *buf, int64_t n, int peer, int tag);   /* buf NULL: dropped */
+void ndt_comm_bcast(void *buf, int64_t n, int root);          /* buf NULL: dropped */
+/* Every rank learns whether any rank failed; all return the status and
+ * message of the lowest failing rank. */
+ndt_status ndt_comm_agree(ndt_status st);
+
 /* ---- tasks and tiles (runtime/sched.c) -------------------------------- */
 typedef struct ndt_task ndt_task;
 
@@ -47,8 +60,10 @@ typedef struct {
  * thread that records tasks (program order), under the scheduler lock. */
 typedef struct {
   char *data;             /* host copy; NULL while not allocated here */
+  struct ndt_store *store;  /* the store the tile belongs to */
   int64_t start, len;     /* in elements */
-  int owner;              /* rank that owns the tile */
+  int owner;              /* rank that owns the tile (holds its true value) */
+  int scratch;            /* a runtime-private buffer: its owner is no placement hint */
   unsigned valid;         /* bit m: memory m holds a valid copy (bit 0 = host) */
   ndt_use *writes, *reads;  /* pending uses, in program order */
   int nwrites, capwrites, nreads, capreads;
@@ -96,6 +111,9 @@ static inline int64_t ndt_store_tile_of(const ndt_store *s, int64_t f) {
  * (zeroed when zero != 0). Reference count 1. */
 ndt_status ndt_store_new(ndt_store **out, ndt_dtype t, int ndim, const int64_t *shape,
                          int zero);
+/* The host buffer of a tile this rank does not own, allocated on first use
+ * (NULL + error when memory runs out). */
+char *ndt_tile_buffer(ndt_tile *t);
 /* A one-tile byte store for a runtime-private buffer (reduction partials). */
 ndt_status ndt_store_new_bytes(ndt_store **out, int64_t nbytes);
 void ndt_store_incref(ndt_store *s);

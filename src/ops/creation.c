@@ -11,7 +11,8 @@ ndt_status ndt_scalar(ndt_array **out, ndt_dtype t, const void *value, int weak)
   ndt_array *a;
   ndt_status st = ndt_array_new(&a, t, 0, NULL, 0);
   if (st) return st;
-  memcpy(a->store->tiles[0].data, value, ndt_traits[t].size);
+  if (a->store->tiles[0].data)   /* not on ranks that do not own it */
+    memcpy(a->store->tiles[0].data, value, ndt_traits[t].size);
   a->weak = weak != 0;
   *out = a;
   return NDT_OK;
@@ -208,7 +209,9 @@ ndt_status ndt_eye(ndt_array **out, int64_t n, int64_t m, int64_t k, ndt_dtype t
   return NDT_OK;
 }
 
-/* Host <-> store copies, on the calling thread. `v` must be idle. */
+/* Host <-> store copies, on the calling thread. `v` must be idle. Every
+ * rank holds the same host data; a copy into the store fills the tiles this
+ * rank holds a buffer for (those it owns), the others are skipped. */
 static void host_transfer(const ndt_array *v, char *host, const int64_t *hst, int to_host) {
   const ndt_store *s = v->store;
   int isz = ndt_vsize(v), ssz = s->itemsize, nd = v->ndim;
@@ -228,16 +231,19 @@ static void host_transfer(const ndt_array *v, char *host, const int64_t *hst, in
     int64_t ta = ndt_store_tile_of(s, a), tz = ndt_store_tile_of(s, z);
     if (ta == tz && st == 1 && hs == isz && !v->part && isz == ssz) {
       const ndt_tile *tl = &s->tiles[ta];
+      if (!tl->data) goto next;
       char *p = tl->data + (f0 - tl->start) * ssz;
       to_host ? memcpy(h, p, (size_t)n * isz) : memcpy(p, h, (size_t)n * isz);
     } else {
       for (int64_t i = 0; i < n; i++, h += hs) {
         int64_t f = f0 + i * st;
         const ndt_tile *tl = &s->tiles[ndt_store_tile_of(s, f)];
+        if (!tl->data) continue;
         char *p = tl->data + (f - tl->start) * ssz + v->part;
         to_host ? memcpy(h, p, isz) : memcpy(p, h, isz);
       }
     }
+  next:
     for (int k = nd - 2; k >= 0; k--) {
       if (++idx[k] < v->shape[k]) break;
       idx[k] = 0;

@@ -302,13 +302,16 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
     ndt_block_view(a, &r.tl, blk, &bv);
     r.blk = blk;
     r.poff = poff * asz;
-    poff += partial_shape(&r, &bv, ps);
+    int64_t pn = partial_shape(&r, &bv, ps);
+    poff += pn;
     nacc = 0;
     st = ndt_add_access(&acc_list, &nacc, &cap, &bv, NDT_READ);
-    /* partials are private to each block; READ on the parts tile only
-     * orders every block before the combine, which writes it */
+    /* each block writes its own partials (values, and indices for arg*) */
     if (st == NDT_OK)
-      st = ndt_add_range(&acc_list, &nacc, &cap, r.parts, 0, r.parts->size, NDT_READ);
+      st = ndt_add_range(&acc_list, &nacc, &cap, r.parts, r.poff, pn * asz, NDT_WRITE);
+    if (st == NDT_OK && arg)
+      st = ndt_add_range(&acc_list, &nacc, &cap, r.parts, idx_offset(&r) + r.poff / asz * 8,
+                         pn * 8, NDT_WRITE);
     if (st) break;
     st = ndt_submit(red_name(op), block_task, &r, sizeof r, acc_list, nacc, stores, 2, small);
   }

@@ -104,7 +104,7 @@ ndt_status ndt_trace_write(void) {
   }
   fprintf(f, "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n");
   fprintf(f, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 0, "
-             "\"args\": {\"name\": \"ndtile rank 0\"}}");
+             "\"args\": {\"name\": \"ndtile rank %d\"}}", ndt_rank());
   for (int w = -1; w < rt.nworkers; w++)
     fprintf(f, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 0, \"tid\": %d, "
                "\"args\": {\"name\": \"%s %d\"}}", w + 1, w < 0 ? "caller" : "worker", w);
@@ -255,6 +255,7 @@ ndt_status ndt_init(const ndt_config *cfg) {
     stop_workers();
     rt.started = 0;
   }
+  ndt_comm_start();
   int w = cfg && cfg->workers > 0 ? cfg->workers : default_workers();
   rt.tile_bytes = cfg && cfg->tile_bytes > 0 ? cfg->tile_bytes
                                              : env_int("NDTILE_TILE_BYTES", 2 << 20);
@@ -270,7 +271,10 @@ ndt_status ndt_init(const ndt_config *cfg) {
   static int trace_checked;
   const char *tp = getenv("NDTILE_PROFILE");
   if (!trace_checked && tp && *tp) {
-    ndt_trace_start(tp);
+    char path[512];
+    if (ndt_distributed()) snprintf(path, sizeof path, "%s.rank%d", tp, ndt_rank());
+    else snprintf(path, sizeof path, "%s", tp);
+    ndt_trace_start(path);
     atexit(trace_at_exit);
   }
   trace_checked = 1;
@@ -331,7 +335,7 @@ static ndt_status take_deferred(void) {
   return ndt_error(st, "%s", rt.deferred_msg);
 }
 
-ndt_status ndt_sync(void) {
+static ndt_status sync_here(void) {
   if (!rt.started) return NDT_OK;
   FLUSH();
   pthread_mutex_lock(&rt.lock);
@@ -339,6 +343,11 @@ ndt_status ndt_sync(void) {
   ndt_status st = take_deferred();
   pthread_mutex_unlock(&rt.lock);
   return st;
+}
+
+ndt_status ndt_sync(void) {
+  ndt_status st = sync_here();
+  return ndt_distributed() ? ndt_comm_agree(st) : st;
 }
 
 static int overlaps(const ndt_use *u, int64_t lo, int64_t hi) { return u->lo <= hi && lo <= u->hi; }
@@ -354,18 +363,32 @@ static int busy(const ndt_tile *t, int64_t lo, int64_t hi, int for_write) {
   return 0;
 }
 
+/* Waits (lock held) until no unfinished task conflicts with [lo, hi]. */
+static void wait_region(const ndt_tile *t, int64_t lo, int64_t hi, int for_write) {
+  while (busy(t, lo, hi, for_write)) pthread_cond_wait(&rt.done, &rt.lock);
+}
+
 ndt_status ndt_wait_tiles(ndt_store *s, int64_t t0, int64_t t1, int for_write) {
   if (!rt.started) return NDT_OK;
   FLUSH();
   pthread_mutex_lock(&rt.lock);
   for (int64_t i = t0; i <= t1 && i < s->ntiles; i++) {
     ndt_tile *tl = &s->tiles[i];
-    while (busy(tl, tl->start, tl->start + tl->len - 1, for_write))
-      pthread_cond_wait(&rt.done, &rt.lock);
+    wait_region(tl, tl->start, tl->start + tl->len - 1, for_write);
   }
   ndt_status st = take_deferred();
   pthread_mutex_unlock(&rt.lock);
-  return st;
+  if (!ndt_distributed()) return st;
+  /* Every rank reads (or writes) the same values: the owners' copies are
+   * broadcast, and an error anywhere is an error everywhere. */
+  st = ndt_comm_agree(st);
+  for (int64_t i = t0; i <= t1 && i < s->ntiles; i++) {
+    ndt_tile *tl = &s->tiles[i];
+    char *buf = ndt_tile_buffer(tl);
+    if (!buf && st == NDT_OK) st = NDT_ERR_NOMEM;
+    if (!for_write) ndt_comm_bcast(buf, tl->len * s->itemsize, tl->owner);
+  }
+  return ndt_comm_agree(st);
 }
 
 /* Room for `extra` more successors; edges are added only after every
@@ -415,12 +438,10 @@ static int reserve_uses(ndt_use **u, int *n, int *cap, int extra) {
   return 0;
 }
 
-ndt_status ndt_submit(const char *name, ndt_task_fn fn, const void *arg, size_t arg_size,
-                      const ndt_access *acc, int nacc, ndt_store *const *stores, int nstores,
-                      int small) {
-  ndt_status st = ndt_runtime_ensure();
-  if (st) return st;
-  FLUSH();
+static ndt_status local_submit(const char *name, ndt_task_fn fn, const void *arg,
+                               size_t arg_size, const ndt_access *acc, int nacc,
+                               ndt_store *const *stores, int nstores, int small) {
+  ndt_status st;
   if (small) {
     /* The inline path: run now when nothing it touches is pending. */
     int free_now = 1;
@@ -501,4 +522,111 @@ ndt_status ndt_submit(const char *name, ndt_task_fn fn, const void *arg, size_t 
   while (rt.pending > rt.max_pending) pthread_cond_wait(&rt.done, &rt.lock);
   pthread_mutex_unlock(&rt.lock);
   return NDT_OK;
+}
+
+/* ---- many processes -----------------------------------------------------
+ * Every rank sees every task, in the same order. The task runs on its home
+ * rank: the owner of the first tile it writes (runtime-private buffers are
+ * no hint; then the first tile it reads decides). For each tile region the
+ * task uses that another rank owns, the owner sends the region to the home
+ * rank before the task runs, and, when the task writes it, the home rank
+ * sends it back after. Both sides take these steps in program order on the
+ * recording thread, so every message is matched and nothing deadlocks; the
+ * tag is the task's sequence number. A rank neither home nor owner of
+ * anything the task touches skips it. */
+static int64_t task_seq;
+
+static int home_of(const ndt_access *acc, int nacc) {
+  for (int i = 0; i < nacc; i++)
+    if ((acc[i].priv & NDT_WRITE) && !acc[i].tile->scratch) return acc[i].tile->owner;
+  for (int i = 0; i < nacc; i++)
+    if (!acc[i].tile->scratch) return acc[i].tile->owner;
+  return nacc ? acc[0].tile->owner : 0;
+}
+
+/* Bytes and start of an access's region in its tile's buffer. */
+static int64_t region_bytes(const ndt_access *a) {
+  return (a->hi - a->lo + 1) * a->tile->store->itemsize;
+}
+static char *region_ptr(const ndt_access *a) {
+  if (!a->tile->data) return NULL;
+  return a->tile->data + (a->lo - a->tile->start) * a->tile->store->itemsize;
+}
+
+static void local_failure(const char *name, ndt_status st) {
+  pthread_mutex_lock(&rt.lock);
+  if (rt.deferred == NDT_OK) {
+    rt.deferred = st;
+    snprintf(rt.deferred_msg, sizeof rt.deferred_msg, "%s: %s", name, ndt_last_error());
+  }
+  pthread_mutex_unlock(&rt.lock);
+}
+
+static ndt_status dist_submit(const char *name, ndt_task_fn fn, const void *arg,
+                              size_t arg_size, const ndt_access *acc, int nacc,
+                              ndt_store *const *stores, int nstores, int small) {
+  int me = ndt_rank(), home = home_of(acc, nacc);
+  int tag = (int)(task_seq++ % 32000);
+  ndt_status st = NDT_OK;
+  if (me == home) {
+    int remote_writes = 0;
+    for (int i = 0; i < nacc; i++) {
+      ndt_tile *tl = acc[i].tile;
+      if (tl->owner == me) continue;
+      /* a write may leave gaps in its region (strided views): fetch it all */
+      remote_writes |= acc[i].priv & NDT_WRITE;
+      if (!ndt_tile_buffer(tl) && st == NDT_OK) st = NDT_ERR_NOMEM;
+      pthread_mutex_lock(&rt.lock);
+      wait_region(tl, acc[i].lo, acc[i].hi, 1);
+      pthread_mutex_unlock(&rt.lock);
+      ndt_comm_recv(region_ptr(&acc[i]), region_bytes(&acc[i]), tl->owner, tag);
+    }
+    if (st == NDT_OK) st = local_submit(name, fn, arg, arg_size, acc, nacc, stores, nstores,
+                                        small);
+    /* a failure here is reported on every rank at the next agreement; the
+     * protocol goes on so no rank waits for a message that never comes */
+    if (st != NDT_OK && !small) local_failure(name, st);
+    if (remote_writes) {
+      for (int i = 0; i < nacc; i++) {
+        ndt_tile *tl = acc[i].tile;
+        if (tl->owner == me || !(acc[i].priv & NDT_WRITE)) continue;
+        pthread_mutex_lock(&rt.lock);
+        wait_region(tl, acc[i].lo, acc[i].hi, 0);
+        pthread_mutex_unlock(&rt.lock);
+        ndt_comm_send(region_ptr(&acc[i]), region_bytes(&acc[i]), tl->owner, tag);
+      }
+    }
+  } else {
+    for (int i = 0; i < nacc; i++) {
+      ndt_tile *tl = acc[i].tile;
+      if (tl->owner != me) continue;
+      pthread_mutex_lock(&rt.lock);
+      wait_region(tl, acc[i].lo, acc[i].hi, 0);
+      pthread_mutex_unlock(&rt.lock);
+      ndt_comm_send(region_ptr(&acc[i]), region_bytes(&acc[i]), home, tag);
+    }
+    for (int i = 0; i < nacc; i++) {
+      ndt_tile *tl = acc[i].tile;
+      if (tl->owner != me || !(acc[i].priv & NDT_WRITE)) continue;
+      pthread_mutex_lock(&rt.lock);
+      wait_region(tl, acc[i].lo, acc[i].hi, 1);
+      pthread_mutex_unlock(&rt.lock);
+      ndt_comm_recv(region_ptr(&acc[i]), region_bytes(&acc[i]), home, tag);
+    }
+  }
+  /* A small task may fail at once on one rank (an index out of bounds):
+   * every rank raises it at the same call. */
+  if (small) return ndt_comm_agree(st);
+  return NDT_OK;
+}
+
+ndt_status ndt_submit(const char *name, ndt_task_fn fn, const void *arg, size_t arg_size,
+                      const ndt_access *acc, int nacc, ndt_store *const *stores, int nstores,
+                      int small) {
+  ndt_status st = ndt_runtime_ensure();
+  if (st) return st;
+  FLUSH();
+  if (ndt_distributed())
+    return dist_submit(name, fn, arg, arg_size, acc, nacc, stores, nstores, small);
+  return local_submit(name, fn, arg, arg_size, acc, nacc, stores, nstores, small);
 }

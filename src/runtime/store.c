@@ -50,10 +50,8 @@ int64_t ndt_tiles_for(int ndim, const int64_t *shape, ndt_dtype ty) {
   return t.ntiles;
 }
 
-ndt_status ndt_store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t *shape,
-                         int zero) {
-  ndt_status st = ndt_runtime_ensure();
-  if (st) return st;
+static ndt_status store_new_here(ndt_store **out, ndt_dtype ty, int ndim,
+                                 const int64_t *shape, int zero) {
   int itemsize = ndt_traits[ty].size;
   int64_t size = 1;
   for (int k = 0; k < ndim; k++) {
@@ -65,6 +63,7 @@ ndt_status ndt_store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t 
   }
   ndt_tiling tl;
   ndt_tiling_for(ndim, shape, itemsize, ndt_rt_tile_bytes(), &tl);
+  int rank = ndt_rank();
   ndt_store *s = ndt_calloc(1, sizeof *s);
   if (!s) return NDT_ERR_NOMEM;
   s->tiles = ndt_calloc((size_t)tl.ntiles, sizeof(ndt_tile));
@@ -88,8 +87,11 @@ ndt_status ndt_store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t 
     if (end > (p + 1) * tl.period) end = (p + 1) * tl.period;
     if (end > size) end = size;
     t->len = end - t->start;
-    t->owner = 0;
+    t->store = s;
+    /* contiguous runs of tiles per rank: neighbours (halos) stay local */
+    t->owner = (int)(i * ndt_comm_size_ / tl.ntiles);
     t->valid = 1;
+    if (t->owner != rank) continue;   /* allocated where it is first needed */
     t->data = ndt_alloc_data((size_t)t->len * itemsize, zero);
     if (!t->data) {
       s->ntiles = i;  /* free what was allocated */
@@ -103,7 +105,37 @@ ndt_status ndt_store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t 
   return NDT_OK;
 }
 
+ndt_status ndt_store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t *shape,
+                         int zero) {
+  ndt_status st = ndt_runtime_ensure();
+  if (st) return st;
+  *out = NULL;
+  st = store_new_here(out, ty, ndim, shape, zero);
+  if (!ndt_distributed()) return st;
+  /* memory may run out on one rank only: all ranks fail together */
+  st = ndt_comm_agree(st);
+  if (st && *out) {
+    ndt_store_decref(*out);
+    *out = NULL;
+  }
+  return st;
+}
+
+static ndt_status bytes_here(ndt_store **out, int64_t nbytes);
+
 ndt_status ndt_store_new_bytes(ndt_store **out, int64_t nbytes) {
+  *out = NULL;
+  ndt_status st = bytes_here(out, nbytes);
+  if (!ndt_distributed()) return st;
+  st = ndt_comm_agree(st);
+  if (st && *out) {
+    ndt_store_decref(*out);
+    *out = NULL;
+  }
+  return st;
+}
+
+static ndt_status bytes_here(ndt_store **out, int64_t nbytes) {
   ndt_store *s = ndt_calloc(1, sizeof *s);
   if (!s) return NDT_ERR_NOMEM;
   s->tiles = ndt_calloc(1, sizeof(ndt_tile));
@@ -118,6 +150,12 @@ ndt_status ndt_store_new_bytes(ndt_store **out, int64_t nbytes) {
   s->per = s->ntiles = 1;
   s->tiles[0].len = s->size;
   s->tiles[0].valid = 1;
+  s->tiles[0].store = s;
+  s->tiles[0].scratch = 1;   /* owned by rank 0 */
+  if (ndt_rank() != 0) {
+    *out = s;
+    return NDT_OK;
+  }
   s->tiles[0].data = ndt_alloc_data((size_t)s->size, 0);
   if (!s->tiles[0].data) {
     ndt_mfree(s->tiles);
@@ -126,6 +164,11 @@ ndt_status ndt_store_new_bytes(ndt_store **out, int64_t nbytes) {
   }
   *out = s;
   return NDT_OK;
+}
+
+char *ndt_tile_buffer(ndt_tile *t) {
+  if (!t->data) t->data = ndt_alloc_data((size_t)t->len * t->store->itemsize, 0);
+  return t->data;
 }
 
 void ndt_store_incref(ndt_store *s) { atomic_fetch_add(&s->refs, 1); }

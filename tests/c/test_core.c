@@ -759,7 +759,7 @@ int main(void) {
   test_runtime_chain();
   test_fusion();
   test_search();
-  test_alloc_failures();
+  if (ndt_nranks() == 1) test_alloc_failures();  /* the hook counts this rank's allocations */
   ndt_finalize();
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;

@@ -1,0 +1,201 @@
+/* comm.c - many processes: the transport under control replication.
+ *
+ * Every rank runs the same program and records the same tasks in the same
+ * order (sched.c), so both sides of every message know it is coming; this
+ * file only moves bytes. All MPI calls come from the recording thread, one
+ * at a time (MPI_THREAD_SERIALIZED); workers never touch MPI.
+ *
+ * Built without MPI, or started as a plain process, the runtime is rank 0
+ * of 1 and none of this runs. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "internal.h"
+#ifdef NDT_HAVE_MPI
+#include <mpi.h>
+#endif
+
+int ndt_comm_size_ = 1;
+static int comm_rank, comm_started, we_init;
+static ndt_comm_stats stats;
+
+/* Messages are cut into pieces of at most CHUNK bytes: counts stay in int,
+ * and a rank that cannot allocate a buffer can still take part by
+ * receiving into `discard` (the protocol must never stall on one rank). */
+#define CHUNK ((int64_t)4 << 20)
+static char *discard;
+
+int ndt_rank(void) {
+  ndt_runtime_ensure();
+  return comm_rank;
+}
+int ndt_nranks(void) {
+  ndt_runtime_ensure();
+  return ndt_comm_size_;
+}
+
+void ndt_comm_stats_get(ndt_comm_stats *out) { *out = stats; }
+void ndt_comm_stats_reset(void) { memset(&stats, 0, sizeof stats); }
+
+#ifdef NDT_HAVE_MPI
+/* 1 when a launcher started this process as one of several ranks. */
+static int launched_by_mpi(void) {
+  const char *force = getenv("NDTILE_MPI");
+  if (force && *force) return atoi(force) != 0;
+  static const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK",
+                               "MPI_LOCALNRANKS", "MV2_COMM_WORLD_SIZE"};
+  for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
+    if (getenv(vars[i])) return 1;
+  const char *n = getenv("SLURM_NTASKS");   /* srun without PMI variables */
+  return getenv("SLURM_PROCID") && n && atoi(n) > 1;
+}
+
+static void comm_at_exit(void) {
+  int fin = 0;
+  MPI_Finalized(&fin);
+  if (fin) return;
+  ndt_finalize();   /* workers stop, pending tasks end first */
+  MPI_Finalize();
+}
+
+static void die(const char *what, int rc) {
+  char msg[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  MPI_Error_string(rc, msg, &len);
+  fprintf(stderr, "ndtile rank %d: %s failed: %s\n", comm_rank, what, msg);
+  MPI_Abort(MPI_COMM_WORLD, 70);
+}
+#define CHECK(what, call)                 \
+  do {                                    \
+    int rc_ = (call);                     \
+    if (rc_ != MPI_SUCCESS) die(what, rc_); \
+  } while (0)
+#endif
+
+void ndt_comm_start(void) {
+  if (comm_started) return;
+  comm_started = 1;
+#ifdef NDT_HAVE_MPI
+  int inited = 0;
+  MPI_Initialized(&inited);
+  if (!inited) {
+    if (!launched_by_mpi()) return;
+    int provided;
+    if (MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS) {
+      fprintf(stderr, "ndtile: MPI_Init_thread failed; running as a single process\n");
+      return;
+    }
+    we_init = 1;
+    atexit(comm_at_exit);
+  }
+  /* errors abort with a message rather than return codes nobody can act on */
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  MPI_Comm_rank(MPI_COMM_WORLD, &comm_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ndt_comm_size_);
+  if (ndt_comm_size_ > 1) {
+    discard = malloc(CHUNK);
+    if (!discard) {
+      fprintf(stderr, "ndtile rank %d: cannot allocate the message buffer\n", comm_rank);
+      MPI_Abort(MPI_COMM_WORLD, 71);
+    }
+  }
+#endif
+}
+
+int ndt_comm_initialized_here(void) { return we_init; }
+
+void ndt_abort(int code) {
+  fflush(stdout);
+  fflush(stderr);
+#ifdef NDT_HAVE_MPI
+  if (ndt_comm_size_ > 1) MPI_Abort(MPI_COMM_WORLD, code ? code : 1);
+#endif
+  _exit(code);
+}
+
+ndt_status ndt_barrier(void) {
+  ndt_runtime_ensure();
+#ifdef NDT_HAVE_MPI
+  if (ndt_comm_size_ > 1) {
+    CHECK("MPI_Barrier", MPI_Barrier(MPI_COMM_WORLD));
+    stats.collectives++;
+  }
+#endif
+  return NDT_OK;
+}
+
+void ndt_comm_send(const void *buf, int64_t n, int peer, int tag) {
+#ifdef NDT_HAVE_MPI
+  const char *p = buf;
+  for (int64_t o = 0; o < n; o += CHUNK) {
+    int m = (int)(n - o < CHUNK ? n - o : CHUNK);
+    CHECK("MPI_Send", MPI_Send(p + o, m, MPI_BYTE, peer, tag, MPI_COMM_WORLD));
+    stats.sends++;
+    stats.send_bytes += m;
+  }
+#else
+  NDT_UNUSED(buf), NDT_UNUSED(n), NDT_UNUSED(peer), NDT_UNUSED(tag);
+#endif
+}
+
+void ndt_comm_recv(void *buf, int64_t n, int peer, int tag) {
+#ifdef NDT_HAVE_MPI
+  char *p = buf;
+  for (int64_t o = 0; o < n; o += CHUNK) {
+    int m = (int)(n - o < CHUNK ? n - o : CHUNK);
+    CHECK("MPI_Recv", MPI_Recv(p ? p + o : discard, m, MPI_BYTE, peer, tag, MPI_COMM_WORLD,
+                               MPI_STATUS_IGNORE));
+    stats.recvs++;
+    stats.recv_bytes += m;
+  }
+#else
+  NDT_UNUSED(buf), NDT_UNUSED(n), NDT_UNUSED(peer), NDT_UNUSED(tag);
+#endif
+}
+
+/* buf may be NULL on a rank that is not root (its copy is dropped). */
+void ndt_comm_bcast(void *buf, int64_t n, int root) {
+#ifdef NDT_HAVE_MPI
+  char *p = buf;
+  for (int64_t o = 0; o < n; o += CHUNK) {
+    int m = (int)(n - o < CHUNK ? n - o : CHUNK);
+    CHECK("MPI_Bcast", MPI_Bcast(p ? p + o : discard, m, MPI_BYTE, root, MPI_COMM_WORLD));
+    stats.collectives++;
+    stats.coll_bytes += m;
+  }
+#else
+  NDT_UNUSED(buf), NDT_UNUSED(n), NDT_UNUSED(root);
+#endif
+}
+
+ndt_status ndt_bcast(void *buf, size_t n, int root) {
+  ndt_runtime_ensure();
+  if (root < 0 || root >= ndt_comm_size_)
+    return ndt_error(NDT_ERR_VALUE, "root %d is not a rank (there are %d)", root,
+                     ndt_comm_size_);
+  if (ndt_comm_size_ > 1) ndt_comm_bcast(buf, (int64_t)n, root);
+  return NDT_OK;
+}
+
+ndt_status ndt_comm_agree(ndt_status st) {
+#ifdef NDT_HAVE_MPI
+  if (ndt_comm_size_ <= 1) return st;
+  int key = st ? comm_rank : ndt_comm_size_, first;
+  CHECK("MPI_Allreduce", MPI_Allreduce(&key, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
+  stats.collectives++;
+  stats.coll_bytes += sizeof key;
+  if (first == ndt_comm_size_) return NDT_OK;
+  struct { int st; char msg[640]; } e = {0};
+  if (first == comm_rank) {
+    e.st = st;
+    snprintf(e.msg, sizeof e.msg, "%s", ndt_last_error());
+  }
+  ndt_comm_bcast(&e, sizeof e, first);
+  if (first == comm_rank) return st;
+  if (!e.msg[0]) return ndt_error((ndt_status)e.st, "an operation failed on rank %d", first);
+  return ndt_error((ndt_status)e.st, "%s", e.msg);
+#else
+  return st;
+#endif
+}
