@@ -1751,6 +1751,79 @@ static PyObject *f_tile_bytes(PyObject *m, PyObject *noargs) {
   return PyLong_FromLongLong(n);
 }
 
+/* ---- many processes ------------------------------------------------------ */
+static PyObject *f_rank(PyObject *m, PyObject *noargs) {
+  (void)m;
+  (void)noargs;
+  int n;
+  CORE(n = ndt_rank());
+  return PyLong_FromLong(n);
+}
+
+static PyObject *f_nranks(PyObject *m, PyObject *noargs) {
+  (void)m;
+  (void)noargs;
+  int n;
+  CORE(n = ndt_nranks());
+  return PyLong_FromLong(n);
+}
+
+static PyObject *f_barrier(PyObject *m, PyObject *noargs) {
+  (void)m;
+  (void)noargs;
+  ndt_status st;
+  CORE_BLOCKING(st = ndt_barrier());
+  if (st) return raise_status(st);
+  Py_RETURN_NONE;
+}
+
+/* bcast_bytes(data|None, root): root's bytes on every rank. */
+static PyObject *f_bcast_bytes(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *obj;
+  int root;
+  if (!PyArg_ParseTuple(args, "Oi", &obj, &root)) return NULL;
+  int me;
+  CORE(me = ndt_rank());
+  long long n = 0;
+  if (me == root) {
+    if (!PyBytes_Check(obj)) return PyErr_Format(PyExc_TypeError, "root must pass bytes");
+    n = PyBytes_GET_SIZE(obj);
+  }
+  ndt_status st;
+  CORE_BLOCKING(st = ndt_bcast(&n, sizeof n, root));
+  if (st) return raise_status(st);
+  PyObject *out = me == root ? (Py_INCREF(obj), obj) : PyBytes_FromStringAndSize(NULL, n);
+  if (!out) return NULL;
+  char *buf = PyBytes_AS_STRING(out);
+  CORE_BLOCKING(st = ndt_bcast(buf, (size_t)n, root));
+  if (st) {
+    Py_DECREF(out);
+    return raise_status(st);
+  }
+  return out;
+}
+
+static PyObject *f_abort(PyObject *m, PyObject *arg) {
+  (void)m;
+  long code = PyLong_AsLong(arg);
+  if (code == -1 && PyErr_Occurred()) return NULL;
+  ndt_abort((int)code);
+  Py_RETURN_NONE;   /* not reached */
+}
+
+static PyObject *f_comm_stats(PyObject *m, PyObject *args) {
+  (void)m;
+  int reset = 0;
+  if (!PyArg_ParseTuple(args, "|p", &reset)) return NULL;
+  ndt_comm_stats c;
+  CORE(ndt_comm_stats_get(&c); if (reset) ndt_comm_stats_reset());
+  return Py_BuildValue("{sLsLsLsLsLsL}", "sends", (long long)c.sends, "send_bytes",
+                       (long long)c.send_bytes, "recvs", (long long)c.recvs, "recv_bytes",
+                       (long long)c.recv_bytes, "collectives", (long long)c.collectives,
+                       "coll_bytes", (long long)c.coll_bytes);
+}
+
 static PyObject *f_tiles_for(PyObject *m, PyObject *args) {
   (void)m;
   PyObject *shp, *dto;
@@ -2139,6 +2212,12 @@ static PyMethodDef module_methods[] = {
   {"workers", f_workers, METH_NOARGS, "number of worker threads"},
   {"tile_bytes", f_tile_bytes, METH_NOARGS, "target tile size"},
   {"tiles_for", f_tiles_for, METH_VARARGS, "tiles of a fresh array"},
+  {"rank", f_rank, METH_NOARGS, "this process's rank"},
+  {"nranks", f_nranks, METH_NOARGS, "number of ranks"},
+  {"barrier", f_barrier, METH_NOARGS, "wait for every rank"},
+  {"bcast_bytes", f_bcast_bytes, METH_VARARGS, "bcast_bytes(data|None, root)"},
+  {"abort", f_abort, METH_O, "stop every rank with an exit code"},
+  {"comm_stats", f_comm_stats, METH_VARARGS, "comm_stats(reset=False): traffic counters"},
   {"debug_fail_alloc_after", f_debug_fail_alloc_after, METH_O, "test hook"},
   {"init", f_init, METH_VARARGS, "init(workers=0, tile_bytes=0, inline_elems=-1)"},
   {"status_string", f_status_string, METH_O, "name of a status"},

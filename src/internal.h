@@ -65,6 +65,12 @@ typedef struct {
   int owner;              /* rank that owns the tile (holds its true value) */
   int scratch;            /* a runtime-private buffer: its owner is no placement hint */
   unsigned valid;         /* bit m: memory m holds a valid copy (bit 0 = host) */
+  /* Many ranks: which other ranks hold an up-to-date copy of which region
+   * (kept alike on every rank, from the program order; cleared by a write),
+   * so a region travels to a rank once, not once per task that reads it. */
+  int everywhere;         /* every rank holds the whole tile */
+  int ncopies;
+  struct ndt_copy { int rank; int64_t lo, hi; } copies[4];
   ndt_use *writes, *reads;  /* pending uses, in program order */
   int nwrites, capwrites, nreads, capreads;
 } ndt_tile;
@@ -129,7 +135,9 @@ void ndt_view_extent(const ndt_array *a, int64_t *lo, int64_t *hi);
 /* 1 when two views may touch a common element (conservative). */
 int ndt_may_overlap(const ndt_array *a, const ndt_array *b);
 
-typedef enum { NDT_READ = 1, NDT_WRITE = 2, NDT_RW = 3 } ndt_priv;
+/* NDT_DENSE (added to a write by ndt_add_access): the task writes every
+ * element of the region, so its old contents need not be fetched. */
+typedef enum { NDT_READ = 1, NDT_WRITE = 2, NDT_RW = 3, NDT_DENSE = 4 } ndt_priv;
 /* A task's use of the region [lo, hi] (flat element indices) of a tile. */
 typedef struct { ndt_tile *tile; ndt_priv priv; int64_t lo, hi; } ndt_access;
 
@@ -152,6 +160,9 @@ void ndt_set_flush_hook(ndt_status (*hook)(void));
 /* Waits until every task that writes any tile in [t0, t1] of s is done (and,
  * when for_write, every task reading them). Reports a deferred error. */
 ndt_status ndt_wait_tiles(ndt_store *s, int64_t t0, int64_t t1, int for_write);
+/* Many ranks: every rank now holds the whole tile, as it is (host data
+ * written alike on every rank, or a broadcast). */
+void ndt_tile_everywhere(ndt_tile *t);
 /* Called by ndt_store_decref: drops the tile's task references. */
 void ndt_tile_release(ndt_tile *t);
 /* The runtime's settings, started on first use. */

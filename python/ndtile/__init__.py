@@ -16,6 +16,12 @@ NumPy.
 
 Runtime settings: NDTILE_WORKERS (threads), NDTILE_TILE_BYTES (tile size);
 ndtile.sync() waits for all recorded work.
+
+Many processes: started by `ndtile --ranks N script.py` (or mpirun/srun)
+every rank runs the script and the arrays are spread over the ranks;
+ndtile.rank(), ndtile.nranks(), ndtile.barrier() and ndtile.comm_stats()
+say where a process stands (see ndtile._ranks for printing, files and
+errors).
 """
 import types as _types
 
@@ -32,6 +38,7 @@ from . import _creation
 from . import _manip
 from . import _reduce
 from . import _printing
+from . import _ranks
 
 __version__ = "0.1.0"
 
@@ -86,6 +93,10 @@ from ._manip import sort, argsort  # noqa: E402
 from . import linalg, fft, random  # noqa: E402
 
 _FALLBACK_OK = {'nonzero', 'argwhere', 'bincount'}   # native names that are thin fallbacks
+
+
+from ._ranks import rank, nranks, barrier, comm_stats  # noqa: E402
+_ranks.setup()
 
 
 def sync():

@@ -20,6 +20,7 @@ import warnings
 import numpy as _np
 
 from . import _convert as C
+from . import _ranks
 
 _PKG_DIR = os.path.dirname(os.path.abspath(__file__))
 _NP_DIR = os.path.dirname(os.path.abspath(_np.__file__))
@@ -109,7 +110,10 @@ def run_numpy(func, args, kwargs, name=None):
             writeback.append((kwargs[kw], nkw[kw]))
         for nd, npa in writeback[-1:]:
             keep.append((nd, npa))
-    res = func(*nargs, **nkw)
+    if name in _ranks.WRITES_FILES:
+        res = _ranks.on_root(func, nargs, nkw)     # a file is written once
+    else:
+        res = func(*nargs, **nkw)
     for nd, npa in writeback:
         nd._assign(C.from_numpy(npa) if C.supported(npa.dtype) else
                    C.from_numpy(npa.astype(nd.dtype)), 4)

@@ -11,8 +11,14 @@ ndt_status ndt_scalar(ndt_array **out, ndt_dtype t, const void *value, int weak)
   ndt_array *a;
   ndt_status st = ndt_array_new(&a, t, 0, NULL, 0);
   if (st) return st;
-  if (a->store->tiles[0].data)   /* not on ranks that do not own it */
-    memcpy(a->store->tiles[0].data, value, ndt_traits[t].size);
+  /* every rank holds a scalar: it never travels */
+  ndt_tile *tl = &a->store->tiles[0];
+  if (!ndt_tile_buffer(tl)) {
+    ndt_free(a);
+    return NDT_ERR_NOMEM;
+  }
+  memcpy(tl->data, value, ndt_traits[t].size);
+  ndt_tile_everywhere(tl);
   a->weak = weak != 0;
   *out = a;
   return NDT_OK;
@@ -264,6 +270,15 @@ ndt_status ndt_from_buffer(ndt_array **out, ndt_dtype t, int ndim, const int64_t
   ndt_array *r;
   ndt_status st = ndt_array_new(&r, t, ndim, shape, 0);
   if (st) return st;
+  if (r->store->ntiles == 1 && r->size > 0) {
+    /* a small array from host data: every rank holds it, it never travels */
+    ndt_tile *tl = &r->store->tiles[0];
+    if (!ndt_tile_buffer(tl)) {
+      ndt_free(r);
+      return NDT_ERR_NOMEM;
+    }
+    ndt_tile_everywhere(tl);
+  }
   int64_t cs[NDT_MAXDIMS];
   if (!byte_strides) {
     c_strides(r, cs);

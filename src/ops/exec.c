@@ -138,7 +138,8 @@ ndt_status ndt_add_access(ndt_access **acc, int *nacc, int *cap, const ndt_array
     ndt_tile *tl = &v->store->tiles[t];
     ndt_access *a = &(*acc)[(*nacc)++];
     a->tile = tl;
-    a->priv = p;
+    /* a view with as many elements as its extent covers all of it */
+    a->priv = p == NDT_WRITE && v->size == hi - lo + 1 ? NDT_WRITE | NDT_DENSE : p;
     a->lo = lo > tl->start ? lo : tl->start;
     a->hi = hi < tl->start + tl->len - 1 ? hi : tl->start + tl->len - 1;
   }

@@ -382,13 +382,19 @@ ndt_status ndt_wait_tiles(ndt_store *s, int64_t t0, int64_t t1, int for_write) {
   /* Every rank reads (or writes) the same values: the owners' copies are
    * broadcast, and an error anywhere is an error everywhere. */
   st = ndt_comm_agree(st);
+  int moved = 0;
   for (int64_t i = t0; i <= t1 && i < s->ntiles; i++) {
     ndt_tile *tl = &s->tiles[i];
+    if (tl->everywhere) continue;
+    moved = 1;
     char *buf = ndt_tile_buffer(tl);
     if (!buf && st == NDT_OK) st = NDT_ERR_NOMEM;
-    if (!for_write) ndt_comm_bcast(buf, tl->len * s->itemsize, tl->owner);
+    if (!for_write) {
+      ndt_comm_bcast(buf, tl->len * s->itemsize, tl->owner);
+      ndt_tile_everywhere(tl);
+    }
   }
-  return ndt_comm_agree(st);
+  return moved ? ndt_comm_agree(st) : st;
 }
 
 /* Room for `extra` more successors; edges are added only after every
@@ -544,13 +550,15 @@ static int home_of(const ndt_access *acc, int nacc) {
   return nacc ? acc[0].tile->owner : 0;
 }
 
-/* Bytes and start of an access's region in its tile's buffer. */
-static int64_t region_bytes(const ndt_access *a) {
-  return (a->hi - a->lo + 1) * a->tile->store->itemsize;
-}
-static char *region_ptr(const ndt_access *a) {
-  if (!a->tile->data) return NULL;
-  return a->tile->data + (a->lo - a->tile->start) * a->tile->store->itemsize;
+/* A region [lo, hi] of a tile moved between ranks. */
+static void move_region(ndt_tile *t, int64_t lo, int64_t hi, int peer, int tag, int send) {
+  int64_t isz = t->store->itemsize, n = (hi - lo + 1) * isz;
+  char *p = t->data ? t->data + (lo - t->start) * isz : NULL;
+  pthread_mutex_lock(&rt.lock);   /* no local task may use it meanwhile */
+  wait_region(t, lo, hi, !send);
+  pthread_mutex_unlock(&rt.lock);
+  if (send) ndt_comm_send(p, n, peer, tag);
+  else ndt_comm_recv(p, n, peer, tag);
 }
 
 static void local_failure(const char *name, ndt_status st) {
@@ -562,58 +570,101 @@ static void local_failure(const char *name, ndt_status st) {
   pthread_mutex_unlock(&rt.lock);
 }
 
+/* 1 when rank r holds [lo, hi] of t as it is now. */
+static int has_copy(const ndt_tile *t, int r, int64_t lo, int64_t hi) {
+  if (t->everywhere || t->owner == r) return 1;
+  for (int k = 0; k < t->ncopies; k++)
+    if (t->copies[k].rank == r && t->copies[k].lo <= lo && hi <= t->copies[k].hi) return 1;
+  return 0;
+}
+
+static void add_copy(ndt_tile *t, int r, int64_t lo, int64_t hi) {
+  if (has_copy(t, r, lo, hi)) return;
+  int j = 0;   /* drop what the new region covers; the oldest goes when full */
+  for (int k = 0; k < t->ncopies; k++)
+    if (!(t->copies[k].rank == r && lo <= t->copies[k].lo && t->copies[k].hi <= hi))
+      t->copies[j++] = t->copies[k];
+  t->ncopies = j;
+  int cap = (int)(sizeof t->copies / sizeof t->copies[0]);
+  if (t->ncopies == cap) {
+    memmove(t->copies, t->copies + 1, (size_t)(cap - 1) * sizeof t->copies[0]);
+    t->ncopies--;
+  }
+  t->copies[t->ncopies++] = (struct ndt_copy){r, lo, hi};
+}
+
+static void dropped_copies(ndt_tile *t) {
+  t->everywhere = 0;
+  t->ncopies = 0;
+}
+
+void ndt_tile_everywhere(ndt_tile *t) {
+  t->everywhere = 1;
+  t->ncopies = 0;
+}
+
 static ndt_status dist_submit(const char *name, ndt_task_fn fn, const void *arg,
                               size_t arg_size, const ndt_access *acc, int nacc,
                               ndt_store *const *stores, int nstores, int small) {
   int me = ndt_rank(), home = home_of(acc, nacc);
   int tag = (int)(task_seq++ % 32000);
   ndt_status st = NDT_OK;
+  /* What travels to the home rank, decided alike on every rank: each
+   * region the home rank lacks (a write's too: a strided write may leave
+   * gaps). Most of a tile is fetched whole, so that the next tasks that
+   * read it (a transpose's column blocks) find it there. */
+  struct { int64_t lo, hi; int go; } f_small[32], *f = f_small;
+  if (nacc > 32 && !(f = malloc((size_t)nacc * sizeof *f))) {
+    fprintf(stderr, "ndtile rank %d: out of memory recording %s\n", me, name);
+    ndt_abort(71);
+  }
+  for (int i = 0; i < nacc; i++) {
+    ndt_tile *tl = acc[i].tile;
+    f[i].go = !has_copy(tl, home, acc[i].lo, acc[i].hi) &&
+              (acc[i].priv & (NDT_READ | NDT_DENSE)) != NDT_DENSE;
+    f[i].lo = acc[i].lo;
+    f[i].hi = acc[i].hi;
+    if (2 * (f[i].hi - f[i].lo + 1) >= tl->len) {
+      f[i].lo = tl->start;
+      f[i].hi = tl->start + tl->len - 1;
+    }
+    if (f[i].go) add_copy(tl, home, f[i].lo, f[i].hi);
+  }
   if (me == home) {
     int remote_writes = 0;
     for (int i = 0; i < nacc; i++) {
       ndt_tile *tl = acc[i].tile;
       if (tl->owner == me) continue;
-      /* a write may leave gaps in its region (strided views): fetch it all */
       remote_writes |= acc[i].priv & NDT_WRITE;
       if (!ndt_tile_buffer(tl) && st == NDT_OK) st = NDT_ERR_NOMEM;
-      pthread_mutex_lock(&rt.lock);
-      wait_region(tl, acc[i].lo, acc[i].hi, 1);
-      pthread_mutex_unlock(&rt.lock);
-      ndt_comm_recv(region_ptr(&acc[i]), region_bytes(&acc[i]), tl->owner, tag);
+      if (f[i].go) move_region(tl, f[i].lo, f[i].hi, tl->owner, tag, 0);
     }
     if (st == NDT_OK) st = local_submit(name, fn, arg, arg_size, acc, nacc, stores, nstores,
                                         small);
     /* a failure here is reported on every rank at the next agreement; the
      * protocol goes on so no rank waits for a message that never comes */
     if (st != NDT_OK && !small) local_failure(name, st);
-    if (remote_writes) {
-      for (int i = 0; i < nacc; i++) {
-        ndt_tile *tl = acc[i].tile;
-        if (tl->owner == me || !(acc[i].priv & NDT_WRITE)) continue;
-        pthread_mutex_lock(&rt.lock);
-        wait_region(tl, acc[i].lo, acc[i].hi, 0);
-        pthread_mutex_unlock(&rt.lock);
-        ndt_comm_send(region_ptr(&acc[i]), region_bytes(&acc[i]), tl->owner, tag);
-      }
+    for (int i = 0; i < nacc && remote_writes; i++) {
+      ndt_tile *tl = acc[i].tile;
+      if (tl->owner != me && (acc[i].priv & NDT_WRITE))
+        move_region(tl, acc[i].lo, acc[i].hi, tl->owner, tag, 1);
     }
   } else {
-    for (int i = 0; i < nacc; i++) {
-      ndt_tile *tl = acc[i].tile;
-      if (tl->owner != me) continue;
-      pthread_mutex_lock(&rt.lock);
-      wait_region(tl, acc[i].lo, acc[i].hi, 0);
-      pthread_mutex_unlock(&rt.lock);
-      ndt_comm_send(region_ptr(&acc[i]), region_bytes(&acc[i]), home, tag);
-    }
-    for (int i = 0; i < nacc; i++) {
-      ndt_tile *tl = acc[i].tile;
-      if (tl->owner != me || !(acc[i].priv & NDT_WRITE)) continue;
-      pthread_mutex_lock(&rt.lock);
-      wait_region(tl, acc[i].lo, acc[i].hi, 1);
-      pthread_mutex_unlock(&rt.lock);
-      ndt_comm_recv(region_ptr(&acc[i]), region_bytes(&acc[i]), home, tag);
-    }
+    for (int i = 0; i < nacc; i++)
+      if (acc[i].tile->owner == me && f[i].go)
+        move_region(acc[i].tile, f[i].lo, f[i].hi, home, tag, 1);
+    for (int i = 0; i < nacc; i++)
+      if (acc[i].tile->owner == me && (acc[i].priv & NDT_WRITE))
+        move_region(acc[i].tile, acc[i].lo, acc[i].hi, home, tag, 0);
   }
+  /* a write leaves the owner and the home rank with the only up-to-date
+   * copies of what it wrote */
+  for (int i = 0; i < nacc; i++)
+    if (acc[i].priv & NDT_WRITE) dropped_copies(acc[i].tile);
+  for (int i = 0; i < nacc; i++)
+    if ((acc[i].priv & NDT_WRITE) && acc[i].tile->owner != home)
+      add_copy(acc[i].tile, home, acc[i].lo, acc[i].hi);
+  if (f != f_small) free(f);
   /* A small task may fail at once on one rank (an index out of bounds):
    * every rank raises it at the same call. */
   if (small) return ndt_comm_agree(st);

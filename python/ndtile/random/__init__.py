@@ -45,6 +45,7 @@ from .. import _core
 from .. import _convert as _C
 from .. import _dtypes as _D
 from .. import _fallback as _F
+from .. import _ranks
 
 _Array = _core.Array
 _NAME = 'TilePhilox'
@@ -104,7 +105,8 @@ def _hash(vals, tag):
 
 
 def _os_seed():
-    return int.from_bytes(os.urandom(8), 'little')
+    # every rank must draw the same numbers: rank 0's entropy for all
+    return _ranks.bcast(int.from_bytes(os.urandom(8), 'little'), 0)
 
 
 def _seed64(seed):

@@ -1,0 +1,139 @@
+"""Every kind of operation, on arrays of many tiles, written to one .npz.
+
+Run it on 1, 2, 3 and 4 ranks and as a plain process: the files must be
+bitwise the same (tests/mpi/run.py compares them). Each result is also
+checked against NumPy here, so a wrong answer that happens to be the same
+on every rank count still fails.
+
+    python tests/mpi/ops.py OUT.npz
+"""
+import sys
+
+import numpy
+import ndtile as np
+
+np._core.set_tile_bytes(4096)      # many tiles, so every op crosses ranks
+out_path = sys.argv[1]
+results = {}
+rng0 = numpy.random.default_rng(1234)
+
+
+def keep(name, got, want=None, exact=True):
+    g = numpy.asarray(got)
+    if want is not None:
+        w = numpy.asarray(want)
+        assert g.shape == w.shape, (name, g.shape, w.shape)
+        assert g.dtype == w.dtype, (name, g.dtype, w.dtype)
+        if exact:
+            assert numpy.array_equal(g, w, equal_nan=g.dtype.kind in 'fc'), name
+        else:
+            assert numpy.allclose(g, w, rtol=1e-10, atol=1e-12, equal_nan=True), name
+    results[name] = g
+
+
+A = rng0.standard_normal((150, 97))
+B = rng0.standard_normal((97, 64))
+I = rng0.integers(-50, 50, size=(123, 45)).astype(numpy.int32)
+a, b, i = np.asarray(A), np.asarray(B), np.asarray(I)
+
+# elementwise, broadcasting, casts, fused chains
+keep('add', a + 1.5, A + 1.5)
+keep('chain', np.sin(a) * 2 + a * a - 3, numpy.sin(A) * 2 + A * A - 3, exact=False)
+keep('bcast', a + a[0], A + A[0])
+keep('bcast_col', a * a[:, :1], A * A[:, :1])
+keep('int_ops', (i * 3) // 7 + i % 5, (I * 3) // 7 + I % 5)
+keep('cast', i.astype(np.float32) / 3, I.astype(numpy.float32) / 3)
+keep('cmp', a > 0.1, A > 0.1)
+keep('where', np.where(a > 0, a, -a), numpy.where(A > 0, A, -A))
+keep('complex', (a + 1j * a) ** 2, (A + 1j * A) ** 2, exact=False)
+
+# views with offsets: a 5-point stencil and a 1-d halo
+s = 0.25 * (a[:-2, 1:-1] + a[2:, 1:-1] + a[1:-1, :-2] + a[1:-1, 2:])
+keep('stencil', s, 0.25 * (A[:-2, 1:-1] + A[2:, 1:-1] + A[1:-1, :-2] + A[1:-1, 2:]))
+v = np.asarray(A.ravel())
+keep('halo1d', v[1:] - v[:-1], A.ravel()[1:] - A.ravel()[:-1])
+keep('steps', a[::3, ::-2] * 2, A[::3, ::-2] * 2)
+keep('transpose', a.T + 0, A.T + 0)
+keep('transpose_add', a[:97, :97] + a[:97, :97].T, A[:97, :97] + A[:97, :97].T)
+
+# in-place updates of views (a Jacobi step in place)
+c = a.copy()
+C = A.copy()
+c[1:-1, 1:-1] = 0.5 * (c[:-2, 1:-1] + c[2:, 1:-1])
+C[1:-1, 1:-1] = 0.5 * (C[:-2, 1:-1] + C[2:, 1:-1])
+keep('inplace', c, C)
+c[::2] += 1
+C[::2] += 1
+keep('inplace_step', c, C)
+
+# reductions along every axis
+keep('sum', a.sum(), A.sum(), exact=False)
+keep('sum0', a.sum(axis=0), A.sum(axis=0), exact=False)
+keep('sum1', a.sum(axis=1), A.sum(axis=1), exact=False)
+keep('mean_std', np.stack([a.mean(axis=0), a.std(axis=0)]),
+     numpy.stack([A.mean(axis=0), A.std(axis=0)]), exact=False)
+keep('isum', i.sum(axis=0), I.sum(axis=0))
+keep('max', a.max(axis=1), A.max(axis=1))
+keep('prod', (a[:20, :20] * 0.1 + 1).prod(axis=0), (A[:20, :20] * 0.1 + 1).prod(axis=0),
+     exact=False)
+T = numpy.zeros((60, 70))
+T[7, 3] = T[40, 3] = T[50, 69] = 5.0       # ties: the first index wins
+t = np.asarray(T)
+keep('argmax', t.argmax(), T.argmax())
+keep('argmax0', t.argmax(axis=0), T.argmax(axis=0))
+keep('argmin1', i.argmin(axis=1), I.argmin(axis=1))
+keep('any_all', np.stack([(a > 3).any(axis=0), (a > -3).all(axis=0)]),
+     numpy.stack([(A > 3).any(axis=0), (A > -3).all(axis=0)]))
+keep('scalar', float(a[3:90].sum()) + float((a > 0).sum()),
+     float(A[3:90].sum()) + float((A > 0).sum()), exact=False)
+
+# boolean masks: indexing and assignment; integer indexing
+keep('mask', a[a > 0.5], A[A > 0.5])
+d = a.copy()
+D = A.copy()
+d[d < -0.5] = 0
+D[D < -0.5] = 0
+keep('mask_set', d, D)
+idx = rng0.integers(0, 150, size=300)
+keep('take', a[np.asarray(idx)], A[idx])
+keep('nonzero', np.nonzero(i > 40)[1], numpy.nonzero(I > 40)[1])
+keep('bincount', np.bincount((i.ravel() + 50)), numpy.bincount(I.ravel() + 50))
+
+# scans, sorting
+keep('cumsum', np.cumsum(a, axis=0), numpy.cumsum(A, axis=0), exact=False)
+keep('cumsum_flat', np.cumsum(i), numpy.cumsum(I))
+keep('sort', np.sort(a, axis=1), numpy.sort(A, axis=1))
+keep('sort0', np.sort(i, axis=0), numpy.sort(I, axis=0))
+keep('argsort', np.argsort(i, axis=1, kind='stable'), numpy.argsort(I, axis=1, kind='stable'))
+keep('sort_flat', np.sort(a, axis=None), numpy.sort(A, axis=None))
+keep('median', np.median(a, axis=0), numpy.median(A, axis=0))
+
+# matrix products
+keep('matmul', a @ b, A @ B, exact=False)
+keep('matvec', a @ b[:, 0], A @ B[:, 0], exact=False)
+keep('vecmat', a[:, 0] @ a, A[:, 0] @ A, exact=False)
+keep('batched', np.matmul(a[:96].reshape(4, 24, 97), b), numpy.matmul(A[:96].reshape(4, 24, 97), B),
+     exact=False)
+keep('dot', np.dot(a[0], a[1]), numpy.dot(A[0], A[1]), exact=False)
+
+# random numbers: the same stream on any number of ranks
+g = np.random.default_rng(7)
+keep('rand_normal', g.standard_normal((200, 33)))
+keep('rand_int', g.integers(0, 1000, size=5000))
+keep('rand_perm', g.permutation(1000))
+np.random.seed(3)
+keep('rand_legacy', np.random.rand(77, 5))
+
+# creation, reshapes, joins, and a fallback through NumPy
+keep('arange', np.arange(0, 5000, 3, dtype=np.int16))
+keep('linspace', np.linspace(-1, 1, 3001))
+keep('reshape', a.reshape(97, 150)[::2] * 1, A.reshape(97, 150)[::2] * 1)
+keep('concat', np.concatenate([a, a[:10]], axis=0), numpy.concatenate([A, A[:10]], axis=0))
+keep('eye', np.eye(70, 90, k=3), numpy.eye(70, 90, k=3))
+keep('fallback', np.unique(i), numpy.unique(I))
+keep('empty0d', np.asarray(a[:0].sum(axis=0)), A[:0].sum(axis=0))
+
+if np.rank() == 0:
+    numpy.savez(out_path, **results)
+np.barrier()
+print(f"ops: {len(results)} results on {np.nranks()} rank(s)")
