@@ -8,7 +8,7 @@ PIP      = $(PY) -m pip install --no-build-isolation --no-deps -q -Cbuild-dir=$(
 export OMPI_ALLOW_RUN_AS_ROOT = 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM = 1
 
-.PHONY: all setup build python test test-c test-asan test-tsan test-python run bench clean
+.PHONY: all setup build python test test-c test-asan test-tsan test-python test-mpi run bench bench-scaling clean
 
 all: build python
 
@@ -45,7 +45,12 @@ test-tsan: setup
 test-python: python
 	$(PY) -m pytest tests/python -q
 
-test: test-c test-asan test-tsan test-python
+# The same programs on 1-4 MPI ranks: bitwise equal to one process, the C
+# and Python suites passing on 2-4 ranks, output once, fail-stop.
+test-mpi: build python
+	$(PY) tests/mpi/run.py --build $(BUILD)
+
+test: test-c test-asan test-tsan test-python test-mpi
 
 run: python
 	$(PY) examples/xray/run.py $(ARGS)
@@ -53,6 +58,11 @@ run: python
 bench: build python
 	./$(BUILD)/bench/bench_core
 	$(PY) bench/run.py $(ARGS)
+	$(PY) bench/scaling.py
+
+# 1 rank x all cores against 2 ranks sharing them, with bytes moved per call.
+bench-scaling: python
+	$(PY) bench/scaling.py $(ARGS)
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan out

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 import time
 from pathlib import Path
@@ -340,17 +341,21 @@ def main(argv=None):
     if args.frames < 2 or args.batch < 1 or args.dark < 2:
         parser.error("need --frames >= 2, --batch >= 1 and --dark >= 2")
 
+    # On many ranks (`ndtile --ranks N examples/xray/run.py`) every rank runs
+    # this script; rank 0 alone draws the progress bar and writes the files.
+    first = getattr(xp, "rank", lambda: 0)() == 0
     sim = generate.Simulator(shape, seed=args.seed)
-    progress = Progress(args.frames)
+    progress = Progress(args.frames, stream=sys.stderr if first else open(os.devnull, "w"))
     cal, result, info = run_pipeline(xp, sim, args.frames, args.batch, args.dark, progress=progress)
     progress.close()
 
     values = evaluate(sim, cal, result, info)
     report = format_report(values, args.lib)
     out = Path(args.output)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "report.txt").write_text(report)
-    make_figure(out / "figure.png", sim, cal, result, info, values)
+    if first:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "report.txt").write_text(report)
+        make_figure(out / "figure.png", sim, cal, result, info, values)
     print(report, end="")
     print(f"wrote {out / 'report.txt'} and {out / 'figure.png'}")
 

@@ -97,6 +97,8 @@ def setup():
     """Called once at import."""
     if _core.nranks() == 1:
         return
+    # a program a rank starts (subprocess) runs as a plain process
+    os.environ['NDTILE_MPI'] = '0'
     sys.excepthook = _excepthook
     if _core.rank() != 0 and os.environ.get('NDTILE_ALL_RANKS_PRINT', '') not in ('1', 'yes'):
         sys.stdout = open(os.devnull, 'w')

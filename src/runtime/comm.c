@@ -88,6 +88,8 @@ void ndt_comm_start(void) {
     }
     we_init = 1;
     atexit(comm_at_exit);
+    /* a program this rank starts is a program of its own, not a rank */
+    setenv("NDTILE_MPI", "0", 1);
   }
   /* errors abort with a message rather than return codes nobody can act on */
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);

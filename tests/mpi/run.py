@@ -2,7 +2,7 @@
 ranks must give the bits of a plain single-process run, and a failure on
 one rank must stop all of them.
 
-    python tests/mpi/run.py [--ranks 2,3,4] [--quick]
+    python tests/mpi/run.py [--ranks 1,2,3,4] [--pytest-ranks 2]
 
 Needs mpirun (Open MPI or MPICH). Ranks share this machine's cores, so each
 rank gets one worker.
@@ -81,6 +81,34 @@ def bits_test(label, cmd_args, ranks, tmp):
         check(f"{label}: {n} ranks bitwise equal to the plain run ({dt:.1f} s)", ok, why)
 
 
+def c_suites(build, ranks):
+    """The C test programs check their own values; on many ranks they must
+    pass as they do on one."""
+    for name in ('test_core', 'test_scan', 'test_sort', 'test_random', 'test_matmul'):
+        prog = os.path.join(build, 'tests', 'c', name)
+        for n in ranks:
+            if n == 1:
+                continue
+            p, dt = run(mpirun(n) + [prog], 900)
+            ok = p.returncode == 0 and ' 0 failed' in p.stdout
+            check(f"c suite {name} on {n} ranks ({dt:.1f} s)", ok,
+                  p.stdout[-1500:] + p.stderr[-1500:])
+
+
+def pytest_suite(ranks):
+    """The Python suite on several ranks: every rank runs every test."""
+    for n in ranks:
+        if n == 1:
+            continue
+        p, dt = run(mpirun(n) + [PY, '-m', 'pytest', os.path.join(ROOT, 'tests', 'python'),
+                                 '-q', '-x', '-p', 'no:cacheprovider',
+                                 '--ignore', os.path.join(ROOT, 'tests', 'python',
+                                                          'test_launcher.py')], 1800)
+        tail = p.stdout.strip().splitlines()[-1:] if p.stdout.strip() else ['']
+        check(f"python suite on {n} ranks ({dt:.0f} s): {tail[0]}", p.returncode == 0,
+              p.stdout[-3000:] + p.stderr[-2000:])
+
+
 def fail_stop(tmp):
     """An exception on rank 1 only: every rank stops within seconds, non-zero."""
     script = os.path.join(tmp, 'fail.py')
@@ -139,6 +167,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--ranks', default='1,2,3,4')
     ap.add_argument('--build', default=os.path.join(ROOT, 'build'))
+    ap.add_argument('--pytest-ranks', default='2,3,4',
+                    help="rank counts for the whole Python suite ('' skips it)")
     args = ap.parse_args()
     ranks = [int(x) for x in args.ranks.split(',')]
     tmp = tempfile.mkdtemp(prefix='ndtile-mpi-')
@@ -151,6 +181,9 @@ def main():
             check("c: tests/c/test_mpi_ops is built", False, cprog)
         output_once(tmp)
         fail_stop(tmp)
+        c_suites(args.build, ranks)
+        if args.pytest_ranks:
+            pytest_suite([int(x) for x in args.pytest_ranks.split(',')])
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"test-mpi: {len(failures)} failed" if failures else "test-mpi: all passed")

@@ -13,6 +13,14 @@ from ndtile import _core  # noqa: E402
 
 _core.set_tile_bytes(int(os.environ["NDTILE_TILE_BYTES"]))
 
+if ndtile.nranks() > 1:
+    # On many ranks (tests/mpi/run.py runs this suite under mpirun) every
+    # rank must draw the same examples and take the same branches.
+    from hypothesis import HealthCheck, settings
+    settings.register_profile("ndtile-ranks", derandomize=True, database=None, deadline=None,
+                              suppress_health_check=list(HealthCheck))
+    settings.load_profile("ndtile-ranks")
+
 
 @pytest.fixture(autouse=True)
 def _numpy_errors_ignored():

@@ -124,6 +124,8 @@ def test_matmul_operator():
     assert_same(nt.matmul(x, y), np.matmul(a, b), 1e-13)
 
 
+@pytest.mark.skipif(nt.nranks() > 1, reason="on many ranks every rank must make its calls "
+                    "in the same order, which threads do not")
 def test_threads_share_the_runtime():
     import threading
     errors = []
