@@ -37,7 +37,7 @@ def mpirun(n):
 
 
 def run(cmd, timeout, env=None):
-    e = dict(os.environ, NDTILE_WORKERS='1', NDTILE_FALLBACK='ignore')
+    e = dict(os.environ, NDTILE_WORKERS='1')
     e.update(env or {})
     t0 = time.time()
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=e)
@@ -65,13 +65,14 @@ def bits_test(label, cmd_args, ranks, tmp):
     """The program writes OUT; every rank count must write the same bits."""
     ext = '.npz' if label == 'python' else '.txt'
     ref = os.path.join(tmp, f'{label}-plain{ext}')
-    p, dt = run(cmd_args + [ref], 600)
+    quiet = {'NDTILE_FALLBACK': 'ignore'}
+    p, dt = run(cmd_args + [ref], 600, quiet)
     check(f"{label}: plain process ({dt:.1f} s)", p.returncode == 0, p.stderr[-3000:])
     if p.returncode:
         return
     for n in ranks:
         path = os.path.join(tmp, f'{label}-{n}{ext}')
-        p, dt = run(mpirun(n) + cmd_args + [path], 900)
+        p, dt = run(mpirun(n) + cmd_args + [path], 900, quiet)
         ok = p.returncode == 0
         why = p.stderr[-3000:] + p.stdout[-2000:]
         if ok:
@@ -101,7 +102,7 @@ def pytest_suite(ranks):
         if n == 1:
             continue
         p, dt = run(mpirun(n) + [PY, '-m', 'pytest', os.path.join(ROOT, 'tests', 'python'),
-                                 '-q', '-x', '-p', 'no:cacheprovider',
+                                 '-q', '-x', '-p', 'no:cacheprovider', '--color=no',
                                  '--ignore', os.path.join(ROOT, 'tests', 'python',
                                                           'test_launcher.py')], 1800)
         tail = p.stdout.strip().splitlines()[-1:] if p.stdout.strip() else ['']
