@@ -45,6 +45,11 @@ void ndt_comm_bcast(void *buf, int64_t n, int root);          /* buf NULL: dropp
  * message of the lowest failing rank. */
 ndt_status ndt_comm_agree(ndt_status st);
 
+/* The timeline: a span of the recording thread (communication), from
+ * t0 = ndt_trace_now() to now; both do nothing while no trace runs. */
+double ndt_trace_now(void);
+void ndt_trace_caller(const char *name, double t0);
+
 /* ---- tasks and tiles (runtime/sched.c) -------------------------------- */
 typedef struct ndt_task ndt_task;
 
@@ -148,7 +153,9 @@ typedef ndt_status (*ndt_task_fn)(void *arg, int worker);
 /* Records a task that runs fn(arg) after every earlier task whose accesses
  * conflict with `acc`. arg (arg_size bytes, no pointers into itself) is
  * copied when the task is deferred. Runs inline on the caller, returning
- * fn's status, when `small` and nothing it touches is pending. stores[] are
+ * fn's status, when `small` and nothing it touches is pending (small == 2:
+ * and a failure is the caller's mistake, such as an index out of bounds,
+ * which on many ranks every rank must raise at this call). stores[] are
  * kept alive until the task ends. */
 ndt_status ndt_submit(const char *name, ndt_task_fn fn, const void *arg, size_t arg_size,
                       const ndt_access *acc, int nacc, ndt_store *const *stores,

@@ -1,5 +1,6 @@
 /* creation.c - new arrays, and moving data between host buffers and stores. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include "exec.h"
 
@@ -14,6 +15,11 @@ ndt_status ndt_scalar(ndt_array **out, ndt_dtype t, const void *value, int weak)
   /* every rank holds a scalar: it never travels */
   ndt_tile *tl = &a->store->tiles[0];
   if (!ndt_tile_buffer(tl)) {
+    if (ndt_distributed()) {
+      /* 16 bytes: not worth a collective on every scalar to fail politely */
+      fprintf(stderr, "ndtile rank %d: out of memory making a scalar\n", ndt_rank());
+      ndt_abort(71);
+    }
     ndt_free(a);
     return NDT_ERR_NOMEM;
   }
@@ -270,14 +276,20 @@ ndt_status ndt_from_buffer(ndt_array **out, ndt_dtype t, int ndim, const int64_t
   ndt_array *r;
   ndt_status st = ndt_array_new(&r, t, ndim, shape, 0);
   if (st) return st;
-  if (r->store->ntiles == 1 && r->size > 0) {
-    /* a small array from host data: every rank holds it, it never travels */
-    ndt_tile *tl = &r->store->tiles[0];
-    if (!ndt_tile_buffer(tl)) {
+  if (ndt_distributed() && r->size > 0) {
+    /* Every rank holds the host data and fills the tiles it owns; a
+     * one-tile array every rank fills and holds: it never travels. */
+    ndt_store *s = r->store;
+    int all = s->ntiles == 1, me = ndt_rank();
+    for (int64_t i = 0; i < s->ntiles && st == NDT_OK; i++)
+      if ((all || s->tiles[i].owner == me) && !ndt_tile_buffer(&s->tiles[i]))
+        st = NDT_ERR_NOMEM;
+    st = ndt_comm_agree(st);
+    if (st) {
       ndt_free(r);
-      return NDT_ERR_NOMEM;
+      return st;
     }
-    ndt_tile_everywhere(tl);
+    if (all) ndt_tile_everywhere(&s->tiles[0]);
   }
   int64_t cs[NDT_MAXDIMS];
   if (!byte_strides) {

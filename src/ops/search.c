@@ -376,7 +376,8 @@ ndt_status ndt_gather(const ndt_array *a, const ndt_array *const *idx, ndt_array
     st = ndt_add_access(&acc, &nacc, &cap, a, NDT_READ);   /* any element may be read */
     for (int k = 0; k < nd && !st; k++) st = ndt_add_access(&acc, &nacc, &cap, &g->idx[k], NDT_READ);
     if (!st) st = ndt_add_access(&acc, &nacc, &cap, &g->out, NDT_WRITE);
-    if (!st) st = ndt_submit("gather", gather_task, g, sizeof *g, acc, nacc, stores, ns, small);
+    if (!st)
+      st = ndt_submit("gather", gather_task, g, sizeof *g, acc, nacc, stores, ns, small ? 2 : 0);
   }
   ndt_mfree(acc);
   ndt_mfree(g);

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
 #include <unistd.h>
 #include "internal.h"
 #ifdef NDT_HAVE_MPI
@@ -18,6 +20,7 @@
 
 int ndt_comm_size_ = 1;
 static int comm_rank, comm_started, we_init;
+static int spin_tests = 64;   /* MPI_Test calls before a wait starts to sleep */
 static ndt_comm_stats stats;
 
 /* Messages are cut into pieces of at most CHUNK bytes: counts stay in int,
@@ -71,6 +74,26 @@ static void die(const char *what, int rc) {
     int rc_ = (call);                     \
     if (rc_ != MPI_SUCCESS) die(what, rc_); \
   } while (0)
+
+/* Waits for a request without holding a core: MPI's blocking calls spin,
+ * and this rank's workers (and the other ranks on a shared node) need the
+ * cores meanwhile. A short spin, then sleeps growing to 100 us. */
+static void wait_req(MPI_Request *r, const char *what) {
+  int done = 0;
+  long ns = 1000;
+  double t0 = ndt_trace_now();
+  for (int i = 0;; i++) {
+    CHECK(what, MPI_Test(r, &done, MPI_STATUS_IGNORE));
+    if (done) {
+      ndt_trace_caller(what, t0);
+      return;
+    }
+    if (i < spin_tests) continue;
+    struct timespec ts = {0, ns};
+    nanosleep(&ts, NULL);
+    if (ns < 100000) ns *= 2;
+  }
+}
 #endif
 
 void ndt_comm_start(void) {
@@ -96,6 +119,9 @@ void ndt_comm_start(void) {
   MPI_Comm_rank(MPI_COMM_WORLD, &comm_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ndt_comm_size_);
   if (ndt_comm_size_ > 1) {
+    prctl(PR_SET_TIMERSLACK, 1UL);   /* short sleeps in wait_req stay short */
+    const char *sp = getenv("NDTILE_MPI_SPIN");
+    if (sp && *sp) spin_tests = atoi(sp);
     discard = malloc(CHUNK);
     if (!discard) {
       fprintf(stderr, "ndtile rank %d: cannot allocate the message buffer\n", comm_rank);
@@ -120,7 +146,9 @@ ndt_status ndt_barrier(void) {
   ndt_runtime_ensure();
 #ifdef NDT_HAVE_MPI
   if (ndt_comm_size_ > 1) {
-    CHECK("MPI_Barrier", MPI_Barrier(MPI_COMM_WORLD));
+    MPI_Request r;
+    CHECK("MPI_Ibarrier", MPI_Ibarrier(MPI_COMM_WORLD, &r));
+    wait_req(&r, "MPI_Ibarrier");
     stats.collectives++;
   }
 #endif
@@ -129,10 +157,13 @@ ndt_status ndt_barrier(void) {
 
 void ndt_comm_send(const void *buf, int64_t n, int peer, int tag) {
 #ifdef NDT_HAVE_MPI
-  const char *p = buf;
+  char *p = (char *)buf;   /* NULL: dummy bytes (the sender had no buffer) */
   for (int64_t o = 0; o < n; o += CHUNK) {
     int m = (int)(n - o < CHUNK ? n - o : CHUNK);
-    CHECK("MPI_Send", MPI_Send(p + o, m, MPI_BYTE, peer, tag, MPI_COMM_WORLD));
+    MPI_Request r;
+    CHECK("MPI_Isend", MPI_Isend(p ? p + o : discard, m, MPI_BYTE, peer, tag, MPI_COMM_WORLD,
+                                 &r));
+    wait_req(&r, "MPI_Isend");
     stats.sends++;
     stats.send_bytes += m;
   }
@@ -146,8 +177,10 @@ void ndt_comm_recv(void *buf, int64_t n, int peer, int tag) {
   char *p = buf;
   for (int64_t o = 0; o < n; o += CHUNK) {
     int m = (int)(n - o < CHUNK ? n - o : CHUNK);
-    CHECK("MPI_Recv", MPI_Recv(p ? p + o : discard, m, MPI_BYTE, peer, tag, MPI_COMM_WORLD,
-                               MPI_STATUS_IGNORE));
+    MPI_Request r;
+    CHECK("MPI_Irecv", MPI_Irecv(p ? p + o : discard, m, MPI_BYTE, peer, tag, MPI_COMM_WORLD,
+                                 &r));
+    wait_req(&r, "MPI_Irecv");
     stats.recvs++;
     stats.recv_bytes += m;
   }
@@ -162,7 +195,9 @@ void ndt_comm_bcast(void *buf, int64_t n, int root) {
   char *p = buf;
   for (int64_t o = 0; o < n; o += CHUNK) {
     int m = (int)(n - o < CHUNK ? n - o : CHUNK);
-    CHECK("MPI_Bcast", MPI_Bcast(p ? p + o : discard, m, MPI_BYTE, root, MPI_COMM_WORLD));
+    MPI_Request r;
+    CHECK("MPI_Ibcast", MPI_Ibcast(p ? p + o : discard, m, MPI_BYTE, root, MPI_COMM_WORLD, &r));
+    wait_req(&r, "MPI_Ibcast");
     stats.collectives++;
     stats.coll_bytes += m;
   }
@@ -184,7 +219,9 @@ ndt_status ndt_comm_agree(ndt_status st) {
 #ifdef NDT_HAVE_MPI
   if (ndt_comm_size_ <= 1) return st;
   int key = st ? comm_rank : ndt_comm_size_, first;
-  CHECK("MPI_Allreduce", MPI_Allreduce(&key, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
+  MPI_Request r;
+  CHECK("MPI_Iallreduce", MPI_Iallreduce(&key, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD, &r));
+  wait_req(&r, "MPI_Iallreduce");
   stats.collectives++;
   stats.coll_bytes += sizeof key;
   if (first == ndt_comm_size_) return NDT_OK;

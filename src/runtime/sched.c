@@ -82,6 +82,11 @@ static void trace_add(const char *name, int tid, double t0, double t1) {
   pthread_mutex_unlock(&tr.lock);
 }
 
+double ndt_trace_now(void) { return tr.on ? now_us() : 0; }
+void ndt_trace_caller(const char *name, double t0) {
+  if (tr.on) trace_add(name, -1, t0, now_us());
+}
+
 ndt_status ndt_trace_start(const char *path) {
   if (!path || !*path) return ndt_error(NDT_ERR_VALUE, "the trace needs a file name");
   pthread_mutex_lock(&tr.lock);
@@ -550,9 +555,14 @@ static int home_of(const ndt_access *acc, int nacc) {
   return nacc ? acc[0].tile->owner : 0;
 }
 
-/* A region [lo, hi] of a tile moved between ranks. */
+static void local_failure(const char *name, ndt_status st);
+
+/* A region [lo, hi] of a tile moved between ranks. A rank that cannot get
+ * a buffer still sends or receives (dummy bytes), so no rank is left
+ * waiting, and reports the failure at the next agreement. */
 static void move_region(ndt_tile *t, int64_t lo, int64_t hi, int peer, int tag, int send) {
   int64_t isz = t->store->itemsize, n = (hi - lo + 1) * isz;
+  if (!ndt_tile_buffer(t)) local_failure("receiving a tile", NDT_ERR_NOMEM);
   char *p = t->data ? t->data + (lo - t->start) * isz : NULL;
   pthread_mutex_lock(&rt.lock);   /* no local task may use it meanwhile */
   wait_region(t, lo, hi, !send);
@@ -634,16 +644,20 @@ static ndt_status dist_submit(const char *name, ndt_task_fn fn, const void *arg,
     int remote_writes = 0;
     for (int i = 0; i < nacc; i++) {
       ndt_tile *tl = acc[i].tile;
+      /* buffers come on first use, also this rank's own (see ndt_store_new) */
+      if (!ndt_tile_buffer(tl) && st == NDT_OK)
+        st = ndt_error(NDT_ERR_NOMEM, "cannot allocate a tile of %lld bytes",
+                       (long long)tl->len * tl->store->itemsize);
       if (tl->owner == me) continue;
       remote_writes |= acc[i].priv & NDT_WRITE;
-      if (!ndt_tile_buffer(tl) && st == NDT_OK) st = NDT_ERR_NOMEM;
       if (f[i].go) move_region(tl, f[i].lo, f[i].hi, tl->owner, tag, 0);
     }
     if (st == NDT_OK) st = local_submit(name, fn, arg, arg_size, acc, nacc, stores, nstores,
                                         small);
-    /* a failure here is reported on every rank at the next agreement; the
-     * protocol goes on so no rank waits for a message that never comes */
-    if (st != NDT_OK && !small) local_failure(name, st);
+    /* a failure is reported on every rank at the next agreement (at once
+     * for small == 2); the protocol goes on so no rank waits for a message
+     * that never comes */
+    if (st != NDT_OK && small != 2) local_failure(name, st);
     for (int i = 0; i < nacc && remote_writes; i++) {
       ndt_tile *tl = acc[i].tile;
       if (tl->owner != me && (acc[i].priv & NDT_WRITE))
@@ -665,9 +679,9 @@ static ndt_status dist_submit(const char *name, ndt_task_fn fn, const void *arg,
     if ((acc[i].priv & NDT_WRITE) && acc[i].tile->owner != home)
       add_copy(acc[i].tile, home, acc[i].lo, acc[i].hi);
   if (f != f_small) free(f);
-  /* A small task may fail at once on one rank (an index out of bounds):
-   * every rank raises it at the same call. */
-  if (small) return ndt_comm_agree(st);
+  /* the caller's mistake (an index out of bounds), found by the home rank:
+   * every rank raises it at this call */
+  if (small == 2) return ndt_comm_agree(st);
   return NDT_OK;
 }
 

@@ -93,6 +93,13 @@ static ndt_status store_new_here(ndt_store **out, ndt_dtype ty, int ndim,
     t->valid = 1;
     if (t->owner != rank) continue;   /* allocated where it is first needed */
     t->data = ndt_alloc_data((size_t)t->len * itemsize, zero);
+    if (!t->data && ndt_comm_size_ > 1 && !zero) {
+      /* Many ranks: memory may run out on this rank only, and all ranks
+       * must fail at the same call; the tile is allocated again at its first
+       * use, and a failure there is reported on every rank at the next
+       * wait. (Agreeing here would cost a collective per new array.) */
+      continue;
+    }
     if (!t->data) {
       s->ntiles = i;  /* free what was allocated */
       ndt_store_decref(s);
@@ -111,8 +118,8 @@ ndt_status ndt_store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t 
   if (st) return st;
   *out = NULL;
   st = store_new_here(out, ty, ndim, shape, zero);
-  if (!ndt_distributed()) return st;
-  /* memory may run out on one rank only: all ranks fail together */
+  if (!ndt_distributed() || !zero) return st;
+  /* zeros: a failure to allocate must be known now, on every rank */
   st = ndt_comm_agree(st);
   if (st && *out) {
     ndt_store_decref(*out);
@@ -120,22 +127,8 @@ ndt_status ndt_store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t 
   }
   return st;
 }
-
-static ndt_status bytes_here(ndt_store **out, int64_t nbytes);
 
 ndt_status ndt_store_new_bytes(ndt_store **out, int64_t nbytes) {
-  *out = NULL;
-  ndt_status st = bytes_here(out, nbytes);
-  if (!ndt_distributed()) return st;
-  st = ndt_comm_agree(st);
-  if (st && *out) {
-    ndt_store_decref(*out);
-    *out = NULL;
-  }
-  return st;
-}
-
-static ndt_status bytes_here(ndt_store **out, int64_t nbytes) {
   ndt_store *s = ndt_calloc(1, sizeof *s);
   if (!s) return NDT_ERR_NOMEM;
   s->tiles = ndt_calloc(1, sizeof(ndt_tile));
@@ -152,7 +145,7 @@ static ndt_status bytes_here(ndt_store **out, int64_t nbytes) {
   s->tiles[0].valid = 1;
   s->tiles[0].store = s;
   s->tiles[0].scratch = 1;   /* owned by rank 0 */
-  if (ndt_rank() != 0) {
+  if (ndt_distributed()) {    /* allocated at first use (see ndt_store_new) */
     *out = s;
     return NDT_OK;
   }
