@@ -54,11 +54,14 @@ static int launched_by_mpi(void) {
   return getenv("SLURM_PROCID") && n && atoi(n) > 1;
 }
 
+static void progress_sends(int all);
+
 static void comm_at_exit(void) {
   int fin = 0;
   MPI_Finalized(&fin);
   if (fin) return;
   ndt_finalize();   /* workers stop, pending tasks end first */
+  progress_sends(1);
   MPI_Finalize();
 }
 
@@ -155,17 +158,69 @@ ndt_status ndt_barrier(void) {
   return NDT_OK;
 }
 
+#ifdef NDT_HAVE_MPI
+/* Sends in flight: the sender copies the bytes and goes on recording; the
+ * receiver takes them when its program gets there. Bounded, so a rank far
+ * ahead of its peers does not fill its memory with copies. */
+typedef struct pending { MPI_Request r; char *copy; int64_t n; struct pending *next; } pending;
+static pending *sends_head, **sends_tail = &sends_head;
+static int64_t sends_bytes;
+#define SENDS_MAX ((int64_t)256 << 20)
+
+/* Frees the sends that completed; with `all`, waits for every one. */
+static void progress_sends(int all) {
+  pending **pp = &sends_head;
+  while (*pp) {
+    pending *q = *pp;
+    int done = 0;
+    if (all) {
+      wait_req(&q->r, "MPI_Isend");
+      done = 1;
+    } else {
+      CHECK("MPI_Test", MPI_Test(&q->r, &done, MPI_STATUS_IGNORE));
+    }
+    if (!done) {
+      pp = &q->next;
+      continue;
+    }
+    *pp = q->next;
+    sends_bytes -= q->n;
+    free(q->copy);
+    free(q);
+  }
+  sends_tail = pp;
+}
+#endif
+
 void ndt_comm_send(const void *buf, int64_t n, int peer, int tag) {
 #ifdef NDT_HAVE_MPI
-  char *p = (char *)buf;   /* NULL: dummy bytes (the sender had no buffer) */
+  const char *p = buf;   /* NULL: dummy bytes (the sender had no buffer) */
+  progress_sends(0);
   for (int64_t o = 0; o < n; o += CHUNK) {
     int m = (int)(n - o < CHUNK ? n - o : CHUNK);
-    MPI_Request r;
-    CHECK("MPI_Isend", MPI_Isend(p ? p + o : discard, m, MPI_BYTE, peer, tag, MPI_COMM_WORLD,
-                                 &r));
-    wait_req(&r, "MPI_Isend");
+    pending *q = malloc(sizeof *q);
+    char *copy = q ? malloc((size_t)m) : NULL;
     stats.sends++;
     stats.send_bytes += m;
+    if (!copy) {   /* no memory for a copy: send from the tile and wait */
+      free(q);
+      MPI_Request r;
+      CHECK("MPI_Isend", MPI_Isend(p ? p + o : discard, m, MPI_BYTE, peer, tag,
+                                   MPI_COMM_WORLD, &r));
+      wait_req(&r, "MPI_Isend");
+      continue;
+    }
+    memcpy(copy, p ? p + o : discard, (size_t)m);
+    *q = (pending){.copy = copy, .n = m, .next = NULL};
+    CHECK("MPI_Isend", MPI_Isend(copy, m, MPI_BYTE, peer, tag, MPI_COMM_WORLD, &q->r));
+    *sends_tail = q;
+    sends_tail = &q->next;
+    sends_bytes += m;
+    while (sends_bytes > SENDS_MAX && sends_head) {   /* the oldest first */
+      pending *h = sends_head;
+      wait_req(&h->r, "MPI_Isend");
+      progress_sends(0);
+    }
   }
 #else
   NDT_UNUSED(buf), NDT_UNUSED(n), NDT_UNUSED(peer), NDT_UNUSED(tag);
