@@ -318,7 +318,8 @@ def make_figure(path, sim, cal, result, info, values):
     ax.legend()
 
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    if path is not None:
+        fig.savefig(path, dpi=100)
     plt.close(fig)
 
 
@@ -355,7 +356,9 @@ def main(argv=None):
     if first:
         out.mkdir(parents=True, exist_ok=True)
         (out / "report.txt").write_text(report)
-        make_figure(out / "figure.png", sim, cal, result, info, values)
+    # every rank draws (reading an array is a step all ranks take together);
+    # rank 0 saves
+    make_figure(out / "figure.png" if first else None, sim, cal, result, info, values)
     print(report, end="")
     print(f"wrote {out / 'report.txt'} and {out / 'figure.png'}")
 
