@@ -20,14 +20,18 @@
 
 int ndt_comm_size_ = 1;
 static int comm_rank, comm_started, we_init;
+#ifdef NDT_HAVE_MPI
 static int spin_tests = 64;   /* MPI_Test calls before a wait starts to sleep */
+#endif
 static ndt_comm_stats stats;
 
 /* Messages are cut into pieces of at most CHUNK bytes: counts stay in int,
  * and a rank that cannot allocate a buffer can still take part by
  * receiving into `discard` (the protocol must never stall on one rank). */
 #define CHUNK ((int64_t)4 << 20)
+#ifdef NDT_HAVE_MPI
 static char *discard;
+#endif
 
 int ndt_rank(void) {
   ndt_runtime_ensure();
