@@ -19,7 +19,7 @@
 #endif
 
 int ndt_comm_size_ = 1;
-static int comm_rank, comm_started, we_init;
+static int comm_rank, comm_started;
 #ifdef NDT_HAVE_MPI
 static int spin_tests = 64;   /* MPI_Test calls before a wait starts to sleep */
 #endif
@@ -54,8 +54,7 @@ static int launched_by_mpi(void) {
                                "MPI_LOCALNRANKS", "MV2_COMM_WORLD_SIZE"};
   for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
     if (getenv(vars[i])) return 1;
-  const char *n = getenv("SLURM_NTASKS");   /* srun without PMI variables */
-  return getenv("SLURM_PROCID") && n && atoi(n) > 1;
+  return 0;   /* (srun sets PMI_* or PMIX_*; SLURM_* alone is also a batch script) */
 }
 
 static void progress_sends(int all);
@@ -116,8 +115,7 @@ void ndt_comm_start(void) {
       fprintf(stderr, "ndtile: MPI_Init_thread failed; running as a single process\n");
       return;
     }
-    we_init = 1;
-    atexit(comm_at_exit);
+    atexit(comm_at_exit);   /* MPI started here ends here */
     /* a program this rank starts is a program of its own, not a rank */
     setenv("NDTILE_MPI", "0", 1);
   }
@@ -137,8 +135,6 @@ void ndt_comm_start(void) {
   }
 #endif
 }
-
-int ndt_comm_initialized_here(void) { return we_init; }
 
 void ndt_abort(int code) {
   fflush(stdout);

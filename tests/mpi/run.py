@@ -110,6 +110,30 @@ def pytest_suite(ranks):
               p.stdout[-3000:] + p.stderr[-2000:])
 
 
+def xray_report(tmp, ranks):
+    """The main job through the launcher: the same report on several ranks
+    (all but the timing lines)."""
+    def report(n):
+        out = os.path.join(tmp, f'xray-{n}')
+        p, dt = run([PY, '-m', 'ndtile', '--ranks', str(n), '--cpus', '2',
+                     os.path.join(ROOT, 'examples', 'xray', 'run.py'), '--frames', '24',
+                     '--shape', '192x192', '--output', out], 600)
+        path = os.path.join(out, 'report.txt')
+        if p.returncode or not os.path.exists(path):
+            return None, dt, p.stdout[-1500:] + p.stderr[-1500:]
+        lines = [ln for ln in open(path).read().splitlines()
+                 if not any(w in ln for w in ('frames/s', 'dark calibration'))]
+        return lines, dt, ''
+    ref, dt, err = report(1)
+    check(f"x-ray: 1 rank through the launcher ({dt:.1f} s)", ref is not None, err)
+    for n in ranks:
+        if n == 1 or ref is None:
+            continue
+        got, dt, err = report(n)
+        check(f"x-ray: the same report on {n} ranks ({dt:.1f} s)", got == ref,
+              err or '\n'.join(set(got) ^ set(ref)))
+
+
 def fail_stop(tmp):
     """An exception on rank 1 only: every rank stops within seconds, non-zero."""
     script = os.path.join(tmp, 'fail.py')
@@ -182,6 +206,7 @@ def main():
             check("c: tests/c/test_mpi_ops is built", False, cprog)
         output_once(tmp)
         fail_stop(tmp)
+        xray_report(tmp, [n for n in ranks if n in (1, 3)])
         c_suites(args.build, ranks)
         if args.pytest_ranks:
             pytest_suite([int(x) for x in args.pytest_ranks.split(',')])
