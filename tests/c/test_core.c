@@ -46,6 +46,20 @@ static ndt_index all_(void) {
   return i;
 }
 
+/* The rank API; on many ranks (tests/mpi) every rank checks its own view. */
+static void test_ranks(void) {
+  int r = ndt_rank(), n = ndt_nranks();
+  EXPECT(n >= 1 && r >= 0 && r < n, "rank %d of %d", r, n);
+  EXPECT(ndt_barrier() == NDT_OK, "barrier");
+  int64_t v = r == 0 ? 4242 : -1;
+  EXPECT(ndt_bcast(&v, sizeof v, 0) == NDT_OK && v == 4242, "bcast from rank 0");
+  EXPECT(ndt_bcast(&v, sizeof v, n) == NDT_ERR_VALUE, "bcast from a rank that is not there");
+  ndt_comm_stats c;
+  ndt_comm_stats_reset();
+  ndt_comm_stats_get(&c);
+  EXPECT(c.sends == 0 && c.recvs == 0 && c.collectives == 0, "stats reset");
+}
+
 static void test_tiling(void) {
   int64_t s1[2] = {1000, 1000}, s2[1] = {7}, s3[3] = {3, 5, 100000};
   int64_t t1 = ndt_tiles_for(2, s1, NDT_FLOAT64);
@@ -748,6 +762,7 @@ static void test_alloc_failures(void) {
 int main(void) {
   ndt_config cfg = {.workers = 2, .tile_bytes = 512, .inline_elems = 64};
   OK(ndt_init(&cfg));
+  test_ranks();
   test_tiling();
   test_creation();
   test_buffers();
