@@ -135,35 +135,26 @@ def xray_report(tmp, ranks):
 
 
 def fail_stop(tmp):
-    """An exception on rank 1 only: every rank stops within seconds, non-zero."""
-    script = os.path.join(tmp, 'fail.py')
-    with open(script, 'w') as f:
-        f.write("import ndtile as np\n"
-                "a = np.ones((400, 400))\n"
-                "if np.rank() == 1:\n"
-                "    raise RuntimeError('boom on rank one')\n"
-                "for _ in range(1000):\n"
-                "    a = a + float(a.sum())\n"
-                "print('not reached')\n")
-    p, dt = run(mpirun(3) + [PY, script], 120)
-    out = p.stdout + p.stderr
-    check(f"fail-stop: an exception on one rank stops all ({dt:.1f} s)",
-          p.returncode != 0 and 'boom on rank one' in out and 'not reached' not in out
-          and dt < 60, f"rc={p.returncode} {out[-2000:]}")
-    crash = os.path.join(tmp, 'crash.py')
-    with open(crash, 'w') as f:
-        f.write("import os, signal\nimport ndtile as np\n"
-                "a = np.ones((400, 400))\n"
-                "if np.rank() == 2:\n"
-                "    os.kill(os.getpid(), signal.SIGKILL)\n"
-                "for _ in range(1000):\n"
-                "    a = a + float(a.sum())\n"
-                "print('not reached')\n")
-    p, dt = run(mpirun(3) + [PY, crash], 120)
-    out = p.stdout + p.stderr
-    check(f"fail-stop: a rank killed by a signal stops all ({dt:.1f} s)",
-          p.returncode != 0 and 'not reached' not in out and dt < 60,
-          f"rc={p.returncode} {out[-2000:]}")
+    """A failure on one rank (an exception, a kill): every rank stops within
+    seconds, with a non-zero exit and the message."""
+    cases = [('an exception on one rank', 1, "raise RuntimeError('boom on rank one')",
+              'boom on rank one'),
+             ('a rank killed by a signal', 2, "os.kill(os.getpid(), signal.SIGKILL)", '')]
+    for what, rank, fail, message in cases:
+        script = os.path.join(tmp, f'fail{rank}.py')
+        with open(script, 'w') as f:
+            f.write("import os, signal\nimport ndtile as np\n"
+                    "a = np.ones((400, 400))\n"
+                    f"if np.rank() == {rank}:\n"
+                    f"    {fail}\n"
+                    "for _ in range(1000):\n"
+                    "    a = a + float(a.sum())\n"
+                    "print('not reached')\n")
+        p, dt = run(mpirun(3) + [PY, script], 120)
+        out = p.stdout + p.stderr
+        check(f"fail-stop: {what} stops all ({dt:.1f} s)",
+              p.returncode != 0 and message in out and 'not reached' not in out and dt < 60,
+              f"rc={p.returncode} {out[-2000:]}")
 
 
 def output_once(tmp):
