@@ -1,6 +1,7 @@
 /* reduce.c - reductions. Each block of the input computes a partial into a
- * private buffer; one combine task folds the partials in block order, so the
- * result does not depend on how many workers ran the blocks. */
+ * private buffer; combine tasks (one per tile of the result) fold the partials
+ * in block order, so the result does not depend on how many workers ran the
+ * blocks. */
 #include <string.h>
 #include "exec.h"
 
@@ -20,6 +21,7 @@ typedef struct {
   int64_t poff;           /* byte offset of this block's partial */
   int64_t pcount;         /* elements in all partials */
   ndt_array out;          /* combine: the result in keepdims shape */
+  int64_t clo, chi;       /* combine: this task's out elements (flat) */
 } red_arg;
 
 /* ARG partials keep their int64 indices after the values, aligned. */
@@ -147,14 +149,23 @@ static ndt_status block_task(void *p, int worker) {
   return NDT_OK;
 }
 
+/* Folds the partials of every block, in block order, into the output
+ * elements [clo, chi) (flat, C order): whole runs at a time, and one task
+ * per output tile, so a large result is combined in parallel. */
 static ndt_status combine_task(void *p, int worker) {
   NDT_UNUSED(worker);
   const red_arg *r = p;
   const ndt_array *o = &r->out;
-  int nd = o->ndim, asz = ndt_traits[r->acc].size;
-  /* ARG results: the value partials fold into a scratch, indices into out */
+  int nd = o->ndim, asz = ndt_traits[r->acc].size, osz = ndt_traits[o->dtype].size;
+  int64_t lo = r->clo, hi = r->chi;
+  /* out is a fresh C-contiguous array: its range as a flat view */
+  ndt_array ov = *o;
+  ov.ndim = 1;
+  ov.offset = o->offset + lo;
+  ov.shape[0] = ov.size = hi - lo;
+  ov.strides[0] = 1;
   ndt_bound b;
-  ndt_status st = ndt_bind(o, &b, 0);
+  ndt_status st = ndt_bind(&ov, &b, 0);
   if (st) return st;
   int64_t ost[NDT_MAXDIMS];
   c_strides_bytes(nd, o->shape, 1, 0, ost);   /* element strides of out */
@@ -162,9 +173,10 @@ static ndt_status combine_task(void *p, int worker) {
   ndt_red_kernel k;
   ndt_arg_fn argk = NULL;
   if (r->arg) {
-    vals = ndt_malloc((size_t)o->size * asz);
+    /* ARG results: the value partials fold into a scratch, indices into out */
+    vals = ndt_malloc((size_t)(hi - lo) * asz);
     if (!vals) {
-      ndt_unbind(o, &b, 0);
+      ndt_unbind(&ov, &b, 0);
       return NDT_ERR_NOMEM;
     }
     argk = ndt_cpu_arg_kernel(r->op, r->acc);
@@ -175,17 +187,14 @@ static ndt_status combine_task(void *p, int worker) {
                         : r->op == NDT_RED_NANPROD ? NDT_RED_PROD : r->op;
     ndt_cpu_reduce_kernel(cop, r->acc, &k);
   }
-  /* out is a fresh C-contiguous array: element i at b.ptr + i*size, unless
-   * it was gathered, which is C order too */
-  int osz = ndt_traits[o->dtype].size;
-  for (int64_t i = 0; i < o->size; i++) {
+  for (int64_t i = 0; i < hi - lo; i++) {
     if (r->arg) *(int64_t *)(b.ptr + i * osz) = -1;
     else memcpy(b.ptr + i * osz, k.identity, asz);
   }
-  const char *pbase = r->parts->tiles[0].data;
-  const int64_t *ibase = (const int64_t *)(pbase + idx_offset(r));
+  const char *pbase = r->parts ? r->parts->tiles[0].data : NULL;
+  const int64_t *ibase = r->arg ? (const int64_t *)(pbase + idx_offset(r)) : NULL;
   int64_t poff = 0;
-  for (int64_t blk = 0; blk < r->tl.ntiles; blk++) {
+  for (int64_t blk = 0; blk < r->tl.ntiles && st == NDT_OK; blk++) {
     ndt_array bv;
     ndt_block_view(&r->in, &r->tl, blk, &bv);
     int64_t ps[NDT_MAXDIMS], start[NDT_MAXDIMS];
@@ -194,29 +203,61 @@ static ndt_status combine_task(void *p, int worker) {
     int64_t obase = 0;
     for (int j = 0; j < nd; j++)
       if (!(r->mask >> j & 1)) obase += start[j] * ost[j];
-    /* walk the partial (C order over ps) and the matching out elements */
-    int64_t idx[NDT_MAXDIMS] = {0};
-    for (int64_t i = 0; i < pn; i++) {
-      int64_t oi = obase;
-      for (int j = 0; j < nd; j++) oi += idx[j] * ost[j];
-      const char *pv = pbase + (poff + i) * asz;
-      if (r->arg) {
-        int64_t *dst = (int64_t *)(b.ptr + oi * osz);
-        int64_t pi = ibase[poff + i];
-        if (pi >= 0) argk(pv, asz, 1, vals + oi * asz, dst, pi);
-      } else {
-        k.acc(b.ptr + oi * osz, osz, pv, asz, 1);
+    /* the partial (C order over ps; or, without partials, the block of the
+     * input itself) against the out elements, in runs; src strides in bytes */
+    int64_t shape[NDT_MAXDIMS], st2[2][NDT_MAXDIMS];
+    const char *src;
+    ndt_bound ib = {0};
+    memcpy(shape, ps, sizeof(int64_t) * nd);
+    if (pbase) {
+      c_strides_bytes(nd, ps, asz, 0, st2[0]);
+      src = pbase + poff * asz;
+    } else {
+      st = ndt_bind(&bv, &ib, 1);
+      if (st) break;
+      memcpy(st2[0], ib.st, sizeof(int64_t) * nd);
+      src = ib.ptr;
+    }
+    memcpy(st2[1], ost, sizeof(int64_t) * nd);
+    int cd = ndt_coalesce(nd, shape, 2, st2);
+    int64_t n = cd ? shape[cd - 1] : 1, sp = cd ? st2[0][cd - 1] : 0;
+    int64_t so = cd ? st2[1][cd - 1] : 0, runs = 1, idx[NDT_MAXDIMS] = {0};
+    for (int j = 0; j < cd - 1; j++) runs *= shape[j];
+    for (int64_t q = 0; q < runs; q++) {
+      int64_t oi = obase, pb = 0;   /* out element; src byte offset */
+      for (int j = 0; j < cd - 1; j++) {
+        oi += idx[j] * st2[1][j];
+        pb += idx[j] * st2[0][j];
       }
-      for (int j = nd - 1; j >= 0; j--) {
-        if (++idx[j] < ps[j]) break;
+      /* the run's elements that fall in [lo, hi) (so >= 0) */
+      int64_t j0 = 0, j1 = n;
+      if (so > 0) {
+        if (oi < lo) j0 = (lo - oi + so - 1) / so;
+        if (oi + (n - 1) * so >= hi) j1 = hi > oi ? (hi - oi + so - 1) / so : 0;
+      } else if (oi < lo || oi >= hi) {
+        j1 = 0;
+      }
+      if (j1 > j0 && !r->arg) {
+        k.acc(b.ptr + (oi + j0 * so - lo) * osz, so * osz, src + pb + j0 * sp, sp, j1 - j0);
+      } else {
+        for (int64_t j = j0; j < j1; j++) {
+          int64_t d = oi + j * so - lo, pj = poff + (pb + j * sp) / asz;
+          int64_t pidx = ibase[pj];
+          if (pidx >= 0) argk(pbase + pj * asz, asz, 1, vals + d * asz, (int64_t *)(b.ptr + d * osz),
+                              pidx);
+        }
+      }
+      for (int j = cd - 2; j >= 0; j--) {
+        if (++idx[j] < shape[j]) break;
         idx[j] = 0;
       }
     }
+    if (!pbase) ndt_unbind(&bv, &ib, 0);
     poff += pn;
   }
   ndt_mfree(vals);
-  ndt_unbind(o, &b, 1);
-  return NDT_OK;
+  ndt_unbind(&ov, &b, st == NDT_OK);
+  return st;
 }
 
 static ndt_dtype sum_dtype(ndt_dtype t) {
@@ -285,7 +326,14 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
   }
   int asz = ndt_traits[acc].size;
   r.pcount = total;   /* idx_offset depends on it */
-  st = ndt_store_new_bytes(&r.parts, idx_offset(&r) + (arg ? total * 8 : 0));
+  /* When no block reduces anything by itself (the reduced axes run across
+   * blocks, as a sum over frames does), partials would be copies of the
+   * input: the combine then folds the input blocks directly, in the same
+   * order, with the same bits. */
+  int direct = total == a->size && !arg && a->dtype == acc && !a->part &&
+               (op == NDT_RED_SUM || op == NDT_RED_PROD || op == NDT_RED_MIN ||
+                op == NDT_RED_MAX);
+  if (!direct) st = ndt_store_new_bytes(&r.parts, idx_offset(&r) + (arg ? total * 8 : 0));
   if (st) {
     ndt_free(res);
     return st;
@@ -296,7 +344,7 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
   int nacc = 0, cap = 0;
   ndt_store *stores[2] = {a->store, r.parts};
   int64_t poff = 0;
-  for (int64_t blk = 0; blk < r.tl.ntiles && st == NDT_OK; blk++) {
+  for (int64_t blk = 0; blk < (direct ? 0 : r.tl.ntiles) && st == NDT_OK; blk++) {
     ndt_array bv;
     int64_t ps[NDT_MAXDIMS];
     ndt_block_view(a, &r.tl, blk, &bv);
@@ -315,15 +363,20 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
     if (st) break;
     st = ndt_submit(red_name(op), block_task, &r, sizeof r, acc_list, nacc, stores, 2, small);
   }
-  if (st == NDT_OK) {
+  /* one combine task per tile of the (fresh, C-contiguous) result */
+  ndt_store *rs = res->store;
+  for (int64_t t = 0; t < rs->ntiles && st == NDT_OK; t++) {
+    r.clo = rs->tiles[t].start;
+    r.chi = r.clo + rs->tiles[t].len;
     nacc = 0;
-    st = ndt_add_access(&acc_list, &nacc, &cap, res, NDT_WRITE);
-    if (st == NDT_OK)
-      st = ndt_add_range(&acc_list, &nacc, &cap, r.parts, 0, r.parts->size, NDT_WRITE);
+    st = ndt_add_range(&acc_list, &nacc, &cap, rs, r.clo, r.chi - r.clo, NDT_WRITE);
+    if (st == NDT_OK && r.parts)
+      st = ndt_add_range(&acc_list, &nacc, &cap, r.parts, 0, r.parts->size, NDT_READ);
+    if (st == NDT_OK && !r.parts) st = ndt_add_access(&acc_list, &nacc, &cap, a, NDT_READ);
     if (st == NDT_OK) {
-      ndt_store *cs[3] = {a->store, r.parts, res->store};
-      st = ndt_submit(red_name(op), combine_task, &r, sizeof r, acc_list, nacc, cs, 3,
-                      small || res->size <= ndt_rt_inline_elems() / 8);
+      ndt_store *cs[3] = {a->store, rs, r.parts};
+      st = ndt_submit(red_name(op), combine_task, &r, sizeof r, acc_list, nacc, cs,
+                      r.parts ? 3 : 2, small || res->size <= ndt_rt_inline_elems() / 8);
     }
   }
   ndt_mfree(acc_list);
