@@ -118,8 +118,9 @@ static inline int64_t ndt_store_tile_of(const ndt_store *s, int64_t f) {
   return ndt_tiling_index(s->period, s->seg, s->per, f);
 }
 
-/* Creates a store of `size` elements tiled for `shape`; allocates every tile
- * (zeroed when zero != 0). Reference count 1. */
+/* Creates a store of `size` elements tiled for `shape`; allocates the tiles
+ * this rank owns - every tile on one rank - (zeroed when zero != 0); others
+ * get a buffer at first use (ndt_tile_buffer). Reference count 1. */
 ndt_status ndt_store_new(ndt_store **out, ndt_dtype t, int ndim, const int64_t *shape,
                          int zero);
 /* The host buffer of a tile this rank does not own, allocated on first use
