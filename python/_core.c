@@ -1735,38 +1735,19 @@ static PyObject *f_set_inline_elems(PyObject *m, PyObject *arg) {
   Py_RETURN_NONE;
 }
 
-static PyObject *f_workers(PyObject *m, PyObject *noargs) {
-  (void)m;
-  (void)noargs;
-  int n;
-  CORE(n = ndt_workers());
-  return PyLong_FromLong(n);
-}
-
-static PyObject *f_tile_bytes(PyObject *m, PyObject *noargs) {
-  (void)m;
-  (void)noargs;
-  int64_t n;
-  CORE(n = ndt_tile_bytes());
-  return PyLong_FromLongLong(n);
-}
-
-/* ---- many processes ------------------------------------------------------ */
-static PyObject *f_rank(PyObject *m, PyObject *noargs) {
-  (void)m;
-  (void)noargs;
-  int n;
-  CORE(n = ndt_rank());
-  return PyLong_FromLong(n);
-}
-
-static PyObject *f_nranks(PyObject *m, PyObject *noargs) {
-  (void)m;
-  (void)noargs;
-  int n;
-  CORE(n = ndt_nranks());
-  return PyLong_FromLong(n);
-}
+/* Runtime queries with no arguments: f_NAME returns ndt_NAME() as an int. */
+#define INT_QUERY(name)                                   \
+  static PyObject *f_##name(PyObject *m, PyObject *noargs) { \
+    (void)m;                                              \
+    (void)noargs;                                         \
+    long long n;                                          \
+    CORE(n = ndt_##name());                               \
+    return PyLong_FromLongLong(n);                        \
+  }
+INT_QUERY(workers)
+INT_QUERY(tile_bytes)
+INT_QUERY(rank)      /* many processes: this process's rank, */
+INT_QUERY(nranks)    /* and how many there are */
 
 static PyObject *f_barrier(PyObject *m, PyObject *noargs) {
   (void)m;

@@ -89,6 +89,7 @@ typedef struct ndt_store {
   atomic_long refs;
   ndt_dtype dtype;
   int itemsize;
+  int zero;               /* created zeroed: a buffer made at first use is zeroed too */
   int64_t size;
   int64_t period, seg, per;
   int64_t ntiles;

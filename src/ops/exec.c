@@ -112,6 +112,16 @@ void ndt_block_start(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_
   }
 }
 
+ndt_status ndt_finish(ndt_status st, ndt_array *res, ndt_array **out) {
+  if (st) {
+    ndt_sync();   /* recorded tasks still write into res */
+    ndt_free(res);
+    return st;
+  }
+  *out = res;
+  return NDT_OK;
+}
+
 ndt_status ndt_add_range(ndt_access **acc, int *nacc, int *cap, ndt_store *s, int64_t lo,
                          int64_t n, ndt_priv p) {
   ndt_array v = {.store = s, .dtype = s->dtype, .ndim = 1, .size = n, .offset = lo,

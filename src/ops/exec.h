@@ -83,4 +83,9 @@ ndt_status ndt_flush(void);
 
 /* Coalesces dimensions of nop operands sharing one shape; returns new ndim. */
 int ndt_coalesce(int ndim, int64_t *shape, int nop, int64_t (*st)[NDT_MAXDIMS]);
+/* The end of an operation that recorded tasks writing into its fresh result
+ * res: on failure it waits for what was recorded and frees res; otherwise it
+ * hands res to *out. Returns st. */
+ndt_status ndt_finish(ndt_status st, ndt_array *res, ndt_array **out);
+
 #endif

@@ -70,20 +70,25 @@ struct ndt_rng {
 
 /* ---- Philox4x32-10 --------------------------------------------------- */
 
+/* The ten rounds on the words x0..x3 with key k0, k1 (all uint32_t
+ * variables, updated in place); one definition for every scalar path. */
+#define PHILOX_ROUNDS(x0, x1, x2, x3, k0, k1)                    \
+  for (int r_ = 0; r_ < 10; r_++) {                              \
+    uint64_t q0_ = (uint64_t)PH_M0 * x0, q1_ = (uint64_t)PH_M1 * x2; \
+    uint32_t y0_ = (uint32_t)(q1_ >> 32) ^ x1 ^ k0;              \
+    uint32_t y2_ = (uint32_t)(q0_ >> 32) ^ x3 ^ k1;              \
+    x1 = (uint32_t)q1_;                                          \
+    x3 = (uint32_t)q0_;                                          \
+    x0 = y0_;                                                    \
+    x2 = y2_;                                                    \
+    k0 += PH_W0;                                                 \
+    k1 += PH_W1;                                                 \
+  }
+
 void ndt_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]) {
   uint32_t x0 = ctr[0], x1 = ctr[1], x2 = ctr[2], x3 = ctr[3];
   uint32_t k0 = key[0], k1 = key[1];
-  for (int r = 0; r < 10; r++) {
-    uint64_t p0 = (uint64_t)PH_M0 * x0, p1 = (uint64_t)PH_M1 * x2;
-    uint32_t y0 = (uint32_t)(p1 >> 32) ^ x1 ^ k0;
-    uint32_t y2 = (uint32_t)(p0 >> 32) ^ x3 ^ k1;
-    x1 = (uint32_t)p1;
-    x3 = (uint32_t)p0;
-    x0 = y0;
-    x2 = y2;
-    k0 += PH_W0;
-    k1 += PH_W1;
-  }
+  PHILOX_ROUNDS(x0, x1, x2, x3, k0, k1)
   out[0] = x0;
   out[1] = x1;
   out[2] = x2;
@@ -111,17 +116,7 @@ KINLINE void philox_body(const rkey *k, uint64_t p0, uint32_t sub, int n, blocks
     uint64_t p = p0 + (uint64_t)j;
     uint32_t x0 = (uint32_t)p, x1 = (uint32_t)(p >> 32), x2 = draw, x3 = sub;
     uint32_t k0 = key0, k1 = key1;
-    for (int r = 0; r < 10; r++) {
-      uint64_t q0 = (uint64_t)PH_M0 * x0, q1 = (uint64_t)PH_M1 * x2;
-      uint32_t y0 = (uint32_t)(q1 >> 32) ^ x1 ^ k0;
-      uint32_t y2 = (uint32_t)(q0 >> 32) ^ x3 ^ k1;
-      x1 = (uint32_t)q1;
-      x3 = (uint32_t)q0;
-      x0 = y0;
-      x2 = y2;
-      k0 += PH_W0;
-      k1 += PH_W1;
-    }
+    PHILOX_ROUNDS(x0, x1, x2, x3, k0, k1)
     o0[j] = x0;
     o1[j] = x1;
     o2[j] = x2;
@@ -133,6 +128,17 @@ static void philox_base(const rkey *k, uint64_t p0, uint32_t sub, int n, blocks 
   philox_body(k, p0, sub, n, b);
 }
 #if RNG_X86
+/* Blocks j .. n-1 one at a time: what the SIMD paths leave over. */
+static void philox_rest(const rkey *k, uint64_t p0, uint32_t sub, int j, int n, blocks *b) {
+  for (; j < n; j++) {
+    uint32_t ctr[4] = {(uint32_t)(p0 + (uint64_t)j), (uint32_t)((p0 + (uint64_t)j) >> 32),
+                       k->draw, sub};
+    uint32_t key[2] = {k->k0, k->k1}, out[4];
+    ndt_philox4x32_10(ctr, key, out);
+    for (int q = 0; q < 4; q++) b->w[q][j] = out[q];
+  }
+}
+
 /* The same rounds with explicit 32x32->64 multiplies (compilers widen to
  * 64x64 products otherwise): even lanes multiply in place, odd lanes after a
  * shift, and blends put high and low halves back in 32-bit lanes. */
@@ -167,16 +173,7 @@ TARGET_AVX2 static void philox_avx2(const rkey *k, uint64_t p0, uint32_t sub, in
     _mm256_storeu_si256((__m256i *)(b->w[2] + j), x2);
     _mm256_storeu_si256((__m256i *)(b->w[3] + j), x3);
   }
-  if (j < n) {
-    blocks *t = b;   /* the rest, scalar, into the same arrays */
-    for (; j < n; j++) {
-      uint32_t ctr[4] = {(uint32_t)(p0 + (uint64_t)j), (uint32_t)((p0 + (uint64_t)j) >> 32),
-                         k->draw, sub};
-      uint32_t key[2] = {k->k0, k->k1}, out[4];
-      ndt_philox4x32_10(ctr, key, out);
-      for (int q = 0; q < 4; q++) t->w[q][j] = out[q];
-    }
-  }
+  philox_rest(k, p0, sub, j, n, b);
 }
 
 TARGET_AVX512 static void philox_avx512(const rkey *k, uint64_t p0, uint32_t sub, int n,
@@ -211,13 +208,7 @@ TARGET_AVX512 static void philox_avx512(const rkey *k, uint64_t p0, uint32_t sub
     _mm512_storeu_si512((void *)(b->w[2] + j), x2);
     _mm512_storeu_si512((void *)(b->w[3] + j), x3);
   }
-  for (; j < n; j++) {
-    uint32_t ctr[4] = {(uint32_t)(p0 + (uint64_t)j), (uint32_t)((p0 + (uint64_t)j) >> 32),
-                       k->draw, sub};
-    uint32_t key[2] = {k->k0, k->k1}, out[4];
-    ndt_philox4x32_10(ctr, key, out);
-    for (int q = 0; q < 4; q++) b->w[q][j] = out[q];
-  }
+  philox_rest(k, p0, sub, j, n, b);
 }
 #endif
 

@@ -380,16 +380,8 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
     }
   }
   ndt_mfree(acc_list);
-  if (st) {
-    /* blocks already recorded still write into parts: let them finish */
-    ndt_sync();
-    ndt_store_decref(r.parts);
-    ndt_free(res);
-    return st;
-  }
-  ndt_store_decref(r.parts);
-  *out = res;
-  return NDT_OK;
+  ndt_store_decref(r.parts);   /* recorded tasks hold their own references */
+  return ndt_finish(st, res, out);
 }
 
 static ndt_status drop_axes(ndt_array **res, uint64_t mask, int nd) {

@@ -363,11 +363,5 @@ ndt_status ndt_scan(ndt_scan_op op, const ndt_array *a, int axis, ndt_dtype dtyp
     st = run_scan(&proto, res);
   }
   ndt_free(src);
-  if (st) {
-    ndt_sync();
-    ndt_free(res);
-    return st;
-  }
-  *out = res;
-  return NDT_OK;
+  return ndt_finish(st, res, out);
 }

@@ -147,13 +147,7 @@ ndt_status ndt_bincount(const ndt_array *x, const ndt_array *weights, int64_t mi
   }
   ndt_mfree(acc);
   ndt_store_decref(parts);
-  if (st) {
-    ndt_sync();
-    ndt_free(res);
-    return st;
-  }
-  *out = res;
-  return NDT_OK;
+  return ndt_finish(st, res, out);
 }
 
 /* ---- argwhere --------------------------------------------------------- */
@@ -276,13 +270,7 @@ ndt_status ndt_argwhere(const ndt_array *a, ndt_array **out) {
   }
   ndt_mfree(acc);
   ndt_store_decref(z.counts);
-  if (st) {
-    ndt_sync();
-    ndt_free(res);
-    return st;
-  }
-  *out = res;
-  return NDT_OK;
+  return ndt_finish(st, res, out);
 }
 
 /* ---- gather ----------------------------------------------------------- */
@@ -381,11 +369,5 @@ ndt_status ndt_gather(const ndt_array *a, const ndt_array *const *idx, ndt_array
   }
   ndt_mfree(acc);
   ndt_mfree(g);
-  if (st) {
-    ndt_sync();
-    ndt_free(res);
-    return st;
-  }
-  *out = res;
-  return NDT_OK;
+  return ndt_finish(st, res, out);
 }

@@ -236,11 +236,5 @@ ndt_status ndt_sort(const ndt_array *a, int axis, int want_indices, ndt_array **
   }
   ndt_mfree(acc);
   ndt_free(flat);
-  if (st) {
-    ndt_sync();
-    ndt_free(res);
-    return st;
-  }
-  *out = res;
-  return NDT_OK;
+  return ndt_finish(st, res, out);
 }

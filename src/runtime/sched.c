@@ -385,21 +385,19 @@ ndt_status ndt_wait_tiles(ndt_store *s, int64_t t0, int64_t t1, int for_write) {
   pthread_mutex_unlock(&rt.lock);
   if (!ndt_distributed()) return st;
   /* Every rank reads (or writes) the same values: the owners' copies are
-   * broadcast, and an error anywhere is an error everywhere. */
-  st = ndt_comm_agree(st);
-  int moved = 0;
+   * broadcast (whatever the status: every rank takes the same steps), and
+   * an error anywhere is an error everywhere. */
   for (int64_t i = t0; i <= t1 && i < s->ntiles; i++) {
     ndt_tile *tl = &s->tiles[i];
     if (tl->everywhere) continue;
-    moved = 1;
     char *buf = ndt_tile_buffer(tl);
-    if (!buf && st == NDT_OK) st = NDT_ERR_NOMEM;
+    if (!buf && st == NDT_OK) st = ndt_error(NDT_ERR_NOMEM, "cannot allocate a tile");
     if (!for_write) {
       ndt_comm_bcast(buf, tl->len * s->itemsize, tl->owner);
       ndt_tile_everywhere(tl);
     }
   }
-  return moved ? ndt_comm_agree(st) : st;
+  return ndt_comm_agree(st);
 }
 
 /* Room for `extra` more successors; edges are added only after every

@@ -50,8 +50,10 @@ int64_t ndt_tiles_for(int ndim, const int64_t *shape, ndt_dtype ty) {
   return t.ntiles;
 }
 
-static ndt_status store_new_here(ndt_store **out, ndt_dtype ty, int ndim,
-                                 const int64_t *shape, int zero) {
+ndt_status ndt_store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t *shape,
+                         int zero) {
+  ndt_status st = ndt_runtime_ensure();
+  if (st) return st;
   int itemsize = ndt_traits[ty].size;
   int64_t size = 1;
   for (int k = 0; k < ndim; k++) {
@@ -73,6 +75,7 @@ static ndt_status store_new_here(ndt_store **out, ndt_dtype ty, int ndim,
   }
   atomic_init(&s->refs, 1);
   s->dtype = ty;
+  s->zero = zero != 0;
   s->itemsize = itemsize;
   s->size = size;
   s->period = tl.period;
@@ -93,7 +96,7 @@ static ndt_status store_new_here(ndt_store **out, ndt_dtype ty, int ndim,
     t->valid = 1;
     if (t->owner != rank) continue;   /* allocated where it is first needed */
     t->data = ndt_alloc_data((size_t)t->len * itemsize, zero);
-    if (!t->data && ndt_comm_size_ > 1 && !zero) {
+    if (!t->data && ndt_comm_size_ > 1) {
       /* Many ranks: memory may run out on this rank only, and all ranks
        * must fail at the same call; the tile is allocated again at its first
        * use, and a failure there is reported on every rank at the next
@@ -110,22 +113,6 @@ static ndt_status store_new_here(ndt_store **out, ndt_dtype ty, int ndim,
   }
   *out = s;
   return NDT_OK;
-}
-
-ndt_status ndt_store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t *shape,
-                         int zero) {
-  ndt_status st = ndt_runtime_ensure();
-  if (st) return st;
-  *out = NULL;
-  st = store_new_here(out, ty, ndim, shape, zero);
-  if (!ndt_distributed() || !zero) return st;
-  /* zeros: a failure to allocate must be known now, on every rank */
-  st = ndt_comm_agree(st);
-  if (st && *out) {
-    ndt_store_decref(*out);
-    *out = NULL;
-  }
-  return st;
 }
 
 ndt_status ndt_store_new_bytes(ndt_store **out, int64_t nbytes) {
@@ -160,7 +147,7 @@ ndt_status ndt_store_new_bytes(ndt_store **out, int64_t nbytes) {
 }
 
 char *ndt_tile_buffer(ndt_tile *t) {
-  if (!t->data) t->data = ndt_alloc_data((size_t)t->len * t->store->itemsize, 0);
+  if (!t->data) t->data = ndt_alloc_data((size_t)t->len * t->store->itemsize, t->store->zero);
   return t->data;
 }
 
