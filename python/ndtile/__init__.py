@@ -89,6 +89,13 @@ from ._manip import (  # noqa: E402
     tril, triu, dot, vdot, inner)
 
 from ._manip import sort, argsort  # noqa: E402
+from ._functions import (  # noqa: E402
+    append, delete, insert, resize, trim_zeros, unstack, compress, extract, select, choose,
+    ix_, lexsort, sort_complex, tril_indices, triu_indices, tril_indices_from,
+    triu_indices_from, diag_indices, diag_indices_from, fromfunction, fix, sinc, ediff1d,
+    trapezoid, cross, kron, vander, real_if_close, asarray_chkfinite, unwrap, cumulative_sum,
+    cumulative_prod, polyval, polyadd, polysub, polyder, polyint, bartlett, blackman, hamming,
+    hanning)
 
 from . import linalg, fft, random  # noqa: E402
 

@@ -1,0 +1,692 @@
+"""NumPy's smaller library functions (numpy/lib), written as NumPy code on
+ndtile's native operations: every step is a tiled, parallel ndtile op, so
+these run natively on any number of workers or ranks. Index bookkeeping on
+small host values (positions along one axis, bin counts) stays in NumPy.
+
+Arguments that ndtile cannot hold (object or float16 arrays, ...) fall back
+to NumPy's function as everywhere else.
+"""
+import math
+import operator
+import sys
+
+import numpy as _np
+
+from . import _core
+from . import _convert as C
+from . import _fallback as F
+
+Array = _core.Array
+_NoValue = _np._NoValue
+
+
+def _nt():
+    return sys.modules['ndtile']
+
+
+def _arrays(name, npfunc, args, kwargs, *xs):
+    """ndtile arrays for xs, or (None, NumPy's result) when one cannot be."""
+    out = []
+    for x in xs:
+        a = C.asarray(x)
+        if not isinstance(a, Array):
+            return None, F.call(f"{name} (dtype)", npfunc, args, kwargs)
+        out.append(a)
+    return out, None
+
+
+def _axis(axis, ndim):
+    ax = operator.index(axis)
+    if ax < -ndim or ax >= ndim:
+        raise _np.exceptions.AxisError(ax, ndim)
+    return ax % ndim if ndim else ax
+
+
+def _along(ndim, axis, index):
+    return (slice(None),) * axis + (index,) + (slice(None),) * (ndim - axis - 1)
+
+
+# ---- adding and removing elements -------------------------------------------
+def append(arr, values, axis=None):
+    nt = _nt()
+    arr = nt.asanyarray(arr)
+    if axis is None:
+        if arr.ndim != 1:
+            arr = arr.ravel()
+        values = nt.ravel(values)
+        axis = arr.ndim - 1
+    return nt.concatenate((arr, values), axis=axis)
+
+
+def _keep_positions(obj, n):
+    """NumPy's delete: the positions along an axis of length n that stay."""
+    if isinstance(obj, slice):
+        start, stop, step = obj.indices(n)
+        keep = _np.ones(n, bool)
+        keep[_np.arange(start, stop, step)] = False
+        return _np.flatnonzero(keep)
+    idx = _np.asarray(C.to_np_tree(obj) if not isinstance(obj, Array) else obj.__array__())
+    if idx.dtype == bool:
+        if idx.shape != (n,):
+            raise ValueError(f"boolean array argument obj to delete must be one dimensional "
+                             f"and match the axis length of {n}")
+        return _np.flatnonzero(~idx)
+    if idx.size == 0 and idx.dtype.kind not in 'iu':
+        idx = idx.astype(_np.intp)
+    if idx.dtype.kind not in 'iu':
+        raise IndexError("arrays used as indices must be of integer (or boolean) type")
+    idx = idx.ravel().astype(_np.int64)
+    if idx.size and (idx.min() < -n or idx.max() >= n):
+        bad = idx[(idx < -n) | (idx >= n)][0]
+        raise IndexError(f"index {bad} is out of bounds for axis 0 with size {n}")
+    keep = _np.ones(n, bool)
+    keep[idx] = False
+    return _np.flatnonzero(keep)
+
+
+def delete(arr, obj, axis=None):
+    nt = _nt()
+    a = C.asarray(arr)
+    if not isinstance(a, Array):
+        return F.call("delete (dtype)", _np.delete, (arr, obj), {'axis': axis})
+    if axis is None:
+        if a.ndim != 1:
+            a = a.ravel()
+        axis = 0
+    axis = _axis(axis, a.ndim)
+    n = a.shape[axis]
+    keep = _keep_positions(obj, n)
+    if keep.size == n:
+        return a.copy()
+    return nt.asarray(a[_along(a.ndim, axis, nt.asarray(keep))])
+
+
+def insert(arr, obj, values, axis=None):
+    nt = _nt()
+    a = C.asarray(arr)
+    if not isinstance(a, Array):
+        return F.call("insert (dtype)", _np.insert, (arr, obj, values), {'axis': axis})
+    if axis is None:
+        if a.ndim != 1:
+            a = a.ravel()
+        axis = 0
+    nd = a.ndim
+    axis = _axis(axis, nd)
+    n = a.shape[axis]
+    if isinstance(obj, slice):
+        pos = _np.arange(*obj.indices(n), dtype=_np.int64)
+        scalar = False
+    else:
+        pos = _np.asarray(obj.__array__() if isinstance(obj, Array) else C.to_np_tree(obj))
+        if pos.dtype == bool:
+            raise IndexError("boolean array argument obj to insert must be one dimensional "
+                             "and match the axis length") if pos.ndim != 1 else \
+                IndexError("insert does not support boolean obj")
+        if pos.size == 0 and pos.dtype.kind not in 'iu':
+            pos = pos.astype(_np.int64)
+        if pos.dtype.kind not in 'iu':
+            raise TypeError("slice indices must be integers or None or have an __index__ "
+                            "method")
+        scalar = pos.ndim == 0
+        if pos.ndim > 1:
+            raise ValueError("index array argument obj to insert must be one dimensional "
+                             "or scalar")
+        pos = pos.ravel().astype(_np.int64)
+        if pos.size and (pos.min() < -n or pos.max() > n):
+            bad = pos[(pos < -n) | (pos > n)][0]
+            raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {n}")
+        pos = _np.where(pos < 0, pos + n, pos)
+    vals = nt.asarray(values, dtype=a.dtype)
+    if scalar:
+        # One position: values are inserted as a block whose length along
+        # the axis is their first dimension (NumPy's rule for a scalar obj).
+        v = vals.reshape((1,) * (nd - vals.ndim) + tuple(vals.shape))
+        v = nt.moveaxis(v, 0, axis)
+        vshape = list(a.shape)
+        vshape[axis] = v.shape[axis]
+        v = nt.broadcast_to(v, tuple(vshape))
+        p = int(pos[0])
+        return nt.concatenate((a[_along(nd, axis, slice(0, p))], v,
+                               a[_along(nd, axis, slice(p, None))]), axis=axis)
+    k = pos.size
+    if k == 0:
+        return a.copy()
+    vshape = list(a.shape)
+    vshape[axis] = k
+    v = nt.broadcast_to(vals, tuple(vshape))
+    # Where every element of the result comes from: NumPy places value j at
+    # pos[j] + (rank of j among the stably sorted positions).
+    order = _np.argsort(pos, kind='stable')
+    newpos = _np.empty(k, _np.int64)
+    newpos[order] = pos[order] + _np.arange(k)
+    src = _np.empty(n + k, _np.int64)
+    mask = _np.ones(n + k, bool)
+    mask[newpos] = False
+    src[mask] = _np.arange(n)
+    src[newpos] = n + _np.arange(k)
+    both = nt.concatenate((a, v), axis=axis)
+    return nt.asarray(both[_along(nd, axis, nt.asarray(src))])
+
+
+def resize(a, new_shape):
+    nt = _nt()
+    if isinstance(new_shape, (int, _np.integer)):
+        new_shape = (new_shape,)
+    new_shape = tuple(operator.index(s) for s in new_shape)
+    a = nt.ravel(a)
+    size = math.prod(new_shape)
+    for s in new_shape:
+        if s < 0:
+            raise ValueError("all elements of `new_shape` must be non-negative")
+    if a.size == 0 or size == 0:
+        return nt.zeros(new_shape, dtype=a.dtype)
+    reps = -(-size // a.size)
+    if reps > 1:
+        a = nt.concatenate((a,) * reps)
+    return a[:size].reshape(new_shape)
+
+
+def trim_zeros(filt, trim='fb', axis=None):
+    nt = _nt()
+    a = nt.asarray(filt)
+    t = trim.lower()
+    if not set(t) <= set('fb'):
+        raise ValueError(f"unexpected character(s) in `trim`: {trim!r}")
+    if axis is not None or a.ndim != 1:
+        return F.call("trim_zeros (axis)", _np.trim_zeros, (filt,), {'trim': trim, 'axis': axis})
+    nz = _np.asarray(nt.flatnonzero(a))
+    if nz.size == 0:
+        return a[:0]
+    start = int(nz[0]) if 'f' in t else 0
+    stop = int(nz[-1]) + 1 if 'b' in t else a.shape[0]
+    return a[start:stop]
+
+
+def unstack(x, /, *, axis=0):
+    nt = _nt()
+    x = nt.asarray(x)
+    if x.ndim == 0:
+        raise ValueError("Input array must be at least 1-d.")
+    return tuple(nt.moveaxis(x, axis, 0))
+
+
+# ---- selecting ---------------------------------------------------------------
+def compress(condition, a, axis=None, out=None):
+    nt = _nt()
+    cond = _np.asarray(C.to_np_tree(condition) if not isinstance(condition, Array)
+                       else condition.__array__())
+    if cond.ndim != 1:
+        raise ValueError("condition must be a 1-d array")
+    a = nt.asarray(a)
+    if axis is None:
+        a = a.ravel()
+        axis = 0
+    axis = _axis(axis, a.ndim)
+    n = a.shape[axis]
+    idx = _np.flatnonzero(cond)
+    if idx.size and idx[-1] >= n:
+        raise IndexError(f"index {idx[-1]} is out of bounds for axis {axis} with size {n}")
+    r = nt.asarray(a[_along(a.ndim, axis, nt.asarray(idx.astype(_np.int64)))])
+    if out is not None:
+        nt.copyto(out, r)
+        return out
+    return r
+
+
+def extract(condition, arr):
+    nt = _nt()
+    return nt.ravel(arr)[nt.ravel(nt.not_equal(condition, 0))]
+
+
+def select(condlist, choicelist, default=0):
+    nt = _nt()
+    if len(condlist) != len(choicelist):
+        raise ValueError("list of cases must be same length as list of conditions")
+    if len(condlist) == 0:
+        raise ValueError("select with an empty condition list is not possible")
+    choices = [nt.asarray(c) for c in choicelist]
+    try:
+        dtype = _np.result_type(*choices, default)
+    except TypeError as e:
+        raise TypeError(f"Choicelist and default value do not have a common dtype: {e}")
+    conds = [nt.asarray(c) for c in condlist]
+    for i, c in enumerate(conds):
+        if c.dtype != _np.bool_:
+            raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
+    shape = _np.broadcast_shapes(*[tuple(x.shape) for x in conds + choices],
+                                 _np.shape(default))
+    r = nt.full(shape, default, dtype=dtype)
+    for c, v in zip(reversed(conds), reversed(choices)):
+        r = nt.where(c, v.astype(dtype), r)
+    return r
+
+
+def choose(a, choices, out=None, mode='raise'):
+    nt = _nt()
+    idx = nt.asarray(a)
+    if idx.dtype.kind not in 'iub':
+        raise TypeError("Cannot cast array data from dtype('float64') to dtype('int64') "
+                        "according to the rule 'safe'")
+    choices = [nt.asarray(c) for c in choices]
+    n = len(choices)
+    if n == 0:
+        raise ValueError("0-length sequence.")
+    if mode == 'raise':
+        if idx.size and (bool(nt.any(idx < 0)) or bool(nt.any(idx >= n))):
+            raise ValueError("invalid entry in choice array")
+    elif mode == 'wrap':
+        idx = nt.mod(idx, n)
+    elif mode == 'clip':
+        idx = nt.clip(idx, 0, n - 1)
+    else:
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+    dtype = _np.result_type(*choices)
+    shape = _np.broadcast_shapes(tuple(idx.shape), *[tuple(c.shape) for c in choices])
+    r = nt.broadcast_to(choices[0].astype(dtype), shape)
+    for k in range(1, n):
+        r = nt.where(idx == k, choices[k].astype(dtype), r)
+    r = nt.asarray(r).copy() if n == 1 else r
+    if out is not None:
+        nt.copyto(out, r)
+        return out
+    return r
+
+
+def ix_(*args):
+    nt = _nt()
+    out = []
+    nd = len(args)
+    for k, new in enumerate(args):
+        x = nt.asarray(new)
+        if x.ndim != 1:
+            raise ValueError("Cross index must be 1 dimensional")
+        if x.size == 0 and not isinstance(new, Array):
+            x = x.astype(_np.intp)
+        if x.dtype == _np.bool_:
+            (x,) = nt.nonzero(x)
+        out.append(x.reshape((1,) * k + (x.size,) + (1,) * (nd - k - 1)))
+    return tuple(out)
+
+
+def lexsort(keys, axis=-1):
+    nt = _nt()
+    if isinstance(keys, tuple) or isinstance(keys, list):
+        ks = [nt.asarray(k) for k in keys]
+    else:
+        k = nt.asarray(keys)
+        if k.ndim == 0:
+            raise TypeError("need sequence of keys with len > 0 in lexsort")
+        ks = [k[i] for i in range(k.shape[0])]
+    if not ks:
+        raise TypeError("need sequence of keys with len > 0 in lexsort")
+    shape = tuple(ks[0].shape)
+    if any(tuple(k.shape) != shape for k in ks):
+        raise ValueError("all keys need to be the same shape")
+    if len(shape) != 1:
+        return F.call("lexsort (n-d keys)", _np.lexsort, (keys,), {'axis': axis})
+    _axis(axis, 1)
+    # The last key is primary: sort by each key in turn, stably, from the first.
+    order = nt.argsort(ks[0], kind='stable')
+    for k in ks[1:]:
+        order = order[nt.argsort(k[order], kind='stable')]
+    return order
+
+
+def sort_complex(a):
+    nt = _nt()
+    b = nt.sort(a)
+    if b.dtype.kind != 'c':
+        return b.astype(_np.complex64 if b.dtype.char in 'bhBH' else _np.complex128)
+    return b
+
+
+# ---- index helpers -----------------------------------------------------------
+def tril_indices(n, k=0, m=None):
+    nt = _nt()
+    return nt.nonzero(nt.tri(n, m, k=k, dtype=bool))
+
+
+def triu_indices(n, k=0, m=None):
+    nt = _nt()
+    return nt.nonzero(nt.logical_not(nt.tri(n, m, k=k - 1, dtype=bool)))
+
+
+def _check_square2d(arr):
+    if arr.ndim != 2:
+        raise ValueError("input array must be 2-d")
+
+
+def tril_indices_from(arr, k=0):
+    a = _nt().asarray(arr)
+    _check_square2d(a)
+    return tril_indices(a.shape[-2], k=k, m=a.shape[-1])
+
+
+def triu_indices_from(arr, k=0):
+    a = _nt().asarray(arr)
+    _check_square2d(a)
+    return triu_indices(a.shape[-2], k=k, m=a.shape[-1])
+
+
+def diag_indices(n, ndim=2):
+    idx = _nt().arange(n)
+    return (idx,) * ndim
+
+
+def diag_indices_from(arr):
+    a = _nt().asarray(arr)
+    if a.ndim < 2:
+        raise ValueError("input array must be at least 2-d")
+    if len(set(a.shape)) != 1:
+        raise ValueError("All dimensions of input must be of equal length")
+    return diag_indices(a.shape[0], a.ndim)
+
+
+def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
+    return function(*_nt().indices(shape, dtype=dtype), **kwargs)
+
+
+# ---- arithmetic helpers ------------------------------------------------------
+def fix(x, out=None):
+    nt = _nt()
+    x = nt.asarray(x)
+    r = nt.where(nt.greater_equal(x, 0), nt.floor(x), nt.ceil(x))
+    if out is not None:
+        nt.copyto(out, r)
+        return out
+    return r[()] if r.ndim == 0 else r
+
+
+def sinc(x):
+    nt = _nt()
+    x = nt.asanyarray(x)
+    if x.dtype.kind not in 'fc':
+        x = x.astype(_np.float64)
+    y = nt.pi * nt.where(x == 0, _np.asarray(1.0e-20, dtype=x.dtype), x)
+    return nt.sin(y) / y
+
+
+def ediff1d(ary, to_end=None, to_begin=None):
+    nt = _nt()
+    a = nt.asanyarray(ary).ravel()
+    dtype = a.dtype
+    parts = []
+    for extra, name in ((to_begin, 'to_begin'), (to_end, 'to_end')):
+        if extra is None:
+            parts.append(None)
+            continue
+        e = _np.asanyarray(C.to_np_tree(extra) if not isinstance(extra, Array)
+                           else extra.__array__())
+        if not _np.can_cast(e, dtype, casting='same_kind'):
+            raise TypeError(f"dtype of `{name}` must be compatible with input `ary` under "
+                            f"the `same_kind` rule.")
+        parts.append(nt.asarray(e.ravel().astype(dtype)))
+    d = nt.diff(a) if a.size else nt.empty((0,), dtype=dtype)
+    seq = [p for p in (parts[0], d, parts[1]) if p is not None]
+    return nt.concatenate(seq) if len(seq) > 1 else d
+
+
+def trapezoid(y, x=None, dx=1.0, axis=-1):
+    nt = _nt()
+    y = nt.asanyarray(y)
+    nd = y.ndim
+    ax = _axis(axis, nd)
+    hi = _along(nd, ax, slice(1, None))
+    lo = _along(nd, ax, slice(None, -1))
+    if x is None:
+        d = dx
+    else:
+        x = nt.asanyarray(x)
+        if x.ndim == 1:
+            d = nt.diff(x)
+            shape = [1] * nd
+            shape[ax] = d.shape[0]
+            d = d.reshape(shape)
+        else:
+            d = nt.diff(x, axis=axis)
+    return nt.sum(d * (y[hi] + y[lo]) / 2.0, axis=ax)
+
+
+def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    nt = _nt()
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    a = nt.moveaxis(nt.asarray(a), axisa, -1)
+    b = nt.moveaxis(nt.asarray(b), axisb, -1)
+    msg = ("incompatible dimensions for cross product\n"
+           "(dimension must be 2 or 3)")
+    if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
+        raise ValueError(msg)
+    if a.shape[-1] == 2 or b.shape[-1] == 2:
+        import warnings
+        warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of "
+                      "3-dimensional vectors instead. (deprecated in NumPy 2.0)",
+                      DeprecationWarning, stacklevel=2)
+    a0, a1 = a[..., 0], a[..., 1]
+    b0, b1 = b[..., 0], b[..., 1]
+    a2 = a[..., 2] if a.shape[-1] == 3 else None
+    b2 = b[..., 2] if b.shape[-1] == 3 else None
+    if a2 is None and b2 is None:
+        return a0 * b1 - a1 * b0
+    if a2 is None:
+        c = nt.stack([a1 * b2, -(a0 * b2), a0 * b1 - a1 * b0], axis=-1)
+    elif b2 is None:
+        c = nt.stack([-(a2 * b1), a2 * b0, a0 * b1 - a1 * b0], axis=-1)
+    else:
+        c = nt.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
+    return nt.moveaxis(c, -1, axisc)
+
+
+def kron(a, b):
+    nt = _nt()
+    a = nt.asanyarray(a)
+    b = nt.asanyarray(b)
+    nd = max(a.ndim, b.ndim)
+    if a.ndim == 0 or b.ndim == 0:
+        return nt.multiply(a, b)
+    sa = (1,) * (nd - a.ndim) + tuple(a.shape)
+    sb = (1,) * (nd - b.ndim) + tuple(b.shape)
+    ea = a.reshape(tuple(x for s in sa for x in (s, 1)))
+    eb = b.reshape(tuple(x for s in sb for x in (1, s)))
+    return nt.multiply(ea, eb).reshape(tuple(p * q for p, q in zip(sa, sb)))
+
+
+def vander(x, N=None, increasing=False):
+    nt = _nt()
+    x = nt.asarray(x)
+    if x.ndim != 1:
+        raise ValueError("x must be a one-dimensional array or sequence.")
+    if N is None:
+        N = x.shape[0]
+    dtype = _np.promote_types(x.dtype, _np.int64) if x.dtype.kind in 'biu' and \
+        x.dtype != _np.bool_ else (x.dtype if x.dtype != _np.bool_ else _np.dtype(_np.int64))
+    cols = nt.broadcast_to(x.astype(dtype)[:, None], (x.shape[0], max(N - 1, 0)))
+    if N == 0:
+        return nt.empty((x.shape[0], 0), dtype=dtype)
+    ones = nt.ones((x.shape[0], 1), dtype=dtype)
+    v = nt.concatenate((ones, nt.cumprod(cols, axis=1)), axis=1) if N > 1 else ones
+    return v if increasing else v[:, ::-1]
+
+
+def real_if_close(a, tol=100):
+    nt = _nt()
+    a = nt.asanyarray(a)
+    if a.dtype.kind != 'c':
+        return a
+    if tol > 1:
+        tol = _np.finfo(a.dtype).eps * tol
+    if bool(nt.all(nt.absolute(a.imag) < tol)):
+        a = a.real
+    return a
+
+
+def asarray_chkfinite(a, dtype=None, order=None):
+    nt = _nt()
+    a = nt.asarray(a, dtype=dtype)
+    if a.dtype.kind in 'fc' and not bool(nt.isfinite(a).all()):
+        raise ValueError("array must not contain infs or NaNs")
+    return a
+
+
+def unwrap(p, discont=None, axis=-1, *, period=2 * _np.pi):
+    nt = _nt()
+    p = nt.asarray(p)
+    nd = p.ndim
+    ax = _axis(axis, nd)
+    dd = nt.diff(p, axis=ax)
+    if discont is None:
+        discont = period / 2
+    hi = _along(nd, ax, slice(1, None))
+    lo = _along(nd, ax, slice(0, 1))
+    dtype = _np.result_type(dd.dtype, period)
+    if dtype.kind in 'iu':
+        interval_high, rem = divmod(period, 2)
+        boundary_ambiguous = rem == 0
+    else:
+        interval_high = period / 2
+        boundary_ambiguous = True
+    interval_low = -interval_high
+    ddmod = nt.mod(dd - interval_low, period) + interval_low
+    if boundary_ambiguous:
+        ddmod = nt.where((ddmod == interval_low) & (dd > 0), interval_high, ddmod)
+    ph_correct = ddmod - dd
+    ph_correct = nt.where(nt.absolute(dd) < discont, 0, ph_correct)
+    up = p.astype(dtype)
+    rest = up[hi] + nt.cumsum(ph_correct, axis=ax)
+    return nt.concatenate((up[lo], rest), axis=ax)
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+    return _cumulative('cumsum', 0, x, axis, dtype, out, include_initial)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+    return _cumulative('cumprod', 1, x, axis, dtype, out, include_initial)
+
+
+def _cumulative(name, initial, x, axis, dtype, out, include_initial):
+    nt = _nt()
+    x = nt.asarray(x)
+    if x.ndim == 0:
+        x = x.reshape((1,))
+    if axis is None:
+        if x.ndim > 1:
+            raise ValueError("For arrays which have more than one dimension ``axis`` "
+                             "argument is required.")
+        axis = 0
+    ax = _axis(axis, x.ndim)
+    r = getattr(nt, name)(x, axis=ax, dtype=dtype)
+    if include_initial:
+        shape = list(x.shape)
+        shape[ax] = 1
+        r = nt.concatenate((nt.full(tuple(shape), initial, dtype=r.dtype), r), axis=ax)
+    if out is not None:
+        nt.copyto(out, r)
+        return out
+    return r
+
+
+# ---- polynomials (numpy.polyval and friends on coefficient arrays) -----------
+def polyval(p, x):
+    nt = _nt()
+    p = nt.asarray(p)
+    x = nt.asanyarray(x)
+    y = nt.zeros_like(x)
+    for k in range(p.shape[0]):
+        y = y * x + p[k]
+    return y
+
+
+def _trim_leading(c):
+    nz = _np.flatnonzero(_np.asarray(c) != 0)
+    return c[nz[0]:] if nz.size else c[-1:]
+
+
+def polyadd(a1, a2):
+    nt = _nt()
+    a1 = nt.atleast_1d(a1)
+    a2 = nt.atleast_1d(a2)
+    d = a1.shape[0] - a2.shape[0]
+    if d > 0:
+        a2 = nt.concatenate((nt.zeros((d,), dtype=a2.dtype), a2))
+    elif d < 0:
+        a1 = nt.concatenate((nt.zeros((-d,), dtype=a1.dtype), a1))
+    return a1 + a2
+
+
+def polysub(a1, a2):
+    nt = _nt()
+    return polyadd(a1, nt.negative(nt.atleast_1d(a2)))
+
+
+def polyder(p, m=1):
+    nt = _nt()
+    m = operator.index(m)
+    if m < 0:
+        raise ValueError("Order of derivative must be positive (see polyint)")
+    p = nt.asarray(p)
+    n = p.shape[0] - 1
+    y = p[:-1] * nt.arange(n, 0, -1)
+    return y if m == 1 else (p if m == 0 else polyder(y, m - 1))
+
+
+def polyint(p, m=1, k=None):
+    nt = _nt()
+    m = operator.index(m)
+    if m < 0:
+        raise ValueError("Order of integral must be positive (see polyder)")
+    if k is None:
+        k = _np.zeros(m, float)
+    k = _np.atleast_1d(k)
+    if len(k) == 1 and m > 1:
+        k = k[0] * _np.ones(m, float)
+    if len(k) < m:
+        raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
+    p = nt.asarray(p)
+    if m == 0:
+        return p
+    y = nt.concatenate((p.astype(_np.result_type(p.dtype, float)) /
+                        nt.arange(p.shape[0], 0, -1), nt.asarray([float(k[0])])))
+    return polyint(y, m - 1, k=k[1:])
+
+
+# ---- window functions --------------------------------------------------------
+def _window_n(M):
+    return operator.index(M) if not isinstance(M, float) else int(M)
+
+
+def bartlett(M):
+    nt = _nt()
+    M = _window_n(M)
+    if M < 1:
+        return nt.asarray(_np.array([], dtype=_np.result_type(M, 0.0)))
+    if M == 1:
+        return nt.ones(1, float)
+    n = nt.arange(1 - M, M, 2)
+    return nt.where(nt.less_equal(n, 0), 1 + n / (M - 1), 1 - n / (M - 1))
+
+
+def _cosine_window(M, coefs):
+    nt = _nt()
+    M = _window_n(M)
+    if M < 1:
+        return nt.asarray(_np.array([], dtype=_np.result_type(M, 0.0)))
+    if M == 1:
+        return nt.ones(1, dtype=_np.result_type(M, 0.0))
+    n = nt.arange(1 - M, M, 2)
+    w = coefs[0]
+    for j, c in enumerate(coefs[1:], start=1):
+        w = w + c * nt.cos(j * nt.pi * n / (M - 1))
+    return w
+
+
+def blackman(M):
+    return _cosine_window(M, (0.42, 0.5, 0.08))
+
+
+def hamming(M):
+    return _cosine_window(M, (0.54, 0.46))
+
+
+def hanning(M):
+    return _cosine_window(M, (0.5, 0.5))

@@ -1,0 +1,238 @@
+"""NumPy's smaller library functions (python/ndtile/_functions.py) against
+NumPy: values, dtype and shape, many tiles (4096-byte tiles in tests),
+strided views, 0-d / empty inputs and NumPy's errors. Every call runs with
+NDTILE_FALLBACK=error, so a silent fallback to NumPy fails the test."""
+import warnings
+
+import numpy as np
+import pytest
+
+import ndtile as nt
+from _helpers import make, assert_same
+
+
+@pytest.fixture(autouse=True)
+def native_only(monkeypatch):
+    monkeypatch.setenv('NDTILE_FALLBACK', 'error')
+
+
+def check(fn, *args, rtol=0, **kw):
+    """fn on NumPy inputs and on the same inputs as ndtile arrays."""
+    exp = fn(np, *args, **kw)
+    got = fn(nt, *[nt.asarray(a) if isinstance(a, np.ndarray) else a for a in args], **kw)
+    if isinstance(exp, tuple):
+        assert isinstance(got, tuple) and len(got) == len(exp)
+        for g, e in zip(got, exp):
+            assert_same(g, e, rtol=rtol)
+    else:
+        assert_same(got, exp, rtol=rtol)
+
+
+def raises_like(fn, *args, **kw):
+    """The same exception type (and message) from NumPy and ndtile."""
+    with pytest.raises(Exception) as en:
+        fn(np, *args, **kw)
+    with pytest.raises(type(en.value)) as eg:
+        fn(nt, *[nt.asarray(a) if isinstance(a, np.ndarray) else a for a in args], **kw)
+    assert str(eg.value) == str(en.value)
+
+
+BIG = make(np.float64, (1500,))         # many tiles
+M = make(np.int32, (33, 47))
+
+
+@pytest.mark.parametrize('x, v, axis', [
+    (BIG, np.arange(5.0), None), (M, M[:2], 0), (M, M[:, :3], 1), (M, [1, 2], None),
+    (np.float32(3), 2, None), (np.zeros((0, 3)), np.ones((2, 3)), 0)])
+def test_append(x, v, axis):
+    check(lambda m, a: m.append(a, v, axis=axis), x)
+
+
+@pytest.mark.parametrize('obj', [0, -1, [0, 5, 5, 1400], slice(10, 800, 7), slice(None),
+                                 np.array([], dtype=np.int64), []])
+def test_delete_1d(obj):
+    check(lambda m, a: m.delete(a, obj), BIG)
+
+
+@pytest.mark.parametrize('obj, axis', [(3, 0), ([0, 2, 46], 1), (slice(None, None, -3), 1),
+                                       (np.arange(33) % 3 == 0, 0), (7, None)])
+def test_delete_nd(obj, axis):
+    check(lambda m, a: m.delete(a, obj, axis=axis), M)
+    check(lambda m, a: m.delete(a, obj, axis=axis), M[::-1, ::-1])
+
+
+def test_delete_errors():
+    raises_like(lambda m, a: m.delete(a, 1500), BIG)
+    raises_like(lambda m, a: m.delete(a, [0.5]), BIG)
+    raises_like(lambda m, a: m.delete(a, 0, axis=2), M)
+
+
+@pytest.mark.parametrize('obj, vals', [(0, 9.0), (1500, [1.0, 2.0]), (-3, 7), ([0, 0, 3], 5.5),
+                                       ([7, 2, 7, 1499], [1.0, 2.0, 3.0, 4.0]),
+                                       (slice(0, 10, 4), -1.0), ([], [])])
+def test_insert_1d(obj, vals):
+    check(lambda m, a: m.insert(a, obj, vals), BIG)
+
+
+@pytest.mark.parametrize('obj, vals, axis', [(1, 0, 0), (2, M[:, 0], 1), ([1, 30], 5, 0),
+                                             ([0, 46, 47], M[:, :3], 1), (4, [1, 2], None)])
+def test_insert_nd(obj, vals, axis):
+    check(lambda m, a: m.insert(a, obj, vals, axis=axis), M)
+
+
+def test_insert_errors():
+    raises_like(lambda m, a: m.insert(a, 1501, 1.0), BIG)
+    raises_like(lambda m, a: m.insert(a, [0.5], 1.0), BIG)
+
+
+@pytest.mark.parametrize('shape', [(3000,), (7, 11), (0,), 5, (2, 0)])
+def test_resize(shape):
+    check(lambda m, a: m.resize(a, shape), M[::3, ::5])
+
+
+@pytest.mark.parametrize('trim', ['fb', 'f', 'b', 'B'])
+def test_trim_zeros(trim):
+    x = np.concatenate([np.zeros(700), BIG, np.zeros(900)])
+    check(lambda m, a: m.trim_zeros(a, trim), x)
+    check(lambda m, a: m.trim_zeros(a, trim), np.zeros(5))
+
+
+def test_unstack():
+    check(lambda m, a: m.unstack(a, axis=1), M)
+    check(lambda m, a: m.unstack(a), M[::-1])
+
+
+@pytest.mark.parametrize('axis', [None, 0, 1, -1])
+def test_compress_extract(axis):
+    cond = [True, False, True, True] * 10
+    n = M.shape[axis] if axis is not None else M.size
+    check(lambda m, a: m.compress(cond[:n] if n < 40 else np.arange(n) % 3 == 0, a, axis=axis),
+          M)
+    check(lambda m, a, c: m.extract(c, a), M, M % 3)
+
+
+def test_select_choose():
+    x = make(np.float64, (40, 50))
+    check(lambda m, a: m.select([a < -3, a > 5], [a * 2, -a], default=7.5), x)
+    check(lambda m, a: m.select([a < 0], [a.astype(np.float32)]), x)
+    idx = (np.arange(2000) % 3).reshape(40, 50)
+    check(lambda m, i, a: m.choose(i, [a, -a, 2 * a]), idx, x)
+    check(lambda m, i, a: m.choose(i + 4, [a, -a, 2 * a], mode='wrap'), idx, x)
+    check(lambda m, i, a: m.choose(i * 2, [a, -a, 2 * a], mode='clip'), idx, x)
+    raises_like(lambda m, i, a: m.choose(i + 1, [a, -a, 2 * a]), idx, x)
+    raises_like(lambda m, a: m.select([a < 0], [a, a]), x)
+    raises_like(lambda m, a: m.select([a], [a]), x)
+
+
+def test_ix_lexsort():
+    check(lambda m: m.ix_([1, 3], m.asarray([True, False, True]), [0]))
+    k1 = (np.arange(3000) * 7919) % 13
+    k2 = (np.arange(3000) * 104729) % 17
+    check(lambda m, a, b: m.lexsort((a, b)), k1, k2)
+    check(lambda m, a, b: m.lexsort((a.astype(np.float32), b[::-1])), k1, k2)
+    check(lambda m, a, b: m.lexsort(m.stack([a, b])), k1, k2)
+
+
+def test_sort_complex():
+    check(lambda m, a: m.sort_complex(a), M[:, 0])
+    check(lambda m, a: m.sort_complex(a), BIG.astype(np.float32))
+    check(lambda m, a: m.sort_complex(a), BIG + 1j * BIG[::-1])
+
+
+@pytest.mark.parametrize('k', [-2, 0, 3])
+def test_index_helpers(k):
+    check(lambda m: m.tril_indices(60, k))
+    check(lambda m: m.triu_indices(40, k, 70))
+    check(lambda m, a: m.tril_indices_from(a, k), M)
+    check(lambda m, a: m.triu_indices_from(a, k), M)
+    check(lambda m: m.diag_indices(5, 3))
+    check(lambda m, a: m.diag_indices_from(a), np.ones((4, 4, 4)))
+    raises_like(lambda m, a: m.diag_indices_from(a), np.ones((4, 3)))
+    check(lambda m: m.fromfunction(lambda i, j: i * 100 + j, (30, 70), dtype=np.int64))
+
+
+@pytest.mark.parametrize('dtype', [np.float32, np.float64, np.int64])
+def test_fix_sinc(dtype):
+    x = make(dtype, (1500,))
+    check(lambda m, a: m.fix(a), x)
+    check(lambda m, a: m.fix(a), x[::-3])
+    check(lambda m, a: m.sinc(a), x, rtol=1e-6 if dtype == np.float32 else 1e-15)
+    check(lambda m, a: m.sinc(a), np.zeros(3, dtype))
+    check(lambda m: m.fix(-2.5))
+
+
+def test_ediff1d():
+    check(lambda m, a: m.ediff1d(a), M)
+    check(lambda m, a: m.ediff1d(a, to_end=[100, 200], to_begin=-1), M)
+    check(lambda m, a: m.ediff1d(a), np.zeros(0))
+    raises_like(lambda m, a: m.ediff1d(a, to_end=1.5), M)
+
+
+def test_trapezoid():
+    y = make(np.float64, (40, 60))
+    check(lambda m, a: m.trapezoid(a), y, rtol=1e-12)
+    check(lambda m, a: m.trapezoid(a, axis=0, dx=0.5), y, rtol=1e-12)
+    xs = np.cumsum(np.abs(make(np.float64, (60,))))
+    check(lambda m, a, x: m.trapezoid(a, x), y, xs, rtol=1e-12)
+    check(lambda m, a, x: m.trapezoid(a, x, axis=0), y, np.ones((40, 60)), rtol=1e-12)
+
+
+def test_cross_kron_vander():
+    a = make(np.float64, (500, 3))
+    b = make(np.float64, (500, 3), seed=1)
+    check(lambda m, x, y: m.cross(x, y), a, b)
+    check(lambda m, x, y: m.cross(x.T, y.T, axisa=0, axisb=0, axisc=0), a, b)
+    check(lambda m, x, y: m.cross(x, y[0]), a, b)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', DeprecationWarning)
+        check(lambda m, x, y: m.cross(x[:, :2], y[:, :2]), a, b)
+        check(lambda m, x, y: m.cross(x[:, :2], y), a, b)
+    raises_like(lambda m, x: m.cross(x, x), np.ones((3, 4)))
+    check(lambda m, x, y: m.kron(x, y), M[:5, :4], M[:3, :7])
+    check(lambda m, x, y: m.kron(x, y), M[0, :5], M[:3, :7].astype(np.float32))
+    check(lambda m, x: m.kron(x, 3), M[:4, :4])
+    check(lambda m, x: m.vander(x), np.arange(1, 9, dtype=np.int64))
+    check(lambda m, x: m.vander(x, 4, increasing=True), make(np.float64, (50,)))
+    check(lambda m, x: m.vander(x, 0), make(np.float64, (5,)))
+
+
+def test_misc():
+    z = make(np.complex128, (1500,))
+    check(lambda m, a: m.real_if_close(a), z)
+    check(lambda m, a: m.real_if_close(a.real + 1e-20j), z)
+    check(lambda m, a: m.asarray_chkfinite(a), BIG)
+    x = BIG.copy()
+    x[700] = np.inf
+    raises_like(lambda m, a: m.asarray_chkfinite(a), x)
+    phase = np.cumsum(make(np.float64, (1500,), lo=-2, hi=2))
+    check(lambda m, a: m.unwrap(a), phase, rtol=1e-12)
+    check(lambda m, a: m.unwrap(a.reshape(30, 50), axis=0, period=5.0), phase, rtol=1e-12)
+    check(lambda m, a: m.unwrap(a, period=7), np.arange(0, 100, 3))
+
+
+@pytest.mark.parametrize('name', ['cumulative_sum', 'cumulative_prod'])
+def test_cumulative(name):
+    small = make(np.int16, (33, 47), lo=-2, hi=2)
+    check(lambda m, a: getattr(m, name)(a, axis=1), small)
+    check(lambda m, a: getattr(m, name)(a, axis=0, include_initial=True), small)
+    check(lambda m, a: getattr(m, name)(a[:, 0], dtype=np.float32), small)
+    check(lambda m, a: getattr(m, name)(a[0, 0], include_initial=True), small)
+    raises_like(lambda m, a: getattr(m, name)(a), small)
+
+
+def test_poly():
+    p = np.array([3.0, -2.0, 0.5, 1.0])
+    check(lambda m, c, x: m.polyval(c, x), p, BIG, rtol=1e-14)
+    check(lambda m, c, x: m.polyval(c, x), p.astype(np.int64), M)
+    check(lambda m, a, b: m.polyadd(a, b), p, p[:2])
+    check(lambda m, a, b: m.polysub(a, b), p[:1], p)
+    check(lambda m, a: m.polyder(a), p)
+    check(lambda m, a: m.polyder(a, 2), p)
+    check(lambda m, a: m.polyint(a), p)
+    check(lambda m, a: m.polyint(a, 2, k=[1.0, 2.0]), p)
+
+
+@pytest.mark.parametrize('M_', [0, 1, 2, 7, 1000])
+@pytest.mark.parametrize('name', ['bartlett', 'blackman', 'hamming', 'hanning'])
+def test_windows(name, M_):
+    check(lambda m: getattr(m, name)(M_), rtol=1e-14)
