@@ -363,6 +363,38 @@ _CHOICE_MSG = {
 
 # ---- the samplers shared by Generator and RandomState ----------------------------
 
+# NumPy's parameter constraints (numpy/random/_common.pyx) and messages.
+_POS, _NONNEG, _GT0_LE1 = 'pos', 'nonneg', 'gt0le1'
+
+
+def _where(c, x, y):
+    from .._manip import where
+    return where(c, x, y)
+
+
+def _constraint(v, cons, name):
+    if cons is None:
+        return
+    if isinstance(v, _Array):
+        U = _U()
+        if cons == _POS:
+            bad = U['less_equal'](v, 0.0).any()
+        elif cons == _NONNEG:
+            bad = U['logical_and'](U['signbit'](v), U['logical_not'](U['isnan'](v))).any()
+        else:
+            bad = not (U['greater'](v, 0.0).all() and U['less_equal'](v, 1.0).all())
+    elif cons == _POS:
+        bad = v <= 0
+    elif cons == _NONNEG:
+        bad = not math.isnan(v) and math.copysign(1.0, v) < 0
+    else:
+        bad = not (v > 0 and v <= 1)
+    if bad:
+        msg = {_POS: f"{name} <= 0", _NONNEG: f"{name} < 0",
+               _GT0_LE1: f"{name} <= 0, {name} > 1 or {name} contains NaNs"}[cons]
+        raise ValueError(msg)
+
+
 class _Sampler:
     _kind = 'Generator'
     _legacy = False
@@ -494,6 +526,165 @@ class _Sampler:
         shape = _shape(size)
         return _finish(self._rng.binomial(() if shape is None else shape, _I64, int(nv),
                                           float(pv)), shape)
+
+    # -- distributions made from the core's draws by exact transformations
+    # (ratios, logs and powers of normal, exponential, uniform and gamma
+    # variates); each is a few elementwise ops over tiles.
+    def _dist(self, name, params, size, make, scalar_only=False):
+        """params: [(value, constraint, pname)]; make(shape, *values) builds
+        the sample from float values or float64 ndtile arrays."""
+        shape = _shape(size)
+        pv = [_param(v) for v, _, _ in params]
+        if scalar_only and any(a is not None for _, a in pv):
+            return self._fallback(name, tuple(v for v, _, _ in params), {'size': size})
+        vals, shapes = _fparams(*pv)
+        for val, (_, cons, pname) in zip(vals, params):
+            _constraint(val, cons, pname)
+        if shapes:
+            return make(_bshape(shape, shapes), *vals)
+        return _finish(make(() if shape is None else shape, *vals), shape)
+
+    def _std_normal(self, shape):
+        return self._rng.standard_normal(shape, _F64)
+
+    def _std_exp(self, shape):
+        return self._rng.exponential(shape, _F64, 1.0)
+
+    def _log_gamma(self, shape, k):
+        """log of standard_gamma(k) draws, exact also where the draw itself
+        underflows (k < 1: G(k) = G(k + 1) * U**(1/k))."""
+        U = _U()
+        if k >= 1.0:
+            return U['log'](self._rng.gamma(shape, _F64, k, 1.0))
+        g = U['log'](self._rng.gamma(shape, _F64, k + 1.0, 1.0))
+        u = 1.0 - self._rng.random(shape, _F64)         # (0, 1]
+        return g + U['log'](u) / k
+
+    def standard_cauchy(self, size=None):
+        return self._dist('standard_cauchy', [], size,
+                          lambda shp: self._std_normal(shp) / self._std_normal(shp))
+
+    def standard_t(self, df, size=None):
+        def make(shp, d):
+            n = self._std_normal(shp)
+            g = self._rng.gamma(shp, _F64, d / 2.0, 1.0)
+            return math.sqrt(d / 2.0) * n / _U()['sqrt'](g)
+        return self._dist('standard_t', [(df, _POS, 'df')], size, make, scalar_only=True)
+
+    def chisquare(self, df, size=None):
+        return self._dist('chisquare', [(df, _POS, 'df')], size,
+                          lambda shp, d: 2.0 * self._rng.gamma(shp, _F64, d / 2.0, 1.0),
+                          scalar_only=True)
+
+    def f(self, dfnum, dfden, size=None):
+        def make(shp, a, b):
+            x = self._rng.gamma(shp, _F64, a / 2.0, 1.0)
+            y = self._rng.gamma(shp, _F64, b / 2.0, 1.0)
+            return (x * b) / (y * a)
+        return self._dist('f', [(dfnum, _POS, 'dfnum'), (dfden, _POS, 'dfden')], size, make,
+                          scalar_only=True)
+
+    def beta(self, a, b, size=None):
+        def make(shp, a, b):
+            lx, ly = self._log_gamma(shp, a), self._log_gamma(shp, b)
+            return 1.0 / (1.0 + _U()['exp'](ly - lx))
+        return self._dist('beta', [(a, _POS, 'a'), (b, _POS, 'b')], size, make,
+                          scalar_only=True)
+
+    def lognormal(self, mean=0.0, sigma=1.0, size=None):
+        return self._dist('lognormal', [(mean, None, 'mean'), (sigma, _NONNEG, 'sigma')], size,
+                          lambda shp, m, s: _U()['exp'](m + s * self._std_normal(shp)))
+
+    def laplace(self, loc=0.0, scale=1.0, size=None):
+        return self._dist('laplace', [(loc, None, 'loc'), (scale, _NONNEG, 'scale')], size,
+                          lambda shp, m, s: m + s * (self._std_exp(shp) - self._std_exp(shp)))
+
+    def logistic(self, loc=0.0, scale=1.0, size=None):
+        # log(E1 / E2) of two standard exponentials is standard logistic.
+        return self._dist('logistic', [(loc, None, 'loc'), (scale, _NONNEG, 'scale')], size,
+                          lambda shp, m, s: m + s * _U()['log'](self._std_exp(shp) /
+                                                                self._std_exp(shp)))
+
+    def gumbel(self, loc=0.0, scale=1.0, size=None):
+        return self._dist('gumbel', [(loc, None, 'loc'), (scale, _NONNEG, 'scale')], size,
+                          lambda shp, m, s: m - s * _U()['log'](self._std_exp(shp)))
+
+    def rayleigh(self, scale=1.0, size=None):
+        return self._dist('rayleigh', [(scale, _NONNEG, 'scale')], size,
+                          lambda shp, s: s * _U()['sqrt'](2.0 * self._std_exp(shp)))
+
+    def weibull(self, a, size=None):
+        def make(shp, a):
+            U = _U()
+            e = self._std_exp(shp)
+            if isinstance(a, _Array):
+                safe = _where(a == 0.0, 1.0, a)
+                return _where(a == 0.0, 0.0, U['power'](e, 1.0 / safe))
+            return 0.0 * e if a == 0.0 else U['power'](e, 1.0 / a)
+        return self._dist('weibull', [(a, _NONNEG, 'a')], size, make)
+
+    def pareto(self, a, size=None):
+        return self._dist('pareto', [(a, _POS, 'a')], size,
+                          lambda shp, a: _U()['expm1'](self._std_exp(shp) / a))
+
+    def power(self, a, size=None):
+        return self._dist('power', [(a, _POS, 'a')], size,
+                          lambda shp, a: _U()['power'](-_U()['expm1'](-self._std_exp(shp)),
+                                                      1.0 / a))
+
+    def triangular(self, left, mode, right, size=None):
+        vals = [_param(v) for v in (left, mode, right)]
+        if all(a is None for _, a in vals):
+            lf, md, rt = (float(v) for v, _ in vals)
+            if lf > md:
+                raise ValueError("left > mode")
+            if md > rt:
+                raise ValueError("mode > right")
+            if lf == rt:
+                raise ValueError("left == right")
+        else:
+            (lf, md, rt), _ = _fparams(*vals)
+            U = _U()
+            if U['greater'](lf, md).any():
+                raise ValueError("left > mode")
+            if U['greater'](md, rt).any():
+                raise ValueError("mode > right")
+            if U['equal'](lf, rt).any():
+                raise ValueError("left == right")
+
+        def make(shp, lf, md, rt):
+            U = _U()
+            base = rt - lf
+            ratio = (md - lf) / base
+            u = self._rng.random(shp, _F64)
+            lo = lf + U['sqrt'](u * ((md - lf) * base))
+            hi = rt - U['sqrt']((1.0 - u) * ((rt - md) * base))
+            return _where(U['less_equal'](u, ratio), lo, hi)
+        return self._dist('triangular', [(left, None, 'left'), (mode, None, 'mode'),
+                                         (right, None, 'right')], size, make)
+
+    def wald(self, mean, scale, size=None):
+        def make(shp, m, s):
+            U = _U()
+            y = self._std_normal(shp)
+            y = m * (y * y)
+            x = m + (m / (2.0 * s)) * (y - U['sqrt'](4.0 * s * y + y * y))
+            u = self._rng.random(shp, _F64)
+            return _where(U['less_equal'](u, m / (m + x)), x, (m * m) / x)
+        return self._dist('wald', [(mean, _POS, 'mean'), (scale, _POS, 'scale')], size, make)
+
+    def geometric(self, p, size=None):
+        def make(shp, p):
+            U = _U()
+            e = self._std_exp(shp)
+            k = U['ceil'](-e / U['log1p'](-p))
+            k = U['minimum'](k, 9.2233720368547748e18)
+            if isinstance(p, _Array):
+                k = _where(p == 1.0, 1.0, k)
+            elif p == 1.0:
+                k = 0.0 * e + 1.0
+            return k.astype(_np.int64)
+        return self._dist('geometric', [(p, _GT0_LE1, 'p')], size, make)
 
     def _integers(self, name, low, high, size, dtype, endpoint):
         if high is None:
@@ -808,6 +999,22 @@ binomial = _rand.binomial
 choice = _rand.choice
 permutation = _rand.permutation
 shuffle = _rand.shuffle
+standard_cauchy = _rand.standard_cauchy
+standard_t = _rand.standard_t
+chisquare = _rand.chisquare
+f = _rand.f
+beta = _rand.beta
+lognormal = _rand.lognormal
+laplace = _rand.laplace
+logistic = _rand.logistic
+gumbel = _rand.gumbel
+rayleigh = _rand.rayleigh
+weibull = _rand.weibull
+pareto = _rand.pareto
+power = _rand.power
+triangular = _rand.triangular
+wald = _rand.wald
+geometric = _rand.geometric
 
 
 def _legacy_fallback(name):
