@@ -187,10 +187,12 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     scalar = all(isinstance(v, (int, float, _np.integer, _np.floating)) and
                  not isinstance(v, bool) for v in (start, stop))
     dt = None if dtype is None else D.as_dtype(dtype)
-    if not scalar or axis != 0 or (dt is not None and (D.code(dt) is None or dt.kind == 'c')):
-        return F.call("linspace (complex or array bounds)", _np.linspace,
+    if dt is not None and D.code(dt) is None:
+        return F.call("linspace (dtype)", _np.linspace,
                       (start, stop), {'num': num, 'endpoint': endpoint, 'retstep': retstep,
                                       'dtype': dtype, 'axis': axis})
+    if not scalar or axis != 0 or (dt is not None and dt.kind == 'c'):
+        return _linspace_general(start, stop, num, endpoint, retstep, dt, axis)
     if dt is None:
         dt = _np.result_type(start, stop, float(num))
     c = D.code(dt)
@@ -202,6 +204,48 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
         step = (float(stop) - float(start)) / div if div > 0 else _np.nan
         return r, _np.float64(step) if dt.kind != 'f' or dt.itemsize == 8 else dt.type(step)
     return r
+
+
+def _linspace_general(start, stop, num, endpoint, retstep, dtype, axis):
+    """linspace with array or complex bounds or another axis: NumPy's
+    algorithm (numpy/_core/function_base.py) on ndtile arrays."""
+    from . import _ufunc as U
+    from ._manip import moveaxis
+    import ndtile as nt
+    div = (num - 1) if endpoint else num
+    a, b = nt.asarray(start), nt.asarray(stop)
+    if not isinstance(a, Array) or not isinstance(b, Array):
+        return F.call("linspace (dtype)", _np.linspace, (start, stop),
+                      {'num': num, 'endpoint': endpoint, 'retstep': retstep,
+                       'dtype': dtype, 'axis': axis})
+    dt = _np.result_type(a.dtype, b.dtype, 1.0)
+    integer_dtype = dtype is not None and dtype.kind in 'iu'
+    if dtype is None:
+        dtype = dt
+    delta = U.UFUNCS['subtract'](b.astype(dt), a.astype(dt))
+    y = arange(0, num, dtype=dt).reshape((-1,) + (1,) * delta.ndim)
+    if div > 0:
+        step = delta / div
+        if bool(U.UFUNCS['equal'](step, 0).any()):
+            y = (y / div) * delta
+        else:
+            y = y * step
+    else:
+        step = _np.nan
+        y = y * delta
+    y = y + a.astype(dt)
+    if endpoint and num > 1:
+        y[-1, ...] = b
+    if axis != 0:
+        y = moveaxis(y, 0, axis)
+    if integer_dtype:
+        y = U.UFUNCS['floor'](y)
+    y = y.astype(dtype, copy=False)
+    if retstep:
+        if isinstance(step, Array) and step.ndim == 0:
+            step = step[()]
+        return y, step
+    return y
 
 
 def eye(N, M=None, k=0, dtype=float, order='C', *, device=None, like=None):

@@ -690,3 +690,141 @@ def hamming(M):
 
 def hanning(M):
     return _cosine_window(M, (0.5, 0.5))
+
+
+# ---- assembling and spacing --------------------------------------------------
+def _block_index(index):
+    return 'arrays' + ''.join(f'[{i}]' for i in index if i is not None)
+
+
+def _block_check(x, index):
+    """(index of the first leaf, deepest leaf ndim), with NumPy's errors."""
+    if type(x) is tuple:
+        raise TypeError(
+            f'{_block_index(index)} is a tuple. Only lists can be used to arrange blocks, '
+            f'and np.block does not allow implicit conversion from tuple to ndarray.')
+    if type(x) is list:
+        if not x:
+            return index + [None], 0
+        first, nd = None, 0
+        for i, e in enumerate(x):
+            ix, end = _block_check(e, index + [i])
+            nd = max(nd, end)
+            if first is None:
+                first = ix
+            elif len(ix) != len(first):
+                raise ValueError(
+                    f"List depths are mismatched. First element was at depth {len(first)}, "
+                    f"but there is an element at depth {len(ix)} ({_block_index(ix)})")
+            if ix[-1] is None:
+                raise ValueError(f"List at {_block_index(ix)} cannot be empty")
+        return first, nd
+    return index, _np.ndim(x)
+
+
+def block(arrays):
+    nt = _nt()
+    first, leaf_nd = _block_check(arrays, [])
+    if first and first[-1] is None:
+        raise ValueError(f"List at {_block_index(first)} cannot be empty")
+    depth = len(first)
+    nd = max(depth, leaf_nd)
+
+    def build(x, level):
+        if level == depth:
+            a = nt.asanyarray(x)
+            return a.reshape((1,) * (nd - a.ndim) + tuple(a.shape)) if a.ndim < nd else a
+        return nt.concatenate([build(e, level + 1) for e in x], axis=-(depth - level))
+    r = build(arrays, 0)
+    return r.copy() if depth == 0 else r
+
+
+def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
+    nt = _nt()
+    start = nt.asanyarray(start)
+    stop = nt.asanyarray(stop)
+    if bool(nt.any(start == 0)) or bool(nt.any(stop == 0)):
+        raise ValueError('Geometric sequence cannot include zero')
+    dt = _np.result_type(start.dtype, stop.dtype, float(num), _np.zeros((), dtype))
+    dtype = dt if dtype is None else _np.dtype(dtype)
+    start = start.astype(dt)
+    stop = stop.astype(dt)
+    sign = nt.sign(start)
+    start = start / sign
+    stop = stop / sign
+    r = nt.logspace(nt.log10(start), nt.log10(stop), num=num, endpoint=endpoint, base=10.0,
+                    dtype=dt)
+    if num > 0:
+        r[0] = start
+        if num > 1 and endpoint:
+            r[-1] = stop
+    r = sign * r
+    if axis != 0:
+        r = nt.moveaxis(r, 0, axis)
+    return r.astype(dtype)
+
+
+# ---- bits ----------------------------------------------------------------------
+def _bit_weights(bitorder):
+    if bitorder not in ('big', 'little'):
+        raise ValueError("'order' must be either 'little' or 'big'")
+    w = _np.array([128, 64, 32, 16, 8, 4, 2, 1], _np.uint8)
+    return w if bitorder == 'big' else w[::-1].copy()
+
+
+def packbits(a, /, axis=None, bitorder='big'):
+    nt = _nt()
+    a = nt.asarray(a)
+    if a.dtype.kind not in 'biu':
+        raise TypeError("Expected an input array of integer or boolean data type")
+    w = _bit_weights(bitorder)
+    if axis is None:
+        a = a.ravel()
+        axis = 0
+    ax = _axis(axis, a.ndim)
+    b = nt.moveaxis(nt.not_equal(a, 0), ax, -1).astype(_np.uint8)
+    n = b.shape[-1]
+    m = -(-n // 8)
+    if m * 8 != n:
+        b = nt.concatenate((b, nt.zeros(tuple(b.shape[:-1]) + (m * 8 - n,), _np.uint8)),
+                           axis=-1)
+    r = nt.sum(b.reshape(tuple(b.shape[:-1]) + (m, 8)) * nt.asarray(w), axis=-1,
+               dtype=_np.uint8)
+    return nt.moveaxis(r, -1, ax)
+
+
+def unpackbits(a, /, axis=None, count=None, bitorder='big'):
+    nt = _nt()
+    a = nt.asarray(a)
+    if a.dtype != _np.uint8:
+        raise TypeError("Expected an input array of unsigned byte data type")
+    shifts = _np.array([7, 6, 5, 4, 3, 2, 1, 0], _np.uint8)
+    if bitorder not in ('big', 'little'):
+        raise ValueError("'order' must be either 'little' or 'big'")
+    if bitorder == 'little':
+        shifts = shifts[::-1].copy()
+    if axis is None:
+        a = a.ravel()
+        axis = 0
+    ax = _axis(axis, a.ndim)
+    x = nt.moveaxis(a, ax, -1)
+    bits = nt.bitwise_and(nt.right_shift(x[..., None], nt.asarray(shifts)), 1)
+    bits = bits.reshape(tuple(x.shape[:-1]) + (x.shape[-1] * 8,))
+    if count is not None:
+        count = operator.index(count)
+        n = bits.shape[-1]
+        keep = count if count >= 0 else n + count
+        if keep < 0:
+            raise ValueError(f"-count larger than number of elements")
+        if keep <= n:
+            bits = bits[..., :keep]
+        else:
+            bits = nt.concatenate(
+                (bits, nt.zeros(tuple(bits.shape[:-1]) + (keep - n,), _np.uint8)), axis=-1)
+    return nt.moveaxis(bits, -1, ax)
+
+
+def mask_indices(n, mask_func, k=0):
+    nt = _nt()
+    a = mask_func(nt.ones((n, n), dtype=int), k)
+    return nt.nonzero(a != 0)

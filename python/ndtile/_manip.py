@@ -825,11 +825,13 @@ def pad(array, pad_width, mode='constant', **kwargs):
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     from ._creation import linspace
     from . import _ufunc as U
-    if not all(isinstance(v, (int, float, _np.integer, _np.floating)) for v in
-               (start, stop, base)) or axis != 0:
-        return F.call("logspace (array bounds)", _np.logspace, (start, stop, num),
-                      {'endpoint': endpoint, 'base': base, 'dtype': dtype, 'axis': axis})
-    y = linspace(start, stop, num=num, endpoint=endpoint)
+    if _np.ndim(base) if not isinstance(base, Array) else base.ndim:
+        ndmax = len(_np.broadcast_shapes(_np.shape(start), _np.shape(stop), _np.shape(base)))
+        start, stop, base = (C.asarray(v) for v in (start, stop, base))
+        start, stop, base = (v.reshape((1,) * (ndmax - v.ndim) + tuple(v.shape))
+                             for v in (start, stop, base))
+        base = expand_dims(base, axis)
+    y = linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
     r = U.UFUNCS['power'](base, y)
     if dtype is not None:
         r = r.astype(dtype, copy=False)

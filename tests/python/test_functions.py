@@ -236,3 +236,57 @@ def test_poly():
 @pytest.mark.parametrize('name', ['bartlett', 'blackman', 'hamming', 'hanning'])
 def test_windows(name, M_):
     check(lambda m: getattr(m, name)(M_), rtol=1e-14)
+
+
+def test_block():
+    a, b = M[:2, :2], M[:2, :5]
+    check(lambda m, x, y: m.block([[x, y], [m.full((1, 7), 7, dtype=np.int32)]]), a, b)
+    check(lambda m, x: m.block([x, x[::-1]]), BIG)
+    check(lambda m, x: m.block([[x], [x]]), BIG[:10])
+    check(lambda m, x, y: m.block([[[x]], [[y]]]), a, a)
+    check(lambda m: m.block(5.0))
+    check(lambda m: m.block([1, 2, 3]))
+    check(lambda m, x: m.block([[1, x[0, :2]]]), M)
+    raises_like(lambda m, x: m.block([[x], x]), a)
+    raises_like(lambda m, x: m.block([x, []]), a)
+    raises_like(lambda m, x: m.block([[x, x], (x,)]), a)
+    raises_like(lambda m, x: m.block([]), a)
+
+
+@pytest.mark.parametrize('expr', [
+    'm.linspace([0, 1], [10, 20], 5)', 'm.linspace(0, [10, 20], 3000, axis=1)',
+    'm.linspace(1 + 1j, 5 - 2j, 4)', 'm.linspace(0, 10, 5, dtype=int)',
+    'm.linspace([0., 1], 5., 4, retstep=True)', 'm.linspace([0, 1], [1, 1], 1)',
+    'm.logspace([0, 1], [2, 3], 3)', 'm.logspace(0, 2, 3, base=[2, 10], axis=1)',
+    'm.geomspace(1, 1000, 4)', 'm.geomspace(-1, -1000, 2000)',
+    'm.geomspace([1, 2], [100, 200], 3, axis=1)', 'm.geomspace(1j, 1000j, 4)',
+    'm.geomspace(1, 256, 9, dtype=int)', 'm.geomspace(1, 10, 0)',
+    'm.geomspace(2, 10, 5, endpoint=False, dtype=np.float32)'])
+def test_spacing(expr):
+    # power() may differ from NumPy's in the last bit
+    check(lambda m: eval(expr, {'m': m, 'np': np}), rtol=0 if 'lin' in expr else 1e-14)
+
+
+def test_spacing_errors():
+    raises_like(lambda m: m.geomspace(0, 10))
+    raises_like(lambda m: m.geomspace([1, 0], 10))
+
+
+@pytest.mark.parametrize('bitorder', ['big', 'little'])
+def test_packbits(bitorder):
+    x = (make(np.int8, (37, 45)) > 0)
+    check(lambda m, a: m.packbits(a, bitorder=bitorder), x)
+    check(lambda m, a: m.packbits(a, axis=0, bitorder=bitorder), x)
+    check(lambda m, a: m.packbits(a[::-2, 3:], axis=1, bitorder=bitorder), x.astype(np.int16))
+    check(lambda m, a: m.packbits(a, bitorder=bitorder), np.zeros(0, bool))
+    p = np.packbits(x, axis=1)
+    for count in (None, 5, -7, 400):
+        check(lambda m, a: m.unpackbits(a, axis=1, count=count, bitorder=bitorder), p)
+    check(lambda m, a: m.unpackbits(a, bitorder=bitorder), p[::-1])
+    raises_like(lambda m, a: m.packbits(a), x.astype(np.float64))
+    raises_like(lambda m, a: m.unpackbits(a), p.astype(np.int16))
+
+
+def test_mask_indices():
+    check(lambda m: m.mask_indices(40, m.triu, 2))
+    check(lambda m: m.mask_indices(5, m.tril))
