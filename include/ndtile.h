@@ -402,6 +402,17 @@ ndt_status ndt_rng_integers(ndt_array **out, ndt_rng *rng, int ndim, const int64
                             ndt_dtype t, int64_t low, int64_t high, int endpoint);
 ndt_status ndt_rng_integers_u64(ndt_array **out, ndt_rng *rng, int ndim, const int64_t *shape,
                                 ndt_dtype t, uint64_t low, uint64_t high, int endpoint);
+/* The same samplers with a parameter per element: the parameters are arrays
+ * (k, scale, lam and p float64, n int64) broadcast together, and the result
+ * has their broadcast shape; element i is drawn with the parameters at i,
+ * with the bits the scalar-parameter sampler gives for those values. A bad
+ * parameter value (NumPy's messages: "shape < 0", "lam < 0 or lam is NaN",
+ * ...) is reported at the next wait, as a deferred error. */
+ndt_status ndt_rng_gamma_array(ndt_array **out, ndt_rng *rng, const ndt_array *k,
+                               const ndt_array *scale, ndt_dtype t);
+ndt_status ndt_rng_poisson_array(ndt_array **out, ndt_rng *rng, const ndt_array *lam);
+ndt_status ndt_rng_binomial_array(ndt_array **out, ndt_rng *rng, const ndt_array *n,
+                                  const ndt_array *p);
 /* A random permutation of 0 .. n-1 as an int64 array (n < 0: empty, as
  * NumPy's permutation(n)). permutation(x), shuffle and choice without
  * replacement index by it. */

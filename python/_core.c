@@ -1992,6 +1992,28 @@ static PyObject *rng_poisson(RngObject *self, PyObject *args) {
   return wrap_status(st, r);
 }
 
+/* gamma_array(k, scale, dt), poisson_array(lam), binomial_array(n, p): one
+ * parameter per element (arrays of float64, n int64; broadcast together). */
+static PyObject *rng_gamma_array(RngObject *self, PyObject *args) {
+  PyObject *k, *sc, *dto;
+  if (!PyArg_ParseTuple(args, "OOO", &k, &sc, &dto) || !check_arr(k) || !check_arr(sc))
+    return NULL;
+  long t = PyLong_AsLong(dto);
+  if (t == -1 && PyErr_Occurred()) return NULL;
+  RETURN_NEW(ndt_rng_gamma_array(&r, self->rng, ARR(k), ARR(sc), (ndt_dtype)t));
+}
+
+static PyObject *rng_poisson_array(RngObject *self, PyObject *lam) {
+  if (!check_arr(lam)) return NULL;
+  RETURN_NEW(ndt_rng_poisson_array(&r, self->rng, ARR(lam)));
+}
+
+static PyObject *rng_binomial_array(RngObject *self, PyObject *args) {
+  PyObject *n, *p;
+  if (!PyArg_ParseTuple(args, "OO", &n, &p) || !check_arr(n) || !check_arr(p)) return NULL;
+  RETURN_NEW(ndt_rng_binomial_array(&r, self->rng, ARR(n), ARR(p)));
+}
+
 static PyObject *rng_binomial(RngObject *self, PyObject *args) {
   long long n;
   double p;
@@ -2144,6 +2166,11 @@ static PyMethodDef rng_methods[] = {
   {"integers", (PyCFunction)rng_integers, METH_VARARGS,
    "integers(shape, dt, low, high, endpoint)"},
   {"permutation", (PyCFunction)rng_permutation, METH_O, "permutation(n): int64 0..n-1"},
+  {"gamma_array", (PyCFunction)rng_gamma_array, METH_VARARGS,
+   "gamma_array(k, scale, dt): a shape and scale per element"},
+  {"poisson_array", (PyCFunction)rng_poisson_array, METH_O, "poisson_array(lam): int64"},
+  {"binomial_array", (PyCFunction)rng_binomial_array, METH_VARARGS,
+   "binomial_array(n, p): int64, n int64 and p float64 arrays"},
   {"get_state", (PyCFunction)rng_get_state, METH_NOARGS, "(seed, stream, draws)"},
   {"set_state", (PyCFunction)rng_set_state, METH_O, "set_state((seed, stream, draws))"},
   {NULL, NULL, 0, NULL},

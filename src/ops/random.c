@@ -971,6 +971,16 @@ ndt_status ndt_rng_exponential(ndt_array **out, ndt_rng *rng, int ndim, const in
   return rand_fill(out, rng, ndim, shape, &q, "exponential");
 }
 
+/* Marsaglia-Tsang for shape k > 0: a normal (one block) and a uniform per try. */
+static void gamma_setup(rparams *q, double k) {
+  double a = k >= 1.0 ? k : k + 1.0;
+  q->g_shape = k;
+  q->npre = 2;
+  q->g_d = a - 1.0 / 3.0;
+  q->g_c = 1.0 / sqrt(9.0 * q->g_d);
+  q->g_inv = 1.0 / k;
+}
+
 ndt_status ndt_rng_gamma(ndt_array **out, ndt_rng *rng, int ndim, const int64_t *shape,
                          double k, double scale, ndt_dtype t) {
   ndt_status st = float_dtype(&t, "gamma");
@@ -982,12 +992,8 @@ ndt_status ndt_rng_gamma(ndt_array **out, ndt_rng *rng, int ndim, const int64_t 
     rparams q = {.dist = D_UNIFORM, .t = t, .loc = isnan(k) ? k : 0.0 * scale, .scale = 0};
     return rand_fill(out, rng, ndim, shape, &q, "gamma");
   }
-  double a = k >= 1.0 ? k : k + 1.0;
-  /* Marsaglia-Tsang: a normal (one block) and a uniform per try */
-  rparams q = {.dist = D_GAMMA, .t = t, .scale = scale, .g_shape = k, .npre = 2};
-  q.g_d = a - 1.0 / 3.0;
-  q.g_c = 1.0 / sqrt(9.0 * q.g_d);
-  q.g_inv = 1.0 / k;
+  rparams q = {.dist = D_GAMMA, .t = t, .scale = scale};
+  gamma_setup(&q, k);
   return rand_fill(out, rng, ndim, shape, &q, "gamma");
 }
 
@@ -995,6 +1001,22 @@ ndt_status ndt_rng_gamma(ndt_array **out, ndt_rng *rng, int ndim, const int64_t 
 
 /* NumPy's Generator rejects larger lam (int64 max - 10 * sqrt(int64 max)). */
 #define POISSON_LAM_MAX 9.2233720064847708e18
+
+/* lam > 0. Multiplication: about lam + 1 uniforms, two a block; PTRS: a
+ * block a try. */
+static void poisson_setup(rparams *q, double lam) {
+  q->lam = lam;
+  q->npre = lam < 10.0 ? (int)((lam + 1) / 2) + 2 : 2;
+  if (q->npre > NPRE) q->npre = NPRE;
+  q->enlam = exp(-lam);
+  q->slam = sqrt(lam);
+  q->loglam = log(lam);
+  q->pb = 0.931 + 2.53 * q->slam;
+  q->pa = -0.059 + 0.02483 * q->pb;
+  q->pinvalpha = 1.1239 + 1.1328 / (q->pb - 3.4);
+  q->pvr = 0.9277 - 3.6224 / (q->pb - 2);
+  q->plog_invalpha = log(q->pinvalpha);
+}
 
 ndt_status ndt_rng_poisson(ndt_array **out, ndt_rng *rng, int ndim, const int64_t *shape,
                            double lam) {
@@ -1005,57 +1027,217 @@ ndt_status ndt_rng_poisson(ndt_array **out, ndt_rng *rng, int ndim, const int64_
     q.dist = D_INTEGERS;   /* span 0: every value is 0 */
     return rand_fill(out, rng, ndim, shape, &q, "poisson");
   }
-  /* multiplication: about lam + 1 uniforms, two a block; PTRS: a block a try */
-  q.npre = lam < 10.0 ? (int)((lam + 1) / 2) + 2 : 2;
-  if (q.npre > NPRE) q.npre = NPRE;
-  q.enlam = exp(-lam);
-  q.slam = sqrt(lam);
-  q.loglam = log(lam);
-  q.pb = 0.931 + 2.53 * q.slam;
-  q.pa = -0.059 + 0.02483 * q.pb;
-  q.pinvalpha = 1.1239 + 1.1328 / (q.pb - 3.4);
-  q.pvr = 0.9277 - 3.6224 / (q.pb - 2);
-  q.plog_invalpha = log(q.pinvalpha);
+  poisson_setup(&q, lam);
   return rand_fill(out, rng, ndim, shape, &q, "poisson");
+}
+
+/* n >= 0, p in [0, 1]; bmode 0 when every value is bconst. */
+static void binomial_setup(rparams *q, int64_t n, double p) {
+  q->bn = n;
+  if (n == 0 || p == 0 || p == 1) {
+    q->bmode = 0;
+    q->bconst = p == 1 ? n : 0;
+    return;
+  }
+  q->bflip = p > 0.5;
+  double pp = q->bflip ? 1.0 - p : p, qq = 1.0 - pp, nd = (double)n;
+  q->bp = pp;
+  q->bq = qq;
+  q->npre = 2;
+  if (nd * pp < 10.0) {
+    q->bmode = 1;
+    q->npre = 1;
+    q->bqn = exp(nd * log1p(-pp));
+    double np = nd * pp, bound = np + 10.0 * sqrt(np * qq + 1);
+    q->bbound = bound < nd ? bound : nd;
+  } else {
+    q->bmode = 2;
+    double spq = sqrt(nd * pp * qq);
+    q->bb = 1.15 + 2.53 * spq;
+    q->ba = -0.0873 + 0.0248 * q->bb + 0.01 * pp;
+    q->bc = nd * pp + 0.5;
+    q->bvr = 0.92 - 4.2 / q->bb;
+    q->balpha = (2.83 + 5.1 / q->bb) * spq;
+    q->br = pp / qq;
+    q->bm = floor((nd + 1) * pp);
+    double m = q->bm;
+    /* the part of log(f(k)/f(m)) that does not depend on k */
+    q->bterm = (m + 0.5) * log((m + 1) / (q->br * (nd - m + 1))) + stirling_tail(m) +
+              stirling_tail(nd - m);
+  }
 }
 
 ndt_status ndt_rng_binomial(ndt_array **out, ndt_rng *rng, int ndim, const int64_t *shape,
                             int64_t n, double p) {
   if (n < 0) return ndt_error(NDT_ERR_VALUE, "n < 0");
   if (!(p >= 0 && p <= 1)) return ndt_error(NDT_ERR_VALUE, "p < 0, p > 1 or p is NaN");
-  rparams q = {.dist = D_BINOMIAL, .t = NDT_INT64, .bn = n};
-  if (n == 0 || p == 0 || p == 1) {
-    q.bmode = 0;
-    q.bconst = p == 1 ? n : 0;
-    return rand_fill(out, rng, ndim, shape, &q, "binomial");
-  }
-  q.bflip = p > 0.5;
-  double pp = q.bflip ? 1.0 - p : p, qq = 1.0 - pp, nd = (double)n;
-  q.bp = pp;
-  q.bq = qq;
-  q.npre = 2;
-  if (nd * pp < 10.0) {
-    q.bmode = 1;
-    q.npre = 1;
-    q.bqn = exp(nd * log1p(-pp));
-    double np = nd * pp, bound = np + 10.0 * sqrt(np * qq + 1);
-    q.bbound = bound < nd ? bound : nd;
-  } else {
-    q.bmode = 2;
-    double spq = sqrt(nd * pp * qq);
-    q.bb = 1.15 + 2.53 * spq;
-    q.ba = -0.0873 + 0.0248 * q.bb + 0.01 * pp;
-    q.bc = nd * pp + 0.5;
-    q.bvr = 0.92 - 4.2 / q.bb;
-    q.balpha = (2.83 + 5.1 / q.bb) * spq;
-    q.br = pp / qq;
-    q.bm = floor((nd + 1) * pp);
-    double m = q.bm;
-    /* the part of log(f(k)/f(m)) that does not depend on k */
-    q.bterm = (m + 0.5) * log((m + 1) / (q.br * (nd - m + 1))) + stirling_tail(m) +
-              stirling_tail(nd - m);
-  }
+  rparams q = {.dist = D_BINOMIAL, .t = NDT_INT64};
+  binomial_setup(&q, n, p);
   return rand_fill(out, rng, ndim, shape, &q, "binomial");
+}
+
+/* ---- samplers with parameters per element ----------------------------- */
+/* Element i is drawn from its own sub-stream exactly as the scalar-parameter
+ * sampler draws it (es_init at sub-stream 0 replays what the blocks computed
+ * ahead hold), so gamma(full(n, 2.0)) has the bits of gamma(2.0, size=n). */
+
+typedef struct {
+  ndt_array out, p0, p1;   /* blocks of the result and of its parameters */
+  int64_t first;           /* flat index of the block's first element */
+  rkey key;
+  rdist dist;
+  ndt_dtype t;
+} param_arg;
+
+static ndt_status param_one(const param_arg *a, const rkey *k, uint64_t pos, double x,
+                            double y, int64_t nx, double *dv, uint64_t *uv) {
+  rparams q;
+  memset(&q, 0, sizeof q);
+  estream s;
+  es_init(&s, k, pos, 0);
+  switch (a->dist) {
+    case D_GAMMA:   /* shape x, scale y */
+      if (negative(x)) return ndt_error(NDT_ERR_VALUE, "shape < 0");
+      if (negative(y)) return ndt_error(NDT_ERR_VALUE, "scale < 0");
+      if (x == 0.0 || isnan(x)) {
+        *dv = isnan(x) ? x : 0.0 * y;
+        return NDT_OK;
+      }
+      gamma_setup(&q, x);
+      *dv = std_gamma(&s, &q) * y;
+      return NDT_OK;
+    case D_POISSON:   /* lam x */
+      if (!(x >= 0)) return ndt_error(NDT_ERR_VALUE, "lam < 0 or lam is NaN");
+      if (x > POISSON_LAM_MAX) return ndt_error(NDT_ERR_VALUE, "lam value too large");
+      if (x == 0) {
+        *uv = 0;
+        return NDT_OK;
+      }
+      poisson_setup(&q, x);
+      *uv = (uint64_t)poisson_one(&s, &q);
+      return NDT_OK;
+    default:   /* binomial: n nx, p y */
+      if (nx < 0) return ndt_error(NDT_ERR_VALUE, "n < 0");
+      if (!(y >= 0 && y <= 1)) return ndt_error(NDT_ERR_VALUE, "p < 0, p > 1 or p is NaN");
+      binomial_setup(&q, nx, y);
+      *uv = (uint64_t)binomial_one(&s, &q);
+      return NDT_OK;
+  }
+}
+
+static ndt_status param_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const param_arg *a = p;
+  ndt_bound bo, b0, b1;
+  ndt_status st = ndt_bind(&a->out, &bo, 0);
+  if (st) return st;
+  if ((st = ndt_bind(&a->p0, &b0, 1))) {
+    ndt_unbind(&a->out, &bo, 0);
+    return st;
+  }
+  if ((st = ndt_bind(&a->p1, &b1, 1))) {
+    ndt_unbind(&a->p0, &b0, 0);
+    ndt_unbind(&a->out, &bo, 0);
+    return st;
+  }
+  /* the result block is a contiguous range (a block of a fresh array); the
+   * parameters are walked in C order through their strides */
+  int nd = a->out.ndim, isz = ndt_vsize(&a->out);
+  int64_t idx[NDT_MAXDIMS] = {0}, n = a->out.size;
+  const char *q0 = b0.ptr, *q1 = b1.ptr;
+  int int_n = a->dist == D_BINOMIAL;
+  double dbuf[CH];
+  uint64_t ubuf[CH];
+  for (int64_t c = 0; c < n && st == NDT_OK; c += CH) {
+    int m = (int)(n - c < CH ? n - c : CH);
+    for (int e = 0; e < m && st == NDT_OK; e++) {
+      double x = int_n ? 0.0 : *(const double *)q0;
+      int64_t nx = int_n ? *(const int64_t *)q0 : 0;
+      double y = *(const double *)q1;
+      st = param_one(a, &a->key, (uint64_t)(a->first + c + e), x, y, nx, &dbuf[e], &ubuf[e]);
+      for (int k = nd - 1; k >= 0; k--) {   /* next element in C order */
+        q0 += b0.st[k];
+        q1 += b1.st[k];
+        if (++idx[k] < a->out.shape[k]) break;
+        q0 -= b0.st[k] * a->out.shape[k];
+        q1 -= b1.st[k] * a->out.shape[k];
+        idx[k] = 0;
+      }
+    }
+    if (st == NDT_OK) store_values(a->t, bo.ptr + c * isz, dbuf, ubuf, m);
+  }
+  ndt_unbind(&a->p1, &b1, 0);
+  ndt_unbind(&a->p0, &b0, 0);
+  ndt_unbind(&a->out, &bo, st == NDT_OK);
+  return st;
+}
+
+static ndt_status param_fill(ndt_array **out, ndt_rng *rng, rdist dist, ndt_dtype t,
+                             const ndt_array *p0, ndt_dtype t0, const ndt_array *p1,
+                             const char *name) {
+  ndt_status st = check_rng(rng);
+  if (st) return st;
+  if (!out || !p0 || !p1) return ndt_error(NDT_ERR_VALUE, "%s: an argument is NULL", name);
+  if (p0->dtype != t0 || p1->dtype != NDT_FLOAT64)
+    return ndt_error(NDT_ERR_TYPE, "%s: parameters must be %s and float64 arrays", name,
+                     ndt_dtype_name(t0));
+  int64_t shape[NDT_MAXDIMS];
+  int nd;
+  const int nds[2] = {p0->ndim, p1->ndim};
+  const int64_t *shapes[2] = {p0->shape, p1->shape};
+  if ((st = ndt_broadcast_shapes(2, nds, shapes, &nd, shape))) return st;
+  ndt_array *r;
+  if ((st = ndt_array_new(&r, t, nd, shape, 0))) return st;
+  ndt_array v0, v1;
+  ndt_bcast_view(p0, nd, shape, &v0);
+  ndt_bcast_view(p1, nd, shape, &v1);
+  ndt_tiling tl;
+  ndt_tiling_for(nd, r->shape, r->store->itemsize, ndt_rt_tile_bytes(), &tl);
+  param_arg a;
+  memset(&a, 0, sizeof a);
+  a.key = key_for(rng->seed, rng->stream, rng->draws);
+  a.dist = dist;
+  a.t = t;
+  ndt_store *keep[3] = {r->store, p0->store, p1->store};
+  ndt_access *acc = NULL;
+  int nacc, cap = 0;
+  for (int64_t b = 0; b < tl.ntiles && st == NDT_OK && r->size; b++) {
+    ndt_block_view(r, &tl, b, &a.out);
+    ndt_block_view(&v0, &tl, b, &a.p0);
+    ndt_block_view(&v1, &tl, b, &a.p1);
+    a.first = a.out.offset - r->offset;
+    nacc = 0;
+    st = ndt_add_access(&acc, &nacc, &cap, &a.out, NDT_WRITE);
+    if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &a.p0, NDT_READ);
+    if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &a.p1, NDT_READ);
+    if (st == NDT_OK)
+      st = ndt_submit(name, param_task, &a, sizeof a, acc, nacc, keep, 3,
+                      tl.ntiles == 1 && r->size <= ndt_rt_inline_elems() ? 2 : 0);
+  }
+  ndt_mfree(acc);
+  if (st) {
+    ndt_free(r);
+    return st;
+  }
+  rng->draws++;
+  *out = r;
+  return NDT_OK;
+}
+
+ndt_status ndt_rng_gamma_array(ndt_array **out, ndt_rng *rng, const ndt_array *k,
+                               const ndt_array *scale, ndt_dtype t) {
+  ndt_status st = float_dtype(&t, "gamma");
+  if (st) return st;
+  return param_fill(out, rng, D_GAMMA, t, k, NDT_FLOAT64, scale, "gamma");
+}
+
+ndt_status ndt_rng_poisson_array(ndt_array **out, ndt_rng *rng, const ndt_array *lam) {
+  return param_fill(out, rng, D_POISSON, NDT_INT64, lam, NDT_FLOAT64, lam, "poisson");
+}
+
+ndt_status ndt_rng_binomial_array(ndt_array **out, ndt_rng *rng, const ndt_array *n,
+                                  const ndt_array *p) {
+  return param_fill(out, rng, D_BINOMIAL, NDT_INT64, n, NDT_INT64, p, "binomial");
 }
 
 /* A 65-bit signed integer (sign and magnitude), enough for any bound. */

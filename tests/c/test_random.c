@@ -889,6 +889,75 @@ static void test_errors(void) {
   ndt_rng_free(r);
 }
 
+/* Samplers with a parameter per element: the bits of the scalar-parameter
+ * samplers for equal parameters, several parameters in one call, and bad
+ * values reported at the next wait. */
+static void test_param_arrays(void) {
+  enum { N = 3000 };
+  int64_t n1[1] = {N};
+  ndt_rng *r1, *r2;
+  OK(ndt_rng_new(&r1, 77));
+  OK(ndt_rng_new(&r2, 77));
+  ndt_array *k, *sc, *lam, *nn, *pp, *a, *b;
+  const double kv = 0.4, sv = 3.0, lamv = 25.0, pv = 0.35;
+  const int64_t nv = 40;
+  OK(ndt_full(&k, 1, n1, NDT_FLOAT64, &kv, NDT_FLOAT64));
+  OK(ndt_full(&sc, 0, NULL, NDT_FLOAT64, &sv, NDT_FLOAT64));
+  OK(ndt_full(&lam, 1, n1, NDT_FLOAT64, &lamv, NDT_FLOAT64));
+  OK(ndt_full(&nn, 1, n1, NDT_INT64, &nv, NDT_INT64));
+  OK(ndt_full(&pp, 0, NULL, NDT_FLOAT64, &pv, NDT_FLOAT64));
+  static double x[N], y[N];
+  static int64_t u[N], v[N];
+  OK(ndt_rng_gamma_array(&a, r1, k, sc, NDT_FLOAT64));
+  OK(ndt_rng_gamma(&b, r2, 1, n1, 0.4, 3.0, NDT_FLOAT64));
+  OK(ndt_to_buffer(a, x));
+  OK(ndt_to_buffer(b, y));
+  EXPECT(memcmp(x, y, sizeof x) == 0, "gamma_array bits differ from gamma");
+  ndt_free(a); ndt_free(b);
+  OK(ndt_rng_poisson_array(&a, r1, lam));
+  OK(ndt_rng_poisson(&b, r2, 1, n1, 25.0));
+  OK(ndt_to_buffer(a, u));
+  OK(ndt_to_buffer(b, v));
+  EXPECT(memcmp(u, v, sizeof u) == 0, "poisson_array bits differ from poisson");
+  ndt_free(a); ndt_free(b);
+  OK(ndt_rng_binomial_array(&a, r1, nn, pp));
+  OK(ndt_rng_binomial(&b, r2, 1, n1, 40, 0.35));
+  OK(ndt_to_buffer(a, u));
+  OK(ndt_to_buffer(b, v));
+  EXPECT(memcmp(u, v, sizeof u) == 0, "binomial_array bits differ from binomial");
+  ndt_free(a); ndt_free(b);
+  /* lam = i / 10 per element: the mean of each quarter follows its lam */
+  double lv[N];
+  for (int i = 0; i < N; i++) lv[i] = (double)(i % 4) * 10.0;
+  ndt_array *lams;
+  OK(ndt_from_buffer(&lams, NDT_FLOAT64, 1, n1, lv, NULL));
+  OK(ndt_rng_poisson_array(&a, r1, lams));
+  OK(ndt_to_buffer(a, u));
+  double mean[4] = {0};
+  for (int i = 0; i < N; i++) mean[i % 4] += (double)u[i] / (N / 4);
+  for (int q = 0; q < 4; q++)
+    EXPECT(fabs(mean[q] - q * 10.0) < 5 * sqrt(q * 10.0 / (N / 4)) + 1e-12,
+           "poisson_array mean %g for lam %d", mean[q], q * 10);
+  ndt_free(a);
+  /* a negative lam: the call records, the wait reports it */
+  lv[1234] = -1.0;
+  ndt_free(lams);
+  OK(ndt_from_buffer(&lams, NDT_FLOAT64, 1, n1, lv, NULL));
+  ndt_status st = ndt_rng_poisson_array(&a, r1, lams);
+  if (st == NDT_OK) {
+    st = ndt_to_buffer(a, u);
+    ndt_free(a);
+  }
+  EXPECT(st == NDT_ERR_VALUE || st == NDT_ERR_DEFERRED, "negative lam gave %d", st);
+  EXPECT(strstr(ndt_last_error(), "lam < 0") != NULL, "message: %s", ndt_last_error());
+  ndt_sync();
+  /* wrong parameter dtypes */
+  EXPECT(ndt_rng_gamma_array(&a, r1, nn, sc, NDT_FLOAT64) == NDT_ERR_TYPE, "int64 shape");
+  ndt_free(k); ndt_free(sc); ndt_free(lam); ndt_free(nn); ndt_free(pp); ndt_free(lams);
+  ndt_rng_free(r1);
+  ndt_rng_free(r2);
+}
+
 int main(void) {
   OK(ndt_init(NULL));
   test_kat();
@@ -906,6 +975,7 @@ int main(void) {
   test_permutation(r);
   ndt_rng_free(r);
   test_errors();
+  test_param_arrays();
   ndt_finalize();
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;

@@ -114,3 +114,77 @@ def test_errors_as_numpy(expr):
     mine = err({'np': np, 'g': NTR.default_rng(0)})
     assert theirs is not None
     assert mine == theirs, expr
+
+
+# ---- a parameter per element ---------------------------------------------------------
+
+@pytest.mark.parametrize('name, scalar, array', [
+    ('gamma', (0.5,), (np.full(3000, 0.5),)), ('gamma', (3.5, 2.0), (np.full(3000, 3.5), 2.0)),
+    ('standard_gamma', (0.2,), (np.full(3000, 0.2),)), ('poisson', (3.0,), (np.full(3000, 3.0),)),
+    ('poisson', (40.0,), (np.full(3000, 40.0),)),
+    ('binomial', (10, 0.3), (np.full(3000, 10), 0.3)),
+    ('binomial', (100, 0.7), (100, np.full(3000, 0.7)))])
+def test_array_parameters_have_the_scalar_bits(name, scalar, array):
+    a = getattr(NTR.default_rng(9), name)(*scalar, size=3000)
+    b = getattr(NTR.default_rng(9), name)(*[nt.asarray(x) if isinstance(x, np.ndarray) else x
+                                            for x in array])
+    assert np.array_equal(np.asarray(a), np.asarray(b))
+    assert a.dtype == b.dtype
+
+
+@pytest.mark.parametrize('name, args', [
+    ('gamma', ([0.3, 1.0, 4.0], [1.0, 2.0, 0.5])), ('standard_gamma', ([0.05, 2.0, 9.0],)),
+    ('poisson', ([0.0, 2.0, 25.0, 1e5],)), ('binomial', ([5, 50, 2000], [0.5, 0.05, 0.9])),
+    ('binomial', ([0, 7, 30], 1.0)), ('negative_binomial', ([1.0, 3.0, 0.5], [0.4, 0.9, 1.0])),
+    ('chisquare', ([0.5, 3.0],)), ('standard_t', ([0.8, 5.0],)), ('f', ([2.0, 5.0], 7.0)),
+    ('beta', ([0.05, 2.0], [0.5, 3.0])), ('noncentral_chisquare', ([0.5, 3.0], [0.0, 4.0])),
+    ('noncentral_f', (3.0, [5.0, 20.0], [0.0, 2.0]))])
+def test_array_parameter_distributions(name, args):
+    k = np.broadcast_shapes(*[np.shape(a) for a in args])[0]
+    m = np.asarray(getattr(NTR.default_rng(4), name)(*args, size=(6000, k)))
+    ref = getattr(np.random.default_rng(5), name)(*args, size=(6000, k))
+    assert m.dtype == ref.dtype and m.shape == ref.shape
+    for j in range(ref.shape[1]):
+        if np.ptp(ref[:, j]) == 0:
+            assert np.array_equal(m[:, j], ref[:, j]), (name, j)
+        else:
+            assert ks_statistic(m[:, j], ref[:, j]) < 2.7 * np.sqrt(2.0 / 6000), (name, j)
+    # types without size: an array for array parameters, a scalar otherwise
+    r = getattr(NTR.default_rng(4), name)(*args)
+    assert isinstance(r, nt.ndarray) and r.shape == (k,)
+
+
+@pytest.mark.parametrize('alpha', [[1.0, 2.0, 3.0], [0.02, 0.5, 0.01], [5.0]])
+def test_dirichlet(alpha):
+    m = np.asarray(NTR.default_rng(2).dirichlet(alpha, size=8000))
+    ref = np.random.default_rng(3).dirichlet(alpha, size=8000)
+    assert m.shape == ref.shape and m.dtype == ref.dtype
+    assert np.allclose(m.sum(-1), 1.0)
+    for j in range(len(alpha) if len(alpha) > 1 else 0):
+        assert ks_statistic(m[:, j], ref[:, j]) < 2.7 * np.sqrt(2.0 / 8000)
+    assert NTR.default_rng(2).dirichlet(alpha).shape == (len(alpha),)
+
+
+PARAM_ERRORS = [
+    "g.gamma([1, -1])", "g.gamma([1, 2], [1, -0.0])", "g.standard_gamma([-1, 1])",
+    "g.poisson([1, -1])", "g.poisson([1, np.nan])", "g.poisson([1, 1e19])",
+    "g.binomial([5, -1], 0.5)", "g.binomial(5, [0.5, 1.5])", "g.binomial([5, 5], [0.5, np.nan])",
+    "g.negative_binomial(0, 0.5)", "g.negative_binomial(1, 0)", "g.negative_binomial([1, 1], [0.5, 1.5])",
+    "g.noncentral_chisquare(0, 1)", "g.noncentral_chisquare(1, -1)", "g.noncentral_f(1, 1, -1)",
+    "g.dirichlet([1, -1])", "g.dirichlet([[1, 2]])",
+    "g.gamma(np.ones(3), size=(2,))", "g.poisson(np.ones(3), size=(2, 2))",
+]
+
+
+@pytest.mark.parametrize('expr', PARAM_ERRORS)
+def test_parameter_errors_as_numpy(expr):
+    def err(env):
+        try:
+            eval(expr, env)
+        except Exception as e:
+            return type(e), str(e)
+        return None
+    theirs = err({'np': np, 'g': np.random.default_rng(0)})
+    mine = err({'np': np, 'g': NTR.default_rng(0)})
+    assert theirs is not None
+    assert mine == theirs, expr

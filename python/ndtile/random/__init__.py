@@ -395,6 +395,37 @@ def _constraint(v, cons, name):
         raise ValueError(msg)
 
 
+def _full_params(vals, shape):
+    """floats or float64 arrays as float64 ndtile arrays of shape (views)."""
+    out = []
+    for v in vals:
+        a = v if isinstance(v, _Array) else _core.scalar(float(v), _F64, False)
+        out.append(a if tuple(a.shape) == tuple(shape) else a._broadcast_to(tuple(shape)))
+    return out
+
+
+def _iarray(v):
+    """An integer parameter (n of binomial) as an int64 ndtile array."""
+    if isinstance(v, _Array):
+        if v.dtype.kind not in 'biu':
+            v = v._astype(_F64, 4)
+            return v._astype(_I64, 4)
+        return v if v._dt == _I64 else v._astype(_I64, 4)
+    a = _np.asarray(v)
+    return _C.from_numpy(_np.ascontiguousarray(a.astype(_np.int64)))
+
+
+def _check_poisson(L):
+    U = _U()
+    if isinstance(L, _Array):
+        if not U['less_equal'](L, 9.2233720064847708e18).all():
+            raise ValueError("lam value too large")
+        if not U['greater_equal'](L, 0.0).all():
+            raise ValueError("lam < 0 or lam contains NaNs")
+    elif not L >= 0:
+        raise ValueError("lam < 0 or lam is NaN")
+
+
 class _Sampler:
     _kind = 'Generator'
     _legacy = False
@@ -501,31 +532,53 @@ class _Sampler:
     def gamma(self, shape, scale=1.0, size=None):
         k, ka = _param(shape)
         s, sa = _param(scale)
-        if ka is not None:
-            return self._fallback('gamma', (shape, scale), {'size': size})
         shp = _shape(size)
-        if sa is None:
+        if ka is None and sa is None:
             return _finish(self._rng.gamma(() if shp is None else shp, _F64, float(k),
                                            float(s)), shp)
-        (K, S), shapes = _fparams((k, None), (s, sa))
+        (K, S), shapes = _fparams((k, ka), (s, sa))
         _check_nonneg(K, 'shape')
         _check_nonneg(S, 'scale')
-        return S * self._rng.gamma(_bshape(shp, shapes), _F64, K, 1.0)
+        return self._gamma_array(K, S, _bshape(shp, shapes), _F64)
+
+    def _gamma_array(self, K, S, shape, code):
+        """gamma draws with a shape (and scale) per element: K and S are
+        floats or float64 arrays, broadcast to shape; K already checked."""
+        K, S = _full_params((K, S), shape)
+        return self._rng.gamma_array(K, S, code)
 
     def poisson(self, lam=1.0, size=None):
         v, a = _param(lam)
-        if a is not None:
-            return self._fallback('poisson', (lam,), {'size': size})
         shape = _shape(size)
-        return _finish(self._rng.poisson(() if shape is None else shape, _I64, float(v)), shape)
+        if a is None:
+            return _finish(self._rng.poisson(() if shape is None else shape, _I64, float(v)),
+                           shape)
+        (L,), shapes = _fparams((v, a))
+        _check_poisson(L)
+        return self._poisson_array(L, _bshape(shape, shapes))
+
+    def _poisson_array(self, L, shape):
+        (L,) = _full_params((L,), shape)
+        return self._rng.poisson_array(L)
 
     def binomial(self, n, p, size=None):
         (nv, na), (pv, pa) = _param(n), _param(p)
-        if na is not None or pa is not None:
-            return self._fallback('binomial', (n, p), {'size': size})
         shape = _shape(size)
-        return _finish(self._rng.binomial(() if shape is None else shape, _I64, int(nv),
-                                          float(pv)), shape)
+        if na is None and pa is None:
+            return _finish(self._rng.binomial(() if shape is None else shape, _I64, int(nv),
+                                              float(pv)), shape)
+        N = _iarray(nv if na is None else na)
+        (P,), shapes = _fparams((pv, pa))
+        U = _U()
+        if U['less'](N, 0).any():
+            raise ValueError("n < 0")
+        P = P if isinstance(P, _Array) else _core.scalar(P, _F64, False)
+        if not (U['greater_equal'](P, 0.0).all() and U['less_equal'](P, 1.0).all()):
+            raise ValueError("p < 0, p > 1 or p contains NaNs" if pa is not None else
+                             "p < 0, p > 1 or p is NaN")
+        full = _bshape(shape, [tuple(N.shape), tuple(P.shape)])
+        N, P = (x if tuple(x.shape) == full else x._broadcast_to(full) for x in (N, P))
+        return self._rng.binomial_array(N, P)
 
     # -- distributions made from the core's draws by exact transformations
     # (ratios, logs and powers of normal, exponential, uniform and gamma
@@ -550,15 +603,27 @@ class _Sampler:
     def _std_exp(self, shape):
         return self._rng.exponential(shape, _F64, 1.0)
 
+    def _sgamma(self, shape, k):
+        """standard_gamma(k) draws of shape; k a float or a float64 array."""
+        if isinstance(k, _Array):
+            return self._gamma_array(k, 1.0, shape, _F64)
+        return self._rng.gamma(shape, _F64, k, 1.0)
+
     def _log_gamma(self, shape, k):
         """log of standard_gamma(k) draws, exact also where the draw itself
         underflows (k < 1: G(k) = G(k + 1) * U**(1/k))."""
         U = _U()
-        if k >= 1.0:
+        if not isinstance(k, _Array) and k >= 1.0:
             return U['log'](self._rng.gamma(shape, _F64, k, 1.0))
-        g = U['log'](self._rng.gamma(shape, _F64, k + 1.0, 1.0))
+        g = U['log'](self._sgamma(shape, k + 1.0))
         u = 1.0 - self._rng.random(shape, _F64)         # (0, 1]
-        return g + U['log'](u) / k
+        small = g + U['log'](u) / k
+        if not isinstance(k, _Array):
+            return small
+        return _where(U['greater_equal'](k, 1.0), U['log'](self._sgamma(shape, k)), small)
+
+    def _chisq(self, shape, df):
+        return 2.0 * self._sgamma(shape, df / 2.0)
 
     def standard_cauchy(self, size=None):
         return self._dist('standard_cauchy', [], size,
@@ -567,29 +632,69 @@ class _Sampler:
     def standard_t(self, df, size=None):
         def make(shp, d):
             n = self._std_normal(shp)
-            g = self._rng.gamma(shp, _F64, d / 2.0, 1.0)
-            return math.sqrt(d / 2.0) * n / _U()['sqrt'](g)
-        return self._dist('standard_t', [(df, _POS, 'df')], size, make, scalar_only=True)
+            g = self._sgamma(shp, d / 2.0)
+            return _U()['sqrt'](d / 2.0) * n / _U()['sqrt'](g)
+        return self._dist('standard_t', [(df, _POS, 'df')], size, make)
 
     def chisquare(self, df, size=None):
-        return self._dist('chisquare', [(df, _POS, 'df')], size,
-                          lambda shp, d: 2.0 * self._rng.gamma(shp, _F64, d / 2.0, 1.0),
-                          scalar_only=True)
+        return self._dist('chisquare', [(df, _POS, 'df')], size, self._chisq)
 
     def f(self, dfnum, dfden, size=None):
         def make(shp, a, b):
-            x = self._rng.gamma(shp, _F64, a / 2.0, 1.0)
-            y = self._rng.gamma(shp, _F64, b / 2.0, 1.0)
-            return (x * b) / (y * a)
-        return self._dist('f', [(dfnum, _POS, 'dfnum'), (dfden, _POS, 'dfden')], size, make,
-                          scalar_only=True)
+            return (self._chisq(shp, a) * b) / (self._chisq(shp, b) * a)
+        return self._dist('f', [(dfnum, _POS, 'dfnum'), (dfden, _POS, 'dfden')], size, make)
+
+    def noncentral_chisquare(self, df, nonc, size=None):
+        # a Poisson(nonc / 2) mixture of central chi-squares with df + 2i
+        def make(shp, d, c):
+            i = self._poisson_array(c / 2.0, shp)
+            return self._chisq(shp, d + 2.0 * i)
+        return self._dist('noncentral_chisquare', [(df, _POS, 'df'), (nonc, _NONNEG, 'nonc')],
+                          size, make)
+
+    def noncentral_f(self, dfnum, dfden, nonc, size=None):
+        def make(shp, a, b, c):
+            i = self._poisson_array(c / 2.0, shp)
+            return (self._chisq(shp, a + 2.0 * i) * b) / (self._chisq(shp, b) * a)
+        return self._dist('noncentral_f', [(dfnum, _POS, 'dfnum'), (dfden, _POS, 'dfden'),
+                                           (nonc, _NONNEG, 'nonc')], size, make)
+
+    def negative_binomial(self, n, p, size=None):
+        # a Poisson whose rate is gamma(n, (1 - p) / p)
+        def make(shp, n, p):
+            lam = self._sgamma(shp, n) * ((1.0 - p) / p)
+            return self._poisson_array(lam, shp)
+        return self._dist('negative_binomial', [(n, _POS, 'n'), (p, _GT0_LE1, 'p')], size,
+                          make)
 
     def beta(self, a, b, size=None):
         def make(shp, a, b):
             lx, ly = self._log_gamma(shp, a), self._log_gamma(shp, b)
             return 1.0 / (1.0 + _U()['exp'](ly - lx))
-        return self._dist('beta', [(a, _POS, 'a'), (b, _POS, 'b')], size, make,
-                          scalar_only=True)
+        return self._dist('beta', [(a, _POS, 'a'), (b, _POS, 'b')], size, make)
+
+    def dirichlet(self, alpha, size=None):
+        al = _np.asarray(alpha.__array__() if isinstance(alpha, _Array) else
+                         _C.to_np_tree(alpha), dtype=_np.float64)
+        if al.ndim != 1:
+            raise ValueError("setting an array element with a sequence. The requested array "
+                             "would exceed the maximum number of dimension of 1."
+                             if al.ndim > 1 else "object of too small depth for desired array")
+        if _np.any(_np.less(al, 0)):
+            raise ValueError('alpha < 0')
+        shape = _shape(size)
+        out_shape = (() if shape is None else shape) + (al.size,)
+        if al.size == 0 or 0 in out_shape:
+            from .._creation import empty
+            return empty(out_shape)
+        U = _U()
+        lg = self._log_gamma(out_shape, _C.from_numpy(al))
+        # normalize in log space: tiny alphas underflow gamma draws to 0
+        from .._reduce import reduce_nd
+        top = reduce_nd('max', lg, -1, _D.DEFAULT, True)
+        top = _where(U['isfinite'](top), top, 0.0)
+        w = U['exp'](lg - top)
+        return w / reduce_nd('sum', w, -1, _D.DEFAULT, True)
 
     def lognormal(self, mean=0.0, sigma=1.0, size=None):
         return self._dist('lognormal', [(mean, None, 'mean'), (sigma, _NONNEG, 'sigma')], size,
@@ -847,8 +952,13 @@ class Generator(_Sampler):
     def standard_gamma(self, shape, size=None, dtype=_np.float64, out=None):
         k, ka = _param(shape)
         if ka is not None:
-            return self._fallback('standard_gamma', (shape,),
-                                  {'size': size, 'dtype': dtype, 'out': out})
+            if out is not None:
+                return self._fallback('standard_gamma', (shape,),
+                                      {'size': size, 'dtype': dtype, 'out': out})
+            code = _float_code(dtype, 'standard_gamma')
+            (K,), shapes = _fparams((k, ka))
+            _check_nonneg(K, 'shape')
+            return self._gamma_array(K, 1.0, _bshape(_shape(size), shapes), code)
         k = float(k)
         rng = self._rng
         return self._float_draw('standard_gamma', lambda shp, c: rng.gamma(shp, c, k, 1.0),
@@ -938,10 +1048,7 @@ class RandomState(_Sampler):
         return self.exponential(1.0, size)
 
     def standard_gamma(self, shape, size=None):
-        k, ka = _param(shape)
-        if ka is not None:
-            return self._fallback('standard_gamma', (shape,), {'size': size})
-        return self.gamma(k, 1.0, size)
+        return self.gamma(shape, 1.0, size)
 
     def uniform(self, low=0.0, high=1.0, size=None):
         return self._uniform(low, high, size, True)
@@ -999,6 +1106,10 @@ binomial = _rand.binomial
 choice = _rand.choice
 permutation = _rand.permutation
 shuffle = _rand.shuffle
+noncentral_chisquare = _rand.noncentral_chisquare
+noncentral_f = _rand.noncentral_f
+negative_binomial = _rand.negative_binomial
+dirichlet = _rand.dirichlet
 standard_cauchy = _rand.standard_cauchy
 standard_t = _rand.standard_t
 chisquare = _rand.chisquare
