@@ -188,3 +188,63 @@ def test_parameter_errors_as_numpy(expr):
     mine = err({'np': np, 'g': NTR.default_rng(0)})
     assert theirs is not None
     assert mine == theirs, expr
+
+
+@pytest.mark.parametrize('n, pvals, size', [
+    (100, [0.2, 0.3, 0.5], (20000,)), (7, [0.0, 1.0], (50,)), ([5, 60], [[0.2, 0.8], [0.5, 0.5]], None),
+    (1000, [0.9, 0.05, 0.05, 0.0], (3000,)), (0, [0.5, 0.5], (3,))])
+def test_multinomial(n, pvals, size):
+    m = NTR.default_rng(1).multinomial(n, pvals, size=size)
+    ref = np.random.default_rng(1).multinomial(n, pvals, size=size)
+    assert isinstance(m, nt.ndarray)
+    m = np.asarray(m)
+    assert m.shape == ref.shape and m.dtype == ref.dtype
+    assert np.array_equal(m.sum(-1), np.broadcast_to(n, m.shape[:-1]))
+    assert (m >= 0).all()
+    if size and size[0] >= 3000:
+        p = np.asarray(pvals)
+        mean = m.mean(0)
+        sd = np.sqrt(n * p * (1 - p) / size[0])
+        assert np.all(np.abs(mean - n * p) <= 5 * sd + 1e-12)
+    zero = np.asarray(pvals) == 0
+    assert (m[..., zero] == 0).all()
+
+
+def test_multivariate_normal():
+    mean, cov = [1.0, -2.0, 0.5], [[2.0, 0.5, 0.0], [0.5, 1.0, 0.3], [0.0, 0.3, 0.5]]
+    for method in ('svd', 'eigh', 'cholesky'):
+        x = NTR.default_rng(3).multivariate_normal(mean, cov, size=(400, 100), method=method)
+        assert isinstance(x, nt.ndarray) and x.shape == (400, 100, 3)
+        a = np.asarray(x).reshape(-1, 3)
+        assert np.allclose(a.mean(0), mean, atol=0.05)
+        assert np.allclose(np.cov(a.T), cov, atol=0.05)
+    assert NTR.default_rng(0).multivariate_normal(mean, cov).shape == (3,)
+    with pytest.warns(RuntimeWarning, match="positive-semidefinite"):
+        NTR.default_rng(0).multivariate_normal([0, 0], [[1, 2], [2, 1]])
+
+
+def test_bytes_and_random_integers():
+    b = NTR.default_rng(0).bytes(4000)
+    assert isinstance(b, bytes) and len(b) == 4000 and len(set(b)) > 200
+    assert NTR.default_rng(0).bytes(10) == NTR.default_rng(0).bytes(10)
+    with pytest.warns(DeprecationWarning, match=r"randint\(1, 6 \+ 1\)"):
+        r = NTR.random_integers(6, size=6000)
+    r = np.asarray(r)
+    assert r.min() == 1 and r.max() == 6
+    with pytest.warns(DeprecationWarning):
+        assert NTR.RandomState(0).random_integers(-2, -2) == -2
+
+
+MORE_ERRORS = [
+    "g.multinomial(-1, [0.5, 0.5])", "g.multinomial(5, [0.5, 0.6, 0.1])",
+    "g.multinomial(5, [-0.1, 1.1])", "g.multinomial(5, [np.nan, 1])", "g.multinomial(5, 0.5)",
+    "g.multinomial(5, [])", "g.multivariate_normal([0, 0], [[1, 2], [2, 1]], check_valid='raise')",
+    "g.multivariate_normal([0, 0], [[1, 0], [0, 1]], check_valid='x')",
+    "g.multivariate_normal([[0, 0]], [[1, 0], [0, 1]])", "g.multivariate_normal([0, 0], [1, 1])",
+    "g.multivariate_normal([0, 0, 0], [[1, 0], [0, 1]])",
+]
+
+
+@pytest.mark.parametrize('expr', MORE_ERRORS)
+def test_more_errors_as_numpy(expr):
+    test_parameter_errors_as_numpy(expr)

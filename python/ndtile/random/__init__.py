@@ -35,6 +35,7 @@ seeds (ints in [0, 2**32)). Generator.bit_generator (a TilePhilox) has
 'draws'}}, settable to replay; get_state()/set_state() use the same dict.
 """
 import hashlib
+from builtins import bytes as _bytes
 import math
 import operator
 import os
@@ -84,7 +85,7 @@ def _entropy(seed, bad):
         for s in seed:
             out.extend(_entropy(s, bad))
         return out
-    if isinstance(seed, (float, _np.floating, complex, _np.complexfloating, str, bytes)):
+    if isinstance(seed, (float, _np.floating, complex, _np.complexfloating, str, _bytes)):
         raise bad(seed)
     try:
         return [operator.index(seed)]
@@ -229,7 +230,7 @@ def _shape(size):
     try:
         shape = (operator.index(size),)
     except TypeError:
-        if isinstance(size, (str, bytes)) or not hasattr(size, '__iter__'):
+        if isinstance(size, (str, _bytes)) or not hasattr(size, '__iter__'):
             raise TypeError(f"expected a sequence of integers or a single integer, "
                             f"got '{size}'") from None
         shape = tuple(operator.index(s) for s in size)
@@ -696,6 +697,95 @@ class _Sampler:
         w = U['exp'](lg - top)
         return w / reduce_nd('sum', w, -1, _D.DEFAULT, True)
 
+    def multinomial(self, n, pvals, size=None):
+        # one binomial per category on what the earlier ones left (NumPy's
+        # conditional method), each an array draw over all the samples
+        pv = _np.asarray(pvals.__array__() if isinstance(pvals, _Array) else
+                         _C.to_np_tree(pvals), dtype=_np.float64)
+        if pv.ndim == 0 or pv.shape[-1] == 0:
+            raise ValueError("pvals must have at least 1 dimension and the last dimension of "
+                             "pvals must be greater than 0.")
+        nv = _np.asarray(n.__array__() if isinstance(n, _Array) else _C.to_np_tree(n))
+        if _np.any(nv < 0):
+            raise ValueError("n < 0")
+        if not (_np.all(pv >= 0) and _np.all(pv <= 1)):
+            raise ValueError("pvals < 0, pvals > 1 or pvals contains NaNs")
+        if _np.any(pv[..., :-1].sum(axis=-1) > 1.0 + 1e-12):
+            raise ValueError("sum(pvals[:-1]) > 1.0")
+        k = pv.shape[-1]
+        bshape = _np.broadcast_shapes(nv.shape, pv.shape[:-1])
+        shape = _shape(size)
+        S = bshape if shape is None else _bshape(shape, [nv.shape, pv.shape[:-1]])
+        U = _U()
+        from .._manip import stack
+        left = _C.from_numpy(_np.ascontiguousarray(_np.broadcast_to(
+            nv.astype(_np.int64), S)))
+        P = _C.from_numpy(_np.ascontiguousarray(pv))
+        rest = 1.0
+        parts = []
+        for j in range(k - 1):
+            pj = P[..., j]
+            prob = U['minimum'](pj / rest, 1.0) if not isinstance(rest, float) or rest != 1.0 \
+                else pj
+            if isinstance(rest, _Array):
+                prob = _where(U['greater'](rest, 0.0), prob, 0.0)
+            prob = U['maximum'](prob, 0.0)
+            (prob,) = _full_params((prob._astype(_F64, 4) if isinstance(prob, _Array)
+                                    else prob,), S)
+            x = self._rng.binomial_array(left, prob)
+            parts.append(x)
+            left = left - x
+            rest = rest - pj
+        parts.append(left)
+        return stack(parts, axis=-1)
+
+    def multivariate_normal(self, mean, cov, size=None, check_valid='warn', tol=1e-8, *,
+                            method='svd'):
+        # the k x k factor of cov is computed on the host with NumPy; the
+        # draws and their product with it are ndtile's
+        mean = _np.array(mean.__array__() if isinstance(mean, _Array) else
+                         _C.to_np_tree(mean))
+        cov = _np.array(cov.__array__() if isinstance(cov, _Array) else _C.to_np_tree(cov))
+        shape = [] if size is None else list(_shape(size))
+        if mean.ndim != 1:
+            raise ValueError("mean must be 1 dimensional")
+        if cov.ndim != 2 or cov.shape[0] != cov.shape[1]:
+            raise ValueError("cov must be 2 dimensional and square")
+        if mean.shape[0] != cov.shape[0]:
+            raise ValueError("mean and cov must have same length")
+        if _np.issubdtype(mean.dtype, _np.complexfloating) or \
+                _np.issubdtype(cov.dtype, _np.complexfloating):
+            raise TypeError("mean and cov must not be complex")
+        if check_valid not in ('warn', 'raise', 'ignore'):
+            raise ValueError("check_valid must equal 'warn', 'raise', or 'ignore'")
+        if method not in ('svd', 'eigh', 'cholesky'):
+            raise ValueError("method must be one of {'eigh', 'svd', 'cholesky'}")
+        cov = cov.astype(_np.double)
+        psd = True
+        if method == 'svd':
+            u, s, vh = _np.linalg.svd(cov)
+            psd = _np.allclose(_np.dot(vh.T * s, vh), cov, rtol=tol, atol=tol)
+            factor = _np.sqrt(s)[:, None] * vh
+        elif method == 'eigh':
+            s, u = _np.linalg.eigh(cov)
+            psd = not _np.any(s < -tol)
+            factor = (u * _np.sqrt(_np.maximum(s, 0))).T
+        else:
+            factor = _np.linalg.cholesky(cov).T
+        if method != 'cholesky' and check_valid != 'ignore' and not psd:
+            if check_valid == 'warn':
+                import warnings
+                warnings.warn("covariance is not symmetric positive-semidefinite.",
+                              RuntimeWarning, stacklevel=2)
+            else:
+                raise ValueError("covariance is not symmetric positive-semidefinite.")
+        k = mean.shape[0]
+        final = tuple(shape) + (k,)
+        z = self._rng.standard_normal(final, _F64)._reshape((-1, k))
+        x = _C.from_numpy(_np.ascontiguousarray(mean.astype(_np.float64))) + \
+            z @ _C.from_numpy(_np.ascontiguousarray(factor))
+        return x._reshape(final)
+
     def lognormal(self, mean=0.0, sigma=1.0, size=None):
         return self._dist('lognormal', [(mean, None, 'mean'), (sigma, _NONNEG, 'sigma')], size,
                           lambda shp, m, s: _U()['exp'](m + s * self._std_normal(shp)))
@@ -973,6 +1063,10 @@ class Generator(_Sampler):
     def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
         return self._choice(a, size, replace, p, axis, {'axis': axis, 'shuffle': shuffle})
 
+    def bytes(self, length):
+        b = self._integers('bytes', 0, 256, (operator.index(length),), _np.uint8, False)
+        return _np.asarray(b).tobytes()
+
     def permutation(self, x, axis=0):
         return self._permutation(x, axis)
 
@@ -1053,6 +1147,21 @@ class RandomState(_Sampler):
     def uniform(self, low=0.0, high=1.0, size=None):
         return self._uniform(low, high, size, True)
 
+    def random_integers(self, low, high=None, size=None):
+        import warnings
+        if high is None:
+            warnings.warn(f"This function is deprecated. Please call randint(1, {low} + 1) "
+                          f"instead", DeprecationWarning, stacklevel=2)
+            high, low = low, 1
+        else:
+            warnings.warn(f"This function is deprecated. Please call randint({low}, {high} + 1) "
+                          f"instead", DeprecationWarning, stacklevel=2)
+        return self._integers('random_integers', low, high, size, int, True)
+
+    def bytes(self, length):
+        b = self._integers('bytes', 0, 256, (operator.index(length),), _np.uint8, False)
+        return _np.asarray(b).tobytes()
+
     def randint(self, low, high=None, size=None, dtype=int):
         return self._integers('randint', low, high, size, dtype, False)
 
@@ -1106,6 +1215,10 @@ binomial = _rand.binomial
 choice = _rand.choice
 permutation = _rand.permutation
 shuffle = _rand.shuffle
+multinomial = _rand.multinomial
+multivariate_normal = _rand.multivariate_normal
+bytes = _rand.bytes
+random_integers = _rand.random_integers
 noncentral_chisquare = _rand.noncentral_chisquare
 noncentral_f = _rand.noncentral_f
 negative_binomial = _rand.negative_binomial
