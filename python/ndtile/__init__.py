@@ -89,6 +89,11 @@ from ._manip import (  # noqa: E402
     tril, triu, dot, vdot, inner)
 
 from ._manip import sort, argsort  # noqa: E402
+from ._manip import (  # noqa: E402
+    roll, rot90, tile, repeat, take, take_along_axis, put, put_along_axis, diag, diagonal,
+    trace, tensordot, einsum, convolve, correlate)
+from ._stats import (  # noqa: E402
+    nanargmax, nanargmin, nanvar, nanstd, cov, corrcoef, gradient)
 
 from . import linalg, fft, random  # noqa: E402
 
