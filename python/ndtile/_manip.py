@@ -1074,7 +1074,7 @@ def repeat(a, repeats, axis=None):
         ax = _norm_axis(axis, x.ndim)
     n = x.shape[ax]
     r = C.asarray(repeats)
-    if not isinstance(r, Array) or D.KIND[r._dt] not in 'iub':
+    if not isinstance(r, Array) or D.KIND[r._dt] == 'c':
         raise TypeError(f"Cannot cast array data from {_np.asarray(repeats).dtype!r} to "
                         f"dtype('int64') according to the rule 'safe'")
     if r.ndim > 1 or (r.ndim == 1 and r.size != 1 and r.size != n):
@@ -1099,15 +1099,24 @@ def repeat(a, repeats, axis=None):
 
 
 def _index_array(indices, name='take'):
+    if not isinstance(indices, (Array, _np.ndarray)):
+        h = _np.asarray(C.to_np_tree(indices))
+        if h.dtype.kind == 'c':
+            raise TypeError("int() argument must be a string, a bytes-like object or a real "
+                            "number, not 'complex'")
+        if h.dtype.kind in 'fb' or h.size == 0:
+            h = h.astype(_np.int64)
+        indices = h
     ix = C.asarray(indices)
     if not isinstance(ix, Array):
-        ix = C.from_numpy(_np.asarray(indices).astype(_np.int64))
+        raise TypeError(f"Cannot cast array data from {indices.dtype!r} to dtype('int64') "
+                        f"according to the rule 'same_kind'")
     k = D.KIND[ix._dt]
     if k in 'fc':
         if name == 'take_along_axis':
             raise IndexError("`indices` must be an integer array")
         raise TypeError(f"Cannot cast array data from {ix.dtype!r} to dtype('int64') "
-                        f"according to the rule 'safe'")
+                        f"according to the rule 'same_kind'")
     if ix._dt != D.INT64:
         ix = ix._astype(D.INT64, 4)
     return ix
@@ -1358,7 +1367,8 @@ def _einsum_parse(subscripts, shapes):
             raise ValueError(f"einsum(): invalid subscript '.' in the operand")
         for ch in t.replace('...', ''):
             if not ch.isalpha() or not ch.isascii():
-                raise ValueError(f"einsum(): invalid subscript '{ch}' in the operand")
+                raise ValueError(f"invalid subscript '{ch}' in einstein sum subscripts string, "
+                                 f"subscripts must be letters")
         nlab = len(t.replace('...', ''))
         if '...' in t:
             k = len(shp) - nlab
@@ -1368,9 +1378,8 @@ def _einsum_parse(subscripts, shapes):
                                  f"broadcast the extra dimensions.")
             nell = builtins.max(nell, k)
         elif nlab != len(shp):
-            raise ValueError(f"einsum(): the number of subscripts in the operand ({nlab}) "
-                             f"does not match the number of dimensions ({len(shp)})" if
-                             nlab < len(shp) else
+            raise ValueError(f"einstein sum subscripts string contains too many subscripts "
+                             f"for operand {len(parsed)}" if nlab > len(shp) else
                              f"einsum(): operand has more dimensions than subscripts given "
                              f"in einstein sum, but no '...' ellipsis provided to broadcast "
                              f"the extra dimensions.")
@@ -1405,13 +1414,14 @@ def _einsum_parse(subscripts, shapes):
         alll = set(ch for ls in labels for ch in ls)
         for ch in out:
             if ch in seen:
-                raise ValueError(f"einsum(): output subscript '{ch}' appears more than once in "
-                                 f"the output")
+                raise ValueError(f"einstein sum subscripts string includes output subscript "
+                                 f"'{ch}' multiple times")
             if ch not in alll and ch not in ell:
-                raise ValueError(f"einsum(): output subscript '{ch}' does not appear in the "
-                                 f"input")
+                raise ValueError(f"einstein sum subscripts string included output subscript "
+                                 f"'{ch}' which never appeared in an input")
             if not (ch.isalpha() or ch in ell):
-                raise ValueError(f"einsum(): invalid subscript '{ch}' in the output")
+                raise ValueError(f"invalid subscript '{ch}' in einstein sum subscripts string, "
+                                 f"subscripts must be letters")
             seen.add(ch)
     return labels, out
 

@@ -55,37 +55,40 @@ def nanargmin(a, axis=None, out=None, *, keepdims=False):
 
 
 def _nanvar_nd(x, axis, dtype, ddof, keepdims):
-    """nanvar as an ndtile array (0-d for a full reduction)."""
-    if dtype is not None:
-        x = x.astype(dtype, copy=False)
+    """nanvar as an ndtile array (0-d for a full reduction), in NumPy's
+    steps: deviations and squares in the input dtype, sums in `dtype`."""
     k = D.KIND[x._dt]
+    sumc = D.DEFAULT if dtype is None else D.code_of(dtype)
     if k not in 'fc':
-        return R.reduce_nd('var', x, axis, D.DEFAULT if dtype is None else D.code_of(dtype),
-                           keepdims, ddof=ddof)
-    rdt = x.real.dtype if k == 'c' else x.dtype
-    rc = D.code(rdt)
+        return R.reduce_nd('var', x, axis, sumc, keepdims, ddof=ddof)
     mask = _u('isnan')(x)
     W = _ufunc_where()
     zero = _core.scalar(0, x._dt, False)
     x0 = _core.apply(W, [mask, zero, x])
     cnt = R.reduce_nd('sum', _u('logical_not')(mask), axis, D.DEFAULT, True)
-    cntf = cnt._astype(rc, 4)
-    avg = _u('divide')(R.reduce_nd('sum', x0, axis, D.DEFAULT, True), cntf)
-    d = _core.apply(W, [mask, zero, _u('subtract')(x, avg)])
+    s1 = R.reduce_nd('sum', x0, axis, sumc, True)
+    avg = _u('divide')(s1, cnt)
+    if avg._dt != s1._dt:
+        avg = avg._astype(s1._dt, 4)
+    d = _u('subtract')(x, avg)
+    if d._dt != x._dt:
+        d = d._astype(x._dt, 4)
+    d = _core.apply(W, [mask, zero, d])
     if k == 'c':
         sq = _u('add')(_u('multiply')(d._real(), d._real()), _u('multiply')(d._imag(), d._imag()))
     else:
         sq = _u('multiply')(d, d)
-    s = R.reduce_nd('sum', sq, axis, D.DEFAULT, keepdims)
+    s = R.reduce_nd('sum', sq, axis, sumc, keepdims)
     dof = _u('subtract')(cnt if keepdims else cnt._reshape(s.shape), ddof)
     bad = _u('less_equal')(dof, 0)
     if bool(R.any(bad)):
         warnings.warn("Degrees of freedom <= 0 for slice.", RuntimeWarning,
                       stacklevel=F.user_frame()[0])
-    dofc = _core.apply(W, [bad, _core.scalar(0, rc, False), dof._astype(rc, 4)])
     with _np.errstate(invalid='ignore', divide='ignore'):
-        v = _u('divide')(s, dofc)
-    return _core.apply(W, [bad, _core.scalar(_np.nan, rc, False), v])
+        v = _u('divide')(s, dof)
+    if v._dt != s._dt:
+        v = v._astype(s._dt, 4)
+    return _core.apply(W, [bad, _core.scalar(_np.nan, v._dt, False), v])
 
 
 def _nanvarlike(name, a, axis, dtype, out, ddof, keepdims, where, mean, correction):
@@ -151,7 +154,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     w = None
     if fweights is not None:
         fw = C.asnd(fweights)
-        if D.KIND[fw._dt] not in 'iub' and not bool(R.all(fw == _u('around')(fw))):
+        if D.KIND[fw._dt] not in 'iub' and not bool(R.all(fw == M.around(fw))):
             raise TypeError("fweights must be integer")
         if fw.ndim > 1:
             raise RuntimeError("cannot handle multidimensional fweights")
@@ -206,11 +209,10 @@ def corrcoef(x, y=None, rowvar=True, bias=_NoValue, ddof=_NoValue, *, dtype=None
         warnings.warn('bias and ddof have no effect and are deprecated', DeprecationWarning,
                       stacklevel=F.user_frame()[0])
     c = cov(x, y, rowvar, dtype=dtype)
-    if not isinstance(c, Array):
-        return F.call("corrcoef (dtype)", _np.corrcoef, (x, y, rowvar), {'dtype': dtype})
     if c.ndim != 2:
         with _np.errstate(divide='ignore', invalid='ignore'):
-            return _u('divide')(c, c)
+            r = _u('divide')(c, c)
+        return r._scalar() if r.ndim == 0 else r
     d = _core.diagonal(c, 0, 0, 1)
     stddev = _u('sqrt')(d._real() if D.KIND[d._dt] == 'c' else d)
     with _np.errstate(divide='ignore', invalid='ignore'):
@@ -259,7 +261,7 @@ def gradient(f, *varargs, axis=None, edge_order=1):
                 dd = dd.astype(_np.float64)
             diffx = M.diff(dd)
             if diffx.size and bool(R.all(diffx == diffx[0])):
-                diffx = diffx[0]._scalar()
+                diffx = diffx[0]
             dx[i] = diffx
     else:
         raise TypeError("invalid number of arguments")
@@ -304,17 +306,17 @@ def gradient(f, *varargs, axis=None, edge_order=1):
                                               mul(col(b), sl(slice(1, -1)))),
                                           mul(col(c), sl(slice(2, None)))), 4)
         if edge_order == 1:
-            d0 = ax_dx if uniform else ax_dx[0]._scalar()
+            d0 = ax_dx if uniform else ax_dx[0]
             osl(slice(0, 1))._assign(div(sub(sl(slice(1, 2)), sl(slice(0, 1))), d0), 4)
-            dn = ax_dx if uniform else ax_dx[-1]._scalar()
+            dn = ax_dx if uniform else ax_dx[-1]
             osl(slice(-1, None))._assign(div(sub(sl(slice(-1, None)), sl(slice(-2, -1))),
                                              dn), 4)
         else:
             if uniform:
                 a, b, c = -1.5 / ax_dx, 2. / ax_dx, -0.5 / ax_dx
             else:
-                dx1 = ax_dx[0]._scalar()
-                dx2 = ax_dx[1]._scalar()
+                dx1 = ax_dx[0]
+                dx2 = ax_dx[1]
                 a = -(2. * dx1 + dx2) / (dx1 * (dx1 + dx2))
                 b = (dx1 + dx2) / (dx1 * dx2)
                 c = - dx1 / (dx2 * (dx1 + dx2))
@@ -323,8 +325,8 @@ def gradient(f, *varargs, axis=None, edge_order=1):
             if uniform:
                 a, b, c = 0.5 / ax_dx, -2. / ax_dx, 1.5 / ax_dx
             else:
-                dx1 = ax_dx[-2]._scalar()
-                dx2 = ax_dx[-1]._scalar()
+                dx1 = ax_dx[-2]
+                dx2 = ax_dx[-1]
                 a = (dx2) / (dx1 * (dx1 + dx2))
                 b = - (dx2 + dx1) / (dx1 * dx2)
                 c = (2. * dx2 + dx1) / (dx2 * (dx1 + dx2))
