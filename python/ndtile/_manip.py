@@ -1068,7 +1068,9 @@ def repeat(a, repeats, axis=None):
     x, fb = _nd(a, 'repeat', _np.repeat, (a, repeats), {'axis': axis})
     if fb is not None:
         return fb
-    if axis is None:
+    if axis is None or x.ndim == 0:
+        if axis is not None:
+            _norm_axis(axis, 1)
         x, ax = x._reshape((-1,)), 0
     else:
         ax = _norm_axis(axis, x.ndim)

@@ -70,6 +70,7 @@ def test_tile_repeat_edge_cases():
     assert_same(nt.repeat(x, [0, 5, 0], axis=1), np.repeat(a, [0, 5, 0], axis=1))
     assert_same(nt.repeat(x, [2], axis=1), np.repeat(a, [2], axis=1))
     assert_same(nt.repeat(nt.asarray(np.float64(2.5)), 3), np.repeat(np.float64(2.5), 3))
+    assert_same(nt.repeat(nt.asarray(np.float64(2.5)), 2, axis=0), np.repeat(np.float64(2.5), 2, axis=0))
     assert_same(nt.repeat(x[::-1], np.arange(12) % 4), np.repeat(a[::-1], np.arange(12) % 4))
     errs(lambda: nt.repeat(x, [1, 2], axis=1), lambda: np.repeat(a, [1, 2], axis=1))
     errs(lambda: nt.repeat(x, [1, -1, 2], axis=1), lambda: np.repeat(a, [1, -1, 2], axis=1))
