@@ -1195,7 +1195,7 @@ def _along_axis(arr, indices, axis, name):
     ix = _index_array(indices, 'take_along_axis')
     if axis is None:
         if ix.ndim != 1:
-            raise ValueError(f"when axis=None, `indices` must have a single dimension.")
+            raise ValueError("when axis=None, `indices` must have a single dimension.")
         x, ax = x._reshape((-1,)), 0
     else:
         ax = _norm_axis(axis, x.ndim)
@@ -1224,6 +1224,8 @@ def _put_flat(x, flat, vals):
 
 
 def put(a, ind, v, mode='raise'):
+    if isinstance(a, _np.ndarray):
+        return F.call("put (dtype)", _np.put, (a, ind, v), {'mode': mode})
     if not isinstance(a, Array):
         raise TypeError(f"argument 1 must be numpy.ndarray, not {type(a)}")
     ix = _index_array(ind)._reshape((-1,))
@@ -1366,7 +1368,7 @@ def _einsum_parse(subscripts, shapes):
     parsed = []
     for t, shp in zip(terms, shapes):
         if t.count('...') > 1 or t.replace('...', '').count('.'):
-            raise ValueError(f"einsum(): invalid subscript '.' in the operand")
+            raise ValueError("einsum(): invalid subscript '.' in the operand")
         for ch in t.replace('...', ''):
             if not ch.isalpha() or not ch.isascii():
                 raise ValueError(f"invalid subscript '{ch}' in einstein sum subscripts string, "
@@ -1375,9 +1377,8 @@ def _einsum_parse(subscripts, shapes):
         if '...' in t:
             k = len(shp) - nlab
             if k < 0:
-                raise ValueError(f"einsum(): operand has more dimensions than subscripts given "
-                                 f"in einstein sum, but no '...' ellipsis provided to "
-                                 f"broadcast the extra dimensions.")
+                raise ValueError(f"einstein sum subscripts string contains too many subscripts "
+                                 f"for operand {len(parsed)}")
             nell = builtins.max(nell, k)
         elif nlab != len(shp):
             raise ValueError(f"einstein sum subscripts string contains too many subscripts "
@@ -1408,10 +1409,7 @@ def _einsum_parse(subscripts, shapes):
             pre, post = outs.split('...')
             out = list(pre) + ell + list(post)
         else:
-            out = list(outs)
-            if nell and builtins.any(len(s) for s in
-                                     [x for x in ell if builtins.any(x in ls for ls in labels)]):
-                pass   # NumPy sums the broadcast dimensions away
+            out = list(outs)      # broadcast dimensions not named are summed away
         seen = set()
         alll = set(ch for ls in labels for ch in ls)
         for ch in out:
@@ -1559,11 +1557,6 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order='K', casting='
         out[...] = x
         return out
     return x._scalar() if x.ndim == 0 else x
-
-
-def einsum_path(*operands, optimize='greedy', einsum_call=False):
-    return F.call("einsum_path", _np.einsum_path, operands,
-                  {'optimize': optimize, 'einsum_call': einsum_call})
 
 
 # -- convolution and correlation (ndt_correlate, the direct sum) --

@@ -167,7 +167,8 @@ def test_gradient_spacing_and_errors():
     errs(lambda: nt.gradient(x, edge_order=3), lambda: np.gradient(a, edge_order=3))
     errs(lambda: nt.gradient(x, 1, 2, 3), lambda: np.gradient(a, 1, 2, 3))
     errs(lambda: nt.gradient(x, cx[:5], 1.0), lambda: np.gradient(a, cx[:5], 1.0))
-    errs(lambda: nt.gradient(x, np.ones((12, 2)), 1.0), lambda: np.gradient(a, np.ones((12, 2)), 1.0))
+    errs(lambda: nt.gradient(x, np.ones((12, 2)), 1.0),
+         lambda: np.gradient(a, np.ones((12, 2)), 1.0))
     errs(lambda: nt.gradient(x, axis=2), lambda: np.gradient(a, axis=2))
 
 
