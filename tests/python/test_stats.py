@@ -178,3 +178,22 @@ def test_registered_native():
         assert getattr(np, name) in _fallback.NATIVE, name
     x = nt.arange(12.).reshape(3, 4)
     assert_same(np.cov(x), np.cov(np.arange(12.).reshape(3, 4)), rtol=1e-12)
+
+
+def test_same_bits_for_any_workers():
+    from ndtile import _core
+    a = make(np.float64, (40, 300))
+    v = make(np.complex128, (3000,))
+    old = _core.workers()
+    res = []
+    try:
+        for w in (1, 3):
+            _core.set_workers(w)
+            x = nt.asarray(a)
+            res.append([np.asarray(r) for r in (
+                nt.cov(x), nt.corrcoef(x), nt.nanvar(x, axis=1), nt.gradient(x, axis=1),
+                nt.convolve(nt.asarray(v), x[0], 'same'), nt.einsum('ij,kj->ik', x, x))])
+    finally:
+        _core.set_workers(old)
+    for g, e in zip(*res):
+        np.testing.assert_array_equal(g, e)
