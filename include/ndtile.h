@@ -349,6 +349,26 @@ ndt_status ndt_matmul(const ndt_array *a, const ndt_array *b, ndt_array **out);
  * shape and be C-contiguous (NumPy's rule); ownership as ndt_matmul. */
 ndt_status ndt_dot(const ndt_array *a, const ndt_array *b, ndt_array **out);
 
+/* ---- correlation, diagonal view, put (src/ops/convolve.c) ------------- */
+/* 1-d correlation by the direct sum: out[i] = sum_j a[lag0 + i + j] * w(v[j])
+ * for i in [0, n), over the j with 0 <= lag0 + i + j < len(a); w conjugates
+ * when conj != 0 (complex). a and v are 1-d views of one dtype: int64,
+ * uint64 (wrapping), float32/64 or complex64/128 (NDT_ERR_TYPE otherwise).
+ * NumPy's correlate/convolve modes are choices of lag0 and n made by the
+ * caller. One task per tile of the result; each output sums j = 0, 1, ...
+ * in order, so results do not depend on workers or ranks. */
+ndt_status ndt_correlate(const ndt_array *a, const ndt_array *v, int64_t lag0, int64_t n,
+                         int conj, ndt_array **out);
+/* NumPy's a.diagonal(offset, axis1, axis2) as a view (never copies): the
+ * other axes in order, then the diagonal. NDT_ERR_VALUE for ndim < 2 or
+ * equal axes, NDT_ERR_AXIS for an axis out of range. */
+ndt_status ndt_diagonal(ndt_array **out, const ndt_array *a, int64_t offset, int ax1, int ax2);
+/* a.flat[idx[k]] = vals[k] for k = 0, 1, ... in order (the last write to an
+ * element wins): idx a 1-d int64 array of flat C-order indices in [0, size)
+ * (NDT_ERR_INDEX otherwise, at the next wait), vals 1-d of idx's length and
+ * a's dtype. One task (reads idx and vals, reads and writes all of a). */
+ndt_status ndt_put(ndt_array *a, const ndt_array *idx, const ndt_array *vals);
+
 /* ---- random numbers (src/ops/random.c) -------------------------------- */
 /* A counter-based generator: Philox4x32-10 (Salmon et al., SC11) keyed by
  * (seed, stream). Element i (C-order flat index) of the k-th array drawn from

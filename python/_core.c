@@ -1696,6 +1696,39 @@ static PyObject *f_broadcast_shapes(PyObject *m, PyObject *shapes) {
   return shape_tuple(nd, out);
 }
 
+/* ---- correlation, diagonal view, put (src/ops/convolve.c) ---- */
+static PyObject *f_correlate(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *a, *v;
+  long long lag0, n;
+  int conj;
+  if (!PyArg_ParseTuple(args, "OOLLi", &a, &v, &lag0, &n, &conj) || !check_arr(a) ||
+      !check_arr(v))
+    return NULL;
+  RETURN_NEW(ndt_correlate(ARR(a), ARR(v), lag0, n, conj, &r));
+}
+
+static PyObject *f_diagonal(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *a;
+  long long offset;
+  int ax1, ax2;
+  if (!PyArg_ParseTuple(args, "OLii", &a, &offset, &ax1, &ax2) || !check_arr(a)) return NULL;
+  RETURN_NEW(ndt_diagonal(&r, ARR(a), offset, ax1, ax2));
+}
+
+static PyObject *f_put(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *a, *idx, *vals;
+  if (!PyArg_ParseTuple(args, "OOO", &a, &idx, &vals) || !check_arr(a) || !check_arr(idx) ||
+      !check_arr(vals))
+    return NULL;
+  ndt_status st;
+  CORE(st = ndt_put(ARR(a), ARR(idx), ARR(vals)));
+  if (st) return raise_status(st);
+  Py_RETURN_NONE;
+}
+
 static PyObject *f_sync(PyObject *m, PyObject *noargs) {
   (void)m;
   (void)noargs;
@@ -2209,6 +2242,9 @@ static PyMethodDef module_methods[] = {
   {"bincount", f_bincount, METH_VARARGS, "bincount(x, weights|None, minlength)"},
   {"scan", f_scan, METH_VARARGS, "scan(op, a, axis (-1000: flat), dtype)"},
   {"sort", f_sort, METH_VARARGS, "sort(a, axis|None, want_indices)"},
+  {"correlate", f_correlate, METH_VARARGS, "correlate(a, v, lag0, n, conj)"},
+  {"diagonal", f_diagonal, METH_VARARGS, "diagonal(a, offset, axis1, axis2): a view"},
+  {"put", f_put, METH_VARARGS, "put(a, flat_idx int64, vals): a.flat[idx] = vals in order"},
   {"argwhere", f_argwhere, METH_O, "argwhere(a): (count, ndim) int64 indices"},
   {"promote", f_promote, METH_VARARGS, "promote(a, a_weak, b, b_weak)"},
   {"can_cast", f_can_cast, METH_VARARGS, "can_cast(from, to, casting)"},

@@ -96,6 +96,11 @@ from ._functions import (  # noqa: E402
     trapezoid, cross, kron, vander, real_if_close, asarray_chkfinite, unwrap, cumulative_sum,
     cumulative_prod, polyval, polyadd, polysub, polyder, polyint, bartlett, blackman, hamming,
     hanning, block, geomspace, packbits, unpackbits, mask_indices)
+from ._manip import (  # noqa: E402
+    roll, rot90, tile, repeat, take, take_along_axis, put, put_along_axis, diag, diagonal,
+    trace, tensordot, einsum, convolve, correlate)
+from ._stats import (  # noqa: E402
+    nanargmax, nanargmin, nanvar, nanstd, cov, corrcoef, gradient)
 
 from . import linalg, fft, random  # noqa: E402
 

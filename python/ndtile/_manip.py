@@ -982,6 +982,638 @@ def inner(a, b, /):
     return F.call("inner", _np.inner, (a, b), {})
 
 
+# ---- rearranging, gathering, scattering and contractions ---------------------------
+# Compositions of views, copies, the core's gather (ndt_gather), scatter
+# (ndt_put), diagonal view (ndt_diagonal), matmul and correlation.
+def _nd(a, name, npfunc, args, kwargs):
+    x = C.asarray(a)
+    if not isinstance(x, Array):
+        return None, F.call(f"{name} (dtype)", npfunc, args, kwargs)
+    return x, None
+
+
+def _ufn(name):
+    from ._ufunc import UFUNCS
+    return UFUNCS[name]
+
+
+def roll(a, shift, axis=None):
+    x, fb = _nd(a, 'roll', _np.roll, (a, shift), {'axis': axis})
+    if fb is not None:
+        return fb
+    if axis is None:
+        return roll(x._reshape((-1,)), shift, 0)._reshape(x.shape)
+    axes = _np.lib.array_utils.normalize_axis_tuple(axis, x.ndim, allow_duplicate=True)
+    b = _np.broadcast(_np.asarray(shift), _np.asarray(axes))
+    if b.ndim > 1:
+        raise ValueError("'shift' and 'axis' should be scalars or 1D sequences")
+    shifts = {ax: 0 for ax in range(x.ndim)}
+    for sh, ax in b:
+        shifts[int(ax)] += int(sh)
+    r = x
+    for ax, sh in shifts.items():
+        n = x.shape[ax]
+        sh = sh % n if n else 0
+        if sh:
+            pre = (slice(None),) * ax
+            r = concatenate([r._view_index(pre + (slice(n - sh, None),)),
+                             r._view_index(pre + (slice(None, n - sh),))], axis=ax)
+    return r._copy() if r is x else r
+
+
+def rot90(m, k=1, axes=(0, 1)):
+    x = C.asnd(m)
+    axes = tuple(axes)
+    if len(axes) != 2:
+        raise ValueError("len(axes) must be 2.")
+    if axes[0] == axes[1] or abs(axes[0] - axes[1]) == x.ndim:
+        raise ValueError("Axes must be different.")
+    if axes[0] >= x.ndim or axes[0] < -x.ndim or axes[1] >= x.ndim or axes[1] < -x.ndim:
+        raise ValueError(f"Axes={axes} out of range for array of ndim={x.ndim}.")
+    k %= 4
+    if k == 0:
+        return x[...]
+    if k == 2:
+        return flip(flip(x, axes[0]), axes[1])
+    perm = list(range(x.ndim))
+    perm[axes[0]], perm[axes[1]] = perm[axes[1]], perm[axes[0]]
+    if k == 1:
+        return transpose(flip(x, axes[1]), perm)
+    return flip(transpose(x, perm), axes[1])
+
+
+def tile(A, reps):
+    x, fb = _nd(A, 'tile', _np.tile, (A, reps), {})
+    if fb is not None:
+        return fb
+    try:
+        tup = tuple(operator.index(r) for r in reps)
+    except TypeError:
+        tup = (operator.index(reps),)
+    if builtins.any(r < 0 for r in tup):
+        raise ValueError("negative dimensions are not allowed")
+    d = len(tup)
+    if x.ndim < d:
+        x = x._reshape((1,) * (d - x.ndim) + x.shape)
+    tup = (1,) * (x.ndim - d) + tup
+    if builtins.all(r == 1 for r in tup):
+        return x._copy()
+    inter, big, out = [], [], []
+    for r, n in zip(tup, x.shape):
+        inter += [1, n]
+        big += [r, n]
+        out.append(r * n)
+    return x._reshape(tuple(inter))._broadcast_to(tuple(big))._copy()._reshape(tuple(out))
+
+
+def repeat(a, repeats, axis=None):
+    x, fb = _nd(a, 'repeat', _np.repeat, (a, repeats), {'axis': axis})
+    if fb is not None:
+        return fb
+    if axis is None or x.ndim == 0:
+        if axis is not None:
+            _norm_axis(axis, 1)
+        x, ax = x._reshape((-1,)), 0
+    else:
+        ax = _norm_axis(axis, x.ndim)
+    n = x.shape[ax]
+    r = C.asarray(repeats)
+    if not isinstance(r, Array) or D.KIND[r._dt] == 'c':
+        raise TypeError(f"Cannot cast array data from {_np.asarray(repeats).dtype!r} to "
+                        f"dtype('int64') according to the rule 'safe'")
+    if r.ndim > 1 or (r.ndim == 1 and r.size != 1 and r.size != n):
+        raise ValueError(f"operands could not be broadcast together with shape ({n},) "
+                         f"{tuple(r.shape)}".replace(',)', ',)'))
+    from . import _reduce as R
+    if r.size == 1:
+        k = int(r._reshape(())._item())
+        if k < 0:
+            raise ValueError("repeats may not contain negative values.")
+        shp = x.shape
+        v = x._expand_dims(ax + 1)._broadcast_to(shp[:ax + 1] + (k,) + shp[ax + 1:])
+        return v._copy()._reshape(shp[:ax] + (n * k,) + shp[ax + 1:])
+    r = r._astype(D.INT64, 4)
+    if n and int(R.min(r)) < 0:
+        raise ValueError("repeats may not contain negative values.")
+    cs = R.cumsum(r)
+    total = int(cs[-1]) if n else 0
+    marks = _core.bincount(cs[:-1], None, total + 1)._view_index((slice(0, total),))
+    idx = R.cumsum(marks)
+    return take(x, idx, axis=ax)
+
+
+def _index_array(indices, name='take'):
+    if not isinstance(indices, (Array, _np.ndarray)):
+        h = _np.asarray(C.to_np_tree(indices))
+        if h.dtype.kind == 'c':
+            raise TypeError("int() argument must be a string, a bytes-like object or a real "
+                            "number, not 'complex'")
+        if h.dtype.kind in 'fb' or h.size == 0:
+            h = h.astype(_np.int64)
+        indices = h
+    ix = C.asarray(indices)
+    if not isinstance(ix, Array):
+        raise TypeError(f"Cannot cast array data from {indices.dtype!r} to dtype('int64') "
+                        f"according to the rule 'same_kind'")
+    k = D.KIND[ix._dt]
+    if k in 'fc':
+        if name == 'take_along_axis':
+            raise IndexError("`indices` must be an integer array")
+        raise TypeError(f"Cannot cast array data from {ix.dtype!r} to dtype('int64') "
+                        f"according to the rule 'same_kind'")
+    if ix._dt != D.INT64:
+        ix = ix._astype(D.INT64, 4)
+    return ix
+
+
+def _fix_indices(ix, n, mode, ax):
+    """Indices normalized into [0, n): 'raise' checks bounds (IndexError),
+    'wrap' takes them modulo n, 'clip' clips them."""
+    from . import _reduce as R
+    if mode not in ('raise', 'wrap', 'clip'):
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+    if ix.size == 0:
+        return ix
+    if n == 0:
+        raise IndexError("cannot do a non-empty take from an empty axes.")
+    if mode == 'wrap':
+        return _ufn('remainder')(ix, n)
+    if mode == 'clip':
+        return clip(ix, 0, n - 1)
+    lo, hi = int(R.min(ix)), int(R.max(ix))
+    bad = hi if hi >= n else lo if lo < -n else None
+    if bad is not None:
+        raise IndexError(f"index {bad} is out of bounds for axis {ax} with size {n}")
+    return where(ix < 0, ix + n, ix) if lo < 0 else ix
+
+
+def _arange_at(n, pos, nd):
+    from ._creation import arange
+    return arange(n, dtype=_np.int64)._reshape((1,) * pos + (n,) + (1,) * (nd - pos - 1))
+
+
+def _gather_along(x, ix, ax, shape):
+    """x[..., ix, ...] with ix broadcast into shape at axis ax's positions."""
+    nd = len(shape)
+    parts = []
+    for k in range(x.ndim):
+        parts.append(ix if k == ax else _arange_at(x.shape[k], k, nd))
+    return _core.gather(x, [p._broadcast_to(shape) for p in parts])
+
+
+def take(a, indices, axis=None, out=None, mode='raise'):
+    x, fb = _nd(a, 'take', _np.take, (a, indices), {'axis': axis, 'out': out, 'mode': mode})
+    if fb is not None:
+        return fb
+    if axis is None:
+        x, ax = x._reshape((-1,)), 0
+    else:
+        ax = _norm_axis(axis, x.ndim)
+    ix = _fix_indices(_index_array(indices), x.shape[ax], mode, ax)
+    shape = x.shape[:ax] + ix.shape + x.shape[ax + 1:]
+    # positions of x's axes in the result
+    nd = len(shape)
+    parts = []
+    for k in range(x.ndim):
+        if k < ax:
+            parts.append(_arange_at(x.shape[k], k, nd))
+        elif k == ax:
+            parts.append(ix._reshape((1,) * ax + ix.shape + (1,) * (x.ndim - ax - 1)))
+        else:
+            parts.append(_arange_at(x.shape[k], k - 1 + ix.ndim, nd))
+    if 0 in shape:
+        from ._creation import empty
+        res = empty(shape, dtype=x.dtype)
+    else:
+        res = _core.gather(x, [p._broadcast_to(shape) for p in parts])
+    if out is not None:
+        out[...] = res
+        return out
+    return res._scalar() if res.ndim == 0 else res
+
+
+def _along_axis(arr, indices, axis, name):
+    x = C.asnd(arr)
+    ix = _index_array(indices, 'take_along_axis')
+    if axis is None:
+        if ix.ndim != 1:
+            raise ValueError("when axis=None, `indices` must have a single dimension.")
+        x, ax = x._reshape((-1,)), 0
+    else:
+        ax = _norm_axis(axis, x.ndim)
+    if ix.ndim != x.ndim:
+        raise ValueError("`indices` and `arr` must have the same number of dimensions")
+    shape = _core.broadcast_shapes([x.shape[:ax] + (1,) + x.shape[ax + 1:], ix.shape])
+    ix = _fix_indices(ix, x.shape[ax], 'raise', ax)
+    return x, ix._broadcast_to(shape), ax, shape
+
+
+def take_along_axis(arr, indices, axis=-1):
+    x, ix, ax, shape = _along_axis(arr, indices, axis, 'take_along_axis')
+    if 0 in shape:
+        from ._creation import empty
+        return empty(shape, dtype=x.dtype)
+    return _gather_along(x, ix, ax, shape)
+
+
+def _put_flat(x, flat, vals):
+    """x.flat[flat] = vals (both 1-d ndtile arrays), last write wins."""
+    if flat.size == 0:
+        return
+    if vals._dt != x._dt:
+        vals = vals._astype(x._dt, 4)
+    _core.put(x, flat, vals)
+
+
+def put(a, ind, v, mode='raise'):
+    if isinstance(a, _np.ndarray):
+        return F.call("put (dtype)", _np.put, (a, ind, v), {'mode': mode})
+    if not isinstance(a, Array):
+        raise TypeError(f"argument 1 must be numpy.ndarray, not {type(a)}")
+    ix = _index_array(ind)._reshape((-1,))
+    vals = C.asarray(v)
+    if not isinstance(vals, Array):
+        vals = C.from_numpy(_np.asarray(v).astype(a.dtype))
+    vals = vals._reshape((-1,))
+    if ix.size == 0 or vals.size == 0:
+        return None
+    if a.size == 0:
+        raise IndexError("cannot replace elements of an empty array")
+    ix = _fix_indices(ix, a.size, mode, 0)
+    if vals.size != ix.size:
+        from ._creation import arange
+        vals = take(vals, arange(ix.size) % vals.size) if vals.size < ix.size else \
+            vals._view_index((slice(0, ix.size),))
+    _put_flat(a, ix, vals)
+    return None
+
+
+def put_along_axis(arr, indices, values, axis):
+    if not isinstance(arr, Array):
+        return F.call("put_along_axis", _np.put_along_axis, (arr, indices, values, axis), {})
+    x, ix, ax, shape = _along_axis(arr, indices, axis, 'put_along_axis')
+    if 0 in shape:
+        return None
+    vals = C.asarray(values)
+    if not isinstance(vals, Array):
+        vals = C.from_numpy(_np.asarray(values).astype(arr.dtype))
+    vals = vals._broadcast_to(shape)
+    # flat C-order index into x of each position
+    flat = None
+    stride = 1
+    nd = len(shape)
+    for k in range(x.ndim - 1, -1, -1):
+        p = ix if k == ax else _arange_at(x.shape[k], k, nd)
+        term = p * stride if stride != 1 else p
+        flat = term if flat is None else flat + term
+        stride *= x.shape[k]
+    flat = flat._broadcast_to(shape)._copy()._reshape((-1,))
+    target = x if axis is not None else arr
+    _put_flat(target, flat, vals._copy()._reshape((-1,)))
+    return None
+
+
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    x, fb = _nd(a, 'diagonal', _np.diagonal, (a,),
+                {'offset': offset, 'axis1': axis1, 'axis2': axis2})
+    if fb is not None:
+        return fb
+    return _core.diagonal(x, operator.index(offset), operator.index(axis1),
+                          operator.index(axis2))
+
+
+def diag(v, k=0):
+    x, fb = _nd(v, 'diag', _np.diag, (v,), {'k': k})
+    if fb is not None:
+        return fb
+    k = operator.index(k)
+    if x.ndim == 1:
+        n = x.shape[0] + abs(k)
+        from ._creation import zeros
+        res = zeros((n, n), dtype=x.dtype)
+        if x.shape[0]:
+            _core.diagonal(res, k, 0, 1)._assign(x, 4)
+        return res
+    if x.ndim == 2:
+        return _core.diagonal(x, k, 0, 1)
+    raise ValueError("Input must be 1- or 2-d.")
+
+
+def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    from . import _reduce as R
+    return R.sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype, out=out)
+
+
+def tensordot(a, b, axes=2):
+    x, y = C.asarray(a), C.asarray(b)
+    if not isinstance(x, Array) or not isinstance(y, Array):
+        return F.call("tensordot (dtype)", _np.tensordot, (a, b), {'axes': axes})
+    try:
+        iter(axes)
+    except Exception:
+        n = operator.index(axes)
+        axes_a = list(range(-n, 0)) if n > 0 else []
+        axes_b = list(range(0, n))
+        if n < 0:
+            raise ValueError("negative number of axes")   # NumPy 2.4 rejects these
+    else:
+        axes_a, axes_b = axes
+    axes_a = [axes_a] if isinstance(axes_a, (int, _np.integer)) else list(axes_a)
+    axes_b = [axes_b] if isinstance(axes_b, (int, _np.integer)) else list(axes_b)
+    if len(axes_a) != len(axes_b):
+        raise ValueError("shape-mismatch for sum")
+    axes_a = [int(ax) + x.ndim if ax < 0 else int(ax) for ax in axes_a]
+    axes_b = [int(ax) + y.ndim if ax < 0 else int(ax) for ax in axes_b]
+    for ax, nd in [(ax, x.ndim) for ax in axes_a] + [(ax, y.ndim) for ax in axes_b]:
+        if not 0 <= ax < nd:
+            raise IndexError("tuple index out of range")
+    for p, q in zip(axes_a, axes_b):
+        if x.shape[p] != y.shape[q]:
+            raise ValueError("shape-mismatch for sum")
+    free_a = [k for k in range(x.ndim) if k not in axes_a]
+    free_b = [k for k in range(y.ndim) if k not in axes_b]
+    kk = 1
+    for p in axes_a:
+        kk *= x.shape[p]
+    m = 1
+    for p in free_a:
+        m *= x.shape[p]
+    n = 1
+    for q in free_b:
+        n *= y.shape[q]
+    at = x._transpose(tuple(free_a + axes_a))._reshape((m, kk))
+    bt = y._transpose(tuple(axes_b + free_b))._reshape((kk, n))
+    r = _core.matmul(at, bt)
+    return r._reshape(tuple(x.shape[p] for p in free_a) + tuple(y.shape[q] for q in free_b))
+
+
+# -- einsum --
+def _einsum_parse(subscripts, shapes):
+    """(per-operand label lists, output label list) with ellipses replaced
+    by private labels (right-aligned, broadcasting)."""
+    if not isinstance(subscripts, str):
+        raise TypeError("einsum subscripts must be a string")
+    sub = subscripts.replace(' ', '')
+    if '->' in sub:
+        ins, outs = sub.split('->', 1)
+        if '->' in outs or '-' in outs or '>' in outs:
+            raise ValueError("einsum(): invalid subscript '>' in the output")
+    else:
+        ins, outs = sub, None
+    terms = ins.split(',')
+    if len(terms) != len(shapes):
+        raise ValueError("more operands provided to einstein sum function than specified in "
+                         "the subscripts string" if len(terms) < len(shapes) else
+                         "fewer operands provided to einstein sum function than specified "
+                         "in the subscripts string")
+    nell = 0
+    parsed = []
+    for t, shp in zip(terms, shapes):
+        if t.count('...') > 1 or t.replace('...', '').count('.'):
+            raise ValueError("einsum(): invalid subscript '.' in the operand")
+        for ch in t.replace('...', ''):
+            if not ch.isalpha() or not ch.isascii():
+                raise ValueError(f"invalid subscript '{ch}' in einstein sum subscripts string, "
+                                 f"subscripts must be letters")
+        nlab = len(t.replace('...', ''))
+        if '...' in t:
+            k = len(shp) - nlab
+            if k < 0:
+                raise ValueError(f"einstein sum subscripts string contains too many subscripts "
+                                 f"for operand {len(parsed)}")
+            nell = builtins.max(nell, k)
+        elif nlab != len(shp):
+            raise ValueError(f"einstein sum subscripts string contains too many subscripts "
+                             f"for operand {len(parsed)}" if nlab > len(shp) else
+                             f"einsum(): operand has more dimensions than subscripts given "
+                             f"in einstein sum, but no '...' ellipsis provided to broadcast "
+                             f"the extra dimensions.")
+        parsed.append(t)
+    ell = [chr(0x100 + i) for i in range(nell)]   # private labels, above ASCII
+    labels = []
+    for t, shp in zip(parsed, shapes):
+        if '...' in t:
+            pre, post = t.split('...')
+            k = len(shp) - len(pre) - len(post)
+            labels.append(list(pre) + ell[nell - k:] + list(post))
+        else:
+            labels.append(list(t))
+    if outs is None:
+        counts = {}
+        for ls in labels:
+            for ch in ls:
+                counts[ch] = counts.get(ch, 0) + 1
+        out = ell + sorted(ch for ch, c in counts.items() if c == 1 and ch not in ell)
+    else:
+        if outs.count('...') > 1 or outs.replace('...', '').count('.'):
+            raise ValueError("einsum(): invalid subscript '.' in the output")
+        if '...' in outs:
+            pre, post = outs.split('...')
+            out = list(pre) + ell + list(post)
+        else:
+            out = list(outs)      # broadcast dimensions not named are summed away
+        seen = set()
+        alll = set(ch for ls in labels for ch in ls)
+        for ch in out:
+            if ch in seen:
+                raise ValueError(f"einstein sum subscripts string includes output subscript "
+                                 f"'{ch}' multiple times")
+            if ch not in alll and ch not in ell:
+                raise ValueError(f"einstein sum subscripts string included output subscript "
+                                 f"'{ch}' which never appeared in an input")
+            if not (ch.isalpha() or ch in ell):
+                raise ValueError(f"invalid subscript '{ch}' in einstein sum subscripts string, "
+                                 f"subscripts must be letters")
+            seen.add(ch)
+    return labels, out
+
+
+def _einsum_sum(x, labs, drop, rdt):
+    from . import _reduce as R
+    axes = tuple(k for k, ch in enumerate(labs) if ch in drop)
+    if not axes:
+        return x, labs
+    r = R.reduce_nd('sum', x, axes, D.code(rdt) if D.KIND[D.code(rdt)] in 'fc' else D.DEFAULT,
+                    False)
+    if r._dt != D.code(rdt):
+        r = r._astype(D.code(rdt), 4)
+    return r, [ch for ch in labs if ch not in drop]
+
+
+def _einsum_diag(x, labs):
+    """Repeated labels within one operand: the diagonal (a view)."""
+    while True:
+        for i, ch in enumerate(labs):
+            j = labs.index(ch, i + 1) if ch in labs[i + 1:] else -1
+            if j >= 0:
+                if x.shape[i] != x.shape[j]:
+                    raise ValueError(f"dimensions in operand for collapsing index '{ch}' don't "
+                                     f"match ({x.shape[i]} != {x.shape[j]})")
+                x = _core.diagonal(x, 0, i, j)
+                labs = [c for k, c in enumerate(labs) if k not in (i, j)] + [ch]
+                break
+        else:
+            return x, labs
+
+
+def einsum(*operands, out=None, optimize=False, dtype=None, order='K', casting='safe'):
+    if not operands or not isinstance(operands[0], str) or order not in ('K', 'C', 'A'):
+        return F.call("einsum (sublist form or order)", _np.einsum, operands,
+                      {'out': out, 'optimize': optimize, 'dtype': dtype, 'order': order,
+                       'casting': casting})
+    subscripts, ops = operands[0], list(operands[1:])
+    xs = []
+    for o in ops:
+        x = C.asarray(o)
+        if not isinstance(x, Array):
+            return F.call("einsum (dtype)", _np.einsum, operands,
+                          {'out': out, 'optimize': optimize, 'dtype': dtype, 'order': order,
+                           'casting': casting})
+        xs.append(x)
+    labels, outl = _einsum_parse(subscripts, [x.shape for x in xs])
+    rdt = _np.result_type(*[x.dtype for x in xs]) if dtype is None else _np.dtype(dtype)
+    for x in xs:
+        if not _np.can_cast(x.dtype, rdt, casting):
+            raise TypeError(f"Cannot cast array data from {x.dtype!r} to {rdt!r} according "
+                            f"to the rule {casting!r}")
+    if D.code(rdt) is None:
+        return F.call("einsum (dtype)", _np.einsum, operands,
+                      {'out': out, 'optimize': optimize, 'dtype': dtype, 'casting': casting})
+    xs = [x if x.dtype == rdt else x._astype(D.code(rdt), 4) for x in xs]
+    # label sizes (size-1 dimensions broadcast)
+    sizes = {}
+    for x, ls in zip(xs, labels):
+        for n, ch in zip(x.shape, ls):
+            old = sizes.get(ch, 1)
+            if old != n and old != 1 and n != 1:
+                raise ValueError(f"operands could not be broadcast together with remapped "
+                                 f"shapes [original->remapped]: size {old} and {n} for "
+                                 f"label '{ch}'" if ord(ch) < 0x100 else
+                                 "operands could not be broadcast together")
+            sizes[ch] = builtins.max(old, n) if old != 1 else n
+    items = []
+    for x, ls in zip(xs, labels):
+        x, ls = _einsum_diag(x, list(ls))
+        items.append((x, ls))
+    outset = set(outl)
+    # pairwise contraction, left to right
+    while True:
+        # sum labels only this operand has (and the output lacks)
+        new = []
+        for i, (x, ls) in enumerate(items):
+            others = set(ch for j, (_, l2) in enumerate(items) if j != i for ch in l2)
+            drop = set(ch for ch in ls if ch not in outset and ch not in others)
+            new.append(_einsum_sum(x, ls, drop, rdt))
+        items = new
+        if len(items) == 1:
+            break
+        (x, lx), (y, ly) = items[0], items[1]
+        rest = set(ch for _, l2 in items[2:] for ch in l2)
+        shared = [ch for ch in lx if ch in ly]
+        contr = [ch for ch in shared if ch not in outset and ch not in rest]
+        batch = [ch for ch in shared if ch not in contr]
+        # a contracted label of size 1 on one side broadcasts: sum it on the other
+        for ch in list(contr):
+            nx, ny = x.shape[lx.index(ch)], y.shape[ly.index(ch)]
+            if nx != ny:
+                if nx == 1:
+                    x, lx = x._squeeze((lx.index(ch),)), [c for c in lx if c != ch]
+                    y, ly = _einsum_sum(y, ly, {ch}, rdt)
+                else:
+                    y, ly = y._squeeze((ly.index(ch),)), [c for c in ly if c != ch]
+                    x, lx = _einsum_sum(x, lx, {ch}, rdt)
+                contr.remove(ch)
+        xo = [ch for ch in lx if ch not in shared]
+        yo = [ch for ch in ly if ch not in shared]
+        xt = x._transpose(tuple(lx.index(ch) for ch in batch + xo + contr))
+        yt = y._transpose(tuple(ly.index(ch) for ch in batch + contr + yo))
+        bs = xt.shape[:len(batch)]
+        bsy = yt.shape[:len(batch)]
+        xs_o, ys_o = xt.shape[len(batch):len(batch) + len(xo)], yt.shape[len(batch) + len(contr):]
+        kk = 1
+        for ch in contr:
+            kk *= x.shape[lx.index(ch)]
+        mm = 1
+        for n in xs_o:
+            mm *= n
+        nn = 1
+        for n in ys_o:
+            nn *= n
+        r = _core.matmul(xt._reshape(bs + (mm, kk)), yt._reshape(bsy + (kk, nn)))
+        r = r._reshape(r.shape[:-2] + xs_o + ys_o)
+        items = [(r, batch + xo + yo)] + items[2:]
+    x, ls = items[0]
+    # output labels the operands lack (size-1 broadcast labels dropped earlier) and order
+    for ch in outl:
+        if ch not in ls:
+            x = x._expand_dims(x.ndim)
+            ls = ls + [ch]
+    x = x._transpose(tuple(ls.index(ch) for ch in outl))
+    shape = tuple(sizes.get(ch, 1) for ch in outl)
+    if x.shape != shape:
+        x = x._broadcast_to(shape)
+    if out is not None:
+        if not _np.can_cast(x.dtype, out.dtype, casting):
+            raise TypeError(f"Cannot cast array data from {x.dtype!r} to {out.dtype!r} "
+                            f"according to the rule {casting!r}")
+        out[...] = x
+        return out
+    return x._scalar() if x.ndim == 0 else x
+
+
+# -- convolution and correlation (ndt_correlate, the direct sum) --
+_MODES = {'valid': 0, 'same': 1, 'full': 2, 0: 0, 1: 1, 2: 2, 'v': 0, 's': 1, 'f': 2}
+
+
+def _corr(a, v, mode, conj, name, npf):
+    x, y = C.asarray(a), C.asarray(v)
+    if not isinstance(x, Array) or not isinstance(y, Array):
+        return F.call(f"{name} (dtype)", npf, (a, v), {'mode': mode})
+    if x.ndim == 0:
+        x = x._reshape((1,))
+    if y.ndim == 0:
+        y = y._reshape((1,))
+    if x.ndim > 1 or y.ndim > 1:
+        raise ValueError("object too deep for desired array")
+    md = _MODES.get(mode) if isinstance(mode, (str, int)) else None
+    if md is None:
+        raise ValueError("Use one of 'valid', 'same', or 'full' for convolve/correlate mode")
+    n1, n2 = x.shape[0], y.shape[0]
+    if name == 'convolve':
+        if n2 > n1:
+            x, y, n1, n2 = y, x, n2, n1
+        y = y._view_index((slice(None, None, -1),))
+    if n1 == 0:
+        raise ValueError("a cannot be empty")
+    if n2 == 0:
+        raise ValueError("v cannot be empty")
+    rdt = _np.result_type(x.dtype, y.dtype)
+    k = rdt.kind
+    cdt = {'b': _np.int64, 'i': _np.int64, 'u': _np.uint64}.get(k, rdt)
+    xc = x if x.dtype == cdt else x.astype(cdt)
+    yc = y if y.dtype == cdt else y.astype(cdt)
+    if md == 2:
+        lag0, n = -(n2 - 1), n1 + n2 - 1
+    elif md == 0:
+        lag0, n = builtins.min(0, n1 - n2), abs(n1 - n2) + 1
+    elif n1 >= n2:
+        lag0, n = -(n2 // 2), n1
+    else:
+        lag0, n = n1 // 2 - n2 + 1, n2
+    r = _core.correlate(xc, yc, lag0, n, 1 if (conj and k == 'c') else 0)
+    if k == 'b':
+        return r != 0
+    return r if r.dtype == rdt else r.astype(rdt)
+
+
+def convolve(a, v, mode='full'):
+    return _corr(a, v, mode, False, 'convolve', _np.convolve)
+
+
+def correlate(a, v, mode='valid'):
+    return _corr(a, v, mode, True, 'correlate', _np.correlate)
+
+
 # ---- sorting (the core's stable merge sort, src/ops/sort.c) --------------------
 def _check_kind(kind, stable):
     if kind is not None and stable is not None:

@@ -476,6 +476,21 @@ class ndarray(Array):
     def cumprod(self, axis=None, dtype=None, out=None):
         return R.cumprod(self, axis, dtype, out)
 
+    def repeat(self, repeats, axis=None):
+        return M.repeat(self, repeats, axis)
+
+    def take(self, indices, axis=None, out=None, mode='raise'):
+        return M.take(self, indices, axis, out, mode)
+
+    def put(self, indices, values, mode='raise'):
+        return M.put(self, indices, values, mode)
+
+    def diagonal(self, offset=0, axis1=0, axis2=1):
+        return M.diagonal(self, offset, axis1, axis2)
+
+    def trace(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+        return M.trace(self, offset, axis1, axis2, dtype, out)
+
     def __array_wrap__(self, array, context=None, return_scalar=False):
         if return_scalar and array.ndim == 0:
             return array[()]

@@ -19,12 +19,12 @@ def test_warns_once_with_user_location(fallback_warnings):
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
         line = inspect.currentframe().f_lineno + 1
-        nt.roll(x, 1)
-        nt.roll(x, 1)
+        nt.i0(x)
+        nt.i0(x)
     msgs = [m for m in w if issubclass(m.category, RuntimeWarning)]
     assert len(msgs) == 1, [str(m.message) for m in msgs]
     m = msgs[0]
-    assert "roll" in str(m.message)
+    assert "i0" in str(m.message)
     assert m.filename == __file__ and m.lineno == line
     assert f"{__file__}:{line}" in str(m.message)
 
@@ -34,7 +34,7 @@ def test_fallback_through_numpy_dispatch_points_at_user(fallback_warnings):
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
         line = inspect.currentframe().f_lineno + 1
-        np.roll(x, 2)
+        np.i0(x)
     m = [m for m in w if issubclass(m.category, RuntimeWarning)][0]
     assert m.filename == __file__ and m.lineno == line
 

@@ -1,0 +1,422 @@
+/* convolve.c - 1-d correlation by the direct sum (NumPy's method), and the
+ * two small companions the Python rearranging functions need: a diagonal
+ * view and a flat-index scatter (put).
+ *
+ * ndt_correlate: one task per tile of the result. A task reads the part of
+ * `a` its outputs overlap (gathered into contiguous scratch) and all of `v`,
+ * and accumulates out[i] += a[lag0+i+j] * v[j] for j = 0, 1, ... in that
+ * order, so every output has one fixed summation order whatever the tiling,
+ * workers or ranks; the inner loop runs over i, which vectorizes. */
+#include <string.h>
+#include "exec.h"
+
+typedef struct {
+  ndt_array a, v, out;   /* out: this block of the result */
+  int64_t lag0, i0;      /* lag of out[0]; index of the block's first output */
+  int conj;
+} corr_arg;
+
+/* Outputs [0, n) of a task: out[i] sums a[first+i+j] * w(v[j]) over j in
+ * order, for the a indices inside [alo, ahi) (a points at a[alo]). Blocks
+ * of B outputs whose terms are all inside are summed in registers (one
+ * vector load of a per tap); the rest one output at a time. Both add the
+ * same terms in the same order. */
+#define B 16
+#define DEF_CORR(NAME, ATTR, T)                                                 \
+  ATTR static void NAME(const T *a, int64_t alo, int64_t ahi, const T *v, int64_t m,       \
+                   int64_t first, int64_t n, int cj, T *out) {                        \
+    (void)cj;                                                                         \
+    for (int64_t i = 0; i < n;) {                                                     \
+      int64_t f = first + i;                                                          \
+      if (i + B <= n && f >= alo && f + B - 1 + m <= ahi) {                           \
+        T acc[B];                                                                     \
+        for (int k = 0; k < B; k++) acc[k] = 0;                                       \
+        const T *ap = a + (f - alo);                                                  \
+        for (int64_t j = 0; j < m; j++) {                                             \
+          T w = v[j];                                               \
+          for (int k = 0; k < B; k++) acc[k] += ap[j + k] * w;                        \
+        }                                                                             \
+        memcpy(out + i, acc, sizeof acc);                                             \
+        i += B;                                                                       \
+      } else {                                                                        \
+        T s = 0;                                                                      \
+        for (int64_t j = 0; j < m; j++) {                                             \
+          int64_t k = f + j;                                                          \
+          if (k >= alo && k < ahi) s += a[k - alo] * v[j];        \
+        }                                                                             \
+        out[i++] = s;                                                                 \
+      }                                                                               \
+    }                                                                                 \
+  }
+/* Real types: the same sums with explicit 32-byte vectors, 4 accumulators
+ * (4 * L outputs) kept in registers across the taps. */
+typedef float vf32 __attribute__((vector_size(32)));
+typedef double vf64 __attribute__((vector_size(32)));
+#define DEF_CORR_VEC(NAME, ATTR, T, VT)                                               \
+  ATTR static void NAME(const T *a, int64_t alo, int64_t ahi, const T *v, int64_t m,  \
+                        int64_t first, int64_t n, int cj, T *out) {                   \
+    (void)cj;                                                                         \
+    enum { L = 32 / sizeof(T), BB = 4 * L };                                          \
+    for (int64_t i = 0; i < n;) {                                                     \
+      int64_t f = first + i;                                                          \
+      if (i + BB <= n && f >= alo && f + BB - 1 + m <= ahi) {                         \
+        VT c0 = {0}, c1 = {0}, c2 = {0}, c3 = {0}, w = {0}, x0, x1, x2, x3;           \
+        const T *ap = a + (f - alo);                                                  \
+        for (int64_t j = 0; j < m; j++) {                                             \
+          for (int q = 0; q < L; q++) w[q] = v[j];                                    \
+          memcpy(&x0, ap + j, sizeof x0);                                             \
+          memcpy(&x1, ap + j + L, sizeof x1);                                         \
+          memcpy(&x2, ap + j + 2 * L, sizeof x2);                                     \
+          memcpy(&x3, ap + j + 3 * L, sizeof x3);                                     \
+          c0 += x0 * w;                                                               \
+          c1 += x1 * w;                                                               \
+          c2 += x2 * w;                                                               \
+          c3 += x3 * w;                                                               \
+        }                                                                             \
+        memcpy(out + i, &c0, sizeof c0);                                              \
+        memcpy(out + i + L, &c1, sizeof c1);                                          \
+        memcpy(out + i + 2 * L, &c2, sizeof c2);                                      \
+        memcpy(out + i + 3 * L, &c3, sizeof c3);                                      \
+        i += BB;                                                                      \
+      } else {                                                                        \
+        T s = 0;                                                                      \
+        for (int64_t j = 0; j < m; j++) {                                             \
+          int64_t k = f + j;                                                          \
+          if (k >= alo && k < ahi) s += a[k - alo] * v[j];                            \
+        }                                                                             \
+        out[i++] = s;                                                                 \
+      }                                                                               \
+    }                                                                                 \
+  }
+/* Complex types from split arrays (real parts, then imaginary parts), with
+ * the product written out (re = xr*wr - xi*wi, im = xr*wi + xi*wr; wi
+ * negated for conj) - no library call for C99's inf/nan rules - and 2 * L
+ * outputs in registers. */
+#define DEF_CORR_CPX(NAME, ATTR, R, VT)                                               \
+  ATTR static void NAME(const R *ar, const R *ai, int64_t alo, int64_t ahi,           \
+                        const R *vr, const R *vi, int64_t m, int64_t first, int64_t n, \
+                        int cj, R *out) {                                             \
+    enum { L = 32 / sizeof(R), BB = 2 * L };                                          \
+    for (int64_t i = 0; i < n;) {                                                     \
+      int64_t f = first + i;                                                          \
+      if (i + BB <= n && f >= alo && f + BB - 1 + m <= ahi) {                         \
+        VT r0 = {0}, r1 = {0}, i0 = {0}, i1 = {0}, wr = {0}, wi = {0}, a0, a1, b0, b1; \
+        const R *pr = ar + (f - alo), *pi = ai + (f - alo);                           \
+        for (int64_t j = 0; j < m; j++) {                                             \
+          R sr = vr[j], si = cj ? -vi[j] : vi[j];                                     \
+          for (int q = 0; q < L; q++) {                                               \
+            wr[q] = sr;                                                               \
+            wi[q] = si;                                                               \
+          }                                                                           \
+          memcpy(&a0, pr + j, sizeof a0);                                             \
+          memcpy(&a1, pr + j + L, sizeof a1);                                         \
+          memcpy(&b0, pi + j, sizeof b0);                                             \
+          memcpy(&b1, pi + j + L, sizeof b1);                                         \
+          r0 += a0 * wr - b0 * wi;                                                    \
+          r1 += a1 * wr - b1 * wi;                                                    \
+          i0 += a0 * wi + b0 * wr;                                                    \
+          i1 += a1 * wi + b1 * wr;                                                    \
+        }                                                                             \
+        for (int q = 0; q < L; q++) {                                                 \
+          out[2 * (i + q)] = r0[q];                                                   \
+          out[2 * (i + q) + 1] = i0[q];                                               \
+          out[2 * (i + L + q)] = r1[q];                                               \
+          out[2 * (i + L + q) + 1] = i1[q];                                           \
+        }                                                                             \
+        i += BB;                                                                      \
+      } else {                                                                        \
+        R sr = 0, si = 0;                                                             \
+        for (int64_t j = 0; j < m; j++) {                                             \
+          int64_t k = f + j;                                                          \
+          if (k < alo || k >= ahi) continue;                                          \
+          R wr = vr[j], wi = cj ? -vi[j] : vi[j];                                     \
+          R xr = ar[k - alo], xi = ai[k - alo];                                       \
+          sr += xr * wr - xi * wi;                                                    \
+          si += xr * wi + xi * wr;                                                    \
+        }                                                                             \
+        out[2 * i] = sr;                                                              \
+        out[2 * i + 1] = si;                                                          \
+        i++;                                                                          \
+      }                                                                               \
+    }                                                                                 \
+  }
+DEF_CORR_VEC(corr_f32, , float, vf32)
+DEF_CORR_VEC(corr_f64, , double, vf64)
+DEF_CORR(corr_u64, , uint64_t)
+DEF_CORR_CPX(corr_c64, , float, vf32)
+DEF_CORR_CPX(corr_c128, , double, vf64)
+/* AVX2 copies (no FMA: the same roundings as the portable loops, so the
+ * bits do not depend on the CPU path taken). */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define CORR_AVX2 1
+#define AVX2 __attribute__((target("avx2")))
+DEF_CORR_VEC(corr_f32_avx2, AVX2, float, vf32)
+DEF_CORR_VEC(corr_f64_avx2, AVX2, double, vf64)
+DEF_CORR(corr_u64_avx2, AVX2, uint64_t)
+DEF_CORR_CPX(corr_c64_avx2, AVX2, float, vf32)
+DEF_CORR_CPX(corr_c128_avx2, AVX2, double, vf64)
+static int have_avx2(void) {
+  static int v = -1;
+  if (v < 0) {
+    __builtin_cpu_init();
+    v = __builtin_cpu_supports("avx2") ? 1 : 0;
+  }
+  return v;
+}
+#else
+#define CORR_AVX2 0
+#endif
+
+/* Copies a bound 1-d view of n elements of size isz into contiguous dst;
+ * complex ones (split != 0) as all real parts, then all imaginary parts. */
+static void pack(const ndt_bound *b, int64_t n, int isz, int split, char *dst) {
+  if (!split) {
+    for (int64_t k = 0; k < n; k++) memcpy(dst + k * isz, b->ptr + k * b->st[0], isz);
+    return;
+  }
+  int h = isz / 2;
+  for (int64_t k = 0; k < n; k++) {
+    memcpy(dst + k * h, b->ptr + k * b->st[0], h);
+    memcpy(dst + (n + k) * h, b->ptr + k * b->st[0] + h, h);
+  }
+}
+
+static ndt_status corr_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const corr_arg *g = p;
+  int isz = ndt_vsize(&g->out);
+  int cpx = g->out.dtype == NDT_COMPLEX64 || g->out.dtype == NDT_COMPLEX128;
+  int64_t na = g->a.shape[0], m = g->v.shape[0], n = g->out.shape[0];
+  int64_t first = g->lag0 + g->i0;            /* a index of out[0] + v[0] */
+  int64_t alo = first > 0 ? first : 0, ahi = first + n - 1 + m;
+  if (ahi > na) ahi = na;
+  if (alo > ahi) alo = ahi;
+  ndt_array ar = g->a;
+  ar.offset += alo * ar.strides[0];
+  ar.shape[0] = ahi - alo;
+  ar.size = ahi - alo;
+  char *abuf = ndt_malloc((size_t)(ahi - alo + 1) * isz);
+  char *vbuf = ndt_malloc((size_t)(m + 1) * isz);
+  ndt_bound bo, ba, bv;
+  ndt_status st = (!abuf || !vbuf) ? NDT_ERR_NOMEM : ndt_bind(&g->out, &bo, 0);
+  if (st) {
+    ndt_mfree(abuf);
+    ndt_mfree(vbuf);
+    return st;
+  }
+  if (ar.size) {
+    st = ndt_bind(&ar, &ba, 1);
+    if (!st) {
+      pack(&ba, ar.size, isz, cpx, abuf);
+      ndt_unbind(&ar, &ba, 0);
+    }
+  }
+  if (!st) st = ndt_bind(&g->v, &bv, 1);
+  if (!st) {
+    pack(&bv, m, isz, cpx, vbuf);
+    ndt_unbind(&g->v, &bv, 0);
+    char *res = bo.st[0] == isz ? bo.ptr : ndt_malloc((size_t)n * isz);
+    if (!res) st = NDT_ERR_NOMEM;
+    else {
+      const void *A = abuf, *V = vbuf;
+      void *O = res;
+      int cj = g->conj;
+#if CORR_AVX2
+      int fast = have_avx2();
+#else
+      int fast = 0;
+#endif
+#if CORR_AVX2
+#define CALL(K) (fast ? K##_avx2 : K)(A, alo, ahi, V, m, first, n, cj, O)
+#define CALLC(K, R)                                                                \
+  (fast ? K##_avx2 : K)((const R *)A, (const R *)A + (ahi - alo), alo, ahi, (const R *)V, \
+                        (const R *)V + m, m, first, n, cj, O)
+#else
+#define CALLC(K, R)                                                                \
+  K((const R *)A, (const R *)A + (ahi - alo), alo, ahi, (const R *)V, (const R *)V + m, m, \
+    first, n, cj, O)
+#define CALL(K) K(A, alo, ahi, V, m, first, n, cj, O)
+#endif
+      (void)fast;
+      switch (g->out.dtype) {
+        case NDT_FLOAT32: CALL(corr_f32); break;
+        case NDT_FLOAT64: CALL(corr_f64); break;
+        case NDT_COMPLEX64: CALLC(corr_c64, float); break;
+        case NDT_COMPLEX128: CALLC(corr_c128, double); break;
+        default: CALL(corr_u64); break;
+      }
+#undef CALL
+#undef CALLC
+      if (res != bo.ptr) {
+        for (int64_t k = 0; k < n; k++) memcpy(bo.ptr + k * bo.st[0], res + k * isz, isz);
+        ndt_mfree(res);
+      }
+    }
+  }
+  ndt_unbind(&g->out, &bo, st == NDT_OK);
+  ndt_mfree(abuf);
+  ndt_mfree(vbuf);
+  return st;
+}
+
+ndt_status ndt_correlate(const ndt_array *a, const ndt_array *v, int64_t lag0, int64_t n,
+                         int conj, ndt_array **out) {
+  if (a->ndim != 1 || v->ndim != 1)
+    return ndt_error(NDT_ERR_VALUE, "correlate: both operands must be 1-d");
+  if (a->dtype != v->dtype) return ndt_error(NDT_ERR_TYPE, "correlate: operand dtypes differ");
+  switch (a->dtype) {
+    case NDT_INT64: case NDT_UINT64: case NDT_FLOAT32: case NDT_FLOAT64:
+    case NDT_COMPLEX64: case NDT_COMPLEX128: break;
+    default:
+      return ndt_error(NDT_ERR_TYPE, "correlate: dtype %s not supported (cast to int64, "
+                       "uint64, float or complex)", ndt_traits[a->dtype].name);
+  }
+  if (n < 0) return ndt_error(NDT_ERR_VALUE, "correlate: negative output length");
+  ndt_array *res;
+  int64_t shape[1] = {n};
+  ndt_status st = ndt_array_new(&res, a->dtype, 1, shape, 0);
+  if (st) return st;
+  ndt_tiling tl;
+  ndt_tiling_for(1, shape, res->store->itemsize, ndt_rt_tile_bytes(), &tl);
+  corr_arg g;
+  memset(&g, 0, sizeof g);
+  g.a = *a;
+  g.v = *v;
+  g.lag0 = lag0;
+  g.conj = conj != 0;
+  ndt_store *stores[3] = {a->store, v->store, res->store};
+  ndt_access *acc = NULL;
+  int nacc, cap = 0;
+  int small = tl.ntiles == 1 && n * (v->shape[0] + 1) <= ndt_rt_inline_elems();
+  for (int64_t b = 0; b < (n ? tl.ntiles : 0) && st == NDT_OK; b++) {
+    ndt_block_view(res, &tl, b, &g.out);
+    g.i0 = ndt_block_first(&tl, b);
+    int64_t first = lag0 + g.i0, alo = first > 0 ? first : 0;
+    int64_t ahi = first + g.out.shape[0] - 1 + v->shape[0];
+    if (ahi > a->shape[0]) ahi = a->shape[0];
+    nacc = 0;
+    if (alo < ahi) {
+      ndt_array ar = *a;
+      ar.offset += alo * ar.strides[0];
+      ar.shape[0] = ar.size = ahi - alo;
+      st = ndt_add_access(&acc, &nacc, &cap, &ar, NDT_READ);
+    }
+    if (!st && v->size) st = ndt_add_access(&acc, &nacc, &cap, v, NDT_READ);
+    if (!st) st = ndt_add_access(&acc, &nacc, &cap, &g.out, NDT_WRITE);
+    if (!st)
+      st = ndt_submit("correlate", corr_task, &g, sizeof g, acc, nacc, stores, 3, small);
+  }
+  ndt_mfree(acc);
+  return ndt_finish(st, res, out);
+}
+
+/* ---- diagonal view --------------------------------------------------- */
+ndt_status ndt_diagonal(ndt_array **out, const ndt_array *a, int64_t offset, int ax1, int ax2) {
+  int n = a->ndim;
+  if (n < 2) return ndt_error(NDT_ERR_VALUE, "diag requires an array of at least two dimensions");
+  if (ax1 < -n || ax1 >= n)
+    return ndt_error(NDT_ERR_AXIS, "axis1: axis %d is out of bounds for array of dimension %d",
+                     ax1, n);
+  if (ax2 < -n || ax2 >= n)
+    return ndt_error(NDT_ERR_AXIS, "axis2: axis %d is out of bounds for array of dimension %d",
+                     ax2, n);
+  if (ax1 < 0) ax1 += n;
+  if (ax2 < 0) ax2 += n;
+  if (ax1 == ax2) return ndt_error(NDT_ERR_VALUE, "axis1 and axis2 cannot be the same");
+  int64_t n1 = a->shape[ax1], n2 = a->shape[ax2], len, r0 = 0, c0 = 0;
+  if (offset >= 0) {
+    len = n2 - offset < n1 ? n2 - offset : n1;
+    c0 = offset;
+  } else {
+    len = n1 + offset < n2 ? n1 + offset : n2;
+    r0 = -offset;
+  }
+  if (len < 0) len = 0;
+  ndt_array *v;
+  ndt_status st = ndt_array_view(&v, a);
+  if (st) return st;
+  if (len > 0) v->offset += r0 * a->strides[ax1] + c0 * a->strides[ax2];
+  int k = 0;
+  int64_t size = 1;
+  for (int d = 0; d < n; d++) {
+    if (d == ax1 || d == ax2) continue;
+    v->shape[k] = a->shape[d];
+    v->strides[k] = a->strides[d];
+    size *= a->shape[d];
+    k++;
+  }
+  v->shape[k] = len;
+  v->strides[k] = a->strides[ax1] + a->strides[ax2];
+  v->ndim = n - 1;
+  v->size = size * len;
+  *out = v;
+  return NDT_OK;
+}
+
+/* ---- put: a.flat[idx[k]] = vals[k], in order ---------------------------- */
+typedef struct { ndt_array a, idx, vals; } put_arg;
+
+static ndt_status put_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const put_arg *g = p;
+  int isz = ndt_vsize(&g->a), nd = g->a.ndim;
+  int64_t n = g->idx.shape[0], size = g->a.size;
+  ndt_bound ba, bi, bv;
+  ndt_status st = ndt_bind(&g->a, &ba, 1);
+  if (st) return st;
+  st = ndt_bind(&g->idx, &bi, 1);
+  if (st) {
+    ndt_unbind(&g->a, &ba, 0);
+    return st;
+  }
+  st = ndt_bind(&g->vals, &bv, 1);
+  if (st) {
+    ndt_unbind(&g->idx, &bi, 0);
+    ndt_unbind(&g->a, &ba, 0);
+    return st;
+  }
+  for (int64_t e = 0; e < n; e++) {
+    int64_t f;
+    memcpy(&f, bi.ptr + e * bi.st[0], 8);
+    if (f < 0 || f >= size) {
+      st = ndt_error(NDT_ERR_INDEX, "index %lld is out of bounds for axis 0 with size %lld",
+                     (long long)f, (long long)size);
+      break;
+    }
+    char *dst = ba.ptr;
+    for (int d = nd - 1; d >= 0; d--) {
+      int64_t q = f % g->a.shape[d];
+      f /= g->a.shape[d];
+      dst += q * ba.st[d];
+    }
+    memcpy(dst, bv.ptr + e * bv.st[0], isz);
+  }
+  ndt_unbind(&g->vals, &bv, 0);
+  ndt_unbind(&g->idx, &bi, 0);
+  ndt_unbind(&g->a, &ba, 1);   /* elements written before an error stay, as in NumPy */
+  return st;
+}
+
+ndt_status ndt_put(ndt_array *a, const ndt_array *idx, const ndt_array *vals) {
+  if (idx->ndim != 1 || vals->ndim != 1 || idx->shape[0] != vals->shape[0])
+    return ndt_error(NDT_ERR_SHAPE, "put: idx and vals must be 1-d of one length");
+  if (idx->dtype != NDT_INT64) return ndt_error(NDT_ERR_TYPE, "put: idx must be int64");
+  if (vals->dtype != a->dtype) return ndt_error(NDT_ERR_TYPE, "put: vals must have a's dtype");
+  if (idx->shape[0] == 0) return NDT_OK;
+  if (a->size == 0)
+    return ndt_error(NDT_ERR_INDEX, "cannot replace elements of an empty array");
+  put_arg g;
+  g.a = *a;
+  g.idx = *idx;
+  g.vals = *vals;
+  ndt_store *stores[3] = {a->store, idx->store, vals->store};
+  ndt_access *acc = NULL;
+  int nacc = 0, cap = 0;
+  ndt_status st = ndt_add_access(&acc, &nacc, &cap, idx, NDT_READ);
+  if (!st) st = ndt_add_access(&acc, &nacc, &cap, vals, NDT_READ);
+  if (!st) st = ndt_add_access(&acc, &nacc, &cap, a, NDT_RW);
+  int small = a->size + idx->shape[0] <= ndt_rt_inline_elems();
+  if (!st) st = ndt_submit("put", put_task, &g, sizeof g, acc, nacc, stores, 3, small ? 2 : 0);
+  ndt_mfree(acc);
+  return st;
+}

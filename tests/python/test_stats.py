@@ -1,0 +1,199 @@
+"""Statistics: nanargmax/nanargmin, nanvar/nanstd, cov, corrcoef, gradient
+against NumPy, with NDTILE_FALLBACK=error to prove they run natively."""
+import warnings
+
+import numpy as np
+import pytest
+
+import ndtile as nt
+from _helpers import DTYPES, NAMES, make, assert_same, tol_for, check_same_error
+
+
+@pytest.fixture(autouse=True)
+def _native_only(monkeypatch):
+    monkeypatch.setenv("NDTILE_FALLBACK", "error")
+
+
+def errs(fn_nt, fn_np):
+    raised, _ = check_same_error(fn_nt, fn_np)
+    assert raised
+
+
+def with_nans(dt, shape, seed=0, frac=0.2):
+    a = make(dt, shape, seed=seed)
+    if np.dtype(dt).kind in 'fc':
+        rng = np.random.default_rng(seed + 10)
+        a[rng.random(shape) < frac] = np.nan
+    return a
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
+def test_nanargmax_nanargmin(dt):
+    a = with_nans(dt, (30, 70))
+    x = nt.asarray(a)
+    for f in ('nanargmax', 'nanargmin'):
+        for ax in (None, 0, 1, -1):
+            assert_same(getattr(nt, f)(x, axis=ax), getattr(np, f)(a, axis=ax))
+        assert_same(getattr(nt, f)(x[::-1, ::3], axis=0, keepdims=True),
+                    getattr(np, f)(a[::-1, ::3], axis=0, keepdims=True))
+
+
+def test_nanarg_errors():
+    a = np.array([[np.nan, 1.0], [np.nan, np.nan]])
+    x = nt.asarray(a)
+    assert_same(nt.nanargmax(x[:1], axis=1), np.array([1]))
+    for f in ('nanargmax', 'nanargmin'):
+        errs(lambda: getattr(nt, f)(x, axis=1), lambda: getattr(np, f)(a, axis=1))
+        errs(lambda: getattr(nt, f)(x, axis=2), lambda: getattr(np, f)(a, axis=2))
+        errs(lambda: getattr(nt, f)(nt.zeros(0)), lambda: getattr(np, f)(np.zeros(0)))
+    with pytest.raises(ValueError, match="All-NaN slice encountered"):
+        nt.nanargmin(nt.asarray(np.full(3, np.nan)))
+    out = nt.zeros(2, dtype=np.int64)
+    assert nt.nanargmax(x[:, 1:], axis=0, out=out[:1]) is not None
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
+def test_nanvar_nanstd(dt):
+    a = with_nans(dt, (40, 60))
+    x = nt.asarray(a)
+    for f in ('nanvar', 'nanstd'):
+        for ax, ddof, kd in [(None, 0, False), (0, 1, False), (1, 0, True), ((0, 1), 2, True)]:
+            exp = getattr(np, f)(a, axis=ax, ddof=ddof, keepdims=kd)
+            got = getattr(nt, f)(x, axis=ax, ddof=ddof, keepdims=kd)
+            assert_same(got, exp, rtol=tol_for(exp.dtype, 'sum') * 100)
+
+
+def test_nanvar_options_and_warnings():
+    a = with_nans(np.float32, (5, 300))
+    x = nt.asarray(a)
+    exp = np.nanvar(a, axis=1, dtype=np.float64)
+    assert_same(nt.nanvar(x, axis=1, dtype=np.float64), exp, rtol=1e-12)
+    assert_same(nt.nanstd(x[::-1, ::7], axis=0, correction=1),
+                np.nanstd(a[::-1, ::7], axis=0, correction=1), rtol=1e-5)
+    out = nt.zeros(5, dtype=np.float32)
+    assert nt.nanvar(x, axis=1, out=out) is out
+    assert_same(out, np.nanvar(a, axis=1), rtol=1e-5)
+    b = np.array([[np.nan, np.nan], [1.0, 2.0], [3.0, np.nan]])
+    y = nt.asarray(b)
+    for f in ('nanvar', 'nanstd'):
+        with pytest.warns(RuntimeWarning, match="Degrees of freedom <= 0 for slice"):
+            got = getattr(nt, f)(y, axis=1)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            exp = getattr(np, f)(b, axis=1)
+        assert_same(got, exp, rtol=1e-12)
+    assert_same(nt.nanvar(nt.asarray(np.float64(3.0))), np.nanvar(np.float64(3.0)))
+    errs(lambda: nt.nanvar(y, axis=2), lambda: np.nanvar(b, axis=2))
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
+def test_cov_corrcoef_dtypes(dt):
+    a = make(dt, (6, 500))
+    x = nt.asarray(a)
+    for rowvar in (True, False):
+        m, xm = (a, x) if rowvar else (a.T, x.T)
+        exp = np.cov(m, rowvar=rowvar)
+        assert_same(nt.cov(xm, rowvar=rowvar), exp, rtol=1e-9 if exp.dtype.itemsize >= 8
+                    else 1e-4, atol=1e-9)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            exp = np.corrcoef(m, rowvar=rowvar)
+        assert_same(nt.corrcoef(xm, rowvar=rowvar), exp, rtol=1e-9, atol=1e-9)
+
+
+def test_cov_options():
+    a, b = make(np.float64, (3, 40)), make(np.float64, (2, 40), seed=1)
+    x, y = nt.asarray(a), nt.asarray(b)
+    fw = np.arange(40) % 4
+    aw = np.linspace(0.5, 2.0, 40)
+    for kw in [dict(bias=True), dict(ddof=3), dict(fweights=fw), dict(aweights=aw),
+               dict(fweights=fw, aweights=aw), dict(fweights=fw, aweights=aw, ddof=0),
+               dict(aweights=aw, bias=True), dict(dtype=np.float32)]:
+        exp = np.cov(a, **kw)
+        assert_same(nt.cov(x, **kw), exp, rtol=1e-5 if 'dtype' in kw else 1e-11)
+    assert_same(nt.cov(x, y), np.cov(a, b), rtol=1e-11)
+    assert_same(nt.cov(x[0], y[1]), np.cov(a[0], b[1]), rtol=1e-11)
+    assert_same(nt.cov(x[0]), np.cov(a[0]), rtol=1e-11)         # 0-d result
+    assert_same(nt.corrcoef(x, y), np.corrcoef(a, b), rtol=1e-11)
+    assert_same(nt.corrcoef(x[::-1, ::3]), np.corrcoef(a[::-1, ::3]), rtol=1e-11)
+    c = make(np.complex128, (3, 30))
+    assert_same(nt.cov(nt.asarray(c)), np.cov(c), rtol=1e-11)
+    assert_same(nt.corrcoef(nt.asarray(c)), np.corrcoef(c), rtol=1e-11, atol=1e-12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exp = np.corrcoef(a[0])
+    assert_same(nt.corrcoef(x[0]), exp)
+    assert_same(nt.cov(nt.zeros((0, 3))), np.cov(np.zeros((0, 3))))
+    with pytest.warns(RuntimeWarning, match="Degrees of freedom"):
+        nt.cov(x[:, :1])
+    errs(lambda: nt.cov(nt.zeros((2, 2, 2))), lambda: np.cov(np.zeros((2, 2, 2))))
+    errs(lambda: nt.cov(x, fweights=aw), lambda: np.cov(a, fweights=aw))
+    errs(lambda: nt.cov(x, fweights=-fw), lambda: np.cov(a, fweights=-fw))
+    errs(lambda: nt.cov(x, aweights=aw[:5]), lambda: np.cov(a, aweights=aw[:5]))
+    errs(lambda: nt.cov(x, ddof=1.5), lambda: np.cov(a, ddof=1.5))
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.int64, np.uint16, np.float32, np.float64,
+                                np.complex64, np.complex128])
+def test_gradient_dtypes(dt):
+    a = make(dt, (30, 70))
+    x = nt.asarray(a)
+    exp = np.gradient(a)
+    got = nt.gradient(x)
+    rt = tol_for(exp[0].dtype, 'math') * 10
+    assert_same(got, exp, rtol=rt, atol=rt)
+    for eo in (1, 2):
+        exp = np.gradient(a, 0.5, axis=1, edge_order=eo)
+        assert_same(nt.gradient(x, 0.5, axis=1, edge_order=eo), exp, rtol=rt, atol=rt)
+
+
+def test_gradient_spacing_and_errors():
+    a = make(np.float64, (12, 1500))
+    x = nt.asarray(a)
+    cx = np.cumsum(np.linspace(0.5, 1.5, 12))
+    cy = np.arange(1500) * 3           # uniform integer coordinates
+    for eo in (1, 2):
+        exp = np.gradient(a, cx, cy, edge_order=eo)
+        got = nt.gradient(x, nt.asarray(cx), cy, edge_order=eo)
+        assert_same(got, exp, rtol=1e-10, atol=1e-10)
+        exp = np.gradient(a[::-1, ::5], 2.0, np.arange(300) ** 1.5, edge_order=eo)
+        got = nt.gradient(x[::-1, ::5], 2.0, np.arange(300) ** 1.5, edge_order=eo)
+        assert_same(got, exp, rtol=1e-10, atol=1e-10)
+    v = make(np.float32, (7,))
+    assert_same(nt.gradient(nt.asarray(v)), np.gradient(v), rtol=1e-6)
+    assert_same(nt.gradient(x, axis=-1), np.gradient(a, axis=-1), rtol=1e-12)
+    errs(lambda: nt.gradient(x[:1]), lambda: np.gradient(a[:1]))
+    errs(lambda: nt.gradient(x[:2], edge_order=2), lambda: np.gradient(a[:2], edge_order=2))
+    errs(lambda: nt.gradient(x, edge_order=3), lambda: np.gradient(a, edge_order=3))
+    errs(lambda: nt.gradient(x, 1, 2, 3), lambda: np.gradient(a, 1, 2, 3))
+    errs(lambda: nt.gradient(x, cx[:5], 1.0), lambda: np.gradient(a, cx[:5], 1.0))
+    errs(lambda: nt.gradient(x, np.ones((12, 2)), 1.0),
+         lambda: np.gradient(a, np.ones((12, 2)), 1.0))
+    errs(lambda: nt.gradient(x, axis=2), lambda: np.gradient(a, axis=2))
+
+
+def test_registered_native():
+    from ndtile import _fallback
+    for name in ('nanargmax', 'nanargmin', 'nanvar', 'nanstd', 'cov', 'corrcoef', 'gradient'):
+        assert getattr(np, name) in _fallback.NATIVE, name
+    x = nt.arange(12.).reshape(3, 4)
+    assert_same(np.cov(x), np.cov(np.arange(12.).reshape(3, 4)), rtol=1e-12)
+
+
+def test_same_bits_for_any_workers():
+    from ndtile import _core
+    a = make(np.float64, (40, 300))
+    v = make(np.complex128, (3000,))
+    old = _core.workers()
+    res = []
+    try:
+        for w in (1, 3):
+            _core.set_workers(w)
+            x = nt.asarray(a)
+            res.append([np.asarray(r) for r in (
+                nt.cov(x), nt.corrcoef(x), nt.nanvar(x, axis=1), nt.gradient(x, axis=1),
+                nt.convolve(nt.asarray(v), x[0], 'same'), nt.einsum('ij,kj->ik', x, x))])
+    finally:
+        _core.set_workers(old)
+    for g, e in zip(*res):
+        np.testing.assert_array_equal(g, e)
