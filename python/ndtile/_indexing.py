@@ -2,12 +2,14 @@
 Ellipsis): integer-array and boolean indexing, and values that need NumPy's
 conversion rules.
 
-Reads that index every axis with integers and integer arrays, and reads
-through a boolean mask of the array's shape, run in the core (ndt_gather).
-Other advanced reads, and advanced writes, go through NumPy: the array is
-gathered, indexed there and converted back (or assigned there and written
-back). A boolean mask of the array's own shape with a scalar value is
-assigned in the core (a where).
+Advanced reads and writes with integer arrays, boolean arrays, integers,
+slices and Ellipsis run in the core: the key becomes one int64 index array
+per axis, of the result's shape (NumPy's placement of the advanced
+dimensions), and reads gather (ndt_gather) while writes put values at the
+flat positions in C order of the result (ndt_put: the last of repeated
+indices wins, as in NumPy). A boolean mask of the array's own shape with a
+scalar value is assigned as a where. Keys mixing newaxis with advanced
+indices go through NumPy (gathered, indexed there, written back).
 """
 import numpy as _np
 
@@ -74,44 +76,206 @@ def _int_array(k):
     return None
 
 
-def _gather(a, key):
-    """a[key] in the core when key indexes every axis with integers and
-    integer arrays (or is a boolean mask of a's shape); None otherwise."""
+def _bool_array(k):
+    """k as an ndtile bool array if it is a boolean array or list, else None."""
+    if isinstance(k, Array):
+        return k if k._dt == D.BOOL else None
+    if isinstance(k, _np.ndarray):
+        return C.from_numpy(k) if k.dtype == _np.bool_ else None
+    if isinstance(k, list) and k:
+        arr = _np.asarray(k)
+        return C.from_numpy(arr) if arr.dtype == _np.bool_ else None
+    return None
+
+
+def _shape_str(shape):
+    """A shape as NumPy's indexing messages print it: (2,7,8), (3,)."""
+    shape = tuple(shape)
+    return "(" + ",".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def _index_arrays(a, key):
+    """NumPy's advanced indexing as one int64 index array per axis of a,
+    all of the result's shape: (arrays, result shape), or None for keys
+    this does not cover (newaxis among advanced indices, other types).
+    Integer arrays, boolean arrays (their nonzero positions), integers,
+    slices and Ellipsis; NumPy's placement of the broadcast advanced
+    dimensions (where the advanced indices are, when they are adjacent,
+    else first) and NumPy's IndexErrors."""
     from . import _manip as M, _reduce as R
-    mask = _mask_of(key, a.shape)
-    if mask is not None and a.ndim:
-        cols = M.argwhere(mask)
-        return _core.gather(a, [cols[:, k] for k in range(a.ndim)])
-    parts = key if isinstance(key, tuple) else (key,)
-    if len(parts) != a.ndim or not a.ndim:
+    from ._creation import arange
+    parts = list(key) if isinstance(key, tuple) else [key]
+    if any(k is None for k in parts) or sum(k is Ellipsis for k in parts) > 1:
         return None
-    arrays = []
+    # expand booleans into their nonzero positions (one array per axis)
+    items = []       # (kind, value): 'adv' int array, 'int' int, 'slice' slice, 'ell'
     for k in parts:
-        if isinstance(k, (int, _np.integer)) and not isinstance(k, (bool, _np.bool_)):
-            arrays.append(C.from_numpy(_np.asarray(k, dtype=_np.int64)))
-            continue
-        ix = _int_array(k)
-        if ix is None:
+        if k is Ellipsis:
+            items.append(('ell', None))
+        elif isinstance(k, slice):
+            _slice_ok(k)
+            items.append(('slice', k))
+        elif isinstance(k, (int, _np.integer)) and not isinstance(k, (bool, _np.bool_)):
+            items.append(('int', int(k)))
+        elif isinstance(k, (bool, _np.bool_)):
             return None
-        arrays.append(ix)
-    if not any(isinstance(k, (Array, _np.ndarray, list)) for k in parts):
+        else:
+            b = _bool_array(k)
+            if b is not None:
+                if b.ndim == 0:
+                    return None
+                items.append(('bool', b))
+                continue
+            ix = _int_array(k)
+            if ix is None:
+                return None
+            items.append(('adv', ix))
+    used = sum(v.ndim if t == 'bool' else 0 if t == 'ell' else 1 for t, v in items)
+    if used > a.ndim:
+        raise IndexError(f"too many indices for array: array is {a.ndim}-dimensional, but "
+                         f"{used} were indexed")
+    full = []
+    for t, v in items:
+        if t == 'ell':
+            full.extend([('slice', slice(None))] * (a.ndim - used))
+        else:
+            full.append((t, v))
+    if not any(t == 'ell' for t, _ in items):
+        full.extend([('slice', slice(None))] * (a.ndim - used))
+    # one entry per axis; booleans split into per-axis arrays
+    axes = []        # (kind, value, group) with group = position of the key item
+    ax = 0
+    for g, (t, v) in enumerate(full):
+        if t == 'bool':
+            if tuple(v.shape) != tuple(a.shape[ax:ax + v.ndim]):
+                raise IndexError(
+                    f"boolean index did not match indexed array along axis {ax}; size of "
+                    f"axis is {a.shape[ax]} but size of corresponding boolean axis is "
+                    f"{v.shape[0]}")
+            nz = M.nonzero(v)
+            for j in range(v.ndim):
+                axes.append(('adv', nz[j], g))
+            ax += v.ndim
+        else:
+            axes.append((t, v, g))
+            ax += 1
+    adv = [i for i, (t, _, _) in enumerate(axes) if t in ('adv', 'int')]
+    if not any(t == 'adv' for t, _, _ in axes):
         return None
+    arrays = {}
+    for i in adv:
+        t, v, _ = axes[i]
+        arrays[i] = C.from_numpy(_np.asarray(v, dtype=_np.int64)) if t == 'int' else v
     try:
-        arrays = list(M.broadcast_arrays(*arrays))
+        bshape = _np.broadcast_shapes(*[tuple(arrays[i].shape) for i in adv])
     except ValueError:
-        shapes = " ".join(str(tuple(ix.shape)).replace(",)", ",)") for ix in arrays)
+        shapes = "".join(_shape_str(arrays[i].shape) + " " for i in adv)
         raise IndexError("shape mismatch: indexing arrays could not be broadcast together "
                          f"with shapes {shapes}") from None
-    for ax, (ix, n) in enumerate(zip(arrays, a.shape)):
+    for i in adv:
+        ix, n = arrays[i], a.shape[i]
         if ix.size:
             lo, hi = int(R.min(ix)), int(R.max(ix))
             bad = hi if hi >= n else lo if lo < -n else None
             if bad is not None:
-                raise IndexError(f"index {bad} is out of bounds for axis {ax} with size {n}")
+                raise IndexError(f"index {bad} is out of bounds for axis {i} with size {n}")
             if lo < 0:
                 ix = M.where(ix < 0, ix + n, ix)
-        arrays[ax] = ix
+        if ix._dt != D.INT64:
+            ix = ix._astype(D.INT64, 4)
+        arrays[i] = ix
+    groups = [axes[i][2] for i in adv]
+    adjacent = all(groups[j + 1] - groups[j] <= 1 for j in range(len(groups) - 1)) and \
+        all(axes[i][0] in ('adv', 'int') for i in range(adv[0], adv[-1] + 1))
+    slices = [i for i, (t, _, _) in enumerate(axes) if t == 'slice']
+    lens = {i: len(range(*axes[i][1].indices(a.shape[i]))) for i in slices}
+    if adjacent:
+        before = [i for i in slices if i < adv[0]]
+        after = [i for i in slices if i > adv[0]]
+    else:
+        before, after = [], slices
+    nb = len(bshape)
+    shape = tuple(lens[i] for i in before) + bshape + tuple(lens[i] for i in after)
+    pos = {i: k for k, i in enumerate(before)}
+    pos.update({i: len(before) + nb + k for k, i in enumerate(after)})
+    out = []
+    for i in range(a.ndim):
+        if i in arrays:
+            ix = arrays[i]
+            ix = ix._reshape((1,) * (len(bshape) - ix.ndim) + tuple(ix.shape)) \
+                if ix.ndim < nb else ix
+            ix = ix._reshape((1,) * len(before) + tuple(ix.shape) + (1,) * len(after))
+        else:
+            s = axes[i][1]
+            start, _, step = s.indices(a.shape[i])
+            ix = arange(start, start + step * lens[i], step, dtype=_np.int64) \
+                if lens[i] else arange(0, dtype=_np.int64)
+            sh = [1] * len(shape)
+            sh[pos[i]] = lens[i]
+            ix = ix._reshape(tuple(sh))
+        out.append(ix if tuple(ix.shape) == shape else ix._broadcast_to(shape))
+    return out, shape
+
+
+def _gather(a, key):
+    """a[key] in the core for advanced keys _index_arrays covers (or a
+    boolean mask of a's shape); None otherwise."""
+    from . import _manip as M
+    if not a.ndim:
+        return None
+    mask = _mask_of(key, a.shape)
+    if mask is not None:
+        cols = M.argwhere(mask)
+        return _core.gather(a, [cols[:, k] for k in range(a.ndim)])
+    r = _index_arrays(a, key)
+    if r is None:
+        return None
+    arrays, shape = r
+    if 0 in shape:
+        from ._creation import empty
+        return empty(shape, dtype=a.dtype)
     return _core.gather(a, arrays)
+
+
+def _scatter(a, key, value):
+    """a[key] = value in the core for advanced keys _index_arrays covers;
+    False when it does not apply. Elements are written in C order of the
+    indexing result, so the last of repeated indices wins (as NumPy)."""
+    from . import _manip as M, _ufunc as U
+    if not a.ndim:
+        return False
+    r = _index_arrays(a, key)
+    if r is None:
+        return False
+    arrays, shape = r
+    val = _value_array(value, a.dtype)
+    try:
+        vshape = _np.broadcast_shapes(tuple(val.shape), shape)
+    except ValueError:
+        vshape = None
+    if vshape != shape:
+        raise ValueError(f"shape mismatch: value array of shape {_shape_str(val.shape)} "
+                         f"could not be broadcast to indexing result of shape "
+                         f"{_shape_str(shape)}")
+    if 0 in shape:
+        return True
+    # flat C-order positions in a
+    flat = None
+    stride = 1
+    for i in range(a.ndim - 1, -1, -1):
+        term = arrays[i] if stride == 1 else U.UFUNCS['multiply'](arrays[i], stride)
+        flat = term if flat is None else U.UFUNCS['add'](flat, term)
+        stride *= a.shape[i]
+    if val._dt != a._dt:
+        val = val._astype(a._dt, 4)
+    vals = val._broadcast_to(shape) if tuple(val.shape) != shape else val
+    n = 1
+    for d in shape:
+        n *= d
+    flat = flat._copy()._reshape((n,))
+    vals = vals._copy()._reshape((n,))
+    _core.put(a, flat, vals)
+    return True
 
 
 def getitem(a, key):
@@ -173,6 +337,8 @@ def setitem(a, key, value, delete=False):
                 val = val._astype(a._dt, 4)
             _core.apply(WHERE, [mask, val, a], a)
             return
+    if _scatter(a, key, value):
+        return
     npa = C.to_numpy(a)
     npa[_np_key(key)] = C.to_np_tree(value) if C.has_nd(value) else value
     a._assign(C.from_numpy(npa), 4)

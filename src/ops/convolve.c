@@ -359,22 +359,19 @@ typedef struct { ndt_array a, idx, vals; } put_arg;
 static ndt_status put_task(void *p, int worker) {
   NDT_UNUSED(worker);
   const put_arg *g = p;
-  int isz = ndt_vsize(&g->a), nd = g->a.ndim;
+  int isz = ndt_vsize(&g->a), ssz = g->a.store->itemsize, nd = g->a.ndim;
   int64_t n = g->idx.shape[0], size = g->a.size;
-  ndt_bound ba, bi, bv;
-  ndt_status st = ndt_bind(&g->a, &ba, 1);
+  ndt_bound bi, bv;
+  ndt_status st = ndt_bind(&g->idx, &bi, 1);
   if (st) return st;
-  st = ndt_bind(&g->idx, &bi, 1);
-  if (st) {
-    ndt_unbind(&g->a, &ba, 0);
-    return st;
-  }
   st = ndt_bind(&g->vals, &bv, 1);
   if (st) {
     ndt_unbind(&g->idx, &bi, 0);
-    ndt_unbind(&g->a, &ba, 0);
     return st;
   }
+  /* each element is written in place in the tile that holds it: a scatter
+   * of a few values into a large array copies nothing else */
+  const ndt_store *s = g->a.store;
   for (int64_t e = 0; e < n; e++) {
     int64_t f;
     memcpy(&f, bi.ptr + e * bi.st[0], 8);
@@ -383,18 +380,17 @@ static ndt_status put_task(void *p, int worker) {
                      (long long)f, (long long)size);
       break;
     }
-    char *dst = ba.ptr;
+    int64_t off = g->a.offset;
     for (int d = nd - 1; d >= 0; d--) {
-      int64_t q = f % g->a.shape[d];
+      off += (f % g->a.shape[d]) * g->a.strides[d];
       f /= g->a.shape[d];
-      dst += q * ba.st[d];
     }
-    memcpy(dst, bv.ptr + e * bv.st[0], isz);
+    const ndt_tile *t = &s->tiles[ndt_store_tile_of(s, off)];
+    memcpy(t->data + (off - t->start) * ssz + g->a.part, bv.ptr + e * bv.st[0], isz);
   }
   ndt_unbind(&g->vals, &bv, 0);
   ndt_unbind(&g->idx, &bi, 0);
-  ndt_unbind(&g->a, &ba, 1);   /* elements written before an error stay, as in NumPy */
-  return st;
+  return st;   /* elements written before an error stay, as in NumPy */
 }
 
 ndt_status ndt_put(ndt_array *a, const ndt_array *idx, const ndt_array *vals) {

@@ -226,3 +226,74 @@ def test_flat():
     a.T.flat[3] = 100
     assert_same(x, a)
     assert len(x.flat) == 12
+
+
+# ---- advanced reads and writes in the core (no fallback) ----------------------------
+
+_A = np.random.default_rng(0).standard_normal((6, 7, 8))
+CORE_KEYS = [
+    ([1, 2],), (np.array([0, -1, 3]),), ([1, 2], [3, 4]), ([1, 2], slice(None), [3, 4]),
+    (slice(None), [1, 2]), (slice(1, 5, 2), [0, 6], [1, 7]), (0, slice(None), [1, 2]),
+    (Ellipsis, [1, 2]), ([[0, 1], [2, 3]], Ellipsis), (_A[:, 0, 0] > 0,),
+    (_A[:, :, 0] > 0, slice(None)), (slice(None, None, -1), [2, 2, 5]), (2, [1, 3]),
+    ([1], [2], [3]), ([], slice(None)), (slice(None), np.array([], dtype=np.int64)),
+    ([5, 0, 5],), (np.array([[1]]), slice(0, 3), 0), (slice(None), _A[0] > 0.5),
+]
+
+
+@pytest.mark.parametrize('key', CORE_KEYS, ids=range(len(CORE_KEYS)))
+@pytest.mark.parametrize('dtype', [np.float64, np.int16, np.complex64, np.bool_])
+def test_advanced_read_write_native(key, dtype, monkeypatch):
+    monkeypatch.setenv('NDTILE_FALLBACK', 'error')
+    a = (_A * 10).astype(dtype)
+    exp = a[key]
+    assert_same(nt.asarray(a)[key], exp)
+    for val in (np.ones((), dtype), (np.arange(exp.size) % 3).astype(dtype).reshape(exp.shape),
+                (np.arange(exp.shape[-1]) % 2).astype(dtype) if exp.ndim else None):
+        if val is None:
+            continue
+        b = a.copy()
+        b[key] = val
+        x = nt.asarray(a)
+        x[key] = nt.asarray(val)
+        assert_same(x, b)
+
+
+def test_advanced_write_last_wins_views_and_many_tiles(monkeypatch):
+    monkeypatch.setenv('NDTILE_FALLBACK', 'error')
+    b = np.zeros(5)
+    b[[1, 1, 3, 1]] = [1, 2, 3, 4]
+    y = nt.zeros(5)
+    y[[1, 1, 3, 1]] = nt.asarray([1., 2, 3, 4])
+    assert_same(y, b)
+    big = np.arange(3000 * 7, dtype=np.float32).reshape(3000, 7)   # many tiles
+    idx = np.random.default_rng(1).integers(0, 3000, 500)
+    b = big.copy()
+    b[idx, 3] = -b[idx, 2]
+    x = nt.asarray(big)
+    x[idx, 3] = -x[idx, 2]
+    assert_same(x, b)
+    b = big.copy()
+    v = b[::-3, 1::2]
+    v[[0, 5, 999], [1, 2, 0]] = 42
+    x = nt.asarray(big)
+    w = x[::-3, 1::2]
+    w[[0, 5, 999], [1, 2, 0]] = 42
+    assert_same(x, b)
+    b = big.copy()
+    b[b % 7 == 0] = np.arange((b % 7 == 0).sum(), dtype=np.float32)
+    x = nt.asarray(big)
+    x[x % 7 == 0] = nt.arange(int((x % 7 == 0).sum()), dtype=np.float32)
+    assert_same(x, b)
+
+
+@pytest.mark.parametrize('key, val', [(([1, 7],), 0), (([1, 2], [1, 2, 3]), 0),
+                                      (([0, 1],), np.ones(3)), ((slice(None), [9]), 0),
+                                      ((_A[:2, 0, 0] > 0,), 0)])
+def test_advanced_write_errors(key, val):
+    with pytest.raises(Exception) as en:
+        _A.copy()[key] = val
+    x = nt.asarray(_A)
+    with pytest.raises(type(en.value)) as eg:
+        x[key] = val
+    assert str(eg.value) == str(en.value)
