@@ -491,6 +491,14 @@ class ndarray(Array):
     def trace(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
         return M.trace(self, offset, axis1, axis2, dtype, out)
 
+    def compress(self, condition, axis=None, out=None):
+        from ._functions import compress
+        return compress(condition, self, axis, out)
+
+    def choose(self, choices, out=None, mode='raise'):
+        from ._functions import choose
+        return choose(self, choices, out, mode)
+
     def __array_wrap__(self, array, context=None, return_scalar=False):
         if return_scalar and array.ndim == 0:
             return array[()]

@@ -290,3 +290,9 @@ def test_packbits(bitorder):
 def test_mask_indices():
     check(lambda m: m.mask_indices(40, m.triu, 2))
     check(lambda m: m.mask_indices(5, m.tril))
+
+
+def test_compress_choose_methods():
+    check(lambda m, a: m.asarray(a).compress([True, False, True], axis=1), M)
+    idx = np.arange(12).reshape(3, 4) % 3
+    check(lambda m, i, a: m.asarray(i).choose([a[:3, :4], -a[:3, :4], a[:3, :4] * 0]), idx, M)
