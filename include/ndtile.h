@@ -354,10 +354,11 @@ ndt_status ndt_dot(const ndt_array *a, const ndt_array *b, ndt_array **out);
 /* ---- linear algebra (src/ops/linalg.c) -------------------------------- */
 /* numpy.linalg's factorisations through LAPACK, on stacks of matrices: a is
  * (..., M, N) with the last two axes a matrix; for SOLVE and LSTSQ, b is
- * (..., M, K) and the batch axes of a and b broadcast. Computation is in
- * ndt_linalg_compute_type(a, b) (bool/integers in float64; float32 and
- * complex64 stay single when every operand is single); results have that
- * dtype, or its real type where the value is real (s, w of EIGH, log|det|).
+ * (..., M, K) and the batch axes of a and b broadcast. As in NumPy, LAPACK
+ * runs in double precision (complex if any operand is complex); results have
+ * dtype ndt_linalg_result_type(a, b) (float32/complex64 when every operand is
+ * single, else float64/complex128), or its real type where the value is
+ * real (s, w of EIGH, log|det|, residuals).
  * out[] receives up to NDT_LINALG_NOUT new arrays (unused ones NULL), each of
  * shape batch + the core shape below:
  *   SOLVE     x (N, K) with a x = b (a square)
@@ -397,8 +398,8 @@ typedef enum {
 #define NDT_LINALG_NOUT 4
 ndt_status ndt_linalg(ndt_linalg_op op, const ndt_array *a, const ndt_array *b, int flags,
                       double param, ndt_array **out);
-/* The compute dtype for operands of dtypes a and b (b NDT_DTYPE_DEFAULT: none). */
-ndt_dtype ndt_linalg_compute_type(ndt_dtype a, ndt_dtype b);
+/* The result dtype for operands of dtypes a and b (b NDT_DTYPE_DEFAULT: none). */
+ndt_dtype ndt_linalg_result_type(ndt_dtype a, ndt_dtype b);
 
 /* ---- random numbers (src/ops/random.c) -------------------------------- */
 /* A counter-based generator: Philox4x32-10 (Salmon et al., SC11) keyed by

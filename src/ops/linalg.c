@@ -78,6 +78,7 @@ typedef struct {
   int64_t m, n, k;            /* a is (m, n); b is (m, k) */
   int nin, nout, nbd;         /* operands and batch axes */
   int icore[LA_NIN], ocore[LA_NOUT];
+  ndt_dtype okd[LA_NOUT];     /* dtype each kernel writes (double); outputs may be single */
   ndt_array in[LA_NIN], out[LA_NOUT];  /* block views: batch axes, then core axes */
 } la_arg;
 
@@ -628,8 +629,19 @@ static ndt_status la_task(void *p, int worker) {
   int nbd = a->nbd;
   int64_t nmat = 1, idx[NDT_MAXDIMS] = {0};
   for (int d = 0; d < nbd; d++) nmat *= a->out[0].shape[d];
+  /* single-precision results: the kernel writes double into tmp, cast out */
+  char *tmp[LA_NOUT] = {NULL};
+  int64_t tdim[LA_NOUT][2];
+  for (int i = 0; i < a->nout && st == NDT_OK; i++) {
+    int nc = a->ocore[i];
+    tdim[i][0] = nc > 0 ? a->out[i].shape[nbd] : 1;
+    tdim[i][1] = nc > 1 ? a->out[i].shape[nbd + 1] : 1;
+    if (a->out[i].dtype != a->okd[i] &&
+        !(tmp[i] = ndt_malloc((size_t)(tdim[i][0] * tdim[i][1] * ndt_traits[a->okd[i]].size) + 16)))
+      st = NDT_ERR_NOMEM;
+  }
   for (int64_t q = 0; q < nmat && st == NDT_OK; q++) {
-    mref mi[LA_NIN], mo[LA_NOUT];
+    mref mi[LA_NIN], mo[LA_NOUT], ro[LA_NOUT];
     for (int i = 0; i < a->nin; i++) {
       char *ptr = bi[i].ptr;
       for (int d = 0; d < nbd; d++) ptr += idx[d] * bi[i].st[d];
@@ -640,16 +652,30 @@ static ndt_status la_task(void *p, int worker) {
     for (int i = 0; i < a->nout; i++) {
       char *ptr = bo[i].ptr;
       for (int d = 0; d < nbd; d++) ptr += idx[d] * bo[i].st[d];
-      mo[i].p = ptr;
-      mo[i].rs = a->ocore[i] > 0 ? bo[i].st[nbd] : 0;
-      mo[i].cs = a->ocore[i] > 1 ? bo[i].st[nbd + 1] : 0;
+      ro[i].p = ptr;
+      ro[i].rs = a->ocore[i] > 0 ? bo[i].st[nbd] : 0;
+      ro[i].cs = a->ocore[i] > 1 ? bo[i].st[nbd + 1] : 0;
+      mo[i] = ro[i];
+      if (tmp[i]) {
+        int ksz = ndt_traits[a->okd[i]].size;
+        mo[i].p = tmp[i];
+        mo[i].rs = tdim[i][1] * ksz;
+        mo[i].cs = ksz;
+      }
     }
     st = kern(a, &w, mi, mo);
+    for (int i = 0; i < a->nout && st == NDT_OK; i++) {
+      if (!tmp[i]) continue;
+      ndt_cast_fn f = ndt_cpu_cast(a->okd[i], a->out[i].dtype);
+      for (int64_t r = 0; r < tdim[i][0]; r++)
+        f(tmp[i] + r * mo[i].rs, mo[i].cs, ro[i].p + r * ro[i].rs, ro[i].cs, tdim[i][1]);
+    }
     for (int d = nbd - 1; d >= 0; d--) {
       if (++idx[d] < a->out[0].shape[d]) break;
       idx[d] = 0;
     }
   }
+  for (int i = 0; i < LA_NOUT; i++) ndt_mfree(tmp[i]);
   ndt_mfree(w.buf);
   for (int i = 0; i < ni && i < a->nin; i++) ndt_unbind(&a->in[i], &bi[i], 0);
   for (int i = 0; i < no && i < a->nout; i++) ndt_unbind(&a->out[i], &bo[i], st == NDT_OK);
@@ -658,7 +684,9 @@ static ndt_status la_task(void *p, int worker) {
 
 static int supported(ndt_dtype t) { return t >= NDT_BOOL && t < NDT_NTYPES; }
 
-ndt_dtype ndt_linalg_compute_type(ndt_dtype a, ndt_dtype b) {
+/* NumPy's _commonType: complex if any operand is; single results when every
+ * operand is float32/complex64; the computation itself is always double. */
+ndt_dtype ndt_linalg_result_type(ndt_dtype a, ndt_dtype b) {
   int cpx = a == NDT_COMPLEX64 || a == NDT_COMPLEX128;
   int single = a == NDT_FLOAT32 || a == NDT_COMPLEX64;
   if ((int)b >= 0) {
@@ -696,7 +724,9 @@ ndt_status ndt_linalg(ndt_linalg_op op, const ndt_array *a, const ndt_array *b, 
   s.op = op;
   s.flags = flags;
   s.param = param;
-  s.ct = ndt_linalg_compute_type(a->dtype, b ? b->dtype : NDT_DTYPE_DEFAULT);
+  ndt_dtype resT = ndt_linalg_result_type(a->dtype, b ? b->dtype : NDT_DTYPE_DEFAULT);
+  s.ct = is_cpx(resT) ? NDT_COMPLEX128 : NDT_FLOAT64;
+  int single = resT == NDT_FLOAT32 || resT == NDT_COMPLEX64;
   s.m = m;
   s.n = n;
   /* batch shape: a's, broadcast with b's */
@@ -737,9 +767,11 @@ ndt_status ndt_linalg(ndt_linalg_op op, const ndt_array *a, const ndt_array *b, 
   ndt_dtype odt[LA_NOUT];
   int64_t oc[LA_NOUT][2];
   int nout = 0;
-#define OUT(dt, nc, c0, c1)  \
-  do {                       \
-    odt[nout] = (dt);        \
+#define OUT(dt, nc, c0, c1)                                              \
+  do {                                                                   \
+    s.okd[nout] = (dt);                                                  \
+    odt[nout] = single && (dt) != NDT_INT64 ? ((dt) == NDT_FLOAT64 ? NDT_FLOAT32 \
+                                                                    : NDT_COMPLEX64) : (dt); \
     s.ocore[nout] = (nc);    \
     oc[nout][0] = (c0);      \
     oc[nout][1] = (c1);      \
