@@ -386,7 +386,7 @@ static ndt_status k_svd(const la_arg *a, la_ws *w, const mref *in, const mref *o
   const mref *so = &out[uv ? 1 : 0];
   if (herm) {
     /* NumPy's way: eigh, |w| sorted descending (a stable ascending argsort
-     * reversed), u = v[:, order], vh = conj(u * sign(w))^T */
+     * reversed), u = v[:, order], vh = conj(u * copysign(1, w))^T */
     int64_t q[3];
     eigh_query(ct, uv, 0, n, q);
     size_t used = al((size_t)(n * n * csz)) + al((size_t)(n * rsz)) + al((size_t)n * 8);
@@ -408,7 +408,7 @@ static ndt_status k_svd(const la_arg *a, la_ws *w, const mref *in, const mref *o
     }
     for (int64_t j = 0; j < n; j++) {
       int64_t c = ord[n - 1 - j];
-      double wv = getr(rt, W, c), sg = wv > 0 ? 1.0 : wv < 0 ? -1.0 : wv;
+      double wv = getr(rt, W, c), sg = copysign(1.0, wv);
       double tmp[2];
       putc_(rt, tmp, 0, fabs(wv), 0);
       memcpy(so->p + j * so->rs, tmp, (size_t)rsz);
@@ -455,7 +455,7 @@ static ndt_status k_svd(const la_arg *a, la_ws *w, const mref *in, const mref *o
   else
     (t == 3 ? zgesdd_ : cgesdd_)(jz, &M, &N, A, &M, S, U, &LDU, V, &LDV, work, &LW, rwork,
                                  iwork, &info, 1);
-  if (info > 0) return fail("SVD did not converge");
+  if (info != 0) return fail("SVD did not converge");   /* info < 0: a NaN */
   mref sv = {so->p, so->rs, 0};
   store(S, k, k, 1, rsz, &sv);
   if (uv) {
@@ -571,7 +571,7 @@ static ndt_status k_lstsq(const la_arg *a, la_ws *w, const mref *in, const mref 
   else
     (t == 3 ? zgelsd_ : cgelsd_)(&M, &N, &NR, A, &M, B, &LDB, S, rc, &rank, work, &LW, rwork,
                                  iwork, &info);
-  if (info > 0) return fail("SVD did not converge in Linear Least Squares");
+  if (info != 0) return fail("SVD did not converge in Linear Least Squares");
   store(B, mx, n, k, csz, &out[0]);
   double tmp[2];
   for (int64_t j = 0; j < k; j++) {
