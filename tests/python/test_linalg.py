@@ -363,3 +363,32 @@ def test_same_bits_any_workers():
             np.testing.assert_array_equal(p, q)
     finally:
         _core.set_workers(saved)
+
+
+@pytest.mark.parametrize('dt', [np.int64, np.float32, np.complex128], ids=str)
+def test_matrix_norms(dt):
+    a = make(dt, (5, 4), seed=14, lo=-3, hi=3)
+    s = make(dt, (6, 3, 4), seed=15, lo=-3, hi=3)
+    x, y = nt.asarray(a), nt.asarray(s)
+    for o in (None, 'fro', 'nuc', 1, -1, 2, -2, np.inf, -np.inf):
+        close(nt.linalg.norm(x, o), np.linalg.norm(a, o), tol(dt))
+        for ax in ((1, 2), (-1, 0), (2, 1)):
+            for kd in (False, True):
+                close(nt.linalg.norm(y, o, axis=ax, keepdims=kd),
+                      np.linalg.norm(s, o, axis=ax, keepdims=kd), tol(dt))
+    close(nt.linalg.matrix_norm(y, ord='nuc'), np.linalg.matrix_norm(s, ord='nuc'), tol(dt))
+    with pytest.raises(ValueError, match='Invalid norm order for matrices.'):
+        nt.linalg.norm(x, 3)
+    with pytest.raises(ValueError, match='Duplicate axes given.'):
+        nt.linalg.norm(y, axis=(1, 1))
+
+
+def test_tensor_and_aliases():
+    a = well(np.float64, (6, 6)).reshape(2, 3, 2, 3)
+    b = make(np.float64, (2, 3), seed=16)
+    close(nt.linalg.tensorsolve(nt.asarray(a), nt.asarray(b)), np.linalg.tensorsolve(a, b), 1e-10)
+    close(nt.linalg.tensorinv(nt.asarray(a)), np.linalg.tensorinv(a), 1e-10)
+    m, v = make(np.float64, (3, 4), seed=17), make(np.float64, (4,), seed=18)
+    close(nt.linalg.matmul(nt.asarray(m), nt.asarray(v)), np.linalg.matmul(m, v), 1e-12)
+    close(nt.linalg.matrix_transpose(nt.asarray(m)), np.linalg.matrix_transpose(m), 0)
+    close(nt.linalg.outer(nt.asarray(v), nt.asarray(v)), np.linalg.outer(v, v), 0)

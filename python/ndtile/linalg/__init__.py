@@ -26,7 +26,8 @@ from .. import _dtypes as _D
 LinAlgError = _np.linalg.LinAlgError
 _NATIVE = ('norm', 'vector_norm', 'solve', 'inv', 'cholesky', 'det', 'slogdet', 'qr',
            'svd', 'svdvals', 'eigh', 'eigvalsh', 'eig', 'eigvals', 'lstsq', 'matrix_power',
-           'pinv', 'matrix_rank', 'multi_dot', 'cond')
+           'pinv', 'matrix_rank', 'multi_dot', 'cond', 'matrix_norm', 'tensorinv',
+           'tensorsolve', 'matmul', 'matrix_transpose', 'outer')
 
 # ndt_linalg_op
 _SOLVE, _INV, _CHOLESKY, _DET, _SLOGDET, _QR, _SVD, _EIGH, _EIG, _LSTSQ = range(10)
@@ -462,11 +463,119 @@ def multi_dot(arrays, *, out=None):
     return r
 
 
+def tensorinv(a, ind=2):
+    xs = _arrays(a)
+    if xs is None:
+        return _fallback('tensorinv', (a,), {'ind': ind})
+    A, = xs
+    oldshape = A.shape
+    if ind <= 0:
+        raise ValueError("Invalid ind argument.")
+    invshape = oldshape[ind:] + oldshape[:ind]
+    prod = 1
+    for k in oldshape[ind:]:
+        prod *= k
+    return inv(A.reshape(prod, -1)).reshape(*invshape)
+
+
+def tensorsolve(a, b, axes=None):
+    xs = _arrays(a, b)
+    if xs is None:
+        return _fallback('tensorsolve', (a, b), {'axes': axes})
+    A, B = xs
+    an = A.ndim
+    if axes is not None:
+        allaxes = list(range(an))
+        for k in axes:
+            allaxes.remove(k)
+            allaxes.insert(an, k)
+        A = A.transpose(allaxes)
+    oldshape = A.shape[-(an - B.ndim):]
+    prod = 1
+    for k in oldshape:
+        prod *= k
+    if A.size != prod ** 2:
+        raise LinAlgError("Input arrays must satisfy the requirement "
+                          "prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])")
+    return solve(A.reshape(prod, prod), B.ravel()).reshape(oldshape)
+
+
+def matmul(x1, x2, /):
+    import ndtile
+    return ndtile.matmul(x1, x2)
+
+
+def matrix_transpose(x, /):
+    import ndtile
+    return ndtile.matrix_transpose(x)
+
+
+def outer(x1, x2, /):
+    import ndtile
+    a, b = _C.asarray(x1), _C.asarray(x2)
+    if a.ndim != 1 or b.ndim != 1:
+        raise ValueError("Input arrays must be one-dimensional, but they are "
+                         f"x1.ndim={a.ndim} and x2.ndim={b.ndim}.")
+    return ndtile.outer(a, b)
+
+
 # ---- norms ----------------------------------------------------------------
+def _matrix_norm(a, ord, axis, keepdims):
+    """NumPy's norm over two axes (row_axis, col_axis)."""
+    import ndtile
+    from numpy.lib.array_utils import normalize_axis_index
+    nd = a.ndim
+    row_axis, col_axis = axis
+    row_axis = normalize_axis_index(row_axis, nd)
+    col_axis = normalize_axis_index(col_axis, nd)
+    if row_axis == col_axis:
+        raise ValueError('Duplicate axes given.')
+    if _D.KIND[a._dt] not in 'fc':
+        a = a._astype(_D.FLOAT64, 4)
+    if ord in (2, -2, 'nuc'):
+        sv = svd(ndtile.moveaxis(a, (row_axis, col_axis), (-2, -1)), compute_uv=False)
+        op = {2: ndtile.max, -2: ndtile.min, 'nuc': ndtile.sum}[ord]
+        r = op(sv, axis=-1)
+    elif ord in (1, -1, _np.inf, -_np.inf):
+        if ord in (1, -1):
+            sum_axis, red_axis = row_axis, col_axis
+        else:
+            sum_axis, red_axis = col_axis, row_axis
+        if red_axis > sum_axis:
+            red_axis -= 1
+        op = ndtile.max if ord in (1, _np.inf) else ndtile.min
+        r = op(ndtile.sum(ndtile.abs(a), axis=sum_axis), axis=red_axis)
+    elif ord in (None, 'fro', 'f'):
+        absx = ndtile.abs(a)
+        r = ndtile.sqrt(ndtile.sum(absx * absx, axis=(row_axis, col_axis)))
+    else:
+        raise ValueError("Invalid norm order for matrices.")
+    r = _C.asarray(r)
+    if keepdims:
+        shape = list(a.shape)
+        shape[row_axis] = 1
+        shape[col_axis] = 1
+        r = r.reshape(shape)
+    return _scalar(r) if isinstance(r, _core.Array) else r
+
+
+def matrix_norm(x, /, *, keepdims=False, ord='fro'):
+    a = _C.asarray(x)
+    if not isinstance(a, _core.Array):
+        return _fallback('matrix_norm', (x,), {'keepdims': keepdims, 'ord': ord})
+    return norm(a, axis=(-2, -1), keepdims=keepdims, ord=ord)
+
+
 def norm(x, ord=None, axis=None, keepdims=False):
     from .. import _ufunc as U
     from .. import _reduce as R
     a = _C.asarray(x)
+    if isinstance(a, _core.Array):
+        if isinstance(axis, tuple) and len(axis) == 2 and \
+                all(isinstance(k, (int, _np.integer)) for k in axis):
+            return _matrix_norm(a, ord, axis, keepdims)
+        if axis is None and a.ndim == 2 and ord is not None and ord != 'fro':
+            return _matrix_norm(a, ord, (0, 1), keepdims)
     if not isinstance(a, _core.Array) or not (
             (axis is None and (ord is None or (ord == 'fro' and a.ndim == 2) or
                                (a.ndim == 1 and ord in (1, 2, _np.inf, -_np.inf)))) or
