@@ -170,7 +170,7 @@ def test_eigh(dt):
     for shape in [(6, 6), (40, 4, 4)]:
         a = make(dt, shape, seed=7, lo=-3, hi=3)   # not symmetric: UPLO picks a triangle
         x = nt.asarray(a)
-        for uplo in ('L', 'U'):
+        for uplo in ('L', 'U', 'u'):
             w, v = nt.linalg.eigh(x, UPLO=uplo)
             ew, ev = np.linalg.eigh(a, UPLO=uplo)
             close(w, ew, tol(dt))

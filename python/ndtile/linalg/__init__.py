@@ -259,6 +259,7 @@ def svdvals(x, /):
 
 
 def eigh(a, UPLO='L'):
+    UPLO = UPLO.upper()
     if UPLO not in ('L', 'U'):
         raise ValueError("UPLO argument must be 'L' or 'U'")
     xs = _arrays(a)
@@ -274,6 +275,7 @@ def eigh(a, UPLO='L'):
 
 
 def eigvalsh(a, UPLO='L'):
+    UPLO = UPLO.upper()
     if UPLO not in ('L', 'U'):
         raise ValueError("UPLO argument must be 'L' or 'U'")
     xs = _arrays(a)
