@@ -164,6 +164,17 @@ static void store(const char *src, int64_t ld, int64_t rows, int64_t cols, int e
       memcpy(r->p + i * r->rs + j * r->cs, src + (i + j * ld) * esz, (size_t)esz);
 }
 
+/* 1 when the n elements of the (double or complex double) buffer are finite. */
+static int all_finite(ndt_dtype ct, const char *p, int64_t n) {
+  int64_t m = is_cpx(ct) ? 2 * n : n;
+  for (int64_t i = 0; i < m; i++) {
+    double x;
+    memcpy(&x, p + i * 8, 8);
+    if (!isfinite(x)) return 0;
+  }
+  return 1;
+}
+
 static ndt_status fail(const char *msg) { return ndt_error(NDT_ERR_LINALG, "%s", msg); }
 
 #define CH(x) ((lint)(x))
@@ -202,6 +213,12 @@ static ndt_status k_solve(const la_arg *a, la_ws *w, const mref *in, const mref 
   lint N = CH(n), K = CH(k), info = 0;
   gesv_f[tix(a->ct)](&N, &K, A, &N, ipiv, B, &N, &info);
   if (info > 0) return fail("Singular matrix");
+  /* a NaN pivot (NaN input): NumPy's LAPACK reports it as singular too */
+  for (int64_t i = 0; i < n; i++) {
+    double re, im;
+    getc_(a->ct, A, i + i * n, &re, &im);
+    if (re != re || im != im) return fail("Singular matrix");
+  }
   store(B, n, n, k, csz, &out[0]);
   return NDT_OK;
 }
@@ -487,6 +504,7 @@ static ndt_status k_eig(const la_arg *a, la_ws *w, const mref *in, const mref *o
   if (!A) return NDT_ERR_NOMEM;
   char *E = A + ab, *V = E + eb, *work = V + vb, *rwork = work + wb, *col = rwork + rb;
   load(&in[0], a->in[0].dtype, n, n, ct, A, n);
+  if (!all_finite(ct, A, n * n)) return fail("Array must not contain infs or NaNs");
   lint LW = CH(lw);
   char *WI = E + n * rsz;
   if (t == 0) sgeev_("N", jv, &N, A, &N, E, WI, NULL, &one, V, &LDV, work, &LW, &info, 1, 1);
@@ -566,6 +584,9 @@ static ndt_status k_lstsq(const la_arg *a, la_ws *w, const mref *in, const mref 
   load(&in[0], a->in[0].dtype, m, n, ct, A, m);
   memset(B, 0, (size_t)(mx * nr * csz));
   if (k > 0) load(&in[1], a->in[1].dtype, m, k, ct, B, mx);
+  /* LAPACK would complain on stderr (xerbla) before failing */
+  if (!all_finite(ct, A, m * n) || !all_finite(ct, B, mx * nr))
+    return fail("SVD did not converge in Linear Least Squares");
   if (t < 2)
     (t ? dgelsd_ : sgelsd_)(&M, &N, &NR, A, &M, B, &LDB, S, rc, &rank, work, &LW, iwork, &info);
   else

@@ -334,6 +334,13 @@ def test_errors():
         nt.linalg.qr(nt.asarray(np.eye(2)), mode='foo')
     with pytest.raises(LinAlgError, match='^SVD did not converge$'):
         nt.linalg.svd(nt.asarray(np.array([[np.nan, 1.0], [1.0, 1.0]])))
+    nan = np.array([[np.nan, 1.0], [1.0, 1.0]])
+    with pytest.raises(LinAlgError, match='^Singular matrix$'):
+        nt.linalg.inv(nt.asarray(nan))
+    with pytest.raises(LinAlgError, match='^Array must not contain infs or NaNs$'):
+        nt.linalg.eigvals(nt.asarray(nan))
+    with pytest.raises(LinAlgError, match='^SVD did not converge in Linear Least Squares$'):
+        nt.linalg.lstsq(nt.asarray(nan), nt.asarray(np.ones(2)))
     # the runtime is fine afterwards
     close(nt.linalg.inv(nt.asarray(np.eye(2) * 2)), np.linalg.inv(np.eye(2) * 2), 0)
 
