@@ -341,6 +341,9 @@ def test_errors():
         nt.linalg.eigvals(nt.asarray(nan))
     with pytest.raises(LinAlgError, match='^SVD did not converge in Linear Least Squares$'):
         nt.linalg.lstsq(nt.asarray(nan), nt.asarray(np.ones(2)))
+    from ndtile import _core
+    with pytest.raises(LinAlgError):
+        _core._raise_status(-12)   # NDT_ERR_LINALG
     # the runtime is fine afterwards
     close(nt.linalg.inv(nt.asarray(np.eye(2) * 2)), np.linalg.inv(np.eye(2) * 2), 0)
 

@@ -4,9 +4,12 @@ The factorisations (solve, inv, cholesky, det, slogdet, qr, svd, svdvals,
 eigh, eigvalsh, eig, eigvals, lstsq) run in the core through LAPACK
 (src/ops/linalg.c): a stack of matrices runs in parallel, one task per block
 of matrices; a single matrix is one task. matrix_power, pinv, matrix_rank,
-multi_dot and cond are composed from those and ndtile's matmul. norm of
-vectors (and the Frobenius norm) runs in ndtile. Anything else runs NumPy's
-version on gathered data (with a fallback warning) and returns ndtile arrays.
+multi_dot, cond, tensorsolve, tensorinv and the matrix norms (norm over two
+axes, matrix_norm) are composed from those and ndtile's matmul, reductions
+and ufuncs; vector norms run in ndtile. Anything else runs NumPy's version
+on gathered data (with a fallback warning) and returns ndtile arrays.
+Matrices with a zero extent have nothing to compute: NumPy's function is
+applied to the empty data for its shapes and identities.
 
 Functions that can fail (singular matrix, not positive definite, no
 convergence) wait for their result so that numpy.linalg.LinAlgError is raised
