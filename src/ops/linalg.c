@@ -11,6 +11,11 @@
  * parallelism), and the blocks depend on shapes only, so results have the
  * same bits for any number of workers or ranks.
  *
+ * As in NumPy, LAPACK always runs in double precision (complex128 when any
+ * operand is complex): inputs are cast while being copied in, and float32 /
+ * complex64 results are cast back inside the task. The single-precision
+ * LAPACK entries are declared alongside but not used today.
+ *
  * LAPACK failures (info > 0) are NDT_ERR_LINALG with NumPy's messages. */
 #include <float.h>
 #include <limits.h>
