@@ -45,7 +45,9 @@ typedef enum {
   NDT_ERR_UNSUPPORTED = -8, /* not implemented (NotImplementedError)       */
   NDT_ERR_DEFERRED = -9,    /* an earlier deferred task failed             */
   NDT_ERR_INTERNAL = -10,   /* a bug or a failed system call               */
-  NDT_ERR_OVERFLOW = -11    /* a size or value overflows (OverflowError)   */
+  NDT_ERR_OVERFLOW = -11,   /* a size or value overflows (OverflowError)   */
+  NDT_ERR_LINALG = -12      /* singular, not positive definite, no
+                               convergence (numpy.linalg.LinAlgError)      */
 } ndt_status;
 
 const char *ndt_status_string(ndt_status s);
@@ -368,6 +370,55 @@ ndt_status ndt_diagonal(ndt_array **out, const ndt_array *a, int64_t offset, int
  * (NDT_ERR_INDEX otherwise, at the next wait), vals 1-d of idx's length and
  * a's dtype. One task (reads idx and vals, reads and writes all of a). */
 ndt_status ndt_put(ndt_array *a, const ndt_array *idx, const ndt_array *vals);
+/* ---- linear algebra (src/ops/linalg.c) -------------------------------- */
+/* numpy.linalg's factorisations through LAPACK, on stacks of matrices: a is
+ * (..., M, N) with the last two axes a matrix; for SOLVE and LSTSQ, b is
+ * (..., M, K) and the batch axes of a and b broadcast. As in NumPy, LAPACK
+ * runs in double precision (complex if any operand is complex); results have
+ * dtype ndt_linalg_result_type(a, b) (float32/complex64 when every operand is
+ * single, else float64/complex128), or its real type where the value is
+ * real (s, w of EIGH, log|det|, residuals).
+ * out[] receives up to NDT_LINALG_NOUT new arrays (unused ones NULL), each of
+ * shape batch + the core shape below:
+ *   SOLVE     x (N, K) with a x = b (a square)
+ *   INV       (N, N)
+ *   CHOLESKY  (N, N) lower L with a = L L^H; flags 1: upper U = L^H.
+ *             Only that triangle of a is read.
+ *   DET       () det = sign * exp(log|det|) from LU, as NumPy (0 if singular)
+ *   SLOGDET   sign (), log|det| () (sign 0 and -inf if singular)
+ *   QR        flags 0 reduced: q (M, k), r (k, N), k = min(M, N); 1 complete:
+ *             q (M, M), r (M, N); 2: r (k, N) only; 3 raw: h (N, M) (geqrf's
+ *             result, transposed as NumPy), tau (k)
+ *   SVD       flags bit 0 compute_uv: u (M, M|k), s (k), vh (N|k, N), bit 1
+ *             full_matrices choosing M/N over k; without bit 0 only s. s is
+ *             descending. Bit 2 hermitian: a square, through EIGH as NumPy.
+ *   EIGH      w (N) ascending, then with flags bit 0 v (N, N) (columns);
+ *             flags bit 1 reads the upper triangle (UPLO='U'), else lower.
+ *   EIG       w (N), with flags bit 0 v (N, N): always complex here (the
+ *             caller may drop a zero imaginary part as NumPy does).
+ *   LSTSQ     x (N, K), residuals (K) (sum of |b - a x|^2 per column when
+ *             rank == N < M, else 0), rank () int64, s (min(M, N)); param is
+ *             rcond (singular values below rcond * s[0] count as zero).
+ * Errors: ndim < 2 or a non-square matrix where one is needed, and LAPACK
+ * failures (info > 0: "Singular matrix", "Matrix is not positive definite",
+ * "SVD did not converge", "Eigenvalues did not converge") are
+ * NDT_ERR_LINALG with NumPy's messages; failures inside tasks are deferred
+ * (reported at the next wait, e.g. ndt_sync). Matrices with a zero extent
+ * are NDT_ERR_UNSUPPORTED (the caller handles them). Each matrix is copied
+ * whole into column-major scratch in one task and LAPACK runs single-
+ * threaded there; tasks are blocks of the batch axes, so a stack runs in
+ * parallel and a single matrix is one task (on many ranks, gathered to the
+ * rank owning its result). Results do not depend on workers or ranks. */
+typedef enum {
+  NDT_LINALG_SOLVE = 0, NDT_LINALG_INV, NDT_LINALG_CHOLESKY, NDT_LINALG_DET,
+  NDT_LINALG_SLOGDET, NDT_LINALG_QR, NDT_LINALG_SVD, NDT_LINALG_EIGH, NDT_LINALG_EIG,
+  NDT_LINALG_LSTSQ
+} ndt_linalg_op;
+#define NDT_LINALG_NOUT 4
+ndt_status ndt_linalg(ndt_linalg_op op, const ndt_array *a, const ndt_array *b, int flags,
+                      double param, ndt_array **out);
+/* The result dtype for operands of dtypes a and b (b NDT_DTYPE_DEFAULT: none). */
+ndt_dtype ndt_linalg_result_type(ndt_dtype a, ndt_dtype b);
 
 /* ---- random numbers (src/ops/random.c) -------------------------------- */
 /* A counter-based generator: Philox4x32-10 (Salmon et al., SC11) keyed by

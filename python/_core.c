@@ -113,6 +113,17 @@ static PyObject *raise_status(ndt_status st) {
     }
     case NDT_ERR_UNSUPPORTED: type = PyExc_NotImplementedError; break;
     case NDT_ERR_OVERFLOW: type = PyExc_OverflowError; break;
+    case NDT_ERR_LINALG: {
+      /* numpy.linalg.LinAlgError with NumPy's message: a deferred failure
+       * carries "<task name>: " in front */
+      static PyObject *linalg_error;
+      PyObject *t = lazy_attr(&linalg_error, "numpy.linalg", "LinAlgError");
+      type = t ? t : PyExc_ValueError;
+      const char *c = strstr(msg, "linalg.");
+      const char *sep = c ? strstr(c, ": ") : NULL;
+      if (sep) msg = sep + 2;
+      break;
+    }
     default: type = PyExc_RuntimeError; break;
   }
   PyErr_SetString(type, msg);
@@ -1880,6 +1891,35 @@ static PyObject *f_status_string(PyObject *m, PyObject *arg) {
   return PyUnicode_FromString(ndt_status_string((ndt_status)s));
 }
 
+/* linalg(op, a, b|None, flags, param): tuple of the op's results. */
+static PyObject *f_linalg(PyObject *m, PyObject *args) {
+  (void)m;
+  int op, flags;
+  double param;
+  PyObject *a, *b;
+  if (!PyArg_ParseTuple(args, "iOOid", &op, &a, &b, &flags, &param) || !check_arr(a) ||
+      (b != Py_None && !check_arr(b)))
+    return NULL;
+  ndt_array *r[NDT_LINALG_NOUT] = {NULL};
+  ndt_status st;
+  CORE(st = ndt_linalg((ndt_linalg_op)op, ARR(a), b == Py_None ? NULL : ARR(b), flags, param,
+                       r));
+  if (st) return raise_status(st);
+  int n = 0;
+  while (n < NDT_LINALG_NOUT && r[n]) n++;
+  PyObject *t = PyTuple_New(n);
+  for (int i = 0; i < n; i++) {
+    PyObject *o = t ? wrap(r[i]) : NULL;
+    if (!o) {
+      for (int j = t ? i + 1 : i; j < n; j++) CORE(ndt_free(r[j]));
+      Py_XDECREF(t);
+      return NULL;
+    }
+    PyTuple_SET_ITEM(t, i, o);
+  }
+  return t;
+}
+
 /* Test hook: raise the exception a status maps to, with a message. */
 static PyObject *f_raise_status(PyObject *m, PyObject *arg) {
   (void)m;
@@ -2266,6 +2306,7 @@ static PyMethodDef module_methods[] = {
   {"init", f_init, METH_VARARGS, "init(workers=0, tile_bytes=0, inline_elems=-1)"},
   {"status_string", f_status_string, METH_O, "name of a status"},
   {"_raise_status", f_raise_status, METH_O, "test hook: raise the mapped exception"},
+  {"linalg", f_linalg, METH_VARARGS, "linalg(op, a, b|None, flags, param): tuple of results"},
   {NULL, NULL, 0, NULL},
 };
 

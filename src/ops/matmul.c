@@ -78,6 +78,9 @@ static void blas_setup(void) {
 #endif
 }
 
+/* The same setup for other users of OpenBLAS (linalg.c). */
+void ndt_blas_init(void) { pthread_once(&blas_once, blas_setup); }
+
 /* ---- the block grid --------------------------------------------------- */
 typedef struct {
   int64_t M, N, K;

@@ -18,6 +18,7 @@ const char *ndt_status_string(ndt_status s) {
     case NDT_ERR_DEFERRED: return "a deferred operation failed";
     case NDT_ERR_INTERNAL: return "internal error";
     case NDT_ERR_OVERFLOW: return "overflow";
+    case NDT_ERR_LINALG: return "linear algebra error";
   }
   return "unknown status";
 }

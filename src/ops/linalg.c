@@ -1,0 +1,911 @@
+/* linalg.c - numpy.linalg's matrix factorisations through LAPACK (OpenBLAS).
+ *
+ * Every operation works on stacks of matrices (..., M, N): the leading batch
+ * axes are cut into blocks by the usual tiling rule (a whole matrix counts as
+ * one element, weighted by its work), each block is one task, and every
+ * matrix lies whole inside one task. A task copies each matrix, cast to the
+ * compute dtype, into a column-major scratch buffer, calls LAPACK on it and
+ * copies the results out. A single matrix is therefore one task (on many
+ * ranks it is gathered to the rank that owns the first tile of the result).
+ * LAPACK runs single-threaded inside the tasks (the workers are the
+ * parallelism), and the blocks depend on shapes only, so results have the
+ * same bits for any number of workers or ranks.
+ *
+ * As in NumPy, LAPACK always runs in double precision (complex128 when any
+ * operand is complex): inputs are cast while being copied in, and float32 /
+ * complex64 results are cast back inside the task. The single-precision
+ * LAPACK entries are declared alongside but not used today.
+ *
+ * LAPACK failures (info > 0) are NDT_ERR_LINALG with NumPy's messages. */
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <string.h>
+#include "exec.h"
+
+void ndt_blas_init(void); /* matmul.c: single-threaded OpenBLAS, right kernels */
+
+/* ---- LAPACK prototypes (Fortran, 32-bit integers, hidden string lengths) */
+typedef int lint;
+typedef size_t flen;
+#define DECL4(s, d, c, z, params) \
+  void s params;                  \
+  void d params;                  \
+  void c params;                  \
+  void z params;
+#define DECL2(a, b, params) \
+  void a params;            \
+  void b params;
+DECL4(sgesv_, dgesv_, cgesv_, zgesv_,
+      (const lint *, const lint *, void *, const lint *, lint *, void *, const lint *, lint *))
+DECL4(sgetrf_, dgetrf_, cgetrf_, zgetrf_,
+      (const lint *, const lint *, void *, const lint *, lint *, lint *))
+DECL4(spotrf_, dpotrf_, cpotrf_, zpotrf_, (const char *, const lint *, void *, const lint *,
+                                           lint *, flen))
+DECL4(sgeqrf_, dgeqrf_, cgeqrf_, zgeqrf_, (const lint *, const lint *, void *, const lint *,
+                                           void *, void *, const lint *, lint *))
+DECL4(sorgqr_, dorgqr_, cungqr_, zungqr_,
+      (const lint *, const lint *, const lint *, void *, const lint *, const void *, void *,
+       const lint *, lint *))
+DECL2(sgesdd_, dgesdd_,
+      (const char *, const lint *, const lint *, void *, const lint *, void *, void *,
+       const lint *, void *, const lint *, void *, const lint *, lint *, lint *, flen))
+DECL2(cgesdd_, zgesdd_,
+      (const char *, const lint *, const lint *, void *, const lint *, void *, void *,
+       const lint *, void *, const lint *, void *, const lint *, void *, lint *, lint *, flen))
+DECL2(ssyevd_, dsyevd_,
+      (const char *, const char *, const lint *, void *, const lint *, void *, void *,
+       const lint *, lint *, const lint *, lint *, flen, flen))
+DECL2(cheevd_, zheevd_,
+      (const char *, const char *, const lint *, void *, const lint *, void *, void *,
+       const lint *, void *, const lint *, lint *, const lint *, lint *, flen, flen))
+DECL2(sgeev_, dgeev_,
+      (const char *, const char *, const lint *, void *, const lint *, void *, void *, void *,
+       const lint *, void *, const lint *, void *, const lint *, lint *, flen, flen))
+DECL2(cgeev_, zgeev_,
+      (const char *, const char *, const lint *, void *, const lint *, void *, void *,
+       const lint *, void *, const lint *, void *, const lint *, void *, lint *, flen, flen))
+DECL2(sgelsd_, dgelsd_,
+      (const lint *, const lint *, const lint *, void *, const lint *, void *, const lint *,
+       void *, const void *, lint *, void *, const lint *, lint *, lint *))
+DECL2(cgelsd_, zgelsd_,
+      (const lint *, const lint *, const lint *, void *, const lint *, void *, const lint *,
+       void *, const void *, lint *, void *, const lint *, void *, lint *, lint *))
+
+/* ---- the recorded op -------------------------------------------------- */
+#define LA_NIN 2
+#define LA_NOUT 4
+typedef struct {
+  ndt_linalg_op op;
+  int flags;
+  double param;
+  ndt_dtype ct;               /* compute dtype: float32/64, complex64/128 */
+  int64_t m, n, k;            /* a is (m, n); b is (m, k) */
+  int nin, nout, nbd;         /* operands and batch axes */
+  int icore[LA_NIN], ocore[LA_NOUT];
+  ndt_dtype okd[LA_NOUT];     /* dtype each kernel writes (double); outputs may be single */
+  ndt_array in[LA_NIN], out[LA_NOUT];  /* block views: batch axes, then core axes */
+} la_arg;
+
+/* A matrix (or vector) inside a task: pointer and byte strides. */
+typedef struct {
+  char *p;
+  int64_t rs, cs;
+} mref;
+
+/* Task workspace, grown as needed (every matrix of a task has one size). */
+typedef struct {
+  char *buf;
+  size_t cap;
+} la_ws;
+
+static char *ws_get(la_ws *w, size_t bytes) {
+  if (bytes > w->cap) {
+    ndt_mfree(w->buf);
+    w->buf = ndt_malloc(bytes);
+    w->cap = w->buf ? bytes : 0;
+  }
+  return w->buf;
+}
+
+static int tix(ndt_dtype ct) {
+  return ct == NDT_FLOAT32 ? 0 : ct == NDT_FLOAT64 ? 1 : ct == NDT_COMPLEX64 ? 2 : 3;
+}
+static int is_cpx(ndt_dtype ct) { return ct == NDT_COMPLEX64 || ct == NDT_COMPLEX128; }
+static ndt_dtype real_of(ndt_dtype ct) {
+  return ct == NDT_FLOAT32 || ct == NDT_COMPLEX64 ? NDT_FLOAT32 : NDT_FLOAT64;
+}
+static ndt_dtype cpx_of(ndt_dtype ct) {
+  return ct == NDT_FLOAT32 || ct == NDT_COMPLEX64 ? NDT_COMPLEX64 : NDT_COMPLEX128;
+}
+/* The first element of a query result (float or double) as a double. */
+static double qv(int single, const void *q) {
+  if (single) {
+    float f;
+    memcpy(&f, q, sizeof f);
+    return f;
+  }
+  double d;
+  memcpy(&d, q, sizeof d);
+  return d;
+}
+static size_t al(size_t x) { return (x + 63) & ~(size_t)63; }
+
+/* Element i of a compute-dtype buffer as (re, im) doubles, and back. */
+static void getc_(ndt_dtype ct, const void *p, int64_t i, double *re, double *im) {
+  switch (ct) {
+    case NDT_FLOAT32: *re = ((const float *)p)[i]; *im = 0; break;
+    case NDT_FLOAT64: *re = ((const double *)p)[i]; *im = 0; break;
+    case NDT_COMPLEX64: *re = ((const float *)p)[2 * i]; *im = ((const float *)p)[2 * i + 1]; break;
+    default: *re = ((const double *)p)[2 * i]; *im = ((const double *)p)[2 * i + 1]; break;
+  }
+}
+static void putc_(ndt_dtype t, void *p, int64_t i, double re, double im) {
+  switch (t) {
+    case NDT_FLOAT32: ((float *)p)[i] = (float)re; break;
+    case NDT_FLOAT64: ((double *)p)[i] = re; break;
+    case NDT_COMPLEX64: ((float *)p)[2 * i] = (float)re; ((float *)p)[2 * i + 1] = (float)im; break;
+    default: ((double *)p)[2 * i] = re; ((double *)p)[2 * i + 1] = im; break;
+  }
+}
+static double getr(ndt_dtype rt, const void *p, int64_t i) {
+  return rt == NDT_FLOAT32 ? (double)((const float *)p)[i] : ((const double *)p)[i];
+}
+
+/* Loads the rows x cols matrix r (dtype dt) into column-major dst (leading
+ * dimension ld), cast to ct. */
+static void load(const mref *r, ndt_dtype dt, int64_t rows, int64_t cols, ndt_dtype ct,
+                 char *dst, int64_t ld) {
+  int csz = ndt_traits[ct].size;
+  ndt_cast_fn f = ndt_cpu_cast(dt, ct);
+  for (int64_t j = 0; j < cols; j++) f(r->p + j * r->cs, r->rs, dst + j * ld * csz, csz, rows);
+}
+
+/* Stores column-major src (ld) of esz-byte elements to r. */
+static void store(const char *src, int64_t ld, int64_t rows, int64_t cols, int esz,
+                  const mref *r) {
+  for (int64_t j = 0; j < cols; j++)
+    for (int64_t i = 0; i < rows; i++)
+      memcpy(r->p + i * r->rs + j * r->cs, src + (i + j * ld) * esz, (size_t)esz);
+}
+
+/* 1 when the n elements of the (double or complex double) buffer are finite. */
+static int all_finite(ndt_dtype ct, const char *p, int64_t n) {
+  int64_t m = is_cpx(ct) ? 2 * n : n;
+  for (int64_t i = 0; i < m; i++) {
+    double x;
+    memcpy(&x, p + i * 8, 8);
+    if (!isfinite(x)) return 0;
+  }
+  return 1;
+}
+
+static ndt_status fail(const char *msg) { return ndt_error(NDT_ERR_LINALG, "%s", msg); }
+
+#define CH(x) ((lint)(x))
+
+/* ---- kernels ----------------------------------------------------------- */
+typedef void (*gesv_t)(const lint *, const lint *, void *, const lint *, lint *, void *,
+                       const lint *, lint *);
+static gesv_t const gesv_f[4] = {sgesv_, dgesv_, cgesv_, zgesv_};
+typedef void (*getrf_t)(const lint *, const lint *, void *, const lint *, lint *, lint *);
+static getrf_t const getrf_f[4] = {sgetrf_, dgetrf_, cgetrf_, zgetrf_};
+typedef void (*potrf_t)(const char *, const lint *, void *, const lint *, lint *, flen);
+static potrf_t const potrf_f[4] = {spotrf_, dpotrf_, cpotrf_, zpotrf_};
+typedef void (*geqrf_t)(const lint *, const lint *, void *, const lint *, void *, void *,
+                        const lint *, lint *);
+static geqrf_t const geqrf_f[4] = {sgeqrf_, dgeqrf_, cgeqrf_, zgeqrf_};
+typedef void (*orgqr_t)(const lint *, const lint *, const lint *, void *, const lint *,
+                        const void *, void *, const lint *, lint *);
+static orgqr_t const orgqr_f[4] = {sorgqr_, dorgqr_, cungqr_, zungqr_};
+
+/* solve (b given) and inv (b = I) */
+static ndt_status k_solve(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
+  int64_t n = a->n, k = a->op == NDT_LINALG_INV ? n : a->k;
+  int csz = ndt_traits[a->ct].size;
+  size_t ab = al((size_t)(n * n * csz)), bb = al((size_t)(n * k * csz));
+  char *A = ws_get(w, ab + bb + (size_t)n * sizeof(lint));
+  if (!A) return NDT_ERR_NOMEM;
+  char *B = A + ab;
+  lint *ipiv = (lint *)(B + bb);
+  load(&in[0], a->in[0].dtype, n, n, a->ct, A, n);
+  if (a->op == NDT_LINALG_INV) {
+    memset(B, 0, (size_t)(n * n * csz));
+    for (int64_t i = 0; i < n; i++) putc_(a->ct, B, i + i * n, 1, 0);
+  } else {
+    load(&in[1], a->in[1].dtype, n, k, a->ct, B, n);
+  }
+  lint N = CH(n), K = CH(k), info = 0;
+  gesv_f[tix(a->ct)](&N, &K, A, &N, ipiv, B, &N, &info);
+  if (info > 0) return fail("Singular matrix");
+  /* a NaN pivot (NaN input): NumPy's LAPACK reports it as singular too */
+  for (int64_t i = 0; i < n; i++) {
+    double re, im;
+    getc_(a->ct, A, i + i * n, &re, &im);
+    if (re != re || im != im) return fail("Singular matrix");
+  }
+  store(B, n, n, k, csz, &out[0]);
+  return NDT_OK;
+}
+
+static ndt_status k_cholesky(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
+  int64_t n = a->n;
+  int csz = ndt_traits[a->ct].size, upper = a->flags & 1;
+  char *A = ws_get(w, (size_t)(n * n * csz));
+  if (!A) return NDT_ERR_NOMEM;
+  load(&in[0], a->in[0].dtype, n, n, a->ct, A, n);
+  lint N = CH(n), info = 0;
+  potrf_f[tix(a->ct)](upper ? "U" : "L", &N, A, &N, &info, 1);
+  if (info > 0) return fail("Matrix is not positive definite");
+  for (int64_t j = 0; j < n; j++)
+    for (int64_t i = 0; i < n; i++)
+      if (upper ? i > j : i < j) memset(A + (i + j * n) * csz, 0, (size_t)csz);
+  store(A, n, n, n, csz, &out[0]);
+  return NDT_OK;
+}
+
+/* det (out[0]) or slogdet (sign out[0], log|det| out[1]), from LU: NumPy's
+ * way (sign and the sum of log|u_ii| in order; det = sign * exp(logdet)). */
+static ndt_status k_det(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
+  int64_t n = a->n;
+  int csz = ndt_traits[a->ct].size;
+  size_t ab = al((size_t)(n * n * csz));
+  char *A = ws_get(w, ab + (size_t)n * sizeof(lint));
+  if (!A) return NDT_ERR_NOMEM;
+  lint *ipiv = (lint *)(A + ab);
+  load(&in[0], a->in[0].dtype, n, n, a->ct, A, n);
+  lint N = CH(n), info = 0;
+  getrf_f[tix(a->ct)](&N, &N, A, &N, ipiv, &info);
+  double sr = 0, si = 0, logdet = -INFINITY;
+  if (info == 0) {
+    int odd = 0;
+    for (int64_t i = 0; i < n; i++) odd ^= ipiv[i] != (lint)(i + 1);
+    sr = odd ? -1.0 : 1.0;
+    logdet = 0;
+    for (int64_t i = 0; i < n; i++) {
+      double re, im;
+      getc_(a->ct, A, i + i * n, &re, &im);
+      double ab_ = is_cpx(a->ct) ? hypot(re, im) : fabs(re);
+      if (is_cpx(a->ct)) {
+        double ur = re / ab_, ui = im / ab_, t = sr * ur - si * ui;
+        si = sr * ui + si * ur;
+        sr = t;
+      } else if (re < 0) {
+        sr = -sr;
+      }
+      logdet += log(ab_);
+    }
+  }
+  double tmp[2];
+  if (a->op == NDT_LINALG_DET) {
+    double e = exp(logdet);
+    putc_(a->ct, tmp, 0, sr * e, si * e);
+    memcpy(out[0].p, tmp, (size_t)csz);
+  } else {
+    putc_(a->ct, tmp, 0, sr, si);
+    memcpy(out[0].p, tmp, (size_t)csz);
+    putc_(real_of(a->ct), tmp, 0, logdet, 0);
+    memcpy(out[1].p, tmp, ndt_traits[real_of(a->ct)].size);
+  }
+  return NDT_OK;
+}
+
+/* qr: flags 0 reduced (q, r), 1 complete (q, r), 2 r, 3 raw (h, tau). */
+static ndt_status k_qr(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
+  int64_t m = a->m, n = a->n, k = m < n ? m : n;
+  int mode = a->flags, csz = ndt_traits[a->ct].size, t = tix(a->ct);
+  int64_t qc = mode == 1 ? m : k;
+  lint M = CH(m), N = CH(n), K = CH(k), QC = CH(qc), info = 0, lw = -1;
+  double q1[2] = {0, 0}, q2[2] = {0, 0};
+  geqrf_f[t](&M, &N, NULL, &M, NULL, q1, &lw, &info);
+  if (mode <= 1) orgqr_f[t](&M, &QC, &K, NULL, &M, NULL, q2, &lw, &info);
+  double l1 = qv(real_of(a->ct) == NDT_FLOAT32, q1);
+  double l2 = qv(real_of(a->ct) == NDT_FLOAT32, q2);
+  int64_t lwork = (int64_t)(l1 > l2 ? l1 : l2);
+  if (lwork < 1) lwork = 1;
+  size_t ab = al((size_t)(m * n * csz)), tb = al((size_t)(k * csz + csz));
+  size_t qb = mode <= 1 ? al((size_t)(m * qc * csz)) : 0;
+  char *A = ws_get(w, ab + tb + qb + (size_t)(lwork * csz));
+  if (!A) return NDT_ERR_NOMEM;
+  char *tau = A + ab, *Q = tau + tb, *work = Q + qb;
+  load(&in[0], a->in[0].dtype, m, n, a->ct, A, m);
+  lint LW = CH(lwork);
+  geqrf_f[t](&M, &N, A, &M, tau, work, &LW, &info);
+  if (info) return ndt_error(NDT_ERR_INTERNAL, "geqrf failed (info %d)", (int)info);
+  if (mode == 3) {
+    mref h = {out[0].p, out[0].cs, out[0].rs};   /* h is A transposed */
+    store(A, m, m, n, csz, &h);
+    mref tv = {out[1].p, out[1].rs, 0};
+    store(tau, k, k, 1, csz, &tv);
+    return NDT_OK;
+  }
+  /* r: rows x n, the upper triangle of A */
+  int64_t rows = mode == 1 ? m : k;
+  const mref *rr = &out[mode <= 1 ? 1 : 0];
+  for (int64_t j = 0; j < n; j++)
+    for (int64_t i = 0; i < rows; i++) {
+      char *d = rr->p + i * rr->rs + j * rr->cs;
+      if (i <= j) memcpy(d, A + (i + j * m) * csz, (size_t)csz);
+      else memset(d, 0, (size_t)csz);
+    }
+  if (mode <= 1) {
+    int64_t cc = n < qc ? n : qc;
+    memcpy(Q, A, (size_t)(m * cc * csz));
+    if (qc > cc) memset(Q + m * cc * csz, 0, (size_t)(m * (qc - cc) * csz));
+    orgqr_f[t](&M, &QC, &K, Q, &M, tau, work, &LW, &info);
+    if (info) return ndt_error(NDT_ERR_INTERNAL, "orgqr failed (info %d)", (int)info);
+    store(Q, m, m, qc, csz, &out[0]);
+  }
+  return NDT_OK;
+}
+
+/* eigh through syevd/heevd: q[] = lwork, lrwork, liwork from a query. */
+static void eigh_query(ndt_dtype ct, int vecs, int upper, int64_t n, int64_t *q) {
+  int t = tix(ct);
+  lint N = CH(n), info = 0, m1 = -1, liw = 0;
+  const char *jz = vecs ? "V" : "N", *ul = upper ? "U" : "L";
+  double wq[2] = {0, 0}, rq[2] = {0, 0};
+  if (t == 0) ssyevd_(jz, ul, &N, NULL, &N, NULL, wq, &m1, &liw, &m1, &info, 1, 1);
+  if (t == 1) dsyevd_(jz, ul, &N, NULL, &N, NULL, wq, &m1, &liw, &m1, &info, 1, 1);
+  if (t == 2) cheevd_(jz, ul, &N, NULL, &N, NULL, wq, &m1, rq, &m1, &liw, &m1, &info, 1, 1);
+  if (t == 3) zheevd_(jz, ul, &N, NULL, &N, NULL, wq, &m1, rq, &m1, &liw, &m1, &info, 1, 1);
+  int sp = real_of(ct) == NDT_FLOAT32;
+  q[0] = (int64_t)qv(sp, wq);
+  q[1] = (int64_t)qv(sp, rq);
+  q[2] = liw;
+  for (int i = 0; i < 3; i++)
+    if (q[i] < 1) q[i] = 1;
+}
+
+static size_t eigh_bytes(ndt_dtype ct, const int64_t *q) {
+  return al((size_t)(q[0] * ndt_traits[ct].size)) +
+         al((size_t)(q[1] * ndt_traits[real_of(ct)].size)) + (size_t)q[2] * sizeof(lint);
+}
+
+/* The n x n matrix A (column-major) becomes its eigenvectors when vecs;
+ * the eigenvalues go to W (real). work holds eigh_bytes. */
+static ndt_status eigh_run(ndt_dtype ct, int vecs, int upper, int64_t n, char *A, char *W,
+                           char *work, const int64_t *q) {
+  int t = tix(ct);
+  lint N = CH(n), info = 0, LW = CH(q[0]), LRW = CH(q[1]), LIW = CH(q[2]);
+  const char *jz = vecs ? "V" : "N", *ul = upper ? "U" : "L";
+  char *rwork = work + al((size_t)(q[0] * ndt_traits[ct].size));
+  lint *iwork = (lint *)(rwork + al((size_t)(q[1] * ndt_traits[real_of(ct)].size)));
+  if (t == 0) ssyevd_(jz, ul, &N, A, &N, W, work, &LW, iwork, &LIW, &info, 1, 1);
+  if (t == 1) dsyevd_(jz, ul, &N, A, &N, W, work, &LW, iwork, &LIW, &info, 1, 1);
+  if (t == 2) cheevd_(jz, ul, &N, A, &N, W, work, &LW, rwork, &LRW, iwork, &LIW, &info, 1, 1);
+  if (t == 3) zheevd_(jz, ul, &N, A, &N, W, work, &LW, rwork, &LRW, iwork, &LIW, &info, 1, 1);
+  if (info > 0) return fail("Eigenvalues did not converge");
+  return NDT_OK;
+}
+
+static ndt_status k_eigh(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
+  int64_t n = a->n;
+  int csz = ndt_traits[a->ct].size, rsz = ndt_traits[real_of(a->ct)].size;
+  int vecs = a->flags & 1, upper = (a->flags >> 1) & 1;
+  int64_t q[3];
+  eigh_query(a->ct, vecs, upper, n, q);
+  size_t used = al((size_t)(n * n * csz)) + al((size_t)(n * rsz));
+  char *A = ws_get(w, used + eigh_bytes(a->ct, q));
+  if (!A) return NDT_ERR_NOMEM;
+  char *W = A + al((size_t)(n * n * csz));
+  load(&in[0], a->in[0].dtype, n, n, a->ct, A, n);
+  ndt_status st = eigh_run(a->ct, vecs, upper, n, A, W, A + used, q);
+  if (st) return st;
+  mref wv = {out[0].p, out[0].rs, 0};
+  store(W, n, n, 1, rsz, &wv);
+  if (vecs) store(A, n, n, n, csz, &out[1]);
+  return NDT_OK;
+}
+
+/* svd: flags bit 0 compute_uv, bit 1 full_matrices, bit 2 hermitian.
+ * Outputs u, s, vh (or s alone). */
+static ndt_status k_svd(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
+  int64_t m = a->m, n = a->n, k = m < n ? m : n;
+  int uv = a->flags & 1, full = (a->flags >> 1) & 1, herm = (a->flags >> 2) & 1;
+  ndt_dtype ct = a->ct, rt = real_of(ct);
+  int csz = ndt_traits[ct].size, rsz = ndt_traits[rt].size, t = tix(ct);
+  const mref *so = &out[uv ? 1 : 0];
+  if (herm) {
+    /* NumPy's way: eigh, |w| sorted descending (a stable ascending argsort
+     * reversed), u = v[:, order], vh = conj(u * copysign(1, w))^T */
+    int64_t q[3];
+    eigh_query(ct, uv, 0, n, q);
+    size_t used = al((size_t)(n * n * csz)) + al((size_t)(n * rsz)) + al((size_t)n * 8);
+    char *A = ws_get(w, used + eigh_bytes(ct, q));
+    if (!A) return NDT_ERR_NOMEM;
+    char *W = A + al((size_t)(n * n * csz));
+    int64_t *ord = (int64_t *)(W + al((size_t)(n * rsz)));
+    load(&in[0], a->in[0].dtype, n, n, ct, A, n);
+    ndt_status st = eigh_run(ct, uv, 0, n, A, W, A + used, q);
+    if (st) return st;
+    for (int64_t i = 0; i < n; i++) {   /* stable insertion sort by |w| */
+      int64_t j = i;
+      double v = fabs(getr(rt, W, i));
+      while (j > 0 && fabs(getr(rt, W, ord[j - 1])) > v) {
+        ord[j] = ord[j - 1];
+        j--;
+      }
+      ord[j] = i;
+    }
+    for (int64_t j = 0; j < n; j++) {
+      int64_t c = ord[n - 1 - j];
+      double wv = getr(rt, W, c), sg = copysign(1.0, wv);
+      double tmp[2];
+      putc_(rt, tmp, 0, fabs(wv), 0);
+      memcpy(so->p + j * so->rs, tmp, (size_t)rsz);
+      if (!uv) continue;
+      for (int64_t i = 0; i < n; i++) {
+        double re, im;
+        getc_(ct, A, i + c * n, &re, &im);
+        putc_(ct, tmp, 0, re, im);
+        memcpy(out[0].p + i * out[0].rs + j * out[0].cs, tmp, (size_t)csz);
+        putc_(ct, tmp, 0, re * sg, -im * sg);
+        memcpy(out[2].p + j * out[2].rs + i * out[2].cs, tmp, (size_t)csz);
+      }
+    }
+    return NDT_OK;
+  }
+  int64_t uc = uv ? (full ? m : k) : 1, vr = uv ? (full ? n : k) : 1;
+  const char *jz = uv ? (full ? "A" : "S") : "N";
+  lint M = CH(m), N = CH(n), LDU = CH(m), LDV = CH(vr), info = 0, m1 = -1;
+  double wq[2] = {0, 0};
+  int64_t mx = m > n ? m : n;
+  int64_t lrw = uv ? (5 * k * k + 5 * k > 2 * mx * k + 2 * k * k + k
+                          ? 5 * k * k + 5 * k : 2 * mx * k + 2 * k * k + k)
+                   : 7 * k;
+  if (lrw < 1) lrw = 1;
+  if (t < 2) {
+    (t ? dgesdd_ : sgesdd_)(jz, &M, &N, NULL, &M, NULL, NULL, &LDU, NULL, &LDV, wq, &m1, NULL,
+                            &info, 1);
+  } else {
+    (t == 3 ? zgesdd_ : cgesdd_)(jz, &M, &N, NULL, &M, NULL, NULL, &LDU, NULL, &LDV, wq, &m1,
+                                 NULL, NULL, &info, 1);
+  }
+  int64_t lw = (int64_t)qv(rsz == 4, wq);
+  if (lw < 1) lw = 1;
+  size_t ab = al((size_t)(m * n * csz)), sb = al((size_t)(k * rsz + rsz));
+  size_t ub = al((size_t)(m * uc * csz)), vb = al((size_t)(vr * n * csz));
+  size_t wb = al((size_t)(lw * csz)), rb = t >= 2 ? al((size_t)(lrw * rsz)) : 0;
+  char *A = ws_get(w, ab + sb + ub + vb + wb + rb + (size_t)(8 * k + 1) * sizeof(lint));
+  if (!A) return NDT_ERR_NOMEM;
+  char *S = A + ab, *U = S + sb, *V = U + ub, *work = V + vb, *rwork = work + wb;
+  lint *iwork = (lint *)(rwork + rb), LW = CH(lw);
+  load(&in[0], a->in[0].dtype, m, n, ct, A, m);
+  if (t < 2)
+    (t ? dgesdd_ : sgesdd_)(jz, &M, &N, A, &M, S, U, &LDU, V, &LDV, work, &LW, iwork, &info, 1);
+  else
+    (t == 3 ? zgesdd_ : cgesdd_)(jz, &M, &N, A, &M, S, U, &LDU, V, &LDV, work, &LW, rwork,
+                                 iwork, &info, 1);
+  if (info != 0) return fail("SVD did not converge");   /* info < 0: a NaN */
+  mref sv = {so->p, so->rs, 0};
+  store(S, k, k, 1, rsz, &sv);
+  if (uv) {
+    store(U, m, m, uc, csz, &out[0]);
+    store(V, vr, vr, n, csz, &out[2]);
+  }
+  return NDT_OK;
+}
+
+/* eig: flags bit 0 compute_v. Outputs w (complex), v (complex). */
+static ndt_status k_eig(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
+  int64_t n = a->n;
+  ndt_dtype ct = a->ct, cc = cpx_of(ct), rt = real_of(ct);
+  int vecs = a->flags & 1, csz = ndt_traits[ct].size, ccsz = ndt_traits[cc].size;
+  int rsz = ndt_traits[rt].size, t = tix(ct);
+  const char *jv = vecs ? "V" : "N";
+  lint N = CH(n), one = 1, LDV = vecs ? N : 1, info = 0, m1 = -1;
+  double wq[2] = {0, 0}, rq[2] = {0, 0};
+  if (t == 0) sgeev_("N", jv, &N, NULL, &N, NULL, NULL, NULL, &one, NULL, &LDV, wq, &m1, &info, 1, 1);
+  if (t == 1) dgeev_("N", jv, &N, NULL, &N, NULL, NULL, NULL, &one, NULL, &LDV, wq, &m1, &info, 1, 1);
+  if (t == 2) cgeev_("N", jv, &N, NULL, &N, NULL, NULL, &one, NULL, &LDV, wq, &m1, rq, &info, 1, 1);
+  if (t == 3) zgeev_("N", jv, &N, NULL, &N, NULL, NULL, &one, NULL, &LDV, wq, &m1, rq, &info, 1, 1);
+  int64_t lw = (int64_t)qv(rsz == 4, wq);
+  if (lw < 1) lw = 1;
+  size_t ab = al((size_t)(n * n * csz)), eb = al((size_t)(2 * n * rsz + 2 * rsz));
+  size_t vb = al((size_t)((vecs ? n * n : 1) * csz)), wb = al((size_t)(lw * csz));
+  size_t rb = al((size_t)(2 * n * rsz + rsz)), ob = al((size_t)(n * ccsz));
+  char *A = ws_get(w, ab + eb + vb + wb + rb + ob);
+  if (!A) return NDT_ERR_NOMEM;
+  char *E = A + ab, *V = E + eb, *work = V + vb, *rwork = work + wb, *col = rwork + rb;
+  load(&in[0], a->in[0].dtype, n, n, ct, A, n);
+  if (!all_finite(ct, A, n * n)) return fail("Array must not contain infs or NaNs");
+  lint LW = CH(lw);
+  char *WI = E + n * rsz;
+  if (t == 0) sgeev_("N", jv, &N, A, &N, E, WI, NULL, &one, V, &LDV, work, &LW, &info, 1, 1);
+  if (t == 1) dgeev_("N", jv, &N, A, &N, E, WI, NULL, &one, V, &LDV, work, &LW, &info, 1, 1);
+  if (t == 2) cgeev_("N", jv, &N, A, &N, E, NULL, &one, V, &LDV, work, &LW, rwork, &info, 1, 1);
+  if (t == 3) zgeev_("N", jv, &N, A, &N, E, NULL, &one, V, &LDV, work, &LW, rwork, &info, 1, 1);
+  if (info > 0) return fail("Eigenvalues did not converge");
+  if (is_cpx(ct)) {
+    mref wv = {out[0].p, out[0].rs, 0};
+    store(E, n, n, 1, csz, &wv);
+    if (vecs) store(V, n, n, n, csz, &out[1]);
+    return NDT_OK;
+  }
+  double tmp[2];
+  for (int64_t j = 0; j < n; j++) {
+    putc_(cc, tmp, 0, getr(rt, E, j), getr(rt, WI, j));
+    memcpy(out[0].p + j * out[0].rs, tmp, (size_t)ccsz);
+  }
+  if (!vecs) return NDT_OK;
+  for (int64_t j = 0; j < n; j++) {
+    double wi = getr(rt, WI, j);
+    if (wi != 0 && j + 1 < n) {   /* a conjugate pair: columns j, j+1 */
+      for (int64_t i = 0; i < n; i++) {
+        double re = getr(rt, V, i + j * n), im = getr(rt, V, i + (j + 1) * n);
+        putc_(cc, col, i, re, im);
+      }
+      for (int64_t i = 0; i < n; i++) {
+        double re, im;
+        getc_(cc, col, i, &re, &im);
+        putc_(cc, tmp, 0, re, im);
+        memcpy(out[1].p + i * out[1].rs + j * out[1].cs, tmp, (size_t)ccsz);
+        putc_(cc, tmp, 0, re, -im);
+        memcpy(out[1].p + i * out[1].rs + (j + 1) * out[1].cs, tmp, (size_t)ccsz);
+      }
+      j++;
+    } else {
+      for (int64_t i = 0; i < n; i++) {
+        putc_(cc, tmp, 0, getr(rt, V, i + j * n), 0);
+        memcpy(out[1].p + i * out[1].rs + j * out[1].cs, tmp, (size_t)ccsz);
+      }
+    }
+  }
+  return NDT_OK;
+}
+
+/* lstsq: outputs x (n, k), residuals (k), rank (int64), s (min(m, n)). */
+static ndt_status k_lstsq(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
+  int64_t m = a->m, n = a->n, k = a->k, mn = m < n ? m : n, mx = m > n ? m : n;
+  ndt_dtype ct = a->ct, rt = real_of(ct);
+  int csz = ndt_traits[ct].size, rsz = ndt_traits[rt].size, t = tix(ct);
+  int64_t nr = k > 0 ? k : 1;
+  lint M = CH(m), N = CH(n), NR = CH(nr), LDB = CH(mx), rank = 0, info = 0, m1 = -1;
+  double wq[2] = {0, 0}, rq[2] = {0, 0};
+  lint iq[2] = {0, 0};
+  float rcf = (float)a->param;
+  double rcd = a->param;
+  const void *rc = rsz == 4 ? (const void *)&rcf : (const void *)&rcd;
+  if (t < 2)
+    (t ? dgelsd_ : sgelsd_)(&M, &N, &NR, NULL, &M, NULL, &LDB, NULL, rc, &rank, wq, &m1, iq,
+                            &info);
+  else
+    (t == 3 ? zgelsd_ : cgelsd_)(&M, &N, &NR, NULL, &M, NULL, &LDB, NULL, rc, &rank, wq, &m1,
+                                 rq, iq, &info);
+  int64_t lw = (int64_t)qv(rsz == 4, wq);
+  int64_t lrw = (int64_t)qv(rsz == 4, rq);
+  int64_t liw = iq[0];
+  if (lw < 1) lw = 1;
+  if (lrw < 1) lrw = 1;
+  if (liw < 1) liw = 1;
+  size_t ab = al((size_t)(m * n * csz)), bb = al((size_t)(mx * nr * csz));
+  size_t sb = al((size_t)(mn * rsz + rsz)), wb = al((size_t)(lw * csz));
+  size_t rb = t >= 2 ? al((size_t)(lrw * rsz)) : 0;
+  char *A = ws_get(w, ab + bb + sb + wb + rb + (size_t)liw * sizeof(lint));
+  if (!A) return NDT_ERR_NOMEM;
+  char *B = A + ab, *S = B + bb, *work = S + sb, *rwork = work + wb;
+  lint *iwork = (lint *)(rwork + rb), LW = CH(lw);
+  load(&in[0], a->in[0].dtype, m, n, ct, A, m);
+  memset(B, 0, (size_t)(mx * nr * csz));
+  if (k > 0) load(&in[1], a->in[1].dtype, m, k, ct, B, mx);
+  /* LAPACK would complain on stderr (xerbla) before failing */
+  if (!all_finite(ct, A, m * n) || !all_finite(ct, B, mx * nr))
+    return fail("SVD did not converge in Linear Least Squares");
+  if (t < 2)
+    (t ? dgelsd_ : sgelsd_)(&M, &N, &NR, A, &M, B, &LDB, S, rc, &rank, work, &LW, iwork, &info);
+  else
+    (t == 3 ? zgelsd_ : cgelsd_)(&M, &N, &NR, A, &M, B, &LDB, S, rc, &rank, work, &LW, rwork,
+                                 iwork, &info);
+  if (info != 0) return fail("SVD did not converge in Linear Least Squares");
+  store(B, mx, n, k, csz, &out[0]);
+  double tmp[2];
+  for (int64_t j = 0; j < k; j++) {
+    double r = 0;
+    if (rank == n && m > n)
+      for (int64_t i = n; i < m; i++) {
+        double re, im;
+        getc_(ct, B, i + j * mx, &re, &im);
+        r += re * re + im * im;
+      }
+    putc_(rt, tmp, 0, r, 0);
+    memcpy(out[1].p + j * out[1].rs, tmp, (size_t)rsz);
+  }
+  int64_t r64 = rank;
+  memcpy(out[2].p, &r64, 8);
+  mref sv = {out[3].p, out[3].rs, 0};
+  store(S, mn, mn, 1, rsz, &sv);
+  return NDT_OK;
+}
+
+typedef ndt_status (*la_kernel)(const la_arg *, la_ws *, const mref *, const mref *);
+
+static la_kernel kernel_of(ndt_linalg_op op) {
+  switch (op) {
+    case NDT_LINALG_SOLVE: case NDT_LINALG_INV: return k_solve;
+    case NDT_LINALG_CHOLESKY: return k_cholesky;
+    case NDT_LINALG_DET: case NDT_LINALG_SLOGDET: return k_det;
+    case NDT_LINALG_QR: return k_qr;
+    case NDT_LINALG_SVD: return k_svd;
+    case NDT_LINALG_EIGH: return k_eigh;
+    case NDT_LINALG_EIG: return k_eig;
+    default: return k_lstsq;
+  }
+}
+
+static const char *op_name(ndt_linalg_op op) {
+  static const char *names[] = {"linalg.solve", "linalg.inv", "linalg.cholesky", "linalg.det",
+                                "linalg.slogdet", "linalg.qr", "linalg.svd", "linalg.eigh",
+                                "linalg.eig", "linalg.lstsq"};
+  return (unsigned)op < sizeof names / sizeof names[0] ? names[op] : "linalg";
+}
+
+static ndt_status la_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const la_arg *a = p;
+  ndt_bound bi[LA_NIN], bo[LA_NOUT];
+  ndt_status st = NDT_OK;
+  int ni = 0, no = 0;
+  for (; ni < a->nin && st == NDT_OK; ni++)
+    if ((st = ndt_bind(&a->in[ni], &bi[ni], 1))) break;
+  for (; no < a->nout && st == NDT_OK; no++)
+    if ((st = ndt_bind(&a->out[no], &bo[no], 0))) break;
+  la_ws w = {NULL, 0};
+  la_kernel kern = kernel_of(a->op);
+  int nbd = a->nbd;
+  int64_t nmat = 1, idx[NDT_MAXDIMS] = {0};
+  for (int d = 0; d < nbd; d++) nmat *= a->out[0].shape[d];
+  /* single-precision results: the kernel writes double into tmp, cast out */
+  char *tmp[LA_NOUT] = {NULL};
+  int64_t tdim[LA_NOUT][2];
+  for (int i = 0; i < a->nout && st == NDT_OK; i++) {
+    int nc = a->ocore[i];
+    tdim[i][0] = nc > 0 ? a->out[i].shape[nbd] : 1;
+    tdim[i][1] = nc > 1 ? a->out[i].shape[nbd + 1] : 1;
+    if (a->out[i].dtype != a->okd[i] &&
+        !(tmp[i] = ndt_malloc((size_t)(tdim[i][0] * tdim[i][1] * ndt_traits[a->okd[i]].size) + 16)))
+      st = NDT_ERR_NOMEM;
+  }
+  for (int64_t q = 0; q < nmat && st == NDT_OK; q++) {
+    mref mi[LA_NIN], mo[LA_NOUT], ro[LA_NOUT];
+    for (int i = 0; i < a->nin; i++) {
+      char *ptr = bi[i].ptr;
+      for (int d = 0; d < nbd; d++) ptr += idx[d] * bi[i].st[d];
+      mi[i].p = ptr;
+      mi[i].rs = bi[i].st[nbd];
+      mi[i].cs = a->icore[i] > 1 ? bi[i].st[nbd + 1] : 0;
+    }
+    for (int i = 0; i < a->nout; i++) {
+      char *ptr = bo[i].ptr;
+      for (int d = 0; d < nbd; d++) ptr += idx[d] * bo[i].st[d];
+      ro[i].p = ptr;
+      ro[i].rs = a->ocore[i] > 0 ? bo[i].st[nbd] : 0;
+      ro[i].cs = a->ocore[i] > 1 ? bo[i].st[nbd + 1] : 0;
+      mo[i] = ro[i];
+      if (tmp[i]) {
+        int ksz = ndt_traits[a->okd[i]].size;
+        mo[i].p = tmp[i];
+        mo[i].rs = tdim[i][1] * ksz;
+        mo[i].cs = ksz;
+      }
+    }
+    st = kern(a, &w, mi, mo);
+    for (int i = 0; i < a->nout && st == NDT_OK; i++) {
+      if (!tmp[i]) continue;
+      ndt_cast_fn f = ndt_cpu_cast(a->okd[i], a->out[i].dtype);
+      for (int64_t r = 0; r < tdim[i][0]; r++)
+        f(tmp[i] + r * mo[i].rs, mo[i].cs, ro[i].p + r * ro[i].rs, ro[i].cs, tdim[i][1]);
+    }
+    for (int d = nbd - 1; d >= 0; d--) {
+      if (++idx[d] < a->out[0].shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+  for (int i = 0; i < LA_NOUT; i++) ndt_mfree(tmp[i]);
+  ndt_mfree(w.buf);
+  for (int i = 0; i < ni && i < a->nin; i++) ndt_unbind(&a->in[i], &bi[i], 0);
+  for (int i = 0; i < no && i < a->nout; i++) ndt_unbind(&a->out[i], &bo[i], st == NDT_OK);
+  return st;
+}
+
+static int supported(ndt_dtype t) { return t >= NDT_BOOL && t < NDT_NTYPES; }
+
+/* NumPy's _commonType: complex if any operand is; single results when every
+ * operand is float32/complex64; the computation itself is always double. */
+ndt_dtype ndt_linalg_result_type(ndt_dtype a, ndt_dtype b) {
+  int cpx = a == NDT_COMPLEX64 || a == NDT_COMPLEX128;
+  int single = a == NDT_FLOAT32 || a == NDT_COMPLEX64;
+  if ((int)b >= 0) {
+    cpx |= b == NDT_COMPLEX64 || b == NDT_COMPLEX128;
+    single &= b == NDT_FLOAT32 || b == NDT_COMPLEX64;
+  }
+  return cpx ? (single ? NDT_COMPLEX64 : NDT_COMPLEX128) : (single ? NDT_FLOAT32 : NDT_FLOAT64);
+}
+
+ndt_status ndt_linalg(ndt_linalg_op op, const ndt_array *a, const ndt_array *b, int flags,
+                      double param, ndt_array **out) {
+  ndt_blas_init();
+  if (!a || !out) return ndt_error(NDT_ERR_VALUE, "linalg: NULL argument");
+  if ((unsigned)op > NDT_LINALG_LSTSQ) return ndt_error(NDT_ERR_VALUE, "linalg: bad op %d", op);
+  int need_b = op == NDT_LINALG_SOLVE || op == NDT_LINALG_LSTSQ;
+  if (need_b && !b) return ndt_error(NDT_ERR_VALUE, "linalg: missing second operand");
+  if (!need_b) b = NULL;
+  if (!supported(a->dtype) || (b && !supported(b->dtype)))
+    return ndt_error(NDT_ERR_TYPE, "linalg: unsupported dtype");
+  for (int i = 0; i < LA_NOUT; i++) out[i] = NULL;
+  if (a->ndim < 2)
+    return ndt_error(NDT_ERR_LINALG, "%d-dimensional array given. Array must be at least "
+                     "two-dimensional", a->ndim);
+  int64_t m = a->shape[a->ndim - 2], n = a->shape[a->ndim - 1];
+  int square = op != NDT_LINALG_QR && op != NDT_LINALG_LSTSQ &&
+               !(op == NDT_LINALG_SVD && !(flags & 4));
+  if (square && m != n)
+    return ndt_error(NDT_ERR_LINALG, "Last 2 dimensions of the array must be square");
+  if (m == 0 || n == 0)
+    return ndt_error(NDT_ERR_UNSUPPORTED, "%s: empty matrices are not supported", op_name(op));
+  if (op == NDT_LINALG_QR && (flags < 0 || flags > 3))
+    return ndt_error(NDT_ERR_VALUE, "qr: bad mode %d", flags);
+  la_arg s;
+  memset(&s, 0, sizeof s);
+  s.op = op;
+  s.flags = flags;
+  s.param = param;
+  ndt_dtype resT = ndt_linalg_result_type(a->dtype, b ? b->dtype : NDT_DTYPE_DEFAULT);
+  s.ct = is_cpx(resT) ? NDT_COMPLEX128 : NDT_FLOAT64;
+  int single = resT == NDT_FLOAT32 || resT == NDT_COMPLEX64;
+  s.m = m;
+  s.n = n;
+  /* batch shape: a's, broadcast with b's */
+  int nbd = a->ndim - 2;
+  int64_t bshape[NDT_MAXDIMS];
+  memcpy(bshape, a->shape, sizeof(int64_t) * (size_t)nbd);
+  if (b) {
+    if (b->ndim < 2)
+      return ndt_error(NDT_ERR_VALUE, "%s: the second operand must have at least two "
+                       "dimensions", op_name(op));
+    if (b->shape[b->ndim - 2] != m)
+      return ndt_error(NDT_ERR_VALUE, "%s: Input operand 1 has a mismatch in its core "
+                       "dimension 0, with gufunc signature (m,n),(m,k)->(n,k) (size %lld is "
+                       "different from %lld)", op_name(op), (long long)b->shape[b->ndim - 2],
+                       (long long)m);
+    s.k = b->shape[b->ndim - 1];
+    int nds[2] = {nbd, b->ndim - 2};
+    const int64_t *shs[2] = {a->shape, b->shape};
+    ndt_status st = ndt_broadcast_shapes(2, nds, shs, &nbd, bshape);
+    if (st) return st;
+  }
+  s.nbd = nbd;
+  /* operands: views broadcast to the batch shape, with their core axes */
+  ndt_array vin[LA_NIN];
+  s.nin = b ? 2 : 1;
+  for (int i = 0; i < s.nin; i++) {
+    const ndt_array *x = i ? b : a;
+    int64_t sh[NDT_MAXDIMS];
+    memcpy(sh, bshape, sizeof(int64_t) * (size_t)nbd);
+    sh[nbd] = x->shape[x->ndim - 2];
+    sh[nbd + 1] = x->shape[x->ndim - 1];
+    ndt_bcast_view(x, nbd + 2, sh, &vin[i]);
+    s.icore[i] = 2;
+  }
+  /* outputs: dtype and core shape */
+  ndt_dtype ct = s.ct, rt = real_of(ct);
+  int64_t k = m < n ? m : n;
+  ndt_dtype odt[LA_NOUT];
+  int64_t oc[LA_NOUT][2];
+  int nout = 0;
+#define OUT(dt, nc, c0, c1)                                              \
+  do {                                                                   \
+    s.okd[nout] = (dt);                                                  \
+    odt[nout] = single && (dt) != NDT_INT64 ? ((dt) == NDT_FLOAT64 ? NDT_FLOAT32 \
+                                                                    : NDT_COMPLEX64) : (dt); \
+    s.ocore[nout] = (nc);    \
+    oc[nout][0] = (c0);      \
+    oc[nout][1] = (c1);      \
+    nout++;                  \
+  } while (0)
+  switch (op) {
+    case NDT_LINALG_SOLVE: OUT(ct, 2, n, s.k); break;
+    case NDT_LINALG_INV: case NDT_LINALG_CHOLESKY: OUT(ct, 2, n, n); break;
+    case NDT_LINALG_DET: OUT(ct, 0, 0, 0); break;
+    case NDT_LINALG_SLOGDET: OUT(ct, 0, 0, 0); OUT(rt, 0, 0, 0); break;
+    case NDT_LINALG_QR:
+      if (flags == 0) { OUT(ct, 2, m, k); OUT(ct, 2, k, n); }
+      else if (flags == 1) { OUT(ct, 2, m, m); OUT(ct, 2, m, n); }
+      else if (flags == 2) OUT(ct, 2, k, n);
+      else { OUT(ct, 2, n, m); OUT(ct, 1, k, 0); }
+      break;
+    case NDT_LINALG_SVD:
+      if (flags & 1) {
+        int full = (flags >> 1) & 1;
+        OUT(ct, 2, m, full ? m : k);
+        OUT(rt, 1, k, 0);
+        OUT(ct, 2, full ? n : k, n);
+      } else {
+        OUT(rt, 1, k, 0);
+      }
+      break;
+    case NDT_LINALG_EIGH:
+      OUT(rt, 1, n, 0);
+      if (flags & 1) OUT(ct, 2, n, n);
+      break;
+    case NDT_LINALG_EIG:
+      OUT(cpx_of(ct), 1, n, 0);
+      if (flags & 1) OUT(cpx_of(ct), 2, n, n);
+      break;
+    default:
+      OUT(ct, 2, n, s.k); OUT(rt, 1, s.k, 0); OUT(NDT_INT64, 0, 0, 0); OUT(rt, 1, k, 0);
+      break;
+  }
+#undef OUT
+  s.nout = nout;
+  ndt_array *res[LA_NOUT] = {NULL};
+  ndt_status st = NDT_OK;
+  for (int i = 0; i < nout && st == NDT_OK; i++) {
+    int64_t sh[NDT_MAXDIMS];
+    memcpy(sh, bshape, sizeof(int64_t) * (size_t)nbd);
+    for (int c = 0; c < s.ocore[i]; c++) sh[nbd + c] = oc[i][c];
+    st = ndt_array_new(&res[i], odt[i], nbd + s.ocore[i], sh, 0);
+  }
+  int64_t nmat = 1;
+  for (int d = 0; d < nbd; d++) nmat *= bshape[d];
+  if (st || nmat == 0) {
+    for (int i = 0; i < LA_NOUT; i++) {
+      if (st) ndt_free(res[i]);
+      else out[i] = res[i];
+    }
+    return st;
+  }
+  /* Blocks of the batch axes: a matrix weighs its bytes times its order /
+   * 4 (at least 16 matrices' bytes), so a task holds about a tile's worth of
+   * work; this depends on shapes and dtypes only. */
+  int64_t tb = ndt_rt_tile_bytes(), mx = m > n ? m : n;
+  double wgt = (double)m * (double)n * ndt_traits[ct].size * (double)(mx / 4 > 16 ? mx / 4 : 16);
+  int64_t lb = wgt > (double)tb ? tb + 1 : (int64_t)wgt;
+  if (lb > INT_MAX) lb = INT_MAX;
+  if (lb < 1) lb = 1;
+  ndt_tiling tl;
+  ndt_tiling_for(nbd, bshape, (int)lb, tb, &tl);
+  ndt_access *acc = NULL;
+  int nacc = 0, cap = 0;
+  ndt_store *stores[LA_NIN + LA_NOUT];
+  int nst = 0;
+  for (int i = 0; i < s.nin; i++) stores[nst++] = vin[i].store;
+  for (int i = 0; i < nout; i++) stores[nst++] = res[i]->store;
+  int64_t total = vin[0].size;
+  int small = tl.ntiles <= 1 && total <= ndt_rt_inline_elems() ? 2 : 0;
+  for (int64_t bk = 0; bk < tl.ntiles && st == NDT_OK; bk++) {
+    la_arg t = s;
+    nacc = 0;
+    for (int i = 0; i < s.nin + nout && st == NDT_OK; i++) {
+      const ndt_array *v = i < s.nin ? &vin[i] : res[i - s.nin];
+      int nc = i < s.nin ? s.icore[i] : s.ocore[i - s.nin];
+      ndt_array batch = *v, blk;
+      batch.ndim = nbd;
+      batch.size = nmat;
+      ndt_block_view(&batch, &tl, bk, &blk);
+      blk.ndim = nbd + nc;
+      for (int c = 0; c < nc; c++) {
+        blk.shape[nbd + c] = v->shape[nbd + c];
+        blk.strides[nbd + c] = v->strides[nbd + c];
+        blk.size *= v->shape[nbd + c];
+      }
+      if (i < s.nin) t.in[i] = blk;
+      else t.out[i - s.nin] = blk;
+      st = ndt_add_access(&acc, &nacc, &cap, &blk, i < s.nin ? NDT_READ : NDT_WRITE);
+    }
+    if (st == NDT_OK)
+      st = ndt_submit(op_name(op), la_task, &t, sizeof t, acc, nacc, stores, nst, small);
+  }
+  ndt_mfree(acc);
+  /* ndt_finish for several results: on failure wait and free them all */
+  for (int i = 1; i < nout; i++) {
+    ndt_array *o = NULL;
+    ndt_status s2 = ndt_finish(st, res[i], &o);
+    NDT_UNUSED(s2);
+    out[i] = st ? NULL : o;
+  }
+  ndt_array *o0 = NULL;
+  st = ndt_finish(st, res[0], &o0);
+  out[0] = st ? NULL : o0;
+  return st;
+}
