@@ -402,3 +402,24 @@ def test_tensor_and_aliases():
     close(nt.linalg.matmul(nt.asarray(m), nt.asarray(v)), np.linalg.matmul(m, v), 1e-12)
     close(nt.linalg.matrix_transpose(nt.asarray(m)), np.linalg.matrix_transpose(m), 0)
     close(nt.linalg.outer(nt.asarray(v), nt.asarray(v)), np.linalg.outer(v, v), 0)
+
+
+def test_array_api_aliases(monkeypatch):
+    monkeypatch.setenv('NDTILE_FALLBACK', 'error')
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((5, 4, 3))
+    b = rng.standard_normal((5, 4, 3))
+    c = rng.standard_normal((4, 6, 6))
+    x, y, z = nt.asarray(a), nt.asarray(b), nt.asarray(c)
+    np.testing.assert_allclose(np.asarray(nt.linalg.cross(x, y)), np.linalg.cross(a, b),
+                               rtol=1e-13)
+    np.testing.assert_array_equal(np.asarray(nt.linalg.diagonal(z, offset=-1)),
+                                  np.linalg.diagonal(c, offset=-1))
+    np.testing.assert_allclose(np.asarray(nt.linalg.trace(z, offset=1)),
+                               np.linalg.trace(c, offset=1), rtol=1e-13)
+    np.testing.assert_allclose(np.asarray(nt.linalg.tensordot(x, y, axes=([1, 2], [1, 2]))),
+                               np.linalg.tensordot(a, b, axes=([1, 2], [1, 2])), rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(nt.linalg.vecdot(x, y)), np.linalg.vecdot(a, b),
+                               rtol=1e-13)
+    with pytest.raises(ValueError, match="3-dimensional vectors"):
+        nt.linalg.cross(x[..., :2], y)

@@ -30,7 +30,8 @@ LinAlgError = _np.linalg.LinAlgError
 _NATIVE = ('norm', 'vector_norm', 'solve', 'inv', 'cholesky', 'det', 'slogdet', 'qr',
            'svd', 'svdvals', 'eigh', 'eigvalsh', 'eig', 'eigvals', 'lstsq', 'matrix_power',
            'pinv', 'matrix_rank', 'multi_dot', 'cond', 'matrix_norm', 'tensorinv',
-           'tensorsolve', 'matmul', 'matrix_transpose', 'outer')
+           'tensorsolve', 'matmul', 'matrix_transpose', 'outer', 'cross', 'diagonal',
+           'tensordot', 'trace', 'vecdot')
 
 # ndt_linalg_op
 _SOLVE, _INV, _CHOLESKY, _DET, _SLOGDET, _QR, _SVD, _EIGH, _EIG, _LSTSQ = range(10)
@@ -522,6 +523,35 @@ def outer(x1, x2, /):
         raise ValueError("Input arrays must be one-dimensional, but they are "
                          f"x1.ndim={a.ndim} and x2.ndim={b.ndim}.")
     return ndtile.outer(a, b)
+
+
+def cross(x1, x2, /, *, axis=-1):
+    import ndtile
+    a, b = _C.asarray(x1), _C.asarray(x2)
+    if a.shape[axis] != 3 or b.shape[axis] != 3:
+        raise ValueError("Both input arrays must be (arrays of) 3-dimensional vectors, but "
+                         f"they are {a.shape[axis]} and {b.shape[axis]} dimensional instead.")
+    return ndtile.cross(a, b, axis=axis)
+
+
+def diagonal(x, /, *, offset=0):
+    import ndtile
+    return ndtile.diagonal(x, offset=offset, axis1=-2, axis2=-1)
+
+
+def tensordot(x1, x2, /, *, axes=2):
+    import ndtile
+    return ndtile.tensordot(x1, x2, axes=axes)
+
+
+def trace(x, /, *, offset=0, dtype=None):
+    import ndtile
+    return ndtile.trace(x, offset=offset, axis1=-2, axis2=-1, dtype=dtype)
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    import ndtile
+    return ndtile.vecdot(x1, x2, axis=axis)
 
 
 # ---- norms ----------------------------------------------------------------
