@@ -477,6 +477,34 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     return nt.moveaxis(c, -1, axisc)
 
 
+def vecdot(x1, x2, /, out=None, *, axis=-1, **kwargs):
+    """NumPy's vecdot: sum over axis of conj(x1) * x2, broadcasting the rest."""
+    nt = _nt()
+    if kwargs:
+        return F.call("vecdot (keywords)", _np.vecdot, (x1, x2),
+                      dict(kwargs, out=out, axis=axis))
+    a, b = nt.asarray(x1), nt.asarray(x2)
+    if a.ndim == 0 or b.ndim == 0:
+        raise ValueError("vecdot: Input operand does not have enough dimensions")
+    aa, ab = _axis(axis, a.ndim), _axis(axis, b.ndim)
+    if a.shape[aa] != b.shape[ab]:
+        raise ValueError(f"vecdot: Input operand 1 has a mismatch in its core dimension 0, "
+                         f"with gufunc signature (n),(n)->() (size {b.shape[ab]} is different "
+                         f"from {a.shape[aa]})")
+    a, b = nt.moveaxis(a, aa, -1), nt.moveaxis(b, ab, -1)
+    if a.dtype.kind == 'c':
+        a = nt.conjugate(a)
+    if a.dtype == _np.bool_ and b.dtype == _np.bool_:
+        r = nt.any(nt.logical_and(a, b), axis=-1)
+    else:
+        dt = _np.result_type(a.dtype, b.dtype)
+        r = nt.sum(nt.multiply(a, b), axis=-1, dtype=dt)
+    if out is not None:
+        nt.copyto(out, r)
+        return out
+    return r
+
+
 def kron(a, b):
     nt = _nt()
     a = nt.asanyarray(a)

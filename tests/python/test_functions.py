@@ -296,3 +296,13 @@ def test_compress_choose_methods():
     check(lambda m, a: m.asarray(a).compress([True, False, True], axis=1), M)
     idx = np.arange(12).reshape(3, 4) % 3
     check(lambda m, i, a: m.asarray(i).choose([a[:3, :4], -a[:3, :4], a[:3, :4] * 0]), idx, M)
+
+
+def test_vecdot():
+    a = make(np.complex128, (30, 4, 5))
+    b = make(np.complex128, (4, 5), seed=1)
+    check(lambda m, x, y: m.vecdot(x, y), a, b, rtol=1e-13)
+    check(lambda m, x, y: m.vecdot(x, y, axis=1), a.real, a.real[::-1], rtol=1e-13)
+    check(lambda m, x, y: m.vecdot(x, y), M[:, :5], M[:, 5:10])
+    check(lambda m, x, y: m.vecdot(x, y), M[:5] > 0, M[5:10] > 0)
+    raises_like(lambda m, x, y: m.vecdot(x, y), a, b[:, :4])
