@@ -12,21 +12,10 @@
  * single task. A parallel version (sort per tile, then merge) is a later
  * improvement. */
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include "exec.h"
-
-typedef struct { float r, i; } cpx64;
-typedef struct { double r, i; } cpx128;
-
-#define LT_NUM(a, b) ((a) < (b))
-#define LT_FLT(a, b) ((a) < (b) || ((b) != (b) && (a) == (a)))
-/* NumPy's CLT (npysort_common.h). */
-#define LT_CPX(a, b)                                                          \
-  ((a).r < (b).r   ? ((a).i == (a).i || (b).i != (b).i)                      \
-   : (a).r > (b).r ? ((b).i != (b).i && (a).i == (a).i)                      \
-   : ((a).r == (b).r || ((a).r != (a).r && (b).r != (b).r))                  \
-       ? ((a).i < (b).i || ((b).i != (b).i && (a).i == (a).i))               \
-       : ((b).r != (b).r))
+#include "order.h"
 
 #define RUN 16
 
@@ -101,9 +90,75 @@ static const sort_fn sort_fns[NDT_NTYPES] = {
   sort_b, sort_i8, sort_i16, sort_i32, sort_i64, sort_u8, sort_u16, sort_u32, sort_u64,
   sort_f32, sort_f64, sort_c64, sort_c128};
 
+/* Introselect: moves keys so that k[kk] is the element a full sort would put
+ * there, keys before it not greater and keys after it not less, moving the
+ * indices along. Quickselect with a median-of-three pivot and Hoare
+ * partitioning on [lo, hi); after 2*log2(n) rounds without reaching a small
+ * range it sorts what is left (kt, it: scratch for the sort). */
+#define DEF_SELECT(SFX, T, LT)                                                         \
+  static void select_##SFX(void *kv, int64_t *ix, void *ktv, int64_t *it, int64_t lo,  \
+                           int64_t hi, int64_t kk) {                                   \
+    T *k = kv, x;                                                                      \
+    int64_t xi, depth = 2;                                                             \
+    for (int64_t m = hi - lo; m > 1; m >>= 1) depth += 2;                              \
+    while (hi - lo > RUN) {                                                            \
+      if (depth-- == 0) {                                                              \
+        sort_##SFX(k + lo, ix + lo, ktv, it, hi - lo);                                 \
+        return;                                                                        \
+      }                                                                                \
+      int64_t mid = lo + (hi - lo - 1) / 2, last = hi - 1;                             \
+      if (LT(k[mid], k[lo])) SWAP(mid, lo);                                            \
+      if (LT(k[last], k[mid])) {                                                       \
+        SWAP(last, mid);                                                               \
+        if (LT(k[mid], k[lo])) SWAP(mid, lo);                                          \
+      }                                                                                \
+      T p = k[mid];                                                                    \
+      int64_t i = lo - 1, j = hi;                                                      \
+      for (;;) {                                                                       \
+        do i++; while (LT(k[i], p));                                                   \
+        do j--; while (LT(p, k[j]));                                                   \
+        if (i >= j) break;                                                             \
+        SWAP(i, j);                                                                    \
+      }                                                                                \
+      if (kk <= j) hi = j + 1;                                                         \
+      else lo = j + 1;                                                                 \
+    }                                                                                  \
+    for (int64_t a = lo + 1; a < hi; a++) {                                            \
+      x = k[a];                                                                        \
+      xi = ix[a];                                                                      \
+      int64_t m = a;                                                                   \
+      while (m > lo && LT(x, k[m - 1])) {                                              \
+        k[m] = k[m - 1];                                                               \
+        ix[m] = ix[m - 1];                                                             \
+        m--;                                                                           \
+      }                                                                                \
+      k[m] = x;                                                                        \
+      ix[m] = xi;                                                                      \
+    }                                                                                  \
+  }
+#define SWAP(a_, b_)                                                                   \
+  do {                                                                                 \
+    x = k[a_]; k[a_] = k[b_]; k[b_] = x;                                               \
+    xi = ix[a_]; ix[a_] = ix[b_]; ix[b_] = xi;                                         \
+  } while (0)
+#define X(SFX, T, LT) DEF_SELECT(SFX, T, LT)
+NDT_ORDER_TYPES(X)
+#undef X
+#undef SWAP
+
+typedef void (*select_fn)(void *, int64_t *, void *, int64_t *, int64_t, int64_t, int64_t);
+static const select_fn select_fns[NDT_NTYPES] = {
+  select_b, select_i8, select_i16, select_i32, select_i64, select_u8, select_u16, select_u32,
+  select_u64, select_f32, select_f64, select_c64, select_c128};
+
+/* More kth values than this sort the whole line (a valid partition). */
+#define MAXKTH 32
+
 typedef struct {
   ndt_array in, out;   /* block views, the sort axis last */
   int want_indices;
+  int nkth;            /* partition: kth values (ascending, distinct); 0 sorts */
+  int64_t kth[MAXKTH];
 } sort_arg;
 
 static ndt_status sort_task(void *p, int worker) {
@@ -140,7 +195,13 @@ static ndt_status sort_task(void *p, int worker) {
       memcpy(keys + j * sz, ip + j * is, (size_t)sz);
       ix[j] = j;
     }
-    fn(keys, ix, kt, it, n);
+    if (a->nkth == 0) {
+      fn(keys, ix, kt, it, n);
+    } else {
+      int64_t lo = 0;
+      for (int q = 0; q < a->nkth; lo = a->kth[q++] + 1)
+        select_fns[a->in.dtype](keys, ix, kt, it, lo, n, a->kth[q]);
+    }
     if (a->want_indices)
       for (int64_t j = 0; j < n; j++) memcpy(op + j * os, &ix[j], 8);
     else
@@ -169,7 +230,14 @@ static void axis_last(const ndt_array *v, int ax, ndt_array *w) {
   w->strides[j] = v->strides[ax];
 }
 
-ndt_status ndt_sort(const ndt_array *a, int axis, int want_indices, ndt_array **out) {
+static int cmp_i64(const void *x, const void *y) {
+  int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+  return (a > b) - (a < b);
+}
+
+/* Sort (nkth < 0) or partition around kth[0..nkth) along axis. */
+static ndt_status order_lines(const ndt_array *a, int axis, int want_indices, int nkth,
+                              const int64_t *kth, ndt_array **out) {
   ndt_status st;
   ndt_array *flat = NULL;
   const ndt_array *src = a;
@@ -190,6 +258,30 @@ ndt_status ndt_sort(const ndt_array *a, int axis, int want_indices, ndt_array **
                        axis, a->ndim);
     }
     if (axis < 0) axis += a->ndim;
+  }
+  int64_t ks[MAXKTH];
+  int nk = 0;
+  if (nkth >= 0) {
+    int64_t len = src->shape[axis];
+    for (int q = 0; q < nkth; q++) {
+      int64_t k = kth[q] < 0 ? kth[q] + len : kth[q];
+      if (k < 0 || k >= len) {
+        ndt_free(flat);
+        return ndt_error(NDT_ERR_VALUE, "kth(=%lld) out of bounds (%lld)", (long long)kth[q],
+                         (long long)len);
+      }
+      if (nk < MAXKTH) ks[nk] = k;
+      nk++;
+    }
+    if (nk > MAXKTH) {
+      nk = 0;   /* many kth: a full sort is a valid partition */
+    } else {
+      qsort(ks, (size_t)nk, sizeof *ks, cmp_i64);
+      int u = 0;
+      for (int q = 0; q < nk; q++)
+        if (u == 0 || ks[q] != ks[u - 1]) ks[u++] = ks[q];
+      nk = u;
+    }
   }
   ndt_array *res = NULL;
   st = ndt_array_new(&res, want_indices ? NDT_INT64 : src->dtype, src->ndim, src->shape, 0);
@@ -218,7 +310,8 @@ ndt_status ndt_sort(const ndt_array *a, int axis, int want_indices, ndt_array **
   ndt_store *stores[2] = {src->store, res->store};
   int small = tl.ntiles <= 1 && src->size <= ndt_rt_inline_elems();
   for (int64_t b = 0; b < tl.ntiles && st == NDT_OK; b++) {
-    sort_arg s = {.want_indices = want_indices};
+    sort_arg s = {.want_indices = want_indices, .nkth = nk};
+    memcpy(s.kth, ks, sizeof(int64_t) * (size_t)nk);
     ndt_block_view(&oin, &tl, b, &s.in);
     ndt_block_view(&oout, &tl, b, &s.out);
     s.in.shape[nd - 1] = s.out.shape[nd - 1] = n;
@@ -231,10 +324,21 @@ ndt_status ndt_sort(const ndt_array *a, int axis, int want_indices, ndt_array **
     st = ndt_add_access(&acc, &nacc, &cap, &s.in, NDT_READ);
     if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &s.out, NDT_WRITE);
     if (st == NDT_OK)
-      st = ndt_submit(want_indices ? "argsort" : "sort", sort_task, &s, sizeof s, acc, nacc,
+      st = ndt_submit(nkth >= 0 ? (want_indices ? "argpartition" : "partition")
+                      : (want_indices ? "argsort" : "sort"), sort_task, &s, sizeof s, acc, nacc,
                       stores, 2, small);
   }
   ndt_mfree(acc);
   ndt_free(flat);
   return ndt_finish(st, res, out);
+}
+
+ndt_status ndt_sort(const ndt_array *a, int axis, int want_indices, ndt_array **out) {
+  return order_lines(a, axis, want_indices, -1, NULL, out);
+}
+
+ndt_status ndt_partition(const ndt_array *a, int axis, int nkth, const int64_t *kth,
+                         int want_indices, ndt_array **out) {
+  if (nkth < 0) return ndt_error(NDT_ERR_VALUE, "negative number of kth values");
+  return order_lines(a, axis, want_indices, nkth, kth, out);
 }

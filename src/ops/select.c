@@ -1,0 +1,213 @@
+/* select.c - searching a sorted 1-d array: searchsorted, and the bin index
+ * of a histogram with uniform bins.
+ *
+ * Both are elementwise over the values: the values are flattened (copied to
+ * C order when they are not) and cut into blocks by the usual tiling rule;
+ * each task reads its block of values and the whole sorted array (declared
+ * as a read of all its tiles, so on many ranks it travels to the task) and
+ * writes its block of int64 results. Every result element depends on its
+ * value alone, so results do not depend on workers or ranks. */
+#include <math.h>
+#include <string.h>
+#include "exec.h"
+#include "order.h"
+
+/* Address of element i of a 1-d view, inside a task that declared a read
+ * of all of it. */
+static inline const char *elem(const ndt_array *a, int64_t i) {
+  int64_t f = a->offset + i * a->strides[0];
+  const ndt_tile *t = &a->store->tiles[ndt_store_tile_of(a->store, f)];
+  return t->data + (f - t->start) * a->store->itemsize + a->part;
+}
+
+#define CH 256
+
+/* ---- searchsorted ----------------------------------------------------- */
+/* out[j] = first i in [0, n) with !(a[i] < v[j]) (left) or v[j] < a[i]
+ * (right); n when there is none. */
+#define DEF_SEARCH(SFX, T, LT)                                                         \
+  static void search_##SFX(const ndt_array *a, const char *vp, int64_t vs, int64_t m,  \
+                           int right, int64_t *out) {                                  \
+    int64_t n = a->shape[0];                                                           \
+    for (int64_t j = 0; j < m; j++) {                                                  \
+      T v, x;                                                                          \
+      memcpy(&v, vp + j * vs, sizeof v);                                               \
+      int64_t lo = 0, hi = n;                                                          \
+      while (lo < hi) {                                                                \
+        int64_t mid = lo + (hi - lo) / 2;                                              \
+        memcpy(&x, elem(a, mid), sizeof x);                                            \
+        if (right ? !LT(v, x) : LT(x, v)) lo = mid + 1;                                \
+        else hi = mid;                                                                 \
+      }                                                                                \
+      out[j] = lo;                                                                     \
+    }                                                                                  \
+  }
+#define X(SFX, T, LT) DEF_SEARCH(SFX, T, LT)
+NDT_ORDER_TYPES(X)
+#undef X
+
+typedef void (*search_fn)(const ndt_array *, const char *, int64_t, int64_t, int, int64_t *);
+static const search_fn search_fns[NDT_NTYPES] = {
+  search_b, search_i8, search_i16, search_i32, search_i64, search_u8, search_u16, search_u32,
+  search_u64, search_f32, search_f64, search_c64, search_c128};
+
+typedef struct {
+  ndt_array a;          /* the sorted array (searchsorted) or the edges (bins), whole */
+  ndt_array v, out;     /* this block of the flat values and of the result */
+  int right;
+  int single_d, single_f;   /* bins: float32 arithmetic for the offset / the scaling */
+  double first, last, denom;
+} find_arg;
+
+static ndt_status search_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const find_arg *g = p;
+  ndt_bound bv, bo;
+  ndt_status st = ndt_bind(&g->v, &bv, 1);
+  if (st) return st;
+  if ((st = ndt_bind(&g->out, &bo, 0))) {
+    ndt_unbind(&g->v, &bv, 0);
+    return st;
+  }
+  int64_t *o = (int64_t *)bo.ptr;   /* a fresh contiguous result */
+  search_fns[g->a.dtype](&g->a, bv.ptr, bv.st[0], g->v.size, g->right, o);
+  ndt_unbind(&g->v, &bv, 0);
+  ndt_unbind(&g->out, &bo, 1);
+  return NDT_OK;
+}
+
+/* ---- bin index of uniform bins ---------------------------------------- */
+/* NumPy's uniform-bins histogram (numpy/lib/_histograms_impl.py): the value
+ * x (in the edges' dtype T) is kept when first <= x <= last; its bin is
+ * trunc((x - first) / denom * nbins), then moved down when x lies below
+ * that bin's left edge and up when it lies on or above the next edge
+ * (except in the last bin, which includes its right edge). The offset and
+ * the scaling are computed in float32 or float64 as NumPy's promotion does
+ * for the scalar types it sees. Values left out get bin nbins. */
+#define DEF_BINS(SFX, T)                                                               \
+  static void bins_##SFX(const find_arg *g, const T *x, int64_t m, int64_t *out) {     \
+    int64_t nb = g->a.shape[0] - 1;                                                    \
+    T first = (T)g->first, last = (T)g->last, e;                                       \
+    for (int64_t j = 0; j < m; j++) {                                                  \
+      T v = x[j];                                                                      \
+      if (!(v >= first && v <= last)) {                                                \
+        out[j] = nb;                                                                   \
+        continue;                                                                      \
+      }                                                                                \
+      double d = g->single_d ? (double)((float)v - (float)g->first) : (double)v - g->first; \
+      double f = g->single_f ? (double)((float)((float)d / (float)g->denom) * (float)nb)   \
+                             : d / g->denom * (double)nb;                              \
+      int64_t i = (int64_t)f;                                                          \
+      if (i >= nb) i = nb - 1;                                                         \
+      if (i < 0) i = 0;                                                                \
+      memcpy(&e, elem(&g->a, i), sizeof e);                                            \
+      if (v < e) i--;                                                                  \
+      if (i < nb - 1) {                                                                \
+        memcpy(&e, elem(&g->a, i + 1), sizeof e);                                      \
+        if (v >= e) i++;                                                               \
+      }                                                                                \
+      out[j] = i;                                                                      \
+    }                                                                                  \
+  }
+DEF_BINS(f32, float)
+DEF_BINS(f64, double)
+
+static ndt_status bins_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const find_arg *g = p;
+  ndt_bound bv, bo;
+  ndt_status st = ndt_bind(&g->v, &bv, 1);
+  if (st) return st;
+  if ((st = ndt_bind(&g->out, &bo, 0))) {
+    ndt_unbind(&g->v, &bv, 0);
+    return st;
+  }
+  int64_t *o = (int64_t *)bo.ptr, vs = bv.st[0], n = g->v.size;
+  ndt_dtype t = g->a.dtype;
+  ndt_cast_fn cv = ndt_cpu_cast(g->v.dtype, t);
+  double buf[CH];
+  for (int64_t c = 0; c < n; c += CH) {
+    int64_t m = n - c < CH ? n - c : CH;
+    cv(bv.ptr + c * vs, vs, (char *)buf, ndt_traits[t].size, m);
+    if (t == NDT_FLOAT32) bins_f32(g, (const float *)buf, m, o + c);
+    else bins_f64(g, buf, m, o + c);
+  }
+  ndt_unbind(&g->v, &bv, 0);
+  ndt_unbind(&g->out, &bo, 1);
+  return NDT_OK;
+}
+
+/* ---- the driver ------------------------------------------------------- */
+static ndt_status find_run(const char *name, ndt_task_fn fn, find_arg *g, const ndt_array *v,
+                           ndt_array **out) {
+  ndt_status st;
+  ndt_array *flat = NULL;
+  if (ndt_is_c_contiguous(v)) st = ndt_array_view(&flat, v);
+  else st = ndt_copy(&flat, v);
+  if (st) return st;
+  flat->ndim = 1;
+  flat->shape[0] = v->size;
+  flat->strides[0] = 1;
+  ndt_array *res = NULL;
+  if ((st = ndt_array_new(&res, NDT_INT64, 1, &flat->shape[0], 0))) {
+    ndt_free(flat);
+    return st;
+  }
+  ndt_tiling tl;
+  ndt_tiling_for(1, flat->shape, 8, ndt_rt_tile_bytes(), &tl);
+  int64_t nb = v->size ? tl.ntiles : 0;
+  ndt_access *acc = NULL;
+  int nacc = 0, cap = 0;
+  ndt_store *stores[3] = {g->a.store, flat->store, res->store};
+  int small = nb <= 1 && v->size <= ndt_rt_inline_elems();
+  for (int64_t b = 0; b < nb && st == NDT_OK; b++) {
+    ndt_block_view(flat, &tl, b, &g->v);
+    ndt_block_view(res, &tl, b, &g->out);
+    nacc = 0;
+    if (g->a.size) st = ndt_add_access(&acc, &nacc, &cap, &g->a, NDT_READ);
+    if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &g->v, NDT_READ);
+    if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &g->out, NDT_WRITE);
+    if (st == NDT_OK) st = ndt_submit(name, fn, g, sizeof *g, acc, nacc, stores, 3, small);
+  }
+  ndt_mfree(acc);
+  ndt_free(flat);
+  ndt_array *r1 = NULL;
+  if ((st = ndt_finish(st, res, &r1))) return st;
+  st = ndt_reshape(out, r1, v->ndim, v->shape);
+  ndt_free(r1);
+  return st;
+}
+
+ndt_status ndt_searchsorted(const ndt_array *a, const ndt_array *v, int right,
+                            ndt_array **out) {
+  if (a->ndim != 1) return ndt_error(NDT_ERR_VALUE, "object too deep for desired array");
+  if (a->dtype != v->dtype)
+    return ndt_error(NDT_ERR_TYPE, "searchsorted: a (%s) and v (%s) must have one dtype",
+                     ndt_dtype_name(a->dtype), ndt_dtype_name(v->dtype));
+  find_arg g;
+  memset(&g, 0, sizeof g);
+  g.a = *a;
+  g.right = right != 0;
+  return find_run("searchsorted", search_task, &g, v, out);
+}
+
+ndt_status ndt_histogram_bins(const ndt_array *x, const ndt_array *edges, double first,
+                              double last, double denom, int single_d, int single_f,
+                              ndt_array **out) {
+  if (edges->ndim != 1 || edges->shape[0] < 2)
+    return ndt_error(NDT_ERR_VALUE, "histogram: edges must be 1-d with at least 2 entries");
+  if (edges->dtype != NDT_FLOAT32 && edges->dtype != NDT_FLOAT64)
+    return ndt_error(NDT_ERR_TYPE, "histogram: edges must be float32 or float64");
+  char k = ndt_traits[x->dtype].kind;
+  if (k == 'c')
+    return ndt_error(NDT_ERR_TYPE, "histogram: complex values have no bins");
+  find_arg g;
+  memset(&g, 0, sizeof g);
+  g.a = *edges;
+  g.first = first;
+  g.last = last;
+  g.denom = denom;
+  g.single_d = single_d != 0;
+  g.single_f = single_f != 0;
+  return find_run("histogram", bins_task, &g, x, out);
+}
