@@ -286,7 +286,7 @@ def bincount(x, /, weights=None, minlength=0):
         raise TypeError("use 0 instead of None for minlength")
     if xa.ndim == 0:
         raise ValueError("object of too small depth for desired array")
-    if xa.dtype.kind == 'f':          # an empty list
+    if xa.dtype.kind == 'f' or xa.dtype == _np.uint64:   # an empty list; NumPy casts uint64
         xa = _cast(xa, _np.dtype(_np.int64))
     return _core.bincount(xa, w, operator.index(minlength))
 
@@ -590,7 +590,7 @@ def _quantile(name, npf, a, q, axis, out, overwrite_input, method, keepdims, wei
                          f"{dict.fromkeys(_ALL_METHODS).keys()}")
     qn = _host(q)
     if (not isinstance(x, Array) or weights is not None or method not in _METHODS or
-            x.size == 0 or qn.dtype.kind not in 'iufb' or qn.ndim > 1 or
+            x.size == 0 or qn.dtype.kind not in "iufb" or qn.ndim > 2 or
             (out is not None and not isinstance(out, Array))):
         return F.call(name, npf, (a, q), kw)
     weak_q = type(q) in (int, float)
