@@ -219,10 +219,12 @@ def test_bincount_edges_and_errors():
                 np.bincount(np.zeros(0, np.int64), minlength=3))
     for args, kw in ((([1, -1],), {}), ((np.array(3),), {}), ((np.ones((2, 2), int),), {}),
                      (([1, 2],), dict(weights=[1.0])), (([1, 2],), dict(minlength=-1)),
-                     ((np.array([1], np.uint64),), {})):
+                     (([1, 2],), dict(weights=[1j, 2j]))):
         nargs = tuple(nt.asarray(q) if isinstance(q, np.ndarray) else q for q in args)
         assert check_same_error(lambda: nt.bincount(*nargs, **kw),
                                 lambda: np.bincount(*args, **kw))[0]
+    u = np.array([1, 7, 7], np.uint64)
+    assert_same(nt.bincount(nt.asarray(u)), np.bincount(u))
     with pytest.raises(ValueError, match="'list' argument must have no negative elements"):
         nt.bincount(nt.asarray(np.arange(-1, 3000)))
 
