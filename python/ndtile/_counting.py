@@ -279,14 +279,19 @@ def bincount(x, /, weights=None, minlength=0):
     weights sum to the same bits for any number of workers."""
     xa = C.asarray(x)
     w = None if weights is None else C.asarray(weights)
-    if not isinstance(xa, Array) or (w is not None and not isinstance(w, Array)) or \
-            (xa.dtype.kind == 'f' and xa.size):
+    if not isinstance(xa, Array) or (w is not None and not isinstance(w, Array)):
         return F.call("bincount", _np.bincount, (x,), dict(weights=weights, minlength=minlength))
     if minlength is None:
         raise TypeError("use 0 instead of None for minlength")
     if xa.ndim == 0:
         raise ValueError("object of too small depth for desired array")
-    if xa.dtype.kind == 'f' or xa.dtype == _np.uint64:   # an empty list; NumPy casts uint64
+    if xa.dtype.kind == 'f' and not isinstance(x, (Array, _np.ndarray)):
+        if xa.size:     # a list of floats: NumPy 2.1+ casts it with a warning
+            warnings.warn("Non-integer input passed to bincount. In a future version of NumPy, "
+                          "this will be an error. (Deprecated NumPy 2.1)", DeprecationWarning,
+                          stacklevel=2)
+        xa = xa._astype(D.code(_np.dtype(_np.int64)), 4)
+    elif xa.dtype == _np.uint64:     # NumPy casts uint64 (same_kind)
         xa = _cast(xa, _np.dtype(_np.int64))
     return _core.bincount(xa, w, operator.index(minlength))
 
