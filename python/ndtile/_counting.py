@@ -619,9 +619,18 @@ def _quantile(name, npf, a, q, axis, out, overwrite_input, method, keepdims, wei
     L = int(_np.prod(kshape))
     n = int(_np.prod([x.shape[k] for k in red]))
     xt = M.transpose(x, keep + list(red)) if nd else x
-    s = M.sort(M.reshape(xt, (L, n)), axis=1)
+    x2 = M.reshape(xt, (L, n))
     nq = qf.size
     floating = x.dtype.kind == 'f'
+    if nan and floating:
+        s = M.sort(x2, axis=1)
+    else:
+        # the indices depend on n and q only: select them (and the last
+        # element, the NaN if a line has one) instead of sorting
+        tab = _index_table(_np.array([[n]], dtype=_np.int64), qf, method)
+        ks = _np.concatenate([t.ravel() for t in tab[:2] if t is not None] + [[n - 1]])
+        ks = _np.unique(_np.clip(_np.where(ks < 0, ks + n, ks), 0, n - 1))
+        s = partition(x2, ks, axis=1) if ks.size <= 32 else M.sort(x2, axis=1)
     lines = C.from_numpy(_np.arange(L, dtype=_np.int64).reshape(L, 1))
     rows = M.broadcast_to(lines, (L, nq))
     if nan and floating:
@@ -636,8 +645,6 @@ def _quantile(name, npf, a, q, axis, out, overwrite_input, method, keepdims, wei
             return _core.gather(C.from_numpy(_np.ascontiguousarray(t)), [vrow, cols])
         line_n = vrow
     else:
-        tab = _index_table(_np.array([[n]], dtype=_np.int64), qf, method)
-
         def per_line(t):
             return M.broadcast_to(C.from_numpy(_np.ascontiguousarray(t)), (L, nq))
         line_n = n

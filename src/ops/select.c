@@ -12,9 +12,33 @@
 #include "exec.h"
 #include "order.h"
 
-/* Address of element i of a 1-d view, inside a task that declared a read
- * of all of it. */
-static inline const char *elem(const ndt_array *a, int64_t i) {
+/* Element access to a 1-d view inside a task that declared a read of all of
+ * it: a pointer and a byte stride when the view lies in one tile, a tile
+ * lookup per element otherwise. */
+typedef struct {
+  const ndt_array *a;
+  const char *base;   /* NULL: look up the tile of each element */
+  int64_t bs;
+} reader;
+
+static void reader_init(reader *r, const ndt_array *a) {
+  r->a = a;
+  r->base = NULL;
+  r->bs = 0;
+  if (a->size == 0) return;
+  int64_t lo, hi;
+  ndt_view_extent(a, &lo, &hi);
+  const ndt_store *s = a->store;
+  int64_t t = ndt_store_tile_of(s, lo);
+  if (t != ndt_store_tile_of(s, hi)) return;
+  const ndt_tile *tl = &s->tiles[t];
+  r->base = tl->data + (a->offset - tl->start) * s->itemsize + a->part;
+  r->bs = a->strides[0] * s->itemsize;
+}
+
+static inline const char *elem(const reader *r, int64_t i) {
+  if (r->base) return r->base + i * r->bs;
+  const ndt_array *a = r->a;
   int64_t f = a->offset + i * a->strides[0];
   const ndt_tile *t = &a->store->tiles[ndt_store_tile_of(a->store, f)];
   return t->data + (f - t->start) * a->store->itemsize + a->part;
@@ -29,13 +53,15 @@ static inline const char *elem(const ndt_array *a, int64_t i) {
   static void search_##SFX(const ndt_array *a, const char *vp, int64_t vs, int64_t m,  \
                            int right, int64_t *out) {                                  \
     int64_t n = a->shape[0];                                                           \
+    reader rd;                                                                         \
+    reader_init(&rd, a);                                                               \
     for (int64_t j = 0; j < m; j++) {                                                  \
       T v, x;                                                                          \
       memcpy(&v, vp + j * vs, sizeof v);                                               \
       int64_t lo = 0, hi = n;                                                          \
       while (lo < hi) {                                                                \
         int64_t mid = lo + (hi - lo) / 2;                                              \
-        memcpy(&x, elem(a, mid), sizeof x);                                            \
+        memcpy(&x, elem(&rd, mid), sizeof x);                                          \
         if (right ? !LT(v, x) : LT(x, v)) lo = mid + 1;                                \
         else hi = mid;                                                                 \
       }                                                                                \
@@ -88,6 +114,8 @@ static ndt_status search_task(void *p, int worker) {
   static void bins_##SFX(const find_arg *g, const T *x, int64_t m, int64_t *out) {     \
     int64_t nb = g->a.shape[0] - 1;                                                    \
     T first = (T)g->first, last = (T)g->last, e;                                       \
+    reader rd;                                                                         \
+    reader_init(&rd, &g->a);                                                           \
     for (int64_t j = 0; j < m; j++) {                                                  \
       T v = x[j];                                                                      \
       if (!(v >= first && v <= last)) {                                                \
@@ -100,10 +128,10 @@ static ndt_status search_task(void *p, int worker) {
       int64_t i = (int64_t)f;                                                          \
       if (i >= nb) i = nb - 1;                                                         \
       if (i < 0) i = 0;                                                                \
-      memcpy(&e, elem(&g->a, i), sizeof e);                                            \
+      memcpy(&e, elem(&rd, i), sizeof e);                                              \
       if (v < e) i--;                                                                  \
       if (i < nb - 1) {                                                                \
-        memcpy(&e, elem(&g->a, i + 1), sizeof e);                                      \
+        memcpy(&e, elem(&rd, i + 1), sizeof e);                                        \
         if (v >= e) i++;                                                               \
       }                                                                                \
       out[j] = i;                                                                      \
