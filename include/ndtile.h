@@ -332,6 +332,13 @@ ndt_status ndt_searchsorted(const ndt_array *a, const ndt_array *v, int right,
 ndt_status ndt_histogram_bins(const ndt_array *x, const ndt_array *edges, double first,
                               double last, double denom, int single_d, int single_f,
                               ndt_array **out);
+/* The counts of those bins (int64), or the float64 sums of weights (x's
+ * shape) in them, in one pass: each block counts into its own histogram and
+ * the histograms are added in block order, so float sums have the same bits
+ * for any number of workers or ranks. */
+ndt_status ndt_histogram_count(const ndt_array *x, const ndt_array *edges, double first,
+                               double last, double denom, int single_d, int single_f,
+                               const ndt_array *weights, ndt_array **out);
 
 /* ---- scans (src/ops/scan.c) ---- */
 /* NumPy's cumsum, cumprod, nancumsum and nancumprod along one axis, or over

@@ -1654,7 +1654,8 @@ static PyObject *f_sort(PyObject *m, PyObject *args) {
 }
 
 /* partition(a, axis|None, [kth...], want_indices); searchsorted(a, v, right);
- * histogram_bins(x, edges, first, last, denom, single_d, single_f). */
+ * histogram_bins(x, edges, first, last, denom, single_d, single_f);
+ * histogram_count(..., weights|None). */
 static PyObject *f_partition(PyObject *m, PyObject *args) {
   (void)m;
   PyObject *a, *axo, *ko;
@@ -1709,6 +1710,18 @@ static PyObject *f_histogram_bins(PyObject *m, PyObject *args) {
       !check_arr(x) || !check_arr(e))
     return NULL;
   RETURN_NEW(ndt_histogram_bins(ARR(x), ARR(e), first, last, denom, sd, sf, &r));
+}
+
+static PyObject *f_histogram_count(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *x, *e, *w;
+  double first, last, denom;
+  int sd, sf;
+  if (!PyArg_ParseTuple(args, "OOdddppO", &x, &e, &first, &last, &denom, &sd, &sf, &w) ||
+      !check_arr(x) || !check_arr(e) || (w != Py_None && !check_arr(w)))
+    return NULL;
+  RETURN_NEW(ndt_histogram_count(ARR(x), ARR(e), first, last, denom, sd, sf,
+                                 w == Py_None ? NULL : ARR(w), &r));
 }
 
 static PyObject *f_promote(PyObject *m, PyObject *args) {
@@ -2245,6 +2258,8 @@ static PyMethodDef module_methods[] = {
   {"searchsorted", f_searchsorted, METH_VARARGS, "searchsorted(sorted_a, v, right)"},
   {"histogram_bins", f_histogram_bins, METH_VARARGS,
    "histogram_bins(x, edges, first, last, denom, single_d, single_f)"},
+  {"histogram_count", f_histogram_count, METH_VARARGS,
+   "histogram_count(x, edges, first, last, denom, single_d, single_f, weights|None)"},
   {"promote", f_promote, METH_VARARGS, "promote(a, a_weak, b, b_weak)"},
   {"can_cast", f_can_cast, METH_VARARGS, "can_cast(from, to, casting)"},
   {"broadcast_shapes", f_broadcast_shapes, METH_O, "broadcast shape of shapes"},

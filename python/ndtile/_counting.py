@@ -406,8 +406,10 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
             d_dt = bin_type
         f_dt = _np.result_type(_np.empty(0, d_dt), denom)
         edges = C.from_numpy(edges_np)
-        idx = _core.histogram_bins(x, edges, float(first), float(last), float(denom),
-                                   d_dt == _np.float32, f_dt == _np.float32)
+        hist = _core.histogram_count(x, edges, float(first), float(last), float(denom),
+                                     d_dt == _np.float32, f_dt == _np.float32, w)
+        if ntype is not None:
+            hist = _cast(hist, ntype)
     else:
         e = C.asarray(bins)
         if not isinstance(e, Array) or e.dtype.kind == 'c':
@@ -422,8 +424,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
         if n < 1:
             return F.call("histogram", _np.histogram, (a,),
                           dict(bins=bins, range=range, density=density, weights=weights))
-        idx = _edge_index(x, e)
-    hist = _count_bins(idx, n, w, ntype)
+        hist = _count_bins(_edge_index(x, e), n, w, ntype)
     if density:
         db = _cast(M.diff(edges), _np.dtype(float))
         hist = hist / db / R.sum(hist)

@@ -165,6 +165,89 @@ static ndt_status bins_task(void *p, int worker) {
   return NDT_OK;
 }
 
+
+/* ---- histogram counts of uniform bins ---------------------------------- */
+typedef struct {
+  find_arg f;           /* edges, the bounds and the block of values (f.v) */
+  ndt_array w;          /* this block of the weights (has_w) */
+  int has_w;
+  ndt_store *parts;     /* one-tile byte store: a histogram per block */
+  int64_t poff;
+} hist_arg;
+
+static ndt_status hist_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const hist_arg *h = p;
+  const find_arg *g = &h->f;
+  ndt_bound bv, bw;
+  ndt_status st = ndt_bind(&g->v, &bv, 1);
+  if (st) return st;
+  if (h->has_w && (st = ndt_bind(&h->w, &bw, 1))) {
+    ndt_unbind(&g->v, &bv, 0);
+    return st;
+  }
+  int64_t nb = g->a.shape[0] - 1, vs = bv.st[0], n = g->v.size;
+  int64_t ws = h->has_w ? bw.st[0] : 0;
+  char *part = h->parts->tiles[0].data + h->poff;
+  memset(part, 0, (size_t)nb * 8);
+  ndt_dtype t = g->a.dtype;
+  ndt_cast_fn cv = ndt_cpu_cast(g->v.dtype, t);
+  ndt_cast_fn cw = h->has_w ? ndt_cpu_cast(h->w.dtype, NDT_FLOAT64) : NULL;
+  double buf[CH], wb[CH];
+  int64_t ib[CH];
+  for (int64_t c = 0; c < n; c += CH) {
+    int64_t m = n - c < CH ? n - c : CH;
+    cv(bv.ptr + c * vs, vs, (char *)buf, ndt_traits[t].size, m);
+    if (t == NDT_FLOAT32) bins_f32(g, (const float *)buf, m, ib);
+    else bins_f64(g, buf, m, ib);
+    if (cw) {
+      cw(bw.ptr + c * ws, ws, (char *)wb, 8, m);
+      double *hd = (double *)part;
+      for (int64_t i = 0; i < m; i++)
+        if (ib[i] < nb) hd[ib[i]] += wb[i];
+    } else {
+      int64_t *hi = (int64_t *)part;
+      for (int64_t i = 0; i < m; i++)
+        if (ib[i] < nb) hi[ib[i]]++;
+    }
+  }
+  ndt_unbind(&g->v, &bv, 0);
+  if (h->has_w) ndt_unbind(&h->w, &bw, 0);
+  return NDT_OK;
+}
+
+typedef struct {
+  ndt_array out;
+  int has_w;
+  int64_t nbins, nblocks;
+  ndt_store *parts;
+} hist_sum_arg;
+
+/* Adds the per-block histograms in block order: the same bits for any
+ * number of workers or ranks. */
+static ndt_status hist_sum_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const hist_sum_arg *a = p;
+  ndt_bound b;
+  ndt_status st = ndt_bind(&a->out, &b, 0);
+  if (st) return st;
+  const char *h = a->parts->tiles[0].data;
+  memset(b.ptr, 0, (size_t)a->nbins * 8);
+  for (int64_t k = 0; k < a->nblocks; k++) {
+    if (a->has_w) {
+      double *o = (double *)b.ptr;
+      const double *q = (const double *)h + k * a->nbins;
+      for (int64_t i = 0; i < a->nbins; i++) o[i] += q[i];
+    } else {
+      int64_t *o = (int64_t *)b.ptr;
+      const int64_t *q = (const int64_t *)h + k * a->nbins;
+      for (int64_t i = 0; i < a->nbins; i++) o[i] += q[i];
+    }
+  }
+  ndt_unbind(&a->out, &b, 1);
+  return NDT_OK;
+}
+
 /* ---- the driver ------------------------------------------------------- */
 static ndt_status find_run(const char *name, ndt_task_fn fn, find_arg *g, const ndt_array *v,
                            ndt_array **out) {
@@ -238,4 +321,86 @@ ndt_status ndt_histogram_bins(const ndt_array *x, const ndt_array *edges, double
   g.single_d = single_d != 0;
   g.single_f = single_f != 0;
   return find_run("histogram", bins_task, &g, x, out);
+}
+
+ndt_status ndt_histogram_count(const ndt_array *x, const ndt_array *edges, double first,
+                               double last, double denom, int single_d, int single_f,
+                               const ndt_array *weights, ndt_array **out) {
+  if (edges->ndim != 1 || edges->shape[0] < 2)
+    return ndt_error(NDT_ERR_VALUE, "histogram: edges must be 1-d with at least 2 entries");
+  if (edges->dtype != NDT_FLOAT32 && edges->dtype != NDT_FLOAT64)
+    return ndt_error(NDT_ERR_TYPE, "histogram: edges must be float32 or float64");
+  if (ndt_traits[x->dtype].kind == 'c')
+    return ndt_error(NDT_ERR_TYPE, "histogram: complex values have no bins");
+  if (weights && (weights->ndim != x->ndim || ndt_traits[weights->dtype].kind == 'c' ||
+                  memcmp(weights->shape, x->shape, sizeof(int64_t) * (size_t)x->ndim)))
+    return ndt_error(NDT_ERR_VALUE, "weights should have the same shape as a.");
+  int64_t nb = edges->shape[0] - 1;
+  ndt_status st;
+  ndt_array *fx = NULL, *fw = NULL, *res = NULL;
+  const ndt_array *src[2] = {x, weights};
+  ndt_array **dst[2] = {&fx, &fw};
+  for (int k = 0; k < 2; k++) {
+    if (!src[k]) continue;
+    st = ndt_is_c_contiguous(src[k]) ? ndt_array_view(dst[k], src[k]) : ndt_copy(dst[k], src[k]);
+    if (st) {
+      ndt_free(fx);
+      return st;
+    }
+    (*dst[k])->ndim = 1;
+    (*dst[k])->shape[0] = x->size;
+    (*dst[k])->strides[0] = 1;
+  }
+  if ((st = ndt_array_new(&res, weights ? NDT_FLOAT64 : NDT_INT64, 1, &nb, 0))) {
+    ndt_free(fx);
+    ndt_free(fw);
+    return st;
+  }
+  ndt_tiling tl;
+  ndt_tiling_for(1, fx->shape, 8, ndt_rt_tile_bytes(), &tl);
+  int64_t nblk = x->size ? tl.ntiles : 0;
+  ndt_store *parts = NULL;
+  st = ndt_store_new_bytes(&parts, (nblk ? nblk : 1) * nb * 8);
+  ndt_access *acc = NULL;
+  int nacc = 0, cap = 0;
+  ndt_store *stores[4] = {edges->store, fx->store, parts, fw ? fw->store : NULL};
+  int small = nblk <= 1 && x->size <= ndt_rt_inline_elems();
+  hist_arg h;
+  memset(&h, 0, sizeof h);
+  h.f.a = *edges;
+  h.f.first = first;
+  h.f.last = last;
+  h.f.denom = denom;
+  h.f.single_d = single_d != 0;
+  h.f.single_f = single_f != 0;
+  h.has_w = fw != NULL;
+  h.parts = parts;
+  for (int64_t b = 0; b < nblk && st == NDT_OK; b++) {
+    ndt_block_view(fx, &tl, b, &h.f.v);
+    if (fw) ndt_block_view(fw, &tl, b, &h.w);
+    h.poff = b * nb * 8;
+    nacc = 0;
+    st = ndt_add_access(&acc, &nacc, &cap, edges, NDT_READ);
+    if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &h.f.v, NDT_READ);
+    if (st == NDT_OK && fw) st = ndt_add_access(&acc, &nacc, &cap, &h.w, NDT_READ);
+    if (st == NDT_OK) st = ndt_add_range(&acc, &nacc, &cap, parts, h.poff, nb * 8, NDT_WRITE);
+    if (st == NDT_OK)
+      st = ndt_submit("histogram", hist_task, &h, sizeof h, acc, nacc, stores, fw ? 4 : 3,
+                      small);
+  }
+  if (st == NDT_OK) {
+    hist_sum_arg c = {.out = *res, .has_w = fw != NULL, .nbins = nb, .nblocks = nblk,
+                      .parts = parts};
+    nacc = 0;
+    st = ndt_add_range(&acc, &nacc, &cap, parts, 0, parts->size, NDT_READ);
+    if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, res, NDT_WRITE);
+    ndt_store *cs[2] = {parts, res->store};
+    if (st == NDT_OK)
+      st = ndt_submit("histogram", hist_sum_task, &c, sizeof c, acc, nacc, cs, 2, small);
+  }
+  ndt_mfree(acc);
+  if (parts) ndt_store_decref(parts);
+  ndt_free(fx);
+  ndt_free(fw);
+  return ndt_finish(st, res, out);
 }

@@ -253,6 +253,31 @@ static void bins(void) {
     }
   }
   if (!bad) passed++;
+  /* counts in one pass agree with bincount of the indices; weighted sums
+   * have the same bits with 1 and 4 workers */
+  ndt_array *cnt = NULL, *bc = NULL, *w = NULL, *s1 = NULL, *s4 = NULL;
+  OK(ndt_histogram_count(xa, e, 0.0, 2.0, 2.0, 0, 0, NULL, &cnt));
+  OK(ndt_bincount(o, NULL, 8, &bc));
+  int64_t c1[7], c2[8];
+  OK(ndt_to_buffer(cnt, c1));
+  OK(ndt_to_buffer(bc, c2));
+  EXPECT(ndt_size(cnt) == 7 && memcmp(c1, c2, sizeof c1) == 0, "histogram counts");
+  OK(ndt_linspace(&w, 0.1, 7.3, N, 1, NDT_FLOAT64));
+  OK(ndt_set_workers(1));
+  OK(ndt_histogram_count(xa, e, 0.0, 2.0, 2.0, 0, 0, w, &s1));
+  double d1[7], d4[7];
+  OK(ndt_to_buffer(s1, d1));
+  OK(ndt_set_workers(4));
+  OK(ndt_histogram_count(xa, e, 0.0, 2.0, 2.0, 0, 0, w, &s4));
+  OK(ndt_to_buffer(s4, d4));
+  EXPECT(memcmp(d1, d4, sizeof d1) == 0, "weighted histogram bits differ with workers");
+  EXPECT(ndt_histogram_count(xa, e, 0.0, 2.0, 2.0, 0, 0, e, &s4) == NDT_ERR_VALUE,
+         "weights of another shape");
+  ndt_free(cnt);
+  ndt_free(bc);
+  ndt_free(w);
+  ndt_free(s1);
+  ndt_free(s4);
   free(x);
   free(got);
   ndt_free(xa);
