@@ -1,4 +1,4 @@
-/* sort.c - sort and argsort along an axis, with NumPy's ordering (NaNs last,
+/* sort.c - sort, argsort, partition and argpartition along an axis, with NumPy's ordering (NaNs last,
  * complex lexicographic with NumPy's NaN rules). Every sort is a stable merge
  * sort, which satisfies every `kind`.
  *
@@ -10,7 +10,12 @@
  *
  * axis = NDT_SORT_FLATTEN sorts the C-order flattened array as one line in a
  * single task. A parallel version (sort per tile, then merge) is a later
- * improvement. */
+ * improvement.
+ *
+ * partition/argpartition use the same line driver with an introselect per
+ * kth (ascending; each selection runs right of the previous one), falling
+ * back to the merge sort after 2*log2(n) rounds or for more than MAXKTH kth
+ * values (a sorted line is a valid partition). */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
