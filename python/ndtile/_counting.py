@@ -301,10 +301,10 @@ def _monotonic(b):
     """1 increasing, -1 decreasing, 0 neither (NumPy's _monotonicity)."""
     if b.size < 2:
         return 1
-    d0, d1 = b[:-1], b[1:]
-    if bool(R.all(d0 <= d1)):
+    d0, d1 = b[:-1], b[1:]      # comparisons with NaN are false, as in NumPy's check
+    if not bool(R.any(d1 < d0)):
         return 1
-    if bool(R.all(d0 >= d1)):
+    if not bool(R.any(d1 > d0)):
         return -1
     return 0
 
@@ -320,6 +320,9 @@ def digitize(x, bins, right=False):
         raise ValueError("object of too small depth for desired array")
     if b.ndim > 1:
         raise ValueError("object too deep for desired array")
+    if b.dtype.kind == 'c':
+        raise TypeError(f"Cannot cast array data from dtype('{b.dtype}') to dtype('float64') "
+                        "according to the rule 'safe'")
     mono = _monotonic(b)
     if mono == 0:
         raise ValueError("bins must be monotonically increasing or decreasing")
@@ -345,7 +348,8 @@ def _unsigned_subtract(a, b):
     udt = _SIGNED_TO_UNSIGNED.get(dt.type)
     if udt is None:
         return _np.subtract(a, b, dtype=dt)
-    return _np.subtract(a, b, casting='unsafe', dtype=udt)
+    return _np.subtract(_np.asarray(a, dtype=dt), _np.asarray(b, dtype=dt), casting='unsafe',
+                        dtype=udt)
 
 
 def _outer_edges(x, rng):
