@@ -536,10 +536,20 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
 
 
 # ---- quantiles ----------------------------------------------------------------
-_METHODS = ('linear', 'lower', 'higher', 'nearest', 'midpoint', 'inverted_cdf')
 _ALL_METHODS = ('inverted_cdf', 'averaged_inverted_cdf', 'closest_observation',
                 'interpolated_inverted_cdf', 'hazen', 'weibull', 'linear', 'median_unbiased',
                 'normal_unbiased', 'lower', 'higher', 'midpoint', 'nearest')
+# (alpha, beta) of the continuous methods of Hyndman & Fan
+_ALPHA_BETA = {'interpolated_inverted_cdf': (0, 1), 'hazen': (0.5, 0.5), 'weibull': (0, 0),
+               'median_unbiased': (1 / 3.0, 1 / 3.0), 'normal_unbiased': (3 / 8.0, 3 / 8.0)}
+
+
+def _boundaries(index, cond):
+    prev = _np.floor(index)
+    gamma = index - prev
+    res = _np.where(cond(gamma, index), prev, prev + 1).astype(_np.intp)
+    res[res < 0] = 0
+    return res
 
 
 def _index_table(counts, q, method):
@@ -556,18 +566,21 @@ def _index_table(counts, q, method):
         if method == 'nearest':
             return _np.around((n - 1) * q).astype(_np.intp), None, None, False
         if method == 'inverted_cdf':
-            index = (n * q) - 1
-            prev = _np.floor(index)
-            gamma = index - prev
-            res = _np.where(gamma == 0, prev, prev + 1).astype(_np.intp)
-            res[res < 0] = 0
-            return res, None, None, False
+            return _boundaries((n * q) - 1, lambda g, _: g == 0), None, None, False
+        if method == 'closest_observation':
+            return _boundaries((n * q) - 1 - 0.5,
+                               lambda g, i: (g == 0) & (_np.floor(i) % 2 == 1)), None, None, False
         if method == 'linear':
             vi = _np.asanyarray((n - 1) * q)
             if vi.dtype.kind in 'iu':
                 return vi.astype(_np.intp), None, None, False
-        else:   # midpoint
+        elif method == 'midpoint':
             vi = _np.asanyarray(0.5 * (_np.floor((n - 1) * q) + _np.ceil((n - 1) * q)))
+        elif method == 'averaged_inverted_cdf':
+            vi = _np.asanyarray((n * q) - 1)
+        else:
+            al, be = _ALPHA_BETA[method]
+            vi = _np.asanyarray(n * q + (al + q * (1 - al - be)) - 1)
         prev = _np.floor(vi)
         nxt = prev + 1
         above = vi >= counts - 1
@@ -584,6 +597,10 @@ def _index_table(counts, q, method):
             g = _np.full(gamma.shape, 0.5)
             _np.copyto(g, 0., where=vi % 1 == 0, casting='unsafe')
             gamma = g
+        elif method == 'averaged_inverted_cdf':
+            g = _np.full(gamma.shape, 1.)
+            _np.copyto(g, 0.5, where=gamma == 0, casting='unsafe')
+            gamma = g
         gamma = _np.asanyarray(gamma, dtype=vi.dtype)
         return prev.astype(_np.intp), nxt.astype(_np.intp), gamma, True
 
@@ -599,7 +616,7 @@ def _quantile(name, npf, a, q, axis, out, overwrite_input, method, keepdims, wei
         raise ValueError(f"{method!r} is not a valid method. Use one of: "
                          f"{dict.fromkeys(_ALL_METHODS).keys()}")
     qn = _host(q)
-    if (not isinstance(x, Array) or weights is not None or method not in _METHODS or
+    if (not isinstance(x, Array) or weights is not None or
             x.size == 0 or qn.dtype.kind not in "iufb" or qn.ndim > 2 or
             (out is not None and not isinstance(out, Array))):
         return F.call(name, npf, (a, q), kw)
@@ -681,9 +698,18 @@ def _quantile(name, npf, a, q, axis, out, overwrite_input, method, keepdims, wei
             if bool(R.any(empty)):
                 warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
             bad = M.broadcast_to(M.reshape(empty, (L, 1)), (L, nq))
+            if bool(empty[0]):
+                # NumPy takes the dtype of its first line's result, and an
+                # all-NaN line gives a NaN of the input's dtype
+                rdt = x.dtype
         else:
             last = s[:, n - 1:n]
             bad = M.broadcast_to(last != last, (L, nq))
+            if not kshape and _np.ndim(qq) == 0 and out is None and bool(bad[0, 0]):
+                # a 0-d result of a line with NaN is NumPy's last element itself
+                if not keepdims:
+                    return x.dtype.type(_np.nan)
+                rdt = x.dtype
         res = M.where(bad, _np.nan, res)
         res = _cast(res, rdt)
     qshape = _np.shape(qq)

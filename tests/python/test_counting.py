@@ -215,6 +215,8 @@ def test_bincount(dt):
 
 def test_bincount_edges_and_errors():
     assert_same(nt.bincount([]), np.bincount([]))
+    with pytest.warns(DeprecationWarning):
+        assert_same(nt.bincount([1.0, 3.0]), np.bincount(np.array([1, 3])))
     assert_same(nt.bincount(nt.zeros(0, dtype=np.int64), minlength=3),
                 np.bincount(np.zeros(0, np.int64), minlength=3))
     for args, kw in ((([1, -1],), {}), ((np.array(3),), {}), ((np.ones((2, 2), int),), {}),
@@ -260,7 +262,10 @@ def test_digitize(dt):
     assert_same(nt.digitize(2.5, [1, 2, 3]), np.digitize(2.5, [1, 2, 3]))
     assert_same(nt.digitize(x, []), np.digitize(a, []))
     assert_same(np.digitize(x, bins), np.digitize(a, bins))
-    for xx, bb in ((2, [[1, 2]]), (2, 1), (2, [1, 3, 2]), (1j, [1, 3])):
+    nb = np.array([1.0, 2.0, np.nan, np.nan])      # NaNs do not break monotonicity
+    assert_same(nt.digitize(x, nb), np.digitize(a, nb))
+    assert_same(nt.digitize(x, nb[::-1], right=True), np.digitize(a, nb[::-1], right=True))
+    for xx, bb in ((2, [[1, 2]]), (2, 1), (2, [1, 3, 2]), (1j, [1, 3]), (2, [1j, 2j])):
         assert check_same_error(lambda: nt.digitize(xx, bb), lambda: np.digitize(xx, bb))[0]
 
 
@@ -290,6 +295,9 @@ def test_histogram_edges_rounding():
         assert_same(nt.histogram(x, 12), np.histogram(b, 12))
         assert_same(nt.histogram(x, 12, range=(np.float32(0.1), 0.7)),
                     np.histogram(b, 12, range=(np.float32(0.1), 0.7)))
+    u = np.arange(0, 3000, 7, dtype=np.uint64)
+    assert_same(nt.histogram(nt.asarray(u), 9, range=(-3, 2000)),
+                np.histogram(u, 9, range=(-3, 2000)))
     c = np.full(50, 3.0)
     assert_same(nt.histogram(nt.asarray(c), 4), np.histogram(c, 4))
     assert_same(nt.histogram(nt.zeros(0), 3), np.histogram(np.zeros(0), 3))
@@ -349,11 +357,13 @@ def test_histogram2d_dd():
                                 lambda: np.histogramdd(s, **kw))[0]
 
 
-METHODS = ['linear', 'lower', 'higher', 'nearest', 'midpoint', 'inverted_cdf']
+METHODS = ['linear', 'lower', 'higher', 'nearest', 'midpoint', 'inverted_cdf',
+           'averaged_inverted_cdf', 'closest_observation', 'interpolated_inverted_cdf', 'hazen',
+           'weibull', 'median_unbiased', 'normal_unbiased']
 
 
 @pytest.mark.parametrize("method", METHODS)
-@pytest.mark.parametrize("dt", ['int16', 'uint8', 'int64', 'float32', 'float64'])
+@pytest.mark.parametrize("dt", ['int16', 'uint8', 'float32', 'float64'])
 def test_quantile_methods(dt, method):
     a = data(dt, (30, 41), seed=28, nan=False)
     x = nt.asarray(a)
@@ -385,6 +395,14 @@ def test_quantile_nans(dt):
             assert_same(got, exp)
     assert_same(nt.nanpercentile(x[:3], [10, 90], axis=1, keepdims=True),
                 np.nanpercentile(a[:3], [10, 90], axis=1, keepdims=True))
+    # a 0-d result of a line with a NaN, and an all-NaN first line, keep the
+    # input's dtype as in NumPy
+    assert_same(nt.quantile(x, np.float64(0.3)), np.quantile(a, np.float64(0.3)))
+    assert_same(nt.quantile(x, np.float64(0.3), keepdims=True),
+                np.quantile(a, np.float64(0.3), keepdims=True))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        assert_same(nt.nanquantile(x[3:], [0.5], axis=1), np.nanquantile(a[3:], [0.5], axis=1))
 
 
 def test_quantile_shapes_out_and_errors():
