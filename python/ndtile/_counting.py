@@ -266,6 +266,16 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
     e, t = _cast(e, dt), _cast(t, dt)
     if t.size == 0:
         return C.from_numpy(_np.full(e.shape, bool(invert)))
+    if dt.kind in 'iub' and dt != _np.uint64 and kind != 'sort':
+        # NumPy's table method: a presence table of the test values' range
+        i64 = _np.dtype(_np.int64)
+        t1 = _cast(M.ravel(t), i64)
+        lo, hi = int(R.min(t1)), int(R.max(t1))
+        if hi - lo <= 6 * (e.size + t.size) or kind == 'table':
+            table = _core.bincount(t1 - lo, None, 0) > 0
+            e1 = _cast(e, i64)
+            found = _core.gather(table, [M.clip(e1, lo, hi) - lo]) & (e1 >= lo) & (e1 <= hi)
+            return ~found if invert else found
     s = M.sort(M.ravel(t))
     pos = _core.searchsorted(s, e, False)
     pos = _u('minimum')(pos, s.size - 1)
