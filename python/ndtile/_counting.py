@@ -667,15 +667,16 @@ def _quantile(name, npf, a, q, axis, out, overwrite_input, method, keepdims, wei
     rows = M.broadcast_to(lines, (L, nq))
     if nan and floating:
         valid = n - R.count_nonzero(_u('isnan')(s), axis=1)        # (L,)
-        counts = _np.arange(n + 1, dtype=_np.int64).reshape(-1, 1)
-        tab = _index_table(counts, qf, method)
+        # index tables for the distinct valid lengths only (host, small)
+        counts, which = _np.unique(C.to_numpy(valid), return_inverse=True)
+        tab = _index_table(counts.reshape(-1, 1), qf, method)
         cols = M.broadcast_to(C.from_numpy(_np.arange(nq, dtype=_np.int64)).reshape(1, nq),
                               (L, nq))
-        vrow = M.broadcast_to(M.reshape(valid, (L, 1)), (L, nq))
+        vrow = M.broadcast_to(_i64(which.reshape(L, 1)), (L, nq))
+        line_n = M.broadcast_to(M.reshape(valid, (L, 1)), (L, nq))
 
         def per_line(t):
             return _core.gather(C.from_numpy(_np.ascontiguousarray(t)), [vrow, cols])
-        line_n = vrow
     else:
         def per_line(t):
             return M.broadcast_to(C.from_numpy(_np.ascontiguousarray(t)), (L, nq))

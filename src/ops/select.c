@@ -134,7 +134,7 @@ static ndt_status search_task(void *p, int worker) {
         memcpy(&e, elem(&rd, i + 1), sizeof e);                                        \
         if (v >= e) i++;                                                               \
       }                                                                                \
-      out[j] = i;                                                                      \
+      out[j] = i < 0 ? 0 : i; /* cannot be -1 (v >= edges[0]); stay in range anyway */ \
     }                                                                                  \
   }
 DEF_BINS(f32, float)
