@@ -655,7 +655,17 @@ def _quantile(name, npf, a, q, axis, out, overwrite_input, method, keepdims, wei
     nq = qf.size
     floating = x.dtype.kind == 'f'
     if nan and floating:
-        s = M.sort(x2, axis=1)
+        # NaNs order last, so a line's valid values are its first `valid`
+        valid = n - R.count_nonzero(_u('isnan')(x2), axis=1)        # (L,)
+        counts, which = _np.unique(C.to_numpy(valid), return_inverse=True)
+        tab = _index_table(counts.reshape(-1, 1), qf, method)
+        if counts.size == 1:     # one length for every line: select, do not sort
+            c = int(counts[0])
+            ks = _np.concatenate([t.ravel() for t in tab[:2] if t is not None])
+            ks = _np.unique(_np.clip(_np.where(ks < 0, ks + c, ks), 0, max(c - 1, 0)))
+            s = partition(x2, ks, axis=1) if ks.size <= 32 else M.sort(x2, axis=1)
+        else:
+            s = M.sort(x2, axis=1)
     else:
         # the indices depend on n and q only: select them (and the last
         # element, the NaN if a line has one) instead of sorting
@@ -666,10 +676,6 @@ def _quantile(name, npf, a, q, axis, out, overwrite_input, method, keepdims, wei
     lines = C.from_numpy(_np.arange(L, dtype=_np.int64).reshape(L, 1))
     rows = M.broadcast_to(lines, (L, nq))
     if nan and floating:
-        valid = n - R.count_nonzero(_u('isnan')(s), axis=1)        # (L,)
-        # index tables for the distinct valid lengths only (host, small)
-        counts, which = _np.unique(C.to_numpy(valid), return_inverse=True)
-        tab = _index_table(counts.reshape(-1, 1), qf, method)
         cols = M.broadcast_to(C.from_numpy(_np.arange(nq, dtype=_np.int64)).reshape(1, nq),
                               (L, nq))
         vrow = M.broadcast_to(_i64(which.reshape(L, 1)), (L, nq))
