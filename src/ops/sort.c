@@ -17,6 +17,7 @@
  * back to the merge sort after 2*log2(n) rounds or for more than MAXKTH kth
  * values (a sorted line is a valid partition). */
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "exec.h"
@@ -96,26 +97,37 @@ static const sort_fn sort_fns[NDT_NTYPES] = {
   sort_f32, sort_f64, sort_c64, sort_c128};
 
 /* Introselect: moves keys so that k[kk] is the element a full sort would put
- * there, keys before it not greater and keys after it not less, moving the
- * indices along. Quickselect with a median-of-three pivot and Hoare
+ * there, keys before it not greater and keys after it not less (moving the
+ * indices along when IX). Quickselect with a median-of-three pivot and Hoare
  * partitioning on [lo, hi); after 2*log2(n) rounds without reaching a small
- * range it sorts what is left (kt, it: scratch for the sort). */
-#define DEF_SELECT(SFX, T, LT)                                                         \
-  static void select_##SFX(void *kv, int64_t *ix, void *ktv, int64_t *it, int64_t lo,  \
-                           int64_t hi, int64_t kk) {                                   \
+ * range it merge-sorts what is left. Every upper bound it narrows to is a
+ * split of the whole line (all before <= all after); they are appended to
+ * splits[] (up to MAXSPLIT) so that later, larger kth search less. */
+#define MAXSPLIT 128
+#define DEF_SELECT(NAME, SFX, T, LT, IX)                                               \
+  static void NAME(void *kv, int64_t *ix, int64_t lo, int64_t hi, int64_t kk,          \
+                   int64_t *splits, int *ns) {                                         \
     T *k = kv, x;                                                                      \
-    int64_t xi, depth = 2;                                                             \
+    int64_t xi = 0, depth = 2;                                                         \
     for (int64_t m = hi - lo; m > 1; m >>= 1) depth += 2;                              \
     while (hi - lo > RUN) {                                                            \
       if (depth-- == 0) {                                                              \
-        sort_##SFX(k + lo, ix + lo, ktv, it, hi - lo);                                 \
-        return;                                                                        \
+        int64_t m = hi - lo;                                                           \
+        char *tmp = ndt_malloc((size_t)m * (sizeof(T) + (IX ? 16 : 24)));              \
+        if (tmp) {                                                                     \
+          int64_t *it = (int64_t *)tmp, *ti = IX ? ix + lo : it + m;                   \
+          if (!IX) for (int64_t a = 0; a < m; a++) ti[a] = a;                          \
+          sort_##SFX(k + lo, ti, it + (IX ? m : 2 * m), it, m);                        \
+          ndt_mfree(tmp);                                                              \
+          return;                                                                      \
+        }                                                                              \
+        depth = INT64_MAX;   /* no memory: go on without the bound */                  \
       }                                                                                \
       int64_t mid = lo + (hi - lo - 1) / 2, last = hi - 1;                             \
-      if (LT(k[mid], k[lo])) SWAP(mid, lo);                                            \
+      if (LT(k[mid], k[lo])) SWAP(mid, lo, IX);                                        \
       if (LT(k[last], k[mid])) {                                                       \
-        SWAP(last, mid);                                                               \
-        if (LT(k[mid], k[lo])) SWAP(mid, lo);                                          \
+        SWAP(last, mid, IX);                                                           \
+        if (LT(k[mid], k[lo])) SWAP(mid, lo, IX);                                      \
       }                                                                                \
       T p = k[mid];                                                                    \
       int64_t i = lo - 1, j = hi;                                                      \
@@ -123,38 +135,45 @@ static const sort_fn sort_fns[NDT_NTYPES] = {
         do i++; while (LT(k[i], p));                                                   \
         do j--; while (LT(p, k[j]));                                                   \
         if (i >= j) break;                                                             \
-        SWAP(i, j);                                                                    \
+        SWAP(i, j, IX);                                                                \
       }                                                                                \
-      if (kk <= j) hi = j + 1;                                                         \
-      else lo = j + 1;                                                                 \
+      if (kk <= j) {                                                                   \
+        hi = j + 1;                                                                    \
+        if (*ns < MAXSPLIT) splits[(*ns)++] = hi;                                      \
+      } else {                                                                         \
+        lo = j + 1;                                                                    \
+      }                                                                                \
     }                                                                                  \
     for (int64_t a = lo + 1; a < hi; a++) {                                            \
       x = k[a];                                                                        \
-      xi = ix[a];                                                                      \
+      if (IX) xi = ix[a];                                                              \
       int64_t m = a;                                                                   \
       while (m > lo && LT(x, k[m - 1])) {                                              \
         k[m] = k[m - 1];                                                               \
-        ix[m] = ix[m - 1];                                                             \
+        if (IX) ix[m] = ix[m - 1];                                                     \
         m--;                                                                           \
       }                                                                                \
       k[m] = x;                                                                        \
-      ix[m] = xi;                                                                      \
+      if (IX) ix[m] = xi;                                                              \
     }                                                                                  \
   }
-#define SWAP(a_, b_)                                                                   \
+#define SWAP(a_, b_, IX)                                                               \
   do {                                                                                 \
     x = k[a_]; k[a_] = k[b_]; k[b_] = x;                                               \
-    xi = ix[a_]; ix[a_] = ix[b_]; ix[b_] = xi;                                         \
+    if (IX) { xi = ix[a_]; ix[a_] = ix[b_]; ix[b_] = xi; }                             \
   } while (0)
-#define X(SFX, T, LT) DEF_SELECT(SFX, T, LT)
+#define X(SFX, T, LT) DEF_SELECT(select_##SFX, SFX, T, LT, 1) \
+                      DEF_SELECT(selectk_##SFX, SFX, T, LT, 0)
 NDT_ORDER_TYPES(X)
 #undef X
 #undef SWAP
 
-typedef void (*select_fn)(void *, int64_t *, void *, int64_t *, int64_t, int64_t, int64_t);
-static const select_fn select_fns[NDT_NTYPES] = {
-  select_b, select_i8, select_i16, select_i32, select_i64, select_u8, select_u16, select_u32,
-  select_u64, select_f32, select_f64, select_c64, select_c128};
+typedef void (*select_fn)(void *, int64_t *, int64_t, int64_t, int64_t, int64_t *, int *);
+static const select_fn select_fns[2][NDT_NTYPES] = {
+  {selectk_b, selectk_i8, selectk_i16, selectk_i32, selectk_i64, selectk_u8, selectk_u16,
+   selectk_u32, selectk_u64, selectk_f32, selectk_f64, selectk_c64, selectk_c128},
+  {select_b, select_i8, select_i16, select_i32, select_i64, select_u8, select_u16, select_u32,
+   select_u64, select_f32, select_f64, select_c64, select_c128}};
 
 /* More kth values than this sort the whole line (a valid partition). */
 #define MAXKTH 32
@@ -179,14 +198,20 @@ static ndt_status sort_task(void *p, int worker) {
   int nd = a->in.ndim, sz = ndt_vsize(&a->in), osz = ndt_vsize(&a->out);
   int64_t n = a->in.shape[nd - 1], lines = a->in.size / n;
   int64_t is = bi.st[nd - 1], os = bo.st[nd - 1];
-  char *kb = ndt_malloc((size_t)n * (2 * (size_t)sz + 16));
-  if (!kb) {
+  /* sort: keys, indices and scratch for both; partition: keys (and indices
+   * for argpartition) only */
+  int part = a->nkth > 0, wix = !part || a->want_indices;
+  /* partition of values into a contiguous output: select in the output */
+  int inplace = part && !wix && os == sz && osz == sz;
+  size_t per = inplace ? 0 : part ? (size_t)sz + (wix ? 8 : 0) : 2 * (size_t)sz + 16;
+  char *kb = inplace ? NULL : ndt_malloc((size_t)n * per);
+  if (!kb && !inplace) {
     ndt_unbind(&a->in, &bi, 0);
     ndt_unbind(&a->out, &bo, 0);
     return NDT_ERR_NOMEM;
   }
-  int64_t *ix = (int64_t *)kb, *it = ix + n;
-  char *keys = (char *)(it + n), *kt = keys + n * sz;
+  int64_t *ix = wix ? (int64_t *)kb : NULL, *it = part ? NULL : ix + n;
+  char *keys = wix ? (char *)(ix + (part ? n : 2 * n)) : kb, *kt = part ? NULL : keys + n * sz;
   sort_fn fn = sort_fns[a->in.dtype];
   int64_t idx[NDT_MAXDIMS] = {0};
   for (int64_t l = 0; l < lines; l++) {
@@ -196,19 +221,32 @@ static ndt_status sort_task(void *p, int worker) {
       ip += idx[k] * bi.st[k];
       op += idx[k] * bo.st[k];
     }
-    for (int64_t j = 0; j < n; j++) {
-      memcpy(keys + j * sz, ip + j * is, (size_t)sz);
-      ix[j] = j;
-    }
-    if (a->nkth == 0) {
+    if (inplace) keys = op;
+    if (is == sz) memcpy(keys, ip, (size_t)(n * sz));
+    else
+      for (int64_t j = 0; j < n; j++) memcpy(keys + j * sz, ip + j * is, (size_t)sz);
+    if (wix)
+      for (int64_t j = 0; j < n; j++) ix[j] = j;
+    if (!part) {
       fn(keys, ix, kt, it, n);
     } else {
-      int64_t lo = 0;
-      for (int q = 0; q < a->nkth; lo = a->kth[q++] + 1)
-        select_fns[a->in.dtype](keys, ix, kt, it, lo, n, a->kth[q]);
+      /* ascending kth, each searched between the previous kth and the
+       * nearest split found so far above it */
+      int64_t lo = 0, splits[MAXSPLIT];
+      int ns = 0;
+      for (int q = 0; q < a->nkth; lo = a->kth[q++] + 1) {
+        int64_t hi = n;
+        for (int u = 0; u < ns; u++)
+          if (splits[u] > a->kth[q] && splits[u] < hi) hi = splits[u];
+        select_fns[wix][a->in.dtype](keys, ix, lo, hi, a->kth[q], splits, &ns);
+      }
     }
     if (a->want_indices)
       for (int64_t j = 0; j < n; j++) memcpy(op + j * os, &ix[j], 8);
+    else if (inplace)
+      ;
+    else if (os == osz && osz == sz)
+      memcpy(op, keys, (size_t)(n * sz));
     else
       for (int64_t j = 0; j < n; j++) memcpy(op + j * os, keys + j * sz, (size_t)osz);
     for (int k = nd - 2; k >= 0; k--) {
