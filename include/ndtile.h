@@ -303,6 +303,45 @@ ndt_status ndt_item(const ndt_array *a, ndt_dtype t, void *dst);
 #define NDT_SORT_FLATTEN INT32_MIN
 ndt_status ndt_sort(const ndt_array *a, int axis, int want_indices, ndt_array **out);
 
+/* ---- selection and searching (src/ops/sort.c, src/ops/select.c) ---- */
+/* NumPy's partition (want_indices == 0) and argpartition (int64 indices)
+ * along axis, or of the C-order flattened array when axis is
+ * NDT_SORT_FLATTEN. After the call, element kth[q] of every line is the one
+ * a sort would put there, elements before it are not greater and elements
+ * after it not less (NumPy's order: NaNs last); the order inside each side
+ * is unspecified. kth values may be negative (counted from the end) and
+ * repeat; one outside the line is NDT_ERR_VALUE ("kth(=5) out of bounds
+ * (5)"). Each line is handled whole by one task (introselect), so results
+ * do not depend on the workers. */
+ndt_status ndt_partition(const ndt_array *a, int axis, int nkth, const int64_t *kth,
+                         int want_indices, ndt_array **out);
+/* NumPy's searchsorted: a is 1-d and sorted in NumPy's order (NaNs last), v
+ * any shape of the same dtype (the caller casts both to a common dtype and
+ * applies any sorter). The result (int64, v's shape) holds for each value the
+ * first index i with a[i] >= v (right == 0) or a[i] > v (right != 0). Tasks
+ * are blocks of v; each reads all of a. */
+ndt_status ndt_searchsorted(const ndt_array *a, const ndt_array *v, int right,
+                            ndt_array **out);
+/* The bin of each value of x (any shape, real) for NumPy's histogram with
+ * nbins = len(edges) - 1 uniform bins: edges (float32 or float64, NumPy's
+ * linspace(first, last, nbins + 1) in that dtype) fix the dtype T the
+ * values are compared in. A value v (cast to T) outside [first, last] or NaN
+ * gets bin nbins; otherwise trunc((v - first) / denom * nbins), corrected
+ * by one against the neighbouring edges exactly as numpy.histogram does
+ * (the last bin includes its right edge). single_d / single_f make the
+ * offset v - first / the scaling run in float32 (as NumPy's promotion of its
+ * scalar types does) instead of float64. Result int64 of x's shape. */
+ndt_status ndt_histogram_bins(const ndt_array *x, const ndt_array *edges, double first,
+                              double last, double denom, int single_d, int single_f,
+                              ndt_array **out);
+/* The counts of those bins (int64), or the float64 sums of weights (x's
+ * shape) in them, in one pass: each block counts into its own histogram and
+ * the histograms are added in block order, so float sums have the same bits
+ * for any number of workers or ranks. */
+ndt_status ndt_histogram_count(const ndt_array *x, const ndt_array *edges, double first,
+                               double last, double denom, int single_d, int single_f,
+                               const ndt_array *weights, ndt_array **out);
+
 /* ---- scans (src/ops/scan.c) ---- */
 /* NumPy's cumsum, cumprod, nancumsum and nancumprod along one axis, or over
  * the C-order flattened array when axis is NDT_SCAN_FLAT (a 0-d array is

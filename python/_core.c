@@ -1664,6 +1664,77 @@ static PyObject *f_sort(PyObject *m, PyObject *args) {
   RETURN_NEW(ndt_sort(ARR(a), axis, want, &r));
 }
 
+/* partition(a, axis|None, [kth...], want_indices); searchsorted(a, v, right);
+ * histogram_bins(x, edges, first, last, denom, single_d, single_f);
+ * histogram_count(..., weights|None). */
+static PyObject *f_partition(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *a, *axo, *ko;
+  int want;
+  if (!PyArg_ParseTuple(args, "OOOp", &a, &axo, &ko, &want) || !check_arr(a)) return NULL;
+  int axis = NDT_SORT_FLATTEN;
+  if (axo != Py_None) {
+    long v = PyLong_AsLong(axo);
+    if (v == -1 && PyErr_Occurred()) return NULL;
+    if (v < -NDT_MAXDIMS - 1 || v > NDT_MAXDIMS) v = v < 0 ? -NDT_MAXDIMS - 1 : NDT_MAXDIMS;
+    axis = (int)v;
+  }
+  PyObject *fast = PySequence_Fast(ko, "partition: kth must be a sequence");
+  if (!fast) return NULL;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+  int64_t *kth = PyMem_Malloc(sizeof(int64_t) * (size_t)(n ? n : 1));
+  if (!kth) {
+    Py_DECREF(fast);
+    return PyErr_NoMemory();
+  }
+  for (Py_ssize_t i = 0; i < n; i++) {
+    kth[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(fast, i));
+    if (kth[i] == -1 && PyErr_Occurred()) {
+      PyMem_Free(kth);
+      Py_DECREF(fast);
+      return NULL;
+    }
+  }
+  Py_DECREF(fast);
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_partition(ARR(a), axis, (int)n, kth, want, &r));
+  PyMem_Free(kth);
+  return wrap_status(st, r);
+}
+
+static PyObject *f_searchsorted(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *a, *v;
+  int right;
+  if (!PyArg_ParseTuple(args, "OOp", &a, &v, &right) || !check_arr(a) || !check_arr(v))
+    return NULL;
+  RETURN_NEW(ndt_searchsorted(ARR(a), ARR(v), right, &r));
+}
+
+static PyObject *f_histogram_bins(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *x, *e;
+  double first, last, denom;
+  int sd, sf;
+  if (!PyArg_ParseTuple(args, "OOdddpp", &x, &e, &first, &last, &denom, &sd, &sf) ||
+      !check_arr(x) || !check_arr(e))
+    return NULL;
+  RETURN_NEW(ndt_histogram_bins(ARR(x), ARR(e), first, last, denom, sd, sf, &r));
+}
+
+static PyObject *f_histogram_count(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *x, *e, *w;
+  double first, last, denom;
+  int sd, sf;
+  if (!PyArg_ParseTuple(args, "OOdddppO", &x, &e, &first, &last, &denom, &sd, &sf, &w) ||
+      !check_arr(x) || !check_arr(e) || (w != Py_None && !check_arr(w)))
+    return NULL;
+  RETURN_NEW(ndt_histogram_count(ARR(x), ARR(e), first, last, denom, sd, sf,
+                                 w == Py_None ? NULL : ARR(w), &r));
+}
+
 static PyObject *f_promote(PyObject *m, PyObject *args) {
   (void)m;
   int a, aw, b, bw;
@@ -2286,6 +2357,12 @@ static PyMethodDef module_methods[] = {
   {"diagonal", f_diagonal, METH_VARARGS, "diagonal(a, offset, axis1, axis2): a view"},
   {"put", f_put, METH_VARARGS, "put(a, flat_idx int64, vals): a.flat[idx] = vals in order"},
   {"argwhere", f_argwhere, METH_O, "argwhere(a): (count, ndim) int64 indices"},
+  {"partition", f_partition, METH_VARARGS, "partition(a, axis|None, [kth], want_indices)"},
+  {"searchsorted", f_searchsorted, METH_VARARGS, "searchsorted(sorted_a, v, right)"},
+  {"histogram_bins", f_histogram_bins, METH_VARARGS,
+   "histogram_bins(x, edges, first, last, denom, single_d, single_f)"},
+  {"histogram_count", f_histogram_count, METH_VARARGS,
+   "histogram_count(x, edges, first, last, denom, single_d, single_f, weights|None)"},
   {"promote", f_promote, METH_VARARGS, "promote(a, a_weak, b, b_weak)"},
   {"can_cast", f_can_cast, METH_VARARGS, "can_cast(from, to, casting)"},
   {"broadcast_shapes", f_broadcast_shapes, METH_O, "broadcast shape of shapes"},

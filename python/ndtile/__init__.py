@@ -82,7 +82,7 @@ from ._manip import (  # noqa: E402
     squeeze, expand_dims, broadcast_to, broadcast_shapes, broadcast_arrays, atleast_1d,
     atleast_2d, atleast_3d, flip, fliplr, flipud, concatenate, concat, stack, hstack, vstack,
     row_stack, dstack, column_stack, array_split, split, hsplit, vsplit, dsplit, where,
-    nonzero, argwhere, flatnonzero, bincount, clip, round, around, real, imag, angle, copyto, isclose, allclose, array_equal,
+    nonzero, argwhere, flatnonzero, clip, round, around, real, imag, angle, copyto, isclose, allclose, array_equal,
     array_equiv, diff, indices, meshgrid, outer, astype, shape, ndim, size, result_type,
     can_cast, min_scalar_type, iscomplexobj, isrealobj, isscalar, may_share_memory,
     shares_memory, pad, logspace, isposinf, isneginf, isreal, iscomplex, nan_to_num, tri,
@@ -101,10 +101,14 @@ from ._manip import (  # noqa: E402
     trace, tensordot, einsum, convolve, correlate)
 from ._stats import (  # noqa: E402
     nanargmax, nanargmin, nanvar, nanstd, cov, corrcoef, gradient)
+from ._counting import (  # noqa: E402
+    partition, argpartition, searchsorted, unique, unique_values, unique_counts,
+    unique_inverse, unique_all, isin, bincount, digitize, histogram, histogram2d,
+    histogramdd, percentile, quantile, nanpercentile, nanquantile)
 
 from . import linalg, fft, random  # noqa: E402
 
-_FALLBACK_OK = {'nonzero', 'argwhere', 'bincount'}   # native names that are thin fallbacks
+_FALLBACK_OK = {'nonzero', 'argwhere'}   # native names that are thin fallbacks
 
 
 from ._ranks import rank, nranks, barrier, comm_stats  # noqa: E402

@@ -444,6 +444,22 @@ class ndarray(Array):
     def argsort(self, axis=-1, kind=None, order=None, *, stable=None):
         return M.argsort(self, axis, kind, order, stable=stable)
 
+    def partition(self, kth, axis=-1, kind='introselect', order=None):
+        from . import _counting
+        if order is not None:
+            F.notify('ndarray.partition')
+            return F.run_numpy(_np.ndarray.partition, (self, kth, axis, kind, order), {},
+                               'ndarray.partition')
+        self._assign(_counting.partition(self, kth, axis, kind), 4)
+
+    def argpartition(self, kth, axis=-1, kind='introselect', order=None):
+        from . import _counting
+        return _counting.argpartition(self, kth, axis, kind, order)
+
+    def searchsorted(self, v, side='left', sorter=None):
+        from . import _counting
+        return _counting.searchsorted(self, v, side, sorter)
+
     def tolist(self):
         return C.to_numpy(self).tolist()
 

@@ -1,4 +1,4 @@
-/* sort.c - sort and argsort along an axis, with NumPy's ordering (NaNs last,
+/* sort.c - sort, argsort, partition and argpartition along an axis, with NumPy's ordering (NaNs last,
  * complex lexicographic with NumPy's NaN rules). Every sort is a stable merge
  * sort, which satisfies every `kind`.
  *
@@ -10,23 +10,18 @@
  *
  * axis = NDT_SORT_FLATTEN sorts the C-order flattened array as one line in a
  * single task. A parallel version (sort per tile, then merge) is a later
- * improvement. */
+ * improvement.
+ *
+ * partition/argpartition use the same line driver with an introselect per
+ * kth (ascending; each selection runs right of the previous one), falling
+ * back to the merge sort after 2*log2(n) rounds or for more than MAXKTH kth
+ * values (a sorted line is a valid partition). */
 #include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include "exec.h"
-
-typedef struct { float r, i; } cpx64;
-typedef struct { double r, i; } cpx128;
-
-#define LT_NUM(a, b) ((a) < (b))
-#define LT_FLT(a, b) ((a) < (b) || ((b) != (b) && (a) == (a)))
-/* NumPy's CLT (npysort_common.h). */
-#define LT_CPX(a, b)                                                          \
-  ((a).r < (b).r   ? ((a).i == (a).i || (b).i != (b).i)                      \
-   : (a).r > (b).r ? ((b).i != (b).i && (a).i == (a).i)                      \
-   : ((a).r == (b).r || ((a).r != (a).r && (b).r != (b).r))                  \
-       ? ((a).i < (b).i || ((b).i != (b).i && (a).i == (a).i))               \
-       : ((b).r != (b).r))
+#include "order.h"
 
 #define RUN 16
 
@@ -101,9 +96,93 @@ static const sort_fn sort_fns[NDT_NTYPES] = {
   sort_b, sort_i8, sort_i16, sort_i32, sort_i64, sort_u8, sort_u16, sort_u32, sort_u64,
   sort_f32, sort_f64, sort_c64, sort_c128};
 
+/* Introselect: moves keys so that k[kk] is the element a full sort would put
+ * there, keys before it not greater and keys after it not less (moving the
+ * indices along when IX). Quickselect with a median-of-three pivot and Hoare
+ * partitioning on [lo, hi); after 2*log2(n) rounds without reaching a small
+ * range it merge-sorts what is left. Every upper bound it narrows to is a
+ * split of the whole line (all before <= all after); they are appended to
+ * splits[] (up to MAXSPLIT) so that later, larger kth search less. */
+#define MAXSPLIT 128
+#define DEF_SELECT(NAME, SFX, T, LT, IX)                                               \
+  static void NAME(void *kv, int64_t *ix, int64_t lo, int64_t hi, int64_t kk,          \
+                   int64_t *splits, int *ns) {                                         \
+    T *k = kv, x;                                                                      \
+    int64_t xi = 0, depth = 2;                                                         \
+    for (int64_t m = hi - lo; m > 1; m >>= 1) depth += 2;                              \
+    while (hi - lo > RUN) {                                                            \
+      if (depth-- == 0) {                                                              \
+        int64_t m = hi - lo;                                                           \
+        char *tmp = ndt_malloc((size_t)m * (sizeof(T) + (IX ? 16 : 24)));              \
+        if (tmp) {                                                                     \
+          int64_t *it = (int64_t *)tmp, *ti = IX ? ix + lo : it + m;                   \
+          if (!IX) for (int64_t a = 0; a < m; a++) ti[a] = a;                          \
+          sort_##SFX(k + lo, ti, it + (IX ? m : 2 * m), it, m);                        \
+          ndt_mfree(tmp);                                                              \
+          return;                                                                      \
+        }                                                                              \
+        depth = INT64_MAX;   /* no memory: go on without the bound */                  \
+      }                                                                                \
+      int64_t mid = lo + (hi - lo - 1) / 2, last = hi - 1;                             \
+      if (LT(k[mid], k[lo])) SWAP(mid, lo, IX);                                        \
+      if (LT(k[last], k[mid])) {                                                       \
+        SWAP(last, mid, IX);                                                           \
+        if (LT(k[mid], k[lo])) SWAP(mid, lo, IX);                                      \
+      }                                                                                \
+      T p = k[mid];                                                                    \
+      int64_t i = lo - 1, j = hi;                                                      \
+      for (;;) {                                                                       \
+        do i++; while (LT(k[i], p));                                                   \
+        do j--; while (LT(p, k[j]));                                                   \
+        if (i >= j) break;                                                             \
+        SWAP(i, j, IX);                                                                \
+      }                                                                                \
+      if (kk <= j) {                                                                   \
+        hi = j + 1;                                                                    \
+        if (*ns < MAXSPLIT) splits[(*ns)++] = hi;                                      \
+      } else {                                                                         \
+        lo = j + 1;                                                                    \
+      }                                                                                \
+    }                                                                                  \
+    for (int64_t a = lo + 1; a < hi; a++) {                                            \
+      x = k[a];                                                                        \
+      if (IX) xi = ix[a];                                                              \
+      int64_t m = a;                                                                   \
+      while (m > lo && LT(x, k[m - 1])) {                                              \
+        k[m] = k[m - 1];                                                               \
+        if (IX) ix[m] = ix[m - 1];                                                     \
+        m--;                                                                           \
+      }                                                                                \
+      k[m] = x;                                                                        \
+      if (IX) ix[m] = xi;                                                              \
+    }                                                                                  \
+  }
+#define SWAP(a_, b_, IX)                                                               \
+  do {                                                                                 \
+    x = k[a_]; k[a_] = k[b_]; k[b_] = x;                                               \
+    if (IX) { xi = ix[a_]; ix[a_] = ix[b_]; ix[b_] = xi; }                             \
+  } while (0)
+#define X(SFX, T, LT) DEF_SELECT(select_##SFX, SFX, T, LT, 1) \
+                      DEF_SELECT(selectk_##SFX, SFX, T, LT, 0)
+NDT_ORDER_TYPES(X)
+#undef X
+#undef SWAP
+
+typedef void (*select_fn)(void *, int64_t *, int64_t, int64_t, int64_t, int64_t *, int *);
+static const select_fn select_fns[2][NDT_NTYPES] = {
+  {selectk_b, selectk_i8, selectk_i16, selectk_i32, selectk_i64, selectk_u8, selectk_u16,
+   selectk_u32, selectk_u64, selectk_f32, selectk_f64, selectk_c64, selectk_c128},
+  {select_b, select_i8, select_i16, select_i32, select_i64, select_u8, select_u16, select_u32,
+   select_u64, select_f32, select_f64, select_c64, select_c128}};
+
+/* More kth values than this sort the whole line (a valid partition). */
+#define MAXKTH 32
+
 typedef struct {
   ndt_array in, out;   /* block views, the sort axis last */
   int want_indices;
+  int nkth;            /* partition: kth values (ascending, distinct); 0 sorts */
+  int64_t kth[MAXKTH];
 } sort_arg;
 
 static ndt_status sort_task(void *p, int worker) {
@@ -119,14 +198,20 @@ static ndt_status sort_task(void *p, int worker) {
   int nd = a->in.ndim, sz = ndt_vsize(&a->in), osz = ndt_vsize(&a->out);
   int64_t n = a->in.shape[nd - 1], lines = a->in.size / n;
   int64_t is = bi.st[nd - 1], os = bo.st[nd - 1];
-  char *kb = ndt_malloc((size_t)n * (2 * (size_t)sz + 16));
-  if (!kb) {
+  /* sort: keys, indices and scratch for both; partition: keys (and indices
+   * for argpartition) only */
+  int part = a->nkth > 0, wix = !part || a->want_indices;
+  /* partition of values into a contiguous output: select in the output */
+  int inplace = part && !wix && os == sz && osz == sz;
+  size_t per = inplace ? 0 : part ? (size_t)sz + (wix ? 8 : 0) : 2 * (size_t)sz + 16;
+  char *kb = inplace ? NULL : ndt_malloc((size_t)n * per);
+  if (!kb && !inplace) {
     ndt_unbind(&a->in, &bi, 0);
     ndt_unbind(&a->out, &bo, 0);
     return NDT_ERR_NOMEM;
   }
-  int64_t *ix = (int64_t *)kb, *it = ix + n;
-  char *keys = (char *)(it + n), *kt = keys + n * sz;
+  int64_t *ix = wix ? (int64_t *)kb : NULL, *it = part ? NULL : ix + n;
+  char *keys = wix ? (char *)(ix + (part ? n : 2 * n)) : kb, *kt = part ? NULL : keys + n * sz;
   sort_fn fn = sort_fns[a->in.dtype];
   int64_t idx[NDT_MAXDIMS] = {0};
   for (int64_t l = 0; l < lines; l++) {
@@ -136,13 +221,32 @@ static ndt_status sort_task(void *p, int worker) {
       ip += idx[k] * bi.st[k];
       op += idx[k] * bo.st[k];
     }
-    for (int64_t j = 0; j < n; j++) {
-      memcpy(keys + j * sz, ip + j * is, (size_t)sz);
-      ix[j] = j;
+    if (inplace) keys = op;
+    if (is == sz) memcpy(keys, ip, (size_t)(n * sz));
+    else
+      for (int64_t j = 0; j < n; j++) memcpy(keys + j * sz, ip + j * is, (size_t)sz);
+    if (wix)
+      for (int64_t j = 0; j < n; j++) ix[j] = j;
+    if (!part) {
+      fn(keys, ix, kt, it, n);
+    } else {
+      /* ascending kth, each searched between the previous kth and the
+       * nearest split found so far above it */
+      int64_t lo = 0, splits[MAXSPLIT];
+      int ns = 0;
+      for (int q = 0; q < a->nkth; lo = a->kth[q++] + 1) {
+        int64_t hi = n;
+        for (int u = 0; u < ns; u++)
+          if (splits[u] > a->kth[q] && splits[u] < hi) hi = splits[u];
+        select_fns[wix][a->in.dtype](keys, ix, lo, hi, a->kth[q], splits, &ns);
+      }
     }
-    fn(keys, ix, kt, it, n);
     if (a->want_indices)
       for (int64_t j = 0; j < n; j++) memcpy(op + j * os, &ix[j], 8);
+    else if (inplace)
+      ;
+    else if (os == osz && osz == sz)
+      memcpy(op, keys, (size_t)(n * sz));
     else
       for (int64_t j = 0; j < n; j++) memcpy(op + j * os, keys + j * sz, (size_t)osz);
     for (int k = nd - 2; k >= 0; k--) {
@@ -169,7 +273,14 @@ static void axis_last(const ndt_array *v, int ax, ndt_array *w) {
   w->strides[j] = v->strides[ax];
 }
 
-ndt_status ndt_sort(const ndt_array *a, int axis, int want_indices, ndt_array **out) {
+static int cmp_i64(const void *x, const void *y) {
+  int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+  return (a > b) - (a < b);
+}
+
+/* Sort (nkth < 0) or partition around kth[0..nkth) along axis. */
+static ndt_status order_lines(const ndt_array *a, int axis, int want_indices, int nkth,
+                              const int64_t *kth, ndt_array **out) {
   ndt_status st;
   ndt_array *flat = NULL;
   const ndt_array *src = a;
@@ -190,6 +301,30 @@ ndt_status ndt_sort(const ndt_array *a, int axis, int want_indices, ndt_array **
                        axis, a->ndim);
     }
     if (axis < 0) axis += a->ndim;
+  }
+  int64_t ks[MAXKTH];
+  int nk = 0;
+  if (nkth >= 0) {
+    int64_t len = src->shape[axis];
+    for (int q = 0; q < nkth; q++) {
+      int64_t k = kth[q] < 0 ? kth[q] + len : kth[q];
+      if (k < 0 || k >= len) {
+        ndt_free(flat);
+        return ndt_error(NDT_ERR_VALUE, "kth(=%lld) out of bounds (%lld)", (long long)kth[q],
+                         (long long)len);
+      }
+      if (nk < MAXKTH) ks[nk] = k;
+      nk++;
+    }
+    if (nk > MAXKTH) {
+      nk = 0;   /* many kth: a full sort is a valid partition */
+    } else {
+      qsort(ks, (size_t)nk, sizeof *ks, cmp_i64);
+      int u = 0;
+      for (int q = 0; q < nk; q++)
+        if (u == 0 || ks[q] != ks[u - 1]) ks[u++] = ks[q];
+      nk = u;
+    }
   }
   ndt_array *res = NULL;
   st = ndt_array_new(&res, want_indices ? NDT_INT64 : src->dtype, src->ndim, src->shape, 0);
@@ -218,7 +353,8 @@ ndt_status ndt_sort(const ndt_array *a, int axis, int want_indices, ndt_array **
   ndt_store *stores[2] = {src->store, res->store};
   int small = tl.ntiles <= 1 && src->size <= ndt_rt_inline_elems();
   for (int64_t b = 0; b < tl.ntiles && st == NDT_OK; b++) {
-    sort_arg s = {.want_indices = want_indices};
+    sort_arg s = {.want_indices = want_indices, .nkth = nk};
+    memcpy(s.kth, ks, sizeof(int64_t) * (size_t)nk);
     ndt_block_view(&oin, &tl, b, &s.in);
     ndt_block_view(&oout, &tl, b, &s.out);
     s.in.shape[nd - 1] = s.out.shape[nd - 1] = n;
@@ -231,10 +367,21 @@ ndt_status ndt_sort(const ndt_array *a, int axis, int want_indices, ndt_array **
     st = ndt_add_access(&acc, &nacc, &cap, &s.in, NDT_READ);
     if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &s.out, NDT_WRITE);
     if (st == NDT_OK)
-      st = ndt_submit(want_indices ? "argsort" : "sort", sort_task, &s, sizeof s, acc, nacc,
+      st = ndt_submit(nkth >= 0 ? (want_indices ? "argpartition" : "partition")
+                      : (want_indices ? "argsort" : "sort"), sort_task, &s, sizeof s, acc, nacc,
                       stores, 2, small);
   }
   ndt_mfree(acc);
   ndt_free(flat);
   return ndt_finish(st, res, out);
+}
+
+ndt_status ndt_sort(const ndt_array *a, int axis, int want_indices, ndt_array **out) {
+  return order_lines(a, axis, want_indices, -1, NULL, out);
+}
+
+ndt_status ndt_partition(const ndt_array *a, int axis, int nkth, const int64_t *kth,
+                         int want_indices, ndt_array **out) {
+  if (nkth < 0) return ndt_error(NDT_ERR_VALUE, "negative number of kth values");
+  return order_lines(a, axis, want_indices, nkth, kth, out);
 }

@@ -1,0 +1,406 @@
+/* select.c - searching a sorted 1-d array: searchsorted, and the bin index
+ * of a histogram with uniform bins.
+ *
+ * Both are elementwise over the values: the values are flattened (copied to
+ * C order when they are not) and cut into blocks by the usual tiling rule;
+ * each task reads its block of values and the whole sorted array (declared
+ * as a read of all its tiles, so on many ranks it travels to the task) and
+ * writes its block of int64 results. Every result element depends on its
+ * value alone, so results do not depend on workers or ranks. */
+#include <math.h>
+#include <string.h>
+#include "exec.h"
+#include "order.h"
+
+/* Element access to a 1-d view inside a task that declared a read of all of
+ * it: a pointer and a byte stride when the view lies in one tile, a tile
+ * lookup per element otherwise. */
+typedef struct {
+  const ndt_array *a;
+  const char *base;   /* NULL: look up the tile of each element */
+  int64_t bs;
+} reader;
+
+static void reader_init(reader *r, const ndt_array *a) {
+  r->a = a;
+  r->base = NULL;
+  r->bs = 0;
+  if (a->size == 0) return;
+  int64_t lo, hi;
+  ndt_view_extent(a, &lo, &hi);
+  const ndt_store *s = a->store;
+  int64_t t = ndt_store_tile_of(s, lo);
+  if (t != ndt_store_tile_of(s, hi)) return;
+  const ndt_tile *tl = &s->tiles[t];
+  r->base = tl->data + (a->offset - tl->start) * s->itemsize + a->part;
+  r->bs = a->strides[0] * s->itemsize;
+}
+
+static inline const char *elem(const reader *r, int64_t i) {
+  if (r->base) return r->base + i * r->bs;
+  const ndt_array *a = r->a;
+  int64_t f = a->offset + i * a->strides[0];
+  const ndt_tile *t = &a->store->tiles[ndt_store_tile_of(a->store, f)];
+  return t->data + (f - t->start) * a->store->itemsize + a->part;
+}
+
+#define CH 256
+
+/* ---- searchsorted ----------------------------------------------------- */
+/* out[j] = first i in [0, n) with !(a[i] < v[j]) (left) or v[j] < a[i]
+ * (right); n when there is none. */
+#define DEF_SEARCH(SFX, T, LT)                                                         \
+  static void search_##SFX(const ndt_array *a, const char *vp, int64_t vs, int64_t m,  \
+                           int right, int64_t *out) {                                  \
+    int64_t n = a->shape[0];                                                           \
+    reader rd;                                                                         \
+    reader_init(&rd, a);                                                               \
+    for (int64_t j = 0; j < m; j++) {                                                  \
+      T v, x;                                                                          \
+      memcpy(&v, vp + j * vs, sizeof v);                                               \
+      int64_t lo = 0, hi = n;                                                          \
+      while (lo < hi) {                                                                \
+        int64_t mid = lo + (hi - lo) / 2;                                              \
+        memcpy(&x, elem(&rd, mid), sizeof x);                                          \
+        if (right ? !LT(v, x) : LT(x, v)) lo = mid + 1;                                \
+        else hi = mid;                                                                 \
+      }                                                                                \
+      out[j] = lo;                                                                     \
+    }                                                                                  \
+  }
+#define X(SFX, T, LT) DEF_SEARCH(SFX, T, LT)
+NDT_ORDER_TYPES(X)
+#undef X
+
+typedef void (*search_fn)(const ndt_array *, const char *, int64_t, int64_t, int, int64_t *);
+static const search_fn search_fns[NDT_NTYPES] = {
+  search_b, search_i8, search_i16, search_i32, search_i64, search_u8, search_u16, search_u32,
+  search_u64, search_f32, search_f64, search_c64, search_c128};
+
+typedef struct {
+  ndt_array a;          /* the sorted array (searchsorted) or the edges (bins), whole */
+  ndt_array v, out;     /* this block of the flat values and of the result */
+  int right;
+  int single_d, single_f;   /* bins: float32 arithmetic for the offset / the scaling */
+  double first, last, denom;
+} find_arg;
+
+static ndt_status search_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const find_arg *g = p;
+  ndt_bound bv, bo;
+  ndt_status st = ndt_bind(&g->v, &bv, 1);
+  if (st) return st;
+  if ((st = ndt_bind(&g->out, &bo, 0))) {
+    ndt_unbind(&g->v, &bv, 0);
+    return st;
+  }
+  int64_t *o = (int64_t *)bo.ptr;   /* a fresh contiguous result */
+  search_fns[g->a.dtype](&g->a, bv.ptr, bv.st[0], g->v.size, g->right, o);
+  ndt_unbind(&g->v, &bv, 0);
+  ndt_unbind(&g->out, &bo, 1);
+  return NDT_OK;
+}
+
+/* ---- bin index of uniform bins ---------------------------------------- */
+/* NumPy's uniform-bins histogram (numpy/lib/_histograms_impl.py): the value
+ * x (in the edges' dtype T) is kept when first <= x <= last; its bin is
+ * trunc((x - first) / denom * nbins), then moved down when x lies below
+ * that bin's left edge and up when it lies on or above the next edge
+ * (except in the last bin, which includes its right edge). The offset and
+ * the scaling are computed in float32 or float64 as NumPy's promotion does
+ * for the scalar types it sees. Values left out get bin nbins. */
+#define DEF_BINS(SFX, T)                                                               \
+  static void bins_##SFX(const find_arg *g, const T *x, int64_t m, int64_t *out) {     \
+    int64_t nb = g->a.shape[0] - 1;                                                    \
+    T first = (T)g->first, last = (T)g->last, e;                                       \
+    reader rd;                                                                         \
+    reader_init(&rd, &g->a);                                                           \
+    for (int64_t j = 0; j < m; j++) {                                                  \
+      T v = x[j];                                                                      \
+      if (!(v >= first && v <= last)) {                                                \
+        out[j] = nb;                                                                   \
+        continue;                                                                      \
+      }                                                                                \
+      double d = g->single_d ? (double)((float)v - (float)g->first) : (double)v - g->first; \
+      double f = g->single_f ? (double)((float)((float)d / (float)g->denom) * (float)nb)   \
+                             : d / g->denom * (double)nb;                              \
+      int64_t i = (int64_t)f;                                                          \
+      if (i >= nb) i = nb - 1;                                                         \
+      if (i < 0) i = 0;                                                                \
+      memcpy(&e, elem(&rd, i), sizeof e);                                              \
+      if (v < e) i--;                                                                  \
+      if (i < nb - 1) {                                                                \
+        memcpy(&e, elem(&rd, i + 1), sizeof e);                                        \
+        if (v >= e) i++;                                                               \
+      }                                                                                \
+      out[j] = i < 0 ? 0 : i; /* cannot be -1 (v >= edges[0]); stay in range anyway */ \
+    }                                                                                  \
+  }
+DEF_BINS(f32, float)
+DEF_BINS(f64, double)
+
+static ndt_status bins_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const find_arg *g = p;
+  ndt_bound bv, bo;
+  ndt_status st = ndt_bind(&g->v, &bv, 1);
+  if (st) return st;
+  if ((st = ndt_bind(&g->out, &bo, 0))) {
+    ndt_unbind(&g->v, &bv, 0);
+    return st;
+  }
+  int64_t *o = (int64_t *)bo.ptr, vs = bv.st[0], n = g->v.size;
+  ndt_dtype t = g->a.dtype;
+  ndt_cast_fn cv = ndt_cpu_cast(g->v.dtype, t);
+  double buf[CH];
+  for (int64_t c = 0; c < n; c += CH) {
+    int64_t m = n - c < CH ? n - c : CH;
+    cv(bv.ptr + c * vs, vs, (char *)buf, ndt_traits[t].size, m);
+    if (t == NDT_FLOAT32) bins_f32(g, (const float *)buf, m, o + c);
+    else bins_f64(g, buf, m, o + c);
+  }
+  ndt_unbind(&g->v, &bv, 0);
+  ndt_unbind(&g->out, &bo, 1);
+  return NDT_OK;
+}
+
+
+/* ---- histogram counts of uniform bins ---------------------------------- */
+typedef struct {
+  find_arg f;           /* edges, the bounds and the block of values (f.v) */
+  ndt_array w;          /* this block of the weights (has_w) */
+  int has_w;
+  ndt_store *parts;     /* one-tile byte store: a histogram per block */
+  int64_t poff;
+} hist_arg;
+
+static ndt_status hist_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const hist_arg *h = p;
+  const find_arg *g = &h->f;
+  ndt_bound bv, bw;
+  ndt_status st = ndt_bind(&g->v, &bv, 1);
+  if (st) return st;
+  if (h->has_w && (st = ndt_bind(&h->w, &bw, 1))) {
+    ndt_unbind(&g->v, &bv, 0);
+    return st;
+  }
+  int64_t nb = g->a.shape[0] - 1, vs = bv.st[0], n = g->v.size;
+  int64_t ws = h->has_w ? bw.st[0] : 0;
+  char *part = h->parts->tiles[0].data + h->poff;
+  memset(part, 0, (size_t)nb * 8);
+  ndt_dtype t = g->a.dtype;
+  ndt_cast_fn cv = ndt_cpu_cast(g->v.dtype, t);
+  ndt_cast_fn cw = h->has_w ? ndt_cpu_cast(h->w.dtype, NDT_FLOAT64) : NULL;
+  double buf[CH], wb[CH];
+  int64_t ib[CH];
+  for (int64_t c = 0; c < n; c += CH) {
+    int64_t m = n - c < CH ? n - c : CH;
+    cv(bv.ptr + c * vs, vs, (char *)buf, ndt_traits[t].size, m);
+    if (t == NDT_FLOAT32) bins_f32(g, (const float *)buf, m, ib);
+    else bins_f64(g, buf, m, ib);
+    if (cw) {
+      cw(bw.ptr + c * ws, ws, (char *)wb, 8, m);
+      double *hd = (double *)part;
+      for (int64_t i = 0; i < m; i++)
+        if (ib[i] < nb) hd[ib[i]] += wb[i];
+    } else {
+      int64_t *hi = (int64_t *)part;
+      for (int64_t i = 0; i < m; i++)
+        if (ib[i] < nb) hi[ib[i]]++;
+    }
+  }
+  ndt_unbind(&g->v, &bv, 0);
+  if (h->has_w) ndt_unbind(&h->w, &bw, 0);
+  return NDT_OK;
+}
+
+typedef struct {
+  ndt_array out;
+  int has_w;
+  int64_t nbins, nblocks;
+  ndt_store *parts;
+} hist_sum_arg;
+
+/* Adds the per-block histograms in block order: the same bits for any
+ * number of workers or ranks. */
+static ndt_status hist_sum_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const hist_sum_arg *a = p;
+  ndt_bound b;
+  ndt_status st = ndt_bind(&a->out, &b, 0);
+  if (st) return st;
+  const char *h = a->parts->tiles[0].data;
+  memset(b.ptr, 0, (size_t)a->nbins * 8);
+  for (int64_t k = 0; k < a->nblocks; k++) {
+    if (a->has_w) {
+      double *o = (double *)b.ptr;
+      const double *q = (const double *)h + k * a->nbins;
+      for (int64_t i = 0; i < a->nbins; i++) o[i] += q[i];
+    } else {
+      int64_t *o = (int64_t *)b.ptr;
+      const int64_t *q = (const int64_t *)h + k * a->nbins;
+      for (int64_t i = 0; i < a->nbins; i++) o[i] += q[i];
+    }
+  }
+  ndt_unbind(&a->out, &b, 1);
+  return NDT_OK;
+}
+
+/* ---- the driver ------------------------------------------------------- */
+static ndt_status find_run(const char *name, ndt_task_fn fn, find_arg *g, const ndt_array *v,
+                           ndt_array **out) {
+  ndt_status st;
+  ndt_array *flat = NULL;
+  if (ndt_is_c_contiguous(v)) st = ndt_array_view(&flat, v);
+  else st = ndt_copy(&flat, v);
+  if (st) return st;
+  flat->ndim = 1;
+  flat->shape[0] = v->size;
+  flat->strides[0] = 1;
+  ndt_array *res = NULL;
+  if ((st = ndt_array_new(&res, NDT_INT64, 1, &flat->shape[0], 0))) {
+    ndt_free(flat);
+    return st;
+  }
+  ndt_tiling tl;
+  ndt_tiling_for(1, flat->shape, 8, ndt_rt_tile_bytes(), &tl);
+  int64_t nb = v->size ? tl.ntiles : 0;
+  ndt_access *acc = NULL;
+  int nacc = 0, cap = 0;
+  ndt_store *stores[3] = {g->a.store, flat->store, res->store};
+  int small = nb <= 1 && v->size <= ndt_rt_inline_elems();
+  for (int64_t b = 0; b < nb && st == NDT_OK; b++) {
+    ndt_block_view(flat, &tl, b, &g->v);
+    ndt_block_view(res, &tl, b, &g->out);
+    nacc = 0;
+    if (g->a.size) st = ndt_add_access(&acc, &nacc, &cap, &g->a, NDT_READ);
+    if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &g->v, NDT_READ);
+    if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &g->out, NDT_WRITE);
+    if (st == NDT_OK) st = ndt_submit(name, fn, g, sizeof *g, acc, nacc, stores, 3, small);
+  }
+  ndt_mfree(acc);
+  ndt_free(flat);
+  ndt_array *r1 = NULL;
+  if ((st = ndt_finish(st, res, &r1))) return st;
+  st = ndt_reshape(out, r1, v->ndim, v->shape);
+  ndt_free(r1);
+  return st;
+}
+
+ndt_status ndt_searchsorted(const ndt_array *a, const ndt_array *v, int right,
+                            ndt_array **out) {
+  if (a->ndim != 1) return ndt_error(NDT_ERR_VALUE, "object too deep for desired array");
+  if (a->dtype != v->dtype)
+    return ndt_error(NDT_ERR_TYPE, "searchsorted: a (%s) and v (%s) must have one dtype",
+                     ndt_dtype_name(a->dtype), ndt_dtype_name(v->dtype));
+  find_arg g;
+  memset(&g, 0, sizeof g);
+  g.a = *a;
+  g.right = right != 0;
+  return find_run("searchsorted", search_task, &g, v, out);
+}
+
+ndt_status ndt_histogram_bins(const ndt_array *x, const ndt_array *edges, double first,
+                              double last, double denom, int single_d, int single_f,
+                              ndt_array **out) {
+  if (edges->ndim != 1 || edges->shape[0] < 2)
+    return ndt_error(NDT_ERR_VALUE, "histogram: edges must be 1-d with at least 2 entries");
+  if (edges->dtype != NDT_FLOAT32 && edges->dtype != NDT_FLOAT64)
+    return ndt_error(NDT_ERR_TYPE, "histogram: edges must be float32 or float64");
+  char k = ndt_traits[x->dtype].kind;
+  if (k == 'c')
+    return ndt_error(NDT_ERR_TYPE, "histogram: complex values have no bins");
+  find_arg g;
+  memset(&g, 0, sizeof g);
+  g.a = *edges;
+  g.first = first;
+  g.last = last;
+  g.denom = denom;
+  g.single_d = single_d != 0;
+  g.single_f = single_f != 0;
+  return find_run("histogram", bins_task, &g, x, out);
+}
+
+ndt_status ndt_histogram_count(const ndt_array *x, const ndt_array *edges, double first,
+                               double last, double denom, int single_d, int single_f,
+                               const ndt_array *weights, ndt_array **out) {
+  if (edges->ndim != 1 || edges->shape[0] < 2)
+    return ndt_error(NDT_ERR_VALUE, "histogram: edges must be 1-d with at least 2 entries");
+  if (edges->dtype != NDT_FLOAT32 && edges->dtype != NDT_FLOAT64)
+    return ndt_error(NDT_ERR_TYPE, "histogram: edges must be float32 or float64");
+  if (ndt_traits[x->dtype].kind == 'c')
+    return ndt_error(NDT_ERR_TYPE, "histogram: complex values have no bins");
+  if (weights && (weights->ndim != x->ndim || ndt_traits[weights->dtype].kind == 'c' ||
+                  memcmp(weights->shape, x->shape, sizeof(int64_t) * (size_t)x->ndim)))
+    return ndt_error(NDT_ERR_VALUE, "weights should have the same shape as a.");
+  int64_t nb = edges->shape[0] - 1;
+  ndt_status st;
+  ndt_array *fx = NULL, *fw = NULL, *res = NULL;
+  const ndt_array *src[2] = {x, weights};
+  ndt_array **dst[2] = {&fx, &fw};
+  for (int k = 0; k < 2; k++) {
+    if (!src[k]) continue;
+    st = ndt_is_c_contiguous(src[k]) ? ndt_array_view(dst[k], src[k]) : ndt_copy(dst[k], src[k]);
+    if (st) {
+      ndt_free(fx);
+      return st;
+    }
+    (*dst[k])->ndim = 1;
+    (*dst[k])->shape[0] = x->size;
+    (*dst[k])->strides[0] = 1;
+  }
+  if ((st = ndt_array_new(&res, weights ? NDT_FLOAT64 : NDT_INT64, 1, &nb, 0))) {
+    ndt_free(fx);
+    ndt_free(fw);
+    return st;
+  }
+  ndt_tiling tl;
+  ndt_tiling_for(1, fx->shape, 8, ndt_rt_tile_bytes(), &tl);
+  int64_t nblk = x->size ? tl.ntiles : 0;
+  ndt_store *parts = NULL;
+  st = ndt_store_new_bytes(&parts, (nblk ? nblk : 1) * nb * 8);
+  ndt_access *acc = NULL;
+  int nacc = 0, cap = 0;
+  ndt_store *stores[4] = {edges->store, fx->store, parts, fw ? fw->store : NULL};
+  int small = nblk <= 1 && x->size <= ndt_rt_inline_elems();
+  hist_arg h;
+  memset(&h, 0, sizeof h);
+  h.f.a = *edges;
+  h.f.first = first;
+  h.f.last = last;
+  h.f.denom = denom;
+  h.f.single_d = single_d != 0;
+  h.f.single_f = single_f != 0;
+  h.has_w = fw != NULL;
+  h.parts = parts;
+  for (int64_t b = 0; b < nblk && st == NDT_OK; b++) {
+    ndt_block_view(fx, &tl, b, &h.f.v);
+    if (fw) ndt_block_view(fw, &tl, b, &h.w);
+    h.poff = b * nb * 8;
+    nacc = 0;
+    st = ndt_add_access(&acc, &nacc, &cap, edges, NDT_READ);
+    if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &h.f.v, NDT_READ);
+    if (st == NDT_OK && fw) st = ndt_add_access(&acc, &nacc, &cap, &h.w, NDT_READ);
+    if (st == NDT_OK) st = ndt_add_range(&acc, &nacc, &cap, parts, h.poff, nb * 8, NDT_WRITE);
+    if (st == NDT_OK)
+      st = ndt_submit("histogram", hist_task, &h, sizeof h, acc, nacc, stores, fw ? 4 : 3,
+                      small);
+  }
+  if (st == NDT_OK) {
+    hist_sum_arg c = {.out = *res, .has_w = fw != NULL, .nbins = nb, .nblocks = nblk,
+                      .parts = parts};
+    nacc = 0;
+    st = ndt_add_range(&acc, &nacc, &cap, parts, 0, parts->size, NDT_READ);
+    if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, res, NDT_WRITE);
+    ndt_store *cs[2] = {parts, res->store};
+    if (st == NDT_OK)
+      st = ndt_submit("histogram", hist_sum_task, &c, sizeof c, acc, nacc, cs, 2, small);
+  }
+  ndt_mfree(acc);
+  if (parts) ndt_store_decref(parts);
+  ndt_free(fx);
+  ndt_free(fw);
+  return ndt_finish(st, res, out);
+}
