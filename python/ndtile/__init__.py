@@ -95,7 +95,9 @@ from ._functions import (  # noqa: E402
     triu_indices_from, diag_indices, diag_indices_from, fromfunction, fix, sinc, ediff1d,
     trapezoid, cross, kron, vander, real_if_close, asarray_chkfinite, unwrap, cumulative_sum,
     cumulative_prod, polyval, polyadd, polysub, polyder, polyint, bartlett, blackman, hamming,
-    hanning, block, geomspace, packbits, unpackbits, mask_indices, vecdot)
+    hanning, block, geomspace, packbits, unpackbits, mask_indices, vecdot, union1d,
+    setdiff1d, setxor1d, intersect1d, interp, nanmedian, diagflat, fill_diagonal, place,
+    putmask, polymul, polyfit, polydiv, histogram_bin_edges, isfortran, require)
 from ._manip import (  # noqa: E402
     roll, rot90, tile, repeat, take, take_along_axis, put, put_along_axis, diag, diagonal,
     trace, tensordot, einsum, convolve, correlate)

@@ -856,3 +856,301 @@ def mask_indices(n, mask_func, k=0):
     nt = _nt()
     a = mask_func(nt.ones((n, n), dtype=int), k)
     return nt.nonzero(a != 0)
+
+
+# ---- sets (sorted, from unique, isin and concatenate) ------------------------
+def union1d(ar1, ar2):
+    nt = _nt()
+    return nt.unique(nt.concatenate((nt.ravel(ar1), nt.ravel(ar2))))
+
+
+def setdiff1d(ar1, ar2, assume_unique=False):
+    nt = _nt()
+    a = nt.ravel(ar1) if assume_unique else nt.unique(ar1)
+    return a[nt.isin(a, ar2, assume_unique=True, invert=True)]
+
+
+def setxor1d(ar1, ar2, assume_unique=False):
+    nt = _nt()
+    if not assume_unique:
+        ar1, ar2 = nt.unique(ar1), nt.unique(ar2)
+    aux = nt.concatenate((nt.ravel(ar1), nt.ravel(ar2)))
+    if aux.size == 0:
+        return aux
+    aux = nt.sort(aux)
+    flag = nt.concatenate((nt.asarray([True]), aux[1:] != aux[:-1], nt.asarray([True])))
+    return aux[flag[1:] & flag[:-1]]
+
+
+def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
+    nt = _nt()
+    a1, a2 = nt.ravel(ar1), nt.ravel(ar2)
+    if not assume_unique:
+        if return_indices:
+            a1, ind1 = nt.unique(a1, return_index=True)
+            a2, ind2 = nt.unique(a2, return_index=True)
+        else:
+            a1, a2 = nt.unique(a1), nt.unique(a2)
+    aux = nt.concatenate((a1, a2))
+    if return_indices:
+        order = nt.argsort(aux, kind='stable')
+        aux = aux[order]
+    else:
+        aux = nt.sort(aux)
+    mask = aux[1:] == aux[:-1]
+    common = aux[:-1][mask]
+    if not return_indices:
+        return common
+    n1 = a1.shape[0]
+    i1 = order[:-1][mask]
+    i2 = order[1:][mask] - n1
+    if not assume_unique:
+        i1, i2 = ind1[i1], ind2[i2]
+    return common, i1, i2
+
+
+# ---- interpolation and medians ----------------------------------------------
+def interp(x, xp, fp, left=None, right=None, period=None):
+    """NumPy's interp: the interval of each x by searchsorted, then the
+    straight line through its ends (NumPy's slope * (x - xp[j]) + fp[j])."""
+    nt = _nt()
+    x = nt.asarray(x)
+    xp, fp = nt.asarray(xp), nt.asarray(fp)
+    if xp.ndim != 1 or fp.ndim != 1:
+        raise ValueError("object too deep for desired array")
+    if xp.shape[0] != fp.shape[0]:
+        raise ValueError("fp and xp are not of the same length.")
+    if xp.shape[0] == 0:
+        raise ValueError("array of sample points is empty")
+    cplx = fp.dtype.kind == 'c'
+    ftype = _np.complex128 if cplx else _np.float64
+    if x.dtype.kind == 'c' or xp.dtype.kind == 'c':
+        raise TypeError("Cannot cast array data from dtype('complex128') to dtype('float64') "
+                        "according to the rule 'safe'")
+    x, xp, fp = x.astype(_np.float64), xp.astype(_np.float64), fp.astype(ftype)
+    if period is not None:
+        if period == 0:
+            raise ValueError("period must be a non-zero value")
+        period = abs(period)
+        left = right = None
+        x = nt.mod(x, period)
+        xp = nt.mod(xp, period)
+        order = nt.argsort(xp)
+        xp, fp = xp[order], fp[order]
+        xp = nt.concatenate((xp[-1:] - period, xp, xp[0:1] + period))
+        fp = nt.concatenate((fp[-1:], fp, fp[0:1]))
+    n = xp.shape[0]
+    lval = fp[0] if left is None else nt.asarray(left, dtype=ftype)
+    rval = fp[-1] if right is None else nt.asarray(right, dtype=ftype)
+    if n == 1:
+        r = nt.where(x < xp[0], lval, nt.where(x > xp[0], rval, fp[0]))
+    else:
+        j = nt.clip(nt.searchsorted(xp, x, side='right') - 1, 0, n - 2)
+        x0, x1 = xp[j], xp[j + 1]
+        y0, y1 = fp[j], fp[j + 1]
+        slope = (y1 - y0) / (x1 - x0)
+        r = slope * (x - x0) + y0
+        # where the slope is undefined (repeated xp) or at the right end, NumPy
+        # takes the sample itself
+        r = nt.where(x == x1, y1, r)
+        r = nt.where(x < xp[0], lval, r)
+        r = nt.where(x > xp[-1], rval, r)
+        r = nt.where(x == xp[-1], fp[-1], r)
+        r = nt.where(nt.isnan(x), nt.asarray(_np.nan, dtype=ftype), r)
+    r = nt.asarray(r).astype(ftype)
+    return r[()] if r.ndim == 0 else r
+
+
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    nt = _nt()
+    x = nt.asarray(a)
+    if x.dtype.kind not in 'fc':
+        return nt.median(x, axis=axis, out=out, keepdims=keepdims)
+    return nt.nanquantile(x, 0.5, axis=axis, out=out, keepdims=keepdims,
+                          method='midpoint') if x.dtype.kind == 'f' else \
+        F.call("nanmedian (complex)", _np.nanmedian, (a,),
+               dict(axis=axis, out=out, keepdims=keepdims))
+
+
+# ---- diagonals and masked writes --------------------------------------------
+def diagflat(v, k=0):
+    nt = _nt()
+    return nt.diag(nt.ravel(v), k)
+
+
+def fill_diagonal(a, val, wrap=False):
+    nt = _nt()
+    if a.ndim < 2:
+        raise ValueError("array must be at least 2-d")
+    if a.ndim == 2:
+        step = a.shape[1] + 1
+        end = None if wrap else a.shape[1] * a.shape[1]
+    else:
+        if len(set(a.shape)) != 1:
+            raise ValueError("All dimensions of input must be of equal length")
+        step = 1 + int(_np.cumprod(a.shape[:-1]).sum())
+        end = None
+    size = a.size
+    end = size if end is None else min(end, size)
+    idx = _np.arange(0, end, step, dtype=_np.int64)
+    if idx.size:
+        nt.put(a, nt.asarray(idx), val)
+
+
+def place(arr, mask, vals):
+    nt = _nt()
+    if not isinstance(arr, Array):
+        return F.call("place", _np.place, (arr, mask, vals), {})
+    m = nt.ravel(nt.asarray(mask))
+    idx = nt.flatnonzero(m)
+    v = nt.ravel(nt.asarray(vals, dtype=arr.dtype))
+    if idx.size == 0:
+        return
+    if v.size == 0:
+        raise ValueError("Cannot insert from an empty array!")
+    nt.put(arr, idx, v)    # put repeats values cyclically, as place
+
+
+def putmask(a, mask, values):
+    nt = _nt()
+    if not isinstance(a, Array):
+        return F.call("putmask", _np.putmask, (a, mask, values), {})
+    m = nt.ravel(nt.broadcast_to(nt.asarray(mask), a.shape))
+    idx = nt.flatnonzero(m)
+    v = nt.ravel(nt.asarray(values, dtype=a.dtype))
+    if idx.size == 0:
+        return
+    if v.size == 0:
+        return
+    # the value at the same flat position, values repeated to a's size
+    nt.put(a, idx, v[idx % v.size] if v.size != a.size else v[idx])
+
+
+# ---- polynomials on coefficient arrays --------------------------------------
+def polymul(a1, a2):
+    nt = _nt()
+    return nt.convolve(nt.atleast_1d(a1), nt.atleast_1d(a2))
+
+
+def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
+    """NumPy's polyfit: least squares on the scaled Vandermonde matrix."""
+    nt = _nt()
+    order = operator.index(deg) + 1
+    x = nt.asarray(x).astype(_np.result_type(nt.asarray(x).dtype, 0.0))
+    y = nt.asarray(y).astype(_np.result_type(nt.asarray(y).dtype, 0.0))
+    if deg < 0:
+        raise ValueError("expected deg >= 0")
+    if x.ndim != 1:
+        raise TypeError("expected 1D vector for x")
+    if x.size == 0:
+        raise TypeError("expected non-empty vector for x")
+    if y.ndim < 1 or y.ndim > 2:
+        raise TypeError("expected 1D or 2D array for y")
+    if x.shape[0] != y.shape[0]:
+        raise TypeError("expected x and y to have same length")
+    if rcond is None:
+        rcond = len(x) * _np.finfo(x.dtype).eps
+    lhs = vander(x, order)
+    rhs = y
+    if w is not None:
+        w = nt.asarray(w).astype(_np.float64)
+        if w.ndim != 1:
+            raise TypeError("expected a 1-d array for weights")
+        if w.shape[0] != y.shape[0]:
+            raise TypeError("expected w and y to have the same length")
+        lhs = lhs * w[:, None]
+        rhs = rhs * (w if rhs.ndim == 1 else w[:, None])
+    scale = nt.sqrt(nt.sum(lhs * lhs, axis=0))
+    lhs = lhs / scale
+    c, resids, rank, s = nt.linalg.lstsq(lhs, rhs, rcond)
+    c = (c.T / scale).T
+    if rank != order and not full:
+        import warnings
+        warnings.warn("Polyfit may be poorly conditioned", _np.exceptions.RankWarning,
+                      stacklevel=2)
+    if full:
+        return c, resids, rank, s, rcond
+    if cov:
+        Vbase = nt.linalg.inv(lhs.T @ lhs)
+        Vbase = Vbase / nt.outer(scale, scale)
+        if cov == "unscaled":
+            fac = 1
+        else:
+            if len(x) <= order:
+                raise ValueError("the number of data points must exceed order to scale "
+                                 "the covariance matrix")
+            fac = resids / (len(x) - order)
+        if y.ndim == 1:
+            return c, Vbase * fac
+        return c, Vbase[:, :, None] * fac
+    return c
+
+
+def polydiv(u, v):
+    nt = _nt()
+    u = nt.atleast_1d(u) + 0.0
+    v = nt.atleast_1d(v) + 0.0
+    w = u[0] + v[0]
+    m = u.shape[0] - 1
+    n = v.shape[0] - 1
+    scale = 1. / v[0]
+    q = nt.zeros((max(m - n + 1, 1),), w.dtype)
+    r = u.astype(w.dtype)
+    for k in range(0, m - n + 1):
+        d = scale * r[k]
+        q[k] = d
+        r[k:k + n + 1] = r[k:k + n + 1] - d * v
+    tol = 1e-14 if w.dtype.kind != 'c' else 1e-14
+    while nt.allclose(r[0], 0, rtol=tol) and (r.shape[-1] > 1):
+        r = r[1:]
+    return q, r
+
+
+def histogram_bin_edges(a, bins=10, range=None, weights=None):
+    nt = _nt()
+    from ._counting import _outer_edges
+    x = nt.asarray(a)
+    if isinstance(bins, str) or x.dtype.kind in 'bc':
+        return F.call("histogram_bin_edges (estimators)", _np.histogram_bin_edges, (a,),
+                      dict(bins=bins, range=range, weights=weights))
+    if _np.ndim(bins) == 0:
+        try:
+            n = operator.index(bins)
+        except TypeError:
+            raise TypeError("`bins` must be an integer, a string, or an array") from None
+        if n < 1:
+            raise ValueError("`bins` must be positive, when an integer")
+        first, last = _outer_edges(x, range)
+        bt = _np.result_type(first, last, x.dtype)
+        if bt.kind in 'iub':
+            bt = _np.result_type(bt, float)
+        return nt.linspace(first, last, n + 1, endpoint=True, dtype=bt)
+    e = nt.asarray(bins)
+    if e.ndim != 1:
+        raise ValueError("`bins` must be 1d, when an array")
+    if e.size > 1 and bool(nt.any(e[:-1] > e[1:])):
+        raise ValueError("`bins` must increase monotonically, when an array")
+    return e
+
+
+def isfortran(a):
+    return bool(a.flags.f_contiguous and not a.flags.c_contiguous)
+
+
+def require(a, dtype=None, requirements=None, *, like=None):
+    nt = _nt()
+    reqs = set()
+    if requirements:
+        names = {'C': 'C', 'C_CONTIGUOUS': 'C', 'CONTIGUOUS': 'C', 'F': 'F',
+                 'F_CONTIGUOUS': 'F', 'FORTRAN': 'F', 'A': 'A', 'ALIGNED': 'A', 'W': 'W',
+                 'WRITEABLE': 'W', 'O': 'O', 'OWNDATA': 'O', 'E': 'E', 'ENSUREARRAY': 'E'}
+        for r in ([requirements] if isinstance(requirements, str) else requirements):
+            reqs.add(names[r.upper()])
+    if 'C' in reqs and 'F' in reqs:
+        raise ValueError("Cannot specify both C and Fortran contiguous.")
+    arr = nt.asanyarray(a, dtype=dtype)
+    if 'F' in reqs:
+        return nt.asfortranarray(arr)
+    if 'C' in reqs or 'O' in reqs:
+        return nt.ascontiguousarray(arr) if 'O' not in reqs else nt.array(arr, copy=True)
+    return arr

@@ -74,7 +74,9 @@ class _Flags:
     @property
     def f_contiguous(self):
         a = self._a
-        return a.ndim <= 1 and a._c_contiguous or a.size <= 1
+        if a.ndim <= 1 or a.size <= 1:
+            return a._c_contiguous or a.size <= 1
+        return a.T._c_contiguous     # Fortran order is C order of the reversed axes
 
     contiguous = c_contiguous
     writeable = True

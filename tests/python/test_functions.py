@@ -306,3 +306,93 @@ def test_vecdot():
     check(lambda m, x, y: m.vecdot(x, y), M[:, :5], M[:, 5:10])
     check(lambda m, x, y: m.vecdot(x, y), M[:5] > 0, M[5:10] > 0)
     raises_like(lambda m, x, y: m.vecdot(x, y), a, b[:, :4])
+
+
+SA = np.random.default_rng(3).integers(0, 50, 3000)
+SB = np.random.default_rng(4).integers(20, 80, 200)
+
+
+@pytest.mark.parametrize('name', ['union1d', 'setdiff1d', 'setxor1d', 'intersect1d'])
+def test_set_functions(name):
+    check(lambda m, a, b: getattr(m, name)(a, b), SA, SB)
+    check(lambda m, a, b: getattr(m, name)(a, b), SA[::-7].astype(np.float32), SB[:0])
+    check(lambda m, a, b: getattr(m, name)(a, b, **({} if name == 'union1d' else
+                                                    {'assume_unique': True})),
+          np.unique(SA), np.unique(SB))
+    check(lambda m, a, b: m.intersect1d(a, b, return_indices=True), SA, SB)
+
+
+def test_interp():
+    rng = np.random.default_rng(0)
+    xp, fp = np.sort(rng.random(50)), rng.random(50)
+    x = rng.random(3000) * 1.2 - 0.1
+    x[5] = np.nan
+    x[6] = xp[-1]
+    check(lambda m, a: m.interp(a, xp, fp), x, rtol=1e-14)
+    check(lambda m, a: m.interp(a, xp, fp, left=-1, right=2), x, rtol=1e-14)
+    check(lambda m, a: m.interp(a, xp, fp + 1j * fp[::-1]), x, rtol=1e-14)
+    check(lambda m, a: m.interp(a * 10, xp, fp, period=1.0), x, rtol=1e-12)
+    check(lambda m: m.interp(0.5, xp, fp), rtol=1e-14)
+    check(lambda m: m.interp([0, 1, 1.5, 2, 3], [0, 1, 1, 2], [0, 1, 5, 6]))
+    check(lambda m: m.interp([-1, 0, 2], [1.0], [7.0]))
+    raises_like(lambda m: m.interp([1], [1, 2], [1]))
+    raises_like(lambda m: m.interp([1], [], []))
+
+
+def test_nanmedian():
+    x = make(np.float64, (40, 30))
+    x[x < -8] = np.nan
+    x[3] = np.nan
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', RuntimeWarning)
+        check(lambda m, a: m.nanmedian(a), x)
+        check(lambda m, a: m.nanmedian(a, axis=0), x)
+        check(lambda m, a: m.nanmedian(a, axis=1, keepdims=True), x)
+    check(lambda m, a: m.nanmedian(a, axis=0), M)
+
+
+@pytest.mark.parametrize('shape, wrap', [((5, 5), False), ((7, 3), True), ((7, 3), False),
+                                         ((3, 7), False), ((4, 4, 4), False)])
+def test_fill_diagonal_place_putmask(shape, wrap):
+    def fd(m, a):
+        a = m.array(a, copy=True)
+        m.fill_diagonal(a, [1, 2], wrap=wrap)
+        return a
+    check(fd, np.zeros(shape))
+    check(lambda m, v: m.diagflat(v, 1), np.arange(4).reshape(2, 2))
+
+    def pl(m, a):
+        a = m.array(a, copy=True)
+        m.place(a, a % 3 == 0, [-1, -2])
+        return a
+
+    def pm(m, a):
+        a = m.array(a, copy=True)
+        m.putmask(a, a % 3 == 0, [-1, -2, -3])
+        return a
+    check(pl, np.arange(3000.0))
+    check(pm, np.arange(3000.0).reshape(30, 100))
+
+
+def test_poly_more():
+    check(lambda m: m.polymul([1, 2, 3], [4, 5]))
+    check(lambda m: m.polydiv([1.0, 2, 3, 4], [2.0, 1]))
+    xs = np.linspace(0, 1, 100)
+    ys = 3 * xs ** 2 - xs + 0.5 + np.random.default_rng(0).random(100) * 0.01
+    check(lambda m, x, y: m.polyfit(x, y, 2), xs, ys, rtol=1e-10)
+    check(lambda m, x, y: m.polyfit(x, y, 1, w=x + 1), xs, ys, rtol=1e-10)
+    check(lambda m, x, y: m.polyfit(x, y, 2, cov=True), xs, ys, rtol=1e-7)
+    check(lambda m, x, y: m.polyfit(x, y, 1), xs, np.stack([ys, -ys], axis=1), rtol=1e-10)
+
+
+def test_bin_edges_flags_require():
+    x = make(np.float64, (3000,))
+    check(lambda m, a: m.histogram_bin_edges(a, 7), x)
+    check(lambda m, a: m.histogram_bin_edges(a, 7, range=(0, 2)), x)
+    check(lambda m, a: m.histogram_bin_edges(a, [0, 1, 5]), x)
+    check(lambda m, a: m.histogram_bin_edges(a), M)
+    raises_like(lambda m, a: m.histogram_bin_edges(a, [3, 1]), x)
+    f = np.ones((3, 4)).T
+    assert nt.isfortran(nt.asarray(np.ones((4, 3))).T) == np.isfortran(f)
+    assert nt.isfortran(nt.asarray(f.T)) == np.isfortran(f.T)
+    assert nt.require(np.ones(3), np.float32, 'C').dtype == np.float32
