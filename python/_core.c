@@ -1653,6 +1653,20 @@ static PyObject *f_sort(PyObject *m, PyObject *args) {
   RETURN_NEW(ndt_sort(ARR(a), axis, want, &r));
 }
 
+/* fft(a, axis, n, kind, scale): ndt_fft (kind 0 forward, 1 backward, 2 r2c, 3 c2r). */
+static PyObject *f_fft(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *a;
+  long axis;
+  long long n;
+  int kind;
+  double scale;
+  if (!PyArg_ParseTuple(args, "OlLid", &a, &axis, &n, &kind, &scale) || !check_arr(a))
+    return NULL;
+  if (axis < -NDT_MAXDIMS - 1 || axis > NDT_MAXDIMS) axis = axis < 0 ? -NDT_MAXDIMS - 1 : NDT_MAXDIMS;
+  RETURN_NEW(ndt_fft(ARR(a), (int)axis, (int64_t)n, kind, scale, &r));
+}
+
 static PyObject *f_promote(PyObject *m, PyObject *args) {
   (void)m;
   int a, aw, b, bw;
@@ -2182,6 +2196,7 @@ static PyMethodDef module_methods[] = {
   {"bincount", f_bincount, METH_VARARGS, "bincount(x, weights|None, minlength)"},
   {"scan", f_scan, METH_VARARGS, "scan(op, a, axis (-1000: flat), dtype)"},
   {"sort", f_sort, METH_VARARGS, "sort(a, axis|None, want_indices)"},
+  {"fft", f_fft, METH_VARARGS, "fft(a, axis, n, kind, scale): 1-d FFTs along axis"},
   {"argwhere", f_argwhere, METH_O, "argwhere(a): (count, ndim) int64 indices"},
   {"promote", f_promote, METH_VARARGS, "promote(a, a_weak, b, b_weak)"},
   {"can_cast", f_can_cast, METH_VARARGS, "can_cast(from, to, casting)"},
