@@ -4,10 +4,11 @@
  * Cooley-Tukey transform with radix 2, 3, 4 and 5 butterflies and a generic
  * O(p^2) butterfly for other odd prime radices up to BLUE_MAX; a length with
  * a larger prime factor goes through Bluestein's chirp-z algorithm, a
- * convolution computed with a power-of-two transform, so every length is
+ * convolution computed with a 5-smooth (2^a 3^b 5^c) transform, so every length is
  * O(n log n). Every transform is computed in double precision (complex64 and
  * float32 data are widened on load and rounded once on store). Twiddles are
- * computed one by one from cosl/sinl of 2*pi*k/n, never by recurrence. The
+ * computed from cos/sin of 2*pi*k/n in double (one table per length,
+ * filled by exact symmetries from the first octant), never by recurrence. The
  * backward transform is conj(forward(conj(x))), which is exact.
  *
  * Real input (r2c) is transformed as complex data with zero imaginary parts;
@@ -34,7 +35,7 @@ typedef struct { double r, i; } cd;
 
 /* A plan, laid out in one buffer: this header (a multiple of 16 bytes), then
  * the twiddle tables; a Bluestein plan also holds its chirp, the transform
- * of the convolution kernel and the power-of-two sub-plan. Offsets are in
+ * of the convolution kernel and the 5-smooth sub-plan. Offsets are in
  * bytes from the plan's start, so the buffer holds no pointers. */
 typedef struct {
   int64_t n, bytes;
@@ -66,32 +67,42 @@ static int needs_blue(const int32_t *fac, int nf) {
   return 0;
 }
 
-/* exp(-2*pi*i*j/L), accurately. */
-static cd root(int64_t j, int64_t L) {
-  j %= L;
-  if (j < 0) j += L;
-  int neg = 0;
-  if (2 * j > L) {   /* W^j = conj(W^(L-j)) */
-    j = L - j;
-    neg = 1;
+/* t[j] = exp(-2*pi*i*j/L) for j < L. Each value is computed directly from
+ * cos/sin of an angle of at most pi/4 (pi/2 or pi when L is not a multiple
+ * of 8 or 4), in double, and the rest follow by the exact symmetries
+ * W^(L/4-j) = -i*conj(W^j), W^(j+L/4) = -i*W^j and W^(L-j) = conj(W^j). */
+static void roots_fill(cd *t, int64_t L) {
+  int64_t lim = L % 8 == 0 ? L / 8 : L % 4 == 0 ? L / 4 : L / 2;
+  const double tau = 6.283185307179586476925286766559;
+  for (int64_t j = 0; j <= lim && j < L; j++) {
+    double a = tau * (double)j / (double)L;
+    t[j] = (cd){cos(a), -sin(a)};
   }
-  long double a = 2.0L * 3.141592653589793238462643383279502884L * (long double)j / (long double)L;
-  cd w = {(double)cosl(a), -(double)sinl(a)};
-  if (neg) w.i = -w.i;
-  return w;
+  if (L % 8 == 0)
+    for (int64_t j = lim + 1; j <= L / 4; j++) t[j] = (cd){-t[L / 4 - j].i, -t[L / 4 - j].r};
+  if (L % 4 == 0)
+    for (int64_t j = L / 4 + 1; j <= L / 2; j++) t[j] = (cd){t[j - L / 4].i, -t[j - L / 4].r};
+  for (int64_t j = L / 2 + 1; j < L; j++) t[j] = (cd){t[L - j].r, -t[L - j].i};
 }
 
-static int64_t pow2_at_least(int64_t x) {
-  int64_t m = 1;
-  while (m < x) m *= 2;
-  return m;
+/* The Bluestein convolution length: the smallest 2^a 3^b 5^c >= x. */
+static int64_t good_size(int64_t x) {
+  int64_t best = 1;
+  while (best < x) best *= 2;
+  for (int64_t f5 = 1; f5 < best; f5 *= 5)
+    for (int64_t f35 = f5; f35 < best; f35 *= 3) {
+      int64_t v = f35;
+      while (v < x) v *= 2;
+      if (v < best) best = v;
+    }
+  return best;
 }
 
 static int64_t plan_bytes(int64_t n) {
   fplan h;
   h.nf = factorize(n, h.fac);
   if (needs_blue(h.fac, h.nf)) {
-    int64_t m = pow2_at_least(2 * n - 1);
+    int64_t m = good_size(2 * n - 1);
     return HDR + (n + m) * (int64_t)sizeof(cd) + plan_bytes(m);
   }
   int64_t tot = 0, L = n;
@@ -104,7 +115,7 @@ static int64_t plan_bytes(int64_t n) {
   return HDR + tot * (int64_t)sizeof(cd);
 }
 
-static void ct_run(const fplan *P, cd *out, const cd *in, int64_t n);
+static cd *ct_run(const fplan *P, cd *a, cd *b);
 
 static void plan_build(fplan *P, int64_t n) {
   memset(P, 0, sizeof *P);
@@ -113,7 +124,7 @@ static void plan_build(fplan *P, int64_t n) {
   P->bytes = plan_bytes(n);
   if (needs_blue(P->fac, P->nf)) {
     P->blue = 1;
-    int64_t m = pow2_at_least(2 * n - 1);
+    int64_t m = good_size(2 * n - 1);
     P->m = m;
     P->chirp = HDR;
     P->kern = HDR + n * (int64_t)sizeof(cd);
@@ -121,11 +132,19 @@ static void plan_build(fplan *P, int64_t n) {
     fplan *S = (fplan *)((char *)P + P->sub);
     plan_build(S, m);
     cd *c = AT(P, P->chirp), *k = AT(P, P->kern);
+    cd *r2 = ndt_malloc((size_t)(2 * n) * sizeof(cd));
+    if (!r2 || S->blue < 0) {
+      ndt_mfree(r2);
+      P->blue = -1;   /* reported by the caller */
+      return;
+    }
     /* c_j = exp(-pi*i*j^2/n) = W_{2n}^(j^2 mod 2n) */
+    roots_fill(r2, 2 * n);
     for (int64_t j = 0; j < n; j++) {
       unsigned __int128 q = (unsigned __int128)j * (unsigned __int128)j;
-      c[j] = root((int64_t)(q % (unsigned __int128)(2 * n)), 2 * n);
+      c[j] = r2[(int64_t)(q % (unsigned __int128)(2 * n))];
     }
+    ndt_mfree(r2);
     /* kernel b_t = conj(c_|t|) wrapped into m, transformed, scaled by 1/m */
     for (int64_t t = 0; t < m; t++) k[t] = (cd){0, 0};
     for (int64_t t = 0; t < n; t++) {
@@ -135,8 +154,8 @@ static void plan_build(fplan *P, int64_t n) {
     /* the sub-plan's run is out of place: transform a heap copy into k */
     cd *tmp = ndt_malloc((size_t)m * sizeof(cd));
     if (tmp) {
-      memcpy(tmp, k, (size_t)m * sizeof(cd));
-      ct_run(S, k, tmp, m);
+      cd *r = ct_run(S, k, tmp);
+      if (r != k) memcpy(k, r, (size_t)m * sizeof(cd));
       ndt_mfree(tmp);
       double inv = 1.0 / (double)m;
       for (int64_t t = 0; t < m; t++) {
@@ -148,169 +167,195 @@ static void plan_build(fplan *P, int64_t n) {
     }
     return;
   }
+  cd *base = ndt_malloc((size_t)n * sizeof(cd));
+  if (!base) {
+    P->blue = -1;   /* reported by the caller */
+    return;
+  }
+  roots_fill(base, n);
   int64_t off = HDR, L = n;
   for (int s = 0; s < P->nf; s++) {
     int p = P->fac[s];
-    int64_t m = L / p;
+    int64_t m = L / p, l1 = n / L;
     P->tw[s] = off;
     cd *w = AT(P, off);
-    for (int64_t k1 = 0; k1 < m; k1++)
-      for (int r = 1; r < p; r++) w[k1 * (p - 1) + (r - 1)] = root((int64_t)r * k1, L);
+    for (int64_t j1 = 0; j1 < m; j1++)   /* W_L^(j1*r) = W_n^(l1*j1*r), l1*j1*r < n */
+      for (int r = 1; r < p; r++) w[j1 * (p - 1) + (r - 1)] = base[l1 * j1 * r];
     off += m * (p - 1) * (int64_t)sizeof(cd);
     if (p > 5) {
       cd *g = AT(P, off);
-      for (int j = 0; j < p; j++) g[j] = root(j, p);
+      for (int j = 0; j < p; j++) g[j] = base[j * (n / p)];
       off += p * (int64_t)sizeof(cd);
     }
     L = m;
   }
+  ndt_mfree(base);
 }
 
 static inline cd cmul(cd a, cd b) {
   return (cd){a.r * b.r - a.i * b.i, a.r * b.i + a.i * b.r};
 }
 
-/* The butterflies of stage s over m groups: out[r*m + k1] (r < p) are the p
- * sub-transforms' values; they become out[k1 + m*k2]. */
-static void bfly2(cd *o, int64_t m, const cd *tw) {
-  for (int64_t k = 0; k < m; k++) {
-    cd a = o[k], b = k ? cmul(o[m + k], tw[k]) : o[m + k];
-    o[k] = (cd){a.r + b.r, a.i + b.i};
-    o[m + k] = (cd){a.r - b.r, a.i - b.i};
+/* One Stockham (autosort, decimation in frequency) stage of radix p. The
+ * data are l1 interleaved sub-problems of length L = p*m: element j of
+ * sub-problem b is in[b + l1*j]. For each j1 < m the p values j1 + m*j2
+ * (j2 < p) get a p-point DFT whose output k2 is multiplied by W_L^(j1*k2)
+ * (tw[j1*(p-1) + k2-1]); it is element j1 of the new sub-problem
+ * b + l1*k2 of length m, stored at out[b + l1*k2 + l1*p*j1]. After the last
+ * stage (l1 = n, L = 1) the data are the transform in natural order. The
+ * inner loops run over b, contiguous in both buffers. */
+#define STAGE_LOOP(P_, ...)                                                       \
+  for (int64_t j1 = 0; j1 < m; j1++) {                                           \
+    const cd *ip = in + l1 * j1;                                                  \
+    cd *op = out + l1 * (P_) * j1;                                                \
+    const cd *w = tw + j1 * ((P_) - 1);                                           \
+    if (j1 == 0) {                                                                \
+      const int tw1 = 0;                                                          \
+      for (int64_t b = 0; b < l1; b++) { __VA_ARGS__ }                           \
+    } else if (l1 == 1) {                                                         \
+      const int tw1 = 1;                                                          \
+      const int64_t b = 0;                                                        \
+      { __VA_ARGS__ }                                                             \
+    } else {                                                                      \
+      const int tw1 = 1;                                                          \
+      for (int64_t b = 0; b < l1; b++) { __VA_ARGS__ }                           \
+    }                                                                             \
   }
+
+static inline cd twid(cd v, const cd *w, int k, int on) {
+  return on ? cmul(v, w[k]) : v;
 }
 
-static void bfly3(cd *o, int64_t m, const cd *tw) {
+static void stage2(const cd *in, cd *out, int64_t l1, int64_t m, const cd *tw) {
+  const int64_t s = l1 * m;
+  STAGE_LOOP(2, {
+    cd a = ip[b], c = ip[b + s];
+    op[b] = (cd){a.r + c.r, a.i + c.i};
+    op[b + l1] = twid((cd){a.r - c.r, a.i - c.i}, w, 0, tw1);
+  })
+}
+
+static void stage3(const cd *in, cd *out, int64_t l1, int64_t m, const cd *tw) {
   const double c = 0.86602540378443864676372317075294;
-  for (int64_t k = 0; k < m; k++) {
-    cd t0 = o[k], t1 = o[m + k], t2 = o[2 * m + k];
-    if (k) {
-      t1 = cmul(t1, tw[2 * k]);
-      t2 = cmul(t2, tw[2 * k + 1]);
-    }
-    cd s = {t1.r + t2.r, t1.i + t2.i}, d = {t1.r - t2.r, t1.i - t2.i};
-    cd h = {t0.r - 0.5 * s.r, t0.i - 0.5 * s.i};
-    o[k] = (cd){t0.r + s.r, t0.i + s.i};
-    o[m + k] = (cd){h.r + c * d.i, h.i - c * d.r};
-    o[2 * m + k] = (cd){h.r - c * d.i, h.i + c * d.r};
-  }
+  const int64_t s = l1 * m;
+  STAGE_LOOP(3, {
+    cd t0 = ip[b], t1 = ip[b + s], t2 = ip[b + 2 * s];
+    cd su = {t1.r + t2.r, t1.i + t2.i}, d = {t1.r - t2.r, t1.i - t2.i};
+    cd h = {t0.r - 0.5 * su.r, t0.i - 0.5 * su.i};
+    op[b] = (cd){t0.r + su.r, t0.i + su.i};
+    op[b + l1] = twid((cd){h.r + c * d.i, h.i - c * d.r}, w, 0, tw1);
+    op[b + 2 * l1] = twid((cd){h.r - c * d.i, h.i + c * d.r}, w, 1, tw1);
+  })
 }
 
-static void bfly4(cd *o, int64_t m, const cd *tw) {
-  for (int64_t k = 0; k < m; k++) {
-    cd t0 = o[k], t1 = o[m + k], t2 = o[2 * m + k], t3 = o[3 * m + k];
-    if (k) {
-      t1 = cmul(t1, tw[3 * k]);
-      t2 = cmul(t2, tw[3 * k + 1]);
-      t3 = cmul(t3, tw[3 * k + 2]);
-    }
-    cd a = {t0.r + t2.r, t0.i + t2.i}, b = {t0.r - t2.r, t0.i - t2.i};
+static void stage4(const cd *in, cd *out, int64_t l1, int64_t m, const cd *tw) {
+  const int64_t s = l1 * m;
+  STAGE_LOOP(4, {
+    cd t0 = ip[b], t1 = ip[b + s], t2 = ip[b + 2 * s], t3 = ip[b + 3 * s];
+    cd a = {t0.r + t2.r, t0.i + t2.i}, e = {t0.r - t2.r, t0.i - t2.i};
     cd c = {t1.r + t3.r, t1.i + t3.i}, d = {t1.r - t3.r, t1.i - t3.i};
-    o[k] = (cd){a.r + c.r, a.i + c.i};
-    o[2 * m + k] = (cd){a.r - c.r, a.i - c.i};
-    o[m + k] = (cd){b.r + d.i, b.i - d.r};
-    o[3 * m + k] = (cd){b.r - d.i, b.i + d.r};
-  }
+    op[b] = (cd){a.r + c.r, a.i + c.i};
+    op[b + l1] = twid((cd){e.r + d.i, e.i - d.r}, w, 0, tw1);
+    op[b + 2 * l1] = twid((cd){a.r - c.r, a.i - c.i}, w, 1, tw1);
+    op[b + 3 * l1] = twid((cd){e.r - d.i, e.i + d.r}, w, 2, tw1);
+  })
 }
 
-static void bfly5(cd *o, int64_t m, const cd *tw) {
+static void stage5(const cd *in, cd *out, int64_t l1, int64_t m, const cd *tw) {
   const double c1 = 0.30901699437494742410229341718282;   /* cos(2pi/5) */
   const double c2 = -0.80901699437494742410229341718282;  /* cos(4pi/5) */
   const double s1 = 0.95105651629515357211643933337938;   /* sin(2pi/5) */
   const double s2 = 0.58778525229247312916870595463907;   /* sin(4pi/5) */
-  for (int64_t k = 0; k < m; k++) {
-    cd t0 = o[k], t1 = o[m + k], t2 = o[2 * m + k], t3 = o[3 * m + k], t4 = o[4 * m + k];
-    if (k) {
-      t1 = cmul(t1, tw[4 * k]);
-      t2 = cmul(t2, tw[4 * k + 1]);
-      t3 = cmul(t3, tw[4 * k + 2]);
-      t4 = cmul(t4, tw[4 * k + 3]);
-    }
+  const int64_t s = l1 * m;
+  STAGE_LOOP(5, {
+    cd t0 = ip[b], t1 = ip[b + s], t2 = ip[b + 2 * s], t3 = ip[b + 3 * s], t4 = ip[b + 4 * s];
     cd s14 = {t1.r + t4.r, t1.i + t4.i}, d14 = {t1.r - t4.r, t1.i - t4.i};
     cd s23 = {t2.r + t3.r, t2.i + t3.i}, d23 = {t2.r - t3.r, t2.i - t3.i};
     cd a1 = {t0.r + c1 * s14.r + c2 * s23.r, t0.i + c1 * s14.i + c2 * s23.i};
     cd a2 = {t0.r + c2 * s14.r + c1 * s23.r, t0.i + c2 * s14.i + c1 * s23.i};
     cd u1 = {s1 * d14.r + s2 * d23.r, s1 * d14.i + s2 * d23.i};
     cd u2 = {s2 * d14.r - s1 * d23.r, s2 * d14.i - s1 * d23.i};
-    o[k] = (cd){t0.r + s14.r + s23.r, t0.i + s14.i + s23.i};
-    o[m + k] = (cd){a1.r + u1.i, a1.i - u1.r};      /* a1 - i*u1 */
-    o[4 * m + k] = (cd){a1.r - u1.i, a1.i + u1.r};  /* a1 + i*u1 */
-    o[2 * m + k] = (cd){a2.r + u2.i, a2.i - u2.r};
-    o[3 * m + k] = (cd){a2.r - u2.i, a2.i + u2.r};
-  }
+    op[b] = (cd){t0.r + s14.r + s23.r, t0.i + s14.i + s23.i};
+    op[b + l1] = twid((cd){a1.r + u1.i, a1.i - u1.r}, w, 0, tw1);      /* a1 - i*u1 */
+    op[b + 4 * l1] = twid((cd){a1.r - u1.i, a1.i + u1.r}, w, 3, tw1);  /* a1 + i*u1 */
+    op[b + 2 * l1] = twid((cd){a2.r + u2.i, a2.i - u2.r}, w, 1, tw1);
+    op[b + 3 * l1] = twid((cd){a2.r - u2.i, a2.i + u2.r}, w, 2, tw1);
+  })
 }
 
-static void bflyg(cd *o, int64_t m, int p, const cd *tw, const cd *g) {
+/* A generic odd radix p <= BLUE_MAX; g[j] = W_p^j. */
+static void stageg(const cd *in, cd *out, int64_t l1, int64_t m, int p, const cd *tw,
+                   const cd *g) {
+  const int64_t s = l1 * m;
   cd t[BLUE_MAX];
-  for (int64_t k = 0; k < m; k++) {
-    t[0] = o[k];
-    for (int r = 1; r < p; r++)
-      t[r] = k ? cmul(o[r * m + k], tw[k * (p - 1) + r - 1]) : o[r * m + k];
-    for (int k2 = 0; k2 < p; k2++) {
-      cd acc = t[0];
-      int e = 0;
-      for (int r = 1; r < p; r++) {
-        e += k2;
-        if (e >= p) e -= p;
-        acc.r += t[r].r * g[e].r - t[r].i * g[e].i;
-        acc.i += t[r].r * g[e].i + t[r].i * g[e].r;
+  for (int64_t j1 = 0; j1 < m; j1++) {
+    const cd *ip = in + l1 * j1;
+    cd *op = out + l1 * p * j1;
+    const cd *w = tw + j1 * (p - 1);
+    for (int64_t b = 0; b < l1; b++) {
+      for (int j2 = 0; j2 < p; j2++) t[j2] = ip[b + j2 * s];
+      for (int k2 = 0; k2 < p; k2++) {
+        cd acc = t[0];
+        int e = 0;
+        for (int j2 = 1; j2 < p; j2++) {
+          e += k2;
+          if (e >= p) e -= p;
+          acc.r += t[j2].r * g[e].r - t[j2].i * g[e].i;
+          acc.i += t[j2].r * g[e].i + t[j2].i * g[e].r;
+        }
+        op[b + k2 * l1] = k2 && j1 ? cmul(acc, w[k2 - 1]) : acc;
       }
-      o[k2 * m + k] = acc;
     }
   }
 }
 
-/* Forward DFT of the n values in[j*is] (the stage-s sub-problem) into out. */
-static void ct_rec(const fplan *P, int s, cd *out, const cd *in, int64_t is, int64_t L) {
-  int p = P->fac[s];
-  int64_t m = L / p;
-  if (m == 1) {
-    for (int r = 0; r < p; r++) out[r] = in[r * is];
-  } else {
-    for (int r = 0; r < p; r++) ct_rec(P, s + 1, out + r * m, in + r * is, is * p, m);
+/* Cooley-Tukey plans only: the DFT of a (length P->n), computed by
+ * ping-ponging between a and b; returns the buffer holding it. */
+static cd *ct_run(const fplan *P, cd *a, cd *b) {
+  int64_t l1 = 1, L = P->n;
+  cd *in = a, *out = b;
+  for (int s = 0; s < P->nf; s++) {
+    int p = P->fac[s];
+    int64_t m = L / p;
+    const cd *tw = AT(P, P->tw[s]);
+    switch (p) {
+      case 2: stage2(in, out, l1, m, tw); break;
+      case 3: stage3(in, out, l1, m, tw); break;
+      case 4: stage4(in, out, l1, m, tw); break;
+      case 5: stage5(in, out, l1, m, tw); break;
+      default: stageg(in, out, l1, m, p, tw, tw + m * (p - 1)); break;
+    }
+    cd *t = in;
+    in = out;
+    out = t;
+    l1 *= p;
+    L = m;
   }
-  const cd *tw = AT(P, P->tw[s]);
-  switch (p) {
-    case 2: bfly2(out, m, tw); break;
-    case 3: bfly3(out, m, tw); break;
-    case 4: bfly4(out, m, tw); break;
-    case 5: bfly5(out, m, tw); break;
-    default: bflyg(out, m, p, tw, tw + m * (p - 1)); break;
-  }
+  return in;
 }
 
-/* Cooley-Tukey plans only: out = DFT(in), out != in. */
-static void ct_run(const fplan *P, cd *out, const cd *in, int64_t n) {
-  if (n == 1) {
-    out[0] = in[0];
-    return;
-  }
-  ct_rec(P, 0, out, in, 1, n);
-}
-
-/* Scratch (in cd) a line of plan P needs besides its input and output. */
+/* Scratch (in cd) a line of plan P needs besides its two line buffers. */
 static int64_t work_len(const fplan *P) { return P->blue ? 2 * P->m : 0; }
 
-/* y = forward DFT of x (length P->n; x is clobbered); w: work_len scratch. */
-static void fft_forward(const fplan *P, cd *x, cd *y, cd *w) {
-  if (!P->blue) {
-    ct_run(P, y, x, P->n);
-    return;
-  }
+/* The forward DFT of x (length P->n), using x and y (length P->n) and w
+ * (work_len) as scratch; returns x or y, whichever holds the result. */
+static cd *fft_forward(const fplan *P, cd *x, cd *y, cd *w) {
+  if (!P->blue) return ct_run(P, x, y);
   int64_t n = P->n, m = P->m;
   const fplan *S = (const fplan *)((const char *)P + P->sub);
   const cd *c = AT(P, P->chirp), *k = AT(P, P->kern);
   cd *a = w, *A = w + m;
   for (int64_t j = 0; j < n; j++) a[j] = cmul(x[j], c[j]);
   for (int64_t j = n; j < m; j++) a[j] = (cd){0, 0};
-  ct_run(S, A, a, m);
-  /* inverse transform of A*K as conj(DFT(conj(A*K))) */
+  cd *r = ct_run(S, a, A);
+  /* inverse transform of R*K as conj(DFT(conj(R*K))) */
   for (int64_t j = 0; j < m; j++) {
-    cd v = cmul(A[j], k[j]);
-    a[j] = (cd){v.r, -v.i};
+    cd v = cmul(r[j], k[j]);
+    r[j] = (cd){v.r, -v.i};
   }
-  ct_run(S, A, a, m);
-  for (int64_t j = 0; j < n; j++) y[j] = cmul((cd){A[j].r, -A[j].i}, c[j]);
+  r = ct_run(S, r, r == a ? A : a);
+  for (int64_t j = 0; j < n; j++) y[j] = cmul((cd){r[j].r, -r[j].i}, c[j]);
+  return y;
 }
 
 typedef struct {
@@ -342,7 +387,7 @@ static ndt_status fft_task(void *p, int worker) {
     ndt_unbind(&a->out, &bo, 0);
     return NDT_ERR_NOMEM;
   }
-  cd *y = x + n, *w = y + n;
+  cd *yb = x + n, *w = yb + n;
   ndt_cast_fn load = has_in ? ndt_cpu_cast(a->in.dtype, NDT_COMPLEX128) : NULL;
   ndt_cast_fn store = ndt_cpu_cast(NDT_COMPLEX128, a->out.dtype);
   int back = a->kind == NDT_FFT_BACKWARD || a->kind == NDT_FFT_C2R;
@@ -363,7 +408,7 @@ static ndt_status fft_task(void *p, int worker) {
     }
     if (back)
       for (int64_t j = 0; j < n; j++) x[j].i = -x[j].i;
-    fft_forward(P, x, y, w);
+    cd *y = fft_forward(P, x, yb, w);
     if (back || a->scale != 1.0) {
       double sr = a->scale, si = back ? -a->scale : a->scale;
       for (int64_t j = 0; j < nout; j++) {
