@@ -1,11 +1,11 @@
 /* fft.c - discrete Fourier transforms along one axis (numpy.fft's kernels).
  *
- * Our own FFT (no library): a recursive decimation-in-time mixed-radix
- * Cooley-Tukey transform with radix 2, 3, 4 and 5 butterflies and a generic
- * O(p^2) butterfly for other odd prime radices up to BLUE_MAX; a length with
- * a larger prime factor goes through Bluestein's chirp-z algorithm, a
- * convolution computed with a 5-smooth (2^a 3^b 5^c) transform, so every length is
- * O(n log n). Every transform is computed in double precision (complex64 and
+ * Our own FFT (no library): an iterative (Stockham autosort, decimation in
+ * frequency) mixed-radix Cooley-Tukey transform with radix 2, 3, 4 and 5
+ * butterflies and a generic O(p^2) butterfly for other odd prime radices up
+ * to BLUE_MAX; a length with a larger prime factor goes through Bluestein's
+ * chirp-z algorithm, a convolution computed with a transform of 5-smooth
+ * length (2^a 3^b 5^c), so every length is O(n log n). Every transform is computed in double precision (complex64 and
  * float32 data are widened on load and rounded once on store). Twiddles are
  * computed from cos/sin of 2*pi*k/n in double (one table per length,
  * filled by exact symmetries from the first octant), never by recurrence. The
