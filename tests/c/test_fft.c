@@ -21,6 +21,9 @@ static double urand(void) {
   return (double)(rng >> 11) / 9007199254740992.0 - 0.5;
 }
 
+/* "quick" on the command line (for valgrind): only the shorter lengths. */
+static int quick;
+
 static const long double PI_L = 3.141592653589793238462643383279502884L;
 
 /* y[k] = scale * sum_{j<h} x[j*xs] exp(sign*2 pi i jk/n), k < nout. */
@@ -66,6 +69,7 @@ static const int64_t LENS[] = {1,   2,   3,   4,   5,   6,   7,   8,    9,    11
 static void c2c(void) {
   for (size_t t = 0; t < sizeof LENS / sizeof *LENS; t++) {
     int64_t n = LENS[t];
+    if (quick && n > 300) continue;
     double *x = malloc(sizeof(double) * 2 * n), *y = malloc(sizeof(double) * 2 * n);
     long double *ref = malloc(sizeof(long double) * 2 * n);
     for (int64_t j = 0; j < 2 * n; j++) x[j] = urand();
@@ -95,6 +99,7 @@ static void real(void) {
   static const int64_t ns[] = {1, 2, 3, 8, 15, 16, 67, 100, 131, 1000, 1021};
   for (size_t t = 0; t < sizeof ns / sizeof *ns; t++) {
     int64_t n = ns[t];
+    if (quick && n > 200) continue;
     for (int pad = -1; pad <= 1; pad++) {
       int64_t m = n + pad * (n / 3 + 1);
       if (m < 1) m = 1;
@@ -156,6 +161,7 @@ static void lines(void) {
   static const int64_t dims[][2] = {{37, 64}, {64, 37}, {5, 1021}, {300, 12}, {9, 134}};
   for (size_t t = 0; t < sizeof dims / sizeof *dims; t++) {
     int64_t shape[2] = {dims[t][0], dims[t][1]}, sz = shape[0] * shape[1];
+    if (quick && sz > 4000) continue;
     double *x = malloc(sizeof(double) * 2 * sz);
     float *xf = malloc(sizeof(float) * 2 * sz);
     for (int64_t j = 0; j < 2 * sz; j++) xf[j] = (float)(x[j] = urand());
@@ -264,6 +270,26 @@ static void edge_cases(void) {
   for (int k = 0; k < 10; k++) zero &= out[k] == 0;
   EXPECT(ndt_size(r) == 5 && zero && ndt_get_dtype(r) == NDT_COMPLEX128, "padded empty");
   ndt_free(r);
+  /* failed allocations anywhere (plan, result, tasks) leave nothing behind */
+  int64_t n67 = 67;
+  ndt_array *p = NULL;
+  OK(ndt_zeros(&p, 1, &n67, NDT_COMPLEX128));
+  OK(ndt_sync());
+  int failures = 0;
+  for (int k = 1; k <= 12; k++) {
+    ndt_debug_fail_alloc_after(k);
+    r = NULL;
+    ndt_status st = ndt_fft(p, 0, 67, NDT_FFT_FORWARD, 1, &r);
+    if (st == NDT_OK) st = ndt_sync();
+    ndt_debug_fail_alloc_after(0);
+    failures += st != NDT_OK;
+    EXPECT(st == NDT_OK || st == NDT_ERR_NOMEM || st == NDT_ERR_DEFERRED, "alloc %d: %d", k,
+           (int)st);
+    ndt_free(r);
+    ndt_sync();
+  }
+  EXPECT(failures > 0, "no allocation failed");
+  ndt_free(p);
   ndt_free(a);
   ndt_free(c);
   ndt_free(s);
@@ -271,7 +297,8 @@ static void edge_cases(void) {
   ndt_free(e);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  quick = argc > 1 && strcmp(argv[1], "quick") == 0;
   ndt_config cfg = {.workers = 4, .tile_bytes = 512, .inline_elems = -1};
   OK(ndt_init(&cfg));
   c2c();
