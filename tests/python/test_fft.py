@@ -168,8 +168,17 @@ def test_out():
     oi = nt.zeros((5, 5), complex)
     nt.fft.ihfft(a.real, out=oi)
     close(oi, np.fft.ihfft(x.real))
+    oi32 = np.zeros((5, 5), np.complex64)
+    assert nt.fft.ihfft(a.real, out=oi32) is oi32
+    np.testing.assert_allclose(oi32, np.fft.ihfft(x.real), rtol=1e-5, atol=1e-5)
+    oh = nt.zeros((5, 8))           # NumPy's hfft ignores out
+    r = nt.fft.hfft(a[:, :5], out=oh)
+    assert r is not oh and float(nt.abs(oh).max()) == 0
+    close(r, np.fft.hfft(x[:, :5]))
     with pytest.raises(ValueError, match="output array has wrong shape"):
         nt.fft.fft(a, out=nt.zeros((5, 9), complex))
+    with pytest.raises(ValueError, match="output array has wrong shape"):
+        nt.fft.ihfft(a.real, out=nt.zeros((5, 4), complex))
     with pytest.raises(TypeError):
         nt.fft.fft(a, out=nt.zeros((5, 8)))
 

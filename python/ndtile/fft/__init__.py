@@ -124,7 +124,8 @@ def hfft(a, n=None, axis=-1, norm=None, out=None):
     if n is None:
         n = (x.shape[axis] - 1) * 2
     new_norm = _swap_direction(norm)
-    return irfft(x.conj(), n, axis, norm=new_norm, out=out)
+    # NumPy 2.4 passes out=None here too: hfft returns a new array
+    return irfft(x.conj(), n, axis, norm=new_norm, out=None)
 
 
 def ihfft(a, n=None, axis=-1, norm=None, out=None):
@@ -136,8 +137,15 @@ def ihfft(a, n=None, axis=-1, norm=None, out=None):
     if n is None:
         n = x.shape[axis]
     new_norm = _swap_direction(norm)
-    r = rfft(x, n, axis, norm=new_norm).conj()
-    return _put_out(r, out)
+    r = rfft(x, n, axis, norm=new_norm, out=out)
+    if out is None:
+        return r.conj()
+    if isinstance(out, _core.Array):
+        from .. import _ufunc
+        _ufunc.UFUNCS['conjugate'](out, out=out)
+    else:
+        _np.conjugate(out, out=out)
+    return out
 
 
 def _cook_nd_args(shape, s=None, axes=None, invreal=0):
