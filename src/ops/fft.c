@@ -11,10 +11,11 @@
  * filled by exact symmetries from the first octant), never by recurrence. The
  * backward transform is conj(forward(conj(x))), which is exact.
  *
- * Real input (r2c) is transformed as complex data with zero imaginary parts;
- * Hermitian input (c2r) is extended to the full spectrum (X[n-k] =
- * conj(X[k])) and the real part of its backward transform kept, which
- * ignores the imaginary parts of X[0] and X[n/2] as NumPy does.
+ * Real transforms (r2c, c2r) of even n run as a complex transform of n/2
+ * (half_line). For odd n, real input is transformed as complex data with
+ * zero imaginary parts, and Hermitian input is extended to the full spectrum
+ * (X[n-k] = conj(X[k])) and the real part of its backward transform kept;
+ * both ignore the imaginary parts of X[0] and X[n/2] as NumPy does.
  *
  * Like sort.c this is a "line" operation: each 1-d slice along the axis is
  * loaded, transformed and stored whole by one task; tasks are blocks of the
@@ -360,11 +361,84 @@ static cd *fft_forward(const fplan *P, cd *x, cd *y, cd *w) {
 
 typedef struct {
   ndt_array in, out;   /* block views, the transformed axis last */
-  int kind;
+  int kind, half;      /* half: a real transform of even n as a complex one of n/2 */
   int64_t n, nload;    /* transform length; input values read per line */
   double scale;
   const fplan *plan;   /* in a byte store the task keeps alive */
 } fft_arg;
+
+/* One line the plain way: the complex transform of length n (real input
+ * widened, Hermitian input extended to the full spectrum). ip: the line's
+ * input (stride is bytes; nload values), op: its output (stride os). */
+static void full_line(const fft_arg *a, const fplan *P, const char *ip, int64_t is, char *op,
+                      int64_t os, cd *x, cd *yb, cd *w) {
+  int64_t n = a->n, nout = a->kind == NDT_FFT_R2C ? n / 2 + 1 : n;
+  int back = a->kind == NDT_FFT_BACKWARD || a->kind == NDT_FFT_C2R;
+  if (a->nload) ndt_cpu_cast(a->in.dtype, NDT_COMPLEX128)(ip, is, (char *)x, 16, a->nload);
+  for (int64_t j = a->nload; j < n; j++) x[j] = (cd){0, 0};
+  if (a->kind == NDT_FFT_C2R) {   /* the full Hermitian spectrum */
+    int64_t h = a->nload;         /* values given: X[0..h) with h <= n/2+1 */
+    for (int64_t k = 1; 2 * k < n; k++)
+      x[n - k] = k < h ? (cd){x[k].r, -x[k].i} : (cd){0, 0};
+  }
+  if (back)
+    for (int64_t j = 0; j < n; j++) x[j].i = -x[j].i;
+  cd *y = fft_forward(P, x, yb, w);
+  if (back || a->scale != 1.0) {
+    double sr = a->scale, si = back ? -a->scale : a->scale;
+    for (int64_t j = 0; j < nout; j++) {
+      y[j].r *= sr;
+      y[j].i *= si;
+    }
+  }
+  ndt_cpu_cast(NDT_COMPLEX128, a->out.dtype)((const char *)y, 16, op, os, nout);
+}
+
+/* One real line of even length n = 2h through a complex transform of h
+ * (P is its plan, followed by rt[k] = W_n^k, k <= h). r2c: z[j] = x[2j] +
+ * i*x[2j+1], Z = DFT_h(z), X[k] = E[k] + W_n^k O[k] with E[k] = (Z[k] +
+ * conj(Z[h-k]))/2 and O[k] = (Z[k] - conj(Z[h-k]))/(2i). c2r inverts it:
+ * Z[k] = (X[k] + conj(X[h-k])) + i*(X[k] - conj(X[h-k]))*conj(W_n^k), and
+ * the backward DFT_h of Z interleaves the real output's even and odd
+ * values. */
+static void half_line(const fft_arg *a, const fplan *P, const char *ip, int64_t is, char *op,
+                      int64_t os, cd *x, cd *yb, cd *w) {
+  int64_t n = a->n, h = n / 2;
+  const cd *rt = (const cd *)((const char *)P + P->bytes);
+  double sc = a->scale;
+  if (a->kind == NDT_FFT_R2C) {
+    double *xr = (double *)x;
+    if (a->nload) ndt_cpu_cast(a->in.dtype, NDT_FLOAT64)(ip, is, (char *)xr, 8, a->nload);
+    for (int64_t j = a->nload; j < n; j++) xr[j] = 0;
+    cd *z = fft_forward(P, x, yb, w);
+    cd *o = z == x ? yb : x;
+    for (int64_t k = 0; k <= h; k++) {
+      cd p = z[k == h ? 0 : k], q = z[k == 0 ? 0 : h - k];
+      cd e = {0.5 * (p.r + q.r), 0.5 * (p.i - q.i)};
+      cd d = {0.5 * (p.i + q.i), -0.5 * (p.r - q.r)};   /* (p - conj q) / (2i) */
+      cd t = cmul(rt[k], d);
+      o[k] = (cd){(e.r + t.r) * sc, (e.i + t.i) * sc};
+    }
+    ndt_cpu_cast(NDT_COMPLEX128, a->out.dtype)((const char *)o, 16, op, os, h + 1);
+    return;
+  }
+  if (a->nload) ndt_cpu_cast(a->in.dtype, NDT_COMPLEX128)(ip, is, (char *)x, 16, a->nload);
+  for (int64_t j = a->nload; j <= h; j++) x[j] = (cd){0, 0};
+  x[0].i = 0;   /* NumPy ignores the imaginary parts of X[0] and X[n/2] */
+  x[h].i = 0;
+  for (int64_t k = 0; k < h; k++) {
+    cd p = x[k], q = {x[h - k].r, -x[h - k].i};
+    cd su = {p.r + q.r, p.i + q.i};
+    cd t = cmul((cd){p.r - q.r, p.i - q.i}, (cd){rt[k].r, -rt[k].i});
+    yb[k] = (cd){su.r - t.i, -(su.i + t.r)};   /* conj(Z[k]): backward via forward */
+  }
+  cd *r = fft_forward(P, yb, x, w);
+  for (int64_t j = 0; j < h; j++) {   /* conj(r) = (x[2j], x[2j+1]) */
+    r[j].r *= sc;
+    r[j].i *= -sc;
+  }
+  ndt_cpu_cast(NDT_FLOAT64, a->out.dtype)((const char *)r, 8, op, os, n);
+}
 
 static ndt_status fft_task(void *p, int worker) {
   NDT_UNUSED(worker);
@@ -388,9 +462,6 @@ static ndt_status fft_task(void *p, int worker) {
     return NDT_ERR_NOMEM;
   }
   cd *yb = x + n, *w = yb + n;
-  ndt_cast_fn load = has_in ? ndt_cpu_cast(a->in.dtype, NDT_COMPLEX128) : NULL;
-  ndt_cast_fn store = ndt_cpu_cast(NDT_COMPLEX128, a->out.dtype);
-  int back = a->kind == NDT_FFT_BACKWARD || a->kind == NDT_FFT_C2R;
   int64_t idx[NDT_MAXDIMS] = {0};
   for (int64_t l = 0; l < lines; l++) {
     const char *ip = bi.ptr;
@@ -399,24 +470,11 @@ static ndt_status fft_task(void *p, int worker) {
       if (has_in) ip += idx[k] * bi.st[k];
       op += idx[k] * bo.st[k];
     }
-    if (has_in) load(ip, is, (char *)x, (int64_t)sizeof(cd), a->nload);
-    for (int64_t j = a->nload; j < n; j++) x[j] = (cd){0, 0};
-    if (a->kind == NDT_FFT_C2R) {   /* the full Hermitian spectrum */
-      int64_t h = a->nload;         /* values given: X[0..h) with h <= n/2+1 */
-      for (int64_t k = 1; 2 * k < n; k++)
-        x[n - k] = k < h ? (cd){x[k].r, -x[k].i} : (cd){0, 0};
+    if (a->half) {
+      half_line(a, P, ip, is, op, os, x, yb, w);
+    } else {
+      full_line(a, P, ip, is, op, os, x, yb, w);
     }
-    if (back)
-      for (int64_t j = 0; j < n; j++) x[j].i = -x[j].i;
-    cd *y = fft_forward(P, x, yb, w);
-    if (back || a->scale != 1.0) {
-      double sr = a->scale, si = back ? -a->scale : a->scale;
-      for (int64_t j = 0; j < nout; j++) {
-        y[j].r *= sr;
-        y[j].i *= si;
-      }
-    }
-    store((const char *)y, (int64_t)sizeof(cd), op, os, nout);
     for (int k = nd - 2; k >= 0; k--) {
       if (++idx[k] < a->out.shape[k]) break;
       idx[k] = 0;
@@ -479,13 +537,25 @@ ndt_status ndt_fft(const ndt_array *a, int axis, int64_t n, int kind, double sca
   }
   /* the plan, in a byte store every task keeps alive */
   ndt_store *ps = NULL;
-  int64_t pb = plan_bytes(n);
+  int half = (kind == NDT_FFT_R2C || kind == NDT_FFT_C2R) && n % 2 == 0;
+  int64_t pn = half ? n / 2 : n;
+  int64_t pb = plan_bytes(pn) + (half ? (pn + 1) * (int64_t)sizeof(cd) : 0);
   if ((st = ndt_store_new_bytes(&ps, pb))) {
     ndt_free(res);
     return st;
   }
   fplan *P = (fplan *)ndt_tile_buffer(&ps->tiles[0]);
-  if (P) plan_build(P, n);
+  if (P) plan_build(P, pn);
+  if (P && P->blue >= 0 && half) {   /* W_n^k, k <= n/2, after the plan */
+    cd *t = ndt_malloc((size_t)n * sizeof(cd));
+    if (t) {
+      roots_fill(t, n);
+      memcpy(AT(P, P->bytes), t, (size_t)(pn + 1) * sizeof(cd));
+      ndt_mfree(t);
+    } else {
+      P->blue = -1;
+    }
+  }
   if (!P || P->blue < 0) {
     ndt_store_decref(ps);
     ndt_free(res);
@@ -508,7 +578,7 @@ ndt_status ndt_fft(const ndt_array *a, int axis, int64_t n, int kind, double sca
   ndt_store *stores[3] = {res->store, ps, a->store};
   int small = tl.ntiles <= 1 && res->size <= ndt_rt_inline_elems();
   for (int64_t b = 0; b < tl.ntiles && st == NDT_OK; b++) {
-    fft_arg s = {.kind = kind, .n = n, .nload = nload, .scale = scale, .plan = P};
+    fft_arg s = {.kind = kind, .half = half, .n = n, .nload = nload, .scale = scale, .plan = P};
     ndt_block_view(&oin, &tl, b, &s.in);
     ndt_block_view(&oout, &tl, b, &s.out);
     s.in.shape[nd - 1] = nload;

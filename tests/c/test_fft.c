@@ -96,7 +96,7 @@ static void c2c(void) {
 
 /* r2c and c2r of lengths n with input lengths m (padding / truncation). */
 static void real(void) {
-  static const int64_t ns[] = {1, 2, 3, 8, 15, 16, 67, 100, 131, 1000, 1021};
+  static const int64_t ns[] = {1, 2, 3, 4, 8, 15, 16, 67, 100, 131, 134, 262, 1000, 1021};
   for (size_t t = 0; t < sizeof ns / sizeof *ns; t++) {
     int64_t n = ns[t];
     if (quick && n > 200) continue;
