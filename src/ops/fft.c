@@ -19,7 +19,9 @@
  *
  * Like sort.c this is a "line" operation: each 1-d slice along the axis is
  * loaded, transformed and stored whole by one task; tasks are blocks of the
- * other axes tiled by the usual rule. The plan (factors and twiddles) is
+ * other axes tiled by the usual rule. Blocks are bound in the array's axis
+ * order; strided complex lines (a transform along a non-last axis) are
+ * transformed up to BATCH_MAX at a time, interleaved (batch_lines). The plan (factors and twiddles) is
  * built once per call into a runtime-private byte store that every task
  * reads (it is passed to ndt_submit as a store to keep alive, and freed with
  * the last task). Each line's arithmetic is fixed by the plan, so results
@@ -116,7 +118,7 @@ static int64_t plan_bytes(int64_t n) {
   return HDR + tot * (int64_t)sizeof(cd);
 }
 
-static cd *ct_run(const fplan *P, cd *a, cd *b);
+static cd *ct_run(const fplan *P, cd *a, cd *b, int64_t batch);
 
 static void plan_build(fplan *P, int64_t n) {
   memset(P, 0, sizeof *P);
@@ -155,7 +157,7 @@ static void plan_build(fplan *P, int64_t n) {
     /* the sub-plan's run is out of place: transform a heap copy into k */
     cd *tmp = ndt_malloc((size_t)m * sizeof(cd));
     if (tmp) {
-      cd *r = ct_run(S, k, tmp);
+      cd *r = ct_run(S, k, tmp, 1);
       if (r != k) memcpy(k, r, (size_t)m * sizeof(cd));
       ndt_mfree(tmp);
       double inv = 1.0 / (double)m;
@@ -310,10 +312,11 @@ static void stageg(const cd *in, cd *out, int64_t l1, int64_t m, int p, const cd
   }
 }
 
-/* Cooley-Tukey plans only: the DFT of a (length P->n), computed by
- * ping-ponging between a and b; returns the buffer holding it. */
-static cd *ct_run(const fplan *P, cd *a, cd *b) {
-  int64_t l1 = 1, L = P->n;
+/* Cooley-Tukey plans only: the DFTs of `batch` interleaved lines of length
+ * P->n (element j of line g at a[g + batch*j]), computed by ping-ponging
+ * between a and b; returns the buffer holding them, in the same layout. */
+static cd *ct_run(const fplan *P, cd *a, cd *b, int64_t batch) {
+  int64_t l1 = batch, L = P->n;
   cd *in = a, *out = b;
   for (int s = 0; s < P->nf; s++) {
     int p = P->fac[s];
@@ -341,27 +344,27 @@ static int64_t work_len(const fplan *P) { return P->blue ? 2 * P->m : 0; }
 /* The forward DFT of x (length P->n), using x and y (length P->n) and w
  * (work_len) as scratch; returns x or y, whichever holds the result. */
 static cd *fft_forward(const fplan *P, cd *x, cd *y, cd *w) {
-  if (!P->blue) return ct_run(P, x, y);
+  if (!P->blue) return ct_run(P, x, y, 1);
   int64_t n = P->n, m = P->m;
   const fplan *S = (const fplan *)((const char *)P + P->sub);
   const cd *c = AT(P, P->chirp), *k = AT(P, P->kern);
   cd *a = w, *A = w + m;
   for (int64_t j = 0; j < n; j++) a[j] = cmul(x[j], c[j]);
   for (int64_t j = n; j < m; j++) a[j] = (cd){0, 0};
-  cd *r = ct_run(S, a, A);
+  cd *r = ct_run(S, a, A, 1);
   /* inverse transform of R*K as conj(DFT(conj(R*K))) */
   for (int64_t j = 0; j < m; j++) {
     cd v = cmul(r[j], k[j]);
     r[j] = (cd){v.r, -v.i};
   }
-  r = ct_run(S, r, r == a ? A : a);
+  r = ct_run(S, r, r == a ? A : a, 1);
   for (int64_t j = 0; j < n; j++) y[j] = cmul((cd){r[j].r, -r[j].i}, c[j]);
   return y;
 }
 
 typedef struct {
-  ndt_array in, out;   /* block views, the transformed axis last */
-  int kind, half;      /* half: a real transform of even n as a complex one of n/2 */
+  ndt_array in, out;   /* block views; the transformed axis is axis ax */
+  int ax, kind, half;      /* half: a real transform of even n as a complex one of n/2 */
   int64_t n, nload;    /* transform length; input values read per line */
   double scale;
   const fplan *plan;   /* in a byte store the task keeps alive */
@@ -440,6 +443,37 @@ static void half_line(const fft_arg *a, const fplan *P, const char *ip, int64_t 
   ndt_cpu_cast(NDT_FLOAT64, a->out.dtype)((const char *)r, 8, op, os, n);
 }
 
+/* cnt lines of a complex transform together (lines g < cnt at ip + g*ig
+ * and op + g*og): gathered row by row into x as interleaved lines, so the
+ * Stockham stages run over all of them at once with contiguous inner
+ * loops; used when the lines are strided (the transformed axis is not the
+ * last). */
+#define BATCH_ELEMS 32768   /* cd per buffer: 512 KiB */
+#define BATCH_MAX 16
+static void batch_lines(const fft_arg *a, const fplan *P, const char *ip, int64_t is,
+                        int64_t ig, char *op, int64_t os, int64_t og, int64_t cnt, cd *x,
+                        cd *yb) {
+  int64_t n = a->n, nl = a->nload;
+  int back = a->kind == NDT_FFT_BACKWARD;
+  if (nl) {
+    ndt_cast_fn load = ndt_cpu_cast(a->in.dtype, NDT_COMPLEX128);
+    for (int64_t j = 0; j < nl; j++) load(ip + j * is, ig, (char *)(x + j * cnt), 16, cnt);
+  }
+  if (nl < n) memset(x + nl * cnt, 0, (size_t)((n - nl) * cnt) * sizeof(cd));
+  if (back)
+    for (int64_t j = 0; j < n * cnt; j++) x[j].i = -x[j].i;
+  cd *r = ct_run(P, x, yb, cnt);
+  if (back || a->scale != 1.0) {
+    double sr = a->scale, si = back ? -a->scale : a->scale;
+    for (int64_t j = 0; j < n * cnt; j++) {
+      r[j].r *= sr;
+      r[j].i *= si;
+    }
+  }
+  ndt_cast_fn store = ndt_cpu_cast(NDT_COMPLEX128, a->out.dtype);
+  for (int64_t k = 0; k < n; k++) store((const char *)(r + k * cnt), 16, op + k * os, og, cnt);
+}
+
 static ndt_status fft_task(void *p, int worker) {
   NDT_UNUSED(worker);
   const fft_arg *a = p;
@@ -452,32 +486,52 @@ static ndt_status fft_task(void *p, int worker) {
     if (has_in) ndt_unbind(&a->in, &bi, 0);
     return st;
   }
-  int nd = a->out.ndim;
-  int64_t n = a->n, nout = a->out.shape[nd - 1], lines = a->out.size / nout;
-  int64_t is = has_in ? bi.st[nd - 1] : 0, os = bo.st[nd - 1];
-  cd *x = ndt_malloc((size_t)(2 * n + work_len(P)) * sizeof(cd));
+  int nd = a->out.ndim, ax = a->ax;
+  int64_t n = a->n, nout = a->out.shape[ax], lines = a->out.size / nout;
+  int64_t is = has_in ? bi.st[ax] : 0, os = bo.st[ax];
+  int oth[NDT_MAXDIMS], no = 0;   /* the other axes, in order */
+  for (int k = 0; k < nd; k++)
+    if (k != ax) oth[no++] = k;
+  /* strided complex lines go in batches along the innermost other axis */
+  int inner = no ? oth[no - 1] : 0;
+  int64_t G = 1;
+  if (no && ax != nd - 1 && !a->half && !P->blue &&
+      (a->kind == NDT_FFT_FORWARD || a->kind == NDT_FFT_BACKWARD)) {
+    G = BATCH_ELEMS / n;
+    if (G > BATCH_MAX) G = BATCH_MAX;
+    if (G > a->out.shape[inner]) G = a->out.shape[inner];
+    if (G < 2) G = 1;
+  }
+  cd *x = ndt_malloc((size_t)(2 * n * G + work_len(P)) * sizeof(cd));
   if (!x) {
     if (has_in) ndt_unbind(&a->in, &bi, 0);
     ndt_unbind(&a->out, &bo, 0);
     return NDT_ERR_NOMEM;
   }
-  cd *yb = x + n, *w = yb + n;
+  cd *yb = x + n * G, *w = yb + n * G;
   int64_t idx[NDT_MAXDIMS] = {0};
-  for (int64_t l = 0; l < lines; l++) {
+  for (int64_t done = 0; done < lines;) {
     const char *ip = bi.ptr;
     char *op = bo.ptr;
-    for (int k = 0; k < nd - 1; k++) {
-      if (has_in) ip += idx[k] * bi.st[k];
-      op += idx[k] * bo.st[k];
+    for (int k = 0; k < no; k++) {
+      if (has_in) ip += idx[k] * bi.st[oth[k]];
+      op += idx[k] * bo.st[oth[k]];
     }
-    if (a->half) {
+    int64_t cnt = 1;
+    if (G > 1) {
+      cnt = a->out.shape[inner] - idx[no - 1];
+      if (cnt > G) cnt = G;
+      batch_lines(a, P, ip, is, has_in ? bi.st[inner] : 0, op, os, bo.st[inner], cnt, x, yb);
+    } else if (a->half) {
       half_line(a, P, ip, is, op, os, x, yb, w);
     } else {
       full_line(a, P, ip, is, op, os, x, yb, w);
     }
-    for (int k = nd - 2; k >= 0; k--) {
-      if (++idx[k] < a->out.shape[k]) break;
+    done += cnt;
+    if (no) idx[no - 1] += cnt;
+    for (int k = no - 1; k > 0 && idx[k] >= a->out.shape[oth[k]]; k--) {
       idx[k] = 0;
+      idx[k - 1]++;
     }
   }
   ndt_mfree(x);
@@ -497,6 +551,19 @@ static void axis_last(const ndt_array *v, int ax, ndt_array *w) {
   }
   w->shape[j] = v->shape[ax];
   w->strides[j] = v->strides[ax];
+}
+
+/* v's last axis moved to position ax (the inverse of axis_last), so a bound
+ * block keeps the array's own order: rows of a column block stay rows. */
+static void line_to(ndt_array *v, int ax) {
+  int nd = v->ndim;
+  int64_t sh = v->shape[nd - 1], st = v->strides[nd - 1];
+  for (int k = nd - 1; k > ax; k--) {
+    v->shape[k] = v->shape[k - 1];
+    v->strides[k] = v->strides[k - 1];
+  }
+  v->shape[ax] = sh;
+  v->strides[ax] = st;
 }
 
 ndt_dtype ndt_fft_result_type(ndt_dtype in, int kind) {
@@ -588,6 +655,9 @@ ndt_status ndt_fft(const ndt_array *a, int axis, int64_t n, int kind, double sca
     s.in.ndim = s.out.ndim = nd;
     s.in.size *= nload;
     s.out.size *= nout;
+    line_to(&s.in, axis);
+    line_to(&s.out, axis);
+    s.ax = axis;
     nacc = 0;
     if (nload > 0) st = ndt_add_access(&acc, &nacc, &cap, &s.in, NDT_READ);
     if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &s.out, NDT_WRITE);
