@@ -1,7 +1,7 @@
 /* fft.c - discrete Fourier transforms along one axis (numpy.fft's kernels).
  *
  * Our own FFT (no library): an iterative (Stockham autosort, decimation in
- * frequency) mixed-radix Cooley-Tukey transform with radix 2, 3, 4 and 5
+ * frequency) mixed-radix Cooley-Tukey transform with radix 2, 3, 4, 5 and 8
  * butterflies and a generic O(p^2) butterfly for other odd prime radices up
  * to BLUE_MAX; a length with a larger prime factor goes through Bluestein's
  * chirp-z algorithm, a convolution computed with a transform of 5-smooth
@@ -48,12 +48,15 @@ typedef struct {
   int64_t m, chirp, kern, sub; /* Bluestein */
 } fplan;
 
+/* Radices without a butterfly of their own (odd primes from 7). */
+#define GENERIC(p) ((p) > 5 && (p) != 8)
 #define HDR ((int64_t)((sizeof(fplan) + 63) / 64 * 64))
 #define AT(P, off) ((cd *)((char *)(P) + (off)))
 
 static int factorize(int64_t n, int32_t *fac) {
   int nf = 0;
-  while (n % 4 == 0) { fac[nf++] = 4; n /= 4; }
+  while (n % 8 == 0) { fac[nf++] = 8; n /= 8; }
+  if (n % 4 == 0) { fac[nf++] = 4; n /= 4; }
   if (n % 2 == 0) { fac[nf++] = 2; n /= 2; }
   for (int64_t f = 3; f * f <= n; f += 2)
     while (n % f == 0) {
@@ -112,7 +115,7 @@ static int64_t plan_bytes(int64_t n) {
   for (int s = 0; s < h.nf; s++) {
     int p = h.fac[s];
     int64_t m = L / p;
-    tot += m * (p - 1) + (p > 5 ? p : 0);
+    tot += m * (p - 1) + (GENERIC(p) ? p : 0);
     L = m;
   }
   return HDR + tot * (int64_t)sizeof(cd);
@@ -185,7 +188,7 @@ static void plan_build(fplan *P, int64_t n) {
     for (int64_t j1 = 0; j1 < m; j1++)   /* W_L^(j1*r) = W_n^(l1*j1*r), l1*j1*r < n */
       for (int r = 1; r < p; r++) w[j1 * (p - 1) + (r - 1)] = base[l1 * j1 * r];
     off += m * (p - 1) * (int64_t)sizeof(cd);
-    if (p > 5) {
+    if (GENERIC(p)) {
       cd *g = AT(P, off);
       for (int j = 0; j < p; j++) g[j] = base[j * (n / p)];
       off += p * (int64_t)sizeof(cd);
@@ -286,6 +289,38 @@ static void stage5(const cd *in, cd *out, int64_t l1, int64_t m, const cd *tw) {
   })
 }
 
+static void stage8(const cd *in, cd *out, int64_t l1, int64_t m, const cd *tw) {
+  const double h = 0.70710678118654752440084436210485;   /* sqrt(1/2) */
+  const int64_t s = l1 * m;
+  STAGE_LOOP(8, {
+    cd t0 = ip[b], t1 = ip[b + s], t2 = ip[b + 2 * s], t3 = ip[b + 3 * s];
+    cd t4 = ip[b + 4 * s], t5 = ip[b + 5 * s], t6 = ip[b + 6 * s], t7 = ip[b + 7 * s];
+    /* 4-point DFTs of the even (E) and odd (O) samples */
+    cd a = {t0.r + t4.r, t0.i + t4.i}, e = {t0.r - t4.r, t0.i - t4.i};
+    cd c = {t2.r + t6.r, t2.i + t6.i}, d = {t2.r - t6.r, t2.i - t6.i};
+    cd E0 = {a.r + c.r, a.i + c.i}, E2 = {a.r - c.r, a.i - c.i};
+    cd E1 = {e.r + d.i, e.i - d.r}, E3 = {e.r - d.i, e.i + d.r};
+    a = (cd){t1.r + t5.r, t1.i + t5.i};
+    e = (cd){t1.r - t5.r, t1.i - t5.i};
+    c = (cd){t3.r + t7.r, t3.i + t7.i};
+    d = (cd){t3.r - t7.r, t3.i - t7.i};
+    cd O0 = {a.r + c.r, a.i + c.i}, O2 = {a.r - c.r, a.i - c.i};
+    cd O1 = {e.r + d.i, e.i - d.r}, O3 = {e.r - d.i, e.i + d.r};
+    /* times W8^k: W8 = h(1 - i), W8^2 = -i, W8^3 = -h(1 + i) */
+    cd P1 = {h * (O1.r + O1.i), h * (O1.i - O1.r)};
+    cd P2 = {O2.i, -O2.r};
+    cd P3 = {h * (O3.i - O3.r), -h * (O3.r + O3.i)};
+    op[b] = (cd){E0.r + O0.r, E0.i + O0.i};
+    op[b + l1] = twid((cd){E1.r + P1.r, E1.i + P1.i}, w, 0, tw1);
+    op[b + 2 * l1] = twid((cd){E2.r + P2.r, E2.i + P2.i}, w, 1, tw1);
+    op[b + 3 * l1] = twid((cd){E3.r + P3.r, E3.i + P3.i}, w, 2, tw1);
+    op[b + 4 * l1] = twid((cd){E0.r - O0.r, E0.i - O0.i}, w, 3, tw1);
+    op[b + 5 * l1] = twid((cd){E1.r - P1.r, E1.i - P1.i}, w, 4, tw1);
+    op[b + 6 * l1] = twid((cd){E2.r - P2.r, E2.i - P2.i}, w, 5, tw1);
+    op[b + 7 * l1] = twid((cd){E3.r - P3.r, E3.i - P3.i}, w, 6, tw1);
+  })
+}
+
 /* A generic odd radix p <= BLUE_MAX; g[j] = W_p^j. */
 static void stageg(const cd *in, cd *out, int64_t l1, int64_t m, int p, const cd *tw,
                    const cd *g) {
@@ -327,6 +362,7 @@ static cd *ct_run(const fplan *P, cd *a, cd *b, int64_t batch) {
       case 3: stage3(in, out, l1, m, tw); break;
       case 4: stage4(in, out, l1, m, tw); break;
       case 5: stage5(in, out, l1, m, tw); break;
+      case 8: stage8(in, out, l1, m, tw); break;
       default: stageg(in, out, l1, m, p, tw, tw + m * (p - 1)); break;
     }
     cd *t = in;
