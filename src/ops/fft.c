@@ -84,6 +84,8 @@ static void roots_fill(cd *t, int64_t L) {
     double a = tau * (double)j / (double)L;
     t[j] = (cd){cos(a), -sin(a)};
   }
+  if (L % 4 == 0 && L / 4 <= lim) t[L / 4] = (cd){0, -1};   /* exact, not cos(pi/2) */
+  if (L % 2 == 0 && L / 2 <= lim) t[L / 2] = (cd){-1, 0};
   if (L % 8 == 0)
     for (int64_t j = lim + 1; j <= L / 4; j++) t[j] = (cd){-t[L / 4 - j].i, -t[L / 4 - j].r};
   if (L % 4 == 0)
