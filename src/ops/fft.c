@@ -28,6 +28,7 @@
  * are bitwise the same for any number of workers or ranks. */
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include "exec.h"
 
@@ -660,6 +661,11 @@ ndt_status ndt_fft(const ndt_array *a, int axis, int64_t n, int kind, double sca
     } else {
       P->blue = -1;
     }
+  }
+  if ((!P || P->blue < 0) && ndt_distributed()) {
+    /* a rank-local failure: the other ranks go on (as ndt_scalar does) */
+    fprintf(stderr, "ndtile rank %d: out of memory building an FFT plan\n", ndt_rank());
+    ndt_abort(71);
   }
   if (!P || P->blue < 0) {
     ndt_store_decref(ps);
