@@ -663,7 +663,7 @@ ndt_status ndt_fft(const ndt_array *a, int axis, int64_t n, int kind, double sca
     }
   }
   if ((!P || P->blue < 0) && ndt_distributed()) {
-    /* a rank-local failure: the other ranks go on (as ndt_scalar does) */
+    /* fail-stop: the other ranks would go on without this one (as ndt_scalar) */
     fprintf(stderr, "ndtile rank %d: out of memory building an FFT plan\n", ndt_rank());
     ndt_abort(71);
   }
