@@ -364,6 +364,31 @@ ndt_status ndt_scan(ndt_scan_op op, const ndt_array *a, int axis, ndt_dtype dtyp
 /* The result dtype ndt_scan uses for an input dtype and a requested dtype. */
 ndt_dtype ndt_scan_result_type(ndt_scan_op op, ndt_dtype in, ndt_dtype dtype);
 
+/* ---- Fourier transforms (src/ops/fft.c) ------------------------------ */
+/* numpy.fft's 1-d transforms along axis (negative counts from the end) with
+ * transform length n >= 1 (NDT_ERR_VALUE otherwise):
+ *   NDT_FFT_FORWARD   complex to complex, y[k] = sum_j x[j] exp(-2 pi i jk/n)
+ *   NDT_FFT_BACKWARD  complex to complex, the same with exp(+2 pi i jk/n)
+ *   NDT_FFT_R2C       real input (complex input is NDT_ERR_TYPE), the first
+ *                     n/2+1 values of the forward transform
+ *   NDT_FFT_C2R       Hermitian input: the n/2+1 values X[0..n/2], extended
+ *                     by X[n-k] = conj(X[k]); the real backward transform
+ *                     (imaginary parts of X[0] and, n even, X[n/2] ignored)
+ * Along the axis the input is cut to, or padded with zeros to, n values
+ * (n/2+1 for NDT_FFT_C2R), as NumPy's `n`; every result value is multiplied
+ * by scale (1 for none; NumPy's `norm` is the caller's choice of scale).
+ * The result is a new C-contiguous array whose axis has n values (n/2+1 for
+ * NDT_FFT_R2C); its dtype is ndt_fft_result_type: complex64 (float32 for
+ * NDT_FFT_C2R) for float32/complex64 input, else complex128 (float64).
+ * Transforms are computed in double precision; every length is O(n log n)
+ * (Bluestein for large prime factors). Each 1-d line is transformed whole by
+ * one task, so results do not depend on the workers or ranks. An axis out
+ * of range is NDT_ERR_AXIS. */
+enum { NDT_FFT_FORWARD = 0, NDT_FFT_BACKWARD = 1, NDT_FFT_R2C = 2, NDT_FFT_C2R = 3 };
+ndt_status ndt_fft(const ndt_array *a, int axis, int64_t n, int kind, double scale,
+                   ndt_array **out);
+ndt_dtype ndt_fft_result_type(ndt_dtype in, int kind);
+
 /* ---- matrix products (src/ops/matmul.c) -------------------------------- */
 /* NumPy's matmul (the @ operator). The last two axes are matrices and the
  * leading axes broadcast; a 1-d first operand is a row vector and a 1-d

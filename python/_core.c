@@ -1735,6 +1735,20 @@ static PyObject *f_histogram_count(PyObject *m, PyObject *args) {
                                  w == Py_None ? NULL : ARR(w), &r));
 }
 
+/* fft(a, axis, n, kind, scale): ndt_fft (kind 0 forward, 1 backward, 2 r2c, 3 c2r). */
+static PyObject *f_fft(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *a;
+  long axis;
+  long long n;
+  int kind;
+  double scale;
+  if (!PyArg_ParseTuple(args, "OlLid", &a, &axis, &n, &kind, &scale) || !check_arr(a))
+    return NULL;
+  if (axis < -NDT_MAXDIMS - 1 || axis > NDT_MAXDIMS) axis = axis < 0 ? -NDT_MAXDIMS - 1 : NDT_MAXDIMS;
+  RETURN_NEW(ndt_fft(ARR(a), (int)axis, (int64_t)n, kind, scale, &r));
+}
+
 static PyObject *f_promote(PyObject *m, PyObject *args) {
   (void)m;
   int a, aw, b, bw;
@@ -2356,6 +2370,7 @@ static PyMethodDef module_methods[] = {
   {"correlate", f_correlate, METH_VARARGS, "correlate(a, v, lag0, n, conj)"},
   {"diagonal", f_diagonal, METH_VARARGS, "diagonal(a, offset, axis1, axis2): a view"},
   {"put", f_put, METH_VARARGS, "put(a, flat_idx int64, vals): a.flat[idx] = vals in order"},
+  {"fft", f_fft, METH_VARARGS, "fft(a, axis, n, kind, scale): 1-d FFTs along axis"},
   {"argwhere", f_argwhere, METH_O, "argwhere(a): (count, ndim) int64 indices"},
   {"partition", f_partition, METH_VARARGS, "partition(a, axis|None, [kth], want_indices)"},
   {"searchsorted", f_searchsorted, METH_VARARGS, "searchsorted(sorted_a, v, right)"},

@@ -174,6 +174,7 @@ static void copy_run(char *p, int64_t ps, char *buf, int isz, int64_t n, int to_
     case 2: STRIDED(uint16_t); break;
     case 4: STRIDED(uint32_t); break;
     case 8: STRIDED(uint64_t); break;
+    case 16: { typedef struct { uint64_t a, b; } u128; STRIDED(u128); } break;
     default:
       for (int64_t i = 0; i < n; i++, buf += isz)
         to_buf ? memcpy(buf, p + i * ps, isz) : memcpy(p + i * ps, buf, isz);

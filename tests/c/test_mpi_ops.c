@@ -127,6 +127,14 @@ int main(int argc, char **argv) {
   keep("sort1", r);
   OK(ndt_sort(a, 0, 1, NEW(r)));
   keep("argsort0", r);
+  OK(ndt_fft(a, 0, ndt_shape(a)[0], NDT_FFT_FORWARD, 1.0, NEW(r)));
+  keep("fft0", r);
+  OK(ndt_fft(a, 1, 67, NDT_FFT_BACKWARD, 0.5, NEW(r)));   /* Bluestein, cut/padded */
+  keep("ifft1_67", r);
+  OK(ndt_fft(a, 1, 2 * ndt_shape(a)[1], NDT_FFT_R2C, 1.0, NEW(r)));
+  keep("rfft1", r);
+  OK(ndt_fft(a, 0, 9, NDT_FFT_C2R, 1.0, NEW(r)));
+  keep("irfft0_9", r);
   ndt_array *ints;
   int64_t n1 = 5000;
   OK(ndt_rng_integers(NEW(ints), rng, 1, &n1, NDT_INT32, 0, 300, 0));

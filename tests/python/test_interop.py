@@ -57,8 +57,8 @@ def test_numpy_functions_without_ndtile_version(fallback_warnings):
     with pytest.warns(RuntimeWarning, match="lexsort"):
         r = np.lexsort((x,), axis=0)
     assert_same(r, np.lexsort((a,), axis=0))
-    with pytest.warns(RuntimeWarning, match="histogram_bin_edges"):
-        assert_same(np.histogram_bin_edges(x, 3), np.histogram_bin_edges(a, 3))
+    with pytest.warns(RuntimeWarning, match="i0"):
+        assert_same(np.i0(x), np.i0(a))
     assert_same(np.median(x), np.median(a))   # native: dispatched without a warning
 
 
@@ -98,8 +98,7 @@ def test_submodules_present():
     assert_same(nt.linalg.norm(x[0]), np.linalg.norm(a[0]), 1e-13)
     assert_same(nt.linalg.norm(x, axis=1), np.linalg.norm(a, axis=1), 1e-13)
     assert_same(nt.linalg.norm(x[0], np.inf), np.linalg.norm(a[0], np.inf))
-    with pytest.warns(RuntimeWarning):
-        f = nt.fft.fft(x[0])
+    f = nt.fft.fft(x[0])          # native since feat/fft: no fallback warning
     assert isinstance(f, nt.ndarray)
     np.testing.assert_allclose(np.asarray(f), np.fft.fft(a[0]), rtol=1e-12)
     # ndtile.random runs on the core's Philox: reproducible, not NumPy's streams
