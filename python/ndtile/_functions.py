@@ -24,17 +24,6 @@ def _nt():
     return sys.modules['ndtile']
 
 
-def _arrays(name, npfunc, args, kwargs, *xs):
-    """ndtile arrays for xs, or (None, NumPy's result) when one cannot be."""
-    out = []
-    for x in xs:
-        a = C.asarray(x)
-        if not isinstance(a, Array):
-            return None, F.call(f"{name} (dtype)", npfunc, args, kwargs)
-        out.append(a)
-    return out, None
-
-
 def _axis(axis, ndim):
     ax = operator.index(axis)
     if ax < -ndim or ax >= ndim:

@@ -476,16 +476,6 @@ def flatnonzero(a):
     return nonzero(ravel(a))[0]
 
 
-def bincount(x, /, weights=None, minlength=0):
-    xa = C.asarray(x)
-    w = None if weights is None else C.asarray(weights)
-    if not isinstance(xa, Array) or (w is not None and not isinstance(w, Array)):
-        return F.call("bincount", _np.bincount, (x,), dict(weights=weights, minlength=minlength))
-    if minlength is None:
-        raise TypeError("use 0 instead of None for minlength")
-    return _core.bincount(xa, w, operator.index(minlength))
-
-
 def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoValue,
          **kwargs):
     from . import _ufunc as U

@@ -50,16 +50,11 @@ static ndt_status bin_task(void *p, int worker) {
   return NDT_OK;
 }
 
-typedef struct {
-  ndt_array out;
-  int has_w;
-  int64_t nbins, nblocks;
-  ndt_store *parts;
-} bin_combine_arg;
-
-static ndt_status bin_combine(void *p, int worker) {
+/* Adds the per-block histograms in block order: the same bits for any
+ * number of workers or ranks (bincount and histogram). */
+ndt_status ndt_bin_combine(void *p, int worker) {
   NDT_UNUSED(worker);
-  const bin_combine_arg *a = p;
+  const ndt_bin_combine_arg *a = p;
   ndt_bound b;
   ndt_status st = ndt_bind(&a->out, &b, 0);
   if (st) return st;
@@ -136,14 +131,14 @@ ndt_status ndt_bincount(const ndt_array *x, const ndt_array *weights, int64_t mi
                       small);
   }
   if (st == NDT_OK) {
-    bin_combine_arg c = {.out = *res, .has_w = weights != NULL, .nbins = nbins,
+    ndt_bin_combine_arg c = {.out = *res, .has_w = weights != NULL, .nbins = nbins,
                          .nblocks = tl.ntiles, .parts = parts};
     nacc = 0;
     st = ndt_add_range(&acc, &nacc, &cap, parts, 0, parts->size, NDT_READ);
     if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, res, NDT_WRITE);
     ndt_store *cs[2] = {parts, res->store};
     if (st == NDT_OK)
-      st = ndt_submit("bincount", bin_combine, &c, sizeof c, acc, nacc, cs, 2, small);
+      st = ndt_submit("bincount", ndt_bin_combine, &c, sizeof c, acc, nacc, cs, 2, small);
   }
   ndt_mfree(acc);
   ndt_store_decref(parts);

@@ -216,37 +216,6 @@ static ndt_status hist_task(void *p, int worker) {
   return NDT_OK;
 }
 
-typedef struct {
-  ndt_array out;
-  int has_w;
-  int64_t nbins, nblocks;
-  ndt_store *parts;
-} hist_sum_arg;
-
-/* Adds the per-block histograms in block order: the same bits for any
- * number of workers or ranks. */
-static ndt_status hist_sum_task(void *p, int worker) {
-  NDT_UNUSED(worker);
-  const hist_sum_arg *a = p;
-  ndt_bound b;
-  ndt_status st = ndt_bind(&a->out, &b, 0);
-  if (st) return st;
-  const char *h = a->parts->tiles[0].data;
-  memset(b.ptr, 0, (size_t)a->nbins * 8);
-  for (int64_t k = 0; k < a->nblocks; k++) {
-    if (a->has_w) {
-      double *o = (double *)b.ptr;
-      const double *q = (const double *)h + k * a->nbins;
-      for (int64_t i = 0; i < a->nbins; i++) o[i] += q[i];
-    } else {
-      int64_t *o = (int64_t *)b.ptr;
-      const int64_t *q = (const int64_t *)h + k * a->nbins;
-      for (int64_t i = 0; i < a->nbins; i++) o[i] += q[i];
-    }
-  }
-  ndt_unbind(&a->out, &b, 1);
-  return NDT_OK;
-}
 
 /* ---- the driver ------------------------------------------------------- */
 static ndt_status find_run(const char *name, ndt_task_fn fn, find_arg *g, const ndt_array *v,
@@ -389,14 +358,14 @@ ndt_status ndt_histogram_count(const ndt_array *x, const ndt_array *edges, doubl
                       small);
   }
   if (st == NDT_OK) {
-    hist_sum_arg c = {.out = *res, .has_w = fw != NULL, .nbins = nb, .nblocks = nblk,
+    ndt_bin_combine_arg c = {.out = *res, .has_w = fw != NULL, .nbins = nb, .nblocks = nblk,
                       .parts = parts};
     nacc = 0;
     st = ndt_add_range(&acc, &nacc, &cap, parts, 0, parts->size, NDT_READ);
     if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, res, NDT_WRITE);
     ndt_store *cs[2] = {parts, res->store};
     if (st == NDT_OK)
-      st = ndt_submit("histogram", hist_sum_task, &c, sizeof c, acc, nacc, cs, 2, small);
+      st = ndt_submit("histogram", ndt_bin_combine, &c, sizeof c, acc, nacc, cs, 2, small);
   }
   ndt_mfree(acc);
   if (parts) ndt_store_decref(parts);
