@@ -474,6 +474,46 @@ class _divmod(ufunc):
         return q, r
 
 
+class _spacing(ufunc):
+    """spacing: NumPy's float16 loop (bool, int8, uint8 inputs) gives the
+    float16 ULP, not float32's: for these integers (zero or normal float16
+    values) that is 2**(e - 11) with e frexp's exponent, 2**-24 at zero,
+    positive for negative inputs too and half as large for negative powers
+    of two (NumPy's npy_half_spacing)."""
+
+    def _compute(self, ops, out, where, casting, dtc, args=None):
+        x = ops[0]
+        if out is None and where is True and dtc == D.DEFAULT and isinstance(x, Array) and \
+                _resolution(self, ops) == _F16_NUMPY:
+            xf = x._astype(D.FLOAT32, 4)
+            e = _core.apply(_CORE_INDEX['_frexp_exponent'], [xf])
+            # a negative power of two: the step toward zero, half as large
+            m = _core.apply(_CORE_INDEX['frexp'], [xf])
+            e = e - (m == -0.5)._astype(D.INT32, 4)
+            s = _core.apply(_CORE_INDEX['ldexp'], [_core.scalar(1.0, D.FLOAT32, False), e - 11])
+            s = _core.apply(WHERE, [xf == 0, _core.scalar(2.0 ** -24, D.FLOAT32, False), s])
+            return C.to_numpy(s).astype(_F16)
+        return ufunc._compute(self, ops, out, where, casting, dtc, args)
+
+
+class _ldexp(ufunc):
+    """ldexp: a Python int exponent runs in NumPy's int32 loop ('fi', 'di'),
+    not promoted with the mantissa."""
+
+    def __call__(self, *args, **kwargs):
+        if len(args) >= 2 and type(args[1]) is int and not -2**31 <= args[1] < 2**31:
+            if -2**63 <= args[1] < 2**63:
+                raise OverflowError(f"Python integer {args[1]} out of bounds for int32")
+            raise OverflowError("Python int too large to convert to C long")
+        return ufunc.__call__(self, *args, **kwargs)
+
+    def _core_apply(self, ops, out, dtc):
+        e = ops[1]
+        if type(e) is int or type(e) is bool:
+            ops = [ops[0], _core.scalar(int(e), D.INT32, True)]
+        return _core.apply(self._op, ops, out, dtc)
+
+
 class _Half:
     """One output of a two-output NumPy ufunc (frexp, modf) seen as a
     one-output ufunc: the core computes each output as its own op."""
@@ -602,7 +642,7 @@ class _matvec(ufunc):
 
 _SPECIAL = {'fabs': _fabs, 'float_power': _float_power, 'divmod': _divmod,
             'frexp': _two_outputs, 'modf': _two_outputs, 'matvec': _matvec,
-            'vecmat': _matvec}
+            'vecmat': _matvec, 'spacing': _spacing, 'ldexp': _ldexp}
 
 
 def wrap_numpy_ufunc(npu):
@@ -617,6 +657,8 @@ def wrap_numpy_ufunc(npu):
                                               'integral')])
         elif cls is _matvec:
             op = -1     # no elementwise op: the core's matmul
+        elif cls is _spacing or cls is _ldexp:
+            pass
         elif cls is not ufunc:
             op = {'fabs': _CORE_INDEX['absolute'], 'float_power': POWER,
                   'divmod': _CORE_INDEX['floor_divide']}[name]
