@@ -514,6 +514,67 @@ class _ldexp(ufunc):
         return _core.apply(self._op, ops, out, dtc)
 
 
+class _gcd_lcm(ufunc):
+    """gcd and lcm. gcd.reduce runs natively as a fixed tree of elementwise
+    calls (halves folded pairwise, log2(n) levels, each tiled and parallel):
+    gcd is exactly associative and commutative on integers, so the tree gives
+    NumPy's values. lcm.reduce falls back: where an lcm wraps around, only
+    NumPy's sequential order gives NumPy's values."""
+
+    def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoValue,
+               where=True):
+        x = C.asarray(array)
+        dtc = D.DEFAULT if dtype is None else D.code_of(dtype)
+        if self.__name__ != 'gcd' or not isinstance(x, Array) or where is not True or \
+                dtc is None or \
+                x.ndim == 0 or (out is not None and not isinstance(out, Array)):
+            return ufunc.reduce(self, array, axis, dtype, out, keepdims, initial, where)
+        from . import _reduce as R
+        if dtc != D.DEFAULT and dtc != x._dt:
+            _core.result_type(self._op, [x, x], dtc)
+            x = x._astype(dtc, 4)
+        _core.result_type(self._op, [x, x])      # NumPy's TypeError for bool/floats
+        nd = x.ndim
+        mask = R.axes_mask(axis, nd)
+        axes = [k for k in range(nd) if mask is None or mask >> k & 1]
+        if len(axes) > 1 and self._np.identity is None:
+            raise ValueError(f"reduction operation {self.__name__!r} is not reorderable, so at "
+                             f"most one axis may be specified")
+        r = x
+        for k in reversed(axes):
+            r = self._tree(r, k)
+        if r is x:
+            r = _core.apply(_CORE_INDEX['positive'], [x])    # a copy, never a view
+        if initial is not _NoValue:
+            r = self(r, initial, out=r)
+        if not keepdims:
+            r = r._reshape(tuple(n for k, n in enumerate(r.shape) if k not in axes))
+        return R.finish(r, out)
+
+    def _tree(self, r, k):
+        from . import _manip as M
+        from . import _creation
+        n = r.shape[k]
+        pre = (slice(None),) * k
+
+        def part(a, b):
+            return r[pre + (slice(a, b),)]
+
+        if n == 0:
+            shape = r.shape[:k] + (1,) + r.shape[k + 1:]
+            if self._np.identity is None and _np.prod(shape) > 0:
+                raise ValueError(f"zero-size array to reduction operation {self.__name__} "
+                                 f"which has no identity")
+            return _creation.zeros(shape, r.dtype)
+        while n > 1:
+            h = n // 2
+            m = self(part(0, h), part(n - h, n))
+            if n & 1:
+                m = M.concatenate([m, part(h, h + 1)], axis=k)
+            r, n = m, h + (n & 1)
+        return r
+
+
 class _Half:
     """One output of a two-output NumPy ufunc (frexp, modf) seen as a
     one-output ufunc: the core computes each output as its own op."""
@@ -642,7 +703,8 @@ class _matvec(ufunc):
 
 _SPECIAL = {'fabs': _fabs, 'float_power': _float_power, 'divmod': _divmod,
             'frexp': _two_outputs, 'modf': _two_outputs, 'matvec': _matvec,
-            'vecmat': _matvec, 'spacing': _spacing, 'ldexp': _ldexp}
+            'vecmat': _matvec, 'spacing': _spacing, 'ldexp': _ldexp, 'gcd': _gcd_lcm,
+            'lcm': _gcd_lcm}
 
 
 def wrap_numpy_ufunc(npu):
@@ -657,7 +719,7 @@ def wrap_numpy_ufunc(npu):
                                               'integral')])
         elif cls is _matvec:
             op = -1     # no elementwise op: the core's matmul
-        elif cls is _spacing or cls is _ldexp:
+        elif cls in (_spacing, _ldexp, _gcd_lcm):
             pass
         elif cls is not ufunc:
             op = {'fabs': _CORE_INDEX['absolute'], 'float_power': POWER,

@@ -295,3 +295,37 @@ def test_numpy_dispatch_and_ufunc_attributes():
     assert nt.frexp.nin == 1 and nt.frexp.nout == 2 and nt.modf.nout == 2
     assert nt.gcd.identity == 0 and nt.matvec.signature == '(m,n),(n)->(m)'
     assert_same(nt.gcd.outer(x[:5], x[5:9]), np.gcd.outer(a[:5], a[5:9]))
+
+
+@pytest.mark.parametrize('dt', [np.int8, np.uint16, np.int32, np.int64, np.uint64])
+def test_gcd_reduce(dt):
+    a = (make(dt, (7, 30, 5), 1, lo=1, hi=6) * make(dt, (7, 30, 5), 2, lo=1, hi=4)).astype(dt)
+    x = nt.asarray(a)
+    for kw in ({}, dict(axis=1), dict(axis=-1, keepdims=True), dict(axis=2, initial=4),
+               dict(axis=None), dict(axis=(0, 2), keepdims=True), dict(axis=()),
+               dict(axis=1, dtype=np.int64)):
+        assert_same(nt.gcd.reduce(x, **kw), np.gcd.reduce(a, **kw))
+    assert_same(nt.gcd.reduce(x[::-2, 3:20:3, 0]), np.gcd.reduce(a[::-2, 3:20:3, 0]))
+    assert_same(nt.gcd.reduce(x[:1]), np.gcd.reduce(a[:1]))
+    assert_same(nt.gcd.reduce(x[:, :, 0], axis=None), np.gcd.reduce(a[:, :, 0], axis=None))
+
+
+def test_gcd_lcm_reduce_empty_and_errors(monkeypatch):
+    e = np.zeros((0, 3), np.int64)
+    assert_same(nt.gcd.reduce(nt.asarray(e)), np.gcd.reduce(e))
+    with pytest.raises(TypeError):
+        nt.gcd.reduce(nt.ones(3, bool))
+    with pytest.raises(TypeError):
+        nt.gcd.reduce(nt.ones(3))
+    # lcm.reduce runs NumPy's (sequential, wrapping) version
+    monkeypatch.setenv("NDTILE_FALLBACK", "ignore")
+    a = make(np.int8, (7, 30), 1, lo=1, hi=9)
+    assert_same(nt.lcm.reduce(nt.asarray(a), axis=1), np.lcm.reduce(a, axis=1))
+    with pytest.raises(ValueError, match="no identity"):
+        nt.lcm.reduce(nt.asarray(e))
+    with pytest.raises(np.exceptions.AxisError):
+        nt.gcd.reduce(nt.ones(3, np.int32), axis=1)
+    o = nt.zeros(3, np.int64)
+    r = nt.gcd.reduce(nt.asarray(np.arange(12).reshape(4, 3) * 4), out=o)
+    assert r is o
+    assert_same(o, np.gcd.reduce(np.arange(12).reshape(4, 3) * 4))
