@@ -233,8 +233,9 @@ typedef enum {
   /* ternary */
   NDT_WHERE, NDT_CLIP,
   /* more ufuncs (src/kernels/cpu/loops_extra.c), NumPy's semantics:
-   * binary: gcd, lcm (integers; non-negative), heaviside, ldexp (float
-   * mantissa, integer exponent: not promoted together), logaddexp2;
+   * binary: gcd, lcm (integers, on absolute values: non-negative unless
+   * the result wraps, as in NumPy), heaviside, ldexp (float mantissa,
+   * integer exponent: not promoted together), logaddexp2;
    * unary: spacing, bitwise_count (integers -> uint8), and the two outputs
    * of frexp (mantissa; NDT_FREXP_EXP: the int32 exponent) and modf
    * (fraction; NDT_MODF_INT: the integral part) as separate ops. */
