@@ -232,6 +232,15 @@ typedef enum {
   NDT_ISFINITE, NDT_SIGNBIT, NDT_CONJUGATE, NDT_DEG2RAD, NDT_RAD2DEG,
   /* ternary */
   NDT_WHERE, NDT_CLIP,
+  /* more ufuncs (src/kernels/cpu/loops_extra.c), NumPy's semantics:
+   * binary: gcd, lcm (integers, on absolute values: non-negative unless
+   * the result wraps, as in NumPy), heaviside, ldexp (float mantissa,
+   * integer exponent: not promoted together), logaddexp2;
+   * unary: spacing, bitwise_count (integers -> uint8), and the two outputs
+   * of frexp (mantissa; NDT_FREXP_EXP: the int32 exponent) and modf
+   * (fraction; NDT_MODF_INT: the integral part) as separate ops. */
+  NDT_GCD, NDT_LCM, NDT_HEAVISIDE, NDT_LDEXP, NDT_LOGADDEXP2,
+  NDT_SPACING, NDT_BITWISE_COUNT, NDT_FREXP, NDT_FREXP_EXP, NDT_MODF, NDT_MODF_INT,
   NDT_NUFUNCS
 } ndt_ufunc;
 

@@ -2,8 +2,9 @@
 
 Every NumPy ufunc has an ndtile counterpart with the same name, nin, nout and
 call signature. Those the core implements (ndt_ufunc) run as tile tasks; the
-others (heaviside, ldexp, gcd, matmul, ...) run NumPy's version on gathered
-data (see _fallback).
+others run NumPy's version on gathered data (see _fallback). frexp and modf
+run one core op per output; matmul, matvec and vecmat run the core's
+matmul.
 
 Deviations from NumPy, by design:
   * floating-point errors (divide by zero, overflow, invalid) do not emit
@@ -473,7 +474,237 @@ class _divmod(ufunc):
         return q, r
 
 
-_SPECIAL = {'fabs': _fabs, 'float_power': _float_power, 'divmod': _divmod}
+class _spacing(ufunc):
+    """spacing: NumPy's float16 loop (bool, int8, uint8 inputs) gives the
+    float16 ULP, not float32's: for these integers (zero or normal float16
+    values) that is 2**(e - 11) with e frexp's exponent, 2**-24 at zero,
+    positive for negative inputs too and half as large for negative powers
+    of two (NumPy's npy_half_spacing)."""
+
+    def _compute(self, ops, out, where, casting, dtc, args=None):
+        x = ops[0]
+        if out is None and where is True and dtc == D.DEFAULT and isinstance(x, Array) and \
+                _resolution(self, ops) == _F16_NUMPY:
+            xf = x._astype(D.FLOAT32, 4)
+            e = _core.apply(_CORE_INDEX['_frexp_exponent'], [xf])
+            # a negative power of two: the step toward zero, half as large
+            m = _core.apply(_CORE_INDEX['frexp'], [xf])
+            e = e - (m == -0.5)._astype(D.INT32, 4)
+            s = _core.apply(_CORE_INDEX['ldexp'], [_core.scalar(1.0, D.FLOAT32, False), e - 11])
+            s = _core.apply(WHERE, [xf == 0, _core.scalar(2.0 ** -24, D.FLOAT32, False), s])
+            return C.to_numpy(s).astype(_F16)
+        return ufunc._compute(self, ops, out, where, casting, dtc, args)
+
+
+class _ldexp(ufunc):
+    """ldexp: a Python int exponent runs in NumPy's int32 loop ('fi', 'di'),
+    not promoted with the mantissa."""
+
+    def __call__(self, *args, **kwargs):
+        if len(args) >= 2 and type(args[1]) is int and not -2**31 <= args[1] < 2**31:
+            if -2**63 <= args[1] < 2**63:
+                raise OverflowError(f"Python integer {args[1]} out of bounds for int32")
+            raise OverflowError("Python int too large to convert to C long")
+        return ufunc.__call__(self, *args, **kwargs)
+
+    def _core_apply(self, ops, out, dtc):
+        e = ops[1]
+        if type(e) is int or type(e) is bool:
+            ops = [ops[0], _core.scalar(int(e), D.INT32, True)]
+        return _core.apply(self._op, ops, out, dtc)
+
+
+class _gcd_lcm(ufunc):
+    """gcd and lcm. gcd.reduce runs natively as a fixed tree of elementwise
+    calls (halves folded pairwise, log2(n) levels, each tiled and parallel):
+    gcd is exactly associative and commutative on integers, so the tree gives
+    NumPy's values. lcm.reduce falls back: where an lcm wraps around, only
+    NumPy's sequential order gives NumPy's values."""
+
+    def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoValue,
+               where=True):
+        x = C.asarray(array)
+        dtc = D.DEFAULT if dtype is None else D.code_of(dtype)
+        if self.__name__ != 'gcd' or not isinstance(x, Array) or where is not True or \
+                dtc is None or \
+                x.ndim == 0 or (out is not None and not isinstance(out, Array)):
+            return ufunc.reduce(self, array, axis, dtype, out, keepdims, initial, where)
+        from . import _reduce as R
+        if dtc != D.DEFAULT and dtc != x._dt:
+            _core.result_type(self._op, [x, x], dtc)
+            x = x._astype(dtc, 4)
+        _core.result_type(self._op, [x, x])      # NumPy's TypeError for bool/floats
+        nd = x.ndim
+        mask = R.axes_mask(axis, nd)
+        axes = [k for k in range(nd) if mask is None or mask >> k & 1]
+        if len(axes) > 1 and self._np.identity is None:
+            raise ValueError(f"reduction operation {self.__name__!r} is not reorderable, so at "
+                             f"most one axis may be specified")
+        r = x
+        for k in reversed(axes):
+            r = self._tree(r, k)
+        if r is x:
+            r = _core.apply(_CORE_INDEX['positive'], [x])    # a copy, never a view
+        if initial is not _NoValue:
+            r = self(r, initial, out=r)
+        if not keepdims:
+            r = r._reshape(tuple(n for k, n in enumerate(r.shape) if k not in axes))
+        return R.finish(r, out)
+
+    def _tree(self, r, k):
+        from . import _manip as M
+        from . import _creation
+        n = r.shape[k]
+        pre = (slice(None),) * k
+
+        def part(a, b):
+            return r[pre + (slice(a, b),)]
+
+        if n == 0:
+            shape = r.shape[:k] + (1,) + r.shape[k + 1:]
+            if self._np.identity is None and _np.prod(shape) > 0:
+                raise ValueError(f"zero-size array to reduction operation {self.__name__} "
+                                 f"which has no identity")
+            return _creation.zeros(shape, r.dtype)
+        while n > 1:
+            h = n // 2
+            m = self(part(0, h), part(n - h, n))
+            if n & 1:
+                m = M.concatenate([m, part(h, h + 1)], axis=k)
+            r, n = m, h + (n & 1)
+        return r
+
+
+class _Half:
+    """One output of a two-output NumPy ufunc (frexp, modf) seen as a
+    one-output ufunc: the core computes each output as its own op."""
+
+    def __init__(self, npu, k):
+        self._u = npu
+        self._k = k
+        self.__name__ = npu.__name__
+        self.__doc__ = npu.__doc__
+        self.nin = npu.nin
+        self.nout = 1
+        self.nargs = npu.nin + 1
+        self.identity = None
+        self.ntypes = npu.ntypes
+        self.types = npu.types
+        self.signature = None
+
+    def resolve_dtypes(self, dtypes, **kwargs):
+        r = self._u.resolve_dtypes(tuple(dtypes[:self.nin]) + (None,) * self._u.nout, **kwargs)
+        return r[:self.nin] + (r[self.nin + self._k],)
+
+    def __call__(self, *args, **kwargs):
+        return self._u(*args, **kwargs)[self._k]
+
+
+class _two_outputs(ufunc):
+    """frexp and modf: two core ops on the same input, one per output."""
+
+    def __init__(self, npu, ops):
+        self._halves = tuple(ufunc(_Half(npu, k), op) for k, op in enumerate(ops))
+        ufunc.__init__(self, npu, ops[0])
+
+    def __call__(self, *args, out=None, where=True, casting='same_kind', order='K',
+                 dtype=None, subok=True, **kwargs):
+        args, out = _split_out(args, self.nin, out)
+        kw = dict(kwargs)
+        self._kw(kw, out, where, casting, order, dtype, subok)
+        if len(args) != self.nin:
+            return self._np(*C.to_np_tree(args), **kw)   # NumPy's TypeError
+        if kwargs or dtype is not None or order != 'K' or subok is not True or \
+                (out is not None and not (isinstance(out, tuple) and len(out) == 2)):
+            return self._numpy(args, kw)
+        if out is None and not _has_array(args):
+            return self._np(*C.to_np_tree(args), **kw)   # scalars: NumPy's scalars
+        outs = out if out is not None else (None, None)
+        try:
+            operand(args[0])
+            if any(o is not None and not isinstance(o, Array) for o in outs):
+                raise _Unsupported('out')
+        except _Unsupported:
+            return self._numpy(args, kw, why='dtype')
+        return tuple(h(args[0], out=o, where=where, casting=casting)
+                     for h, o in zip(self._halves, outs))
+
+
+class _matvec(ufunc):
+    """matvec (m,n),(n)->(m) and vecmat (n),(n,m)->(m) through the core's
+    matmul: x1 @ x2[..., None] and conj(x1)[..., None, :] @ x2."""
+
+    def __init__(self, npu, op):
+        ufunc.__init__(self, npu, op)
+        self._vecmat = npu.__name__ == 'vecmat'
+
+    def __call__(self, *args, out=None, **kwargs):
+        args, out = _split_out(args, 2, out)
+        if len(args) != 2 or kwargs or not (out is None or isinstance(out, Array)):
+            kw = dict(kwargs)
+            if out is not None:
+                kw['out'] = out
+            if len(args) != 2:
+                return self._np(*C.to_np_tree(args), **kw)
+            return self._numpy(args, kw)
+        a, b = (C.asarray(x) for x in args)
+        if not isinstance(a, Array) or not isinstance(b, Array):
+            return self._numpy(args, {} if out is None else {'out': out}, why='dtype')
+        name = self.__name__
+        sig = '(n),(n,m)->(m)' if self._vecmat else '(m,n),(n)->(m)'
+        need = (1, 2) if self._vecmat else (2, 1)
+        for i, (x, r) in enumerate(zip((a, b), need)):
+            if x.ndim < r:
+                raise ValueError(f"{name}: Input operand {i} does not have enough dimensions "
+                                 f"(has {x.ndim}, gufunc core with signature {sig} requires {r})")
+        n0 = a.shape[-1]
+        n1 = b.shape[-2] if self._vecmat else b.shape[-1]
+        if n0 != n1:
+            raise ValueError(f"{name}: Input operand 1 has a mismatch in its core dimension 0, "
+                             f"with gufunc signature {sig} (size {n1} is different from {n0})")
+        m = b.shape[-1] if self._vecmat else a.shape[-2]
+        batch_a = a.shape[:a.ndim - need[0]]
+        batch_b = b.shape[:b.ndim - need[1]]
+        try:
+            batch = tuple(_core.broadcast_shapes([batch_a, batch_b]))
+        except ValueError:
+            raise ValueError(f"operands could not be broadcast together with remapped shapes "
+                             f"[original->remapped]: {a.shape} and {b.shape}") from None
+        if self._vecmat:
+            if a.dtype.kind == 'c':
+                a = UFUNCS['conjugate'](a)
+            r = _core.matmul(a._reshape(a.shape[:-1] + (1, n0)), b, None)
+            r = r._reshape(r.shape[:-2] + (m,))
+        else:
+            r = _core.matmul(a, b._reshape(b.shape + (1,)), None)
+            r = r._reshape(r.shape[:-1])
+        if out is None:
+            return r
+        if tuple(out.shape) != batch + (m,):
+            if out.ndim < 1 or out.shape[-1] != m:
+                raise ValueError(f"{name}: Output operand 0 has a mismatch in its core "
+                                 f"dimension 0, with gufunc signature {sig} (size "
+                                 f"{out.shape[-1] if out.ndim else 0} is different from {m})")
+            raise ValueError(f"non-broadcastable output operand with shape {tuple(out.shape)} "
+                             f"doesn't match the broadcast shape {batch + (m,)}")
+        _check_cast(name, r.dtype, out.dtype, 'same_kind')
+        out._assign(r, 4)
+        return out
+
+    def reduce(self, *args, **kwargs):
+        return F.call(self.__name__ + '.reduce', self._np.reduce, args, kwargs)
+
+    def accumulate(self, *args, **kwargs):
+        return F.call(self.__name__ + '.accumulate', self._np.accumulate, args, kwargs)
+
+    def outer(self, *args, **kwargs):
+        return F.call(self.__name__ + '.outer', self._np.outer, args, kwargs)
+
+
+_SPECIAL = {'fabs': _fabs, 'float_power': _float_power, 'divmod': _divmod,
+            'frexp': _two_outputs, 'modf': _two_outputs, 'matvec': _matvec,
+            'vecmat': _matvec, 'spacing': _spacing, 'ldexp': _ldexp, 'gcd': _gcd_lcm,
+            'lcm': _gcd_lcm}
 
 
 def wrap_numpy_ufunc(npu):
@@ -483,7 +714,14 @@ def wrap_numpy_ufunc(npu):
         name = npu.__name__
         cls = _SPECIAL.get(name, ufunc)
         op = _CORE_INDEX.get(name)
-        if cls is not ufunc:
+        if cls is _two_outputs:
+            op = (op, _CORE_INDEX['_%s_%s' % (name, 'exponent' if name == 'frexp' else
+                                              'integral')])
+        elif cls is _matvec:
+            op = -1     # no elementwise op: the core's matmul
+        elif cls in (_spacing, _ldexp, _gcd_lcm):
+            pass
+        elif cls is not ufunc:
             op = {'fabs': _CORE_INDEX['absolute'], 'float_power': POWER,
                   'divmod': _CORE_INDEX['floor_divide']}[name]
         u = cls(npu, op)

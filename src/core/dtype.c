@@ -168,6 +168,10 @@ static const char *const ufunc_names[NDT_NUFUNCS] = {
   [NDT_SIGNBIT] = "signbit", [NDT_CONJUGATE] = "conjugate",
   [NDT_DEG2RAD] = "deg2rad", [NDT_RAD2DEG] = "rad2deg",
   [NDT_WHERE] = "where", [NDT_CLIP] = "clip",
+  [NDT_GCD] = "gcd", [NDT_LCM] = "lcm", [NDT_HEAVISIDE] = "heaviside",
+  [NDT_LDEXP] = "ldexp", [NDT_LOGADDEXP2] = "logaddexp2", [NDT_SPACING] = "spacing",
+  [NDT_BITWISE_COUNT] = "bitwise_count", [NDT_FREXP] = "frexp",
+  [NDT_FREXP_EXP] = "_frexp_exponent", [NDT_MODF] = "modf", [NDT_MODF_INT] = "_modf_integral",
 };
 
 const char *ndt_ufunc_name(ndt_ufunc op) {
@@ -179,5 +183,6 @@ int ndt_ufunc_nin(ndt_ufunc op) {
   if ((int)op < 0 || op >= NDT_NUFUNCS) return 0;
   if (op <= NDT_NEXTAFTER) return 2;
   if (op <= NDT_RAD2DEG) return 1;
-  return 3;
+  if (op <= NDT_CLIP) return 3;
+  return op <= NDT_LOGADDEXP2 ? 2 : 1;
 }

@@ -34,6 +34,10 @@ static ndt_status resolve(ndt_ufunc op, int nin, const ndt_array *const *in, ndt
   }
   for (int i = 0; i < nin; i++) types[i] = common;
   if (op == NDT_WHERE) types[0] = NDT_BOOL;
+  if (op == NDT_LDEXP) { /* mantissa and exponent are not promoted together */
+    types[0] = dtype != NDT_DTYPE_DEFAULT ? dtype : in[0]->dtype;
+    types[1] = in[1]->dtype;
+  }
   *loop = ndt_cpu_resolve(op, nin, types, loop_in, loop_out);
   if (!*loop) {
     char buf[200];

@@ -27,7 +27,11 @@ bitwise_xor left_shift right_shift maximum minimum fmax fmin arctan2 hypot copys
 logaddexp nextafter negative positive absolute sign logical_not invert sqrt cbrt square
 reciprocal exp exp2 expm1 log log2 log10 log1p sin cos tan arcsin arccos arctan sinh cosh
 tanh arcsinh arccosh arctanh floor ceil trunc rint isnan isinf isfinite signbit conjugate
-deg2rad rad2deg where clip""".split()
+deg2rad rad2deg where clip gcd lcm heaviside ldexp logaddexp2 spacing bitwise_count
+frexp _frexp_exponent modf _modf_integral""".split()
+# the core's ops for the outputs of two-output ufuncs: (NumPy ufunc, output)
+HALVES = {"frexp": ("frexp", 0), "_frexp_exponent": ("frexp", 1),
+          "modf": ("modf", 0), "_modf_integral": ("modf", 1)}
 
 
 def ch(dt):
@@ -43,14 +47,15 @@ def resolve_row(name):
         if name == "where":
             out.append(ch(d) * 2)
             continue
-        uf = umath.clip if name == "clip" else getattr(np, name)
+        uname, k = HALVES.get(name, (name, 0))
+        uf = umath.clip if name == "clip" else getattr(np, uname)
         sig = tuple([np.dtype(d)] * uf.nin) + (None,) * uf.nout
         try:
             res = uf.resolve_dtypes(sig)
         except TypeError:
             out.append("--")
             continue
-        out.append(ch(res[0]) + ch(res[-1]))
+        out.append(ch(res[0]) + ch(res[uf.nin + k]))
     return "".join(out)
 
 

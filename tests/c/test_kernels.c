@@ -126,6 +126,17 @@ static const char *const RESOLVE[NDT_NUFUNCS] = {
   "ffffffddddffffddddffdd----", /* rad2deg */
   "??bbhhiiqqBBHHIIQQffddFFDD", /* where */
   "??bbhhiiqqBBHHIIQQffddFFDD", /* clip */
+  "--bbhhiiqqBBHHIIQQ--------", /* gcd */
+  "--bbhhiiqqBBHHIIQQ--------", /* lcm */
+  "ffffffddddffffddddffdd----", /* heaviside */
+  "ffffffddddffffdd----------", /* ldexp */
+  "ffffffddddffffddddffdd----", /* logaddexp2 */
+  "ffffffddddffffddddffdd----", /* spacing */
+  "bBbBhBiBqBBBHBIBQB--------", /* bitwise_count */
+  "ffffffddddffffddddffdd----", /* frexp */
+  "fififididififididifidi----", /* _frexp_exponent */
+  "ffffffddddffffddddffdd----", /* modf */
+  "ffffffddddffffddddffdd----", /* _modf_integral */
 };
 static const char PROMOTE[NDT_NTYPES][NDT_NTYPES + 1] = {
   "?bhiqBHIQfdFD",
@@ -200,7 +211,9 @@ static const char *const UNAMES[NDT_NUFUNCS] = {
   "reciprocal", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos",
   "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
   "arctanh", "floor", "ceil", "trunc", "rint", "isnan", "isinf", "isfinite",
-  "signbit", "conjugate", "deg2rad", "rad2deg", "where", "clip",
+  "signbit", "conjugate", "deg2rad", "rad2deg", "where", "clip", "gcd", "lcm",
+  "heaviside", "ldexp", "logaddexp2", "spacing", "bitwise_count", "frexp",
+  "_frexp_exponent", "modf", "_modf_integral",
 };
 
 /* ======================================================================
@@ -409,7 +422,8 @@ static void test_dtypes(void) {
   for (int op = 0; op < NDT_NUFUNCS; op++) {
     CHECK(strcmp(ndt_ufunc_name((ndt_ufunc)op), UNAMES[op]) == 0, "ufunc name %d: %s", op,
           ndt_ufunc_name((ndt_ufunc)op));
-    int nin = op <= NDT_NEXTAFTER ? 2 : op <= NDT_RAD2DEG ? 1 : 3;
+    int nin = op <= NDT_NEXTAFTER ? 2 : op <= NDT_RAD2DEG ? 1 : op <= NDT_CLIP ? 3
+              : op <= NDT_LOGADDEXP2 ? 2 : 1;
     CHECK(ndt_ufunc_nin((ndt_ufunc)op) == nin, "nin of %s", UNAMES[op]);
   }
   CHECK(ndt_ufunc_nin(NDT_NUFUNCS) == 0, "nin of invalid ufunc");
@@ -481,12 +495,15 @@ static void test_resolve(void) {
         continue;
       }
       int ok = r.out == eout;
-      for (int k = 0; k < r.nin; k++) ok = ok && r.in[k] == ein;
+      for (int k = 0; k < r.nin; k++)
+        ok = ok && (r.in[k] == ein ||
+                    (op == NDT_LDEXP && k == 1 && r.in[1] == (t == NDT_UINT32 || t == NDT_INT64
+                                                              ? NDT_INT64 : NDT_INT32)));
       CHECK(ok, "%s(%s): loop %s->%s, expected %s->%s", UNAMES[op], tn((ndt_dtype)t),
             tn(r.in[0]), tn(r.out), tn(ein), tn(eout));
     }
   }
-  CHECK(nnull == 58, "number of (ufunc, dtype) TypeErrors: %d", nnull);
+  CHECK(nnull == 91, "number of (ufunc, dtype) TypeErrors: %d", nnull);
 
   /* mixed inputs: promoted first; signed int vs uint64 comparisons exact */
   ndt_dtype in[3], out;
@@ -1425,7 +1442,126 @@ static void test_strided_agreement(void) {
       }
     }
   }
-  CHECK(nloops == NDT_NUFUNCS * NDT_NTYPES - 58, "number of loops: %d", nloops);
+  CHECK(nloops == NDT_NUFUNCS * NDT_NTYPES - 91, "number of loops: %d", nloops);
+}
+
+/* ======================================================================
+ * gcd, lcm, bitwise_count, heaviside, ldexp, logaddexp2, spacing, frexp,
+ * modf (loops_extra.c): per element against libm / NumPy 2.4's values
+ * ====================================================================== */
+static void test_extra_ufuncs(void) {
+  const double inf = INFINITY, nan = NAN;
+  /* gcd / lcm on every integer dtype */
+  for (int t = NDT_INT8; t <= NDT_UINT64; t++) {
+    ndt_dtype T = (ndt_dtype)t;
+    int sg = ndt_traits[t].kind == 'i';
+    int64_t a[6] = {12, 0, 0, 7, 36, 1}, b[6] = {18, 0, 5, 13, 24, 1};
+    int64_t g[6] = {6, 0, 5, 1, 12, 1}, l[6] = {36, 0, 0, 91, 72, 1};
+    check_bin_i(NDT_GCD, T, a, b, g, 6);
+    check_bin_i(NDT_LCM, T, a, b, l, 6);
+    if (sg) {
+      int64_t na[4] = {-12, 12, -12, -4}, nb[4] = {18, -18, -18, 0};
+      int64_t ng[4] = {6, 6, 6, 4}, nl[4] = {36, 36, 36, 0};
+      check_bin_i(NDT_GCD, T, na, nb, ng, 4);
+      check_bin_i(NDT_LCM, T, na, nb, nl, 4);
+      /* the type's minimum: |min| wraps to min, as in NumPy */
+      const int bits = 8 * ndt_traits[t].size;
+      int64_t mn = bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1));
+      int64_t ma[3] = {mn, mn, mn}, mb[3] = {0, 2, 3};
+      int64_t mg[3] = {mn, 2, 1};
+      /* lcm(min, 3) = |min| * 3 wraps to min */
+      int64_t ml[3] = {0, mn, mn};
+      check_bin_i(NDT_GCD, T, ma, mb, mg, 3);
+      check_bin_i(NDT_LCM, T, ma, mb, ml, 3);
+      int64_t pa[5] = {-1, mn, 7, -7, 0}, pc[5] = {1, 1, 3, 3, 0};
+      check_un_i(NDT_BITWISE_COUNT, T, pa, pc, 5);
+    } else {
+      uint64_t ua[3] = {UINT64_MAX, UINT64_MAX, 1}, ub[3] = {UINT64_MAX, 3, 0};
+      int bits = 8 * ndt_traits[t].size;
+      uint64_t mx = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
+      ua[0] = ua[1] = mx;
+      ub[0] = mx;
+      uint64_t ug[3] = {mx, 3, 1}, ul[3] = {mx, mx, 0};
+      check_bin_u(NDT_GCD, T, ua, ub, ug, 3);
+      check_bin_u(NDT_LCM, T, ua, ub, ul, 3);
+      int64_t pa[3] = {0, 255, 6}, pc[3] = {0, 8, 2};
+      check_un_i(NDT_BITWISE_COUNT, T, pa, pc, 3);
+    }
+  }
+  {
+    resolved r = res_for(NDT_BITWISE_COUNT, NDT_BOOL);
+    CHECK(r.f && r.in[0] == NDT_INT8 && r.out == NDT_UINT8, "bitwise_count(bool): int8 -> uint8");
+    r = res_for(NDT_GCD, NDT_BOOL);
+    CHECK(!r.f, "gcd(bool) is a TypeError");
+  }
+  for (int k = 0; k < 2; k++) {
+    ndt_dtype t = k ? NDT_FLOAT64 : NDT_FLOAT32;
+    /* heaviside */
+    double hx[7] = {-2, -0.0, 0, 3, nan, -inf, inf}, hh[7] = {0.5, 0.5, 7, 0.5, 0.5, 0.5, 0.5};
+    double hr[7] = {0, 0.5, 7, 1, nan, 0, 1};
+    check_bin_d(NDT_HEAVISIDE, t, hx, hh, hr, 7);
+    /* logaddexp2: x == y gives x + 1; +-inf; NaN */
+    double la[7] = {1, inf, -inf, inf, nan, 1, 3}, lb[7] = {1, inf, -inf, -inf, 1, nan, 3};
+    double lr[7] = {2, inf, -inf, inf, nan, nan, 4};
+    check_bin_d(NDT_LOGADDEXP2, t, la, lb, lr, 7);
+    double l2a[2] = {0, 10}, l2b[2] = {1, 0};
+    double l2r[2] = {k ? 1.584962500721156 : 1.5849624872207642,
+                     k ? 10.001408194392809 : 10.001408576965332};
+    check_bin_d(NDT_LOGADDEXP2, t, l2a, l2b, l2r, 2);
+    /* spacing */
+    double sx[8] = {1, -1, 0, -0.0, inf, -inf, nan, 1024};
+    double eps = k ? 2.220446049250313e-16 : 1.1920928955078125e-07;
+    double tiny = k ? 4.9406564584124654e-324 : 1.4012984643248171e-45;
+    double sr[8] = {eps, -eps, tiny, tiny, nan, nan, nan, 1024 * eps};
+    check_un_d(NDT_SPACING, t, sx, sr, 8);
+    /* frexp and modf */
+    double fx[8] = {8, -0.75, 0, -0.0, inf, -inf, nan, 3};
+    double fm[8] = {0.5, -0.75, 0, -0.0, inf, -inf, nan, 0.75};
+    double fe[8] = {4, 0, 0, 0, 0, 0, 0, 2};
+    check_un_d(NDT_FREXP, t, fx, fm, 8);
+    {
+      resolved r = res_for(NDT_FREXP_EXP, t);
+      CHECK(r.f && r.in[0] == t && r.out == NDT_INT32, "frexp exponent loop");
+      if (r.f) {
+        _Alignas(16) char A[MAXN * 16];
+        int32_t O[MAXN];
+        fill_d(t, A, fx, 8);
+        void *ins[1] = {A};
+        run(&r, ins, O, 8);
+        for (int i = 0; i < 8; i++)
+          CHECK(O[i] == (int32_t)fe[i], "frexp exponent of %g: %d", fx[i], (int)O[i]);
+      }
+    }
+    double mx[7] = {2.5, -2.5, -0.0, inf, -inf, nan, 0.25};
+    double mf[7] = {0.5, -0.5, -0.0, 0, -0.0, nan, 0.25};
+    double mi[7] = {2, -2, -0.0, inf, -inf, nan, 0};
+    check_un_d(NDT_MODF, t, mx, mf, 7);
+    check_un_d(NDT_MODF_INT, t, mx, mi, 7);
+    /* ldexp: mantissa t, exponent int32 or int64 (clamped) */
+    for (int e = 0; e < 2; e++) {
+      ndt_dtype ty[2] = {t, e ? NDT_INT64 : NDT_INT16}, in[2], out;
+      ndt_loop_fn f = ndt_cpu_resolve(NDT_LDEXP, 2, ty, in, &out);
+      CHECK(f && in[0] == t && in[1] == (e ? NDT_INT64 : NDT_INT32) && out == t,
+            "ldexp(%s, %s) resolution", tn(t), tn(ty[1]));
+      if (!f) continue;
+      _Alignas(16) char A[MAXN * 16], B[MAXN * 16], O[MAXN * 16];
+      double xa[6] = {1.5, -3, 0.75, -0.0, inf, 1};
+      int64_t xb[6] = {3, 2, -1, 5, 2, e ? (int64_t)1 << 40 : 2000};
+      double xr[6] = {12, -12, 0.375, -0.0, inf, inf};
+      fill_d(t, A, xa, 6);
+      fill_i(in[1], B, xb, 6);
+      char *args[3] = {A, B, O};
+      int64_t steps[3] = {(int64_t)isz(t), (int64_t)isz(in[1]), (int64_t)isz(t)};
+      f(args, steps, 6);
+      for (int i = 0; i < 6; i++)
+        CHECK(same_d(get_d(t, O, i), xr[i]), "ldexp(%g, %lld) = %g", xa[i], (long long)xb[i],
+              get_d(t, O, i));
+    }
+    ndt_dtype bad[4][2] = {{t, t}, {t, NDT_UINT64}, {NDT_COMPLEX128, NDT_INT32}, {t, NDT_COMPLEX64}};
+    for (int i = 0; i < 4; i++)
+      CHECK(!ndt_cpu_resolve(NDT_LDEXP, 2, bad[i], NULL, NULL), "ldexp(%s, %s) is a TypeError",
+            tn(bad[i][0]), tn(bad[i][1]));
+  }
 }
 
 /* The exact list of (ufunc, dtype) combinations without a loop. */
@@ -1454,6 +1590,7 @@ int main(int argc, char **argv) {
   test_casts();
   test_transcendental();
   test_strided_agreement();
+  test_extra_ufuncs();
   if (argc > 1 && strcmp(argv[1], "-v") == 0) print_null_list();
   printf("%ld passed, %ld failed\n", npass, nfail);
   return nfail ? 1 : 0;

@@ -208,6 +208,9 @@ NDT_INLINE uint16_t ndt_f2u16(float x) { return (uint16_t)(uint32_t)ndt_f2i32(x)
 ndt_loop_fn ndt_cpu_loop_arith(ndt_ufunc op, ndt_dtype t);   /* loops_arith.c   */
 ndt_loop_fn ndt_cpu_loop_math(ndt_ufunc op, ndt_dtype t);    /* loops_math.c    */
 ndt_loop_fn ndt_cpu_loop_complex(ndt_ufunc op, ndt_dtype t); /* loops_complex.c */
+ndt_loop_fn ndt_cpu_loop_extra(ndt_ufunc op, ndt_dtype t);   /* loops_extra.c   */
+/* ldexp for a float32/float64 mantissa and an int32/int64 exponent. */
+ndt_loop_fn ndt_cpu_loop_ldexp(ndt_dtype mant, ndt_dtype expo);
 /* Exact int64/uint64 comparisons (NumPy's 'qQ->?' and 'Qq->?' loops). */
 ndt_loop_fn ndt_cpu_loop_cmp_mixed(ndt_ufunc op, int int64_first);
 /* where(cond, x, y) for an item size of 1, 2, 4, 8 or 16 bytes. */

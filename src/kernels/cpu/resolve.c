@@ -27,6 +27,10 @@
  *     deg2rad/rad2deg, arctan2/hypot/copysign/logaddexp/nextafter: no
  *     complex loops.
  *   - absolute of complex gives the real dtype.
+ *   - gcd/lcm: ints only (bool too is a TypeError); bitwise_count: bool
+ *     (run as int8) and ints, uint8 result; heaviside, logaddexp2, spacing,
+ *     frexp, modf: floats as the math functions, frexp's exponent int32;
+ *     ldexp: see below (its inputs are not promoted together).
  *   - where: nin = 3, condition cast to bool, x and y promoted; clip: all
  *     three promoted to one dtype.
  */
@@ -65,6 +69,7 @@ static ndt_loop_fn find_loop(ndt_ufunc op, ndt_dtype t) {
   ndt_loop_fn f = ndt_cpu_loop_arith(op, t);
   if (!f) f = ndt_cpu_loop_math(op, t);
   if (!f) f = ndt_cpu_loop_complex(op, t);
+  if (!f) f = ndt_cpu_loop_extra(op, t);
   return f;
 }
 
@@ -81,6 +86,31 @@ ndt_loop_fn ndt_cpu_resolve(ndt_ufunc op, int nin, const ndt_dtype *types,
     if (!f) return 0;
     if (in_types) { in_types[0] = NDT_BOOL; in_types[1] = t; in_types[2] = t; }
     if (out_type) *out_type = t;
+    return f;
+  }
+
+  /* ldexp(x1, x2): not promoted together. x1 runs in the float loop of
+   * its dtype, x2 in int32 ('fi', 'di': bool, 8/16-bit ints, int32) or
+   * int64 ('fl', 'dl': uint32, int64); uint64, float and complex exponents
+   * and complex mantissas are TypeErrors. */
+  if (op == NDT_LDEXP) {
+    if (!(kind(types[0]) == 'b' || is_int(types[0]) || is_float(types[0]))) return 0;
+    const ndt_dtype m = float_for(types[0]);
+    ndt_dtype e;
+    switch (types[1]) {
+    case NDT_BOOL: case NDT_INT8: case NDT_UINT8: case NDT_INT16: case NDT_UINT16:
+    case NDT_INT32:
+      e = NDT_INT32;
+      break;
+    case NDT_UINT32: case NDT_INT64:
+      e = NDT_INT64;
+      break;
+    default:
+      return 0;
+    }
+    ndt_loop_fn f = ndt_cpu_loop_ldexp(m, e);
+    if (f && in_types) { in_types[0] = m; in_types[1] = e; }
+    if (f && out_type) *out_type = m;
     return f;
   }
 
@@ -139,8 +169,23 @@ ndt_loop_fn ndt_cpu_resolve(ndt_ufunc op, int nin, const ndt_dtype *types,
     break;
   case NDT_ARCTAN2: case NDT_HYPOT: case NDT_COPYSIGN: case NDT_LOGADDEXP:
   case NDT_NEXTAFTER: case NDT_CBRT: case NDT_DEG2RAD: case NDT_RAD2DEG:
+  case NDT_HEAVISIDE: case NDT_LOGADDEXP2: case NDT_SPACING: case NDT_FREXP:
+  case NDT_MODF: case NDT_MODF_INT:
     if (is_cplx(t)) return 0;
     loop = out = float_for(t);
+    break;
+  case NDT_FREXP_EXP:
+    if (is_cplx(t)) return 0;
+    loop = float_for(t);
+    out = NDT_INT32;
+    break;
+  case NDT_GCD: case NDT_LCM:
+    if (!is_int(t)) return 0;
+    break;
+  case NDT_BITWISE_COUNT:
+    if (!is_int(t) && t != NDT_BOOL) return 0;
+    if (t == NDT_BOOL) loop = NDT_INT8;
+    out = NDT_UINT8;
     break;
   case NDT_SIGNBIT:
     if (is_cplx(t)) return 0;
