@@ -95,7 +95,7 @@ from ._functions import (  # noqa: E402
     triu_indices_from, diag_indices, diag_indices_from, fromfunction, fix, sinc, ediff1d,
     trapezoid, cross, kron, vander, real_if_close, asarray_chkfinite, unwrap, cumulative_sum,
     cumulative_prod, polyval, polyadd, polysub, polyder, polyint, bartlett, blackman, hamming,
-    hanning, block, geomspace, packbits, unpackbits, mask_indices, vecdot, union1d,
+    hanning, block, geomspace, packbits, unpackbits, mask_indices, union1d,
     setdiff1d, setxor1d, intersect1d, interp, nanmedian, diagflat, fill_diagonal, place,
     putmask, polymul, polyfit, polydiv, histogram_bin_edges, isfortran, require)
 from ._manip import (  # noqa: E402

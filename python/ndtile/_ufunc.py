@@ -701,10 +701,24 @@ class _matvec(ufunc):
         return F.call(self.__name__ + '.outer', self._np.outer, args, kwargs)
 
 
+class _vecdot(_matvec):
+    """vecdot (n),(n)->(): sum over the last axis (or axis=) of conj(x1) * x2."""
+
+    def __call__(self, *args, out=None, axis=-1, **kwargs):
+        args, out = _split_out(args, 2, out)
+        if len(args) != 2 or kwargs or not (out is None or isinstance(out, Array)):
+            kw = dict(kwargs, axis=axis)
+            if out is not None:
+                kw['out'] = out
+            return self._numpy(args, kw)
+        from ._functions import vecdot
+        return vecdot(args[0], args[1], out=out, axis=axis)
+
+
 _SPECIAL = {'fabs': _fabs, 'float_power': _float_power, 'divmod': _divmod,
             'frexp': _two_outputs, 'modf': _two_outputs, 'matvec': _matvec,
             'vecmat': _matvec, 'spacing': _spacing, 'ldexp': _ldexp, 'gcd': _gcd_lcm,
-            'lcm': _gcd_lcm}
+            'lcm': _gcd_lcm, 'vecdot': _vecdot}
 
 
 def wrap_numpy_ufunc(npu):
@@ -717,8 +731,8 @@ def wrap_numpy_ufunc(npu):
         if cls is _two_outputs:
             op = (op, _CORE_INDEX['_%s_%s' % (name, 'exponent' if name == 'frexp' else
                                               'integral')])
-        elif cls is _matvec:
-            op = -1     # no elementwise op: the core's matmul
+        elif cls in (_matvec, _vecdot):
+            op = -1     # no elementwise op: the core's matmul / a reduction
         elif cls in (_spacing, _ldexp, _gcd_lcm):
             pass
         elif cls is not ufunc:

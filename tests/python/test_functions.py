@@ -396,3 +396,11 @@ def test_bin_edges_flags_require():
     assert nt.isfortran(nt.asarray(np.ones((4, 3))).T) == np.isfortran(f)
     assert nt.isfortran(nt.asarray(f.T)) == np.isfortran(f.T)
     assert nt.require(np.ones(3), np.float32, 'C').dtype == np.float32
+
+
+def test_vecdot_dispatch_from_numpy(monkeypatch):
+    monkeypatch.setenv('NDTILE_FALLBACK', 'error')
+    a = make(np.complex128, (30, 4, 5))
+    b = make(np.complex128, (5,), seed=1)
+    assert_same(np.vecdot(nt.asarray(a), nt.asarray(b)), np.vecdot(a, b), rtol=1e-13)
+    assert isinstance(nt.vecdot, nt.ufunc)
