@@ -133,7 +133,13 @@ static void make_grid(int64_t M, int64_t N, int64_t K, int64_t nbatch, ndt_dtype
       g->nJ = cdiv(N, g->nb);
     }
   }
-  int64_t kcap = max64(max64(1, E / 4), 8 * E * E / max64(g->mb, g->nb));
+  /* K pieces as long as each task's scratch stays within 8 tiles: a
+   * gathered A piece is mb x kb, a gathered B piece kb x nb, and an operand
+   * that several blocks read (B when nI > 1, A when nJ > 1) is packed once
+   * and read in place, so it bounds nothing. Fewer K pieces mean fewer
+   * passes over the block of C (beta = 1). */
+  int64_t ka = g->nJ > 1 ? K : 8 * E * E / g->mb, kbm = g->nI > 1 ? K : 8 * E * E / g->nb;
+  int64_t kcap = max64(max64(1, E / 4), min64(ka, kbm));
   g->nK = K > 0 ? cdiv(K, kcap) : 0;
   g->kb = g->nK ? cdiv(K, g->nK) : 1;
   if (g->nK) g->nK = cdiv(K, g->kb);
