@@ -323,11 +323,57 @@ def ptp(a, axis=None, out=None, keepdims=False):
 
 
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
-    if weights is not None or returned:
-        return F.call("average (weights)", _np.average, (a,),
+    """NumPy's average: sum(a * w) / sum(w) in NumPy's result dtype."""
+    import ndtile as nt
+    x = C.asarray(a)
+    if not isinstance(x, Array):
+        return F.call("average (dtype)", _np.average, (a,),
                       {'axis': axis, 'weights': weights, 'returned': returned,
                        'keepdims': keepdims})
-    return mean(a, axis=axis, keepdims=keepdims)
+    if weights is None:
+        avg = mean(x, axis=axis, keepdims=keepdims)
+        if not returned:
+            return avg
+        size = int(_np.prod(_np.shape(avg)))
+        scl = avg.dtype.type(x.size / size if size else _np.nan)
+        return avg, (nt.full(avg.shape, scl, dtype=avg.dtype) if _np.ndim(avg) else scl)
+    w = C.asarray(weights)
+    if not isinstance(w, Array):
+        return F.call("average (dtype)", _np.average, (a,),
+                      {'axis': axis, 'weights': weights, 'returned': returned,
+                       'keepdims': keepdims})
+    if x.dtype.kind in 'biu':
+        rt = _np.result_type(x.dtype, w.dtype, 'f8')
+    else:
+        rt = _np.result_type(x.dtype, w.dtype)
+    if tuple(x.shape) != tuple(w.shape):
+        if axis is None:
+            raise TypeError("Axis must be specified when shapes of a and weights differ.")
+        axes = tuple(_np.atleast_1d(axis))
+        if w.ndim != len(axes):
+            raise ValueError("Shape of weights must be consistent with shape of a along "
+                             "specified axis.")
+        axes = tuple(_np.lib.array_utils.normalize_axis_index(int(k), x.ndim) for k in axes)
+        if tuple(x.shape[k] for k in axes) != tuple(w.shape):
+            raise ValueError("Shape of weights must be consistent with shape of a along "
+                             "specified axis.")
+        # move the weights' axes to where they are in a
+        order = sorted(range(len(axes)), key=lambda k: axes[k])
+        w = nt.transpose(w, order) if order != list(range(len(axes))) else w
+        shape = [1] * x.ndim
+        for k in sorted(axes):
+            shape[k] = x.shape[k]
+        w = w.reshape(tuple(shape))
+        w = nt.broadcast_to(w, tuple(x.shape))
+    scl = nt.sum(w, axis=axis, dtype=rt, keepdims=keepdims)
+    if bool(nt.any(scl == 0.0)):
+        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+    avg = nt.sum(nt.multiply(x, w, dtype=rt), axis=axis, keepdims=keepdims) / scl
+    if returned:
+        if tuple(scl.shape) != tuple(avg.shape):
+            scl = nt.broadcast_to(scl, avg.shape).copy()
+        return avg, scl
+    return avg
 
 
 _SCAN_OPS = {'cumsum': 0, 'cumprod': 1, 'nancumsum': 2, 'nancumprod': 3}
@@ -386,14 +432,26 @@ def ufunc_reduce(u, name, array, axis, dtype, out, keepdims, initial, where):
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """NumPy's median from the core's sort: the mean of the middle one or two
-    elements of each sorted line; NaN where a line holds a NaN."""
+    elements of each sorted line; NaN where a line holds a NaN. Several
+    axes are moved to the end and merged into one line."""
     x = C.asarray(a)
-    if (not isinstance(x, Array) or out is not None or isinstance(axis, (tuple, list)) or
-            x.dtype.kind == 'c' or x.size == 0):
+    if not isinstance(x, Array) or x.size == 0:
         return F.call("median", _np.median, (a,), dict(axis=axis, out=out,
                       overwrite_input=overwrite_input, keepdims=keepdims))
     from . import _manip as M
     nd = x.ndim
+    if isinstance(axis, (tuple, list)):
+        axes = tuple(sorted(_np.lib.array_utils.normalize_axis_index(int(k), nd)
+                            for k in axis))
+        if len(set(axes)) != len(axes):
+            raise ValueError("duplicate value in 'axis'")
+        keep = [k for k in range(nd) if k not in axes]
+        y = M.transpose(x, keep + list(axes))
+        y = M.reshape(y, tuple(x.shape[k] for k in keep) + (-1,))
+        res = median(y, axis=-1)
+        if keepdims:
+            res = M.reshape(res, tuple(1 if k in axes else x.shape[k] for k in range(nd)))
+        return _median_out(res, out)
     if axis is None:
         s, ax = M.sort(M.ravel(x)), 0
     else:
@@ -411,10 +469,21 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 
     mid = along(slice((n - 1) // 2, n // 2 + 1))
     res = mean(mid, axis=ax, keepdims=True)
-    if x.dtype.kind == 'f':
+    if x.dtype.kind in 'fc':
+        from ._ufunc import UFUNCS
         last = along(slice(n - 1, n))
-        res = M.where(last != last, _np.nan, res).astype(res.dtype)
+        res = M.where(UFUNCS['isnan'](last), _np.nan, res).astype(res.dtype)
     if axis is None:
-        res = M.reshape(res, (1,) * nd) if keepdims else res.reshape(())[()]
+        res = M.reshape(res, (1,) * nd) if keepdims else res.reshape(())
+    elif not keepdims:
+        res = M.squeeze(res, axis=ax)
+    res = _median_out(res, out)
+    return res[()] if out is None and res.ndim == 0 else res
+
+
+def _median_out(res, out):
+    if out is None:
         return res
-    return res if keepdims else M.squeeze(res, axis=ax)
+    from ._manip import copyto
+    copyto(out, res)
+    return out

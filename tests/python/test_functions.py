@@ -404,3 +404,52 @@ def test_vecdot_dispatch_from_numpy(monkeypatch):
     b = make(np.complex128, (5,), seed=1)
     assert_same(np.vecdot(nt.asarray(a), nt.asarray(b)), np.vecdot(a, b), rtol=1e-13)
     assert isinstance(nt.vecdot, nt.ufunc)
+
+
+@pytest.mark.parametrize('mode', ['edge', 'reflect', 'wrap', 'symmetric'])
+@pytest.mark.parametrize('pw', [2, (1, 3), ((3, 0), (7, 9)), ((9, 9), (0, 13))])
+def test_pad_modes(mode, pw):
+    check(lambda m, a: m.pad(a, pw, mode=mode), M[:4, :6])
+    check(lambda m, a: m.pad(a, pw, mode=mode), M[::-5, 3::7].astype(np.complex64))
+    check(lambda m, a: m.pad(a, 5, mode=mode), np.arange(1.0))
+    check(lambda m, a: m.pad(a, (2, 3000), mode=mode), BIG[:50])
+    raises_like(lambda m, a: m.pad(a, 1, mode=mode), np.zeros((0, 3)))
+
+
+def test_pad_empty_mode_shape():
+    assert nt.pad(nt.ones((3, 4)), ((1, 2), (3, 4)), mode='empty').shape == (6, 11)
+
+
+def test_average_weights():
+    a = make(np.float64, (40, 60))
+    w = np.arange(1.0, 41.0)
+    check(lambda m, x, v: m.average(x, axis=0, weights=v), a, w, rtol=1e-14)
+    check(lambda m, x, v: m.average(x, axis=0, weights=v, returned=True), a, w, rtol=1e-14)
+    check(lambda m, x: m.average(x, weights=x + 11), a, rtol=1e-14)
+    check(lambda m, x: m.average(x, axis=1, weights=[1, 2, 3, 4]), np.arange(12).reshape(3, 4),
+          rtol=1e-14)
+    check(lambda m, x: m.average(x, axis=1, returned=True), a, rtol=1e-14)
+    check(lambda m, x: m.average(x, returned=True), a, rtol=1e-14)
+    check(lambda m, x: m.average(x, axis=1, weights=np.arange(60.0), keepdims=True), a,
+          rtol=1e-14)
+    check(lambda m, x: m.average(x.reshape(2, 20, 60), axis=(0, 2), weights=np.ones((2, 60))),
+          a, rtol=1e-14)
+    check(lambda m, x: m.average(x, axis=0, weights=np.ones(40, np.float32)),
+          a.astype(np.float32), rtol=1e-6)
+    raises_like(lambda m, x: m.average(x, weights=[1, 2]), a)
+    raises_like(lambda m, x: m.average(x, axis=0, weights=np.zeros(40)), a)
+    raises_like(lambda m, x: m.average(x, axis=0, weights=[1, 2]), a)
+
+
+@pytest.mark.parametrize('expr', [
+    "m.median(x, axis=(0, 2))", "m.median(x, axis=(0, 2), keepdims=True)",
+    "m.median(x, axis=(1,))", "m.median(y)", "m.median(y, axis=0)",
+    "m.median(x, axis=0, out=m.zeros((6, 7)))", "m.median(x[:, ::-2])", "m.median(z)",
+    "m.median(z, axis=1)"])
+def test_median_more(expr):
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((5, 6, 7))
+    a[1, 2, 3] = np.nan
+    c = a + 1j * rng.standard_normal((5, 6, 7))
+    z = np.arange(3000).reshape(30, 100) % 37
+    check(lambda m, x, y, z: eval(expr, {'m': m, 'x': x, 'y': y, 'z': z}), a, c, z, rtol=1e-15)
