@@ -1143,3 +1143,156 @@ def require(a, dtype=None, requirements=None, *, like=None):
     if 'C' in reqs or 'O' in reqs:
         return nt.ascontiguousarray(arr) if 'O' not in reqs else nt.array(arr, copy=True)
     return arr
+
+
+# ---- roots of polynomials (companion-matrix eigenvalues) ---------------------
+def roots(p):
+    nt = _nt()
+    p = _np.atleast_1d(_np.asarray(p.__array__() if isinstance(p, Array) else
+                                   C.to_np_tree(p)))
+    if p.ndim != 1:
+        raise ValueError("Input must be a rank-1 array.")
+    nz = _np.nonzero(_np.ravel(p))[0]
+    if len(nz) == 0:
+        return nt.asarray(_np.array([]))
+    trailing = len(p) - nz[-1] - 1
+    p = p[int(nz[0]):int(nz[-1]) + 1]
+    if not issubclass(p.dtype.type, (_np.floating, _np.complexfloating)):
+        p = p.astype(float)
+    N = len(p)
+    if N > 1:
+        A = _np.diag(_np.ones((N - 2,), p.dtype), -1)
+        A[0, :] = -p[1:] / p[0]
+        r = nt.linalg.eigvals(nt.asarray(A))
+    else:
+        r = nt.asarray(_np.array([]))
+    if trailing:
+        r = nt.concatenate((r, nt.zeros(trailing, r.dtype)))
+    return r
+
+
+def poly(seq_of_zeros):
+    nt = _nt()
+    z = nt.atleast_1d(nt.asarray(seq_of_zeros))
+    sh = z.shape
+    if len(sh) == 2 and sh[0] == sh[1] and sh[0] != 0:
+        z = nt.linalg.eigvals(z)
+    elif len(sh) == 1:
+        dt = z.dtype
+        if dt != object:
+            z = z.astype(_np.result_type(dt, _np.float64)) if dt.kind in 'biu' else z
+    else:
+        raise ValueError("input must be 1d or non-empty square 2d array.")
+    if z.shape[0] == 0:
+        return 1.0
+    dt = z.dtype
+    a = nt.ones((1,), dtype=dt)
+    for k in range(z.shape[0]):
+        a = nt.convolve(a, nt.concatenate((nt.ones((1,), dtype=dt), -z[k:k + 1])),
+                        mode='full')
+    if a.dtype.kind == 'c':
+        zh = _np.asarray(z)
+        pos_roots = _np.sort_complex(zh[zh.imag > 0])
+        neg_roots = _np.conjugate(_np.sort_complex(zh[zh.imag < 0]))
+        if len(pos_roots) == len(neg_roots) and _np.all(neg_roots == pos_roots):
+            a = a.real.copy()
+    return a
+
+
+def piecewise(x, condlist, funclist, *args, **kw):
+    """NumPy's piecewise: each function sees the elements of x its condition
+    selects (boolean indexing) and its values are scattered back."""
+    nt = _nt()
+    x = nt.asanyarray(x)
+    n2 = len(funclist)
+    if isinstance(condlist, (bool, _np.bool_)) or (
+            not isinstance(condlist, (list, tuple)) and _np.ndim(condlist) == 0) or \
+            (not isinstance(condlist[0], (list, tuple, Array, _np.ndarray)) and x.ndim != 0):
+        condlist = [condlist]
+    conds = [nt.asarray(c, dtype=bool) for c in condlist]
+    n = len(conds)
+    if n == n2 - 1:
+        rest = nt.logical_not(nt.any(nt.stack(conds), axis=0)) if n else nt.ones(x.shape, bool)
+        conds.append(rest)
+        n += 1
+    elif n != n2:
+        raise ValueError(f"with {n} condition(s), either {n} or {n + 1} functions are expected")
+    y = nt.zeros_like(x)
+    for cond, func in zip(conds, funclist):
+        cond = nt.broadcast_to(cond, x.shape) if tuple(cond.shape) != tuple(x.shape) else cond
+        if not callable(func):
+            y[cond] = func
+        else:
+            vals = x[cond]
+            if vals.size > 0:
+                y[cond] = func(vals, *args, **kw)
+    return y
+
+
+# ---- text and files: host work by nature -------------------------------------
+def array_repr(arr, max_line_width=None, precision=None, suppress_small=None):
+    a = C.asarray(arr)
+    if isinstance(a, Array) and max_line_width is None and precision is None and \
+            suppress_small is None:
+        return repr(a)
+    return _np.array_repr(C.to_numpy(a) if isinstance(a, Array) else a, max_line_width,
+                          precision, suppress_small)
+
+
+def array_str(a, max_line_width=None, precision=None, suppress_small=None):
+    x = C.asarray(a)
+    if isinstance(x, Array) and max_line_width is None and precision is None and \
+            suppress_small is None:
+        return str(x)
+    return _np.array_str(C.to_numpy(x) if isinstance(x, Array) else x, max_line_width,
+                         precision, suppress_small)
+
+
+def array2string(a, *args, **kwargs):
+    x = C.asarray(a)
+    return _np.array2string(C.to_numpy(x) if isinstance(x, Array) else x, *args, **kwargs)
+
+
+def _host_reader(npfunc):
+    """A NumPy file or text reader whose result becomes ndtile arrays: the
+    data comes from the host in any case (every rank reads the file)."""
+    import functools
+
+    @functools.wraps(npfunc)
+    def reader(*args, **kwargs):
+        kwargs.pop('like', None)
+        return C.from_np_tree(npfunc(*args, **kwargs))
+    reader.__module__ = __name__
+    return reader
+
+
+loadtxt = _host_reader(_np.loadtxt)
+genfromtxt = _host_reader(_np.genfromtxt)
+fromfile = _host_reader(_np.fromfile)
+fromstring = _host_reader(_np.fromstring)
+fromregex = _host_reader(_np.fromregex)
+
+
+def load(file, *args, **kwargs):
+    r = _np.load(file, *args, **kwargs)
+    if isinstance(r, _np.ndarray):
+        return C.from_np_tree(r)
+    return r      # an NpzFile: its arrays convert when read (np.asarray works on them)
+
+
+def _host_writer(name, npfunc):
+    """A NumPy writer: the data is gathered and the file written once (by
+    rank 0 on many ranks; an error there is raised on every rank)."""
+    import functools
+
+    @functools.wraps(npfunc)
+    def writer(*args, **kwargs):
+        return F.run_numpy(npfunc, args, kwargs, name)
+    writer.__module__ = __name__
+    return writer
+
+
+save = _host_writer('save', _np.save)
+savetxt = _host_writer('savetxt', _np.savetxt)
+savez = _host_writer('savez', _np.savez)
+savez_compressed = _host_writer('savez_compressed', _np.savez_compressed)

@@ -509,6 +509,17 @@ class ndarray(Array):
     def trace(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
         return M.trace(self, offset, axis1, axis2, dtype, out)
 
+    # Files and pickles: the data is gathered to the host (written once, by
+    # rank 0, on many ranks).
+    def tofile(self, fid, sep='', format='%s'):
+        return F.run_numpy(_np.ndarray.tofile, (self, fid, sep, format), {}, 'ndarray.tofile')
+
+    def dump(self, file):
+        return F.run_numpy(_np.ndarray.dump, (self, file), {}, 'ndarray.dump')
+
+    def dumps(self):
+        return C.to_numpy(self).dumps()
+
     def compress(self, condition, axis=None, out=None):
         from ._functions import compress
         return compress(condition, self, axis, out)

@@ -453,3 +453,40 @@ def test_median_more(expr):
     c = a + 1j * rng.standard_normal((5, 6, 7))
     z = np.arange(3000).reshape(30, 100) % 37
     check(lambda m, x, y, z: eval(expr, {'m': m, 'x': x, 'y': y, 'z': z}), a, c, z, rtol=1e-15)
+
+
+def test_roots_poly_piecewise():
+    check(lambda m: m.sort(m.roots([1, -6, 11, -6.0])), rtol=1e-12)
+    check(lambda m: m.roots([0, 0, 1, 2, 0, 0]), rtol=1e-12)
+    check(lambda m: m.poly([1, 2, 3]), rtol=1e-14)
+    check(lambda m: m.poly(m.asarray([[1.0, 2], [3, 4]])), rtol=1e-12)
+    check(lambda m: m.poly([1 + 1j, 1 - 1j]), rtol=1e-14)
+    x = np.linspace(-2, 2, 3001)
+    check(lambda m, v: m.piecewise(v, [v < 0, v >= 0], [lambda t: -t, lambda t: t * 2]), x)
+    check(lambda m, v: m.piecewise(v, [v < -1, v > 1], [0, lambda t: t ** 2, 5.0]), x)
+    raises_like(lambda m, v: m.piecewise(v, [v < 0], [1, 2, 3]), x)
+
+
+def test_text_and_files(tmp_path):
+    from ndtile import _ranks
+    tmp_path = _ranks.bcast(tmp_path, 0)     # one directory for every rank
+    a = make(np.float64, (20, 3))
+    x = nt.asarray(a)
+    assert nt.array_repr(x) == np.array_repr(a)
+    assert nt.array_str(x, precision=2) == np.array_str(a, precision=2)
+    assert nt.array2string(x, separator=';') == np.array2string(a, separator=';')
+    f = str(tmp_path / 'a.txt')
+    nt.savetxt(f, x)
+    assert_same(nt.loadtxt(f), np.loadtxt(f))
+    assert_same(nt.genfromtxt(f), np.genfromtxt(f))
+    g = str(tmp_path / 'a.npy')
+    nt.save(g, x)
+    assert_same(nt.load(g), a)
+    h = str(tmp_path / 'a.npz')
+    nt.savez(h, x=x, y=x[::2])
+    with nt.load(h) as z:
+        assert np.array_equal(z['y'], a[::2])
+    assert_same(nt.fromstring('1 2 3', sep=' '), np.fromstring('1 2 3', sep=' '))
+    b = str(tmp_path / 'a.bin')
+    x.tofile(b)                              # written once
+    assert_same(nt.fromfile(b), a.ravel())
