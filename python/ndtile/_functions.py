@@ -1230,22 +1230,23 @@ def piecewise(x, condlist, funclist, *args, **kw):
 
 
 # ---- text and files: host work by nature -------------------------------------
-def array_repr(arr, max_line_width=None, precision=None, suppress_small=None):
-    a = C.asarray(arr)
-    if isinstance(a, Array) and max_line_width is None and precision is None and \
-            suppress_small is None:
-        return repr(a)
-    return _np.array_repr(C.to_numpy(a) if isinstance(a, Array) else a, max_line_width,
-                          precision, suppress_small)
-
-
-def array_str(a, max_line_width=None, precision=None, suppress_small=None):
+def _text(npfunc, native, a, max_line_width, precision, suppress_small):
+    """ndtile's own repr/str (which gathers only the printed items) when no
+    option is given; NumPy's function on the gathered array otherwise."""
     x = C.asarray(a)
     if isinstance(x, Array) and max_line_width is None and precision is None and \
             suppress_small is None:
-        return str(x)
-    return _np.array_str(C.to_numpy(x) if isinstance(x, Array) else x, max_line_width,
-                         precision, suppress_small)
+        return native(x)
+    return npfunc(C.to_numpy(x) if isinstance(x, Array) else x, max_line_width, precision,
+                  suppress_small)
+
+
+def array_repr(arr, max_line_width=None, precision=None, suppress_small=None):
+    return _text(_np.array_repr, repr, arr, max_line_width, precision, suppress_small)
+
+
+def array_str(a, max_line_width=None, precision=None, suppress_small=None):
+    return _text(_np.array_str, str, a, max_line_width, precision, suppress_small)
 
 
 def array2string(a, *args, **kwargs):
