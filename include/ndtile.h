@@ -440,8 +440,10 @@ ndt_status ndt_correlate(const ndt_array *a, const ndt_array *v, int64_t lag0, i
 ndt_status ndt_diagonal(ndt_array **out, const ndt_array *a, int64_t offset, int ax1, int ax2);
 /* a.flat[idx[k]] = vals[k] for k = 0, 1, ... in order (the last write to an
  * element wins): idx a 1-d int64 array of flat C-order indices in [0, size)
- * (NDT_ERR_INDEX otherwise, at the next wait), vals 1-d of idx's length and
- * a's dtype. One task (reads idx and vals, reads and writes all of a). */
+ * (NDT_ERR_INDEX otherwise, at the next wait, and nothing is written), vals
+ * 1-d of idx's length and a's dtype. One task per tile of a's store that the
+ * view touches (each reads all of idx and vals and writes its own tile),
+ * or one task when that scan would cost far more than a's size. */
 ndt_status ndt_put(ndt_array *a, const ndt_array *idx, const ndt_array *vals);
 /* ---- linear algebra (src/ops/linalg.c) -------------------------------- */
 /* numpy.linalg's factorisations through LAPACK, on stacks of matrices: a is

@@ -354,7 +354,15 @@ ndt_status ndt_diagonal(ndt_array **out, const ndt_array *a, int64_t offset, int
 }
 
 /* ---- put: a.flat[idx[k]] = vals[k], in order ---------------------------- */
-typedef struct { ndt_array a, idx, vals; } put_arg;
+/* One task per tile of a's store that the view touches: each scans all the
+ * indices in order and writes those that land in its tile, so repeated
+ * indices keep the last value, tiles are written in parallel and, on many
+ * ranks, by their owners. When that scan would cost much more than the
+ * target's size (many indices into many tiles), one task scans once. */
+typedef struct {
+  ndt_array a, idx, vals;
+  int64_t lo, hi;          /* store offsets this task writes: [lo, hi) */
+} put_arg;
 
 static ndt_status put_task(void *p, int worker) {
   NDT_UNUSED(worker);
@@ -364,33 +372,37 @@ static ndt_status put_task(void *p, int worker) {
   ndt_bound bi, bv;
   ndt_status st = ndt_bind(&g->idx, &bi, 1);
   if (st) return st;
-  st = ndt_bind(&g->vals, &bv, 1);
-  if (st) {
-    ndt_unbind(&g->idx, &bi, 0);
-    return st;
-  }
-  /* each element is written in place in the tile that holds it: a scatter
-   * of a few values into a large array copies nothing else */
-  const ndt_store *s = g->a.store;
+  /* every index is checked first: a bad one writes nothing */
   for (int64_t e = 0; e < n; e++) {
     int64_t f;
     memcpy(&f, bi.ptr + e * bi.st[0], 8);
     if (f < 0 || f >= size) {
-      st = ndt_error(NDT_ERR_INDEX, "index %lld is out of bounds for axis 0 with size %lld",
-                     (long long)f, (long long)size);
-      break;
+      ndt_unbind(&g->idx, &bi, 0);
+      return ndt_error(NDT_ERR_INDEX, "index %lld is out of bounds for axis 0 with size %lld",
+                       (long long)f, (long long)size);
     }
+  }
+  if ((st = ndt_bind(&g->vals, &bv, 1))) {
+    ndt_unbind(&g->idx, &bi, 0);
+    return st;
+  }
+  /* each element is written in place in the tile that holds it */
+  const ndt_store *s = g->a.store;
+  for (int64_t e = 0; e < n; e++) {
+    int64_t f;
+    memcpy(&f, bi.ptr + e * bi.st[0], 8);
     int64_t off = g->a.offset;
     for (int d = nd - 1; d >= 0; d--) {
       off += (f % g->a.shape[d]) * g->a.strides[d];
       f /= g->a.shape[d];
     }
+    if (off < g->lo || off >= g->hi) continue;
     const ndt_tile *t = &s->tiles[ndt_store_tile_of(s, off)];
     memcpy(t->data + (off - t->start) * ssz + g->a.part, bv.ptr + e * bv.st[0], isz);
   }
   ndt_unbind(&g->vals, &bv, 0);
   ndt_unbind(&g->idx, &bi, 0);
-  return st;   /* elements written before an error stay, as in NumPy */
+  return NDT_OK;
 }
 
 ndt_status ndt_put(ndt_array *a, const ndt_array *idx, const ndt_array *vals) {
@@ -406,13 +418,27 @@ ndt_status ndt_put(ndt_array *a, const ndt_array *idx, const ndt_array *vals) {
   g.idx = *idx;
   g.vals = *vals;
   ndt_store *stores[3] = {a->store, idx->store, vals->store};
+  int64_t lo, hi, nidx = idx->shape[0];
+  ndt_view_extent(a, &lo, &hi);
+  const ndt_store *s = a->store;
+  int64_t t0 = ndt_store_tile_of(s, lo), t1 = ndt_store_tile_of(s, hi), nt = t1 - t0 + 1;
+  int per_tile = nt > 1 && (double)nt * (double)nidx <= 4.0 * (double)(a->size + (1 << 20));
+  int small = a->size + nidx <= ndt_rt_inline_elems();
   ndt_access *acc = NULL;
   int nacc = 0, cap = 0;
-  ndt_status st = ndt_add_access(&acc, &nacc, &cap, idx, NDT_READ);
-  if (!st) st = ndt_add_access(&acc, &nacc, &cap, vals, NDT_READ);
-  if (!st) st = ndt_add_access(&acc, &nacc, &cap, a, NDT_RW);
-  int small = a->size + idx->shape[0] <= ndt_rt_inline_elems();
-  if (!st) st = ndt_submit("put", put_task, &g, sizeof g, acc, nacc, stores, 3, small ? 2 : 0);
+  ndt_status st = NDT_OK;
+  for (int64_t t = per_tile ? t0 : 0; t <= (per_tile ? t1 : 0) && st == NDT_OK; t++) {
+    const ndt_tile *tl = &s->tiles[t];
+    g.lo = per_tile ? (lo > tl->start ? lo : tl->start) : lo;
+    g.hi = per_tile ? (hi < tl->start + tl->len - 1 ? hi : tl->start + tl->len - 1) + 1 : hi + 1;
+    nacc = 0;
+    st = ndt_add_access(&acc, &nacc, &cap, idx, NDT_READ);
+    if (!st) st = ndt_add_access(&acc, &nacc, &cap, vals, NDT_READ);
+    if (!st) st = per_tile ? ndt_add_range(&acc, &nacc, &cap, a->store, g.lo, g.hi - g.lo, NDT_RW)
+                           : ndt_add_access(&acc, &nacc, &cap, a, NDT_RW);
+    if (!st) st = ndt_submit("put", put_task, &g, sizeof g, acc, nacc, stores, 3,
+                             small && !per_tile ? 2 : 0);
+  }
   ndt_mfree(acc);
   return st;
 }
