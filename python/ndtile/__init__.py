@@ -99,7 +99,7 @@ from ._functions import (  # noqa: E402
     setdiff1d, setxor1d, intersect1d, interp, nanmedian, diagflat, fill_diagonal, place,
     putmask, polymul, polyfit, polydiv, histogram_bin_edges, isfortran, require, roots, poly,
     piecewise, array_repr, array_str, array2string, loadtxt, genfromtxt, fromfile, fromstring,
-    fromregex, load, save, savetxt, savez, savez_compressed)
+    fromregex, load, save, savetxt, savez, savez_compressed, einsum_path, from_dlpack)
 from ._manip import (  # noqa: E402
     roll, rot90, tile, repeat, take, take_along_axis, put, put_along_axis, diag, diagonal,
     trace, tensordot, einsum, convolve, correlate)

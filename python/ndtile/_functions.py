@@ -1297,3 +1297,25 @@ save = _host_writer('save', _np.save)
 savetxt = _host_writer('savetxt', _np.savetxt)
 savez = _host_writer('savez', _np.savez)
 savez_compressed = _host_writer('savez_compressed', _np.savez_compressed)
+
+
+def einsum_path(subscripts, *operands, optimize='greedy', einsum_call=False):
+    """NumPy's einsum_path: the contraction order depends on the operands'
+    shapes and dtypes only, so NumPy plans it on data-free stand-ins."""
+    if einsum_call:
+        return F.call("einsum_path (einsum_call)", _np.einsum_path, (subscripts,) + operands,
+                      {'optimize': optimize, 'einsum_call': einsum_call})
+    stand_ins = []
+    for o in operands:
+        x = C.asarray(o)
+        if isinstance(x, Array):
+            stand_ins.append(_np.broadcast_to(_np.empty((), x.dtype), tuple(x.shape)))
+        else:
+            stand_ins.append(o)
+    return _np.einsum_path(subscripts, *stand_ins, optimize=optimize)
+
+
+def from_dlpack(x, /, *, device=None, copy=None):
+    """An array from another library's DLPack capsule: NumPy imports it
+    (host memory) and ndtile copies it into tiles."""
+    return C.from_np_tree(_np.from_dlpack(x, device=device, copy=copy))

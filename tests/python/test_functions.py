@@ -490,3 +490,15 @@ def test_text_and_files(tmp_path):
     b = str(tmp_path / 'a.bin')
     x.tofile(b)                              # written once
     assert_same(nt.fromfile(b), a.ravel())
+
+
+def test_einsum_path_and_from_dlpack():
+    a, b, c = make(np.float64, (3, 4)), make(np.float64, (4, 50)), make(np.float64, (50, 6))
+    for opt in ('greedy', 'optimal', True):
+        got = nt.einsum_path('ij,jk,kl->il', nt.asarray(a), nt.asarray(b), nt.asarray(c),
+                             optimize=opt)
+        exp = np.einsum_path('ij,jk,kl->il', a, b, c, optimize=opt)
+        assert got[0] == exp[0] and got[1] == exp[1]
+    x = nt.from_dlpack(a[:, ::2])
+    assert_same(x, a[:, ::2])
+    assert_same(nt.from_dlpack(nt.asarray(a)), a)
