@@ -715,10 +715,24 @@ class _vecdot(_matvec):
         return vecdot(args[0], args[1], out=out, axis=axis)
 
 
+class _isnat(ufunc):
+    """isnat: ndtile holds no datetime or timedelta arrays, so every ndtile
+    operand gets NumPy's TypeError (NumPy arrays of those dtypes still go to
+    NumPy)."""
+
+    def __call__(self, *args, **kwargs):
+        if args and isinstance(args[0], _np.ndarray) and args[0].dtype.kind in 'mM':
+            return self._np(*args, **kwargs)
+        if args and isinstance(args[0], (_np.datetime64, _np.timedelta64)):
+            return self._np(*args, **kwargs)
+        raise TypeError("ufunc 'isnat' is only defined for np.datetime64 and "
+                        "np.timedelta64.")
+
+
 _SPECIAL = {'fabs': _fabs, 'float_power': _float_power, 'divmod': _divmod,
             'frexp': _two_outputs, 'modf': _two_outputs, 'matvec': _matvec,
             'vecmat': _matvec, 'spacing': _spacing, 'ldexp': _ldexp, 'gcd': _gcd_lcm,
-            'lcm': _gcd_lcm, 'vecdot': _vecdot}
+            'lcm': _gcd_lcm, 'vecdot': _vecdot, 'isnat': _isnat}
 
 
 def wrap_numpy_ufunc(npu):
@@ -731,8 +745,8 @@ def wrap_numpy_ufunc(npu):
         if cls is _two_outputs:
             op = (op, _CORE_INDEX['_%s_%s' % (name, 'exponent' if name == 'frexp' else
                                               'integral')])
-        elif cls in (_matvec, _vecdot):
-            op = -1     # no elementwise op: the core's matmul / a reduction
+        elif cls in (_matvec, _vecdot, _isnat):
+            op = -1     # no elementwise op: the core's matmul / a reduction / none
         elif cls in (_spacing, _ldexp, _gcd_lcm):
             pass
         elif cls is not ufunc:

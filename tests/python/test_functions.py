@@ -502,3 +502,13 @@ def test_einsum_path_and_from_dlpack():
     x = nt.from_dlpack(a[:, ::2])
     assert_same(x, a[:, ::2])
     assert_same(nt.from_dlpack(nt.asarray(a)), a)
+
+
+def test_isnat(monkeypatch):
+    monkeypatch.setenv('NDTILE_FALLBACK', 'error')
+    with pytest.raises(TypeError, match="only defined for np.datetime64"):
+        nt.isnat(nt.ones(3))
+    with pytest.raises(TypeError, match="only defined for np.datetime64"):
+        np.isnat(nt.ones(3))
+    d = np.array(['2020-01-01', 'NaT'], dtype='datetime64[D]')
+    assert np.array_equal(nt.isnat(d), [False, True])
