@@ -1,6 +1,7 @@
 /* exec.c - the block driver: splits an iteration space into blocks (by the
  * same rule that tiles stores, so a fresh output's blocks are its tiles),
  * declares each block's tiles to the runtime, and runs the N-d loop. */
+#include <limits.h>
 #include <string.h>
 #include "exec.h"
 
@@ -110,6 +111,40 @@ void ndt_block_start(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_
     start[k] = v->shape[k] ? f % v->shape[k] : 0;
     f = v->shape[k] ? f / v->shape[k] : 0;
   }
+}
+
+void ndt_axis_last(const ndt_array *v, int ax, ndt_array *w) {
+  *w = *v;
+  int j = 0;
+  for (int k = 0; k < v->ndim; k++) {
+    if (k == ax) continue;
+    w->shape[j] = v->shape[k];
+    w->strides[j++] = v->strides[k];
+  }
+  w->shape[j] = v->shape[ax];
+  w->strides[j] = v->strides[ax];
+}
+
+void ndt_line_tiling(const ndt_array *w, ndt_tiling *tl) {
+  int nd = w->ndim;
+  int64_t tb = ndt_rt_tile_bytes(), lb = w->shape[nd - 1] * ndt_vsize(w);
+  if (lb > tb) lb = tb + 1;
+  if (lb > INT_MAX) lb = INT_MAX;
+  ndt_tiling_for(nd - 1, w->shape, (int)lb, tb, tl);
+}
+
+void ndt_line_block(const ndt_array *w, const ndt_tiling *tl, int64_t b, int64_t n,
+                    ndt_array *out) {
+  int nd = w->ndim;
+  ndt_array o = *w;
+  o.ndim = nd - 1;
+  o.size = 1;
+  for (int k = 0; k < nd - 1; k++) o.size *= w->shape[k];
+  ndt_block_view(&o, tl, b, out);
+  out->ndim = nd;
+  out->shape[nd - 1] = n;
+  out->strides[nd - 1] = w->strides[nd - 1];
+  out->size *= n;
 }
 
 ndt_status ndt_finish(ndt_status st, ndt_array *res, ndt_array **out) {

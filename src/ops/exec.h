@@ -38,6 +38,17 @@ void ndt_block_rows(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_t
 int ndt_block_cuts(ndt_array *const *views, int n, const ndt_tiling *tl, int64_t b,
                    int64_t *cuts, int cap);
 
+/* Line operations (sort, fft): each task takes whole 1-d lines along one
+ * axis. ndt_axis_last: v with axis ax moved to the end (a view on the
+ * stack). ndt_line_tiling: the blocks of w's other axes (w from
+ * ndt_axis_last), a line of w's last axis counting as one item.
+ * ndt_line_block: block b of them as a view of w's layout with the line
+ * appended, n long. */
+void ndt_axis_last(const ndt_array *v, int ax, ndt_array *w);
+void ndt_line_tiling(const ndt_array *w, ndt_tiling *tl);
+void ndt_line_block(const ndt_array *w, const ndt_tiling *tl, int64_t b, int64_t n,
+                    ndt_array *out);
+
 /* Flat C-order index of block b's first element, and its multi-index in v's
  * shape (v of the tiled shape). */
 int64_t ndt_block_first(const ndt_tiling *tl, int64_t b);

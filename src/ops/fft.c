@@ -579,20 +579,7 @@ static ndt_status fft_task(void *p, int worker) {
   return NDT_OK;
 }
 
-/* v with axis ax moved to the end (a view on the stack). */
-static void axis_last(const ndt_array *v, int ax, ndt_array *w) {
-  *w = *v;
-  int j = 0;
-  for (int k = 0; k < v->ndim; k++) {
-    if (k == ax) continue;
-    w->shape[j] = v->shape[k];
-    w->strides[j++] = v->strides[k];
-  }
-  w->shape[j] = v->shape[ax];
-  w->strides[j] = v->strides[ax];
-}
-
-/* v's last axis moved to position ax (the inverse of axis_last), so a bound
+/* v's last axis moved to position ax (the inverse of ndt_axis_last), so a bound
  * block keeps the array's own order: rows of a column block stay rows. */
 static void line_to(ndt_array *v, int ax) {
   int nd = v->ndim;
@@ -673,32 +660,18 @@ ndt_status ndt_fft(const ndt_array *a, int axis, int64_t n, int kind, double sca
     return NDT_ERR_NOMEM;
   }
   ndt_array vin, vout;
-  axis_last(a, axis, &vin);
-  axis_last(res, axis, &vout);
-  int64_t tb = ndt_rt_tile_bytes();
-  int64_t lb = nout * ndt_vsize(res);
-  if (lb > tb) lb = tb + 1;
-  if (lb > INT_MAX) lb = INT_MAX;
+  ndt_axis_last(a, axis, &vin);
+  ndt_axis_last(res, axis, &vout);
   ndt_tiling tl;
-  ndt_tiling_for(nd - 1, vout.shape, (int)lb, tb, &tl);
-  ndt_array oin = vin, oout = vout;
-  oin.ndim = oout.ndim = nd - 1;
-  oin.size = oout.size = res->size / nout;
+  ndt_line_tiling(&vout, &tl);
   ndt_access *acc = NULL;
   int nacc = 0, cap = 0;
   ndt_store *stores[3] = {res->store, ps, a->store};
   int small = tl.ntiles <= 1 && res->size <= ndt_rt_inline_elems();
   for (int64_t b = 0; b < tl.ntiles && st == NDT_OK; b++) {
     fft_arg s = {.kind = kind, .half = half, .n = n, .nload = nload, .scale = scale, .plan = P};
-    ndt_block_view(&oin, &tl, b, &s.in);
-    ndt_block_view(&oout, &tl, b, &s.out);
-    s.in.shape[nd - 1] = nload;
-    s.out.shape[nd - 1] = nout;
-    s.in.strides[nd - 1] = vin.strides[nd - 1];
-    s.out.strides[nd - 1] = vout.strides[nd - 1];
-    s.in.ndim = s.out.ndim = nd;
-    s.in.size *= nload;
-    s.out.size *= nout;
+    ndt_line_block(&vin, &tl, b, nload, &s.in);
+    ndt_line_block(&vout, &tl, b, nout, &s.out);
     line_to(&s.in, axis);
     line_to(&s.out, axis);
     s.ax = axis;

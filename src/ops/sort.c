@@ -16,7 +16,6 @@
  * kth (ascending; each selection runs right of the previous one), falling
  * back to the merge sort after 2*log2(n) rounds or for more than MAXKTH kth
  * values (a sorted line is a valid partition). */
-#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,19 +259,6 @@ static ndt_status sort_task(void *p, int worker) {
   return NDT_OK;
 }
 
-/* v with axis ax moved to the end (a view on the stack). */
-static void axis_last(const ndt_array *v, int ax, ndt_array *w) {
-  *w = *v;
-  int j = 0;
-  for (int k = 0; k < v->ndim; k++) {
-    if (k == ax) continue;
-    w->shape[j] = v->shape[k];
-    w->strides[j++] = v->strides[k];
-  }
-  w->shape[j] = v->shape[ax];
-  w->strides[j] = v->strides[ax];
-}
-
 static int cmp_i64(const void *x, const void *y) {
   int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
   return (a > b) - (a < b);
@@ -335,19 +321,11 @@ static ndt_status order_lines(const ndt_array *a, int axis, int want_indices, in
     return NDT_OK;
   }
   ndt_array vin, vout;
-  axis_last(src, axis, &vin);
-  axis_last(res, axis, &vout);
-  int nd = src->ndim;
-  int64_t n = src->shape[axis], tb = ndt_rt_tile_bytes();
-  int64_t lb = n * ndt_vsize(src);
-  if (lb > tb) lb = tb + 1;
-  if (lb > INT_MAX) lb = INT_MAX;
+  ndt_axis_last(src, axis, &vin);
+  ndt_axis_last(res, axis, &vout);
+  int64_t n = src->shape[axis];
   ndt_tiling tl;
-  ndt_tiling_for(nd - 1, vin.shape, (int)lb, tb, &tl);
-  /* block views over the other axes: a view of them, blocked, with the line appended */
-  ndt_array oin = vin, oout = vout;
-  oin.ndim = oout.ndim = nd - 1;
-  oin.size = oout.size = src->size / n;
+  ndt_line_tiling(&vin, &tl);
   ndt_access *acc = NULL;
   int nacc = 0, cap = 0;
   ndt_store *stores[2] = {src->store, res->store};
@@ -355,14 +333,8 @@ static ndt_status order_lines(const ndt_array *a, int axis, int want_indices, in
   for (int64_t b = 0; b < tl.ntiles && st == NDT_OK; b++) {
     sort_arg s = {.want_indices = want_indices, .nkth = nk};
     memcpy(s.kth, ks, sizeof(int64_t) * (size_t)nk);
-    ndt_block_view(&oin, &tl, b, &s.in);
-    ndt_block_view(&oout, &tl, b, &s.out);
-    s.in.shape[nd - 1] = s.out.shape[nd - 1] = n;
-    s.in.strides[nd - 1] = vin.strides[nd - 1];
-    s.out.strides[nd - 1] = vout.strides[nd - 1];
-    s.in.ndim = s.out.ndim = nd;
-    s.in.size *= n;
-    s.out.size *= n;
+    ndt_line_block(&vin, &tl, b, n, &s.in);
+    ndt_line_block(&vout, &tl, b, n, &s.out);
     nacc = 0;
     st = ndt_add_access(&acc, &nacc, &cap, &s.in, NDT_READ);
     if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &s.out, NDT_WRITE);
