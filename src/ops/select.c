@@ -2,8 +2,8 @@
  * of a histogram with uniform bins.
  *
  * Both are elementwise over the values: the values are flattened (copied to
- * C order when they are not) and cut into blocks by the usual tiling rule;
- * each task reads its block of values and the whole sorted array (declared
+ * C order when no 1-d view of them exists) and cut into blocks by the usual
+ * tiling rule; each task reads its block of values and the whole sorted array (declared
  * as a read of all its tiles, so on many ranks it travels to the task) and
  * writes its block of int64 results. Every result element depends on its
  * value alone, so results do not depend on workers or ranks. */
@@ -220,14 +220,9 @@ static ndt_status hist_task(void *p, int worker) {
 /* ---- the driver ------------------------------------------------------- */
 static ndt_status find_run(const char *name, ndt_task_fn fn, find_arg *g, const ndt_array *v,
                            ndt_array **out) {
-  ndt_status st;
   ndt_array *flat = NULL;
-  if (ndt_is_c_contiguous(v)) st = ndt_array_view(&flat, v);
-  else st = ndt_copy(&flat, v);
+  ndt_status st = ndt_reshape(&flat, v, 1, &v->size);
   if (st) return st;
-  flat->ndim = 1;
-  flat->shape[0] = v->size;
-  flat->strides[0] = 1;
   ndt_array *res = NULL;
   if ((st = ndt_array_new(&res, NDT_INT64, 1, &flat->shape[0], 0))) {
     ndt_free(flat);
@@ -310,15 +305,10 @@ ndt_status ndt_histogram_count(const ndt_array *x, const ndt_array *edges, doubl
   const ndt_array *src[2] = {x, weights};
   ndt_array **dst[2] = {&fx, &fw};
   for (int k = 0; k < 2; k++) {
-    if (!src[k]) continue;
-    st = ndt_is_c_contiguous(src[k]) ? ndt_array_view(dst[k], src[k]) : ndt_copy(dst[k], src[k]);
-    if (st) {
+    if (src[k] && (st = ndt_reshape(dst[k], src[k], 1, &x->size))) {
       ndt_free(fx);
       return st;
     }
-    (*dst[k])->ndim = 1;
-    (*dst[k])->shape[0] = x->size;
-    (*dst[k])->strides[0] = 1;
   }
   if ((st = ndt_array_new(&res, weights ? NDT_FLOAT64 : NDT_INT64, 1, &nb, 0))) {
     ndt_free(fx);

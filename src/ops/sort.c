@@ -271,14 +271,7 @@ static ndt_status order_lines(const ndt_array *a, int axis, int want_indices, in
   ndt_array *flat = NULL;
   const ndt_array *src = a;
   if (axis == NDT_SORT_FLATTEN) {
-    if (ndt_is_c_contiguous(a)) {
-      if ((st = ndt_array_view(&flat, a))) return st;
-    } else if ((st = ndt_copy(&flat, a))) {
-      return st;
-    }
-    flat->ndim = 1;
-    flat->shape[0] = a->size;
-    flat->strides[0] = 1;
+    if ((st = ndt_reshape(&flat, a, 1, &a->size))) return st;
     src = flat;
     axis = 0;
   } else {
