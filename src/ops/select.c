@@ -80,27 +80,11 @@ static const search_fn search_fns[NDT_NTYPES] = {
 typedef struct {
   ndt_array a;          /* the sorted array (searchsorted) or the edges (bins), whole */
   ndt_array v, out;     /* this block of the flat values and of the result */
+  int bins;             /* bin indices (else searchsorted) */
   int right;
   int single_d, single_f;   /* bins: float32 arithmetic for the offset / the scaling */
   double first, last, denom;
 } find_arg;
-
-static ndt_status search_task(void *p, int worker) {
-  NDT_UNUSED(worker);
-  const find_arg *g = p;
-  ndt_bound bv, bo;
-  ndt_status st = ndt_bind(&g->v, &bv, 1);
-  if (st) return st;
-  if ((st = ndt_bind(&g->out, &bo, 0))) {
-    ndt_unbind(&g->v, &bv, 0);
-    return st;
-  }
-  int64_t *o = (int64_t *)bo.ptr;   /* a fresh contiguous result */
-  search_fns[g->a.dtype](&g->a, bv.ptr, bv.st[0], g->v.size, g->right, o);
-  ndt_unbind(&g->v, &bv, 0);
-  ndt_unbind(&g->out, &bo, 1);
-  return NDT_OK;
-}
 
 /* ---- bin index of uniform bins ---------------------------------------- */
 /* NumPy's uniform-bins histogram (numpy/lib/_histograms_impl.py): the value
@@ -140,7 +124,22 @@ static ndt_status search_task(void *p, int worker) {
 DEF_BINS(f32, float)
 DEF_BINS(f64, double)
 
-static ndt_status bins_task(void *p, int worker) {
+/* The bins of n values at x (g->v's dtype, byte stride xs), cast to the
+ * edges' dtype CH at a time. */
+static void bin_index(const find_arg *g, const char *x, int64_t xs, int64_t n, int64_t *out) {
+  ndt_dtype t = g->a.dtype;
+  ndt_cast_fn cv = ndt_cpu_cast(g->v.dtype, t);
+  double buf[CH];
+  for (int64_t c = 0; c < n; c += CH) {
+    int64_t m = n - c < CH ? n - c : CH;
+    cv(x + c * xs, xs, (char *)buf, ndt_traits[t].size, m);
+    if (t == NDT_FLOAT32) bins_f32(g, (const float *)buf, m, out + c);
+    else bins_f64(g, buf, m, out + c);
+  }
+}
+
+/* searchsorted or bin indices of a block of values */
+static ndt_status find_task(void *p, int worker) {
   NDT_UNUSED(worker);
   const find_arg *g = p;
   ndt_bound bv, bo;
@@ -150,16 +149,9 @@ static ndt_status bins_task(void *p, int worker) {
     ndt_unbind(&g->v, &bv, 0);
     return st;
   }
-  int64_t *o = (int64_t *)bo.ptr, vs = bv.st[0], n = g->v.size;
-  ndt_dtype t = g->a.dtype;
-  ndt_cast_fn cv = ndt_cpu_cast(g->v.dtype, t);
-  double buf[CH];
-  for (int64_t c = 0; c < n; c += CH) {
-    int64_t m = n - c < CH ? n - c : CH;
-    cv(bv.ptr + c * vs, vs, (char *)buf, ndt_traits[t].size, m);
-    if (t == NDT_FLOAT32) bins_f32(g, (const float *)buf, m, o + c);
-    else bins_f64(g, buf, m, o + c);
-  }
+  int64_t *o = (int64_t *)bo.ptr;   /* a fresh contiguous result */
+  if (g->bins) bin_index(g, bv.ptr, bv.st[0], g->v.size, o);
+  else search_fns[g->a.dtype](&g->a, bv.ptr, bv.st[0], g->v.size, g->right, o);
   ndt_unbind(&g->v, &bv, 0);
   ndt_unbind(&g->out, &bo, 1);
   return NDT_OK;
@@ -190,16 +182,12 @@ static ndt_status hist_task(void *p, int worker) {
   int64_t ws = h->has_w ? bw.st[0] : 0;
   char *part = h->parts->tiles[0].data + h->poff;
   memset(part, 0, (size_t)nb * 8);
-  ndt_dtype t = g->a.dtype;
-  ndt_cast_fn cv = ndt_cpu_cast(g->v.dtype, t);
   ndt_cast_fn cw = h->has_w ? ndt_cpu_cast(h->w.dtype, NDT_FLOAT64) : NULL;
-  double buf[CH], wb[CH];
+  double wb[CH];
   int64_t ib[CH];
   for (int64_t c = 0; c < n; c += CH) {
     int64_t m = n - c < CH ? n - c : CH;
-    cv(bv.ptr + c * vs, vs, (char *)buf, ndt_traits[t].size, m);
-    if (t == NDT_FLOAT32) bins_f32(g, (const float *)buf, m, ib);
-    else bins_f64(g, buf, m, ib);
+    bin_index(g, bv.ptr + c * vs, vs, m, ib);
     if (cw) {
       cw(bw.ptr + c * ws, ws, (char *)wb, 8, m);
       double *hd = (double *)part;
@@ -218,7 +206,7 @@ static ndt_status hist_task(void *p, int worker) {
 
 
 /* ---- the driver ------------------------------------------------------- */
-static ndt_status find_run(const char *name, ndt_task_fn fn, find_arg *g, const ndt_array *v,
+static ndt_status find_run(const char *name, find_arg *g, const ndt_array *v,
                            ndt_array **out) {
   ndt_array *flat = NULL;
   ndt_status st = ndt_reshape(&flat, v, 1, &v->size);
@@ -242,7 +230,7 @@ static ndt_status find_run(const char *name, ndt_task_fn fn, find_arg *g, const 
     if (g->a.size) st = ndt_add_access(&acc, &nacc, &cap, &g->a, NDT_READ);
     if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &g->v, NDT_READ);
     if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &g->out, NDT_WRITE);
-    if (st == NDT_OK) st = ndt_submit(name, fn, g, sizeof *g, acc, nacc, stores, 3, small);
+    if (st == NDT_OK) st = ndt_submit(name, find_task, g, sizeof *g, acc, nacc, stores, 3, small);
   }
   ndt_mfree(acc);
   ndt_free(flat);
@@ -263,44 +251,49 @@ ndt_status ndt_searchsorted(const ndt_array *a, const ndt_array *v, int right,
   memset(&g, 0, sizeof g);
   g.a = *a;
   g.right = right != 0;
-  return find_run("searchsorted", search_task, &g, v, out);
+  return find_run("searchsorted", &g, v, out);
 }
 
-ndt_status ndt_histogram_bins(const ndt_array *x, const ndt_array *edges, double first,
-                              double last, double denom, int single_d, int single_f,
-                              ndt_array **out) {
-  if (edges->ndim != 1 || edges->shape[0] < 2)
-    return ndt_error(NDT_ERR_VALUE, "histogram: edges must be 1-d with at least 2 entries");
-  if (edges->dtype != NDT_FLOAT32 && edges->dtype != NDT_FLOAT64)
-    return ndt_error(NDT_ERR_TYPE, "histogram: edges must be float32 or float64");
-  char k = ndt_traits[x->dtype].kind;
-  if (k == 'c')
-    return ndt_error(NDT_ERR_TYPE, "histogram: complex values have no bins");
-  find_arg g;
-  memset(&g, 0, sizeof g);
-  g.a = *edges;
-  g.first = first;
-  g.last = last;
-  g.denom = denom;
-  g.single_d = single_d != 0;
-  g.single_f = single_f != 0;
-  return find_run("histogram", bins_task, &g, x, out);
-}
-
-ndt_status ndt_histogram_count(const ndt_array *x, const ndt_array *edges, double first,
-                               double last, double denom, int single_d, int single_f,
-                               const ndt_array *weights, ndt_array **out) {
+/* Checks the operands of a uniform-bins histogram and sets up g for them. */
+static ndt_status bins_setup(find_arg *g, const ndt_array *x, const ndt_array *edges,
+                             double first, double last, double denom, int single_d,
+                             int single_f) {
   if (edges->ndim != 1 || edges->shape[0] < 2)
     return ndt_error(NDT_ERR_VALUE, "histogram: edges must be 1-d with at least 2 entries");
   if (edges->dtype != NDT_FLOAT32 && edges->dtype != NDT_FLOAT64)
     return ndt_error(NDT_ERR_TYPE, "histogram: edges must be float32 or float64");
   if (ndt_traits[x->dtype].kind == 'c')
     return ndt_error(NDT_ERR_TYPE, "histogram: complex values have no bins");
+  memset(g, 0, sizeof *g);
+  g->a = *edges;
+  g->bins = 1;
+  g->first = first;
+  g->last = last;
+  g->denom = denom;
+  g->single_d = single_d != 0;
+  g->single_f = single_f != 0;
+  return NDT_OK;
+}
+
+ndt_status ndt_histogram_bins(const ndt_array *x, const ndt_array *edges, double first,
+                              double last, double denom, int single_d, int single_f,
+                              ndt_array **out) {
+  find_arg g;
+  ndt_status st = bins_setup(&g, x, edges, first, last, denom, single_d, single_f);
+  return st ? st : find_run("histogram", &g, x, out);
+}
+
+ndt_status ndt_histogram_count(const ndt_array *x, const ndt_array *edges, double first,
+                               double last, double denom, int single_d, int single_f,
+                               const ndt_array *weights, ndt_array **out) {
+  hist_arg h;
+  memset(&h, 0, sizeof h);
+  ndt_status st = bins_setup(&h.f, x, edges, first, last, denom, single_d, single_f);
+  if (st) return st;
   if (weights && (weights->ndim != x->ndim || ndt_traits[weights->dtype].kind == 'c' ||
                   memcmp(weights->shape, x->shape, sizeof(int64_t) * (size_t)x->ndim)))
     return ndt_error(NDT_ERR_VALUE, "weights should have the same shape as a.");
   int64_t nb = edges->shape[0] - 1;
-  ndt_status st;
   ndt_array *fx = NULL, *fw = NULL, *res = NULL;
   const ndt_array *src[2] = {x, weights};
   ndt_array **dst[2] = {&fx, &fw};
@@ -324,14 +317,6 @@ ndt_status ndt_histogram_count(const ndt_array *x, const ndt_array *edges, doubl
   int nacc = 0, cap = 0;
   ndt_store *stores[4] = {edges->store, fx->store, parts, fw ? fw->store : NULL};
   int small = nblk <= 1 && x->size <= ndt_rt_inline_elems();
-  hist_arg h;
-  memset(&h, 0, sizeof h);
-  h.f.a = *edges;
-  h.f.first = first;
-  h.f.last = last;
-  h.f.denom = denom;
-  h.f.single_d = single_d != 0;
-  h.f.single_f = single_f != 0;
   h.has_w = fw != NULL;
   h.parts = parts;
   for (int64_t b = 0; b < nblk && st == NDT_OK; b++) {
