@@ -99,15 +99,11 @@ int ndt_coalesce(int ndim, int64_t *shape, int nop, int64_t (*st)[NDT_MAXDIMS]);
  * hands res to *out. Returns st. */
 ndt_status ndt_finish(ndt_status st, ndt_array *res, ndt_array **out);
 
-/* Sums per-block histograms (int64 counts, or float64 weighted sums when
- * has_w) held in parts' first tile, nblocks x nbins, into out in block
- * order (search.c; bincount and histogram use it). */
-typedef struct {
-  ndt_array out;
-  int has_w;
-  int64_t nbins, nblocks;
-  ndt_store *parts;
-} ndt_bin_combine_arg;
-ndt_status ndt_bin_combine(void *p, int worker);
+/* Records the task that sums per-block histograms (int64 counts, or float64
+ * weighted sums when has_w) held in parts' first tile, nblocks x nbins,
+ * into res (1-d, nbins) in block order (search.c; bincount and histogram
+ * use it). */
+ndt_status ndt_bin_combine(const char *name, ndt_array *res, int has_w, int64_t nblocks,
+                           ndt_store *parts, int small);
 
 #endif

@@ -50,11 +50,18 @@ static ndt_status bin_task(void *p, int worker) {
   return NDT_OK;
 }
 
+typedef struct {
+  ndt_array out;
+  int has_w;
+  int64_t nbins, nblocks;
+  ndt_store *parts;
+} bin_combine_arg;
+
 /* Adds the per-block histograms in block order: the same bits for any
  * number of workers or ranks (bincount and histogram). */
-ndt_status ndt_bin_combine(void *p, int worker) {
+static ndt_status bin_combine(void *p, int worker) {
   NDT_UNUSED(worker);
-  const ndt_bin_combine_arg *a = p;
+  const bin_combine_arg *a = p;
   ndt_bound b;
   ndt_status st = ndt_bind(&a->out, &b, 0);
   if (st) return st;
@@ -72,6 +79,20 @@ ndt_status ndt_bin_combine(void *p, int worker) {
   }
   ndt_unbind(&a->out, &b, 1);
   return NDT_OK;
+}
+
+ndt_status ndt_bin_combine(const char *name, ndt_array *res, int has_w, int64_t nblocks,
+                           ndt_store *parts, int small) {
+  bin_combine_arg c = {.out = *res, .has_w = has_w, .nbins = res->shape[0],
+                       .nblocks = nblocks, .parts = parts};
+  ndt_access *acc = NULL;
+  int nacc = 0, cap = 0;
+  ndt_status st = ndt_add_range(&acc, &nacc, &cap, parts, 0, parts->size, NDT_READ);
+  if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, res, NDT_WRITE);
+  ndt_store *cs[2] = {parts, res->store};
+  if (st == NDT_OK) st = ndt_submit(name, bin_combine, &c, sizeof c, acc, nacc, cs, 2, small);
+  ndt_mfree(acc);
+  return st;
 }
 
 ndt_status ndt_bincount(const ndt_array *x, const ndt_array *weights, int64_t minlength,
@@ -130,17 +151,8 @@ ndt_status ndt_bincount(const ndt_array *x, const ndt_array *weights, int64_t mi
       st = ndt_submit("bincount", bin_task, &a, sizeof a, acc, nacc, stores, weights ? 3 : 2,
                       small);
   }
-  if (st == NDT_OK) {
-    ndt_bin_combine_arg c = {.out = *res, .has_w = weights != NULL, .nbins = nbins,
-                         .nblocks = tl.ntiles, .parts = parts};
-    nacc = 0;
-    st = ndt_add_range(&acc, &nacc, &cap, parts, 0, parts->size, NDT_READ);
-    if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, res, NDT_WRITE);
-    ndt_store *cs[2] = {parts, res->store};
-    if (st == NDT_OK)
-      st = ndt_submit("bincount", ndt_bin_combine, &c, sizeof c, acc, nacc, cs, 2, small);
-  }
   ndt_mfree(acc);
+  if (st == NDT_OK) st = ndt_bin_combine("bincount", res, weights != NULL, tl.ntiles, parts, small);
   ndt_store_decref(parts);
   return ndt_finish(st, res, out);
 }

@@ -332,17 +332,8 @@ ndt_status ndt_histogram_count(const ndt_array *x, const ndt_array *edges, doubl
       st = ndt_submit("histogram", hist_task, &h, sizeof h, acc, nacc, stores, fw ? 4 : 3,
                       small);
   }
-  if (st == NDT_OK) {
-    ndt_bin_combine_arg c = {.out = *res, .has_w = fw != NULL, .nbins = nb, .nblocks = nblk,
-                      .parts = parts};
-    nacc = 0;
-    st = ndt_add_range(&acc, &nacc, &cap, parts, 0, parts->size, NDT_READ);
-    if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, res, NDT_WRITE);
-    ndt_store *cs[2] = {parts, res->store};
-    if (st == NDT_OK)
-      st = ndt_submit("histogram", ndt_bin_combine, &c, sizeof c, acc, nacc, cs, 2, small);
-  }
   ndt_mfree(acc);
+  if (st == NDT_OK) st = ndt_bin_combine("histogram", res, fw != NULL, nblk, parts, small);
   if (parts) ndt_store_decref(parts);
   ndt_free(fx);
   ndt_free(fw);
