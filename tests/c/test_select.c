@@ -10,58 +10,9 @@
 #include <string.h>
 #include "ndtile.h"
 #include "check.h"
+#include "order_ref.h"
 
-static uint64_t rng = 88172645463325252ull;
-static uint64_t next(void) {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return rng;
-}
-
-static char kind(ndt_dtype t) {
-  switch (t) {
-    case NDT_BOOL: return 'b';
-    case NDT_INT8: case NDT_INT16: case NDT_INT32: case NDT_INT64: return 'i';
-    case NDT_UINT8: case NDT_UINT16: case NDT_UINT32: case NDT_UINT64: return 'u';
-    case NDT_FLOAT32: case NDT_FLOAT64: return 'f';
-    default: return 'c';
-  }
-}
-
-static double val(char k) {
-  uint64_t r = next() % 10;
-  if (k == 'b') return (double)(r & 1);
-  if ((k == 'f' || k == 'c') && r == 0) return NAN;
-  if ((k == 'f' || k == 'c') && r == 1) return -0.0;
-  double v = (double)(next() % 50);
-  return k == 'u' || k == 'b' ? v : v - 25;
-}
-
-/* NumPy's CLT on (re, im) pairs; reals have im = 0. */
-static int lt(const double *a, const double *b) {
-  double ar = a[0], ai = a[1], br = b[0], bi = b[1];
-  if (ar < br) return ai == ai || bi != bi;
-  if (ar > br) return bi != bi && ai == ai;
-  if (ar == br || (ar != ar && br != br)) return ai < bi || (bi != bi && ai == ai);
-  return br != br;
-}
 static int eqv(const double *a, const double *b) { return !lt(a, b) && !lt(b, a); }
-
-static ndt_array *from_vals(ndt_dtype t, const double *vals, int64_t r, int64_t c) {
-  int64_t shape[2] = {r, c};
-  ndt_array *z = NULL, *x = NULL;
-  OK(ndt_from_buffer(&z, NDT_COMPLEX128, 2, shape, vals, NULL));
-  if (kind(t) == 'c') OK(ndt_astype(&x, z, t, NDT_CAST_UNSAFE));
-  else {
-    ndt_array *re = NULL;
-    OK(ndt_real(&re, z));
-    OK(ndt_astype(&x, re, t, NDT_CAST_UNSAFE));
-    ndt_free(re);
-  }
-  ndt_free(z);
-  return x;
-}
 
 static double *pairs(const ndt_array *a) {
   ndt_array *c = NULL;
@@ -127,8 +78,8 @@ static void partitions(void) {
     ndt_dtype t = ALL[d];
     char k = kind(t);
     for (int64_t j = 0; j < R * C; j++) {
-      vals[2 * j] = val(k);
-      vals[2 * j + 1] = k == 'c' ? val(k) : 0.0;
+      vals[2 * j] = val(k, 50);
+      vals[2 * j + 1] = k == 'c' ? val(k, 50) : 0.0;
     }
     ndt_array *a = from_vals(t, vals, R, C);
     for (int ax = 0; ax < 3; ax++) {
@@ -150,7 +101,7 @@ static void partitions(void) {
   int64_t many[40];
   for (int q = 0; q < 40; q++) many[q] = q;
   for (int64_t j = 0; j < R * C; j++) {
-    vals[2 * j] = val('f');
+    vals[2 * j] = val('f', 50);
     vals[2 * j + 1] = 0;
   }
   ndt_array *a = from_vals(NDT_FLOAT64, vals, R, C);
@@ -175,12 +126,12 @@ static void searches(void) {
     const int64_t N = 301, M = 517;
     double *av = malloc(sizeof(double) * 2 * N), *vv = malloc(sizeof(double) * 2 * M);
     for (int64_t j = 0; j < N; j++) {
-      av[2 * j] = val(k);
-      av[2 * j + 1] = k == 'c' ? val(k) : 0;
+      av[2 * j] = val(k, 50);
+      av[2 * j + 1] = k == 'c' ? val(k, 50) : 0;
     }
     for (int64_t j = 0; j < M; j++) {
-      vv[2 * j] = val(k);
-      vv[2 * j + 1] = k == 'c' ? val(k) : 0;
+      vv[2 * j] = val(k, 50);
+      vv[2 * j + 1] = k == 'c' ? val(k, 50) : 0;
     }
     ndt_array *a0 = from_vals(t, av, 1, N), *v0 = from_vals(t, vv, 11, 47), *a = NULL, *s = NULL;
     int64_t shp[1] = {N};
