@@ -26,7 +26,6 @@
  * reads (it is passed to ndt_submit as a store to keep alive, and freed with
  * the last task). Each line's arithmetic is fixed by the plan, so results
  * are bitwise the same for any number of workers or ranks. */
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
