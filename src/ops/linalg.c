@@ -504,10 +504,10 @@ static ndt_status k_eig(const la_arg *a, la_ws *w, const mref *in, const mref *o
   if (lw < 1) lw = 1;
   size_t ab = al((size_t)(n * n * csz)), eb = al((size_t)(2 * n * rsz + 2 * rsz));
   size_t vb = al((size_t)((vecs ? n * n : 1) * csz)), wb = al((size_t)(lw * csz));
-  size_t rb = al((size_t)(2 * n * rsz + rsz)), ob = al((size_t)(n * ccsz));
-  char *A = ws_get(w, ab + eb + vb + wb + rb + ob);
+  size_t rb = al((size_t)(2 * n * rsz + rsz));
+  char *A = ws_get(w, ab + eb + vb + wb + rb);
   if (!A) return NDT_ERR_NOMEM;
-  char *E = A + ab, *V = E + eb, *work = V + vb, *rwork = work + wb, *col = rwork + rb;
+  char *E = A + ab, *V = E + eb, *work = V + vb, *rwork = work + wb;
   load(&in[0], a->in[0].dtype, n, n, ct, A, n);
   if (!all_finite(ct, A, n * n)) return fail("Array must not contain infs or NaNs");
   lint LW = CH(lw);
@@ -534,11 +534,6 @@ static ndt_status k_eig(const la_arg *a, la_ws *w, const mref *in, const mref *o
     if (wi != 0 && j + 1 < n) {   /* a conjugate pair: columns j, j+1 */
       for (int64_t i = 0; i < n; i++) {
         double re = getr(rt, V, i + j * n), im = getr(rt, V, i + (j + 1) * n);
-        putc_(cc, col, i, re, im);
-      }
-      for (int64_t i = 0; i < n; i++) {
-        double re, im;
-        getc_(cc, col, i, &re, &im);
         putc_(cc, tmp, 0, re, im);
         memcpy(out[1].p + i * out[1].rs + j * out[1].cs, tmp, (size_t)ccsz);
         putc_(cc, tmp, 0, re, -im);
