@@ -892,15 +892,11 @@ ndt_status ndt_linalg(ndt_linalg_op op, const ndt_array *a, const ndt_array *b, 
       st = ndt_submit(op_name(op), la_task, &t, sizeof t, acc, nacc, stores, nst, small);
   }
   ndt_mfree(acc);
-  /* ndt_finish for several results: on failure wait and free them all */
-  for (int i = 1; i < nout; i++) {
-    ndt_array *o = NULL;
-    ndt_status s2 = ndt_finish(st, res[i], &o);
-    NDT_UNUSED(s2);
-    out[i] = st ? NULL : o;
+  /* ndt_finish for several results: on failure wait once, free them all */
+  if (st) ndt_sync();
+  for (int i = 0; i < nout; i++) {
+    if (st) ndt_free(res[i]);
+    else out[i] = res[i];
   }
-  ndt_array *o0 = NULL;
-  st = ndt_finish(st, res[0], &o0);
-  out[0] = st ? NULL : o0;
   return st;
 }
