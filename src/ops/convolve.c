@@ -195,22 +195,15 @@ static ndt_status corr_task(void *p, int worker) {
       void *O = res;
       int cj = g->conj;
 #if CORR_AVX2
-      int fast = have_avx2();
+      const int fast = have_avx2();
+#define PICK(K) (fast ? K##_avx2 : K)
 #else
-      int fast = 0;
+#define PICK(K) K
 #endif
-#if CORR_AVX2
-#define CALL(K) (fast ? K##_avx2 : K)(A, alo, ahi, V, m, first, n, cj, O)
-#define CALLC(K, R)                                                                \
-  (fast ? K##_avx2 : K)((const R *)A, (const R *)A + (ahi - alo), alo, ahi, (const R *)V, \
-                        (const R *)V + m, m, first, n, cj, O)
-#else
-#define CALLC(K, R)                                                                \
-  K((const R *)A, (const R *)A + (ahi - alo), alo, ahi, (const R *)V, (const R *)V + m, m, \
-    first, n, cj, O)
-#define CALL(K) K(A, alo, ahi, V, m, first, n, cj, O)
-#endif
-      (void)fast;
+#define CALL(K) PICK(K)(A, alo, ahi, V, m, first, n, cj, O)
+#define CALLC(K, R)                                                                  \
+  PICK(K)((const R *)A, (const R *)A + (ahi - alo), alo, ahi, (const R *)V, (const R *)V + m, \
+          m, first, n, cj, O)
       switch (g->out.dtype) {
         case NDT_FLOAT32: CALL(corr_f32); break;
         case NDT_FLOAT64: CALL(corr_f64); break;
@@ -220,6 +213,7 @@ static ndt_status corr_task(void *p, int worker) {
       }
 #undef CALL
 #undef CALLC
+#undef PICK
       if (res != bo.ptr) {
         for (int64_t k = 0; k < n; k++) memcpy(bo.ptr + k * bo.st[0], res + k * isz, isz);
         ndt_mfree(res);
