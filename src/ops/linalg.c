@@ -23,8 +23,6 @@
 #include <string.h>
 #include "exec.h"
 
-void ndt_blas_init(void); /* matmul.c: single-threaded OpenBLAS, right kernels */
-
 /* ---- LAPACK prototypes (Fortran, 32-bit integers, hidden string lengths) */
 typedef int lint;
 typedef size_t flen;
