@@ -179,4 +179,9 @@ ndt_status ndt_runtime_ensure(void);
 int64_t ndt_rt_tile_bytes(void);
 int64_t ndt_rt_inline_elems(void);
 
+/* ---- BLAS (ops/matmul.c) ---------------------------------------------- */
+/* OpenBLAS set up once for use inside tasks (single-threaded, the right
+ * kernels); every caller of BLAS or LAPACK (matmul.c, linalg.c) calls it. */
+void ndt_blas_init(void);
+
 #endif

@@ -18,40 +18,13 @@ typedef struct {
 
 /* Outputs [0, n) of a task: out[i] sums a[first+i+j] * w(v[j]) over j in
  * order, for the a indices inside [alo, ahi) (a points at a[alo]). Blocks
- * of B outputs whose terms are all inside are summed in registers (one
- * vector load of a per tap); the rest one output at a time. Both add the
- * same terms in the same order. */
-#define B 16
-#define DEF_CORR(NAME, ATTR, T)                                                 \
-  ATTR static void NAME(const T *a, int64_t alo, int64_t ahi, const T *v, int64_t m,       \
-                   int64_t first, int64_t n, int cj, T *out) {                        \
-    (void)cj;                                                                         \
-    for (int64_t i = 0; i < n;) {                                                     \
-      int64_t f = first + i;                                                          \
-      if (i + B <= n && f >= alo && f + B - 1 + m <= ahi) {                           \
-        T acc[B];                                                                     \
-        for (int k = 0; k < B; k++) acc[k] = 0;                                       \
-        const T *ap = a + (f - alo);                                                  \
-        for (int64_t j = 0; j < m; j++) {                                             \
-          T w = v[j];                                               \
-          for (int k = 0; k < B; k++) acc[k] += ap[j + k] * w;                        \
-        }                                                                             \
-        memcpy(out + i, acc, sizeof acc);                                             \
-        i += B;                                                                       \
-      } else {                                                                        \
-        T s = 0;                                                                      \
-        for (int64_t j = 0; j < m; j++) {                                             \
-          int64_t k = f + j;                                                          \
-          if (k >= alo && k < ahi) s += a[k - alo] * v[j];        \
-        }                                                                             \
-        out[i++] = s;                                                                 \
-      }                                                                               \
-    }                                                                                 \
-  }
-/* Real types: the same sums with explicit 32-byte vectors, 4 accumulators
- * (4 * L outputs) kept in registers across the taps. */
+ * of 4 * L outputs whose terms are all inside are summed in 4 explicit
+ * 32-byte vectors kept in registers across the taps (one vector load of a
+ * per tap and accumulator); the rest one output at a time. Both add the
+ * same terms in the same order. int64 runs as uint64 (the same bits). */
 typedef float vf32 __attribute__((vector_size(32)));
 typedef double vf64 __attribute__((vector_size(32)));
+typedef uint64_t vu64 __attribute__((vector_size(32)));
 #define DEF_CORR_VEC(NAME, ATTR, T, VT)                                               \
   ATTR static void NAME(const T *a, int64_t alo, int64_t ahi, const T *v, int64_t m,  \
                         int64_t first, int64_t n, int cj, T *out) {                   \
@@ -142,7 +115,7 @@ typedef double vf64 __attribute__((vector_size(32)));
   }
 DEF_CORR_VEC(corr_f32, , float, vf32)
 DEF_CORR_VEC(corr_f64, , double, vf64)
-DEF_CORR(corr_u64, , uint64_t)
+DEF_CORR_VEC(corr_u64, , uint64_t, vu64)
 DEF_CORR_CPX(corr_c64, , float, vf32)
 DEF_CORR_CPX(corr_c128, , double, vf64)
 /* AVX2 copies (no FMA: the same roundings as the portable loops, so the
@@ -152,7 +125,7 @@ DEF_CORR_CPX(corr_c128, , double, vf64)
 #define AVX2 __attribute__((target("avx2")))
 DEF_CORR_VEC(corr_f32_avx2, AVX2, float, vf32)
 DEF_CORR_VEC(corr_f64_avx2, AVX2, double, vf64)
-DEF_CORR(corr_u64_avx2, AVX2, uint64_t)
+DEF_CORR_VEC(corr_u64_avx2, AVX2, uint64_t, vu64)
 DEF_CORR_CPX(corr_c64_avx2, AVX2, float, vf32)
 DEF_CORR_CPX(corr_c128_avx2, AVX2, double, vf64)
 static int have_avx2(void) {
@@ -222,22 +195,15 @@ static ndt_status corr_task(void *p, int worker) {
       void *O = res;
       int cj = g->conj;
 #if CORR_AVX2
-      int fast = have_avx2();
+      const int fast = have_avx2();
+#define PICK(K) (fast ? K##_avx2 : K)
 #else
-      int fast = 0;
+#define PICK(K) K
 #endif
-#if CORR_AVX2
-#define CALL(K) (fast ? K##_avx2 : K)(A, alo, ahi, V, m, first, n, cj, O)
-#define CALLC(K, R)                                                                \
-  (fast ? K##_avx2 : K)((const R *)A, (const R *)A + (ahi - alo), alo, ahi, (const R *)V, \
-                        (const R *)V + m, m, first, n, cj, O)
-#else
-#define CALLC(K, R)                                                                \
-  K((const R *)A, (const R *)A + (ahi - alo), alo, ahi, (const R *)V, (const R *)V + m, m, \
-    first, n, cj, O)
-#define CALL(K) K(A, alo, ahi, V, m, first, n, cj, O)
-#endif
-      (void)fast;
+#define CALL(K) PICK(K)(A, alo, ahi, V, m, first, n, cj, O)
+#define CALLC(K, R)                                                                  \
+  PICK(K)((const R *)A, (const R *)A + (ahi - alo), alo, ahi, (const R *)V, (const R *)V + m, \
+          m, first, n, cj, O)
       switch (g->out.dtype) {
         case NDT_FLOAT32: CALL(corr_f32); break;
         case NDT_FLOAT64: CALL(corr_f64); break;
@@ -247,6 +213,7 @@ static ndt_status corr_task(void *p, int worker) {
       }
 #undef CALL
 #undef CALLC
+#undef PICK
       if (res != bo.ptr) {
         for (int64_t k = 0; k < n; k++) memcpy(bo.ptr + k * bo.st[0], res + k * isz, isz);
         ndt_mfree(res);

@@ -13,8 +13,8 @@
  *
  * As in NumPy, LAPACK always runs in double precision (complex128 when any
  * operand is complex): inputs are cast while being copied in, and float32 /
- * complex64 results are cast back inside the task. The single-precision
- * LAPACK entries are declared alongside but not used today.
+ * complex64 results are cast back inside the task; only the double LAPACK
+ * entries (d*, z*) are called.
  *
  * LAPACK failures (info > 0) are NDT_ERR_LINALG with NumPy's messages. */
 #include <float.h>
@@ -23,54 +23,41 @@
 #include <string.h>
 #include "exec.h"
 
-void ndt_blas_init(void); /* matmul.c: single-threaded OpenBLAS, right kernels */
-
 /* ---- LAPACK prototypes (Fortran, 32-bit integers, hidden string lengths) */
 typedef int lint;
 typedef size_t flen;
-#define DECL4(s, d, c, z, params) \
-  void s params;                  \
-  void d params;                  \
-  void c params;                  \
+#define DECL2(d, z, params) \
+  void d params;            \
   void z params;
-#define DECL2(a, b, params) \
-  void a params;            \
-  void b params;
-DECL4(sgesv_, dgesv_, cgesv_, zgesv_,
+DECL2(dgesv_, zgesv_,
       (const lint *, const lint *, void *, const lint *, lint *, void *, const lint *, lint *))
-DECL4(sgetrf_, dgetrf_, cgetrf_, zgetrf_,
-      (const lint *, const lint *, void *, const lint *, lint *, lint *))
-DECL4(spotrf_, dpotrf_, cpotrf_, zpotrf_, (const char *, const lint *, void *, const lint *,
-                                           lint *, flen))
-DECL4(sgeqrf_, dgeqrf_, cgeqrf_, zgeqrf_, (const lint *, const lint *, void *, const lint *,
-                                           void *, void *, const lint *, lint *))
-DECL4(sorgqr_, dorgqr_, cungqr_, zungqr_,
+DECL2(dgetrf_, zgetrf_, (const lint *, const lint *, void *, const lint *, lint *, lint *))
+DECL2(dpotrf_, zpotrf_, (const char *, const lint *, void *, const lint *, lint *, flen))
+DECL2(dgeqrf_, zgeqrf_, (const lint *, const lint *, void *, const lint *, void *, void *,
+                         const lint *, lint *))
+DECL2(dorgqr_, zungqr_,
       (const lint *, const lint *, const lint *, void *, const lint *, const void *, void *,
        const lint *, lint *))
-DECL2(sgesdd_, dgesdd_,
-      (const char *, const lint *, const lint *, void *, const lint *, void *, void *,
-       const lint *, void *, const lint *, void *, const lint *, lint *, lint *, flen))
-DECL2(cgesdd_, zgesdd_,
-      (const char *, const lint *, const lint *, void *, const lint *, void *, void *,
-       const lint *, void *, const lint *, void *, const lint *, void *, lint *, lint *, flen))
-DECL2(ssyevd_, dsyevd_,
-      (const char *, const char *, const lint *, void *, const lint *, void *, void *,
-       const lint *, lint *, const lint *, lint *, flen, flen))
-DECL2(cheevd_, zheevd_,
-      (const char *, const char *, const lint *, void *, const lint *, void *, void *,
-       const lint *, void *, const lint *, lint *, const lint *, lint *, flen, flen))
-DECL2(sgeev_, dgeev_,
-      (const char *, const char *, const lint *, void *, const lint *, void *, void *, void *,
-       const lint *, void *, const lint *, void *, const lint *, lint *, flen, flen))
-DECL2(cgeev_, zgeev_,
-      (const char *, const char *, const lint *, void *, const lint *, void *, void *,
-       const lint *, void *, const lint *, void *, const lint *, void *, lint *, flen, flen))
-DECL2(sgelsd_, dgelsd_,
-      (const lint *, const lint *, const lint *, void *, const lint *, void *, const lint *,
-       void *, const void *, lint *, void *, const lint *, lint *, lint *))
-DECL2(cgelsd_, zgelsd_,
-      (const lint *, const lint *, const lint *, void *, const lint *, void *, const lint *,
-       void *, const void *, lint *, void *, const lint *, void *, lint *, lint *))
+void dgesdd_(const char *, const lint *, const lint *, void *, const lint *, void *, void *,
+             const lint *, void *, const lint *, void *, const lint *, lint *, lint *, flen);
+void zgesdd_(const char *, const lint *, const lint *, void *, const lint *, void *, void *,
+             const lint *, void *, const lint *, void *, const lint *, void *, lint *, lint *,
+             flen);
+void dsyevd_(const char *, const char *, const lint *, void *, const lint *, void *, void *,
+             const lint *, lint *, const lint *, lint *, flen, flen);
+void zheevd_(const char *, const char *, const lint *, void *, const lint *, void *, void *,
+             const lint *, void *, const lint *, lint *, const lint *, lint *, flen, flen);
+void dgeev_(const char *, const char *, const lint *, void *, const lint *, void *, void *,
+            void *, const lint *, void *, const lint *, void *, const lint *, lint *, flen,
+            flen);
+void zgeev_(const char *, const char *, const lint *, void *, const lint *, void *, void *,
+            const lint *, void *, const lint *, void *, const lint *, void *, lint *, flen,
+            flen);
+void dgelsd_(const lint *, const lint *, const lint *, void *, const lint *, void *,
+             const lint *, void *, const void *, lint *, void *, const lint *, lint *, lint *);
+void zgelsd_(const lint *, const lint *, const lint *, void *, const lint *, void *,
+             const lint *, void *, const void *, lint *, void *, const lint *, void *, lint *,
+             lint *);
 
 /* ---- the recorded op -------------------------------------------------- */
 #define LA_NIN 2
@@ -108,26 +95,12 @@ static char *ws_get(la_ws *w, size_t bytes) {
   return w->buf;
 }
 
-static int tix(ndt_dtype ct) {
-  return ct == NDT_FLOAT32 ? 0 : ct == NDT_FLOAT64 ? 1 : ct == NDT_COMPLEX64 ? 2 : 3;
-}
 static int is_cpx(ndt_dtype ct) { return ct == NDT_COMPLEX64 || ct == NDT_COMPLEX128; }
 static ndt_dtype real_of(ndt_dtype ct) {
   return ct == NDT_FLOAT32 || ct == NDT_COMPLEX64 ? NDT_FLOAT32 : NDT_FLOAT64;
 }
 static ndt_dtype cpx_of(ndt_dtype ct) {
   return ct == NDT_FLOAT32 || ct == NDT_COMPLEX64 ? NDT_COMPLEX64 : NDT_COMPLEX128;
-}
-/* The first element of a query result (float or double) as a double. */
-static double qv(int single, const void *q) {
-  if (single) {
-    float f;
-    memcpy(&f, q, sizeof f);
-    return f;
-  }
-  double d;
-  memcpy(&d, q, sizeof d);
-  return d;
 }
 static size_t al(size_t x) { return (x + 63) & ~(size_t)63; }
 
@@ -187,17 +160,17 @@ static ndt_status fail(const char *msg) { return ndt_error(NDT_ERR_LINALG, "%s",
 /* ---- kernels ----------------------------------------------------------- */
 typedef void (*gesv_t)(const lint *, const lint *, void *, const lint *, lint *, void *,
                        const lint *, lint *);
-static gesv_t const gesv_f[4] = {sgesv_, dgesv_, cgesv_, zgesv_};
+static gesv_t const gesv_f[2] = {dgesv_, zgesv_};
 typedef void (*getrf_t)(const lint *, const lint *, void *, const lint *, lint *, lint *);
-static getrf_t const getrf_f[4] = {sgetrf_, dgetrf_, cgetrf_, zgetrf_};
+static getrf_t const getrf_f[2] = {dgetrf_, zgetrf_};
 typedef void (*potrf_t)(const char *, const lint *, void *, const lint *, lint *, flen);
-static potrf_t const potrf_f[4] = {spotrf_, dpotrf_, cpotrf_, zpotrf_};
+static potrf_t const potrf_f[2] = {dpotrf_, zpotrf_};
 typedef void (*geqrf_t)(const lint *, const lint *, void *, const lint *, void *, void *,
                         const lint *, lint *);
-static geqrf_t const geqrf_f[4] = {sgeqrf_, dgeqrf_, cgeqrf_, zgeqrf_};
+static geqrf_t const geqrf_f[2] = {dgeqrf_, zgeqrf_};
 typedef void (*orgqr_t)(const lint *, const lint *, const lint *, void *, const lint *,
                         const void *, void *, const lint *, lint *);
-static orgqr_t const orgqr_f[4] = {sorgqr_, dorgqr_, cungqr_, zungqr_};
+static orgqr_t const orgqr_f[2] = {dorgqr_, zungqr_};
 
 /* solve (b given) and inv (b = I) */
 static ndt_status k_solve(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
@@ -216,7 +189,7 @@ static ndt_status k_solve(const la_arg *a, la_ws *w, const mref *in, const mref 
     load(&in[1], a->in[1].dtype, n, k, a->ct, B, n);
   }
   lint N = CH(n), K = CH(k), info = 0;
-  gesv_f[tix(a->ct)](&N, &K, A, &N, ipiv, B, &N, &info);
+  gesv_f[is_cpx(a->ct)](&N, &K, A, &N, ipiv, B, &N, &info);
   if (info > 0) return fail("Singular matrix");
   /* a NaN pivot (NaN input): NumPy's LAPACK reports it as singular too */
   for (int64_t i = 0; i < n; i++) {
@@ -235,7 +208,7 @@ static ndt_status k_cholesky(const la_arg *a, la_ws *w, const mref *in, const mr
   if (!A) return NDT_ERR_NOMEM;
   load(&in[0], a->in[0].dtype, n, n, a->ct, A, n);
   lint N = CH(n), info = 0;
-  potrf_f[tix(a->ct)](upper ? "U" : "L", &N, A, &N, &info, 1);
+  potrf_f[is_cpx(a->ct)](upper ? "U" : "L", &N, A, &N, &info, 1);
   if (info > 0) return fail("Matrix is not positive definite");
   for (int64_t j = 0; j < n; j++)
     for (int64_t i = 0; i < n; i++)
@@ -255,7 +228,7 @@ static ndt_status k_det(const la_arg *a, la_ws *w, const mref *in, const mref *o
   lint *ipiv = (lint *)(A + ab);
   load(&in[0], a->in[0].dtype, n, n, a->ct, A, n);
   lint N = CH(n), info = 0;
-  getrf_f[tix(a->ct)](&N, &N, A, &N, ipiv, &info);
+  getrf_f[is_cpx(a->ct)](&N, &N, A, &N, ipiv, &info);
   double sr = 0, si = 0, logdet = -INFINITY;
   if (info == 0) {
     int odd = 0;
@@ -293,15 +266,13 @@ static ndt_status k_det(const la_arg *a, la_ws *w, const mref *in, const mref *o
 /* qr: flags 0 reduced (q, r), 1 complete (q, r), 2 r, 3 raw (h, tau). */
 static ndt_status k_qr(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
   int64_t m = a->m, n = a->n, k = m < n ? m : n;
-  int mode = a->flags, csz = ndt_traits[a->ct].size, t = tix(a->ct);
+  int mode = a->flags, csz = ndt_traits[a->ct].size, t = is_cpx(a->ct);
   int64_t qc = mode == 1 ? m : k;
   lint M = CH(m), N = CH(n), K = CH(k), QC = CH(qc), info = 0, lw = -1;
   double q1[2] = {0, 0}, q2[2] = {0, 0};
   geqrf_f[t](&M, &N, NULL, &M, NULL, q1, &lw, &info);
   if (mode <= 1) orgqr_f[t](&M, &QC, &K, NULL, &M, NULL, q2, &lw, &info);
-  double l1 = qv(real_of(a->ct) == NDT_FLOAT32, q1);
-  double l2 = qv(real_of(a->ct) == NDT_FLOAT32, q2);
-  int64_t lwork = (int64_t)(l1 > l2 ? l1 : l2);
+  int64_t lwork = (int64_t)(q1[0] > q2[0] ? q1[0] : q2[0]);
   if (lwork < 1) lwork = 1;
   size_t ab = al((size_t)(m * n * csz)), tb = al((size_t)(k * csz + csz));
   size_t qb = mode <= 1 ? al((size_t)(m * qc * csz)) : 0;
@@ -341,17 +312,13 @@ static ndt_status k_qr(const la_arg *a, la_ws *w, const mref *in, const mref *ou
 
 /* eigh through syevd/heevd: q[] = lwork, lrwork, liwork from a query. */
 static void eigh_query(ndt_dtype ct, int vecs, int upper, int64_t n, int64_t *q) {
-  int t = tix(ct);
   lint N = CH(n), info = 0, m1 = -1, liw = 0;
   const char *jz = vecs ? "V" : "N", *ul = upper ? "U" : "L";
   double wq[2] = {0, 0}, rq[2] = {0, 0};
-  if (t == 0) ssyevd_(jz, ul, &N, NULL, &N, NULL, wq, &m1, &liw, &m1, &info, 1, 1);
-  if (t == 1) dsyevd_(jz, ul, &N, NULL, &N, NULL, wq, &m1, &liw, &m1, &info, 1, 1);
-  if (t == 2) cheevd_(jz, ul, &N, NULL, &N, NULL, wq, &m1, rq, &m1, &liw, &m1, &info, 1, 1);
-  if (t == 3) zheevd_(jz, ul, &N, NULL, &N, NULL, wq, &m1, rq, &m1, &liw, &m1, &info, 1, 1);
-  int sp = real_of(ct) == NDT_FLOAT32;
-  q[0] = (int64_t)qv(sp, wq);
-  q[1] = (int64_t)qv(sp, rq);
+  if (is_cpx(ct)) zheevd_(jz, ul, &N, NULL, &N, NULL, wq, &m1, rq, &m1, &liw, &m1, &info, 1, 1);
+  else dsyevd_(jz, ul, &N, NULL, &N, NULL, wq, &m1, &liw, &m1, &info, 1, 1);
+  q[0] = (int64_t)wq[0];
+  q[1] = (int64_t)rq[0];
   q[2] = liw;
   for (int i = 0; i < 3; i++)
     if (q[i] < 1) q[i] = 1;
@@ -366,15 +333,12 @@ static size_t eigh_bytes(ndt_dtype ct, const int64_t *q) {
  * the eigenvalues go to W (real). work holds eigh_bytes. */
 static ndt_status eigh_run(ndt_dtype ct, int vecs, int upper, int64_t n, char *A, char *W,
                            char *work, const int64_t *q) {
-  int t = tix(ct);
   lint N = CH(n), info = 0, LW = CH(q[0]), LRW = CH(q[1]), LIW = CH(q[2]);
   const char *jz = vecs ? "V" : "N", *ul = upper ? "U" : "L";
   char *rwork = work + al((size_t)(q[0] * ndt_traits[ct].size));
   lint *iwork = (lint *)(rwork + al((size_t)(q[1] * ndt_traits[real_of(ct)].size)));
-  if (t == 0) ssyevd_(jz, ul, &N, A, &N, W, work, &LW, iwork, &LIW, &info, 1, 1);
-  if (t == 1) dsyevd_(jz, ul, &N, A, &N, W, work, &LW, iwork, &LIW, &info, 1, 1);
-  if (t == 2) cheevd_(jz, ul, &N, A, &N, W, work, &LW, rwork, &LRW, iwork, &LIW, &info, 1, 1);
-  if (t == 3) zheevd_(jz, ul, &N, A, &N, W, work, &LW, rwork, &LRW, iwork, &LIW, &info, 1, 1);
+  if (is_cpx(ct)) zheevd_(jz, ul, &N, A, &N, W, work, &LW, rwork, &LRW, iwork, &LIW, &info, 1, 1);
+  else dsyevd_(jz, ul, &N, A, &N, W, work, &LW, iwork, &LIW, &info, 1, 1);
   if (info > 0) return fail("Eigenvalues did not converge");
   return NDT_OK;
 }
@@ -404,7 +368,7 @@ static ndt_status k_svd(const la_arg *a, la_ws *w, const mref *in, const mref *o
   int64_t m = a->m, n = a->n, k = m < n ? m : n;
   int uv = a->flags & 1, full = (a->flags >> 1) & 1, herm = (a->flags >> 2) & 1;
   ndt_dtype ct = a->ct, rt = real_of(ct);
-  int csz = ndt_traits[ct].size, rsz = ndt_traits[rt].size, t = tix(ct);
+  int csz = ndt_traits[ct].size, rsz = ndt_traits[rt].size, cpx = is_cpx(ct);
   const mref *so = &out[uv ? 1 : 0];
   if (herm) {
     /* NumPy's way: eigh, |w| sorted descending (a stable ascending argsort
@@ -455,28 +419,24 @@ static ndt_status k_svd(const la_arg *a, la_ws *w, const mref *in, const mref *o
                           ? 5 * k * k + 5 * k : 2 * mx * k + 2 * k * k + k)
                    : 7 * k;
   if (lrw < 1) lrw = 1;
-  if (t < 2) {
-    (t ? dgesdd_ : sgesdd_)(jz, &M, &N, NULL, &M, NULL, NULL, &LDU, NULL, &LDV, wq, &m1, NULL,
-                            &info, 1);
-  } else {
-    (t == 3 ? zgesdd_ : cgesdd_)(jz, &M, &N, NULL, &M, NULL, NULL, &LDU, NULL, &LDV, wq, &m1,
-                                 NULL, NULL, &info, 1);
-  }
-  int64_t lw = (int64_t)qv(rsz == 4, wq);
+  if (cpx)
+    zgesdd_(jz, &M, &N, NULL, &M, NULL, NULL, &LDU, NULL, &LDV, wq, &m1, NULL, NULL, &info, 1);
+  else
+    dgesdd_(jz, &M, &N, NULL, &M, NULL, NULL, &LDU, NULL, &LDV, wq, &m1, NULL, &info, 1);
+  int64_t lw = (int64_t)wq[0];
   if (lw < 1) lw = 1;
   size_t ab = al((size_t)(m * n * csz)), sb = al((size_t)(k * rsz + rsz));
   size_t ub = al((size_t)(m * uc * csz)), vb = al((size_t)(vr * n * csz));
-  size_t wb = al((size_t)(lw * csz)), rb = t >= 2 ? al((size_t)(lrw * rsz)) : 0;
+  size_t wb = al((size_t)(lw * csz)), rb = cpx ? al((size_t)(lrw * rsz)) : 0;
   char *A = ws_get(w, ab + sb + ub + vb + wb + rb + (size_t)(8 * k + 1) * sizeof(lint));
   if (!A) return NDT_ERR_NOMEM;
   char *S = A + ab, *U = S + sb, *V = U + ub, *work = V + vb, *rwork = work + wb;
   lint *iwork = (lint *)(rwork + rb), LW = CH(lw);
   load(&in[0], a->in[0].dtype, m, n, ct, A, m);
-  if (t < 2)
-    (t ? dgesdd_ : sgesdd_)(jz, &M, &N, A, &M, S, U, &LDU, V, &LDV, work, &LW, iwork, &info, 1);
+  if (cpx)
+    zgesdd_(jz, &M, &N, A, &M, S, U, &LDU, V, &LDV, work, &LW, rwork, iwork, &info, 1);
   else
-    (t == 3 ? zgesdd_ : cgesdd_)(jz, &M, &N, A, &M, S, U, &LDU, V, &LDV, work, &LW, rwork,
-                                 iwork, &info, 1);
+    dgesdd_(jz, &M, &N, A, &M, S, U, &LDU, V, &LDV, work, &LW, iwork, &info, 1);
   if (info != 0) return fail("SVD did not converge");   /* info < 0: a NaN */
   mref sv = {so->p, so->rs, 0};
   store(S, k, k, 1, rsz, &sv);
@@ -492,32 +452,28 @@ static ndt_status k_eig(const la_arg *a, la_ws *w, const mref *in, const mref *o
   int64_t n = a->n;
   ndt_dtype ct = a->ct, cc = cpx_of(ct), rt = real_of(ct);
   int vecs = a->flags & 1, csz = ndt_traits[ct].size, ccsz = ndt_traits[cc].size;
-  int rsz = ndt_traits[rt].size, t = tix(ct);
+  int rsz = ndt_traits[rt].size, cpx = is_cpx(ct);
   const char *jv = vecs ? "V" : "N";
   lint N = CH(n), one = 1, LDV = vecs ? N : 1, info = 0, m1 = -1;
   double wq[2] = {0, 0}, rq[2] = {0, 0};
-  if (t == 0) sgeev_("N", jv, &N, NULL, &N, NULL, NULL, NULL, &one, NULL, &LDV, wq, &m1, &info, 1, 1);
-  if (t == 1) dgeev_("N", jv, &N, NULL, &N, NULL, NULL, NULL, &one, NULL, &LDV, wq, &m1, &info, 1, 1);
-  if (t == 2) cgeev_("N", jv, &N, NULL, &N, NULL, NULL, &one, NULL, &LDV, wq, &m1, rq, &info, 1, 1);
-  if (t == 3) zgeev_("N", jv, &N, NULL, &N, NULL, NULL, &one, NULL, &LDV, wq, &m1, rq, &info, 1, 1);
-  int64_t lw = (int64_t)qv(rsz == 4, wq);
+  if (cpx) zgeev_("N", jv, &N, NULL, &N, NULL, NULL, &one, NULL, &LDV, wq, &m1, rq, &info, 1, 1);
+  else dgeev_("N", jv, &N, NULL, &N, NULL, NULL, NULL, &one, NULL, &LDV, wq, &m1, &info, 1, 1);
+  int64_t lw = (int64_t)wq[0];
   if (lw < 1) lw = 1;
   size_t ab = al((size_t)(n * n * csz)), eb = al((size_t)(2 * n * rsz + 2 * rsz));
   size_t vb = al((size_t)((vecs ? n * n : 1) * csz)), wb = al((size_t)(lw * csz));
-  size_t rb = al((size_t)(2 * n * rsz + rsz)), ob = al((size_t)(n * ccsz));
-  char *A = ws_get(w, ab + eb + vb + wb + rb + ob);
+  size_t rb = al((size_t)(2 * n * rsz + rsz));
+  char *A = ws_get(w, ab + eb + vb + wb + rb);
   if (!A) return NDT_ERR_NOMEM;
-  char *E = A + ab, *V = E + eb, *work = V + vb, *rwork = work + wb, *col = rwork + rb;
+  char *E = A + ab, *V = E + eb, *work = V + vb, *rwork = work + wb;
   load(&in[0], a->in[0].dtype, n, n, ct, A, n);
   if (!all_finite(ct, A, n * n)) return fail("Array must not contain infs or NaNs");
   lint LW = CH(lw);
   char *WI = E + n * rsz;
-  if (t == 0) sgeev_("N", jv, &N, A, &N, E, WI, NULL, &one, V, &LDV, work, &LW, &info, 1, 1);
-  if (t == 1) dgeev_("N", jv, &N, A, &N, E, WI, NULL, &one, V, &LDV, work, &LW, &info, 1, 1);
-  if (t == 2) cgeev_("N", jv, &N, A, &N, E, NULL, &one, V, &LDV, work, &LW, rwork, &info, 1, 1);
-  if (t == 3) zgeev_("N", jv, &N, A, &N, E, NULL, &one, V, &LDV, work, &LW, rwork, &info, 1, 1);
+  if (cpx) zgeev_("N", jv, &N, A, &N, E, NULL, &one, V, &LDV, work, &LW, rwork, &info, 1, 1);
+  else dgeev_("N", jv, &N, A, &N, E, WI, NULL, &one, V, &LDV, work, &LW, &info, 1, 1);
   if (info > 0) return fail("Eigenvalues did not converge");
-  if (is_cpx(ct)) {
+  if (cpx) {
     mref wv = {out[0].p, out[0].rs, 0};
     store(E, n, n, 1, csz, &wv);
     if (vecs) store(V, n, n, n, csz, &out[1]);
@@ -534,11 +490,6 @@ static ndt_status k_eig(const la_arg *a, la_ws *w, const mref *in, const mref *o
     if (wi != 0 && j + 1 < n) {   /* a conjugate pair: columns j, j+1 */
       for (int64_t i = 0; i < n; i++) {
         double re = getr(rt, V, i + j * n), im = getr(rt, V, i + (j + 1) * n);
-        putc_(cc, col, i, re, im);
-      }
-      for (int64_t i = 0; i < n; i++) {
-        double re, im;
-        getc_(cc, col, i, &re, &im);
         putc_(cc, tmp, 0, re, im);
         memcpy(out[1].p + i * out[1].rs + j * out[1].cs, tmp, (size_t)ccsz);
         putc_(cc, tmp, 0, re, -im);
@@ -559,29 +510,25 @@ static ndt_status k_eig(const la_arg *a, la_ws *w, const mref *in, const mref *o
 static ndt_status k_lstsq(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
   int64_t m = a->m, n = a->n, k = a->k, mn = m < n ? m : n, mx = m > n ? m : n;
   ndt_dtype ct = a->ct, rt = real_of(ct);
-  int csz = ndt_traits[ct].size, rsz = ndt_traits[rt].size, t = tix(ct);
+  int csz = ndt_traits[ct].size, rsz = ndt_traits[rt].size, cpx = is_cpx(ct);
   int64_t nr = k > 0 ? k : 1;
   lint M = CH(m), N = CH(n), NR = CH(nr), LDB = CH(mx), rank = 0, info = 0, m1 = -1;
   double wq[2] = {0, 0}, rq[2] = {0, 0};
   lint iq[2] = {0, 0};
-  float rcf = (float)a->param;
-  double rcd = a->param;
-  const void *rc = rsz == 4 ? (const void *)&rcf : (const void *)&rcd;
-  if (t < 2)
-    (t ? dgelsd_ : sgelsd_)(&M, &N, &NR, NULL, &M, NULL, &LDB, NULL, rc, &rank, wq, &m1, iq,
-                            &info);
+  const double *rc = &a->param;
+  if (cpx)
+    zgelsd_(&M, &N, &NR, NULL, &M, NULL, &LDB, NULL, rc, &rank, wq, &m1, rq, iq, &info);
   else
-    (t == 3 ? zgelsd_ : cgelsd_)(&M, &N, &NR, NULL, &M, NULL, &LDB, NULL, rc, &rank, wq, &m1,
-                                 rq, iq, &info);
-  int64_t lw = (int64_t)qv(rsz == 4, wq);
-  int64_t lrw = (int64_t)qv(rsz == 4, rq);
+    dgelsd_(&M, &N, &NR, NULL, &M, NULL, &LDB, NULL, rc, &rank, wq, &m1, iq, &info);
+  int64_t lw = (int64_t)wq[0];
+  int64_t lrw = (int64_t)rq[0];
   int64_t liw = iq[0];
   if (lw < 1) lw = 1;
   if (lrw < 1) lrw = 1;
   if (liw < 1) liw = 1;
   size_t ab = al((size_t)(m * n * csz)), bb = al((size_t)(mx * nr * csz));
   size_t sb = al((size_t)(mn * rsz + rsz)), wb = al((size_t)(lw * csz));
-  size_t rb = t >= 2 ? al((size_t)(lrw * rsz)) : 0;
+  size_t rb = cpx ? al((size_t)(lrw * rsz)) : 0;
   char *A = ws_get(w, ab + bb + sb + wb + rb + (size_t)liw * sizeof(lint));
   if (!A) return NDT_ERR_NOMEM;
   char *B = A + ab, *S = B + bb, *work = S + sb, *rwork = work + wb;
@@ -592,11 +539,10 @@ static ndt_status k_lstsq(const la_arg *a, la_ws *w, const mref *in, const mref 
   /* LAPACK would complain on stderr (xerbla) before failing */
   if (!all_finite(ct, A, m * n) || !all_finite(ct, B, mx * nr))
     return fail("SVD did not converge in Linear Least Squares");
-  if (t < 2)
-    (t ? dgelsd_ : sgelsd_)(&M, &N, &NR, A, &M, B, &LDB, S, rc, &rank, work, &LW, iwork, &info);
+  if (cpx)
+    zgelsd_(&M, &N, &NR, A, &M, B, &LDB, S, rc, &rank, work, &LW, rwork, iwork, &info);
   else
-    (t == 3 ? zgelsd_ : cgelsd_)(&M, &N, &NR, A, &M, B, &LDB, S, rc, &rank, work, &LW, rwork,
-                                 iwork, &info);
+    dgelsd_(&M, &N, &NR, A, &M, B, &LDB, S, rc, &rank, work, &LW, iwork, &info);
   if (info != 0) return fail("SVD did not converge in Linear Least Squares");
   store(B, mx, n, k, csz, &out[0]);
   double tmp[2];
@@ -897,15 +843,11 @@ ndt_status ndt_linalg(ndt_linalg_op op, const ndt_array *a, const ndt_array *b, 
       st = ndt_submit(op_name(op), la_task, &t, sizeof t, acc, nacc, stores, nst, small);
   }
   ndt_mfree(acc);
-  /* ndt_finish for several results: on failure wait and free them all */
-  for (int i = 1; i < nout; i++) {
-    ndt_array *o = NULL;
-    ndt_status s2 = ndt_finish(st, res[i], &o);
-    NDT_UNUSED(s2);
-    out[i] = st ? NULL : o;
+  /* ndt_finish for several results: on failure wait once, free them all */
+  if (st) ndt_sync();
+  for (int i = 0; i < nout; i++) {
+    if (st) ndt_free(res[i]);
+    else out[i] = res[i];
   }
-  ndt_array *o0 = NULL;
-  st = ndt_finish(st, res[0], &o0);
-  out[0] = st ? NULL : o0;
   return st;
 }

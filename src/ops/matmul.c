@@ -78,7 +78,6 @@ static void blas_setup(void) {
 #endif
 }
 
-/* The same setup for other users of OpenBLAS (linalg.c). */
 void ndt_blas_init(void) { pthread_once(&blas_once, blas_setup); }
 
 /* ---- the block grid --------------------------------------------------- */
@@ -916,7 +915,7 @@ static int matvec(const ndt_array *a, const ndt_array *b, ndt_array **out, ndt_s
 }
 
 ndt_status ndt_matmul(const ndt_array *a, const ndt_array *b, ndt_array **out) {
-  pthread_once(&blas_once, blas_setup);
+  ndt_blas_init();
   if (!a || !b || !out) return ndt_error(NDT_ERR_VALUE, "matmul: NULL argument");
   for (int i = 0; i < 2; i++) {
     const ndt_array *x = i ? b : a;
