@@ -268,9 +268,3 @@ def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None):
 
 def fromiter(iter, dtype, count=-1, *, like=None):
     return C.np_or_nd(_np.fromiter(iter, dtype, count))
-
-
-def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
-    from ._manip import indices
-    args = indices(shape, dtype=dtype)
-    return function(*args, **kwargs)

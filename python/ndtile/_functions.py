@@ -15,6 +15,7 @@ import numpy as _np
 from . import _core
 from . import _convert as C
 from . import _fallback as F
+from ._manip import _norm_axis as _axis
 
 Array = _core.Array
 _NoValue = _np._NoValue
@@ -22,13 +23,6 @@ _NoValue = _np._NoValue
 
 def _nt():
     return sys.modules['ndtile']
-
-
-def _axis(axis, ndim):
-    ax = operator.index(axis)
-    if ax < -ndim or ax >= ndim:
-        raise _np.exceptions.AxisError(ax, ndim)
-    return ax % ndim if ndim else ax
 
 
 def _along(ndim, axis, index):
