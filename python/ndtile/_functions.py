@@ -48,7 +48,7 @@ def _keep_positions(obj, n):
         keep = _np.ones(n, bool)
         keep[_np.arange(start, stop, step)] = False
         return _np.flatnonzero(keep)
-    idx = _np.asarray(C.to_np_tree(obj) if not isinstance(obj, Array) else obj.__array__())
+    idx = _np.asarray(C.to_np_tree(obj))
     if idx.dtype == bool:
         if idx.shape != (n,):
             raise ValueError(f"boolean array argument obj to delete must be one dimensional "
@@ -100,7 +100,7 @@ def insert(arr, obj, values, axis=None):
         pos = _np.arange(*obj.indices(n), dtype=_np.int64)
         scalar = False
     else:
-        pos = _np.asarray(obj.__array__() if isinstance(obj, Array) else C.to_np_tree(obj))
+        pos = _np.asarray(C.to_np_tree(obj))
         if pos.dtype == bool:
             raise IndexError("boolean array argument obj to insert must be one dimensional "
                              "and match the axis length") if pos.ndim != 1 else \
@@ -196,8 +196,7 @@ def unstack(x, /, *, axis=0):
 # ---- selecting ---------------------------------------------------------------
 def compress(condition, a, axis=None, out=None):
     nt = _nt()
-    cond = _np.asarray(C.to_np_tree(condition) if not isinstance(condition, Array)
-                       else condition.__array__())
+    cond = _np.asarray(C.to_np_tree(condition))
     if cond.ndim != 1:
         raise ValueError("condition must be a 1-d array")
     a = nt.asarray(a)
@@ -398,8 +397,7 @@ def ediff1d(ary, to_end=None, to_begin=None):
         if extra is None:
             parts.append(None)
             continue
-        e = _np.asanyarray(C.to_np_tree(extra) if not isinstance(extra, Array)
-                           else extra.__array__())
+        e = _np.asanyarray(C.to_np_tree(extra))
         if not _np.can_cast(e, dtype, casting='same_kind'):
             raise TypeError(f"dtype of `{name}` must be compatible with input `ary` under "
                             f"the `same_kind` rule.")
@@ -1142,8 +1140,7 @@ def require(a, dtype=None, requirements=None, *, like=None):
 # ---- roots of polynomials (companion-matrix eigenvalues) ---------------------
 def roots(p):
     nt = _nt()
-    p = _np.atleast_1d(_np.asarray(p.__array__() if isinstance(p, Array) else
-                                   C.to_np_tree(p)))
+    p = _np.atleast_1d(_np.asarray(C.to_np_tree(p)))
     if p.ndim != 1:
         raise ValueError("Input must be a rank-1 array.")
     nz = _np.nonzero(_np.ravel(p))[0]
