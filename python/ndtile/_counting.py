@@ -209,22 +209,15 @@ except ImportError:        # pragma: no cover
                                                  ['values', 'inverse_indices'])
 
 
-def _unique_nd(name, x):
-    y = C.asarray(x)
-    if not isinstance(y, Array):
-        return None
-    return y
-
-
 def unique_values(x):
-    y = _unique_nd('unique_values', x)
+    y = _nd(x)
     if y is None:
         return F.call("unique_values", _np.unique_values, (x,), {})
     return _unique_flat(y, False, False, False, False)[0]
 
 
 def unique_counts(x):
-    y = _unique_nd('unique_counts', x)
+    y = _nd(x)
     if y is None:
         return F.call("unique_counts", _np.unique_counts, (x,), {})
     v, _, _, c = _unique_flat(y, False, False, True, False)
@@ -232,7 +225,7 @@ def unique_counts(x):
 
 
 def unique_inverse(x):
-    y = _unique_nd('unique_inverse', x)
+    y = _nd(x)
     if y is None:
         return F.call("unique_inverse", _np.unique_inverse, (x,), {})
     v, _, inv, _ = _unique_flat(y, False, True, False, False)
@@ -240,7 +233,7 @@ def unique_inverse(x):
 
 
 def unique_all(x):
-    y = _unique_nd('unique_all', x)
+    y = _nd(x)
     if y is None:
         return F.call("unique_all", _np.unique_all, (x,), {})
     v, idx, inv, c = _unique_flat(y, True, True, True, False)
