@@ -374,6 +374,31 @@ def _outer_edges(x, rng):
     return first, last
 
 
+def _uniform_edges(x, bins, rng):
+    """NumPy's edges for an integer `bins`: (n, first, last, their dtype,
+    the edges as a host array)."""
+    try:
+        n = operator.index(bins)
+    except TypeError as e:
+        raise TypeError('`bins` must be an integer, a string, or an array') from e
+    if n < 1:
+        raise ValueError('`bins` must be positive, when an integer')
+    first, last = _outer_edges(x, rng)
+    bin_type = _np.result_type(first, last, _np.empty(0, x.dtype))
+    if _np.issubdtype(bin_type, _np.integer):
+        bin_type = _np.result_type(bin_type, float)
+    return n, first, last, bin_type, _np.linspace(first, last, n + 1, endpoint=True,
+                                                  dtype=bin_type)
+
+
+def _check_edges(e):
+    """NumPy's checks of explicit bin edges."""
+    if e.ndim != 1:
+        raise ValueError('`bins` must be 1d, when an array')
+    if e.size > 1 and bool(R.any(e[:-1] > e[1:])):
+        raise ValueError('`bins` must increase monotonically, when an array')
+
+
 def _count_bins(idx, nbins, w, ntype):
     """Counts of the bin indices idx (nbins = left out), as NumPy's histogram."""
     cnt = _core.bincount(M.ravel(idx), None if w is None else M.ravel(w), nbins + 1)[:nbins]
@@ -395,17 +420,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
         raise ValueError('weights should have the same shape as a.')
     ntype = None if w is None else w.dtype
     if _np.ndim(bins) == 0 and not isinstance(bins, Array):
-        try:
-            n = operator.index(bins)
-        except TypeError as e:
-            raise TypeError('`bins` must be an integer, a string, or an array') from e
-        if n < 1:
-            raise ValueError('`bins` must be positive, when an integer')
-        first, last = _outer_edges(x, range)
-        bin_type = _np.result_type(first, last, _np.empty(0, x.dtype))
-        if _np.issubdtype(bin_type, _np.integer):
-            bin_type = _np.result_type(bin_type, float)
-        edges_np = _np.linspace(first, last, n + 1, endpoint=True, dtype=bin_type)
+        n, first, last, bin_type, edges_np = _uniform_edges(x, bins, range)
         denom = _unsigned_subtract(last, first)
         # the dtypes NumPy's own expression (x - first) / denom * n runs in
         d_dt = _np.result_type(_np.empty(0, bin_type), first)
@@ -422,10 +437,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
         if not isinstance(e, Array) or e.dtype.kind == 'c':
             return F.call("histogram", _np.histogram, (a,),
                           dict(bins=bins, range=range, density=density, weights=weights))
-        if e.ndim != 1:
-            raise ValueError('`bins` must be 1d, when an array')
-        if e.size > 1 and bool(R.any(e[:-1] > e[1:])):
-            raise ValueError('`bins` must increase monotonically, when an array')
+        _check_edges(e)
         edges = e
         n = e.size - 1
         if n < 1:

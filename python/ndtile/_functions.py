@@ -1093,28 +1093,15 @@ def polydiv(u, v):
 
 def histogram_bin_edges(a, bins=10, range=None, weights=None):
     nt = _nt()
-    from ._counting import _outer_edges
+    from ._counting import _uniform_edges, _check_edges
     x = nt.asarray(a)
     if isinstance(bins, str) or x.dtype.kind in 'bc':
         return F.call("histogram_bin_edges (estimators)", _np.histogram_bin_edges, (a,),
                       dict(bins=bins, range=range, weights=weights))
     if _np.ndim(bins) == 0:
-        try:
-            n = operator.index(bins)
-        except TypeError:
-            raise TypeError("`bins` must be an integer, a string, or an array") from None
-        if n < 1:
-            raise ValueError("`bins` must be positive, when an integer")
-        first, last = _outer_edges(x, range)
-        bt = _np.result_type(first, last, x.dtype)
-        if bt.kind in 'iub':
-            bt = _np.result_type(bt, float)
-        return nt.linspace(first, last, n + 1, endpoint=True, dtype=bt)
+        return C.np_or_nd(_uniform_edges(x, bins, range)[4])
     e = nt.asarray(bins)
-    if e.ndim != 1:
-        raise ValueError("`bins` must be 1d, when an array")
-    if e.size > 1 and bool(nt.any(e[:-1] > e[1:])):
-        raise ValueError("`bins` must increase monotonically, when an array")
+    _check_edges(e)
     return e
 
 
