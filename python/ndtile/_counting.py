@@ -620,6 +620,15 @@ def _index_table(counts, q, method):
         return prev.astype(_np.intp), nxt.astype(_np.intp), gamma, True
 
 
+def _order_lines(x2, tab, c, extra=()):
+    """x2 with the positions of an index table (in lines of c values) and
+    `extra` in sorted place: partitioned for a few positions, else sorted."""
+    ks = _np.concatenate([t.ravel() for t in tab[:2] if t is not None] +
+                         [_np.asarray(extra, dtype=_np.intp)])
+    ks = _np.unique(_np.clip(_np.where(ks < 0, ks + c, ks), 0, max(c - 1, 0)))
+    return partition(x2, ks, axis=1) if ks.size <= 32 else M.sort(x2, axis=1)
+
+
 def _quantile(name, npf, a, q, axis, out, overwrite_input, method, keepdims, weights,
               is_pct, nan):
     x = C.asarray(a)
@@ -665,19 +674,14 @@ def _quantile(name, npf, a, q, axis, out, overwrite_input, method, keepdims, wei
         counts, which = _np.unique(C.to_numpy(valid), return_inverse=True)
         tab = _index_table(counts.reshape(-1, 1), qf, method)
         if counts.size == 1:     # one length for every line: select, do not sort
-            c = int(counts[0])
-            ks = _np.concatenate([t.ravel() for t in tab[:2] if t is not None])
-            ks = _np.unique(_np.clip(_np.where(ks < 0, ks + c, ks), 0, max(c - 1, 0)))
-            s = partition(x2, ks, axis=1) if ks.size <= 32 else M.sort(x2, axis=1)
+            s = _order_lines(x2, tab, int(counts[0]))
         else:
             s = M.sort(x2, axis=1)
     else:
         # the indices depend on n and q only: select them (and the last
         # element, the NaN if a line has one) instead of sorting
         tab = _index_table(_np.array([[n]], dtype=_np.int64), qf, method)
-        ks = _np.concatenate([t.ravel() for t in tab[:2] if t is not None] + [[n - 1]])
-        ks = _np.unique(_np.clip(_np.where(ks < 0, ks + n, ks), 0, n - 1))
-        s = partition(x2, ks, axis=1) if ks.size <= 32 else M.sort(x2, axis=1)
+        s = _order_lines(x2, tab, n, [n - 1])
     lines = C.from_numpy(_np.arange(L, dtype=_np.int64).reshape(L, 1))
     rows = M.broadcast_to(lines, (L, nq))
     if nan and floating:
