@@ -15,7 +15,7 @@ import numpy as _np
 from . import _core
 from . import _convert as C
 from . import _fallback as F
-from ._manip import _norm_axis as _axis
+from ._manip import _norm_axis as _axis, to_out
 
 Array = _core.Array
 _NoValue = _np._NoValue
@@ -213,10 +213,7 @@ def compress(condition, a, axis=None, out=None):
     if idx.size and idx[-1] >= n:
         raise IndexError(f"index {idx[-1]} is out of bounds for axis {axis} with size {n}")
     r = nt.asarray(a[_along(a.ndim, axis, nt.asarray(idx.astype(_np.int64)))])
-    if out is not None:
-        nt.copyto(out, r)
-        return out
-    return r
+    return to_out(r, out)
 
 
 def extract(condition, arr):
@@ -272,10 +269,7 @@ def choose(a, choices, out=None, mode='raise'):
     for k in range(1, n):
         r = nt.where(idx == k, choices[k].astype(dtype), r)
     r = nt.asarray(r).copy() if n == 1 else r
-    if out is not None:
-        nt.copyto(out, r)
-        return out
-    return r
+    return to_out(r, out)
 
 
 def ix_(*args):
@@ -484,10 +478,7 @@ def vecdot(x1, x2, /, out=None, *, axis=-1, **kwargs):
     else:
         dt = _np.result_type(a.dtype, b.dtype)
         r = nt.sum(nt.multiply(a, b), axis=-1, dtype=dt)
-    if out is not None:
-        nt.copyto(out, r)
-        return out
-    return r
+    return to_out(r, out)
 
 
 def kron(a, b):
@@ -593,10 +584,7 @@ def _cumulative(name, initial, x, axis, dtype, out, include_initial):
         shape = list(x.shape)
         shape[ax] = 1
         r = nt.concatenate((nt.full(tuple(shape), initial, dtype=r.dtype), r), axis=ax)
-    if out is not None:
-        nt.copyto(out, r)
-        return out
-    return r
+    return to_out(r, out)
 
 
 # ---- polynomials (numpy.polyval and friends on coefficient arrays) -----------

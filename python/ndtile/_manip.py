@@ -602,6 +602,15 @@ def copyto(dst, src, casting='same_kind', where=True):
     return None
 
 
+def to_out(res, out):
+    """NumPy's out= of a function that computes a new array: res copied into
+    out (same_kind casting) and out returned; res itself when out is None."""
+    if out is None:
+        return res
+    copyto(out, res)
+    return out
+
+
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     from . import _ufunc as U
     if not (isinstance(a, Array) or isinstance(b, Array)):

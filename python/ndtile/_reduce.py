@@ -451,7 +451,7 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
         res = median(y, axis=-1)
         if keepdims:
             res = M.reshape(res, tuple(1 if k in axes else x.shape[k] for k in range(nd)))
-        return _median_out(res, out)
+        return M.to_out(res, out)
     if axis is None:
         s, ax = M.sort(M.ravel(x)), 0
     else:
@@ -477,13 +477,5 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
         res = M.reshape(res, (1,) * nd) if keepdims else res.reshape(())
     elif not keepdims:
         res = M.squeeze(res, axis=ax)
-    res = _median_out(res, out)
+    res = M.to_out(res, out)
     return res[()] if out is None and res.ndim == 0 else res
-
-
-def _median_out(res, out):
-    if out is None:
-        return res
-    from ._manip import copyto
-    copyto(out, res)
-    return out
