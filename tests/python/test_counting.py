@@ -14,9 +14,7 @@ from _helpers import DTYPES, NAMES, make, assert_same, check_same_error
 REAL = [d for d in DTYPES if d.kind != 'c']
 
 
-@pytest.fixture(autouse=True)
-def _native_only(monkeypatch):
-    monkeypatch.setenv("NDTILE_FALLBACK", "error")
+pytestmark = pytest.mark.usefixtures("native_only")
 
 
 def data(dtype, shape, seed=0, nan=True):
