@@ -368,13 +368,7 @@ def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
 
 # ---- arithmetic helpers ------------------------------------------------------
 def fix(x, out=None):
-    nt = _nt()
-    x = nt.asarray(x)
-    r = nt.where(nt.greater_equal(x, 0), nt.floor(x), nt.ceil(x))
-    if out is not None:
-        nt.copyto(out, r)
-        return out
-    return r[()] if r.ndim == 0 else r
+    return _nt().trunc(x, out=out)       # NumPy's fix is trunc
 
 
 def sinc(x):
