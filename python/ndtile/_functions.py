@@ -1003,8 +1003,9 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     """NumPy's polyfit: least squares on the scaled Vandermonde matrix."""
     nt = _nt()
     order = operator.index(deg) + 1
-    x = nt.asarray(x).astype(_np.result_type(nt.asarray(x).dtype, 0.0))
-    y = nt.asarray(y).astype(_np.result_type(nt.asarray(y).dtype, 0.0))
+    x, y = nt.asarray(x), nt.asarray(y)
+    x = x.astype(_np.result_type(x.dtype, 0.0), copy=False)
+    y = y.astype(_np.result_type(y.dtype, 0.0), copy=False)
     if deg < 0:
         raise ValueError("expected deg >= 0")
     if x.ndim != 1:
