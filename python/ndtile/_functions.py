@@ -1058,18 +1058,17 @@ def polydiv(u, v):
     nt = _nt()
     u = nt.atleast_1d(u) + 0.0
     v = nt.atleast_1d(v) + 0.0
-    w = u[0] + v[0]
+    dt = _np.result_type(u.dtype, v.dtype)
     m = u.shape[0] - 1
     n = v.shape[0] - 1
     scale = 1. / v[0]
-    q = nt.zeros((max(m - n + 1, 1),), w.dtype)
-    r = u.astype(w.dtype)
+    q = nt.zeros((max(m - n + 1, 1),), dt)
+    r = u.astype(dt, copy=False)      # u is already a new array (u + 0.0)
     for k in range(0, m - n + 1):
         d = scale * r[k]
         q[k] = d
         r[k:k + n + 1] = r[k:k + n + 1] - d * v
-    tol = 1e-14 if w.dtype.kind != 'c' else 1e-14
-    while nt.allclose(r[0], 0, rtol=tol) and (r.shape[-1] > 1):
+    while nt.allclose(r[0], 0, rtol=1e-14) and (r.shape[-1] > 1):
         r = r[1:]
     return q, r
 
