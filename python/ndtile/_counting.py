@@ -24,9 +24,7 @@ Array = C.Array
 _normalize_axis_tuple = _np.lib.array_utils.normalize_axis_tuple
 
 
-def _u(name):
-    from ._ufunc import UFUNCS
-    return UFUNCS[name]
+_u = M._ufn          # a ufunc by name
 
 
 def _nd(x, dtype=None):

@@ -19,9 +19,7 @@ Array = _core.Array
 _NoValue = _np._NoValue
 
 
-def _u(name):
-    from ._ufunc import UFUNCS
-    return UFUNCS[name]
+_u = M._ufn          # a ufunc by name
 
 
 def _nanarg(name, a, axis, out, keepdims):
