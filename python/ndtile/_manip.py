@@ -1232,7 +1232,7 @@ def take(a, indices, axis=None, out=None, mode='raise'):
     return res._scalar() if res.ndim == 0 else res
 
 
-def _along_axis(arr, indices, axis, name):
+def _along_axis(arr, indices, axis):
     x = C.asnd(arr)
     ix = _index_array(indices, 'take_along_axis')
     if axis is None:
@@ -1249,7 +1249,7 @@ def _along_axis(arr, indices, axis, name):
 
 
 def take_along_axis(arr, indices, axis=-1):
-    x, ix, ax, shape = _along_axis(arr, indices, axis, 'take_along_axis')
+    x, ix, ax, shape = _along_axis(arr, indices, axis)
     if 0 in shape:
         from ._creation import empty
         return empty(shape, dtype=x.dtype)
@@ -1291,7 +1291,7 @@ def put(a, ind, v, mode='raise'):
 def put_along_axis(arr, indices, values, axis):
     if not isinstance(arr, Array):
         return F.call("put_along_axis", _np.put_along_axis, (arr, indices, values, axis), {})
-    x, ix, ax, shape = _along_axis(arr, indices, axis, 'put_along_axis')
+    x, ix, ax, shape = _along_axis(arr, indices, axis)
     if 0 in shape:
         return None
     vals = C.asarray(values)
