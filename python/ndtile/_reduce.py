@@ -326,22 +326,18 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     """NumPy's average: sum(a * w) / sum(w) in NumPy's result dtype."""
     import ndtile as nt
     x = C.asarray(a)
-    if not isinstance(x, Array):
+    w = None if weights is None else C.asarray(weights)
+    if not isinstance(x, Array) or (w is not None and not isinstance(w, Array)):
         return F.call("average (dtype)", _np.average, (a,),
                       {'axis': axis, 'weights': weights, 'returned': returned,
                        'keepdims': keepdims})
-    if weights is None:
+    if w is None:
         avg = mean(x, axis=axis, keepdims=keepdims)
         if not returned:
             return avg
         size = int(_np.prod(_np.shape(avg)))
         scl = avg.dtype.type(x.size / size if size else _np.nan)
         return avg, (nt.full(avg.shape, scl, dtype=avg.dtype) if _np.ndim(avg) else scl)
-    w = C.asarray(weights)
-    if not isinstance(w, Array):
-        return F.call("average (dtype)", _np.average, (a,),
-                      {'axis': axis, 'weights': weights, 'returned': returned,
-                       'keepdims': keepdims})
     if x.dtype.kind in 'biu':
         rt = _np.result_type(x.dtype, w.dtype, 'f8')
     else:
