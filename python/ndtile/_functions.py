@@ -496,13 +496,13 @@ def vander(x, N=None, increasing=False):
         raise ValueError("x must be a one-dimensional array or sequence.")
     if N is None:
         N = x.shape[0]
-    dtype = _np.promote_types(x.dtype, _np.int64) if x.dtype.kind in 'biu' and \
-        x.dtype != _np.bool_ else (x.dtype if x.dtype != _np.bool_ else _np.dtype(_np.int64))
-    cols = nt.broadcast_to(x.astype(dtype)[:, None], (x.shape[0], max(N - 1, 0)))
+    dtype = _np.promote_types(x.dtype, _np.int64)        # NumPy's: float32 gives float64
     if N == 0:
         return nt.empty((x.shape[0], 0), dtype=dtype)
-    ones = nt.ones((x.shape[0], 1), dtype=dtype)
-    v = nt.concatenate((ones, nt.cumprod(cols, axis=1)), axis=1) if N > 1 else ones
+    v = nt.ones((x.shape[0], 1), dtype=dtype)
+    if N > 1:
+        cols = nt.broadcast_to(x.astype(dtype)[:, None], (x.shape[0], N - 1))
+        v = nt.concatenate((v, nt.cumprod(cols, axis=1)), axis=1)
     return v if increasing else v[:, ::-1]
 
 
