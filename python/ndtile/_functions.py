@@ -894,7 +894,9 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     if x.dtype.kind == 'c' or xp.dtype.kind == 'c':
         raise TypeError("Cannot cast array data from dtype('complex128') to dtype('float64') "
                         "according to the rule 'safe'")
-    x, xp, fp = x.astype(_np.float64), xp.astype(_np.float64), fp.astype(ftype)
+    # casts only (nothing below writes into x, xp or fp)
+    x = x.astype(_np.float64, copy=False)
+    xp, fp = xp.astype(_np.float64, copy=False), fp.astype(ftype, copy=False)
     if period is not None:
         if period == 0:
             raise ValueError("period must be a non-zero value")
@@ -924,7 +926,7 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         r = nt.where(x > xp[-1], rval, r)
         r = nt.where(x == xp[-1], fp[-1], r)
         r = nt.where(nt.isnan(x), nt.asarray(_np.nan, dtype=ftype), r)
-    r = nt.asarray(r).astype(ftype)
+    r = nt.asarray(r).astype(ftype, copy=False)
     return r[()] if r.ndim == 0 else r
 
 
