@@ -240,7 +240,7 @@ def select(condlist, choicelist, default=0):
                                  _np.shape(default))
     r = nt.full(shape, default, dtype=dtype)
     for c, v in zip(reversed(conds), reversed(choices)):
-        r = nt.where(c, v.astype(dtype), r)
+        r = nt.where(c, v.astype(dtype, copy=False), r)
     return r
 
 
@@ -265,9 +265,9 @@ def choose(a, choices, out=None, mode='raise'):
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
     dtype = _np.result_type(*choices)
     shape = _np.broadcast_shapes(tuple(idx.shape), *[tuple(c.shape) for c in choices])
-    r = nt.broadcast_to(choices[0].astype(dtype), shape)
+    r = nt.broadcast_to(choices[0].astype(dtype, copy=False), shape)
     for k in range(1, n):
-        r = nt.where(idx == k, choices[k].astype(dtype), r)
+        r = nt.where(idx == k, choices[k].astype(dtype, copy=False), r)
     r = nt.asarray(r).copy() if n == 1 else r
     return to_out(r, out)
 
@@ -501,7 +501,7 @@ def vander(x, N=None, increasing=False):
         return nt.empty((x.shape[0], 0), dtype=dtype)
     v = nt.ones((x.shape[0], 1), dtype=dtype)
     if N > 1:
-        cols = nt.broadcast_to(x.astype(dtype)[:, None], (x.shape[0], N - 1))
+        cols = nt.broadcast_to(x.astype(dtype, copy=False)[:, None], (x.shape[0], N - 1))
         v = nt.concatenate((v, nt.cumprod(cols, axis=1)), axis=1)
     return v if increasing else v[:, ::-1]
 
@@ -549,7 +549,7 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * _np.pi):
         ddmod = nt.where((ddmod == interval_low) & (dd > 0), interval_high, ddmod)
     ph_correct = ddmod - dd
     ph_correct = nt.where(nt.absolute(dd) < discont, 0, ph_correct)
-    up = p.astype(dtype)
+    up = p.astype(dtype, copy=False)
     rest = up[hi] + nt.cumsum(ph_correct, axis=ax)
     return nt.concatenate((up[lo], rest), axis=ax)
 
@@ -756,7 +756,7 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     r = sign * r
     if axis != 0:
         r = nt.moveaxis(r, 0, axis)
-    return r.astype(dtype)
+    return r.astype(dtype, copy=False)
 
 
 # ---- bits ----------------------------------------------------------------------
