@@ -1026,10 +1026,9 @@ def inner(a, b, /):
 # Compositions of views, copies, the core's gather (ndt_gather), scatter
 # (ndt_put), diagonal view (ndt_diagonal), matmul and correlation.
 def _nd(a, name, npfunc, args, kwargs):
-    x = C.asarray(a)
-    if not isinstance(x, Array):
-        return None, F.call(f"{name} (dtype)", npfunc, args, kwargs)
-    return x, None
+    """_nd_or_fallback for one array: (array, None) or (None, fallback result)."""
+    xs, fb = _nd_or_fallback(name, npfunc, args, kwargs, a)
+    return (xs[0] if xs else None), fb
 
 
 def _ufn(name):
