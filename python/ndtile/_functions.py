@@ -163,10 +163,9 @@ def resize(a, new_shape):
             raise ValueError("all elements of `new_shape` must be non-negative")
     if a.size == 0 or size == 0:
         return nt.zeros(new_shape, dtype=a.dtype)
-    reps = -(-size // a.size)
-    if reps > 1:
-        a = nt.concatenate((a,) * reps)
-    return a[:size].reshape(new_shape)
+    # a new array, as NumPy's (a[:size] alone would be a view of the input);
+    # tile is one broadcast copy where concatenate took reps operands
+    return nt.tile(a, -(-size // a.size))[:size].reshape(new_shape)
 
 
 def trim_zeros(filt, trim='fb', axis=None):
