@@ -591,11 +591,6 @@ def polyval(p, x):
     return y
 
 
-def _trim_leading(c):
-    nz = _np.flatnonzero(_np.asarray(c) != 0)
-    return c[nz[0]:] if nz.size else c[-1:]
-
-
 def polyadd(a1, a2):
     nt = _nt()
     a1 = nt.atleast_1d(a1)

@@ -2,8 +2,6 @@
 nanstd, cov, corrcoef and gradient. Each step is a tiled, parallel core
 operation (where, reductions, matmul, slicing), so results have the same
 bits for any number of workers or ranks."""
-import builtins
-import operator
 import warnings
 
 import numpy as _np
