@@ -24,9 +24,7 @@ Array = C.Array
 _normalize_axis_tuple = _np.lib.array_utils.normalize_axis_tuple
 
 
-def _u(name):
-    from ._ufunc import UFUNCS
-    return UFUNCS[name]
+_u = M._ufn          # a ufunc by name
 
 
 def _nd(x, dtype=None):
@@ -209,22 +207,15 @@ except ImportError:        # pragma: no cover
                                                  ['values', 'inverse_indices'])
 
 
-def _unique_nd(name, x):
-    y = C.asarray(x)
-    if not isinstance(y, Array):
-        return None
-    return y
-
-
 def unique_values(x):
-    y = _unique_nd('unique_values', x)
+    y = _nd(x)
     if y is None:
         return F.call("unique_values", _np.unique_values, (x,), {})
     return _unique_flat(y, False, False, False, False)[0]
 
 
 def unique_counts(x):
-    y = _unique_nd('unique_counts', x)
+    y = _nd(x)
     if y is None:
         return F.call("unique_counts", _np.unique_counts, (x,), {})
     v, _, _, c = _unique_flat(y, False, False, True, False)
@@ -232,7 +223,7 @@ def unique_counts(x):
 
 
 def unique_inverse(x):
-    y = _unique_nd('unique_inverse', x)
+    y = _nd(x)
     if y is None:
         return F.call("unique_inverse", _np.unique_inverse, (x,), {})
     v, _, inv, _ = _unique_flat(y, False, True, False, False)
@@ -240,7 +231,7 @@ def unique_inverse(x):
 
 
 def unique_all(x):
-    y = _unique_nd('unique_all', x)
+    y = _nd(x)
     if y is None:
         return F.call("unique_all", _np.unique_all, (x,), {})
     v, idx, inv, c = _unique_flat(y, True, True, True, False)
@@ -381,6 +372,31 @@ def _outer_edges(x, rng):
     return first, last
 
 
+def _uniform_edges(x, bins, rng):
+    """NumPy's edges for an integer `bins`: (n, first, last, their dtype,
+    the edges as a host array)."""
+    try:
+        n = operator.index(bins)
+    except TypeError as e:
+        raise TypeError('`bins` must be an integer, a string, or an array') from e
+    if n < 1:
+        raise ValueError('`bins` must be positive, when an integer')
+    first, last = _outer_edges(x, rng)
+    bin_type = _np.result_type(first, last, _np.empty(0, x.dtype))
+    if _np.issubdtype(bin_type, _np.integer):
+        bin_type = _np.result_type(bin_type, float)
+    return n, first, last, bin_type, _np.linspace(first, last, n + 1, endpoint=True,
+                                                  dtype=bin_type)
+
+
+def _check_edges(e):
+    """NumPy's checks of explicit bin edges."""
+    if e.ndim != 1:
+        raise ValueError('`bins` must be 1d, when an array')
+    if e.size > 1 and bool(R.any(e[:-1] > e[1:])):
+        raise ValueError('`bins` must increase monotonically, when an array')
+
+
 def _count_bins(idx, nbins, w, ntype):
     """Counts of the bin indices idx (nbins = left out), as NumPy's histogram."""
     cnt = _core.bincount(M.ravel(idx), None if w is None else M.ravel(w), nbins + 1)[:nbins]
@@ -402,17 +418,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
         raise ValueError('weights should have the same shape as a.')
     ntype = None if w is None else w.dtype
     if _np.ndim(bins) == 0 and not isinstance(bins, Array):
-        try:
-            n = operator.index(bins)
-        except TypeError as e:
-            raise TypeError('`bins` must be an integer, a string, or an array') from e
-        if n < 1:
-            raise ValueError('`bins` must be positive, when an integer')
-        first, last = _outer_edges(x, range)
-        bin_type = _np.result_type(first, last, _np.empty(0, x.dtype))
-        if _np.issubdtype(bin_type, _np.integer):
-            bin_type = _np.result_type(bin_type, float)
-        edges_np = _np.linspace(first, last, n + 1, endpoint=True, dtype=bin_type)
+        n, first, last, bin_type, edges_np = _uniform_edges(x, bins, range)
         denom = _unsigned_subtract(last, first)
         # the dtypes NumPy's own expression (x - first) / denom * n runs in
         d_dt = _np.result_type(_np.empty(0, bin_type), first)
@@ -429,10 +435,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
         if not isinstance(e, Array) or e.dtype.kind == 'c':
             return F.call("histogram", _np.histogram, (a,),
                           dict(bins=bins, range=range, density=density, weights=weights))
-        if e.ndim != 1:
-            raise ValueError('`bins` must be 1d, when an array')
-        if e.size > 1 and bool(R.any(e[:-1] > e[1:])):
-            raise ValueError('`bins` must increase monotonically, when an array')
+        _check_edges(e)
         edges = e
         n = e.size - 1
         if n < 1:
@@ -615,6 +618,15 @@ def _index_table(counts, q, method):
         return prev.astype(_np.intp), nxt.astype(_np.intp), gamma, True
 
 
+def _order_lines(x2, tab, c, extra=()):
+    """x2 with the positions of an index table (in lines of c values) and
+    `extra` in sorted place: partitioned for a few positions, else sorted."""
+    ks = _np.concatenate([t.ravel() for t in tab[:2] if t is not None] +
+                         [_np.asarray(extra, dtype=_np.intp)])
+    ks = _np.unique(_np.clip(_np.where(ks < 0, ks + c, ks), 0, max(c - 1, 0)))
+    return partition(x2, ks, axis=1) if ks.size <= 32 else M.sort(x2, axis=1)
+
+
 def _quantile(name, npf, a, q, axis, out, overwrite_input, method, keepdims, weights,
               is_pct, nan):
     x = C.asarray(a)
@@ -660,19 +672,14 @@ def _quantile(name, npf, a, q, axis, out, overwrite_input, method, keepdims, wei
         counts, which = _np.unique(C.to_numpy(valid), return_inverse=True)
         tab = _index_table(counts.reshape(-1, 1), qf, method)
         if counts.size == 1:     # one length for every line: select, do not sort
-            c = int(counts[0])
-            ks = _np.concatenate([t.ravel() for t in tab[:2] if t is not None])
-            ks = _np.unique(_np.clip(_np.where(ks < 0, ks + c, ks), 0, max(c - 1, 0)))
-            s = partition(x2, ks, axis=1) if ks.size <= 32 else M.sort(x2, axis=1)
+            s = _order_lines(x2, tab, int(counts[0]))
         else:
             s = M.sort(x2, axis=1)
     else:
         # the indices depend on n and q only: select them (and the last
         # element, the NaN if a line has one) instead of sorting
         tab = _index_table(_np.array([[n]], dtype=_np.int64), qf, method)
-        ks = _np.concatenate([t.ravel() for t in tab[:2] if t is not None] + [[n - 1]])
-        ks = _np.unique(_np.clip(_np.where(ks < 0, ks + n, ks), 0, n - 1))
-        s = partition(x2, ks, axis=1) if ks.size <= 32 else M.sort(x2, axis=1)
+        s = _order_lines(x2, tab, n, [n - 1])
     lines = C.from_numpy(_np.arange(L, dtype=_np.int64).reshape(L, 1))
     rows = M.broadcast_to(lines, (L, nq))
     if nan and floating:

@@ -211,9 +211,8 @@ def _linspace_general(start, stop, num, endpoint, retstep, dtype, axis):
     algorithm (numpy/_core/function_base.py) on ndtile arrays."""
     from . import _ufunc as U
     from ._manip import moveaxis
-    import ndtile as nt
     div = (num - 1) if endpoint else num
-    a, b = nt.asarray(start), nt.asarray(stop)
+    a, b = asarray(start), asarray(stop)
     if not isinstance(a, Array) or not isinstance(b, Array):
         return F.call("linspace (dtype)", _np.linspace, (start, stop),
                       {'num': num, 'endpoint': endpoint, 'retstep': retstep,
@@ -268,9 +267,3 @@ def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None):
 
 def fromiter(iter, dtype, count=-1, *, like=None):
     return C.np_or_nd(_np.fromiter(iter, dtype, count))
-
-
-def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
-    from ._manip import indices
-    args = indices(shape, dtype=dtype)
-    return function(*args, **kwargs)

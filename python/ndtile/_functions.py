@@ -15,6 +15,7 @@ import numpy as _np
 from . import _core
 from . import _convert as C
 from . import _fallback as F
+from ._manip import _norm_axis as _axis, to_out
 
 Array = _core.Array
 _NoValue = _np._NoValue
@@ -22,13 +23,6 @@ _NoValue = _np._NoValue
 
 def _nt():
     return sys.modules['ndtile']
-
-
-def _axis(axis, ndim):
-    ax = operator.index(axis)
-    if ax < -ndim or ax >= ndim:
-        raise _np.exceptions.AxisError(ax, ndim)
-    return ax % ndim if ndim else ax
 
 
 def _along(ndim, axis, index):
@@ -54,7 +48,7 @@ def _keep_positions(obj, n):
         keep = _np.ones(n, bool)
         keep[_np.arange(start, stop, step)] = False
         return _np.flatnonzero(keep)
-    idx = _np.asarray(C.to_np_tree(obj) if not isinstance(obj, Array) else obj.__array__())
+    idx = _np.asarray(C.to_np_tree(obj))
     if idx.dtype == bool:
         if idx.shape != (n,):
             raise ValueError(f"boolean array argument obj to delete must be one dimensional "
@@ -106,7 +100,7 @@ def insert(arr, obj, values, axis=None):
         pos = _np.arange(*obj.indices(n), dtype=_np.int64)
         scalar = False
     else:
-        pos = _np.asarray(obj.__array__() if isinstance(obj, Array) else C.to_np_tree(obj))
+        pos = _np.asarray(C.to_np_tree(obj))
         if pos.dtype == bool:
             raise IndexError("boolean array argument obj to insert must be one dimensional "
                              "and match the axis length") if pos.ndim != 1 else \
@@ -169,10 +163,9 @@ def resize(a, new_shape):
             raise ValueError("all elements of `new_shape` must be non-negative")
     if a.size == 0 or size == 0:
         return nt.zeros(new_shape, dtype=a.dtype)
-    reps = -(-size // a.size)
-    if reps > 1:
-        a = nt.concatenate((a,) * reps)
-    return a[:size].reshape(new_shape)
+    # a new array, as NumPy's (a[:size] alone would be a view of the input);
+    # tile is one broadcast copy where concatenate took reps operands
+    return nt.tile(a, -(-size // a.size))[:size].reshape(new_shape)
 
 
 def trim_zeros(filt, trim='fb', axis=None):
@@ -183,11 +176,15 @@ def trim_zeros(filt, trim='fb', axis=None):
         raise ValueError(f"unexpected character(s) in `trim`: {trim!r}")
     if axis is not None or a.ndim != 1:
         return F.call("trim_zeros (axis)", _np.trim_zeros, (filt,), {'trim': trim, 'axis': axis})
-    nz = _np.asarray(nt.flatnonzero(a))
-    if nz.size == 0:
+    # the first and last nonzero by two argmax reductions, not by moving
+    # every nonzero position to the host
+    n = a.shape[0]
+    nz = nt.not_equal(a, 0)
+    first = int(nt.argmax(nz)) if n else 0
+    if n == 0 or not bool(nz[first]):
         return a[:0]
-    start = int(nz[0]) if 'f' in t else 0
-    stop = int(nz[-1]) + 1 if 'b' in t else a.shape[0]
+    start = first if 'f' in t else 0
+    stop = n - int(nt.argmax(nz[::-1])) if 'b' in t else n
     return a[start:stop]
 
 
@@ -202,8 +199,7 @@ def unstack(x, /, *, axis=0):
 # ---- selecting ---------------------------------------------------------------
 def compress(condition, a, axis=None, out=None):
     nt = _nt()
-    cond = _np.asarray(C.to_np_tree(condition) if not isinstance(condition, Array)
-                       else condition.__array__())
+    cond = _np.asarray(C.to_np_tree(condition))
     if cond.ndim != 1:
         raise ValueError("condition must be a 1-d array")
     a = nt.asarray(a)
@@ -216,10 +212,7 @@ def compress(condition, a, axis=None, out=None):
     if idx.size and idx[-1] >= n:
         raise IndexError(f"index {idx[-1]} is out of bounds for axis {axis} with size {n}")
     r = nt.asarray(a[_along(a.ndim, axis, nt.asarray(idx.astype(_np.int64)))])
-    if out is not None:
-        nt.copyto(out, r)
-        return out
-    return r
+    return to_out(r, out)
 
 
 def extract(condition, arr):
@@ -246,7 +239,7 @@ def select(condlist, choicelist, default=0):
                                  _np.shape(default))
     r = nt.full(shape, default, dtype=dtype)
     for c, v in zip(reversed(conds), reversed(choices)):
-        r = nt.where(c, v.astype(dtype), r)
+        r = nt.where(c, v.astype(dtype, copy=False), r)
     return r
 
 
@@ -271,14 +264,11 @@ def choose(a, choices, out=None, mode='raise'):
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
     dtype = _np.result_type(*choices)
     shape = _np.broadcast_shapes(tuple(idx.shape), *[tuple(c.shape) for c in choices])
-    r = nt.broadcast_to(choices[0].astype(dtype), shape)
+    r = nt.broadcast_to(choices[0].astype(dtype, copy=False), shape)
     for k in range(1, n):
-        r = nt.where(idx == k, choices[k].astype(dtype), r)
+        r = nt.where(idx == k, choices[k].astype(dtype, copy=False), r)
     r = nt.asarray(r).copy() if n == 1 else r
-    if out is not None:
-        nt.copyto(out, r)
-        return out
-    return r
+    return to_out(r, out)
 
 
 def ix_(*args):
@@ -377,13 +367,7 @@ def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
 
 # ---- arithmetic helpers ------------------------------------------------------
 def fix(x, out=None):
-    nt = _nt()
-    x = nt.asarray(x)
-    r = nt.where(nt.greater_equal(x, 0), nt.floor(x), nt.ceil(x))
-    if out is not None:
-        nt.copyto(out, r)
-        return out
-    return r[()] if r.ndim == 0 else r
+    return _nt().trunc(x, out=out)       # NumPy's fix is trunc
 
 
 def sinc(x):
@@ -404,8 +388,7 @@ def ediff1d(ary, to_end=None, to_begin=None):
         if extra is None:
             parts.append(None)
             continue
-        e = _np.asanyarray(C.to_np_tree(extra) if not isinstance(extra, Array)
-                           else extra.__array__())
+        e = _np.asanyarray(C.to_np_tree(extra))
         if not _np.can_cast(e, dtype, casting='same_kind'):
             raise TypeError(f"dtype of `{name}` must be compatible with input `ary` under "
                             f"the `same_kind` rule.")
@@ -488,10 +471,7 @@ def vecdot(x1, x2, /, out=None, *, axis=-1, **kwargs):
     else:
         dt = _np.result_type(a.dtype, b.dtype)
         r = nt.sum(nt.multiply(a, b), axis=-1, dtype=dt)
-    if out is not None:
-        nt.copyto(out, r)
-        return out
-    return r
+    return to_out(r, out)
 
 
 def kron(a, b):
@@ -515,13 +495,13 @@ def vander(x, N=None, increasing=False):
         raise ValueError("x must be a one-dimensional array or sequence.")
     if N is None:
         N = x.shape[0]
-    dtype = _np.promote_types(x.dtype, _np.int64) if x.dtype.kind in 'biu' and \
-        x.dtype != _np.bool_ else (x.dtype if x.dtype != _np.bool_ else _np.dtype(_np.int64))
-    cols = nt.broadcast_to(x.astype(dtype)[:, None], (x.shape[0], max(N - 1, 0)))
+    dtype = _np.promote_types(x.dtype, _np.int64)        # NumPy's: float32 gives float64
     if N == 0:
         return nt.empty((x.shape[0], 0), dtype=dtype)
-    ones = nt.ones((x.shape[0], 1), dtype=dtype)
-    v = nt.concatenate((ones, nt.cumprod(cols, axis=1)), axis=1) if N > 1 else ones
+    v = nt.ones((x.shape[0], 1), dtype=dtype)
+    if N > 1:
+        cols = nt.broadcast_to(x.astype(dtype, copy=False)[:, None], (x.shape[0], N - 1))
+        v = nt.concatenate((v, nt.cumprod(cols, axis=1)), axis=1)
     return v if increasing else v[:, ::-1]
 
 
@@ -568,7 +548,7 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * _np.pi):
         ddmod = nt.where((ddmod == interval_low) & (dd > 0), interval_high, ddmod)
     ph_correct = ddmod - dd
     ph_correct = nt.where(nt.absolute(dd) < discont, 0, ph_correct)
-    up = p.astype(dtype)
+    up = p.astype(dtype, copy=False)
     rest = up[hi] + nt.cumsum(ph_correct, axis=ax)
     return nt.concatenate((up[lo], rest), axis=ax)
 
@@ -597,10 +577,7 @@ def _cumulative(name, initial, x, axis, dtype, out, include_initial):
         shape = list(x.shape)
         shape[ax] = 1
         r = nt.concatenate((nt.full(tuple(shape), initial, dtype=r.dtype), r), axis=ax)
-    if out is not None:
-        nt.copyto(out, r)
-        return out
-    return r
+    return to_out(r, out)
 
 
 # ---- polynomials (numpy.polyval and friends on coefficient arrays) -----------
@@ -612,11 +589,6 @@ def polyval(p, x):
     for k in range(p.shape[0]):
         y = y * x + p[k]
     return y
-
-
-def _trim_leading(c):
-    nz = _np.flatnonzero(_np.asarray(c) != 0)
-    return c[nz[0]:] if nz.size else c[-1:]
 
 
 def polyadd(a1, a2):
@@ -778,7 +750,7 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     r = sign * r
     if axis != 0:
         r = nt.moveaxis(r, 0, axis)
-    return r.astype(dtype)
+    return r.astype(dtype, copy=False)
 
 
 # ---- bits ----------------------------------------------------------------------
@@ -916,7 +888,9 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     if x.dtype.kind == 'c' or xp.dtype.kind == 'c':
         raise TypeError("Cannot cast array data from dtype('complex128') to dtype('float64') "
                         "according to the rule 'safe'")
-    x, xp, fp = x.astype(_np.float64), xp.astype(_np.float64), fp.astype(ftype)
+    # casts only (nothing below writes into x, xp or fp)
+    x = x.astype(_np.float64, copy=False)
+    xp, fp = xp.astype(_np.float64, copy=False), fp.astype(ftype, copy=False)
     if period is not None:
         if period == 0:
             raise ValueError("period must be a non-zero value")
@@ -946,7 +920,7 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         r = nt.where(x > xp[-1], rval, r)
         r = nt.where(x == xp[-1], fp[-1], r)
         r = nt.where(nt.isnan(x), nt.asarray(_np.nan, dtype=ftype), r)
-    r = nt.asarray(r).astype(ftype)
+    r = nt.asarray(r).astype(ftype, copy=False)
     return r[()] if r.ndim == 0 else r
 
 
@@ -1025,8 +999,9 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     """NumPy's polyfit: least squares on the scaled Vandermonde matrix."""
     nt = _nt()
     order = operator.index(deg) + 1
-    x = nt.asarray(x).astype(_np.result_type(nt.asarray(x).dtype, 0.0))
-    y = nt.asarray(y).astype(_np.result_type(nt.asarray(y).dtype, 0.0))
+    x, y = nt.asarray(x), nt.asarray(y)
+    x = x.astype(_np.result_type(x.dtype, 0.0), copy=False)
+    y = y.astype(_np.result_type(y.dtype, 0.0), copy=False)
     if deg < 0:
         raise ValueError("expected deg >= 0")
     if x.ndim != 1:
@@ -1079,46 +1054,32 @@ def polydiv(u, v):
     nt = _nt()
     u = nt.atleast_1d(u) + 0.0
     v = nt.atleast_1d(v) + 0.0
-    w = u[0] + v[0]
+    dt = _np.result_type(u.dtype, v.dtype)
     m = u.shape[0] - 1
     n = v.shape[0] - 1
     scale = 1. / v[0]
-    q = nt.zeros((max(m - n + 1, 1),), w.dtype)
-    r = u.astype(w.dtype)
+    q = nt.zeros((max(m - n + 1, 1),), dt)
+    r = u.astype(dt, copy=False)      # u is already a new array (u + 0.0)
     for k in range(0, m - n + 1):
         d = scale * r[k]
         q[k] = d
         r[k:k + n + 1] = r[k:k + n + 1] - d * v
-    tol = 1e-14 if w.dtype.kind != 'c' else 1e-14
-    while nt.allclose(r[0], 0, rtol=tol) and (r.shape[-1] > 1):
+    while nt.allclose(r[0], 0, rtol=1e-14) and (r.shape[-1] > 1):
         r = r[1:]
     return q, r
 
 
 def histogram_bin_edges(a, bins=10, range=None, weights=None):
     nt = _nt()
-    from ._counting import _outer_edges
+    from ._counting import _uniform_edges, _check_edges
     x = nt.asarray(a)
     if isinstance(bins, str) or x.dtype.kind in 'bc':
         return F.call("histogram_bin_edges (estimators)", _np.histogram_bin_edges, (a,),
                       dict(bins=bins, range=range, weights=weights))
     if _np.ndim(bins) == 0:
-        try:
-            n = operator.index(bins)
-        except TypeError:
-            raise TypeError("`bins` must be an integer, a string, or an array") from None
-        if n < 1:
-            raise ValueError("`bins` must be positive, when an integer")
-        first, last = _outer_edges(x, range)
-        bt = _np.result_type(first, last, x.dtype)
-        if bt.kind in 'iub':
-            bt = _np.result_type(bt, float)
-        return nt.linspace(first, last, n + 1, endpoint=True, dtype=bt)
+        return C.np_or_nd(_uniform_edges(x, bins, range)[4])
     e = nt.asarray(bins)
-    if e.ndim != 1:
-        raise ValueError("`bins` must be 1d, when an array")
-    if e.size > 1 and bool(nt.any(e[:-1] > e[1:])):
-        raise ValueError("`bins` must increase monotonically, when an array")
+    _check_edges(e)
     return e
 
 
@@ -1148,8 +1109,7 @@ def require(a, dtype=None, requirements=None, *, like=None):
 # ---- roots of polynomials (companion-matrix eigenvalues) ---------------------
 def roots(p):
     nt = _nt()
-    p = _np.atleast_1d(_np.asarray(p.__array__() if isinstance(p, Array) else
-                                   C.to_np_tree(p)))
+    p = _np.atleast_1d(_np.asarray(C.to_np_tree(p)))
     if p.ndim != 1:
         raise ValueError("Input must be a rank-1 array.")
     nz = _np.nonzero(_np.ravel(p))[0]

@@ -602,6 +602,15 @@ def copyto(dst, src, casting='same_kind', where=True):
     return None
 
 
+def to_out(res, out):
+    """NumPy's out= of a function that computes a new array: res copied into
+    out (same_kind casting) and out returned; res itself when out is None."""
+    if out is None:
+        return res
+    copyto(out, res)
+    return out
+
+
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     from . import _ufunc as U
     if not (isinstance(a, Array) or isinstance(b, Array)):
@@ -1017,10 +1026,9 @@ def inner(a, b, /):
 # Compositions of views, copies, the core's gather (ndt_gather), scatter
 # (ndt_put), diagonal view (ndt_diagonal), matmul and correlation.
 def _nd(a, name, npfunc, args, kwargs):
-    x = C.asarray(a)
-    if not isinstance(x, Array):
-        return None, F.call(f"{name} (dtype)", npfunc, args, kwargs)
-    return x, None
+    """_nd_or_fallback for one array: (array, None) or (None, fallback result)."""
+    xs, fb = _nd_or_fallback(name, npfunc, args, kwargs, a)
+    return (xs[0] if xs else None), fb
 
 
 def _ufn(name):
@@ -1223,7 +1231,7 @@ def take(a, indices, axis=None, out=None, mode='raise'):
     return res._scalar() if res.ndim == 0 else res
 
 
-def _along_axis(arr, indices, axis, name):
+def _along_axis(arr, indices, axis):
     x = C.asnd(arr)
     ix = _index_array(indices, 'take_along_axis')
     if axis is None:
@@ -1240,7 +1248,7 @@ def _along_axis(arr, indices, axis, name):
 
 
 def take_along_axis(arr, indices, axis=-1):
-    x, ix, ax, shape = _along_axis(arr, indices, axis, 'take_along_axis')
+    x, ix, ax, shape = _along_axis(arr, indices, axis)
     if 0 in shape:
         from ._creation import empty
         return empty(shape, dtype=x.dtype)
@@ -1282,7 +1290,7 @@ def put(a, ind, v, mode='raise'):
 def put_along_axis(arr, indices, values, axis):
     if not isinstance(arr, Array):
         return F.call("put_along_axis", _np.put_along_axis, (arr, indices, values, axis), {})
-    x, ix, ax, shape = _along_axis(arr, indices, axis, 'put_along_axis')
+    x, ix, ax, shape = _along_axis(arr, indices, axis)
     if 0 in shape:
         return None
     vals = C.asarray(values)

@@ -326,22 +326,18 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     """NumPy's average: sum(a * w) / sum(w) in NumPy's result dtype."""
     import ndtile as nt
     x = C.asarray(a)
-    if not isinstance(x, Array):
+    w = None if weights is None else C.asarray(weights)
+    if not isinstance(x, Array) or (w is not None and not isinstance(w, Array)):
         return F.call("average (dtype)", _np.average, (a,),
                       {'axis': axis, 'weights': weights, 'returned': returned,
                        'keepdims': keepdims})
-    if weights is None:
+    if w is None:
         avg = mean(x, axis=axis, keepdims=keepdims)
         if not returned:
             return avg
         size = int(_np.prod(_np.shape(avg)))
         scl = avg.dtype.type(x.size / size if size else _np.nan)
         return avg, (nt.full(avg.shape, scl, dtype=avg.dtype) if _np.ndim(avg) else scl)
-    w = C.asarray(weights)
-    if not isinstance(w, Array):
-        return F.call("average (dtype)", _np.average, (a,),
-                      {'axis': axis, 'weights': weights, 'returned': returned,
-                       'keepdims': keepdims})
     if x.dtype.kind in 'biu':
         rt = _np.result_type(x.dtype, w.dtype, 'f8')
     else:
@@ -451,7 +447,7 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
         res = median(y, axis=-1)
         if keepdims:
             res = M.reshape(res, tuple(1 if k in axes else x.shape[k] for k in range(nd)))
-        return _median_out(res, out)
+        return M.to_out(res, out)
     if axis is None:
         s, ax = M.sort(M.ravel(x)), 0
     else:
@@ -477,13 +473,5 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
         res = M.reshape(res, (1,) * nd) if keepdims else res.reshape(())
     elif not keepdims:
         res = M.squeeze(res, axis=ax)
-    res = _median_out(res, out)
+    res = M.to_out(res, out)
     return res[()] if out is None and res.ndim == 0 else res
-
-
-def _median_out(res, out):
-    if out is None:
-        return res
-    from ._manip import copyto
-    copyto(out, res)
-    return out

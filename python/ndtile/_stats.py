@@ -2,8 +2,6 @@
 nanstd, cov, corrcoef and gradient. Each step is a tiled, parallel core
 operation (where, reductions, matmul, slicing), so results have the same
 bits for any number of workers or ranks."""
-import builtins
-import operator
 import warnings
 
 import numpy as _np
@@ -19,9 +17,7 @@ Array = _core.Array
 _NoValue = _np._NoValue
 
 
-def _u(name):
-    from ._ufunc import UFUNCS
-    return UFUNCS[name]
+_u = M._ufn          # a ufunc by name
 
 
 def _nanarg(name, a, axis, out, keepdims):

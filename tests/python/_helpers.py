@@ -117,3 +117,23 @@ def check_same_error(fn_nt, fn_np):
             if issubclass(base, b)), f"NumPy raised {np_exc!r}, ndtile raised {e!r}"
         return True, None
     raise AssertionError(f"NumPy raised {np_exc!r}, ndtile did not")
+
+
+def raises_same(fn_nt, fn_np):
+    """NumPy raises, and ndtile raises the same kind of error (check_same_error)."""
+    raised, _ = check_same_error(fn_nt, fn_np)
+    assert raised
+
+
+def for_workers(fn, workers=(1, 3)):
+    """[fn() for each worker count], the caller's count restored after."""
+    from ndtile import _core
+    saved = _core.workers()
+    try:
+        res = []
+        for w in workers:
+            _core.set_workers(w)
+            res.append(fn())
+        return res
+    finally:
+        _core.set_workers(saved)

@@ -29,6 +29,13 @@ def _numpy_errors_ignored():
 
 
 @pytest.fixture
+def native_only(monkeypatch):
+    """NDTILE_FALLBACK=error: a fallback to NumPy fails the test. A module
+    uses it for all its tests with pytestmark = usefixtures("native_only")."""
+    monkeypatch.setenv("NDTILE_FALLBACK", "error")
+
+
+@pytest.fixture
 def fallback_warnings():
     """Fresh once-per-function fallback warning state."""
     from ndtile import _fallback

@@ -9,14 +9,12 @@ import numpy as np
 import pytest
 
 import ndtile as nt
-from _helpers import DTYPES, NAMES, make, assert_same, check_same_error
+from _helpers import DTYPES, NAMES, make, assert_same, check_same_error, for_workers
 
 REAL = [d for d in DTYPES if d.kind != 'c']
 
 
-@pytest.fixture(autouse=True)
-def _native_only(monkeypatch):
-    monkeypatch.setenv("NDTILE_FALLBACK", "error")
+pytestmark = pytest.mark.usefixtures("native_only")
 
 
 def data(dtype, shape, seed=0, nan=True):
@@ -232,18 +230,10 @@ def test_bincount_edges_and_errors():
 
 
 def test_bincount_float_weights_same_bits_any_workers():
-    from ndtile import _core
     a = make('int64', (20000,), seed=19, lo=0, hi=9)
     w = make('float64', (20000,), seed=20)
     x, y = nt.asarray(a), nt.asarray(w)
-    saved = _core.workers()
-    try:
-        res = []
-        for n in (1, 3):
-            nt.set_workers(n)
-            res.append(np.asarray(nt.bincount(x, y)))
-    finally:
-        nt.set_workers(saved)
+    res = for_workers(lambda: np.asarray(nt.bincount(x, y)))
     assert res[0].tobytes() == res[1].tobytes()
 
 

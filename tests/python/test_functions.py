@@ -11,9 +11,7 @@ import ndtile as nt
 from _helpers import make, assert_same
 
 
-@pytest.fixture(autouse=True)
-def native_only(monkeypatch):
-    monkeypatch.setenv('NDTILE_FALLBACK', 'error')
+pytestmark = pytest.mark.usefixtures("native_only")
 
 
 def check(fn, *args, rtol=0, **kw):

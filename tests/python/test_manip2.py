@@ -6,17 +6,10 @@ import numpy as np
 import pytest
 
 import ndtile as nt
-from _helpers import DTYPES, NAMES, make, assert_same, tol_for, check_same_error
+from _helpers import DTYPES, NAMES, make, assert_same, tol_for, raises_same as errs
 
 
-@pytest.fixture(autouse=True)
-def _native_only(monkeypatch):
-    monkeypatch.setenv("NDTILE_FALLBACK", "error")
-
-
-def errs(fn_nt, fn_np):
-    raised, _ = check_same_error(fn_nt, fn_np)
-    assert raised
+pytestmark = pytest.mark.usefixtures("native_only")
 
 
 @pytest.mark.parametrize("dt", DTYPES, ids=NAMES)

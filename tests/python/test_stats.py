@@ -6,17 +6,11 @@ import numpy as np
 import pytest
 
 import ndtile as nt
-from _helpers import DTYPES, NAMES, make, assert_same, tol_for, check_same_error
+from _helpers import (DTYPES, NAMES, make, assert_same, tol_for, raises_same as errs,
+                      for_workers)
 
 
-@pytest.fixture(autouse=True)
-def _native_only(monkeypatch):
-    monkeypatch.setenv("NDTILE_FALLBACK", "error")
-
-
-def errs(fn_nt, fn_np):
-    raised, _ = check_same_error(fn_nt, fn_np)
-    assert raised
+pytestmark = pytest.mark.usefixtures("native_only")
 
 
 def with_nans(dt, shape, seed=0, frac=0.2):
@@ -181,19 +175,14 @@ def test_registered_native():
 
 
 def test_same_bits_for_any_workers():
-    from ndtile import _core
     a = make(np.float64, (40, 300))
     v = make(np.complex128, (3000,))
-    old = _core.workers()
-    res = []
-    try:
-        for w in (1, 3):
-            _core.set_workers(w)
-            x = nt.asarray(a)
-            res.append([np.asarray(r) for r in (
-                nt.cov(x), nt.corrcoef(x), nt.nanvar(x, axis=1), nt.gradient(x, axis=1),
-                nt.convolve(nt.asarray(v), x[0], 'same'), nt.einsum('ij,kj->ik', x, x))])
-    finally:
-        _core.set_workers(old)
+
+    def run():
+        x = nt.asarray(a)
+        return [np.asarray(r) for r in (
+            nt.cov(x), nt.corrcoef(x), nt.nanvar(x, axis=1), nt.gradient(x, axis=1),
+            nt.convolve(nt.asarray(v), x[0], 'same'), nt.einsum('ij,kj->ik', x, x))]
+    res = for_workers(run)
     for g, e in zip(*res):
         np.testing.assert_array_equal(g, e)
