@@ -57,20 +57,11 @@ def _empty_core(*arrays):
     return any(a.ndim >= 2 and 0 in a.shape[-2:] for a in arrays)
 
 
-def _to_nt(r):
-    if isinstance(r, tuple):
-        return type(r)(*[_to_nt(x) for x in r]) if hasattr(r, '_fields') else \
-            tuple(_to_nt(x) for x in r)
-    if isinstance(r, _np.ndarray):
-        return _C.asarray(r)
-    return r
-
-
 def _via_numpy(name, arrays, *rest, **kw):
     """Matrices with a zero extent: nothing to compute, so NumPy's own rules
     (shapes, identities, errors) are applied to the (empty) data."""
     args = [_C.to_numpy(a) for a in arrays]
-    return _to_nt(getattr(_np.linalg, name)(*args, *rest, **kw))
+    return _C.from_np_tree(getattr(_np.linalg, name)(*args, *rest, **kw))
 
 
 def _run(op, a, b=None, flags=0, param=0.0, wait=True):
