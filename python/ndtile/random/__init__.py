@@ -911,6 +911,10 @@ class _Sampler:
             return r
         return r._item() if (dtype is int or dtype is bool) else r._scalar()
 
+    def bytes(self, length):
+        b = self._integers('bytes', 0, 256, (operator.index(length),), _np.uint8, False)
+        return _np.asarray(b).tobytes()
+
     # -- choice, permutation, shuffle
     def _choice(self, a, size, replace, p, axis, extra):
         if p is not None:
@@ -1063,10 +1067,6 @@ class Generator(_Sampler):
     def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
         return self._choice(a, size, replace, p, axis, {'axis': axis, 'shuffle': shuffle})
 
-    def bytes(self, length):
-        b = self._integers('bytes', 0, 256, (operator.index(length),), _np.uint8, False)
-        return _np.asarray(b).tobytes()
-
     def permutation(self, x, axis=0):
         return self._permutation(x, axis)
 
@@ -1157,10 +1157,6 @@ class RandomState(_Sampler):
             warnings.warn(f"This function is deprecated. Please call randint({low}, {high} + 1) "
                           f"instead", DeprecationWarning, stacklevel=2)
         return self._integers('random_integers', low, high, size, int, True)
-
-    def bytes(self, length):
-        b = self._integers('bytes', 0, 256, (operator.index(length),), _np.uint8, False)
-        return _np.asarray(b).tobytes()
 
     def randint(self, low, high=None, size=None, dtype=int):
         return self._integers('randint', low, high, size, dtype, False)
