@@ -16,6 +16,10 @@ import numpy as _np
 from . import _core
 from . import _dtypes as D
 from . import _convert as C
+from . import _creation
+from . import _manip as M
+from . import _reduce as R
+from . import _ufunc as U
 
 Array = _core.Array
 _INT_SCALARS = D.INT_SCALAR_TYPES
@@ -102,8 +106,6 @@ def _index_arrays(a, key):
     slices and Ellipsis; NumPy's placement of the broadcast advanced
     dimensions (where the advanced indices are, when they are adjacent,
     else first) and NumPy's IndexErrors."""
-    from . import _manip as M, _reduce as R
-    from ._creation import arange
     parts = list(key) if isinstance(key, tuple) else [key]
     if any(k is None for k in parts) or sum(k is Ellipsis for k in parts) > 1:
         return None
@@ -208,8 +210,8 @@ def _index_arrays(a, key):
         else:
             s = axes[i][1]
             start, _, step = s.indices(a.shape[i])
-            ix = arange(start, start + step * lens[i], step, dtype=_np.int64) \
-                if lens[i] else arange(0, dtype=_np.int64)
+            ix = _creation.arange(start, start + step * lens[i], step, dtype=_np.int64) \
+                if lens[i] else _creation.arange(0, dtype=_np.int64)
             sh = [1] * len(shape)
             sh[pos[i]] = lens[i]
             ix = ix._reshape(tuple(sh))
@@ -220,7 +222,6 @@ def _index_arrays(a, key):
 def _gather(a, key):
     """a[key] in the core for advanced keys _index_arrays covers (or a
     boolean mask of a's shape); None otherwise."""
-    from . import _manip as M
     if not a.ndim:
         return None
     mask = _mask_of(key, a.shape)
@@ -232,8 +233,7 @@ def _gather(a, key):
         return None
     arrays, shape = r
     if 0 in shape:
-        from ._creation import empty
-        return empty(shape, dtype=a.dtype)
+        return _creation.empty(shape, dtype=a.dtype)
     return _core.gather(a, arrays)
 
 
@@ -241,7 +241,6 @@ def _scatter(a, key, value):
     """a[key] = value in the core for advanced keys _index_arrays covers;
     False when it does not apply. Elements are written in C order of the
     indexing result, so the last of repeated indices wins (as NumPy)."""
-    from . import _manip as M, _ufunc as U
     if not a.ndim:
         return False
     r = _index_arrays(a, key)
@@ -332,10 +331,9 @@ def setitem(a, key, value, delete=False):
     if mask is not None and a.ndim:
         val = _value_array(value, a.dtype)
         if val.size == 1 and val.ndim <= 1:
-            from ._ufunc import WHERE
             if val._dt != a._dt:
                 val = val._astype(a._dt, 4)
-            _core.apply(WHERE, [mask, val, a], a)
+            _core.apply(U.WHERE, [mask, val, a], a)
             return
     if _scatter(a, key, value):
         return
