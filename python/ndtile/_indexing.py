@@ -258,21 +258,22 @@ def _scatter(a, key, value):
                          f"{_shape_str(shape)}")
     if 0 in shape:
         return True
-    # flat C-order positions in a
+    # flat C-order positions in a: a new array once a second axis is added
+    # in; a 1-d a's index array may be the caller's (even a itself), so it
+    # is copied before a is written
     flat = None
     stride = 1
     for i in range(a.ndim - 1, -1, -1):
         term = arrays[i] if stride == 1 else U.UFUNCS['multiply'](arrays[i], stride)
         flat = term if flat is None else U.UFUNCS['add'](flat, term)
         stride *= a.shape[i]
+    if a.ndim == 1:
+        flat = flat._copy()
     if val._dt != a._dt:
         val = val._astype(a._dt, 4)
     vals = val._broadcast_to(shape) if tuple(val.shape) != shape else val
-    n = 1
-    for d in shape:
-        n *= d
-    flat = flat._copy()._reshape((n,))
-    vals = vals._copy()._reshape((n,))
+    flat = flat._reshape((-1,))
+    vals = vals._copy()._reshape((-1,))
     _core.put(a, flat, vals)
     return True
 
