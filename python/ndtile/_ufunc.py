@@ -537,9 +537,6 @@ class _gcd_lcm(ufunc):
         nd = x.ndim
         mask = R.axes_mask(axis, nd)
         axes = [k for k in range(nd) if mask is None or mask >> k & 1]
-        if len(axes) > 1 and self._np.identity is None:
-            raise ValueError(f"reduction operation {self.__name__!r} is not reorderable, so at "
-                             f"most one axis may be specified")
         r = x
         for k in reversed(axes):
             r = self._tree(r, k)
@@ -560,12 +557,8 @@ class _gcd_lcm(ufunc):
         def part(a, b):
             return r[pre + (slice(a, b),)]
 
-        if n == 0:
-            shape = r.shape[:k] + (1,) + r.shape[k + 1:]
-            if self._np.identity is None and _np.prod(shape) > 0:
-                raise ValueError(f"zero-size array to reduction operation {self.__name__} "
-                                 f"which has no identity")
-            return _creation.zeros(shape, r.dtype)
+        if n == 0:      # gcd's identity, 0
+            return _creation.zeros(r.shape[:k] + (1,) + r.shape[k + 1:], r.dtype)
         while n > 1:
             h = n // 2
             m = self(part(0, h), part(n - h, n))
