@@ -164,18 +164,22 @@ def _index_arrays(a, key):
     adv = [i for i, (t, _, _) in enumerate(axes) if t in ('adv', 'int')]
     if not any(t == 'adv' for t, _, _ in axes):
         return None
-    arrays = {}
-    for i in adv:
-        t, v, _ = axes[i]
-        arrays[i] = C.from_numpy(_np.asarray(v, dtype=_np.int64)) if t == 'int' else v
+    shapes = [() if axes[i][0] == 'int' else tuple(axes[i][1].shape) for i in adv]
     try:
-        bshape = _np.broadcast_shapes(*[tuple(arrays[i].shape) for i in adv])
+        bshape = _np.broadcast_shapes(*shapes)
     except ValueError:
-        shapes = "".join(_shape_str(arrays[i].shape) + " " for i in adv)
+        shapes = "".join(_shape_str(sh) + " " for sh in shapes)
         raise IndexError("shape mismatch: indexing arrays could not be broadcast together "
                          f"with shapes {shapes}") from None
+    arrays = {}
     for i in adv:
-        ix, n = arrays[i], a.shape[i]
+        t, ix, _ = axes[i]
+        n = a.shape[i]
+        if t == 'int':      # checked here, not by reductions over a 0-d array
+            if not -n <= ix < n:
+                raise IndexError(f"index {ix} is out of bounds for axis {i} with size {n}")
+            arrays[i] = C.from_numpy(_np.asarray(ix + n if ix < 0 else ix, dtype=_np.int64))
+            continue
         if ix.size:
             lo, hi = int(R.min(ix)), int(R.max(ix))
             bad = hi if hi >= n else lo if lo < -n else None
