@@ -376,24 +376,21 @@ def _where(c, x, y):
 def _constraint(v, cons, name):
     if cons is None:
         return
+    if cons == _NONNEG:
+        return _check_nonneg(v, name)
     if isinstance(v, _Array):
         U = _U()
         if cons == _POS:
             bad = U['less_equal'](v, 0.0).any()
-        elif cons == _NONNEG:
-            bad = U['logical_and'](U['signbit'](v), U['logical_not'](U['isnan'](v))).any()
         else:
             bad = not (U['greater'](v, 0.0).all() and U['less_equal'](v, 1.0).all())
     elif cons == _POS:
         bad = v <= 0
-    elif cons == _NONNEG:
-        bad = not math.isnan(v) and math.copysign(1.0, v) < 0
     else:
         bad = not (v > 0 and v <= 1)
     if bad:
-        msg = {_POS: f"{name} <= 0", _NONNEG: f"{name} < 0",
-               _GT0_LE1: f"{name} <= 0, {name} > 1 or {name} contains NaNs"}[cons]
-        raise ValueError(msg)
+        raise ValueError(f"{name} <= 0" if cons == _POS else
+                         f"{name} <= 0, {name} > 1 or {name} contains NaNs")
 
 
 def _full_params(vals, shape):
