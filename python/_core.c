@@ -2161,21 +2161,23 @@ static PyObject *rng_poisson(RngObject *self, PyObject *args) {
  * parameter per element (arrays of float64, n int64; broadcast together). */
 static PyObject *rng_gamma_array(RngObject *self, PyObject *args) {
   PyObject *k, *sc, *dto;
-  if (!PyArg_ParseTuple(args, "OOO", &k, &sc, &dto) || !check_arr(k) || !check_arr(sc))
+  ndt_dtype t;
+  if (!rng_ok(self) || !PyArg_ParseTuple(args, "OOO", &k, &sc, &dto) || !check_arr(k) ||
+      !check_arr(sc) || !get_dtype_arg(dto, &t))
     return NULL;
-  long t = PyLong_AsLong(dto);
-  if (t == -1 && PyErr_Occurred()) return NULL;
-  RETURN_NEW(ndt_rng_gamma_array(&r, self->rng, ARR(k), ARR(sc), (ndt_dtype)t));
+  RETURN_NEW(ndt_rng_gamma_array(&r, self->rng, ARR(k), ARR(sc), t));
 }
 
 static PyObject *rng_poisson_array(RngObject *self, PyObject *lam) {
-  if (!check_arr(lam)) return NULL;
+  if (!rng_ok(self) || !check_arr(lam)) return NULL;
   RETURN_NEW(ndt_rng_poisson_array(&r, self->rng, ARR(lam)));
 }
 
 static PyObject *rng_binomial_array(RngObject *self, PyObject *args) {
   PyObject *n, *p;
-  if (!PyArg_ParseTuple(args, "OO", &n, &p) || !check_arr(n) || !check_arr(p)) return NULL;
+  if (!rng_ok(self) || !PyArg_ParseTuple(args, "OO", &n, &p) || !check_arr(n) ||
+      !check_arr(p))
+    return NULL;
   RETURN_NEW(ndt_rng_binomial_array(&r, self->rng, ARR(n), ARR(p)));
 }
 
