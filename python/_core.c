@@ -1648,19 +1648,32 @@ static PyObject *f_argwhere(PyObject *m, PyObject *a) {
   RETURN_NEW(ndt_argwhere(ARR(a), &r));
 }
 
+/* An axis as an int for the core; out-of-range values clamp to just outside
+ * the possible range, so the core still reports NumPy's AxisError. */
+static int clamp_axis(long v) {
+  return v < -NDT_MAXDIMS - 1 ? -NDT_MAXDIMS - 1 : v > NDT_MAXDIMS ? NDT_MAXDIMS : (int)v;
+}
+
+/* PyArg "O&" converter for axis|None: None is NDT_SORT_FLATTEN (flattened). */
+static int conv_axis_or_flat(PyObject *o, void *out) {
+  int *axis = out;
+  if (o == Py_None) {
+    *axis = NDT_SORT_FLATTEN;
+    return 1;
+  }
+  long v = PyLong_AsLong(o);
+  if (v == -1 && PyErr_Occurred()) return 0;
+  *axis = clamp_axis(v);
+  return 1;
+}
+
 /* sort(a, axis|None, want_indices): sort or argsort along axis (None: flattened). */
 static PyObject *f_sort(PyObject *m, PyObject *args) {
   (void)m;
-  PyObject *a, *axo;
-  int want;
-  if (!PyArg_ParseTuple(args, "OOp", &a, &axo, &want) || !check_arr(a)) return NULL;
-  int axis = NDT_SORT_FLATTEN;
-  if (axo != Py_None) {
-    long v = PyLong_AsLong(axo);
-    if (v == -1 && PyErr_Occurred()) return NULL;
-    if (v < -NDT_MAXDIMS - 1 || v > NDT_MAXDIMS) v = v < 0 ? -NDT_MAXDIMS - 1 : NDT_MAXDIMS;
-    axis = (int)v;
-  }
+  PyObject *a;
+  int axis, want;
+  if (!PyArg_ParseTuple(args, "OO&p", &a, conv_axis_or_flat, &axis, &want) || !check_arr(a))
+    return NULL;
   RETURN_NEW(ndt_sort(ARR(a), axis, want, &r));
 }
 
@@ -1669,16 +1682,11 @@ static PyObject *f_sort(PyObject *m, PyObject *args) {
  * histogram_count(..., weights|None). */
 static PyObject *f_partition(PyObject *m, PyObject *args) {
   (void)m;
-  PyObject *a, *axo, *ko;
-  int want;
-  if (!PyArg_ParseTuple(args, "OOOp", &a, &axo, &ko, &want) || !check_arr(a)) return NULL;
-  int axis = NDT_SORT_FLATTEN;
-  if (axo != Py_None) {
-    long v = PyLong_AsLong(axo);
-    if (v == -1 && PyErr_Occurred()) return NULL;
-    if (v < -NDT_MAXDIMS - 1 || v > NDT_MAXDIMS) v = v < 0 ? -NDT_MAXDIMS - 1 : NDT_MAXDIMS;
-    axis = (int)v;
-  }
+  PyObject *a, *ko;
+  int axis, want;
+  if (!PyArg_ParseTuple(args, "OO&Op", &a, conv_axis_or_flat, &axis, &ko, &want) ||
+      !check_arr(a))
+    return NULL;
   PyObject *fast = PySequence_Fast(ko, "partition: kth must be a sequence");
   if (!fast) return NULL;
   Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
@@ -1745,8 +1753,7 @@ static PyObject *f_fft(PyObject *m, PyObject *args) {
   double scale;
   if (!PyArg_ParseTuple(args, "OlLid", &a, &axis, &n, &kind, &scale) || !check_arr(a))
     return NULL;
-  if (axis < -NDT_MAXDIMS - 1 || axis > NDT_MAXDIMS) axis = axis < 0 ? -NDT_MAXDIMS - 1 : NDT_MAXDIMS;
-  RETURN_NEW(ndt_fft(ARR(a), (int)axis, (int64_t)n, kind, scale, &r));
+  RETURN_NEW(ndt_fft(ARR(a), clamp_axis(axis), (int64_t)n, kind, scale, &r));
 }
 
 static PyObject *f_promote(PyObject *m, PyObject *args) {
@@ -2154,21 +2161,23 @@ static PyObject *rng_poisson(RngObject *self, PyObject *args) {
  * parameter per element (arrays of float64, n int64; broadcast together). */
 static PyObject *rng_gamma_array(RngObject *self, PyObject *args) {
   PyObject *k, *sc, *dto;
-  if (!PyArg_ParseTuple(args, "OOO", &k, &sc, &dto) || !check_arr(k) || !check_arr(sc))
+  ndt_dtype t;
+  if (!rng_ok(self) || !PyArg_ParseTuple(args, "OOO", &k, &sc, &dto) || !check_arr(k) ||
+      !check_arr(sc) || !get_dtype_arg(dto, &t))
     return NULL;
-  long t = PyLong_AsLong(dto);
-  if (t == -1 && PyErr_Occurred()) return NULL;
-  RETURN_NEW(ndt_rng_gamma_array(&r, self->rng, ARR(k), ARR(sc), (ndt_dtype)t));
+  RETURN_NEW(ndt_rng_gamma_array(&r, self->rng, ARR(k), ARR(sc), t));
 }
 
 static PyObject *rng_poisson_array(RngObject *self, PyObject *lam) {
-  if (!check_arr(lam)) return NULL;
+  if (!rng_ok(self) || !check_arr(lam)) return NULL;
   RETURN_NEW(ndt_rng_poisson_array(&r, self->rng, ARR(lam)));
 }
 
 static PyObject *rng_binomial_array(RngObject *self, PyObject *args) {
   PyObject *n, *p;
-  if (!PyArg_ParseTuple(args, "OO", &n, &p) || !check_arr(n) || !check_arr(p)) return NULL;
+  if (!rng_ok(self) || !PyArg_ParseTuple(args, "OO", &n, &p) || !check_arr(n) ||
+      !check_arr(p))
+    return NULL;
   RETURN_NEW(ndt_rng_binomial_array(&r, self->rng, ARR(n), ARR(p)));
 }
 

@@ -16,6 +16,10 @@ import numpy as _np
 from . import _core
 from . import _dtypes as D
 from . import _convert as C
+from . import _creation
+from . import _manip as M
+from . import _reduce as R
+from . import _ufunc as U
 
 Array = _core.Array
 _INT_SCALARS = D.INT_SCALAR_TYPES
@@ -102,8 +106,6 @@ def _index_arrays(a, key):
     slices and Ellipsis; NumPy's placement of the broadcast advanced
     dimensions (where the advanced indices are, when they are adjacent,
     else first) and NumPy's IndexErrors."""
-    from . import _manip as M, _reduce as R
-    from ._creation import arange
     parts = list(key) if isinstance(key, tuple) else [key]
     if any(k is None for k in parts) or sum(k is Ellipsis for k in parts) > 1:
         return None
@@ -162,18 +164,22 @@ def _index_arrays(a, key):
     adv = [i for i, (t, _, _) in enumerate(axes) if t in ('adv', 'int')]
     if not any(t == 'adv' for t, _, _ in axes):
         return None
-    arrays = {}
-    for i in adv:
-        t, v, _ = axes[i]
-        arrays[i] = C.from_numpy(_np.asarray(v, dtype=_np.int64)) if t == 'int' else v
+    shapes = [() if axes[i][0] == 'int' else tuple(axes[i][1].shape) for i in adv]
     try:
-        bshape = _np.broadcast_shapes(*[tuple(arrays[i].shape) for i in adv])
+        bshape = _np.broadcast_shapes(*shapes)
     except ValueError:
-        shapes = "".join(_shape_str(arrays[i].shape) + " " for i in adv)
+        shapes = "".join(_shape_str(sh) + " " for sh in shapes)
         raise IndexError("shape mismatch: indexing arrays could not be broadcast together "
                          f"with shapes {shapes}") from None
+    arrays = {}
     for i in adv:
-        ix, n = arrays[i], a.shape[i]
+        t, ix, _ = axes[i]
+        n = a.shape[i]
+        if t == 'int':      # checked here, not by reductions over a 0-d array
+            if not -n <= ix < n:
+                raise IndexError(f"index {ix} is out of bounds for axis {i} with size {n}")
+            arrays[i] = C.from_numpy(_np.asarray(ix + n if ix < 0 else ix, dtype=_np.int64))
+            continue
         if ix.size:
             lo, hi = int(R.min(ix)), int(R.max(ix))
             bad = hi if hi >= n else lo if lo < -n else None
@@ -208,8 +214,8 @@ def _index_arrays(a, key):
         else:
             s = axes[i][1]
             start, _, step = s.indices(a.shape[i])
-            ix = arange(start, start + step * lens[i], step, dtype=_np.int64) \
-                if lens[i] else arange(0, dtype=_np.int64)
+            ix = _creation.arange(start, start + step * lens[i], step, dtype=_np.int64) \
+                if lens[i] else _creation.arange(0, dtype=_np.int64)
             sh = [1] * len(shape)
             sh[pos[i]] = lens[i]
             ix = ix._reshape(tuple(sh))
@@ -220,7 +226,6 @@ def _index_arrays(a, key):
 def _gather(a, key):
     """a[key] in the core for advanced keys _index_arrays covers (or a
     boolean mask of a's shape); None otherwise."""
-    from . import _manip as M
     if not a.ndim:
         return None
     mask = _mask_of(key, a.shape)
@@ -232,8 +237,7 @@ def _gather(a, key):
         return None
     arrays, shape = r
     if 0 in shape:
-        from ._creation import empty
-        return empty(shape, dtype=a.dtype)
+        return _creation.empty(shape, dtype=a.dtype)
     return _core.gather(a, arrays)
 
 
@@ -241,7 +245,6 @@ def _scatter(a, key, value):
     """a[key] = value in the core for advanced keys _index_arrays covers;
     False when it does not apply. Elements are written in C order of the
     indexing result, so the last of repeated indices wins (as NumPy)."""
-    from . import _manip as M, _ufunc as U
     if not a.ndim:
         return False
     r = _index_arrays(a, key)
@@ -259,21 +262,22 @@ def _scatter(a, key, value):
                          f"{_shape_str(shape)}")
     if 0 in shape:
         return True
-    # flat C-order positions in a
+    # flat C-order positions in a: a new array once a second axis is added
+    # in; a 1-d a's index array may be the caller's (even a itself), so it
+    # is copied before a is written
     flat = None
     stride = 1
     for i in range(a.ndim - 1, -1, -1):
         term = arrays[i] if stride == 1 else U.UFUNCS['multiply'](arrays[i], stride)
         flat = term if flat is None else U.UFUNCS['add'](flat, term)
         stride *= a.shape[i]
+    if a.ndim == 1:
+        flat = flat._copy()
     if val._dt != a._dt:
         val = val._astype(a._dt, 4)
     vals = val._broadcast_to(shape) if tuple(val.shape) != shape else val
-    n = 1
-    for d in shape:
-        n *= d
-    flat = flat._copy()._reshape((n,))
-    vals = vals._copy()._reshape((n,))
+    flat = flat._reshape((-1,))
+    vals = vals._copy()._reshape((-1,))
     _core.put(a, flat, vals)
     return True
 
@@ -332,10 +336,9 @@ def setitem(a, key, value, delete=False):
     if mask is not None and a.ndim:
         val = _value_array(value, a.dtype)
         if val.size == 1 and val.ndim <= 1:
-            from ._ufunc import WHERE
             if val._dt != a._dt:
                 val = val._astype(a._dt, 4)
-            _core.apply(WHERE, [mask, val, a], a)
+            _core.apply(U.WHERE, [mask, val, a], a)
             return
     if _scatter(a, key, value):
         return

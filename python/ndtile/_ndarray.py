@@ -449,9 +449,8 @@ class ndarray(Array):
     def partition(self, kth, axis=-1, kind='introselect', order=None):
         from . import _counting
         if order is not None:
-            F.notify('ndarray.partition')
-            return F.run_numpy(_np.ndarray.partition, (self, kth, axis, kind, order), {},
-                               'ndarray.partition')
+            return F.call('ndarray.partition', _np.ndarray.partition,
+                          (self, kth, axis, kind, order), {})
         self._assign(_counting.partition(self, kth, axis, kind), 4)
 
     def argpartition(self, kth, axis=-1, kind='introselect', order=None):

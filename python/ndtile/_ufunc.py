@@ -537,9 +537,6 @@ class _gcd_lcm(ufunc):
         nd = x.ndim
         mask = R.axes_mask(axis, nd)
         axes = [k for k in range(nd) if mask is None or mask >> k & 1]
-        if len(axes) > 1 and self._np.identity is None:
-            raise ValueError(f"reduction operation {self.__name__!r} is not reorderable, so at "
-                             f"most one axis may be specified")
         r = x
         for k in reversed(axes):
             r = self._tree(r, k)
@@ -560,12 +557,8 @@ class _gcd_lcm(ufunc):
         def part(a, b):
             return r[pre + (slice(a, b),)]
 
-        if n == 0:
-            shape = r.shape[:k] + (1,) + r.shape[k + 1:]
-            if self._np.identity is None and _np.prod(shape) > 0:
-                raise ValueError(f"zero-size array to reduction operation {self.__name__} "
-                                 f"which has no identity")
-            return _creation.zeros(shape, r.dtype)
+        if n == 0:      # gcd's identity, 0
+            return _creation.zeros(r.shape[:k] + (1,) + r.shape[k + 1:], r.dtype)
         while n > 1:
             h = n // 2
             m = self(part(0, h), part(n - h, n))
@@ -729,10 +722,22 @@ class _isnat(ufunc):
                         "np.timedelta64.")
 
 
-_SPECIAL = {'fabs': _fabs, 'float_power': _float_power, 'divmod': _divmod,
-            'frexp': _two_outputs, 'modf': _two_outputs, 'matvec': _matvec,
-            'vecmat': _matvec, 'spacing': _spacing, 'ldexp': _ldexp, 'gcd': _gcd_lcm,
-            'lcm': _gcd_lcm, 'vecdot': _vecdot, 'isnat': _isnat}
+# name: (class, core op); any other ufunc is a plain ufunc running the core op
+# of its own name (None: NumPy's). A pair of ops is one per output; -1 is no
+# elementwise op (the core's matmul, a reduction, or none).
+_SPECIAL = {
+    'fabs': (_fabs, _CORE_INDEX['absolute']),
+    'float_power': (_float_power, POWER),
+    'divmod': (_divmod, _CORE_INDEX['floor_divide']),
+    'frexp': (_two_outputs, (_CORE_INDEX['frexp'], _CORE_INDEX['_frexp_exponent'])),
+    'modf': (_two_outputs, (_CORE_INDEX['modf'], _CORE_INDEX['_modf_integral'])),
+    'matvec': (_matvec, -1), 'vecmat': (_matvec, -1), 'vecdot': (_vecdot, -1),
+    'isnat': (_isnat, -1),
+    'spacing': (_spacing, _CORE_INDEX['spacing']),
+    'ldexp': (_ldexp, _CORE_INDEX['ldexp']),
+    'gcd': (_gcd_lcm, _CORE_INDEX['gcd']),
+    'lcm': (_gcd_lcm, _CORE_INDEX['lcm']),
+}
 
 
 def wrap_numpy_ufunc(npu):
@@ -740,18 +745,7 @@ def wrap_numpy_ufunc(npu):
     u = BY_NP.get(npu)
     if u is None:
         name = npu.__name__
-        cls = _SPECIAL.get(name, ufunc)
-        op = _CORE_INDEX.get(name)
-        if cls is _two_outputs:
-            op = (op, _CORE_INDEX['_%s_%s' % (name, 'exponent' if name == 'frexp' else
-                                              'integral')])
-        elif cls in (_matvec, _vecdot, _isnat):
-            op = -1     # no elementwise op: the core's matmul / a reduction / none
-        elif cls in (_spacing, _ldexp, _gcd_lcm):
-            pass
-        elif cls is not ufunc:
-            op = {'fabs': _CORE_INDEX['absolute'], 'float_power': POWER,
-                  'divmod': _CORE_INDEX['floor_divide']}[name]
+        cls, op = _SPECIAL.get(name) or (ufunc, _CORE_INDEX.get(name))
         u = cls(npu, op)
         BY_NP[npu] = u
         BY_NAME.setdefault(name, u)

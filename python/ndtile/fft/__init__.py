@@ -261,28 +261,8 @@ def _shift(name, x, axes, sign):
         shift = [sign * (a.shape[ax] // 2) for ax in axes]
     if a.ndim == 0:    # as np.roll fails on a 0-d array
         raise ValueError("not enough values to unpack (expected 2, got 0)")
-    # np.roll's rules: shift and axes broadcast; shifts on one axis add up
-    shift_b, axes_b = _np.broadcast_arrays(_np.asarray(shift), _np.asarray(axes))
-    if shift_b.ndim > 1:
-        raise ValueError("'shift' and 'axis' should be scalars or 1D sequences")
-    total = [0] * a.ndim
-    for sh, ax in zip(shift_b.ravel().tolist(), axes_b.ravel().tolist()):
-        ax = _op.index(ax)
-        if ax < -a.ndim or ax >= a.ndim:
-            raise _np.exceptions.AxisError(ax, a.ndim)
-        total[ax % a.ndim] += sh
     from .. import _manip
-    r = a
-    for ax, sh in enumerate(total):
-        dim = a.shape[ax]
-        k = sh % dim if dim else 0
-        if k:
-            lo = [slice(None)] * a.ndim
-            hi = [slice(None)] * a.ndim
-            lo[ax] = slice(dim - k, None)
-            hi[ax] = slice(None, dim - k)
-            r = _manip.concatenate([r[tuple(lo)], r[tuple(hi)]], axis=ax)
-    return a.copy() if r is a else r
+    return _manip.roll(a, shift, axes)
 
 
 def fftshift(x, axes=None):

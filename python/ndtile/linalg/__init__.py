@@ -57,20 +57,11 @@ def _empty_core(*arrays):
     return any(a.ndim >= 2 and 0 in a.shape[-2:] for a in arrays)
 
 
-def _to_nt(r):
-    if isinstance(r, tuple):
-        return type(r)(*[_to_nt(x) for x in r]) if hasattr(r, '_fields') else \
-            tuple(_to_nt(x) for x in r)
-    if isinstance(r, _np.ndarray):
-        return _C.asarray(r)
-    return r
-
-
 def _via_numpy(name, arrays, *rest, **kw):
     """Matrices with a zero extent: nothing to compute, so NumPy's own rules
     (shapes, identities, errors) are applied to the (empty) data."""
     args = [_C.to_numpy(a) for a in arrays]
-    return _to_nt(getattr(_np.linalg, name)(*args, *rest, **kw))
+    return _C.from_np_tree(getattr(_np.linalg, name)(*args, *rest, **kw))
 
 
 def _run(op, a, b=None, flags=0, param=0.0, wait=True):
@@ -93,6 +84,30 @@ def _assert_stacked_2d(a):
 def _assert_stacked_square(a):
     if a.shape[-1] != a.shape[-2]:
         raise LinAlgError('Last 2 dimensions of the array must be square')
+
+
+def _one_matrix(name, a, square=True, **kw):
+    """(A, None) with A the operand of a one-matrix function as an ndtile
+    array, checked as NumPy checks it; or (None, result) where the core has
+    nothing to do: a dtype the core lacks (the fallback) or a matrix with a
+    zero extent (NumPy on the empty data). kw: the function's keywords."""
+    xs = _arrays(a)
+    if xs is None:
+        return None, _fallback(name, (a,), kw)
+    A, = xs
+    _assert_stacked_2d(A)
+    if square:
+        _assert_stacked_square(A)
+    if _empty_core(A):
+        return None, _via_numpy(name, (A,), **kw)
+    return A, None
+
+
+def _uplo(UPLO):
+    UPLO = UPLO.upper()
+    if UPLO not in ('L', 'U'):
+        raise ValueError("UPLO argument must be 'L' or 'U'")
+    return UPLO
 
 
 # ---- solving and inverting ------------------------------------------------
@@ -126,50 +141,30 @@ def solve(a, b):
 
 
 def inv(a):
-    xs = _arrays(a)
-    if xs is None:
-        return _fallback('inv', (a,))
-    A, = xs
-    _assert_stacked_2d(A)
-    _assert_stacked_square(A)
-    if _empty_core(A):
-        return _via_numpy('inv', (A,))
+    A, r = _one_matrix('inv', a)
+    if A is None:
+        return r
     return _run(_INV, A)[0]
 
 
 def cholesky(a, /, *, upper=False):
-    xs = _arrays(a)
-    if xs is None:
-        return _fallback('cholesky', (a,), {'upper': upper})
-    A, = xs
-    _assert_stacked_2d(A)
-    _assert_stacked_square(A)
-    if _empty_core(A):
-        return _via_numpy('cholesky', (A,), upper=upper)
+    A, r = _one_matrix('cholesky', a, upper=upper)
+    if A is None:
+        return r
     return _run(_CHOLESKY, A, flags=1 if upper else 0)[0]
 
 
 def det(a):
-    xs = _arrays(a)
-    if xs is None:
-        return _fallback('det', (a,))
-    A, = xs
-    _assert_stacked_2d(A)
-    _assert_stacked_square(A)
-    if _empty_core(A):
-        return _via_numpy('det', (A,))
+    A, r = _one_matrix('det', a)
+    if A is None:
+        return r
     return _scalar(_run(_DET, A, wait=False)[0])
 
 
 def slogdet(a):
-    xs = _arrays(a)
-    if xs is None:
-        return _fallback('slogdet', (a,))
-    A, = xs
-    _assert_stacked_2d(A)
-    _assert_stacked_square(A)
-    if _empty_core(A):
-        return _via_numpy('slogdet', (A,))
+    A, r = _one_matrix('slogdet', a)
+    if A is None:
+        return r
     sign, logdet = _run(_SLOGDET, A, wait=False)
     return SlogdetResult(_scalar(sign), _scalar(logdet))
 
@@ -224,13 +219,9 @@ def qr(a, mode='reduced'):
         if mode in ('f', 'full', 'e', 'economic'):
             return _fallback('qr', (a,), {'mode': mode})
         raise ValueError(f"Unrecognized mode '{mode}'")
-    xs = _arrays(a)
-    if xs is None:
-        return _fallback('qr', (a,), {'mode': mode})
-    A, = xs
-    _assert_stacked_2d(A)
-    if _empty_core(A):
-        return _via_numpy('qr', (A,), mode=mode)
+    A, r = _one_matrix('qr', a, square=False, mode=mode)
+    if A is None:
+        return r
     r = _run(_QR, A, flags=('reduced', 'complete', 'r', 'raw').index(mode), wait=False)
     if mode == 'r':
         return r[0]
@@ -240,17 +231,10 @@ def qr(a, mode='reduced'):
 
 
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
-    xs = _arrays(a)
-    if xs is None:
-        return _fallback('svd', (a,), {'full_matrices': full_matrices,
-                                      'compute_uv': compute_uv, 'hermitian': hermitian})
-    A, = xs
-    _assert_stacked_2d(A)
-    if hermitian:
-        _assert_stacked_square(A)
-    if _empty_core(A):
-        return _via_numpy('svd', (A,), full_matrices=full_matrices, compute_uv=compute_uv,
-                          hermitian=hermitian)
+    A, r = _one_matrix('svd', a, square=hermitian, full_matrices=full_matrices,
+                       compute_uv=compute_uv, hermitian=hermitian)
+    if A is None:
+        return r
     flags = (1 if compute_uv else 0) | (2 if full_matrices else 0) | (4 if hermitian else 0)
     r = _run(_SVD, A, flags=flags)
     if compute_uv:
@@ -263,45 +247,26 @@ def svdvals(x, /):
 
 
 def eigh(a, UPLO='L'):
-    UPLO = UPLO.upper()
-    if UPLO not in ('L', 'U'):
-        raise ValueError("UPLO argument must be 'L' or 'U'")
-    xs = _arrays(a)
-    if xs is None:
-        return _fallback('eigh', (a,), {'UPLO': UPLO})
-    A, = xs
-    _assert_stacked_2d(A)
-    _assert_stacked_square(A)
-    if _empty_core(A):
-        return _via_numpy('eigh', (A,), UPLO=UPLO)
+    UPLO = _uplo(UPLO)
+    A, r = _one_matrix('eigh', a, UPLO=UPLO)
+    if A is None:
+        return r
     w, v = _run(_EIGH, A, flags=1 | (2 if UPLO == 'U' else 0))
     return EighResult(w, v)
 
 
 def eigvalsh(a, UPLO='L'):
-    UPLO = UPLO.upper()
-    if UPLO not in ('L', 'U'):
-        raise ValueError("UPLO argument must be 'L' or 'U'")
-    xs = _arrays(a)
-    if xs is None:
-        return _fallback('eigvalsh', (a,), {'UPLO': UPLO})
-    A, = xs
-    _assert_stacked_2d(A)
-    _assert_stacked_square(A)
-    if _empty_core(A):
-        return _via_numpy('eigvalsh', (A,), UPLO=UPLO)
+    UPLO = _uplo(UPLO)
+    A, r = _one_matrix('eigvalsh', a, UPLO=UPLO)
+    if A is None:
+        return r
     return _run(_EIGH, A, flags=2 if UPLO == 'U' else 0)[0]
 
 
 def _eig(name, a, vecs):
-    xs = _arrays(a)
-    if xs is None:
-        return _fallback(name, (a,))
-    A, = xs
-    _assert_stacked_2d(A)
-    _assert_stacked_square(A)
-    if _empty_core(A):
-        return _via_numpy(name, (A,))
+    A, r = _one_matrix(name, a)
+    if A is None:
+        return r
     r = _run(_EIG, A, flags=1 if vecs else 0)
     if _D.KIND[A._dt] != 'c' and not bool((r[0].imag != 0).any()):
         # real input with only real eigenvalues: real results, as NumPy

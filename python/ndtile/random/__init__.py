@@ -376,24 +376,21 @@ def _where(c, x, y):
 def _constraint(v, cons, name):
     if cons is None:
         return
+    if cons == _NONNEG:
+        return _check_nonneg(v, name)
     if isinstance(v, _Array):
         U = _U()
         if cons == _POS:
             bad = U['less_equal'](v, 0.0).any()
-        elif cons == _NONNEG:
-            bad = U['logical_and'](U['signbit'](v), U['logical_not'](U['isnan'](v))).any()
         else:
             bad = not (U['greater'](v, 0.0).all() and U['less_equal'](v, 1.0).all())
     elif cons == _POS:
         bad = v <= 0
-    elif cons == _NONNEG:
-        bad = not math.isnan(v) and math.copysign(1.0, v) < 0
     else:
         bad = not (v > 0 and v <= 1)
     if bad:
-        msg = {_POS: f"{name} <= 0", _NONNEG: f"{name} < 0",
-               _GT0_LE1: f"{name} <= 0, {name} > 1 or {name} contains NaNs"}[cons]
-        raise ValueError(msg)
+        raise ValueError(f"{name} <= 0" if cons == _POS else
+                         f"{name} <= 0, {name} > 1 or {name} contains NaNs")
 
 
 def _full_params(vals, shape):
@@ -911,6 +908,10 @@ class _Sampler:
             return r
         return r._item() if (dtype is int or dtype is bool) else r._scalar()
 
+    def bytes(self, length):
+        b = self._integers('bytes', 0, 256, (operator.index(length),), _np.uint8, False)
+        return _np.asarray(b).tobytes()
+
     # -- choice, permutation, shuffle
     def _choice(self, a, size, replace, p, axis, extra):
         if p is not None:
@@ -1063,10 +1064,6 @@ class Generator(_Sampler):
     def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
         return self._choice(a, size, replace, p, axis, {'axis': axis, 'shuffle': shuffle})
 
-    def bytes(self, length):
-        b = self._integers('bytes', 0, 256, (operator.index(length),), _np.uint8, False)
-        return _np.asarray(b).tobytes()
-
     def permutation(self, x, axis=0):
         return self._permutation(x, axis)
 
@@ -1157,10 +1154,6 @@ class RandomState(_Sampler):
             warnings.warn(f"This function is deprecated. Please call randint({low}, {high} + 1) "
                           f"instead", DeprecationWarning, stacklevel=2)
         return self._integers('random_integers', low, high, size, int, True)
-
-    def bytes(self, length):
-        b = self._integers('bytes', 0, 256, (operator.index(length),), _np.uint8, False)
-        return _np.asarray(b).tobytes()
 
     def randint(self, low, high=None, size=None, dtype=int):
         return self._integers('randint', low, high, size, dtype, False)
