@@ -251,9 +251,11 @@ def test_sigterm_reaches_the_script(tmp_path):
                     reason="no MPI launcher on PATH")
 def test_run_two_ranks(tmp_path):
     job = tmp_path / "ranks.py"
+    # one write() per line: MPI forwards each rank's output as it comes, so
+    # print's separate writes of an unbuffered stdout may interleave
     job.write_text("import os\n"
-                   "print('rank', os.environ.get('OMPI_COMM_WORLD_RANK',"
-                   " os.environ.get('PMI_RANK')), os.environ['NDTILE_WORKERS'])\n")
+                   "rank = os.environ.get('OMPI_COMM_WORLD_RANK', os.environ.get('PMI_RANK'))\n"
+                   "os.write(1, f\"rank {rank} {os.environ['NDTILE_WORKERS']}\\n\".encode())\n")
     r = run_ndtile("--ranks", "2", str(job))
     assert r.returncode == 0, r.stdout + r.stderr
     lines = sorted(line for line in r.stdout.splitlines() if line.startswith("rank"))
