@@ -100,8 +100,11 @@ ndt_status ndt_apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_arra
       return ndt_error(NDT_ERR_CAST, "Cannot cast ufunc '%s' output from dtype('%s') to "
                        "dtype('%s') with casting rule 'same_kind'", ndt_ufunc_name(op),
                        ndt_dtype_name(arg.loop_out), ndt_dtype_name(res->dtype));
+    int fused = ndt_fuse_try(&arg, nin, in, nd, shape, res, NULL);
+    if (fused < 0) return (ndt_status)fused;
+    if (fused) return NDT_OK;
   } else {
-    int fused = ndt_fuse_try(&arg, nin, in, nd, shape, out);
+    int fused = ndt_fuse_try(&arg, nin, in, nd, shape, NULL, out);
     if (fused < 0) return (ndt_status)fused;
     if (fused) return NDT_OK;
     st = ndt_array_new(&res, arg.loop_out, nd, shape, 0);
@@ -163,13 +166,19 @@ ndt_status ndt_clip(const ndt_array *a, const ndt_array *lo, const ndt_array *hi
   return ndt_copy(out, a);
 }
 
-/* dst = src cast to dst's dtype; src already broadcast to dst's shape. */
+/* dst = src cast to dst's dtype; src already broadcast to dst's shape.
+ * Joins the fusion group when it can. */
 static ndt_status launch_cast(ndt_array *dst, const ndt_array *src) {
   ndt_ew_arg arg;
   memset(&arg, 0, sizeof arg);
   arg.name = "copy";
   arg.nin = 1;
   arg.loop = NULL;
+  arg.loop_in[0] = src->dtype;
+  arg.loop_out = dst->dtype;
+  int fused = ndt_fuse_try(&arg, 1, &src, dst->ndim, dst->shape, dst, NULL);
+  if (fused < 0) return (ndt_status)fused;
+  if (fused) return NDT_OK;
   ndt_array sv = *src;
   ndt_array *vp[2] = {&sv, dst};
   return ndt_launch_elementwise(&arg, vp);

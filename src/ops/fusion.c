@@ -1,13 +1,19 @@
 /* fusion.c - chains of elementwise operations run as one pass per block.
  *
- * An elementwise op on large arrays with a fresh result does not become
- * tasks at once: it joins the current group when its shape matches. The
- * group is flushed when anything else is recorded or data is read (the
- * runtime calls ndt_flush first). By then the program has dropped most
- * temporaries: an op whose result nobody holds is computed only into a
- * chunk-sized scratch buffer that the next op reads, and an op that nothing
- * needs is not computed at all. So `a*b + c*d - e` reads a..e once and
- * writes one array, with no full-size temporaries.
+ * An elementwise op (or cast) on large arrays does not become tasks at once:
+ * it joins the current group when its shape matches. The group is flushed
+ * when anything else is recorded or data is read (the runtime calls
+ * ndt_flush first). By then the program has dropped most temporaries: an op
+ * whose result nobody holds is computed only into a chunk-sized scratch
+ * buffer that the next op reads, and an op that nothing needs is not
+ * computed at all. So `a*b + c*d - e` reads a..e once and writes one array,
+ * with no full-size temporaries.
+ *
+ * An op may also write into an existing array (`x += y`, `out=`, `x[...] =
+ * y`): it joins when that array is read and written element for element
+ * only (no other view of its memory is in the group), so within each chunk
+ * the ops still run in program order. Of several ops writing one array only
+ * the last writes memory; the earlier ones feed it through scratch.
  *
  * Everything here runs on the recording thread, except fused_task. */
 #include <stdio.h>
@@ -22,9 +28,9 @@ typedef struct {
   ndt_loop_fn loop;
   const char *name;
   int nin;
-  ndt_dtype loop_in[NDT_MAXOPS - 1], loop_out;
+  ndt_dtype loop_in[NDT_MAXOPS - 1], loop_out, out_dt;
   int src[NDT_MAXOPS - 1];  /* >= 0: external input; < 0: output of op -(src+1) */
-  ndt_array *out;           /* the group's handle on the result */
+  ndt_array *out;           /* the group's handle on the result (fresh or existing) */
   int alive, needed;
 } fop;
 
@@ -124,7 +130,7 @@ static ndt_status fused_task(void *p, int worker) {
               in_dt[i] = g->ext[sr].dtype;
             } else {
               int q = -sr - 1;
-              in_dt[i] = g->ops[q].loop_out;
+              in_dt[i] = g->ops[q].out_dt;
               if (g->ops[q].alive) {
                 int o = map_o[q];
                 int64_t is = nd ? s[o][nd - 1] : 0;
@@ -143,9 +149,9 @@ static ndt_status fused_task(void *p, int worker) {
             st_[f->nin] = os;
           } else {
             p[f->nin] = scratch[k];
-            st_[f->nin] = ndt_traits[f->loop_out].size;
+            st_[f->nin] = ndt_traits[f->out_dt].size;
           }
-          ndt_run_loop(f->loop, f->nin, in_dt, f->loop_in, f->loop_out, f->loop_out, p, st_, m);
+          ndt_run_loop(f->loop, f->nin, in_dt, f->loop_in, f->out_dt, f->loop_out, p, st_, m);
         }
       }
       for (int j = nd - 2; j >= 0; j--) {
@@ -167,9 +173,19 @@ ndt_status ndt_flush(void) {
   flushing = 1;
   fgroup *g = cur;
   cur = NULL;
-  /* alive: someone besides the group holds the result */
-  for (int k = 0; k < g->nops; k++)
-    g->ops[k].alive = atomic_load(&g->ops[k].out->store->refs) > 1;
+  /* alive: someone besides the group holds the result, and no later op of
+   * the group writes the same array (that op's value is the one that stays) */
+  for (int k = 0; k < g->nops; k++) {
+    ndt_store *s = g->ops[k].out->store;
+    int held = 0, later = 0;
+    for (int j = 0; j < g->nops; j++)
+      if (g->ops[j].out->store == s) {
+        held++;
+        later |= j > k;
+      }
+    for (int e = 0; e < g->next; e++) held += g->ext[e].store == s;
+    g->ops[k].alive = !later && atomic_load(&s->refs) > held;
+  }
   int any = 0;
   for (int k = g->nops - 1; k >= 0; k--) {
     fop *f = &g->ops[k];
@@ -243,7 +259,7 @@ static int same_view(const ndt_array *a, const ndt_array *b) {
 /* Where input `a` (broadcast to the group shape in bv) comes from: an op of
  * the group, an external slot, or -1000 if the group must be flushed. */
 static int source_of(const fgroup *g, const ndt_array *bv, int *new_ext) {
-  for (int k = 0; k < g->nops; k++) {
+  for (int k = g->nops - 1; k >= 0; k--) {   /* the last op that wrote it */
     const ndt_array *o = g->ops[k].out;
     if (bv->store == o->store) return same_view(bv, o) ? -(k + 1) : -1000;
   }
@@ -252,19 +268,37 @@ static int source_of(const fgroup *g, const ndt_array *bv, int *new_ext) {
   return g->next + (*new_ext)++ < MAXE ? MAXE + 1 : -1000;  /* a new slot */
 }
 
+/* 1 when the group may not take an op writing dst: another view of dst's
+ * memory is read or written in it. */
+static int dst_clash(const fgroup *g, const ndt_array *dst) {
+  for (int k = 0; k < g->nops; k++)
+    if (ndt_may_overlap(g->ops[k].out, dst) && !same_view(g->ops[k].out, dst)) return 1;
+  for (int e = 0; e < g->next; e++)
+    if (ndt_may_overlap(&g->ext[e], dst) && !same_view(&g->ext[e], dst)) return 1;
+  return 0;
+}
+
 int ndt_fuse_try(const ndt_ew_arg *proto, int nin, const ndt_array *const *in, int nd,
-                 const int64_t *shape, ndt_array **out) {
+                 const int64_t *shape, ndt_array *dst, ndt_array **out) {
   int64_t size = 1;
   for (int k = 0; k < nd; k++) size *= shape[k];
   if (size <= ndt_rt_inline_elems() || flushing) return 0;
-  ndt_set_flush_hook(ndt_flush);
   ndt_array bv[NDT_MAXOPS];
   for (int i = 0; i < nin; i++) ndt_bcast_view(in[i], nd, shape, &bv[i]);
+  if (dst) {
+    /* dst has the group shape; an input that overlaps it other than element
+     * for element, or a dst that repeats elements, takes the normal path */
+    for (int k = 0; k < nd; k++)
+      if (dst->strides[k] == 0 && shape[k] > 1) return 0;
+    for (int i = 0; i < nin; i++)
+      if (ndt_may_overlap(&bv[i], dst) && !same_view(&bv[i], dst)) return 0;
+  }
+  ndt_set_flush_hook(ndt_flush);
   for (int attempt = 0; attempt < 2; attempt++) {
     int ok = 1;
     if (cur) {
       ok = cur->nops < MAXF && cur->nd == nd &&
-           memcmp(cur->shape, shape, sizeof(int64_t) * nd) == 0;
+           memcmp(cur->shape, shape, sizeof(int64_t) * nd) == 0 && !(dst && dst_clash(cur, dst));
       int new_ext = 0;
       for (int i = 0; i < nin && ok; i++) ok = source_of(cur, &bv[i], &new_ext) != -1000;
     }
@@ -282,19 +316,23 @@ int ndt_fuse_try(const ndt_ew_arg *proto, int nin, const ndt_array *const *in, i
     ndt_tiling_for(nd, shape, ndt_traits[proto->loop_out].size, ndt_rt_tile_bytes(), &g->tl);
     cur = g;
   }
-  ndt_array *res, *user;
-  ndt_status st = ndt_array_new(&res, proto->loop_out, nd, shape, 0);
+  ndt_array *res, *user = NULL;
+  ndt_status st = dst ? ndt_array_view(&res, dst)
+                      : ndt_array_new(&res, proto->loop_out, nd, shape, 0);
   if (st) return st;
-  st = ndt_array_view(&user, res);
-  if (st) {
-    ndt_free(res);
-    return st;
+  if (!dst) {
+    st = ndt_array_view(&user, res);
+    if (st) {
+      ndt_free(res);
+      return st;
+    }
   }
   fop *f = &cur->ops[cur->nops];
   f->loop = proto->loop;
   f->name = proto->name;
   f->nin = nin;
   f->loop_out = proto->loop_out;
+  f->out_dt = res->dtype;
   f->out = res;
   for (int i = 0; i < nin; i++) {
     f->loop_in[i] = proto->loop_in[i];
@@ -307,6 +345,6 @@ int ndt_fuse_try(const ndt_ew_arg *proto, int nin, const ndt_array *const *in, i
     f->src[i] = sr;
   }
   cur->nops++;
-  *out = user;
+  if (user) *out = user;
   return 1;
 }

@@ -611,6 +611,28 @@ static void test_fusion(void) {
   for (int64_t k = 0; k < n; k++) ok &= gw[k] == fmax(v[k], (double)(float)v[n + k]);
   EXPECT(ok, "fused comparison and where with mixed dtypes");
   free(gw);
+  /* ops into existing arrays join the group: a read before the write sees
+   * the old values, a read after it the new ones; a reversed view of the
+   * written array read earlier is not overwritten under it */
+  ndt_array *before = NULL, *after = NULL, *rv = NULL, *old_rev = NULL, *dst = x[0];
+  OK(ndt_binary(NDT_MULTIPLY, x[0], x[1], &before));
+  ndt_index rev2 = sl(-1, -n - 1, -1);
+  OK(ndt_view_index(&rv, x[0], 1, &rev2));
+  OK(ndt_unary(NDT_NEGATIVE, rv, &old_rev));
+  OK(ndt_binary(NDT_ADD, x[0], x[2], &dst));      /* x0 += x2 */
+  OK(ndt_binary(NDT_MULTIPLY, x[0], x[3], &after));
+  dst = x[0];
+  OK(ndt_binary(NDT_SUBTRACT, x[0], x[4], &dst));  /* x0 -= x4 */
+  double *gb = to_doubles(before), *ga = to_doubles(after), *gr = to_doubles(old_rev);
+  double *g0 = to_doubles(x[0]);
+  ok = 1;
+  for (int64_t k = 0; k < n; k++) {
+    double a = v[k], b = v[n + k], c = v[2 * n + k], d = v[3 * n + k], e = v[4 * n + k];
+    ok &= gb[k] == a * b && ga[k] == (a + c) * d && g0[k] == a + c - e && gr[k] == -v[n - 1 - k];
+  }
+  EXPECT(ok, "fused in-place ops keep program order");
+  free(gb); free(ga); free(gr); free(g0);
+  ndt_free(before); ndt_free(after); ndt_free(rv); ndt_free(old_rev);
   ndt_free(f32); ndt_free(w);
   ndt_free(r); ndt_free(r2); ndt_free(view); ndt_free(kept);
   for (int i = 0; i < 5; i++) ndt_free(x[i]);
