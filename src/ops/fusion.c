@@ -17,6 +17,7 @@
  *
  * Everything here runs on the recording thread, except fused_task. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "exec.h"
 
@@ -168,6 +169,27 @@ static ndt_status fused_task(void *p, int worker) {
   return st;
 }
 
+/* "fused multiply+add+subtract": the computed ops, for traces and errors.
+ * Names are interned (tasks and the trace keep the pointer) in a bounded
+ * table; past it, or when too long, the generic name. */
+static const char *group_name(const fgroup *g) {
+  static char *names[256];
+  static int nnames;
+  char buf[160];
+  int len = snprintf(buf, sizeof buf, "fused ");
+  for (int k = 0; k < g->nops && len < (int)sizeof buf; k++)
+    if (g->ops[k].needed)
+      len += snprintf(buf + len, sizeof buf - len, "%s%s", len > 6 ? "+" : "", g->ops[k].name);
+  if (len >= (int)sizeof buf) return "fused elementwise";
+  for (int i = 0; i < nnames; i++)
+    if (strcmp(names[i], buf) == 0) return names[i];
+  if (nnames == (int)(sizeof names / sizeof names[0])) return "fused elementwise";
+  char *n = malloc((size_t)len + 1);
+  if (!n) return "fused elementwise";
+  memcpy(n, buf, (size_t)len + 1);
+  return names[nnames++] = n;
+}
+
 ndt_status ndt_flush(void) {
   if (!cur || flushing) return NDT_OK;
   flushing = 1;
@@ -203,7 +225,7 @@ ndt_status ndt_flush(void) {
   ndt_status st = NDT_OK;
   ndt_access *acc = NULL;
   int cap = 0;
-  const char *name = g->nops == 1 ? g->ops[0].name : "fused elementwise";
+  const char *name = g->nops == 1 ? g->ops[0].name : group_name(g);
   ndt_array *cv[MAXE + MAXF];
   int ncv = 0;
   for (int k = 0; k < g->nops; k++)

@@ -25,6 +25,18 @@ typedef struct {
 } red_arg;
 
 /* ARG partials keep their int64 indices after the values, aligned. */
+/* n copies of the sz-byte item at val, in growing memcpy runs (one call per
+ * element would cost more than the reduction itself). */
+static void fill_items(char *dst, const void *val, int sz, int64_t n) {
+  if (n <= 0) return;
+  memcpy(dst, val, sz);
+  for (int64_t have = 1; have < n;) {
+    int64_t m = have < n - have ? have : n - have;
+    memcpy(dst + have * sz, dst, (size_t)(m * sz));
+    have += m;
+  }
+}
+
 static int64_t idx_offset(const red_arg *r) {
   return (r->pcount * ndt_traits[r->acc].size + 7) & ~(int64_t)7;
 }
@@ -69,7 +81,7 @@ static ndt_status block_task(void *p, int worker) {
     for (int64_t i = 0; i < pn; i++) pidx[i] = -1;
   } else {
     ndt_cpu_reduce_kernel(r->op, r->acc, &k);
-    for (int64_t i = 0; i < pn; i++) memcpy(pdata + i * asz, k.identity, asz);
+    fill_items(pdata, k.identity, asz, pn);
   }
   c_strides_bytes(nd, ps, asz, r->mask, pst);
   ndt_cast_fn cast = bv.dtype != r->acc ? ndt_cpu_cast(bv.dtype, r->acc) : NULL;
@@ -187,9 +199,11 @@ static ndt_status combine_task(void *p, int worker) {
                         : r->op == NDT_RED_NANPROD ? NDT_RED_PROD : r->op;
     ndt_cpu_reduce_kernel(cop, r->acc, &k);
   }
-  for (int64_t i = 0; i < hi - lo; i++) {
-    if (r->arg) *(int64_t *)(b.ptr + i * osz) = -1;
-    else memcpy(b.ptr + i * osz, k.identity, asz);
+  if (r->arg) {
+    int64_t none = -1;
+    fill_items(b.ptr, &none, osz, hi - lo);
+  } else {
+    fill_items(b.ptr, k.identity, asz, hi - lo);
   }
   const char *pbase = r->parts ? r->parts->tiles[0].data : NULL;
   const int64_t *ibase = r->arg ? (const int64_t *)(pbase + idx_offset(r)) : NULL;

@@ -127,6 +127,16 @@ int ndt_cpu_set_simd_level(int level);
         for (int64_t i = 0; i < n; i++) { const T1 x = a[i]; o[i] = F(x, y, z); } \
         return;                                                                \
       }                                                                        \
+      if (s2 == (int64_t)sizeof(T2) && s3 == 0) {                              \
+        const T2 *b = (const T2 *)ip2; const T3 z = *(const T3 *)ip3;          \
+        for (int64_t i = 0; i < n; i++) { const T1 x = a[i]; o[i] = F(x, b[i], z); } \
+        return;                                                                \
+      }                                                                        \
+      if (s2 == 0 && s3 == (int64_t)sizeof(T3)) {                              \
+        const T2 y = *(const T2 *)ip2; const T3 *c = (const T3 *)ip3;          \
+        for (int64_t i = 0; i < n; i++) { const T1 x = a[i]; o[i] = F(x, y, c[i]); } \
+        return;                                                                \
+      }                                                                        \
     }                                                                          \
     for (int64_t i = 0; i < n; i++, ip1 += s1, ip2 += s2, ip3 += s3, op += so) { \
       const T1 x = *(const T1 *)ip1; const T2 y = *(const T2 *)ip2;            \
