@@ -163,8 +163,12 @@ ndt_status ndt_submit(const char *name, ndt_task_fn fn, const void *arg, size_t 
                       const ndt_access *acc, int nacc, ndt_store *const *stores,
                       int nstores, int small);
 /* A function the runtime calls before it records a task or waits, so work
- * held back for fusion is recorded first, in program order. */
-void ndt_set_flush_hook(ndt_status (*hook)(void));
+ * held back for fusion is recorded first when program order needs it: always
+ * when all is set (a wait for everything); before a task with accesses acc,
+ * or a wait on store s, when they touch what the held-back work reads or
+ * writes. Work on other data may be recorded before it. */
+typedef ndt_status (*ndt_flush_fn)(int all, const ndt_store *s, const ndt_access *acc, int nacc);
+void ndt_set_flush_hook(ndt_flush_fn hook);
 
 /* Waits until every task that writes any tile in [t0, t1] of s is done (and,
  * when for_write, every task reading them). Reports a deferred error. */

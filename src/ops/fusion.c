@@ -269,6 +269,25 @@ ndt_status ndt_flush(void) {
   return st;
 }
 
+/* The runtime's flush hook: the group must be recorded before a task or
+ * wait that reads what it writes, or writes what it reads or writes. */
+static ndt_status flush_if_needed(int all, const ndt_store *s, const ndt_access *acc, int nacc) {
+  if (!cur || flushing) return NDT_OK;
+  int touch = all;
+  for (int k = 0; k < cur->nops && !touch; k++) {
+    const ndt_store *o = cur->ops[k].out->store;
+    touch = s == o;
+    for (int i = 0; i < nacc && !touch; i++) touch = acc[i].tile->store == o;
+  }
+  for (int e = 0; e < cur->next && !touch; e++) {
+    const ndt_store *x = cur->ext[e].store;
+    touch = s == x;
+    for (int i = 0; i < nacc && !touch; i++)
+      touch = acc[i].tile->store == x && (acc[i].priv & NDT_WRITE);
+  }
+  return touch ? ndt_flush() : NDT_OK;
+}
+
 static int same_view(const ndt_array *a, const ndt_array *b) {
   if (a->store != b->store || a->offset != b->offset || a->ndim != b->ndim ||
       a->dtype != b->dtype || a->part != b->part)
@@ -315,7 +334,7 @@ int ndt_fuse_try(const ndt_ew_arg *proto, int nin, const ndt_array *const *in, i
     for (int i = 0; i < nin; i++)
       if (ndt_may_overlap(&bv[i], dst) && !same_view(&bv[i], dst)) return 0;
   }
-  ndt_set_flush_hook(ndt_flush);
+  ndt_set_flush_hook(flush_if_needed);
   for (int attempt = 0; attempt < 2; attempt++) {
     int ok = 1;
     if (cur) {

@@ -126,14 +126,15 @@ ndt_status ndt_trace_write(void) {
 
 static void trace_at_exit(void) { ndt_trace_write(); }
 
-static ndt_status (*flush_hook)(void);
-void ndt_set_flush_hook(ndt_status (*hook)(void)) { flush_hook = hook; }
-#define FLUSH()                              \
-  do {                                       \
-    if (flush_hook) {                        \
-      ndt_status fs_ = flush_hook();         \
-      if (fs_) return fs_;                   \
-    }                                        \
+static ndt_flush_fn flush_hook;
+void ndt_set_flush_hook(ndt_flush_fn hook) { flush_hook = hook; }
+/* FLUSH(all, s, acc, nacc): see ndt_flush_fn */
+#define FLUSH(...)                                \
+  do {                                            \
+    if (flush_hook) {                             \
+      ndt_status fs_ = flush_hook(__VA_ARGS__);   \
+      if (fs_) return fs_;                        \
+    }                                             \
   } while (0)
 
 static void task_decref(ndt_task *t) {
@@ -342,7 +343,7 @@ static ndt_status take_deferred(void) {
 
 static ndt_status sync_here(void) {
   if (!rt.started) return NDT_OK;
-  FLUSH();
+  FLUSH(1, NULL, NULL, 0);
   pthread_mutex_lock(&rt.lock);
   while (rt.pending > 0) pthread_cond_wait(&rt.done, &rt.lock);
   ndt_status st = take_deferred();
@@ -375,7 +376,7 @@ static void wait_region(const ndt_tile *t, int64_t lo, int64_t hi, int for_write
 
 ndt_status ndt_wait_tiles(ndt_store *s, int64_t t0, int64_t t1, int for_write) {
   if (!rt.started) return NDT_OK;
-  FLUSH();
+  FLUSH(0, s, NULL, 0);
   pthread_mutex_lock(&rt.lock);
   for (int64_t i = t0; i <= t1 && i < s->ntiles; i++) {
     ndt_tile *tl = &s->tiles[i];
@@ -688,7 +689,7 @@ ndt_status ndt_submit(const char *name, ndt_task_fn fn, const void *arg, size_t 
                       int small) {
   ndt_status st = ndt_runtime_ensure();
   if (st) return st;
-  FLUSH();
+  FLUSH(0, NULL, acc, nacc);
   if (ndt_distributed())
     return dist_submit(name, fn, arg, arg_size, acc, nacc, stores, nstores, small);
   return local_submit(name, fn, arg, arg_size, acc, nacc, stores, nstores, small);

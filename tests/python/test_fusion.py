@@ -173,3 +173,35 @@ def test_broadcast_inputs_and_zero_dim():
     e += 1
     ne += 1
     same(ne, e)
+
+
+def test_unrelated_work_between_fused_ops():
+    """Tasks and reads on other arrays do not flush a pending group; tasks
+    that read its results or write its inputs do, in program order."""
+    a, b, c = (data(np.float64, k) for k in range(3))
+    na, nb, nc = (nt.asarray(x) for x in (a, b, c))
+    t = a * b
+    nt_t = na * nb
+    c2 = (c * c).sum(axis=1)             # a reduction on other data
+    nc2 = (nc * nc).sum(axis=1)
+    first = float(nc[0, 0])               # a read of other data
+    r = t - 2.0 * t + c2[:, None] + first
+    nr = nt_t - 2.0 * nt_t + nc2[:, None] + first
+    same(nr, r)
+    # tasks that write an input of the pending group (a scatter, a sort)
+    s = a * 2
+    ns = na * 2
+    rows = np.arange(0, SHAPE[0], 3)
+    a[rows, rows % SHAPE[1]] = -1.0
+    na[nt.asarray(rows), nt.asarray(rows % SHAPE[1])] = -1.0
+    same(ns, s)
+    s = a * 3
+    ns = na * 3
+    a.sort(axis=1)
+    na.sort(axis=1)
+    same(ns, s)
+    same(na, a)
+    # a task that reads a pending result
+    u = a + b
+    nu = na + nb
+    same(nu.sum(axis=0), u.sum(axis=0))
