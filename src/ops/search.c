@@ -95,6 +95,83 @@ ndt_status ndt_bin_combine(const char *name, ndt_array *res, int has_w, int64_t 
   return st;
 }
 
+/* ---- the range of 1-d integer data (bincount's bounds), in one pass ---- */
+typedef struct {
+  ndt_array x;         /* block view */
+  ndt_store *parts;    /* (min, max) as int64 per block */
+  int64_t blk;
+} range_arg;
+
+static ndt_status range_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const range_arg *a = p;
+  ndt_bound b;
+  ndt_status st = ndt_bind(&a->x, &b, 1);
+  if (st) return st;
+  ndt_red_kernel kmin, kmax;
+  ndt_cpu_reduce_kernel(NDT_RED_MIN, a->x.dtype, &kmin);
+  ndt_cpu_reduce_kernel(NDT_RED_MAX, a->x.dtype, &kmax);
+  char lo[16], hi[16];
+  memcpy(lo, kmin.identity, sizeof lo);
+  memcpy(hi, kmax.identity, sizeof hi);
+  int64_t n = a->x.size, xs = b.st[0];
+  for (int64_t c = 0; c < n; c += 4096) {   /* both over each chunk while it is in cache */
+    int64_t m = n - c < 4096 ? n - c : 4096;
+    kmin.run(lo, b.ptr + c * xs, xs, m);
+    kmax.run(hi, b.ptr + c * xs, xs, m);
+  }
+  char *r = a->parts->tiles[0].data + a->blk * 16;
+  ndt_cast_fn cast = ndt_cpu_cast(a->x.dtype, NDT_INT64);
+  cast(lo, 0, r, 8, 1);
+  cast(hi, 0, r + 8, 8, 1);
+  ndt_unbind(&a->x, &b, 0);
+  return NDT_OK;
+}
+
+/* *lo, *hi = min and max of the non-empty 1-d integer array x (not uint64). */
+static ndt_status int_range(const ndt_array *x, int64_t *lo, int64_t *hi) {
+  ndt_red_kernel k;
+  if (ndt_cpu_reduce_kernel(NDT_RED_MIN, x->dtype, &k) ||
+      ndt_cpu_reduce_kernel(NDT_RED_MAX, x->dtype, &k)) {
+    /* no kernel of this dtype: two reductions */
+    ndt_array *mn = NULL, *mx = NULL;
+    ndt_status st = ndt_reduce(NDT_RED_MIN, x, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &mn);
+    if (st == NDT_OK) st = ndt_reduce(NDT_RED_MAX, x, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &mx);
+    if (st == NDT_OK) st = ndt_item(mn, NDT_INT64, lo);
+    if (st == NDT_OK) st = ndt_item(mx, NDT_INT64, hi);
+    ndt_free(mn);
+    ndt_free(mx);
+    return st;
+  }
+  range_arg a = {.x = *x};
+  ndt_tiling tl;
+  ndt_tiling_for(1, x->shape, x->store->itemsize, ndt_rt_tile_bytes(), &tl);
+  ndt_status st = ndt_store_new_bytes(&a.parts, tl.ntiles * 16);
+  if (st) return st;
+  ndt_access *acc = NULL;
+  int nacc = 0, cap = 0;
+  ndt_store *stores[2] = {x->store, a.parts};
+  int small = tl.ntiles <= 1 && x->size <= ndt_rt_inline_elems();
+  for (int64_t b = 0; b < tl.ntiles && st == NDT_OK; b++) {
+    a.blk = b;
+    ndt_block_view(x, &tl, b, &a.x);
+    nacc = 0;
+    st = ndt_add_access(&acc, &nacc, &cap, &a.x, NDT_READ);
+    if (st == NDT_OK) st = ndt_add_range(&acc, &nacc, &cap, a.parts, b * 16, 16, NDT_WRITE);
+    if (st == NDT_OK)
+      st = ndt_submit("range", range_task, &a, sizeof a, acc, nacc, stores, 2, small);
+  }
+  ndt_mfree(acc);
+  if (st == NDT_OK) st = ndt_wait_tiles(a.parts, 0, 0, 0);
+  const int64_t *r = (const int64_t *)a.parts->tiles[0].data;
+  for (int64_t b = 0; b < tl.ntiles && st == NDT_OK; b++) {
+    if (b == 0 || r[2 * b] < *lo) *lo = r[2 * b];
+    if (b == 0 || r[2 * b + 1] > *hi) *hi = r[2 * b + 1];
+  }
+  ndt_store_decref(a.parts);
+  return st;
+}
+
 ndt_status ndt_bincount(const ndt_array *x, const ndt_array *weights, int64_t minlength,
                         ndt_array **out) {
   if (x->ndim != 1) return ndt_error(NDT_ERR_VALUE, "object too deep for desired array");
@@ -111,14 +188,8 @@ ndt_status ndt_bincount(const ndt_array *x, const ndt_array *weights, int64_t mi
                      ndt_dtype_name(weights->dtype));
   int64_t nbins = minlength;
   if (x->size > 0) {
-    ndt_array *mn = NULL, *mx = NULL;
     int64_t lo = 0, hi = 0;
-    ndt_status st = ndt_reduce(NDT_RED_MIN, x, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &mn);
-    if (st == NDT_OK) st = ndt_reduce(NDT_RED_MAX, x, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &mx);
-    if (st == NDT_OK) st = ndt_item(mn, NDT_INT64, &lo);
-    if (st == NDT_OK) st = ndt_item(mx, NDT_INT64, &hi);
-    ndt_free(mn);
-    ndt_free(mx);
+    ndt_status st = int_range(x, &lo, &hi);
     if (st) return st;
     if (lo < 0) return ndt_error(NDT_ERR_VALUE, "'list' argument must have no negative elements");
     if (hi + 1 > nbins) nbins = hi + 1;

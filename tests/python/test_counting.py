@@ -223,6 +223,12 @@ def test_bincount_edges_and_errors():
         nargs = tuple(nt.asarray(q) if isinstance(q, np.ndarray) else q for q in args)
         assert check_same_error(lambda: nt.bincount(*nargs, **kw),
                                 lambda: np.bincount(*args, **kw))[0]
+    # the negative value and the largest one in late blocks of many
+    late = np.arange(30000) % 50
+    late[-3], late[-700] = -2, 90
+    assert check_same_error(lambda: nt.bincount(nt.asarray(late)), lambda: np.bincount(late))[0]
+    late[-3] = 4
+    assert_same(nt.bincount(nt.asarray(late)), np.bincount(late))
     u = np.array([1, 7, 7], np.uint64)
     assert_same(nt.bincount(nt.asarray(u)), np.bincount(u))
     with pytest.raises(ValueError, match="'list' argument must have no negative elements"):
