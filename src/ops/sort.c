@@ -1,6 +1,8 @@
 /* sort.c - sort, argsort, partition and argpartition along an axis, with NumPy's ordering (NaNs last,
- * complex lexicographic with NumPy's NaN rules). Every sort is a stable merge
- * sort, which satisfies every `kind`.
+ * complex lexicographic with NumPy's NaN rules). Every sort is stable, which
+ * satisfies every `kind`: an LSD radix sort for integer and float lines of
+ * RADIX_MIN elements or more, a merge sort otherwise (keys alone for sort,
+ * (key, index) pairs for argsort).
  *
  * Each 1-d slice along the axis (a "line") is sorted independently. Tasks are
  * blocks of the other axes (tiled by the usual rule, treating a whole line as
@@ -76,6 +78,52 @@
     }                                                                                  \
   }
 
+/* The same merge sort on keys alone (sort without indices). */
+#define DEF_KSORT(NAME, T, LT)                                                          \
+  static void NAME(void *kv, void *ktv, int64_t n) {                                  \
+    T *k = kv, *kt = ktv;                                                              \
+    for (int64_t lo = 0; lo < n; lo += RUN) {                                          \
+      int64_t hi = lo + RUN < n ? lo + RUN : n;                                        \
+      for (int64_t j = lo + 1; j < hi; j++) {                                          \
+        T x = k[j];                                                                    \
+        int64_t m = j;                                                                 \
+        while (m > lo && LT(x, k[m - 1])) {                                            \
+          k[m] = k[m - 1];                                                             \
+          m--;                                                                         \
+        }                                                                              \
+        k[m] = x;                                                                      \
+      }                                                                                \
+    }                                                                                  \
+    T *src = k, *dst = kt;                                                             \
+    for (int64_t w = RUN; w < n; w *= 2) {                                             \
+      for (int64_t lo = 0; lo < n; lo += 2 * w) {                                      \
+        int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;   \
+        int64_t a = lo, b = mid, o = lo;                                               \
+        while (a < mid && b < hi) {                                                    \
+          if (LT(src[b], src[a])) {                                                    \
+            dst[o] = src[b];                                                           \
+            o++, b++;                                                                  \
+          } else {                                                                     \
+            dst[o] = src[a];                                                           \
+            o++, a++;                                                                  \
+          }                                                                            \
+        }                                                                              \
+        while (a < mid) {                                                              \
+          dst[o] = src[a];                                                             \
+          o++, a++;                                                                    \
+        }                                                                              \
+        while (b < hi) {                                                               \
+          dst[o] = src[b];                                                             \
+          o++, b++;                                                                    \
+        }                                                                              \
+      }                                                                                \
+      T *t = src; src = dst; dst = t;                                                  \
+    }                                                                                  \
+    if (src != k) {                                                                    \
+      memcpy(k, src, (size_t)n * sizeof(T));                                           \
+    }                                                                                  \
+  }
+
 DEF_SORT(sort_b, uint8_t, LT_NUM)
 DEF_SORT(sort_i8, int8_t, LT_NUM)
 DEF_SORT(sort_i16, int16_t, LT_NUM)
@@ -90,10 +138,139 @@ DEF_SORT(sort_f64, double, LT_FLT)
 DEF_SORT(sort_c64, cpx64, LT_CPX)
 DEF_SORT(sort_c128, cpx128, LT_CPX)
 
+DEF_KSORT(ksort_b, uint8_t, LT_NUM)
+DEF_KSORT(ksort_i8, int8_t, LT_NUM)
+DEF_KSORT(ksort_i16, int16_t, LT_NUM)
+DEF_KSORT(ksort_i32, int32_t, LT_NUM)
+DEF_KSORT(ksort_i64, int64_t, LT_NUM)
+DEF_KSORT(ksort_u8, uint8_t, LT_NUM)
+DEF_KSORT(ksort_u16, uint16_t, LT_NUM)
+DEF_KSORT(ksort_u32, uint32_t, LT_NUM)
+DEF_KSORT(ksort_u64, uint64_t, LT_NUM)
+DEF_KSORT(ksort_f32, float, LT_FLT)
+DEF_KSORT(ksort_f64, double, LT_FLT)
+DEF_KSORT(ksort_c64, cpx64, LT_CPX)
+DEF_KSORT(ksort_c128, cpx128, LT_CPX)
+
+typedef void (*ksort_fn)(void *, void *, int64_t);
+static const ksort_fn ksort_fns[NDT_NTYPES] = {
+  ksort_b, ksort_i8, ksort_i16, ksort_i32, ksort_i64, ksort_u8, ksort_u16, ksort_u32,
+  ksort_u64, ksort_f32, ksort_f64, ksort_c64, ksort_c128};
+
 typedef void (*sort_fn)(void *, int64_t *, void *, int64_t *, int64_t);
 static const sort_fn sort_fns[NDT_NTYPES] = {
   sort_b, sort_i8, sort_i16, sort_i32, sort_i64, sort_u8, sort_u16, sort_u32, sort_u64,
   sort_f32, sort_f64, sort_c64, sort_c128};
+
+/* ---- LSD radix sort of integer and float keys ---------------------------
+ * Stable, so it serves every kind, and linear: a few passes of 8 or 11 bits.
+ * Keys become unsigned integers in sort order (sign bit flipped, negative
+ * floats inverted). Every NaN gets the largest key and both zeros the key of
+ * +0.0, so NaNs (last, as NumPy orders them) and zeros keep their input
+ * order; a value sort writes their own bits back afterwards (-0.0, NaN
+ * payloads). Returns 0, or -1 (out of memory: keys as they were) to fall
+ * back to the merge sort. */
+#define RADIX_MIN 256
+
+#define DEF_RADIX(NAME, U, BITS, FLT, SIGNED, INF)                                     \
+  static int NAME(void *kv, int64_t *ix, void *ktv, int64_t *it, int64_t n) {         \
+    U *k = kv, *kt = ktv;                                                             \
+    const U sign = (U)((U)1 << (BITS - 1)), inf = (U)(INF);                           \
+    enum { D = BITS <= 16 ? 8 : 11, NP = (BITS + D - 1) / D };                        \
+    int64_t *cnt = ndt_malloc(sizeof(int64_t) * NP * ((size_t)1 << D));              \
+    if (!cnt) return -1;                                                              \
+    int64_t nneg = 0, nspec = 0, nnan = 0;                                            \
+    int negzero = 0;                                                                  \
+    for (int64_t i = 0; i < n; i++) {                                                 \
+      U u = k[i];                                                                     \
+      if (FLT) {                                                                      \
+        U mag = u & (U)~sign;                                                         \
+        if (mag > inf || mag == 0) {   /* NaN or zero: its bits wait in kt */        \
+          kt[nspec++] = u;                                                            \
+          nnan += mag != 0;                                                           \
+          negzero |= mag == 0 && u != 0;                                              \
+          u = mag ? (U)~(U)0 : sign;                                                  \
+        } else {                                                                      \
+          nneg += (u & sign) != 0;                                                    \
+          u = (u & sign) ? (U)~u : (U)(u | sign);                                     \
+        }                                                                             \
+      } else if (SIGNED) {                                                            \
+        u ^= sign;                                                                    \
+      }                                                                               \
+      k[i] = u;                                                                       \
+    }                                                                                 \
+    U *keep = NULL;                                                                   \
+    int64_t nkeep = !ix && (negzero || nnan) ? nspec : 0;                             \
+    if (nkeep && !(keep = ndt_malloc(sizeof(U) * (size_t)nkeep))) {                   \
+      /* undo the transform (zeros and NaNs from kt, in order); merge sort it */     \
+      for (int64_t i = 0, q = 0; i < n; i++) {                                        \
+        U u = k[i];                                                                   \
+        if (FLT && (u == sign || u == (U)~(U)0)) u = kt[q++];                         \
+        else if (FLT) u = (u & sign) ? (U)(u ^ sign) : (U)~u;                         \
+        else if (SIGNED) u ^= sign;                                                   \
+        k[i] = u;                                                                     \
+      }                                                                               \
+      ndt_mfree(cnt);                                                                 \
+      return -1;                                                                      \
+    }                                                                                 \
+    if (nkeep) memcpy(keep, kt, sizeof(U) * (size_t)nkeep);                           \
+    memset(cnt, 0, sizeof(int64_t) * NP * ((size_t)1 << D));                          \
+    for (int64_t i = 0; i < n; i++)                                                   \
+      for (int p = 0; p < NP; p++)                                                    \
+        cnt[((size_t)p << D) + ((k[i] >> (p * D)) & ((1u << D) - 1))]++;              \
+    U *src = k, *dst = kt;                                                            \
+    int64_t *si = ix, *di = it;                                                       \
+    for (int p = 0; p < NP; p++) {                                                    \
+      int64_t *c = cnt + ((size_t)p << D), sum = 0;                                   \
+      int skip = 0;                                                                   \
+      for (int d = 0; d < (1 << D); d++) {                                            \
+        skip |= c[d] == n;   /* every key has this digit: nothing moves */          \
+        int64_t t = c[d];                                                             \
+        c[d] = sum;                                                                   \
+        sum += t;                                                                     \
+      }                                                                               \
+      if (skip) continue;                                                             \
+      for (int64_t i = 0; i < n; i++) {                                               \
+        int64_t o = c[(src[i] >> (p * D)) & ((1u << D) - 1)]++;                       \
+        dst[o] = src[i];                                                              \
+        if (si) di[o] = si[i];                                                        \
+      }                                                                               \
+      U *t = src; src = dst; dst = t;                                                 \
+      int64_t *ti = si; si = di; di = ti;                                             \
+    }                                                                                 \
+    ndt_mfree(cnt);                                                                   \
+    if (src != k) {                                                                   \
+      memcpy(k, src, (size_t)n * sizeof(U));                                          \
+      if (ix) memcpy(ix, si, (size_t)n * 8);                                          \
+    }                                                                                 \
+    for (int64_t i = 0; i < n; i++) {                                                 \
+      U u = k[i];                                                                     \
+      if (FLT) u = (u & sign) ? (U)(u ^ sign) : (U)~u;                                \
+      else if (SIGNED) u ^= sign;                                                     \
+      k[i] = u;                                                                       \
+    }                                                                                 \
+    /* zeros sit after the nneg negatives, NaNs last, each in input order */        \
+    for (int64_t q = 0, z = nneg, m = n - nnan; q < nkeep; q++)                       \
+      k[(keep[q] & (U)~sign) == 0 ? z++ : m++] = keep[q];                             \
+    ndt_mfree(keep);                                                                  \
+    return 0;                                                                         \
+  }
+
+DEF_RADIX(radix_u8, uint8_t, 8, 0, 0, 0)
+DEF_RADIX(radix_i8, uint8_t, 8, 0, 1, 0)
+DEF_RADIX(radix_u16, uint16_t, 16, 0, 0, 0)
+DEF_RADIX(radix_i16, uint16_t, 16, 0, 1, 0)
+DEF_RADIX(radix_u32, uint32_t, 32, 0, 0, 0)
+DEF_RADIX(radix_i32, uint32_t, 32, 0, 1, 0)
+DEF_RADIX(radix_u64, uint64_t, 64, 0, 0, 0)
+DEF_RADIX(radix_i64, uint64_t, 64, 0, 1, 0)
+DEF_RADIX(radix_f32, uint32_t, 32, 1, 0, 0x7F800000u)
+DEF_RADIX(radix_f64, uint64_t, 64, 1, 0, 0x7FF0000000000000ull)
+
+typedef int (*radix_fn)(void *, int64_t *, void *, int64_t *, int64_t);
+static const radix_fn radix_fns[NDT_NTYPES] = {
+  radix_u8, radix_i8, radix_i16, radix_i32, radix_i64, radix_u8, radix_u16, radix_u32,
+  radix_u64, radix_f32, radix_f64, NULL, NULL};
 
 /* Introselect: moves keys so that k[kk] is the element a full sort would put
  * there, keys before it not greater and keys after it not less (moving the
@@ -197,19 +374,19 @@ static ndt_status sort_task(void *p, int worker) {
   int nd = a->in.ndim, sz = ndt_vsize(&a->in), osz = ndt_vsize(&a->out);
   int64_t n = a->in.shape[nd - 1], lines = a->in.size / n;
   int64_t is = bi.st[nd - 1], os = bo.st[nd - 1];
-  /* sort: keys, indices and scratch for both; partition: keys (and indices
-   * for argpartition) only */
-  int part = a->nkth > 0, wix = !part || a->want_indices;
+  /* sort: keys (and indices for argsort) and scratch for them; partition:
+   * keys (and indices for argpartition) only */
+  int part = a->nkth > 0, wix = a->want_indices;
   /* partition of values into a contiguous output: select in the output */
   int inplace = part && !wix && os == sz && osz == sz;
-  size_t per = inplace ? 0 : part ? (size_t)sz + (wix ? 8 : 0) : 2 * (size_t)sz + 16;
+  size_t per = inplace ? 0 : (part ? 1 : 2) * ((size_t)sz + (wix ? 8 : 0));
   char *kb = inplace ? NULL : ndt_malloc((size_t)n * per);
   if (!kb && !inplace) {
     ndt_unbind(&a->in, &bi, 0);
     ndt_unbind(&a->out, &bo, 0);
     return NDT_ERR_NOMEM;
   }
-  int64_t *ix = wix ? (int64_t *)kb : NULL, *it = part ? NULL : ix + n;
+  int64_t *ix = wix ? (int64_t *)kb : NULL, *it = part || !wix ? NULL : ix + n;
   char *keys = wix ? (char *)(ix + (part ? n : 2 * n)) : kb, *kt = part ? NULL : keys + n * sz;
   sort_fn fn = sort_fns[a->in.dtype];
   int64_t idx[NDT_MAXDIMS] = {0};
@@ -226,8 +403,13 @@ static ndt_status sort_task(void *p, int worker) {
       for (int64_t j = 0; j < n; j++) memcpy(keys + j * sz, ip + j * is, (size_t)sz);
     if (wix)
       for (int64_t j = 0; j < n; j++) ix[j] = j;
-    if (!part) {
+    if (!part && n >= RADIX_MIN && radix_fns[a->in.dtype] &&
+        radix_fns[a->in.dtype](keys, ix, kt, it, n) == 0) {
+      /* sorted */
+    } else if (!part && wix) {
       fn(keys, ix, kt, it, n);
+    } else if (!part) {
+      ksort_fns[a->in.dtype](keys, kt, n);
     } else {
       /* ascending kth, each searched between the previous kth and the
        * nearest split found so far above it */

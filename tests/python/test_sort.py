@@ -165,3 +165,36 @@ def test_errors():
         x.sort(axis=None)
     with pytest.raises(TypeError):
         nt.sort(x, axis=1.5)
+
+
+@pytest.mark.parametrize("dt", ['bool', 'int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32',
+                                'int64', 'uint64', 'float32', 'float64'])
+@pytest.mark.parametrize("n", [300, 20000])
+def test_long_lines_bitwise_stable(dt, n):
+    """Lines long enough for the radix sort: the same bits as NumPy's stable
+    sort, with -0.0 and 0.0 in input order, NaNs last with their own bits
+    (negative NaNs and payloads too), and the stable argsort."""
+    rng = np.random.default_rng(n)
+    d = np.dtype(dt)
+    if d.kind == 'b':
+        x = rng.integers(0, 2, n).astype(bool)
+    elif d.kind in 'iu':
+        info = np.iinfo(d)
+        x = rng.integers(info.min, info.max, n, dtype=d, endpoint=True)
+        x[: n // 3] = rng.integers(0, 5, n // 3)
+    else:
+        x = (rng.standard_normal(n) * 1e3).astype(d)
+        for value, share in ((0.0, 10), (-0.0, 10), (np.inf, 20), (-np.inf, 20)):
+            x[rng.integers(0, n, n // share)] = value
+        u = x.view('u8' if d.itemsize == 8 else 'u4')
+        nan = 0x7FF8000000000000 if d.itemsize == 8 else 0x7FC00000
+        neg = 0xFFF8000000000001 if d.itemsize == 8 else 0xFFC00001
+        u[rng.integers(0, n, n // 20)] = nan + rng.integers(0, 100, n // 20).astype(u.dtype)
+        u[rng.integers(0, n, n // 50)] = neg
+    got = np.asarray(nt.sort(nt.asarray(x)))
+    want = np.sort(x, kind='stable')
+    assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+    np.testing.assert_array_equal(np.asarray(nt.argsort(nt.asarray(x), kind='stable')),
+                                  np.argsort(x, kind='stable'))
+    m = x[: (n // 300) * 300].reshape(-1, 300)[:, ::-1]     # strided rows of 300
+    assert np.asarray(nt.sort(nt.asarray(m), axis=1)).tobytes() == np.sort(m, axis=1, kind='stable').tobytes()
