@@ -31,6 +31,12 @@ void *ndt_alloc_data(size_t n, int zero);
 void ndt_free_data_sized(void *p, size_t n);
 /* Returns every cached buffer to the system. */
 void ndt_release_cache(void);
+/* Frees cached buffers beyond the cache's limit; sets the limit. */
+void ndt_trim_cache(void);
+void ndt_set_cache_limit(int64_t bytes);
+/* Bytes of data buffers in use and cached now, and the peaks of in use and
+ * of in use + cached. */
+void ndt_mem_stats(int64_t *live, int64_t *cached, int64_t *peak_live, int64_t *peak_held);
 
 /* ---- ranks (runtime/comm.c) ------------------------------------------
  * Under MPI the recording thread moves bytes with these; both sides call
@@ -120,8 +126,12 @@ static inline int64_t ndt_store_tile_of(const ndt_store *s, int64_t f) {
 }
 
 /* Creates a store of `size` elements tiled for `shape`; allocates the tiles
- * this rank owns - every tile on one rank - (zeroed when zero != 0); others
- * get a buffer at first use (ndt_tile_buffer). Reference count 1. */
+ * this rank owns - every tile on one rank - (zeroed when zero & 1); others
+ * get a buffer at first use (ndt_tile_buffer). With zero & NDT_STORE_LAZY
+ * no tile gets a buffer now: the first task recorded on a tile allocates
+ * it (a fused group's results, most of which are never written).
+ * Reference count 1. */
+#define NDT_STORE_LAZY 2
 ndt_status ndt_store_new(ndt_store **out, ndt_dtype t, int ndim, const int64_t *shape,
                          int zero);
 /* The host buffer of a tile this rank does not own, allocated on first use

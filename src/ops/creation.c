@@ -334,6 +334,8 @@ ndt_status ndt_get_item(const ndt_array *a, const int64_t *index, void *dst) {
   ndt_status st = ndt_wait_tiles(a->store, t, t, 0);
   if (st) return st;
   const ndt_tile *tl = &a->store->tiles[t];
+  if (!tl->data)   /* a lazy tile whose first task could not get memory */
+    return ndt_error(NDT_ERR_NOMEM, "the array's memory could not be allocated");
   memcpy(dst, tl->data + (f - tl->start) * a->store->itemsize + a->part, ndt_vsize(a));
   return NDT_OK;
 }

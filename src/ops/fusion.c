@@ -283,7 +283,9 @@ int ndt_fuse_try(const ndt_ew_arg *proto, int nin, const ndt_array *const *in, i
     cur = g;
   }
   ndt_array *res, *user;
-  ndt_status st = ndt_array_new(&res, proto->loop_out, nd, shape, 0);
+  /* no memory yet: most of a group's results are dead by the flush, and
+   * the live ones get theirs from the tasks recorded on them */
+  ndt_status st = ndt_array_new(&res, proto->loop_out, nd, shape, NDT_STORE_LAZY);
   if (st) return st;
   st = ndt_array_view(&user, res);
   if (st) {

@@ -45,16 +45,44 @@ void *ndt_realloc(void *p, size_t n) {
 
 void ndt_mfree(void *p) { free(p); }
 
-/* Large tile buffers are recycled: a fresh mapping costs a page fault per
- * 4 KiB on first touch, which halves the speed of `c = a + b` on big arrays.
- * Freed buffers of >= CACHE_MIN bytes wait in a list (the list node lives in
- * the buffer itself) until a request of the same size, up to cache_limit
- * bytes in all. */
+/* Large tile buffers are recycled: a fresh mapping costs a page fault and
+ * the kernel's zeroing of every page on first touch, which halves the speed
+ * of `c = a + b` on big arrays. Freed buffers of >= CACHE_MIN bytes wait in
+ * a list (the list node lives in the buffer itself) until a request of the
+ * same size. The cache only fills the room below the high-water mark of the
+ * buffers in use: a freed buffer is kept while in use + cached stays at or
+ * under the most that was ever in use at once, so recycling never raises
+ * the peak memory above what the program's data once needed. A loop that
+ * makes a result and drops the previous one reuses it every step. An
+ * allocation that fails releases the cache and tries again; cache_limit
+ * (NDTILE_CACHE_BYTES) caps it further. */
 #define CACHE_MIN ((size_t)64 << 10)
 typedef struct cached { size_t size; struct cached *next; } cached;
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static cached *cache_head;
-static size_t cache_bytes, cache_limit = (size_t)32 << 20;
+static size_t cache_bytes, cache_limit = SIZE_MAX;
+
+/* Bytes of data buffers handed out and not yet freed (rounded sizes), and
+ * the highest that and that plus the cache have been. */
+static atomic_llong live_bytes, peak_live, peak_held;
+static void note_peak(atomic_llong *pk, long long v) {
+  long long p = atomic_load(pk);
+  while (v > p && !atomic_compare_exchange_weak(pk, &p, v)) {}
+}
+void ndt_mem_stats(int64_t *live, int64_t *cached, int64_t *plive, int64_t *pheld) {
+  pthread_mutex_lock(&cache_lock);
+  *cached = (int64_t)cache_bytes;
+  pthread_mutex_unlock(&cache_lock);
+  *live = atomic_load(&live_bytes);
+  *plive = atomic_load(&peak_live);
+  *pheld = atomic_load(&peak_held);
+}
+void ndt_set_cache_limit(int64_t bytes) {
+  pthread_mutex_lock(&cache_lock);
+  cache_limit = bytes > 0 ? (size_t)bytes : 0;
+  pthread_mutex_unlock(&cache_lock);
+  ndt_trim_cache();
+}
 
 /* Buffers of CACHE_MIN bytes or more are mapped directly, so freeing one
  * returns its memory to the system at once (malloc would keep it in a worker
@@ -95,6 +123,24 @@ static void release(void *p, size_t sz) {
   else munmap(p, sz);
 }
 
+/* A request the cache cannot serve: releases cached buffers (of other sizes)
+ * until in use + cached + sz fits under the high-water mark again. */
+static void shed(size_t sz) {
+  for (;;) {
+    long long live = atomic_load(&live_bytes);
+    pthread_mutex_lock(&cache_lock);
+    cached *c = NULL;
+    if (cache_head && live + (long long)(cache_bytes + sz) > atomic_load(&peak_live)) {
+      c = cache_head;
+      cache_head = c->next;
+      cache_bytes -= c->size;
+    }
+    pthread_mutex_unlock(&cache_lock);
+    if (!c) return;
+    release(c, c->size);
+  }
+}
+
 void *ndt_alloc_data(size_t n, int zero) {
   if (injected_failure()) return nomem(n);
   size_t sz = rounded(n);
@@ -112,6 +158,7 @@ void *ndt_alloc_data(size_t n, int zero) {
     pthread_mutex_unlock(&cache_lock);
   }
   int zeroed = 0;
+  if (!p && sz >= CACHE_MIN) shed(sz);
   if (!p) p = fresh(sz, &zeroed);
   if (!p) {
     ndt_release_cache();
@@ -119,15 +166,24 @@ void *ndt_alloc_data(size_t n, int zero) {
   }
   if (!p) return nomem(n);
   if (zero && !zeroed) memset(p, 0, sz);
+  long long l = atomic_fetch_add(&live_bytes, (long long)sz) + (long long)sz;
+  note_peak(&peak_live, l);
+  if (zeroed) {   /* only a fresh buffer raises in use + cached */
+    pthread_mutex_lock(&cache_lock);
+    note_peak(&peak_held, l + (long long)cache_bytes);
+    pthread_mutex_unlock(&cache_lock);
+  }
   return p;
 }
 
 void ndt_free_data_sized(void *p, size_t n) {
   if (!p) return;
   size_t sz = rounded(n);
+  long long live = atomic_fetch_sub(&live_bytes, (long long)sz) - (long long)sz;
   if (sz >= CACHE_MIN) {
     pthread_mutex_lock(&cache_lock);
-    if (cache_bytes + sz <= cache_limit) {
+    if (cache_bytes + sz <= cache_limit &&
+        live + (long long)(cache_bytes + sz) <= atomic_load(&peak_live)) {
       cached *c = p;
       c->size = sz;
       c->next = cache_head;
@@ -138,6 +194,21 @@ void ndt_free_data_sized(void *p, size_t n) {
     pthread_mutex_unlock(&cache_lock);
   }
   if (p) release(p, sz);
+}
+
+/* Frees cached buffers until the cache fits its limit. */
+void ndt_trim_cache(void) {
+  for (;;) {
+    pthread_mutex_lock(&cache_lock);
+    cached *c = cache_bytes > cache_limit ? cache_head : NULL;
+    if (c) {
+      cache_head = c->next;
+      cache_bytes -= c->size;
+    }
+    pthread_mutex_unlock(&cache_lock);
+    if (!c) return;
+    release(c, c->size);
+  }
 }
 
 void ndt_release_cache(void) {

@@ -126,6 +126,14 @@ ndt_status ndt_trace_write(void) {
 
 static void trace_at_exit(void) { ndt_trace_write(); }
 
+static void memstat_at_exit(void) {
+  int64_t live, cached, plive, pheld;
+  ndt_mem_stats(&live, &cached, &plive, &pheld);
+  fprintf(stderr, "ndtile memory: peak %.1f MiB in use, %.1f MiB with the cache; "
+          "now %.1f MiB in use, %.1f MiB cached\n", plive / 1048576.0, pheld / 1048576.0,
+          live / 1048576.0, cached / 1048576.0);
+}
+
 static ndt_status (*flush_hook)(void);
 void ndt_set_flush_hook(ndt_status (*hook)(void)) { flush_hook = hook; }
 #define FLUSH()                              \
@@ -282,6 +290,9 @@ ndt_status ndt_init(const ndt_config *cfg) {
     ndt_trace_start(path);
     atexit(trace_at_exit);
   }
+  if (!trace_checked && getenv("NDTILE_MEMSTAT")) atexit(memstat_at_exit);
+  if (!trace_checked && getenv("NDTILE_CACHE_BYTES"))
+    ndt_set_cache_limit(env_int("NDTILE_CACHE_BYTES", 0));
   trace_checked = 1;
   return NDT_OK;
 }
@@ -450,6 +461,13 @@ static int reserve_uses(ndt_use **u, int *n, int *cap, int extra) {
 static ndt_status local_submit(const char *name, ndt_task_fn fn, const void *arg,
                                size_t arg_size, const ndt_access *acc, int nacc,
                                ndt_store *const *stores, int nstores, int small) {
+  /* Tiles of lazy stores get their buffer from the first task recorded (or
+   * run inline) on them; no task is pending on a tile without one, so no
+   * worker races this. */
+  for (int i = 0; i < nacc; i++)
+    if (!acc[i].tile->data && !ndt_tile_buffer(acc[i].tile))
+      return ndt_error(NDT_ERR_NOMEM, "cannot allocate a tile of %lld bytes for %s",
+                       (long long)acc[i].tile->len * acc[i].tile->store->itemsize, name);
   ndt_status st;
   if (small) {
     /* The inline path: run now when nothing it touches is pending. */
