@@ -36,6 +36,10 @@ void ndt_trim_cache(void);
 void ndt_set_cache_limit(int64_t bytes);
 /* Bytes of data buffers in use and cached now, and the peaks of in use and
  * of in use + cached. */
+/* Adds to the bytes of stores only pending tasks still hold (sched.c). */
+void ndt_rt_doomed(int64_t bytes);
+/* Bytes of data buffers the calling thread allocated since the last call. */
+int64_t ndt_take_allocated(void);
 void ndt_mem_stats(int64_t *live, int64_t *cached, int64_t *peak_live, int64_t *peak_held);
 
 /* ---- ranks (runtime/comm.c) ------------------------------------------
@@ -93,6 +97,8 @@ typedef struct {
  * NumPy's views are into a buffer. */
 typedef struct ndt_store {
   atomic_long refs;
+  atomic_long handles;    /* the ndt_arrays on it (refs also counts tasks') */
+  int64_t doomed;         /* bytes counted in the runtime's doomed bytes */
   ndt_dtype dtype;
   int itemsize;
   int zero;               /* created zeroed: a buffer made at first use is zeroed too */
@@ -140,6 +146,9 @@ char *ndt_tile_buffer(ndt_tile *t);
 /* A one-tile byte store for a runtime-private buffer (reduction partials). */
 ndt_status ndt_store_new_bytes(ndt_store **out, int64_t nbytes);
 void ndt_store_incref(ndt_store *s);
+/* The last ndt_array on s is going: if tasks still hold it, its memory is
+ * counted as doomed (freed once they finish) until it is freed. */
+void ndt_store_drop_handle(ndt_store *s);
 void ndt_store_decref(ndt_store *s);
 
 /* Array handles. */

@@ -65,6 +65,14 @@ static size_t cache_bytes, cache_limit = SIZE_MAX;
 /* Bytes of data buffers handed out and not yet freed (rounded sizes), and
  * the highest that and that plus the cache have been. */
 static atomic_llong live_bytes, peak_live, peak_held;
+/* Bytes this thread allocated since ndt_take_allocated last asked: on the
+ * recording thread, the memory the next task is recorded with. */
+static _Thread_local int64_t allocated_here;
+int64_t ndt_take_allocated(void) {
+  int64_t n = allocated_here;
+  allocated_here = 0;
+  return n;
+}
 static void note_peak(atomic_llong *pk, long long v) {
   long long p = atomic_load(pk);
   while (v > p && !atomic_compare_exchange_weak(pk, &p, v)) {}
@@ -166,6 +174,7 @@ void *ndt_alloc_data(size_t n, int zero) {
   }
   if (!p) return nomem(n);
   if (zero && !zeroed) memset(p, 0, sz);
+  allocated_here += (int64_t)sz;
   long long l = atomic_fetch_add(&live_bytes, (long long)sz) + (long long)sz;
   note_peak(&peak_live, l);
   if (zeroed) {   /* only a fresh buffer raises in use + cached */

@@ -23,6 +23,7 @@ struct ndt_task {
   ndt_store **stores;
   int nstores;
   int ndeps;              /* unfinished predecessors (under lock) */
+  int64_t bytes;          /* data allocated for it when it was recorded */
   ndt_task **succ;        /* tasks waiting for this one (under lock) */
   int nsucc, capsucc;
   ndt_task *next;         /* ready queue link */
@@ -43,6 +44,9 @@ static struct {
   int64_t tile_bytes;
   int64_t inline_elems;
   int64_t max_pending;    /* the recording thread waits when more tasks are pending */
+  int64_t pending_bytes;  /* sum of the pending tasks' bytes */
+  atomic_llong doomed;    /* bytes of stores only pending tasks hold */
+  int64_t max_bytes;      /* ... or when older pending tasks hold more bytes */
 } rt = {.lock = PTHREAD_MUTEX_INITIALIZER,
         .work = PTHREAD_COND_INITIALIZER,
         .done = PTHREAD_COND_INITIALIZER};
@@ -134,6 +138,8 @@ static void memstat_at_exit(void) {
           live / 1048576.0, cached / 1048576.0);
 }
 
+void ndt_rt_doomed(int64_t bytes) { atomic_fetch_add(&rt.doomed, bytes); }
+
 static ndt_status (*flush_hook)(void);
 void ndt_set_flush_hook(ndt_status (*hook)(void)) { flush_hook = hook; }
 #define FLUSH()                              \
@@ -183,6 +189,7 @@ static void complete(ndt_task *t, ndt_status st) {
   if (st != NDT_OK) record_failure(t, st);
   atomic_store(&t->done, 1);
   rt.pending--;
+  rt.pending_bytes -= t->bytes;
   int woke = 0;
   for (int i = 0; i < t->nsucc; i++) {
     ndt_task *s = t->succ[i];
@@ -278,6 +285,9 @@ ndt_status ndt_init(const ndt_config *cfg) {
   /* Bounded look-ahead: a program that records faster than the workers run
    * would otherwise allocate the results of many future steps at once. */
   rt.max_pending = env_int("NDTILE_MAX_PENDING", 16 + 8 * (int64_t)w);
+  /* ... and by bytes: the buffers allocated for pending tasks (their
+   * results) may not exceed a few tiles per worker beyond the newest task */
+  rt.max_bytes = env_int("NDTILE_MAX_PENDING_BYTES", (2 + 2 * (int64_t)w) * rt.tile_bytes);
   ndt_status st = start_workers(w);
   if (st) return st;
   rt.started = 1;
@@ -488,6 +498,8 @@ static ndt_status local_submit(const char *name, ndt_task_fn fn, const void *arg
   ndt_task *t = ndt_malloc(head + arg_size);
   if (!t) return ndt_error(NDT_ERR_NOMEM, "cannot allocate a task for %s", name);
   memset(t, 0, sizeof *t);
+  /* what this thread allocated since the last task: this one's results */
+  int64_t bytes = t->bytes = ndt_take_allocated();
   t->stores = (ndt_store **)(t + 1);
   t->arg = (char *)t + head;
   memcpy(t->arg, arg, arg_size);
@@ -540,14 +552,32 @@ static ndt_status local_submit(const char *name, ndt_task_fn fn, const void *arg
     }
   }
   rt.pending++;
+  rt.pending_bytes += bytes;
   if (t->ndeps == 0) {
     push_ready(t);
     pthread_cond_signal(&rt.work);
   }
-  /* every pending task is ready, running or waiting on one that is, so the
-   * count always drops */
-  while (rt.pending > rt.max_pending) pthread_cond_wait(&rt.done, &rt.lock);
+  /* Bounded look-ahead. Every pending task is ready, running or waiting on
+   * one that is, so the count always drops. In bytes: the results of the
+   * pending tasks and the stores only they still hold (the program dropped
+   * them); both drop to 0 as the tasks before this one finish, and this
+   * one never waits for itself, so a task larger than the bound runs. */
+  atomic_fetch_add(&t->refs, 1);   /* read t->done while waiting */
+  for (;;) {
+    int mine = !atomic_load(&t->done);
+    if (rt.pending > rt.max_pending) {
+      pthread_cond_wait(&rt.done, &rt.lock);
+      continue;
+    }
+    int64_t older = rt.pending_bytes - (mine ? bytes : 0) + atomic_load(&rt.doomed);
+    if (rt.pending - mine > 0 && older > rt.max_bytes) {
+      pthread_cond_wait(&rt.done, &rt.lock);
+      continue;
+    }
+    break;
+  }
   pthread_mutex_unlock(&rt.lock);
+  task_decref(t);
   return NDT_OK;
 }
 

@@ -154,8 +154,18 @@ char *ndt_tile_buffer(ndt_tile *t) {
 
 void ndt_store_incref(ndt_store *s) { atomic_fetch_add(&s->refs, 1); }
 
+void ndt_store_drop_handle(ndt_store *s) {
+  if (atomic_load(&s->refs) < 2 || s->doomed) return;   /* freed right away */
+  int64_t b = 0;
+  for (int64_t i = 0; i < s->ntiles; i++)
+    if (s->tiles[i].data) b += s->tiles[i].len * s->itemsize;
+  s->doomed = b;
+  ndt_rt_doomed(b);
+}
+
 void ndt_store_decref(ndt_store *s) {
   if (!s || atomic_fetch_sub(&s->refs, 1) != 1) return;
+  if (s->doomed) ndt_rt_doomed(-s->doomed);
   for (int64_t i = 0; i < s->ntiles; i++) {
     ndt_tile_release(&s->tiles[i]);
     ndt_free_data_sized(s->tiles[i].data, (size_t)s->tiles[i].len * s->itemsize);
