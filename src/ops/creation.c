@@ -312,6 +312,8 @@ static ndt_status wait_view(const ndt_array *a, int for_write) {
 ndt_status ndt_to_buffer_strided(const ndt_array *a, void *dst, const int64_t *byte_strides) {
   ndt_status st = wait_view(a, 0);
   if (st) return st;
+  /* the host copy takes memory (on first touch): the cache gives it way */
+  ndt_cache_yield((size_t)a->size * ndt_vsize(a));
   host_transfer(a, dst, byte_strides, 1);
   return NDT_OK;
 }

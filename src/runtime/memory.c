@@ -25,20 +25,28 @@ static void *nomem(size_t n) {
   return NULL;
 }
 
+static void cache_yield(size_t n);
+/* Memory outside the tile buffers (a sort's index pairs, a host copy)
+ * takes the cache's place rather than adding to it. */
+#define YIELD_MIN ((size_t)1 << 20)
+
 void *ndt_malloc(size_t n) {
   if (injected_failure()) return nomem(n);
+  cache_yield(n);
   void *p = malloc(n ? n : 1);
   return p ? p : nomem(n);
 }
 
 void *ndt_calloc(size_t count, size_t size) {
   if (injected_failure()) return nomem(count * size);
+  if (size && count >= YIELD_MIN / size) cache_yield(count * size);
   void *p = calloc(count ? count : 1, size ? size : 1);
   return p ? p : nomem(count * size);
 }
 
 void *ndt_realloc(void *p, size_t n) {
   if (injected_failure()) return nomem(n);
+  cache_yield(n);
   void *q = realloc(p, n ? n : 1);
   return q ? q : nomem(n);
 }
@@ -204,6 +212,28 @@ void ndt_free_data_sized(void *p, size_t n) {
   }
   if (p) release(p, sz);
 }
+
+/* Releases cached buffers of n bytes in all, or all of them (nothing for
+ * less than YIELD_MIN: small copies would empty the cache a piece at a
+ * time). */
+static void cache_yield(size_t n) {
+  size_t done = 0;
+  if (n < YIELD_MIN) return;
+  while (done < n) {
+    pthread_mutex_lock(&cache_lock);
+    cached *c = cache_head;
+    if (c) {
+      cache_head = c->next;
+      cache_bytes -= c->size;
+    }
+    pthread_mutex_unlock(&cache_lock);
+    if (!c) return;
+    done += c->size;
+    release(c, c->size);
+  }
+}
+
+void ndt_cache_yield(size_t n) { cache_yield(n); }
 
 /* Frees cached buffers until the cache fits its limit. */
 void ndt_trim_cache(void) {
