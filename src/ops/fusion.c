@@ -292,6 +292,10 @@ int ndt_fuse_try(const ndt_ew_arg *proto, int nin, const ndt_array *const *in, i
     ndt_free(res);
     return st;
   }
+  /* the group's own array is no handle: once the program drops `user`,
+   * the result counts as doomed while tasks still hold it */
+  res->internal = 1;
+  atomic_fetch_sub(&res->store->handles, 1);
   fop *f = &cur->ops[cur->nops];
   f->loop = proto->loop;
   f->name = proto->name;

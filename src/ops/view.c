@@ -10,6 +10,7 @@ ndt_array *ndt_array_alloc(void) {
     a->store = NULL;
     a->part = 0;
     a->weak = 0;
+    a->internal = 0;
     a->ndim = 0;
     a->offset = 0;
     a->size = 1;
@@ -53,6 +54,7 @@ ndt_status ndt_array_view(ndt_array **out, const ndt_array *a) {
   ndt_array *v = ndt_array_alloc();
   if (!v) return NDT_ERR_NOMEM;
   memcpy(v, a, sizeof *v);
+  v->internal = 0;
   ndt_store_incref(v->store);
   atomic_fetch_add(&v->store->handles, 1);
   *out = v;
@@ -61,7 +63,8 @@ ndt_status ndt_array_view(ndt_array **out, const ndt_array *a) {
 
 void ndt_free(ndt_array *a) {
   if (!a) return;
-  if (a->store && atomic_fetch_sub(&a->store->handles, 1) == 1) ndt_store_drop_handle(a->store);
+  if (a->store && !a->internal && atomic_fetch_sub(&a->store->handles, 1) == 1)
+    ndt_store_drop_handle(a->store);
   ndt_store_decref(a->store);
   ndt_mfree(a);
 }
