@@ -329,8 +329,9 @@ ndt_status ndt_init(const ndt_config *cfg) {
   /* glibc raises its mmap threshold (up to 32 MiB) after a large block is
    * freed, and then keeps later blocks of that size in the heap after they
    * are freed: the host arrays an ndtile program converts and drops would
-   * stay resident. A fixed threshold returns them at once. */
-  if (!trace_checked && !getenv("MALLOC_MMAP_THRESHOLD_")) mallopt(M_MMAP_THRESHOLD, 1 << 20);
+   * stay resident. Fixing it at its initial value (128 KiB) returns them
+   * at once. */
+  if (!trace_checked && !getenv("MALLOC_MMAP_THRESHOLD_")) mallopt(M_MMAP_THRESHOLD, 128 << 10);
 #endif
   if (!trace_checked && getenv("NDTILE_CACHE_BYTES"))
     ndt_set_cache_limit(env_int("NDTILE_CACHE_BYTES", 0));
