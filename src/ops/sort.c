@@ -6,7 +6,9 @@
  * blocks of the other axes (tiled by the usual rule, treating a whole line as
  * one element), so every line lies whole inside one task and results do not
  * depend on the number of workers. Each line is gathered into scratch, sorted
- * as (key, index) pairs and written to the result.
+ * as (key, index) pairs (keys alone when no indices are wanted: the sort is
+ * stable, so the bits are the same, in half the scratch) and written to the
+ * result.
  *
  * axis = NDT_SORT_FLATTEN sorts the C-order flattened array as one line in a
  * single task. A parallel version (sort per tile, then merge) is a later
@@ -26,21 +28,21 @@
 
 /* Sorts keys k[0..n) stably, moving the indices ix along; kt and it are
  * scratch of the same sizes. */
-#define DEF_SORT(NAME, T, LT)                                                          \
+#define DEF_SORT(NAME, T, LT, IX)                                                      \
   static void NAME(void *kv, int64_t *ix, void *ktv, int64_t *it, int64_t n) {         \
     T *k = kv, *kt = ktv;                                                              \
     for (int64_t lo = 0; lo < n; lo += RUN) {                                          \
       int64_t hi = lo + RUN < n ? lo + RUN : n;                                        \
       for (int64_t j = lo + 1; j < hi; j++) {                                          \
         T x = k[j];                                                                    \
-        int64_t xi = ix[j], m = j;                                                     \
+        int64_t xi = IX ? ix[j] : 0, m = j;                                            \
         while (m > lo && LT(x, k[m - 1])) {                                            \
           k[m] = k[m - 1];                                                             \
-          ix[m] = ix[m - 1];                                                           \
+          if (IX) ix[m] = ix[m - 1];                                                   \
           m--;                                                                         \
         }                                                                              \
         k[m] = x;                                                                      \
-        ix[m] = xi;                                                                    \
+        if (IX) ix[m] = xi;                                                            \
       }                                                                                \
     }                                                                                  \
     T *src = k, *dst = kt;                                                             \
@@ -52,19 +54,27 @@
         while (a < mid && b < hi) {                                                    \
           if (LT(src[b], src[a])) {                                                    \
             dst[o] = src[b];                                                           \
-            di[o++] = si[b++];                                                         \
+            if (IX) di[o] = si[b];                                                     \
+            o++;                                                                       \
+            b++;                                                                       \
           } else {                                                                     \
             dst[o] = src[a];                                                           \
-            di[o++] = si[a++];                                                         \
+            if (IX) di[o] = si[a];                                                     \
+            o++;                                                                       \
+            a++;                                                                       \
           }                                                                            \
         }                                                                              \
         while (a < mid) {                                                              \
           dst[o] = src[a];                                                             \
-          di[o++] = si[a++];                                                           \
+          if (IX) di[o] = si[a];                                                       \
+          o++;                                                                         \
+          a++;                                                                         \
         }                                                                              \
         while (b < hi) {                                                               \
           dst[o] = src[b];                                                             \
-          di[o++] = si[b++];                                                           \
+          if (IX) di[o] = si[b];                                                       \
+          o++;                                                                         \
+          b++;                                                                         \
         }                                                                              \
       }                                                                                \
       T *t = src; src = dst; dst = t;                                                  \
@@ -72,28 +82,45 @@
     }                                                                                  \
     if (src != k) {                                                                    \
       memcpy(k, src, (size_t)n * sizeof(T));                                           \
-      memcpy(ix, si, (size_t)n * 8);                                                   \
+      if (IX) memcpy(ix, si, (size_t)n * 8);                                           \
     }                                                                                  \
   }
 
-DEF_SORT(sort_b, uint8_t, LT_NUM)
-DEF_SORT(sort_i8, int8_t, LT_NUM)
-DEF_SORT(sort_i16, int16_t, LT_NUM)
-DEF_SORT(sort_i32, int32_t, LT_NUM)
-DEF_SORT(sort_i64, int64_t, LT_NUM)
-DEF_SORT(sort_u8, uint8_t, LT_NUM)
-DEF_SORT(sort_u16, uint16_t, LT_NUM)
-DEF_SORT(sort_u32, uint32_t, LT_NUM)
-DEF_SORT(sort_u64, uint64_t, LT_NUM)
-DEF_SORT(sort_f32, float, LT_FLT)
-DEF_SORT(sort_f64, double, LT_FLT)
-DEF_SORT(sort_c64, cpx64, LT_CPX)
-DEF_SORT(sort_c128, cpx128, LT_CPX)
+DEF_SORT(sort_b, uint8_t, LT_NUM, 1)
+DEF_SORT(sortk_b, uint8_t, LT_NUM, 0)
+DEF_SORT(sort_i8, int8_t, LT_NUM, 1)
+DEF_SORT(sortk_i8, int8_t, LT_NUM, 0)
+DEF_SORT(sort_i16, int16_t, LT_NUM, 1)
+DEF_SORT(sortk_i16, int16_t, LT_NUM, 0)
+DEF_SORT(sort_i32, int32_t, LT_NUM, 1)
+DEF_SORT(sortk_i32, int32_t, LT_NUM, 0)
+DEF_SORT(sort_i64, int64_t, LT_NUM, 1)
+DEF_SORT(sortk_i64, int64_t, LT_NUM, 0)
+DEF_SORT(sort_u8, uint8_t, LT_NUM, 1)
+DEF_SORT(sortk_u8, uint8_t, LT_NUM, 0)
+DEF_SORT(sort_u16, uint16_t, LT_NUM, 1)
+DEF_SORT(sortk_u16, uint16_t, LT_NUM, 0)
+DEF_SORT(sort_u32, uint32_t, LT_NUM, 1)
+DEF_SORT(sortk_u32, uint32_t, LT_NUM, 0)
+DEF_SORT(sort_u64, uint64_t, LT_NUM, 1)
+DEF_SORT(sortk_u64, uint64_t, LT_NUM, 0)
+DEF_SORT(sort_f32, float, LT_FLT, 1)
+DEF_SORT(sortk_f32, float, LT_FLT, 0)
+DEF_SORT(sort_f64, double, LT_FLT, 1)
+DEF_SORT(sortk_f64, double, LT_FLT, 0)
+DEF_SORT(sort_c64, cpx64, LT_CPX, 1)
+DEF_SORT(sortk_c64, cpx64, LT_CPX, 0)
+DEF_SORT(sort_c128, cpx128, LT_CPX, 1)
+DEF_SORT(sortk_c128, cpx128, LT_CPX, 0)
 
 typedef void (*sort_fn)(void *, int64_t *, void *, int64_t *, int64_t);
 static const sort_fn sort_fns[NDT_NTYPES] = {
   sort_b, sort_i8, sort_i16, sort_i32, sort_i64, sort_u8, sort_u16, sort_u32, sort_u64,
   sort_f32, sort_f64, sort_c64, sort_c128};
+/* the same without indices (a sort of values: stable, so the same bits) */
+static const sort_fn sortk_fns[NDT_NTYPES] = {
+  sortk_b, sortk_i8, sortk_i16, sortk_i32, sortk_i64, sortk_u8, sortk_u16, sortk_u32,
+  sortk_u64, sortk_f32, sortk_f64, sortk_c64, sortk_c128};
 
 /* Introselect: moves keys so that k[kk] is the element a full sort would put
  * there, keys before it not greater and keys after it not less (moving the
@@ -199,19 +226,19 @@ static ndt_status sort_task(void *p, int worker) {
   int64_t is = bi.st[nd - 1], os = bo.st[nd - 1];
   /* sort: keys, indices and scratch for both; partition: keys (and indices
    * for argpartition) only */
-  int part = a->nkth > 0, wix = !part || a->want_indices;
+  int part = a->nkth > 0, wix = a->want_indices;
   /* partition of values into a contiguous output: select in the output */
   int inplace = part && !wix && os == sz && osz == sz;
-  size_t per = inplace ? 0 : part ? (size_t)sz + (wix ? 8 : 0) : 2 * (size_t)sz + 16;
+  size_t per = inplace ? 0 : part ? (size_t)sz + (wix ? 8 : 0) : 2 * ((size_t)sz + (wix ? 8 : 0));
   char *kb = inplace ? NULL : ndt_malloc((size_t)n * per);
   if (!kb && !inplace) {
     ndt_unbind(&a->in, &bi, 0);
     ndt_unbind(&a->out, &bo, 0);
     return NDT_ERR_NOMEM;
   }
-  int64_t *ix = wix ? (int64_t *)kb : NULL, *it = part ? NULL : ix + n;
+  int64_t *ix = wix ? (int64_t *)kb : NULL, *it = part || !wix ? NULL : ix + n;
   char *keys = wix ? (char *)(ix + (part ? n : 2 * n)) : kb, *kt = part ? NULL : keys + n * sz;
-  sort_fn fn = sort_fns[a->in.dtype];
+  sort_fn fn = (wix ? sort_fns : sortk_fns)[a->in.dtype];
   int64_t idx[NDT_MAXDIMS] = {0};
   for (int64_t l = 0; l < lines; l++) {
     const char *ip = bi.ptr;
