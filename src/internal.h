@@ -33,6 +33,8 @@ void ndt_free_data_sized(void *p, size_t n);
 void ndt_release_cache(void);
 /* Frees cached buffers beyond the cache's limit; sets the limit. */
 void ndt_trim_cache(void);
+/* A host array of `bytes` was copied in (see memory.c: the mmap threshold). */
+void ndt_host_array_seen(size_t bytes);
 /* Releases n bytes of cached buffers: other memory is about to take n. */
 void ndt_cache_yield(size_t n);
 void ndt_set_cache_limit(int64_t bytes);

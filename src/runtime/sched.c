@@ -6,7 +6,6 @@
  * writer also waits for the readers since then. All graph state is guarded
  * by one lock; tasks are coarse (a tile's worth of work), so it is rarely
  * contended. */
-#include <malloc.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -325,14 +324,6 @@ ndt_status ndt_init(const ndt_config *cfg) {
     atexit(trace_at_exit);
   }
   if (!trace_checked && getenv("NDTILE_MEMSTAT")) atexit(memstat_at_exit);
-#ifdef M_MMAP_THRESHOLD
-  /* glibc raises its mmap threshold (up to 32 MiB) after a large block is
-   * freed, and then keeps later blocks of that size in the heap after they
-   * are freed: the host arrays an ndtile program converts and drops would
-   * stay resident. Fixing it at its initial value (128 KiB) returns them
-   * at once. */
-  if (!trace_checked && !getenv("MALLOC_MMAP_THRESHOLD_")) mallopt(M_MMAP_THRESHOLD, 128 << 10);
-#endif
   if (!trace_checked && getenv("NDTILE_CACHE_BYTES"))
     ndt_set_cache_limit(env_int("NDTILE_CACHE_BYTES", 0));
   trace_checked = 1;
