@@ -309,8 +309,9 @@ ndt_status ndt_init(const ndt_config *cfg) {
    * would otherwise allocate the results of many future steps at once. */
   rt.max_pending = env_int("NDTILE_MAX_PENDING", 16 + 8 * (int64_t)w);
   /* ... and by bytes: the buffers allocated for pending tasks (their
-   * results) may not exceed a few tiles per worker beyond the newest task */
-  rt.max_bytes = env_int("NDTILE_MAX_PENDING_BYTES", (2 + 2 * (int64_t)w) * rt.tile_bytes);
+   * results, and stores only they still hold) may not exceed a tile per
+   * worker and one more beyond the newest task */
+  rt.max_bytes = env_int("NDTILE_MAX_PENDING_BYTES", (1 + (int64_t)w) * rt.tile_bytes);
   ndt_status st = start_workers(w);
   if (st) return st;
   rt.started = 1;
