@@ -1409,8 +1409,13 @@ static PyObject *f_from_buffer(PyObject *m, PyObject *args) {
     shape[k] = view.shape[k];
     strides[k] = view.strides ? view.strides[k] : 0;
   }
-  RETURN_NEW(ndt_from_buffer(&r, t, view.ndim, shape, view.buf, view.strides ? strides : NULL));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_from_buffer(&r, t, view.ndim, shape, view.buf,
+                            view.strides ? strides : NULL));
+  /* the copy is made: release the buffer, or the source array leaks */
   PyBuffer_Release(&view);
+  return wrap_status(st, r);
 }
 
 /* Inputs of a ufunc: Arrays, or Python scalars (weak). op: the ufunc (for

@@ -31,6 +31,20 @@ void *ndt_alloc_data(size_t n, int zero);
 void ndt_free_data_sized(void *p, size_t n);
 /* Returns every cached buffer to the system. */
 void ndt_release_cache(void);
+/* Frees cached buffers beyond the cache's limit; sets the limit. */
+void ndt_trim_cache(void);
+/* A host array of `bytes` was copied in (see memory.c: the mmap threshold). */
+void ndt_host_array_seen(size_t bytes);
+/* Releases n bytes of cached buffers: other memory is about to take n. */
+void ndt_cache_yield(size_t n);
+void ndt_set_cache_limit(int64_t bytes);
+/* Bytes of data buffers in use and cached now, and the peaks of in use and
+ * of in use + cached. */
+/* Adds to the bytes of stores only pending tasks still hold (sched.c). */
+void ndt_rt_doomed(int64_t bytes);
+/* Bytes of data buffers the calling thread allocated since the last call. */
+int64_t ndt_take_allocated(void);
+void ndt_mem_stats(int64_t *live, int64_t *cached, int64_t *peak_live, int64_t *peak_held);
 
 /* ---- ranks (runtime/comm.c) ------------------------------------------
  * Under MPI the recording thread moves bytes with these; both sides call
@@ -87,6 +101,8 @@ typedef struct {
  * NumPy's views are into a buffer. */
 typedef struct ndt_store {
   atomic_long refs;
+  atomic_long handles;    /* the ndt_arrays on it (refs also counts tasks') */
+  int64_t doomed;         /* bytes counted in the runtime's doomed bytes */
   ndt_dtype dtype;
   int itemsize;
   int zero;               /* created zeroed: a buffer made at first use is zeroed too */
@@ -102,6 +118,7 @@ struct ndt_array {
   int part;         /* byte offset within an element: 0, or half a complex for .imag */
   int ndim;
   int weak;
+  int internal;     /* held by the runtime (a fused group), not a handle */
   int64_t offset;  /* elements */
   int64_t size;
   int64_t shape[NDT_MAXDIMS];
@@ -120,8 +137,13 @@ static inline int64_t ndt_store_tile_of(const ndt_store *s, int64_t f) {
 }
 
 /* Creates a store of `size` elements tiled for `shape`; allocates the tiles
- * this rank owns - every tile on one rank - (zeroed when zero != 0); others
- * get a buffer at first use (ndt_tile_buffer). Reference count 1. */
+ * this rank owns - every tile on one rank - (zeroed when zero & 1); others
+ * get a buffer at first use (ndt_tile_buffer). With zero & NDT_STORE_LAZY
+ * no tile gets a buffer now: the first task that uses a tile allocates it
+ * when it runs (a fused group's results: the dead ones are never written,
+ * the live ones take memory only once their tasks start).
+ * Reference count 1. */
+#define NDT_STORE_LAZY 2
 ndt_status ndt_store_new(ndt_store **out, ndt_dtype t, int ndim, const int64_t *shape,
                          int zero);
 /* The host buffer of a tile this rank does not own, allocated on first use
@@ -130,6 +152,9 @@ char *ndt_tile_buffer(ndt_tile *t);
 /* A one-tile byte store for a runtime-private buffer (reduction partials). */
 ndt_status ndt_store_new_bytes(ndt_store **out, int64_t nbytes);
 void ndt_store_incref(ndt_store *s);
+/* The last ndt_array on s is going: if tasks still hold it, its memory is
+ * counted as doomed (freed once they finish) until it is freed. */
+void ndt_store_drop_handle(ndt_store *s);
 void ndt_store_decref(ndt_store *s);
 
 /* Array handles. */

@@ -297,6 +297,7 @@ ndt_status ndt_from_buffer(ndt_array **out, ndt_dtype t, int ndim, const int64_t
     byte_strides = cs;
   }
   host_transfer(r, (char *)data, byte_strides, 0);
+  ndt_host_array_seen((size_t)r->size * ndt_traits[t].size);
   *out = r;
   return NDT_OK;
 }
@@ -312,6 +313,8 @@ static ndt_status wait_view(const ndt_array *a, int for_write) {
 ndt_status ndt_to_buffer_strided(const ndt_array *a, void *dst, const int64_t *byte_strides) {
   ndt_status st = wait_view(a, 0);
   if (st) return st;
+  /* the host copy takes memory (on first touch): the cache gives it way */
+  ndt_cache_yield((size_t)a->size * ndt_vsize(a));
   host_transfer(a, dst, byte_strides, 1);
   return NDT_OK;
 }
@@ -334,6 +337,8 @@ ndt_status ndt_get_item(const ndt_array *a, const int64_t *index, void *dst) {
   ndt_status st = ndt_wait_tiles(a->store, t, t, 0);
   if (st) return st;
   const ndt_tile *tl = &a->store->tiles[t];
+  if (!tl->data)   /* a lazy tile whose first task could not get memory */
+    return ndt_error(NDT_ERR_NOMEM, "the array's memory could not be allocated");
   memcpy(dst, tl->data + (f - tl->start) * a->store->itemsize + a->part, ndt_vsize(a));
   return NDT_OK;
 }

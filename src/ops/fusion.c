@@ -195,18 +195,14 @@ ndt_status ndt_flush(void) {
   flushing = 1;
   fgroup *g = cur;
   cur = NULL;
-  /* alive: someone besides the group holds the result, and no later op of
-   * the group writes the same array (that op's value is the one that stays) */
+  /* alive: the program holds an array on the result (the group's own are
+   * no handles), and no later op of the group writes the same array (that
+   * op's value is the one that stays) */
   for (int k = 0; k < g->nops; k++) {
     ndt_store *s = g->ops[k].out->store;
-    int held = 0, later = 0;
-    for (int j = 0; j < g->nops; j++)
-      if (g->ops[j].out->store == s) {
-        held++;
-        later |= j > k;
-      }
-    for (int e = 0; e < g->next; e++) held += g->ext[e].store == s;
-    g->ops[k].alive = !later && atomic_load(&s->refs) > held;
+    int later = 0;
+    for (int j = k + 1; j < g->nops; j++) later |= g->ops[j].out->store == s;
+    g->ops[k].alive = !later && atomic_load(&s->handles) > 0;
   }
   int any = 0;
   for (int k = g->nops - 1; k >= 0; k--) {
@@ -358,8 +354,10 @@ int ndt_fuse_try(const ndt_ew_arg *proto, int nin, const ndt_array *const *in, i
     cur = g;
   }
   ndt_array *res, *user = NULL;
+  /* a fresh result has no memory yet: most of a group's results are dead by
+   * the flush, and the live ones get theirs from the tasks recorded on them */
   ndt_status st = dst ? ndt_array_view(&res, dst)
-                      : ndt_array_new(&res, proto->loop_out, nd, shape, 0);
+                      : ndt_array_new(&res, proto->loop_out, nd, shape, NDT_STORE_LAZY);
   if (st) return st;
   if (!dst) {
     st = ndt_array_view(&user, res);
@@ -368,6 +366,11 @@ int ndt_fuse_try(const ndt_ew_arg *proto, int nin, const ndt_array *const *in, i
       return st;
     }
   }
+  /* the group's own array is no handle: once the program drops `user` (or
+   * its array written in place), the store counts as doomed while tasks
+   * still hold it */
+  res->internal = 1;
+  atomic_fetch_sub(&res->store->handles, 1);
   fop *f = &cur->ops[cur->nops];
   f->loop = proto->loop;
   f->name = proto->name;

@@ -8,7 +8,9 @@
  * blocks of the other axes (tiled by the usual rule, treating a whole line as
  * one element), so every line lies whole inside one task and results do not
  * depend on the number of workers. Each line is gathered into scratch, sorted
- * as (key, index) pairs and written to the result.
+ * as (key, index) pairs (keys alone when no indices are wanted: the sort is
+ * stable, so the bits are the same, in half the scratch) and written to the
+ * result.
  *
  * axis = NDT_SORT_FLATTEN sorts the C-order flattened array as one line in a
  * single task. A parallel version (sort per tile, then merge) is a later
@@ -28,21 +30,21 @@
 
 /* Sorts keys k[0..n) stably, moving the indices ix along; kt and it are
  * scratch of the same sizes. */
-#define DEF_SORT(NAME, T, LT)                                                          \
+#define DEF_SORT(NAME, T, LT, IX)                                                      \
   static void NAME(void *kv, int64_t *ix, void *ktv, int64_t *it, int64_t n) {         \
     T *k = kv, *kt = ktv;                                                              \
     for (int64_t lo = 0; lo < n; lo += RUN) {                                          \
       int64_t hi = lo + RUN < n ? lo + RUN : n;                                        \
       for (int64_t j = lo + 1; j < hi; j++) {                                          \
         T x = k[j];                                                                    \
-        int64_t xi = ix[j], m = j;                                                     \
+        int64_t xi = IX ? ix[j] : 0, m = j;                                            \
         while (m > lo && LT(x, k[m - 1])) {                                            \
           k[m] = k[m - 1];                                                             \
-          ix[m] = ix[m - 1];                                                           \
+          if (IX) ix[m] = ix[m - 1];                                                   \
           m--;                                                                         \
         }                                                                              \
         k[m] = x;                                                                      \
-        ix[m] = xi;                                                                    \
+        if (IX) ix[m] = xi;                                                            \
       }                                                                                \
     }                                                                                  \
     T *src = k, *dst = kt;                                                             \
@@ -54,19 +56,27 @@
         while (a < mid && b < hi) {                                                    \
           if (LT(src[b], src[a])) {                                                    \
             dst[o] = src[b];                                                           \
-            di[o++] = si[b++];                                                         \
+            if (IX) di[o] = si[b];                                                     \
+            o++;                                                                       \
+            b++;                                                                       \
           } else {                                                                     \
             dst[o] = src[a];                                                           \
-            di[o++] = si[a++];                                                         \
+            if (IX) di[o] = si[a];                                                     \
+            o++;                                                                       \
+            a++;                                                                       \
           }                                                                            \
         }                                                                              \
         while (a < mid) {                                                              \
           dst[o] = src[a];                                                             \
-          di[o++] = si[a++];                                                           \
+          if (IX) di[o] = si[a];                                                       \
+          o++;                                                                         \
+          a++;                                                                         \
         }                                                                              \
         while (b < hi) {                                                               \
           dst[o] = src[b];                                                             \
-          di[o++] = si[b++];                                                           \
+          if (IX) di[o] = si[b];                                                       \
+          o++;                                                                         \
+          b++;                                                                         \
         }                                                                              \
       }                                                                                \
       T *t = src; src = dst; dst = t;                                                  \
@@ -74,93 +84,45 @@
     }                                                                                  \
     if (src != k) {                                                                    \
       memcpy(k, src, (size_t)n * sizeof(T));                                           \
-      memcpy(ix, si, (size_t)n * 8);                                                   \
+      if (IX) memcpy(ix, si, (size_t)n * 8);                                           \
     }                                                                                  \
   }
 
-/* The same merge sort on keys alone (sort without indices). */
-#define DEF_KSORT(NAME, T, LT)                                                          \
-  static void NAME(void *kv, void *ktv, int64_t n) {                                  \
-    T *k = kv, *kt = ktv;                                                              \
-    for (int64_t lo = 0; lo < n; lo += RUN) {                                          \
-      int64_t hi = lo + RUN < n ? lo + RUN : n;                                        \
-      for (int64_t j = lo + 1; j < hi; j++) {                                          \
-        T x = k[j];                                                                    \
-        int64_t m = j;                                                                 \
-        while (m > lo && LT(x, k[m - 1])) {                                            \
-          k[m] = k[m - 1];                                                             \
-          m--;                                                                         \
-        }                                                                              \
-        k[m] = x;                                                                      \
-      }                                                                                \
-    }                                                                                  \
-    T *src = k, *dst = kt;                                                             \
-    for (int64_t w = RUN; w < n; w *= 2) {                                             \
-      for (int64_t lo = 0; lo < n; lo += 2 * w) {                                      \
-        int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;   \
-        int64_t a = lo, b = mid, o = lo;                                               \
-        while (a < mid && b < hi) {                                                    \
-          if (LT(src[b], src[a])) {                                                    \
-            dst[o] = src[b];                                                           \
-            o++, b++;                                                                  \
-          } else {                                                                     \
-            dst[o] = src[a];                                                           \
-            o++, a++;                                                                  \
-          }                                                                            \
-        }                                                                              \
-        while (a < mid) {                                                              \
-          dst[o] = src[a];                                                             \
-          o++, a++;                                                                    \
-        }                                                                              \
-        while (b < hi) {                                                               \
-          dst[o] = src[b];                                                             \
-          o++, b++;                                                                    \
-        }                                                                              \
-      }                                                                                \
-      T *t = src; src = dst; dst = t;                                                  \
-    }                                                                                  \
-    if (src != k) {                                                                    \
-      memcpy(k, src, (size_t)n * sizeof(T));                                           \
-    }                                                                                  \
-  }
-
-DEF_SORT(sort_b, uint8_t, LT_NUM)
-DEF_SORT(sort_i8, int8_t, LT_NUM)
-DEF_SORT(sort_i16, int16_t, LT_NUM)
-DEF_SORT(sort_i32, int32_t, LT_NUM)
-DEF_SORT(sort_i64, int64_t, LT_NUM)
-DEF_SORT(sort_u8, uint8_t, LT_NUM)
-DEF_SORT(sort_u16, uint16_t, LT_NUM)
-DEF_SORT(sort_u32, uint32_t, LT_NUM)
-DEF_SORT(sort_u64, uint64_t, LT_NUM)
-DEF_SORT(sort_f32, float, LT_FLT)
-DEF_SORT(sort_f64, double, LT_FLT)
-DEF_SORT(sort_c64, cpx64, LT_CPX)
-DEF_SORT(sort_c128, cpx128, LT_CPX)
-
-DEF_KSORT(ksort_b, uint8_t, LT_NUM)
-DEF_KSORT(ksort_i8, int8_t, LT_NUM)
-DEF_KSORT(ksort_i16, int16_t, LT_NUM)
-DEF_KSORT(ksort_i32, int32_t, LT_NUM)
-DEF_KSORT(ksort_i64, int64_t, LT_NUM)
-DEF_KSORT(ksort_u8, uint8_t, LT_NUM)
-DEF_KSORT(ksort_u16, uint16_t, LT_NUM)
-DEF_KSORT(ksort_u32, uint32_t, LT_NUM)
-DEF_KSORT(ksort_u64, uint64_t, LT_NUM)
-DEF_KSORT(ksort_f32, float, LT_FLT)
-DEF_KSORT(ksort_f64, double, LT_FLT)
-DEF_KSORT(ksort_c64, cpx64, LT_CPX)
-DEF_KSORT(ksort_c128, cpx128, LT_CPX)
-
-typedef void (*ksort_fn)(void *, void *, int64_t);
-static const ksort_fn ksort_fns[NDT_NTYPES] = {
-  ksort_b, ksort_i8, ksort_i16, ksort_i32, ksort_i64, ksort_u8, ksort_u16, ksort_u32,
-  ksort_u64, ksort_f32, ksort_f64, ksort_c64, ksort_c128};
+DEF_SORT(sort_b, uint8_t, LT_NUM, 1)
+DEF_SORT(sortk_b, uint8_t, LT_NUM, 0)
+DEF_SORT(sort_i8, int8_t, LT_NUM, 1)
+DEF_SORT(sortk_i8, int8_t, LT_NUM, 0)
+DEF_SORT(sort_i16, int16_t, LT_NUM, 1)
+DEF_SORT(sortk_i16, int16_t, LT_NUM, 0)
+DEF_SORT(sort_i32, int32_t, LT_NUM, 1)
+DEF_SORT(sortk_i32, int32_t, LT_NUM, 0)
+DEF_SORT(sort_i64, int64_t, LT_NUM, 1)
+DEF_SORT(sortk_i64, int64_t, LT_NUM, 0)
+DEF_SORT(sort_u8, uint8_t, LT_NUM, 1)
+DEF_SORT(sortk_u8, uint8_t, LT_NUM, 0)
+DEF_SORT(sort_u16, uint16_t, LT_NUM, 1)
+DEF_SORT(sortk_u16, uint16_t, LT_NUM, 0)
+DEF_SORT(sort_u32, uint32_t, LT_NUM, 1)
+DEF_SORT(sortk_u32, uint32_t, LT_NUM, 0)
+DEF_SORT(sort_u64, uint64_t, LT_NUM, 1)
+DEF_SORT(sortk_u64, uint64_t, LT_NUM, 0)
+DEF_SORT(sort_f32, float, LT_FLT, 1)
+DEF_SORT(sortk_f32, float, LT_FLT, 0)
+DEF_SORT(sort_f64, double, LT_FLT, 1)
+DEF_SORT(sortk_f64, double, LT_FLT, 0)
+DEF_SORT(sort_c64, cpx64, LT_CPX, 1)
+DEF_SORT(sortk_c64, cpx64, LT_CPX, 0)
+DEF_SORT(sort_c128, cpx128, LT_CPX, 1)
+DEF_SORT(sortk_c128, cpx128, LT_CPX, 0)
 
 typedef void (*sort_fn)(void *, int64_t *, void *, int64_t *, int64_t);
 static const sort_fn sort_fns[NDT_NTYPES] = {
   sort_b, sort_i8, sort_i16, sort_i32, sort_i64, sort_u8, sort_u16, sort_u32, sort_u64,
   sort_f32, sort_f64, sort_c64, sort_c128};
+/* the same without indices (a sort of values: stable, so the same bits) */
+static const sort_fn sortk_fns[NDT_NTYPES] = {
+  sortk_b, sortk_i8, sortk_i16, sortk_i32, sortk_i64, sortk_u8, sortk_u16, sortk_u32,
+  sortk_u64, sortk_f32, sortk_f64, sortk_c64, sortk_c128};
 
 /* ---- LSD radix sort of integer and float keys ---------------------------
  * Stable, so it serves every kind, and linear: a few passes of 8 or 11 bits.
@@ -374,12 +336,12 @@ static ndt_status sort_task(void *p, int worker) {
   int nd = a->in.ndim, sz = ndt_vsize(&a->in), osz = ndt_vsize(&a->out);
   int64_t n = a->in.shape[nd - 1], lines = a->in.size / n;
   int64_t is = bi.st[nd - 1], os = bo.st[nd - 1];
-  /* sort: keys (and indices for argsort) and scratch for them; partition:
-   * keys (and indices for argpartition) only */
+  /* sort: keys, indices and scratch for both; partition: keys (and indices
+   * for argpartition) only */
   int part = a->nkth > 0, wix = a->want_indices;
   /* partition of values into a contiguous output: select in the output */
   int inplace = part && !wix && os == sz && osz == sz;
-  size_t per = inplace ? 0 : (part ? 1 : 2) * ((size_t)sz + (wix ? 8 : 0));
+  size_t per = inplace ? 0 : part ? (size_t)sz + (wix ? 8 : 0) : 2 * ((size_t)sz + (wix ? 8 : 0));
   char *kb = inplace ? NULL : ndt_malloc((size_t)n * per);
   if (!kb && !inplace) {
     ndt_unbind(&a->in, &bi, 0);
@@ -388,7 +350,7 @@ static ndt_status sort_task(void *p, int worker) {
   }
   int64_t *ix = wix ? (int64_t *)kb : NULL, *it = part || !wix ? NULL : ix + n;
   char *keys = wix ? (char *)(ix + (part ? n : 2 * n)) : kb, *kt = part ? NULL : keys + n * sz;
-  sort_fn fn = sort_fns[a->in.dtype];
+  sort_fn fn = (wix ? sort_fns : sortk_fns)[a->in.dtype];
   int64_t idx[NDT_MAXDIMS] = {0};
   for (int64_t l = 0; l < lines; l++) {
     const char *ip = bi.ptr;
@@ -403,13 +365,10 @@ static ndt_status sort_task(void *p, int worker) {
       for (int64_t j = 0; j < n; j++) memcpy(keys + j * sz, ip + j * is, (size_t)sz);
     if (wix)
       for (int64_t j = 0; j < n; j++) ix[j] = j;
-    if (!part && n >= RADIX_MIN && radix_fns[a->in.dtype] &&
-        radix_fns[a->in.dtype](keys, ix, kt, it, n) == 0) {
-      /* sorted */
-    } else if (!part && wix) {
-      fn(keys, ix, kt, it, n);
-    } else if (!part) {
-      ksort_fns[a->in.dtype](keys, kt, n);
+    if (!part) {
+      if (n < RADIX_MIN || !radix_fns[a->in.dtype] ||
+          radix_fns[a->in.dtype](keys, ix, kt, it, n) != 0)
+        fn(keys, ix, kt, it, n);
     } else {
       /* ascending kth, each searched between the previous kth and the
        * nearest split found so far above it */

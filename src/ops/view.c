@@ -10,6 +10,7 @@ ndt_array *ndt_array_alloc(void) {
     a->store = NULL;
     a->part = 0;
     a->weak = 0;
+    a->internal = 0;
     a->ndim = 0;
     a->offset = 0;
     a->size = 1;
@@ -42,6 +43,7 @@ ndt_status ndt_array_new(ndt_array **out, ndt_dtype t, int ndim, const int64_t *
     ndt_mfree(a);
     return st;
   }
+  atomic_fetch_add(&a->store->handles, 1);
   a->dtype = t;
   set_contiguous(a, ndim, shape);
   *out = a;
@@ -52,13 +54,17 @@ ndt_status ndt_array_view(ndt_array **out, const ndt_array *a) {
   ndt_array *v = ndt_array_alloc();
   if (!v) return NDT_ERR_NOMEM;
   memcpy(v, a, sizeof *v);
+  v->internal = 0;
   ndt_store_incref(v->store);
+  atomic_fetch_add(&v->store->handles, 1);
   *out = v;
   return NDT_OK;
 }
 
 void ndt_free(ndt_array *a) {
   if (!a) return;
+  if (a->store && !a->internal && atomic_fetch_sub(&a->store->handles, 1) == 1)
+    ndt_store_drop_handle(a->store);
   ndt_store_decref(a->store);
   ndt_mfree(a);
 }

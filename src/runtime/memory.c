@@ -1,4 +1,5 @@
 /* memory.c - every allocation the library makes, with failure injection. */
+#include <malloc.h>
 #include <pthread.h>
 #include <sys/mman.h>
 #include <stdint.h>
@@ -25,36 +26,95 @@ static void *nomem(size_t n) {
   return NULL;
 }
 
+static void cache_yield(size_t n);
+/* Memory outside the tile buffers (a sort's index pairs, a host copy)
+ * takes the cache's place rather than adding to it. */
+#define YIELD_MIN ((size_t)1 << 20)
+
 void *ndt_malloc(size_t n) {
   if (injected_failure()) return nomem(n);
+  cache_yield(n);
   void *p = malloc(n ? n : 1);
   return p ? p : nomem(n);
 }
 
 void *ndt_calloc(size_t count, size_t size) {
   if (injected_failure()) return nomem(count * size);
+  if (size && count >= YIELD_MIN / size) cache_yield(count * size);
   void *p = calloc(count ? count : 1, size ? size : 1);
   return p ? p : nomem(count * size);
 }
 
 void *ndt_realloc(void *p, size_t n) {
   if (injected_failure()) return nomem(n);
+  cache_yield(n);
   void *q = realloc(p, n ? n : 1);
   return q ? q : nomem(n);
 }
 
 void ndt_mfree(void *p) { free(p); }
 
-/* Large tile buffers are recycled: a fresh mapping costs a page fault per
- * 4 KiB on first touch, which halves the speed of `c = a + b` on big arrays.
- * Freed buffers of >= CACHE_MIN bytes wait in a list (the list node lives in
- * the buffer itself) until a request of the same size, up to cache_limit
- * bytes in all. */
+/* glibc raises its mmap threshold (up to 32 MiB) after a large block is
+ * freed, and then keeps later blocks of that size in its heap after they are
+ * freed: the host arrays a program converts and drops would stay resident
+ * (32 MiB per 2000x2000 input in the matmul benchmark). The first large
+ * host array copied in fixes the threshold at its initial 128 KiB (unless
+ * MALLOC_MMAP_THRESHOLD_ is set); doing it at start would move the blocks
+ * of every later import into the heap (3.5 MiB more at import). */
+void ndt_host_array_seen(size_t bytes) {
+  static atomic_int done;
+  if (bytes < ((size_t)1 << 20) || atomic_load(&done) || atomic_exchange(&done, 1)) return;
+#ifdef M_MMAP_THRESHOLD
+  if (!getenv("MALLOC_MMAP_THRESHOLD_")) mallopt(M_MMAP_THRESHOLD, 128 << 10);
+#endif
+}
+
+/* Large tile buffers are recycled: a fresh mapping costs a page fault and
+ * the kernel's zeroing of every page on first touch, which halves the speed
+ * of `c = a + b` on big arrays. Freed buffers of >= CACHE_MIN bytes wait in
+ * a list (the list node lives in the buffer itself) until a request of the
+ * same size. The cache only fills the room below the high-water mark of the
+ * buffers in use: a freed buffer is kept while in use + cached stays at or
+ * under the most that was ever in use at once, so recycling never raises
+ * the peak memory above what the program's data once needed. A loop that
+ * makes a result and drops the previous one reuses it every step. An
+ * allocation that fails releases the cache and tries again; cache_limit
+ * (NDTILE_CACHE_BYTES) caps it further. */
 #define CACHE_MIN ((size_t)64 << 10)
 typedef struct cached { size_t size; struct cached *next; } cached;
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static cached *cache_head;
-static size_t cache_bytes, cache_limit = (size_t)32 << 20;
+static size_t cache_bytes, cache_limit = SIZE_MAX;
+
+/* Bytes of data buffers handed out and not yet freed (rounded sizes), and
+ * the highest that and that plus the cache have been. */
+static atomic_llong live_bytes, peak_live, peak_held;
+/* Bytes this thread allocated since ndt_take_allocated last asked: on the
+ * recording thread, the memory the next task is recorded with. */
+static _Thread_local int64_t allocated_here;
+int64_t ndt_take_allocated(void) {
+  int64_t n = allocated_here;
+  allocated_here = 0;
+  return n;
+}
+static void note_peak(atomic_llong *pk, long long v) {
+  long long p = atomic_load(pk);
+  while (v > p && !atomic_compare_exchange_weak(pk, &p, v)) {}
+}
+void ndt_mem_stats(int64_t *live, int64_t *cached, int64_t *plive, int64_t *pheld) {
+  pthread_mutex_lock(&cache_lock);
+  *cached = (int64_t)cache_bytes;
+  pthread_mutex_unlock(&cache_lock);
+  *live = atomic_load(&live_bytes);
+  *plive = atomic_load(&peak_live);
+  *pheld = atomic_load(&peak_held);
+}
+void ndt_set_cache_limit(int64_t bytes) {
+  pthread_mutex_lock(&cache_lock);
+  cache_limit = bytes > 0 ? (size_t)bytes : 0;
+  pthread_mutex_unlock(&cache_lock);
+  ndt_trim_cache();
+}
 
 /* Buffers of CACHE_MIN bytes or more are mapped directly, so freeing one
  * returns its memory to the system at once (malloc would keep it in a worker
@@ -95,6 +155,24 @@ static void release(void *p, size_t sz) {
   else munmap(p, sz);
 }
 
+/* A request the cache cannot serve: releases cached buffers (of other sizes)
+ * until in use + cached + sz fits under the high-water mark again. */
+static void shed(size_t sz) {
+  for (;;) {
+    long long live = atomic_load(&live_bytes);
+    pthread_mutex_lock(&cache_lock);
+    cached *c = NULL;
+    if (cache_head && live + (long long)(cache_bytes + sz) > atomic_load(&peak_live)) {
+      c = cache_head;
+      cache_head = c->next;
+      cache_bytes -= c->size;
+    }
+    pthread_mutex_unlock(&cache_lock);
+    if (!c) return;
+    release(c, c->size);
+  }
+}
+
 void *ndt_alloc_data(size_t n, int zero) {
   if (injected_failure()) return nomem(n);
   size_t sz = rounded(n);
@@ -112,6 +190,7 @@ void *ndt_alloc_data(size_t n, int zero) {
     pthread_mutex_unlock(&cache_lock);
   }
   int zeroed = 0;
+  if (!p && sz >= CACHE_MIN) shed(sz);
   if (!p) p = fresh(sz, &zeroed);
   if (!p) {
     ndt_release_cache();
@@ -119,15 +198,25 @@ void *ndt_alloc_data(size_t n, int zero) {
   }
   if (!p) return nomem(n);
   if (zero && !zeroed) memset(p, 0, sz);
+  allocated_here += (int64_t)sz;
+  long long l = atomic_fetch_add(&live_bytes, (long long)sz) + (long long)sz;
+  note_peak(&peak_live, l);
+  if (zeroed) {   /* only a fresh buffer raises in use + cached */
+    pthread_mutex_lock(&cache_lock);
+    note_peak(&peak_held, l + (long long)cache_bytes);
+    pthread_mutex_unlock(&cache_lock);
+  }
   return p;
 }
 
 void ndt_free_data_sized(void *p, size_t n) {
   if (!p) return;
   size_t sz = rounded(n);
+  long long live = atomic_fetch_sub(&live_bytes, (long long)sz) - (long long)sz;
   if (sz >= CACHE_MIN) {
     pthread_mutex_lock(&cache_lock);
-    if (cache_bytes + sz <= cache_limit) {
+    if (cache_bytes + sz <= cache_limit &&
+        live + (long long)(cache_bytes + sz) <= atomic_load(&peak_live)) {
       cached *c = p;
       c->size = sz;
       c->next = cache_head;
@@ -138,6 +227,43 @@ void ndt_free_data_sized(void *p, size_t n) {
     pthread_mutex_unlock(&cache_lock);
   }
   if (p) release(p, sz);
+}
+
+/* Releases cached buffers of n bytes in all, or all of them (nothing for
+ * less than YIELD_MIN: small copies would empty the cache a piece at a
+ * time). */
+static void cache_yield(size_t n) {
+  size_t done = 0;
+  if (n < YIELD_MIN) return;
+  while (done < n) {
+    pthread_mutex_lock(&cache_lock);
+    cached *c = cache_head;
+    if (c) {
+      cache_head = c->next;
+      cache_bytes -= c->size;
+    }
+    pthread_mutex_unlock(&cache_lock);
+    if (!c) return;
+    done += c->size;
+    release(c, c->size);
+  }
+}
+
+void ndt_cache_yield(size_t n) { cache_yield(n); }
+
+/* Frees cached buffers until the cache fits its limit. */
+void ndt_trim_cache(void) {
+  for (;;) {
+    pthread_mutex_lock(&cache_lock);
+    cached *c = cache_bytes > cache_limit ? cache_head : NULL;
+    if (c) {
+      cache_head = c->next;
+      cache_bytes -= c->size;
+    }
+    pthread_mutex_unlock(&cache_lock);
+    if (!c) return;
+    release(c, c->size);
+  }
 }
 
 void ndt_release_cache(void) {

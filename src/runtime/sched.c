@@ -23,6 +23,9 @@ struct ndt_task {
   ndt_store **stores;
   int nstores;
   int ndeps;              /* unfinished predecessors (under lock) */
+  int64_t bytes;          /* data allocated for it when it was recorded */
+  ndt_tile **lazy;        /* tiles without a buffer when it was recorded */
+  int nlazy;
   ndt_task **succ;        /* tasks waiting for this one (under lock) */
   int nsucc, capsucc;
   ndt_task *next;         /* ready queue link */
@@ -43,6 +46,9 @@ static struct {
   int64_t tile_bytes;
   int64_t inline_elems;
   int64_t max_pending;    /* the recording thread waits when more tasks are pending */
+  int64_t pending_bytes;  /* sum of the pending tasks' bytes */
+  atomic_llong doomed;    /* bytes of stores only pending tasks hold */
+  int64_t max_bytes;      /* ... or when older pending tasks hold more bytes */
 } rt = {.lock = PTHREAD_MUTEX_INITIALIZER,
         .work = PTHREAD_COND_INITIALIZER,
         .done = PTHREAD_COND_INITIALIZER};
@@ -126,6 +132,16 @@ ndt_status ndt_trace_write(void) {
 
 static void trace_at_exit(void) { ndt_trace_write(); }
 
+static void memstat_at_exit(void) {
+  int64_t live, cached, plive, pheld;
+  ndt_mem_stats(&live, &cached, &plive, &pheld);
+  fprintf(stderr, "ndtile memory: peak %.1f MiB in use, %.1f MiB with the cache; "
+          "now %.1f MiB in use, %.1f MiB cached\n", plive / 1048576.0, pheld / 1048576.0,
+          live / 1048576.0, cached / 1048576.0);
+}
+
+void ndt_rt_doomed(int64_t bytes) { atomic_fetch_add(&rt.doomed, bytes); }
+
 static ndt_flush_fn flush_hook;
 void ndt_set_flush_hook(ndt_flush_fn hook) { flush_hook = hook; }
 /* FLUSH(all, s, acc, nacc): see ndt_flush_fn */
@@ -176,6 +192,7 @@ static void complete(ndt_task *t, ndt_status st) {
   if (st != NDT_OK) record_failure(t, st);
   atomic_store(&t->done, 1);
   rt.pending--;
+  rt.pending_bytes -= t->bytes;
   int woke = 0;
   for (int i = 0; i < t->nsucc; i++) {
     ndt_task *s = t->succ[i];
@@ -190,6 +207,27 @@ static void complete(ndt_task *t, ndt_status st) {
   pthread_cond_broadcast(&rt.done);
 }
 
+/* Gives a tile of a lazy store its buffer; any thread, the first one wins
+ * (tasks that only read a tile may run at once). */
+static int ensure_tile(ndt_tile *tl) {
+  if (__atomic_load_n(&tl->data, __ATOMIC_ACQUIRE)) return 0;
+  size_t n = (size_t)tl->len * tl->store->itemsize;
+  char *p = ndt_alloc_data(n, tl->store->zero), *expect = NULL;
+  if (!p) return -1;
+  if (!__atomic_compare_exchange_n(&tl->data, &expect, p, 0, __ATOMIC_ACQ_REL,
+                                   __ATOMIC_ACQUIRE))
+    ndt_free_data_sized(p, n);
+  return 0;
+}
+
+static ndt_status run_task(ndt_task *t, int id) {
+  for (int k = 0; k < t->nlazy; k++)
+    if (ensure_tile(t->lazy[k]))
+      return ndt_error(NDT_ERR_NOMEM, "cannot allocate a tile of %lld bytes",
+                       (long long)t->lazy[k]->len * t->lazy[k]->store->itemsize);
+  return t->fn(t->arg, id);
+}
+
 static void *worker_main(void *p) {
   int id = (int)(intptr_t)p;
   pthread_mutex_lock(&rt.lock);
@@ -201,7 +239,7 @@ static void *worker_main(void *p) {
     if (!rt.head) rt.tail = NULL;
     pthread_mutex_unlock(&rt.lock);
     double t0 = tr.on ? now_us() : 0;
-    ndt_status st = t->fn(t->arg, id);
+    ndt_status st = run_task(t, id);
     if (tr.on) trace_add(t->name, id, t0, now_us());
     release_resources(t);
     pthread_mutex_lock(&rt.lock);
@@ -271,6 +309,10 @@ ndt_status ndt_init(const ndt_config *cfg) {
   /* Bounded look-ahead: a program that records faster than the workers run
    * would otherwise allocate the results of many future steps at once. */
   rt.max_pending = env_int("NDTILE_MAX_PENDING", 16 + 8 * (int64_t)w);
+  /* ... and by bytes: the buffers allocated for pending tasks (their
+   * results, and stores only they still hold) may not exceed a tile per
+   * worker and one more beyond the newest task */
+  rt.max_bytes = env_int("NDTILE_MAX_PENDING_BYTES", (1 + (int64_t)w) * rt.tile_bytes);
   ndt_status st = start_workers(w);
   if (st) return st;
   rt.started = 1;
@@ -283,6 +325,9 @@ ndt_status ndt_init(const ndt_config *cfg) {
     ndt_trace_start(path);
     atexit(trace_at_exit);
   }
+  if (!trace_checked && getenv("NDTILE_MEMSTAT")) atexit(memstat_at_exit);
+  if (!trace_checked && getenv("NDTILE_CACHE_BYTES"))
+    ndt_set_cache_limit(env_int("NDTILE_CACHE_BYTES", 0));
   trace_checked = 1;
   return NDT_OK;
 }
@@ -451,6 +496,19 @@ static int reserve_uses(ndt_use **u, int *n, int *cap, int extra) {
 static ndt_status local_submit(const char *name, ndt_task_fn fn, const void *arg,
                                size_t arg_size, const ndt_access *acc, int nacc,
                                ndt_store *const *stores, int nstores, int small) {
+  /* Tiles of lazy stores get their buffer when the first task that uses
+   * them runs (run_task), so results of tasks recorded ahead take no memory
+   * until then; a task run inline here allocates them now. */
+  int nlazy = 0;
+  for (int i = 0; i < nacc; i++)
+    if (!__atomic_load_n(&acc[i].tile->data, __ATOMIC_ACQUIRE)) nlazy++;
+  if (small && nlazy) {
+    for (int i = 0; i < nacc; i++)
+      if (ensure_tile(acc[i].tile))
+        return ndt_error(NDT_ERR_NOMEM, "cannot allocate a tile of %lld bytes for %s",
+                         (long long)acc[i].tile->len * acc[i].tile->store->itemsize, name);
+    nlazy = 0;
+  }
   ndt_status st;
   if (small) {
     /* The inline path: run now when nothing it touches is pending. */
@@ -467,10 +525,19 @@ static ndt_status local_submit(const char *name, ndt_task_fn fn, const void *arg
       return st;
     }
   }
-  size_t head = (sizeof(ndt_task) + (size_t)nstores * sizeof(ndt_store *) + 15) & ~(size_t)15;
+  size_t head = (sizeof(ndt_task) + (size_t)(nstores + nlazy) * sizeof(void *) + 15) &
+                ~(size_t)15;
   ndt_task *t = ndt_malloc(head + arg_size);
   if (!t) return ndt_error(NDT_ERR_NOMEM, "cannot allocate a task for %s", name);
   memset(t, 0, sizeof *t);
+  t->lazy = (ndt_tile **)((ndt_store **)(t + 1) + nstores);
+  for (int i = 0; i < nacc && nlazy; i++)
+    if (!__atomic_load_n(&acc[i].tile->data, __ATOMIC_ACQUIRE)) {
+      if (t->nlazy == nlazy) break;   /* a worker filled one meanwhile: fewer is fine */
+      t->lazy[t->nlazy++] = acc[i].tile;
+    }
+  /* what this thread allocated since the last task: this one's results */
+  int64_t bytes = t->bytes = ndt_take_allocated();
   t->stores = (ndt_store **)(t + 1);
   t->arg = (char *)t + head;
   memcpy(t->arg, arg, arg_size);
@@ -523,14 +590,32 @@ static ndt_status local_submit(const char *name, ndt_task_fn fn, const void *arg
     }
   }
   rt.pending++;
+  rt.pending_bytes += bytes;
   if (t->ndeps == 0) {
     push_ready(t);
     pthread_cond_signal(&rt.work);
   }
-  /* every pending task is ready, running or waiting on one that is, so the
-   * count always drops */
-  while (rt.pending > rt.max_pending) pthread_cond_wait(&rt.done, &rt.lock);
+  /* Bounded look-ahead. Every pending task is ready, running or waiting on
+   * one that is, so the count always drops. In bytes: the results of the
+   * pending tasks and the stores only they still hold (the program dropped
+   * them); both drop to 0 as the tasks before this one finish, and this
+   * one never waits for itself, so a task larger than the bound runs. */
+  atomic_fetch_add(&t->refs, 1);   /* read t->done while waiting */
+  for (;;) {
+    int mine = !atomic_load(&t->done);
+    if (rt.pending > rt.max_pending) {
+      pthread_cond_wait(&rt.done, &rt.lock);
+      continue;
+    }
+    int64_t older = rt.pending_bytes - (mine ? bytes : 0) + atomic_load(&rt.doomed);
+    if (rt.pending - mine > 0 && older > rt.max_bytes) {
+      pthread_cond_wait(&rt.done, &rt.lock);
+      continue;
+    }
+    break;
+  }
   pthread_mutex_unlock(&rt.lock);
+  task_decref(t);
   return NDT_OK;
 }
 

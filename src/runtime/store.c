@@ -65,7 +65,8 @@ ndt_status ndt_store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t 
   }
   ndt_tiling tl;
   ndt_tiling_for(ndim, shape, itemsize, ndt_rt_tile_bytes(), &tl);
-  int rank = ndt_rank();
+  int rank = ndt_rank(), lazy = (zero & NDT_STORE_LAZY) != 0;
+  zero &= 1;
   ndt_store *s = ndt_calloc(1, sizeof *s);
   if (!s) return NDT_ERR_NOMEM;
   s->tiles = ndt_calloc((size_t)tl.ntiles, sizeof(ndt_tile));
@@ -94,7 +95,7 @@ ndt_status ndt_store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t 
     /* contiguous runs of tiles per rank: neighbours (halos) stay local */
     t->owner = (int)(i * ndt_comm_size_ / tl.ntiles);
     t->valid = 1;
-    if (t->owner != rank) continue;   /* allocated where it is first needed */
+    if (t->owner != rank || lazy) continue;   /* allocated where it is first needed */
     t->data = ndt_alloc_data((size_t)t->len * itemsize, zero);
     if (!t->data && ndt_comm_size_ > 1) {
       /* Many ranks: memory may run out on this rank only, and all ranks
@@ -153,8 +154,18 @@ char *ndt_tile_buffer(ndt_tile *t) {
 
 void ndt_store_incref(ndt_store *s) { atomic_fetch_add(&s->refs, 1); }
 
+void ndt_store_drop_handle(ndt_store *s) {
+  if (atomic_load(&s->refs) < 2 || s->doomed) return;   /* freed right away */
+  int64_t b = 0;
+  for (int64_t i = 0; i < s->ntiles; i++)   /* workers may be filling lazy tiles */
+    if (__atomic_load_n(&s->tiles[i].data, __ATOMIC_ACQUIRE)) b += s->tiles[i].len * s->itemsize;
+  s->doomed = b;
+  ndt_rt_doomed(b);
+}
+
 void ndt_store_decref(ndt_store *s) {
   if (!s || atomic_fetch_sub(&s->refs, 1) != 1) return;
+  if (s->doomed) ndt_rt_doomed(-s->doomed);
   for (int64_t i = 0; i < s->ntiles; i++) {
     ndt_tile_release(&s->tiles[i]);
     ndt_free_data_sized(s->tiles[i].data, (size_t)s->tiles[i].len * s->itemsize);
