@@ -139,9 +139,8 @@ static inline int64_t ndt_store_tile_of(const ndt_store *s, int64_t f) {
 /* Creates a store of `size` elements tiled for `shape`; allocates the tiles
  * this rank owns - every tile on one rank - (zeroed when zero & 1); others
  * get a buffer at first use (ndt_tile_buffer). With zero & NDT_STORE_LAZY
- * no tile gets a buffer now: the first task that uses a tile allocates it
- * when it runs (a fused group's results: the dead ones are never written,
- * the live ones take memory only once their tasks start).
+ * no tile gets a buffer now: the first task recorded on a tile allocates it
+ * (a fused group's results: the dead ones are never written).
  * Reference count 1. */
 #define NDT_STORE_LAZY 2
 ndt_status ndt_store_new(ndt_store **out, ndt_dtype t, int ndim, const int64_t *shape,

@@ -24,8 +24,6 @@ struct ndt_task {
   int nstores;
   int ndeps;              /* unfinished predecessors (under lock) */
   int64_t bytes;          /* data allocated for it when it was recorded */
-  ndt_tile **lazy;        /* tiles without a buffer when it was recorded */
-  int nlazy;
   ndt_task **succ;        /* tasks waiting for this one (under lock) */
   int nsucc, capsucc;
   ndt_task *next;         /* ready queue link */
@@ -207,27 +205,6 @@ static void complete(ndt_task *t, ndt_status st) {
   pthread_cond_broadcast(&rt.done);
 }
 
-/* Gives a tile of a lazy store its buffer; any thread, the first one wins
- * (tasks that only read a tile may run at once). */
-static int ensure_tile(ndt_tile *tl) {
-  if (__atomic_load_n(&tl->data, __ATOMIC_ACQUIRE)) return 0;
-  size_t n = (size_t)tl->len * tl->store->itemsize;
-  char *p = ndt_alloc_data(n, tl->store->zero), *expect = NULL;
-  if (!p) return -1;
-  if (!__atomic_compare_exchange_n(&tl->data, &expect, p, 0, __ATOMIC_ACQ_REL,
-                                   __ATOMIC_ACQUIRE))
-    ndt_free_data_sized(p, n);
-  return 0;
-}
-
-static ndt_status run_task(ndt_task *t, int id) {
-  for (int k = 0; k < t->nlazy; k++)
-    if (ensure_tile(t->lazy[k]))
-      return ndt_error(NDT_ERR_NOMEM, "cannot allocate a tile of %lld bytes",
-                       (long long)t->lazy[k]->len * t->lazy[k]->store->itemsize);
-  return t->fn(t->arg, id);
-}
-
 static void *worker_main(void *p) {
   int id = (int)(intptr_t)p;
   pthread_mutex_lock(&rt.lock);
@@ -239,7 +216,7 @@ static void *worker_main(void *p) {
     if (!rt.head) rt.tail = NULL;
     pthread_mutex_unlock(&rt.lock);
     double t0 = tr.on ? now_us() : 0;
-    ndt_status st = run_task(t, id);
+    ndt_status st = t->fn(t->arg, id);
     if (tr.on) trace_add(t->name, id, t0, now_us());
     release_resources(t);
     pthread_mutex_lock(&rt.lock);
@@ -496,19 +473,14 @@ static int reserve_uses(ndt_use **u, int *n, int *cap, int extra) {
 static ndt_status local_submit(const char *name, ndt_task_fn fn, const void *arg,
                                size_t arg_size, const ndt_access *acc, int nacc,
                                ndt_store *const *stores, int nstores, int small) {
-  /* Tiles of lazy stores get their buffer when the first task that uses
-   * them runs (run_task), so results of tasks recorded ahead take no memory
-   * until then; a task run inline here allocates them now. */
-  int nlazy = 0;
+  /* Tiles of lazy stores get their buffer from the first task recorded (or
+   * run inline) on them, here on the recording thread: no task is pending
+   * on a tile without one, so no worker races this. The bytes count as this
+   * task's (ndt_take_allocated below) for the look-ahead bound. */
   for (int i = 0; i < nacc; i++)
-    if (!__atomic_load_n(&acc[i].tile->data, __ATOMIC_ACQUIRE)) nlazy++;
-  if (small && nlazy) {
-    for (int i = 0; i < nacc; i++)
-      if (ensure_tile(acc[i].tile))
-        return ndt_error(NDT_ERR_NOMEM, "cannot allocate a tile of %lld bytes for %s",
-                         (long long)acc[i].tile->len * acc[i].tile->store->itemsize, name);
-    nlazy = 0;
-  }
+    if (!acc[i].tile->data && !ndt_tile_buffer(acc[i].tile))
+      return ndt_error(NDT_ERR_NOMEM, "cannot allocate a tile of %lld bytes for %s",
+                       (long long)acc[i].tile->len * acc[i].tile->store->itemsize, name);
   ndt_status st;
   if (small) {
     /* The inline path: run now when nothing it touches is pending. */
@@ -525,17 +497,10 @@ static ndt_status local_submit(const char *name, ndt_task_fn fn, const void *arg
       return st;
     }
   }
-  size_t head = (sizeof(ndt_task) + (size_t)(nstores + nlazy) * sizeof(void *) + 15) &
-                ~(size_t)15;
+  size_t head = (sizeof(ndt_task) + (size_t)nstores * sizeof(ndt_store *) + 15) & ~(size_t)15;
   ndt_task *t = ndt_malloc(head + arg_size);
   if (!t) return ndt_error(NDT_ERR_NOMEM, "cannot allocate a task for %s", name);
   memset(t, 0, sizeof *t);
-  t->lazy = (ndt_tile **)((ndt_store **)(t + 1) + nstores);
-  for (int i = 0; i < nacc && nlazy; i++)
-    if (!__atomic_load_n(&acc[i].tile->data, __ATOMIC_ACQUIRE)) {
-      if (t->nlazy == nlazy) break;   /* a worker filled one meanwhile: fewer is fine */
-      t->lazy[t->nlazy++] = acc[i].tile;
-    }
   /* what this thread allocated since the last task: this one's results */
   int64_t bytes = t->bytes = ndt_take_allocated();
   t->stores = (ndt_store **)(t + 1);

@@ -157,8 +157,8 @@ void ndt_store_incref(ndt_store *s) { atomic_fetch_add(&s->refs, 1); }
 void ndt_store_drop_handle(ndt_store *s) {
   if (atomic_load(&s->refs) < 2 || s->doomed) return;   /* freed right away */
   int64_t b = 0;
-  for (int64_t i = 0; i < s->ntiles; i++)   /* workers may be filling lazy tiles */
-    if (__atomic_load_n(&s->tiles[i].data, __ATOMIC_ACQUIRE)) b += s->tiles[i].len * s->itemsize;
+  for (int64_t i = 0; i < s->ntiles; i++)
+    if (s->tiles[i].data) b += s->tiles[i].len * s->itemsize;
   s->doomed = b;
   ndt_rt_doomed(b);
 }
