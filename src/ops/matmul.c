@@ -32,22 +32,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <cblas.h>
+#include "blas.h"
 #include "exec.h"
 
 static const char *SIG = "(n?,k),(k,m?)->(n?,m?)";
 
 /* ---- BLAS setup -------------------------------------------------------- */
+#ifndef NDT_BLAS_PREFIX
 /* Exported by DYNAMIC_ARCH builds of OpenBLAS only (weak: absent elsewhere). */
 extern void gotoblas_dynamic_init(void) __attribute__((weak));
 extern void gotoblas_dynamic_quit(void) __attribute__((weak));
+#endif
 
 static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
 
 static void blas_setup(void) {
   /* Our workers provide the parallelism; BLAS runs on the calling thread. */
   openblas_set_num_threads(1);
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(NDT_BLAS_PREFIX)
+  /* (The scipy-openblas wheel is recent enough to know the CPU.) */
   /* An OpenBLAS older than the CPU falls back to its SSE3 "Prescott" kernels
    * (a quarter of the speed or less). Unless the user chose a core with
    * OPENBLAS_CORETYPE, pick the newest kernel family the CPU supports. */
