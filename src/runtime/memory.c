@@ -122,6 +122,21 @@ void *ndt_alloc_data(size_t n, int zero) {
   return p;
 }
 
+/* Large stores are mapped in one piece: their tiles then lie back to back,
+ * so a region of rows that crosses tiles is still one strided matrix (matmul
+ * hands such regions to BLAS in place). The cache could hold only a part of
+ * such a store anyway. */
+void *ndt_alloc_data_run(size_t each, int64_t count, size_t last) {
+  if (count < 1 || each < HUGE || each % HUGE || last == 0) return NULL;
+  size_t lr = rounded(last);
+  if ((size_t)count > (SIZE_MAX - lr) / each) return NULL;
+  size_t total = each * (size_t)count + lr;
+  /* while a test injects failures, tiles are allocated one by one as ever */
+  if (total <= cache_limit || atomic_load(&fail_after) > 0) return NULL;
+  int zeroed;
+  return fresh(total, &zeroed);
+}
+
 void ndt_free_data_sized(void *p, size_t n) {
   if (!p) return;
   size_t sz = rounded(n);
