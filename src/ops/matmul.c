@@ -9,8 +9,10 @@
  * pieces run the same BLAS calls for any worker count, so every result has
  * the same bits.
  *
- * Operands reach BLAS in place when the piece lies in one tile with one unit
- * stride (row- or column-major, so transposed views go in place too);
+ * Operands reach BLAS in place when the piece lies in one tile, or in tiles
+ * adjacent in memory (a large store mapped in one piece, see
+ * ndt_alloc_data_run), with one unit stride (row- or column-major, so
+ * transposed views go in place too);
  * otherwise the piece is gathered (and cast to the compute dtype) into task
  * scratch. An operand whose pieces several tasks read (B when the output has
  * several row blocks, A when it has several column blocks) and that cannot
@@ -23,8 +25,9 @@
  * the output's tiles.
  *
  * Integer and bool products run a plain loop per block (integers wrap in the
- * result type; bool is or-of-ands). OpenBLAS runs single-threaded inside the
- * tasks: the workers are the parallelism.
+ * result type; bool is or-of-ands). OpenBLAS (the system's or the
+ * scipy-openblas32 wheel's, named through blas.h) runs single-threaded inside
+ * the tasks: the workers are the parallelism.
  */
 #include <limits.h>
 #include <math.h>
