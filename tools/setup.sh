@@ -16,11 +16,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-pip_pkgs=(numpy meson meson-python ninja pytest hypothesis numexpr matplotlib)
+# scipy-openblas32: the OpenBLAS that meson links when Python can import it
+# (meson -Dblas=auto; the system libopenblas-dev is the fallback).
+pip_pkgs=(numpy meson meson-python ninja pytest hypothesis numexpr matplotlib scipy-openblas32)
 need=()
 for p in "${pip_pkgs[@]}"; do
   mod=${p//-/_}
   [ "$p" = meson-python ] && mod=mesonpy
+  [ "$p" = meson ] && mod=mesonbuild
   "$PY" -c "import $mod" >/dev/null 2>&1 || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then

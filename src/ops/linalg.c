@@ -21,6 +21,7 @@
 #include <limits.h>
 #include <math.h>
 #include <string.h>
+#include "blas.h"
 #include "exec.h"
 
 /* ---- LAPACK prototypes (Fortran, 32-bit integers, hidden string lengths) */

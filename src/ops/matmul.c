@@ -9,8 +9,10 @@
  * pieces run the same BLAS calls for any worker count, so every result has
  * the same bits.
  *
- * Operands reach BLAS in place when the piece lies in one tile with one unit
- * stride (row- or column-major, so transposed views go in place too);
+ * Operands reach BLAS in place when the piece lies in one tile, or in tiles
+ * adjacent in memory (a large store mapped in one piece, see
+ * ndt_alloc_data_run), with one unit stride (row- or column-major, so
+ * transposed views go in place too);
  * otherwise the piece is gathered (and cast to the compute dtype) into task
  * scratch. An operand whose pieces several tasks read (B when the output has
  * several row blocks, A when it has several column blocks) and that cannot
@@ -23,8 +25,9 @@
  * the output's tiles.
  *
  * Integer and bool products run a plain loop per block (integers wrap in the
- * result type; bool is or-of-ands). OpenBLAS runs single-threaded inside the
- * tasks: the workers are the parallelism.
+ * result type; bool is or-of-ands). OpenBLAS (the system's or the
+ * scipy-openblas32 wheel's, named through blas.h) runs single-threaded inside
+ * the tasks: the workers are the parallelism.
  */
 #include <limits.h>
 #include <math.h>
@@ -32,22 +35,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <cblas.h>
+#include "blas.h"
 #include "exec.h"
 
 static const char *SIG = "(n?,k),(k,m?)->(n?,m?)";
 
 /* ---- BLAS setup -------------------------------------------------------- */
+#ifndef NDT_BLAS_PREFIX
 /* Exported by DYNAMIC_ARCH builds of OpenBLAS only (weak: absent elsewhere). */
 extern void gotoblas_dynamic_init(void) __attribute__((weak));
 extern void gotoblas_dynamic_quit(void) __attribute__((weak));
+#endif
 
 static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
 
 static void blas_setup(void) {
   /* Our workers provide the parallelism; BLAS runs on the calling thread. */
   openblas_set_num_threads(1);
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(NDT_BLAS_PREFIX)
+  /* (The scipy-openblas wheel is recent enough to know the CPU.) */
   /* An OpenBLAS older than the CPU falls back to its SSE3 "Prescott" kernels
    * (a quarter of the speed or less). Unless the user chose a core with
    * OPENBLAS_CORETYPE, pick the newest kernel family the CPU supports. */
@@ -230,9 +236,21 @@ static int blas_ok(int64_t R, int64_t C, int64_t *rs, int64_t *cs) {
   return ok && *rs <= INT_MAX && *cs <= INT_MAX && R <= INT_MAX && C <= INT_MAX;
 }
 
+/* 1 when tiles t0..t1 of s hold consecutive elements back to back in memory
+ * (a store mapped in one piece, see ndt_alloc_data_run). */
+static int adjacent(const ndt_store *s, int64_t t0, int64_t t1) {
+  for (int64_t t = t0; t < t1; t++) {
+    const ndt_tile *a = &s->tiles[t], *b = &s->tiles[t + 1];
+    if (!a->data || !b->data || b->start != a->start + a->len ||
+        b->data != a->data + a->len * s->itemsize)
+      return 0;
+  }
+  return 1;
+}
+
 /* The region (R x C at off, strides rs, cs in store elements) of v in place,
- * when it lies in one tile, has the compute dtype and (for BLAS) a BLAS
- * layout. */
+ * when it lies in one tile or in tiles adjacent in memory, has the compute
+ * dtype and (for BLAS) a BLAS layout. */
 static int direct(const ndt_array *v, int64_t off, int64_t R, int64_t C, int64_t rs, int64_t cs,
                   ndt_dtype ct, int blas, mat *x) {
   if (v->dtype != ct) return 0;
@@ -240,7 +258,7 @@ static int direct(const ndt_array *v, int64_t off, int64_t R, int64_t C, int64_t
   int64_t lo, hi;
   extent2(off, R, C, rs, cs, &lo, &hi);
   int64_t t = ndt_store_tile_of(s, lo);
-  if (t != ndt_store_tile_of(s, hi)) return 0;
+  if (t != ndt_store_tile_of(s, hi) && !adjacent(s, t, ndt_store_tile_of(s, hi))) return 0;
   int ssz = s->itemsize, csz = ndt_traits[ct].size;
   int64_t brs = R == 1 ? 0 : rs * ssz, bcs = C == 1 ? 0 : cs * ssz;
   if (brs % csz || bcs % csz) return 0;

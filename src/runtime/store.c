@@ -83,6 +83,13 @@ ndt_status ndt_store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t 
   s->seg = tl.seg;
   s->per = tl.per;
   s->ntiles = tl.ntiles;
+  /* All tiles here and each but the last a whole number of huge pages: one
+   * mapping (ndt_alloc_data_run), so rows that cross tiles stay adjacent. */
+  char *run = NULL;
+  size_t each = (size_t)tl.seg * itemsize;
+  if (!lazy && ndt_comm_size_ == 1 && tl.ntiles > 1 && tl.per == tl.ntiles)
+    run = ndt_alloc_data_run(each, tl.ntiles - 1, (size_t)(size - (tl.ntiles - 1) * tl.seg) *
+                                                      itemsize);
   for (int64_t i = 0; i < tl.ntiles; i++) {
     ndt_tile *t = &s->tiles[i];
     int64_t p = i / tl.per, q = i % tl.per;
@@ -96,6 +103,10 @@ ndt_status ndt_store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t 
     t->owner = (int)(i * ndt_comm_size_ / tl.ntiles);
     t->valid = 1;
     if (t->owner != rank || lazy) continue;   /* allocated where it is first needed */
+    if (run) {
+      t->data = run + (size_t)i * each;
+      continue;
+    }
     t->data = ndt_alloc_data((size_t)t->len * itemsize, zero);
     if (!t->data && ndt_comm_size_ > 1) {
       /* Many ranks: memory may run out on this rank only, and all ranks

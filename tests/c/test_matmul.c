@@ -4,7 +4,8 @@
  * views, empty dimensions, out= (cast, strided, transposed, overlapping),
  * bitwise equality across 1, 2 and 4 workers, and NumPy's errors. A 512-byte
  * tile makes every multi-block path (packing, staging, batch groups, k
- * pieces) run on small data; a few products run with the default tiles. */
+ * pieces) run on small data; a few products run with the default tiles, and
+ * some on stores mapped in one piece (pieces in place across tiles). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -644,6 +645,46 @@ static void test_default_tiles(void) {
   OK(ndt_set_tile_bytes(tb));
 }
 
+/* Stores over the cache's 32 MiB whose tiles are whole 2 MiB pages are
+ * mapped in one piece, and matmul reads and writes pieces that cross their
+ * tiles in place: row blocks of A and C across tiles, a column-major A (the
+ * transpose of such a store) and a long K of B. Values against the
+ * reference, bits alike for 1, 2 and 4 workers. */
+static void test_adjacent_tiles(void) {
+  if (ndt_nranks() > 1) return;  /* one process only: many ranks allocate tile by tile */
+  int64_t tb = ndt_tile_bytes();
+  OK(ndt_set_tile_bytes(2 << 20));
+  /* 69632 x 64 float64: 4096 rows (2 MiB) a tile, 17 tiles, 34 MiB */
+  ndt_array *x = make2(NDT_FLOAT64, 69632, 64, 0), *w = make2(NDT_FLOAT64, 64, 64, 0);
+  ndt_array *xt = T(x);
+  check("69632x64 @ 64x64 (A and C across adjacent tiles)", x, w, NULL);
+  check("x.T @ x (column-major A, K across adjacent tiles)", xt, x, NULL);
+  const ndt_array *pa[2] = {x, xt}, *pb[2] = {w, x};
+  for (int c = 0; c < 2; c++) {
+    char *first = NULL;
+    size_t bytes = 0;
+    int same = 1, ws[3] = {1, 2, 4};
+    for (int wi = 0; wi < 3; wi++) {
+      OK(ndt_set_workers(ws[wi]));
+      ndt_array *r = NULL;
+      OK(ndt_matmul(pa[c], pb[c], &r));
+      bytes = (size_t)ndt_size(r) * 8;
+      char *v = raw(r);
+      if (!first) first = v;
+      else {
+        same &= !memcmp(first, v, bytes);
+        free(v);
+      }
+      ndt_free(r);
+    }
+    EXPECT(same, "adjacent tiles case %d: same bits for 1, 2 and 4 workers", c);
+    free(first);
+  }
+  OK(ndt_set_workers(2));
+  ndt_free(x); ndt_free(w); ndt_free(xt);
+  OK(ndt_set_tile_bytes(tb));
+}
+
 /* dot against matmul-based references. */
 static void test_dot(void) {
   ndt_array *a = make2(NDT_FLOAT64, 5, 6, 5), *b = make2(NDT_FLOAT64, 6, 4, 5), *r = NULL, *m = NULL;
@@ -778,6 +819,7 @@ int main(void) {
   test_reproducible();
   test_dot();
   test_default_tiles();
+  test_adjacent_tiles();
   test_matvec();
   OK(ndt_sync());
   ndt_finalize();
