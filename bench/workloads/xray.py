@@ -80,8 +80,12 @@ def kernel(np, geometry, dark, light):
     return {
         "hits": numpy.asarray(res.hits),
         "n_peaks": numpy.asarray(res.n_peaks),
-        # sorted: the set of spots matters, not the order of near-equal values
-        "weak_spots": numpy.asarray(sorted(map(tuple, numpy.asarray(res.weak_spots).tolist()))),
+        # D at the spots found, sorted: at this size many pixels of D tie
+        # (counts of a few photons over few frames), and a top-K of tied
+        # values may pick any of them (argpartition's choice among equal
+        # values is unspecified), so the values are compared, not the places
+        "weak_values": numpy.sort(numpy.asarray(res.difference)[
+            tuple(numpy.asarray(res.weak_spots).T)]),
         "profile_peak": int(res.profile_peak),
         "powder_sum": float(res.powder.sum()),
         "mask_pixels": int(cal.mask.sum()),
