@@ -24,6 +24,7 @@ import platform
 import re
 import resource
 import statistics
+import signal
 import subprocess
 import sys
 import time
@@ -406,11 +407,29 @@ def run_child(cmd: list[str], timeout: float, env=None) -> dict:
     os.close(fd)
     try:
         t0 = time.perf_counter()
-        try:
-            p = subprocess.run(cmd + ["--result", path], capture_output=True, text=True,
-                               timeout=timeout, env=env, cwd=str(REPO))
-        except subprocess.TimeoutExpired:
-            return {"error": f"timed out after {timeout:.0f} s", "timeout": True, "limit_s": timeout}
+        # A session of its own, so a timeout kills everything the child
+        # started (a launcher such as legate runs the workload in a
+        # grandchild that would otherwise keep running and skew later runs).
+        with subprocess.Popen(cmd + ["--result", path], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, env=env, cwd=str(REPO),
+                              start_new_session=True) as child:
+            try:
+                out, err = child.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                try:
+                    os.killpg(child.pid, signal.SIGKILL)
+                except OSError:
+                    pass
+                child.communicate()
+                return {"error": f"timed out after {timeout:.0f} s", "timeout": True,
+                        "limit_s": timeout}
+            except BaseException:
+                try:
+                    os.killpg(child.pid, signal.SIGKILL)
+                except OSError:
+                    pass
+                raise
+        p = subprocess.CompletedProcess(child.args, child.returncode, out, err)
         wall = time.perf_counter() - t0
         try:
             with open(path) as f:
