@@ -19,23 +19,26 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <pythread.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 #include <math.h>
 #include "ndtile.h"
 
 /* ---- the core lock ------------------------------------------------------ */
-static PyThread_type_lock core_lock;
+/* A plain mutex: its uncontended trylock is one atomic instruction, where
+ * CPython's lock reads the clock and posts a semaphore (a tenth of the time
+ * of `x += 2*y` on 1,000 elements). */
+static pthread_mutex_t core_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void core_enter(void) {
-  if (!PyThread_acquire_lock(core_lock, NOWAIT_LOCK)) {
+  if (pthread_mutex_trylock(&core_lock) != 0) {
     Py_BEGIN_ALLOW_THREADS
-    PyThread_acquire_lock(core_lock, WAIT_LOCK);
+    pthread_mutex_lock(&core_lock);
     Py_END_ALLOW_THREADS
   }
 }
-static void core_leave(void) { PyThread_release_lock(core_lock); }
+static void core_leave(void) { pthread_mutex_unlock(&core_lock); }
 
 /* Calls that wait for deferred work: enter the core, then let other Python
  * threads run while we wait. */
@@ -2422,8 +2425,6 @@ static struct PyModuleDef coremodule = {
 };
 
 PyMODINIT_FUNC PyInit__core(void) {
-  core_lock = PyThread_allocate_lock();
-  if (!core_lock) return PyErr_NoMemory();
   if (PyType_Ready(&ArrayType) < 0 || PyType_Ready(&RngType) < 0) return NULL;
   PyObject *m = PyModule_Create(&coremodule);
   if (!m) return NULL;

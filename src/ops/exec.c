@@ -171,11 +171,14 @@ ndt_status ndt_add_access(ndt_access **acc, int *nacc, int *cap, const ndt_array
   ndt_view_extent(v, &lo, &hi);
   const ndt_store *s = v->store;
   int64_t t0 = ndt_store_tile_of(s, lo), t1 = ndt_store_tile_of(s, hi);
-  int need = *nacc + (int)(t1 - t0 + 1);
-  if (need > *cap) {
-    int c = *cap * 2 > need ? *cap * 2 : need;
-    ndt_access *a = ndt_realloc(*acc, (size_t)c * sizeof *a);
+  int need = *nacc + (int)(t1 - t0 + 1), have = *cap < 0 ? -*cap : *cap;
+  if (need > have) {
+    /* *cap < 0: *acc is the caller's buffer of -*cap entries, not freed */
+    int c = have * 2 > need ? have * 2 : need;
+    ndt_access *a = *cap < 0 ? ndt_malloc((size_t)c * sizeof *a)
+                             : ndt_realloc(*acc, (size_t)c * sizeof *a);
     if (!a) return NDT_ERR_NOMEM;
+    if (*cap < 0 && *nacc) memcpy(a, *acc, (size_t)*nacc * sizeof *a);
     *acc = a;
     *cap = c;
   }
@@ -411,8 +414,8 @@ ndt_status ndt_launch_elementwise(ndt_ew_arg *proto, ndt_array *const *views) {
     if (!dup) stores[nstores++] = views[o]->store;
   }
   int small = tl.ntiles == 1 && out->size <= ndt_rt_inline_elems();
-  ndt_access *acc = NULL;
-  int cap = 0;
+  ndt_access local[16], *acc = local;
+  int cap = -16;
   ndt_status st = NDT_OK;
   int64_t cuts[65];
   for (int64_t blk = 0; blk < tl.ntiles && st == NDT_OK; blk++) {
@@ -430,6 +433,6 @@ ndt_status ndt_launch_elementwise(ndt_ew_arg *proto, ndt_array *const *views) {
                         small && np_ == 1);
     }
   }
-  ndt_mfree(acc);
+  if (acc != local) ndt_mfree(acc);
   return st;
 }

@@ -71,7 +71,10 @@ ndt_status ndt_bind(const ndt_array *v, ndt_bound *b, int load);
 /* Writes scratch back (when store != 0) and frees it. */
 void ndt_unbind(const ndt_array *v, ndt_bound *b, int store);
 
-/* Appends the tiles view v touches to acc (growing it) with privilege p. */
+/* Appends the tiles view v touches to acc (growing it) with privilege p.
+ * *cap < 0 says *acc is the caller's own buffer of -*cap entries: a larger
+ * one is then allocated (and *cap made positive); the caller frees acc only
+ * if it is no longer its buffer. */
 ndt_status ndt_add_access(ndt_access **acc, int *nacc, int *cap, const ndt_array *v,
                           ndt_priv p);
 /* Dtype of views: byte size of one element of the view's dtype. */

@@ -173,11 +173,49 @@ static void shed(size_t sz) {
   }
 }
 
+/* Buffers of SMALL_MIN up to CACHE_MIN bytes come from malloc, which
+ * consolidates its free lists on every request of that size: a loop over
+ * small arrays (`x += 2*y` on 1,000 elements) spent a tenth of its time
+ * there. A few freed ones wait in slots for a request of the same size. */
+#define SMALL_MIN ((size_t)1 << 10)
+#define SMALL_SLOTS 16
+static void *small_p[SMALL_SLOTS];
+static size_t small_sz[SMALL_SLOTS];
+static int small_n;
+
+static void *small_take(size_t sz) {
+  void *p = NULL;
+  pthread_mutex_lock(&cache_lock);
+  for (int i = small_n - 1; i >= 0; i--)
+    if (small_sz[i] == sz) {
+      p = small_p[i];
+      small_n--;
+      small_p[i] = small_p[small_n];
+      small_sz[i] = small_sz[small_n];
+      break;
+    }
+  pthread_mutex_unlock(&cache_lock);
+  return p;
+}
+
+static int small_put(void *p, size_t sz) {
+  int kept = 0;
+  pthread_mutex_lock(&cache_lock);
+  if (small_n < SMALL_SLOTS) {
+    small_p[small_n] = p;
+    small_sz[small_n++] = sz;
+    kept = 1;
+  }
+  pthread_mutex_unlock(&cache_lock);
+  return kept;
+}
+
 void *ndt_alloc_data(size_t n, int zero) {
   if (injected_failure()) return nomem(n);
   size_t sz = rounded(n);
   if (sz < n) return nomem(n);
   void *p = NULL;
+  if (sz >= SMALL_MIN && sz < CACHE_MIN) p = small_take(sz);
   if (sz >= CACHE_MIN) {
     pthread_mutex_lock(&cache_lock);
     for (cached **c = &cache_head; *c; c = &(*c)->next)
@@ -252,6 +290,7 @@ void ndt_free_data_sized(void *p, size_t n) {
     }
     pthread_mutex_unlock(&cache_lock);
   }
+  if (p && sz >= SMALL_MIN && sz < CACHE_MIN && small_put(p, sz)) p = NULL;
   if (p) release(p, sz);
 }
 
@@ -297,6 +336,7 @@ void ndt_release_cache(void) {
   cached *c = cache_head;
   cache_head = NULL;
   cache_bytes = 0;
+  while (small_n > 0) free(small_p[--small_n]);
   pthread_mutex_unlock(&cache_lock);
   while (c) {
     cached *next = c->next;

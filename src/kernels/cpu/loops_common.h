@@ -46,6 +46,18 @@ int ndt_cpu_set_simd_level(int level);
 #define NDT_FMA_TARGET
 #endif
 
+/* The plainest loops (arithmetic, comparisons, max/min) are built for
+ * AVX-512 and AVX2 as well as the x86-64 baseline (SSE2); the dynamic loader
+ * picks the copy for this CPU once (an ifunc). The copies compute the same
+ * bits (the same IEEE operations; no contraction, see above); they differ
+ * only in vector width: 2-4x on data in cache, the small-array path's
+ * case. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
+#define NDT_CLONES __attribute__((target_clones("default", "avx2", "avx512f")))
+#else
+#define NDT_CLONES
+#endif
+
 /* ---- loop templates ---------------------------------------------------- */
 
 /* o = F(x) */
@@ -82,6 +94,23 @@ int ndt_cpu_set_simd_level(int level);
       if (s1 == (int64_t)sizeof(T1) && s2 == (int64_t)sizeof(T2)) {            \
         const T1 *a = (const T1 *)ip1;                                         \
         const T2 *b = (const T2 *)ip2;                                         \
+        /* in place (x += y): one pointer for the read and the write, so     \
+         * gcc's overlap check (which fails for equal pointers) is only      \
+         * against y and the loop vectorises */                              \
+        if (op == ip1 && op != ip2 && sizeof(T1) == sizeof(TO)) {              \
+          T1 *io = (T1 *)op;                                                   \
+          for (int64_t i = 0; i < n; i++) {                                    \
+            const T1 x = io[i]; const T2 y = b[i]; ((TO *)io)[i] = F(x, y);    \
+          }                                                                    \
+          return;                                                              \
+        }                                                                      \
+        if (op == ip2 && op != ip1 && sizeof(T2) == sizeof(TO)) {              \
+          T2 *io = (T2 *)op;                                                   \
+          for (int64_t i = 0; i < n; i++) {                                    \
+            const T1 x = a[i]; const T2 y = io[i]; ((TO *)io)[i] = F(x, y);    \
+          }                                                                    \
+          return;                                                              \
+        }                                                                      \
         for (int64_t i = 0; i < n; i++) {                                      \
           const T1 x = a[i]; const T2 y = b[i]; o[i] = F(x, y);                \
         }                                                                      \
@@ -96,6 +125,11 @@ int ndt_cpu_set_simd_level(int level);
       if (s2 == 0 && s1 == (int64_t)sizeof(T1)) {                              \
         const T2 y = *(const T2 *)ip2;                                         \
         const T1 *a = (const T1 *)ip1;                                         \
+        if (op == ip1 && sizeof(T1) == sizeof(TO)) { /* x *= 2 */              \
+          T1 *io = (T1 *)op;                                                   \
+          for (int64_t i = 0; i < n; i++) { const T1 x = io[i]; ((TO *)io)[i] = F(x, y); } \
+          return;                                                              \
+        }                                                                      \
         for (int64_t i = 0; i < n; i++) { const T1 x = a[i]; o[i] = F(x, y); } \
         return;                                                                \
       }                                                                        \
