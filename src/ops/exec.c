@@ -254,6 +254,16 @@ static void view_transfer(const ndt_array *v, char *buf, int to_buf) {
   }
 }
 
+int ndt_tiles_adjacent(const ndt_store *s, int64_t t0, int64_t t1) {
+  for (int64_t t = t0; t < t1; t++) {
+    const ndt_tile *a = &s->tiles[t], *b = &s->tiles[t + 1];
+    if (!a->data || !b->data || b->start != a->start + a->len ||
+        b->data != a->data + a->len * s->itemsize)
+      return 0;
+  }
+  return 1;
+}
+
 ndt_status ndt_bind(const ndt_array *v, ndt_bound *b, int load) {
   b->scratch = NULL;
   int ssz = v->store->itemsize;
@@ -266,7 +276,7 @@ ndt_status ndt_bind(const ndt_array *v, ndt_bound *b, int load) {
   ndt_view_extent(v, &lo, &hi);
   const ndt_store *s = v->store;
   int64_t t0 = ndt_store_tile_of(s, lo), t1 = ndt_store_tile_of(s, hi);
-  if (t0 == t1) {
+  if (t0 == t1 || ndt_tiles_adjacent(s, t0, t1)) {   /* in place */
     const ndt_tile *tl = &s->tiles[t0];
     b->ptr = tl->data + (v->offset - tl->start) * ssz + v->part;
     for (int k = 0; k < v->ndim; k++) b->st[k] = v->strides[k] * ssz;

@@ -59,9 +59,14 @@ void ndt_block_start(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_
 ndt_status ndt_add_range(ndt_access **acc, int *nacc, int *cap, ndt_store *s, int64_t lo,
                          int64_t n, ndt_priv p);
 
+/* 1 when tiles t0..t1 of s hold consecutive elements back to back in memory
+ * (a store mapped in one piece, see ndt_alloc_data_run). */
+int ndt_tiles_adjacent(const ndt_store *s, int64_t t0, int64_t t1);
+
 /* Data access inside a task. A bound operand is a pointer and byte strides;
- * when the view spans several tiles, its elements are gathered into scratch
- * (and scattered back for an output by ndt_unbind). */
+ * when the view spans several tiles that are not adjacent in memory, its
+ * elements are gathered into scratch (and scattered back for an output by
+ * ndt_unbind); scratch is NULL when the pointer is into the tiles. */
 typedef struct {
   char *ptr;
   int64_t st[NDT_MAXDIMS];

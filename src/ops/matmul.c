@@ -236,18 +236,6 @@ static int blas_ok(int64_t R, int64_t C, int64_t *rs, int64_t *cs) {
   return ok && *rs <= INT_MAX && *cs <= INT_MAX && R <= INT_MAX && C <= INT_MAX;
 }
 
-/* 1 when tiles t0..t1 of s hold consecutive elements back to back in memory
- * (a store mapped in one piece, see ndt_alloc_data_run). */
-static int adjacent(const ndt_store *s, int64_t t0, int64_t t1) {
-  for (int64_t t = t0; t < t1; t++) {
-    const ndt_tile *a = &s->tiles[t], *b = &s->tiles[t + 1];
-    if (!a->data || !b->data || b->start != a->start + a->len ||
-        b->data != a->data + a->len * s->itemsize)
-      return 0;
-  }
-  return 1;
-}
-
 /* The region (R x C at off, strides rs, cs in store elements) of v in place,
  * when it lies in one tile or in tiles adjacent in memory, has the compute
  * dtype and (for BLAS) a BLAS layout. */
@@ -258,7 +246,7 @@ static int direct(const ndt_array *v, int64_t off, int64_t R, int64_t C, int64_t
   int64_t lo, hi;
   extent2(off, R, C, rs, cs, &lo, &hi);
   int64_t t = ndt_store_tile_of(s, lo);
-  if (t != ndt_store_tile_of(s, hi) && !adjacent(s, t, ndt_store_tile_of(s, hi))) return 0;
+  if (t != ndt_store_tile_of(s, hi) && !ndt_tiles_adjacent(s, t, ndt_store_tile_of(s, hi))) return 0;
   int ssz = s->itemsize, csz = ndt_traits[ct].size;
   int64_t brs = R == 1 ? 0 : rs * ssz, bcs = C == 1 ? 0 : cs * ssz;
   if (brs % csz || bcs % csz) return 0;

@@ -341,15 +341,31 @@ static ndt_status sort_task(void *p, int worker) {
   int part = a->nkth > 0, wix = a->want_indices;
   /* partition of values into a contiguous output: select in the output */
   int inplace = part && !wix && os == sz && osz == sz;
-  size_t per = inplace ? 0 : part ? (size_t)sz + (wix ? 8 : 0) : 2 * ((size_t)sz + (wix ? 8 : 0));
-  char *kb = inplace ? NULL : ndt_malloc((size_t)n * per);
-  if (!kb && !inplace) {
+  /* A sort reuses what it already holds: the input's gathered copy (private
+   * to this task) as the keys, and a contiguous output line as the value
+   * sort's scratch or the argsort's indices. A sort of a 10^7 float64 line
+   * then needs no buffer of its own (the output's gathered copy is the
+   * scratch). */
+  int keys_in = !part && bi.scratch && is == sz;
+  int kt_out = !part && !wix && os == sz && osz == sz;
+  int ix_out = !part && wix && os == 8;
+  size_t per = 0;
+  if (part) per = inplace ? 0 : (size_t)sz + (wix ? 8 : 0);
+  else per = (keys_in ? 0 : (size_t)sz) + (kt_out ? 0 : (size_t)sz) +
+             (wix ? (ix_out ? 8 : 16) : 0);
+  char *kb = per ? ndt_malloc((size_t)n * per) : NULL;
+  if (!kb && per) {
     ndt_unbind(&a->in, &bi, 0);
     ndt_unbind(&a->out, &bo, 0);
     return NDT_ERR_NOMEM;
   }
-  int64_t *ix = wix ? (int64_t *)kb : NULL, *it = part || !wix ? NULL : ix + n;
-  char *keys = wix ? (char *)(ix + (part ? n : 2 * n)) : kb, *kt = part ? NULL : keys + n * sz;
+  char *next = kb;
+  int64_t *ix = NULL, *it = NULL;
+  char *keys = NULL, *kt = NULL;
+  if (wix && !ix_out) { ix = (int64_t *)next; next += 8 * n; }
+  if (wix && !part) { it = (int64_t *)next; next += 8 * n; }
+  if (!inplace && !keys_in) { keys = next; next += sz * n; }
+  if (!part && !kt_out) kt = next;
   sort_fn fn = (wix ? sort_fns : sortk_fns)[a->in.dtype];
   int64_t idx[NDT_MAXDIMS] = {0};
   for (int64_t l = 0; l < lines; l++) {
@@ -360,7 +376,11 @@ static ndt_status sort_task(void *p, int worker) {
       op += idx[k] * bo.st[k];
     }
     if (inplace) keys = op;
-    if (is == sz) memcpy(keys, ip, (size_t)(n * sz));
+    if (keys_in) keys = (char *)ip;
+    if (kt_out) kt = op;
+    if (ix_out) ix = (int64_t *)op;
+    if (keys == ip) ;
+    else if (is == sz) memcpy(keys, ip, (size_t)(n * sz));
     else
       for (int64_t j = 0; j < n; j++) memcpy(keys + j * sz, ip + j * is, (size_t)sz);
     if (wix)
@@ -381,9 +401,10 @@ static ndt_status sort_task(void *p, int worker) {
         select_fns[wix][a->in.dtype](keys, ix, lo, hi, a->kth[q], splits, &ns);
       }
     }
-    if (a->want_indices)
-      for (int64_t j = 0; j < n; j++) memcpy(op + j * os, &ix[j], 8);
-    else if (inplace)
+    if (a->want_indices) {
+      if ((char *)ix != op)
+        for (int64_t j = 0; j < n; j++) memcpy(op + j * os, &ix[j], 8);
+    } else if (inplace)
       ;
     else if (os == osz && osz == sz)
       memcpy(op, keys, (size_t)(n * sz));

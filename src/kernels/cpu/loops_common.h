@@ -52,7 +52,10 @@ int ndt_cpu_set_simd_level(int level);
  * bits (the same IEEE operations; no contraction, see above); they differ
  * only in vector width: 2-4x on data in cache, the small-array path's
  * case. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) && \
+    !defined(__SANITIZE_THREAD__)
+/* (not under ThreadSanitizer: the ifunc resolvers run before its runtime
+ * is up and crash the program at load) */
 #define NDT_CLONES __attribute__((target_clones("default", "avx2", "avx512f")))
 #else
 #define NDT_CLONES
