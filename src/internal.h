@@ -29,12 +29,10 @@ void ndt_mfree(void *p);
 void *ndt_alloc_data(size_t n, int zero);
 /* Frees a tile buffer of n bytes, keeping large ones for reuse. */
 void ndt_free_data_sized(void *p, size_t n);
-/* count buffers of `each` bytes (a multiple of 2 MiB) and one of `last`
- * bytes, adjacent in one fresh zeroed mapping, for a store larger than the
- * cache holds; each buffer is released on its own with ndt_free_data_sized.
- * NULL when the sizes do not qualify or memory is short (allocate one by
- * one then). */
-void *ndt_alloc_data_run(size_t each, int64_t count, size_t last);
+/* One buffer for all tiles of a store of total bytes (32 MiB or more),
+ * freed as one (ndt_free_data_sized) when the store goes; NULL when the size
+ * does not qualify or memory is short (allocate tile by tile then). */
+void *ndt_alloc_data_run(size_t total, int zero);
 /* Returns every cached buffer to the system. */
 void ndt_release_cache(void);
 /* Frees cached buffers beyond the cache's limit; sets the limit. */
@@ -116,6 +114,7 @@ typedef struct ndt_store {
   int64_t period, seg, per;
   int64_t ntiles;
   ndt_tile *tiles;
+  char *run;              /* all tiles in one buffer (ndt_alloc_data_run), or NULL */
 } ndt_store;
 
 struct ndt_array {

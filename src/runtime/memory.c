@@ -247,30 +247,16 @@ void *ndt_alloc_data(size_t n, int zero) {
   return p;
 }
 
-/* Large stores are mapped in one piece: their tiles then lie back to back,
- * so a region of rows that crosses tiles is still one strided matrix (matmul
- * hands such regions to BLAS in place). Stores of RUN_MIN bytes or more
- * only: smaller ones recycle whole tiles through the cache. Each tile is
- * freed on its own later (ndt_free_data_sized), which unmaps or caches its
- * part of the mapping. */
+/* Large stores are one buffer: their tiles then lie back to back, so a view
+ * that crosses tiles is still one strided array (ndt_bind and matmul use
+ * such views in place instead of gathering them). Stores of RUN_MIN bytes
+ * or more only: tiles of smaller ones are recycled one by one through the
+ * cache. */
 #define RUN_MIN ((size_t)32 << 20)
-void *ndt_alloc_data_run(size_t each, int64_t count, size_t last) {
-  if (count < 1 || each < HUGE || each % HUGE || last == 0) return NULL;
-  size_t lr = rounded(last);
-  if ((size_t)count > (SIZE_MAX - lr) / each) return NULL;
-  size_t total = each * (size_t)count + lr;
+void *ndt_alloc_data_run(size_t total, int zero) {
   /* while a test injects failures, tiles are allocated one by one as ever */
   if (total < RUN_MIN || atomic_load(&fail_after) > 0) return NULL;
-  int zeroed;
-  void *p = fresh(total, &zeroed);
-  if (!p) return NULL;   /* the caller allocates tile by tile instead */
-  allocated_here += (int64_t)total;
-  long long l = atomic_fetch_add(&live_bytes, (long long)total) + (long long)total;
-  note_peak(&peak_live, l);
-  pthread_mutex_lock(&cache_lock);
-  note_peak(&peak_held, l + (long long)cache_bytes);
-  pthread_mutex_unlock(&cache_lock);
-  return p;
+  return ndt_alloc_data(total, zero);
 }
 
 void ndt_free_data_sized(void *p, size_t n) {

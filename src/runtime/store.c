@@ -83,13 +83,11 @@ ndt_status ndt_store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t 
   s->seg = tl.seg;
   s->per = tl.per;
   s->ntiles = tl.ntiles;
-  /* All tiles here and each but the last a whole number of huge pages: one
-   * mapping (ndt_alloc_data_run), so rows that cross tiles stay adjacent. */
-  char *run = NULL;
-  size_t each = (size_t)tl.seg * itemsize;
+  /* A large store whose tiles are all here and in element order (one
+   * period) is one buffer, tiles back to back: views across tiles are then
+   * used in place (ndt_bind, matmul). */
   if (!lazy && ndt_comm_size_ == 1 && tl.ntiles > 1 && tl.per == tl.ntiles)
-    run = ndt_alloc_data_run(each, tl.ntiles - 1, (size_t)(size - (tl.ntiles - 1) * tl.seg) *
-                                                      itemsize);
+    s->run = ndt_alloc_data_run((size_t)size * itemsize, zero);
   for (int64_t i = 0; i < tl.ntiles; i++) {
     ndt_tile *t = &s->tiles[i];
     int64_t p = i / tl.per, q = i % tl.per;
@@ -103,8 +101,8 @@ ndt_status ndt_store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t 
     t->owner = (int)(i * ndt_comm_size_ / tl.ntiles);
     t->valid = 1;
     if (t->owner != rank || lazy) continue;   /* allocated where it is first needed */
-    if (run) {
-      t->data = run + (size_t)i * each;
+    if (s->run) {
+      t->data = s->run + (size_t)t->start * itemsize;
       continue;
     }
     t->data = ndt_alloc_data((size_t)t->len * itemsize, zero);
@@ -179,8 +177,9 @@ void ndt_store_decref(ndt_store *s) {
   if (s->doomed) ndt_rt_doomed(-s->doomed);
   for (int64_t i = 0; i < s->ntiles; i++) {
     ndt_tile_release(&s->tiles[i]);
-    ndt_free_data_sized(s->tiles[i].data, (size_t)s->tiles[i].len * s->itemsize);
+    if (!s->run) ndt_free_data_sized(s->tiles[i].data, (size_t)s->tiles[i].len * s->itemsize);
   }
+  if (s->run) ndt_free_data_sized(s->run, (size_t)s->size * s->itemsize);
   ndt_mfree(s->tiles);
   ndt_mfree(s);
 }
