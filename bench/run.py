@@ -401,34 +401,55 @@ class Cupynumeric:
         return self.launch + [str(Path(__file__).resolve())] + script_args
 
 
+def kill_tree(pid: int) -> None:
+    """SIGKILL pid and all its descendants (found through /proc before any
+    is killed, since orphans are re-parented), whatever their session."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(entry))
+    todo, tree = [pid], []
+    while todo:
+        q = todo.pop()
+        tree.append(q)
+        todo.extend(children.get(q, []))
+    for q in tree:
+        try:
+            os.kill(q, signal.SIGKILL)
+        except OSError:
+            pass
+
+
 def run_child(cmd: list[str], timeout: float, env=None) -> dict:
     import tempfile
     fd, path = tempfile.mkstemp(prefix="ndtile-bench-", suffix=".json")
     os.close(fd)
     try:
         t0 = time.perf_counter()
-        # A session of its own, so a timeout kills everything the child
-        # started (a launcher such as legate runs the workload in a
-        # grandchild that would otherwise keep running and skew later runs).
-        with subprocess.Popen(cmd + ["--result", path], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, env=env, cwd=str(REPO),
-                              start_new_session=True) as child:
-            try:
-                out, err = child.communicate(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                try:
-                    os.killpg(child.pid, signal.SIGKILL)
-                except OSError:
-                    pass
-                child.communicate()
+        # A timeout kills the child and everything it started: a launcher
+        # such as legate runs the workload in a grandchild of its own
+        # session, which would otherwise keep running (and holding the
+        # pipes) and skew every later run.
+        child = subprocess.Popen(cmd + ["--result", path], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True, env=env, cwd=str(REPO),
+                                 start_new_session=True)
+        try:
+            out, err = child.communicate(timeout=timeout)
+        except BaseException as exc:
+            kill_tree(child.pid)
+            child.wait()
+            for f in (child.stdout, child.stderr):
+                f.close()
+            if isinstance(exc, subprocess.TimeoutExpired):
                 return {"error": f"timed out after {timeout:.0f} s", "timeout": True,
                         "limit_s": timeout}
-            except BaseException:
-                try:
-                    os.killpg(child.pid, signal.SIGKILL)
-                except OSError:
-                    pass
-                raise
+            raise
         p = subprocess.CompletedProcess(child.args, child.returncode, out, err)
         wall = time.perf_counter() - t0
         try:
