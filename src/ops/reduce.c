@@ -377,11 +377,21 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
     if (st) break;
     st = ndt_submit(red_name(op), block_task, &r, sizeof r, acc_list, nacc, stores, 2, small);
   }
-  /* one combine task per tile of the (fresh, C-contiguous) result */
+  /* one combine task per tile of the (fresh, C-contiguous) result, or
+   * per piece of a tile when the result has fewer tiles than twice the
+   * workers (a sum over axis 0 into one row): the pieces fold the same
+   * blocks in the same order into their own elements, in parallel */
   ndt_store *rs = res->store;
-  for (int64_t t = 0; t < rs->ntiles && st == NDT_OK; t++) {
-    r.clo = rs->tiles[t].start;
-    r.chi = r.clo + rs->tiles[t].len;
+  int cinline = small || res->size <= ndt_rt_inline_elems() / 8;
+  int64_t want = 2 * (int64_t)ndt_workers(), split = 1;
+  if (!cinline && !ndt_distributed() && rs->ntiles < want)
+    split = (want + rs->ntiles - 1) / rs->ntiles;
+  for (int64_t u = 0; u < rs->ntiles * split && st == NDT_OK; u++) {
+    int64_t t = u / split, len = rs->tiles[t].len;
+    int64_t pieces = len / 4096 < split ? (len / 4096 > 0 ? len / 4096 : 1) : split;
+    if (u % split >= pieces) continue;
+    r.clo = rs->tiles[t].start + len * (u % split) / pieces;
+    r.chi = rs->tiles[t].start + len * (u % split + 1) / pieces;
     nacc = 0;
     st = ndt_add_range(&acc_list, &nacc, &cap, rs, r.clo, r.chi - r.clo, NDT_WRITE);
     if (st == NDT_OK && r.parts)
@@ -390,7 +400,7 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
     if (st == NDT_OK) {
       ndt_store *cs[3] = {a->store, rs, r.parts};
       st = ndt_submit(red_name(op), combine_task, &r, sizeof r, acc_list, nacc, cs,
-                      r.parts ? 3 : 2, small || res->size <= ndt_rt_inline_elems() / 8);
+                      r.parts ? 3 : 2, cinline);
     }
   }
   ndt_mfree(acc_list);

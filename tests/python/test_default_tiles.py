@@ -1,9 +1,13 @@
-"""Stores of 32 MiB or more are mapped in one piece with their 2 MiB tiles
-back to back, and tasks then use views across tiles in place instead of
-gathering them (ndt_bind). The suite's 4096-byte tiles never make such
-stores, so this runs a child process with the default 2 MiB tiles and
-compares the operations that read or write whole lines across tiles with
-NumPy."""
+"""Paths that only arrays of the default 2 MiB tiles take (the suite runs
+with 4096-byte tiles, see conftest.py), in a child process with the
+default:
+
+- stores of 32 MiB or more are one buffer with their tiles back to back,
+  and tasks use views across tiles in place instead of gathering them
+  (ndt_bind): sorts, scans, selection and unique along lines across tiles;
+- a reduction into a result of fewer tiles than twice the workers is
+  combined by several tasks, each over a piece of the result tile (sums and
+  extrema over axis 0): the same bits as NumPy."""
 import os
 import subprocess
 import sys
@@ -46,6 +50,21 @@ CHILD = textwrap.dedent("""
     same(nt.argsort(z[:, 7], kind='stable'), np.argsort(m[:, 7], kind='stable'))
     np.testing.assert_allclose(np.asarray(nt.cumsum(z, axis=0)), np.cumsum(m, axis=0),
                                rtol=1e-12, atol=1e-9)
+    for dt in (np.float64, np.float32, np.int64):
+        r = (g.standard_normal((300, 40000)) * 100).astype(dt)
+        y = nt.asarray(r)
+        # blocks of several rows sum their rows first, then the partials
+        # are folded: float sums differ from NumPy's row-by-row order in
+        # the last bits; integer sums and extrema are exact
+        close = same if dt == np.int64 else (lambda got, want: np.testing.assert_allclose(
+            np.asarray(got), want, rtol=1e-5 if dt == np.float32 else 1e-12, atol=0.05
+            if dt == np.float32 else 1e-8))
+        close(nt.sum(y, axis=0), r.sum(axis=0))
+        same(nt.max(y, axis=0), r.max(axis=0))
+        same(nt.min(y[::2, 1::3], axis=0), r[::2, 1::3].min(axis=0))
+        close(y[::2, 1::3].sum(axis=0), r[::2, 1::3].sum(axis=0))
+        if dt != np.int64:
+            close(nt.mean(y, axis=0), r.mean(axis=0))
     w = nt.asarray(a.copy())
     w.sort()
     same(w, np.sort(a, kind='stable'))
@@ -53,7 +72,7 @@ CHILD = textwrap.dedent("""
 """)
 
 
-def test_sorts_scans_and_selection_in_place_across_adjacent_tiles():
+def test_default_tile_paths_match_numpy():
     env = dict(os.environ)
     env.pop("NDTILE_TILE_BYTES", None)          # the default 2 MiB tiles
     env["NDTILE_TILE_BYTES"] = str(2 << 20)
