@@ -2,6 +2,7 @@
  * private buffer; combine tasks (one per tile of the result) fold the partials
  * in block order, so the result does not depend on how many workers ran the
  * blocks. */
+#include <stdlib.h>
 #include <string.h>
 #include "exec.h"
 
@@ -222,7 +223,9 @@ static ndt_status combine_task(void *p, int worker) {
     int64_t shape[NDT_MAXDIMS], st2[2][NDT_MAXDIMS];
     const char *src;
     ndt_bound ib = {0};
-    memcpy(shape, ps, sizeof(int64_t) * nd);
+    /* (the direct fold walks the whole block: out strides are 0 along the
+     * reduced axes, so each row adds into the same elements, in order) */
+    memcpy(shape, pbase ? ps : bv.shape, sizeof(int64_t) * nd);
     if (pbase) {
       c_strides_bytes(nd, ps, asz, 0, st2[0]);
       src = pbase + poff * asz;
@@ -344,7 +347,15 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
    * blocks, as a sum over frames does), partials would be copies of the
    * input: the combine then folds the input blocks directly, in the same
    * order, with the same bits. */
-  int direct = total == a->size && !arg && a->dtype == acc && !a->part &&
+  /* NumPy folds the reduced axes one row at a time, in order, when the
+   * last axis is kept (longer than 1) and has the smallest stride: its inner
+   * loop is then along the kept axis. The direct fold does the same (blocks
+   * of several rows too), so sums over axis 0 have NumPy's bits; partials
+   * would add each block's rows first. */
+  int row_order = nd > 0 && !(mask >> (nd - 1) & 1) && a->shape[nd - 1] > 1;
+  for (int k = 0; k < nd - 1 && row_order; k++)
+    if (a->shape[k] > 1 && llabs(a->strides[k]) < llabs(a->strides[nd - 1])) row_order = 0;
+  int direct = (total == a->size || row_order) && !arg && a->dtype == acc && !a->part &&
                (op == NDT_RED_SUM || op == NDT_RED_PROD || op == NDT_RED_MIN ||
                 op == NDT_RED_MAX);
   if (!direct) st = ndt_store_new_bytes(&r.parts, idx_offset(&r) + (arg ? total * 8 : 0));
@@ -382,13 +393,14 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
    * workers (a sum over axis 0 into one row): the pieces fold the same
    * blocks in the same order into their own elements, in parallel */
   ndt_store *rs = res->store;
-  int cinline = small || res->size <= ndt_rt_inline_elems() / 8;
+  /* inline when the work is small: the direct fold reads the whole input */
+  int cinline = small || (!direct && res->size <= ndt_rt_inline_elems() / 8);
   int64_t want = 2 * (int64_t)ndt_workers(), split = 1;
   if (!cinline && !ndt_distributed() && rs->ntiles < want)
     split = (want + rs->ntiles - 1) / rs->ntiles;
   for (int64_t u = 0; u < rs->ntiles * split && st == NDT_OK; u++) {
     int64_t t = u / split, len = rs->tiles[t].len;
-    int64_t pieces = len / 4096 < split ? (len / 4096 > 0 ? len / 4096 : 1) : split;
+    int64_t pieces = len / 1024 < split ? (len / 1024 > 0 ? len / 1024 : 1) : split;
     if (u % split >= pieces) continue;
     r.clo = rs->tiles[t].start + len * (u % split) / pieces;
     r.chi = rs->tiles[t].start + len * (u % split + 1) / pieces;
