@@ -305,13 +305,18 @@ static int source_of(const fgroup *g, const ndt_array *bv, int *new_ext) {
   return g->next + (*new_ext)++ < MAXE ? MAXE + 1 : -1000;  /* a new slot */
 }
 
+/* 1 when a and b may share memory other than element for element. */
+static int other_view(const ndt_array *a, const ndt_array *b) {
+  return ndt_may_overlap(a, b) && !same_view(a, b);
+}
+
 /* 1 when the group may not take an op writing dst: another view of dst's
  * memory is read or written in it. */
 static int dst_clash(const fgroup *g, const ndt_array *dst) {
   for (int k = 0; k < g->nops; k++)
-    if (ndt_may_overlap(g->ops[k].out, dst) && !same_view(g->ops[k].out, dst)) return 1;
+    if (other_view(g->ops[k].out, dst)) return 1;
   for (int e = 0; e < g->next; e++)
-    if (ndt_may_overlap(&g->ext[e], dst) && !same_view(&g->ext[e], dst)) return 1;
+    if (other_view(&g->ext[e], dst)) return 1;
   return 0;
 }
 
@@ -328,9 +333,8 @@ int ndt_fuse_try(const ndt_ew_arg *proto, int nin, const ndt_array *const *in, i
     for (int k = 0; k < nd; k++)
       if (dst->strides[k] == 0 && shape[k] > 1) return 0;
     for (int i = 0; i < nin; i++)
-      if (ndt_may_overlap(&bv[i], dst) && !same_view(&bv[i], dst)) return 0;
+      if (other_view(&bv[i], dst)) return 0;
   }
-  ndt_set_flush_hook(flush_if_needed);
   for (int attempt = 0; attempt < 2; attempt++) {
     int ok = 1;
     if (cur) {
@@ -351,6 +355,7 @@ int ndt_fuse_try(const ndt_ew_arg *proto, int nin, const ndt_array *const *in, i
     g->nd = nd;
     memcpy(g->shape, shape, sizeof(int64_t) * nd);
     ndt_tiling_for(nd, shape, ndt_traits[proto->loop_out].size, ndt_rt_tile_bytes(), &g->tl);
+    ndt_set_flush_hook(flush_if_needed);   /* the runtime asks before it records or waits */
     cur = g;
   }
   ndt_array *res, *user = NULL;

@@ -25,7 +25,6 @@ typedef struct {
   int64_t clo, chi;       /* combine: this task's out elements (flat) */
 } red_arg;
 
-/* ARG partials keep their int64 indices after the values, aligned. */
 /* n copies of the sz-byte item at val, in growing memcpy runs (one call per
  * element would cost more than the reduction itself). */
 static void fill_items(char *dst, const void *val, int sz, int64_t n) {
@@ -38,6 +37,7 @@ static void fill_items(char *dst, const void *val, int sz, int64_t n) {
   }
 }
 
+/* ARG partials keep their int64 indices after the values, aligned. */
 static int64_t idx_offset(const red_arg *r) {
   return (r->pcount * ndt_traits[r->acc].size + 7) & ~(int64_t)7;
 }
@@ -400,7 +400,8 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
     split = (want + rs->ntiles - 1) / rs->ntiles;
   for (int64_t u = 0; u < rs->ntiles * split && st == NDT_OK; u++) {
     int64_t t = u / split, len = rs->tiles[t].len;
-    int64_t pieces = len / 1024 < split ? (len / 1024 > 0 ? len / 1024 : 1) : split;
+    int64_t pieces = len / 1024 < split ? len / 1024 : split;   /* >= 1,024 elements each */
+    if (pieces < 1) pieces = 1;
     if (u % split >= pieces) continue;
     r.clo = rs->tiles[t].start + len * (u % split) / pieces;
     r.chi = rs->tiles[t].start + len * (u % split + 1) / pieces;

@@ -108,7 +108,7 @@ static ndt_status range_task(void *p, int worker) {
   ndt_bound b;
   ndt_status st = ndt_bind(&a->x, &b, 1);
   if (st) return st;
-  ndt_red_kernel kmin, kmax;
+  ndt_red_kernel kmin, kmax;   /* bool and every integer type have both */
   ndt_cpu_reduce_kernel(NDT_RED_MIN, a->x.dtype, &kmin);
   ndt_cpu_reduce_kernel(NDT_RED_MAX, a->x.dtype, &kmax);
   char lo[16], hi[16];
@@ -128,21 +128,9 @@ static ndt_status range_task(void *p, int worker) {
   return NDT_OK;
 }
 
-/* *lo, *hi = min and max of the non-empty 1-d integer array x (not uint64). */
+/* *lo, *hi = min and max of the non-empty 1-d array x of bool or an integer
+ * type but uint64 (what bincount takes). */
 static ndt_status int_range(const ndt_array *x, int64_t *lo, int64_t *hi) {
-  ndt_red_kernel k;
-  if (ndt_cpu_reduce_kernel(NDT_RED_MIN, x->dtype, &k) ||
-      ndt_cpu_reduce_kernel(NDT_RED_MAX, x->dtype, &k)) {
-    /* no kernel of this dtype: two reductions */
-    ndt_array *mn = NULL, *mx = NULL;
-    ndt_status st = ndt_reduce(NDT_RED_MIN, x, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &mn);
-    if (st == NDT_OK) st = ndt_reduce(NDT_RED_MAX, x, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &mx);
-    if (st == NDT_OK) st = ndt_item(mn, NDT_INT64, lo);
-    if (st == NDT_OK) st = ndt_item(mx, NDT_INT64, hi);
-    ndt_free(mn);
-    ndt_free(mx);
-    return st;
-  }
   range_arg a = {.x = *x};
   ndt_tiling tl;
   ndt_tiling_for(1, x->shape, x->store->itemsize, ndt_rt_tile_bytes(), &tl);

@@ -379,10 +379,11 @@ static ndt_status sort_task(void *p, int worker) {
     if (keys_in) keys = (char *)ip;
     if (kt_out) kt = op;
     if (ix_out) ix = (int64_t *)op;
-    if (keys == ip) ;
-    else if (is == sz) memcpy(keys, ip, (size_t)(n * sz));
-    else
-      for (int64_t j = 0; j < n; j++) memcpy(keys + j * sz, ip + j * is, (size_t)sz);
+    if (keys != ip) {
+      if (is == sz) memcpy(keys, ip, (size_t)(n * sz));
+      else
+        for (int64_t j = 0; j < n; j++) memcpy(keys + j * sz, ip + j * is, (size_t)sz);
+    }
     if (wix)
       for (int64_t j = 0; j < n; j++) ix[j] = j;
     if (!part) {

@@ -158,34 +158,38 @@ NDT_FOREACH_SINT(INT_SIGNED)
   }
 NDT_FOREACH_UINT(INT_UNSIGNED)
 
+/* The six comparisons of two T, for the integer and the float loops. */
+#define CMP_LOOPS(SFX, T)                                               \
+  NDT_DEF_BINARY_A(eq_##SFX, NDT_CLONES, T, T, ndt_bool_t, eq_s_##SFX)  \
+  NDT_DEF_BINARY_A(ne_##SFX, NDT_CLONES, T, T, ndt_bool_t, ne_s_##SFX)  \
+  NDT_DEF_BINARY_A(lt_##SFX, NDT_CLONES, T, T, ndt_bool_t, lt_s_##SFX)  \
+  NDT_DEF_BINARY_A(le_##SFX, NDT_CLONES, T, T, ndt_bool_t, le_s_##SFX)  \
+  NDT_DEF_BINARY_A(gt_##SFX, NDT_CLONES, T, T, ndt_bool_t, gt_s_##SFX)  \
+  NDT_DEF_BINARY_A(ge_##SFX, NDT_CLONES, T, T, ndt_bool_t, ge_s_##SFX)
+
 /* Loops for every integer type. */
 #define INT_LOOPS(SFX, DT, T, UT, UW, S, BITS)                          \
-  NDT_DEF_BINARY_A(add_##SFX, NDT_CLONES, T, T, T, add_s_##SFX)                       \
-  NDT_DEF_BINARY_A(sub_##SFX, NDT_CLONES, T, T, T, sub_s_##SFX)                       \
-  NDT_DEF_BINARY_A(mul_##SFX, NDT_CLONES, T, T, T, mul_s_##SFX)                       \
+  NDT_DEF_BINARY_A(add_##SFX, NDT_CLONES, T, T, T, add_s_##SFX)         \
+  NDT_DEF_BINARY_A(sub_##SFX, NDT_CLONES, T, T, T, sub_s_##SFX)         \
+  NDT_DEF_BINARY_A(mul_##SFX, NDT_CLONES, T, T, T, mul_s_##SFX)         \
   NDT_DEF_BINARY(fdiv_##SFX, T, T, T, fdiv_s_##SFX)                     \
   NDT_DEF_BINARY(rem_##SFX, T, T, T, rem_s_##SFX)                       \
   NDT_DEF_BINARY(fmod_##SFX, T, T, T, fmod_s_##SFX)                     \
   NDT_DEF_BINARY(pow_##SFX, T, T, T, pow_s_##SFX)                       \
-  NDT_DEF_BINARY_A(eq_##SFX, NDT_CLONES, T, T, ndt_bool_t, eq_s_##SFX)                \
-  NDT_DEF_BINARY_A(ne_##SFX, NDT_CLONES, T, T, ndt_bool_t, ne_s_##SFX)                \
-  NDT_DEF_BINARY_A(lt_##SFX, NDT_CLONES, T, T, ndt_bool_t, lt_s_##SFX)                \
-  NDT_DEF_BINARY_A(le_##SFX, NDT_CLONES, T, T, ndt_bool_t, le_s_##SFX)                \
-  NDT_DEF_BINARY_A(gt_##SFX, NDT_CLONES, T, T, ndt_bool_t, gt_s_##SFX)                \
-  NDT_DEF_BINARY_A(ge_##SFX, NDT_CLONES, T, T, ndt_bool_t, ge_s_##SFX)                \
+  CMP_LOOPS(SFX, T)                                                     \
   NDT_DEF_BINARY(land_##SFX, T, T, ndt_bool_t, land_s_##SFX)            \
   NDT_DEF_BINARY(lor_##SFX, T, T, ndt_bool_t, lor_s_##SFX)              \
   NDT_DEF_BINARY(lxor_##SFX, T, T, ndt_bool_t, lxor_s_##SFX)            \
-  NDT_DEF_BINARY_A(and_##SFX, NDT_CLONES, T, T, T, and_s_##SFX)                       \
-  NDT_DEF_BINARY_A(or_##SFX, NDT_CLONES, T, T, T, or_s_##SFX)                         \
-  NDT_DEF_BINARY_A(xor_##SFX, NDT_CLONES, T, T, T, xor_s_##SFX)                       \
+  NDT_DEF_BINARY_A(and_##SFX, NDT_CLONES, T, T, T, and_s_##SFX)         \
+  NDT_DEF_BINARY_A(or_##SFX, NDT_CLONES, T, T, T, or_s_##SFX)           \
+  NDT_DEF_BINARY_A(xor_##SFX, NDT_CLONES, T, T, T, xor_s_##SFX)         \
   NDT_DEF_BINARY(lsh_##SFX, T, T, T, lsh_s_##SFX)                       \
   NDT_DEF_BINARY(rsh_##SFX, T, T, T, rsh_s_##SFX)                       \
-  NDT_DEF_BINARY_A(max_##SFX, NDT_CLONES, T, T, T, max_s_##SFX)                       \
-  NDT_DEF_BINARY_A(min_##SFX, NDT_CLONES, T, T, T, min_s_##SFX)                       \
-  NDT_DEF_UNARY_A(neg_##SFX, NDT_CLONES, T, T, neg_s_##SFX)                           \
+  NDT_DEF_BINARY_A(max_##SFX, NDT_CLONES, T, T, T, max_s_##SFX)         \
+  NDT_DEF_BINARY_A(min_##SFX, NDT_CLONES, T, T, T, min_s_##SFX)         \
+  NDT_DEF_UNARY_A(neg_##SFX, NDT_CLONES, T, T, neg_s_##SFX)             \
   NDT_DEF_UNARY(pos_##SFX, T, T, pos_s_##SFX)                           \
-  NDT_DEF_UNARY_A(abs_##SFX, NDT_CLONES, T, T, abs_s_##SFX)                           \
+  NDT_DEF_UNARY_A(abs_##SFX, NDT_CLONES, T, T, abs_s_##SFX)             \
   NDT_DEF_UNARY(sign_##SFX, T, T, sign_s_##SFX)                         \
   NDT_DEF_UNARY(lnot_##SFX, T, ndt_bool_t, lnot_s_##SFX)                \
   NDT_DEF_UNARY(inv_##SFX, T, T, inv_s_##SFX)                           \
@@ -303,32 +307,27 @@ NDT_INLINE float rad2deg_s_f32(float x) { return x * (180.0f / 3.141592653589793
 NDT_INLINE double rad2deg_s_f64(double x) { return x * (180.0 / 3.14159265358979323846); }
 
 #define FLOAT_LOOPS(SFX, DT, T, SUF)                                    \
-  NDT_DEF_BINARY_A(add_##SFX, NDT_CLONES, T, T, T, add_s_##SFX)                       \
-  NDT_DEF_BINARY_A(sub_##SFX, NDT_CLONES, T, T, T, sub_s_##SFX)                       \
-  NDT_DEF_BINARY_A(mul_##SFX, NDT_CLONES, T, T, T, mul_s_##SFX)                       \
-  NDT_DEF_BINARY_A(div_##SFX, NDT_CLONES, T, T, T, div_s_##SFX)                       \
+  NDT_DEF_BINARY_A(add_##SFX, NDT_CLONES, T, T, T, add_s_##SFX)         \
+  NDT_DEF_BINARY_A(sub_##SFX, NDT_CLONES, T, T, T, sub_s_##SFX)         \
+  NDT_DEF_BINARY_A(mul_##SFX, NDT_CLONES, T, T, T, mul_s_##SFX)         \
+  NDT_DEF_BINARY_A(div_##SFX, NDT_CLONES, T, T, T, div_s_##SFX)         \
   NDT_DEF_BINARY(fdiv_##SFX, T, T, T, fdiv_s_##SFX)                     \
   NDT_DEF_BINARY(rem_##SFX, T, T, T, rem_s_##SFX)                       \
   NDT_DEF_BINARY(fmod_##SFX, T, T, T, fmod_s_##SFX)                     \
   NDT_DEF_BINARY(pow_##SFX, T, T, T, pow_s_##SFX)                       \
-  NDT_DEF_BINARY_A(eq_##SFX, NDT_CLONES, T, T, ndt_bool_t, eq_s_##SFX)                \
-  NDT_DEF_BINARY_A(ne_##SFX, NDT_CLONES, T, T, ndt_bool_t, ne_s_##SFX)                \
-  NDT_DEF_BINARY_A(lt_##SFX, NDT_CLONES, T, T, ndt_bool_t, lt_s_##SFX)                \
-  NDT_DEF_BINARY_A(le_##SFX, NDT_CLONES, T, T, ndt_bool_t, le_s_##SFX)                \
-  NDT_DEF_BINARY_A(gt_##SFX, NDT_CLONES, T, T, ndt_bool_t, gt_s_##SFX)                \
-  NDT_DEF_BINARY_A(ge_##SFX, NDT_CLONES, T, T, ndt_bool_t, ge_s_##SFX)                \
+  CMP_LOOPS(SFX, T)                                                     \
   NDT_DEF_BINARY(land_##SFX, T, T, ndt_bool_t, land_s_##SFX)            \
   NDT_DEF_BINARY(lor_##SFX, T, T, ndt_bool_t, lor_s_##SFX)              \
   NDT_DEF_BINARY(lxor_##SFX, T, T, ndt_bool_t, lxor_s_##SFX)            \
-  NDT_DEF_BINARY_A(max_##SFX, NDT_CLONES, T, T, T, max_s_##SFX)                       \
-  NDT_DEF_BINARY_A(min_##SFX, NDT_CLONES, T, T, T, min_s_##SFX)                       \
-  NDT_DEF_BINARY_A(fmax_##SFX, NDT_CLONES, T, T, T, fmax_s_##SFX)                     \
-  NDT_DEF_BINARY_A(fmin_##SFX, NDT_CLONES, T, T, T, fmin_s_##SFX)                     \
+  NDT_DEF_BINARY_A(max_##SFX, NDT_CLONES, T, T, T, max_s_##SFX)         \
+  NDT_DEF_BINARY_A(min_##SFX, NDT_CLONES, T, T, T, min_s_##SFX)         \
+  NDT_DEF_BINARY_A(fmax_##SFX, NDT_CLONES, T, T, T, fmax_s_##SFX)       \
+  NDT_DEF_BINARY_A(fmin_##SFX, NDT_CLONES, T, T, T, fmin_s_##SFX)       \
   NDT_DEF_BINARY(copysign_##SFX, T, T, T, copysign_s_##SFX)             \
   NDT_DEF_BINARY(nextafter_##SFX, T, T, T, nextafter_s_##SFX)           \
-  NDT_DEF_UNARY_A(neg_##SFX, NDT_CLONES, T, T, neg_s_##SFX)                           \
+  NDT_DEF_UNARY_A(neg_##SFX, NDT_CLONES, T, T, neg_s_##SFX)             \
   NDT_DEF_UNARY(pos_##SFX, T, T, pos_s_##SFX)                           \
-  NDT_DEF_UNARY_A(abs_##SFX, NDT_CLONES, T, T, abs_s_##SFX)                           \
+  NDT_DEF_UNARY_A(abs_##SFX, NDT_CLONES, T, T, abs_s_##SFX)             \
   NDT_DEF_UNARY(sign_##SFX, T, T, sign_s_##SFX)                         \
   NDT_DEF_UNARY(lnot_##SFX, T, ndt_bool_t, lnot_s_##SFX)                \
   NDT_DEF_UNARY(sq_##SFX, T, T, sq_s_##SFX)                             \

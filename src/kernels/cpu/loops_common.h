@@ -46,20 +46,8 @@ int ndt_cpu_set_simd_level(int level);
 #define NDT_FMA_TARGET
 #endif
 
-/* The plainest loops (arithmetic, comparisons, max/min) are built for
- * AVX-512 and AVX2 as well as the x86-64 baseline (SSE2); the dynamic loader
- * picks the copy for this CPU once (an ifunc). The copies compute the same
- * bits (the same IEEE operations; no contraction, see above); they differ
- * only in vector width: 2-4x on data in cache, the small-array path's
- * case. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) && \
-    !defined(__SANITIZE_THREAD__)
-/* (not under ThreadSanitizer: the ifunc resolvers run before its runtime
- * is up and crash the program at load) */
-#define NDT_CLONES __attribute__((target_clones("default", "avx2", "avx512f")))
-#else
-#define NDT_CLONES
-#endif
+/* The plainest loops (arithmetic, comparisons, max/min) are NDT_CLONES
+ * (kernels.h): 2-4x faster on data in cache, the small-array path's case. */
 
 /* ---- loop templates ---------------------------------------------------- */
 

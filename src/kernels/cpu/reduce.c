@@ -12,20 +12,13 @@ typedef double _Complex c128;
 
 #define AT(T, p, i, s) (*(const T *)((p) + (i) * (s)))
 
-/* Built for AVX2 and AVX-512 too (see NDT_CLONES in loops_common.h): the
- * 8 accumulators are then one or two vector registers; the additions and
- * their order are the same, so are the bits. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) && \
-    !defined(__SANITIZE_THREAD__)
-#define PW_CLONES __attribute__((target_clones("default", "avx2", "avx512f")))
-#else
-#define PW_CLONES
-#endif
-
+/* The pairwise sum and the row accumulation are NDT_CLONES (kernels.h):
+ * the 8 accumulators become one or two vector registers; the additions and
+ * their order stay, so do the bits. */
 /* Pairwise summation of a strided run (NumPy's scheme: 8 accumulators in
  * blocks of 128, recursion above). */
 #define PAIRWISE(NAME, T)                                                        \
-  PW_CLONES static T NAME##_c(const T *p, int64_t n) {                          \
+  NDT_CLONES static T NAME##_c(const T *p, int64_t n) {                          \
     if (n < 8) {                                                                \
       T r = 0;                                                                  \
       for (int64_t i = 0; i < n; i++) r += p[i];                                \
@@ -120,7 +113,7 @@ INT_SUMPROD(uint64_t, uint64_t)
   static void sum_run_##T(char *acc, const char *p, int64_t s, int64_t n) {      \
     *(T *)acc += PW(p, s, n);                                                    \
   }                                                                              \
-  PW_CLONES static void sum_acc_##T(char *a, int64_t as, const char *p, int64_t s, int64_t n) { \
+  NDT_CLONES static void sum_acc_##T(char *a, int64_t as, const char *p, int64_t s, int64_t n) { \
     if (as == (int64_t)sizeof(T) && s == (int64_t)sizeof(T)) {                   \
       T *restrict d = (T *)a;                                                    \
       const T *restrict q = (const T *)p;                                        \
