@@ -190,19 +190,29 @@ static const char *group_name(const fgroup *g) {
   return names[nnames++] = n;
 }
 
+static int same_view(const ndt_array *a, const ndt_array *b) {
+  if (a->store != b->store || a->offset != b->offset || a->ndim != b->ndim ||
+      a->dtype != b->dtype || a->part != b->part)
+    return 0;
+  for (int k = 0; k < a->ndim; k++)
+    if (a->shape[k] != b->shape[k] || a->strides[k] != b->strides[k]) return 0;
+  return 1;
+}
+
 ndt_status ndt_flush(void) {
   if (!cur || flushing) return NDT_OK;
   flushing = 1;
   fgroup *g = cur;
   cur = NULL;
   /* alive: the program holds an array on the result (the group's own are
-   * no handles), and no later op of the group writes the same array (that
-   * op's value is the one that stays) */
+   * no handles), and no later op of the group writes the same elements
+   * (that op's value is the one that stays). A later op writing another
+   * part of the same store (`r[:n] = a; r[n:] = b`) leaves this one alive. */
   for (int k = 0; k < g->nops; k++) {
-    ndt_store *s = g->ops[k].out->store;
+    const ndt_array *o = g->ops[k].out;
     int later = 0;
-    for (int j = k + 1; j < g->nops; j++) later |= g->ops[j].out->store == s;
-    g->ops[k].alive = !later && atomic_load(&s->handles) > 0;
+    for (int j = k + 1; j < g->nops && !later; j++) later = same_view(g->ops[j].out, o);
+    g->ops[k].alive = !later && atomic_load(&o->store->handles) > 0;
   }
   int any = 0;
   for (int k = g->nops - 1; k >= 0; k--) {
@@ -282,15 +292,6 @@ static ndt_status flush_if_needed(int all, const ndt_store *s, const ndt_access 
       touch = acc[i].tile->store == x && (acc[i].priv & NDT_WRITE);
   }
   return touch ? ndt_flush() : NDT_OK;
-}
-
-static int same_view(const ndt_array *a, const ndt_array *b) {
-  if (a->store != b->store || a->offset != b->offset || a->ndim != b->ndim ||
-      a->dtype != b->dtype || a->part != b->part)
-    return 0;
-  for (int k = 0; k < a->ndim; k++)
-    if (a->shape[k] != b->shape[k] || a->strides[k] != b->strides[k]) return 0;
-  return 1;
 }
 
 /* Where input `a` (broadcast to the group shape in bv) comes from: an op of
