@@ -439,18 +439,19 @@ ndt_status ndt_ravel(ndt_array **out, const ndt_array *a, char order) {
   if (order != 'K')
     return ndt_error(NDT_ERR_VALUE, "order must be one of 'C', 'F', 'A', or 'K' (got '%c')",
                      order);
-  /* 'K': the axes by decreasing |stride| (a stable sort: ties keep their
-   * order), each in its own direction; a view when those strides are
-   * positive and pack the elements (NumPy's ravel), else a copy in that
-   * order (NumPy's flatten) */
+  /* 'K': the axes by decreasing |stride| (a stable insertion sort: ties
+   * keep their order, and a broadcast axis, stride 0, is no reason to move
+   * anything past it: NumPy keeps C order there), each in its own
+   * direction; a view when those strides are positive and pack the
+   * elements (NumPy's ravel), else a copy in that order (NumPy's flatten) */
   ndt_array t = *a;
   int perm[NDT_MAXDIMS];
   for (int k = 0; k < a->ndim; k++) {
     int j = k;
     int64_t sk = a->strides[k] < 0 ? -a->strides[k] : a->strides[k];
-    for (; j > 0; j--) {
+    for (; j > 0 && sk != 0; j--) {
       int64_t sp = a->strides[perm[j - 1]];
-      if ((sp < 0 ? -sp : sp) >= sk) break;
+      if (sp == 0 || (sp < 0 ? -sp : sp) >= sk) break;
       perm[j] = perm[j - 1];
     }
     perm[j] = k;
