@@ -104,8 +104,9 @@ class flagsobj:
     forc = property(lambda self: bool(self._f & (_F | _C)))
     behaved = property(lambda self: bool(self._f & _WRITEABLE))
     carray = property(lambda self: bool(self._f & _WRITEABLE) and bool(self._f & _C))
-    farray = property(lambda self: bool(self._f & _WRITEABLE) and bool(self._f & _F) and
-                      not self._f & _C)
+    # what NumPy's flagsobj answers (its farray is true for every array that
+    # is not C-contiguous, whatever its other flags)
+    farray = property(lambda self: not self._f & _C)
     num = property(lambda self: self._f)
 
     @property
