@@ -168,6 +168,8 @@ int ndt_owns_data(const ndt_array *a);
 int ndt_is_writeable(const ndt_array *a);
 ndt_status ndt_set_writeable(ndt_array *a, int writeable);
 int64_t ndt_store_size(const ndt_array *a);
+/* Bytes per element of the store (twice a .real/.imag view's itemsize). */
+size_t ndt_store_itemsize(const ndt_array *a);
 int64_t ndt_ntiles(const ndt_array *a);         /* tiles of the store */
 
 /* ---- creation --------------------------------------------------------- */

@@ -1039,6 +1039,11 @@ static PyObject *get_store_size(ArrayObject *self, void *c) {
   if (!check_arr((PyObject *)self)) return NULL;
   return PyLong_FromLongLong(ndt_store_size(self->arr));
 }
+static PyObject *get_store_itemsize(ArrayObject *self, void *c) {
+  (void)c;
+  if (!check_arr((PyObject *)self)) return NULL;
+  return PyLong_FromSize_t(ndt_store_itemsize(self->arr));
+}
 /* NumPy's flags as NumPy's bits (ndarray.flags.num): C_CONTIGUOUS 0x1,
  * F_CONTIGUOUS 0x2, OWNDATA 0x4, ALIGNED 0x100 (always), WRITEABLE 0x400. */
 static PyObject *get_flags(ArrayObject *self, void *c) {
@@ -1067,6 +1072,8 @@ static PyGetSetDef array_getset[] = {
   {"_whole", (getter)get_whole, NULL, "covers its whole store in C order", NULL},
   {"_ntiles", (getter)get_ntiles, NULL, "tiles of the store", NULL},
   {"_store_size", (getter)get_store_size, NULL, "elements of the store", NULL},
+  {"_store_itemsize", (getter)get_store_itemsize, NULL, "bytes per element of the store",
+   NULL},
   {"_flags", (getter)get_flags, NULL, "NumPy's flag bits (C, F, OWNDATA, ALIGNED, WRITEABLE)",
    NULL},
   {NULL, NULL, NULL, NULL, NULL},

@@ -344,6 +344,9 @@ class ndarray(Array):
         isz = self.itemsize
         if self.size == 0:
             return (0,) * self.ndim
+        ssz = self._store_itemsize     # a .real/.imag view steps whole complex elements
+        if ssz != isz:
+            return tuple(s * ssz for s in self._estrides)
         if self._c_contiguous:
             out = []
             st = isz

@@ -83,6 +83,7 @@ int ndt_is_weak(const ndt_array *a) { return a->weak; }
 void ndt_set_weak(ndt_array *a, int weak) { a->weak = weak != 0; }
 int ndt_same_store(const ndt_array *a, const ndt_array *b) { return a->store == b->store; }
 int64_t ndt_store_size(const ndt_array *a) { return a->store->size; }
+size_t ndt_store_itemsize(const ndt_array *a) { return (size_t)a->store->itemsize; }
 int64_t ndt_ntiles(const ndt_array *a) { return a->store->ntiles; }
 
 /* NumPy's contiguity with relaxed strides: unit axes do not count and an

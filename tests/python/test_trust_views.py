@@ -413,3 +413,12 @@ def test_default_settings():
                 raise AssertionError("wrote into a read-only array")
         assert float(a.sum()) == numpy.arange(n * n, dtype=float).sum()
     """)
+
+
+def test_strides_of_complex_part_views():
+    for f in [lambda m: m.zeros((3, 4), complex).real,
+              lambda m: m.zeros((3, 4), complex).imag[:, ::2],
+              lambda m: m.zeros((3, 4), numpy.complex64).T.real,
+              lambda m: m.zeros((1, 4), complex).real, lambda m: m.zeros((3, 4)).T,
+              lambda m: m.zeros((3, 4))[::-1], lambda m: m.zeros((3, 4))]:
+        assert f(np).strides == f(numpy).strides
