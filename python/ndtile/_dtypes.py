@@ -5,6 +5,8 @@ complex64 and complex128. Any other NumPy dtype (float16, longdouble, object,
 strings, datetimes, structured) is not held in tiles: such arrays stay NumPy
 arrays and every operation on them runs in NumPy (see _fallback).
 """
+import operator as _operator
+
 import numpy as _np
 
 from . import _core
@@ -79,3 +81,11 @@ def int_range(c):
         ii = _np.iinfo(DTYPES[c])
         info = _INFO[c] = (int(ii.min), int(ii.max))
     return info
+
+
+def int_axis(axis):
+    """An axis that must be one int, as NumPy's C axis parser takes it (no
+    bools: TypeError)."""
+    if isinstance(axis, (bool, _np.bool_)):
+        raise TypeError("an integer is required for the axis")
+    return _operator.index(axis)

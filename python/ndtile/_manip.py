@@ -32,6 +32,12 @@ def _norm_axis(axis, ndim):
     return ax + ndim if ax < 0 else ax
 
 
+def _c_axis(axis, ndim):
+    """_norm_axis for the functions NumPy writes in C: a bool axis is a
+    TypeError there (Python-level NumPy functions take it as an int)."""
+    return _norm_axis(D.int_axis(axis), ndim)
+
+
 # ---- shapes ------------------------------------------------------------------
 def reshape(a, /, shape=None, order='C', *, newshape=None, copy=None):
     if shape is None:
@@ -137,8 +143,12 @@ def squeeze(a, axis=None):
     x = xs[0]
     if axis is None:
         return x._squeeze(None)
-    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
-    axes = tuple(_norm_axis(ax, x.ndim) for ax in axes)
+    if isinstance(axis, list):
+        raise TypeError("'list' object cannot be interpreted as an integer")
+    if x.ndim == 0 and not isinstance(axis, tuple) and D.int_axis(axis) in (0, -1):
+        return x._view()     # NumPy: axis 0 or -1 of a 0-d array
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    axes = tuple(_c_axis(ax, x.ndim) for ax in axes)
     return x._squeeze(axes) if axes else x._view()
 
 
@@ -257,8 +267,9 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
         axis = 0
     nd = xs[0].ndim
     if nd == 0:
+        D.int_axis(axis)     # NumPy parses the axis first
         raise ValueError("zero-dimensional arrays cannot be concatenated")
-    axis = _norm_axis(axis, nd)
+    axis = _c_axis(axis, nd)
     shape = list(xs[0].shape)
     for i, x in enumerate(xs[1:], 1):
         if x.ndim != nd:
@@ -1111,10 +1122,10 @@ def repeat(a, repeats, axis=None):
         return fb
     if axis is None or x.ndim == 0:
         if axis is not None:
-            _norm_axis(axis, 1)
+            _c_axis(axis, 1)
         x, ax = x._reshape((-1,)), 0
     else:
-        ax = _norm_axis(axis, x.ndim)
+        ax = _c_axis(axis, x.ndim)
     n = x.shape[ax]
     r = C.asarray(repeats)
     if not isinstance(r, Array) or D.KIND[r._dt] == 'c':
@@ -1204,10 +1215,12 @@ def take(a, indices, axis=None, out=None, mode='raise'):
     x, fb = _nd(a, 'take', _np.take, (a, indices), {'axis': axis, 'out': out, 'mode': mode})
     if fb is not None:
         return fb
+    if axis is not None and x.ndim == 0 and D.int_axis(axis) in (0, -1):
+        axis = None          # NumPy takes axis 0 or -1 of a 0-d array as none
     if axis is None:
         x, ax = x._reshape((-1,)), 0
     else:
-        ax = _norm_axis(axis, x.ndim)
+        ax = _c_axis(axis, x.ndim)
     ix = _fix_indices(_index_array(indices), x.shape[ax], mode, ax)
     shape = x.shape[:ax] + ix.shape + x.shape[ax + 1:]
     # positions of x's axes in the result
@@ -1667,10 +1680,10 @@ def _check_kind(kind, stable):
                          f"(got '{kind}')")
 
 
-def _sort_axis(axis, ndim):
+def _sort_axis(axis, ndim, strict=False):
     if axis is None:
         return None
-    ax = operator.index(axis)
+    ax = D.int_axis(axis) if strict else operator.index(axis)
     if ax < -ndim or ax >= ndim:
         raise _np.exceptions.AxisError(ax, ndim)
     return ax
@@ -1694,5 +1707,7 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
                                                           stable=stable))
     _check_kind(kind, stable)
     if x.ndim == 0:
-        axis = None      # NumPy: argsort of a 0-d array is [0] for any axis
-    return _core.sort(x, _sort_axis(axis, x.ndim), True)
+        # NumPy: argsort of a 0-d array is [0], its axis checked as of a 1-d one
+        _sort_axis(axis, 1, True)
+        axis = None
+    return _core.sort(x, _sort_axis(axis, x.ndim, True), True)

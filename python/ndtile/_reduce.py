@@ -22,19 +22,39 @@ UFUNC_REDUCTIONS = {'add': 'sum', 'multiply': 'prod', 'minimum': 'min', 'maximum
 # value used for masked-out elements (where=) by reductions with an identity
 _WHERE_FILL = {'sum': 0, 'nansum': 0, 'prod': 1, 'nanprod': 1, 'any': False, 'all': True}
 _NEEDS_INITIAL = ('min', 'max', 'nanmin', 'nanmax')
+# reductions that are not ufunc reductions in NumPy (axis 0 of a 0-d array is
+# an AxisError for them)
+_NOT_UFUNC = frozenset(('mean', 'var', 'std'))
 
 
-def axes_mask(axis, ndim):
+def axes_mask(axis, ndim, zero_d=False):
     """NumPy's axis argument (None, int or tuple, negatives allowed) as a
-    bit mask of reduced axes; None means all."""
+    bit mask of reduced axes; None means all. NumPy's C axis parser takes
+    no bools and no lists. zero_d: the reduction is a ufunc reduction, which
+    takes axis 0 or -1 of a 0-d array (a single int, not a tuple) as all."""
     if axis is None:
         return None
-    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    if isinstance(axis, tuple):
+        axes = axis
+    elif isinstance(axis, list):
+        raise TypeError("'list' object cannot be interpreted as an integer")
+    else:
+        axes = (axis,)
+        if zero_d and ndim == 0 and type(axis) is not bool and \
+                operator.index(axis) in (0, -1):
+            return None
     mask = 0
     for ax in axes:
+        # a bool axis: ufuncs refuse it at once; mean/var/std check the
+        # bounds (as the int it is) first
+        isbool = isinstance(ax, (bool, _np.bool_))
+        if isbool and zero_d:
+            raise TypeError("an integer is required")
         ax = operator.index(ax)
         if ax < -ndim or ax >= ndim:
             raise _np.exceptions.AxisError(ax, ndim)
+        if isbool:
+            raise TypeError("an integer is required")
         if ax < 0:
             ax += ndim
         if mask >> ax & 1:
@@ -100,7 +120,7 @@ def _prepare(a, dtype):
 def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0):
     """The reduction as an ndtile array (0-d for a full reduction)."""
     from . import _ufunc as U
-    mask = axes_mask(axis, x.ndim)
+    mask = axes_mask(axis, x.ndim, name not in _NOT_UFUNC)
     if where is not True:
         fill = _WHERE_FILL.get(name)
         if fill is None:
@@ -142,18 +162,18 @@ def _np_name(name):
 _FAST = frozenset(('sum', 'prod', 'min', 'max', 'any', 'all', 'mean', 'var', 'std'))
 
 
-def _fast_mask(axis, nd):
+def _fast_mask(axis, nd, name):
     if axis is None:
         return None
     if type(axis) is int and -nd <= axis < nd:
         return 1 << (axis + nd if axis < 0 else axis)
-    return axes_mask(axis, nd)
+    return axes_mask(axis, nd, name not in _NOT_UFUNC)
 
 
 def _generic(name, a, axis, dtype, out, keepdims, initial=_NoValue, where=True):
     if out is None and dtype is None and initial is _NoValue and where is True and \
             isinstance(a, Array) and name in _FAST:
-        r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim), bool(keepdims), -1, 0)
+        r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim, name), bool(keepdims), -1, 0)
         return r._scalar() if r.ndim == 0 else r
     p = _prepare(a, dtype)
     if p is None:
@@ -182,7 +202,7 @@ def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue
 def _minmax(name, a, axis, out, keepdims, initial, where):
     if out is None and initial is _NoValue and where is True and isinstance(a, Array) and \
             name in _FAST:
-        r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim), bool(keepdims), -1, 0)
+        r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim, name), bool(keepdims), -1, 0)
         return r._scalar() if r.ndim == 0 else r
     p = _prepare(a, None)
     if p is None:
@@ -222,7 +242,7 @@ def all(a, axis=None, out=None, keepdims=False, *, where=True):
 
 def _meanlike(name, a, axis, dtype, out, keepdims, where, ddof=0, extra=None):
     if out is None and dtype is None and where is True and not extra and isinstance(a, Array):
-        r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim), bool(keepdims), -1,
+        r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim, name), bool(keepdims), -1,
                          int(ddof))
         return r._scalar() if r.ndim == 0 else r
     p = _prepare(a, dtype)
@@ -269,8 +289,8 @@ def _arg(name, a, axis, out, keepdims):
     if axis is None:
         r = _core.reduce(_RED[name], x, None, bool(keepdims), D.DEFAULT, 0)
     else:
-        ax = operator.index(axis)
-        mask = axes_mask(ax, x.ndim)
+        ax = D.int_axis(axis)
+        mask = axes_mask(ax, x.ndim, True)
         r = _core.reduce(_RED[name], x, mask, bool(keepdims), D.DEFAULT, 0)
     return finish(r, out)
 
@@ -289,7 +309,7 @@ def count_nonzero(a, axis=None, *, keepdims=False):
         return F.call("count_nonzero (dtype)", _np.count_nonzero, (a,),
                       {'axis': axis, 'keepdims': keepdims})
     x, _ = p
-    r = _core.reduce(_RED['count_nonzero'], x, axes_mask(axis, x.ndim), bool(keepdims),
+    r = _core.reduce(_RED['count_nonzero'], x, axes_mask(axis, x.ndim, True), bool(keepdims),
                      D.DEFAULT, 0)
     return finish(r, None)
 
@@ -331,6 +351,10 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
         return F.call("average (dtype)", _np.average, (a,),
                       {'axis': axis, 'weights': weights, 'returned': returned,
                        'keepdims': keepdims})
+    if axis is not None:
+        # NumPy's average normalises the axis in Python (bools and lists
+        # are taken as ints)
+        axis = _np.lib.array_utils.normalize_axis_tuple(axis, x.ndim, argname="axis")
     if w is None:
         avg = mean(x, axis=axis, keepdims=keepdims)
         if not returned:
@@ -390,7 +414,7 @@ def _scan(name, a, axis, dtype, out):
     if axis is None:
         ax = _SCAN_FLAT
     else:
-        ax = operator.index(axis)
+        ax = D.int_axis(axis)
         nd = x.ndim if x.ndim else 1
         if ax < -nd or ax >= nd:
             raise _np.exceptions.AxisError(ax, nd)
