@@ -853,8 +853,11 @@ static int scalar_store_ok(ndt_dtype t, ndt_dtype vt, const elem_t *v) {
     case NDT_UINT64: return t == NDT_UINT64 || is_float_kind(t) || is_complex_kind(t);
     case NDT_FLOAT64:
       if (is_float_kind(t) || is_complex_kind(t) || t == NDT_BOOL) return 1;
+      /* NumPy truncates the float to a Python int and checks its range:
+       * -1.5 into uint64 is an OverflowError (the Python path raises it) */
       return isfinite(v->d) && fabs(v->d) < 9.2e18 &&
-             (t == NDT_INT64 || t == NDT_UINT64 || int_fits(t, (long long)v->d));
+             (t == NDT_INT64 || (t == NDT_UINT64 && v->d > -1.0) ||
+              int_fits(t, (long long)v->d));
     case NDT_COMPLEX128: return is_complex_kind(t);
     default: return 0;
   }

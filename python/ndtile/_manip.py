@@ -252,6 +252,8 @@ def flipud(m):
 
 # ---- joining and splitting --------------------------------------------------------
 def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    if casting != "same_kind":
+        D.check_casting(casting)
     arrays = list(arrays)
     xs = []
     for a in arrays:
@@ -591,6 +593,14 @@ def copyto(dst, src, casting='same_kind', where=True):
     from . import _ufunc as U
     if not isinstance(dst, Array):
         return _np.copyto(dst, C.to_np_tree(src), casting=casting, where=C.to_np_tree(where))
+    D.check_casting(casting)
+    if src is None or isinstance(src, (bool, int, float, complex, str, bytes)):
+        # a Python scalar: NumPy's rules for it (weak types; OverflowError
+        # out of range; 1.5 into ints refused by same_kind) are applied by
+        # NumPy itself on a 0-d scratch array of dst's dtype
+        tmp = _np.empty((), dst.dtype)
+        _np.copyto(tmp, src, casting=casting)
+        src = tmp
     try:
         s = U.operand(src)
     except U._Unsupported:
@@ -1277,16 +1287,28 @@ def _put_flat(x, flat, vals):
     _core.put(x, flat, vals)
 
 
+def _values_for(v, dtype):
+    """v as an ndtile array of values to store into an array of `dtype`.
+    Arrays and NumPy scalars are cast (unsafe), Python objects are converted
+    as NumPy converts them into `dtype` (OverflowError for out-of-range ints,
+    ValueError for NaN into ints, TypeError for complex into reals)."""
+    if isinstance(v, (Array, _np.ndarray, _np.generic)):
+        vals = C.asarray(v)
+        if isinstance(vals, Array):
+            return vals
+        return C.from_numpy(_np.asarray(v).astype(dtype))
+    arr = _np.asarray(C.to_np_tree(v) if C.has_nd(v) else v, dtype=dtype)
+    vals = C.asarray(arr)
+    return vals if isinstance(vals, Array) else C.from_numpy(arr.astype(dtype))
+
+
 def put(a, ind, v, mode='raise'):
     if isinstance(a, _np.ndarray):
         return F.call("put (dtype)", _np.put, (a, ind, v), {'mode': mode})
     if not isinstance(a, Array):
         raise TypeError(f"argument 1 must be numpy.ndarray, not {type(a)}")
     ix = _index_array(ind)._reshape((-1,))
-    vals = C.asarray(v)
-    if not isinstance(vals, Array):
-        vals = C.from_numpy(_np.asarray(v).astype(a.dtype))
-    vals = vals._reshape((-1,))
+    vals = _values_for(v, a.dtype)._reshape((-1,))
     if ix.size == 0 or vals.size == 0:
         return None
     if a.size == 0:
@@ -1306,10 +1328,7 @@ def put_along_axis(arr, indices, values, axis):
     x, ix, ax, shape = _along_axis(arr, indices, axis)
     if 0 in shape:
         return None
-    vals = C.asarray(values)
-    if not isinstance(vals, Array):
-        vals = C.from_numpy(_np.asarray(values).astype(arr.dtype))
-    vals = vals._broadcast_to(shape)
+    vals = _values_for(values, arr.dtype)._broadcast_to(shape)
     # flat C-order index into x of each position
     flat = None
     stride = 1

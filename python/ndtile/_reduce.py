@@ -121,6 +121,10 @@ def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0
     """The reduction as an ndtile array (0-d for a full reduction)."""
     from . import _ufunc as U
     mask = axes_mask(axis, x.ndim, name not in _NOT_UFUNC)
+    if initial is None:
+        initial = _NoValue           # NumPy: initial=None is no initial
+    if initial is not _NoValue and name in _NEEDS_INITIAL:
+        initial = _initial_as(initial, x._dt if dtc == D.DEFAULT else dtc)
     if where is not True:
         fill = _WHERE_FILL.get(name)
         if fill is None:
@@ -145,10 +149,19 @@ def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0
         op = {'sum': 'add', 'nansum': 'add', 'prod': 'multiply', 'nanprod': 'multiply',
               'min': 'minimum', 'max': 'maximum', 'nanmin': 'fmin', 'nanmax': 'fmax'}.get(name)
         if op is not None:
+            if name not in _NEEDS_INITIAL:
+                initial = _initial_as(initial, r._dt)
             r = U.UFUNCS[op](r, initial)
             if not isinstance(r, Array):
                 r = C.asnd(r)
     return r
+
+
+def _initial_as(v, c):
+    """initial= in the reduction's dtype (code c), as NumPy converts it:
+    OverflowError out of range, 1.5 -> 1 for ints, TypeError for complex into
+    reals; a Python scalar of that value."""
+    return _np.array(_py(v), dtype=D.DTYPES[c])[()].item()
 
 
 def _py(v):

@@ -263,6 +263,8 @@ class ufunc:
         args, out = _split_out(args, self.nin, out)
         if len(args) != self.nin:
             return self._np(*C.to_np_tree(args))   # NumPy's TypeError
+        if casting != 'same_kind':
+            D.check_casting(casting)
         if self._op is None or kwargs or isinstance(out, tuple):
             kw = dict(kwargs)
             self._kw(kw, out, where, casting, order, dtype, subok)
