@@ -3,6 +3,7 @@
 A reduction to a single value returns a NumPy scalar, as NumPy does (this
 waits for the data); every other result is an ndtile array.
 """
+import builtins
 import operator
 
 import numpy as _np
@@ -268,7 +269,45 @@ def _meanlike(name, a, axis, dtype, out, keepdims, where, ddof=0, extra=None):
         why = f"{name} (dtype)" if p is None else f"{name} (where=/mean=)"
         return F.call(why, getattr(_np, name), (a,), kw)
     x, dtc = p
+    if dtc != D.DEFAULT and (D.KIND[dtc] in 'biu' or (
+            name != 'mean' and D.KIND[dtc] == 'c')):
+        return finish(_meanlike_steps(name, x, axis, dtc, keepdims, ddof), out)
     return finish(reduce_nd(name, x, axis, dtc, keepdims, ddof=ddof), out)
+
+
+def _meanlike_steps(name, x, axis, dtc, keepdims, ddof):
+    """mean/var/std in NumPy's own steps (numpy/_core/_methods.py), for the
+    dtype= arguments where those steps give what the core's fused kernels do
+    not: integer and bool dtypes (the sums and the quotients cast back to
+    that dtype: mean(ints, dtype=int64) is an int64), and complex dtypes for
+    var/std (NumPy's var is then complex)."""
+    from . import _ufunc as U
+    mask = axes_mask(axis, x.ndim)
+    n = _reduced_size(x, mask)
+    s = reduce_nd('sum', x, axis, dtc, keepdims if name == 'mean' else True)
+    # NumPy divides by an intp count array (a strong int64: complex64 sums
+    # are divided in complex128), then casts back
+    m = U.UFUNCS['true_divide'](s, _core.scalar(n, D.INT64, False))
+    if m._dt != s._dt:
+        m = m._astype(s._dt, 4)
+    if name == 'mean':
+        return m
+    d = U.UFUNCS['subtract'](x, m)
+    sq = U.UFUNCS['multiply'](d, d if D.KIND[x._dt] != 'c' else U.UFUNCS['conjugate'](d))
+    if D.KIND[x._dt] == 'c':
+        sq = sq._real()
+    ret = reduce_nd('sum', sq, axis, dtc, keepdims)
+    v = U.UFUNCS['true_divide'](ret, _core.scalar(builtins.max(n - ddof, 0), D.INT64, False))
+    if v._dt != ret._dt:
+        v = v._astype(ret._dt, 4)
+    if name == 'var':
+        return v
+    if v.ndim:
+        return U.UFUNCS['sqrt'](v, out=v)     # NumPy's casting error for ints
+    r = U.UFUNCS['sqrt'](v)
+    if not isinstance(r, Array):        # NumPy's float16 result for small ints
+        return C.from_numpy(_np.asarray(r).astype(D.DTYPES[v._dt]))
+    return r._astype(v._dt, 4) if r._dt != v._dt else r
 
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
