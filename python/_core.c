@@ -98,8 +98,11 @@ static PyObject *raise_status(ndt_status st) {
     case NDT_ERR_TYPE:
     case NDT_ERR_CAST: {
       /* numpy's UFuncTypeError (a TypeError); built without calling its
-       * __init__, which wants the ufunc object */
-      PyObject *t = lazy_attr(&ufunc_type_error, "numpy._core._exceptions", "UFuncTypeError");
+       * __init__, which wants the ufunc object. NumPy's legacy type
+       * resolver ("not supported for the input types") raises a plain
+       * TypeError. */
+      PyObject *t = strstr(msg, "not supported for the input types") ? NULL :
+          lazy_attr(&ufunc_type_error, "numpy._core._exceptions", "UFuncTypeError");
       if (t && PyType_Check(t)) {
         PyObject *args = Py_BuildValue("(s)", msg);
         PyObject *exc = args ? ((PyTypeObject *)t)->tp_new((PyTypeObject *)t, args, NULL) : NULL;

@@ -636,8 +636,13 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     from . import _ufunc as U
     if not (isinstance(a, Array) or isinstance(b, Array)):
         return _np.isclose(C.to_np_tree(a), C.to_np_tree(b), rtol, atol, equal_nan)
-    x = U.operand(a)
-    y = U.operand(b)
+    try:
+        x = U.operand(a)
+        y = U.operand(b)
+    except U._Unsupported:
+        # an operand the core cannot hold (str, object, float16): NumPy's
+        # result or NumPy's exception (DTypePromotionError, TypeError)
+        return F.call("isclose (dtype)", _np.isclose, (a, b, rtol, atol, equal_nan), {})
     if isinstance(y, Array):
         if D.KIND[y._dt] not in 'fc':
             y = y._astype(D.FLOAT64, 4)

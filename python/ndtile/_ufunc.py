@@ -799,4 +799,17 @@ def binop_hook(op, a, b, inplace):
     u = _BY_OP[op]
     if inplace:
         return u(a, b, out=a)
+    if op == _EQ or op == _NE:
+        try:
+            return u(a, b)
+        except TypeError:
+            # ndarray == and != answer all False / all True where the ufunc
+            # has no loop (a float array == 'a'); NumPy decides, on the data
+            import operator
+            f = operator.eq if op == _EQ else operator.ne
+            return C.np_or_nd(f(C.to_np_tree(a), C.to_np_tree(b)))
     return u(a, b)
+
+
+_EQ = _CORE_INDEX['equal']
+_NE = _CORE_INDEX['not_equal']
