@@ -334,10 +334,27 @@ class ufunc:
                 return self._numpy(ops if args is None else args, {}, why='float16')
         if self._op == POWER and type(self) is ufunc:
             _check_int_power(ops, dtc)
-        res = self._core_apply(ops, out, dtc)
+        try:
+            res = self._core_apply(ops, out, dtc)
+        except TypeError:
+            self._numpy_type_error(ops, dtc)
+            raise
         if how == _F16_ROUND and out is None:
             return C.to_numpy(res).astype(_F16)
         return res
+
+    def _numpy_type_error(self, ops, dtc):
+        """Raises NumPy's own exception (its class and message) when NumPy
+        refuses these operand types too: found on empty arrays of the
+        operands' dtypes, after the core refused them."""
+        probe = [_np.empty(0, o.dtype) if isinstance(o, Array) else o for o in ops]
+        kw = {} if dtc == D.DEFAULT else {'dtype': D.DTYPES[dtc]}
+        try:
+            self._np(*probe, **kw)
+        except TypeError as e:
+            raise e from None
+        except Exception:
+            pass
 
     def _masked(self, ops, out, where, casting, dtc):
         res = self._compute(ops, None, True, casting, dtc)
