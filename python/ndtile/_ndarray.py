@@ -338,7 +338,10 @@ class ndarray(Array):
 
     def fill(self, value):
         if isinstance(value, _np.generic):
-            value = value.item()
+            # a NumPy scalar is cast (unsafe), as NumPy does: float64(-1.5)
+            # fills a uint8 array with 255; Python numbers are checked below
+            value = value.astype(self.dtype).item() if D.code(value.dtype) is not None \
+                else value.item()
         if isinstance(value, Array):
             if value.size != 1:
                 raise ValueError("Input object to FillWithScalar is not a scalar")

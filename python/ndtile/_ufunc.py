@@ -265,6 +265,8 @@ class ufunc:
             return self._np(*C.to_np_tree(args))   # NumPy's TypeError
         if casting != 'same_kind':
             D.check_casting(casting)
+            if casting != 'unsafe':
+                self._numpy_cast_check(args, out, dtype, casting)
         if self._op is None or kwargs or isinstance(out, tuple):
             kw = dict(kwargs)
             self._kw(kw, out, where, casting, order, dtype, subok)
@@ -342,6 +344,28 @@ class ufunc:
         if how == _F16_ROUND and out is None:
             return C.to_numpy(res).astype(_F16)
         return res
+
+    def _numpy_cast_check(self, args, out, dtype, casting):
+        """casting='no'/'equiv'/'safe' checks the inputs' casts as well as
+        the output's: NumPy checks them, on empty arrays of the same dtypes
+        (Python scalars as they are), and raises its own error."""
+        def probe(x):
+            if x is None or isinstance(x, (bool, int, float, complex)):
+                return x
+            dt = x.dtype if isinstance(x, (Array, _np.ndarray, _generic)) else \
+                _np.asarray(C.to_np_tree(x)).dtype
+            return _np.empty(0, dt)
+        kw = {'casting': casting}
+        if dtype is not None:
+            kw['dtype'] = dtype
+        if out is not None:
+            kw['out'] = tuple(probe(o) for o in out) if isinstance(out, tuple) else probe(out)
+        try:
+            self._np(*[probe(a) for a in args], **kw)
+        except (TypeError, OverflowError) as e:
+            raise e from None
+        except Exception:
+            pass
 
     def _numpy_type_error(self, ops, dtc):
         """Raises NumPy's own exception (its class and message) when NumPy
