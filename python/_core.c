@@ -101,7 +101,7 @@ static PyObject *raise_status(ndt_status st) {
        * __init__, which wants the ufunc object. NumPy's legacy type
        * resolver ("not supported for the input types") raises a plain
        * TypeError. */
-      PyObject *t = strstr(msg, "not supported for the input types") ? NULL :
+      PyObject *t = st == NDT_ERR_TYPE && strstr(msg, "not supported for the input types") ? NULL :
           lazy_attr(&ufunc_type_error, "numpy._core._exceptions", "UFuncTypeError");
       if (t && PyType_Check(t)) {
         PyObject *args = Py_BuildValue("(s)", msg);
