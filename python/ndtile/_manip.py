@@ -25,6 +25,17 @@ def _nd_or_fallback(name, npfunc, args, kwargs, *arrays):
     return out, None
 
 
+def _int_shape(shape):
+    """A shape as a tuple; NumPy's C shape parser takes no bools."""
+    shape = tuple(shape)
+    for s in shape:
+        if type(s) is not int and isinstance(s, (bool, _np.bool_)):
+            raise TypeError("an integer is required")
+        if type(s) is int and s > 2**63 - 1:
+            raise ValueError("Maximum allowed dimension exceeded")
+    return shape
+
+
 def _norm_axis(axis, ndim):
     ax = operator.index(axis)
     if ax < -ndim or ax >= ndim:
@@ -52,7 +63,8 @@ def reshape(a, /, shape=None, order='C', *, newshape=None, copy=None):
         return F.call("reshape (order='F')", _np.reshape, (a, shape), {'order': order})
     if isinstance(shape, (int, _np.integer)):
         shape = (shape,)
-    r = x._reshape(tuple(shape))
+    shape = _int_shape(shape)
+    r = x._reshape(shape)
     if copy is False and not r._same_store(x):
         raise ValueError("Unable to avoid creating a copy while reshaping.")
     if copy and r._same_store(x):
@@ -171,7 +183,7 @@ def broadcast_to(array, shape, subok=False):
         return fb
     if isinstance(shape, (int, _np.integer)):
         shape = (shape,)
-    return xs[0]._broadcast_to(tuple(shape))
+    return xs[0]._broadcast_to(_int_shape(shape))
 
 
 def broadcast_shapes(*args):
@@ -464,9 +476,10 @@ def where(condition, x=_NoValue, y=_NoValue, /):
                 if not -2**63 <= o < 2**63:
                     ops[i] = float(o)
                 continue
-            if not -2**63 <= o < 2**63:
+            # NumPy takes any C (unsigned) long long and wraps it
+            if not -2**63 <= o < 2**64:
                 raise OverflowError("Python int too large to convert to C long")
-            ops[i] = int(_np.array(o, dtype=_np.int64).astype(D.DTYPES[lt]))
+            ops[i] = int(_np.array(o % 2**64, dtype=_np.uint64).astype(D.DTYPES[lt]))
     return _core.apply(U.WHERE, [c] + ops)
 
 
@@ -988,8 +1001,30 @@ def tri(N, M=None, k=0, dtype=float, *, like=None):
     if M is None:
         M = N
     m = U.UFUNCS['greater_equal'](arange(N)._reshape((-1, 1)),
-                                  arange(-k, M - k)._reshape((1, -1)))
+                                  _tri_cols(k, N, M)._reshape((1, -1)))
     return m.astype(dtype, copy=False)
+
+
+def _tri_k(k, n, m):
+    """k for a triangle of an n x m array: NumPy's OverflowError beyond
+    int64; a diagonal outside the array clamped (the same mask, and the
+    arange bounds stay small)."""
+    k = operator.index(k)
+    if not -2**63 <= k < 2**63:
+        raise OverflowError("Python int too large to convert to C long")
+    return builtins.max(-n - 1, builtins.min(k, m + 1))
+
+
+def _tri_cols(k, n, m):
+    """The column row NumPy's tri compares rows with: arange(-k, m - k)."""
+    from ._creation import arange
+    if isinstance(k, (int, _np.integer)):
+        k = _tri_k(k, n, m)
+        return arange(-k, m - k)
+    # NumPy builds it in an integer dtype: int(-k) first, then steps of
+    # int(1 - k) - int(-k) (0 for k = 0.5)
+    a0 = int(-k)
+    return arange(m) * (int(1 - k) - a0) + a0
 
 
 def _tri_mask(a, k, lower):
@@ -997,8 +1032,10 @@ def _tri_mask(a, k, lower):
     from . import _ufunc as U
     n, m = a.shape[-2], a.shape[-1]
     rows = arange(n)._reshape((-1, 1))
-    cols = arange(-k, m - k)._reshape((1, -1))
-    return U.UFUNCS['greater_equal' if lower else 'less_equal'](rows, cols)
+    if lower:
+        return U.UFUNCS['greater_equal'](rows, _tri_cols(k, n, m)._reshape((1, -1)))
+    # NumPy's triu mask: not tri(k - 1) (which matters for a float k)
+    return U.UFUNCS['less'](rows, _tri_cols(k - 1, n, m)._reshape((1, -1)))
 
 
 def tril(m, k=0):
@@ -1173,6 +1210,10 @@ def _index_array(indices, name='take'):
         if h.dtype.kind == 'c':
             raise TypeError("int() argument must be a string, a bytes-like object or a real "
                             "number, not 'complex'")
+        if h.dtype.kind == 'f' and not _np.isfinite(h).all():
+            if _np.isnan(h).any():
+                raise ValueError("cannot convert float NaN to integer")
+            raise OverflowError("cannot convert float infinity to integer")
         if h.dtype.kind in 'fb' or h.size == 0:
             h = h.astype(_np.int64)
         indices = h

@@ -255,9 +255,10 @@ def all(a, axis=None, out=None, keepdims=False, *, where=True):
 
 
 def _meanlike(name, a, axis, dtype, out, keepdims, where, ddof=0, extra=None):
-    if out is None and dtype is None and where is True and not extra and isinstance(a, Array):
+    if out is None and dtype is None and where is True and not extra and isinstance(a, Array) \
+            and type(ddof) is int:
         r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim, name), bool(keepdims), -1,
-                         int(ddof))
+                         ddof)
         return r._scalar() if r.ndim == 0 else r
     p = _prepare(a, dtype)
     if p is None or where is not True or extra:
@@ -269,6 +270,12 @@ def _meanlike(name, a, axis, dtype, out, keepdims, where, ddof=0, extra=None):
         why = f"{name} (dtype)" if p is None else f"{name} (where=/mean=)"
         return F.call(why, getattr(_np, name), (a,), kw)
     x, dtc = p
+    if isinstance(ddof, (float, _np.floating)) and ddof != int(ddof):
+        # a fractional ddof: NumPy's steps (the core's kernels take an int);
+        # NumPy sums integers in float64
+        if dtc == D.DEFAULT and D.KIND[x._dt] in 'biu':
+            dtc = D.FLOAT64
+        return finish(_meanlike_steps(name, x, axis, dtc, keepdims, float(ddof)), out)
     if dtc != D.DEFAULT and (D.KIND[dtc] in 'biu' or (
             name != 'mean' and D.KIND[dtc] == 'c')):
         return finish(_meanlike_steps(name, x, axis, dtc, keepdims, ddof), out)
@@ -297,7 +304,9 @@ def _meanlike_steps(name, x, axis, dtc, keepdims, ddof):
     if D.KIND[x._dt] == 'c':
         sq = sq._real()
     ret = reduce_nd('sum', sq, axis, dtc, keepdims)
-    v = U.UFUNCS['true_divide'](ret, _core.scalar(builtins.max(n - ddof, 0), D.INT64, False))
+    dof = builtins.max(n - ddof, 0)
+    v = U.UFUNCS['true_divide'](ret, _core.scalar(dof, D.FLOAT64 if type(dof) is float
+                                                  else D.INT64, False))
     if v._dt != ret._dt:
         v = v._astype(ret._dt, 4)
     if name == 'var':

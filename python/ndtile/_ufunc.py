@@ -260,6 +260,10 @@ class ufunc:
             else:
                 if arrays and _res_cache.get(tuple(key)) == _AGREE:
                     return _core.apply(self._op, args)
+        if len(args) > self.nin + self.nout:
+            raise TypeError(f"{self.__name__}() takes from {self.nin} to "
+                            f"{self.nin + self.nout} positional arguments but {len(args)} "
+                            f"were given")
         args, out = _split_out(args, self.nin, out)
         if len(args) != self.nin:
             return self._np(*C.to_np_tree(args))   # NumPy's TypeError
@@ -508,6 +512,9 @@ class _float_power(ufunc):
 
 class _divmod(ufunc):
     def __call__(self, x1, x2, /, *args, out=None, **kwargs):
+        if len(args) > 2:
+            raise TypeError(f"divmod() takes from 2 to 4 positional arguments but "
+                            f"{len(args) + 2} were given")
         args, out = _split_out((x1, x2) + args, 2, out)
         if kwargs:
             return self._numpy(args, dict(kwargs, out=out) if out is not None else kwargs)

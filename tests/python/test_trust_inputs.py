@@ -263,6 +263,55 @@ for _ax in (None, 0, 1, (0, 1), -1):
                                                         30, axis=ax, keepdims=kd))
 
 
+# ---- shapes, order=, arange, eye/tri bounds -------------------------------------------------
+for _sh in (-1, (2, -1), 2.5, '3', None, (2, None), 2 ** 63, True, (True, 2), [2, 3],
+            numpy.int64(3), (), 0, numpy.bool_(True)):
+    for _fn in ('zeros', 'ones', 'empty', 'full'):
+        case(f"{_fn}-shape={_sh!r}", big=False)(lambda np, n, fn=_fn, sh=_sh: (
+            np.full(sh, 7) if fn == 'full' else getattr(np, fn)(sh)).shape)
+    case(f"broadcast_to-shape={_sh!r}", big=False)(
+        lambda np, n, sh=_sh: np.broadcast_to(np.ones(1), sh).shape)
+    if _sh is not None:      # NumPy 2.4 takes shape=None as no change
+        case(f"reshape-shape={_sh!r}", big=False)(
+            lambda np, n, sh=_sh: np.reshape(np.ones(1), sh).shape)
+for _o in ('C', 'F', 'A', 'K', 'X', None, 1):
+    for _fn in ('zeros', 'ones', 'empty', 'full'):
+        case(f"{_fn}-order={_o!r}", big=False)(lambda np, n, fn=_fn, o=_o: (
+            np.full(3, 7, order=o) if fn == 'full' else getattr(np, fn)(3, order=o)).shape)
+for _args in ((300, 310, 1, 'uint8'), (-1, 3, 1, 'uint8'), (0, 300, 100, 'uint8'), ('a',),
+              (None,), (0, 5, 1, 'int8'), (1.5, 3, 1, 'uint8'), (250, 260, 1, 'int16')):
+    case(f"arange{_args!r}", big=False)(lambda np, n, args=_args: np.arange(*args))
+for _k in (2 ** 70, 2 ** 62, -2 ** 62, 1.5, -2 ** 70, -0.5, 0.5, -1.5, 2.7, 0, 2, -1, 7):
+    case(f"eye-k={_k!r}", big=False)(lambda np, n, k=_k: np.eye(3, k=k))
+    case(f"tri-k={_k!r}", big=False)(lambda np, n, k=_k: np.tri(3, k=k))
+    case(f"triu-k={_k!r}", big=False)(lambda np, n, k=_k: np.triu(np.ones((3, 3)), k))
+    case(f"tril-k={_k!r}", big=False)(lambda np, n, k=_k: np.tril(np.ones((3, 3)), k))
+
+# ---- where with Python ints beyond int64; float indices ---------------------------------
+for _v in (2 ** 63, 2 ** 64 - 1, 2 ** 64, -2 ** 63 - 1, 300, 2 ** 70):
+    for _dt in ('int8', 'uint64', 'int64', 'float64', 'bool'):
+        case(f"where-{_dt}-{_v}")(lambda np, n, v=_v, dt=_dt: [
+            np.where(np.arange(n) % 2 == 0, np.ones(n, dt), v),
+            np.where(np.arange(n) % 2 == 0, v, np.ones(n, dt))])
+for _ix in ([float('nan')], [float('inf')], [1.7, 2.2], [-1.5]):
+    case(f"take-{_ix!r}")(lambda np, n, ix=_ix: np.take(np.arange(n), ix))
+    case(f"put-{_ix!r}")(lambda np, n, ix=_ix: stored(lambda np, a: np.put(a, ix, 1))(
+        np, np.arange(n)))
+
+# ---- fractional ddof; ufuncs given too many arguments --------------------------------------
+for _d in (0.5, 1.5, 2.5, 1.0, numpy.float64(0.5), -0.5):
+    for _fn in ('var', 'std'):
+        for _src in ('float64', 'int64', 'float32', 'complex128', 'bool'):
+            case(f"{_fn}-ddof={_d!r}-{_src}")(lambda np, n, d=_d, fn=_fn, src=_src: [
+                getattr(np, fn)((np.arange(n) % 7).astype(src), ddof=d),
+                getattr(np, fn)((np.arange(2 * n) % 7).astype(src).reshape(2, n), ddof=d,
+                                axis=0)])
+case("add-4-args", big=False)(lambda np, n: np.add(np.ones(3), 1, np.ones(3), np.ones(3)))
+case("sin-3-args", big=False)(lambda np, n: np.sin(np.ones(3), np.ones(3), np.ones(3)))
+case("divmod-5-args", big=False)(lambda np, n: np.divmod(np.ones(3), 1, np.ones(3),
+                                                         np.ones(3), np.ones(3)))
+
+
 _SMALL = sorted(k for k, v in CASES.items() if not v[1])
 _BIG = sorted(k for k, v in CASES.items() if v[1])
 
