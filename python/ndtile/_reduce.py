@@ -353,6 +353,15 @@ def _arg(name, a, axis, out, keepdims):
         ax = D.int_axis(axis)
         mask = axes_mask(ax, x.ndim, True)
         r = _core.reduce(_RED[name], x, mask, bool(keepdims), D.DEFAULT, 0)
+    if out is not None:
+        # NumPy: out must have the result's shape, and its dtype must cast
+        # safely to intp (NumPy passes it to the C loop as one)
+        if tuple(_np.shape(out)) != tuple(r.shape):
+            raise ValueError(f"output array does not match result of np.{name}.")
+        if not _np.can_cast(out.dtype, _np.intp, 'safe'):
+            what = 'scalar' if r.ndim == 0 else 'array data'
+            raise TypeError(f"Cannot cast {what} from {out.dtype!r} to dtype('int64') according "
+                            f"to the rule 'safe'")
     return finish(r, out)
 
 

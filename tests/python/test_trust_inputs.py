@@ -312,6 +312,16 @@ case("divmod-5-args", big=False)(lambda np, n: np.divmod(np.ones(3), 1, np.ones(
                                                          np.ones(3), np.ones(3)))
 
 
+# ---- argmax/argmin out= -----------------------------------------------------------------------
+for _fn in ('argmax', 'argmin'):
+    for _o in (((), 'f8'), ((), 'i4'), ((), 'i8'), ((1,), 'i8'), ((2,), 'i8'), ((2,), 'u8'),
+               ((2,), 'i4'), ((3,), 'i8')):
+        for _ax in (None, 1):
+            case(f"{_fn}-out={_o}-axis={_ax}")(lambda np, n, fn=_fn, o=_o, ax=_ax: (
+                lambda out: (getattr(np, fn)(np.arange(2.0 * n).reshape(2, n) % 7, axis=ax,
+                                             out=out), out)[1])(np.zeros(*o)))
+
+
 _SMALL = sorted(k for k, v in CASES.items() if not v[1])
 _BIG = sorted(k for k, v in CASES.items() if v[1])
 
