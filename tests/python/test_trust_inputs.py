@@ -322,6 +322,19 @@ for _fn in ('argmax', 'argmin'):
                                              out=out), out)[1])(np.zeros(*o)))
 
 
+# ---- linalg, fft, random arguments --------------------------------------------------------
+for _o in (None, numpy.inf, -numpy.inf, 1, 2, 0, -1, 'fro', 'nuc'):
+    for _sh in ((0,), (0, 3), (0, 0)):
+        case(f"norm-empty-{_sh}-ord={_o}", big=False)(
+            lambda np, n, o=_o, sh=_sh: np.linalg.norm(np.ones(sh), ord=o))
+for _v in (-1, 0, 2.5, 4):
+    case(f"fftfreq({_v})", big=False)(lambda np, n, v=_v: np.fft.fftfreq(v))
+    case(f"rfftfreq({_v})", big=False)(lambda np, n, v=_v: np.fft.rfftfreq(v))
+for _sz in (True, numpy.bool_(False), -1, 2.5, (2, True)):
+    case(f"rng-random-size={_sz!r}", big=False)(
+        lambda np, n, sz=_sz: np.random.default_rng(0).random(sz).shape)
+
+
 _SMALL = sorted(k for k, v in CASES.items() if not v[1])
 _BIG = sorted(k for k, v in CASES.items() if v[1])
 
