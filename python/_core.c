@@ -334,10 +334,24 @@ static PyObject *elem_to_np(ndt_dtype t, const void *p) {
 }
 
 /* ---- shapes ------------------------------------------------------------------ */
+/* NumPy's shape errors: a dimension beyond int64 is a ValueError */
+static int shape_overflow(void) {
+  if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+    PyErr_SetString(PyExc_ValueError, "Maximum allowed dimension exceeded");
+  }
+  return 0;
+}
+
+/* NumPy's C shape parser takes no bools (True is not a dimension). */
 static int parse_shape(PyObject *o, int *nd, int64_t *shape) {
+  if (PyBool_Check(o)) {
+    PyErr_Format(PyExc_TypeError,
+                 "expected a sequence of integers or a single integer, got '%S'", o);
+    return 0;
+  }
   if (PyLong_Check(o) || !PySequence_Check(o)) {
     long long v = PyLong_AsLongLong(o);
-    if (v == -1 && PyErr_Occurred()) return 0;
+    if (v == -1 && PyErr_Occurred()) return PyLong_Check(o) ? shape_overflow() : 0;
     *nd = 1;
     shape[0] = v;
     return 1;
@@ -352,7 +366,13 @@ static int parse_shape(PyObject *o, int *nd, int64_t *shape) {
     return 0;
   }
   for (Py_ssize_t i = 0; i < n; i++) {
-    PyObject *it = PyNumber_Index(PySequence_Fast_GET_ITEM(seq, i));
+    PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+    if (PyBool_Check(item)) {
+      Py_DECREF(seq);
+      PyErr_SetString(PyExc_TypeError, "an integer is required");
+      return 0;
+    }
+    PyObject *it = PyNumber_Index(item);
     if (!it) {
       Py_DECREF(seq);
       return 0;
@@ -361,7 +381,7 @@ static int parse_shape(PyObject *o, int *nd, int64_t *shape) {
     Py_DECREF(it);
     if (shape[i] == -1 && PyErr_Occurred()) {
       Py_DECREF(seq);
-      return 0;
+      return shape_overflow();
     }
   }
   *nd = (int)n;

@@ -27,9 +27,10 @@ def _dim(s):
 
 def _shape(shape):
     """A shape argument as NumPy parses it: ints (no bools), an int a
-    1-tuple; dimensions beyond int64 a ValueError."""
-    if type(shape) is tuple and all(type(s) is int and 0 <= s <= _MAXDIM for s in shape):
-        return shape
+    1-tuple; dimensions beyond int64 a ValueError (the core's parser of a
+    tuple shape gives the same errors)."""
+    if type(shape) is int and shape <= _MAXDIM:
+        return (shape,)
     if isinstance(shape, (tuple, list)):
         return tuple(_dim(s) for s in shape)
     if isinstance(shape, (bool, _np.bool_)):
@@ -59,7 +60,7 @@ def empty(shape, dtype=float, order='C', *, device=None, like=None):
         return _np.empty(shape, dtype=dtype, order=order)
     if order != 'C':
         _creation_order(order)
-    return _core.empty(_shape(shape), c)
+    return _core.empty(shape if type(shape) is tuple else _shape(shape), c)
 
 
 def zeros(shape, dtype=float, order='C', *, device=None, like=None):
@@ -68,7 +69,7 @@ def zeros(shape, dtype=float, order='C', *, device=None, like=None):
         return _np.zeros(shape, dtype=dtype, order=order)
     if order != 'C':
         _creation_order(order)
-    return _core.zeros(_shape(shape), c)
+    return _core.zeros(shape if type(shape) is tuple else _shape(shape), c)
 
 
 def ones(shape, dtype=None, order='C', *, device=None, like=None):
@@ -77,7 +78,7 @@ def ones(shape, dtype=None, order='C', *, device=None, like=None):
         return _np.ones(shape, dtype=dtype, order=order)
     if order != 'C':
         _creation_order(order)
-    return _core.ones(_shape(shape), c)
+    return _core.ones(shape if type(shape) is tuple else _shape(shape), c)
 
 
 def full(shape, fill_value, dtype=None, order='C', *, device=None, like=None):

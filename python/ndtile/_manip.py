@@ -25,17 +25,6 @@ def _nd_or_fallback(name, npfunc, args, kwargs, *arrays):
     return out, None
 
 
-def _int_shape(shape):
-    """A shape as a tuple; NumPy's C shape parser takes no bools."""
-    shape = tuple(shape)
-    for s in shape:
-        if type(s) is not int and isinstance(s, (bool, _np.bool_)):
-            raise TypeError("an integer is required")
-        if type(s) is int and s > 2**63 - 1:
-            raise ValueError("Maximum allowed dimension exceeded")
-    return shape
-
-
 def _norm_axis(axis, ndim):
     ax = operator.index(axis)
     if ax < -ndim or ax >= ndim:
@@ -63,8 +52,7 @@ def reshape(a, /, shape=None, order='C', *, newshape=None, copy=None):
         return F.call("reshape (order='F')", _np.reshape, (a, shape), {'order': order})
     if isinstance(shape, (int, _np.integer)):
         shape = (shape,)
-    shape = _int_shape(shape)
-    r = x._reshape(shape)
+    r = x._reshape(tuple(shape))
     if copy is False and not r._same_store(x):
         raise ValueError("Unable to avoid creating a copy while reshaping.")
     if copy and r._same_store(x):
@@ -183,7 +171,7 @@ def broadcast_to(array, shape, subok=False):
         return fb
     if isinstance(shape, (int, _np.integer)):
         shape = (shape,)
-    return xs[0]._broadcast_to(_int_shape(shape))
+    return xs[0]._broadcast_to(tuple(shape))
 
 
 def broadcast_shapes(*args):
