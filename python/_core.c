@@ -98,8 +98,11 @@ static PyObject *raise_status(ndt_status st) {
     case NDT_ERR_TYPE:
     case NDT_ERR_CAST: {
       /* numpy's UFuncTypeError (a TypeError); built without calling its
-       * __init__, which wants the ufunc object */
-      PyObject *t = lazy_attr(&ufunc_type_error, "numpy._core._exceptions", "UFuncTypeError");
+       * __init__, which wants the ufunc object. NumPy's legacy type
+       * resolver ("not supported for the input types") raises a plain
+       * TypeError. */
+      PyObject *t = st == NDT_ERR_TYPE && strstr(msg, "not supported for the input types") ? NULL :
+          lazy_attr(&ufunc_type_error, "numpy._core._exceptions", "UFuncTypeError");
       if (t && PyType_Check(t)) {
         PyObject *args = Py_BuildValue("(s)", msg);
         PyObject *exc = args ? ((PyTypeObject *)t)->tp_new((PyTypeObject *)t, args, NULL) : NULL;
@@ -331,10 +334,24 @@ static PyObject *elem_to_np(ndt_dtype t, const void *p) {
 }
 
 /* ---- shapes ------------------------------------------------------------------ */
+/* NumPy's shape errors: a dimension beyond int64 is a ValueError */
+static int shape_overflow(void) {
+  if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+    PyErr_SetString(PyExc_ValueError, "Maximum allowed dimension exceeded");
+  }
+  return 0;
+}
+
+/* NumPy's C shape parser takes no bools (True is not a dimension). */
 static int parse_shape(PyObject *o, int *nd, int64_t *shape) {
+  if (PyBool_Check(o)) {
+    PyErr_Format(PyExc_TypeError,
+                 "expected a sequence of integers or a single integer, got '%S'", o);
+    return 0;
+  }
   if (PyLong_Check(o) || !PySequence_Check(o)) {
     long long v = PyLong_AsLongLong(o);
-    if (v == -1 && PyErr_Occurred()) return 0;
+    if (v == -1 && PyErr_Occurred()) return PyLong_Check(o) ? shape_overflow() : 0;
     *nd = 1;
     shape[0] = v;
     return 1;
@@ -349,7 +366,13 @@ static int parse_shape(PyObject *o, int *nd, int64_t *shape) {
     return 0;
   }
   for (Py_ssize_t i = 0; i < n; i++) {
-    PyObject *it = PyNumber_Index(PySequence_Fast_GET_ITEM(seq, i));
+    PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+    if (PyBool_Check(item)) {
+      Py_DECREF(seq);
+      PyErr_SetString(PyExc_TypeError, "an integer is required");
+      return 0;
+    }
+    PyObject *it = PyNumber_Index(item);
     if (!it) {
       Py_DECREF(seq);
       return 0;
@@ -358,7 +381,7 @@ static int parse_shape(PyObject *o, int *nd, int64_t *shape) {
     Py_DECREF(it);
     if (shape[i] == -1 && PyErr_Occurred()) {
       Py_DECREF(seq);
-      return 0;
+      return shape_overflow();
     }
   }
   *nd = (int)n;
@@ -853,8 +876,11 @@ static int scalar_store_ok(ndt_dtype t, ndt_dtype vt, const elem_t *v) {
     case NDT_UINT64: return t == NDT_UINT64 || is_float_kind(t) || is_complex_kind(t);
     case NDT_FLOAT64:
       if (is_float_kind(t) || is_complex_kind(t) || t == NDT_BOOL) return 1;
+      /* NumPy truncates the float to a Python int and checks its range:
+       * -1.5 into uint64 is an OverflowError (the Python path raises it) */
       return isfinite(v->d) && fabs(v->d) < 9.2e18 &&
-             (t == NDT_INT64 || t == NDT_UINT64 || int_fits(t, (long long)v->d));
+             (t == NDT_INT64 || (t == NDT_UINT64 && v->d > -1.0) ||
+              int_fits(t, (long long)v->d));
     case NDT_COMPLEX128: return is_complex_kind(t);
     default: return 0;
   }

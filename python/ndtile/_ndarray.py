@@ -382,6 +382,9 @@ class ndarray(Array):
 
     # ---- methods --------------------------------------------------------------------------
     def astype(self, dtype, order='K', casting='unsafe', subok=True, copy=True):
+        if casting != 'unsafe' and D.check_casting(casting, True) == 'same_value':
+            # NumPy 2.4's value-checking cast runs in NumPy
+            return C.np_or_nd(C.to_numpy(self).astype(dtype, order, casting, subok, copy))
         dt = D.as_dtype(dtype)
         c = D.code(dt)
         if c is None:
@@ -405,7 +408,10 @@ class ndarray(Array):
 
     def fill(self, value):
         if isinstance(value, _np.generic):
-            value = value.item()
+            # a NumPy scalar is cast (unsafe), as NumPy does: float64(-1.5)
+            # fills a uint8 array with 255; Python numbers are checked below
+            value = value.astype(self.dtype).item() if D.code(value.dtype) is not None \
+                else value.item()
         if isinstance(value, Array):
             if value.size != 1:
                 raise ValueError("Input object to FillWithScalar is not a scalar")
