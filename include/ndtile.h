@@ -143,6 +143,7 @@ int ndt_ndim(const ndt_array *a);
 const int64_t *ndt_shape(const ndt_array *a);   /* valid while a lives */
 const int64_t *ndt_strides(const ndt_array *a); /* in elements of the store */
 int64_t ndt_offset(const ndt_array *a);         /* in elements of the store */
+int ndt_part(const ndt_array *a);               /* bytes into each element: .imag */
 int64_t ndt_size(const ndt_array *a);
 ndt_dtype ndt_get_dtype(const ndt_array *a);
 int ndt_is_weak(const ndt_array *a);            /* created from a Python scalar */

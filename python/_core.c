@@ -1045,6 +1045,11 @@ static PyObject *get_offset(ArrayObject *self, void *c) {
   if (!check_arr((PyObject *)self)) return NULL;
   return PyLong_FromLongLong(ndt_offset(self->arr));
 }
+static PyObject *get_part(ArrayObject *self, void *c) {
+  (void)c;
+  if (!check_arr((PyObject *)self)) return NULL;
+  return PyLong_FromLong(ndt_part(self->arr));
+}
 static PyObject *get_c_contiguous(ArrayObject *self, void *c) {
   (void)c;
   if (!check_arr((PyObject *)self)) return NULL;
@@ -1094,6 +1099,7 @@ static PyGetSetDef array_getset[] = {
   {"_dt", (getter)get_dt, NULL, "ndtile dtype code", NULL},
   {"_estrides", (getter)get_estrides, NULL, "strides of the view in store elements", NULL},
   {"_offset", (getter)get_offset, NULL, "offset of the view in store elements", NULL},
+  {"_part", (getter)get_part, NULL, "bytes into each store element (.imag)", NULL},
   {"_c_contiguous", (getter)get_c_contiguous, NULL, "C-contiguous view", NULL},
   {"_whole", (getter)get_whole, NULL, "covers its whole store in C order", NULL},
   {"_ntiles", (getter)get_ntiles, NULL, "tiles of the store", NULL},

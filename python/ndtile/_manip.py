@@ -817,14 +817,39 @@ def isscalar(element):
     return _np.isscalar(element)
 
 
+def _memory_stand_in(x, buf):
+    """A NumPy view of `buf` (as long as x's store) with x's byte offset
+    and strides: NumPy's own overlap solver then answers for x."""
+    isz = x._store_itemsize
+    start = x._offset * isz + x._part
+    esz = x.dtype.itemsize
+    strides = tuple(s * isz for s in x._estrides) if x.ndim else ()
+    return _np.lib.stride_tricks.as_strided(buf[start:start + esz].view(x.dtype)
+                                            if x.size else buf[:0].view(_np.uint8),
+                                            shape=x.shape if x.size else (0,),
+                                            strides=strides if x.size else (1,))
+
+
+def _overlap(a, b, max_work, solver):
+    if not (isinstance(a, Array) and isinstance(b, Array)):
+        return False
+    if not a._same_store(b):
+        return False
+    if a.size == 0 or b.size == 0:
+        return False
+    # untouched pages: the stand-in costs address space, not memory
+    buf = _np.empty(a._store_size * a._store_itemsize, dtype=_np.uint8)
+    return solver(_memory_stand_in(a, buf), _memory_stand_in(b, buf), max_work=max_work)
+
+
 def may_share_memory(a, b, /, max_work=None):
-    if isinstance(a, Array) and isinstance(b, Array):
-        return a._same_store(b)
-    return False
+    """As NumPy's: by the bounds of the two views in their store."""
+    return _overlap(a, b, -1 if max_work is None else max_work, _np.may_share_memory)
 
 
 def shares_memory(a, b, /, max_work=None):
-    return may_share_memory(a, b)
+    """As NumPy's: exact (NumPy's solver, over the views' byte layout)."""
+    return _overlap(a, b, max_work, _np.shares_memory)
 
 
 def _pad_index(mode, n, before, after):

@@ -77,6 +77,7 @@ int ndt_ndim(const ndt_array *a) { return a->ndim; }
 const int64_t *ndt_shape(const ndt_array *a) { return a->shape; }
 const int64_t *ndt_strides(const ndt_array *a) { return a->strides; }
 int64_t ndt_offset(const ndt_array *a) { return a->offset; }
+int ndt_part(const ndt_array *a) { return a->part; }
 int64_t ndt_size(const ndt_array *a) { return a->size; }
 ndt_dtype ndt_get_dtype(const ndt_array *a) { return a->dtype; }
 int ndt_is_weak(const ndt_array *a) { return a->weak; }
