@@ -49,6 +49,13 @@ void ndt_rt_doomed(int64_t bytes);
 /* Bytes of data buffers the calling thread allocated since the last call. */
 int64_t ndt_take_allocated(void);
 void ndt_mem_stats(int64_t *live, int64_t *cached, int64_t *peak_live, int64_t *peak_held);
+/* The memory budget (memory.c): a store reserves its whole size when it is
+ * made; 0 when that would pass the limit. */
+int ndt_mem_reserve(int64_t nbytes);
+void ndt_mem_unreserve(int64_t nbytes);
+/* NDT_ERR_NOMEM with NumPy's message for an array of this shape. */
+ndt_status ndt_nomem_array(int64_t nbytes, int ndim, const int64_t *shape, ndt_dtype t);
+int64_t ndt_parse_size(const char *s);
 
 /* ---- ranks (runtime/comm.c) ------------------------------------------
  * Under MPI the recording thread moves bytes with these; both sides call
@@ -115,6 +122,9 @@ typedef struct ndt_store {
   int64_t ntiles;
   ndt_tile *tiles;
   char *run;              /* all tiles in one buffer (ndt_alloc_data_run), or NULL */
+  atomic_llong reserved;  /* bytes reserved in the memory budget; given back when the
+                             last handle goes (program order) or at the latest when freed */
+  atomic_int lost;        /* a cancelled (interrupted) task wrote it: reads fail */
 } ndt_store;
 
 struct ndt_array {
