@@ -661,20 +661,22 @@ static ndt_status local_submit(const char *name, ndt_task_fn fn, const void *arg
    * one never waits for itself, so a task larger than the bound runs. */
   atomic_fetch_add(&t->refs, 1);   /* read t->done while waiting */
   int intr = !ndt_distributed();
-  st = NDT_OK;
   for (;;) {
     int mine = !atomic_load(&t->done);
     int64_t older = rt.pending_bytes - (mine ? bytes : 0) + atomic_load(&rt.doomed);
     if (rt.pending <= rt.max_pending && (rt.pending - mine <= 0 || older <= rt.max_bytes))
       break;
-    if (wait_done(intr)) {   /* this task is cancelled too */
-      st = interrupted();
-      break;
+    if (wait_done(intr)) {
+      /* Cancels what was recorded, this task too, and goes on: the op that
+       * records it must not see an error for a task it recorded. The
+       * request stays for the next wait to report (KeyboardInterrupt). */
+      rt.cancel_below = rt.recorded;
+      intr = 0;
     }
   }
   pthread_mutex_unlock(&rt.lock);
   task_decref(t);
-  return st;
+  return NDT_OK;
 }
 
 /* ---- many processes -----------------------------------------------------
