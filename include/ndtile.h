@@ -147,6 +147,16 @@ ndt_status ndt_bcast(void *buf, size_t n, int root);
 /* Stops every rank with this exit code: the fail-stop path for an error
  * that is not the same on all ranks. Does not return. */
 void ndt_abort(int code);
+/* The exit status the program is about to end with (the binding's
+ * sys.exit): a rank that ends while others still wait for it names it in
+ * the message that stops them, and the job ends with it. */
+void ndt_set_exit_code(int code);
+/* The program ends (call it before any last ndt_sync at exit; the runtime
+ * calls it at exit too): on many ranks, tells the other ranks and waits
+ * until every rank ends; ranks that ended at different points, or a rank
+ * that ends while the others wait for it, stop every rank with a message.
+ * Nothing on one rank. */
+void ndt_end_together(void);
 /* Traffic between ranks since the last reset, counted by this rank. */
 typedef struct {
   int64_t sends, send_bytes;      /* point-to-point messages this rank sent */

@@ -2084,6 +2084,22 @@ static PyObject *f_abort(PyObject *m, PyObject *arg) {
   Py_RETURN_NONE;   /* not reached */
 }
 
+/* set_exit_code(n): the status the program ends with (sys.exit) */
+static PyObject *f_set_exit_code(PyObject *m, PyObject *arg) {
+  (void)m;
+  long code = PyLong_AsLong(arg);
+  if (code == -1 && PyErr_Occurred()) return NULL;
+  ndt_set_exit_code((int)code);
+  Py_RETURN_NONE;
+}
+
+/* end_together(): the program ends (ndt_end_together) */
+static PyObject *f_end_together(PyObject *m, PyObject *noargs) {
+  (void)m, (void)noargs;
+  CORE_BLOCKING(ndt_end_together());
+  Py_RETURN_NONE;
+}
+
 static PyObject *f_comm_stats(PyObject *m, PyObject *args) {
   (void)m;
   int reset = 0;
@@ -2590,6 +2606,8 @@ static PyMethodDef module_methods[] = {
   {"barrier", f_barrier, METH_NOARGS, "wait for every rank"},
   {"bcast_bytes", f_bcast_bytes, METH_VARARGS, "bcast_bytes(data|None, root)"},
   {"abort", f_abort, METH_O, "stop every rank with an exit code"},
+  {"set_exit_code", f_set_exit_code, METH_O, "set_exit_code(n): the status sys.exit ends with"},
+  {"end_together", f_end_together, METH_NOARGS, "end_together(): the program ends (many ranks)"},
   {"comm_stats", f_comm_stats, METH_VARARGS, "comm_stats(reset=False): traffic counters"},
   {"debug_fail_alloc_after", f_debug_fail_alloc_after, METH_O, "test hook"},
   {"memory_usage", f_memory_usage, METH_NOARGS,

@@ -69,6 +69,9 @@ void ndt_comm_bcast(void *buf, int64_t n, int root);          /* buf NULL: dropp
 /* Every rank learns whether any rank failed; all return the status and
  * message of the lowest failing rank. */
 ndt_status ndt_comm_agree(ndt_status st);
+/* Tasks recorded so far on many ranks (the same on every rank). */
+int64_t ndt_rt_task_seq(void);
+int64_t ndt_rt_task_hash(void);   /* of the tasks' names, in order */
 
 /* The timeline: a span of the recording thread (communication), from
  * t0 = ndt_trace_now() to now; both do nothing while no trace runs. */

@@ -690,6 +690,11 @@ static ndt_status local_submit(const char *name, ndt_task_fn fn, const void *arg
  * tag is the task's sequence number. A rank neither home nor owner of
  * anything the task touches skips it. */
 static int64_t task_seq;
+int64_t ndt_rt_task_seq(void) { return task_seq; }
+/* A hash of the names of the tasks recorded so far, in order: ranks that
+ * recorded as many tasks but not the same ones are out of step too. */
+static uint64_t task_hash = 14695981039346656037ull;
+int64_t ndt_rt_task_hash(void) { return (int64_t)task_hash; }
 
 static int home_of(const ndt_access *acc, int nacc) {
   for (int i = 0; i < nacc; i++)
@@ -762,6 +767,8 @@ static ndt_status dist_submit(const char *name, ndt_task_fn fn, const void *arg,
                               ndt_store *const *stores, int nstores, int small) {
   int me = ndt_rank(), home = home_of(acc, nacc);
   int tag = (int)(task_seq++ % 32000);
+  for (const char *c = name; *c; c++) task_hash = (task_hash ^ (unsigned char)*c) * 1099511628211ull;
+  task_hash = (task_hash ^ (uint64_t)nacc) * 1099511628211ull;
   ndt_status st = NDT_OK;
   /* What travels to the home rank, decided alike on every rank: each
    * region the home rank lacks (a write's too: a strided write may leave
