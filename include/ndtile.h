@@ -119,6 +119,10 @@ void ndt_memory_usage(int64_t *store_bytes, int64_t *data_bytes, int64_t *limit)
 void ndt_interrupt(void);
 int ndt_interrupt_pending(void);
 void ndt_clear_interrupt(void);
+/* Called by a thread whose wait lasts another slice (20 ms), with no lock
+ * of the caller's held: the binding checks there that its SIGINT handler is
+ * still in place. Must be async-signal-safe in spirit: no waiting. */
+void ndt_set_wait_hook(void (*hook)(void));
 /* The timeline: from ndt_trace_start on, every task's name, thread and times
  * are kept; ndt_trace_write waits for all work and writes them to the file
  * as a Chrome trace (open it in Perfetto). NDTILE_PROFILE=file starts one at

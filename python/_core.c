@@ -39,10 +39,10 @@ static pthread_mutex_t core_lock = PTHREAD_MUTEX_INITIALIZER;
  * (ndt_interrupt, async-signal-safe), whose waits then stop within a slice
  * and return NDT_ERR_INTERRUPTED, and calls Python's handler as before,
  * which raises KeyboardInterrupt when the call returns (raise_status).
- * signal.signal() puts Python's handler back in front of ours; blocking
- * calls look and take their place again (sigint_guard). */
+ * signal.signal() puts Python's handler back in front of ours; a wait that
+ * lasts looks (every 20 ms slice, the core's wait hook) and takes its place
+ * again (sigint_guard): short calls pay nothing. */
 static struct sigaction prev_sigint;
-static volatile sig_atomic_t sigint_ours;
 
 static void on_sigint(int sig, siginfo_t *info, void *ctx) {
   ndt_interrupt();
@@ -55,7 +55,8 @@ static void on_sigint(int sig, siginfo_t *info, void *ctx) {
 
 /* Puts on_sigint in front of the handler installed now, when that is a
  * handler (not the default or ignore: then Ctrl-C is not Python's to
- * handle). Main thread, GIL held. */
+ * handle). At import, and from the core's wait hook (any thread, no GIL:
+ * it touches only this file's statics and sigaction). */
 static void sigint_guard(void) {
   struct sigaction cur;
   if (sigaction(SIGINT, NULL, &cur) != 0) return;
@@ -68,7 +69,7 @@ static void sigint_guard(void) {
   sa.sa_flags = SA_SIGINFO | (cur.sa_flags & SA_RESTART);
   sigemptyset(&sa.sa_mask);
   prev_sigint = cur;
-  if (sigaction(SIGINT, &sa, NULL) == 0) sigint_ours = 1;
+  sigaction(SIGINT, &sa, NULL);
 }
 
 static void core_enter(void) {
@@ -87,7 +88,6 @@ static void core_leave(void) { pthread_mutex_unlock(&core_lock); }
  * threads run while we wait. */
 #define CORE_BLOCKING(stmt)        \
   do {                             \
-    if (sigint_ours) sigint_guard(); \
     core_enter();                  \
     Py_BEGIN_ALLOW_THREADS stmt;   \
     Py_END_ALLOW_THREADS           \
@@ -2632,6 +2632,7 @@ PyMODINIT_FUNC PyInit__core(void) {
   PyObject *m = PyModule_Create(&coremodule);
   if (!m) return NULL;
   sigint_guard();
+  ndt_set_wait_hook(sigint_guard);
   Py_INCREF(&ArrayType);
   if (PyModule_AddObject(m, "Array", (PyObject *)&ArrayType) < 0) {
     Py_DECREF(&ArrayType);

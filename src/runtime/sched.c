@@ -6,6 +6,7 @@
  * writer also waits for the readers since then. All graph state is guarded
  * by one lock; tasks are coarse (a tile's worth of work), so it is rarely
  * contended. */
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,6 +172,8 @@ static atomic_int interrupt_req;
 void ndt_interrupt(void) { atomic_store(&interrupt_req, 1); }
 int ndt_interrupt_pending(void) { return atomic_load_explicit(&interrupt_req, memory_order_relaxed); }
 void ndt_clear_interrupt(void) { atomic_store(&interrupt_req, 0); }
+static void (*wait_hook)(void);
+void ndt_set_wait_hook(void (*hook)(void)) { wait_hook = hook; }
 
 /* Waits on rt.done (lock held) for at most one slice; 1 when an interrupt
  * asks this wait to stop. */
@@ -187,7 +190,7 @@ static int wait_done(int interruptible) {
     ts.tv_sec++;
     ts.tv_nsec -= 1000000000L;
   }
-  pthread_cond_timedwait(&rt.done, &rt.lock, &ts);
+  if (pthread_cond_timedwait(&rt.done, &rt.lock, &ts) == ETIMEDOUT && wait_hook) wait_hook();
   return atomic_load(&interrupt_req);
 }
 
