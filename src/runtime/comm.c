@@ -91,7 +91,8 @@ typedef struct { long long pos; int code; } exit_note;
 static int notes_seen;                 /* exit notes received */
 static int ended_together;             /* every rank ended at the same point */
 static char *peer_gone;                /* peer_gone[r]: r sent its exit note */
-static long long *peer_pos;
+static long long *peer_pos;            /* its position and exit status */
+static int *peer_code;
 
 static const char *doing(const char *what) {
   if (strstr(what, "Isend") || strstr(what, "Irecv")) return "exchanging tile data";
@@ -109,8 +110,6 @@ static void out_of_step_abort(int code) {
   MPI_Abort(MPI_COMM_WORLD, code > 0 ? code : 1);
   _exit(code > 0 ? code : 1);
 }
-
-static int *peer_code;
 
 static double now_s(void) {
   struct timespec ts;

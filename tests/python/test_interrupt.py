@@ -63,6 +63,7 @@ def run_interrupted(setup, call, after="", delay=0.7):
             p.wait()
     assert line and line[0] == "interrupted", (line, rest, err)
     latency = float(line[1]) - sent
+    print(f"KeyboardInterrupt {latency * 1000:.0f} ms after SIGINT")   # (pytest -s)
     assert p.returncode == 0, rest + err
     assert rest.split("\n")[-2:] == ["done", ""], (rest, err)
     return latency, rest
