@@ -844,7 +844,7 @@ def _overlap(a, b, max_work, solver):
 
 def may_share_memory(a, b, /, max_work=None):
     """As NumPy's: by the bounds of the two views in their store."""
-    return _overlap(a, b, -1 if max_work is None else max_work, _np.may_share_memory)
+    return _overlap(a, b, 0 if max_work is None else max_work, _np.may_share_memory)
 
 
 def shares_memory(a, b, /, max_work=None):
