@@ -107,6 +107,39 @@ ndt_status ndt_trace_write(void);
 /* Number of tiles of a fresh array of this shape and dtype. */
 int64_t ndt_tiles_for(int ndim, const int64_t *shape, ndt_dtype t);
 
+/* ---- floating-point errors ---------------------------------------------
+ * Like NumPy, ndtile notes the IEEE errors an operation raised: division by
+ * zero (also integer // 0 and % 0), overflow, underflow and invalid values
+ * (NaN from non-NaN inputs, a float cast to an integer it does not fit),
+ * merged over all tiles of the op: one record per operation, named as NumPy
+ * names it in its warnings ("divide", "sqrt", "cast", "reduce", ...). Ops
+ * that NumPy never reports (comparisons, maximum, isnan, ...) record
+ * nothing. A record is ready when the op's last task has run: at once for
+ * work done inline on the caller, and at the latest when the data it wrote
+ * is waited for (ndt_sync, ndt_to_buffer, ...). The flags have NumPy's
+ * values (NPY_FPE_*). */
+#define NDT_FPE_DIVIDE 1
+#define NDT_FPE_OVERFLOW 2
+#define NDT_FPE_UNDERFLOW 4
+#define NDT_FPE_INVALID 8
+typedef struct {
+  const char *op;      /* static string */
+  unsigned flags;      /* NDT_FPE_* bits, not 0 */
+  void *ctx;           /* the capture hook's value for this op (see below), or NULL */
+} ndt_fp_error;
+/* Records that are ready (a cheap check: ndt_fp_errors_take has work). */
+int ndt_fp_errors_pending(void);
+/* Moves up to cap ready records with flags, oldest first, into out; returns
+ * how many. Records without flags are dropped on the way. Until taken, at
+ * most 256 flagged records are kept when no capture hook is set. */
+int ndt_fp_errors_take(ndt_fp_error *out, int cap);
+/* For a front end that reports errors in the error state the program had
+ * when it called the op (NumPy's errstate): capture() runs on the recording
+ * thread when an op first defers work, and its value comes back as ctx;
+ * release(ctx) is called, from ndt_fp_errors_take, for records taken
+ * without flags (the caller owns the ctx of the records it receives). */
+void ndt_fp_set_hooks(void *(*capture)(void), void (*release)(void *));
+
 /* ---- many processes (MPI, control replication) ------------------------
  * Started under mpirun/mpiexec/srun (or the `ndtile` launcher) the runtime
  * joins MPI_COMM_WORLD; as a plain process it is rank 0 of 1. Every rank

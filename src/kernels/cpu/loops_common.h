@@ -49,6 +49,22 @@ int ndt_cpu_set_simd_level(int level);
 /* The plainest loops (arithmetic, comparisons, max/min) are NDT_CLONES
  * (kernels.h): 2-4x faster on data in cache, the small-array path's case. */
 
+/* Integer division by zero (and INT_MIN // -1) raises no IEEE flag in C,
+ * yet NumPy reports it as a floating-point error ("divide by zero" /
+ * "overflow encountered in floor_divide"): the integer loops raise the flag
+ * themselves, through a float operation the compiler must perform. Out of
+ * line and cold: the loops' fast paths stay as they were. */
+__attribute__((noinline, cold, unused)) static void ndt_raise_divbyzero(void) {
+  volatile double z = 0.0;
+  volatile double r = 1.0 / z;
+  (void)r;
+}
+__attribute__((noinline, cold, unused)) static void ndt_raise_overflow(void) {
+  volatile double big = 1e308;
+  volatile double r = big * big;
+  (void)r;
+}
+
 /* ---- loop templates ---------------------------------------------------- */
 
 /* o = F(x) */
