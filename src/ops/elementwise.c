@@ -70,8 +70,10 @@ static unsigned fp_mask(ndt_ufunc op) {
     case NDT_BITWISE_XOR: case NDT_LEFT_SHIFT: case NDT_RIGHT_SHIFT: case NDT_INVERT:
     case NDT_MAXIMUM: case NDT_MINIMUM: case NDT_FMAX: case NDT_FMIN: case NDT_ISNAN:
     case NDT_ISINF: case NDT_ISFINITE: case NDT_SIGNBIT: case NDT_WHERE: case NDT_COPYSIGN:
-    case NDT_BITWISE_COUNT:
+    case NDT_BITWISE_COUNT: case NDT_SIGN: case NDT_HEAVISIDE:
       return 0;
+    case NDT_ABSOLUTE:   /* NumPy's complex abs: no underflow */
+      return NDT_FPE_DIVIDE | NDT_FPE_OVERFLOW | NDT_FPE_INVALID;
     default:
       return NDT_FPE_DIVIDE | NDT_FPE_OVERFLOW | NDT_FPE_UNDERFLOW | NDT_FPE_INVALID;
   }
