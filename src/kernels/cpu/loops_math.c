@@ -455,6 +455,13 @@ enum { FV_NAN = 1, FV_POLE = 2, FV_GROW = 4, FV_TINY = 8, FV_SUB = 16 };
 #if NDT_X86
 static inline unsigned fv_save(void) { return _mm_getcsr(); }
 static inline void fv_restore(unsigned m) { _mm_setcsr(m); }
+/* clear the four flags (when set) before a chunk; did the chunk raise one? */
+static inline void fv_clear(unsigned saved) {
+  (void)saved;
+  unsigned m = _mm_getcsr();
+  if (m & 0x1d) _mm_setcsr(m & ~0x3fu);
+}
+static inline int fv_raised(void) { return (_mm_getcsr() & 0x1d) != 0; }
 #else
 #include <fenv.h>
 static inline unsigned fv_save(void) {
@@ -466,26 +473,29 @@ static inline void fv_restore(unsigned m) {
   fexcept_t e = (fexcept_t)m;
   fesetexceptflag(&e, FE_ALL_EXCEPT);
 }
+static inline void fv_clear(unsigned saved) {
+  (void)saved;
+  feclearexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID);
+}
+static inline int fv_raised(void) {
+  return fetestexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID) != 0;
+}
 #endif
 
-#define FVCHECK(NAME, ET, MINV)                                                  \
-  static unsigned NAME(int cls, int nin, ET (*x)[BLK], const char *op, int64_t os, \
-                       int64_t n) {                                              \
+/* The checks on one chunk: plain arrays and no branches, so they
+ * vectorise (the flags they raise themselves are dropped with SLEEF's). */
+#define FVCHECK(NAME, ET, MINV, ABS)                                             \
+  static inline __attribute__((always_inline)) unsigned NAME(                   \
+      int cls, int nin, const ET *x0, const ET *x1, const ET *y, int64_t n) {    \
     int nan = 0, inf = 0, tiny = 0, sub = 0;                                     \
     for (int64_t i = 0; i < n; i++) {                                            \
-      ET y;                                                                      \
-      memcpy(&y, op + i * os, sizeof y);                                         \
-      int xnan = x[0][i] != x[0][i], xinf = !xnan && (x[0][i] - x[0][i]) != 0;   \
-      if (nin > 1) {                                                             \
-        int n1 = x[1][i] != x[1][i];                                             \
-        xnan |= n1;                                                              \
-        xinf |= !n1 && (x[1][i] - x[1][i]) != 0;                                 \
-      }                                                                          \
-      ET ay = y < 0 ? -y : y;                                                    \
-      nan |= y != y && !xnan;                                                    \
-      inf |= (y - y) != 0 && y == y && !xnan && !xinf;                           \
-      tiny |= ay < MINV && !xnan && !xinf;                                       \
-      sub |= ay < MINV && y != 0;                                                \
+      const ET a = x0[i], b = nin > 1 ? x1[i] : (ET)0, v = y[i], av = ABS(v);    \
+      const int xnan = (a != a) | (b != b);                                      \
+      const int xbad = xnan | ((a - a) != 0) | ((b - b) != 0);                   \
+      nan |= (v != v) & !xnan;                                                   \
+      inf |= ((v - v) != 0) & (v == v) & !xbad;                                  \
+      tiny |= (av < MINV) & !xbad;                                               \
+      sub |= (av < MINV) & (v != 0);                                             \
     }                                                                            \
     return (nan && (cls & FV_NAN) ? NDT_FPE_INVALID : 0) |                       \
            (inf && (cls & FV_POLE) ? NDT_FPE_DIVIDE : 0) |                       \
@@ -493,24 +503,49 @@ static inline void fv_restore(unsigned m) {
            (tiny && (cls & FV_TINY) ? NDT_FPE_UNDERFLOW : 0) |                   \
            (sub && (cls & FV_SUB) ? NDT_FPE_UNDERFLOW : 0);                      \
   }
-FVCHECK(fv_check_d, double, 2.2250738585072014e-308)
-FVCHECK(fv_check_f, float, 1.17549435e-38f)
+FVCHECK(fv_check_d, double, 2.2250738585072014e-308, __builtin_fabs)
+FVCHECK(fv_check_f, float, 1.17549435e-38f, __builtin_fabsf)
+
+/* a chunk of m elements at byte stride s into a packed buffer */
+#define FV_GATHER(ET, dst, src, s, m)                                            \
+  do {                                                                           \
+    if ((s) == (int64_t)sizeof(ET)) memcpy(dst, src, (size_t)(m) * sizeof(ET));  \
+    else for (int64_t i_ = 0; i_ < (m); i_++) memcpy(&(dst)[i_], (src) + i_ * (s), sizeof(ET)); \
+  } while (0)
+
+/* 1 when m elements at p (byte stride s) and at q (stride t) may overlap */
+static inline int fv_alias(const char *p, int64_t s, const char *q, int64_t t, int64_t m) {
+  const char *p0 = s < 0 ? p + (m - 1) * s : p, *p1 = s < 0 ? p : p + (m - 1) * s;
+  const char *q0 = t < 0 ? q + (m - 1) * t : q, *q1 = t < 0 ? q : q + (m - 1) * t;
+  return p0 <= q1 + 16 && q0 <= p1 + 16;
+}
 
 /* Runs CALL (the loop over args a, m elements) chunk by chunk, with the
- * flags from the values. */
+ * flags from the values. The values are looked at only in chunks where the
+ * kernel raised a flag (most data raises none); inputs the output may
+ * overwrite are copied before. */
 #define FV_RUN(ET, CHECK, NIN, CLS, CALL)                                        \
   do {                                                                           \
     const unsigned saved_ = fv_save();                                           \
     unsigned fl_ = 0;                                                            \
-    ET xb_[2][BLK];                                                              \
+    ET xb_[2][BLK], yb_[BLK];                                                    \
     for (int64_t c_ = 0; c_ < n; c_ += BLK) {                                    \
       const int64_t m = n - c_ < BLK ? n - c_ : BLK;                             \
       char *a[3];                                                                \
       for (int k_ = 0; k_ <= NIN; k_++) a[k_] = args[k_] + c_ * steps[k_];       \
+      int alias_ = 0;                                                            \
       for (int k_ = 0; k_ < NIN; k_++)                                           \
-        for (int64_t i_ = 0; i_ < m; i_++) memcpy(&xb_[k_][i_], a[k_] + i_ * steps[k_], sizeof(ET)); \
+        alias_ |= fv_alias(a[k_], steps[k_], a[NIN], steps[NIN], m);             \
+      if (alias_)                                                                \
+        for (int k_ = 0; k_ < NIN; k_++) FV_GATHER(ET, xb_[k_], a[k_], steps[k_], m); \
+      fv_clear(saved_);                                                          \
       CALL;                                                                      \
-      fl_ |= CHECK(CLS, NIN, xb_, a[NIN], steps[NIN], m);                        \
+      if (fv_raised()) {                                                         \
+        if (!alias_)                                                             \
+          for (int k_ = 0; k_ < NIN; k_++) FV_GATHER(ET, xb_[k_], a[k_], steps[k_], m); \
+        FV_GATHER(ET, yb_, a[NIN], steps[NIN], m);                               \
+        fl_ |= CHECK(CLS, NIN, xb_[0], xb_[1], yb_, m);                          \
+      }                                                                          \
     }                                                                            \
     fv_restore(saved_);                                                          \
     if (fl_) ndt_fpe_raise(fl_);                                                 \
