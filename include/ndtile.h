@@ -124,20 +124,22 @@ int64_t ndt_tiles_for(int ndim, const int64_t *shape, ndt_dtype t);
 #define NDT_FPE_INVALID 8
 typedef struct {
   const char *op;      /* static string */
-  unsigned flags;      /* NDT_FPE_* bits, not 0 */
+  unsigned flags;      /* NDT_FPE_* bits not handed out before for this op, not 0 */
   void *ctx;           /* the capture hook's value for this op (see below), or NULL */
 } ndt_fp_error;
-/* Records that are ready (a cheap check: ndt_fp_errors_take has work). */
+/* Not 0 when ndt_fp_errors_take may have something (a cheap check). */
 int ndt_fp_errors_pending(void);
-/* Moves up to cap ready records with flags, oldest first, into out; returns
- * how many. Records without flags are dropped on the way. Until taken, at
- * most 256 flagged records are kept when no capture hook is set. */
+/* Moves up to cap records into out, oldest first; returns how many. Each
+ * kind of error of an op is handed out once: when the op is done, or, for
+ * an op with a ctx, as soon as one of its tiles raised it (so a wait on
+ * part of its result reports it). ctx stays valid until the next call.
+ * Until taken, at most 256 flagged records without a ctx are kept. */
 int ndt_fp_errors_take(ndt_fp_error *out, int cap);
 /* For a front end that reports errors in the error state the program had
  * when it called the op (NumPy's errstate): capture() runs on the recording
  * thread when an op first defers work, and its value comes back as ctx;
- * release(ctx) is called, from ndt_fp_errors_take, for records taken
- * without flags (the caller owns the ctx of the records it receives). */
+ * release(ctx) is called (from ndt_fp_errors_take) when the op is done and
+ * all reported. */
 void ndt_fp_set_hooks(void *(*capture)(void), void (*release)(void *));
 
 /* ---- many processes (MPI, control replication) ------------------------

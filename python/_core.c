@@ -198,7 +198,7 @@ static void *fp_capture(void) {
   return t;
 }
 
-/* The release hook: records taken without flags (GIL held: called from
+/* The release hook: a record done and reported (GIL held: called from
  * ndt_fp_errors_take in fp_report). */
 static void fp_release(void *ctx) { Py_XDECREF((PyObject *)ctx); }
 
@@ -220,11 +220,11 @@ static int fp_report(void) {
     if (n == 0) break;
     PyObject *list = PyList_New(n);
     for (int i = 0; i < n; i++) {
-      PyObject *ctx = e[i].ctx ? (PyObject *)e[i].ctx : Py_NewRef(Py_None);
-      PyObject *item = list ? Py_BuildValue("(sIN)", e[i].op, e[i].flags, ctx) : NULL;
+      PyObject *ctx = e[i].ctx ? (PyObject *)e[i].ctx : Py_None;   /* borrowed */
+      PyObject *item = list ? Py_BuildValue("(sIO)", e[i].op, e[i].flags, ctx) : NULL;
       if (!item) {
-        Py_XDECREF(ctx);
-        continue;
+        Py_CLEAR(list);
+        break;
       }
       PyList_SET_ITEM(list, i, item);
     }

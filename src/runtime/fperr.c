@@ -8,7 +8,9 @@
 struct ndt_fprec {
   atomic_int refs;      /* the recording op's, and one per task */
   atomic_uint flags;
+  atomic_int done;      /* its last task has run */
   unsigned mask;
+  unsigned reported;    /* flags handed out already (under list_lock) */
   const char *name;
   void *ctx;
   struct ndt_fprec *next;
@@ -29,11 +31,22 @@ unsigned ndt_fp_mask_;
 static void *(*capture_hook)(void);
 static void (*release_hook)(void *);
 
-/* Ready records, oldest first. */
-static pthread_mutex_t done_lock = PTHREAD_MUTEX_INITIALIZER;
-static ndt_fprec *done_head, *done_tail;
-static atomic_int ndone;
-static int nflagged;   /* flagged records in the list without a ctx */
+/* Records that may have something to say, oldest first: those with a ctx
+ * from their creation (their flags are handed out as soon as a tile raised
+ * them, so a wait on part of the result reports them), the others once
+ * they are done with flags. Retired records are freed (their ctx released)
+ * at the next take, the ctx of the last take's results staying valid till
+ * then. */
+static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
+static ndt_fprec *head, *tail, *graveyard;
+static atomic_int events;   /* new flags or a record done since the last take */
+static int nflagged;        /* flagged records without a ctx in the list */
+
+static void append(ndt_fprec *r) {   /* list_lock held */
+  r->next = NULL;
+  if (tail) tail->next = r; else head = r;
+  tail = r;
+}
 
 void ndt_fp_set_hooks(void *(*capture)(void), void (*release)(void *)) {
   capture_hook = capture;
@@ -50,25 +63,28 @@ void ndt_fp_begin(const char *name, unsigned mask) {
   set_mask();
 }
 
+/* The op's last task has run. */
 static void ready(ndt_fprec *r) {
-  unsigned f = atomic_load(&r->flags);
-  if (!f && !r->ctx) {
+  atomic_store(&r->done, 1);
+  if (r->ctx) {   /* in the list already */
+    atomic_fetch_add(&events, 1);
+    return;
+  }
+  if (!atomic_load(&r->flags)) {
     ndt_mfree(r);
     return;
   }
-  pthread_mutex_lock(&done_lock);
+  pthread_mutex_lock(&list_lock);
   /* nobody takes them (a C program that never asks): keep the first ones */
-  if (!r->ctx && nflagged >= 256) {
-    pthread_mutex_unlock(&done_lock);
+  if (nflagged >= 256) {
+    pthread_mutex_unlock(&list_lock);
     ndt_mfree(r);
     return;
   }
-  if (!r->ctx) nflagged++;
-  r->next = NULL;
-  if (done_tail) done_tail->next = r; else done_head = r;
-  done_tail = r;
-  atomic_fetch_add(&ndone, 1);
-  pthread_mutex_unlock(&done_lock);
+  nflagged++;
+  append(r);
+  atomic_fetch_add(&events, 1);
+  pthread_mutex_unlock(&list_lock);
 }
 
 void ndt_fp_release(ndt_fprec *r) {
@@ -77,7 +93,9 @@ void ndt_fp_release(ndt_fprec *r) {
 
 void ndt_fp_add(ndt_fprec *r, unsigned flags) {
   flags &= r->mask;
-  if (flags) atomic_fetch_or(&r->flags, flags);
+  if (!flags) return;
+  unsigned old = atomic_fetch_or(&r->flags, flags);
+  if (r->ctx && (old | flags) != old) atomic_fetch_add(&events, 1);
 }
 
 static ndt_fprec *new_rec(const char *name, unsigned mask, void *ctx) {
@@ -85,10 +103,17 @@ static ndt_fprec *new_rec(const char *name, unsigned mask, void *ctx) {
   if (!r) return NULL;   /* the errors of this op go unreported */
   atomic_init(&r->refs, 1);
   atomic_init(&r->flags, 0);
+  atomic_init(&r->done, 0);
   r->mask = mask;
+  r->reported = 0;
   r->name = name;
   r->ctx = ctx;
   r->next = NULL;
+  if (ctx) {
+    pthread_mutex_lock(&list_lock);
+    append(r);
+    pthread_mutex_unlock(&list_lock);
+  }
   return r;
 }
 
@@ -131,25 +156,45 @@ void ndt_fp_end(void) {
   set_mask();
 }
 
-int ndt_fp_errors_pending(void) { return atomic_load(&ndone); }
+int ndt_fp_errors_pending(void) { return atomic_load(&events); }
 
 int ndt_fp_errors_take(ndt_fp_error *out, int cap) {
-  int n = 0;
-  while (n < cap) {
-    pthread_mutex_lock(&done_lock);
-    ndt_fprec *r = done_head;
-    if (r) {
-      done_head = r->next;
-      if (!done_head) done_tail = NULL;
-      atomic_fetch_sub(&ndone, 1);
-      if (!r->ctx) nflagged--;
-    }
-    pthread_mutex_unlock(&done_lock);
-    if (!r) break;
-    unsigned f = atomic_load(&r->flags);
-    if (f) out[n++] = (ndt_fp_error){r->name, f, r->ctx};
-    else if (r->ctx && release_hook) release_hook(r->ctx);
-    ndt_mfree(r);
+  /* the last take's retired records: their ctx was valid until now */
+  pthread_mutex_lock(&list_lock);
+  ndt_fprec *dead = graveyard;
+  graveyard = NULL;
+  pthread_mutex_unlock(&list_lock);
+  while (dead) {
+    ndt_fprec *nx = dead->next;
+    if (dead->ctx && release_hook) release_hook(dead->ctx);
+    ndt_mfree(dead);
+    dead = nx;
   }
+  atomic_store(&events, 0);
+  int n = 0;
+  pthread_mutex_lock(&list_lock);
+  ndt_fprec **pp = &head, *prev = NULL;
+  while (*pp) {
+    ndt_fprec *r = *pp;
+    int done = atomic_load(&r->done);   /* before the flags: a done op's are final */
+    unsigned f = atomic_load(&r->flags) & ~r->reported;
+    if (f && n < cap) {
+      out[n++] = (ndt_fp_error){r->name, f, r->ctx};
+      r->reported |= f;
+      f = 0;
+    }
+    if (done && !f) {   /* retire */
+      *pp = r->next;
+      if (tail == r) tail = prev;
+      if (!r->ctx) nflagged--;
+      r->next = graveyard;
+      graveyard = r;
+      continue;
+    }
+    if (f) atomic_fetch_add(&events, 1);   /* out of room: next time */
+    prev = r;
+    pp = &r->next;
+  }
+  pthread_mutex_unlock(&list_lock);
   return n;
 }
