@@ -222,17 +222,46 @@ int64_t ndt_rt_inline_elems(void);
  * ndt_fp_errors_take (ndtile.h). Everything but ndt_fp_add and
  * ndt_fp_release runs on the recording thread. */
 typedef struct ndt_fprec ndt_fprec;
-/* mask: the NDT_FPE_* flags this op reports (0: none; its tasks then skip
- * the flag bookkeeping). Nests: an op made of ops reports each by name. */
-void ndt_fp_begin(const char *name, unsigned mask);
-void ndt_fp_end(void);
+/* The ops being recorded, innermost last (inline: these run per op on the
+ * small-array path; the rest is in fperr.c). Deeper nesting than
+ * NDT_FP_DEPTH collects nothing. */
+#define NDT_FP_DEPTH 8
+typedef struct {
+  const char *name;
+  unsigned mask, inl;   /* inl: flags of its work run inline */
+  ndt_fprec *rec;       /* made when a task is deferred */
+} ndt_fp_op;
+extern ndt_fp_op ndt_fp_stk_[NDT_FP_DEPTH];
+extern int ndt_fp_depth_;
 /* The current op's flags mask (0 when no op collects). */
 extern unsigned ndt_fp_mask_;
+void ndt_fp_end_slow(void);
+/* mask: the NDT_FPE_* flags this op reports (0: none; its tasks then skip
+ * the flag bookkeeping). Nests: an op made of ops reports each by name. */
+static inline void ndt_fp_begin(const char *name, unsigned mask) {
+  int d = ndt_fp_depth_;
+  if (d < NDT_FP_DEPTH) ndt_fp_stk_[d] = (ndt_fp_op){name, mask, 0, NULL};
+  ndt_fp_depth_ = d + 1;
+  ndt_fp_mask_ = d < NDT_FP_DEPTH ? mask : 0;
+}
+static inline void ndt_fp_end(void) {
+  int d = ndt_fp_depth_ - 1;
+  if (d < 0) return;
+  if (d < NDT_FP_DEPTH && (ndt_fp_stk_[d].inl || ndt_fp_stk_[d].rec)) {
+    ndt_fp_end_slow();   /* something to report */
+    return;
+  }
+  ndt_fp_depth_ = d;
+  ndt_fp_mask_ = d > 0 && d <= NDT_FP_DEPTH ? ndt_fp_stk_[d - 1].mask : 0;
+}
+/* Flags raised by work of the current op run inline. */
+static inline void ndt_fp_inline(unsigned flags) {
+  int d = ndt_fp_depth_ - 1;
+  if (d >= 0 && d < NDT_FP_DEPTH) ndt_fp_stk_[d].inl |= flags & ndt_fp_stk_[d].mask;
+}
 /* The current op's record with a new reference for a deferred task (made,
  * with the binding's capture of the error state, on first use), or NULL. */
 ndt_fprec *ndt_fp_defer(void);
-/* Flags raised by work of the current op run inline. */
-void ndt_fp_inline(unsigned flags);
 void ndt_fp_add(ndt_fprec *r, unsigned flags);   /* any thread */
 void ndt_fp_release(ndt_fprec *r);               /* any thread; NULL is fine */
 

@@ -16,17 +16,13 @@ struct ndt_fprec {
   struct ndt_fprec *next;
 };
 
-/* The ops being recorded, innermost last (recording thread only). Deeper
- * nesting than this collects nothing. */
-#define FP_DEPTH 8
-typedef struct {
-  const char *name;
-  unsigned mask, inl;   /* inl: flags of its work run inline */
-  ndt_fprec *rec;       /* made when a task is deferred */
-} fp_op;
-static fp_op stk[FP_DEPTH];
-static int depth;
+ndt_fp_op ndt_fp_stk_[NDT_FP_DEPTH];   /* recording thread only */
+int ndt_fp_depth_;
 unsigned ndt_fp_mask_;
+#define FP_DEPTH NDT_FP_DEPTH
+#define stk ndt_fp_stk_
+#define depth ndt_fp_depth_
+typedef ndt_fp_op fp_op;
 
 static void *(*capture_hook)(void);
 static void (*release_hook)(void *);
@@ -55,12 +51,6 @@ void ndt_fp_set_hooks(void *(*capture)(void), void (*release)(void *)) {
 
 static void set_mask(void) {
   ndt_fp_mask_ = depth > 0 && depth <= FP_DEPTH ? stk[depth - 1].mask : 0;
-}
-
-void ndt_fp_begin(const char *name, unsigned mask) {
-  if (depth < FP_DEPTH) stk[depth] = (fp_op){name, mask, 0, NULL};
-  depth++;
-  set_mask();
 }
 
 /* The op's last task has run. */
@@ -132,25 +122,19 @@ ndt_fprec *ndt_fp_defer(void) {
   return e->rec;
 }
 
-void ndt_fp_inline(unsigned flags) {
-  if (depth > 0 && depth <= FP_DEPTH) stk[depth - 1].inl |= flags & stk[depth - 1].mask;
-}
-
-void ndt_fp_end(void) {
-  if (depth <= 0) return;
+/* ndt_fp_end of an op with a record or inline flags */
+void ndt_fp_end_slow(void) {
   depth--;
-  if (depth < FP_DEPTH) {
-    fp_op e = stk[depth];
-    if (e.rec) {
-      if (e.inl) ndt_fp_add(e.rec, e.inl);
-      ndt_fp_release(e.rec);
-    } else if (e.inl) {
-      /* all of it ran inline: ready now, reported in the caller's state */
-      ndt_fprec *r = new_rec(e.name, e.mask, NULL);
-      if (r) {
-        atomic_store(&r->flags, e.inl);
-        ready(r);
-      }
+  fp_op e = stk[depth];
+  if (e.rec) {
+    if (e.inl) ndt_fp_add(e.rec, e.inl);
+    ndt_fp_release(e.rec);
+  } else if (e.inl) {
+    /* all of it ran inline: ready now, reported in the caller's state */
+    ndt_fprec *r = new_rec(e.name, e.mask, NULL);
+    if (r) {
+      atomic_store(&r->flags, e.inl);
+      ready(r);
     }
   }
   set_mask();
