@@ -132,6 +132,41 @@ ndt_status ndt_trace_write(void);
 /* Number of tiles of a fresh array of this shape and dtype. */
 int64_t ndt_tiles_for(int ndim, const int64_t *shape, ndt_dtype t);
 
+/* ---- floating-point errors ---------------------------------------------
+ * Like NumPy, ndtile notes the IEEE errors an operation raised: division by
+ * zero (also integer // 0 and % 0), overflow, underflow and invalid values
+ * (NaN from non-NaN inputs, a float cast to an integer it does not fit),
+ * merged over all tiles of the op: one record per operation, named as NumPy
+ * names it in its warnings ("divide", "sqrt", "cast", "reduce", ...). Ops
+ * that NumPy never reports (comparisons, maximum, isnan, ...) record
+ * nothing. A record is ready when the op's last task has run: at once for
+ * work done inline on the caller, and at the latest when the data it wrote
+ * is waited for (ndt_sync, ndt_to_buffer, ...). The flags have NumPy's
+ * values (NPY_FPE_*). */
+#define NDT_FPE_DIVIDE 1
+#define NDT_FPE_OVERFLOW 2
+#define NDT_FPE_UNDERFLOW 4
+#define NDT_FPE_INVALID 8
+typedef struct {
+  const char *op;      /* static string */
+  unsigned flags;      /* NDT_FPE_* bits not handed out before for this op, not 0 */
+  void *ctx;           /* the capture hook's value for this op (see below), or NULL */
+} ndt_fp_error;
+/* Not 0 when ndt_fp_errors_take may have something (a cheap check). */
+int ndt_fp_errors_pending(void);
+/* Moves up to cap records into out, oldest first; returns how many. Each
+ * kind of error of an op is handed out once: when the op is done, or, for
+ * an op with a ctx, as soon as one of its tiles raised it (so a wait on
+ * part of its result reports it). ctx stays valid until the next call.
+ * Until taken, at most 256 flagged records without a ctx are kept. */
+int ndt_fp_errors_take(ndt_fp_error *out, int cap);
+/* For a front end that reports errors in the error state the program had
+ * when it called the op (NumPy's errstate): capture() runs on the recording
+ * thread when an op first defers work, and its value comes back as ctx;
+ * release(ctx) is called (from ndt_fp_errors_take) when the op is done and
+ * all reported. */
+void ndt_fp_set_hooks(void *(*capture)(void), void (*release)(void *));
+
 /* ---- many processes (MPI, control replication) ------------------------
  * Started under mpirun/mpiexec/srun (or the `ndtile` launcher) the runtime
  * joins MPI_COMM_WORLD; as a plain process it is rank 0 of 1. Every rank

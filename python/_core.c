@@ -187,6 +187,141 @@ static PyObject *raise_status(ndt_status st) {
   return NULL;
 }
 
+/* ---- floating-point errors ---------------------------------------------------
+ * The core keeps one record per op of the IEEE errors its tiles raised
+ * (ndt_fp_errors_take); ndtile._errstate.report turns them into NumPy's
+ * RuntimeWarnings, FloatingPointError, callbacks or prints, in the error
+ * state (numpy.errstate) the program had when it called the op: for an op
+ * that defers work, fp_capture keeps the errstate object and the user's line
+ * with the op. Inline work is reported at the end of the call (fp_done),
+ * deferred work at the end of the first call that finds it done - at the
+ * latest the call that waits for its data. Under errstate 'raise' a deferred
+ * op is waited for before its call returns, so the exception comes from the
+ * line that called it, as in NumPy. */
+static PyObject *fp_report_fn, *fp_raises_fn, *fp_extobj_var, *fp_pkg_dir;
+static PyObject *fp_last_ext;     /* errstate object fp_last_raises was found for */
+static int fp_last_raises, fp_sync_wanted;
+
+/* 1 when the frame's code lies in the ndtile package */
+static int fp_in_package(PyFrameObject *f) {
+  PyCodeObject *co = PyFrame_GetCode(f);
+  int in = co && fp_pkg_dir && PyUnicode_Check(co->co_filename) &&
+           PyUnicode_Tailmatch(co->co_filename, fp_pkg_dir, 0, PY_SSIZE_T_MAX, -1) == 1;
+  Py_XDECREF(co);
+  return in;
+}
+
+/* The capture hook (recording thread, an op's first deferred task): a tuple
+ * (errstate object, file, line, module globals) of the first frame outside
+ * ndtile. */
+static void *fp_capture(void) {
+  if (!fp_report_fn || !PyGILState_Check()) return NULL;
+  PyObject *ext = NULL;
+  if (!fp_extobj_var || PyContextVar_Get(fp_extobj_var, NULL, &ext) < 0 || !ext) {
+    PyErr_Clear();
+    ext = Py_NewRef(Py_None);
+  }
+  if (ext != fp_last_ext && fp_raises_fn) {
+    PyObject *r = PyObject_CallOneArg(fp_raises_fn, ext);
+    fp_last_raises = r ? PyObject_IsTrue(r) == 1 : 0;
+    if (!r) PyErr_Clear();
+    Py_XDECREF(r);
+    Py_XSETREF(fp_last_ext, Py_NewRef(ext));
+  }
+  if (fp_last_raises) fp_sync_wanted = 1;
+  PyFrameObject *f = PyEval_GetFrame();
+  Py_XINCREF(f);
+  while (f && fp_in_package(f)) {
+    PyFrameObject *b = PyFrame_GetBack(f);
+    Py_DECREF(f);
+    f = b;
+  }
+  PyObject *file = NULL, *glob = NULL;
+  int line = 0;
+  if (f) {
+    PyCodeObject *co = PyFrame_GetCode(f);
+    file = co ? Py_NewRef(co->co_filename) : NULL;
+    Py_XDECREF(co);
+    line = PyFrame_GetLineNumber(f);
+    glob = PyFrame_GetGlobals(f);
+    Py_DECREF(f);
+  }
+  PyObject *t = Py_BuildValue("(NNiN)", ext, file ? file : Py_NewRef(Py_None), line,
+                              glob ? glob : Py_NewRef(Py_None));
+  if (!t) PyErr_Clear();
+  return t;
+}
+
+/* The release hook: a record done and reported (GIL held: called from
+ * ndt_fp_errors_take in fp_report). */
+static void fp_release(void *ctx) { Py_XDECREF((PyObject *)ctx); }
+
+/* Reports the records that are ready; -1 with an exception set. */
+static int fp_report(void) {
+  if (fp_sync_wanted) {
+    fp_sync_wanted = 0;
+    ndt_status st;
+    CORE_BLOCKING(st = ndt_sync());
+    if (st) {
+      raise_status(st);
+      return -1;
+    }
+  }
+  int rc = 0;
+  while (ndt_fp_errors_pending()) {
+    ndt_fp_error e[16];
+    int n = ndt_fp_errors_take(e, 16);
+    if (n == 0) break;
+    PyObject *list = PyList_New(n);
+    for (int i = 0; i < n; i++) {
+      PyObject *ctx = e[i].ctx ? (PyObject *)e[i].ctx : Py_None;   /* borrowed */
+      PyObject *item = list ? Py_BuildValue("(sIO)", e[i].op, e[i].flags, ctx) : NULL;
+      if (!item) {
+        Py_CLEAR(list);
+        break;
+      }
+      PyList_SET_ITEM(list, i, item);
+    }
+    if (rc == 0 && list && fp_report_fn) {
+      PyObject *r = PyObject_CallOneArg(fp_report_fn, list);
+      if (!r) rc = -1;   /* the rest is still reported: warnings, say */
+      Py_XDECREF(r);
+    }
+    Py_XDECREF(list);
+    if (!list) rc = -1;
+  }
+  return rc;
+}
+
+/* The end of a call that may have run or waited for work: o, or NULL (o
+ * released) when reporting floating-point errors raised. */
+static PyObject *fp_done(PyObject *o) {
+  if (o && (ndt_fp_errors_pending() || fp_sync_wanted) && fp_report() < 0) {
+    Py_DECREF(o);
+    return NULL;
+  }
+  return o;
+}
+
+static PyObject *f_fp_setup(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *report, *raises, *var, *pkg;
+  if (!PyArg_ParseTuple(args, "OOOU", &report, &raises, &var, &pkg)) return NULL;
+  Py_XSETREF(fp_report_fn, Py_NewRef(report));
+  Py_XSETREF(fp_raises_fn, Py_NewRef(raises));
+  Py_XSETREF(fp_extobj_var, var == Py_None ? NULL : Py_NewRef(var));
+  Py_XSETREF(fp_pkg_dir, Py_NewRef(pkg));
+  Py_CLEAR(fp_last_ext);
+  ndt_fp_set_hooks(fp_capture, fp_release);
+  Py_RETURN_NONE;
+}
+
+static PyObject *f_fp_report(PyObject *m, PyObject *noargs) {
+  (void)m;
+  (void)noargs;
+  return fp_done(Py_NewRef(Py_None));
+}
+
 /* ---- the Array type --------------------------------------------------------- */
 typedef struct {
   PyObject_HEAD
@@ -211,7 +346,7 @@ static PyObject *wrap(ndt_array *a) {
 
 static PyObject *wrap_status(ndt_status st, ndt_array *a) {
   if (st) return raise_status(st);
-  return wrap(a);
+  return fp_done(wrap(a));
 }
 
 static void array_dealloc(ArrayObject *self) {
@@ -655,9 +790,9 @@ static PyObject *binop(PyObject *a, PyObject *b, ndt_ufunc op, int inplace) {
   if (st) return raise_status(st);
   if (inplace) {
     Py_INCREF(a);
-    return a;
+    return fp_done(a);
   }
-  return wrap(res);
+  return fp_done(wrap(res));
 }
 
 static PyObject *unop(PyObject *a, ndt_ufunc op) {
@@ -729,9 +864,9 @@ static PyObject *power(PyObject *a, PyObject *b, PyObject *c, int inplace) {
     if (st) return raise_status(st);
     if (inplace) {
       Py_INCREF(a);
-      return a;
+      return fp_done(a);
     }
-    return wrap(res);
+    return fp_done(wrap(res));
   }
   return binop(a, b, NDT_POWER, inplace);
 }
@@ -907,7 +1042,7 @@ static PyObject *array_subscript(PyObject *self, PyObject *key) {
       ndt_status st;
       CORE_BLOCKING(st = ndt_get_item(a, ii, &v));
       if (st) return raise_status(st);
-      return elem_to_np(ndt_get_dtype(a), &v);
+      return fp_done(elem_to_np(ndt_get_dtype(a), &v));
     }
     /* out of bounds: the view says so with NumPy's message */
   }
@@ -945,6 +1080,9 @@ static int assign_value(ndt_array *dst, PyObject *value) {
       raise_status(st);
       return -1;
     }
+    PyObject *ok = fp_done(Py_NewRef(Py_None));   /* a cast may report */
+    if (!ok) return -1;
+    Py_DECREF(ok);
     return 1;
   }
   elem_t v;
@@ -1177,7 +1315,7 @@ static PyObject *m_to_buffer(PyObject *self, PyObject *dst) {
   CORE_BLOCKING(st = ndt_to_buffer(a, view.buf));
   PyBuffer_Release(&view);
   if (st) return raise_status(st);
-  Py_RETURN_NONE;
+  return fp_done(Py_NewRef(Py_None));
 }
 
 static PyObject *m_scalar(PyObject *self, PyObject *noargs) {
@@ -1189,7 +1327,7 @@ static PyObject *m_scalar(PyObject *self, PyObject *noargs) {
   ndt_status st;
   CORE_BLOCKING(st = ndt_item(a, t, &v));
   if (st) return raise_status(st);
-  return elem_to_np(t, &v);
+  return fp_done(elem_to_np(t, &v));
 }
 
 static PyObject *m_item(PyObject *self, PyObject *noargs) {
@@ -1201,7 +1339,7 @@ static PyObject *m_item(PyObject *self, PyObject *noargs) {
   ndt_status st;
   CORE_BLOCKING(st = ndt_item(a, t, &v));
   if (st) return raise_status(st);
-  return elem_to_py(t, &v);
+  return fp_done(elem_to_py(t, &v));
 }
 
 static PyObject *m_view_index(PyObject *self, PyObject *key) {
@@ -1376,7 +1514,7 @@ static PyObject *m_assign(PyObject *self, PyObject *args) {
     CORE(st = ndt_fill(ARR(self), &v, vt));
   }
   if (st) return raise_status(st);
-  Py_RETURN_NONE;
+  return fp_done(Py_NewRef(Py_None));
 }
 
 static PyObject *m_same_store(PyObject *self, PyObject *other) {
@@ -1689,9 +1827,9 @@ static PyObject *f_apply(PyObject *m, PyObject *args) {
   if (st) return raise_status(st);
   if (out != Py_None) {
     Py_INCREF(out);
-    return out;
+    return fp_done(out);
   }
-  return wrap(res);
+  return fp_done(wrap(res));
 }
 
 static PyObject *f_result_type(PyObject *m, PyObject *args) {
@@ -1749,9 +1887,9 @@ static PyObject *f_clip(PyObject *m, PyObject *args) {
   if (st) return raise_status(st);
   if (out != Py_None) {
     Py_INCREF(out);
-    return out;
+    return fp_done(out);
   }
-  return wrap(res);
+  return fp_done(wrap(res));
 }
 
 static PyObject *f_reduce(PyObject *m, PyObject *args) {
@@ -2065,7 +2203,7 @@ static PyObject *f_sync(PyObject *m, PyObject *noargs) {
   ndt_status st;
   CORE_BLOCKING(st = ndt_sync());
   if (st) return raise_status(st);
-  Py_RETURN_NONE;
+  return fp_done(Py_NewRef(Py_None));
 }
 
 static PyObject *f_set_workers(PyObject *m, PyObject *arg) {
@@ -2681,6 +2819,9 @@ static PyMethodDef module_methods[] = {
   {"can_cast", f_can_cast, METH_VARARGS, "can_cast(from, to, casting)"},
   {"broadcast_shapes", f_broadcast_shapes, METH_O, "broadcast shape of shapes"},
   {"sync", f_sync, METH_NOARGS, "wait for all recorded work"},
+  {"_fp_setup", f_fp_setup, METH_VARARGS,
+   "_fp_setup(report, raises, errstate contextvar, package dir): floating-point errors"},
+  {"_fp_report", f_fp_report, METH_NOARGS, "report the floating-point errors that are ready"},
   {"set_workers", f_set_workers, METH_O, "set the number of worker threads"},
   {"set_tile_bytes", f_set_tile_bytes, METH_O, "set the target tile size in bytes"},
   {"set_inline_elems", f_set_inline_elems, METH_O, "set the inline threshold"},

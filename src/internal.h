@@ -234,6 +234,91 @@ ndt_status ndt_runtime_ensure(void);
 int64_t ndt_rt_tile_bytes(void);
 int64_t ndt_rt_inline_elems(void);
 
+/* ---- floating-point errors (runtime/fperr.c) ---------------------------
+ * NumPy reports divide by zero, overflow, underflow and invalid values once
+ * per operation. An operation brackets its recording with ndt_fp_begin and
+ * ndt_fp_end; each task it records carries the op's record (ndt_fp_defer)
+ * and ORs the IEEE flags its thread raised while it ran into it (flags are
+ * per thread: each worker collects its own); the inline path adds its flags
+ * at once. When the op's last task is done the record waits for
+ * ndt_fp_errors_take (ndtile.h). Everything but ndt_fp_add and
+ * ndt_fp_release runs on the recording thread. */
+typedef struct ndt_fprec ndt_fprec;
+/* The ops being recorded, innermost last (inline: these run per op on the
+ * small-array path; the rest is in fperr.c). Deeper nesting than
+ * NDT_FP_DEPTH collects nothing. */
+#define NDT_FP_DEPTH 8
+typedef struct {
+  const char *name;
+  unsigned mask, inl;   /* inl: flags of its work run inline */
+  ndt_fprec *rec;       /* made when a task is deferred */
+} ndt_fp_op;
+extern ndt_fp_op ndt_fp_stk_[NDT_FP_DEPTH];
+extern int ndt_fp_depth_;
+/* The current op's flags mask (0 when no op collects). */
+extern unsigned ndt_fp_mask_;
+void ndt_fp_end_slow(void);
+/* mask: the NDT_FPE_* flags this op reports (0: none; its tasks then skip
+ * the flag bookkeeping). Nests: an op made of ops reports each by name. */
+static inline void ndt_fp_begin(const char *name, unsigned mask) {
+  int d = ndt_fp_depth_;
+  if (d < NDT_FP_DEPTH) ndt_fp_stk_[d] = (ndt_fp_op){name, mask, 0, NULL};
+  ndt_fp_depth_ = d + 1;
+  ndt_fp_mask_ = d < NDT_FP_DEPTH ? mask : 0;
+}
+static inline void ndt_fp_end(void) {
+  int d = ndt_fp_depth_ - 1;
+  if (d < 0) return;
+  if (d < NDT_FP_DEPTH && (ndt_fp_stk_[d].inl || ndt_fp_stk_[d].rec)) {
+    ndt_fp_end_slow();   /* something to report */
+    return;
+  }
+  ndt_fp_depth_ = d;
+  ndt_fp_mask_ = d > 0 && d <= NDT_FP_DEPTH ? ndt_fp_stk_[d - 1].mask : 0;
+}
+/* Flags raised by work of the current op run inline. */
+static inline void ndt_fp_inline(unsigned flags) {
+  int d = ndt_fp_depth_ - 1;
+  if (d >= 0 && d < NDT_FP_DEPTH) ndt_fp_stk_[d].inl |= flags & ndt_fp_stk_[d].mask;
+}
+/* The current op's record with a new reference for a deferred task (made,
+ * with the binding's capture of the error state, on first use), or NULL. */
+ndt_fprec *ndt_fp_defer(void);
+void ndt_fp_add(ndt_fprec *r, unsigned flags);   /* any thread */
+void ndt_fp_release(ndt_fprec *r);               /* any thread; NULL is fine */
+
+/* The calling thread's IEEE flags as NDT_FPE_* bits: cleared before a
+ * task runs, read after. On x86-64 only the SSE status register: every
+ * loop computes in SSE/AVX (the x87 is used for exact fmod only, which
+ * raises none of the four). Inexact and denormal are ignored, so clearing
+ * touches the register only after one of the four was raised. */
+#if defined(__x86_64__) && defined(__GNUC__)
+static inline void ndt_fpe_clear(void) {
+  unsigned m;
+  __asm__ __volatile__("stmxcsr %0" : "=m"(m));
+  if (m & 0x1d) {
+    m &= ~0x3fu;
+    __asm__ __volatile__("ldmxcsr %0" : : "m"(m));
+  }
+}
+static inline unsigned ndt_fpe_test(void) {
+  unsigned m;
+  __asm__ __volatile__("stmxcsr %0" : "=m"(m));
+  return ((m & 0x04) ? NDT_FPE_DIVIDE : 0) | ((m & 0x08) ? NDT_FPE_OVERFLOW : 0) |
+         ((m & 0x10) ? NDT_FPE_UNDERFLOW : 0) | ((m & 0x01) ? NDT_FPE_INVALID : 0);
+}
+#else
+#include <fenv.h>
+static inline void ndt_fpe_clear(void) {
+  feclearexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID);
+}
+static inline unsigned ndt_fpe_test(void) {
+  int f = fetestexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID);
+  return ((f & FE_DIVBYZERO) ? NDT_FPE_DIVIDE : 0) | ((f & FE_OVERFLOW) ? NDT_FPE_OVERFLOW : 0) |
+         ((f & FE_UNDERFLOW) ? NDT_FPE_UNDERFLOW : 0) | ((f & FE_INVALID) ? NDT_FPE_INVALID : 0);
+}
+#endif
+
 /* ---- BLAS (ops/matmul.c) ---------------------------------------------- */
 /* OpenBLAS set up once for use inside tasks (single-threaded, the right
  * kernels); every caller of BLAS or LAPACK (matmul.c, linalg.c) calls it. */

@@ -44,6 +44,9 @@ __version__ = "0.1.0"
 
 _core._setup(ndarray, _dtypes.DTYPES, _dtypes.SCALARS, _dtypes.INT_SCALAR_TYPES,
              _ufunc.binop_hook, _indexing.getitem, _indexing.setitem)
+# floating-point errors: NumPy's warnings and errstate (see _errstate)
+from . import _errstate  # noqa: E402
+_core._fp_setup(_errstate.report, _errstate.raises, _errstate._VAR, _errstate._PKG)
 
 # ---- NumPy's own objects: scalar types, dtype, constants, dtype utilities -----
 _OWN = {'ndarray', 'ufunc', 'flatiter'}

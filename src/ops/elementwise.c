@@ -59,10 +59,42 @@ ndt_status ndt_ufunc_result_type(ndt_ufunc op, int nin, const ndt_array *const *
   return resolve(op, nin, in, dtype, li, out_type, &loop);
 }
 
+/* The floating-point errors NumPy reports for op: none for the ops whose
+ * loops only compare, select or move bits (a compare of a NaN may raise
+ * "invalid" in hardware; NumPy's loops use quiet compares). */
+static unsigned fp_mask(ndt_ufunc op) {
+  switch (op) {
+    case NDT_EQUAL: case NDT_NOT_EQUAL: case NDT_LESS: case NDT_LESS_EQUAL:
+    case NDT_GREATER: case NDT_GREATER_EQUAL: case NDT_LOGICAL_AND: case NDT_LOGICAL_OR:
+    case NDT_LOGICAL_XOR: case NDT_LOGICAL_NOT: case NDT_BITWISE_AND: case NDT_BITWISE_OR:
+    case NDT_BITWISE_XOR: case NDT_LEFT_SHIFT: case NDT_RIGHT_SHIFT: case NDT_INVERT:
+    case NDT_MAXIMUM: case NDT_MINIMUM: case NDT_FMAX: case NDT_FMIN: case NDT_ISNAN:
+    case NDT_ISINF: case NDT_ISFINITE: case NDT_SIGNBIT: case NDT_WHERE: case NDT_COPYSIGN:
+    case NDT_BITWISE_COUNT: case NDT_SIGN: case NDT_HEAVISIDE:
+      return 0;
+    case NDT_ABSOLUTE:   /* NumPy's complex abs: no underflow */
+      return NDT_FPE_DIVIDE | NDT_FPE_OVERFLOW | NDT_FPE_INVALID;
+    default:
+      return NDT_FPE_DIVIDE | NDT_FPE_OVERFLOW | NDT_FPE_UNDERFLOW | NDT_FPE_INVALID;
+  }
+}
+
+static ndt_status apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_array **out,
+                        ndt_dtype dtype);
+
 ndt_status ndt_apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_array **out,
                      ndt_dtype dtype) {
   /* first, as NumPy checks it before shapes and dtypes */
   if (*out && (*out)->readonly) return ndt_error(NDT_ERR_VALUE, "output array is read-only");
+  /* one record of floating-point errors for the whole op (all its tiles) */
+  ndt_fp_begin(ndt_ufunc_name(op), (int)op >= 0 && op < NDT_NUFUNCS ? fp_mask(op) : 0);
+  ndt_status st = apply(op, nin, in, out, dtype);
+  ndt_fp_end();
+  return st;
+}
+
+static ndt_status apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_array **out,
+                        ndt_dtype dtype) {
   ndt_ew_arg arg;
   ndt_status st = resolve(op, nin, in, dtype, arg.loop_in, &arg.loop_out, &arg.loop);
   if (st) return st;
@@ -170,7 +202,17 @@ ndt_status ndt_clip(const ndt_array *a, const ndt_array *lo, const ndt_array *hi
 
 /* dst = src cast to dst's dtype; src already broadcast to dst's shape.
  * Joins the fusion group when it can. */
+static ndt_status launch_cast_(ndt_array *dst, const ndt_array *src);
 static ndt_status launch_cast(ndt_array *dst, const ndt_array *src) {
+  /* a cast of one dtype to itself is a copy: it raises nothing */
+  ndt_fp_begin("cast", src->dtype != dst->dtype ? NDT_FPE_OVERFLOW | NDT_FPE_UNDERFLOW |
+                                                      NDT_FPE_INVALID : 0);
+  ndt_status st = launch_cast_(dst, src);
+  ndt_fp_end();
+  return st;
+}
+
+static ndt_status launch_cast_(ndt_array *dst, const ndt_array *src) {
   ndt_ew_arg arg;
   memset(&arg, 0, sizeof arg);
   arg.name = "copy";

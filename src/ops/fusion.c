@@ -33,6 +33,7 @@ typedef struct {
   int src[NDT_MAXOPS - 1];  /* >= 0: external input; < 0: output of op -(src+1) */
   ndt_array *out;           /* the group's handle on the result (fresh or existing) */
   int alive, needed;
+  ndt_fprec *fprec;         /* its floating-point error record, or NULL */
 } fop;
 
 typedef struct {
@@ -51,7 +52,10 @@ static int flushing;
 
 static void group_decref(fgroup *g) {
   if (atomic_fetch_sub(&g->refs, 1) != 1) return;
-  for (int k = 0; k < g->nops; k++) ndt_free(g->ops[k].out);
+  for (int k = 0; k < g->nops; k++) {
+    ndt_free(g->ops[k].out);
+    ndt_fp_release(g->ops[k].fprec);   /* the last task of the group has run */
+  }
   for (int e = 0; e < g->next; e++) ndt_store_decref(g->ext[e].store);
   ndt_mfree(g);
 }
@@ -66,6 +70,7 @@ static ndt_status fused_task(void *p, int worker) {
   ndt_bound eb[MAXE], ob[MAXF];
   int nb_e = 0, nb_o = 0;
   ndt_status st = NDT_OK;
+  unsigned fpe[MAXF] = {0};   /* IEEE flags per op, reported by the op's name */
   for (; nb_e < g->next && st == NDT_OK; nb_e++) {
     eb[nb_e].scratch = NULL;
     if (!g->ext_used[nb_e]) continue;
@@ -152,7 +157,9 @@ static ndt_status fused_task(void *p, int worker) {
             p[f->nin] = scratch[k];
             st_[f->nin] = ndt_traits[f->out_dt].size;
           }
+          if (f->fprec) ndt_fpe_clear();
           ndt_run_loop(f->loop, f->nin, in_dt, f->loop_in, f->out_dt, f->loop_out, p, st_, m);
+          if (f->fprec) fpe[k] |= ndt_fpe_test();
         }
       }
       for (int j = nd - 2; j >= 0; j--) {
@@ -165,6 +172,8 @@ static ndt_status fused_task(void *p, int worker) {
     if (g->ops[k].alive) ndt_unbind(&ov[k], &ob[k], st == NDT_OK);
   for (int e = 0; e < nb_e; e++)
     if (g->ext_used[e]) ndt_unbind(&ev[e], &eb[e], 0);
+  for (int k = 0; k < g->nops; k++)
+    if (fpe[k]) ndt_fp_add(g->ops[k].fprec, fpe[k]);
   group_decref(g);
   return st;
 }
@@ -240,6 +249,9 @@ ndt_status ndt_flush(void) {
     if (g->ext_used[e]) cv[ncv++] = &g->ext[e];
   if (ncv == 0) cv[ncv++] = g->ops[0].out;
   int64_t cuts[65];
+  /* the fused tasks carry their ops' records (fop.fprec), not the record
+   * of whatever op is being recorded while the group is flushed */
+  ndt_fp_begin(NULL, 0);
   for (int64_t b = 0; any && b < g->tl.ntiles && st == NDT_OK; b++) {
     int np_ = ndt_block_cuts(cv, ncv, &g->tl, b, cuts, 65);
     for (int pc = 0; pc < np_ && st == NDT_OK; pc++) {
@@ -263,6 +275,7 @@ ndt_status ndt_flush(void) {
       if (st) atomic_fetch_sub(&g->refs, 1);
     }
   }
+  ndt_fp_end();
   ndt_mfree(acc);
   group_decref(g);
   flushing = 0;
@@ -384,6 +397,7 @@ int ndt_fuse_try(const ndt_ew_arg *proto, int nin, const ndt_array *const *in, i
   f->loop_out = proto->loop_out;
   f->out_dt = res->dtype;
   f->out = res;
+  f->fprec = ndt_fp_defer();   /* the op's record, with the error state of now */
   for (int i = 0; i < nin; i++) {
     f->loop_in[i] = proto->loop_in[i];
     int dummy = 0, sr = source_of(cur, &bv[i], &dummy);

@@ -544,7 +544,15 @@ ndt_status ndt_reduce(ndt_reduce_op op, const ndt_array *a, uint64_t axes, int k
         default:
           acc = t;
       }
+      /* NumPy's add.reduce and multiply.reduce report overflow and
+       * invalid as "... encountered in reduce"; max, min and the logical
+       * reductions report nothing */
+      int sums = op == NDT_RED_SUM || op == NDT_RED_PROD || op == NDT_RED_NANSUM ||
+                 op == NDT_RED_NANPROD;
+      ndt_fp_begin("reduce", sums ? NDT_FPE_DIVIDE | NDT_FPE_OVERFLOW | NDT_FPE_UNDERFLOW |
+                                        NDT_FPE_INVALID : 0);
       st = reduce_kd(op, a, mask, acc, &res);
+      ndt_fp_end();
       if (st == NDT_OK && !keepdims) st = drop_axes(&res, mask, nd);
     }
   }

@@ -25,6 +25,7 @@ struct ndt_task {
   int nstores;
   int ndeps;              /* unfinished predecessors (under lock) */
   int64_t bytes;          /* data allocated for it when it was recorded */
+  ndt_fprec *fprec;       /* its op's floating-point error record, or NULL */
   ndt_task **succ;        /* tasks waiting for this one (under lock) */
   int nsucc, capsucc;
   ndt_task *next;         /* ready queue link */
@@ -272,7 +273,18 @@ static void *worker_main(void *p) {
     int cancelled = t->seq < rt.cancel_below;
     pthread_mutex_unlock(&rt.lock);
     double t0 = tr.on ? now_us() : 0;
-    ndt_status st = cancelled ? NDT_OK : t->fn(t->arg, id);
+    /* the IEEE flags are this thread's: what the task raised goes to its
+     * op's record */
+    ndt_status st = NDT_OK;
+    if (!cancelled) {
+      if (t->fprec) ndt_fpe_clear();
+      st = t->fn(t->arg, id);
+      if (t->fprec) ndt_fp_add(t->fprec, ndt_fpe_test());
+    }
+    if (t->fprec) {
+      ndt_fp_release(t->fprec);
+      t->fprec = NULL;
+    }
     if (tr.on) trace_add(t->name, id, t0, now_us());
     /* read again: an interrupt may have come while it ran */
     pthread_mutex_lock(&rt.lock);
@@ -579,9 +591,12 @@ static ndt_status local_submit(const char *name, ndt_task_fn fn, const void *arg
       if (busy(acc[i].tile, acc[i].lo, acc[i].hi, acc[i].priv & NDT_WRITE)) free_now = 0;
     pthread_mutex_unlock(&rt.lock);
     if (free_now) {
+      unsigned fpm = ndt_fp_mask_;
+      if (fpm) ndt_fpe_clear();
       double t0 = tr.on ? now_us() : 0;
       st = fn((void *)arg, -1);
       if (tr.on) trace_add(name, -1, t0, now_us());
+      if (fpm) ndt_fp_inline(ndt_fpe_test());
       if (st == NDT_ERR_INTERRUPTED)   /* a kernel stopped half-way */
         for (int i = 0; i < nacc; i++)
           if (acc[i].priv & NDT_WRITE) atomic_store(&acc[i].tile->store->lost, 1);
@@ -603,6 +618,7 @@ static ndt_status local_submit(const char *name, ndt_task_fn fn, const void *arg
   atomic_init(&t->done, 0);
   t->name = name;
   t->fn = fn;
+  t->fprec = ndt_fp_defer();
   for (int i = 0; i < nstores; i++) {
     ndt_store_incref(stores[i]);
     t->stores[i] = stores[i];
@@ -630,6 +646,7 @@ static ndt_status local_submit(const char *name, ndt_task_fn fn, const void *arg
   if (oom) {
     pthread_mutex_unlock(&rt.lock);
     release_resources(t);
+    ndt_fp_release(t->fprec);
     ndt_mfree(t);
     return ndt_error(NDT_ERR_NOMEM, "cannot record a task for %s", name);
   }

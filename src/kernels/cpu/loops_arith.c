@@ -99,19 +99,27 @@ NDT_FOREACH_INT(INT_COMMON)
 /* Signed-only forms. */
 #define INT_SIGNED(SFX, DT, T, UT, UW, S, BITS)                                        \
   NDT_INLINE T fdiv_s_##SFX(T x, T y) {                                                  \
-    if (y == 0) return 0;                                                                \
-    if (y == -1) return neg_s_##SFX(x);       /* INT_MIN // -1 = INT_MIN */              \
+    if (y == 0) {                                                                        \
+      ndt_raise_divbyzero();                                                             \
+      return 0;                                                                          \
+    }                                                                                    \
+    if (y == -1) {                            /* INT_MIN // -1 = INT_MIN */              \
+      if (x == (T)((UT)1 << (BITS - 1))) ndt_raise_overflow();                           \
+      return neg_s_##SFX(x);                                                             \
+    }                                                                                    \
     T q = (T)(x / y);                                                                    \
     if ((T)(x % y) != 0 && ((x < 0) != (y < 0))) q = (T)(q - 1);                         \
     return q;                                                                            \
   }                                                                                      \
   NDT_INLINE T rem_s_##SFX(T x, T y) {                                                   \
+    if (y == 0) ndt_raise_divbyzero();                                                   \
     if (y == 0 || y == -1) return 0;                                                     \
     T r = (T)(x % y);                                                                    \
     if (r != 0 && ((r < 0) != (y < 0))) r = (T)(r + y);                                  \
     return r;                                                                            \
   }                                                                                      \
   NDT_INLINE T fmod_s_##SFX(T x, T y) {                                                  \
+    if (y == 0) ndt_raise_divbyzero();                                                   \
     if (y == 0 || y == -1) return 0;                                                     \
     return (T)(x % y);                                                                   \
   }                                                                                      \
@@ -140,9 +148,13 @@ NDT_FOREACH_SINT(INT_SIGNED)
 
 /* Unsigned-only forms. */
 #define INT_UNSIGNED(SFX, DT, T, UT, UW, S, BITS)                                      \
-  NDT_INLINE T fdiv_s_##SFX(T x, T y) { return y == 0 ? (T)0 : (T)(x / y); }             \
-  NDT_INLINE T rem_s_##SFX(T x, T y) { return y == 0 ? (T)0 : (T)(x % y); }              \
-  NDT_INLINE T fmod_s_##SFX(T x, T y) { return y == 0 ? (T)0 : (T)(x % y); }             \
+  NDT_INLINE T udiv0_s_##SFX(void) {                                                     \
+    ndt_raise_divbyzero();                                                               \
+    return 0;                                                                            \
+  }                                                                                      \
+  NDT_INLINE T fdiv_s_##SFX(T x, T y) { return y == 0 ? udiv0_s_##SFX() : (T)(x / y); }  \
+  NDT_INLINE T rem_s_##SFX(T x, T y) { return y == 0 ? udiv0_s_##SFX() : (T)(x % y); }   \
+  NDT_INLINE T fmod_s_##SFX(T x, T y) { return y == 0 ? udiv0_s_##SFX() : (T)(x % y); }  \
   NDT_INLINE T abs_s_##SFX(T x) { return x; }                                            \
   NDT_INLINE T sign_s_##SFX(T x) { return (T)(x > 0); }                                  \
   NDT_INLINE T rsh_s_##SFX(T x, T y) { return y < (T)(BITS) ? (T)(x >> y) : (T)0; }      \

@@ -49,6 +49,24 @@ int ndt_cpu_set_simd_level(int level);
 /* The plainest loops (arithmetic, comparisons, max/min) are NDT_CLONES
  * (kernels.h): 2-4x faster on data in cache, the small-array path's case. */
 
+/* Raises IEEE flags on purpose (NDT_FPE_* bits), through float operations
+ * the compiler must perform: integer division by zero (and INT_MIN // -1)
+ * raises nothing in C, yet NumPy reports it as a floating-point error
+ * ("divide by zero" / "overflow encountered in floor_divide"), and the
+ * SLEEF loops report what their values say (loops_math.c). Out of line and
+ * cold: the loops' fast paths stay as they were. */
+__attribute__((noinline, cold, unused)) static void ndt_fpe_raise(unsigned f) {
+  volatile double zero = 0.0, one = 1.0, big = 1e308, tiny = 1e-308;
+  volatile double r;
+  if (f & NDT_FPE_DIVIDE) r = one / zero;
+  if (f & NDT_FPE_OVERFLOW) r = big * big;
+  if (f & NDT_FPE_UNDERFLOW) r = tiny * tiny;
+  if (f & NDT_FPE_INVALID) r = zero / zero;
+  (void)r;
+}
+#define ndt_raise_divbyzero() ndt_fpe_raise(NDT_FPE_DIVIDE)
+#define ndt_raise_overflow() ndt_fpe_raise(NDT_FPE_OVERFLOW)
+
 /* ---- loop templates ---------------------------------------------------- */
 
 /* o = F(x) */

@@ -438,50 +438,173 @@ DRIVER1(drive1_f, float, kf_fn, fixf_fn)
 DRIVER2(drive2_d, double, kd2_fn)
 DRIVER2(drive2_f, float, kf2_fn)
 
-#define LOOP1F(NAME, KID, FIXD, FIXF)                                            \
+/* ---- floating-point errors from the values ------------------------------
+ * SLEEF's kernels raise IEEE flags their results do not call for (invalid
+ * from compares of NaN lanes, divide by zero and underflow in intermediate
+ * steps), where NumPy's loops report what the result means. So these loops
+ * put back the flags they found, and raise what the values say:
+ *   FV_NAN  invalid: a NaN from inputs without NaN (sqrt(-1), sin(inf));
+ *   FV_POLE divide by zero: an infinity from finite inputs (log(0));
+ *   FV_GROW overflow: an infinity from finite inputs (exp(1000));
+ *   FV_TINY underflow: a result below the smallest normal from finite input
+ *           (exp(-1000), also when it rounds to 0);
+ *   FV_SUB  underflow: a subnormal result (atan2(1e-310, 1)).
+ * Each chunk's inputs are copied first: the output may overwrite them. */
+enum { FV_NAN = 1, FV_POLE = 2, FV_GROW = 4, FV_TINY = 8, FV_SUB = 16 };
+
+#if NDT_X86
+static inline unsigned fv_save(void) { return _mm_getcsr(); }
+static inline void fv_restore(unsigned m) { _mm_setcsr(m); }
+/* clear the four flags (when set) before a chunk; did the chunk raise one? */
+static inline void fv_clear(unsigned saved) {
+  (void)saved;
+  unsigned m = _mm_getcsr();
+  if (m & 0x1d) _mm_setcsr(m & ~0x3fu);
+}
+static inline int fv_raised(void) { return (_mm_getcsr() & 0x1d) != 0; }
+#else
+#include <fenv.h>
+static inline unsigned fv_save(void) {
+  fexcept_t e;
+  fegetexceptflag(&e, FE_ALL_EXCEPT);
+  return (unsigned)e;
+}
+static inline void fv_restore(unsigned m) {
+  fexcept_t e = (fexcept_t)m;
+  fesetexceptflag(&e, FE_ALL_EXCEPT);
+}
+static inline void fv_clear(unsigned saved) {
+  (void)saved;
+  feclearexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID);
+}
+static inline int fv_raised(void) {
+  return fetestexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID) != 0;
+}
+#endif
+
+/* The checks on one chunk: plain arrays and no branches, so they
+ * vectorise (the flags they raise themselves are dropped with SLEEF's). */
+#define FVCHECK(NAME, ET, MINV, ABS)                                             \
+  static inline __attribute__((always_inline)) unsigned NAME(                   \
+      int cls, int nin, const ET *x0, const ET *x1, const ET *y, int64_t n) {    \
+    int nan = 0, inf = 0, tiny = 0, sub = 0;                                     \
+    for (int64_t i = 0; i < n; i++) {                                            \
+      const ET a = x0[i], b = nin > 1 ? x1[i] : (ET)0, v = y[i], av = ABS(v);    \
+      const int xnan = (a != a) | (b != b);                                      \
+      const int xbad = xnan | ((a - a) != 0) | ((b - b) != 0);                   \
+      nan |= (v != v) & !xnan;                                                   \
+      inf |= ((v - v) != 0) & (v == v) & !xbad;                                  \
+      tiny |= (av < MINV) & !xbad;                                               \
+      sub |= (av < MINV) & (v != 0);                                             \
+    }                                                                            \
+    return (nan && (cls & FV_NAN) ? NDT_FPE_INVALID : 0) |                       \
+           (inf && (cls & FV_POLE) ? NDT_FPE_DIVIDE : 0) |                       \
+           (inf && (cls & FV_GROW) ? NDT_FPE_OVERFLOW : 0) |                     \
+           (tiny && (cls & FV_TINY) ? NDT_FPE_UNDERFLOW : 0) |                   \
+           (sub && (cls & FV_SUB) ? NDT_FPE_UNDERFLOW : 0);                      \
+  }
+FVCHECK(fv_check_d, double, 2.2250738585072014e-308, __builtin_fabs)
+FVCHECK(fv_check_f, float, 1.17549435e-38f, __builtin_fabsf)
+
+/* a chunk of m elements at byte stride s into a packed buffer */
+#define FV_GATHER(ET, dst, src, s, m)                                            \
+  do {                                                                           \
+    if ((s) == (int64_t)sizeof(ET)) memcpy(dst, src, (size_t)(m) * sizeof(ET));  \
+    else for (int64_t i_ = 0; i_ < (m); i_++) memcpy(&(dst)[i_], (src) + i_ * (s), sizeof(ET)); \
+  } while (0)
+
+/* 1 when m elements at p (byte stride s) and at q (stride t) may overlap */
+static inline int fv_alias(const char *p, int64_t s, const char *q, int64_t t, int64_t m) {
+  const char *p0 = s < 0 ? p + (m - 1) * s : p, *p1 = s < 0 ? p : p + (m - 1) * s;
+  const char *q0 = t < 0 ? q + (m - 1) * t : q, *q1 = t < 0 ? q : q + (m - 1) * t;
+  return p0 <= q1 + 16 && q0 <= p1 + 16;
+}
+
+/* Runs CALL (the loop over args a, m elements) chunk by chunk, with the
+ * flags from the values. The values are looked at only in chunks where the
+ * kernel raised a flag (most data raises none); inputs the output may
+ * overwrite are copied before. */
+#define FV_RUN(ET, CHECK, NIN, CLS, CALL)                                        \
+  do {                                                                           \
+    const unsigned saved_ = fv_save();                                           \
+    unsigned fl_ = 0;                                                            \
+    ET xb_[2][BLK], yb_[BLK];                                                    \
+    for (int64_t c_ = 0; c_ < n; c_ += BLK) {                                    \
+      const int64_t m = n - c_ < BLK ? n - c_ : BLK;                             \
+      char *a[3];                                                                \
+      for (int k_ = 0; k_ <= NIN; k_++) a[k_] = args[k_] + c_ * steps[k_];       \
+      int alias_ = 0;                                                            \
+      for (int k_ = 0; k_ < NIN; k_++)                                           \
+        alias_ |= fv_alias(a[k_], steps[k_], a[NIN], steps[NIN], m);             \
+      if (alias_)                                                                \
+        for (int k_ = 0; k_ < NIN; k_++) FV_GATHER(ET, xb_[k_], a[k_], steps[k_], m); \
+      fv_clear(saved_);                                                          \
+      CALL;                                                                      \
+      if (fv_raised()) {                                                         \
+        if (!alias_)                                                             \
+          for (int k_ = 0; k_ < NIN; k_++) FV_GATHER(ET, xb_[k_], a[k_], steps[k_], m); \
+        FV_GATHER(ET, yb_, a[NIN], steps[NIN], m);                               \
+        fl_ |= CHECK(CLS, NIN, xb_[0], xb_[1], yb_, m);                          \
+      }                                                                          \
+    }                                                                            \
+    fv_restore(saved_);                                                          \
+    if (fl_) ndt_fpe_raise(fl_);                                                 \
+  } while (0)
+
+#define LOOP1F(NAME, KID, FIXD, FIXF, CLS)                                       \
   static void NAME##_f64(char **args, const int64_t *steps, int64_t n) {         \
     const int l = simd_level();                                                  \
-    drive1_d(kset_tab[KID].d[l], l ? FIXD : 0, args, steps, n);                  \
+    FV_RUN(double, fv_check_d, 1, CLS, drive1_d(kset_tab[KID].d[l], l ? FIXD : 0, a, steps, m)); \
   }                                                                              \
   static void NAME##_f32(char **args, const int64_t *steps, int64_t n) {         \
     const int l = simd_level();                                                  \
-    drive1_f(kset_tab[KID].f[l], l ? FIXF : 0, args, steps, n);                  \
+    FV_RUN(float, fv_check_f, 1, CLS, drive1_f(kset_tab[KID].f[l], l ? FIXF : 0, a, steps, m)); \
   }
-#define LOOP1(NAME, KID) LOOP1F(NAME, KID, (fixd_fn)0, (fixf_fn)0)
-#define LOOP2(NAME, KID)                                                         \
+#define LOOP1(NAME, KID, CLS) LOOP1F(NAME, KID, (fixd_fn)0, (fixf_fn)0, CLS)
+/* sqrt and the roundings: the hardware's flags are NumPy's */
+#define LOOP1HW(NAME, KID)                                                       \
   static void NAME##_f64(char **args, const int64_t *steps, int64_t n) {         \
-    drive2_d(kset2_tab[KID].d[simd_level()], args, steps, n);                    \
+    const int l = simd_level();                                                  \
+    drive1_d(kset_tab[KID].d[l], 0, args, steps, n);                             \
   }                                                                              \
   static void NAME##_f32(char **args, const int64_t *steps, int64_t n) {         \
-    drive2_f(kset2_tab[KID].f[simd_level()], args, steps, n);                    \
+    const int l = simd_level();                                                  \
+    drive1_f(kset_tab[KID].f[l], 0, args, steps, n);                             \
   }
-LOOP1(l_exp, K_EXP)
-LOOP1(l_exp2, K_EXP2)
-LOOP1(l_expm1, K_EXPM1)
-LOOP1(l_log, K_LOG)
-LOOP1(l_log2, K_LOG2)
-LOOP1(l_log10, K_LOG10)
-LOOP1F(l_log1p, K_LOG1P, log1p_fixd, log1p_fixf)
-LOOP1(l_sin, K_SIN)
-LOOP1(l_cos, K_COS)
-LOOP1(l_tan, K_TAN)
-LOOP1(l_asin, K_ASIN)
-LOOP1(l_acos, K_ACOS)
-LOOP1(l_atan, K_ATAN)
-LOOP1F(l_sinh, K_SINH, sinh_fixd, sinh_fixf)
-LOOP1F(l_cosh, K_COSH, cosh_fixd, cosh_fixf)
-LOOP1(l_tanh, K_TANH)
-LOOP1F(l_asinh, K_ASINH, asinh_fixd, asinh_fixf)
-LOOP1F(l_acosh, K_ACOSH, acosh_fixd, acosh_fixf)
-LOOP1(l_atanh, K_ATANH)
-LOOP1(l_cbrt, K_CBRT)
-LOOP1(l_sqrt, K_SQRT)
-LOOP1(l_floor, K_FLOOR)
-LOOP1(l_ceil, K_CEIL)
-LOOP1(l_trunc, K_TRUNC)
-LOOP1(l_rint, K_RINT)
-LOOP2(l_atan2, K_ATAN2)
-LOOP2(l_hypot, K_HYPOT)
+#define LOOP2(NAME, KID, CLS)                                                    \
+  static void NAME##_f64(char **args, const int64_t *steps, int64_t n) {         \
+    FV_RUN(double, fv_check_d, 2, CLS, drive2_d(kset2_tab[KID].d[simd_level()], a, steps, m)); \
+  }                                                                              \
+  static void NAME##_f32(char **args, const int64_t *steps, int64_t n) {         \
+    FV_RUN(float, fv_check_f, 2, CLS, drive2_f(kset2_tab[KID].f[simd_level()], a, steps, m)); \
+  }
+LOOP1(l_exp, K_EXP, FV_NAN | FV_GROW | FV_TINY)
+LOOP1(l_exp2, K_EXP2, FV_NAN | FV_GROW | FV_TINY)
+LOOP1(l_expm1, K_EXPM1, FV_NAN | FV_GROW)
+LOOP1(l_log, K_LOG, FV_NAN | FV_POLE)
+LOOP1(l_log2, K_LOG2, FV_NAN | FV_POLE)
+LOOP1(l_log10, K_LOG10, FV_NAN | FV_POLE)
+LOOP1F(l_log1p, K_LOG1P, log1p_fixd, log1p_fixf, FV_NAN | FV_POLE)
+LOOP1(l_sin, K_SIN, FV_NAN | FV_SUB)
+LOOP1(l_cos, K_COS, FV_NAN)
+LOOP1(l_tan, K_TAN, FV_NAN)
+LOOP1(l_asin, K_ASIN, FV_NAN)
+LOOP1(l_acos, K_ACOS, FV_NAN)
+LOOP1(l_atan, K_ATAN, FV_NAN)
+LOOP1F(l_sinh, K_SINH, sinh_fixd, sinh_fixf, FV_NAN | FV_GROW)
+LOOP1F(l_cosh, K_COSH, cosh_fixd, cosh_fixf, FV_NAN | FV_GROW)
+LOOP1(l_tanh, K_TANH, FV_NAN)
+LOOP1F(l_asinh, K_ASINH, asinh_fixd, asinh_fixf, FV_NAN)
+LOOP1F(l_acosh, K_ACOSH, acosh_fixd, acosh_fixf, FV_NAN)
+LOOP1(l_atanh, K_ATANH, FV_NAN | FV_POLE)
+LOOP1(l_cbrt, K_CBRT, FV_NAN)
+LOOP1HW(l_sqrt, K_SQRT)
+LOOP1HW(l_floor, K_FLOOR)
+LOOP1HW(l_ceil, K_CEIL)
+LOOP1HW(l_trunc, K_TRUNC)
+LOOP1HW(l_rint, K_RINT)
+LOOP2(l_atan2, K_ATAN2, FV_NAN | FV_SUB)
+LOOP2(l_hypot, K_HYPOT, FV_NAN | FV_GROW | FV_SUB)
 
 /* ---- logaddexp: NumPy's npy_logaddexp ---- */
 #define LOGADDEXP(SFX, DT, T, SUF)                                               \

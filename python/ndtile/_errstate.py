@@ -1,0 +1,112 @@
+"""Floating-point errors as NumPy reports them.
+
+The core records, per operation, which IEEE errors its tiles raised
+(division by zero, overflow, underflow, invalid value). The binding hands the
+records to report() once the operation is done: at the end of the call for
+work run inline, and, for deferred work, at the end of the first later call
+that finds it done (at the latest the call that waits for its data).
+
+The error state is NumPy's own: ndtile.errstate, seterr, geterr, seterrcall
+and geterrcall are NumPy's functions, so settings made through either module
+apply to both. A deferred operation is reported in the state the program had
+when it called the operation (the binding keeps NumPy's errstate object with
+it), with its warnings attributed to the line that called it. Under 'raise'
+the binding waits for a deferred operation before the call returns, so the
+FloatingPointError comes from that line, as in NumPy.
+
+What each mode does is NumPy's (numpy/_core/src/umath/extobj.c): 'warn' a
+RuntimeWarning "<what> encountered in <op>", 'raise' FloatingPointError,
+'call' func(what, flags) once per kind of error, 'print' a line on the
+standard error stream, 'log' func.write(line).
+"""
+import contextvars
+import os
+import sys
+import warnings
+
+import numpy as _np
+
+try:
+    from numpy._core.umath import _extobj_contextvar as _VAR
+except ImportError:  # pragma: no cover - NumPy 2 has it
+    _VAR = None
+
+# NumPy's order of checks, bits (NPY_FPE_*) and words
+_KINDS = ((1, 'divide', 'divide by zero'), (2, 'over', 'overflow'),
+          (4, 'under', 'underflow'), (8, 'invalid', 'invalid value'))
+_PKG = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _current():
+    return _np.geterr(), _np.geterrcall()
+
+
+def _set_and_get(ext):
+    _VAR.set(ext)
+    return _current()
+
+
+def _state(ext):
+    """(geterr() dict, geterrcall()) of a captured errstate object."""
+    if ext is None or _VAR is None or _VAR.get() is ext:
+        return _current()
+    return contextvars.copy_context().run(_set_and_get, ext)
+
+
+def raises(ext):
+    """True when the errstate object says 'raise' for some error."""
+    return 'raise' in _state(ext)[0].values()
+
+
+def _stacklevel():
+    """warnings.warn's stacklevel of the first frame outside ndtile, seen
+    from report()'s caller's caller."""
+    f = sys._getframe(2)
+    level = 2
+    while f is not None and f.f_code.co_filename.startswith(_PKG):
+        f = f.f_back
+        level += 1
+    return level
+
+
+def report(records):
+    """records: [(op name, NPY_FPE flags, ctx)]; ctx is None for work run
+    inline (reported in the current state, at the caller's line), else
+    (errstate object, file, line, module globals) captured when the op was
+    called."""
+    for name, flags, ctx in records:
+        ext, filename, lineno, glob = ctx if ctx is not None else (None, None, 0, None)
+        modes, func = _state(ext)
+        for bit, key, what in _KINDS:
+            if not flags & bit:
+                continue
+            mode = modes[key]
+            if mode == 'ignore':
+                continue
+            msg = f"{what} encountered in {name}"
+            if mode == 'warn':
+                if filename is None:
+                    warnings.warn(msg, RuntimeWarning, stacklevel=_stacklevel())
+                else:
+                    g = glob if isinstance(glob, dict) else {}
+                    warnings.warn_explicit(
+                        msg, RuntimeWarning, filename, lineno, module=g.get('__name__'),
+                        registry=g.setdefault("__warningregistry__", {}))
+            elif mode == 'raise':
+                err = FloatingPointError(msg)
+                if filename is not None:
+                    err.add_note(f"ndtile: raised by {name}, called at {filename}:{lineno}")
+                raise err
+            elif mode == 'call':
+                if func is None:
+                    raise NameError(f"python callback specified for {what} (in  {name}) "
+                                    "but no function found.")
+                func(what, flags)
+            elif mode == 'print':
+                sys.stderr.flush()
+                os.write(2, f"Warning: {msg}\n".encode())
+            elif mode == 'log':
+                if func is None:
+                    raise NameError(f"log specified for {what} (in {name}) but no object "
+                                    "with write method found.")
+                func.write(f"Warning: {msg}\n")

@@ -1,0 +1,72 @@
+/* test_fperr.c - the C API of floating-point error records: one record per
+ * op with the flags of all its tiles, inline and deferred, fused and not;
+ * integer division by zero; ops NumPy never reports. */
+#include <string.h>
+#include "check.h"
+
+/* Takes every ready record; returns the flags of op `name` (OR over its
+ * records) and counts its records in *nrec. */
+static unsigned take(const char *name, int *nrec) {
+  unsigned f = 0;
+  *nrec = 0;
+  ndt_fp_error e[64];
+  int n;
+  while ((n = ndt_fp_errors_take(e, 64)) > 0)
+    for (int i = 0; i < n; i++)
+      if (strcmp(e[i].op, name) == 0) {
+        f |= e[i].flags;
+        (*nrec)++;
+      }
+  return f;
+}
+
+static void run(int64_t n) {
+  int64_t shape[1] = {n};
+  double one = 1.0, zero = 0.0;
+  ndt_array *a, *z, *q = NULL, *r = NULL, *c = NULL;
+  OK(ndt_full(&a, 1, shape, NDT_FLOAT64, &one, NDT_FLOAT64));
+  OK(ndt_full(&z, 1, shape, NDT_FLOAT64, &zero, NDT_FLOAT64));
+  OK(ndt_sync());
+  int nrec;
+  take("divide", &nrec);   /* nothing left over */
+  OK(ndt_binary(NDT_TRUE_DIVIDE, a, z, &q));     /* 1/0: divide by zero */
+  OK(ndt_binary(NDT_TRUE_DIVIDE, z, z, &r));     /* 0/0: invalid */
+  OK(ndt_sync());
+  EXPECT(take("divide", &nrec) == (NDT_FPE_DIVIDE | NDT_FPE_INVALID) && nrec == 2,
+         "n=%lld: divide flags, %d records", (long long)n, nrec);
+  OK(ndt_binary(NDT_LESS, r, a, &c));            /* NaN < 1: NumPy reports nothing */
+  OK(ndt_sync());
+  EXPECT(take("less", &nrec) == 0 && nrec == 0, "n=%lld: less reported", (long long)n);
+  ndt_free(c);
+  c = NULL;
+  OK(ndt_unary(NDT_SQRT, a, &c));                 /* no error */
+  OK(ndt_sync());
+  EXPECT(take("sqrt", &nrec) == 0 && nrec == 0, "n=%lld: sqrt(1) reported", (long long)n);
+  ndt_free(c);
+  ndt_free(q);
+  ndt_free(r);
+  ndt_free(a);
+  ndt_free(z);
+
+  int64_t seven = 7, nought = 0;
+  ndt_array *i7, *i0, *iq = NULL;
+  OK(ndt_full(&i7, 1, shape, NDT_INT64, &seven, NDT_INT64));
+  OK(ndt_full(&i0, 1, shape, NDT_INT64, &nought, NDT_INT64));
+  OK(ndt_binary(NDT_FLOOR_DIVIDE, i7, i0, &iq));
+  OK(ndt_sync());
+  EXPECT(take("floor_divide", &nrec) == NDT_FPE_DIVIDE && nrec == 1,
+         "n=%lld: integer // 0: %d records", (long long)n, nrec);
+  ndt_free(iq);
+  ndt_free(i7);
+  ndt_free(i0);
+}
+
+int main(void) {
+  OK(ndt_init(NULL));
+  OK(ndt_set_tile_bytes(4096));
+  run(10);        /* inline */
+  run(100000);    /* deferred, many tiles, fused */
+  printf("%d passed, %d failed\n", passed, failed);
+  ndt_finalize();
+  return failed != 0;
+}
