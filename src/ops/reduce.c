@@ -195,8 +195,10 @@ static ndt_status combine_task(void *p, int worker) {
     argk = ndt_cpu_arg_kernel(r->op, r->acc);
   } else {
     /* NaNs of the input were skipped inside the blocks; a partial that is
-     * NaN now came from inf - inf or inf * 0 and must propagate */
-    ndt_reduce_op cop = r->op == NDT_RED_NANSUM ? NDT_RED_SUM
+     * NaN now came from inf - inf or inf * 0 and must propagate. Without
+     * partials the fold reads the input and skips its NaNs itself. */
+    ndt_reduce_op cop = !r->parts ? r->op
+                        : r->op == NDT_RED_NANSUM ? NDT_RED_SUM
                         : r->op == NDT_RED_NANPROD ? NDT_RED_PROD : r->op;
     ndt_cpu_reduce_kernel(cop, r->acc, &k);
   }
@@ -216,8 +218,17 @@ static ndt_status combine_task(void *p, int worker) {
     int64_t pn = partial_shape(r, &bv, ps);
     ndt_block_start(&r->in, &r->tl, blk, start);
     int64_t obase = 0;
-    for (int j = 0; j < nd; j++)
+    /* The first block (in block order) of every out element it reaches is
+     * the one at the start of the reduced axes. Its partial already holds
+     * the identity combined with its values: it is copied, not combined
+     * with the identity again (for complex products (1+0j) * p is not p:
+     * it flips the sign of zeros, and turns inf+infj into NaN). The direct
+     * fold reads the input, so it combines from the identity, as NumPy. */
+    int copy_first = pbase != NULL && !r->arg;
+    for (int j = 0; j < nd; j++) {
       if (!(r->mask >> j & 1)) obase += start[j] * ost[j];
+      else if (start[j] != 0) copy_first = 0;
+    }
     /* the partial (C order over ps; or, without partials, the block of the
      * input itself) against the out elements, in runs; src strides in bytes */
     int64_t shape[NDT_MAXDIMS], st2[2][NDT_MAXDIMS];
@@ -254,7 +265,10 @@ static ndt_status combine_task(void *p, int worker) {
       } else if (oi < lo || oi >= hi) {
         j1 = 0;
       }
-      if (j1 > j0 && !r->arg) {
+      if (j1 > j0 && copy_first) {
+        for (int64_t j = j0; j < j1; j++)
+          memcpy(b.ptr + (oi + j * so - lo) * osz, src + pb + j * sp, (size_t)asz);
+      } else if (j1 > j0 && !r->arg) {
         k.acc(b.ptr + (oi + j0 * so - lo) * osz, so * osz, src + pb + j0 * sp, sp, j1 - j0);
       } else {
         for (int64_t j = j0; j < j1; j++) {
@@ -357,7 +371,7 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
     if (a->shape[k] > 1 && llabs(a->strides[k]) < llabs(a->strides[nd - 1])) row_order = 0;
   int direct = (total == a->size || row_order) && !arg && a->dtype == acc && !a->part &&
                (op == NDT_RED_SUM || op == NDT_RED_PROD || op == NDT_RED_MIN ||
-                op == NDT_RED_MAX);
+                op == NDT_RED_MAX || op == NDT_RED_NANSUM || op == NDT_RED_NANPROD);
   if (!direct) st = ndt_store_new_bytes(&r.parts, idx_offset(&r) + (arg ? total * 8 : 0));
   if (st) {
     ndt_free(res);

