@@ -133,6 +133,31 @@ def test_regression_searchsorted_mixed_signed_unsigned():
     """)
 
 
+def test_regression_reduction_bits_complex_and_nan():
+    # complex sums used 8 complex accumulators (NumPy: its real scheme over
+    # the 2n parts); nansum added 128-element pairwise chunks in sequence and
+    # nansum over axis 0 combined per-block partials; complex products used
+    # C's multiply (NumPy: plain formula in its reduce loop, fused multiply-
+    # adds row by row over axis 0) and multiplied each partial by 1+0j again.
+    run_default("""
+        x = rng.standard_normal(3_000_000) + 1j * rng.standard_normal(3_000_000)
+        x2 = x.reshape(-1, 1000)
+        for ax in (0, 1):
+            check(f'complex sum ax{ax}', lambda m, a: m.sum(a, axis=ax), x2)
+            check(f'complex mean ax{ax}', lambda m, a: m.mean(a, axis=ax), x2)
+            y = (x2 * 0.5 + 0.7)[:, :200].copy()
+            check(f'complex prod ax{ax}', lambda m, a: m.prod(a, axis=ax), y)
+        z = x2[:, :100].copy(); z[::7, 5] = 0; z[::5, 3] = -0.0
+        check('complex prod zero signs', lambda m, a: m.prod(a, axis=1), z)
+        for dt in ('float64', 'float32', 'complex128'):
+            w = rng.standard_normal(3_000_000).astype(dt).reshape(-1, 1000)
+            w[rng.integers(0, 3000, 300), rng.integers(0, 1000, 300)] = numpy.nan
+            for ax in (0, 1):
+                check(f'nansum {dt} ax{ax}', lambda m, a: m.nansum(a, axis=ax), w)
+                check(f'nanmean {dt} ax{ax}', lambda m, a: m.nanmean(a, axis=ax), w)
+    """)
+
+
 # ---- scans --------------------------------------------------------------------
 @pytest.mark.parametrize("dt", ['float64', 'float32', 'complex128', 'complex64', 'int64',
                                 'int8', 'uint32', 'bool'])
