@@ -80,8 +80,9 @@ def data(dt, nbytes=10 << 20, spec=True):
 """
 
 
-def run_default(code):
+def run_default(code, **extra_env):
     env = {k: v for k, v in os.environ.items() if not k.startswith("NDTILE_")}
+    env.update(extra_env)
     r = subprocess.run([sys.executable, "-c", PRELUDE + textwrap.dedent(code)], env=env,
                        capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, r.stdout + r.stderr
@@ -156,6 +157,33 @@ def test_regression_reduction_bits_complex_and_nan():
                 check(f'nansum {dt} ax{ax}', lambda m, a: m.nansum(a, axis=ax), w)
                 check(f'nanmean {dt} ax{ax}', lambda m, a: m.nanmean(a, axis=ax), w)
     """)
+
+
+FULL_SUM = """
+    # NumPy sums an array it can walk as one line with one pairwise sum over
+    # the whole line; per-tile partials added in block order gave other bits
+    for dt in ('float64', 'float32', 'complex128', 'complex64'):
+        for n in (3_000_001, 7_777_777):
+            x = rng.standard_normal(n).astype(dt)
+            if dt[0] == 'c':
+                x = x + 1j * rng.standard_normal(n)
+            x2 = x[: n // 1000 * 1000].reshape(-1, 1000)
+            check(f'sum {dt} {n}', lambda m, a: m.sum(a), x)
+            check(f'sum reversed stepped {dt} {n}', lambda m, a: m.sum(a[::-3]), x)
+            check(f'sum transposed {dt} {n}', lambda m, a: m.sum(a.T), x2)
+            check(f'mean {dt} {n}', lambda m, a: m.mean(a), x)
+            check(f'nansum {dt} {n}', lambda m, a: m.nansum(a), x)
+    z = numpy.full(3_000_000, -0.0)
+    check('sum of -0.0', lambda m, a: m.sum(a), z)
+"""
+
+
+def test_regression_full_float_sum_pairwise_over_tiles():
+    run_default(FULL_SUM)
+
+
+def test_full_float_sum_same_bits_one_worker():
+    run_default(FULL_SUM, NDTILE_WORKERS="1")
 
 
 # ---- scans --------------------------------------------------------------------
