@@ -723,7 +723,20 @@ ndt_status ndt_reduce(ndt_reduce_op op, const ndt_array *a, uint64_t axes, int k
       ndt_dtype acc = dtype != NDT_DTYPE_DEFAULT ? dtype
                       : (kind == 'f' || kind == 'c') ? t : NDT_FLOAT64;
       st = ndt_reduce(NDT_RED_SUM, a, mask, keepdims, acc, 0, &res);
-      if (st == NDT_OK) st = divide_by(&res, (double)rcount);
+      if (st == NDT_OK && acc == NDT_COMPLEX64) {
+        /* NumPy divides by the count as an intp array: complex64 / int64
+         * runs in complex128 and is cast back (float32 through float64 is
+         * float32's own correctly rounded division, so only complex differs) */
+        ndt_array *wide = NULL, *narrow = NULL;
+        st = ndt_astype(&wide, res, NDT_COMPLEX128, NDT_CAST_UNSAFE);
+        if (st == NDT_OK) st = divide_by(&wide, (double)rcount);
+        if (st == NDT_OK) st = ndt_astype(&narrow, wide, NDT_COMPLEX64, NDT_CAST_UNSAFE);
+        ndt_free(wide);
+        ndt_free(res);
+        res = narrow;
+      } else if (st == NDT_OK) {
+        st = divide_by(&res, (double)rcount);
+      }
       break;
     }
     case NDT_RED_VAR:
@@ -733,12 +746,18 @@ ndt_status ndt_reduce(ndt_reduce_op op, const ndt_array *a, uint64_t axes, int k
       if (st == NDT_OK) st = ndt_binary(NDT_SUBTRACT, a, m, &d);
       if (st == NDT_OK) {
         if (ndt_traits[d->dtype].kind == 'c') {
-          ndt_array *cj = NULL, *prod = NULL;
-          st = ndt_unary(NDT_CONJUGATE, d, &cj);
-          if (st == NDT_OK) st = ndt_binary(NDT_MULTIPLY, d, cj, &prod);
-          if (st == NDT_OK) st = ndt_real(&sq, prod);
-          ndt_free(cj);
-          ndt_free(prod);
+          /* NumPy's _var: re*re + im*im on the real parts (not d * conj(d),
+           * whose real part is one fused multiply-add on FMA hardware) */
+          ndt_array *re = NULL, *im = NULL, *r2 = NULL, *i2 = NULL;
+          st = ndt_real(&re, d);
+          if (st == NDT_OK) st = ndt_imag(&im, d);
+          if (st == NDT_OK) st = ndt_binary(NDT_MULTIPLY, re, re, &r2);
+          if (st == NDT_OK) st = ndt_binary(NDT_MULTIPLY, im, im, &i2);
+          if (st == NDT_OK) st = ndt_binary(NDT_ADD, r2, i2, &sq);
+          ndt_free(re);
+          ndt_free(im);
+          ndt_free(r2);
+          ndt_free(i2);
         } else {
           st = ndt_binary(NDT_MULTIPLY, d, d, &sq);
         }

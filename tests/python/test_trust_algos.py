@@ -186,6 +186,23 @@ def test_full_float_sum_same_bits_one_worker():
     run_default(FULL_SUM, NDTILE_WORKERS="1")
 
 
+def test_regression_complex_mean_var_bits():
+    # var of complex took the real part of d * conj(d) (one fused multiply-
+    # add; NumPy: re*re + im*im); mean of complex64 divided in complex64
+    # (NumPy divides by an intp count: in complex128, cast back)
+    run_default("""
+        for dt in ('complex64', 'complex128'):
+            x = (rng.standard_normal(3_000_000) + 1j * rng.standard_normal(3_000_000)).astype(dt)
+            x2 = x.reshape(-1, 1000)
+            check(f'mean {dt}', lambda m, a: m.mean(a), x)
+            check(f'var {dt}', lambda m, a: m.var(a), x)
+            for ax in (0, 1):
+                check(f'mean {dt} ax{ax}', lambda m, a: m.mean(a, axis=ax), x2)
+                check(f'var {dt} ax{ax}', lambda m, a: m.var(a, axis=ax), x2)
+                check(f'std ddof=1 {dt} ax{ax}', lambda m, a: m.std(a, axis=ax, ddof=1), x2)
+    """)
+
+
 # ---- scans --------------------------------------------------------------------
 @pytest.mark.parametrize("dt", ['float64', 'float32', 'complex128', 'complex64', 'int64',
                                 'int8', 'uint32', 'bool'])
