@@ -518,6 +518,113 @@ static ndt_status pw_sum(ndt_reduce_op op, const ndt_array *line, ndt_dtype acc,
   return st;
 }
 
+/* ---- sums along a reduced axis that has the smallest stride ----------------
+ * NumPy's iterator puts the smallest stride innermost: a sum over axis 0 of
+ * a.T (or any single reduced axis with the smallest stride, not last in C
+ * order) is, per result element, 0 + pw(its line), and a product is its
+ * line's product in sequence from 1. The block path would add the line's
+ * elements in C order of the view, and combine per-tile partials. One task per piece of
+ * the result sums whole lines (lines of at most a leaf's elements). */
+typedef struct {
+  ndt_reduce_op op;
+  ndt_dtype acc;
+  ndt_array in;          /* the input view */
+  int axis;              /* the reduced axis */
+  ndt_array out;         /* the result (keepdims shape, C-contiguous) */
+  int64_t lo, hi;        /* this task's result elements (flat) */
+} line_arg;
+
+static ndt_status line_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const line_arg *a = p;
+  ndt_red_kernel k;
+  ndt_cpu_reduce_kernel(a->op, a->acc, &k);
+  int asz = ndt_traits[a->acc].size, nd = a->in.ndim;
+  ndt_array ov = a->out;
+  ov.ndim = 1;
+  ov.offset = a->out.offset + a->lo;
+  ov.shape[0] = ov.size = a->hi - a->lo;
+  ov.strides[0] = 1;
+  ndt_bound bo;
+  ndt_status st = ndt_bind(&ov, &bo, 0);
+  if (st) return st;
+  for (int64_t e = a->lo; e < a->hi && st == NDT_OK; e++) {
+    ndt_array line = a->in;   /* the line of result element e */
+    int64_t rem = e;
+    for (int j = nd - 1; j >= 0; j--) {
+      if (j == a->axis) continue;
+      line.offset += (rem % a->in.shape[j]) * a->in.strides[j];
+      rem /= a->in.shape[j];
+    }
+    line.ndim = 1;
+    line.shape[0] = line.size = a->in.shape[a->axis];
+    line.strides[0] = a->in.strides[a->axis];
+    ndt_bound bl;
+    if ((st = ndt_bind(&line, &bl, 1))) break;
+    char *o = bo.ptr + (e - a->lo) * asz;
+    memcpy(o, k.identity, (size_t)asz);
+    k.run(o, bl.ptr, bl.st[0], line.shape[0]);
+    ndt_unbind(&line, &bl, 0);
+  }
+  ndt_unbind(&ov, &bo, st == NDT_OK);
+  return st;
+}
+
+/* The reduced axis when a sum takes this path, else -1. */
+static int line_axis(ndt_reduce_op op, const ndt_array *a, uint64_t mask, ndt_dtype acc,
+                     int64_t leaf) {
+  char k = ndt_traits[acc].kind;
+  int nd = a->ndim, r = -1, last = -1;
+  if ((op != NDT_RED_SUM && op != NDT_RED_NANSUM && op != NDT_RED_PROD &&
+       op != NDT_RED_NANPROD) || (k != 'f' && k != 'c') ||
+      a->dtype != acc || a->part || nd < 2)
+    return -1;
+  for (int j = 0; j < nd; j++) {
+    if (a->shape[j] == 1) continue;
+    last = j;
+    if (mask >> j & 1) {
+      if (r >= 0) return -1;   /* one reduced axis (longer than 1) only */
+      r = j;
+    }
+  }
+  if (r < 0 || r == last || a->shape[r] > leaf) return -1;
+  for (int j = 0; j < nd; j++)
+    if (j != r && a->shape[j] > 1 && llabs(a->strides[j]) <= llabs(a->strides[r])) return -1;
+  return r;
+}
+
+static ndt_status line_sums(ndt_reduce_op op, const ndt_array *a, int axis, ndt_dtype acc,
+                            ndt_array *res) {
+  line_arg la;
+  memset(&la, 0, sizeof la);
+  la.op = op;
+  la.acc = acc;
+  la.in = *a;
+  la.axis = axis;
+  la.out = *res;
+  int64_t n = res->size, len = a->shape[axis];
+  /* pieces of at least 64 Ki input elements: the split never changes bits */
+  int64_t per = (65536 + len - 1) / len;
+  int small = a->size <= ndt_rt_inline_elems();
+  ndt_access *acc_list = NULL;
+  int nacc = 0, cap = 0;
+  ndt_status st = NDT_OK;
+  ndt_store *stores[2] = {a->store, res->store};
+  for (int64_t lo = 0; lo < n && st == NDT_OK; lo += per) {
+    la.lo = lo;
+    la.hi = lo + per < n ? lo + per : n;
+    nacc = 0;
+    st = ndt_add_access(&acc_list, &nacc, &cap, a, NDT_READ);
+    if (st == NDT_OK)
+      st = ndt_add_range(&acc_list, &nacc, &cap, res->store, res->offset + la.lo, la.hi - la.lo,
+                         NDT_WRITE);
+    if (st == NDT_OK)
+      st = ndt_submit(red_name(op), line_task, &la, sizeof la, acc_list, nacc, stores, 2, small);
+  }
+  ndt_mfree(acc_list);
+  return st;
+}
+
 /* The core reduction: keepdims result of dtype acc (int64 for ARG*). */
 static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask, ndt_dtype acc,
                             ndt_array **out) {
@@ -545,6 +652,11 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
     ndt_array line;
     if (pw_line(op, a, mask, acc, leaf, &line)) {
       st = pw_sum(op, &line, acc, leaf, res);
+      return ndt_finish(st, res, out);
+    }
+    int lax = line_axis(op, a, mask, acc, leaf);
+    if (lax >= 0) {
+      st = line_sums(op, a, lax, acc, res);
       return ndt_finish(st, res, out);
     }
   }

@@ -203,6 +203,26 @@ def test_regression_complex_mean_var_bits():
     """)
 
 
+def test_regression_sum_prod_along_smallest_stride_axis():
+    # NumPy's inner loop runs along the smallest stride: a.T summed over
+    # axis 0 is a pairwise sum of each row of a; the block path added the
+    # elements in the view's C order and combined per-tile partials
+    run_default("""
+        for dt in ('float64', 'float32', 'complex128'):
+            x = rng.standard_normal(3_000_000).astype(dt).reshape(-1, 1000)
+            if dt[0] == 'c':
+                x = x + 1j * rng.standard_normal(x.shape)
+            x[5, 7] = numpy.nan
+            for f in ('sum', 'nansum', 'mean', 'nanmean', 'prod', 'nanprod'):
+                check(f'{f} {dt} T ax0', lambda m, a: getattr(m, f)(a.T, axis=0), x)
+                check(f'{f} {dt} T ax0 keepdims',
+                      lambda m, a: getattr(m, f)(a.T, axis=0, keepdims=True), x)
+            y = x.reshape(-1, 10, 100)
+            check(f'sum {dt} 3d transposed', lambda m, a: m.sum(a.transpose(2, 0, 1), axis=0), y)
+            check(f'sum {dt} 3d middle', lambda m, a: m.sum(a.transpose(0, 2, 1), axis=1), y)
+    """)
+
+
 # ---- scans --------------------------------------------------------------------
 @pytest.mark.parametrize("dt", ['float64', 'float32', 'complex128', 'complex64', 'int64',
                                 'int8', 'uint32', 'bool'])
