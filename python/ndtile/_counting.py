@@ -102,9 +102,11 @@ def _side(side):
 
 
 def _common(x, v, vorig):
-    """x and v cast to NumPy's common dtype (v may be a Python scalar)."""
-    other = vorig if type(vorig) in (int, float, bool, complex) else v.dtype
-    dt = _np.result_type(x.dtype, other)
+    """x and v cast to NumPy's common dtype. NumPy's searchsorted promotes the
+    two dtypes strongly (PyArray_DescrFromObject): a Python scalar counts as
+    the array it makes (-4 is int64, so uint64 with -4 is float64, and int8
+    with 300 is int64), never as a weak scalar cast into x's dtype."""
+    dt = _np.promote_types(x.dtype, v.dtype)
     if D.code(dt) is None:
         return None
     return _cast(x, dt), _cast(v, dt)

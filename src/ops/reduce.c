@@ -195,8 +195,10 @@ static ndt_status combine_task(void *p, int worker) {
     argk = ndt_cpu_arg_kernel(r->op, r->acc);
   } else {
     /* NaNs of the input were skipped inside the blocks; a partial that is
-     * NaN now came from inf - inf or inf * 0 and must propagate */
-    ndt_reduce_op cop = r->op == NDT_RED_NANSUM ? NDT_RED_SUM
+     * NaN now came from inf - inf or inf * 0 and must propagate. Without
+     * partials the fold reads the input and skips its NaNs itself. */
+    ndt_reduce_op cop = !r->parts ? r->op
+                        : r->op == NDT_RED_NANSUM ? NDT_RED_SUM
                         : r->op == NDT_RED_NANPROD ? NDT_RED_PROD : r->op;
     ndt_cpu_reduce_kernel(cop, r->acc, &k);
   }
@@ -216,8 +218,17 @@ static ndt_status combine_task(void *p, int worker) {
     int64_t pn = partial_shape(r, &bv, ps);
     ndt_block_start(&r->in, &r->tl, blk, start);
     int64_t obase = 0;
-    for (int j = 0; j < nd; j++)
+    /* The first block (in block order) of every out element it reaches is
+     * the one at the start of the reduced axes. Its partial already holds
+     * the identity combined with its values: it is copied, not combined
+     * with the identity again (for complex products (1+0j) * p is not p:
+     * it flips the sign of zeros, and turns inf+infj into NaN). The direct
+     * fold reads the input, so it combines from the identity, as NumPy. */
+    int copy_first = pbase != NULL && !r->arg;
+    for (int j = 0; j < nd; j++) {
       if (!(r->mask >> j & 1)) obase += start[j] * ost[j];
+      else if (start[j] != 0) copy_first = 0;
+    }
     /* the partial (C order over ps; or, without partials, the block of the
      * input itself) against the out elements, in runs; src strides in bytes */
     int64_t shape[NDT_MAXDIMS], st2[2][NDT_MAXDIMS];
@@ -254,7 +265,10 @@ static ndt_status combine_task(void *p, int worker) {
       } else if (oi < lo || oi >= hi) {
         j1 = 0;
       }
-      if (j1 > j0 && !r->arg) {
+      if (j1 > j0 && copy_first) {
+        for (int64_t j = j0; j < j1; j++)
+          memcpy(b.ptr + (oi + j * so - lo) * osz, src + pb + j * sp, (size_t)asz);
+      } else if (j1 > j0 && !r->arg) {
         k.acc(b.ptr + (oi + j0 * so - lo) * osz, so * osz, src + pb + j0 * sp, sp, j1 - j0);
       } else {
         for (int64_t j = j0; j < j1; j++) {
@@ -292,6 +306,325 @@ static const char *red_name(ndt_reduce_op op) {
   return op >= 0 && op < NDT_NREDUCE ? n[op] : "reduce";
 }
 
+/* ---- full float sums in NumPy's pairwise order ----------------------------
+ * NumPy sums all elements of an array that its iterator can walk as one
+ * line (any contiguous or evenly strided array, in memory order) with one
+ * pairwise sum over the whole line: 0 + pw(x[0:n]), where pw splits at
+ * h = n/2 - (n/2) % 8 (complex: its real scheme over the 2n parts, so
+ * h = (n - n % 8) / 2 elements) down to blocks of 128 parts. Per-tile
+ * partials added in block order give other bits. Here the same tree is cut
+ * at nodes of at most `leaf` elements (a constant of the tile size and
+ * dtype, never of the workers): one task sums each node with the kernel's
+ * own pairwise loop (a node's subtree is pw of its range), and one task
+ * adds the nodes up the top of the tree. A node that is -0.0 summed from 0
+ * comes out +0.0, which changes nothing: the root is added to 0 anyway. */
+typedef struct {
+  ndt_reduce_op op;
+  ndt_dtype acc;
+  ndt_array line;        /* the leaf's elements (leaf tasks) */
+  ndt_store *parts;      /* one value per leaf */
+  int64_t slot;          /* this leaf's index */
+  ndt_array out;         /* the top task: the 1-element result */
+  int64_t n, leaf;
+  int cplx;
+} pw_arg;
+
+static int64_t pw_split(int64_t n, int cplx) {
+  if (cplx) return (n - n % 8) / 2;
+  int64_t h = n / 2;
+  return h - h % 8;
+}
+
+static int64_t pw_leaves(int64_t n, int64_t leaf, int cplx) {
+  if (n <= leaf) return 1;
+  int64_t h = pw_split(n, cplx);
+  return pw_leaves(h, leaf, cplx) + pw_leaves(n - h, leaf, cplx);
+}
+
+#define PW_TOP(NAME, T)                                                           \
+  static T NAME(const T *v, int64_t *i, int64_t n, int64_t leaf, int cplx) {      \
+    if (n <= leaf) return v[(*i)++];                                              \
+    int64_t h = pw_split(n, cplx);                                                \
+    T a = NAME(v, i, h, leaf, cplx);                                              \
+    T b = NAME(v, i, n - h, leaf, cplx);                                          \
+    return a + b;                                                                 \
+  }
+typedef struct { float re, im; } pw_c64;
+typedef struct { double re, im; } pw_c128;
+PW_TOP(pw_top_f32, float)
+PW_TOP(pw_top_f64, double)
+/* complex additions are per part */
+#define PW_TOPC(NAME, T, F)                                                       \
+  static T NAME(const T *v, int64_t *i, int64_t n, int64_t leaf, int cplx) {      \
+    if (n <= leaf) return v[(*i)++];                                              \
+    int64_t h = pw_split(n, cplx);                                                \
+    T a = NAME(v, i, h, leaf, cplx);                                              \
+    T b = NAME(v, i, n - h, leaf, cplx);                                          \
+    return (T){a.re + b.re, a.im + b.im};                                         \
+  }
+PW_TOPC(pw_top_c64, pw_c64, float)
+PW_TOPC(pw_top_c128, pw_c128, double)
+
+static ndt_status pw_leaf_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const pw_arg *a = p;
+  ndt_red_kernel k;
+  ndt_cpu_reduce_kernel(a->op, a->acc, &k);
+  int asz = ndt_traits[a->acc].size;
+  char *slot = a->parts->tiles[0].data + a->slot * asz;
+  memcpy(slot, k.identity, (size_t)asz);
+  ndt_bound b;
+  ndt_status st = ndt_bind(&a->line, &b, 1);
+  if (st) return st;
+  k.run(slot, b.ptr, b.st[0], a->line.shape[0]);
+  ndt_unbind(&a->line, &b, 0);
+  return NDT_OK;
+}
+
+static ndt_status pw_top_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const pw_arg *a = p;
+  ndt_bound b;
+  ndt_status st = ndt_bind(&a->out, &b, 0);
+  if (st) return st;
+  const char *v = a->parts->tiles[0].data;
+  int64_t i = 0;
+  switch (a->acc) {   /* 0 + the root, as NumPy's reduce starts from 0 */
+    case NDT_FLOAT32: {
+      float r = 0.0f + pw_top_f32((const float *)v, &i, a->n, a->leaf, 0);
+      memcpy(b.ptr, &r, sizeof r);
+      break;
+    }
+    case NDT_FLOAT64: {
+      double r = 0.0 + pw_top_f64((const double *)v, &i, a->n, a->leaf, 0);
+      memcpy(b.ptr, &r, sizeof r);
+      break;
+    }
+    case NDT_COMPLEX64: {
+      pw_c64 r = pw_top_c64((const pw_c64 *)v, &i, a->n, a->leaf, 1);
+      r.re = 0.0f + r.re;
+      r.im = 0.0f + r.im;
+      memcpy(b.ptr, &r, sizeof r);
+      break;
+    }
+    default: {
+      pw_c128 r = pw_top_c128((const pw_c128 *)v, &i, a->n, a->leaf, 1);
+      r.re = 0.0 + r.re;
+      r.im = 0.0 + r.im;
+      memcpy(b.ptr, &r, sizeof r);
+      break;
+    }
+  }
+  ndt_unbind(&a->out, &b, 1);
+  return NDT_OK;
+}
+
+/* 1 (and *line, the elements as one line in memory order) when a full
+ * sum of a should take NumPy's one-line pairwise order: a float or complex
+ * sum over all axes, in the input's own dtype, of an array the iterator
+ * walks as one line, longer than a leaf or not a line in C order. */
+static int pw_line(ndt_reduce_op op, const ndt_array *a, uint64_t mask, ndt_dtype acc,
+                   int64_t leaf, ndt_array *line) {
+  char k = ndt_traits[acc].kind;
+  int nd = a->ndim;
+  uint64_t all = nd >= 64 ? UINT64_MAX : ((uint64_t)1 << nd) - 1;
+  if ((op != NDT_RED_SUM && op != NDT_RED_NANSUM) || (k != 'f' && k != 'c') ||
+      a->dtype != acc || a->part || nd == 0 || (mask & all) != all || a->size < 2)
+    return 0;
+  /* NumPy's iterator: axes by decreasing stride magnitude; a reduction
+   * keeps negative strides (a[::-1].sum() adds in view order) */
+  int64_t shape[NDT_MAXDIMS], st[1][NDT_MAXDIMS];
+  int order[NDT_MAXDIMS], m = 0;
+  for (int j = 0; j < nd; j++) {
+    if (a->shape[j] == 1) continue;
+    int64_t sj = a->strides[j];
+    int q = m++;
+    while (q > 0 && llabs(a->strides[order[q - 1]]) < llabs(sj)) {
+      order[q] = order[q - 1];
+      q--;
+    }
+    order[q] = j;
+  }
+  int in_c_order = 1;
+  for (int q = 0; q < m; q++) {
+    shape[q] = a->shape[order[q]];
+    st[0][q] = a->strides[order[q]];
+    if (q > 0 && order[q] < order[q - 1]) in_c_order = 0;
+  }
+  if (ndt_coalesce(m, shape, 1, st) != 1) return 0;
+  if (a->size <= leaf && in_c_order) return 0;   /* one block sums it in this order */
+  *line = *a;
+  line->ndim = 1;
+  line->shape[0] = line->size = shape[0];
+  line->strides[0] = st[0][0];
+  return 1;
+}
+
+static ndt_status pw_sum(ndt_reduce_op op, const ndt_array *line, ndt_dtype acc,
+                         int64_t leaf, ndt_array *res) {
+  pw_arg a;
+  memset(&a, 0, sizeof a);
+  a.op = op;
+  a.acc = acc;
+  a.n = line->shape[0];
+  a.leaf = leaf;
+  a.cplx = ndt_traits[acc].kind == 'c';
+  int asz = ndt_traits[acc].size;
+  int64_t nleaves = pw_leaves(a.n, leaf, a.cplx);
+  ndt_status st = ndt_store_new_bytes(&a.parts, nleaves * asz);
+  if (st) return st;
+  a.out = *res;
+  a.out.ndim = 1;
+  a.out.shape[0] = a.out.size = 1;
+  a.out.strides[0] = 1;
+  int small = a.n <= ndt_rt_inline_elems();
+  ndt_access *acc_list = NULL;
+  int nacc = 0, cap = 0;
+  ndt_store *stores[2] = {line->store, a.parts};
+  /* the leaves in order: an explicit stack of (start, length) nodes */
+  int64_t stk[2 * 128], sp = 0, slot = 0;
+  stk[sp++] = 0;
+  stk[sp++] = a.n;
+  while (sp > 0 && st == NDT_OK) {
+    int64_t len = stk[--sp], lo = stk[--sp];
+    if (len > leaf) {
+      int64_t h = pw_split(len, a.cplx);
+      stk[sp++] = lo + h;   /* right pushed first: the left comes out first */
+      stk[sp++] = len - h;
+      stk[sp++] = lo;
+      stk[sp++] = h;
+      continue;
+    }
+    a.slot = slot++;
+    a.line = *line;
+    a.line.offset = line->offset + lo * line->strides[0];
+    a.line.shape[0] = a.line.size = len;
+    nacc = 0;
+    st = ndt_add_access(&acc_list, &nacc, &cap, &a.line, NDT_READ);
+    if (st == NDT_OK) st = ndt_add_range(&acc_list, &nacc, &cap, a.parts, a.slot * asz, asz, NDT_WRITE);
+    if (st == NDT_OK) st = ndt_submit(red_name(op), pw_leaf_task, &a, sizeof a, acc_list, nacc,
+                                      stores, 2, small);
+  }
+  if (st == NDT_OK) {
+    nacc = 0;
+    st = ndt_add_range(&acc_list, &nacc, &cap, a.parts, 0, nleaves * asz, NDT_READ);
+    if (st == NDT_OK) st = ndt_add_access(&acc_list, &nacc, &cap, &a.out, NDT_WRITE);
+    ndt_store *cs[2] = {a.parts, res->store};
+    if (st == NDT_OK) st = ndt_submit(red_name(op), pw_top_task, &a, sizeof a, acc_list, nacc,
+                                      cs, 2, small);
+  }
+  ndt_mfree(acc_list);
+  ndt_store_decref(a.parts);
+  return st;
+}
+
+/* ---- sums along a reduced axis that has the smallest stride ----------------
+ * NumPy's iterator puts the smallest stride innermost: a sum over axis 0 of
+ * a.T (or any single reduced axis with the smallest stride, not last in C
+ * order) is, per result element, 0 + pw(its line), and a product is its
+ * line's product in sequence from 1. The block path would add the line's
+ * elements in C order of the view, and combine per-tile partials. One task per piece of
+ * the result sums whole lines (lines of at most a leaf's elements). */
+typedef struct {
+  ndt_reduce_op op;
+  ndt_dtype acc;
+  ndt_array in;          /* the input view */
+  int axis;              /* the reduced axis */
+  ndt_array out;         /* the result (keepdims shape, C-contiguous) */
+  int64_t lo, hi;        /* this task's result elements (flat) */
+} line_arg;
+
+static ndt_status line_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const line_arg *a = p;
+  ndt_red_kernel k;
+  ndt_cpu_reduce_kernel(a->op, a->acc, &k);
+  int asz = ndt_traits[a->acc].size, nd = a->in.ndim;
+  ndt_array ov = a->out;
+  ov.ndim = 1;
+  ov.offset = a->out.offset + a->lo;
+  ov.shape[0] = ov.size = a->hi - a->lo;
+  ov.strides[0] = 1;
+  ndt_bound bo;
+  ndt_status st = ndt_bind(&ov, &bo, 0);
+  if (st) return st;
+  for (int64_t e = a->lo; e < a->hi && st == NDT_OK; e++) {
+    ndt_array line = a->in;   /* the line of result element e */
+    int64_t rem = e;
+    for (int j = nd - 1; j >= 0; j--) {
+      if (j == a->axis) continue;
+      line.offset += (rem % a->in.shape[j]) * a->in.strides[j];
+      rem /= a->in.shape[j];
+    }
+    line.ndim = 1;
+    line.shape[0] = line.size = a->in.shape[a->axis];
+    line.strides[0] = a->in.strides[a->axis];
+    ndt_bound bl;
+    if ((st = ndt_bind(&line, &bl, 1))) break;
+    char *o = bo.ptr + (e - a->lo) * asz;
+    memcpy(o, k.identity, (size_t)asz);
+    k.run(o, bl.ptr, bl.st[0], line.shape[0]);
+    ndt_unbind(&line, &bl, 0);
+  }
+  ndt_unbind(&ov, &bo, st == NDT_OK);
+  return st;
+}
+
+/* The reduced axis when a sum takes this path, else -1. */
+static int line_axis(ndt_reduce_op op, const ndt_array *a, uint64_t mask, ndt_dtype acc,
+                     int64_t leaf) {
+  char k = ndt_traits[acc].kind;
+  int nd = a->ndim, r = -1, last = -1;
+  if ((op != NDT_RED_SUM && op != NDT_RED_NANSUM && op != NDT_RED_PROD &&
+       op != NDT_RED_NANPROD) || (k != 'f' && k != 'c') ||
+      a->dtype != acc || a->part || nd < 2)
+    return -1;
+  for (int j = 0; j < nd; j++) {
+    if (a->shape[j] == 1) continue;
+    last = j;
+    if (mask >> j & 1) {
+      if (r >= 0) return -1;   /* one reduced axis (longer than 1) only */
+      r = j;
+    }
+  }
+  if (r < 0 || r == last || a->shape[r] > leaf) return -1;
+  for (int j = 0; j < nd; j++)
+    if (j != r && a->shape[j] > 1 && llabs(a->strides[j]) <= llabs(a->strides[r])) return -1;
+  return r;
+}
+
+static ndt_status line_sums(ndt_reduce_op op, const ndt_array *a, int axis, ndt_dtype acc,
+                            ndt_array *res) {
+  line_arg la;
+  memset(&la, 0, sizeof la);
+  la.op = op;
+  la.acc = acc;
+  la.in = *a;
+  la.axis = axis;
+  la.out = *res;
+  int64_t n = res->size, len = a->shape[axis];
+  /* pieces of at least 64 Ki input elements: the split never changes bits */
+  int64_t per = (65536 + len - 1) / len;
+  int small = a->size <= ndt_rt_inline_elems();
+  ndt_access *acc_list = NULL;
+  int nacc = 0, cap = 0;
+  ndt_status st = NDT_OK;
+  ndt_store *stores[2] = {a->store, res->store};
+  for (int64_t lo = 0; lo < n && st == NDT_OK; lo += per) {
+    la.lo = lo;
+    la.hi = lo + per < n ? lo + per : n;
+    nacc = 0;
+    st = ndt_add_access(&acc_list, &nacc, &cap, a, NDT_READ);
+    if (st == NDT_OK)
+      st = ndt_add_range(&acc_list, &nacc, &cap, res->store, res->offset + la.lo, la.hi - la.lo,
+                         NDT_WRITE);
+    if (st == NDT_OK)
+      st = ndt_submit(red_name(op), line_task, &la, sizeof la, acc_list, nacc, stores, 2, small);
+  }
+  ndt_mfree(acc_list);
+  return st;
+}
+
 /* The core reduction: keepdims result of dtype acc (int64 for ARG*). */
 static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask, ndt_dtype acc,
                             ndt_array **out) {
@@ -312,6 +645,20 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
   if (res->size == 0) {
     *out = res;
     return NDT_OK;
+  }
+  if (!arg) {
+    int64_t leaf = ndt_rt_tile_bytes() / ndt_traits[acc].size;
+    if (leaf < 1024) leaf = 1024;
+    ndt_array line;
+    if (pw_line(op, a, mask, acc, leaf, &line)) {
+      st = pw_sum(op, &line, acc, leaf, res);
+      return ndt_finish(st, res, out);
+    }
+    int lax = line_axis(op, a, mask, acc, leaf);
+    if (lax >= 0) {
+      st = line_sums(op, a, lax, acc, res);
+      return ndt_finish(st, res, out);
+    }
   }
   if (rcount == 0) {
     /* nothing to reduce: the identity (callers rejected MIN/MAX/ARG) */
@@ -357,7 +704,7 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
     if (a->shape[k] > 1 && llabs(a->strides[k]) < llabs(a->strides[nd - 1])) row_order = 0;
   int direct = (total == a->size || row_order) && !arg && a->dtype == acc && !a->part &&
                (op == NDT_RED_SUM || op == NDT_RED_PROD || op == NDT_RED_MIN ||
-                op == NDT_RED_MAX);
+                op == NDT_RED_MAX || op == NDT_RED_NANSUM || op == NDT_RED_NANPROD);
   if (!direct) st = ndt_store_new_bytes(&r.parts, idx_offset(&r) + (arg ? total * 8 : 0));
   if (st) {
     ndt_free(res);
@@ -488,7 +835,20 @@ ndt_status ndt_reduce(ndt_reduce_op op, const ndt_array *a, uint64_t axes, int k
       ndt_dtype acc = dtype != NDT_DTYPE_DEFAULT ? dtype
                       : (kind == 'f' || kind == 'c') ? t : NDT_FLOAT64;
       st = ndt_reduce(NDT_RED_SUM, a, mask, keepdims, acc, 0, &res);
-      if (st == NDT_OK) st = divide_by(&res, (double)rcount);
+      if (st == NDT_OK && acc == NDT_COMPLEX64) {
+        /* NumPy divides by the count as an intp array: complex64 / int64
+         * runs in complex128 and is cast back (float32 through float64 is
+         * float32's own correctly rounded division, so only complex differs) */
+        ndt_array *wide = NULL, *narrow = NULL;
+        st = ndt_astype(&wide, res, NDT_COMPLEX128, NDT_CAST_UNSAFE);
+        if (st == NDT_OK) st = divide_by(&wide, (double)rcount);
+        if (st == NDT_OK) st = ndt_astype(&narrow, wide, NDT_COMPLEX64, NDT_CAST_UNSAFE);
+        ndt_free(wide);
+        ndt_free(res);
+        res = narrow;
+      } else if (st == NDT_OK) {
+        st = divide_by(&res, (double)rcount);
+      }
       break;
     }
     case NDT_RED_VAR:
@@ -498,12 +858,18 @@ ndt_status ndt_reduce(ndt_reduce_op op, const ndt_array *a, uint64_t axes, int k
       if (st == NDT_OK) st = ndt_binary(NDT_SUBTRACT, a, m, &d);
       if (st == NDT_OK) {
         if (ndt_traits[d->dtype].kind == 'c') {
-          ndt_array *cj = NULL, *prod = NULL;
-          st = ndt_unary(NDT_CONJUGATE, d, &cj);
-          if (st == NDT_OK) st = ndt_binary(NDT_MULTIPLY, d, cj, &prod);
-          if (st == NDT_OK) st = ndt_real(&sq, prod);
-          ndt_free(cj);
-          ndt_free(prod);
+          /* NumPy's _var: re*re + im*im on the real parts (not d * conj(d),
+           * whose real part is one fused multiply-add on FMA hardware) */
+          ndt_array *re = NULL, *im = NULL, *r2 = NULL, *i2 = NULL;
+          st = ndt_real(&re, d);
+          if (st == NDT_OK) st = ndt_imag(&im, d);
+          if (st == NDT_OK) st = ndt_binary(NDT_MULTIPLY, re, re, &r2);
+          if (st == NDT_OK) st = ndt_binary(NDT_MULTIPLY, im, im, &i2);
+          if (st == NDT_OK) st = ndt_binary(NDT_ADD, r2, i2, &sq);
+          ndt_free(re);
+          ndt_free(im);
+          ndt_free(r2);
+          ndt_free(i2);
         } else {
           st = ndt_binary(NDT_MULTIPLY, d, d, &sq);
         }

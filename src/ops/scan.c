@@ -2,13 +2,23 @@
  * cumprod, nancumsum, nancumprod).
  *
  * The result is split into blocks by the tiling of its own shape. Each block
- * task scans its block sequentially along the axis (in the result dtype) and
- * copies the block's last slice along the axis (its total) into a private
- * buffer. Blocks follow each other along the axis in chains; one carry task
- * walks all blocks in order and folds each block's predecessor's carry and
- * total into the block's carry; then a fix-up task per block combines its
- * carry into every element. Blocks depend on shape, dtype and tile size
- * only, so the result has the same bits for any number of workers. */
+ * task scans its block sequentially along the axis (in the result dtype).
+ * Blocks follow each other along the axis in chains.
+ *
+ * Float and complex scans must give NumPy's bits, and NumPy's loop is
+ * sequential: out[i] = out[i-1] (op) x[i]. Their additions and products are
+ * not associative (a carry of inf times a local product of 0 is NaN where
+ * the sequential product stays inf), so a block's scan starts from the last
+ * slice of its predecessor's result: the blocks of one chain run one after
+ * another, chains run in parallel.
+ *
+ * Integer and bool scans wrap modulo 2^n, where (c + x0) + x1 = c + (x0 + x1)
+ * and likewise for products, so their blocks run in parallel: each copies
+ * its last slice (its total) into a private buffer; one carry task walks all
+ * blocks in order and folds each block's predecessor's carry and total into
+ * the block's carry; then a fix-up task per block combines its carry into
+ * every element. Blocks depend on shape, dtype and tile size only, so the
+ * result has the same bits for any number of workers. */
 #include <string.h>
 #include "exec.h"
 
@@ -121,6 +131,7 @@ typedef struct {
   int64_t blk, nblocks;
   int64_t slot;          /* bytes of one block's total (and carry) */
   int64_t chain;         /* > 0: blocks b and b - chain follow each other */
+  int seq;               /* float/complex: a block starts from its predecessor's end */
   int64_t carr_off;      /* byte offset of the carries in parts */
   ndt_store *parts;      /* NULL when no block has a predecessor */
 } scan_arg;
@@ -132,18 +143,31 @@ static int64_t pred_of(const scan_arg *a, int64_t b) {
   return (b / a->chain) % a->res.shape[a->axis] ? b - a->chain : -1;
 }
 
+/* The last slice along the axis of block q of the result: where block q's
+ * successor starts from (seq scans). */
+static void last_slice(const scan_arg *a, int64_t q, ndt_array *out) {
+  ndt_block_view(&a->res, &a->tl, q, out);
+  int ax = a->axis;
+  out->offset += (out->shape[ax] - 1) * out->strides[ax];
+  out->size /= out->shape[ax];
+  out->shape[ax] = 1;
+}
+
 /* Calls f on each line (along the axis) of a bound block: base pointers of
  * up to two operands, and the line's index. */
-#define FOR_LINES(bv, ax, B0, B1, BODY)                                         \
+#define FOR_LINES(bv, ax, B0, B1, B2, BODY)                                     \
   do {                                                                          \
     int nd_ = (bv).ndim;                                                        \
     int64_t idx_[NDT_MAXDIMS] = {0};                                            \
     int64_t nl_ = (bv).size / ((bv).shape[ax] ? (bv).shape[ax] : 1);            \
     for (int64_t line = 0; line < nl_; line++) {                                \
       char *p0 = (B0)->ptr, *p1 = (B1) ? (B1)->ptr : NULL;                      \
+      char *p2 = (B2) ? (B2)->ptr : NULL;                                       \
       for (int k = 0; k < nd_; k++) {                                           \
+        if (k == (ax)) continue;                                                \
         p0 += idx_[k] * (B0)->st[k];                                            \
         if (p1) p1 += idx_[k] * (B1)->st[k];                                    \
+        if (p2) p2 += idx_[k] * (B2)->st[k];                                    \
       }                                                                         \
       BODY;                                                                     \
       for (int k = nd_ - 1; k >= 0; k--) {                                      \
@@ -176,10 +200,22 @@ static ndt_status block_task(void *p, int worker) {
   char *tot = a->parts ? a->parts->tiles[0].data + a->blk * a->slot : NULL;
   _Alignas(16) char buf[CH * 16];
   _Alignas(16) char acc[16];
-  ndt_bound *pbi = &bi;
-  FOR_LINES(rv, ax, &br, pbi, {
-    int started = 0;
+  ndt_bound *pbi = &bi, bp, *pbp = NULL;
+  ndt_array pv;
+  int64_t q = a->seq ? pred_of(a, a->blk) : -1;
+  if (q >= 0) {
+    last_slice(a, q, &pv);
+    if ((st = ndt_bind(&pv, &bp, 1))) {
+      ndt_unbind(&iv, &bi, 0);
+      ndt_unbind(&rv, &br, 0);
+      return st;
+    }
+    pbp = &bp;
+  }
+  FOR_LINES(rv, ax, &br, pbi, pbp, {
+    int started = p2 != NULL;   /* continue the predecessor's sequential scan */
     memset(acc, 0, sizeof acc);
+    if (p2) memcpy(acc, p2, (size_t)rsz);
     for (int64_t c = 0; c < n; c += CH) {
       int64_t m = n - c < CH ? n - c : CH;
       cast(p1 + c * is, is, buf, rsz, m);
@@ -187,6 +223,7 @@ static ndt_status block_task(void *p, int worker) {
     }
     if (tot) memcpy(tot + line * rsz, acc, (size_t)rsz);
   });
+  if (pbp) ndt_unbind(&pv, &bp, 0);
   ndt_unbind(&iv, &bi, 0);
   ndt_unbind(&rv, &br, 1);
   return NDT_OK;
@@ -230,7 +267,7 @@ static ndt_status fix_task(void *p, int worker) {
   int64_t n = rv.shape[ax], os = br.st[ax];
   const char *cb = a->parts->tiles[0].data + a->carr_off + a->blk * a->slot;
   ndt_bound *none = NULL;
-  FOR_LINES(rv, ax, &br, none, { cf(cb + line * rsz, p0, os, n, a->prod); });
+  FOR_LINES(rv, ax, &br, none, none, { cf(cb + line * rsz, p0, os, n, a->prod); });
   ndt_unbind(&rv, &br, 1);
   return NDT_OK;
 }
@@ -255,7 +292,9 @@ static ndt_status run_scan(scan_arg *proto, ndt_array *res) {
   }
   ndt_status st = NDT_OK;
   proto->parts = NULL;
-  if (proto->chain) {
+  char kind = ndt_traits[proto->rt].kind;
+  proto->seq = proto->chain && (kind == 'f' || kind == 'c');
+  if (proto->chain && !proto->seq) {
     ndt_array b0;
     ndt_block_view(res, tl, 0, &b0);
     proto->slot = (b0.size / b0.shape[ax] * rsz + 15) & ~(int64_t)15;
@@ -278,6 +317,12 @@ static ndt_status run_scan(scan_arg *proto, ndt_array *res) {
     if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &rv, NDT_WRITE);
     if (st == NDT_OK && a.parts) {
       st = ndt_add_range(&acc, &nacc, &cap, a.parts, b * a.slot, a.slot, NDT_WRITE);
+    }
+    int64_t q = a.seq ? pred_of(&a, b) : -1;
+    if (st == NDT_OK && q >= 0) {   /* after the predecessor's task, which writes it */
+      ndt_array pv;
+      last_slice(&a, q, &pv);
+      st = ndt_add_access(&acc, &nacc, &cap, &pv, NDT_READ);
     }
     if (st == NDT_OK) st = ndt_submit("scan", block_task, &a, sizeof a, acc, nacc, stores, nst,
                                       small);

@@ -16,22 +16,24 @@ typedef double _Complex c128;
  * the 8 accumulators become one or two vector registers; the additions and
  * their order stay, so do the bits. */
 /* Pairwise summation of a strided run (NumPy's scheme: 8 accumulators in
- * blocks of 128, recursion above). */
-#define PAIRWISE(NAME, T)                                                        \
+ * blocks of 128, recursion above). LD maps each loaded element: itself, or
+ * 0 for NaN (nansum is NumPy's sum of the array with NaNs replaced by 0, so
+ * the same tree over the whole run). */
+#define PAIRWISE(NAME, T, LD)                                                    \
   NDT_CLONES static T NAME##_c(const T *p, int64_t n) {                          \
     if (n < 8) {                                                                \
       T r = 0;                                                                  \
-      for (int64_t i = 0; i < n; i++) r += p[i];                                \
+      for (int64_t i = 0; i < n; i++) r += LD(p[i]);                            \
       return r;                                                                 \
     }                                                                           \
     if (n <= 128) {                                                             \
       T r[8];                                                                   \
-      for (int j = 0; j < 8; j++) r[j] = p[j];                                  \
+      for (int j = 0; j < 8; j++) r[j] = LD(p[j]);                              \
       int64_t i;                                                                \
       for (i = 8; i < n - (n % 8); i += 8)                                      \
-        for (int j = 0; j < 8; j++) r[j] += p[i + j];                           \
+        for (int j = 0; j < 8; j++) r[j] += LD(p[i + j]);                       \
       T res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7])); \
-      for (; i < n; i++) res += p[i];                                           \
+      for (; i < n; i++) res += LD(p[i]);                                       \
       return res;                                                               \
     }                                                                           \
     int64_t h = n / 2;                                                          \
@@ -42,27 +44,60 @@ typedef double _Complex c128;
     if (s == (int64_t)sizeof(T)) return NAME##_c((const T *)p, n);              \
     if (n < 8) {                                                                \
       T r = 0;                                                                  \
-      for (int64_t i = 0; i < n; i++) r += AT(T, p, i, s);                      \
+      for (int64_t i = 0; i < n; i++) r += LD(AT(T, p, i, s));                  \
       return r;                                                                 \
     }                                                                           \
     if (n <= 128) {                                                             \
       T r[8];                                                                   \
-      for (int j = 0; j < 8; j++) r[j] = AT(T, p, j, s);                        \
+      for (int j = 0; j < 8; j++) r[j] = LD(AT(T, p, j, s));                    \
       int64_t i;                                                                \
       for (i = 8; i < n - (n % 8); i += 8)                                      \
-        for (int j = 0; j < 8; j++) r[j] += AT(T, p, i + j, s);                 \
+        for (int j = 0; j < 8; j++) r[j] += LD(AT(T, p, i + j, s));             \
       T res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7])); \
-      for (; i < n; i++) res += AT(T, p, i, s);                                 \
+      for (; i < n; i++) res += LD(AT(T, p, i, s));                             \
       return res;                                                               \
     }                                                                           \
     int64_t h = n / 2;                                                          \
     h -= h % 8;                                                                 \
     return NAME(p, s, h) + NAME(p + h * s, s, n - h);                           \
   }
-PAIRWISE(pw_f32, float)
-PAIRWISE(pw_f64, double)
-PAIRWISE(pw_c64, c64)
-PAIRWISE(pw_c128, c128)
+#define LD_SELF(v) (v)
+#define LD_NAN0(v) ((v) != (v) ? 0 : (v))
+PAIRWISE(pw_f32, float, LD_SELF)
+PAIRWISE(pw_f64, double, LD_SELF)
+PAIRWISE(pwn_f32, float, LD_NAN0)
+PAIRWISE(pwn_f64, double, LD_NAN0)
+
+/* Complex pairwise summation as NumPy does it: its loop runs over the 2n
+ * real and imaginary parts with the real scheme's thresholds, so in complex
+ * elements: sequential below 4, 4 accumulators in blocks of 64, and the
+ * first half of a split has (n - n % 8) / 2 elements. Complex additions are
+ * per component, so adding complex values is adding NumPy's parts. */
+#define CPAIRWISE(NAME, T, LD)                                                   \
+  NDT_CLONES static T NAME(const char *p, int64_t s, int64_t n) {                \
+    if (n < 4) {                                                                \
+      T r = 0;                                                                  \
+      for (int64_t i = 0; i < n; i++) r += LD(AT(T, p, i, s));                  \
+      return r;                                                                 \
+    }                                                                           \
+    if (n <= 64) {                                                              \
+      T r[4];                                                                   \
+      for (int j = 0; j < 4; j++) r[j] = LD(AT(T, p, j, s));                    \
+      int64_t i;                                                                \
+      for (i = 4; i < n - (n % 4); i += 4)                                      \
+        for (int j = 0; j < 4; j++) r[j] += LD(AT(T, p, i + j, s));             \
+      T res = (r[0] + r[1]) + (r[2] + r[3]);                                    \
+      for (; i < n; i++) res += LD(AT(T, p, i, s));                             \
+      return res;                                                               \
+    }                                                                           \
+    int64_t h = (n - n % 8) / 2;                                                \
+    return NAME(p, s, h) + NAME(p + h * s, s, n - h);                           \
+  }
+#define LD_CNAN0(v) (isnan(creal(v)) || isnan(cimag(v)) ? 0 : (v))
+CPAIRWISE(pw_c64, c64, LD_SELF)
+CPAIRWISE(pw_c128, c128, LD_SELF)
+CPAIRWISE(pwn_c64, c64, LD_CNAN0)
+CPAIRWISE(pwn_c128, c128, LD_CNAN0)
 
 /* Sum and product for integers: wraparound in unsigned arithmetic. */
 #define INT_SUMPROD(T, U)                                                         \
@@ -108,8 +143,20 @@ INT_SUMPROD(uint16_t, uint16_t)
 INT_SUMPROD(uint32_t, uint32_t)
 INT_SUMPROD(uint64_t, uint64_t)
 
-/* Float and complex sums (pairwise), products; NaN-ignoring variants. */
-#define FLT_SUMPROD(T, PW, ISNAN)                                                \
+/* NumPy's scalar complex product (its reduction loop's): C's * on complex
+ * types recovers infinities from NaN results (Annex G), NumPy does not. */
+static inline c64 cmul_c64(c64 a, c64 b) {
+  return CMPLXF(crealf(a) * crealf(b) - cimagf(a) * cimagf(b),
+                crealf(a) * cimagf(b) + cimagf(a) * crealf(b));
+}
+static inline c128 cmul_c128(c128 a, c128 b) {
+  return CMPLX(creal(a) * creal(b) - cimag(a) * cimag(b),
+               creal(a) * cimag(b) + cimag(a) * creal(b));
+}
+
+/* Float and complex sums (pairwise), products; NaN-ignoring variants
+ * (products over leading axes below: REAL_PROD_ACC, CPLX_PROD_ACC). */
+#define FLT_SUMPROD(T, PW, PWN, ISNAN, MUL, ONE)                                                \
   static void sum_run_##T(char *acc, const char *p, int64_t s, int64_t n) {      \
     *(T *)acc += PW(p, s, n);                                                    \
   }                                                                              \
@@ -124,22 +171,11 @@ INT_SUMPROD(uint64_t, uint64_t)
   }                                                                              \
   static void prod_run_##T(char *acc, const char *p, int64_t s, int64_t n) {     \
     T r = *(T *)acc;                                                             \
-    for (int64_t i = 0; i < n; i++) r *= AT(T, p, i, s);                         \
+    for (int64_t i = 0; i < n; i++) r = MUL(r, AT(T, p, i, s));                  \
     *(T *)acc = r;                                                               \
   }                                                                              \
-  static void prod_acc_##T(char *a, int64_t as, const char *p, int64_t s, int64_t n) { \
-    for (int64_t i = 0; i < n; i++) *(T *)(a + i * as) *= AT(T, p, i, s);        \
-  }                                                                              \
   static void nansum_run_##T(char *acc, const char *p, int64_t s, int64_t n) {   \
-    T buf[128];                                                                  \
-    for (int64_t c = 0; c < n; c += 128) {                                       \
-      int64_t m = n - c < 128 ? n - c : 128;                                     \
-      for (int64_t i = 0; i < m; i++) {                                          \
-        T v = AT(T, p, c + i, s);                                                \
-        buf[i] = ISNAN(v) ? 0 : v;                                               \
-      }                                                                          \
-      *(T *)acc += PW((const char *)buf, sizeof(T), m);                          \
-    }                                                                            \
+    *(T *)acc += PWN(p, s, n);                                                   \
   }                                                                              \
   static void nansum_acc_##T(char *a, int64_t as, const char *p, int64_t s, int64_t n) { \
     for (int64_t i = 0; i < n; i++) {                                            \
@@ -147,27 +183,80 @@ INT_SUMPROD(uint64_t, uint64_t)
       if (!ISNAN(v)) *(T *)(a + i * as) += v;                                    \
     }                                                                            \
   }                                                                              \
+  /* nanprod is NumPy's prod of the array with NaNs replaced by 1: for     \
+   * complex values a product with 1+0j is not always a no-op (inf * 0) */     \
   static void nanprod_run_##T(char *acc, const char *p, int64_t s, int64_t n) {  \
     T r = *(T *)acc;                                                             \
     for (int64_t i = 0; i < n; i++) {                                            \
       T v = AT(T, p, i, s);                                                      \
-      if (!ISNAN(v)) r *= v;                                                     \
+      r = MUL(r, ISNAN(v) ? ONE : v);                                            \
     }                                                                            \
     *(T *)acc = r;                                                               \
-  }                                                                              \
-  static void nanprod_acc_##T(char *a, int64_t as, const char *p, int64_t s, int64_t n) { \
-    for (int64_t i = 0; i < n; i++) {                                            \
-      T v = AT(T, p, i, s);                                                      \
-      if (!ISNAN(v)) *(T *)(a + i * as) *= v;                                    \
-    }                                                                            \
   }
 #define RNAN(v) ((v) != (v))
 #define CNAN(v) (isnan(crealf(v)) || isnan(cimagf(v)))
 #define ZNAN(v) (isnan(creal(v)) || isnan(cimag(v)))
-FLT_SUMPROD(float, pw_f32, RNAN)
-FLT_SUMPROD(double, pw_f64, RNAN)
-FLT_SUMPROD(c64, pw_c64, CNAN)
-FLT_SUMPROD(c128, pw_c128, ZNAN)
+#define RMUL(a, b) ((a) * (b))
+FLT_SUMPROD(float, pw_f32, pwn_f32, RNAN, RMUL, 1.0f)
+FLT_SUMPROD(double, pw_f64, pwn_f64, RNAN, RMUL, 1.0)
+FLT_SUMPROD(c64, pw_c64, pwn_c64, CNAN, cmul_c64, 1.0f)
+FLT_SUMPROD(c128, pw_c128, pwn_c128, ZNAN, cmul_c128, 1.0)
+
+/* Row accumulation of products (prod over leading axes): real types
+ * multiply in place; complex types as NumPy's elementwise multiply loop
+ * (which NumPy's reduction over a leading axis runs, row by row): fused
+ * multiply-adds on FMA hardware, as loops_complex.c does. */
+#define REAL_PROD_ACC(T)                                                          \
+  static void prod_acc_##T(char *a, int64_t as, const char *p, int64_t s, int64_t n) { \
+    for (int64_t i = 0; i < n; i++) *(T *)(a + i * as) *= AT(T, p, i, s);        \
+  }                                                                              \
+  static void nanprod_acc_##T(char *a, int64_t as, const char *p, int64_t s, int64_t n) { \
+    for (int64_t i = 0; i < n; i++) {                                            \
+      T v = AT(T, p, i, s);                                                      \
+      if (v == v) *(T *)(a + i * as) *= v;                                       \
+    }                                                                            \
+  }
+REAL_PROD_ACC(float)
+REAL_PROD_ACC(double)
+#if defined(__x86_64__) && defined(__GNUC__)
+#define RED_FMA_TARGET __attribute__((target("avx2,fma")))
+#else
+#define RED_FMA_TARGET
+#endif
+int ndt_cpu_simd_level(void);
+#define CPLX_PROD_ACC(T, FT, FMA, MK, RE, IM, ISNAN)                              \
+  static inline T cmul_fused_##T(T a, T b) {                                     \
+    const FT ii = IM(a) * IM(b), ir = IM(a) * RE(b);                             \
+    return MK(FMA(RE(a), RE(b), -ii), FMA(RE(a), IM(b), ir));                    \
+  }                                                                              \
+  RED_FMA_TARGET static void prod_acc_fma_##T(char *a, int64_t as, const char *p, int64_t s, \
+                                              int64_t n, int nan) {              \
+    for (int64_t i = 0; i < n; i++) {                                            \
+      T v = AT(T, p, i, s), *d = (T *)(a + i * as);                              \
+      if (nan && ISNAN(v)) v = 1;                                                \
+      *d = cmul_fused_##T(*d, v);                                                \
+    }                                                                            \
+  }                                                                              \
+  static void prod_acc_plain_##T(char *a, int64_t as, const char *p, int64_t s,  \
+                                 int64_t n, int nan) {                           \
+    for (int64_t i = 0; i < n; i++) {                                            \
+      T v = AT(T, p, i, s), *d = (T *)(a + i * as);                              \
+      if (nan && ISNAN(v)) v = 1;                                                \
+      *d = cmul_##T(*d, v);                                                      \
+    }                                                                            \
+  }                                                                              \
+  static void prod_acc_##T(char *a, int64_t as, const char *p, int64_t s, int64_t n) { \
+    if (ndt_cpu_simd_level() >= 2) prod_acc_fma_##T(a, as, p, s, n, 0);          \
+    else prod_acc_plain_##T(a, as, p, s, n, 0);                                  \
+  }                                                                              \
+  static void nanprod_acc_##T(char *a, int64_t as, const char *p, int64_t s, int64_t n) { \
+    if (ndt_cpu_simd_level() >= 2) prod_acc_fma_##T(a, as, p, s, n, 1);          \
+    else prod_acc_plain_##T(a, as, p, s, n, 1);                                  \
+  }
+CPLX_PROD_ACC(c64, float, __builtin_fmaf, CMPLXF, crealf, cimagf, CNAN)
+CPLX_PROD_ACC(c128, double, __builtin_fma, CMPLX, creal, cimag, ZNAN)
+
+
 
 /* "a is better than b": for MIN a < b, for MAX a > b. NaN propagates for
  * MIN/MAX (a NaN beats everything); NANMIN/NANMAX skip NaN. */
