@@ -834,7 +834,10 @@ static ndt_status mv_combine(void *p, int worker) {
  * float32/float64 (the caller takes the general path). */
 static int matvec(const ndt_array *a, const ndt_array *b, ndt_array **out, ndt_status *status) {
   ndt_dtype t = a->dtype;
-  if (t != b->dtype || (t != NDT_FLOAT32 && t != NDT_FLOAT64) || a->part || b->part) return 1;
+  /* strides below count store elements: a .real/.imag view's are not its own */
+  if (t != b->dtype || (t != NDT_FLOAT32 && t != NDT_FLOAT64) || a->part || b->part ||
+      a->store->itemsize != ndt_traits[t].size || b->store->itemsize != ndt_traits[t].size)
+    return 1;
   const ndt_array *mat = a->ndim == 2 ? a : b, *vec = a->ndim == 2 ? b : a;
   if (!((a->ndim == 2 && b->ndim == 1) || (a->ndim == 1 && b->ndim == 2))) return 1;
   if (mat->size == 0 || mat->shape[0] < 2 || mat->shape[1] < 2) return 1;

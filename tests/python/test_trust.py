@@ -74,3 +74,16 @@ def test_shares_memory_is_exact():
             assert nt.shares_memory(r, s) == numpy.shares_memory(p, q)
             assert nt.may_share_memory(r, s) == numpy.may_share_memory(p, q)
     assert not nt.shares_memory(B, A)
+
+
+def test_matmul_of_complex_part_views():
+    # the matrix-vector path took store-element strides for the view's own
+    # (re0, im0, re1, ... read as a float matrix)
+    import numpy
+    import ndtile as nt
+    c = (numpy.arange(8) + 10j * numpy.arange(8)).reshape(4, 2)
+    v = numpy.array([1.0, 100.0])
+    x, y = nt.asarray(c), nt.asarray(v)
+    for f in (lambda p, q: p.real @ q, lambda p, q: p.imag @ q, lambda p, q: q @ p.real.T,
+              lambda p, q: p.real.T.T @ q, lambda p, q: p.real @ p.imag.T):
+        assert numpy.array_equal(numpy.asarray(f(x, y)), f(c, v))
