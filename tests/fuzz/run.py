@@ -1,0 +1,242 @@
+"""Differential fuzzer driver: random NumPy programs run with NumPy and with
+ndtile over a matrix of runtime settings.
+
+    python tests/fuzz/run.py --seconds 60                 # every setting, 60 s each
+    python tests/fuzz/run.py --seconds 60 --settings default,ranks2
+    python tests/fuzz/run.py --count 200 --start 1000     # fixed seeds (make test)
+    python tests/fuzz/run.py --replay 12345 --settings small_tiles   # print one program
+
+One worker process per setting runs many programs (NDTILE_* variables set,
+under mpirun for the rank settings). A mismatch is minimised in the worker
+(delta debugging over lines, then smaller shapes) and written to the output
+folder as a corpus candidate (tests/fuzz/corpus/ takes the ones worth
+keeping). A worker that crashes or hangs is restarted after the seed it was
+running, and the seed is reported. Exit status 1 when anything failed.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+
+def mpirun(n):
+    exe = shutil.which('mpirun') or shutil.which('mpiexec')
+    if exe is None:
+        return None
+    out = subprocess.run([exe, '--version'], capture_output=True, text=True).stdout
+    cmd = [exe, '-n', str(n)]
+    if 'Open MPI' in out or 'OpenRTE' in out:
+        cmd += ['--oversubscribe', '--bind-to', 'none']
+        if os.geteuid() == 0:
+            cmd += ['--allow-run-as-root']
+    return cmd
+
+
+# ------------------------------------------------------------------ worker
+
+def worker(args):
+    import fuzzlib
+    env, ranks, big_max = fuzzlib.SETTINGS[args.settings]
+    if args.big_max:
+        big_max = min(big_max, args.big_max)
+    import ndtile
+    rank = ndtile.rank() if hasattr(ndtile, 'rank') else 0
+    out = args.out
+    tag = args.settings + (f'.r{rank}' if ranks > 1 else '')
+    prog_path = os.path.join(out, f'{tag}.progress')
+    fail_path = os.path.join(out, f'{tag}.failures.jsonl')
+    deadline = time.time() + args.seconds if args.seconds else None
+    seed = args.start
+    done = failed = 0
+    t0 = time.time()
+    while True:
+        if args.count is not None and done >= args.count:
+            break
+        if deadline is not None and time.time() >= deadline:
+            break
+        with open(prog_path, 'w') as f:
+            f.write(f'{seed} {done} {failed}\n')
+        lines, m = fuzzlib.run_program(seed, ndtile, big_max)
+        done += 1
+        if m is not None:
+            failed += 1
+            rec = {'seed': seed, 'setting': args.settings, 'kind': m.kind,
+                   'message': str(m)[:2000], 'lines': lines}
+            if ranks == 1 and not args.no_minimise:
+                try:
+                    small = fuzzlib.minimise(lines, ndtile, m.kind)
+                    rec['minimised'] = small
+                    with open(os.path.join(out, f'{args.settings}-{seed}.py'), 'w') as f:
+                        f.write(fuzzlib.script(small, args.settings, seed, m))
+                except Exception as e:      # noqa: BLE001
+                    rec['minimise_error'] = repr(e)
+            with open(fail_path, 'a') as f:
+                f.write(json.dumps(rec) + '\n')
+            if rank == 0 or ranks == 1:
+                print(f"[{args.settings}] MISMATCH seed {seed}: {str(m)[:500]}", flush=True)
+        seed += 1
+    with open(prog_path, 'w') as f:
+        f.write(f'{seed} {done} {failed} end {time.time() - t0:.1f}\n')
+
+
+# ------------------------------------------------------------------ driver
+
+def launch(setting, start, args, seconds, count):
+    import fuzzlib
+    env, ranks, _ = fuzzlib.SETTINGS[setting]
+    e = {k: v for k, v in os.environ.items() if not k.startswith('NDTILE_')}
+    e.update(env)
+    e['NDTILE_FALLBACK'] = 'ignore'
+    e.setdefault('OMP_NUM_THREADS', '1')
+    e.setdefault('OPENBLAS_NUM_THREADS', '1')
+    cmd = [sys.executable, os.path.abspath(__file__), '--worker', '--settings', setting,
+           '--start', str(start), '--out', args.out]
+    if seconds:
+        cmd += ['--seconds', str(seconds)]
+    if count is not None:
+        cmd += ['--count', str(count)]
+    if args.big_max:
+        cmd += ['--big-max', str(args.big_max)]
+    if args.no_minimise:
+        cmd += ['--no-minimise']
+    if ranks > 1:
+        pre = mpirun(ranks)
+        if pre is None:
+            return None
+        e['OMPI_ALLOW_RUN_AS_ROOT'] = '1'
+        e['OMPI_ALLOW_RUN_AS_ROOT_CONFIRM'] = '1'
+        cmd = pre + cmd
+    log = open(os.path.join(args.out, f'{setting}.log'), 'a')
+    return subprocess.Popen(cmd, env=e, stdout=log, stderr=subprocess.STDOUT)
+
+
+def read_progress(out, setting, ranks):
+    tag = setting + ('.r0' if ranks > 1 else '')
+    try:
+        with open(os.path.join(out, f'{tag}.progress')) as f:
+            p = f.read().split()
+        return int(p[0]), int(p[1]), int(p[2]), len(p) > 3, os.path.getmtime(f.name)
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def drive(args):
+    import fuzzlib
+    names = list(fuzzlib.SETTINGS) if args.settings == 'all' else args.settings.split(',')
+    os.makedirs(args.out, exist_ok=True)
+    start = args.start if args.start is not None else int(time.time()) % 1_000_000 * 1000
+    print(f"fuzz: settings {','.join(names)}; first seed {start}; output {args.out}",
+          flush=True)
+    jobs = max(1, args.jobs)
+    totals = {}
+    crashes = []
+    pending = list(names)
+    running = {}        # setting -> [proc, seed, done_before, t_start, deadline]
+
+    def start_job(s, seed, before, seconds, count):
+        p = launch(s, seed, args, seconds, count)
+        if p is None:
+            print(f"[{s}] skipped: no mpirun", flush=True)
+            totals[s] = (0, 0, 'no mpirun')
+            return
+        running[s] = [p, seed, before, time.time(), seconds, count]
+
+    idx = {s: i for i, s in enumerate(names)}
+    while pending or running:
+        while pending and len(running) < jobs:
+            s = pending.pop(0)
+            base = start + idx[s] * 10_000_000 if not args.same_seeds else start
+            start_job(s, base, 0, args.seconds, args.count)
+        time.sleep(0.5)
+        for s in list(running):
+            p, seed0, before, t_start, seconds, count = running[s]
+            ranks = fuzzlib.SETTINGS[s][1]
+            rc = p.poll()
+            prog = read_progress(args.out, s, ranks)
+            hung = prog and not prog[3] and time.time() - prog[4] > args.hang
+            if rc is None and not hung:
+                continue
+            if rc is None:
+                p.kill()
+                p.wait()
+            prog = read_progress(args.out, s, ranks)
+            cur, done, failed = (prog[0], prog[1], prog[2]) if prog else (seed0, 0, 0)
+            del running[s]
+            finished = prog is not None and prog[3] and rc == 0
+            if finished:
+                tot = totals.get(s, (0, 0, ''))
+                totals[s] = (tot[0] + done, tot[1] + failed, tot[2])
+                continue
+            why = 'hang' if hung else f'exit status {rc}'
+            crashes.append((s, cur, why))
+            print(f"[{s}] CRASH ({why}) on seed {cur}", flush=True)
+            with open(os.path.join(args.out, f'{s}.crashes'), 'a') as f:
+                f.write(f'{cur} {why}\n')
+            tot = totals.get(s, (0, 0, ''))
+            totals[s] = (tot[0] + done + 1, tot[1] + failed + 1, tot[2])
+            left = (t_start + seconds - time.time()) if seconds else None
+            cleft = (count - done - 1) if count is not None else None
+            if (left is None or left > 2) and (cleft is None or cleft > 0) and \
+                    len([c for c in crashes if c[0] == s]) < 20:
+                start_job(s, cur + 1, 0, int(left) if left else None, cleft)
+    print("fuzz: programs per setting (mismatches and crashes)")
+    bad = 0
+    for s in names:
+        n, f, note = totals.get(s, (0, 0, ''))
+        bad += f
+        print(f"  {s:16s} {n:8d} programs  {f:4d} failed {note}")
+    print(f"  {'total':16s} {sum(t[0] for t in totals.values()):8d} programs  {bad:4d} failed")
+    with open(os.path.join(args.out, 'summary.json'), 'a') as f:
+        f.write(json.dumps({'start': start, 'seconds': args.seconds, 'count': args.count,
+                            'totals': totals, 'crashes': crashes}) + '\n')
+    return 1 if bad else 0
+
+
+def replay_one(args):
+    import fuzzlib
+    import ndtile
+    env, ranks, big_max = fuzzlib.SETTINGS[args.settings]
+    lines, m = fuzzlib.run_program(args.replay, ndtile, args.big_max or big_max)
+    print('\n'.join(lines))
+    print('#', m if m else 'no mismatch')
+    if m and args.minimise:
+        print('# minimised:')
+        print('\n'.join(fuzzlib.minimise(lines, ndtile, m.kind)))
+    return 1 if m else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('--seconds', type=int, default=0, help='seconds per setting')
+    ap.add_argument('--count', type=int, default=None, help='programs per setting')
+    ap.add_argument('--settings', default='all', help='comma-separated names, or all')
+    ap.add_argument('--start', type=int, default=None, help='first seed')
+    ap.add_argument('--same-seeds', action='store_true', help='the same seeds in every setting')
+    ap.add_argument('--jobs', type=int, default=2, help='settings run at once')
+    ap.add_argument('--out', default=os.path.join(HERE, 'out'))
+    ap.add_argument('--big-max', type=int, default=0, help='cap on large arrays (elements)')
+    ap.add_argument('--hang', type=int, default=180, help='seconds without progress = hang')
+    ap.add_argument('--no-minimise', action='store_true')
+    ap.add_argument('--replay', type=int, default=None, help='print and run one seed')
+    ap.add_argument('--minimise', action='store_true', help='with --replay')
+    ap.add_argument('--worker', action='store_true', help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.worker:
+        return worker(args)
+    if args.replay is not None:
+        if args.settings == 'all':
+            args.settings = 'default'
+        return replay_one(args)
+    if not args.seconds and args.count is None:
+        args.seconds = 60
+    return drive(args)
+
+
+if __name__ == '__main__':
+    sys.exit(main())
