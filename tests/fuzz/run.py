@@ -55,6 +55,7 @@ def worker(args):
     seed = args.start
     done = failed = 0
     t0 = time.time()
+    seen = {}           # signature -> count (each minimised once)
     while True:
         if args.count is not None and done >= args.count:
             break
@@ -62,15 +63,22 @@ def worker(args):
             break
         with open(prog_path, 'w') as f:
             f.write(f'{seed} {done} {failed}\n')
-        lines, m = fuzzlib.run_program(seed, ndtile, big_max)
+        try:
+            lines, m = fuzzlib.run_program(seed, ndtile, big_max)
+        except Exception as e:      # noqa: BLE001 - the harness itself failed
+            import traceback
+            lines, m = [], fuzzlib.Mismatch('harness', '?', ''.join(
+                traceback.format_exception(e))[-1500:])
         done += 1
         if m is not None:
             failed += 1
-            rec = {'seed': seed, 'setting': args.settings, 'kind': m.kind,
+            sig = fuzzlib.signature(m)
+            seen[sig] = seen.get(sig, 0) + 1
+            rec = {'seed': seed, 'setting': args.settings, 'kind': m.kind, 'signature': sig,
                    'message': str(m)[:2000], 'lines': lines}
-            if ranks == 1 and not args.no_minimise:
+            if ranks == 1 and not args.no_minimise and seen[sig] <= args.minimise_each:
                 try:
-                    small = fuzzlib.minimise(lines, ndtile, m.kind)
+                    small = fuzzlib.minimise(lines, ndtile, fuzzlib.signature(m))
                     rec['minimised'] = small
                     with open(os.path.join(out, f'{args.settings}-{seed}.py'), 'w') as f:
                         f.write(fuzzlib.script(small, args.settings, seed, m))
@@ -81,6 +89,9 @@ def worker(args):
             if rank == 0 or ranks == 1:
                 print(f"[{args.settings}] MISMATCH seed {seed}: {str(m)[:500]}", flush=True)
         seed += 1
+    with open(os.path.join(out, f'{tag}.known.json'), 'a') as f:
+        f.write(json.dumps({'programs': done, 'failed': failed, 'known': fuzzlib.KNOWN_SEEN,
+                            'signatures': seen}) + '\n')
     with open(prog_path, 'w') as f:
         f.write(f'{seed} {done} {failed} end {time.time() - t0:.1f}\n')
 
@@ -105,6 +116,7 @@ def launch(setting, start, args, seconds, count):
         cmd += ['--big-max', str(args.big_max)]
     if args.no_minimise:
         cmd += ['--no-minimise']
+    cmd += ['--minimise-each', str(args.minimise_each)]
     if ranks > 1:
         pre = mpirun(ranks)
         if pre is None:
@@ -207,7 +219,7 @@ def replay_one(args):
     print('#', m if m else 'no mismatch')
     if m and args.minimise:
         print('# minimised:')
-        print('\n'.join(fuzzlib.minimise(lines, ndtile, m.kind)))
+        print('\n'.join(fuzzlib.minimise(lines, ndtile, fuzzlib.signature(m))))
     return 1 if m else 0
 
 
@@ -223,6 +235,8 @@ def main():
     ap.add_argument('--big-max', type=int, default=0, help='cap on large arrays (elements)')
     ap.add_argument('--hang', type=int, default=180, help='seconds without progress = hang')
     ap.add_argument('--no-minimise', action='store_true')
+    ap.add_argument('--minimise-each', type=int, default=2,
+                    help='failures minimised per distinct signature')
     ap.add_argument('--replay', type=int, default=None, help='print and run one seed')
     ap.add_argument('--minimise', action='store_true', help='with --replay')
     ap.add_argument('--worker', action='store_true', help=argparse.SUPPRESS)
