@@ -40,8 +40,38 @@ def mpirun(n):
 
 # ------------------------------------------------------------------ worker
 
+def corpus(args):
+    """Run the corpus files made for this setting (all of them with
+    --settings all); print one line per file, exit 1 on a failure that the
+    file does not expect (XFAIL names an open bug)."""
+    import glob
+    import fuzzlib
+    import ndtile
+    bad = 0
+    for path in sorted(glob.glob(os.path.join(args.corpus, '*.py'))):
+        ns = {'__name__': 'corpus'}
+        with open(path) as f:
+            exec(compile(f.read(), path, 'exec'), ns)
+        if args.settings != 'all' and ns.get('SETTING', 'default') != args.settings:
+            continue
+        lines = [ln for ln in ns['PROGRAM'].strip().splitlines() if ln.strip()]
+        xfail = ns.get('XFAIL')
+        try:
+            fuzzlib.replay(lines, ndtile)
+            res = 'XPASS' if xfail else 'ok'
+        except fuzzlib.Mismatch as m:
+            res = 'xfail' if xfail else f'FAIL {m}'
+        except Exception as e:      # noqa: BLE001
+            res = f'FAIL harness {e!r}'
+        if res.startswith('FAIL'):
+            bad += 1
+        print(f"{os.path.basename(path)}: {res}" + (f" ({xfail})" if xfail else ''), flush=True)
+    return 1 if bad else 0
+
+
 def worker(args):
     import fuzzlib
+    import known_open
     env, ranks, big_max = fuzzlib.SETTINGS[args.settings]
     if args.big_max:
         big_max = min(big_max, args.big_max)
@@ -56,6 +86,7 @@ def worker(args):
     done = failed = 0
     t0 = time.time()
     seen = {}           # signature -> count (each minimised once)
+    opened = {}         # open bug (known_open) -> count
     while True:
         if args.count is not None and done >= args.count:
             break
@@ -70,6 +101,11 @@ def worker(args):
             lines, m = [], fuzzlib.Mismatch('harness', '?', ''.join(
                 traceback.format_exception(e))[-1500:])
         done += 1
+        if m is not None and args.allow_open:
+            name = known_open.match(str(m), lines)
+            if name:
+                opened[name] = opened.get(name, 0) + 1
+                m = None
         if m is not None:
             failed += 1
             sig = fuzzlib.signature(m)
@@ -91,14 +127,19 @@ def worker(args):
         seed += 1
     with open(os.path.join(out, f'{tag}.known.json'), 'a') as f:
         f.write(json.dumps({'programs': done, 'failed': failed, 'known': fuzzlib.KNOWN_SEEN,
-                            'signatures': seen}) + '\n')
+                            'open': opened, 'signatures': seen}) + '\n')
+    if opened and (rank == 0 or ranks == 1):
+        print(f"[{args.settings}] open bugs met (known_open.py): {opened}", flush=True)
     with open(prog_path, 'w') as f:
         f.write(f'{seed} {done} {failed} end {time.time() - t0:.1f}\n')
 
 
 # ------------------------------------------------------------------ driver
 
-def launch(setting, start, args, seconds, count):
+def command(setting, extra):
+    """(argv, environment) that runs this script with `extra` arguments in
+    the setting's environment: NDTILE_* from the setting only, under mpirun
+    for the rank settings (argv None when there is no mpirun)."""
     import fuzzlib
     env, ranks, _ = fuzzlib.SETTINGS[setting]
     e = {k: v for k, v in os.environ.items() if not k.startswith('NDTILE_')}
@@ -106,26 +147,53 @@ def launch(setting, start, args, seconds, count):
     e['NDTILE_FALLBACK'] = 'ignore'
     e.setdefault('OMP_NUM_THREADS', '1')
     e.setdefault('OPENBLAS_NUM_THREADS', '1')
-    cmd = [sys.executable, os.path.abspath(__file__), '--worker', '--settings', setting,
-           '--start', str(start), '--out', args.out]
-    if seconds:
-        cmd += ['--seconds', str(seconds)]
-    if count is not None:
-        cmd += ['--count', str(count)]
-    if args.big_max:
-        cmd += ['--big-max', str(args.big_max)]
-    if args.no_minimise:
-        cmd += ['--no-minimise']
-    cmd += ['--minimise-each', str(args.minimise_each)]
+    cmd = [sys.executable, os.path.abspath(__file__)] + list(extra)
     if ranks > 1:
         pre = mpirun(ranks)
         if pre is None:
-            return None
+            return None, e
         e['OMPI_ALLOW_RUN_AS_ROOT'] = '1'
         e['OMPI_ALLOW_RUN_AS_ROOT_CONFIRM'] = '1'
         cmd = pre + cmd
+    return cmd, e
+
+
+def launch(setting, start, args, seconds, count):
+    extra = ['--worker', '--settings', setting, '--start', str(start), '--out', args.out]
+    if seconds:
+        extra += ['--seconds', str(seconds)]
+    if count is not None:
+        extra += ['--count', str(count)]
+    if args.big_max:
+        extra += ['--big-max', str(args.big_max)]
+    if args.no_minimise:
+        extra += ['--no-minimise']
+    if args.allow_open:
+        extra += ['--allow-open']
+    extra += ['--minimise-each', str(args.minimise_each)]
+    cmd, e = command(setting, extra)
+    if cmd is None:
+        return None
     log = open(os.path.join(args.out, f'{setting}.log'), 'a')
     return subprocess.Popen(cmd, env=e, stdout=log, stderr=subprocess.STDOUT)
+
+
+def rss_mib(pid):
+    """Resident memory of a process and its children (mpirun's ranks), MiB."""
+    total = 0
+    todo = [pid]
+    while todo:
+        q = todo.pop()
+        try:
+            with open(f'/proc/{q}/status') as f:
+                for ln in f:
+                    if ln.startswith('VmRSS:'):
+                        total += int(ln.split()[1]) // 1024
+            with open(f'/proc/{q}/task/{q}/children') as f:
+                todo += [int(c) for c in f.read().split()]
+        except (OSError, ValueError):
+            pass
+    return total
 
 
 def read_progress(out, setting, ranks):
@@ -172,6 +240,9 @@ def drive(args):
             rc = p.poll()
             prog = read_progress(args.out, s, ranks)
             hung = prog and not prog[3] and time.time() - prog[4] > args.hang
+            rss = rss_mib(p.pid) if rc is None else 0
+            if rss > args.max_rss:
+                hung = 'memory'
             if rc is None and not hung:
                 continue
             if rc is None:
@@ -185,7 +256,8 @@ def drive(args):
                 tot = totals.get(s, (0, 0, ''))
                 totals[s] = (tot[0] + done, tot[1] + failed, tot[2])
                 continue
-            why = 'hang' if hung else f'exit status {rc}'
+            why = (f'memory > {args.max_rss} MiB' if hung == 'memory' else 'hang') if hung \
+                else f'exit status {rc}'
             crashes.append((s, cur, why))
             print(f"[{s}] CRASH ({why}) on seed {cur}", flush=True)
             with open(os.path.join(args.out, f'{s}.crashes'), 'a') as f:
@@ -197,16 +269,30 @@ def drive(args):
             if (left is None or left > 2) and (cleft is None or cleft > 0) and \
                     len([c for c in crashes if c[0] == s]) < 20:
                 start_job(s, cur + 1, 0, int(left) if left else None, cleft)
-    print("fuzz: programs per setting (mismatches and crashes)")
+    print("fuzz: programs per setting (mismatches and crashes; open = known_open.py)")
     bad = 0
+    extra = {}
     for s in names:
         n, f, note = totals.get(s, (0, 0, ''))
         bad += f
-        print(f"  {s:16s} {n:8d} programs  {f:4d} failed {note}")
+        tag = s + ('.r0' if fuzzlib.SETTINGS[s][1] > 1 else '')
+        opened, known, sigs = {}, {}, {}
+        try:
+            with open(os.path.join(args.out, f'{tag}.known.json')) as fh:
+                for ln in fh:
+                    rec = json.loads(ln)
+                    for dst, key in ((opened, 'open'), (known, 'known'), (sigs, 'signatures')):
+                        for k, v in rec.get(key, {}).items():
+                            dst[k] = dst.get(k, 0) + v
+        except OSError:
+            pass
+        extra[s] = {'open': opened, 'known': known, 'signatures': sigs}
+        print(f"  {s:16s} {n:8d} programs  {f:4d} failed  {sum(opened.values()):4d} open "
+              f"{note}")
     print(f"  {'total':16s} {sum(t[0] for t in totals.values()):8d} programs  {bad:4d} failed")
     with open(os.path.join(args.out, 'summary.json'), 'a') as f:
         f.write(json.dumps({'start': start, 'seconds': args.seconds, 'count': args.count,
-                            'totals': totals, 'crashes': crashes}) + '\n')
+                            'totals': totals, 'crashes': crashes, 'detail': extra}) + '\n')
     return 1 if bad else 0
 
 
@@ -234,15 +320,22 @@ def main():
     ap.add_argument('--out', default=os.path.join(HERE, 'out'))
     ap.add_argument('--big-max', type=int, default=0, help='cap on large arrays (elements)')
     ap.add_argument('--hang', type=int, default=180, help='seconds without progress = hang')
+    ap.add_argument('--max-rss', type=int, default=6000,
+                    help='MiB a worker (with its ranks) may hold before it counts as failed')
     ap.add_argument('--no-minimise', action='store_true')
     ap.add_argument('--minimise-each', type=int, default=2,
                     help='failures minimised per distinct signature')
     ap.add_argument('--replay', type=int, default=None, help='print and run one seed')
     ap.add_argument('--minimise', action='store_true', help='with --replay')
+    ap.add_argument('--allow-open', action='store_true',
+                    help='count mismatches of known_open.py as open, not failed')
+    ap.add_argument('--corpus', default=None, help='run the corpus files in this folder')
     ap.add_argument('--worker', action='store_true', help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
         return worker(args)
+    if args.corpus:
+        return corpus(args)
     if args.replay is not None:
         if args.settings == 'all':
             args.settings = 'default'
