@@ -891,7 +891,9 @@ class Gen:
         m = r.choice((1, 2, 3, 5, 64, 300)) if r.random() < 0.9 else 0
         if v.size > 300_000:
             m = r.choice((1, 2, 3))
-        m = min(m, max(1, 1_000_000 // max(kdim, 1)))     # the second operand stays small
+        # the second operand and the result stay below a few million elements
+        m = min(m, max(1, 1_000_000 // max(kdim, 1)),
+                max(1, 2_000_000 // max(1, v.size // max(kdim, 1))))
         shape = (kdim,) if r.random() < 0.2 else (kdim, m)
         if v.ndim >= 3 and r.random() < 0.5:
             shape = v.shape[:-2] + (kdim, m)

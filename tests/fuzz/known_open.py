@@ -18,7 +18,19 @@ OPEN = [
      r"(\.|np\.)(mean|var|std)\(.*dtype="),
     ('reduction initial= dtype',
      r"initial=.*: (a\d+: )?NumPy (gives |)\w+, ndtile (float64|int64)|"
-     r"NumPy (gives )?(bool|u?int\d+), ndtile (float64|int64)"),
+     r"NumPy (gives )?(bool|u?int\d+), ndtile (float64|int64)|initial=2\.5|"
+     r"NumPy raises OverflowError: Python integer -?\d+ out of bounds for \w+; ndtile does not"),
+    ('empty min/max/argmin/argmax accepted',
+     r"NumPy raises ValueError: (zero-size array to reduction operation|"
+     r"attempt to get arg(min|max) of an empty sequence)"),
+    ('unsigned ** signed raises',
+     r"ndtile raises ValueError: Integers to negative integer powers"),
+    ('0-d results are views (flip, [...] of 0-d)',
+     r"np\.flip\(|a\d+ = a\d+\[None\]"),
+    ('ravel of a stepped view is a view',
+     r"\.ravel\(\)|np\.ravel\("),
+    ('where with 2**63',
+     r"ndtile raises OverflowError: Python int too large"),
     ('where= with more dimensions',
      r"input operand has more dimensions than allowed by the axis remapping|"
      r"where=.*non-broadcastable operand"),
