@@ -124,8 +124,8 @@ def worker(args):
                     rec['minimise_error'] = repr(e)
             with open(fail_path, 'a') as f:
                 f.write(json.dumps(rec) + '\n')
-            if rank == 0 or ranks == 1:
-                print(f"[{args.settings}] MISMATCH seed {seed}: {str(m)[:500]}", flush=True)
+            where = f" rank {rank}" if ranks > 1 else ''
+            print(f"[{args.settings}{where}] MISMATCH seed {seed}: {str(m)[:500]}", flush=True)
         seed += 1
     with open(os.path.join(out, f'{tag}.known.json'), 'a') as f:
         f.write(json.dumps({'programs': done, 'failed': failed, 'known': fuzzlib.KNOWN_SEEN,
@@ -289,6 +289,20 @@ def drive(args):
         except OSError:
             pass
         extra[s] = {'open': opened, 'known': known, 'signatures': sigs}
+        if fuzzlib.SETTINGS[s][1] > 1:
+            # a seed that fails on some ranks only: the ranks disagree
+            seeds = {}
+            for r in range(fuzzlib.SETTINGS[s][1]):
+                try:
+                    with open(os.path.join(args.out, f'{s}.r{r}.failures.jsonl')) as fh:
+                        seeds[r] = {json.loads(ln)['seed'] for ln in fh}
+                except OSError:
+                    seeds[r] = set()
+            split = set.union(*seeds.values()) - set.intersection(*seeds.values())
+            if split:
+                note += f" ranks disagree on seeds {sorted(split)[:10]}"
+                f += len(split)
+                bad += len(split)
         print(f"  {s:16s} {n:8d} programs  {f:4d} failed  {sum(opened.values()):4d} open "
               f"{note}")
     print(f"  {'total':16s} {sum(t[0] for t in totals.values()):8d} programs  {bad:4d} failed")
