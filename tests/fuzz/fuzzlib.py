@@ -358,7 +358,10 @@ def fits(shape, into):
 class Gen:
     """Draws the next line of a program from the NumPy namespace's state."""
 
-    def __init__(self, seed, big_max=3_000_000):
+    def __init__(self, seed, big_max=3_000_000, avoid=False):
+        """avoid: steer clear of the constructs of known_open.py's bugs, so
+        that programs run on past them (a campaign mode)."""
+        self.avoid = avoid
         self.r = random.Random(seed)
         self.seed = seed
         self.big_max = big_max
@@ -379,6 +382,13 @@ class Gen:
             return None
         i = len(names) - 1 - min(int(self.r.expovariate(0.5)), len(names) - 1)
         return names[i]
+
+    def pick_w(self, ns):
+        """A name to write through (read-only ones too, unless avoiding
+        open bugs: broadcast_to results are writable in ndtile)."""
+        if self.avoid:
+            return self.pick(ns, lambda v: v.flags.writeable)
+        return self.pick(ns)
 
     def shape(self):
         r = self.r
@@ -440,7 +450,7 @@ class Gen:
         if s and r.random() < 0.5:
             s = s[r.randint(0, len(s)):]
         s = [1 if r.random() < 0.3 else d for d in s]
-        if r.random() < 0.1:
+        if r.random() < 0.1 and not self.avoid:
             s = [1] * r.randint(0, 2) + s
         if s and r.random() < 0.03:
             s[r.randrange(len(s))] += 1    # does not broadcast
@@ -605,6 +615,8 @@ class Gen:
         if k < 0.65:
             return f"{a} = {x}.reshape({self.reshape_to(v.shape)})"
         if k < 0.72:
+            if self.avoid and not v.flags.c_contiguous:
+                return f"{a} = {x}.flatten()"
             return f"{a} = {x}.ravel()" if r.random() < 0.5 else f"{a} = np.ravel({x})"
         if k < 0.8:
             return f"{a} = np.broadcast_to({x}, {tuple(r.choice((1, 2, 3)) for _ in range(r.randint(0, 2))) + self.bcast_up(v.shape)})"
@@ -657,7 +669,7 @@ class Gen:
     def adv_read(self, ns):
         x = self.pick(ns)
         a = self.new()
-        if self.r.random() < 0.1:
+        if self.r.random() < 0.1 and not self.avoid:
             return f"{a} = {x}[np.array({self.r.randint(-1, 2)})]" if ns[x].ndim else \
                 f"{a} = {x}[()]"
         return f"{a} = {x}[{self.adv_index(x, ns[x])}]"
@@ -666,10 +678,11 @@ class Gen:
         """Source for a value to write into `target` of `shape`."""
         r = self.r
         tv = ns[target]
-        if r.random() < 0.5:
+        if r.random() < 0.5 or (self.avoid and shape == ()):
             s = self.scalar()
             return s
-        src = self.pick(ns, lambda v: fits(v.shape, shape) or r.random() < 0.05)
+        src = self.pick(ns, lambda v: fits(v.shape, shape) or
+                        (r.random() < 0.05 and not self.avoid))
         if src is not None and r.random() < 0.5 and self.safe_cast_ok(ns[src], tv.dtype):
             return src
         dt = self.dtype()
@@ -680,7 +693,9 @@ class Gen:
     def write(self, ns):
         """Writes through a name: slice or index assignment, whole-array fill."""
         r = self.r
-        x = self.pick(ns)
+        x = self.pick_w(ns)
+        if x is None:
+            return self.create(ns)
         v = ns[x]
         k = r.random()
         if k < 0.45:
@@ -710,15 +725,17 @@ class Gen:
 
     def inplace(self, ns):
         r = self.r
-        x = self.pick(ns)
+        x = self.pick_w(ns)
+        if x is None:
+            return self.create(ns)
         v = ns[x]
         op = r.choice(('+=', '-=', '*=', '/=', '//=', '%=', '**=', '&=', '|=', '^=', '<<=',
                        '>>='))
         if r.random() < 0.5:
             y = self.scalar()
         else:
-            y = self.pick(ns, lambda w: fits(w.shape, v.shape) or r.random() < 0.05) or \
-                self.scalar()
+            y = self.pick(ns, lambda w: fits(w.shape, v.shape) or
+                          (r.random() < 0.05 and not self.avoid)) or self.scalar()
             if y in ns and r.random() < 0.3:
                 y = f"{y}[::-1]" if ns[y].ndim else y
         if op in ('//=', '%=') and v.dtype.kind in 'iu':
@@ -763,7 +780,8 @@ class Gen:
             return f"{a} = ({x} {o1} {y}) {o2} {z} {o3} {x}"
         # out=
         v = ns[x]
-        out = self.pick(ns, lambda w: w.shape == v.shape)
+        out = self.pick(ns, lambda w: w.shape == v.shape and (w.flags.writeable or
+                                                             not self.avoid))
         f = r.choice(BINARY[:14])
         if r.random() < 0.5:
             return f"np.{f}({x}, {self.operand(ns, x)}, out={out})  # check"
@@ -788,9 +806,17 @@ class Gen:
         elif f in ('argmax', 'argmin') and r.random() < 0.2:
             kw.append("keepdims=True")
         if f in ('sum', 'prod', 'mean', 'std', 'var') and r.random() < 0.25:
-            kw.append(f"dtype='{r.choice(('int64', 'uint8', 'float32', 'float64', 'complex128', 'int32'))}'")
+            dts = ('int64', 'uint8', 'float32', 'float64', 'complex128', 'int32')
+            if self.avoid and f in ('mean', 'std', 'var'):
+                dts = ('float32', 'float64')
+            kw.append(f"dtype='{r.choice(dts)}'")
         if f in ('sum', 'prod', 'max', 'min') and r.random() < 0.25:
-            kw.append(f"initial={r.choice(('0', '1', '5', '-3', '2.5'))}")
+            inits = ('0', '1', '5', '-3', '2.5')
+            if self.avoid:
+                inits = {'b': (), 'u': ('0', '1', '5'), 'i': ('0', '1', '5', '-3')}.get(
+                    v.dtype.kind, inits)
+            if inits and not any(k.startswith('dtype') for k in kw):
+                kw.append(f"initial={r.choice(inits)}")
         if f in ('sum', 'prod', 'max', 'min', 'mean', 'any', 'all') and r.random() < 0.2:
             w = f"np.asarray(data({r.randrange(1 << 30)}, {self.bshape(v.shape)}, 'bool'))"
             kw.append(f"where={w}")
@@ -831,7 +857,7 @@ class Gen:
             return f"{a} = np.sort({x}, axis={ax})"
         if k < 0.4:
             return f"{a} = np.argsort({x}, axis={ax}, kind='stable')"
-        if k < 0.5 and v.ndim:
+        if k < 0.5 and v.ndim and (v.flags.writeable or not self.avoid):
             return f"{x}.sort(axis={ax})  # check"
         if k < 0.65 and v.ndim and v.shape[ax]:
             kth = r.randrange(-v.shape[ax], v.shape[ax])
@@ -878,7 +904,7 @@ class Gen:
         if k < 0.9:
             c = self.pick(ns, lambda w: w.dtype.kind == 'b') or f"{x} > 0"
             return f"{a} = np.where({c}, {x}, {self.operand(ns, x)})"
-        if r.random() < 0.5:
+        if r.random() < 0.5 and (v.ndim or not self.avoid):
             return f"{a} = np.flip({x})"
         return f"{a} = np.roll({x}, {r.randint(-3, 3)})"
 
@@ -949,11 +975,11 @@ class Gen:
 
 # ---------------------------------------------------------------- programs
 
-def run_program(seed, nd, big_max=3_000_000, steps=None, check_every=False):
+def run_program(seed, nd, big_max=3_000_000, steps=None, check_every=False, avoid=False):
     """Generate and run program `seed`. Returns (lines, None) or (lines,
     Mismatch). The program goes on past a mismatch only to keep MPI ranks in
     step (the caller stops at the first one)."""
-    g = Gen(seed, big_max)
+    g = Gen(seed, big_max, avoid)
     r = g.r
     nsteps = steps if steps is not None else r.randint(3, 25)
     ns_np, ns_nd = namespaces(nd)
