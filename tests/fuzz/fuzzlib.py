@@ -77,6 +77,9 @@ KNOWN = {
     # a ufunc or operator on 0-d arrays gives a 0-d ndtile array where NumPy
     # gives a NumPy scalar (the values and dtype are still compared)
     'scalar-0d': True,
+    # NumPy raises MemoryError for an array of hundreds of GiB; ndtile is
+    # not asked (it would allocate tiles lazily until memory runs out)
+    'numpy-memoryerror': True,
 }
 KNOWN_SEEN = {}
 
@@ -190,6 +193,12 @@ def run_line(line, ns_np, ns_nd, nd):
             exec(line, ns_np)
         except Exception as e:      # noqa: BLE001 - any exception is a result
             err_np = e
+        if isinstance(err_np, MemoryError) and known('numpy-memoryerror'):
+            # NumPy refused a huge array (a broadcast of (n,) against (n, 1)
+            # of a large n); ndtile would start on it lazily and fill the
+            # machine before failing (FINDINGS), so it does not run
+            ns_nd.pop(ASSIGNS.findall(line)[0] if ASSIGNS.findall(line) else '', None)
+            return err_np
         try:
             exec(line, ns_nd)
         except Exception as e:      # noqa: BLE001

@@ -245,7 +245,7 @@ def drive(args):
             prog = read_progress(args.out, s, ranks)
             hung = prog and not prog[3] and time.time() - prog[4] > args.hang
             rss = rss_mib(p.pid) if rc is None else 0
-            if rss > args.max_rss:
+            if rss > args.max_rss * ranks:
                 hung = 'memory'
             if rc is None and not hung:
                 continue
