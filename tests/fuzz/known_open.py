@@ -50,6 +50,10 @@ OPEN = [
      r"float16"),
     ('complex special values',
      r"complex(64|128)\((-?nan|-?inf)"),
+    ('matmul of a .real/.imag view',
+     r"(?s)^value at `[^`]*(@|np\.matmul\(|np\.dot\()[^`]*`.*\.(real|imag)\b"),
+    ('complex var/std of constant values',
+     r"(?s)complex.*\.(std|var)\(|\.(std|var)\(.*complex"),
     ('unique complex NaN',
      r"np\.unique"),
 ]

@@ -92,7 +92,12 @@ def worker(args):
     while True:
         if args.count is not None and done >= args.count:
             break
-        if deadline is not None and time.time() >= deadline:
+        stop = deadline is not None and time.time() >= deadline
+        if ranks > 1:
+            # every rank must run the same programs: rank 0's clock decides
+            from ndtile import _ranks
+            stop = _ranks.bcast(stop, 0)
+        if stop:
             break
         with open(prog_path, 'w') as f:
             f.write(f'{seed} {done} {failed}\n')
