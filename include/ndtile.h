@@ -152,7 +152,24 @@ int ndt_same_store(const ndt_array *a, const ndt_array *b);
 /* 1 when a is C-contiguous and covers its whole store from offset 0. */
 int ndt_is_whole(const ndt_array *a);
 int ndt_is_c_contiguous(const ndt_array *a);
+/* NumPy's F_CONTIGUOUS (C order of the reversed axes). Both flags follow
+ * NumPy's relaxed rules: unit axes do not count, empty arrays are contiguous;
+ * a .real/.imag view of a complex array (elements two apart) is contiguous
+ * only when it has at most one element. */
+int ndt_is_f_contiguous(const ndt_array *a);
+/* NumPy's OWNDATA: a was made with its store (not a view of another array). */
+int ndt_owns_data(const ndt_array *a);
+/* NumPy's WRITEABLE flag. Views are made with their base's flag; an op asked
+ * to write into a read-only array fails with NDT_ERR_VALUE (NumPy's
+ * "assignment destination is read-only" / "output array is read-only") and
+ * writes nothing. Clearing always succeeds; setting it again fails with
+ * NDT_ERR_VALUE on a view whose store's owner handle is read-only (NumPy's
+ * rule for a view of a read-only base). */
+int ndt_is_writeable(const ndt_array *a);
+ndt_status ndt_set_writeable(ndt_array *a, int writeable);
 int64_t ndt_store_size(const ndt_array *a);
+/* Bytes per element of the store (twice a .real/.imag view's itemsize). */
+size_t ndt_store_itemsize(const ndt_array *a);
 int64_t ndt_ntiles(const ndt_array *a);         /* tiles of the store */
 
 /* ---- creation --------------------------------------------------------- */
@@ -195,6 +212,12 @@ ndt_status ndt_swapaxes(ndt_array **out, const ndt_array *a, int ax1, int ax2);
 ndt_status ndt_broadcast_to(ndt_array **out, const ndt_array *a, int ndim, const int64_t *shape);
 /* A view when NumPy's reshape gives one, a copy otherwise. One -1 allowed. */
 ndt_status ndt_reshape(ndt_array **out, const ndt_array *a, int ndim, const int64_t *shape);
+/* NumPy's ravel: order 'C', 'F', 'A' or 'K'. A 1-d view when NumPy gives one
+ * (the elements are contiguous in that order: C-contiguous for 'C', ...; for
+ * 'K' also any axis order of positive strides that packs them), else a new
+ * array: the elements in that order ('K': axes by decreasing |stride|, each
+ * in its own direction, as NumPy). */
+ndt_status ndt_ravel(ndt_array **out, const ndt_array *a, char order);
 /* Removes unit axes: all of them when naxes == 0. */
 ndt_status ndt_squeeze(ndt_array **out, const ndt_array *a, int naxes, const int *axes);
 ndt_status ndt_expand_dims(ndt_array **out, const ndt_array *a, int axis);

@@ -886,6 +886,12 @@ static int assign_value(ndt_array *dst, PyObject *value) {
 
 static int array_ass_subscript(PyObject *self, PyObject *key, PyObject *value) {
   if (!check_arr(self)) return -1;
+  /* before the key is looked at, as NumPy (a bad index on a read-only
+   * array is still this error) */
+  if (value && !ndt_is_writeable(ARR(self))) {
+    PyErr_SetString(PyExc_ValueError, "assignment destination is read-only");
+    return -1;
+  }
   if (value) {
     ndt_index idx[MAXIDX];
     int n, nint;
@@ -1033,6 +1039,24 @@ static PyObject *get_store_size(ArrayObject *self, void *c) {
   if (!check_arr((PyObject *)self)) return NULL;
   return PyLong_FromLongLong(ndt_store_size(self->arr));
 }
+static PyObject *get_store_itemsize(ArrayObject *self, void *c) {
+  (void)c;
+  if (!check_arr((PyObject *)self)) return NULL;
+  return PyLong_FromSize_t(ndt_store_itemsize(self->arr));
+}
+/* NumPy's flags as NumPy's bits (ndarray.flags.num): C_CONTIGUOUS 0x1,
+ * F_CONTIGUOUS 0x2, OWNDATA 0x4, ALIGNED 0x100 (always), WRITEABLE 0x400. */
+static PyObject *get_flags(ArrayObject *self, void *c) {
+  (void)c;
+  if (!check_arr((PyObject *)self)) return NULL;
+  const ndt_array *a = self->arr;
+  long f = 0x100;
+  if (ndt_is_c_contiguous(a)) f |= 0x1;
+  if (ndt_is_f_contiguous(a)) f |= 0x2;
+  if (ndt_owns_data(a)) f |= 0x4;
+  if (ndt_is_writeable(a)) f |= 0x400;
+  return PyLong_FromLong(f);
+}
 
 static PyGetSetDef array_getset[] = {
   {"shape", (getter)get_shape, (setter)set_shape, "Tuple of array dimensions.", NULL},
@@ -1048,6 +1072,10 @@ static PyGetSetDef array_getset[] = {
   {"_whole", (getter)get_whole, NULL, "covers its whole store in C order", NULL},
   {"_ntiles", (getter)get_ntiles, NULL, "tiles of the store", NULL},
   {"_store_size", (getter)get_store_size, NULL, "elements of the store", NULL},
+  {"_store_itemsize", (getter)get_store_itemsize, NULL, "bytes per element of the store",
+   NULL},
+  {"_flags", (getter)get_flags, NULL, "NumPy's flag bits (C, F, OWNDATA, ALIGNED, WRITEABLE)",
+   NULL},
   {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -1175,6 +1203,30 @@ static PyObject *m_copy(PyObject *self, PyObject *noargs) {
   RETURN_NEW(ndt_copy(&r, ARR(self)));
 }
 
+static PyObject *m_ravel(PyObject *self, PyObject *arg) {
+  if (!check_arr(self)) return NULL;
+  const char *o = PyUnicode_Check(arg) ? PyUnicode_AsUTF8(arg) : NULL;
+  if (!o || strlen(o) != 1 || !strchr("CFAK", o[0])) {
+    if (!PyErr_Occurred())
+      PyErr_SetString(PyExc_ValueError, "order must be one of 'C', 'F', 'A', or 'K'");
+    return NULL;
+  }
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_ravel(&r, ARR(self), o[0]));
+  return wrap_status(st, r);
+}
+
+static PyObject *m_set_writeable(PyObject *self, PyObject *arg) {
+  if (!check_arr(self)) return NULL;
+  int w = PyObject_IsTrue(arg);
+  if (w < 0) return NULL;
+  ndt_status st;
+  CORE(st = ndt_set_writeable(ARR(self), w));
+  if (st) return raise_status(st);
+  Py_RETURN_NONE;
+}
+
 static PyObject *m_view(PyObject *self, PyObject *noargs) {
   (void)noargs;
   if (!check_arr(self)) return NULL;
@@ -1239,6 +1291,8 @@ static PyMethodDef array_methods[] = {
   {"_imag", m_imag, METH_NOARGS, "imaginary part (view, or zeros)"},
   {"_copy", m_copy, METH_NOARGS, "C-order copy"},
   {"_view", m_view, METH_NOARGS, "new handle on the same view"},
+  {"_ravel", m_ravel, METH_O, "NumPy's ravel (order 'C', 'F', 'A', 'K'): a view or a copy"},
+  {"_set_writeable", m_set_writeable, METH_O, "set or clear NumPy's WRITEABLE flag"},
   {"_astype", m_astype, METH_VARARGS, "cast copy (dtype code, casting)"},
   {"_assign", m_assign, METH_VARARGS, "self[...] = src (array or number), casting"},
   {"_same_store", m_same_store, METH_O, "views of the same store"},

@@ -115,6 +115,9 @@ typedef struct ndt_store {
   int64_t ntiles;
   ndt_tile *tiles;
   char *run;              /* all tiles in one buffer (ndt_alloc_data_run), or NULL */
+  int readonly;           /* the WRITEABLE flag of the handle that made the store (NumPy's
+                           * base array): views may be made writeable again only while it
+                           * is clear (see ndt_set_writeable) */
 } ndt_store;
 
 struct ndt_array {
@@ -124,6 +127,12 @@ struct ndt_array {
   int ndim;
   int weak;
   int internal;     /* held by the runtime (a fused group), not a handle */
+  int readonly;     /* NumPy's WRITEABLE flag cleared: ops refuse this view as an output.
+                     * Copied into every view made from it (views of read-only arrays are
+                     * read-only), checked where a public op takes an existing output
+                     * (ndt_assign/ndt_fill, ndt_apply with *out, ndt_put, ndt_matmul,
+                     * ndt_dot): one test per call, none per task or element. */
+  int owner;        /* the handle ndt_array_new made with its store (NumPy's OWNDATA) */
   int64_t offset;  /* elements */
   int64_t size;
   int64_t shape[NDT_MAXDIMS];

@@ -128,14 +128,19 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0, lik
 
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     if isinstance(a, Array) and dtype is None:
-        if copy:
+        # order 'C'/'F' copies an array not contiguous that way (as NumPy;
+        # the copy is in C order: ndtile stores hold C order only)
+        if copy or (order in ('C', 'F') and
+                    not a._flags & (1 if order == 'C' else 2)):
+            if copy is False:
+                raise ValueError("Unable to avoid copy while creating an array as requested.")
             return a._copy()
         return a
     return array(a, dtype, copy=copy)
 
 
 def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
-    return asarray(a, dtype, copy=copy)
+    return asarray(a, dtype, order, copy=copy)
 
 
 def ascontiguousarray(a, dtype=None, *, like=None):
@@ -148,7 +153,10 @@ def ascontiguousarray(a, dtype=None, *, like=None):
 
 
 def asfortranarray(a, dtype=None, *, like=None):
-    return asarray(a, dtype)
+    r = asarray(a, dtype, order='F')
+    if isinstance(r, Array) and r.ndim == 0:
+        r = r._reshape((1,))
+    return r
 
 
 def copy(a, order='K', subok=False):

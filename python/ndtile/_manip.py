@@ -58,9 +58,7 @@ def ravel(a, order='C'):
     xs, fb = _nd_or_fallback('ravel', _np.ravel, (a,), {'order': order}, a)
     if fb is not None:
         return fb
-    if order not in ('C', 'A', 'K'):
-        return F.call("ravel (order='F')", _np.ravel, (a,), {'order': order})
-    return xs[0]._reshape((-1,))
+    return xs[0]._ravel(C.ravel_order(order))   # a view only where NumPy's is one
 
 
 def transpose(a, axes=None):
@@ -161,7 +159,9 @@ def broadcast_to(array, shape, subok=False):
         return fb
     if isinstance(shape, (int, _np.integer)):
         shape = (shape,)
-    return xs[0]._broadcast_to(tuple(shape))
+    r = xs[0]._broadcast_to(tuple(shape))
+    r._set_writeable(False)      # NumPy's broadcast_to is a read-only view
+    return r
 
 
 def broadcast_shapes(*args):
@@ -555,7 +555,7 @@ def real(val):
 def imag(val):
     x = C.asarray(val)
     if isinstance(x, Array):
-        return x._imag()
+        return x.imag
     return _np.imag(val)
 
 
@@ -1317,8 +1317,10 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
                 {'offset': offset, 'axis1': axis1, 'axis2': axis2})
     if fb is not None:
         return fb
-    return _core.diagonal(x, operator.index(offset), operator.index(axis1),
-                          operator.index(axis2))
+    r = _core.diagonal(x, operator.index(offset), operator.index(axis1),
+                       operator.index(axis2))
+    r._set_writeable(False)      # NumPy's diagonal is a read-only view
+    return r
 
 
 def diag(v, k=0):
@@ -1334,7 +1336,7 @@ def diag(v, k=0):
             _core.diagonal(res, k, 0, 1)._assign(x, 4)
         return res
     if x.ndim == 2:
-        return _core.diagonal(x, k, 0, 1)
+        return diagonal(x, k, 0, 1)      # read-only, as NumPy's
     raise ValueError("Input must be 1- or 2-d.")
 
 
