@@ -10,10 +10,11 @@ fixed-seed run then proves the fix on its programs.
 """
 import re
 
+# fixed on main and removed from here (their corpus files are regression
+# tests now): broadcast_to writable, a[np.array(k)] returning a view, ravel
+# of a stepped view returning a view.
 OPEN = [
     # (name, regex over the mismatch message)
-    ('broadcast_to writable',
-     r"NumPy raises ValueError: (assignment destination|output array|sort array) is read-only"),
     ('mean/var/std dtype=',
      r"(\.|np\.)(mean|var|std)\(.*dtype="),
     ('reduction initial= dtype',
@@ -27,8 +28,6 @@ OPEN = [
      r"ndtile raises ValueError: Integers to negative integer powers"),
     ('0-d results are views (flip, [...] of 0-d)',
      r"np\.flip\(|a\d+ = a\d+\[None\]"),
-    ('ravel of a stepped view is a view',
-     r"\.ravel\(\)|np\.ravel\("),
     ('where with 2**63',
      r"ndtile raises OverflowError: Python int too large"),
     ('where= with more dimensions',
@@ -42,8 +41,6 @@ OPEN = [
     ('a[i, j] = array accepted',
      r"NumPy raises (ValueError: setting an array element with a sequence|"
      r"TypeError: only 0-dimensional arrays)"),
-    ('0-d integer array index returns a view',
-     r"np\.array\(-?\d+\)\]"),
     ('searchsorted unsigned negative',
      r"searchsorted"),
     ('float16 loops',
@@ -52,7 +49,7 @@ OPEN = [
      r"complex(64|128)\((-?nan|-?inf)"),
     ('matmul of a .real/.imag view',
      r"(?s)^value at `[^`]*(@|np\.matmul\(|np\.dot\()[^`]*`.*\.(real|imag)\b"),
-    ('complex var/std of constant values',
+    ('complex var/std of constant values not 0',
      r"(?s)complex.*\.(std|var)\(|\.(std|var)\(.*complex"),
     ('unique complex NaN',
      r"np\.unique"),

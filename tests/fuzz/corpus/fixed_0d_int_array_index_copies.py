@@ -1,6 +1,6 @@
 """Fuzz seed 17002664, setting small_tiles: value at `a0[...] = 1  # check`: a2: 3 of 3 elements differ, first at (0,): NumPy np.int32(-3), ndtile np.int32(1)"""
 SETTING = 'small_tiles'
-XFAIL = '0-d integer array index returns a view'
+XFAIL = None   # fixed on main (merged 11:15); a regression test now
 PROGRAM = """
 a0 = np.arange(9, dtype='int32').reshape((3, 3))
 a2 = a0[np.array(1)]

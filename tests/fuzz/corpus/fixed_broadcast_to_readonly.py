@@ -1,11 +1,10 @@
-"""Fuzz seed 7001158, setting default: value at `a4[...] = -1.5  # check`: a0: 2 of 5 elements differ, first at (0, 0): NumPy np.int16(-19605), ndtile np.int16(-1)"""
+"""Fuzz seed 7000754, setting default: exception at `a8 |= a8  # check`: NumPy raises ValueError: output array is read-only; ndtile does not"""
 SETTING = 'default'
-XFAIL = 'ravel of a stepped view is a view'
+XFAIL = None   # fixed on main (merged 11:15); a regression test now
 PROGRAM = """
-a0 = np.asarray(data(561061612, (2, 1), 'int16', 2))
-a2 = a0[2::-1]
-a4 = np.ravel(a2)
-a4[...] = -1.5  # check
+a0 = np.arange(1, dtype='uint32').reshape(())
+a8 = np.broadcast_to(a0, ())
+a8 |= a8  # check
 """
 
 if __name__ == '__main__':
