@@ -8,7 +8,7 @@ PIP      = $(PY) -m pip install --no-build-isolation --no-deps -q -Cbuild-dir=$(
 export OMPI_ALLOW_RUN_AS_ROOT = 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM = 1
 
-.PHONY: all setup build python test test-c test-asan test-tsan test-python test-mpi run bench bench-scaling clean
+.PHONY: all setup build python test test-c test-asan test-tsan test-python test-mpi run bench bench-scaling clean fuzz
 
 all: build python
 
@@ -51,6 +51,13 @@ test-mpi: build python
 	$(PY) tests/mpi/run.py --build $(BUILD)
 
 test: test-c test-asan test-tsan test-python test-mpi
+
+# Differential fuzzing against NumPy over the settings matrix, SECONDS per
+# setting (docs/fuzzing.md). test-python runs its corpus and fixed seeds
+# (tests/python/test_fuzz_corpus.py).
+SECONDS ?= 60
+fuzz: python
+	$(PY) tests/fuzz/run.py --seconds $(SECONDS) $(ARGS)
 
 run: python
 	$(PY) examples/xray/run.py $(ARGS)

@@ -1,0 +1,1125 @@
+"""Differential fuzzing of ndtile against NumPy: program generation, lockstep
+execution, comparison and minimisation.
+
+A program is a list of Python source lines over named arrays (a0, a1, ...):
+
+    a0 = np.asarray(data(17, (3, 4), 'int16', 0))
+    a1 = a0[::-2, 1:]
+    a1 += 3
+    a2 = a0.sum(axis=1, keepdims=True, dtype='int64')
+
+Each line runs twice, once with `np` bound to NumPy and once with `np` bound
+to ndtile, in two namespaces kept in lockstep. The generator reads the NumPy
+namespace (shapes, dtypes, even values) to choose the next line, so a
+program depends only on its seed and its settings (the settings only change
+how large the large arrays get), and every MPI rank generates the same one.
+
+After a line the new name (or the written array) may be compared; at the end
+of the program every name is compared. Writes through results (`a1 += 3`,
+`a1[...] = 0`) make aliasing visible: a write through a view must change the
+base array exactly as in NumPy, and a write through a copy must not.
+"""
+import math
+import os
+import random
+import re
+import sys
+import traceback
+import warnings
+
+import numpy
+
+DTYPES = ('bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32',
+          'uint64', 'float32', 'float64', 'complex64', 'complex128')
+INTS = DTYPES[1:9]
+FLOATS = ('float32', 'float64')
+COMPLEX = ('complex64', 'complex128')
+NUMERIC = DTYPES[1:]
+
+
+def data(seed, shape, dtype, kind=0):
+    """Deterministic test data. kind 0: small exact values (sums are exact in
+    any order); 1: wide values (full integer range, normal floats); 2: as 1
+    with NaN, infinities, -0.0 and extremes mixed in."""
+    r = numpy.random.default_rng(seed)
+    shape = tuple(shape)
+    n = math.prod(shape)
+    dt = numpy.dtype(dtype)
+    if dt.kind == 'b':
+        x = r.random(n) < 0.5
+    elif dt.kind in 'iu':
+        info = numpy.iinfo(dt)
+        if kind == 0:
+            x = r.integers(max(info.min, -9), min(info.max, 9), n, endpoint=True)
+        else:
+            x = r.integers(info.min, info.max, n, endpoint=True, dtype=dt)
+            if kind == 2 and n:
+                for v in (info.min, info.max, 0, 1, -1 if info.min < 0 else 2):
+                    x[r.integers(0, n)] = v
+    else:
+        def real():
+            if kind == 0:
+                return r.integers(-8, 9, n) / 4.0
+            v = r.standard_normal(n) * 10.0 ** r.integers(-3, 4)
+            if kind == 2 and n:
+                for s in (numpy.nan, numpy.inf, -numpy.inf, -0.0, 0.0):
+                    v[r.integers(0, n)] = s
+            return v
+        x = real() if dt.kind == 'f' else real() + 1j * real()
+    return numpy.asarray(x).astype(dt).reshape(shape)
+
+
+# ---------------------------------------------------------------- comparison
+
+# Deviations that are counted but do not fail a program (docs/fuzzing.md
+# lists each with its reason). KNOWN_SEEN counts them per process.
+KNOWN = {
+    # a ufunc or operator on 0-d arrays gives a 0-d ndtile array where NumPy
+    # gives a NumPy scalar (the values and dtype are still compared)
+    'scalar-0d': True,
+    # NumPy raises MemoryError for an array of hundreds of GiB; ndtile is
+    # not asked (it would allocate tiles lazily until memory runs out)
+    'numpy-memoryerror': True,
+}
+KNOWN_SEEN = {}
+
+
+def known(name):
+    if KNOWN.get(name):
+        KNOWN_SEEN[name] = KNOWN_SEEN.get(name, 0) + 1
+        return True
+    return False
+
+
+class Mismatch(Exception):
+    def __init__(self, kind, line, detail):
+        super().__init__(f"{kind} at `{line}`: {detail}")
+        self.kind, self.line, self.detail = kind, line, detail
+
+
+def builtin_base(exc_type):
+    """The first builtin class in an exception's MRO (UFuncTypeError ->
+    TypeError, AxisError -> ValueError)."""
+    for c in exc_type.__mro__:
+        if c.__module__ == 'builtins':
+            return c
+    return Exception
+
+
+TOL = {'float16': 2e-3, 'float32': 2e-5, 'complex64': 2e-5, 'float64': 1e-12, 'complex128': 1e-12}
+
+
+def _bad(a, b, dt, tol=0.0, ascale=0.0):
+    """Mask of the elements of a (ndtile, as NumPy) that do not match b
+    (NumPy): NaN and infinities where NumPy has them, finite values within
+    a tolerance scaled by the array's largest finite magnitude (summation
+    order may differ in the last bits)."""
+    if dt.kind == 'c':
+        return _bad(a.real, b.real, a.real.dtype, tol, ascale) | \
+            _bad(a.imag, b.imag, a.real.dtype, tol, ascale)
+    na, nb = numpy.isnan(a), numpy.isnan(b)
+    fb = numpy.isfinite(b)
+    bad = (na != nb) | (numpy.isfinite(a) != fb)
+    inf = ~fb & ~nb
+    bad |= inf & (a != b)
+    both = fb & numpy.isfinite(a)
+    if both.any():
+        av, bv = a.astype(numpy.float64), b.astype(numpy.float64)
+        rtol = max(TOL.get(dt.name, 2e-3), tol)
+        scale = max(float(numpy.abs(bv[both]).max()), ascale)
+        with numpy.errstate(all='ignore'):
+            far = numpy.abs(av - bv) > rtol * numpy.abs(bv) + rtol * scale + 1e-300
+        bad |= both & far
+    return bad
+
+
+def is_array(x, nd):
+    return isinstance(x, (numpy.ndarray, nd.ndarray))
+
+
+def compare(x_np, x_nd, nd, line, name, tol=0.0, ascale=0.0):
+    """Raise Mismatch unless the ndtile value matches the NumPy value. tol:
+    a relative tolerance inherited from inputs (a float32 transcendental's
+    last bit stays a float32 last bit after a cast to float64)."""
+    if isinstance(x_np, (list, tuple)):
+        if not isinstance(x_nd, (list, tuple)) or len(x_nd) != len(x_np):
+            raise Mismatch('type', line, f"{name}: NumPy {type(x_np).__name__} of "
+                           f"{len(x_np)}, ndtile {type(x_nd).__name__}")
+        for i, (p, q) in enumerate(zip(x_np, x_nd)):
+            compare(p, q, nd, line, f"{name}[{i}]", tol, ascale)
+        return
+    if isinstance(x_np, numpy.ndarray):
+        if not is_array(x_nd, nd):
+            raise Mismatch('type', line, f"{name}: NumPy gives an array, ndtile "
+                           f"{type(x_nd).__name__}")
+    elif isinstance(x_np, (numpy.generic, bool, int, float, complex)):
+        if isinstance(x_np, numpy.generic) and is_array(x_nd, nd) and \
+                x_nd.ndim == 0 and known('scalar-0d'):
+            pass
+        elif type(x_nd) is not type(x_np):
+            raise Mismatch('type', line, f"{name}: NumPy gives {type(x_np).__name__}, "
+                           f"ndtile {type(x_nd).__name__}")
+    else:
+        return
+    a = numpy.asarray(x_nd)
+    b = numpy.asarray(x_np)
+    if a.dtype != b.dtype:
+        raise Mismatch('dtype', line, f"{name}: NumPy {b.dtype}, ndtile {a.dtype}")
+    if a.shape != b.shape:
+        raise Mismatch('shape', line, f"{name}: NumPy {b.shape}, ndtile {a.shape}")
+    if b.dtype.kind in 'fc':
+        if a.tobytes() == b.tobytes():
+            return
+        ok = ~_bad(a, b, b.dtype, tol, ascale)
+        if ok.all():
+            return
+    elif numpy.array_equal(a, b):
+        return
+    else:
+        ok = a == b
+    bad = numpy.argwhere(~ok) if a.ndim else ([()] if not ok else [])
+    where = tuple(int(i) for i in bad[0]) if len(bad) else ()
+    raise Mismatch('value', line, f"{name}: {len(bad)} of {b.size} elements differ, "
+                   f"first at {where}: NumPy {b[where]!r}, ndtile {a[where]!r}")
+
+
+# ---------------------------------------------------------------- execution
+
+def run_line(line, ns_np, ns_nd, nd):
+    """Run one line in both namespaces. Returns NumPy's exception or None."""
+    err_np = err_nd = None
+    with numpy.errstate(all='ignore'), warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        try:
+            exec(line, ns_np)
+        except Exception as e:      # noqa: BLE001 - any exception is a result
+            err_np = e
+        if isinstance(err_np, MemoryError) and known('numpy-memoryerror'):
+            # NumPy refused a huge array (a broadcast of (n,) against (n, 1)
+            # of a large n); ndtile would start on it lazily and fill the
+            # machine before failing (FINDINGS), so it does not run
+            ns_nd.pop(ASSIGNS.findall(line)[0] if ASSIGNS.findall(line) else '', None)
+            return err_np
+        try:
+            exec(line, ns_nd)
+        except Exception as e:      # noqa: BLE001
+            err_nd = e
+    if err_np is not None:
+        if err_nd is None:
+            raise Mismatch('exception', line, f"NumPy raises {type(err_np).__name__}: "
+                           f"{err_np}; ndtile does not")
+        base = builtin_base(type(err_np))
+        if not isinstance(err_nd, base):
+            raise Mismatch('exception', line, f"NumPy raises {type(err_np).__name__}: "
+                           f"{err_np}; ndtile {type(err_nd).__name__}: {err_nd}")
+        return err_np
+    if err_nd is not None:
+        raise Mismatch('exception', line, f"ndtile raises {type(err_nd).__name__}: "
+                       f"{err_nd}; NumPy does not\n" +
+                       ''.join(traceback.format_exception(err_nd)[-4:]))
+    return None
+
+
+WRITES = re.compile(r"^(a\d+)\s*(\[|[-+*/%&|^<>]{1,3}=)|out=(a\d+)|^(a\d+)\.sort\(")
+
+
+def resync(line, ns_np, ns_nd, nd):
+    """After a line on which both raised: what a failed write left behind
+    is not specified (NumPy's power stops at the first negative exponent
+    after writing earlier elements), so copy ndtile's contents of the
+    written array into NumPy's (through the same view, so aliasing
+    still shows)."""
+    for m in WRITES.finditer(line):
+        k = m.group(1) or m.group(3) or m.group(4)
+        a, b = ns_np.get(k), ns_nd.get(k)
+        if isinstance(a, numpy.ndarray) and a.flags.writeable and b is not None:
+            try:
+                v = numpy.asarray(b)
+                if v.shape == a.shape and v.dtype == a.dtype:
+                    a[...] = v
+            except Exception:       # noqa: BLE001
+                pass
+
+
+ASSIGNS = re.compile(r"(?:^|; )(a\d+) = ")
+
+
+def after_line(line, ns_np, ns_nd, nd, err):
+    """What every line is followed by, in generation and in replay alike:
+    - a failed write resyncs (resync);
+    - a NumPy result that is not C-ordered and shares memory with no other
+      name becomes a C-ordered copy: ndtile arrays are always C-ordered
+      (tiles), NumPy keeps the order of its inputs (K order), and that would
+      make a later reshape, ravel or ascontiguousarray a copy in NumPy and a
+      view in ndtile (docs/fuzzing.md, deviations);
+    - float16 values are dropped: float16 is not an ndtile dtype (NumPy
+      gives it for bool, int8 and uint8 inputs to float ufuncs), ndtile
+      hands such values to NumPy;
+    - tolerances pass on (track_tol)."""
+    if err is not None:
+        resync(line, ns_np, ns_nd, nd)
+    for k in ASSIGNS.findall(line):
+        v = ns_np.get(k)
+        if isinstance(v, (numpy.ndarray, numpy.generic)) and v.dtype == numpy.float16:
+            ns_np.pop(k, None)
+            ns_nd.pop(k, None)
+            continue
+        if isinstance(v, numpy.ndarray) and v.size > 1 and not v.flags.c_contiguous and \
+                not any(j != k and isinstance(w, numpy.ndarray) and
+                        numpy.may_share_memory(v, w) for j, w in ns_np.items()):
+            ns_np[k] = numpy.ascontiguousarray(v)
+    track_tol(line, ns_np)
+
+
+def names_of(ns):
+    return sorted((k for k in ns if k[:1] == 'a' and k[1:].isdigit()), key=lambda k: int(k[1:]))
+
+
+NAME = re.compile(r'\ba\d+\b')
+
+
+def track_tol(line, ns_np):
+    """After `line`: the names it assigns or writes inherit the largest
+    tolerance of the names it reads and of float32/complex64 values."""
+    tols = ns_np.setdefault('_tol', {})
+    used = NAME.findall(line)
+    t = max([tols.get(k, 0.0) for k in used] + [0.0])
+    for k in used:
+        v = ns_np.get(k)
+        if isinstance(v, (numpy.ndarray, numpy.generic)) and v.dtype.kind in 'fc':
+            t = max(t, TOL[v.dtype.name] if v.dtype.name in TOL else 1e-3)
+    if 'out=' in line:
+        # NumPy may run a float32 loop and cast into a float64 out
+        t = max(t, TOL['float32'])
+    if 'cum' in line:
+        # NumPy's scans add sequentially, ndtile's by blocks plus offsets:
+        # rounding grows with the length (n eps in the worst case)
+        for k in ASSIGNS.findall(line):
+            v = ns_np.get(k)
+            if isinstance(v, numpy.ndarray) and v.dtype.kind in 'fc':
+                t = max(t, numpy.finfo(v.dtype).eps * max(v.shape + (1,)) * 4)
+    for k in used:
+        tols[k] = max(tols.get(k, 0.0), t)
+    if t and REDUCING.search(line):
+        # a reduction of values with rounding noise: the noise is relative
+        # to the inputs, not to the result (the std of equal values that
+        # differ in the last bit is not 0)
+        scales = ns_np.setdefault('_abs', {})
+        mags = [0.0]
+        for k in used:
+            v = ns_np.get(k)
+            if isinstance(v, numpy.ndarray) and v.dtype.kind in 'fc' and v.size:
+                with numpy.errstate(all='ignore'):
+                    f = numpy.abs(v[numpy.isfinite(v)]) if v.size < 5_000_000 else numpy.abs(v)
+                mags.append(float(f.max()) if f.size else 0.0)
+        for k in ASSIGNS.findall(line):
+            scales[k] = max(scales.get(k, 0.0), max(mags))
+
+
+REDUCING = re.compile(r"\b(sum|prod|mean|std|var|cumsum|cumprod|diff|matmul|dot)\(|@")
+
+
+def compare_all(ns_np, ns_nd, nd, line):
+    tols = ns_np.get('_tol', {})
+    scales = ns_np.get('_abs', {})
+    for k in names_of(ns_np):
+        if k not in ns_nd:
+            raise Mismatch('type', line, f"{k} missing in ndtile")
+        compare(ns_np[k], ns_nd[k], nd, line, k, tols.get(k, 0.0), scales.get(k, 0.0))
+
+
+def namespaces(nd):
+    return {'np': numpy, 'data': data}, {'np': nd, 'data': data}
+
+
+def replay(lines, nd, every=True):
+    """Run a program's lines; compare every name after each line (every) or
+    the lines' own choice (a trailing `# check` comment) and all at the end.
+    Raises Mismatch at the first difference."""
+    ns_np, ns_nd = namespaces(nd)
+    for line in lines:
+        after_line(line, ns_np, ns_nd, nd, run_line(line, ns_np, ns_nd, nd))
+        if every or line.endswith('# check'):
+            compare_all(ns_np, ns_nd, nd, line)
+    compare_all(ns_np, ns_nd, nd, '<end of program>')
+
+
+# ---------------------------------------------------------------- generation
+
+SETTINGS = {
+    # name: (environment, ranks, largest "large" array in elements)
+    'default': ({}, 1, 3_000_000),
+    'small_tiles': ({'NDTILE_TILE_BYTES': '4096'}, 1, 200_000),
+    'inline0': ({'NDTILE_INLINE_ELEMS': '0'}, 1, 1_000_000),
+    'workers1': ({'NDTILE_WORKERS': '1'}, 1, 3_000_000),
+    'workers2': ({'NDTILE_WORKERS': '2'}, 1, 3_000_000),
+    'short_lookahead': ({'NDTILE_MAX_PENDING': '2', 'NDTILE_MAX_PENDING_BYTES': '65536'},
+                        1, 1_000_000),
+    'ranks2': ({'NDTILE_WORKERS': '1'}, 2, 1_000_000),
+    'ranks3': ({'NDTILE_WORKERS': '1'}, 3, 1_000_000),
+}
+
+UNARY = ('negative', 'positive', 'absolute', 'sign', 'sqrt', 'exp', 'log', 'log2', 'log10',
+         'log1p', 'expm1', 'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan', 'sinh', 'cosh',
+         'tanh', 'arcsinh', 'arctanh', 'floor', 'ceil', 'trunc', 'rint', 'square',
+         'reciprocal', 'logical_not', 'invert', 'isnan', 'isinf', 'isfinite', 'signbit',
+         'conjugate', 'cbrt', 'exp2', 'deg2rad', 'fabs', 'spacing')
+BINARY = ('add', 'subtract', 'multiply', 'divide', 'true_divide', 'floor_divide', 'remainder',
+          'fmod', 'power', 'maximum', 'minimum', 'fmax', 'fmin', 'greater', 'less', 'equal',
+          'not_equal', 'greater_equal', 'less_equal', 'logical_and', 'logical_or',
+          'logical_xor', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'left_shift',
+          'right_shift', 'arctan2', 'hypot', 'copysign', 'heaviside', 'logaddexp',
+          'nextafter', 'gcd', 'lcm')
+OPS = ('+', '-', '*', '/', '//', '%', '**', '&', '|', '^', '<<', '>>', '<', '<=', '==', '!=',
+       '>', '>=')
+REDUCE = ('sum', 'prod', 'max', 'min', 'mean', 'any', 'all', 'argmax', 'argmin', 'std', 'var')
+
+
+def fits(shape, into):
+    """shape broadcasts to `into`."""
+    try:
+        return numpy.broadcast_shapes(shape, into) == tuple(into)
+    except ValueError:
+        return False
+
+
+class Gen:
+    """Draws the next line of a program from the NumPy namespace's state."""
+
+    def __init__(self, seed, big_max=3_000_000, avoid=False):
+        """avoid: steer clear of the constructs of known_open.py's bugs, so
+        that programs run on past them (a campaign mode)."""
+        self.avoid = avoid
+        self.r = random.Random(seed)
+        self.seed = seed
+        self.big_max = big_max
+        self.n = 0
+        self.big = 0
+
+    # -- helpers
+    def new(self):
+        name = f"a{self.n}"
+        self.n += 1
+        return name
+
+    def pick(self, ns, pred=None):
+        """An existing name, recent ones more likely."""
+        names = [k for k in names_of(ns) if isinstance(ns[k], numpy.ndarray) and
+                 (pred is None or pred(ns[k]))]
+        if not names:
+            return None
+        i = len(names) - 1 - min(int(self.r.expovariate(0.5)), len(names) - 1)
+        return names[i]
+
+    def pick_w(self, ns):
+        """A name to write through (read-only ones too, unless avoiding
+        open bugs: broadcast_to results are writable in ndtile)."""
+        if self.avoid:
+            return self.pick(ns, lambda v: v.flags.writeable)
+        return self.pick(ns)
+
+    def shape(self):
+        r = self.r
+        if r.random() < 0.04 and self.big < 2:
+            self.big += 1
+            n = int(math.exp(r.uniform(math.log(40_000), math.log(self.big_max))))
+            nd = r.choice((1, 1, 2, 2, 3))
+            if nd == 1:
+                return (n,)
+            if nd == 2:
+                a = r.choice((1, 3, 7, 64, 100, 1000, 1025))
+                return (a, max(1, n // a)) if r.random() < 0.5 else (max(1, n // a), a)
+            a, b = r.choice((2, 3, 5)), r.choice((7, 16, 33))
+            return (a, b, max(1, n // (a * b)))
+        nd = r.choice((0, 1, 1, 2, 2, 2, 3, 3, 4, 5))
+        return tuple(r.choice((0, 1, 1, 2, 3, 4, 5, 6, 7)) if r.random() < 0.08 else
+                     r.choice((1, 2, 3, 4, 5, 6, 7)) for _ in range(nd))
+
+    def dtype(self, among=DTYPES):
+        return self.r.choice(among)
+
+    def scalar(self, dt=None):
+        """Source text for a scalar of any kind."""
+        r = self.r
+        k = r.random()
+        if k < 0.25:
+            return repr(r.choice((0, 1, 2, 3, -1, -3, 7, 100, 300, -129, 2 ** 31, 2 ** 40,
+                                  2 ** 63, -2 ** 63)) if r.random() < 0.3 else r.randint(-5, 9))
+        if k < 0.45:
+            return repr(r.choice((0.5, -1.5, 2.0, 0.0, -0.0, 1e10, 3.25, -7.75)))
+        if k < 0.55:
+            return repr(r.choice((True, False)))
+        if k < 0.62:
+            return repr(r.choice((1 + 2j, -0.5j, 2 + 0j)))
+        if k < 0.7:
+            return r.choice(("np.nan", "np.inf", "-np.inf"))
+        t = dt or r.choice(DTYPES)
+        v = {'b': 'True', 'i': '-3', 'u': '5', 'f': '1.5', 'c': '(2-1j)'}[numpy.dtype(t).kind]
+        return f"np.{t}({v})"
+
+    def axis(self, ndim, allow_none=True, allow_tuple=True):
+        r = self.r
+        if ndim == 0 or (allow_none and r.random() < 0.25):
+            return None if allow_none else 0
+        if allow_tuple and ndim > 1 and r.random() < 0.25:
+            k = r.randint(1, ndim)
+            return tuple(sorted(r.sample(range(ndim), k)))
+        ax = r.randrange(ndim)
+        if r.random() < 0.3:
+            ax -= ndim
+        if r.random() < 0.03:
+            ax = ndim + 1            # AxisError
+        return ax
+
+    def bshape(self, shape):
+        """A shape that broadcasts against `shape` (rarely one that does not)."""
+        r = self.r
+        s = list(shape)
+        if s and r.random() < 0.5:
+            s = s[r.randint(0, len(s)):]
+        s = [1 if r.random() < 0.3 else d for d in s]
+        if r.random() < 0.1 and not self.avoid:
+            s = [1] * r.randint(0, 2) + s
+        if s and r.random() < 0.03:
+            s[r.randrange(len(s))] += 1    # does not broadcast
+        return tuple(s)
+
+    def slice_text(self, d):
+        r = self.r
+        k = r.random()
+        if k < 0.2:
+            return ':'
+        if k < 0.4:
+            return '::-1'
+        step = r.choice((1, 1, 2, 3, -1, -2, -3))
+        lo = r.choice(('', str(r.randint(-d - 1, d + 1))))
+        hi = r.choice(('', str(r.randint(-d - 1, d + 1))))
+        return f"{lo}:{hi}" + (f":{step}" if step != 1 else '')
+
+    def basic_index(self, shape):
+        r = self.r
+        parts, dims = [], list(shape)
+        i = 0
+        used_ellipsis = False
+        while i < len(dims):
+            k = r.random()
+            if k < 0.05 and not used_ellipsis:
+                parts.append('...')
+                used_ellipsis = True
+                i = len(dims) - r.randint(0, len(dims) - i)
+                continue
+            if k < 0.1:
+                parts.append('None')
+                continue
+            if k < 0.35 and dims[i]:
+                v = r.randint(-dims[i], dims[i] - 1)
+                if r.random() < 0.02:
+                    v = dims[i]      # IndexError
+                parts.append(str(v))
+            elif r.random() < 0.15:
+                break                # trailing axes implied
+            else:
+                parts.append(self.slice_text(dims[i]))
+            i += 1
+        if not parts:
+            return '...'
+        return ', '.join(parts)
+
+    def adv_index(self, name, x):
+        r = self.r
+        shape = x.shape
+        if x.ndim == 0:
+            return self.r.choice(('...', '()', 'None', 'np.array(True)'))
+        k = r.random()
+        if k < 0.25:
+            # boolean mask from the data itself
+            return f"{name} {r.choice(('>', '<', '!=', '=='))} {r.choice(('0', '1', '2'))}" \
+                if x.dtype.kind not in 'bc' else (f"{name}" if x.dtype.kind == 'b' else
+                                                  f"{name}.real > 0")
+        if k < 0.35:
+            m = data(r.randrange(1 << 30), shape[:r.randint(1, x.ndim)], 'bool').tolist()
+            return f"np.array({m})" if len(repr(m)) < 400 else '...'
+        # integer arrays on one or two axes, with slices around
+        parts = []
+        nadv = 0
+        for d in shape:
+            if nadv < 2 and r.random() < 0.5:
+                n = r.randint(0, 4)
+                idx = [r.randint(-d, d - 1) for _ in range(n)] if d else []
+                if r.random() < 0.02:
+                    idx.append(d)     # IndexError
+                parts.append(f"np.array({idx}, dtype='int64')" if r.random() < 0.3 or not idx
+                             else repr(idx))
+                nadv += 1
+            elif r.random() < 0.3:
+                parts.append(str(r.randint(-d, d - 1)) if d else ':')
+            else:
+                parts.append(self.slice_text(d))
+            if r.random() < 0.3:
+                break
+        if nadv == 0:
+            parts[0] = f"[{r.randint(-shape[0], shape[0] - 1) if shape[0] else 0}]"
+        return ', '.join(parts)
+
+    def safe_cast_ok(self, src, dt):
+        """False where a cast of src's values to dt is undefined in C (NaN,
+        infinities or out-of-range floats to integers)."""
+        d = numpy.dtype(dt)
+        if d.kind not in 'iub' or src.dtype.kind not in 'fc' or d.kind == 'b':
+            return True
+        v = src.real if src.dtype.kind == 'c' else src
+        if not numpy.all(numpy.isfinite(v)):
+            return False
+        info = numpy.iinfo(d)
+        return bool(v.size == 0 or (v.min() > info.min - 1 and v.max() < info.max + 1))
+
+    # -- steps
+    def step(self, ns):
+        r = self.r
+        x = self.pick(ns)
+        if x is None or r.random() < 0.12:
+            return self.create(ns)
+        choices = (
+            (self.view, 14), (self.basic_read, 8), (self.adv_read, 7), (self.write, 12),
+            (self.inplace, 8), (self.ufunc, 14), (self.reduce, 9), (self.scan, 3),
+            (self.sort, 4), (self.join, 4), (self.matmul, 3), (self.astype, 5),
+            (self.create, 4), (self.misc, 5))
+        f = r.choices([c[0] for c in choices], [c[1] for c in choices])[0]
+        return f(ns)
+
+    def create(self, ns):
+        r = self.r
+        a = self.new()
+        shape = self.shape()
+        dt = self.dtype()
+        k = r.random()
+        n = math.prod(shape)
+        if k < 0.55:
+            kind = r.choice((0, 0, 1, 2))
+            return f"{a} = np.asarray(data({r.randrange(1 << 30)}, {shape}, '{dt}', {kind}))"
+        if k < 0.65:
+            return f"{a} = np.arange({n}, dtype='{dt if dt != 'bool' else 'int32'}')" \
+                   f".reshape({shape})"
+        if k < 0.72:
+            return f"{a} = np.{r.choice(('zeros', 'ones'))}({shape}, dtype='{dt}')"
+        if k < 0.78:
+            return f"{a} = np.full({shape}, {self.scalar(dt)}, dtype='{dt}')"
+        if k < 0.82:
+            return f"{a} = np.linspace({r.randint(-5, 5)}, {r.randint(-5, 20)}, {n})" \
+                   f".reshape({shape})"
+        if k < 0.86:
+            return f"{a} = np.eye({r.randint(0, 9)}, {r.randint(0, 9)}, {r.randint(-3, 3)}, " \
+                   f"dtype='{dt}')"
+        x = self.pick(ns)
+        if x is None:
+            return f"{a} = np.zeros({shape}, dtype='{dt}')"
+        f = r.choice(('np.zeros_like({x})', 'np.ones_like({x})', 'np.array({x})',
+                      'np.asarray({x})', 'np.ascontiguousarray({x})', '{x}.copy()',
+                      'np.copy({x})', "np.full_like({x}, 3)", "np.array({x}, copy=False)",
+                      "np.asarray({x}, dtype='{dt}')", "np.array({x}, dtype='{dt}')"))
+        if 'dtype' in f and not self.safe_cast_ok(ns[x], dt):
+            f = 'np.copy({x})'
+        return f"{a} = " + f.format(x=x, dt=dt)
+
+    def view(self, ns):
+        r = self.r
+        x = self.pick(ns)
+        v = ns[x]
+        a = self.new()
+        nd = v.ndim
+        k = r.random()
+        if k < 0.25:
+            return f"{a} = {x}[{self.basic_index(v.shape)}]"
+        if k < 0.35:
+            return f"{a} = {x}.T"
+        if k < 0.42:
+            p = list(range(nd))
+            r.shuffle(p)
+            return f"{a} = {x}.transpose({tuple(p)})" if nd else f"{a} = {x}.transpose()"
+        if k < 0.47 and nd >= 2:
+            return f"{a} = np.swapaxes({x}, {r.randrange(nd)}, {r.randrange(-nd, nd)})"
+        if k < 0.5 and nd >= 1:
+            return f"{a} = np.moveaxis({x}, {r.randrange(nd)}, {r.randrange(-nd, nd)})"
+        if k < 0.65:
+            return f"{a} = {x}.reshape({self.reshape_to(v.shape)})"
+        if k < 0.72:
+            if self.avoid and not v.flags.c_contiguous:
+                return f"{a} = {x}.flatten()"
+            return f"{a} = {x}.ravel()" if r.random() < 0.5 else f"{a} = np.ravel({x})"
+        if k < 0.8:
+            return f"{a} = np.broadcast_to({x}, {tuple(r.choice((1, 2, 3)) for _ in range(r.randint(0, 2))) + self.bcast_up(v.shape)})"
+        if k < 0.85:
+            return f"{a} = np.expand_dims({x}, {r.randint(-nd - 1, nd)})"
+        if k < 0.9:
+            return f"{a} = np.squeeze({x})"
+        if k < 0.95 and v.dtype.kind == 'c':
+            return f"{a} = {x}.{r.choice(('real', 'imag'))}"
+        if k < 0.98:
+            return f"{a} = {x}.flatten()"
+        return f"{a} = {x}[...]"
+
+    def bcast_up(self, shape):
+        return tuple(self.r.choice((2, 3)) if d == 1 and self.r.random() < 0.6 else d
+                     for d in shape)
+
+    def reshape_to(self, shape):
+        r = self.r
+        n = math.prod(shape)
+        if r.random() < 0.05:
+            return f"({n + 1},)"          # ValueError
+        if r.random() < 0.3:
+            return '-1'
+        # split n into factors
+        fs, m = [], n
+        for p in (2, 3, 5, 7):
+            while m % p == 0 and m > 1:
+                fs.append(p)
+                m //= p
+        if m > 1:
+            fs.append(m)
+        r.shuffle(fs)
+        out = []
+        while fs:
+            c = r.randint(1, len(fs))
+            out.append(math.prod(fs[:c]))
+            fs = fs[c:]
+        if n == 0:
+            out = [0, r.randint(1, 3)]
+            r.shuffle(out)
+        if out and r.random() < 0.3:
+            out[r.randrange(len(out))] = -1
+        return repr(tuple(out))
+
+    def basic_read(self, ns):
+        x = self.pick(ns)
+        return f"{self.new()} = {x}[{self.basic_index(ns[x].shape)}]"
+
+    def adv_read(self, ns):
+        x = self.pick(ns)
+        a = self.new()
+        if self.r.random() < 0.1 and not self.avoid:
+            return f"{a} = {x}[np.array({self.r.randint(-1, 2)})]" if ns[x].ndim else \
+                f"{a} = {x}[()]"
+        return f"{a} = {x}[{self.adv_index(x, ns[x])}]"
+
+    def value_for(self, ns, target, shape):
+        """Source for a value to write into `target` of `shape`."""
+        r = self.r
+        tv = ns[target]
+        if r.random() < 0.5 or (self.avoid and shape == ()):
+            s = self.scalar()
+            return s
+        src = self.pick(ns, lambda v: fits(v.shape, shape) or
+                        (r.random() < 0.05 and not self.avoid))
+        if src is not None and r.random() < 0.5 and self.safe_cast_ok(ns[src], tv.dtype):
+            return src
+        dt = self.dtype()
+        if not self.safe_cast_ok(numpy.zeros(1, dt), tv.dtype):
+            dt = tv.dtype.name
+        return f"np.asarray(data({r.randrange(1 << 30)}, {self.bshape(shape)}, '{dt}', 0))"
+
+    def write(self, ns):
+        """Writes through a name: slice or index assignment, whole-array fill."""
+        r = self.r
+        x = self.pick_w(ns)
+        if x is None:
+            return self.create(ns)
+        v = ns[x]
+        k = r.random()
+        if k < 0.45:
+            idx = self.basic_index(v.shape)
+            try:
+                shape = v[eval(f"numpy.s_[{idx}]")].shape
+            except Exception:           # noqa: BLE001
+                shape = v.shape
+        elif k < 0.75:
+            idx = self.adv_index(x, v)
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter('ignore')
+                    shape = eval(f"v[{idx}]", {'np': numpy, x: v, 'v': v}).shape
+            except Exception:           # noqa: BLE001
+                shape = v.shape
+        else:
+            idx = '...'
+            shape = v.shape
+        val = self.value_for(ns, x, shape)
+        if val.startswith('np.nan') or 'inf' in val or val[:1] in '-0123456789' and '.' in val:
+            if not self.safe_cast_ok(numpy.asarray(eval(val, {'np': numpy})), v.dtype):
+                val = '1'
+        elif val.startswith('(') or 'j' in val and 'np.' not in val:
+            pass                                 # complex into real: ComplexWarning
+        return f"{x}[{idx}] = {val}  # check"
+
+    def inplace(self, ns):
+        r = self.r
+        x = self.pick_w(ns)
+        if x is None:
+            return self.create(ns)
+        v = ns[x]
+        op = r.choice(('+=', '-=', '*=', '/=', '//=', '%=', '**=', '&=', '|=', '^=', '<<=',
+                       '>>='))
+        if r.random() < 0.5:
+            y = self.scalar()
+        else:
+            y = self.pick(ns, lambda w: fits(w.shape, v.shape) or
+                          (r.random() < 0.05 and not self.avoid)) or self.scalar()
+            if y in ns and r.random() < 0.3:
+                y = f"{y}[::-1]" if ns[y].ndim else y
+        if op in ('//=', '%=') and v.dtype.kind in 'iu':
+            pass        # integer division by zero is 0 in NumPy: tested
+        if op == '**=' and v.dtype.kind in 'iu' and y not in ns and y.startswith('-'):
+            pass        # ValueError: Integers to negative integer powers
+        return f"{x} {op} {y}  # check"
+
+    def operand(self, ns, like):
+        """A second operand for `like`: a broadcastable array or a scalar."""
+        r = self.r
+        v = ns[like]
+        if r.random() < 0.35:
+            return self.scalar()
+        if r.random() < 0.4:
+            y = self.pick(ns, lambda w: w.shape == v.shape or w.ndim == 0)
+            if y is not None:
+                return y
+        dt = self.dtype()
+        return f"np.asarray(data({r.randrange(1 << 30)}, {self.bshape(v.shape)}, '{dt}', " \
+               f"{r.choice((0, 0, 1, 2))}))"
+
+    def ufunc(self, ns):
+        r = self.r
+        x = self.pick(ns)
+        a = self.new()
+        k = r.random()
+        if k < 0.3:
+            return f"{a} = np.{r.choice(UNARY)}({x})"
+        if k < 0.55:
+            return f"{a} = np.{r.choice(BINARY)}({x}, {self.operand(ns, x)})"
+        if k < 0.75:
+            op = r.choice(OPS)
+            y = self.operand(ns, x)
+            if r.random() < 0.5:
+                return f"{a} = {y} {op} {x}"
+            return f"{a} = {x} {op} {y}"
+        if k < 0.87:
+            # a chain for fusion
+            y, z = self.operand(ns, x), self.operand(ns, x)
+            o1, o2, o3 = (r.choice(('+', '-', '*')) for _ in range(3))
+            return f"{a} = ({x} {o1} {y}) {o2} {z} {o3} {x}"
+        # out=
+        v = ns[x]
+        out = self.pick(ns, lambda w: w.shape == v.shape and (w.flags.writeable or
+                                                             not self.avoid))
+        f = r.choice(BINARY[:14])
+        if r.random() < 0.5:
+            return f"np.{f}({x}, {self.operand(ns, x)}, out={out})  # check"
+        f = r.choice(UNARY[:20])
+        if v.dtype.name in ('bool', 'int8', 'uint8') and f not in UNARY[:4]:
+            # NumPy runs a float16 loop there and casts to out (no float16 in ndtile)
+            return f"{a} = np.{f}({x})"
+        if out is not None and not v.flags.c_contiguous and \
+                numpy.may_share_memory(v, ns[out]):
+            # NumPy 2.4's unary loops get such an in-place call wrong
+            # (docs/fuzzing.md, deviations)
+            return f"{a} = np.{f}({x})"
+        return f"{a} = np.{f}({x}, out={out})  # check"
+
+    def reduce(self, ns):
+        r = self.r
+        x = self.pick(ns)
+        v = ns[x]
+        a = self.new()
+        f = r.choice(REDUCE)
+        kw = []
+        ax = self.axis(v.ndim, allow_tuple=f not in ('argmax', 'argmin'))
+        if ax is not None or r.random() < 0.3:
+            kw.append(f"axis={ax}")
+        if f not in ('argmax', 'argmin') and r.random() < 0.3:
+            kw.append("keepdims=True")
+        elif f in ('argmax', 'argmin') and r.random() < 0.2:
+            kw.append("keepdims=True")
+        if f in ('sum', 'prod', 'mean', 'std', 'var') and r.random() < 0.25:
+            dts = ('int64', 'uint8', 'float32', 'float64', 'complex128', 'int32')
+            if self.avoid and f in ('mean', 'std', 'var'):
+                dts = ('float32', 'float64')
+            kw.append(f"dtype='{r.choice(dts)}'")
+        if f in ('sum', 'prod', 'max', 'min') and r.random() < 0.25:
+            inits = ('0', '1', '5', '-3', '2.5')
+            if self.avoid:
+                inits = {'b': (), 'u': ('0', '1', '5'), 'i': ('0', '1', '5', '-3')}.get(
+                    v.dtype.kind, inits)
+            if inits and not any(k.startswith('dtype') for k in kw):
+                kw.append(f"initial={r.choice(inits)}")
+        if f in ('sum', 'prod', 'max', 'min', 'mean', 'any', 'all') and r.random() < 0.2:
+            w = f"np.asarray(data({r.randrange(1 << 30)}, {self.bshape(v.shape)}, 'bool'))"
+            kw.append(f"where={w}")
+        if f in ('std', 'var') and r.random() < 0.3:
+            kw.append(f"ddof={r.randint(0, 2)}")
+        if r.random() < 0.5:
+            return f"{a} = {x}.{f}({', '.join(kw)})"
+        return f"{a} = np.{f}({', '.join([x] + kw)})"
+
+    def scan(self, ns):
+        r = self.r
+        x = self.pick(ns)
+        v = ns[x]
+        a = self.new()
+        f = r.choice(('cumsum', 'cumprod', 'cumsum', 'diff'))
+        kw = []
+        if f == 'diff':
+            if v.ndim == 0:
+                return f"{a} = np.diff({x})"
+            return f"{a} = np.diff({x}, n={r.randint(0, 2)}, axis={r.randrange(-v.ndim, v.ndim)})"
+        ax = self.axis(v.ndim, allow_tuple=False)
+        if ax is not None:
+            kw.append(f"axis={ax}")
+        if r.random() < 0.3:
+            kw.append(f"dtype='{r.choice(('int64', 'float32', 'float64', 'int16'))}'")
+        return f"{a} = np.{f}({', '.join([x] + kw)})" if r.random() < 0.5 else \
+            f"{a} = {x}.{f}({', '.join(kw)})"
+
+    def sort(self, ns):
+        r = self.r
+        x = self.pick(ns)
+        v = ns[x]
+        a = self.new()
+        k = r.random()
+        ax = -1 if v.ndim and r.random() < 0.5 else (r.randrange(-v.ndim, v.ndim) if v.ndim
+                                                      else None)
+        if k < 0.25:
+            return f"{a} = np.sort({x}, axis={ax})"
+        if k < 0.4:
+            return f"{a} = np.argsort({x}, axis={ax}, kind='stable')"
+        if k < 0.5 and v.ndim and (v.flags.writeable or not self.avoid):
+            return f"{x}.sort(axis={ax})  # check"
+        if k < 0.65 and v.ndim and v.shape[ax]:
+            kth = r.randrange(-v.shape[ax], v.shape[ax])
+            return f"{a} = np.take(np.partition({x}, {kth}, axis={ax}), {kth}, axis={ax})"
+        if k < 0.72 and v.ndim and v.shape[ax]:
+            kth = r.randrange(v.shape[ax])
+            return f"{a} = np.take(np.take_along_axis({x}, np.argpartition({x}, {kth}, " \
+                   f"axis={ax}), axis={ax}), {kth}, axis={ax})"
+        if k < 0.9 and v.dtype.kind != 'c':
+            s = self.new()
+            side = r.choice(("'left'", "'right'"))
+            return f"{s} = np.sort({x}.ravel()); {a} = np.searchsorted({s}, " \
+                   f"{self.operand(ns, x) if r.random() < 0.5 else self.scalar()}, side={side})"
+        return f"{a} = np.unique({x})"
+
+    def join(self, ns):
+        r = self.r
+        x = self.pick(ns)
+        v = ns[x]
+        a = self.new()
+        k = r.random()
+        others = [y for y in names_of(ns) if isinstance(ns[y], numpy.ndarray) and
+                  ns[y].ndim == v.ndim and y != x]
+        if k < 0.4 and v.ndim:
+            ax = r.randrange(-v.ndim, v.ndim)
+            same = [y for y in others if all(p == q for i, (p, q) in
+                                             enumerate(zip(ns[y].shape, v.shape))
+                                             if i != ax % v.ndim)]
+            pool = same if same and r.random() < 0.9 else others
+            ys = [x] + r.sample(pool, min(len(pool), r.randint(0, 2)))
+            if r.random() < 0.3:
+                ys.append(f"{x}[::-1]")
+            return f"{a} = np.concatenate([{', '.join(ys)}], axis={ax})"
+        if k < 0.55:
+            same = [y for y in others if ns[y].shape == v.shape]
+            ys = [x] + same[:r.randint(0, 2)]
+            return f"{a} = np.{r.choice(('stack', 'vstack', 'hstack'))}([{', '.join(ys)}]" + \
+                (f", axis={r.randint(-v.ndim - 1, v.ndim)})" if r.random() < 0.3 else ")")
+        if k < 0.75 and v.ndim:
+            ax = r.randrange(v.ndim)
+            n = r.randint(1, 4)
+            f = 'array_split' if v.shape[ax] % n and r.random() < 0.7 else 'split'
+            return f"{a} = np.{f}({x}, {n}, axis={ax})[{r.randrange(n)}]"
+        if k < 0.9:
+            c = self.pick(ns, lambda w: w.dtype.kind == 'b') or f"{x} > 0"
+            return f"{a} = np.where({c}, {x}, {self.operand(ns, x)})"
+        if r.random() < 0.5 and (v.ndim or not self.avoid):
+            return f"{a} = np.flip({x})"
+        return f"{a} = np.roll({x}, {r.randint(-3, 3)})"
+
+    def matmul(self, ns):
+        r = self.r
+        x = self.pick(ns, lambda w: w.dtype.kind != 'b' or r.random() < 0.2)
+        if x is None:
+            return self.create(ns)
+        v = ns[x]
+        a = self.new()
+        if v.ndim == 0:
+            return f"{a} = {x} @ {x}"     # ValueError
+        kdim = v.shape[-1]
+        m = r.choice((1, 2, 3, 5, 64, 300)) if r.random() < 0.9 else 0
+        if v.size > 300_000:
+            m = r.choice((1, 2, 3))
+        # the second operand and the result stay below a few million elements
+        m = min(m, max(1, 1_000_000 // max(kdim, 1)),
+                max(1, 2_000_000 // max(1, v.size // max(kdim, 1))))
+        shape = (kdim,) if r.random() < 0.2 else (kdim, m)
+        if v.ndim >= 3 and r.random() < 0.5:
+            shape = v.shape[:-2] + (kdim, m)
+        dt = v.dtype.name if r.random() < 0.6 else self.dtype(NUMERIC)
+        y = f"np.asarray(data({r.randrange(1 << 30)}, {shape}, '{dt}', 0))"
+        f = r.choice(('{x} @ {y}', 'np.matmul({x}, {y})', 'np.dot({x}, {y})'))
+        if f.startswith('np.dot') and v.ndim > 2:
+            f = '{x} @ {y}'
+        return f"{a} = " + f.format(x=x, y=y)
+
+    def astype(self, ns):
+        r = self.r
+        x = self.pick(ns)
+        v = ns[x]
+        a = self.new()
+        dt = self.dtype()
+        if not self.safe_cast_ok(v, dt):
+            dt = 'float64' if v.dtype.kind == 'f' else v.dtype.name
+        if r.random() < 0.2:
+            return f"{a} = {x}.astype('{v.dtype.name}', copy=False)"
+        return f"{a} = {x}.astype('{dt}')"
+
+    def misc(self, ns):
+        r = self.r
+        x = self.pick(ns)
+        v = ns[x]
+        a = self.new()
+        k = r.random()
+        if k < 0.2:
+            return f"{a} = np.clip({x}, {r.randint(-3, 0)}, {r.randint(0, 4)})"
+        if k < 0.3:
+            return f"{a} = {x}.item()" if v.size == 1 else f"{a} = {x}.size"
+        if k < 0.4 and v.ndim:
+            return f"{a} = np.nonzero({x})[{r.randrange(v.ndim)}]"
+        if k < 0.5:
+            return f"{a} = np.count_nonzero({x}" + (f", axis={self.axis(v.ndim)})" if v.ndim
+                                                    else ")")
+        if k < 0.6 and v.ndim:
+            return f"{a} = np.repeat({x}, {r.randint(0, 3)}, axis={r.randrange(v.ndim)})"
+        if k < 0.7:
+            return f"{a} = np.tile({x}, {r.randint(1, 2)})"
+        if k < 0.8:
+            return f"{a} = {x}.tolist() == {x}.tolist()"
+        if k < 0.9:
+            return f"{a} = np.array_equal({x}, {self.operand(ns, x)})"
+        return f"{a} = np.{r.choice(('isclose', 'allclose'))}({x}, {self.operand(ns, x)})" \
+            if v.dtype.kind != 'b' else f"{a} = np.abs({x})"
+
+
+# ---------------------------------------------------------------- programs
+
+def run_program(seed, nd, big_max=3_000_000, steps=None, check_every=False, avoid=False):
+    """Generate and run program `seed`. Returns (lines, None) or (lines,
+    Mismatch). The program goes on past a mismatch only to keep MPI ranks in
+    step (the caller stops at the first one)."""
+    g = Gen(seed, big_max, avoid)
+    r = g.r
+    nsteps = steps if steps is not None else r.randint(3, 25)
+    ns_np, ns_nd = namespaces(nd)
+    lines = []
+    failure = None
+    for _ in range(nsteps):
+        line = g.step(ns_np)
+        lines.append(line)
+        try:
+            after_line(line, ns_np, ns_nd, nd, run_line(line, ns_np, ns_nd, nd))
+            if check_every or line.endswith('# check'):
+                compare_all(ns_np, ns_nd, nd, line)
+            else:
+                name = line.split(' = ')[0].strip()
+                if name in ns_np and r.random() < 0.5:
+                    compare(ns_np[name], ns_nd.get(name), nd, line, name,
+                            ns_np['_tol'].get(name, 0.0), ns_np.get('_abs', {}).get(name, 0.0))
+        except Mismatch as m:
+            failure = failure or m
+            break
+        # drop names ndtile failed to make (NumPy raised there)
+        for k in names_of(ns_np):
+            if not isinstance(ns_np[k], (numpy.ndarray, numpy.generic, int, float, bool,
+                                         complex)):
+                del ns_np[k]
+                ns_nd.pop(k, None)
+    if failure is None:
+        try:
+            compare_all(ns_np, ns_nd, nd, '<end of program>')
+        except Mismatch as m:
+            failure = m
+    return lines, failure
+
+
+def signature(m):
+    """What a minimised program must keep failing with: the kind and the
+    detail without names and numbers."""
+    d = re.sub(r"\ba\d+\b|\(.*?\)|\[.*?\]|\b[-+]?\d[\d.e+-]*j?\b", '', m.detail)
+    return m.kind + ':' + re.sub(r'\s+', ' ', d)[:90]
+
+
+def fails(lines, nd, kind):
+    try:
+        replay(lines, nd, every=False)
+    except Mismatch as m:
+        return kind is None or signature(m) == kind
+    except Exception:               # noqa: BLE001 - a crash in the comparison
+        return False
+    return False
+
+
+def minimise(lines, nd, kind):
+    """Delta debugging over lines: the shortest program (found greedily)
+    that still fails with the same kind of mismatch."""
+    lines = list(lines)
+    n = 2
+    while len(lines) >= 2:
+        chunk = max(1, len(lines) // n)
+        removed = False
+        for i in range(0, len(lines), chunk):
+            cand = lines[:i] + lines[i + chunk:]
+            if cand and fails(cand, nd, kind):
+                lines = cand
+                n = max(n - 1, 2)
+                removed = True
+                break
+        if not removed:
+            if chunk == 1:
+                break
+            n = min(len(lines), n * 2)
+    # shrink data shapes: try halving every dimension of each data() call
+    for i, line in enumerate(lines):
+        for _ in range(6):
+            m = re.search(r"data\((\d+), (\([^)]*\))", line)
+            if not m:
+                break
+            shape = eval(m.group(2))
+            if not shape or math.prod(shape) <= 1:
+                break
+            small = tuple(max(1, d // 2) for d in shape) if isinstance(shape, tuple) else shape
+            new = line[:m.start(2)] + repr(small) + line[m.end(2):]
+            cand = lines[:i] + [new] + lines[i + 1:]
+            if fails(cand, nd, kind):
+                lines, line = cand, new
+            else:
+                break
+    return lines
+
+
+def script(lines, setting, seed, failure, xfail=None):
+    """A corpus file for a minimised failure: a plain Python script that
+    runs the program with NumPy and ndtile and compares after every line."""
+    env, ranks, _ = SETTINGS[setting]
+    body = '\n'.join(lines)
+    doc = str(failure).replace('\\', '/').replace('"', "'").splitlines()[0][:300]
+    q = '"' * 3
+    return (f'{q}Fuzz seed {seed}, setting {setting}: {doc}{q}\n'
+            f'SETTING = {setting!r}\n'
+            f'XFAIL = {xfail!r}\n'
+            f'PROGRAM = {q}\n{body}\n{q}\n'
+            '\n'
+            "if __name__ == '__main__':\n"
+            '    import os\n'
+            '    import sys\n'
+            f'    os.environ.update({env!r})\n'
+            '    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))\n'
+            '    import ndtile\n'
+            '    from fuzzlib import replay\n'
+            '    replay([ln for ln in PROGRAM.strip().splitlines() if ln.strip()], ndtile)\n'
+            "    print('ok')\n")

@@ -1,0 +1,64 @@
+"""The differential fuzzer's regression corpus and a fixed set of seeds
+(tests/fuzz/, docs/fuzzing.md), for every setting of the matrix.
+
+Each test runs in a child process with the setting's NDTILE_* variables
+only (this suite's conftest sets small tiles for itself), under mpirun for
+the rank settings. A corpus file names the setting its failure was found
+in; it must match NumPy after every line unless it has XFAIL (an open bug).
+The fixed seeds must match NumPy except for mismatches of a bug listed in
+tests/fuzz/known_open.py; any other mismatch fails, with the seed to
+replay (python tests/fuzz/run.py --replay SEED --settings NAME --minimise).
+"""
+import os
+import subprocess
+import sys
+
+import pytest
+
+import ndtile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FUZZ = os.path.join(ROOT, 'tests', 'fuzz')
+sys.path.insert(0, FUZZ)
+
+import fuzzlib  # noqa: E402
+import run as fuzzrun  # noqa: E402
+
+# programs per setting and the largest "large" array: about 3 minutes for
+# the whole matrix on 2 cores (NDTILE_FUZZ_COUNT changes the count)
+COUNT = int(os.environ.get('NDTILE_FUZZ_COUNT', '120'))
+BIG = 400_000
+FIRST_SEED = 424_242_000
+
+pytestmark = pytest.mark.skipif(ndtile.nranks() > 1,
+                                reason="starts its own ranks; not run under mpirun")
+
+
+def child(setting, extra, timeout):
+    cmd, env = fuzzrun.command(setting, extra)
+    if cmd is None:
+        pytest.skip("no mpirun")
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
+    return p.returncode, p.stdout + p.stderr
+
+
+@pytest.mark.parametrize('setting', list(fuzzlib.SETTINGS))
+def test_corpus(setting):
+    rc, out = child(setting, ['--corpus', os.path.join(FUZZ, 'corpus'), '--settings', setting],
+                    300)
+    assert rc == 0, out[-6000:]
+
+
+@pytest.mark.parametrize('setting', list(fuzzlib.SETTINGS))
+def test_fixed_seeds(setting, tmp_path):
+    index = list(fuzzlib.SETTINGS).index(setting)
+    extra = ['--worker', '--settings', setting, '--start', str(FIRST_SEED + 100_000 * index),
+             '--count', str(COUNT), '--out', str(tmp_path), '--big-max', str(BIG),
+             '--no-minimise', '--allow-open']
+    rc, out = child(setting, extra, 600)
+    assert rc == 0, out[-6000:]
+    assert 'MISMATCH' not in out, out[-6000:]
+    tag = setting + ('.r0' if fuzzlib.SETTINGS[setting][1] > 1 else '')
+    with open(tmp_path / f'{tag}.progress') as f:
+        seed, done, failed = (int(v) for v in f.read().split()[:3])
+    assert done == COUNT and failed == 0, out[-6000:]
