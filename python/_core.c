@@ -72,6 +72,14 @@ static void sigint_guard(void) {
   sigaction(SIGINT, &sa, NULL);
 }
 
+/* Python code can run inside a core call (the floating-point capture hook
+ * calls into Python, and any allocation there may start the garbage
+ * collector), and what it frees must not take the lock this thread holds:
+ * arrays dropped then are freed when the call leaves the core. */
+static _Thread_local int core_held;
+static ndt_array **dead_arrays;
+static size_t ndead, capdead;
+
 static void core_enter(void) {
   /* a request left from a Ctrl-C that Python already handled between
    * calls must not stop this one */
@@ -81,8 +89,25 @@ static void core_enter(void) {
     pthread_mutex_lock(&core_lock);
     Py_END_ALLOW_THREADS
   }
+  core_held = 1;
 }
-static void core_leave(void) { pthread_mutex_unlock(&core_lock); }
+static void core_leave(void) {
+  while (ndead) ndt_free(dead_arrays[--ndead]);
+  core_held = 0;
+  pthread_mutex_unlock(&core_lock);
+}
+
+/* Frees a from inside a core call of this thread: at the call's end. */
+static void free_later(ndt_array *a) {
+  if (ndead == capdead) {
+    size_t cap = capdead ? 2 * capdead : 64;
+    ndt_array **d = realloc(dead_arrays, cap * sizeof *d);
+    if (!d) return;   /* out of memory: the handle leaks rather than deadlock */
+    dead_arrays = d;
+    capdead = cap;
+  }
+  dead_arrays[ndead++] = a;
+}
 
 /* Calls that wait for deferred work: enter the core, then let other Python
  * threads run while we wait. */
@@ -351,7 +376,8 @@ static PyObject *wrap_status(ndt_status st, ndt_array *a) {
 
 static void array_dealloc(ArrayObject *self) {
   if (self->weakrefs) PyObject_ClearWeakRefs((PyObject *)self);
-  if (self->arr) CORE(ndt_free(self->arr));
+  if (self->arr && core_held) free_later(self->arr);
+  else if (self->arr) CORE(ndt_free(self->arr));
   Py_CLEAR(self->shape);
   Py_TYPE(self)->tp_free((PyObject *)self);
 }

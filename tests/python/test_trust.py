@@ -11,7 +11,7 @@ import textwrap
 def run_default(code):
     env = {k: v for k, v in os.environ.items() if not k.startswith("NDTILE_")}
     r = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env,
-                       capture_output=True, text=True, timeout=600)
+                       capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
 
 
@@ -87,3 +87,24 @@ def test_matmul_of_complex_part_views():
     for f in (lambda p, q: p.real @ q, lambda p, q: p.imag @ q, lambda p, q: q @ p.real.T,
               lambda p, q: p.real.T.T @ q, lambda p, q: p.real @ p.imag.T):
         assert numpy.array_equal(numpy.asarray(f(x, y)), f(c, v))
+
+
+def test_garbage_collected_inside_a_core_call_does_not_deadlock():
+    # the floating-point capture hook runs Python inside a core call; a
+    # collection there freed arrays, whose dealloc took the core lock again
+    run_default("""
+        import gc, warnings
+        import ndtile as np
+        warnings.simplefilter('ignore')
+        gc.set_threshold(1)
+        class Cyc:
+            def __init__(self):
+                self.me = self
+                self.a = np.ones(10)
+        x = np.ones(100_000)
+        for i in range(300):
+            Cyc()
+            y = x * 2.0 + 1
+            x = y.astype('float32').astype('float64')
+        assert float(x[0]) == float('inf')
+    """)
