@@ -1124,6 +1124,24 @@ static int assign_value(ndt_array *dst, PyObject *value) {
   return 1;
 }
 
+/* 1 when value is a list, tuple or array of one dimension or more. */
+static int element_gets_sequence(PyObject *value) {
+  if (PyFloat_CheckExact(value) || PyLong_CheckExact(value) || PyBool_Check(value) ||
+      PyComplex_CheckExact(value))
+    return 0;
+  if (PyList_Check(value) || PyTuple_Check(value)) return 1;
+  if (IS_ARRAY(value)) return ARR(value) && ndt_ndim(ARR(value)) > 0;
+  PyObject *nd = PyObject_GetAttrString(value, "ndim");
+  if (!nd) {
+    PyErr_Clear();
+    return 0;
+  }
+  long d = PyLong_Check(nd) ? PyLong_AsLong(nd) : 0;
+  Py_DECREF(nd);
+  if (d == -1 && PyErr_Occurred()) PyErr_Clear();
+  return d > 0;
+}
+
 static int array_ass_subscript(PyObject *self, PyObject *key, PyObject *value) {
   if (!check_arr(self)) return -1;
   /* before the key is looked at, as NumPy (a bad index on a read-only
@@ -1137,6 +1155,9 @@ static int array_ass_subscript(PyObject *self, PyObject *key, PyObject *value) {
     int n, nint;
     int r = parse_index(key, idx, &n, &nint);
     if (r < 0) return -1;
+    /* one element given a sequence or an array: NumPy converts it as a
+     * scalar of the element type (errors, bool's truth value) - in Python */
+    if (r > 0 && n == nint && nint == ndt_ndim(ARR(self)) && element_gets_sequence(value)) r = 0;
     if (r > 0) {
       ndt_array *v = NULL;
       ndt_status st;

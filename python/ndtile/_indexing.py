@@ -198,7 +198,7 @@ def _index_arrays(a, key):
                 raise IndexError(f"index {ix} is out of bounds for axis {i} with size {n}")
             arrays[i] = C.from_numpy(_np.asarray(ix + n if ix < 0 else ix, dtype=_np.int64))
             continue
-        if ix.size:
+        if ix.size and 0 not in bshape:   # NumPy checks only the indices it visits
             lo, hi = int(R.min(ix)), int(R.max(ix))
             bad = hi if hi >= n else lo if lo < -n else None
             if bad is not None:
@@ -344,11 +344,35 @@ def _mask_of(key, shape):
     return None
 
 
+def _one_element(key, ndim):
+    key = key if isinstance(key, tuple) else (key,)
+    return len(key) == ndim and all(isinstance(k, (int, _np.integer)) and
+                                    not isinstance(k, (bool, _np.bool_)) for k in key)
+
+
+def _is_sequence(value):
+    return isinstance(value, (list, tuple)) or getattr(value, 'ndim', 0) > 0
+
+
+def _pack_element(dtype, value):
+    """What NumPy stores for a[i, j] = value when value is a sequence or an
+    array of one dimension or more: the element type's own conversion of
+    it (ValueError "setting an array element with a sequence.", complex's
+    and int's TypeErrors, bool's truth value), done by NumPy on one element."""
+    if isinstance(value, Array):
+        value = C.to_numpy(value)
+    one = _np.empty(1, dtype=dtype)
+    one[0] = value
+    return one[0]
+
+
 def setitem(a, key, value, delete=False):
     """Array.__setitem__ for what the C binding does not handle."""
     if delete:
         raise ValueError("cannot delete array elements")
     key, basic, _ = normalize(key)
+    if basic and _one_element(key, a.ndim) and _is_sequence(value):
+        value = _pack_element(a.dtype, value)
     if basic:
         v = a._view_index(key)
         v._assign(_value_array(value, a.dtype), 4)

@@ -228,6 +228,8 @@ def flip(m, axis=None):
     if fb is not None:
         return fb
     x = xs[0]
+    if x.ndim == 0 and axis is None:
+        return x[()]    # NumPy's m[()]: a scalar, not a view
     if axis is None:
         key = (slice(None, None, -1),) * x.ndim
     else:

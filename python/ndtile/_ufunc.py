@@ -452,22 +452,31 @@ class ufunc:
 
 
 def _check_int_power(ops, dtc):
-    """NumPy: 'Integers to negative integer powers are not allowed.'"""
-    e = ops[1]
-    if dtc != D.DEFAULT and not D.is_int(dtc):
-        return
+    """NumPy: 'Integers to negative integer powers are not allowed.' - when
+    the loop is an integer one (uint64 with int64 runs in float64) and some
+    element of the (non-empty) broadcast result has a negative exponent."""
+    b, e = ops[0], ops[1]
+    if dtc != D.DEFAULT:
+        if not D.is_int(dtc):
+            return
+    else:
+        kinds = [D.DTYPES[x._dt] if isinstance(x, Array) else None for x in (b, e)]
+        if any(k is None and type(x) not in (int, bool) for k, x in zip(kinds, (b, e))):
+            return
+        dts = [k for k in kinds if k is not None]
+        if _np.result_type(*dts).kind not in 'iu':
+            return
     if isinstance(e, Array):
         if not D.is_int(e._dt) or D.KIND[e._dt] == 'u':
             return
-        b = ops[0]
-        if not (isinstance(b, Array) and D.KIND[b._dt] in 'biu') and type(b) not in (int, bool):
-            return
-        if e.size and bool(_core.reduce(4, e < 0, None, False, D.DEFAULT, 0)._item()):
-            raise ValueError("Integers to negative integer powers are not allowed.")
-    elif type(e) is int and e < 0:
-        b = ops[0]
-        if (isinstance(b, Array) and D.KIND[b._dt] in 'biu') or type(b) in (int, bool):
-            raise ValueError("Integers to negative integer powers are not allowed.")
+    elif not (type(e) is int and e < 0):
+        return
+    shapes = [tuple(x.shape) for x in (b, e) if isinstance(x, Array)]
+    if 0 in _np.broadcast_shapes(*shapes):
+        return
+    if isinstance(e, Array) and not (e.size and bool(_core.reduce(4, e < 0, None, False, D.DEFAULT, 0)._item())):
+        return
+    raise ValueError("Integers to negative integer powers are not allowed.")
 
 
 def _check_cast(name, frm, to, casting):

@@ -818,7 +818,7 @@ ndt_status ndt_reduce(ndt_reduce_op op, const ndt_array *a, uint64_t axes, int k
   int arg = op == NDT_RED_ARGMIN || op == NDT_RED_ARGMAX;
   if (arg && axes != NDT_ALL_AXES && __builtin_popcountll(mask) != 1)
     return ndt_error(NDT_ERR_VALUE, "%s takes a single axis", red_name(op));
-  if (rcount == 0 && osize > 0) {
+  if (rcount == 0) {   /* NumPy raises also when the result is empty */
     if (arg)
       return ndt_error(NDT_ERR_VALUE, "attempt to get %s of an empty sequence", red_name(op));
     if (op == NDT_RED_MIN || op == NDT_RED_MAX || op == NDT_RED_NANMIN || op == NDT_RED_NANMAX)

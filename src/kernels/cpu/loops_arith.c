@@ -226,12 +226,19 @@ NDT_INLINE double ndt_fmod_x87(double a, double b) {
           : "+t"(x) : "u"(y) : "ax", "cc");
   return (double)x;
 }
+/* isfinite by the exponent bits: gcc 12 compiles isfinite() to a signalling
+ * compare (comisd), which raises "invalid" for a quiet NaN (0.0 % nan). */
+NDT_INLINE int ndt_finite_d(double x) {
+  uint64_t u;
+  memcpy(&u, &x, sizeof u);
+  return (u & 0x7ff0000000000000ull) != 0x7ff0000000000000ull;
+}
 NDT_INLINE double ndt_fmod(double a, double b) {
-  if (isfinite(a) && isfinite(b) && b != 0) return ndt_fmod_x87(a, b);
+  if (ndt_finite_d(a) && ndt_finite_d(b) && b != 0) return ndt_fmod_x87(a, b);
   return fmod(a, b);
 }
 NDT_INLINE float ndt_fmodf(float a, float b) {
-  if (isfinite(a) && isfinite(b) && b != 0) return (float)ndt_fmod_x87(a, b);
+  if (ndt_finite_d(a) && ndt_finite_d(b) && b != 0) return (float)ndt_fmod_x87(a, b);
   return fmodf(a, b);
 }
 #else
@@ -246,6 +253,9 @@ NDT_INLINE float ndt_fmodf(float a, float b) {
   NDT_INLINE T div_s_##SFX(T x, T y) { return x / y; }                                   \
   /* npy_divmod: Python's divmod, copied by NumPy from CPython */                        \
   NDT_INLINE T divmod_s_##SFX(T a, T b, T *modulus) {                                    \
+    /* NaN in, NaN out; gcc 12 compiles isless/isgreater below to signalling \
+     * compares (comisd), which would raise "invalid" for a quiet NaN */     \
+    if (a != a || b != b) { *modulus = a + b; return a + b; }                            \
     T mod = ndt_fmod##SUF(a, b);                                                             \
     if (!b) { *modulus = mod; return a / b; }                                            \
     T div = (a - mod) / b;                                                               \
@@ -323,9 +333,9 @@ NDT_INLINE double rad2deg_s_f64(double x) { return x * (180.0 / 3.14159265358979
   NDT_DEF_BINARY_A(sub_##SFX, NDT_CLONES, T, T, T, sub_s_##SFX)         \
   NDT_DEF_BINARY_A(mul_##SFX, NDT_CLONES, T, T, T, mul_s_##SFX)         \
   NDT_DEF_BINARY_A(div_##SFX, NDT_CLONES, T, T, T, div_s_##SFX)         \
-  NDT_DEF_BINARY(fdiv_##SFX, T, T, T, fdiv_s_##SFX)                     \
-  NDT_DEF_BINARY(rem_##SFX, T, T, T, rem_s_##SFX)                       \
-  NDT_DEF_BINARY(fmod_##SFX, T, T, T, fmod_s_##SFX)                     \
+  NDT_DEF_BINARY_A(fdiv_##SFX, NDT_BRANCHY, T, T, T, fdiv_s_##SFX)      \
+  NDT_DEF_BINARY_A(rem_##SFX, NDT_BRANCHY, T, T, T, rem_s_##SFX)        \
+  NDT_DEF_BINARY_A(fmod_##SFX, NDT_BRANCHY, T, T, T, fmod_s_##SFX)      \
   NDT_DEF_BINARY(pow_##SFX, T, T, T, pow_s_##SFX)                       \
   CMP_LOOPS(SFX, T)                                                     \
   NDT_DEF_BINARY(land_##SFX, T, T, ndt_bool_t, land_s_##SFX)            \

@@ -49,6 +49,19 @@ int ndt_cpu_set_simd_level(int level);
 /* The plainest loops (arithmetic, comparisons, max/min) are NDT_CLONES
  * (kernels.h): 2-4x faster on data in cache, the small-array path's case. */
 
+/* Loops that take one arm of a branch per element, as NumPy's do (complex
+ * division and power, float // % fmod): vectorised, every arm runs and is
+ * selected afterwards, so an arm not taken divides by zero or compares a
+ * NaN with a signalling SSE compare - spurious floating-point flags
+ * (divide by zero for (1+1j) / (2+3j), invalid for 0.0 // nan). They stay
+ * scalar on every build. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define NDT_BRANCHY __attribute__((optimize("no-tree-vectorize", "no-tree-slp-vectorize")))
+#else
+#define NDT_BRANCHY
+#endif
+
+
 /* Raises IEEE flags on purpose (NDT_FPE_* bits), through float operations
  * the compiler must perform: integer division by zero (and INT_MIN // -1)
  * raises nothing in C, yet NumPy reports it as a floating-point error

@@ -242,8 +242,8 @@ CPLX_PICK(c128)
 #define CPLX_LOOPS(SFX, DT, T, FT, SUF)                                 \
   NDT_DEF_BINARY(add_##SFX, T, T, T, add_s_##SFX)                       \
   NDT_DEF_BINARY(sub_##SFX, T, T, T, sub_s_##SFX)                       \
-  NDT_DEF_BINARY_A(div_##SFX, NDT_NOSLP, T, T, T, div_s_##SFX)          \
-  NDT_DEF_BINARY_A(pow_##SFX, NDT_NOSLP, T, T, T, pow_s_##SFX)          \
+  NDT_DEF_BINARY_A(div_##SFX, NDT_BRANCHY, T, T, T, div_s_##SFX)          \
+  NDT_DEF_BINARY_A(pow_##SFX, NDT_BRANCHY, T, T, T, pow_s_##SFX)          \
   NDT_DEF_BINARY(eq_##SFX, T, T, ndt_bool_t, eq_s_##SFX)                \
   NDT_DEF_BINARY(ne_##SFX, T, T, ndt_bool_t, ne_s_##SFX)                \
   NDT_DEF_BINARY(lt_##SFX, T, T, ndt_bool_t, lt_s_##SFX)                \
@@ -262,7 +262,7 @@ CPLX_PICK(c128)
   NDT_DEF_UNARY(conj_##SFX, T, T, conj_s_##SFX)                         \
   NDT_DEF_UNARY(sign_##SFX, T, T, sign_s_##SFX)                         \
   NDT_DEF_UNARY(lnot_##SFX, T, ndt_bool_t, lnot_s_##SFX)                \
-  NDT_DEF_UNARY_A(recip_##SFX, NDT_NOSLP, T, T, recip_s_##SFX)          \
+  NDT_DEF_UNARY_A(recip_##SFX, NDT_BRANCHY, T, T, recip_s_##SFX)        \
   NDT_DEF_UNARY(rint_##SFX, T, T, rint_s_##SFX)                         \
   NDT_DEF_UNARY(isnan_##SFX, T, ndt_bool_t, isnan_s_##SFX)              \
   NDT_DEF_UNARY(isinf_##SFX, T, ndt_bool_t, isinf_s_##SFX)              \

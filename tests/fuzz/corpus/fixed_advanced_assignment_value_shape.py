@@ -1,6 +1,6 @@
 """Fuzz seed 51175, setting default: exception at `a5 = a0[np.array([], dtype='int64'), [6]]`: ndtile raises IndexError: index 6 is out of bounds for axis 1 with size 6; NumPy does not"""
 SETTING = 'default'
-XFAIL = 'advanced assignment value shape'
+XFAIL = None  # fixed on main (issue 14 session)
 PROGRAM = """
 a0 = np.zeros((2, 6), dtype='float32')
 a5 = a0[np.array([], dtype='int64'), [6]]

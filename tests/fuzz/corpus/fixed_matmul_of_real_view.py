@@ -2,7 +2,7 @@
 of a complex array reads real and imaginary parts interleaved
 (NumPy [4.5 ...], ndtile [2.25 ...])."""
 SETTING = 'default'
-XFAIL = 'matmul of a .real/.imag view'
+XFAIL = None  # fixed on main (issue 14 session)
 PROGRAM = """
 a0 = np.asarray(data(373947330, (4, 2), 'complex64', 2))
 a0[...] = np.float64(1.5)  # check

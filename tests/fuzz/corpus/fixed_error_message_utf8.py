@@ -5,7 +5,7 @@ that are not UTF-8. UnicodeDecodeError is a ValueError, so only the complex
 case shows as a mismatch; the check after the line also compares the
 message class."""
 SETTING = 'default'
-XFAIL = 'a[i] = array: ValueError where NumPy raises TypeError (the UTF-8 garbage is fixed on main, 1fbdc71)'
+XFAIL = None  # fixed on main (issue 14 session)
 PROGRAM = """
 a0 = np.arange(10, dtype='complex128')
 a1 = np.arange(5, dtype='complex128')

@@ -1,6 +1,6 @@
 """Fuzz seed 7001747, setting default: exception at `a10 = np.where(a9 > 0, a9, 9223372036854775808)`: ndtile raises OverflowError: Python int too large to convert to C long; NumPy does not"""
 SETTING = 'default'
-XFAIL = 'where with 2**63'
+XFAIL = None  # fixed on main (issue 14 session)
 PROGRAM = """
 a4 = np.asarray(data(1042736780, (2, 1, 2), 'int64', 2))
 a5 = a4.astype('int64', copy=False)

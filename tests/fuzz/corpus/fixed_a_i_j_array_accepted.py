@@ -1,6 +1,6 @@
 """Fuzz seed 50322, setting default: exception at `a5[-1] = a6  # check`: NumPy raises TypeError: only 0-dimensional arrays can be converted to Python scalars; ndtile UnicodeDecodeError: 'utf-8' codec can't decode byte 0xb3 in position 61: invalid start byte"""
 SETTING = 'default'
-XFAIL = 'a[i, j] = array accepted'
+XFAIL = None  # fixed on main (issue 14 session)
 PROGRAM = """
 a5 = np.full((5,), 0, dtype='complex128')
 a6 = np.roll(a5, 2)

@@ -1,9 +1,9 @@
-"""Fuzz seed 17000149, setting small_tiles: dtype at `a0[::-1, -6] = a2  # check`: a2: NumPy bool, ndtile int64"""
+"""Fuzz seed 17000050, setting small_tiles: type at `a2 = a0.mean(axis=None, dtype='uint8')`: a2: NumPy gives uint8, ndtile float64"""
 SETTING = 'small_tiles'
-XFAIL = 'reduction initial= dtype'
+XFAIL = None  # fixed on main (issue 14 session)
 PROGRAM = """
-a0 = np.eye(4, 8, -1, dtype='bool')
-a2 = a0.max(axis=1, initial=5)
+a0 = np.arange(1, dtype='uint16').reshape(())
+a2 = a0.mean(axis=None, dtype='uint8')
 """
 
 if __name__ == '__main__':

@@ -1,11 +1,10 @@
-"""Fuzz seed 7000607, setting default: exception at `a9 **= -2  # check`: ndtile raises ValueError: Integers to negative integer powers are not allowed.; NumPy does not"""
+"""Fuzz seed 51260, setting default: value at `a0[None] = -3  # check`: a3: 1 of 1 elements differ, first at (): NumPy np.int32(3), ndtile np.int32(-3)"""
 SETTING = 'default'
-XFAIL = 'unsigned ** signed raises'
+XFAIL = None  # fixed on main (issue 14 session)
 PROGRAM = """
-a0 = np.eye(6, 0, 2, dtype='int64')
-a6 = a0[:, 1:]
-a9 = np.concatenate([a6, a0], axis=1)
-a9 **= -2  # check
+a0 = np.arange(1, dtype='int32').reshape(())
+a3 = np.flip(a0)
+a0[None] = -3  # check
 """
 
 if __name__ == '__main__':
