@@ -91,7 +91,7 @@ def test_fft(dt):
     y = nt.asarray(m)
     close(nt.fft.fft2(y), np.fft.fft2(m))
     close(nt.fft.fft(y, axis=0), np.fft.fft(m, axis=0))
-    close(nt.fft.ifftn(y, s=(400, 800)), np.fft.ifftn(m, s=(400, 800)))
+    close(nt.fft.ifftn(y, s=(400, 800), axes=(0, 1)), np.fft.ifftn(m, s=(400, 800), axes=(0, 1)))
     close(nt.fft.fft(y, norm='ortho'), np.fft.fft(m, norm='ortho'))
     assert_big(nt.fft.fftshift(y), np.fft.fftshift(m))
     assert_big(nt.fft.fftfreq(n, 0.5), np.fft.fftfreq(n, 0.5))
