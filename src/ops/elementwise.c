@@ -86,7 +86,7 @@ ndt_status ndt_apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_arra
     int ok = nd == res->ndim;
     for (int k = 0; ok && k < nd; k++) ok = shape[k] == res->shape[k];
     if (!ok) {
-      char a[200], b[200];
+      char a[200] = "", b[200] = "";
       int la = 0, lb = 0;
       for (int k = 0; k < res->ndim && la < 180; k++)
         la += snprintf(a + la, sizeof a - la, "%s%lld", k ? "," : "", (long long)res->shape[k]);
@@ -252,7 +252,7 @@ ndt_status ndt_assign(ndt_array *dst, const ndt_array *src, ndt_casting casting)
   ndt_free(tmp);
   return st;
 bad:;
-  char a[200], b[200];
+  char a[200] = "", b[200] = "";  /* a 0-d side writes nothing */
   int la = 0, lb = 0;
   for (int k = 0; k < src->ndim && la < 180; k++)
     la += snprintf(a + la, sizeof a - la, "%s%lld", k ? "," : "", (long long)src->shape[k]);

@@ -42,3 +42,14 @@ def test_slice_writes_into_one_store_all_land():
         w[: n // 2] += 1; w[n // 2:] *= 2; wr[: n // 2] += 1; wr[n // 2:] *= 2
         assert numpy.array_equal(numpy.asarray(w), wr)
     """)
+
+
+def test_shape_messages_of_0d_destinations_are_text():
+    # the message buffers for a 0-d side were never written (garbage, then a
+    # UnicodeDecodeError instead of NumPy's ValueError)
+    import pytest
+    import ndtile as nt
+    with pytest.raises(ValueError, match=r"into shape \(\)"):
+        nt.arange(10.0)[3] = nt.arange(5.0)
+    with pytest.raises(ValueError, match=r"output operand with shape \(\)"):
+        nt.add(nt.ones(3), 1, out=nt.zeros(()))
