@@ -46,8 +46,10 @@ typedef enum {
   NDT_ERR_DEFERRED = -9,    /* an earlier deferred task failed             */
   NDT_ERR_INTERNAL = -10,   /* a bug or a failed system call               */
   NDT_ERR_OVERFLOW = -11,   /* a size or value overflows (OverflowError)   */
-  NDT_ERR_LINALG = -12      /* singular, not positive definite, no
+  NDT_ERR_LINALG = -12,     /* singular, not positive definite, no
                                convergence (numpy.linalg.LinAlgError)      */
+  NDT_ERR_INTERRUPTED = -13 /* ndt_interrupt() stopped the call
+                               (KeyboardInterrupt)                         */
 } ndt_status;
 
 const char *ndt_status_string(ndt_status s);
@@ -98,6 +100,29 @@ ndt_status ndt_set_tile_bytes(int64_t bytes);
 ndt_status ndt_set_inline_elems(int64_t n);
 /* Test hook: make the n-th allocation from now fail (n >= 1), 0 disables. */
 void ndt_debug_fail_alloc_after(int64_t n);
+/* The memory budget: the bytes of all live arrays (whole stores, counted
+ * when they are made) may not pass the limit; an array that would fails at
+ * once with NDT_ERR_NOMEM. The limit is NDTILE_MAX_MEMORY (512M, 4G, ...)
+ * when set, else physical memory plus swap (less under a cgroup limit or
+ * `ulimit -v`). ndt_set_memory_limit(0) goes back to that default. */
+void ndt_set_memory_limit(int64_t bytes);
+/* Bytes reserved by live stores, bytes of data buffers held, the limit. */
+void ndt_memory_usage(int64_t *store_bytes, int64_t *data_bytes, int64_t *limit);
+/* Interrupts: ndt_interrupt() asks the calling thread's long waits and the
+ * running kernels to stop; it is async-signal-safe (a signal handler may
+ * call it) and may come from any thread. A call that sees it cancels the
+ * work still pending (tasks not started are dropped, long kernels stop at
+ * their next check), waits for the running ones and returns
+ * NDT_ERR_INTERRUPTED. Arrays that cancelled work was writing are marked
+ * lost: reading one fails with NDT_ERR_INTERRUPTED; other arrays are
+ * intact. ndt_clear_interrupt() forgets a request nobody acted on. */
+void ndt_interrupt(void);
+int ndt_interrupt_pending(void);
+void ndt_clear_interrupt(void);
+/* Called by a thread whose wait lasts another slice (20 ms), with no lock
+ * of the caller's held: the binding checks there that its SIGINT handler is
+ * still in place. Must be async-signal-safe in spirit: no waiting. */
+void ndt_set_wait_hook(void (*hook)(void));
 /* The timeline: from ndt_trace_start on, every task's name, thread and times
  * are kept; ndt_trace_write waits for all work and writes them to the file
  * as a Chrome trace (open it in Perfetto). NDTILE_PROFILE=file starts one at
@@ -126,6 +151,16 @@ ndt_status ndt_bcast(void *buf, size_t n, int root);
 /* Stops every rank with this exit code: the fail-stop path for an error
  * that is not the same on all ranks. Does not return. */
 void ndt_abort(int code);
+/* The exit status the program is about to end with (the binding's
+ * sys.exit): a rank that ends while others still wait for it names it in
+ * the message that stops them, and the job ends with it. */
+void ndt_set_exit_code(int code);
+/* The program ends (call it before any last ndt_sync at exit; the runtime
+ * calls it at exit too): on many ranks, tells the other ranks and waits
+ * until every rank ends; ranks that ended at different points, or a rank
+ * that ends while the others wait for it, stop every rank with a message.
+ * Nothing on one rank. */
+void ndt_end_together(void);
 /* Traffic between ranks since the last reset, counted by this rank. */
 typedef struct {
   int64_t sends, send_bytes;      /* point-to-point messages this rank sent */
@@ -143,6 +178,7 @@ int ndt_ndim(const ndt_array *a);
 const int64_t *ndt_shape(const ndt_array *a);   /* valid while a lives */
 const int64_t *ndt_strides(const ndt_array *a); /* in elements of the store */
 int64_t ndt_offset(const ndt_array *a);         /* in elements of the store */
+int ndt_part(const ndt_array *a);               /* bytes into each element: .imag */
 int64_t ndt_size(const ndt_array *a);
 ndt_dtype ndt_get_dtype(const ndt_array *a);
 int ndt_is_weak(const ndt_array *a);            /* created from a Python scalar */
@@ -152,7 +188,24 @@ int ndt_same_store(const ndt_array *a, const ndt_array *b);
 /* 1 when a is C-contiguous and covers its whole store from offset 0. */
 int ndt_is_whole(const ndt_array *a);
 int ndt_is_c_contiguous(const ndt_array *a);
+/* NumPy's F_CONTIGUOUS (C order of the reversed axes). Both flags follow
+ * NumPy's relaxed rules: unit axes do not count, empty arrays are contiguous;
+ * a .real/.imag view of a complex array (elements two apart) is contiguous
+ * only when it has at most one element. */
+int ndt_is_f_contiguous(const ndt_array *a);
+/* NumPy's OWNDATA: a was made with its store (not a view of another array). */
+int ndt_owns_data(const ndt_array *a);
+/* NumPy's WRITEABLE flag. Views are made with their base's flag; an op asked
+ * to write into a read-only array fails with NDT_ERR_VALUE (NumPy's
+ * "assignment destination is read-only" / "output array is read-only") and
+ * writes nothing. Clearing always succeeds; setting it again fails with
+ * NDT_ERR_VALUE on a view whose store's owner handle is read-only (NumPy's
+ * rule for a view of a read-only base). */
+int ndt_is_writeable(const ndt_array *a);
+ndt_status ndt_set_writeable(ndt_array *a, int writeable);
 int64_t ndt_store_size(const ndt_array *a);
+/* Bytes per element of the store (twice a .real/.imag view's itemsize). */
+size_t ndt_store_itemsize(const ndt_array *a);
 int64_t ndt_ntiles(const ndt_array *a);         /* tiles of the store */
 
 /* ---- creation --------------------------------------------------------- */
@@ -195,6 +248,12 @@ ndt_status ndt_swapaxes(ndt_array **out, const ndt_array *a, int ax1, int ax2);
 ndt_status ndt_broadcast_to(ndt_array **out, const ndt_array *a, int ndim, const int64_t *shape);
 /* A view when NumPy's reshape gives one, a copy otherwise. One -1 allowed. */
 ndt_status ndt_reshape(ndt_array **out, const ndt_array *a, int ndim, const int64_t *shape);
+/* NumPy's ravel: order 'C', 'F', 'A' or 'K'. A 1-d view when NumPy gives one
+ * (the elements are contiguous in that order: C-contiguous for 'C', ...; for
+ * 'K' also any axis order of positive strides that packs them), else a new
+ * array: the elements in that order ('K': axes by decreasing |stride|, each
+ * in its own direction, as NumPy). */
+ndt_status ndt_ravel(ndt_array **out, const ndt_array *a, char order);
 /* Removes unit axes: all of them when naxes == 0. */
 ndt_status ndt_squeeze(ndt_array **out, const ndt_array *a, int naxes, const int *axes);
 ndt_status ndt_expand_dims(ndt_array **out, const ndt_array *a, int axis);

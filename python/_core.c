@@ -20,6 +20,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <string.h>
 #include <math.h>
@@ -31,7 +32,50 @@
  * of `x += 2*y` on 1,000 elements). */
 static pthread_mutex_t core_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* ---- Ctrl-C -------------------------------------------------------------
+ * Python's SIGINT handler only notes the signal; the interpreter acts on it
+ * between bytecodes, never while a core call waits or computes. So the
+ * binding puts its own handler in front of Python's: it tells the core
+ * (ndt_interrupt, async-signal-safe), whose waits then stop within a slice
+ * and return NDT_ERR_INTERRUPTED, and calls Python's handler as before,
+ * which raises KeyboardInterrupt when the call returns (raise_status).
+ * signal.signal() puts Python's handler back in front of ours; a wait that
+ * lasts looks (every 20 ms slice, the core's wait hook) and takes its place
+ * again (sigint_guard): short calls pay nothing. */
+static struct sigaction prev_sigint;
+
+static void on_sigint(int sig, siginfo_t *info, void *ctx) {
+  ndt_interrupt();
+  if (prev_sigint.sa_flags & SA_SIGINFO) {
+    if (prev_sigint.sa_sigaction) prev_sigint.sa_sigaction(sig, info, ctx);
+  } else if (prev_sigint.sa_handler != SIG_DFL && prev_sigint.sa_handler != SIG_IGN) {
+    prev_sigint.sa_handler(sig);
+  }
+}
+
+/* Puts on_sigint in front of the handler installed now, when that is a
+ * handler (not the default or ignore: then Ctrl-C is not Python's to
+ * handle). At import, and from the core's wait hook (any thread, no GIL:
+ * it touches only this file's statics and sigaction). */
+static void sigint_guard(void) {
+  struct sigaction cur;
+  if (sigaction(SIGINT, NULL, &cur) != 0) return;
+  if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_sigint) return;
+  if (!(cur.sa_flags & SA_SIGINFO) && (cur.sa_handler == SIG_DFL || cur.sa_handler == SIG_IGN))
+    return;
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_sigint;
+  sa.sa_flags = SA_SIGINFO | (cur.sa_flags & SA_RESTART);
+  sigemptyset(&sa.sa_mask);
+  prev_sigint = cur;
+  sigaction(SIGINT, &sa, NULL);
+}
+
 static void core_enter(void) {
+  /* a request left from a Ctrl-C that Python already handled between
+   * calls must not stop this one */
+  if (ndt_interrupt_pending()) ndt_clear_interrupt();
   if (pthread_mutex_trylock(&core_lock) != 0) {
     Py_BEGIN_ALLOW_THREADS
     pthread_mutex_lock(&core_lock);
@@ -98,8 +142,11 @@ static PyObject *raise_status(ndt_status st) {
     case NDT_ERR_TYPE:
     case NDT_ERR_CAST: {
       /* numpy's UFuncTypeError (a TypeError); built without calling its
-       * __init__, which wants the ufunc object */
-      PyObject *t = lazy_attr(&ufunc_type_error, "numpy._core._exceptions", "UFuncTypeError");
+       * __init__, which wants the ufunc object. NumPy's legacy type
+       * resolver ("not supported for the input types") raises a plain
+       * TypeError. */
+      PyObject *t = st == NDT_ERR_TYPE && strstr(msg, "not supported for the input types") ? NULL :
+          lazy_attr(&ufunc_type_error, "numpy._core._exceptions", "UFuncTypeError");
       if (t && PyType_Check(t)) {
         PyObject *args = Py_BuildValue("(s)", msg);
         PyObject *exc = args ? ((PyTypeObject *)t)->tp_new((PyTypeObject *)t, args, NULL) : NULL;
@@ -116,6 +163,13 @@ static PyObject *raise_status(ndt_status st) {
     }
     case NDT_ERR_UNSUPPORTED: type = PyExc_NotImplementedError; break;
     case NDT_ERR_OVERFLOW: type = PyExc_OverflowError; break;
+    case NDT_ERR_INTERRUPTED:
+      /* Ctrl-C: Python's handler runs now (KeyboardInterrupt, or the
+       * program's own handler); an interrupt from elsewhere (another
+       * thread's ndt_interrupt) is a KeyboardInterrupt too */
+      if (PyErr_CheckSignals() < 0) return NULL;
+      PyErr_SetNone(PyExc_KeyboardInterrupt);
+      return NULL;
     case NDT_ERR_LINALG: {
       /* numpy.linalg.LinAlgError with NumPy's message: a deferred failure
        * carries "<task name>: " in front */
@@ -159,16 +213,6 @@ static PyObject *wrap_status(ndt_status st, ndt_array *a) {
   if (st) return raise_status(st);
   return wrap(a);
 }
-
-/* Runs a core call that makes a new array in `r` and returns it wrapped, or
- * raises the status's exception. */
-#define RETURN_NEW(call)                                                       \
-  do {                                                                         \
-    ndt_array *r = NULL;                                                       \
-    ndt_status st;                                                             \
-    CORE(st = (call));                                                         \
-    return wrap_status(st, r);                                                 \
-  } while (0)
 
 static void array_dealloc(ArrayObject *self) {
   if (self->weakrefs) PyObject_ClearWeakRefs((PyObject *)self);
@@ -331,10 +375,24 @@ static PyObject *elem_to_np(ndt_dtype t, const void *p) {
 }
 
 /* ---- shapes ------------------------------------------------------------------ */
+/* NumPy's shape errors: a dimension beyond int64 is a ValueError */
+static int shape_overflow(void) {
+  if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+    PyErr_SetString(PyExc_ValueError, "Maximum allowed dimension exceeded");
+  }
+  return 0;
+}
+
+/* NumPy's C shape parser takes no bools (True is not a dimension). */
 static int parse_shape(PyObject *o, int *nd, int64_t *shape) {
+  if (PyBool_Check(o)) {
+    PyErr_Format(PyExc_TypeError,
+                 "expected a sequence of integers or a single integer, got '%S'", o);
+    return 0;
+  }
   if (PyLong_Check(o) || !PySequence_Check(o)) {
     long long v = PyLong_AsLongLong(o);
-    if (v == -1 && PyErr_Occurred()) return 0;
+    if (v == -1 && PyErr_Occurred()) return PyLong_Check(o) ? shape_overflow() : 0;
     *nd = 1;
     shape[0] = v;
     return 1;
@@ -349,7 +407,13 @@ static int parse_shape(PyObject *o, int *nd, int64_t *shape) {
     return 0;
   }
   for (Py_ssize_t i = 0; i < n; i++) {
-    PyObject *it = PyNumber_Index(PySequence_Fast_GET_ITEM(seq, i));
+    PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+    if (PyBool_Check(item)) {
+      Py_DECREF(seq);
+      PyErr_SetString(PyExc_TypeError, "an integer is required");
+      return 0;
+    }
+    PyObject *it = PyNumber_Index(item);
     if (!it) {
       Py_DECREF(seq);
       return 0;
@@ -358,7 +422,7 @@ static int parse_shape(PyObject *o, int *nd, int64_t *shape) {
     Py_DECREF(it);
     if (shape[i] == -1 && PyErr_Occurred()) {
       Py_DECREF(seq);
-      return 0;
+      return shape_overflow();
     }
   }
   *nd = (int)n;
@@ -604,20 +668,29 @@ static PyObject *unop(PyObject *a, ndt_ufunc op) {
   return wrap_status(st, res);
 }
 
-#define BINOP(name, OP)                                                               \
-  static PyObject *nb_##name(PyObject *a, PyObject *b) { return binop(a, b, OP, 0); } \
-  static PyObject *nb_inplace_##name(PyObject *a, PyObject *b) { return binop(a, b, OP, 1); }
-BINOP(add, NDT_ADD)
-BINOP(subtract, NDT_SUBTRACT)
-BINOP(multiply, NDT_MULTIPLY)
-BINOP(true_divide, NDT_TRUE_DIVIDE)
-BINOP(floor_divide, NDT_FLOOR_DIVIDE)
-BINOP(remainder, NDT_REMAINDER)
-BINOP(lshift, NDT_LEFT_SHIFT)
-BINOP(rshift, NDT_RIGHT_SHIFT)
-BINOP(and, NDT_BITWISE_AND)
-BINOP(or, NDT_BITWISE_OR)
-BINOP(xor, NDT_BITWISE_XOR)
+/* The number protocol's binary operators (and their in-place forms). */
+static PyObject *nb_add(PyObject *a, PyObject *b) { return binop(a, b, NDT_ADD, 0); }
+static PyObject *nb_inplace_add(PyObject *a, PyObject *b) { return binop(a, b, NDT_ADD, 1); }
+static PyObject *nb_subtract(PyObject *a, PyObject *b) { return binop(a, b, NDT_SUBTRACT, 0); }
+static PyObject *nb_inplace_subtract(PyObject *a, PyObject *b) { return binop(a, b, NDT_SUBTRACT, 1); }
+static PyObject *nb_multiply(PyObject *a, PyObject *b) { return binop(a, b, NDT_MULTIPLY, 0); }
+static PyObject *nb_inplace_multiply(PyObject *a, PyObject *b) { return binop(a, b, NDT_MULTIPLY, 1); }
+static PyObject *nb_true_divide(PyObject *a, PyObject *b) { return binop(a, b, NDT_TRUE_DIVIDE, 0); }
+static PyObject *nb_inplace_true_divide(PyObject *a, PyObject *b) { return binop(a, b, NDT_TRUE_DIVIDE, 1); }
+static PyObject *nb_floor_divide(PyObject *a, PyObject *b) { return binop(a, b, NDT_FLOOR_DIVIDE, 0); }
+static PyObject *nb_inplace_floor_divide(PyObject *a, PyObject *b) { return binop(a, b, NDT_FLOOR_DIVIDE, 1); }
+static PyObject *nb_remainder(PyObject *a, PyObject *b) { return binop(a, b, NDT_REMAINDER, 0); }
+static PyObject *nb_inplace_remainder(PyObject *a, PyObject *b) { return binop(a, b, NDT_REMAINDER, 1); }
+static PyObject *nb_lshift(PyObject *a, PyObject *b) { return binop(a, b, NDT_LEFT_SHIFT, 0); }
+static PyObject *nb_inplace_lshift(PyObject *a, PyObject *b) { return binop(a, b, NDT_LEFT_SHIFT, 1); }
+static PyObject *nb_rshift(PyObject *a, PyObject *b) { return binop(a, b, NDT_RIGHT_SHIFT, 0); }
+static PyObject *nb_inplace_rshift(PyObject *a, PyObject *b) { return binop(a, b, NDT_RIGHT_SHIFT, 1); }
+static PyObject *nb_and(PyObject *a, PyObject *b) { return binop(a, b, NDT_BITWISE_AND, 0); }
+static PyObject *nb_inplace_and(PyObject *a, PyObject *b) { return binop(a, b, NDT_BITWISE_AND, 1); }
+static PyObject *nb_or(PyObject *a, PyObject *b) { return binop(a, b, NDT_BITWISE_OR, 0); }
+static PyObject *nb_inplace_or(PyObject *a, PyObject *b) { return binop(a, b, NDT_BITWISE_OR, 1); }
+static PyObject *nb_xor(PyObject *a, PyObject *b) { return binop(a, b, NDT_BITWISE_XOR, 0); }
+static PyObject *nb_inplace_xor(PyObject *a, PyObject *b) { return binop(a, b, NDT_BITWISE_XOR, 1); }
 
 /* NumPy's ndarray.__pow__ shortcuts: a**2 is square(a), and for inexact a,
  * a**-1 is reciprocal(a) and a**0.5 is sqrt(a) (results differ from power:
@@ -853,8 +926,11 @@ static int scalar_store_ok(ndt_dtype t, ndt_dtype vt, const elem_t *v) {
     case NDT_UINT64: return t == NDT_UINT64 || is_float_kind(t) || is_complex_kind(t);
     case NDT_FLOAT64:
       if (is_float_kind(t) || is_complex_kind(t) || t == NDT_BOOL) return 1;
+      /* NumPy truncates the float to a Python int and checks its range:
+       * -1.5 into uint64 is an OverflowError (the Python path raises it) */
       return isfinite(v->d) && fabs(v->d) < 9.2e18 &&
-             (t == NDT_INT64 || t == NDT_UINT64 || int_fits(t, (long long)v->d));
+             (t == NDT_INT64 || (t == NDT_UINT64 && v->d > -1.0) ||
+              int_fits(t, (long long)v->d));
     case NDT_COMPLEX128: return is_complex_kind(t);
     default: return 0;
   }
@@ -886,6 +962,12 @@ static int assign_value(ndt_array *dst, PyObject *value) {
 
 static int array_ass_subscript(PyObject *self, PyObject *key, PyObject *value) {
   if (!check_arr(self)) return -1;
+  /* before the key is looked at, as NumPy (a bad index on a read-only
+   * array is still this error) */
+  if (value && !ndt_is_writeable(ARR(self))) {
+    PyErr_SetString(PyExc_ValueError, "assignment destination is read-only");
+    return -1;
+  }
   if (value) {
     ndt_index idx[MAXIDX];
     int n, nint;
@@ -1013,6 +1095,11 @@ static PyObject *get_offset(ArrayObject *self, void *c) {
   if (!check_arr((PyObject *)self)) return NULL;
   return PyLong_FromLongLong(ndt_offset(self->arr));
 }
+static PyObject *get_part(ArrayObject *self, void *c) {
+  (void)c;
+  if (!check_arr((PyObject *)self)) return NULL;
+  return PyLong_FromLong(ndt_part(self->arr));
+}
 static PyObject *get_c_contiguous(ArrayObject *self, void *c) {
   (void)c;
   if (!check_arr((PyObject *)self)) return NULL;
@@ -1033,6 +1120,24 @@ static PyObject *get_store_size(ArrayObject *self, void *c) {
   if (!check_arr((PyObject *)self)) return NULL;
   return PyLong_FromLongLong(ndt_store_size(self->arr));
 }
+static PyObject *get_store_itemsize(ArrayObject *self, void *c) {
+  (void)c;
+  if (!check_arr((PyObject *)self)) return NULL;
+  return PyLong_FromSize_t(ndt_store_itemsize(self->arr));
+}
+/* NumPy's flags as NumPy's bits (ndarray.flags.num): C_CONTIGUOUS 0x1,
+ * F_CONTIGUOUS 0x2, OWNDATA 0x4, ALIGNED 0x100 (always), WRITEABLE 0x400. */
+static PyObject *get_flags(ArrayObject *self, void *c) {
+  (void)c;
+  if (!check_arr((PyObject *)self)) return NULL;
+  const ndt_array *a = self->arr;
+  long f = 0x100;
+  if (ndt_is_c_contiguous(a)) f |= 0x1;
+  if (ndt_is_f_contiguous(a)) f |= 0x2;
+  if (ndt_owns_data(a)) f |= 0x4;
+  if (ndt_is_writeable(a)) f |= 0x400;
+  return PyLong_FromLong(f);
+}
 
 static PyGetSetDef array_getset[] = {
   {"shape", (getter)get_shape, (setter)set_shape, "Tuple of array dimensions.", NULL},
@@ -1044,10 +1149,15 @@ static PyGetSetDef array_getset[] = {
   {"_dt", (getter)get_dt, NULL, "ndtile dtype code", NULL},
   {"_estrides", (getter)get_estrides, NULL, "strides of the view in store elements", NULL},
   {"_offset", (getter)get_offset, NULL, "offset of the view in store elements", NULL},
+  {"_part", (getter)get_part, NULL, "bytes into each store element (.imag)", NULL},
   {"_c_contiguous", (getter)get_c_contiguous, NULL, "C-contiguous view", NULL},
   {"_whole", (getter)get_whole, NULL, "covers its whole store in C order", NULL},
   {"_ntiles", (getter)get_ntiles, NULL, "tiles of the store", NULL},
   {"_store_size", (getter)get_store_size, NULL, "elements of the store", NULL},
+  {"_store_itemsize", (getter)get_store_itemsize, NULL, "bytes per element of the store",
+   NULL},
+  {"_flags", (getter)get_flags, NULL, "NumPy's flag bits (C, F, OWNDATA, ALIGNED, WRITEABLE)",
+   NULL},
   {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -1118,13 +1228,19 @@ static PyObject *m_transpose(PyObject *self, PyObject *arg) {
     PyErr_SetString(PyExc_ValueError, "axes don't match array");
     return NULL;
   }
-  RETURN_NEW(ndt_transpose(&r, ARR(self), arg == Py_None ? NULL : perm));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_transpose(&r, ARR(self), arg == Py_None ? NULL : perm));
+  return wrap_status(st, r);
 }
 
 static PyObject *m_swapaxes(PyObject *self, PyObject *args) {
   int a1, a2;
   if (!check_arr(self) || !PyArg_ParseTuple(args, "ii", &a1, &a2)) return NULL;
-  RETURN_NEW(ndt_swapaxes(&r, ARR(self), a1, a2));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_swapaxes(&r, ARR(self), a1, a2));
+  return wrap_status(st, r);
 }
 
 static PyObject *m_broadcast_to(PyObject *self, PyObject *arg) {
@@ -1132,7 +1248,10 @@ static PyObject *m_broadcast_to(PyObject *self, PyObject *arg) {
   int nd;
   int64_t shape[NDT_MAXDIMS];
   if (!parse_shape(arg, &nd, shape)) return NULL;
-  RETURN_NEW(ndt_broadcast_to(&r, ARR(self), nd, shape));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_broadcast_to(&r, ARR(self), nd, shape));
+  return wrap_status(st, r);
 }
 
 static PyObject *m_reshape(PyObject *self, PyObject *arg) {
@@ -1140,39 +1259,81 @@ static PyObject *m_reshape(PyObject *self, PyObject *arg) {
   int nd;
   int64_t shape[NDT_MAXDIMS];
   if (!parse_shape(arg, &nd, shape)) return NULL;
-  RETURN_NEW(ndt_reshape(&r, ARR(self), nd, shape));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_reshape(&r, ARR(self), nd, shape));
+  return wrap_status(st, r);
 }
 
 static PyObject *m_squeeze(PyObject *self, PyObject *arg) {
   if (!check_arr(self)) return NULL;
   int axes[NDT_MAXDIMS], n = 0;
   if (!parse_axes(arg, &n, axes)) return NULL;
-  RETURN_NEW(ndt_squeeze(&r, ARR(self), n, axes));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_squeeze(&r, ARR(self), n, axes));
+  return wrap_status(st, r);
 }
 
 static PyObject *m_expand_dims(PyObject *self, PyObject *arg) {
   if (!check_arr(self)) return NULL;
   long ax = PyLong_AsLong(arg);
   if (ax == -1 && PyErr_Occurred()) return NULL;
-  RETURN_NEW(ndt_expand_dims(&r, ARR(self), (int)ax));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_expand_dims(&r, ARR(self), (int)ax));
+  return wrap_status(st, r);
 }
 
 static PyObject *m_real(PyObject *self, PyObject *noargs) {
   (void)noargs;
   if (!check_arr(self)) return NULL;
-  RETURN_NEW(ndt_real(&r, ARR(self)));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_real(&r, ARR(self)));
+  return wrap_status(st, r);
 }
 
 static PyObject *m_imag(PyObject *self, PyObject *noargs) {
   (void)noargs;
   if (!check_arr(self)) return NULL;
-  RETURN_NEW(ndt_imag(&r, ARR(self)));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_imag(&r, ARR(self)));
+  return wrap_status(st, r);
 }
 
 static PyObject *m_copy(PyObject *self, PyObject *noargs) {
   (void)noargs;
   if (!check_arr(self)) return NULL;
-  RETURN_NEW(ndt_copy(&r, ARR(self)));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_copy(&r, ARR(self)));
+  return wrap_status(st, r);
+}
+
+static PyObject *m_ravel(PyObject *self, PyObject *arg) {
+  if (!check_arr(self)) return NULL;
+  const char *o = PyUnicode_Check(arg) ? PyUnicode_AsUTF8(arg) : NULL;
+  if (!o || strlen(o) != 1 || !strchr("CFAK", o[0])) {
+    if (!PyErr_Occurred())
+      PyErr_SetString(PyExc_ValueError, "order must be one of 'C', 'F', 'A', or 'K'");
+    return NULL;
+  }
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_ravel(&r, ARR(self), o[0]));
+  return wrap_status(st, r);
+}
+
+static PyObject *m_set_writeable(PyObject *self, PyObject *arg) {
+  if (!check_arr(self)) return NULL;
+  int w = PyObject_IsTrue(arg);
+  if (w < 0) return NULL;
+  ndt_status st;
+  CORE(st = ndt_set_writeable(ARR(self), w));
+  if (st) return raise_status(st);
+  Py_RETURN_NONE;
 }
 
 static PyObject *m_view(PyObject *self, PyObject *noargs) {
@@ -1181,7 +1342,10 @@ static PyObject *m_view(PyObject *self, PyObject *noargs) {
   /* a new handle on the same view: a transpose that permutes nothing */
   int perm[NDT_MAXDIMS];
   for (int k = 0; k < ndt_ndim(ARR(self)); k++) perm[k] = k;
-  RETURN_NEW(ndt_transpose(&r, ARR(self), perm));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_transpose(&r, ARR(self), perm));
+  return wrap_status(st, r);
 }
 
 static PyObject *m_astype(PyObject *self, PyObject *args) {
@@ -1190,7 +1354,10 @@ static PyObject *m_astype(PyObject *self, PyObject *args) {
   ndt_dtype t;
   if (!check_arr(self) || !PyArg_ParseTuple(args, "O|i", &dto, &casting) || !parse_dtype(dto, &t))
     return NULL;
-  RETURN_NEW(ndt_astype(&r, ARR(self), t, (ndt_casting)casting));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_astype(&r, ARR(self), t, (ndt_casting)casting));
+  return wrap_status(st, r);
 }
 
 static PyObject *m_assign(PyObject *self, PyObject *args) {
@@ -1239,6 +1406,8 @@ static PyMethodDef array_methods[] = {
   {"_imag", m_imag, METH_NOARGS, "imaginary part (view, or zeros)"},
   {"_copy", m_copy, METH_NOARGS, "C-order copy"},
   {"_view", m_view, METH_NOARGS, "new handle on the same view"},
+  {"_ravel", m_ravel, METH_O, "NumPy's ravel (order 'C', 'F', 'A', 'K'): a view or a copy"},
+  {"_set_writeable", m_set_writeable, METH_O, "set or clear NumPy's WRITEABLE flag"},
   {"_astype", m_astype, METH_VARARGS, "cast copy (dtype code, casting)"},
   {"_assign", m_assign, METH_VARARGS, "self[...] = src (array or number), casting"},
   {"_same_store", m_same_store, METH_O, "views of the same store"},
@@ -1314,7 +1483,10 @@ static PyObject *create(PyObject *args, create_fn fn) {
   if (!PyArg_ParseTuple(args, "OO", &shp, &dto) || !parse_shape_nonneg(shp, &nd, shape) ||
       !get_dtype_arg(dto, &t))
     return NULL;
-  RETURN_NEW(fn(&r, nd, shape, t));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = fn(&r, nd, shape, t));
+  return wrap_status(st, r);
 }
 
 static PyObject *f_empty(PyObject *m, PyObject *a) { (void)m; return create(a, ndt_empty); }
@@ -1331,7 +1503,10 @@ static PyObject *f_full(PyObject *m, PyObject *args) {
   if (!PyArg_ParseTuple(args, "OOO", &shp, &dto, &val) || !parse_shape_nonneg(shp, &nd, shape) ||
       !get_dtype_arg(dto, &t) || pynumber_elem(val, &vt, &v) < 0)
     return NULL;
-  RETURN_NEW(ndt_full(&r, nd, shape, t, &v, vt));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_full(&r, nd, shape, t, &v, vt));
+  return wrap_status(st, r);
 }
 
 static PyObject *f_scalar(PyObject *m, PyObject *args) {
@@ -1360,7 +1535,10 @@ static PyObject *f_arange(PyObject *m, PyObject *args) {
   ndt_dtype t;
   if (!PyArg_ParseTuple(args, "dddO", &start, &stop, &step, &dto) || !get_dtype_arg(dto, &t))
     return NULL;
-  RETURN_NEW(ndt_arange(&r, start, stop, step, t));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_arange(&r, start, stop, step, t));
+  return wrap_status(st, r);
 }
 
 static PyObject *f_linspace(PyObject *m, PyObject *args) {
@@ -1373,7 +1551,10 @@ static PyObject *f_linspace(PyObject *m, PyObject *args) {
   if (!PyArg_ParseTuple(args, "ddLpO", &start, &stop, &num, &endpoint, &dto) ||
       !get_dtype_arg(dto, &t))
     return NULL;
-  RETURN_NEW(ndt_linspace(&r, start, stop, num, endpoint, t));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_linspace(&r, start, stop, num, endpoint, t));
+  return wrap_status(st, r);
 }
 
 static PyObject *f_eye(PyObject *m, PyObject *args) {
@@ -1386,7 +1567,10 @@ static PyObject *f_eye(PyObject *m, PyObject *args) {
     PyErr_SetString(PyExc_ValueError, "negative dimensions are not allowed");
     return NULL;
   }
-  RETURN_NEW(ndt_eye(&r, n, mm, k, t));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_eye(&r, n, mm, k, t));
+  return wrap_status(st, r);
 }
 
 static PyObject *f_from_buffer(PyObject *m, PyObject *args) {
@@ -1585,7 +1769,10 @@ static PyObject *f_reduce(PyObject *m, PyObject *args) {
     axes = PyLong_AsUnsignedLongLongMask(axes_o);
     if (axes == (uint64_t)-1 && PyErr_Occurred()) return NULL;
   }
-  RETURN_NEW(ndt_reduce((ndt_reduce_op)op, ARR(a), axes, keepdims, t, ddof, &r));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_reduce((ndt_reduce_op)op, ARR(a), axes, keepdims, t, ddof, &r));
+  return wrap_status(st, r);
 }
 
 /* matmul(a, b, out=None) and dot(a, b, out=None): ndtile arrays only. */
@@ -1628,8 +1815,11 @@ static PyObject *f_gather(PyObject *m, PyObject *args) {
     }
     idx[k] = ARR(o);
   }
-  RETURN_NEW(ndt_gather(ARR(a), idx, &r));
-  Py_DECREF(fast);
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_gather(ARR(a), idx, &r));
+  Py_DECREF(fast);   /* idx points into arrays `a` and the caller still hold */
+  return wrap_status(st, r);
 }
 
 static PyObject *f_bincount(PyObject *m, PyObject *args) {
@@ -1639,7 +1829,10 @@ static PyObject *f_bincount(PyObject *m, PyObject *args) {
   if (!PyArg_ParseTuple(args, "OOL", &x, &w, &minlength) || !check_arr(x) ||
       (w != Py_None && !check_arr(w)))
     return NULL;
-  RETURN_NEW(ndt_bincount(ARR(x), w == Py_None ? NULL : ARR(w), minlength, &r));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_bincount(ARR(x), w == Py_None ? NULL : ARR(w), minlength, &r));
+  return wrap_status(st, r);
 }
 
 static PyObject *f_scan(PyObject *m, PyObject *args) {
@@ -1647,13 +1840,19 @@ static PyObject *f_scan(PyObject *m, PyObject *args) {
   int op, axis, dt;
   PyObject *a;
   if (!PyArg_ParseTuple(args, "iOii", &op, &a, &axis, &dt) || !check_arr(a)) return NULL;
-  RETURN_NEW(ndt_scan((ndt_scan_op)op, ARR(a), axis, (ndt_dtype)dt, &r));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_scan((ndt_scan_op)op, ARR(a), axis, (ndt_dtype)dt, &r));
+  return wrap_status(st, r);
 }
 
 static PyObject *f_argwhere(PyObject *m, PyObject *a) {
   (void)m;
   if (!check_arr(a)) return NULL;
-  RETURN_NEW(ndt_argwhere(ARR(a), &r));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_argwhere(ARR(a), &r));
+  return wrap_status(st, r);
 }
 
 /* An axis as an int for the core; out-of-range values clamp to just outside
@@ -1682,7 +1881,10 @@ static PyObject *f_sort(PyObject *m, PyObject *args) {
   int axis, want;
   if (!PyArg_ParseTuple(args, "OO&p", &a, conv_axis_or_flat, &axis, &want) || !check_arr(a))
     return NULL;
-  RETURN_NEW(ndt_sort(ARR(a), axis, want, &r));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_sort(ARR(a), axis, want, &r));
+  return wrap_status(st, r);
 }
 
 /* partition(a, axis|None, [kth...], want_indices); searchsorted(a, v, right);
@@ -1725,7 +1927,10 @@ static PyObject *f_searchsorted(PyObject *m, PyObject *args) {
   int right;
   if (!PyArg_ParseTuple(args, "OOp", &a, &v, &right) || !check_arr(a) || !check_arr(v))
     return NULL;
-  RETURN_NEW(ndt_searchsorted(ARR(a), ARR(v), right, &r));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_searchsorted(ARR(a), ARR(v), right, &r));
+  return wrap_status(st, r);
 }
 
 static PyObject *f_histogram_bins(PyObject *m, PyObject *args) {
@@ -1736,7 +1941,10 @@ static PyObject *f_histogram_bins(PyObject *m, PyObject *args) {
   if (!PyArg_ParseTuple(args, "OOdddpp", &x, &e, &first, &last, &denom, &sd, &sf) ||
       !check_arr(x) || !check_arr(e))
     return NULL;
-  RETURN_NEW(ndt_histogram_bins(ARR(x), ARR(e), first, last, denom, sd, sf, &r));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_histogram_bins(ARR(x), ARR(e), first, last, denom, sd, sf, &r));
+  return wrap_status(st, r);
 }
 
 static PyObject *f_histogram_count(PyObject *m, PyObject *args) {
@@ -1747,8 +1955,10 @@ static PyObject *f_histogram_count(PyObject *m, PyObject *args) {
   if (!PyArg_ParseTuple(args, "OOdddppO", &x, &e, &first, &last, &denom, &sd, &sf, &w) ||
       !check_arr(x) || !check_arr(e) || (w != Py_None && !check_arr(w)))
     return NULL;
-  RETURN_NEW(ndt_histogram_count(ARR(x), ARR(e), first, last, denom, sd, sf,
-                                 w == Py_None ? NULL : ARR(w), &r));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_histogram_count(ARR(x), ARR(e), first, last, denom, sd, sf, w == Py_None ? NULL : ARR(w), &r));
+  return wrap_status(st, r);
 }
 
 /* fft(a, axis, n, kind, scale): ndt_fft (kind 0 forward, 1 backward, 2 r2c, 3 c2r). */
@@ -1761,7 +1971,10 @@ static PyObject *f_fft(PyObject *m, PyObject *args) {
   double scale;
   if (!PyArg_ParseTuple(args, "OlLid", &a, &axis, &n, &kind, &scale) || !check_arr(a))
     return NULL;
-  RETURN_NEW(ndt_fft(ARR(a), clamp_axis(axis), (int64_t)n, kind, scale, &r));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_fft(ARR(a), clamp_axis(axis), (int64_t)n, kind, scale, &r));
+  return wrap_status(st, r);
 }
 
 static PyObject *f_promote(PyObject *m, PyObject *args) {
@@ -1816,7 +2029,10 @@ static PyObject *f_correlate(PyObject *m, PyObject *args) {
   if (!PyArg_ParseTuple(args, "OOLLi", &a, &v, &lag0, &n, &conj) || !check_arr(a) ||
       !check_arr(v))
     return NULL;
-  RETURN_NEW(ndt_correlate(ARR(a), ARR(v), lag0, n, conj, &r));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_correlate(ARR(a), ARR(v), lag0, n, conj, &r));
+  return wrap_status(st, r);
 }
 
 static PyObject *f_diagonal(PyObject *m, PyObject *args) {
@@ -1825,7 +2041,10 @@ static PyObject *f_diagonal(PyObject *m, PyObject *args) {
   long long offset;
   int ax1, ax2;
   if (!PyArg_ParseTuple(args, "OLii", &a, &offset, &ax1, &ax2) || !check_arr(a)) return NULL;
-  RETURN_NEW(ndt_diagonal(&r, ARR(a), offset, ax1, ax2));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_diagonal(&r, ARR(a), offset, ax1, ax2));
+  return wrap_status(st, r);
 }
 
 static PyObject *f_put(PyObject *m, PyObject *args) {
@@ -1879,19 +2098,33 @@ static PyObject *f_set_inline_elems(PyObject *m, PyObject *arg) {
   Py_RETURN_NONE;
 }
 
-/* Runtime queries with no arguments: f_NAME returns ndt_NAME() as an int. */
-#define INT_QUERY(name)                                   \
-  static PyObject *f_##name(PyObject *m, PyObject *noargs) { \
-    (void)m;                                              \
-    (void)noargs;                                         \
-    long long n;                                          \
-    CORE(n = ndt_##name());                               \
-    return PyLong_FromLongLong(n);                        \
-  }
-INT_QUERY(workers)
-INT_QUERY(tile_bytes)
-INT_QUERY(rank)      /* many processes: this process's rank, */
-INT_QUERY(nranks)    /* and how many there are */
+/* Runtime queries with no arguments, returned as an int. */
+static PyObject *int_result(long long n) { return PyLong_FromLongLong(n); }
+static PyObject *f_workers(PyObject *m, PyObject *noargs) {
+  (void)m, (void)noargs;
+  long long n;
+  CORE(n = ndt_workers());
+  return int_result(n);
+}
+static PyObject *f_tile_bytes(PyObject *m, PyObject *noargs) {
+  (void)m, (void)noargs;
+  long long n;
+  CORE(n = ndt_tile_bytes());
+  return int_result(n);
+}
+/* many processes: this process's rank, and how many there are */
+static PyObject *f_rank(PyObject *m, PyObject *noargs) {
+  (void)m, (void)noargs;
+  long long n;
+  CORE(n = ndt_rank());
+  return int_result(n);
+}
+static PyObject *f_nranks(PyObject *m, PyObject *noargs) {
+  (void)m, (void)noargs;
+  long long n;
+  CORE(n = ndt_nranks());
+  return int_result(n);
+}
 
 static PyObject *f_barrier(PyObject *m, PyObject *noargs) {
   (void)m;
@@ -1937,6 +2170,22 @@ static PyObject *f_abort(PyObject *m, PyObject *arg) {
   Py_RETURN_NONE;   /* not reached */
 }
 
+/* set_exit_code(n): the status the program ends with (sys.exit) */
+static PyObject *f_set_exit_code(PyObject *m, PyObject *arg) {
+  (void)m;
+  long code = PyLong_AsLong(arg);
+  if (code == -1 && PyErr_Occurred()) return NULL;
+  ndt_set_exit_code((int)code);
+  Py_RETURN_NONE;
+}
+
+/* end_together(): the program ends (ndt_end_together) */
+static PyObject *f_end_together(PyObject *m, PyObject *noargs) {
+  (void)m, (void)noargs;
+  CORE_BLOCKING(ndt_end_together());
+  Py_RETURN_NONE;
+}
+
 static PyObject *f_comm_stats(PyObject *m, PyObject *args) {
   (void)m;
   int reset = 0;
@@ -1961,6 +2210,30 @@ static PyObject *f_tiles_for(PyObject *m, PyObject *args) {
   int64_t n;
   CORE(n = ndt_tiles_for(nd, shape, t));
   return PyLong_FromLongLong(n);
+}
+
+/* memory_usage(): (bytes reserved by live arrays, bytes of data buffers
+ * held, the limit) */
+static PyObject *f_memory_usage(PyObject *m, PyObject *noargs) {
+  (void)m, (void)noargs;
+  int64_t st, data, limit;
+  CORE(ndt_memory_usage(&st, &data, &limit));
+  return Py_BuildValue("(LLL)", (long long)st, (long long)data, (long long)limit);
+}
+
+static PyObject *f_set_memory_limit(PyObject *m, PyObject *arg) {
+  (void)m;
+  long long n = PyLong_AsLongLong(arg);
+  if (n == -1 && PyErr_Occurred()) return NULL;
+  CORE(ndt_set_memory_limit(n));
+  Py_RETURN_NONE;
+}
+
+/* interrupt(): what Ctrl-C does, callable from any thread (tests) */
+static PyObject *f_interrupt(PyObject *m, PyObject *noargs) {
+  (void)m, (void)noargs;
+  ndt_interrupt();
+  Py_RETURN_NONE;
 }
 
 static PyObject *f_debug_fail_alloc_after(PyObject *m, PyObject *arg) {
@@ -2098,12 +2371,10 @@ static int rng_shape_dt(RngObject *self, PyObject *shp, PyObject *dto, int *nd, 
   ndt_dtype t;                \
   ndt_array *r = NULL;        \
   ndt_status st
-#define RNG_ARGS(ok) \
-  if (!(ok) || !rng_shape_dt(self, shp, dto, &nd, shape, &t)) return NULL
 
 static PyObject *rng_random(RngObject *self, PyObject *args) {
   RNG_VARS;
-  RNG_ARGS(PyArg_ParseTuple(args, "OO", &shp, &dto));
+  if (!PyArg_ParseTuple(args, "OO", &shp, &dto) || !rng_shape_dt(self, shp, dto, &nd, shape, &t)) return NULL;
   CORE(st = ndt_rng_random(&r, self->rng, nd, shape, t));
   return wrap_status(st, r);
 }
@@ -2111,14 +2382,14 @@ static PyObject *rng_random(RngObject *self, PyObject *args) {
 static PyObject *rng_uniform(RngObject *self, PyObject *args) {
   double low, high;
   RNG_VARS;
-  RNG_ARGS(PyArg_ParseTuple(args, "OOdd", &shp, &dto, &low, &high));
+  if (!PyArg_ParseTuple(args, "OOdd", &shp, &dto, &low, &high) || !rng_shape_dt(self, shp, dto, &nd, shape, &t)) return NULL;
   CORE(st = ndt_rng_uniform(&r, self->rng, nd, shape, low, high, t));
   return wrap_status(st, r);
 }
 
 static PyObject *rng_standard_normal(RngObject *self, PyObject *args) {
   RNG_VARS;
-  RNG_ARGS(PyArg_ParseTuple(args, "OO", &shp, &dto));
+  if (!PyArg_ParseTuple(args, "OO", &shp, &dto) || !rng_shape_dt(self, shp, dto, &nd, shape, &t)) return NULL;
   CORE(st = ndt_rng_standard_normal(&r, self->rng, nd, shape, t));
   return wrap_status(st, r);
 }
@@ -2126,7 +2397,7 @@ static PyObject *rng_standard_normal(RngObject *self, PyObject *args) {
 static PyObject *rng_normal(RngObject *self, PyObject *args) {
   double loc, scale;
   RNG_VARS;
-  RNG_ARGS(PyArg_ParseTuple(args, "OOdd", &shp, &dto, &loc, &scale));
+  if (!PyArg_ParseTuple(args, "OOdd", &shp, &dto, &loc, &scale) || !rng_shape_dt(self, shp, dto, &nd, shape, &t)) return NULL;
   CORE(st = ndt_rng_normal(&r, self->rng, nd, shape, loc, scale, t));
   return wrap_status(st, r);
 }
@@ -2134,7 +2405,7 @@ static PyObject *rng_normal(RngObject *self, PyObject *args) {
 static PyObject *rng_exponential(RngObject *self, PyObject *args) {
   double scale;
   RNG_VARS;
-  RNG_ARGS(PyArg_ParseTuple(args, "OOd", &shp, &dto, &scale));
+  if (!PyArg_ParseTuple(args, "OOd", &shp, &dto, &scale) || !rng_shape_dt(self, shp, dto, &nd, shape, &t)) return NULL;
   CORE(st = ndt_rng_exponential(&r, self->rng, nd, shape, scale, t));
   return wrap_status(st, r);
 }
@@ -2142,7 +2413,7 @@ static PyObject *rng_exponential(RngObject *self, PyObject *args) {
 static PyObject *rng_gamma(RngObject *self, PyObject *args) {
   double k, scale;
   RNG_VARS;
-  RNG_ARGS(PyArg_ParseTuple(args, "OOdd", &shp, &dto, &k, &scale));
+  if (!PyArg_ParseTuple(args, "OOdd", &shp, &dto, &k, &scale) || !rng_shape_dt(self, shp, dto, &nd, shape, &t)) return NULL;
   CORE(st = ndt_rng_gamma(&r, self->rng, nd, shape, k, scale, t));
   return wrap_status(st, r);
 }
@@ -2159,7 +2430,7 @@ static int rng_int64_only(ndt_dtype t, const char *fn) {
 static PyObject *rng_poisson(RngObject *self, PyObject *args) {
   double lam;
   RNG_VARS;
-  RNG_ARGS(PyArg_ParseTuple(args, "OOd", &shp, &dto, &lam));
+  if (!PyArg_ParseTuple(args, "OOd", &shp, &dto, &lam) || !rng_shape_dt(self, shp, dto, &nd, shape, &t)) return NULL;
   if (!rng_int64_only(t, "poisson")) return NULL;
   CORE(st = ndt_rng_poisson(&r, self->rng, nd, shape, lam));
   return wrap_status(st, r);
@@ -2173,12 +2444,18 @@ static PyObject *rng_gamma_array(RngObject *self, PyObject *args) {
   if (!rng_ok(self) || !PyArg_ParseTuple(args, "OOO", &k, &sc, &dto) || !check_arr(k) ||
       !check_arr(sc) || !get_dtype_arg(dto, &t))
     return NULL;
-  RETURN_NEW(ndt_rng_gamma_array(&r, self->rng, ARR(k), ARR(sc), t));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_rng_gamma_array(&r, self->rng, ARR(k), ARR(sc), t));
+  return wrap_status(st, r);
 }
 
 static PyObject *rng_poisson_array(RngObject *self, PyObject *lam) {
   if (!rng_ok(self) || !check_arr(lam)) return NULL;
-  RETURN_NEW(ndt_rng_poisson_array(&r, self->rng, ARR(lam)));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_rng_poisson_array(&r, self->rng, ARR(lam)));
+  return wrap_status(st, r);
 }
 
 static PyObject *rng_binomial_array(RngObject *self, PyObject *args) {
@@ -2186,14 +2463,17 @@ static PyObject *rng_binomial_array(RngObject *self, PyObject *args) {
   if (!rng_ok(self) || !PyArg_ParseTuple(args, "OO", &n, &p) || !check_arr(n) ||
       !check_arr(p))
     return NULL;
-  RETURN_NEW(ndt_rng_binomial_array(&r, self->rng, ARR(n), ARR(p)));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_rng_binomial_array(&r, self->rng, ARR(n), ARR(p)));
+  return wrap_status(st, r);
 }
 
 static PyObject *rng_binomial(RngObject *self, PyObject *args) {
   long long n;
   double p;
   RNG_VARS;
-  RNG_ARGS(PyArg_ParseTuple(args, "OOLd", &shp, &dto, &n, &p));
+  if (!PyArg_ParseTuple(args, "OOLd", &shp, &dto, &n, &p) || !rng_shape_dt(self, shp, dto, &nd, shape, &t)) return NULL;
   if (!rng_int64_only(t, "binomial")) return NULL;
   CORE(st = ndt_rng_binomial(&r, self->rng, nd, shape, (int64_t)n, p));
   return wrap_status(st, r);
@@ -2231,7 +2511,7 @@ static PyObject *rng_integers(RngObject *self, PyObject *args) {
   PyObject *lo_o, *hi_o;
   int endpoint;
   RNG_VARS;
-  RNG_ARGS(PyArg_ParseTuple(args, "OOOOp", &shp, &dto, &lo_o, &hi_o, &endpoint));
+  if (!PyArg_ParseTuple(args, "OOOOp", &shp, &dto, &lo_o, &hi_o, &endpoint) || !rng_shape_dt(self, shp, dto, &nd, shape, &t)) return NULL;
   if (t == NDT_DTYPE_DEFAULT) t = NDT_INT64;
   int64_t li = 0, hi = 0;
   uint64_t lu = 0, hu = 0;
@@ -2273,13 +2553,15 @@ static PyObject *rng_integers(RngObject *self, PyObject *args) {
   return NULL;
 }
 #undef RNG_VARS
-#undef RNG_ARGS
 
 static PyObject *rng_permutation(RngObject *self, PyObject *arg) {
   if (!rng_ok(self)) return NULL;
   long long n = PyLong_AsLongLong(arg);
   if (n == -1 && PyErr_Occurred()) return NULL;
-  RETURN_NEW(ndt_rng_permutation(&r, self->rng, n));
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_rng_permutation(&r, self->rng, n));
+  return wrap_status(st, r);
 }
 
 static PyObject *rng_get_state(RngObject *self, PyObject *noargs) {
@@ -2410,8 +2692,15 @@ static PyMethodDef module_methods[] = {
   {"barrier", f_barrier, METH_NOARGS, "wait for every rank"},
   {"bcast_bytes", f_bcast_bytes, METH_VARARGS, "bcast_bytes(data|None, root)"},
   {"abort", f_abort, METH_O, "stop every rank with an exit code"},
+  {"set_exit_code", f_set_exit_code, METH_O, "set_exit_code(n): the status sys.exit ends with"},
+  {"end_together", f_end_together, METH_NOARGS, "end_together(): the program ends (many ranks)"},
   {"comm_stats", f_comm_stats, METH_VARARGS, "comm_stats(reset=False): traffic counters"},
   {"debug_fail_alloc_after", f_debug_fail_alloc_after, METH_O, "test hook"},
+  {"memory_usage", f_memory_usage, METH_NOARGS,
+   "memory_usage(): (bytes of live arrays, bytes of data buffers, limit)"},
+  {"set_memory_limit", f_set_memory_limit, METH_O,
+   "set_memory_limit(bytes): the budget of live arrays (0: the default)"},
+  {"interrupt", f_interrupt, METH_NOARGS, "interrupt(): stop the waits as Ctrl-C does"},
   {"init", f_init, METH_VARARGS, "init(workers=0, tile_bytes=0, inline_elems=-1)"},
   {"status_string", f_status_string, METH_O, "name of a status"},
   {"_raise_status", f_raise_status, METH_O, "test hook: raise the mapped exception"},
@@ -2428,6 +2717,8 @@ PyMODINIT_FUNC PyInit__core(void) {
   if (PyType_Ready(&ArrayType) < 0 || PyType_Ready(&RngType) < 0) return NULL;
   PyObject *m = PyModule_Create(&coremodule);
   if (!m) return NULL;
+  sigint_guard();
+  ndt_set_wait_hook(sigint_guard);
   Py_INCREF(&ArrayType);
   if (PyModule_AddObject(m, "Array", (PyObject *)&ArrayType) < 0) {
     Py_DECREF(&ArrayType);

@@ -49,6 +49,13 @@ void ndt_rt_doomed(int64_t bytes);
 /* Bytes of data buffers the calling thread allocated since the last call. */
 int64_t ndt_take_allocated(void);
 void ndt_mem_stats(int64_t *live, int64_t *cached, int64_t *peak_live, int64_t *peak_held);
+/* The memory budget (memory.c): a store reserves its whole size when it is
+ * made; 0 when that would pass the limit. */
+int ndt_mem_reserve(int64_t nbytes);
+void ndt_mem_unreserve(int64_t nbytes);
+/* NDT_ERR_NOMEM with NumPy's message for an array of this shape. */
+ndt_status ndt_nomem_array(int64_t nbytes, int ndim, const int64_t *shape, ndt_dtype t);
+int64_t ndt_parse_size(const char *s);
 
 /* ---- ranks (runtime/comm.c) ------------------------------------------
  * Under MPI the recording thread moves bytes with these; both sides call
@@ -62,6 +69,9 @@ void ndt_comm_bcast(void *buf, int64_t n, int root);          /* buf NULL: dropp
 /* Every rank learns whether any rank failed; all return the status and
  * message of the lowest failing rank. */
 ndt_status ndt_comm_agree(ndt_status st);
+/* Tasks recorded so far on many ranks (the same on every rank). */
+int64_t ndt_rt_task_seq(void);
+int64_t ndt_rt_task_hash(void);   /* of the tasks' names, in order */
 
 /* The timeline: a span of the recording thread (communication), from
  * t0 = ndt_trace_now() to now; both do nothing while no trace runs. */
@@ -115,6 +125,12 @@ typedef struct ndt_store {
   int64_t ntiles;
   ndt_tile *tiles;
   char *run;              /* all tiles in one buffer (ndt_alloc_data_run), or NULL */
+  int readonly;           /* the WRITEABLE flag of the handle that made the store (NumPy's
+                           * base array): views may be made writeable again only while it
+                           * is clear (see ndt_set_writeable) */
+  atomic_llong reserved;  /* bytes reserved in the memory budget; given back when the
+                             last handle goes (program order) or at the latest when freed */
+  atomic_int lost;        /* a cancelled (interrupted) task wrote it: reads fail */
 } ndt_store;
 
 struct ndt_array {
@@ -124,6 +140,12 @@ struct ndt_array {
   int ndim;
   int weak;
   int internal;     /* held by the runtime (a fused group), not a handle */
+  int readonly;     /* NumPy's WRITEABLE flag cleared: ops refuse this view as an output.
+                     * Copied into every view made from it (views of read-only arrays are
+                     * read-only), checked where a public op takes an existing output
+                     * (ndt_assign/ndt_fill, ndt_apply with *out, ndt_put, ndt_matmul,
+                     * ndt_dot): one test per call, none per task or element. */
+  int owner;        /* the handle ndt_array_new made with its store (NumPy's OWNDATA) */
   int64_t offset;  /* elements */
   int64_t size;
   int64_t shape[NDT_MAXDIMS];

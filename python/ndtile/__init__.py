@@ -126,6 +126,7 @@ def sync():
 
 def _sync_at_exit():
     try:
+        _core.end_together()    # many ranks: every rank ends here, or all stop
         _core.sync()
     except Exception as e:      # pragma: no cover
         import sys

@@ -130,3 +130,15 @@ def from_np_tree(x):
     if isinstance(x, tuple) and hasattr(x, '_fields'):
         return t(*[from_np_tree(v) for v in x])
     return x
+
+
+def ravel_order(order):
+    """A ravel/flatten order as one of 'C', 'F', 'A', 'K' (NumPy's spelling:
+    None is 'C', letters in either case)."""
+    if order is None:
+        return 'C'
+    if not isinstance(order, str):
+        raise TypeError(f"order must be str, not {type(order).__name__}")
+    if len(order) == 1 and order.upper() in 'CFAK':
+        return order.upper()
+    raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")

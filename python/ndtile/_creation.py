@@ -13,10 +13,40 @@ Array = _core.Array
 _NoValue = _np._NoValue
 
 
+_MAXDIM = 2**63 - 1
+
+
+def _dim(s):
+    if isinstance(s, (bool, _np.bool_)):
+        raise TypeError("an integer is required")
+    n = operator.index(s)
+    if n > _MAXDIM:
+        raise ValueError("Maximum allowed dimension exceeded")
+    return n
+
+
 def _shape(shape):
+    """A shape argument as NumPy parses it: ints (no bools), an int a
+    1-tuple; dimensions beyond int64 a ValueError (the core's parser of a
+    tuple shape gives the same errors)."""
+    if type(shape) is int and shape <= _MAXDIM:
+        return (shape,)
     if isinstance(shape, (tuple, list)):
-        return tuple(operator.index(s) for s in shape)
-    return (operator.index(shape),)
+        return tuple(_dim(s) for s in shape)
+    if isinstance(shape, (bool, _np.bool_)):
+        raise TypeError(f"expected a sequence of integers or a single integer, got '{shape}'")
+    return (_dim(shape),)
+
+
+def _creation_order(order):
+    """NumPy's errors for order= of zeros, ones, empty, full."""
+    if order in ('C', 'F', None, 'c', 'f'):
+        return
+    if not isinstance(order, str):
+        raise TypeError(f"order must be str, not {type(order).__name__}")
+    if order.upper() in ('A', 'K'):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got '{order}')")
 
 
 def _check_order(order, name):
@@ -28,6 +58,8 @@ def empty(shape, dtype=float, order='C', *, device=None, like=None):
     c = D.code_of(dtype)
     if c is None:
         return _np.empty(shape, dtype=dtype, order=order)
+    if order != 'C':
+        _creation_order(order)
     return _core.empty(shape if type(shape) is tuple else _shape(shape), c)
 
 
@@ -35,6 +67,8 @@ def zeros(shape, dtype=float, order='C', *, device=None, like=None):
     c = D.code_of(dtype)
     if c is None:
         return _np.zeros(shape, dtype=dtype, order=order)
+    if order != 'C':
+        _creation_order(order)
     return _core.zeros(shape if type(shape) is tuple else _shape(shape), c)
 
 
@@ -42,10 +76,14 @@ def ones(shape, dtype=None, order='C', *, device=None, like=None):
     c = D.code_of(dtype)
     if c is None:
         return _np.ones(shape, dtype=dtype, order=order)
+    if order != 'C':
+        _creation_order(order)
     return _core.ones(shape if type(shape) is tuple else _shape(shape), c)
 
 
 def full(shape, fill_value, dtype=None, order='C', *, device=None, like=None):
+    if order != 'C':
+        _creation_order(order)
     if isinstance(fill_value, Array) and fill_value.ndim == 0:
         fill_value = fill_value._scalar()
     if isinstance(fill_value, (Array, _np.ndarray, list, tuple)):
@@ -128,14 +166,19 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0, lik
 
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     if isinstance(a, Array) and dtype is None:
-        if copy:
+        # order 'C'/'F' copies an array not contiguous that way (as NumPy;
+        # the copy is in C order: ndtile stores hold C order only)
+        if copy or (order in ('C', 'F') and
+                    not a._flags & (1 if order == 'C' else 2)):
+            if copy is False:
+                raise ValueError("Unable to avoid copy while creating an array as requested.")
             return a._copy()
         return a
     return array(a, dtype, copy=copy)
 
 
 def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
-    return asarray(a, dtype, copy=copy)
+    return asarray(a, dtype, order, copy=copy)
 
 
 def ascontiguousarray(a, dtype=None, *, like=None):
@@ -148,7 +191,10 @@ def ascontiguousarray(a, dtype=None, *, like=None):
 
 
 def asfortranarray(a, dtype=None, *, like=None):
-    return asarray(a, dtype)
+    r = asarray(a, dtype, order='F')
+    if isinstance(r, Array) and r.ndim == 0:
+        r = r._reshape((1,))
+    return r
 
 
 def copy(a, order='K', subok=False):
@@ -159,6 +205,8 @@ def copy(a, order='K', subok=False):
 
 def arange(start_or_stop, stop=None, step=None, dtype=None, *, device=None, like=None):
     if stop is None:
+        if start_or_stop is None:
+            return _np.arange(None)     # NumPy's TypeError
         start, stop = 0, start_or_stop
     else:
         start = start_or_stop
@@ -166,12 +214,18 @@ def arange(start_or_stop, stop=None, step=None, dtype=None, *, device=None, like
         step = 1
     vals = [v._scalar() if isinstance(v, Array) else v for v in (start, stop, step)]
     start, stop, step = vals
+    if any(isinstance(v, (str, bytes)) for v in vals):
+        return _np.arange(start, stop, step, dtype=dtype)     # NumPy's TypeError
     if dtype is not None:
         dt = D.as_dtype(dtype)
     else:   # NumPy's arange goes by kind only: int64, float64 or complex128
         kinds = {_np.asarray(v).dtype.kind for v in vals}
         dt = _np.dtype('c16' if 'c' in kinds else 'f8' if 'f' in kinds else 'i8')
     c = D.code(dt)
+    if type(start) is int and c is not None and D.is_int(c):
+        lo, hi = D.int_range(c)
+        if not lo <= start <= hi:      # NumPy converts start to the dtype
+            raise OverflowError(f"Python integer {start} out of bounds for {dt}")
     if c is None or dt.kind in 'bc' or step == 0 or any(
             isinstance(v, (complex, _np.complexfloating)) or
             (isinstance(v, (int, _np.integer)) and abs(int(v)) >= 2**53) for v in vals):
@@ -252,9 +306,13 @@ def eye(N, M=None, k=0, dtype=float, order='C', *, device=None, like=None):
     c = D.code(dt)
     if c is None:
         return _np.eye(N, M, k, dtype=dt, order=order)
-    N = operator.index(N)
-    M = -1 if M is None else operator.index(M)
-    return _core.eye(N, M, operator.index(k), c)
+    N = _dim(N)
+    M = -1 if M is None else _dim(M)
+    k = operator.index(k)
+    big = N + abs(M) + 1
+    if not -big <= k <= big:
+        k = big           # NumPy: a diagonal beyond the array is all zeros
+    return _core.eye(N, M, k, c)
 
 
 def identity(n, dtype=None, *, like=None):

@@ -5,6 +5,8 @@ complex64 and complex128. Any other NumPy dtype (float16, longdouble, object,
 strings, datetimes, structured) is not held in tiles: such arrays stay NumPy
 arrays and every operation on them runs in NumPy (see _fallback).
 """
+import operator as _operator
+
 import numpy as _np
 
 from . import _core
@@ -26,6 +28,18 @@ INT_SCALAR_TYPES = tuple({t for t in (
     _np.uint64, _np.intc, _np.uintc, _np.longlong, _np.ulonglong, _np.intp, _np.uintp)})
 
 CASTING = {'no': 0, 'equiv': 1, 'safe': 2, 'same_kind': 3, 'unsafe': 4}
+_CASTING_NAMES = "'no', 'equiv', 'safe', 'same_kind', 'unsafe'"
+
+
+def check_casting(casting, same_value=False):
+    """NumPy's errors for a bad casting= argument. same_value: the caller
+    (astype) also takes NumPy 2.4's 'same_value'."""
+    if not isinstance(casting, str):
+        raise TypeError(f"casting must be str, not {type(casting).__name__}")
+    if casting in CASTING or (same_value and casting == 'same_value'):
+        return casting
+    names = _CASTING_NAMES + (", 'same_value'" if same_value else '')
+    raise ValueError(f"casting must be one of {names} (got '{casting}')")
 
 _INFO = {}
 
@@ -79,3 +93,11 @@ def int_range(c):
         ii = _np.iinfo(DTYPES[c])
         info = _INFO[c] = (int(ii.min), int(ii.max))
     return info
+
+
+def int_axis(axis):
+    """An axis that must be one int, as NumPy's C axis parser takes it (no
+    bools: TypeError)."""
+    if isinstance(axis, (bool, _np.bool_)):
+        raise TypeError("an integer is required for the axis")
+    return _operator.index(axis)

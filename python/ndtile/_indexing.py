@@ -11,6 +11,8 @@ indices wins, as in NumPy). A boolean mask of the array's own shape with a
 scalar value is assigned as a where. Keys mixing newaxis with advanced
 indices go through NumPy (gathered, indexed there, written back).
 """
+import operator
+
 import numpy as _np
 
 from . import _core
@@ -26,14 +28,25 @@ _INT_SCALARS = D.INT_SCALAR_TYPES
 
 
 def _component(k):
-    """0-d integer arrays act as integers (NumPy's rule)."""
+    """(k, was_array): 0-d integer arrays select as integers do (NumPy's
+    rule), but they are advanced indices, so the result is a copy (NumPy:
+    a[np.array(1)] copies where a[1] is a view); was_array says so. Other
+    objects with __index__ are integers (basic indices) as in NumPy."""
     if isinstance(k, Array):
         if k.ndim == 0 and D.KIND[k._dt] in 'iu':
-            return int(k._item())
-        return k
-    if isinstance(k, _np.ndarray) and k.ndim == 0 and k.dtype.kind in 'iu':
-        return int(k)
-    return k
+            return int(k._item()), True
+        return k, False
+    if isinstance(k, _np.ndarray):
+        if k.ndim == 0 and k.dtype.kind in 'iu':
+            return int(k), True
+        return k, False
+    if type(k) not in _PLAIN and not isinstance(k, (bool, _np.bool_, _np.generic, list, tuple)) \
+            and hasattr(type(k), '__index__'):
+        return operator.index(k), False
+    return k, False
+
+
+_PLAIN = (int, slice, type(None), type(Ellipsis))
 
 
 def _slice_ok(s):
@@ -52,12 +65,17 @@ def _is_basic(k):
 
 
 def normalize(key):
-    """(key with 0-d integer arrays replaced, is_basic)."""
+    """(key with 0-d integer arrays replaced, is_basic, copy): copy when a
+    0-d integer array made an otherwise basic key advanced (the result is
+    then a copy of the basic result)."""
     if isinstance(key, tuple):
-        key = tuple(_component(k) for k in key)
-        return key, all(_is_basic(k) for k in key)
-    key = _component(key)
-    return key, _is_basic(key)
+        parts = [_component(k) for k in key]
+        key = tuple(k for k, _ in parts)
+        basic = all(_is_basic(k) for k in key)
+        return key, basic, basic and any(c for _, c in parts)
+    key, c = _component(key)
+    basic = _is_basic(key)
+    return key, basic, basic and c
 
 
 def _np_key(key):
@@ -284,9 +302,12 @@ def _scatter(a, key, value):
 
 def getitem(a, key):
     """Array.__getitem__ for keys the C binding does not parse."""
-    key, basic = normalize(key)
+    key, basic, copy = normalize(key)
     if basic:
-        return Array.__getitem__(a, key)
+        res = Array.__getitem__(a, key)
+        # an advanced index (a 0-d integer array) copies, also where the
+        # integers alone would give a view; a single element stays a scalar
+        return res._copy() if copy and isinstance(res, Array) else res
     res = _gather(a, key)
     if res is not None:
         return res
@@ -327,7 +348,7 @@ def setitem(a, key, value, delete=False):
     """Array.__setitem__ for what the C binding does not handle."""
     if delete:
         raise ValueError("cannot delete array elements")
-    key, basic = normalize(key)
+    key, basic, _ = normalize(key)
     if basic:
         v = a._view_index(key)
         v._assign(_value_array(value, a.dtype), 4)

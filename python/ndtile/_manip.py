@@ -32,6 +32,12 @@ def _norm_axis(axis, ndim):
     return ax + ndim if ax < 0 else ax
 
 
+def _c_axis(axis, ndim):
+    """_norm_axis for the functions NumPy writes in C: a bool axis is a
+    TypeError there (Python-level NumPy functions take it as an int)."""
+    return _norm_axis(D.int_axis(axis), ndim)
+
+
 # ---- shapes ------------------------------------------------------------------
 def reshape(a, /, shape=None, order='C', *, newshape=None, copy=None):
     if shape is None:
@@ -58,9 +64,7 @@ def ravel(a, order='C'):
     xs, fb = _nd_or_fallback('ravel', _np.ravel, (a,), {'order': order}, a)
     if fb is not None:
         return fb
-    if order not in ('C', 'A', 'K'):
-        return F.call("ravel (order='F')", _np.ravel, (a,), {'order': order})
-    return xs[0]._reshape((-1,))
+    return xs[0]._ravel(C.ravel_order(order))   # a view only where NumPy's is one
 
 
 def transpose(a, axes=None):
@@ -137,8 +141,12 @@ def squeeze(a, axis=None):
     x = xs[0]
     if axis is None:
         return x._squeeze(None)
-    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
-    axes = tuple(_norm_axis(ax, x.ndim) for ax in axes)
+    if isinstance(axis, list):
+        raise TypeError("'list' object cannot be interpreted as an integer")
+    if x.ndim == 0 and not isinstance(axis, tuple) and D.int_axis(axis) in (0, -1):
+        return x._view()     # NumPy: axis 0 or -1 of a 0-d array
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    axes = tuple(_c_axis(ax, x.ndim) for ax in axes)
     return x._squeeze(axes) if axes else x._view()
 
 
@@ -161,7 +169,9 @@ def broadcast_to(array, shape, subok=False):
         return fb
     if isinstance(shape, (int, _np.integer)):
         shape = (shape,)
-    return xs[0]._broadcast_to(tuple(shape))
+    r = xs[0]._broadcast_to(tuple(shape))
+    r._set_writeable(False)      # NumPy's broadcast_to is a read-only view
+    return r
 
 
 def broadcast_shapes(*args):
@@ -242,6 +252,8 @@ def flipud(m):
 
 # ---- joining and splitting --------------------------------------------------------
 def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    if casting != "same_kind":
+        D.check_casting(casting)
     arrays = list(arrays)
     xs = []
     for a in arrays:
@@ -257,8 +269,9 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
         axis = 0
     nd = xs[0].ndim
     if nd == 0:
+        D.int_axis(axis)     # NumPy parses the axis first
         raise ValueError("zero-dimensional arrays cannot be concatenated")
-    axis = _norm_axis(axis, nd)
+    axis = _c_axis(axis, nd)
     shape = list(xs[0].shape)
     for i, x in enumerate(xs[1:], 1):
         if x.ndim != nd:
@@ -451,9 +464,10 @@ def where(condition, x=_NoValue, y=_NoValue, /):
                 if not -2**63 <= o < 2**63:
                     ops[i] = float(o)
                 continue
-            if not -2**63 <= o < 2**63:
+            # NumPy takes any C (unsigned) long long and wraps it
+            if not -2**63 <= o < 2**64:
                 raise OverflowError("Python int too large to convert to C long")
-            ops[i] = int(_np.array(o, dtype=_np.int64).astype(D.DTYPES[lt]))
+            ops[i] = int(_np.array(o % 2**64, dtype=_np.uint64).astype(D.DTYPES[lt]))
     return _core.apply(U.WHERE, [c] + ops)
 
 
@@ -555,7 +569,7 @@ def real(val):
 def imag(val):
     x = C.asarray(val)
     if isinstance(x, Array):
-        return x._imag()
+        return x.imag
     return _np.imag(val)
 
 
@@ -580,6 +594,14 @@ def copyto(dst, src, casting='same_kind', where=True):
     from . import _ufunc as U
     if not isinstance(dst, Array):
         return _np.copyto(dst, C.to_np_tree(src), casting=casting, where=C.to_np_tree(where))
+    D.check_casting(casting)
+    if src is None or isinstance(src, (bool, int, float, complex, str, bytes)):
+        # a Python scalar: NumPy's rules for it (weak types; OverflowError
+        # out of range; 1.5 into ints refused by same_kind) are applied by
+        # NumPy itself on a 0-d scratch array of dst's dtype
+        tmp = _np.empty((), dst.dtype)
+        _np.copyto(tmp, src, casting=casting)
+        src = tmp
     try:
         s = U.operand(src)
     except U._Unsupported:
@@ -615,8 +637,13 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     from . import _ufunc as U
     if not (isinstance(a, Array) or isinstance(b, Array)):
         return _np.isclose(C.to_np_tree(a), C.to_np_tree(b), rtol, atol, equal_nan)
-    x = U.operand(a)
-    y = U.operand(b)
+    try:
+        x = U.operand(a)
+        y = U.operand(b)
+    except U._Unsupported:
+        # an operand the core cannot hold (str, object, float16): NumPy's
+        # result or NumPy's exception (DTypePromotionError, TypeError)
+        return F.call("isclose (dtype)", _np.isclose, (a, b, rtol, atol, equal_nan), {})
     if isinstance(y, Array):
         if D.KIND[y._dt] not in 'fc':
             y = y._astype(D.FLOAT64, 4)
@@ -790,14 +817,39 @@ def isscalar(element):
     return _np.isscalar(element)
 
 
+def _memory_stand_in(x, buf):
+    """A NumPy view of `buf` (as long as x's store) with x's byte offset
+    and strides: NumPy's own overlap solver then answers for x."""
+    isz = x._store_itemsize
+    start = x._offset * isz + x._part
+    esz = x.dtype.itemsize
+    strides = tuple(s * isz for s in x._estrides) if x.ndim else ()
+    return _np.lib.stride_tricks.as_strided(buf[start:start + esz].view(x.dtype)
+                                            if x.size else buf[:0].view(_np.uint8),
+                                            shape=x.shape if x.size else (0,),
+                                            strides=strides if x.size else (1,))
+
+
+def _overlap(a, b, max_work, solver):
+    if not (isinstance(a, Array) and isinstance(b, Array)):
+        return False
+    if not a._same_store(b):
+        return False
+    if a.size == 0 or b.size == 0:
+        return False
+    # untouched pages: the stand-in costs address space, not memory
+    buf = _np.empty(a._store_size * a._store_itemsize, dtype=_np.uint8)
+    return solver(_memory_stand_in(a, buf), _memory_stand_in(b, buf), max_work=max_work)
+
+
 def may_share_memory(a, b, /, max_work=None):
-    if isinstance(a, Array) and isinstance(b, Array):
-        return a._same_store(b)
-    return False
+    """As NumPy's: by the bounds of the two views in their store."""
+    return _overlap(a, b, 0 if max_work is None else max_work, _np.may_share_memory)
 
 
 def shares_memory(a, b, /, max_work=None):
-    return may_share_memory(a, b)
+    """As NumPy's: exact (NumPy's solver, over the views' byte layout)."""
+    return _overlap(a, b, max_work, _np.shares_memory)
 
 
 def _pad_index(mode, n, before, after):
@@ -962,8 +1014,30 @@ def tri(N, M=None, k=0, dtype=float, *, like=None):
     if M is None:
         M = N
     m = U.UFUNCS['greater_equal'](arange(N)._reshape((-1, 1)),
-                                  arange(-k, M - k)._reshape((1, -1)))
+                                  _tri_cols(k, N, M)._reshape((1, -1)))
     return m.astype(dtype, copy=False)
+
+
+def _tri_k(k, n, m):
+    """k for a triangle of an n x m array: NumPy's OverflowError beyond
+    int64; a diagonal outside the array clamped (the same mask, and the
+    arange bounds stay small)."""
+    k = operator.index(k)
+    if not -2**63 <= k < 2**63:
+        raise OverflowError("Python int too large to convert to C long")
+    return builtins.max(-n - 1, builtins.min(k, m + 1))
+
+
+def _tri_cols(k, n, m):
+    """The column row NumPy's tri compares rows with: arange(-k, m - k)."""
+    from ._creation import arange
+    if isinstance(k, (int, _np.integer)):
+        k = _tri_k(k, n, m)
+        return arange(-k, m - k)
+    # NumPy builds it in an integer dtype: int(-k) first, then steps of
+    # int(1 - k) - int(-k) (0 for k = 0.5)
+    a0 = int(-k)
+    return arange(m) * (int(1 - k) - a0) + a0
 
 
 def _tri_mask(a, k, lower):
@@ -971,8 +1045,10 @@ def _tri_mask(a, k, lower):
     from . import _ufunc as U
     n, m = a.shape[-2], a.shape[-1]
     rows = arange(n)._reshape((-1, 1))
-    cols = arange(-k, m - k)._reshape((1, -1))
-    return U.UFUNCS['greater_equal' if lower else 'less_equal'](rows, cols)
+    if lower:
+        return U.UFUNCS['greater_equal'](rows, _tri_cols(k, n, m)._reshape((1, -1)))
+    # NumPy's triu mask: not tri(k - 1) (which matters for a float k)
+    return U.UFUNCS['less'](rows, _tri_cols(k - 1, n, m)._reshape((1, -1)))
 
 
 def tril(m, k=0):
@@ -1111,10 +1187,10 @@ def repeat(a, repeats, axis=None):
         return fb
     if axis is None or x.ndim == 0:
         if axis is not None:
-            _norm_axis(axis, 1)
+            _c_axis(axis, 1)
         x, ax = x._reshape((-1,)), 0
     else:
-        ax = _norm_axis(axis, x.ndim)
+        ax = _c_axis(axis, x.ndim)
     n = x.shape[ax]
     r = C.asarray(repeats)
     if not isinstance(r, Array) or D.KIND[r._dt] == 'c':
@@ -1147,6 +1223,10 @@ def _index_array(indices, name='take'):
         if h.dtype.kind == 'c':
             raise TypeError("int() argument must be a string, a bytes-like object or a real "
                             "number, not 'complex'")
+        if h.dtype.kind == 'f' and not _np.isfinite(h).all():
+            if _np.isnan(h).any():
+                raise ValueError("cannot convert float NaN to integer")
+            raise OverflowError("cannot convert float infinity to integer")
         if h.dtype.kind in 'fb' or h.size == 0:
             h = h.astype(_np.int64)
         indices = h
@@ -1204,10 +1284,12 @@ def take(a, indices, axis=None, out=None, mode='raise'):
     x, fb = _nd(a, 'take', _np.take, (a, indices), {'axis': axis, 'out': out, 'mode': mode})
     if fb is not None:
         return fb
+    if axis is not None and x.ndim == 0 and D.int_axis(axis) in (0, -1):
+        axis = None          # NumPy takes axis 0 or -1 of a 0-d array as none
     if axis is None:
         x, ax = x._reshape((-1,)), 0
     else:
-        ax = _norm_axis(axis, x.ndim)
+        ax = _c_axis(axis, x.ndim)
     ix = _fix_indices(_index_array(indices), x.shape[ax], mode, ax)
     shape = x.shape[:ax] + ix.shape + x.shape[ax + 1:]
     # positions of x's axes in the result
@@ -1264,16 +1346,28 @@ def _put_flat(x, flat, vals):
     _core.put(x, flat, vals)
 
 
+def _values_for(v, dtype):
+    """v as an ndtile array of values to store into an array of `dtype`.
+    Arrays and NumPy scalars are cast (unsafe), Python objects are converted
+    as NumPy converts them into `dtype` (OverflowError for out-of-range ints,
+    ValueError for NaN into ints, TypeError for complex into reals)."""
+    if isinstance(v, (Array, _np.ndarray, _np.generic)):
+        vals = C.asarray(v)
+        if isinstance(vals, Array):
+            return vals
+        return C.from_numpy(_np.asarray(v).astype(dtype))
+    arr = _np.asarray(C.to_np_tree(v) if C.has_nd(v) else v, dtype=dtype)
+    vals = C.asarray(arr)
+    return vals if isinstance(vals, Array) else C.from_numpy(arr.astype(dtype))
+
+
 def put(a, ind, v, mode='raise'):
     if isinstance(a, _np.ndarray):
         return F.call("put (dtype)", _np.put, (a, ind, v), {'mode': mode})
     if not isinstance(a, Array):
         raise TypeError(f"argument 1 must be numpy.ndarray, not {type(a)}")
     ix = _index_array(ind)._reshape((-1,))
-    vals = C.asarray(v)
-    if not isinstance(vals, Array):
-        vals = C.from_numpy(_np.asarray(v).astype(a.dtype))
-    vals = vals._reshape((-1,))
+    vals = _values_for(v, a.dtype)._reshape((-1,))
     if ix.size == 0 or vals.size == 0:
         return None
     if a.size == 0:
@@ -1293,10 +1387,7 @@ def put_along_axis(arr, indices, values, axis):
     x, ix, ax, shape = _along_axis(arr, indices, axis)
     if 0 in shape:
         return None
-    vals = C.asarray(values)
-    if not isinstance(vals, Array):
-        vals = C.from_numpy(_np.asarray(values).astype(arr.dtype))
-    vals = vals._broadcast_to(shape)
+    vals = _values_for(values, arr.dtype)._broadcast_to(shape)
     # flat C-order index into x of each position
     flat = None
     stride = 1
@@ -1317,8 +1408,10 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
                 {'offset': offset, 'axis1': axis1, 'axis2': axis2})
     if fb is not None:
         return fb
-    return _core.diagonal(x, operator.index(offset), operator.index(axis1),
-                          operator.index(axis2))
+    r = _core.diagonal(x, operator.index(offset), operator.index(axis1),
+                       operator.index(axis2))
+    r._set_writeable(False)      # NumPy's diagonal is a read-only view
+    return r
 
 
 def diag(v, k=0):
@@ -1334,7 +1427,7 @@ def diag(v, k=0):
             _core.diagonal(res, k, 0, 1)._assign(x, 4)
         return res
     if x.ndim == 2:
-        return _core.diagonal(x, k, 0, 1)
+        return diagonal(x, k, 0, 1)      # read-only, as NumPy's
     raise ValueError("Input must be 1- or 2-d.")
 
 
@@ -1667,10 +1760,10 @@ def _check_kind(kind, stable):
                          f"(got '{kind}')")
 
 
-def _sort_axis(axis, ndim):
+def _sort_axis(axis, ndim, strict=False):
     if axis is None:
         return None
-    ax = operator.index(axis)
+    ax = D.int_axis(axis) if strict else operator.index(axis)
     if ax < -ndim or ax >= ndim:
         raise _np.exceptions.AxisError(ax, ndim)
     return ax
@@ -1694,5 +1787,7 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
                                                           stable=stable))
     _check_kind(kind, stable)
     if x.ndim == 0:
-        axis = None      # NumPy: argsort of a 0-d array is [0] for any axis
-    return _core.sort(x, _sort_axis(axis, x.ndim), True)
+        # NumPy: argsort of a 0-d array is [0], its axis checked as of a 1-d one
+        _sort_axis(axis, 1, True)
+        axis = None
+    return _core.sort(x, _sort_axis(axis, x.ndim, True), True)

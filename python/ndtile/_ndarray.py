@@ -31,7 +31,8 @@ def _dummy(a):
 
 
 class flatiter:
-    """a.flat: iteration and indexing over the C-order flattened array."""
+    """a.flat: iteration and indexing over the C-order flattened array.
+    Indexing it gives copies (NumPy's flatiter never returns a view)."""
 
     def __init__(self, base):
         self.base = base
@@ -47,12 +48,17 @@ class flatiter:
             C.to_numpy(self.base).ravel()
 
     def __getitem__(self, key):
-        flat = self.base._reshape((-1,))
-        return flat[key]
+        base = self.base
+        r = base._ravel('C')[key]
+        if isinstance(r, Array) and r._same_store(base):
+            r = r._copy()
+        return r
 
     def __setitem__(self, key, value):
         base = self.base
-        flat = base._reshape((-1,))
+        if not base._flags & _WRITEABLE:
+            raise ValueError("underlying array is read-only")
+        flat = base._ravel('C')
         if flat._same_store(base):
             flat[key] = value
             return
@@ -60,43 +66,88 @@ class flatiter:
         base._assign(flat._reshape(base.shape), 4)
 
     def copy(self):
-        return self.base._reshape((-1,))._copy()
+        r = self.base._ravel('C')
+        return r._copy() if r._same_store(self.base) else r
 
 
-class _Flags:
+# NumPy's flag bits (ndarray.flags.num); _core.Array._flags gives the first five
+_C, _F, _OWNDATA, _ALIGNED, _WRITEABLE, _WRITEBACKIFCOPY = 0x1, 0x2, 0x4, 0x100, 0x400, 0x2000
+_FLAG_KEYS = {
+    'C': 'c_contiguous', 'C_CONTIGUOUS': 'c_contiguous', 'CONTIGUOUS': 'c_contiguous',
+    'F': 'f_contiguous', 'F_CONTIGUOUS': 'f_contiguous', 'FORTRAN': 'f_contiguous',
+    'O': 'owndata', 'OWNDATA': 'owndata', 'W': 'writeable', 'WRITEABLE': 'writeable',
+    'A': 'aligned', 'ALIGNED': 'aligned', 'X': 'writebackifcopy',
+    'WRITEBACKIFCOPY': 'writebackifcopy', 'B': 'behaved', 'BEHAVED': 'behaved',
+    'CA': 'carray', 'CARRAY': 'carray', 'FA': 'farray', 'FARRAY': 'farray', 'FNC': 'fnc',
+    'FORC': 'forc'}
+
+
+class flagsobj:
+    """a.flags: NumPy's flags object. Like NumPy's, it holds the flags as
+    they were when it was made (setting one through it updates both)."""
+
+    __slots__ = ('_a', '_f')
+
     def __init__(self, a):
         self._a = a
+        self._f = a._flags
 
-    @property
-    def c_contiguous(self):
-        return self._a._c_contiguous
-
-    @property
-    def f_contiguous(self):
-        a = self._a
-        if a.ndim <= 1 or a.size <= 1:
-            return a._c_contiguous or a.size <= 1
-        return a.T._c_contiguous     # Fortran order is C order of the reversed axes
-
+    c_contiguous = property(lambda self: bool(self._f & _C))
+    f_contiguous = property(lambda self: bool(self._f & _F))
+    owndata = property(lambda self: bool(self._f & _OWNDATA))
+    aligned = property(lambda self: True, lambda self, v: self._set('aligned', v))
+    writebackifcopy = property(lambda self: False,
+                               lambda self, v: self._set('writebackifcopy', v))
     contiguous = c_contiguous
-    writeable = True
-    aligned = True
-    writebackifcopy = False
+    fortran = f_contiguous
+    fnc = property(lambda self: bool(self._f & _F) and not self._f & _C)
+    forc = property(lambda self: bool(self._f & (_F | _C)))
+    behaved = property(lambda self: bool(self._f & _WRITEABLE))
+    carray = property(lambda self: bool(self._f & _WRITEABLE) and bool(self._f & _C))
+    # what NumPy's flagsobj answers (its farray is true for every array that
+    # is not C-contiguous, whatever its other flags)
+    farray = property(lambda self: not self._f & _C)
+    num = property(lambda self: self._f)
 
     @property
-    def owndata(self):
-        return self._a._whole
+    def writeable(self):
+        return bool(self._f & _WRITEABLE)
 
-    def __getitem__(self, k):
-        return getattr(self, {'C_CONTIGUOUS': 'c_contiguous', 'C': 'c_contiguous',
-                              'F_CONTIGUOUS': 'f_contiguous', 'F': 'f_contiguous',
-                              'OWNDATA': 'owndata', 'WRITEABLE': 'writeable',
-                              'W': 'writeable', 'ALIGNED': 'aligned'}.get(k, k.lower()))
+    @writeable.setter
+    def writeable(self, value):
+        self._set('writeable', value)
+
+    def _set(self, name, value):
+        self._a.setflags(**{'write' if name == 'writeable' else
+                            'align' if name == 'aligned' else 'uic': value})
+        self._f = self._a._flags
+
+    def __getitem__(self, key):
+        name = _FLAG_KEYS.get(key) if isinstance(key, str) else None
+        if name is None:
+            raise KeyError("Unknown flag")
+        return getattr(self, name)
+
+    def __setitem__(self, key, value):
+        name = _FLAG_KEYS.get(key) if isinstance(key, str) else None
+        if name not in ('writeable', 'aligned', 'writebackifcopy'):
+            raise KeyError("Unknown flag")
+        self._set(name, value)
+
+    def __eq__(self, other):
+        if not isinstance(other, flagsobj):
+            return NotImplemented
+        return self._f == other._f
+
+    __hash__ = None
 
     def __repr__(self):
         return "\n".join(f"  {n.upper()} : {getattr(self, n)}" for n in (
             'c_contiguous', 'f_contiguous', 'owndata', 'writeable', 'aligned',
-            'writebackifcopy'))
+            'writebackifcopy')) + "\n"
+
+
+_Flags = flagsobj
 
 
 def _reconstruct(npa):
@@ -265,7 +316,10 @@ class ndarray(Array):
 
     @property
     def imag(self):
-        return self._imag()
+        r = self._imag()
+        if D.KIND[self._dt] != 'c':
+            r._set_writeable(False)   # NumPy: the zeros of a real array are read-only
+        return r
 
     @imag.setter
     def imag(self, value):
@@ -279,6 +333,8 @@ class ndarray(Array):
 
     @flat.setter
     def flat(self, value):
+        if not self._flags & _WRITEABLE:
+            raise ValueError("array is read-only")
         self.flat[...] = value
 
     @property
@@ -288,6 +344,9 @@ class ndarray(Array):
         isz = self.itemsize
         if self.size == 0:
             return (0,) * self.ndim
+        ssz = self._store_itemsize     # a .real/.imag view steps whole complex elements
+        if ssz != isz:
+            return tuple(s * ssz for s in self._estrides)
         if self._c_contiguous:
             out = []
             st = isz
@@ -300,11 +359,22 @@ class ndarray(Array):
 
     @property
     def flags(self):
-        return _Flags(self)
+        return flagsobj(self)
+
+    def setflags(self, write=None, align=None, uic=None):
+        """NumPy's setflags: write=False makes the array read-only (ops that
+        write into it raise ValueError, and views made from it are read-only);
+        write=True fails on a view of a read-only base, as in NumPy."""
+        if uic:
+            raise ValueError("cannot set WRITEBACKIFCOPY flag to True")
+        if align is not None and not align:
+            pass      # ndtile arrays are always aligned (NumPy allows clearing it)
+        if write is not None:
+            self._set_writeable(bool(write))
 
     @property
     def base(self):
-        return None if self._whole else self
+        return None if self._flags & _OWNDATA else self
 
     @property
     def data(self):
@@ -312,6 +382,9 @@ class ndarray(Array):
 
     # ---- methods --------------------------------------------------------------------------
     def astype(self, dtype, order='K', casting='unsafe', subok=True, copy=True):
+        if casting != 'unsafe' and D.check_casting(casting, True) == 'same_value':
+            # NumPy 2.4's value-checking cast runs in NumPy
+            return C.np_or_nd(C.to_numpy(self).astype(dtype, order, casting, subok, copy))
         dt = D.as_dtype(dtype)
         c = D.code(dt)
         if c is None:
@@ -335,7 +408,10 @@ class ndarray(Array):
 
     def fill(self, value):
         if isinstance(value, _np.generic):
-            value = value.item()
+            # a NumPy scalar is cast (unsafe), as NumPy does: float64(-1.5)
+            # fills a uint8 array with 255; Python numbers are checked below
+            value = value.astype(self.dtype).item() if D.code(value.dtype) is not None \
+                else value.item()
         if isinstance(value, Array):
             if value.size != 1:
                 raise ValueError("Input object to FillWithScalar is not a scalar")
@@ -361,10 +437,8 @@ class ndarray(Array):
         return M.ravel(self, order)
 
     def flatten(self, order='C'):
-        if order not in ('C', 'A', 'K'):
-            F.notify("ndarray.flatten (order='F')")
-            return C.np_or_nd(C.to_numpy(self).flatten(order))
-        return self._copy()._reshape((-1,))
+        r = self._ravel(C.ravel_order(order))
+        return r._copy() if r._same_store(self) else r
 
     def transpose(self, *axes):
         if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
@@ -428,6 +502,10 @@ class ndarray(Array):
         return M.round(self, decimals, out)
 
     def conj(self):
+        # NumPy's method returns the array itself unless it is complex (the
+        # function np.conjugate always makes a new array)
+        if D.KIND[self._dt] != 'c':
+            return self
         return U.UFUNCS['conjugate'](self)
 
     conjugate = conj
@@ -440,6 +518,8 @@ class ndarray(Array):
             F.notify('ndarray.sort')
             return F.run_numpy(_np.ndarray.sort, (self, axis, kind, order),
                                dict(stable=stable), 'ndarray.sort')
+        if not self._flags & _WRITEABLE:
+            raise ValueError("sort array is read-only")
         r = M.sort(self, operator.index(axis), kind, None, stable=stable)
         self._assign(r, 4)
 
@@ -448,6 +528,8 @@ class ndarray(Array):
 
     def partition(self, kth, axis=-1, kind='introselect', order=None):
         from . import _counting
+        if not self._flags & _WRITEABLE:
+            raise ValueError("partition array is read-only")
         if order is not None:
             return F.call('ndarray.partition', _np.ndarray.partition,
                           (self, kth, axis, kind, order), {})

@@ -10,7 +10,10 @@ program would:
   - files: functions that write files (save, savez, savetxt, tofile, ...)
     write once, on rank 0, and an error there is raised on every rank;
   - fail-stop: an exception nobody catches on one rank prints its traceback
-    and stops every rank (exit code 1) instead of leaving the others waiting.
+    and stops every rank (exit code 1) instead of leaving the others waiting;
+    a rank that ends (sys.exit, the end of the script) or reads an array
+    while the others do not stops every rank with a message that says so
+    (the runtime's exit notes, comm.c), with the sys.exit status.
 
 On one rank none of this changes anything.
 """
@@ -93,6 +96,21 @@ def _quiet_warning(*args, **kwargs):
     pass
 
 
+_sys_exit = sys.exit
+
+
+def _exit(status=None):
+    """sys.exit that tells the runtime the exit status first: a rank that
+    ends while the others still wait for it names it in the message that
+    stops them (and the job ends with it)."""
+    code = 0 if status is None else status if isinstance(status, int) else 1
+    try:
+        _core.set_exit_code(code & 0xff if code >= 0 else 1)
+    except Exception:
+        pass
+    _sys_exit(status)
+
+
 def setup():
     """Called once at import."""
     if _core.nranks() == 1:
@@ -100,6 +118,7 @@ def setup():
     # a program a rank starts (subprocess) runs as a plain process
     os.environ['NDTILE_MPI'] = '0'
     sys.excepthook = _excepthook
+    sys.exit = _exit
     if _core.rank() != 0 and os.environ.get('NDTILE_ALL_RANKS_PRINT', '') not in ('1', 'yes'):
         sys.stdout = open(os.devnull, 'w')
         warnings.showwarning = _quiet_warning

@@ -3,6 +3,7 @@
 A reduction to a single value returns a NumPy scalar, as NumPy does (this
 waits for the data); every other result is an ndtile array.
 """
+import builtins
 import operator
 
 import numpy as _np
@@ -22,19 +23,39 @@ UFUNC_REDUCTIONS = {'add': 'sum', 'multiply': 'prod', 'minimum': 'min', 'maximum
 # value used for masked-out elements (where=) by reductions with an identity
 _WHERE_FILL = {'sum': 0, 'nansum': 0, 'prod': 1, 'nanprod': 1, 'any': False, 'all': True}
 _NEEDS_INITIAL = ('min', 'max', 'nanmin', 'nanmax')
+# reductions that are not ufunc reductions in NumPy (axis 0 of a 0-d array is
+# an AxisError for them)
+_NOT_UFUNC = frozenset(('mean', 'var', 'std'))
 
 
-def axes_mask(axis, ndim):
+def axes_mask(axis, ndim, zero_d=False):
     """NumPy's axis argument (None, int or tuple, negatives allowed) as a
-    bit mask of reduced axes; None means all."""
+    bit mask of reduced axes; None means all. NumPy's C axis parser takes
+    no bools and no lists. zero_d: the reduction is a ufunc reduction, which
+    takes axis 0 or -1 of a 0-d array (a single int, not a tuple) as all."""
     if axis is None:
         return None
-    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    if isinstance(axis, tuple):
+        axes = axis
+    elif isinstance(axis, list):
+        raise TypeError("'list' object cannot be interpreted as an integer")
+    else:
+        axes = (axis,)
+        if zero_d and ndim == 0 and type(axis) is not bool and \
+                operator.index(axis) in (0, -1):
+            return None
     mask = 0
     for ax in axes:
+        # a bool axis: ufuncs refuse it at once; mean/var/std check the
+        # bounds (as the int it is) first
+        isbool = isinstance(ax, (bool, _np.bool_))
+        if isbool and zero_d:
+            raise TypeError("an integer is required")
         ax = operator.index(ax)
         if ax < -ndim or ax >= ndim:
             raise _np.exceptions.AxisError(ax, ndim)
+        if isbool:
+            raise TypeError("an integer is required")
         if ax < 0:
             ax += ndim
         if mask >> ax & 1:
@@ -100,7 +121,11 @@ def _prepare(a, dtype):
 def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0):
     """The reduction as an ndtile array (0-d for a full reduction)."""
     from . import _ufunc as U
-    mask = axes_mask(axis, x.ndim)
+    mask = axes_mask(axis, x.ndim, name not in _NOT_UFUNC)
+    if initial is None:
+        initial = _NoValue           # NumPy: initial=None is no initial
+    if initial is not _NoValue and name in _NEEDS_INITIAL:
+        initial = _initial_as(initial, x._dt if dtc == D.DEFAULT else dtc)
     if where is not True:
         fill = _WHERE_FILL.get(name)
         if fill is None:
@@ -125,10 +150,19 @@ def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0
         op = {'sum': 'add', 'nansum': 'add', 'prod': 'multiply', 'nanprod': 'multiply',
               'min': 'minimum', 'max': 'maximum', 'nanmin': 'fmin', 'nanmax': 'fmax'}.get(name)
         if op is not None:
+            if name not in _NEEDS_INITIAL:
+                initial = _initial_as(initial, r._dt)
             r = U.UFUNCS[op](r, initial)
             if not isinstance(r, Array):
                 r = C.asnd(r)
     return r
+
+
+def _initial_as(v, c):
+    """initial= in the reduction's dtype (code c), as NumPy converts it:
+    OverflowError out of range, 1.5 -> 1 for ints, TypeError for complex into
+    reals; a Python scalar of that value."""
+    return _np.array(_py(v), dtype=D.DTYPES[c])[()].item()
 
 
 def _py(v):
@@ -142,18 +176,18 @@ def _np_name(name):
 _FAST = frozenset(('sum', 'prod', 'min', 'max', 'any', 'all', 'mean', 'var', 'std'))
 
 
-def _fast_mask(axis, nd):
+def _fast_mask(axis, nd, name):
     if axis is None:
         return None
     if type(axis) is int and -nd <= axis < nd:
         return 1 << (axis + nd if axis < 0 else axis)
-    return axes_mask(axis, nd)
+    return axes_mask(axis, nd, name not in _NOT_UFUNC)
 
 
 def _generic(name, a, axis, dtype, out, keepdims, initial=_NoValue, where=True):
     if out is None and dtype is None and initial is _NoValue and where is True and \
             isinstance(a, Array) and name in _FAST:
-        r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim), bool(keepdims), -1, 0)
+        r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim, name), bool(keepdims), -1, 0)
         return r._scalar() if r.ndim == 0 else r
     p = _prepare(a, dtype)
     if p is None:
@@ -182,7 +216,7 @@ def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue
 def _minmax(name, a, axis, out, keepdims, initial, where):
     if out is None and initial is _NoValue and where is True and isinstance(a, Array) and \
             name in _FAST:
-        r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim), bool(keepdims), -1, 0)
+        r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim, name), bool(keepdims), -1, 0)
         return r._scalar() if r.ndim == 0 else r
     p = _prepare(a, None)
     if p is None:
@@ -221,9 +255,10 @@ def all(a, axis=None, out=None, keepdims=False, *, where=True):
 
 
 def _meanlike(name, a, axis, dtype, out, keepdims, where, ddof=0, extra=None):
-    if out is None and dtype is None and where is True and not extra and isinstance(a, Array):
-        r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim), bool(keepdims), -1,
-                         int(ddof))
+    if out is None and dtype is None and where is True and not extra and isinstance(a, Array) \
+            and type(ddof) is int:
+        r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim, name), bool(keepdims), -1,
+                         ddof)
         return r._scalar() if r.ndim == 0 else r
     p = _prepare(a, dtype)
     if p is None or where is not True or extra:
@@ -235,7 +270,53 @@ def _meanlike(name, a, axis, dtype, out, keepdims, where, ddof=0, extra=None):
         why = f"{name} (dtype)" if p is None else f"{name} (where=/mean=)"
         return F.call(why, getattr(_np, name), (a,), kw)
     x, dtc = p
+    if isinstance(ddof, (float, _np.floating)) and ddof != int(ddof):
+        # a fractional ddof: NumPy's steps (the core's kernels take an int);
+        # NumPy sums integers in float64
+        if dtc == D.DEFAULT and D.KIND[x._dt] in 'biu':
+            dtc = D.FLOAT64
+        return finish(_meanlike_steps(name, x, axis, dtc, keepdims, float(ddof)), out)
+    if dtc != D.DEFAULT and (D.KIND[dtc] in 'biu' or (
+            name != 'mean' and D.KIND[dtc] == 'c')):
+        return finish(_meanlike_steps(name, x, axis, dtc, keepdims, ddof), out)
     return finish(reduce_nd(name, x, axis, dtc, keepdims, ddof=ddof), out)
+
+
+def _meanlike_steps(name, x, axis, dtc, keepdims, ddof):
+    """mean/var/std in NumPy's own steps (numpy/_core/_methods.py), for the
+    dtype= arguments where those steps give what the core's fused kernels do
+    not: integer and bool dtypes (the sums and the quotients cast back to
+    that dtype: mean(ints, dtype=int64) is an int64), and complex dtypes for
+    var/std (NumPy's var is then complex)."""
+    from . import _ufunc as U
+    mask = axes_mask(axis, x.ndim)
+    n = _reduced_size(x, mask)
+    s = reduce_nd('sum', x, axis, dtc, keepdims if name == 'mean' else True)
+    # NumPy divides by an intp count array (a strong int64: complex64 sums
+    # are divided in complex128), then casts back
+    m = U.UFUNCS['true_divide'](s, _core.scalar(n, D.INT64, False))
+    if m._dt != s._dt:
+        m = m._astype(s._dt, 4)
+    if name == 'mean':
+        return m
+    d = U.UFUNCS['subtract'](x, m)
+    sq = U.UFUNCS['multiply'](d, d if D.KIND[x._dt] != 'c' else U.UFUNCS['conjugate'](d))
+    if D.KIND[x._dt] == 'c':
+        sq = sq._real()
+    ret = reduce_nd('sum', sq, axis, dtc, keepdims)
+    dof = builtins.max(n - ddof, 0)
+    v = U.UFUNCS['true_divide'](ret, _core.scalar(dof, D.FLOAT64 if type(dof) is float
+                                                  else D.INT64, False))
+    if v._dt != ret._dt:
+        v = v._astype(ret._dt, 4)
+    if name == 'var':
+        return v
+    if v.ndim:
+        return U.UFUNCS['sqrt'](v, out=v)     # NumPy's casting error for ints
+    r = U.UFUNCS['sqrt'](v)
+    if not isinstance(r, Array):        # NumPy's float16 result for small ints
+        return C.from_numpy(_np.asarray(r).astype(D.DTYPES[v._dt]))
+    return r._astype(v._dt, 4) if r._dt != v._dt else r
 
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
@@ -269,9 +350,18 @@ def _arg(name, a, axis, out, keepdims):
     if axis is None:
         r = _core.reduce(_RED[name], x, None, bool(keepdims), D.DEFAULT, 0)
     else:
-        ax = operator.index(axis)
-        mask = axes_mask(ax, x.ndim)
+        ax = D.int_axis(axis)
+        mask = axes_mask(ax, x.ndim, True)
         r = _core.reduce(_RED[name], x, mask, bool(keepdims), D.DEFAULT, 0)
+    if out is not None:
+        # NumPy: out must have the result's shape, and its dtype must cast
+        # safely to intp (NumPy passes it to the C loop as one)
+        if tuple(_np.shape(out)) != tuple(r.shape):
+            raise ValueError(f"output array does not match result of np.{name}.")
+        if not _np.can_cast(out.dtype, _np.intp, 'safe'):
+            what = 'scalar' if r.ndim == 0 else 'array data'
+            raise TypeError(f"Cannot cast {what} from {out.dtype!r} to dtype('int64') according "
+                            f"to the rule 'safe'")
     return finish(r, out)
 
 
@@ -289,7 +379,7 @@ def count_nonzero(a, axis=None, *, keepdims=False):
         return F.call("count_nonzero (dtype)", _np.count_nonzero, (a,),
                       {'axis': axis, 'keepdims': keepdims})
     x, _ = p
-    r = _core.reduce(_RED['count_nonzero'], x, axes_mask(axis, x.ndim), bool(keepdims),
+    r = _core.reduce(_RED['count_nonzero'], x, axes_mask(axis, x.ndim, True), bool(keepdims),
                      D.DEFAULT, 0)
     return finish(r, None)
 
@@ -331,6 +421,10 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
         return F.call("average (dtype)", _np.average, (a,),
                       {'axis': axis, 'weights': weights, 'returned': returned,
                        'keepdims': keepdims})
+    if axis is not None:
+        # NumPy's average normalises the axis in Python (bools and lists
+        # are taken as ints)
+        axis = _np.lib.array_utils.normalize_axis_tuple(axis, x.ndim, argname="axis")
     if w is None:
         avg = mean(x, axis=axis, keepdims=keepdims)
         if not returned:
@@ -390,7 +484,7 @@ def _scan(name, a, axis, dtype, out):
     if axis is None:
         ax = _SCAN_FLAT
     else:
-        ax = operator.index(axis)
+        ax = D.int_axis(axis)
         nd = x.ndim if x.ndim else 1
         if ax < -nd or ax >= nd:
             raise _np.exceptions.AxisError(ax, nd)

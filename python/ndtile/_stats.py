@@ -101,7 +101,7 @@ def _nanvarlike(name, a, axis, dtype, out, ddof, keepdims, where, mean, correcti
         if mean is not _NoValue:
             kw['mean'] = mean
         return F.call(f"{name} (where=/mean=/dtype)", getattr(_np, name), (a,), kw)
-    R.axes_mask(axis, x.ndim)   # axis errors first
+    R.axes_mask(axis, x.ndim, D.KIND[x._dt] in 'fc')   # axis errors first
     v = _nanvar_nd(x, axis, dtype, ddof, bool(keepdims))
     if name == 'nanstd':
         v = _u('sqrt')(v)

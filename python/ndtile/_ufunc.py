@@ -260,9 +260,17 @@ class ufunc:
             else:
                 if arrays and _res_cache.get(tuple(key)) == _AGREE:
                     return _core.apply(self._op, args)
+        if len(args) > self.nin + self.nout:
+            raise TypeError(f"{self.__name__}() takes from {self.nin} to "
+                            f"{self.nin + self.nout} positional arguments but {len(args)} "
+                            f"were given")
         args, out = _split_out(args, self.nin, out)
         if len(args) != self.nin:
             return self._np(*C.to_np_tree(args))   # NumPy's TypeError
+        if casting != 'same_kind':
+            D.check_casting(casting)
+            if casting != 'unsafe':
+                self._numpy_cast_check(args, out, dtype, casting)
         if self._op is None or kwargs or isinstance(out, tuple):
             kw = dict(kwargs)
             self._kw(kw, out, where, casting, order, dtype, subok)
@@ -332,10 +340,49 @@ class ufunc:
                 return self._numpy(ops if args is None else args, {}, why='float16')
         if self._op == POWER and type(self) is ufunc:
             _check_int_power(ops, dtc)
-        res = self._core_apply(ops, out, dtc)
+        try:
+            res = self._core_apply(ops, out, dtc)
+        except TypeError:
+            self._numpy_type_error(ops, dtc)
+            raise
         if how == _F16_ROUND and out is None:
             return C.to_numpy(res).astype(_F16)
         return res
+
+    def _numpy_cast_check(self, args, out, dtype, casting):
+        """casting='no'/'equiv'/'safe' checks the inputs' casts as well as
+        the output's: NumPy checks them, on empty arrays of the same dtypes
+        (Python scalars as they are), and raises its own error."""
+        def probe(x):
+            if x is None or isinstance(x, (bool, int, float, complex)):
+                return x
+            dt = x.dtype if isinstance(x, (Array, _np.ndarray, _generic)) else \
+                _np.asarray(C.to_np_tree(x)).dtype
+            return _np.empty(0, dt)
+        kw = {'casting': casting}
+        if dtype is not None:
+            kw['dtype'] = dtype
+        if out is not None:
+            kw['out'] = tuple(probe(o) for o in out) if isinstance(out, tuple) else probe(out)
+        try:
+            self._np(*[probe(a) for a in args], **kw)
+        except (TypeError, OverflowError) as e:
+            raise e from None
+        except Exception:
+            pass
+
+    def _numpy_type_error(self, ops, dtc):
+        """Raises NumPy's own exception (its class and message) when NumPy
+        refuses these operand types too: found on empty arrays of the
+        operands' dtypes, after the core refused them."""
+        probe = [_np.empty(0, o.dtype) if isinstance(o, Array) else o for o in ops]
+        kw = {} if dtc == D.DEFAULT else {'dtype': D.DTYPES[dtc]}
+        try:
+            self._np(*probe, **kw)
+        except TypeError as e:
+            raise e from None
+        except Exception:
+            pass
 
     def _masked(self, ops, out, where, casting, dtc):
         res = self._compute(ops, None, True, casting, dtc)
@@ -465,6 +512,9 @@ class _float_power(ufunc):
 
 class _divmod(ufunc):
     def __call__(self, x1, x2, /, *args, out=None, **kwargs):
+        if len(args) > 2:
+            raise TypeError(f"divmod() takes from 2 to 4 positional arguments but "
+                            f"{len(args) + 2} were given")
         args, out = _split_out((x1, x2) + args, 2, out)
         if kwargs:
             return self._numpy(args, dict(kwargs, out=out) if out is not None else kwargs)
@@ -797,4 +847,17 @@ def binop_hook(op, a, b, inplace):
     u = _BY_OP[op]
     if inplace:
         return u(a, b, out=a)
+    if op == _EQ or op == _NE:
+        try:
+            return u(a, b)
+        except TypeError:
+            # ndarray == and != answer all False / all True where the ufunc
+            # has no loop (a float array == 'a'); NumPy decides, on the data
+            import operator
+            f = operator.eq if op == _EQ else operator.ne
+            return C.np_or_nd(f(C.to_np_tree(a), C.to_np_tree(b)))
     return u(a, b)
+
+
+_EQ = _CORE_INDEX['equal']
+_NE = _CORE_INDEX['not_equal']

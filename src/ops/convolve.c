@@ -373,6 +373,7 @@ static ndt_status put_task(void *p, int worker) {
 }
 
 ndt_status ndt_put(ndt_array *a, const ndt_array *idx, const ndt_array *vals) {
+  if (a->readonly) return ndt_error(NDT_ERR_VALUE, "put: output array is read-only");
   if (idx->ndim != 1 || vals->ndim != 1 || idx->shape[0] != vals->shape[0])
     return ndt_error(NDT_ERR_SHAPE, "put: idx and vals must be 1-d of one length");
   if (idx->dtype != NDT_INT64) return ndt_error(NDT_ERR_TYPE, "put: idx must be int64");

@@ -61,6 +61,8 @@ ndt_status ndt_ufunc_result_type(ndt_ufunc op, int nin, const ndt_array *const *
 
 ndt_status ndt_apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_array **out,
                      ndt_dtype dtype) {
+  /* first, as NumPy checks it before shapes and dtypes */
+  if (*out && (*out)->readonly) return ndt_error(NDT_ERR_VALUE, "output array is read-only");
   ndt_ew_arg arg;
   ndt_status st = resolve(op, nin, in, dtype, arg.loop_in, &arg.loop_out, &arg.loop);
   if (st) return st;
@@ -217,6 +219,7 @@ ndt_status ndt_astype(ndt_array **out, const ndt_array *a, ndt_dtype t, ndt_cast
 }
 
 ndt_status ndt_assign(ndt_array *dst, const ndt_array *src, ndt_casting casting) {
+  if (dst->readonly) return ndt_error(NDT_ERR_VALUE, "assignment destination is read-only");
   if (!ndt_can_cast(src->dtype, dst->dtype, casting) && !src->weak)
     return ndt_error(NDT_ERR_CAST, "Cannot cast array data from dtype('%s') to dtype('%s') "
                      "according to the rule '%s'", ndt_dtype_name(src->dtype),

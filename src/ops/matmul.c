@@ -923,6 +923,7 @@ static int matvec(const ndt_array *a, const ndt_array *b, ndt_array **out, ndt_s
 ndt_status ndt_matmul(const ndt_array *a, const ndt_array *b, ndt_array **out) {
   ndt_blas_init();
   if (!a || !b || !out) return ndt_error(NDT_ERR_VALUE, "matmul: NULL argument");
+  if (*out && (*out)->readonly) return ndt_error(NDT_ERR_VALUE, "output array is read-only");
   for (int i = 0; i < 2; i++) {
     const ndt_array *x = i ? b : a;
     if (x->ndim == 0)
@@ -1107,7 +1108,7 @@ ndt_status ndt_dot(const ndt_array *a, const ndt_array *b, ndt_array **out) {
   }
   if (*out) {
     const ndt_array *o = *out;
-    int ok = o->dtype == rt && o->ndim == rnd && ndt_is_c_contiguous(o);
+    int ok = o->dtype == rt && o->ndim == rnd && ndt_is_c_contiguous(o) && !o->readonly;
     for (int k = 0; ok && k < rnd; k++) ok = o->shape[k] == rshape[k];
     if (!ok)
       return ndt_error(NDT_ERR_VALUE, "output array is not acceptable (must have the right "

@@ -11,6 +11,8 @@ ndt_array *ndt_array_alloc(void) {
     a->part = 0;
     a->weak = 0;
     a->internal = 0;
+    a->readonly = 0;
+    a->owner = 0;
     a->ndim = 0;
     a->offset = 0;
     a->size = 1;
@@ -45,6 +47,7 @@ ndt_status ndt_array_new(ndt_array **out, ndt_dtype t, int ndim, const int64_t *
   }
   atomic_fetch_add(&a->store->handles, 1);
   a->dtype = t;
+  a->owner = 1;
   set_contiguous(a, ndim, shape);
   *out = a;
   return NDT_OK;
@@ -53,8 +56,9 @@ ndt_status ndt_array_new(ndt_array **out, ndt_dtype t, int ndim, const int64_t *
 ndt_status ndt_array_view(ndt_array **out, const ndt_array *a) {
   ndt_array *v = ndt_array_alloc();
   if (!v) return NDT_ERR_NOMEM;
-  memcpy(v, a, sizeof *v);
+  memcpy(v, a, sizeof *v);   /* readonly too: views of read-only arrays are read-only */
   v->internal = 0;
+  v->owner = 0;
   ndt_store_incref(v->store);
   atomic_fetch_add(&v->store->handles, 1);
   *out = v;
@@ -73,23 +77,49 @@ int ndt_ndim(const ndt_array *a) { return a->ndim; }
 const int64_t *ndt_shape(const ndt_array *a) { return a->shape; }
 const int64_t *ndt_strides(const ndt_array *a) { return a->strides; }
 int64_t ndt_offset(const ndt_array *a) { return a->offset; }
+int ndt_part(const ndt_array *a) { return a->part; }
 int64_t ndt_size(const ndt_array *a) { return a->size; }
 ndt_dtype ndt_get_dtype(const ndt_array *a) { return a->dtype; }
 int ndt_is_weak(const ndt_array *a) { return a->weak; }
 void ndt_set_weak(ndt_array *a, int weak) { a->weak = weak != 0; }
 int ndt_same_store(const ndt_array *a, const ndt_array *b) { return a->store == b->store; }
 int64_t ndt_store_size(const ndt_array *a) { return a->store->size; }
+size_t ndt_store_itemsize(const ndt_array *a) { return (size_t)a->store->itemsize; }
 int64_t ndt_ntiles(const ndt_array *a) { return a->store->ntiles; }
 
-int ndt_is_c_contiguous(const ndt_array *a) {
-  if (a->part) return 0;
+/* NumPy's contiguity with relaxed strides: unit axes do not count and an
+ * empty array is contiguous. A .real/.imag view of a complex array steps two
+ * of its elements per element: contiguous only with at most one element. */
+static int contiguous(const ndt_array *a, int fortran) {
+  if (a->part || a->dtype != a->store->dtype) return a->size <= 1;
+  if (a->size == 0) return 1;
   int64_t st = 1;
-  for (int k = a->ndim - 1; k >= 0; k--) {
-    if (a->shape[k] == 0) return 1;
+  for (int i = 0; i < a->ndim; i++) {
+    int k = fortran ? i : a->ndim - 1 - i;
     if (a->shape[k] != 1 && a->strides[k] != st) return 0;
     st *= a->shape[k];
   }
   return 1;
+}
+
+int ndt_is_c_contiguous(const ndt_array *a) { return contiguous(a, 0); }
+int ndt_is_f_contiguous(const ndt_array *a) { return contiguous(a, 1); }
+int ndt_owns_data(const ndt_array *a) { return a->owner; }
+int ndt_is_writeable(const ndt_array *a) { return !a->readonly; }
+
+ndt_status ndt_set_writeable(ndt_array *a, int writeable) {
+  if (!writeable) {
+    a->readonly = 1;
+    if (a->owner) a->store->readonly = 1;
+    return NDT_OK;
+  }
+  /* NumPy: an array that owns its data may always be made writeable again;
+   * a view only while its base (here: the store's owner handle) is */
+  if (!a->owner && a->store->readonly)
+    return ndt_error(NDT_ERR_VALUE, "cannot set WRITEABLE flag to True of this array");
+  a->readonly = 0;
+  if (a->owner) a->store->readonly = 0;
+  return NDT_OK;
 }
 
 int ndt_is_whole(const ndt_array *a) {
@@ -365,10 +395,74 @@ ndt_status ndt_reshape(ndt_array **out, const ndt_array *a, int ndim, const int6
 bad:;
   char buf[300];
   int len = 0;
+  buf[0] = '\0';   /* shape (): nothing is printed into it */
   for (int k = 0; k < ndim && len < 250; k++)
     len += snprintf(buf + len, sizeof buf - len, "%s%lld", k ? ", " : "", (long long)shape[k]);
   return ndt_error(NDT_ERR_VALUE, "cannot reshape array of size %lld into shape (%s%s)",
                    (long long)a->size, buf, ndim == 1 ? "," : "");
+}
+
+/* A 1-d copy of a's elements in C order. */
+static ndt_status flat_copy(ndt_array **out, const ndt_array *a) {
+  ndt_array *c;
+  ndt_status st = ndt_copy(&c, a);
+  if (st) return st;
+  int64_t n = a->size;
+  set_contiguous(c, 1, &n);
+  *out = c;
+  return NDT_OK;
+}
+
+/* A 1-d view of a's elements that lie back to back from a's first one. */
+static ndt_status flat_view(ndt_array **out, const ndt_array *a) {
+  ndt_array v = *a;
+  v.ndim = 1;
+  v.shape[0] = a->size;
+  v.strides[0] = 1;
+  v.weak = 0;
+  return ndt_array_view(out, &v);
+}
+
+ndt_status ndt_ravel(ndt_array **out, const ndt_array *a, char order) {
+  if (order == 'A') order = ndt_is_f_contiguous(a) && !ndt_is_c_contiguous(a) ? 'F' : 'C';
+  if (order == 'K') {
+    if (ndt_is_c_contiguous(a)) order = 'C';
+    else if (ndt_is_f_contiguous(a)) order = 'F';
+  }
+  if (order == 'C') return ndt_is_c_contiguous(a) ? flat_view(out, a) : flat_copy(out, a);
+  if (order == 'F') {
+    ndt_array t = *a;   /* Fortran order is C order of the reversed axes */
+    for (int k = 0; k < a->ndim; k++) {
+      t.shape[k] = a->shape[a->ndim - 1 - k];
+      t.strides[k] = a->strides[a->ndim - 1 - k];
+    }
+    return ndt_is_c_contiguous(&t) ? flat_view(out, &t) : flat_copy(out, &t);
+  }
+  if (order != 'K')
+    return ndt_error(NDT_ERR_VALUE, "order must be one of 'C', 'F', 'A', or 'K' (got '%c')",
+                     order);
+  /* 'K': the axes by decreasing |stride| (a stable insertion sort: ties
+   * keep their order, and a broadcast axis, stride 0, is no reason to move
+   * anything past it: NumPy keeps C order there), each in its own
+   * direction; a view when those strides are positive and pack the
+   * elements (NumPy's ravel), else a copy in that order (NumPy's flatten) */
+  ndt_array t = *a;
+  int perm[NDT_MAXDIMS];
+  for (int k = 0; k < a->ndim; k++) {
+    int j = k;
+    int64_t sk = a->strides[k] < 0 ? -a->strides[k] : a->strides[k];
+    for (; j > 0 && sk != 0; j--) {
+      int64_t sp = a->strides[perm[j - 1]];
+      if (sp == 0 || (sp < 0 ? -sp : sp) >= sk) break;
+      perm[j] = perm[j - 1];
+    }
+    perm[j] = k;
+  }
+  for (int k = 0; k < a->ndim; k++) {
+    t.shape[k] = a->shape[perm[k]];
+    t.strides[k] = a->strides[perm[k]];
+  }
+  return ndt_is_c_contiguous(&t) ? flat_view(out, &t) : flat_copy(out, &t);
 }
 
 ndt_status ndt_squeeze(ndt_array **out, const ndt_array *a, int naxes, const int *axes) {

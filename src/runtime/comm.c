@@ -24,6 +24,16 @@ static int comm_rank, comm_started;
 static int spin_tests = 64;   /* MPI_Test calls before a wait starts to sleep */
 #endif
 static ndt_comm_stats stats;
+/* The exit status the program ends with, as the binding learnt it
+ * (sys.exit); -1 while unknown. */
+static int exit_code = -1;
+void ndt_set_exit_code(int code) { exit_code = code; }
+/* Collectives made so far: with the tasks recorded (ndt_rt_task_seq), the
+ * program's position, the same on every rank at the same point. */
+#ifdef NDT_HAVE_MPI
+static int64_t coll_seq;
+static int64_t position(void) { return ndt_rt_task_seq() + coll_seq; }
+#endif
 
 /* Messages are cut into pieces of at most CHUNK bytes: counts stay in int,
  * and a rank that cannot allocate a buffer can still take part by
@@ -59,21 +69,161 @@ static int launched_by_mpi(void) {
 
 static void progress_sends(int all);
 
-static void comm_at_exit(void) {
-  int fin = 0;
-  MPI_Finalized(&fin);
-  if (fin) return;
-  ndt_finalize();   /* workers stop, pending tasks end first */
-  progress_sends(1);
-  MPI_Finalize();
+/* ---- ranks out of step ---------------------------------------------------
+ * Every rank must make the same calls. When one does not - it ends
+ * (sys.exit, the end of the script) while the others wait for it, or reads
+ * an array the others do not read - MPI by itself hangs or fails with a
+ * message about truncated messages. Instead:
+ *   - a rank that ends sends an exit note (its position and exit status) to
+ *     every other rank on `ctrl`, a communicator of its own, and waits for
+ *     theirs before it finishes;
+ *   - a rank waiting for a message or a collective looks for exit notes: a
+ *     note from a rank that ended before this rank's position, or one whose
+ *     sender is still gone GRACE_S later, means it waits for nothing; it
+ *     says so and stops every rank (with the program's exit status);
+ *   - every agreement (the collective at each read) compares positions;
+ *   - a message of the wrong size is reported as ranks out of step.
+ * Every message names the cause and what to fix. */
+static MPI_Comm ctrl = MPI_COMM_NULL;
+#define TAG_EXIT 1
+#define GRACE_S 3.0
+typedef struct { long long pos; int code; } exit_note;
+static int notes_seen;                 /* exit notes received */
+static int ended_together;             /* every rank ended at the same point */
+static char *peer_gone;                /* peer_gone[r]: r sent its exit note */
+static long long *peer_pos;            /* its position and exit status */
+static int *peer_code;
+
+static const char *doing(const char *what) {
+  if (strstr(what, "Isend") || strstr(what, "Irecv")) return "exchanging tile data";
+  return "reading an array or agreeing on a value with the other ranks";
+}
+
+static void say_code(char *out, size_t cap, int code) {
+  if (code < 0) snprintf(out, cap, "the end of the script, or an exit");
+  else snprintf(out, cap, "exit status %d, e.g. sys.exit(%d)", code, code);
+}
+
+static void out_of_step_abort(int code) {
+  fflush(stdout);
+  fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, code > 0 ? code : 1);
+  _exit(code > 0 ? code : 1);
+}
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void peer_ended_abort(int peer, const char *what) {
+  char how[96];
+  say_code(how, sizeof how, peer_code[peer]);
+  fprintf(stderr,
+          "ndtile rank %d of %d: rank %d ended its program (%s) while this rank waits for it "
+          "(%s, in %s). Every rank must make the same ndtile calls: an exit, a return or a read "
+          "of an array (print, float(), numpy.asarray) on some ranks only leaves the others "
+          "waiting. Stopping every rank.\n",
+          comm_rank, ndt_comm_size_, peer, how, doing(what), what);
+  out_of_step_abort(peer_code[peer]);
+}
+
+/* Takes the exit notes that came; 1 when one says the wait cannot end
+ * (*peer tells who). *first_note: when this wait first saw a note. */
+static int check_exit_notes(double *first_note, int *peer) {
+  for (;;) {
+    int flag = 0;
+    MPI_Status stt;
+    if (MPI_Iprobe(MPI_ANY_SOURCE, TAG_EXIT, ctrl, &flag, &stt) != MPI_SUCCESS || !flag) break;
+    exit_note n;
+    MPI_Recv(&n, (int)sizeof n, MPI_BYTE, stt.MPI_SOURCE, TAG_EXIT, ctrl, MPI_STATUS_IGNORE);
+    peer_gone[stt.MPI_SOURCE] = 1;
+    peer_pos[stt.MPI_SOURCE] = n.pos;
+    peer_code[stt.MPI_SOURCE] = n.code;
+    notes_seen++;
+  }
+  if (!notes_seen) return 0;
+  for (int r = 0; r < ndt_comm_size_; r++) {
+    if (!peer_gone[r]) continue;
+    *peer = r;
+    /* it ended before the point this rank waits at: it will never come */
+    if (peer_pos[r] < position()) return 1;
+    /* it ended at or after this point: what it sent is on its way; a wait
+     * that still lasts GRACE_S later waits for nothing */
+    if (*first_note == 0) *first_note = now_s();
+    else if (now_s() - *first_note > GRACE_S) return 1;
+  }
+  return 0;
 }
 
 static void die(const char *what, int rc) {
   char msg[MPI_MAX_ERROR_STRING];
-  int len = 0;
+  int len = 0, cls = 0;
   MPI_Error_string(rc, msg, &len);
+  MPI_Error_class(rc, &cls);
+  if (cls == MPI_ERR_TRUNCATE) {
+    fprintf(stderr,
+            "ndtile rank %d of %d: the ranks are out of step: %s got a message of another size "
+            "than this rank expects (%s). Every rank must make the same ndtile calls: a read of "
+            "an array (print, float(), numpy.asarray) or an operation on some ranks only puts "
+            "them out of step. Stopping every rank.\n",
+            comm_rank, ndt_comm_size_, what, doing(what));
+    out_of_step_abort(1);
+  }
   fprintf(stderr, "ndtile rank %d: %s failed: %s\n", comm_rank, what, msg);
   MPI_Abort(MPI_COMM_WORLD, 70);
+}
+
+/* At exit, many ranks: tell the others, wait for their notes, and finish
+ * together only when every rank ended at the same point. */
+static void exit_together(void) {
+  static int done;
+  if (done) return;
+  done = 1;
+  exit_note mine = {position(), exit_code};
+  MPI_Request *rq = malloc((size_t)ndt_comm_size_ * sizeof *rq);
+  int nrq = 0;
+  for (int r = 0; r < ndt_comm_size_ && rq; r++)
+    if (r != comm_rank)
+      MPI_Isend(&mine, (int)sizeof mine, MPI_BYTE, r, TAG_EXIT, ctrl, &rq[nrq++]);
+  double dummy = 0;
+  int peer = -1;
+  for (;;) {
+    check_exit_notes(&dummy, &peer);
+    if (notes_seen >= ndt_comm_size_ - 1) break;
+    struct timespec ts = {0, 1000000};
+    nanosleep(&ts, NULL);
+  }
+  for (int r = 0; r < ndt_comm_size_; r++) {
+    if (r == comm_rank || peer_pos[r] == mine.pos) continue;
+    /* the lowest rank of those that differ says it */
+    char how[96];
+    say_code(how, sizeof how, peer_code[r]);
+    fprintf(stderr,
+            "ndtile rank %d of %d: the ranks ended at different points of the program "
+            "(rank %d after %lld steps, this rank after %lld; rank %d: %s). Every rank must "
+            "make the same ndtile calls: an array read or an operation on some ranks only puts "
+            "them out of step. Stopping every rank.\n",
+            comm_rank, ndt_comm_size_, r, (long long)peer_pos[r], (long long)mine.pos, r, how);
+    out_of_step_abort(exit_code > 0 ? exit_code : 1);
+  }
+  if (rq) {
+    MPI_Waitall(nrq, rq, MPI_STATUSES_IGNORE);
+    free(rq);
+  }
+  /* the collectives of the last sync and MPI_Finalize follow, on every rank */
+  ended_together = 1;
+}
+
+static void comm_at_exit(void) {
+  int fin = 0;
+  MPI_Finalized(&fin);
+  if (fin) return;
+  if (ndt_comm_size_ > 1 && ctrl != MPI_COMM_NULL) exit_together();
+  ndt_finalize();   /* workers stop, pending tasks end first */
+  progress_sends(1);
+  MPI_Finalize();
 }
 #define CHECK(what, call)                 \
   do {                                    \
@@ -88,6 +238,8 @@ static void wait_req(MPI_Request *r, const char *what) {
   int done = 0;
   long ns = 1000;
   double t0 = ndt_trace_now();
+  double first_note = 0;
+  int peer = -1;
   for (int i = 0;; i++) {
     CHECK(what, MPI_Test(r, &done, MPI_STATUS_IGNORE));
     if (done) {
@@ -95,6 +247,9 @@ static void wait_req(MPI_Request *r, const char *what) {
       return;
     }
     if (i < spin_tests) continue;
+    /* a rank that ended may be what this wait waits for */
+    if (ctrl != MPI_COMM_NULL && !ended_together && check_exit_notes(&first_note, &peer))
+      peer_ended_abort(peer, what);
     struct timespec ts = {0, ns};
     nanosleep(&ts, NULL);
     if (ns < 100000) ns *= 2;
@@ -119,11 +274,22 @@ void ndt_comm_start(void) {
     /* a program this rank starts is a program of its own, not a rank */
     setenv("NDTILE_MPI", "0", 1);
   }
-  /* errors abort with a message rather than return codes nobody can act on */
-  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  /* errors come back to die(), which says what they mean and stops every
+   * rank (MPI's own fatal handler would name only the error class) */
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_rank(MPI_COMM_WORLD, &comm_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ndt_comm_size_);
   if (ndt_comm_size_ > 1) {
+    /* exit notes travel apart from the program's messages */
+    if (MPI_Comm_dup(MPI_COMM_WORLD, &ctrl) != MPI_SUCCESS) ctrl = MPI_COMM_NULL;
+    else MPI_Comm_set_errhandler(ctrl, MPI_ERRORS_RETURN);
+    peer_gone = calloc((size_t)ndt_comm_size_, 1);
+    peer_pos = calloc((size_t)ndt_comm_size_, sizeof *peer_pos);
+    peer_code = calloc((size_t)ndt_comm_size_, sizeof *peer_code);
+    if (!peer_gone || !peer_pos || !peer_code) {
+      fprintf(stderr, "ndtile rank %d: cannot allocate the rank table\n", comm_rank);
+      MPI_Abort(MPI_COMM_WORLD, 71);
+    }
     prctl(PR_SET_TIMERSLACK, 1UL);   /* short sleeps in wait_req stay short */
     const char *sp = getenv("NDTILE_MPI_SPIN");
     if (sp && *sp) spin_tests = atoi(sp);
@@ -145,6 +311,14 @@ void ndt_abort(int code) {
   _exit(code);
 }
 
+void ndt_end_together(void) {
+#ifdef NDT_HAVE_MPI
+  int fin = 0;
+  MPI_Finalized(&fin);
+  if (!fin && comm_started && ndt_comm_size_ > 1 && ctrl != MPI_COMM_NULL) exit_together();
+#endif
+}
+
 ndt_status ndt_barrier(void) {
   ndt_runtime_ensure();
 #ifdef NDT_HAVE_MPI
@@ -153,6 +327,7 @@ ndt_status ndt_barrier(void) {
     CHECK("MPI_Ibarrier", MPI_Ibarrier(MPI_COMM_WORLD, &r));
     wait_req(&r, "MPI_Ibarrier");
     stats.collectives++;
+    coll_seq++;
   }
 #endif
   return NDT_OK;
@@ -248,6 +423,7 @@ void ndt_comm_recv(void *buf, int64_t n, int peer, int tag) {
 void ndt_comm_bcast(void *buf, int64_t n, int root) {
 #ifdef NDT_HAVE_MPI
   char *p = buf;
+  coll_seq++;
   for (int64_t o = 0; o < n; o += CHUNK) {
     int m = (int)(n - o < CHUNK ? n - o : CHUNK);
     MPI_Request r;
@@ -273,12 +449,40 @@ ndt_status ndt_bcast(void *buf, size_t n, int root) {
 ndt_status ndt_comm_agree(ndt_status st) {
 #ifdef NDT_HAVE_MPI
   if (ndt_comm_size_ <= 1) return st;
-  int key = st ? comm_rank : ndt_comm_size_, first;
+  /* the first rank that failed, and the program's position on every rank
+   * (min and -max): ranks at different points are out of step */
+  long long pos = position(), h = ndt_rt_task_hash();
+  /* -h overflows for LLONG_MIN only; ~h is its exact mirror */
+  long long v[5] = {st ? comm_rank : ndt_comm_size_, pos, -pos, h, ~h}, w[5];
   MPI_Request r;
-  CHECK("MPI_Iallreduce", MPI_Iallreduce(&key, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD, &r));
+  CHECK("MPI_Iallreduce", MPI_Iallreduce(v, w, 5, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD, &r));
   wait_req(&r, "MPI_Iallreduce");
+  coll_seq++;
   stats.collectives++;
-  stats.coll_bytes += sizeof key;
+  stats.coll_bytes += sizeof v;
+  if (w[1] != -w[2] || w[3] != ~w[4]) {
+    if (comm_rank != 0) {   /* rank 0 says it; the others wait a moment for that */
+      struct timespec ts = {1, 0};
+      nanosleep(&ts, NULL);
+    }
+    char where[128];
+    if (w[1] > -w[2] || w[1] < 0 || w[1] > pos || -w[2] < pos)   /* not our numbers */
+      snprintf(where, sizeof where, "this rank's agreement met another kind of "
+               "collective on another rank");
+    else if (w[1] == -w[2])
+      snprintf(where, sizeof where, "after as many steps (%lld), not the same ones", pos);
+    else
+      snprintf(where, sizeof where, "after %lld to %lld steps; this rank after %lld", w[1],
+               -w[2], pos);
+    fprintf(stderr,
+            "ndtile rank %d of %d: the ranks are out of step: they read an array (or agree on "
+            "a value) at different points of the program (%s). Every rank must make the same "
+            "ndtile calls: a read of an array (print, float(), numpy.asarray) or an operation "
+            "on some ranks only puts them out of step. Stopping every rank.\n",
+            comm_rank, ndt_comm_size_, where);
+    out_of_step_abort(1);
+  }
+  int first = (int)w[0];
   if (first == ndt_comm_size_) return NDT_OK;
   struct { int st; char msg[640]; } e = {0};
   if (first == comm_rank) {

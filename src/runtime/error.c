@@ -19,6 +19,7 @@ const char *ndt_status_string(ndt_status s) {
     case NDT_ERR_INTERNAL: return "internal error";
     case NDT_ERR_OVERFLOW: return "overflow";
     case NDT_ERR_LINALG: return "linear algebra error";
+    case NDT_ERR_INTERRUPTED: return "interrupted";
   }
   return "unknown status";
 }

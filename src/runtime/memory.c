@@ -1,5 +1,8 @@
 /* memory.c - every allocation the library makes, with failure injection. */
 #include <malloc.h>
+#include <stdio.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <pthread.h>
 #include <sys/mman.h>
 #include <stdint.h>
@@ -330,3 +333,152 @@ void ndt_release_cache(void) {
     c = next;
   }
 }
+
+/* ---- the memory budget -------------------------------------------------
+ * Tiles get their buffers one by one (and lazy stores only at first use),
+ * so an array far larger than the machine (`ones((10**6, 10**6))`) would
+ * fill tile after tile until the kernel's OOM killer ends the process.
+ * Instead every store reserves its whole size here when it is made, against
+ * a limit: NDTILE_MAX_MEMORY (512M, 4G, 1.5T or bytes) when set, else what
+ * the process can have - physical memory plus swap, less when a cgroup
+ * memory limit or `ulimit -v` says less (NumPy's malloc fails at about the
+ * same size: Linux refuses a mapping larger than memory plus swap). The sum
+ * is the same on every rank (every rank makes the same stores), so all
+ * ranks fail at the same call. */
+static atomic_llong store_reserved;
+static int64_t mem_limit;            /* 0 = not yet known */
+static pthread_once_t limit_once = PTHREAD_ONCE_INIT;
+
+/* "512M", "4G", "1.5T", "123" (bytes); -1 when it is not a size. */
+int64_t ndt_parse_size(const char *s) {
+  if (!s) return -1;
+  char *end;
+  double v = strtod(s, &end);
+  if (end == s || v < 0) return -1;
+  while (*end == ' ') end++;
+  double mul = 1;
+  switch (*end) {
+    case 'k': case 'K': mul = 1024.0; end++; break;
+    case 'm': case 'M': mul = 1048576.0; end++; break;
+    case 'g': case 'G': mul = 1073741824.0; end++; break;
+    case 't': case 'T': mul = 1099511627776.0; end++; break;
+    case 'p': case 'P': mul = 1125899906842624.0; end++; break;
+    default: break;
+  }
+  if (*end == 'i') end++;               /* 4GiB */
+  if (*end == 'b' || *end == 'B') end++;  /* 4GB, 512MB */
+  if (*end) return -1;
+  v *= mul;
+  return v >= 9.2e18 ? INT64_MAX : (int64_t)v;
+}
+
+/* kB value of a /proc/meminfo line, or -1. */
+static int64_t meminfo_kb(const char *text, const char *key) {
+  const char *p = strstr(text, key);
+  if (!p) return -1;
+  return strtoll(p + strlen(key), NULL, 10);
+}
+
+static int64_t read_small_file(const char *path, char *buf, size_t cap) {
+  FILE *f = fopen(path, "r");
+  if (!f) return -1;
+  size_t n = fread(buf, 1, cap - 1, f);
+  fclose(f);
+  buf[n] = 0;
+  return (int64_t)n;
+}
+
+static int64_t system_limit(void) {
+  char buf[4096];
+  int64_t limit = INT64_MAX;
+  if (read_small_file("/proc/meminfo", buf, sizeof buf) > 0) {
+    int64_t ram = meminfo_kb(buf, "MemTotal:"), swap = meminfo_kb(buf, "SwapTotal:");
+    if (ram > 0) limit = (ram + (swap > 0 ? swap : 0)) * 1024;
+  } else {
+    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && psz > 0) limit = (int64_t)pages * psz;
+  }
+  /* cgroup v2 (a container's limit), memory.max plus its swap allowance */
+  if (read_small_file("/sys/fs/cgroup/memory.max", buf, sizeof buf) > 0 && buf[0] >= '0' &&
+      buf[0] <= '9') {
+    int64_t cg = strtoll(buf, NULL, 10), cgswap = 0;
+    if (read_small_file("/sys/fs/cgroup/memory.swap.max", buf, sizeof buf) > 0 &&
+        buf[0] >= '0' && buf[0] <= '9')
+      cgswap = strtoll(buf, NULL, 10);
+    if (cg > 0 && cg + cgswap < limit) limit = cg + cgswap;
+  }
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+      (int64_t)rl.rlim_cur < limit)
+    limit = (int64_t)rl.rlim_cur;
+  return limit;
+}
+
+static void init_limit(void) {
+  const char *e = getenv("NDTILE_MAX_MEMORY");
+  int64_t v = e && *e ? ndt_parse_size(e) : -1;
+  if (e && *e && v < 0)
+    fprintf(stderr, "ndtile: NDTILE_MAX_MEMORY=%s is not a size (like 512M or 4G); "
+            "ignored\n", e);
+  mem_limit = v > 0 ? v : system_limit();
+}
+
+static int64_t limit_now(void) {
+  pthread_once(&limit_once, init_limit);
+  return mem_limit;
+}
+
+void ndt_set_memory_limit(int64_t bytes) {
+  pthread_once(&limit_once, init_limit);
+  mem_limit = bytes > 0 ? bytes : system_limit();
+}
+
+void ndt_memory_usage(int64_t *store_bytes, int64_t *data_bytes, int64_t *limit) {
+  if (store_bytes) *store_bytes = atomic_load(&store_reserved);
+  if (data_bytes) *data_bytes = atomic_load(&live_bytes);
+  if (limit) *limit = limit_now();
+}
+
+/* NumPy's way of writing a size (numpy/_core/_exceptions.py): binary
+ * units, three significant digits. */
+static void size_string(char *out, size_t cap, double nbytes) {
+  static const char *units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  int u = 0;
+  double v = nbytes;
+  while (u < 6 && v >= 1024.0) {
+    v /= 1024.0;
+    u++;
+  }
+  if (u < 6 && v >= 1023.5) {   /* 1023.7 KiB rounds to 1024: say 1.00 MiB */
+    v /= 1024.0;
+    u++;
+  }
+  if (u == 0) snprintf(out, cap, "%.0f %s", v, units[u]);
+  else if (v < 999.5) snprintf(out, cap, "%#.3g %s", v, units[u]);
+  else snprintf(out, cap, "%#.0f %s", v, units[u]);
+}
+
+ndt_status ndt_nomem_array(int64_t nbytes, int ndim, const int64_t *shape, ndt_dtype ty) {
+  char size[64], shp[NDT_MAXDIMS * 22 + 4];
+  size_string(size, sizeof size, (double)nbytes);
+  size_t n = 0;
+  shp[n++] = '(';
+  for (int k = 0; k < ndim && n < sizeof shp - 24; k++)
+    n += (size_t)snprintf(shp + n, sizeof shp - n, k ? ", %lld" : "%lld", (long long)shape[k]);
+  if (ndim == 1) shp[n++] = ',';
+  shp[n++] = ')';
+  shp[n] = 0;
+  return ndt_error(NDT_ERR_NOMEM, "Unable to allocate %s for an array with shape %s and data "
+                   "type %s", size, shp, ndt_traits[ty].name);
+}
+
+int ndt_mem_reserve(int64_t nbytes) {
+  int64_t limit = limit_now();
+  long long cur = atomic_load(&store_reserved);
+  do {
+    if (nbytes > limit - cur) return 0;
+  } while (!atomic_compare_exchange_weak(&store_reserved, &cur, cur + nbytes));
+  return 1;
+}
+
+void ndt_mem_unreserve(int64_t nbytes) { atomic_fetch_sub(&store_reserved, nbytes); }

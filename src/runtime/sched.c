@@ -6,6 +6,7 @@
  * writer also waits for the readers since then. All graph state is guarded
  * by one lock; tasks are coarse (a tile's worth of work), so it is rarely
  * contended. */
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,8 @@ struct ndt_task {
   ndt_task **succ;        /* tasks waiting for this one (under lock) */
   int nsucc, capsucc;
   ndt_task *next;         /* ready queue link */
+  int64_t seq;            /* recording order (cancelled when below rt.cancel_below) */
+  unsigned char *wrote;   /* wrote[i]: the task writes stores[i] */
 };
 
 static struct {
@@ -47,6 +50,8 @@ static struct {
   int64_t pending_bytes;  /* sum of the pending tasks' bytes */
   atomic_llong doomed;    /* bytes of stores only pending tasks hold */
   int64_t max_bytes;      /* ... or when older pending tasks hold more bytes */
+  int64_t recorded;       /* tasks recorded so far (their seq) */
+  int64_t cancel_below;   /* an interrupt cancelled the tasks recorded before */
 } rt = {.lock = PTHREAD_MUTEX_INITIALIZER,
         .work = PTHREAD_COND_INITIALIZER,
         .done = PTHREAD_COND_INITIALIZER};
@@ -151,6 +156,56 @@ void ndt_set_flush_hook(ndt_flush_fn hook) { flush_hook = hook; }
     }                                             \
   } while (0)
 
+/* ---- interrupts ---------------------------------------------------------
+ * ndt_interrupt only stores to a lock-free atomic, so a signal handler may
+ * call it. The recording thread's waits sleep in slices of INTR_SLICE_NS
+ * and look at the flag between them (a condition variable cannot be
+ * signalled from a signal handler). A wait that sees it cancels every task
+ * recorded so far: those not started are dropped by the worker that takes
+ * them, those running finish in the background; both mark the stores they
+ * write lost, and a read of a lost store fails. The wait returns
+ * NDT_ERR_INTERRUPTED at once. With many ranks interrupts are not acted on
+ * (every rank must take the same steps; the launcher ends the job). */
+static atomic_int interrupt_req;
+#define INTR_SLICE_NS 20000000L
+
+void ndt_interrupt(void) { atomic_store(&interrupt_req, 1); }
+int ndt_interrupt_pending(void) { return atomic_load_explicit(&interrupt_req, memory_order_relaxed); }
+void ndt_clear_interrupt(void) { atomic_store(&interrupt_req, 0); }
+static void (*wait_hook)(void);
+void ndt_set_wait_hook(void (*hook)(void)) { wait_hook = hook; }
+
+/* Waits on rt.done (lock held) for at most one slice; 1 when an interrupt
+ * asks this wait to stop. */
+static int wait_done(int interruptible) {
+  if (!interruptible) {
+    pthread_cond_wait(&rt.done, &rt.lock);
+    return 0;
+  }
+  if (atomic_load(&interrupt_req)) return 1;
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  ts.tv_nsec += INTR_SLICE_NS;
+  if (ts.tv_nsec >= 1000000000L) {
+    ts.tv_sec++;
+    ts.tv_nsec -= 1000000000L;
+  }
+  if (pthread_cond_timedwait(&rt.done, &rt.lock, &ts) == ETIMEDOUT && wait_hook) wait_hook();
+  return atomic_load(&interrupt_req);
+}
+
+/* Acts on an interrupt (lock held): cancels what was recorded so far. */
+static ndt_status interrupted(void) {
+  rt.cancel_below = rt.recorded;
+  atomic_store(&interrupt_req, 0);
+  return ndt_error(NDT_ERR_INTERRUPTED, "interrupted");
+}
+
+static void mark_lost(ndt_task *t) {
+  for (int i = 0; i < t->nstores; i++)
+    if (t->wrote[i]) atomic_store(&t->stores[i]->lost, 1);
+}
+
 static void task_decref(ndt_task *t) {
   if (t && atomic_fetch_sub(&t->refs, 1) == 1) {
     free(t->succ);
@@ -214,10 +269,19 @@ static void *worker_main(void *p) {
     ndt_task *t = rt.head;
     rt.head = t->next;
     if (!rt.head) rt.tail = NULL;
+    int cancelled = t->seq < rt.cancel_below;
     pthread_mutex_unlock(&rt.lock);
     double t0 = tr.on ? now_us() : 0;
-    ndt_status st = t->fn(t->arg, id);
+    ndt_status st = cancelled ? NDT_OK : t->fn(t->arg, id);
     if (tr.on) trace_add(t->name, id, t0, now_us());
+    /* read again: an interrupt may have come while it ran */
+    pthread_mutex_lock(&rt.lock);
+    cancelled = t->seq < rt.cancel_below || st == NDT_ERR_INTERRUPTED;
+    pthread_mutex_unlock(&rt.lock);
+    if (cancelled) {
+      mark_lost(t);
+      st = NDT_OK;   /* reported by the wait that cancelled it, and by reads */
+    }
     release_resources(t);
     pthread_mutex_lock(&rt.lock);
     complete(t, st);
@@ -367,7 +431,13 @@ static ndt_status sync_here(void) {
   if (!rt.started) return NDT_OK;
   FLUSH(1, NULL, NULL, 0);
   pthread_mutex_lock(&rt.lock);
-  while (rt.pending > 0) pthread_cond_wait(&rt.done, &rt.lock);
+  int intr = !ndt_distributed();
+  while (rt.pending > 0)
+    if (wait_done(intr)) {
+      ndt_status st = interrupted();
+      pthread_mutex_unlock(&rt.lock);
+      return st;
+    }
   ndt_status st = take_deferred();
   pthread_mutex_unlock(&rt.lock);
   return st;
@@ -391,21 +461,33 @@ static int busy(const ndt_tile *t, int64_t lo, int64_t hi, int for_write) {
   return 0;
 }
 
-/* Waits (lock held) until no unfinished task conflicts with [lo, hi]. */
-static void wait_region(const ndt_tile *t, int64_t lo, int64_t hi, int for_write) {
-  while (busy(t, lo, hi, for_write)) pthread_cond_wait(&rt.done, &rt.lock);
+/* Waits (lock held) until no unfinished task conflicts with [lo, hi];
+ * 1 when an interrupt stopped the wait (only when interruptible). */
+static int wait_region(const ndt_tile *t, int64_t lo, int64_t hi, int for_write,
+                       int interruptible) {
+  while (busy(t, lo, hi, for_write))
+    if (wait_done(interruptible)) return 1;
+  return 0;
 }
 
 ndt_status ndt_wait_tiles(ndt_store *s, int64_t t0, int64_t t1, int for_write) {
   if (!rt.started) return NDT_OK;
   FLUSH(0, s, NULL, 0);
   pthread_mutex_lock(&rt.lock);
+  int intr = !ndt_distributed();
   for (int64_t i = t0; i <= t1 && i < s->ntiles; i++) {
     ndt_tile *tl = &s->tiles[i];
-    wait_region(tl, tl->start, tl->start + tl->len - 1, for_write);
+    if (wait_region(tl, tl->start, tl->start + tl->len - 1, for_write, intr)) {
+      ndt_status st = interrupted();
+      pthread_mutex_unlock(&rt.lock);
+      return st;
+    }
   }
   ndt_status st = take_deferred();
   pthread_mutex_unlock(&rt.lock);
+  if (st == NDT_OK && !for_write && atomic_load(&s->lost))
+    st = ndt_error(NDT_ERR_DEFERRED, "this array's values were lost: an interrupt "
+                   "(KeyboardInterrupt) cancelled the operation that computed them");
   if (!ndt_distributed()) return st;
   /* Every rank reads (or writes) the same values: the owners' copies are
    * broadcast (whatever the status: every rank takes the same steps), and
@@ -482,6 +564,13 @@ static ndt_status local_submit(const char *name, ndt_task_fn fn, const void *arg
       return ndt_error(NDT_ERR_NOMEM, "cannot allocate a tile of %lld bytes for %s",
                        (long long)acc[i].tile->len * acc[i].tile->store->itemsize, name);
   ndt_status st;
+  /* what is computed from lost values is lost too */
+  int taint = 0;
+  for (int i = 0; i < nacc; i++)
+    if ((acc[i].priv & NDT_READ) && atomic_load(&acc[i].tile->store->lost)) taint = 1;
+  if (taint)
+    for (int i = 0; i < nacc; i++)
+      if (acc[i].priv & NDT_WRITE) atomic_store(&acc[i].tile->store->lost, 1);
   if (small) {
     /* The inline path: run now when nothing it touches is pending. */
     int free_now = 1;
@@ -490,20 +579,24 @@ static ndt_status local_submit(const char *name, ndt_task_fn fn, const void *arg
       if (busy(acc[i].tile, acc[i].lo, acc[i].hi, acc[i].priv & NDT_WRITE)) free_now = 0;
     pthread_mutex_unlock(&rt.lock);
     if (free_now) {
-      if (!tr.on) return fn((void *)arg, -1);
-      double t0 = now_us();
+      double t0 = tr.on ? now_us() : 0;
       st = fn((void *)arg, -1);
-      trace_add(name, -1, t0, now_us());
+      if (tr.on) trace_add(name, -1, t0, now_us());
+      if (st == NDT_ERR_INTERRUPTED)   /* a kernel stopped half-way */
+        for (int i = 0; i < nacc; i++)
+          if (acc[i].priv & NDT_WRITE) atomic_store(&acc[i].tile->store->lost, 1);
       return st;
     }
   }
-  size_t head = (sizeof(ndt_task) + (size_t)nstores * sizeof(ndt_store *) + 15) & ~(size_t)15;
+  size_t head = (sizeof(ndt_task) + (size_t)nstores * (sizeof(ndt_store *) + 1) + 15) &
+                ~(size_t)15;
   ndt_task *t = ndt_malloc(head + arg_size);
   if (!t) return ndt_error(NDT_ERR_NOMEM, "cannot allocate a task for %s", name);
   memset(t, 0, sizeof *t);
   /* what this thread allocated since the last task: this one's results */
   int64_t bytes = t->bytes = ndt_take_allocated();
   t->stores = (ndt_store **)(t + 1);
+  t->wrote = (unsigned char *)(t->stores + nstores);
   t->arg = (char *)t + head;
   memcpy(t->arg, arg, arg_size);
   atomic_init(&t->refs, 1);  /* the scheduler's reference, dropped when done */
@@ -513,6 +606,9 @@ static ndt_status local_submit(const char *name, ndt_task_fn fn, const void *arg
   for (int i = 0; i < nstores; i++) {
     ndt_store_incref(stores[i]);
     t->stores[i] = stores[i];
+    t->wrote[i] = 0;
+    for (int k = 0; k < nacc && !t->wrote[i]; k++)
+      t->wrote[i] = (acc[k].priv & NDT_WRITE) && acc[k].tile->store == stores[i];
   }
   t->nstores = nstores;
 
@@ -554,6 +650,7 @@ static ndt_status local_submit(const char *name, ndt_task_fn fn, const void *arg
       tl->reads[tl->nreads++] = use;
     }
   }
+  t->seq = rt.recorded++;
   rt.pending++;
   rt.pending_bytes += bytes;
   if (t->ndeps == 0) {
@@ -566,18 +663,19 @@ static ndt_status local_submit(const char *name, ndt_task_fn fn, const void *arg
    * them); both drop to 0 as the tasks before this one finish, and this
    * one never waits for itself, so a task larger than the bound runs. */
   atomic_fetch_add(&t->refs, 1);   /* read t->done while waiting */
+  int intr = !ndt_distributed();
   for (;;) {
     int mine = !atomic_load(&t->done);
-    if (rt.pending > rt.max_pending) {
-      pthread_cond_wait(&rt.done, &rt.lock);
-      continue;
-    }
     int64_t older = rt.pending_bytes - (mine ? bytes : 0) + atomic_load(&rt.doomed);
-    if (rt.pending - mine > 0 && older > rt.max_bytes) {
-      pthread_cond_wait(&rt.done, &rt.lock);
-      continue;
+    if (rt.pending <= rt.max_pending && (rt.pending - mine <= 0 || older <= rt.max_bytes))
+      break;
+    if (wait_done(intr)) {
+      /* Cancels what was recorded, this task too, and goes on: the op that
+       * records it must not see an error for a task it recorded. The
+       * request stays for the next wait to report (KeyboardInterrupt). */
+      rt.cancel_below = rt.recorded;
+      intr = 0;
     }
-    break;
   }
   pthread_mutex_unlock(&rt.lock);
   task_decref(t);
@@ -595,6 +693,11 @@ static ndt_status local_submit(const char *name, ndt_task_fn fn, const void *arg
  * tag is the task's sequence number. A rank neither home nor owner of
  * anything the task touches skips it. */
 static int64_t task_seq;
+int64_t ndt_rt_task_seq(void) { return task_seq; }
+/* A hash of the names of the tasks recorded so far, in order: ranks that
+ * recorded as many tasks but not the same ones are out of step too. */
+static uint64_t task_hash = 14695981039346656037ull;
+int64_t ndt_rt_task_hash(void) { return (int64_t)task_hash; }
 
 static int home_of(const ndt_access *acc, int nacc) {
   for (int i = 0; i < nacc; i++)
@@ -614,7 +717,7 @@ static void move_region(ndt_tile *t, int64_t lo, int64_t hi, int peer, int tag, 
   if (!ndt_tile_buffer(t)) local_failure("receiving a tile", NDT_ERR_NOMEM);
   char *p = t->data ? t->data + (lo - t->start) * isz : NULL;
   pthread_mutex_lock(&rt.lock);   /* no local task may use it meanwhile */
-  wait_region(t, lo, hi, !send);
+  wait_region(t, lo, hi, !send, 0);
   pthread_mutex_unlock(&rt.lock);
   if (send) ndt_comm_send(p, n, peer, tag);
   else ndt_comm_recv(p, n, peer, tag);
@@ -667,6 +770,8 @@ static ndt_status dist_submit(const char *name, ndt_task_fn fn, const void *arg,
                               ndt_store *const *stores, int nstores, int small) {
   int me = ndt_rank(), home = home_of(acc, nacc);
   int tag = (int)(task_seq++ % 32000);
+  for (const char *c = name; *c; c++) task_hash = (task_hash ^ (unsigned char)*c) * 1099511628211ull;
+  task_hash = (task_hash ^ (uint64_t)nacc) * 1099511628211ull;
   ndt_status st = NDT_OK;
   /* What travels to the home rank, decided alike on every rank: each
    * region the home rank lacks (a write's too: a strided write may leave

@@ -63,17 +63,27 @@ ndt_status ndt_store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t 
                                       "is larger than the maximum possible size.");
     size *= shape[k];
   }
+  /* The whole store counts now, even when its tiles come later: an array
+   * that cannot fit fails here, at once, not tiles later when memory ran
+   * out (or the OOM killer ended the process). */
+  int64_t nbytes = size * itemsize;
+  if (!ndt_mem_reserve(nbytes)) return ndt_nomem_array(nbytes, ndim, shape, ty);
   ndt_tiling tl;
   ndt_tiling_for(ndim, shape, itemsize, ndt_rt_tile_bytes(), &tl);
   int rank = ndt_rank(), lazy = (zero & NDT_STORE_LAZY) != 0;
   zero &= 1;
   ndt_store *s = ndt_calloc(1, sizeof *s);
-  if (!s) return NDT_ERR_NOMEM;
+  if (!s) {
+    ndt_mem_unreserve(nbytes);
+    return NDT_ERR_NOMEM;
+  }
   s->tiles = ndt_calloc((size_t)tl.ntiles, sizeof(ndt_tile));
   if (!s->tiles) {
     ndt_mfree(s);
+    ndt_mem_unreserve(nbytes);
     return NDT_ERR_NOMEM;
   }
+  atomic_init(&s->reserved, nbytes);
   atomic_init(&s->refs, 1);
   s->dtype = ty;
   s->zero = zero != 0;
@@ -116,9 +126,7 @@ ndt_status ndt_store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t 
     if (!t->data) {
       s->ntiles = i;  /* free what was allocated */
       ndt_store_decref(s);
-      return ndt_error(NDT_ERR_NOMEM, "Unable to allocate %.3g MiB for an array with "
-                       "%lld elements of type %s", (double)size * itemsize / 1048576.0,
-                       (long long)size, ndt_traits[ty].name);
+      return ndt_nomem_array(nbytes, ndim, shape, ty);
     }
   }
   *out = s;
@@ -126,13 +134,20 @@ ndt_status ndt_store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t 
 }
 
 ndt_status ndt_store_new_bytes(ndt_store **out, int64_t nbytes) {
+  int64_t n = nbytes > 0 ? nbytes : 1;
+  if (!ndt_mem_reserve(n)) return ndt_nomem_array(n, 1, &n, NDT_UINT8);
   ndt_store *s = ndt_calloc(1, sizeof *s);
-  if (!s) return NDT_ERR_NOMEM;
+  if (!s) {
+    ndt_mem_unreserve(n);
+    return NDT_ERR_NOMEM;
+  }
   s->tiles = ndt_calloc(1, sizeof(ndt_tile));
   if (!s->tiles) {
     ndt_mfree(s);
+    ndt_mem_unreserve(n);
     return NDT_ERR_NOMEM;
   }
+  atomic_init(&s->reserved, n);
   atomic_init(&s->refs, 1);
   s->dtype = NDT_UINT8;
   s->itemsize = 1;
@@ -150,6 +165,7 @@ ndt_status ndt_store_new_bytes(ndt_store **out, int64_t nbytes) {
   if (!s->tiles[0].data) {
     ndt_mfree(s->tiles);
     ndt_mfree(s);
+    ndt_mem_unreserve(n);
     return NDT_ERR_NOMEM;
   }
   *out = s;
@@ -163,7 +179,18 @@ char *ndt_tile_buffer(ndt_tile *t) {
 
 void ndt_store_incref(ndt_store *s) { atomic_fetch_add(&s->refs, 1); }
 
+/* The store's part of the memory budget goes back once. */
+static void give_back_budget(ndt_store *s) {
+  int64_t r = atomic_exchange(&s->reserved, 0);
+  if (r) ndt_mem_unreserve(r);
+}
+
 void ndt_store_drop_handle(ndt_store *s) {
+  /* The program dropped its last array on the store: its bytes leave the
+   * budget now, in program order, though pending tasks may hold the
+   * buffers a little longer (the look-ahead bounds those). An array made
+   * right after `del a` of the same size then fits. */
+  give_back_budget(s);
   if (atomic_load(&s->refs) < 2 || s->doomed) return;   /* freed right away */
   int64_t b = 0;
   for (int64_t i = 0; i < s->ntiles; i++)
@@ -180,6 +207,7 @@ void ndt_store_decref(ndt_store *s) {
     if (!s->run) ndt_free_data_sized(s->tiles[i].data, (size_t)s->tiles[i].len * s->itemsize);
   }
   if (s->run) ndt_free_data_sized(s->run, (size_t)s->size * s->itemsize);
+  give_back_budget(s);
   ndt_mfree(s->tiles);
   ndt_mfree(s);
 }

@@ -157,6 +157,54 @@ def fail_stop(tmp):
               f"rc={p.returncode} {out[-2000:]}")
 
 
+def out_of_step(tmp):
+    """Ranks that stop making the same calls: sys.exit on one rank, an array
+    read on one rank only, a read of another array. Every rank ends within
+    seconds with a message that names the cause (and sys.exit's status),
+    never MPI's own error (MPI_ERR_TRUNCATE) or a hang."""
+    cases = [
+        ('sys.exit(3) on one rank', "if np.rank() == 1:\n    sys.exit(3)\n"
+         "for _ in range(5):\n    a = a + float(a.sum())\n",
+         ['rank 1 ended its program', 'sys.exit(3)'], 3),
+        ('sys.exit(0) on one rank at once', "if np.rank() == 0:\n    sys.exit(0)\n"
+         "print(float(a.sum()))\n",
+         ['rank 0 ended its program', 'exit status 0'], None),
+        ('a read on rank 0 only, at the end', "if np.rank() == 0:\n    print(a.sum())\n",
+         ['on some ranks only'], None),
+        ('a read on rank 0 only, then more work', "if np.rank() == 0:\n    print(a.sum())\n"
+         "b = a * 2\nprint(float(b.sum()))\nc = b + 1\nprint(float(c.max()))\n",
+         ['out of step', 'on some ranks only'], None),
+        ('reads of different arrays', "if np.rank() == 0:\n    print(float(a.sum()))\n"
+         "else:\n    print(float(np.arange(7.0).sum()))\nprint(float(a.max()))\n",
+         ['on some ranks only'], None),
+    ]
+    for i, (what, body, words, code) in enumerate(cases):
+        script = os.path.join(tmp, f'step{i}.py')
+        with open(script, 'w') as f:
+            f.write("import sys\nimport ndtile as np\na = np.ones((400, 400))\n" + body +
+                    "np.sync()\n")
+        try:
+            p, dt = run(mpirun(2) + [PY, script], 60)
+        except subprocess.TimeoutExpired:
+            check(f"out of step: {what} ends every rank", False, "hung (60 s)")
+            continue
+        out = p.stdout + p.stderr
+        ok = (p.returncode != 0 and all(w in out for w in words) and dt < 30
+              and 'MPI_ERR_TRUNCATE' not in out and (code is None or p.returncode == code))
+        check(f"out of step: {what} ends every rank ({dt:.1f} s, rc {p.returncode})", ok,
+              f"rc={p.returncode} {out[-2500:]}")
+    # the same program on every rank, ending with sys.exit(4): the status,
+    # no message
+    script = os.path.join(tmp, 'exit_all.py')
+    with open(script, 'w') as f:
+        f.write("import sys\nimport ndtile as np\na = np.ones((400, 400))\n"
+                "print(float(a.sum()))\nsys.exit(4)\n")
+    p, dt = run(mpirun(2) + [PY, script], 60)
+    check(f"out of step: sys.exit(4) on every rank ends normally ({dt:.1f} s)",
+          p.returncode == 4 and 'out of step' not in p.stderr and 'ended its' not in p.stderr
+          and p.stdout.count('160000.0') == 1, f"rc={p.returncode} {p.stdout + p.stderr}")
+
+
 def output_once(tmp):
     """print shows once; numpy.asarray works on every rank; files are
     written once."""
@@ -183,11 +231,22 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--ranks', default='1,2,3,4')
     ap.add_argument('--build', default=os.path.join(ROOT, 'build'))
+    ap.add_argument('--only', default='',
+                    help="run only these checks (comma list: out_of_step, fail_stop, output)")
     ap.add_argument('--pytest-ranks', default='2,3,4',
                     help="rank counts for the whole Python suite ('' skips it)")
     args = ap.parse_args()
     ranks = [int(x) for x in args.ranks.split(',')]
     tmp = tempfile.mkdtemp(prefix='ndtile-mpi-')
+    if args.only:
+        names = {'out_of_step': out_of_step, 'fail_stop': fail_stop, 'output': output_once}
+        try:
+            for n in args.only.split(','):
+                names[n](tmp)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        print(f"test-mpi: {len(failures)} failed" if failures else "test-mpi: all passed")
+        return 1 if failures else 0
     try:
         bits_test('python', [PY, os.path.join(HERE, 'ops.py')], ranks, tmp)
         cprog = os.path.join(args.build, 'tests', 'c', 'test_mpi_ops')
@@ -197,6 +256,7 @@ def main():
             check("c: tests/c/test_mpi_ops is built", False, cprog)
         output_once(tmp)
         fail_stop(tmp)
+        out_of_step(tmp)
         xray_report(tmp, [n for n in ranks if n in (1, 3)])
         c_suites(args.build, ranks)
         if args.pytest_ranks:

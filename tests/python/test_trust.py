@@ -53,3 +53,24 @@ def test_shape_messages_of_0d_destinations_are_text():
         nt.arange(10.0)[3] = nt.arange(5.0)
     with pytest.raises(ValueError, match=r"output operand with shape \(\)"):
         nt.add(nt.ones(3), 1, out=nt.zeros(()))
+
+
+def test_shares_memory_is_exact():
+    # shares_memory answered "same store": a[:2] and a[2:] "shared"
+    import numpy
+    import ndtile as nt
+    A = numpy.arange(24.0).reshape(4, 6)
+    C = numpy.zeros(6, complex)
+    B, D = nt.asarray(A), nt.asarray(C)
+    pairs = [lambda x: (x[:2], x[2:]), lambda x: (x[:, ::2], x[:, 1::2]),
+             lambda x: (x[::-1], x[1:2]), lambda x: (x.T, x[3]), lambda x: (x[1:, 0], x[0, :]),
+             lambda x: (x[0, 0], x[0, 0:1]), lambda x: (x[:0], x), lambda x: (x, x.copy())]
+    cpairs = [lambda x: (x.real, x.imag), lambda x: (x.imag, x[1:].imag),
+              lambda x: (x.real[::2], x[1::2].real), lambda x: (x.imag, x)]
+    for base, mine, fs in ((A, B, pairs), (C, D, cpairs)):
+        for f in fs:
+            p, q = f(base)
+            r, s = f(mine)
+            assert nt.shares_memory(r, s) == numpy.shares_memory(p, q)
+            assert nt.may_share_memory(r, s) == numpy.may_share_memory(p, q)
+    assert not nt.shares_memory(B, A)

@@ -224,7 +224,7 @@ def test_type_errors():
         raised, _ = check_same_error(lambda: getattr(nt, name)(*nargs),
                                      lambda: getattr(np, name)(*args))
         assert raised, name
-    with pytest.raises(TypeError, match="ufunc 'gcd' not supported"):
+    with pytest.raises(TypeError, match="ufunc 'gcd' did not contain a loop"):   # NumPy's message
         nt.gcd(u, k)
     with pytest.raises(TypeError):
         nt.gcd(t, t)

@@ -285,6 +285,8 @@ def fftfreq(n, d=1.0, device=None):
     """The sample frequencies of fft (numpy.fft.fftfreq)."""
     if not isinstance(n, _INTEGER):
         raise ValueError("n should be an integer")
+    if n < 0:
+        raise ValueError("negative dimensions are not allowed")
     _check_device(device)
     from .. import _creation, _manip
     val = 1.0 / (n * d)

@@ -570,6 +570,16 @@ def norm(x, ord=None, axis=None, keepdims=False):
     from .. import _ufunc as U
     from .. import _reduce as R
     a = _C.asarray(x)
+    if isinstance(a, _core.Array) and a.size == 0:
+        # NumPy's answers for empty input depend on ord and shape (0.0, inf,
+        # or its errors): NumPy gives them, on no data
+        return _F.call('linalg.norm (empty)', _np.linalg.norm, (_np.asarray(a),),
+                       {'ord': ord, 'axis': axis, 'keepdims': keepdims})
+    if axis is not None and not isinstance(axis, tuple):
+        try:
+            axis = int(axis)     # as NumPy does: a bool or a 0-d array is an int
+        except Exception as e:
+            raise TypeError("'axis' must be None, an integer or a tuple of integers") from e
     if isinstance(a, _core.Array):
         if isinstance(axis, tuple) and len(axis) == 2 and \
                 all(isinstance(k, (int, _np.integer)) for k in axis):

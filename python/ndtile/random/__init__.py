@@ -227,12 +227,16 @@ def _shape(size):
     """size as a shape tuple (None stays None); NumPy's errors."""
     if size is None:
         return None
+    if isinstance(size, (bool, _np.bool_)):
+        raise TypeError(f"expected a sequence of integers or a single integer, got '{size}'")
     try:
         shape = (operator.index(size),)
     except TypeError:
         if isinstance(size, (str, _bytes)) or not hasattr(size, '__iter__'):
             raise TypeError(f"expected a sequence of integers or a single integer, "
                             f"got '{size}'") from None
+        if any(isinstance(s, (bool, _np.bool_)) for s in size):
+            raise TypeError("an integer is required")
         shape = tuple(operator.index(s) for s in size)
     if any(s < 0 for s in shape):
         raise ValueError("negative dimensions are not allowed")
