@@ -166,6 +166,8 @@ def same_view_effect(nt_base, np_base, nt_view, np_view, value=7):
     """nt_view aliases nt_base as np_view aliases np_base: write through each
     view and compare the bases (a copy where NumPy has a view, or a view
     where NumPy copies, leaves a different base)."""
+    assert bool(nt.may_share_memory(nt_base, nt_view)) == bool(
+        np.may_share_memory(np_base, np_view))
     np_view[...] = value
     nt_view[...] = value
     assert_same(nt_base, np_base)
