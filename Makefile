@@ -42,8 +42,12 @@ test-tsan: setup
 	ninja -C $(BUILD)-tsan -j $(JOBS)
 	TSAN_OPTIONS=halt_on_error=1 meson test -C $(BUILD)-tsan --print-errorlogs --suite tsan
 
+# The suite with 4096-byte tiles (conftest.py: small arrays span many tiles;
+# test_at_scale_*.py switch to the default 2 MiB tiles per test), then once
+# more with the default tiles throughout (~100 s of CPU on 2 cores each).
 test-python: python
 	$(PY) -m pytest tests/python -q
+	NDTILE_TILE_BYTES=2097152 $(PY) -m pytest tests/python -q
 
 # The same programs on 1-4 MPI ranks: bitwise equal to one process, the C
 # and Python suites passing on 2-4 ranks, output once, fail-stop.

@@ -137,3 +137,67 @@ def for_workers(fn, workers=(1, 3)):
         return res
     finally:
         _core.set_workers(saved)
+
+
+# ---- at default settings (tests/python/test_at_scale_*.py) --------------------
+# With the runtime's 2 MiB tiles (conftest's default_settings) an array takes
+# the deferred task path above NDTILE_INLINE_ELEMS = 32768 elements and
+# spans several tiles above 2 MiB.
+TILE = 2 << 20
+INLINE_ELEMS = 1 << 15
+ABOVE_INLINE = INLINE_ELEMS + 7235          # 40003: deferred, one tile for every dtype
+MAX_ELEMS = 3_000_017                       # the most elements an at-scale test makes
+
+
+def n_tiles(dtype, tiles=2.5):
+    """An odd element count that spans about `tiles` 2 MiB tiles of dtype
+    (fewer for 1-byte dtypes: at most MAX_ELEMS elements), never on a tile
+    boundary."""
+    n = int(tiles * TILE) // np.dtype(dtype).itemsize
+    return min(n, MAX_ELEMS) | 1
+
+
+def scale_sizes(dtype):
+    """Just above the inline threshold (one tile), and several tiles."""
+    return [ABOVE_INLINE, n_tiles(dtype)]
+
+
+def same_view_effect(nt_base, np_base, nt_view, np_view, value=7):
+    """nt_view aliases nt_base as np_view aliases np_base: write through each
+    view and compare the bases (a copy where NumPy has a view, or a view
+    where NumPy copies, leaves a different base)."""
+    assert bool(nt.may_share_memory(nt_base, nt_view)) == bool(
+        np.may_share_memory(np_base, np_view))
+    np_view[...] = value
+    nt_view[...] = value
+    assert_same(nt_base, np_base)
+
+
+def assert_big(got, exp, rtol=0, atol=None):
+    """assert_same for large arrays: a quick whole-array comparison, and
+    assert_same's detailed report only when it fails."""
+    if isinstance(exp, tuple):
+        assert isinstance(got, tuple) and len(got) == len(exp), (type(got), got)
+        for g, e in zip(got, exp):
+            assert_big(g, e, rtol, atol)
+        return
+    if isinstance(exp, np.ndarray) and isinstance(got, nt.ndarray):
+        g = np.asarray(got)
+        if g.dtype == exp.dtype and g.shape == exp.shape:
+            nan = exp.dtype.kind in 'fc'
+            if rtol == 0 and atol is None:
+                if np.array_equal(g, exp, equal_nan=nan):
+                    return
+            elif np.allclose(g, exp, rtol=rtol, atol=rtol if atol is None else atol,
+                             equal_nan=True):
+                return
+    assert_same(got, exp, rtol, atol)
+
+
+def compare_big(fn_nt, fn_np, rtol=0, atol=None):
+    """fn_nt() matches fn_np(): the same result (assert_big), or both raise
+    errors of one kind. Returns NumPy's result (None when it raised)."""
+    raised, exp = check_same_error(fn_nt, fn_np)
+    if not raised:
+        assert_big(fn_nt(), exp, rtol, atol)
+    return exp

@@ -43,3 +43,36 @@ def fallback_warnings():
     _fallback.reset_warnings()
     yield
     _fallback._warned |= saved
+
+
+DEFAULT_TILE_BYTES = 2 << 20      # the runtime's own default (src/runtime/sched.c)
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "default_settings: run the test with the runtime's default 2 MiB tiles "
+        "(and its look-ahead bound for them) instead of the suite's 4096-byte tiles")
+
+
+@pytest.fixture
+def default_settings():
+    """The runtime at its default settings for one test: 2 MiB tiles, the
+    default inline threshold, and the pending-bytes bound that follows from
+    them (set when the runtime starts, so it is restarted; arrays survive
+    a restart). The suite's settings are restored after. A test asks for it
+    by name or with @pytest.mark.default_settings; a module with
+    pytestmark = pytest.mark.default_settings."""
+    saved_tiles, saved_workers = _core.tile_bytes(), _core.workers()
+    _core.init(saved_workers, DEFAULT_TILE_BYTES, -1)
+    assert _core.tile_bytes() == DEFAULT_TILE_BYTES
+    try:
+        yield
+    finally:
+        _core.init(saved_workers, saved_tiles, -1)
+
+
+@pytest.fixture(autouse=True)
+def _default_settings_marker(request):
+    if request.node.get_closest_marker("default_settings") is not None:
+        request.getfixturevalue("default_settings")
+    yield

@@ -1,0 +1,167 @@
+"""matmul/dot/einsum, fft, linalg on a large batched stack and random
+reproducibility at default settings (2 MiB tiles), on operands of several
+tiles; compared with NumPy on the same inputs (random: with the same draws
+made at other tile sizes and worker counts)."""
+import numpy as np
+import pytest
+
+import ndtile as nt
+from ndtile import _core
+from _helpers import ABOVE_INLINE, n_tiles, make, assert_big, raises_same
+
+pytestmark = pytest.mark.default_settings
+
+
+def _tol(dt):
+    return 1e-4 if np.dtype(dt) in (np.float32, np.complex64) else 1e-11
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.complex128, np.int64, np.int16,
+                                np.bool_])
+def test_matmul_dot(dt):
+    a, b = make(dt, (700, 420), 1, lo=-3, hi=3), make(dt, (420, 650), 2, lo=-3, hi=3)
+    x, y = nt.asarray(a), nt.asarray(b)
+    t = _tol(dt) if np.dtype(dt).kind in 'fc' else 0
+    assert_big(x @ y, a @ b, t)
+    assert_big(nt.matmul(x[::-1, ::2], y[::2]), np.matmul(a[::-1, ::2], b[::2]), t)
+    assert_big(nt.dot(x, y), np.dot(a, b), t)
+    assert_big(nt.dot(y.T, x.T), np.dot(b.T, a.T), t)
+    v = make(dt, 420, 3)
+    assert_big(x @ nt.asarray(v), a @ v, t)
+    assert_big(nt.asarray(v) @ y, v @ b, t)
+    # a stack of matrices, broadcast against one
+    s = make(dt, (9, 120, 200), 4, lo=-3, hi=3)
+    w = make(dt, (200, 130), 5, lo=-3, hi=3)
+    assert_big(nt.asarray(s) @ nt.asarray(w), s @ w, t)
+    o = np.zeros((700, 650), np.result_type(a, b))
+    ox = nt.asarray(o)
+    np.matmul(a, b, out=o)
+    nt.matmul(x, y, out=ox)
+    assert_big(ox, o, t)
+    raises_same(lambda: x @ x, lambda: a @ a)
+    if np.dtype(dt).kind != 'b':
+        n = n_tiles(dt, 1.3)
+        p, q = make(dt, n, 6), make(dt, n, 7)
+        got, exp = nt.dot(nt.asarray(p), nt.asarray(q)), np.dot(p, q)
+        assert np.asarray(got).dtype == exp.dtype
+        np.testing.assert_allclose(np.asarray(got), exp, rtol=t * 10 if t else 0)
+        got = nt.vdot(nt.asarray(p), nt.asarray(q))
+        np.testing.assert_allclose(np.asarray(got), np.vdot(p, q), rtol=t * 10 if t else 0)
+
+
+def test_einsum_tensordot_inner_outer():
+    a, b = make(np.float64, (300, 500), 1), make(np.float64, (500, 400), 2)
+    x, y = nt.asarray(a), nt.asarray(b)
+    for spec, ops_np, ops_nt in (('ij,jk->ik', (a, b), (x, y)), ('ij->ji', (a,), (x,)),
+                                 ('ij->', (a,), (x,)), ('ij,ij->i', (a, a), (x, x)),
+                                 ('ii->i', (a[:300, :300],), (x[:300, :300],)),
+                                 ('ij,kj->ik', (a, b.T), (x, y.T)), ('i,j->ij', (a[0], b[0]),
+                                                                     (x[0], y[0]))):
+        assert_big(nt.einsum(spec, *ops_nt), np.einsum(spec, *ops_np), 1e-11)
+    t = make(np.float64, (40, 50, 300), 3)
+    u = make(np.float64, (300, 50, 20), 4)
+    assert_big(nt.tensordot(nt.asarray(t), nt.asarray(u), axes=([1, 2], [1, 0])),
+               np.tensordot(t, u, axes=([1, 2], [1, 0])), 1e-11)
+    assert_big(nt.einsum('abc,cbd->ad', nt.asarray(t), nt.asarray(u)),
+               np.einsum('abc,cbd->ad', t, u), 1e-11)
+    assert_big(nt.inner(x, y.T), np.inner(a, b.T), 1e-11)
+    assert_big(nt.outer(x[0], y[:, 0]), np.outer(a[0], b[:, 0]))
+    assert_big(nt.kron(x[:30, :40], y[:20, :10]), np.kron(a[:30, :40], b[:20, :10]))
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.complex128, np.float32, np.complex64])
+def test_fft(dt):
+    # 1.5 tiles of a smooth length (odd lengths with large prime factors are
+    # slow in NumPy too); an odd length past the inline threshold below
+    n = 3 * (2 << 20) // 2 // np.dtype(dt).itemsize
+    a = make(dt, n, 8)
+    x = nt.asarray(a)
+    t = 1e-3 if np.dtype(dt) in (np.float32, np.complex64) else 1e-9
+
+    def close(got, exp):
+        got = np.asarray(got)
+        assert got.shape == exp.shape, (got.shape, exp.shape)
+        scale = float(np.abs(exp).max())
+        np.testing.assert_allclose(got, exp, rtol=t, atol=t * scale)
+    close(nt.fft.fft(x), np.fft.fft(a))
+    close(nt.fft.ifft(x), np.fft.ifft(a))
+    close(nt.fft.fft(x[::-2]), np.fft.fft(a[::-2]))
+    close(nt.fft.fft(x[:ABOVE_INLINE]), np.fft.fft(a[:ABOVE_INLINE]))
+    if np.dtype(dt).kind == 'f':
+        close(nt.fft.rfft(x), np.fft.rfft(a))
+        close(nt.fft.irfft(nt.fft.rfft(x), n), np.fft.irfft(np.fft.rfft(a), n))
+    m = make(dt, (513, 700), 9)
+    y = nt.asarray(m)
+    close(nt.fft.fft2(y), np.fft.fft2(m))
+    close(nt.fft.fft(y, axis=0), np.fft.fft(m, axis=0))
+    close(nt.fft.ifftn(y, s=(400, 800), axes=(0, 1)), np.fft.ifftn(m, s=(400, 800), axes=(0, 1)))
+    close(nt.fft.fft(y, norm='ortho'), np.fft.fft(m, norm='ortho'))
+    assert_big(nt.fft.fftshift(y), np.fft.fftshift(m))
+    assert_big(nt.fft.fftfreq(n, 0.5), np.fft.fftfreq(n, 0.5))
+
+
+def test_linalg_batched_stack():
+    g = np.random.default_rng(10)
+    s = g.standard_normal((20000, 4, 4)) + 4 * np.eye(4)      # 2.4 tiles, well conditioned
+    x = nt.asarray(s)
+    b = g.standard_normal((20000, 4, 2))
+    t = 1e-9
+    assert_big(nt.linalg.inv(x), np.linalg.inv(s), t)
+    assert_big(nt.linalg.det(x), np.linalg.det(s), t)
+    assert_big(nt.linalg.solve(x, nt.asarray(b)), np.linalg.solve(s, b), t)
+    sg, ld = nt.linalg.slogdet(x)
+    es, el = np.linalg.slogdet(s)
+    assert_big(sg, es)
+    assert_big(ld, el, t)
+    spd = s @ np.swapaxes(s, -1, -2)
+    assert_big(nt.linalg.cholesky(nt.asarray(spd)), np.linalg.cholesky(spd), t)
+    assert_big(nt.linalg.eigvalsh(nt.asarray(spd)), np.linalg.eigvalsh(spd), t)
+    assert_big(nt.linalg.svd(x, compute_uv=False), np.linalg.svd(s, compute_uv=False), t)
+    assert_big(nt.linalg.norm(x, axis=(1, 2)), np.linalg.norm(s, axis=(1, 2)), t)
+    assert_big(nt.linalg.matrix_power(x, 3), np.linalg.matrix_power(s, 3), t)
+    assert_big(nt.trace(x, axis1=1, axis2=2), np.trace(s, axis1=1, axis2=2), t)
+    v = g.standard_normal(n_tiles(np.float64, 1.3))
+    np.testing.assert_allclose(np.asarray(nt.linalg.norm(nt.asarray(v))), np.linalg.norm(v),
+                               rtol=1e-12)
+    for o in (1, np.inf, -np.inf, 3):
+        np.testing.assert_allclose(np.asarray(nt.linalg.norm(nt.asarray(v), o)),
+                                   np.linalg.norm(v, o), rtol=1e-11)
+    sing = s.copy()
+    sing[123] = 0
+    raises_same(lambda: nt.linalg.inv(nt.asarray(sing)), lambda: np.linalg.inv(sing))
+
+
+def _draws():
+    r = nt.random.default_rng(1234)
+    out = [r.random(n_tiles(np.float64, 1.3)), r.standard_normal((600, 700)),
+           r.integers(0, 1000, size=ABOVE_INLINE * 9), r.exponential(2.0, size=ABOVE_INLINE * 5),
+           r.random(n_tiles(np.float32, 1.3), dtype=np.float32)]
+    nt.random.seed(77)
+    out.append(nt.random.rand(ABOVE_INLINE * 8))
+    return [np.asarray(o) for o in out]
+
+
+def test_random_reproducible_across_tiles_and_workers():
+    first = _draws()
+    again = _draws()
+    tiles, workers = _core.tile_bytes(), _core.workers()
+    try:
+        _core.init(1, 4096, -1)            # the suite's small tiles, one worker
+        small = _draws()
+        _core.init(3, 1 << 20, -1)
+        other = _draws()
+    finally:
+        _core.init(workers, tiles, -1)
+    for f, a, s, o in zip(first, again, small, other):
+        assert f.tobytes() == a.tobytes()
+        assert f.tobytes() == s.tobytes()
+        assert f.tobytes() == o.tobytes()
+    u, z, i, e, u32, leg = first
+    # and they are draws of the distributions asked for
+    assert u.dtype == np.float64 and 0 <= u.min() and u.max() < 1 and abs(u.mean() - 0.5) < 0.01
+    assert abs(z.mean()) < 0.01 and abs(z.std() - 1) < 0.01
+    assert i.min() >= 0 and i.max() < 1000 and abs(i.mean() - 499.5) < 5
+    assert abs(e.mean() - 2.0) < 0.05
+    assert u32.dtype == np.float32 and 0 <= u32.min() and u32.max() < 1
+    assert abs(leg.mean() - 0.5) < 0.01
+    assert len(np.unique(u)) == u.size          # no tile repeated another's stream
