@@ -270,6 +270,12 @@ def _scatter(a, key, value):
         return False
     arrays, shape = r
     val = _value_array(value, a.dtype)
+    # leading length-1 axes beyond the result's are dropped, as NumPy does
+    lead = 0
+    while val.ndim - lead > len(shape) and val.shape[lead] == 1:
+        lead += 1
+    if lead:
+        val = val._reshape(tuple(val.shape[lead:]))
     try:
         vshape = _np.broadcast_shapes(tuple(val.shape), shape)
     except ValueError:
@@ -380,6 +386,9 @@ def setitem(a, key, value, delete=False):
     mask = _mask_of(key, a.shape)
     if mask is not None and a.ndim:
         val = _value_array(value, a.dtype)
+        if val.ndim > 1:
+            raise TypeError("NumPy boolean array indexing assignment requires a 0 or "
+                            f"1-dimensional input, input has {val.ndim} dimensions")
         if val.size == 1 and val.ndim <= 1:
             if val._dt != a._dt:
                 val = val._astype(a._dt, 4)

@@ -106,6 +106,11 @@ static ndt_status apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_a
     ndims[i] = in[i]->ndim;
     shapes[i] = in[i]->shape;
   }
+  /* the output's cast first, as NumPy resolves types before it broadcasts */
+  if (*out && !ndt_can_cast(arg.loop_out, (*out)->dtype, NDT_CAST_SAME_KIND))
+    return ndt_error(NDT_ERR_CAST, "Cannot cast ufunc '%s' output from dtype('%s') to "
+                     "dtype('%s') with casting rule 'same_kind'", ndt_ufunc_name(op),
+                     ndt_dtype_name(arg.loop_out), ndt_dtype_name((*out)->dtype));
   int n = nin;
   if (*out) {
     ndims[n] = (*out)->ndim;
@@ -130,10 +135,6 @@ static ndt_status apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_a
                        "doesn't match the broadcast shape (%s%s)", a, res->ndim == 1 ? "," : "",
                        b, nd == 1 ? "," : "");
     }
-    if (!ndt_can_cast(arg.loop_out, res->dtype, NDT_CAST_SAME_KIND))
-      return ndt_error(NDT_ERR_CAST, "Cannot cast ufunc '%s' output from dtype('%s') to "
-                       "dtype('%s') with casting rule 'same_kind'", ndt_ufunc_name(op),
-                       ndt_dtype_name(arg.loop_out), ndt_dtype_name(res->dtype));
     int fused = ndt_fuse_try(&arg, nin, in, nd, shape, res, NULL);
     if (fused < 0) return (ndt_status)fused;
     if (fused) return NDT_OK;

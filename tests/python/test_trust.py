@@ -176,3 +176,31 @@ def test_floating_point_flags_as_numpy():
             want = msgs(lambda: getattr(numpy, name)(*xs))
             got = msgs(lambda: getattr(nt, name)(*[nt.asarray(x) for x in xs]))
             assert got == want, (name, dt, vals, n, got, want)
+
+
+def test_fuzz_found_assignment_and_where_rules():
+    import numpy
+
+    def mask_value(m, v):
+        a = m.zeros((2, 2))
+        a[a == 0] = v(m)
+        return a
+
+    def lead_axes(m):
+        a = m.zeros((3, 2))
+        a[[0, 2]] = m.arange(4.0).reshape((1, 1, 2, 2))
+        b = m.zeros((2, 2))
+        b[[1], ::-1] = m.arange(2.0).reshape((1, 1, 2))
+        return m.concatenate([a.ravel(), b.ravel()])
+
+    def floordiv_into(m):
+        a = m.zeros(1, 'uint16')
+        a //= m.ones(2, 'int8')          # the cast error comes before the shape's
+        return a
+
+    for f in (lambda m: mask_value(m, lambda m: m.zeros((1, 1, 1))),
+              lambda m: mask_value(m, lambda m: m.zeros(1)), lead_axes, floordiv_into,
+              lambda m: m.arange(6).reshape(2, 3).sum(axis=0, where=m.asarray(numpy.ones((2, 2, 3), bool))),
+              lambda m: m.arange(6).reshape(2, 3).sum(axis=0, where=m.asarray(numpy.ones((2, 2), bool))),
+              lambda m: m.arange(6).reshape(2, 3).sum(axis=0, where=m.asarray(numpy.ones((2, 1), bool)))):
+        _same_outcome(f)

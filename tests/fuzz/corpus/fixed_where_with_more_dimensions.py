@@ -1,6 +1,6 @@
 """Fuzz seed 7000690, setting default: exception at `a3 = a0.prod(where=np.asarray(data(201103973, (1,), 'bool')))`: NumPy raises ValueError: input operand has more dimensions than allowed by the axis remapping; ndtile does not"""
 SETTING = 'default'
-XFAIL = 'where= with more dimensions'
+XFAIL = None  # fixed on main (issue 14 session)
 PROGRAM = """
 a0 = np.zeros((), dtype='bool')
 a3 = a0.prod(where=np.asarray(data(201103973, (1,), 'bool')))
