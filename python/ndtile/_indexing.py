@@ -116,7 +116,7 @@ def _shape_str(shape):
     return "(" + ",".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
 
 
-def _index_arrays(a, key):
+def _index_arrays(a, key, on_shape=None):
     """NumPy's advanced indexing as one int64 index array per axis of a,
     all of the result's shape: (arrays, result shape), or None for keys
     this does not cover (newaxis among advanced indices, other types).
@@ -189,6 +189,20 @@ def _index_arrays(a, key):
         shapes = "".join(_shape_str(sh) + " " for sh in shapes)
         raise IndexError("shape mismatch: indexing arrays could not be broadcast together "
                          f"with shapes {shapes}") from None
+    groups = [axes[i][2] for i in adv]
+    adjacent = all(groups[j + 1] - groups[j] <= 1 for j in range(len(groups) - 1)) and \
+        all(axes[i][0] in ('adv', 'int') for i in range(adv[0], adv[-1] + 1))
+    slices = [i for i, (t, _, _) in enumerate(axes) if t == 'slice']
+    lens = {i: len(range(*axes[i][1].indices(a.shape[i]))) for i in slices}
+    if adjacent:
+        before = [i for i in slices if i < adv[0]]
+        after = [i for i in slices if i > adv[0]]
+    else:
+        before, after = [], slices
+    nb = len(bshape)
+    shape = tuple(lens[i] for i in before) + bshape + tuple(lens[i] for i in after)
+    if on_shape is not None:
+        on_shape(shape)     # NumPy checks a written value's shape before the bounds
     arrays = {}
     for i in adv:
         t, ix, _ = axes[i]
@@ -208,18 +222,6 @@ def _index_arrays(a, key):
         if ix._dt != D.INT64:
             ix = ix._astype(D.INT64, 4)
         arrays[i] = ix
-    groups = [axes[i][2] for i in adv]
-    adjacent = all(groups[j + 1] - groups[j] <= 1 for j in range(len(groups) - 1)) and \
-        all(axes[i][0] in ('adv', 'int') for i in range(adv[0], adv[-1] + 1))
-    slices = [i for i, (t, _, _) in enumerate(axes) if t == 'slice']
-    lens = {i: len(range(*axes[i][1].indices(a.shape[i]))) for i in slices}
-    if adjacent:
-        before = [i for i in slices if i < adv[0]]
-        after = [i for i in slices if i > adv[0]]
-    else:
-        before, after = [], slices
-    nb = len(bshape)
-    shape = tuple(lens[i] for i in before) + bshape + tuple(lens[i] for i in after)
     pos = {i: k for k, i in enumerate(before)}
     pos.update({i: len(before) + nb + k for k, i in enumerate(after)})
     out = []
@@ -265,25 +267,29 @@ def _scatter(a, key, value):
     indexing result, so the last of repeated indices wins (as NumPy)."""
     if not a.ndim:
         return False
-    r = _index_arrays(a, key)
+    val = _value_array(value, a.dtype)
+
+    def fits(shape):
+        # leading length-1 axes beyond the result's are dropped, as NumPy does
+        nonlocal val
+        lead = 0
+        while val.ndim - lead > len(shape) and val.shape[lead] == 1:
+            lead += 1
+        if lead:
+            val = val._reshape(tuple(val.shape[lead:]))
+        try:
+            vshape = _np.broadcast_shapes(tuple(val.shape), shape)
+        except ValueError:
+            vshape = None
+        if vshape != shape:
+            raise ValueError(f"shape mismatch: value array of shape {_shape_str(val.shape)} "
+                             f"could not be broadcast to indexing result of shape "
+                             f"{_shape_str(shape)}")
+
+    r = _index_arrays(a, key, fits)
     if r is None:
         return False
     arrays, shape = r
-    val = _value_array(value, a.dtype)
-    # leading length-1 axes beyond the result's are dropped, as NumPy does
-    lead = 0
-    while val.ndim - lead > len(shape) and val.shape[lead] == 1:
-        lead += 1
-    if lead:
-        val = val._reshape(tuple(val.shape[lead:]))
-    try:
-        vshape = _np.broadcast_shapes(tuple(val.shape), shape)
-    except ValueError:
-        vshape = None
-    if vshape != shape:
-        raise ValueError(f"shape mismatch: value array of shape {_shape_str(val.shape)} "
-                         f"could not be broadcast to indexing result of shape "
-                         f"{_shape_str(shape)}")
     if 0 in shape:
         return True
     # flat C-order positions in a: a new array once a second axis is added

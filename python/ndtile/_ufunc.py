@@ -339,7 +339,7 @@ class ufunc:
             elif how == _F16_NUMPY and out is None:
                 return self._numpy(ops if args is None else args, {}, why='float16')
         if self._op == POWER and type(self) is ufunc:
-            _check_int_power(ops, dtc)
+            _check_int_power(ops, dtc, out)
         try:
             res = self._core_apply(ops, out, dtc)
         except TypeError:
@@ -451,7 +451,7 @@ class ufunc:
         return None
 
 
-def _check_int_power(ops, dtc):
+def _check_int_power(ops, dtc, out=None):
     """NumPy: 'Integers to negative integer powers are not allowed.' - when
     the loop is an integer one (uint64 with int64 runs in float64) and some
     element of the (non-empty) broadcast result has a negative exponent."""
@@ -464,8 +464,11 @@ def _check_int_power(ops, dtc):
         if any(k is None and type(x) not in (int, bool) for k, x in zip(kinds, (b, e))):
             return
         dts = [k for k in kinds if k is not None]
-        if _np.result_type(*dts).kind not in 'iu':
+        res = _np.result_type(*dts)
+        if res.kind not in 'iu':
             return
+        if out is not None and not _np.can_cast(res, out.dtype, 'same_kind'):
+            return    # the output's cast error comes first (the core raises it)
     if isinstance(e, Array):
         if not D.is_int(e._dt) or D.KIND[e._dt] == 'u':
             return
