@@ -463,7 +463,8 @@ def _check_int_power(ops, dtc, out=None):
         kinds = [D.DTYPES[x._dt] if isinstance(x, Array) else None for x in (b, e)]
         if any(k is None and type(x) not in (int, bool) for k, x in zip(kinds, (b, e))):
             return
-        dts = [k for k in kinds if k is not None]
+        # Python ints are weak: bool ** -1 runs in the default int loop
+        dts = [k if k is not None else 0 for k, x in zip(kinds, (b, e)) if k is not None or type(x) is int]
         res = _np.result_type(*dts)
         if res.kind not in 'iu':
             return
