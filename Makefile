@@ -45,9 +45,15 @@ test-tsan: setup
 # The suite with 4096-byte tiles (conftest.py: small arrays span many tiles;
 # test_at_scale_*.py switch to the default 2 MiB tiles per test), then once
 # more with the default tiles throughout (~100 s of CPU on 2 cores each).
+# The suite twice: with the conftest's 4096-byte tiles (many tiles on small
+# arrays), then with the default 2 MiB tiles. Modules that already run at
+# default settings (children without NDTILE_*, or the default_settings
+# fixture) run once.
+ONCE = test_fuzz_corpus.py test_trust_algos.py test_default_tiles.py test_interrupt.py \
+       test_memory_limit.py test_leaks.py $(notdir $(wildcard tests/python/test_at_scale_*.py))
 test-python: python
 	$(PY) -m pytest tests/python -q
-	NDTILE_TILE_BYTES=2097152 $(PY) -m pytest tests/python -q
+	NDTILE_TILE_BYTES=2097152 $(PY) -m pytest tests/python -q $(addprefix --ignore=tests/python/,$(ONCE))
 
 # The same programs on 1-4 MPI ranks: bitwise equal to one process, the C
 # and Python suites passing on 2-4 ranks, output once, fail-stop.

@@ -96,15 +96,27 @@ def c_suites(build, ranks):
                   p.stdout[-1500:] + p.stderr[-1500:])
 
 
+# Not run on ranks: the launcher's own tests, and the modules that run their
+# programs in child processes at default settings on one process (the fuzz
+# corpus starts mpirun itself for its rank settings) or that hold a process
+# to one rank's view (interrupts, the memory budget, leak counters); the
+# at-scale modules' large arrays are covered on ranks by the fuzzer's rank
+# settings.
+ONE_PROCESS = ['test_launcher.py', 'test_fuzz_corpus.py', 'test_trust_algos.py',
+               'test_default_tiles.py', 'test_interrupt.py', 'test_memory_limit.py',
+               'test_leaks.py', 'test_trust.py']
+
+
 def pytest_suite(ranks):
     """The Python suite on several ranks: every rank runs every test."""
+    here = os.path.join(ROOT, 'tests', 'python')
+    skip = ONE_PROCESS + [f for f in os.listdir(here) if f.startswith('test_at_scale_')]
+    ignore = [a for f in sorted(skip) for a in ('--ignore', os.path.join(here, f))]
     for n in ranks:
         if n == 1:
             continue
-        p, dt = run(mpirun(n) + [PY, '-m', 'pytest', os.path.join(ROOT, 'tests', 'python'),
-                                 '-q', '-x', '-p', 'no:cacheprovider', '--color=no',
-                                 '--ignore', os.path.join(ROOT, 'tests', 'python',
-                                                          'test_launcher.py')], 1800)
+        p, dt = run(mpirun(n) + [PY, '-m', 'pytest', here, '-q', '-x', '-p', 'no:cacheprovider',
+                                 '--color=no'] + ignore, 1800)
         tail = p.stdout.strip().splitlines()[-1:] if p.stdout.strip() else ['']
         check(f"python suite on {n} ranks ({dt:.0f} s): {tail[0]}", p.returncode == 0,
               p.stdout[-3000:] + p.stderr[-2000:])
