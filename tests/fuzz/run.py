@@ -23,19 +23,11 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), 'mpi'))
+from launch import mpirun_command  # noqa: E402 (tests/mpi/launch.py)
 
 
-def mpirun(n):
-    exe = shutil.which('mpirun') or shutil.which('mpiexec')
-    if exe is None:
-        return None
-    out = subprocess.run([exe, '--version'], capture_output=True, text=True).stdout
-    cmd = [exe, '-n', str(n)]
-    if 'Open MPI' in out or 'OpenRTE' in out:
-        cmd += ['--oversubscribe', '--bind-to', 'none']
-        if os.geteuid() == 0:
-            cmd += ['--allow-run-as-root']
-    return cmd
+mpirun = mpirun_command
 
 
 # ------------------------------------------------------------------ worker

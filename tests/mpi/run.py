@@ -17,6 +17,8 @@ import time
 
 import numpy
 
+from launch import mpirun_command  # noqa: E402 (tests/mpi/launch.py)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 PY = sys.executable
@@ -24,15 +26,9 @@ failures = []
 
 
 def mpirun(n):
-    exe = shutil.which('mpirun') or shutil.which('mpiexec')
-    if exe is None:
+    cmd = mpirun_command(n)
+    if cmd is None:
         sys.exit("test-mpi: no mpirun/mpiexec on PATH (tools/setup.sh installs Open MPI)")
-    out = subprocess.run([exe, '--version'], capture_output=True, text=True).stdout
-    cmd = [exe, '-n', str(n)]
-    if 'Open MPI' in out or 'OpenRTE' in out:
-        cmd += ['--oversubscribe', '--bind-to', 'none']
-        if os.geteuid() == 0:
-            cmd += ['--allow-run-as-root']
     return cmd
 
 
