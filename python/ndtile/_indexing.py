@@ -383,10 +383,10 @@ def setitem(a, key, value, delete=False):
     if delete:
         raise ValueError("cannot delete array elements")
     key, basic, _ = normalize(key)
-    if basic and _one_element(key, a.ndim) and _is_sequence(value):
-        value = _pack_element(a.dtype, value)
     if basic:
-        v = a._view_index(key)
+        v = a._view_index(key)     # the index's errors come first
+        if _one_element(key, a.ndim) and _is_sequence(value):
+            value = _pack_element(a.dtype, value)
         v._assign(_value_array(value, a.dtype), 4)
         return
     mask = _mask_of(key, a.shape)

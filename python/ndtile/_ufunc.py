@@ -280,6 +280,9 @@ class ufunc:
             kw = {}
             self._kw(kw, out, where, casting, order, dtype, subok)
             return self._np(*C.to_np_tree(args), **kw)
+        if isinstance(out, Array) and not out._flags & 0x400:
+            # NumPy's first check, before the operands' values are converted
+            raise ValueError("output array is read-only")
         try:
             ops = [operand(a) for a in args]
             dtc = D.DEFAULT

@@ -428,7 +428,8 @@ static int pw_line(ndt_reduce_op op, const ndt_array *a, uint64_t mask, ndt_dtyp
   char k = ndt_traits[acc].kind;
   int nd = a->ndim;
   uint64_t all = nd >= 64 ? UINT64_MAX : ((uint64_t)1 << nd) - 1;
-  if ((op != NDT_RED_SUM && op != NDT_RED_NANSUM) || (k != 'f' && k != 'c') ||
+  if ((op != NDT_RED_SUM && op != NDT_RED_NANSUM && op != NDT_RED_PROD &&
+       op != NDT_RED_NANPROD) || (k != 'f' && k != 'c') ||
       a->dtype != acc || a->part || nd == 0 || (mask & all) != all || a->size < 2)
     return 0;
   /* NumPy's iterator: axes by decreasing stride magnitude; a reduction
@@ -515,6 +516,69 @@ static ndt_status pw_sum(ndt_reduce_op op, const ndt_array *line, ndt_dtype acc,
   }
   ndt_mfree(acc_list);
   ndt_store_decref(a.parts);
+  return st;
+}
+
+/* ---- full float products: one fold in NumPy's order ----------------------
+ * NumPy multiplies a line's elements one after another from 1, so a zero
+ * met before an overflow keeps the product 0 (prod(arange(n)) == 0), and
+ * the same zero met after it gives NaN. Per-tile partials multiplied at the
+ * end would meet 0 * inf instead. So the pieces of the line are folded in
+ * order into the result, each task continuing from the one before (a chain
+ * of read-write accesses on the result): the same bits as NumPy's, one
+ * piece at a time. */
+typedef struct {
+  ndt_reduce_op op;
+  ndt_dtype acc;
+  ndt_array piece, out;
+  int first;
+} chain_arg;
+
+static ndt_status chain_task(void *p, int worker) {
+  NDT_UNUSED(worker);
+  const chain_arg *a = p;
+  ndt_red_kernel k;
+  ndt_cpu_reduce_kernel(a->op, a->acc, &k);
+  ndt_bound bo, bp;
+  ndt_status st = ndt_bind(&a->out, &bo, !a->first);
+  if (st) return st;
+  if (a->first) memcpy(bo.ptr, k.identity, (size_t)ndt_traits[a->acc].size);
+  if ((st = ndt_bind(&a->piece, &bp, 1)) == NDT_OK) {
+    k.run(bo.ptr, bp.ptr, bp.st[0], a->piece.shape[0]);
+    ndt_unbind(&a->piece, &bp, 0);
+  }
+  ndt_unbind(&a->out, &bo, st == NDT_OK);
+  return st;
+}
+
+static ndt_status prod_chain(ndt_reduce_op op, const ndt_array *line, ndt_dtype acc,
+                             int64_t leaf, ndt_array *res) {
+  chain_arg a;
+  memset(&a, 0, sizeof a);
+  a.op = op;
+  a.acc = acc;
+  a.out = *res;
+  a.out.ndim = 1;
+  a.out.shape[0] = a.out.size = 1;
+  a.out.strides[0] = 1;
+  int64_t n = line->shape[0];
+  int small = n <= ndt_rt_inline_elems();
+  ndt_access *acc_list = NULL;
+  int nacc = 0, cap = 0;
+  ndt_status st = NDT_OK;
+  ndt_store *stores[2] = {line->store, res->store};
+  for (int64_t lo = 0; lo < n && st == NDT_OK; lo += leaf) {
+    a.first = lo == 0;
+    a.piece = *line;
+    a.piece.offset = line->offset + lo * line->strides[0];
+    a.piece.shape[0] = a.piece.size = n - lo < leaf ? n - lo : leaf;
+    nacc = 0;
+    st = ndt_add_access(&acc_list, &nacc, &cap, &a.piece, NDT_READ);
+    if (st == NDT_OK) st = ndt_add_access(&acc_list, &nacc, &cap, &a.out, a.first ? NDT_WRITE : NDT_RW);
+    if (st == NDT_OK) st = ndt_submit(red_name(op), chain_task, &a, sizeof a, acc_list, nacc,
+                                      stores, 2, small);
+  }
+  ndt_mfree(acc_list);
   return st;
 }
 
@@ -650,8 +714,23 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
     int64_t leaf = ndt_rt_tile_bytes() / ndt_traits[acc].size;
     if (leaf < 1024) leaf = 1024;
     ndt_array line;
+    int prod = op == NDT_RED_PROD || op == NDT_RED_NANPROD;
+    char kind = ndt_traits[acc].kind;
+    uint64_t all = nd >= 64 ? UINT64_MAX : ((uint64_t)1 << nd) - 1;
+    if (prod && (kind == 'f' || kind == 'c') && a->dtype != acc && (mask & all) == all &&
+        a->size > leaf) {
+      /* prod(ints, dtype=float64): the fold in acc of the cast values */
+      ndt_array *c = NULL;
+      st = ndt_astype(&c, a, acc, NDT_CAST_UNSAFE);
+      if (st == NDT_OK && pw_line(op, c, mask, acc, leaf, &line))
+        st = prod_chain(op, &line, acc, leaf, res);
+      else if (st == NDT_OK)
+        st = ndt_error(NDT_ERR_VALUE, "internal: a cast copy is not one line");
+      ndt_free(c);
+      return ndt_finish(st, res, out);
+    }
     if (pw_line(op, a, mask, acc, leaf, &line)) {
-      st = pw_sum(op, &line, acc, leaf, res);
+      st = prod ? prod_chain(op, &line, acc, leaf, res) : pw_sum(op, &line, acc, leaf, res);
       return ndt_finish(st, res, out);
     }
     int lax = line_axis(op, a, mask, acc, leaf);

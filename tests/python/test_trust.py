@@ -204,3 +204,26 @@ def test_fuzz_found_assignment_and_where_rules():
               lambda m: m.arange(6).reshape(2, 3).sum(axis=0, where=m.asarray(numpy.ones((2, 2), bool))),
               lambda m: m.arange(6).reshape(2, 3).sum(axis=0, where=m.asarray(numpy.ones((2, 1), bool)))):
         _same_outcome(f)
+
+
+def test_full_products_fold_in_numpys_order():
+    # per-tile partials met 0 * inf where NumPy's one fold keeps 0:
+    # prod(arange(559040, uint64), dtype=float64) is 0.0 in NumPy, was NaN
+    run_default("""
+        import numpy, warnings
+        import ndtile as np
+        warnings.simplefilter('ignore')
+        g = numpy.random.default_rng(3)
+        for n in (559040, 300000):
+            a = numpy.arange(n, dtype='uint64')
+            b = 1 + g.standard_normal(n) * 0.01
+            for x, kw in ((a, {'dtype': 'float64'}), (a.astype(float), {}),
+                          (a.astype(float)[::-1], {}), (b, {}), (b[::-3], {}),
+                          (b.astype('complex64'), {}), (b.reshape(-1, 10), {})):
+                with numpy.errstate(all='ignore'):
+                    want = numpy.prod(x, **kw)
+                got = numpy.asarray(np.prod(np.asarray(x), **kw))
+                assert got.dtype == want.dtype
+                assert got.tobytes() == numpy.asarray(want).tobytes() or (
+                    numpy.isnan(want) and numpy.isnan(got)), (n, x.dtype, kw, want, got)
+    """)
