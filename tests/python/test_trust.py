@@ -227,3 +227,24 @@ def test_full_products_fold_in_numpys_order():
                 assert got.tobytes() == numpy.asarray(want).tobytes() or (
                     numpy.isnan(want) and numpy.isnan(got)), (n, x.dtype, kw, want, got)
     """)
+
+
+def test_fuzz_found_precedence_of_read_only_and_bounds():
+    import numpy
+
+    def inplace(f):
+        def run(m):
+            b = m.broadcast_to(m.zeros(4, 'int8'), (2, 4))
+            f(m, b)
+            return b
+        return run
+
+    for f in (inplace(lambda m, b: b.__isub__(300)), inplace(lambda m, b: b.__ilshift__(2**40)),
+              inplace(lambda m, b: m.fmin(b, 2**40, out=b)), inplace(lambda m, b: b.__ixor__(-1))):
+        _same_outcome(f)          # read-only before the scalar's range
+
+    def element(m):
+        a = m.zeros((4, 3))
+        a[4, 0] = m.ones(3)       # the index's IndexError before the value's
+        return a
+    _same_outcome(element)
