@@ -97,10 +97,11 @@ def c_suites(build, ranks):
 # corpus starts mpirun itself for its rank settings) or that hold a process
 # to one rank's view (interrupts, the memory budget, leak counters); the
 # at-scale modules' large arrays are covered on ranks by the fuzzer's rank
-# settings.
+# settings. Floating-point warnings are raised only on the rank whose task
+# met the error (flags are not agreed between ranks yet: docs/design.md).
 ONE_PROCESS = ['test_launcher.py', 'test_fuzz_corpus.py', 'test_trust_algos.py',
                'test_default_tiles.py', 'test_interrupt.py', 'test_memory_limit.py',
-               'test_leaks.py', 'test_trust.py']
+               'test_leaks.py', 'test_trust.py', 'test_fperr.py']
 
 
 def pytest_suite(ranks):
