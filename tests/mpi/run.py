@@ -99,9 +99,12 @@ def c_suites(build, ranks):
 # at-scale modules' large arrays are covered on ranks by the fuzzer's rank
 # settings. Floating-point warnings are raised only on the rank whose task
 # met the error (flags are not agreed between ranks yet: docs/design.md).
+# test_trust_inputs switches the tile size of a running process between its
+# cases (_core.set_tile_bytes), which puts ranks out of step (found here, left
+# for the ranks work: the rank suites use one tile size per process).
 ONE_PROCESS = ['test_launcher.py', 'test_fuzz_corpus.py', 'test_trust_algos.py',
                'test_default_tiles.py', 'test_interrupt.py', 'test_memory_limit.py',
-               'test_leaks.py', 'test_trust.py', 'test_fperr.py']
+               'test_leaks.py', 'test_trust.py', 'test_fperr.py', 'test_trust_inputs.py']
 
 
 def pytest_suite(ranks):
