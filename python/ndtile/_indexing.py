@@ -267,14 +267,11 @@ def _scatter(a, key, value):
     indexing result, so the last of repeated indices wins (as NumPy)."""
     if not a.ndim:
         return False
-    val = None
+    val = _value_array(value, a.dtype)
 
     def fits(shape):
-        # called once the index is valid (its type errors come first) and
-        # before its bounds are checked, as NumPy orders them; leading
-        # length-1 axes beyond the result's are dropped, as NumPy does
+        # leading length-1 axes beyond the result's are dropped, as NumPy does
         nonlocal val
-        val = _value_array(value, a.dtype)
         lead = 0
         while val.ndim - lead > len(shape) and val.shape[lead] == 1:
             lead += 1

@@ -248,16 +248,3 @@ def test_fuzz_found_precedence_of_read_only_and_bounds():
         a[4, 0] = m.ones(3)       # the index's IndexError before the value's
         return a
     _same_outcome(element)
-
-
-def test_index_type_errors_before_the_value():
-    import numpy
-
-    def f(m, k, v):
-        def run(m=m):
-            b = m.zeros((3, 2))
-            b[m.asarray(k) if isinstance(k, numpy.ndarray) else k] = v
-            return b
-        return run
-    for k, v in ((numpy.array([]), 1 + 2j), (numpy.array([0]), 1 + 2j), ([0, 5], 1)):
-        _same_outcome(lambda m, k=k, v=v: f(m, k, v)())
