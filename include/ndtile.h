@@ -340,6 +340,16 @@ typedef enum {
 
 const char *ndt_ufunc_name(ndt_ufunc op);   /* NumPy's name: "add", ... */
 int ndt_ufunc_nin(ndt_ufunc op);
+/* NumPy's type resolution (ufunc.resolve_dtypes) for inputs of dtypes
+ * types[0..nin-1]; weak[k] != 0 marks a Python scalar (NEP 50; weak may be
+ * NULL), dtype is NumPy's dtype= or NDT_DTYPE_DEFAULT. Fills loop[0..nin-1]
+ * with the dtypes the inputs are cast to and loop[nin] with the output's.
+ * Where NumPy's loop is float16 (sqrt of int8, ...) ndtile runs the float32
+ * one and sets NDT_RESOLVE_HALF in *flags (flags may be NULL). Fails with
+ * NDT_ERR_TYPE and NumPy's message when NumPy has no loop. */
+#define NDT_RESOLVE_HALF 1u
+ndt_status ndt_ufunc_resolve(ndt_ufunc op, int nin, const ndt_dtype *types, const int *weak,
+                             ndt_dtype dtype, ndt_dtype *loop, unsigned *flags);
 /* The output dtype NumPy would choose for these inputs (dtype: loop dtype
  * requested with NumPy's dtype=, or NDT_DTYPE_DEFAULT). */
 ndt_status ndt_ufunc_result_type(ndt_ufunc op, int nin, const ndt_array *const *in,

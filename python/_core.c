@@ -1899,6 +1899,43 @@ static PyObject *f_result_type(PyObject *m, PyObject *args) {
   return PyLong_FromLong(rt);
 }
 
+/* ufunc_resolve(op, dtypes, weak, dt=-1) -> (loop dtypes: inputs then
+ * output, flags): ndt_ufunc_resolve on dtype codes; weak is a sequence of
+ * flags (Python scalars). */
+static PyObject *f_ufunc_resolve(PyObject *m, PyObject *args) {
+  (void)m;
+  int op;
+  PyObject *dts, *wks, *dto = NULL;
+  ndt_dtype t = NDT_DTYPE_DEFAULT;
+  if (!PyArg_ParseTuple(args, "iOO|O", &op, &dts, &wks, &dto)) return NULL;
+  if (dto && !get_dtype_arg(dto, &t)) return NULL;
+  Py_ssize_t n = PySequence_Size(dts);
+  if (n < 0) return NULL;
+  if (n > 3 || PySequence_Size(wks) != n) {
+    PyErr_SetString(PyExc_ValueError, "ufunc_resolve: bad inputs");
+    return NULL;
+  }
+  ndt_dtype types[3], loop[4];
+  int weak[3];
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *d = PySequence_GetItem(dts, i), *w = d ? PySequence_GetItem(wks, i) : NULL;
+    long v = d ? PyLong_AsLong(d) : -1;
+    int b = w ? PyObject_IsTrue(w) : -1;
+    Py_XDECREF(d);
+    Py_XDECREF(w);
+    if ((v == -1 && PyErr_Occurred()) || b < 0) return NULL;
+    types[i] = (ndt_dtype)v;
+    weak[i] = b;
+  }
+  unsigned flags;
+  ndt_status st = ndt_ufunc_resolve((ndt_ufunc)op, (int)n, types, weak, t, loop, &flags);
+  if (st) return raise_status(st);
+  PyObject *r = PyTuple_New(n + 1);
+  if (!r) return NULL;
+  for (Py_ssize_t i = 0; i <= n; i++) PyTuple_SET_ITEM(r, i, PyLong_FromLong(loop[i]));
+  return Py_BuildValue("(NI)", r, flags);
+}
+
 static PyObject *f_clip(PyObject *m, PyObject *args) {
   (void)m;
   PyObject *a, *lo, *hi, *out = Py_None;
@@ -2843,6 +2880,8 @@ static PyMethodDef module_methods[] = {
   {"from_buffer", f_from_buffer, METH_VARARGS, "from_buffer(obj, dt): copy of a buffer"},
   {"apply", f_apply, METH_VARARGS, "apply(op, inputs, out=None, dt=-1)"},
   {"result_type", f_result_type, METH_VARARGS, "result_type(op, inputs, dt=-1)"},
+  {"ufunc_resolve", f_ufunc_resolve, METH_VARARGS,
+   "ufunc_resolve(op, dtypes, weak, dt=-1) -> (loop dtypes, flags)"},
   {"clip", f_clip, METH_VARARGS, "clip(a, lo, hi, out=None)"},
   {"reduce", f_reduce, METH_VARARGS, "reduce(op, a, axes_mask|None, keepdims, dt, ddof=0)"},
   {"matmul", f_matmul, METH_VARARGS, "matmul(a, b, out=None)"},

@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include "ndtile.h"
+#include "core/dtype.h"   /* ndt_traits, ndt_c64/ndt_c128 */
 
 /* For the CPU loops: a function marked NDT_CLONES is also built for AVX2 and
  * AVX-512, and the dynamic loader picks the copy for this CPU once (an
@@ -24,15 +25,6 @@
 #define NDT_CLONES
 #endif
 
-/* Per-dtype facts, indexed by ndt_dtype. */
-typedef struct {
-  const char *name;   /* "float64" */
-  char kind;          /* 'b' bool, 'i' signed, 'u' unsigned, 'f' float, 'c' complex */
-  int size;           /* bytes */
-  int align;
-} ndt_type_traits;
-extern const ndt_type_traits ndt_traits[NDT_NTYPES];
-
 /* ---- casts ------------------------------------------------------------ */
 /* dst[i*dstride] = (to)src[i*sstride], i < n, with NumPy's unsafe-cast values
  * (float->int truncates toward zero; complex->real drops the imaginary part;
@@ -45,13 +37,12 @@ ndt_cast_fn ndt_cpu_cast(ndt_dtype from, ndt_dtype to);
 /* args[0..nin-1] are the inputs, args[nin] the output; steps likewise in bytes. */
 typedef void (*ndt_loop_fn)(char **args, const int64_t *steps, int64_t n);
 
-/* Type resolution for a ufunc, as NumPy's ufunc.types tables and type resolvers
- * decide it. Given the dtypes of the inputs (already promoted among themselves
- * where the ufunc promotes, see ndt_ufunc_common_input), fills:
- *   in_types[k]: the dtype each input is cast to before the loop runs,
- *   *out_type:   the dtype the loop writes,
- * and returns the loop, or NULL when NumPy has no loop for these types (the
- * caller raises TypeError "ufunc 'x' not supported for the input types"). */
+/* The loop for op on the dtypes ndt_ufunc_resolve chose (loop[0..nin-1] the
+ * inputs', loop[nin] the output's), or NULL when this backend has none. */
+ndt_loop_fn ndt_cpu_loop(ndt_ufunc op, const ndt_dtype *loop);
+/* Both in one: resolves op for input dtypes types (all strong), fills
+ * in_types and *out_type (either may be NULL) and returns the loop, or NULL
+ * when NumPy has no loop. For tests and C users of the loops. */
 ndt_loop_fn ndt_cpu_resolve(ndt_ufunc op, int nin, const ndt_dtype *types,
                             ndt_dtype *in_types, ndt_dtype *out_type);
 

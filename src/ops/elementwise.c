@@ -13,42 +13,27 @@ static ndt_status check_dtype(ndt_dtype t) {
   return NDT_OK;
 }
 
+/* The dtypes op runs in (ndt_ufunc_resolve) and the CPU loop for them. */
 static ndt_status resolve(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_dtype dtype,
                           ndt_dtype *loop_in, ndt_dtype *loop_out, ndt_loop_fn *loop) {
   if ((int)op < 0 || op >= NDT_NUFUNCS) return ndt_error(NDT_ERR_VALUE, "invalid ufunc %d", op);
   if (nin != ndt_ufunc_nin(op))
     return ndt_error(NDT_ERR_VALUE, "%s() takes %d inputs, got %d", ndt_ufunc_name(op),
                      ndt_ufunc_nin(op), nin);
-  ndt_dtype types[NDT_MAXOPS];
-  int first = op == NDT_WHERE ? 1 : 0;
-  ndt_dtype common = in[first]->dtype;
-  int weak = in[first]->weak;
-  for (int i = first + 1; i < nin; i++) {
-    common = ndt_promote(common, weak, in[i]->dtype, in[i]->weak);
-    weak = weak && in[i]->weak;
+  ndt_dtype types[NDT_MAXOPS], lt[NDT_MAXOPS];
+  int weak[NDT_MAXOPS];
+  for (int i = 0; i < nin; i++) {
+    types[i] = in[i]->dtype;
+    weak[i] = in[i]->weak;
   }
-  if (dtype != NDT_DTYPE_DEFAULT) {
-    ndt_status st = check_dtype(dtype);
-    if (st) return st;
-    common = dtype;
-  }
-  for (int i = 0; i < nin; i++) types[i] = common;
-  if (op == NDT_WHERE) types[0] = NDT_BOOL;
-  if (op == NDT_LDEXP) { /* mantissa and exponent are not promoted together */
-    types[0] = dtype != NDT_DTYPE_DEFAULT ? dtype : in[0]->dtype;
-    types[1] = in[1]->dtype;
-  }
-  *loop = ndt_cpu_resolve(op, nin, types, loop_in, loop_out);
-  if (!*loop) {
-    char buf[200];
-    int len = 0;
-    for (int i = 0; i < nin; i++)
-      len += snprintf(buf + len, sizeof buf - len, "%s%s", i ? ", " : "",
-                      ndt_dtype_name(in[i]->dtype));
-    return ndt_error(NDT_ERR_TYPE, "ufunc '%s' not supported for the input types (%s), and the "
-                     "inputs could not be safely coerced to any supported types according to "
-                     "the casting rule ''safe''", ndt_ufunc_name(op), buf);
-  }
+  ndt_status st = ndt_ufunc_resolve(op, nin, types, weak, dtype, lt, NULL);
+  if (st) return st;
+  *loop = ndt_cpu_loop(op, lt);
+  if (!*loop)
+    return ndt_error(NDT_ERR_INTERNAL, "no CPU loop for ufunc '%s' on %s", ndt_ufunc_name(op),
+                     ndt_dtype_name(lt[0]));
+  for (int i = 0; i < nin; i++) loop_in[i] = lt[i];
+  *loop_out = lt[nin];
   return NDT_OK;
 }
 
