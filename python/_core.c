@@ -2983,7 +2983,8 @@ PyMODINIT_FUNC PyInit__core(void) {
   if (PyModule_AddObject(m, "REDUCE_NAMES", rnames) < 0) goto fail;
   if (PyModule_AddIntConstant(m, "MAXDIMS", NDT_MAXDIMS) < 0 ||
       PyModule_AddIntConstant(m, "VERSION_MAJOR", NDT_VERSION_MAJOR) < 0 ||
-      PyModule_AddIntConstant(m, "VERSION_MINOR", NDT_VERSION_MINOR) < 0)
+      PyModule_AddIntConstant(m, "VERSION_MINOR", NDT_VERSION_MINOR) < 0 ||
+      PyModule_AddIntConstant(m, "RESOLVE_HALF", NDT_RESOLVE_HALF) < 0)
     goto fail;
   return m;
 fail:

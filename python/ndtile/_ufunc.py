@@ -142,31 +142,42 @@ _res_cache = {}
 _AGREE = -1
 _F16_ROUND = -2     # compute in float32, round to float16 (NumPy's half loops do)
 _F16_NUMPY = -3     # NumPy's float16 loop differs: let NumPy do it
+_PY_WEAK = {bool: (D.BOOL, False), int: (D.INT64, True), float: (D.FLOAT64, True),
+            complex: (D.COMPLEX128, True)}
 
 
 def _resolution(u, ops):
-    """How the core's type resolution compares with NumPy's for these
-    operand types (cached): _AGREE, _F16_*, or the loop dtype code to force
-    (the core promotes integer inputs first, NumPy searches loops: arctan2 of
-    int8 and uint16 is float32 in NumPy)."""
-    # weak 0-d arrays come from Python ints too large for int64 (fix_ints)
+    """How the core runs these operand types (cached): _AGREE, _F16_* where
+    NumPy's loop is float16 (the core runs float32), or the loop dtype code
+    to force where an operand stands for a Python int the core holds in
+    another dtype (fix_ints: a weak float64 for ints beyond uint64, which
+    NumPy resolves as Python ints)."""
     key = (u,) + tuple((('w', o._dt) if o.ndim == 0 and o._is_weak() else o._dt)
                        if isinstance(o, Array) else type(o) for o in ops)
     r = _res_cache.get(key)
     if r is None:
         r = _AGREE
         try:
-            dts = tuple(D.DTYPES[k] if type(k) is int else int if type(k) is tuple else
-                        D.DTYPES[D.BOOL] if k is bool else k for k in key[1:])
-            res = u._np.resolve_dtypes(dts + (None,) * u._np.nout)
-            mine = _core.result_type(u._op, [o if isinstance(o, Array) else o for o in ops])
-            out = res[-1]
-            if out == _F16:
+            if _CORE_INDEX.get(u.__name__) == u._op:
+                codes = [k if type(k) is int else D.INT64 if type(k) is tuple else
+                         _PY_WEAK[k][0] for k in key[1:]]
+                weak = [type(k) is tuple or (type(k) is type and _PY_WEAK[k][1])
+                        for k in key[1:]]
+                loop, flags = _core.ufunc_resolve(u._op, codes, weak)
+                half = flags & _core.RESOLVE_HALF
+                if not half and any(type(k) is tuple and k[1] != D.INT64 for k in key[1:]):
+                    held = [k[1] if type(k) is tuple else c for k, c in zip(key[1:], codes)]
+                    if _core.ufunc_resolve(u._op, held, weak)[0][-1] != loop[-1] and \
+                            all(c == loop[0] for c in loop[:u.nin]):
+                        r = loop[0]
+            else:
+                # a NumPy ufunc built on another core op (fabs on absolute,
+                # float_power on power): its own loops say
+                dts = tuple(D.DTYPES[k] if type(k) is int else int if type(k) is tuple else
+                            D.DTYPES[D.BOOL] if k is bool else k for k in key[1:])
+                half = u._np.resolve_dtypes(dts + (None,) * u._np.nout)[-1] == _F16
+            if half:
                 r = _F16_NUMPY if u.__name__ in _F16_NATIVE else _F16_ROUND
-            elif D.code(out) != mine:
-                loop = D.code(res[0])
-                if loop is not None and all(d == res[0] for d in res[:u.nin]):
-                    r = loop
         except Exception:
             r = _AGREE
         _res_cache[key] = r

@@ -100,12 +100,12 @@ def test_ufuncs_match_numpy():
             ta = [scal[x] if isinstance(x, type) else arrays[x][1] for x in ins]
             try:
                 want = u(*na).dtype
-            except (TypeError, ValueError) as e:
-                want = type(e)
+            except TypeError:
+                want = TypeError
             try:
                 got = mine(*ta).dtype
-            except (TypeError, ValueError) as e:
-                got = type(e)
+            except TypeError:
+                got = TypeError
             if want != got:
                 bad.append((u.__name__, ins, want, got))
     assert n > 9000
