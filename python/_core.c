@@ -641,63 +641,6 @@ static int parse_axes(PyObject *o, int *n, int *axes) {
   return 1;
 }
 
-/* Converts a value of a Python scalar's dtype (bool, int64, uint64, float64,
- * complex128) in place to dtype t when that is a widening or a rounding C
- * does as NumPy does (to a float or complex type, or an int to a narrower
- * int it fits). Returns 0 when it does not convert. */
-static int convert_elem(ndt_dtype from, elem_t *v, ndt_dtype t) {
-  double re = 0, im = 0;
-  int64_t i = 0;
-  switch (from) {
-    case NDT_BOOL: re = v->b; i = v->b; break;
-    case NDT_INT64: re = (double)v->i; i = v->i; break;
-    case NDT_FLOAT64: re = v->d; break;
-    case NDT_COMPLEX128: re = v->c[0]; im = v->c[1]; break;
-    default: return 0;
-  }
-  elem_t r;
-  memset(&r, 0, sizeof r);
-  switch (t) {
-    case NDT_FLOAT32:
-      if (from == NDT_COMPLEX128) return 0;
-      if (from == NDT_INT64) *(float *)&r = (float)v->i;
-      else *(float *)&r = (float)re;
-      break;
-    case NDT_FLOAT64:
-      if (from == NDT_COMPLEX128) return 0;
-      r.d = from == NDT_INT64 ? (double)v->i : re;
-      break;
-    case NDT_COMPLEX64: {
-      float *f = (float *)&r;
-      f[0] = from == NDT_INT64 ? (float)v->i : (float)re;
-      f[1] = (float)im;
-      break;
-    }
-    case NDT_COMPLEX128:
-      r.c[0] = re;
-      r.c[1] = im;
-      break;
-    case NDT_INT8: case NDT_INT16: case NDT_INT32: case NDT_INT64:
-    case NDT_UINT8: case NDT_UINT16: case NDT_UINT32: case NDT_UINT64:
-      if (from != NDT_INT64 && from != NDT_BOOL) return 0;
-      if (!int_fits(t, i)) return 0;
-      switch (t) {
-        case NDT_INT8: *(int8_t *)&r = (int8_t)i; break;
-        case NDT_INT16: *(int16_t *)&r = (int16_t)i; break;
-        case NDT_INT32: *(int32_t *)&r = (int32_t)i; break;
-        case NDT_INT64: r.i = i; break;
-        case NDT_UINT8: *(uint8_t *)&r = (uint8_t)i; break;
-        case NDT_UINT16: *(uint16_t *)&r = (uint16_t)i; break;
-        case NDT_UINT32: *(uint32_t *)&r = (uint32_t)i; break;
-        default: r.u = (uint64_t)i; break;
-      }
-      break;
-    default: return 0;
-  }
-  *v = r;
-  return 1;
-}
-
 /* ---- weak scalars ---------------------------------------------------------------- */
 /* Python scalars in operators become weak 0-d arrays. Making one costs an
  * allocation of a store; loops like `x += 2*y` use the same few values, so
@@ -757,12 +700,6 @@ static int operand(PyObject *o, PyObject *other, int op, ndt_array **a, ndt_arra
     if (is_int_kind(ot) && !int_fits(ot, v.i)) return 0;
     /* int ** negative int is an error in NumPy: let Python say so */
     if (op == NDT_POWER && v.i < 0 && (is_int_kind(ot) || ot == NDT_BOOL)) return 0;
-  }
-  if (other && IS_ARRAY(other) && ARR(other)) {
-    /* store the value in the dtype the loop will use (NumPy converts the
-     * Python scalar to it too): the core then has nothing to cast */
-    ndt_dtype lt = ndt_promote(vt, 1, ndt_get_dtype(ARR(other)), 0);
-    if (lt != vt && (int)lt >= 0 && convert_elem(vt, &v, lt)) vt = lt;
   }
   int owned;
   ndt_status st = weak_scalar(vt, &v, a, &owned);
@@ -1790,9 +1727,10 @@ static PyObject *f_from_buffer(PyObject *m, PyObject *args) {
   return wrap_status(st, r);
 }
 
-/* Inputs of a ufunc: Arrays, or Python scalars (weak). op: the ufunc (for
- * the loop dtype a scalar is stored in), or -1. Scalars come from the weak
- * scalar cache (borrowed: tmps[i] stays NULL). */
+/* Inputs of a ufunc: Arrays, or Python scalars (weak, in their default
+ * dtype: the core resolves and casts them as NumPy does). op: the ufunc,
+ * or -1. Scalars come from the weak scalar cache (borrowed: tmps[i] stays
+ * NULL). */
 static int gather_inputs(PyObject *seq, int op, int *nin, const ndt_array **in,
                          ndt_array **tmps) {
   PyObject *fast = PySequence_Fast(seq, "inputs must be a sequence");
@@ -1802,15 +1740,6 @@ static int gather_inputs(PyObject *seq, int op, int *nin, const ndt_array **in,
     Py_DECREF(fast);
     PyErr_SetString(PyExc_ValueError, "too many inputs");
     return 0;
-  }
-  /* the strong dtype the scalars meet */
-  ndt_dtype strong = NDT_DTYPE_DEFAULT;
-  for (Py_ssize_t i = op == NDT_WHERE ? 1 : 0; i < n; i++) {
-    PyObject *o = PySequence_Fast_GET_ITEM(fast, i);
-    if (IS_ARRAY(o) && ARR(o) && !ndt_is_weak(ARR(o))) {
-      ndt_dtype t = ndt_get_dtype(ARR(o));
-      strong = strong == NDT_DTYPE_DEFAULT ? t : ndt_promote(strong, 0, t, 0);
-    }
   }
   for (Py_ssize_t i = 0; i < n; i++) {
     PyObject *o = PySequence_Fast_GET_ITEM(fast, i);
@@ -1828,11 +1757,6 @@ static int gather_inputs(PyObject *seq, int op, int *nin, const ndt_array **in,
         PyErr_Format(PyExc_TypeError, "unsupported ufunc operand of type %s",
                      Py_TYPE(o)->tp_name);
       goto fail;
-    }
-    if (strong != NDT_DTYPE_DEFAULT && !(op == NDT_WHERE && i == 0) &&
-        !(vt == NDT_INT64 && is_int_kind(strong) && !int_fits(strong, v.i))) {
-      ndt_dtype lt = ndt_promote(vt, 1, strong, 0);
-      if (lt != vt && (int)lt >= 0 && convert_elem(vt, &v, lt)) vt = lt;
     }
     int owned;
     ndt_array *a;

@@ -210,8 +210,8 @@ static ndt_status no_loop(ndt_ufunc op, int nin, const ndt_dtype *types) {
                    "the casting rule ''safe''", ndt_ufunc_name(op), buf);
 }
 
-ndt_status ndt_ufunc_resolve(ndt_ufunc op, int nin, const ndt_dtype *types, const int *weak,
-                             ndt_dtype dtype, ndt_dtype *loop, unsigned *flags) {
+static ndt_status resolve(ndt_ufunc op, int nin, const ndt_dtype *types, const int *weak,
+                          ndt_dtype dtype, ndt_dtype *loop, unsigned *flags) {
   unsigned fl = 0;
   if (flags) *flags = 0;
   if (!valid_op(op)) return ndt_error(NDT_ERR_VALUE, "invalid ufunc %d", (int)op);
@@ -299,5 +299,42 @@ ndt_status ndt_ufunc_resolve(ndt_ufunc op, int nin, const ndt_dtype *types, cons
   for (int k = 0; k < nin; k++) loop[k] = (ndt_dtype)u->loops[l][k];
   loop[nin] = (ndt_dtype)u->loops[l][nin + u->out_index];
   if (flags) *flags = fl;
+  return NDT_OK;
+}
+
+/* Resolution is a pure function of (op, dtypes, weak flags, dtype=), and a
+ * program calls few of them over and over: the last answers are kept per
+ * thread (no locks), so a ufunc on a small array pays a lookup, not a loop
+ * search. Failures are not kept (their message is made each time). */
+#define RCACHE 64
+static _Thread_local struct {
+  uint32_t key;
+  unsigned char loop[4], flags;
+} rcache[RCACHE];
+
+ndt_status ndt_ufunc_resolve(ndt_ufunc op, int nin, const ndt_dtype *types, const int *weak,
+                             ndt_dtype dtype, ndt_dtype *loop, unsigned *flags) {
+  /* 7 bits op, 4 per dtype, 1 per weak flag, 4 for dtype=; bit 31: in use */
+  uint32_t key = 1u << 31 | (uint32_t)op | (uint32_t)(dtype + 1) << 7;
+  int cacheable = valid_op(op) && nin == ndt_ufunc_infos[op].nin &&
+                  (dtype == NDT_DTYPE_DEFAULT || valid_t(dtype));
+  for (int k = 0; cacheable && k < nin; k++) {
+    cacheable = valid_t(types[k]);
+    key |= (uint32_t)types[k] << (11 + 4 * k) | (uint32_t)(weak && weak[k]) << (23 + k);
+  }
+  if (!cacheable) return resolve(op, nin, types, weak, dtype, loop, flags);
+  const unsigned h = (key * 2654435761u) >> 26;
+  if (rcache[h].key == key) {
+    for (int k = 0; k <= nin; k++) loop[k] = (ndt_dtype)rcache[h].loop[k];
+    if (flags) *flags = rcache[h].flags;
+    return NDT_OK;
+  }
+  unsigned fl;
+  ndt_status st = resolve(op, nin, types, weak, dtype, loop, &fl);
+  if (flags) *flags = st ? 0 : fl;
+  if (st) return st;
+  rcache[h].key = key;
+  for (int k = 0; k <= nin; k++) rcache[h].loop[k] = (unsigned char)loop[k];
+  rcache[h].flags = (unsigned char)fl;
   return NDT_OK;
 }
