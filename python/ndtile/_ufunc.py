@@ -575,7 +575,8 @@ class _spacing(ufunc):
 
 class _ldexp(ufunc):
     """ldexp: a Python int exponent runs in NumPy's int32 loop ('fi', 'di'),
-    not promoted with the mantissa."""
+    not promoted with the mantissa (the core resolves it so); values beyond
+    int32 are NumPy's OverflowError."""
 
     def __call__(self, *args, **kwargs):
         if len(args) >= 2 and type(args[1]) is int and not -2**31 <= args[1] < 2**31:
@@ -583,12 +584,6 @@ class _ldexp(ufunc):
                 raise OverflowError(f"Python integer {args[1]} out of bounds for int32")
             raise OverflowError("Python int too large to convert to C long")
         return ufunc.__call__(self, *args, **kwargs)
-
-    def _core_apply(self, ops, out, dtc):
-        e = ops[1]
-        if type(e) is int or type(e) is bool:
-            ops = [ops[0], _core.scalar(int(e), D.INT32, True)]
-        return _core.apply(self._op, ops, out, dtc)
 
 
 class _gcd_lcm(ufunc):
