@@ -9,7 +9,8 @@
 #include "ndtile.h"
 
 /* Complex storage: two parts, real first (C99's layout and NumPy's). Every
- * place that stores or reads complex elements uses these. */
+ * place that stores or reads complex elements uses these; C99 `_Complex`
+ * appears only as an arithmetic type inside kernels that call <complex.h>. */
 typedef struct { float re, im; } ndt_c64;
 typedef struct { double re, im; } ndt_c128;
 

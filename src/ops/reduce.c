@@ -349,8 +349,6 @@ static int64_t pw_leaves(int64_t n, int64_t leaf, int cplx) {
     T b = NAME(v, i, n - h, leaf, cplx);                                          \
     return a + b;                                                                 \
   }
-typedef struct { float re, im; } pw_c64;
-typedef struct { double re, im; } pw_c128;
 PW_TOP(pw_top_f32, float)
 PW_TOP(pw_top_f64, double)
 /* complex additions are per part */
@@ -362,8 +360,8 @@ PW_TOP(pw_top_f64, double)
     T b = NAME(v, i, n - h, leaf, cplx);                                          \
     return (T){a.re + b.re, a.im + b.im};                                         \
   }
-PW_TOPC(pw_top_c64, pw_c64, float)
-PW_TOPC(pw_top_c128, pw_c128, double)
+PW_TOPC(pw_top_c64, ndt_c64, float)
+PW_TOPC(pw_top_c128, ndt_c128, double)
 
 static ndt_status pw_leaf_task(void *p, int worker) {
   NDT_UNUSED(worker);
@@ -401,14 +399,14 @@ static ndt_status pw_top_task(void *p, int worker) {
       break;
     }
     case NDT_COMPLEX64: {
-      pw_c64 r = pw_top_c64((const pw_c64 *)v, &i, a->n, a->leaf, 1);
+      ndt_c64 r = pw_top_c64((const ndt_c64 *)v, &i, a->n, a->leaf, 1);
       r.re = 0.0f + r.re;
       r.im = 0.0f + r.im;
       memcpy(b.ptr, &r, sizeof r);
       break;
     }
     default: {
-      pw_c128 r = pw_top_c128((const pw_c128 *)v, &i, a->n, a->leaf, 1);
+      ndt_c128 r = pw_top_c128((const ndt_c128 *)v, &i, a->n, a->leaf, 1);
       r.re = 0.0 + r.re;
       r.im = 0.0 + r.im;
       memcpy(b.ptr, &r, sizeof r);

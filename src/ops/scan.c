@@ -24,8 +24,6 @@
 
 #define CH 256
 
-typedef struct { float re, im; } c64_t;
-typedef struct { double re, im; } c128_t;
 
 /* scan: out[i*os] = acc (op) x[i] over a contiguous buffer; *started == 0
  * means no element seen yet (the first is copied, as NumPy's loop does).
@@ -89,13 +87,13 @@ static inline uint32_t mul_u32(uint32_t a, uint32_t b) { return WMUL(uint32_t); 
 static inline uint64_t mul_u64(uint64_t a, uint64_t b) { return WMUL(uint64_t); }
 static inline uint8_t add_u8(uint8_t a, uint8_t b) { return (uint8_t)(a + b); }
 static inline uint16_t add_u16(uint16_t a, uint16_t b) { return (uint16_t)(a + b); }
-static inline c64_t cadd64(c64_t a, c64_t b) { return (c64_t){a.re + b.re, a.im + b.im}; }
-static inline c64_t cmul64(c64_t a, c64_t b) {
-  return (c64_t){a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+static inline ndt_c64 cadd64(ndt_c64 a, ndt_c64 b) { return (ndt_c64){a.re + b.re, a.im + b.im}; }
+static inline ndt_c64 cmul64(ndt_c64 a, ndt_c64 b) {
+  return (ndt_c64){a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
 }
-static inline c128_t cadd128(c128_t a, c128_t b) { return (c128_t){a.re + b.re, a.im + b.im}; }
-static inline c128_t cmul128(c128_t a, c128_t b) {
-  return (c128_t){a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+static inline ndt_c128 cadd128(ndt_c128 a, ndt_c128 b) { return (ndt_c128){a.re + b.re, a.im + b.im}; }
+static inline ndt_c128 cmul128(ndt_c128 a, ndt_c128 b) {
+  return (ndt_c128){a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
 }
 
 DEF_SCAN(b8, uint8_t, BADD, BMUL, NONAN, 0, 1)
@@ -105,8 +103,8 @@ DEF_SCAN(u32, uint32_t, UADD, mul_u32, NONAN, 0, 1)
 DEF_SCAN(u64, uint64_t, UADD, mul_u64, NONAN, 0, 1)
 DEF_SCAN(f32, float, UADD, UMUL, FNAN, 0.0f, 1.0f)
 DEF_SCAN(f64, double, UADD, UMUL, FNAN, 0.0, 1.0)
-DEF_SCAN(c64, c64_t, cadd64, cmul64, CNAN, ((c64_t){0.0f, 0.0f}), ((c64_t){1.0f, 0.0f}))
-DEF_SCAN(c128, c128_t, cadd128, cmul128, CNAN, ((c128_t){0.0, 0.0}), ((c128_t){1.0, 0.0}))
+DEF_SCAN(c64, ndt_c64, cadd64, cmul64, CNAN, ((ndt_c64){0.0f, 0.0f}), ((ndt_c64){1.0f, 0.0f}))
+DEF_SCAN(c128, ndt_c128, cadd128, cmul128, CNAN, ((ndt_c128){0.0, 0.0}), ((ndt_c128){1.0, 0.0}))
 
 static void kernels_for(ndt_dtype t, scan_fn *s, comb_fn *c) {
   switch (t) {

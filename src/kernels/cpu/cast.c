@@ -14,7 +14,7 @@
 #include "loops_common.h"
 
 /* Conversion of one value: CV_<from>_<to>(x). Sources are read as the
- * storage type (ndt_bool_t, ndt_cf, ...). */
+ * storage type (ndt_bool_t, ndt_c64, ...). */
 
 /* to bool */
 #define TOB(x) ((ndt_bool_t)((x) != 0))
@@ -63,8 +63,8 @@
 #define ST_u64 uint64_t
 #define ST_f32 float
 #define ST_f64 double
-#define ST_c64 ndt_cf
-#define ST_c128 ndt_cd
+#define ST_c64 ndt_c64
+#define ST_c128 ndt_c128
 
 /* ---- value conversions, by source class ---- */
 /* integer (incl. bool) source to each target */
@@ -79,8 +79,8 @@
 #define ICV_u64(x) PLAIN(uint64_t, x)
 #define ICV_f32(x) PLAIN(float, x)
 #define ICV_f64(x) PLAIN(double, x)
-#define ICV_c64(x) ((ndt_cf){(float)(x), 0.0f})
-#define ICV_c128(x) ((ndt_cd){(double)(x), 0.0})
+#define ICV_c64(x) ((ndt_c64){(float)(x), 0.0f})
+#define ICV_c128(x) ((ndt_c128){(double)(x), 0.0})
 
 /* double source */
 #define DCV_bool(x) TOB(x)
@@ -94,8 +94,8 @@
 #define DCV_u64(x) ndt_d2u64(x)
 #define DCV_f32(x) ((float)(x))
 #define DCV_f64(x) ((double)(x))
-#define DCV_c64(x) ((ndt_cf){(float)(x), 0.0f})
-#define DCV_c128(x) ((ndt_cd){(double)(x), 0.0})
+#define DCV_c64(x) ((ndt_c64){(float)(x), 0.0f})
+#define DCV_c128(x) ((ndt_c128){(double)(x), 0.0})
 
 /* float source */
 #define FCV_bool(x) TOB(x)
@@ -109,14 +109,14 @@
 #define FCV_u64(x) ndt_f2u64(x)
 #define FCV_f32(x) ((float)(x))
 #define FCV_f64(x) ((double)(x))
-#define FCV_c64(x) ((ndt_cf){(float)(x), 0.0f})
-#define FCV_c128(x) ((ndt_cd){(double)(x), 0.0})
+#define FCV_c64(x) ((ndt_c64){(float)(x), 0.0f})
+#define FCV_c128(x) ((ndt_c128){(double)(x), 0.0})
 
 /* complex64 source: real part as float, except to complex/bool */
 #define C64CV_bool(x) CTOB(x)
-#define C64CV_c128(x) ((ndt_cd){(double)(x).re, (double)(x).im})
+#define C64CV_c128(x) ((ndt_c128){(double)(x).re, (double)(x).im})
 #define C128CV_bool(x) CTOB(x)
-#define C128CV_c64(x) ((ndt_cf){(float)(x).re, (float)(x).im})
+#define C128CV_c64(x) ((ndt_c64){(float)(x).re, (float)(x).im})
 
 /* bool source: normalise stored bytes to 0/1 first */
 #define BCV(TO_SFX, x) ICV_##TO_SFX((ndt_bool_t)((x) != 0))
@@ -184,7 +184,7 @@ COPY_LOOP(copy_1, uint8_t)
 COPY_LOOP(copy_2, uint16_t)
 COPY_LOOP(copy_4, uint32_t)
 COPY_LOOP(copy_8, uint64_t)
-COPY_LOOP(copy_16, ndt_cd)
+COPY_LOOP(copy_16, ndt_c128)
 
 /* bool -> bool normalises (a copy would keep non-0/1 bytes) */
 #define ROW(FROM)                                                               \

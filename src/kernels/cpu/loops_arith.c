@@ -413,7 +413,7 @@ WHERE_S(where_1, uint8_t)
 WHERE_S(where_2, uint16_t)
 WHERE_S(where_4, uint32_t)
 WHERE_S(where_8, uint64_t)
-WHERE_S(where_16, ndt_cd)
+WHERE_S(where_16, ndt_c128)
 
 ndt_loop_fn ndt_cpu_loop_where(int itemsize) {
   switch (itemsize) {

@@ -17,8 +17,7 @@
 #include "kernels/kernels.h"
 
 typedef uint8_t ndt_bool_t;                 /* storage of NDT_BOOL: 0 or 1 */
-typedef struct { float re, im; } ndt_cf;    /* storage of NDT_COMPLEX64   */
-typedef struct { double re, im; } ndt_cd;   /* storage of NDT_COMPLEX128  */
+/* complex storage: ndt_c64, ndt_c128 (core/dtype.h) */
 
 #define NDT_INLINE static inline __attribute__((always_inline))
 
@@ -224,8 +223,8 @@ __attribute__((noinline, cold, unused)) static void ndt_fpe_raise(unsigned f) {
 
 /* X(SFX, DT, T, FT, LIBM_SUFFIX) */
 #define NDT_FOREACH_COMPLEX(X)                 \
-  X(c64,  NDT_COMPLEX64,  ndt_cf, float, f)    \
-  X(c128, NDT_COMPLEX128, ndt_cd, double, )
+  X(c64,  NDT_COMPLEX64,  ndt_c64, float, f)    \
+  X(c128, NDT_COMPLEX128, ndt_c128, double, )
 
 /* ---- guarded float -> int conversions ---------------------------------- */
 /* They give exactly what NumPy gives on x86-64 (cvttsd2si semantics: NaN and

@@ -218,10 +218,10 @@ NDT_FOREACH_COMPLEX(CPLX_SCALARS)
   NDT_DEF_UNARY_A(abs_##TAG##_loop_##SFX, TAG##_ATTR, T, FT, abs_##TAG##_##SFX)
 #define fma_ATTR NDT_FMA_TARGET
 #define plain_ATTR NDT_NOSLP
-CPLX_FUSED(c64, ndt_cf, float, f, fma)
-CPLX_FUSED(c64, ndt_cf, float, f, plain)
-CPLX_FUSED(c128, ndt_cd, double, , fma)
-CPLX_FUSED(c128, ndt_cd, double, , plain)
+CPLX_FUSED(c64, ndt_c64, float, f, fma)
+CPLX_FUSED(c64, ndt_c64, float, f, plain)
+CPLX_FUSED(c128, ndt_c128, double, , fma)
+CPLX_FUSED(c128, ndt_c128, double, , plain)
 
 #define CPLX_PICK(SFX)                                                                   \
   static void mul_##SFX(char **args, const int64_t *steps, int64_t n) {                 \
