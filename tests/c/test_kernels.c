@@ -1580,10 +1580,47 @@ static void print_null_list(void) {
   }
 }
 
+/* ndt_ufunc_resolve: mixed inputs search NumPy's loop list, Python scalars
+ * by NEP 50, float16 loops flagged (tests/python/test_resolve.py checks
+ * every case against NumPy). */
+static void test_ufunc_resolve(void) {
+  const ndt_dtype i8u16[2] = {NDT_INT8, NDT_UINT16};
+  ndt_dtype loop[4];
+  unsigned fl;
+  CHECK(ndt_ufunc_resolve(NDT_ARCTAN2, 2, i8u16, NULL, NDT_DTYPE_DEFAULT, loop, &fl) == NDT_OK &&
+            loop[0] == NDT_FLOAT32 && loop[1] == NDT_FLOAT32 && loop[2] == NDT_FLOAT32 && !fl,
+        "arctan2(int8, uint16) runs float32");
+  CHECK(ndt_ufunc_resolve(NDT_ADD, 2, i8u16, NULL, NDT_DTYPE_DEFAULT, loop, &fl) == NDT_OK &&
+            loop[2] == NDT_INT32, "add(int8, uint16) runs int32");
+  const ndt_dtype i8[1] = {NDT_INT8};
+  CHECK(ndt_ufunc_resolve(NDT_SQRT, 1, i8, NULL, NDT_DTYPE_DEFAULT, loop, &fl) == NDT_OK &&
+            loop[0] == NDT_FLOAT32 && fl == NDT_RESOLVE_HALF, "sqrt(int8): float16 loop noted");
+  const ndt_dtype i8f[2] = {NDT_INT8, NDT_FLOAT64};
+  const int w01[2] = {0, 1};
+  CHECK(ndt_ufunc_resolve(NDT_ARCTAN2, 2, i8f, w01, NDT_DTYPE_DEFAULT, loop, &fl) == NDT_OK &&
+            loop[2] == NDT_FLOAT64 && !fl, "arctan2(int8, 2.0) runs float64");
+  const ndt_dtype f32i[2] = {NDT_FLOAT32, NDT_INT64};
+  CHECK(ndt_ufunc_resolve(NDT_LDEXP, 2, f32i, w01, NDT_DTYPE_DEFAULT, loop, &fl) == NDT_OK &&
+            loop[0] == NDT_FLOAT32 && loop[1] == NDT_INT32, "ldexp(float32, 3): int32 exponent");
+  const ndt_dtype i8i[2] = {NDT_INT8, NDT_INT64};
+  CHECK(ndt_ufunc_resolve(NDT_ADD, 2, i8i, w01, NDT_DTYPE_DEFAULT, loop, &fl) == NDT_OK &&
+            loop[2] == NDT_INT8, "add(int8, 3) runs int8");
+  CHECK(ndt_ufunc_resolve(NDT_LOGICAL_AND, 2, i8f, NULL, NDT_DTYPE_DEFAULT, loop, &fl) == NDT_OK &&
+            loop[0] == NDT_BOOL && loop[1] == NDT_BOOL, "logical_and(int8, float64) on bools");
+  const ndt_dtype bb[2] = {NDT_BOOL, NDT_BOOL};
+  CHECK(ndt_ufunc_resolve(NDT_SUBTRACT, 2, bb, NULL, NDT_DTYPE_DEFAULT, loop, &fl) ==
+            NDT_ERR_TYPE, "subtract(bool, bool) is a TypeError");
+  CHECK(ndt_ufunc_resolve(NDT_ADD, 1, i8, NULL, NDT_DTYPE_DEFAULT, loop, &fl) == NDT_ERR_VALUE,
+        "wrong nin");
+  CHECK(ndt_ufunc_resolve(NDT_ADD, 2, i8u16, NULL, NDT_FLOAT32, loop, &fl) == NDT_OK &&
+            loop[0] == NDT_FLOAT32 && loop[2] == NDT_FLOAT32, "dtype=float32");
+}
+
 int main(int argc, char **argv) {
   test_dtypes();
   test_can_cast_promote();
   test_resolve();
+  test_ufunc_resolve();
   test_int_semantics();
   test_float_semantics();
   test_complex_semantics();
