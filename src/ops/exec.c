@@ -343,16 +343,14 @@ void ndt_run_loop(ndt_loop_fn loop, int nin, const ndt_dtype *in_dt, const ndt_d
   for (int64_t c = 0; c < n; c += CAST_CHUNK) {
     int64_t m = n - c < CAST_CHUNK ? n - c : CAST_CHUNK;
     for (int i = 0; i < nin; i++) {
-      if (cast_in[i] && s[i] == 0) {
-        /* a broadcast value (a Python scalar): cast once, read in place */
-        if (c == 0) ndt_cpu_cast(in_dt[i], loop_in[i])(p[i], 0, buf[i], 0, 1);
-        args[i] = buf[i];
-        steps[i] = 0;
-      } else if (cast_in[i]) {
+      if (cast_in[i]) {
+        /* a broadcast input stays one element of stride 0, as the loop
+         * would see it uncast (power's scalar exponent, see loops_arith.c) */
+        int64_t k = s[i] ? m : 1;
         ndt_cpu_cast(in_dt[i], loop_in[i])(p[i] + c * s[i], s[i], buf[i],
-                                            ndt_traits[loop_in[i]].size, m);
+                                            ndt_traits[loop_in[i]].size, k);
         args[i] = buf[i];
-        steps[i] = ndt_traits[loop_in[i]].size;
+        steps[i] = s[i] ? ndt_traits[loop_in[i]].size : 0;
       } else {
         args[i] = p[i] + c * s[i];
         steps[i] = s[i];

@@ -328,6 +328,22 @@ NDT_INLINE double deg2rad_s_f64(double x) { return x * (3.14159265358979323846 /
 NDT_INLINE float rad2deg_s_f32(float x) { return x * (180.0f / 3.14159265358979323846f); }
 NDT_INLINE double rad2deg_s_f64(double x) { return x * (180.0 / 3.14159265358979323846); }
 
+/* NumPy's power loop takes a scalar exponent of 0.5 (stride 0) as sqrt:
+ * (-inf) ** 0.5 is nan and (-0.0) ** 0.5 is -0.0 there, and float32
+ * results are sqrtf's rounding, not powf's. An exponent array that holds
+ * 0.5 goes through pow, as in NumPy. */
+#define POW_LOOP(SFX, T, SUF)                                                        \
+  static void pow_##SFX(char **args, const int64_t *steps, int64_t n) {             \
+    if (steps[1] == 0 && n > 0 && *(const T *)args[1] == (T)0.5) {                   \
+      const char *ip = args[0];                                                      \
+      char *op = args[2];                                                            \
+      for (int64_t i = 0; i < n; i++, ip += steps[0], op += steps[2])                \
+        *(T *)op = sqrt##SUF(*(const T *)ip);                                        \
+      return;                                                                        \
+    }                                                                                \
+    powv_##SFX(args, steps, n);                                                      \
+  }
+
 #define FLOAT_LOOPS(SFX, DT, T, SUF)                                    \
   NDT_DEF_BINARY_A(add_##SFX, NDT_CLONES, T, T, T, add_s_##SFX)         \
   NDT_DEF_BINARY_A(sub_##SFX, NDT_CLONES, T, T, T, sub_s_##SFX)         \
@@ -336,7 +352,8 @@ NDT_INLINE double rad2deg_s_f64(double x) { return x * (180.0 / 3.14159265358979
   NDT_DEF_BINARY_A(fdiv_##SFX, NDT_BRANCHY, T, T, T, fdiv_s_##SFX)      \
   NDT_DEF_BINARY_A(rem_##SFX, NDT_BRANCHY, T, T, T, rem_s_##SFX)        \
   NDT_DEF_BINARY_A(fmod_##SFX, NDT_BRANCHY, T, T, T, fmod_s_##SFX)      \
-  NDT_DEF_BINARY(pow_##SFX, T, T, T, pow_s_##SFX)                       \
+  NDT_DEF_BINARY(powv_##SFX, T, T, T, pow_s_##SFX)                      \
+  POW_LOOP(SFX, T, SUF)                                                 \
   CMP_LOOPS(SFX, T)                                                     \
   NDT_DEF_BINARY(land_##SFX, T, T, ndt_bool_t, land_s_##SFX)            \
   NDT_DEF_BINARY(lor_##SFX, T, T, ndt_bool_t, lor_s_##SFX)              \
