@@ -55,8 +55,6 @@ typedef void (*ndt_loop_fn)(char **args, const int64_t *steps, int64_t n);
 ndt_loop_fn ndt_cpu_resolve(ndt_ufunc op, int nin, const ndt_dtype *types,
                             ndt_dtype *in_types, ndt_dtype *out_type);
 
-#endif
-
 /* ---- reductions ------------------------------------------------------- */
 /* Kernels of one reduction on one accumulator dtype. The driver casts input
  * to that dtype first. The identity starts every accumulator (for MIN/MAX it
@@ -80,3 +78,5 @@ int ndt_cpu_reduce_kernel(ndt_reduce_op op, ndt_dtype t, ndt_red_kernel *k);
 typedef void (*ndt_arg_fn)(const char *p, int64_t stride, int64_t n, char *best,
                            int64_t *best_idx, int64_t base);
 ndt_arg_fn ndt_cpu_arg_kernel(ndt_reduce_op op, ndt_dtype t);
+
+#endif
