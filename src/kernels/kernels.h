@@ -11,19 +11,6 @@
 #include <stdint.h>
 #include "ndtile.h"
 
-/* For the CPU loops: a function marked NDT_CLONES is also built for AVX2 and
- * AVX-512, and the dynamic loader picks the copy for this CPU once (an
- * ifunc). Only for loops whose copies compute the same bits (the same IEEE
- * operations in the same order, no contraction); they differ in vector
- * width alone. Not under ThreadSanitizer: the ifunc resolvers run before its
- * runtime is up and crash the program at load. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) && \
-    !defined(__SANITIZE_THREAD__)
-#define NDT_CLONES __attribute__((target_clones("default", "avx2", "avx512f")))
-#else
-#define NDT_CLONES
-#endif
-
 /* Per-dtype facts, indexed by ndt_dtype. */
 typedef struct {
   const char *name;   /* "float64" */

@@ -4,7 +4,50 @@
 #ifndef NDT_KERNELS_CPU_H
 #define NDT_KERNELS_CPU_H
 
+#include <stdatomic.h>
 #include "kernels/table.h"
+
+/* ---- SIMD copies, installed at start-up -------------------------------
+ * The one CPU-feature dispatch method: a kernel with SIMD copies is built
+ * once per instruction set (NDT_COPIES), and table.c installs, once at
+ * start-up (and when a test caps the level), the copies this CPU runs -
+ * as table entries, or as the state below for the loops that pick a
+ * variant per call. Copies of one kernel compute the same bits (the same
+ * IEEE operations in the same order, no contraction); they differ in
+ * vector width alone, unless a kernel says otherwise (the FMA variants of
+ * complex multiply, which NumPy's loops also take on FMA hardware).
+ *
+ * NDT_COPIES(DEF, args...) expands DEF(V, ATTR, args...) for the portable
+ * copy (V and ATTR empty) and, on x86-64 with GCC, for V = _avx2 and
+ * _avx512 with their target attributes. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define NDT_SIMD_COPIES 1
+#define NDT_AVX2 __attribute__((target("avx2")))
+#define NDT_AVX512 __attribute__((target("avx512f")))
+#define NDT_COPIES(DEF, ...) \
+  DEF(, , __VA_ARGS__) DEF(_avx2, NDT_AVX2, __VA_ARGS__) DEF(_avx512, NDT_AVX512, __VA_ARGS__)
+#else
+#define NDT_SIMD_COPIES 0
+#define NDT_COPIES(DEF, ...) DEF(, , __VA_ARGS__)
+#endif
+
+/* What is installed: the SIMD level (0 scalar, 1 SSE2, 2 AVX2+FMA,
+ * 3 AVX-512F: which SLEEF kernels and FMA variants run), and the copies of
+ * the plain loops (NDT_COPIES: 0 portable, 2 AVX2, 3 AVX-512F; they need
+ * AVX2 alone, not FMA). */
+extern _Atomic int ndt_cpu_level_now, ndt_cpu_copies_now;
+static inline int ndt_cpu_level(void) {
+  return atomic_load_explicit(&ndt_cpu_level_now, memory_order_relaxed);
+}
+static inline int ndt_cpu_copies(void) {
+  return atomic_load_explicit(&ndt_cpu_copies_now, memory_order_relaxed);
+}
+/* The installed copy of a kernel F made by NDT_COPIES. */
+#if NDT_SIMD_COPIES
+#define NDT_PICK(F) (ndt_cpu_copies() >= 3 ? F##_avx512 : ndt_cpu_copies() >= 2 ? F##_avx2 : F)
+#else
+#define NDT_PICK(F) (F)
+#endif
 
 /* sort.c */
 ndt_sort_fn ndt_cpu_sort(ndt_dtype t, int indices);
@@ -46,9 +89,13 @@ typedef struct {
 extern ndt_cpu_rng_uk ndt_cpu_rng;
 void ndt_cpu_rng_install(int level);
 
-/* loops_math.c: the SIMD level in force (0 scalar, 1 SSE2, 2 AVX2+FMA,
- * 3 AVX-512F; the CPU's, capped by the test hook) and AVX2 alone */
+/* loops_math.c: the SIMD level (0 scalar, 1 SSE2, 2 AVX2+FMA,
+ * 3 AVX-512F; the CPU's, capped by the test hook ndt_cpu_set_simd_level),
+ * the cap alone, and whether the CPU has AVX2 / AVX-512F. The table reads
+ * these when it installs; kernels read what it installed (above). */
 int ndt_cpu_simd_level(void);
+int ndt_cpu_simd_cap(void);
 int ndt_cpu_has_avx2(void);
+int ndt_cpu_has_avx512f(void);
 
 #endif

@@ -1,10 +1,11 @@
 /* table.c - the CPU backend's kernel table, filled as BLIS fills a context:
  * the portable entries first, then the SIMD copies this CPU supports. This
- * is the one place that picks a kernel by CPU feature for src/ops; it runs
- * before main (a constructor) and again when a test caps the SIMD level
- * (ndt_cpu_set_simd_level). Inside the elementwise loops two older
- * mechanisms remain: NDT_CLONES (target_clones) and per-call level checks
- * in loops_math.c, loops_complex.c and reduce.c. */
+ * is the one place that picks kernels by CPU feature (cpu.h: "SIMD copies,
+ * installed at start-up"); it runs before main (a constructor) and again
+ * when a test caps the SIMD level (ndt_cpu_set_simd_level). What cannot be
+ * a table entry - the elementwise loops resolve.c hands out, the pieces
+ * inside the random and reduction kernels - reads the state installed
+ * here (ndt_cpu_level, ndt_cpu_copies, ndt_cpu_rng), never the CPU. */
 #include "internal.h"
 #include "cpu.h"
 
@@ -36,14 +37,20 @@ static const ndt_kernels portable = {
 
 static ndt_kernels cpu;
 const ndt_kernels *ndt_kern = &portable;
+_Atomic int ndt_cpu_level_now, ndt_cpu_copies_now;   /* 0: portable until installed */
 
 int ndt_cpu_kernels_install(void) {
-  int lv = ndt_cpu_simd_level();
+  int lv = ndt_cpu_simd_level(), cap = ndt_cpu_simd_cap();
+  /* the copies of the plain loops need AVX2 or AVX-512F alone (no FMA):
+   * what target_clones picked before the table, now also under the cap */
+  int copies = ndt_cpu_has_avx512f() ? 3 : ndt_cpu_has_avx2() ? 2 : 0;
+  if (copies > cap) copies = cap >= 2 ? cap : 0;
+  atomic_store_explicit(&ndt_cpu_level_now, lv, memory_order_relaxed);
+  atomic_store_explicit(&ndt_cpu_copies_now, copies, memory_order_relaxed);
   ndt_kernels k = portable;
-  /* correlate: AVX2 without FMA gives the portable loops' bits; taken
-   * whenever the CPU has AVX2 (as before the table: not tied to FMA) */
-  if (ndt_cpu_has_avx2() && lv >= 1) k.corr = ndt_cpu_corr_avx2;
-  ndt_cpu_rng_install(lv);   /* Philox and samplers: AVX2 / AVX-512 copies */
+  /* correlate: AVX2 without FMA gives the portable loops' bits */
+  if (copies >= 2) k.corr = ndt_cpu_corr_avx2;
+  ndt_cpu_rng_install(lv);   /* Philox and samplers: AVX2 (with FMA) / AVX-512 copies */
   cpu = k;
   ndt_kern = &cpu;
   return lv;
