@@ -25,16 +25,21 @@
  *     first blocks, which have ctr[3] = 0).
  *
  * Every fill is one task per block of the result (the blocks are its tiles),
- * as ndt_arange's fill; a permutation is one task. Hot loops are written to
- * vectorize (Philox with explicit AVX2 / AVX-512 multiplies) and give the
- * same bits at every SIMD level: the fixed-cost samplers and the first try of
- * gamma (shape >= 1), PTRS and BTRS use only IEEE-exact operations and the
- * polynomial log/sin/cos here; the rest of the rejection samplers call libm
- * (log, exp, pow, log1p), whose last bits may differ between libm builds.
+ * as ndt_arange's fill; a permutation is one task. The generator and the
+ * samplers are the backend's rng_* kernels (src/kernels/rng.h; the CPU's in
+ * src/kernels/cpu/random.c, which says which bits are machine-independent);
+ * this file keeps the keys, the parameter checks and the tasks.
  */
 #include <math.h>
 #include <string.h>
 #include "exec.h"
+
+/* As in the kernels: no contraction in the parameter arithmetic here. */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off", "no-trapping-math")
+#endif
 typedef ndt_rng_key rkey;
 typedef ndt_rng_params rparams;
 typedef ndt_rng_dist rdist;

@@ -1,8 +1,9 @@
 /* sort.c - sort, argsort, partition and argpartition along an axis, with NumPy's ordering (NaNs last,
  * complex lexicographic with NumPy's NaN rules). Every sort is stable, which
  * satisfies every `kind`: an LSD radix sort for integer and float lines of
- * RADIX_MIN elements or more, a merge sort otherwise (keys alone for sort,
- * (key, index) pairs for argsort).
+ * 256 elements or more, a merge sort otherwise (keys alone for sort,
+ * (key, index) pairs for argsort): the backend's sort, sort_linear and
+ * select kernels (src/kernels/cpu/sort.c).
  *
  * Each 1-d slice along the axis (a "line") is sorted independently. Tasks are
  * blocks of the other axes (tiled by the usual rule, treating a whole line as
