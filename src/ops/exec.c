@@ -345,7 +345,7 @@ void ndt_run_loop(ndt_loop_fn loop, int nin, const ndt_dtype *in_dt, const ndt_d
     for (int i = 0; i < nin; i++) {
       if (cast_in[i]) {
         ndt_kern->cast(in_dt[i], loop_in[i])(p[i] + c * s[i], s[i], buf[i],
-                                            ndt_traits[loop_in[i]].size, m);
+                                               ndt_traits[loop_in[i]].size, m);
         args[i] = buf[i];
         steps[i] = ndt_traits[loop_in[i]].size;
       } else {
