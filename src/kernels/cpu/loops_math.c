@@ -57,7 +57,8 @@ int ndt_cpu_simd_cap(void) { return atomic_load_explicit(&simd_max, memory_order
 #define simd_level ndt_cpu_level
 
 int ndt_cpu_set_simd_level(int level) {
-  if (level >= 0) atomic_store_explicit(&simd_max, level > 3 ? 3 : level, memory_order_relaxed);
+  if (level < 0) return ndt_cpu_simd_level();
+  atomic_store_explicit(&simd_max, level > 3 ? 3 : level, memory_order_relaxed);
   return ndt_cpu_kernels_install();   /* the table follows the cap */
 }
 
