@@ -12,19 +12,6 @@
 #include "ndtile.h"
 #include "core/dtype.h"   /* ndt_traits, ndt_c64/ndt_c128 */
 
-/* For the CPU loops: a function marked NDT_CLONES is also built for AVX2 and
- * AVX-512, and the dynamic loader picks the copy for this CPU once (an
- * ifunc). Only for loops whose copies compute the same bits (the same IEEE
- * operations in the same order, no contraction); they differ in vector
- * width alone. Not under ThreadSanitizer: the ifunc resolvers run before its
- * runtime is up and crash the program at load. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) && \
-    !defined(__SANITIZE_THREAD__)
-#define NDT_CLONES __attribute__((target_clones("default", "avx2", "avx512f")))
-#else
-#define NDT_CLONES
-#endif
-
 /* ---- casts ------------------------------------------------------------ */
 /* dst[i*dstride] = (to)src[i*sstride], i < n, with NumPy's unsafe-cast values
  * (float->int truncates toward zero; complex->real drops the imaginary part;
@@ -45,8 +32,6 @@ ndt_loop_fn ndt_cpu_loop(ndt_ufunc op, const ndt_dtype *loop);
  * when NumPy has no loop. For tests and C users of the loops. */
 ndt_loop_fn ndt_cpu_resolve(ndt_ufunc op, int nin, const ndt_dtype *types,
                             ndt_dtype *in_types, ndt_dtype *out_type);
-
-#endif
 
 /* ---- reductions ------------------------------------------------------- */
 /* Kernels of one reduction on one accumulator dtype. The driver casts input
@@ -71,3 +56,5 @@ int ndt_cpu_reduce_kernel(ndt_reduce_op op, ndt_dtype t, ndt_red_kernel *k);
 typedef void (*ndt_arg_fn)(const char *p, int64_t stride, int64_t n, char *best,
                            int64_t *best_idx, int64_t base);
 ndt_arg_fn ndt_cpu_arg_kernel(ndt_reduce_op op, ndt_dtype t);
+
+#endif

@@ -28,7 +28,7 @@ static ndt_status resolve(ndt_ufunc op, int nin, const ndt_array *const *in, ndt
   }
   ndt_status st = ndt_ufunc_resolve(op, nin, types, weak, dtype, lt, NULL);
   if (st) return st;
-  *loop = ndt_cpu_loop(op, lt);
+  *loop = ndt_kern->loop(op, lt);
   if (!*loop)
     return ndt_error(NDT_ERR_INTERNAL, "no CPU loop for ufunc '%s' on %s", ndt_ufunc_name(op),
                      ndt_dtype_name(lt[0]));
