@@ -1,7 +1,7 @@
 /* elementwise.c - ufuncs, copies, casts and assignment as block tasks. */
 #include <stdio.h>
 #include <string.h>
-#include "exec.h"
+#include "fusion.h"
 
 static const char *casting_name(ndt_casting c) {
   static const char *n[] = {"no", "equiv", "safe", "same_kind", "unsafe"};
@@ -135,11 +135,11 @@ static ndt_status apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_a
                        "doesn't match the broadcast shape (%s%s)", a, res->ndim == 1 ? "," : "",
                        b, nd == 1 ? "," : "");
     }
-    int fused = ndt_fuse_try(&arg, nin, in, nd, shape, res, NULL);
+    int fused = ndt__fuse_try(&arg, nin, in, nd, shape, res, NULL);
     if (fused < 0) return (ndt_status)fused;
     if (fused) return NDT_OK;
   } else {
-    int fused = ndt_fuse_try(&arg, nin, in, nd, shape, NULL, out);
+    int fused = ndt__fuse_try(&arg, nin, in, nd, shape, NULL, out);
     if (fused < 0) return (ndt_status)fused;
     if (fused) return NDT_OK;
     st = ndt_array_new(&res, arg.loop_out, nd, shape, 0);
@@ -221,7 +221,7 @@ static ndt_status launch_cast_(ndt_array *dst, const ndt_array *src) {
   arg.loop = NULL;
   arg.loop_in[0] = src->dtype;
   arg.loop_out = dst->dtype;
-  int fused = ndt_fuse_try(&arg, 1, &src, dst->ndim, dst->shape, dst, NULL);
+  int fused = ndt__fuse_try(&arg, 1, &src, dst->ndim, dst->shape, dst, NULL);
   if (fused < 0) return (ndt_status)fused;
   if (fused) return NDT_OK;
   ndt_array sv = *src;
