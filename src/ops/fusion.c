@@ -193,6 +193,8 @@ static const char *group_name(const fgroup *g) {
   for (int i = 0; i < nnames; i++)
     if (strcmp(names[i], buf) == 0) return names[i];
   if (nnames == (int)(sizeof names / sizeof names[0])) return "fused elementwise";
+  /* plain malloc: kept until exit, and a failure only shortens the name (an
+   * injected one would change the task's name, which ranks compare) */
   char *n = malloc((size_t)len + 1);
   if (!n) return "fused elementwise";
   memcpy(n, buf, (size_t)len + 1);

@@ -781,6 +781,46 @@ static void test_alloc_failures(void) {
   ndt_free(keep);
 }
 
+/* The graph's own arrays (a tile's pending readers, a task's successors)
+ * grow through ndt_realloc too: a failure there fails the call recording
+ * the task with NOMEM, leaves the graph as it was, and the tasks recorded
+ * before it still give their results. */
+static void test_graph_alloc_failures(void) {
+  int64_t n = 4096;   /* 64 tiles of 512 bytes */
+  ndt_array *x;
+  OK(ndt_ones(&x, 1, &n, NDT_FLOAT64));
+  int failures = 0, at_record = 0, bad = 0;
+  for (int k = 1; k < 400; k += 3) {
+    ndt_array *r[24] = {0};
+    OK(ndt_sync());
+    ndt_debug_fail_alloc_after(k);
+    ndt_status st = NDT_OK;
+    /* reductions are not fused: each one records tasks reading every tile of
+     * x, so its tiles' lists of pending readers grow while they wait */
+    int i = 0;
+    for (; i < 24 && st == NDT_OK; i++)
+      st = ndt_reduce(NDT_RED_SUM, x, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &r[i]);
+    ndt_debug_fail_alloc_after(0);
+    ndt_status s2 = ndt_sync();
+    if (st != NDT_OK || s2 != NDT_OK) {
+      failures++;
+      at_record += st != NDT_OK;
+      ndt_status e = st != NDT_OK ? st : s2;
+      if (e != NDT_ERR_NOMEM) bad++;
+    }
+    for (int j = 0; j < 24; j++) {
+      if (!r[j]) continue;
+      double got = 0;
+      if (s2 == NDT_OK && (ndt_item(r[j], NDT_FLOAT64, &got) != NDT_OK || got != 4096)) bad++;
+      ndt_free(r[j]);
+    }
+  }
+  EXPECT(bad == 0, "graph allocation failures are NOMEM and earlier results hold (%d bad)", bad);
+  EXPECT(failures > 20 && at_record > 10, "allocation failures were injected (%d, %d while "
+         "recording)", failures, at_record);
+  ndt_free(x);
+}
+
 int main(void) {
   ndt_config cfg = {.workers = 2, .tile_bytes = 512, .inline_elems = 64};
   OK(ndt_init(&cfg));
@@ -797,6 +837,7 @@ int main(void) {
   test_fusion();
   test_search();
   if (ndt_nranks() == 1) test_alloc_failures();  /* the hook counts this rank's allocations */
+  if (ndt_nranks() == 1) test_graph_alloc_failures();
   ndt_finalize();
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;
