@@ -474,7 +474,6 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
 
 
 _SCAN_OPS = {'cumsum': 0, 'cumprod': 1, 'nancumsum': 2, 'nancumprod': 3}
-_SCAN_FLAT = -1000
 
 
 def _scan(name, a, axis, dtype, out):
@@ -489,7 +488,7 @@ def _scan(name, a, axis, dtype, out):
         x = ndtile.where(ndtile.isnan(x), 1 if op == 3 else 0, x)
         op -= 2
     if axis is None:
-        ax = _SCAN_FLAT
+        ax = None   # the flattened array
     else:
         ax = D.int_axis(axis)
         nd = x.ndim if x.ndim else 1

@@ -144,7 +144,7 @@ ndt_status ndt_linspace(ndt_array **out, double start, double stop, int64_t num,
   }
   if (st == NDT_OK && is_int) {
     ndt_array *f = NULL;
-    st = ndt_unary(NDT_FLOOR, r, &f);
+    st = ndt_unary(&f, NDT_FLOOR, r);
     if (st == NDT_OK) {
       ndt_free(r);
       r = f;

@@ -669,8 +669,8 @@ ndt_dtype ndt_linalg_result_type(ndt_dtype a, ndt_dtype b) {
   return cpx ? (single ? NDT_COMPLEX64 : NDT_COMPLEX128) : (single ? NDT_FLOAT32 : NDT_FLOAT64);
 }
 
-ndt_status ndt_linalg(ndt_linalg_op op, const ndt_array *a, const ndt_array *b, int flags,
-                      double param, ndt_array **out) {
+ndt_status ndt_linalg(ndt_array **out, ndt_linalg_op op, const ndt_array *a, const ndt_array *b,
+                      ndt_linalg_flags flags, double param) {
   ndt_blas_init();
   if (!a || !out) return ndt_error(NDT_ERR_VALUE, "linalg: NULL argument");
   if ((unsigned)op > NDT_LINALG_LSTSQ) return ndt_error(NDT_ERR_VALUE, "linalg: bad op %d", op);
@@ -690,7 +690,7 @@ ndt_status ndt_linalg(ndt_linalg_op op, const ndt_array *a, const ndt_array *b, 
     return ndt_error(NDT_ERR_LINALG, "Last 2 dimensions of the array must be square");
   if (m == 0 || n == 0)
     return ndt_error(NDT_ERR_UNSUPPORTED, "%s: empty matrices are not supported", op_name(op));
-  if (op == NDT_LINALG_QR && (flags < 0 || flags > 3))
+  if (op == NDT_LINALG_QR && ((int)flags < 0 || flags > 3))
     return ndt_error(NDT_ERR_VALUE, "qr: bad mode %d", flags);
   la_arg s;
   memset(&s, 0, sizeof s);

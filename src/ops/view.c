@@ -105,7 +105,7 @@ const int64_t *ndt_strides(const ndt_array *a) { return a->strides; }
 int64_t ndt_offset(const ndt_array *a) { return a->offset; }
 int ndt_part(const ndt_array *a) { return a->part; }
 int64_t ndt_size(const ndt_array *a) { return a->size; }
-ndt_dtype ndt_get_dtype(const ndt_array *a) { return a->dtype; }
+ndt_dtype ndt_dtype_of(const ndt_array *a) { return a->dtype; }
 int ndt_is_weak(const ndt_array *a) { return a->weak; }
 void ndt_set_weak(ndt_array *a, int weak) { a->weak = weak != 0; }
 int ndt_same_store(const ndt_array *a, const ndt_array *b) { return a->store == b->store; }
