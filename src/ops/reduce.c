@@ -78,14 +78,14 @@ static ndt_status block_task(void *p, int worker) {
   ndt_red_kernel k;
   ndt_arg_fn argk = NULL;
   if (r->arg) {
-    argk = ndt_cpu_arg_kernel(r->op, r->acc);
+    argk = ndt_kern->arg(r->op, r->acc);
     for (int64_t i = 0; i < pn; i++) pidx[i] = -1;
   } else {
-    ndt_cpu_reduce_kernel(r->op, r->acc, &k);
+    ndt_kern->reduce(r->op, r->acc, &k);
     fill_items(pdata, k.identity, asz, pn);
   }
   c_strides_bytes(nd, ps, asz, r->mask, pst);
-  ndt_cast_fn cast = bv.dtype != r->acc ? ndt_cpu_cast(bv.dtype, r->acc) : NULL;
+  ndt_cast_fn cast = bv.dtype != r->acc ? ndt_kern->cast(bv.dtype, r->acc) : NULL;
   _Alignas(64) char buf[CHUNK * 16];
 
   if (r->arg) {
@@ -192,7 +192,7 @@ static ndt_status combine_task(void *p, int worker) {
       ndt_unbind(&ov, &b, 0);
       return NDT_ERR_NOMEM;
     }
-    argk = ndt_cpu_arg_kernel(r->op, r->acc);
+    argk = ndt_kern->arg(r->op, r->acc);
   } else {
     /* NaNs of the input were skipped inside the blocks; a partial that is
      * NaN now came from inf - inf or inf * 0 and must propagate. Without
@@ -200,7 +200,7 @@ static ndt_status combine_task(void *p, int worker) {
     ndt_reduce_op cop = !r->parts ? r->op
                         : r->op == NDT_RED_NANSUM ? NDT_RED_SUM
                         : r->op == NDT_RED_NANPROD ? NDT_RED_PROD : r->op;
-    ndt_cpu_reduce_kernel(cop, r->acc, &k);
+    ndt_kern->reduce(cop, r->acc, &k);
   }
   if (r->arg) {
     int64_t none = -1;
@@ -369,7 +369,7 @@ static ndt_status pw_leaf_task(void *p, int worker) {
   NDT_UNUSED(worker);
   const pw_arg *a = p;
   ndt_red_kernel k;
-  ndt_cpu_reduce_kernel(a->op, a->acc, &k);
+  ndt_kern->reduce(a->op, a->acc, &k);
   int asz = ndt_traits[a->acc].size;
   char *slot = a->parts->tiles[0].data + a->slot * asz;
   memcpy(slot, k.identity, (size_t)asz);
@@ -538,7 +538,7 @@ static ndt_status chain_task(void *p, int worker) {
   NDT_UNUSED(worker);
   const chain_arg *a = p;
   ndt_red_kernel k;
-  ndt_cpu_reduce_kernel(a->op, a->acc, &k);
+  ndt_kern->reduce(a->op, a->acc, &k);
   ndt_bound bo, bp;
   ndt_status st = ndt_bind(&a->out, &bo, !a->first);
   if (st) return st;
@@ -602,7 +602,7 @@ static ndt_status line_task(void *p, int worker) {
   NDT_UNUSED(worker);
   const line_arg *a = p;
   ndt_red_kernel k;
-  ndt_cpu_reduce_kernel(a->op, a->acc, &k);
+  ndt_kern->reduce(a->op, a->acc, &k);
   int asz = ndt_traits[a->acc].size, nd = a->in.ndim;
   ndt_array ov = a->out;
   ov.ndim = 1;
@@ -700,7 +700,7 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
   }
   int arg = op == NDT_RED_ARGMIN || op == NDT_RED_ARGMAX;
   ndt_red_kernel kk;
-  if (arg ? !ndt_cpu_arg_kernel(op, acc) : ndt_cpu_reduce_kernel(op, acc, &kk) != 0)
+  if (arg ? !ndt_kern->arg(op, acc) : ndt_kern->reduce(op, acc, &kk) != 0)
     return ndt_error(NDT_ERR_TYPE, "the reduction '%s' is not supported for dtype %s",
                      red_name(op), ndt_dtype_name(acc));
   ndt_array *res;

@@ -10,7 +10,6 @@
 #include <math.h>
 #include <string.h>
 #include "exec.h"
-#include "order.h"
 
 /* Element access to a 1-d view inside a task that declared a read of all of
  * it: a pointer and a byte stride when the view lies in one tile, a tile
@@ -36,46 +35,22 @@ static void reader_init(reader *r, const ndt_array *a) {
   r->bs = a->strides[0] * s->itemsize;
 }
 
-static inline const char *elem(const reader *r, int64_t i) {
-  if (r->base) return r->base + i * r->bs;
-  const ndt_array *a = r->a;
+static const char *elem(const void *ctx, int64_t i) {
+  const ndt_array *a = ctx;
   int64_t f = a->offset + i * a->strides[0];
   const ndt_tile *t = &a->store->tiles[ndt_store_tile_of(a->store, f)];
   return t->data + (f - t->start) * a->store->itemsize + a->part;
 }
 
+/* The 1-d view a as the search kernels read it. */
+static ndt_kread kread_of(const ndt_array *a) {
+  reader r;
+  reader_init(&r, a);
+  ndt_kread k = {r.base, r.bs, a->shape[0], elem, a};
+  return k;
+}
+
 #define CH 256
-
-/* ---- searchsorted ----------------------------------------------------- */
-/* out[j] = first i in [0, n) with !(a[i] < v[j]) (left) or v[j] < a[i]
- * (right); n when there is none. */
-#define DEF_SEARCH(SFX, T, LT)                                                         \
-  static void search_##SFX(const ndt_array *a, const char *vp, int64_t vs, int64_t m,  \
-                           int right, int64_t *out) {                                  \
-    int64_t n = a->shape[0];                                                           \
-    reader rd;                                                                         \
-    reader_init(&rd, a);                                                               \
-    for (int64_t j = 0; j < m; j++) {                                                  \
-      T v, x;                                                                          \
-      memcpy(&v, vp + j * vs, sizeof v);                                               \
-      int64_t lo = 0, hi = n;                                                          \
-      while (lo < hi) {                                                                \
-        int64_t mid = lo + (hi - lo) / 2;                                              \
-        memcpy(&x, elem(&rd, mid), sizeof x);                                          \
-        if (right ? !LT(v, x) : LT(x, v)) lo = mid + 1;                                \
-        else hi = mid;                                                                 \
-      }                                                                                \
-      out[j] = lo;                                                                     \
-    }                                                                                  \
-  }
-#define X(SFX, T, LT) DEF_SEARCH(SFX, T, LT)
-NDT_ORDER_TYPES(X)
-#undef X
-
-typedef void (*search_fn)(const ndt_array *, const char *, int64_t, int64_t, int, int64_t *);
-static const search_fn search_fns[NDT_NTYPES] = {
-  search_b, search_i8, search_i16, search_i32, search_i64, search_u8, search_u16, search_u32,
-  search_u64, search_f32, search_f64, search_c64, search_c128};
 
 typedef struct {
   ndt_array a;          /* the sorted array (searchsorted) or the edges (bins), whole */
@@ -86,55 +61,19 @@ typedef struct {
   double first, last, denom;
 } find_arg;
 
-/* ---- bin index of uniform bins ---------------------------------------- */
-/* NumPy's uniform-bins histogram (numpy/lib/_histograms_impl.py): the value
- * x (in the edges' dtype T) is kept when first <= x <= last; its bin is
- * trunc((x - first) / denom * nbins), then moved down when x lies below
- * that bin's left edge and up when it lies on or above the next edge
- * (except in the last bin, which includes its right edge). The offset and
- * the scaling are computed in float32 or float64 as NumPy's promotion does
- * for the scalar types it sees. Values left out get bin nbins. */
-#define DEF_BINS(SFX, T)                                                               \
-  static void bins_##SFX(const find_arg *g, const T *x, int64_t m, int64_t *out) {     \
-    int64_t nb = g->a.shape[0] - 1;                                                    \
-    T first = (T)g->first, last = (T)g->last, e;                                       \
-    reader rd;                                                                         \
-    reader_init(&rd, &g->a);                                                           \
-    for (int64_t j = 0; j < m; j++) {                                                  \
-      T v = x[j];                                                                      \
-      if (!(v >= first && v <= last)) {                                                \
-        out[j] = nb;                                                                   \
-        continue;                                                                      \
-      }                                                                                \
-      double d = g->single_d ? (double)((float)v - (float)g->first) : (double)v - g->first; \
-      double f = g->single_f ? (double)((float)((float)d / (float)g->denom) * (float)nb)   \
-                             : d / g->denom * (double)nb;                              \
-      int64_t i = (int64_t)f;                                                          \
-      if (i >= nb) i = nb - 1;                                                         \
-      if (i < 0) i = 0;                                                                \
-      memcpy(&e, elem(&rd, i), sizeof e);                                              \
-      if (v < e) i--;                                                                  \
-      if (i < nb - 1) {                                                                \
-        memcpy(&e, elem(&rd, i + 1), sizeof e);                                        \
-        if (v >= e) i++;                                                               \
-      }                                                                                \
-      out[j] = i < 0 ? 0 : i; /* cannot be -1 (v >= edges[0]); stay in range anyway */ \
-    }                                                                                  \
-  }
-DEF_BINS(f32, float)
-DEF_BINS(f64, double)
-
 /* The bins of n values at x (g->v's dtype, byte stride xs), cast to the
  * edges' dtype CH at a time. */
 static void bin_index(const find_arg *g, const char *x, int64_t xs, int64_t n, int64_t *out) {
   ndt_dtype t = g->a.dtype;
-  ndt_cast_fn cv = ndt_cpu_cast(g->v.dtype, t);
+  ndt_cast_fn cv = ndt_kern->cast(g->v.dtype, t);
+  ndt_bins_fn bins = ndt_kern->bins(t);
+  ndt_kread rd = kread_of(&g->a);
+  ndt_bins_desc d = {g->first, g->last, g->denom, g->single_d, g->single_f};
   double buf[CH];
   for (int64_t c = 0; c < n; c += CH) {
     int64_t m = n - c < CH ? n - c : CH;
     cv(x + c * xs, xs, (char *)buf, ndt_traits[t].size, m);
-    if (t == NDT_FLOAT32) bins_f32(g, (const float *)buf, m, out + c);
-    else bins_f64(g, buf, m, out + c);
+    bins(&rd, &d, buf, m, out + c);
   }
 }
 
@@ -151,7 +90,10 @@ static ndt_status find_task(void *p, int worker) {
   }
   int64_t *o = (int64_t *)bo.ptr;   /* a fresh contiguous result */
   if (g->bins) bin_index(g, bv.ptr, bv.st[0], g->v.size, o);
-  else search_fns[g->a.dtype](&g->a, bv.ptr, bv.st[0], g->v.size, g->right, o);
+  else {
+    ndt_kread rd = kread_of(&g->a);
+    ndt_kern->search(g->a.dtype)(&rd, bv.ptr, bv.st[0], g->v.size, g->right, o);
+  }
   ndt_unbind(&g->v, &bv, 0);
   ndt_unbind(&g->out, &bo, 1);
   return NDT_OK;
@@ -182,7 +124,7 @@ static ndt_status hist_task(void *p, int worker) {
   int64_t ws = h->has_w ? bw.st[0] : 0;
   char *part = h->parts->tiles[0].data + h->poff;
   memset(part, 0, (size_t)nb * 8);
-  ndt_cast_fn cw = h->has_w ? ndt_cpu_cast(h->w.dtype, NDT_FLOAT64) : NULL;
+  ndt_cast_fn cw = h->has_w ? ndt_kern->cast(h->w.dtype, NDT_FLOAT64) : NULL;
   double wb[CH];
   int64_t ib[CH];
   for (int64_t c = 0; c < n; c += CH) {
