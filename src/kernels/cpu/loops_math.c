@@ -56,10 +56,10 @@ int ndt_cpu_simd_cap(void) { return atomic_load_explicit(&simd_max, memory_order
 /* the loops read the level the table installed (table.c) */
 #define simd_level ndt_cpu_level
 
-int ndt_cpu_set_simd_level(int level) {
-  if (level < 0) return ndt_cpu_simd_level();
+/* The test hook's cap; ndt_cpu_set_simd_level (table.c, above this file)
+ * sets it and installs the table again. */
+void ndt__cpu_cap_simd(int level) {
   atomic_store_explicit(&simd_max, level > 3 ? 3 : level, memory_order_relaxed);
-  return ndt_cpu_kernels_install();   /* the table follows the cap */
 }
 
 /* AVX2 alone (level 2 also needs FMA) and AVX-512F: what the copies of
