@@ -510,6 +510,13 @@ ndt_status ndt_wait_tiles(ndt_store *s, int64_t t0, int64_t t1, int for_write) {
     char *buf = ndt_tile_buffer(tl);
     if (!buf && st == NDT_OK) st = ndt_error(NDT_ERR_NOMEM, "cannot allocate a tile");
     if (!for_write) {
+      /* the owner's copy replaces this rank's: tasks still reading the old
+       * one here finish first (the wait above waited for writers only) */
+      if (tl->owner != ndt_rank()) {
+        pthread_mutex_lock(&rt.lock);
+        wait_region(tl, tl->start, tl->start + tl->len - 1, 1, 0);
+        pthread_mutex_unlock(&rt.lock);
+      }
       ndt_comm_bcast(buf, tl->len * s->itemsize, tl->owner);
       ndt_tile_everywhere(tl);
     }
