@@ -975,16 +975,6 @@ static diff compare(const result *ref, const result *r, int bitwise, char *why, 
  * op (docs/fuzzing.md, "NaN signs and signed zeros": which NaN an operation
  * makes is not part of the promise); -s makes them fail too. */
 static const struct { const char *op; diff d; const char *why; } KNOWN[] = {
-  /* SLEEF's vector sin/cos/tan pick their range reduction per vector: one
-   * large lane (|x| > ~1e4, inf) sends the whole vector down the slow path,
-   * whose result differs by 1 ulp for ordinary lanes; where the tiling cuts
-   * a row decides which elements share a vector */
-  {"sin", D_ULP, "1-ulp: the range reduction is chosen per vector"},
-  {"cos", D_ULP, "1-ulp: the range reduction is chosen per vector"},
-  {"tan", D_ULP, "1-ulp: the range reduction is chosen per vector"},
-  /* integer reciprocal: the contiguous loop converts 1/0 = inf to an
-   * integer and raises "invalid" (as NumPy); the strided loop does not */
-  {"reciprocal", D_FPE, "invalid flag of 1/0 only on the contiguous loop"},
   /* ndt_fill of a view that spans tiles (a transposed uint32 view under
    * 512-byte tiles) loses the cast's "invalid" flag (-2.75 -> uint32) */
   {"fill", D_FPE, "the cast flag is lost when the view spans tiles"},
