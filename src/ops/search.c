@@ -160,8 +160,8 @@ static ndt_status int_range(const ndt_array *x, int64_t *lo, int64_t *hi) {
   return st;
 }
 
-ndt_status ndt_bincount(const ndt_array *x, const ndt_array *weights, int64_t minlength,
-                        ndt_array **out) {
+ndt_status ndt_bincount(ndt_array **out, const ndt_array *x, const ndt_array *weights,
+                        int64_t minlength) {
   if (x->ndim != 1) return ndt_error(NDT_ERR_VALUE, "object too deep for desired array");
   char k = ndt_traits[x->dtype].kind;
   if (!(k == 'i' || k == 'u' || k == 'b') || x->dtype == NDT_UINT64)
@@ -283,7 +283,7 @@ static ndt_status nz_fill_task(void *p, int worker) {
   return st;
 }
 
-ndt_status ndt_argwhere(const ndt_array *a, ndt_array **out) {
+ndt_status ndt_argwhere(ndt_array **out, const ndt_array *a) {
   nz_arg z;
   memset(&z, 0, sizeof z);
   z.in = *a;
@@ -391,7 +391,7 @@ static ndt_status gather_task(void *p, int worker) {
   return st;
 }
 
-ndt_status ndt_gather(const ndt_array *a, const ndt_array *const *idx, ndt_array **out) {
+ndt_status ndt_gather(ndt_array **out, const ndt_array *a, const ndt_array *const *idx) {
   int nd = a->ndim;
   if (nd == 0) return ndt_error(NDT_ERR_INDEX, "too many indices for array: array is "
                                 "0-dimensional, but 1 were indexed");

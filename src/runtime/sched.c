@@ -49,7 +49,6 @@ static struct {
   int64_t inline_elems;
   int64_t max_pending;    /* the recording thread waits when more tasks are pending */
   int64_t pending_bytes;  /* sum of the pending tasks' bytes */
-  atomic_llong doomed;    /* bytes of stores only pending tasks hold */
   int64_t max_bytes;      /* ... or when older pending tasks hold more bytes */
   int64_t recorded;       /* tasks recorded so far (their seq) */
   int64_t cancel_below;   /* an interrupt cancelled the tasks recorded before */
@@ -80,6 +79,8 @@ static void trace_add(const char *name, int tid, double t0, double t1) {
   pthread_mutex_lock(&tr.lock);
   if (tr.n == tr.cap) {
     size_t cap = tr.cap ? tr.cap * 2 : 4096;
+    /* plain realloc: any thread adds events, and an injected failure
+     * (ndt_malloc) would fall at a random point of a failure test */
     trace_ev *e = realloc(tr.ev, cap * sizeof *e);
     if (!e) {
       pthread_mutex_unlock(&tr.lock);
@@ -144,8 +145,6 @@ static void memstat_at_exit(void) {
           live / 1048576.0, cached / 1048576.0);
 }
 
-void ndt_rt_doomed(int64_t bytes) { atomic_fetch_add(&rt.doomed, bytes); }
-
 static ndt_flush_fn flush_hook;
 void ndt_set_flush_hook(ndt_flush_fn hook) { flush_hook = hook; }
 /* FLUSH(all, s, acc, nacc): see ndt_flush_fn */
@@ -209,7 +208,7 @@ static void mark_lost(ndt_task *t) {
 
 static void task_decref(ndt_task *t) {
   if (t && atomic_fetch_sub(&t->refs, 1) == 1) {
-    free(t->succ);
+    ndt_mfree(t->succ);
     ndt_mfree(t);
   }
 }
@@ -217,8 +216,8 @@ static void task_decref(ndt_task *t) {
 void ndt_tile_release(ndt_tile *t) {
   for (int i = 0; i < t->nwrites; i++) task_decref(t->writes[i].task);
   for (int i = 0; i < t->nreads; i++) task_decref(t->reads[i].task);
-  free(t->writes);
-  free(t->reads);
+  ndt_mfree(t->writes);
+  ndt_mfree(t->reads);
   t->writes = t->reads = NULL;
   t->nwrites = t->capwrites = t->nreads = t->capreads = 0;
 }
@@ -316,7 +315,7 @@ static int64_t env_int(const char *name, int64_t dflt) {
 }
 
 static ndt_status start_workers(int n) {
-  rt.threads = calloc((size_t)n, sizeof(pthread_t));
+  rt.threads = ndt_calloc((size_t)n, sizeof(pthread_t));
   if (!rt.threads) return ndt_error(NDT_ERR_NOMEM, "cannot allocate the worker pool");
   rt.stop = 0;
   for (int i = 0; i < n; i++) {
@@ -335,7 +334,7 @@ static void stop_workers(void) {
   pthread_cond_broadcast(&rt.work);
   pthread_mutex_unlock(&rt.lock);
   for (int i = 0; i < rt.nworkers; i++) pthread_join(rt.threads[i], NULL);
-  free(rt.threads);
+  ndt_mfree(rt.threads);
   rt.threads = NULL;
   rt.nworkers = 0;
 }
@@ -352,7 +351,10 @@ ndt_status ndt_init(const ndt_config *cfg) {
     stop_workers();
     rt.started = 0;
   }
-  ndt_comm_start();
+  static const ndt_comm_hooks up = {ndt_finalize, ndt_rt_task_seq, ndt_rt_task_hash,
+                                     ndt_trace_now, ndt_trace_caller};
+  ndt_comm_start(&up);   /* comm.c and store.c are below: they call up through these */
+  ndt__store_set_release(ndt_tile_release);
   int w = cfg && cfg->workers > 0 ? cfg->workers : default_workers();
   rt.tile_bytes = cfg && cfg->tile_bytes > 0 ? cfg->tile_bytes
                                              : env_int("NDTILE_TILE_BYTES", 2 << 20);
@@ -530,7 +532,7 @@ static int reserve_succ(ndt_task *pred, int extra) {
   if (pred->nsucc + extra <= pred->capsucc) return 0;
   int cap = pred->capsucc * 2;
   if (cap < pred->nsucc + extra) cap = pred->nsucc + extra;
-  ndt_task **s = realloc(pred->succ, (size_t)cap * sizeof *s);
+  ndt_task **s = ndt_realloc(pred->succ, (size_t)cap * sizeof *s);
   if (!s) return -1;
   pred->succ = s;
   pred->capsucc = cap;
@@ -564,7 +566,7 @@ static int reserve_uses(ndt_use **u, int *n, int *cap, int extra) {
   prune(*u, n, NULL);
   if (*n + extra <= *cap) return 0;
   int c = *cap * 2 > *n + extra ? *cap * 2 : *n + extra;
-  ndt_use *x = realloc(*u, (size_t)c * sizeof *x);
+  ndt_use *x = ndt_realloc(*u, (size_t)c * sizeof *x);
   if (!x) return -1;
   *u = x;
   *cap = c;
@@ -690,7 +692,7 @@ static ndt_status local_submit(const char *name, ndt_task_fn fn, const void *arg
   int intr = !ndt_distributed();
   for (;;) {
     int mine = !atomic_load(&t->done);
-    int64_t older = rt.pending_bytes - (mine ? bytes : 0) + atomic_load(&rt.doomed);
+    int64_t older = rt.pending_bytes - (mine ? bytes : 0) + ndt__mem_doomed();
     if (rt.pending <= rt.max_pending && (rt.pending - mine <= 0 || older <= rt.max_bytes))
       break;
     if (wait_done(intr)) {
@@ -802,6 +804,8 @@ static ndt_status dist_submit(const char *name, ndt_task_fn fn, const void *arg,
    * gaps). Most of a tile is fetched whole, so that the next tasks that
    * read it (a transpose's column blocks) find it there. */
   struct { int64_t lo, hi; int go; } f_small[32], *f = f_small;
+  /* plain malloc: a failure here stops the program (every rank must take
+   * the same steps), so no test may inject one */
   if (nacc > 32 && !(f = malloc((size_t)nacc * sizeof *f))) {
     fprintf(stderr, "ndtile rank %d: out of memory recording %s\n", me, name);
     ndt_abort(71);
