@@ -482,3 +482,24 @@ int ndt_mem_reserve(int64_t nbytes) {
 }
 
 void ndt_mem_unreserve(int64_t nbytes) { atomic_fetch_sub(&store_reserved, nbytes); }
+
+/* ---- the host memory (memory 0 of the memory table, see proc.c) ---- */
+static void *host_alloc(ndt_memory *m, size_t n) {
+  NDT_UNUSED(m);
+  return ndt_alloc_data(n, 0);
+}
+static void host_free(ndt_memory *m, void *p, size_t n) {
+  NDT_UNUSED(m);
+  ndt_free_data_sized(p, n);
+}
+static ndt_status host_copy(ndt_memory *to, void *dst, ndt_memory *from, const void *src,
+                            size_t n) {
+  NDT_UNUSED(to);
+  NDT_UNUSED(from);
+  memcpy(dst, src, n);
+  return NDT_OK;
+}
+static const ndt_memory_iface host_iface = {
+    .version = NDT_IFACE_VERSION, .name = "host", .host_visible = 1,
+    .alloc = host_alloc, .free = host_free, .copy = host_copy};
+ndt_memory ndt_host_memory = {.iface = &host_iface, .device = 0, .context = NULL, .id = 0};

@@ -204,6 +204,7 @@ void ndt_store_decref(ndt_store *s) {
   if (s->doomed) ndt_rt_doomed(-s->doomed);
   for (int64_t i = 0; i < s->ntiles; i++) {
     ndt_tile_release(&s->tiles[i]);
+    ndt_tile_drop_copies(&s->tiles[i]);
     if (!s->run) ndt_free_data_sized(s->tiles[i].data, (size_t)s->tiles[i].len * s->itemsize);
   }
   if (s->run) ndt_free_data_sized(s->run, (size_t)s->size * s->itemsize);
