@@ -39,6 +39,11 @@ static void move_region(ndt_tile *t, int64_t lo, int64_t hi, int peer, int tag, 
   if (!ndt_tile_buffer(t)) local_failure("receiving a tile", NDT_ERR_NOMEM);
   char *p = t->data ? t->data + (lo - t->start) * isz : NULL;
   ndt_rt_wait_region(t, lo, hi, !send);   /* no local task may use it meanwhile */
+  /* messages move host bytes: the host copy must be valid (a receive: and
+   * then the only valid one) */
+  char *hp;
+  if (t->data && ndt_tile_acquire(t, &ndt_host_memory, !send, &hp))
+    local_failure("moving a tile", NDT_ERR_NOMEM);
   if (send) ndt_comm_send(p, n, peer, tag);
   else ndt_comm_recv(p, n, peer, tag);
 }
@@ -163,6 +168,9 @@ ndt_status ndt_wait_tiles(ndt_store *s, int64_t t0, int64_t t1, int for_write) {
     if (tl->everywhere) continue;
     char *buf = ndt_tile_buffer(tl);
     if (!buf && st == NDT_OK) st = ndt_error(NDT_ERR_NOMEM, "cannot allocate a tile");
+    char *hp;
+    if (buf && ndt_tile_acquire(tl, &ndt_host_memory, 1, &hp) && st == NDT_OK)
+      st = NDT_ERR_NOMEM;
     if (!for_write) {
       ndt_comm_bcast(buf, tl->len * s->itemsize, tl->owner);
       ndt_tile_everywhere(tl);

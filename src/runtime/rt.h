@@ -5,6 +5,7 @@
  *       -> sched.c  (the task graph, the worker pool = the CPU processor)
  *         -> bind.c  (running a body with its operands bound)
  *           -> proc.c (processor and memory tables), memory.c, store.c
+ *         -> simdev.c (a simulated device, NDTILE_SIMDEVICE)
  *         -> settings.c (env vars, tile bytes, inline threshold)
  *         -> trace.c (the timeline) */
 #ifndef NDT_RT_H
@@ -91,7 +92,14 @@ static inline char *ndt_tile_mem(const ndt_tile *t, const ndt_memory *m) {
   return m->id ? t->mcopy[m->id] : t->data;
 }
 
+/* ---- simdev.c ---- */
+/* Registers the simulated device when NDTILE_SIMDEVICE asks for it. */
+void ndt_simdev_start(void);
+
 /* ---- sched.c ---- */
+/* A processor's launch that hands the task to the worker pool (the CPU's,
+ * and any processor whose bodies run on host threads). */
+void ndt_pool_launch(ndt_processor *p, ndt_task *t);
 /* Records (or, inline, runs) a task on this rank. */
 ndt_status ndt_rt_local_submit(const ndt_taskrec *r);
 /* Waits until no unfinished task conflicts with [lo, hi] of t (not

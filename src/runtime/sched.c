@@ -123,13 +123,13 @@ static void push_ready(ndt_task *t) {
 }
 
 /* ---- the CPU processor: the pool runs its tasks, in host memory ---- */
-static void cpu_launch(ndt_processor *p, ndt_task *t) {
+void ndt_pool_launch(ndt_processor *p, ndt_task *t) {
   NDT_UNUSED(p);
   push_ready(t);
   pthread_cond_signal(&rt.work);
 }
 static const ndt_processor_iface cpu_iface = {
-    .version = NDT_IFACE_VERSION, .name = "cpu", .supports = NULL, .launch = cpu_launch,
+    .version = NDT_IFACE_VERSION, .name = "cpu", .supports = NULL, .launch = ndt_pool_launch,
     .sync = NULL};
 static ndt_processor cpu_proc = {.iface = &cpu_iface, .device = 0, .context = NULL,
                                  .kind = NDT_PROC_CPU, .mem = &ndt_host_memory};
@@ -156,7 +156,7 @@ static void complete(ndt_task *t, ndt_status st) {
   for (int i = 0; i < t->nsucc; i++) {
     ndt_task *s = t->succ[i];
     if (--s->ndeps == 0) {
-      if (s->proc == &cpu_proc) {   /* the pool's: woken together below */
+      if (s->proc->iface->launch == ndt_pool_launch) {   /* the pool's: woken together below */
         push_ready(s);
         woke++;
       } else {
@@ -266,6 +266,7 @@ ndt_status ndt_init(const ndt_config *cfg) {
      * and are preferred (proc.c) */
     ndt_mem_register(&ndt_host_memory);
     ndt_proc_register(&cpu_proc);
+    ndt_simdev_start();
     ndt_settings_first_start();
   }
   first = 0;
