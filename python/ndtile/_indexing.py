@@ -116,14 +116,17 @@ def _shape_str(shape):
     return "(" + ",".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
 
 
-def _index_arrays(a, key, on_shape=None):
+def _index_arrays(a, key, on_shape=None, on_parsed=None):
     """NumPy's advanced indexing as one int64 index array per axis of a,
     all of the result's shape: (arrays, result shape), or None for keys
     this does not cover (newaxis among advanced indices, other types).
     Integer arrays, boolean arrays (their nonzero positions), integers,
     slices and Ellipsis; NumPy's placement of the broadcast advanced
     dimensions (where the advanced indices are, when they are adjacent,
-    else first) and NumPy's IndexErrors."""
+    else first) and NumPy's IndexErrors. A written value is checked in
+    NumPy's order: on_parsed() once the index's types and boolean shapes
+    are valid (the value's conversion), on_shape(shape) after the index
+    arrays broadcast (the value's shape), before the bounds."""
     parts = list(key) if isinstance(key, tuple) else [key]
     if any(k is None for k in parts) or sum(k is Ellipsis for k in parts) > 1:
         return None
@@ -179,6 +182,8 @@ def _index_arrays(a, key, on_shape=None):
         else:
             axes.append((t, v, g))
             ax += 1
+    if on_parsed is not None:
+        on_parsed()
     adv = [i for i, (t, _, _) in enumerate(axes) if t in ('adv', 'int')]
     if not any(t == 'adv' for t, _, _ in axes):
         return None
@@ -267,7 +272,11 @@ def _scatter(a, key, value):
     indexing result, so the last of repeated indices wins (as NumPy)."""
     if not a.ndim:
         return False
-    val = _value_array(value, a.dtype)
+    val = None
+
+    def convert():
+        nonlocal val
+        val = _value_array(value, a.dtype)
 
     def fits(shape):
         # leading length-1 axes beyond the result's are dropped, as NumPy does
@@ -286,7 +295,7 @@ def _scatter(a, key, value):
                              f"could not be broadcast to indexing result of shape "
                              f"{_shape_str(shape)}")
 
-    r = _index_arrays(a, key, fits)
+    r = _index_arrays(a, key, fits, convert)
     if r is None:
         return False
     arrays, shape = r

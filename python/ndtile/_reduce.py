@@ -23,6 +23,7 @@ UFUNC_REDUCTIONS = {'add': 'sum', 'multiply': 'prod', 'minimum': 'min', 'maximum
 # value used for masked-out elements (where=) by reductions with an identity
 _WHERE_FILL = {'sum': 0, 'nansum': 0, 'prod': 1, 'nanprod': 1, 'any': False, 'all': True}
 _NEEDS_INITIAL = ('min', 'max', 'nanmin', 'nanmax')
+_SEEDED = frozenset(('sum', 'nansum', 'prod', 'nanprod'))
 # reductions that are not ufunc reductions in NumPy (axis 0 of a 0-d array is
 # an AxisError for them)
 _NOT_UFUNC = frozenset(('mean', 'var', 'std'))
@@ -159,7 +160,9 @@ def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0
         if op is not None:
             if name not in _NEEDS_INITIAL:
                 initial = _initial_as(initial, r._dt)
-            r = U.UFUNCS[op](r, initial)
+            # initial first: NumPy's fold starts from it (maximum(x, y)
+            # gives y on ties, so the signed zero NumPy keeps is r's)
+            r = U.UFUNCS[op](initial, r)
             if not isinstance(r, Array):
                 r = C.asnd(r)
     return r
@@ -191,6 +194,25 @@ def _fast_mask(axis, nd, name):
     return axes_mask(axis, nd, name not in _NOT_UFUNC)
 
 
+def _seeded_inexact(name, x, dtc, initial, where):
+    """True for a float or complex sum or product that NumPy
+    folds from an initial value (initial=, or the identity under where=):
+    its accumulator starts at that value, so neither combining the value
+    after the reduction nor filling masked elements with the identity gives
+    NumPy's bits (prod(initial=0) of values that overflow is NaN, not 0;
+    sum(initial=-0.0) keeps the sign). NumPy computes these (a copy to the
+    host: the core's reductions take no seed yet)."""
+    if initial is _NoValue or initial is None:
+        # under where= alone a product folds from 1 (exact), a sum from 0
+        # then pairwise (not x[0] then pairwise, as the core does)
+        if where is True or name not in ('sum', 'nansum'):
+            return False
+    elif name not in _SEEDED:
+        return False
+    t = x._dt if dtc == D.DEFAULT else dtc
+    return D.KIND[t] in 'fc'
+
+
 def _generic(name, a, axis, dtype, out, keepdims, initial=_NoValue, where=True):
     if out is None and dtype is None and initial is _NoValue and where is True and \
             isinstance(a, Array) and name in _FAST:
@@ -201,6 +223,9 @@ def _generic(name, a, axis, dtype, out, keepdims, initial=_NoValue, where=True):
         return F.call(f"{name} (dtype)", getattr(_np, name), (a,),
                       _fallback_kw(axis, dtype, out, keepdims, initial, where))
     x, dtc = p
+    if _seeded_inexact(name, x, dtc, initial, where):
+        return F.call(f"{name} (initial)", getattr(_np, name), (a,),
+                      _fallback_kw(axis, dtype, out, keepdims, initial, where))
     return finish(reduce_nd(name, x, axis, dtc, keepdims, initial, where), out)
 
 

@@ -102,6 +102,31 @@ def test_regression_cumprod_inf_times_zero_carry():
     """)
 
 
+def test_regression_reductions_folding_from_initial():
+    # NumPy's accumulator starts at initial= (or, for a sum under where=, at
+    # 0): a product with initial=0 of values that overflow stays 0, where
+    # combining 0 after the reduction gave NaN (fuzz campaign 4); a sum from
+    # initial=-0.0 keeps the sign; min/max take initial first on ties.
+    run_default("""
+        x = (rng.random((1045, 300)) * 1e4).astype('float32')
+        for ax in (0, 1, None):
+            check('prod0', lambda m, a: m.prod(a, axis=ax, initial=0), x)
+            check('nanprod', lambda m, a: m.nanprod(a, axis=ax, initial=-2.0), x)
+            check('sum', lambda m, a: m.sum(a, axis=ax, initial=0.1), x)
+            check('nansum', lambda m, a: m.nansum(a, axis=ax, initial=3), x)
+            check('sumw', lambda m, a: m.sum(a, axis=ax, where=a > 5000), x)
+            check('max', lambda m, a: m.max(a, axis=ax, initial=-0.0), x * 0)
+            check('min', lambda m, a: m.min(a, axis=ax, initial=0.0), -(x * 0))
+        z = numpy.full(600000, -0.0)
+        check('sum-0', lambda m, a: m.sum(a, initial=-0.0), z)
+        c = (rng.standard_normal(400000) + 1j).astype('complex128')
+        check('csum', lambda m, a: m.sum(a, initial=1j), c)
+        i = rng.integers(-9, 9, 700000)
+        check('isum', lambda m, a: m.sum(a, initial=5), i)
+        check('iprod', lambda m, a: m.prod(a, initial=0, dtype='float64'), i)
+    """)
+
+
 def test_regression_float_cumsum_bits_across_tiles():
     # Adding a block's carry to its local prefix sums rounds differently
     # from NumPy's sequential loop.
