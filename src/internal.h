@@ -272,6 +272,8 @@ ndt_status ndt_record(const ndt_task_kind *kind, const char *name, const ndt_ope
 /* A 1-d view of elements [lo, lo+n) of store s (a runtime-private byte
  * store: a byte range), for an operand. */
 void ndt_range_view(ndt_array *v, ndt_store *s, int64_t lo, int64_t n);
+/* An absent operand (no store, no elements): keeps operand positions fixed. */
+extern const ndt_array ndt_empty_view;
 
 /* Walked operands (NDT_OPND_WALK), inside the body. ndt_elem_run: a pointer
  * to flat store element f of b's store, and *n cut to how many elements

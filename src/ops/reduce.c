@@ -773,10 +773,11 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
     int64_t pn = partial_shape(&r, &bv, ps);
     poff += pn;
     /* each block writes its own partials (values, and indices for arg*) */
-    ndt_array vv, iv = {0};
+    ndt_array vv, iv;
     ndt_range_view(&vv, r.parts, r.poff, pn * asz);
     if (arg) ndt_range_view(&iv, r.parts, idx_offset(&r) + r.poff / asz * 8, pn * 8);
-    ndt_operand ops[3] = {{&bv, NDT_READ}, {&vv, NDT_WRITE}, {&iv, NDT_WRITE}};
+    ndt_operand ops[3] = {{&bv, NDT_READ}, {&vv, NDT_WRITE},
+                          {arg ? &iv : &ndt_empty_view, NDT_WRITE}};
     st = ndt_record(&block_kind, red_name(op), ops, 3, &r, sizeof r,
                     small ? NDT_TASK_INLINE : 0);
   }
@@ -797,14 +798,13 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
     if (u % split >= pieces) continue;
     r.clo = rs->tiles[t].start + len * (u % split) / pieces;
     r.chi = rs->tiles[t].start + len * (u % split + 1) / pieces;
-    ndt_array ov, pv, kv = *a;
+    ndt_array ov, pv;
     out_range(&r.out, r.clo, r.chi, &ov);
     if (r.parts) ndt_range_view(&pv, r.parts, 0, r.parts->size);
-    kv.size = 0;   /* the input's store, kept */
     ndt_operand ops[3] = {{&ov, NDT_WRITE},
                           r.parts ? (ndt_operand){&pv, NDT_READ}
                                   : (ndt_operand){&r.in, NDT_READ | NDT_OPND_WALK},
-                          {&kv, NDT_OPND_KEEP}};
+                          {&r.in, NDT_OPND_KEEP}};   /* the input's store, kept */
     st = ndt_record(&combine_kind, red_name(op), ops, 3, &r, sizeof r,
                     cinline ? NDT_TASK_INLINE : 0);
   }

@@ -290,13 +290,15 @@ static ndt_status run_scan(scan_arg *proto, ndt_array *res) {
   for (int64_t b = 0; b < nb && st == NDT_OK; b++) {
     scan_arg a = *proto;
     a.blk = b;
-    ndt_array iv, rv, tv = {0}, pv = {0};
+    ndt_array iv, rv, tv, pv;
     ndt_block_view(in, tl, b, &iv);
     ndt_block_view(res, tl, b, &rv);
     if (a.parts) ndt_range_view(&tv, a.parts, b * a.slot, a.slot);
     int64_t q = a.seq ? pred_of(&a, b) : -1;
     if (q >= 0) last_slice(&a, q, &pv);   /* after the predecessor's task, which writes it */
-    ndt_operand ops[4] = {{&iv, NDT_READ}, {&rv, NDT_WRITE}, {&tv, NDT_WRITE}, {&pv, NDT_READ}};
+    ndt_operand ops[4] = {{&iv, NDT_READ}, {&rv, NDT_WRITE},
+                          {a.parts ? &tv : &ndt_empty_view, NDT_WRITE},
+                          {q >= 0 ? &pv : &ndt_empty_view, NDT_READ}};
     st = ndt_record(&block_kind, NULL, ops, 4, &a, sizeof a, fl);
   }
   if (st == NDT_OK && proto->parts) {

@@ -5,9 +5,19 @@
 #include <string.h>
 #include "rt.h"
 
+const ndt_array ndt_empty_view;
+
 void ndt_range_view(ndt_array *v, ndt_store *s, int64_t lo, int64_t n) {
-  *v = (ndt_array){.store = s, .dtype = s->dtype, .ndim = 1, .size = n, .offset = lo,
-                   .shape = {n}, .strides = {1}};
+  /* the fields a 1-d view reads (not the whole struct: this is per task) */
+  v->store = s;
+  v->dtype = s->dtype;
+  v->part = 0;
+  v->ndim = 1;
+  v->weak = v->internal = v->readonly = v->owner = 0;
+  v->offset = lo;
+  v->size = n;
+  v->shape[0] = n;
+  v->strides[0] = 1;
 }
 
 /* Copies n elements of isz bytes between a strided run (byte stride ps) and a
@@ -106,7 +116,7 @@ static int adjacent_in(const ndt_store *s, int64_t t0, int64_t t1, const ndt_mem
 /* Binds v for memory m. acquire: first make its tiles valid there (a
  * write: only there); pieces of a walked operand skip it. */
 static ndt_status bind_view(const ndt_array *v, unsigned priv, ndt_memory *m, int acquire,
-                            ndt_bound *b) {
+                            const int64_t *span, ndt_bound *b) {
   b->scratch = NULL;
   b->priv = priv;
   b->view = v;
@@ -119,11 +129,31 @@ static ndt_status bind_view(const ndt_array *v, unsigned priv, ndt_memory *m, in
     for (int k = 0; k < v->ndim; k++) b->st[k] = 0;
     return NDT_OK;
   }
-  int64_t lo, hi;
-  ndt_view_extent(v, &lo, &hi);
   ndt_store *s = v->store;
-  int64_t t0 = ndt_store_tile_of(s, lo), t1 = ndt_store_tile_of(s, hi);
+  int64_t t0, t1;
+  if (span) {   /* as recording found them */
+    t0 = span[0];
+    t1 = span[1];
+  } else {
+    int64_t lo, hi;
+    ndt_view_extent(v, &lo, &hi);
+    t0 = ndt_store_tile_of(s, lo);
+    t1 = ndt_store_tile_of(s, hi);
+  }
   char *base = NULL;
+  for (int k = 0; k < v->ndim; k++) b->st[k] = v->strides[k] * ssz;
+  if (t0 == t1) {
+    /* the usual case: one tile, valid here already (one bit test) */
+    ndt_tile *tl = &s->tiles[t0];
+    unsigned bit = 1u << m->id, vb = atomic_load_explicit(&tl->valid, memory_order_acquire);
+    if (!acquire || vb == bit || (!(priv & NDT_WRITE) && (vb & bit))) base = ndt_tile_mem(tl, m);
+    else {
+      ndt_status st = ndt_tile_acquire(tl, m, (priv & NDT_WRITE) != 0, &base);
+      if (st) return st;
+    }
+    b->ptr = base + (v->offset - tl->start) * ssz + v->part;
+    return NDT_OK;
+  }
   if (acquire) {
     int w = (priv & NDT_WRITE) != 0;
     for (int64_t t = t0; t <= t1; t++) {
@@ -135,8 +165,7 @@ static ndt_status bind_view(const ndt_array *v, unsigned priv, ndt_memory *m, in
   } else {
     base = ndt_tile_mem(&s->tiles[t0], m);
   }
-  for (int k = 0; k < v->ndim; k++) b->st[k] = v->strides[k] * ssz;
-  if (t0 == t1 || adjacent_in(s, t0, t1, m)) {   /* in place */
+  if (adjacent_in(s, t0, t1, m)) {   /* in place */
     b->ptr = base + (v->offset - s->tiles[t0].start) * ssz + v->part;
     return NDT_OK;
   }
@@ -165,16 +194,16 @@ static void unbind(ndt_bound *b, int store) {
   b->scratch = NULL;
 }
 
-#define NB_LOCAL (NDT_MAXDIMS + 8)   /* gather: an index per axis; fused groups */
+#define NB_LOCAL NDT_SPAN_OPS   /* gather: an index per axis; fused groups */
 
 ndt_status ndt_exec_body(const ndt_task_kind *k, ndt_processor *p, const ndt_operand *op,
-                         int nop, void *arg) {
+                         int nop, void *arg, const int64_t *span) {
   ndt_bound local[NB_LOCAL], *b = local;
   if (nop > NB_LOCAL && !(b = ndt_malloc((size_t)nop * sizeof *b))) return NDT_ERR_NOMEM;
   ndt_status st = NDT_OK;
   int nb = 0;
   while (nb < nop && st == NDT_OK) {
-    st = bind_view(op[nb].view, op[nb].priv, p->mem, 1, &b[nb]);
+    st = bind_view(op[nb].view, op[nb].priv, p->mem, 1, span ? span + 2 * nb : NULL, &b[nb]);
     nb++;
   }
   if (st == NDT_OK) st = k->body[p->kind](b, arg);
@@ -185,7 +214,7 @@ ndt_status ndt_exec_body(const ndt_task_kind *k, ndt_processor *p, const ndt_ope
 
 ndt_status ndt_piece_bind(const ndt_bound *b, const ndt_array *piece, ndt_bound *out, int load) {
   unsigned priv = (load ? NDT_READ : 0) | (b->priv & NDT_WRITE);
-  return bind_view(piece, priv ? priv : NDT_READ, b->mem, 0, out);
+  return bind_view(piece, priv ? priv : NDT_READ, b->mem, 0, NULL, out);
 }
 
 void ndt_piece_release(ndt_bound *piece, int store) { unbind(piece, store); }

@@ -39,6 +39,8 @@ int ndt_proc_register(ndt_processor *p) {
 ndt_memory *ndt_mem_by_id(int id) { return id >= 0 && id < nmems ? mems[id] : NULL; }
 
 ndt_processor *ndt_proc_choose(const ndt_task_kind *k, const ndt_operand *op, int nop) {
+  if (nprocs == 1 && k->body[procs[0]->kind] && !procs[0]->iface->supports)
+    return procs[0];   /* the CPU alone */
   for (int i = nprocs - 1; i >= 0; i--) {
     ndt_processor *p = procs[i];
     if (!k->body[p->kind]) continue;

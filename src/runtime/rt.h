@@ -49,6 +49,7 @@ typedef struct {
   ndt_store *const *stores;
   int nstores;
   unsigned flags;
+  const int64_t *span;    /* the first and last tile of each operand, or NULL */
 } ndt_taskrec;
 
 /* ---- settings.c ---- */
@@ -76,9 +77,12 @@ ndt_status ndt_trace_dump(int nworkers);
 
 /* ---- bind.c ---- */
 /* Binds op[0..nop) for processor p into b, calls the body of p's kind and
- * unbinds (scattering written operands back when the body succeeded). */
+ * unbinds (scattering written operands back when the body succeeded).
+ * span: the first and last tile of each non-empty operand, as recording
+ * found them (the inline path), or NULL. */
 ndt_status ndt_exec_body(const ndt_task_kind *k, ndt_processor *p, const ndt_operand *op,
-                         int nop, void *arg);
+                         int nop, void *arg, const int64_t *span);
+#define NDT_SPAN_OPS (NDT_MAXDIMS + 8)   /* operands whose span recording keeps */
 
 /* ---- dist.c ---- */
 /* Records a task under the owner-computes protocol (many ranks). */

@@ -182,7 +182,7 @@ void ndt_task_run(ndt_task *t, int tid) {
   ndt_status st = NDT_OK;
   if (!cancelled) {
     if (t->fprec) ndt_fpe_clear();
-    st = ndt_exec_body(t->kind, t->proc, t->op, t->nop, t->arg);
+    st = ndt_exec_body(t->kind, t->proc, t->op, t->nop, t->arg, NULL);
     if (t->fprec) ndt_fp_add(t->fprec, ndt_fpe_test());
   }
   if (t->fprec) {
@@ -501,7 +501,7 @@ ndt_status ndt_rt_local_submit(const ndt_taskrec *r) {
       unsigned fpm = ndt_fp_mask_;
       if (fpm) ndt_fpe_clear();
       double t0 = ndt_trace_on_ ? ndt_now_us() : 0;
-      st = ndt_exec_body(r->kind, r->proc, r->op, nop, r->arg);
+      st = ndt_exec_body(r->kind, r->proc, r->op, nop, r->arg, r->span);
       if (ndt_trace_on_) ndt_trace_add(name, -1, t0, ndt_now_us());
       if (fpm) ndt_fp_inline(ndt_fpe_test());
       if (st == NDT_ERR_INTERRUPTED)   /* a kernel stopped half-way */

@@ -25,6 +25,7 @@ ndt_status ndt_record(const ndt_task_kind *kind, const char *name, const ndt_ope
   ndt_access acc_local[16], *acc = acc_local;
   ndt_store *st_local[8], **stores = st_local;
   int nacc = 0, cap = 16, nstores = 0, scap = 8;
+  int64_t span_local[2 * NDT_SPAN_OPS], *span = nop <= NDT_SPAN_OPS ? span_local : NULL;
   for (int i = 0; i < nop && st == NDT_OK; i++) {
     const ndt_array *v = op[i].view;
     ndt_store *s = v->store;
@@ -42,6 +43,10 @@ ndt_status ndt_record(const ndt_task_kind *kind, const char *name, const ndt_ope
     int64_t lo, hi;
     ndt_view_extent(v, &lo, &hi);
     int64_t t0 = ndt_store_tile_of(s, lo), t1 = ndt_store_tile_of(s, hi);
+    if (span) {
+      span[2 * i] = t0;
+      span[2 * i + 1] = t1;
+    }
     if (grow((void **)&acc, &cap, sizeof *acc, nacc + (int)(t1 - t0 + 1), acc_local)) {
       st = NDT_ERR_NOMEM;
       break;
@@ -65,7 +70,7 @@ ndt_status ndt_record(const ndt_task_kind *kind, const char *name, const ndt_ope
   if (st == NDT_OK) {
     ndt_taskrec r = {.name = name, .kind = kind, .proc = proc, .op = op, .nop = nop,
                      .arg = arg, .arg_size = arg_size, .acc = acc, .nacc = nacc,
-                     .stores = stores, .nstores = nstores, .flags = flags};
+                     .stores = stores, .nstores = nstores, .flags = flags, .span = span};
     st = ndt_distributed() ? ndt_dist_submit(&r) : ndt_rt_local_submit(&r);
   }
   if (acc != acc_local) ndt_mfree(acc);
