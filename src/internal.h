@@ -241,7 +241,9 @@ typedef struct {
   int ndim;
   const ndt_array *view;     /* the operand's view (walked operands, pieces) */
   struct ndt_memory *mem;    /* where ptr points */
-  char *scratch;             /* the runtime's: a gather buffer, or NULL */
+  char *scratch;             /* the runtime's gather buffer, or NULL; a gathered READ
+                                operand is the task's own copy: its body may overwrite
+                                it (sort sorts in it) */
 } ndt_bound;
 
 /* A body: op[i] is operand i bound, arg the task's argument struct (the
