@@ -8,7 +8,7 @@ PIP      = $(PY) -m pip install --no-build-isolation --no-deps -q -Cbuild-dir=$(
 export OMPI_ALLOW_RUN_AS_ROOT = 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM = 1
 
-.PHONY: all setup build python test test-c test-asan test-tsan test-python test-mpi run bench bench-scaling clean fuzz
+.PHONY: all setup build python test test-c test-backend test-asan test-tsan test-python test-mpi run bench bench-scaling clean fuzz
 
 all: build python
 
@@ -26,6 +26,14 @@ python: setup
 
 test-c: build
 	meson test -C $(BUILD) --print-errorlogs
+
+# The backend harness alone: every op x dtype x layout on each processor
+# configuration against the reference (C, tests/backend; also part of
+# test-c), then against NumPy (tests/python/test_backend_ops.py; also part
+# of test-python). ARGS go to the C harness: -o op, -b processor, -s, -l.
+test-backend: build python
+	./$(BUILD)/tests/backend/test_backend_ops -q $(ARGS)
+	$(PY) -m pytest tests/python/test_backend_ops.py -q
 
 # AddressSanitizer + UndefinedBehaviorSanitizer over the C tests.
 test-asan: setup

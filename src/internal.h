@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include "ndtile.h"
 #include "kernels/kernels.h"
+#include "kernels/table.h"
 
 #define NDT_UNUSED(x) ((void)(x))
 

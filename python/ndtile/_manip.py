@@ -1180,6 +1180,8 @@ def tile(A, reps):
         inter += [1, n]
         big += [r, n]
         out.append(r * n)
+    if x.size == 0:     # NumPy reshapes an empty input: a view (read-only stays so)
+        return x._reshape(tuple(out))
     return x._reshape(tuple(inter))._broadcast_to(tuple(big))._copy()._reshape(tuple(out))
 
 

@@ -11,19 +11,6 @@
 #include <stdint.h>
 #include "ndtile.h"
 
-/* For the CPU loops: a function marked NDT_CLONES is also built for AVX2 and
- * AVX-512, and the dynamic loader picks the copy for this CPU once (an
- * ifunc). Only for loops whose copies compute the same bits (the same IEEE
- * operations in the same order, no contraction); they differ in vector
- * width alone. Not under ThreadSanitizer: the ifunc resolvers run before its
- * runtime is up and crash the program at load. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) && \
-    !defined(__SANITIZE_THREAD__)
-#define NDT_CLONES __attribute__((target_clones("default", "avx2", "avx512f")))
-#else
-#define NDT_CLONES
-#endif
-
 /* Per-dtype facts, indexed by ndt_dtype. */
 typedef struct {
   const char *name;   /* "float64" */
@@ -55,8 +42,6 @@ typedef void (*ndt_loop_fn)(char **args, const int64_t *steps, int64_t n);
 ndt_loop_fn ndt_cpu_resolve(ndt_ufunc op, int nin, const ndt_dtype *types,
                             ndt_dtype *in_types, ndt_dtype *out_type);
 
-#endif
-
 /* ---- reductions ------------------------------------------------------- */
 /* Kernels of one reduction on one accumulator dtype. The driver casts input
  * to that dtype first. The identity starts every accumulator (for MIN/MAX it
@@ -80,3 +65,5 @@ int ndt_cpu_reduce_kernel(ndt_reduce_op op, ndt_dtype t, ndt_red_kernel *k);
 typedef void (*ndt_arg_fn)(const char *p, int64_t stride, int64_t n, char *best,
                            int64_t *best_idx, int64_t base);
 ndt_arg_fn ndt_cpu_arg_kernel(ndt_reduce_op op, ndt_dtype t);
+
+#endif

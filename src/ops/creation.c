@@ -73,7 +73,7 @@ static ndt_status range_body(ndt_bound *op, void *p) {
   enum { CH = 256 };
   union { double d[CH]; int64_t i[CH]; } buf;
   int64_t n = a->out.size, s = b.st[0];
-  ndt_cast_fn cast = ndt_cpu_cast(a->as_int ? NDT_INT64 : NDT_FLOAT64, a->out.dtype);
+  ndt_cast_fn cast = ndt_kern->cast(a->as_int ? NDT_INT64 : NDT_FLOAT64, a->out.dtype);
   for (int64_t c = 0; c < n; c += CH) {
     int64_t m = n - c < CH ? n - c : CH;
     for (int64_t j = 0; j < m; j++) {
@@ -338,6 +338,6 @@ ndt_status ndt_item(const ndt_array *a, ndt_dtype t, void *dst) {
   char tmp[16];
   ndt_status st = ndt_get_item(a, idx, tmp);
   if (st) return st;
-  ndt_cpu_cast(a->dtype, t)(tmp, 0, dst, 0, 1);
+  ndt_kern->cast(a->dtype, t)(tmp, 0, dst, 0, 1);
   return NDT_OK;
 }

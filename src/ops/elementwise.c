@@ -38,7 +38,7 @@ static ndt_status resolve(ndt_ufunc op, int nin, const ndt_array *const *in, ndt
     types[0] = dtype != NDT_DTYPE_DEFAULT ? dtype : in[0]->dtype;
     types[1] = in[1]->dtype;
   }
-  *loop = ndt_cpu_resolve(op, nin, types, loop_in, loop_out);
+  *loop = ndt_kern->resolve(op, nin, types, loop_in, loop_out);
   if (!*loop) {
     char buf[200];
     int len = 0;

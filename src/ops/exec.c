@@ -181,7 +181,7 @@ int ndt_coalesce(int ndim, int64_t *shape, int nop, int64_t (*st)[NDT_MAXDIMS]) 
 void ndt_run_loop(ndt_loop_fn loop, int nin, const ndt_dtype *in_dt, const ndt_dtype *loop_in,
                   ndt_dtype out_dt, ndt_dtype loop_out, char **p, const int64_t *s, int64_t n) {
   if (!loop) {
-    ndt_cpu_cast(in_dt[0], out_dt)(p[0], s[0], p[1], s[1], n);
+    ndt_kern->cast(in_dt[0], out_dt)(p[0], s[0], p[1], s[1], n);
     return;
   }
   int cast_in[NDT_MAXOPS], any = 0;
@@ -198,10 +198,13 @@ void ndt_run_loop(ndt_loop_fn loop, int nin, const ndt_dtype *in_dt, const ndt_d
     int64_t m = n - c < CAST_CHUNK ? n - c : CAST_CHUNK;
     for (int i = 0; i < nin; i++) {
       if (cast_in[i]) {
-        ndt_cpu_cast(in_dt[i], loop_in[i])(p[i] + c * s[i], s[i], buf[i],
-                                            ndt_traits[loop_in[i]].size, m);
+        /* a broadcast input stays one element of stride 0, as the loop
+         * would see it uncast (power's scalar exponent, see loops_arith.c) */
+        int64_t k = s[i] ? m : 1;
+        ndt_kern->cast(in_dt[i], loop_in[i])(p[i] + c * s[i], s[i], buf[i],
+                                               ndt_traits[loop_in[i]].size, k);
         args[i] = buf[i];
-        steps[i] = ndt_traits[loop_in[i]].size;
+        steps[i] = s[i] ? ndt_traits[loop_in[i]].size : 0;
       } else {
         args[i] = p[i] + c * s[i];
         steps[i] = s[i];
@@ -216,7 +219,7 @@ void ndt_run_loop(ndt_loop_fn loop, int nin, const ndt_dtype *in_dt, const ndt_d
     }
     loop(args, steps, m);
     if (cast_out)
-      ndt_cpu_cast(loop_out, out_dt)(buf[nin], steps[nin], p[nin] + c * s[nin], s[nin], m);
+      ndt_kern->cast(loop_out, out_dt)(buf[nin], steps[nin], p[nin] + c * s[nin], s[nin], m);
   }
 }
 

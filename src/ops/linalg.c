@@ -131,7 +131,7 @@ static double getr(ndt_dtype rt, const void *p, int64_t i) {
 static void load(const mref *r, ndt_dtype dt, int64_t rows, int64_t cols, ndt_dtype ct,
                  char *dst, int64_t ld) {
   int csz = ndt_traits[ct].size;
-  ndt_cast_fn f = ndt_cpu_cast(dt, ct);
+  ndt_cast_fn f = ndt_kern->cast(dt, ct);
   for (int64_t j = 0; j < cols; j++) f(r->p + j * r->cs, r->rs, dst + j * ld * csz, csz, rows);
 }
 
@@ -634,7 +634,7 @@ static ndt_status la_body(ndt_bound *op_, void *p) {
     st = kern(a, &w, mi, mo);
     for (int i = 0; i < a->nout && st == NDT_OK; i++) {
       if (!tmp[i]) continue;
-      ndt_cast_fn f = ndt_cpu_cast(a->okd[i], a->out[i].dtype);
+      ndt_cast_fn f = ndt_kern->cast(a->okd[i], a->out[i].dtype);
       for (int64_t r = 0; r < tdim[i][0]; r++)
         f(tmp[i] + r * mo[i].rs, mo[i].cs, ro[i].p + r * ro[i].rs, ro[i].cs, tdim[i][1]);
     }

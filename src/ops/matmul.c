@@ -31,7 +31,6 @@
  */
 #include <limits.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,52 +38,6 @@
 #include "exec.h"
 
 static const char *SIG = "(n?,k),(k,m?)->(n?,m?)";
-
-/* ---- BLAS setup -------------------------------------------------------- */
-#ifndef NDT_BLAS_PREFIX
-/* Exported by DYNAMIC_ARCH builds of OpenBLAS only (weak: absent elsewhere). */
-extern void gotoblas_dynamic_init(void) __attribute__((weak));
-extern void gotoblas_dynamic_quit(void) __attribute__((weak));
-#endif
-
-static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
-
-static void blas_setup(void) {
-  /* Our workers provide the parallelism; BLAS runs on the calling thread. */
-  openblas_set_num_threads(1);
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(NDT_BLAS_PREFIX)
-  /* (The scipy-openblas wheel is recent enough to know the CPU.) */
-  /* An OpenBLAS older than the CPU falls back to its SSE3 "Prescott" kernels
-   * (a quarter of the speed or less). Unless the user chose a core with
-   * OPENBLAS_CORETYPE, pick the newest kernel family the CPU supports. */
-  if (getenv("OPENBLAS_CORETYPE") || !gotoblas_dynamic_init || !gotoblas_dynamic_quit) return;
-  const char *core = openblas_get_corename();
-  static const char *old[] = {"Prescott", "Core2", "Penryn", "Dunnington", "Nehalem",
-                              "Atom", "Katmai", "Coppermine", "Northwood", "Banias",
-                              "Unknown"};
-  int fallback = 0;
-  for (size_t i = 0; core && i < sizeof old / sizeof old[0]; i++)
-    if (!strcmp(core, old[i])) fallback = 1;
-  if (!fallback) return;
-  __builtin_cpu_init();
-  const char *want = NULL;
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("avx512cd"))
-    want = "SkylakeX";
-  else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-    want = "Haswell";
-  else if (__builtin_cpu_supports("avx"))
-    want = "Sandybridge";
-  if (!want) return;
-  setenv("OPENBLAS_CORETYPE", want, 1);
-  gotoblas_dynamic_quit();
-  gotoblas_dynamic_init();
-  unsetenv("OPENBLAS_CORETYPE");
-#endif
-}
-
-void ndt_blas_init(void) { pthread_once(&blas_once, blas_setup); }
 
 /* ---- the block grid --------------------------------------------------- */
 typedef struct {
@@ -221,10 +174,7 @@ static void extent2(int64_t off, int64_t R, int64_t C, int64_t rs, int64_t cs, i
 
 /* ---- data movement ---------------------------------------------------- */
 /* A matrix as a kernel sees it: pointer and strides in compute-dtype elements. */
-typedef struct {
-  char *p;
-  int64_t rs, cs;
-} mat;
+typedef ndt_mat mat;
 
 /* Whether (R x C) with element strides rs, cs is a BLAS matrix: one unit
  * stride and a leading dimension that fits. Strides that do not matter (a
@@ -272,7 +222,7 @@ static void xfer2d(const ndt_bound *b, int64_t off, int64_t R, int64_t C, int64_
   }
   int ssz = v->store->itemsize, vsz = ndt_vsize(v), bsz = ndt_traits[bdt].size;
   int same = v->dtype == bdt && bdt != NDT_BOOL;
-  ndt_cast_fn f = to_buf ? ndt_cpu_cast(v->dtype, bdt) : ndt_cpu_cast(bdt, v->dtype);
+  ndt_cast_fn f = to_buf ? ndt_kern->cast(v->dtype, bdt) : ndt_kern->cast(bdt, v->dtype);
   for (int64_t r = 0; r < R; r++) {
     int64_t fi = off + r * rs, left = C;
     char *bp = buf + r * brs;
@@ -353,65 +303,10 @@ static void blas_gemm(ndt_dtype ct, int64_t R, int64_t C, int64_t K, mat a, mat 
   }
 }
 
-/* Integer products in an unsigned type of at least the width: wraps modulo
- * 2^bits with no undefined behaviour. */
-#define INT_KERNEL(NAME, T, U)                                                   \
-  static void NAME(int64_t R, int64_t C, int64_t K, mat a, mat b, mat c, int acc) { \
-    const T *pa = (const T *)a.p, *pb = (const T *)b.p;                          \
-    T *pc = (T *)c.p;                                                            \
-    for (int64_t i = 0; i < R; i++) {                                            \
-      T *cr = pc + i * c.rs;                                                     \
-      if (!acc)                                                                  \
-        for (int64_t j = 0; j < C; j++) cr[j * c.cs] = 0;                        \
-      for (int64_t k = 0; k < K; k++) {                                          \
-        U av = (U)pa[i * a.rs + k * a.cs];                                       \
-        if (!av) continue;                                                       \
-        const T *br = pb + k * b.rs;                                             \
-        if (c.cs == 1 && b.cs == 1)                                              \
-          for (int64_t j = 0; j < C; j++) cr[j] = (T)((U)cr[j] + av * (U)br[j]); \
-        else                                                                     \
-          for (int64_t j = 0; j < C; j++)                                        \
-            cr[j * c.cs] = (T)((U)cr[j * c.cs] + av * (U)br[j * b.cs]);          \
-      }                                                                          \
-    }                                                                            \
-  }
-INT_KERNEL(mm_i8, int8_t, uint32_t)
-INT_KERNEL(mm_i16, int16_t, uint32_t)
-INT_KERNEL(mm_i32, int32_t, uint32_t)
-INT_KERNEL(mm_i64, int64_t, uint64_t)
-INT_KERNEL(mm_u8, uint8_t, uint32_t)
-INT_KERNEL(mm_u16, uint16_t, uint32_t)
-INT_KERNEL(mm_u32, uint32_t, uint32_t)
-INT_KERNEL(mm_u64, uint64_t, uint64_t)
-
-static void mm_bool(int64_t R, int64_t C, int64_t K, mat a, mat b, mat c, int acc) {
-  const uint8_t *pa = (const uint8_t *)a.p, *pb = (const uint8_t *)b.p;
-  uint8_t *pc = (uint8_t *)c.p;
-  for (int64_t i = 0; i < R; i++) {
-    uint8_t *cr = pc + i * c.rs;
-    if (!acc)
-      for (int64_t j = 0; j < C; j++) cr[j * c.cs] = 0;
-    for (int64_t k = 0; k < K; k++) {
-      if (!pa[i * a.rs + k * a.cs]) continue;
-      const uint8_t *br = pb + k * b.rs;
-      for (int64_t j = 0; j < C; j++) cr[j * c.cs] |= br[j * b.cs] != 0;
-    }
-  }
-}
-
 static void kernel(ndt_dtype ct, int64_t R, int64_t C, int64_t K, mat a, mat b, mat c, int acc) {
-  switch (ct) {
-    case NDT_BOOL: mm_bool(R, C, K, a, b, c, acc); break;
-    case NDT_INT8: mm_i8(R, C, K, a, b, c, acc); break;
-    case NDT_INT16: mm_i16(R, C, K, a, b, c, acc); break;
-    case NDT_INT32: mm_i32(R, C, K, a, b, c, acc); break;
-    case NDT_INT64: mm_i64(R, C, K, a, b, c, acc); break;
-    case NDT_UINT8: mm_u8(R, C, K, a, b, c, acc); break;
-    case NDT_UINT16: mm_u16(R, C, K, a, b, c, acc); break;
-    case NDT_UINT32: mm_u32(R, C, K, a, b, c, acc); break;
-    case NDT_UINT64: mm_u64(R, C, K, a, b, c, acc); break;
-    default: blas_gemm(ct, R, C, K, a, b, c, acc);
-  }
+  ndt_gemm_fn f = ndt_kern->gemm(ct);
+  if (f) f(R, C, K, a, b, c, acc);
+  else blas_gemm(ct, R, C, K, a, b, c, acc);
 }
 
 static int is_blas(ndt_dtype t) {

@@ -77,14 +77,14 @@ static ndt_status block_body(ndt_bound *op, void *p) {
   ndt_red_kernel k;
   ndt_arg_fn argk = NULL;
   if (r->arg) {
-    argk = ndt_cpu_arg_kernel(r->op, r->acc);
+    argk = ndt_kern->arg(r->op, r->acc);
     for (int64_t i = 0; i < pn; i++) pidx[i] = -1;
   } else {
-    ndt_cpu_reduce_kernel(r->op, r->acc, &k);
+    ndt_kern->reduce(r->op, r->acc, &k);
     fill_items(pdata, k.identity, asz, pn);
   }
   c_strides_bytes(nd, ps, asz, r->mask, pst);
-  ndt_cast_fn cast = bv.dtype != r->acc ? ndt_cpu_cast(bv.dtype, r->acc) : NULL;
+  ndt_cast_fn cast = bv.dtype != r->acc ? ndt_kern->cast(bv.dtype, r->acc) : NULL;
   _Alignas(64) char buf[CHUNK * 16];
 
   if (r->arg) {
@@ -190,7 +190,7 @@ static ndt_status combine_body(ndt_bound *op, void *p) {
     /* ARG results: the value partials fold into a scratch, indices into out */
     vals = ndt_malloc((size_t)(hi - lo) * asz);
     if (!vals) return NDT_ERR_NOMEM;
-    argk = ndt_cpu_arg_kernel(r->op, r->acc);
+    argk = ndt_kern->arg(r->op, r->acc);
   } else {
     /* NaNs of the input were skipped inside the blocks; a partial that is
      * NaN now came from inf - inf or inf * 0 and must propagate. Without
@@ -198,7 +198,7 @@ static ndt_status combine_body(ndt_bound *op, void *p) {
     ndt_reduce_op cop = !r->parts ? r->op
                         : r->op == NDT_RED_NANSUM ? NDT_RED_SUM
                         : r->op == NDT_RED_NANPROD ? NDT_RED_PROD : r->op;
-    ndt_cpu_reduce_kernel(cop, r->acc, &k);
+    ndt_kern->reduce(cop, r->acc, &k);
   }
   if (r->arg) {
     int64_t none = -1;
@@ -369,7 +369,7 @@ PW_TOPC(pw_top_c128, pw_c128, double)
 static ndt_status pw_leaf_body(ndt_bound *op, void *p) {
   const pw_arg *a = p;
   ndt_red_kernel k;
-  ndt_cpu_reduce_kernel(a->op, a->acc, &k);
+  ndt_kern->reduce(a->op, a->acc, &k);
   int asz = ndt_traits[a->acc].size;
   char *slot = op[1].ptr;
   memcpy(slot, k.identity, (size_t)asz);
@@ -529,7 +529,7 @@ typedef struct {
 static ndt_status chain_body(ndt_bound *op, void *p) {
   const chain_arg *a = p;
   ndt_red_kernel k;
-  ndt_cpu_reduce_kernel(a->op, a->acc, &k);
+  ndt_kern->reduce(a->op, a->acc, &k);
   const ndt_bound bo = op[0], bp = op[1];
   if (a->first) memcpy(bo.ptr, k.identity, (size_t)ndt_traits[a->acc].size);
   k.run(bo.ptr, bp.ptr, bp.st[0], a->piece.shape[0]);
@@ -583,7 +583,7 @@ typedef struct {
 static ndt_status line_body(ndt_bound *op, void *p) {
   const line_arg *a = p;
   ndt_red_kernel k;
-  ndt_cpu_reduce_kernel(a->op, a->acc, &k);
+  ndt_kern->reduce(a->op, a->acc, &k);
   int asz = ndt_traits[a->acc].size, nd = a->in.ndim;
   const ndt_bound bo = op[0];
   ndt_status st = NDT_OK;
@@ -672,7 +672,7 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
   }
   int arg = op == NDT_RED_ARGMIN || op == NDT_RED_ARGMAX;
   ndt_red_kernel kk;
-  if (arg ? !ndt_cpu_arg_kernel(op, acc) : ndt_cpu_reduce_kernel(op, acc, &kk) != 0)
+  if (arg ? !ndt_kern->arg(op, acc) : ndt_kern->reduce(op, acc, &kk) != 0)
     return ndt_error(NDT_ERR_TYPE, "the reduction '%s' is not supported for dtype %s",
                      red_name(op), ndt_dtype_name(acc));
   ndt_array *res;

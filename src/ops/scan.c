@@ -24,104 +24,6 @@
 
 #define CH 256
 
-typedef struct { float re, im; } c64_t;
-typedef struct { double re, im; } c128_t;
-
-/* scan: out[i*os] = acc (op) x[i] over a contiguous buffer; *started == 0
- * means no element seen yet (the first is copied, as NumPy's loop does).
- * comb: r[i*rs] = *c (op) r[i*rs]. */
-typedef void (*scan_fn)(const char *x, int64_t m, void *acc, int *started, char *out,
-                        int64_t os, int prod, int nan);
-typedef void (*comb_fn)(const char *c, char *r, int64_t rs, int64_t n, int prod);
-
-#define DEF_SCAN(NAME, T, ADD, MUL, ISNAN, ZERO, ONE)                                   \
-  static void NAME##_scan(const char *xp, int64_t m, void *accp, int *started, char *out, \
-                          int64_t os, int prod, int nan) {                              \
-    const T *x = (const T *)xp;                                                         \
-    T acc = *(T *)accp;                                                                 \
-    int64_t i = 0;                                                                      \
-    if (!*started && m > 0) {                                                           \
-      T v = x[0];                                                                       \
-      if (nan && ISNAN(v)) v = prod ? ONE : ZERO;                                       \
-      acc = v;                                                                          \
-      memcpy(out, &acc, sizeof acc);                                                    \
-      *started = 1;                                                                     \
-      i = 1;                                                                            \
-    }                                                                                   \
-    if (prod) {                                                                         \
-      for (; i < m; i++) {                                                              \
-        T v = x[i];                                                                     \
-        if (nan && ISNAN(v)) v = ONE;                                                   \
-        acc = MUL(acc, v);                                                              \
-        memcpy(out + i * os, &acc, sizeof acc);                                         \
-      }                                                                                 \
-    } else {                                                                            \
-      for (; i < m; i++) {                                                              \
-        T v = x[i];                                                                     \
-        if (nan && ISNAN(v)) v = ZERO;                                                  \
-        acc = ADD(acc, v);                                                              \
-        memcpy(out + i * os, &acc, sizeof acc);                                         \
-      }                                                                                 \
-    }                                                                                   \
-    *(T *)accp = acc;                                                                   \
-  }                                                                                     \
-  static void NAME##_comb(const char *cp, char *r, int64_t rs, int64_t n, int prod) {   \
-    T c, v;                                                                             \
-    memcpy(&c, cp, sizeof c);                                                           \
-    for (int64_t i = 0; i < n; i++) {                                                   \
-      memcpy(&v, r + i * rs, sizeof v);                                                 \
-      v = prod ? MUL(c, v) : ADD(c, v);                                                 \
-      memcpy(r + i * rs, &v, sizeof v);                                                 \
-    }                                                                                   \
-  }
-
-#define NONAN(v) 0
-#define FNAN(v) ((v) != (v))
-#define CNAN(v) ((v).re != (v).re || (v).im != (v).im)
-#define BADD(a, b) ((uint8_t)((a) | (b)))
-#define BMUL(a, b) ((uint8_t)((a) & (b)))
-#define UADD(a, b) ((a) + (b))
-#define UMUL(a, b) ((a) * (b))
-#define WMUL(T) (T)((unsigned long long)(a) * (unsigned long long)(b))
-static inline uint8_t mul_u8(uint8_t a, uint8_t b) { return WMUL(uint8_t); }
-static inline uint16_t mul_u16(uint16_t a, uint16_t b) { return WMUL(uint16_t); }
-static inline uint32_t mul_u32(uint32_t a, uint32_t b) { return WMUL(uint32_t); }
-static inline uint64_t mul_u64(uint64_t a, uint64_t b) { return WMUL(uint64_t); }
-static inline uint8_t add_u8(uint8_t a, uint8_t b) { return (uint8_t)(a + b); }
-static inline uint16_t add_u16(uint16_t a, uint16_t b) { return (uint16_t)(a + b); }
-static inline c64_t cadd64(c64_t a, c64_t b) { return (c64_t){a.re + b.re, a.im + b.im}; }
-static inline c64_t cmul64(c64_t a, c64_t b) {
-  return (c64_t){a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
-}
-static inline c128_t cadd128(c128_t a, c128_t b) { return (c128_t){a.re + b.re, a.im + b.im}; }
-static inline c128_t cmul128(c128_t a, c128_t b) {
-  return (c128_t){a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
-}
-
-DEF_SCAN(b8, uint8_t, BADD, BMUL, NONAN, 0, 1)
-DEF_SCAN(u8, uint8_t, add_u8, mul_u8, NONAN, 0, 1)
-DEF_SCAN(u16, uint16_t, add_u16, mul_u16, NONAN, 0, 1)
-DEF_SCAN(u32, uint32_t, UADD, mul_u32, NONAN, 0, 1)
-DEF_SCAN(u64, uint64_t, UADD, mul_u64, NONAN, 0, 1)
-DEF_SCAN(f32, float, UADD, UMUL, FNAN, 0.0f, 1.0f)
-DEF_SCAN(f64, double, UADD, UMUL, FNAN, 0.0, 1.0)
-DEF_SCAN(c64, c64_t, cadd64, cmul64, CNAN, ((c64_t){0.0f, 0.0f}), ((c64_t){1.0f, 0.0f}))
-DEF_SCAN(c128, c128_t, cadd128, cmul128, CNAN, ((c128_t){0.0, 0.0}), ((c128_t){1.0, 0.0}))
-
-static void kernels_for(ndt_dtype t, scan_fn *s, comb_fn *c) {
-  switch (t) {
-    case NDT_BOOL: *s = b8_scan; *c = b8_comb; break;
-    case NDT_INT8: case NDT_UINT8: *s = u8_scan; *c = u8_comb; break;
-    case NDT_INT16: case NDT_UINT16: *s = u16_scan; *c = u16_comb; break;
-    case NDT_INT32: case NDT_UINT32: *s = u32_scan; *c = u32_comb; break;
-    case NDT_INT64: case NDT_UINT64: *s = u64_scan; *c = u64_comb; break;
-    case NDT_FLOAT32: *s = f32_scan; *c = f32_comb; break;
-    case NDT_FLOAT64: *s = f64_scan; *c = f64_comb; break;
-    case NDT_COMPLEX64: *s = c64_scan; *c = c64_comb; break;
-    default: *s = c128_scan; *c = c128_comb; break;
-  }
-}
-
 /* ---- tasks ------------------------------------------------------------ */
 typedef struct {
   int prod, nan, axis;
@@ -187,10 +89,10 @@ static ndt_status block_body(ndt_bound *op, void *p) {
   ndt_block_view(&a->in, &a->tl, a->blk, &iv);
   ndt_block_view(&a->res, &a->tl, a->blk, &rv);
   ndt_bound bi = op[0], br = op[1];
-  scan_fn sf;
-  comb_fn cf;
-  kernels_for(a->rt, &sf, &cf);
-  ndt_cast_fn cast = ndt_cpu_cast(iv.dtype, a->rt);
+  ndt_scan_fn sf;
+  ndt_comb_fn cf;
+  ndt_kern->scan(a->rt, &sf, &cf);
+  ndt_cast_fn cast = ndt_kern->cast(iv.dtype, a->rt);
   int ax = a->axis, rsz = ndt_traits[a->rt].size;
   int64_t n = rv.shape[ax], is = bi.st[ax], os = br.st[ax];
   char *tot = a->parts ? op[2].ptr : NULL;
@@ -216,9 +118,9 @@ static ndt_status block_body(ndt_bound *op, void *p) {
 /* Operand: all of parts (read-write). */
 static ndt_status carry_body(ndt_bound *op, void *p) {
   const scan_arg *a = p;
-  scan_fn sf;
-  comb_fn cf;
-  kernels_for(a->rt, &sf, &cf);
+  ndt_scan_fn sf;
+  ndt_comb_fn cf;
+  ndt_kern->scan(a->rt, &sf, &cf);
   int rsz = ndt_traits[a->rt].size;
   char *base = op[0].ptr;
   for (int64_t b = 0; b < a->nblocks; b++) {   /* block order: reproducible */
@@ -242,9 +144,9 @@ static ndt_status fix_body(ndt_bound *op, void *p) {
   ndt_array rv;
   ndt_block_view(&a->res, &a->tl, a->blk, &rv);
   ndt_bound br = op[0];
-  scan_fn sf;
-  comb_fn cf;
-  kernels_for(a->rt, &sf, &cf);
+  ndt_scan_fn sf;
+  ndt_comb_fn cf;
+  ndt_kern->scan(a->rt, &sf, &cf);
   int ax = a->axis, rsz = ndt_traits[a->rt].size;
   int64_t n = rv.shape[ax], os = br.st[ax];
   const char *cb = op[1].ptr;

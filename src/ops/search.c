@@ -23,8 +23,8 @@ static ndt_status bin_body(ndt_bound *op, void *p) {
   char *h = op[2].ptr;
   memset(h, 0, (size_t)a->nbins * 8);
   int64_t n = a->x.size, xs = a->x.ndim ? bx.st[0] : 0, ws = a->has_w && a->w.ndim ? bw.st[0] : 0;
-  ndt_cast_fn cx = ndt_cpu_cast(a->x.dtype, NDT_INT64);
-  ndt_cast_fn cw = a->has_w ? ndt_cpu_cast(a->w.dtype, NDT_FLOAT64) : NULL;
+  ndt_cast_fn cx = ndt_kern->cast(a->x.dtype, NDT_INT64);
+  ndt_cast_fn cw = a->has_w ? ndt_kern->cast(a->w.dtype, NDT_FLOAT64) : NULL;
   int64_t ib[CH];
   double wb[CH];
   for (int64_t c = 0; c < n; c += CH) {
@@ -96,8 +96,8 @@ static ndt_status range_body(ndt_bound *op, void *p) {
   const range_arg *a = p;
   const ndt_bound b = op[0];
   ndt_red_kernel kmin, kmax;   /* bool and every integer type have both */
-  ndt_cpu_reduce_kernel(NDT_RED_MIN, a->x.dtype, &kmin);
-  ndt_cpu_reduce_kernel(NDT_RED_MAX, a->x.dtype, &kmax);
+  ndt_kern->reduce(NDT_RED_MIN, a->x.dtype, &kmin);
+  ndt_kern->reduce(NDT_RED_MAX, a->x.dtype, &kmax);
   char lo[16], hi[16];
   memcpy(lo, kmin.identity, sizeof lo);
   memcpy(hi, kmax.identity, sizeof hi);
@@ -108,7 +108,7 @@ static ndt_status range_body(ndt_bound *op, void *p) {
     kmax.run(hi, b.ptr + c * xs, xs, m);
   }
   char *r = op[1].ptr;
-  ndt_cast_fn cast = ndt_cpu_cast(a->x.dtype, NDT_INT64);
+  ndt_cast_fn cast = ndt_kern->cast(a->x.dtype, NDT_INT64);
   cast(lo, 0, r, 8, 1);
   cast(hi, 0, r + 8, 8, 1);
   return NDT_OK;
@@ -212,7 +212,7 @@ static ndt_status nz_scan(const nz_arg *a, const ndt_bound *bb, int64_t *count, 
   int nd = bv.ndim;
   int64_t start[NDT_MAXDIMS];
   ndt_block_start(&a->in, &a->tl, a->blk, start);
-  ndt_cast_fn tobool = ndt_cpu_cast(bv.dtype, NDT_BOOL);
+  ndt_cast_fn tobool = ndt_kern->cast(bv.dtype, NDT_BOOL);
   int64_t n = nd ? bv.shape[nd - 1] : 1, s = nd ? b.st[nd - 1] : 0;
   int64_t idx[NDT_MAXDIMS] = {0}, runs = bv.size / (n ? n : 1), cnt = 0;
   uint8_t flag[CH];
@@ -329,7 +329,7 @@ static ndt_status gather_body(ndt_bound *op, void *p) {
       for (int k = 0; k < nd; k++) {
         const char *ip = bi[k].ptr;
         for (int j = 0; j < od; j++) ip += pos[j] * bi[k].st[j];
-        ndt_cpu_cast(g->idx[k].dtype, NDT_INT64)(ip, 0, (char *)ib, 8, 1);
+        ndt_kern->cast(g->idx[k].dtype, NDT_INT64)(ip, 0, (char *)ib, 8, 1);
         if (ib[0] < 0 || ib[0] >= g->a.shape[k]) {
           st = ndt_error(NDT_ERR_INDEX, "index %lld is out of bounds for axis %d with size %lld",
                          (long long)ib[0], k, (long long)g->a.shape[k]);

@@ -10,61 +10,23 @@
 #include <math.h>
 #include <string.h>
 #include "exec.h"
-#include "order.h"
 
-/* Element access to a 1-d walked operand (NDT_OPND_WALK, the whole sorted
- * array): a pointer and a byte stride when it is bound in place, a lookup
- * per element otherwise. */
-typedef struct {
-  const ndt_bound *b;
-  const char *base;   /* NULL: look up each element */
-  int64_t bs;
-} reader;
-
-static void reader_init(reader *r, const ndt_bound *b) {
-  r->b = b;
-  r->base = b->ptr;
-  r->bs = b->ndim ? b->st[0] : 0;
+/* Element i of a 1-d walked operand not bound in one piece. */
+static const char *elem(const void *ctx, int64_t i) {
+  const ndt_bound *b = ctx;
+  const ndt_array *a = b->view;
+  return ndt_elem_run(b, a->offset + i * a->strides[0], 0, NULL);
 }
 
-static inline const char *elem(const reader *r, int64_t i) {
-  if (r->base) return r->base + i * r->bs;
-  const ndt_array *a = r->b->view;
-  return ndt_elem_run(r->b, a->offset + i * a->strides[0], 0, NULL);
+/* The whole sorted array (a walked operand, NDT_OPND_WALK) as the search
+ * kernels read it: a pointer and a byte stride when it is bound in place,
+ * a lookup per element otherwise. */
+static ndt_kread kread_of(const ndt_bound *b) {
+  ndt_kread k = {b->ptr, b->ndim ? b->st[0] : 0, b->view->shape[0], elem, b};
+  return k;
 }
 
 #define CH 256
-
-/* ---- searchsorted ----------------------------------------------------- */
-/* out[j] = first i in [0, n) with !(a[i] < v[j]) (left) or v[j] < a[i]
- * (right); n when there is none. */
-#define DEF_SEARCH(SFX, T, LT)                                                         \
-  static void search_##SFX(const ndt_bound *a, const char *vp, int64_t vs, int64_t m,  \
-                           int right, int64_t *out) {                                  \
-    int64_t n = a->shape[0];                                                           \
-    reader rd;                                                                         \
-    reader_init(&rd, a);                                                               \
-    for (int64_t j = 0; j < m; j++) {                                                  \
-      T v, x;                                                                          \
-      memcpy(&v, vp + j * vs, sizeof v);                                               \
-      int64_t lo = 0, hi = n;                                                          \
-      while (lo < hi) {                                                                \
-        int64_t mid = lo + (hi - lo) / 2;                                              \
-        memcpy(&x, elem(&rd, mid), sizeof x);                                          \
-        if (right ? !LT(v, x) : LT(x, v)) lo = mid + 1;                                \
-        else hi = mid;                                                                 \
-      }                                                                                \
-      out[j] = lo;                                                                     \
-    }                                                                                  \
-  }
-#define X(SFX, T, LT) DEF_SEARCH(SFX, T, LT)
-NDT_ORDER_TYPES(X)
-#undef X
-
-typedef void (*search_fn)(const ndt_bound *, const char *, int64_t, int64_t, int, int64_t *);
-static const search_fn search_fns[NDT_NTYPES] = {
-  search_b, search_i8, search_i16, search_i32, search_i64, search_u8, search_u16, search_u32,
-  search_u64, search_f32, search_f64, search_c64, search_c128};
 
 typedef struct {
   ndt_array a;          /* the sorted array (searchsorted) or the edges (bins), whole */
@@ -76,55 +38,19 @@ typedef struct {
   const ndt_bound *ab;  /* inside the task: a, bound (walked) */
 } find_arg;
 
-/* ---- bin index of uniform bins ---------------------------------------- */
-/* NumPy's uniform-bins histogram (numpy/lib/_histograms_impl.py): the value
- * x (in the edges' dtype T) is kept when first <= x <= last; its bin is
- * trunc((x - first) / denom * nbins), then moved down when x lies below
- * that bin's left edge and up when it lies on or above the next edge
- * (except in the last bin, which includes its right edge). The offset and
- * the scaling are computed in float32 or float64 as NumPy's promotion does
- * for the scalar types it sees. Values left out get bin nbins. */
-#define DEF_BINS(SFX, T)                                                               \
-  static void bins_##SFX(const find_arg *g, const T *x, int64_t m, int64_t *out) {     \
-    int64_t nb = g->a.shape[0] - 1;                                                    \
-    T first = (T)g->first, last = (T)g->last, e;                                       \
-    reader rd;                                                                         \
-    reader_init(&rd, g->ab);                                                           \
-    for (int64_t j = 0; j < m; j++) {                                                  \
-      T v = x[j];                                                                      \
-      if (!(v >= first && v <= last)) {                                                \
-        out[j] = nb;                                                                   \
-        continue;                                                                      \
-      }                                                                                \
-      double d = g->single_d ? (double)((float)v - (float)g->first) : (double)v - g->first; \
-      double f = g->single_f ? (double)((float)((float)d / (float)g->denom) * (float)nb)   \
-                             : d / g->denom * (double)nb;                              \
-      int64_t i = (int64_t)f;                                                          \
-      if (i >= nb) i = nb - 1;                                                         \
-      if (i < 0) i = 0;                                                                \
-      memcpy(&e, elem(&rd, i), sizeof e);                                              \
-      if (v < e) i--;                                                                  \
-      if (i < nb - 1) {                                                                \
-        memcpy(&e, elem(&rd, i + 1), sizeof e);                                        \
-        if (v >= e) i++;                                                               \
-      }                                                                                \
-      out[j] = i < 0 ? 0 : i; /* cannot be -1 (v >= edges[0]); stay in range anyway */ \
-    }                                                                                  \
-  }
-DEF_BINS(f32, float)
-DEF_BINS(f64, double)
-
 /* The bins of n values at x (g->v's dtype, byte stride xs), cast to the
  * edges' dtype CH at a time. */
 static void bin_index(const find_arg *g, const char *x, int64_t xs, int64_t n, int64_t *out) {
   ndt_dtype t = g->a.dtype;
-  ndt_cast_fn cv = ndt_cpu_cast(g->v.dtype, t);
+  ndt_cast_fn cv = ndt_kern->cast(g->v.dtype, t);
+  ndt_bins_fn bins = ndt_kern->bins(t);
+  ndt_kread rd = kread_of(g->ab);
+  ndt_bins_desc d = {g->first, g->last, g->denom, g->single_d, g->single_f};
   double buf[CH];
   for (int64_t c = 0; c < n; c += CH) {
     int64_t m = n - c < CH ? n - c : CH;
     cv(x + c * xs, xs, (char *)buf, ndt_traits[t].size, m);
-    if (t == NDT_FLOAT32) bins_f32(g, (const float *)buf, m, out + c);
-    else bins_f64(g, buf, m, out + c);
+    bins(&rd, &d, buf, m, out + c);
   }
 }
 
@@ -137,7 +63,10 @@ static ndt_status find_body(ndt_bound *op, void *p) {
   g->ab = &op[0];
   int64_t *o = (int64_t *)bo.ptr;   /* a fresh contiguous result */
   if (g->bins) bin_index(g, bv.ptr, bv.st[0], g->v.size, o);
-  else search_fns[g->a.dtype](&op[0], bv.ptr, bv.st[0], g->v.size, g->right, o);
+  else {
+    ndt_kread rd = kread_of(&op[0]);
+    ndt_kern->search(g->a.dtype)(&rd, bv.ptr, bv.st[0], g->v.size, g->right, o);
+  }
   return NDT_OK;
 }
 
@@ -162,7 +91,7 @@ static ndt_status hist_body(ndt_bound *op, void *p) {
   int64_t ws = h->has_w ? bw.st[0] : 0;
   char *part = op[3].ptr;
   memset(part, 0, (size_t)nb * 8);
-  ndt_cast_fn cw = h->has_w ? ndt_cpu_cast(h->w.dtype, NDT_FLOAT64) : NULL;
+  ndt_cast_fn cw = h->has_w ? ndt_kern->cast(h->w.dtype, NDT_FLOAT64) : NULL;
   double wb[CH];
   int64_t ib[CH];
   for (int64_t c = 0; c < n; c += CH) {

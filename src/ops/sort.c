@@ -1,8 +1,9 @@
 /* sort.c - sort, argsort, partition and argpartition along an axis, with NumPy's ordering (NaNs last,
  * complex lexicographic with NumPy's NaN rules). Every sort is stable, which
  * satisfies every `kind`: an LSD radix sort for integer and float lines of
- * RADIX_MIN elements or more, a merge sort otherwise (keys alone for sort,
- * (key, index) pairs for argsort).
+ * 256 elements or more, a merge sort otherwise (keys alone for sort,
+ * (key, index) pairs for argsort): the backend's sort, sort_linear and
+ * select kernels (src/kernels/cpu/sort.c).
  *
  * Each 1-d slice along the axis (a "line") is sorted independently. Tasks are
  * blocks of the other axes (tiled by the usual rule, treating a whole line as
@@ -24,294 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "exec.h"
-#include "order.h"
-
-#define RUN 16
-
-/* Sorts keys k[0..n) stably, moving the indices ix along; kt and it are
- * scratch of the same sizes. */
-#define DEF_SORT(NAME, T, LT, IX)                                                      \
-  static void NAME(void *kv, int64_t *ix, void *ktv, int64_t *it, int64_t n) {         \
-    T *k = kv, *kt = ktv;                                                              \
-    for (int64_t lo = 0; lo < n; lo += RUN) {                                          \
-      int64_t hi = lo + RUN < n ? lo + RUN : n;                                        \
-      for (int64_t j = lo + 1; j < hi; j++) {                                          \
-        T x = k[j];                                                                    \
-        int64_t xi = IX ? ix[j] : 0, m = j;                                            \
-        while (m > lo && LT(x, k[m - 1])) {                                            \
-          k[m] = k[m - 1];                                                             \
-          if (IX) ix[m] = ix[m - 1];                                                   \
-          m--;                                                                         \
-        }                                                                              \
-        k[m] = x;                                                                      \
-        if (IX) ix[m] = xi;                                                            \
-      }                                                                                \
-    }                                                                                  \
-    T *src = k, *dst = kt;                                                             \
-    int64_t *si = ix, *di = it;                                                        \
-    for (int64_t w = RUN; w < n; w *= 2) {                                             \
-      for (int64_t lo = 0; lo < n; lo += 2 * w) {                                      \
-        int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;   \
-        int64_t a = lo, b = mid, o = lo;                                               \
-        while (a < mid && b < hi) {                                                    \
-          if (LT(src[b], src[a])) {                                                    \
-            dst[o] = src[b];                                                           \
-            if (IX) di[o] = si[b];                                                     \
-            o++;                                                                       \
-            b++;                                                                       \
-          } else {                                                                     \
-            dst[o] = src[a];                                                           \
-            if (IX) di[o] = si[a];                                                     \
-            o++;                                                                       \
-            a++;                                                                       \
-          }                                                                            \
-        }                                                                              \
-        while (a < mid) {                                                              \
-          dst[o] = src[a];                                                             \
-          if (IX) di[o] = si[a];                                                       \
-          o++;                                                                         \
-          a++;                                                                         \
-        }                                                                              \
-        while (b < hi) {                                                               \
-          dst[o] = src[b];                                                             \
-          if (IX) di[o] = si[b];                                                       \
-          o++;                                                                         \
-          b++;                                                                         \
-        }                                                                              \
-      }                                                                                \
-      T *t = src; src = dst; dst = t;                                                  \
-      int64_t *ti = si; si = di; di = ti;                                              \
-    }                                                                                  \
-    if (src != k) {                                                                    \
-      memcpy(k, src, (size_t)n * sizeof(T));                                           \
-      if (IX) memcpy(ix, si, (size_t)n * 8);                                           \
-    }                                                                                  \
-  }
-
-DEF_SORT(sort_b, uint8_t, LT_NUM, 1)
-DEF_SORT(sortk_b, uint8_t, LT_NUM, 0)
-DEF_SORT(sort_i8, int8_t, LT_NUM, 1)
-DEF_SORT(sortk_i8, int8_t, LT_NUM, 0)
-DEF_SORT(sort_i16, int16_t, LT_NUM, 1)
-DEF_SORT(sortk_i16, int16_t, LT_NUM, 0)
-DEF_SORT(sort_i32, int32_t, LT_NUM, 1)
-DEF_SORT(sortk_i32, int32_t, LT_NUM, 0)
-DEF_SORT(sort_i64, int64_t, LT_NUM, 1)
-DEF_SORT(sortk_i64, int64_t, LT_NUM, 0)
-DEF_SORT(sort_u8, uint8_t, LT_NUM, 1)
-DEF_SORT(sortk_u8, uint8_t, LT_NUM, 0)
-DEF_SORT(sort_u16, uint16_t, LT_NUM, 1)
-DEF_SORT(sortk_u16, uint16_t, LT_NUM, 0)
-DEF_SORT(sort_u32, uint32_t, LT_NUM, 1)
-DEF_SORT(sortk_u32, uint32_t, LT_NUM, 0)
-DEF_SORT(sort_u64, uint64_t, LT_NUM, 1)
-DEF_SORT(sortk_u64, uint64_t, LT_NUM, 0)
-DEF_SORT(sort_f32, float, LT_FLT, 1)
-DEF_SORT(sortk_f32, float, LT_FLT, 0)
-DEF_SORT(sort_f64, double, LT_FLT, 1)
-DEF_SORT(sortk_f64, double, LT_FLT, 0)
-DEF_SORT(sort_c64, cpx64, LT_CPX, 1)
-DEF_SORT(sortk_c64, cpx64, LT_CPX, 0)
-DEF_SORT(sort_c128, cpx128, LT_CPX, 1)
-DEF_SORT(sortk_c128, cpx128, LT_CPX, 0)
-
-typedef void (*sort_fn)(void *, int64_t *, void *, int64_t *, int64_t);
-static const sort_fn sort_fns[NDT_NTYPES] = {
-  sort_b, sort_i8, sort_i16, sort_i32, sort_i64, sort_u8, sort_u16, sort_u32, sort_u64,
-  sort_f32, sort_f64, sort_c64, sort_c128};
-/* the same without indices (a sort of values: stable, so the same bits) */
-static const sort_fn sortk_fns[NDT_NTYPES] = {
-  sortk_b, sortk_i8, sortk_i16, sortk_i32, sortk_i64, sortk_u8, sortk_u16, sortk_u32,
-  sortk_u64, sortk_f32, sortk_f64, sortk_c64, sortk_c128};
-
-/* ---- LSD radix sort of integer and float keys ---------------------------
- * Stable, so it serves every kind, and linear: a few passes of 8 or 11 bits.
- * Keys become unsigned integers in sort order (sign bit flipped, negative
- * floats inverted). Every NaN gets the largest key and both zeros the key of
- * +0.0, so NaNs (last, as NumPy orders them) and zeros keep their input
- * order; a value sort writes their own bits back afterwards (-0.0, NaN
- * payloads). Returns 0, or -1 (out of memory: keys as they were) to fall
- * back to the merge sort. */
-#define RADIX_MIN 256
-
-#define DEF_RADIX(NAME, U, BITS, FLT, SIGNED, INF)                                     \
-  static int NAME(void *kv, int64_t *ix, void *ktv, int64_t *it, int64_t n) {         \
-    U *k = kv, *kt = ktv;                                                             \
-    const U sign = (U)((U)1 << (BITS - 1)), inf = (U)(INF);                           \
-    enum { D = BITS <= 16 ? 8 : 11, NP = (BITS + D - 1) / D };                        \
-    int64_t *cnt = ndt_malloc(sizeof(int64_t) * NP * ((size_t)1 << D));              \
-    if (!cnt) return -1;                                                              \
-    int64_t nneg = 0, nspec = 0, nnan = 0;                                            \
-    int negzero = 0;                                                                  \
-    for (int64_t i = 0; i < n; i++) {                                                 \
-      U u = k[i];                                                                     \
-      if (FLT) {                                                                      \
-        U mag = u & (U)~sign;                                                         \
-        if (mag > inf || mag == 0) {   /* NaN or zero: its bits wait in kt */        \
-          kt[nspec++] = u;                                                            \
-          nnan += mag != 0;                                                           \
-          negzero |= mag == 0 && u != 0;                                              \
-          u = mag ? (U)~(U)0 : sign;                                                  \
-        } else {                                                                      \
-          nneg += (u & sign) != 0;                                                    \
-          u = (u & sign) ? (U)~u : (U)(u | sign);                                     \
-        }                                                                             \
-      } else if (SIGNED) {                                                            \
-        u ^= sign;                                                                    \
-      }                                                                               \
-      k[i] = u;                                                                       \
-    }                                                                                 \
-    U *keep = NULL;                                                                   \
-    int64_t nkeep = !ix && (negzero || nnan) ? nspec : 0;                             \
-    if (nkeep && !(keep = ndt_malloc(sizeof(U) * (size_t)nkeep))) {                   \
-      /* undo the transform (zeros and NaNs from kt, in order); merge sort it */     \
-      for (int64_t i = 0, q = 0; i < n; i++) {                                        \
-        U u = k[i];                                                                   \
-        if (FLT && (u == sign || u == (U)~(U)0)) u = kt[q++];                         \
-        else if (FLT) u = (u & sign) ? (U)(u ^ sign) : (U)~u;                         \
-        else if (SIGNED) u ^= sign;                                                   \
-        k[i] = u;                                                                     \
-      }                                                                               \
-      ndt_mfree(cnt);                                                                 \
-      return -1;                                                                      \
-    }                                                                                 \
-    if (nkeep) memcpy(keep, kt, sizeof(U) * (size_t)nkeep);                           \
-    memset(cnt, 0, sizeof(int64_t) * NP * ((size_t)1 << D));                          \
-    for (int64_t i = 0; i < n; i++)                                                   \
-      for (int p = 0; p < NP; p++)                                                    \
-        cnt[((size_t)p << D) + ((k[i] >> (p * D)) & ((1u << D) - 1))]++;              \
-    U *src = k, *dst = kt;                                                            \
-    int64_t *si = ix, *di = it;                                                       \
-    for (int p = 0; p < NP; p++) {                                                    \
-      int64_t *c = cnt + ((size_t)p << D), sum = 0;                                   \
-      int skip = 0;                                                                   \
-      for (int d = 0; d < (1 << D); d++) {                                            \
-        skip |= c[d] == n;   /* every key has this digit: nothing moves */          \
-        int64_t t = c[d];                                                             \
-        c[d] = sum;                                                                   \
-        sum += t;                                                                     \
-      }                                                                               \
-      if (skip) continue;                                                             \
-      for (int64_t i = 0; i < n; i++) {                                               \
-        int64_t o = c[(src[i] >> (p * D)) & ((1u << D) - 1)]++;                       \
-        dst[o] = src[i];                                                              \
-        if (si) di[o] = si[i];                                                        \
-      }                                                                               \
-      U *t = src; src = dst; dst = t;                                                 \
-      int64_t *ti = si; si = di; di = ti;                                             \
-    }                                                                                 \
-    ndt_mfree(cnt);                                                                   \
-    if (src != k) {                                                                   \
-      memcpy(k, src, (size_t)n * sizeof(U));                                          \
-      if (ix) memcpy(ix, si, (size_t)n * 8);                                          \
-    }                                                                                 \
-    for (int64_t i = 0; i < n; i++) {                                                 \
-      U u = k[i];                                                                     \
-      if (FLT) u = (u & sign) ? (U)(u ^ sign) : (U)~u;                                \
-      else if (SIGNED) u ^= sign;                                                     \
-      k[i] = u;                                                                       \
-    }                                                                                 \
-    /* zeros sit after the nneg negatives, NaNs last, each in input order */        \
-    for (int64_t q = 0, z = nneg, m = n - nnan; q < nkeep; q++)                       \
-      k[(keep[q] & (U)~sign) == 0 ? z++ : m++] = keep[q];                             \
-    ndt_mfree(keep);                                                                  \
-    return 0;                                                                         \
-  }
-
-DEF_RADIX(radix_u8, uint8_t, 8, 0, 0, 0)
-DEF_RADIX(radix_i8, uint8_t, 8, 0, 1, 0)
-DEF_RADIX(radix_u16, uint16_t, 16, 0, 0, 0)
-DEF_RADIX(radix_i16, uint16_t, 16, 0, 1, 0)
-DEF_RADIX(radix_u32, uint32_t, 32, 0, 0, 0)
-DEF_RADIX(radix_i32, uint32_t, 32, 0, 1, 0)
-DEF_RADIX(radix_u64, uint64_t, 64, 0, 0, 0)
-DEF_RADIX(radix_i64, uint64_t, 64, 0, 1, 0)
-DEF_RADIX(radix_f32, uint32_t, 32, 1, 0, 0x7F800000u)
-DEF_RADIX(radix_f64, uint64_t, 64, 1, 0, 0x7FF0000000000000ull)
-
-typedef int (*radix_fn)(void *, int64_t *, void *, int64_t *, int64_t);
-static const radix_fn radix_fns[NDT_NTYPES] = {
-  radix_u8, radix_i8, radix_i16, radix_i32, radix_i64, radix_u8, radix_u16, radix_u32,
-  radix_u64, radix_f32, radix_f64, NULL, NULL};
-
-/* Introselect: moves keys so that k[kk] is the element a full sort would put
- * there, keys before it not greater and keys after it not less (moving the
- * indices along when IX). Quickselect with a median-of-three pivot and Hoare
- * partitioning on [lo, hi); after 2*log2(n) rounds without reaching a small
- * range it merge-sorts what is left. Every upper bound it narrows to is a
- * split of the whole line (all before <= all after); they are appended to
- * splits[] (up to MAXSPLIT) so that later, larger kth search less. */
-#define MAXSPLIT 128
-#define DEF_SELECT(NAME, SFX, T, LT, IX)                                               \
-  static void NAME(void *kv, int64_t *ix, int64_t lo, int64_t hi, int64_t kk,          \
-                   int64_t *splits, int *ns) {                                         \
-    T *k = kv, x;                                                                      \
-    int64_t xi = 0, depth = 2;                                                         \
-    for (int64_t m = hi - lo; m > 1; m >>= 1) depth += 2;                              \
-    while (hi - lo > RUN) {                                                            \
-      if (depth-- == 0) {                                                              \
-        int64_t m = hi - lo;                                                           \
-        char *tmp = ndt_malloc((size_t)m * (sizeof(T) + (IX ? 16 : 24)));              \
-        if (tmp) {                                                                     \
-          int64_t *it = (int64_t *)tmp, *ti = IX ? ix + lo : it + m;                   \
-          if (!IX) for (int64_t a = 0; a < m; a++) ti[a] = a;                          \
-          sort_##SFX(k + lo, ti, it + (IX ? m : 2 * m), it, m);                        \
-          ndt_mfree(tmp);                                                              \
-          return;                                                                      \
-        }                                                                              \
-        depth = INT64_MAX;   /* no memory: go on without the bound */                  \
-      }                                                                                \
-      int64_t mid = lo + (hi - lo - 1) / 2, last = hi - 1;                             \
-      if (LT(k[mid], k[lo])) SWAP(mid, lo, IX);                                        \
-      if (LT(k[last], k[mid])) {                                                       \
-        SWAP(last, mid, IX);                                                           \
-        if (LT(k[mid], k[lo])) SWAP(mid, lo, IX);                                      \
-      }                                                                                \
-      T p = k[mid];                                                                    \
-      int64_t i = lo - 1, j = hi;                                                      \
-      for (;;) {                                                                       \
-        do i++; while (LT(k[i], p));                                                   \
-        do j--; while (LT(p, k[j]));                                                   \
-        if (i >= j) break;                                                             \
-        SWAP(i, j, IX);                                                                \
-      }                                                                                \
-      if (kk <= j) {                                                                   \
-        hi = j + 1;                                                                    \
-        if (*ns < MAXSPLIT) splits[(*ns)++] = hi;                                      \
-      } else {                                                                         \
-        lo = j + 1;                                                                    \
-      }                                                                                \
-    }                                                                                  \
-    for (int64_t a = lo + 1; a < hi; a++) {                                            \
-      x = k[a];                                                                        \
-      if (IX) xi = ix[a];                                                              \
-      int64_t m = a;                                                                   \
-      while (m > lo && LT(x, k[m - 1])) {                                              \
-        k[m] = k[m - 1];                                                               \
-        if (IX) ix[m] = ix[m - 1];                                                     \
-        m--;                                                                           \
-      }                                                                                \
-      k[m] = x;                                                                        \
-      if (IX) ix[m] = xi;                                                              \
-    }                                                                                  \
-  }
-#define SWAP(a_, b_, IX)                                                               \
-  do {                                                                                 \
-    x = k[a_]; k[a_] = k[b_]; k[b_] = x;                                               \
-    if (IX) { xi = ix[a_]; ix[a_] = ix[b_]; ix[b_] = xi; }                             \
-  } while (0)
-#define X(SFX, T, LT) DEF_SELECT(select_##SFX, SFX, T, LT, 1) \
-                      DEF_SELECT(selectk_##SFX, SFX, T, LT, 0)
-NDT_ORDER_TYPES(X)
-#undef X
-#undef SWAP
-
-typedef void (*select_fn)(void *, int64_t *, int64_t, int64_t, int64_t, int64_t *, int *);
-static const select_fn select_fns[2][NDT_NTYPES] = {
-  {selectk_b, selectk_i8, selectk_i16, selectk_i32, selectk_i64, selectk_u8, selectk_u16,
-   selectk_u32, selectk_u64, selectk_f32, selectk_f64, selectk_c64, selectk_c128},
-  {select_b, select_i8, select_i16, select_i32, select_i64, select_u8, select_u16, select_u32,
-   select_u64, select_f32, select_f64, select_c64, select_c128}};
 
 /* More kth values than this sort the whole line (a valid partition). */
 #define MAXKTH 32
@@ -356,7 +69,8 @@ static ndt_status sort_body(ndt_bound *op_, void *p) {
   if (wix && !part) { it = (int64_t *)next; next += 8 * n; }
   if (!inplace && !keys_in) { keys = next; next += sz * n; }
   if (!part && !kt_out) kt = next;
-  sort_fn fn = (wix ? sort_fns : sortk_fns)[a->in.dtype];
+  ndt_sort_fn fn = ndt_kern->sort(a->in.dtype, wix);
+  ndt_select_fn sel = part ? ndt_kern->select(a->in.dtype, wix) : NULL;
   int64_t idx[NDT_MAXDIMS] = {0};
   for (int64_t l = 0; l < lines; l++) {
     const char *ip = bi.ptr;
@@ -377,19 +91,17 @@ static ndt_status sort_body(ndt_bound *op_, void *p) {
     if (wix)
       for (int64_t j = 0; j < n; j++) ix[j] = j;
     if (!part) {
-      if (n < RADIX_MIN || !radix_fns[a->in.dtype] ||
-          radix_fns[a->in.dtype](keys, ix, kt, it, n) != 0)
-        fn(keys, ix, kt, it, n);
+      if (ndt_kern->sort_linear(a->in.dtype, keys, ix, kt, it, n) != 0) fn(keys, ix, kt, it, n);
     } else {
       /* ascending kth, each searched between the previous kth and the
        * nearest split found so far above it */
-      int64_t lo = 0, splits[MAXSPLIT];
+      int64_t lo = 0, splits[NDT_SELECT_MAXSPLIT];
       int ns = 0;
       for (int q = 0; q < a->nkth; lo = a->kth[q++] + 1) {
         int64_t hi = n;
         for (int u = 0; u < ns; u++)
           if (splits[u] > a->kth[q] && splits[u] < hi) hi = splits[u];
-        select_fns[wix][a->in.dtype](keys, ix, lo, hi, a->kth[q], splits, &ns);
+        sel(keys, ix, lo, hi, a->kth[q], splits, &ns);
       }
     }
     if (a->want_indices) {

@@ -168,10 +168,14 @@ ndt_status ndt_wait_tiles(ndt_store *s, int64_t t0, int64_t t1, int for_write) {
     if (tl->everywhere) continue;
     char *buf = ndt_tile_buffer(tl);
     if (!buf && st == NDT_OK) st = ndt_error(NDT_ERR_NOMEM, "cannot allocate a tile");
-    char *hp;
-    if (buf && ndt_tile_acquire(tl, &ndt_host_memory, 1, &hp) && st == NDT_OK)
-      st = NDT_ERR_NOMEM;
     if (!for_write) {
+      /* the owner's copy replaces this rank's: tasks still reading the old
+       * one here finish first (the wait above waited for writers only) */
+      if (tl->owner != ndt_rank()) ndt_rt_wait_region(tl, tl->start, tl->start + tl->len - 1, 1);
+      /* the broadcast writes the host copy: valid there, and only there */
+      char *hp;
+      if (buf && ndt_tile_acquire(tl, &ndt_host_memory, 1, &hp) && st == NDT_OK)
+        st = NDT_ERR_NOMEM;
       ndt_comm_bcast(buf, tl->len * s->itemsize, tl->owner);
       ndt_tile_everywhere(tl);
     }

@@ -251,7 +251,7 @@ void *ndt_alloc_data(size_t n, int zero) {
 }
 
 /* Large stores are one buffer: their tiles then lie back to back, so a view
- * that crosses tiles is still one strided array (ndt_bind and matmul use
+ * that crosses tiles is still one strided array (the binder, bind.c, and matmul use
  * such views in place instead of gathering them). Stores of RUN_MIN bytes
  * or more only: tiles of smaller ones are recycled one by one through the
  * cache. */

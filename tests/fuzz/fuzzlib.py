@@ -744,6 +744,11 @@ class Gen:
             idx = '...'
             shape = v.shape
         val = self.value_for(ns, x, shape)
+        if k < 0.75 and k >= 0.45 and val in ns and isinstance(ns[val], numpy.ndarray) and \
+                numpy.shares_memory(ns[val], v):
+            # deviation 10: NumPy's boolean-mask assignment reads a value that
+            # overlaps the target while it writes; ndtile reads it first
+            val = f"{val}.copy()"
         if val.startswith('np.nan') or 'inf' in val or val[:1] in '-0123456789' and '.' in val:
             if not self.safe_cast_ok(numpy.asarray(eval(val, {'np': numpy})), v.dtype):
                 val = '1'

@@ -133,6 +133,23 @@ keep('eye', np.eye(70, 90, k=3), numpy.eye(70, 90, k=3))
 keep('fallback', np.unique(i), numpy.unique(I))
 keep('empty0d', np.asarray(a[:0].sum(axis=0)), A[:0].sum(axis=0))
 
+# reading an array other ranks hold a copy of, after a write on its owner:
+# each rank's copy is replaced by the owner's, and tasks still reading the
+# old copy there finish first (the matmul keeps every worker busy, so
+# repeat's reads of src wait in the queues while the read of src arrives).
+# src is one tile of rank 0 above the inline threshold, with default tiles:
+# before the fix ranks 1-3 gave -3 in their part of rep.
+np._core.set_tile_bytes(2 << 20)
+W = rng0.standard_normal((1200, 1200))
+busy = np.asarray(W) @ np.asarray(W)
+src = np.arange(40000.0)
+rep = np.repeat(src, 20)
+src[...] = -3
+keep('overwritten', src, numpy.full(40000, -3.0))
+keep('read_before_overwrite', rep, numpy.repeat(numpy.arange(40000.0), 20))
+keep('busy', busy, W @ W, exact=False)
+np._core.set_tile_bytes(4096)
+
 if np.rank() == 0:
     numpy.savez(out_path, **results)
 np.barrier()

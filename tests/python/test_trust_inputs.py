@@ -335,6 +335,25 @@ for _sz in (True, numpy.bool_(False), -1, 2.5, (2, True)):
         lambda np, n, sz=_sz: np.random.default_rng(0).random(sz).shape)
 
 
+# ---- NumPy's loop-level special cases -----------------------------------------------
+# power with a scalar (stride 0) exponent of 0.5 is sqrt in NumPy's loop
+# ((-inf) ** 0.5 is nan, (-0.0) ** 0.5 is -0.0); an exponent array is pow.
+_SPECIAL = [-numpy.inf, numpy.inf, -0.0, 0.0, -1.0, numpy.nan, 4.0]
+for _dt in ('float32', 'float64'):
+    for _e in ('0.5', 'np.float64(0.5)', 'np.asarray(numpy.array(0.5, dt))',
+               'np.asarray(numpy.array([0.5], dt))', 'np.asarray(numpy.array(0.5))'):
+        case(f"power-sqrt-{_dt}-{_e}")(
+            lambda np, n, dt=_dt, e=_e: (lambda r: (r, np.signbit(r)))(np.power(
+                np.asarray(numpy.resize(numpy.array(_SPECIAL, dt), n + 2)),
+                eval(e, {'np': np, 'numpy': numpy, 'dt': dt}))))
+    case(f"power-array-exponent-{_dt}")(
+        lambda np, n, dt=_dt: np.power(np.asarray(numpy.resize(numpy.array(_SPECIAL, dt), n)),
+                                       np.full(n, 0.5, dt)))
+# tile of an empty array is NumPy's reshape of it: a view, read-only if it is
+case("tile-empty-readonly", big=False)(
+    lambda np, n: np.tile(np.broadcast_to(np.ones((2, 1)), (2, 3))[:, :0], 2).flags.writeable)
+
+
 _SMALL = sorted(k for k, v in CASES.items() if not v[1])
 _BIG = sorted(k for k, v in CASES.items() if v[1])
 

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <math.h>
 #include "kernels/kernels.h"
+#include "cpu.h"
 
 typedef uint8_t ndt_bool_t;                 /* storage of NDT_BOOL: 0 or 1 */
 typedef struct { float re, im; } ndt_cf;    /* storage of NDT_COMPLEX64   */
@@ -46,8 +47,9 @@ int ndt_cpu_set_simd_level(int level);
 #define NDT_FMA_TARGET
 #endif
 
-/* The plainest loops (arithmetic, comparisons, max/min) are NDT_CLONES
- * (kernels.h): 2-4x faster on data in cache, the small-array path's case. */
+/* The plainest loops (arithmetic, comparisons, max/min) have SIMD copies
+ * (NDT_COPIES, cpu.h): 2-4x faster on data in cache, the small-array
+ * path's case. */
 
 /* Loops that take one arm of a branch per element, as NumPy's do (complex
  * division and power, float // % fmod): vectorised, every arm runs and is

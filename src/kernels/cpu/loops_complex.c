@@ -225,15 +225,15 @@ CPLX_FUSED(c128, ndt_cd, double, , plain)
 
 #define CPLX_PICK(SFX)                                                                   \
   static void mul_##SFX(char **args, const int64_t *steps, int64_t n) {                 \
-    if (ndt_cpu_simd_level() >= 2) mul_fma_loop_##SFX(args, steps, n);                   \
+    if (ndt_cpu_level() >= 2) mul_fma_loop_##SFX(args, steps, n);                   \
     else mul_plain_loop_##SFX(args, steps, n);                                           \
   }                                                                                      \
   static void sq_##SFX(char **args, const int64_t *steps, int64_t n) {                  \
-    if (ndt_cpu_simd_level() >= 2) sq_fma_loop_##SFX(args, steps, n);                    \
+    if (ndt_cpu_level() >= 2) sq_fma_loop_##SFX(args, steps, n);                    \
     else sq_plain_loop_##SFX(args, steps, n);                                            \
   }                                                                                      \
   static void abs_##SFX(char **args, const int64_t *steps, int64_t n) {                 \
-    if (ndt_cpu_simd_level() >= 2) abs_fma_loop_##SFX(args, steps, n);                   \
+    if (ndt_cpu_level() >= 2) abs_fma_loop_##SFX(args, steps, n);                   \
     else abs_plain_loop_##SFX(args, steps, n);                                           \
   }
 CPLX_PICK(c64)

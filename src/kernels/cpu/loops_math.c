@@ -16,6 +16,7 @@
  */
 #include <stdatomic.h>
 #include "loops_common.h"
+#include "cpu.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define NDT_X86 1
@@ -50,11 +51,35 @@ int ndt_cpu_simd_level(void) {
   return cap < mx ? cap : mx;
 }
 
-#define simd_level ndt_cpu_simd_level
+int ndt_cpu_simd_cap(void) { return atomic_load_explicit(&simd_max, memory_order_relaxed); }
+
+/* the loops read the level the table installed (table.c) */
+#define simd_level ndt_cpu_level
 
 int ndt_cpu_set_simd_level(int level) {
-  if (level >= 0) atomic_store_explicit(&simd_max, level > 3 ? 3 : level, memory_order_relaxed);
-  return simd_level();
+  if (level < 0) return ndt_cpu_simd_level();
+  atomic_store_explicit(&simd_max, level > 3 ? 3 : level, memory_order_relaxed);
+  return ndt_cpu_kernels_install();   /* the table follows the cap */
+}
+
+/* AVX2 alone (level 2 also needs FMA) and AVX-512F: what the copies of
+ * the plain loops and the correlate copies need. */
+int ndt_cpu_has_avx2(void) {
+#if NDT_X86
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") != 0;
+#else
+  return 0;
+#endif
+}
+
+int ndt_cpu_has_avx512f(void) {
+#if NDT_X86
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") != 0;
+#else
+  return 0;
+#endif
 }
 
 typedef void (*kd_fn)(const double *x, double *y, int64_t n);

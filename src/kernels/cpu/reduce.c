@@ -6,21 +6,23 @@
 #include <stdint.h>
 #include <string.h>
 #include "kernels/kernels.h"
+#include "cpu.h"
 
 typedef float _Complex c64;
 typedef double _Complex c128;
 
 #define AT(T, p, i, s) (*(const T *)((p) + (i) * (s)))
 
-/* The pairwise sum and the row accumulation are NDT_CLONES (kernels.h):
- * the 8 accumulators become one or two vector registers; the additions and
- * their order stay, so do the bits. */
+/* The pairwise sum and the row accumulation have SIMD copies (NDT_COPIES,
+ * cpu.h; NDT_PICK takes the installed one): the 8 accumulators become one
+ * or two vector registers; the additions and their order stay, so do the
+ * bits. */
 /* Pairwise summation of a strided run (NumPy's scheme: 8 accumulators in
  * blocks of 128, recursion above). LD maps each loaded element: itself, or
  * 0 for NaN (nansum is NumPy's sum of the array with NaNs replaced by 0, so
  * the same tree over the whole run). */
-#define PAIRWISE(NAME, T, LD)                                                    \
-  NDT_CLONES static T NAME##_c(const T *p, int64_t n) {                          \
+#define PAIRWISE_C(V, CL, NAME, T, LD)                                           \
+  CL static T NAME##_c##V(const T *p, int64_t n) {                              \
     if (n < 8) {                                                                \
       T r = 0;                                                                  \
       for (int64_t i = 0; i < n; i++) r += LD(p[i]);                            \
@@ -38,10 +40,12 @@ typedef double _Complex c128;
     }                                                                           \
     int64_t h = n / 2;                                                          \
     h -= h % 8;                                                                 \
-    return NAME##_c(p, h) + NAME##_c(p + h, n - h);                             \
-  }                                                                             \
+    return NAME##_c##V(p, h) + NAME##_c##V(p + h, n - h);                       \
+  }
+#define PAIRWISE(NAME, T, LD)                                                    \
+  NDT_COPIES(PAIRWISE_C, NAME, T, LD)                                         \
   static T NAME(const char *p, int64_t s, int64_t n) {                          \
-    if (s == (int64_t)sizeof(T)) return NAME##_c((const T *)p, n);              \
+    if (s == (int64_t)sizeof(T)) return NDT_PICK(NAME##_c)((const T *)p, n);    \
     if (n < 8) {                                                                \
       T r = 0;                                                                  \
       for (int64_t i = 0; i < n; i++) r += LD(AT(T, p, i, s));                  \
@@ -73,8 +77,8 @@ PAIRWISE(pwn_f64, double, LD_NAN0)
  * elements: sequential below 4, 4 accumulators in blocks of 64, and the
  * first half of a split has (n - n % 8) / 2 elements. Complex additions are
  * per component, so adding complex values is adding NumPy's parts. */
-#define CPAIRWISE(NAME, T, LD)                                                   \
-  NDT_CLONES static T NAME(const char *p, int64_t s, int64_t n) {                \
+#define CPAIRWISE_V(V, CL, NAME, T, LD)                                          \
+  CL static T NAME##_v##V(const char *p, int64_t s, int64_t n) {                 \
     if (n < 4) {                                                                \
       T r = 0;                                                                  \
       for (int64_t i = 0; i < n; i++) r += LD(AT(T, p, i, s));                  \
@@ -91,8 +95,11 @@ PAIRWISE(pwn_f64, double, LD_NAN0)
       return res;                                                               \
     }                                                                           \
     int64_t h = (n - n % 8) / 2;                                                \
-    return NAME(p, s, h) + NAME(p + h * s, s, n - h);                           \
+    return NAME##_v##V(p, s, h) + NAME##_v##V(p + h * s, s, n - h);             \
   }
+#define CPAIRWISE(NAME, T, LD)                                                   \
+  NDT_COPIES(CPAIRWISE_V, NAME, T, LD)                                          \
+  static T NAME(const char *p, int64_t s, int64_t n) { return NDT_PICK(NAME##_v)(p, s, n); }
 #define LD_CNAN0(v) (isnan(creal(v)) || isnan(cimag(v)) ? 0 : (v))
 CPAIRWISE(pw_c64, c64, LD_SELF)
 CPAIRWISE(pw_c128, c128, LD_SELF)
@@ -154,13 +161,8 @@ static inline c128 cmul_c128(c128 a, c128 b) {
                creal(a) * cimag(b) + cimag(a) * creal(b));
 }
 
-/* Float and complex sums (pairwise), products; NaN-ignoring variants
- * (products over leading axes below: REAL_PROD_ACC, CPLX_PROD_ACC). */
-#define FLT_SUMPROD(T, PW, PWN, ISNAN, MUL, ONE)                                                \
-  static void sum_run_##T(char *acc, const char *p, int64_t s, int64_t n) {      \
-    *(T *)acc += PW(p, s, n);                                                    \
-  }                                                                              \
-  NDT_CLONES static void sum_acc_##T(char *a, int64_t as, const char *p, int64_t s, int64_t n) { \
+#define FLT_SUM_ACC(V, CL, T)                                                     \
+  CL static void sum_acc_##T##V(char *a, int64_t as, const char *p, int64_t s, int64_t n) { \
     if (as == (int64_t)sizeof(T) && s == (int64_t)sizeof(T)) {                   \
       T *restrict d = (T *)a;                                                    \
       const T *restrict q = (const T *)p;                                        \
@@ -168,7 +170,15 @@ static inline c128 cmul_c128(c128 a, c128 b) {
       return;                                                                    \
     }                                                                            \
     for (int64_t i = 0; i < n; i++) *(T *)(a + i * as) += AT(T, p, i, s);        \
+  }
+
+/* Float and complex sums (pairwise), products; NaN-ignoring variants
+ * (products over leading axes below: REAL_PROD_ACC, CPLX_PROD_ACC). */
+#define FLT_SUMPROD(T, PW, PWN, ISNAN, MUL, ONE)                                                \
+  static void sum_run_##T(char *acc, const char *p, int64_t s, int64_t n) {      \
+    *(T *)acc += PW(p, s, n);                                                    \
   }                                                                              \
+  NDT_COPIES(FLT_SUM_ACC, T)                                                     \
   static void prod_run_##T(char *acc, const char *p, int64_t s, int64_t n) {     \
     T r = *(T *)acc;                                                             \
     for (int64_t i = 0; i < n; i++) r = MUL(r, AT(T, p, i, s));                  \
@@ -223,7 +233,6 @@ REAL_PROD_ACC(double)
 #else
 #define RED_FMA_TARGET
 #endif
-int ndt_cpu_simd_level(void);
 #define CPLX_PROD_ACC(T, FT, FMA, MK, RE, IM, ISNAN)                              \
   static inline T cmul_fused_##T(T a, T b) {                                     \
     const FT ii = IM(a) * IM(b), ir = IM(a) * RE(b);                             \
@@ -246,11 +255,11 @@ int ndt_cpu_simd_level(void);
     }                                                                            \
   }                                                                              \
   static void prod_acc_##T(char *a, int64_t as, const char *p, int64_t s, int64_t n) { \
-    if (ndt_cpu_simd_level() >= 2) prod_acc_fma_##T(a, as, p, s, n, 0);          \
+    if (ndt_cpu_level() >= 2) prod_acc_fma_##T(a, as, p, s, n, 0);          \
     else prod_acc_plain_##T(a, as, p, s, n, 0);                                  \
   }                                                                              \
   static void nanprod_acc_##T(char *a, int64_t as, const char *p, int64_t s, int64_t n) { \
-    if (ndt_cpu_simd_level() >= 2) prod_acc_fma_##T(a, as, p, s, n, 1);          \
+    if (ndt_cpu_level() >= 2) prod_acc_fma_##T(a, as, p, s, n, 1);          \
     else prod_acc_plain_##T(a, as, p, s, n, 1);                                  \
   }
 CPLX_PROD_ACC(c64, float, __builtin_fmaf, CMPLXF, crealf, cimagf, CNAN)
@@ -347,7 +356,7 @@ static void all_acc(char *a, int64_t as, const char *p, int64_t s, int64_t n) {
 #define CASE_FLT(E, T, INF, NANV)                                                 \
   case E:                                                                        \
     switch (op) {                                                                \
-      case NDT_RED_SUM: SETK(sum_run_##T, sum_acc_##T, T, 0); return 0;          \
+      case NDT_RED_SUM: SETK(sum_run_##T, NDT_PICK(sum_acc_##T), T, 0); return 0; \
       case NDT_RED_NANSUM: SETK(nansum_run_##T, nansum_acc_##T, T, 0); return 0; \
       case NDT_RED_PROD: SETK(prod_run_##T, prod_acc_##T, T, 1); return 0;       \
       case NDT_RED_NANPROD: SETK(nanprod_run_##T, nanprod_acc_##T, T, 1); return 0; \

@@ -1,6 +1,6 @@
 /* order.h - NumPy's sort order for every dtype (NaNs last; complex
- * lexicographic by (real, imag) with NumPy's NaN rules), shared by sort.c
- * and select.c. */
+ * lexicographic by (real, imag) with NumPy's NaN rules), shared by the sort and
+ * search kernels (sort.c, search.c). */
 #ifndef NDT_ORDER_H
 #define NDT_ORDER_H
 

@@ -1,0 +1,169 @@
+/* table.h - one backend's kernels as one table (BLIS's context, ggml's
+ * backend interface): src/ops decomposes work into tasks and every task
+ * body reaches its kernel through `ndt_kern`, never by a direct call.
+ *
+ * A backend fills an ndt_kernels in two steps: its portable entries first
+ * (every member set, so a lookup never returns NULL for a valid request),
+ * then the overrides its processor supports (SIMD copies on the CPU),
+ * installed once at start-up. The CPU table is src/kernels/cpu/table.c;
+ * a later backend adds src/kernels/<name>/table.c with its own fill.
+ *
+ * Every family speaks pointers, lengths and byte strides (or element
+ * strides where a family says so), never tiles, stores or arrays. Kernels
+ * do not allocate, except where a family says it (the radix sort's counts,
+ * an FFT plan's twiddles); scratch a kernel needs comes from the caller.
+ * Families, in the order of the table:
+ *   cast, loop, reduce, arg   per-dtype elementwise loops (kernels.h)
+ *   sort, select             one line: a stable sort, an introselect
+ *   search, bins             searchsorted and uniform-bin histogram indices
+ *   scan                     cumulative sum / product of one run
+ *   corr                     1-d correlation by the direct sum
+ *   gemm                     integer and bool matrix products (floats: BLAS)
+ *   fft_*                    plans and lines of the FFT
+ *   rng_*                    Philox fills and samplers (rng.h)
+ */
+#ifndef NDT_KERNELS_TABLE_H
+#define NDT_KERNELS_TABLE_H
+
+#include <stdint.h>
+#include "kernels.h"
+
+#define NDT_KERNELS_VERSION 1
+
+/* ---- sort and select (one line of n contiguous keys) --------------------- */
+/* Sorts keys k[0..n) stably in NumPy's order (NaNs last), moving the
+ * indices ix along when ix != NULL; kt and it are scratch of the same sizes
+ * (it only with ix). */
+typedef void (*ndt_sort_fn)(void *k, int64_t *ix, void *kt, int64_t *it, int64_t n);
+/* Introselect on [lo, hi): k[kth] becomes what a full sort puts there, the
+ * keys before it not greater, after it not less (ix moves along when not
+ * NULL). Every upper bound it narrows to is appended to splits[] (up to
+ * NDT_SELECT_MAXSPLIT, count *ns) so later, larger kth search less. */
+#define NDT_SELECT_MAXSPLIT 128
+typedef void (*ndt_select_fn)(void *k, int64_t *ix, int64_t lo, int64_t hi, int64_t kth,
+                              int64_t *splits, int *ns);
+
+/* ---- search -------------------------------------------------------------- */
+/* A 1-d sorted array (or edges) as the searching kernels read it: elements
+ * at base + i * bs when it lies in one piece of memory, else at(ctx, i). */
+typedef struct {
+  const char *base;
+  int64_t bs, n;
+  const char *(*at)(const void *ctx, int64_t i);
+  const void *ctx;
+} ndt_kread;
+static inline const char *ndt_kread_at(const ndt_kread *r, int64_t i) {
+  return r->base ? r->base + i * r->bs : r->at(r->ctx, i);
+}
+/* out[j] = first i in [0, n) with !(a[i] < v[j]) (left) or v[j] < a[i]
+ * (right), n when there is none; values v at vp, byte stride vs. */
+typedef void (*ndt_search_fn)(const ndt_kread *a, const char *vp, int64_t vs, int64_t m,
+                              int right, int64_t *out);
+/* NumPy's uniform-bin index (numpy/lib/_histograms_impl.py) of m values x
+ * (contiguous, in the edges' dtype, float32 or float64); single_d/single_f:
+ * the offset / the scaling in float32. Values outside [first, last] get
+ * bin nbins = edges->n - 1. */
+typedef struct {
+  double first, last, denom;
+  int single_d, single_f;
+} ndt_bins_desc;
+typedef void (*ndt_bins_fn)(const ndt_kread *edges, const ndt_bins_desc *d, const void *x,
+                            int64_t m, int64_t *out);
+
+/* ---- scan ---------------------------------------------------------------- */
+/* scan: out[i*os] = acc (op) x[i] over m contiguous values; *started == 0
+ * means no element seen yet (the first is copied, as NumPy's loop does);
+ * nan: NaNs count as the identity. comb: r[i*rs] = *c (op) r[i*rs]. */
+typedef void (*ndt_scan_fn)(const char *x, int64_t m, void *acc, int *started, char *out,
+                            int64_t os, int prod, int nan);
+typedef void (*ndt_comb_fn)(const char *c, char *r, int64_t rs, int64_t n, int prod);
+
+/* ---- correlate ------------------------------------------------------------ */
+/* Outputs [0, n): out[i] sums a[first+i+j] * w(v[j]) over j < m in order,
+ * for the a indices inside [alo, ahi) (a points at a[alo], contiguous).
+ * Complex data come split (all real parts, then all imaginary parts; the
+ * output interleaved); cj conjugates v. int64 runs as uint64. */
+typedef void (*ndt_corr_fn)(const void *a, int64_t alo, int64_t ahi, const void *v, int64_t m,
+                            int64_t first, int64_t n, int cj, void *out);
+
+/* ---- gemm ------------------------------------------------------------------ */
+/* A matrix: pointer and strides in elements. */
+typedef struct {
+  char *p;
+  int64_t rs, cs;
+} ndt_mat;
+/* c (+)= a @ b for R x K times K x C (acc: add to c, else overwrite), in an
+ * unsigned type of the width: wraps as NumPy's integers; bool is or-of-and. */
+typedef void (*ndt_gemm_fn)(int64_t R, int64_t C, int64_t K, ndt_mat a, ndt_mat b, ndt_mat c,
+                            int acc);
+
+/* ---- FFT ---------------------------------------------------------------- */
+/* A plan lives in one caller-provided buffer of fft_plan_bytes(n, half)
+ * bytes (no pointers inside). half: a real transform of even length n runs
+ * as a complex one of n/2. */
+typedef struct {
+  int kind, half;      /* kind: NDT_FFT_* */
+  int batch;           /* lines go interleaved, cnt at a time (fft_batchable plans) */
+  int64_t n, nload;    /* transform length; input values read per line */
+  double scale;
+  ndt_dtype in, out;
+  const void *plan;
+} ndt_fft_desc;
+
+/* ---- random ------------------------------------------------------------ */
+#include "rng.h"
+
+typedef struct ndt_kernels {
+  int version; /* NDT_KERNELS_VERSION */
+  const char *name;
+  /* elementwise: casts, ufunc loops (resolution today included), reductions */
+  ndt_cast_fn (*cast)(ndt_dtype from, ndt_dtype to);
+  ndt_loop_fn (*resolve)(ndt_ufunc op, int nin, const ndt_dtype *types, ndt_dtype *in_types,
+                         ndt_dtype *out_type);
+  int (*reduce)(ndt_reduce_op op, ndt_dtype t, ndt_red_kernel *k);
+  ndt_arg_fn (*arg)(ndt_reduce_op op, ndt_dtype t);
+  /* lines; indices: with an index array moved along */
+  ndt_sort_fn (*sort)(ndt_dtype t, int indices);
+  /* a linear sort (radix) of n keys, as sort's; returns 0, or -1 when it
+   * does not apply (dtype, short line, no memory: keys as they were) */
+  int (*sort_linear)(ndt_dtype t, void *k, int64_t *ix, void *kt, int64_t *it, int64_t n);
+  ndt_select_fn (*select)(ndt_dtype t, int indices);
+  ndt_search_fn (*search)(ndt_dtype t);
+  ndt_bins_fn (*bins)(ndt_dtype t);
+  /* scan and combine of the accumulator dtype t */
+  void (*scan)(ndt_dtype t, ndt_scan_fn *scan, ndt_comb_fn *comb);
+  ndt_corr_fn (*corr)(ndt_dtype t);
+  /* NULL for float and complex types (those go to BLAS) */
+  ndt_gemm_fn (*gemm)(ndt_dtype t);
+  /* FFT: plan size and construction (0, or -1: no memory), the scratch a
+   * line needs besides its two line buffers (in complex128), whether lines
+   * may be batched, and cnt lines at ip + g*ig -> op + g*og (cnt > 1 only
+   * with d->batch; x, y: buffers of n*cnt complex128, w: the work). */
+  int64_t (*fft_plan_bytes)(int64_t n, int half);
+  int (*fft_plan_build)(void *plan, int64_t n, int half);
+  int64_t (*fft_work)(const void *plan);
+  int (*fft_batchable)(const void *plan);
+  void (*fft_lines)(const ndt_fft_desc *d, const char *ip, int64_t is, int64_t ig, char *op,
+                    int64_t os, int64_t og, int64_t cnt, void *x, void *y, void *w);
+  /* random (rng.h): elements [f0, f0 + m) of a fill into dbl (float
+   * results) or u64 (integer results), b: NDT_RNG_NPRE blocks of scratch;
+   * those values stored as dtype t; one element with its own (checked)
+   * parameters; a permutation of n (0, or -1: no memory) */
+  void (*rng_fill)(const ndt_rng_params *q, const ndt_rng_key *k, int64_t f0, int m,
+                   double *dbl, uint64_t *u64, ndt_rng_blocks *b);
+  void (*rng_store)(ndt_dtype t, char *dst, const double *dbl, const uint64_t *u64, int m);
+  void (*rng_one)(ndt_rng_dist dist, const ndt_rng_key *k, uint64_t pos, double x, double y,
+                  int64_t nx, double *dv, uint64_t *uv);
+  int (*rng_permutation)(const ndt_rng_key *k, int64_t n, int64_t *dst);
+} ndt_kernels;
+
+/* The table task bodies call through. Filled before main (the CPU's
+ * portable entries, then its SIMD overrides); never NULL. */
+extern const ndt_kernels *ndt_kern;
+
+/* The CPU backend (src/kernels/cpu/table.c): refills its table for the
+ * SIMD level in force (ndt_cpu_simd_level: the CPU's, capped by the test
+ * hook ndt_cpu_set_simd_level, which calls this) and returns that level. */
+int ndt_cpu_kernels_install(void);
+
+#endif
