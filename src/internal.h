@@ -361,6 +361,14 @@ ndt_memory *ndt_mem_by_id(int id);
 /* The processor for a task of kind k over op (the first registered with a
  * body and `supports`); NULL when none. */
 ndt_processor *ndt_proc_choose(const ndt_task_kind *k, const ndt_operand *op, int nop);
+/* The registered processors, in registration order (the CPU first; a test
+ * harness enumerates them), and a restriction of every later task to the
+ * one named (its iface->name; NULL lifts it): 0, or -1 when none has that
+ * name. A task the selected processor has no body for, or that its
+ * `supports` refuses, fails to record ("no processor runs ..."). */
+int ndt_proc_count(void);
+ndt_processor *ndt_proc_get(int i);
+int ndt_proc_select(const char *name);
 /* Makes tile t valid in memory m (copying from a memory that holds it);
  * its buffer in m is *ptr. Then a write (for_write) leaves m the only
  * valid one. */

@@ -9,6 +9,7 @@
  * and a write leaves its memory the only valid one. The record is per tile:
  * a processor other than the host's takes whole tiles. */
 #include <pthread.h>
+#include <string.h>
 #include "rt.h"
 
 static ndt_memory *mems[NDT_MAX_MEMS] = {&ndt_host_memory};
@@ -38,20 +39,36 @@ int ndt_proc_register(ndt_processor *p) {
 
 ndt_memory *ndt_mem_by_id(int id) { return id >= 0 && id < nmems ? mems[id] : NULL; }
 
+int ndt_proc_count(void) { return nprocs; }
+ndt_processor *ndt_proc_get(int i) { return i >= 0 && i < nprocs ? procs[i] : NULL; }
+
+static ndt_processor *only;   /* ndt_proc_select */
+int ndt_proc_select(const char *name) {
+  only = NULL;
+  if (!name) return 0;
+  for (int i = 0; i < nprocs; i++)
+    if (!strcmp(procs[i]->iface->name, name)) {
+      only = procs[i];
+      return 0;
+    }
+  return -1;
+}
+
+static int accepts(ndt_processor *p, const ndt_task_kind *k, const ndt_operand *op, int nop) {
+  if (!k->body[p->kind]) return 0;
+  if (!p->iface->supports) return 1;
+  ndt_dtype dt[16];
+  int n = nop < 16 ? nop : 16;
+  for (int j = 0; j < n; j++) dt[j] = op[j].view->dtype;
+  return p->iface->supports(p, k, dt, n);
+}
+
 ndt_processor *ndt_proc_choose(const ndt_task_kind *k, const ndt_operand *op, int nop) {
+  if (only) return accepts(only, k, op, nop) ? only : NULL;
   if (nprocs == 1 && k->body[procs[0]->kind] && !procs[0]->iface->supports)
     return procs[0];   /* the CPU alone */
-  for (int i = nprocs - 1; i >= 0; i--) {
-    ndt_processor *p = procs[i];
-    if (!k->body[p->kind]) continue;
-    if (p->iface->supports) {
-      ndt_dtype dt[16];
-      int n = nop < 16 ? nop : 16;
-      for (int j = 0; j < n; j++) dt[j] = op[j].view->dtype;
-      if (!p->iface->supports(p, k, dt, n)) continue;
-    }
-    return p;
-  }
+  for (int i = nprocs - 1; i >= 0; i--)
+    if (accepts(procs[i], k, op, nop)) return procs[i];
   return NULL;
 }
 
