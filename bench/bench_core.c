@@ -79,25 +79,25 @@ typedef struct { ndt_array *a, *b, *c; } ctx3;
 static void op_add_new(void *p) {
   ctx3 *x = p;
   ndt_array *c = NULL;
-  CHECK(ndt_binary(NDT_ADD, x->a, x->b, &c));
+  CHECK(ndt_binary(&c, NDT_ADD, x->a, x->b));
   CHECK(ndt_sync());
   ndt_free(c);
 }
 static void op_add_out(void *p) {
   ctx3 *x = p;
-  CHECK(ndt_binary(NDT_ADD, x->a, x->b, &x->c));
+  CHECK(ndt_binary(&x->c, NDT_ADD, x->a, x->b));
   CHECK(ndt_sync());
 }
 typedef struct { ndt_array *a, *b, *c, *d, *e; } ctx5;
 static void op_chain(void *p) {
   ctx5 *x = p;
   ndt_array *ab = NULL, *cd = NULL, *s = NULL, *r = NULL;
-  CHECK(ndt_binary(NDT_MULTIPLY, x->a, x->b, &ab));
-  CHECK(ndt_binary(NDT_MULTIPLY, x->c, x->d, &cd));
-  CHECK(ndt_binary(NDT_ADD, ab, cd, &s));
+  CHECK(ndt_binary(&ab, NDT_MULTIPLY, x->a, x->b));
+  CHECK(ndt_binary(&cd, NDT_MULTIPLY, x->c, x->d));
+  CHECK(ndt_binary(&s, NDT_ADD, ab, cd));
   ndt_free(ab);
   ndt_free(cd);
-  CHECK(ndt_binary(NDT_SUBTRACT, s, x->e, &r));
+  CHECK(ndt_binary(&r, NDT_SUBTRACT, s, x->e));
   ndt_free(s);
   CHECK(ndt_sync());
   ndt_free(r);
@@ -106,7 +106,7 @@ static void op_sum(void *p) {
   ctx3 *x = p;
   ndt_array *s;
   double v;
-  CHECK(ndt_reduce(NDT_RED_SUM, x->a, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &s));
+  CHECK(ndt_reduce(&s, NDT_RED_SUM, x->a, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0));
   CHECK(ndt_item(s, NDT_FLOAT64, &v));
   ndt_free(s);
 }
@@ -115,7 +115,7 @@ static void op_sum_axis0(void *p) {
   ndt_array *s, *v2;
   int64_t sh[2] = {4096, -1};
   CHECK(ndt_reshape(&v2, x->a, 2, sh));
-  CHECK(ndt_reduce(NDT_RED_SUM, v2, 1, 0, NDT_DTYPE_DEFAULT, 0, &s));
+  CHECK(ndt_reduce(&s, NDT_RED_SUM, v2, 1, 0, NDT_DTYPE_DEFAULT, 0));
   CHECK(ndt_sync());
   ndt_free(s);
   ndt_free(v2);
@@ -167,12 +167,12 @@ int main(int argc, char **argv) {
   CHECK(ndt_ones(&s.c, 1, small, NDT_FLOAT64));
   int iters = 200000;
   double t0 = now();
-  for (int i = 0; i < iters; i++) CHECK(ndt_binary(NDT_ADD, s.a, s.b, &s.c));
+  for (int i = 0; i < iters; i++) CHECK(ndt_binary(&s.c, NDT_ADD, s.a, s.b));
   double t_out = (now() - t0) / iters;
   t0 = now();
   for (int i = 0; i < iters; i++) {
     ndt_array *c = NULL;
-    CHECK(ndt_binary(NDT_ADD, s.a, s.b, &c));
+    CHECK(ndt_binary(&c, NDT_ADD, s.a, s.b));
     ndt_free(c);
   }
   double t_new = (now() - t0) / iters;

@@ -12,9 +12,35 @@
  *   - ndt_array is an opaque handle to a *view* of a tiled store. Functions
  *     that produce an array write a new handle to *out; the caller owns it and
  *     releases it with ndt_free(). Views keep their store alive.
- *   - Functions taking `ndt_array **out` for an elementwise result accept a
- *     non-NULL *out as the destination ("out=" in NumPy): the result is cast
- *     and written into that (possibly strided) view; ownership is unchanged.
+ *   - A function that makes arrays takes `ndt_array **out` (or, for several
+ *     results, `ndt_array **out` of a stated length) as its first parameter.
+ *     Those taking it for an elementwise result (ndt_apply, ndt_binary, ...,
+ *     ndt_matmul, ndt_dot) accept a non-NULL *out as the destination ("out="
+ *     in NumPy): the result is cast and written into that (possibly strided)
+ *     view; ownership is unchanged. Functions that copy data out to host
+ *     memory take the array first and the destination after it.
+ *   - Names: an array's attribute is read by ndt_<NumPy's attribute name>(a)
+ *     (ndt_ndim, ndt_shape, ndt_strides, ndt_size), with `_of` where that
+ *     name is a type (ndt_dtype_of); a yes/no query is ndt_is_<...>, and it
+ *     is set by ndt_set_<...>. get/set pairs copy a whole state in or out
+ *     (ndt_rng_get_state, ndt_rng_set_state). Arguments that choose among
+ *     named values have an enum type (ndt_fft_kind, ndt_linalg_flags, ...).
+ *     NDT_AXIS_FLAT is the one axis value meaning "the flattened array".
+ *   - Internal functions of the library are ndt__ (two underscores) and are
+ *     not part of the API.
+ *
+ * Changes in 0.2 (source and ABI incompatible with 0.1; NDT_VERSION_MINOR):
+ *   - `out` moved to the front: ndt_apply, ndt_binary, ndt_unary, ndt_where,
+ *     ndt_clip, ndt_reduce, ndt_bincount, ndt_argwhere, ndt_gather, ndt_sort,
+ *     ndt_partition, ndt_searchsorted, ndt_histogram_bins,
+ *     ndt_histogram_count, ndt_scan, ndt_fft, ndt_matmul, ndt_dot,
+ *     ndt_correlate, ndt_linalg (the other parameters keep their order).
+ *   - NDT_SORT_FLATTEN (INT32_MIN) and NDT_SCAN_FLAT (-1000) are both
+ *     NDT_AXIS_FLAT (INT32_MIN): ndt_scan no longer takes -1000.
+ *   - ndt_get_dtype is ndt_dtype_of.
+ *   - ndt_fft's and ndt_fft_result_type's kind is ndt_fft_kind, ndt_linalg's
+ *     flags ndt_linalg_flags (the same values as the ints before; an enum is
+ *     passed as an int).
  *   - Shapes and strides are int64_t; strides and offsets of views count
  *     elements, not bytes, except in ndt_from_buffer/ndt_to_buffer_strided.
  */
@@ -30,7 +56,7 @@ extern "C" {
 
 #define NDT_MAXDIMS 32
 #define NDT_VERSION_MAJOR 0
-#define NDT_VERSION_MINOR 1
+#define NDT_VERSION_MINOR 2
 
 /* ---- status ----------------------------------------------------------- */
 typedef enum {
@@ -205,6 +231,11 @@ typedef struct {
 void ndt_comm_stats_get(ndt_comm_stats *out);
 void ndt_comm_stats_reset(void);
 
+/* The axis argument that means "the C-order flattened array" (NumPy's
+ * axis=None) in ndt_sort, ndt_partition and ndt_scan. (ndt_reduce takes a
+ * mask of axes instead: NDT_ALL_AXES.) */
+#define NDT_AXIS_FLAT INT32_MIN
+
 /* ---- arrays: handles and queries -------------------------------------- */
 typedef struct ndt_array ndt_array;
 
@@ -215,7 +246,7 @@ const int64_t *ndt_strides(const ndt_array *a); /* in elements of the store */
 int64_t ndt_offset(const ndt_array *a);         /* in elements of the store */
 int ndt_part(const ndt_array *a);               /* bytes into each element: .imag */
 int64_t ndt_size(const ndt_array *a);
-ndt_dtype ndt_get_dtype(const ndt_array *a);
+ndt_dtype ndt_dtype_of(const ndt_array *a);
 int ndt_is_weak(const ndt_array *a);            /* created from a Python scalar */
 void ndt_set_weak(ndt_array *a, int weak);
 /* 1 when a and b are views of the same store (may share memory). */
@@ -346,16 +377,15 @@ ndt_status ndt_ufunc_result_type(ndt_ufunc op, int nin, const ndt_array *const *
                                  ndt_dtype dtype, ndt_dtype *out_type);
 /* Applies op elementwise with broadcasting. If *out is NULL a new array is
  * created; otherwise the result is written into *out (same_kind casting). */
-ndt_status ndt_apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_array **out,
+ndt_status ndt_apply(ndt_array **out, ndt_ufunc op, int nin, const ndt_array *const *in,
                      ndt_dtype dtype);
 /* Shorthands. */
-ndt_status ndt_binary(ndt_ufunc op, const ndt_array *a, const ndt_array *b, ndt_array **out);
-ndt_status ndt_unary(ndt_ufunc op, const ndt_array *a, ndt_array **out);
-ndt_status ndt_where(const ndt_array *cond, const ndt_array *x, const ndt_array *y,
-                     ndt_array **out);
+ndt_status ndt_binary(ndt_array **out, ndt_ufunc op, const ndt_array *a, const ndt_array *b);
+ndt_status ndt_unary(ndt_array **out, ndt_ufunc op, const ndt_array *a);
+ndt_status ndt_where(ndt_array **out, const ndt_array *cond, const ndt_array *x,
+                     const ndt_array *y);
 /* clip(a, lo, hi): lo or hi may be NULL (no bound). */
-ndt_status ndt_clip(const ndt_array *a, const ndt_array *lo, const ndt_array *hi,
-                    ndt_array **out);
+ndt_status ndt_clip(ndt_array **out, const ndt_array *a, const ndt_array *lo, const ndt_array *hi);
 
 /* ---- reductions ------------------------------------------------------- */
 typedef enum {
@@ -372,24 +402,24 @@ typedef enum {
  * ddof is used by VAR and STD only. Reducing an empty array with MIN/MAX/ARG*
  * is a ValueError, as in NumPy. */
 #define NDT_ALL_AXES UINT64_MAX
-ndt_status ndt_reduce(ndt_reduce_op op, const ndt_array *a, uint64_t axes, int keepdims,
-                      ndt_dtype dtype, int64_t ddof, ndt_array **out);
+ndt_status ndt_reduce(ndt_array **out, ndt_reduce_op op, const ndt_array *a, uint64_t axes,
+                      int keepdims, ndt_dtype dtype, int64_t ddof);
 /* ---- counting and searching ------------------------------------------ */
 /* NumPy's bincount: x is 1-d with non-negative integers; the result has
  * max(x)+1 (at least minlength) bins, int64 counts, or float64 sums of
  * weights (same shape as x) when weights is not NULL. Waits for max(x). */
-ndt_status ndt_bincount(const ndt_array *x, const ndt_array *weights, int64_t minlength,
-                        ndt_array **out);
+ndt_status ndt_bincount(ndt_array **out, const ndt_array *x, const ndt_array *weights,
+                        int64_t minlength);
 /* NumPy's argwhere: the indices of the non-zero elements of a, in C order,
  * as an int64 array of shape (count, ndim). nonzero(a) is its transpose.
  * Waits for the count. */
-ndt_status ndt_argwhere(const ndt_array *a, ndt_array **out);
+ndt_status ndt_argwhere(ndt_array **out, const ndt_array *a);
 
 /* Integer-array indexing, a[idx[0], ..., idx[ndim-1]]: idx holds ndim(a)
  * integer arrays of one shape (broadcast by the caller), each index already
  * in [0, shape[k]) (NDT_ERR_INDEX otherwise, reported at the next wait). The
  * result has idx's shape and a's dtype. */
-ndt_status ndt_gather(const ndt_array *a, const ndt_array *const *idx, ndt_array **out);
+ndt_status ndt_gather(ndt_array **out, const ndt_array *a, const ndt_array *const *idx);
 
 /* Reads a 0-d or size-1 array's element (waits for it), cast to t. */
 ndt_status ndt_item(const ndt_array *a, ndt_dtype t, void *dst);
@@ -397,34 +427,32 @@ ndt_status ndt_item(const ndt_array *a, ndt_dtype t, void *dst);
 /* ---- sorting (src/ops/sort.c) ---------------------------------------- */
 /* NumPy's sort (want_indices == 0) and argsort (want_indices != 0, int64
  * result) along axis (negative counts from the end), or of the C-order
- * flattened array (a 1-d result) when axis is NDT_SORT_FLATTEN. NumPy's
+ * flattened array (a 1-d result) when axis is NDT_AXIS_FLAT. NumPy's
  * ordering: NaNs last, complex lexicographic by (real, imag) with NumPy's
  * NaN rules; the sort is stable (equal keys, including -0.0 and 0.0, keep
  * their order), which satisfies every NumPy `kind`. An axis out of range is
  * NDT_ERR_AXIS (a 0-d array has no axis -1). Each 1-d slice along the axis is
  * sorted whole by one task, so results do not depend on the workers. */
-#define NDT_SORT_FLATTEN INT32_MIN
-ndt_status ndt_sort(const ndt_array *a, int axis, int want_indices, ndt_array **out);
+ndt_status ndt_sort(ndt_array **out, const ndt_array *a, int axis, int want_indices);
 
 /* ---- selection and searching (src/ops/sort.c, src/ops/select.c) ---- */
 /* NumPy's partition (want_indices == 0) and argpartition (int64 indices)
  * along axis, or of the C-order flattened array when axis is
- * NDT_SORT_FLATTEN. After the call, element kth[q] of every line is the one
+ * NDT_AXIS_FLAT. After the call, element kth[q] of every line is the one
  * a sort would put there, elements before it are not greater and elements
  * after it not less (NumPy's order: NaNs last); the order inside each side
  * is unspecified. kth values may be negative (counted from the end) and
  * repeat; one outside the line is NDT_ERR_VALUE ("kth(=5) out of bounds
  * (5)"). Each line is handled whole by one task (introselect), so results
  * do not depend on the workers. */
-ndt_status ndt_partition(const ndt_array *a, int axis, int nkth, const int64_t *kth,
-                         int want_indices, ndt_array **out);
+ndt_status ndt_partition(ndt_array **out, const ndt_array *a, int axis, int nkth,
+                         const int64_t *kth, int want_indices);
 /* NumPy's searchsorted: a is 1-d and sorted in NumPy's order (NaNs last), v
  * any shape of the same dtype (the caller casts both to a common dtype and
  * applies any sorter). The result (int64, v's shape) holds for each value the
  * first index i with a[i] >= v (right == 0) or a[i] > v (right != 0). Tasks
  * are blocks of v; each reads all of a. */
-ndt_status ndt_searchsorted(const ndt_array *a, const ndt_array *v, int right,
-                            ndt_array **out);
+ndt_status ndt_searchsorted(ndt_array **out, const ndt_array *a, const ndt_array *v, int right);
 /* The bin of each value of x (any shape, real) for NumPy's histogram with
  * nbins = len(edges) - 1 uniform bins: edges (float32 or float64, NumPy's
  * linspace(first, last, nbins + 1) in that dtype) fix the dtype T the
@@ -434,21 +462,20 @@ ndt_status ndt_searchsorted(const ndt_array *a, const ndt_array *v, int right,
  * (the last bin includes its right edge). single_d / single_f make the
  * offset v - first / the scaling run in float32 (as NumPy's promotion of its
  * scalar types does) instead of float64. Result int64 of x's shape. */
-ndt_status ndt_histogram_bins(const ndt_array *x, const ndt_array *edges, double first,
-                              double last, double denom, int single_d, int single_f,
-                              ndt_array **out);
+ndt_status ndt_histogram_bins(ndt_array **out, const ndt_array *x, const ndt_array *edges,
+                              double first, double last, double denom, int single_d, int single_f);
 /* The counts of those bins (int64), or the float64 sums of weights (x's
  * shape) in them, in one pass: each block counts into its own histogram and
  * the histograms are added in block order, so float sums have the same bits
  * for any number of workers or ranks. */
-ndt_status ndt_histogram_count(const ndt_array *x, const ndt_array *edges, double first,
-                               double last, double denom, int single_d, int single_f,
-                               const ndt_array *weights, ndt_array **out);
+ndt_status ndt_histogram_count(ndt_array **out, const ndt_array *x, const ndt_array *edges,
+                               double first, double last, double denom, int single_d, int single_f,
+                               const ndt_array *weights);
 
 /* ---- scans (src/ops/scan.c) ---- */
 /* NumPy's cumsum, cumprod, nancumsum and nancumprod along one axis, or over
- * the C-order flattened array when axis is NDT_SCAN_FLAT (a 0-d array is
- * scanned as one element with axis NDT_SCAN_FLAT, 0 or -1). The result is a
+ * the C-order flattened array when axis is NDT_AXIS_FLAT (a 0-d array is
+ * scanned as one element with axis NDT_AXIS_FLAT, 0 or -1). The result is a
  * new C-contiguous array of dtype `dtype`, or, for NDT_DTYPE_DEFAULT,
  * NumPy's: bool and signed integers narrower than 64 bits give int64,
  * narrower unsigned integers uint64, others keep their dtype. Input elements
@@ -461,9 +488,7 @@ ndt_status ndt_histogram_count(const ndt_array *x, const ndt_array *edges, doubl
 typedef enum {
   NDT_SCAN_CUMSUM = 0, NDT_SCAN_CUMPROD, NDT_SCAN_NANCUMSUM, NDT_SCAN_NANCUMPROD
 } ndt_scan_op;
-#define NDT_SCAN_FLAT (-1000)
-ndt_status ndt_scan(ndt_scan_op op, const ndt_array *a, int axis, ndt_dtype dtype,
-                    ndt_array **out);
+ndt_status ndt_scan(ndt_array **out, ndt_scan_op op, const ndt_array *a, int axis, ndt_dtype dtype);
 /* The result dtype ndt_scan uses for an input dtype and a requested dtype. */
 ndt_dtype ndt_scan_result_type(ndt_scan_op op, ndt_dtype in, ndt_dtype dtype);
 
@@ -487,10 +512,12 @@ ndt_dtype ndt_scan_result_type(ndt_scan_op op, ndt_dtype in, ndt_dtype dtype);
  * (Bluestein for large prime factors). Each 1-d line is transformed whole by
  * one task, so results do not depend on the workers or ranks. An axis out
  * of range is NDT_ERR_AXIS. */
-enum { NDT_FFT_FORWARD = 0, NDT_FFT_BACKWARD = 1, NDT_FFT_R2C = 2, NDT_FFT_C2R = 3 };
-ndt_status ndt_fft(const ndt_array *a, int axis, int64_t n, int kind, double scale,
-                   ndt_array **out);
-ndt_dtype ndt_fft_result_type(ndt_dtype in, int kind);
+typedef enum {
+  NDT_FFT_FORWARD = 0, NDT_FFT_BACKWARD = 1, NDT_FFT_R2C = 2, NDT_FFT_C2R = 3
+} ndt_fft_kind;
+ndt_status ndt_fft(ndt_array **out, const ndt_array *a, int axis, int64_t n, ndt_fft_kind kind,
+                   double scale);
+ndt_dtype ndt_fft_result_type(ndt_dtype in, ndt_fft_kind kind);
 
 /* ---- matrix products (src/ops/matmul.c) -------------------------------- */
 /* NumPy's matmul (the @ operator). The last two axes are matrices and the
@@ -509,14 +536,14 @@ ndt_dtype ndt_fft_result_type(ndt_dtype in, int kind);
  * each block sums over k in a fixed order, so results have the same bits for
  * any number of workers. Float and complex blocks run through (single-
  * threaded) OpenBLAS gemm. */
-ndt_status ndt_matmul(const ndt_array *a, const ndt_array *b, ndt_array **out);
+ndt_status ndt_matmul(ndt_array **out, const ndt_array *a, const ndt_array *b);
 /* NumPy's dot: a 0-d operand multiplies elementwise; otherwise the sum over
  * the last axis of a and the only (1-d) or second-to-last axis of b, with
  * result shape a.shape[:-1] + b.shape[:-2] + b.shape[-1:] (no broadcasting
  * of leading axes). Mismatches are ValueErrors ("shapes (2,3) and (4,5) not
  * aligned: ..."). A non-NULL *out must have exactly the result's dtype and
  * shape and be C-contiguous (NumPy's rule); ownership as ndt_matmul. */
-ndt_status ndt_dot(const ndt_array *a, const ndt_array *b, ndt_array **out);
+ndt_status ndt_dot(ndt_array **out, const ndt_array *a, const ndt_array *b);
 
 /* ---- correlation, diagonal view, put (src/ops/convolve.c) ------------- */
 /* 1-d correlation by the direct sum: out[i] = sum_j a[lag0 + i + j] * w(v[j])
@@ -526,8 +553,8 @@ ndt_status ndt_dot(const ndt_array *a, const ndt_array *b, ndt_array **out);
  * NumPy's correlate/convolve modes are choices of lag0 and n made by the
  * caller. One task per tile of the result; each output sums j = 0, 1, ...
  * in order, so results do not depend on workers or ranks. */
-ndt_status ndt_correlate(const ndt_array *a, const ndt_array *v, int64_t lag0, int64_t n,
-                         int conj, ndt_array **out);
+ndt_status ndt_correlate(ndt_array **out, const ndt_array *a, const ndt_array *v, int64_t lag0,
+                         int64_t n, int conj);
 /* NumPy's a.diagonal(offset, axis1, axis2) as a view (never copies): the
  * other axes in order, then the diagonal. NDT_ERR_VALUE for ndim < 2 or
  * equal axes, NDT_ERR_AXIS for an axis out of range. */
@@ -551,20 +578,23 @@ ndt_status ndt_put(ndt_array *a, const ndt_array *idx, const ndt_array *vals);
  * shape batch + the core shape below:
  *   SOLVE     x (N, K) with a x = b (a square)
  *   INV       (N, N)
- *   CHOLESKY  (N, N) lower L with a = L L^H; flags 1: upper U = L^H.
- *             Only that triangle of a is read.
+ *   CHOLESKY  (N, N) lower L with a = L L^H; NDT_LINALG_UPPER: upper
+ *             U = L^H. Only that triangle of a is read.
  *   DET       () det = sign * exp(log|det|) from LU, as NumPy (0 if singular)
  *   SLOGDET   sign (), log|det| () (sign 0 and -inf if singular)
- *   QR        flags 0 reduced: q (M, k), r (k, N), k = min(M, N); 1 complete:
- *             q (M, M), r (M, N); 2: r (k, N) only; 3 raw: h (N, M) (geqrf's
- *             result, transposed as NumPy), tau (k)
- *   SVD       flags bit 0 compute_uv: u (M, M|k), s (k), vh (N|k, N), bit 1
- *             full_matrices choosing M/N over k; without bit 0 only s. s is
- *             descending. Bit 2 hermitian: a square, through EIGH as NumPy.
- *   EIGH      w (N) ascending, then with flags bit 0 v (N, N) (columns);
- *             flags bit 1 reads the upper triangle (UPLO='U'), else lower.
- *   EIG       w (N), with flags bit 0 v (N, N): always complex here (the
- *             caller may drop a zero imaginary part as NumPy does).
+ *   QR        flags one mode: NDT_LINALG_QR_REDUCED q (M, k), r (k, N),
+ *             k = min(M, N); NDT_LINALG_QR_COMPLETE q (M, M), r (M, N);
+ *             NDT_LINALG_QR_R r (k, N) only; NDT_LINALG_QR_RAW h (N, M)
+ *             (geqrf's result, transposed as NumPy), tau (k)
+ *   SVD       NDT_LINALG_VECTORS (compute_uv): u (M, M|k), s (k), vh
+ *             (N|k, N), NDT_LINALG_FULL (full_matrices) choosing M/N over k;
+ *             without NDT_LINALG_VECTORS only s. s is descending.
+ *             NDT_LINALG_HERMITIAN: a square, through EIGH as NumPy.
+ *   EIGH      w (N) ascending, then with NDT_LINALG_VECTORS v (N, N)
+ *             (columns); NDT_LINALG_EIGH_UPPER reads the upper triangle
+ *             (UPLO='U'), else the lower.
+ *   EIG       w (N), with NDT_LINALG_VECTORS v (N, N): always complex here
+ *             (the caller may drop a zero imaginary part as NumPy does).
  *   LSTSQ     x (N, K), residuals (K) (sum of |b - a x|^2 per column when
  *             rank == N < M, else 0), rank () int64, s (min(M, N)); param is
  *             rcond (singular values below rcond * s[0] count as zero).
@@ -583,9 +613,22 @@ typedef enum {
   NDT_LINALG_SLOGDET, NDT_LINALG_QR, NDT_LINALG_SVD, NDT_LINALG_EIGH, NDT_LINALG_EIG,
   NDT_LINALG_LSTSQ
 } ndt_linalg_op;
+/* The flags argument of ndt_linalg: bits for CHOLESKY, SVD, EIGH and EIG
+ * (OR them), one mode for QR; 0 (NDT_LINALG_DEFAULT) elsewhere. The values
+ * are those of the int the argument was before 0.2. */
+typedef enum {
+  NDT_LINALG_DEFAULT = 0,
+  NDT_LINALG_UPPER = 1,        /* CHOLESKY: the upper factor */
+  NDT_LINALG_VECTORS = 1,      /* SVD (compute_uv), EIGH, EIG: vectors too */
+  NDT_LINALG_FULL = 2,         /* SVD: full_matrices */
+  NDT_LINALG_HERMITIAN = 4,    /* SVD: a is Hermitian */
+  NDT_LINALG_EIGH_UPPER = 2,   /* EIGH: read the upper triangle */
+  NDT_LINALG_QR_REDUCED = 0, NDT_LINALG_QR_COMPLETE = 1, NDT_LINALG_QR_R = 2,
+  NDT_LINALG_QR_RAW = 3
+} ndt_linalg_flags;
 #define NDT_LINALG_NOUT 4
-ndt_status ndt_linalg(ndt_linalg_op op, const ndt_array *a, const ndt_array *b, int flags,
-                      double param, ndt_array **out);
+ndt_status ndt_linalg(ndt_array **out, ndt_linalg_op op, const ndt_array *a, const ndt_array *b,
+                      ndt_linalg_flags flags, double param);
 /* The result dtype for operands of dtypes a and b (b NDT_DTYPE_DEFAULT: none). */
 ndt_dtype ndt_linalg_result_type(ndt_dtype a, ndt_dtype b);
 

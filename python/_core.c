@@ -753,7 +753,7 @@ static int operand(PyObject *o, PyObject *other, int op, ndt_array **a, ndt_arra
   if (r <= 0) return r;
   if (vt == NDT_UINT64) return 0;
   if (vt == NDT_INT64 && other && IS_ARRAY(other) && ARR(other)) {
-    ndt_dtype ot = ndt_get_dtype(ARR(other));
+    ndt_dtype ot = ndt_dtype_of(ARR(other));
     if (is_int_kind(ot) && !int_fits(ot, v.i)) return 0;
     /* int ** negative int is an error in NumPy: let Python say so */
     if (op == NDT_POWER && v.i < 0 && (is_int_kind(ot) || ot == NDT_BOOL)) return 0;
@@ -761,7 +761,7 @@ static int operand(PyObject *o, PyObject *other, int op, ndt_array **a, ndt_arra
   if (other && IS_ARRAY(other) && ARR(other)) {
     /* store the value in the dtype the loop will use (NumPy converts the
      * Python scalar to it too): the core then has nothing to cast */
-    ndt_dtype lt = ndt_promote(vt, 1, ndt_get_dtype(ARR(other)), 0);
+    ndt_dtype lt = ndt_promote(vt, 1, ndt_dtype_of(ARR(other)), 0);
     if (lt != vt && (int)lt >= 0 && convert_elem(vt, &v, lt)) vt = lt;
   }
   int owned;
@@ -798,9 +798,9 @@ static PyObject *binop(PyObject *a, PyObject *b, ndt_ufunc op, int inplace) {
   /* int ** int arrays: NumPy raises for negative exponents, which needs a
    * look at the data: the Python layer does it */
   if (ra && rb && op == NDT_POWER && !ty && IS_ARRAY(b) &&
-      (is_int_kind(ndt_get_dtype(y)) || ndt_get_dtype(y) == NDT_BOOL) &&
-      is_int_kind(ndt_get_dtype(y)) &&
-      (is_int_kind(ndt_get_dtype(x)) || ndt_get_dtype(x) == NDT_BOOL))
+      (is_int_kind(ndt_dtype_of(y)) || ndt_dtype_of(y) == NDT_BOOL) &&
+      is_int_kind(ndt_dtype_of(y)) &&
+      (is_int_kind(ndt_dtype_of(x)) || ndt_dtype_of(x) == NDT_BOOL))
     ra = 0;
   if (!ra || !rb || (inplace && !IS_ARRAY(a))) {
     if (tx || ty) CORE(ndt_free(tx); ndt_free(ty));
@@ -809,7 +809,7 @@ static PyObject *binop(PyObject *a, PyObject *b, ndt_ufunc op, int inplace) {
   ndt_array *res = inplace ? ARR(a) : NULL;
   ndt_status st;
   core_enter();
-  st = ndt_binary(op, x, y, &res);
+  st = ndt_binary(&res, op, x, y);
   ndt_free(tx);
   ndt_free(ty);
   core_leave();
@@ -825,7 +825,7 @@ static PyObject *unop(PyObject *a, ndt_ufunc op) {
   if (!check_arr(a)) return NULL;
   ndt_array *res = NULL;
   ndt_status st;
-  CORE(st = ndt_unary(op, ARR(a), &res));
+  CORE(st = ndt_unary(&res, op, ARR(a)));
   return wrap_status(st, res);
 }
 
@@ -858,7 +858,7 @@ static PyObject *nb_inplace_xor(PyObject *a, PyObject *b) { return binop(a, b, N
  * bool**2 is int8, (-inf)**0.5 is nan). */
 static int fast_power_op(PyObject *a, PyObject *b, ndt_ufunc *op) {
   if (!IS_ARRAY(a) || !ARR(a)) return 0;
-  ndt_dtype t = ndt_get_dtype(ARR(a));
+  ndt_dtype t = ndt_dtype_of(ARR(a));
   int inexact = is_float_kind(t) || is_complex_kind(t);
   if (PyLong_CheckExact(b)) {
     int overflow;
@@ -886,7 +886,7 @@ static PyObject *power(PyObject *a, PyObject *b, PyObject *c, int inplace) {
   if (fast_power_op(a, b, &op)) {
     ndt_array *res = inplace ? ARR(a) : NULL;
     ndt_status st;
-    CORE(st = ndt_unary(op, ARR(a), &res));
+    CORE(st = ndt_unary(&res, op, ARR(a)));
     if (st) return raise_status(st);
     if (inplace) {
       Py_INCREF(a);
@@ -1068,7 +1068,7 @@ static PyObject *array_subscript(PyObject *self, PyObject *key) {
       ndt_status st;
       CORE_BLOCKING(st = ndt_get_item(a, ii, &v));
       if (st) return raise_status(st);
-      return fp_done(elem_to_np(ndt_get_dtype(a), &v));
+      return fp_done(elem_to_np(ndt_dtype_of(a), &v));
     }
     /* out of bounds: the view says so with NumPy's message */
   }
@@ -1115,7 +1115,7 @@ static int assign_value(ndt_array *dst, PyObject *value) {
   ndt_dtype vt;
   int r = pyscalar_elem(value, &vt, &v);
   if (r <= 0) return r;
-  if (!scalar_store_ok(ndt_get_dtype(dst), vt, &v)) return 0;
+  if (!scalar_store_ok(ndt_dtype_of(dst), vt, &v)) return 0;
   CORE(st = ndt_fill(dst, &v, vt));
   if (st) {
     raise_status(st);
@@ -1247,7 +1247,7 @@ static PyObject *get_size(ArrayObject *self, void *c) {
 static PyObject *get_dtype(ArrayObject *self, void *c) {
   (void)c;
   if (!check_arr((PyObject *)self)) return NULL;
-  ndt_dtype t = ndt_get_dtype(self->arr);
+  ndt_dtype t = ndt_dtype_of(self->arr);
   if (np_dtypes[t]) {
     Py_INCREF(np_dtypes[t]);
     return np_dtypes[t];
@@ -1257,18 +1257,18 @@ static PyObject *get_dtype(ArrayObject *self, void *c) {
 static PyObject *get_dt(ArrayObject *self, void *c) {
   (void)c;
   if (!check_arr((PyObject *)self)) return NULL;
-  return PyLong_FromLong(ndt_get_dtype(self->arr));
+  return PyLong_FromLong(ndt_dtype_of(self->arr));
 }
 static PyObject *get_itemsize(ArrayObject *self, void *c) {
   (void)c;
   if (!check_arr((PyObject *)self)) return NULL;
-  return PyLong_FromSize_t(ndt_dtype_size(ndt_get_dtype(self->arr)));
+  return PyLong_FromSize_t(ndt_dtype_size(ndt_dtype_of(self->arr)));
 }
 static PyObject *get_nbytes(ArrayObject *self, void *c) {
   (void)c;
   if (!check_arr((PyObject *)self)) return NULL;
   return PyLong_FromLongLong(ndt_size(self->arr) *
-                             (int64_t)ndt_dtype_size(ndt_get_dtype(self->arr)));
+                             (int64_t)ndt_dtype_size(ndt_dtype_of(self->arr)));
 }
 static PyObject *get_estrides(ArrayObject *self, void *c) {
   (void)c;
@@ -1352,7 +1352,7 @@ static PyObject *m_to_buffer(PyObject *self, PyObject *dst) {
   Py_buffer view;
   if (PyObject_GetBuffer(dst, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) return NULL;
   ndt_array *a = ARR(self);
-  Py_ssize_t need = (Py_ssize_t)(ndt_size(a) * (int64_t)ndt_dtype_size(ndt_get_dtype(a)));
+  Py_ssize_t need = (Py_ssize_t)(ndt_size(a) * (int64_t)ndt_dtype_size(ndt_dtype_of(a)));
   if (view.len < need) {
     PyBuffer_Release(&view);
     PyErr_Format(PyExc_ValueError, "buffer of %zd bytes is too small for %zd", view.len, need);
@@ -1369,7 +1369,7 @@ static PyObject *m_scalar(PyObject *self, PyObject *noargs) {
   (void)noargs;
   if (!check_arr(self)) return NULL;
   ndt_array *a = ARR(self);
-  ndt_dtype t = ndt_get_dtype(a);
+  ndt_dtype t = ndt_dtype_of(a);
   elem_t v;
   ndt_status st;
   CORE_BLOCKING(st = ndt_item(a, t, &v));
@@ -1381,7 +1381,7 @@ static PyObject *m_item(PyObject *self, PyObject *noargs) {
   (void)noargs;
   if (!check_arr(self)) return NULL;
   ndt_array *a = ARR(self);
-  ndt_dtype t = ndt_get_dtype(a);
+  ndt_dtype t = ndt_dtype_of(a);
   elem_t v;
   ndt_status st;
   CORE_BLOCKING(st = ndt_item(a, t, &v));
@@ -1808,7 +1808,7 @@ static int gather_inputs(PyObject *seq, int op, int *nin, const ndt_array **in,
   for (Py_ssize_t i = op == NDT_WHERE ? 1 : 0; i < n; i++) {
     PyObject *o = PySequence_Fast_GET_ITEM(fast, i);
     if (IS_ARRAY(o) && ARR(o) && !ndt_is_weak(ARR(o))) {
-      ndt_dtype t = ndt_get_dtype(ARR(o));
+      ndt_dtype t = ndt_dtype_of(ARR(o));
       strong = strong == NDT_DTYPE_DEFAULT ? t : ndt_promote(strong, 0, t, 0);
     }
   }
@@ -1868,7 +1868,7 @@ static PyObject *f_apply(PyObject *m, PyObject *args) {
   ndt_array *res = out == Py_None ? NULL : ARR(out);
   ndt_status st;
   core_enter();
-  st = ndt_apply((ndt_ufunc)op, nin, in, &res, t);
+  st = ndt_apply(&res, (ndt_ufunc)op, nin, in, t);
   for (int i = 0; i < nin; i++) ndt_free(tmps[i]);
   core_leave();
   if (st) return raise_status(st);
@@ -1928,7 +1928,7 @@ static PyObject *f_clip(PyObject *m, PyObject *args) {
   ndt_array *res = out == Py_None ? NULL : ARR(out);
   ndt_status st;
   core_enter();
-  st = ndt_clip(in[0], in[1], in[2], &res);
+  st = ndt_clip(&res, in[0], in[1], in[2]);
   for (int j = 0; j < 3; j++) ndt_free(tmps[j]);
   core_leave();
   if (st) return raise_status(st);
@@ -1956,7 +1956,7 @@ static PyObject *f_reduce(PyObject *m, PyObject *args) {
   }
   ndt_array *r = NULL;
   ndt_status st;
-  CORE(st = ndt_reduce((ndt_reduce_op)op, ARR(a), axes, keepdims, t, ddof, &r));
+  CORE(st = ndt_reduce(&r, (ndt_reduce_op)op, ARR(a), axes, keepdims, t, ddof));
   return wrap_status(st, r);
 }
 
@@ -1968,7 +1968,7 @@ static PyObject *product(PyObject *args, int dot) {
     return NULL;
   ndt_array *r = out == Py_None ? NULL : ARR(out);
   ndt_status st;
-  CORE(st = dot ? ndt_dot(ARR(a), ARR(b), &r) : ndt_matmul(ARR(a), ARR(b), &r));
+  CORE(st = dot ? ndt_dot(&r, ARR(a), ARR(b)) : ndt_matmul(&r, ARR(a), ARR(b)));
   if (st) return raise_status(st);
   if (out != Py_None) {
     Py_INCREF(out);
@@ -2002,7 +2002,7 @@ static PyObject *f_gather(PyObject *m, PyObject *args) {
   }
   ndt_array *r = NULL;
   ndt_status st;
-  CORE(st = ndt_gather(ARR(a), idx, &r));
+  CORE(st = ndt_gather(&r, ARR(a), idx));
   Py_DECREF(fast);   /* idx points into arrays `a` and the caller still hold */
   return wrap_status(st, r);
 }
@@ -2016,18 +2016,22 @@ static PyObject *f_bincount(PyObject *m, PyObject *args) {
     return NULL;
   ndt_array *r = NULL;
   ndt_status st;
-  CORE(st = ndt_bincount(ARR(x), w == Py_None ? NULL : ARR(w), minlength, &r));
+  CORE(st = ndt_bincount(&r, ARR(x), w == Py_None ? NULL : ARR(w), minlength));
   return wrap_status(st, r);
 }
+
+static int conv_axis_or_flat(PyObject *o, void *out);
 
 static PyObject *f_scan(PyObject *m, PyObject *args) {
   (void)m;
   int op, axis, dt;
   PyObject *a;
-  if (!PyArg_ParseTuple(args, "iOii", &op, &a, &axis, &dt) || !check_arr(a)) return NULL;
+  if (!PyArg_ParseTuple(args, "iOO&i", &op, &a, conv_axis_or_flat, &axis, &dt) ||
+      !check_arr(a))
+    return NULL;
   ndt_array *r = NULL;
   ndt_status st;
-  CORE(st = ndt_scan((ndt_scan_op)op, ARR(a), axis, (ndt_dtype)dt, &r));
+  CORE(st = ndt_scan(&r, (ndt_scan_op)op, ARR(a), axis, (ndt_dtype)dt));
   return wrap_status(st, r);
 }
 
@@ -2036,7 +2040,7 @@ static PyObject *f_argwhere(PyObject *m, PyObject *a) {
   if (!check_arr(a)) return NULL;
   ndt_array *r = NULL;
   ndt_status st;
-  CORE(st = ndt_argwhere(ARR(a), &r));
+  CORE(st = ndt_argwhere(&r, ARR(a)));
   return wrap_status(st, r);
 }
 
@@ -2046,11 +2050,11 @@ static int clamp_axis(long v) {
   return v < -NDT_MAXDIMS - 1 ? -NDT_MAXDIMS - 1 : v > NDT_MAXDIMS ? NDT_MAXDIMS : (int)v;
 }
 
-/* PyArg "O&" converter for axis|None: None is NDT_SORT_FLATTEN (flattened). */
+/* PyArg "O&" converter for axis|None: None is NDT_AXIS_FLAT (the flattened array). */
 static int conv_axis_or_flat(PyObject *o, void *out) {
   int *axis = out;
   if (o == Py_None) {
-    *axis = NDT_SORT_FLATTEN;
+    *axis = NDT_AXIS_FLAT;
     return 1;
   }
   long v = PyLong_AsLong(o);
@@ -2068,7 +2072,7 @@ static PyObject *f_sort(PyObject *m, PyObject *args) {
     return NULL;
   ndt_array *r = NULL;
   ndt_status st;
-  CORE(st = ndt_sort(ARR(a), axis, want, &r));
+  CORE(st = ndt_sort(&r, ARR(a), axis, want));
   return wrap_status(st, r);
 }
 
@@ -2101,7 +2105,7 @@ static PyObject *f_partition(PyObject *m, PyObject *args) {
   Py_DECREF(fast);
   ndt_array *r = NULL;
   ndt_status st;
-  CORE(st = ndt_partition(ARR(a), axis, (int)n, kth, want, &r));
+  CORE(st = ndt_partition(&r, ARR(a), axis, (int)n, kth, want));
   PyMem_Free(kth);
   return wrap_status(st, r);
 }
@@ -2114,7 +2118,7 @@ static PyObject *f_searchsorted(PyObject *m, PyObject *args) {
     return NULL;
   ndt_array *r = NULL;
   ndt_status st;
-  CORE(st = ndt_searchsorted(ARR(a), ARR(v), right, &r));
+  CORE(st = ndt_searchsorted(&r, ARR(a), ARR(v), right));
   return wrap_status(st, r);
 }
 
@@ -2128,7 +2132,7 @@ static PyObject *f_histogram_bins(PyObject *m, PyObject *args) {
     return NULL;
   ndt_array *r = NULL;
   ndt_status st;
-  CORE(st = ndt_histogram_bins(ARR(x), ARR(e), first, last, denom, sd, sf, &r));
+  CORE(st = ndt_histogram_bins(&r, ARR(x), ARR(e), first, last, denom, sd, sf));
   return wrap_status(st, r);
 }
 
@@ -2142,7 +2146,8 @@ static PyObject *f_histogram_count(PyObject *m, PyObject *args) {
     return NULL;
   ndt_array *r = NULL;
   ndt_status st;
-  CORE(st = ndt_histogram_count(ARR(x), ARR(e), first, last, denom, sd, sf, w == Py_None ? NULL : ARR(w), &r));
+  CORE(st = ndt_histogram_count(&r, ARR(x), ARR(e), first, last, denom, sd, sf,
+                                w == Py_None ? NULL : ARR(w)));
   return wrap_status(st, r);
 }
 
@@ -2158,7 +2163,7 @@ static PyObject *f_fft(PyObject *m, PyObject *args) {
     return NULL;
   ndt_array *r = NULL;
   ndt_status st;
-  CORE(st = ndt_fft(ARR(a), clamp_axis(axis), (int64_t)n, kind, scale, &r));
+  CORE(st = ndt_fft(&r, ARR(a), clamp_axis(axis), (int64_t)n, (ndt_fft_kind)kind, scale));
   return wrap_status(st, r);
 }
 
@@ -2216,7 +2221,7 @@ static PyObject *f_correlate(PyObject *m, PyObject *args) {
     return NULL;
   ndt_array *r = NULL;
   ndt_status st;
-  CORE(st = ndt_correlate(ARR(a), ARR(v), lag0, n, conj, &r));
+  CORE(st = ndt_correlate(&r, ARR(a), ARR(v), lag0, n, conj));
   return wrap_status(st, r);
 }
 
@@ -2460,8 +2465,8 @@ static PyObject *f_linalg(PyObject *m, PyObject *args) {
     return NULL;
   ndt_array *r[NDT_LINALG_NOUT] = {NULL};
   ndt_status st;
-  CORE(st = ndt_linalg((ndt_linalg_op)op, ARR(a), b == Py_None ? NULL : ARR(b), flags, param,
-                       r));
+  CORE(st = ndt_linalg(r, (ndt_linalg_op)op, ARR(a), b == Py_None ? NULL : ARR(b),
+                       (ndt_linalg_flags)flags, param));
   if (st) return raise_status(st);
   int n = 0;
   while (n < NDT_LINALG_NOUT && r[n]) n++;
@@ -2849,7 +2854,7 @@ static PyMethodDef module_methods[] = {
   {"dot", f_dot, METH_VARARGS, "dot(a, b, out=None)"},
   {"gather", f_gather, METH_VARARGS, "gather(a, [idx per axis]): a[i0, i1, ...]"},
   {"bincount", f_bincount, METH_VARARGS, "bincount(x, weights|None, minlength)"},
-  {"scan", f_scan, METH_VARARGS, "scan(op, a, axis (-1000: flat), dtype)"},
+  {"scan", f_scan, METH_VARARGS, "scan(op, a, axis|None (flat), dtype)"},
   {"sort", f_sort, METH_VARARGS, "sort(a, axis|None, want_indices)"},
   {"correlate", f_correlate, METH_VARARGS, "correlate(a, v, lag0, n, conj)"},
   {"diagonal", f_diagonal, METH_VARARGS, "diagonal(a, offset, axis1, axis2): a view"},

@@ -45,8 +45,10 @@ void ndt_cache_yield(size_t n);
 void ndt_set_cache_limit(int64_t bytes);
 /* Bytes of data buffers in use and cached now, and the peaks of in use and
  * of in use + cached. */
-/* Adds to the bytes of stores only pending tasks still hold (sched.c). */
-void ndt_rt_doomed(int64_t bytes);
+/* Bytes of stores only pending tasks still hold (store.c adds, the
+ * scheduler's look-ahead reads). */
+void ndt__mem_doomed_add(int64_t bytes);
+int64_t ndt__mem_doomed(void);
 /* Bytes of data buffers the calling thread allocated since the last call. */
 int64_t ndt_take_allocated(void);
 void ndt_mem_stats(int64_t *live, int64_t *cached, int64_t *peak_live, int64_t *peak_held);
@@ -63,7 +65,17 @@ int64_t ndt_parse_size(const char *s);
  * them at the same point of the program, which is what matches them. */
 extern int ndt_comm_size_;
 static inline int ndt_distributed(void) { return ndt_comm_size_ > 1; }
-void ndt_comm_start(void);
+/* What the transport needs of the scheduler above it; sched.c passes it
+ * to ndt_comm_start (comm.c names no function of sched.c). Until then the
+ * members are NULL: no task recorded, no timeline, nothing to finalize. */
+typedef struct {
+  void (*finalize)(void);        /* at exit, before MPI_Finalize: workers stop */
+  int64_t (*task_seq)(void);     /* ndt_rt_task_seq */
+  int64_t (*task_hash)(void);    /* ndt_rt_task_hash */
+  double (*trace_now)(void);     /* the timeline (ndt_trace_now, ndt_trace_caller) */
+  void (*trace_caller)(const char *name, double t0);
+} ndt_comm_hooks;
+void ndt_comm_start(const ndt_comm_hooks *up);
 void ndt_comm_send(const void *buf, int64_t n, int peer, int tag);
 void ndt_comm_recv(void *buf, int64_t n, int peer, int tag);   /* buf NULL: dropped */
 void ndt_comm_bcast(void *buf, int64_t n, int root);          /* buf NULL: dropped */
@@ -395,8 +407,10 @@ ndt_status ndt_wait_tiles(ndt_store *s, int64_t t0, int64_t t1, int for_write);
 /* Many ranks: every rank now holds the whole tile, as it is (host data
  * written alike on every rank, or a broadcast). */
 void ndt_tile_everywhere(ndt_tile *t);
-/* Called by ndt_store_decref: drops the tile's task references. */
+/* Drops the tile's task references; ndt_store_decref calls it through the
+ * hook ndt__store_set_release (store.c is below sched.c). */
 void ndt_tile_release(ndt_tile *t);
+void ndt__store_set_release(void (*fn)(ndt_tile *t));
 /* The runtime's settings, started on first use. */
 ndt_status ndt_runtime_ensure(void);
 int64_t ndt_rt_tile_bytes(void);

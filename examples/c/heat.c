@@ -59,20 +59,20 @@ int main(int argc, char **argv) {
   ndt_array *left = window(u, 1, -1, 0, -2), *right = window(u, 1, -1, 2, n);
   for (int s = 0; s < steps; s++) {
     ndt_array *lap = NULL, *t = NULL;
-    CHECK(ndt_binary(NDT_ADD, up, down, &lap));
-    CHECK(ndt_binary(NDT_ADD, lap, left, &lap));     /* in place: out = lap */
-    CHECK(ndt_binary(NDT_ADD, lap, right, &lap));
-    CHECK(ndt_binary(NDT_MULTIPLY, center, m4, &t));
-    CHECK(ndt_binary(NDT_ADD, lap, t, &lap));
-    CHECK(ndt_binary(NDT_MULTIPLY, lap, a, &lap));
-    CHECK(ndt_binary(NDT_ADD, center, lap, &center)); /* writes into u */
+    CHECK(ndt_binary(&lap, NDT_ADD, up, down));
+    CHECK(ndt_binary(&lap, NDT_ADD, lap, left));     /* in place: out = lap */
+    CHECK(ndt_binary(&lap, NDT_ADD, lap, right));
+    CHECK(ndt_binary(&t, NDT_MULTIPLY, center, m4));
+    CHECK(ndt_binary(&lap, NDT_ADD, lap, t));
+    CHECK(ndt_binary(&lap, NDT_MULTIPLY, lap, a));
+    CHECK(ndt_binary(&center, NDT_ADD, center, lap)); /* writes into u */
     ndt_free(lap);
     ndt_free(t);
   }
 
   /* Heat is conserved away from the (cold, fixed) border. */
   ndt_array *total;
-  CHECK(ndt_reduce(NDT_RED_SUM, u, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &total));
+  CHECK(ndt_reduce(&total, NDT_RED_SUM, u, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0));
   double sum, mid;
   CHECK(ndt_item(total, NDT_FLOAT64, &sum));
   int64_t c[2] = {n / 2, n / 2};

@@ -125,6 +125,22 @@ def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0
     mask = axes_mask(axis, x.ndim, name not in _NOT_UFUNC)
     if initial is None:
         initial = _NoValue           # NumPy: initial=None is no initial
+    if where is not True:
+        # NumPy checks where='s shape first, then initial= and the identity
+        w = U.operand(where)
+        if not isinstance(w, Array):
+            w = _core.scalar(bool(w), D.BOOL, False)
+        # where= broadcasts to the input, never the input to where=
+        if w.ndim > x.ndim:
+            raise ValueError("input operand has more dimensions than allowed by the axis "
+                             "remapping")
+        try:
+            fits = _np.broadcast_shapes(tuple(w.shape), tuple(x.shape)) == tuple(x.shape)
+        except ValueError:
+            fits = False
+        if not fits:
+            raise ValueError(f"non-broadcastable operand with shape {tuple(w.shape)} doesn't "
+                             f"match the broadcast shape {tuple(x.shape)}")
     if initial is not _NoValue and name in _NEEDS_INITIAL:
         initial = _initial_as(initial, x._dt if dtc == D.DEFAULT else dtc)
     if where is not True:
@@ -135,16 +151,6 @@ def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0
                                  f"identity, so to use a where mask one has to specify "
                                  f"'initial'")
             fill = initial
-        w = U.operand(where)
-        if not isinstance(w, Array):
-            w = _core.scalar(bool(w), D.BOOL, False)
-        # where= broadcasts to the input, never the input to where=
-        if w.ndim > x.ndim:
-            raise ValueError("input operand has more dimensions than allowed by the axis "
-                             "remapping")
-        if _np.broadcast_shapes(tuple(w.shape), tuple(x.shape)) != tuple(x.shape):
-            raise ValueError(f"non-broadcastable operand with shape {tuple(w.shape)} doesn't "
-                             f"match the broadcast shape {tuple(x.shape)}")
         fv = fill if isinstance(fill, (bool, int, float, complex)) else U.operand(fill)
         x = _core.apply(U.WHERE, [w, x, fv if not isinstance(fv, Array) else fv._astype(x._dt, 4)])
     if initial is not _NoValue and name in _NEEDS_INITIAL and _reduced_size(x, mask) == 0:
@@ -499,7 +505,6 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
 
 
 _SCAN_OPS = {'cumsum': 0, 'cumprod': 1, 'nancumsum': 2, 'nancumprod': 3}
-_SCAN_FLAT = -1000
 
 
 def _scan(name, a, axis, dtype, out):
@@ -514,7 +519,7 @@ def _scan(name, a, axis, dtype, out):
         x = ndtile.where(ndtile.isnan(x), 1 if op == 3 else 0, x)
         op -= 2
     if axis is None:
-        ax = _SCAN_FLAT
+        ax = None   # the flattened array
     else:
         ax = D.int_axis(axis)
         nd = x.ndim if x.ndim else 1

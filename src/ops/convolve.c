@@ -83,8 +83,8 @@ static ndt_status corr_body(ndt_bound *op, void *p) {
 
 static const ndt_task_kind corr_kind = {"correlate", {corr_body}};
 
-ndt_status ndt_correlate(const ndt_array *a, const ndt_array *v, int64_t lag0, int64_t n,
-                         int conj, ndt_array **out) {
+ndt_status ndt_correlate(ndt_array **out, const ndt_array *a, const ndt_array *v, int64_t lag0,
+                         int64_t n, int conj) {
   if (a->ndim != 1 || v->ndim != 1)
     return ndt_error(NDT_ERR_VALUE, "correlate: both operands must be 1-d");
   if (a->dtype != v->dtype) return ndt_error(NDT_ERR_TYPE, "correlate: operand dtypes differ");

@@ -8,29 +8,6 @@ ndt_status ndt_empty(ndt_array **out, int ndim, const int64_t *shape, ndt_dtype 
   return ndt_array_new(out, t, ndim, shape, 0);
 }
 
-ndt_status ndt_scalar(ndt_array **out, ndt_dtype t, const void *value, int weak) {
-  ndt_array *a;
-  ndt_status st = ndt_array_new(&a, t, 0, NULL, 0);
-  if (st) return st;
-  /* every rank holds a scalar: it never travels */
-  ndt_tile *tl = &a->store->tiles[0];
-  char *buf = ndt_tile_buffer(tl);
-  if (!buf) {
-    if (ndt_distributed()) {
-      /* 16 bytes: not worth a collective on every scalar to fail politely */
-      fprintf(stderr, "ndtile rank %d: out of memory making a scalar\n", ndt_rank());
-      ndt_abort(71);
-    }
-    ndt_free(a);
-    return NDT_ERR_NOMEM;
-  }
-  memcpy(buf, value, ndt_traits[t].size);
-  ndt_tile_everywhere(tl);
-  a->weak = weak != 0;
-  *out = a;
-  return NDT_OK;
-}
-
 ndt_status ndt_full(ndt_array **out, int ndim, const int64_t *shape, ndt_dtype t,
                     const void *value, ndt_dtype vtype) {
   ndt_array *a;
@@ -160,7 +137,7 @@ ndt_status ndt_linspace(ndt_array **out, double start, double stop, int64_t num,
   }
   if (st == NDT_OK && is_int) {
     ndt_array *f = NULL;
-    st = ndt_unary(NDT_FLOOR, r, &f);
+    st = ndt_unary(&f, NDT_FLOOR, r);
     if (st == NDT_OK) {
       ndt_free(r);
       r = f;

@@ -1,7 +1,7 @@
 /* elementwise.c - ufuncs, copies, casts and assignment as block tasks. */
 #include <stdio.h>
 #include <string.h>
-#include "exec.h"
+#include "fusion.h"
 
 static const char *casting_name(ndt_casting c) {
   static const char *n[] = {"no", "equiv", "safe", "same_kind", "unsafe"};
@@ -82,7 +82,7 @@ static unsigned fp_mask(ndt_ufunc op) {
 static ndt_status apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_array **out,
                         ndt_dtype dtype);
 
-ndt_status ndt_apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_array **out,
+ndt_status ndt_apply(ndt_array **out, ndt_ufunc op, int nin, const ndt_array *const *in,
                      ndt_dtype dtype) {
   /* first, as NumPy checks it before shapes and dtypes */
   if (*out && (*out)->readonly) return ndt_error(NDT_ERR_VALUE, "output array is read-only");
@@ -135,11 +135,11 @@ static ndt_status apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_a
                        "doesn't match the broadcast shape (%s%s)", a, res->ndim == 1 ? "," : "",
                        b, nd == 1 ? "," : "");
     }
-    int fused = ndt_fuse_try(&arg, nin, in, nd, shape, res, NULL);
+    int fused = ndt__fuse_try(&arg, nin, in, nd, shape, res, NULL);
     if (fused < 0) return (ndt_status)fused;
     if (fused) return NDT_OK;
   } else {
-    int fused = ndt_fuse_try(&arg, nin, in, nd, shape, NULL, out);
+    int fused = ndt__fuse_try(&arg, nin, in, nd, shape, NULL, out);
     if (fused < 0) return (ndt_status)fused;
     if (fused) return NDT_OK;
     st = ndt_array_new(&res, arg.loop_out, nd, shape, 0);
@@ -174,29 +174,27 @@ static ndt_status apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_a
   return NDT_OK;
 }
 
-ndt_status ndt_binary(ndt_ufunc op, const ndt_array *a, const ndt_array *b, ndt_array **out) {
+ndt_status ndt_binary(ndt_array **out, ndt_ufunc op, const ndt_array *a, const ndt_array *b) {
   const ndt_array *in[2] = {a, b};
-  return ndt_apply(op, 2, in, out, NDT_DTYPE_DEFAULT);
+  return ndt_apply(out, op, 2, in, NDT_DTYPE_DEFAULT);
 }
 
-ndt_status ndt_unary(ndt_ufunc op, const ndt_array *a, ndt_array **out) {
-  return ndt_apply(op, 1, &a, out, NDT_DTYPE_DEFAULT);
+ndt_status ndt_unary(ndt_array **out, ndt_ufunc op, const ndt_array *a) {
+  return ndt_apply(out, op, 1, &a, NDT_DTYPE_DEFAULT);
 }
 
-ndt_status ndt_where(const ndt_array *c, const ndt_array *x, const ndt_array *y,
-                     ndt_array **out) {
+ndt_status ndt_where(ndt_array **out, const ndt_array *c, const ndt_array *x, const ndt_array *y) {
   const ndt_array *in[3] = {c, x, y};
-  return ndt_apply(NDT_WHERE, 3, in, out, NDT_DTYPE_DEFAULT);
+  return ndt_apply(out, NDT_WHERE, 3, in, NDT_DTYPE_DEFAULT);
 }
 
-ndt_status ndt_clip(const ndt_array *a, const ndt_array *lo, const ndt_array *hi,
-                    ndt_array **out) {
+ndt_status ndt_clip(ndt_array **out, const ndt_array *a, const ndt_array *lo, const ndt_array *hi) {
   if (lo && hi) {
     const ndt_array *in[3] = {a, lo, hi};
-    return ndt_apply(NDT_CLIP, 3, in, out, NDT_DTYPE_DEFAULT);
+    return ndt_apply(out, NDT_CLIP, 3, in, NDT_DTYPE_DEFAULT);
   }
-  if (lo) return ndt_binary(NDT_MAXIMUM, a, lo, out);
-  if (hi) return ndt_binary(NDT_MINIMUM, a, hi, out);
+  if (lo) return ndt_binary(out, NDT_MAXIMUM, a, lo);
+  if (hi) return ndt_binary(out, NDT_MINIMUM, a, hi);
   if (*out) return ndt_assign(*out, a, NDT_CAST_SAME_KIND);
   return ndt_copy(out, a);
 }
@@ -221,7 +219,7 @@ static ndt_status launch_cast_(ndt_array *dst, const ndt_array *src) {
   arg.loop = NULL;
   arg.loop_in[0] = src->dtype;
   arg.loop_out = dst->dtype;
-  int fused = ndt_fuse_try(&arg, 1, &src, dst->ndim, dst->shape, dst, NULL);
+  int fused = ndt__fuse_try(&arg, 1, &src, dst->ndim, dst->shape, dst, NULL);
   if (fused < 0) return (ndt_status)fused;
   if (fused) return NDT_OK;
   ndt_array sv = *src;

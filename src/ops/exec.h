@@ -2,7 +2,7 @@
  * driver shared by elementwise operations, copies and reductions. */
 #ifndef NDT_EXEC_H
 #define NDT_EXEC_H
-#include "internal.h"
+#include "view.h"
 
 #define NDT_MAXOPS 4
 
@@ -59,18 +59,6 @@ void ndt_block_start(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_
  * loop casts input 0 straight to the output. */
 void ndt_run_loop(ndt_loop_fn loop, int nin, const ndt_dtype *in_dt, const ndt_dtype *loop_in,
                   ndt_dtype out_dt, ndt_dtype loop_out, char **p, const int64_t *s, int64_t n);
-
-/* Fusion (fusion.c): elementwise ops and casts on large arrays wait in a
- * group; the group runs as one pass per block when something else needs the
- * data, and results nobody holds any more are never written. */
-/* Appends the op when it can join the group; returns 1 if it did, 0 when the
- * caller must run it normally, or a negative status. The result goes into
- * dst (an existing array of the broadcast shape, whose dtype the result is
- * cast to) or, with dst NULL, into a fresh array of dtype proto->loop_out
- * returned in *out. A NULL proto->loop casts input 0. */
-int ndt_fuse_try(const ndt_ew_arg *proto, int nin, const ndt_array *const *in, int nd,
-                 const int64_t *shape, ndt_array *dst, ndt_array **out);
-ndt_status ndt_flush(void);
 
 /* Coalesces dimensions of nop operands sharing one shape; returns new ndim. */
 int ndt_coalesce(int ndim, int64_t *shape, int nop, int64_t (*st)[NDT_MAXDIMS]);

@@ -98,15 +98,15 @@ static void line_to(ndt_array *v, int ax) {
   v->strides[ax] = st;
 }
 
-ndt_dtype ndt_fft_result_type(ndt_dtype in, int kind) {
+ndt_dtype ndt_fft_result_type(ndt_dtype in, ndt_fft_kind kind) {
   int single = in == NDT_FLOAT32 || in == NDT_COMPLEX64;
   if (kind == NDT_FFT_C2R) return single ? NDT_FLOAT32 : NDT_FLOAT64;
   return single ? NDT_COMPLEX64 : NDT_COMPLEX128;
 }
 
-ndt_status ndt_fft(const ndt_array *a, int axis, int64_t n, int kind, double scale,
-                   ndt_array **out) {
-  if (kind < NDT_FFT_FORWARD || kind > NDT_FFT_C2R)
+ndt_status ndt_fft(ndt_array **out, const ndt_array *a, int axis, int64_t n, ndt_fft_kind kind,
+                   double scale) {
+  if ((int)kind < NDT_FFT_FORWARD || kind > NDT_FFT_C2R)
     return ndt_error(NDT_ERR_VALUE, "unknown FFT kind %d", kind);
   if (axis < -a->ndim || axis >= a->ndim)
     return ndt_error(NDT_ERR_AXIS, "axis %d is out of bounds for array of dimension %d", axis,

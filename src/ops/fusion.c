@@ -3,7 +3,7 @@
  * An elementwise op (or cast) on large arrays does not become tasks at once:
  * it joins the current group when its shape matches. The group is flushed
  * when anything else is recorded or data is read (the runtime calls
- * ndt_flush first). By then the program has dropped most temporaries: an op
+ * ndt__flush first). By then the program has dropped most temporaries: an op
  * whose result nobody holds is computed only into a chunk-sized scratch
  * buffer that the next op reads, and an op that nothing needs is not
  * computed at all. So `a*b + c*d - e` reads a..e once and writes one array,
@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "exec.h"
+#include "fusion.h"
 
 #define MAXF 24     /* ops in one group */
 #define MAXE 12     /* external inputs in one group */
@@ -183,6 +183,8 @@ static const char *group_name(const fgroup *g) {
   for (int i = 0; i < nnames; i++)
     if (strcmp(names[i], buf) == 0) return names[i];
   if (nnames == (int)(sizeof names / sizeof names[0])) return "fused elementwise";
+  /* plain malloc: kept until exit, and a failure only shortens the name (an
+   * injected one would change the task's name, which ranks compare) */
   char *n = malloc((size_t)len + 1);
   if (!n) return "fused elementwise";
   memcpy(n, buf, (size_t)len + 1);
@@ -198,7 +200,7 @@ static int same_view(const ndt_array *a, const ndt_array *b) {
   return 1;
 }
 
-ndt_status ndt_flush(void) {
+ndt_status ndt__flush(void) {
   if (!cur || flushing) return NDT_OK;
   flushing = 1;
   fgroup *g = cur;
@@ -292,7 +294,7 @@ static ndt_status flush_if_needed(int all, const ndt_store *s, const ndt_access 
     for (int i = 0; i < nacc && !touch; i++)
       touch = acc[i].tile->store == x && (acc[i].priv & NDT_WRITE);
   }
-  return touch ? ndt_flush() : NDT_OK;
+  return touch ? ndt__flush() : NDT_OK;
 }
 
 /* Where input `a` (broadcast to the group shape in bv) comes from: an op of
@@ -322,8 +324,8 @@ static int dst_clash(const fgroup *g, const ndt_array *dst) {
   return 0;
 }
 
-int ndt_fuse_try(const ndt_ew_arg *proto, int nin, const ndt_array *const *in, int nd,
-                 const int64_t *shape, ndt_array *dst, ndt_array **out) {
+int ndt__fuse_try(const ndt_ew_arg *proto, int nin, const ndt_array *const *in, int nd,
+                  const int64_t *shape, ndt_array *dst, ndt_array **out) {
   int64_t size = 1;
   for (int k = 0; k < nd; k++) size *= shape[k];
   if (size <= ndt_rt_inline_elems() || flushing) return 0;
@@ -346,7 +348,7 @@ int ndt_fuse_try(const ndt_ew_arg *proto, int nin, const ndt_array *const *in, i
       for (int i = 0; i < nin && ok; i++) ok = source_of(cur, &bv[i], &new_ext) != -1000;
     }
     if (ok) break;
-    ndt_status st = ndt_flush();
+    ndt_status st = ndt__flush();
     if (st) return st;
   }
   if (!cur) {

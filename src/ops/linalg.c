@@ -204,7 +204,7 @@ static ndt_status k_solve(const la_arg *a, la_ws *w, const mref *in, const mref 
 
 static ndt_status k_cholesky(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
   int64_t n = a->n;
-  int csz = ndt_traits[a->ct].size, upper = a->flags & 1;
+  int csz = ndt_traits[a->ct].size, upper = (a->flags & NDT_LINALG_UPPER) != 0;
   char *A = ws_get(w, (size_t)(n * n * csz));
   if (!A) return NDT_ERR_NOMEM;
   load(&in[0], a->in[0].dtype, n, n, a->ct, A, n);
@@ -347,7 +347,7 @@ static ndt_status eigh_run(ndt_dtype ct, int vecs, int upper, int64_t n, char *A
 static ndt_status k_eigh(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
   int64_t n = a->n;
   int csz = ndt_traits[a->ct].size, rsz = ndt_traits[real_of(a->ct)].size;
-  int vecs = a->flags & 1, upper = (a->flags >> 1) & 1;
+  int vecs = (a->flags & NDT_LINALG_VECTORS) != 0, upper = (a->flags & NDT_LINALG_EIGH_UPPER) != 0;
   int64_t q[3];
   eigh_query(a->ct, vecs, upper, n, q);
   size_t used = al((size_t)(n * n * csz)) + al((size_t)(n * rsz));
@@ -367,7 +367,8 @@ static ndt_status k_eigh(const la_arg *a, la_ws *w, const mref *in, const mref *
  * Outputs u, s, vh (or s alone). */
 static ndt_status k_svd(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
   int64_t m = a->m, n = a->n, k = m < n ? m : n;
-  int uv = a->flags & 1, full = (a->flags >> 1) & 1, herm = (a->flags >> 2) & 1;
+  int uv = (a->flags & NDT_LINALG_VECTORS) != 0, full = (a->flags & NDT_LINALG_FULL) != 0,
+      herm = (a->flags & NDT_LINALG_HERMITIAN) != 0;
   ndt_dtype ct = a->ct, rt = real_of(ct);
   int csz = ndt_traits[ct].size, rsz = ndt_traits[rt].size, cpx = is_cpx(ct);
   const mref *so = &out[uv ? 1 : 0];
@@ -452,7 +453,7 @@ static ndt_status k_svd(const la_arg *a, la_ws *w, const mref *in, const mref *o
 static ndt_status k_eig(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
   int64_t n = a->n;
   ndt_dtype ct = a->ct, cc = cpx_of(ct), rt = real_of(ct);
-  int vecs = a->flags & 1, csz = ndt_traits[ct].size, ccsz = ndt_traits[cc].size;
+  int vecs = (a->flags & NDT_LINALG_VECTORS) != 0, csz = ndt_traits[ct].size, ccsz = ndt_traits[cc].size;
   int rsz = ndt_traits[rt].size, cpx = is_cpx(ct);
   const char *jv = vecs ? "V" : "N";
   lint N = CH(n), one = 1, LDV = vecs ? N : 1, info = 0, m1 = -1;
@@ -664,8 +665,8 @@ ndt_dtype ndt_linalg_result_type(ndt_dtype a, ndt_dtype b) {
   return cpx ? (single ? NDT_COMPLEX64 : NDT_COMPLEX128) : (single ? NDT_FLOAT32 : NDT_FLOAT64);
 }
 
-ndt_status ndt_linalg(ndt_linalg_op op, const ndt_array *a, const ndt_array *b, int flags,
-                      double param, ndt_array **out) {
+ndt_status ndt_linalg(ndt_array **out, ndt_linalg_op op, const ndt_array *a, const ndt_array *b,
+                      ndt_linalg_flags flags, double param) {
   ndt_blas_init();
   if (!a || !out) return ndt_error(NDT_ERR_VALUE, "linalg: NULL argument");
   if ((unsigned)op > NDT_LINALG_LSTSQ) return ndt_error(NDT_ERR_VALUE, "linalg: bad op %d", op);
@@ -680,12 +681,12 @@ ndt_status ndt_linalg(ndt_linalg_op op, const ndt_array *a, const ndt_array *b, 
                      "two-dimensional", a->ndim);
   int64_t m = a->shape[a->ndim - 2], n = a->shape[a->ndim - 1];
   int square = op != NDT_LINALG_QR && op != NDT_LINALG_LSTSQ &&
-               !(op == NDT_LINALG_SVD && !(flags & 4));
+               !(op == NDT_LINALG_SVD && !(flags & NDT_LINALG_HERMITIAN));
   if (square && m != n)
     return ndt_error(NDT_ERR_LINALG, "Last 2 dimensions of the array must be square");
   if (m == 0 || n == 0)
     return ndt_error(NDT_ERR_UNSUPPORTED, "%s: empty matrices are not supported", op_name(op));
-  if (op == NDT_LINALG_QR && (flags < 0 || flags > 3))
+  if (op == NDT_LINALG_QR && ((int)flags < 0 || flags > 3))
     return ndt_error(NDT_ERR_VALUE, "qr: bad mode %d", flags);
   la_arg s;
   memset(&s, 0, sizeof s);
@@ -751,14 +752,14 @@ ndt_status ndt_linalg(ndt_linalg_op op, const ndt_array *a, const ndt_array *b, 
     case NDT_LINALG_DET: OUT(ct, 0, 0, 0); break;
     case NDT_LINALG_SLOGDET: OUT(ct, 0, 0, 0); OUT(rt, 0, 0, 0); break;
     case NDT_LINALG_QR:
-      if (flags == 0) { OUT(ct, 2, m, k); OUT(ct, 2, k, n); }
-      else if (flags == 1) { OUT(ct, 2, m, m); OUT(ct, 2, m, n); }
-      else if (flags == 2) OUT(ct, 2, k, n);
+      if (flags == NDT_LINALG_QR_REDUCED) { OUT(ct, 2, m, k); OUT(ct, 2, k, n); }
+      else if (flags == NDT_LINALG_QR_COMPLETE) { OUT(ct, 2, m, m); OUT(ct, 2, m, n); }
+      else if (flags == NDT_LINALG_QR_R) OUT(ct, 2, k, n);
       else { OUT(ct, 2, n, m); OUT(ct, 1, k, 0); }
       break;
     case NDT_LINALG_SVD:
-      if (flags & 1) {
-        int full = (flags >> 1) & 1;
+      if (flags & NDT_LINALG_VECTORS) {
+        int full = (flags & NDT_LINALG_FULL) != 0;
         OUT(ct, 2, m, full ? m : k);
         OUT(rt, 1, k, 0);
         OUT(ct, 2, full ? n : k, n);
@@ -768,11 +769,11 @@ ndt_status ndt_linalg(ndt_linalg_op op, const ndt_array *a, const ndt_array *b, 
       break;
     case NDT_LINALG_EIGH:
       OUT(rt, 1, n, 0);
-      if (flags & 1) OUT(ct, 2, n, n);
+      if (flags & NDT_LINALG_VECTORS) OUT(ct, 2, n, n);
       break;
     case NDT_LINALG_EIG:
       OUT(cpx_of(ct), 1, n, 0);
-      if (flags & 1) OUT(cpx_of(ct), 2, n, n);
+      if (flags & NDT_LINALG_VECTORS) OUT(cpx_of(ct), 2, n, n);
       break;
     default:
       OUT(ct, 2, n, s.k); OUT(rt, 1, s.k, 0); OUT(NDT_INT64, 0, 0, 0); OUT(rt, 1, k, 0);

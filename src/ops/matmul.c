@@ -799,7 +799,7 @@ static int matvec(const ndt_array *a, const ndt_array *b, ndt_array **out, ndt_s
   return 0;
 }
 
-ndt_status ndt_matmul(const ndt_array *a, const ndt_array *b, ndt_array **out) {
+ndt_status ndt_matmul(ndt_array **out, const ndt_array *a, const ndt_array *b) {
   ndt_blas_init();
   if (!a || !b || !out) return ndt_error(NDT_ERR_VALUE, "matmul: NULL argument");
   if (*out && (*out)->readonly) return ndt_error(NDT_ERR_VALUE, "output array is read-only");
@@ -954,7 +954,7 @@ done:
 }
 
 /* ---- dot -------------------------------------------------------------- */
-ndt_status ndt_dot(const ndt_array *a, const ndt_array *b, ndt_array **out) {
+ndt_status ndt_dot(ndt_array **out, const ndt_array *a, const ndt_array *b) {
   if (!a || !b || !out) return ndt_error(NDT_ERR_VALUE, "dot: NULL argument");
   int an = a->ndim, bn = b->ndim;
   ndt_dtype rt;
@@ -993,8 +993,8 @@ ndt_status ndt_dot(const ndt_array *a, const ndt_array *b, ndt_array **out) {
       return ndt_error(NDT_ERR_VALUE, "output array is not acceptable (must have the right "
                        "datatype, number of dimensions, and be a C-Array)");
   }
-  if (an == 0 || bn == 0) return ndt_binary(NDT_MULTIPLY, a, b, out);
-  if (bn <= 2 || an == 1) return ndt_matmul(a, b, out);
+  if (an == 0 || bn == 0) return ndt_binary(out, NDT_MULTIPLY, a, b);
+  if (bn <= 2 || an == 1) return ndt_matmul(out, a, b);
   /* N-d x M-d (M >= 3): C[i..., j..., n] = sum_k a[i..., k] b[j..., k, n].
    * One product (P, K) @ (j..., K, N) -> (j..., P, N), then the axes are
    * moved into place by a copy. */
@@ -1003,7 +1003,7 @@ ndt_status ndt_dot(const ndt_array *a, const ndt_array *b, ndt_array **out) {
   int64_t s2[2] = {P, K};
   ndt_array *a2 = NULL, *tmp = NULL, *tv = NULL, *pv = NULL;
   ndt_status st = ndt_reshape(&a2, a, 2, s2);
-  if (st == NDT_OK) st = ndt_matmul(a2, b, &tmp);
+  if (st == NDT_OK) st = ndt_matmul(&tmp, a2, b);
   if (st == NDT_OK) {
     /* tmp (j..., P, N) viewed as (j..., i..., N), then (i..., j..., N) */
     int q = bn - 2, p = an - 1, nd = q + p + 1;

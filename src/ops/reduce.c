@@ -828,7 +828,7 @@ static ndt_status divide_by(ndt_array **x, double count) {
   ndt_array *c, *q = NULL;
   ndt_status st = ndt_scalar(&c, NDT_FLOAT64, &count, 1);
   if (st) return st;
-  st = ndt_binary(NDT_TRUE_DIVIDE, *x, c, &q);
+  st = ndt_binary(&q, NDT_TRUE_DIVIDE, *x, c);
   ndt_free(c);
   if (st) return st;
   ndt_free(*x);
@@ -836,8 +836,8 @@ static ndt_status divide_by(ndt_array **x, double count) {
   return NDT_OK;
 }
 
-ndt_status ndt_reduce(ndt_reduce_op op, const ndt_array *a, uint64_t axes, int keepdims,
-                      ndt_dtype dtype, int64_t ddof, ndt_array **out) {
+ndt_status ndt_reduce(ndt_array **out, ndt_reduce_op op, const ndt_array *a, uint64_t axes,
+                      int keepdims, ndt_dtype dtype, int64_t ddof) {
   if ((int)op < 0 || op >= NDT_NREDUCE) return ndt_error(NDT_ERR_VALUE, "invalid reduction");
   if (dtype != NDT_DTYPE_DEFAULT && ((int)dtype < 0 || dtype >= NDT_NTYPES))
     return ndt_error(NDT_ERR_TYPE, "invalid dtype");
@@ -878,7 +878,7 @@ ndt_status ndt_reduce(ndt_reduce_op op, const ndt_array *a, uint64_t axes, int k
     case NDT_RED_MEAN: {
       ndt_dtype acc = dtype != NDT_DTYPE_DEFAULT ? dtype
                       : (kind == 'f' || kind == 'c') ? t : NDT_FLOAT64;
-      st = ndt_reduce(NDT_RED_SUM, a, mask, keepdims, acc, 0, &res);
+      st = ndt_reduce(&res, NDT_RED_SUM, a, mask, keepdims, acc, 0);
       if (st == NDT_OK && acc == NDT_COMPLEX64) {
         /* NumPy divides by the count as an intp array: complex64 / int64
          * runs in complex128 and is cast back (float32 through float64 is
@@ -898,8 +898,8 @@ ndt_status ndt_reduce(ndt_reduce_op op, const ndt_array *a, uint64_t axes, int k
     case NDT_RED_VAR:
     case NDT_RED_STD: {
       ndt_array *m = NULL, *d = NULL, *sq = NULL;
-      st = ndt_reduce(NDT_RED_MEAN, a, mask, 1, dtype, 0, &m);
-      if (st == NDT_OK) st = ndt_binary(NDT_SUBTRACT, a, m, &d);
+      st = ndt_reduce(&m, NDT_RED_MEAN, a, mask, 1, dtype, 0);
+      if (st == NDT_OK) st = ndt_binary(&d, NDT_SUBTRACT, a, m);
       if (st == NDT_OK) {
         if (ndt_traits[d->dtype].kind == 'c') {
           /* NumPy's _var: re*re + im*im on the real parts (not d * conj(d),
@@ -907,29 +907,29 @@ ndt_status ndt_reduce(ndt_reduce_op op, const ndt_array *a, uint64_t axes, int k
           ndt_array *re = NULL, *im = NULL, *r2 = NULL, *i2 = NULL;
           st = ndt_real(&re, d);
           if (st == NDT_OK) st = ndt_imag(&im, d);
-          if (st == NDT_OK) st = ndt_binary(NDT_MULTIPLY, re, re, &r2);
-          if (st == NDT_OK) st = ndt_binary(NDT_MULTIPLY, im, im, &i2);
-          if (st == NDT_OK) st = ndt_binary(NDT_ADD, r2, i2, &sq);
+          if (st == NDT_OK) st = ndt_binary(&r2, NDT_MULTIPLY, re, re);
+          if (st == NDT_OK) st = ndt_binary(&i2, NDT_MULTIPLY, im, im);
+          if (st == NDT_OK) st = ndt_binary(&sq, NDT_ADD, r2, i2);
           ndt_free(re);
           ndt_free(im);
           ndt_free(r2);
           ndt_free(i2);
         } else {
-          st = ndt_binary(NDT_MULTIPLY, d, d, &sq);
+          st = ndt_binary(&sq, NDT_MULTIPLY, d, d);
         }
       }
       if (st == NDT_OK) {
         ndt_dtype acc = dtype;
         if (acc != NDT_DTYPE_DEFAULT && ndt_traits[acc].kind == 'c')
           acc = acc == NDT_COMPLEX64 ? NDT_FLOAT32 : NDT_FLOAT64;
-        st = ndt_reduce(NDT_RED_SUM, sq, mask, keepdims, acc, 0, &res);
+        st = ndt_reduce(&res, NDT_RED_SUM, sq, mask, keepdims, acc, 0);
       }
       double div = (double)rcount - (double)ddof;
       if (div < 0) div = 0;
       if (st == NDT_OK) st = divide_by(&res, div);
       if (st == NDT_OK && op == NDT_RED_STD) {
         ndt_array *r2 = NULL;
-        st = ndt_unary(NDT_SQRT, res, &r2);
+        st = ndt_unary(&r2, NDT_SQRT, res);
         ndt_free(res);
         res = r2;
       }
@@ -940,7 +940,7 @@ ndt_status ndt_reduce(ndt_reduce_op op, const ndt_array *a, uint64_t axes, int k
     }
     case NDT_RED_COUNT_NONZERO:
       st = ndt_astype(&tmp, a, NDT_BOOL, NDT_CAST_UNSAFE);
-      if (st == NDT_OK) st = ndt_reduce(NDT_RED_SUM, tmp, mask, keepdims, NDT_INT64, 0, &res);
+      if (st == NDT_OK) st = ndt_reduce(&res, NDT_RED_SUM, tmp, mask, keepdims, NDT_INT64, 0);
       break;
     default: {
       ndt_dtype acc;

@@ -233,8 +233,8 @@ ndt_dtype ndt_scan_result_type(ndt_scan_op op, ndt_dtype in, ndt_dtype dtype) {
   return in;
 }
 
-ndt_status ndt_scan(ndt_scan_op op, const ndt_array *a, int axis, ndt_dtype dtype,
-                    ndt_array **out) {
+ndt_status ndt_scan(ndt_array **out, ndt_scan_op op, const ndt_array *a, int axis,
+                    ndt_dtype dtype) {
   if (op < NDT_SCAN_CUMSUM || op > NDT_SCAN_NANCUMPROD)
     return ndt_error(NDT_ERR_VALUE, "unknown scan operation %d", (int)op);
   if (dtype != NDT_DTYPE_DEFAULT && (dtype < 0 || dtype >= NDT_NTYPES))
@@ -243,8 +243,8 @@ ndt_status ndt_scan(ndt_scan_op op, const ndt_array *a, int axis, ndt_dtype dtyp
   ndt_array *src = NULL, *tmp = NULL;
   ndt_status st = NDT_OK;
   int ax = axis;
-  if (axis == NDT_SCAN_FLAT || a->ndim == 0) {
-    if (a->ndim == 0 && axis != NDT_SCAN_FLAT && axis != 0 && axis != -1)
+  if (axis == NDT_AXIS_FLAT || a->ndim == 0) {
+    if (a->ndim == 0 && axis != NDT_AXIS_FLAT && axis != 0 && axis != -1)
       return ndt_error(NDT_ERR_AXIS, "axis %d is out of bounds for array of dimension 1",
                        axis);
     int64_t n = a->size;

@@ -145,8 +145,8 @@ static ndt_status int_range(const ndt_array *x, int64_t *lo, int64_t *hi) {
   return st;
 }
 
-ndt_status ndt_bincount(const ndt_array *x, const ndt_array *weights, int64_t minlength,
-                        ndt_array **out) {
+ndt_status ndt_bincount(ndt_array **out, const ndt_array *x, const ndt_array *weights,
+                        int64_t minlength) {
   if (x->ndim != 1) return ndt_error(NDT_ERR_VALUE, "object too deep for desired array");
   char k = ndt_traits[x->dtype].kind;
   if (!(k == 'i' || k == 'u' || k == 'b') || x->dtype == NDT_UINT64)
@@ -256,7 +256,7 @@ static ndt_status nz_fill_body(ndt_bound *op, void *p) {
 static const ndt_task_kind nz_count_kind = {"argwhere", {nz_count_body}};
 static const ndt_task_kind nz_fill_kind = {"argwhere", {nz_fill_body}};
 
-ndt_status ndt_argwhere(const ndt_array *a, ndt_array **out) {
+ndt_status ndt_argwhere(ndt_array **out, const ndt_array *a) {
   nz_arg z;
   memset(&z, 0, sizeof z);
   z.in = *a;
@@ -352,7 +352,7 @@ static ndt_status gather_body(ndt_bound *op, void *p) {
 
 static const ndt_task_kind gather_kind = {"gather", {gather_body}};
 
-ndt_status ndt_gather(const ndt_array *a, const ndt_array *const *idx, ndt_array **out) {
+ndt_status ndt_gather(ndt_array **out, const ndt_array *a, const ndt_array *const *idx) {
   int nd = a->ndim;
   if (nd == 0) return ndt_error(NDT_ERR_INDEX, "too many indices for array: array is "
                                 "0-dimensional, but 1 were indexed");

@@ -145,8 +145,7 @@ static ndt_status find_run(const char *name, find_arg *g, const ndt_array *v,
   return st;
 }
 
-ndt_status ndt_searchsorted(const ndt_array *a, const ndt_array *v, int right,
-                            ndt_array **out) {
+ndt_status ndt_searchsorted(ndt_array **out, const ndt_array *a, const ndt_array *v, int right) {
   if (a->ndim != 1) return ndt_error(NDT_ERR_VALUE, "object too deep for desired array");
   if (a->dtype != v->dtype)
     return ndt_error(NDT_ERR_TYPE, "searchsorted: a (%s) and v (%s) must have one dtype",
@@ -179,17 +178,16 @@ static ndt_status bins_setup(find_arg *g, const ndt_array *x, const ndt_array *e
   return NDT_OK;
 }
 
-ndt_status ndt_histogram_bins(const ndt_array *x, const ndt_array *edges, double first,
-                              double last, double denom, int single_d, int single_f,
-                              ndt_array **out) {
+ndt_status ndt_histogram_bins(ndt_array **out, const ndt_array *x, const ndt_array *edges,
+                              double first, double last, double denom, int single_d, int single_f) {
   find_arg g;
   ndt_status st = bins_setup(&g, x, edges, first, last, denom, single_d, single_f);
   return st ? st : find_run("histogram", &g, x, out);
 }
 
-ndt_status ndt_histogram_count(const ndt_array *x, const ndt_array *edges, double first,
-                               double last, double denom, int single_d, int single_f,
-                               const ndt_array *weights, ndt_array **out) {
+ndt_status ndt_histogram_count(ndt_array **out, const ndt_array *x, const ndt_array *edges,
+                               double first, double last, double denom, int single_d, int single_f,
+                               const ndt_array *weights) {
   hist_arg h;
   memset(&h, 0, sizeof h);
   ndt_status st = bins_setup(&h.f, x, edges, first, last, denom, single_d, single_f);

@@ -13,7 +13,7 @@
  * stable, so the bits are the same, in half the scratch) and written to the
  * result.
  *
- * axis = NDT_SORT_FLATTEN sorts the C-order flattened array as one line in a
+ * axis = NDT_AXIS_FLAT sorts the C-order flattened array as one line in a
  * single task. A parallel version (sort per tile, then merge) is a later
  * improvement.
  *
@@ -135,7 +135,7 @@ static ndt_status order_lines(const ndt_array *a, int axis, int want_indices, in
   ndt_status st;
   ndt_array *flat = NULL;
   const ndt_array *src = a;
-  if (axis == NDT_SORT_FLATTEN) {
+  if (axis == NDT_AXIS_FLAT) {
     if ((st = ndt_reshape(&flat, a, 1, &a->size))) return st;
     src = flat;
     axis = 0;
@@ -198,12 +198,12 @@ static ndt_status order_lines(const ndt_array *a, int axis, int want_indices, in
   return ndt_finish(st, res, out);
 }
 
-ndt_status ndt_sort(const ndt_array *a, int axis, int want_indices, ndt_array **out) {
+ndt_status ndt_sort(ndt_array **out, const ndt_array *a, int axis, int want_indices) {
   return order_lines(a, axis, want_indices, -1, NULL, out);
 }
 
-ndt_status ndt_partition(const ndt_array *a, int axis, int nkth, const int64_t *kth,
-                         int want_indices, ndt_array **out) {
+ndt_status ndt_partition(ndt_array **out, const ndt_array *a, int axis, int nkth,
+                         const int64_t *kth, int want_indices) {
   if (nkth < 0) return ndt_error(NDT_ERR_VALUE, "negative number of kth values");
   return order_lines(a, axis, want_indices, nkth, kth, out);
 }

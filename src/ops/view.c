@@ -1,8 +1,10 @@
-/* view.c - array handles and views: indexing, transposes, broadcasting and
- * reshapes. None of these copy data (reshape copies only where NumPy does). */
+/* view.c - array handles and views: indexing, transposes, broadcasting,
+ * squeezes, .real. None of these copy data or record tasks: this is the
+ * bottom layer of src/ops, and it uses nothing above it (reshape and ravel,
+ * which copy where NumPy does, are in shape.c). */
 #include <stdio.h>
 #include <string.h>
-#include "internal.h"
+#include "view.h"
 
 ndt_array *ndt_array_alloc(void) {
   ndt_array *a = ndt_malloc(sizeof *a);
@@ -20,7 +22,7 @@ ndt_array *ndt_array_alloc(void) {
   return a;
 }
 
-static void set_contiguous(ndt_array *a, int ndim, const int64_t *shape) {
+void ndt__set_contiguous(ndt_array *a, int ndim, const int64_t *shape) {
   a->ndim = ndim;
   int64_t st = 1;
   a->size = 1;
@@ -48,7 +50,7 @@ ndt_status ndt_array_new(ndt_array **out, ndt_dtype t, int ndim, const int64_t *
   atomic_fetch_add(&a->store->handles, 1);
   a->dtype = t;
   a->owner = 1;
-  set_contiguous(a, ndim, shape);
+  ndt__set_contiguous(a, ndim, shape);
   *out = a;
   return NDT_OK;
 }
@@ -62,6 +64,31 @@ ndt_status ndt_array_view(ndt_array **out, const ndt_array *a) {
   ndt_store_incref(v->store);
   atomic_fetch_add(&v->store->handles, 1);
   *out = v;
+  return NDT_OK;
+}
+
+/* A 0-d array holding value, the same on every rank (no task: it is written
+ * here, on the recording thread). */
+ndt_status ndt_scalar(ndt_array **out, ndt_dtype t, const void *value, int weak) {
+  ndt_array *a;
+  ndt_status st = ndt_array_new(&a, t, 0, NULL, 0);
+  if (st) return st;
+  /* every rank holds a scalar: it never travels */
+  ndt_tile *tl = &a->store->tiles[0];
+  char *buf = ndt_tile_buffer(tl);
+  if (!buf) {
+    if (ndt_distributed()) {
+      /* 16 bytes: not worth a collective on every scalar to fail politely */
+      fprintf(stderr, "ndtile rank %d: out of memory making a scalar\n", ndt_rank());
+      ndt_abort(71);
+    }
+    ndt_free(a);
+    return NDT_ERR_NOMEM;
+  }
+  memcpy(buf, value, ndt_traits[t].size);
+  ndt_tile_everywhere(tl);
+  a->weak = weak != 0;
+  *out = a;
   return NDT_OK;
 }
 
@@ -79,7 +106,7 @@ const int64_t *ndt_strides(const ndt_array *a) { return a->strides; }
 int64_t ndt_offset(const ndt_array *a) { return a->offset; }
 int ndt_part(const ndt_array *a) { return a->part; }
 int64_t ndt_size(const ndt_array *a) { return a->size; }
-ndt_dtype ndt_get_dtype(const ndt_array *a) { return a->dtype; }
+ndt_dtype ndt_dtype_of(const ndt_array *a) { return a->dtype; }
 int ndt_is_weak(const ndt_array *a) { return a->weak; }
 void ndt_set_weak(ndt_array *a, int weak) { a->weak = weak != 0; }
 int ndt_same_store(const ndt_array *a, const ndt_array *b) { return a->store == b->store; }
@@ -325,146 +352,6 @@ bad:;
                    "shapes [original->remapped]: %s", buf);
 }
 
-/* NumPy's no-copy reshape: succeeds when each group of old axes that maps to a
- * group of new axes is contiguous within itself. */
-static int nocopy_reshape(const ndt_array *a, int nd, const int64_t *ns, int64_t *nst) {
-  int64_t os[NDT_MAXDIMS], ost[NDT_MAXDIMS];
-  int ond = 0;
-  for (int k = 0; k < a->ndim; k++)
-    if (a->shape[k] != 1) {
-      os[ond] = a->shape[k];
-      ost[ond++] = a->strides[k];
-    }
-  int oi = 0, oj = 1, ni = 0, nj = 1;
-  while (ni < nd && oi < ond) {
-    int64_t np_ = ns[ni], op = os[oi];
-    while (np_ != op) {
-      if (np_ < op) np_ *= ns[nj++];
-      else op *= os[oj++];
-    }
-    for (int k = oi; k < oj - 1; k++)
-      if (ost[k] != os[k + 1] * ost[k + 1]) return 0;
-    nst[nj - 1] = ost[oj - 1];
-    for (int k = nj - 1; k > ni; k--) nst[k - 1] = nst[k] * ns[k];
-    ni = nj++;
-    oi = oj++;
-  }
-  int64_t last = ni > 0 ? nst[ni - 1] : 1;
-  for (int k = ni; k < nd; k++) nst[k] = last;  /* trailing unit axes */
-  return 1;
-}
-
-ndt_status ndt_reshape(ndt_array **out, const ndt_array *a, int ndim, const int64_t *shape) {
-  if (ndim < 0 || ndim > NDT_MAXDIMS)
-    return ndt_error(NDT_ERR_VALUE, "maximum supported dimension for an ndarray is currently "
-                     "%d, found %d", NDT_MAXDIMS, ndim);
-  int64_t ns[NDT_MAXDIMS], known = 1;
-  int unknown = -1;
-  for (int k = 0; k < ndim; k++) {
-    ns[k] = shape[k];
-    if (shape[k] == -1) {
-      if (unknown >= 0) return ndt_error(NDT_ERR_VALUE, "can only specify one unknown dimension");
-      unknown = k;
-    } else if (shape[k] < 0) {
-      return ndt_error(NDT_ERR_VALUE, "negative dimensions not allowed");
-    } else known *= shape[k];
-  }
-  if (unknown >= 0) {
-    if (known == 0 || a->size % known) goto bad;
-    ns[unknown] = a->size / known;
-  } else if (known != a->size) goto bad;
-  {
-    int64_t nst[NDT_MAXDIMS];
-    if (a->size == 0 || nocopy_reshape(a, ndim, ns, nst)) {
-      ndt_array v = *a;
-      v.ndim = ndim;
-      for (int k = 0; k < ndim; k++) {
-        v.shape[k] = ns[k];
-        v.strides[k] = a->size == 0 ? 0 : nst[k];
-      }
-      v.weak = 0;
-      return ndt_array_view(out, &v);
-    }
-    ndt_array *c;
-    ndt_status st = ndt_copy(&c, a);
-    if (st) return st;
-    set_contiguous(c, ndim, ns);
-    *out = c;
-    return NDT_OK;
-  }
-bad:;
-  char buf[300];
-  int len = 0;
-  buf[0] = '\0';   /* shape (): nothing is printed into it */
-  for (int k = 0; k < ndim && len < 250; k++)
-    len += snprintf(buf + len, sizeof buf - len, "%s%lld", k ? ", " : "", (long long)shape[k]);
-  return ndt_error(NDT_ERR_VALUE, "cannot reshape array of size %lld into shape (%s%s)",
-                   (long long)a->size, buf, ndim == 1 ? "," : "");
-}
-
-/* A 1-d copy of a's elements in C order. */
-static ndt_status flat_copy(ndt_array **out, const ndt_array *a) {
-  ndt_array *c;
-  ndt_status st = ndt_copy(&c, a);
-  if (st) return st;
-  int64_t n = a->size;
-  set_contiguous(c, 1, &n);
-  *out = c;
-  return NDT_OK;
-}
-
-/* A 1-d view of a's elements that lie back to back from a's first one. */
-static ndt_status flat_view(ndt_array **out, const ndt_array *a) {
-  ndt_array v = *a;
-  v.ndim = 1;
-  v.shape[0] = a->size;
-  v.strides[0] = 1;
-  v.weak = 0;
-  return ndt_array_view(out, &v);
-}
-
-ndt_status ndt_ravel(ndt_array **out, const ndt_array *a, char order) {
-  if (order == 'A') order = ndt_is_f_contiguous(a) && !ndt_is_c_contiguous(a) ? 'F' : 'C';
-  if (order == 'K') {
-    if (ndt_is_c_contiguous(a)) order = 'C';
-    else if (ndt_is_f_contiguous(a)) order = 'F';
-  }
-  if (order == 'C') return ndt_is_c_contiguous(a) ? flat_view(out, a) : flat_copy(out, a);
-  if (order == 'F') {
-    ndt_array t = *a;   /* Fortran order is C order of the reversed axes */
-    for (int k = 0; k < a->ndim; k++) {
-      t.shape[k] = a->shape[a->ndim - 1 - k];
-      t.strides[k] = a->strides[a->ndim - 1 - k];
-    }
-    return ndt_is_c_contiguous(&t) ? flat_view(out, &t) : flat_copy(out, &t);
-  }
-  if (order != 'K')
-    return ndt_error(NDT_ERR_VALUE, "order must be one of 'C', 'F', 'A', or 'K' (got '%c')",
-                     order);
-  /* 'K': the axes by decreasing |stride| (a stable insertion sort: ties
-   * keep their order, and a broadcast axis, stride 0, is no reason to move
-   * anything past it: NumPy keeps C order there), each in its own
-   * direction; a view when those strides are positive and pack the
-   * elements (NumPy's ravel), else a copy in that order (NumPy's flatten) */
-  ndt_array t = *a;
-  int perm[NDT_MAXDIMS];
-  for (int k = 0; k < a->ndim; k++) {
-    int j = k;
-    int64_t sk = a->strides[k] < 0 ? -a->strides[k] : a->strides[k];
-    for (; j > 0 && sk != 0; j--) {
-      int64_t sp = a->strides[perm[j - 1]];
-      if (sp == 0 || (sp < 0 ? -sp : sp) >= sk) break;
-      perm[j] = perm[j - 1];
-    }
-    perm[j] = k;
-  }
-  for (int k = 0; k < a->ndim; k++) {
-    t.shape[k] = a->shape[perm[k]];
-    t.strides[k] = a->strides[perm[k]];
-  }
-  return ndt_is_c_contiguous(&t) ? flat_view(out, &t) : flat_copy(out, &t);
-}
-
 ndt_status ndt_squeeze(ndt_array **out, const ndt_array *a, int naxes, const int *axes) {
   int drop[NDT_MAXDIMS] = {0};
   if (naxes == 0) {
@@ -522,12 +409,3 @@ ndt_status ndt_real(ndt_array **out, const ndt_array *a) {
   return ndt_array_view(out, &v);
 }
 
-ndt_status ndt_imag(ndt_array **out, const ndt_array *a) {
-  if (a->dtype != NDT_COMPLEX64 && a->dtype != NDT_COMPLEX128)
-    return ndt_zeros(out, a->ndim, a->shape, a->dtype);
-  ndt_array v = *a;
-  v.dtype = real_of(a->dtype);
-  v.part = ndt_traits[v.dtype].size;
-  v.weak = 0;
-  return ndt_array_view(out, &v);
-}

@@ -6,7 +6,12 @@
  * at a time (MPI_THREAD_SERIALIZED); workers never touch MPI.
  *
  * Built without MPI, or started as a plain process, the runtime is rank 0
- * of 1 and none of this runs. */
+ * of 1 and none of this runs.
+ *
+ * The transport's own buffers (rank tables, send copies) come from plain
+ * malloc, not ndt_malloc: they are taken on some ranks only and either have
+ * a fallback or stop every rank, so an injected failure there would put the
+ * ranks out of step instead of testing an error path. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,12 +32,14 @@ static ndt_comm_stats stats;
 /* The exit status the program ends with, as the binding learnt it
  * (sys.exit); -1 while unknown. */
 static int exit_code = -1;
+/* The scheduler's side (ndt_comm_start). */
+static ndt_comm_hooks up;
 void ndt_set_exit_code(int code) { exit_code = code; }
 /* Collectives made so far: with the tasks recorded (ndt_rt_task_seq), the
  * program's position, the same on every rank at the same point. */
 #ifdef NDT_HAVE_MPI
 static int64_t coll_seq;
-static int64_t position(void) { return ndt_rt_task_seq() + coll_seq; }
+static int64_t position(void) { return (up.task_seq ? up.task_seq() : 0) + coll_seq; }
 #endif
 
 /* Messages are cut into pieces of at most CHUNK bytes: counts stay in int,
@@ -221,7 +228,7 @@ static void comm_at_exit(void) {
   MPI_Finalized(&fin);
   if (fin) return;
   if (ndt_comm_size_ > 1 && ctrl != MPI_COMM_NULL) exit_together();
-  ndt_finalize();   /* workers stop, pending tasks end first */
+  if (up.finalize) up.finalize();   /* workers stop, pending tasks end first */
   progress_sends(1);
   MPI_Finalize();
 }
@@ -237,13 +244,13 @@ static void comm_at_exit(void) {
 static void wait_req(MPI_Request *r, const char *what) {
   int done = 0;
   long ns = 1000;
-  double t0 = ndt_trace_now();
+  double t0 = up.trace_now ? up.trace_now() : 0;
   double first_note = 0;
   int peer = -1;
   for (int i = 0;; i++) {
     CHECK(what, MPI_Test(r, &done, MPI_STATUS_IGNORE));
     if (done) {
-      ndt_trace_caller(what, t0);
+      if (up.trace_caller) up.trace_caller(what, t0);
       return;
     }
     if (i < spin_tests) continue;
@@ -257,7 +264,8 @@ static void wait_req(MPI_Request *r, const char *what) {
 }
 #endif
 
-void ndt_comm_start(void) {
+void ndt_comm_start(const ndt_comm_hooks *h) {
+  if (h) up = *h;
   if (comm_started) return;
   comm_started = 1;
 #ifdef NDT_HAVE_MPI
@@ -451,7 +459,7 @@ ndt_status ndt_comm_agree(ndt_status st) {
   if (ndt_comm_size_ <= 1) return st;
   /* the first rank that failed, and the program's position on every rank
    * (min and -max): ranks at different points are out of step */
-  long long pos = position(), h = ndt_rt_task_hash();
+  long long pos = position(), h = up.task_hash ? up.task_hash() : 0;
   /* -h overflows for LLONG_MIN only; ~h is its exact mirror */
   long long v[5] = {st ? comm_rank : ndt_comm_size_, pos, -pos, h, ~h}, w[5];
   MPI_Request r;

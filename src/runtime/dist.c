@@ -14,12 +14,6 @@
 #include <string.h>
 #include "rt.h"
 
-static int64_t task_seq;
-int64_t ndt_rt_task_seq(void) { return task_seq; }
-/* A hash of the names of the tasks recorded so far, in order: ranks that
- * recorded as many tasks but not the same ones are out of step too. */
-static uint64_t task_hash = 14695981039346656037ull;
-int64_t ndt_rt_task_hash(void) { return (int64_t)task_hash; }
 
 static int home_of(const ndt_access *acc, int nacc) {
   for (int i = 0; i < nacc; i++)
@@ -87,15 +81,15 @@ ndt_status ndt_dist_submit(const ndt_taskrec *r) {
   int nacc = r->nacc;
   int caller_error = (r->flags & NDT_TASK_CALLER_ERROR) != 0;
   int me = ndt_rank(), home = home_of(acc, nacc);
-  int tag = (int)(task_seq++ % 32000);
-  for (const char *c = name; *c; c++) task_hash = (task_hash ^ (unsigned char)*c) * 1099511628211ull;
-  task_hash = (task_hash ^ (uint64_t)nacc) * 1099511628211ull;
+  int tag = ndt_rt_count_task(name, nacc);
   ndt_status st = NDT_OK;
   /* What travels to the home rank, decided alike on every rank: each
    * region the home rank lacks (a write's too: a strided write may leave
    * gaps). Most of a tile is fetched whole, so that the next tasks that
    * read it (a transpose's column blocks) find it there. */
   struct { int64_t lo, hi; int go; } f_small[32], *f = f_small;
+  /* plain malloc: a failure here stops the program (every rank must take
+   * the same steps), so no test may inject one */
   if (nacc > 32 && !(f = malloc((size_t)nacc * sizeof *f))) {
     fprintf(stderr, "ndtile rank %d: out of memory recording %s\n", me, name);
     ndt_abort(71);

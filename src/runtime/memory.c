@@ -104,6 +104,11 @@ static void note_peak(atomic_llong *pk, long long v) {
   long long p = atomic_load(pk);
   while (v > p && !atomic_compare_exchange_weak(pk, &p, v)) {}
 }
+/* Bytes of stores the program dropped that pending tasks still hold. */
+static atomic_llong doomed;
+void ndt__mem_doomed_add(int64_t bytes) { atomic_fetch_add(&doomed, bytes); }
+int64_t ndt__mem_doomed(void) { return atomic_load(&doomed); }
+
 void ndt_mem_stats(int64_t *live, int64_t *cached, int64_t *plive, int64_t *pheld) {
   pthread_mutex_lock(&cache_lock);
   *cached = (int64_t)cache_bytes;

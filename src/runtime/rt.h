@@ -65,7 +65,7 @@ int64_t ndt_env_int(const char *name, int64_t dflt);
 int ndt_settings_workers(const ndt_config *cfg);
 /* Fills ndt_set_ for w workers. */
 void ndt_settings_load(const ndt_config *cfg, int w);
-/* The first start: the trace, memory statistics, cache limit from env. */
+/* The first start: memory statistics and the cache limit from env. */
 void ndt_settings_first_start(void);
 
 /* ---- trace.c ---- */
@@ -101,9 +101,6 @@ static inline char *ndt_tile_mem(const ndt_tile *t, const ndt_memory *m) {
 void ndt_simdev_start(void);
 
 /* ---- sched.c ---- */
-/* A processor's launch that hands the task to the worker pool (the CPU's,
- * and any processor whose bodies run on host threads). */
-void ndt_pool_launch(ndt_processor *p, ndt_task *t);
 /* Records (or, inline, runs) a task on this rank. */
 ndt_status ndt_rt_local_submit(const ndt_taskrec *r);
 /* Waits until no unfinished task conflicts with [lo, hi] of t (not
@@ -111,6 +108,9 @@ ndt_status ndt_rt_local_submit(const ndt_taskrec *r);
 void ndt_rt_wait_region(const ndt_tile *t, int64_t lo, int64_t hi, int for_write);
 /* Waits for the tiles on this rank: see ndt_wait_tiles. */
 ndt_status ndt_rt_wait_local(ndt_store *s, int64_t t0, int64_t t1, int for_write);
+/* Counts a task recorded on many ranks (name, accesses: the hash comm.c
+ * compares); returns its message tag. */
+int ndt_rt_count_task(const char *name, int nacc);
 /* Keeps st (with name) as the deferred error unless one is kept. */
 void ndt_rt_fail(const char *name, ndt_status st);
 /* The flush hook (see ndt_flush_fn): a status to return, or NDT_OK. */

@@ -27,14 +27,11 @@ static struct {
   ndt_status deferred;
   char deferred_msg[600];
   int64_t pending_bytes;  /* sum of the pending tasks' bytes */
-  atomic_llong doomed;    /* bytes of stores only pending tasks hold */
   int64_t recorded;       /* tasks recorded so far (their seq) */
   int64_t cancel_below;   /* an interrupt cancelled the tasks recorded before */
 } rt = {.lock = PTHREAD_MUTEX_INITIALIZER,
         .work = PTHREAD_COND_INITIALIZER,
         .done = PTHREAD_COND_INITIALIZER};
-
-void ndt_rt_doomed(int64_t bytes) { atomic_fetch_add(&rt.doomed, bytes); }
 
 static ndt_flush_fn flush_hook;
 void ndt_set_flush_hook(ndt_flush_fn hook) { flush_hook = hook; }
@@ -102,7 +99,7 @@ static void mark_lost(ndt_task *t) {
 
 static void task_decref(ndt_task *t) {
   if (t && atomic_fetch_sub(&t->refs, 1) == 1) {
-    free(t->succ);
+    ndt_mfree(t->succ);
     ndt_mfree(t);
   }
 }
@@ -110,8 +107,9 @@ static void task_decref(ndt_task *t) {
 void ndt_tile_release(ndt_tile *t) {
   for (int i = 0; i < t->nwrites; i++) task_decref(t->writes[i].task);
   for (int i = 0; i < t->nreads; i++) task_decref(t->reads[i].task);
-  free(t->writes);
-  free(t->reads);
+  ndt_mfree(t->writes);
+  ndt_mfree(t->reads);
+  ndt_tile_drop_copies(t);   /* the store goes: so do its copies in other memories */
   t->writes = t->reads = NULL;
   t->nwrites = t->capwrites = t->nreads = t->capreads = 0;
 }
@@ -123,13 +121,13 @@ static void push_ready(ndt_task *t) {
 }
 
 /* ---- the CPU processor: the pool runs its tasks, in host memory ---- */
-void ndt_pool_launch(ndt_processor *p, ndt_task *t) {
+static void pool_launch(ndt_processor *p, ndt_task *t) {
   NDT_UNUSED(p);
   push_ready(t);
   pthread_cond_signal(&rt.work);
 }
 static const ndt_processor_iface cpu_iface = {
-    .version = NDT_IFACE_VERSION, .name = "cpu", .supports = NULL, .launch = ndt_pool_launch,
+    .version = NDT_IFACE_VERSION, .name = "cpu", .supports = NULL, .launch = pool_launch,
     .sync = NULL};
 static ndt_processor cpu_proc = {.iface = &cpu_iface, .device = 0, .context = NULL,
                                  .kind = NDT_PROC_CPU, .mem = &ndt_host_memory};
@@ -156,7 +154,7 @@ static void complete(ndt_task *t, ndt_status st) {
   for (int i = 0; i < t->nsucc; i++) {
     ndt_task *s = t->succ[i];
     if (--s->ndeps == 0) {
-      if (s->proc->iface->launch == ndt_pool_launch) {   /* the pool's: woken together below */
+      if (s->proc == &cpu_proc) {   /* the pool's: woken together below */
         push_ready(s);
         woke++;
       } else {
@@ -223,7 +221,7 @@ static void *worker_main(void *p) {
 }
 
 static ndt_status start_workers(int n) {
-  rt.threads = calloc((size_t)n, sizeof(pthread_t));
+  rt.threads = ndt_calloc((size_t)n, sizeof(pthread_t));
   if (!rt.threads) return ndt_error(NDT_ERR_NOMEM, "cannot allocate the worker pool");
   rt.stop = 0;
   for (int i = 0; i < n; i++) {
@@ -242,10 +240,27 @@ static void stop_workers(void) {
   pthread_cond_broadcast(&rt.work);
   pthread_mutex_unlock(&rt.lock);
   for (int i = 0; i < rt.nworkers; i++) pthread_join(rt.threads[i], NULL);
-  free(rt.threads);
+  ndt_mfree(rt.threads);
   rt.threads = NULL;
   rt.nworkers = 0;
 }
+
+/* The tasks recorded on many ranks (dist.c counts them), the same on every
+ * rank: comm.c checks that the ranks are in step by them. */
+static int64_t task_seq;
+int64_t ndt_rt_task_seq(void) { return task_seq; }
+/* A hash of the names of the tasks recorded so far, in order: ranks that
+ * recorded as many tasks but not the same ones are out of step too. */
+static uint64_t task_hash = 14695981039346656037ull;
+int64_t ndt_rt_task_hash(void) { return (int64_t)task_hash; }
+int ndt_rt_count_task(const char *name, int nacc) {
+  int tag = (int)(task_seq++ % 32000);
+  for (const char *c = name; *c; c++) task_hash = (task_hash ^ (unsigned char)*c) * 1099511628211ull;
+  task_hash = (task_hash ^ (uint64_t)nacc) * 1099511628211ull;
+  return tag;
+}
+
+static void trace_at_exit(void) { ndt_trace_write(); }
 
 ndt_status ndt_init(const ndt_config *cfg) {
   if (rt.started) {
@@ -254,7 +269,10 @@ ndt_status ndt_init(const ndt_config *cfg) {
     stop_workers();
     rt.started = 0;
   }
-  ndt_comm_start();
+  static const ndt_comm_hooks up = {ndt_finalize, ndt_rt_task_seq, ndt_rt_task_hash,
+                                     ndt_trace_now, ndt_trace_caller};
+  ndt_comm_start(&up);   /* comm.c and store.c are below: they call up through these */
+  ndt__store_set_release(ndt_tile_release);
   int w = ndt_settings_workers(cfg);
   ndt_settings_load(cfg, w);
   ndt_status st = start_workers(w);
@@ -267,6 +285,14 @@ ndt_status ndt_init(const ndt_config *cfg) {
     ndt_mem_register(&ndt_host_memory);
     ndt_proc_register(&cpu_proc);
     ndt_simdev_start();
+    const char *tp = getenv("NDTILE_PROFILE");
+    if (tp && *tp) {   /* the timeline, written at exit */
+      char path[512];
+      if (ndt_distributed()) snprintf(path, sizeof path, "%s.rank%d", tp, ndt_rank());
+      else snprintf(path, sizeof path, "%s", tp);
+      ndt_trace_start(path);
+      atexit(trace_at_exit);
+    }
     ndt_settings_first_start();
   }
   first = 0;
@@ -428,7 +454,7 @@ static int reserve_succ(ndt_task *pred, int extra) {
   if (pred->nsucc + extra <= pred->capsucc) return 0;
   int cap = pred->capsucc * 2;
   if (cap < pred->nsucc + extra) cap = pred->nsucc + extra;
-  ndt_task **s = realloc(pred->succ, (size_t)cap * sizeof *s);
+  ndt_task **s = ndt_realloc(pred->succ, (size_t)cap * sizeof *s);
   if (!s) return -1;
   pred->succ = s;
   pred->capsucc = cap;
@@ -462,7 +488,7 @@ static int reserve_uses(ndt_use **u, int *n, int *cap, int extra) {
   prune(*u, n, NULL);
   if (*n + extra <= *cap) return 0;
   int c = *cap * 2 > *n + extra ? *cap * 2 : *n + extra;
-  ndt_use *x = realloc(*u, (size_t)c * sizeof *x);
+  ndt_use *x = ndt_realloc(*u, (size_t)c * sizeof *x);
   if (!x) return -1;
   *u = x;
   *cap = c;
@@ -605,7 +631,7 @@ ndt_status ndt_rt_local_submit(const ndt_taskrec *r) {
   int intr = !ndt_distributed();
   for (;;) {
     int mine = !atomic_load(&t->done);
-    int64_t older = rt.pending_bytes - (mine ? bytes : 0) + atomic_load(&rt.doomed);
+    int64_t older = rt.pending_bytes - (mine ? bytes : 0) + ndt__mem_doomed();
     if (rt.pending <= ndt_set_.max_pending &&
         (rt.pending - mine <= 0 || older <= ndt_set_.max_bytes))
       break;

@@ -39,8 +39,6 @@ void ndt_settings_load(const ndt_config *cfg, int w) {
   s->max_bytes = ndt_env_int("NDTILE_MAX_PENDING_BYTES", (1 + (int64_t)w) * s->tile_bytes);
 }
 
-static void trace_at_exit(void) { ndt_trace_write(); }
-
 static void memstat_at_exit(void) {
   int64_t live, cached, plive, pheld;
   ndt_mem_stats(&live, &cached, &plive, &pheld);
@@ -50,14 +48,6 @@ static void memstat_at_exit(void) {
 }
 
 void ndt_settings_first_start(void) {
-  const char *tp = getenv("NDTILE_PROFILE");
-  if (tp && *tp) {
-    char path[512];
-    if (ndt_distributed()) snprintf(path, sizeof path, "%s.rank%d", tp, ndt_rank());
-    else snprintf(path, sizeof path, "%s", tp);
-    ndt_trace_start(path);
-    atexit(trace_at_exit);
-  }
   if (getenv("NDTILE_MEMSTAT")) atexit(memstat_at_exit);
   if (getenv("NDTILE_CACHE_BYTES")) ndt_set_cache_limit(ndt_env_int("NDTILE_CACHE_BYTES", 0));
 }

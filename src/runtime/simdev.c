@@ -49,9 +49,17 @@ static const ndt_memory_iface sd_mem_iface = {
     .alloc = sd_alloc, .free = sd_free, .copy = sd_copy};
 static ndt_memory sd_mem = {.iface = &sd_mem_iface, .device = 0, .context = NULL};
 
+/* Its tasks run on the worker pool: the CPU processor (the first
+ * registered) queues them. */
+static void sd_launch(ndt_processor *p, ndt_task *t) {
+  NDT_UNUSED(p);
+  ndt_processor *cpu = ndt_proc_get(0);
+  cpu->iface->launch(cpu, t);
+}
+
 static const ndt_processor_iface sd_iface = {
     .version = NDT_IFACE_VERSION, .name = "simdev", .supports = NULL,
-    .launch = ndt_pool_launch, .sync = NULL};
+    .launch = sd_launch, .sync = NULL};
 static ndt_processor sd_proc = {.iface = &sd_iface, .device = 0, .context = NULL,
                                 .kind = NDT_PROC_CPU, .mem = &sd_mem};
 

@@ -196,15 +196,19 @@ void ndt_store_drop_handle(ndt_store *s) {
   for (int64_t i = 0; i < s->ntiles; i++)
     if (s->tiles[i].data) b += s->tiles[i].len * s->itemsize;
   s->doomed = b;
-  ndt_rt_doomed(b);
+  ndt__mem_doomed_add(b);
 }
+
+/* The scheduler's pending uses of a tile go through this hook (sched.c sits
+ * above store.c and installs it when it starts; no tile has uses before). */
+static void (*release_uses)(ndt_tile *t);
+void ndt__store_set_release(void (*fn)(ndt_tile *t)) { release_uses = fn; }
 
 void ndt_store_decref(ndt_store *s) {
   if (!s || atomic_fetch_sub(&s->refs, 1) != 1) return;
-  if (s->doomed) ndt_rt_doomed(-s->doomed);
+  if (s->doomed) ndt__mem_doomed_add(-s->doomed);
   for (int64_t i = 0; i < s->ntiles; i++) {
-    ndt_tile_release(&s->tiles[i]);
-    ndt_tile_drop_copies(&s->tiles[i]);
+    if (release_uses) release_uses(&s->tiles[i]);
     if (!s->run) ndt_free_data_sized(s->tiles[i].data, (size_t)s->tiles[i].len * s->itemsize);
   }
   if (s->run) ndt_free_data_sized(s->run, (size_t)s->size * s->itemsize);

@@ -23,7 +23,7 @@ static void check_f64(int64_t na, int64_t m, int64_t lag0, int64_t n, int step) 
     ndt_index ix = {.kind = NDT_IDX_SLICE, .start = 0, .stop = na * step, .step = step};
     OK(ndt_view_index(&As, A, 1, &ix));
   }
-  OK(ndt_correlate(As, V, lag0, n, 0, &R));
+  OK(ndt_correlate(&R, As, V, lag0, n, 0));
   double *r = malloc(sizeof(double) * (n + 1));
   OK(ndt_to_buffer(R, r));
   int bad = 0;
@@ -57,12 +57,12 @@ static void test_correlate(void) {
   /* complex conjugation and int64 wrapping */
   double complex a[3] = {1 + 2 * IM, 3 - IM, -2 + 0.5 * IM}, v[2] = {2 - IM, 1 + 3 * IM}, r[4];
   ndt_array *A = from(NDT_COMPLEX128, 3, a), *V = from(NDT_COMPLEX128, 2, v), *R;
-  OK(ndt_correlate(A, V, -1, 4, 1, &R));
+  OK(ndt_correlate(&R, A, V, -1, 4, 1));
   OK(ndt_to_buffer(R, r));
   EXPECT(r[0] == a[0] * conj(v[1]) && r[1] == a[0] * conj(v[0]) + a[1] * conj(v[1]) &&
          r[3] == a[2] * conj(v[0]), "complex conj");
   ndt_free(R);
-  OK(ndt_correlate(A, V, -1, 4, 0, &R));
+  OK(ndt_correlate(&R, A, V, -1, 4, 0));
   OK(ndt_to_buffer(R, r));
   EXPECT(r[1] == a[0] * v[0] + a[1] * v[1], "complex no conj");
   ndt_free(R);
@@ -71,19 +71,19 @@ static void test_correlate(void) {
   int64_t ia[2] = {INT64_MAX, 3}, iv[1] = {2}, ir[2];
   A = from(NDT_INT64, 2, ia);
   V = from(NDT_INT64, 1, iv);
-  OK(ndt_correlate(A, V, 0, 2, 0, &R));
+  OK(ndt_correlate(&R, A, V, 0, 2, 0));
   OK(ndt_to_buffer(R, ir));
   EXPECT(ir[0] == -2 && ir[1] == 6, "int64 wraps: %lld %lld", (long long)ir[0], (long long)ir[1]);
   ndt_free(R);
   ndt_free(V);
   float fv[1] = {1};
   V = from(NDT_FLOAT32, 1, fv);
-  EXPECT(ndt_correlate(A, V, 0, 2, 0, &R) == NDT_ERR_TYPE, "mixed dtypes");
+  EXPECT(ndt_correlate(&R, A, V, 0, 2, 0) == NDT_ERR_TYPE, "mixed dtypes");
   ndt_free(V);
   ndt_free(A);
   int32_t i32[2] = {1, 2};
   A = from(NDT_INT32, 2, i32);
-  EXPECT(ndt_correlate(A, A, 0, 1, 0, &R) == NDT_ERR_TYPE, "int32 unsupported");
+  EXPECT(ndt_correlate(&R, A, A, 0, 1, 0) == NDT_ERR_TYPE, "int32 unsupported");
   ndt_free(A);
 }
 

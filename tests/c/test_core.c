@@ -15,7 +15,7 @@ static double *to_doubles(const ndt_array *a) {
   ndt_array *d;
   int64_t n = ndt_size(a);
   double *buf = malloc(sizeof(double) * (n ? n : 1));
-  if (ndt_get_dtype(a) == NDT_COMPLEX64 || ndt_get_dtype(a) == NDT_COMPLEX128) {
+  if (ndt_dtype_of(a) == NDT_COMPLEX64 || ndt_dtype_of(a) == NDT_COMPLEX128) {
     ndt_array *r;
     OK(ndt_real(&r, a));
     OK(ndt_astype(&d, r, NDT_FLOAT64, NDT_CAST_UNSAFE));
@@ -85,7 +85,7 @@ static void test_creation(void) {
     for (int k = 0; k < 37 * 29; k++)
       ok &= vz[k] == 0 && vo[k] == 1 && vf[k] == (t == NDT_BOOL ? 1 : 7);
     EXPECT(ok, "zeros/ones/full %s", ndt_dtype_name(t));
-    EXPECT(ndt_get_dtype(z) == t && ndt_size(z) == 37 * 29, "dtype and size");
+    EXPECT(ndt_dtype_of(z) == t && ndt_size(z) == 37 * 29, "dtype and size");
     free(vz); free(vo); free(vf);
     ndt_free(z); ndt_free(o); ndt_free(f);
   }
@@ -253,7 +253,7 @@ static void test_elementwise(void) {
     for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
       if (ops[o] == NDT_SUBTRACT && (t >= NDT_UINT8 && t <= NDT_UINT64)) continue;
       ndt_array *c = NULL;
-      OK(ndt_binary(ops[o], a, b, &c));
+      OK(ndt_binary(&c, ops[o], a, b));
       EXPECT(ndt_ndim(c) == 3 && ndt_shape(c)[1] == 4 && ndt_size(c) == 30 * 4 * 17,
              "broadcast shape");
       double *vc = to_doubles(c);
@@ -266,7 +266,7 @@ static void test_elementwise(void) {
             ok &= vc[(x * 4 + y) * 17 + z] == want;
           }
       EXPECT(ok, "%s %s with broadcasting", ndt_ufunc_name(ops[o]), ndt_dtype_name(t));
-      EXPECT(ndt_get_dtype(c) == (ops[o] == NDT_LESS ? NDT_BOOL : t), "result dtype");
+      EXPECT(ndt_dtype_of(c) == (ops[o] == NDT_LESS ? NDT_BOOL : t), "result dtype");
       free(vc);
       ndt_free(c);
     }
@@ -279,21 +279,21 @@ static void test_elementwise(void) {
   OK(ndt_ones(&a, 1, s1, NDT_INT8));
   int64_t three = 3;
   OK(ndt_scalar(&w, NDT_INT64, &three, 1));
-  OK(ndt_binary(NDT_ADD, a, w, &c));
-  EXPECT(ndt_get_dtype(c) == NDT_INT8, "NEP 50: int8 + python int -> int8");
+  OK(ndt_binary(&c, NDT_ADD, a, w));
+  EXPECT(ndt_dtype_of(c) == NDT_INT8, "NEP 50: int8 + python int -> int8");
   ndt_free(c);
   c = NULL;
   OK(ndt_ones(&f, 1, s1, NDT_FLOAT32));
-  OK(ndt_binary(NDT_ADD, a, f, &c));
-  EXPECT(ndt_get_dtype(c) == NDT_FLOAT32, "int8 + float32 -> float32");
+  OK(ndt_binary(&c, NDT_ADD, a, f));
+  EXPECT(ndt_dtype_of(c) == NDT_FLOAT32, "int8 + float32 -> float32");
   ndt_free(c);
   c = NULL;
-  OK(ndt_binary(NDT_TRUE_DIVIDE, a, w, &c));
-  EXPECT(ndt_get_dtype(c) == NDT_FLOAT64, "int8 / int -> float64");
+  OK(ndt_binary(&c, NDT_TRUE_DIVIDE, a, w));
+  EXPECT(ndt_dtype_of(c) == NDT_FLOAT64, "int8 / int -> float64");
   ndt_free(c);
   /* output cast rule: float result into an int array is refused */
   c = a;
-  EXPECT(ndt_binary(NDT_ADD, a, f, &c) == NDT_ERR_CAST, "same_kind output cast: %s",
+  EXPECT(ndt_binary(&c, NDT_ADD, a, f) == NDT_ERR_CAST, "same_kind output cast: %s",
          ndt_last_error());
   ndt_free(a); ndt_free(w); ndt_free(f);
   /* shape mismatch */
@@ -301,7 +301,7 @@ static void test_elementwise(void) {
   OK(ndt_ones(&a, 1, s1, NDT_FLOAT64));
   OK(ndt_ones(&f, 1, s2, NDT_FLOAT64));
   c = NULL;
-  EXPECT(ndt_binary(NDT_ADD, a, f, &c) == NDT_ERR_SHAPE &&
+  EXPECT(ndt_binary(&c, NDT_ADD, a, f) == NDT_ERR_SHAPE &&
          strstr(ndt_last_error(), "could not be broadcast together with shapes (5,) (4,)"),
          "broadcast error: %s", ndt_last_error());
   ndt_free(a); ndt_free(f);
@@ -309,19 +309,19 @@ static void test_elementwise(void) {
   double xs[6] = {-2, -0.5, 0, 0.5, 2, 9};
   int64_t s6[1] = {6};
   ndt_array *x = from_doubles(xs, 1, s6, NDT_FLOAT64), *r = NULL, *cond = NULL, *z;
-  OK(ndt_unary(NDT_ABSOLUTE, x, &r));
+  OK(ndt_unary(&r, NDT_ABSOLUTE, x));
   double *vr = to_doubles(r);
   EXPECT(vr[0] == 2 && vr[1] == 0.5 && vr[5] == 9, "absolute");
   free(vr); ndt_free(r); r = NULL;
-  OK(ndt_unary(NDT_EXP, x, &r));
+  OK(ndt_unary(&r, NDT_EXP, x));
   vr = to_doubles(r);
   int ok = 1;
   for (int k = 0; k < 6; k++) ok &= fabs(vr[k] - exp(xs[k])) <= 1e-15 * exp(xs[k]);
   EXPECT(ok, "exp");
   free(vr); ndt_free(r); r = NULL;
   OK(ndt_zeros(&z, 1, s6, NDT_FLOAT64));
-  OK(ndt_binary(NDT_GREATER, x, z, &cond));
-  OK(ndt_where(cond, x, z, &r));
+  OK(ndt_binary(&cond, NDT_GREATER, x, z));
+  OK(ndt_where(&r, cond, x, z));
   vr = to_doubles(r);
   EXPECT(vr[0] == 0 && vr[3] == 0.5 && vr[5] == 9, "where");
   free(vr); ndt_free(r); r = NULL;
@@ -338,7 +338,7 @@ static void test_overlap(void) {
   ndt_index i1 = sl(1, n, 1), i2 = sl(0, n - 1, 1);
   OK(ndt_view_index(&hi, a, 1, &i1));
   OK(ndt_view_index(&lo, a, 1, &i2));
-  OK(ndt_binary(NDT_ADD, hi, lo, &hi));
+  OK(ndt_binary(&hi, NDT_ADD, hi, lo));
   double *r = to_doubles(a);
   int ok = r[0] == 0;
   for (int k = 1; k < n; k++) ok &= r[k] == k + (k - 1);
@@ -378,17 +378,17 @@ static void test_reductions(void) {
     }
     ndt_array *a = from_doubles(vv, 3, shape, t), *r;
     /* sum over all */
-    OK(ndt_reduce(NDT_RED_SUM, a, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &r));
+    OK(ndt_reduce(&r, NDT_RED_SUM, a, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0));
     double got;
     OK(ndt_item(r, NDT_FLOAT64, &got));
     EXPECT(got == sum_ref(vv, n), "sum all %s: %g vs %g", ndt_dtype_name(t), got,
            sum_ref(vv, n));
     ndt_dtype want = t == NDT_BOOL || (t >= NDT_INT8 && t <= NDT_INT64) ? NDT_INT64
                      : is_unsigned ? NDT_UINT64 : t;
-    EXPECT(ndt_get_dtype(r) == want && ndt_ndim(r) == 0, "sum dtype %s", ndt_dtype_name(t));
+    EXPECT(ndt_dtype_of(r) == want && ndt_ndim(r) == 0, "sum dtype %s", ndt_dtype_name(t));
     ndt_free(r);
     /* sum, max and argmax over axis 1 with keepdims, and over axes {0,2} */
-    OK(ndt_reduce(NDT_RED_SUM, a, 2, 1, NDT_DTYPE_DEFAULT, 0, &r));
+    OK(ndt_reduce(&r, NDT_RED_SUM, a, 2, 1, NDT_DTYPE_DEFAULT, 0));
     double *rv = to_doubles(r);
     int ok = ndt_ndim(r) == 3 && ndt_shape(r)[1] == 1;
     for (int x = 0; x < 13; x++)
@@ -399,7 +399,7 @@ static void test_reductions(void) {
       }
     EXPECT(ok, "sum axis 1 keepdims %s", ndt_dtype_name(t));
     free(rv); ndt_free(r);
-    OK(ndt_reduce(NDT_RED_MAX, a, 5, 0, NDT_DTYPE_DEFAULT, 0, &r));
+    OK(ndt_reduce(&r, NDT_RED_MAX, a, 5, 0, NDT_DTYPE_DEFAULT, 0));
     rv = to_doubles(r);
     ok = ndt_ndim(r) == 1 && ndt_shape(r)[0] == 21;
     for (int y = 0; y < 21; y++) {
@@ -410,7 +410,7 @@ static void test_reductions(void) {
     }
     EXPECT(ok, "max over axes (0,2) %s", ndt_dtype_name(t));
     free(rv); ndt_free(r);
-    OK(ndt_reduce(NDT_RED_ARGMAX, a, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &r));
+    OK(ndt_reduce(&r, NDT_RED_ARGMAX, a, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0));
     int64_t am;
     OK(ndt_item(r, NDT_INT64, &am));
     int64_t best = 0;
@@ -418,7 +418,7 @@ static void test_reductions(void) {
     EXPECT(am == best, "argmax first occurrence %s: %lld vs %lld", ndt_dtype_name(t),
            (long long)am, (long long)best);
     ndt_free(r);
-    OK(ndt_reduce(NDT_RED_ARGMIN, a, 2, 0, NDT_DTYPE_DEFAULT, 0, &r));
+    OK(ndt_reduce(&r, NDT_RED_ARGMIN, a, 2, 0, NDT_DTYPE_DEFAULT, 0));
     rv = to_doubles(r);
     ok = 1;
     for (int x = 0; x < 13; x++)
@@ -442,33 +442,33 @@ static void test_reductions(void) {
   double mean = sum_ref(vv, m) / m, ss = 0;
   for (int64_t k = 0; k < m; k++) ss += (vv[k] - mean) * (vv[k] - mean);
   double got;
-  OK(ndt_reduce(NDT_RED_MEAN, view, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &r));
+  OK(ndt_reduce(&r, NDT_RED_MEAN, view, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0));
   OK(ndt_item(r, NDT_FLOAT64, &got));
   EXPECT(fabs(got - mean) < 1e-12, "mean of a strided view");
   ndt_free(r);
-  OK(ndt_reduce(NDT_RED_VAR, view, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 1, &r));
+  OK(ndt_reduce(&r, NDT_RED_VAR, view, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 1));
   OK(ndt_item(r, NDT_FLOAT64, &got));
   EXPECT(fabs(got - ss / (m - 1)) < 1e-10, "var ddof=1");
   ndt_free(r);
-  OK(ndt_reduce(NDT_RED_STD, view, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &r));
+  OK(ndt_reduce(&r, NDT_RED_STD, view, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0));
   OK(ndt_item(r, NDT_FLOAT64, &got));
   EXPECT(fabs(got - sqrt(ss / m)) < 1e-10, "std");
   ndt_free(r);
   free(vv);
   ndt_free(view);
   /* errors */
-  EXPECT(ndt_reduce(NDT_RED_SUM, a, 8, 0, NDT_DTYPE_DEFAULT, 0, &r) == NDT_ERR_AXIS,
+  EXPECT(ndt_reduce(&r, NDT_RED_SUM, a, 8, 0, NDT_DTYPE_DEFAULT, 0) == NDT_ERR_AXIS,
          "axis out of range: %s", ndt_last_error());
   int64_t e[2] = {0, 3};
   ndt_array *empty;
   OK(ndt_zeros(&empty, 2, e, NDT_FLOAT64));
-  EXPECT(ndt_reduce(NDT_RED_MAX, empty, 1, 0, NDT_DTYPE_DEFAULT, 0, &r) == NDT_ERR_VALUE,
+  EXPECT(ndt_reduce(&r, NDT_RED_MAX, empty, 1, 0, NDT_DTYPE_DEFAULT, 0) == NDT_ERR_VALUE,
          "max of empty");
-  OK(ndt_reduce(NDT_RED_SUM, empty, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &r));
+  OK(ndt_reduce(&r, NDT_RED_SUM, empty, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0));
   OK(ndt_item(r, NDT_FLOAT64, &got));
   EXPECT(got == 0, "sum of empty is 0");
   ndt_free(r);
-  OK(ndt_reduce(NDT_RED_MAX, empty, 2, 0, NDT_DTYPE_DEFAULT, 0, &r));
+  OK(ndt_reduce(&r, NDT_RED_MAX, empty, 2, 0, NDT_DTYPE_DEFAULT, 0));
   EXPECT(ndt_size(r) == 0 && ndt_shape(r)[0] == 0, "max over a non-empty axis of an empty array");
   ndt_free(r);
   ndt_free(empty);
@@ -476,15 +476,15 @@ static void test_reductions(void) {
   double nv[5] = {1, NAN, 7, NAN, 3};
   int64_t s5[1] = {5};
   ndt_array *na = from_doubles(nv, 1, s5, NDT_FLOAT64);
-  OK(ndt_reduce(NDT_RED_MAX, na, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &r));
+  OK(ndt_reduce(&r, NDT_RED_MAX, na, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0));
   OK(ndt_item(r, NDT_FLOAT64, &got));
   EXPECT(isnan(got), "max with NaN is NaN");
   ndt_free(r);
-  OK(ndt_reduce(NDT_RED_NANMAX, na, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &r));
+  OK(ndt_reduce(&r, NDT_RED_NANMAX, na, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0));
   OK(ndt_item(r, NDT_FLOAT64, &got));
   EXPECT(got == 7, "nanmax skips NaN");
   ndt_free(r);
-  OK(ndt_reduce(NDT_RED_ARGMAX, na, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &r));
+  OK(ndt_reduce(&r, NDT_RED_ARGMAX, na, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0));
   int64_t ai;
   OK(ndt_item(r, NDT_INT64, &ai));
   EXPECT(ai == 1, "argmax picks the first NaN");
@@ -494,7 +494,7 @@ static void test_reductions(void) {
   double iv[3] = {INFINITY, -INFINITY, 1};
   int64_t s3[1] = {3};
   ndt_array *ia = from_doubles(iv, 1, s3, NDT_FLOAT64);
-  OK(ndt_reduce(NDT_RED_NANSUM, ia, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &r));
+  OK(ndt_reduce(&r, NDT_RED_NANSUM, ia, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0));
   OK(ndt_item(r, NDT_FLOAT64, &got));
   EXPECT(isnan(got), "nansum of inf and -inf is NaN");
   ndt_free(r);
@@ -502,7 +502,7 @@ static void test_reductions(void) {
   int64_t z1[1] = {0};
   ndt_array *e0;
   OK(ndt_zeros(&e0, 1, z1, NDT_FLOAT64));
-  EXPECT(ndt_reduce(NDT_RED_NANMAX, e0, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &r) ==
+  EXPECT(ndt_reduce(&r, NDT_RED_NANMAX, e0, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0) ==
          NDT_ERR_VALUE, "nanmax of empty");
   ndt_free(e0);
   ndt_free(a);
@@ -522,14 +522,14 @@ static void test_reproducible(void) {
     ndt_array *a, *a2, *r, *sq = NULL;
     OK(ndt_from_buffer(&a, NDT_FLOAT64, 1, &n, v, NULL));
     OK(ndt_reshape(&a2, a, 2, s));
-    OK(ndt_binary(NDT_MULTIPLY, a2, a2, &sq));
-    OK(ndt_reduce(NDT_RED_SUM, sq, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &r));
+    OK(ndt_binary(&sq, NDT_MULTIPLY, a2, a2));
+    OK(ndt_reduce(&r, NDT_RED_SUM, sq, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0));
     OK(ndt_item(r, NDT_FLOAT64, &res[w][0]));
     ndt_free(r);
-    OK(ndt_reduce(NDT_RED_MEAN, a, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &r));
+    OK(ndt_reduce(&r, NDT_RED_MEAN, a, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0));
     OK(ndt_item(r, NDT_FLOAT64, &res[w][1]));
     ndt_free(r);
-    OK(ndt_reduce(NDT_RED_STD, a, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &r));
+    OK(ndt_reduce(&r, NDT_RED_STD, a, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0));
     OK(ndt_item(r, NDT_FLOAT64, &res[w][2]));
     ndt_free(r);
     ndt_free(sq); ndt_free(a2); ndt_free(a);
@@ -551,7 +551,7 @@ static void test_runtime_chain(void) {
     ndt_array *v;
     ndt_index ix[2] = {sl(step % 7, 64, 1 + step % 3), sl(0, 64 - step % 5, 1)};
     OK(ndt_view_index(&v, u, 2, ix));
-    OK(ndt_binary(NDT_ADD, v, one, &v));
+    OK(ndt_binary(&v, NDT_ADD, v, one));
     ndt_free(v);
   }
   int64_t *got = malloc(sizeof(int64_t) * 64 * 64);
@@ -579,16 +579,16 @@ static void test_fusion(void) {
   ndt_array *x[5];
   for (int i = 0; i < 5; i++) x[i] = from_doubles(v + i * n, 1, s1, NDT_FLOAT64);
   ndt_array *ab = NULL, *cd = NULL, *sum = NULL, *r = NULL, *kept = NULL, *view, *r2 = NULL;
-  OK(ndt_binary(NDT_MULTIPLY, x[0], x[1], &ab));
-  OK(ndt_binary(NDT_MULTIPLY, x[2], x[3], &cd));
-  OK(ndt_binary(NDT_ADD, ab, cd, &sum));
+  OK(ndt_binary(&ab, NDT_MULTIPLY, x[0], x[1]));
+  OK(ndt_binary(&cd, NDT_MULTIPLY, x[2], x[3]));
+  OK(ndt_binary(&sum, NDT_ADD, ab, cd));
   ndt_free(cd);                 /* dropped: never written */
-  OK(ndt_binary(NDT_SUBTRACT, sum, x[4], &r));
+  OK(ndt_binary(&r, NDT_SUBTRACT, sum, x[4]));
   ndt_free(sum);
   kept = ab;                    /* kept: must be written */
   ndt_index rev = sl(-1, -n - 1, -1);
   OK(ndt_view_index(&view, r, 1, &rev));
-  OK(ndt_binary(NDT_ADD, view, x[0], &r2));  /* a view of a pending result */
+  OK(ndt_binary(&r2, NDT_ADD, view, x[0]));  /* a view of a pending result */
   double *got = to_doubles(r), *gk = to_doubles(kept), *g2 = to_doubles(r2);
   int ok = 1;
   for (int64_t k = 0; k < n; k++) {
@@ -603,11 +603,11 @@ static void test_fusion(void) {
   /* mixed dtypes and a comparison inside a chain */
   ndt_array *f32 = NULL, *cmp = NULL, *w = NULL;
   OK(ndt_astype(&f32, x[1], NDT_FLOAT32, NDT_CAST_UNSAFE));
-  OK(ndt_binary(NDT_GREATER, x[0], f32, &cmp));
-  OK(ndt_where(cmp, x[0], f32, &w));
+  OK(ndt_binary(&cmp, NDT_GREATER, x[0], f32));
+  OK(ndt_where(&w, cmp, x[0], f32));
   ndt_free(cmp);
   double *gw = to_doubles(w);
-  ok = ndt_get_dtype(w) == NDT_FLOAT64;
+  ok = ndt_dtype_of(w) == NDT_FLOAT64;
   for (int64_t k = 0; k < n; k++) ok &= gw[k] == fmax(v[k], (double)(float)v[n + k]);
   EXPECT(ok, "fused comparison and where with mixed dtypes");
   free(gw);
@@ -615,14 +615,14 @@ static void test_fusion(void) {
    * the old values, a read after it the new ones; a reversed view of the
    * written array read earlier is not overwritten under it */
   ndt_array *before = NULL, *after = NULL, *rv = NULL, *old_rev = NULL, *dst = x[0];
-  OK(ndt_binary(NDT_MULTIPLY, x[0], x[1], &before));
+  OK(ndt_binary(&before, NDT_MULTIPLY, x[0], x[1]));
   ndt_index rev2 = sl(-1, -n - 1, -1);
   OK(ndt_view_index(&rv, x[0], 1, &rev2));
-  OK(ndt_unary(NDT_NEGATIVE, rv, &old_rev));
-  OK(ndt_binary(NDT_ADD, x[0], x[2], &dst));      /* x0 += x2 */
-  OK(ndt_binary(NDT_MULTIPLY, x[0], x[3], &after));
+  OK(ndt_unary(&old_rev, NDT_NEGATIVE, rv));
+  OK(ndt_binary(&dst, NDT_ADD, x[0], x[2]));      /* x0 += x2 */
+  OK(ndt_binary(&after, NDT_MULTIPLY, x[0], x[3]));
   dst = x[0];
-  OK(ndt_binary(NDT_SUBTRACT, x[0], x[4], &dst));  /* x0 -= x4 */
+  OK(ndt_binary(&dst, NDT_SUBTRACT, x[0], x[4]));  /* x0 -= x4 */
   double *gb = to_doubles(before), *ga = to_doubles(after), *gr = to_doubles(old_rev);
   double *g0 = to_doubles(x[0]);
   ok = 1;
@@ -648,11 +648,11 @@ static void test_search(void) {
   }
   ndt_array *x = from_doubles(v, 1, s1, NDT_INT32), *wx = from_doubles(w, 1, s1, NDT_FLOAT32);
   ndt_array *c, *cw;
-  OK(ndt_bincount(x, NULL, 40, &c));
-  OK(ndt_bincount(x, wx, 0, &cw));
+  OK(ndt_bincount(&c, x, NULL, 40));
+  OK(ndt_bincount(&cw, x, wx, 0));
   double *gc = to_doubles(c), *gw = to_doubles(cw);
-  int ok = ndt_size(c) == 40 && ndt_size(cw) == 37 && ndt_get_dtype(c) == NDT_INT64 &&
-           ndt_get_dtype(cw) == NDT_FLOAT64;
+  int ok = ndt_size(c) == 40 && ndt_size(cw) == 37 && ndt_dtype_of(c) == NDT_INT64 &&
+           ndt_dtype_of(cw) == NDT_FLOAT64;
   for (int b = 0; b < 40 && ok; b++) {
     double cnt = 0, sw = 0;
     for (int64_t k = 0; k < n; k++)
@@ -665,7 +665,7 @@ static void test_search(void) {
   double neg[3] = {1, -1, 2};
   int64_t s3[1] = {3};
   ndt_array *xn = from_doubles(neg, 1, s3, NDT_INT64);
-  EXPECT(ndt_bincount(xn, NULL, 0, &c) == NDT_ERR_VALUE, "bincount of negatives");
+  EXPECT(ndt_bincount(&c, xn, NULL, 0) == NDT_ERR_VALUE, "bincount of negatives");
   ndt_free(xn);
   /* argwhere of a 3-d strided view, many tiles */
   int64_t shape[3] = {9, 31, 23};
@@ -675,7 +675,7 @@ static void test_search(void) {
   ndt_array *a = from_doubles(u, 3, shape, NDT_FLOAT64), *view, *nz;
   ndt_index ix[3] = {sl(-1, -10, -2), all_(), sl(1, 23, 2)};
   OK(ndt_view_index(&view, a, 3, ix));
-  OK(ndt_argwhere(view, &nz));
+  OK(ndt_argwhere(&nz, view));
   int64_t cnt = 0;
   for (int i = 8, q = 0; i >= 0; i -= 2, q++)
     for (int j = 0; j < 31; j++)
@@ -698,7 +698,7 @@ static void test_search(void) {
     ndt_index ck[2] = {all_(), {.kind = NDT_IDX_INT, .start = k}};
     OK(ndt_view_index(&cols[k], nz, 2, ck));
   }
-  OK(ndt_gather(view, (const ndt_array *const *)cols, &g));
+  OK(ndt_gather(&g, view, (const ndt_array *const *)cols));
   double *gg = to_doubles(g);
   ok = ndt_size(g) == cnt;
   for (int64_t q = 0; q < cnt && ok; q++) ok = gg[q] == 1.5;
@@ -709,7 +709,7 @@ static void test_search(void) {
   double bad[2] = {0, 99};
   int64_t s2[1] = {2};
   ndt_array *bi = from_doubles(bad, 1, s2, NDT_INT64), *bcol[3] = {bi, bi, bi};
-  ndt_status gs = ndt_gather(view, (const ndt_array *const *)bcol, &g);
+  ndt_status gs = ndt_gather(&g, view, (const ndt_array *const *)bcol);
   if (gs == NDT_OK) {
     gs = ndt_sync();
     ndt_free(g);
@@ -733,8 +733,8 @@ static void test_alloc_failures(void) {
     ndt_debug_fail_alloc_after(n);
     ndt_status st = ndt_ones(&a, 2, shape, NDT_FLOAT64);
     if (st == NDT_OK) st = ndt_transpose(&t, a, NULL);
-    if (st == NDT_OK) st = ndt_binary(NDT_ADD, keep, t, &b);
-    if (st == NDT_OK) st = ndt_reduce(NDT_RED_SUM, b, 1, 0, NDT_DTYPE_DEFAULT, 0, &r);
+    if (st == NDT_OK) st = ndt_binary(&b, NDT_ADD, keep, t);
+    if (st == NDT_OK) st = ndt_reduce(&r, NDT_RED_SUM, b, 1, 0, NDT_DTYPE_DEFAULT, 0);
     if (st == NDT_OK) st = ndt_sync();
     ndt_debug_fail_alloc_after(0);
     ndt_status s2 = ndt_sync();  /* a deferred failure surfaces here at the latest */
@@ -758,7 +758,7 @@ static void test_alloc_failures(void) {
   for (int n = 1; n < 1000 && !deferred_seen; n++) {
     ndt_array *c = NULL;
     ndt_debug_fail_alloc_after(n);
-    ndt_status st = ndt_binary(NDT_ADD, m, mt, &c);
+    ndt_status st = ndt_binary(&c, NDT_ADD, m, mt);
     ndt_status s2 = ndt_sync();
     ndt_debug_fail_alloc_after(0);
     if (st == NDT_OK && s2 == NDT_ERR_NOMEM) {
@@ -774,11 +774,51 @@ static void test_alloc_failures(void) {
   ndt_free(m);
   ndt_array *s;
   double got;
-  OK(ndt_reduce(NDT_RED_SUM, keep, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &s));
+  OK(ndt_reduce(&s, NDT_RED_SUM, keep, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0));
   OK(ndt_item(s, NDT_FLOAT64, &got));
   EXPECT(got == 2000, "earlier arrays stay valid after failures");
   ndt_free(s);
   ndt_free(keep);
+}
+
+/* The graph's own arrays (a tile's pending readers, a task's successors)
+ * grow through ndt_realloc too: a failure there fails the call recording
+ * the task with NOMEM, leaves the graph as it was, and the tasks recorded
+ * before it still give their results. */
+static void test_graph_alloc_failures(void) {
+  int64_t n = 4096;   /* 64 tiles of 512 bytes */
+  ndt_array *x;
+  OK(ndt_ones(&x, 1, &n, NDT_FLOAT64));
+  int failures = 0, at_record = 0, bad = 0;
+  for (int k = 1; k < 400; k += 3) {
+    ndt_array *r[24] = {0};
+    OK(ndt_sync());
+    ndt_debug_fail_alloc_after(k);
+    ndt_status st = NDT_OK;
+    /* reductions are not fused: each one records tasks reading every tile of
+     * x, so its tiles' lists of pending readers grow while they wait */
+    int i = 0;
+    for (; i < 24 && st == NDT_OK; i++)
+      st = ndt_reduce(&r[i], NDT_RED_SUM, x, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0);
+    ndt_debug_fail_alloc_after(0);
+    ndt_status s2 = ndt_sync();
+    if (st != NDT_OK || s2 != NDT_OK) {
+      failures++;
+      at_record += st != NDT_OK;
+      ndt_status e = st != NDT_OK ? st : s2;
+      if (e != NDT_ERR_NOMEM) bad++;
+    }
+    for (int j = 0; j < 24; j++) {
+      if (!r[j]) continue;
+      double got = 0;
+      if (s2 == NDT_OK && (ndt_item(r[j], NDT_FLOAT64, &got) != NDT_OK || got != 4096)) bad++;
+      ndt_free(r[j]);
+    }
+  }
+  EXPECT(bad == 0, "graph allocation failures are NOMEM and earlier results hold (%d bad)", bad);
+  EXPECT(failures > 20 && at_record > 10, "allocation failures were injected (%d, %d while "
+         "recording)", failures, at_record);
+  ndt_free(x);
 }
 
 int main(void) {
@@ -797,6 +837,7 @@ int main(void) {
   test_fusion();
   test_search();
   if (ndt_nranks() == 1) test_alloc_failures();  /* the hook counts this rank's allocations */
+  if (ndt_nranks() == 1) test_graph_alloc_failures();
   ndt_finalize();
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;

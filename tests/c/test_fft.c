@@ -78,8 +78,8 @@ static void c2c(void) {
     for (int dir = 0; dir < 2; dir++) {
       ndt_array *r = NULL;
       double scale = dir ? 1.0 / (double)n : 1.0;
-      OK(ndt_fft(a, 0, n, dir ? NDT_FFT_BACKWARD : NDT_FFT_FORWARD, scale, &r));
-      EXPECT(ndt_get_dtype(r) == NDT_COMPLEX128, "dtype");
+      OK(ndt_fft(&r, a, 0, n, dir ? NDT_FFT_BACKWARD : NDT_FFT_FORWARD, scale));
+      EXPECT(ndt_dtype_of(r) == NDT_COMPLEX128, "dtype");
       OK(ndt_to_buffer(r, y));
       dft(x, 1, n, n, dir ? 1 : -1, n, ref);
       for (int64_t k = 0; k < 2 * n; k++) ref[k] *= scale;
@@ -112,8 +112,8 @@ static void real(void) {
       for (int64_t j = 0; j < m; j++) x[2 * j] = xr[j], x[2 * j + 1] = 0;
       ndt_array *a = NULL, *r = NULL;
       OK(ndt_from_buffer(&a, NDT_FLOAT64, 1, &m, xr, NULL));
-      OK(ndt_fft(a, -1, n, NDT_FFT_R2C, 1.0, &r));
-      EXPECT(ndt_size(r) == h && ndt_get_dtype(r) == NDT_COMPLEX128, "r2c shape");
+      OK(ndt_fft(&r, a, -1, n, NDT_FFT_R2C, 1.0));
+      EXPECT(ndt_size(r) == h && ndt_dtype_of(r) == NDT_COMPLEX128, "r2c shape");
       OK(ndt_to_buffer(r, y));
       dft(x, 1, m < n ? m : n, n, -1, h, ref);
       double e = err(y, 1, ref, h, 1);
@@ -123,8 +123,8 @@ static void real(void) {
       /* c2r: m complex values, n/2+1 of them used */
       for (int64_t j = 0; j < 2 * m; j++) x[j] = urand();
       OK(ndt_from_buffer(&a, NDT_COMPLEX128, 1, &m, x, NULL));
-      OK(ndt_fft(a, 0, n, NDT_FFT_C2R, 0.5, &r));
-      EXPECT(ndt_size(r) == n && ndt_get_dtype(r) == NDT_FLOAT64, "c2r shape");
+      OK(ndt_fft(&r, a, 0, n, NDT_FFT_C2R, 0.5));
+      EXPECT(ndt_size(r) == n && ndt_dtype_of(r) == NDT_FLOAT64, "c2r shape");
       OK(ndt_to_buffer(r, y));
       /* the reference: the full Hermitian spectrum, NumPy's rules */
       double *full = calloc((size_t)(2 * n), sizeof(double));
@@ -175,7 +175,7 @@ static void lines(void) {
       for (int pass = 0; pass < 2; pass++) {
         OK(ndt_set_workers(pass ? 4 : 1));
         ndt_array *r = NULL;
-        OK(ndt_fft(a, ax - 2 * (ax == 1), n, NDT_FFT_FORWARD, 1.0, &r));
+        OK(ndt_fft(&r, a, ax - 2 * (ax == 1), n, NDT_FFT_FORWARD, 1.0));
         OK(ndt_to_buffer(r, pass ? y4 : y1));
         ndt_free(r);
       }
@@ -191,8 +191,8 @@ static void lines(void) {
       /* float32 data: complex64 result, near the double one */
       ndt_array *af = NULL, *rf = NULL;
       OK(ndt_from_buffer(&af, NDT_COMPLEX64, 2, shape, xf, NULL));
-      OK(ndt_fft(af, ax, n, NDT_FFT_FORWARD, 1.0, &rf));
-      EXPECT(ndt_get_dtype(rf) == NDT_COMPLEX64, "complex64 result");
+      OK(ndt_fft(&rf, af, ax, n, NDT_FFT_FORWARD, 1.0));
+      EXPECT(ndt_dtype_of(rf) == NDT_COMPLEX64, "complex64 result");
       float *yf = malloc(sizeof(float) * 2 * sz);
       OK(ndt_to_buffer(rf, yf));
       double ef = 0;
@@ -214,7 +214,7 @@ static void lines(void) {
                         {.kind = NDT_IDX_SLICE, .step = -1}};
     OK(ndt_view_index(&v, a, 2, idx));
     int64_t n = shape[1];
-    OK(ndt_fft(v, 1, n, NDT_FFT_FORWARD, 1.0, &r));
+    OK(ndt_fft(&r, v, 1, n, NDT_FFT_FORWARD, 1.0));
     double *y = malloc(sizeof(double) * 2 * sz), *rev = malloc(sizeof(double) * 2 * n);
     long double *ref = malloc(sizeof(long double) * 2 * n);
     OK(ndt_to_buffer(r, y));
@@ -244,31 +244,31 @@ static void edge_cases(void) {
   int64_t shape[2] = {3, 4}, zs[2] = {0, 4}, z1 = 0;
   ndt_array *a = NULL, *r = NULL, *z = NULL, *s = NULL, *e = NULL;
   OK(ndt_zeros(&a, 2, shape, NDT_FLOAT64));
-  EXPECT(ndt_fft(a, 2, 4, NDT_FFT_FORWARD, 1, &r) == NDT_ERR_AXIS, "axis 2");
-  EXPECT(ndt_fft(a, -3, 4, NDT_FFT_FORWARD, 1, &r) == NDT_ERR_AXIS, "axis -3");
-  EXPECT(ndt_fft(a, 0, 0, NDT_FFT_FORWARD, 1, &r) == NDT_ERR_VALUE, "n = 0");
+  EXPECT(ndt_fft(&r, a, 2, 4, NDT_FFT_FORWARD, 1) == NDT_ERR_AXIS, "axis 2");
+  EXPECT(ndt_fft(&r, a, -3, 4, NDT_FFT_FORWARD, 1) == NDT_ERR_AXIS, "axis -3");
+  EXPECT(ndt_fft(&r, a, 0, 0, NDT_FFT_FORWARD, 1) == NDT_ERR_VALUE, "n = 0");
   EXPECT(strstr(ndt_last_error(), "Invalid number of FFT data points (0)") != NULL, "msg %s",
          ndt_last_error());
-  EXPECT(ndt_fft(a, 0, 4, 7, 1, &r) == NDT_ERR_VALUE, "bad kind");
+  EXPECT(ndt_fft(&r, a, 0, 4, 7, 1) == NDT_ERR_VALUE, "bad kind");
   ndt_array *c = NULL;
   OK(ndt_zeros(&c, 2, shape, NDT_COMPLEX64));
-  EXPECT(ndt_fft(c, 0, 4, NDT_FFT_R2C, 1, &r) == NDT_ERR_TYPE, "r2c complex");
+  EXPECT(ndt_fft(&r, c, 0, 4, NDT_FFT_R2C, 1) == NDT_ERR_TYPE, "r2c complex");
   /* 0-d: no axis */
   double one = 1.0;
   OK(ndt_full(&s, 0, NULL, NDT_FLOAT64, &one, NDT_FLOAT64));
-  EXPECT(ndt_fft(s, -1, 1, NDT_FFT_FORWARD, 1, &r) == NDT_ERR_AXIS, "0-d");
+  EXPECT(ndt_fft(&r, s, -1, 1, NDT_FFT_FORWARD, 1) == NDT_ERR_AXIS, "0-d");
   /* empty other axis: an empty result; empty transform axis padded */
   OK(ndt_zeros(&z, 2, zs, NDT_FLOAT32));
-  OK(ndt_fft(z, 1, 6, NDT_FFT_R2C, 1, &r));
-  EXPECT(ndt_size(r) == 0 && ndt_get_dtype(r) == NDT_COMPLEX64, "empty");
+  OK(ndt_fft(&r, z, 1, 6, NDT_FFT_R2C, 1));
+  EXPECT(ndt_size(r) == 0 && ndt_dtype_of(r) == NDT_COMPLEX64, "empty");
   ndt_free(r);
   OK(ndt_zeros(&e, 1, &z1, NDT_INT32));
-  OK(ndt_fft(e, 0, 5, NDT_FFT_FORWARD, 1, &r));
+  OK(ndt_fft(&r, e, 0, 5, NDT_FFT_FORWARD, 1));
   double out[10];
   OK(ndt_to_buffer(r, out));
   int zero = 1;
   for (int k = 0; k < 10; k++) zero &= out[k] == 0;
-  EXPECT(ndt_size(r) == 5 && zero && ndt_get_dtype(r) == NDT_COMPLEX128, "padded empty");
+  EXPECT(ndt_size(r) == 5 && zero && ndt_dtype_of(r) == NDT_COMPLEX128, "padded empty");
   ndt_free(r);
   /* failed allocations anywhere (plan, result, tasks) leave nothing behind */
   int64_t n67 = 67;
@@ -279,7 +279,7 @@ static void edge_cases(void) {
   for (int k = 1; k <= 12; k++) {
     ndt_debug_fail_alloc_after(k);
     r = NULL;
-    ndt_status st = ndt_fft(p, 0, 67, NDT_FFT_FORWARD, 1, &r);
+    ndt_status st = ndt_fft(&r, p, 0, 67, NDT_FFT_FORWARD, 1);
     if (st == NDT_OK) st = ndt_sync();
     ndt_debug_fail_alloc_after(0);
     failures += st != NDT_OK;

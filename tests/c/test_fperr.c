@@ -29,17 +29,17 @@ static void run(int64_t n) {
   OK(ndt_sync());
   int nrec;
   take("divide", &nrec);   /* nothing left over */
-  OK(ndt_binary(NDT_TRUE_DIVIDE, a, z, &q));     /* 1/0: divide by zero */
-  OK(ndt_binary(NDT_TRUE_DIVIDE, z, z, &r));     /* 0/0: invalid */
+  OK(ndt_binary(&q, NDT_TRUE_DIVIDE, a, z));     /* 1/0: divide by zero */
+  OK(ndt_binary(&r, NDT_TRUE_DIVIDE, z, z));     /* 0/0: invalid */
   OK(ndt_sync());
   EXPECT(take("divide", &nrec) == (NDT_FPE_DIVIDE | NDT_FPE_INVALID) && nrec == 2,
          "n=%lld: divide flags, %d records", (long long)n, nrec);
-  OK(ndt_binary(NDT_LESS, r, a, &c));            /* NaN < 1: NumPy reports nothing */
+  OK(ndt_binary(&c, NDT_LESS, r, a));            /* NaN < 1: NumPy reports nothing */
   OK(ndt_sync());
   EXPECT(take("less", &nrec) == 0 && nrec == 0, "n=%lld: less reported", (long long)n);
   ndt_free(c);
   c = NULL;
-  OK(ndt_unary(NDT_SQRT, a, &c));                 /* no error */
+  OK(ndt_unary(&c, NDT_SQRT, a));                 /* no error */
   OK(ndt_sync());
   EXPECT(take("sqrt", &nrec) == 0 && nrec == 0, "n=%lld: sqrt(1) reported", (long long)n);
   ndt_free(c);
@@ -52,7 +52,7 @@ static void run(int64_t n) {
   ndt_array *i7, *i0, *iq = NULL;
   OK(ndt_full(&i7, 1, shape, NDT_INT64, &seven, NDT_INT64));
   OK(ndt_full(&i0, 1, shape, NDT_INT64, &nought, NDT_INT64));
-  OK(ndt_binary(NDT_FLOOR_DIVIDE, i7, i0, &iq));
+  OK(ndt_binary(&iq, NDT_FLOOR_DIVIDE, i7, i0));
   OK(ndt_sync());
   EXPECT(take("floor_divide", &nrec) == NDT_FPE_DIVIDE && nrec == 1,
          "n=%lld: integer // 0: %d records", (long long)n, nrec);

@@ -52,7 +52,7 @@ static ndt_array *mk(ndt_dtype t, int nd, const int64_t *sh, const cx *v) {
 /* The values of a (float/complex/int64) as cx. */
 static cx *get(const ndt_array *a) {
   int64_t n = ndt_size(a);
-  ndt_dtype t = ndt_get_dtype(a);
+  ndt_dtype t = ndt_dtype_of(a);
   size_t isz = ndt_dtype_size(t);
   char *buf = malloc((size_t)n * isz + 1);
   OK(ndt_to_buffer(a, buf));
@@ -123,8 +123,8 @@ static void test_solve_inv(ndt_dtype t) {
   as_dtype(t, B, nb * n * k);
   int64_t sa[3] = {nb, n, n}, sb[3] = {nb, n, k};
   ndt_array *a = mk(t, 3, sa, A), *b = mk(t, 3, sb, B), *out[4];
-  OK(ndt_linalg(NDT_LINALG_SOLVE, a, b, 0, 0, out));
-  EXPECT(ndt_get_dtype(out[0]) == res_t(t) && out[1] == NULL, "solve dtype");
+  OK(ndt_linalg(out, NDT_LINALG_SOLVE, a, b, 0, 0));
+  EXPECT(ndt_dtype_of(out[0]) == res_t(t) && out[1] == NULL, "solve dtype");
   cx *X = get(out[0]);
   double e = 0;
   for (int64_t q = 0; q < nb; q++)
@@ -132,7 +132,7 @@ static void test_solve_inv(ndt_dtype t) {
   EXPECT(e < tol(t) * 10 * (t == NDT_INT64 ? 10 : 1), "solve %s: |AX-B| = %g", ndt_dtype_name(t), e);
   ndt_free(out[0]);
   free(X);
-  OK(ndt_linalg(NDT_LINALG_INV, a, NULL, 0, 0, out));
+  OK(ndt_linalg(out, NDT_LINALG_INV, a, NULL, 0, 0));
   X = get(out[0]);
   cx *Id = calloc((size_t)(n * n), sizeof(cx));
   for (int64_t i = 0; i < n; i++) Id[i * n + i] = 1;
@@ -163,7 +163,7 @@ static void test_cholesky(ndt_dtype t) {
   int64_t sh[3] = {nb, n, n};
   ndt_array *a = mk(t, 3, sh, S), *out[4];
   for (int up = 0; up <= 1; up++) {
-    OK(ndt_linalg(NDT_LINALG_CHOLESKY, a, NULL, up, 0, out));
+    OK(ndt_linalg(out, NDT_LINALG_CHOLESKY, a, NULL, up, 0));
     cx *L = get(out[0]);
     double e = 0, z = 0;
     for (int64_t q = 0; q < nb; q++) {
@@ -219,8 +219,8 @@ static void test_det(ndt_dtype t) {
   for (int64_t j = 0; j < n; j++) A[n * n + n + j] = 0;   /* matrix 1 singular */
   int64_t sh[3] = {nb, n, n};
   ndt_array *a = mk(t, 3, sh, A), *out[4], *o2[4];
-  OK(ndt_linalg(NDT_LINALG_DET, a, NULL, 0, 0, out));
-  OK(ndt_linalg(NDT_LINALG_SLOGDET, a, NULL, 0, 0, o2));
+  OK(ndt_linalg(out, NDT_LINALG_DET, a, NULL, 0, 0));
+  OK(ndt_linalg(o2, NDT_LINALG_SLOGDET, a, NULL, 0, 0));
   EXPECT(ndt_ndim(out[0]) == 1 && ndt_shape(out[0])[0] == nb, "det shape");
   cx *D = get(out[0]), *S = get(o2[0]), *L = get(o2[1]);
   double e = 0, e2 = 0;
@@ -233,7 +233,7 @@ static void test_det(ndt_dtype t) {
   EXPECT(e2 < tol(t) * 10, "slogdet %s: %g", ndt_dtype_name(t), e2);
   EXPECT(D[1] == 0 && S[1] == 0 && isinf(creal(L[1])) && creal(L[1]) < 0,
          "singular det %s", ndt_dtype_name(t));
-  EXPECT(ndt_get_dtype(o2[1]) == (single(t) ? NDT_FLOAT32 : NDT_FLOAT64), "logdet dtype");
+  EXPECT(ndt_dtype_of(o2[1]) == (single(t) ? NDT_FLOAT32 : NDT_FLOAT64), "logdet dtype");
   for (int i = 0; i < 2; i++) ndt_free(o2[i]);
   ndt_free(out[0]);
   ndt_free(a);
@@ -250,7 +250,7 @@ static void test_qr_svd(ndt_dtype t, int64_t m, int64_t n) {
   int64_t sh[3] = {nb, m, n};
   ndt_array *a = mk(t, 3, sh, A), *out[4];
   /* reduced QR: Q (m,k), R (k,n) */
-  OK(ndt_linalg(NDT_LINALG_QR, a, NULL, 0, 0, out));
+  OK(ndt_linalg(out, NDT_LINALG_QR, a, NULL, 0, 0));
   cx *Q = get(out[0]), *R = get(out[1]);
   cx *Id = calloc((size_t)(k * k), sizeof(cx));
   for (int64_t i = 0; i < k; i++) Id[i * k + i] = 1;
@@ -270,7 +270,7 @@ static void test_qr_svd(ndt_dtype t, int64_t m, int64_t n) {
   free(Q);
   free(R);
   /* full SVD: U (m,m) S (k) Vh (n,n) */
-  OK(ndt_linalg(NDT_LINALG_SVD, a, NULL, 3, 0, out));
+  OK(ndt_linalg(out, NDT_LINALG_SVD, a, NULL, 3, 0));
   EXPECT(ndt_shape(out[0])[1] == m && ndt_shape(out[2])[1] == n, "svd shapes");
   cx *U = get(out[0]), *S = get(out[1]), *V = get(out[2]);
   cx *US = malloc(sizeof(cx) * (size_t)(m * k)), *Vk = malloc(sizeof(cx) * (size_t)(k * n));
@@ -308,7 +308,7 @@ static void test_eig(ndt_dtype t) {
   int64_t sh[3] = {nb, n, n};
   ndt_array *a = mk(t, 3, sh, A), *out[4];
   /* eigh reads the lower triangle: A's lower triangle is H's */
-  OK(ndt_linalg(NDT_LINALG_EIGH, a, NULL, 1, 0, out));
+  OK(ndt_linalg(out, NDT_LINALG_EIGH, a, NULL, 1, 0));
   cx *W = get(out[0]), *V = get(out[1]);
   double e = 0;
   int asc = 1;
@@ -326,8 +326,8 @@ static void test_eig(ndt_dtype t) {
   ndt_free(out[1]);
   free(W);
   free(V);
-  OK(ndt_linalg(NDT_LINALG_EIG, a, NULL, 1, 0, out));
-  EXPECT(is_c(ndt_get_dtype(out[0])), "eig is complex");
+  OK(ndt_linalg(out, NDT_LINALG_EIG, a, NULL, 1, 0));
+  EXPECT(is_c(ndt_dtype_of(out[0])), "eig is complex");
   W = get(out[0]);
   V = get(out[1]);
   e = 0;
@@ -355,7 +355,7 @@ static void test_lstsq(ndt_dtype t) {
   as_dtype(t, B, m * k);
   int64_t sa[2] = {m, n}, sb[2] = {m, k};
   ndt_array *a = mk(t, 2, sa, A), *b = mk(t, 2, sb, B), *out[4];
-  OK(ndt_linalg(NDT_LINALG_LSTSQ, a, b, 0, 1e-12, out));
+  OK(ndt_linalg(out, NDT_LINALG_LSTSQ, a, b, 0, 1e-12));
   cx *X = get(out[0]), *Rs = get(out[1]), *Rk = get(out[2]);
   /* residual r = B - A X; A^H r = 0 and |r|^2 = residuals */
   cx *AX = calloc((size_t)(m * k), sizeof(cx)), *Z = calloc((size_t)(n * k), sizeof(cx));
@@ -390,19 +390,19 @@ static void test_errors(void) {
   int64_t s1[1] = {3}, s2[2] = {2, 3}, s3[3] = {30, 2, 2};
   cx v[120] = {0};
   ndt_array *a1 = mk(NDT_FLOAT64, 1, s1, v), *a2 = mk(NDT_FLOAT64, 2, s2, v);
-  EXPECT(ndt_linalg(NDT_LINALG_INV, a1, NULL, 0, 0, out) == NDT_ERR_LINALG &&
+  EXPECT(ndt_linalg(out, NDT_LINALG_INV, a1, NULL, 0, 0) == NDT_ERR_LINALG &&
              strstr(ndt_last_error(), "1-dimensional array given. Array must be at least "
                                       "two-dimensional"),
          "1-d: %s", ndt_last_error());
-  EXPECT(ndt_linalg(NDT_LINALG_DET, a2, NULL, 0, 0, out) == NDT_ERR_LINALG &&
+  EXPECT(ndt_linalg(out, NDT_LINALG_DET, a2, NULL, 0, 0) == NDT_ERR_LINALG &&
              !strcmp(ndt_last_error(), "Last 2 dimensions of the array must be square"),
          "square: %s", ndt_last_error());
-  EXPECT(ndt_linalg(NDT_LINALG_SOLVE, a2, NULL, 0, 0, out) == NDT_ERR_VALUE, "missing b");
+  EXPECT(ndt_linalg(out, NDT_LINALG_SOLVE, a2, NULL, 0, 0) == NDT_ERR_VALUE, "missing b");
   /* a stack where matrix 13 is singular: deferred to the next wait */
   for (int q = 0; q < 30; q++)
     if (q != 13) v[q * 4] = v[q * 4 + 3] = 1;
   ndt_array *a3 = mk(NDT_FLOAT64, 3, s3, v);
-  ndt_status st = ndt_linalg(NDT_LINALG_INV, a3, NULL, 0, 0, out);
+  ndt_status st = ndt_linalg(out, NDT_LINALG_INV, a3, NULL, 0, 0);
   if (st == NDT_OK) {
     st = ndt_sync();
     ndt_free(out[0]);
@@ -412,7 +412,7 @@ static void test_errors(void) {
   cx neg[4] = {-1, 0, 0, -1};
   int64_t s22[2] = {2, 2};
   ndt_array *an = mk(NDT_FLOAT64, 2, s22, neg);
-  st = ndt_linalg(NDT_LINALG_CHOLESKY, an, NULL, 0, 0, out);
+  st = ndt_linalg(out, NDT_LINALG_CHOLESKY, an, NULL, 0, 0);
   if (st == NDT_OK) {
     st = ndt_sync();
     ndt_free(out[0]);
@@ -434,9 +434,9 @@ static void test_workers(void) {
   for (int w = 0; w < 2; w++) {
     OK(ndt_set_workers(w ? 4 : 1));
     ndt_array *a = mk(NDT_FLOAT64, 3, sh, A), *o1[4], *o2[4], *o3[4];
-    OK(ndt_linalg(NDT_LINALG_INV, a, NULL, 0, 0, o1));
-    OK(ndt_linalg(NDT_LINALG_SVD, a, NULL, 1, 0, o2));
-    OK(ndt_linalg(NDT_LINALG_EIG, a, NULL, 0, 0, o3));
+    OK(ndt_linalg(o1, NDT_LINALG_INV, a, NULL, 0, 0));
+    OK(ndt_linalg(o2, NDT_LINALG_SVD, a, NULL, 1, 0));
+    OK(ndt_linalg(o3, NDT_LINALG_EIG, a, NULL, 0, 0));
     r[w][0] = get(o1[0]);
     r[w][1] = get(o2[1]);
     r[w][2] = get(o3[0]);

@@ -59,7 +59,7 @@ static ndt_array *make2(ndt_dtype t, int64_t r, int64_t c, int range) {
 
 /* Raw C-order bytes of a view. */
 static char *raw(const ndt_array *a) {
-  size_t n = (size_t)ndt_size(a) * ndt_dtype_size(ndt_get_dtype(a));
+  size_t n = (size_t)ndt_size(a) * ndt_dtype_size(ndt_dtype_of(a));
   char *b = malloc(n ? n : 1);
   OK(ndt_to_buffer(a, b));
   return b;
@@ -170,7 +170,7 @@ static void ref_matmul(ndt_dtype ta, int an, const int64_t *as, const char *ab, 
 
 /* Compares res (dtype rt) to the reference computed in ct. */
 static int compare(const ref_t *r, ndt_dtype ct, const ndt_array *res, const char *what) {
-  ndt_dtype rt = ndt_get_dtype(res);
+  ndt_dtype rt = ndt_dtype_of(res);
   int ok = ndt_ndim(res) == r->nd;
   for (int k = 0; ok && k < r->nd; k++) ok = ndt_shape(res)[k] == r->shape[k];
   if (!ok) {
@@ -206,19 +206,19 @@ static void free_ref(ref_t *r) {
 /* matmul(a, b) (into *outp when given) against the reference. */
 static void check(const char *what, const ndt_array *a, const ndt_array *b, ndt_array *outv) {
   char *ab = raw(a), *bb = raw(b);
-  ndt_dtype ct = ndt_promote(ndt_get_dtype(a), 0, ndt_get_dtype(b), 0);
+  ndt_dtype ct = ndt_promote(ndt_dtype_of(a), 0, ndt_dtype_of(b), 0);
   ref_t r;
-  ref_matmul(ndt_get_dtype(a), ndt_ndim(a), ndt_shape(a), ab, ndt_get_dtype(b), ndt_ndim(b),
+  ref_matmul(ndt_dtype_of(a), ndt_ndim(a), ndt_shape(a), ab, ndt_dtype_of(b), ndt_ndim(b),
              ndt_shape(b), bb, ct, &r);
   ndt_array *res = outv;
-  ndt_status st = ndt_matmul(a, b, &res);
+  ndt_status st = ndt_matmul(&res, a, b);
   if (st != NDT_OK) {
     EXPECT(0, "%s: matmul failed: %s", what, ndt_last_error());
   } else {
     EXPECT(res == outv || outv == NULL, "%s: out handle changed", what);
     if (!outv)
-      EXPECT(ndt_get_dtype(res) == ct, "%s: dtype %s, want %s", what,
-             ndt_dtype_name(ndt_get_dtype(res)), ndt_dtype_name(ct));
+      EXPECT(ndt_dtype_of(res) == ct, "%s: dtype %s, want %s", what,
+             ndt_dtype_name(ndt_dtype_of(res)), ndt_dtype_name(ct));
     EXPECT(compare(&r, ct, res, what), "%s: values (%s)", what, ndt_dtype_name(ct));
     if (!outv) ndt_free(res);
   }
@@ -300,8 +300,8 @@ static void test_mixed(void) {
   }
   /* promotion results */
   ndt_array *a = make2(NDT_INT64, 2, 3, 3), *b = make2(NDT_UINT64, 3, 2, 3), *r = NULL;
-  OK(ndt_matmul(a, b, &r));
-  EXPECT(ndt_get_dtype(r) == NDT_FLOAT64, "int64 @ uint64 -> %s", ndt_dtype_name(ndt_get_dtype(r)));
+  OK(ndt_matmul(&r, a, b));
+  EXPECT(ndt_dtype_of(r) == NDT_FLOAT64, "int64 @ uint64 -> %s", ndt_dtype_name(ndt_dtype_of(r)));
   ndt_free(r);
   ndt_free(a);
   ndt_free(b);
@@ -322,11 +322,11 @@ static void test_vectors(void) {
     check("stack @ vec", A3, w, NULL);
     check("vec @ stack", v, B3, NULL);
     ndt_array *r = NULL;
-    OK(ndt_matmul(v, w, &r));
+    OK(ndt_matmul(&r, v, w));
     EXPECT(ndt_ndim(r) == 0, "vec @ vec is 0-d (ndim %d)", ndt_ndim(r));
     ndt_free(r);
     r = NULL;
-    OK(ndt_matmul(v, B, &r));
+    OK(ndt_matmul(&r, v, B));
     EXPECT(ndt_ndim(r) == 1 && ndt_shape(r)[0] == 19, "vec @ mat shape");
     ndt_free(r);
     ndt_free(v);
@@ -460,9 +460,9 @@ static void test_out(void) {
   int64_t s3[3] = {3, 31, 23};
   OK(ndt_empty(&o, 3, s3, NDT_FLOAT64));
   ndt_array *r = o;
-  OK(ndt_matmul(a, b, &r));
+  OK(ndt_matmul(&r, a, b));
   ndt_array *ref = NULL;
-  OK(ndt_matmul(a, b, &ref));
+  OK(ndt_matmul(&ref, a, b));
   {
     char *x = raw(o), *y = raw(ref);
     int same = 1;
@@ -504,7 +504,7 @@ static void test_out(void) {
   /* errors */
   OK(ndt_empty(&o, 2, is, NDT_INT64));
   r = o;
-  EXPECT(ndt_matmul(a, b, &r) == NDT_ERR_VALUE &&
+  EXPECT(ndt_matmul(&r, a, b) == NDT_ERR_VALUE &&
              !strcmp(ndt_last_error(), "matmul: Output operand 0 has a mismatch in its core "
                      "dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size 9 is "
                      "different from 31)"),
@@ -512,7 +512,7 @@ static void test_out(void) {
   ndt_free(o);
   OK(ndt_empty(&o, 2, s, NDT_INT64));
   r = o;
-  EXPECT(ndt_matmul(a, b, &r) == NDT_ERR_CAST &&
+  EXPECT(ndt_matmul(&r, a, b) == NDT_ERR_CAST &&
              !strcmp(ndt_last_error(), "Cannot cast ufunc 'matmul' output from dtype('float64') "
                      "to dtype('int64') with casting rule 'same_kind'"),
          "out cast: %s", ndt_last_error());
@@ -522,12 +522,12 @@ static void test_out(void) {
   ndt_array *a3 = make(NDT_FLOAT64, 3, sa3, 3);
   OK(ndt_empty(&o, 3, s1, NDT_FLOAT64));
   r = o;
-  EXPECT(ndt_matmul(a3, b, &r) == NDT_ERR_SHAPE, "out may not broadcast: %s", ndt_last_error());
+  EXPECT(ndt_matmul(&r, a3, b) == NDT_ERR_SHAPE, "out may not broadcast: %s", ndt_last_error());
   ndt_free(o);
   int64_t one = 23;
   OK(ndt_empty(&o, 1, &one, NDT_FLOAT64));
   r = o;
-  EXPECT(ndt_matmul(a, b, &r) == NDT_ERR_VALUE &&
+  EXPECT(ndt_matmul(&r, a, b) == NDT_ERR_VALUE &&
              !strcmp(ndt_last_error(), "matmul: Output operand 0 does not have enough "
                      "dimensions (has 1, gufunc core with signature (n?,k),(k,m?)->(n?,m?) "
                      "requires 2)"),
@@ -546,27 +546,27 @@ static void test_errors(void) {
   double one = 1;
   ndt_array *s, *v = make2(NDT_FLOAT64, 2, 3, 3), *w = make2(NDT_FLOAT64, 4, 5, 3), *r = NULL;
   OK(ndt_scalar(&s, NDT_FLOAT64, &one, 0));
-  EXPECT(ndt_matmul(s, v, &r) == NDT_ERR_VALUE &&
+  EXPECT(ndt_matmul(&r, s, v) == NDT_ERR_VALUE &&
              !strcmp(ndt_last_error(), "matmul: Input operand 0 does not have enough dimensions "
                      "(has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)"),
          "0-d a: %s", ndt_last_error());
-  EXPECT(ndt_matmul(v, s, &r) == NDT_ERR_VALUE &&
+  EXPECT(ndt_matmul(&r, v, s) == NDT_ERR_VALUE &&
              !strcmp(ndt_last_error(), "matmul: Input operand 1 does not have enough dimensions "
                      "(has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)"),
          "0-d b: %s", ndt_last_error());
-  EXPECT(ndt_matmul(v, w, &r) == NDT_ERR_VALUE &&
+  EXPECT(ndt_matmul(&r, v, w) == NDT_ERR_VALUE &&
              !strcmp(ndt_last_error(), "matmul: Input operand 1 has a mismatch in its core "
                      "dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size 4 is "
                      "different from 3)"),
          "core mismatch: %s", ndt_last_error());
   int64_t k3 = 3, k4 = 4;
   ndt_array *v3 = make(NDT_FLOAT64, 1, &k3, 3), *v4 = make(NDT_FLOAT64, 1, &k4, 3);
-  EXPECT(ndt_matmul(v3, v4, &r) == NDT_ERR_VALUE &&
+  EXPECT(ndt_matmul(&r, v3, v4) == NDT_ERR_VALUE &&
              strstr(ndt_last_error(), "(size 4 is different from 3)"),
          "vector mismatch: %s", ndt_last_error());
   int64_t sa[3] = {2, 2, 3}, sb[3] = {3, 3, 4};
   ndt_array *a3 = make(NDT_FLOAT64, 3, sa, 3), *b3 = make(NDT_FLOAT64, 3, sb, 3);
-  EXPECT(ndt_matmul(a3, b3, &r) == NDT_ERR_SHAPE &&
+  EXPECT(ndt_matmul(&r, a3, b3) == NDT_ERR_SHAPE &&
              !strcmp(ndt_last_error(), "operands could not be broadcast together with remapped "
                      "shapes [original->remapped]: (2,2,3)->(2,newaxis,newaxis) "
                      "(3,3,4)->(3,newaxis,newaxis)  and requested shape (2,4)"),
@@ -595,9 +595,9 @@ static void test_reproducible(void) {
     for (int wi = 0; wi < 3; wi++) {
       OK(ndt_set_workers(ws[wi]));
       ndt_array *r = NULL, *rt = NULL;
-      OK(ndt_matmul(a, b, &r));
-      OK(ndt_matmul(a, btt, &rt));
-      bytes = (size_t)ndt_size(r) * ndt_dtype_size(ndt_get_dtype(r));
+      OK(ndt_matmul(&r, a, b));
+      OK(ndt_matmul(&rt, a, btt));
+      bytes = (size_t)ndt_size(r) * ndt_dtype_size(ndt_dtype_of(r));
       char *x = raw(r), *y = raw(rt);
       if (!first) {
         first = x;
@@ -667,7 +667,7 @@ static void test_adjacent_tiles(void) {
     for (int wi = 0; wi < 3; wi++) {
       OK(ndt_set_workers(ws[wi]));
       ndt_array *r = NULL;
-      OK(ndt_matmul(pa[c], pb[c], &r));
+      OK(ndt_matmul(&r, pa[c], pb[c]));
       bytes = (size_t)ndt_size(r) * 8;
       char *v = raw(r);
       if (!first) first = v;
@@ -688,8 +688,8 @@ static void test_adjacent_tiles(void) {
 /* dot against matmul-based references. */
 static void test_dot(void) {
   ndt_array *a = make2(NDT_FLOAT64, 5, 6, 5), *b = make2(NDT_FLOAT64, 6, 4, 5), *r = NULL, *m = NULL;
-  OK(ndt_dot(a, b, &r));
-  OK(ndt_matmul(a, b, &m));
+  OK(ndt_dot(&r, a, b));
+  OK(ndt_matmul(&m, a, b));
   char *x = raw(r), *y = raw(m);
   EXPECT(!memcmp(x, y, 5 * 4 * 8), "dot 2-d = matmul");
   free(x); free(y);
@@ -698,7 +698,7 @@ static void test_dot(void) {
   /* N-d: (2,3,6) . (4,6,5) -> (2,3,4,5) */
   int64_t sa[3] = {2, 3, 6}, sb[3] = {4, 6, 5};
   ndt_array *A = make(NDT_INT64, 3, sa, 9), *B = make(NDT_INT64, 3, sb, 9);
-  OK(ndt_dot(A, B, &r));
+  OK(ndt_dot(&r, A, B));
   int ok = ndt_ndim(r) == 4 && ndt_shape(r)[0] == 2 && ndt_shape(r)[1] == 3 &&
            ndt_shape(r)[2] == 4 && ndt_shape(r)[3] == 5;
   EXPECT(ok, "dot N-d shape");
@@ -721,18 +721,18 @@ static void test_dot(void) {
   double two = 2;
   ndt_array *s;
   OK(ndt_scalar(&s, NDT_FLOAT64, &two, 0));
-  OK(ndt_dot(s, a, &r));
+  OK(ndt_dot(&r, s, a));
   EXPECT(ndt_ndim(r) == 2 && ndt_shape(r)[0] == 5, "dot with 0-d");
   ndt_free(r);
   r = NULL;
   /* mismatch message */
   ndt_array *w = make2(NDT_FLOAT64, 4, 5, 3);
-  EXPECT(ndt_dot(a, w, &r) == NDT_ERR_VALUE &&
+  EXPECT(ndt_dot(&r, a, w) == NDT_ERR_VALUE &&
              !strcmp(ndt_last_error(), "shapes (5,6) and (4,5) not aligned: 6 (dim 1) != 4 (dim 0)"),
          "dot mismatch: %s", ndt_last_error());
   int64_t s3[3] = {2, 3, 4}, s5[3] = {5, 3, 6};
   ndt_array *p = make(NDT_FLOAT64, 3, s3, 3), *q = make(NDT_FLOAT64, 3, s5, 3);
-  EXPECT(ndt_dot(p, q, &r) == NDT_ERR_VALUE &&
+  EXPECT(ndt_dot(&r, p, q) == NDT_ERR_VALUE &&
              !strcmp(ndt_last_error(), "shapes (2,3,4) and (5,3,6) not aligned: 4 (dim 2) != 3 (dim 1)"),
          "dot N-d mismatch: %s", ndt_last_error());
   /* out must be exact */
@@ -740,11 +740,11 @@ static void test_dot(void) {
   ndt_array *o;
   OK(ndt_empty(&o, 2, os, NDT_FLOAT32));
   r = o;
-  EXPECT(ndt_dot(a, b, &r) == NDT_ERR_VALUE, "dot out dtype must match");
+  EXPECT(ndt_dot(&r, a, b) == NDT_ERR_VALUE, "dot out dtype must match");
   ndt_free(o);
   OK(ndt_empty(&o, 2, os, NDT_FLOAT64));
   r = o;
-  OK(ndt_dot(a, b, &r));
+  OK(ndt_dot(&r, a, b));
   check("dot out= (via matmul check)", a, b, NULL);
   ndt_free(o);
   ndt_free(a); ndt_free(b); ndt_free(A); ndt_free(B); ndt_free(s); ndt_free(w);
@@ -769,10 +769,10 @@ static void test_matvec(void) {
     OK(ndt_from_buffer(&vv, NDT_FLOAT64, 1, sn, v, NULL));
     OK(ndt_from_buffer(&ww, NDT_FLOAT64, 1, sd, w, NULL));
     OK(ndt_transpose(&xt, x, NULL));
-    OK(ndt_matmul(x, ww, &r[0]));    /* X @ w  */
-    OK(ndt_matmul(xt, vv, &r[1]));   /* X.T @ v */
-    OK(ndt_matmul(vv, x, &r[2]));    /* v @ X  */
-    OK(ndt_matmul(ww, xt, &r[3]));   /* w @ X.T */
+    OK(ndt_matmul(&r[0], x, ww));    /* X @ w  */
+    OK(ndt_matmul(&r[1], xt, vv));   /* X.T @ v */
+    OK(ndt_matmul(&r[2], vv, x));    /* v @ X  */
+    OK(ndt_matmul(&r[3], ww, xt));   /* w @ X.T */
     int64_t len[4] = {n, d, d, n};
     for (int k = 0; k < 4; k++) {
       bits[wk][k] = malloc(sizeof(double) * len[k]);

@@ -18,7 +18,7 @@ int ndt_cpu_set_simd_level(int level);
 /* ---- helpers ------------------------------------------------------------ */
 
 static void *bytes_of(ndt_array *a, size_t *len) {
-  size_t n = (size_t)ndt_size(a) * ndt_dtype_size(ndt_get_dtype(a));
+  size_t n = (size_t)ndt_size(a) * ndt_dtype_size(ndt_dtype_of(a));
   void *buf = malloc(n ? n : 1);
   OK(ndt_to_buffer(a, buf));
   if (len) *len = n;
@@ -36,7 +36,7 @@ static double *doubles_of(ndt_array *a) {
 }
 
 static int64_t *int64s_of(ndt_array *a) {
-  EXPECT(ndt_get_dtype(a) == NDT_INT64, "int64 result");
+  EXPECT(ndt_dtype_of(a) == NDT_INT64, "int64 result");
   int64_t *v = bytes_of(a, NULL);
   ndt_free(a);
   return v;
@@ -332,7 +332,7 @@ static void test_uniform(ndt_rng *r) {
   ndt_array *a;
   /* float64: 53-bit values in [0, 1) */
   OK(ndt_rng_random(&a, r, 2, shape, NDT_DTYPE_DEFAULT));
-  EXPECT(ndt_get_dtype(a) == NDT_FLOAT64, "random is float64 by default");
+  EXPECT(ndt_dtype_of(a) == NDT_FLOAT64, "random is float64 by default");
   double *x = doubles_of(a);
   int64_t bins[100] = {0}, odd = 0, bad = 0;
   double prob[100];
@@ -351,7 +351,7 @@ static void test_uniform(ndt_rng *r) {
   free(x);
   /* float32: 24-bit values */
   OK(ndt_rng_random(&a, r, 2, shape, NDT_FLOAT32));
-  EXPECT(ndt_get_dtype(a) == NDT_FLOAT32, "random float32");
+  EXPECT(ndt_dtype_of(a) == NDT_FLOAT32, "random float32");
   x = doubles_of(a);
   memset(bins, 0, sizeof bins);
   odd = bad = 0;
@@ -404,7 +404,7 @@ static void test_normal(ndt_rng *r) {
   check_ks("standard_normal", x, n, cdf_normal, 0);
   free(x);
   OK(ndt_rng_standard_normal(&a, r, 1, &n, NDT_FLOAT32));
-  EXPECT(ndt_get_dtype(a) == NDT_FLOAT32, "standard_normal float32");
+  EXPECT(ndt_dtype_of(a) == NDT_FLOAT32, "standard_normal float32");
   x = doubles_of(a);
   check_moments("standard_normal float32", x, n, 0, 1, 0);
   check_ks("standard_normal float32", x, n, cdf_normal, 0);
@@ -480,7 +480,7 @@ static void test_exponential_gamma(ndt_rng *r) {
   EXPECT(bad == 0, "exponential(0) is 0");
   free(x);
   OK(ndt_rng_gamma(&a, r, 1, &s, 2, 1, NDT_FLOAT32));
-  EXPECT(ndt_get_dtype(a) == NDT_FLOAT32, "gamma float32");
+  EXPECT(ndt_dtype_of(a) == NDT_FLOAT32, "gamma float32");
   ndt_free(a);
 }
 
@@ -591,7 +591,7 @@ static void test_binomial(ndt_rng *r) {
 
 /* Reads integers of any dtype as int64 (uint64 as its bits). */
 static int64_t *ints_of(ndt_array *a) {
-  ndt_dtype t = ndt_get_dtype(a);
+  ndt_dtype t = ndt_dtype_of(a);
   int64_t n = ndt_size(a);
   void *raw = bytes_of(a, NULL);
   int64_t *v = malloc(sizeof(int64_t) * (n ? n : 1));
@@ -648,7 +648,7 @@ static void test_integers(ndt_rng *r) {
   ndt_array *a;
   int64_t *v;
   OK(ndt_rng_integers(&a, r, 1, mm, NDT_INT8, -5, 100, 0));
-  EXPECT(ndt_get_dtype(a) == NDT_INT8, "integers int8");
+  EXPECT(ndt_dtype_of(a) == NDT_INT8, "integers int8");
   v = ints_of(a);
   check_ints("int8 [-5, 100)", v, m, -5, 99, 105, 1);
   free(v);
@@ -661,7 +661,7 @@ static void test_integers(ndt_rng *r) {
   check_ints("int8 [-128, 127]", v, m, -128, 127, 256, 1);
   free(v);
   OK(ndt_rng_integers(&a, r, 1, mm, NDT_BOOL, 0, 2, 0));
-  EXPECT(ndt_get_dtype(a) == NDT_BOOL, "integers bool");
+  EXPECT(ndt_dtype_of(a) == NDT_BOOL, "integers bool");
   v = ints_of(a);
   check_ints("bool", v, m, 0, 1, 2, 1);
   free(v);
@@ -705,7 +705,7 @@ static void test_integers(ndt_rng *r) {
   /* uint64 above 2^63: [2^63, 2^63 + 3 * 2^61) */
   uint64_t ulo = UINT64_C(1) << 63, uhi = ulo + (UINT64_C(3) << 61);
   OK(ndt_rng_integers_u64(&a, r, 1, mm, NDT_UINT64, ulo, uhi, 0));
-  EXPECT(ndt_get_dtype(a) == NDT_UINT64, "integers uint64");
+  EXPECT(ndt_dtype_of(a) == NDT_UINT64, "integers uint64");
   uint64_t *u = bytes_of(a, NULL);
   ndt_free(a);
   int64_t cnt[3] = {0};
@@ -727,7 +727,7 @@ static void test_integers(ndt_rng *r) {
   free(v);
   /* the default dtype is int64; bounds at the dtype's limits */
   OK(ndt_rng_integers(&a, r, 1, mm, NDT_DTYPE_DEFAULT, 0, 5, 0));
-  EXPECT(ndt_get_dtype(a) == NDT_INT64, "integers default int64");
+  EXPECT(ndt_dtype_of(a) == NDT_INT64, "integers default int64");
   ndt_free(a);
   OK(ndt_rng_integers(&a, r, 1, mm, NDT_INT8, 0, 128, 0));
   ndt_free(a);

@@ -46,7 +46,7 @@ static void check_case(int ndim, const int64_t *shape, int axis, ndt_scan_op op,
     if (nans && urand() < 0.2) x[i] = NAN;
   }
   int64_t o = 1, n = size, in = 1;
-  if (axis != NDT_SCAN_FLAT) {
+  if (axis != NDT_AXIS_FLAT) {
     n = shape[axis];
     for (int k = 0; k < axis; k++) o *= shape[k];
     for (int k = axis + 1; k < ndim; k++) in *= shape[k];
@@ -54,7 +54,7 @@ static void check_case(int ndim, const int64_t *shape, int axis, ndt_scan_op op,
   ref_scan(x, r, o, n, in, prod, op >= NDT_SCAN_NANCUMSUM);
   ndt_array *a, *res;
   OK(ndt_from_buffer(&a, NDT_FLOAT64, ndim, shape, x, NULL));
-  OK(ndt_scan(op, a, axis, NDT_DTYPE_DEFAULT, &res));
+  OK(ndt_scan(&res, op, a, axis, NDT_DTYPE_DEFAULT));
   OK(ndt_to_buffer(res, got));
   int bad = 0;
   for (int64_t i = 0; i < size; i++)
@@ -65,8 +65,8 @@ static void check_case(int ndim, const int64_t *shape, int axis, ndt_scan_op op,
   if (!nans) {   /* int64, wrapping products */
     ndt_array *ai;
     OK(ndt_astype(&ai, a, NDT_INT64, NDT_CAST_UNSAFE));
-    OK(ndt_scan(op, ai, axis, NDT_DTYPE_DEFAULT, &res));
-    EXPECT(ndt_get_dtype(res) == NDT_INT64, "int64 dtype");
+    OK(ndt_scan(&res, op, ai, axis, NDT_DTYPE_DEFAULT));
+    EXPECT(ndt_dtype_of(res) == NDT_INT64, "int64 dtype");
     int64_t *gi = malloc(sizeof(int64_t) * (size ? size : 1));
     OK(ndt_to_buffer(res, gi));
     bad = 0;
@@ -88,12 +88,12 @@ static void test_shapes(void) {
   for (int op = 0; op < 4; op++) {
     int nans = op >= 2;
     check_case(1, s1, 0, op, nans);
-    check_case(1, s1, NDT_SCAN_FLAT, op, nans);
+    check_case(1, s1, NDT_AXIS_FLAT, op, nans);
     for (int ax = 0; ax < 2; ax++) check_case(2, s2, ax, op, nans);
     for (int ax = 0; ax < 2; ax++) check_case(2, s4, ax, op, nans);
-    check_case(2, s2, NDT_SCAN_FLAT, op, nans);
+    check_case(2, s2, NDT_AXIS_FLAT, op, nans);
     for (int ax = 0; ax < 3; ax++) check_case(3, s3, ax, op, nans);
-    check_case(3, s3, NDT_SCAN_FLAT, op, nans);
+    check_case(3, s3, NDT_AXIS_FLAT, op, nans);
   }
 }
 
@@ -108,31 +108,31 @@ static void test_dtypes_and_errors(void) {
   int64_t s[2] = {2, 3};
   ndt_array *a, *r = NULL, *z;
   OK(ndt_zeros(&a, 2, s, NDT_INT32));
-  EXPECT(ndt_scan(NDT_SCAN_CUMSUM, a, 2, NDT_DTYPE_DEFAULT, &r) == NDT_ERR_AXIS, "axis");
-  EXPECT(ndt_scan(NDT_SCAN_CUMSUM, a, -3, NDT_DTYPE_DEFAULT, &r) == NDT_ERR_AXIS, "axis");
+  EXPECT(ndt_scan(&r, NDT_SCAN_CUMSUM, a, 2, NDT_DTYPE_DEFAULT) == NDT_ERR_AXIS, "axis");
+  EXPECT(ndt_scan(&r, NDT_SCAN_CUMSUM, a, -3, NDT_DTYPE_DEFAULT) == NDT_ERR_AXIS, "axis");
   /* 0-d */
   double v = 2.5, got[2];
   OK(ndt_scalar(&z, NDT_FLOAT64, &v, 0));
-  OK(ndt_scan(NDT_SCAN_CUMSUM, z, NDT_SCAN_FLAT, NDT_DTYPE_DEFAULT, &r));
+  OK(ndt_scan(&r, NDT_SCAN_CUMSUM, z, NDT_AXIS_FLAT, NDT_DTYPE_DEFAULT));
   EXPECT(ndt_ndim(r) == 1 && ndt_shape(r)[0] == 1, "0-d shape");
   OK(ndt_to_buffer(r, got));
   EXPECT(got[0] == 2.5, "0-d value");
   ndt_free(r);
-  EXPECT(ndt_scan(NDT_SCAN_CUMSUM, z, 1, NDT_DTYPE_DEFAULT, &r) == NDT_ERR_AXIS, "0-d axis");
+  EXPECT(ndt_scan(&r, NDT_SCAN_CUMSUM, z, 1, NDT_DTYPE_DEFAULT) == NDT_ERR_AXIS, "0-d axis");
   ndt_free(z);
   ndt_free(a);
   /* empty */
   int64_t e[2] = {0, 5};
   OK(ndt_zeros(&a, 2, e, NDT_INT8));
-  OK(ndt_scan(NDT_SCAN_CUMPROD, a, 1, NDT_DTYPE_DEFAULT, &r));
-  EXPECT(ndt_size(r) == 0 && ndt_get_dtype(r) == NDT_INT64, "empty");
+  OK(ndt_scan(&r, NDT_SCAN_CUMPROD, a, 1, NDT_DTYPE_DEFAULT));
+  EXPECT(ndt_size(r) == 0 && ndt_dtype_of(r) == NDT_INT64, "empty");
   ndt_free(r);
   ndt_free(a);
   /* wrapping int8 accumulation, bool logical */
   int8_t b8[4] = {100, 100, 100, -128};
   int64_t n4 = 4;
   OK(ndt_from_buffer(&a, NDT_INT8, 1, &n4, b8, NULL));
-  OK(ndt_scan(NDT_SCAN_CUMSUM, a, 0, NDT_INT8, &r));
+  OK(ndt_scan(&r, NDT_SCAN_CUMSUM, a, 0, NDT_INT8));
   int8_t g8[4];
   OK(ndt_to_buffer(r, g8));
   EXPECT(g8[0] == 100 && g8[1] == -56 && g8[2] == 44 && g8[3] == -84, "int8 wrap");
@@ -140,7 +140,7 @@ static void test_dtypes_and_errors(void) {
   ndt_free(a);
   uint8_t bb[4] = {1, 0, 1, 1}, gb[4];
   OK(ndt_from_buffer(&a, NDT_BOOL, 1, &n4, bb, NULL));
-  OK(ndt_scan(NDT_SCAN_CUMPROD, a, 0, NDT_BOOL, &r));
+  OK(ndt_scan(&r, NDT_SCAN_CUMPROD, a, 0, NDT_BOOL));
   OK(ndt_to_buffer(r, gb));
   EXPECT(gb[0] == 1 && gb[1] == 0 && gb[2] == 0 && gb[3] == 0, "bool and");
   ndt_free(r);
@@ -162,11 +162,11 @@ static void test_views(void) {
   for (int i = 0; i < 35; i++)
     for (int j = 0; j < 60; j++) tv[i * 60 + j] = x[(59 - j) * 70 + 2 * i];
   for (int ax = -1; ax < 2; ax++) {
-    int axis = ax < 0 ? NDT_SCAN_FLAT : ax;
+    int axis = ax < 0 ? NDT_AXIS_FLAT : ax;
     if (ax < 0) ref_scan(tv, r, 1, 2100, 1, 0, 0);
     else if (ax == 0) ref_scan(tv, r, 1, 35, 60, 0, 0);
     else ref_scan(tv, r, 35, 60, 1, 0, 0);
-    OK(ndt_scan(NDT_SCAN_CUMSUM, t, axis, NDT_DTYPE_DEFAULT, &res));
+    OK(ndt_scan(&res, NDT_SCAN_CUMSUM, t, axis, NDT_DTYPE_DEFAULT));
     OK(ndt_to_buffer(res, g));
     int bad = 0;
     for (int i = 0; i < 2100; i++) bad += g[i] != r[i];
@@ -194,7 +194,7 @@ static void test_workers(void) {
     ndt_array *a, *r;
     OK(ndt_from_buffer(&a, NDT_FLOAT64, 2, s, x, NULL));
     for (int ax = 0; ax < 3; ax++) {
-      OK(ndt_scan(NDT_SCAN_CUMSUM, a, ax == 2 ? NDT_SCAN_FLAT : ax, NDT_DTYPE_DEFAULT, &r));
+      OK(ndt_scan(&r, NDT_SCAN_CUMSUM, a, ax == 2 ? NDT_AXIS_FLAT : ax, NDT_DTYPE_DEFAULT));
       OK(ndt_to_buffer(r, g[w] + ax * n));
       ndt_free(r);
     }

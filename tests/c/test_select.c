@@ -28,15 +28,15 @@ static double *pairs(const ndt_array *a) {
  * sorted ones; argpartition's indices pick the partition's values. */
 static void check_part(ndt_array *a, int64_t r, int64_t c, int axis, int nk, const int64_t *kth,
                        const char *what) {
-  ndt_dtype t = ndt_get_dtype(a);
+  ndt_dtype t = ndt_dtype_of(a);
   ndt_array *p = NULL, *ip = NULL, *s = NULL;
-  OK(ndt_partition(a, axis, nk, kth, 0, &p));
-  OK(ndt_partition(a, axis, nk, kth, 1, &ip));
-  OK(ndt_sort(a, axis, 0, &s));
+  OK(ndt_partition(&p, a, axis, nk, kth, 0));
+  OK(ndt_partition(&ip, a, axis, nk, kth, 1));
+  OK(ndt_sort(&s, a, axis, 0));
   double *in = pairs(a), *pv = pairs(p), *sv = pairs(s);
   int64_t n = r * c, *ix = malloc(sizeof(int64_t) * (n + 1));
   OK(ndt_to_buffer(ip, ix));
-  EXPECT(ndt_get_dtype(p) == t && ndt_get_dtype(ip) == NDT_INT64, "%s dtypes", what);
+  EXPECT(ndt_dtype_of(p) == t && ndt_dtype_of(ip) == NDT_INT64, "%s dtypes", what);
   int64_t lines = axis == 0 ? c : axis == 1 ? r : 1;
   int64_t len = axis == 0 ? r : axis == 1 ? c : n;
   int bad = 0;
@@ -83,7 +83,7 @@ static void partitions(void) {
     }
     ndt_array *a = from_vals(t, vals, R, C);
     for (int ax = 0; ax < 3; ax++) {
-      int axis = ax == 2 ? NDT_SORT_FLATTEN : ax;
+      int axis = ax == 2 ? NDT_AXIS_FLAT : ax;
       check_part(a, R, C, axis, 1, k1, "k0");
       check_part(a, R, C, axis, 1, k2, "k-1");
       check_part(a, R, C, axis, 1, k3, "k11");
@@ -109,12 +109,12 @@ static void partitions(void) {
   /* errors */
   ndt_array *r = NULL;
   int64_t bad[] = {61};
-  EXPECT(ndt_partition(a, 1, 1, bad, 0, &r) == NDT_ERR_VALUE, "kth out of bounds");
+  EXPECT(ndt_partition(&r, a, 1, 1, bad, 0) == NDT_ERR_VALUE, "kth out of bounds");
   EXPECT(strstr(ndt_last_error(), "kth(=61) out of bounds (61)") != NULL, "msg %s",
          ndt_last_error());
   bad[0] = -62;
-  EXPECT(ndt_partition(a, 1, 1, bad, 0, &r) == NDT_ERR_VALUE, "kth -62");
-  EXPECT(ndt_partition(a, 2, 1, k1, 0, &r) == NDT_ERR_AXIS, "axis 2");
+  EXPECT(ndt_partition(&r, a, 1, 1, bad, 0) == NDT_ERR_VALUE, "kth -62");
+  EXPECT(ndt_partition(&r, a, 2, 1, k1, 0) == NDT_ERR_AXIS, "axis 2");
   ndt_free(a);
   free(vals);
 }
@@ -136,15 +136,15 @@ static void searches(void) {
     ndt_array *a0 = from_vals(t, av, 1, N), *v0 = from_vals(t, vv, 11, 47), *a = NULL, *s = NULL;
     int64_t shp[1] = {N};
     OK(ndt_reshape(&a, a0, 1, shp));
-    OK(ndt_sort(a, 0, 0, &s));
+    OK(ndt_sort(&s, a, 0, 0));
     /* v as a transposed view */
     ndt_array *vt = NULL;
     OK(ndt_transpose(&vt, v0, NULL));
     double *sv = pairs(s), *tv = pairs(vt);
     for (int right = 0; right < 2; right++) {
       ndt_array *o = NULL;
-      OK(ndt_searchsorted(s, vt, right, &o));
-      EXPECT(ndt_ndim(o) == 2 && ndt_shape(o)[0] == 47 && ndt_get_dtype(o) == NDT_INT64,
+      OK(ndt_searchsorted(&o, s, vt, right));
+      EXPECT(ndt_ndim(o) == 2 && ndt_shape(o)[0] == 47 && ndt_dtype_of(o) == NDT_INT64,
              "searchsorted shape");
       int64_t *got = malloc(sizeof(int64_t) * M);
       OK(ndt_to_buffer(o, got));
@@ -185,7 +185,7 @@ static void bins(void) {
   ndt_array *xa = NULL, *e = NULL, *o = NULL;
   OK(ndt_from_buffer(&xa, NDT_FLOAT64, 1, &N, x, NULL));
   OK(ndt_linspace(&e, 0.0, 2.0, 8, 1, NDT_FLOAT64));
-  OK(ndt_histogram_bins(xa, e, 0.0, 2.0, 2.0, 0, 0, &o));
+  OK(ndt_histogram_bins(&o, xa, e, 0.0, 2.0, 2.0, 0, 0));
   double ev[8];
   int64_t *got = malloc(sizeof(int64_t) * N);
   OK(ndt_to_buffer(e, ev));
@@ -207,22 +207,22 @@ static void bins(void) {
   /* counts in one pass agree with bincount of the indices; weighted sums
    * have the same bits with 1 and 4 workers */
   ndt_array *cnt = NULL, *bc = NULL, *w = NULL, *s1 = NULL, *s4 = NULL;
-  OK(ndt_histogram_count(xa, e, 0.0, 2.0, 2.0, 0, 0, NULL, &cnt));
-  OK(ndt_bincount(o, NULL, 8, &bc));
+  OK(ndt_histogram_count(&cnt, xa, e, 0.0, 2.0, 2.0, 0, 0, NULL));
+  OK(ndt_bincount(&bc, o, NULL, 8));
   int64_t c1[7], c2[8];
   OK(ndt_to_buffer(cnt, c1));
   OK(ndt_to_buffer(bc, c2));
   EXPECT(ndt_size(cnt) == 7 && memcmp(c1, c2, sizeof c1) == 0, "histogram counts");
   OK(ndt_linspace(&w, 0.1, 7.3, N, 1, NDT_FLOAT64));
   OK(ndt_set_workers(1));
-  OK(ndt_histogram_count(xa, e, 0.0, 2.0, 2.0, 0, 0, w, &s1));
+  OK(ndt_histogram_count(&s1, xa, e, 0.0, 2.0, 2.0, 0, 0, w));
   double d1[7], d4[7];
   OK(ndt_to_buffer(s1, d1));
   OK(ndt_set_workers(4));
-  OK(ndt_histogram_count(xa, e, 0.0, 2.0, 2.0, 0, 0, w, &s4));
+  OK(ndt_histogram_count(&s4, xa, e, 0.0, 2.0, 2.0, 0, 0, w));
   OK(ndt_to_buffer(s4, d4));
   EXPECT(memcmp(d1, d4, sizeof d1) == 0, "weighted histogram bits differ with workers");
-  EXPECT(ndt_histogram_count(xa, e, 0.0, 2.0, 2.0, 0, 0, e, &s4) == NDT_ERR_VALUE,
+  EXPECT(ndt_histogram_count(&s4, xa, e, 0.0, 2.0, 2.0, 0, 0, e) == NDT_ERR_VALUE,
          "weights of another shape");
   ndt_free(cnt);
   ndt_free(bc);

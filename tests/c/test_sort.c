@@ -29,16 +29,16 @@ static void ref_line(const double *v, int64_t s, int64_t n, int64_t *ix) {
 }
 
 /* Checks ndt_sort/argsort of `a` (shape r x c, values vals in C order as
- * pairs) along axis (0, 1 or NDT_SORT_FLATTEN). */
+ * pairs) along axis (0, 1 or NDT_AXIS_FLAT). */
 static void check(ndt_array *a, const double *vals, int64_t r, int64_t c, int axis,
                   const char *what) {
-  ndt_dtype t = ndt_get_dtype(a);
+  ndt_dtype t = ndt_dtype_of(a);
   ndt_array *s = NULL, *i = NULL, *s128 = NULL;
-  OK(ndt_sort(a, axis, 0, &s));
-  OK(ndt_sort(a, axis, 1, &i));
+  OK(ndt_sort(&s, a, axis, 0));
+  OK(ndt_sort(&i, a, axis, 1));
   OK(ndt_astype(&s128, s, NDT_COMPLEX128, NDT_CAST_UNSAFE));
   int64_t n = r * c;
-  EXPECT(ndt_get_dtype(s) == t && ndt_get_dtype(i) == NDT_INT64, "%s dtypes", what);
+  EXPECT(ndt_dtype_of(s) == t && ndt_dtype_of(i) == NDT_INT64, "%s dtypes", what);
   EXPECT(ndt_size(s) == n && ndt_size(i) == n, "%s sizes", what);
   int64_t *gi = malloc(sizeof(int64_t) * (n ? n : 1)), *ri = malloc(sizeof(int64_t) * (r + c + n + 1));
   double *gs = malloc(sizeof(double) * 2 * (n ? n : 1));
@@ -84,14 +84,14 @@ static void run_all(void) {
     ndt_array *a = from_vals(t, vals, R, C);
     check(a, vals, R, C, 0, "plain");
     check(a, vals, R, C, 1, "plain");
-    check(a, vals, R, C, NDT_SORT_FLATTEN, "plain");
+    check(a, vals, R, C, NDT_AXIS_FLAT, "plain");
     /* -1 is the last axis */
     ndt_array *s1 = NULL, *s2 = NULL, *eq = NULL;
-    OK(ndt_sort(a, -1, 1, &s1));
-    OK(ndt_sort(a, 1, 1, &s2));
-    OK(ndt_binary(NDT_NOT_EQUAL, s1, s2, &eq));
+    OK(ndt_sort(&s1, a, -1, 1));
+    OK(ndt_sort(&s2, a, 1, 1));
+    OK(ndt_binary(&eq, NDT_NOT_EQUAL, s1, s2));
     ndt_array *anyne = NULL;
-    OK(ndt_reduce(NDT_RED_ANY, eq, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0, &anyne));
+    OK(ndt_reduce(&anyne, NDT_RED_ANY, eq, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0));
     uint8_t ne = 1;
     OK(ndt_item(anyne, NDT_BOOL, &ne));
     EXPECT(!ne, "axis -1 differs from axis 1");
@@ -110,7 +110,7 @@ static void run_all(void) {
       }
     check(at, tv, C, R, 0, "transposed");
     check(at, tv, C, R, 1, "transposed");
-    check(at, tv, C, R, NDT_SORT_FLATTEN, "transposed");
+    check(at, tv, C, R, NDT_AXIS_FLAT, "transposed");
     ndt_free(at);
     /* negative step on both axes */
     ndt_index idx[2] = {{.kind = NDT_IDX_SLICE, .step = -1}, {.kind = NDT_IDX_SLICE, .step = -2}};
@@ -124,7 +124,7 @@ static void run_all(void) {
       }
     check(rv, tv, R, c2, 0, "reversed");
     check(rv, tv, R, c2, 1, "reversed");
-    check(rv, tv, R, c2, NDT_SORT_FLATTEN, "reversed");
+    check(rv, tv, R, c2, NDT_AXIS_FLAT, "reversed");
     ndt_free(rv);
     ndt_free(a);
   }
@@ -136,10 +136,10 @@ static void edge_cases(void) {
   double v = 2.5;
   ndt_array *z = NULL, *r = NULL;
   OK(ndt_scalar(&z, NDT_FLOAT64, &v, 0));
-  EXPECT(ndt_sort(z, -1, 0, &r) == NDT_ERR_AXIS, "0-d axis -1 must fail");
+  EXPECT(ndt_sort(&r, z, -1, 0) == NDT_ERR_AXIS, "0-d axis -1 must fail");
   EXPECT(strstr(ndt_last_error(), "axis -1 is out of bounds for array of dimension 0") != NULL,
          "message: %s", ndt_last_error());
-  OK(ndt_sort(z, NDT_SORT_FLATTEN, 0, &r));
+  OK(ndt_sort(&r, z, NDT_AXIS_FLAT, 0));
   double got = 0;
   EXPECT(ndt_ndim(r) == 1 && ndt_shape(r)[0] == 1, "0-d flattened is 1-d");
   OK(ndt_item(r, NDT_FLOAT64, &got));
@@ -150,13 +150,13 @@ static void edge_cases(void) {
   ndt_array *e = NULL;
   OK(ndt_zeros(&e, 3, shape, NDT_INT32));
   for (int ax = -3; ax < 3; ax++) {
-    OK(ndt_sort(e, ax, 1, &r));
-    EXPECT(ndt_ndim(r) == 3 && ndt_size(r) == 0 && ndt_get_dtype(r) == NDT_INT64, "empty");
+    OK(ndt_sort(&r, e, ax, 1));
+    EXPECT(ndt_ndim(r) == 3 && ndt_size(r) == 0 && ndt_dtype_of(r) == NDT_INT64, "empty");
     ndt_free(r);
   }
-  EXPECT(ndt_sort(e, 3, 0, &r) == NDT_ERR_AXIS, "axis 3 must fail");
-  EXPECT(ndt_sort(e, -4, 0, &r) == NDT_ERR_AXIS, "axis -4 must fail");
-  OK(ndt_sort(e, NDT_SORT_FLATTEN, 0, &r));
+  EXPECT(ndt_sort(&r, e, 3, 0) == NDT_ERR_AXIS, "axis 3 must fail");
+  EXPECT(ndt_sort(&r, e, -4, 0) == NDT_ERR_AXIS, "axis -4 must fail");
+  OK(ndt_sort(&r, e, NDT_AXIS_FLAT, 0));
   EXPECT(ndt_ndim(r) == 1 && ndt_size(r) == 0, "empty flattened");
   ndt_free(r);
   ndt_free(e);
@@ -175,7 +175,7 @@ static void workers(void) {
       OK(ndt_set_workers(pass ? 4 : 1));
       ndt_array *a = NULL, *i = NULL;
       OK(ndt_from_buffer(&a, NDT_FLOAT64, 2, shape, d, NULL));
-      OK(ndt_sort(a, ax == 2 ? NDT_SORT_FLATTEN : ax, 1, &i));
+      OK(ndt_sort(&i, a, ax == 2 ? NDT_AXIS_FLAT : ax, 1));
       OK(ndt_to_buffer(i, pass ? r4 : r1));
       ndt_free(i);
       ndt_free(a);

@@ -95,6 +95,8 @@ void ndt_cpu_rng_install(int level);
  * these when it installs; kernels read what it installed (above). */
 int ndt_cpu_simd_level(void);
 int ndt_cpu_simd_cap(void);
+void ndt__cpu_cap_simd(int level);   /* loops_math.c: the cap itself */
+int ndt_cpu_set_simd_level(int level);   /* table.c: the test hook */
 int ndt_cpu_has_avx2(void);
 int ndt_cpu_has_avx512f(void);
 

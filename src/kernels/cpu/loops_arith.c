@@ -194,6 +194,27 @@ NDT_FOREACH_UINT(INT_UNSIGNED)
   NDT_DEF_UNARY_A(neg_##SFX##V, CL, T, T, neg_s_##SFX)                     \
   NDT_DEF_UNARY_A(abs_##SFX##V, CL, T, T, abs_s_##SFX)
 
+/* Integer reciprocal: NumPy's loop is (T)(1.0 / x), so x == 0 raises
+ * "divide by zero" (1.0 / 0.0) and "invalid" (inf converted to an integer).
+ * The guarded conversion (ndt_d2*) raises "invalid" only where the compiler
+ * happens to vectorise it (contiguous int8/16/32), so the loop looks for a
+ * zero among the inputs (before the output may overwrite them) and raises
+ * "invalid" itself, for every layout and integer type. */
+#define RECIP_LOOP(SFX, T)                                                      \
+  static void recip_##SFX(char **args, const int64_t *steps, int64_t n) {       \
+    const char *ip = args[0];                                                   \
+    const int64_t is = steps[0];                                                \
+    int zero = 0;                                                               \
+    if (is == (int64_t)sizeof(T)) {                                             \
+      const T *a = (const T *)ip;                                               \
+      for (int64_t i = 0; i < n; i++) zero |= a[i] == 0;                        \
+    } else {                                                                    \
+      for (int64_t i = 0; i < n; i++) zero |= *(const T *)(ip + i * is) == 0;   \
+    }                                                                           \
+    recip_v_##SFX(args, steps, n);                                              \
+    if (zero) ndt_fpe_raise(NDT_FPE_INVALID);                                   \
+  }
+
 /* Loops for every integer type. */
 #define INT_LOOPS(SFX, DT, T, UT, UW, S, BITS)                          \
   NDT_COPIES(INT_COPIED, SFX, T)                                        \
@@ -211,7 +232,8 @@ NDT_FOREACH_UINT(INT_UNSIGNED)
   NDT_DEF_UNARY(lnot_##SFX, T, ndt_bool_t, lnot_s_##SFX)                \
   NDT_DEF_UNARY(inv_##SFX, T, T, inv_s_##SFX)                           \
   NDT_DEF_UNARY(sq_##SFX, T, T, sq_s_##SFX)                             \
-  NDT_DEF_UNARY(recip_##SFX, T, T, recip_s_##SFX)                       \
+  NDT_DEF_UNARY(recip_v_##SFX, T, T, recip_s_##SFX)                     \
+  RECIP_LOOP(SFX, T)                                                    \
   NDT_DEF_UNARY(false_##SFX, T, ndt_bool_t, false_s_##SFX)              \
   NDT_DEF_UNARY(true_##SFX, T, ndt_bool_t, true_s_##SFX)                \
   NDT_DEF_TERNARY(clip_##SFX, T, T, T, T, clip_s_##SFX)

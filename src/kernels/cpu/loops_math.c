@@ -1,9 +1,11 @@
 /* loops_math.c - float32/float64 transcendental and rounding loops.
  *
  * Contiguous data runs through SLEEF's vectorised 1.0-ULP functions
- * (Sleef_*_u10; hypot is u05), picked at run time: AVX-512F if the CPU has
- * it, else AVX2+FMA, else SSE2; sqrt and floor/ceil/trunc/rint use the
- * hardware instructions (AVX-512F/AVX, libm at SSE2). Strided data is
+ * (Sleef_*_u10; hypot is u05; sin/cos/tan the deterministic finz_/cinz_
+ * versions, whose lanes do not depend on each other), picked at run time:
+ * AVX-512F if the CPU has it, else AVX2+FMA, else SSE2; sqrt and
+ * floor/ceil/trunc/rint use the hardware instructions (AVX-512F/AVX, libm
+ * at SSE2). Strided data is
  * gathered into a small stack buffer and run through the same vector kernel,
  * so strided and contiguous results are bit-identical. Where SLEEF 3.5
  * overflows early (log1p, sinh, cosh, asinh, acosh near the ends of the
@@ -56,10 +58,10 @@ int ndt_cpu_simd_cap(void) { return atomic_load_explicit(&simd_max, memory_order
 /* the loops read the level the table installed (table.c) */
 #define simd_level ndt_cpu_level
 
-int ndt_cpu_set_simd_level(int level) {
-  if (level < 0) return ndt_cpu_simd_level();
+/* The test hook's cap; ndt_cpu_set_simd_level (table.c, above this file)
+ * sets it and installs the table again. */
+void ndt__cpu_cap_simd(int level) {
   atomic_store_explicit(&simd_max, level > 3 ? 3 : level, memory_order_relaxed);
-  return ndt_cpu_kernels_install();   /* the table follows the cap */
 }
 
 /* AVX2 alone (level 2 also needs FMA) and AVX-512F: what the copies of
@@ -217,11 +219,25 @@ typedef void (*kf2_fn)(const float *x, const float *y, float *o, int64_t n);
 #define SLEEF_UNARY_LIST(X)                                                      \
   X(exp, exp, u10) X(exp2, exp2, u10) X(expm1, expm1, u10) X(log, log, u10)      \
   X(log2, log2, u10) X(log10, log10, u10) X(log1p, log1p, u10)                   \
-  X(sin, sin, u10) X(cos, cos, u10) X(tan, tan, u10) X(asin, asin, u10)          \
+  X(asin, asin, u10)                                                             \
   X(acos, acos, u10) X(atan, atan, u10) X(sinh, sinh, u10) X(cosh, cosh, u10)    \
   X(tanh, tanh, u10) X(asinh, asinh, u10) X(acosh, acosh, u10)                   \
   X(atanh, atanh, u10) X(cbrt, cbrt, u10)
 #define SLEEF_BINARY_LIST(X) X(atan2, atan2, u10) X(hypot, hypot, u05)
+
+/* sin, cos and tan use SLEEF's deterministic entry points (finz_: FMA
+ * targets, cinz_: SSE2), so that each lane's result depends on that lane
+ * alone. The plain ones choose the range reduction once per vector: if any
+ * lane is out of the fast range (|x| >= 125 for float, >= 15 and >= 1e14 for
+ * the two steps for double; inf, NaN) every lane takes the slower one, whose
+ * result is 1 ulp off for ordinary lanes, so a large neighbour (or where a
+ * tile boundary cuts a row) changed an element's bits. The deterministic
+ * ones compute the fast reduction for every lane and the slower ones only
+ * when some lane needs them, selecting per lane: bit for bit the plain
+ * functions' result on a vector whose lanes all take the same step
+ * (checked over every float32 at each level, sampled for float64), at the
+ * same speed on ordinary data. */
+#define SLEEF_TRIG_LIST(X) X(sin, sin, u10) X(cos, cos, u10) X(tan, tan, u10)
 
 #define DECL_U512(N, SL, U) SLEEF_DECL_512(SL, U)
 #define DECL_U256(N, SL, U) SLEEF_DECL_256(SL, U)
@@ -238,14 +254,21 @@ typedef void (*kf2_fn)(const float *x, const float *y, float *o, int64_t n);
 #else
 #define NDT_SLEEF_WIDE 1
 #endif
+#define DECL_T512(N, SL, U) SLEEF_DECL_512(finz_##SL, U)
+#define DECL_T256(N, SL, U) SLEEF_DECL_256(finz_##SL, U)
+#define DECL_T128(N, SL, U) SLEEF_DECL_128(cinz_##SL, U)
+
 #if NDT_SLEEF_WIDE
 SLEEF_UNARY_LIST(DECL_U512)
 SLEEF_BINARY_LIST(DECL_B512)
+SLEEF_TRIG_LIST(DECL_T512)
 SLEEF_UNARY_LIST(DECL_U256)
 SLEEF_BINARY_LIST(DECL_B256)
+SLEEF_TRIG_LIST(DECL_T256)
 #endif
 SLEEF_UNARY_LIST(DECL_U128)
 SLEEF_BINARY_LIST(DECL_B128)
+SLEEF_TRIG_LIST(DECL_T128)
 
 /* ---- SLEEF kernels at each level ---- */
 #if NDT_SLEEF_WIDE
@@ -263,6 +286,13 @@ SLEEF_BINARY_LIST(DECL_B128)
   K256_F2(N##_f2, Sleef_##SL##f8_##U##avx2)                                      \
   K128_D2(N##_d1, Sleef_##SL##d2_##U##sse2)                                      \
   K128_F2(N##_f1, Sleef_##SL##f4_##U##sse2)
+#define GEN_SLEEF_T(N, SL, U)                                                    \
+  K512_D(N##_d3, Sleef_finz_##SL##d8_##U##avx512f)                               \
+  K512_F(N##_f3, Sleef_finz_##SL##f16_##U##avx512f)                              \
+  K256_D(N##_d2, Sleef_finz_##SL##d4_##U##avx2)                                  \
+  K256_F(N##_f2, Sleef_finz_##SL##f8_##U##avx2)                                  \
+  K128_D(N##_d1, Sleef_cinz_##SL##d2_##U##sse2)                                  \
+  K128_F(N##_f1, Sleef_cinz_##SL##f4_##U##sse2)
 #else
 #define GEN_SLEEF_U(N, SL, U)                                                    \
   K128_D(N##_d1, Sleef_##SL##d2_##U##sse2)                                       \
@@ -270,9 +300,13 @@ SLEEF_BINARY_LIST(DECL_B128)
 #define GEN_SLEEF_B(N, SL, U)                                                    \
   K128_D2(N##_d1, Sleef_##SL##d2_##U##sse2)                                      \
   K128_F2(N##_f1, Sleef_##SL##f4_##U##sse2)
+#define GEN_SLEEF_T(N, SL, U)                                                    \
+  K128_D(N##_d1, Sleef_cinz_##SL##d2_##U##sse2)                                  \
+  K128_F(N##_f1, Sleef_cinz_##SL##f4_##U##sse2)
 #endif
 SLEEF_UNARY_LIST(GEN_SLEEF_U)
 SLEEF_BINARY_LIST(GEN_SLEEF_B)
+SLEEF_TRIG_LIST(GEN_SLEEF_T)
 
 /* ---- hardware sqrt and rounding ---- */
 #define AVX512_FN __attribute__((target("avx512f"))) static inline

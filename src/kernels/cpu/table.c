@@ -57,3 +57,9 @@ int ndt_cpu_kernels_install(void) {
 }
 
 __attribute__((constructor)) static void install_at_start(void) { ndt_cpu_kernels_install(); }
+
+int ndt_cpu_set_simd_level(int level) {
+  if (level < 0) return ndt_cpu_simd_level();
+  ndt__cpu_cap_simd(level);
+  return ndt_cpu_kernels_install();   /* the table follows the cap */
+}
