@@ -91,7 +91,7 @@ int64_t ndt_rt_task_hash(void);   /* of the tasks' names, in order */
 double ndt_trace_now(void);
 void ndt_trace_caller(const char *name, double t0);
 
-/* ---- tasks and tiles (runtime/sched.c) -------------------------------- */
+/* ---- tiles and stores (runtime/store.c; dependencies in sched.c) ------- */
 typedef struct ndt_task ndt_task;
 
 /* One recorded use of a region [lo, hi] (flat elements) of a tile by a
@@ -110,7 +110,8 @@ typedef struct {
   int64_t start, len;     /* in elements */
   int owner;              /* rank that owns the tile (holds its true value) */
   int scratch;            /* a runtime-private buffer: its owner is no placement hint */
-  unsigned valid;         /* bit m: memory m holds a valid copy (bit 0 = host) */
+  atomic_uint valid;      /* bit m: memory m holds a valid copy (bit 0 = host) */
+  char *mcopy[4];         /* its buffers in memories 1.. (NDT_MAX_MEMS), or NULL */
   /* Many ranks: which other ranks hold an up-to-date copy of which region
    * (kept alike on every rank, from the program order; cleared by a write),
    * so a region travels to a rank once, not once per task that reads it. */
@@ -165,6 +166,9 @@ struct ndt_array {
   int64_t strides[NDT_MAXDIMS];   /* elements */
 };
 
+/* Byte size of one element of the view's dtype. */
+static inline int ndt_vsize(const ndt_array *v) { return ndt_traits[v->dtype].size; }
+
 /* The tiling rule (shared by stores and by the blocks tasks iterate over). */
 typedef struct { int64_t period, seg, per, ntiles; int axis; } ndt_tiling;
 void ndt_tiling_for(int ndim, const int64_t *shape, int itemsize, int64_t tile_bytes,
@@ -206,26 +210,189 @@ void ndt_view_extent(const ndt_array *a, int64_t *lo, int64_t *hi);
 /* 1 when two views may touch a common element (conservative). */
 int ndt_may_overlap(const ndt_array *a, const ndt_array *b);
 
-/* NDT_DENSE (added to a write by ndt_add_access): the task writes every
- * element of the region, so its old contents need not be fetched. */
-typedef enum { NDT_READ = 1, NDT_WRITE = 2, NDT_RW = 3, NDT_DENSE = 4 } ndt_priv;
-/* A task's use of the region [lo, hi] (flat element indices) of a tile. */
+/* ---- tasks: kinds, operands, bound operands (runtime/task.c, bind.c) ----
+ * A task is recorded with its operands - views with a privilege - and a
+ * task kind: a name and one body per processor kind (NULL: no variant for
+ * that kind). The runtime derives the task's tile accesses from the
+ * operands, picks a processor whose kind has a body and whose `supports`
+ * accepts it, makes each operand valid in that processor's memory, binds it
+ * (a pointer, byte strides and the shape: in place when the view lies in one
+ * tile or in tiles adjacent in memory, else gathered into scratch and, for
+ * writes, scattered back after), and calls the body. Op files never see a
+ * tile. */
+enum { NDT_PROC_CPU, NDT_PROC_KINDS };
+
+/* Privileges. READ: the body reads the view. WRITE: it writes every element
+ * of the view and reads none (a gathered WRITE operand is not loaded).
+ * RW: reads and writes (it may leave some elements as they were). REDUCE:
+ * folds into the operand; ordered like RW (bits depend on order).
+ * NDT_DENSE: added by the runtime to a write whose view covers every element
+ * of its extent (its old contents need not travel, see dist.c). */
+typedef enum { NDT_READ = 1, NDT_WRITE = 2, NDT_RW = 3, NDT_DENSE = 4, NDT_REDUCE = 11 } ndt_priv;
+/* Operand flags, ORed into ndt_operand.priv:
+ * NDT_OPND_WALK: the body walks the operand itself (random access, pieces
+ *   along several tiles): the runtime records its accesses and makes its
+ *   extent valid, binds it in place when it can (ptr set) and otherwise
+ *   leaves ptr NULL; the body then reaches elements with ndt_elem_run and
+ *   binds pieces with ndt_piece_bind/ndt_piece_release. Nothing is gathered.
+ * NDT_OPND_KEEP: no access at all: the operand's store is only kept alive
+ *   until the task ends (a plan or table the arg points into). */
+#define NDT_OPND_WALK 0x10u
+#define NDT_OPND_KEEP 0x20u
+#define NDT_PRIV_MASK 0x0fu
+
+typedef struct { const ndt_array *view; unsigned priv; } ndt_operand;
+
+struct ndt_memory;
+/* A bound operand, as the body sees it. */
+typedef struct {
+  char *ptr;                 /* element 0 of the view in mem; NULL when empty (or a
+                                walked operand not in one piece) */
+  unsigned priv;             /* the operand's */
+  int64_t st[NDT_MAXDIMS];   /* byte strides */
+  const int64_t *shape;      /* the view's shape (ndim axes) */
+  int ndim;
+  const ndt_array *view;     /* the operand's view (walked operands, pieces) */
+  struct ndt_memory *mem;    /* where ptr points */
+  char *scratch;             /* the runtime's gather buffer, or NULL; a gathered READ
+                                operand is the task's own copy: its body may overwrite
+                                it (sort sorts in it) */
+} ndt_bound;
+
+/* A body: op[i] is operand i bound, arg the task's argument struct (the
+ * caller's on the inline path, a copy otherwise). It returns a status; a
+ * failure is kept as the deferred error and reported, with the task's name,
+ * at the next point that reads data. */
+typedef ndt_status (*ndt_body_fn)(ndt_bound *op, void *arg);
+typedef struct {
+  const char *name;                 /* default task name (traces, errors) */
+  ndt_body_fn body[NDT_PROC_KINDS]; /* one per processor kind; NULL: none */
+} ndt_task_kind;
+
+/* Record flags. NDT_TASK_INLINE: the task is small: it runs on the caller,
+ * returning the body's status, when nothing it touches is pending.
+ * NDT_TASK_CALLER_ERROR: its failure is the caller's mistake (an index out
+ * of bounds), which on many ranks every rank must raise at this call. */
+#define NDT_TASK_INLINE 1u
+#define NDT_TASK_CALLER_ERROR 2u
+
+/* Records a task of `kind` (name NULL: kind->name) over operands op[0..nop)
+ * that runs after every earlier task whose accesses conflict. arg (arg_size
+ * bytes, no pointers into itself) is copied when the task is deferred, and
+ * so are the operands' views (the caller's may go once this returns). The
+ * operands' stores are kept alive until the task ends. */
+ndt_status ndt_record(const ndt_task_kind *kind, const char *name, const ndt_operand *op,
+                      int nop, void *arg, size_t arg_size, unsigned flags);
+
+/* A 1-d view of elements [lo, lo+n) of store s (a runtime-private byte
+ * store: a byte range), for an operand. */
+void ndt_range_view(ndt_array *v, ndt_store *s, int64_t lo, int64_t n);
+/* An absent operand (no store, no elements): keeps operand positions fixed. */
+extern const ndt_array ndt_empty_view;
+
+/* Walked operands (NDT_OPND_WALK), inside the body. ndt_elem_run: a pointer
+ * to flat store element f of b's store, and *n cut to how many elements
+ * f, f+step, ... lie in the same buffer. ndt_piece_bind: binds a view
+ * `piece` of b's store (inside b's view) as an operand is bound (in place,
+ * or gathered, loaded when load); ndt_piece_release writes a gathered piece
+ * back when store and frees it. */
+char *ndt_elem_run(const ndt_bound *b, int64_t f, int64_t step, int64_t *n);
+/* 1 when flat elements [lo, hi] of b's store lie in one buffer of b's
+ * memory (one tile, or tiles adjacent there); also usable on the recording
+ * thread with a bound {.view, .mem = &ndt_host_memory} (a layout question:
+ * no data is touched). */
+int ndt_region_in_place(const ndt_bound *b, int64_t lo, int64_t hi);
+ndt_status ndt_piece_bind(const ndt_bound *b, const ndt_array *piece, ndt_bound *out, int load);
+void ndt_piece_release(ndt_bound *piece, int store);
+
+/* Host access outside tasks, after ndt_wait_tiles: the host copy of flat
+ * element f of the store of v (NULL when its tile has no buffer), with *n
+ * cut as by ndt_elem_run (n may be NULL). */
+char *ndt_host_elem(const ndt_array *v, int64_t f, int64_t step, int64_t *n);
+
+/* A task's use of the region [lo, hi] (flat element indices) of a tile
+ * (derived from the operands; the flush hook and dist.c see them). */
 typedef struct { ndt_tile *tile; ndt_priv priv; int64_t lo, hi; } ndt_access;
 
-/* A task body. It returns a status; a failure is kept as the deferred error
- * and reported, with the task's name, at the next point that reads data. */
-typedef ndt_status (*ndt_task_fn)(void *arg, int worker);
+/* ---- processors and memories (runtime/proc.c) ---------------------------
+ * In the style of ggml's backend tables: an object is {iface, device,
+ * context}; the interface carries a version and optional members (NULL).
+ * A memory holds copies of tiles; bit `id` of a tile's `valid` says that
+ * memory holds a valid copy (host = 0). A processor runs task bodies of its
+ * kind with operands bound in its memory. The CPU pool (sched.c) and the
+ * host memory (memory.c) are the first implementation; a backend registers
+ * its own at start-up (ndt_proc_register). */
+#define NDT_IFACE_VERSION 1
+#define NDT_MAX_MEMS 4
+#define NDT_MAX_PROCS 4
+typedef struct ndt_memory ndt_memory;
+typedef struct {
+  int version;
+  const char *name;
+  int host_visible;   /* its buffers are host pointers (the CPU's loops may use them) */
+  void *(*alloc)(ndt_memory *m, size_t n);           /* NULL + error when short */
+  void (*free)(ndt_memory *m, void *p, size_t n);
+  /* n bytes from src (in memory from) to dst (in memory to) */
+  ndt_status (*copy)(ndt_memory *to, void *dst, ndt_memory *from, const void *src, size_t n);
+} ndt_memory_iface;
+struct ndt_memory {
+  const ndt_memory_iface *iface;
+  int device;
+  void *context;
+  int id;   /* its bit in ndt_tile.valid, given by ndt_mem_register */
+};
 
-/* Records a task that runs fn(arg) after every earlier task whose accesses
- * conflict with `acc`. arg (arg_size bytes, no pointers into itself) is
- * copied when the task is deferred. Runs inline on the caller, returning
- * fn's status, when `small` and nothing it touches is pending (small == 2:
- * and a failure is the caller's mistake, such as an index out of bounds,
- * which on many ranks every rank must raise at this call). stores[] are
- * kept alive until the task ends. */
-ndt_status ndt_submit(const char *name, ndt_task_fn fn, const void *arg, size_t arg_size,
-                      const ndt_access *acc, int nacc, ndt_store *const *stores,
-                      int nstores, int small);
+typedef struct ndt_processor ndt_processor;
+typedef struct {
+  int version;
+  const char *name;
+  /* optional: 0 when it cannot run this kind on these operand dtypes */
+  int (*supports)(ndt_processor *p, const ndt_task_kind *k, const ndt_dtype *dt, int n);
+  /* a ready task: run it (ndt_task_run, which also finishes it), now or
+   * later, on any thread. Called with the scheduler's lock held: it must
+   * not block. */
+  void (*launch)(ndt_processor *p, ndt_task *t);
+  /* optional: waits for work it holds outside the graph (ndt_sync) */
+  ndt_status (*sync)(ndt_processor *p);
+} ndt_processor_iface;
+struct ndt_processor {
+  const ndt_processor_iface *iface;
+  int device;
+  void *context;
+  int kind;            /* NDT_PROC_*: which body of a task kind it runs */
+  ndt_memory *mem;     /* where its operands are bound */
+};
+
+extern ndt_memory ndt_host_memory;   /* memory.c */
+/* Registration (at start-up, before tasks): 0, or -1 when the table is full.
+ * The host memory is memory 0 and the CPU the first processor (ndt_init);
+ * processors registered later are preferred, the CPU is the fallback. */
+int ndt_mem_register(ndt_memory *m);
+int ndt_proc_register(ndt_processor *p);
+ndt_memory *ndt_mem_by_id(int id);
+/* The processor for a task of kind k over op (the first registered with a
+ * body and `supports`); NULL when none. */
+ndt_processor *ndt_proc_choose(const ndt_task_kind *k, const ndt_operand *op, int nop);
+/* The registered processors, in registration order (the CPU first; a test
+ * harness enumerates them), and a restriction of every later task to the
+ * one named (its iface->name; NULL lifts it): 0, or -1 when none has that
+ * name. A task the selected processor has no body for, or that its
+ * `supports` refuses, fails to record ("no processor runs ..."). */
+int ndt_proc_count(void);
+ndt_processor *ndt_proc_get(int i);
+int ndt_proc_select(const char *name);
+/* Makes tile t valid in memory m (copying from a memory that holds it);
+ * its buffer in m is *ptr. Then a write (for_write) leaves m the only
+ * valid one. */
+ndt_status ndt_tile_acquire(ndt_tile *t, ndt_memory *m, int for_write, char **ptr);
+/* Frees a tile's copies outside the host (store.c, when the store goes). */
+void ndt_tile_drop_copies(ndt_tile *t);
+
+/* For a processor's launch: runs t's body with its operands bound (the
+ * task's trace span and IEEE flags included; tid names the thread in the
+ * trace) and then finishes it. */
+void ndt_task_run(ndt_task *t, int tid);
+
 /* A function the runtime calls before it records a task or waits, so work
  * held back for fusion is recorded first when program order needs it: always
  * when all is set (a wait for everything); before a task with accesses acc,

@@ -30,8 +30,19 @@ static void pack(const ndt_bound *b, int64_t n, int isz, int split, char *dst) {
   }
 }
 
-static ndt_status corr_task(void *p, int worker) {
-  NDT_UNUSED(worker);
+/* The part of a that out's block reads: [alo, ahi). */
+static void corr_range(const corr_arg *g, int64_t *lo, int64_t *hi) {
+  int64_t na = g->a.shape[0], m = g->v.shape[0], n = g->out.shape[0];
+  int64_t first = g->lag0 + g->i0;            /* a index of out[0] + v[0] */
+  int64_t alo = first > 0 ? first : 0, ahi = first + n - 1 + m;
+  if (ahi > na) ahi = na;
+  if (alo > ahi) alo = ahi;
+  *lo = alo;
+  *hi = ahi;
+}
+
+/* Operands: out's block (write), the part of a it reads (read), v (read). */
+static ndt_status corr_body(ndt_bound *op, void *p) {
   const corr_arg *g = p;
   int isz = ndt_vsize(&g->out);
   int cpx = g->out.dtype == NDT_COMPLEX64 || g->out.dtype == NDT_COMPLEX128;
@@ -40,30 +51,18 @@ static ndt_status corr_task(void *p, int worker) {
   int64_t alo = first > 0 ? first : 0, ahi = first + n - 1 + m;
   if (ahi > na) ahi = na;
   if (alo > ahi) alo = ahi;
-  ndt_array ar = g->a;
-  ar.offset += alo * ar.strides[0];
-  ar.shape[0] = ahi - alo;
-  ar.size = ahi - alo;
   char *abuf = ndt_malloc((size_t)(ahi - alo + 1) * isz);
   char *vbuf = ndt_malloc((size_t)(m + 1) * isz);
-  ndt_bound bo, ba, bv;
-  ndt_status st = (!abuf || !vbuf) ? NDT_ERR_NOMEM : ndt_bind(&g->out, &bo, 0);
+  const ndt_bound bo = op[0], ba = op[1], bv = op[2];
+  ndt_status st = (!abuf || !vbuf) ? NDT_ERR_NOMEM : NDT_OK;
   if (st) {
     ndt_mfree(abuf);
     ndt_mfree(vbuf);
     return st;
   }
-  if (ar.size) {
-    st = ndt_bind(&ar, &ba, 1);
-    if (!st) {
-      pack(&ba, ar.size, isz, cpx, abuf);
-      ndt_unbind(&ar, &ba, 0);
-    }
-  }
-  if (!st) st = ndt_bind(&g->v, &bv, 1);
-  if (!st) {
+  if (ahi > alo) pack(&ba, ahi - alo, isz, cpx, abuf);
+  {
     pack(&bv, m, isz, cpx, vbuf);
-    ndt_unbind(&g->v, &bv, 0);
     char *res = bo.st[0] == isz ? bo.ptr : ndt_malloc((size_t)n * isz);
     if (!res) st = NDT_ERR_NOMEM;
     else {
@@ -77,11 +76,12 @@ static ndt_status corr_task(void *p, int worker) {
       }
     }
   }
-  ndt_unbind(&g->out, &bo, st == NDT_OK);
   ndt_mfree(abuf);
   ndt_mfree(vbuf);
   return st;
 }
+
+static const ndt_task_kind corr_kind = {"correlate", {corr_body}};
 
 ndt_status ndt_correlate(ndt_array **out, const ndt_array *a, const ndt_array *v, int64_t lag0,
                          int64_t n, int conj) {
@@ -108,29 +108,19 @@ ndt_status ndt_correlate(ndt_array **out, const ndt_array *a, const ndt_array *v
   g.v = *v;
   g.lag0 = lag0;
   g.conj = conj != 0;
-  ndt_store *stores[3] = {a->store, v->store, res->store};
-  ndt_access *acc = NULL;
-  int nacc, cap = 0;
-  int small = tl.ntiles == 1 && n * (v->shape[0] + 1) <= ndt_rt_inline_elems();
+  unsigned fl = tl.ntiles == 1 && n * (v->shape[0] + 1) <= ndt_rt_inline_elems()
+                    ? NDT_TASK_INLINE : 0;
   for (int64_t b = 0; b < (n ? tl.ntiles : 0) && st == NDT_OK; b++) {
     ndt_block_view(res, &tl, b, &g.out);
     g.i0 = ndt_block_first(&tl, b);
-    int64_t first = lag0 + g.i0, alo = first > 0 ? first : 0;
-    int64_t ahi = first + g.out.shape[0] - 1 + v->shape[0];
-    if (ahi > a->shape[0]) ahi = a->shape[0];
-    nacc = 0;
-    if (alo < ahi) {
-      ndt_array ar = *a;
-      ar.offset += alo * ar.strides[0];
-      ar.shape[0] = ar.size = ahi - alo;
-      st = ndt_add_access(&acc, &nacc, &cap, &ar, NDT_READ);
-    }
-    if (!st && v->size) st = ndt_add_access(&acc, &nacc, &cap, v, NDT_READ);
-    if (!st) st = ndt_add_access(&acc, &nacc, &cap, &g.out, NDT_WRITE);
-    if (!st)
-      st = ndt_submit("correlate", corr_task, &g, sizeof g, acc, nacc, stores, 3, small);
+    int64_t alo, ahi;
+    corr_range(&g, &alo, &ahi);
+    ndt_array ar = *a;
+    ar.offset += alo * ar.strides[0];
+    ar.shape[0] = ar.size = ahi - alo;
+    ndt_operand ops[3] = {{&g.out, NDT_WRITE}, {&ar, NDT_READ}, {&g.v, NDT_READ}};
+    st = ndt_record(&corr_kind, NULL, ops, 3, &g, sizeof g, fl);
   }
-  ndt_mfree(acc);
   return ndt_finish(st, res, out);
 }
 
@@ -188,30 +178,23 @@ typedef struct {
   int64_t lo, hi;          /* store offsets this task writes: [lo, hi) */
 } put_arg;
 
-static ndt_status put_task(void *p, int worker) {
-  NDT_UNUSED(worker);
+/* Operands: idx, vals (read), the target's elements [lo, hi) (read-write,
+ * walked: written in place wherever an index lands). */
+static ndt_status put_body(ndt_bound *op, void *p) {
   const put_arg *g = p;
-  int isz = ndt_vsize(&g->a), ssz = g->a.store->itemsize, nd = g->a.ndim;
+  int isz = ndt_vsize(&g->a), nd = g->a.ndim;
   int64_t n = g->idx.shape[0], size = g->a.size;
-  ndt_bound bi, bv;
-  ndt_status st = ndt_bind(&g->idx, &bi, 1);
-  if (st) return st;
+  const ndt_bound bi = op[0], bv = op[1];
   /* every index is checked first: a bad one writes nothing */
   for (int64_t e = 0; e < n; e++) {
     int64_t f;
     memcpy(&f, bi.ptr + e * bi.st[0], 8);
     if (f < 0 || f >= size) {
-      ndt_unbind(&g->idx, &bi, 0);
       return ndt_error(NDT_ERR_INDEX, "index %lld is out of bounds for axis 0 with size %lld",
                        (long long)f, (long long)size);
     }
   }
-  if ((st = ndt_bind(&g->vals, &bv, 1))) {
-    ndt_unbind(&g->idx, &bi, 0);
-    return st;
-  }
   /* each element is written in place in the tile that holds it */
-  const ndt_store *s = g->a.store;
   for (int64_t e = 0; e < n; e++) {
     int64_t f;
     memcpy(&f, bi.ptr + e * bi.st[0], 8);
@@ -221,13 +204,12 @@ static ndt_status put_task(void *p, int worker) {
       f /= g->a.shape[d];
     }
     if (off < g->lo || off >= g->hi) continue;
-    const ndt_tile *t = &s->tiles[ndt_store_tile_of(s, off)];
-    memcpy(t->data + (off - t->start) * ssz + g->a.part, bv.ptr + e * bv.st[0], isz);
+    memcpy(ndt_elem_run(&op[2], off, 0, NULL), bv.ptr + e * bv.st[0], isz);
   }
-  ndt_unbind(&g->vals, &bv, 0);
-  ndt_unbind(&g->idx, &bi, 0);
   return NDT_OK;
 }
+
+static const ndt_task_kind put_kind = {"put", {put_body}};
 
 ndt_status ndt_put(ndt_array *a, const ndt_array *idx, const ndt_array *vals) {
   if (a->readonly) return ndt_error(NDT_ERR_VALUE, "put: output array is read-only");
@@ -242,28 +224,27 @@ ndt_status ndt_put(ndt_array *a, const ndt_array *idx, const ndt_array *vals) {
   g.a = *a;
   g.idx = *idx;
   g.vals = *vals;
-  ndt_store *stores[3] = {a->store, idx->store, vals->store};
   int64_t lo, hi, nidx = idx->shape[0];
   ndt_view_extent(a, &lo, &hi);
   const ndt_store *s = a->store;
   int64_t t0 = ndt_store_tile_of(s, lo), t1 = ndt_store_tile_of(s, hi), nt = t1 - t0 + 1;
   int per_tile = nt > 1 && (double)nt * (double)nidx <= 4.0 * (double)(a->size + (1 << 20));
   int small = a->size + nidx <= ndt_rt_inline_elems();
-  ndt_access *acc = NULL;
-  int nacc = 0, cap = 0;
   ndt_status st = NDT_OK;
+  unsigned fl = small && !per_tile ? NDT_TASK_INLINE | NDT_TASK_CALLER_ERROR : 0;
   for (int64_t t = per_tile ? t0 : 0; t <= (per_tile ? t1 : 0) && st == NDT_OK; t++) {
     const ndt_tile *tl = &s->tiles[t];
     g.lo = per_tile ? (lo > tl->start ? lo : tl->start) : lo;
     g.hi = per_tile ? (hi < tl->start + tl->len - 1 ? hi : tl->start + tl->len - 1) + 1 : hi + 1;
-    nacc = 0;
-    st = ndt_add_access(&acc, &nacc, &cap, idx, NDT_READ);
-    if (!st) st = ndt_add_access(&acc, &nacc, &cap, vals, NDT_READ);
-    if (!st) st = per_tile ? ndt_add_range(&acc, &nacc, &cap, a->store, g.lo, g.hi - g.lo, NDT_RW)
-                           : ndt_add_access(&acc, &nacc, &cap, a, NDT_RW);
-    if (!st) st = ndt_submit("put", put_task, &g, sizeof g, acc, nacc, stores, 3,
-                             small && !per_tile ? 2 : 0);
+    ndt_array tv = *a;
+    if (per_tile) {   /* the tile's part of the target, as a range with a's dtype and part */
+      ndt_range_view(&tv, a->store, g.lo, g.hi - g.lo);
+      tv.dtype = a->dtype;
+      tv.part = a->part;
+    }
+    ndt_operand ops[3] = {{&g.idx, NDT_READ}, {&g.vals, NDT_READ},
+                          {&tv, NDT_RW | NDT_OPND_WALK}};
+    st = ndt_record(&put_kind, NULL, ops, 3, &g, sizeof g, fl);
   }
-  ndt_mfree(acc);
   return st;
 }

@@ -44,12 +44,9 @@ typedef struct {
   int64_t istart, istep;
 } range_arg;
 
-static ndt_status range_task(void *p, int worker) {
-  NDT_UNUSED(worker);
+static ndt_status range_body(ndt_bound *op, void *p) {
   range_arg *a = p;
-  ndt_bound b;
-  ndt_status st = ndt_bind(&a->out, &b, 0);
-  if (st) return st;
+  ndt_bound b = op[0];
   enum { CH = 256 };
   union { double d[CH]; int64_t i[CH]; } buf;
   int64_t n = a->out.size, s = b.st[0];
@@ -65,9 +62,10 @@ static ndt_status range_task(void *p, int worker) {
     }
     cast((char *)&buf, 8, b.ptr + c * s, s, m);
   }
-  ndt_unbind(&a->out, &b, 1);
   return NDT_OK;
 }
+
+static const ndt_task_kind range_kind = {"arange", {range_body}};
 
 static ndt_status fill_range(ndt_array *r, int as_int, double start, double step,
                              int64_t istart, int64_t istep, const double *v1) {
@@ -76,19 +74,14 @@ static ndt_status fill_range(ndt_array *r, int as_int, double start, double step
   range_arg a = {.as_int = as_int, .start = start, .step = step, .istart = istart,
                  .istep = istep, .as_f32 = r->dtype == NDT_FLOAT32, .has_v1 = v1 != NULL,
                  .v1 = v1 ? *v1 : 0};
-  ndt_access *acc = NULL;
-  int nacc, cap = 0;
   ndt_status st = NDT_OK;
+  ndt_operand op = {&a.out, NDT_WRITE};
+  unsigned fl = tl.ntiles == 1 && r->size <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
   for (int64_t b = 0; b < tl.ntiles && st == NDT_OK && r->size; b++) {
     ndt_block_view(r, &tl, b, &a.out);
     a.first = a.out.offset - r->offset;
-    nacc = 0;
-    st = ndt_add_access(&acc, &nacc, &cap, &a.out, NDT_WRITE);
-    if (st == NDT_OK)
-      st = ndt_submit("arange", range_task, &a, sizeof a, acc, nacc, &r->store, 1,
-                      tl.ntiles == 1 && r->size <= ndt_rt_inline_elems());
+    st = ndt_record(&range_kind, NULL, &op, 1, &a, sizeof a, fl);
   }
-  ndt_mfree(acc);
   return st;
 }
 
@@ -220,20 +213,14 @@ static void host_transfer(const ndt_array *v, char *host, const int64_t *hst, in
     if (a > z) { int64_t t = a; a = z; z = t; }
     int64_t ta = ndt_store_tile_of(s, a), tz = ndt_store_tile_of(s, z);
     if (ta == tz && st == 1 && hs == isz && !v->part && isz == ssz) {
-      const ndt_tile *tl = &s->tiles[ta];
-      if (!tl->data) goto next;
-      char *p = tl->data + (f0 - tl->start) * ssz;
-      to_host ? memcpy(h, p, (size_t)n * isz) : memcpy(p, h, (size_t)n * isz);
+      char *p = ndt_host_elem(v, f0, 0, NULL);
+      if (p) to_host ? memcpy(h, p, (size_t)n * isz) : memcpy(p, h, (size_t)n * isz);
     } else {
       for (int64_t i = 0; i < n; i++, h += hs) {
-        int64_t f = f0 + i * st;
-        const ndt_tile *tl = &s->tiles[ndt_store_tile_of(s, f)];
-        if (!tl->data) continue;
-        char *p = tl->data + (f - tl->start) * ssz + v->part;
-        to_host ? memcpy(h, p, isz) : memcpy(p, h, isz);
+        char *p = ndt_host_elem(v, f0 + i * st, 0, NULL);
+        if (p) to_host ? memcpy(h, p, isz) : memcpy(p, h, isz);
       }
     }
-  next:
     for (int k = nd - 2; k >= 0; k--) {
       if (++idx[k] < v->shape[k]) break;
       idx[k] = 0;
@@ -314,10 +301,10 @@ ndt_status ndt_get_item(const ndt_array *a, const int64_t *index, void *dst) {
   int64_t t = ndt_store_tile_of(a->store, f);
   ndt_status st = ndt_wait_tiles(a->store, t, t, 0);
   if (st) return st;
-  const ndt_tile *tl = &a->store->tiles[t];
-  if (!tl->data)   /* a lazy tile whose first task could not get memory */
+  const char *p = ndt_host_elem(a, f, 0, NULL);
+  if (!p)   /* a lazy tile whose first task could not get memory */
     return ndt_error(NDT_ERR_NOMEM, "the array's memory could not be allocated");
-  memcpy(dst, tl->data + (f - tl->start) * a->store->itemsize + a->part, ndt_vsize(a));
+  memcpy(dst, p, ndt_vsize(a));
   return NDT_OK;
 }
 

@@ -157,152 +157,6 @@ ndt_status ndt_finish(ndt_status st, ndt_array *res, ndt_array **out) {
   return NDT_OK;
 }
 
-ndt_status ndt_add_range(ndt_access **acc, int *nacc, int *cap, ndt_store *s, int64_t lo,
-                         int64_t n, ndt_priv p) {
-  ndt_array v = {.store = s, .dtype = s->dtype, .ndim = 1, .size = n, .offset = lo,
-                 .shape = {n}, .strides = {1}};
-  return ndt_add_access(acc, nacc, cap, &v, p);
-}
-
-ndt_status ndt_add_access(ndt_access **acc, int *nacc, int *cap, const ndt_array *v,
-                          ndt_priv p) {
-  if (v->size == 0) return NDT_OK;
-  int64_t lo, hi;
-  ndt_view_extent(v, &lo, &hi);
-  const ndt_store *s = v->store;
-  int64_t t0 = ndt_store_tile_of(s, lo), t1 = ndt_store_tile_of(s, hi);
-  int need = *nacc + (int)(t1 - t0 + 1), have = *cap < 0 ? -*cap : *cap;
-  if (need > have) {
-    /* *cap < 0: *acc is the caller's buffer of -*cap entries, not freed */
-    int c = have * 2 > need ? have * 2 : need;
-    ndt_access *a = *cap < 0 ? ndt_malloc((size_t)c * sizeof *a)
-                             : ndt_realloc(*acc, (size_t)c * sizeof *a);
-    if (!a) return NDT_ERR_NOMEM;
-    if (*cap < 0 && *nacc) memcpy(a, *acc, (size_t)*nacc * sizeof *a);
-    *acc = a;
-    *cap = c;
-  }
-  for (int64_t t = t0; t <= t1; t++) {
-    ndt_tile *tl = &v->store->tiles[t];
-    ndt_access *a = &(*acc)[(*nacc)++];
-    a->tile = tl;
-    /* a view with as many elements as its extent covers all of it */
-    a->priv = p == NDT_WRITE && v->size == hi - lo + 1 ? NDT_WRITE | NDT_DENSE : p;
-    a->lo = lo > tl->start ? lo : tl->start;
-    a->hi = hi < tl->start + tl->len - 1 ? hi : tl->start + tl->len - 1;
-  }
-  return NDT_OK;
-}
-
-/* Copies n elements of isz bytes between a strided run (byte stride ps) and a
- * packed buffer. */
-static void copy_run(char *p, int64_t ps, char *buf, int isz, int64_t n, int to_buf) {
-  if (ps == isz) {
-    to_buf ? memcpy(buf, p, (size_t)n * isz) : memcpy(p, buf, (size_t)n * isz);
-    return;
-  }
-#define STRIDED(T)                                                            \
-  do {                                                                        \
-    T *b_ = (T *)buf;                                                         \
-    if (to_buf) for (int64_t i = 0; i < n; i++) b_[i] = *(T *)(p + i * ps);    \
-    else for (int64_t i = 0; i < n; i++) *(T *)(p + i * ps) = b_[i];           \
-  } while (0)
-  switch (isz) {
-    case 1: STRIDED(uint8_t); break;
-    case 2: STRIDED(uint16_t); break;
-    case 4: STRIDED(uint32_t); break;
-    case 8: STRIDED(uint64_t); break;
-    case 16: { typedef struct { uint64_t a, b; } u128; STRIDED(u128); } break;
-    default:
-      for (int64_t i = 0; i < n; i++, buf += isz)
-        to_buf ? memcpy(buf, p + i * ps, isz) : memcpy(p + i * ps, buf, isz);
-  }
-#undef STRIDED
-}
-
-/* Copies between a view and a C-order buffer: each run along the last axis
- * is split where it crosses from one tile to the next. */
-static void view_transfer(const ndt_array *v, char *buf, int to_buf) {
-  const ndt_store *s = v->store;
-  int isz = ndt_vsize(v), ssz = s->itemsize, nd = v->ndim;
-  int64_t n = nd ? v->shape[nd - 1] : 1, st = nd ? v->strides[nd - 1] : 0;
-  int64_t idx[NDT_MAXDIMS] = {0};
-  int64_t runs = v->size / (n ? n : 1);
-  for (int64_t r = 0; r < runs; r++) {
-    int64_t f = v->offset;
-    for (int k = 0; k < nd - 1; k++) f += idx[k] * v->strides[k];
-    int64_t left = n;
-    while (left > 0) {
-      const ndt_tile *tl = &s->tiles[ndt_store_tile_of(s, f)];
-      int64_t m = left;   /* elements of the run inside this tile */
-      if (st > 0) {
-        int64_t room = (tl->start + tl->len - 1 - f) / st + 1;
-        if (room < m) m = room;
-      } else if (st < 0) {
-        int64_t room = (f - tl->start) / (-st) + 1;
-        if (room < m) m = room;
-      }
-      copy_run(tl->data + (f - tl->start) * ssz + v->part, st * ssz, buf, isz, m, to_buf);
-      buf += m * isz;
-      f += m * st;
-      left -= m;
-    }
-    for (int k = nd - 2; k >= 0; k--) {
-      if (++idx[k] < v->shape[k]) break;
-      idx[k] = 0;
-    }
-  }
-}
-
-int ndt_tiles_adjacent(const ndt_store *s, int64_t t0, int64_t t1) {
-  for (int64_t t = t0; t < t1; t++) {
-    const ndt_tile *a = &s->tiles[t], *b = &s->tiles[t + 1];
-    if (!a->data || !b->data || b->start != a->start + a->len ||
-        b->data != a->data + a->len * s->itemsize)
-      return 0;
-  }
-  return 1;
-}
-
-ndt_status ndt_bind(const ndt_array *v, ndt_bound *b, int load) {
-  b->scratch = NULL;
-  int ssz = v->store->itemsize;
-  if (v->size == 0) {
-    b->ptr = NULL;
-    for (int k = 0; k < v->ndim; k++) b->st[k] = 0;
-    return NDT_OK;
-  }
-  int64_t lo, hi;
-  ndt_view_extent(v, &lo, &hi);
-  const ndt_store *s = v->store;
-  int64_t t0 = ndt_store_tile_of(s, lo), t1 = ndt_store_tile_of(s, hi);
-  if (t0 == t1 || ndt_tiles_adjacent(s, t0, t1)) {   /* in place */
-    const ndt_tile *tl = &s->tiles[t0];
-    b->ptr = tl->data + (v->offset - tl->start) * ssz + v->part;
-    for (int k = 0; k < v->ndim; k++) b->st[k] = v->strides[k] * ssz;
-    return NDT_OK;
-  }
-  int isz = ndt_vsize(v);
-  b->scratch = ndt_alloc_data((size_t)v->size * isz, 0);
-  if (!b->scratch) return NDT_ERR_NOMEM;
-  b->ptr = b->scratch;
-  int64_t st = isz;
-  for (int k = v->ndim - 1; k >= 0; k--) {
-    b->st[k] = v->shape[k] == 1 ? 0 : st;
-    st *= v->shape[k];
-  }
-  if (load) view_transfer(v, b->scratch, 1);
-  return NDT_OK;
-}
-
-void ndt_unbind(const ndt_array *v, ndt_bound *b, int store) {
-  if (b->scratch) {
-    if (store) view_transfer(v, b->scratch, 0);
-    ndt_free_data_sized(b->scratch, (size_t)v->size * ndt_vsize(v));
-    b->scratch = NULL;
-  }
-}
-
 int ndt_coalesce(int ndim, int64_t *shape, int nop, int64_t (*st)[NDT_MAXDIMS]) {
   int nd = 0;
   for (int k = 0; k < ndim; k++) {
@@ -375,43 +229,34 @@ static void run_inner(const ndt_ew_arg *a, char **p, const int64_t *s, int64_t n
   ndt_run_loop(a->loop, a->nin, in_dt, a->loop_in, a->op[a->nin].dtype, a->loop_out, p, s, n);
 }
 
-static ndt_status ew_task(void *argp, int worker) {
-  NDT_UNUSED(worker);
+static ndt_status ew_body(ndt_bound *b, void *argp) {
   const ndt_ew_arg *a = argp;
   int nop = a->nin + 1;
-  ndt_bound b[NDT_MAXOPS];
-  ndt_status st = NDT_OK;
-  int nb = 0;
-  for (; nb < nop; nb++) {
-    st = ndt_bind(&a->op[nb], &b[nb], nb < a->nin);
-    if (st) break;
-  }
-  if (st == NDT_OK) {
-    int64_t shape[NDT_MAXDIMS], s[NDT_MAXOPS][NDT_MAXDIMS];
-    int nd = a->op[0].ndim;
-    memcpy(shape, a->op[a->nin].shape, sizeof(int64_t) * nd);
-    for (int o = 0; o < nop; o++) memcpy(s[o], b[o].st, sizeof(int64_t) * nd);
-    nd = ndt_coalesce(nd, shape, nop, s);
-    char *p[NDT_MAXOPS];
-    int64_t inner = nd ? shape[nd - 1] : 1, is[NDT_MAXOPS];
-    for (int o = 0; o < nop; o++) is[o] = nd ? s[o][nd - 1] : 0;
-    int64_t idx[NDT_MAXDIMS] = {0}, runs = 1;
-    for (int k = 0; k < nd - 1; k++) runs *= shape[k];
-    for (int64_t r = 0; r < runs; r++) {
-      for (int o = 0; o < nop; o++) {
-        p[o] = b[o].ptr;
-        for (int k = 0; k < nd - 1; k++) p[o] += idx[k] * s[o][k];
-      }
-      run_inner(a, p, is, inner);
-      for (int k = nd - 2; k >= 0; k--) {
-        if (++idx[k] < shape[k]) break;
-        idx[k] = 0;
-      }
+  int64_t shape[NDT_MAXDIMS], s[NDT_MAXOPS][NDT_MAXDIMS];
+  int nd = a->op[0].ndim;
+  memcpy(shape, a->op[a->nin].shape, sizeof(int64_t) * nd);
+  for (int o = 0; o < nop; o++) memcpy(s[o], b[o].st, sizeof(int64_t) * nd);
+  nd = ndt_coalesce(nd, shape, nop, s);
+  char *p[NDT_MAXOPS];
+  int64_t inner = nd ? shape[nd - 1] : 1, is[NDT_MAXOPS];
+  for (int o = 0; o < nop; o++) is[o] = nd ? s[o][nd - 1] : 0;
+  int64_t idx[NDT_MAXDIMS] = {0}, runs = 1;
+  for (int k = 0; k < nd - 1; k++) runs *= shape[k];
+  for (int64_t r = 0; r < runs; r++) {
+    for (int o = 0; o < nop; o++) {
+      p[o] = b[o].ptr;
+      for (int k = 0; k < nd - 1; k++) p[o] += idx[k] * s[o][k];
+    }
+    run_inner(a, p, is, inner);
+    for (int k = nd - 2; k >= 0; k--) {
+      if (++idx[k] < shape[k]) break;
+      idx[k] = 0;
     }
   }
-  for (int o = 0; o < nb; o++) ndt_unbind(&a->op[o], &b[o], st == NDT_OK && o == a->nin);
-  return st;
+  return NDT_OK;
 }
+
+static const ndt_task_kind ew_kind = {"elementwise", {ew_body}};
 
 ndt_status ndt_launch_elementwise(ndt_ew_arg *proto, ndt_array *const *views) {
   int nin = proto->nin, nop = nin + 1;
@@ -419,16 +264,9 @@ ndt_status ndt_launch_elementwise(ndt_ew_arg *proto, ndt_array *const *views) {
   if (out->size == 0) return NDT_OK;
   ndt_tiling tl;
   ndt_tiling_for(out->ndim, out->shape, out->store->itemsize, ndt_rt_tile_bytes(), &tl);
-  ndt_store *stores[NDT_MAXOPS];
-  int nstores = 0;
-  for (int o = 0; o < nop; o++) {
-    int dup = 0;
-    for (int j = 0; j < nstores; j++) dup |= stores[j] == views[o]->store;
-    if (!dup) stores[nstores++] = views[o]->store;
-  }
   int small = tl.ntiles == 1 && out->size <= ndt_rt_inline_elems();
-  ndt_access local[16], *acc = local;
-  int cap = -16;
+  ndt_operand ops[NDT_MAXOPS];
+  for (int o = 0; o < nop; o++) ops[o] = (ndt_operand){&proto->op[o], o == nin ? NDT_WRITE : NDT_READ};
   ndt_status st = NDT_OK;
   int64_t cuts[65];
   for (int64_t blk = 0; blk < tl.ntiles && st == NDT_OK; blk++) {
@@ -436,16 +274,11 @@ ndt_status ndt_launch_elementwise(ndt_ew_arg *proto, ndt_array *const *views) {
      * read and write in place, with no gathers */
     int np_ = ndt_block_cuts(views, nop, &tl, blk, cuts, 65);
     for (int pc = 0; pc < np_ && st == NDT_OK; pc++) {
-      int nacc = 0;
       for (int o = 0; o < nop; o++)
         ndt_block_rows(views[o], &tl, blk, cuts[pc], cuts[pc + 1] - cuts[pc], &proto->op[o]);
-      for (int o = 0; o < nop && st == NDT_OK; o++)
-        st = ndt_add_access(&acc, &nacc, &cap, &proto->op[o], o == nin ? NDT_WRITE : NDT_READ);
-      if (st == NDT_OK)
-        st = ndt_submit(proto->name, ew_task, proto, sizeof *proto, acc, nacc, stores, nstores,
-                        small && np_ == 1);
+      st = ndt_record(&ew_kind, proto->name, ops, nop, proto, sizeof *proto,
+                      small && np_ == 1 ? NDT_TASK_INLINE : 0);
     }
   }
-  if (acc != local) ndt_mfree(acc);
   return st;
 }

@@ -54,37 +54,6 @@ void ndt_line_block(const ndt_array *w, const ndt_tiling *tl, int64_t b, int64_t
 int64_t ndt_block_first(const ndt_tiling *tl, int64_t b);
 void ndt_block_start(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_t *start);
 
-/* Appends elements [lo, lo+n) of store s (a runtime-private byte store, say)
- * to acc with privilege p. */
-ndt_status ndt_add_range(ndt_access **acc, int *nacc, int *cap, ndt_store *s, int64_t lo,
-                         int64_t n, ndt_priv p);
-
-/* 1 when tiles t0..t1 of s hold consecutive elements back to back in memory
- * (a store mapped in one piece, see ndt_alloc_data_run). */
-int ndt_tiles_adjacent(const ndt_store *s, int64_t t0, int64_t t1);
-
-/* Data access inside a task. A bound operand is a pointer and byte strides;
- * when the view spans several tiles that are not adjacent in memory, its
- * elements are gathered into scratch (and scattered back for an output by
- * ndt_unbind); scratch is NULL when the pointer is into the tiles. */
-typedef struct {
-  char *ptr;
-  int64_t st[NDT_MAXDIMS];
-  char *scratch;
-} ndt_bound;
-ndt_status ndt_bind(const ndt_array *v, ndt_bound *b, int load);
-/* Writes scratch back (when store != 0) and frees it. */
-void ndt_unbind(const ndt_array *v, ndt_bound *b, int store);
-
-/* Appends the tiles view v touches to acc (growing it) with privilege p.
- * *cap < 0 says *acc is the caller's own buffer of -*cap entries: a larger
- * one is then allocated (and *cap made positive); the caller frees acc only
- * if it is no longer its buffer. */
-ndt_status ndt_add_access(ndt_access **acc, int *nacc, int *cap, const ndt_array *v,
-                          ndt_priv p);
-/* Dtype of views: byte size of one element of the view's dtype. */
-static inline int ndt_vsize(const ndt_array *v) { return ndt_traits[v->dtype].size; }
-
 /* Runs loop over n elements, casting inputs of dtype in_dt[i] to loop_in[i]
  * and the loop's loop_out result to out_dt through small buffers. A NULL
  * loop casts input 0 straight to the output. */
@@ -103,6 +72,6 @@ ndt_status ndt_finish(ndt_status st, ndt_array *res, ndt_array **out);
  * into res (1-d, nbins) in block order (search.c; bincount and histogram
  * use it). */
 ndt_status ndt_bin_combine(const char *name, ndt_array *res, int has_w, int64_t nblocks,
-                           ndt_store *parts, int small);
+                           ndt_store *parts, unsigned flags);
 
 #endif

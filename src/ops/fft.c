@@ -8,8 +8,8 @@
  * the array's axis order; strided complex lines (a transform along a
  * non-last axis) are transformed up to BATCH_MAX at a time. The plan
  * (factors and twiddles) is built once per call into a runtime-private byte
- * store that every task reads (it is passed to ndt_submit as a store to
- * keep alive, and freed with the last task). Each line's arithmetic is
+ * store that every task reads (a kept operand of every task,
+ * NDT_OPND_KEEP, freed with the last task). Each line's arithmetic is
  * fixed by the plan, so results are bitwise the same for any number of
  * workers or ranks. */
 #include <stdio.h>
@@ -29,19 +29,14 @@ typedef struct {
   const void *plan;    /* in a byte store the task keeps alive */
 } fft_arg;
 
-static ndt_status fft_task(void *p, int worker) {
-  NDT_UNUSED(worker);
+/* Operands: in (read; empty when nothing is loaded), out (write), the
+ * plan's store (kept alive: the arg points into it). */
+static ndt_status fft_body(ndt_bound *op_, void *p) {
   const fft_arg *a = p;
   const void *P = a->plan;
   ndt_fft_desc d = {a->kind, a->half, 0, a->n, a->nload, a->scale, a->in.dtype, a->out.dtype, P};
-  ndt_bound bi = {0}, bo;
-  ndt_status st;
+  const ndt_bound bi = op_[0], bo = op_[1];
   int has_in = a->nload > 0;
-  if (has_in && (st = ndt_bind(&a->in, &bi, 1))) return st;
-  if ((st = ndt_bind(&a->out, &bo, 0))) {
-    if (has_in) ndt_unbind(&a->in, &bi, 0);
-    return st;
-  }
   int nd = a->out.ndim, ax = a->ax;
   int64_t n = a->n, nout = a->out.shape[ax], lines = a->out.size / nout;
   int64_t is = has_in ? bi.st[ax] : 0, os = bo.st[ax];
@@ -60,11 +55,7 @@ static ndt_status fft_task(void *p, int worker) {
   }
   d.batch = G > 1;
   char *x = ndt_malloc((size_t)(2 * n * G + ndt_kern->fft_work(P)) * CD);
-  if (!x) {
-    if (has_in) ndt_unbind(&a->in, &bi, 0);
-    ndt_unbind(&a->out, &bo, 0);
-    return NDT_ERR_NOMEM;
-  }
+  if (!x) return NDT_ERR_NOMEM;
   char *yb = x + n * G * CD, *w = yb + n * G * CD;
   int64_t idx[NDT_MAXDIMS] = {0};
   for (int64_t done = 0; done < lines;) {
@@ -89,10 +80,10 @@ static ndt_status fft_task(void *p, int worker) {
     }
   }
   ndt_mfree(x);
-  if (has_in) ndt_unbind(&a->in, &bi, 0);
-  ndt_unbind(&a->out, &bo, 1);
   return NDT_OK;
 }
+
+static const ndt_task_kind fft_kind = {"fft", {fft_body}};
 
 /* v's last axis moved to position ax (the inverse of ndt_axis_last), so a bound
  * block keeps the array's own order: rows of a column block stay rows. */
@@ -169,10 +160,9 @@ ndt_status ndt_fft(ndt_array **out, const ndt_array *a, int axis, int64_t n, ndt
   ndt_axis_last(res, axis, &vout);
   ndt_tiling tl;
   ndt_line_tiling(&vout, &tl);
-  ndt_access *acc = NULL;
-  int nacc = 0, cap = 0;
-  ndt_store *stores[3] = {res->store, ps, a->store};
-  int small = tl.ntiles <= 1 && res->size <= ndt_rt_inline_elems();
+  ndt_array pv;
+  ndt_range_view(&pv, ps, 0, ps->size);
+  unsigned fl = tl.ntiles <= 1 && res->size <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
   for (int64_t b = 0; b < tl.ntiles && st == NDT_OK; b++) {
     fft_arg s = {.kind = kind, .half = half, .n = n, .nload = nload, .scale = scale, .plan = P};
     ndt_line_block(&vin, &tl, b, nload, &s.in);
@@ -180,13 +170,10 @@ ndt_status ndt_fft(ndt_array **out, const ndt_array *a, int axis, int64_t n, ndt
     line_to(&s.in, axis);
     line_to(&s.out, axis);
     s.ax = axis;
-    nacc = 0;
-    if (nload > 0) st = ndt_add_access(&acc, &nacc, &cap, &s.in, NDT_READ);
-    if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &s.out, NDT_WRITE);
-    if (st == NDT_OK)
-      st = ndt_submit("fft", fft_task, &s, sizeof s, acc, nacc, stores, 3, small);
+    if (nload <= 0) s.in.size = 0;   /* nothing read: no access */
+    ndt_operand ops[3] = {{&s.in, NDT_READ}, {&s.out, NDT_WRITE}, {&pv, NDT_OPND_KEEP}};
+    st = ndt_record(&fft_kind, NULL, ops, 3, &s, sizeof s, fl);
   }
-  ndt_mfree(acc);
   ndt_store_decref(ps);
   return ndt_finish(st, res, out);
 }

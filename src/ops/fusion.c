@@ -62,27 +62,19 @@ static void group_decref(fgroup *g) {
 
 typedef struct { fgroup *g; int64_t blk, r0, rn; } fused_arg;
 
-static ndt_status fused_task(void *p, int worker) {
-  NDT_UNUSED(worker);
+/* The operands: the used inputs' block views (in ext order), then the
+ * alive results' (in op order). */
+static ndt_status fused_body(ndt_bound *b, void *p) {
   const fused_arg *fa = p;
   fgroup *g = fa->g;
-  ndt_array ev[MAXE], ov[MAXF];
-  ndt_bound eb[MAXE], ob[MAXF];
-  int nb_e = 0, nb_o = 0;
+  ndt_bound *eb[MAXE], *ob[MAXF];
+  int nb = 0;
   ndt_status st = NDT_OK;
   unsigned fpe[MAXF] = {0};   /* IEEE flags per op, reported by the op's name */
-  for (; nb_e < g->next && st == NDT_OK; nb_e++) {
-    eb[nb_e].scratch = NULL;
-    if (!g->ext_used[nb_e]) continue;
-    ndt_block_rows(&g->ext[nb_e], &g->tl, fa->blk, fa->r0, fa->rn, &ev[nb_e]);
-    st = ndt_bind(&ev[nb_e], &eb[nb_e], 1);
-  }
-  for (; nb_o < g->nops && st == NDT_OK; nb_o++) {
-    ob[nb_o].scratch = NULL;
-    if (!g->ops[nb_o].alive) continue;
-    ndt_block_rows(g->ops[nb_o].out, &g->tl, fa->blk, fa->r0, fa->rn, &ov[nb_o]);
-    st = ndt_bind(&ov[nb_o], &ob[nb_o], 0);
-  }
+  for (int e = 0; e < g->next; e++)
+    if (g->ext_used[e]) eb[e] = &b[nb++];
+  for (int k = 0; k < g->nops; k++)
+    if (g->ops[k].alive) ob[k] = &b[nb++];
   if (st == NDT_OK) {
     /* one stride table over every bound operand, coalesced together */
     int64_t shape[NDT_MAXDIMS], s[MAXE + MAXF][NDT_MAXDIMS];
@@ -93,12 +85,12 @@ static ndt_status fused_task(void *p, int worker) {
     for (int e = 0; e < g->next; e++)
       if (g->ext_used[e]) {
         map_e[e] = nop;
-        memcpy(s[nop++], eb[e].st, sizeof(int64_t) * nd);
+        memcpy(s[nop++], eb[e]->st, sizeof(int64_t) * nd);
       }
     for (int k = 0; k < g->nops; k++)
       if (g->ops[k].alive) {
         map_o[k] = nop;
-        memcpy(s[nop++], ob[k].st, sizeof(int64_t) * nd);
+        memcpy(s[nop++], ob[k]->st, sizeof(int64_t) * nd);
       }
     nd = ndt_coalesce(nd, shape, nop, s);
     int64_t inner = nd ? shape[nd - 1] : 1, runs = 1, idx[NDT_MAXDIMS] = {0};
@@ -109,13 +101,13 @@ static ndt_status fused_task(void *p, int worker) {
       for (int e = 0; e < g->next; e++)
         if (g->ext_used[e]) {
           int o = map_e[e];
-          base[o] = eb[e].ptr;
+          base[o] = eb[e]->ptr;
           for (int j = 0; j < nd - 1; j++) base[o] += idx[j] * s[o][j];
         }
       for (int k = 0; k < g->nops; k++)
         if (g->ops[k].alive) {
           int o = map_o[k];
-          base[o] = ob[k].ptr;
+          base[o] = ob[k]->ptr;
           for (int j = 0; j < nd - 1; j++) base[o] += idx[j] * s[o][j];
         }
       for (int64_t c = 0; c < inner; c += FCH) {
@@ -168,15 +160,13 @@ static ndt_status fused_task(void *p, int worker) {
       }
     }
   }
-  for (int k = 0; k < nb_o; k++)
-    if (g->ops[k].alive) ndt_unbind(&ov[k], &ob[k], st == NDT_OK);
-  for (int e = 0; e < nb_e; e++)
-    if (g->ext_used[e]) ndt_unbind(&ev[e], &eb[e], 0);
   for (int k = 0; k < g->nops; k++)
     if (fpe[k]) ndt_fp_add(g->ops[k].fprec, fpe[k]);
   group_decref(g);
   return st;
 }
+
+static const ndt_task_kind fused_kind = {"fused elementwise", {fused_body}};
 
 /* "fused multiply+add+subtract": the computed ops, for traces and errors.
  * Names are interned (tasks and the trace keep the pointer) in a bounded
@@ -240,8 +230,6 @@ ndt_status ndt__flush(void) {
       for (int i = 0; i < g->ops[k].nin; i++)
         if (g->ops[k].src[i] >= 0) g->ext_used[g->ops[k].src[i]] = 1;
   ndt_status st = NDT_OK;
-  ndt_access *acc = NULL;
-  int cap = 0;
   const char *name = g->nops == 1 ? g->ops[0].name : group_name(g);
   ndt_array *cv[MAXE + MAXF];
   int ncv = 0;
@@ -258,27 +246,27 @@ ndt_status ndt__flush(void) {
     int np_ = ndt_block_cuts(cv, ncv, &g->tl, b, cuts, 65);
     for (int pc = 0; pc < np_ && st == NDT_OK; pc++) {
       fused_arg fa = {g, b, cuts[pc], cuts[pc + 1] - cuts[pc]};
-      int nacc = 0;
-      for (int e = 0; e < g->next && st == NDT_OK; e++)
+      ndt_array bv[MAXE + MAXF];
+      ndt_operand ops[MAXE + MAXF];
+      int nop = 0;
+      for (int e = 0; e < g->next; e++)
         if (g->ext_used[e]) {
-          ndt_array bv;
-          ndt_block_rows(&g->ext[e], &g->tl, b, fa.r0, fa.rn, &bv);
-          st = ndt_add_access(&acc, &nacc, &cap, &bv, NDT_READ);
+          ndt_block_rows(&g->ext[e], &g->tl, b, fa.r0, fa.rn, &bv[nop]);
+          ops[nop] = (ndt_operand){&bv[nop], NDT_READ};
+          nop++;
         }
-      for (int k = 0; k < g->nops && st == NDT_OK; k++)
+      for (int k = 0; k < g->nops; k++)
         if (g->ops[k].alive) {
-          ndt_array bv;
-          ndt_block_rows(g->ops[k].out, &g->tl, b, fa.r0, fa.rn, &bv);
-          st = ndt_add_access(&acc, &nacc, &cap, &bv, NDT_WRITE);
+          ndt_block_rows(g->ops[k].out, &g->tl, b, fa.r0, fa.rn, &bv[nop]);
+          ops[nop] = (ndt_operand){&bv[nop], NDT_WRITE};
+          nop++;
         }
-      if (st) break;
       atomic_fetch_add(&g->refs, 1);
-      st = ndt_submit(name, fused_task, &fa, sizeof fa, acc, nacc, NULL, 0, 0);
+      st = ndt_record(&fused_kind, name, ops, nop, &fa, sizeof fa, 0);
       if (st) atomic_fetch_sub(&g->refs, 1);
     }
   }
   ndt_fp_end();
-  ndt_mfree(acc);
   group_decref(g);
   flushing = 0;
   if (st) {

@@ -588,16 +588,11 @@ static const char *op_name(ndt_linalg_op op) {
   return (unsigned)op < sizeof names / sizeof names[0] ? names[op] : "linalg";
 }
 
-static ndt_status la_task(void *p, int worker) {
-  NDT_UNUSED(worker);
+/* Operands: the inputs (read), then the outputs (write). */
+static ndt_status la_body(ndt_bound *op_, void *p) {
   const la_arg *a = p;
-  ndt_bound bi[LA_NIN], bo[LA_NOUT];
+  const ndt_bound *bi = op_, *bo = op_ + a->nin;
   ndt_status st = NDT_OK;
-  int ni = 0, no = 0;
-  for (; ni < a->nin && st == NDT_OK; ni++)
-    if ((st = ndt_bind(&a->in[ni], &bi[ni], 1))) break;
-  for (; no < a->nout && st == NDT_OK; no++)
-    if ((st = ndt_bind(&a->out[no], &bo[no], 0))) break;
   la_ws w = {NULL, 0};
   la_kernel kern = kernel_of(a->op);
   int nbd = a->nbd;
@@ -651,10 +646,10 @@ static ndt_status la_task(void *p, int worker) {
   }
   for (int i = 0; i < LA_NOUT; i++) ndt_mfree(tmp[i]);
   ndt_mfree(w.buf);
-  for (int i = 0; i < ni && i < a->nin; i++) ndt_unbind(&a->in[i], &bi[i], 0);
-  for (int i = 0; i < no && i < a->nout; i++) ndt_unbind(&a->out[i], &bo[i], st == NDT_OK);
   return st;
 }
+
+static const ndt_task_kind la_kind = {"linalg", {la_body}};
 
 static int supported(ndt_dtype t) { return t >= NDT_BOOL && t < NDT_NTYPES; }
 
@@ -813,18 +808,13 @@ ndt_status ndt_linalg(ndt_array **out, ndt_linalg_op op, const ndt_array *a, con
   if (lb < 1) lb = 1;
   ndt_tiling tl;
   ndt_tiling_for(nbd, bshape, (int)lb, tb, &tl);
-  ndt_access *acc = NULL;
-  int nacc = 0, cap = 0;
-  ndt_store *stores[LA_NIN + LA_NOUT];
-  int nst = 0;
-  for (int i = 0; i < s.nin; i++) stores[nst++] = vin[i].store;
-  for (int i = 0; i < nout; i++) stores[nst++] = res[i]->store;
   int64_t total = vin[0].size;
-  int small = tl.ntiles <= 1 && total <= ndt_rt_inline_elems() ? 2 : 0;
+  unsigned fl = tl.ntiles <= 1 && total <= ndt_rt_inline_elems()
+                    ? NDT_TASK_INLINE | NDT_TASK_CALLER_ERROR : 0;
   for (int64_t bk = 0; bk < tl.ntiles && st == NDT_OK; bk++) {
     la_arg t = s;
-    nacc = 0;
-    for (int i = 0; i < s.nin + nout && st == NDT_OK; i++) {
+    ndt_operand ops[LA_NIN + LA_NOUT];
+    for (int i = 0; i < s.nin + nout; i++) {
       const ndt_array *v = i < s.nin ? &vin[i] : res[i - s.nin];
       int nc = i < s.nin ? s.icore[i] : s.ocore[i - s.nin];
       ndt_array batch = *v, blk;
@@ -839,12 +829,11 @@ ndt_status ndt_linalg(ndt_array **out, ndt_linalg_op op, const ndt_array *a, con
       }
       if (i < s.nin) t.in[i] = blk;
       else t.out[i - s.nin] = blk;
-      st = ndt_add_access(&acc, &nacc, &cap, &blk, i < s.nin ? NDT_READ : NDT_WRITE);
+      ops[i] = (ndt_operand){i < s.nin ? &t.in[i] : &t.out[i - s.nin],
+                             i < s.nin ? NDT_READ : NDT_WRITE};
     }
-    if (st == NDT_OK)
-      st = ndt_submit(op_name(op), la_task, &t, sizeof t, acc, nacc, stores, nst, small);
+    st = ndt_record(&la_kind, op_name(op), ops, s.nin + nout, &t, sizeof t, fl);
   }
-  ndt_mfree(acc);
   /* ndt_finish for several results: on failure wait once, free them all */
   if (st) ndt_sync();
   for (int i = 0; i < nout; i++) {

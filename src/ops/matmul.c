@@ -189,21 +189,19 @@ static int blas_ok(int64_t R, int64_t C, int64_t *rs, int64_t *cs) {
 /* The region (R x C at off, strides rs, cs in store elements) of v in place,
  * when it lies in one tile or in tiles adjacent in memory, has the compute
  * dtype and (for BLAS) a BLAS layout. */
-static int direct(const ndt_array *v, int64_t off, int64_t R, int64_t C, int64_t rs, int64_t cs,
+static int direct(const ndt_bound *b, int64_t off, int64_t R, int64_t C, int64_t rs, int64_t cs,
                   ndt_dtype ct, int blas, mat *x) {
+  const ndt_array *v = b->view;
   if (v->dtype != ct) return 0;
-  const ndt_store *s = v->store;
   int64_t lo, hi;
   extent2(off, R, C, rs, cs, &lo, &hi);
-  int64_t t = ndt_store_tile_of(s, lo);
-  if (t != ndt_store_tile_of(s, hi) && !ndt_tiles_adjacent(s, t, ndt_store_tile_of(s, hi))) return 0;
-  int ssz = s->itemsize, csz = ndt_traits[ct].size;
+  if (!ndt_region_in_place(b, lo, hi)) return 0;
+  int ssz = v->store->itemsize, csz = ndt_traits[ct].size;
   int64_t brs = R == 1 ? 0 : rs * ssz, bcs = C == 1 ? 0 : cs * ssz;
   if (brs % csz || bcs % csz) return 0;
   int64_t ers = brs / csz, ecs = bcs / csz;
   if (blas && !blas_ok(R, C, &ers, &ecs)) return 0;
-  const ndt_tile *tl = &s->tiles[t];
-  x->p = tl->data + (off - tl->start) * ssz + v->part;
+  x->p = ndt_elem_run(b, off, 0, NULL);
   x->rs = ers;
   x->cs = ecs;
   return 1;
@@ -213,27 +211,24 @@ static int direct(const ndt_array *v, int64_t off, int64_t R, int64_t C, int64_t
  * strides rs, cs) and a buffer of dtype bdt with byte strides brs, bcs,
  * casting; runs go along the axis with the smaller stride and split where
  * they leave a tile. */
-static void xfer2d(const ndt_array *v, int64_t off, int64_t R, int64_t C, int64_t rs, int64_t cs,
+static void xfer2d(const ndt_bound *b, int64_t off, int64_t R, int64_t C, int64_t rs, int64_t cs,
                    char *buf, int64_t brs, int64_t bcs, ndt_dtype bdt, int to_buf) {
+  const ndt_array *v = b->view;
   if (R <= 0 || C <= 0) return;
   if ((C == 1 && R > 1) || (R > 1 && C > 1 && llabs(rs) < llabs(cs))) {
     int64_t t = R; R = C; C = t;
     t = rs; rs = cs; cs = t;
     t = brs; brs = bcs; bcs = t;
   }
-  const ndt_store *s = v->store;
-  int ssz = s->itemsize, vsz = ndt_vsize(v), bsz = ndt_traits[bdt].size;
+  int ssz = v->store->itemsize, vsz = ndt_vsize(v), bsz = ndt_traits[bdt].size;
   int same = v->dtype == bdt && bdt != NDT_BOOL;
   ndt_cast_fn f = to_buf ? ndt_kern->cast(v->dtype, bdt) : ndt_kern->cast(bdt, v->dtype);
   for (int64_t r = 0; r < R; r++) {
     int64_t fi = off + r * rs, left = C;
     char *bp = buf + r * brs;
     while (left > 0) {
-      const ndt_tile *tl = &s->tiles[ndt_store_tile_of(s, fi)];
       int64_t n = left;
-      if (cs > 0) n = min64(n, (tl->start + tl->len - 1 - fi) / cs + 1);
-      else if (cs < 0) n = min64(n, (fi - tl->start) / (-cs) + 1);
-      char *tp = tl->data + (fi - tl->start) * ssz + v->part;
+      char *tp = ndt_elem_run(b, fi, cs, &n);   /* n: the run's part in one tile */
       if (same && cs * ssz == vsz && bcs == bsz) {
         if (to_buf) memcpy(bp, tp, (size_t)(n * bsz));
         else memcpy(tp, bp, (size_t)(n * bsz));
@@ -251,7 +246,7 @@ static void xfer2d(const ndt_array *v, int64_t off, int64_t R, int64_t C, int64_
 
 /* Gathers a region of v into buf (compute dtype), row-major unless the
  * source runs down columns. */
-static void gather(const ndt_array *v, int64_t off, int64_t R, int64_t C, int64_t rs,
+static void gather(const ndt_bound *v, int64_t off, int64_t R, int64_t C, int64_t rs,
                    int64_t cs, ndt_dtype ct, char *buf, mat *x) {
   int csz = ndt_traits[ct].size;
   int cm = R > 1 && C > 1 && llabs(rs) < llabs(cs);
@@ -322,33 +317,34 @@ static int is_blas(ndt_dtype t) {
 /* ---- tasks ------------------------------------------------------------ */
 /* Copies rows (columns, if column-major) [t1*chunk, ...) of operand w's own
  * matrix t0 into its packed copy. */
-static ndt_status pack_task(void *p, int worker) {
-  NDT_UNUSED(worker);
+/* Operands: the region of operand w read (walked), its place in the packed
+ * copy (write, walked). */
+static ndt_status pack_body(ndt_bound *op, void *p) {
   const mm_arg *m = p;
   int w = m->which, nbd = m->nbd, csz = ndt_traits[m->ct].size;
   const ndt_array *v = &m->op[w];
   int64_t R = v->shape[nbd], C = v->shape[nbd + 1];
   int64_t rs = v->strides[nbd], cs = v->strides[nbd + 1];
   int64_t off = own_off(m, w, m->t0), c0 = m->t1 * m->pk_chunk[w];
-  char *base = m->pk[w]->tiles[0].data + m->t0 * R * C * csz;
+  char *base = ndt_elem_run(&op[1], m->t0 * R * C * csz, 0, NULL);
   if (m->pk_cm[w])
-    xfer2d(v, off + c0 * cs, R, min64(m->pk_chunk[w], C - c0), rs, cs, base + c0 * R * csz,
+    xfer2d(&op[0], off + c0 * cs, R, min64(m->pk_chunk[w], C - c0), rs, cs, base + c0 * R * csz,
            csz, R * csz, m->ct, 1);
   else
-    xfer2d(v, off + c0 * rs, min64(m->pk_chunk[w], R - c0), C, rs, cs, base + c0 * C * csz,
+    xfer2d(&op[0], off + c0 * rs, min64(m->pk_chunk[w], R - c0), C, rs, cs, base + c0 * C * csz,
            C * csz, csz, m->ct, 1);
   return NDT_OK;
 }
 
 /* Operand w's piece (rows r0.., cols c0..) of batch bi: packed, in place, or
  * gathered into *scratch (allocated on first use, `bytes` long). */
-static ndt_status piece(const mm_arg *m, int w, int64_t bi, int64_t r0, int64_t R, int64_t c0,
+static ndt_status piece(const mm_arg *m, const ndt_bound *b, int w, int64_t bi, int64_t r0, int64_t R, int64_t c0,
                         int64_t C, char **scratch, size_t bytes, mat *x) {
   const ndt_array *v = &m->op[w];
   int nbd = m->nbd, csz = ndt_traits[m->ct].size;
   int64_t VR = v->shape[nbd], VC = v->shape[nbd + 1];
   if (m->pk[w]) {
-    char *base = m->pk[w]->tiles[0].data + own_index(m, w, bi) * VR * VC * csz;
+    char *base = ndt_elem_run(b, own_index(m, w, bi) * VR * VC * csz, 0, NULL);
     if (m->pk_cm[w]) {
       x->p = base + (r0 + c0 * VR) * csz;
       x->rs = 1;
@@ -362,15 +358,17 @@ static ndt_status piece(const mm_arg *m, int w, int64_t bi, int64_t r0, int64_t 
   }
   int64_t rs = v->strides[nbd], cs = v->strides[nbd + 1];
   int64_t off = batch_off(m, v, bi) + r0 * rs + c0 * cs;
-  if (direct(v, off, R, C, rs, cs, m->ct, is_blas(m->ct), x)) return NDT_OK;
+  if (direct(b, off, R, C, rs, cs, m->ct, is_blas(m->ct), x)) return NDT_OK;
   if (!*scratch && !(*scratch = ndt_alloc_data(bytes, 0))) return NDT_ERR_NOMEM;
-  gather(v, off, R, C, rs, cs, m->ct, *scratch, x);
+  gather(b, off, R, C, rs, cs, m->ct, *scratch, x);
   return NDT_OK;
 }
 
 /* One output block (rows i, columns j) for the batches of group t0. */
-static ndt_status block_task(void *p, int worker) {
-  NDT_UNUSED(worker);
+/* Operands (all walked): A's rows (or its packed copy), B's columns (or
+ * its packed copy) (read), C's block (or its place in the staging buffer)
+ * (write). */
+static ndt_status block_body(ndt_bound *op, void *p) {
   const mm_arg *m = p;
   const mm_grid *g = &m->g;
   ndt_dtype ct = m->ct;
@@ -389,12 +387,12 @@ static ndt_status block_task(void *p, int worker) {
     int64_t coff = 0;
     int c_scratch = 0;
     if (m->stage) {
-      c.p = m->stage->tiles[0].data + (bi * g->M * g->N + i0 * g->N + j0 * mi) * csz;
+      c.p = ndt_elem_run(&op[2], (bi * g->M * g->N + i0 * g->N + j0 * mi) * csz, 0, NULL);
       c.rs = nj;
       c.cs = 1;
     } else {
       coff = batch_off(m, cv, bi) + i0 * crs + j0 * ccs;
-      if (!direct(cv, coff, mi, nj, crs, ccs, ct, blas, &c)) {
+      if (!direct(&op[2], coff, mi, nj, crs, ccs, ct, blas, &c)) {
         if (!sc && !(sc = ndt_alloc_data(cbytes, 0))) {
           st = NDT_ERR_NOMEM;
           break;
@@ -408,13 +406,13 @@ static ndt_status block_task(void *p, int worker) {
     for (int64_t kp = 0; kp < g->nK; kp++) {
       int64_t k0 = kp * g->kb, kl = min64(g->kb, g->K - k0);
       mat a, b;
-      st = piece(m, 0, bi, i0, mi, k0, kl, &sa, abytes, &a);
-      if (st == NDT_OK) st = piece(m, 1, bi, k0, kl, j0, nj, &sb, bbytes, &b);
+      st = piece(m, &op[0], 0, bi, i0, mi, k0, kl, &sa, abytes, &a);
+      if (st == NDT_OK) st = piece(m, &op[1], 1, bi, k0, kl, j0, nj, &sb, bbytes, &b);
       if (st) break;
       kernel(ct, mi, nj, kl, a, b, c, kp > 0);
     }
     if (st == NDT_OK && c_scratch)
-      xfer2d(cv, coff, mi, nj, crs, ccs, c.p, nj * csz, csz, ct, 0);
+      xfer2d(&op[2], coff, mi, nj, crs, ccs, c.p, nj * csz, csz, ct, 0);
   }
   if (sa) ndt_free_data_sized(sa, abytes);
   if (sb) ndt_free_data_sized(sb, bbytes);
@@ -423,8 +421,9 @@ static ndt_status block_task(void *p, int worker) {
 }
 
 /* Copies row block t1 of batch t0 from the staging buffer to the output. */
-static ndt_status copyout_task(void *p, int worker) {
-  NDT_UNUSED(worker);
+/* Operands: the rows in the staging buffer (read), C's rows (write; both
+ * walked). */
+static ndt_status copyout_body(ndt_bound *op, void *p) {
   const mm_arg *m = p;
   const mm_grid *g = &m->g;
   int nbd = m->nbd, csz = ndt_traits[m->ct].size;
@@ -434,20 +433,34 @@ static ndt_status copyout_task(void *p, int worker) {
   int64_t off = batch_off(m, cv, bi) + i0 * crs;
   for (int64_t j = 0; j < g->nJ; j++) {
     int64_t j0 = j * g->nb, nj = min64(g->nb, g->N - j0);
-    char *src = m->stage->tiles[0].data + (bi * g->M * g->N + i0 * g->N + j0 * mi) * csz;
-    xfer2d(cv, off + j0 * ccs, mi, nj, crs, ccs, src, nj * csz, csz, m->ct, 0);
+    char *src = ndt_elem_run(&op[0], (bi * g->M * g->N + i0 * g->N + j0 * mi) * csz, 0, NULL);
+    xfer2d(&op[1], off + j0 * ccs, mi, nj, crs, ccs, src, nj * csz, csz, m->ct, 0);
   }
   return NDT_OK;
 }
 
+static const ndt_task_kind pack_kind = {"matmul", {pack_body}};
+static const ndt_task_kind block_kind = {"matmul", {block_body}};
+static const ndt_task_kind copyout_kind = {"matmul", {copyout_body}};
+
 /* ---- recording -------------------------------------------------------- */
+/* Elements [lo, lo+n) of v's store, as a view with v's dtype and part (an
+ * operand the body walks through v's own strides). */
+static void store_range(const ndt_array *v, int64_t lo, int64_t n, ndt_array *out) {
+  ndt_range_view(out, v->store, lo, n);
+  out->dtype = v->dtype;
+  out->part = v->part;
+}
+
 /* The extent of operand w's region (rows r0.., cols c0..) over batches
- * [b0, b1), declared with privilege pv. */
-static ndt_status add_region(ndt_access **acc, int *nacc, int *cap, const mm_arg *m, int w,
-                             int64_t b0, int64_t b1, int64_t r0, int64_t R, int64_t c0,
-                             int64_t C, ndt_priv pv) {
+ * [b0, b1), as a view of its store (empty when the region is). */
+static void region(const mm_arg *m, int w, int64_t b0, int64_t b1, int64_t r0, int64_t R,
+                   int64_t c0, int64_t C, ndt_array *out) {
   const ndt_array *v = &m->op[w];
-  if (R <= 0 || C <= 0) return NDT_OK;
+  if (R <= 0 || C <= 0) {
+    store_range(v, 0, 0, out);
+    return;
+  }
   int64_t rs = v->strides[m->nbd], cs = v->strides[m->nbd + 1];
   int64_t lo = INT64_MAX, hi = INT64_MIN;
   for (int64_t bi = b0; bi < b1; bi++) {
@@ -456,7 +469,7 @@ static ndt_status add_region(ndt_access **acc, int *nacc, int *cap, const mm_arg
     if (l < lo) lo = l;
     if (h > hi) hi = h;
   }
-  return ndt_add_range(acc, nacc, cap, v->store, lo, hi - lo + 1, pv);
+  store_range(v, lo, hi - lo + 1, out);
 }
 
 static int64_t own_count(const mm_arg *m, int w) {
@@ -470,9 +483,10 @@ static int all_direct(const mm_arg *m, int w) {
   const ndt_array *v = &m->op[w];
   int nbd = m->nbd;
   int64_t R = v->shape[nbd], C = v->shape[nbd + 1], n = own_count(m, w);
+  ndt_bound hb = {.view = v, .mem = &ndt_host_memory};   /* a layout question */
   for (int64_t q = 0; q < n; q++) {
     mat x;
-    if (!direct(v, own_off(m, w, q), R, C, v->strides[nbd], v->strides[nbd + 1], m->ct,
+    if (!direct(&hb, own_off(m, w, q), R, C, v->strides[nbd], v->strides[nbd + 1], m->ct,
                 is_blas(m->ct), &x))
       return 0;
   }
@@ -511,8 +525,6 @@ static ndt_status mm_record(mm_arg *m) {
     st = ndt_store_new_bytes(&m->pk[w], own_count(m, w) * R * C * csz);
   }
   if (st == NDT_OK && g->nJ > 1) st = ndt_store_new_bytes(&m->stage, m->nbatch * M * N * csz);
-  ndt_access *acc = NULL;
-  int nacc = 0, cap = 0;
   int64_t nblocks = g->nG * g->nI * g->nJ;
   double work = (double)m->nbatch * M * N * K;
   int small = nblocks == 1 && !m->pk[0] && !m->pk[1] && !m->stage &&
@@ -525,7 +537,6 @@ static ndt_status mm_record(mm_arg *m) {
     int64_t R = v->shape[nbd], C = v->shape[nbd + 1];
     int64_t rs = v->strides[nbd], cs = v->strides[nbd + 1];
     int64_t major = m->pk_cm[w] ? C : R, nq = own_count(m, w);
-    ndt_store *stores[2] = {v->store, m->pk[w]};
     for (int64_t q = 0; q < nq && st == NDT_OK; q++) {
       int64_t off = own_off(m, w, q);
       for (int64_t c = 0; c * m->pk_chunk[w] < major && st == NDT_OK; c++) {
@@ -533,29 +544,24 @@ static ndt_status mm_record(mm_arg *m) {
         m->which = w;
         m->t0 = q;
         m->t1 = c;
-        nacc = 0;
         int64_t lo, hi;
         if (m->pk_cm[w]) extent2(off + s0 * cs, R, n, rs, cs, &lo, &hi);
         else extent2(off + s0 * rs, n, C, rs, cs, &lo, &hi);
-        st = ndt_add_range(&acc, &nacc, &cap, v->store, lo, hi - lo + 1, NDT_READ);
         int64_t plo = (q * R * C + s0 * (m->pk_cm[w] ? R : C)) * csz;
         int64_t plen = n * (m->pk_cm[w] ? R : C) * csz;
-        if (st == NDT_OK) st = ndt_add_range(&acc, &nacc, &cap, m->pk[w], plo, plen, NDT_WRITE);
-        if (st == NDT_OK)
-          st = ndt_submit("matmul", pack_task, m, sizeof *m, acc, nacc, stores, 2, 0);
+        ndt_array rv, pv;
+        store_range(v, lo, hi - lo + 1, &rv);
+        ndt_range_view(&pv, m->pk[w], plo, plen);
+        ndt_operand ops[2] = {{&rv, NDT_READ | NDT_OPND_WALK}, {&pv, NDT_WRITE | NDT_OPND_WALK}};
+        st = ndt_record(&pack_kind, NULL, ops, 2, m, sizeof *m, 0);
       }
     }
   }
 
-  /* block tasks */
-  ndt_store *stores[6];
-  int ns = 0;
-  stores[ns++] = m->op[0].store;
-  stores[ns++] = m->op[1].store;
-  stores[ns++] = m->op[2].store;
-  for (int w = 0; w < 2; w++)
-    if (m->pk[w]) stores[ns++] = m->pk[w];
-  if (m->stage) stores[ns++] = m->stage;
+  /* block tasks (they hold the three operands' stores even when they read
+   * packed copies) */
+  ndt_array keep[3];
+  for (int w = 0; w < 3; w++) store_range(&m->op[w], 0, 0, &keep[w]);
   for (int64_t gi = 0; gi < g->nG && st == NDT_OK; gi++) {
     int64_t b0 = gi * g->gsize, b1 = min64(m->nbatch, b0 + g->gsize);
     for (int64_t i = 0; i < g->nI && st == NDT_OK; i++) {
@@ -565,45 +571,39 @@ static ndt_status mm_record(mm_arg *m) {
         m->t0 = gi;
         m->t1 = i;
         m->t2 = j;
-        nacc = 0;
-        if (m->pk[0]) st = ndt_add_range(&acc, &nacc, &cap, m->pk[0], 0, m->pk[0]->size, NDT_READ);
-        else st = add_region(&acc, &nacc, &cap, m, 0, b0, b1, i0, mi, 0, K, NDT_READ);
-        if (st == NDT_OK) {
-          if (m->pk[1]) st = ndt_add_range(&acc, &nacc, &cap, m->pk[1], 0, m->pk[1]->size, NDT_READ);
-          else st = add_region(&acc, &nacc, &cap, m, 1, b0, b1, 0, K, j0, nj, NDT_READ);
-        }
-        if (st == NDT_OK) {
-          if (m->stage) {
-            int64_t lo = (b0 * M * N + i0 * N + j0 * mi) * csz;
-            st = ndt_add_range(&acc, &nacc, &cap, m->stage, lo, mi * nj * csz, NDT_WRITE);
-          } else {
-            st = add_region(&acc, &nacc, &cap, m, 2, b0, b1, i0, mi, j0, nj, NDT_WRITE);
-          }
-        }
-        if (st == NDT_OK)
-          st = ndt_submit("matmul", block_task, m, sizeof *m, acc, nacc, stores, ns, small);
+        ndt_array av, bv, cv;
+        if (m->pk[0]) ndt_range_view(&av, m->pk[0], 0, m->pk[0]->size);
+        else region(m, 0, b0, b1, i0, mi, 0, K, &av);
+        if (m->pk[1]) ndt_range_view(&bv, m->pk[1], 0, m->pk[1]->size);
+        else region(m, 1, b0, b1, 0, K, j0, nj, &bv);
+        if (m->stage)
+          ndt_range_view(&cv, m->stage, (b0 * M * N + i0 * N + j0 * mi) * csz, mi * nj * csz);
+        else
+          region(m, 2, b0, b1, i0, mi, j0, nj, &cv);
+        ndt_operand ops[6] = {{&av, NDT_READ | NDT_OPND_WALK}, {&bv, NDT_READ | NDT_OPND_WALK},
+                              {&cv, NDT_WRITE | NDT_OPND_WALK}, {&keep[0], NDT_OPND_KEEP},
+                              {&keep[1], NDT_OPND_KEEP}, {&keep[2], NDT_OPND_KEEP}};
+        st = ndt_record(&block_kind, NULL, ops, 6, m, sizeof *m,
+                        small ? NDT_TASK_INLINE : 0);
       }
     }
   }
 
   /* copy-out tasks */
   if (m->stage) {
-    ndt_store *cs[2] = {m->stage, m->op[2].store};
     for (int64_t bi = 0; bi < m->nbatch && st == NDT_OK; bi++) {
       for (int64_t i = 0; i < g->nI && st == NDT_OK; i++) {
         int64_t i0 = i * g->mb, mi = min64(g->mb, M - i0);
         m->t0 = bi;
         m->t1 = i;
-        nacc = 0;
-        int64_t lo = (bi * M * N + i0 * N) * csz;
-        st = ndt_add_range(&acc, &nacc, &cap, m->stage, lo, mi * N * csz, NDT_READ);
-        if (st == NDT_OK) st = add_region(&acc, &nacc, &cap, m, 2, bi, bi + 1, i0, mi, 0, N, NDT_WRITE);
-        if (st == NDT_OK)
-          st = ndt_submit("matmul", copyout_task, m, sizeof *m, acc, nacc, cs, 2, 0);
+        ndt_array sv, cv;
+        ndt_range_view(&sv, m->stage, (bi * M * N + i0 * N) * csz, mi * N * csz);
+        region(m, 2, bi, bi + 1, i0, mi, 0, N, &cv);
+        ndt_operand ops[2] = {{&sv, NDT_READ | NDT_OPND_WALK}, {&cv, NDT_WRITE | NDT_OPND_WALK}};
+        st = ndt_record(&copyout_kind, NULL, ops, 2, m, sizeof *m, 0);
       }
     }
   }
-  ndt_mfree(acc);
   if (st) ndt_sync();  /* tasks already recorded use the buffers below */
   ndt_store_decref(m->pk[0]);
   ndt_store_decref(m->pk[1]);
@@ -667,22 +667,15 @@ static char *unit_vector(const ndt_bound *b, int64_t n, int isz, char **tmp) {
   return *tmp;
 }
 
-static ndt_status mv_task(void *p, int worker) {
-  NDT_UNUSED(worker);
+/* Operands: the block's rows of R, its part of v (read), its part of y or
+ * (trans) its partial (write). */
+static ndt_status mv_body(ndt_bound *op, void *p) {
   const mv_arg *m = p;
   int isz = ndt_traits[m->t].size;
   int64_t rows = m->r.shape[0], cols = m->r.shape[1];
-  ndt_bound br, bv, by;
-  ndt_status st = ndt_bind(&m->r, &br, 1);
-  if (st) return st;
-  if ((st = ndt_bind(&m->v, &bv, 1))) {
-    ndt_unbind(&m->r, &br, 0);
-    return st;
-  }
-  char *y = NULL;
-  by.scratch = NULL;
-  if (m->trans) y = m->parts->tiles[0].data + m->poff;
-  else if ((st = ndt_bind(&m->y, &by, 0)) == NDT_OK) y = by.ptr;
+  const ndt_bound br = op[0], bv = op[1], by = op[2];
+  ndt_status st = NDT_OK;
+  char *y = by.ptr;
   char *tmp = NULL, *x = st ? NULL : unit_vector(&bv, m->v.shape[0], isz, &tmp);
   if (!st && !x) st = NDT_ERR_NOMEM;
   if (!st) {
@@ -698,19 +691,14 @@ static ndt_status mv_task(void *p, int worker) {
                   (const float *)x, 1, 0.0f, (float *)y, incy);
   }
   ndt_mfree(tmp);
-  if (!m->trans) ndt_unbind(&m->y, &by, st == NDT_OK);
-  ndt_unbind(&m->v, &bv, 0);
-  ndt_unbind(&m->r, &br, 0);
   return st;
 }
 
-static ndt_status mv_combine(void *p, int worker) {
-  NDT_UNUSED(worker);
+/* Operands: all partials (read), y (write). */
+static ndt_status mv_combine_body(ndt_bound *op, void *p) {
   const mv_arg *m = p;
-  ndt_bound by;
-  ndt_status st = ndt_bind(&m->y, &by, 0);
-  if (st) return st;
-  const char *parts = m->parts->tiles[0].data;
+  const ndt_bound by = op[1];
+  const char *parts = op[0].ptr;
   for (int64_t j = 0; j < m->cols; j++) {
     double acc = 0;
     float accf = 0;
@@ -721,9 +709,11 @@ static ndt_status mv_combine(void *p, int worker) {
     if (m->t == NDT_FLOAT64) *(double *)(by.ptr + j * (m->cols > 1 ? by.st[0] : 8)) = acc;
     else *(float *)(by.ptr + j * (m->cols > 1 ? by.st[0] : 4)) = accf;
   }
-  ndt_unbind(&m->y, &by, 1);
   return NDT_OK;
 }
+
+static const ndt_task_kind mv_kind = {"matmul", {mv_body}};
+static const ndt_task_kind mv_combine_kind = {"matmul", {mv_combine_body}};
 
 /* Returns 1 when the product is not a row-major matrix with a vector of
  * float32/float64 (the caller takes the general path). */
@@ -766,10 +756,7 @@ static int matvec(const ndt_array *a, const ndt_array *b, ndt_array **out, ndt_s
     *status = st;
     return 0;
   }
-  ndt_access *acc = NULL;
-  int nacc, cap = 0;
-  ndt_store *stores[3] = {r.store, vec->store, trans ? m.parts : res->store};
-  int small = nb == 1 && r.size <= ndt_rt_inline_elems();
+  unsigned fl = nb == 1 && r.size <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
   for (int64_t blk = 0; blk < nb && st == NDT_OK; blk++) {
     ndt_block_view(&r, &tl, blk, &m.r);
     int64_t r0 = (m.r.offset - r.offset) / r.strides[0], rows = m.r.shape[0];
@@ -787,25 +774,19 @@ static int matvec(const ndt_array *a, const ndt_array *b, ndt_array **out, ndt_s
     }
     ndt_free(part);
     m.poff = blk * cols * isz;
-    nacc = 0;
-    st = ndt_add_access(&acc, &nacc, &cap, &m.r, NDT_READ);
-    if (!st) st = ndt_add_access(&acc, &nacc, &cap, &m.v, NDT_READ);
-    if (!st && trans) {
-      st = ndt_add_range(&acc, &nacc, &cap, m.parts, m.poff, cols * isz, NDT_WRITE);
-    } else if (!st) {
-      st = ndt_add_access(&acc, &nacc, &cap, &m.y, NDT_WRITE);
-    }
-    if (!st) st = ndt_submit("matmul", mv_task, &m, sizeof m, acc, nacc, stores, 3, small);
+    ndt_array pv;
+    if (trans) ndt_range_view(&pv, m.parts, m.poff, cols * isz);
+    ndt_operand ops[3] = {{&m.r, NDT_READ}, {&m.v, NDT_READ},
+                          {trans ? &pv : &m.y, NDT_WRITE}};
+    st = ndt_record(&mv_kind, NULL, ops, 3, &m, sizeof m, fl);
   }
   if (!st && trans) {
-    nacc = 0;
     m.y = *res;
-    st = ndt_add_range(&acc, &nacc, &cap, m.parts, 0, m.parts->size, NDT_READ);
-    if (!st) st = ndt_add_access(&acc, &nacc, &cap, res, NDT_WRITE);
-    ndt_store *cs[2] = {m.parts, res->store};
-    if (!st) st = ndt_submit("matmul", mv_combine, &m, sizeof m, acc, nacc, cs, 2, small);
+    ndt_array pv;
+    ndt_range_view(&pv, m.parts, 0, m.parts->size);
+    ndt_operand ops[2] = {{&pv, NDT_READ}, {&m.y, NDT_WRITE}};
+    st = ndt_record(&mv_combine_kind, NULL, ops, 2, &m, sizeof m, fl);
   }
-  ndt_mfree(acc);
   if (m.parts) ndt_store_decref(m.parts);
   if (st) {
     ndt_sync();

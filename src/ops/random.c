@@ -73,12 +73,10 @@ typedef struct {
   rparams q;
 } rand_arg;
 
-static ndt_status rand_task(void *p, int worker) {
-  NDT_UNUSED(worker);
+/* Operand: out (write). */
+static ndt_status rand_body(ndt_bound *op, void *p) {
   rand_arg *a = p;
-  ndt_bound bd;
-  ndt_status st = ndt_bind(&a->out, &bd, 0);
-  if (st) return st;
+  const ndt_bound bd = op[0];
   /* a block of a fresh C-contiguous array is a contiguous range of a tile */
   int isz = ndt_vsize(&a->out);
   int64_t n = a->out.size;
@@ -95,9 +93,10 @@ static ndt_status rand_task(void *p, int worker) {
     ndt_kern->rng_fill(&a->q, &a->key, a->first + c, m, dbl, buf.u, b);
     if (!dst64) ndt_kern->rng_store(a->q.t, bd.ptr + c * isz, is_float ? buf.d : NULL, buf.u, m);
   }
-  ndt_unbind(&a->out, &bd, 1);
   return NDT_OK;
 }
+
+static const ndt_task_kind rand_kind = {"random", {rand_body}};
 
 static ndt_status check_rng(const ndt_rng *rng) {
   if (!rng) return ndt_error(NDT_ERR_VALUE, "random generator is NULL");
@@ -117,18 +116,13 @@ static ndt_status rand_fill(ndt_array **out, ndt_rng *rng, int ndim, const int64
   memset(&a, 0, sizeof a);
   a.key = key_for(rng->seed, rng->stream, rng->draws);
   a.q = *q;
-  ndt_access *acc = NULL;
-  int nacc, cap = 0;
+  ndt_operand op = {&a.out, NDT_WRITE};
+  unsigned fl = tl.ntiles == 1 && r->size <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
   for (int64_t b = 0; b < tl.ntiles && st == NDT_OK && r->size; b++) {
     ndt_block_view(r, &tl, b, &a.out);
     a.first = a.out.offset - r->offset;
-    nacc = 0;
-    st = ndt_add_access(&acc, &nacc, &cap, &a.out, NDT_WRITE);
-    if (st == NDT_OK)
-      st = ndt_submit(name, rand_task, &a, sizeof a, acc, nacc, &r->store, 1,
-                      tl.ntiles == 1 && r->size <= ndt_rt_inline_elems());
+    st = ndt_record(&rand_kind, name, &op, 1, &a, sizeof a, fl);
   }
-  ndt_mfree(acc);
   if (st) {
     ndt_free(r);
     return st;
@@ -316,21 +310,11 @@ static ndt_status param_one(const param_arg *a, const rkey *k, uint64_t pos, dou
   return NDT_OK;
 }
 
-static ndt_status param_task(void *p, int worker) {
-  NDT_UNUSED(worker);
+/* Operands: out (write), p0, p1 (read). */
+static ndt_status param_body(ndt_bound *op, void *p) {
   const param_arg *a = p;
-  ndt_bound bo, b0, b1;
-  ndt_status st = ndt_bind(&a->out, &bo, 0);
-  if (st) return st;
-  if ((st = ndt_bind(&a->p0, &b0, 1))) {
-    ndt_unbind(&a->out, &bo, 0);
-    return st;
-  }
-  if ((st = ndt_bind(&a->p1, &b1, 1))) {
-    ndt_unbind(&a->p0, &b0, 0);
-    ndt_unbind(&a->out, &bo, 0);
-    return st;
-  }
+  const ndt_bound bo = op[0], b0 = op[1], b1 = op[2];
+  ndt_status st = NDT_OK;
   /* the result block is a contiguous range (a block of a fresh array); the
    * parameters are walked in C order through their strides */
   int nd = a->out.ndim, isz = ndt_vsize(&a->out);
@@ -357,11 +341,10 @@ static ndt_status param_task(void *p, int worker) {
     }
     if (st == NDT_OK) ndt_kern->rng_store(a->t, bo.ptr + c * isz, dbuf, ubuf, m);
   }
-  ndt_unbind(&a->p1, &b1, 0);
-  ndt_unbind(&a->p0, &b0, 0);
-  ndt_unbind(&a->out, &bo, st == NDT_OK);
   return st;
 }
+
+static const ndt_task_kind param_kind = {"random", {param_body}};
 
 static ndt_status param_fill(ndt_array **out, ndt_rng *rng, rdist dist, ndt_dtype t,
                              const ndt_array *p0, ndt_dtype t0, const ndt_array *p1,
@@ -389,23 +372,16 @@ static ndt_status param_fill(ndt_array **out, ndt_rng *rng, rdist dist, ndt_dtyp
   a.key = key_for(rng->seed, rng->stream, rng->draws);
   a.dist = dist;
   a.t = t;
-  ndt_store *keep[3] = {r->store, p0->store, p1->store};
-  ndt_access *acc = NULL;
-  int nacc, cap = 0;
+  ndt_operand ops[3] = {{&a.out, NDT_WRITE}, {&a.p0, NDT_READ}, {&a.p1, NDT_READ}};
+  unsigned fl = tl.ntiles == 1 && r->size <= ndt_rt_inline_elems()
+                    ? NDT_TASK_INLINE | NDT_TASK_CALLER_ERROR : 0;
   for (int64_t b = 0; b < tl.ntiles && st == NDT_OK && r->size; b++) {
     ndt_block_view(r, &tl, b, &a.out);
     ndt_block_view(&v0, &tl, b, &a.p0);
     ndt_block_view(&v1, &tl, b, &a.p1);
     a.first = a.out.offset - r->offset;
-    nacc = 0;
-    st = ndt_add_access(&acc, &nacc, &cap, &a.out, NDT_WRITE);
-    if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &a.p0, NDT_READ);
-    if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &a.p1, NDT_READ);
-    if (st == NDT_OK)
-      st = ndt_submit(name, param_task, &a, sizeof a, acc, nacc, keep, 3,
-                      tl.ntiles == 1 && r->size <= ndt_rt_inline_elems() ? 2 : 0);
+    st = ndt_record(&param_kind, name, ops, 3, &a, sizeof a, fl);
   }
-  ndt_mfree(acc);
   if (st) {
     ndt_free(r);
     return st;
@@ -520,20 +496,15 @@ typedef struct {
  * indices by their random keys. n <= 2^31 keeps the index below the sorted
  * bits. */
 #define PERM_MAXN (INT64_C(1) << 31)
-static ndt_status perm_task(void *p, int worker) {
-  NDT_UNUSED(worker);
+/* Operand: out (write). */
+static ndt_status perm_body(ndt_bound *op, void *p) {
   perm_arg *a = p;
-  int64_t n = a->out.size;
-  ndt_bound bd;
-  ndt_status st = ndt_bind(&a->out, &bd, 0);
-  if (st) return st;
-  if (ndt_kern->rng_permutation(&a->key, n, (int64_t *)bd.ptr) != 0) {
-    ndt_unbind(&a->out, &bd, 0);
+  if (ndt_kern->rng_permutation(&a->key, a->out.size, (int64_t *)op[0].ptr) != 0)
     return NDT_ERR_NOMEM;
-  }
-  ndt_unbind(&a->out, &bd, 1);
   return NDT_OK;
 }
+
+static const ndt_task_kind perm_kind = {"permutation", {perm_body}};
 
 ndt_status ndt_rng_permutation(ndt_array **out, ndt_rng *rng, int64_t n) {
   ndt_status st = check_rng(rng);
@@ -548,15 +519,11 @@ ndt_status ndt_rng_permutation(ndt_array **out, ndt_rng *rng, int64_t n) {
   memset(&a, 0, sizeof a);
   a.out = *r;
   a.key = key_for(rng->seed, rng->stream, rng->draws);
-  ndt_access *acc = NULL;
-  int nacc = 0, cap = 0;
   if (n > 0) {
-    st = ndt_add_access(&acc, &nacc, &cap, &a.out, NDT_WRITE);
-    if (st == NDT_OK)
-      st = ndt_submit("permutation", perm_task, &a, sizeof a, acc, nacc, &r->store, 1,
-                      r->store->ntiles == 1 && n <= ndt_rt_inline_elems());
+    ndt_operand op = {&a.out, NDT_WRITE};
+    st = ndt_record(&perm_kind, NULL, &op, 1, &a, sizeof a,
+                    r->store->ntiles == 1 && n <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0);
   }
-  ndt_mfree(acc);
   if (st) {
     ndt_free(r);
     return st;

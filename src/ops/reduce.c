@@ -61,8 +61,9 @@ static void c_strides_bytes(int nd, const int64_t *shape, int64_t isz, uint64_t 
   }
 }
 
-static ndt_status block_task(void *p, int worker) {
-  NDT_UNUSED(worker);
+/* Operands: the input block (read), its value partials and (arg*) index
+ * partials in parts (write; the second empty otherwise). */
+static ndt_status block_body(ndt_bound *op, void *p) {
   const red_arg *r = p;
   ndt_array bv;
   ndt_block_view(&r->in, &r->tl, r->blk, &bv);
@@ -70,11 +71,9 @@ static ndt_status block_task(void *p, int worker) {
   int64_t ps[NDT_MAXDIMS], pst[NDT_MAXDIMS];
   int64_t pn = partial_shape(r, &bv, ps);
   int asz = ndt_traits[r->acc].size;
-  char *pdata = r->parts->tiles[0].data + r->poff;
-  int64_t *pidx = (int64_t *)(r->parts->tiles[0].data + idx_offset(r)) + r->poff / asz;
-  ndt_bound b;
-  ndt_status st = ndt_bind(&bv, &b, 1);
-  if (st) return st;
+  char *pdata = op[1].ptr;
+  int64_t *pidx = (int64_t *)op[2].ptr;
+  const ndt_bound b = op[0];
   ndt_red_kernel k;
   ndt_arg_fn argk = NULL;
   if (r->arg) {
@@ -123,7 +122,6 @@ static ndt_status block_task(void *p, int worker) {
         }
       }
     }
-    ndt_unbind(&bv, &b, 0);
     return NDT_OK;
   }
 
@@ -158,28 +156,31 @@ static ndt_status block_task(void *p, int worker) {
       idx[j] = 0;
     }
   }
-  ndt_unbind(&bv, &b, 0);
   return NDT_OK;
 }
 
 /* Folds the partials of every block, in block order, into the output
  * elements [clo, chi) (flat, C order): whole runs at a time, and one task
  * per output tile, so a large result is combined in parallel. */
-static ndt_status combine_task(void *p, int worker) {
-  NDT_UNUSED(worker);
+/* out is a fresh C-contiguous array: elements [lo, hi) as a flat view */
+static void out_range(const ndt_array *o, int64_t lo, int64_t hi, ndt_array *ov) {
+  *ov = *o;
+  ov->ndim = 1;
+  ov->offset = o->offset + lo;
+  ov->shape[0] = ov->size = hi - lo;
+  ov->strides[0] = 1;
+}
+
+/* Operands: out's elements [clo, chi) (write), all partials (read) or,
+ * without partials, the input (read, walked: its blocks are bound one by
+ * one), the input's store (kept). */
+static ndt_status combine_body(ndt_bound *op, void *p) {
   const red_arg *r = p;
   const ndt_array *o = &r->out;
   int nd = o->ndim, asz = ndt_traits[r->acc].size, osz = ndt_traits[o->dtype].size;
   int64_t lo = r->clo, hi = r->chi;
-  /* out is a fresh C-contiguous array: its range as a flat view */
-  ndt_array ov = *o;
-  ov.ndim = 1;
-  ov.offset = o->offset + lo;
-  ov.shape[0] = ov.size = hi - lo;
-  ov.strides[0] = 1;
-  ndt_bound b;
-  ndt_status st = ndt_bind(&ov, &b, 0);
-  if (st) return st;
+  const ndt_bound b = op[0];
+  ndt_status st = NDT_OK;
   int64_t ost[NDT_MAXDIMS];
   c_strides_bytes(nd, o->shape, 1, 0, ost);   /* element strides of out */
   char *vals = NULL;
@@ -188,10 +189,7 @@ static ndt_status combine_task(void *p, int worker) {
   if (r->arg) {
     /* ARG results: the value partials fold into a scratch, indices into out */
     vals = ndt_malloc((size_t)(hi - lo) * asz);
-    if (!vals) {
-      ndt_unbind(&ov, &b, 0);
-      return NDT_ERR_NOMEM;
-    }
+    if (!vals) return NDT_ERR_NOMEM;
     argk = ndt_kern->arg(r->op, r->acc);
   } else {
     /* NaNs of the input were skipped inside the blocks; a partial that is
@@ -208,7 +206,7 @@ static ndt_status combine_task(void *p, int worker) {
   } else {
     fill_items(b.ptr, k.identity, asz, hi - lo);
   }
-  const char *pbase = r->parts ? r->parts->tiles[0].data : NULL;
+  const char *pbase = r->parts ? op[1].ptr : NULL;
   const int64_t *ibase = r->arg ? (const int64_t *)(pbase + idx_offset(r)) : NULL;
   int64_t poff = 0;
   for (int64_t blk = 0; blk < r->tl.ntiles && st == NDT_OK; blk++) {
@@ -241,7 +239,7 @@ static ndt_status combine_task(void *p, int worker) {
       c_strides_bytes(nd, ps, asz, 0, st2[0]);
       src = pbase + poff * asz;
     } else {
-      st = ndt_bind(&bv, &ib, 1);
+      st = ndt_piece_bind(&op[1], &bv, &ib, 1);
       if (st) break;
       memcpy(st2[0], ib.st, sizeof(int64_t) * nd);
       src = ib.ptr;
@@ -283,13 +281,15 @@ static ndt_status combine_task(void *p, int worker) {
         idx[j] = 0;
       }
     }
-    if (!pbase) ndt_unbind(&bv, &ib, 0);
+    if (!pbase) ndt_piece_release(&ib, 0);
     poff += pn;
   }
   ndt_mfree(vals);
-  ndt_unbind(&ov, &b, st == NDT_OK);
   return st;
 }
+
+static const ndt_task_kind block_kind = {"reduce", {block_body}};
+static const ndt_task_kind combine_kind = {"reduce", {combine_body}};
 
 static ndt_dtype sum_dtype(ndt_dtype t) {
   switch (ndt_traits[t].kind) {
@@ -363,29 +363,24 @@ PW_TOP(pw_top_f64, double)
 PW_TOPC(pw_top_c64, ndt_c64, float)
 PW_TOPC(pw_top_c128, ndt_c128, double)
 
-static ndt_status pw_leaf_task(void *p, int worker) {
-  NDT_UNUSED(worker);
+/* Operands: the leaf's piece of the line (read), its slot in parts (write). */
+static ndt_status pw_leaf_body(ndt_bound *op, void *p) {
   const pw_arg *a = p;
   ndt_red_kernel k;
   ndt_kern->reduce(a->op, a->acc, &k);
   int asz = ndt_traits[a->acc].size;
-  char *slot = a->parts->tiles[0].data + a->slot * asz;
+  char *slot = op[1].ptr;
   memcpy(slot, k.identity, (size_t)asz);
-  ndt_bound b;
-  ndt_status st = ndt_bind(&a->line, &b, 1);
-  if (st) return st;
+  const ndt_bound b = op[0];
   k.run(slot, b.ptr, b.st[0], a->line.shape[0]);
-  ndt_unbind(&a->line, &b, 0);
   return NDT_OK;
 }
 
-static ndt_status pw_top_task(void *p, int worker) {
-  NDT_UNUSED(worker);
+/* Operands: all leaves' sums in parts (read), the result (write). */
+static ndt_status pw_top_body(ndt_bound *op, void *p) {
   const pw_arg *a = p;
-  ndt_bound b;
-  ndt_status st = ndt_bind(&a->out, &b, 0);
-  if (st) return st;
-  const char *v = a->parts->tiles[0].data;
+  const ndt_bound b = op[1];
+  const char *v = op[0].ptr;
   int64_t i = 0;
   switch (a->acc) {   /* 0 + the root, as NumPy's reduce starts from 0 */
     case NDT_FLOAT32: {
@@ -413,9 +408,11 @@ static ndt_status pw_top_task(void *p, int worker) {
       break;
     }
   }
-  ndt_unbind(&a->out, &b, 1);
   return NDT_OK;
 }
+
+static const ndt_task_kind pw_leaf_kind = {"sum", {pw_leaf_body}};
+static const ndt_task_kind pw_top_kind = {"sum", {pw_top_body}};
 
 /* 1 (and *line, the elements as one line in memory order) when a full
  * sum of a should take NumPy's one-line pairwise order: a float or complex
@@ -476,10 +473,7 @@ static ndt_status pw_sum(ndt_reduce_op op, const ndt_array *line, ndt_dtype acc,
   a.out.ndim = 1;
   a.out.shape[0] = a.out.size = 1;
   a.out.strides[0] = 1;
-  int small = a.n <= ndt_rt_inline_elems();
-  ndt_access *acc_list = NULL;
-  int nacc = 0, cap = 0;
-  ndt_store *stores[2] = {line->store, a.parts};
+  unsigned fl = a.n <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
   /* the leaves in order: an explicit stack of (start, length) nodes */
   int64_t stk[2 * 128], sp = 0, slot = 0;
   stk[sp++] = 0;
@@ -498,21 +492,17 @@ static ndt_status pw_sum(ndt_reduce_op op, const ndt_array *line, ndt_dtype acc,
     a.line = *line;
     a.line.offset = line->offset + lo * line->strides[0];
     a.line.shape[0] = a.line.size = len;
-    nacc = 0;
-    st = ndt_add_access(&acc_list, &nacc, &cap, &a.line, NDT_READ);
-    if (st == NDT_OK) st = ndt_add_range(&acc_list, &nacc, &cap, a.parts, a.slot * asz, asz, NDT_WRITE);
-    if (st == NDT_OK) st = ndt_submit(red_name(op), pw_leaf_task, &a, sizeof a, acc_list, nacc,
-                                      stores, 2, small);
+    ndt_array sv;
+    ndt_range_view(&sv, a.parts, a.slot * asz, asz);
+    ndt_operand ops[2] = {{&a.line, NDT_READ}, {&sv, NDT_WRITE}};
+    st = ndt_record(&pw_leaf_kind, red_name(op), ops, 2, &a, sizeof a, fl);
   }
   if (st == NDT_OK) {
-    nacc = 0;
-    st = ndt_add_range(&acc_list, &nacc, &cap, a.parts, 0, nleaves * asz, NDT_READ);
-    if (st == NDT_OK) st = ndt_add_access(&acc_list, &nacc, &cap, &a.out, NDT_WRITE);
-    ndt_store *cs[2] = {a.parts, res->store};
-    if (st == NDT_OK) st = ndt_submit(red_name(op), pw_top_task, &a, sizeof a, acc_list, nacc,
-                                      cs, 2, small);
+    ndt_array pv;
+    ndt_range_view(&pv, a.parts, 0, nleaves * asz);
+    ndt_operand ops[2] = {{&pv, NDT_READ}, {&a.out, NDT_WRITE}};
+    st = ndt_record(&pw_top_kind, red_name(op), ops, 2, &a, sizeof a, fl);
   }
-  ndt_mfree(acc_list);
   ndt_store_decref(a.parts);
   return st;
 }
@@ -532,22 +522,19 @@ typedef struct {
   int first;
 } chain_arg;
 
-static ndt_status chain_task(void *p, int worker) {
-  NDT_UNUSED(worker);
+/* Operands: the result (write for the first piece, else reduce: the
+ * chain's order), the piece (read). */
+static ndt_status chain_body(ndt_bound *op, void *p) {
   const chain_arg *a = p;
   ndt_red_kernel k;
   ndt_kern->reduce(a->op, a->acc, &k);
-  ndt_bound bo, bp;
-  ndt_status st = ndt_bind(&a->out, &bo, !a->first);
-  if (st) return st;
+  const ndt_bound bo = op[0], bp = op[1];
   if (a->first) memcpy(bo.ptr, k.identity, (size_t)ndt_traits[a->acc].size);
-  if ((st = ndt_bind(&a->piece, &bp, 1)) == NDT_OK) {
-    k.run(bo.ptr, bp.ptr, bp.st[0], a->piece.shape[0]);
-    ndt_unbind(&a->piece, &bp, 0);
-  }
-  ndt_unbind(&a->out, &bo, st == NDT_OK);
-  return st;
+  k.run(bo.ptr, bp.ptr, bp.st[0], a->piece.shape[0]);
+  return NDT_OK;
 }
+
+static const ndt_task_kind chain_kind = {"prod", {chain_body}};
 
 static ndt_status prod_chain(ndt_reduce_op op, const ndt_array *line, ndt_dtype acc,
                              int64_t leaf, ndt_array *res) {
@@ -560,23 +547,16 @@ static ndt_status prod_chain(ndt_reduce_op op, const ndt_array *line, ndt_dtype 
   a.out.shape[0] = a.out.size = 1;
   a.out.strides[0] = 1;
   int64_t n = line->shape[0];
-  int small = n <= ndt_rt_inline_elems();
-  ndt_access *acc_list = NULL;
-  int nacc = 0, cap = 0;
+  unsigned fl = n <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
   ndt_status st = NDT_OK;
-  ndt_store *stores[2] = {line->store, res->store};
   for (int64_t lo = 0; lo < n && st == NDT_OK; lo += leaf) {
     a.first = lo == 0;
     a.piece = *line;
     a.piece.offset = line->offset + lo * line->strides[0];
     a.piece.shape[0] = a.piece.size = n - lo < leaf ? n - lo : leaf;
-    nacc = 0;
-    st = ndt_add_access(&acc_list, &nacc, &cap, &a.piece, NDT_READ);
-    if (st == NDT_OK) st = ndt_add_access(&acc_list, &nacc, &cap, &a.out, a.first ? NDT_WRITE : NDT_RW);
-    if (st == NDT_OK) st = ndt_submit(red_name(op), chain_task, &a, sizeof a, acc_list, nacc,
-                                      stores, 2, small);
+    ndt_operand ops[2] = {{&a.out, a.first ? NDT_WRITE : NDT_REDUCE}, {&a.piece, NDT_READ}};
+    st = ndt_record(&chain_kind, red_name(op), ops, 2, &a, sizeof a, fl);
   }
-  ndt_mfree(acc_list);
   return st;
 }
 
@@ -596,20 +576,15 @@ typedef struct {
   int64_t lo, hi;        /* this task's result elements (flat) */
 } line_arg;
 
-static ndt_status line_task(void *p, int worker) {
-  NDT_UNUSED(worker);
+/* Operands: the result's elements [lo, hi) (write), the input (read,
+ * walked: each line is bound by itself). */
+static ndt_status line_body(ndt_bound *op, void *p) {
   const line_arg *a = p;
   ndt_red_kernel k;
   ndt_kern->reduce(a->op, a->acc, &k);
   int asz = ndt_traits[a->acc].size, nd = a->in.ndim;
-  ndt_array ov = a->out;
-  ov.ndim = 1;
-  ov.offset = a->out.offset + a->lo;
-  ov.shape[0] = ov.size = a->hi - a->lo;
-  ov.strides[0] = 1;
-  ndt_bound bo;
-  ndt_status st = ndt_bind(&ov, &bo, 0);
-  if (st) return st;
+  const ndt_bound bo = op[0];
+  ndt_status st = NDT_OK;
   for (int64_t e = a->lo; e < a->hi && st == NDT_OK; e++) {
     ndt_array line = a->in;   /* the line of result element e */
     int64_t rem = e;
@@ -622,15 +597,16 @@ static ndt_status line_task(void *p, int worker) {
     line.shape[0] = line.size = a->in.shape[a->axis];
     line.strides[0] = a->in.strides[a->axis];
     ndt_bound bl;
-    if ((st = ndt_bind(&line, &bl, 1))) break;
+    if ((st = ndt_piece_bind(&op[1], &line, &bl, 1))) break;
     char *o = bo.ptr + (e - a->lo) * asz;
     memcpy(o, k.identity, (size_t)asz);
     k.run(o, bl.ptr, bl.st[0], line.shape[0]);
-    ndt_unbind(&line, &bl, 0);
+    ndt_piece_release(&bl, 0);
   }
-  ndt_unbind(&ov, &bo, st == NDT_OK);
   return st;
 }
+
+static const ndt_task_kind line_kind = {"sum", {line_body}};
 
 /* The reduced axis when a sum takes this path, else -1. */
 static int line_axis(ndt_reduce_op op, const ndt_array *a, uint64_t mask, ndt_dtype acc,
@@ -667,23 +643,19 @@ static ndt_status line_sums(ndt_reduce_op op, const ndt_array *a, int axis, ndt_
   int64_t n = res->size, len = a->shape[axis];
   /* pieces of at least 64 Ki input elements: the split never changes bits */
   int64_t per = (65536 + len - 1) / len;
-  int small = a->size <= ndt_rt_inline_elems();
-  ndt_access *acc_list = NULL;
-  int nacc = 0, cap = 0;
+  unsigned fl = a->size <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
   ndt_status st = NDT_OK;
-  ndt_store *stores[2] = {a->store, res->store};
   for (int64_t lo = 0; lo < n && st == NDT_OK; lo += per) {
     la.lo = lo;
     la.hi = lo + per < n ? lo + per : n;
-    nacc = 0;
-    st = ndt_add_access(&acc_list, &nacc, &cap, a, NDT_READ);
-    if (st == NDT_OK)
-      st = ndt_add_range(&acc_list, &nacc, &cap, res->store, res->offset + la.lo, la.hi - la.lo,
-                         NDT_WRITE);
-    if (st == NDT_OK)
-      st = ndt_submit(red_name(op), line_task, &la, sizeof la, acc_list, nacc, stores, 2, small);
+    ndt_array ov = *res;   /* res is fresh and C-contiguous */
+    ov.ndim = 1;
+    ov.offset = res->offset + la.lo;
+    ov.shape[0] = ov.size = la.hi - la.lo;
+    ov.strides[0] = 1;
+    ndt_operand ops[2] = {{&ov, NDT_WRITE}, {&la.in, NDT_READ | NDT_OPND_WALK}};
+    st = ndt_record(&line_kind, red_name(op), ops, 2, &la, sizeof la, fl);
   }
-  ndt_mfree(acc_list);
   return st;
 }
 
@@ -789,9 +761,6 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
   }
   r.out = *res;
   int small = r.tl.ntiles == 1 && a->size <= ndt_rt_inline_elems();
-  ndt_access *acc_list = NULL;
-  int nacc = 0, cap = 0;
-  ndt_store *stores[2] = {a->store, r.parts};
   int64_t poff = 0;
   for (int64_t blk = 0; blk < (direct ? 0 : r.tl.ntiles) && st == NDT_OK; blk++) {
     ndt_array bv;
@@ -801,16 +770,14 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
     r.poff = poff * asz;
     int64_t pn = partial_shape(&r, &bv, ps);
     poff += pn;
-    nacc = 0;
-    st = ndt_add_access(&acc_list, &nacc, &cap, &bv, NDT_READ);
     /* each block writes its own partials (values, and indices for arg*) */
-    if (st == NDT_OK)
-      st = ndt_add_range(&acc_list, &nacc, &cap, r.parts, r.poff, pn * asz, NDT_WRITE);
-    if (st == NDT_OK && arg)
-      st = ndt_add_range(&acc_list, &nacc, &cap, r.parts, idx_offset(&r) + r.poff / asz * 8,
-                         pn * 8, NDT_WRITE);
-    if (st) break;
-    st = ndt_submit(red_name(op), block_task, &r, sizeof r, acc_list, nacc, stores, 2, small);
+    ndt_array vv, iv;
+    ndt_range_view(&vv, r.parts, r.poff, pn * asz);
+    if (arg) ndt_range_view(&iv, r.parts, idx_offset(&r) + r.poff / asz * 8, pn * 8);
+    ndt_operand ops[3] = {{&bv, NDT_READ}, {&vv, NDT_WRITE},
+                          {arg ? &iv : &ndt_empty_view, NDT_WRITE}};
+    st = ndt_record(&block_kind, red_name(op), ops, 3, &r, sizeof r,
+                    small ? NDT_TASK_INLINE : 0);
   }
   /* one combine task per tile of the (fresh, C-contiguous) result, or
    * per piece of a tile when the result has fewer tiles than twice the
@@ -829,18 +796,16 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
     if (u % split >= pieces) continue;
     r.clo = rs->tiles[t].start + len * (u % split) / pieces;
     r.chi = rs->tiles[t].start + len * (u % split + 1) / pieces;
-    nacc = 0;
-    st = ndt_add_range(&acc_list, &nacc, &cap, rs, r.clo, r.chi - r.clo, NDT_WRITE);
-    if (st == NDT_OK && r.parts)
-      st = ndt_add_range(&acc_list, &nacc, &cap, r.parts, 0, r.parts->size, NDT_READ);
-    if (st == NDT_OK && !r.parts) st = ndt_add_access(&acc_list, &nacc, &cap, a, NDT_READ);
-    if (st == NDT_OK) {
-      ndt_store *cs[3] = {a->store, rs, r.parts};
-      st = ndt_submit(red_name(op), combine_task, &r, sizeof r, acc_list, nacc, cs,
-                      r.parts ? 3 : 2, cinline);
-    }
+    ndt_array ov, pv;
+    out_range(&r.out, r.clo, r.chi, &ov);
+    if (r.parts) ndt_range_view(&pv, r.parts, 0, r.parts->size);
+    ndt_operand ops[3] = {{&ov, NDT_WRITE},
+                          r.parts ? (ndt_operand){&pv, NDT_READ}
+                                  : (ndt_operand){&r.in, NDT_READ | NDT_OPND_WALK},
+                          {&r.in, NDT_OPND_KEEP}};   /* the input's store, kept */
+    st = ndt_record(&combine_kind, red_name(op), ops, 3, &r, sizeof r,
+                    cinline ? NDT_TASK_INLINE : 0);
   }
-  ndt_mfree(acc_list);
   ndt_store_decref(r.parts);   /* recorded tasks hold their own references */
   return ndt_finish(st, res, out);
 }

@@ -80,40 +80,27 @@ static void last_slice(const scan_arg *a, int64_t q, ndt_array *out) {
     }                                                                           \
   } while (0)
 
-static ndt_status block_task(void *p, int worker) {
-  NDT_UNUSED(worker);
+/* Operands: the input block (read), the result block (write), the
+ * block's slot of totals in parts (write; empty without parts), the last
+ * slice of the predecessor's result (read; empty unless sequential). */
+static ndt_status block_body(ndt_bound *op, void *p) {
   const scan_arg *a = p;
   ndt_array iv, rv;
   ndt_block_view(&a->in, &a->tl, a->blk, &iv);
   ndt_block_view(&a->res, &a->tl, a->blk, &rv);
-  ndt_bound bi, br;
-  ndt_status st = ndt_bind(&iv, &bi, 1);
-  if (st) return st;
-  if ((st = ndt_bind(&rv, &br, 0))) {
-    ndt_unbind(&iv, &bi, 0);
-    return st;
-  }
+  ndt_bound bi = op[0], br = op[1];
   ndt_scan_fn sf;
   ndt_comb_fn cf;
   ndt_kern->scan(a->rt, &sf, &cf);
   ndt_cast_fn cast = ndt_kern->cast(iv.dtype, a->rt);
   int ax = a->axis, rsz = ndt_traits[a->rt].size;
   int64_t n = rv.shape[ax], is = bi.st[ax], os = br.st[ax];
-  char *tot = a->parts ? a->parts->tiles[0].data + a->blk * a->slot : NULL;
+  char *tot = a->parts ? op[2].ptr : NULL;
   _Alignas(16) char buf[CH * 16];
   _Alignas(16) char acc[16];
-  ndt_bound *pbi = &bi, bp, *pbp = NULL;
-  ndt_array pv;
+  ndt_bound *pbi = &bi, *pbp = NULL;
   int64_t q = a->seq ? pred_of(a, a->blk) : -1;
-  if (q >= 0) {
-    last_slice(a, q, &pv);
-    if ((st = ndt_bind(&pv, &bp, 1))) {
-      ndt_unbind(&iv, &bi, 0);
-      ndt_unbind(&rv, &br, 0);
-      return st;
-    }
-    pbp = &bp;
-  }
+  if (q >= 0) pbp = &op[3];
   FOR_LINES(rv, ax, &br, pbi, pbp, {
     int started = p2 != NULL;   /* continue the predecessor's sequential scan */
     memset(acc, 0, sizeof acc);
@@ -125,20 +112,17 @@ static ndt_status block_task(void *p, int worker) {
     }
     if (tot) memcpy(tot + line * rsz, acc, (size_t)rsz);
   });
-  if (pbp) ndt_unbind(&pv, &bp, 0);
-  ndt_unbind(&iv, &bi, 0);
-  ndt_unbind(&rv, &br, 1);
   return NDT_OK;
 }
 
-static ndt_status carry_task(void *p, int worker) {
-  NDT_UNUSED(worker);
+/* Operand: all of parts (read-write). */
+static ndt_status carry_body(ndt_bound *op, void *p) {
   const scan_arg *a = p;
   ndt_scan_fn sf;
   ndt_comb_fn cf;
   ndt_kern->scan(a->rt, &sf, &cf);
   int rsz = ndt_traits[a->rt].size;
-  char *base = a->parts->tiles[0].data;
+  char *base = op[0].ptr;
   for (int64_t b = 0; b < a->nblocks; b++) {   /* block order: reproducible */
     int64_t q = pred_of(a, b);
     if (q < 0) continue;
@@ -154,25 +138,26 @@ static ndt_status carry_task(void *p, int worker) {
   return NDT_OK;
 }
 
-static ndt_status fix_task(void *p, int worker) {
-  NDT_UNUSED(worker);
+/* Operands: the result block (read-write), its carry slot in parts (read). */
+static ndt_status fix_body(ndt_bound *op, void *p) {
   const scan_arg *a = p;
   ndt_array rv;
   ndt_block_view(&a->res, &a->tl, a->blk, &rv);
-  ndt_bound br;
-  ndt_status st = ndt_bind(&rv, &br, 1);
-  if (st) return st;
+  ndt_bound br = op[0];
   ndt_scan_fn sf;
   ndt_comb_fn cf;
   ndt_kern->scan(a->rt, &sf, &cf);
   int ax = a->axis, rsz = ndt_traits[a->rt].size;
   int64_t n = rv.shape[ax], os = br.st[ax];
-  const char *cb = a->parts->tiles[0].data + a->carr_off + a->blk * a->slot;
+  const char *cb = op[1].ptr;
   ndt_bound *none = NULL;
   FOR_LINES(rv, ax, &br, none, none, { cf(cb + line * rsz, p0, os, n, a->prod); });
-  ndt_unbind(&rv, &br, 1);
   return NDT_OK;
 }
+
+static const ndt_task_kind block_kind = {"scan", {block_body}};
+static const ndt_task_kind carry_kind = {"scan carry", {carry_body}};
+static const ndt_task_kind fix_kind = {"scan fixup", {fix_body}};
 
 /* ---- driver ----------------------------------------------------------- */
 static ndt_status run_scan(scan_arg *proto, ndt_array *res) {
@@ -203,54 +188,37 @@ static ndt_status run_scan(scan_arg *proto, ndt_array *res) {
     proto->carr_off = nb * proto->slot;
     if ((st = ndt_store_new_bytes(&proto->parts, 2 * nb * proto->slot))) return st;
   }
-  ndt_access *acc = NULL;
-  int nacc = 0, cap = 0;
-  int small = nb <= 1 && res->size <= ndt_rt_inline_elems();
-  ndt_store *stores[3] = {in->store, res->store, proto->parts};
-  int nst = proto->parts ? 3 : 2;
+  unsigned fl = nb <= 1 && res->size <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
   for (int64_t b = 0; b < nb && st == NDT_OK; b++) {
     scan_arg a = *proto;
     a.blk = b;
-    ndt_array iv, rv;
+    ndt_array iv, rv, tv, pv;
     ndt_block_view(in, tl, b, &iv);
     ndt_block_view(res, tl, b, &rv);
-    nacc = 0;
-    st = ndt_add_access(&acc, &nacc, &cap, &iv, NDT_READ);
-    if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &rv, NDT_WRITE);
-    if (st == NDT_OK && a.parts) {
-      st = ndt_add_range(&acc, &nacc, &cap, a.parts, b * a.slot, a.slot, NDT_WRITE);
-    }
+    if (a.parts) ndt_range_view(&tv, a.parts, b * a.slot, a.slot);
     int64_t q = a.seq ? pred_of(&a, b) : -1;
-    if (st == NDT_OK && q >= 0) {   /* after the predecessor's task, which writes it */
-      ndt_array pv;
-      last_slice(&a, q, &pv);
-      st = ndt_add_access(&acc, &nacc, &cap, &pv, NDT_READ);
-    }
-    if (st == NDT_OK) st = ndt_submit("scan", block_task, &a, sizeof a, acc, nacc, stores, nst,
-                                      small);
+    if (q >= 0) last_slice(&a, q, &pv);   /* after the predecessor's task, which writes it */
+    ndt_operand ops[4] = {{&iv, NDT_READ}, {&rv, NDT_WRITE},
+                          {a.parts ? &tv : &ndt_empty_view, NDT_WRITE},
+                          {q >= 0 ? &pv : &ndt_empty_view, NDT_READ}};
+    st = ndt_record(&block_kind, NULL, ops, 4, &a, sizeof a, fl);
   }
   if (st == NDT_OK && proto->parts) {
-    nacc = 0;
-    st = ndt_add_range(&acc, &nacc, &cap, proto->parts, 0, 2 * nb * proto->slot, NDT_RW);
-    if (st == NDT_OK)
-      st = ndt_submit("scan carry", carry_task, proto, sizeof *proto, acc, nacc,
-                      &proto->parts, 1, 0);
+    ndt_array all;
+    ndt_range_view(&all, proto->parts, 0, 2 * nb * proto->slot);
+    ndt_operand op = {&all, NDT_RW};
+    st = ndt_record(&carry_kind, NULL, &op, 1, proto, sizeof *proto, 0);
     for (int64_t b = 0; b < nb && st == NDT_OK; b++) {
       if (pred_of(proto, b) < 0) continue;
       scan_arg a = *proto;
       a.blk = b;
-      ndt_array rv;
+      ndt_array rv, cv;
       ndt_block_view(res, tl, b, &rv);
-      nacc = 0;
-      st = ndt_add_access(&acc, &nacc, &cap, &rv, NDT_RW);
-      if (st == NDT_OK)
-        st = ndt_add_range(&acc, &nacc, &cap, a.parts, a.carr_off + b * a.slot, a.slot, NDT_READ);
-      ndt_store *fs[2] = {res->store, a.parts};
-      if (st == NDT_OK)
-        st = ndt_submit("scan fixup", fix_task, &a, sizeof a, acc, nacc, fs, 2, 0);
+      ndt_range_view(&cv, a.parts, a.carr_off + b * a.slot, a.slot);
+      ndt_operand ops[2] = {{&rv, NDT_RW}, {&cv, NDT_READ}};
+      st = ndt_record(&fix_kind, NULL, ops, 2, &a, sizeof a, 0);
     }
   }
-  ndt_mfree(acc);
   if (proto->parts) ndt_store_decref(proto->parts);
   return st;
 }

@@ -15,18 +15,12 @@ typedef struct {
 
 #define CH 256
 
-static ndt_status bin_task(void *p, int worker) {
-  NDT_UNUSED(worker);
+/* Operands: x, w (read; w empty without weights), the block's histogram
+ * in parts (write). */
+static ndt_status bin_body(ndt_bound *op, void *p) {
   const bin_arg *a = p;
-  ndt_bound bx, bw;
-  ndt_status st = ndt_bind(&a->x, &bx, 1);
-  if (st) return st;
-  bw.scratch = NULL;
-  if (a->has_w && (st = ndt_bind(&a->w, &bw, 1))) {
-    ndt_unbind(&a->x, &bx, 0);
-    return st;
-  }
-  char *h = a->parts->tiles[0].data + a->poff;
+  const ndt_bound bx = op[0], bw = op[1];
+  char *h = op[2].ptr;
   memset(h, 0, (size_t)a->nbins * 8);
   int64_t n = a->x.size, xs = a->x.ndim ? bx.st[0] : 0, ws = a->has_w && a->w.ndim ? bw.st[0] : 0;
   ndt_cast_fn cx = ndt_kern->cast(a->x.dtype, NDT_INT64);
@@ -45,10 +39,10 @@ static ndt_status bin_task(void *p, int worker) {
       for (int64_t i = 0; i < m; i++) hi[ib[i]]++;
     }
   }
-  ndt_unbind(&a->x, &bx, 0);
-  if (a->has_w) ndt_unbind(&a->w, &bw, 0);
   return NDT_OK;
 }
+
+static const ndt_task_kind bin_kind = {"bincount", {bin_body}};
 
 typedef struct {
   ndt_array out;
@@ -59,13 +53,11 @@ typedef struct {
 
 /* Adds the per-block histograms in block order: the same bits for any
  * number of workers or ranks (bincount and histogram). */
-static ndt_status bin_combine(void *p, int worker) {
-  NDT_UNUSED(worker);
+/* Operands: all of parts (read), out (write). */
+static ndt_status bin_combine_body(ndt_bound *op, void *p) {
   const bin_combine_arg *a = p;
-  ndt_bound b;
-  ndt_status st = ndt_bind(&a->out, &b, 0);
-  if (st) return st;
-  const char *h = a->parts->tiles[0].data;
+  const ndt_bound b = op[1];
+  const char *h = op[0].ptr;
   if (a->has_w) {
     double *o = (double *)b.ptr;
     memset(o, 0, (size_t)a->nbins * 8);
@@ -77,22 +69,19 @@ static ndt_status bin_combine(void *p, int worker) {
     for (int64_t k = 0; k < a->nblocks; k++)
       for (int64_t i = 0; i < a->nbins; i++) o[i] += ((const int64_t *)h)[k * a->nbins + i];
   }
-  ndt_unbind(&a->out, &b, 1);
   return NDT_OK;
 }
 
+static const ndt_task_kind bin_combine_kind = {"bincount", {bin_combine_body}};
+
 ndt_status ndt_bin_combine(const char *name, ndt_array *res, int has_w, int64_t nblocks,
-                           ndt_store *parts, int small) {
+                           ndt_store *parts, unsigned flags) {
   bin_combine_arg c = {.out = *res, .has_w = has_w, .nbins = res->shape[0],
                        .nblocks = nblocks, .parts = parts};
-  ndt_access *acc = NULL;
-  int nacc = 0, cap = 0;
-  ndt_status st = ndt_add_range(&acc, &nacc, &cap, parts, 0, parts->size, NDT_READ);
-  if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, res, NDT_WRITE);
-  ndt_store *cs[2] = {parts, res->store};
-  if (st == NDT_OK) st = ndt_submit(name, bin_combine, &c, sizeof c, acc, nacc, cs, 2, small);
-  ndt_mfree(acc);
-  return st;
+  ndt_array pv;
+  ndt_range_view(&pv, parts, 0, parts->size);
+  ndt_operand ops[2] = {{&pv, NDT_READ}, {&c.out, NDT_WRITE}};
+  return ndt_record(&bin_combine_kind, name, ops, 2, &c, sizeof c, flags);
 }
 
 /* ---- the range of 1-d integer data (bincount's bounds), in one pass ---- */
@@ -102,12 +91,10 @@ typedef struct {
   int64_t blk;
 } range_arg;
 
-static ndt_status range_task(void *p, int worker) {
-  NDT_UNUSED(worker);
+/* Operands: x (read), the block's (min, max) in parts (write). */
+static ndt_status range_body(ndt_bound *op, void *p) {
   const range_arg *a = p;
-  ndt_bound b;
-  ndt_status st = ndt_bind(&a->x, &b, 1);
-  if (st) return st;
+  const ndt_bound b = op[0];
   ndt_red_kernel kmin, kmax;   /* bool and every integer type have both */
   ndt_kern->reduce(NDT_RED_MIN, a->x.dtype, &kmin);
   ndt_kern->reduce(NDT_RED_MAX, a->x.dtype, &kmax);
@@ -120,13 +107,14 @@ static ndt_status range_task(void *p, int worker) {
     kmin.run(lo, b.ptr + c * xs, xs, m);
     kmax.run(hi, b.ptr + c * xs, xs, m);
   }
-  char *r = a->parts->tiles[0].data + a->blk * 16;
+  char *r = op[1].ptr;
   ndt_cast_fn cast = ndt_kern->cast(a->x.dtype, NDT_INT64);
   cast(lo, 0, r, 8, 1);
   cast(hi, 0, r + 8, 8, 1);
-  ndt_unbind(&a->x, &b, 0);
   return NDT_OK;
 }
+
+static const ndt_task_kind range_kind = {"range", {range_body}};
 
 /* *lo, *hi = min and max of the non-empty 1-d array x of bool or an integer
  * type but uint64 (what bincount takes). */
@@ -136,22 +124,19 @@ static ndt_status int_range(const ndt_array *x, int64_t *lo, int64_t *hi) {
   ndt_tiling_for(1, x->shape, x->store->itemsize, ndt_rt_tile_bytes(), &tl);
   ndt_status st = ndt_store_new_bytes(&a.parts, tl.ntiles * 16);
   if (st) return st;
-  ndt_access *acc = NULL;
-  int nacc = 0, cap = 0;
-  ndt_store *stores[2] = {x->store, a.parts};
-  int small = tl.ntiles <= 1 && x->size <= ndt_rt_inline_elems();
+  unsigned fl = tl.ntiles <= 1 && x->size <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
   for (int64_t b = 0; b < tl.ntiles && st == NDT_OK; b++) {
     a.blk = b;
     ndt_block_view(x, &tl, b, &a.x);
-    nacc = 0;
-    st = ndt_add_access(&acc, &nacc, &cap, &a.x, NDT_READ);
-    if (st == NDT_OK) st = ndt_add_range(&acc, &nacc, &cap, a.parts, b * 16, 16, NDT_WRITE);
-    if (st == NDT_OK)
-      st = ndt_submit("range", range_task, &a, sizeof a, acc, nacc, stores, 2, small);
+    ndt_array rv;
+    ndt_range_view(&rv, a.parts, b * 16, 16);
+    ndt_operand ops[2] = {{&a.x, NDT_READ}, {&rv, NDT_WRITE}};
+    st = ndt_record(&range_kind, NULL, ops, 2, &a, sizeof a, fl);
   }
-  ndt_mfree(acc);
   if (st == NDT_OK) st = ndt_wait_tiles(a.parts, 0, 0, 0);
-  const int64_t *r = (const int64_t *)a.parts->tiles[0].data;
+  ndt_array pv;
+  ndt_range_view(&pv, a.parts, 0, a.parts->size);
+  const int64_t *r = (const int64_t *)ndt_host_elem(&pv, 0, 0, NULL);
   for (int64_t b = 0; b < tl.ntiles && st == NDT_OK; b++) {
     if (b == 0 || r[2 * b] < *lo) *lo = r[2 * b];
     if (b == 0 || r[2 * b + 1] > *hi) *hi = r[2 * b + 1];
@@ -194,24 +179,17 @@ ndt_status ndt_bincount(ndt_array **out, const ndt_array *x, const ndt_array *we
     ndt_free(res);
     return st;
   }
-  ndt_access *acc = NULL;
-  int nacc = 0, cap = 0;
-  ndt_store *stores[3] = {x->store, parts, weights ? weights->store : NULL};
-  int small = tl.ntiles <= 1 && x->size <= ndt_rt_inline_elems();
+  unsigned fl = tl.ntiles <= 1 && x->size <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
   for (int64_t b = 0; b < tl.ntiles && st == NDT_OK; b++) {
     bin_arg a = {.has_w = weights != NULL, .nbins = nbins, .parts = parts, .poff = b * nbins * 8};
     ndt_block_view(x, &tl, b, &a.x);
     if (weights) ndt_block_view(weights, &tl, b, &a.w);
-    nacc = 0;
-    st = ndt_add_access(&acc, &nacc, &cap, &a.x, NDT_READ);
-    if (st == NDT_OK && weights) st = ndt_add_access(&acc, &nacc, &cap, &a.w, NDT_READ);
-    if (st == NDT_OK) st = ndt_add_range(&acc, &nacc, &cap, parts, b * nbins * 8, nbins * 8, NDT_WRITE);
-    if (st == NDT_OK)
-      st = ndt_submit("bincount", bin_task, &a, sizeof a, acc, nacc, stores, weights ? 3 : 2,
-                      small);
+    ndt_array hv;
+    ndt_range_view(&hv, parts, b * nbins * 8, nbins * 8);
+    ndt_operand ops[3] = {{&a.x, NDT_READ}, {&a.w, NDT_READ}, {&hv, NDT_WRITE}};
+    st = ndt_record(&bin_kind, NULL, ops, 3, &a, sizeof a, fl);
   }
-  ndt_mfree(acc);
-  if (st == NDT_OK) st = ndt_bin_combine("bincount", res, weights != NULL, tl.ntiles, parts, small);
+  if (st == NDT_OK) st = ndt_bin_combine("bincount", res, weights != NULL, tl.ntiles, parts, fl);
   ndt_store_decref(parts);
   return ndt_finish(st, res, out);
 }
@@ -227,12 +205,10 @@ typedef struct {
 } nz_arg;
 
 /* Calls visit(flat C-order index within the block) for each non-zero element. */
-static ndt_status nz_scan(const nz_arg *a, int64_t *count, int64_t *dst) {
+static ndt_status nz_scan(const nz_arg *a, const ndt_bound *bb, int64_t *count, int64_t *dst) {
   ndt_array bv;
   ndt_block_view(&a->in, &a->tl, a->blk, &bv);
-  ndt_bound b;
-  ndt_status st = ndt_bind(&bv, &b, 1);
-  if (st) return st;
+  const ndt_bound b = *bb;
   int nd = bv.ndim;
   int64_t start[NDT_MAXDIMS];
   ndt_block_start(&a->in, &a->tl, a->blk, start);
@@ -260,28 +236,25 @@ static ndt_status nz_scan(const nz_arg *a, int64_t *count, int64_t *dst) {
       idx[k] = 0;
     }
   }
-  ndt_unbind(&bv, &b, 0);
   *count = cnt;
   return NDT_OK;
 }
 
-static ndt_status nz_count_task(void *p, int worker) {
-  NDT_UNUSED(worker);
+/* Operands: the input block (read), its count in counts (write). */
+static ndt_status nz_count_body(ndt_bound *op, void *p) {
   const nz_arg *a = p;
-  return nz_scan(a, (int64_t *)a->counts->tiles[0].data + a->blk, NULL);
+  return nz_scan(a, &op[0], (int64_t *)op[1].ptr, NULL);
 }
 
-static ndt_status nz_fill_task(void *p, int worker) {
-  NDT_UNUSED(worker);
+/* Operands: the input block (read), the block's rows of the result (write). */
+static ndt_status nz_fill_body(ndt_bound *op, void *p) {
   const nz_arg *a = p;
-  ndt_bound b;
-  ndt_status st = ndt_bind(&a->out, &b, 0);
-  if (st) return st;
   int64_t cnt;
-  st = nz_scan(a, &cnt, (int64_t *)b.ptr);
-  ndt_unbind(&a->out, &b, st == NDT_OK);
-  return st;
+  return nz_scan(a, &op[0], &cnt, (int64_t *)op[1].ptr);
 }
+
+static const ndt_task_kind nz_count_kind = {"argwhere", {nz_count_body}};
+static const ndt_task_kind nz_fill_kind = {"argwhere", {nz_fill_body}};
 
 ndt_status ndt_argwhere(ndt_array **out, const ndt_array *a) {
   nz_arg z;
@@ -291,23 +264,20 @@ ndt_status ndt_argwhere(ndt_array **out, const ndt_array *a) {
   int64_t nb = a->size ? z.tl.ntiles : 0;
   ndt_status st = ndt_store_new_bytes(&z.counts, (nb ? nb : 1) * 8);
   if (st) return st;
-  ndt_access *acc = NULL;
-  int nacc = 0, cap = 0;
-  ndt_store *stores[2] = {a->store, z.counts};
-  int small = nb <= 1 && a->size <= ndt_rt_inline_elems();
+  unsigned fl = nb <= 1 && a->size <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
   for (int64_t b = 0; b < nb && st == NDT_OK; b++) {
     z.blk = b;
-    ndt_array bv;
+    ndt_array bv, cv;
     ndt_block_view(a, &z.tl, b, &bv);
-    nacc = 0;
-    st = ndt_add_access(&acc, &nacc, &cap, &bv, NDT_READ);
-    if (st == NDT_OK) st = ndt_add_range(&acc, &nacc, &cap, z.counts, b * 8, 8, NDT_WRITE);
-    if (st == NDT_OK)
-      st = ndt_submit("argwhere", nz_count_task, &z, sizeof z, acc, nacc, stores, 2, small);
+    ndt_range_view(&cv, z.counts, b * 8, 8);
+    ndt_operand ops[2] = {{&bv, NDT_READ}, {&cv, NDT_WRITE}};
+    st = ndt_record(&nz_count_kind, NULL, ops, 2, &z, sizeof z, fl);
   }
   if (st == NDT_OK) st = ndt_wait_tiles(z.counts, 0, 0, 0);
   int64_t total = 0;
-  const int64_t *counts = (const int64_t *)z.counts->tiles[0].data;
+  ndt_array call;
+  ndt_range_view(&call, z.counts, 0, z.counts->size);
+  const int64_t *counts = (const int64_t *)ndt_host_elem(&call, 0, 0, NULL);
   for (int64_t b = 0; st == NDT_OK && b < nb; b++) total += counts[b];
   ndt_array *res = NULL;
   int64_t shape[2] = {total, a->ndim};
@@ -327,14 +297,9 @@ ndt_status ndt_argwhere(ndt_array **out, const ndt_array *a) {
     first += counts[b];
     ndt_array bv;
     ndt_block_view(a, &z.tl, b, &bv);
-    nacc = 0;
-    st = ndt_add_access(&acc, &nacc, &cap, &bv, NDT_READ);
-    if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &z.out, NDT_WRITE);
-    ndt_store *fs[2] = {a->store, res->store};
-    if (st == NDT_OK)
-      st = ndt_submit("argwhere", nz_fill_task, &z, sizeof z, acc, nacc, fs, 2, small);
+    ndt_operand ops[2] = {{&bv, NDT_READ}, {&z.out, NDT_WRITE}};
+    st = ndt_record(&nz_fill_kind, NULL, ops, 2, &z, sizeof z, fl);
   }
-  ndt_mfree(acc);
   ndt_store_decref(z.counts);
   return ndt_finish(st, res, out);
 }
@@ -346,22 +311,19 @@ typedef struct {
   ndt_array out;                   /* this block of the result */
 } gather_arg;
 
-static ndt_status gather_task(void *p, int worker) {
-  NDT_UNUSED(worker);
+/* Operands: the whole source (read, walked: any element may be read), the
+ * result block (write), the index blocks (read). */
+static ndt_status gather_body(ndt_bound *op, void *p) {
   const gather_arg *g = p;
-  int nd = g->a.ndim, isz = ndt_vsize(&g->a), ssz = g->a.store->itemsize;
+  int nd = g->a.ndim, isz = ndt_vsize(&g->a);
   int64_t n = g->out.size;
-  ndt_bound bo, bi[NDT_MAXDIMS];
-  ndt_status st = ndt_bind(&g->out, &bo, 0);
-  if (st) return st;
-  int nb = 0;
-  for (; nb < nd && !st; nb++) st = ndt_bind(&g->idx[nb], &bi[nb], 1);
-  if (!st) {
+  const ndt_bound *src = &op[0], bo = op[1], *bi = op + 2;
+  ndt_status st = NDT_OK;
+  {
     /* the blocks are C-contiguous copies or in-place views: walk them in C
      * order through their own strides */
     int od = g->out.ndim;
     int64_t pos[NDT_MAXDIMS] = {0}, ib[CH];
-    const ndt_store *s = g->a.store;
     for (int64_t e = 0; e < n && !st; e++) {
       int64_t f = g->a.offset;
       for (int k = 0; k < nd; k++) {
@@ -378,18 +340,17 @@ static ndt_status gather_task(void *p, int worker) {
       if (st) break;
       char *op = bo.ptr;
       for (int j = 0; j < od; j++) op += pos[j] * bo.st[j];
-      const ndt_tile *t = &s->tiles[ndt_store_tile_of(s, f)];
-      memcpy(op, t->data + (f - t->start) * ssz + g->a.part, isz);
+      memcpy(op, ndt_elem_run(src, f, 0, NULL), isz);
       for (int j = od - 1; j >= 0; j--) {
         if (++pos[j] < g->out.shape[j]) break;
         pos[j] = 0;
       }
     }
   }
-  for (int k = 0; k < nb; k++) ndt_unbind(&g->idx[k], &bi[k], 0);
-  ndt_unbind(&g->out, &bo, st == NDT_OK);
   return st;
 }
+
+static const ndt_task_kind gather_kind = {"gather", {gather_body}};
 
 ndt_status ndt_gather(ndt_array **out, const ndt_array *a, const ndt_array *const *idx) {
   int nd = a->ndim;
@@ -415,25 +376,17 @@ ndt_status ndt_gather(ndt_array **out, const ndt_array *a, const ndt_array *cons
     return NDT_ERR_NOMEM;
   }
   g->a = *a;
-  ndt_access *acc = NULL;
-  int nacc, cap = 0;
-  ndt_store *stores[NDT_MAXDIMS + 2];
-  int ns = 0;
-  stores[ns++] = a->store;
-  stores[ns++] = res->store;
-  for (int k = 0; k < nd; k++) stores[ns++] = idx[k]->store;
-  int small = tl.ntiles == 1 && res->size <= ndt_rt_inline_elems();
+  ndt_operand ops[NDT_MAXDIMS + 2];
+  ops[0] = (ndt_operand){&g->a, NDT_READ | NDT_OPND_WALK};
+  ops[1] = (ndt_operand){&g->out, NDT_WRITE};
+  for (int k = 0; k < nd; k++) ops[2 + k] = (ndt_operand){&g->idx[k], NDT_READ};
+  unsigned fl = tl.ntiles == 1 && res->size <= ndt_rt_inline_elems()
+                    ? NDT_TASK_INLINE | NDT_TASK_CALLER_ERROR : 0;
   for (int64_t b = 0; b < (res->size ? tl.ntiles : 0) && st == NDT_OK; b++) {
     ndt_block_view(res, &tl, b, &g->out);
     for (int k = 0; k < nd; k++) ndt_block_view(idx[k], &tl, b, &g->idx[k]);
-    nacc = 0;
-    st = ndt_add_access(&acc, &nacc, &cap, a, NDT_READ);   /* any element may be read */
-    for (int k = 0; k < nd && !st; k++) st = ndt_add_access(&acc, &nacc, &cap, &g->idx[k], NDT_READ);
-    if (!st) st = ndt_add_access(&acc, &nacc, &cap, &g->out, NDT_WRITE);
-    if (!st)
-      st = ndt_submit("gather", gather_task, g, sizeof *g, acc, nacc, stores, ns, small ? 2 : 0);
+    st = ndt_record(&gather_kind, NULL, ops, nd + 2, g, sizeof *g, fl);
   }
-  ndt_mfree(acc);
   ndt_mfree(g);
   return ndt_finish(st, res, out);
 }

@@ -11,42 +11,18 @@
 #include <string.h>
 #include "exec.h"
 
-/* Element access to a 1-d view inside a task that declared a read of all of
- * it: a pointer and a byte stride when the view lies in one tile, a tile
- * lookup per element otherwise. */
-typedef struct {
-  const ndt_array *a;
-  const char *base;   /* NULL: look up the tile of each element */
-  int64_t bs;
-} reader;
-
-static void reader_init(reader *r, const ndt_array *a) {
-  r->a = a;
-  r->base = NULL;
-  r->bs = 0;
-  if (a->size == 0) return;
-  int64_t lo, hi;
-  ndt_view_extent(a, &lo, &hi);
-  const ndt_store *s = a->store;
-  int64_t t = ndt_store_tile_of(s, lo);
-  if (t != ndt_store_tile_of(s, hi)) return;
-  const ndt_tile *tl = &s->tiles[t];
-  r->base = tl->data + (a->offset - tl->start) * s->itemsize + a->part;
-  r->bs = a->strides[0] * s->itemsize;
-}
-
+/* Element i of a 1-d walked operand not bound in one piece. */
 static const char *elem(const void *ctx, int64_t i) {
-  const ndt_array *a = ctx;
-  int64_t f = a->offset + i * a->strides[0];
-  const ndt_tile *t = &a->store->tiles[ndt_store_tile_of(a->store, f)];
-  return t->data + (f - t->start) * a->store->itemsize + a->part;
+  const ndt_bound *b = ctx;
+  const ndt_array *a = b->view;
+  return ndt_elem_run(b, a->offset + i * a->strides[0], 0, NULL);
 }
 
-/* The 1-d view a as the search kernels read it. */
-static ndt_kread kread_of(const ndt_array *a) {
-  reader r;
-  reader_init(&r, a);
-  ndt_kread k = {r.base, r.bs, a->shape[0], elem, a};
+/* The whole sorted array (a walked operand, NDT_OPND_WALK) as the search
+ * kernels read it: a pointer and a byte stride when it is bound in place,
+ * a lookup per element otherwise. */
+static ndt_kread kread_of(const ndt_bound *b) {
+  ndt_kread k = {b->ptr, b->ndim ? b->st[0] : 0, b->view->shape[0], elem, b};
   return k;
 }
 
@@ -59,6 +35,7 @@ typedef struct {
   int right;
   int single_d, single_f;   /* bins: float32 arithmetic for the offset / the scaling */
   double first, last, denom;
+  const ndt_bound *ab;  /* inside the task: a, bound (walked) */
 } find_arg;
 
 /* The bins of n values at x (g->v's dtype, byte stride xs), cast to the
@@ -67,7 +44,7 @@ static void bin_index(const find_arg *g, const char *x, int64_t xs, int64_t n, i
   ndt_dtype t = g->a.dtype;
   ndt_cast_fn cv = ndt_kern->cast(g->v.dtype, t);
   ndt_bins_fn bins = ndt_kern->bins(t);
-  ndt_kread rd = kread_of(&g->a);
+  ndt_kread rd = kread_of(g->ab);
   ndt_bins_desc d = {g->first, g->last, g->denom, g->single_d, g->single_f};
   double buf[CH];
   for (int64_t c = 0; c < n; c += CH) {
@@ -78,24 +55,18 @@ static void bin_index(const find_arg *g, const char *x, int64_t xs, int64_t n, i
 }
 
 /* searchsorted or bin indices of a block of values */
-static ndt_status find_task(void *p, int worker) {
-  NDT_UNUSED(worker);
-  const find_arg *g = p;
-  ndt_bound bv, bo;
-  ndt_status st = ndt_bind(&g->v, &bv, 1);
-  if (st) return st;
-  if ((st = ndt_bind(&g->out, &bo, 0))) {
-    ndt_unbind(&g->v, &bv, 0);
-    return st;
-  }
+/* Operands: a (read, walked), the block of values (read), of the result
+ * (write). */
+static ndt_status find_body(ndt_bound *op, void *p) {
+  find_arg *g = p;
+  const ndt_bound bv = op[1], bo = op[2];
+  g->ab = &op[0];
   int64_t *o = (int64_t *)bo.ptr;   /* a fresh contiguous result */
   if (g->bins) bin_index(g, bv.ptr, bv.st[0], g->v.size, o);
   else {
-    ndt_kread rd = kread_of(&g->a);
+    ndt_kread rd = kread_of(&op[0]);
     ndt_kern->search(g->a.dtype)(&rd, bv.ptr, bv.st[0], g->v.size, g->right, o);
   }
-  ndt_unbind(&g->v, &bv, 0);
-  ndt_unbind(&g->out, &bo, 1);
   return NDT_OK;
 }
 
@@ -109,20 +80,16 @@ typedef struct {
   int64_t poff;
 } hist_arg;
 
-static ndt_status hist_task(void *p, int worker) {
-  NDT_UNUSED(worker);
-  const hist_arg *h = p;
-  const find_arg *g = &h->f;
-  ndt_bound bv, bw;
-  ndt_status st = ndt_bind(&g->v, &bv, 1);
-  if (st) return st;
-  if (h->has_w && (st = ndt_bind(&h->w, &bw, 1))) {
-    ndt_unbind(&g->v, &bv, 0);
-    return st;
-  }
+/* Operands: the edges (read, walked), the block of values, of the weights
+ * (read; empty without), the block's histogram in parts (write). */
+static ndt_status hist_body(ndt_bound *op, void *p) {
+  hist_arg *h = p;
+  find_arg *g = &h->f;
+  const ndt_bound bv = op[1], bw = op[2];
+  g->ab = &op[0];
   int64_t nb = g->a.shape[0] - 1, vs = bv.st[0], n = g->v.size;
   int64_t ws = h->has_w ? bw.st[0] : 0;
-  char *part = h->parts->tiles[0].data + h->poff;
+  char *part = op[3].ptr;
   memset(part, 0, (size_t)nb * 8);
   ndt_cast_fn cw = h->has_w ? ndt_kern->cast(h->w.dtype, NDT_FLOAT64) : NULL;
   double wb[CH];
@@ -141,10 +108,11 @@ static ndt_status hist_task(void *p, int worker) {
         if (ib[i] < nb) hi[ib[i]]++;
     }
   }
-  ndt_unbind(&g->v, &bv, 0);
-  if (h->has_w) ndt_unbind(&h->w, &bw, 0);
   return NDT_OK;
 }
+
+static const ndt_task_kind find_kind = {"searchsorted", {find_body}};
+static const ndt_task_kind hist_kind = {"histogram", {hist_body}};
 
 
 /* ---- the driver ------------------------------------------------------- */
@@ -161,20 +129,14 @@ static ndt_status find_run(const char *name, find_arg *g, const ndt_array *v,
   ndt_tiling tl;
   ndt_tiling_for(1, flat->shape, 8, ndt_rt_tile_bytes(), &tl);
   int64_t nb = v->size ? tl.ntiles : 0;
-  ndt_access *acc = NULL;
-  int nacc = 0, cap = 0;
-  ndt_store *stores[3] = {g->a.store, flat->store, res->store};
-  int small = nb <= 1 && v->size <= ndt_rt_inline_elems();
+  unsigned fl = nb <= 1 && v->size <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
+  ndt_operand ops[3] = {{&g->a, NDT_READ | NDT_OPND_WALK}, {&g->v, NDT_READ},
+                        {&g->out, NDT_WRITE}};
   for (int64_t b = 0; b < nb && st == NDT_OK; b++) {
     ndt_block_view(flat, &tl, b, &g->v);
     ndt_block_view(res, &tl, b, &g->out);
-    nacc = 0;
-    if (g->a.size) st = ndt_add_access(&acc, &nacc, &cap, &g->a, NDT_READ);
-    if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &g->v, NDT_READ);
-    if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &g->out, NDT_WRITE);
-    if (st == NDT_OK) st = ndt_submit(name, find_task, g, sizeof *g, acc, nacc, stores, 3, small);
+    st = ndt_record(&find_kind, name, ops, 3, g, sizeof *g, fl);
   }
-  ndt_mfree(acc);
   ndt_free(flat);
   ndt_array *r1 = NULL;
   if ((st = ndt_finish(st, res, &r1))) return st;
@@ -253,27 +215,20 @@ ndt_status ndt_histogram_count(ndt_array **out, const ndt_array *x, const ndt_ar
   int64_t nblk = x->size ? tl.ntiles : 0;
   ndt_store *parts = NULL;
   st = ndt_store_new_bytes(&parts, (nblk ? nblk : 1) * nb * 8);
-  ndt_access *acc = NULL;
-  int nacc = 0, cap = 0;
-  ndt_store *stores[4] = {edges->store, fx->store, parts, fw ? fw->store : NULL};
-  int small = nblk <= 1 && x->size <= ndt_rt_inline_elems();
+  unsigned fl = nblk <= 1 && x->size <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
   h.has_w = fw != NULL;
   h.parts = parts;
   for (int64_t b = 0; b < nblk && st == NDT_OK; b++) {
     ndt_block_view(fx, &tl, b, &h.f.v);
     if (fw) ndt_block_view(fw, &tl, b, &h.w);
     h.poff = b * nb * 8;
-    nacc = 0;
-    st = ndt_add_access(&acc, &nacc, &cap, edges, NDT_READ);
-    if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &h.f.v, NDT_READ);
-    if (st == NDT_OK && fw) st = ndt_add_access(&acc, &nacc, &cap, &h.w, NDT_READ);
-    if (st == NDT_OK) st = ndt_add_range(&acc, &nacc, &cap, parts, h.poff, nb * 8, NDT_WRITE);
-    if (st == NDT_OK)
-      st = ndt_submit("histogram", hist_task, &h, sizeof h, acc, nacc, stores, fw ? 4 : 3,
-                      small);
+    ndt_array pv;
+    ndt_range_view(&pv, parts, h.poff, nb * 8);
+    ndt_operand ops[4] = {{&h.f.a, NDT_READ | NDT_OPND_WALK}, {&h.f.v, NDT_READ},
+                          {&h.w, NDT_READ}, {&pv, NDT_WRITE}};
+    st = ndt_record(&hist_kind, NULL, ops, 4, &h, sizeof h, fl);
   }
-  ndt_mfree(acc);
-  if (st == NDT_OK) st = ndt_bin_combine("histogram", res, fw != NULL, nblk, parts, small);
+  if (st == NDT_OK) st = ndt_bin_combine("histogram", res, fw != NULL, nblk, parts, fl);
   if (parts) ndt_store_decref(parts);
   ndt_free(fx);
   ndt_free(fw);

@@ -36,16 +36,10 @@ typedef struct {
   int64_t kth[MAXKTH];
 } sort_arg;
 
-static ndt_status sort_task(void *p, int worker) {
-  NDT_UNUSED(worker);
+/* Operands: in (read), out (write). */
+static ndt_status sort_body(ndt_bound *op_, void *p) {
   const sort_arg *a = p;
-  ndt_bound bi, bo;
-  ndt_status st = ndt_bind(&a->in, &bi, 1);
-  if (st) return st;
-  if ((st = ndt_bind(&a->out, &bo, 0))) {
-    ndt_unbind(&a->in, &bi, 0);
-    return st;
-  }
+  const ndt_bound bi = op_[0], bo = op_[1];
   int nd = a->in.ndim, sz = ndt_vsize(&a->in), osz = ndt_vsize(&a->out);
   int64_t n = a->in.shape[nd - 1], lines = a->in.size / n;
   int64_t is = bi.st[nd - 1], os = bo.st[nd - 1];
@@ -67,11 +61,7 @@ static ndt_status sort_task(void *p, int worker) {
   else per = (keys_in ? 0 : (size_t)sz) + (kt_out ? 0 : (size_t)sz) +
              (wix ? (ix_out ? 8 : 16) : 0);
   char *kb = per ? ndt_malloc((size_t)n * per) : NULL;
-  if (!kb && per) {
-    ndt_unbind(&a->in, &bi, 0);
-    ndt_unbind(&a->out, &bo, 0);
-    return NDT_ERR_NOMEM;
-  }
+  if (!kb && per) return NDT_ERR_NOMEM;
   char *next = kb;
   int64_t *ix = NULL, *it = NULL;
   char *keys = NULL, *kt = NULL;
@@ -129,10 +119,10 @@ static ndt_status sort_task(void *p, int worker) {
     }
   }
   ndt_mfree(kb);
-  ndt_unbind(&a->in, &bi, 0);
-  ndt_unbind(&a->out, &bo, 1);
   return NDT_OK;
 }
+
+static const ndt_task_kind sort_kind = {"sort", {sort_body}};
 
 static int cmp_i64(const void *x, const void *y) {
   int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
@@ -194,24 +184,16 @@ static ndt_status order_lines(const ndt_array *a, int axis, int want_indices, in
   int64_t n = src->shape[axis];
   ndt_tiling tl;
   ndt_line_tiling(&vin, &tl);
-  ndt_access *acc = NULL;
-  int nacc = 0, cap = 0;
-  ndt_store *stores[2] = {src->store, res->store};
-  int small = tl.ntiles <= 1 && src->size <= ndt_rt_inline_elems();
+  unsigned fl = tl.ntiles <= 1 && src->size <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
   for (int64_t b = 0; b < tl.ntiles && st == NDT_OK; b++) {
     sort_arg s = {.want_indices = want_indices, .nkth = nk};
     memcpy(s.kth, ks, sizeof(int64_t) * (size_t)nk);
     ndt_line_block(&vin, &tl, b, n, &s.in);
     ndt_line_block(&vout, &tl, b, n, &s.out);
-    nacc = 0;
-    st = ndt_add_access(&acc, &nacc, &cap, &s.in, NDT_READ);
-    if (st == NDT_OK) st = ndt_add_access(&acc, &nacc, &cap, &s.out, NDT_WRITE);
-    if (st == NDT_OK)
-      st = ndt_submit(nkth >= 0 ? (want_indices ? "argpartition" : "partition")
-                      : (want_indices ? "argsort" : "sort"), sort_task, &s, sizeof s, acc, nacc,
-                      stores, 2, small);
+    ndt_operand ops[2] = {{&s.in, NDT_READ}, {&s.out, NDT_WRITE}};
+    st = ndt_record(&sort_kind, nkth >= 0 ? (want_indices ? "argpartition" : "partition")
+                    : (want_indices ? "argsort" : "sort"), ops, 2, &s, sizeof s, fl);
   }
-  ndt_mfree(acc);
   ndt_free(flat);
   return ndt_finish(st, res, out);
 }

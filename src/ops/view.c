@@ -75,7 +75,8 @@ ndt_status ndt_scalar(ndt_array **out, ndt_dtype t, const void *value, int weak)
   if (st) return st;
   /* every rank holds a scalar: it never travels */
   ndt_tile *tl = &a->store->tiles[0];
-  if (!ndt_tile_buffer(tl)) {
+  char *buf = ndt_tile_buffer(tl);
+  if (!buf) {
     if (ndt_distributed()) {
       /* 16 bytes: not worth a collective on every scalar to fail politely */
       fprintf(stderr, "ndtile rank %d: out of memory making a scalar\n", ndt_rank());
@@ -84,7 +85,7 @@ ndt_status ndt_scalar(ndt_array **out, ndt_dtype t, const void *value, int weak)
     ndt_free(a);
     return NDT_ERR_NOMEM;
   }
-  memcpy(tl->data, value, ndt_traits[t].size);
+  memcpy(buf, value, ndt_traits[t].size);
   ndt_tile_everywhere(tl);
   a->weak = weak != 0;
   *out = a;

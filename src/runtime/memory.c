@@ -256,7 +256,7 @@ void *ndt_alloc_data(size_t n, int zero) {
 }
 
 /* Large stores are one buffer: their tiles then lie back to back, so a view
- * that crosses tiles is still one strided array (ndt_bind and matmul use
+ * that crosses tiles is still one strided array (the binder, bind.c, and matmul use
  * such views in place instead of gathering them). Stores of RUN_MIN bytes
  * or more only: tiles of smaller ones are recycled one by one through the
  * cache. */
@@ -487,3 +487,24 @@ int ndt_mem_reserve(int64_t nbytes) {
 }
 
 void ndt_mem_unreserve(int64_t nbytes) { atomic_fetch_sub(&store_reserved, nbytes); }
+
+/* ---- the host memory (memory 0 of the memory table, see proc.c) ---- */
+static void *host_alloc(ndt_memory *m, size_t n) {
+  NDT_UNUSED(m);
+  return ndt_alloc_data(n, 0);
+}
+static void host_free(ndt_memory *m, void *p, size_t n) {
+  NDT_UNUSED(m);
+  ndt_free_data_sized(p, n);
+}
+static ndt_status host_copy(ndt_memory *to, void *dst, ndt_memory *from, const void *src,
+                            size_t n) {
+  NDT_UNUSED(to);
+  NDT_UNUSED(from);
+  memcpy(dst, src, n);
+  return NDT_OK;
+}
+static const ndt_memory_iface host_iface = {
+    .version = NDT_IFACE_VERSION, .name = "host", .host_visible = 1,
+    .alloc = host_alloc, .free = host_free, .copy = host_copy};
+ndt_memory ndt_host_memory = {.iface = &host_iface, .device = 0, .context = NULL, .id = 0};

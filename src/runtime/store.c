@@ -95,7 +95,7 @@ ndt_status ndt_store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t 
   s->ntiles = tl.ntiles;
   /* A large store whose tiles are all here and in element order (one
    * period) is one buffer, tiles back to back: views across tiles are then
-   * used in place (ndt_bind, matmul). */
+   * used in place (bind.c, matmul). */
   if (!lazy && ndt_comm_size_ == 1 && tl.ntiles > 1 && tl.per == tl.ntiles)
     s->run = ndt_alloc_data_run((size_t)size * itemsize, zero);
   for (int64_t i = 0; i < tl.ntiles; i++) {

@@ -1,0 +1,243 @@
+/* bind.c - running a task body with its operands bound: each operand made
+ * valid in the processor's memory, then handed over as a pointer with byte
+ * strides, in place when the view lies in one tile or in tiles adjacent in
+ * memory, else gathered into scratch (and scattered back after a write). */
+#include <string.h>
+#include "rt.h"
+
+const ndt_array ndt_empty_view;
+
+void ndt_range_view(ndt_array *v, ndt_store *s, int64_t lo, int64_t n) {
+  /* the fields a 1-d view reads (not the whole struct: this is per task) */
+  v->store = s;
+  v->dtype = s->dtype;
+  v->part = 0;
+  v->ndim = 1;
+  v->weak = v->internal = v->readonly = v->owner = 0;
+  v->offset = lo;
+  v->size = n;
+  v->shape[0] = n;
+  v->strides[0] = 1;
+}
+
+/* Copies n elements of isz bytes between a strided run (byte stride ps) and a
+ * packed buffer. */
+static void copy_run(char *p, int64_t ps, char *buf, int isz, int64_t n, int to_buf) {
+  if (ps == isz) {
+    to_buf ? memcpy(buf, p, (size_t)n * isz) : memcpy(p, buf, (size_t)n * isz);
+    return;
+  }
+#define STRIDED(T)                                                            \
+  do {                                                                        \
+    T *b_ = (T *)buf;                                                         \
+    if (to_buf) for (int64_t i = 0; i < n; i++) b_[i] = *(T *)(p + i * ps);    \
+    else for (int64_t i = 0; i < n; i++) *(T *)(p + i * ps) = b_[i];           \
+  } while (0)
+  switch (isz) {
+    case 1: STRIDED(uint8_t); break;
+    case 2: STRIDED(uint16_t); break;
+    case 4: STRIDED(uint32_t); break;
+    case 8: STRIDED(uint64_t); break;
+    case 16: { typedef struct { uint64_t a, b; } u128; STRIDED(u128); } break;
+    default:
+      for (int64_t i = 0; i < n; i++, buf += isz)
+        to_buf ? memcpy(buf, p + i * ps, isz) : memcpy(p + i * ps, buf, isz);
+  }
+#undef STRIDED
+}
+
+/* The same through the memory's copy, for memories the host cannot address. */
+static void copy_run_far(ndt_memory *m, char *p, int64_t ps, char *buf, int isz, int64_t n,
+                         int to_buf) {
+  ndt_status (*cp)(ndt_memory *, void *, ndt_memory *, const void *, size_t) = m->iface->copy;
+  if (ps == isz) {
+    to_buf ? cp(m, buf, m, p, (size_t)n * isz) : cp(m, p, m, buf, (size_t)n * isz);
+    return;
+  }
+  for (int64_t i = 0; i < n; i++, buf += isz)
+    to_buf ? cp(m, buf, m, p + i * ps, isz) : cp(m, p + i * ps, m, buf, isz);
+}
+
+/* Elements of a run from flat element f with step st that lie in tile tl. */
+static int64_t run_in_tile(const ndt_tile *tl, int64_t f, int64_t st, int64_t n) {
+  if (st > 0) {
+    int64_t room = (tl->start + tl->len - 1 - f) / st + 1;
+    if (room < n) n = room;
+  } else if (st < 0) {
+    int64_t room = (f - tl->start) / (-st) + 1;
+    if (room < n) n = room;
+  }
+  return n;
+}
+
+/* Copies between a view (its tiles' buffers in m) and a C-order buffer in
+ * m: each run along the last axis is split where it crosses from one tile
+ * to the next. */
+static void view_transfer(const ndt_array *v, ndt_memory *m, char *buf, int to_buf) {
+  const ndt_store *s = v->store;
+  int isz = ndt_vsize(v), ssz = s->itemsize, nd = v->ndim;
+  int host = m->iface->host_visible;
+  int64_t n = nd ? v->shape[nd - 1] : 1, st = nd ? v->strides[nd - 1] : 0;
+  int64_t idx[NDT_MAXDIMS] = {0};
+  int64_t runs = v->size / (n ? n : 1);
+  for (int64_t r = 0; r < runs; r++) {
+    int64_t f = v->offset;
+    for (int k = 0; k < nd - 1; k++) f += idx[k] * v->strides[k];
+    int64_t left = n;
+    while (left > 0) {
+      const ndt_tile *tl = &s->tiles[ndt_store_tile_of(s, f)];
+      int64_t c = run_in_tile(tl, f, st, left);   /* elements of the run inside this tile */
+      char *p = ndt_tile_mem(tl, m) + (f - tl->start) * ssz + v->part;
+      if (host) copy_run(p, st * ssz, buf, isz, c, to_buf);
+      else copy_run_far(m, p, st * ssz, buf, isz, c, to_buf);
+      buf += c * isz;
+      f += c * st;
+      left -= c;
+    }
+    for (int k = nd - 2; k >= 0; k--) {
+      if (++idx[k] < v->shape[k]) break;
+      idx[k] = 0;
+    }
+  }
+}
+
+/* 1 when tiles t0..t1 of s hold consecutive elements back to back in m (a
+ * store mapped in one piece, see ndt_alloc_data_run). */
+static int adjacent_in(const ndt_store *s, int64_t t0, int64_t t1, const ndt_memory *m) {
+  for (int64_t t = t0; t < t1; t++) {
+    const ndt_tile *a = &s->tiles[t], *b = &s->tiles[t + 1];
+    const char *pa = ndt_tile_mem(a, m), *pb = ndt_tile_mem(b, m);
+    if (!pa || !pb || b->start != a->start + a->len || pb != pa + a->len * s->itemsize)
+      return 0;
+  }
+  return 1;
+}
+
+/* Binds v for memory m. acquire: first make its tiles valid there (a
+ * write: only there); pieces of a walked operand skip it. */
+static ndt_status bind_view(const ndt_array *v, unsigned priv, ndt_memory *m, int acquire,
+                            const int64_t *span, ndt_bound *b) {
+  b->scratch = NULL;
+  b->priv = priv;
+  b->view = v;
+  b->shape = v->shape;
+  b->ndim = v->ndim;
+  b->mem = m;
+  int ssz = v->store ? v->store->itemsize : 0;
+  if (v->size == 0 || (priv & NDT_OPND_KEEP)) {
+    b->ptr = NULL;
+    for (int k = 0; k < v->ndim; k++) b->st[k] = 0;
+    return NDT_OK;
+  }
+  ndt_store *s = v->store;
+  int64_t t0, t1;
+  if (span) {   /* as recording found them */
+    t0 = span[0];
+    t1 = span[1];
+  } else {
+    int64_t lo, hi;
+    ndt_view_extent(v, &lo, &hi);
+    t0 = ndt_store_tile_of(s, lo);
+    t1 = ndt_store_tile_of(s, hi);
+  }
+  char *base = NULL;
+  for (int k = 0; k < v->ndim; k++) b->st[k] = v->strides[k] * ssz;
+  if (t0 == t1) {
+    /* the usual case: one tile, valid here already (one bit test) */
+    ndt_tile *tl = &s->tiles[t0];
+    unsigned bit = 1u << m->id, vb = atomic_load_explicit(&tl->valid, memory_order_acquire);
+    if (!acquire || vb == bit || (!(priv & NDT_WRITE) && (vb & bit))) base = ndt_tile_mem(tl, m);
+    else {
+      ndt_status st = ndt_tile_acquire(tl, m, (priv & NDT_WRITE) != 0, &base);
+      if (st) return st;
+    }
+    b->ptr = base + (v->offset - tl->start) * ssz + v->part;
+    return NDT_OK;
+  }
+  if (acquire) {
+    int w = (priv & NDT_WRITE) != 0;
+    for (int64_t t = t0; t <= t1; t++) {
+      char *p;
+      ndt_status st = ndt_tile_acquire(&s->tiles[t], m, w, &p);
+      if (st) return st;
+      if (t == t0) base = p;
+    }
+  } else {
+    base = ndt_tile_mem(&s->tiles[t0], m);
+  }
+  if (adjacent_in(s, t0, t1, m)) {   /* in place */
+    b->ptr = base + (v->offset - s->tiles[t0].start) * ssz + v->part;
+    return NDT_OK;
+  }
+  if (priv & NDT_OPND_WALK) {   /* the body walks it (ndt_elem_run) */
+    b->ptr = NULL;
+    return NDT_OK;
+  }
+  int isz = ndt_vsize(v);
+  b->scratch = m->iface->alloc(m, (size_t)v->size * isz);
+  if (!b->scratch) return NDT_ERR_NOMEM;
+  b->ptr = b->scratch;
+  int64_t st = isz;
+  for (int k = v->ndim - 1; k >= 0; k--) {
+    b->st[k] = v->shape[k] == 1 ? 0 : st;
+    st *= v->shape[k];
+  }
+  if (priv & NDT_READ) view_transfer(v, m, b->scratch, 1);
+  return NDT_OK;
+}
+
+/* Scatters a gathered write back (when store) and frees the scratch. */
+static void unbind(ndt_bound *b, int store) {
+  if (!b->scratch) return;
+  if (store && (b->priv & NDT_WRITE)) view_transfer(b->view, b->mem, b->scratch, 0);
+  b->mem->iface->free(b->mem, b->scratch, (size_t)b->view->size * ndt_vsize(b->view));
+  b->scratch = NULL;
+}
+
+#define NB_LOCAL NDT_SPAN_OPS   /* gather: an index per axis; fused groups */
+
+ndt_status ndt_exec_body(const ndt_task_kind *k, ndt_processor *p, const ndt_operand *op,
+                         int nop, void *arg, const int64_t *span) {
+  ndt_bound local[NB_LOCAL], *b = local;
+  if (nop > NB_LOCAL && !(b = ndt_malloc((size_t)nop * sizeof *b))) return NDT_ERR_NOMEM;
+  ndt_status st = NDT_OK;
+  int nb = 0;
+  while (nb < nop && st == NDT_OK) {
+    st = bind_view(op[nb].view, op[nb].priv, p->mem, 1, span ? span + 2 * nb : NULL, &b[nb]);
+    nb++;
+  }
+  if (st == NDT_OK) st = k->body[p->kind](b, arg);
+  for (int i = 0; i < nb; i++) unbind(&b[i], st == NDT_OK);
+  if (b != local) ndt_mfree(b);
+  return st;
+}
+
+ndt_status ndt_piece_bind(const ndt_bound *b, const ndt_array *piece, ndt_bound *out, int load) {
+  unsigned priv = (load ? NDT_READ : 0) | (b->priv & NDT_WRITE);
+  return bind_view(piece, priv ? priv : NDT_READ, b->mem, 0, NULL, out);
+}
+
+void ndt_piece_release(ndt_bound *piece, int store) { unbind(piece, store); }
+
+static char *elem_in(const ndt_store *s, const ndt_memory *m, int part, int64_t f,
+                     int64_t step, int64_t *n) {
+  const ndt_tile *tl = &s->tiles[ndt_store_tile_of(s, f)];
+  char *base = ndt_tile_mem(tl, m);
+  if (!base) return NULL;
+  if (n) *n = run_in_tile(tl, f, step, *n);
+  return base + (f - tl->start) * s->itemsize + part;
+}
+
+char *ndt_elem_run(const ndt_bound *b, int64_t f, int64_t step, int64_t *n) {
+  return elem_in(b->view->store, b->mem, b->view->part, f, step, n);
+}
+
+char *ndt_host_elem(const ndt_array *v, int64_t f, int64_t step, int64_t *n) {
+  return elem_in(v->store, &ndt_host_memory, v->part, f, step, n);
+}
+
+int ndt_region_in_place(const ndt_bound *b, int64_t lo, int64_t hi) {
+  const ndt_store *s = b->view->store;
+  int64_t t0 = ndt_store_tile_of(s, lo), t1 = ndt_store_tile_of(s, hi);
+  return t0 == t1 || adjacent_in(s, t0, t1, b->mem);
+}

@@ -1,0 +1,179 @@
+/* dist.c - many processes: the owner-computes protocol.
+ *
+ * Every rank sees every task, in the same order. The task runs on its home
+ * rank: the owner of the first tile it writes (runtime-private buffers are
+ * no hint; then the first tile it reads decides). For each tile region the
+ * task uses that another rank owns, the owner sends the region to the home
+ * rank before the task runs, and, when the task writes it, the home rank
+ * sends it back after. Both sides take these steps in program order on the
+ * recording thread, so every message is matched and nothing deadlocks; the
+ * tag is the task's sequence number. A rank neither home nor owner of
+ * anything the task touches skips it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rt.h"
+
+
+static int home_of(const ndt_access *acc, int nacc) {
+  for (int i = 0; i < nacc; i++)
+    if ((acc[i].priv & NDT_WRITE) && !acc[i].tile->scratch) return acc[i].tile->owner;
+  for (int i = 0; i < nacc; i++)
+    if (!acc[i].tile->scratch) return acc[i].tile->owner;
+  return nacc ? acc[0].tile->owner : 0;
+}
+
+static void local_failure(const char *name, ndt_status st) { ndt_rt_fail(name, st); }
+
+/* A region [lo, hi] of a tile moved between ranks. A rank that cannot get
+ * a buffer still sends or receives (dummy bytes), so no rank is left
+ * waiting, and reports the failure at the next agreement. */
+static void move_region(ndt_tile *t, int64_t lo, int64_t hi, int peer, int tag, int send) {
+  int64_t isz = t->store->itemsize, n = (hi - lo + 1) * isz;
+  if (!ndt_tile_buffer(t)) local_failure("receiving a tile", NDT_ERR_NOMEM);
+  char *p = t->data ? t->data + (lo - t->start) * isz : NULL;
+  ndt_rt_wait_region(t, lo, hi, !send);   /* no local task may use it meanwhile */
+  /* messages move host bytes: the host copy must be valid (a receive: and
+   * then the only valid one) */
+  char *hp;
+  if (t->data && ndt_tile_acquire(t, &ndt_host_memory, !send, &hp))
+    local_failure("moving a tile", NDT_ERR_NOMEM);
+  if (send) ndt_comm_send(p, n, peer, tag);
+  else ndt_comm_recv(p, n, peer, tag);
+}
+
+/* 1 when rank r holds [lo, hi] of t as it is now. */
+static int has_copy(const ndt_tile *t, int r, int64_t lo, int64_t hi) {
+  if (t->everywhere || t->owner == r) return 1;
+  for (int k = 0; k < t->ncopies; k++)
+    if (t->copies[k].rank == r && t->copies[k].lo <= lo && hi <= t->copies[k].hi) return 1;
+  return 0;
+}
+
+static void add_copy(ndt_tile *t, int r, int64_t lo, int64_t hi) {
+  if (has_copy(t, r, lo, hi)) return;
+  int j = 0;   /* drop what the new region covers; the oldest goes when full */
+  for (int k = 0; k < t->ncopies; k++)
+    if (!(t->copies[k].rank == r && lo <= t->copies[k].lo && t->copies[k].hi <= hi))
+      t->copies[j++] = t->copies[k];
+  t->ncopies = j;
+  int cap = (int)(sizeof t->copies / sizeof t->copies[0]);
+  if (t->ncopies == cap) {
+    memmove(t->copies, t->copies + 1, (size_t)(cap - 1) * sizeof t->copies[0]);
+    t->ncopies--;
+  }
+  t->copies[t->ncopies++] = (struct ndt_copy){r, lo, hi};
+}
+
+static void dropped_copies(ndt_tile *t) {
+  t->everywhere = 0;
+  t->ncopies = 0;
+}
+
+void ndt_tile_everywhere(ndt_tile *t) {
+  t->everywhere = 1;
+  t->ncopies = 0;
+}
+
+ndt_status ndt_dist_submit(const ndt_taskrec *r) {
+  const char *name = r->name;
+  const ndt_access *acc = r->acc;
+  int nacc = r->nacc;
+  int caller_error = (r->flags & NDT_TASK_CALLER_ERROR) != 0;
+  int me = ndt_rank(), home = home_of(acc, nacc);
+  int tag = ndt_rt_count_task(name, nacc);
+  ndt_status st = NDT_OK;
+  /* What travels to the home rank, decided alike on every rank: each
+   * region the home rank lacks (a write's too: a strided write may leave
+   * gaps). Most of a tile is fetched whole, so that the next tasks that
+   * read it (a transpose's column blocks) find it there. */
+  struct { int64_t lo, hi; int go; } f_small[32], *f = f_small;
+  /* plain malloc: a failure here stops the program (every rank must take
+   * the same steps), so no test may inject one */
+  if (nacc > 32 && !(f = malloc((size_t)nacc * sizeof *f))) {
+    fprintf(stderr, "ndtile rank %d: out of memory recording %s\n", me, name);
+    ndt_abort(71);
+  }
+  for (int i = 0; i < nacc; i++) {
+    ndt_tile *tl = acc[i].tile;
+    f[i].go = !has_copy(tl, home, acc[i].lo, acc[i].hi) &&
+              (acc[i].priv & (NDT_READ | NDT_DENSE)) != NDT_DENSE;
+    f[i].lo = acc[i].lo;
+    f[i].hi = acc[i].hi;
+    if (2 * (f[i].hi - f[i].lo + 1) >= tl->len) {
+      f[i].lo = tl->start;
+      f[i].hi = tl->start + tl->len - 1;
+    }
+    if (f[i].go) add_copy(tl, home, f[i].lo, f[i].hi);
+  }
+  if (me == home) {
+    int remote_writes = 0;
+    for (int i = 0; i < nacc; i++) {
+      ndt_tile *tl = acc[i].tile;
+      /* buffers come on first use, also this rank's own (see ndt_store_new) */
+      if (!ndt_tile_buffer(tl) && st == NDT_OK)
+        st = ndt_error(NDT_ERR_NOMEM, "cannot allocate a tile of %lld bytes",
+                       (long long)tl->len * tl->store->itemsize);
+      if (tl->owner == me) continue;
+      remote_writes |= acc[i].priv & NDT_WRITE;
+      if (f[i].go) move_region(tl, f[i].lo, f[i].hi, tl->owner, tag, 0);
+    }
+    if (st == NDT_OK) st = ndt_rt_local_submit(r);
+    /* a failure is reported on every rank at the next agreement (at once
+     * for a caller's error); the protocol goes on so no rank waits for a
+     * message that never comes */
+    if (st != NDT_OK && !caller_error) local_failure(name, st);
+    for (int i = 0; i < nacc && remote_writes; i++) {
+      ndt_tile *tl = acc[i].tile;
+      if (tl->owner != me && (acc[i].priv & NDT_WRITE))
+        move_region(tl, acc[i].lo, acc[i].hi, tl->owner, tag, 1);
+    }
+  } else {
+    for (int i = 0; i < nacc; i++)
+      if (acc[i].tile->owner == me && f[i].go)
+        move_region(acc[i].tile, f[i].lo, f[i].hi, home, tag, 1);
+    for (int i = 0; i < nacc; i++)
+      if (acc[i].tile->owner == me && (acc[i].priv & NDT_WRITE))
+        move_region(acc[i].tile, acc[i].lo, acc[i].hi, home, tag, 0);
+  }
+  /* a write leaves the owner and the home rank with the only up-to-date
+   * copies of what it wrote */
+  for (int i = 0; i < nacc; i++)
+    if (acc[i].priv & NDT_WRITE) dropped_copies(acc[i].tile);
+  for (int i = 0; i < nacc; i++)
+    if ((acc[i].priv & NDT_WRITE) && acc[i].tile->owner != home)
+      add_copy(acc[i].tile, home, acc[i].lo, acc[i].hi);
+  if (f != f_small) free(f);
+  /* the caller's mistake (an index out of bounds), found by the home rank:
+   * every rank raises it at this call */
+  if (caller_error) return ndt_comm_agree(st);
+  return NDT_OK;
+}
+
+/* Waits on this rank; with many, the reads' data is broadcast. */
+ndt_status ndt_wait_tiles(ndt_store *s, int64_t t0, int64_t t1, int for_write) {
+  ndt_status st = ndt_rt_wait_local(s, t0, t1, for_write);
+  if (!ndt_distributed()) return st;
+  /* Every rank reads (or writes) the same values: the owners' copies are
+   * broadcast (whatever the status: every rank takes the same steps), and
+   * an error anywhere is an error everywhere. */
+  for (int64_t i = t0; i <= t1 && i < s->ntiles; i++) {
+    ndt_tile *tl = &s->tiles[i];
+    if (tl->everywhere) continue;
+    char *buf = ndt_tile_buffer(tl);
+    if (!buf && st == NDT_OK) st = ndt_error(NDT_ERR_NOMEM, "cannot allocate a tile");
+    if (!for_write) {
+      /* the owner's copy replaces this rank's: tasks still reading the old
+       * one here finish first (the wait above waited for writers only) */
+      if (tl->owner != ndt_rank()) ndt_rt_wait_region(tl, tl->start, tl->start + tl->len - 1, 1);
+      /* the broadcast writes the host copy: valid there, and only there */
+      char *hp;
+      if (buf && ndt_tile_acquire(tl, &ndt_host_memory, 1, &hp) && st == NDT_OK)
+        st = NDT_ERR_NOMEM;
+      ndt_comm_bcast(buf, tl->len * s->itemsize, tl->owner);
+      ndt_tile_everywhere(tl);
+    }
+  }
+  return ndt_comm_agree(st);
+}
+

@@ -1,0 +1,79 @@
+/* task.c - recording a task: the accesses and stores come from the
+ * operands, the processor from the task kind's bodies; then the task goes
+ * to this rank's graph (sched.c) or, on many ranks, through the
+ * owner-computes protocol (dist.c). */
+#include <string.h>
+#include "rt.h"
+
+/* Grows a buffer that starts as the caller's stack array `local`. */
+static int grow(void **p, int *cap, size_t sz, int need, void *local) {
+  if (need <= *cap) return 0;
+  int c = *cap * 2 > need ? *cap * 2 : need;
+  void *q = *p == local ? ndt_malloc((size_t)c * sz) : ndt_realloc(*p, (size_t)c * sz);
+  if (!q) return -1;
+  if (*p == local) memcpy(q, local, (size_t)*cap * sz);
+  *p = q;
+  *cap = c;
+  return 0;
+}
+
+ndt_status ndt_record(const ndt_task_kind *kind, const char *name, const ndt_operand *op,
+                      int nop, void *arg, size_t arg_size, unsigned flags) {
+  ndt_status st = ndt_runtime_ensure();
+  if (st) return st;
+  if (!name) name = kind->name;
+  ndt_access acc_local[16], *acc = acc_local;
+  ndt_store *st_local[8], **stores = st_local;
+  int nacc = 0, cap = 16, nstores = 0, scap = 8;
+  int64_t span_local[2 * NDT_SPAN_OPS], *span = nop <= NDT_SPAN_OPS ? span_local : NULL;
+  for (int i = 0; i < nop && st == NDT_OK; i++) {
+    const ndt_array *v = op[i].view;
+    ndt_store *s = v->store;
+    int dup = 0;
+    for (int j = 0; j < nstores && !dup; j++) dup = stores[j] == s;
+    if (!dup && s) {
+      if (grow((void **)&stores, &scap, sizeof *stores, nstores + 1, st_local)) {
+        st = NDT_ERR_NOMEM;
+        break;
+      }
+      stores[nstores++] = s;
+    }
+    if ((op[i].priv & NDT_OPND_KEEP) || v->size == 0) continue;
+    /* the tiles the view touches, each with the part of the extent in it */
+    int64_t lo, hi;
+    ndt_view_extent(v, &lo, &hi);
+    int64_t t0 = ndt_store_tile_of(s, lo), t1 = ndt_store_tile_of(s, hi);
+    if (span) {
+      span[2 * i] = t0;
+      span[2 * i + 1] = t1;
+    }
+    if (grow((void **)&acc, &cap, sizeof *acc, nacc + (int)(t1 - t0 + 1), acc_local)) {
+      st = NDT_ERR_NOMEM;
+      break;
+    }
+    ndt_priv p = (ndt_priv)(op[i].priv & NDT_PRIV_MASK);
+    /* a write with as many elements as its extent covers all of it */
+    if (p == NDT_WRITE && v->size == hi - lo + 1) p = NDT_WRITE | NDT_DENSE;
+    for (int64_t t = t0; t <= t1; t++) {
+      ndt_tile *tl = &s->tiles[t];
+      ndt_access *a = &acc[nacc++];
+      a->tile = tl;
+      a->priv = p;
+      a->lo = lo > tl->start ? lo : tl->start;
+      a->hi = hi < tl->start + tl->len - 1 ? hi : tl->start + tl->len - 1;
+    }
+  }
+  if (st == NDT_OK) st = ndt_rt_flush(0, NULL, acc, nacc);
+  ndt_processor *proc = NULL;
+  if (st == NDT_OK && !(proc = ndt_proc_choose(kind, op, nop)))
+    st = ndt_error(NDT_ERR_INTERNAL, "no processor runs %s", name);
+  if (st == NDT_OK) {
+    ndt_taskrec r = {.name = name, .kind = kind, .proc = proc, .op = op, .nop = nop,
+                     .arg = arg, .arg_size = arg_size, .acc = acc, .nacc = nacc,
+                     .stores = stores, .nstores = nstores, .flags = flags, .span = span};
+    st = ndt_distributed() ? ndt_dist_submit(&r) : ndt_rt_local_submit(&r);
+  }
+  if (acc != acc_local) ndt_mfree(acc);
+  if (stores != st_local) ndt_mfree(stores);
+  return st;
+}
