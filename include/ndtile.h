@@ -120,6 +120,16 @@ void ndt_finalize(void);
 ndt_status ndt_sync(void);
 int ndt_workers(void);
 int64_t ndt_tile_bytes(void);
+/* Processors the runtime registered at start: "cpu" always, "simdev" with
+ * NDTILE_SIMDEVICE=1 (host memory posing as a device), a GPU backend later;
+ * i in [0, ndt_processor_count()). A task runs on the last registered one
+ * that has a variant for it and accepts its dtypes, else on an earlier one. */
+int ndt_processor_count(void);
+const char *ndt_processor_name(int i);      /* NULL when out of range */
+/* Every task recorded afterwards runs on the named processor alone (NULL:
+ * the runtime chooses again); NDT_ERR_VALUE for a name not registered. Kept
+ * across ndt_init. For tests and benchmarks that compare processors. */
+ndt_status ndt_processor_select(const char *name);
 /* Changes take effect for arrays created afterwards. */
 ndt_status ndt_set_workers(int n);
 ndt_status ndt_set_tile_bytes(int64_t bytes);

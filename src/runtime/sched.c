@@ -304,6 +304,26 @@ ndt_status ndt_runtime_ensure(void) {
   return ndt_init(NULL);
 }
 
+int ndt_processor_count(void) {
+  return ndt_runtime_ensure() == NDT_OK ? ndt_proc_count() : 0;
+}
+
+const char *ndt_processor_name(int i) {
+  if (ndt_runtime_ensure() != NDT_OK) return NULL;
+  ndt_processor *p = ndt_proc_get(i);
+  return p ? p->iface->name : NULL;
+}
+
+ndt_status ndt_processor_select(const char *name) {
+  ndt_status st = ndt_runtime_ensure();
+  if (st) return st;
+  st = ndt_sync();      /* work recorded so far runs where it was placed */
+  if (st) return st;
+  if (ndt_proc_select(name))
+    return ndt_error(NDT_ERR_VALUE, "no processor named '%s' (see ndt_processor_name)", name);
+  return NDT_OK;
+}
+
 void ndt_finalize(void) {
   if (!rt.started) return;
   ndt_sync();

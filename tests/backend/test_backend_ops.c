@@ -50,30 +50,32 @@ typedef struct {
   int workers;
   int64_t tile_bytes;
   int64_t inline_elems;   /* ops on fewer elements run on the caller */
+  const char *proc;       /* the registered processor every task runs on */
 } processor;
 
 #define ONE_TILE ((int64_t)1 << 40)    /* every array of a case fits one tile */
 #define ALL_INLINE ((int64_t)1 << 40)
 
-static const processor REFERENCE = {"ref", "1 worker, one tile, inline", 1, ONE_TILE,
-                                    ALL_INLINE};
+static const processor REFERENCE = {"ref", "cpu, 1 worker, one tile, inline", 1, ONE_TILE,
+                                    ALL_INLINE, "cpu"};
 
 /* ==== THE PROCESSOR LIST ==============================================
- * The single place the configurations under test come from. Today only the
- * CPU exists, so these are the CPU worker pool in settings that take every
- * path the reference does not: many workers, the deferred path, tiles
- * small enough that the inputs span many of them (gathers, row pieces,
- * multi-block reductions).
- * TODO(seam): when src/runtime registers processors (the processor table
- * {name, supports, launch, sync}), enumerate them here: one entry per
- * registered processor (each in these tile settings), keeping "cpu" with one
- * worker and one tile as REFERENCE. A processor whose supports(op, dtypes)
- * says no reports the case as "not supported" instead of running it. */
+ * The single place the configurations under test come from: each names a
+ * processor the runtime registered (ndt_processor_name: "cpu", "simdev"
+ * when NDTILE_SIMDEVICE is set - main sets it unless the environment says
+ * 0 -, a GPU backend's later) and the settings it runs under: many
+ * workers, the deferred path, tiles small enough that the inputs span many
+ * of them (gathers, row pieces, multi-block reductions). Every task of a
+ * configuration runs on its processor alone (ndt_processor_select); one
+ * the build or machine lacks is reported and skipped. A new backend adds
+ * its lines here. */
 static const processor PROCESSORS[] = {
-  {"cpu:w4", "4 workers, 2 MiB tiles, deferred", 4, 2 << 20, 0},
-  {"cpu:w4:t4k", "4 workers, 4 KiB tiles, deferred", 4, 4096, 0},
-  {"cpu:w3:t512", "3 workers, 512-byte tiles, deferred", 3, 512, 0},
-  {"cpu:w2:t4k:inline", "2 workers, 4 KiB tiles, inline up to 2^15", 2, 4096, 1 << 15},
+  {"cpu:w4", "4 workers, 2 MiB tiles, deferred", 4, 2 << 20, 0, "cpu"},
+  {"cpu:w4:t4k", "4 workers, 4 KiB tiles, deferred", 4, 4096, 0, "cpu"},
+  {"cpu:w3:t512", "3 workers, 512-byte tiles, deferred", 3, 512, 0, "cpu"},
+  {"cpu:w2:t4k:inline", "2 workers, 4 KiB tiles, inline up to 2^15", 2, 4096, 1 << 15, "cpu"},
+  {"simdev:w2:t4k", "simulated device memory, 2 workers, 4 KiB tiles", 2, 4096, 0, "simdev"},
+  {"simdev:w1", "simulated device memory, 1 worker, 2 MiB tiles", 1, 2 << 20, 0, "simdev"},
 };
 #define NPROC ((int)(sizeof PROCESSORS / sizeof PROCESSORS[0]))
 
@@ -990,7 +992,14 @@ static const char *known(const char *op, diff d) {
 static ndt_status configure(const processor *p) {
   ndt_config cfg = {.workers = p->workers, .tile_bytes = p->tile_bytes,
                     .inline_elems = p->inline_elems};
-  return ndt_init(&cfg);
+  ndt_status st = ndt_init(&cfg);
+  return st ? st : ndt_processor_select(p->proc);
+}
+
+static int registered(const char *proc) {
+  for (int i = 0; i < ndt_processor_count(); i++)
+    if (!strcmp(ndt_processor_name(i), proc)) return 1;
+  return 0;
 }
 
 int main(int argc, char **argv) {
@@ -1010,14 +1019,22 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
+  setenv("NDTILE_SIMDEVICE", "1", 0);   /* read when the runtime starts */
   if (configure(&REFERENCE)) return 2;
   build_cases();
   int *sel = malloc(sizeof(int) * (size_t)ncases), nsel = 0;
   for (int i = 0; i < ncases; i++)
     if (!opf || !strcmp(opf, cases[i].opname)) sel[nsel++] = i;
   int procs[NPROC], np = 0;
-  for (int p = 0; p < NPROC; p++)
-    if (!bf || !strcmp(bf, PROCESSORS[p].name)) procs[np++] = p;
+  for (int p = 0; p < NPROC; p++) {
+    if (bf && strcmp(bf, PROCESSORS[p].name)) continue;
+    if (!registered(PROCESSORS[p].proc)) {
+      printf("  %s: no processor '%s' in this build or machine: skipped\n", PROCESSORS[p].name,
+             PROCESSORS[p].proc);
+      continue;
+    }
+    procs[np++] = p;
+  }
   if (!nsel || !np) {
     fprintf(stderr, "no case matches (-o %s, -b %s)\n", opf ? opf : "*", bf ? bf : "*");
     return 2;
