@@ -63,6 +63,19 @@ int ndt_cpu_set_simd_level(int level);
 #endif
 
 
+/* NDT_OPAQUE(v): the compiler may not compute with v before this point, so
+ * a division inside one branch is not evaluated ahead of the branch (where
+ * a loop-invariant divisor invites it: GCC at -O2 with sanitizers hoisted
+ * the other branch of Smith's complex division out of the loop, raising a
+ * divide-by-zero flag NumPy does not raise). A volatile empty asm: no code. */
+#if defined(__GNUC__) && defined(__x86_64__)
+#define NDT_OPAQUE(v) __asm__ __volatile__("" : "+x"(v))
+#elif defined(__GNUC__)
+#define NDT_OPAQUE(v) __asm__ __volatile__("" : "+g"(v))
+#else
+#define NDT_OPAQUE(v) ((void)0)
+#endif
+
 /* Raises IEEE flags on purpose (NDT_FPE_* bits), through float operations
  * the compiler must perform: integer division by zero (and INT_MIN // -1)
  * raises nothing in C, yet NumPy reports it as a floating-point error

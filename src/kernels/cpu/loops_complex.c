@@ -44,11 +44,15 @@
     const FT br_abs = fabs##SUF(b.re), bi_abs = fabs##SUF(b.im);                         \
     if (br_abs >= bi_abs) {                                                              \
       if (br_abs == 0 && bi_abs == 0) return mk_##SFX(a.re / br_abs, a.im / bi_abs);     \
-      const FT rat = b.im / b.re;                                                        \
+      FT den = b.re;                                                                     \
+      NDT_OPAQUE(den);   /* not hoisted out of the branch */                             \
+      const FT rat = b.im / den;                                                         \
       const FT scl = (FT)1.0 / (b.re + b.im * rat);                                      \
       return mk_##SFX((a.re + a.im * rat) * scl, (a.im - a.re * rat) * scl);             \
     }                                                                                    \
-    const FT rat = b.re / b.im;                                                          \
+    FT den = b.im;                                                                       \
+    NDT_OPAQUE(den);                                                                     \
+    const FT rat = b.re / den;                                                           \
     const FT scl = (FT)1.0 / (b.im + b.re * rat);                                        \
     return mk_##SFX((a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl);               \
   }                                                                                      \
