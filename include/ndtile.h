@@ -452,7 +452,13 @@ ndt_status ndt_item(const ndt_array *a, ndt_dtype t, void *dst);
  * NaN rules; the sort is stable (equal keys, including -0.0 and 0.0, keep
  * their order), which satisfies every NumPy `kind`. An axis out of range is
  * NDT_ERR_AXIS (a 0-d array has no axis -1). Each 1-d slice along the axis is
- * sorted whole by one task, so results do not depend on the workers. */
+ * sorted whole by one task, so results do not depend on the workers.
+ *
+ * want_indices may add NDT_SORT_QUIET_NAN: a value sort of float32 or float64
+ * then writes every NaN as the default quiet NaN (sign clear, no payload), as
+ * NumPy's vectorised quicksort and heapsort do on x86 (its stable sort keeps
+ * each NaN's bits, as ndt_sort does without the flag). */
+#define NDT_SORT_QUIET_NAN 2
 ndt_status ndt_sort(ndt_array **out, const ndt_array *a, int axis, int want_indices);
 
 /* ---- selection and searching (src/ops/sort.c, src/ops/select.c) ---- */

@@ -2029,7 +2029,7 @@ static PyObject *f_sort(PyObject *m, PyObject *args) {
   (void)m;
   PyObject *a;
   int axis, want;
-  if (!PyArg_ParseTuple(args, "OO&p", &a, conv_axis_or_flat, &axis, &want) || !check_arr(a))
+  if (!PyArg_ParseTuple(args, "OO&i", &a, conv_axis_or_flat, &axis, &want) || !check_arr(a))
     return NULL;
   ndt_array *r = NULL;
   ndt_status st;

@@ -11,6 +11,7 @@ indices wins, as in NumPy). A boolean mask of the array's own shape with a
 scalar value is assigned as a where. Keys mixing newaxis with advanced
 indices go through NumPy (gathered, indexed there, written back).
 """
+import math
 import operator
 
 import numpy as _np
@@ -279,19 +280,21 @@ def _scatter(a, key, value):
         val = _value_array(value, a.dtype)
 
     def fits(shape):
-        # leading length-1 axes beyond the result's are dropped, as NumPy does
+        # NumPy's mapping iterator reshapes a value of more dimensions than
+        # the result to its trailing ones: leading length-1 axes go, and any
+        # leading axes of an empty value
         nonlocal val
-        lead = 0
-        while val.ndim - lead > len(shape) and val.shape[lead] == 1:
-            lead += 1
-        if lead:
-            val = val._reshape(tuple(val.shape[lead:]))
+        orig = tuple(val.shape)
+        if val.ndim > len(shape):
+            tail = orig[val.ndim - len(shape):]
+            if math.prod(tail) == val.size:
+                val = val._reshape(tail)
         try:
             vshape = _np.broadcast_shapes(tuple(val.shape), shape)
         except ValueError:
             vshape = None
         if vshape != shape:
-            raise ValueError(f"shape mismatch: value array of shape {_shape_str(val.shape)} "
+            raise ValueError(f"shape mismatch: value array of shape {_shape_str(orig)} "
                              f"could not be broadcast to indexing result of shape "
                              f"{_shape_str(shape)}")
 

@@ -1773,14 +1773,34 @@ def _sort_axis(axis, ndim, strict=False):
     return ax
 
 
+_QUIET_NAN = {}
+
+
+def _sort_flags(dtype, kind, stable):
+    """NDT_SORT_QUIET_NAN (2) when NumPy's sort of this kind writes every NaN
+    as the quiet NaN (its vectorised quicksort and heapsort on x86 do; its
+    stable sort keeps each NaN's bits, as ndtile's does). Asked of NumPy
+    once per (dtype, kind), so the bits follow the NumPy of this machine."""
+    if dtype.kind != 'f':
+        return 0
+    k = 's' if stable else (kind or 'q')[0].lower()
+    q = _QUIET_NAN.get((dtype.char, k))
+    if q is None:
+        kind = {'q': 'quicksort', 'h': 'heapsort', 'm': 'mergesort', 's': 'stable'}[k]
+        probe = _np.array([1.0, -_np.nan, -_np.nan], dtype)
+        q = _QUIET_NAN[dtype.char, k] = not _np.signbit(_np.sort(probe, kind=kind)).any()
+    return 2 if q else 0
+
+
 def sort(a, axis=-1, kind=None, order=None, *, stable=None):
-    """NumPy's sort; every kind is a stable merge sort (NaNs last)."""
+    """NumPy's sort (NaNs last): a stable sort for every kind, NaN bits as
+    NumPy's sort of that kind writes them."""
     x = C.asarray(a)
     if order is not None or not isinstance(x, Array):
         return F.call("sort", _np.sort, (a,), dict(axis=axis, kind=kind, order=order,
                                                     stable=stable))
     _check_kind(kind, stable)
-    return _core.sort(x, _sort_axis(axis, x.ndim), False)
+    return _core.sort(x, _sort_axis(axis, x.ndim), _sort_flags(x.dtype, kind, stable))
 
 
 def argsort(a, axis=-1, kind=None, order=None, *, stable=None):

@@ -560,6 +560,116 @@ static ndt_status prod_chain(ndt_reduce_op op, const ndt_array *line, ndt_dtype 
   return st;
 }
 
+/* ---- float products along some axes: blocks fold into the result in order -
+ * The same rule as prod_chain for a product over some axes: NumPy
+ * multiplies each result element's factors one after another from 1 (in C
+ * order for a C-ordered input), so per-block partials multiplied at the end
+ * can meet 0 * inf where NumPy met the zero before the overflow (0) or
+ * after it (NaN). Instead each block, in block order, folds its elements
+ * straight into the result elements it reaches, continuing from what the
+ * blocks before it left there (ordered read-write accesses on the result);
+ * blocks that reach other elements run in parallel. */
+typedef struct {
+  ndt_reduce_op op;
+  ndt_dtype acc;
+  uint64_t mask;        /* the reduced axes */
+  ndt_array blk;        /* the block of the input */
+  ndt_array reg;        /* the result elements it reaches (keepdims) */
+  int first;            /* no earlier block reaches them: start from 1 */
+} fold_arg;
+
+/* Operands: the region of the result (write for a first block, else
+ * reduce), the block (read). */
+static ndt_status fold_body(ndt_bound *op, void *p) {
+  const fold_arg *a = p;
+  ndt_red_kernel k;
+  ndt_kern->reduce(a->op, a->acc, &k);
+  int nd = a->blk.ndim, asz = ndt_traits[a->acc].size;
+  const ndt_bound bo = op[0], bi = op[1];
+  int64_t shape[NDT_MAXDIMS], st[2][NDT_MAXDIMS];
+  if (a->first) {
+    /* the region, walked as runs, filled with the identity */
+    int64_t rs[NDT_MAXDIMS], rst[1][NDT_MAXDIMS], idx[NDT_MAXDIMS] = {0};
+    memcpy(rs, a->reg.shape, sizeof(int64_t) * (size_t)nd);
+    memcpy(rst[0], bo.st, sizeof(int64_t) * (size_t)nd);
+    int cd = ndt_coalesce(nd, rs, 1, rst);
+    int64_t n = cd ? rs[cd - 1] : 1, s0 = cd ? rst[0][cd - 1] : 0, runs = 1;
+    for (int j = 0; j < cd - 1; j++) runs *= rs[j];
+    for (int64_t q = 0; q < runs; q++) {
+      char *o = bo.ptr;
+      for (int j = 0; j < cd - 1; j++) o += idx[j] * rst[0][j];
+      for (int64_t i = 0; i < n; i++) memcpy(o + i * s0, k.identity, (size_t)asz);
+      for (int j = cd - 2; j >= 0; j--) {
+        if (++idx[j] < rs[j]) break;
+        idx[j] = 0;
+      }
+    }
+  }
+  memcpy(shape, a->blk.shape, sizeof(int64_t) * (size_t)nd);
+  for (int j = 0; j < nd; j++) {
+    st[0][j] = bi.st[j];
+    st[1][j] = (a->mask >> j & 1) ? 0 : bo.st[j];
+  }
+  int cd = ndt_coalesce(nd, shape, 2, st);
+  int64_t n = cd ? shape[cd - 1] : 1, sp = cd ? st[0][cd - 1] : 0, so = cd ? st[1][cd - 1] : 0;
+  int64_t runs = 1, idx[NDT_MAXDIMS] = {0};
+  for (int j = 0; j < cd - 1; j++) runs *= shape[j];
+  for (int64_t q = 0; q < runs; q++) {
+    const char *src = bi.ptr;
+    char *o = bo.ptr;
+    for (int j = 0; j < cd - 1; j++) {
+      src += idx[j] * st[0][j];
+      o += idx[j] * st[1][j];
+    }
+    /* along a reduced axis NumPy's reduction loop, else its elementwise one */
+    if (so == 0) k.run(o, src, sp, n);
+    else k.acc(o, so, src, sp, n);
+    for (int j = cd - 2; j >= 0; j--) {
+      if (++idx[j] < shape[j]) break;
+      idx[j] = 0;
+    }
+  }
+  return NDT_OK;
+}
+
+static const ndt_task_kind fold_kind = {"prod", {fold_body}};
+
+/* Records the folds of a (its dtype acc, not a part view) into res. */
+static ndt_status prod_folds(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
+                             ndt_dtype acc, ndt_array *res) {
+  int nd = a->ndim;
+  ndt_tiling tl;
+  ndt_tiling_for(nd, a->shape, a->store->itemsize, ndt_rt_tile_bytes(), &tl);
+  unsigned fl = tl.ntiles == 1 && a->size <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
+  ndt_status st = NDT_OK;
+  for (int64_t b = 0; b < tl.ntiles && st == NDT_OK; b++) {
+    fold_arg f;
+    memset(&f, 0, sizeof f);
+    f.op = op;
+    f.acc = acc;
+    f.mask = mask;
+    int64_t start[NDT_MAXDIMS];
+    ndt_block_view(a, &tl, b, &f.blk);
+    ndt_block_start(a, &tl, b, start);
+    f.reg = *res;
+    f.first = 1;
+    for (int j = 0; j < nd; j++) {
+      if (mask >> j & 1) {
+        if (start[j] != 0) f.first = 0;
+        continue;
+      }
+      f.reg.offset += start[j] * res->strides[j];
+      f.reg.shape[j] = f.blk.shape[j];
+    }
+    f.reg.size = 1;
+    for (int j = 0; j < nd; j++) f.reg.size *= f.reg.shape[j];
+    if (f.blk.size == 0) continue;
+    ndt_operand ops[2] = {{&f.reg, f.first ? NDT_WRITE : NDT_REDUCE}, {&f.blk, NDT_READ}};
+    st = ndt_record(&fold_kind, red_name(op), ops, 2, &f, sizeof f, fl);
+  }
+  return st;
+}
+
 /* ---- sums along a reduced axis that has the smallest stride ----------------
  * NumPy's iterator puts the smallest stride innermost: a sum over axis 0 of
  * a.T (or any single reduced axis with the smallest stride, not last in C
@@ -708,6 +818,16 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
       st = line_sums(op, a, lax, acc, res);
       return ndt_finish(st, res, out);
     }
+    if (prod && (kind == 'f' || kind == 'c') && rcount > 0 && (a->dtype != acc || a->part)) {
+      /* NumPy casts a buffer at a time and multiplies in order: the same
+       * folds over a cast copy */
+      ndt_array *c = NULL;
+      ndt_free(res);
+      if ((st = ndt_astype(&c, a, acc, NDT_CAST_UNSAFE))) return st;
+      st = reduce_kd(op, c, mask, acc, out);
+      ndt_free(c);
+      return st;
+    }
   }
   if (rcount == 0) {
     /* nothing to reduce: the identity (callers rejected MIN/MAX/ARG) */
@@ -754,6 +874,11 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
   int direct = (total == a->size || row_order) && !arg && a->dtype == acc && !a->part &&
                (op == NDT_RED_SUM || op == NDT_RED_PROD || op == NDT_RED_MIN ||
                 op == NDT_RED_MAX || op == NDT_RED_NANSUM || op == NDT_RED_NANPROD);
+  if (!direct && !arg && (op == NDT_RED_PROD || op == NDT_RED_NANPROD) &&
+      (ndt_traits[acc].kind == 'f' || ndt_traits[acc].kind == 'c')) {
+    st = prod_folds(op, a, mask, acc, res);   /* a->dtype == acc here */
+    return ndt_finish(st, res, out);
+  }
   if (!direct) st = ndt_store_new_bytes(&r.parts, idx_offset(&r) + (arg ? total * 8 : 0));
   if (st) {
     ndt_free(res);

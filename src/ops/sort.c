@@ -21,6 +21,7 @@
  * kth (ascending; each selection runs right of the previous one), falling
  * back to the merge sort after 2*log2(n) rounds or for more than MAXKTH kth
  * values (a sorted line is a valid partition). */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,9 +33,23 @@
 typedef struct {
   ndt_array in, out;   /* block views, the sort axis last */
   int want_indices;
+  int quiet_nan;       /* NDT_SORT_QUIET_NAN: NaNs written as the quiet NaN */
   int nkth;            /* partition: kth values (ascending, distinct); 0 sorts */
   int64_t kth[MAXKTH];
 } sort_arg;
+
+/* NaNs sort last: each becomes the default quiet NaN (a line of one
+ * element is not sorted, as in NumPy). */
+static void quiet_nans(ndt_dtype t, char *keys, int64_t n) {
+  if (n < 2) return;
+  if (t == NDT_FLOAT64) {
+    double *k = (double *)keys;
+    for (int64_t j = n - 1; j >= 0 && k[j] != k[j]; j--) k[j] = (double)NAN;
+  } else if (t == NDT_FLOAT32) {
+    float *k = (float *)keys;
+    for (int64_t j = n - 1; j >= 0 && k[j] != k[j]; j--) k[j] = NAN;
+  }
+}
 
 /* Operands: in (read), out (write). */
 static ndt_status sort_body(ndt_bound *op_, void *p) {
@@ -104,6 +119,7 @@ static ndt_status sort_body(ndt_bound *op_, void *p) {
         sel(keys, ix, lo, hi, a->kth[q], splits, &ns);
       }
     }
+    if (a->quiet_nan && !part && !wix) quiet_nans(a->in.dtype, keys, n);
     if (a->want_indices) {
       if ((char *)ix != op)
         for (int64_t j = 0; j < n; j++) memcpy(op + j * os, &ix[j], 8);
@@ -171,7 +187,7 @@ static ndt_status order_lines(const ndt_array *a, int axis, int want_indices, in
     }
   }
   ndt_array *res = NULL;
-  st = ndt_array_new(&res, want_indices ? NDT_INT64 : src->dtype, src->ndim, src->shape, 0);
+  st = ndt_array_new(&res, want_indices & 1 ? NDT_INT64 : src->dtype, src->ndim, src->shape, 0);
   if (st || src->size == 0) {
     ndt_free(flat);
     if (st) return st;
@@ -186,13 +202,14 @@ static ndt_status order_lines(const ndt_array *a, int axis, int want_indices, in
   ndt_line_tiling(&vin, &tl);
   unsigned fl = tl.ntiles <= 1 && src->size <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
   for (int64_t b = 0; b < tl.ntiles && st == NDT_OK; b++) {
-    sort_arg s = {.want_indices = want_indices, .nkth = nk};
+    sort_arg s = {.want_indices = want_indices & 1,
+                  .quiet_nan = (want_indices & NDT_SORT_QUIET_NAN) != 0, .nkth = nk};
     memcpy(s.kth, ks, sizeof(int64_t) * (size_t)nk);
     ndt_line_block(&vin, &tl, b, n, &s.in);
     ndt_line_block(&vout, &tl, b, n, &s.out);
     ndt_operand ops[2] = {{&s.in, NDT_READ}, {&s.out, NDT_WRITE}};
-    st = ndt_record(&sort_kind, nkth >= 0 ? (want_indices ? "argpartition" : "partition")
-                    : (want_indices ? "argsort" : "sort"), ops, 2, &s, sizeof s, fl);
+    st = ndt_record(&sort_kind, nkth >= 0 ? (want_indices & 1 ? "argpartition" : "partition")
+                    : (want_indices & 1 ? "argsort" : "sort"), ops, 2, &s, sizeof s, fl);
   }
   ndt_free(flat);
   return ndt_finish(st, res, out);

@@ -300,6 +300,14 @@ def track_tol(line, ns_np):
                 t = max(t, numpy.finfo(v.dtype).eps * max(v.shape + (1,)) * 4)
     for k in used:
         tols[k] = max(tols.get(k, 0.0), t)
+    if t and WRITES.search(line):
+        # a write through a view (out=, an in-place operator, an assignment
+        # into it) changes the arrays it shares memory with too
+        seen = [ns_np[k] for k in used if isinstance(ns_np.get(k), numpy.ndarray)]
+        for k, v in ns_np.items():
+            if NAME.fullmatch(k) and isinstance(v, numpy.ndarray) and k not in used and \
+                    any(numpy.may_share_memory(v, w) for w in seen):
+                tols[k] = max(tols.get(k, 0.0), t)
     if t and REDUCING.search(line):
         # a reduction of values with rounding noise: the noise is relative
         # to the inputs, not to the result (the std of equal values that

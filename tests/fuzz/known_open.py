@@ -25,11 +25,6 @@ OPEN = [
      r"float16"),
     ('complex special values',
      r"complex(64|128)\((-?nan|-?inf)"),
-    ('empty advanced assignment value shape',
-     # NumPy's one-index fast path on a 1-d array accepts some empty values
-     # of shapes that do not broadcast to the empty result ((2, 0) into (0,))
-     r"ndtile raises ValueError: shape mismatch: value array of shape \([^)]*\) could not be "
-     r"broadcast to indexing result of shape \((?:\d+,)*0(?:,\d+)*,?\); NumPy does not"),
     ('unique complex NaN',
      r"(?s)at `a\d+ = np\.unique\([^`]*`.*complex(64|128)\((-?nan|-?inf)"),
 ]

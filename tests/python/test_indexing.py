@@ -1,5 +1,7 @@
 """Indexing: basic (views), Ellipsis, newaxis, negative steps; integer
 arrays and boolean masks, to read and to assign; aliasing as in NumPy."""
+import math
+
 import numpy as np
 import pytest
 
@@ -297,3 +299,33 @@ def test_advanced_write_errors(key, val):
     with pytest.raises(type(en.value)) as eg:
         x[key] = val
     assert str(eg.value) == str(en.value)
+
+
+def test_advanced_assignment_value_with_more_dims():
+    # NumPy's mapping iterator reshapes a value of more dimensions than the
+    # result to its trailing ones when the sizes agree (leading length-1
+    # axes, or any leading axes of an empty value), then broadcasts; only
+    # then are the index arrays' bounds checked (fuzz 1410005092: NumPy's
+    # IndexError, ndtile's ValueError)
+    e = np.array([], dtype=np.int64)
+    cases = [((0, 1, 0), ([0], -1, slice(None, None, -1)), (0, 1, 0)),
+             ((3, 1, 0), ([5], -1, slice(None, None, -1)), (0, 1, 0)),
+             ((3, 0), ([5],), (2, 1, 0)), ((3, 0), ([5],), (2, 3, 0)),
+             ((3, 0), ([1],), (2, 1, 0)), ((3, 2), ([1],), (2, 1, 2)),
+             ((3, 2), ([1],), (1, 1, 2)), ((3,), ([1],), (2, 0)), ((3,), (e,), (2, 0)),
+             ((3, 4), (e,), (2, 0, 4)), ((3, 4), (e,), (2, 1, 0)),
+             ((3, 4), ([1, 2],), (1, 1, 2, 4)), ((3, 4), ([1, 2],), (1, 2, 1, 4)),
+             ((3, 4), ([[1, 2]],), (1, 1, 2, 4)), ((300, 400), ([5, 7, 5],), (1, 1, 3, 400))]
+    for shape, key, vshape in cases:
+        res = []
+        for m in (np, nt):
+            a = m.zeros(shape)
+            try:
+                a[key] = m.arange(math.prod(vshape), dtype=float).reshape(vshape)
+                res.append(a)
+            except Exception as err:
+                res.append((type(err), str(err)))
+        if isinstance(res[0], tuple):
+            assert res[1] == res[0], (shape, key, vshape)
+        else:
+            assert_same(res[1], res[0])

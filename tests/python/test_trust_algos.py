@@ -127,6 +127,48 @@ def test_regression_reductions_folding_from_initial():
     """)
 
 
+def test_regression_prod_over_axes_overflow_then_zero():
+    # NumPy multiplies each result element's factors in order from 1: a zero
+    # after an overflow gives NaN, one before it keeps 0. Per-block partials
+    # multiplied at the end met 0 * inf or a finite product times 0 instead
+    # (fuzz 1410009371: prod(int16, axis=-2, dtype='float32') was 0, NumPy NaN).
+    run_default("""
+        x = rng.integers(-9, 10, (4000, 644)).astype('int16')
+        for ax in (0, 1, (0, 1)):
+            check('i16', lambda m, a: m.prod(a, axis=ax, dtype='float32'), x)
+        f = (rng.random((3, 2000, 300)) * 1e4 + 1)
+        f[:, 1500:1510] = 0.0             # zeros after the product overflows
+        f[1, 3] = 0.0                     # and one before
+        for ax in (0, 1, 2, (0, 1), (0, 2), (1, 2)):
+            check('f64', lambda m, a: m.prod(a, axis=ax), f)
+            check('f32', lambda m, a: m.prod(a, axis=ax), f.astype('float32'))
+            check('nan', lambda m, a: m.nanprod(a, axis=ax), special(f.ravel().copy()).reshape(f.shape))
+        c = (f[:, :, :60] * (1 + 1j)).astype('complex128')
+        for ax in (0, 1, 2, (0, 2)):
+            check('c128', lambda m, a: m.prod(a, axis=ax), c)
+    """)
+
+
+def test_regression_sort_writes_quiet_nan():
+    # NumPy's quicksort and heapsort (vectorised, on x86) write every NaN as
+    # the quiet NaN; its stable sort keeps each NaN's bits (fuzz 1400001287:
+    # signbit of a sorted array with -NaN differed).
+    run_default("""
+        for dt in ('float32', 'float64'):
+            x = data(dt)
+            x[rng.integers(0, x.size, 50)] = -numpy.nan
+            for kind in (None, 'heapsort', 'stable', 'mergesort'):
+                g = numpy.asarray(np.sort(np.asarray(x), kind=kind))
+                r = numpy.sort(x, kind=kind)
+                # the NaNs' bits (an unstable sort may order -0.0 and 0.0 either way)
+                assert numpy.array_equal(g, r, equal_nan=True), (dt, kind)
+                assert g[numpy.isnan(g)].tobytes() == r[numpy.isnan(r)].tobytes(), (dt, kind)
+            y = np.asarray(x.reshape(-1, 1024)); y.sort(axis=0)
+            g = numpy.asarray(y); r = numpy.sort(x.reshape(-1, 1024), axis=0)
+            assert g[numpy.isnan(g)].tobytes() == r[numpy.isnan(r)].tobytes(), dt
+    """)
+
+
 def test_regression_float_cumsum_bits_across_tiles():
     # Adding a block's carry to its local prefix sums rounds differently
     # from NumPy's sequential loop.
