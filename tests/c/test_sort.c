@@ -4,6 +4,7 @@
  * a negative-step view, 0-d and empty arrays, the same results with 1 and 4
  * workers. Tiles of 512 bytes make every multi-task path run. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,12 +188,48 @@ static void workers(void) {
   free(r4);
 }
 
+/* NDT_SORT_QUIET_NAN: a value sort writes every NaN as the quiet NaN (sign
+ * clear, no payload); without it each NaN keeps its bits; a line of one
+ * element is left as it is. */
+static void quiet_nan(void) {
+  uint64_t bits[5] = {0xFFF8000000000001ull, 0x4000000000000000ull, 0x7FF8000000000005ull,
+                      0xBFF0000000000000ull, 0xFFF8000000000000ull};
+  double d[5];
+  memcpy(d, bits, sizeof d);
+  int64_t shape[1] = {5}, one[1] = {1};
+  ndt_array *a = NULL, *r = NULL, *q = NULL, *s1 = NULL, *r1 = NULL;
+  OK(ndt_from_buffer(&a, NDT_FLOAT64, 1, shape, d, NULL));
+  OK(ndt_sort(&r, a, 0, 0));
+  OK(ndt_sort(&q, a, 0, NDT_SORT_QUIET_NAN));
+  uint64_t gr[5], gq[5], g1;
+  OK(ndt_to_buffer(r, gr));
+  OK(ndt_to_buffer(q, gq));
+  EXPECT(gr[2] == bits[0] && gr[3] == bits[2] && gr[4] == bits[4], "NaNs keep their bits");
+  EXPECT(gq[0] == bits[3] && gq[1] == bits[1], "quiet: the numbers");
+  EXPECT(gq[2] == 0x7FF8000000000000ull && gq[3] == gq[2] && gq[4] == gq[2], "quiet NaNs");
+  OK(ndt_from_buffer(&s1, NDT_FLOAT64, 1, one, d, NULL));
+  OK(ndt_sort(&r1, s1, 0, NDT_SORT_QUIET_NAN));
+  OK(ndt_to_buffer(r1, &g1));
+  EXPECT(g1 == bits[0], "a line of one element is not rewritten");
+  float f[3] = {-NAN, 1.0f, NAN};
+  int64_t three[1] = {3};
+  ndt_array *fa = NULL, *fq = NULL;
+  OK(ndt_from_buffer(&fa, NDT_FLOAT32, 1, three, f, NULL));
+  OK(ndt_sort(&fq, fa, 0, NDT_SORT_QUIET_NAN | 1));   /* indices: the flag does nothing */
+  int64_t ix[3];
+  OK(ndt_to_buffer(fq, ix));
+  EXPECT(ndt_dtype_of(fq) == NDT_INT64 && ix[0] == 1 && ix[1] == 0 && ix[2] == 2, "argsort");
+  ndt_free(fq); ndt_free(fa);
+  ndt_free(r1); ndt_free(s1); ndt_free(q); ndt_free(r); ndt_free(a);
+}
+
 int main(void) {
   ndt_config cfg = {.workers = 4, .tile_bytes = 512, .inline_elems = -1};
   OK(ndt_init(&cfg));
   run_all();
   edge_cases();
   workers();
+  quiet_nan();
   OK(ndt_sync());
   ndt_finalize();
   printf("%d passed, %d failed\n", passed, failed);
