@@ -307,6 +307,22 @@ ndt_status ndt_to_buffer(const ndt_array *a, void *dst);
 ndt_status ndt_to_buffer_strided(const ndt_array *a, void *dst, const int64_t *byte_strides);
 /* Reads one element at a multi-index (negative indices not allowed) into dst. */
 ndt_status ndt_get_item(const ndt_array *a, const int64_t *index, void *dst);
+/* Lends the host memory of a's elements to the caller (the buffer protocol,
+ * ctypes): waits for the work pending on a's store (on the tiles a uses when
+ * they are one buffer, else on all of them, which are then moved into one
+ * buffer, once), and sets *ptr to a's first element (index 0, ...); the
+ * element at index i lies at *ptr + sum(i[k] * strides[k] * store itemsize).
+ * While it is lent (until the matching ndt_host_release) no work on the
+ * store is held back for fusion, and ndt_host_settle waits for the tasks
+ * recorded on it since: call it before touching the memory after recording
+ * work on the store (the Python binding calls it at the end of every call).
+ * for_write: the borrower may write (waits for pending readers too);
+ * NDT_ERR_VALUE when a is read-only. NDT_ERR_UNSUPPORTED on several ranks. */
+ndt_status ndt_host_export(const ndt_array *a, int for_write, void **ptr);
+void ndt_host_release(const ndt_array *a);
+/* Waits for the tasks recorded on lent stores since the last call (their
+ * errors are reported at the next wait); at once when there are none. */
+void ndt_host_settle(void);
 
 /* ---- views (never copy; writes land in the base store) ---------------- */
 typedef enum { NDT_IDX_INT, NDT_IDX_SLICE, NDT_IDX_NEWAXIS, NDT_IDX_ELLIPSIS } ndt_index_kind;

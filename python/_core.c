@@ -93,6 +93,9 @@ static void core_enter(void) {
 }
 static void core_leave(void) {
   while (ndead) ndt_free(dead_arrays[--ndead]);
+  /* memory lent out (the buffer protocol) is the borrower's again between
+   * calls: the tasks this call recorded on it finish first */
+  ndt_host_settle();
   core_held = 0;
   pthread_mutex_unlock(&core_lock);
 }
@@ -1537,6 +1540,131 @@ static PyMethodDef array_methods[] = {
   {NULL, NULL, 0, NULL},
 };
 
+/* ---- the buffer protocol (memoryview(a), ctypes) ---------------------------------
+ * The array's memory is lent in place, as NumPy's is: ndt_host_export waits
+ * for the pending work on it, moves a store of separate tiles into one buffer
+ * (once), and until the release makes every task on the store finish before
+ * the call that records it returns, so the borrower's reads and writes never
+ * meet a task (docs/design.md, "Lending memory"). The checks and messages are
+ * NumPy's (array_getbuffer). */
+typedef struct {
+  ndt_array *arr;                   /* our own handle on the view: the export's */
+  Py_ssize_t shape[NDT_MAXDIMS], strides[NDT_MAXDIMS];
+} lent_buffer;
+
+static const char *const buffer_formats[NDT_NTYPES] = {
+  "?", "b", "h", "i", "l", "B", "H", "I", "L", "f", "d", "Zf", "Zd",
+};
+
+static int array_getbuffer(PyObject *self, Py_buffer *view, int flags) {
+  if (!view) {
+    PyErr_SetString(PyExc_ValueError, "NULL view in getbuffer");
+    return -1;
+  }
+  if (!check_arr(self)) return -1;
+  ndt_array *a = ARR(self);
+  int nd = ndt_ndim(a);
+  int c = ndt_is_c_contiguous(a), f = ndt_is_f_contiguous(a);
+  if ((flags & PyBUF_C_CONTIGUOUS) == PyBUF_C_CONTIGUOUS && !c) {
+    PyErr_SetString(PyExc_ValueError, "ndarray is not C-contiguous");
+    return -1;
+  }
+  if ((flags & PyBUF_F_CONTIGUOUS) == PyBUF_F_CONTIGUOUS && !f) {
+    PyErr_SetString(PyExc_ValueError, "ndarray is not Fortran contiguous");
+    return -1;
+  }
+  if ((flags & PyBUF_ANY_CONTIGUOUS) == PyBUF_ANY_CONTIGUOUS && !c && !f) {
+    PyErr_SetString(PyExc_ValueError, "ndarray is not contiguous");
+    return -1;
+  }
+  if ((flags & PyBUF_STRIDES) != PyBUF_STRIDES && !c) {
+    PyErr_SetString(PyExc_ValueError, "ndarray is not C-contiguous");
+    return -1;
+  }
+  int writeable = ndt_is_writeable(a);
+  if ((flags & PyBUF_WRITABLE) == PyBUF_WRITABLE && !writeable) {
+    PyErr_SetString(PyExc_ValueError, "buffer source array is read-only");
+    return -1;
+  }
+  lent_buffer *lb = PyMem_Calloc(1, sizeof *lb);
+  if (!lb) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  /* a handle of our own: the Python object's may be replaced (a.shape = ...) */
+  int perm[NDT_MAXDIMS];
+  for (int k = 0; k < nd; k++) perm[k] = k;
+  void *ptr = NULL;
+  ndt_status st;
+  CORE(st = ndt_transpose(&lb->arr, a, perm));
+  /* a writeable array is lent for writing, whatever was asked: the borrower
+   * may write through it (NumPy's exports of such arrays are writable) */
+  if (!st) CORE_BLOCKING(st = ndt_host_export(lb->arr, writeable, &ptr));
+  if (st) {
+    if (lb->arr) CORE(ndt_free(lb->arr));
+    PyMem_Free(lb);
+    if (st == NDT_ERR_UNSUPPORTED) {
+      PyErr_SetString(PyExc_BufferError, ndt_last_error());
+      return -1;
+    }
+    raise_status(st);
+    return -1;
+  }
+  ndt_dtype t = ndt_dtype_of(a);
+  Py_ssize_t isz = (Py_ssize_t)ndt_dtype_size(t), ssz = (Py_ssize_t)ndt_store_itemsize(a);
+  const int64_t *sh = ndt_shape(a), *es = ndt_strides(a);
+  for (int k = 0; k < nd; k++) {
+    lb->shape[k] = (Py_ssize_t)sh[k];
+    lb->strides[k] = (Py_ssize_t)es[k] * ssz;
+  }
+  view->buf = ptr;
+  view->obj = Py_NewRef(self);
+  view->len = (Py_ssize_t)ndt_size(a) * isz;
+  view->itemsize = isz;
+  view->readonly = !writeable;
+  view->format = (flags & PyBUF_FORMAT) == PyBUF_FORMAT ? (char *)buffer_formats[t] : NULL;
+  view->ndim = (flags & PyBUF_ND) == PyBUF_ND ? nd : 0;
+  view->shape = (flags & PyBUF_ND) == PyBUF_ND && nd ? lb->shape : NULL;
+  view->strides = (flags & PyBUF_STRIDES) == PyBUF_STRIDES && nd ? lb->strides : NULL;
+  view->suboffsets = NULL;
+  view->internal = lb;
+  /* the wait may have finished work whose floating-point flags are due */
+  if (ndt_fp_errors_pending() && fp_report() < 0) {
+    PyBuffer_Release(view);
+    return -1;
+  }
+  return 0;
+}
+
+static void array_releasebuffer(PyObject *self, Py_buffer *view) {
+  (void)self;
+  lent_buffer *lb = view->internal;
+  if (!lb) return;
+  view->internal = NULL;
+  if (core_held) {   /* released from Python code run inside a core call */
+    ndt_host_release(lb->arr);
+    free_later(lb->arr);
+  } else {
+    CORE(ndt_host_release(lb->arr); ndt_free(lb->arr));
+  }
+  PyMem_Free(lb);
+}
+
+static PyBufferProcs array_as_buffer = {
+  .bf_getbuffer = array_getbuffer,
+  .bf_releasebuffer = array_releasebuffer,
+};
+
+/* The address a buffer export starts at (for a.ctypes.data). */
+static PyObject *f_buffer_address(PyObject *m, PyObject *obj) {
+  (void)m;
+  if (!PyMemoryView_Check(obj)) {
+    PyErr_SetString(PyExc_TypeError, "expected a memoryview");
+    return NULL;
+  }
+  return PyLong_FromVoidPtr(PyMemoryView_GET_BUFFER(obj)->buf);
+}
+
 static PyTypeObject ArrayType = {
   PyVarObject_HEAD_INIT(NULL, 0)
   .tp_name = "ndtile._core.Array",
@@ -1544,6 +1672,7 @@ static PyTypeObject ArrayType = {
   .tp_dealloc = (destructor)array_dealloc,
   .tp_as_number = &array_as_number,
   .tp_as_mapping = &array_as_mapping,
+  .tp_as_buffer = &array_as_buffer,
   .tp_hash = PyObject_HashNotImplemented,
   .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
   .tp_doc = "A tiled N-d array handle (the base of ndtile.ndarray).",
@@ -2807,6 +2936,7 @@ static PyMethodDef module_methods[] = {
   {"linspace", f_linspace, METH_VARARGS, "linspace(start, stop, num, endpoint, dt)"},
   {"eye", f_eye, METH_VARARGS, "eye(n, m, k, dt)"},
   {"from_buffer", f_from_buffer, METH_VARARGS, "from_buffer(obj, dt): copy of a buffer"},
+  {"buffer_address", f_buffer_address, METH_O, "buffer_address(memoryview): its first byte"},
   {"apply", f_apply, METH_VARARGS, "apply(op, inputs, out=None, dt=-1)"},
   {"result_type", f_result_type, METH_VARARGS, "result_type(op, inputs, dt=-1)"},
   {"ufunc_resolve", f_ufunc_resolve, METH_VARARGS,

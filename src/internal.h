@@ -145,7 +145,18 @@ typedef struct ndt_store {
   atomic_llong reserved;  /* bytes reserved in the memory budget; given back when the
                              last handle goes (program order) or at the latest when freed */
   atomic_int lost;        /* a cancelled (interrupted) task wrote it: reads fail */
+  atomic_int lent;        /* host exports alive (ndt_host_export): its tasks run to the end
+                           * before the call recording them returns */
 } ndt_store;
+/* Stores with an export alive (any): 0 lets task recording skip the check;
+ * unsettled: a task was recorded on one since the last ndt_host_settle. */
+extern atomic_int ndt__lent_stores, ndt__lent_unsettled;
+/* Waits for every task on s (not reporting their errors) and leaves the
+ * host's copy of its tiles the only valid one (sched.c). */
+void ndt_rt_settle_store(ndt_store *s);
+/* Moves every tile of s into one buffer, back to back (as a store in one piece
+ * is made); its tasks must be done and it must be on one rank. */
+ndt_status ndt__store_make_run(ndt_store *s);
 
 struct ndt_array {
   ndt_store *store;

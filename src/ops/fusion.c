@@ -329,6 +329,12 @@ int ndt__fuse_try(const ndt_ew_arg *proto, int nin, const ndt_array *const *in, 
   int64_t size = 1;
   for (int k = 0; k < nd; k++) size *= shape[k];
   if (size <= ndt_rt_inline_elems() || flushing) return 0;
+  /* work on a lent store is not held back (export.c) */
+  if (atomic_load_explicit(&ndt__lent_stores, memory_order_relaxed)) {
+    if (dst && atomic_load(&dst->store->lent)) return 0;
+    for (int i = 0; i < nin; i++)
+      if (atomic_load(&in[i]->store->lent)) return 0;
+  }
   ndt_array bv[NDT_MAXOPS];
   for (int i = 0; i < nin; i++) ndt_bcast_view(in[i], nd, shape, &bv[i]);
   if (dst) {

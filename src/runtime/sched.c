@@ -515,6 +515,36 @@ static int reserve_uses(ndt_use **u, int *n, int *cap, int extra) {
   return 0;
 }
 
+/* A task on a lent store (export.c) marks the lent work unsettled: the
+ * borrower waits for it (ndt_host_settle) before it touches the memory. */
+static void note_lent(const ndt_access *acc, int nacc) {
+  for (int i = 0; i < nacc; i++)
+    if (atomic_load(&acc[i].tile->store->lent)) atomic_store(&ndt__lent_unsettled, 1);
+}
+
+void ndt_rt_settle_store(ndt_store *s) {
+  if (!rt.started) return;
+  pthread_mutex_lock(&rt.lock);
+  int intr = !ndt_distributed();
+  for (int64_t i = 0; i < s->ntiles; i++) {
+    ndt_tile *tl = &s->tiles[i];
+    while (busy(tl, tl->start, tl->start + tl->len - 1, 1))
+      if (wait_done(intr)) {
+        /* cancels what was recorded (as the look-ahead wait does) and goes
+         * on; the request stays for the next wait to report */
+        rt.cancel_below = rt.recorded;
+        intr = 0;
+      }
+  }
+  pthread_mutex_unlock(&rt.lock);
+  for (int64_t i = 0; i < s->ntiles; i++) {
+    ndt_tile *tl = &s->tiles[i];
+    char *p;
+    if (tl->data && atomic_load(&tl->valid) != 1u)
+      (void)ndt_tile_acquire(tl, &ndt_host_memory, 1, &p);   /* a copy back: no allocation */
+  }
+}
+
 ndt_status ndt_rt_local_submit(const ndt_taskrec *r) {
   const char *name = r->name;
   const ndt_access *acc = r->acc;
@@ -553,6 +583,7 @@ ndt_status ndt_rt_local_submit(const ndt_taskrec *r) {
       if (st == NDT_ERR_INTERRUPTED)   /* a kernel stopped half-way */
         for (int i = 0; i < nacc; i++)
           if (acc[i].priv & NDT_WRITE) atomic_store(&acc[i].tile->store->lost, 1);
+      if (atomic_load_explicit(&ndt__lent_stores, memory_order_relaxed)) note_lent(acc, nacc);
       return st;
     }
   }
@@ -665,6 +696,7 @@ ndt_status ndt_rt_local_submit(const ndt_taskrec *r) {
   }
   pthread_mutex_unlock(&rt.lock);
   task_decref(t);
+  if (atomic_load_explicit(&ndt__lent_stores, memory_order_relaxed)) note_lent(acc, nacc);
   return NDT_OK;
 }
 

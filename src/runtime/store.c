@@ -216,3 +216,23 @@ void ndt_store_decref(ndt_store *s) {
   ndt_mfree(s->tiles);
   ndt_mfree(s);
 }
+
+ndt_status ndt__store_make_run(ndt_store *s) {
+  if (s->run || s->ntiles < 2) return NDT_OK;
+  size_t isz = (size_t)s->itemsize;
+  char *run = ndt_alloc_data((size_t)s->size * isz, s->zero);
+  if (!run) return ndt_error(NDT_ERR_NOMEM, "cannot move an array of %lld bytes into one buffer",
+                             (long long)(s->size * s->itemsize));
+  for (int64_t i = 0; i < s->ntiles; i++) {
+    ndt_tile *t = &s->tiles[i];
+    /* a tile without a buffer was never written (a lazy result): the run's
+     * own contents (zeroed when the store is) stand for it */
+    if (t->data) {
+      memcpy(run + (size_t)t->start * isz, t->data, (size_t)t->len * isz);
+      ndt_free_data_sized(t->data, (size_t)t->len * isz);
+    }
+    t->data = run + (size_t)t->start * isz;
+  }
+  s->run = run;
+  return NDT_OK;
+}
