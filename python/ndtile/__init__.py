@@ -114,6 +114,7 @@ from ._counting import (  # noqa: E402
     histogramdd, percentile, quantile, nanpercentile, nanquantile)
 
 from . import linalg, fft, random  # noqa: E402
+from ._array_api import __array_namespace_info__, __array_api_version__  # noqa: E402
 
 _FALLBACK_OK = {'nonzero', 'argwhere'}   # native names that are thin fallbacks
 

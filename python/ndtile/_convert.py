@@ -142,3 +142,90 @@ def ravel_order(order):
     if len(order) == 1 and order.upper() in 'CFAK':
         return order.upper()
     raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+
+
+class _ctypes:
+    """a.ctypes: NumPy's ctypes helper over the array's own memory. It holds
+    a buffer export (see docs/design.md, "Lending memory") for as long as it
+    lives, and so do the pointers data_as() returns; `data` is the address as
+    an int, valid while the array lives (NumPy's rule), its values current
+    between ndtile calls while an export is alive."""
+
+    def __init__(self, a):
+        import ctypes
+        self._ctypes_mod = ctypes
+        self._arr = a
+        self._loan = memoryview(a)
+        self._data = ctypes.c_void_p(_core.buffer_address(self._loan))
+        self._zerod = a.ndim == 0
+
+    def data_as(self, obj):
+        ptr = self._ctypes_mod.cast(self._data, obj)
+        ptr._arr = self          # the pointer keeps the loan (NumPy's keeps the array)
+        return ptr
+
+    def shape_as(self, obj):
+        if self._zerod:
+            return None
+        return (obj * self._arr.ndim)(*self._arr.shape)
+
+    def strides_as(self, obj):
+        if self._zerod:
+            return None
+        return (obj * self._arr.ndim)(*self._arr.strides)
+
+    @property
+    def data(self):
+        return self._data.value
+
+    @property
+    def shape(self):
+        return self.shape_as(_intp_ctype())
+
+    @property
+    def strides(self):
+        return self.strides_as(_intp_ctype())
+
+    @property
+    def _as_parameter_(self):
+        return self.data_as(self._ctypes_mod.c_void_p)
+
+
+def _intp_ctype():
+    return _np.ctypeslib.c_intp
+
+
+def dlpack_source(a, copy):
+    """The NumPy array whose DLPack capsule exports ndtile array a: a view of
+    a's own memory (the buffer protocol), or with copy=True a copy; where a
+    cannot lend its memory (several ranks) a copy, or BufferError for
+    copy=False."""
+    if copy:
+        return to_numpy(a)
+    try:
+        return _np.asarray(memoryview(a))
+    except BufferError:
+        if copy is False:
+            raise
+        return to_numpy(a)
+
+
+def _check_device(device):
+    if device is not None and device != 'cpu':
+        raise ValueError(f'Device not understood. Only "cpu" is allowed, but received: {device}')
+
+
+def from_dlpack(x, device=None, copy=None):
+    """ndtile.from_dlpack: an ndtile array is returned as it is (copy=True:
+    a copy); another library's data is copied into tiles, so copy=False
+    raises BufferError, as the standard says for a copy that is needed."""
+    if isinstance(x, Array):
+        _check_device(device)
+        return x._copy() if copy else x
+    if copy is False:
+        if not hasattr(x, '__dlpack__'):
+            _np.from_dlpack(x, device=device, copy=copy)   # NumPy's error for a non-producer
+        _check_device(device)
+        raise BufferError("ndtile cannot use another library's memory without a copy "
+                          "(copy=False): its arrays live in tiles")
+    return from_np_tree(_np.from_dlpack(x, device=device, copy=copy))

@@ -1277,5 +1277,6 @@ def einsum_path(subscripts, *operands, optimize='greedy', einsum_call=False):
 
 def from_dlpack(x, /, *, device=None, copy=None):
     """An array from another library's DLPack capsule: NumPy imports it
-    (host memory) and ndtile copies it into tiles."""
-    return C.from_np_tree(_np.from_dlpack(x, device=device, copy=copy))
+    (host memory) and ndtile copies it into tiles (copy=False: BufferError;
+    an ndtile array is itself)."""
+    return C.from_dlpack(x, device, copy)

@@ -193,9 +193,7 @@ class ndarray(Array):
         return ndtile
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
-        if copy is False:
-            raise BufferError("ndtile arrays cannot be exported without a copy")
-        a = C.to_numpy(self)
+        a = C.dlpack_source(self, copy)
         kw = {}
         if max_version is not None:
             kw['max_version'] = max_version
@@ -378,7 +376,11 @@ class ndarray(Array):
 
     @property
     def data(self):
-        return memoryview(C.to_numpy(self))
+        return memoryview(self)      # the array's own memory, as NumPy's
+
+    @property
+    def ctypes(self):
+        return C._ctypes(self)
 
     # ---- methods --------------------------------------------------------------------------
     def astype(self, dtype, order='K', casting='unsafe', subok=True, copy=True):
