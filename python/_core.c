@@ -1613,9 +1613,15 @@ static int array_getbuffer(PyObject *self, Py_buffer *view, int flags) {
   ndt_dtype t = ndt_dtype_of(a);
   Py_ssize_t isz = (Py_ssize_t)ndt_dtype_size(t), ssz = (Py_ssize_t)ndt_store_itemsize(a);
   const int64_t *sh = ndt_shape(a), *es = ndt_strides(a);
-  for (int k = 0; k < nd; k++) {
+  /* NumPy's strides: a contiguous array's are recomputed (consumers expect
+   * well-formed ones also along unit and empty axes), others are the view's */
+  int as_f = f && (!c || (flags & PyBUF_F_CONTIGUOUS) == PyBUF_F_CONTIGUOUS);
+  Py_ssize_t sd = isz;
+  for (int j = 0; j < nd; j++) {
+    int k = as_f ? j : nd - 1 - j;
     lb->shape[k] = (Py_ssize_t)sh[k];
-    lb->strides[k] = (Py_ssize_t)es[k] * ssz;
+    lb->strides[k] = c || f ? sd : (Py_ssize_t)es[k] * ssz;
+    sd *= lb->shape[k];
   }
   view->buf = ptr;
   view->obj = Py_NewRef(self);

@@ -1,0 +1,364 @@
+"""NumPy's array protocols: the buffer protocol (memoryview, np.asarray
+sharing memory), a.ctypes, a.data, pickling, copy= in asarray/from_dlpack.
+
+The array's memory is lent in place (docs/design.md, "Lending memory"):
+writes on either side show on the other, and deferred work on a lent store
+is finished when the call that recorded it returns."""
+import ctypes
+import gc
+import os
+import pickle
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import ndtile as nt
+from _helpers import DTYPES, NAMES, make
+
+# ---- PyObject_GetBuffer with explicit flags (what C consumers ask for) ----------
+PyBUF = dict(SIMPLE=0, WRITABLE=1, FORMAT=4, ND=8, STRIDES=0x18, C=0x38, F=0x58, ANY=0x98,
+             FULL=0x11d, RECORDS_RO=0x1c)
+
+
+class Py_buffer(ctypes.Structure):
+    _fields_ = [('buf', ctypes.c_void_p), ('obj', ctypes.py_object), ('len', ctypes.c_ssize_t),
+                ('itemsize', ctypes.c_ssize_t), ('readonly', ctypes.c_int), ('ndim', ctypes.c_int),
+                ('format', ctypes.c_char_p), ('shape', ctypes.POINTER(ctypes.c_ssize_t)),
+                ('strides', ctypes.POINTER(ctypes.c_ssize_t)), ('suboffsets', ctypes.c_void_p),
+                ('internal', ctypes.c_void_p)]
+
+
+_get = ctypes.pythonapi.PyObject_GetBuffer
+_get.argtypes = [ctypes.py_object, ctypes.POINTER(Py_buffer), ctypes.c_int]
+_rel = ctypes.pythonapi.PyBuffer_Release
+_rel.argtypes = [ctypes.POINTER(Py_buffer)]
+
+
+def get_buffer(obj, flags):
+    """What a C consumer sees: the fields, or the exception raised."""
+    b = Py_buffer()
+    try:
+        _get(obj, ctypes.byref(b), flags)
+    except Exception as e:
+        return type(e), str(e)
+    nd = b.ndim
+    r = (b.len, b.itemsize, b.readonly, nd, b.format,
+         tuple(b.shape[k] for k in range(nd)) if b.shape else None,
+         tuple(b.strides[k] for k in range(nd)) if b.strides else None)
+    _rel(ctypes.byref(b))
+    return r
+
+
+def run_default(code):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NDTILE_")}
+    r = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def views(a):
+    """NumPy-style views of a 2-d array: the same calls work on both."""
+    return {
+        'whole': lambda x: x, 'T': lambda x: x.T, 'step': lambda x: x[:, ::2],
+        'neg': lambda x: x[::-1], 'negcol': lambda x: x[1:, ::-3], 'row': lambda x: x[1],
+        'elem': lambda x: x[1, 2], 'empty': lambda x: x[:0], 'bcast': lambda x: nt.broadcast_to(
+            x[0], (3,) + x.shape[1:]) if isinstance(x, nt.ndarray) else np.broadcast_to(
+            x[0], (3,) + x.shape[1:]),
+    }
+
+
+# ---- memoryview ----------------------------------------------------------------
+@pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
+@pytest.mark.parametrize("shape", [(), (0,), (1,), (5,), (3, 4), (2, 0, 3), (1500,), (33, 47)])
+def test_memoryview_matches_numpy(dt, shape):
+    a = make(dt, shape)
+    x = nt.asarray(a)
+    m, e = memoryview(x), memoryview(a)
+    for attr in ('format', 'itemsize', 'ndim', 'shape', 'strides', 'nbytes', 'readonly',
+                 'c_contiguous', 'f_contiguous', 'contiguous'):
+        assert getattr(m, attr) == getattr(e, attr), attr
+    np.testing.assert_array_equal(np.asarray(m), a)
+    assert m.tobytes() == e.tobytes()
+
+
+@pytest.mark.parametrize("dt", [np.int16, np.float64, np.complex128, np.bool_])
+def test_memoryview_of_views_matches_numpy(dt):
+    a = make(dt, (6, 9))
+    x = nt.asarray(a)
+    for name, f in views(a).items():
+        m, e = memoryview(f(x)), memoryview(f(a))
+        assert (m.shape, m.strides, m.format, m.readonly, m.c_contiguous, m.f_contiguous) == \
+            (e.shape, e.strides, e.format, e.readonly, e.c_contiguous, e.f_contiguous), name
+        np.testing.assert_array_equal(np.asarray(m), np.asarray(e), err_msg=name)
+
+
+def test_memoryview_real_imag_parts():
+    a = make(np.complex128, (4, 5))
+    x = nt.asarray(a)
+    for part in ('real', 'imag'):
+        m, e = memoryview(getattr(x, part)), memoryview(getattr(a, part))
+        assert (m.format, m.strides, m.shape) == (e.format, e.strides, e.shape)
+        np.testing.assert_array_equal(np.asarray(m), getattr(a, part))
+    v = np.asarray(x.imag)
+    v[0, 0] = 42
+    assert complex(x[0, 0]).imag == 42
+
+
+@pytest.mark.parametrize("flags", list(PyBUF))
+def test_getbuffer_flags_match_numpy(flags):
+    a = make(np.float64, (6, 8))
+    x = nt.asarray(a)
+    ro, xro = a.copy(), x.copy()
+    ro.flags.writeable = False
+    xro.flags.writeable = False
+    cases = [(x, a), (xro, ro)] + [(f(x), f(a)) for f in views(a).values()]
+    for got, exp in cases:
+        g, e = get_buffer(got, PyBUF[flags]), get_buffer(exp, PyBUF[flags])
+        assert g == e, (flags, got.shape, got.strides)
+
+
+def test_memory_is_shared_both_ways():
+    a = make(np.float64, (30, 40))
+    x = nt.asarray(a)          # many tiles under the suite's 4 KiB tiles
+    m = memoryview(x)
+    m[3, 5] = -1.5
+    assert float(x[3, 5]) == -1.5
+    x[4] = 2.0
+    assert m[4, 39] == 2.0
+    x += 1                     # deferred on tiles: finished when the call returns
+    assert m[3, 5] == -0.5 and m[4, 0] == 3.0
+    n = np.asarray(x)          # NumPy's asarray uses the buffer: no copy, as NumPy's
+    assert np.shares_memory(n, np.asarray(x))
+    n[0, 0] = 123.0
+    assert float(x[0, 0]) == 123.0
+    y = x[::-2, 1::3]          # a view spanning tiles, strided and reversed
+    v = np.asarray(y)
+    v[...] = 7
+    exp = a + 1
+    exp[3, 5], exp[4], exp[0, 0] = -0.5, 3.0, 123.0
+    exp[::-2, 1::3] = 7
+    np.testing.assert_array_equal(nt.asnumpy(x) if hasattr(nt, 'asnumpy') else np.array(x), exp)
+
+
+def test_readonly_arrays_lend_readonly_memory():
+    x = nt.arange(10.0)
+    x.flags.writeable = False
+    m = memoryview(x)
+    assert m.readonly
+    with pytest.raises(TypeError, match="cannot modify read-only memory"):
+        m[0] = 1.0
+    e = np.arange(10.0)
+    e.flags.writeable = False
+    for arr in (x, e):      # ctypes checks the export's flag itself
+        with pytest.raises(TypeError, match="underlying buffer is not writable"):
+            (ctypes.c_char * 80).from_buffer(arr)
+    assert get_buffer(x, PyBUF['WRITABLE']) == (ValueError, "buffer source array is read-only")
+    with pytest.raises(ValueError, match="assignment destination is read-only"):
+        np.asarray(x)[0] = 1
+    b = nt.broadcast_to(nt.arange(3.0), (4, 3))
+    assert memoryview(b).readonly and memoryview(b).strides == (0, 8)
+
+
+def test_tiled_store_moves_into_one_buffer():
+    # a 2-d array tiled along its rows' axis: its tiles are separate buffers
+    # (4 KiB tiles here); a view across them is lent after the store moves
+    x = nt.asarray(make(np.int32, (5, 3000)))
+    assert x._ntiles > 5
+    ref = np.array(x)
+    v = x[:, ::-7]
+    m = memoryview(v)
+    np.testing.assert_array_equal(np.asarray(m), ref[:, ::-7])
+    x[2] = -5                  # later writes land in the moved memory
+    assert np.asarray(m)[2].tolist() == [-5] * m.shape[1]
+    np.testing.assert_array_equal(np.array(x[1]), ref[1])
+    del m
+    y = x * 2                  # and ops after the loan read it as before
+    ref[2] = -5
+    np.testing.assert_array_equal(np.array(y), ref * 2)
+
+
+def test_export_waits_for_pending_readers_and_writers():
+    # default tiles: a large array's ops are deferred tasks on workers
+    run_default("""
+        import numpy, ndtile as np
+        for n in (3 << 18, 5 << 20):      # 6 MiB (tiles in separate buffers), 40 MiB (one)
+            a = np.arange(n, dtype=np.float64)
+            b = a * 2 + 1                   # deferred (fused) reads of a
+            m = memoryview(a)               # waits for them: b keeps the old values
+            m[n - 1] = -1.0
+            m[0] = -1.0
+            assert float(b[n - 1]) == 2 * (n - 1) + 1 and float(b[0]) == 1.0
+            a += 1                          # a deferred write on the lent store
+            assert m[n - 1] == 0.0 and m[n // 2] == n // 2 + 1, (m[n - 1], m[n // 2])
+            a[1:] = a[:-1] * 3              # reads and writes it, across tiles
+            r = numpy.arange(n, dtype=numpy.float64) + 1
+            r[0] = r[-1] = 0.0
+            r[1:] = r[:-1] * 3
+            assert numpy.array_equal(numpy.asarray(m), r)
+            c = a + 0                       # a copy made while lent
+            m[5] = 99.0
+            assert float(c[5]) == r[5] and float(a[5]) == 99.0
+            del m
+            a -= 1                          # deferred again after the loan
+            r[5] = 99.0
+            assert numpy.array_equal(numpy.asarray(a), r - 1)
+    """)
+
+
+def test_no_leak_and_array_freed_after_release():
+    import weakref
+    _, data0, _ = _leak_counters()
+    for _ in range(20):
+        x = nt.arange(3000.0)
+        m = memoryview(x)
+        w = weakref.ref(x)
+        del x
+        assert w() is not None     # the memoryview keeps the array
+        del m
+        gc.collect()
+        assert w() is None
+    assert _leak_counters()[1] <= data0
+
+
+def _leak_counters():
+    nt._core.sync()
+    gc.collect()
+    return nt._core.memory_usage()
+
+
+# ---- a.data, a.ctypes ------------------------------------------------------------
+def test_data_is_the_arrays_memory():
+    x = nt.arange(6).reshape(2, 3)
+    d = x.data
+    assert isinstance(d, memoryview) and d.shape == (2, 3) and d.format == 'l'
+    d[1, 1] = 40
+    assert int(x[1, 1]) == 40
+
+
+@pytest.mark.parametrize("shape", [(), (0,), (7,), (3, 4)])
+def test_ctypes_matches_numpy(shape):
+    a = make(np.float64, shape)
+    x = nt.asarray(a)
+    c, e = x.ctypes, a.ctypes
+    assert c.data == _core_address(x) and c.data != 0
+    for attr in ('shape', 'strides'):
+        g, w = getattr(c, attr), getattr(e, attr)
+        assert (g is None) == (w is None)
+        if g is not None:
+            assert type(g)._type_ is type(w)._type_ and list(g) == list(w)
+    assert c.shape_as(ctypes.c_short) is None if not shape else \
+        list(c.shape_as(ctypes.c_short)) == list(shape)
+    assert c.strides_as(ctypes.c_longlong) is None if not shape else \
+        list(c.strides_as(ctypes.c_longlong)) == list(a.strides)
+    assert isinstance(c._as_parameter_, ctypes.c_void_p)
+    assert c._as_parameter_.value == c.data
+
+
+def _core_address(x):
+    return nt._core.buffer_address(memoryview(x))
+
+
+def test_ctypes_pointer_writes_and_c_calls():
+    x = nt.arange(12.0).reshape(3, 4)
+    p = x.ctypes.data_as(ctypes.POINTER(ctypes.c_double))   # keeps the loan
+    p[5] = -2.0
+    assert float(x[1, 1]) == -2.0
+    x += 1
+    assert p[5] == -1.0
+    libc = ctypes.CDLL(None)
+    libc.memset.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_size_t]
+    libc.memset(x.ctypes, 0, x.nbytes)        # _as_parameter_
+    np.testing.assert_array_equal(np.array(x), np.zeros((3, 4)))
+    with pytest.raises(AttributeError):
+        x.ctypes.data = 0
+
+
+# ---- pickling ------------------------------------------------------------------
+@pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
+def test_pickle_every_dtype_and_view(dt):
+    a = make(dt, (30, 41))               # many tiles under the suite's small tiles
+    x = nt.asarray(a)
+    cases = [(x, a), (x[::-1, ::-3], a[::-1, ::-3]), (x.T, a.T), (x[2, 3], a[2, 3]),
+             (x[:0], a[:0]), (nt.asarray(a[1, 1]), np.asarray(a[1, 1])), (x[5], a[5])]
+    for proto in range(pickle.HIGHEST_PROTOCOL + 1):
+        for got, exp in cases:
+            if not isinstance(got, nt.ndarray):
+                continue
+            r = pickle.loads(pickle.dumps(got, protocol=proto))
+            assert type(r) is nt.ndarray and r.dtype == exp.dtype and r.shape == exp.shape
+            np.testing.assert_array_equal(np.array(r), exp)
+            assert r.flags.c_contiguous and r.flags.writeable and r.flags.owndata
+
+
+def test_pickle_protocol5_out_of_band():
+    a = make(np.float32, (50, 60))
+    x = nt.asarray(a)[::2]
+    bufs = []
+    s = pickle.dumps(x, protocol=5, buffer_callback=bufs.append)
+    assert bufs                              # the data travelled out of band
+    r = pickle.loads(s, buffers=bufs)
+    np.testing.assert_array_equal(np.array(r), a[::2])
+    r[0, 0] = 5                              # a copy of its own
+    assert float(x[0, 0]) == a[0, 0]
+
+
+def test_pickle_large_array_default_tiles():
+    run_default("""
+        import pickle, numpy, ndtile as np
+        a = np.arange(3 << 19, dtype=np.float64).reshape(3 << 9, 1024)   # 12 MiB: 6 tiles
+        assert a._ntiles > 1
+        for proto in (2, 5):
+            r = pickle.loads(pickle.dumps(a[::-1, 3:], protocol=proto))
+            assert type(r) is np.ndarray
+            assert numpy.array_equal(numpy.asarray(r), numpy.asarray(a)[::-1, 3:])
+    """)
+
+
+# ---- copy= -----------------------------------------------------------------------
+def test_asarray_copy_false():
+    x = nt.arange(6.0).reshape(2, 3)
+    assert nt.asarray(x, copy=False) is x
+    assert nt.asarray(x, dtype=np.float64, copy=False) is x
+    assert nt.asarray(x, copy=None) is x
+    y = nt.asarray(x, copy=True)
+    assert y is not x and not nt.shares_memory(x, y)
+    with pytest.raises(ValueError, match="Unable to avoid copy"):
+        nt.asarray(x, dtype=np.float32, copy=False)
+    with pytest.raises(ValueError, match="Unable to avoid copy"):
+        nt.asarray(x, order='F', copy=False)
+    with pytest.raises(ValueError, match="Unable to avoid copy"):
+        nt.asarray([1, 2], copy=False)            # as NumPy
+    with pytest.raises(ValueError, match="Unable to avoid copy"):
+        np.asarray([1, 2], copy=False)
+    # NumPy shares a NumPy array's memory; ndtile needs its tiles: a copy
+    with pytest.raises(ValueError, match="Unable to avoid copy"):
+        nt.asarray(np.arange(3), copy=False)
+
+
+def test_from_dlpack_copy():
+    x = nt.arange(5.0)
+    assert nt.from_dlpack(x) is x and nt.from_dlpack(x, copy=False) is x
+    y = nt.from_dlpack(x, copy=True)
+    assert y is not x and np.array_equal(np.array(y), np.array(x))
+    with pytest.raises(ValueError, match="Device not understood"):
+        nt.from_dlpack(x, device='gpu')
+    a = np.arange(4)
+    r = nt.from_dlpack(a)
+    assert type(r) is nt.ndarray and np.array_equal(np.array(r), a)
+    with pytest.raises(BufferError):
+        nt.from_dlpack(a, copy=False)
+    # NumPy imports an ndtile array without a copy: the same memory
+    v = np.from_dlpack(x)
+    v[1] = -4.0
+    assert float(x[1]) == -4.0
+    w = np.from_dlpack(x, copy=True)
+    w[2] = 100.0
+    assert float(x[2]) == 2.0
+    ro = nt.arange(3.0)
+    ro.flags.writeable = False
+    with pytest.raises(BufferError):           # NumPy's rule for read-only arrays
+        ro.__dlpack__()
+    assert np.array_equal(np.from_dlpack(ro), [0.0, 1.0, 2.0])
