@@ -412,6 +412,10 @@ def setitem(a, key, value, delete=False):
                 val = val._astype(a._dt, 4)
             _core.apply(U.WHERE, [mask, val, a], a)
             return
+        n = int(mask.sum())
+        if val.size != n:
+            raise ValueError(f"NumPy boolean array indexing assignment cannot assign {val.size} "
+                             f"input values to the {n} output values where the mask is true")
     if _scatter(a, key, value):
         return
     npa = C.to_numpy(a)
