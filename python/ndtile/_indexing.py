@@ -171,11 +171,14 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None):
     ax = 0
     for g, (t, v) in enumerate(full):
         if t == 'bool':
-            if tuple(v.shape) != tuple(a.shape[ax:ax + v.ndim]):
-                raise IndexError(
-                    f"boolean index did not match indexed array along axis {ax}; size of "
-                    f"axis is {a.shape[ax]} but size of corresponding boolean axis is "
-                    f"{v.shape[0]}")
+            # NumPy: each axis of the mask has the array's extent, or 0 (an
+            # empty mask axis selects nothing from an axis of any length)
+            for j in range(v.ndim):
+                if v.shape[j] not in (a.shape[ax + j], 0):
+                    raise IndexError(
+                        f"boolean index did not match indexed array along axis {ax + j}; "
+                        f"size of axis is {a.shape[ax + j]} but size of corresponding "
+                        f"boolean axis is {v.shape[j]}")
             nz = M.nonzero(v)
             for j in range(v.ndim):
                 axes.append(('adv', nz[j], g))

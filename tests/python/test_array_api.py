@@ -52,8 +52,8 @@ def x_device():
 def _outcome(f, mod):
     try:
         r = f(mod)
-    except Exception as e:       # the exception class is part of the contract
-        return type(e), None
+    except Exception as e:       # the exception class and message are part of the contract
+        return type(e), str(e)
     r = np.array(r)
     return r.dtype, r.shape, r.tolist()
 
@@ -74,6 +74,15 @@ READS = [
     ((4, 0, 2), lambda m: m.asarray(np.array([1, 0, 1, 1], bool))),
     ((0, 3), lambda m: m.zeros((3,), bool)),           # wrong axis: IndexError
     ((2, 0), lambda m: m.zeros((0, 2), bool)),         # wrong shape: IndexError
+    # an empty mask axis matches an axis of any length (NumPy, the standard)
+    ((1,), lambda m: m.zeros((0,), bool)),
+    ((2, 3), lambda m: m.zeros((0,), bool)),
+    ((2, 3), lambda m: m.zeros((0, 0), bool)),
+    ((2, 3), lambda m: m.zeros((2, 0), bool)),
+    ((1, 3), lambda m: m.zeros((1, 0), bool)),
+    ((2, 3), lambda m: m.zeros((0, 2), bool)),          # IndexError names axis 1
+    ((2, 3), lambda m: m.zeros((1, 0), bool)),          # IndexError names axis 0
+    ((2, 3, 4), lambda m: m.zeros((0, 5), bool)),
 ]
 
 
@@ -117,6 +126,10 @@ WRITES = [
     ((2, 3), lambda m: m.ones((), bool), lambda m: m.arange(3.0)),
     ((3,), lambda m: m.zeros((3,), bool), lambda m: m.arange(3.0)[:0]),
     ((3, 0), lambda m: m.ones((3,), bool), lambda m: m.zeros((0,))),
+    ((1,), lambda m: m.zeros((0,), bool), 3),
+    ((2, 3), lambda m: m.zeros((0,), bool), lambda m: m.zeros((0, 3))),
+    ((2, 3), lambda m: m.zeros((2, 0), bool), 3),
+    ((2, 3), lambda m: m.zeros((0, 2), bool), 3),
 ]
 
 
