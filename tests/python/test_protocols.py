@@ -205,6 +205,8 @@ def test_export_waits_for_pending_readers_and_writers():
             a -= 1                          # deferred again after the loan
             r[5] = 99.0
             assert numpy.array_equal(numpy.asarray(a), r - 1)
+            f = (a * 3)[::-1]               # a fused result, not computed yet
+            assert memoryview(f)[0] == 3 * (r[-1] - 1)
     """)
 
 
