@@ -1,0 +1,80 @@
+/* test_export.c - lending host memory (ndt_host_export): the address and
+ * strides, waiting for pending work, the move of separate tiles into one
+ * buffer, and ordering with tasks recorded while lent (ndt_host_settle).
+ * In the tsan suite: a borrower meeting a task is a reported race. */
+#include <string.h>
+#include "check.h"
+
+static double *lend(ndt_array *a, int for_write) {
+  void *p = NULL;
+  OK(ndt_host_export(a, for_write, &p));
+  return p;
+}
+
+/* a[i] as the runtime reads it */
+static double at(const ndt_array *a, int64_t i) {
+  double v;
+  OK(ndt_get_item(a, &i, &v));
+  return v;
+}
+
+static void lends_in_place(int64_t n) {
+  ndt_array *a = NULL, *b = NULL, *one = NULL, *c = NULL;
+  OK(ndt_arange(&a, 0, (double)n, 1, NDT_FLOAT64));
+  OK(ndt_full(&one, 0, NULL, NDT_FLOAT64, &(double){1.0}, NDT_FLOAT64));
+  /* pending readers of a: the export for writing waits for them */
+  OK(ndt_binary(&b, NDT_MULTIPLY, a, a));
+  double *p = lend(a, 1);
+  EXPECT(p[n - 1] == (double)(n - 1), "n=%lld: a[-1] = %g", (long long)n, p[n - 1]);
+  p[n - 1] = -1.0;
+  EXPECT(at(b, n - 1) == (double)(n - 1) * (double)(n - 1), "n=%lld: b saw the borrower's write",
+         (long long)n);
+  /* a task recorded while lent: done once settled */
+  ndt_array *dst = a;
+  OK(ndt_binary(&dst, NDT_ADD, a, one));
+  ndt_host_settle();
+  EXPECT(p[n - 1] == 0.0 && p[0] == 1.0 && p[n / 2] == (double)(n / 2 + 1),
+         "n=%lld: after a += 1: %g %g %g", (long long)n, p[0], p[n / 2], p[n - 1]);
+  /* a copy made while lent reads what the borrower wrote */
+  p[3] = 42.0;
+  OK(ndt_copy(&c, a));
+  EXPECT(at(c, 3) == 42.0, "n=%lld: the copy missed the borrower's write", (long long)n);
+  ndt_host_release(a);
+  /* a reversed view of the moved store: its first element's address */
+  ndt_index rev = {.kind = NDT_IDX_SLICE, .step = -1};
+  ndt_array *v = NULL;
+  OK(ndt_view_index(&v, a, 1, &rev));
+  double *q = lend(v, 0);
+  EXPECT(ndt_strides(v)[0] == -1 && q == p + (n - 1) && q[0] == 0.0,
+         "n=%lld: reversed view at %p (base %p)", (long long)n, (void *)q, (void *)p);
+  ndt_host_release(v);
+  ndt_free(v);
+  ndt_free(c);
+  ndt_free(b);
+  ndt_free(one);
+  ndt_free(a);
+}
+
+static void readonly_refused(void) {
+  ndt_array *a;
+  OK(ndt_zeros(&a, 1, (int64_t[]){10}, NDT_FLOAT64));
+  OK(ndt_set_writeable(a, 0));
+  void *p = NULL;
+  EXPECT(ndt_host_export(a, 1, &p) == NDT_ERR_VALUE, "a read-only array lent for writing");
+  OK(ndt_host_export(a, 0, &p));
+  ndt_host_release(a);
+  ndt_free(a);
+}
+
+int main(void) {
+  /* 4 KiB tiles: 512 doubles a tile; 100000 elements are 196 separate tiles */
+  ndt_config cfg = {.workers = 4, .tile_bytes = 4096, .inline_elems = 0};
+  OK(ndt_init(&cfg));
+  lends_in_place(100);
+  lends_in_place(100000);
+  readonly_refused();
+  OK(ndt_sync());
+  ndt_finalize();
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed != 0;
+}
