@@ -1542,9 +1542,9 @@ static PyMethodDef array_methods[] = {
 
 /* ---- the buffer protocol (memoryview(a), ctypes) ---------------------------------
  * The array's memory is lent in place, as NumPy's is: ndt_host_export waits
- * for the pending work on it, moves a store of separate tiles into one buffer
- * (once), and until the release makes every task on the store finish before
- * the call that records it returns, so the borrower's reads and writes never
+ * for the pending work on it and moves a store of separate tiles into one
+ * buffer (once); until the release, core_leave waits for the tasks each call
+ * recorded on it (ndt_host_settle), so the borrower's reads and writes never
  * meet a task (docs/design.md, "Lending memory"). The checks and messages are
  * NumPy's (array_getbuffer). */
 typedef struct {

@@ -145,8 +145,8 @@ typedef struct ndt_store {
   atomic_llong reserved;  /* bytes reserved in the memory budget; given back when the
                              last handle goes (program order) or at the latest when freed */
   atomic_int lost;        /* a cancelled (interrupted) task wrote it: reads fail */
-  atomic_int lent;        /* host exports alive (ndt_host_export): its tasks run to the end
-                           * before the call recording them returns */
+  atomic_int lent;        /* host exports alive (ndt_host_export): no work on it is held
+                           * for fusion, and ndt_host_settle waits for its tasks */
 } ndt_store;
 /* Stores with an export alive (any): 0 lets task recording skip the check;
  * unsettled: a task was recorded on one since the last ndt_host_settle. */
