@@ -18,6 +18,11 @@ import pytest
 import ndtile as nt
 from _helpers import DTYPES, NAMES, make
 
+# On several ranks (tests/mpi/run.py runs the suite so) an array has no host
+# memory of its own: exports raise BufferError, NumPy copies through __array__
+LENDS = nt.nranks() == 1
+lending = pytest.mark.skipif(not LENDS, reason="several ranks lend no memory")
+
 # ---- PyObject_GetBuffer with explicit flags (what C consumers ask for) ----------
 PyBUF = dict(SIMPLE=0, WRITABLE=1, FORMAT=4, ND=8, STRIDES=0x18, C=0x38, F=0x58, ANY=0x98,
              FULL=0x11d, RECORDS_RO=0x1c)
@@ -71,6 +76,7 @@ def views(a):
 
 
 # ---- memoryview ----------------------------------------------------------------
+@lending
 @pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
 @pytest.mark.parametrize("shape", [(), (0,), (1,), (5,), (3, 4), (2, 0, 3), (1500,), (33, 47)])
 def test_memoryview_matches_numpy(dt, shape):
@@ -84,6 +90,7 @@ def test_memoryview_matches_numpy(dt, shape):
     assert m.tobytes() == e.tobytes()
 
 
+@lending
 @pytest.mark.parametrize("dt", [np.int16, np.float64, np.complex128, np.bool_])
 def test_memoryview_of_views_matches_numpy(dt):
     a = make(dt, (6, 9))
@@ -95,6 +102,7 @@ def test_memoryview_of_views_matches_numpy(dt):
         np.testing.assert_array_equal(np.asarray(m), np.asarray(e), err_msg=name)
 
 
+@lending
 def test_memoryview_real_imag_parts():
     a = make(np.complex128, (4, 5))
     x = nt.asarray(a)
@@ -107,6 +115,7 @@ def test_memoryview_real_imag_parts():
     assert complex(x[0, 0]).imag == 42
 
 
+@lending
 @pytest.mark.parametrize("flags", list(PyBUF))
 def test_getbuffer_flags_match_numpy(flags):
     a = make(np.float64, (6, 8))
@@ -120,6 +129,7 @@ def test_getbuffer_flags_match_numpy(flags):
         assert g == e, (flags, got.shape, got.strides)
 
 
+@lending
 def test_memory_is_shared_both_ways():
     a = make(np.float64, (30, 40))
     x = nt.asarray(a)          # many tiles under the suite's 4 KiB tiles
@@ -143,6 +153,7 @@ def test_memory_is_shared_both_ways():
     np.testing.assert_array_equal(nt.asnumpy(x) if hasattr(nt, 'asnumpy') else np.array(x), exp)
 
 
+@lending
 def test_readonly_arrays_lend_readonly_memory():
     x = nt.arange(10.0)
     x.flags.writeable = False
@@ -162,6 +173,7 @@ def test_readonly_arrays_lend_readonly_memory():
     assert memoryview(b).readonly and memoryview(b).strides == (0, 8)
 
 
+@lending
 def test_tiled_store_moves_into_one_buffer():
     # a 2-d array tiled along its rows' axis: its tiles are separate buffers
     # (4 KiB tiles here); a view across them is lent after the store moves
@@ -180,6 +192,7 @@ def test_tiled_store_moves_into_one_buffer():
     np.testing.assert_array_equal(np.array(y), ref * 2)
 
 
+@lending
 def test_export_waits_for_pending_readers_and_writers():
     # default tiles: a large array's ops are deferred tasks on workers
     run_default("""
@@ -210,6 +223,7 @@ def test_export_waits_for_pending_readers_and_writers():
     """)
 
 
+@lending
 def test_no_leak_and_array_freed_after_release():
     import weakref
     _, data0, _ = _leak_counters()
@@ -232,6 +246,7 @@ def _leak_counters():
 
 
 # ---- a.data, a.ctypes ------------------------------------------------------------
+@lending
 def test_data_is_the_arrays_memory():
     x = nt.arange(6).reshape(2, 3)
     d = x.data
@@ -240,6 +255,7 @@ def test_data_is_the_arrays_memory():
     assert int(x[1, 1]) == 40
 
 
+@lending
 @pytest.mark.parametrize("shape", [(), (0,), (7,), (3, 4)])
 def test_ctypes_matches_numpy(shape):
     a = make(np.float64, shape)
@@ -263,6 +279,7 @@ def _core_address(x):
     return nt._core.buffer_address(memoryview(x))
 
 
+@lending
 def test_ctypes_pointer_writes_and_c_calls():
     x = nt.arange(12.0).reshape(3, 4)
     p = x.ctypes.data_as(ctypes.POINTER(ctypes.c_double))   # keeps the loan
@@ -307,6 +324,7 @@ def test_pickle_protocol5_out_of_band():
     assert float(x[0, 0]) == a[0, 0]
 
 
+@pytest.mark.skipif(not LENDS, reason="starts a process of its own")
 def test_pickle_large_array_default_tiles():
     run_default("""
         import pickle, numpy, ndtile as np
@@ -340,6 +358,7 @@ def test_asarray_copy_false():
         nt.asarray(np.arange(3), copy=False)
 
 
+@lending
 def test_from_dlpack_copy():
     x = nt.arange(5.0)
     assert nt.from_dlpack(x) is x and nt.from_dlpack(x, copy=False) is x
@@ -364,3 +383,43 @@ def test_from_dlpack_copy():
     with pytest.raises(BufferError):           # NumPy's rule for read-only arrays
         ro.__dlpack__()
     assert np.array_equal(np.from_dlpack(ro), [0.0, 1.0, 2.0])
+
+
+@pytest.mark.skipif(LENDS, reason="one process lends its memory")
+def test_several_ranks_refuse_to_lend():
+    x = nt.arange(10.0)
+    with pytest.raises(BufferError, match="several ranks"):
+        memoryview(x)
+    v = np.asarray(x)              # NumPy falls back to __array__: a copy
+    v[0] = 5.0
+    assert float(x[0]) == 0.0
+    with pytest.raises(BufferError):
+        x.__dlpack__(copy=False)
+    assert np.array_equal(np.from_dlpack(x), np.arange(10.0))
+
+
+@pytest.mark.skipif(not LENDS, reason="starts ranks itself")
+def test_several_ranks_refuse_to_lend_launched():
+    code = textwrap.dedent("""
+        import numpy, ndtile as np
+        a = np.arange(100000.0)
+        try:
+            memoryview(a)
+            raise SystemExit("lent on several ranks")
+        except BufferError:
+            pass
+        v = numpy.asarray(a)
+        v[0] = 7.0
+        assert float(a[0]) == 0.0 and v[-1] == 99999.0
+        print("ok", np.nranks())
+    """)
+    path = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"ndtile_lend_{os.getpid()}.py")
+    with open(path, "w") as f:
+        f.write(code)
+    try:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("NDTILE_")}
+        r = subprocess.run([sys.executable, "-m", "ndtile", "--ranks", "2", path], env=env,
+                           capture_output=True, text=True, timeout=300)
+    finally:
+        os.unlink(path)
+    assert r.returncode == 0 and "ok 2" in r.stdout, r.stdout + r.stderr
