@@ -130,6 +130,11 @@ const char *ndt_processor_name(int i);      /* NULL when out of range */
  * the runtime chooses again); NDT_ERR_VALUE for a name not registered. Kept
  * across ndt_init. For tests and benchmarks that compare processors. */
 ndt_status ndt_processor_select(const char *name);
+/* Tasks that ran on the host CPU because the memory of the processor they
+ * were placed on was full (NDT_ERR_NOMEM while binding their operands there,
+ * or from a body that updates no operand in place): the automatic CPU
+ * fallback. Counted since the process started. */
+int64_t ndt_processor_fallbacks(void);
 /* Changes take effect for arrays created afterwards. */
 ndt_status ndt_set_workers(int n);
 ndt_status ndt_set_tile_bytes(int64_t bytes);
