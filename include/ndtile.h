@@ -135,6 +135,19 @@ ndt_status ndt_processor_select(const char *name);
  * or from a body that updates no operand in place): the automatic CPU
  * fallback. Counted since the process started. */
 int64_t ndt_processor_fallbacks(void);
+/* The NDTILE_* environment variables the runtime reads:
+ * ndt_setting_name(i) for i = 0, 1, ... (NULL past the last). Counts
+ * (NDTILE_WORKERS, NDTILE_INLINE_ELEMS, NDTILE_MAX_PENDING, NDTILE_MPI_SPIN)
+ * are whole numbers, sizes (NDTILE_TILE_BYTES, NDTILE_MAX_MEMORY, ...) bytes;
+ * both take a k, M, G or T suffix in powers of 1024 (sizes also fractions,
+ * 1.5G, and the spellings 512KiB, 2MB). ndt_setting_parse reads text as the
+ * runtime does: NDT_ERR_VALUE, naming the variable and the accepted forms,
+ * for text that is not of its form or out of its range; ndt_init fails so
+ * for a variable set that way. ndt_setting_value gives the value in force
+ * (starting the runtime if needed). */
+const char *ndt_setting_name(int i);
+ndt_status ndt_setting_parse(const char *name, const char *text, int64_t *value);
+ndt_status ndt_setting_value(const char *name, int64_t *value);
 /* Changes take effect for arrays created afterwards. */
 ndt_status ndt_set_workers(int n);
 ndt_status ndt_set_tile_bytes(int64_t bytes);

@@ -2408,6 +2408,47 @@ static PyObject *f_init(PyObject *m, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+/* setting_names() -> tuple; parse_setting(name, text) -> int (ValueError
+ * naming the variable and the accepted forms); setting_value(name) -> int:
+ * the runtime's parser and values (src/runtime/env.c). */
+static PyObject *f_setting_names(PyObject *m, PyObject *noarg) {
+  (void)m;
+  (void)noarg;
+  int n = 0;
+  while (ndt_setting_name(n)) n++;
+  PyObject *t = PyTuple_New(n);
+  for (int i = 0; t && i < n; i++) {
+    PyObject *s = PyUnicode_FromString(ndt_setting_name(i));
+    if (!s) {
+      Py_DECREF(t);
+      return NULL;
+    }
+    PyTuple_SET_ITEM(t, i, s);
+  }
+  return t;
+}
+
+static PyObject *f_parse_setting(PyObject *m, PyObject *args) {
+  (void)m;
+  const char *name, *text;
+  if (!PyArg_ParseTuple(args, "ss", &name, &text)) return NULL;
+  int64_t v;
+  ndt_status st = ndt_setting_parse(name, text, &v);
+  if (st) return raise_status(st);
+  return PyLong_FromLongLong((long long)v);
+}
+
+static PyObject *f_setting_value(PyObject *m, PyObject *args) {
+  (void)m;
+  const char *name;
+  if (!PyArg_ParseTuple(args, "s", &name)) return NULL;
+  int64_t v;
+  ndt_status st;
+  CORE_BLOCKING(st = ndt_setting_value(name, &v));
+  if (st) return raise_status(st);
+  return PyLong_FromLongLong((long long)v);
+}
+
 static PyObject *f_status_string(PyObject *m, PyObject *arg) {
   (void)m;
   long s = PyLong_AsLong(arg);
@@ -2858,6 +2899,9 @@ static PyMethodDef module_methods[] = {
    "set_memory_limit(bytes): the budget of live arrays (0: the default)"},
   {"interrupt", f_interrupt, METH_NOARGS, "interrupt(): stop the waits as Ctrl-C does"},
   {"init", f_init, METH_VARARGS, "init(workers=0, tile_bytes=0, inline_elems=-1)"},
+  {"setting_names", f_setting_names, METH_NOARGS, "setting_names() -> the NDTILE_* names"},
+  {"parse_setting", f_parse_setting, METH_VARARGS, "parse_setting(name, text) -> int"},
+  {"setting_value", f_setting_value, METH_VARARGS, "setting_value(name) -> the value in force"},
   {"status_string", f_status_string, METH_O, "name of a status"},
   {"_raise_status", f_raise_status, METH_O, "test hook: raise the mapped exception"},
   {"linalg", f_linalg, METH_VARARGS, "linalg(op, a, b|None, flags, param): tuple of results"},

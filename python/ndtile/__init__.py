@@ -145,6 +145,26 @@ def set_workers(n):
     _core.set_workers(n)
 
 
+def settings():
+    """The runtime's settings in force, by their NDTILE_* names (workers,
+    tile and inline sizes, the look-ahead bounds, the memory budget, ...).
+    Sizes are in bytes."""
+    return {name: _core.setting_value(name) for name in _core.setting_names()}
+
+
+def _check_settings():
+    # a misread setting is an error at import, naming the variable and the
+    # forms it takes (NDTILE_TILE_BYTES=1G is 1 GiB; =abc is a ValueError)
+    import os
+    for name in _core.setting_names():
+        text = os.environ.get(name, "")
+        if text.strip():
+            _core.parse_setting(name, text)
+
+
+_check_settings()
+
+
 def __getattr__(name):
     return _fallback.module_getattr('ndtile', _np, name, globals())
 
