@@ -171,7 +171,7 @@ def broadcast_to(array, shape, subok=False):
         shape = (shape,)
     r = xs[0]._broadcast_to(tuple(shape))
     r._set_writeable(False)      # NumPy's broadcast_to is a read-only view
-    return r
+    return C.subclass_like(r, array) if subok else r
 
 
 def broadcast_shapes(*args):

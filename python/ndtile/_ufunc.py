@@ -42,6 +42,21 @@ _NoValue = _np._NoValue
 # ufunc objects by numpy ufunc object and by name
 BY_NP = {}
 BY_NAME = {}
+# set by _ndarray: the plain array class (the fast path takes exactly it)
+# and the override/wrap protocol for operands of its subclasses
+_ND = None
+_SUBCLASS_CALL = None
+
+
+def _subclass_operand(args, out):
+    for a in args:
+        if type(a) is not _ND and isinstance(a, Array):
+            return True
+    if out is not None:
+        for o in (out if isinstance(out, tuple) else (out,)):
+            if type(o) is not _ND and isinstance(o, Array):
+                return True
+    return False
 
 
 class _Unsupported(Exception):
@@ -259,7 +274,7 @@ class ufunc:
             key = [self]
             arrays = False
             for a in args:
-                if isinstance(a, Array):
+                if type(a) is _ND:
                     key.append(a._dt)
                     arrays = True
                     continue
@@ -276,6 +291,10 @@ class ufunc:
                             f"{self.nin + self.nout} positional arguments but {len(args)} "
                             f"were given")
         args, out = _split_out(args, self.nin, out)
+        if _subclass_operand(args, out):
+            kw = dict(kwargs)
+            self._kw(kw, out, where, casting, order, dtype, subok)
+            return _SUBCLASS_CALL(self, '__call__', args, kw)
         if len(args) != self.nin:
             return self._np(*C.to_np_tree(args))   # NumPy's TypeError
         if casting != 'same_kind':
@@ -421,6 +440,15 @@ class ufunc:
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoValue,
                where=True):
         from . import _reduce
+        if _subclass_operand((array,), out):
+            kw = {'axis': axis, 'dtype': dtype, 'keepdims': keepdims}
+            if out is not None:
+                kw['out'] = out
+            if initial is not _NoValue:
+                kw['initial'] = initial
+            if where is not True:
+                kw['where'] = where
+            return _SUBCLASS_CALL(self, 'reduce', (array,), kw)
         name = _reduce.UFUNC_REDUCTIONS.get(self.__name__)
         if name is None or self._op is None:
             kw = {'axis': axis, 'dtype': dtype, 'out': out, 'keepdims': keepdims}
@@ -839,7 +867,8 @@ class _Matmul(ufunc):
     """matmul runs in the core (OpenBLAS per block) for ndtile-able operands."""
 
     def __call__(self, *args, out=None, **kwargs):
-        if len(args) == 2 and not kwargs and (out is None or isinstance(out, Array)):
+        if len(args) == 2 and not kwargs and (out is None or isinstance(out, Array)) and \
+                not _subclass_operand(args, out):
             a, b = (C.asarray(x) for x in args)
             if isinstance(a, Array) and isinstance(b, Array):
                 r = _core.matmul(a, b, out)
@@ -864,7 +893,15 @@ def by_op(op):
 def binop_hook(op, a, b, inplace):
     """Called by the C number slots for operands they do not handle."""
     other = a if not isinstance(a, Array) else b
-    if getattr(type(other), '__array_ufunc__', 0) is None:
+    f = getattr(type(other), '__array_ufunc__', 0)
+    if f is None:
+        return NotImplemented
+    if f == 0 and not inplace and other is b and not isinstance(
+            other, (int, float, complex, _np.ndarray, _generic, list, tuple)) and \
+            getattr(other, '__array_priority__', -float('inf')) > \
+            (0.0 if type(a) is _ND else getattr(a, '__array_priority__', 0.0)):
+        # NumPy's legacy deferral: an object without __array_ufunc__ but of
+        # higher __array_priority__ gets its reflected operator
         return NotImplemented
     u = _BY_OP[op]
     if inplace:
