@@ -790,9 +790,12 @@ def _ufunc_default(u, method, inputs, kwargs):
     outs = _outs(out)
     pin = [_plain(x) for x in inputs]
     kw = kwargs
-    if any(type(o) is not ndarray and isinstance(o, Array) for o in outs):
+    if outs:
         kw = dict(kwargs)
-        kw['out'] = tuple(_plain(o) for o in outs) if isinstance(out, tuple) else _plain(out)
+        if len(outs) == 1 and method != '__call__':
+            kw['out'] = _plain(outs[0])      # the methods take one array
+        else:
+            kw['out'] = tuple(_plain(o) for o in outs)
     r = getattr(u, method)(*pin, **kw)
     if method == 'at':
         return r
@@ -816,6 +819,13 @@ def _ufunc_call(u, method, inputs, kwargs):
     The operands' __array_ufunc__ overrides, subclasses before their bases,
     else left to right; the first answer that is not NotImplemented wins."""
     outs = _outs(kwargs.get('out'))
+    if 'out' in kwargs:
+        # NumPy hands the overrides out= as a tuple (or not at all)
+        kwargs = dict(kwargs)
+        if outs and any(o is not None for o in outs):
+            kwargs['out'] = outs
+        else:
+            del kwargs['out']
     over = []
     for x in tuple(inputs) + outs:
         t = type(x)

@@ -890,6 +890,15 @@ def by_op(op):
     return _BY_OP[op]
 
 
+def _power_shortcut(a, b):
+    inexact = D.KIND[a._dt] in 'fc'
+    if type(b) is int and (b == 2 or (b == -1 and inexact)):
+        return UFUNCS['square' if b == 2 else 'reciprocal']
+    if type(b) is float and b == 0.5 and inexact:
+        return UFUNCS['sqrt']
+    return None
+
+
 def binop_hook(op, a, b, inplace):
     """Called by the C number slots for operands they do not handle."""
     other = a if not isinstance(a, Array) else b
@@ -904,8 +913,15 @@ def binop_hook(op, a, b, inplace):
         # higher __array_priority__ gets its reflected operator
         return NotImplemented
     u = _BY_OP[op]
+    if op == POWER and type(a) is not _ND and isinstance(a, Array):
+        # a subclass operand (the C slot's shortcuts are for plain arrays):
+        # NumPy's ndarray.__pow__ shortcuts, so that __array_ufunc__ and
+        # __array_wrap__ see the ufunc NumPy calls
+        u = _power_shortcut(a, b) or u
     if inplace:
-        return u(a, b, out=a)
+        return u(a, b, out=a) if u.nin == 2 else u(a, out=a)
+    if u.nin == 1:
+        return u(a)
     if op == _EQ or op == _NE:
         try:
             return u(a, b)
