@@ -841,6 +841,10 @@ def _ufunc_call(u, method, inputs, kwargs):
     if not over:
         return _ufunc_default(u, method, inputs, kwargs)
     for o in over:
+        if type(o).__array_ufunc__ is None:
+            raise TypeError(f"operand '{type(o).__name__}' does not support ufuncs "
+                            f"(__array_ufunc__=None)")
+    for o in over:
         r = type(o).__array_ufunc__(o, u, method, *inputs, **kwargs)
         if r is not NotImplemented:
             return r

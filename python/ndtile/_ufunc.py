@@ -441,7 +441,12 @@ class ufunc:
                where=True):
         from . import _reduce
         if _subclass_operand((array,), out):
-            kw = {'axis': axis, 'dtype': dtype, 'keepdims': keepdims}
+            # the arguments given (NumPy passes the overrides those only)
+            kw = {} if axis == 0 and type(axis) is int else {'axis': axis}
+            if dtype is not None:
+                kw['dtype'] = dtype
+            if keepdims:
+                kw['keepdims'] = keepdims
             if out is not None:
                 kw['out'] = out
             if initial is not _NoValue:
@@ -461,6 +466,8 @@ class ufunc:
                                     where)
 
     def outer(self, A, B, /, **kwargs):
+        if _subclass_operand((A, B), kwargs.get('out')):
+            return _SUBCLASS_CALL(self, 'outer', (A, B), kwargs)
         if self.nin != 2 or self._op is None:
             return F.call(self.__name__ + '.outer', self._np.outer, (A, B), kwargs)
         a = C.asarray(A)
@@ -472,6 +479,13 @@ class ufunc:
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
         from . import _reduce
+        if _subclass_operand((array,), out):
+            kw = {} if axis == 0 and type(axis) is int else {'axis': axis}
+            if dtype is not None:
+                kw['dtype'] = dtype
+            if out is not None:
+                kw['out'] = out
+            return _SUBCLASS_CALL(self, 'accumulate', (array,), kw)
         if self.__name__ in ('add', 'multiply') and out is None:
             f = _reduce.cumsum if self.__name__ == 'add' else _reduce.cumprod
             return f(array, axis=axis, dtype=dtype)

@@ -533,3 +533,37 @@ def test_large_arrays_default_tiles(default_tiles):
         a[1] = -5.0
         return out + [float(a[1])]
     check(f)
+
+
+def test_ufunc_methods_on_subclasses():
+    # reduce, accumulate and outer go through __array_ufunc__ with their
+    # method's name, and their results through __array_wrap__
+    def f(xp, K, log):
+        Q = K['Quantity']
+        M = K['MySubClass']
+        q = Q([1., 2., 3.], 'm')
+        m = M(xp.arange(6.).reshape(2, 3), info='i')
+        res = [xp.add.reduce(q), xp.add.accumulate(q), xp.multiply.outer(q, q),
+               xp.add.reduce(m, axis=1), xp.add.accumulate(m),
+               xp.maximum.reduce(m, axis=None), xp.add.reduce(m, axis=0, keepdims=True)]
+        return [(tname(r), val(r), getattr(r, 'unit', getattr(r, 'info', 'missing')))
+                for r in res]
+    check(f)
+
+    def g(xp, K, log):
+        m = K['MySubClass'](xp.arange(6.).reshape(2, 3), info='i')
+        r = xp.multiply.outer(m[0], m[1])
+        return [(tname(r), val(r), r.info)]
+    check(g, logs=False)     # NumPy's outer reshapes the subclass inputs first
+
+
+def test_array_ufunc_none_opts_out():
+    for xp in MODS.values():
+        class NoUfunc(xp.ndarray):
+            __array_ufunc__ = None
+        n = xp.arange(3.).view(NoUfunc)
+        with pytest.raises(TypeError, match="does not support ufuncs"):
+            xp.add(n, 1)
+        with pytest.raises(TypeError):
+            n + 1
+        assert type(n[1:]) is NoUfunc
