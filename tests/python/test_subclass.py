@@ -567,3 +567,21 @@ def test_array_ufunc_none_opts_out():
         with pytest.raises(TypeError):
             n + 1
         assert type(n[1:]) is NoUfunc
+
+
+def test_subclass_paths_do_not_leak():
+    from test_leaks import no_growth
+    log = []
+    K = classes(ndtile, log)
+    IA, Q, M = K['InfoArray'], K['Quantity'], K['MySubClass']
+    a = (ndtile.arange(20_000.0).reshape(100, 200) / 7).view(IA)
+    a.info = 'i'
+    q = Q(ndtile.arange(5000.0), 'm')
+
+    def step():
+        r = [a[3:], a + a, -a, a.sum(axis=0), a.T.copy(), ndtile.sqrt(a), a.reshape(-1),
+             q * q, q.sum(), ndtile.zeros_like(a), ndtile.asarray(a), a.view(M),
+             pickle.loads(pickle.dumps(a[:2].view(_KeepNd)))]
+        log.clear()
+        del r
+    no_growth(step, [a, q])
