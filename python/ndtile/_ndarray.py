@@ -935,21 +935,49 @@ def _reduction_method(name):
             if name not in ('any', 'all') or a['where'] is not True:
                 kw['where'] = a['where']
             return _ufunc_call(U.UFUNCS[uname], 'reduce', (self,), kw)
+        return plain(self, *args, **kwargs)
+
+    def plain(self, *args, **kwargs):
         r = base(self._view(), *args, **kwargs)
         if _has_out(args, kwargs, r):
             return r
         return _wrap_result(self, r, None)
+    method.__wrapped__ = plain
     method.__name__ = name
     method.__qualname__ = '_SubclassBase.' + name
     method.__doc__ = base.__doc__
     return method
 
 
+def _mean(self, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    """NumPy's mean of a subclass instance: the class's sum (through its
+    __array_ufunc__ or __array_wrap__), then an in-place division by the
+    count, so that the subclass sees the same calls as under NumPy."""
+    if where is not True or out is not None or self.size == 0 or \
+            (dtype is None and D.KIND[self._dt] not in 'iubfc'):
+        return _MEAN_PLAIN(self, axis, dtype, out, keepdims, where=where)
+    if dtype is None and D.KIND[self._dt] in 'iub':
+        dtype = _np.dtype(_np.float64)
+    # add.reduce as NumPy's _mean calls it (not an override of sum)
+    ret = _SubclassBase.__dict__['sum'](self, axis=axis, dtype=dtype, keepdims=keepdims)
+    shape = self.shape
+    if axis is None:
+        n = self.size
+    else:
+        axes = axis if isinstance(axis, tuple) else (axis,)
+        n = 1
+        for k in axes:
+            n *= shape[operator.index(k) % self.ndim if self.ndim else 0]
+    if isinstance(ret, Array):
+        return U.UFUNCS['true_divide'](ret, n, out=ret, casting='unsafe', subok=False)
+    return ret / n
+
+
 _TEMPLATE_METHODS = (
     'reshape', 'ravel', 'flatten', 'transpose', 'swapaxes', 'squeeze', 'copy', 'diagonal',
     'repeat', 'take', '__copy__', '__deepcopy__', 'argsort', 'argmax', 'argmin', 'clip',
     'round', 'compress', 'choose', 'cumsum', 'cumprod', 'dot', 'searchsorted')
-_REDUCTION_METHODS = ('sum', 'prod', 'max', 'min', 'any', 'all', 'mean', 'var', 'std', 'ptp')
+_REDUCTION_METHODS = ('sum', 'prod', 'max', 'min', 'any', 'all', 'var', 'std', 'ptp')
 
 
 def _template_property(prop):
@@ -964,7 +992,7 @@ def _iter_sub(self):
 
 def _make_subclass_base():
     ns = {'__slots__': (), '__module__': __name__, 'astype': _astype,
-          '__iter__': _iter_sub,
+          '__iter__': _iter_sub, 'mean': _mean,
           '__doc__': "The base of every ndarray subclass: ndarray's methods, their "
                      "results wrapped as NumPy's subclassing rules say."}
     for n in _TEMPLATE_METHODS + tuple(METHOD_FALLBACKS):
@@ -991,6 +1019,7 @@ def _adopt_subclass(cls):
                     setattr(cls, n, f)
 
 
+_MEAN_PLAIN = _reduction_method('mean').__wrapped__
 _SubclassBase = _make_subclass_base()
 _core._subclass_hooks(_unop_hook, _subscript_hook)
 C.subclass_like = _subclass_like

@@ -291,7 +291,14 @@ class ufunc:
                             f"{self.nin + self.nout} positional arguments but {len(args)} "
                             f"were given")
         args, out = _split_out(args, self.nin, out)
-        if _subclass_operand(args, out):
+        # subclass operands: NumPy's override and wrapping protocol (inline
+        # checks: this path also serves plain arrays with out=, dtype=, ...)
+        sub = out is not None and type(out) is not _ND and (
+            isinstance(out, Array) or (type(out) is tuple and _subclass_operand(out, None)))
+        for a in args:
+            if type(a) is not _ND and isinstance(a, Array):
+                sub = True
+        if sub:
             kw = dict(kwargs)
             self._kw(kw, out, where, casting, order, dtype, subok)
             return _SUBCLASS_CALL(self, '__call__', args, kw)

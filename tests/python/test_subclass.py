@@ -254,7 +254,9 @@ def test_finalize_and_wrap_call_sequence():
             lambda: obj.ravel(), lambda: obj.flatten(), lambda: obj.view(M),
             lambda: obj.view(xp.ndarray), lambda: abs(obj), lambda: obj ** 2,
             lambda: obj ** 3, lambda: obj[()], lambda: obj[0:1].reshape(())[()],
-            lambda: xp.sqrt(obj[0:1].reshape(())),
+            lambda: xp.sqrt(obj[0:1].reshape(())), lambda: obj.mean(),
+            lambda: obj.reshape(5, 1).mean(axis=0),
+            lambda: xp.arange(6).reshape(2, 3).view(M).mean(axis=1),
         ]
         res = []
         for op in ops:
@@ -300,7 +302,7 @@ def test_units_array_ufunc():
         Q = K['Quantity']
         m = Q([1., 2., 3.], 'm')
         s = Q([2., 4., 8.], 's')
-        res = [m + m, m * s, m * 2, 3 * m, m ** 2, xp.sqrt(m), -m, m.sum(), m.max(),
+        res = [m + m, m * s, m * 2, 3 * m, m ** 2, xp.sqrt(m), -m, m.sum(), m.max(), m.mean(),
                m.sum(axis=0, keepdims=True), m < m, xp.add(m, m), xp.multiply(m, s)]
         out = [(tname(r), val(r), getattr(r, 'unit', 'missing')) for r in res]
         with pytest.raises(ValueError, match="incompatible units"):
