@@ -587,3 +587,22 @@ def test_subclass_paths_do_not_leak():
         log.clear()
         del r
     no_growth(step, [a, q])
+
+
+def test_finalize_none_and_plain_default():
+    # __array_finalize__ = None is not callable (NumPy 2 raises TypeError);
+    # ndarray's own is a no-op method that subclasses may call through super()
+    def f(xp, K, log):
+        class N(xp.ndarray):
+            __array_finalize__ = None
+
+        class S(xp.ndarray):
+            def __array_finalize__(self, obj):
+                super().__array_finalize__(obj)
+                self.seen = tname(obj)
+        with pytest.raises(TypeError):
+            xp.arange(4.).view(N)
+        s = xp.arange(4.).view(S)
+        return [(tname(s[1:]), s[1:].seen, (s * 2).seen),
+                xp.ndarray.__array_finalize__(xp.arange(2), None)]
+    check(f)
