@@ -911,6 +911,9 @@ def by_op(op):
     return _BY_OP[op]
 
 
+_MISSING = object()
+
+
 def _power_shortcut(a, b):
     inexact = D.KIND[a._dt] in 'fc'
     if type(b) is int and (b == 2 or (b == -1 and inexact)):
@@ -923,10 +926,10 @@ def _power_shortcut(a, b):
 def binop_hook(op, a, b, inplace):
     """Called by the C number slots for operands they do not handle."""
     other = a if not isinstance(a, Array) else b
-    f = getattr(type(other), '__array_ufunc__', 0)
+    f = getattr(type(other), '__array_ufunc__', _MISSING)
     if f is None:
         return NotImplemented
-    if f == 0 and not inplace and other is b and not isinstance(
+    if f is _MISSING and not inplace and other is b and not isinstance(
             other, (int, float, complex, _np.ndarray, _generic, list, tuple)) and \
             getattr(other, '__array_priority__', -float('inf')) > \
             (0.0 if type(a) is _ND else getattr(a, '__array_priority__', 0.0)):
