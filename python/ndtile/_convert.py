@@ -12,6 +12,7 @@ _PYSCALARS = (bool, int, float, complex)
 # the class of a subclass instance proto, NumPy's subok=True)
 ND = None
 subclass_like = None
+subclass_method = None     # (name, args, kwargs): args[0].name(*args[1:], **kwargs)
 
 
 def is_nd(x):

@@ -16,6 +16,9 @@ _NoValue = _np._NoValue
 
 def _nd_or_fallback(name, npfunc, args, kwargs, *arrays):
     """Converts arrays; returns (list, None) or (None, fallback result)."""
+    if type(args[0]) is not C.ND and isinstance(args[0], Array) and name in _METHOD_FORMS:
+        # NumPy's function calls the method of a subclass instance
+        return None, C.subclass_method(name, args, kwargs)
     out = []
     for a in arrays:
         x = C.asarray(a)
@@ -23,6 +26,10 @@ def _nd_or_fallback(name, npfunc, args, kwargs, *arrays):
             return None, F.call(f"{name} (dtype)", npfunc, args, kwargs)
         out.append(x)
     return out, None
+
+
+_METHOD_FORMS = frozenset(('ravel', 'transpose', 'swapaxes', 'squeeze', 'diagonal', 'take',
+                           'repeat'))
 
 
 def _norm_axis(axis, ndim):
@@ -44,6 +51,8 @@ def reshape(a, /, shape=None, order='C', *, newshape=None, copy=None):
         shape = newshape
     if shape is None:
         raise TypeError("reshape() missing 1 required positional argument: 'shape'")
+    if type(a) is not C.ND and isinstance(a, Array):     # NumPy calls a subclass's method
+        return C.subclass_method('reshape', (a, shape), {'order': order, 'copy': copy})
     xs, fb = _nd_or_fallback('reshape', _np.reshape, (a, shape), {'order': order}, a)
     if fb is not None:
         return fb
@@ -1795,6 +1804,10 @@ def _sort_flags(dtype, kind, stable):
 def sort(a, axis=-1, kind=None, order=None, *, stable=None):
     """NumPy's sort (NaNs last): a stable sort for every kind, NaN bits as
     NumPy's sort of that kind writes them."""
+    if type(a) is not C.ND and isinstance(a, Array):
+        r = a.copy(order='K')      # NumPy: a copy of the subclass instance, sorted
+        r.sort(axis=axis, kind=kind, order=order, stable=stable)
+        return r
     x = C.asarray(a)
     if order is not None or not isinstance(x, Array):
         return F.call("sort", _np.sort, (a,), dict(axis=axis, kind=kind, order=order,
@@ -1805,6 +1818,9 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None):
 
 def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
     """NumPy's argsort; stable for every kind (ties keep their order)."""
+    if type(a) is not C.ND and isinstance(a, Array):
+        return C.subclass_method('argsort', (a,), dict(axis=axis, kind=kind, order=order,
+                                                        stable=stable))
     x = C.asarray(a)
     if order is not None or not isinstance(x, Array):
         return F.call("argsort", _np.argsort, (a,), dict(axis=axis, kind=kind, order=order,

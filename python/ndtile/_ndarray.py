@@ -874,6 +874,15 @@ def _subclass_like(r, proto):
     return r
 
 
+def _subclass_method(name, args, kwargs):
+    """np.sum(a), np.transpose(a), ... of a subclass instance: its method,
+    as NumPy's functions call it (arguments left at _NoValue are not passed)."""
+    a = args[0]
+    if name == 'transpose':
+        return a.transpose(kwargs.get('axes'))
+    return getattr(a, name)(*args[1:], **{k: v for k, v in kwargs.items() if v is not _NoValue})
+
+
 def _has_out(args, kwargs, r):
     if kwargs.get('out') is not None:
         return True
@@ -985,6 +994,17 @@ def _template_property(prop):
     return property(get, prop.fset, None, prop.__doc__)
 
 
+def _in_place_method(base):
+    """A method that writes into self (sort, partition, ...): ndarray's on a
+    plain view of the same data."""
+    def method(self, *args, **kwargs):
+        return base(self._view(), *args, **kwargs)
+    method.__name__ = base.__name__
+    method.__qualname__ = '_SubclassBase.' + base.__name__
+    method.__doc__ = base.__doc__
+    return method
+
+
 def _iter_sub(self):
     for x in ndarray.__iter__(self._view()):
         yield _finalize_as(x, self) if type(x) is ndarray else x
@@ -999,6 +1019,8 @@ def _make_subclass_base():
         ns[n] = _template_method(getattr(ndarray, n))
     for n in _REDUCTION_METHODS:
         ns[n] = _reduction_method(n)
+    for n in ('sort', 'partition', 'put', 'fill', 'item', 'tolist', 'nonzero', 'trace'):
+        ns[n] = _in_place_method(getattr(ndarray, n))
     for n in ('T', 'mT', 'real', 'imag'):
         ns[n] = _template_property(ndarray.__dict__[n])
     return type(ndarray)('_SubclassBase', (ndarray,), ns)
@@ -1023,6 +1045,7 @@ _MEAN_PLAIN = _reduction_method('mean').__wrapped__
 _SubclassBase = _make_subclass_base()
 _core._subclass_hooks(_unop_hook, _subscript_hook)
 C.subclass_like = _subclass_like
+C.subclass_method = _subclass_method
 C.ND = ndarray
 U._ND = ndarray
 U._SUBCLASS_CALL = _ufunc_call

@@ -606,3 +606,24 @@ def test_finalize_none_and_plain_default():
         return [(tname(s[1:]), s[1:].seen, (s * 2).seen),
                 xp.ndarray.__array_finalize__(xp.arange(2), None)]
     check(f)
+
+
+def test_module_functions_call_the_subclass_methods():
+    # np.sum(a), np.reshape(a, ...), ...: NumPy's functions call the method
+    # of a subclass instance (so its overrides and class carry through)
+    def f(xp, K, log):
+        IA = K['InfoArray']
+        Q = K['Quantity']
+        v = xp.arange(6.).reshape(2, 3).view(IA)
+        v.info = 'i'
+        q = Q([3., 1., 2.], 'm')
+        res = [xp.sum(v), xp.sum(v, axis=0), xp.prod(v, 1), xp.max(v), xp.amin(v, 0),
+               xp.any(v), xp.all(v, 0), xp.mean(v), xp.mean(v, 0), xp.var(v, ddof=1),
+               xp.std(v, 0), xp.argmax(v, 0), xp.argmin(v), xp.cumsum(v), xp.cumprod(v, 1),
+               xp.reshape(v, (3, 2)), xp.ravel(v), xp.transpose(v), xp.transpose(v, (1, 0)),
+               xp.swapaxes(v, 0, 1), xp.squeeze(v[None]), xp.diagonal(v), xp.take(v, [0, 2]),
+               xp.repeat(v, 2), xp.sort(v[:, ::-1]), xp.argsort(v),
+               xp.sum(q), xp.max(q), xp.mean(q), xp.sort(q), xp.reshape(q, (3, 1))]
+        return [(tname(r), val(r), getattr(r, 'info', getattr(r, 'unit', 'missing')))
+                for r in res]
+    check(f)
