@@ -712,9 +712,11 @@ for _name in dir(_np.ndarray):
 # __array_ufunc__ overrides had their say). The core makes plain arrays only;
 # the wrapping happens here, in code that plain arrays never run: the C
 # number slots and indexing hand subclass operands to the hooks below, the
-# ufuncs' fast path takes exact ndarrays only, and every subclass gets the
+# ufuncs' fast path takes exact ndarrays only, every subclass gets the
 # base class _SubclassBase (put in place of ndarray among its bases), whose
-# methods run ndarray's on a plain view and wrap the result.
+# methods run ndarray's on a plain view and wrap the result, and the
+# functions NumPy implements by calling a method (np.sum, np.reshape,
+# np.transpose, ...) call a subclass instance's (C.subclass_method).
 
 _SubclassBase = None
 
