@@ -16,9 +16,16 @@ _NoValue = _np._NoValue
 
 def _nd_or_fallback(name, npfunc, args, kwargs, *arrays):
     """Converts arrays; returns (list, None) or (None, fallback result)."""
-    if type(args[0]) is not C.ND and isinstance(args[0], Array) and name in _METHOD_FORMS:
-        # NumPy's function calls the method of a subclass instance
-        return None, C.subclass_method(name, args, kwargs)
+    if type(args[0]) is not C.ND and isinstance(args[0], Array):
+        if name in _METHOD_FORMS:
+            # NumPy's function calls the method of a subclass instance
+            return None, C.subclass_method(name, args, kwargs)
+        if name in _TEMPLATE_FORMS:
+            # NumPy's function makes its result from the subclass instance
+            # (a view or a copy of it): this function on a plain view, the
+            # result in the instance's class
+            r = globals()[name](args[0]._view(), *args[1:], **kwargs)
+            return None, C.subclass_like(r, args[0])
     out = []
     for a in arrays:
         x = C.asarray(a)
@@ -30,6 +37,7 @@ def _nd_or_fallback(name, npfunc, args, kwargs, *arrays):
 
 _METHOD_FORMS = frozenset(('ravel', 'transpose', 'swapaxes', 'squeeze', 'diagonal', 'take',
                            'repeat'))
+_TEMPLATE_FORMS = frozenset(('expand_dims', 'moveaxis', 'flip', 'roll', 'tile'))
 
 
 def _norm_axis(axis, ndim):
@@ -572,6 +580,8 @@ around = round
 
 def real(val):
     x = C.asarray(val)
+    if type(x) is not C.ND and isinstance(x, Array):
+        return x.real            # NumPy: val.real, a subclass instance's
     if isinstance(x, Array):
         return x._real()
     return _np.real(val)
@@ -1446,6 +1456,8 @@ def diag(v, k=0):
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     from . import _reduce as R
+    if type(a) is not C.ND and isinstance(a, Array):     # NumPy calls a subclass's method
+        return a.trace(offset, axis1, axis2, dtype, out)
     return R.sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype, out=out)
 
 

@@ -622,7 +622,9 @@ def test_module_functions_call_the_subclass_methods():
                xp.std(v, 0), xp.argmax(v, 0), xp.argmin(v), xp.cumsum(v), xp.cumprod(v, 1),
                xp.reshape(v, (3, 2)), xp.ravel(v), xp.transpose(v), xp.transpose(v, (1, 0)),
                xp.swapaxes(v, 0, 1), xp.squeeze(v[None]), xp.diagonal(v), xp.take(v, [0, 2]),
-               xp.repeat(v, 2), xp.sort(v[:, ::-1]), xp.argsort(v),
+               xp.repeat(v, 2), xp.sort(v[:, ::-1]), xp.argsort(v), xp.expand_dims(v, 0),
+               xp.moveaxis(v, 0, 1), xp.flip(v), xp.fliplr(v), xp.roll(v, 1), xp.tile(v, 2),
+               xp.real(v), xp.imag(v), xp.trace(v),
                xp.sum(q), xp.max(q), xp.mean(q), xp.sort(q), xp.reshape(q, (3, 1))]
         return [(tname(r), val(r), getattr(r, 'info', getattr(r, 'unit', 'missing')))
                 for r in res]
