@@ -132,6 +132,12 @@ static PyObject *np_dtypes[NDT_NTYPES];          /* numpy dtype objects */
 static PyObject *np_scalars[NDT_NTYPES];         /* numpy scalar types */
 static PyObject *int_scalar_types;               /* tuple: numpy integer scalar types */
 static PyObject *binop_hook, *getitem_hook, *setitem_hook;
+/* ndarray subclasses (Python classes deriving from ndtile.ndarray): the
+ * number slots and indexing hand them to Python, which applies NumPy's
+ * subclass rules (__array_ufunc__, __array_wrap__, __array_finalize__).
+ * Plain arrays pay one type-pointer comparison. */
+static PyObject *unop_hook, *subscript_hook;
+#define IS_SUBCLASS(o) (Py_TYPE(o) != wrap_type && wrap_type != &ArrayType && IS_ARRAY(o))
 static PyObject *axis_error_type, *ufunc_type_error;
 
 /* ---- errors --------------------------------------------------------------- */
@@ -725,6 +731,7 @@ static PyObject *call_binop_hook(int op, PyObject *a, PyObject *b, int inplace) 
 
 static PyObject *binop(PyObject *a, PyObject *b, ndt_ufunc op, int inplace) {
   ndt_array *x, *y, *tx = NULL, *ty = NULL;
+  if (IS_SUBCLASS(a) || IS_SUBCLASS(b)) return call_binop_hook(op, a, b, inplace);
   int ra = operand(a, b, op, &x, &tx);
   if (ra < 0) return NULL;
   int rb = ra ? operand(b, a, op, &y, &ty) : 0;
@@ -760,6 +767,13 @@ static PyObject *binop(PyObject *a, PyObject *b, ndt_ufunc op, int inplace) {
 
 static PyObject *unop(PyObject *a, ndt_ufunc op) {
   if (!check_arr(a)) return NULL;
+  if (unop_hook && IS_SUBCLASS(a)) {
+    PyObject *o = PyLong_FromLong(op);
+    if (!o) return NULL;
+    PyObject *r = PyObject_CallFunctionObjArgs(unop_hook, o, a, NULL);
+    Py_DECREF(o);
+    return r;
+  }
   ndt_array *res = NULL;
   ndt_status st;
   CORE(st = ndt_unary(&res, op, ARR(a)));
@@ -794,7 +808,7 @@ static PyObject *nb_inplace_xor(PyObject *a, PyObject *b) { return binop(a, b, N
  * a**-1 is reciprocal(a) and a**0.5 is sqrt(a) (results differ from power:
  * bool**2 is int8, (-inf)**0.5 is nan). */
 static int fast_power_op(PyObject *a, PyObject *b, ndt_ufunc *op) {
-  if (!IS_ARRAY(a) || !ARR(a)) return 0;
+  if (!IS_ARRAY(a) || !ARR(a) || IS_SUBCLASS(a)) return 0;
   ndt_dtype t = ndt_dtype_of(ARR(a));
   int inexact = is_float_kind(t) || is_complex_kind(t);
   if (PyLong_CheckExact(b)) {
@@ -976,7 +990,21 @@ static int parse_index(PyObject *key, ndt_index *idx, int *n, int *nint) {
   return 1;
 }
 
+static PyObject *array_subscript_base(PyObject *self, PyObject *key);
+
+/* self[key]; a subclass's result goes through Python (its type, and
+ * __array_finalize__ with self). */
 static PyObject *array_subscript(PyObject *self, PyObject *key) {
+  PyObject *r = array_subscript_base(self, key);
+  if (r && subscript_hook && IS_SUBCLASS(self)) {
+    PyObject *w = PyObject_CallFunctionObjArgs(subscript_hook, r, self, NULL);
+    Py_DECREF(r);
+    return w;
+  }
+  return r;
+}
+
+static PyObject *array_subscript_base(PyObject *self, PyObject *key) {
   if (!check_arr(self)) return NULL;
   ndt_index idx[MAXIDX];
   int n, nint;
@@ -1470,6 +1498,39 @@ static PyObject *m_view(PyObject *self, PyObject *noargs) {
   return wrap_status(st, r);
 }
 
+/* A new handle on the same view, as an instance of the given subtype
+ * (NumPy's view casting; __array_finalize__ is the caller's). */
+static PyObject *m_view_as(PyObject *self, PyObject *type) {
+  if (!check_arr(self)) return NULL;
+  if (!PyType_Check(type) || !PyType_IsSubtype((PyTypeObject *)type, &ArrayType)) {
+    PyErr_SetString(PyExc_TypeError, "Type must be a sub-type of ndarray type");
+    return NULL;
+  }
+  int perm[NDT_MAXDIMS];
+  for (int k = 0; k < ndt_ndim(ARR(self)); k++) perm[k] = k;
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_transpose(&r, ARR(self), perm));
+  if (st) return raise_status(st);
+  PyTypeObject *t = (PyTypeObject *)type;
+  ArrayObject *o = (ArrayObject *)t->tp_alloc(t, 0);
+  if (!o) {
+    CORE(ndt_free(r));
+    return NULL;
+  }
+  o->arr = r;
+  return (PyObject *)o;
+}
+
+static PyObject *f_subclass_hooks(PyObject *mod, PyObject *args) {
+  (void)mod;
+  PyObject *u, *g;
+  if (!PyArg_ParseTuple(args, "OO", &u, &g)) return NULL;
+  Py_XSETREF(unop_hook, u == Py_None ? NULL : Py_NewRef(u));
+  Py_XSETREF(subscript_hook, g == Py_None ? NULL : Py_NewRef(g));
+  Py_RETURN_NONE;
+}
+
 static PyObject *m_astype(PyObject *self, PyObject *args) {
   PyObject *dto;
   int casting = NDT_CAST_UNSAFE;
@@ -1528,6 +1589,7 @@ static PyMethodDef array_methods[] = {
   {"_imag", m_imag, METH_NOARGS, "imaginary part (view, or zeros)"},
   {"_copy", m_copy, METH_NOARGS, "C-order copy"},
   {"_view", m_view, METH_NOARGS, "new handle on the same view"},
+  {"_view_as", m_view_as, METH_O, "new handle on the same view, of a given subtype"},
   {"_ravel", m_ravel, METH_O, "NumPy's ravel (order 'C', 'F', 'A', 'K'): a view or a copy"},
   {"_set_writeable", m_set_writeable, METH_O, "set or clear NumPy's WRITEABLE flag"},
   {"_astype", m_astype, METH_VARARGS, "cast copy (dtype code, casting)"},
@@ -2839,6 +2901,8 @@ static PyTypeObject RngType = {
 
 static PyMethodDef module_methods[] = {
   {"_setup", f_setup, METH_VARARGS, "register the Python side (types, dtypes, hooks)"},
+  {"_subclass_hooks", f_subclass_hooks, METH_VARARGS,
+   "register the Python hooks for ndarray subclasses (unary op, subscript result)"},
   {"empty", f_empty, METH_VARARGS, "empty(shape, dt)"},
   {"zeros", f_zeros, METH_VARARGS, "zeros(shape, dt)"},
   {"ones", f_ones, METH_VARARGS, "ones(shape, dt)"},

@@ -119,20 +119,26 @@ def _like_shape(a, shape):
     return _np.shape(a)
 
 
+def _subok(r, proto, subok):
+    # subok=True: a subclass prototype's class (see _ndarray._subclass_like)
+    return C.subclass_like(r, proto) if subok else r
+
+
 def empty_like(prototype, dtype=None, order='K', subok=True, shape=None, *, device=None):
-    return empty(_like_shape(prototype, shape), _like_dtype(prototype, dtype))
+    return _subok(empty(_like_shape(prototype, shape), _like_dtype(prototype, dtype)),
+                  prototype, subok)
 
 
 def zeros_like(a, dtype=None, order='K', subok=True, shape=None, *, device=None):
-    return zeros(_like_shape(a, shape), _like_dtype(a, dtype))
+    return _subok(zeros(_like_shape(a, shape), _like_dtype(a, dtype)), a, subok)
 
 
 def ones_like(a, dtype=None, order='K', subok=True, shape=None, *, device=None):
-    return ones(_like_shape(a, shape), _like_dtype(a, dtype))
+    return _subok(ones(_like_shape(a, shape), _like_dtype(a, dtype)), a, subok)
 
 
 def full_like(a, fill_value, dtype=None, order='K', subok=True, shape=None, *, device=None):
-    return full(_like_shape(a, shape), fill_value, _like_dtype(a, dtype))
+    return _subok(full(_like_shape(a, shape), fill_value, _like_dtype(a, dtype)), a, subok)
 
 
 def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0, like=None):
@@ -161,6 +167,12 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0, lik
     if ndmin and r.ndim < ndmin:
         shape = (1,) * (ndmin - r.ndim) + r.shape
         r = r._reshape(shape) if isinstance(r, Array) else r.reshape(shape)
+    if isinstance(object, Array) and type(object) is not C.ND and isinstance(r, Array):
+        # a subclass instance: its class with subok, else a base-class array
+        if subok:
+            r = r if r is object else C.subclass_like(r, object)
+        elif type(r) is not C.ND:
+            r = r._view()
     return r
 
 
@@ -173,11 +185,15 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
             if copy is False:
                 raise ValueError("Unable to avoid copy while creating an array as requested.")
             return a._copy()
-        return a
+        return a if type(a) is C.ND else a._view()   # a subclass: a base-class view
     return array(a, dtype, copy=copy)
 
 
 def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+    if isinstance(a, Array) and type(a) is not C.ND:
+        # a subclass instance stays one (NumPy's subok=True)
+        r = array(a, dtype, copy=copy, order='K' if order is None else order, subok=True)
+        return a if r is a else r
     return asarray(a, dtype, order, copy=copy)
 
 
@@ -199,7 +215,7 @@ def asfortranarray(a, dtype=None, *, like=None):
 
 def copy(a, order='K', subok=False):
     if isinstance(a, Array):
-        return a._copy()
+        return C.subclass_like(a._copy(), a) if subok else a._copy()
     return array(a, copy=True)
 
 

@@ -42,6 +42,21 @@ _NoValue = _np._NoValue
 # ufunc objects by numpy ufunc object and by name
 BY_NP = {}
 BY_NAME = {}
+# set by _ndarray: the plain array class (the fast path takes exactly it)
+# and the override/wrap protocol for operands of its subclasses
+_ND = None
+_SUBCLASS_CALL = None
+
+
+def _subclass_operand(args, out):
+    for a in args:
+        if type(a) is not _ND and isinstance(a, Array):
+            return True
+    if out is not None:
+        for o in (out if isinstance(out, tuple) else (out,)):
+            if type(o) is not _ND and isinstance(o, Array):
+                return True
+    return False
 
 
 class _Unsupported(Exception):
@@ -259,7 +274,7 @@ class ufunc:
             key = [self]
             arrays = False
             for a in args:
-                if isinstance(a, Array):
+                if type(a) is _ND:
                     key.append(a._dt)
                     arrays = True
                     continue
@@ -276,6 +291,17 @@ class ufunc:
                             f"{self.nin + self.nout} positional arguments but {len(args)} "
                             f"were given")
         args, out = _split_out(args, self.nin, out)
+        # subclass operands: NumPy's override and wrapping protocol (inline
+        # checks: this path also serves plain arrays with out=, dtype=, ...)
+        sub = out is not None and type(out) is not _ND and (
+            isinstance(out, Array) or (type(out) is tuple and _subclass_operand(out, None)))
+        for a in args:
+            if type(a) is not _ND and isinstance(a, Array):
+                sub = True
+        if sub:
+            kw = dict(kwargs)
+            self._kw(kw, out, where, casting, order, dtype, subok)
+            return _SUBCLASS_CALL(self, '__call__', args, kw)
         if len(args) != self.nin:
             return self._np(*C.to_np_tree(args))   # NumPy's TypeError
         if casting != 'same_kind':
@@ -421,6 +447,20 @@ class ufunc:
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoValue,
                where=True):
         from . import _reduce
+        if _subclass_operand((array,), out):
+            # the arguments given (NumPy passes the overrides those only)
+            kw = {} if axis == 0 and type(axis) is int else {'axis': axis}
+            if dtype is not None:
+                kw['dtype'] = dtype
+            if keepdims:
+                kw['keepdims'] = keepdims
+            if out is not None:
+                kw['out'] = out
+            if initial is not _NoValue:
+                kw['initial'] = initial
+            if where is not True:
+                kw['where'] = where
+            return _SUBCLASS_CALL(self, 'reduce', (array,), kw)
         name = _reduce.UFUNC_REDUCTIONS.get(self.__name__)
         if name is None or self._op is None:
             kw = {'axis': axis, 'dtype': dtype, 'out': out, 'keepdims': keepdims}
@@ -433,6 +473,8 @@ class ufunc:
                                     where)
 
     def outer(self, A, B, /, **kwargs):
+        if _subclass_operand((A, B), kwargs.get('out')):
+            return _SUBCLASS_CALL(self, 'outer', (A, B), kwargs)
         if self.nin != 2 or self._op is None:
             return F.call(self.__name__ + '.outer', self._np.outer, (A, B), kwargs)
         a = C.asarray(A)
@@ -444,6 +486,13 @@ class ufunc:
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
         from . import _reduce
+        if _subclass_operand((array,), out):
+            kw = {} if axis == 0 and type(axis) is int else {'axis': axis}
+            if dtype is not None:
+                kw['dtype'] = dtype
+            if out is not None:
+                kw['out'] = out
+            return _SUBCLASS_CALL(self, 'accumulate', (array,), kw)
         if self.__name__ in ('add', 'multiply') and out is None:
             f = _reduce.cumsum if self.__name__ == 'add' else _reduce.cumprod
             return f(array, axis=axis, dtype=dtype)
@@ -839,7 +888,8 @@ class _Matmul(ufunc):
     """matmul runs in the core (OpenBLAS per block) for ndtile-able operands."""
 
     def __call__(self, *args, out=None, **kwargs):
-        if len(args) == 2 and not kwargs and (out is None or isinstance(out, Array)):
+        if len(args) == 2 and not kwargs and (out is None or isinstance(out, Array)) and \
+                not _subclass_operand(args, out):
             a, b = (C.asarray(x) for x in args)
             if isinstance(a, Array) and isinstance(b, Array):
                 r = _core.matmul(a, b, out)
@@ -861,14 +911,41 @@ def by_op(op):
     return _BY_OP[op]
 
 
+_MISSING = object()
+
+
+def _power_shortcut(a, b):
+    inexact = D.KIND[a._dt] in 'fc'
+    if type(b) is int and (b == 2 or (b == -1 and inexact)):
+        return UFUNCS['square' if b == 2 else 'reciprocal']
+    if type(b) is float and b == 0.5 and inexact:
+        return UFUNCS['sqrt']
+    return None
+
+
 def binop_hook(op, a, b, inplace):
     """Called by the C number slots for operands they do not handle."""
     other = a if not isinstance(a, Array) else b
-    if getattr(type(other), '__array_ufunc__', 0) is None:
+    f = getattr(type(other), '__array_ufunc__', _MISSING)
+    if f is None:
+        return NotImplemented
+    if f is _MISSING and not inplace and other is b and not isinstance(
+            other, (int, float, complex, _np.ndarray, _generic, list, tuple)) and \
+            getattr(other, '__array_priority__', -float('inf')) > \
+            (0.0 if type(a) is _ND else getattr(a, '__array_priority__', 0.0)):
+        # NumPy's legacy deferral: an object without __array_ufunc__ but of
+        # higher __array_priority__ gets its reflected operator
         return NotImplemented
     u = _BY_OP[op]
+    if op == POWER and type(a) is not _ND and isinstance(a, Array):
+        # a subclass operand (the C slot's shortcuts are for plain arrays):
+        # NumPy's ndarray.__pow__ shortcuts, so that __array_ufunc__ and
+        # __array_wrap__ see the ufunc NumPy calls
+        u = _power_shortcut(a, b) or u
     if inplace:
-        return u(a, b, out=a)
+        return u(a, b, out=a) if u.nin == 2 else u(a, out=a)
+    if u.nin == 1:
+        return u(a)
     if op == _EQ or op == _NE:
         try:
             return u(a, b)
