@@ -1,0 +1,165 @@
+/* strided.c - two pieces NumPy programs reach through stride tricks and
+ * ufunc methods:
+ *
+ * ndt_as_strided: a view of an array's store with any element offset, shape
+ * and element strides (NumPy's as_strided and sliding_window_view, and the
+ * Fortran-ordered layouts). Unlike NumPy, every element the view reaches
+ * must lie inside the store: a view reaching outside it is refused, so no
+ * task ever reads or writes past a store.
+ *
+ * ndt_put_op: a.flat[idx[k]] = op(a.flat[idx[k]], vals[k]) for k in order,
+ * unbuffered (NumPy's ufunc.at): repeated indices accumulate, each element
+ * sees its updates in index order. One task per tile of the target that the
+ * view touches, each scanning all the indices and updating the elements of
+ * its own tile (as ndt_put does), so the result does not depend on tiling,
+ * workers or ranks. */
+#include <string.h>
+#include "exec.h"
+
+ndt_status ndt_as_strided(ndt_array **out, const ndt_array *a, int64_t offset, int ndim,
+                          const int64_t *shape, const int64_t *strides) {
+  if (ndim < 0 || ndim > NDT_MAXDIMS)
+    return ndt_error(NDT_ERR_VALUE, "as_strided: %d dimensions (at most %d)", ndim,
+                     NDT_MAXDIMS);
+  int64_t size = 1, lo = offset, hi = offset;
+  int overflow = 0;
+  for (int k = 0; k < ndim; k++) {
+    if (shape[k] < 0) return ndt_error(NDT_ERR_VALUE, "negative dimensions are not allowed");
+    if (__builtin_mul_overflow(size, shape[k], &size)) overflow = 1;
+  }
+  if (overflow) return ndt_error(NDT_ERR_VALUE, "array is too big");
+  if (size > 0) {
+    for (int k = 0; k < ndim; k++) {
+      int64_t d;
+      if (__builtin_mul_overflow(shape[k] - 1, strides[k], &d) ||
+          __builtin_add_overflow(d < 0 ? lo : hi, d, d < 0 ? &lo : &hi))
+        overflow = 1;
+    }
+    /* the bounds rule: the view stays inside its store */
+    if (overflow || lo < 0 || hi >= a->store->size)
+      return ndt_error(NDT_ERR_VALUE, "as_strided: the view would reach outside the memory "
+                       "of its array (elements %lld to %lld of %lld)", (long long)lo,
+                       (long long)hi, (long long)a->store->size);
+  }
+  ndt_array *v;
+  ndt_status st = ndt_array_view(&v, a);
+  if (st) return st;
+  v->ndim = ndim;
+  v->size = size;
+  /* an empty view touches nothing: its offset is kept in range */
+  v->offset = size > 0 ? offset : 0;
+  for (int k = 0; k < ndim; k++) {
+    v->shape[k] = shape[k];
+    v->strides[k] = strides[k];
+  }
+  *out = v;
+  return NDT_OK;
+}
+
+/* ---- put_op: ufunc.at -------------------------------------------------- */
+typedef struct {
+  ndt_array a, idx, vals;
+  int64_t lo, hi;            /* store offsets this task updates: [lo, hi) */
+  int nin;                   /* 1: unary op (no vals), 2: binary */
+  ndt_dtype loop[3];         /* the loop's inputs, then its output */
+  ndt_loop_fn fn;
+  ndt_cast_fn to_loop, from_loop;   /* a's dtype <-> loop[0] / loop[nin]; NULL: same */
+} put_op_arg;
+
+/* Operands: idx, vals (read; vals empty for a unary op), the target's
+ * elements [lo, hi) (read-write, walked). */
+static ndt_status put_op_body(ndt_bound *op, void *p) {
+  const put_op_arg *g = p;
+  int isz = ndt_vsize(&g->a), nd = g->a.ndim;
+  int64_t n = g->idx.shape[0], size = g->a.size;
+  const ndt_bound bi = op[0], bv = op[1];
+  for (int64_t e = 0; e < n; e++) {   /* a bad index updates nothing */
+    int64_t f;
+    memcpy(&f, bi.ptr + e * bi.st[0], 8);
+    if (f < 0 || f >= size)
+      return ndt_error(NDT_ERR_INDEX, "index %lld is out of bounds for axis 0 with size %lld",
+                       (long long)f, (long long)size);
+  }
+  /* 16-byte-aligned slots for one element of each loop operand */
+  _Alignas(16) char x[16], r[16];
+  int64_t steps[3] = {0, 0, 0};
+  for (int64_t e = 0; e < n; e++) {
+    int64_t f;
+    memcpy(&f, bi.ptr + e * bi.st[0], 8);
+    int64_t off = g->a.offset;
+    for (int d = nd - 1; d >= 0; d--) {
+      off += (f % g->a.shape[d]) * g->a.strides[d];
+      f /= g->a.shape[d];
+    }
+    if (off < g->lo || off >= g->hi) continue;
+    char *t = ndt_elem_run(&op[2], off, 0, NULL);
+    if (g->to_loop) g->to_loop(t, 0, x, 0, 1);
+    else memcpy(x, t, isz);
+    char *args[3];
+    args[0] = x;
+    if (g->nin == 2) {
+      args[1] = bv.ptr + e * bv.st[0];
+      args[2] = r;
+    } else {
+      args[1] = r;
+    }
+    g->fn(args, steps, 1);
+    if (g->from_loop) g->from_loop(r, 0, t, 0, 1);
+    else memcpy(t, r, isz);
+  }
+  return NDT_OK;
+}
+
+static const ndt_task_kind put_op_kind = {"ufunc.at", {put_op_body}};
+
+ndt_status ndt_put_op(ndt_array *a, const ndt_array *idx, const ndt_array *vals, ndt_ufunc op,
+                      const ndt_dtype *loop) {
+  if (a->readonly) return ndt_error(NDT_ERR_VALUE, "at: output array is read-only");
+  int nin = vals ? 2 : 1;
+  if (idx->ndim != 1 || idx->dtype != NDT_INT64)
+    return ndt_error(NDT_ERR_TYPE, "at: idx must be a 1-d int64 array");
+  if (vals && (vals->ndim != 1 || vals->shape[0] != idx->shape[0]))
+    return ndt_error(NDT_ERR_SHAPE, "at: idx and vals must be 1-d of one length");
+  if (vals && vals->dtype != loop[1])
+    return ndt_error(NDT_ERR_TYPE, "at: vals must have the loop's second input dtype");
+  put_op_arg g;
+  memset(&g, 0, sizeof g);
+  g.nin = nin;
+  for (int i = 0; i <= nin; i++) g.loop[i] = loop[i];
+  g.fn = ndt_kern->loop(op, g.loop);
+  if (!g.fn) return ndt_error(NDT_ERR_TYPE, "at: no loop for these dtypes");
+  if (idx->shape[0] == 0) return NDT_OK;
+  if (a->size == 0)
+    return ndt_error(NDT_ERR_INDEX, "index 0 is out of bounds for axis 0 with size 0");
+  if (ndt_traits[loop[0]].size > 16 || ndt_traits[loop[nin]].size > 16)
+    return ndt_error(NDT_ERR_TYPE, "at: loop dtype too large");
+  g.to_loop = loop[0] != a->dtype ? ndt_kern->cast(a->dtype, loop[0]) : NULL;
+  g.from_loop = loop[nin] != a->dtype ? ndt_kern->cast(loop[nin], a->dtype) : NULL;
+  g.a = *a;
+  g.idx = *idx;
+  if (vals) g.vals = *vals;
+  int64_t lo, hi, nidx = idx->shape[0];
+  ndt_view_extent(a, &lo, &hi);
+  const ndt_store *s = a->store;
+  int64_t t0 = ndt_store_tile_of(s, lo), t1 = ndt_store_tile_of(s, hi), nt = t1 - t0 + 1;
+  /* per tile, as ndt_put: while the repeated scans cost little against a's size */
+  int per_tile = nt > 1 && (double)nt * (double)nidx <= 4.0 * (double)(a->size + (1 << 20));
+  int small = a->size + nidx <= ndt_rt_inline_elems();
+  ndt_status st = NDT_OK;
+  unsigned fl = small && !per_tile ? NDT_TASK_INLINE | NDT_TASK_CALLER_ERROR : 0;
+  for (int64_t t = per_tile ? t0 : 0; t <= (per_tile ? t1 : 0) && st == NDT_OK; t++) {
+    const ndt_tile *tl = &s->tiles[t];
+    g.lo = per_tile ? (lo > tl->start ? lo : tl->start) : lo;
+    g.hi = per_tile ? (hi < tl->start + tl->len - 1 ? hi : tl->start + tl->len - 1) + 1 : hi + 1;
+    ndt_array tv = *a;
+    if (per_tile) {
+      ndt_range_view(&tv, a->store, g.lo, g.hi - g.lo);
+      tv.dtype = a->dtype;
+      tv.part = a->part;
+    }
+    ndt_operand ops[3] = {{&g.idx, NDT_READ}, {vals ? &g.vals : &ndt_empty_view, NDT_READ},
+                          {&tv, NDT_RW | NDT_OPND_WALK}};
+    st = ndt_record(&put_op_kind, NULL, ops, 3, &g, sizeof g, fl);
+  }
+  return st;
+}
