@@ -391,10 +391,17 @@ class ndarray(Array):
             return C.to_numpy(self).astype(dt, casting=casting)
         if c == self._dt and not copy:
             return self
-        return self._astype(c, D.CASTING[casting])
+        r = self._astype(c, D.CASTING[casting])
+        if self._flags & 3 == 2 and order in ('K', 'A', 'F') or order in ('F', 'f'):
+            from . import _order
+            r = _order.f_copy(r)     # NumPy keeps a Fortran layout (or makes one)
+        return r
 
     def copy(self, order='C'):
-        return self._copy()
+        if order == 'C':
+            return self._copy()
+        from . import _order
+        return _order.order_copy(self, order)
 
     def view(self, dtype=None, type=None):
         if dtype is None and type is None:
@@ -423,9 +430,8 @@ class ndarray(Array):
     def reshape(self, *shape, order='C', copy=None):
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])
-        if order not in ('C', 'A', 'K', None):
-            F.notify("ndarray.reshape (order='F')")
-            return C.np_or_nd(C.to_numpy(self).reshape(shape, order=order))
+        if order not in ('C', 'A', 'K', None) or (order == 'A' and self._flags & 3 == 2):
+            return M.reshape(self, shape, order=order, copy=copy)
         r = self._reshape(tuple(operator.index(s) for s in shape))
         if copy is False and not r._same_store(self):
             raise ValueError("Unable to avoid creating a copy while reshaping.")
