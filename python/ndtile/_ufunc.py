@@ -479,10 +479,13 @@ class ufunc:
         idx = indices if isinstance(indices, _np.ndarray) else _np.asarray(C.to_np_tree(indices))
         if idx.size == 0 and idx.ndim == 1 and not isinstance(indices, _np.ndarray):
             idx = idx.astype(_np.intp)      # [] is an empty index list
+        n = x.shape[ax]
         if idx.ndim != 1 or idx.dtype.kind not in 'iu' or (idx.dtype.kind == 'u' and
                                                            idx.dtype.itemsize == 8):
-            return numpy()      # NumPy's errors (or its casts of odd index types)
-        n = x.shape[ax]
+            # NumPy's errors, or its conversion of odd index types, from a
+            # run on a stand-in line of zeros
+            self._np.reduceat(_np.zeros(n, x.dtype), C.to_np_tree(indices), dtype=dtype)
+            idx = idx.astype(_np.intp)
         for v in idx.tolist():
             if not 0 <= v < n:
                 raise IndexError(f"index {v} out-of-bounds in {name} [0, {n})")
@@ -518,11 +521,17 @@ class ufunc:
                 # made contiguous, reduced, and combined with the first
                 # (sums; other reductions fold in order from the first)
                 pw = self.__name__ == 'add'
-                gi = C.from_numpy(s0[:, None] + _np.arange(int(pw), L, dtype=_np.int64))
-                rest = M.take(x, gi, axis=ax)
-                if ax + 1 != rest.ndim - 1:
-                    rest = M.moveaxis(rest, ax + 1, -1)._copy()
-                r = self.reduce(rest, axis=-1, dtype=rdt)
+                if len(s0) == 1 and ax == x.ndim - 1:
+                    # one segment along the last axis: a slice, no gather
+                    b0 = int(s0[0]) + int(pw)
+                    rest = x[(slice(None),) * ax + (slice(b0, b0 + L - int(pw)),)]
+                    r = self.reduce(rest, axis=ax, dtype=rdt, keepdims=True)
+                else:
+                    gi = C.from_numpy(s0[:, None] + _np.arange(int(pw), L, dtype=_np.int64))
+                    rest = M.take(x, gi, axis=ax)
+                    if ax + 1 != rest.ndim - 1:
+                        rest = M.moveaxis(rest, ax + 1, -1)._copy()
+                    r = self.reduce(rest, axis=-1, dtype=rdt)
                 if pw:
                     first = M.take(x, C.from_numpy(s0), axis=ax)
                     r = self(first if first._dt == rc else first._astype(rc, 4), r)
@@ -602,7 +611,14 @@ class ufunc:
                 return self._at_view(v, bv, loop)
             r = I._index_arrays(a, key)
             if r is None:
-                a[key]      # NumPy's IndexError for an invalid index
+                try:
+                    a[key]      # NumPy's IndexError for an invalid index
+                except IndexError as e:
+                    if 'integer (or boolean) type' not in str(e):
+                        raise
+                    raise IndexError(      # what NumPy's at says for these
+                        "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis "
+                        "(`None`) and integer or boolean arrays are valid indices") from None
                 return numpy('index')
             arrays, shape = r
             flat = None
