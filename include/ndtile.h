@@ -607,6 +607,10 @@ ndt_status ndt_put_op(ndt_array *a, const ndt_array *idx, const ndt_array *vals,
  * writes outside memory. */
 ndt_status ndt_as_strided(ndt_array **out, const ndt_array *a, int64_t offset, int ndim,
                           const int64_t *shape, const int64_t *strides);
+/* The same view with its bytes read as dtype t of the same size
+ * (ndarray.view(dtype)): a view of a's store (NDT_ERR_VALUE for another
+ * size). */
+ndt_status ndt_view_dtype(ndt_array **out, const ndt_array *a, ndt_dtype t);
 /* ---- linear algebra (src/ops/linalg.c) -------------------------------- */
 /* numpy.linalg's factorisations through LAPACK, on stacks of matrices: a is
  * (..., M, N) with the last two axes a matrix; for SOLVE and LSTSQ, b is

@@ -2234,6 +2234,18 @@ static PyObject *f_put_op(PyObject *m, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+/* view_dtype(a, code): a's bytes as another dtype of the same size. */
+static PyObject *f_view_dtype(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *a;
+  int t;
+  if (!PyArg_ParseTuple(args, "Oi", &a, &t) || !check_arr(a)) return NULL;
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_view_dtype(&r, ARR(a), (ndt_dtype)t));
+  return wrap_status(st, r);
+}
+
 /* as_strided(a, offset, shape, strides): a view of a's store (ndt_as_strided). */
 static PyObject *f_as_strided(PyObject *m, PyObject *args) {
   (void)m;
@@ -2866,6 +2878,7 @@ static PyMethodDef module_methods[] = {
   {"diagonal", f_diagonal, METH_VARARGS, "diagonal(a, offset, axis1, axis2): a view"},
   {"put", f_put, METH_VARARGS, "put(a, flat_idx int64, vals): a.flat[idx] = vals in order"},
   {"put_op", f_put_op, METH_VARARGS, "put_op(a, flat_idx, vals|None, op, loop): ufunc.at"},
+  {"view_dtype", f_view_dtype, METH_VARARGS, "view_dtype(a, dt): same bytes, same-size dtype"},
   {"as_strided", f_as_strided, METH_VARARGS,
    "as_strided(a, offset, shape, strides): a view of a's store (element units)"},
   {"fft", f_fft, METH_VARARGS, "fft(a, axis, n, kind, scale): 1-d FFTs along axis"},

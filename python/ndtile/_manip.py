@@ -1352,6 +1352,12 @@ def _put_flat(x, flat, vals):
         return
     if vals._dt != x._dt:
         vals = vals._astype(x._dt, 4)
+    # NumPy reads the values and indices before writing: ones that alias
+    # the target (np.put(a, i, a[1:])) are copied first
+    if vals._same_store(x):
+        vals = vals._copy()
+    if flat._same_store(x):
+        flat = flat._copy()
     _core.put(x, flat, vals)
 
 

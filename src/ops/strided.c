@@ -7,6 +7,11 @@
  * must lie inside the store: a view reaching outside it is refused, so no
  * task ever reads or writes past a store.
  *
+ * ndt_view_dtype: the same elements read as another dtype of the same size
+ * (ndarray.view(dtype)); the view's dtype differs from its store's, as a
+ * .real/.imag view's does, and reads and writes go through the store's
+ * element layout.
+ *
  * ndt_put_op: a.flat[idx[k]] = op(a.flat[idx[k]], vals[k]) for k in order,
  * unbuffered (NumPy's ufunc.at): repeated indices accumulate, each element
  * sees its updates in index order. One task per tile of the target that the
@@ -52,6 +57,20 @@ ndt_status ndt_as_strided(ndt_array **out, const ndt_array *a, int64_t offset, i
     v->shape[k] = shape[k];
     v->strides[k] = strides[k];
   }
+  *out = v;
+  return NDT_OK;
+}
+
+/* ---- a dtype view: the same bytes read as another dtype of one size --- */
+ndt_status ndt_view_dtype(ndt_array **out, const ndt_array *a, ndt_dtype t) {
+  if ((int)t < 0 || t >= NDT_NTYPES) return ndt_error(NDT_ERR_TYPE, "view: invalid dtype");
+  if (ndt_traits[t].size != ndt_vsize(a))
+    return ndt_error(NDT_ERR_VALUE, "view: the dtype's size (%d) is not the array's (%d)",
+                     ndt_traits[t].size, ndt_vsize(a));
+  ndt_array *v;
+  ndt_status st = ndt_array_view(&v, a);
+  if (st) return st;
+  v->dtype = t;   /* offsets, strides and part count store elements: unchanged */
   *out = v;
   return NDT_OK;
 }

@@ -432,3 +432,79 @@ def test_default_settings_large():
         for x, y in zip(r1, r2):
             assert numpy.array_equal(x, numpy.asarray(y))
         """)
+
+
+# ---- view(dtype) -------------------------------------------------------------------
+
+@pytest.mark.parametrize("src,dt", [
+    (numpy.arange(6.), numpy.int64), (numpy.arange(6.), numpy.uint64),
+    (numpy.arange(6, dtype=numpy.float32), numpy.int32),
+    (numpy.array([1, 0, 255], numpy.uint8), numpy.int8),
+    (numpy.array([1, 0, 1], numpy.uint8), numpy.bool_),
+    (numpy.arange(6, dtype=numpy.int64), numpy.float64),
+    (numpy.arange(6.) * (1 + 1j), numpy.complex128),
+    (numpy.arange(6, dtype=numpy.complex64), numpy.float64),
+    (numpy.arange(6, dtype=numpy.complex64), numpy.int64)])
+def test_view_dtype(src, dt):
+    t = np.array(src)
+    v = t.view(dt)
+    same_array(src.view(dt), v)
+    assert np.shares_memory(v, t) and v.flags.c_contiguous
+    assert v.strides == src.view(dt).strides
+    # a write through the view shows in the base
+    one = numpy.ones(1, dt)
+    v[0] = one[0]
+    ref = src.copy()
+    ref.view(dt)[0] = one[0]
+    same_array(ref, t)
+    # stepped, reversed and 2-d views, then ops on the view
+    m = numpy.concatenate([src, src]).reshape(2, -1)[::-1, ::2]
+    tm = np.array(numpy.concatenate([src, src]).reshape(2, -1))[::-1, ::2]
+    same_array(m.view(dt), tm.view(dt))
+    if dt not in (numpy.bool_,):
+        same_array(m.view(dt) * 1, tm.view(dt) * 1)
+
+
+def test_view_dtype_parts_and_large():
+    c = numpy.arange(6) * (1 + 2j)
+    tc = np.array(c)
+    same_array(c.real.view(numpy.int64), tc.real.view(numpy.int64))
+    same_array(c.imag.view(numpy.uint64), tc.imag.view(numpy.uint64))
+    tc.imag.view(numpy.int64)[1] = 0
+    c.imag.view(numpy.int64)[1] = 0
+    same_array(c, tc)
+    # many tiles (4096-byte tiles here): deferred writes through the view
+    x = numpy.random.default_rng(2).standard_normal(20000)
+    t = np.array(x)
+    v = t.view(numpy.int64)
+    v &= ~numpy.int64(1)           # clear the low mantissa bit, in place
+    y = x.view(numpy.int64)
+    y &= ~numpy.int64(1)
+    same_array(x, t + 0)
+    same_array(x.view(numpy.int64) >> 52, v >> 52)
+
+
+def test_view_dtype_other_size_is_a_clear_fallback():
+    t = np.arange(4.)
+    with pytest.raises(NotImplementedError, match="view"):
+        t.view(numpy.int32)
+
+
+# ---- put with source overlapping the target ----------------------------------------
+
+@pytest.mark.parametrize("case", [
+    lambda m, a: m.put(a, [1, 2, 3], a[0:3]),
+    lambda m, a: m.put(a, [0, 1, 2, 3, 4], a[1:]),
+    lambda m, a: m.put(a, [5, 6, 7, 8, 9], a[::-1]),
+    lambda m, a: m.put(a, m.arange(1, 10), a),
+    lambda m, a: a.put([9, 8, 7], a),
+    lambda m, a: m.put(a, a.astype(m.int64) % 10, a[::-1], mode='wrap'),
+    lambda m, a: m.put(a, [0, 0, 1], a[3:6]),
+])
+def test_put_overlap(case):
+    compare(case, numpy.arange(10.))
+    compare(case, numpy.arange(3000.))      # many tiles
+
+
+def test_put_index_is_target():
+    compare(lambda m, a: m.put(a, a, a[::-1] * 0 + 7), numpy.array([3, 0, 2, 1, 1]))
