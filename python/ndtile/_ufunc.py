@@ -469,7 +469,26 @@ class ufunc:
         if self.nin != 2:
             raise ValueError("reduceat only supported for binary functions")
         x = C.asarray(array) if not isinstance(array, _np.ndarray) else array
-        if not isinstance(x, Array) or out is not None or self._op is None or \
+        if isinstance(out, tuple) and len(out) == 1:
+            out = out[0]
+        if out is not None:
+            # computed, then written into out (NumPy's shape and cast checks)
+            if not isinstance(out, Array):
+                return numpy()
+            # (in out's dtype, as NumPy's loop runs, where dtype= is not given)
+            try:
+                r = self.reduceat(array, indices, axis, out.dtype if dtype is None else dtype)
+            except TypeError:
+                if dtype is not None:
+                    raise
+                r = self.reduceat(array, indices, axis)
+            if tuple(out.shape) != tuple(r.shape):
+                raise ValueError(f"operands could not be broadcast together with remapped "
+                                 f"shapes [original->remapped]: out {tuple(out.shape)}, "
+                                 f"result {tuple(r.shape)}")
+            out._assign(r, 4)
+            return out
+        if not isinstance(x, Array) or self._op is None or \
                 self.nin != 2 or _reduce.UFUNC_REDUCTIONS.get(self.__name__) is None or \
                 type(self) is not ufunc:
             return numpy()

@@ -207,6 +207,18 @@ def test_reduceat_dtypes_and_errors():
             exact=False)
 
 
+def test_reduceat_out():
+    for dt in (numpy.float64, numpy.float32, numpy.int64):
+        compare(lambda m, a, o: m.add.reduceat(a, [0, 2, 5], out=o), numpy.arange(8.),
+                numpy.zeros(3, dt))
+        compare(lambda m, a, o: m.multiply.reduceat(a, [0, 2, 5], out=(o,)),
+                numpy.arange(1, 9.), numpy.zeros(3, dt))
+    compare(lambda m, a, o: m.add.reduceat(a, [0, 2, 5], out=o), numpy.arange(8.),
+            numpy.zeros(2))
+    o = np.zeros(3)
+    assert np.add.reduceat(np.arange(8.), [0, 2, 5], out=o) is o
+
+
 # ---- unique(axis) -----------------------------------------------------------------
 
 def _unique_all(m, a, axis):
