@@ -526,11 +526,24 @@ class ufunc:
         lens = _np.where(ends > starts, ends - starts, 1)
         pieces = []
         order = []
-        for L in _np.unique(lens).tolist():
-            pos = _np.flatnonzero(lens == L)
+        ulens = _np.unique(lens)
+        if len(ulens) <= 8:
+            classes = [_np.flatnonzero(lens == L) for L in ulens.tolist()]
+        else:
+            # many lengths: segments in classes of lengths within a factor
+            # of two, each padded with the op's identity to its longest (at
+            # most twice the data, log2(n) classes; a class of one length is
+            # reduced as it is, a padded float sum may differ from NumPy's
+            # pairwise order in the last bits)
+            cls = _np.frexp((lens - 1).astype(_np.float64))[1]
+            classes = [_np.flatnonzero(cls == k) for k in _np.unique(cls).tolist()]
+        pw = self.__name__ == 'add'
+        for pos in classes:
             s0 = starts[pos]
+            Ls = lens[pos]
+            L = int(Ls.max())
             if L == 1:
-                r = M.take(x, C.from_numpy(s0), axis=ax)
+                r = _take_rows(x, s0, ax)
                 if r._dt != rc:
                     r = r._astype(rc, 4)
             else:
@@ -539,20 +552,28 @@ class ufunc:
                 # float sums): the rest is gathered, its axis moved last and
                 # made contiguous, reduced, and combined with the first
                 # (sums; other reductions fold in order from the first)
-                pw = self.__name__ == 'add'
+                off = int(pw)
                 if len(s0) == 1 and ax == x.ndim - 1:
                     # one segment along the last axis: a slice, no gather
-                    b0 = int(s0[0]) + int(pw)
-                    rest = x[(slice(None),) * ax + (slice(b0, b0 + L - int(pw)),)]
+                    b0 = int(s0[0]) + off
+                    rest = x[(slice(None),) * ax + (slice(b0, b0 + L - off),)]
                     r = self.reduce(rest, axis=ax, dtype=rdt, keepdims=True)
                 else:
-                    gi = C.from_numpy(s0[:, None] + _np.arange(int(pw), L, dtype=_np.int64))
-                    rest = M.take(x, gi, axis=ax)
+                    steps = _np.arange(off, L, dtype=_np.int64)
+                    gi = s0[:, None] + steps
+                    valid = None
+                    if int(Ls.min()) != L:
+                        valid = steps < Ls[:, None]
+                        gi = _np.where(valid, gi, s0[:, None])
+                    rest = _take_rows(x, gi, ax)
+                    if valid is not None:
+                        mask = C.from_numpy(valid.reshape(valid.shape + (1,) * (x.ndim - ax - 1)))
+                        rest = M.where(mask, rest, _reduceat_identity(self.__name__, x.dtype))
                     if ax + 1 != rest.ndim - 1:
                         rest = M.moveaxis(rest, ax + 1, -1)._copy()
                     r = self.reduce(rest, axis=-1, dtype=rdt)
                 if pw:
-                    first = M.take(x, C.from_numpy(s0), axis=ax)
+                    first = _take_rows(x, s0, ax)
                     r = self(first if first._dt == rc else first._astype(rc, 4), r)
                 if r._dt != rc:
                     r = r._astype(rc, 4)
@@ -679,6 +700,69 @@ class ufunc:
         r = _core.apply(self._op, ops)
         v._assign(r, 4)
         return None
+
+
+def _take_rows(x, idx, ax):
+    """x taken at the (valid) int64 NumPy indices idx along axis ax: shape
+    x.shape[:ax] + idx.shape + x.shape[ax+1:]. A view where idx is an
+    arithmetic progression along its first axis and unit steps along the
+    second (the usual reduceat segments), else one gather (no bounds checks:
+    reduceat checked them)."""
+    st = x._estrides
+    if idx.ndim == 2 and idx.shape[1] > 1 and not (_np.diff(idx, axis=1) == 1).all():
+        pass
+    elif idx.size and x.size:
+        col = idx[:, 0] if idx.ndim == 2 else idx
+        d = int(col[1] - col[0]) if len(col) > 1 else 1
+        if len(col) == 1 or (_np.diff(col) == d).all():
+            shape = tuple(x.shape[:ax]) + idx.shape + tuple(x.shape[ax + 1:])
+            strides = tuple(st[:ax]) + (d * st[ax],) + ((st[ax],) if idx.ndim == 2 else ()) + \
+                tuple(st[ax + 1:])
+            return _core.as_strided(x, x._offset + int(col[0]) * st[ax], shape, strides)
+    nd = x.ndim + idx.ndim - 1
+    shape = tuple(x.shape[:ax]) + idx.shape + tuple(x.shape[ax + 1:])
+    from ._creation import arange
+    arrays = []
+    for k in range(x.ndim):
+        if k == ax:
+            ix = C.from_numpy(_np.ascontiguousarray(idx, dtype=_np.int64))
+            ix = ix._reshape((1,) * ax + idx.shape + (1,) * (x.ndim - ax - 1))
+        else:
+            pos = k if k < ax else k + idx.ndim - 1
+            ix = arange(x.shape[k], dtype=_np.int64)._reshape(
+                (1,) * pos + (x.shape[k],) + (1,) * (nd - pos - 1))
+        arrays.append(ix._broadcast_to(shape))
+    if 0 in shape:
+        from ._creation import empty
+        return empty(shape, x.dtype)
+    return _core.gather(x, arrays)
+
+
+def _reduceat_identity(name, dt):
+    """A 0-d array of dtype dt that leaves op's reduction unchanged (the
+    padding of reduceat's classes of segments)."""
+    k = dt.kind
+    if name == 'add':
+        v = -0.0 if k in 'fc' else 0       # -0.0 + x is x for every x
+    elif name == 'multiply':
+        v = 1
+    elif name in ('maximum', 'fmax', 'minimum', 'fmin'):
+        if k in 'fc' and name in ('fmax', 'fmin'):
+            v = _np.nan        # fmax(x, nan) is x
+        elif k in 'fc':
+            v = -_np.inf if name == 'maximum' else _np.inf
+        elif k == 'b':
+            v = name in ('minimum', 'fmin')
+        else:
+            info = _np.iinfo(dt)
+            v = info.min if name in ('maximum', 'fmax') else info.max
+    elif name in ('logical_or', 'logical_xor'):
+        v = 0
+    elif name == 'logical_and':
+        v = 1
+    else:
+        raise _Unsupported(name)
+    return C.from_numpy(_np.asarray(v).astype(dt))
 
 
 def _np_normalize_axis(axis, ndim):

@@ -45,7 +45,7 @@ def same_array(x, y, exact=True):
     if exact:
         assert numpy.array_equal(x, y, equal_nan=True), (x, y)
     else:
-        numpy.testing.assert_allclose(x, y, rtol=1e-6)
+        numpy.testing.assert_allclose(x, y, rtol=1e-6, atol=1e-12)
 
 
 def compare(f, *arrays, exact=True):
@@ -205,6 +205,24 @@ def test_reduceat_dtypes_and_errors():
     compare(lambda m, a: m.add.reduceat(a, [0, 30, 7], axis=-1), M2.astype(numpy.float32))
     compare(lambda m, a: m.add.reduceat(a, [0, 1, 2, 40], axis=0, dtype=numpy.float32), M2,
             exact=False)
+
+
+@pytest.mark.parametrize("u", ["add", "multiply", "maximum", "minimum", "fmax", "fmin",
+                               "logical_or", "logical_and"])
+def test_reduceat_many_lengths(u):
+    # more than 8 distinct segment lengths: classes padded with the identity
+    rng = numpy.random.default_rng(7)
+    ix = rng.integers(0, 2000, 300)
+    ix[::7] = numpy.sort(ix[::7])
+    x = rng.standard_normal(2000)
+    x[::37] = numpy.nan
+    for a in (x, (x * 50).astype(numpy.int32), x > 0, (x * 1e3).astype(numpy.int8)):
+        if u == "multiply" and a.dtype.kind == 'f':
+            a = 1 + a / 100
+        exact = a.dtype.kind != 'f' or u not in ("add", "multiply")
+        compare(lambda m, y: getattr(m, u).reduceat(y, ix), a, exact=exact)
+        compare(lambda m, y: getattr(m, u).reduceat(y, ix[:50] % 40, axis=1),
+                a[:120].reshape(3, 40), exact=exact)
 
 
 def test_reduceat_out():
