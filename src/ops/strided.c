@@ -80,6 +80,7 @@ typedef struct {
   ndt_array a, idx, vals;
   int64_t lo, hi;            /* store offsets this task updates: [lo, hi) */
   int nin;                   /* 1: unary op (no vals), 2: binary */
+  ndt_ufunc opc;
   ndt_dtype loop[3];         /* the loop's inputs, then its output */
   ndt_loop_fn fn;
   ndt_cast_fn to_loop, from_loop;   /* a's dtype <-> loop[0] / loop[nin]; NULL: same */
@@ -102,16 +103,45 @@ static ndt_status put_op_body(ndt_bound *op, void *p) {
   /* 16-byte-aligned slots for one element of each loop operand */
   _Alignas(16) char x[16], r[16];
   int64_t steps[3] = {0, 0, 0};
+  /* the target bound in place: element `off` of the store is at base +
+   * (off - view offset) * itemsize, no tile lookup per element */
+  char *base = op[2].ptr;
+  int64_t boff = op[2].view->offset, ssz = g->a.store->itemsize;
+  /* plain float64/float32 sums (np.add.at's usual case): no loop call */
+  int fast = g->nin == 2 && g->fn && !g->to_loop && !g->from_loop &&
+             g->opc == NDT_ADD && (g->loop[0] == NDT_FLOAT64 || g->loop[0] == NDT_FLOAT32) &&
+             g->loop[1] == g->loop[0] && g->loop[2] == g->loop[0];
   for (int64_t e = 0; e < n; e++) {
     int64_t f;
     memcpy(&f, bi.ptr + e * bi.st[0], 8);
     int64_t off = g->a.offset;
-    for (int d = nd - 1; d >= 0; d--) {
-      off += (f % g->a.shape[d]) * g->a.strides[d];
-      f /= g->a.shape[d];
+    if (nd == 1) {
+      off += f * g->a.strides[0];
+    } else {
+      for (int d = nd - 1; d >= 0; d--) {
+        off += (f % g->a.shape[d]) * g->a.strides[d];
+        f /= g->a.shape[d];
+      }
     }
     if (off < g->lo || off >= g->hi) continue;
-    char *t = ndt_elem_run(&op[2], off, 0, NULL);
+    char *t = base ? base + (off - boff) * ssz : ndt_elem_run(&op[2], off, 0, NULL);
+    if (fast) {
+      const char *pv = bv.ptr + e * bv.st[0];
+      if (g->loop[0] == NDT_FLOAT64) {
+        double u, w;
+        memcpy(&u, t, 8);
+        memcpy(&w, pv, 8);
+        u += w;
+        memcpy(t, &u, 8);
+      } else {
+        float u, w;
+        memcpy(&u, t, 4);
+        memcpy(&w, pv, 4);
+        u += w;
+        memcpy(t, &u, 4);
+      }
+      continue;
+    }
     if (g->to_loop) g->to_loop(t, 0, x, 0, 1);
     else memcpy(x, t, isz);
     char *args[3];
@@ -144,6 +174,7 @@ ndt_status ndt_put_op(ndt_array *a, const ndt_array *idx, const ndt_array *vals,
   put_op_arg g;
   memset(&g, 0, sizeof g);
   g.nin = nin;
+  g.opc = op;
   for (int i = 0; i <= nin; i++) g.loop[i] = loop[i];
   g.fn = ndt_kern->loop(op, g.loop);
   if (!g.fn) return ndt_error(NDT_ERR_TYPE, "at: no loop for these dtypes");
