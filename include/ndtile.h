@@ -611,6 +611,14 @@ ndt_status ndt_as_strided(ndt_array **out, const ndt_array *a, int64_t offset, i
  * (ndarray.view(dtype)): a view of a's store (NDT_ERR_VALUE for another
  * size). */
 ndt_status ndt_view_dtype(ndt_array **out, const ndt_array *a, ndt_dtype t);
+/* NumPy's ufunc.reduceat for the reduction op (SUM, PROD, MIN, MAX, NANMIN,
+ * NANMAX, ANY, ALL) on a's dtype (cast a first for another loop dtype):
+ * out[..., s, ...] folds a[..., idx[s]:idx[s+1], ...] along axis (to the end
+ * for the last; a[..., idx[s], ...] alone where idx[s+1] <= idx[s]) in
+ * NumPy's order, from the segment's first element. idx 1-d int64, each in
+ * [0, n) (NDT_ERR_INDEX at this call otherwise; it waits for idx). */
+ndt_status ndt_reduceat(ndt_array **out, const ndt_array *a, int axis, const ndt_array *idx,
+                        ndt_reduce_op op);
 /* ---- linear algebra (src/ops/linalg.c) -------------------------------- */
 /* numpy.linalg's factorisations through LAPACK, on stacks of matrices: a is
  * (..., M, N) with the last two axes a matrix; for SOLVE and LSTSQ, b is

@@ -2246,6 +2246,20 @@ static PyObject *f_view_dtype(PyObject *m, PyObject *args) {
   return wrap_status(st, r);
 }
 
+/* reduceat(a, axis, idx int64, reduce op): ufunc.reduceat (ndt_reduceat). */
+static PyObject *f_reduceat(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *a, *idx;
+  int axis, op;
+  if (!PyArg_ParseTuple(args, "OiOi", &a, &axis, &idx, &op) || !check_arr(a) ||
+      !check_arr(idx))
+    return NULL;
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE_BLOCKING(st = ndt_reduceat(&r, ARR(a), axis, ARR(idx), (ndt_reduce_op)op));
+  return wrap_status(st, r);
+}
+
 /* as_strided(a, offset, shape, strides): a view of a's store (ndt_as_strided). */
 static PyObject *f_as_strided(PyObject *m, PyObject *args) {
   (void)m;
@@ -2879,6 +2893,7 @@ static PyMethodDef module_methods[] = {
   {"put", f_put, METH_VARARGS, "put(a, flat_idx int64, vals): a.flat[idx] = vals in order"},
   {"put_op", f_put_op, METH_VARARGS, "put_op(a, flat_idx, vals|None, op, loop): ufunc.at"},
   {"view_dtype", f_view_dtype, METH_VARARGS, "view_dtype(a, dt): same bytes, same-size dtype"},
+  {"reduceat", f_reduceat, METH_VARARGS, "reduceat(a, axis, idx, reduce op): ufunc.reduceat"},
   {"as_strided", f_as_strided, METH_VARARGS,
    "as_strided(a, offset, shape, strides): a view of a's store (element units)"},
   {"fft", f_fft, METH_VARARGS, "fft(a, axis, n, kind, scale): 1-d FFTs along axis"},

@@ -455,7 +455,10 @@ class ufunc:
     def reduceat(self, array, indices, axis=0, dtype=None, out=None):
         """NumPy's reduceat: out[i] = reduce(array[indices[i]:indices[i+1]])
         along axis where indices[i] < indices[i+1], else array[indices[i]];
-        the last runs to the end. Natively: segments of one length are
+        the last runs to the end. Natively: ndt_reduceat (each line from
+        its first element, the rest folded in by the reduction kernel, as
+        NumPy's loop does). Where the core has no kernel for the dtype:
+        segments of one length are
         gathered into one (..., count, length, ...) array and reduced along
         the length axis in NumPy's order (each line: its first element,
         then the reduction of the rest), one gather and one reduction per
@@ -520,6 +523,14 @@ class ufunc:
             from ._creation import empty
             return empty(x.shape[:ax] + (0,) + x.shape[ax + 1:], rdt)
         starts = idx.astype(_np.int64)
+        # the core's reduceat: every line folded in NumPy's order, one task
+        # per block of the result
+        xc = x if x._dt == rc else x._astype(rc, 4)
+        try:
+            return _core.reduceat(xc, ax, C.from_numpy(starts),
+                                  _reduce._RED[_reduce.UFUNC_REDUCTIONS[self.__name__]])
+        except TypeError:
+            pass        # no such kernel for this dtype: composed below
         ends = _np.empty_like(starts)
         ends[:-1] = starts[1:]
         ends[-1] = n

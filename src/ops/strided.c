@@ -161,8 +161,36 @@ static ndt_status put_op_body(ndt_bound *op, void *p) {
 
 static const ndt_task_kind put_op_kind = {"ufunc.at", {put_op_body}};
 
+static ndt_status put_op(ndt_array *a, const ndt_array *idx, const ndt_array *vals, ndt_ufunc op,
+                         const ndt_dtype *loop);
+
+/* The floating-point errors NumPy reports for op ("... encountered in add"):
+ * none for comparisons, max/min and the logical and bitwise ops. */
+static unsigned op_fp_mask(ndt_ufunc op) {
+  switch (op) {
+    case NDT_EQUAL: case NDT_NOT_EQUAL: case NDT_LESS: case NDT_LESS_EQUAL:
+    case NDT_GREATER: case NDT_GREATER_EQUAL: case NDT_LOGICAL_AND: case NDT_LOGICAL_OR:
+    case NDT_LOGICAL_XOR: case NDT_LOGICAL_NOT: case NDT_BITWISE_AND: case NDT_BITWISE_OR:
+    case NDT_BITWISE_XOR: case NDT_LEFT_SHIFT: case NDT_RIGHT_SHIFT: case NDT_INVERT:
+    case NDT_MAXIMUM: case NDT_MINIMUM: case NDT_FMAX: case NDT_FMIN: case NDT_SIGN:
+      return 0;
+    default:
+      return NDT_FPE_DIVIDE | NDT_FPE_OVERFLOW | NDT_FPE_UNDERFLOW | NDT_FPE_INVALID;
+  }
+}
+
 ndt_status ndt_put_op(ndt_array *a, const ndt_array *idx, const ndt_array *vals, ndt_ufunc op,
                       const ndt_dtype *loop) {
+  if ((int)op < 0 || op >= NDT_NUFUNCS) return ndt_error(NDT_ERR_VALUE, "at: invalid ufunc");
+  /* one record of floating-point errors for all the op's tasks */
+  ndt_fp_begin(ndt_ufunc_name(op), op_fp_mask(op));
+  ndt_status st = put_op(a, idx, vals, op, loop);
+  ndt_fp_end();
+  return st;
+}
+
+static ndt_status put_op(ndt_array *a, const ndt_array *idx, const ndt_array *vals, ndt_ufunc op,
+                         const ndt_dtype *loop) {
   if (a->readonly) return ndt_error(NDT_ERR_VALUE, "at: output array is read-only");
   int nin = vals ? 2 : 1;
   if (idx->ndim != 1 || idx->dtype != NDT_INT64)
@@ -212,4 +240,132 @@ ndt_status ndt_put_op(ndt_array *a, const ndt_array *idx, const ndt_array *vals,
     st = ndt_record(&put_op_kind, NULL, ops, 3, &g, sizeof g, fl);
   }
   return st;
+}
+
+/* ---- reduceat ----------------------------------------------------------- */
+/* out[..., s, ...] = fold of a[..., idx[s]:end(s), ...] along axis, where
+ * end(s) = idx[s+1] (or n for the last) when that is larger than idx[s], else
+ * idx[s] + 1 (NumPy's rule: a single element). The fold is NumPy's: the
+ * accumulator starts as the segment's first element and the kernel's run
+ * folds the rest in (a pairwise sum for floats, in order otherwise), so
+ * every line has NumPy's bits. One task per block of the result; a line
+ * that crosses tiles not adjacent in memory is copied into scratch first
+ * (a split would change the pairwise grouping). */
+typedef struct {
+  ndt_array a, idx;
+  int64_t first, len;               /* the flat range of the result it writes */
+  int64_t rshape[NDT_MAXDIMS];
+  int axis;
+  ndt_red_kernel k;
+} rat_arg;
+
+static ndt_status rat_body(ndt_bound *op, void *p) {
+  const rat_arg *g = p;
+  const ndt_array *a = &g->a;
+  int nd = a->ndim, ax = g->axis, isz = ndt_vsize(a);
+  int64_t ssz = a->store->itemsize, n = a->shape[ax], m = g->idx.shape[0];
+  int64_t lst_el = a->strides[ax];
+  char *scratch = NULL;
+  _Alignas(16) char acc[16];
+  for (int64_t q = 0; q < g->len; q++) {
+    int64_t f = g->first + q, mi[NDT_MAXDIMS];
+    for (int d = nd - 1; d >= 0; d--) {
+      mi[d] = f % g->rshape[d];
+      f /= g->rshape[d];
+    }
+    int64_t s = mi[ax], start, end;
+    memcpy(&start, op[1].ptr + s * op[1].st[0], 8);
+    if (s + 1 < m) memcpy(&end, op[1].ptr + (s + 1) * op[1].st[0], 8);
+    else end = n;
+    if (end <= start) end = start + 1;
+    int64_t off = a->offset + start * lst_el, cnt = end - start;
+    for (int d = 0; d < nd; d++)
+      if (d != ax) off += mi[d] * a->strides[d];
+    const char *lp;
+    int64_t lst = lst_el * ssz;
+    if (op[2].ptr) {
+      lp = op[2].ptr + (off - op[2].view->offset) * ssz;
+    } else {
+      int64_t got = cnt;
+      lp = ndt_elem_run(&op[2], off, lst_el, &got);
+      if (got < cnt) {   /* the line crosses buffers: one contiguous copy */
+        if (!scratch && !(scratch = ndt_malloc((size_t)n * isz))) return NDT_ERR_NOMEM;
+        for (int64_t i = 0; i < cnt;) {
+          int64_t run = cnt - i;
+          const char *src = ndt_elem_run(&op[2], off + i * lst_el, lst_el, &run);
+          for (int64_t j = 0; j < run; j++) memcpy(scratch + (i + j) * isz, src + j * lst, isz);
+          i += run;
+        }
+        lp = scratch;
+        lst = isz;
+      }
+    }
+    memcpy(acc, lp, isz);
+    if (cnt > 1) g->k.run(acc, lp + lst, lst, cnt - 1);
+    memcpy(op[0].ptr + q * op[0].st[0], acc, isz);
+  }
+  ndt_mfree(scratch);
+  return NDT_OK;
+}
+
+static const ndt_task_kind rat_kind = {"reduceat", {rat_body}};
+
+ndt_status ndt_reduceat(ndt_array **out, const ndt_array *a, int axis, const ndt_array *idx,
+                        ndt_reduce_op op) {
+  int nd = a->ndim;
+  if (nd == 0) return ndt_error(NDT_ERR_TYPE, "cannot reduceat on a scalar");
+  if (axis < -nd || axis >= nd)
+    return ndt_error(NDT_ERR_AXIS, "axis %d is out of bounds for array of dimension %d", axis,
+                     nd);
+  if (axis < 0) axis += nd;
+  if (idx->ndim != 1 || idx->dtype != NDT_INT64)
+    return ndt_error(NDT_ERR_TYPE, "reduceat: indices must be a 1-d int64 array");
+  rat_arg g;
+  memset(&g, 0, sizeof g);
+  if (ndt_kern->reduce(op, a->dtype, &g.k) != 0 || ndt_vsize(a) > 16)
+    return ndt_error(NDT_ERR_TYPE, "reduceat: no %s reduction for %s", "such",
+                     ndt_dtype_name(a->dtype));
+  int64_t m = idx->shape[0], n = a->shape[axis];
+  /* the indices are read here, once: they decide the result's meaning and
+   * an out-of-range one is the caller's error, raised before any work */
+  if (m > 0) {
+    int64_t *iv = ndt_malloc((size_t)m * 8);
+    if (!iv) return NDT_ERR_NOMEM;
+    ndt_status st = ndt_to_buffer(idx, iv);
+    for (int64_t s = 0; s < m && st == NDT_OK; s++)
+      if (iv[s] < 0 || iv[s] >= n)
+        st = ndt_error(NDT_ERR_INDEX, "index %lld out-of-bounds in reduceat [0, %lld)",
+                       (long long)iv[s], (long long)n);
+    ndt_mfree(iv);
+    if (st) return st;
+  }
+  for (int d = 0; d < nd; d++) g.rshape[d] = d == axis ? m : a->shape[d];
+  ndt_array *res;
+  ndt_status st = ndt_array_new(&res, a->dtype, nd, g.rshape, 0);
+  if (st) return st;
+  if (res->size == 0) {
+    *out = res;
+    return NDT_OK;
+  }
+  g.a = *a;
+  g.idx = *idx;
+  g.axis = axis;
+  ndt_tiling tl;
+  ndt_tiling_for(nd, g.rshape, res->store->itemsize, ndt_rt_tile_bytes(), &tl);
+  unsigned fl = tl.ntiles == 1 && a->size + m <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
+  /* NumPy: "overflow encountered in reduceat" for sums and products only */
+  ndt_fp_begin("reduceat", op == NDT_RED_SUM || op == NDT_RED_PROD
+                               ? NDT_FPE_DIVIDE | NDT_FPE_OVERFLOW | NDT_FPE_UNDERFLOW |
+                                     NDT_FPE_INVALID : 0);
+  for (int64_t b = 0; b < tl.ntiles && st == NDT_OK; b++) {
+    g.first = ndt_block_first(&tl, b);
+    g.len = (b + 1 < tl.ntiles ? ndt_block_first(&tl, b + 1) : res->size) - g.first;
+    ndt_array ov;
+    ndt_range_view(&ov, res->store, g.first, g.len);
+    ov.dtype = res->dtype;
+    ndt_operand ops[3] = {{&ov, NDT_WRITE}, {&g.idx, NDT_READ}, {&g.a, NDT_READ | NDT_OPND_WALK}};
+    st = ndt_record(&rat_kind, NULL, ops, 3, &g, sizeof g, fl);
+  }
+  ndt_fp_end();
+  return ndt_finish(st, res, out);
 }

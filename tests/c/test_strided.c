@@ -1,7 +1,7 @@
 /* test_strided.c - ndt_put_op (ufunc.at: repeated indices applied in order,
  * many tiles, a strided target, the loop dtype, bad indices write nothing)
- * and ndt_as_strided (window views share the store; views reaching outside
- * the store are refused). */
+ * ndt_as_strided (window views share the store; views reaching outside
+ * the store are refused) and ndt_reduceat (NumPy's segments, any axis). */
 #include <string.h>
 #include "check.h"
 
@@ -116,10 +116,57 @@ static void test_as_strided(void) {
   ndt_free(A);
 }
 
+/* reduceat against a sequential reference: int64 sums along each axis of a
+ * 2-d array (lines crossing tiles), i >= j segments, bad indices. */
+static void test_reduceat(void) {
+  enum { R = 37, Cn = 53 };
+  int64_t *a = malloc(sizeof(int64_t) * R * Cn);
+  for (int i = 0; i < R * Cn; i++) a[i] = (i * 7919) % 1001 - 500;
+  int64_t shape[2] = {R, Cn};
+  ndt_array *A;
+  OK(ndt_from_buffer(&A, NDT_INT64, 2, shape, a, NULL));
+  int64_t ix[5] = {0, 10, 3, 3, 30};
+  ndt_array *I = from(NDT_INT64, 5, ix);
+  for (int ax = 0; ax < 2; ax++) {
+    for (int opi = 0; opi < 2; opi++) {
+      ndt_reduce_op op = opi ? NDT_RED_MAX : NDT_RED_SUM;
+      ndt_array *Rr;
+      OK(ndt_reduceat(&Rr, A, ax, I, op));
+      int64_t n = ax ? Cn : R, other = ax ? R : Cn, *got = malloc(sizeof(int64_t) * 5 * other);
+      OK(ndt_to_buffer(Rr, got));
+      int bad = 0;
+      for (int64_t o = 0; o < other; o++)
+        for (int s = 0; s < 5; s++) {
+          int64_t st = ix[s], en = s < 4 ? ix[s + 1] : n;
+          if (en <= st) en = st + 1;
+          int64_t acc = 0;
+          for (int64_t t = st; t < en; t++) {
+            int64_t v = ax ? a[o * Cn + t] : a[t * Cn + o];
+            acc = t == st ? v : (opi ? (v > acc ? v : acc) : acc + v);
+          }
+          int64_t gv = ax ? got[o * 5 + s] : got[s * Cn + o];
+          bad += gv != acc;
+        }
+      EXPECT(!bad, "reduceat axis %d op %d: %d mismatches", ax, opi, bad);
+      free(got);
+      ndt_free(Rr);
+    }
+  }
+  int64_t badix[2] = {0, R};
+  ndt_array *B = from(NDT_INT64, 2, badix), *X = NULL;
+  EXPECT(ndt_reduceat(&X, A, 0, B, NDT_RED_SUM) == NDT_ERR_INDEX, "index out of range");
+  EXPECT(ndt_reduceat(&X, A, 2, I, NDT_RED_SUM) == NDT_ERR_AXIS, "axis");
+  ndt_free(B);
+  ndt_free(I);
+  ndt_free(A);
+  free(a);
+}
+
 int main(void) {
   OK(ndt_init(&(ndt_config){.workers = 3, .tile_bytes = 512, .inline_elems = -1}));
   test_put_op();
   test_as_strided();
+  test_reduceat();
   OK(ndt_set_workers(1));
   check_add(5000, 20000, 1);
   ndt_finalize();
