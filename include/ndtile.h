@@ -611,6 +611,10 @@ ndt_status ndt_as_strided(ndt_array **out, const ndt_array *a, int64_t offset, i
  * (ndarray.view(dtype)): a view of a's store (NDT_ERR_VALUE for another
  * size). */
 ndt_status ndt_view_dtype(ndt_array **out, const ndt_array *a, ndt_dtype t);
+/* Moves NumPy's OWNDATA from `from` (the handle made with the store) to v, a
+ * view of the same store: a Fortran-ordered copy is the transpose of a fresh
+ * C-ordered store, and the transposed handle is the array that owns it. */
+ndt_status ndt_take_owner(ndt_array *v, ndt_array *from);
 /* NumPy's ufunc.reduceat for the reduction op (SUM, PROD, MIN, MAX, NANMIN,
  * NANMAX, ANY, ALL) on a's dtype (cast a first for another loop dtype):
  * out[..., s, ...] folds a[..., idx[s]:idx[s+1], ...] along axis (to the end

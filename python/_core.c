@@ -2260,6 +2260,17 @@ static PyObject *f_reduceat(PyObject *m, PyObject *args) {
   return wrap_status(st, r);
 }
 
+/* take_owner(v, from): v becomes the owner of its store (ndt_take_owner). */
+static PyObject *f_take_owner(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *v, *from;
+  if (!PyArg_ParseTuple(args, "OO", &v, &from) || !check_arr(v) || !check_arr(from)) return NULL;
+  ndt_status st;
+  CORE(st = ndt_take_owner(ARR(v), ARR(from)));
+  if (st) return raise_status(st);
+  Py_RETURN_NONE;
+}
+
 /* as_strided(a, offset, shape, strides): a view of a's store (ndt_as_strided). */
 static PyObject *f_as_strided(PyObject *m, PyObject *args) {
   (void)m;
@@ -2894,6 +2905,7 @@ static PyMethodDef module_methods[] = {
   {"put_op", f_put_op, METH_VARARGS, "put_op(a, flat_idx, vals|None, op, loop): ufunc.at"},
   {"view_dtype", f_view_dtype, METH_VARARGS, "view_dtype(a, dt): same bytes, same-size dtype"},
   {"reduceat", f_reduceat, METH_VARARGS, "reduceat(a, axis, idx, reduce op): ufunc.reduceat"},
+  {"take_owner", f_take_owner, METH_VARARGS, "take_owner(v, from): v owns the store"},
   {"as_strided", f_as_strided, METH_VARARGS,
    "as_strided(a, offset, shape, strides): a view of a's store (element units)"},
   {"fft", f_fft, METH_VARARGS, "fft(a, axis, n, kind, scale): 1-d FFTs along axis"},

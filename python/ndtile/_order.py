@@ -11,7 +11,15 @@ def f_copy(x):
     """A Fortran-ordered copy of x (NumPy's copy(order='F'))."""
     if x.ndim <= 1:
         return x._copy()
-    return x._transpose(None)._copy()._transpose(None)
+    return _owned_t(x._transpose(None)._copy())
+
+
+def _owned_t(c):
+    """The transpose of the fresh array c, owning c's store (OWNDATA, base
+    None, as NumPy's Fortran-ordered arrays)."""
+    r = c._transpose(None)
+    _core.take_owner(r, c)
+    return r
 
 
 def f_empty(shape, code, fill=None):
@@ -19,7 +27,7 @@ def f_empty(shape, code, fill=None):
     shape, transposed. fill: None (empty), or the _core maker and its args."""
     rshape = tuple(reversed(shape))
     r = _core.empty(rshape, code) if fill is None else fill[0](rshape, code, *fill[1:])
-    return r._transpose(None)
+    return _owned_t(r)
 
 
 def is_f_only(x):

@@ -75,6 +75,15 @@ ndt_status ndt_view_dtype(ndt_array **out, const ndt_array *a, ndt_dtype t) {
   return NDT_OK;
 }
 
+/* ---- ownership: a layout made from a fresh copy owns its data ---------- */
+ndt_status ndt_take_owner(ndt_array *v, ndt_array *from) {
+  if (v->store != from->store || !from->owner)
+    return ndt_error(NDT_ERR_VALUE, "take_owner: not the owner of the same store");
+  v->owner = 1;   /* NumPy's OWNDATA moves to the handle the program keeps */
+  from->owner = 0;
+  return NDT_OK;
+}
+
 /* ---- put_op: ufunc.at -------------------------------------------------- */
 typedef struct {
   ndt_array a, idx, vals;

@@ -111,6 +111,15 @@ static void test_as_strided(void) {
   OK(ndt_as_strided(&X, A, 0, 2, zero, any));
   EXPECT(ndt_size(X) == 0, "empty");
   ndt_free(X);
+  /* ownership moves to a view of the same store, never to another store */
+  EXPECT(ndt_owns_data(A) && !ndt_owns_data(W), "owner before");
+  OK(ndt_take_owner(W, A));
+  EXPECT(!ndt_owns_data(A) && ndt_owns_data(W), "owner after");
+  ndt_array *Z;
+  OK(ndt_zeros(&Z, 1, shape, NDT_FLOAT64));
+  EXPECT(ndt_take_owner(R, Z) == NDT_ERR_VALUE && ndt_owns_data(Z), "other store");
+  EXPECT(ndt_take_owner(R, A) == NDT_ERR_VALUE, "from a non-owner");
+  ndt_free(Z);
   ndt_free(R);
   ndt_free(W);
   ndt_free(A);

@@ -262,6 +262,7 @@ def test_unique_axis(a, axis):
 
 def same_layout(x, y):
     same_array(x, y)
+    assert x.flags.owndata == y.flags.owndata and (x.base is None) == (y.base is None)
     assert (x.flags.c_contiguous, x.flags.f_contiguous) == \
         (y.flags.c_contiguous, y.flags.f_contiguous)
     assert x.strides == y.strides
