@@ -557,3 +557,28 @@ def test_floating_point_errors_reported():
             x = m.array([1e308, 1.0])
             m.multiply.at(x, [0, 0], 1e308)
             numpy.asarray(x)
+
+
+# ---- tools/coverage.py ---------------------------------------------------------------
+
+def _coverage_module():
+    import importlib.util
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "tools", "coverage.py")
+    spec = importlib.util.spec_from_file_location("ndtile_coverage", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_coverage_counts_a_function_out_when_a_common_form_falls_back(monkeypatch):
+    cov = _coverage_module()
+    assert cov.run_probes(["np.sum(a)", "np.lib.stride_tricks.sliding_window_view(v, 2)",
+                           "np.add.at(v.copy(), [0, 0], 1.0)"]) == []
+    bad = cov.run_probes(["np.i0(v)"])          # NumPy's i0 on gathered data
+    assert len(bad) == 1 and "falls back" in bad[0]
+    assert os.environ.get("NDTILE_FALLBACK") == "error"    # restored (the fixture's)
+    # a function ndtile defines, with a form that falls back, is not native
+    monkeypatch.setitem(cov.PROBES, 'sum', ["np.sum(a)", "np.i0(v)"])
+    native, fallback, partial, probed = cov.classify(np, numpy, '')
+    assert 'sum' in partial and 'sum' not in native and 'transpose' in native
+    assert 'i0' in fallback
