@@ -455,7 +455,15 @@ def test_default_settings_large():
         w = np.lib.stride_tricks.sliding_window_view(np.array(a), 3, writeable=True)
         assert numpy.array_equal(numpy.asarray(w.sum(axis=1)),
                                  numpy.lib.stride_tricks.sliding_window_view(a, 3).sum(axis=1))
-        base = w.base if False else None
+        # view(dtype) and put with an aliasing source, at 2 MiB tiles
+        v = np.array(a).view(numpy.int64)
+        assert numpy.array_equal(numpy.asarray(v >> 52), a.view(numpy.int64) >> 52)
+        p1 = a.copy(); numpy.put(p1, numpy.arange(1, n), p1)
+        p2 = np.array(a); np.put(p2, np.arange(1, n), p2)
+        assert numpy.array_equal(numpy.asarray(p2), p1)
+        s1 = numpy.lib.stride_tricks.as_strided(a, (n // 2, 2), (16, 8))
+        s2 = np.lib.stride_tricks.as_strided(np.array(a), (n // 2, 2), (16, 8))
+        assert numpy.array_equal(numpy.asarray(s2.sum(axis=1)), s1.sum(axis=1))
         u = rng.integers(0, 4, (300_000, 3))
         r1 = numpy.unique(u, axis=0, return_index=True, return_inverse=True, return_counts=True)
         r2 = np.unique(np.array(u), axis=0, return_index=True, return_inverse=True,
