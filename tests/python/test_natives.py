@@ -388,6 +388,16 @@ def test_sliding_window_view():
                st.sliding_window_view(np.array(z), 5).sum(axis=-1))
 
 
+def test_stride_tricks_namespace():
+    st = np.lib.stride_tricks
+    x = np.arange(3.)
+    b = st.broadcast_to(x, (2, 3))
+    assert b is not None and np.shares_memory(b, x) and b.shape == (2, 3)
+    assert [r.shape for r in st.broadcast_arrays(x, np.ones((2, 1)))] == [(2, 3), (2, 3)]
+    assert st.broadcast_shapes((2, 1), (3,)) == (2, 3)
+    assert np.lib.stride_tricks is st and np.lib.NumpyVersion is numpy.lib.NumpyVersion
+
+
 def test_as_strided():
     st, nst = np.lib.stride_tricks, numpy.lib.stride_tricks
     x = numpy.arange(10.)

@@ -77,4 +77,7 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
 
 
 def __getattr__(name):
+    if name in ('broadcast_to', 'broadcast_arrays', 'broadcast_shapes'):
+        import ndtile            # ndtile's own (views), as numpy.lib's are numpy's
+        return getattr(ndtile, name)
     return _F.module_getattr('ndtile.lib.stride_tricks', _nst, name, globals())
