@@ -119,6 +119,12 @@ AT_CASES = [
     (lambda m, a: m.add.at(a.T, ([0, 0], [1, 1]), numpy.array([1., 3.])),
      numpy.arange(12.).reshape(3, 4)),
     (lambda m, a: m.add.at(a, [0, 0], 1), numpy.zeros((0, 3))),
+    (lambda m, a: m.add.at(a.real, [0, 0, 3], 1.5), numpy.arange(4) * (1 + 2j)),
+    (lambda m, a: m.multiply.at(a.imag, [1, 1], 3.0), numpy.arange(4) * (1 + 2j)),
+    (lambda m, a: m.add.at(a[::-1, ::2], ([0, 0, 2], [1, 1, 0]), 5), numpy.arange(12.).reshape(3, 4)),
+    (lambda m, a: m.add.at(m.asfortranarray(a), ([0, 0], [1, 1]), 5), numpy.arange(12.).reshape(3, 4)),
+    (lambda m, a: m.add.at(a, ([0, 0, 1], slice(None)), numpy.arange(4.)),
+     numpy.arange(12.).reshape(3, 4)),
     (lambda m, a: m.add.at(a, ([0, 1], [0, 0, 0]), 1), numpy.zeros((3, 3))),
 ]
 
