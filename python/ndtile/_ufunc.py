@@ -660,8 +660,11 @@ class ufunc:
                 key = (key if isinstance(key, tuple) else (key,)) + (Ellipsis,)
                 v = a._view_index(key)      # basic: each element at most once
                 return self._at_view(v, bv, loop)
-            r = I._index_arrays(a, key)
-            if r is None:
+            small = _small_flat_index(a, key)
+            r = small if small is not None else I._index_arrays(a, key)
+            if small is not None:
+                flat, shape = small
+            elif r is None:
                 try:
                     a[key]      # NumPy's IndexError for an invalid index
                 except IndexError as e:
@@ -671,14 +674,15 @@ class ufunc:
                         "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis "
                         "(`None`) and integer or boolean arrays are valid indices") from None
                 return numpy('index')
-            arrays, shape = r
-            flat = None
-            stride = 1
-            for i in range(a.ndim - 1, -1, -1):
-                term = arrays[i] if stride == 1 else UFUNCS['multiply'](arrays[i], stride)
-                flat = term if flat is None else UFUNCS['add'](flat, term)
-                stride *= a.shape[i]
-            flat = flat._copy()._reshape((-1,))
+            else:
+                arrays, shape = r
+                flat = None
+                stride = 1
+                for i in range(a.ndim - 1, -1, -1):
+                    term = arrays[i] if stride == 1 else UFUNCS['multiply'](arrays[i], stride)
+                    flat = term if flat is None else UFUNCS['add'](flat, term)
+                    stride *= a.shape[i]
+                flat = flat._copy()._reshape((-1,))
         vals = None
         if bv is not None:
             try:
@@ -711,6 +715,28 @@ class ufunc:
         r = _core.apply(self._op, ops)
         v._assign(r, 4)
         return None
+
+
+def _small_flat_index(a, key):
+    """(flat int64 positions, indexing shape) for at's usual small case - a
+    1-d target and one integer index array of at most the inline size -
+    checked and wrapped on the host (NumPy's IndexError), cheaper than the
+    general path's reductions; None otherwise."""
+    if a.ndim != 1 or not isinstance(key, (Array, _np.ndarray)) or \
+            key.size > 32768:      # the default inline size (NDTILE_INLINE_ELEMS)
+        return None
+    if key.dtype.kind not in 'iu':
+        return None
+    k = C.to_numpy(key) if isinstance(key, Array) else key
+    n = a.shape[0]
+    if k.size:
+        lo, hi = int(k.min()), int(k.max())
+        bad = hi if hi >= n else lo if lo < -n else None
+        if bad is not None:
+            raise IndexError(f"index {bad} is out of bounds for axis 0 with size {n}")
+        if lo < 0:
+            k = _np.where(k < 0, k + n, k)
+    return C.from_numpy(_np.ascontiguousarray(k, dtype=_np.int64).reshape(-1)), k.shape
 
 
 def _take_rows(x, idx, ax):
