@@ -610,6 +610,37 @@ ndt_status ndt_diagonal(ndt_array **out, const ndt_array *a, int64_t offset, int
  * view touches (each reads all of idx and vals and writes its own tile),
  * or one task when that scan would cost far more than a's size. */
 ndt_status ndt_put(ndt_array *a, const ndt_array *idx, const ndt_array *vals);
+/* a.flat[idx[k]] = op(a.flat[idx[k]], vals[k]) for k = 0, 1, ... in order,
+ * unbuffered (NumPy's ufunc.at: repeated indices accumulate). vals NULL for
+ * a unary op. loop: the loop's dtypes (inputs, then output); each element
+ * of a is cast to loop[0] and the result from the output's dtype back to
+ * a's; vals must have loop[1]. idx as for ndt_put (checked the same way);
+ * tasks as ndt_put's (src/ops/strided.c). */
+ndt_status ndt_put_op(ndt_array *a, const ndt_array *idx, const ndt_array *vals, ndt_ufunc op,
+                      const ndt_dtype *loop);
+/* A view of a's store (a's dtype, part and read-only flag) with element
+ * offset `offset`, shape and element strides (counted in store elements from
+ * the store's start): NumPy's as_strided. Every element the view reaches
+ * must lie in the store (NDT_ERR_VALUE otherwise), so a view never reads or
+ * writes outside memory. */
+ndt_status ndt_as_strided(ndt_array **out, const ndt_array *a, int64_t offset, int ndim,
+                          const int64_t *shape, const int64_t *strides);
+/* The same view with its bytes read as dtype t of the same size
+ * (ndarray.view(dtype)): a view of a's store (NDT_ERR_VALUE for another
+ * size). */
+ndt_status ndt_view_dtype(ndt_array **out, const ndt_array *a, ndt_dtype t);
+/* Moves NumPy's OWNDATA from `from` (the handle made with the store) to v, a
+ * view of the same store: a Fortran-ordered copy is the transpose of a fresh
+ * C-ordered store, and the transposed handle is the array that owns it. */
+ndt_status ndt_take_owner(ndt_array *v, ndt_array *from);
+/* NumPy's ufunc.reduceat for the reduction op (SUM, PROD, MIN, MAX, NANMIN,
+ * NANMAX, ANY, ALL) on a's dtype (cast a first for another loop dtype):
+ * out[..., s, ...] folds a[..., idx[s]:idx[s+1], ...] along axis (to the end
+ * for the last; a[..., idx[s], ...] alone where idx[s+1] <= idx[s]) in
+ * NumPy's order, from the segment's first element. idx 1-d int64, each in
+ * [0, n) (NDT_ERR_INDEX at this call otherwise; it waits for idx). */
+ndt_status ndt_reduceat(ndt_array **out, const ndt_array *a, int axis, const ndt_array *idx,
+                        ndt_reduce_op op);
 /* ---- linear algebra (src/ops/linalg.c) -------------------------------- */
 /* numpy.linalg's factorisations through LAPACK, on stacks of matrices: a is
  * (..., M, N) with the last two axes a matrix; for SOLVE and LSTSQ, b is

@@ -2272,6 +2272,86 @@ static PyObject *f_put(PyObject *m, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+/* put_op(a, flat_idx int64, vals|None, op, loop dtypes): ufunc.at (ndt_put_op). */
+static PyObject *f_put_op(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *a, *idx, *vals, *lp;
+  int op;
+  if (!PyArg_ParseTuple(args, "OOOiO", &a, &idx, &vals, &op, &lp) || !check_arr(a) ||
+      !check_arr(idx) || (vals != Py_None && !check_arr(vals)))
+    return NULL;
+  int nl;
+  int64_t lt[NDT_MAXDIMS];
+  if (!parse_shape(lp, &nl, lt)) return NULL;
+  if (nl != (vals == Py_None ? 2 : 3)) {
+    PyErr_SetString(PyExc_ValueError, "put_op: one loop dtype per operand");
+    return NULL;
+  }
+  ndt_dtype loop[3];
+  for (int i = 0; i < nl; i++) loop[i] = (ndt_dtype)lt[i];
+  ndt_status st;
+  CORE(st = ndt_put_op(ARR(a), ARR(idx), vals == Py_None ? NULL : ARR(vals), (ndt_ufunc)op,
+                       loop));
+  if (st) return raise_status(st);
+  Py_RETURN_NONE;
+}
+
+/* view_dtype(a, code): a's bytes as another dtype of the same size. */
+static PyObject *f_view_dtype(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *a;
+  int t;
+  if (!PyArg_ParseTuple(args, "Oi", &a, &t) || !check_arr(a)) return NULL;
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_view_dtype(&r, ARR(a), (ndt_dtype)t));
+  return wrap_status(st, r);
+}
+
+/* reduceat(a, axis, idx int64, reduce op): ufunc.reduceat (ndt_reduceat). */
+static PyObject *f_reduceat(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *a, *idx;
+  int axis, op;
+  if (!PyArg_ParseTuple(args, "OiOi", &a, &axis, &idx, &op) || !check_arr(a) ||
+      !check_arr(idx))
+    return NULL;
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE_BLOCKING(st = ndt_reduceat(&r, ARR(a), axis, ARR(idx), (ndt_reduce_op)op));
+  return wrap_status(st, r);
+}
+
+/* take_owner(v, from): v becomes the owner of its store (ndt_take_owner). */
+static PyObject *f_take_owner(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *v, *from;
+  if (!PyArg_ParseTuple(args, "OO", &v, &from) || !check_arr(v) || !check_arr(from)) return NULL;
+  ndt_status st;
+  CORE(st = ndt_take_owner(ARR(v), ARR(from)));
+  if (st) return raise_status(st);
+  Py_RETURN_NONE;
+}
+
+/* as_strided(a, offset, shape, strides): a view of a's store (ndt_as_strided). */
+static PyObject *f_as_strided(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *a, *shp, *str;
+  long long offset;
+  if (!PyArg_ParseTuple(args, "OLOO", &a, &offset, &shp, &str) || !check_arr(a)) return NULL;
+  int nd, ns;
+  int64_t shape[NDT_MAXDIMS], strides[NDT_MAXDIMS];
+  if (!parse_shape_nonneg(shp, &nd, shape) || !parse_shape(str, &ns, strides)) return NULL;
+  if (ns != nd) {
+    PyErr_SetString(PyExc_ValueError, "as_strided: one stride per dimension");
+    return NULL;
+  }
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_as_strided(&r, ARR(a), offset, nd, shape, strides));
+  return wrap_status(st, r);
+}
+
 static PyObject *f_sync(PyObject *m, PyObject *noargs) {
   (void)m;
   (void)noargs;
@@ -2927,6 +3007,12 @@ static PyMethodDef module_methods[] = {
   {"correlate", f_correlate, METH_VARARGS, "correlate(a, v, lag0, n, conj)"},
   {"diagonal", f_diagonal, METH_VARARGS, "diagonal(a, offset, axis1, axis2): a view"},
   {"put", f_put, METH_VARARGS, "put(a, flat_idx int64, vals): a.flat[idx] = vals in order"},
+  {"put_op", f_put_op, METH_VARARGS, "put_op(a, flat_idx, vals|None, op, loop): ufunc.at"},
+  {"view_dtype", f_view_dtype, METH_VARARGS, "view_dtype(a, dt): same bytes, same-size dtype"},
+  {"reduceat", f_reduceat, METH_VARARGS, "reduceat(a, axis, idx, reduce op): ufunc.reduceat"},
+  {"take_owner", f_take_owner, METH_VARARGS, "take_owner(v, from): v owns the store"},
+  {"as_strided", f_as_strided, METH_VARARGS,
+   "as_strided(a, offset, shape, strides): a view of a's store (element units)"},
   {"fft", f_fft, METH_VARARGS, "fft(a, axis, n, kind, scale): 1-d FFTs along axis"},
   {"argwhere", f_argwhere, METH_O, "argwhere(a): (count, ndim) int64 indices"},
   {"partition", f_partition, METH_VARARGS, "partition(a, axis|None, [kth], want_indices)"},

@@ -113,7 +113,7 @@ from ._counting import (  # noqa: E402
     unique_inverse, unique_all, isin, bincount, digitize, histogram, histogram2d,
     histogramdd, percentile, quantile, nanpercentile, nanquantile)
 
-from . import linalg, fft, random  # noqa: E402
+from . import linalg, fft, random, lib  # noqa: E402
 
 _FALLBACK_OK = {'nonzero', 'argwhere'}   # native names that are thin fallbacks
 
@@ -187,7 +187,8 @@ def _register_native():
             continue
         if getattr(obj, '__module__', '').startswith('ndtile'):
             _fallback.NATIVE[npobj] = obj
-    for sub, npsub in ((linalg, _np.linalg), (fft, _np.fft), (random, _np.random)):
+    for sub, npsub in ((linalg, _np.linalg), (fft, _np.fft), (random, _np.random),
+                       (lib.stride_tricks, _np.lib.stride_tricks)):
         for name in getattr(sub, '_NATIVE', ()):
             npobj = getattr(npsub, name, None)
             if npobj is not None:

@@ -65,11 +65,16 @@ def reshape(a, /, shape=None, order='C', *, newshape=None, copy=None):
     if fb is not None:
         return fb
     x = xs[0]
-    if order not in ('C', 'A', 'K', None):
-        return F.call("reshape (order='F')", _np.reshape, (a, shape), {'order': order})
     if isinstance(shape, (int, _np.integer)):
         shape = (shape,)
-    r = x._reshape(tuple(shape))
+    if order in ('F', 'f') or (order in ('A', 'a') and x._flags & 3 == 2):
+        from . import _order
+        r = _order.reshape(x, tuple(shape), order)
+    elif order not in ('C', 'A', 'K', None):
+        return F.call("reshape (order=%r)" % (order,), _np.reshape, (a, shape),
+                      {'order': order})
+    else:
+        r = x._reshape(tuple(shape))
     if copy is False and not r._same_store(x):
         raise ValueError("Unable to avoid creating a copy while reshaping.")
     if copy and r._same_store(x):
@@ -1366,6 +1371,12 @@ def _put_flat(x, flat, vals):
         return
     if vals._dt != x._dt:
         vals = vals._astype(x._dt, 4)
+    # NumPy reads the values and indices before writing: ones that alias
+    # the target (np.put(a, i, a[1:])) are copied first
+    if vals._same_store(x):
+        vals = vals._copy()
+    if flat._same_store(x):
+        flat = flat._copy()
     _core.put(x, flat, vals)
 
 

@@ -433,10 +433,17 @@ class ndarray(Array):
             return C.to_numpy(self).astype(dt, casting=casting)
         if c == self._dt and not copy:
             return self
-        return self._astype(c, D.CASTING[casting])
+        r = self._astype(c, D.CASTING[casting])
+        if self._flags & 3 == 2 and order in ('K', 'A', 'F') or order in ('F', 'f'):
+            from . import _order
+            r = _order.f_copy(r)     # NumPy keeps a Fortran layout (or makes one)
+        return r
 
     def copy(self, order='C'):
-        return self._copy()
+        if order == 'C':
+            return self._copy()
+        from . import _order
+        return _order.order_copy(self, order)
 
     def view(self, dtype=None, type=None):
         # view casting: the result's class is type, dtype when it is an
@@ -459,7 +466,15 @@ class ndarray(Array):
             return self._view()
         if _np.dtype(dtype) == self.dtype:
             return self._view()
-        F.notify("ndarray.view (dtype)")
+        if dtype is not None and type is None:
+            dt = _np.dtype(dtype)
+            c = D.code(dt)
+            if c is not None and dt.itemsize == self.itemsize:
+                # the same bytes as another dtype of this size: a view
+                return _core.view_dtype(self, c)
+        # another size (elements split or merged) or a dtype the core lacks:
+        # NumPy's view of a gathered copy (no shared memory)
+        F.notify("ndarray.view (dtype of another size: a copy)")
         return C.np_or_nd(C.to_numpy(self).view(dtype))
 
     def fill(self, value):
@@ -479,9 +494,8 @@ class ndarray(Array):
     def reshape(self, *shape, order='C', copy=None):
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])
-        if order not in ('C', 'A', 'K', None):
-            F.notify("ndarray.reshape (order='F')")
-            return C.np_or_nd(C.to_numpy(self).reshape(shape, order=order))
+        if order not in ('C', 'A', 'K', None) or (order == 'A' and self._flags & 3 == 2):
+            return M.reshape(self, shape, order=order, copy=copy)
         r = self._reshape(tuple(operator.index(s) for s in shape))
         if copy is False and not r._same_store(self):
             raise ValueError("Unable to avoid creating a copy while reshaping.")
