@@ -468,12 +468,11 @@ class ndarray(Array):
             return self._view()
         if _np.dtype(dtype) == self.dtype:
             return self._view()
-        if dtype is not None and type is None:
-            dt = _np.dtype(dtype)
-            c = D.code(dt)
-            if c is not None and dt.itemsize == self.itemsize:
-                # the same bytes as another dtype of this size: a view
-                return _core.view_dtype(self, c)
+        dt = _np.dtype(dtype)
+        c = D.code(dt)
+        if c is not None and dt.itemsize == self.itemsize:
+            # the same bytes as another dtype of this size: a view
+            return _core.view_dtype(self, c)
         # another size (elements split or merged) or a dtype the core lacks:
         # NumPy's view of a gathered copy (no shared memory)
         F.notify("ndarray.view (dtype of another size: a copy)")
