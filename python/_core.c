@@ -91,7 +91,18 @@ static void core_enter(void) {
   }
   core_held = 1;
 }
+/* A floating-point error a buffer export raised, kept for the array's
+ * copy-out that NumPy falls back to (array_getbuffer); cleared as any core
+ * call ends. */
+static PyObject *fp_stashed;
+static PyObject *fp_stashed_owner;   /* compared, never dereferenced */
+
 static void core_leave(void) {
+  if (fp_stashed) {
+    PyObject *e = fp_stashed;
+    fp_stashed = NULL;
+    Py_DECREF(e);
+  }
   while (ndead) ndt_free(dead_arrays[--ndead]);
   /* memory lent out (the buffer protocol) is the borrower's again between
    * calls: the tasks this call recorded on it finish first */
@@ -1317,6 +1328,13 @@ static PyGetSetDef array_getset[] = {
 /* ---- methods ------------------------------------------------------------------------ */
 static PyObject *m_to_buffer(PyObject *self, PyObject *dst) {
   if (!check_arr(self)) return NULL;
+  if (fp_stashed && fp_stashed_owner == self) {   /* see array_getbuffer */
+    PyObject *e = fp_stashed;
+    fp_stashed = NULL;
+    PyErr_SetObject((PyObject *)Py_TYPE(e), e);
+    Py_DECREF(e);
+    return NULL;
+  }
   Py_buffer view;
   if (PyObject_GetBuffer(dst, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) return NULL;
   ndt_array *a = ARR(self);
@@ -1696,9 +1714,18 @@ static int array_getbuffer(PyObject *self, Py_buffer *view, int flags) {
   view->strides = (flags & PyBUF_STRIDES) == PyBUF_STRIDES && nd ? lb->strides : NULL;
   view->suboffsets = NULL;
   view->internal = lb;
-  /* the wait may have finished work whose floating-point flags are due */
-  if (ndt_fp_errors_pending() && fp_report() < 0) {
+  /* the wait may have finished work whose floating-point flags are due.
+   * NumPy's asarray drops an export's error and takes __array__ instead, so
+   * an error raised here (errstate 'raise') is also kept for this array's
+   * copy-out that follows (m_to_buffer), until the next core call ends. */
+  if ((ndt_fp_errors_pending() || fp_sync_wanted) && fp_report() < 0) {
     PyBuffer_Release(view);
+    PyObject *et, *ev, *tb;
+    PyErr_Fetch(&et, &ev, &tb);
+    PyErr_NormalizeException(&et, &ev, &tb);
+    Py_XSETREF(fp_stashed, Py_XNewRef(ev));
+    fp_stashed_owner = self;
+    PyErr_Restore(et, ev, tb);
     return -1;
   }
   return 0;

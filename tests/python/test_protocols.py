@@ -423,3 +423,20 @@ def test_several_ranks_refuse_to_lend_launched():
     finally:
         os.unlink(path)
     assert r.returncode == 0 and "ok 2" in r.stdout, r.stdout + r.stderr
+
+
+@lending
+def test_floating_point_errors_reported_at_the_export():
+    # deferred work's floating-point flags are due when the memory is lent
+    for read in (memoryview, np.asarray):
+        with nt.errstate(over='raise'):
+            x = nt.array([1e308, 1.0])
+            nt.add.at(x, [0], 1e308)            # its flags are reported at the next read
+            with pytest.raises(FloatingPointError, match="overflow encountered in add"):
+                read(x)
+        assert np.asarray(x)[0] == np.inf       # reported once; the values stay
+    with nt.errstate(over='warn'):
+        y = nt.asarray(np.full(40000, 1e308)) * 10
+        with pytest.warns(RuntimeWarning, match="overflow encountered in multiply"):
+            m = memoryview(y)
+        assert m[0] == np.inf
