@@ -133,6 +133,17 @@ def _bad(a, b, dt, tol=0.0, ascale=0.0):
     return bad
 
 
+def host_copy(x):
+    """A NumPy copy of an ndtile value. Not numpy.asarray: that borrows the
+    array's memory (the buffer protocol), which first moves a store held in
+    separate tiles into one buffer, so every later view of it would bind in
+    place and the gathers across tiles would go untested."""
+    f = getattr(x, '__array__', None)
+    if f is not None and not isinstance(x, (numpy.ndarray, numpy.generic)):
+        return f()
+    return numpy.asarray(x)
+
+
 def is_array(x, nd):
     return isinstance(x, (numpy.ndarray, nd.ndarray))
 
@@ -161,7 +172,7 @@ def compare(x_np, x_nd, nd, line, name, tol=0.0, ascale=0.0):
                            f"ndtile {type(x_nd).__name__}")
     else:
         return
-    a = numpy.asarray(x_nd)
+    a = host_copy(x_nd)
     b = numpy.asarray(x_np)
     if a.dtype != b.dtype:
         raise Mismatch('dtype', line, f"{name}: NumPy {b.dtype}, ndtile {a.dtype}")
@@ -234,7 +245,7 @@ def resync(line, ns_np, ns_nd, nd):
         a, b = ns_np.get(k), ns_nd.get(k)
         if isinstance(a, numpy.ndarray) and a.flags.writeable and b is not None:
             try:
-                v = numpy.asarray(b)
+                v = host_copy(b)
                 if v.shape == a.shape and v.dtype == a.dtype:
                     a[...] = v
             except Exception:       # noqa: BLE001
