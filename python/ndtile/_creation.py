@@ -26,16 +26,32 @@ def _dim(s):
 
 
 def _shape(shape):
-    """A shape argument as NumPy parses it: ints (no bools), an int a
-    1-tuple; dimensions beyond int64 a ValueError (the core's parser of a
-    tuple shape gives the same errors)."""
+    """A shape argument as NumPy's C functions parse it (PyArray_IntpConverter):
+    an int (no bool) or a sequence of ints, including a 1-d integer array
+    (zeros(np.array([2, 3]))) and a 0-d one; dimensions beyond int64 a
+    ValueError, and NumPy's TypeErrors for the rest."""
     if type(shape) is int and shape <= _MAXDIM:
         return (shape,)
     if isinstance(shape, (tuple, list)):
         return tuple(_dim(s) for s in shape)
-    if isinstance(shape, (bool, _np.bool_)):
-        raise TypeError(f"expected a sequence of integers or a single integer, got '{shape}'")
-    return (_dim(shape),)
+    if isinstance(shape, Array):
+        shape = C.to_numpy(shape)
+    if shape is None:
+        raise TypeError("Use () not None as shape arguments")
+    if isinstance(shape, str):
+        raise TypeError("'str' object cannot be interpreted as an integer")
+    if isinstance(shape, (_np.ndarray, range)) and _np.ndim(shape) > 0:
+        return tuple(_dim(s) for s in shape)
+    if not isinstance(shape, (bool, _np.bool_)):
+        try:
+            n = operator.index(shape)
+        except TypeError:
+            n = None
+        if n is not None:
+            if n > _MAXDIM:
+                raise ValueError("Maximum allowed dimension exceeded")
+            return (n,)
+    raise TypeError(f"expected a sequence of integers or a single integer, got '{shape!r}'")
 
 
 def _creation_order(order):
@@ -307,11 +323,14 @@ def eye(N, M=None, k=0, dtype=float, order='C', *, device=None, like=None):
     if c is None:
         return _np.eye(N, M, k, dtype=dt, order=order)
     N = _dim(N)
-    M = -1 if M is None else _dim(M)
+    M = N if M is None else _dim(M)
+    if N < 0 or M < 0:       # M=-1 too: NumPy makes zeros((N, M)) first
+        raise ValueError("negative dimensions are not allowed")
+    if k >= M:               # NumPy compares before it takes k as an int
+        k = M
     k = operator.index(k)
-    big = N + abs(M) + 1
-    if not -big <= k <= big:
-        k = big           # NumPy: a diagonal beyond the array is all zeros
+    if k < -N:
+        k = -N            # NumPy: a diagonal beyond the array is all zeros
     return _core.eye(N, M, k, c)
 
 

@@ -85,6 +85,9 @@ def delete(arr, obj, axis=None):
 
 
 def insert(arr, obj, values, axis=None):
+    """NumPy's insert, step by step as NumPy writes it (its checks, in its
+    order; its odd corners too: a bool mask obj becomes its positions, one
+    position inserts values as a block, the rest is a scatter)."""
     nt = _nt()
     a = C.asarray(arr)
     if not isinstance(a, Array):
@@ -93,62 +96,61 @@ def insert(arr, obj, values, axis=None):
         if a.ndim != 1:
             a = a.ravel()
         axis = 0
+    else:
+        axis = _np.lib.array_utils.normalize_axis_index(axis, a.ndim)
     nd = a.ndim
-    axis = _axis(axis, nd)
     n = a.shape[axis]
     if isinstance(obj, slice):
-        pos = _np.arange(*obj.indices(n), dtype=_np.int64)
-        scalar = False
+        pos = _np.arange(*obj.indices(n), dtype=_np.intp)
     else:
-        pos = _np.asarray(C.to_np_tree(obj))
+        pos = _np.array(C.to_np_tree(obj))
         if pos.dtype == bool:
-            raise IndexError("boolean array argument obj to insert must be one dimensional "
-                             "and match the axis length") if pos.ndim != 1 else \
-                IndexError("insert does not support boolean obj")
-        if pos.size == 0 and pos.dtype.kind not in 'iu':
-            pos = pos.astype(_np.int64)
-        if pos.dtype.kind not in 'iu':
-            raise TypeError("slice indices must be integers or None or have an __index__ "
-                            "method")
-        scalar = pos.ndim == 0
-        if pos.ndim > 1:
+            if obj.ndim != 1:      # NumPy reads obj.ndim (a list has none)
+                raise ValueError("boolean array argument obj to insert must be one "
+                                 "dimensional")
+            pos = _np.flatnonzero(pos)
+        elif pos.ndim > 1:
             raise ValueError("index array argument obj to insert must be one dimensional "
                              "or scalar")
-        pos = pos.ravel().astype(_np.int64)
-        if pos.size and (pos.min() < -n or pos.max() > n):
-            bad = pos[(pos < -n) | (pos > n)][0]
-            raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {n}")
-        pos = _np.where(pos < 0, pos + n, pos)
-    vals = nt.asarray(values, dtype=a.dtype)
-    if scalar:
-        # One position: values are inserted as a block whose length along
-        # the axis is their first dimension (NumPy's rule for a scalar obj).
-        v = vals.reshape((1,) * (nd - vals.ndim) + tuple(vals.shape))
-        v = nt.moveaxis(v, 0, axis)
-        vshape = list(a.shape)
-        vshape[axis] = v.shape[axis]
-        v = nt.broadcast_to(v, tuple(vshape))
-        p = int(pos[0])
-        return nt.concatenate((a[_along(nd, axis, slice(0, p))], v,
-                               a[_along(nd, axis, slice(p, None))]), axis=axis)
+    newshape = list(a.shape)
+    if pos.size == 1:
+        index = pos.item()
+        if index < -n or index > n:
+            raise IndexError(f"index {obj} is out of bounds for axis {axis} with size {n}")
+        if index < 0:
+            index += n
+        vals = nt.array(values, copy=None, ndmin=nd, dtype=a.dtype)
+        if pos.ndim == 0:
+            # a[:, 0, :] = v broadcasts unlike a[:, [0], :] = v: NumPy
+            # moves v's first axis to the insert axis
+            vals = nt.moveaxis(vals, 0, axis)
+        if not isinstance(index, int):
+            raise TypeError("slice indices must be integers or None or have an __index__ "
+                            "method")
+        numnew = vals.shape[axis]
+        newshape[axis] += numnew
+        new = nt.empty(tuple(newshape), a.dtype)
+        new[_along(nd, axis, slice(None, index))] = a[_along(nd, axis, slice(None, index))]
+        new[_along(nd, axis, slice(index, index + numnew))] = vals
+        new[_along(nd, axis, slice(index + numnew, None))] = a[_along(nd, axis, slice(index,
+                                                                                    None))]
+        return new
+    if pos.size == 0 and not isinstance(obj, (_np.ndarray, Array)):
+        pos = pos.astype(_np.intp)
+    if pos.dtype.kind not in 'iu':
+        raise IndexError("arrays used as indices must be of integer (or boolean) type")
+    pos = pos.astype(_np.intp)
+    pos[pos < 0] += n
     k = pos.size
-    if k == 0:
-        return a.copy()
-    vshape = list(a.shape)
-    vshape[axis] = k
-    v = nt.broadcast_to(vals, tuple(vshape))
-    # Where every element of the result comes from: NumPy places value j at
-    # pos[j] + (rank of j among the stably sorted positions).
-    order = _np.argsort(pos, kind='stable')
-    newpos = _np.empty(k, _np.int64)
-    newpos[order] = pos[order] + _np.arange(k)
-    src = _np.empty(n + k, _np.int64)
-    mask = _np.ones(n + k, bool)
-    mask[newpos] = False
-    src[mask] = _np.arange(n)
-    src[newpos] = n + _np.arange(k)
-    both = nt.concatenate((a, v), axis=axis)
-    return nt.asarray(both[_along(nd, axis, nt.asarray(src))])
+    order = pos.argsort(kind='stable')
+    pos[order] += _np.arange(k)
+    newshape[axis] += k
+    old_mask = _np.ones(newshape[axis], dtype=bool)
+    old_mask[pos] = False          # NumPy's IndexError for a position past the end
+    new = nt.empty(tuple(newshape), a.dtype)
+    new[_along(nd, axis, nt.asarray(pos))] = values
+    new[_along(nd, axis, nt.asarray(old_mask))] = a
+    return new
 
 
 def resize(a, new_shape):
@@ -423,8 +425,13 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     nt = _nt()
     if axis is not None:
         axisa = axisb = axisc = axis
-    a = nt.moveaxis(nt.asarray(a), axisa, -1)
-    b = nt.moveaxis(nt.asarray(b), axisb, -1)
+    a, b = nt.asarray(a), nt.asarray(b)
+    if a.ndim < 1 or b.ndim < 1:
+        raise ValueError("At least one array has zero dimension")
+    # NumPy's errors name the argument (axisa: axis 5 is out of bounds ...)
+    norm = _np.lib.array_utils.normalize_axis_index
+    a = nt.moveaxis(a, norm(axisa, a.ndim, msg_prefix='axisa'), -1)
+    b = nt.moveaxis(b, norm(axisb, b.ndim, msg_prefix='axisb'), -1)
     msg = ("incompatible dimensions for cross product\n"
            "(dimension must be 2 or 3)")
     if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
@@ -434,6 +441,8 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
         warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of "
                       "3-dimensional vectors instead. (deprecated in NumPy 2.0)",
                       DeprecationWarning, stacklevel=2)
+    if a.shape[-1] == 3 or b.shape[-1] == 3:
+        axisc = norm(axisc, a.ndim if a.ndim > b.ndim else b.ndim, msg_prefix='axisc')
     a0, a1 = a[..., 0], a[..., 1]
     b0, b1 = b[..., 0], b[..., 1]
     a2 = a[..., 2] if a.shape[-1] == 3 else None

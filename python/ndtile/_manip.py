@@ -39,20 +39,25 @@ def _c_axis(axis, ndim):
 
 
 # ---- shapes ------------------------------------------------------------------
-def reshape(a, /, shape=None, order='C', *, newshape=None, copy=None):
-    if shape is None:
-        shape = newshape
-    if shape is None:
-        raise TypeError("reshape() missing 1 required positional argument: 'shape'")
+def shape_arg(shape):
+    """A shape or axes argument as NumPy's C methods parse it: an int or a
+    sequence of ints, a 1-d or 0-d integer array included."""
+    if type(shape) is int:
+        return (shape,)
+    from ._creation import _shape
+    return _shape(shape)
+
+
+def reshape(a, /, shape, order='C', *, copy=None):
     xs, fb = _nd_or_fallback('reshape', _np.reshape, (a, shape), {'order': order}, a)
     if fb is not None:
         return fb
     x = xs[0]
     if order not in ('C', 'A', 'K', None):
         return F.call("reshape (order='F')", _np.reshape, (a, shape), {'order': order})
-    if isinstance(shape, (int, _np.integer)):
-        shape = (shape,)
-    r = x._reshape(tuple(shape))
+    # NumPy: a.reshape(None) is a view of a, unchanged
+    r = x._view() if shape is None else x._reshape(
+        shape if type(shape) is tuple else shape_arg(shape))
     if copy is False and not r._same_store(x):
         raise ValueError("Unable to avoid creating a copy while reshaping.")
     if copy and r._same_store(x):
@@ -73,11 +78,15 @@ def transpose(a, axes=None):
         return fb
     x = xs[0]
     if axes is not None:
-        axes = tuple(operator.index(ax) for ax in axes)
+        axes = shape_arg(axes)     # NumPy: an int, a sequence or an int array
         if len(axes) != x.ndim:
             raise ValueError("axes don't match array")
+        seen = set()
         for ax in axes:
-            _norm_axis(ax, x.ndim)
+            ax = _norm_axis(ax, x.ndim)
+            if ax in seen:
+                raise ValueError("repeated axis in transpose")
+            seen.add(ax)
     return x._transpose(axes)
 
 
@@ -257,6 +266,9 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
     if casting != "same_kind":
         D.check_casting(casting)
     arrays = list(arrays)
+    if out is not None and dtype is not None:
+        raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both "
+                        "were provided.")
     xs = []
     for a in arrays:
         x = C.asarray(a)
@@ -301,11 +313,12 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
         if not _np.can_cast(x.dtype, dt, casting):
             raise TypeError(f"Cannot cast array data from {x.dtype!r} to {dt!r} according to "
                             f"the rule {casting!r}")
-    if out is not None and not isinstance(out, Array):
-        res = _core.empty(tuple(shape), c)
-    elif out is not None:
-        if out.shape != tuple(shape):
+    if out is not None:
+        if out.ndim != nd:
             raise ValueError("Output array has wrong dimensionality")
+        if out.shape != tuple(shape):
+            raise ValueError("Output array is the wrong shape")
+    if out is not None and isinstance(out, Array):
         res = out
     else:
         res = _core.empty(tuple(shape), c)
@@ -322,8 +335,7 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
     return res
 
 
-def concat(arrays, /, *, axis=0):
-    return concatenate(arrays, axis=axis)
+concat = concatenate     # NumPy 2: the same function
 
 
 def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):

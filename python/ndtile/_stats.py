@@ -101,7 +101,13 @@ def _nanvarlike(name, a, axis, dtype, out, ddof, keepdims, where, mean, correcti
         if mean is not _NoValue:
             kw['mean'] = mean
         return F.call(f"{name} (where=/mean=/dtype)", getattr(_np, name), (a,), kw)
+    if D.KIND[x._dt] not in 'fc':
+        # NumPy: no NaN to skip, np.var/np.std (whose dtype= rules differ)
+        return getattr(R, name[3:])(x, axis, dtype, out, ddof, keepdims)
+    R._nan_dtype_check(dtype, out)
     R.axes_mask(axis, x.ndim, D.KIND[x._dt] in 'fc')   # axis errors first
+    R.check_out(name, x, axis, keepdims, out)
+    R.check_out_cast(name, x, out)
     v = _nanvar_nd(x, axis, dtype, ddof, bool(keepdims))
     if name == 'nanstd':
         v = _u('sqrt')(v)
