@@ -65,6 +65,16 @@ def _creation_order(order):
     raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got '{order}')")
 
 
+def _like_order(order):
+    """NumPy's errors for order= of the *_like functions (A and K allowed)."""
+    if order in ('K', 'C', 'F', 'A', None):
+        return
+    if not isinstance(order, str):
+        raise TypeError(f"order must be str, not {type(order).__name__}")
+    if order.upper() not in ('K', 'C', 'F', 'A'):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got '{order}')")
+
+
 def _check_order(order, name):
     if order not in ('C', 'K', 'A', None, 'F'):
         raise ValueError(f"{name}: order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
@@ -136,18 +146,26 @@ def _like_shape(a, shape):
 
 
 def empty_like(prototype, dtype=None, order='K', subok=True, shape=None, *, device=None):
+    if order != 'K':
+        _like_order(order)
     return empty(_like_shape(prototype, shape), _like_dtype(prototype, dtype))
 
 
 def zeros_like(a, dtype=None, order='K', subok=True, shape=None, *, device=None):
+    if order != 'K':
+        _like_order(order)
     return zeros(_like_shape(a, shape), _like_dtype(a, dtype))
 
 
 def ones_like(a, dtype=None, order='K', subok=True, shape=None, *, device=None):
+    if order != 'K':
+        _like_order(order)
     return ones(_like_shape(a, shape), _like_dtype(a, dtype))
 
 
 def full_like(a, fill_value, dtype=None, order='K', subok=True, shape=None, *, device=None):
+    if order != 'K':
+        _like_order(order)
     return full(_like_shape(a, shape), fill_value, _like_dtype(a, dtype))
 
 
@@ -219,32 +237,64 @@ def copy(a, order='K', subok=False):
     return array(a, copy=True)
 
 
-def arange(start_or_stop, stop=None, step=None, dtype=None, *, device=None, like=None):
+_ARANGE_ARGS = ('start', 'stop', 'step', 'dtype')
+
+
+def arange(*args, start=_NoValue, stop=_NoValue, step=_NoValue, dtype=_NoValue, device=None,
+           like=None):
+    # NumPy's signature: arange([start,] stop[, step,], dtype=None), each of
+    # the four also by name (arange(stop=5), arange(5, stop=7))
+    if args:
+        if len(args) > 4:
+            raise TypeError(f"arange() takes from 0 to 4 positional arguments but {len(args)} "
+                            f"were given")
+        given = [start, stop, step, dtype]
+        for i, v in enumerate(args):
+            if given[i] is not _NoValue:
+                raise TypeError(f"argument for arange() given by name ('{_ARANGE_ARGS[i]}') "
+                                f"and position (position {i})")
+            given[i] = v
+        start, stop, step, dtype = given
+    if stop is _NoValue:
+        if not args:
+            raise TypeError("arange() requires stop to be specified.")
+        stop = None
+    elif start is _NoValue:
+        start = 0
+    if dtype is _NoValue:
+        dtype = None
+    if step is _NoValue or step is None:
+        step = None
     if stop is None:
-        if start_or_stop is None:
+        if start is None:
             return _np.arange(None)     # NumPy's TypeError
-        start, stop = 0, start_or_stop
-    else:
-        start = start_or_stop
-    if step is None:
-        step = 1
-    vals = [v._scalar() if isinstance(v, Array) else v for v in (start, stop, step)]
+        start, stop = 0, start
+    vals = [v._scalar() if isinstance(v, Array) and v.ndim == 0 else v
+            for v in (start, stop, step)]
+    if any(not isinstance(v, (int, float, _np.integer, _np.floating, _np.bool_)) or
+           (isinstance(v, float) and not _np.isfinite(v)) for v in vals if v is not None):
+        # complex, strings, None, arrays, infinities: NumPy's result or error
+        return C.np_or_nd(_np.arange(*[C.to_np_tree(v) for v in vals], dtype=dtype))
     start, stop, step = vals
-    if any(isinstance(v, (str, bytes)) for v in vals):
-        return _np.arange(start, stop, step, dtype=dtype)     # NumPy's TypeError
     if dtype is not None:
         dt = D.as_dtype(dtype)
-    else:   # NumPy's arange goes by kind only: int64, float64 or complex128
-        kinds = {_np.asarray(v).dtype.kind for v in vals}
-        dt = _np.dtype('c16' if 'c' in kinds else 'f8' if 'f' in kinds else 'i8')
+    else:
+        # NumPy: at least intp, promoted with each value's type (so
+        # arange(np.uint64(3)) is float64, arange(np.uint8(3)) int64)
+        dt = _np.dtype(_np.intp)
+        for v in vals:
+            if v is not None:
+                dt = _np.promote_types(_np.asarray(v).dtype, dt)
+    if step is None:
+        step = 1
     c = D.code(dt)
     if type(start) is int and c is not None and D.is_int(c):
         lo, hi = D.int_range(c)
         if not lo <= start <= hi:      # NumPy converts start to the dtype
             raise OverflowError(f"Python integer {start} out of bounds for {dt}")
     if c is None or dt.kind in 'bc' or step == 0 or any(
-            isinstance(v, (complex, _np.complexfloating)) or
-            (isinstance(v, (int, _np.integer)) and abs(int(v)) >= 2**53) for v in vals):
+            (isinstance(v, (int, _np.integer)) and abs(int(v)) >= 2**53) or
+            (isinstance(v, _np.floating) and not _np.isfinite(v)) for v in vals):
         return C.np_or_nd(_np.arange(start, stop, step, dtype=dtype))
     return _core.arange(float(start), float(stop), float(step), c)
 
@@ -271,8 +321,11 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     r = _core.linspace(float(start), float(stop), num, bool(endpoint), c)
     if retstep:
         div = (num - 1) if endpoint else num
-        step = (float(stop) - float(start)) / div if div > 0 else _np.nan
-        return r, _np.float64(step) if dt.kind != 'f' or dt.itemsize == 8 else dt.type(step)
+        if div <= 0:
+            return r, _np.nan       # NumPy: a Python float then
+        # NumPy's step has the working type, result_type(start, stop, float)
+        wt = _np.result_type(start, stop, float(num))
+        return r, wt.type((wt.type(stop) - wt.type(start)) / wt.type(div))
     return r
 
 
@@ -322,6 +375,8 @@ def eye(N, M=None, k=0, dtype=float, order='C', *, device=None, like=None):
     c = D.code(dt)
     if c is None:
         return _np.eye(N, M, k, dtype=dt, order=order)
+    if order != 'C':
+        _creation_order(order)
     N = _dim(N)
     M = N if M is None else _dim(M)
     if N < 0 or M < 0:       # M=-1 too: NumPy makes zeros((N, M)) first

@@ -1037,7 +1037,8 @@ def _tri_k(k, n, m):
     int64; a diagonal outside the array clamped (the same mask, and the
     arange bounds stay small)."""
     k = operator.index(k)
-    if not -2**63 <= k < 2**63:
+    # NumPy builds arange(-k, m - k) in int64
+    if not (-2**63 <= -k < 2**63 and -2**63 <= m - k < 2**63):
         raise OverflowError("Python int too large to convert to C long")
     return builtins.max(-n - 1, builtins.min(k, m + 1))
 
@@ -1057,7 +1058,7 @@ def _tri_cols(k, n, m):
 def _tri_mask(a, k, lower):
     from ._creation import arange
     from . import _ufunc as U
-    n, m = a.shape[-2], a.shape[-1]
+    n, m = a.shape[-2:] if a.ndim > 1 else a.shape * 2   # NumPy: tri(*shape[-2:])
     rows = arange(n)._reshape((-1, 1))
     if lower:
         return U.UFUNCS['greater_equal'](rows, _tri_cols(k, n, m)._reshape((1, -1)))
@@ -1067,16 +1068,16 @@ def _tri_mask(a, k, lower):
 
 def tril(m, k=0):
     x = C.asarray(m)
-    if not isinstance(x, Array) or x.ndim < 2:
-        return F.call("tril (dtype or 1-d)", _np.tril, (m,), {'k': k})
+    if not isinstance(x, Array) or x.ndim < 1:
+        return F.call("tril (dtype or 0-d)", _np.tril, (m,), {'k': k})
     from . import _ufunc as U
     return _core.apply(U.WHERE, [_tri_mask(x, k, True), x, _core.scalar(0, x._dt, False)])
 
 
 def triu(m, k=0):
     x = C.asarray(m)
-    if not isinstance(x, Array) or x.ndim < 2:
-        return F.call("triu (dtype or 1-d)", _np.triu, (m,), {'k': k})
+    if not isinstance(x, Array) or x.ndim < 1:
+        return F.call("triu (dtype or 0-d)", _np.triu, (m,), {'k': k})
     from . import _ufunc as U
     # zero where j < i + k, i.e. where tril(k - 1) keeps
     return _core.apply(U.WHERE, [_tri_mask(x, k - 1, True), _core.scalar(0, x._dt, False), x])
