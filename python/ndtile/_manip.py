@@ -105,7 +105,11 @@ def swapaxes(a, axis1, axis2):
     xs, fb = _nd_or_fallback('swapaxes', _np.swapaxes, (a, axis1, axis2), {}, a)
     if fb is not None:
         return fb
-    return xs[0]._swapaxes(operator.index(axis1), operator.index(axis2))
+    x = xs[0]
+    # NumPy's errors name the argument (axis2: axis 3 is out of bounds ...)
+    norm = _np.lib.array_utils.normalize_axis_index
+    return x._swapaxes(norm(operator.index(axis1), x.ndim, 'axis1'),
+                       norm(operator.index(axis2), x.ndim, 'axis2'))
 
 
 def moveaxis(a, source, destination):
@@ -127,7 +131,7 @@ def moveaxis(a, source, destination):
 def rollaxis(a, axis, start=0):
     x = C.asnd(a)
     n = x.ndim
-    axis = _norm_axis(axis, n)
+    axis = _np.lib.array_utils.normalize_axis_index(axis, n)   # NumPy's errors
     if start < 0:
         start += n
     if not (0 <= start < n + 1):
@@ -156,6 +160,8 @@ def squeeze(a, axis=None):
         return x._view()     # NumPy: axis 0 or -1 of a 0-d array
     axes = axis if isinstance(axis, tuple) else (axis,)
     axes = tuple(_c_axis(ax, x.ndim) for ax in axes)
+    if len(set(axes)) != len(axes):
+        raise ValueError("duplicate value in 'axis'")
     return x._squeeze(axes) if axes else x._view()
 
 
@@ -1209,6 +1215,9 @@ def repeat(a, repeats, axis=None):
     else:
         ax = _c_axis(axis, x.ndim)
     n = x.shape[ax]
+    if not isinstance(repeats, (Array, _np.ndarray, _np.generic)) and \
+            _np.asarray(repeats).dtype.kind in 'uO':
+        raise OverflowError("Python int too large to convert to C long")   # beyond int64
     r = C.asarray(repeats)
     if not isinstance(r, Array) or D.KIND[r._dt] == 'c':
         raise TypeError(f"Cannot cast array data from {_np.asarray(repeats).dtype!r} to "
@@ -1219,8 +1228,13 @@ def repeat(a, repeats, axis=None):
     from . import _reduce as R
     if r.size == 1:
         k = int(r._reshape(())._item())
-        if k < 0:
-            raise ValueError("repeats may not contain negative values.")
+        if k >= 2**63:
+            k -= 2**64       # NumPy casts repeats to intp
+        if k < 0 or n * k >= 2**63:
+            # NumPy: a negative (or wrapped) length, unless the axis is empty
+            if n:
+                raise ValueError("negative dimensions are not allowed")
+            k = 0
         shp = x.shape
         v = x._expand_dims(ax + 1)._broadcast_to(shp[:ax + 1] + (k,) + shp[ax + 1:])
         return v._copy()._reshape(shp[:ax] + (n * k,) + shp[ax + 1:])

@@ -449,7 +449,7 @@ class ndarray(Array):
         return M.transpose(self, axes)
 
     def swapaxes(self, axis1, axis2):
-        return self._swapaxes(operator.index(axis1), operator.index(axis2))
+        return M.swapaxes(self, axis1, axis2)
 
     def squeeze(self, axis=None):
         return M.squeeze(self, axis)
