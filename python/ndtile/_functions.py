@@ -249,12 +249,14 @@ def choose(a, choices, out=None, mode='raise'):
     nt = _nt()
     idx = nt.asarray(a)
     if idx.dtype.kind not in 'iub':
-        raise TypeError("Cannot cast array data from dtype('float64') to dtype('int64') "
+        raise TypeError(f"Cannot cast array data from {idx.dtype!r} to dtype('int64') "
                         "according to the rule 'safe'")
     choices = [nt.asarray(c) for c in choices]
     n = len(choices)
     if n == 0:
         raise ValueError("0-length sequence.")
+    from ._manip import clip_mode
+    mode = clip_mode(mode)
     if mode == 'raise':
         if idx.size and (bool(nt.any(idx < 0)) or bool(nt.any(idx >= n))):
             raise ValueError("invalid entry in choice array")

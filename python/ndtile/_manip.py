@@ -1250,17 +1250,12 @@ def repeat(a, repeats, axis=None):
 
 def _index_array(indices, name='take'):
     if not isinstance(indices, (Array, _np.ndarray)):
-        h = _np.asarray(C.to_np_tree(indices))
-        if h.dtype.kind == 'c':
-            raise TypeError("int() argument must be a string, a bytes-like object or a real "
-                            "number, not 'complex'")
-        if h.dtype.kind == 'f' and not _np.isfinite(h).all():
-            if _np.isnan(h).any():
-                raise ValueError("cannot convert float NaN to integer")
-            raise OverflowError("cannot convert float infinity to integer")
-        if h.dtype.kind in 'fb' or h.size == 0:
-            h = h.astype(_np.int64)
-        indices = h
+        if name == 'take_along_axis':
+            # NumPy reads indices.dtype
+            raise AttributeError(f"'{type(indices).__name__}' object has no attribute 'dtype'")
+        # NumPy converts anything else as np.array(indices, dtype=intp) does
+        # (floats truncated, strings parsed, NaN or ints beyond int64 errors)
+        indices = _np.array(C.to_np_tree(indices), dtype=_np.intp)
     ix = C.asarray(indices)
     if not isinstance(ix, Array):
         raise TypeError(f"Cannot cast array data from {indices.dtype!r} to dtype('int64') "
@@ -1276,12 +1271,32 @@ def _index_array(indices, name='take'):
     return ix
 
 
+def clip_mode(mode):
+    """mode= of take/put/choose as NumPy's converter reads it: the three
+    names, bytes too, or 0/1/2 (clip/wrap/raise); a near miss ('c',
+    'Clip') has its own error."""
+    if mode in ('raise', 'wrap', 'clip'):
+        return mode
+    if mode is None:
+        return 'raise'
+    if isinstance(mode, bytes):
+        mode = mode.decode('latin1')
+    if isinstance(mode, str):
+        if mode in ('raise', 'wrap', 'clip'):
+            return mode
+        if mode[:1] in ('c', 'C', 'w', 'W', 'r', 'R'):
+            raise ValueError("Use one of 'clip', 'raise', or 'wrap' for clip mode")
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+    if isinstance(mode, (int, _np.integer)) and not isinstance(mode, (bool, _np.bool_)):
+        return {0: 'clip', 1: 'wrap'}.get(int(mode), 'raise')
+    raise TypeError("clipmode not understood")
+
+
 def _fix_indices(ix, n, mode, ax):
     """Indices normalized into [0, n): 'raise' checks bounds (IndexError),
     'wrap' takes them modulo n, 'clip' clips them."""
     from . import _reduce as R
-    if mode not in ('raise', 'wrap', 'clip'):
-        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+    mode = clip_mode(mode)
     if ix.size == 0:
         return ix
     if n == 0:
@@ -1339,6 +1354,12 @@ def take(a, indices, axis=None, out=None, mode='raise'):
     else:
         res = _core.gather(x, [p._broadcast_to(shape) for p in parts])
     if out is not None:
+        # NumPy: out of the result's shape, whose dtype casts safely to a's
+        if tuple(out.shape) != tuple(shape):
+            raise ValueError("output array does not match result of ndarray.take")
+        if not _np.can_cast(out.dtype, x.dtype, 'safe'):
+            raise TypeError(f"Cannot cast array data from {out.dtype!r} to {x.dtype!r} "
+                            f"according to the rule 'safe'")
         out[...] = res
         return out
     return res._scalar() if res.ndim == 0 else res
