@@ -52,6 +52,9 @@ def axes_mask(axis, ndim, zero_d=False):
         isbool = isinstance(ax, (bool, _np.bool_))
         if isbool and zero_d:
             raise TypeError("an integer is required")
+        if not zero_d and not isinstance(ax, (int, _np.integer)):
+            # mean/var/std count items by normalize_axis_index: its errors
+            _np.lib.array_utils.normalize_axis_index(ax, builtins.max(ndim, 1))
         ax = operator.index(ax)
         if ax < -ndim or ax >= ndim:
             raise _np.exceptions.AxisError(ax, ndim)
@@ -401,6 +404,8 @@ def _meanlike(name, a, axis, dtype, out, keepdims, where, ddof=0, extra=None):
     x, dtc = p
     check_out(name, x, axis, keepdims, out)
     check_out_cast(name, x, out)
+    if not isinstance(ddof, (int, float, _np.integer, _np.floating)):
+        ddof >= _np.intp(0)      # NumPy's error for a ddof it cannot compare
     if isinstance(ddof, (float, _np.floating)) and ddof != int(ddof):
         # a fractional ddof: NumPy's steps (the core's kernels take an int);
         # NumPy sums integers in float64
@@ -457,6 +462,8 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
         mean=_NoValue, correction=_NoValue):
     if correction is not _NoValue:
+        if ddof != 0:
+            raise ValueError("ddof and correction can't be provided simultaneously.")
         ddof = correction
     extra = {'mean': mean} if mean is not _NoValue else None
     return _meanlike('var', a, axis, dtype, out, keepdims, where, ddof, extra)
@@ -465,6 +472,8 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
         mean=_NoValue, correction=_NoValue):
     if correction is not _NoValue:
+        if ddof != 0:
+            raise ValueError("ddof and correction can't be provided simultaneously.")
         ddof = correction
     extra = {'mean': mean} if mean is not _NoValue else None
     return _meanlike('std', a, axis, dtype, out, keepdims, where, ddof, extra)
@@ -482,6 +491,8 @@ def _arg(name, a, axis, out, keepdims):
         r = _core.reduce(_RED[name], x, None, bool(keepdims), D.DEFAULT, 0)
     else:
         ax = D.int_axis(axis)
+        if x.ndim == 0 and not -1 <= ax < 1:
+            raise _np.exceptions.AxisError(ax, 1)    # NumPy ravels a 0-d input
         mask = axes_mask(ax, x.ndim, True)
         r = _core.reduce(_RED[name], x, mask, bool(keepdims), D.DEFAULT, 0)
     if out is not None:
@@ -553,7 +564,8 @@ def ptp(a, axis=None, out=None, keepdims=False):
     check_out_cast('ptp', x, out)
     hi = reduce_nd('max', x, axis, D.DEFAULT, keepdims)
     lo = reduce_nd('min', x, axis, D.DEFAULT, keepdims)
-    return finish(hi - lo, out)
+    from ._ufunc import UFUNCS
+    return finish(UFUNCS['subtract'](hi, lo), out)     # NumPy's ptp: subtract(max, min)
 
 
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
