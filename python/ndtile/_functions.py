@@ -54,8 +54,8 @@ def _keep_positions(obj, n):
             raise ValueError(f"boolean array argument obj to delete must be one dimensional "
                              f"and match the axis length of {n}")
         return _np.flatnonzero(~idx)
-    if idx.size == 0 and idx.dtype.kind not in 'iu':
-        idx = idx.astype(_np.intp)
+    if idx.size == 0 and idx.dtype.kind not in 'iu' and not isinstance(obj, (Array, _np.ndarray)):
+        idx = idx.astype(_np.intp)      # NumPy: an empty list, not an empty float array
     if idx.dtype.kind not in 'iu':
         raise IndexError("arrays used as indices must be of integer (or boolean) type")
     idx = idx.ravel().astype(_np.int64)
@@ -157,24 +157,25 @@ def resize(a, new_shape):
     nt = _nt()
     if isinstance(new_shape, (int, _np.integer)):
         new_shape = (new_shape,)
-    new_shape = tuple(operator.index(s) for s in new_shape)
+    shape_in = tuple(new_shape)    # the final reshape gets these (bools rejected there)
+    new_shape = tuple(operator.index(s) for s in shape_in)
     a = nt.ravel(a)
     size = math.prod(new_shape)
     for s in new_shape:
         if s < 0:
             raise ValueError("all elements of `new_shape` must be non-negative")
     if a.size == 0 or size == 0:
-        return nt.zeros(new_shape, dtype=a.dtype)
+        return nt.zeros(shape_in, dtype=a.dtype)
     # a new array, as NumPy's (a[:size] alone would be a view of the input);
     # tile is one broadcast copy where concatenate took reps operands
-    return nt.tile(a, -(-size // a.size))[:size].reshape(new_shape)
+    return nt.tile(a, -(-size // a.size))[:size].reshape(shape_in)
 
 
 def trim_zeros(filt, trim='fb', axis=None):
     nt = _nt()
     a = nt.asarray(filt)
     t = trim.lower()
-    if not set(t) <= set('fb'):
+    if t not in ('fb', 'bf', 'f', 'b'):
         raise ValueError(f"unexpected character(s) in `trim`: {trim!r}")
     if axis is not None or a.ndim != 1:
         return F.call("trim_zeros (axis)", _np.trim_zeros, (filt,), {'trim': trim, 'axis': axis})
@@ -184,10 +185,12 @@ def trim_zeros(filt, trim='fb', axis=None):
     nz = nt.not_equal(a, 0)
     first = int(nt.argmax(nz)) if n else 0
     if n == 0 or not bool(nz[first]):
-        return a[:0]
-    start = first if 'f' in t else 0
-    stop = n - int(nt.argmax(nz[::-1])) if 'b' in t else n
-    return a[start:stop]
+        start = stop = 0
+    else:
+        start = first if 'f' in t else 0
+        stop = n - int(nt.argmax(nz[::-1])) if 'b' in t else n
+    # NumPy slices the input itself: a list stays a list
+    return a[start:stop] if isinstance(filt, (Array, _np.ndarray)) else filt[start:stop]
 
 
 def unstack(x, /, *, axis=0):
@@ -213,13 +216,15 @@ def compress(condition, a, axis=None, out=None):
     idx = _np.flatnonzero(cond)
     if idx.size and idx[-1] >= n:
         raise IndexError(f"index {idx[-1]} is out of bounds for axis {axis} with size {n}")
-    r = nt.asarray(a[_along(a.ndim, axis, nt.asarray(idx.astype(_np.int64)))])
-    return to_out(r, out)
+    # NumPy's compress is a take (its out= rules too)
+    return nt.take(a, nt.asarray(idx.astype(_np.int64)), axis=axis, out=out)
 
 
 def extract(condition, arr):
     nt = _nt()
-    return nt.ravel(arr)[nt.ravel(nt.not_equal(condition, 0))]
+    # NumPy: take(ravel(arr), nonzero(ravel(condition))[0]) (a shorter
+    # condition is fine, a longer one's extra True an IndexError)
+    return nt.take(nt.ravel(arr), nt.flatnonzero(condition))
 
 
 def select(condlist, choicelist, default=0):
@@ -237,6 +242,10 @@ def select(condlist, choicelist, default=0):
     for i, c in enumerate(conds):
         if c.dtype != _np.bool_:
             raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
+    # NumPy broadcasts the conditions, then the choices with the default
+    # (its errors number the arguments so)
+    _np.broadcast_shapes(*[tuple(x.shape) for x in conds])
+    _np.broadcast_shapes(*[tuple(x.shape) for x in choices], _np.shape(default))
     shape = _np.broadcast_shapes(*[tuple(x.shape) for x in conds + choices],
                                  _np.shape(default))
     r = nt.full(shape, default, dtype=dtype)
