@@ -131,7 +131,10 @@ def insert(arr, obj, values, axis=None):
         newshape[axis] += numnew
         new = nt.empty(tuple(newshape), a.dtype)
         new[_along(nd, axis, slice(None, index))] = a[_along(nd, axis, slice(None, index))]
-        new[_along(nd, axis, slice(index, index + numnew))] = vals
+        lead = 0       # NumPy's assignment drops the value's leading 1s (its message too)
+        while lead < vals.ndim - 1 and vals.shape[lead] == 1:
+            lead += 1
+        new[_along(nd, axis, slice(index, index + numnew))] = vals.reshape(vals.shape[lead:])
         new[_along(nd, axis, slice(index + numnew, None))] = a[_along(nd, axis, slice(index,
                                                                                     None))]
         return new
@@ -157,13 +160,16 @@ def resize(a, new_shape):
     nt = _nt()
     if isinstance(new_shape, (int, _np.integer)):
         new_shape = (new_shape,)
+    if isinstance(new_shape, Array):
+        new_shape = C.to_numpy(new_shape)
     shape_in = tuple(new_shape)    # the final reshape gets these (bools rejected there)
+    # NumPy's own loop (its errors for odd elements: a 1-d row is ambiguous)
+    for s in shape_in:
+        if s < 0:
+            raise ValueError("all elements of `new_shape` must be non-negative")
     new_shape = tuple(operator.index(s) for s in shape_in)
     a = nt.ravel(a)
     size = math.prod(new_shape)
-    for s in new_shape:
-        if s < 0:
-            raise ValueError("all elements of `new_shape` must be non-negative")
     if a.size == 0 or size == 0:
         return nt.zeros(shape_in, dtype=a.dtype)
     # a new array, as NumPy's (a[:size] alone would be a view of the input);
@@ -265,7 +271,7 @@ def choose(a, choices, out=None, mode='raise'):
     if n == 0:
         raise ValueError("0-length sequence.")
     from ._manip import clip_mode
-    mode = clip_mode(mode)
+    mode = clip_mode(mode, strict=True)
     if mode == 'raise':
         if idx.size and (bool(nt.any(idx < 0)) or bool(nt.any(idx >= n))):
             raise ValueError("invalid entry in choice array")

@@ -182,23 +182,38 @@ def broadcast_to(array, shape, subok=False):
     xs, fb = _nd_or_fallback('broadcast_to', _np.broadcast_to, (array, shape), {}, array)
     if fb is not None:
         return fb
-    if isinstance(shape, (int, _np.integer)):
-        shape = (shape,)
-    r = xs[0]._broadcast_to(tuple(shape))
+    # NumPy: tuple(shape) if np.iterable(shape) else (shape,), then ints
+    if isinstance(shape, Array):
+        shape = C.to_numpy(shape)
+    shape = tuple(shape) if _np.iterable(shape) else (shape,)
+    if not shape and xs[0].shape:
+        raise ValueError('cannot broadcast a non-scalar to a scalar array')
+    if builtins.any(size < 0 for size in shape):
+        raise ValueError('all elements of broadcast shape must be non-negative')
+    if xs[0].ndim > len(shape):
+        raise ValueError("input operand has more dimensions than allowed by the axis remapping")
+    r = xs[0]._broadcast_to(shape)
     r._set_writeable(False)      # NumPy's broadcast_to is a read-only view
     return r
 
 
 def broadcast_shapes(*args):
-    return _core.broadcast_shapes([(s,) if isinstance(s, (int, _np.integer)) else tuple(s)
-                                   for s in args])
+    try:
+        return _core.broadcast_shapes([(s,) if isinstance(s, (int, _np.integer)) else tuple(s)
+                                       for s in args])
+    except ValueError:
+        return _np.broadcast_shapes(*args)      # NumPy's message (which argument)
 
 
 def broadcast_arrays(*args, subok=False):
     xs, fb = _nd_or_fallback('broadcast_arrays', _np.broadcast_arrays, args, {}, *args)
     if fb is not None:
         return fb
-    shape = _core.broadcast_shapes([x.shape for x in xs])
+    try:
+        shape = _core.broadcast_shapes([x.shape for x in xs])
+    except ValueError:
+        _np.broadcast_shapes(*[x.shape for x in xs])     # NumPy's message
+        raise
     return tuple(x if x.shape == shape else x._broadcast_to(shape) for x in xs)
 
 
@@ -1215,9 +1230,13 @@ def repeat(a, repeats, axis=None):
     else:
         ax = _c_axis(axis, x.ndim)
     n = x.shape[ax]
-    if not isinstance(repeats, (Array, _np.ndarray, _np.generic)) and \
-            _np.asarray(repeats).dtype.kind in 'uO':
-        raise OverflowError("Python int too large to convert to C long")   # beyond int64
+    if not isinstance(repeats, (Array, _np.ndarray, _np.generic)):
+        try:        # NumPy's OverflowError for a Python int beyond int64
+            _np.array(repeats, dtype=_np.intp)
+        except OverflowError:
+            raise OverflowError("Python int too large to convert to C long") from None
+        except (TypeError, ValueError):
+            pass
     r = C.asarray(repeats)
     if not isinstance(r, Array) or D.KIND[r._dt] == 'c':
         raise TypeError(f"Cannot cast array data from {_np.asarray(repeats).dtype!r} to "
@@ -1271,10 +1290,11 @@ def _index_array(indices, name='take'):
     return ix
 
 
-def clip_mode(mode):
+def clip_mode(mode, strict=False):
     """mode= of take/put/choose as NumPy's converter reads it: the three
-    names, bytes too, or 0/1/2 (clip/wrap/raise); a near miss ('c',
-    'Clip') has its own error."""
+    names, bytes too, or 0/1/2 (clip/wrap/raise; take and put take any other
+    int as raise, choose (strict) refuses it); a near miss ('c', 'Clip') has
+    its own error."""
     if mode in ('raise', 'wrap', 'clip'):
         return mode
     if mode is None:
@@ -1288,6 +1308,9 @@ def clip_mode(mode):
             raise ValueError("Use one of 'clip', 'raise', or 'wrap' for clip mode")
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
     if isinstance(mode, (int, _np.integer)) and not isinstance(mode, (bool, _np.bool_)):
+        if strict and int(mode) not in (0, 1, 2):
+            raise ValueError("integer clipmode must be RAISE, WRAP, or CLIP from "
+                             "'numpy._core.multiarray'")
         return {0: 'clip', 1: 'wrap'}.get(int(mode), 'raise')
     raise TypeError("clipmode not understood")
 

@@ -344,7 +344,8 @@ bad:;
   int len = snprintf(buf, sizeof buf, "(");
   for (int k = 0; k < a->ndim && len < 250; k++)
     len += snprintf(buf + len, sizeof buf - len, "%s%lld", k ? "," : "", (long long)a->shape[k]);
-  len += snprintf(buf + len, sizeof buf - len, "%s) and requested shape (", a->ndim == 1 ? "," : "");
+  /* NumPy's iterator ends each operand's shape with a space: two before "and" */
+  len += snprintf(buf + len, sizeof buf - len, "%s)  and requested shape (", a->ndim == 1 ? "," : "");
   for (int k = 0; k < ndim && len < 290; k++)
     len += snprintf(buf + len, sizeof buf - len, "%s%lld", k ? "," : "", (long long)shape[k]);
   snprintf(buf + len, sizeof buf - len, "%s)", ndim == 1 ? "," : "");
