@@ -528,16 +528,17 @@ def flatnonzero(a):
 def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoValue,
          **kwargs):
     from . import _ufunc as U
-    if min is not _NoValue:
-        if a_min is not _NoValue:
-            raise ValueError("Passed more than one argument for the minimum: `a_min` and `min`")
-        a_min = min
-    if max is not _NoValue:
-        if a_max is not _NoValue:
-            raise ValueError("Passed more than one argument for the maximum: `a_max` and `max`")
-        a_max = max
-    a_min = None if a_min is _NoValue else a_min
-    a_max = None if a_max is _NoValue else a_max
+    # NumPy's argument rules: both positional bounds, or the min=/max= keywords
+    if a_min is _NoValue and a_max is _NoValue:
+        a_min = None if min is _NoValue else min
+        a_max = None if max is _NoValue else max
+    elif a_min is _NoValue:
+        raise TypeError("clip() missing 1 required positional argument: 'a_min'")
+    elif a_max is _NoValue:
+        raise TypeError("clip() missing 1 required positional argument: 'a_max'")
+    elif min is not _NoValue or max is not _NoValue:
+        raise ValueError("Passing `min` or `max` keyword argument when `a_min` and `a_max` are "
+                         "provided is forbidden.")
     if kwargs or (out is not None and not isinstance(out, Array)):
         return F.call("clip (kwargs)", _np.clip, (a, a_min, a_max),
                       dict(kwargs, out=out))
@@ -563,6 +564,12 @@ def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoVa
 
 
 def round(a, decimals=0, out=None):
+    r = _round(a, decimals, out)
+    # NumPy: a 0-d result (of a scalar or a 0-d array) is a scalar
+    return r._scalar() if out is None and isinstance(r, Array) and r.ndim == 0 else r
+
+
+def _round(a, decimals, out):
     from . import _ufunc as U
     x = C.asarray(a)
     if not isinstance(x, Array) or (out is not None and not isinstance(out, Array)):
@@ -758,6 +765,8 @@ def indices(dimensions, dtype=int, sparse=False):
     from ._creation import arange
     dimensions = tuple(dimensions)
     N = len(dimensions)
+    if not sparse and builtins.any(operator.index(d) < 0 for d in dimensions):
+        raise ValueError("negative dimensions are not allowed")   # NumPy's empty((N,) + dims)
     res = []
     for i, dim in enumerate(dimensions):
         idx = arange(dim, dtype=dtype)._reshape((1,) * i + (dim,) + (1,) * (N - i - 1))

@@ -564,6 +564,8 @@ def ptp(a, axis=None, out=None, keepdims=False):
     check_out_cast('ptp', x, out)
     hi = reduce_nd('max', x, axis, D.DEFAULT, keepdims)
     lo = reduce_nd('min', x, axis, D.DEFAULT, keepdims)
+    if D.KIND[x._dt] == 'b':
+        _np.subtract(_np.True_, _np.True_)    # NumPy's boolean-subtract TypeError
     from ._ufunc import UFUNCS
     return finish(UFUNCS['subtract'](hi, lo), out)     # NumPy's ptp: subtract(max, min)
 

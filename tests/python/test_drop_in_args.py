@@ -572,3 +572,23 @@ def test_default_tiles_subprocess():
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                        timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+# ---- broadcasting, clip, round, indices ------------------------------------------------------
+@pytest.mark.parametrize("src", [
+    "np.broadcast_to(np.ones(3), ())", "np.broadcast_to(np.ones(3), (-1,))",
+    "np.broadcast_to(np.ones(3), (2, -3))", "np.broadcast_to(np.ones(3), (2, 4))",
+    "np.broadcast_to(np.ones((2, 3)), (3,))", "np.broadcast_to(np.ones(3), np.array(3))",
+    "np.broadcast_to(np.ones(3), (True, 3))", "np.broadcast_to(np.ones(3), 3.0)",
+    "np.broadcast_arrays(np.ones(3), np.ones(4))", "np.broadcast_shapes((3,), (4,))",
+    "np.broadcast_shapes((3,), (-1,))", "np.ones(3) + np.ones(4)",
+    "np.where(np.array([True, False]), [1, 2, 3], 0)",
+    "np.outer([1, 2], [3, 4], out=np.empty((2, 3)))",
+    "np.clip(np.arange(5), 1)", "np.clip(np.arange(5), a_max=1)",
+    "np.clip(np.arange(5), 1, 3, min=1)", "np.clip(np.arange(5), min=1, max=3)",
+    "np.clip(np.arange(5), None, 3, max=2)", "np.clip(np.arange(5), [1, 2], 3)",
+    "np.round(2.5)", "np.round(np.array(2.5))", "np.round(np.float32(2.5), 1)", "np.round(3)",
+    "np.round(np.array(3))", "np.round([2.5])", "np.around(np.array(1.25), 1)",
+    "np.indices((2, -1))", "np.indices((2, 3), dtype=np.int8)", "np.indices(())"])
+def test_broadcast_clip_round_indices(src):
+    check(lambda np: eval(src, {'np': np}))
