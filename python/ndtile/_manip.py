@@ -420,12 +420,24 @@ def array_split(ary, indices_or_sections, axis=0):
     if not isinstance(x, Array):
         return F.call("array_split (dtype)", _np.array_split, (ary, indices_or_sections),
                       {'axis': axis})
+    ax = operator.index(axis)
+    if not -x.ndim <= ax < x.ndim:
+        raise IndexError("tuple index out of range")     # NumPy reads ary.shape[axis]
     axis_n = _norm_axis(axis, x.ndim) if x.ndim else axis
     ntotal = x.shape[axis_n]
     try:
         nsec = len(indices_or_sections) + 1
-        div_points = [0] + [int(i) for i in indices_or_sections] + [ntotal]
+        pts = list(indices_or_sections)
     except TypeError:
+        pts = None
+    if pts is not None:
+        for i in pts:
+            if not hasattr(i, '__index__') or isinstance(i, (Array, _np.ndarray)) and i.ndim:
+                # NumPy slices with them
+                raise TypeError("slice indices must be integers or None or have an __index__ "
+                                "method")
+        div_points = [0] + [operator.index(i) for i in pts] + [ntotal]
+    else:
         nsec = int(indices_or_sections)
         if nsec <= 0:
             raise ValueError('number sections must be larger than 0.') from None
@@ -1528,10 +1540,8 @@ def tensordot(a, b, axes=2):
         iter(axes)
     except Exception:
         n = operator.index(axes)
-        axes_a = list(range(-n, 0)) if n > 0 else []
+        axes_a = list(range(-n, 0)) if n > 0 else []    # NumPy: a negative n is no axes
         axes_b = list(range(0, n))
-        if n < 0:
-            raise ValueError("negative number of axes")   # NumPy 2.4 rejects these
     else:
         axes_a, axes_b = axes
     axes_a = [axes_a] if isinstance(axes_a, (int, _np.integer)) else list(axes_a)
@@ -1578,9 +1588,10 @@ def _einsum_parse(subscripts, shapes):
         ins, outs = sub, None
     terms = ins.split(',')
     if len(terms) != len(shapes):
-        raise ValueError("more operands provided to einstein sum function than specified in "
+        # NumPy's wording: "fewer" when the string names fewer operands
+        raise ValueError("fewer operands provided to einstein sum function than specified in "
                          "the subscripts string" if len(terms) < len(shapes) else
-                         "fewer operands provided to einstein sum function than specified "
+                         "more operands provided to einstein sum function than specified "
                          "in the subscripts string")
     nell = 0
     parsed = []
@@ -1688,10 +1699,17 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order='K', casting='
         xs.append(x)
     labels, outl = _einsum_parse(subscripts, [x.shape for x in xs])
     rdt = _np.result_type(*[x.dtype for x in xs]) if dtype is None else _np.dtype(dtype)
-    for x in xs:
+    for i, (x, ls) in enumerate(zip(xs, labels)):
+        seen = {}
+        for n, ch in zip(x.shape, ls):
+            if ch in seen and seen[ch] != n:
+                raise ValueError(f"dimensions in operand {i} for collapsing index '{ch}' don't "
+                                 f"match ({seen[ch]} != {n})")
+            seen[ch] = n
+    for i, x in enumerate(xs):
         if not _np.can_cast(x.dtype, rdt, casting):
-            raise TypeError(f"Cannot cast array data from {x.dtype!r} to {rdt!r} according "
-                            f"to the rule {casting!r}")
+            raise TypeError(f"Iterator operand {i} dtype could not be cast from {x.dtype!r} to "
+                            f"{rdt!r} according to the rule {casting!r}")
     if D.code(rdt) is None:
         return F.call("einsum (dtype)", _np.einsum, operands,
                       {'out': out, 'optimize': optimize, 'dtype': dtype, 'casting': casting})
@@ -1778,7 +1796,22 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order='K', casting='
 
 
 # -- convolution and correlation (ndt_correlate, the direct sum) --
-_MODES = {'valid': 0, 'same': 1, 'full': 2, 0: 0, 1: 1, 2: 2, 'v': 0, 's': 1, 'f': 2}
+_MODES = {'valid': 0, 'same': 1, 'full': 2}
+
+
+def _corr_mode(mode):
+    """NumPy's convolve/correlate mode converter: the three names or 0-2."""
+    if isinstance(mode, str):
+        if mode in _MODES:
+            return _MODES[mode]
+        if mode[:1] in ('v', 'V', 's', 'S', 'f', 'F'):
+            raise ValueError("Use one of 'valid', 'same', or 'full' for convolve/correlate mode")
+        raise ValueError(f"mode must be one of 'valid', 'same', or 'full' (got {mode!r})")
+    if isinstance(mode, (int, _np.integer)) and not isinstance(mode, (bool, _np.bool_)):
+        if int(mode) not in (0, 1, 2):
+            raise ValueError("integer convolve/correlate mode must be 0, 1, or 2")
+        return int(mode)
+    raise TypeError("convolve/correlate mode not understood")
 
 
 def _corr(a, v, mode, conj, name, npf):
@@ -1789,12 +1822,16 @@ def _corr(a, v, mode, conj, name, npf):
         x = x._reshape((1,))
     if y.ndim == 0:
         y = y._reshape((1,))
+    n1, n2 = x.shape[0], y.shape[0]
+    if name == 'convolve':
+        # NumPy's convolve checks for empty inputs before anything else
+        if n1 == 0:
+            raise ValueError("a cannot be empty")
+        if n2 == 0:
+            raise ValueError("v cannot be empty")
+    md = _corr_mode(mode)
     if x.ndim > 1 or y.ndim > 1:
         raise ValueError("object too deep for desired array")
-    md = _MODES.get(mode) if isinstance(mode, (str, int)) else None
-    if md is None:
-        raise ValueError("Use one of 'valid', 'same', or 'full' for convolve/correlate mode")
-    n1, n2 = x.shape[0], y.shape[0]
     if name == 'convolve':
         if n2 > n1:
             x, y, n1, n2 = y, x, n2, n1
@@ -1847,6 +1884,12 @@ def _check_kind(kind, stable):
 def _sort_axis(axis, ndim, strict=False):
     if axis is None:
         return None
+    if not isinstance(axis, (int, _np.integer)):
+        if strict and isinstance(axis, (bool, _np.bool_)):
+            D.int_axis(axis)
+        elif not hasattr(axis, '__index__'):
+            # NumPy's C axis parser's message (integer argument expected, ...)
+            _np.lib.array_utils.normalize_axis_index(axis, builtins.max(ndim, 1))
     ax = D.int_axis(axis) if strict else operator.index(axis)
     if ax < -ndim or ax >= ndim:
         raise _np.exceptions.AxisError(ax, ndim)

@@ -592,3 +592,28 @@ def test_default_tiles_subprocess():
     "np.indices((2, -1))", "np.indices((2, 3), dtype=np.int8)", "np.indices(())"])
 def test_broadcast_clip_round_indices(src):
     check(lambda np: eval(src, {'np': np}))
+
+
+@pytest.mark.parametrize("src", [
+    "np.split(np.arange(6), [[1]])", "np.split(np.arange(6), [1.5])",
+    "np.split(np.arange(6), np.array([1, 3]))", "np.array_split(np.arange(6), [1, True])",
+    "np.array_split(np.ones((2, 6)), 3, axis=2)", "np.array_split(np.ones((2, 6)), 3, axis=-3)",
+    "np.split(np.ones((2, 6)), 3, axis=2)", "np.array_split(np.array(5), 1)",
+    "np.tensordot(np.ones((2, 3)), np.ones((3, 2)), axes=-1)",
+    "np.tensordot(np.ones((2, 3)), np.ones((3, 2)), axes=-5)",
+    "np.einsum('ij,jk->ik', np.ones((2, 3)), np.ones((3, 2)), dtype=np.float32)",
+    "np.einsum('i,i', np.ones(2, dtype=int), np.ones(2), dtype=int)",
+    "np.einsum('ii', np.ones((2, 3)))", "np.einsum('iij', np.ones((2, 3, 4)))",
+    "np.einsum('ij', np.ones((2, 3)), np.ones(2))", "np.einsum('ij,jk', np.ones((2, 3)))",
+    "np.convolve([], [1])", "np.convolve([1], [])", "np.convolve([], [1], mode='bogus')",
+    "np.sort(np.array([3, 1, 2]), axis=1.0)", "np.argsort(np.array([3, 1, 2]), axis=1.0)",
+    "np.sort(np.array([3, 1, 2]), axis='0')"])
+def test_split_tensordot_einsum_sort(src):
+    check(lambda np: eval(src, {'np': np}))
+
+
+@pytest.mark.parametrize("mode", ['valid', 'same', 'full', 'v', 's', 'f', 'F', 'Full', 'fulll',
+                                  'bogus', '', 0, 1, 2, 3, -1, None, 1.0, b'full'])
+def test_convolve_modes(mode):
+    check(lambda np: np.convolve(np.array([1, 2, 3]), np.array([0, 1]), mode=mode))
+    check(lambda np: np.correlate(np.array([1, 2, 3]), np.array([0, 1]), mode=mode))
