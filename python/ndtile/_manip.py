@@ -1884,12 +1884,10 @@ def _check_kind(kind, stable):
 def _sort_axis(axis, ndim, strict=False):
     if axis is None:
         return None
-    if not isinstance(axis, (int, _np.integer)):
-        if strict and isinstance(axis, (bool, _np.bool_)):
-            D.int_axis(axis)
-        elif not hasattr(axis, '__index__'):
-            # NumPy's C axis parser's message (integer argument expected, ...)
-            _np.lib.array_utils.normalize_axis_index(axis, builtins.max(ndim, 1))
+    if not strict and not isinstance(axis, (int, _np.integer)) and \
+            not hasattr(axis, '__index__'):
+        # sort's axis parser's message (integer argument expected, got float)
+        _np.lib.array_utils.normalize_axis_index(axis, builtins.max(ndim, 1))
     ax = D.int_axis(axis) if strict else operator.index(axis)
     if ax < -ndim or ax >= ndim:
         raise _np.exceptions.AxisError(ax, ndim)

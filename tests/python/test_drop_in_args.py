@@ -607,7 +607,9 @@ def test_broadcast_clip_round_indices(src):
     "np.einsum('ij', np.ones((2, 3)), np.ones(2))", "np.einsum('ij,jk', np.ones((2, 3)))",
     "np.convolve([], [1])", "np.convolve([1], [])", "np.convolve([], [1], mode='bogus')",
     "np.sort(np.array([3, 1, 2]), axis=1.0)", "np.argsort(np.array([3, 1, 2]), axis=1.0)",
-    "np.sort(np.array([3, 1, 2]), axis='0')"])
+    "np.sort(np.array([3, 1, 2]), axis='0')", "np.argsort(np.array([3, 1, 2]), axis=True)",
+    "np.argsort(np.array([3, 1, 2]), axis=np.float64(0))",
+    "np.sort(np.array([3, 1, 2]), axis=True)"])
 def test_split_tensordot_einsum_sort(src):
     check(lambda np: eval(src, {'np': np}))
 
