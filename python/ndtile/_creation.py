@@ -75,12 +75,20 @@ def _like_order(order):
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got '{order}')")
 
 
+def _device(device):
+    """NumPy's device= check: only "cpu" (ndtile places tiles itself)."""
+    if device != "cpu":
+        raise ValueError(f'Device not understood. Only "cpu" is allowed, but received: {device}')
+
+
 def _check_order(order, name):
     if order not in ('C', 'K', 'A', None, 'F'):
         raise ValueError(f"{name}: order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
 
 
 def empty(shape, dtype=float, order='C', *, device=None, like=None):
+    if device is not None:
+        _device(device)
     c = D.code_of(dtype)
     if c is None:
         return _np.empty(shape, dtype=dtype, order=order)
@@ -90,6 +98,8 @@ def empty(shape, dtype=float, order='C', *, device=None, like=None):
 
 
 def zeros(shape, dtype=float, order='C', *, device=None, like=None):
+    if device is not None:
+        _device(device)
     c = D.code_of(dtype)
     if c is None:
         return _np.zeros(shape, dtype=dtype, order=order)
@@ -99,6 +109,8 @@ def zeros(shape, dtype=float, order='C', *, device=None, like=None):
 
 
 def ones(shape, dtype=None, order='C', *, device=None, like=None):
+    if device is not None:
+        _device(device)
     c = D.code_of(dtype)
     if c is None:
         return _np.ones(shape, dtype=dtype, order=order)
@@ -108,6 +120,8 @@ def ones(shape, dtype=None, order='C', *, device=None, like=None):
 
 
 def full(shape, fill_value, dtype=None, order='C', *, device=None, like=None):
+    if device is not None:
+        _device(device)
     if order != 'C':
         _creation_order(order)
     if isinstance(fill_value, Array) and fill_value.ndim == 0:
@@ -146,30 +160,44 @@ def _like_shape(a, shape):
 
 
 def empty_like(prototype, dtype=None, order='K', subok=True, shape=None, *, device=None):
+    if device is not None:
+        _device(device)
     if order != 'K':
         _like_order(order)
     return empty(_like_shape(prototype, shape), _like_dtype(prototype, dtype))
 
 
 def zeros_like(a, dtype=None, order='K', subok=True, shape=None, *, device=None):
+    if device is not None:
+        _device(device)
     if order != 'K':
         _like_order(order)
     return zeros(_like_shape(a, shape), _like_dtype(a, dtype))
 
 
 def ones_like(a, dtype=None, order='K', subok=True, shape=None, *, device=None):
+    if device is not None:
+        _device(device)
     if order != 'K':
         _like_order(order)
     return ones(_like_shape(a, shape), _like_dtype(a, dtype))
 
 
 def full_like(a, fill_value, dtype=None, order='K', subok=True, shape=None, *, device=None):
+    if device is not None:
+        _device(device)
     if order != 'K':
         _like_order(order)
     return full(_like_shape(a, shape), fill_value, _like_dtype(a, dtype))
 
 
 def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0, like=None):
+    if order != 'K':
+        _like_order(order)
+    if type(ndmin) is not int or ndmin:
+        if isinstance(ndmin, float):
+            raise TypeError("integer argument expected, got float")
+        ndmin = operator.index(ndmin)
     dt = None if dtype is None else D.as_dtype(dtype)
     if isinstance(object, Array):
         if dt is None or dt == object.dtype:
@@ -199,6 +227,8 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0, lik
 
 
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+    if device is not None:
+        _device(device)
     if isinstance(a, Array) and dtype is None:
         # order 'C'/'F' copies an array not contiguous that way (as NumPy;
         # the copy is in C order: ndtile stores hold C order only)
@@ -212,6 +242,8 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
 
 
 def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+    if device is not None:
+        _device(device)
     return asarray(a, dtype, order, copy=copy)
 
 
@@ -232,6 +264,8 @@ def asfortranarray(a, dtype=None, *, like=None):
 
 
 def copy(a, order='K', subok=False):
+    if order != 'K':
+        _like_order(order)
     if isinstance(a, Array):
         return a._copy()
     return array(a, copy=True)
@@ -242,6 +276,8 @@ _ARANGE_ARGS = ('start', 'stop', 'step', 'dtype')
 
 def arange(*args, start=_NoValue, stop=_NoValue, step=_NoValue, dtype=_NoValue, device=None,
            like=None):
+    if device is not None:
+        _device(device)
     # NumPy's signature: arange([start,] stop[, step,], dtype=None), each of
     # the four also by name (arange(stop=5), arange(5, stop=7))
     if args:
@@ -301,6 +337,8 @@ def arange(*args, start=_NoValue, stop=_NoValue, step=_NoValue, dtype=_NoValue, 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
              device=None):
+    if device is not None:
+        _device(device)
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
@@ -371,6 +409,8 @@ def _linspace_general(start, stop, num, endpoint, retstep, dtype, axis):
 
 
 def eye(N, M=None, k=0, dtype=float, order='C', *, device=None, like=None):
+    if device is not None:
+        _device(device)
     dt = D.as_dtype(dtype)
     c = D.code(dt)
     if c is None:
@@ -397,5 +437,7 @@ def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None):
     return C.np_or_nd(_np.frombuffer(buffer, dtype, count, offset).copy())
 
 
-def fromiter(iter, dtype, count=-1, *, like=None):
+def fromiter(iter, dtype=_NoValue, count=-1, *, like=None):
+    if dtype is _NoValue:
+        raise TypeError("fromiter() missing required argument 'dtype' (pos 2)")
     return C.np_or_nd(_np.fromiter(iter, dtype, count))

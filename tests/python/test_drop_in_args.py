@@ -619,3 +619,22 @@ def test_split_tensordot_einsum_sort(src):
 def test_convolve_modes(mode):
     check(lambda np: np.convolve(np.array([1, 2, 3]), np.array([0, 1]), mode=mode))
     check(lambda np: np.correlate(np.array([1, 2, 3]), np.array([0, 1]), mode=mode))
+
+
+@pytest.mark.parametrize("src", [
+    "np.zeros(3, device='gpu')", "np.ones(3, device='gpu')", "np.empty(3, device=1)",
+    "np.full(3, 1, device='gpu')", "np.zeros_like(np.ones(3), device='gpu')",
+    "np.ones_like(np.ones(3), device='gpu')", "np.empty_like(np.ones(3), device='gpu')",
+    "np.full_like(np.ones(3), 1, device='gpu')", "np.arange(3, device='gpu')",
+    "np.linspace(0, 1, 3, device='gpu')", "np.eye(3, device='gpu')",
+    "np.asarray([1], device='gpu')", "np.asarray([1], device='CPU')",
+    "np.zeros(3, device='cpu')", "np.asarray([1], device=None)",
+    "np.array([1], order='x')", "np.array([1], order='c')", "np.array([1], order=3)",
+    "np.array([1], ndmin=1.0)", "np.array([1], ndmin='1')", "np.array([1], ndmin=None)",
+    "np.array([1], ndmin=np.int64(2))", "np.array([1], ndmin=True)",
+    "np.copy(np.ones(2), order='X')", "np.copy(np.ones(2), order=3)",
+    "np.fromiter(range(3))", "np.cov([1, 2, 3], dtype=int)", "np.cov([1, 2, 3], dtype=bool)",
+    "np.cov([1, 2, 3], dtype=np.float32)", "np.corrcoef([1, 2, 3], bias=1)",
+    "np.corrcoef([1, 2, 3], ddof=1)"])
+def test_creation_and_stats_arguments(src):
+    check(lambda np: eval(src, {'np': np}), message='corrcoef' not in src)
