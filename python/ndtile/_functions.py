@@ -521,6 +521,8 @@ def vander(x, N=None, increasing=False):
         raise ValueError("x must be a one-dimensional array or sequence.")
     if N is None:
         N = x.shape[0]
+    if N < 0:
+        raise ValueError("negative dimensions are not allowed")    # NumPy's empty((len(x), N))
     dtype = _np.promote_types(x.dtype, _np.int64)        # NumPy's: float32 gives float64
     if N == 0:
         return nt.empty((x.shape[0], 0), dtype=dtype)
@@ -667,7 +669,9 @@ def polyint(p, m=1, k=None):
 
 # ---- window functions --------------------------------------------------------
 def _window_n(M):
-    return operator.index(M) if not isinstance(M, float) else int(M)
+    # NumPy computes with M as a float64 (np.array([0.0, M])[1]): a
+    # fractional M gives its own window, not int(M)'s
+    return float(M) if isinstance(M, (float, _np.floating)) else operator.index(M)
 
 
 def bartlett(M):
@@ -991,6 +995,8 @@ def place(arr, mask, vals):
     if not isinstance(arr, Array):
         return F.call("place", _np.place, (arr, mask, vals), {})
     m = nt.ravel(nt.asarray(mask))
+    if m.size != arr.size:
+        raise ValueError("place: mask and data must be the same size")
     idx = nt.flatnonzero(m)
     v = nt.ravel(nt.asarray(vals, dtype=arr.dtype))
     if idx.size == 0:
@@ -1004,7 +1010,9 @@ def putmask(a, mask, values):
     nt = _nt()
     if not isinstance(a, Array):
         return F.call("putmask", _np.putmask, (a, mask, values), {})
-    m = nt.ravel(nt.broadcast_to(nt.asarray(mask), a.shape))
+    m = nt.ravel(nt.asarray(mask))      # NumPy: any shape of a's size, no broadcasting
+    if m.size != a.size:
+        raise ValueError("putmask: mask and data must be the same size")
     idx = nt.flatnonzero(m)
     v = nt.ravel(nt.asarray(values, dtype=a.dtype))
     if idx.size == 0:

@@ -838,7 +838,12 @@ def size(a, axis=None):
     if isinstance(a, Array):
         if axis is None:
             return a.size
-        return a.shape[axis]
+        # NumPy: an axis or a tuple of axes, checked (AxisError)
+        axes = _np.lib.array_utils.normalize_axis_tuple(axis, a.ndim, allow_duplicate=False)
+        n = 1
+        for ax in axes:
+            n *= a.shape[ax]
+        return n
     return _np.size(a, axis)
 
 
@@ -999,7 +1004,7 @@ def isposinf(x, out=None):
     if fb is not None:
         return fb
     if D.KIND[a._dt] == 'c':
-        raise TypeError("This operation is not supported for complex values because it "
+        raise TypeError(f"This operation is not supported for {a.dtype} values because it "
                         "would be ambiguous.")
     r = U.UFUNCS['isinf'](a) & U.UFUNCS['logical_not'](U.UFUNCS['signbit'](a))
     if out is not None:
@@ -1014,7 +1019,7 @@ def isneginf(x, out=None):
     if fb is not None:
         return fb
     if D.KIND[a._dt] == 'c':
-        raise TypeError("This operation is not supported for complex values because it "
+        raise TypeError(f"This operation is not supported for {a.dtype} values because it "
                         "would be ambiguous.")
     r = U.UFUNCS['isinf'](a) & U.UFUNCS['signbit'](a)
     if out is not None:
@@ -1051,6 +1056,13 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     parts = [a._real(), a._imag()] if k == 'c' else [a]
     res = a._copy() if copy else a
     rparts = [res._real(), res._imag()] if k == 'c' else [res]
+    for v in (nan, posinf, neginf):
+        if v is not None and not _np.can_cast(_np.asarray(v).dtype, a.dtype, 'same_kind') \
+                and not isinstance(v, (int, float, complex)):
+            # NumPy writes them with copyto (same_kind): its TypeError
+            raise TypeError(f"Cannot cast scalar from {_np.asarray(v).dtype!r} to "
+                            f"{_np.dtype(a.dtype.char.lower() if k == 'c' else a.dtype)!r} "
+                            f"according to the rule 'same_kind'")
     for p, rp in zip(parts, rparts):
         fi = _np.finfo(p.dtype)
         big = fi.max if posinf is None else posinf

@@ -638,3 +638,28 @@ def test_convolve_modes(mode):
     "np.corrcoef([1, 2, 3], ddof=1)"])
 def test_creation_and_stats_arguments(src):
     check(lambda np: eval(src, {'np': np}), message='corrcoef' not in src)
+
+
+@pytest.mark.parametrize("src", [
+    "np.hanning(5.5)", "np.bartlett(5.5)", "np.hamming(4.5)", "np.blackman(np.float32(3.5))",
+    "np.hanning(2.0)", "np.hanning(0.5)", "np.hanning(1.0)", "np.bartlett(5)",
+    "np.size(np.ones((2, 3)), 2)", "np.size(np.ones((2, 3)), (0, 1))",
+    "np.size(np.ones((2, 3)), (0, 0))", "np.size(np.ones((2, 3)), -3)",
+    "np.size(np.ones((2, 3)), -1)", "np.isposinf(np.array([np.inf, 1j]))",
+    "np.isneginf(np.array([1j], dtype=np.complex64))",
+    "np.nan_to_num(np.array([np.nan]), nan='a')", "np.nan_to_num(np.array([np.nan + 1j]), nan='a')",
+    "np.nan_to_num(np.array([np.inf], dtype=np.float32), posinf='a')",
+    "np.vander([1, 2, 3], -1)", "np.vander([1, 2, 3], 0)"])
+def test_library_arguments_2(src):
+    check(lambda np: eval(src, {'np': np}))
+
+
+@pytest.mark.parametrize("mask", ["[True]", "[True, False]", "np.array([True, False] * 3)",
+                                  "np.ones((3, 2), bool)", "np.ones((2, 3), bool)"])
+def test_place_putmask_mask_size(mask):
+    for f in ('place', 'putmask'):
+        def g(np):
+            a = np.arange(6).reshape(2, 3)
+            getattr(np, f)(a, eval(mask, {'np': np}), [9, 8])
+            return a
+        check(g)
