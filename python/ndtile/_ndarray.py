@@ -423,6 +423,8 @@ class ndarray(Array):
     def reshape(self, *shape, order='C', copy=None):
         if len(shape) == 1:
             shape = shape[0]    # NumPy: an int, a sequence, an int array; None a view
+        elif not shape:
+            raise TypeError("reshape() takes exactly 1 argument (0 given)")
         if order not in ('C', 'A', 'K', None):
             F.notify("ndarray.reshape (order='F')")
             return C.np_or_nd(C.to_numpy(self).reshape(shape, order=order))

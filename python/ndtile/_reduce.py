@@ -216,12 +216,14 @@ def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0
             raise ValueError("input operand has more dimensions than allowed by the axis "
                              "remapping")
         try:
-            fits = _np.broadcast_shapes(tuple(w.shape), tuple(x.shape)) == tuple(x.shape)
+            full = _np.broadcast_shapes(tuple(w.shape), tuple(x.shape))
         except ValueError:
-            fits = False
-        if not fits:
-            raise ValueError(f"non-broadcastable operand with shape {tuple(w.shape)} doesn't "
-                             f"match the broadcast shape {tuple(x.shape)}")
+            raise ValueError(f"operands could not be broadcast together with remapped shapes "
+                             f"[original->remapped]: {_shape_text(x.shape)} "
+                             f"{_shape_text(w.shape)} ") from None
+        if full != tuple(x.shape):
+            raise ValueError(f"non-broadcastable operand with shape {_shape_text(x.shape)} "
+                             f"doesn't match the broadcast shape {_shape_text(full)}")
     if initial is not _NoValue and name in _NEEDS_INITIAL:
         initial = _initial_as(initial, x._dt if dtc == D.DEFAULT else dtc)
     if where is not True:
@@ -688,6 +690,8 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
                       overwrite_input=overwrite_input, keepdims=keepdims))
     from . import _manip as M
     nd = x.ndim
+    if axis is not None:
+        _np.lib.array_utils.normalize_axis_tuple(axis, nd)    # NumPy's errors for axis
     if isinstance(axis, (tuple, list)):
         axes = tuple(sorted(_np.lib.array_utils.normalize_axis_index(int(k), nd)
                             for k in axis))

@@ -663,3 +663,21 @@ def test_place_putmask_mask_size(mask):
             getattr(np, f)(a, eval(mask, {'np': np}), [9, 8])
             return a
         check(g)
+
+
+@pytest.mark.parametrize("xs,ws", [((2, 1), (2, 3)), ((2, 3), (2,)), ((2, 3), (3, 1)),
+                                   ((2, 3), (1, 2, 3)), ((3,), (2,)), ((2, 3), (4, 1)),
+                                   ((2, 3), (3,)), ((2, 3), ())])
+def test_reduction_where_shapes(xs, ws):
+    for name in ('sum', 'prod', 'any'):
+        check(lambda np: getattr(np, name)(np.ones(xs), where=np.ones(ws, bool)))
+    check(lambda np: np.max(np.ones(xs), where=np.ones(ws, bool), initial=0))
+
+
+@pytest.mark.parametrize("axis", [(0, 0), 1.0, 2, -3, [0, 1], (0, -1), True])
+def test_median_axis(axis):
+    check(lambda np: np.median(np.arange(6.).reshape(2, 3), axis=axis))
+
+
+def test_ndarray_reshape_without_arguments():
+    check(lambda np: np.arange(6).reshape(2, 3).reshape())
