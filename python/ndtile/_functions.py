@@ -150,10 +150,27 @@ def insert(arr, obj, values, axis=None):
     newshape[axis] += k
     old_mask = _np.ones(newshape[axis], dtype=bool)
     old_mask[pos] = False          # NumPy's IndexError for a position past the end
-    new = nt.empty(tuple(newshape), a.dtype)
-    new[_along(nd, axis, nt.asarray(pos))] = values
-    new[_along(nd, axis, nt.asarray(old_mask))] = a
-    return new
+    keep = _np.flatnonzero(old_mask)
+    if keep.size != n:
+        # positions that collide (NumPy's odd wrap of far negative ones):
+        # NumPy's two scatters, with their errors
+        new = nt.empty(tuple(newshape), a.dtype)
+        new[_along(nd, axis, nt.asarray(pos))] = values
+        new[_along(nd, axis, nt.asarray(old_mask))] = a
+        return new
+    # NumPy's new[..., pos, ...] = values; new[..., old_mask, ...] = a, as
+    # one gather from [a, values] (parallel over output tiles): the values
+    # are first written as NumPy's scatter would take them (its broadcasting
+    # and errors), into an array of k entries along the axis
+    vshape = list(a.shape)
+    vshape[axis] = k
+    v = nt.empty(tuple(vshape), a.dtype)
+    v[_along(nd, axis, nt.asarray(_np.arange(k)))] = values
+    src = _np.empty(n + k, _np.int64)
+    src[pos] = n + _np.arange(k)
+    src[keep] = _np.arange(n)
+    both = nt.concatenate((a, v), axis=axis)
+    return nt.asarray(both[_along(nd, axis, nt.asarray(src))])
 
 
 def resize(a, new_shape):
