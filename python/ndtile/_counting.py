@@ -780,6 +780,11 @@ def _quantile(name, npf, a, q, axis, out, overwrite_input, method, keepdims, wei
         kshape = tuple(1 if k in red else x.shape[k] for k in builtins_range(nd))
     res = M.reshape(res, qshape + kshape)
     if out is not None:
+        if method not in ('inverted_cdf', 'closest_observation', 'lower', 'higher', 'nearest') \
+                and not _np.can_cast(res.dtype, out.dtype, 'same_kind'):
+            # NumPy's interpolation ends in add(..., out=out): its casting error
+            e = _np.empty(0, res.dtype)
+            _np.add(e, e, out=_np.empty(0, out.dtype))
         M.copyto(out, res, casting='unsafe')
         return out
     return res[()] if res.ndim == 0 else res

@@ -681,3 +681,14 @@ def test_median_axis(axis):
 
 def test_ndarray_reshape_without_arguments():
     check(lambda np: np.arange(6).reshape(2, 3).reshape())
+
+
+@pytest.mark.parametrize("method", ['linear', 'lower', 'higher', 'nearest', 'midpoint',
+                                    'inverted_cdf', 'closest_observation',
+                                    'averaged_inverted_cdf', 'hazen'])
+@pytest.mark.parametrize("odt", ['i8', 'f4', 'bool'])
+def test_quantile_out_casting(method, odt):
+    check(lambda np: np.quantile(np.arange(6.), 0.5, method=method,
+                                 out=np.empty((), dtype=odt)))
+    check(lambda np: np.percentile(np.arange(12.).reshape(3, 4), [10, 50], axis=0,
+                                   method=method, out=np.empty((2, 4), dtype=odt)))
