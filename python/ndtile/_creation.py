@@ -342,6 +342,8 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    if num >= 2**63:
+        raise ValueError("Maximum allowed size exceeded")      # NumPy's arange(0, num)
     scalar = all(isinstance(v, (int, float, _np.integer, _np.floating)) and
                  not isinstance(v, bool) for v in (start, stop))
     dt = None if dtype is None else D.as_dtype(dtype)
@@ -356,7 +358,13 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     c = D.code(dt)
     if c is None:
         return _np.linspace(start, stop, num, endpoint, retstep, dtype, axis)
-    r = _core.linspace(float(start), float(stop), num, bool(endpoint), c)
+    if dt.kind == 'b':
+        # NumPy floors only for integer dtypes: bools are the float values
+        # cast (0.5 is True)
+        r = _core.linspace(float(start), float(stop), num, bool(endpoint), D.FLOAT64)
+        r = r._astype(c, 4)
+    else:
+        r = _core.linspace(float(start), float(stop), num, bool(endpoint), c)
     if retstep:
         div = (num - 1) if endpoint else num
         if div <= 0:

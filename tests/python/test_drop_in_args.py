@@ -692,3 +692,13 @@ def test_quantile_out_casting(method, odt):
                                  out=np.empty((), dtype=odt)))
     check(lambda np: np.percentile(np.arange(12.).reshape(3, 4), [10, 50], axis=0,
                                    method=method, out=np.empty((2, 4), dtype=odt)))
+
+
+@pytest.mark.parametrize("src", [
+    "np.linspace(0, 1, 3, dtype=bool)", "np.linspace(-1, 1, 5, dtype=bool)",
+    "np.linspace(0, 1, 3, dtype=bool, endpoint=False)",
+    "np.linspace(0, 1, 3, dtype=bool, retstep=True)", "np.linspace([0, 0], [1, 1], 3, dtype=bool)",
+    "np.linspace(0, 1, 1, dtype=bool)", "np.linspace(0, 1, 2**70)",
+    "np.linspace(0, 1, 3, dtype=np.uint8)", "np.linspace(-1, 1, 3, dtype=np.int8)"])
+def test_linspace_dtype_and_num(src):
+    check(lambda np: eval(src, {'np': np}))
