@@ -91,8 +91,12 @@ def _partition(name, a, kth, axis, kind, order, want):
         axis = operator.index(axis)
         if not -x.ndim <= axis < x.ndim:
             raise _np.exceptions.AxisError(axis, x.ndim)
-    if x.ndim:
-        _check_kth(ks, x.size if axis is None else x.shape[axis])
+    if not x.size:
+        # NumPy checks no kth of an empty array: an empty result
+        shape = (0,) if axis is None else x.shape
+        return _core.empty(shape, D.code(_np.dtype(_np.intp))) if want else \
+            (x._reshape((0,)) if axis is None else x)._copy()
+    _check_kth(ks, x.size if axis is None else x.shape[axis])
     return _core.partition(x, axis, ks, want)
 
 

@@ -41,7 +41,7 @@ def append(arr, values, axis=None):
     return nt.concatenate((arr, values), axis=axis)
 
 
-def _keep_positions(obj, n):
+def _keep_positions(obj, n, axis=0):
     """NumPy's delete: the positions along an axis of length n that stay."""
     if isinstance(obj, slice):
         start, stop, step = obj.indices(n)
@@ -61,7 +61,7 @@ def _keep_positions(obj, n):
     idx = idx.ravel().astype(_np.int64)
     if idx.size and (idx.min() < -n or idx.max() >= n):
         bad = idx[(idx < -n) | (idx >= n)][0]
-        raise IndexError(f"index {bad} is out of bounds for axis 0 with size {n}")
+        raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {n}")
     keep = _np.ones(n, bool)
     keep[idx] = False
     return _np.flatnonzero(keep)
@@ -78,7 +78,7 @@ def delete(arr, obj, axis=None):
         axis = 0
     axis = _axis(axis, a.ndim)
     n = a.shape[axis]
-    keep = _keep_positions(obj, n)
+    keep = _keep_positions(obj, n, axis)
     if keep.size == n:
         return a.copy()
     return nt.asarray(a[_along(a.ndim, axis, nt.asarray(keep))])

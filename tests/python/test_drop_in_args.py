@@ -702,3 +702,15 @@ def test_quantile_out_casting(method, odt):
     "np.linspace(0, 1, 3, dtype=np.uint8)", "np.linspace(-1, 1, 3, dtype=np.int8)"])
 def test_linspace_dtype_and_num(src):
     check(lambda np: eval(src, {'np': np}))
+
+
+@pytest.mark.parametrize("src", [
+    "np.partition(np.ones(0), 0)", "np.partition(np.ones(0), 5)",
+    "np.partition(np.ones((2, 0)), 0, axis=1)", "np.argpartition(np.ones((2, 0)), 0, axis=1)",
+    "np.partition(np.ones((2, 0)), 5, axis=None)", "np.argpartition(np.ones((2, 0)), 5, axis=None)",
+    "np.argpartition(np.ones((0, 3)), [0, 2], axis=0)",
+    "np.partition(np.ones((0, 3), dtype=np.int8), 1, axis=1)",
+    "np.partition(np.ones((2, 0)), 0, axis=2)", "np.partition(np.ones(0), 1.5)",
+    "np.delete(np.ones((2, 0)), 0, axis=1)", "np.delete(np.ones((2, 3)), [5], axis=-1)"])
+def test_empty_partition_and_delete(src):
+    check(lambda np: eval(src, {'np': np}))
