@@ -790,6 +790,14 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
     *out = res;
     return NDT_OK;
   }
+  if (rcount == 0) {
+    /* nothing to reduce: the identity (callers rejected MIN/MAX/ARG);
+     * before the line paths, which divide by the reduced length */
+    st = ndt_fill(res, kk.identity, acc);
+    if (st) ndt_free(res);
+    else *out = res;
+    return st;
+  }
   if (!arg) {
     int64_t leaf = ndt_rt_tile_bytes() / ndt_traits[acc].size;
     if (leaf < 1024) leaf = 1024;
@@ -818,7 +826,7 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
       st = line_sums(op, a, lax, acc, res);
       return ndt_finish(st, res, out);
     }
-    if (prod && (kind == 'f' || kind == 'c') && rcount > 0 && (a->dtype != acc || a->part)) {
+    if (prod && (kind == 'f' || kind == 'c') && (a->dtype != acc || a->part)) {
       /* NumPy casts a buffer at a time and multiplies in order: the same
        * folds over a cast copy */
       ndt_array *c = NULL;
@@ -828,13 +836,6 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
       ndt_free(c);
       return st;
     }
-  }
-  if (rcount == 0) {
-    /* nothing to reduce: the identity (callers rejected MIN/MAX/ARG) */
-    st = ndt_fill(res, kk.identity, acc);
-    if (st) ndt_free(res);
-    else *out = res;
-    return st;
   }
   red_arg r;
   memset(&r, 0, sizeof r);

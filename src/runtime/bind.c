@@ -196,9 +196,10 @@ static void unbind(ndt_bound *b, int store) {
 
 #define NB_LOCAL NDT_SPAN_OPS   /* gather: an index per axis; fused groups */
 
-ndt_status ndt_exec_body(const ndt_task_kind *k, ndt_processor *p, const ndt_operand *op,
-                         int nop, void *arg, const int64_t *span) {
+static ndt_status exec_on(const ndt_task_kind *k, ndt_processor *p, const ndt_operand *op,
+                          int nop, void *arg, const int64_t *span, int *ran) {
   ndt_bound local[NB_LOCAL], *b = local;
+  *ran = 0;
   if (nop > NB_LOCAL && !(b = ndt_malloc((size_t)nop * sizeof *b))) return NDT_ERR_NOMEM;
   ndt_status st = NDT_OK;
   int nb = 0;
@@ -206,9 +207,43 @@ ndt_status ndt_exec_body(const ndt_task_kind *k, ndt_processor *p, const ndt_ope
     st = bind_view(op[nb].view, op[nb].priv, p->mem, 1, span ? span + 2 * nb : NULL, &b[nb]);
     nb++;
   }
-  if (st == NDT_OK) st = k->body[p->kind](b, arg);
+  if (st == NDT_OK) {
+    *ran = 1;
+    st = k->body[p->kind](b, arg);
+  }
   for (int i = 0; i < nb; i++) unbind(&b[i], st == NDT_OK);
   if (b != local) ndt_mfree(b);
+  return st;
+}
+
+/* 1 when an operand is read and written (RW, REDUCE): a body that failed
+ * may have left it half updated, so it is not run a second time. */
+static int updates_in_place(const ndt_operand *op, int nop) {
+  for (int i = 0; i < nop; i++) {
+    unsigned pr = op[i].priv & NDT_PRIV_MASK;
+    if ((pr & NDT_READ) && (pr & NDT_WRITE)) return 1;
+  }
+  return 0;
+}
+
+static atomic_llong fallbacks;
+
+int64_t ndt_processor_fallbacks(void) { return atomic_load(&fallbacks); }
+
+/* Runs the task on p; when p's memory is full (NDT_ERR_NOMEM from binding,
+ * or from a body that updates nothing in place) it runs on the host CPU
+ * instead, its operands made valid in host memory: a full device slows a
+ * program down, it does not stop it. */
+ndt_status ndt_exec_body(const ndt_task_kind *k, ndt_processor *p, const ndt_operand *op,
+                         int nop, void *arg, const int64_t *span) {
+  int ran;
+  ndt_status st = exec_on(k, p, op, nop, arg, span, &ran);
+  ndt_processor *cpu = ndt_proc_get(0);
+  if (st == NDT_ERR_NOMEM && cpu && p != cpu && p->mem != cpu->mem && k->body[cpu->kind] &&
+      (!ran || !updates_in_place(op, nop))) {
+    atomic_fetch_add(&fallbacks, 1);
+    st = exec_on(k, cpu, op, nop, arg, span, &ran);
+  }
   return st;
 }
 

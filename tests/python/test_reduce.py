@@ -190,3 +190,21 @@ def test_large_sums_match():
     assert_same(x.sum(axis=0), a.sum(axis=0), 1e-5, 1e-6 * float(np.abs(a).sum(0).max()))
     b = make(np.int64, (100000,), lo=-1000, hi=1000)
     assert_same(nt.asarray(b).sum(), b.sum())
+
+
+def test_empty_reduced_axis_of_broadcast_view():
+    # a reduced axis of length 0 whose stride is 0 (an empty slice of a
+    # broadcast) took the per-line path, which divided by the line length:
+    # SIGFPE (fuzz campaign 8, seeds 1510017924 and 1540006818)
+    import warnings
+    for base, shape in [(np.arange(4.0), (2, 4)), (np.ones((4, 3)), (2, 4, 3)),
+                        (np.arange(4, dtype=np.int32), (3, 4))]:
+        a = np.broadcast_to(base, shape)[2::2]
+        x = nt.broadcast_to(nt.asarray(base), shape)[2::2]
+        for f in ('sum', 'prod', 'nansum', 'nanprod', 'mean'):
+            for ax in list(range(a.ndim)) + [None]:
+                with warnings.catch_warnings():
+                    warnings.simplefilter('ignore')
+                    want = getattr(np, f)(a, axis=ax)
+                    got = getattr(nt, f)(x, axis=ax)
+                assert_same(got, want)
