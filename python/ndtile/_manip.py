@@ -16,7 +16,7 @@ _NoValue = _np._NoValue
 
 def _nd_or_fallback(name, npfunc, args, kwargs, *arrays):
     """Converts arrays; returns (list, None) or (None, fallback result)."""
-    if type(args[0]) is not C.ND and isinstance(args[0], Array):
+    if args and type(args[0]) is not C.ND and isinstance(args[0], Array):   # () for broadcast_arrays()
         if name in _METHOD_FORMS:
             # NumPy's function calls the method of a subclass instance
             return None, C.subclass_method(name, args, kwargs)

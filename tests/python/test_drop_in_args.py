@@ -714,3 +714,8 @@ def test_linspace_dtype_and_num(src):
     "np.delete(np.ones((2, 0)), 0, axis=1)", "np.delete(np.ones((2, 3)), [5], axis=-1)"])
 def test_empty_partition_and_delete(src):
     check(lambda np: eval(src, {'np': np}))
+
+
+def test_broadcast_arrays_without_arguments():
+    check(lambda np: np.broadcast_arrays())
+    check(lambda np: np.broadcast_arrays(np.ones(3)))
