@@ -52,11 +52,25 @@ def _i64(values):
 # ---- partition ----------------------------------------------------------------
 def _kth_list(kth):
     k = _host(kth)
+    if k.ndim > 1:
+        if isinstance(kth, (Array, _np.ndarray)):
+            raise ValueError("object too deep for desired array")
+        raise ValueError("setting an array element with a sequence. The requested array "
+                         "would exceed the maximum number of dimension of 1.")
+    if k.dtype.kind == 'b':
+        raise ValueError("Booleans unacceptable as partition index")
     if k.dtype.kind not in 'iu':
         raise TypeError("Partition index must be integer")
-    if k.ndim > 1:
-        raise ValueError("kth array must have dimension <= 1")
     return [int(v) for v in k.ravel()]
+
+
+def _check_kth(ks, n):
+    """NumPy's bounds check of kth, which it reports after adding n to a
+    negative kth."""
+    for k in ks:
+        kk = k + n if k < 0 else k
+        if not 0 <= kk < n:
+            raise ValueError(f"kth(={kk}) out of bounds ({n})")
 
 
 def _check_select_kind(kind):
@@ -77,6 +91,12 @@ def _partition(name, a, kth, axis, kind, order, want):
         axis = operator.index(axis)
         if not -x.ndim <= axis < x.ndim:
             raise _np.exceptions.AxisError(axis, x.ndim)
+    if not x.size:
+        # NumPy checks no kth of an empty array: an empty result
+        shape = (0,) if axis is None else x.shape
+        return _core.empty(shape, D.code(_np.dtype(_np.intp))) if want else \
+            (x._reshape((0,)) if axis is None else x)._copy()
+    _check_kth(ks, x.size if axis is None else x.shape[axis])
     return _core.partition(x, axis, ks, want)
 
 
@@ -92,12 +112,18 @@ def argpartition(a, kth, axis=-1, kind='introselect', order=None):
 
 # ---- searchsorted -------------------------------------------------------------
 def _side(side):
-    if isinstance(side, str):
-        s = side.lower()
-        if s in ('left', 'right') and side in ('left', 'right'):
+    """NumPy's side converter: the two names (bytes too); a near miss ('r',
+    'Left') has its own error; anything but a string a TypeError."""
+    if side == 'left' or side == 'right':
+        return side == 'right'
+    if isinstance(side, bytes):
+        side = side.decode('latin1')
+        if side in ('left', 'right'):
             return side == 'right'
-        if s in ('left', 'right'):
-            raise ValueError("search side must be one of 'left' or 'right'")
+    if not isinstance(side, str):
+        raise TypeError(f"search side must be str, not {type(side).__name__}")
+    if side[:1] in ('l', 'L', 'r', 'R'):
+        raise ValueError("search side must be one of 'left' or 'right'")
     raise ValueError(f"search side must be 'left' or 'right' (got {side!r})")
 
 
@@ -340,12 +366,22 @@ def bincount(x, /, weights=None, minlength=0):
         raise TypeError("use 0 instead of None for minlength")
     if xa.ndim == 0:
         raise ValueError("object of too small depth for desired array")
+    for v, va in ((x, xa), (weights, w)):
+        if va is not None and va.ndim > 1 and not isinstance(v, (Array, _np.ndarray)):
+            # a nested list: NumPy's conversion to a 1-d array fails so
+            raise ValueError("setting an array element with a sequence. The requested array "
+                             "would exceed the maximum number of dimension of 1.")
+    if w is not None and w.dtype.kind == 'c':
+        raise TypeError("float() argument must be a string or a real number, not 'complex'")
     if xa.dtype.kind == 'f' and not isinstance(x, (Array, _np.ndarray)):
         if xa.size:     # a list of floats: NumPy 2.1+ casts it with a warning
             warnings.warn("Non-integer input passed to bincount. In a future version of NumPy, "
                           "this will be an error. (Deprecated NumPy 2.1)", DeprecationWarning,
                           stacklevel=2)
         xa = xa._astype(D.code(_np.dtype(_np.int64)), 4)
+    elif xa.dtype.kind not in 'biu':
+        raise TypeError(f"Cannot cast array data from {xa.dtype!r} to dtype('int64') according "
+                        f"to the rule 'safe'")
     elif xa.dtype == _np.uint64:     # NumPy casts uint64 (same_kind)
         xa = _cast(xa, _np.dtype(_np.int64))
     return _core.bincount(xa, w, operator.index(minlength))
@@ -471,6 +507,8 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     if w is not None and w.shape != x.shape:
         raise ValueError('weights should have the same shape as a.')
     ntype = None if w is None else w.dtype
+    if isinstance(bins, Array) and bins.ndim == 0:
+        bins = bins._scalar()        # NumPy: a 0-d bins is a bin count
     if _np.ndim(bins) == 0 and not isinstance(bins, Array):
         n, first, last, bin_type, edges_np = _uniform_edges(x, bins, range)
         denom = _unsigned_subtract(last, first)
@@ -591,6 +629,8 @@ builtins_range = range
 
 def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
     """NumPy's histogram2d, through histogramdd."""
+    if len(x) != len(y):
+        raise ValueError('x and y must have the same length.')
     try:
         N = len(bins)
     except TypeError:
@@ -796,6 +836,11 @@ def _quantile(name, npf, a, q, axis, out, overwrite_input, method, keepdims, wei
         kshape = tuple(1 if k in red else x.shape[k] for k in builtins_range(nd))
     res = M.reshape(res, qshape + kshape)
     if out is not None:
+        if method not in ('inverted_cdf', 'closest_observation', 'lower', 'higher', 'nearest') \
+                and not _np.can_cast(res.dtype, out.dtype, 'same_kind'):
+            # NumPy's interpolation ends in add(..., out=out): its casting error
+            e = _np.empty(0, res.dtype)
+            _np.add(e, e, out=_np.empty(0, out.dtype))
         M.copyto(out, res, casting='unsafe')
         return out
     return res[()] if res.ndim == 0 else res

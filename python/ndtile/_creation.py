@@ -27,16 +27,32 @@ def _dim(s):
 
 
 def _shape(shape):
-    """A shape argument as NumPy parses it: ints (no bools), an int a
-    1-tuple; dimensions beyond int64 a ValueError (the core's parser of a
-    tuple shape gives the same errors)."""
+    """A shape argument as NumPy's C functions parse it (PyArray_IntpConverter):
+    an int (no bool) or a sequence of ints, including a 1-d integer array
+    (zeros(np.array([2, 3]))) and a 0-d one; dimensions beyond int64 a
+    ValueError, and NumPy's TypeErrors for the rest."""
     if type(shape) is int and shape <= _MAXDIM:
         return (shape,)
     if isinstance(shape, (tuple, list)):
         return tuple(_dim(s) for s in shape)
-    if isinstance(shape, (bool, _np.bool_)):
-        raise TypeError(f"expected a sequence of integers or a single integer, got '{shape}'")
-    return (_dim(shape),)
+    if isinstance(shape, Array):
+        shape = C.to_numpy(shape)
+    if shape is None:
+        raise TypeError("Use () not None as shape arguments")
+    if isinstance(shape, str):
+        raise TypeError("'str' object cannot be interpreted as an integer")
+    if isinstance(shape, (_np.ndarray, range)) and _np.ndim(shape) > 0:
+        return tuple(_dim(s) for s in shape)
+    if not isinstance(shape, (bool, _np.bool_)):
+        try:
+            n = operator.index(shape)
+        except TypeError:
+            n = None
+        if n is not None:
+            if n > _MAXDIM:
+                raise ValueError("Maximum allowed dimension exceeded")
+            return (n,)
+    raise TypeError(f"expected a sequence of integers or a single integer, got '{shape!r}'")
 
 
 def _creation_order(order):
@@ -50,12 +66,30 @@ def _creation_order(order):
     raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got '{order}')")
 
 
+def _like_order_check(order):
+    """NumPy's errors for order= of the *_like functions (A and K allowed)."""
+    if order in ('K', 'C', 'F', 'A', None):
+        return
+    if not isinstance(order, str):
+        raise TypeError(f"order must be str, not {type(order).__name__}")
+    if order.upper() not in ('K', 'C', 'F', 'A'):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got '{order}')")
+
+
+def _device(device):
+    """NumPy's device= check: only "cpu" (ndtile places tiles itself)."""
+    if device != "cpu":
+        raise ValueError(f'Device not understood. Only "cpu" is allowed, but received: {device}')
+
+
 def _check_order(order, name):
     if order not in ('C', 'K', 'A', None, 'F'):
         raise ValueError(f"{name}: order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
 
 
 def empty(shape, dtype=float, order='C', *, device=None, like=None):
+    if device is not None:
+        _device(device)
     c = D.code_of(dtype)
     if c is None:
         return _np.empty(shape, dtype=dtype, order=order)
@@ -67,6 +101,8 @@ def empty(shape, dtype=float, order='C', *, device=None, like=None):
 
 
 def zeros(shape, dtype=float, order='C', *, device=None, like=None):
+    if device is not None:
+        _device(device)
     c = D.code_of(dtype)
     if c is None:
         return _np.zeros(shape, dtype=dtype, order=order)
@@ -78,6 +114,8 @@ def zeros(shape, dtype=float, order='C', *, device=None, like=None):
 
 
 def ones(shape, dtype=None, order='C', *, device=None, like=None):
+    if device is not None:
+        _device(device)
     c = D.code_of(dtype)
     if c is None:
         return _np.ones(shape, dtype=dtype, order=order)
@@ -89,6 +127,8 @@ def ones(shape, dtype=None, order='C', *, device=None, like=None):
 
 
 def full(shape, fill_value, dtype=None, order='C', *, device=None, like=None):
+    if device is not None:
+        _device(device)
     if order != 'C':
         _creation_order(order)
     if isinstance(fill_value, Array) and fill_value.ndim == 0:
@@ -146,26 +186,48 @@ def _like_order(a, order, shape):
 
 
 def empty_like(prototype, dtype=None, order='K', subok=True, shape=None, *, device=None):
+    if device is not None:
+        _device(device)
+    if order != 'K':
+        _like_order_check(order)
     return _subok(empty(_like_shape(prototype, shape), _like_dtype(prototype, dtype),
                         order=_like_order(prototype, order, shape)), prototype, subok)
 
 
 def zeros_like(a, dtype=None, order='K', subok=True, shape=None, *, device=None):
+    if device is not None:
+        _device(device)
+    if order != 'K':
+        _like_order_check(order)
     return _subok(zeros(_like_shape(a, shape), _like_dtype(a, dtype),
                         order=_like_order(a, order, shape)), a, subok)
 
 
 def ones_like(a, dtype=None, order='K', subok=True, shape=None, *, device=None):
+    if device is not None:
+        _device(device)
+    if order != 'K':
+        _like_order_check(order)
     return _subok(ones(_like_shape(a, shape), _like_dtype(a, dtype),
                        order=_like_order(a, order, shape)), a, subok)
 
 
 def full_like(a, fill_value, dtype=None, order='K', subok=True, shape=None, *, device=None):
+    if device is not None:
+        _device(device)
+    if order != 'K':
+        _like_order_check(order)
     return _subok(full(_like_shape(a, shape), fill_value, _like_dtype(a, dtype),
                        order=_like_order(a, order, shape)), a, subok)
 
 
 def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0, like=None):
+    if order != 'K':
+        _like_order_check(order)
+    if type(ndmin) is not int or ndmin:
+        if isinstance(ndmin, float):
+            raise TypeError("integer argument expected, got float")
+        ndmin = operator.index(ndmin)
     dt = None if dtype is None else D.as_dtype(dtype)
     if isinstance(object, Array):
         if dt is None or dt == object.dtype:
@@ -209,6 +271,8 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0, lik
 
 
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+    if device is not None:
+        _device(device)
     if isinstance(a, Array) and dtype is None:
         # order 'C'/'F' copies an array not contiguous that way (as NumPy;
         # the copy is in C order: ndtile stores hold C order only)
@@ -225,6 +289,8 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
 
 
 def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+    if device is not None:
+        _device(device)
     if isinstance(a, Array) and type(a) is not C.ND:
         # a subclass instance stays one (NumPy's subok=True)
         r = array(a, dtype, copy=copy, order='K' if order is None else order, subok=True)
@@ -249,47 +315,87 @@ def asfortranarray(a, dtype=None, *, like=None):
 
 
 def copy(a, order='K', subok=False):
+    if order != 'K':
+        _like_order_check(order)
     if isinstance(a, Array):
         r = _O.order_copy(a, order)
         return C.subclass_like(r, a) if subok else r
     return array(a, copy=True)
 
 
-def arange(start_or_stop, stop=None, step=None, dtype=None, *, device=None, like=None):
+_ARANGE_ARGS = ('start', 'stop', 'step', 'dtype')
+
+
+def arange(*args, start=_NoValue, stop=_NoValue, step=_NoValue, dtype=_NoValue, device=None,
+           like=None):
+    if device is not None:
+        _device(device)
+    # NumPy's signature: arange([start,] stop[, step,], dtype=None), each of
+    # the four also by name (arange(stop=5), arange(5, stop=7))
+    if args:
+        if len(args) > 4:
+            raise TypeError(f"arange() takes from 0 to 4 positional arguments but {len(args)} "
+                            f"were given")
+        given = [start, stop, step, dtype]
+        for i, v in enumerate(args):
+            if given[i] is not _NoValue:
+                raise TypeError(f"argument for arange() given by name ('{_ARANGE_ARGS[i]}') "
+                                f"and position (position {i})")
+            given[i] = v
+        start, stop, step, dtype = given
+    if stop is _NoValue:
+        if not args:
+            raise TypeError("arange() requires stop to be specified.")
+        stop = None
+    elif start is _NoValue:
+        start = 0
+    if dtype is _NoValue:
+        dtype = None
+    if step is _NoValue or step is None:
+        step = None
     if stop is None:
-        if start_or_stop is None:
+        if start is None:
             return _np.arange(None)     # NumPy's TypeError
-        start, stop = 0, start_or_stop
-    else:
-        start = start_or_stop
-    if step is None:
-        step = 1
-    vals = [v._scalar() if isinstance(v, Array) else v for v in (start, stop, step)]
+        start, stop = 0, start
+    vals = [v._scalar() if isinstance(v, Array) and v.ndim == 0 else v
+            for v in (start, stop, step)]
+    if any(not isinstance(v, (int, float, _np.integer, _np.floating, _np.bool_)) or
+           (isinstance(v, float) and not _np.isfinite(v)) for v in vals if v is not None):
+        # complex, strings, None, arrays, infinities: NumPy's result or error
+        return C.np_or_nd(_np.arange(*[C.to_np_tree(v) for v in vals], dtype=dtype))
     start, stop, step = vals
-    if any(isinstance(v, (str, bytes)) for v in vals):
-        return _np.arange(start, stop, step, dtype=dtype)     # NumPy's TypeError
     if dtype is not None:
         dt = D.as_dtype(dtype)
-    else:   # NumPy's arange goes by kind only: int64, float64 or complex128
-        kinds = {_np.asarray(v).dtype.kind for v in vals}
-        dt = _np.dtype('c16' if 'c' in kinds else 'f8' if 'f' in kinds else 'i8')
+    else:
+        # NumPy: at least intp, promoted with each value's type (so
+        # arange(np.uint64(3)) is float64, arange(np.uint8(3)) int64)
+        dt = _np.dtype(_np.intp)
+        for v in vals:
+            if v is not None:
+                dt = _np.promote_types(_np.asarray(v).dtype, dt)
+    if step is None:
+        step = 1
     c = D.code(dt)
     if type(start) is int and c is not None and D.is_int(c):
         lo, hi = D.int_range(c)
         if not lo <= start <= hi:      # NumPy converts start to the dtype
             raise OverflowError(f"Python integer {start} out of bounds for {dt}")
     if c is None or dt.kind in 'bc' or step == 0 or any(
-            isinstance(v, (complex, _np.complexfloating)) or
-            (isinstance(v, (int, _np.integer)) and abs(int(v)) >= 2**53) for v in vals):
+            (isinstance(v, (int, _np.integer)) and abs(int(v)) >= 2**53) or
+            (isinstance(v, _np.floating) and not _np.isfinite(v)) for v in vals):
         return C.np_or_nd(_np.arange(start, stop, step, dtype=dtype))
     return _core.arange(float(start), float(stop), float(step), c)
 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
              device=None):
+    if device is not None:
+        _device(device)
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    if num >= 2**63:
+        raise ValueError("Maximum allowed size exceeded")      # NumPy's arange(0, num)
     scalar = all(isinstance(v, (int, float, _np.integer, _np.floating)) and
                  not isinstance(v, bool) for v in (start, stop))
     dt = None if dtype is None else D.as_dtype(dtype)
@@ -304,11 +410,20 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     c = D.code(dt)
     if c is None:
         return _np.linspace(start, stop, num, endpoint, retstep, dtype, axis)
-    r = _core.linspace(float(start), float(stop), num, bool(endpoint), c)
+    if dt.kind == 'b':
+        # NumPy floors only for integer dtypes: bools are the float values
+        # cast (0.5 is True)
+        r = _core.linspace(float(start), float(stop), num, bool(endpoint), D.FLOAT64)
+        r = r._astype(c, 4)
+    else:
+        r = _core.linspace(float(start), float(stop), num, bool(endpoint), c)
     if retstep:
         div = (num - 1) if endpoint else num
-        step = (float(stop) - float(start)) / div if div > 0 else _np.nan
-        return r, _np.float64(step) if dt.kind != 'f' or dt.itemsize == 8 else dt.type(step)
+        if div <= 0:
+            return r, _np.nan       # NumPy: a Python float then
+        # NumPy's step has the working type, result_type(start, stop, float)
+        wt = _np.result_type(start, stop, float(num))
+        return r, wt.type((wt.type(stop) - wt.type(start)) / wt.type(div))
     return r
 
 
@@ -354,16 +469,23 @@ def _linspace_general(start, stop, num, endpoint, retstep, dtype, axis):
 
 
 def eye(N, M=None, k=0, dtype=float, order='C', *, device=None, like=None):
+    if device is not None:
+        _device(device)
     dt = D.as_dtype(dtype)
     c = D.code(dt)
     if c is None:
         return _np.eye(N, M, k, dtype=dt, order=order)
+    if order != 'C':
+        _creation_order(order)
     N = _dim(N)
-    M = -1 if M is None else _dim(M)
+    M = N if M is None else _dim(M)
+    if N < 0 or M < 0:       # M=-1 too: NumPy makes zeros((N, M)) first
+        raise ValueError("negative dimensions are not allowed")
+    if k >= M:               # NumPy compares before it takes k as an int
+        k = M
     k = operator.index(k)
-    big = N + abs(M) + 1
-    if not -big <= k <= big:
-        k = big           # NumPy: a diagonal beyond the array is all zeros
+    if k < -N:
+        k = -N            # NumPy: a diagonal beyond the array is all zeros
     return _core.eye(N, M, k, c)
 
 
@@ -375,5 +497,7 @@ def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None):
     return C.np_or_nd(_np.frombuffer(buffer, dtype, count, offset).copy())
 
 
-def fromiter(iter, dtype, count=-1, *, like=None):
+def fromiter(iter, dtype=_NoValue, count=-1, *, like=None):
+    if dtype is _NoValue:
+        raise TypeError("fromiter() missing required argument 'dtype' (pos 2)")
     return C.np_or_nd(_np.fromiter(iter, dtype, count))

@@ -41,7 +41,7 @@ def append(arr, values, axis=None):
     return nt.concatenate((arr, values), axis=axis)
 
 
-def _keep_positions(obj, n):
+def _keep_positions(obj, n, axis=0):
     """NumPy's delete: the positions along an axis of length n that stay."""
     if isinstance(obj, slice):
         start, stop, step = obj.indices(n)
@@ -54,14 +54,14 @@ def _keep_positions(obj, n):
             raise ValueError(f"boolean array argument obj to delete must be one dimensional "
                              f"and match the axis length of {n}")
         return _np.flatnonzero(~idx)
-    if idx.size == 0 and idx.dtype.kind not in 'iu':
-        idx = idx.astype(_np.intp)
+    if idx.size == 0 and idx.dtype.kind not in 'iu' and not isinstance(obj, (Array, _np.ndarray)):
+        idx = idx.astype(_np.intp)      # NumPy: an empty list, not an empty float array
     if idx.dtype.kind not in 'iu':
         raise IndexError("arrays used as indices must be of integer (or boolean) type")
     idx = idx.ravel().astype(_np.int64)
     if idx.size and (idx.min() < -n or idx.max() >= n):
         bad = idx[(idx < -n) | (idx >= n)][0]
-        raise IndexError(f"index {bad} is out of bounds for axis 0 with size {n}")
+        raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {n}")
     keep = _np.ones(n, bool)
     keep[idx] = False
     return _np.flatnonzero(keep)
@@ -78,13 +78,16 @@ def delete(arr, obj, axis=None):
         axis = 0
     axis = _axis(axis, a.ndim)
     n = a.shape[axis]
-    keep = _keep_positions(obj, n)
+    keep = _keep_positions(obj, n, axis)
     if keep.size == n:
         return a.copy()
     return nt.asarray(a[_along(a.ndim, axis, nt.asarray(keep))])
 
 
 def insert(arr, obj, values, axis=None):
+    """NumPy's insert, step by step as NumPy writes it (its checks, in its
+    order; its odd corners too: a bool mask obj becomes its positions, one
+    position inserts values as a block, the rest is a scatter)."""
     nt = _nt()
     a = C.asarray(arr)
     if not isinstance(a, Array):
@@ -93,60 +96,79 @@ def insert(arr, obj, values, axis=None):
         if a.ndim != 1:
             a = a.ravel()
         axis = 0
+    else:
+        axis = _np.lib.array_utils.normalize_axis_index(axis, a.ndim)
     nd = a.ndim
-    axis = _axis(axis, nd)
     n = a.shape[axis]
     if isinstance(obj, slice):
-        pos = _np.arange(*obj.indices(n), dtype=_np.int64)
-        scalar = False
+        pos = _np.arange(*obj.indices(n), dtype=_np.intp)
     else:
-        pos = _np.asarray(C.to_np_tree(obj))
+        pos = _np.array(C.to_np_tree(obj))
         if pos.dtype == bool:
-            raise IndexError("boolean array argument obj to insert must be one dimensional "
-                             "and match the axis length") if pos.ndim != 1 else \
-                IndexError("insert does not support boolean obj")
-        if pos.size == 0 and pos.dtype.kind not in 'iu':
-            pos = pos.astype(_np.int64)
-        if pos.dtype.kind not in 'iu':
-            raise TypeError("slice indices must be integers or None or have an __index__ "
-                            "method")
-        scalar = pos.ndim == 0
-        if pos.ndim > 1:
+            if obj.ndim != 1:      # NumPy reads obj.ndim (a list has none)
+                raise ValueError("boolean array argument obj to insert must be one "
+                                 "dimensional")
+            pos = _np.flatnonzero(pos)
+        elif pos.ndim > 1:
             raise ValueError("index array argument obj to insert must be one dimensional "
                              "or scalar")
-        pos = pos.ravel().astype(_np.int64)
-        if pos.size and (pos.min() < -n or pos.max() > n):
-            bad = pos[(pos < -n) | (pos > n)][0]
-            raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {n}")
-        pos = _np.where(pos < 0, pos + n, pos)
-    vals = nt.asarray(values, dtype=a.dtype)
-    if scalar:
-        # One position: values are inserted as a block whose length along
-        # the axis is their first dimension (NumPy's rule for a scalar obj).
-        v = vals.reshape((1,) * (nd - vals.ndim) + tuple(vals.shape))
-        v = nt.moveaxis(v, 0, axis)
-        vshape = list(a.shape)
-        vshape[axis] = v.shape[axis]
-        v = nt.broadcast_to(v, tuple(vshape))
-        p = int(pos[0])
-        return nt.concatenate((a[_along(nd, axis, slice(0, p))], v,
-                               a[_along(nd, axis, slice(p, None))]), axis=axis)
+    newshape = list(a.shape)
+    if pos.size == 1:
+        index = pos.item()
+        if index < -n or index > n:
+            raise IndexError(f"index {obj} is out of bounds for axis {axis} with size {n}")
+        if index < 0:
+            index += n
+        vals = nt.array(values, copy=None, ndmin=nd, dtype=a.dtype)
+        if pos.ndim == 0:
+            # a[:, 0, :] = v broadcasts unlike a[:, [0], :] = v: NumPy
+            # moves v's first axis to the insert axis
+            vals = nt.moveaxis(vals, 0, axis)
+        if not isinstance(index, int):
+            raise TypeError("slice indices must be integers or None or have an __index__ "
+                            "method")
+        numnew = vals.shape[axis]
+        newshape[axis] += numnew
+        new = nt.empty(tuple(newshape), a.dtype)
+        new[_along(nd, axis, slice(None, index))] = a[_along(nd, axis, slice(None, index))]
+        lead = 0       # NumPy's assignment drops the value's leading 1s (its message too)
+        while lead < vals.ndim - 1 and vals.shape[lead] == 1:
+            lead += 1
+        new[_along(nd, axis, slice(index, index + numnew))] = vals.reshape(vals.shape[lead:])
+        new[_along(nd, axis, slice(index + numnew, None))] = a[_along(nd, axis, slice(index,
+                                                                                    None))]
+        return new
+    if pos.size == 0 and not isinstance(obj, (_np.ndarray, Array)):
+        pos = pos.astype(_np.intp)
+    if pos.dtype.kind not in 'iu':
+        raise IndexError("arrays used as indices must be of integer (or boolean) type")
+    pos = pos.astype(_np.intp)
+    pos[pos < 0] += n
     k = pos.size
-    if k == 0:
-        return a.copy()
+    order = pos.argsort(kind='stable')
+    pos[order] += _np.arange(k)
+    newshape[axis] += k
+    old_mask = _np.ones(newshape[axis], dtype=bool)
+    old_mask[pos] = False          # NumPy's IndexError for a position past the end
+    keep = _np.flatnonzero(old_mask)
+    if keep.size != n:
+        # positions that collide (NumPy's odd wrap of far negative ones):
+        # NumPy's two scatters, with their errors
+        new = nt.empty(tuple(newshape), a.dtype)
+        new[_along(nd, axis, nt.asarray(pos))] = values
+        new[_along(nd, axis, nt.asarray(old_mask))] = a
+        return new
+    # NumPy's new[..., pos, ...] = values; new[..., old_mask, ...] = a, as
+    # one gather from [a, values] (parallel over output tiles): the values
+    # are first written as NumPy's scatter would take them (its broadcasting
+    # and errors), into an array of k entries along the axis
     vshape = list(a.shape)
     vshape[axis] = k
-    v = nt.broadcast_to(vals, tuple(vshape))
-    # Where every element of the result comes from: NumPy places value j at
-    # pos[j] + (rank of j among the stably sorted positions).
-    order = _np.argsort(pos, kind='stable')
-    newpos = _np.empty(k, _np.int64)
-    newpos[order] = pos[order] + _np.arange(k)
+    v = nt.empty(tuple(vshape), a.dtype)
+    v[_along(nd, axis, nt.asarray(_np.arange(k)))] = values
     src = _np.empty(n + k, _np.int64)
-    mask = _np.ones(n + k, bool)
-    mask[newpos] = False
-    src[mask] = _np.arange(n)
-    src[newpos] = n + _np.arange(k)
+    src[pos] = n + _np.arange(k)
+    src[keep] = _np.arange(n)
     both = nt.concatenate((a, v), axis=axis)
     return nt.asarray(both[_along(nd, axis, nt.asarray(src))])
 
@@ -155,24 +177,28 @@ def resize(a, new_shape):
     nt = _nt()
     if isinstance(new_shape, (int, _np.integer)):
         new_shape = (new_shape,)
-    new_shape = tuple(operator.index(s) for s in new_shape)
-    a = nt.ravel(a)
-    size = math.prod(new_shape)
-    for s in new_shape:
+    if isinstance(new_shape, Array):
+        new_shape = C.to_numpy(new_shape)
+    shape_in = tuple(new_shape)    # the final reshape gets these (bools rejected there)
+    # NumPy's own loop (its errors for odd elements: a 1-d row is ambiguous)
+    for s in shape_in:
         if s < 0:
             raise ValueError("all elements of `new_shape` must be non-negative")
+    new_shape = tuple(operator.index(s) for s in shape_in)
+    a = nt.ravel(a)
+    size = math.prod(new_shape)
     if a.size == 0 or size == 0:
-        return nt.zeros(new_shape, dtype=a.dtype)
+        return nt.zeros(shape_in, dtype=a.dtype)
     # a new array, as NumPy's (a[:size] alone would be a view of the input);
     # tile is one broadcast copy where concatenate took reps operands
-    return nt.tile(a, -(-size // a.size))[:size].reshape(new_shape)
+    return nt.tile(a, -(-size // a.size))[:size].reshape(shape_in)
 
 
 def trim_zeros(filt, trim='fb', axis=None):
     nt = _nt()
     a = nt.asarray(filt)
     t = trim.lower()
-    if not set(t) <= set('fb'):
+    if t not in ('fb', 'bf', 'f', 'b'):
         raise ValueError(f"unexpected character(s) in `trim`: {trim!r}")
     if axis is not None or a.ndim != 1:
         return F.call("trim_zeros (axis)", _np.trim_zeros, (filt,), {'trim': trim, 'axis': axis})
@@ -182,10 +208,12 @@ def trim_zeros(filt, trim='fb', axis=None):
     nz = nt.not_equal(a, 0)
     first = int(nt.argmax(nz)) if n else 0
     if n == 0 or not bool(nz[first]):
-        return a[:0]
-    start = first if 'f' in t else 0
-    stop = n - int(nt.argmax(nz[::-1])) if 'b' in t else n
-    return a[start:stop]
+        start = stop = 0
+    else:
+        start = first if 'f' in t else 0
+        stop = n - int(nt.argmax(nz[::-1])) if 'b' in t else n
+    # NumPy slices the input itself: a list stays a list
+    return a[start:stop] if isinstance(filt, (Array, _np.ndarray)) else filt[start:stop]
 
 
 def unstack(x, /, *, axis=0):
@@ -211,13 +239,15 @@ def compress(condition, a, axis=None, out=None):
     idx = _np.flatnonzero(cond)
     if idx.size and idx[-1] >= n:
         raise IndexError(f"index {idx[-1]} is out of bounds for axis {axis} with size {n}")
-    r = nt.asarray(a[_along(a.ndim, axis, nt.asarray(idx.astype(_np.int64)))])
-    return to_out(r, out)
+    # NumPy's compress is a take (its out= rules too)
+    return nt.take(a, nt.asarray(idx.astype(_np.int64)), axis=axis, out=out)
 
 
 def extract(condition, arr):
     nt = _nt()
-    return nt.ravel(arr)[nt.ravel(nt.not_equal(condition, 0))]
+    # NumPy: take(ravel(arr), nonzero(ravel(condition))[0]) (a shorter
+    # condition is fine, a longer one's extra True an IndexError)
+    return nt.take(nt.ravel(arr), nt.flatnonzero(condition))
 
 
 def select(condlist, choicelist, default=0):
@@ -235,6 +265,10 @@ def select(condlist, choicelist, default=0):
     for i, c in enumerate(conds):
         if c.dtype != _np.bool_:
             raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
+    # NumPy broadcasts the conditions, then the choices with the default
+    # (its errors number the arguments so)
+    _np.broadcast_shapes(*[tuple(x.shape) for x in conds])
+    _np.broadcast_shapes(*[tuple(x.shape) for x in choices], _np.shape(default))
     shape = _np.broadcast_shapes(*[tuple(x.shape) for x in conds + choices],
                                  _np.shape(default))
     r = nt.full(shape, default, dtype=dtype)
@@ -247,12 +281,14 @@ def choose(a, choices, out=None, mode='raise'):
     nt = _nt()
     idx = nt.asarray(a)
     if idx.dtype.kind not in 'iub':
-        raise TypeError("Cannot cast array data from dtype('float64') to dtype('int64') "
+        raise TypeError(f"Cannot cast array data from {idx.dtype!r} to dtype('int64') "
                         "according to the rule 'safe'")
     choices = [nt.asarray(c) for c in choices]
     n = len(choices)
     if n == 0:
         raise ValueError("0-length sequence.")
+    from ._manip import clip_mode
+    mode = clip_mode(mode, strict=True)
     if mode == 'raise':
         if idx.size and (bool(nt.any(idx < 0)) or bool(nt.any(idx >= n))):
             raise ValueError("invalid entry in choice array")
@@ -423,8 +459,13 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     nt = _nt()
     if axis is not None:
         axisa = axisb = axisc = axis
-    a = nt.moveaxis(nt.asarray(a), axisa, -1)
-    b = nt.moveaxis(nt.asarray(b), axisb, -1)
+    a, b = nt.asarray(a), nt.asarray(b)
+    if a.ndim < 1 or b.ndim < 1:
+        raise ValueError("At least one array has zero dimension")
+    # NumPy's errors name the argument (axisa: axis 5 is out of bounds ...)
+    norm = _np.lib.array_utils.normalize_axis_index
+    a = nt.moveaxis(a, norm(axisa, a.ndim, msg_prefix='axisa'), -1)
+    b = nt.moveaxis(b, norm(axisb, b.ndim, msg_prefix='axisb'), -1)
     msg = ("incompatible dimensions for cross product\n"
            "(dimension must be 2 or 3)")
     if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
@@ -434,6 +475,8 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
         warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of "
                       "3-dimensional vectors instead. (deprecated in NumPy 2.0)",
                       DeprecationWarning, stacklevel=2)
+    if a.shape[-1] == 3 or b.shape[-1] == 3:
+        axisc = norm(axisc, a.ndim if a.ndim > b.ndim else b.ndim, msg_prefix='axisc')
     a0, a1 = a[..., 0], a[..., 1]
     b0, b1 = b[..., 0], b[..., 1]
     a2 = a[..., 2] if a.shape[-1] == 3 else None
@@ -495,6 +538,8 @@ def vander(x, N=None, increasing=False):
         raise ValueError("x must be a one-dimensional array or sequence.")
     if N is None:
         N = x.shape[0]
+    if N < 0:
+        raise ValueError("negative dimensions are not allowed")    # NumPy's empty((len(x), N))
     dtype = _np.promote_types(x.dtype, _np.int64)        # NumPy's: float32 gives float64
     if N == 0:
         return nt.empty((x.shape[0], 0), dtype=dtype)
@@ -641,7 +686,9 @@ def polyint(p, m=1, k=None):
 
 # ---- window functions --------------------------------------------------------
 def _window_n(M):
-    return operator.index(M) if not isinstance(M, float) else int(M)
+    # NumPy computes with M as a float64 (np.array([0.0, M])[1]): a
+    # fractional M gives its own window, not int(M)'s
+    return float(M) if isinstance(M, (float, _np.floating)) else operator.index(M)
 
 
 def bartlett(M):
@@ -965,6 +1012,8 @@ def place(arr, mask, vals):
     if not isinstance(arr, Array):
         return F.call("place", _np.place, (arr, mask, vals), {})
     m = nt.ravel(nt.asarray(mask))
+    if m.size != arr.size:
+        raise ValueError("place: mask and data must be the same size")
     idx = nt.flatnonzero(m)
     v = nt.ravel(nt.asarray(vals, dtype=arr.dtype))
     if idx.size == 0:
@@ -978,7 +1027,9 @@ def putmask(a, mask, values):
     nt = _nt()
     if not isinstance(a, Array):
         return F.call("putmask", _np.putmask, (a, mask, values), {})
-    m = nt.ravel(nt.broadcast_to(nt.asarray(mask), a.shape))
+    m = nt.ravel(nt.asarray(mask))      # NumPy: any shape of a's size, no broadcasting
+    if m.size != a.size:
+        raise ValueError("putmask: mask and data must be the same size")
     idx = nt.flatnonzero(m)
     v = nt.ravel(nt.asarray(values, dtype=a.dtype))
     if idx.size == 0:

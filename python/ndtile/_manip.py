@@ -16,7 +16,7 @@ _NoValue = _np._NoValue
 
 def _nd_or_fallback(name, npfunc, args, kwargs, *arrays):
     """Converts arrays; returns (list, None) or (None, fallback result)."""
-    if type(args[0]) is not C.ND and isinstance(args[0], Array):
+    if args and type(args[0]) is not C.ND and isinstance(args[0], Array):   # () for broadcast_arrays()
         if name in _METHOD_FORMS:
             # NumPy's function calls the method of a subclass instance
             return None, C.subclass_method(name, args, kwargs)
@@ -54,27 +54,35 @@ def _c_axis(axis, ndim):
 
 
 # ---- shapes ------------------------------------------------------------------
-def reshape(a, /, shape=None, order='C', *, newshape=None, copy=None):
-    if shape is None:
-        shape = newshape
-    if shape is None:
-        raise TypeError("reshape() missing 1 required positional argument: 'shape'")
+def shape_arg(shape):
+    """A shape or axes argument as NumPy's C methods parse it: an int or a
+    sequence of ints, a 1-d or 0-d integer array included."""
+    if type(shape) is int:
+        return (shape,)
+    from ._creation import _shape
+    return _shape(shape)
+
+
+def reshape(a, /, shape, order='C', *, copy=None):
     if type(a) is not C.ND and isinstance(a, Array):     # NumPy calls a subclass's method
         return C.subclass_method('reshape', (a, shape), {'order': order, 'copy': copy})
     xs, fb = _nd_or_fallback('reshape', _np.reshape, (a, shape), {'order': order}, a)
     if fb is not None:
         return fb
     x = xs[0]
-    if isinstance(shape, (int, _np.integer)):
-        shape = (shape,)
-    if order in ('F', 'f') or (order in ('A', 'a') and x._flags & 3 == 2):
+    if shape is not None and type(shape) is not tuple:
+        shape = shape_arg(shape)
+    # NumPy: a.reshape(None) is a view of a, unchanged
+    if shape is None:
+        r = x._view()
+    elif order in ('F', 'f') or (order in ('A', 'a') and x._flags & 3 == 2):
         from . import _order
-        r = _order.reshape(x, tuple(shape), order)
+        r = _order.reshape(x, shape, order)
     elif order not in ('C', 'A', 'K', None):
         return F.call("reshape (order=%r)" % (order,), _np.reshape, (a, shape),
                       {'order': order})
     else:
-        r = x._reshape(tuple(shape))
+        r = x._reshape(shape)
     if copy is False and not r._same_store(x):
         raise ValueError("Unable to avoid creating a copy while reshaping.")
     if copy and r._same_store(x):
@@ -95,11 +103,15 @@ def transpose(a, axes=None):
         return fb
     x = xs[0]
     if axes is not None:
-        axes = tuple(operator.index(ax) for ax in axes)
+        axes = shape_arg(axes)     # NumPy: an int, a sequence or an int array
         if len(axes) != x.ndim:
             raise ValueError("axes don't match array")
+        seen = set()
         for ax in axes:
-            _norm_axis(ax, x.ndim)
+            ax = _norm_axis(ax, x.ndim)
+            if ax in seen:
+                raise ValueError("repeated axis in transpose")
+            seen.add(ax)
     return x._transpose(axes)
 
 
@@ -118,7 +130,11 @@ def swapaxes(a, axis1, axis2):
     xs, fb = _nd_or_fallback('swapaxes', _np.swapaxes, (a, axis1, axis2), {}, a)
     if fb is not None:
         return fb
-    return xs[0]._swapaxes(operator.index(axis1), operator.index(axis2))
+    x = xs[0]
+    # NumPy's errors name the argument (axis2: axis 3 is out of bounds ...)
+    norm = _np.lib.array_utils.normalize_axis_index
+    return x._swapaxes(norm(operator.index(axis1), x.ndim, 'axis1'),
+                       norm(operator.index(axis2), x.ndim, 'axis2'))
 
 
 def moveaxis(a, source, destination):
@@ -140,7 +156,7 @@ def moveaxis(a, source, destination):
 def rollaxis(a, axis, start=0):
     x = C.asnd(a)
     n = x.ndim
-    axis = _norm_axis(axis, n)
+    axis = _np.lib.array_utils.normalize_axis_index(axis, n)   # NumPy's errors
     if start < 0:
         start += n
     if not (0 <= start < n + 1):
@@ -169,6 +185,8 @@ def squeeze(a, axis=None):
         return x._view()     # NumPy: axis 0 or -1 of a 0-d array
     axes = axis if isinstance(axis, tuple) else (axis,)
     axes = tuple(_c_axis(ax, x.ndim) for ax in axes)
+    if len(set(axes)) != len(axes):
+        raise ValueError("duplicate value in 'axis'")
     return x._squeeze(axes) if axes else x._view()
 
 
@@ -189,23 +207,38 @@ def broadcast_to(array, shape, subok=False):
     xs, fb = _nd_or_fallback('broadcast_to', _np.broadcast_to, (array, shape), {}, array)
     if fb is not None:
         return fb
-    if isinstance(shape, (int, _np.integer)):
-        shape = (shape,)
-    r = xs[0]._broadcast_to(tuple(shape))
+    # NumPy: tuple(shape) if np.iterable(shape) else (shape,), then ints
+    if isinstance(shape, Array):
+        shape = C.to_numpy(shape)
+    shape = tuple(shape) if _np.iterable(shape) else (shape,)
+    if not shape and xs[0].shape:
+        raise ValueError('cannot broadcast a non-scalar to a scalar array')
+    if builtins.any(size < 0 for size in shape):
+        raise ValueError('all elements of broadcast shape must be non-negative')
+    if xs[0].ndim > len(shape):
+        raise ValueError("input operand has more dimensions than allowed by the axis remapping")
+    r = xs[0]._broadcast_to(shape)
     r._set_writeable(False)      # NumPy's broadcast_to is a read-only view
     return C.subclass_like(r, array) if subok else r
 
 
 def broadcast_shapes(*args):
-    return _core.broadcast_shapes([(s,) if isinstance(s, (int, _np.integer)) else tuple(s)
-                                   for s in args])
+    try:
+        return _core.broadcast_shapes([(s,) if isinstance(s, (int, _np.integer)) else tuple(s)
+                                       for s in args])
+    except ValueError:
+        return _np.broadcast_shapes(*args)      # NumPy's message (which argument)
 
 
 def broadcast_arrays(*args, subok=False):
     xs, fb = _nd_or_fallback('broadcast_arrays', _np.broadcast_arrays, args, {}, *args)
     if fb is not None:
         return fb
-    shape = _core.broadcast_shapes([x.shape for x in xs])
+    try:
+        shape = _core.broadcast_shapes([x.shape for x in xs])
+    except ValueError:
+        _np.broadcast_shapes(*[x.shape for x in xs])     # NumPy's message
+        raise
     return tuple(x if x.shape == shape else x._broadcast_to(shape) for x in xs)
 
 
@@ -279,6 +312,9 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
     if casting != "same_kind":
         D.check_casting(casting)
     arrays = list(arrays)
+    if out is not None and dtype is not None:
+        raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both "
+                        "were provided.")
     xs = []
     for a in arrays:
         x = C.asarray(a)
@@ -323,11 +359,12 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
         if not _np.can_cast(x.dtype, dt, casting):
             raise TypeError(f"Cannot cast array data from {x.dtype!r} to {dt!r} according to "
                             f"the rule {casting!r}")
-    if out is not None and not isinstance(out, Array):
-        res = _core.empty(tuple(shape), c)
-    elif out is not None:
-        if out.shape != tuple(shape):
+    if out is not None:
+        if out.ndim != nd:
             raise ValueError("Output array has wrong dimensionality")
+        if out.shape != tuple(shape):
+            raise ValueError("Output array is the wrong shape")
+    if out is not None and isinstance(out, Array):
         res = out
     else:
         res = _core.empty(tuple(shape), c)
@@ -344,8 +381,7 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
     return res
 
 
-def concat(arrays, /, *, axis=0):
-    return concatenate(arrays, axis=axis)
+concat = concatenate     # NumPy 2: the same function
 
 
 def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
@@ -409,12 +445,24 @@ def array_split(ary, indices_or_sections, axis=0):
     if not isinstance(x, Array):
         return F.call("array_split (dtype)", _np.array_split, (ary, indices_or_sections),
                       {'axis': axis})
+    ax = operator.index(axis)
+    if not -x.ndim <= ax < x.ndim:
+        raise IndexError("tuple index out of range")     # NumPy reads ary.shape[axis]
     axis_n = _norm_axis(axis, x.ndim) if x.ndim else axis
     ntotal = x.shape[axis_n]
     try:
         nsec = len(indices_or_sections) + 1
-        div_points = [0] + [int(i) for i in indices_or_sections] + [ntotal]
+        pts = list(indices_or_sections)
     except TypeError:
+        pts = None
+    if pts is not None:
+        for i in pts:
+            if not hasattr(i, '__index__') or isinstance(i, (Array, _np.ndarray)) and i.ndim:
+                # NumPy slices with them
+                raise TypeError("slice indices must be integers or None or have an __index__ "
+                                "method")
+        div_points = [0] + [operator.index(i) for i in pts] + [ntotal]
+    else:
         nsec = int(indices_or_sections)
         if nsec <= 0:
             raise ValueError('number sections must be larger than 0.') from None
@@ -517,16 +565,17 @@ def flatnonzero(a):
 def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoValue,
          **kwargs):
     from . import _ufunc as U
-    if min is not _NoValue:
-        if a_min is not _NoValue:
-            raise ValueError("Passed more than one argument for the minimum: `a_min` and `min`")
-        a_min = min
-    if max is not _NoValue:
-        if a_max is not _NoValue:
-            raise ValueError("Passed more than one argument for the maximum: `a_max` and `max`")
-        a_max = max
-    a_min = None if a_min is _NoValue else a_min
-    a_max = None if a_max is _NoValue else a_max
+    # NumPy's argument rules: both positional bounds, or the min=/max= keywords
+    if a_min is _NoValue and a_max is _NoValue:
+        a_min = None if min is _NoValue else min
+        a_max = None if max is _NoValue else max
+    elif a_min is _NoValue:
+        raise TypeError("clip() missing 1 required positional argument: 'a_min'")
+    elif a_max is _NoValue:
+        raise TypeError("clip() missing 1 required positional argument: 'a_max'")
+    elif min is not _NoValue or max is not _NoValue:
+        raise ValueError("Passing `min` or `max` keyword argument when `a_min` and `a_max` are "
+                         "provided is forbidden.")
     if kwargs or (out is not None and not isinstance(out, Array)):
         return F.call("clip (kwargs)", _np.clip, (a, a_min, a_max),
                       dict(kwargs, out=out))
@@ -552,6 +601,12 @@ def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoVa
 
 
 def round(a, decimals=0, out=None):
+    r = _round(a, decimals, out)
+    # NumPy: a 0-d result (of a scalar or a 0-d array) is a scalar
+    return r._scalar() if out is None and isinstance(r, Array) and r.ndim == 0 else r
+
+
+def _round(a, decimals, out):
     from . import _ufunc as U
     x = C.asarray(a)
     if not isinstance(x, Array) or (out is not None and not isinstance(out, Array)):
@@ -749,6 +804,8 @@ def indices(dimensions, dtype=int, sparse=False):
     from ._creation import arange
     dimensions = tuple(dimensions)
     N = len(dimensions)
+    if not sparse and builtins.any(operator.index(d) < 0 for d in dimensions):
+        raise ValueError("negative dimensions are not allowed")   # NumPy's empty((N,) + dims)
     res = []
     for i, dim in enumerate(dimensions):
         idx = arange(dim, dtype=dtype)._reshape((1,) * i + (dim,) + (1,) * (N - i - 1))
@@ -808,7 +865,12 @@ def size(a, axis=None):
     if isinstance(a, Array):
         if axis is None:
             return a.size
-        return a.shape[axis]
+        # NumPy: an axis or a tuple of axes, checked (AxisError)
+        axes = _np.lib.array_utils.normalize_axis_tuple(axis, a.ndim, allow_duplicate=False)
+        n = 1
+        for ax in axes:
+            n *= a.shape[ax]
+        return n
     return _np.size(a, axis)
 
 
@@ -969,7 +1031,7 @@ def isposinf(x, out=None):
     if fb is not None:
         return fb
     if D.KIND[a._dt] == 'c':
-        raise TypeError("This operation is not supported for complex values because it "
+        raise TypeError(f"This operation is not supported for {a.dtype} values because it "
                         "would be ambiguous.")
     r = U.UFUNCS['isinf'](a) & U.UFUNCS['logical_not'](U.UFUNCS['signbit'](a))
     if out is not None:
@@ -984,7 +1046,7 @@ def isneginf(x, out=None):
     if fb is not None:
         return fb
     if D.KIND[a._dt] == 'c':
-        raise TypeError("This operation is not supported for complex values because it "
+        raise TypeError(f"This operation is not supported for {a.dtype} values because it "
                         "would be ambiguous.")
     r = U.UFUNCS['isinf'](a) & U.UFUNCS['signbit'](a)
     if out is not None:
@@ -1021,6 +1083,13 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     parts = [a._real(), a._imag()] if k == 'c' else [a]
     res = a._copy() if copy else a
     rparts = [res._real(), res._imag()] if k == 'c' else [res]
+    for v in (nan, posinf, neginf):
+        if v is not None and not _np.can_cast(_np.asarray(v).dtype, a.dtype, 'same_kind') \
+                and not isinstance(v, (int, float, complex)):
+            # NumPy writes them with copyto (same_kind): its TypeError
+            raise TypeError(f"Cannot cast scalar from {_np.asarray(v).dtype!r} to "
+                            f"{_np.dtype(a.dtype.char.lower() if k == 'c' else a.dtype)!r} "
+                            f"according to the rule 'same_kind'")
     for p, rp in zip(parts, rparts):
         fi = _np.finfo(p.dtype)
         big = fi.max if posinf is None else posinf
@@ -1049,7 +1118,8 @@ def _tri_k(k, n, m):
     int64; a diagonal outside the array clamped (the same mask, and the
     arange bounds stay small)."""
     k = operator.index(k)
-    if not -2**63 <= k < 2**63:
+    # NumPy builds arange(-k, m - k) in int64
+    if not (-2**63 <= -k < 2**63 and -2**63 <= m - k < 2**63):
         raise OverflowError("Python int too large to convert to C long")
     return builtins.max(-n - 1, builtins.min(k, m + 1))
 
@@ -1069,7 +1139,7 @@ def _tri_cols(k, n, m):
 def _tri_mask(a, k, lower):
     from ._creation import arange
     from . import _ufunc as U
-    n, m = a.shape[-2], a.shape[-1]
+    n, m = a.shape[-2:] if a.ndim > 1 else a.shape * 2   # NumPy: tri(*shape[-2:])
     rows = arange(n)._reshape((-1, 1))
     if lower:
         return U.UFUNCS['greater_equal'](rows, _tri_cols(k, n, m)._reshape((1, -1)))
@@ -1079,16 +1149,16 @@ def _tri_mask(a, k, lower):
 
 def tril(m, k=0):
     x = C.asarray(m)
-    if not isinstance(x, Array) or x.ndim < 2:
-        return F.call("tril (dtype or 1-d)", _np.tril, (m,), {'k': k})
+    if not isinstance(x, Array) or x.ndim < 1:
+        return F.call("tril (dtype or 0-d)", _np.tril, (m,), {'k': k})
     from . import _ufunc as U
     return _core.apply(U.WHERE, [_tri_mask(x, k, True), x, _core.scalar(0, x._dt, False)])
 
 
 def triu(m, k=0):
     x = C.asarray(m)
-    if not isinstance(x, Array) or x.ndim < 2:
-        return F.call("triu (dtype or 1-d)", _np.triu, (m,), {'k': k})
+    if not isinstance(x, Array) or x.ndim < 1:
+        return F.call("triu (dtype or 0-d)", _np.triu, (m,), {'k': k})
     from . import _ufunc as U
     # zero where j < i + k, i.e. where tril(k - 1) keeps
     return _core.apply(U.WHERE, [_tri_mask(x, k - 1, True), _core.scalar(0, x._dt, False), x])
@@ -1220,6 +1290,13 @@ def repeat(a, repeats, axis=None):
     else:
         ax = _c_axis(axis, x.ndim)
     n = x.shape[ax]
+    if not isinstance(repeats, (Array, _np.ndarray, _np.generic)):
+        try:        # NumPy's OverflowError for a Python int beyond int64
+            _np.array(repeats, dtype=_np.intp)
+        except OverflowError:
+            raise OverflowError("Python int too large to convert to C long") from None
+        except (TypeError, ValueError):
+            pass
     r = C.asarray(repeats)
     if not isinstance(r, Array) or D.KIND[r._dt] == 'c':
         raise TypeError(f"Cannot cast array data from {_np.asarray(repeats).dtype!r} to "
@@ -1230,8 +1307,13 @@ def repeat(a, repeats, axis=None):
     from . import _reduce as R
     if r.size == 1:
         k = int(r._reshape(())._item())
-        if k < 0:
-            raise ValueError("repeats may not contain negative values.")
+        if k >= 2**63:
+            k -= 2**64       # NumPy casts repeats to intp
+        if k < 0 or n * k >= 2**63:
+            # NumPy: a negative (or wrapped) length, unless the axis is empty
+            if n:
+                raise ValueError("negative dimensions are not allowed")
+            k = 0
         shp = x.shape
         v = x._expand_dims(ax + 1)._broadcast_to(shp[:ax + 1] + (k,) + shp[ax + 1:])
         return v._copy()._reshape(shp[:ax] + (n * k,) + shp[ax + 1:])
@@ -1247,17 +1329,12 @@ def repeat(a, repeats, axis=None):
 
 def _index_array(indices, name='take'):
     if not isinstance(indices, (Array, _np.ndarray)):
-        h = _np.asarray(C.to_np_tree(indices))
-        if h.dtype.kind == 'c':
-            raise TypeError("int() argument must be a string, a bytes-like object or a real "
-                            "number, not 'complex'")
-        if h.dtype.kind == 'f' and not _np.isfinite(h).all():
-            if _np.isnan(h).any():
-                raise ValueError("cannot convert float NaN to integer")
-            raise OverflowError("cannot convert float infinity to integer")
-        if h.dtype.kind in 'fb' or h.size == 0:
-            h = h.astype(_np.int64)
-        indices = h
+        if name == 'take_along_axis':
+            # NumPy reads indices.dtype
+            raise AttributeError(f"'{type(indices).__name__}' object has no attribute 'dtype'")
+        # NumPy converts anything else as np.array(indices, dtype=intp) does
+        # (floats truncated, strings parsed, NaN or ints beyond int64 errors)
+        indices = _np.array(C.to_np_tree(indices), dtype=_np.intp)
     ix = C.asarray(indices)
     if not isinstance(ix, Array):
         raise TypeError(f"Cannot cast array data from {indices.dtype!r} to dtype('int64') "
@@ -1273,12 +1350,36 @@ def _index_array(indices, name='take'):
     return ix
 
 
+def clip_mode(mode, strict=False):
+    """mode= of take/put/choose as NumPy's converter reads it: the three
+    names, bytes too, or 0/1/2 (clip/wrap/raise; take and put take any other
+    int as raise, choose (strict) refuses it); a near miss ('c', 'Clip') has
+    its own error."""
+    if mode in ('raise', 'wrap', 'clip'):
+        return mode
+    if mode is None:
+        return 'raise'
+    if isinstance(mode, bytes):
+        mode = mode.decode('latin1')
+    if isinstance(mode, str):
+        if mode in ('raise', 'wrap', 'clip'):
+            return mode
+        if mode[:1] in ('c', 'C', 'w', 'W', 'r', 'R'):
+            raise ValueError("Use one of 'clip', 'raise', or 'wrap' for clip mode")
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+    if isinstance(mode, (int, _np.integer)) and not isinstance(mode, (bool, _np.bool_)):
+        if strict and int(mode) not in (0, 1, 2):
+            raise ValueError("integer clipmode must be RAISE, WRAP, or CLIP from "
+                             "'numpy._core.multiarray'")
+        return {0: 'clip', 1: 'wrap'}.get(int(mode), 'raise')
+    raise TypeError("clipmode not understood")
+
+
 def _fix_indices(ix, n, mode, ax):
     """Indices normalized into [0, n): 'raise' checks bounds (IndexError),
     'wrap' takes them modulo n, 'clip' clips them."""
     from . import _reduce as R
-    if mode not in ('raise', 'wrap', 'clip'):
-        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+    mode = clip_mode(mode)
     if ix.size == 0:
         return ix
     if n == 0:
@@ -1336,6 +1437,12 @@ def take(a, indices, axis=None, out=None, mode='raise'):
     else:
         res = _core.gather(x, [p._broadcast_to(shape) for p in parts])
     if out is not None:
+        # NumPy: out of the result's shape, whose dtype casts safely to a's
+        if tuple(out.shape) != tuple(shape):
+            raise ValueError("output array does not match result of ndarray.take")
+        if not _np.can_cast(out.dtype, x.dtype, 'safe'):
+            raise TypeError(f"Cannot cast array data from {out.dtype!r} to {x.dtype!r} "
+                            f"according to the rule 'safe'")
         out[...] = res
         return out
     return res._scalar() if res.ndim == 0 else res
@@ -1480,10 +1587,8 @@ def tensordot(a, b, axes=2):
         iter(axes)
     except Exception:
         n = operator.index(axes)
-        axes_a = list(range(-n, 0)) if n > 0 else []
+        axes_a = list(range(-n, 0)) if n > 0 else []    # NumPy: a negative n is no axes
         axes_b = list(range(0, n))
-        if n < 0:
-            raise ValueError("negative number of axes")   # NumPy 2.4 rejects these
     else:
         axes_a, axes_b = axes
     axes_a = [axes_a] if isinstance(axes_a, (int, _np.integer)) else list(axes_a)
@@ -1530,9 +1635,10 @@ def _einsum_parse(subscripts, shapes):
         ins, outs = sub, None
     terms = ins.split(',')
     if len(terms) != len(shapes):
-        raise ValueError("more operands provided to einstein sum function than specified in "
+        # NumPy's wording: "fewer" when the string names fewer operands
+        raise ValueError("fewer operands provided to einstein sum function than specified in "
                          "the subscripts string" if len(terms) < len(shapes) else
-                         "fewer operands provided to einstein sum function than specified "
+                         "more operands provided to einstein sum function than specified "
                          "in the subscripts string")
     nell = 0
     parsed = []
@@ -1640,10 +1746,17 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order='K', casting='
         xs.append(x)
     labels, outl = _einsum_parse(subscripts, [x.shape for x in xs])
     rdt = _np.result_type(*[x.dtype for x in xs]) if dtype is None else _np.dtype(dtype)
-    for x in xs:
+    for i, (x, ls) in enumerate(zip(xs, labels)):
+        seen = {}
+        for n, ch in zip(x.shape, ls):
+            if ch in seen and seen[ch] != n:
+                raise ValueError(f"dimensions in operand {i} for collapsing index '{ch}' don't "
+                                 f"match ({seen[ch]} != {n})")
+            seen[ch] = n
+    for i, x in enumerate(xs):
         if not _np.can_cast(x.dtype, rdt, casting):
-            raise TypeError(f"Cannot cast array data from {x.dtype!r} to {rdt!r} according "
-                            f"to the rule {casting!r}")
+            raise TypeError(f"Iterator operand {i} dtype could not be cast from {x.dtype!r} to "
+                            f"{rdt!r} according to the rule {casting!r}")
     if D.code(rdt) is None:
         return F.call("einsum (dtype)", _np.einsum, operands,
                       {'out': out, 'optimize': optimize, 'dtype': dtype, 'casting': casting})
@@ -1730,7 +1843,22 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order='K', casting='
 
 
 # -- convolution and correlation (ndt_correlate, the direct sum) --
-_MODES = {'valid': 0, 'same': 1, 'full': 2, 0: 0, 1: 1, 2: 2, 'v': 0, 's': 1, 'f': 2}
+_MODES = {'valid': 0, 'same': 1, 'full': 2}
+
+
+def _corr_mode(mode):
+    """NumPy's convolve/correlate mode converter: the three names or 0-2."""
+    if isinstance(mode, str):
+        if mode in _MODES:
+            return _MODES[mode]
+        if mode[:1] in ('v', 'V', 's', 'S', 'f', 'F'):
+            raise ValueError("Use one of 'valid', 'same', or 'full' for convolve/correlate mode")
+        raise ValueError(f"mode must be one of 'valid', 'same', or 'full' (got {mode!r})")
+    if isinstance(mode, (int, _np.integer)) and not isinstance(mode, (bool, _np.bool_)):
+        if int(mode) not in (0, 1, 2):
+            raise ValueError("integer convolve/correlate mode must be 0, 1, or 2")
+        return int(mode)
+    raise TypeError("convolve/correlate mode not understood")
 
 
 def _corr(a, v, mode, conj, name, npf):
@@ -1741,12 +1869,16 @@ def _corr(a, v, mode, conj, name, npf):
         x = x._reshape((1,))
     if y.ndim == 0:
         y = y._reshape((1,))
+    n1, n2 = x.shape[0], y.shape[0]
+    if name == 'convolve':
+        # NumPy's convolve checks for empty inputs before anything else
+        if n1 == 0:
+            raise ValueError("a cannot be empty")
+        if n2 == 0:
+            raise ValueError("v cannot be empty")
+    md = _corr_mode(mode)
     if x.ndim > 1 or y.ndim > 1:
         raise ValueError("object too deep for desired array")
-    md = _MODES.get(mode) if isinstance(mode, (str, int)) else None
-    if md is None:
-        raise ValueError("Use one of 'valid', 'same', or 'full' for convolve/correlate mode")
-    n1, n2 = x.shape[0], y.shape[0]
     if name == 'convolve':
         if n2 > n1:
             x, y, n1, n2 = y, x, n2, n1
@@ -1799,6 +1931,10 @@ def _check_kind(kind, stable):
 def _sort_axis(axis, ndim, strict=False):
     if axis is None:
         return None
+    if not strict and not isinstance(axis, (int, _np.integer)) and \
+            not hasattr(axis, '__index__'):
+        # sort's axis parser's message (integer argument expected, got float)
+        _np.lib.array_utils.normalize_axis_index(axis, builtins.max(ndim, 1))
     ax = D.int_axis(axis) if strict else operator.index(axis)
     if ax < -ndim or ax >= ndim:
         raise _np.exceptions.AxisError(ax, ndim)

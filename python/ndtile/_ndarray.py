@@ -493,11 +493,14 @@ class ndarray(Array):
         self._assign(v, 4)
 
     def reshape(self, *shape, order='C', copy=None):
-        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-            shape = tuple(shape[0])
+        if len(shape) == 1:
+            shape = shape[0]    # NumPy: an int, a sequence, an int array; None a view
+        elif not shape:
+            raise TypeError("reshape() takes exactly 1 argument (0 given)")
         if order not in ('C', 'A', 'K', None) or (order == 'A' and self._flags & 3 == 2):
             return M.reshape(self, shape, order=order, copy=copy)
-        r = self._reshape(tuple(operator.index(s) for s in shape))
+        r = self._view() if shape is None else self._reshape(
+            shape if type(shape) is tuple else M.shape_arg(shape))
         if copy is False and not r._same_store(self):
             raise ValueError("Unable to avoid creating a copy while reshaping.")
         if copy and r._same_store(self):
@@ -512,14 +515,14 @@ class ndarray(Array):
         return r._copy() if r._same_store(self) else r
 
     def transpose(self, *axes):
-        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
-            axes = axes[0]
+        if len(axes) == 1:
+            axes = axes[0]      # NumPy: None, an int, a sequence or an int array
         elif not axes:
             axes = None
         return M.transpose(self, axes)
 
     def swapaxes(self, axis1, axis2):
-        return self._swapaxes(operator.index(axis1), operator.index(axis2))
+        return M.swapaxes(self, axis1, axis2)
 
     def squeeze(self, axis=None):
         return M.squeeze(self, axis)

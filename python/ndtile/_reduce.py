@@ -52,6 +52,9 @@ def axes_mask(axis, ndim, zero_d=False):
         isbool = isinstance(ax, (bool, _np.bool_))
         if isbool and zero_d:
             raise TypeError("an integer is required")
+        if not zero_d and not isinstance(ax, (int, _np.integer)):
+            # mean/var/std count items by normalize_axis_index: its errors
+            _np.lib.array_utils.normalize_axis_index(ax, builtins.max(ndim, 1))
         ax = operator.index(ax)
         if ax < -ndim or ax >= ndim:
             raise _np.exceptions.AxisError(ax, ndim)
@@ -88,6 +91,84 @@ def finish(res, out):
     if res.ndim == 0:
         return res._scalar()
     return res
+
+
+# the ufunc whose reduce NumPy runs (its name is in NumPy's out= errors)
+_OUT_OP = {'sum': 'add', 'nansum': 'add', 'mean': 'add', 'var': 'add', 'std': 'add',
+           'nanmean': 'add', 'nanvar': 'add', 'nanstd': 'add', 'prod': 'multiply',
+           'nanprod': 'multiply', 'max': 'maximum', 'min': 'minimum', 'ptp': 'maximum',
+           'nanmax': 'fmax', 'nanmin': 'fmin', 'any': 'logical_or', 'all': 'logical_and'}
+
+
+def _shape_text(shape):
+    """NumPy's spelling of a shape in iterator errors: no spaces, a negative
+    entry (an axis the operand lacks) as newaxis and dropped when leading."""
+    k = 0
+    while k < len(shape) and shape[k] < 0:
+        k += 1
+    if k == len(shape):
+        return "()"
+    parts = [str(shape[k])] + ["newaxis" if v < 0 else str(v) for v in shape[k + 1:]]
+    return "(" + ",".join(parts) + ("," if len(shape) == 1 else "") + ")"
+
+
+def check_out(name, x, axis, keepdims, out):
+    """NumPy's errors for a reduction's out= of the wrong type or shape (the
+    reduction iterator's, in its order), before any work is done."""
+    if out is None:
+        return
+    if not isinstance(out, (Array, _np.ndarray)):
+        raise TypeError("return arrays must be of ArrayType")
+    nd = x.ndim
+    mask = axes_mask(axis, nd, name not in _NOT_UFUNC)
+    red = [mask is None or bool(mask >> k & 1) for k in range(nd)]
+    want = nd if keepdims else nd - builtins.sum(red)
+    if out.ndim != want:
+        raise ValueError(f"output parameter for reduction operation {_OUT_OP[name]} has the "
+                         f"wrong number of dimensions: Found {out.ndim} but expected {want}"
+                         + (" (must match the operand's when keepdims=True)" if keepdims
+                            else ""))
+    if keepdims:
+        mapped = list(out.shape)
+    else:
+        it = iter(out.shape)
+        mapped = [-1 if red[k] else next(it) for k in range(nd)]
+    xs = x.shape
+    if builtins.any(o >= 0 and o != i and o != 1 and i != 1 for o, i in zip(mapped, xs)):
+        raise ValueError(f"operands could not be broadcast together with remapped shapes "
+                         f"[original->remapped]: {_shape_text(out.shape)}->"
+                         f"{_shape_text(mapped)} {_shape_text(xs)} ")
+    # the iterator walks the axes last to first; an error names out's axis
+    outax = list(range(nd)) if keepdims else \
+        [builtins.sum(1 for j in range(k) if not red[j]) for k in range(nd)]
+    for k in range(nd - 1, -1, -1):
+        o, i = mapped[k], xs[k]
+        if o < 0:
+            continue
+        if o > 1 and i == 1:
+            full = tuple(m if (m > 1 and n == 1) else n for m, n in zip(mapped, xs))
+            raise ValueError(f"non-broadcastable operand with shape {_shape_text(xs)} doesn't "
+                             f"match the broadcast shape {_shape_text(full)}")
+        if red[k] and o > 1:
+            raise ValueError(f"operand was set up as a reduction along axis {k}, but the "
+                             f"length of the axis is {o} (it has to be 1)")
+        if not red[k] and o == 1 and i != 1:
+            raise ValueError(f"output operand requires a reduction along dimension {outax[k]}, "
+                             f"but the reduction is not enabled. The dimension size of 1 does "
+                             f"not match the expected output shape.")
+
+
+def check_out_cast(name, x, out):
+    """std and ptp end in a ufunc that writes out= under 'same_kind'
+    (sqrt(var, out=out), subtract(max, min, out)): NumPy's casting error,
+    raised by NumPy on empty stand-ins."""
+    if out is None or not isinstance(out, (Array, _np.ndarray)):
+        return
+    o = _np.empty(0, out.dtype)
+    if name in ('std', 'nanstd'):
+        _np.sqrt(o, out=o)
+    elif name == 'ptp':
+        _np.subtract(o, _np.empty(0, x.dtype), out=o)
 
 
 def _fallback_kw(axis, dtype, out, keepdims, initial=_NoValue, where=True, **extra):
@@ -135,12 +216,14 @@ def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0
             raise ValueError("input operand has more dimensions than allowed by the axis "
                              "remapping")
         try:
-            fits = _np.broadcast_shapes(tuple(w.shape), tuple(x.shape)) == tuple(x.shape)
+            full = _np.broadcast_shapes(tuple(w.shape), tuple(x.shape))
         except ValueError:
-            fits = False
-        if not fits:
-            raise ValueError(f"non-broadcastable operand with shape {tuple(w.shape)} doesn't "
-                             f"match the broadcast shape {tuple(x.shape)}")
+            raise ValueError(f"operands could not be broadcast together with remapped shapes "
+                             f"[original->remapped]: {_shape_text(x.shape)} "
+                             f"{_shape_text(w.shape)} ") from None
+        if full != tuple(x.shape):
+            raise ValueError(f"non-broadcastable operand with shape {_shape_text(x.shape)} "
+                             f"doesn't match the broadcast shape {_shape_text(full)}")
     if initial is not _NoValue and name in _NEEDS_INITIAL:
         initial = _initial_as(initial, x._dt if dtc == D.DEFAULT else dtc)
     if where is not True:
@@ -178,10 +261,14 @@ def _initial_as(v, c):
     """initial= in the reduction's dtype (code c), as NumPy converts it:
     OverflowError out of range, 1.5 -> 1 for ints, TypeError for complex into
     reals; a Python scalar of that value."""
-    return _np.array(_py(v), dtype=D.DTYPES[c])[()].item()
+    t = _np.empty((), dtype=D.DTYPES[c])
+    t[()] = _py(v)      # NumPy's conversion: initial=[2, 3] a TypeError for ints
+    return t.item()
 
 
 def _py(v):
+    if isinstance(v, Array):
+        return C.to_numpy(v)
     return v.item() if isinstance(v, _np.generic) else v
 
 
@@ -234,6 +321,14 @@ def _generic(name, a, axis, dtype, out, keepdims, initial=_NoValue, where=True):
         return F.call(f"{name} (dtype)", getattr(_np, name), (a,),
                       _fallback_kw(axis, dtype, out, keepdims, initial, where))
     x, dtc = p
+    check_out(name, x, axis, keepdims, out)
+    if name in ('nansum', 'nanprod') and dtc != D.DEFAULT and D.KIND[dtc] not in 'fc' and \
+            D.KIND[x._dt] in 'fc':
+        # NumPy replaces the NaNs before the sum casts them to dtype=int
+        from . import _ufunc as U
+        from . import _manip as M
+        x = M.where(U.UFUNCS['isnan'](x), 0 if name == 'nansum' else 1, x)
+        name = name[3:]
     if _seeded_inexact(name, x, dtc, initial, where):
         return F.call(f"{name} (initial)", getattr(_np, name), (a,),
                       _fallback_kw(axis, dtype, out, keepdims, initial, where))
@@ -269,6 +364,7 @@ def _minmax(name, a, axis, out, keepdims, initial, where):
         return F.call(f"{name} (dtype)", getattr(_np, name), (a,),
                       _fallback_kw(axis, None, out, keepdims, initial, where))
     x, _ = p
+    check_out(name, x, axis, keepdims, out)
     return finish(reduce_nd(name, x, axis, D.DEFAULT, keepdims, initial, where), out)
 
 
@@ -321,6 +417,10 @@ def _meanlike(name, a, axis, dtype, out, keepdims, where, ddof=0, extra=None):
         why = f"{name} (dtype)" if p is None else f"{name} (where=/mean=)"
         return F.call(why, getattr(_np, name), (a,), kw)
     x, dtc = p
+    check_out(name, x, axis, keepdims, out)
+    check_out_cast(name, x, out)
+    if not isinstance(ddof, (int, float, _np.integer, _np.floating)):
+        ddof >= _np.intp(0)      # NumPy's error for a ddof it cannot compare
     if isinstance(ddof, (float, _np.floating)) and ddof != int(ddof):
         # a fractional ddof: NumPy's steps (the core's kernels take an int);
         # NumPy sums integers in float64
@@ -377,6 +477,8 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
         mean=_NoValue, correction=_NoValue):
     if correction is not _NoValue:
+        if ddof != 0:
+            raise ValueError("ddof and correction can't be provided simultaneously.")
         ddof = correction
     extra = {'mean': mean} if mean is not _NoValue else None
     return _meanlike('var', a, axis, dtype, out, keepdims, where, ddof, extra)
@@ -385,6 +487,8 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
         mean=_NoValue, correction=_NoValue):
     if correction is not _NoValue:
+        if ddof != 0:
+            raise ValueError("ddof and correction can't be provided simultaneously.")
         ddof = correction
     extra = {'mean': mean} if mean is not _NoValue else None
     return _meanlike('std', a, axis, dtype, out, keepdims, where, ddof, extra)
@@ -404,6 +508,8 @@ def _arg(name, a, axis, out, keepdims):
         r = _core.reduce(_RED[name], x, None, bool(keepdims), D.DEFAULT, 0)
     else:
         ax = D.int_axis(axis)
+        if x.ndim == 0 and not -1 <= ax < 1:
+            raise _np.exceptions.AxisError(ax, 1)    # NumPy ravels a 0-d input
         mask = axes_mask(ax, x.ndim, True)
         r = _core.reduce(_RED[name], x, mask, bool(keepdims), D.DEFAULT, 0)
     if out is not None:
@@ -444,7 +550,10 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
                       _fallback_kw(axis, dtype, out, keepdims, where=where))
     x, dtc = p
     if D.KIND[x._dt] not in 'fc':
-        return finish(reduce_nd('mean', x, axis, dtc, keepdims), out)
+        # NumPy: no NaN to skip, np.mean (whose dtype= rules differ)
+        return mean(x, axis, dtype, out, keepdims)
+    _nan_dtype_check(dtype, out)
+    check_out('nanmean', x, axis, keepdims, out)
     from . import _ufunc as U
     s = reduce_nd('nansum', x, axis, dtc, keepdims)
     notnan = U.UFUNCS['logical_not'](U.UFUNCS['isnan'](x))
@@ -454,15 +563,28 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     return finish(r, out)
 
 
+def _nan_dtype_check(dtype, out):
+    """NumPy's nanmean/nanvar/nanstd checks for an inexact input."""
+    if dtype is not None and D.KIND[D.code_of(dtype)] not in 'fc':
+        raise TypeError("If a is inexact, then dtype must be inexact")
+    if out is not None and out.dtype.kind not in 'fc':
+        raise TypeError("If a is inexact, then out must be inexact")
+
+
 def ptp(a, axis=None, out=None, keepdims=False):
     p = _prepare(a, None)
     if p is None:
         return F.call("ptp (dtype)", _np.ptp, (a,), {'axis': axis, 'out': out,
                                                      'keepdims': keepdims})
     x, _ = p
+    check_out('ptp', x, axis, keepdims, out)
+    check_out_cast('ptp', x, out)
     hi = reduce_nd('max', x, axis, D.DEFAULT, keepdims)
     lo = reduce_nd('min', x, axis, D.DEFAULT, keepdims)
-    return finish(hi - lo, out)
+    if D.KIND[x._dt] == 'b':
+        _np.subtract(_np.True_, _np.True_)    # NumPy's boolean-subtract TypeError
+    from ._ufunc import UFUNCS
+    return finish(UFUNCS['subtract'](hi, lo), out)     # NumPy's ptp: subtract(max, min)
 
 
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
@@ -571,6 +693,7 @@ def ufunc_reduce(u, name, array, axis, dtype, out, keepdims, initial, where):
     if name in ('min', 'max', 'nanmin', 'nanmax') and dtc not in (D.DEFAULT, x._dt):
         x = x._astype(dtc, 4)
         dtc = D.DEFAULT
+    check_out(name, x, axis, keepdims, out)
     return finish(reduce_nd(name, x, axis, dtc, keepdims, initial, where), out)
 
 
@@ -584,6 +707,8 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
                       overwrite_input=overwrite_input, keepdims=keepdims))
     from . import _manip as M
     nd = x.ndim
+    if axis is not None:
+        _np.lib.array_utils.normalize_axis_tuple(axis, nd)    # NumPy's errors for axis
     if isinstance(axis, (tuple, list)):
         axes = tuple(sorted(_np.lib.array_utils.normalize_axis_index(int(k), nd)
                             for k in axis))
@@ -605,6 +730,14 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
         ax %= nd
         s = M.sort(x, axis=ax)
     n = s.shape[ax]
+    if out is not None and not keepdims:
+        # NumPy: mean(middle elements, axis, out=out): mean's out= errors for
+        # an operand of 1 or 2 elements along the axis
+        import types
+        shp = list(s.shape)
+        shp[ax] = 1 if n % 2 else 2
+        check_out('mean', types.SimpleNamespace(ndim=len(shp), shape=tuple(shp)), ax,
+                  False, out)
 
     def along(sl):
         key = [slice(None)] * s.ndim
@@ -621,5 +754,7 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
         res = M.reshape(res, (1,) * nd) if keepdims else res.reshape(())
     elif not keepdims:
         res = M.squeeze(res, axis=ax)
-    res = M.to_out(res, out)
-    return res[()] if out is None and res.ndim == 0 else res
+    if out is not None:
+        M.copyto(out, res, casting='unsafe')     # as mean writes out=
+        return out
+    return res[()] if res.ndim == 0 else res

@@ -101,7 +101,13 @@ def _nanvarlike(name, a, axis, dtype, out, ddof, keepdims, where, mean, correcti
         if mean is not _NoValue:
             kw['mean'] = mean
         return F.call(f"{name} (where=/mean=/dtype)", getattr(_np, name), (a,), kw)
+    if D.KIND[x._dt] not in 'fc':
+        # NumPy: no NaN to skip, np.var/np.std (whose dtype= rules differ)
+        return getattr(R, name[3:])(x, axis, dtype, out, ddof, keepdims)
+    R._nan_dtype_check(dtype, out)
     R.axes_mask(axis, x.ndim, D.KIND[x._dt] in 'fc')   # axis errors first
+    R.check_out(name, x, axis, keepdims, out)
+    R.check_out_cast(name, x, out)
     v = _nanvar_nd(x, axis, dtype, ddof, bool(keepdims))
     if name == 'nanstd':
         v = _u('sqrt')(v)
@@ -189,6 +195,9 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning,
                       stacklevel=F.user_frame()[0])
         fact = 0.0
+    if not _np.can_cast(avg.dtype, X.dtype, 'same_kind'):
+        # NumPy's X -= avg[:, None] in place: its casting error (cov(dtype=int))
+        _np.subtract(_np.empty(0, X.dtype), _np.empty(0, avg.dtype), out=_np.empty(0, X.dtype))
     X = _u('subtract')(X, avg[:, None])
     X_T = X.T if w is None else _u('multiply')(X, w).T
     if D.KIND[X_T._dt] == 'c':
@@ -200,10 +209,8 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     return c._squeeze(None)
 
 
-def corrcoef(x, y=None, rowvar=True, bias=_NoValue, ddof=_NoValue, *, dtype=None):
-    if bias is not _NoValue or ddof is not _NoValue:
-        warnings.warn('bias and ddof have no effect and are deprecated', DeprecationWarning,
-                      stacklevel=F.user_frame()[0])
+def corrcoef(x, y=None, rowvar=True, *, dtype=None):
+    # NumPy 2.4 has no bias= or ddof= any more (a TypeError, as here)
     c = cov(x, y, rowvar, dtype=dtype)
     if c.ndim != 2:
         with _np.errstate(divide='ignore', invalid='ignore'):

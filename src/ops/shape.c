@@ -41,11 +41,10 @@ ndt_status ndt_reshape(ndt_array **out, const ndt_array *a, int ndim, const int6
   int unknown = -1;
   for (int k = 0; k < ndim; k++) {
     ns[k] = shape[k];
-    if (shape[k] == -1) {
+    /* NumPy takes any negative value, not only -1, as the unknown one */
+    if (shape[k] < 0) {
       if (unknown >= 0) return ndt_error(NDT_ERR_VALUE, "can only specify one unknown dimension");
       unknown = k;
-    } else if (shape[k] < 0) {
-      return ndt_error(NDT_ERR_VALUE, "negative dimensions not allowed");
     } else known *= shape[k];
   }
   if (unknown >= 0) {
@@ -72,13 +71,19 @@ ndt_status ndt_reshape(ndt_array **out, const ndt_array *a, int ndim, const int6
     return NDT_OK;
   }
 bad:;
+  /* NumPy's spelling of the shape: no spaces, the unknown dimension as
+   * "newaxis", dropped when it leads; a trailing comma for one dimension */
   char buf[300];
-  int len = 0;
+  int len = 0, first = 0;
   buf[0] = '\0';   /* shape (): nothing is printed into it */
-  for (int k = 0; k < ndim && len < 250; k++)
-    len += snprintf(buf + len, sizeof buf - len, "%s%lld", k ? ", " : "", (long long)shape[k]);
+  while (first < ndim && shape[first] < 0) first++;
+  for (int k = first; k < ndim && len < 250; k++) {
+    if (shape[k] < 0) len += snprintf(buf + len, sizeof buf - len, ",newaxis");
+    else len += snprintf(buf + len, sizeof buf - len, "%s%lld", k > first ? "," : "",
+                         (long long)shape[k]);
+  }
   return ndt_error(NDT_ERR_VALUE, "cannot reshape array of size %lld into shape (%s%s)",
-                   (long long)a->size, buf, ndim == 1 ? "," : "");
+                   (long long)a->size, buf, ndim == 1 && first == 0 ? "," : "");
 }
 
 /* A 1-d copy of a's elements in C order. */

@@ -300,15 +300,15 @@ ndt_status ndt_broadcast_shapes(int n, const int *ndims, const int64_t *const *s
       int64_t d = shapes[i][k], *o = &out_shape[nd - ndims[i] + k];
       if (d == *o || d == 1) continue;
       if (*o == 1) { *o = d; continue; }
-      /* NumPy's message names the shapes */
+      /* NumPy's message names the shapes, each followed by a space */
       char buf[400];
       int len = 0;
       for (int j = 0; j < n && len < 360; j++) {
-        len += snprintf(buf + len, sizeof buf - len, "%s(", j ? " " : "");
+        len += snprintf(buf + len, sizeof buf - len, "(");
         for (int q = 0; q < ndims[j] && len < 360; q++)
           len += snprintf(buf + len, sizeof buf - len, "%s%lld", q ? "," : "",
                           (long long)shapes[j][q]);
-        len += snprintf(buf + len, sizeof buf - len, "%s)", ndims[j] == 1 ? "," : "");
+        len += snprintf(buf + len, sizeof buf - len, "%s) ", ndims[j] == 1 ? "," : "");
       }
       return ndt_error(NDT_ERR_SHAPE, "operands could not be broadcast together with shapes %s",
                        buf);
@@ -345,7 +345,8 @@ bad:;
   int len = snprintf(buf, sizeof buf, "(");
   for (int k = 0; k < a->ndim && len < 250; k++)
     len += snprintf(buf + len, sizeof buf - len, "%s%lld", k ? "," : "", (long long)a->shape[k]);
-  len += snprintf(buf + len, sizeof buf - len, "%s) and requested shape (", a->ndim == 1 ? "," : "");
+  /* NumPy's iterator ends each operand's shape with a space: two before "and" */
+  len += snprintf(buf + len, sizeof buf - len, "%s)  and requested shape (", a->ndim == 1 ? "," : "");
   for (int k = 0; k < ndim && len < 290; k++)
     len += snprintf(buf + len, sizeof buf - len, "%s%lld", k ? "," : "", (long long)shape[k]);
   snprintf(buf + len, sizeof buf - len, "%s)", ndim == 1 ? "," : "");

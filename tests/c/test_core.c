@@ -220,7 +220,7 @@ static void test_views(void) {
   EXPECT(ndt_view_index(&v, a, 1, zero) == NDT_ERR_VALUE, "zero step");
   int64_t bads[2] = {7, 7};
   EXPECT(ndt_reshape(&r, a, 2, bads) == NDT_ERR_VALUE &&
-         strstr(ndt_last_error(), "cannot reshape array of size 1200 into shape (7, 7)"),
+         strstr(ndt_last_error(), "cannot reshape array of size 1200 into shape (7,7)"),
          "reshape error message: %s", ndt_last_error());
   int64_t big[33];
   for (int k = 0; k < 33; k++) big[k] = 1;

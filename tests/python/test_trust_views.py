@@ -213,7 +213,7 @@ def test_reshape_to_empty_shape_message():
     assert np.arange(1).reshape(()).shape == ()
     with pytest.raises(ValueError, match=r"into shape \(4,\)"):
         np.arange(6).reshape(4)
-    with pytest.raises(ValueError, match=r"into shape \(4, 2\)"):
+    with pytest.raises(ValueError, match=r"into shape \(4,2\)"):
         np.arange(6).reshape(4, 2)
 
 
