@@ -176,16 +176,6 @@ static void extent2(int64_t off, int64_t R, int64_t C, int64_t rs, int64_t cs, i
 /* A matrix as a kernel sees it: pointer and strides in compute-dtype elements. */
 typedef ndt_mat mat;
 
-/* Whether (R x C) with element strides rs, cs is a BLAS matrix: one unit
- * stride and a leading dimension that fits. Strides that do not matter (a
- * single row or column) are set to make it so. */
-static int blas_ok(int64_t R, int64_t C, int64_t *rs, int64_t *cs) {
-  if (R == 1) *rs = *cs == 1 ? max64(C, 1) : 1;
-  if (C == 1) *cs = *rs == 1 ? max64(R, 1) : 1;
-  int ok = (*cs == 1 && *rs >= max64(C, 1)) || (*rs == 1 && *cs >= max64(R, 1));
-  return ok && *rs <= INT_MAX && *cs <= INT_MAX && R <= INT_MAX && C <= INT_MAX;
-}
-
 /* The region (R x C at off, strides rs, cs in store elements) of v in place,
  * when it lies in one tile or in tiles adjacent in memory, has the compute
  * dtype and (for BLAS) a BLAS layout. */
@@ -200,7 +190,7 @@ static int direct(const ndt_bound *b, int64_t off, int64_t R, int64_t C, int64_t
   int64_t brs = R == 1 ? 0 : rs * ssz, bcs = C == 1 ? 0 : cs * ssz;
   if (brs % csz || bcs % csz) return 0;
   int64_t ers = brs / csz, ecs = bcs / csz;
-  if (blas && !blas_ok(R, C, &ers, &ecs)) return 0;
+  if (blas && !ndt_mat_blas_ok(R, C, &ers, &ecs)) return 0;
   x->p = ndt_elem_run(b, off, 0, NULL);
   x->rs = ers;
   x->cs = ecs;
@@ -209,34 +199,36 @@ static int direct(const ndt_bound *b, int64_t off, int64_t R, int64_t C, int64_t
 
 /* Copies between a region of v (R x C at element offset off, store-element
  * strides rs, cs) and a buffer of dtype bdt with byte strides brs, bcs,
- * casting; runs go along the axis with the smaller stride and split where
- * they leave a tile. */
+ * casting (the table's copy2d); rows run along the axis with the smaller
+ * stride: in one call when the region lies in one buffer, else a call per
+ * run, split where it leaves a tile. */
 static void xfer2d(const ndt_bound *b, int64_t off, int64_t R, int64_t C, int64_t rs, int64_t cs,
                    char *buf, int64_t brs, int64_t bcs, ndt_dtype bdt, int to_buf) {
   const ndt_array *v = b->view;
   if (R <= 0 || C <= 0) return;
+  int ssz = v->store->itemsize;
+  ndt_copy2d_fn copy = ndt_kern->copy2d;
   if ((C == 1 && R > 1) || (R > 1 && C > 1 && llabs(rs) < llabs(cs))) {
     int64_t t = R; R = C; C = t;
     t = rs; rs = cs; cs = t;
     t = brs; brs = bcs; bcs = t;
   }
-  int ssz = v->store->itemsize, vsz = ndt_vsize(v), bsz = ndt_traits[bdt].size;
-  int same = v->dtype == bdt && bdt != NDT_BOOL;
-  ndt_cast_fn f = to_buf ? ndt_kern->cast(v->dtype, bdt) : ndt_kern->cast(bdt, v->dtype);
+  int64_t lo, hi;
+  extent2(off, R, C, rs, cs, &lo, &hi);
+  if (ndt_region_in_place(b, lo, hi)) {
+    char *tp = ndt_elem_run(b, off, 0, NULL);
+    if (to_buf) copy(R, C, tp, rs * ssz, cs * ssz, v->dtype, buf, brs, bcs, bdt);
+    else copy(R, C, buf, brs, bcs, bdt, tp, rs * ssz, cs * ssz, v->dtype);
+    return;
+  }
   for (int64_t r = 0; r < R; r++) {
     int64_t fi = off + r * rs, left = C;
     char *bp = buf + r * brs;
     while (left > 0) {
       int64_t n = left;
       char *tp = ndt_elem_run(b, fi, cs, &n);   /* n: the run's part in one tile */
-      if (same && cs * ssz == vsz && bcs == bsz) {
-        if (to_buf) memcpy(bp, tp, (size_t)(n * bsz));
-        else memcpy(tp, bp, (size_t)(n * bsz));
-      } else if (to_buf) {
-        f(tp, cs * ssz, bp, bcs, n);
-      } else {
-        f(bp, bcs, tp, cs * ssz, n);
-      }
+      if (to_buf) copy(1, n, tp, 0, cs * ssz, v->dtype, bp, 0, bcs, bdt);
+      else copy(1, n, bp, 0, bcs, bdt, tp, 0, cs * ssz, v->dtype);
       bp += n * bcs;
       fi += n * cs;
       left -= n;
@@ -257,56 +249,10 @@ static void gather(const ndt_bound *v, int64_t off, int64_t R, int64_t C, int64_
 }
 
 /* ---- kernels ---------------------------------------------------------- */
-static void blas_gemm(ndt_dtype ct, int64_t R, int64_t C, int64_t K, mat a, mat b, mat c,
-                      int acc) {
-  blas_ok(R, K, &a.rs, &a.cs);
-  blas_ok(K, C, &b.rs, &b.cs);
-  blas_ok(R, C, &c.rs, &c.cs);
-  int row = c.cs == 1 && c.rs >= max64(C, 1);
-  enum CBLAS_ORDER order = row ? CblasRowMajor : CblasColMajor;
-  blasint ldc = (blasint)(row ? c.rs : c.cs);
-  enum CBLAS_TRANSPOSE ta, tb;
-  blasint lda, ldb;
-  if (row) {
-    int na = a.cs == 1 && a.rs >= max64(K, 1), nb = b.cs == 1 && b.rs >= max64(C, 1);
-    ta = na ? CblasNoTrans : CblasTrans;
-    lda = (blasint)(na ? a.rs : a.cs);
-    tb = nb ? CblasNoTrans : CblasTrans;
-    ldb = (blasint)(nb ? b.rs : b.cs);
-  } else {
-    int na = a.rs == 1 && a.cs >= max64(R, 1), nb = b.rs == 1 && b.cs >= max64(K, 1);
-    ta = na ? CblasNoTrans : CblasTrans;
-    lda = (blasint)(na ? a.cs : a.rs);
-    tb = nb ? CblasNoTrans : CblasTrans;
-    ldb = (blasint)(nb ? b.cs : b.rs);
-  }
-  blasint m = (blasint)R, n = (blasint)C, k = (blasint)K;
-  switch (ct) {
-    case NDT_FLOAT32:
-      cblas_sgemm(order, ta, tb, m, n, k, 1.0f, (const float *)a.p, lda, (const float *)b.p, ldb,
-                  acc ? 1.0f : 0.0f, (float *)c.p, ldc);
-      break;
-    case NDT_FLOAT64:
-      cblas_dgemm(order, ta, tb, m, n, k, 1.0, (const double *)a.p, lda, (const double *)b.p,
-                  ldb, acc ? 1.0 : 0.0, (double *)c.p, ldc);
-      break;
-    case NDT_COMPLEX64: {
-      const float one[2] = {1, 0}, beta[2] = {acc ? 1.0f : 0.0f, 0};
-      cblas_cgemm(order, ta, tb, m, n, k, one, a.p, lda, b.p, ldb, beta, c.p, ldc);
-      break;
-    }
-    default: {
-      const double one[2] = {1, 0}, beta[2] = {acc ? 1.0 : 0.0, 0};
-      cblas_zgemm(order, ta, tb, m, n, k, one, a.p, lda, b.p, ldb, beta, c.p, ldc);
-      break;
-    }
-  }
-}
-
+/* Every dtype's product is the table's gemm (floats and complex: BLAS on
+ * the CPU, which wants BLAS layouts: is_blas). */
 static void kernel(ndt_dtype ct, int64_t R, int64_t C, int64_t K, mat a, mat b, mat c, int acc) {
-  ndt_gemm_fn f = ndt_kern->gemm(ct);
-  if (f) f(R, C, K, a, b, c, acc);
-  else blas_gemm(ct, R, C, K, a, b, c, acc);
+  ndt_kern->gemm(ct)(R, C, K, a, b, c, acc);
 }
 
 static int is_blas(ndt_dtype t) {
@@ -682,13 +628,7 @@ static ndt_status mv_body(ndt_bound *op, void *p) {
     int64_t lda = rows > 1 ? br.st[0] / isz : cols;
     if (lda < cols) lda = cols;
     int64_t incy = m->trans || m->y.shape[0] <= 1 ? 1 : by.st[0] / isz;
-    CBLAS_TRANSPOSE tr = m->trans ? CblasTrans : CblasNoTrans;
-    if (m->t == NDT_FLOAT64)
-      cblas_dgemv(CblasRowMajor, tr, rows, cols, 1.0, (const double *)br.ptr, lda,
-                  (const double *)x, 1, 0.0, (double *)y, incy);
-    else
-      cblas_sgemv(CblasRowMajor, tr, rows, cols, 1.0f, (const float *)br.ptr, lda,
-                  (const float *)x, 1, 0.0f, (float *)y, incy);
+    ndt_kern->gemv(m->t)(m->trans, rows, cols, br.ptr, lda, x, y, incy);
   }
   ndt_mfree(tmp);
   return st;

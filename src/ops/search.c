@@ -25,19 +25,14 @@ static ndt_status bin_body(ndt_bound *op, void *p) {
   int64_t n = a->x.size, xs = a->x.ndim ? bx.st[0] : 0, ws = a->has_w && a->w.ndim ? bw.st[0] : 0;
   ndt_cast_fn cx = ndt_kern->cast(a->x.dtype, NDT_INT64);
   ndt_cast_fn cw = a->has_w ? ndt_kern->cast(a->w.dtype, NDT_FLOAT64) : NULL;
+  ndt_count_fn count = ndt_kern->count;
   int64_t ib[CH];
   double wb[CH];
   for (int64_t c = 0; c < n; c += CH) {
     int64_t m = n - c < CH ? n - c : CH;
     cx(bx.ptr + c * xs, xs, (char *)ib, 8, m);
-    if (cw) {
-      cw(bw.ptr + c * ws, ws, (char *)wb, 8, m);
-      double *hd = (double *)h;
-      for (int64_t i = 0; i < m; i++) hd[ib[i]] += wb[i];
-    } else {
-      int64_t *hi = (int64_t *)h;
-      for (int64_t i = 0; i < m; i++) hi[ib[i]]++;
-    }
+    if (cw) cw(bw.ptr + c * ws, ws, (char *)wb, 8, m);
+    count(h, ib, cw ? wb : NULL, m, -1);   /* int_range checked the indices */
   }
   return NDT_OK;
 }
@@ -57,18 +52,7 @@ typedef struct {
 static ndt_status bin_combine_body(ndt_bound *op, void *p) {
   const bin_combine_arg *a = p;
   const ndt_bound b = op[1];
-  const char *h = op[0].ptr;
-  if (a->has_w) {
-    double *o = (double *)b.ptr;
-    memset(o, 0, (size_t)a->nbins * 8);
-    for (int64_t k = 0; k < a->nblocks; k++)   /* block order: reproducible sums */
-      for (int64_t i = 0; i < a->nbins; i++) o[i] += ((const double *)h)[k * a->nbins + i];
-  } else {
-    int64_t *o = (int64_t *)b.ptr;
-    memset(o, 0, (size_t)a->nbins * 8);
-    for (int64_t k = 0; k < a->nblocks; k++)
-      for (int64_t i = 0; i < a->nbins; i++) o[i] += ((const int64_t *)h)[k * a->nbins + i];
-  }
+  ndt_kern->count_sum(b.ptr, op[0].ptr, a->nblocks, a->nbins, a->has_w);
   return NDT_OK;
 }
 
@@ -204,39 +188,14 @@ typedef struct {
   int64_t first;
 } nz_arg;
 
-/* Calls visit(flat C-order index within the block) for each non-zero element. */
-static ndt_status nz_scan(const nz_arg *a, const ndt_bound *bb, int64_t *count, int64_t *dst) {
+/* The non-zero elements of the block (the table's nonzero scan): their
+ * count, and with dst their indices in the whole input. */
+static ndt_status nz_scan(const nz_arg *a, const ndt_bound *b, int64_t *count, int64_t *dst) {
   ndt_array bv;
   ndt_block_view(&a->in, &a->tl, a->blk, &bv);
-  const ndt_bound b = *bb;
-  int nd = bv.ndim;
   int64_t start[NDT_MAXDIMS];
   ndt_block_start(&a->in, &a->tl, a->blk, start);
-  ndt_cast_fn tobool = ndt_kern->cast(bv.dtype, NDT_BOOL);
-  int64_t n = nd ? bv.shape[nd - 1] : 1, s = nd ? b.st[nd - 1] : 0;
-  int64_t idx[NDT_MAXDIMS] = {0}, runs = bv.size / (n ? n : 1), cnt = 0;
-  uint8_t flag[CH];
-  for (int64_t r = 0; r < runs; r++) {
-    const char *p = b.ptr;
-    for (int k = 0; k < nd - 1; k++) p += idx[k] * b.st[k];
-    for (int64_t c = 0; c < n; c += CH) {
-      int64_t m = n - c < CH ? n - c : CH;
-      tobool(p + c * s, s, (char *)flag, 1, m);
-      for (int64_t i = 0; i < m; i++) {
-        if (!flag[i]) continue;
-        if (dst) {
-          for (int k = 0; k < nd - 1; k++) dst[cnt * nd + k] = start[k] + idx[k];
-          if (nd) dst[cnt * nd + nd - 1] = start[nd - 1] + c + i;
-        }
-        cnt++;
-      }
-    }
-    for (int k = nd - 2; k >= 0; k--) {
-      if (++idx[k] < bv.shape[k]) break;
-      idx[k] = 0;
-    }
-  }
-  *count = cnt;
+  *count = ndt_kern->nonzero(bv.dtype, b->ptr, bv.ndim, bv.shape, b->st, start, dst);
   return NDT_OK;
 }
 

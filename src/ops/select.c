@@ -97,16 +97,8 @@ static ndt_status hist_body(ndt_bound *op, void *p) {
   for (int64_t c = 0; c < n; c += CH) {
     int64_t m = n - c < CH ? n - c : CH;
     bin_index(g, bv.ptr + c * vs, vs, m, ib);
-    if (cw) {
-      cw(bw.ptr + c * ws, ws, (char *)wb, 8, m);
-      double *hd = (double *)part;
-      for (int64_t i = 0; i < m; i++)
-        if (ib[i] < nb) hd[ib[i]] += wb[i];
-    } else {
-      int64_t *hi = (int64_t *)part;
-      for (int64_t i = 0; i < m; i++)
-        if (ib[i] < nb) hi[ib[i]]++;
-    }
+    if (cw) cw(bw.ptr + c * ws, ws, (char *)wb, 8, m);
+    ndt_kern->count(part, ib, cw ? wb : NULL, m, nb);   /* index nb: outside the edges */
   }
   return NDT_OK;
 }

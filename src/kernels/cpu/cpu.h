@@ -61,8 +61,17 @@ void ndt_cpu_scan(ndt_dtype t, ndt_scan_fn *s, ndt_comb_fn *c);
 /* corr.c: the portable loops, and their AVX2 copies (NULL off x86) */
 ndt_corr_fn ndt_cpu_corr(ndt_dtype t);
 ndt_corr_fn ndt_cpu_corr_avx2(ndt_dtype t);
-/* gemm.c */
+/* count.c */
+void ndt__cpu_count(void *hist, const int64_t *ix, const double *w, int64_t m, int64_t nb);
+void ndt__cpu_count_sum(void *out, const void *parts, int64_t nblocks, int64_t nbins,
+                        int weighted);
+int64_t ndt__cpu_nonzero(ndt_dtype t, const char *p, int nd, const int64_t *shape,
+                         const int64_t *st, const int64_t *start, int64_t *dst);
+void ndt__cpu_copy2d(int64_t R, int64_t C, const char *src, int64_t srs, int64_t scs,
+                     ndt_dtype sdt, char *dst, int64_t drs, int64_t dcs, ndt_dtype ddt);
+/* gemm.c (floats through BLAS) */
 ndt_gemm_fn ndt_cpu_gemm(ndt_dtype t);
+ndt_gemv_fn ndt__cpu_gemv(ndt_dtype t);
 /* fft.c */
 int64_t ndt_cpu_fft_plan_bytes(int64_t n, int half);
 int ndt_cpu_fft_plan_build(void *plan, int64_t n, int half);
