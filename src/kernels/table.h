@@ -26,6 +26,7 @@
  *   gemm, gemv               matrix products of every dtype (floats and
  *                            complex through BLAS on the CPU), the float
  *                            matrix-vector product
+ *   lapack                   the LAPACK routines of numpy.linalg (lapack.h)
  *   fft_*                    plans and lines of the FFT
  *   rng_*                    Philox fills and samplers (rng.h)
  */
@@ -155,6 +156,9 @@ typedef struct {
   const void *plan;
 } ndt_fft_desc;
 
+/* ---- LAPACK ------------------------------------------------------------- */
+#include "lapack.h"
+
 /* ---- random ------------------------------------------------------------ */
 #include "rng.h"
 
@@ -186,6 +190,8 @@ typedef struct ndt_kernels {
   /* products: NULL for a dtype without one (gemv: float32/float64 only) */
   ndt_gemm_fn (*gemm)(ndt_dtype t);
   ndt_gemv_fn (*gemv)(ndt_dtype t);
+  /* numpy.linalg's factorisations (lapack.h) */
+  const ndt_lapack *lapack;
   /* FFT: plan size and construction (0, or -1: no memory), the scratch a
    * line needs besides its two line buffers (in complex128), whether lines
    * may be batched, and cnt lines at ip + g*ig -> op + g*og (cnt > 1 only

@@ -1,4 +1,5 @@
-/* linalg.c - numpy.linalg's matrix factorisations through LAPACK (OpenBLAS).
+/* linalg.c - numpy.linalg's matrix factorisations through LAPACK (the
+ * kernel table's lapack member: OpenBLAS on the CPU).
  *
  * Every operation works on stacks of matrices (..., M, N): the leading batch
  * axes are cut into blocks by the usual tiling rule (a whole matrix counts as
@@ -21,44 +22,11 @@
 #include <limits.h>
 #include <math.h>
 #include <string.h>
-#include "blas.h"
 #include "exec.h"
 
-/* ---- LAPACK prototypes (Fortran, 32-bit integers, hidden string lengths) */
+/* LAPACK's integer and hidden-length types (kernels/lapack.h: int, size_t) */
 typedef int lint;
 typedef size_t flen;
-#define DECL2(d, z, params) \
-  void d params;            \
-  void z params;
-DECL2(dgesv_, zgesv_,
-      (const lint *, const lint *, void *, const lint *, lint *, void *, const lint *, lint *))
-DECL2(dgetrf_, zgetrf_, (const lint *, const lint *, void *, const lint *, lint *, lint *))
-DECL2(dpotrf_, zpotrf_, (const char *, const lint *, void *, const lint *, lint *, flen))
-DECL2(dgeqrf_, zgeqrf_, (const lint *, const lint *, void *, const lint *, void *, void *,
-                         const lint *, lint *))
-DECL2(dorgqr_, zungqr_,
-      (const lint *, const lint *, const lint *, void *, const lint *, const void *, void *,
-       const lint *, lint *))
-void dgesdd_(const char *, const lint *, const lint *, void *, const lint *, void *, void *,
-             const lint *, void *, const lint *, void *, const lint *, lint *, lint *, flen);
-void zgesdd_(const char *, const lint *, const lint *, void *, const lint *, void *, void *,
-             const lint *, void *, const lint *, void *, const lint *, void *, lint *, lint *,
-             flen);
-void dsyevd_(const char *, const char *, const lint *, void *, const lint *, void *, void *,
-             const lint *, lint *, const lint *, lint *, flen, flen);
-void zheevd_(const char *, const char *, const lint *, void *, const lint *, void *, void *,
-             const lint *, void *, const lint *, lint *, const lint *, lint *, flen, flen);
-void dgeev_(const char *, const char *, const lint *, void *, const lint *, void *, void *,
-            void *, const lint *, void *, const lint *, void *, const lint *, lint *, flen,
-            flen);
-void zgeev_(const char *, const char *, const lint *, void *, const lint *, void *, void *,
-            const lint *, void *, const lint *, void *, const lint *, void *, lint *, flen,
-            flen);
-void dgelsd_(const lint *, const lint *, const lint *, void *, const lint *, void *,
-             const lint *, void *, const void *, lint *, void *, const lint *, lint *, lint *);
-void zgelsd_(const lint *, const lint *, const lint *, void *, const lint *, void *,
-             const lint *, void *, const void *, lint *, void *, const lint *, void *, lint *,
-             lint *);
 
 /* ---- the recorded op -------------------------------------------------- */
 #define LA_NIN 2
@@ -159,19 +127,8 @@ static ndt_status fail(const char *msg) { return ndt_error(NDT_ERR_LINALG, "%s",
 #define CH(x) ((lint)(x))
 
 /* ---- kernels ----------------------------------------------------------- */
-typedef void (*gesv_t)(const lint *, const lint *, void *, const lint *, lint *, void *,
-                       const lint *, lint *);
-static gesv_t const gesv_f[2] = {dgesv_, zgesv_};
-typedef void (*getrf_t)(const lint *, const lint *, void *, const lint *, lint *, lint *);
-static getrf_t const getrf_f[2] = {dgetrf_, zgetrf_};
-typedef void (*potrf_t)(const char *, const lint *, void *, const lint *, lint *, flen);
-static potrf_t const potrf_f[2] = {dpotrf_, zpotrf_};
-typedef void (*geqrf_t)(const lint *, const lint *, void *, const lint *, void *, void *,
-                        const lint *, lint *);
-static geqrf_t const geqrf_f[2] = {dgeqrf_, zgeqrf_};
-typedef void (*orgqr_t)(const lint *, const lint *, const lint *, void *, const lint *,
-                        const void *, void *, const lint *, lint *);
-static orgqr_t const orgqr_f[2] = {dorgqr_, zungqr_};
+/* LAPACK: the table's (kernels/lapack.h) */
+#define LAPACK (ndt_kern->lapack)
 
 /* solve (b given) and inv (b = I) */
 static ndt_status k_solve(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
@@ -190,7 +147,7 @@ static ndt_status k_solve(const la_arg *a, la_ws *w, const mref *in, const mref 
     load(&in[1], a->in[1].dtype, n, k, a->ct, B, n);
   }
   lint N = CH(n), K = CH(k), info = 0;
-  gesv_f[is_cpx(a->ct)](&N, &K, A, &N, ipiv, B, &N, &info);
+  LAPACK->gesv[is_cpx(a->ct)](&N, &K, A, &N, ipiv, B, &N, &info);
   if (info > 0) return fail("Singular matrix");
   /* a NaN pivot (NaN input): NumPy's LAPACK reports it as singular too */
   for (int64_t i = 0; i < n; i++) {
@@ -209,7 +166,7 @@ static ndt_status k_cholesky(const la_arg *a, la_ws *w, const mref *in, const mr
   if (!A) return NDT_ERR_NOMEM;
   load(&in[0], a->in[0].dtype, n, n, a->ct, A, n);
   lint N = CH(n), info = 0;
-  potrf_f[is_cpx(a->ct)](upper ? "U" : "L", &N, A, &N, &info, 1);
+  LAPACK->potrf[is_cpx(a->ct)](upper ? "U" : "L", &N, A, &N, &info, 1);
   if (info > 0) return fail("Matrix is not positive definite");
   for (int64_t j = 0; j < n; j++)
     for (int64_t i = 0; i < n; i++)
@@ -229,7 +186,7 @@ static ndt_status k_det(const la_arg *a, la_ws *w, const mref *in, const mref *o
   lint *ipiv = (lint *)(A + ab);
   load(&in[0], a->in[0].dtype, n, n, a->ct, A, n);
   lint N = CH(n), info = 0;
-  getrf_f[is_cpx(a->ct)](&N, &N, A, &N, ipiv, &info);
+  LAPACK->getrf[is_cpx(a->ct)](&N, &N, A, &N, ipiv, &info);
   double sr = 0, si = 0, logdet = -INFINITY;
   if (info == 0) {
     int odd = 0;
@@ -271,8 +228,8 @@ static ndt_status k_qr(const la_arg *a, la_ws *w, const mref *in, const mref *ou
   int64_t qc = mode == 1 ? m : k;
   lint M = CH(m), N = CH(n), K = CH(k), QC = CH(qc), info = 0, lw = -1;
   double q1[2] = {0, 0}, q2[2] = {0, 0};
-  geqrf_f[t](&M, &N, NULL, &M, NULL, q1, &lw, &info);
-  if (mode <= 1) orgqr_f[t](&M, &QC, &K, NULL, &M, NULL, q2, &lw, &info);
+  LAPACK->geqrf[t](&M, &N, NULL, &M, NULL, q1, &lw, &info);
+  if (mode <= 1) LAPACK->orgqr[t](&M, &QC, &K, NULL, &M, NULL, q2, &lw, &info);
   int64_t lwork = (int64_t)(q1[0] > q2[0] ? q1[0] : q2[0]);
   if (lwork < 1) lwork = 1;
   size_t ab = al((size_t)(m * n * csz)), tb = al((size_t)(k * csz + csz));
@@ -282,7 +239,7 @@ static ndt_status k_qr(const la_arg *a, la_ws *w, const mref *in, const mref *ou
   char *tau = A + ab, *Q = tau + tb, *work = Q + qb;
   load(&in[0], a->in[0].dtype, m, n, a->ct, A, m);
   lint LW = CH(lwork);
-  geqrf_f[t](&M, &N, A, &M, tau, work, &LW, &info);
+  LAPACK->geqrf[t](&M, &N, A, &M, tau, work, &LW, &info);
   if (info) return ndt_error(NDT_ERR_INTERNAL, "geqrf failed (info %d)", (int)info);
   if (mode == 3) {
     mref h = {out[0].p, out[0].cs, out[0].rs};   /* h is A transposed */
@@ -304,7 +261,7 @@ static ndt_status k_qr(const la_arg *a, la_ws *w, const mref *in, const mref *ou
     int64_t cc = n < qc ? n : qc;
     memcpy(Q, A, (size_t)(m * cc * csz));
     if (qc > cc) memset(Q + m * cc * csz, 0, (size_t)(m * (qc - cc) * csz));
-    orgqr_f[t](&M, &QC, &K, Q, &M, tau, work, &LW, &info);
+    LAPACK->orgqr[t](&M, &QC, &K, Q, &M, tau, work, &LW, &info);
     if (info) return ndt_error(NDT_ERR_INTERNAL, "orgqr failed (info %d)", (int)info);
     store(Q, m, m, qc, csz, &out[0]);
   }
@@ -316,8 +273,8 @@ static void eigh_query(ndt_dtype ct, int vecs, int upper, int64_t n, int64_t *q)
   lint N = CH(n), info = 0, m1 = -1, liw = 0;
   const char *jz = vecs ? "V" : "N", *ul = upper ? "U" : "L";
   double wq[2] = {0, 0}, rq[2] = {0, 0};
-  if (is_cpx(ct)) zheevd_(jz, ul, &N, NULL, &N, NULL, wq, &m1, rq, &m1, &liw, &m1, &info, 1, 1);
-  else dsyevd_(jz, ul, &N, NULL, &N, NULL, wq, &m1, &liw, &m1, &info, 1, 1);
+  if (is_cpx(ct)) LAPACK->zheevd(jz, ul, &N, NULL, &N, NULL, wq, &m1, rq, &m1, &liw, &m1, &info, 1, 1);
+  else LAPACK->dsyevd(jz, ul, &N, NULL, &N, NULL, wq, &m1, &liw, &m1, &info, 1, 1);
   q[0] = (int64_t)wq[0];
   q[1] = (int64_t)rq[0];
   q[2] = liw;
@@ -338,8 +295,8 @@ static ndt_status eigh_run(ndt_dtype ct, int vecs, int upper, int64_t n, char *A
   const char *jz = vecs ? "V" : "N", *ul = upper ? "U" : "L";
   char *rwork = work + al((size_t)(q[0] * ndt_traits[ct].size));
   lint *iwork = (lint *)(rwork + al((size_t)(q[1] * ndt_traits[real_of(ct)].size)));
-  if (is_cpx(ct)) zheevd_(jz, ul, &N, A, &N, W, work, &LW, rwork, &LRW, iwork, &LIW, &info, 1, 1);
-  else dsyevd_(jz, ul, &N, A, &N, W, work, &LW, iwork, &LIW, &info, 1, 1);
+  if (is_cpx(ct)) LAPACK->zheevd(jz, ul, &N, A, &N, W, work, &LW, rwork, &LRW, iwork, &LIW, &info, 1, 1);
+  else LAPACK->dsyevd(jz, ul, &N, A, &N, W, work, &LW, iwork, &LIW, &info, 1, 1);
   if (info > 0) return fail("Eigenvalues did not converge");
   return NDT_OK;
 }
@@ -422,9 +379,9 @@ static ndt_status k_svd(const la_arg *a, la_ws *w, const mref *in, const mref *o
                    : 7 * k;
   if (lrw < 1) lrw = 1;
   if (cpx)
-    zgesdd_(jz, &M, &N, NULL, &M, NULL, NULL, &LDU, NULL, &LDV, wq, &m1, NULL, NULL, &info, 1);
+    LAPACK->zgesdd(jz, &M, &N, NULL, &M, NULL, NULL, &LDU, NULL, &LDV, wq, &m1, NULL, NULL, &info, 1);
   else
-    dgesdd_(jz, &M, &N, NULL, &M, NULL, NULL, &LDU, NULL, &LDV, wq, &m1, NULL, &info, 1);
+    LAPACK->dgesdd(jz, &M, &N, NULL, &M, NULL, NULL, &LDU, NULL, &LDV, wq, &m1, NULL, &info, 1);
   int64_t lw = (int64_t)wq[0];
   if (lw < 1) lw = 1;
   size_t ab = al((size_t)(m * n * csz)), sb = al((size_t)(k * rsz + rsz));
@@ -436,9 +393,9 @@ static ndt_status k_svd(const la_arg *a, la_ws *w, const mref *in, const mref *o
   lint *iwork = (lint *)(rwork + rb), LW = CH(lw);
   load(&in[0], a->in[0].dtype, m, n, ct, A, m);
   if (cpx)
-    zgesdd_(jz, &M, &N, A, &M, S, U, &LDU, V, &LDV, work, &LW, rwork, iwork, &info, 1);
+    LAPACK->zgesdd(jz, &M, &N, A, &M, S, U, &LDU, V, &LDV, work, &LW, rwork, iwork, &info, 1);
   else
-    dgesdd_(jz, &M, &N, A, &M, S, U, &LDU, V, &LDV, work, &LW, iwork, &info, 1);
+    LAPACK->dgesdd(jz, &M, &N, A, &M, S, U, &LDU, V, &LDV, work, &LW, iwork, &info, 1);
   if (info != 0) return fail("SVD did not converge");   /* info < 0: a NaN */
   mref sv = {so->p, so->rs, 0};
   store(S, k, k, 1, rsz, &sv);
@@ -458,8 +415,8 @@ static ndt_status k_eig(const la_arg *a, la_ws *w, const mref *in, const mref *o
   const char *jv = vecs ? "V" : "N";
   lint N = CH(n), one = 1, LDV = vecs ? N : 1, info = 0, m1 = -1;
   double wq[2] = {0, 0}, rq[2] = {0, 0};
-  if (cpx) zgeev_("N", jv, &N, NULL, &N, NULL, NULL, &one, NULL, &LDV, wq, &m1, rq, &info, 1, 1);
-  else dgeev_("N", jv, &N, NULL, &N, NULL, NULL, NULL, &one, NULL, &LDV, wq, &m1, &info, 1, 1);
+  if (cpx) LAPACK->zgeev("N", jv, &N, NULL, &N, NULL, NULL, &one, NULL, &LDV, wq, &m1, rq, &info, 1, 1);
+  else LAPACK->dgeev("N", jv, &N, NULL, &N, NULL, NULL, NULL, &one, NULL, &LDV, wq, &m1, &info, 1, 1);
   int64_t lw = (int64_t)wq[0];
   if (lw < 1) lw = 1;
   size_t ab = al((size_t)(n * n * csz)), eb = al((size_t)(2 * n * rsz + 2 * rsz));
@@ -472,8 +429,8 @@ static ndt_status k_eig(const la_arg *a, la_ws *w, const mref *in, const mref *o
   if (!all_finite(ct, A, n * n)) return fail("Array must not contain infs or NaNs");
   lint LW = CH(lw);
   char *WI = E + n * rsz;
-  if (cpx) zgeev_("N", jv, &N, A, &N, E, NULL, &one, V, &LDV, work, &LW, rwork, &info, 1, 1);
-  else dgeev_("N", jv, &N, A, &N, E, WI, NULL, &one, V, &LDV, work, &LW, &info, 1, 1);
+  if (cpx) LAPACK->zgeev("N", jv, &N, A, &N, E, NULL, &one, V, &LDV, work, &LW, rwork, &info, 1, 1);
+  else LAPACK->dgeev("N", jv, &N, A, &N, E, WI, NULL, &one, V, &LDV, work, &LW, &info, 1, 1);
   if (info > 0) return fail("Eigenvalues did not converge");
   if (cpx) {
     mref wv = {out[0].p, out[0].rs, 0};
@@ -519,9 +476,9 @@ static ndt_status k_lstsq(const la_arg *a, la_ws *w, const mref *in, const mref 
   lint iq[2] = {0, 0};
   const double *rc = &a->param;
   if (cpx)
-    zgelsd_(&M, &N, &NR, NULL, &M, NULL, &LDB, NULL, rc, &rank, wq, &m1, rq, iq, &info);
+    LAPACK->zgelsd(&M, &N, &NR, NULL, &M, NULL, &LDB, NULL, rc, &rank, wq, &m1, rq, iq, &info);
   else
-    dgelsd_(&M, &N, &NR, NULL, &M, NULL, &LDB, NULL, rc, &rank, wq, &m1, iq, &info);
+    LAPACK->dgelsd(&M, &N, &NR, NULL, &M, NULL, &LDB, NULL, rc, &rank, wq, &m1, iq, &info);
   int64_t lw = (int64_t)wq[0];
   int64_t lrw = (int64_t)rq[0];
   int64_t liw = iq[0];
@@ -542,9 +499,9 @@ static ndt_status k_lstsq(const la_arg *a, la_ws *w, const mref *in, const mref 
   if (!all_finite(ct, A, m * n) || !all_finite(ct, B, mx * nr))
     return fail("SVD did not converge in Linear Least Squares");
   if (cpx)
-    zgelsd_(&M, &N, &NR, A, &M, B, &LDB, S, rc, &rank, work, &LW, rwork, iwork, &info);
+    LAPACK->zgelsd(&M, &N, &NR, A, &M, B, &LDB, S, rc, &rank, work, &LW, rwork, iwork, &info);
   else
-    dgelsd_(&M, &N, &NR, A, &M, B, &LDB, S, rc, &rank, work, &LW, iwork, &info);
+    LAPACK->dgelsd(&M, &N, &NR, A, &M, B, &LDB, S, rc, &rank, work, &LW, iwork, &info);
   if (info != 0) return fail("SVD did not converge in Linear Least Squares");
   store(B, mx, n, k, csz, &out[0]);
   double tmp[2];

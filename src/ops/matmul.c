@@ -24,17 +24,18 @@
  * one task per row block copies its rows out, so blocks never serialise on
  * the output's tiles.
  *
- * Integer and bool products run a plain loop per block (integers wrap in the
- * result type; bool is or-of-ands). OpenBLAS (the system's or the
- * scipy-openblas32 wheel's, named through blas.h) runs single-threaded inside
- * the tasks: the workers are the parallelism.
+ * Every block's product is the kernel table's gemm (gemv for the
+ * matrix-vector path): on the CPU, integer and bool products are a plain
+ * loop (integers wrap in the result type; bool is or-of-ands) and float and
+ * complex ones OpenBLAS (the system's or the scipy-openblas32 wheel's, named
+ * through blas.h), single-threaded inside the tasks: the workers are the
+ * parallelism.
  */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "blas.h"
 #include "exec.h"
 
 static const char *SIG = "(n?,k),(k,m?)->(n?,m?)";

@@ -72,6 +72,8 @@ void ndt__cpu_copy2d(int64_t R, int64_t C, const char *src, int64_t srs, int64_t
 /* gemm.c (floats through BLAS) */
 ndt_gemm_fn ndt_cpu_gemm(ndt_dtype t);
 ndt_gemv_fn ndt__cpu_gemv(ndt_dtype t);
+/* lapack.c */
+extern const ndt_lapack ndt__cpu_lapack;
 /* fft.c */
 int64_t ndt_cpu_fft_plan_bytes(int64_t n, int half);
 int ndt_cpu_fft_plan_build(void *plan, int64_t n, int half);

@@ -29,6 +29,7 @@ static const ndt_kernels portable = {
   .corr = ndt_cpu_corr,
   .gemm = ndt_cpu_gemm,
   .gemv = ndt__cpu_gemv,
+  .lapack = &ndt__cpu_lapack,
   .fft_plan_bytes = ndt_cpu_fft_plan_bytes,
   .fft_plan_build = ndt_cpu_fft_plan_build,
   .fft_work = ndt_cpu_fft_work,
