@@ -1,6 +1,6 @@
 /* table.h - one backend's kernels as one table (BLIS's context, ggml's
  * backend interface): src/ops decomposes work into tasks and every task
- * body reaches its kernel through `ndt_kern`, never by a direct call.
+ * body reaches its kernel through `ndt__kern`, never by a direct call.
  *
  * A backend fills an ndt_kernels in two steps: its portable entries first
  * (every member set, so a lookup never returns NULL for a valid request),
@@ -216,11 +216,11 @@ typedef struct ndt_kernels {
 
 /* The table task bodies call through. Filled before main (the CPU's
  * portable entries, then its SIMD overrides); never NULL. */
-extern const ndt_kernels *ndt_kern;
+extern const ndt_kernels *ndt__kern;
 
 /* The CPU backend (src/kernels/cpu/table.c): refills its table for the
- * SIMD level in force (ndt_cpu_simd_level: the CPU's, capped by the test
- * hook ndt_cpu_set_simd_level, which calls this) and returns that level. */
-int ndt_cpu_kernels_install(void);
+ * SIMD level in force (ndt__cpu_simd_level: the CPU's, capped by the test
+ * hook ndt__cpu_set_simd_level, which calls this) and returns that level. */
+int ndt__cpu_kernels_install(void);
 
 #endif

@@ -57,8 +57,8 @@ typedef struct {
 
 static char *ws_get(la_ws *w, size_t bytes) {
   if (bytes > w->cap) {
-    ndt_mfree(w->buf);
-    w->buf = ndt_malloc(bytes);
+    ndt__mfree(w->buf);
+    w->buf = ndt__malloc(bytes);
     w->cap = w->buf ? bytes : 0;
   }
   return w->buf;
@@ -98,8 +98,8 @@ static double getr(ndt_dtype rt, const void *p, int64_t i) {
  * dimension ld), cast to ct. */
 static void load(const mref *r, ndt_dtype dt, int64_t rows, int64_t cols, ndt_dtype ct,
                  char *dst, int64_t ld) {
-  int csz = ndt_traits[ct].size;
-  ndt_cast_fn f = ndt_kern->cast(dt, ct);
+  int csz = ndt__traits[ct].size;
+  ndt_cast_fn f = ndt__kern->cast(dt, ct);
   for (int64_t j = 0; j < cols; j++) f(r->p + j * r->cs, r->rs, dst + j * ld * csz, csz, rows);
 }
 
@@ -122,18 +122,18 @@ static int all_finite(ndt_dtype ct, const char *p, int64_t n) {
   return 1;
 }
 
-static ndt_status fail(const char *msg) { return ndt_error(NDT_ERR_LINALG, "%s", msg); }
+static ndt_status fail(const char *msg) { return ndt__error(NDT_ERR_LINALG, "%s", msg); }
 
 #define CH(x) ((lint)(x))
 
 /* ---- kernels ----------------------------------------------------------- */
 /* LAPACK: the table's (kernels/lapack.h) */
-#define LAPACK (ndt_kern->lapack)
+#define LAPACK (ndt__kern->lapack)
 
 /* solve (b given) and inv (b = I) */
 static ndt_status k_solve(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
   int64_t n = a->n, k = a->op == NDT_LINALG_INV ? n : a->k;
-  int csz = ndt_traits[a->ct].size;
+  int csz = ndt__traits[a->ct].size;
   size_t ab = al((size_t)(n * n * csz)), bb = al((size_t)(n * k * csz));
   char *A = ws_get(w, ab + bb + (size_t)n * sizeof(lint));
   if (!A) return NDT_ERR_NOMEM;
@@ -161,7 +161,7 @@ static ndt_status k_solve(const la_arg *a, la_ws *w, const mref *in, const mref 
 
 static ndt_status k_cholesky(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
   int64_t n = a->n;
-  int csz = ndt_traits[a->ct].size, upper = (a->flags & NDT_LINALG_UPPER) != 0;
+  int csz = ndt__traits[a->ct].size, upper = (a->flags & NDT_LINALG_UPPER) != 0;
   char *A = ws_get(w, (size_t)(n * n * csz));
   if (!A) return NDT_ERR_NOMEM;
   load(&in[0], a->in[0].dtype, n, n, a->ct, A, n);
@@ -179,7 +179,7 @@ static ndt_status k_cholesky(const la_arg *a, la_ws *w, const mref *in, const mr
  * way (sign and the sum of log|u_ii| in order; det = sign * exp(logdet)). */
 static ndt_status k_det(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
   int64_t n = a->n;
-  int csz = ndt_traits[a->ct].size;
+  int csz = ndt__traits[a->ct].size;
   size_t ab = al((size_t)(n * n * csz));
   char *A = ws_get(w, ab + (size_t)n * sizeof(lint));
   if (!A) return NDT_ERR_NOMEM;
@@ -216,7 +216,7 @@ static ndt_status k_det(const la_arg *a, la_ws *w, const mref *in, const mref *o
     putc_(a->ct, tmp, 0, sr, si);
     memcpy(out[0].p, tmp, (size_t)csz);
     putc_(real_of(a->ct), tmp, 0, logdet, 0);
-    memcpy(out[1].p, tmp, ndt_traits[real_of(a->ct)].size);
+    memcpy(out[1].p, tmp, ndt__traits[real_of(a->ct)].size);
   }
   return NDT_OK;
 }
@@ -224,7 +224,7 @@ static ndt_status k_det(const la_arg *a, la_ws *w, const mref *in, const mref *o
 /* qr: flags 0 reduced (q, r), 1 complete (q, r), 2 r, 3 raw (h, tau). */
 static ndt_status k_qr(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
   int64_t m = a->m, n = a->n, k = m < n ? m : n;
-  int mode = a->flags, csz = ndt_traits[a->ct].size, t = is_cpx(a->ct);
+  int mode = a->flags, csz = ndt__traits[a->ct].size, t = is_cpx(a->ct);
   int64_t qc = mode == 1 ? m : k;
   lint M = CH(m), N = CH(n), K = CH(k), QC = CH(qc), info = 0, lw = -1;
   double q1[2] = {0, 0}, q2[2] = {0, 0};
@@ -240,7 +240,7 @@ static ndt_status k_qr(const la_arg *a, la_ws *w, const mref *in, const mref *ou
   load(&in[0], a->in[0].dtype, m, n, a->ct, A, m);
   lint LW = CH(lwork);
   LAPACK->geqrf[t](&M, &N, A, &M, tau, work, &LW, &info);
-  if (info) return ndt_error(NDT_ERR_INTERNAL, "geqrf failed (info %d)", (int)info);
+  if (info) return ndt__error(NDT_ERR_INTERNAL, "geqrf failed (info %d)", (int)info);
   if (mode == 3) {
     mref h = {out[0].p, out[0].cs, out[0].rs};   /* h is A transposed */
     store(A, m, m, n, csz, &h);
@@ -262,7 +262,7 @@ static ndt_status k_qr(const la_arg *a, la_ws *w, const mref *in, const mref *ou
     memcpy(Q, A, (size_t)(m * cc * csz));
     if (qc > cc) memset(Q + m * cc * csz, 0, (size_t)(m * (qc - cc) * csz));
     LAPACK->orgqr[t](&M, &QC, &K, Q, &M, tau, work, &LW, &info);
-    if (info) return ndt_error(NDT_ERR_INTERNAL, "orgqr failed (info %d)", (int)info);
+    if (info) return ndt__error(NDT_ERR_INTERNAL, "orgqr failed (info %d)", (int)info);
     store(Q, m, m, qc, csz, &out[0]);
   }
   return NDT_OK;
@@ -283,8 +283,8 @@ static void eigh_query(ndt_dtype ct, int vecs, int upper, int64_t n, int64_t *q)
 }
 
 static size_t eigh_bytes(ndt_dtype ct, const int64_t *q) {
-  return al((size_t)(q[0] * ndt_traits[ct].size)) +
-         al((size_t)(q[1] * ndt_traits[real_of(ct)].size)) + (size_t)q[2] * sizeof(lint);
+  return al((size_t)(q[0] * ndt__traits[ct].size)) +
+         al((size_t)(q[1] * ndt__traits[real_of(ct)].size)) + (size_t)q[2] * sizeof(lint);
 }
 
 /* The n x n matrix A (column-major) becomes its eigenvectors when vecs;
@@ -293,8 +293,8 @@ static ndt_status eigh_run(ndt_dtype ct, int vecs, int upper, int64_t n, char *A
                            char *work, const int64_t *q) {
   lint N = CH(n), info = 0, LW = CH(q[0]), LRW = CH(q[1]), LIW = CH(q[2]);
   const char *jz = vecs ? "V" : "N", *ul = upper ? "U" : "L";
-  char *rwork = work + al((size_t)(q[0] * ndt_traits[ct].size));
-  lint *iwork = (lint *)(rwork + al((size_t)(q[1] * ndt_traits[real_of(ct)].size)));
+  char *rwork = work + al((size_t)(q[0] * ndt__traits[ct].size));
+  lint *iwork = (lint *)(rwork + al((size_t)(q[1] * ndt__traits[real_of(ct)].size)));
   if (is_cpx(ct)) LAPACK->zheevd(jz, ul, &N, A, &N, W, work, &LW, rwork, &LRW, iwork, &LIW, &info, 1, 1);
   else LAPACK->dsyevd(jz, ul, &N, A, &N, W, work, &LW, iwork, &LIW, &info, 1, 1);
   if (info > 0) return fail("Eigenvalues did not converge");
@@ -303,7 +303,7 @@ static ndt_status eigh_run(ndt_dtype ct, int vecs, int upper, int64_t n, char *A
 
 static ndt_status k_eigh(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
   int64_t n = a->n;
-  int csz = ndt_traits[a->ct].size, rsz = ndt_traits[real_of(a->ct)].size;
+  int csz = ndt__traits[a->ct].size, rsz = ndt__traits[real_of(a->ct)].size;
   int vecs = (a->flags & NDT_LINALG_VECTORS) != 0, upper = (a->flags & NDT_LINALG_EIGH_UPPER) != 0;
   int64_t q[3];
   eigh_query(a->ct, vecs, upper, n, q);
@@ -327,7 +327,7 @@ static ndt_status k_svd(const la_arg *a, la_ws *w, const mref *in, const mref *o
   int uv = (a->flags & NDT_LINALG_VECTORS) != 0, full = (a->flags & NDT_LINALG_FULL) != 0,
       herm = (a->flags & NDT_LINALG_HERMITIAN) != 0;
   ndt_dtype ct = a->ct, rt = real_of(ct);
-  int csz = ndt_traits[ct].size, rsz = ndt_traits[rt].size, cpx = is_cpx(ct);
+  int csz = ndt__traits[ct].size, rsz = ndt__traits[rt].size, cpx = is_cpx(ct);
   const mref *so = &out[uv ? 1 : 0];
   if (herm) {
     /* NumPy's way: eigh, |w| sorted descending (a stable ascending argsort
@@ -410,8 +410,8 @@ static ndt_status k_svd(const la_arg *a, la_ws *w, const mref *in, const mref *o
 static ndt_status k_eig(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
   int64_t n = a->n;
   ndt_dtype ct = a->ct, cc = cpx_of(ct), rt = real_of(ct);
-  int vecs = (a->flags & NDT_LINALG_VECTORS) != 0, csz = ndt_traits[ct].size, ccsz = ndt_traits[cc].size;
-  int rsz = ndt_traits[rt].size, cpx = is_cpx(ct);
+  int vecs = (a->flags & NDT_LINALG_VECTORS) != 0, csz = ndt__traits[ct].size, ccsz = ndt__traits[cc].size;
+  int rsz = ndt__traits[rt].size, cpx = is_cpx(ct);
   const char *jv = vecs ? "V" : "N";
   lint N = CH(n), one = 1, LDV = vecs ? N : 1, info = 0, m1 = -1;
   double wq[2] = {0, 0}, rq[2] = {0, 0};
@@ -469,7 +469,7 @@ static ndt_status k_eig(const la_arg *a, la_ws *w, const mref *in, const mref *o
 static ndt_status k_lstsq(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
   int64_t m = a->m, n = a->n, k = a->k, mn = m < n ? m : n, mx = m > n ? m : n;
   ndt_dtype ct = a->ct, rt = real_of(ct);
-  int csz = ndt_traits[ct].size, rsz = ndt_traits[rt].size, cpx = is_cpx(ct);
+  int csz = ndt__traits[ct].size, rsz = ndt__traits[rt].size, cpx = is_cpx(ct);
   int64_t nr = k > 0 ? k : 1;
   lint M = CH(m), N = CH(n), NR = CH(nr), LDB = CH(mx), rank = 0, info = 0, m1 = -1;
   double wq[2] = {0, 0}, rq[2] = {0, 0};
@@ -563,7 +563,7 @@ static ndt_status la_body(ndt_bound *op_, void *p) {
     tdim[i][0] = nc > 0 ? a->out[i].shape[nbd] : 1;
     tdim[i][1] = nc > 1 ? a->out[i].shape[nbd + 1] : 1;
     if (a->out[i].dtype != a->okd[i] &&
-        !(tmp[i] = ndt_malloc((size_t)(tdim[i][0] * tdim[i][1] * ndt_traits[a->okd[i]].size) + 16)))
+        !(tmp[i] = ndt__malloc((size_t)(tdim[i][0] * tdim[i][1] * ndt__traits[a->okd[i]].size) + 16)))
       st = NDT_ERR_NOMEM;
   }
   for (int64_t q = 0; q < nmat && st == NDT_OK; q++) {
@@ -583,7 +583,7 @@ static ndt_status la_body(ndt_bound *op_, void *p) {
       ro[i].cs = a->ocore[i] > 1 ? bo[i].st[nbd + 1] : 0;
       mo[i] = ro[i];
       if (tmp[i]) {
-        int ksz = ndt_traits[a->okd[i]].size;
+        int ksz = ndt__traits[a->okd[i]].size;
         mo[i].p = tmp[i];
         mo[i].rs = tdim[i][1] * ksz;
         mo[i].cs = ksz;
@@ -592,7 +592,7 @@ static ndt_status la_body(ndt_bound *op_, void *p) {
     st = kern(a, &w, mi, mo);
     for (int i = 0; i < a->nout && st == NDT_OK; i++) {
       if (!tmp[i]) continue;
-      ndt_cast_fn f = ndt_kern->cast(a->okd[i], a->out[i].dtype);
+      ndt_cast_fn f = ndt__kern->cast(a->okd[i], a->out[i].dtype);
       for (int64_t r = 0; r < tdim[i][0]; r++)
         f(tmp[i] + r * mo[i].rs, mo[i].cs, ro[i].p + r * ro[i].rs, ro[i].cs, tdim[i][1]);
     }
@@ -601,8 +601,8 @@ static ndt_status la_body(ndt_bound *op_, void *p) {
       idx[d] = 0;
     }
   }
-  for (int i = 0; i < LA_NOUT; i++) ndt_mfree(tmp[i]);
-  ndt_mfree(w.buf);
+  for (int i = 0; i < LA_NOUT; i++) ndt__mfree(tmp[i]);
+  ndt__mfree(w.buf);
   return st;
 }
 
@@ -624,27 +624,27 @@ ndt_dtype ndt_linalg_result_type(ndt_dtype a, ndt_dtype b) {
 
 ndt_status ndt_linalg(ndt_array **out, ndt_linalg_op op, const ndt_array *a, const ndt_array *b,
                       ndt_linalg_flags flags, double param) {
-  ndt_blas_init();
-  if (!a || !out) return ndt_error(NDT_ERR_VALUE, "linalg: NULL argument");
-  if ((unsigned)op > NDT_LINALG_LSTSQ) return ndt_error(NDT_ERR_VALUE, "linalg: bad op %d", op);
+  ndt__blas_init();
+  if (!a || !out) return ndt__error(NDT_ERR_VALUE, "linalg: NULL argument");
+  if ((unsigned)op > NDT_LINALG_LSTSQ) return ndt__error(NDT_ERR_VALUE, "linalg: bad op %d", op);
   int need_b = op == NDT_LINALG_SOLVE || op == NDT_LINALG_LSTSQ;
-  if (need_b && !b) return ndt_error(NDT_ERR_VALUE, "linalg: missing second operand");
+  if (need_b && !b) return ndt__error(NDT_ERR_VALUE, "linalg: missing second operand");
   if (!need_b) b = NULL;
   if (!supported(a->dtype) || (b && !supported(b->dtype)))
-    return ndt_error(NDT_ERR_TYPE, "linalg: unsupported dtype");
+    return ndt__error(NDT_ERR_TYPE, "linalg: unsupported dtype");
   for (int i = 0; i < LA_NOUT; i++) out[i] = NULL;
   if (a->ndim < 2)
-    return ndt_error(NDT_ERR_LINALG, "%d-dimensional array given. Array must be at least "
+    return ndt__error(NDT_ERR_LINALG, "%d-dimensional array given. Array must be at least "
                      "two-dimensional", a->ndim);
   int64_t m = a->shape[a->ndim - 2], n = a->shape[a->ndim - 1];
   int square = op != NDT_LINALG_QR && op != NDT_LINALG_LSTSQ &&
                !(op == NDT_LINALG_SVD && !(flags & NDT_LINALG_HERMITIAN));
   if (square && m != n)
-    return ndt_error(NDT_ERR_LINALG, "Last 2 dimensions of the array must be square");
+    return ndt__error(NDT_ERR_LINALG, "Last 2 dimensions of the array must be square");
   if (m == 0 || n == 0)
-    return ndt_error(NDT_ERR_UNSUPPORTED, "%s: empty matrices are not supported", op_name(op));
+    return ndt__error(NDT_ERR_UNSUPPORTED, "%s: empty matrices are not supported", op_name(op));
   if (op == NDT_LINALG_QR && ((int)flags < 0 || flags > 3))
-    return ndt_error(NDT_ERR_VALUE, "qr: bad mode %d", flags);
+    return ndt__error(NDT_ERR_VALUE, "qr: bad mode %d", flags);
   la_arg s;
   memset(&s, 0, sizeof s);
   s.op = op;
@@ -661,10 +661,10 @@ ndt_status ndt_linalg(ndt_array **out, ndt_linalg_op op, const ndt_array *a, con
   memcpy(bshape, a->shape, sizeof(int64_t) * (size_t)nbd);
   if (b) {
     if (b->ndim < 2)
-      return ndt_error(NDT_ERR_VALUE, "%s: the second operand must have at least two "
+      return ndt__error(NDT_ERR_VALUE, "%s: the second operand must have at least two "
                        "dimensions", op_name(op));
     if (b->shape[b->ndim - 2] != m)
-      return ndt_error(NDT_ERR_VALUE, "%s: Input operand 1 has a mismatch in its core "
+      return ndt__error(NDT_ERR_VALUE, "%s: Input operand 1 has a mismatch in its core "
                        "dimension 0, with gufunc signature (m,n),(m,k)->(n,k) (size %lld is "
                        "different from %lld)", op_name(op), (long long)b->shape[b->ndim - 2],
                        (long long)m);
@@ -684,7 +684,7 @@ ndt_status ndt_linalg(ndt_array **out, ndt_linalg_op op, const ndt_array *a, con
     memcpy(sh, bshape, sizeof(int64_t) * (size_t)nbd);
     sh[nbd] = x->shape[x->ndim - 2];
     sh[nbd + 1] = x->shape[x->ndim - 1];
-    ndt_bcast_view(x, nbd + 2, sh, &vin[i]);
+    ndt__bcast_view(x, nbd + 2, sh, &vin[i]);
     s.icore[i] = 2;
   }
   /* outputs: dtype and core shape */
@@ -744,7 +744,7 @@ ndt_status ndt_linalg(ndt_array **out, ndt_linalg_op op, const ndt_array *a, con
     int64_t sh[NDT_MAXDIMS];
     memcpy(sh, bshape, sizeof(int64_t) * (size_t)nbd);
     for (int c = 0; c < s.ocore[i]; c++) sh[nbd + c] = oc[i][c];
-    st = ndt_array_new(&res[i], odt[i], nbd + s.ocore[i], sh, 0);
+    st = ndt__array_new(&res[i], odt[i], nbd + s.ocore[i], sh, 0);
   }
   int64_t nmat = 1;
   for (int d = 0; d < nbd; d++) nmat *= bshape[d];
@@ -758,15 +758,15 @@ ndt_status ndt_linalg(ndt_array **out, ndt_linalg_op op, const ndt_array *a, con
   /* Blocks of the batch axes: a matrix weighs its bytes times its order /
    * 4 (at least 16 matrices' bytes), so a task holds about a tile's worth of
    * work; this depends on shapes and dtypes only. */
-  int64_t tb = ndt_rt_tile_bytes(), mx = m > n ? m : n;
-  double wgt = (double)m * (double)n * ndt_traits[ct].size * (double)(mx / 4 > 16 ? mx / 4 : 16);
+  int64_t tb = ndt__rt_tile_bytes(), mx = m > n ? m : n;
+  double wgt = (double)m * (double)n * ndt__traits[ct].size * (double)(mx / 4 > 16 ? mx / 4 : 16);
   int64_t lb = wgt > (double)tb ? tb + 1 : (int64_t)wgt;
   if (lb > INT_MAX) lb = INT_MAX;
   if (lb < 1) lb = 1;
   ndt_tiling tl;
-  ndt_tiling_for(nbd, bshape, (int)lb, tb, &tl);
+  ndt__tiling_for(nbd, bshape, (int)lb, tb, &tl);
   int64_t total = vin[0].size;
-  unsigned fl = tl.ntiles <= 1 && total <= ndt_rt_inline_elems()
+  unsigned fl = tl.ntiles <= 1 && total <= ndt__rt_inline_elems()
                     ? NDT_TASK_INLINE | NDT_TASK_CALLER_ERROR : 0;
   for (int64_t bk = 0; bk < tl.ntiles && st == NDT_OK; bk++) {
     la_arg t = s;
@@ -777,7 +777,7 @@ ndt_status ndt_linalg(ndt_array **out, ndt_linalg_op op, const ndt_array *a, con
       ndt_array batch = *v, blk;
       batch.ndim = nbd;
       batch.size = nmat;
-      ndt_block_view(&batch, &tl, bk, &blk);
+      ndt__block_view(&batch, &tl, bk, &blk);
       blk.ndim = nbd + nc;
       for (int c = 0; c < nc; c++) {
         blk.shape[nbd + c] = v->shape[nbd + c];
@@ -789,9 +789,9 @@ ndt_status ndt_linalg(ndt_array **out, ndt_linalg_op op, const ndt_array *a, con
       ops[i] = (ndt_operand){i < s.nin ? &t.in[i] : &t.out[i - s.nin],
                              i < s.nin ? NDT_READ : NDT_WRITE};
     }
-    st = ndt_record(&la_kind, op_name(op), ops, s.nin + nout, &t, sizeof t, fl);
+    st = ndt__record(&la_kind, op_name(op), ops, s.nin + nout, &t, sizeof t, fl);
   }
-  /* ndt_finish for several results: on failure wait once, free them all */
+  /* ndt__finish for several results: on failure wait once, free them all */
   if (st) ndt_sync();
   for (int i = 0; i < nout; i++) {
     if (st) ndt_free(res[i]);

@@ -50,7 +50,7 @@ void ndt__cpu_count_sum(void *out, const void *parts, int64_t nblocks, int64_t n
  * (start[k] + its index along k, nd per element) there. */
 int64_t ndt__cpu_nonzero(ndt_dtype t, const char *p0, int nd, const int64_t *shape,
                          const int64_t *st, const int64_t *start, int64_t *dst) {
-  ndt_cast_fn tobool = ndt_cpu_cast(t, NDT_BOOL);
+  ndt_cast_fn tobool = ndt__cpu_cast(t, NDT_BOOL);
   int64_t size = 1;
   for (int k = 0; k < nd; k++) size *= shape[k];
   int64_t n = nd ? shape[nd - 1] : 1, s = nd ? st[nd - 1] : 0;
@@ -84,9 +84,9 @@ int64_t ndt__cpu_nonzero(ndt_dtype t, const char *p0, int nd, const int64_t *sha
  * (whose casts normalise to 0/1), is one memcpy. */
 void ndt__cpu_copy2d(int64_t R, int64_t C, const char *src, int64_t srs, int64_t scs,
                      ndt_dtype sdt, char *dst, int64_t drs, int64_t dcs, ndt_dtype ddt) {
-  int sz = ndt_traits[sdt].size;
+  int sz = ndt__traits[sdt].size;
   int plain = sdt == ddt && sdt != NDT_BOOL && scs == sz && dcs == sz;
-  ndt_cast_fn f = plain ? NULL : ndt_cpu_cast(sdt, ddt);
+  ndt_cast_fn f = plain ? NULL : ndt__cpu_cast(sdt, ddt);
   for (int64_t r = 0; r < R; r++) {
     if (plain) memcpy(dst + r * drs, src + r * srs, (size_t)(C * sz));
     else f(src + r * srs, scs, dst + r * drs, dcs, C);

@@ -1,7 +1,7 @@
 /* gemm.c - the CPU's matrix products: c (+)= a @ b on one block, which
  * src/ops/matmul.c chooses. Integer and bool products are plain loops here;
  * float and complex products and the float matrix-vector product call the
- * BLAS that src/blas.h names (set up by ndt_blas_init, src/blas.c), so a
+ * BLAS that src/blas.h names (set up by ndt__blas_init, src/blas.c), so a
  * backend with its own BLAS (cuBLAS) installs it behind the same entries. */
 #include <stddef.h>
 #include "blas.h"
@@ -127,7 +127,7 @@ static void mv_f32(int trans, int64_t rows, int64_t cols, const char *a, int64_t
               (blasint)incy);
 }
 
-ndt_gemm_fn ndt_cpu_gemm(ndt_dtype t) {
+ndt_gemm_fn ndt__cpu_gemm(ndt_dtype t) {
   switch (t) {
     case NDT_BOOL: return mm_bool;
     case NDT_INT8: return mm_i8;

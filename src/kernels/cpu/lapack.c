@@ -1,5 +1,5 @@
 /* lapack.c - the CPU's LAPACK table (kernels/lapack.h): the OpenBLAS that
- * src/blas.h names, set up by ndt_blas_init (src/blas.c). */
+ * src/blas.h names, set up by ndt__blas_init (src/blas.c). */
 #include <stddef.h>
 #include "blas.h"
 #include "cpu.h"
