@@ -28,10 +28,6 @@ EXEMPT = {
     # The lazy start: the first call of the program, whatever file it is
     # in, starts the whole runtime (settings, ranks, workers).
     "ndt__runtime_ensure": "the runtime's lazy start",
-    # A setting read by store.c: it leaves sched.c with the settings when
-    # sched.c is split by job (issue 15); then store.c uses the settings'
-    # file, below it.
-    "ndt__rt_tile_bytes": "a setting, kept in sched.c until its split",
 }
 
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)

@@ -337,14 +337,6 @@ int ndt_workers(void) {
   return rt.nworkers;
 }
 int64_t ndt_tile_bytes(void) { return ndt__rt_tile_bytes(); }
-int64_t ndt__rt_tile_bytes(void) {
-  ndt__runtime_ensure();
-  return ndt__set_.tile_bytes;
-}
-int64_t ndt__rt_inline_elems(void) {
-  ndt__runtime_ensure();
-  return ndt__set_.inline_elems;
-}
 
 ndt_status ndt_set_workers(int n) {
   if (n < 1) return ndt__error(NDT_ERR_VALUE, "the number of workers must be >= 1, got %d", n);

@@ -51,3 +51,14 @@ void ndt__settings_first_start(void) {
   if (getenv("NDTILE_MEMSTAT")) atexit(memstat_at_exit);
   if (getenv("NDTILE_CACHE_BYTES")) ndt__set_cache_limit(ndt__env_int("NDTILE_CACHE_BYTES", 0));
 }
+
+/* The settings tasks are cut by, read after the runtime's lazy start (which
+ * loads them): here, below store.c and sched.c, which both read them. */
+int64_t ndt__rt_tile_bytes(void) {
+  ndt__runtime_ensure();
+  return ndt__set_.tile_bytes;
+}
+int64_t ndt__rt_inline_elems(void) {
+  ndt__runtime_ensure();
+  return ndt__set_.inline_elems;
+}
