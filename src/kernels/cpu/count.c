@@ -8,7 +8,8 @@
 /* hist[ix[i]] += w[i] (double) or += 1 (int64, w NULL) for i < m; with
  * nb >= 0 an index >= nb is skipped (histogram's out-of-range values),
  * with nb < 0 every index is in range (bincount checked its bounds). */
-void ndt__cpu_count(void *hist, const int64_t *ix, const double *w, int64_t m, int64_t nb) {
+void ndt__cpu_count(void *restrict hist, const int64_t *restrict ix, const double *restrict w,
+                    int64_t m, int64_t nb) {
   if (w) {
     double *hd = hist;
     if (nb < 0)
@@ -48,11 +49,18 @@ void ndt__cpu_count_sum(void *out, const void *parts, int64_t nblocks, int64_t n
 /* The non-zero elements of an nd-d block of dtype t at p (byte strides
  * st), in C order: returns how many; with dst, writes each one's index
  * (start[k] + its index along k, nd per element) there. */
-int64_t ndt__cpu_nonzero(ndt_dtype t, const char *p0, int nd, const int64_t *shape,
-                         const int64_t *st, const int64_t *start, int64_t *dst) {
+int64_t ndt__cpu_nonzero(ndt_dtype t, const char *p0, int nd, const int64_t *shape_,
+                         const int64_t *st_, const int64_t *start_, int64_t *dst) {
   ndt_cast_fn tobool = ndt__cpu_cast(t, NDT_BOOL);
-  int64_t size = 1;
-  for (int k = 0; k < nd; k++) size *= shape[k];
+  /* local copies: dst is int64 too, and stores through it would otherwise
+   * reload these for every element found */
+  int64_t shape[NDT_MAXDIMS], st[NDT_MAXDIMS], start[NDT_MAXDIMS], size = 1;
+  for (int k = 0; k < nd; k++) {
+    shape[k] = shape_[k];
+    st[k] = st_[k];
+    start[k] = start_[k];
+    size *= shape[k];
+  }
   int64_t n = nd ? shape[nd - 1] : 1, s = nd ? st[nd - 1] : 0;
   int64_t idx[NDT_MAXDIMS] = {0}, runs = size / (n ? n : 1), cnt = 0;
   uint8_t flag[CH];
@@ -62,12 +70,14 @@ int64_t ndt__cpu_nonzero(ndt_dtype t, const char *p0, int nd, const int64_t *sha
     for (int64_t c = 0; c < n; c += CH) {
       int64_t m = n - c < CH ? n - c : CH;
       tobool(p + c * s, s, (char *)flag, 1, m);
+      if (!dst) {   /* counting alone: a branch-free sum, which vectorises */
+        for (int64_t i = 0; i < m; i++) cnt += flag[i] != 0;
+        continue;
+      }
       for (int64_t i = 0; i < m; i++) {
         if (!flag[i]) continue;
-        if (dst) {
-          for (int k = 0; k < nd - 1; k++) dst[cnt * nd + k] = start[k] + idx[k];
-          if (nd) dst[cnt * nd + nd - 1] = start[nd - 1] + c + i;
-        }
+        for (int k = 0; k < nd - 1; k++) dst[cnt * nd + k] = start[k] + idx[k];
+        if (nd) dst[cnt * nd + nd - 1] = start[nd - 1] + c + i;
         cnt++;
       }
     }
