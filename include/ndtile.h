@@ -135,6 +135,19 @@ ndt_status ndt_processor_select(const char *name);
  * or from a body that updates no operand in place): the automatic CPU
  * fallback. Counted since the process started. */
 int64_t ndt_processor_fallbacks(void);
+/* The NDTILE_* environment variables the runtime reads:
+ * ndt_setting_name(i) for i = 0, 1, ... (NULL past the last). Counts
+ * (NDTILE_WORKERS, NDTILE_INLINE_ELEMS, NDTILE_MAX_PENDING, NDTILE_MPI_SPIN)
+ * are whole numbers, sizes (NDTILE_TILE_BYTES, NDTILE_MAX_MEMORY, ...) bytes;
+ * both take a k, M, G or T suffix in powers of 1024 (sizes also fractions,
+ * 1.5G, and the spellings 512KiB, 2MB). ndt_setting_parse reads text as the
+ * runtime does: NDT_ERR_VALUE, naming the variable and the accepted forms,
+ * for text that is not of its form or out of its range; ndt_init fails so
+ * for a variable set that way. ndt_setting_value gives the value in force
+ * (starting the runtime if needed). */
+const char *ndt_setting_name(int i);
+ndt_status ndt_setting_parse(const char *name, const char *text, int64_t *value);
+ndt_status ndt_setting_value(const char *name, int64_t *value);
 /* Changes take effect for arrays created afterwards. */
 ndt_status ndt_set_workers(int n);
 ndt_status ndt_set_tile_bytes(int64_t bytes);
@@ -597,6 +610,37 @@ ndt_status ndt_diagonal(ndt_array **out, const ndt_array *a, int64_t offset, int
  * view touches (each reads all of idx and vals and writes its own tile),
  * or one task when that scan would cost far more than a's size. */
 ndt_status ndt_put(ndt_array *a, const ndt_array *idx, const ndt_array *vals);
+/* a.flat[idx[k]] = op(a.flat[idx[k]], vals[k]) for k = 0, 1, ... in order,
+ * unbuffered (NumPy's ufunc.at: repeated indices accumulate). vals NULL for
+ * a unary op. loop: the loop's dtypes (inputs, then output); each element
+ * of a is cast to loop[0] and the result from the output's dtype back to
+ * a's; vals must have loop[1]. idx as for ndt_put (checked the same way);
+ * tasks as ndt_put's (src/ops/strided.c). */
+ndt_status ndt_put_op(ndt_array *a, const ndt_array *idx, const ndt_array *vals, ndt_ufunc op,
+                      const ndt_dtype *loop);
+/* A view of a's store (a's dtype, part and read-only flag) with element
+ * offset `offset`, shape and element strides (counted in store elements from
+ * the store's start): NumPy's as_strided. Every element the view reaches
+ * must lie in the store (NDT_ERR_VALUE otherwise), so a view never reads or
+ * writes outside memory. */
+ndt_status ndt_as_strided(ndt_array **out, const ndt_array *a, int64_t offset, int ndim,
+                          const int64_t *shape, const int64_t *strides);
+/* The same view with its bytes read as dtype t of the same size
+ * (ndarray.view(dtype)): a view of a's store (NDT_ERR_VALUE for another
+ * size). */
+ndt_status ndt_view_dtype(ndt_array **out, const ndt_array *a, ndt_dtype t);
+/* Moves NumPy's OWNDATA from `from` (the handle made with the store) to v, a
+ * view of the same store: a Fortran-ordered copy is the transpose of a fresh
+ * C-ordered store, and the transposed handle is the array that owns it. */
+ndt_status ndt_take_owner(ndt_array *v, ndt_array *from);
+/* NumPy's ufunc.reduceat for the reduction op (SUM, PROD, MIN, MAX, NANMIN,
+ * NANMAX, ANY, ALL) on a's dtype (cast a first for another loop dtype):
+ * out[..., s, ...] folds a[..., idx[s]:idx[s+1], ...] along axis (to the end
+ * for the last; a[..., idx[s], ...] alone where idx[s+1] <= idx[s]) in
+ * NumPy's order, from the segment's first element. idx 1-d int64, each in
+ * [0, n) (NDT_ERR_INDEX at this call otherwise; it waits for idx). */
+ndt_status ndt_reduceat(ndt_array **out, const ndt_array *a, int axis, const ndt_array *idx,
+                        ndt_reduce_op op);
 /* ---- linear algebra (src/ops/linalg.c) -------------------------------- */
 /* numpy.linalg's factorisations through LAPACK, on stacks of matrices: a is
  * (..., M, N) with the last two axes a matrix; for SOLVE and LSTSQ, b is

@@ -132,6 +132,12 @@ static PyObject *np_dtypes[NDT_NTYPES];          /* numpy dtype objects */
 static PyObject *np_scalars[NDT_NTYPES];         /* numpy scalar types */
 static PyObject *int_scalar_types;               /* tuple: numpy integer scalar types */
 static PyObject *binop_hook, *getitem_hook, *setitem_hook;
+/* ndarray subclasses (Python classes deriving from ndtile.ndarray): the
+ * number slots and indexing hand them to Python, which applies NumPy's
+ * subclass rules (__array_ufunc__, __array_wrap__, __array_finalize__).
+ * Plain arrays pay one type-pointer comparison. */
+static PyObject *unop_hook, *subscript_hook;
+#define IS_SUBCLASS(o) (Py_TYPE(o) != wrap_type && wrap_type != &ArrayType && IS_ARRAY(o))
 static PyObject *axis_error_type, *ufunc_type_error;
 
 /* ---- errors --------------------------------------------------------------- */
@@ -725,6 +731,7 @@ static PyObject *call_binop_hook(int op, PyObject *a, PyObject *b, int inplace) 
 
 static PyObject *binop(PyObject *a, PyObject *b, ndt_ufunc op, int inplace) {
   ndt_array *x, *y, *tx = NULL, *ty = NULL;
+  if (IS_SUBCLASS(a) || IS_SUBCLASS(b)) return call_binop_hook(op, a, b, inplace);
   int ra = operand(a, b, op, &x, &tx);
   if (ra < 0) return NULL;
   int rb = ra ? operand(b, a, op, &y, &ty) : 0;
@@ -760,6 +767,13 @@ static PyObject *binop(PyObject *a, PyObject *b, ndt_ufunc op, int inplace) {
 
 static PyObject *unop(PyObject *a, ndt_ufunc op) {
   if (!check_arr(a)) return NULL;
+  if (unop_hook && IS_SUBCLASS(a)) {
+    PyObject *o = PyLong_FromLong(op);
+    if (!o) return NULL;
+    PyObject *r = PyObject_CallFunctionObjArgs(unop_hook, o, a, NULL);
+    Py_DECREF(o);
+    return r;
+  }
   ndt_array *res = NULL;
   ndt_status st;
   CORE(st = ndt_unary(&res, op, ARR(a)));
@@ -794,7 +808,7 @@ static PyObject *nb_inplace_xor(PyObject *a, PyObject *b) { return binop(a, b, N
  * a**-1 is reciprocal(a) and a**0.5 is sqrt(a) (results differ from power:
  * bool**2 is int8, (-inf)**0.5 is nan). */
 static int fast_power_op(PyObject *a, PyObject *b, ndt_ufunc *op) {
-  if (!IS_ARRAY(a) || !ARR(a)) return 0;
+  if (!IS_ARRAY(a) || !ARR(a) || IS_SUBCLASS(a)) return 0;
   ndt_dtype t = ndt_dtype_of(ARR(a));
   int inexact = is_float_kind(t) || is_complex_kind(t);
   if (PyLong_CheckExact(b)) {
@@ -976,7 +990,21 @@ static int parse_index(PyObject *key, ndt_index *idx, int *n, int *nint) {
   return 1;
 }
 
+static PyObject *array_subscript_base(PyObject *self, PyObject *key);
+
+/* self[key]; a subclass's result goes through Python (its type, and
+ * __array_finalize__ with self). */
 static PyObject *array_subscript(PyObject *self, PyObject *key) {
+  PyObject *r = array_subscript_base(self, key);
+  if (r && subscript_hook && IS_SUBCLASS(self)) {
+    PyObject *w = PyObject_CallFunctionObjArgs(subscript_hook, r, self, NULL);
+    Py_DECREF(r);
+    return w;
+  }
+  return r;
+}
+
+static PyObject *array_subscript_base(PyObject *self, PyObject *key) {
   if (!check_arr(self)) return NULL;
   ndt_index idx[MAXIDX];
   int n, nint;
@@ -1470,6 +1498,39 @@ static PyObject *m_view(PyObject *self, PyObject *noargs) {
   return wrap_status(st, r);
 }
 
+/* A new handle on the same view, as an instance of the given subtype
+ * (NumPy's view casting; __array_finalize__ is the caller's). */
+static PyObject *m_view_as(PyObject *self, PyObject *type) {
+  if (!check_arr(self)) return NULL;
+  if (!PyType_Check(type) || !PyType_IsSubtype((PyTypeObject *)type, &ArrayType)) {
+    PyErr_SetString(PyExc_TypeError, "Type must be a sub-type of ndarray type");
+    return NULL;
+  }
+  int perm[NDT_MAXDIMS];
+  for (int k = 0; k < ndt_ndim(ARR(self)); k++) perm[k] = k;
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_transpose(&r, ARR(self), perm));
+  if (st) return raise_status(st);
+  PyTypeObject *t = (PyTypeObject *)type;
+  ArrayObject *o = (ArrayObject *)t->tp_alloc(t, 0);
+  if (!o) {
+    CORE(ndt_free(r));
+    return NULL;
+  }
+  o->arr = r;
+  return (PyObject *)o;
+}
+
+static PyObject *f_subclass_hooks(PyObject *mod, PyObject *args) {
+  (void)mod;
+  PyObject *u, *g;
+  if (!PyArg_ParseTuple(args, "OO", &u, &g)) return NULL;
+  Py_XSETREF(unop_hook, u == Py_None ? NULL : Py_NewRef(u));
+  Py_XSETREF(subscript_hook, g == Py_None ? NULL : Py_NewRef(g));
+  Py_RETURN_NONE;
+}
+
 static PyObject *m_astype(PyObject *self, PyObject *args) {
   PyObject *dto;
   int casting = NDT_CAST_UNSAFE;
@@ -1528,6 +1589,7 @@ static PyMethodDef array_methods[] = {
   {"_imag", m_imag, METH_NOARGS, "imaginary part (view, or zeros)"},
   {"_copy", m_copy, METH_NOARGS, "C-order copy"},
   {"_view", m_view, METH_NOARGS, "new handle on the same view"},
+  {"_view_as", m_view_as, METH_O, "new handle on the same view, of a given subtype"},
   {"_ravel", m_ravel, METH_O, "NumPy's ravel (order 'C', 'F', 'A', 'K'): a view or a copy"},
   {"_set_writeable", m_set_writeable, METH_O, "set or clear NumPy's WRITEABLE flag"},
   {"_astype", m_astype, METH_VARARGS, "cast copy (dtype code, casting)"},
@@ -2210,6 +2272,86 @@ static PyObject *f_put(PyObject *m, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+/* put_op(a, flat_idx int64, vals|None, op, loop dtypes): ufunc.at (ndt_put_op). */
+static PyObject *f_put_op(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *a, *idx, *vals, *lp;
+  int op;
+  if (!PyArg_ParseTuple(args, "OOOiO", &a, &idx, &vals, &op, &lp) || !check_arr(a) ||
+      !check_arr(idx) || (vals != Py_None && !check_arr(vals)))
+    return NULL;
+  int nl;
+  int64_t lt[NDT_MAXDIMS];
+  if (!parse_shape(lp, &nl, lt)) return NULL;
+  if (nl != (vals == Py_None ? 2 : 3)) {
+    PyErr_SetString(PyExc_ValueError, "put_op: one loop dtype per operand");
+    return NULL;
+  }
+  ndt_dtype loop[3];
+  for (int i = 0; i < nl; i++) loop[i] = (ndt_dtype)lt[i];
+  ndt_status st;
+  CORE(st = ndt_put_op(ARR(a), ARR(idx), vals == Py_None ? NULL : ARR(vals), (ndt_ufunc)op,
+                       loop));
+  if (st) return raise_status(st);
+  Py_RETURN_NONE;
+}
+
+/* view_dtype(a, code): a's bytes as another dtype of the same size. */
+static PyObject *f_view_dtype(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *a;
+  int t;
+  if (!PyArg_ParseTuple(args, "Oi", &a, &t) || !check_arr(a)) return NULL;
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_view_dtype(&r, ARR(a), (ndt_dtype)t));
+  return wrap_status(st, r);
+}
+
+/* reduceat(a, axis, idx int64, reduce op): ufunc.reduceat (ndt_reduceat). */
+static PyObject *f_reduceat(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *a, *idx;
+  int axis, op;
+  if (!PyArg_ParseTuple(args, "OiOi", &a, &axis, &idx, &op) || !check_arr(a) ||
+      !check_arr(idx))
+    return NULL;
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE_BLOCKING(st = ndt_reduceat(&r, ARR(a), axis, ARR(idx), (ndt_reduce_op)op));
+  return wrap_status(st, r);
+}
+
+/* take_owner(v, from): v becomes the owner of its store (ndt_take_owner). */
+static PyObject *f_take_owner(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *v, *from;
+  if (!PyArg_ParseTuple(args, "OO", &v, &from) || !check_arr(v) || !check_arr(from)) return NULL;
+  ndt_status st;
+  CORE(st = ndt_take_owner(ARR(v), ARR(from)));
+  if (st) return raise_status(st);
+  Py_RETURN_NONE;
+}
+
+/* as_strided(a, offset, shape, strides): a view of a's store (ndt_as_strided). */
+static PyObject *f_as_strided(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *a, *shp, *str;
+  long long offset;
+  if (!PyArg_ParseTuple(args, "OLOO", &a, &offset, &shp, &str) || !check_arr(a)) return NULL;
+  int nd, ns;
+  int64_t shape[NDT_MAXDIMS], strides[NDT_MAXDIMS];
+  if (!parse_shape_nonneg(shp, &nd, shape) || !parse_shape(str, &ns, strides)) return NULL;
+  if (ns != nd) {
+    PyErr_SetString(PyExc_ValueError, "as_strided: one stride per dimension");
+    return NULL;
+  }
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_as_strided(&r, ARR(a), offset, nd, shape, strides));
+  return wrap_status(st, r);
+}
+
 static PyObject *f_sync(PyObject *m, PyObject *noargs) {
   (void)m;
   (void)noargs;
@@ -2406,6 +2548,47 @@ static PyObject *f_init(PyObject *m, PyObject *args) {
   CORE_BLOCKING(st = ndt_init(&cfg));
   if (st) return raise_status(st);
   Py_RETURN_NONE;
+}
+
+/* setting_names() -> tuple; parse_setting(name, text) -> int (ValueError
+ * naming the variable and the accepted forms); setting_value(name) -> int:
+ * the runtime's parser and values (src/runtime/env.c). */
+static PyObject *f_setting_names(PyObject *m, PyObject *noarg) {
+  (void)m;
+  (void)noarg;
+  int n = 0;
+  while (ndt_setting_name(n)) n++;
+  PyObject *t = PyTuple_New(n);
+  for (int i = 0; t && i < n; i++) {
+    PyObject *s = PyUnicode_FromString(ndt_setting_name(i));
+    if (!s) {
+      Py_DECREF(t);
+      return NULL;
+    }
+    PyTuple_SET_ITEM(t, i, s);
+  }
+  return t;
+}
+
+static PyObject *f_parse_setting(PyObject *m, PyObject *args) {
+  (void)m;
+  const char *name, *text;
+  if (!PyArg_ParseTuple(args, "ss", &name, &text)) return NULL;
+  int64_t v;
+  ndt_status st = ndt_setting_parse(name, text, &v);
+  if (st) return raise_status(st);
+  return PyLong_FromLongLong((long long)v);
+}
+
+static PyObject *f_setting_value(PyObject *m, PyObject *args) {
+  (void)m;
+  const char *name;
+  if (!PyArg_ParseTuple(args, "s", &name)) return NULL;
+  int64_t v;
+  ndt_status st;
+  CORE_BLOCKING(st = ndt_setting_value(name, &v));
+  if (st) return raise_status(st);
+  return PyLong_FromLongLong((long long)v);
 }
 
 static PyObject *f_status_string(PyObject *m, PyObject *arg) {
@@ -2798,6 +2981,8 @@ static PyTypeObject RngType = {
 
 static PyMethodDef module_methods[] = {
   {"_setup", f_setup, METH_VARARGS, "register the Python side (types, dtypes, hooks)"},
+  {"_subclass_hooks", f_subclass_hooks, METH_VARARGS,
+   "register the Python hooks for ndarray subclasses (unary op, subscript result)"},
   {"empty", f_empty, METH_VARARGS, "empty(shape, dt)"},
   {"zeros", f_zeros, METH_VARARGS, "zeros(shape, dt)"},
   {"ones", f_ones, METH_VARARGS, "ones(shape, dt)"},
@@ -2822,6 +3007,12 @@ static PyMethodDef module_methods[] = {
   {"correlate", f_correlate, METH_VARARGS, "correlate(a, v, lag0, n, conj)"},
   {"diagonal", f_diagonal, METH_VARARGS, "diagonal(a, offset, axis1, axis2): a view"},
   {"put", f_put, METH_VARARGS, "put(a, flat_idx int64, vals): a.flat[idx] = vals in order"},
+  {"put_op", f_put_op, METH_VARARGS, "put_op(a, flat_idx, vals|None, op, loop): ufunc.at"},
+  {"view_dtype", f_view_dtype, METH_VARARGS, "view_dtype(a, dt): same bytes, same-size dtype"},
+  {"reduceat", f_reduceat, METH_VARARGS, "reduceat(a, axis, idx, reduce op): ufunc.reduceat"},
+  {"take_owner", f_take_owner, METH_VARARGS, "take_owner(v, from): v owns the store"},
+  {"as_strided", f_as_strided, METH_VARARGS,
+   "as_strided(a, offset, shape, strides): a view of a's store (element units)"},
   {"fft", f_fft, METH_VARARGS, "fft(a, axis, n, kind, scale): 1-d FFTs along axis"},
   {"argwhere", f_argwhere, METH_O, "argwhere(a): (count, ndim) int64 indices"},
   {"partition", f_partition, METH_VARARGS, "partition(a, axis|None, [kth], want_indices)"},
@@ -2858,6 +3049,9 @@ static PyMethodDef module_methods[] = {
    "set_memory_limit(bytes): the budget of live arrays (0: the default)"},
   {"interrupt", f_interrupt, METH_NOARGS, "interrupt(): stop the waits as Ctrl-C does"},
   {"init", f_init, METH_VARARGS, "init(workers=0, tile_bytes=0, inline_elems=-1)"},
+  {"setting_names", f_setting_names, METH_NOARGS, "setting_names() -> the NDTILE_* names"},
+  {"parse_setting", f_parse_setting, METH_VARARGS, "parse_setting(name, text) -> int"},
+  {"setting_value", f_setting_value, METH_VARARGS, "setting_value(name) -> the value in force"},
   {"status_string", f_status_string, METH_O, "name of a status"},
   {"_raise_status", f_raise_status, METH_O, "test hook: raise the mapped exception"},
   {"linalg", f_linalg, METH_VARARGS, "linalg(op, a, b|None, flags, param): tuple of results"},

@@ -59,6 +59,16 @@ void ndt__mem_unreserve(int64_t nbytes);
 /* NDT_ERR_NOMEM with NumPy's message for an array of this shape. */
 ndt_status ndt__nomem_array(int64_t nbytes, int ndim, const int64_t *shape, ndt_dtype t);
 int64_t ndt__parse_size(const char *s);
+/* ---- runtime/env.c: the NDTILE_* variables ---- */
+/* The variable's value, or dflt when it is unset (or invalid: ndt_init
+ * reports that through ndt__settings_check before anything reads it). */
+int64_t ndt__env_int(const char *name, int64_t dflt);
+ndt_status ndt__env_setting(const char *name, int64_t dflt, int64_t *value);
+/* NDT_OK, or the error of the first set variable that does not parse. */
+ndt_status ndt__settings_check(void);
+int ndt__setting_known(const char *name);
+/* memory.c: the cache's limit in bytes (INT64_MAX: none) */
+int64_t ndt__cache_limit(void);
 
 /* ---- ranks (runtime/comm.c) ------------------------------------------
  * Under MPI the recording thread moves bytes with these; both sides call

@@ -113,7 +113,7 @@ from ._counting import (  # noqa: E402
     unique_inverse, unique_all, isin, bincount, digitize, histogram, histogram2d,
     histogramdd, percentile, quantile, nanpercentile, nanquantile)
 
-from . import linalg, fft, random  # noqa: E402
+from . import linalg, fft, random, lib  # noqa: E402
 
 _FALLBACK_OK = {'nonzero', 'argwhere'}   # native names that are thin fallbacks
 
@@ -145,6 +145,26 @@ def set_workers(n):
     _core.set_workers(n)
 
 
+def settings():
+    """The runtime's settings in force, by their NDTILE_* names (workers,
+    tile and inline sizes, the look-ahead bounds, the memory budget, ...).
+    Sizes are in bytes."""
+    return {name: _core.setting_value(name) for name in _core.setting_names()}
+
+
+def _check_settings():
+    # a misread setting is an error at import, naming the variable and the
+    # forms it takes (NDTILE_TILE_BYTES=1G is 1 GiB; =abc is a ValueError)
+    import os
+    for name in _core.setting_names():
+        text = os.environ.get(name, "")
+        if text.strip():
+            _core.parse_setting(name, text)
+
+
+_check_settings()
+
+
 def __getattr__(name):
     return _fallback.module_getattr('ndtile', _np, name, globals())
 
@@ -167,7 +187,8 @@ def _register_native():
             continue
         if getattr(obj, '__module__', '').startswith('ndtile'):
             _fallback.NATIVE[npobj] = obj
-    for sub, npsub in ((linalg, _np.linalg), (fft, _np.fft), (random, _np.random)):
+    for sub, npsub in ((linalg, _np.linalg), (fft, _np.fft), (random, _np.random),
+                       (lib.stride_tricks, _np.lib.stride_tricks)):
         for name in getattr(sub, '_NATIVE', ()):
             npobj = getattr(npsub, name, None)
             if npobj is not None:

@@ -8,6 +8,11 @@ Array = _core.Array
 _ndarray_np = _np.ndarray
 _generic = _np.generic
 _PYSCALARS = (bool, int, float, complex)
+# set by _ndarray: the plain array class, and subclass_like(r, proto) (r as
+# the class of a subclass instance proto, NumPy's subok=True)
+ND = None
+subclass_like = None
+subclass_method = None     # (name, args, kwargs): args[0].name(*args[1:], **kwargs)
 
 
 def is_nd(x):

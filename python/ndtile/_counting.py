@@ -181,6 +181,8 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     """NumPy's unique for axis=None: stable argsort, a mask of first
     occurrences, and its cumulative sum for the inverse."""
     x = C.asarray(ar)
+    if axis is not None and isinstance(x, Array) and D.KIND[x._dt] in 'biufc':
+        return _unique_axis(x, axis, return_index, return_inverse, return_counts)
     if axis is not None or not isinstance(x, Array):
         return F.call("unique" if axis is None else "unique (axis)", _np.unique, (ar,),
                       dict(return_index=return_index, return_inverse=return_inverse,
@@ -195,6 +197,56 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
         res.append(M.reshape(inverse, x.shape))
     if return_counts:
         res.append(counts)
+    return res[0] if len(res) == 1 else tuple(res)
+
+
+def _unique_axis(x, axis, return_index, return_inverse, return_counts):
+    """unique(axis=k) as NumPy computes it: the slices along k, as rows,
+    sorted lexicographically by their values (a stable lexsort, NaNs last,
+    -0.0 equal to 0.0), a mask of rows that differ from the one before
+    (rows with a NaN never equal, as NumPy's structured comparison), and
+    from it the values, first indices, inverse and counts."""
+    from numpy.lib.array_utils import normalize_axis_index
+    from ._functions import lexsort
+    from ._creation import empty
+    k = normalize_axis_index(operator.index(axis), x.ndim)
+    y = M.moveaxis(x, k, 0)
+    n = y.shape[0]
+    rest = tuple(y.shape[1:])
+    rows = y.reshape((n, -1)) if n else y.reshape((0, int(_np.prod(rest))))
+    m = rows.shape[1]
+    if n == 0 or m == 0:
+        # NumPy: no rows, or rows of nothing (all equal: one row if any)
+        nu = min(n, 1)
+        vals = M.moveaxis(y[:nu], 0, k)
+        res = [vals]
+        if return_index:
+            res.append(_core.zeros((nu,), D.INT64))
+        if return_inverse:
+            res.append(_core.zeros((n,), D.INT64))
+        if return_counts:
+            res.append(_core.full((nu,), D.INT64, n))
+        return res[0] if len(res) == 1 else tuple(res)
+    # lexsort's last key is the primary one: the first column
+    perm = lexsort(tuple(rows[:, j] for j in range(m - 1, -1, -1)))
+    srt = M.take(rows, perm, axis=0)
+    mask = empty((n,), _np.bool_)
+    mask[:1] = True
+    if n > 1:
+        mask[1:] = R.any(srt[1:] != srt[:-1], axis=1)
+    first = M.flatnonzero(mask)
+    vals = M.take(srt, first, axis=0)
+    vals = M.moveaxis(vals.reshape((vals.shape[0],) + rest), 0, k)
+    res = [vals]
+    if return_index:
+        res.append(M.take(perm, first))
+    if return_inverse:
+        inv = empty((n,), _np.int64)
+        inv[perm] = R.cumsum(mask, dtype=_np.int64) - 1
+        res.append(inv)
+    if return_counts:
+        ends = M.concatenate([first[1:], _core.full((1,), D.INT64, n)])
+        res.append(ends - first)
     return res[0] if len(res) == 1 else tuple(res)
 
 

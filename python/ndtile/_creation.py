@@ -5,6 +5,7 @@ import operator
 import numpy as _np
 
 from . import _core
+from . import _order as _O
 from . import _dtypes as D
 from . import _convert as C
 from . import _fallback as F
@@ -60,6 +61,8 @@ def empty(shape, dtype=float, order='C', *, device=None, like=None):
         return _np.empty(shape, dtype=dtype, order=order)
     if order != 'C':
         _creation_order(order)
+        if order in ('F', 'f'):
+            return _O.f_empty(_shape(shape), c, None)
     return _core.empty(shape if type(shape) is tuple else _shape(shape), c)
 
 
@@ -69,6 +72,8 @@ def zeros(shape, dtype=float, order='C', *, device=None, like=None):
         return _np.zeros(shape, dtype=dtype, order=order)
     if order != 'C':
         _creation_order(order)
+        if order in ('F', 'f'):
+            return _O.f_empty(_shape(shape), c, (_core.zeros,))
     return _core.zeros(shape if type(shape) is tuple else _shape(shape), c)
 
 
@@ -78,6 +83,8 @@ def ones(shape, dtype=None, order='C', *, device=None, like=None):
         return _np.ones(shape, dtype=dtype, order=order)
     if order != 'C':
         _creation_order(order)
+        if order in ('F', 'f'):
+            return _O.f_empty(_shape(shape), c, (_core.ones,))
     return _core.ones(shape if type(shape) is tuple else _shape(shape), c)
 
 
@@ -92,7 +99,8 @@ def full(shape, fill_value, dtype=None, order='C', *, device=None, like=None):
         c = D.code(dt)
         if c is None or not isinstance(fv, Array):
             return _np.full(shape, C.to_np_tree(fill_value), dtype=dt, order=order)
-        r = _core.empty(_shape(shape), c)
+        r = _core.empty(_shape(shape), c) if order not in ('F', 'f') else \
+            _O.f_empty(_shape(shape), c)
         r._assign(fv, 4)
         return r
     dt = _np.array(fill_value).dtype if dtype is None else D.as_dtype(dtype)
@@ -100,6 +108,8 @@ def full(shape, fill_value, dtype=None, order='C', *, device=None, like=None):
     if c is None:
         return _np.full(shape, fill_value, dtype=dt, order=order)
     v = _np.full((), fill_value, dtype=dt)     # NumPy's conversion rules and errors
+    if order in ('F', 'f'):
+        return _O.f_empty(_shape(shape), c, (_core.full, v.item()))
     return _core.full(_shape(shape), c, v.item())
 
 
@@ -119,20 +129,40 @@ def _like_shape(a, shape):
     return _np.shape(a)
 
 
+def _subok(r, proto, subok):
+    # subok=True: a subclass prototype's class (see _ndarray._subclass_like)
+    return C.subclass_like(r, proto) if subok else r
+
+
+def _like_order(a, order, shape):
+    """NumPy's layout of a *_like result: 'F' is F; 'K' and 'A' follow a
+    Fortran-ordered prototype (when the shape is its own)."""
+    if order in ('F', 'f'):
+        return 'F'
+    if order in ('K', 'A', 'k', 'a', None) and shape is None and isinstance(a, Array) and \
+            _O.is_f_only(a):
+        return 'F'
+    return 'C'
+
+
 def empty_like(prototype, dtype=None, order='K', subok=True, shape=None, *, device=None):
-    return empty(_like_shape(prototype, shape), _like_dtype(prototype, dtype))
+    return _subok(empty(_like_shape(prototype, shape), _like_dtype(prototype, dtype),
+                        order=_like_order(prototype, order, shape)), prototype, subok)
 
 
 def zeros_like(a, dtype=None, order='K', subok=True, shape=None, *, device=None):
-    return zeros(_like_shape(a, shape), _like_dtype(a, dtype))
+    return _subok(zeros(_like_shape(a, shape), _like_dtype(a, dtype),
+                        order=_like_order(a, order, shape)), a, subok)
 
 
 def ones_like(a, dtype=None, order='K', subok=True, shape=None, *, device=None):
-    return ones(_like_shape(a, shape), _like_dtype(a, dtype))
+    return _subok(ones(_like_shape(a, shape), _like_dtype(a, dtype),
+                       order=_like_order(a, order, shape)), a, subok)
 
 
 def full_like(a, fill_value, dtype=None, order='K', subok=True, shape=None, *, device=None):
-    return full(_like_shape(a, shape), fill_value, _like_dtype(a, dtype))
+    return _subok(full(_like_shape(a, shape), fill_value, _like_dtype(a, dtype),
+                       order=_like_order(a, order, shape)), a, subok)
 
 
 def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0, like=None):
@@ -161,6 +191,20 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0, lik
     if ndmin and r.ndim < ndmin:
         shape = (1,) * (ndmin - r.ndim) + r.shape
         r = r._reshape(shape) if isinstance(r, Array) else r.reshape(shape)
+    if isinstance(r, Array) and r.ndim > 1 and order not in ('C', 'c', None) and \
+            copy is not False:
+        # NumPy's layouts: 'F' always, 'K'/'A' that of a Fortran-ordered input
+        src = object if isinstance(object, (Array, _np.ndarray)) else None
+        if order in ('F', 'f') or (src is not None and src.ndim == r.ndim and
+                                   src.flags.f_contiguous and not src.flags.c_contiguous):
+            if not (r._flags & 0x3 == 0x2):
+                r = _O.f_copy(r)
+    if isinstance(object, Array) and type(object) is not C.ND and isinstance(r, Array):
+        # a subclass instance: its class with subok, else a base-class array
+        if subok:
+            r = r if r is object else C.subclass_like(r, object)
+        elif type(r) is not C.ND:
+            r = r._view()
     return r
 
 
@@ -172,12 +216,19 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
                     not a._flags & (1 if order == 'C' else 2)):
             if copy is False:
                 raise ValueError("Unable to avoid copy while creating an array as requested.")
-            return a._copy()
-        return a
-    return array(a, dtype, copy=copy)
+            return _O.order_copy(a, 'K' if order is None else order)
+        return a if type(a) is C.ND else a._view()   # a subclass: a base-class view
+    r = array(a, dtype, copy=copy)
+    if order in ('F', 'f') and isinstance(r, Array) and not r._flags & 0x2:
+        r = _O.f_copy(r)
+    return r
 
 
 def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+    if isinstance(a, Array) and type(a) is not C.ND:
+        # a subclass instance stays one (NumPy's subok=True)
+        r = array(a, dtype, copy=copy, order='K' if order is None else order, subok=True)
+        return a if r is a else r
     return asarray(a, dtype, order, copy=copy)
 
 
@@ -199,7 +250,8 @@ def asfortranarray(a, dtype=None, *, like=None):
 
 def copy(a, order='K', subok=False):
     if isinstance(a, Array):
-        return a._copy()
+        r = _O.order_copy(a, order)
+        return C.subclass_like(r, a) if subok else r
     return array(a, copy=True)
 
 

@@ -266,10 +266,7 @@ def plan(args, target, target_args):
     user = os.environ.get("NDTILE_WORKERS")
     if user is not None:                # the user's choice wins
         workers_text = user
-        try:
-            workers = max(1, int(user))
-        except ValueError:
-            pass
+        workers = _setting("NDTILE_WORKERS", user, workers)
     else:
         workers_text = str(workers)
     env_set = {"NDTILE_WORKERS": workers_text, "NDTILE_LAUNCHED": "1"}
@@ -371,11 +368,18 @@ def _tile_bytes():
         except Exception:
             pass
     text = os.environ.get("NDTILE_TILE_BYTES", "").strip()
-    m = re.fullmatch(r"(\d+)\s*([kKmMgG]?)", text)
-    if m:
-        scale = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
-        return int(m.group(1)) * scale[m.group(2).lower()]
-    return DEFAULT_TILE_BYTES
+    return _setting("NDTILE_TILE_BYTES", text, DEFAULT_TILE_BYTES) if text else DEFAULT_TILE_BYTES
+
+
+def _setting(name, text, default):
+    """text read as the runtime reads the variable (one parser: the
+    binding's parse_setting, src/runtime/env.c); default when the package
+    is not built."""
+    try:
+        from . import _core
+    except ImportError:
+        return default
+    return _core.parse_setting(name, text)
 
 
 def _version():

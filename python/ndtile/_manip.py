@@ -16,6 +16,16 @@ _NoValue = _np._NoValue
 
 def _nd_or_fallback(name, npfunc, args, kwargs, *arrays):
     """Converts arrays; returns (list, None) or (None, fallback result)."""
+    if type(args[0]) is not C.ND and isinstance(args[0], Array):
+        if name in _METHOD_FORMS:
+            # NumPy's function calls the method of a subclass instance
+            return None, C.subclass_method(name, args, kwargs)
+        if name in _TEMPLATE_FORMS:
+            # NumPy's function makes its result from the subclass instance
+            # (a view or a copy of it): this function on a plain view, the
+            # result in the instance's class
+            r = globals()[name](args[0]._view(), *args[1:], **kwargs)
+            return None, C.subclass_like(r, args[0])
     out = []
     for a in arrays:
         x = C.asarray(a)
@@ -23,6 +33,11 @@ def _nd_or_fallback(name, npfunc, args, kwargs, *arrays):
             return None, F.call(f"{name} (dtype)", npfunc, args, kwargs)
         out.append(x)
     return out, None
+
+
+_METHOD_FORMS = frozenset(('ravel', 'transpose', 'swapaxes', 'squeeze', 'diagonal', 'take',
+                           'repeat'))
+_TEMPLATE_FORMS = frozenset(('expand_dims', 'moveaxis', 'flip', 'roll', 'tile'))
 
 
 def _norm_axis(axis, ndim):
@@ -44,15 +59,22 @@ def reshape(a, /, shape=None, order='C', *, newshape=None, copy=None):
         shape = newshape
     if shape is None:
         raise TypeError("reshape() missing 1 required positional argument: 'shape'")
+    if type(a) is not C.ND and isinstance(a, Array):     # NumPy calls a subclass's method
+        return C.subclass_method('reshape', (a, shape), {'order': order, 'copy': copy})
     xs, fb = _nd_or_fallback('reshape', _np.reshape, (a, shape), {'order': order}, a)
     if fb is not None:
         return fb
     x = xs[0]
-    if order not in ('C', 'A', 'K', None):
-        return F.call("reshape (order='F')", _np.reshape, (a, shape), {'order': order})
     if isinstance(shape, (int, _np.integer)):
         shape = (shape,)
-    r = x._reshape(tuple(shape))
+    if order in ('F', 'f') or (order in ('A', 'a') and x._flags & 3 == 2):
+        from . import _order
+        r = _order.reshape(x, tuple(shape), order)
+    elif order not in ('C', 'A', 'K', None):
+        return F.call("reshape (order=%r)" % (order,), _np.reshape, (a, shape),
+                      {'order': order})
+    else:
+        r = x._reshape(tuple(shape))
     if copy is False and not r._same_store(x):
         raise ValueError("Unable to avoid creating a copy while reshaping.")
     if copy and r._same_store(x):
@@ -171,7 +193,7 @@ def broadcast_to(array, shape, subok=False):
         shape = (shape,)
     r = xs[0]._broadcast_to(tuple(shape))
     r._set_writeable(False)      # NumPy's broadcast_to is a read-only view
-    return r
+    return C.subclass_like(r, array) if subok else r
 
 
 def broadcast_shapes(*args):
@@ -563,6 +585,8 @@ around = round
 
 def real(val):
     x = C.asarray(val)
+    if type(x) is not C.ND and isinstance(x, Array):
+        return x.real            # NumPy: val.real, a subclass instance's
     if isinstance(x, Array):
         return x._real()
     return _np.real(val)
@@ -1347,6 +1371,12 @@ def _put_flat(x, flat, vals):
         return
     if vals._dt != x._dt:
         vals = vals._astype(x._dt, 4)
+    # NumPy reads the values and indices before writing: ones that alias
+    # the target (np.put(a, i, a[1:])) are copied first
+    if vals._same_store(x):
+        vals = vals._copy()
+    if flat._same_store(x):
+        flat = flat._copy()
     _core.put(x, flat, vals)
 
 
@@ -1437,6 +1467,8 @@ def diag(v, k=0):
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     from . import _reduce as R
+    if type(a) is not C.ND and isinstance(a, Array):     # NumPy calls a subclass's method
+        return a.trace(offset, axis1, axis2, dtype, out)
     return R.sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype, out=out)
 
 
@@ -1795,6 +1827,10 @@ def _sort_flags(dtype, kind, stable):
 def sort(a, axis=-1, kind=None, order=None, *, stable=None):
     """NumPy's sort (NaNs last): a stable sort for every kind, NaN bits as
     NumPy's sort of that kind writes them."""
+    if type(a) is not C.ND and isinstance(a, Array):
+        r = a.copy(order='K')      # NumPy: a copy of the subclass instance, sorted
+        r.sort(axis=axis, kind=kind, order=order, stable=stable)
+        return r
     x = C.asarray(a)
     if order is not None or not isinstance(x, Array):
         return F.call("sort", _np.sort, (a,), dict(axis=axis, kind=kind, order=order,
@@ -1805,6 +1841,9 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None):
 
 def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
     """NumPy's argsort; stable for every kind (ties keep their order)."""
+    if type(a) is not C.ND and isinstance(a, Array):
+        return C.subclass_method('argsort', (a,), dict(axis=axis, kind=kind, order=order,
+                                                        stable=stable))
     x = C.asarray(a)
     if order is not None or not isinstance(x, Array):
         return F.call("argsort", _np.argsort, (a,), dict(axis=axis, kind=kind, order=order,

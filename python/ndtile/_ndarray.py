@@ -52,6 +52,8 @@ class flatiter:
         r = base._ravel('C')[key]
         if isinstance(r, Array) and r._same_store(base):
             r = r._copy()
+        if type(base) is not ndarray and type(r) is ndarray:
+            r = _finalize_as(r, base)
         return r
 
     def __setitem__(self, key, value):
@@ -154,6 +156,14 @@ def _reconstruct(npa):
     return C.np_or_nd(npa)
 
 
+def _reconstruct_sub(cls, shape, dtype):
+    """Unpickling a subclass instance: an empty array of its class
+    (__array_finalize__(None), as NumPy's unpickling calls it); the data
+    comes with __setstate__."""
+    from ._creation import empty
+    return _finalize_as(empty(shape, dtype), None, cls)
+
+
 class ndarray(Array):
     """An N-dimensional array split into tiles; operations on it run as
     tasks on all cores. Behaves like numpy.ndarray."""
@@ -164,8 +174,22 @@ class ndarray(Array):
     def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
         if buffer is None and strides is None:
             from ._creation import empty
-            return empty(shape, dtype)
-        return C.np_or_nd(_np.ndarray(shape, dtype, buffer, offset, strides, order).copy())
+            r = empty(shape, dtype)
+        else:
+            r = C.np_or_nd(_np.ndarray(shape, dtype, buffer, offset, strides, order).copy())
+        if cls is not ndarray and isinstance(r, Array):
+            # NumPy's explicit constructor: an instance of cls, then
+            # __array_finalize__(None)
+            r = _finalize_as(r, None, cls)
+        return r
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        _adopt_subclass(cls)
+
+    def __array_finalize__(self, obj):
+        """NumPy's hook for subclasses, called with the object a new
+        instance comes from (None from the explicit constructor)."""
 
     # ---- NumPy protocols ------------------------------------------------------
     def __array__(self, dtype=None, copy=None):
@@ -178,12 +202,17 @@ class ndarray(Array):
         return a
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        u = U.wrap_numpy_ufunc(ufunc)
-        if method == '__call__':
-            return u(*inputs, **kwargs)
-        if method in ('reduce', 'accumulate', 'reduceat', 'outer', 'at'):
-            return getattr(u, method)(*inputs, **kwargs)
-        return NotImplemented
+        # NumPy's default: NotImplemented when another operand overrides
+        # __array_ufunc__ (a subclass must pass plain arrays to super())
+        if method not in ('__call__', 'reduce', 'accumulate', 'reduceat', 'outer', 'at'):
+            return NotImplemented
+        out = kwargs.get('out')
+        for x in inputs + (out if isinstance(out, tuple) else (out,)):
+            if type(x) is not ndarray and isinstance(x, Array) and \
+                    _overrides_ufunc(type(x)):
+                return NotImplemented
+        u = ufunc if isinstance(ufunc, U.ufunc) else U.wrap_numpy_ufunc(ufunc)
+        return _ufunc_default(u, method, inputs, kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
         return F.array_function(func, types, args, kwargs)
@@ -277,7 +306,18 @@ class ndarray(Array):
         return self._copy()
 
     def __reduce__(self):
+        if type(self) is not ndarray:
+            # a subclass: its class, and the data as the state (a tuple, so
+            # that NumPy's recipe of appending attributes to it works)
+            return (_reconstruct_sub, (type(self), self.shape, self.dtype),
+                    (C.to_numpy(self),))
         return (_reconstruct, (C.to_numpy(self),))
+
+    def __setstate__(self, state):
+        data = state[0] if isinstance(state, tuple) and state else state
+        if not isinstance(data, _np.ndarray) or data.shape != self.shape:
+            raise ValueError("ndarray.__setstate__: expected the array's data")
+        self._assign(C.from_numpy(data), 4)
 
     # operators not in the C slots
     def __matmul__(self, other):
@@ -308,6 +348,8 @@ class ndarray(Array):
 
     @property
     def real(self):
+        if D.KIND[self._dt] != 'c':
+            return self        # NumPy: a real array's .real is the array itself
         return self._real()
 
     @real.setter
@@ -391,19 +433,47 @@ class ndarray(Array):
             return C.to_numpy(self).astype(dt, casting=casting)
         if c == self._dt and not copy:
             return self
-        return self._astype(c, D.CASTING[casting])
+        r = self._astype(c, D.CASTING[casting])
+        if self._flags & 3 == 2 and order in ('K', 'A', 'F') or order in ('F', 'f'):
+            from . import _order
+            r = _order.f_copy(r)     # NumPy keeps a Fortran layout (or makes one)
+        return r
 
     def copy(self, order='C'):
-        return self._copy()
+        if order == 'C':
+            return self._copy()
+        from . import _order
+        return _order.order_copy(self, order)
 
     def view(self, dtype=None, type=None):
-        if dtype is None and type is None:
+        # view casting: the result's class is type, dtype when it is an
+        # ndarray class, else self's; __array_finalize__(new, self)
+        cls = builtins.type(self)
+        if type is not None:
+            if not (isinstance(type, builtins.type) and issubclass(type, Array)):
+                raise TypeError("Type must be a sub-type of ndarray type")
+            cls = type
+        elif isinstance(dtype, builtins.type) and issubclass(dtype, Array):
+            cls = dtype
+            dtype = None
+        r = self._view_dtype(dtype)
+        if cls is ndarray or not isinstance(r, Array):
+            return r
+        return _finalize_as(r, self, cls)
+
+    def _view_dtype(self, dtype):
+        if dtype is None:
             return self._view()
-        if isinstance(dtype, builtins.type) and issubclass(dtype, ndarray):
+        if _np.dtype(dtype) == self.dtype:
             return self._view()
-        if dtype is not None and _np.dtype(dtype) == self.dtype:
-            return self._view()
-        F.notify("ndarray.view (dtype)")
+        dt = _np.dtype(dtype)
+        c = D.code(dt)
+        if c is not None and dt.itemsize == self.itemsize:
+            # the same bytes as another dtype of this size: a view
+            return _core.view_dtype(self, c)
+        # another size (elements split or merged) or a dtype the core lacks:
+        # NumPy's view of a gathered copy (no shared memory)
+        F.notify("ndarray.view (dtype of another size: a copy)")
         return C.np_or_nd(C.to_numpy(self).view(dtype))
 
     def fill(self, value):
@@ -423,9 +493,8 @@ class ndarray(Array):
     def reshape(self, *shape, order='C', copy=None):
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])
-        if order not in ('C', 'A', 'K', None):
-            F.notify("ndarray.reshape (order='F')")
-            return C.np_or_nd(C.to_numpy(self).reshape(shape, order=order))
+        if order not in ('C', 'A', 'K', None) or (order == 'A' and self._flags & 3 == 2):
+            return M.reshape(self, shape, order=order, copy=copy)
         r = self._reshape(tuple(operator.index(s) for s in shape))
         if copy is False and not r._same_store(self):
             raise ValueError("Unable to avoid creating a copy while reshaping.")
@@ -610,9 +679,15 @@ class ndarray(Array):
         return choose(self, choices, out, mode)
 
     def __array_wrap__(self, array, context=None, return_scalar=False):
-        if return_scalar and array.ndim == 0:
+        # NumPy's default: a scalar for a plain 0-d result when asked; for a
+        # subclass, the result as self's class (__array_finalize__ with self)
+        t = type(self)
+        if return_scalar and array.ndim == 0 and t is ndarray:
             return array[()]
-        return C.np_or_nd(array)
+        array = C.np_or_nd(array)
+        if t is not ndarray and type(array) is not t and isinstance(array, Array):
+            return _finalize_as(array, self, t)
+        return array
 
 
 def _make_method_fallback(name):
@@ -638,3 +713,354 @@ for _name in dir(_np.ndarray):
         continue
     setattr(ndarray, _name, _make_method_fallback(_name))
     METHOD_FALLBACKS.append(_name)
+
+
+# ---- subclasses -------------------------------------------------------------------
+# NumPy's subclassing rules (numpy.org/doc/stable/user/basics.subclassing):
+# an instance of a subclass comes from its constructor (__new__, then
+# __array_finalize__(None)), from view casting (a.view(A): finalize with a)
+# or from a template (slicing, copies, reshapes, ufuncs, reductions: the
+# template's class, finalize with the template; ufunc results go through the
+# __array_wrap__ of the input with the highest __array_priority__, after the
+# __array_ufunc__ overrides had their say). The core makes plain arrays only;
+# the wrapping happens here, in code that plain arrays never run: the C
+# number slots and indexing hand subclass operands to the hooks below, the
+# ufuncs' fast path takes exact ndarrays only, every subclass gets the
+# base class _SubclassBase (put in place of ndarray among its bases), whose
+# methods run ndarray's on a plain view and wrap the result, and the
+# functions NumPy implements by calling a method (np.sum, np.reshape,
+# np.transpose, ...) call a subclass instance's (C.subclass_method).
+
+_SubclassBase = None
+
+
+def _finalize_as(r, obj, cls=None):
+    """The plain array r as an instance of cls (type(obj) by default),
+    sharing r's data, after cls.__array_finalize__(new, obj)."""
+    new = r._view_as(type(obj) if cls is None else cls)
+    new.__array_finalize__(obj)
+    return new
+
+
+def _plain(x):
+    """x, or a plain-ndarray view of x if x is a subclass instance."""
+    if type(x) is not ndarray and isinstance(x, Array):
+        return x._view()
+    return x
+
+
+_DEFAULT_UFUNC = ndarray.__dict__['__array_ufunc__']
+
+
+def _overrides_ufunc(t):
+    return getattr(t, '__array_ufunc__', _DEFAULT_UFUNC) is not _DEFAULT_UFUNC
+
+
+def _priority(x):
+    """NumPy's __array_priority__ of x: ndarray's own (ndtile sets 20 so that
+    NumPy defers to it) counts as NumPy's 0."""
+    for k in type(x).__mro__:
+        if '__array_priority__' in k.__dict__:
+            if k is ndarray:
+                break
+            return float(getattr(x, '__array_priority__'))
+    return 0.0
+
+
+def _wrapper(inputs):
+    """The input whose __array_wrap__ wraps a ufunc's result: the subclass
+    instance of highest priority (the first among equals), or None."""
+    w = None
+    wp = None
+    for x in inputs:
+        if type(x) is not ndarray and isinstance(x, Array):
+            p = _priority(x)
+            if w is None or p > wp:
+                w, wp = x, p
+    return w
+
+
+def _wrap_result(w, r, context):
+    """w.__array_wrap__ on a result (a NumPy scalar becomes 0-d first, with
+    return_scalar=True, as NumPy's reductions pass it)."""
+    if not isinstance(r, Array):
+        if isinstance(r, _np.generic) and D.code(r.dtype) is not None:
+            r = C.asarray(_np.asarray(r))
+        else:
+            return r
+    return w.__array_wrap__(r, context, r.ndim == 0)
+
+
+def _outs(out):
+    if out is None:
+        return ()
+    return out if isinstance(out, tuple) else (out,)
+
+
+def _ufunc_default(u, method, inputs, kwargs):
+    """ndarray.__array_ufunc__: the ufunc on plain views of the operands,
+    the result wrapped by the __array_wrap__ of the subclass operands (the
+    outputs' own when out= is given)."""
+    out = kwargs.get('out')
+    outs = _outs(out)
+    pin = [_plain(x) for x in inputs]
+    kw = kwargs
+    if outs:
+        kw = dict(kwargs)
+        if len(outs) == 1 and method != '__call__':
+            kw['out'] = _plain(outs[0])      # the methods take one array
+        else:
+            kw['out'] = tuple(_plain(o) for o in outs)
+    r = getattr(u, method)(*pin, **kw)
+    if method == 'at':
+        return r
+    if outs and any(o is not None for o in outs):
+        res = tuple(o if type(o) is ndarray or not isinstance(o, Array) else
+                    o.__array_wrap__(o, (u, tuple(inputs), i) if method == '__call__' else None,
+                                     False)
+                    for i, o in enumerate(outs))
+        return res if isinstance(r, tuple) else res[0]
+    w = _wrapper(inputs)
+    if w is None:
+        return r
+    if isinstance(r, tuple):
+        return tuple(_wrap_result(w, x, (u, tuple(inputs), i) if method == '__call__' else None)
+                     for i, x in enumerate(r))
+    return _wrap_result(w, r, (u, tuple(inputs), 0) if method == '__call__' else None)
+
+
+def _ufunc_call(u, method, inputs, kwargs):
+    """A ufunc with subclass operands: NumPy's override protocol (NEP 13).
+    The operands' __array_ufunc__ overrides, subclasses before their bases,
+    else left to right; the first answer that is not NotImplemented wins."""
+    outs = _outs(kwargs.get('out'))
+    if 'out' in kwargs:
+        # NumPy hands the overrides out= as a tuple (or not at all)
+        kwargs = dict(kwargs)
+        if outs and any(o is not None for o in outs):
+            kwargs['out'] = outs
+        else:
+            del kwargs['out']
+    over = []
+    for x in tuple(inputs) + outs:
+        t = type(x)
+        if t is ndarray or not isinstance(x, Array) or not _overrides_ufunc(t) or \
+                any(type(o) is t for o in over):
+            continue
+        for i, o in enumerate(over):
+            if issubclass(t, type(o)):
+                over.insert(i, x)
+                break
+        else:
+            over.append(x)
+    if not over:
+        return _ufunc_default(u, method, inputs, kwargs)
+    for o in over:
+        if type(o).__array_ufunc__ is None:
+            raise TypeError(f"operand '{type(o).__name__}' does not support ufuncs "
+                            f"(__array_ufunc__=None)")
+    for o in over:
+        r = type(o).__array_ufunc__(o, u, method, *inputs, **kwargs)
+        if r is not NotImplemented:
+            return r
+    args = [repr(x) for x in inputs] + [f"{k}={v!r}" for k, v in kwargs.items()]
+    names = ", ".join(repr(type(x).__name__) for x in tuple(inputs) + outs)
+    raise TypeError(f"operand type(s) all returned NotImplemented from __array_ufunc__"
+                    f"({u!r}, {method!r}, {', '.join(args)}): {names}")
+
+
+def _unop_hook(op, a):
+    """-a, +a, abs(a), ~a for a subclass instance (from the C slots)."""
+    return U.by_op(op)(a)
+
+
+def _subscript_hook(r, self):
+    """self[key] of a subclass instance: an array result as self's class."""
+    if type(r) is ndarray:
+        return _finalize_as(r, self)
+    return r
+
+
+def _subclass_like(r, proto):
+    """r (new, plain) as proto's class, finalized with proto: NumPy's
+    subok=True for *_like, array, copy, broadcast_to."""
+    if type(proto) is not ndarray and isinstance(proto, Array) and type(r) is ndarray:
+        return _finalize_as(r, proto)
+    return r
+
+
+def _subclass_method(name, args, kwargs):
+    """np.sum(a), np.transpose(a), ... of a subclass instance: its method,
+    as NumPy's functions call it (arguments left at _NoValue are not passed)."""
+    a = args[0]
+    if name == 'transpose':
+        return a.transpose(kwargs.get('axes'))
+    return getattr(a, name)(*args[1:], **{k: v for k, v in kwargs.items() if v is not _NoValue})
+
+
+def _has_out(args, kwargs, r):
+    if kwargs.get('out') is not None:
+        return True
+    return any(r is a for a in args)
+
+
+def _template_method(base):
+    """A method whose array result takes the class of self (copies, views,
+    reshapes, ...): ndarray's on a plain view, the result finalized."""
+    def method(self, *args, **kwargs):
+        v = self._view()
+        r = base(v, *args, **kwargs)
+        if r is v:
+            return self
+        if type(r) is not ndarray or _has_out(args, kwargs, r):
+            return r
+        return _finalize_as(r, self)
+    method.__name__ = base.__name__
+    method.__qualname__ = '_SubclassBase.' + base.__name__
+    method.__doc__ = base.__doc__
+    return method
+
+
+def _astype(self, dtype, order='K', casting='unsafe', subok=True, copy=True):
+    v = self._view()
+    r = ndarray.astype(v, dtype, order, casting, subok, copy)
+    if r is v:
+        return self
+    if not subok or type(r) is not ndarray:
+        return r
+    return _finalize_as(r, self)
+
+
+_REDUCE_UFUNC = {'sum': 'add', 'prod': 'multiply', 'max': 'maximum', 'min': 'minimum',
+                 'any': 'logical_or', 'all': 'logical_and'}
+
+
+def _reduction_method(name):
+    """A reduction (sum, max, mean, ...): through the class's __array_ufunc__
+    when it overrides it (as NumPy's methods call ufunc.reduce), else
+    ndarray's on a plain view, the result through self.__array_wrap__."""
+    import inspect
+    base = getattr(ndarray, name)
+    sig = inspect.signature(base)
+    uname = _REDUCE_UFUNC.get(name)
+
+    def method(self, *args, **kwargs):
+        if uname is not None and _overrides_ufunc(type(self)):
+            ba = sig.bind(self, *args, **kwargs)
+            ba.apply_defaults()
+            a = ba.arguments
+            kw = {'axis': a['axis'],
+                  'dtype': _np.dtype(bool) if name in ('any', 'all') else a.get('dtype')}
+            if a['out'] is not None:
+                kw['out'] = (a['out'],)
+            kw['keepdims'] = a['keepdims']
+            if a.get('initial', _NoValue) is not _NoValue:
+                kw['initial'] = a['initial']
+            if name not in ('any', 'all') or a['where'] is not True:
+                kw['where'] = a['where']
+            return _ufunc_call(U.UFUNCS[uname], 'reduce', (self,), kw)
+        return plain(self, *args, **kwargs)
+
+    def plain(self, *args, **kwargs):
+        r = base(self._view(), *args, **kwargs)
+        if _has_out(args, kwargs, r):
+            return r
+        return _wrap_result(self, r, None)
+    method.__wrapped__ = plain
+    method.__name__ = name
+    method.__qualname__ = '_SubclassBase.' + name
+    method.__doc__ = base.__doc__
+    return method
+
+
+def _mean(self, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    """NumPy's mean of a subclass instance: the class's sum (through its
+    __array_ufunc__ or __array_wrap__), then an in-place division by the
+    count, so that the subclass sees the same calls as under NumPy."""
+    if where is not True or out is not None or self.size == 0 or \
+            (dtype is None and D.KIND[self._dt] not in 'iubfc'):
+        return _MEAN_PLAIN(self, axis, dtype, out, keepdims, where=where)
+    if dtype is None and D.KIND[self._dt] in 'iub':
+        dtype = _np.dtype(_np.float64)
+    # add.reduce as NumPy's _mean calls it (not an override of sum)
+    ret = _SubclassBase.__dict__['sum'](self, axis=axis, dtype=dtype, keepdims=keepdims)
+    shape = self.shape
+    if axis is None:
+        n = self.size
+    else:
+        axes = axis if isinstance(axis, tuple) else (axis,)
+        n = 1
+        for k in axes:
+            n *= shape[operator.index(k) % self.ndim if self.ndim else 0]
+    if isinstance(ret, Array):
+        return U.UFUNCS['true_divide'](ret, n, out=ret, casting='unsafe', subok=False)
+    return ret / n
+
+
+_TEMPLATE_METHODS = (
+    'reshape', 'ravel', 'flatten', 'transpose', 'swapaxes', 'squeeze', 'copy', 'diagonal',
+    'repeat', 'take', '__copy__', '__deepcopy__', 'argsort', 'argmax', 'argmin', 'clip',
+    'round', 'compress', 'choose', 'cumsum', 'cumprod', 'dot', 'searchsorted')
+_REDUCTION_METHODS = ('sum', 'prod', 'max', 'min', 'any', 'all', 'var', 'std', 'ptp')
+
+
+def _template_property(prop):
+    get = _template_method(prop.fget)
+    return property(get, prop.fset, None, prop.__doc__)
+
+
+def _in_place_method(base):
+    """A method that writes into self (sort, partition, ...): ndarray's on a
+    plain view of the same data."""
+    def method(self, *args, **kwargs):
+        return base(self._view(), *args, **kwargs)
+    method.__name__ = base.__name__
+    method.__qualname__ = '_SubclassBase.' + base.__name__
+    method.__doc__ = base.__doc__
+    return method
+
+
+def _iter_sub(self):
+    for x in ndarray.__iter__(self._view()):
+        yield _finalize_as(x, self) if type(x) is ndarray else x
+
+
+def _make_subclass_base():
+    ns = {'__slots__': (), '__module__': __name__, 'astype': _astype,
+          '__iter__': _iter_sub, 'mean': _mean,
+          '__doc__': "The base of every ndarray subclass: ndarray's methods, their "
+                     "results wrapped as NumPy's subclassing rules say."}
+    for n in _TEMPLATE_METHODS + tuple(METHOD_FALLBACKS):
+        ns[n] = _template_method(getattr(ndarray, n))
+    for n in _REDUCTION_METHODS:
+        ns[n] = _reduction_method(n)
+    for n in ('sort', 'partition', 'put', 'fill', 'item', 'tolist', 'nonzero', 'trace'):
+        ns[n] = _in_place_method(getattr(ndarray, n))
+    for n in ('T', 'mT', 'real', 'imag'):
+        ns[n] = _template_property(ndarray.__dict__[n])
+    return type(ndarray)('_SubclassBase', (ndarray,), ns)
+
+
+def _adopt_subclass(cls):
+    """Puts _SubclassBase in place of ndarray among cls's bases (so that
+    super() in the subclass reaches the wrapping methods too)."""
+    if _SubclassBase is None or ndarray not in cls.__bases__:
+        return
+    try:
+        cls.__bases__ = tuple(_SubclassBase if b is ndarray else b for b in cls.__bases__)
+    except TypeError:
+        # a layout Python refuses to rebase: the wrappers go on cls itself
+        for n, f in _SubclassBase.__dict__.items():
+            if not n.startswith('__') or n in ('__iter__', '__copy__', '__deepcopy__'):
+                if n not in cls.__dict__:
+                    setattr(cls, n, f)
+
+
+_MEAN_PLAIN = _reduction_method('mean').__wrapped__
+_SubclassBase = _make_subclass_base()
+_core._subclass_hooks(_unop_hook, _subscript_hook)
+C.subclass_like = _subclass_like
+C.subclass_method = _subclass_method
+C.ND = ndarray
+U._ND = ndarray
+U._SUBCLASS_CALL = _ufunc_call

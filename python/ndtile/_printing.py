@@ -35,13 +35,27 @@ def _legacy(opts):
     return leg is not False and leg is not None
 
 
+_NAMED = {}
+
+
+def _named(name):
+    """A NumPy ndarray subclass of this name: NumPy's repr of a subclass
+    instance starts with its class name."""
+    t = _NAMED.get(name)
+    if t is None:
+        t = _NAMED[name] = type(name, (_np.ndarray,), {})
+    return t
+
+
 def array_repr(a):
     opts = _np.get_printoptions()
+    sub = type(a).__name__ if type(a) is not C.ND else None
     if a.size <= opts['threshold'] or _legacy(opts) or dtype_is_implied is None or \
             opts.get('override_repr') is not None:
-        return repr(C.to_numpy(a))
+        x = C.to_numpy(a)
+        return repr(x if sub is None else x.view(_named(sub)))
     small = _edges(a, opts['edgeitems'])
-    prefix = "array("
+    prefix = "array(" if sub is None else sub + "("
     lst = _np.array2string(small, opts['linewidth'], None, None, ', ', prefix, suffix=")",
                            threshold=0)
     extras = [f"shape={a.shape}"]

@@ -220,6 +220,11 @@ def _seeded_inexact(name, x, dtc, initial, where):
 
 
 def _generic(name, a, axis, dtype, out, keepdims, initial=_NoValue, where=True):
+    if type(a) is not C.ND and isinstance(a, Array):     # NumPy calls a subclass's method
+        kw = dict(axis=axis, out=out, keepdims=keepdims, where=where)
+        if name not in ('any', 'all'):
+            kw.update(dtype=dtype, initial=initial)
+        return C.subclass_method(name, (a,), kw)
     if out is None and dtype is None and initial is _NoValue and where is True and \
             isinstance(a, Array) and name in _FAST:
         r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim, name), bool(keepdims), -1, 0)
@@ -252,6 +257,9 @@ def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue
 
 
 def _minmax(name, a, axis, out, keepdims, initial, where):
+    if type(a) is not C.ND and isinstance(a, Array):     # NumPy calls a subclass's method
+        return C.subclass_method(name, (a,), dict(axis=axis, out=out, keepdims=keepdims,
+                                                  initial=initial, where=where))
     if out is None and initial is _NoValue and where is True and isinstance(a, Array) and \
             name in _FAST:
         r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim, name), bool(keepdims), -1, 0)
@@ -293,6 +301,11 @@ def all(a, axis=None, out=None, keepdims=False, *, where=True):
 
 
 def _meanlike(name, a, axis, dtype, out, keepdims, where, ddof=0, extra=None):
+    if type(a) is not C.ND and isinstance(a, Array):     # NumPy calls a subclass's method
+        kw = dict(axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=where)
+        if name != 'mean':
+            kw.update(ddof=ddof, **(extra or {}))
+        return C.subclass_method(name, (a,), kw)
     if out is None and dtype is None and where is True and not extra and isinstance(a, Array) \
             and type(ddof) is int:
         r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim, name), bool(keepdims), -1,
@@ -378,6 +391,8 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
 
 
 def _arg(name, a, axis, out, keepdims):
+    if type(a) is not C.ND and isinstance(a, Array):     # NumPy calls a subclass's method
+        return C.subclass_method(name, (a,), dict(axis=axis, out=out, keepdims=keepdims))
     p = _prepare(a, None)
     if p is None:
         kw = {'axis': axis, 'out': out}
@@ -508,6 +523,8 @@ _SCAN_OPS = {'cumsum': 0, 'cumprod': 1, 'nancumsum': 2, 'nancumprod': 3}
 
 
 def _scan(name, a, axis, dtype, out):
+    if type(a) is not C.ND and isinstance(a, Array):     # NumPy calls a subclass's method
+        return C.subclass_method(name, (a,), dict(axis=axis, dtype=dtype, out=out))
     p = _prepare(a, dtype)
     if p is None:
         return F.call(name, getattr(_np, name), (a,), {'axis': axis, 'dtype': dtype, 'out': out})

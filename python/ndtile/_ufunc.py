@@ -14,6 +14,8 @@ Deviations from NumPy, by design:
     returned as NumPy float16 arrays: the core has no float16, so float16
     arrays stay NumPy arrays and everything done with them runs in NumPy.
 """
+import operator
+
 import numpy as _np
 
 from . import _core
@@ -42,6 +44,21 @@ _NoValue = _np._NoValue
 # ufunc objects by numpy ufunc object and by name
 BY_NP = {}
 BY_NAME = {}
+# set by _ndarray: the plain array class (the fast path takes exactly it)
+# and the override/wrap protocol for operands of its subclasses
+_ND = None
+_SUBCLASS_CALL = None
+
+
+def _subclass_operand(args, out):
+    for a in args:
+        if type(a) is not _ND and isinstance(a, Array):
+            return True
+    if out is not None:
+        for o in (out if isinstance(out, tuple) else (out,)):
+            if type(o) is not _ND and isinstance(o, Array):
+                return True
+    return False
 
 
 class _Unsupported(Exception):
@@ -259,7 +276,7 @@ class ufunc:
             key = [self]
             arrays = False
             for a in args:
-                if isinstance(a, Array):
+                if type(a) is _ND:
                     key.append(a._dt)
                     arrays = True
                     continue
@@ -276,6 +293,17 @@ class ufunc:
                             f"{self.nin + self.nout} positional arguments but {len(args)} "
                             f"were given")
         args, out = _split_out(args, self.nin, out)
+        # subclass operands: NumPy's override and wrapping protocol (inline
+        # checks: this path also serves plain arrays with out=, dtype=, ...)
+        sub = out is not None and type(out) is not _ND and (
+            isinstance(out, Array) or (type(out) is tuple and _subclass_operand(out, None)))
+        for a in args:
+            if type(a) is not _ND and isinstance(a, Array):
+                sub = True
+        if sub:
+            kw = dict(kwargs)
+            self._kw(kw, out, where, casting, order, dtype, subok)
+            return _SUBCLASS_CALL(self, '__call__', args, kw)
         if len(args) != self.nin:
             return self._np(*C.to_np_tree(args))   # NumPy's TypeError
         if casting != 'same_kind':
@@ -421,6 +449,20 @@ class ufunc:
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoValue,
                where=True):
         from . import _reduce
+        if _subclass_operand((array,), out):
+            # the arguments given (NumPy passes the overrides those only)
+            kw = {} if axis == 0 and type(axis) is int else {'axis': axis}
+            if dtype is not None:
+                kw['dtype'] = dtype
+            if keepdims:
+                kw['keepdims'] = keepdims
+            if out is not None:
+                kw['out'] = out
+            if initial is not _NoValue:
+                kw['initial'] = initial
+            if where is not True:
+                kw['where'] = where
+            return _SUBCLASS_CALL(self, 'reduce', (array,), kw)
         name = _reduce.UFUNC_REDUCTIONS.get(self.__name__)
         if name is None or self._op is None:
             kw = {'axis': axis, 'dtype': dtype, 'out': out, 'keepdims': keepdims}
@@ -433,6 +475,8 @@ class ufunc:
                                     where)
 
     def outer(self, A, B, /, **kwargs):
+        if _subclass_operand((A, B), kwargs.get('out')):
+            return _SUBCLASS_CALL(self, 'outer', (A, B), kwargs)
         if self.nin != 2 or self._op is None:
             return F.call(self.__name__ + '.outer', self._np.outer, (A, B), kwargs)
         a = C.asarray(A)
@@ -444,6 +488,13 @@ class ufunc:
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
         from . import _reduce
+        if _subclass_operand((array,), out):
+            kw = {} if axis == 0 and type(axis) is int else {'axis': axis}
+            if dtype is not None:
+                kw['dtype'] = dtype
+            if out is not None:
+                kw['out'] = out
+            return _SUBCLASS_CALL(self, 'accumulate', (array,), kw)
         if self.__name__ in ('add', 'multiply') and out is None:
             f = _reduce.cumsum if self.__name__ == 'add' else _reduce.cumprod
             return f(array, axis=axis, dtype=dtype)
@@ -451,18 +502,361 @@ class ufunc:
                       {'axis': axis, 'dtype': dtype, 'out': out})
 
     def reduceat(self, array, indices, axis=0, dtype=None, out=None):
-        return F.call(self.__name__ + '.reduceat', self._np.reduceat, (array, indices),
-                      {'axis': axis, 'dtype': dtype, 'out': out})
+        """NumPy's reduceat: out[i] = reduce(array[indices[i]:indices[i+1]])
+        along axis where indices[i] < indices[i+1], else array[indices[i]];
+        the last runs to the end. Natively: ndt_reduceat (each line from
+        its first element, the rest folded in by the reduction kernel, as
+        NumPy's loop does). Where the core has no kernel for the dtype:
+        segments of one length are
+        gathered into one (..., count, length, ...) array and reduced along
+        the length axis in NumPy's order (each line: its first element,
+        then the reduction of the rest), one gather and one reduction per
+        distinct length, then put in place by one more gather."""
+        from . import _reduce
+        name = self.__name__ + '.reduceat'
+
+        def numpy():
+            return F.call(name, self._np.reduceat, (array, indices),
+                          {'axis': axis, 'dtype': dtype, 'out': out})
+        if self.nin != 2:
+            raise ValueError("reduceat only supported for binary functions")
+        x = C.asarray(array) if not isinstance(array, _np.ndarray) else array
+        if isinstance(out, tuple) and len(out) == 1:
+            out = out[0]
+        if out is not None:
+            # computed, then written into out (NumPy's shape and cast checks)
+            if not isinstance(out, Array):
+                return numpy()
+            # (in out's dtype, as NumPy's loop runs, where dtype= is not given)
+            try:
+                r = self.reduceat(array, indices, axis, out.dtype if dtype is None else dtype)
+            except TypeError:
+                if dtype is not None:
+                    raise
+                r = self.reduceat(array, indices, axis)
+            if tuple(out.shape) != tuple(r.shape):
+                raise ValueError(f"operands could not be broadcast together with remapped "
+                                 f"shapes [original->remapped]: out {tuple(out.shape)}, "
+                                 f"result {tuple(r.shape)}")
+            out._assign(r, 4)
+            return out
+        if not isinstance(x, Array) or self._op is None or \
+                self.nin != 2 or _reduce.UFUNC_REDUCTIONS.get(self.__name__) is None or \
+                type(self) is not ufunc:
+            return numpy()
+        if x.ndim == 0:
+            raise TypeError("cannot reduceat on a scalar")
+        ax = _np_normalize_axis(axis, x.ndim)
+        idx = indices if isinstance(indices, _np.ndarray) else _np.asarray(C.to_np_tree(indices))
+        if idx.size == 0 and idx.ndim == 1 and not isinstance(indices, _np.ndarray):
+            idx = idx.astype(_np.intp)      # [] is an empty index list
+        n = x.shape[ax]
+        if idx.ndim != 1 or idx.dtype.kind not in 'iu' or (idx.dtype.kind == 'u' and
+                                                           idx.dtype.itemsize == 8):
+            # NumPy's errors, or its conversion of odd index types, from a
+            # run on a stand-in line of zeros
+            self._np.reduceat(_np.zeros(n, x.dtype), C.to_np_tree(indices), dtype=dtype)
+            idx = idx.astype(_np.intp)
+        for v in idx.tolist():
+            if not 0 <= v < n:
+                raise IndexError(f"index {v} out-of-bounds in {name} [0, {n})")
+        # the result dtype and NumPy's TypeErrors, from a one-element probe
+        rdt = self._np.reduceat(_np.zeros(1, x.dtype), _np.zeros(1, _np.intp),
+                                dtype=dtype).dtype
+        rc = D.code(rdt)
+        if rc is None:
+            return numpy()
+        from . import _manip as M
+        m = len(idx)
+        if m == 0:
+            from ._creation import empty
+            return empty(x.shape[:ax] + (0,) + x.shape[ax + 1:], rdt)
+        starts = idx.astype(_np.int64)
+        # the core's reduceat: every line folded in NumPy's order, one task
+        # per block of the result
+        xc = x if x._dt == rc else x._astype(rc, 4)
+        try:
+            return _core.reduceat(xc, ax, C.from_numpy(starts),
+                                  _reduce._RED[_reduce.UFUNC_REDUCTIONS[self.__name__]])
+        except TypeError:
+            pass        # no such kernel for this dtype: composed below
+        ends = _np.empty_like(starts)
+        ends[:-1] = starts[1:]
+        ends[-1] = n
+        lens = _np.where(ends > starts, ends - starts, 1)
+        pieces = []
+        order = []
+        ulens = _np.unique(lens)
+        if len(ulens) <= 8:
+            classes = [_np.flatnonzero(lens == L) for L in ulens.tolist()]
+        else:
+            # many lengths: segments in classes of lengths within a factor
+            # of two, each padded with the op's identity to its longest (at
+            # most twice the data, log2(n) classes; a class of one length is
+            # reduced as it is, a padded float sum may differ from NumPy's
+            # pairwise order in the last bits)
+            cls = _np.frexp((lens - 1).astype(_np.float64))[1]
+            classes = [_np.flatnonzero(cls == k) for k in _np.unique(cls).tolist()]
+        pw = self.__name__ == 'add'
+        for pos in classes:
+            s0 = starts[pos]
+            Ls = lens[pos]
+            L = int(Ls.max())
+            if L == 1:
+                r = _take_rows(x, s0, ax)
+                if r._dt != rc:
+                    r = r._astype(rc, 4)
+            else:
+                # NumPy's loop starts each line from the segment's first
+                # element and folds the rest in along the line (pairwise for
+                # float sums): the rest is gathered, its axis moved last and
+                # made contiguous, reduced, and combined with the first
+                # (sums; other reductions fold in order from the first)
+                off = int(pw)
+                if len(s0) == 1 and ax == x.ndim - 1:
+                    # one segment along the last axis: a slice, no gather
+                    b0 = int(s0[0]) + off
+                    rest = x[(slice(None),) * ax + (slice(b0, b0 + L - off),)]
+                    r = self.reduce(rest, axis=ax, dtype=rdt, keepdims=True)
+                else:
+                    steps = _np.arange(off, L, dtype=_np.int64)
+                    gi = s0[:, None] + steps
+                    valid = None
+                    if int(Ls.min()) != L:
+                        valid = steps < Ls[:, None]
+                        gi = _np.where(valid, gi, s0[:, None])
+                    rest = _take_rows(x, gi, ax)
+                    if valid is not None:
+                        mask = C.from_numpy(valid.reshape(valid.shape + (1,) * (x.ndim - ax - 1)))
+                        rest = M.where(mask, rest, _reduceat_identity(self.__name__, x.dtype))
+                    if ax + 1 != rest.ndim - 1:
+                        rest = M.moveaxis(rest, ax + 1, -1)._copy()
+                    r = self.reduce(rest, axis=-1, dtype=rdt)
+                if pw:
+                    first = _take_rows(x, s0, ax)
+                    r = self(first if first._dt == rc else first._astype(rc, 4), r)
+                if r._dt != rc:
+                    r = r._astype(rc, 4)
+            pieces.append(r)
+            order.append(pos)
+        if len(pieces) == 1:
+            return pieces[0]
+        r = M.concatenate(pieces, axis=ax)
+        inv = _np.argsort(_np.concatenate(order), kind='stable')
+        return M.take(r, C.from_numpy(inv.astype(_np.int64)), axis=ax)
 
     def at(self, a, indices, b=None, /):
-        args = (a, indices) if b is None else (a, indices, b)
-        F.notify(self.__name__ + '.at')
-        na = C.to_numpy(a) if isinstance(a, Array) else a
-        rest = C.to_np_tree(args[1:])
-        self._np.at(na, *rest)
-        if isinstance(a, Array):
-            a._assign(C.from_numpy(na))
+        """NumPy's unbuffered in-place ufunc.at: a[indices] = op(a[indices], b)
+        with repeated indices applied one after the other, in C order of the
+        indexing result. Natively: the index becomes flat positions (NumPy's
+        indexing rules and IndexErrors), b is broadcast to the indexing
+        result and cast to the loop's dtype (b counts as an array, as in
+        NumPy: a Python float makes a float64 loop), and ndt_put_op updates
+        each element in index order, converting through the loop dtype
+        (unsafe casts back into a, as NumPy's at does)."""
+        from . import _indexing as I
+        name = self.__name__ + '.at'
+        if isinstance(a, _np.ndarray) and not isinstance(a, Array):
+            rest = C.to_np_tree((indices,) if b is None else (indices, b))
+            return self._np.at(a, *rest)
+        if not isinstance(a, Array):
+            raise TypeError("first operand must be array")
+        if self.nout != 1:
+            raise ValueError("Only single output ufuncs supported at this time")
+        if self.nin == 2 and b is None:
+            raise ValueError("second operand needed for ufunc")
+        if self.nin == 1 and b is not None:
+            raise ValueError("second operand provided when ufunc is unary")
+
+        def numpy(why=None):
+            F.notify(name if why is None else f"{name} ({why})")
+            na = C.to_numpy(a)
+            rest = C.to_np_tree((indices,) if b is None else (indices, b))
+            self._np.at(na, *rest)
+            a._assign(C.from_numpy(na), 4)
+            return None
+        if self._op is None or self._op < 0 or self.nin not in (1, 2) or \
+                type(self) not in (ufunc, _gcd_lcm):
+            return numpy()
+        bv = None
+        if b is not None:
+            bv = C.asarray(b)
+            if not isinstance(bv, Array):
+                return numpy('dtype')
+            if bv._is_weak():       # NumPy's at takes b as an array: strong
+                bv = bv._astype(bv._dt, 4)
+        try:
+            loop = _core.ufunc_resolve(self._op, [a._dt] + ([bv._dt] if bv is not None else []),
+                                       [False] * self.nin)[0]
+        except TypeError:
+            return numpy('dtype')      # NumPy's TypeError (or its own loop)
+        if self._op == POWER and D.KIND[loop[0]] in 'iu':
+            return numpy()      # integer powers: NumPy's negative-exponent error
+        if not a._flags & 0x400:
+            raise ValueError("output array is read-only")
+        if a.ndim == 0:
+            key = indices if isinstance(indices, tuple) else (indices,)
+            a._view_index(key)      # NumPy's IndexError for a bad index of a 0-d array
+            flat = _core.scalar(0, D.INT64, False)._reshape((1,))
+            shape = ()
+        else:
+            key = indices
+            if isinstance(key, list):
+                # a list is one index array (an empty one an integer array)
+                key = C.asarray(key, _np.int64) if len(key) == 0 else C.asarray(key)
+            key, basic, _ = I.normalize(key)
+            if basic:
+                key = (key if isinstance(key, tuple) else (key,)) + (Ellipsis,)
+                v = a._view_index(key)      # basic: each element at most once
+                return self._at_view(v, bv, loop)
+            small = _small_flat_index(a, key)
+            r = small if small is not None else I._index_arrays(a, key)
+            if small is not None:
+                flat, shape = small
+            elif r is None:
+                try:
+                    a[key]      # NumPy's IndexError for an invalid index
+                except IndexError as e:
+                    if 'integer (or boolean) type' not in str(e):
+                        raise
+                    raise IndexError(      # what NumPy's at says for these
+                        "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis "
+                        "(`None`) and integer or boolean arrays are valid indices") from None
+                return numpy('index')
+            else:
+                arrays, shape = r
+                flat = None
+                stride = 1
+                for i in range(a.ndim - 1, -1, -1):
+                    term = arrays[i] if stride == 1 else UFUNCS['multiply'](arrays[i], stride)
+                    flat = term if flat is None else UFUNCS['add'](flat, term)
+                    stride *= a.shape[i]
+                flat = flat._copy()._reshape((-1,))
+        vals = None
+        if bv is not None:
+            try:
+                if tuple(_core.broadcast_shapes([tuple(bv.shape), shape])) != shape:
+                    raise ValueError
+            except ValueError:
+                raise ValueError("array is not broadcastable to correct shape") from None
+            if bv._dt != loop[1]:
+                bv = bv._astype(loop[1], 4)
+            vals = bv._broadcast_to(shape)._copy()._reshape((-1,))
+        if flat.size == 0:
+            return None
+        _core.put_op(a, flat, vals, self._op, tuple(loop))
         return None
+
+    def _at_view(self, v, bv, loop):
+        """at over a basic index: every element once, so one in-place pass
+        through the loop dtype (NumPy's unsafe cast back into a)."""
+        if bv is not None:
+            shape = tuple(v.shape)
+            try:
+                if tuple(_core.broadcast_shapes([tuple(bv.shape), shape])) != shape:
+                    raise ValueError
+            except ValueError:
+                raise ValueError("array is not broadcastable to correct shape") from None
+        if v.size == 0:
+            return None
+        x = v if v._dt == loop[0] else v._astype(loop[0], 4)
+        ops = [x] if bv is None else [x, bv if bv._dt == loop[1] else bv._astype(loop[1], 4)]
+        r = _core.apply(self._op, ops)
+        v._assign(r, 4)
+        return None
+
+
+def _small_flat_index(a, key):
+    """(flat int64 positions, indexing shape) for at's usual small case - a
+    1-d target and one integer index array of at most the inline size -
+    checked and wrapped on the host (NumPy's IndexError), cheaper than the
+    general path's reductions; None otherwise."""
+    if a.ndim != 1 or not isinstance(key, (Array, _np.ndarray)) or \
+            key.size > 32768:      # the default inline size (NDTILE_INLINE_ELEMS)
+        return None
+    if key.dtype.kind not in 'iu':
+        return None
+    k = C.to_numpy(key) if isinstance(key, Array) else key
+    n = a.shape[0]
+    if k.size:
+        lo, hi = int(k.min()), int(k.max())
+        bad = hi if hi >= n else lo if lo < -n else None
+        if bad is not None:
+            raise IndexError(f"index {bad} is out of bounds for axis 0 with size {n}")
+        if lo < 0:
+            k = _np.where(k < 0, k + n, k)
+    return C.from_numpy(_np.ascontiguousarray(k, dtype=_np.int64).reshape(-1)), k.shape
+
+
+def _take_rows(x, idx, ax):
+    """x taken at the (valid) int64 NumPy indices idx along axis ax: shape
+    x.shape[:ax] + idx.shape + x.shape[ax+1:]. A view where idx is an
+    arithmetic progression along its first axis and unit steps along the
+    second (the usual reduceat segments), else one gather (no bounds checks:
+    reduceat checked them)."""
+    st = x._estrides
+    if idx.ndim == 2 and idx.shape[1] > 1 and not (_np.diff(idx, axis=1) == 1).all():
+        pass
+    elif idx.size and x.size:
+        col = idx[:, 0] if idx.ndim == 2 else idx
+        d = int(col[1] - col[0]) if len(col) > 1 else 1
+        if len(col) == 1 or (_np.diff(col) == d).all():
+            shape = tuple(x.shape[:ax]) + idx.shape + tuple(x.shape[ax + 1:])
+            strides = tuple(st[:ax]) + (d * st[ax],) + ((st[ax],) if idx.ndim == 2 else ()) + \
+                tuple(st[ax + 1:])
+            return _core.as_strided(x, x._offset + int(col[0]) * st[ax], shape, strides)
+    nd = x.ndim + idx.ndim - 1
+    shape = tuple(x.shape[:ax]) + idx.shape + tuple(x.shape[ax + 1:])
+    from ._creation import arange
+    arrays = []
+    for k in range(x.ndim):
+        if k == ax:
+            ix = C.from_numpy(_np.ascontiguousarray(idx, dtype=_np.int64))
+            ix = ix._reshape((1,) * ax + idx.shape + (1,) * (x.ndim - ax - 1))
+        else:
+            pos = k if k < ax else k + idx.ndim - 1
+            ix = arange(x.shape[k], dtype=_np.int64)._reshape(
+                (1,) * pos + (x.shape[k],) + (1,) * (nd - pos - 1))
+        arrays.append(ix._broadcast_to(shape))
+    if 0 in shape:
+        from ._creation import empty
+        return empty(shape, x.dtype)
+    return _core.gather(x, arrays)
+
+
+def _reduceat_identity(name, dt):
+    """A 0-d array of dtype dt that leaves op's reduction unchanged (the
+    padding of reduceat's classes of segments)."""
+    k = dt.kind
+    if name == 'add':
+        v = -0.0 if k in 'fc' else 0       # -0.0 + x is x for every x
+    elif name == 'multiply':
+        v = 1
+    elif name in ('maximum', 'fmax', 'minimum', 'fmin'):
+        if k in 'fc' and name in ('fmax', 'fmin'):
+            v = _np.nan        # fmax(x, nan) is x
+        elif k in 'fc':
+            v = -_np.inf if name == 'maximum' else _np.inf
+        elif k == 'b':
+            v = name in ('minimum', 'fmin')
+        else:
+            info = _np.iinfo(dt)
+            v = info.min if name in ('maximum', 'fmax') else info.max
+    elif name in ('logical_or', 'logical_xor'):
+        v = 0
+    elif name == 'logical_and':
+        v = 1
+    else:
+        raise _Unsupported(name)
+    return C.from_numpy(_np.asarray(v).astype(dt))
+
+
+def _np_normalize_axis(axis, ndim):
+    try:
+        from numpy.lib.array_utils import normalize_axis_index
+    except ImportError:     # pragma: no cover
+        from numpy.core.multiarray import normalize_axis_index
+    return normalize_axis_index(operator.index(axis), ndim)
 
 
 def _check_int_power(ops, dtc, out=None):
@@ -839,7 +1233,8 @@ class _Matmul(ufunc):
     """matmul runs in the core (OpenBLAS per block) for ndtile-able operands."""
 
     def __call__(self, *args, out=None, **kwargs):
-        if len(args) == 2 and not kwargs and (out is None or isinstance(out, Array)):
+        if len(args) == 2 and not kwargs and (out is None or isinstance(out, Array)) and \
+                not _subclass_operand(args, out):
             a, b = (C.asarray(x) for x in args)
             if isinstance(a, Array) and isinstance(b, Array):
                 r = _core.matmul(a, b, out)
@@ -861,14 +1256,41 @@ def by_op(op):
     return _BY_OP[op]
 
 
+_MISSING = object()
+
+
+def _power_shortcut(a, b):
+    inexact = D.KIND[a._dt] in 'fc'
+    if type(b) is int and (b == 2 or (b == -1 and inexact)):
+        return UFUNCS['square' if b == 2 else 'reciprocal']
+    if type(b) is float and b == 0.5 and inexact:
+        return UFUNCS['sqrt']
+    return None
+
+
 def binop_hook(op, a, b, inplace):
     """Called by the C number slots for operands they do not handle."""
     other = a if not isinstance(a, Array) else b
-    if getattr(type(other), '__array_ufunc__', 0) is None:
+    f = getattr(type(other), '__array_ufunc__', _MISSING)
+    if f is None:
+        return NotImplemented
+    if f is _MISSING and not inplace and other is b and not isinstance(
+            other, (int, float, complex, _np.ndarray, _generic, list, tuple)) and \
+            getattr(other, '__array_priority__', -float('inf')) > \
+            (0.0 if type(a) is _ND else getattr(a, '__array_priority__', 0.0)):
+        # NumPy's legacy deferral: an object without __array_ufunc__ but of
+        # higher __array_priority__ gets its reflected operator
         return NotImplemented
     u = _BY_OP[op]
+    if op == POWER and type(a) is not _ND and isinstance(a, Array):
+        # a subclass operand (the C slot's shortcuts are for plain arrays):
+        # NumPy's ndarray.__pow__ shortcuts, so that __array_ufunc__ and
+        # __array_wrap__ see the ufunc NumPy calls
+        u = _power_shortcut(a, b) or u
     if inplace:
-        return u(a, b, out=a)
+        return u(a, b, out=a) if u.nin == 2 else u(a, out=a)
+    if u.nin == 1:
+        return u(a)
     if op == _EQ or op == _NE:
         try:
             return u(a, b)

@@ -116,9 +116,10 @@ int64_t ndt_ntiles(const ndt_array *a) { return a->store->ntiles; }
 
 /* NumPy's contiguity with relaxed strides: unit axes do not count and an
  * empty array is contiguous. A .real/.imag view of a complex array steps two
- * of its elements per element: contiguous only with at most one element. */
+ * of its elements per element: contiguous only with at most one element (a
+ * view as another dtype of the same size is contiguous as its store is). */
 static int contiguous(const ndt_array *a, int fortran) {
-  if (a->part || a->dtype != a->store->dtype) return a->size <= 1;
+  if (a->part || ndt_vsize(a) != a->store->itemsize) return a->size <= 1;
   if (a->size == 0) return 1;
   int64_t st = 1;
   for (int i = 0; i < a->ndim; i++) {

@@ -299,8 +299,7 @@ void ndt__comm_start(const ndt_comm_hooks *h) {
       MPI_Abort(MPI_COMM_WORLD, 71);
     }
     prctl(PR_SET_TIMERSLACK, 1UL);   /* short sleeps in wait_req stay short */
-    const char *sp = getenv("NDTILE_MPI_SPIN");
-    if (sp && *sp) spin_tests = atoi(sp);
+    spin_tests = (int)ndt__env_int("NDTILE_MPI_SPIN", spin_tests);
     discard = malloc(CHUNK);
     if (!discard) {
       fprintf(stderr, "ndtile rank %d: cannot allocate the message buffer\n", comm_rank);

@@ -117,6 +117,8 @@ void ndt__mem_stats(int64_t *live, int64_t *cached, int64_t *plive, int64_t *phe
   *plive = atomic_load(&peak_live);
   *pheld = atomic_load(&peak_held);
 }
+int64_t ndt__cache_limit(void) { return cache_limit == SIZE_MAX ? INT64_MAX : (int64_t)cache_limit; }
+
 void ndt__set_cache_limit(int64_t bytes) {
   pthread_mutex_lock(&cache_lock);
   cache_limit = bytes > 0 ? (size_t)bytes : 0;
@@ -354,28 +356,6 @@ static atomic_llong store_reserved;
 static int64_t mem_limit;            /* 0 = not yet known */
 static pthread_once_t limit_once = PTHREAD_ONCE_INIT;
 
-/* "512M", "4G", "1.5T", "123" (bytes); -1 when it is not a size. */
-int64_t ndt__parse_size(const char *s) {
-  if (!s) return -1;
-  char *end;
-  double v = strtod(s, &end);
-  if (end == s || v < 0) return -1;
-  while (*end == ' ') end++;
-  double mul = 1;
-  switch (*end) {
-    case 'k': case 'K': mul = 1024.0; end++; break;
-    case 'm': case 'M': mul = 1048576.0; end++; break;
-    case 'g': case 'G': mul = 1073741824.0; end++; break;
-    case 't': case 'T': mul = 1099511627776.0; end++; break;
-    case 'p': case 'P': mul = 1125899906842624.0; end++; break;
-    default: break;
-  }
-  if (*end == 'i') end++;               /* 4GiB */
-  if (*end == 'b' || *end == 'B') end++;  /* 4GB, 512MB */
-  if (*end) return -1;
-  v *= mul;
-  return v >= 9.2e18 ? INT64_MAX : (int64_t)v;
-}
 
 /* kB value of a /proc/meminfo line, or -1. */
 static int64_t meminfo_kb(const char *text, const char *key) {
@@ -420,11 +400,8 @@ static int64_t system_limit(void) {
 }
 
 static void init_limit(void) {
-  const char *e = getenv("NDTILE_MAX_MEMORY");
-  int64_t v = e && *e ? ndt__parse_size(e) : -1;
-  if (e && *e && v < 0)
-    fprintf(stderr, "ndtile: NDTILE_MAX_MEMORY=%s is not a size (like 512M or 4G); "
-            "ignored\n", e);
+  /* (ndt_init checked the variable: an error there, not a default here) */
+  int64_t v = ndt__env_int("NDTILE_MAX_MEMORY", 0);
   mem_limit = v > 0 ? v : system_limit();
 }
 

@@ -60,7 +60,6 @@ typedef struct {
   int64_t max_bytes;      /* ... or when older pending tasks hold more bytes */
 } ndt_settings;
 extern ndt_settings ndt__set_;
-int64_t ndt__env_int(const char *name, int64_t dflt);
 /* The number of workers cfg asks for (or the environment, or the cores). */
 int ndt__settings_workers(const ndt_config *cfg);
 /* Fills ndt__set_ for w workers. */
@@ -99,6 +98,8 @@ static inline char *ndt_tile_mem(const ndt_tile *t, const ndt_memory *m) {
 /* ---- simdev.c ---- */
 /* Registers the simulated device when NDTILE_SIMDEVICE asks for it. */
 void ndt__simdev_start(void);
+/* its capacity, 0 when it is not started */
+int64_t ndt__simdev_bytes(void);
 
 /* ---- sched.c ---- */
 /* Records (or, inline, runs) a task on this rank. */

@@ -263,6 +263,8 @@ int ndt__rt_count_task(const char *name, int nacc) {
 static void trace_at_exit(void) { ndt_trace_write(); }
 
 ndt_status ndt_init(const ndt_config *cfg) {
+  ndt_status cst = ndt__settings_check();   /* NDTILE_TILE_BYTES=abc is an error */
+  if (cst) return cst;
   if (rt.started) {
     ndt_status st = ndt_sync();
     if (st) return st;
@@ -302,6 +304,27 @@ ndt_status ndt_init(const ndt_config *cfg) {
 ndt_status ndt__runtime_ensure(void) {
   if (rt.started) return NDT_OK;
   return ndt_init(NULL);
+}
+
+ndt_status ndt_setting_value(const char *name, int64_t *value) {
+  ndt_status st = ndt__runtime_ensure();
+  if (st) return st;
+  int64_t store, data, limit;
+  if (!ndt__setting_known(name))
+    return ndt__error(NDT_ERR_VALUE, "%s is not an ndtile setting (see ndt_setting_name)",
+                     name ? name : "(null)");
+  if (!strcmp(name, "NDTILE_WORKERS")) *value = rt.nworkers;
+  else if (!strcmp(name, "NDTILE_TILE_BYTES")) *value = ndt__set_.tile_bytes;
+  else if (!strcmp(name, "NDTILE_INLINE_ELEMS")) *value = ndt__set_.inline_elems;
+  else if (!strcmp(name, "NDTILE_MAX_PENDING")) *value = ndt__set_.max_pending;
+  else if (!strcmp(name, "NDTILE_MAX_PENDING_BYTES")) *value = ndt__set_.max_bytes;
+  else if (!strcmp(name, "NDTILE_MAX_MEMORY")) {
+    ndt_memory_usage(&store, &data, &limit);
+    *value = limit;
+  } else if (!strcmp(name, "NDTILE_CACHE_BYTES")) *value = ndt__cache_limit();
+  else if (!strcmp(name, "NDTILE_SIMDEVICE_BYTES")) *value = ndt__simdev_bytes();
+  else *value = ndt__env_int(name, 64);   /* NDTILE_MPI_SPIN: comm.c's default */
+  return NDT_OK;
 }
 
 int ndt_processor_count(void) {

@@ -7,16 +7,6 @@
 
 ndt_settings ndt__set_;
 
-int64_t ndt__env_int(const char *name, int64_t dflt) {
-  const char *v = getenv(name);
-  if (!v || !*v) return dflt;
-  char *end;
-  long long x = strtoll(v, &end, 10);
-  if (*end == 'k' || *end == 'K') x <<= 10;
-  else if (*end == 'm' || *end == 'M') x <<= 20;
-  return x > 0 ? x : dflt;
-}
-
 int ndt__settings_workers(const ndt_config *cfg) {
   if (cfg && cfg->workers > 0) return cfg->workers > 1024 ? 1024 : cfg->workers;
   long n = sysconf(_SC_NPROCESSORS_ONLN);

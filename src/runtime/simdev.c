@@ -61,6 +61,8 @@ static const ndt_processor_iface sd_iface = {
 static ndt_processor sd_proc = {.iface = &sd_iface, .device = 0, .context = NULL,
                                 .kind = NDT_PROC_CPU, .mem = &sd_mem};
 
+int64_t ndt__simdev_bytes(void) { return sd_cap; }
+
 void ndt__simdev_start(void) {
   const char *v = getenv("NDTILE_SIMDEVICE");
   if (!v || !*v || !strcmp(v, "0")) return;

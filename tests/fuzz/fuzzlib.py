@@ -268,6 +268,12 @@ def after_line(line, ns_np, ns_nd, nd, err):
                 not any(j != k and isinstance(w, numpy.ndarray) and
                         numpy.may_share_memory(v, w) for j, w in ns_np.items()):
             ns_np[k] = numpy.ascontiguousarray(v)
+            w = ns_nd.get(k)
+            # ndtile keeps NumPy's Fortran layout where it copies one
+            # (astype, copy, array with order 'K'): made C-ordered alike
+            if w is not None and getattr(w, 'ndim', 0) > 1 and \
+                    not w.flags.c_contiguous and hasattr(w, '_same_store'):
+                ns_nd[k] = nd.ascontiguousarray(w)
     track_tol(line, ns_np)
 
 

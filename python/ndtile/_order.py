@@ -1,0 +1,59 @@
+"""Fortran-ordered arrays. A store is always C order; an F-ordered array is
+the transpose of a C-ordered store of the transposed shape (element strides
+1, n0, n0*n1, ...), so it is a view with NumPy's F strides, f_contiguous
+flags and aliasing, and every op reads it as it reads any strided view."""
+from . import _core
+
+_C, _F = 0x1, 0x2
+
+
+def f_copy(x):
+    """A Fortran-ordered copy of x (NumPy's copy(order='F'))."""
+    if x.ndim <= 1:
+        return x._copy()
+    return _owned_t(x._transpose(None)._copy())
+
+
+def _owned_t(c):
+    """The transpose of the fresh array c, owning c's store (OWNDATA, base
+    None, as NumPy's Fortran-ordered arrays)."""
+    r = c._transpose(None)
+    _core.take_owner(r, c)
+    return r
+
+
+def f_empty(shape, code, fill=None):
+    """empty/zeros/ones/full(shape, order='F'): a C store of the reversed
+    shape, transposed. fill: None (empty), or the _core maker and its args."""
+    rshape = tuple(reversed(shape))
+    r = _core.empty(rshape, code) if fill is None else fill[0](rshape, code, *fill[1:])
+    return _owned_t(r)
+
+
+def is_f_only(x):
+    """F-contiguous and not C-contiguous (where 'A' and 'K' mean F)."""
+    return x._flags & (_C | _F) == _F
+
+
+def keep_order(x, r):
+    """r (a fresh C-ordered result computed from x) in x's layout when x is
+    Fortran-ordered: order='K'/'A' copies keep NumPy's F layout."""
+    return f_copy(r) if is_f_only(x) and r.ndim > 1 else r
+
+
+def order_copy(x, order):
+    """x copied in NumPy's order ('C', 'F', 'A', 'K'; K treated as A)."""
+    o = 'C' if order is None else order.upper() if isinstance(order, str) else order
+    if o == 'F' or (o in ('A', 'K') and is_f_only(x)):
+        return f_copy(x)
+    return x._copy()
+
+
+def reshape(x, shape, order):
+    """x.reshape(shape, order='F'): NumPy's F-order reshape is the C-order
+    reshape of the transposed array, transposed back (a view where NumPy's
+    is one)."""
+    import numpy as np
+    # NumPy's checks and -1 on a stand-in without data
+    shape = np.broadcast_to(np.zeros((), np.uint8), x.shape).reshape(shape, order='F').shape
+    return x._transpose(None)._reshape(tuple(reversed(shape)))._transpose(None)

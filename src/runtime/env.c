@@ -1,0 +1,130 @@
+/* env.c - the NDTILE_* variables: their forms and ranges, and the one
+ * parser that the runtime and the launcher (through the binding) share.
+ * A leaf: every runtime file that reads a variable reads it here. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rt.h"
+
+/* Counts are whole numbers, sizes are bytes; both take a k, M, G or T suffix
+ * (powers of 1024; sizes also fractions such as 1.5G and the spellings KiB,
+ * MB). A value that is not of its form, or out of its range, is an error
+ * that names the variable and the accepted forms: ndt_init reports it. */
+typedef struct {
+  const char *name;
+  int size;          /* 1: bytes; 0: a count */
+  int64_t lo, hi;
+} setting_def;
+
+static const setting_def defs[] = {
+    {"NDTILE_WORKERS", 0, 1, 1024},
+    {"NDTILE_TILE_BYTES", 1, 1, (int64_t)1 << 40},
+    {"NDTILE_INLINE_ELEMS", 0, 0, INT64_MAX},
+    {"NDTILE_MAX_PENDING", 0, 1, INT64_MAX},
+    {"NDTILE_MAX_PENDING_BYTES", 1, 1, INT64_MAX},
+    {"NDTILE_MAX_MEMORY", 1, 1, INT64_MAX},
+    {"NDTILE_CACHE_BYTES", 1, 0, INT64_MAX},
+    {"NDTILE_SIMDEVICE_BYTES", 1, 1, INT64_MAX},
+    {"NDTILE_MPI_SPIN", 0, 0, INT32_MAX},
+};
+#define NDEFS ((int)(sizeof defs / sizeof defs[0]))
+
+const char *ndt_setting_name(int i) { return i >= 0 && i < NDEFS ? defs[i].name : NULL; }
+
+static const setting_def *find_def(const char *name) {
+  for (int i = 0; name && i < NDEFS; i++)
+    if (!strcmp(defs[i].name, name)) return &defs[i];
+  return NULL;
+}
+
+int ndt__setting_known(const char *name) { return find_def(name) != NULL; }
+
+/* "512M", "4G", "1.5T", "123" (bytes); -1 when it is not a size. */
+int64_t ndt__parse_size(const char *s) {
+  if (!s) return -1;
+  while (*s == ' ') s++;
+  if (*s < '0' || *s > '9') {   /* strtod would take "inf", "nan", "0x10", "-1" */
+    if (*s != '.') return -1;
+  }
+  char *end;
+  double v = strtod(s, &end);
+  if (end == s || v < 0) return -1;
+  while (*end == ' ') end++;
+  double mul = 1;
+  switch (*end) {
+    case 'k': case 'K': mul = 1024.0; end++; break;
+    case 'm': case 'M': mul = 1048576.0; end++; break;
+    case 'g': case 'G': mul = 1073741824.0; end++; break;
+    case 't': case 'T': mul = 1099511627776.0; end++; break;
+    case 'p': case 'P': mul = 1125899906842624.0; end++; break;
+    default: break;
+  }
+  if (mul > 1 && *end == 'i') end++;      /* 4GiB */
+  if (*end == 'b' || *end == 'B') end++;  /* 4GB, 512MB */
+  while (*end == ' ') end++;
+  if (*end) return -1;
+  v *= mul;
+  return v >= 9.2e18 ? INT64_MAX : (int64_t)v;
+}
+
+/* A count: digits and an optional k, M or G suffix; -1 otherwise. */
+static int64_t parse_count(const char *s) {
+  while (*s == ' ') s++;
+  if (*s < '0' || *s > '9') return -1;
+  char *end;
+  errno = 0;
+  long long x = strtoll(s, &end, 10);
+  if (errno) return INT64_MAX;
+  int shift = 0;
+  switch (*end) {
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    default: break;
+  }
+  while (*end == ' ') end++;
+  if (*end) return -1;
+  return x > (INT64_MAX >> shift) ? INT64_MAX : (int64_t)x << shift;
+}
+
+ndt_status ndt_setting_parse(const char *name, const char *text, int64_t *value) {
+  const setting_def *d = find_def(name);
+  if (!d) return ndt__error(NDT_ERR_VALUE, "%s is not an ndtile setting (see ndt_setting_name)",
+                           name ? name : "(null)");
+  int64_t v = text ? (d->size ? ndt__parse_size(text) : parse_count(text)) : -1;
+  if (v < 0)
+    return ndt__error(NDT_ERR_VALUE, d->size
+                     ? "%s=%s is not a size: give bytes, optionally with a k, M, G or T "
+                       "suffix (powers of 1024), like 4096, 512k, 2M or 1.5G"
+                     : "%s=%s is not a count: give a whole number, optionally with a k or M "
+                       "suffix (powers of 1024), like 4 or 32k",
+                     name, text ? text : "");
+  if (v < d->lo || v > d->hi)
+    return ndt__error(NDT_ERR_VALUE, "%s=%s is out of range: it must be from %lld to %lld", name,
+                     text, (long long)d->lo, (long long)d->hi);
+  *value = v;
+  return NDT_OK;
+}
+
+ndt_status ndt__env_setting(const char *name, int64_t dflt, int64_t *value) {
+  const char *v = getenv(name);
+  *value = dflt;
+  if (!v || !*v) return NDT_OK;
+  return ndt_setting_parse(name, v, value);
+}
+
+int64_t ndt__env_int(const char *name, int64_t dflt) {
+  int64_t v;
+  return ndt__env_setting(name, dflt, &v) == NDT_OK ? v : dflt;
+}
+
+ndt_status ndt__settings_check(void) {
+  for (int i = 0; i < NDEFS; i++) {
+    int64_t v;
+    ndt_status st = ndt__env_setting(defs[i].name, 0, &v);
+    if (st) return st;
+  }
+  return NDT_OK;
+}
+

@@ -1,0 +1,631 @@
+"""Subclassing ndtile.ndarray (NumPy's subclassing guide, basics.subclassing).
+
+Every subclass here is defined twice by one factory, once on numpy.ndarray
+(the oracle) and once on ndtile.ndarray, and the same code runs on both:
+results, result classes, attributes and the sequence of __array_finalize__
+/ __array_wrap__ / __array_ufunc__ calls are compared."""
+import copy
+import pickle
+
+import numpy
+import pytest
+
+import ndtile
+from ndtile import _core
+
+MODS = {'numpy': numpy, 'ndtile': ndtile}
+
+
+def tname(x):
+    """The class of x, the same word for numpy's and ndtile's plain arrays."""
+    t = type(x)
+    if t is numpy.ndarray or t is ndtile.ndarray:
+        return 'ndarray'
+    if x is None:
+        return 'None'
+    if isinstance(x, (numpy.generic, int, float, bool, complex)):
+        return 'scalar'
+    return t.__name__
+
+
+def val(x):
+    return numpy.asarray(x).tolist() if isinstance(x, (numpy.ndarray, ndtile.ndarray)) else x
+
+
+def same(a, b):
+    """Same class (by name), values, shape and dtype."""
+    assert tname(a) == tname(b), (tname(a), tname(b))
+    if isinstance(a, numpy.ndarray):
+        assert a.shape == b.shape and a.dtype == b.dtype, (a.shape, b.shape, a.dtype, b.dtype)
+        numpy.testing.assert_array_equal(numpy.asarray(b), numpy.asarray(a).view(numpy.ndarray))
+    else:
+        assert type(a) is type(b) or (isinstance(a, numpy.generic) and
+                                       isinstance(b, numpy.generic)), (a, b)
+        assert a == b or (a != a and b != b), (a, b)
+
+
+# ---- the guide's classes, made for either module ---------------------------------------
+def classes(xp, log):
+    base = xp.ndarray
+
+    class InfoArray(base):
+        # the guide's explicit constructor: super().__new__ with shape, buffer...
+        def __new__(subtype, shape, dtype=float, buffer=None, offset=0, strides=None,
+                    order=None, info=None):
+            obj = super().__new__(subtype, shape, dtype, buffer, offset, strides, order)
+            obj.info = info
+            return obj
+
+        def __array_finalize__(self, obj):
+            if obj is None:
+                return
+            self.info = getattr(obj, 'info', None)
+
+    class RealisticInfoArray(base):
+        def __new__(cls, input_array, info=None):
+            obj = xp.asarray(input_array).view(cls)
+            obj.info = info
+            return obj
+
+        def __array_finalize__(self, obj):
+            if obj is None:
+                return
+            self.info = getattr(obj, 'info', None)
+
+    class MySubClass(base):
+        """The guide's class printing its hooks' calls (here: logging them)."""
+        def __new__(cls, input_array, info=None):
+            obj = xp.asarray(input_array).view(cls)
+            obj.info = info
+            return obj
+
+        def __array_finalize__(self, obj):
+            log.append(('finalize', tname(self), tname(obj), getattr(obj, 'shape', None)))
+            self.info = getattr(obj, 'info', None)
+
+        def __array_wrap__(self, out_arr, context=None, return_scalar=False):
+            log.append(('wrap', tname(self), tname(out_arr),
+                        context[0].__name__ if context else None, return_scalar))
+            return super().__array_wrap__(out_arr, context, return_scalar)
+
+    class Symmetric(base):
+        """A symmetric matrix: writes land in [i, j] and [j, i]."""
+        def __new__(cls, input_array):
+            a = xp.asarray(input_array, dtype=float)
+            return ((a + a.T) / 2).view(cls)
+
+        def __setitem__(self, key, value):
+            super().__setitem__(key, value)
+            if isinstance(key, tuple) and len(key) == 2:
+                super().__setitem__((key[1], key[0]), value)
+
+    class Quantity(base):
+        """Units: __array_ufunc__ unwraps the inputs and rewraps the result."""
+        def __new__(cls, value, unit=''):
+            obj = xp.asarray(value).view(cls)
+            obj.unit = unit
+            return obj
+
+        def __array_finalize__(self, obj):
+            self.unit = getattr(obj, 'unit', '')
+
+        def __array_ufunc__(self, ufunc, method, *inputs, out=None, **kwargs):
+            log.append(('ufunc', ufunc.__name__, method, tuple(tname(x) for x in inputs),
+                        tuple(sorted(kwargs)), None if out is None else len(out)))
+            units = [x.unit for x in inputs if isinstance(x, Quantity)]
+            name = ufunc.__name__
+            if name in ('add', 'subtract', 'maximum', 'minimum', 'less', 'greater', 'equal'):
+                if len(set(units)) > 1:
+                    raise ValueError(f"incompatible units {units}")
+                unit = units[0]
+            elif name == 'multiply':
+                unit = '*'.join(u for u in units if u)
+            elif name == 'square':
+                unit = units[0] + '^2'
+            elif name == 'sqrt':
+                unit = f"sqrt({units[0]})"
+            else:
+                unit = units[0]
+            args = [x.view(base) if isinstance(x, Quantity) else x for x in inputs]
+            if out is not None:
+                kwargs['out'] = tuple(o.view(base) if isinstance(o, Quantity) else o
+                                      for o in out)
+            res = super().__array_ufunc__(ufunc, method, *args, **kwargs)
+            if res is NotImplemented:
+                return NotImplemented
+            if out is not None:
+                if isinstance(out[0], Quantity):
+                    out[0].unit = unit
+                return out[0]
+            if name in ('less', 'greater', 'equal'):
+                return res
+            r = xp.asarray(res).view(Quantity)
+            r.unit = unit
+            return r
+
+    class Low(base):
+        __array_priority__ = 5.0
+
+        def __array_wrap__(self, arr, context=None, return_scalar=False):
+            log.append(('wrap', tname(self), context[0].__name__ if context else None))
+            return super().__array_wrap__(arr, context, return_scalar)
+
+    class High(Low):
+        __array_priority__ = 50.0
+
+    class Other(base):      # unrelated to Low/High, priority 50 too
+        __array_priority__ = 50.0
+
+    return dict(InfoArray=InfoArray, RealisticInfoArray=RealisticInfoArray,
+                MySubClass=MySubClass, Symmetric=Symmetric, Quantity=Quantity, Low=Low,
+                High=High, Other=Other)
+
+
+def both(fn):
+    """Runs fn(xp, K, log) for numpy and ndtile; returns both results and logs."""
+    out = {}
+    for name, xp in MODS.items():
+        log = []
+        K = classes(xp, log)
+        out[name] = (fn(xp, K, log), log)
+    return out['numpy'], out['ndtile']
+
+
+def check(fn, logs=True):
+    (a, la), (b, lb) = both(fn)
+    assert len(a) == len(b)
+    for x, y in zip(a, b):
+        if isinstance(x, tuple) and not isinstance(x, numpy.ndarray):
+            assert len(x) == len(y)
+            for p, q in zip(x, y):
+                same(p, q)
+        else:
+            same(x, y)
+    if logs:
+        assert la == lb, "\n".join(map(str, ["numpy:"] + la + ["ndtile:"] + lb))
+    return a, b
+
+
+# ---- the three ways an instance comes to exist ------------------------------------------
+def test_explicit_constructor_info_array():
+    def f(xp, K, log):
+        IA = K['InfoArray']
+        obj = IA(shape=(3,), info='information')
+        buf = IA((4,), dtype=numpy.int32, buffer=numpy.arange(4, dtype=numpy.int32).tobytes(),
+                 info='b')
+        v = obj[1:]
+        arr = xp.arange(10)
+        cast = arr.view(IA)
+        return [(tname(obj), obj.shape, obj.dtype, obj.info), buf, buf.info,
+                (tname(v), v.info), cast, cast.info, isinstance(obj, xp.ndarray),
+                isinstance(obj, IA), type(obj[0:2]) is IA]
+    (a, _), (b, _) = both(f)
+    assert a[0] == b[0] and a[0][3] == 'information'
+    for x, y in zip(a[1:], b[1:]):
+        same(x, y)
+
+
+def test_info_array_through_slices_and_ufuncs():
+    def f(xp, K, log):
+        IA = K['InfoArray']
+        obj = xp.arange(12.).reshape(3, 4).view(IA)
+        obj.info = 'x'
+        res = [obj[1:], obj[1], obj[..., ::-2], obj[None], obj[[0, 2]], obj[obj > 5],
+               obj + 1, 1 + obj, obj * obj, xp.sqrt(obj), -obj, abs(obj), obj ** 2, obj ** 3,
+               obj == 3, obj.copy(), obj.astype(numpy.int32), obj.reshape(4, 3), obj.T,
+               obj.transpose(), obj.ravel(), obj.flatten(), obj.sum(axis=0), obj.sum(),
+               obj.max(axis=1), obj.mean(axis=0), obj.cumsum(), obj.squeeze(),
+               obj.swapaxes(0, 1), obj.diagonal(), obj.take([1, 2]), obj.repeat(2),
+               obj.argmax(axis=0), obj.clip(2, 5), obj.real, obj.imag, obj.flat[2:5],
+               copy.copy(obj), copy.deepcopy(obj), obj.view(), obj @ obj.T,
+               xp.add(obj, 1.5), xp.maximum(obj, 4), xp.add.reduce(obj), obj.all(), obj.any(),
+               obj.prod(axis=1), obj.std(axis=0), obj.var()]
+        return [(tname(r), val(r), getattr(r, 'info', 'missing')) for r in res]
+    check(f)
+
+
+def test_view_casting_realistic_info_array():
+    def f(xp, K, log):
+        R = K['RealisticInfoArray']
+        a = R([1, 2, 3], info='hello')
+        b = a[1:]
+        c = a + 10
+        d = a.view(xp.ndarray)
+        e = xp.arange(3).view(R)
+        return [(tname(x), val(x), getattr(x, 'info', 'missing')) for x in (a, b, c, d, e)]
+    check(f)
+
+
+def test_finalize_and_wrap_call_sequence():
+    # the guide's MySubClass: the hooks are called in NumPy's order, with the
+    # same kinds of objects
+    def f(xp, K, log):
+        M = K['MySubClass']
+        obj = M(xp.arange(5.), info='spam')
+        arr = xp.arange(5)
+        ops = [
+            lambda: obj[1:], lambda: obj[1], lambda: obj[[0, 1]], lambda: obj[obj > 2],
+            lambda: xp.add(arr, obj), lambda: obj + 1, lambda: 1 + obj, lambda: -obj,
+            lambda: obj.copy(), lambda: obj.astype(float), lambda: obj.reshape(5, 1),
+            lambda: obj.T, lambda: obj.sum(), lambda: obj.reshape(5, 1).sum(axis=0),
+            lambda: obj.max(), lambda: xp.sqrt(obj), lambda: obj == obj,
+            lambda: xp.asarray(obj), lambda: xp.asanyarray(obj), lambda: xp.array(obj),
+            lambda: xp.array(obj, subok=True), lambda: xp.zeros_like(obj),
+            lambda: obj.ravel(), lambda: obj.flatten(), lambda: obj.view(M),
+            lambda: obj.view(xp.ndarray), lambda: abs(obj), lambda: obj ** 2,
+            lambda: obj ** 3, lambda: obj[()], lambda: obj[0:1].reshape(())[()],
+            lambda: xp.sqrt(obj[0:1].reshape(())), lambda: obj.mean(),
+            lambda: obj.reshape(5, 1).mean(axis=0),
+            lambda: xp.arange(6).reshape(2, 3).view(M).mean(axis=1),
+        ]
+        res = []
+        for op in ops:
+            log.append('--')
+            r = op()
+            res.append((tname(r), val(r), getattr(r, 'info', 'missing')))
+        log.append('-- iadd')
+        obj += 1
+        res.append((tname(obj), val(obj)))
+        return res
+    check(f)
+
+
+def test_wrap_with_too_many_arguments():
+    # super().__array_wrap__(self, out_arr, context, return_scalar) passes
+    # self twice: NumPy's default refuses it with a TypeError, so does ndtile's
+    for xp in MODS.values():
+        class G(xp.ndarray):
+            def __array_wrap__(self, out_arr, context=None, return_scalar=False):
+                return super().__array_wrap__(self, out_arr, context, return_scalar)
+        g = xp.arange(4.).view(G)
+        with pytest.raises(TypeError):
+            xp.add(g, 10)
+
+
+def test_symmetric_matrix():
+    def f(xp, K, log):
+        S = K['Symmetric']
+        s = S([[1., 2., 3.], [4., 5., 6.], [7., 8., 9.]])
+        s[0, 2] = 100
+        s[1, 0] = -1
+        t = s[1:, 1:]
+        t[0, 1] = 7          # a view of the subclass: writes both, into s too
+        u = s + s.T
+        return [(tname(x), val(x)) for x in (s, t, u, s.T, s.copy())] + \
+            [bool((numpy.asarray(s) == numpy.asarray(s).T).all())]
+    a, b = check(f)
+    assert a[-1] is True
+
+
+def test_units_array_ufunc():
+    def f(xp, K, log):
+        Q = K['Quantity']
+        m = Q([1., 2., 3.], 'm')
+        s = Q([2., 4., 8.], 's')
+        res = [m + m, m * s, m * 2, 3 * m, m ** 2, xp.sqrt(m), -m, m.sum(), m.max(), m.mean(),
+               m.sum(axis=0, keepdims=True), m < m, xp.add(m, m), xp.multiply(m, s)]
+        out = [(tname(r), val(r), getattr(r, 'unit', 'missing')) for r in res]
+        with pytest.raises(ValueError, match="incompatible units"):
+            m + s
+        k = Q([1., 1., 1.], 'm')
+        k += m
+        out.append((tname(k), val(k), k.unit))
+        o = Q(xp.zeros(3), 'x')
+        r = xp.add(m, m, out=o)
+        out.append((tname(r), val(r), r.unit, r is o))
+        return out
+    check(f)
+
+
+def test_all_not_implemented_raises_typeerror():
+    def f(xp, K, log):
+        class N(xp.ndarray):
+            def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+                return NotImplemented
+        n = xp.arange(3).view(N)
+        msgs = []
+        for op in (lambda: n + 1, lambda: xp.add(n, n), lambda: xp.negative(n), lambda: n.sum()):
+            with pytest.raises(TypeError) as e:
+                op()
+            msgs.append(str(e.value).split(':')[0])
+        return msgs
+    (a, _), (b, _) = both(f)
+    assert a == b
+
+
+def test_array_ufunc_order_subclass_first():
+    # NEP 13: a subclass's override runs before its base class's
+    def f(xp, K, log):
+        class P(xp.ndarray):
+            def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+                log.append(('P', tname(self)))
+                return NotImplemented
+
+        class S(P):
+            def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+                log.append(('S', tname(self)))
+                args = [x.view(xp.ndarray) for x in inputs]
+                return getattr(ufunc, method)(*args, **kwargs)
+        p = xp.arange(3).view(P)
+        s = xp.arange(3).view(S)
+        return [xp.add(p, s), xp.add(s, p)]
+    check(f)
+
+
+def test_array_priority_picks_the_wrapper():
+    def f(xp, K, log):
+        lo = xp.arange(3.).view(K['Low'])
+        hi = xp.arange(3.).view(K['High'])
+        ot = xp.arange(3.).view(K['Other'])
+        plain = xp.arange(3.)
+        res = [lo + hi, hi + lo, xp.multiply(lo, hi), lo + plain, plain + lo, ot + hi,
+               hi + ot, xp.add(plain, ot)]
+        return [(tname(r), val(r)) for r in res]
+    check(f)
+
+
+def test_legacy_priority_defers_binop():
+    # an object without __array_ufunc__ but a higher __array_priority__ gets
+    # its reflected operator (NumPy's binop deferral), for plain arrays too
+    class Obj:
+        __array_priority__ = 1000.0
+
+        def __radd__(self, other):
+            return 'radd'
+
+        def __rmul__(self, other):
+            return 'rmul'
+
+    for xp in MODS.values():
+        a = xp.arange(3.)
+        assert a + Obj() == 'radd'
+        assert a * Obj() == 'rmul'
+
+
+def test_asarray_asanyarray_and_subok():
+    def f(xp, K, log):
+        R = K['RealisticInfoArray']
+        a = R(xp.arange(6.).reshape(2, 3), info='i')
+        out = []
+        for r in (xp.asarray(a), xp.asanyarray(a), xp.array(a), xp.array(a, subok=True),
+                  xp.array(a, copy=False, subok=True), xp.zeros_like(a), xp.ones_like(a),
+                  xp.empty_like(a).shape, xp.full_like(a, 7), xp.zeros_like(a, subok=False),
+                  xp.full_like(a, 2, subok=False), xp.copy(a), xp.copy(a, subok=True),
+                  xp.broadcast_to(a, (2, 2, 3)), xp.broadcast_to(a, (2, 2, 3), subok=True),
+                  a.astype(numpy.int64), a.astype(numpy.int64, subok=False),
+                  xp.ascontiguousarray(a)):
+            out.append((tname(r), val(r) if tname(r) != 'tuple' else r,
+                        getattr(r, 'info', 'missing')))
+        b = xp.asarray(a)
+        b[0, 0] = 99            # asarray is a view: the write lands in a
+        out.append(val(a))
+        out.append(xp.asanyarray(a) is a)
+        out.append(a.astype(float, copy=False) is a)
+        return out
+    check(f)
+
+
+def test_repr_str_and_isinstance():
+    def f(xp, K, log):
+        IA = K['InfoArray']
+        out = []
+        for x in (xp.arange(3).view(IA), xp.arange(3, dtype=numpy.int32).view(IA),
+                  xp.asarray(3.).view(IA), xp.zeros((0, 3)).view(IA),
+                  xp.arange(12.).reshape(3, 4).view(IA), xp.arange(2000.).view(IA)):
+            out.append((repr(x), str(x), isinstance(x, xp.ndarray), isinstance(x, IA)))
+        return out
+    (a, _), (b, _) = both(f)
+    assert a == b
+    assert a[0][0] == 'InfoArray([0, 1, 2])'
+
+
+class _PickNp(numpy.ndarray):
+    def __array_finalize__(self, obj):
+        self.info = getattr(obj, 'info', None)
+
+
+class _PickNd(ndtile.ndarray):
+    def __array_finalize__(self, obj):
+        self.info = getattr(obj, 'info', None)
+
+
+def _keep(base):
+    class Keep(base):
+        # NumPy's recipe for pickling an attribute: append it to the state
+        def __array_finalize__(self, obj):
+            self.info = getattr(obj, 'info', None)
+
+        def __reduce__(self):
+            r = super().__reduce__()
+            return (r[0], r[1], r[2] + (self.info,))
+
+        def __setstate__(self, state):
+            self.info = state[-1]
+            super().__setstate__(state[0:-1])
+    return Keep
+
+
+_KeepNp = _keep(numpy.ndarray)
+_KeepNp.__qualname__ = '_KeepNp'
+_KeepNd = _keep(ndtile.ndarray)
+_KeepNd.__qualname__ = '_KeepNd'
+
+
+@pytest.mark.parametrize('pair', [(_PickNp, _PickNd), (_KeepNp, _KeepNd)])
+def test_pickle_round_trips_the_class(pair):
+    res = []
+    for cls, xp in zip(pair, (numpy, ndtile)):
+        a = xp.arange(6.).reshape(2, 3).view(cls)
+        a.info = 'kept?'
+        b = pickle.loads(pickle.dumps(a))
+        c = pickle.loads(pickle.dumps(a[:, ::-1]))
+        assert type(b) is cls and type(c) is cls
+        res.append((val(b), b.info, val(c), c.shape))
+    assert res[0] == res[1]
+
+
+def test_plain_arrays_unchanged():
+    # plain arrays stay plain (and take the C fast paths)
+    a = ndtile.arange(5.)
+    for r in (a + 1, a[1:], -a, a.reshape(5, 1), a.sum(axis=0), ndtile.add(a, a), a.T,
+              ndtile.asarray(a), ndtile.asanyarray(a), a.copy(), a ** 2):
+        assert type(r) is ndtile.ndarray or isinstance(r, numpy.generic)
+    assert ndtile.asarray(a) is a and ndtile.asanyarray(a) is a
+    assert a.real is a and numpy.arange(3.).real is not None
+
+
+def test_real_of_a_real_array_is_itself():
+    # NumPy: a real array's .real is the array itself (ndtile gave a new view)
+    for xp in MODS.values():
+        a = xp.arange(3.)
+        assert a.real is a
+        c = xp.arange(3.) + 1j
+        assert c.real is not c
+
+
+def test_new_with_init_order():
+    # __new__, __array_finalize__(None), then __init__ (the guide's C class)
+    def f(xp, K, log):
+        class C(xp.ndarray):
+            def __new__(cls, *args, **kwargs):
+                log.append(('new', cls.__name__))
+                return super().__new__(cls, *args, **kwargs)
+
+            def __init__(self, *args, **kwargs):
+                log.append(('init', type(self).__name__))
+
+            def __array_finalize__(self, obj):
+                log.append(('finalize', tname(self), tname(obj)))
+        c = C((10,))
+        log.append('--')
+        v = c[1:]
+        log.append('--')
+        w = xp.arange(3).view(C)
+        return [(tname(c), c.shape), (tname(v), v.shape), (tname(w), val(w))]
+    check(f)
+
+
+@pytest.fixture
+def default_tiles():
+    """NDTILE's default 2 MiB tiles (the suite runs with 4 KiB tiles)."""
+    import os
+    _core.set_tile_bytes(2 << 20)
+    try:
+        yield
+    finally:
+        _core.set_tile_bytes(int(os.environ.get("NDTILE_TILE_BYTES", "4096")))
+
+
+def test_large_arrays_default_tiles(default_tiles):
+    # over a 2 MiB tile (deferred, tiled paths rather than the inline ones)
+    def f(xp, K, log):
+        IA = K['InfoArray']
+        M = K['MySubClass']
+        Q = K['Quantity']
+        n = 600_000           # 4.8 MB of float64: three tiles
+        a = (xp.arange(n, dtype=float) % 1000).view(IA)
+        a.info = 'big'
+        m = M(xp.arange(n, dtype=float) % 7, info='m')
+        q = Q(xp.arange(n, dtype=float) % 13, 'm')
+        res = [a[::3], a + a, xp.sqrt(a), a.sum(), a.reshape(600, 1000).sum(axis=0),
+               a.reshape(600, 1000).T[5], a.copy(), a.astype(numpy.float32), a > 500,
+               m[1:] * 2, m.max(), q + q, q.sum(), xp.asarray(q)]
+        out = [(tname(r), getattr(r, 'info', getattr(r, 'unit', 'missing')),
+                numpy.asarray(r).ravel()[::9973].tolist(), numpy.shape(r)) for r in res]
+        a[1] = -5.0
+        return out + [float(a[1])]
+    check(f)
+
+
+def test_ufunc_methods_on_subclasses():
+    # reduce, accumulate and outer go through __array_ufunc__ with their
+    # method's name, and their results through __array_wrap__
+    def f(xp, K, log):
+        Q = K['Quantity']
+        M = K['MySubClass']
+        q = Q([1., 2., 3.], 'm')
+        m = M(xp.arange(6.).reshape(2, 3), info='i')
+        res = [xp.add.reduce(q), xp.add.accumulate(q), xp.multiply.outer(q, q),
+               xp.add.reduce(m, axis=1), xp.add.accumulate(m),
+               xp.maximum.reduce(m, axis=None), xp.add.reduce(m, axis=0, keepdims=True)]
+        return [(tname(r), val(r), getattr(r, 'unit', getattr(r, 'info', 'missing')))
+                for r in res]
+    check(f)
+
+    def g(xp, K, log):
+        m = K['MySubClass'](xp.arange(6.).reshape(2, 3), info='i')
+        r = xp.multiply.outer(m[0], m[1])
+        return [(tname(r), val(r), r.info)]
+    check(g, logs=False)     # NumPy's outer reshapes the subclass inputs first
+
+
+def test_array_ufunc_none_opts_out():
+    for xp in MODS.values():
+        class NoUfunc(xp.ndarray):
+            __array_ufunc__ = None
+        n = xp.arange(3.).view(NoUfunc)
+        with pytest.raises(TypeError, match="does not support ufuncs"):
+            xp.add(n, 1)
+        with pytest.raises(TypeError):
+            n + 1
+        assert type(n[1:]) is NoUfunc
+
+
+def test_subclass_paths_do_not_leak():
+    from test_leaks import no_growth
+    log = []
+    K = classes(ndtile, log)
+    IA, Q, M = K['InfoArray'], K['Quantity'], K['MySubClass']
+    a = (ndtile.arange(20_000.0).reshape(100, 200) / 7).view(IA)
+    a.info = 'i'
+    q = Q(ndtile.arange(5000.0), 'm')
+
+    def step():
+        r = [a[3:], a + a, -a, a.sum(axis=0), a.T.copy(), ndtile.sqrt(a), a.reshape(-1),
+             q * q, q.sum(), ndtile.zeros_like(a), ndtile.asarray(a), a.view(M),
+             pickle.loads(pickle.dumps(a[:2].view(_KeepNd)))]
+        log.clear()
+        del r
+    no_growth(step, [a, q])
+
+
+def test_finalize_none_and_plain_default():
+    # __array_finalize__ = None is not callable (NumPy 2 raises TypeError);
+    # ndarray's own is a no-op method that subclasses may call through super()
+    def f(xp, K, log):
+        class N(xp.ndarray):
+            __array_finalize__ = None
+
+        class S(xp.ndarray):
+            def __array_finalize__(self, obj):
+                super().__array_finalize__(obj)
+                self.seen = tname(obj)
+        with pytest.raises(TypeError):
+            xp.arange(4.).view(N)
+        s = xp.arange(4.).view(S)
+        return [(tname(s[1:]), s[1:].seen, (s * 2).seen),
+                xp.ndarray.__array_finalize__(xp.arange(2), None)]
+    check(f)
+
+
+def test_module_functions_call_the_subclass_methods():
+    # np.sum(a), np.reshape(a, ...), ...: NumPy's functions call the method
+    # of a subclass instance (so its overrides and class carry through)
+    def f(xp, K, log):
+        IA = K['InfoArray']
+        Q = K['Quantity']
+        v = xp.arange(6.).reshape(2, 3).view(IA)
+        v.info = 'i'
+        q = Q([3., 1., 2.], 'm')
+        res = [xp.sum(v), xp.sum(v, axis=0), xp.prod(v, 1), xp.max(v), xp.amin(v, 0),
+               xp.any(v), xp.all(v, 0), xp.mean(v), xp.mean(v, 0), xp.var(v, ddof=1),
+               xp.std(v, 0), xp.argmax(v, 0), xp.argmin(v), xp.cumsum(v), xp.cumprod(v, 1),
+               xp.reshape(v, (3, 2)), xp.ravel(v), xp.transpose(v), xp.transpose(v, (1, 0)),
+               xp.swapaxes(v, 0, 1), xp.squeeze(v[None]), xp.diagonal(v), xp.take(v, [0, 2]),
+               xp.repeat(v, 2), xp.sort(v[:, ::-1]), xp.argsort(v), xp.expand_dims(v, 0),
+               xp.moveaxis(v, 0, 1), xp.flip(v), xp.fliplr(v), xp.roll(v, 1), xp.tile(v, 2),
+               xp.real(v), xp.imag(v), xp.trace(v),
+               xp.sum(q), xp.max(q), xp.mean(q), xp.sort(q), xp.reshape(q, (3, 1))]
+        return [(tname(r), val(r), getattr(r, 'info', getattr(r, 'unit', 'missing')))
+                for r in res]
+    check(f)
