@@ -1,5 +1,5 @@
 /* blas.c - setting up the BLAS that blas.h names: once per process, before
- * the first product or factorization (ndt_blas_init, called by matmul and
+ * the first product or factorization (ndt__blas_init, called by matmul and
  * linalg). It sits beside blas.h, not in a backend's kernels: it
  * configures the linked library (threads, kernel family), computes nothing.
  */
@@ -52,5 +52,5 @@ static void blas_setup(void) {
 #endif
 }
 
-void ndt_blas_init(void) { pthread_once(&blas_once, blas_setup); }
+void ndt__blas_init(void) { pthread_once(&blas_once, blas_setup); }
 

@@ -20,14 +20,14 @@
 /* OpenBLAS extensions */
 #define openblas_set_num_threads NDT_BLAS(openblas_set_num_threads)
 #define openblas_get_corename NDT_BLAS(openblas_get_corename)
-/* CBLAS (src/ops/matmul.c) */
+/* CBLAS (src/kernels/cpu/gemm.c) */
 #define cblas_sgemm NDT_BLAS(cblas_sgemm)
 #define cblas_dgemm NDT_BLAS(cblas_dgemm)
 #define cblas_cgemm NDT_BLAS(cblas_cgemm)
 #define cblas_zgemm NDT_BLAS(cblas_zgemm)
 #define cblas_sgemv NDT_BLAS(cblas_sgemv)
 #define cblas_dgemv NDT_BLAS(cblas_dgemv)
-/* Fortran LAPACK (src/ops/linalg.c declares the prototypes) */
+/* Fortran LAPACK (src/kernels/cpu/lapack.c declares the prototypes) */
 #define dgesv_ NDT_BLAS(dgesv_)
 #define zgesv_ NDT_BLAS(zgesv_)
 #define dgetrf_ NDT_BLAS(dgetrf_)

@@ -15,34 +15,34 @@
 
 /* ---- errors (runtime/error.c) ---------------------------------------- */
 /* Sets the calling thread's message and returns s, so callers can write
- * `return ndt_error(NDT_ERR_VALUE, "...", ...)`. */
-ndt_status ndt_error(ndt_status s, const char *fmt, ...)
+ * `return ndt__error(NDT_ERR_VALUE, "...", ...)`. */
+ndt_status ndt__error(ndt_status s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /* ---- memory (runtime/memory.c) --------------------------------------- */
 /* All allocations of array data and runtime objects go through these so a
  * test can inject failures. They set the error message on failure. */
-void *ndt_malloc(size_t n);
-void *ndt_calloc(size_t count, size_t size);
-void *ndt_realloc(void *p, size_t n);
-void ndt_mfree(void *p);
+void *ndt__malloc(size_t n);
+void *ndt__calloc(size_t count, size_t size);
+void *ndt__realloc(void *p, size_t n);
+void ndt__mfree(void *p);
 /* Aligned buffers for tile data (64 bytes). */
-void *ndt_alloc_data(size_t n, int zero);
+void *ndt__alloc_data(size_t n, int zero);
 /* Frees a tile buffer of n bytes, keeping large ones for reuse. */
-void ndt_free_data_sized(void *p, size_t n);
+void ndt__free_data_sized(void *p, size_t n);
 /* One buffer for all tiles of a store of total bytes (32 MiB or more),
- * freed as one (ndt_free_data_sized) when the store goes; NULL when the size
+ * freed as one (ndt__free_data_sized) when the store goes; NULL when the size
  * does not qualify or memory is short (allocate tile by tile then). */
-void *ndt_alloc_data_run(size_t total, int zero);
+void *ndt__alloc_data_run(size_t total, int zero);
 /* Returns every cached buffer to the system. */
-void ndt_release_cache(void);
+void ndt__release_cache(void);
 /* Frees cached buffers beyond the cache's limit; sets the limit. */
-void ndt_trim_cache(void);
+void ndt__trim_cache(void);
 /* A host array of `bytes` was copied in (see memory.c: the mmap threshold). */
-void ndt_host_array_seen(size_t bytes);
+void ndt__host_array_seen(size_t bytes);
 /* Releases n bytes of cached buffers: other memory is about to take n. */
-void ndt_cache_yield(size_t n);
-void ndt_set_cache_limit(int64_t bytes);
+void ndt__cache_yield(size_t n);
+void ndt__set_cache_limit(int64_t bytes);
 /* Bytes of data buffers in use and cached now, and the peaks of in use and
  * of in use + cached. */
 /* Bytes of stores only pending tasks still hold (store.c adds, the
@@ -50,19 +50,19 @@ void ndt_set_cache_limit(int64_t bytes);
 void ndt__mem_doomed_add(int64_t bytes);
 int64_t ndt__mem_doomed(void);
 /* Bytes of data buffers the calling thread allocated since the last call. */
-int64_t ndt_take_allocated(void);
-void ndt_mem_stats(int64_t *live, int64_t *cached, int64_t *peak_live, int64_t *peak_held);
+int64_t ndt__take_allocated(void);
+void ndt__mem_stats(int64_t *live, int64_t *cached, int64_t *peak_live, int64_t *peak_held);
 /* The memory budget (memory.c): a store reserves its whole size when it is
  * made; 0 when that would pass the limit. */
-int ndt_mem_reserve(int64_t nbytes);
-void ndt_mem_unreserve(int64_t nbytes);
+int ndt__mem_reserve(int64_t nbytes);
+void ndt__mem_unreserve(int64_t nbytes);
 /* NDT_ERR_NOMEM with NumPy's message for an array of this shape. */
-ndt_status ndt_nomem_array(int64_t nbytes, int ndim, const int64_t *shape, ndt_dtype t);
-int64_t ndt_parse_size(const char *s);
+ndt_status ndt__nomem_array(int64_t nbytes, int ndim, const int64_t *shape, ndt_dtype t);
+int64_t ndt__parse_size(const char *s);
 /* ---- runtime/env.c: the NDTILE_* variables ---- */
 /* The variable's value, or dflt when it is unset (or invalid: ndt_init
  * reports that through ndt__settings_check before anything reads it). */
-int64_t ndt_env_int(const char *name, int64_t dflt);
+int64_t ndt__env_int(const char *name, int64_t dflt);
 ndt_status ndt__env_setting(const char *name, int64_t dflt, int64_t *value);
 /* NDT_OK, or the error of the first set variable that does not parse. */
 ndt_status ndt__settings_check(void);
@@ -73,33 +73,33 @@ int64_t ndt__cache_limit(void);
 /* ---- ranks (runtime/comm.c) ------------------------------------------
  * Under MPI the recording thread moves bytes with these; both sides call
  * them at the same point of the program, which is what matches them. */
-extern int ndt_comm_size_;
-static inline int ndt_distributed(void) { return ndt_comm_size_ > 1; }
+extern int ndt__comm_size_;
+static inline int ndt_distributed(void) { return ndt__comm_size_ > 1; }
 /* What the transport needs of the scheduler above it; sched.c passes it
- * to ndt_comm_start (comm.c names no function of sched.c). Until then the
+ * to ndt__comm_start (comm.c names no function of sched.c). Until then the
  * members are NULL: no task recorded, no timeline, nothing to finalize. */
 typedef struct {
   void (*finalize)(void);        /* at exit, before MPI_Finalize: workers stop */
-  int64_t (*task_seq)(void);     /* ndt_rt_task_seq */
-  int64_t (*task_hash)(void);    /* ndt_rt_task_hash */
-  double (*trace_now)(void);     /* the timeline (ndt_trace_now, ndt_trace_caller) */
+  int64_t (*task_seq)(void);     /* ndt__rt_task_seq */
+  int64_t (*task_hash)(void);    /* ndt__rt_task_hash */
+  double (*trace_now)(void);     /* the timeline (ndt__trace_now, ndt__trace_caller) */
   void (*trace_caller)(const char *name, double t0);
 } ndt_comm_hooks;
-void ndt_comm_start(const ndt_comm_hooks *up);
-void ndt_comm_send(const void *buf, int64_t n, int peer, int tag);
-void ndt_comm_recv(void *buf, int64_t n, int peer, int tag);   /* buf NULL: dropped */
-void ndt_comm_bcast(void *buf, int64_t n, int root);          /* buf NULL: dropped */
+void ndt__comm_start(const ndt_comm_hooks *up);
+void ndt__comm_send(const void *buf, int64_t n, int peer, int tag);
+void ndt__comm_recv(void *buf, int64_t n, int peer, int tag);   /* buf NULL: dropped */
+void ndt__comm_bcast(void *buf, int64_t n, int root);          /* buf NULL: dropped */
 /* Every rank learns whether any rank failed; all return the status and
  * message of the lowest failing rank. */
-ndt_status ndt_comm_agree(ndt_status st);
+ndt_status ndt__comm_agree(ndt_status st);
 /* Tasks recorded so far on many ranks (the same on every rank). */
-int64_t ndt_rt_task_seq(void);
-int64_t ndt_rt_task_hash(void);   /* of the tasks' names, in order */
+int64_t ndt__rt_task_seq(void);
+int64_t ndt__rt_task_hash(void);   /* of the tasks' names, in order */
 
 /* The timeline: a span of the recording thread (communication), from
- * t0 = ndt_trace_now() to now; both do nothing while no trace runs. */
-double ndt_trace_now(void);
-void ndt_trace_caller(const char *name, double t0);
+ * t0 = ndt__trace_now() to now; both do nothing while no trace runs. */
+double ndt__trace_now(void);
+void ndt__trace_caller(const char *name, double t0);
 
 /* ---- tiles and stores (runtime/store.c; dependencies in sched.c) ------- */
 typedef struct ndt_task ndt_task;
@@ -148,7 +148,7 @@ typedef struct ndt_store {
   int64_t period, seg, per;
   int64_t ntiles;
   ndt_tile *tiles;
-  char *run;              /* all tiles in one buffer (ndt_alloc_data_run), or NULL */
+  char *run;              /* all tiles in one buffer (ndt__alloc_data_run), or NULL */
   int readonly;           /* the WRITEABLE flag of the handle that made the store (NumPy's
                            * base array): views may be made writeable again only while it
                            * is clear (see ndt_set_writeable) */
@@ -163,7 +163,7 @@ typedef struct ndt_store {
 extern atomic_int ndt__lent_stores, ndt__lent_unsettled;
 /* Waits for every task on s (not reporting their errors) and leaves the
  * host's copy of its tiles the only valid one (sched.c). */
-void ndt_rt_settle_store(ndt_store *s);
+void ndt__rt_settle_store(ndt_store *s);
 /* Moves every tile of s into one buffer, back to back (as a store in one piece
  * is made); its tasks must be done and it must be on one rank. */
 ndt_status ndt__store_make_run(ndt_store *s);
@@ -180,7 +180,7 @@ struct ndt_array {
                      * read-only), checked where a public op takes an existing output
                      * (ndt_assign/ndt_fill, ndt_apply with *out, ndt_put, ndt_matmul,
                      * ndt_dot): one test per call, none per task or element. */
-  int owner;        /* the handle ndt_array_new made with its store (NumPy's OWNDATA) */
+  int owner;        /* the handle ndt__array_new made with its store (NumPy's OWNDATA) */
   int64_t offset;  /* elements */
   int64_t size;
   int64_t shape[NDT_MAXDIMS];
@@ -188,11 +188,11 @@ struct ndt_array {
 };
 
 /* Byte size of one element of the view's dtype. */
-static inline int ndt_vsize(const ndt_array *v) { return ndt_traits[v->dtype].size; }
+static inline int ndt_vsize(const ndt_array *v) { return ndt__traits[v->dtype].size; }
 
 /* The tiling rule (shared by stores and by the blocks tasks iterate over). */
 typedef struct { int64_t period, seg, per, ntiles; int axis; } ndt_tiling;
-void ndt_tiling_for(int ndim, const int64_t *shape, int itemsize, int64_t tile_bytes,
+void ndt__tiling_for(int ndim, const int64_t *shape, int itemsize, int64_t tile_bytes,
                     ndt_tiling *t);
 static inline int64_t ndt_tiling_index(int64_t period, int64_t seg, int64_t per, int64_t f) {
   return (f / period) * per + (f % period) / seg;
@@ -203,33 +203,33 @@ static inline int64_t ndt_store_tile_of(const ndt_store *s, int64_t f) {
 
 /* Creates a store of `size` elements tiled for `shape`; allocates the tiles
  * this rank owns - every tile on one rank - (zeroed when zero & 1); others
- * get a buffer at first use (ndt_tile_buffer). With zero & NDT_STORE_LAZY
+ * get a buffer at first use (ndt__tile_buffer). With zero & NDT_STORE_LAZY
  * no tile gets a buffer now: the first task recorded on a tile allocates it
  * (a fused group's results: the dead ones are never written).
  * Reference count 1. */
 #define NDT_STORE_LAZY 2
-ndt_status ndt_store_new(ndt_store **out, ndt_dtype t, int ndim, const int64_t *shape,
+ndt_status ndt__store_new(ndt_store **out, ndt_dtype t, int ndim, const int64_t *shape,
                          int zero);
 /* The host buffer of a tile this rank does not own, allocated on first use
  * (NULL + error when memory runs out). */
-char *ndt_tile_buffer(ndt_tile *t);
+char *ndt__tile_buffer(ndt_tile *t);
 /* A one-tile byte store for a runtime-private buffer (reduction partials). */
-ndt_status ndt_store_new_bytes(ndt_store **out, int64_t nbytes);
-void ndt_store_incref(ndt_store *s);
+ndt_status ndt__store_new_bytes(ndt_store **out, int64_t nbytes);
+void ndt__store_incref(ndt_store *s);
 /* The last ndt_array on s is going: if tasks still hold it, its memory is
  * counted as doomed (freed once they finish) until it is freed. */
-void ndt_store_drop_handle(ndt_store *s);
-void ndt_store_decref(ndt_store *s);
+void ndt__store_drop_handle(ndt_store *s);
+void ndt__store_decref(ndt_store *s);
 
 /* Array handles. */
-ndt_array *ndt_array_alloc(void);                       /* NULL + error on failure */
-ndt_status ndt_array_new(ndt_array **out, ndt_dtype t, int ndim, const int64_t *shape,
+ndt_array *ndt__array_alloc(void);                       /* NULL + error on failure */
+ndt_status ndt__array_new(ndt_array **out, ndt_dtype t, int ndim, const int64_t *shape,
                          int zero);                     /* fresh C-contiguous store */
-ndt_status ndt_array_view(ndt_array **out, const ndt_array *a); /* same view, new handle */
+ndt_status ndt__array_view(ndt_array **out, const ndt_array *a); /* same view, new handle */
 /* Smallest and largest flat store index a view touches (size > 0). */
-void ndt_view_extent(const ndt_array *a, int64_t *lo, int64_t *hi);
+void ndt__view_extent(const ndt_array *a, int64_t *lo, int64_t *hi);
 /* 1 when two views may touch a common element (conservative). */
-int ndt_may_overlap(const ndt_array *a, const ndt_array *b);
+int ndt__may_overlap(const ndt_array *a, const ndt_array *b);
 
 /* ---- tasks: kinds, operands, bound operands (runtime/task.c, bind.c) ----
  * A task is recorded with its operands - views with a privilege - and a
@@ -254,8 +254,8 @@ typedef enum { NDT_READ = 1, NDT_WRITE = 2, NDT_RW = 3, NDT_DENSE = 4, NDT_REDUC
  * NDT_OPND_WALK: the body walks the operand itself (random access, pieces
  *   along several tiles): the runtime records its accesses and makes its
  *   extent valid, binds it in place when it can (ptr set) and otherwise
- *   leaves ptr NULL; the body then reaches elements with ndt_elem_run and
- *   binds pieces with ndt_piece_bind/ndt_piece_release. Nothing is gathered.
+ *   leaves ptr NULL; the body then reaches elements with ndt__elem_run and
+ *   binds pieces with ndt__piece_bind/ndt__piece_release. Nothing is gathered.
  * NDT_OPND_KEEP: no access at all: the operand's store is only kept alive
  *   until the task ends (a plan or table the arg points into). */
 #define NDT_OPND_WALK 0x10u
@@ -302,34 +302,34 @@ typedef struct {
  * bytes, no pointers into itself) is copied when the task is deferred, and
  * so are the operands' views (the caller's may go once this returns). The
  * operands' stores are kept alive until the task ends. */
-ndt_status ndt_record(const ndt_task_kind *kind, const char *name, const ndt_operand *op,
+ndt_status ndt__record(const ndt_task_kind *kind, const char *name, const ndt_operand *op,
                       int nop, void *arg, size_t arg_size, unsigned flags);
 
 /* A 1-d view of elements [lo, lo+n) of store s (a runtime-private byte
  * store: a byte range), for an operand. */
-void ndt_range_view(ndt_array *v, ndt_store *s, int64_t lo, int64_t n);
+void ndt__range_view(ndt_array *v, ndt_store *s, int64_t lo, int64_t n);
 /* An absent operand (no store, no elements): keeps operand positions fixed. */
-extern const ndt_array ndt_empty_view;
+extern const ndt_array ndt__empty_view;
 
-/* Walked operands (NDT_OPND_WALK), inside the body. ndt_elem_run: a pointer
+/* Walked operands (NDT_OPND_WALK), inside the body. ndt__elem_run: a pointer
  * to flat store element f of b's store, and *n cut to how many elements
- * f, f+step, ... lie in the same buffer. ndt_piece_bind: binds a view
+ * f, f+step, ... lie in the same buffer. ndt__piece_bind: binds a view
  * `piece` of b's store (inside b's view) as an operand is bound (in place,
- * or gathered, loaded when load); ndt_piece_release writes a gathered piece
+ * or gathered, loaded when load); ndt__piece_release writes a gathered piece
  * back when store and frees it. */
-char *ndt_elem_run(const ndt_bound *b, int64_t f, int64_t step, int64_t *n);
+char *ndt__elem_run(const ndt_bound *b, int64_t f, int64_t step, int64_t *n);
 /* 1 when flat elements [lo, hi] of b's store lie in one buffer of b's
  * memory (one tile, or tiles adjacent there); also usable on the recording
- * thread with a bound {.view, .mem = &ndt_host_memory} (a layout question:
+ * thread with a bound {.view, .mem = &ndt__host_memory} (a layout question:
  * no data is touched). */
-int ndt_region_in_place(const ndt_bound *b, int64_t lo, int64_t hi);
-ndt_status ndt_piece_bind(const ndt_bound *b, const ndt_array *piece, ndt_bound *out, int load);
-void ndt_piece_release(ndt_bound *piece, int store);
+int ndt__region_in_place(const ndt_bound *b, int64_t lo, int64_t hi);
+ndt_status ndt__piece_bind(const ndt_bound *b, const ndt_array *piece, ndt_bound *out, int load);
+void ndt__piece_release(ndt_bound *piece, int store);
 
-/* Host access outside tasks, after ndt_wait_tiles: the host copy of flat
+/* Host access outside tasks, after ndt__wait_tiles: the host copy of flat
  * element f of the store of v (NULL when its tile has no buffer), with *n
- * cut as by ndt_elem_run (n may be NULL). */
-char *ndt_host_elem(const ndt_array *v, int64_t f, int64_t step, int64_t *n);
+ * cut as by ndt__elem_run (n may be NULL). */
+char *ndt__host_elem(const ndt_array *v, int64_t f, int64_t step, int64_t *n);
 
 /* A task's use of the region [lo, hi] (flat element indices) of a tile
  * (derived from the operands; the flush hook and dist.c see them). */
@@ -342,7 +342,7 @@ typedef struct { ndt_tile *tile; ndt_priv priv; int64_t lo, hi; } ndt_access;
  * memory holds a valid copy (host = 0). A processor runs task bodies of its
  * kind with operands bound in its memory. The CPU pool (sched.c) and the
  * host memory (memory.c) are the first implementation; a backend registers
- * its own at start-up (ndt_proc_register). */
+ * its own at start-up (ndt__proc_register). */
 #define NDT_IFACE_VERSION 1
 #define NDT_MAX_MEMS 4
 #define NDT_MAX_PROCS 4
@@ -360,7 +360,7 @@ struct ndt_memory {
   const ndt_memory_iface *iface;
   int device;
   void *context;
-  int id;   /* its bit in ndt_tile.valid, given by ndt_mem_register */
+  int id;   /* its bit in ndt_tile.valid, given by ndt__mem_register */
 };
 
 typedef struct ndt_processor ndt_processor;
@@ -369,7 +369,7 @@ typedef struct {
   const char *name;
   /* optional: 0 when it cannot run this kind on these operand dtypes */
   int (*supports)(ndt_processor *p, const ndt_task_kind *k, const ndt_dtype *dt, int n);
-  /* a ready task: run it (ndt_task_run, which also finishes it), now or
+  /* a ready task: run it (ndt__task_run, which also finishes it), now or
    * later, on any thread. Called with the scheduler's lock held: it must
    * not block. */
   void (*launch)(ndt_processor *p, ndt_task *t);
@@ -384,35 +384,35 @@ struct ndt_processor {
   ndt_memory *mem;     /* where its operands are bound */
 };
 
-extern ndt_memory ndt_host_memory;   /* memory.c */
+extern ndt_memory ndt__host_memory;   /* memory.c */
 /* Registration (at start-up, before tasks): 0, or -1 when the table is full.
  * The host memory is memory 0 and the CPU the first processor (ndt_init);
  * processors registered later are preferred, the CPU is the fallback. */
-int ndt_mem_register(ndt_memory *m);
-int ndt_proc_register(ndt_processor *p);
-ndt_memory *ndt_mem_by_id(int id);
+int ndt__mem_register(ndt_memory *m);
+int ndt__proc_register(ndt_processor *p);
+ndt_memory *ndt__mem_by_id(int id);
 /* The processor for a task of kind k over op (the first registered with a
  * body and `supports`); NULL when none. */
-ndt_processor *ndt_proc_choose(const ndt_task_kind *k, const ndt_operand *op, int nop);
+ndt_processor *ndt__proc_choose(const ndt_task_kind *k, const ndt_operand *op, int nop);
 /* The registered processors, in registration order (the CPU first; a test
  * harness enumerates them), and a restriction of every later task to the
  * one named (its iface->name; NULL lifts it): 0, or -1 when none has that
  * name. A task the selected processor has no body for, or that its
  * `supports` refuses, fails to record ("no processor runs ..."). */
-int ndt_proc_count(void);
-ndt_processor *ndt_proc_get(int i);
-int ndt_proc_select(const char *name);
+int ndt__proc_count(void);
+ndt_processor *ndt__proc_get(int i);
+int ndt__proc_select(const char *name);
 /* Makes tile t valid in memory m (copying from a memory that holds it);
  * its buffer in m is *ptr. Then a write (for_write) leaves m the only
  * valid one. */
-ndt_status ndt_tile_acquire(ndt_tile *t, ndt_memory *m, int for_write, char **ptr);
+ndt_status ndt__tile_acquire(ndt_tile *t, ndt_memory *m, int for_write, char **ptr);
 /* Frees a tile's copies outside the host (store.c, when the store goes). */
-void ndt_tile_drop_copies(ndt_tile *t);
+void ndt__tile_drop_copies(ndt_tile *t);
 
 /* For a processor's launch: runs t's body with its operands bound (the
  * task's trace span and IEEE flags included; tid names the thread in the
  * trace) and then finishes it. */
-void ndt_task_run(ndt_task *t, int tid);
+void ndt__task_run(ndt_task *t, int tid);
 
 /* A function the runtime calls before it records a task or waits, so work
  * held back for fusion is recorded first when program order needs it: always
@@ -420,32 +420,32 @@ void ndt_task_run(ndt_task *t, int tid);
  * or a wait on store s, when they touch what the held-back work reads or
  * writes. Work on other data may be recorded before it. */
 typedef ndt_status (*ndt_flush_fn)(int all, const ndt_store *s, const ndt_access *acc, int nacc);
-void ndt_set_flush_hook(ndt_flush_fn hook);
+void ndt__set_flush_hook(ndt_flush_fn hook);
 
 /* Waits until every task that writes any tile in [t0, t1] of s is done (and,
  * when for_write, every task reading them). Reports a deferred error. */
-ndt_status ndt_wait_tiles(ndt_store *s, int64_t t0, int64_t t1, int for_write);
+ndt_status ndt__wait_tiles(ndt_store *s, int64_t t0, int64_t t1, int for_write);
 /* Many ranks: every rank now holds the whole tile, as it is (host data
  * written alike on every rank, or a broadcast). */
-void ndt_tile_everywhere(ndt_tile *t);
-/* Drops the tile's task references; ndt_store_decref calls it through the
+void ndt__tile_everywhere(ndt_tile *t);
+/* Drops the tile's task references; ndt__store_decref calls it through the
  * hook ndt__store_set_release (store.c is below sched.c). */
-void ndt_tile_release(ndt_tile *t);
+void ndt__tile_release(ndt_tile *t);
 void ndt__store_set_release(void (*fn)(ndt_tile *t));
 /* The runtime's settings, started on first use. */
-ndt_status ndt_runtime_ensure(void);
-int64_t ndt_rt_tile_bytes(void);
-int64_t ndt_rt_inline_elems(void);
+ndt_status ndt__runtime_ensure(void);
+int64_t ndt__rt_tile_bytes(void);
+int64_t ndt__rt_inline_elems(void);
 
 /* ---- floating-point errors (runtime/fperr.c) ---------------------------
  * NumPy reports divide by zero, overflow, underflow and invalid values once
  * per operation. An operation brackets its recording with ndt_fp_begin and
- * ndt_fp_end; each task it records carries the op's record (ndt_fp_defer)
+ * ndt_fp_end; each task it records carries the op's record (ndt__fp_defer)
  * and ORs the IEEE flags its thread raised while it ran into it (flags are
  * per thread: each worker collects its own); the inline path adds its flags
  * at once. When the op's last task is done the record waits for
- * ndt_fp_errors_take (ndtile.h). Everything but ndt_fp_add and
- * ndt_fp_release runs on the recording thread. */
+ * ndt_fp_errors_take (ndtile.h). Everything but ndt__fp_add and
+ * ndt__fp_release runs on the recording thread. */
 typedef struct ndt_fprec ndt_fprec;
 /* The ops being recorded, innermost last (inline: these run per op on the
  * small-array path; the rest is in fperr.c). Deeper nesting than
@@ -456,39 +456,39 @@ typedef struct {
   unsigned mask, inl;   /* inl: flags of its work run inline */
   ndt_fprec *rec;       /* made when a task is deferred */
 } ndt_fp_op;
-extern ndt_fp_op ndt_fp_stk_[NDT_FP_DEPTH];
-extern int ndt_fp_depth_;
+extern ndt_fp_op ndt__fp_stk_[NDT_FP_DEPTH];
+extern int ndt__fp_depth_;
 /* The current op's flags mask (0 when no op collects). */
-extern unsigned ndt_fp_mask_;
-void ndt_fp_end_slow(void);
+extern unsigned ndt__fp_mask_;
+void ndt__fp_end_slow(void);
 /* mask: the NDT_FPE_* flags this op reports (0: none; its tasks then skip
  * the flag bookkeeping). Nests: an op made of ops reports each by name. */
 static inline void ndt_fp_begin(const char *name, unsigned mask) {
-  int d = ndt_fp_depth_;
-  if (d < NDT_FP_DEPTH) ndt_fp_stk_[d] = (ndt_fp_op){name, mask, 0, NULL};
-  ndt_fp_depth_ = d + 1;
-  ndt_fp_mask_ = d < NDT_FP_DEPTH ? mask : 0;
+  int d = ndt__fp_depth_;
+  if (d < NDT_FP_DEPTH) ndt__fp_stk_[d] = (ndt_fp_op){name, mask, 0, NULL};
+  ndt__fp_depth_ = d + 1;
+  ndt__fp_mask_ = d < NDT_FP_DEPTH ? mask : 0;
 }
 static inline void ndt_fp_end(void) {
-  int d = ndt_fp_depth_ - 1;
+  int d = ndt__fp_depth_ - 1;
   if (d < 0) return;
-  if (d < NDT_FP_DEPTH && (ndt_fp_stk_[d].inl || ndt_fp_stk_[d].rec)) {
-    ndt_fp_end_slow();   /* something to report */
+  if (d < NDT_FP_DEPTH && (ndt__fp_stk_[d].inl || ndt__fp_stk_[d].rec)) {
+    ndt__fp_end_slow();   /* something to report */
     return;
   }
-  ndt_fp_depth_ = d;
-  ndt_fp_mask_ = d > 0 && d <= NDT_FP_DEPTH ? ndt_fp_stk_[d - 1].mask : 0;
+  ndt__fp_depth_ = d;
+  ndt__fp_mask_ = d > 0 && d <= NDT_FP_DEPTH ? ndt__fp_stk_[d - 1].mask : 0;
 }
 /* Flags raised by work of the current op run inline. */
 static inline void ndt_fp_inline(unsigned flags) {
-  int d = ndt_fp_depth_ - 1;
-  if (d >= 0 && d < NDT_FP_DEPTH) ndt_fp_stk_[d].inl |= flags & ndt_fp_stk_[d].mask;
+  int d = ndt__fp_depth_ - 1;
+  if (d >= 0 && d < NDT_FP_DEPTH) ndt__fp_stk_[d].inl |= flags & ndt__fp_stk_[d].mask;
 }
 /* The current op's record with a new reference for a deferred task (made,
  * with the binding's capture of the error state, on first use), or NULL. */
-ndt_fprec *ndt_fp_defer(void);
-void ndt_fp_add(ndt_fprec *r, unsigned flags);   /* any thread */
-void ndt_fp_release(ndt_fprec *r);               /* any thread; NULL is fine */
+ndt_fprec *ndt__fp_defer(void);
+void ndt__fp_add(ndt_fprec *r, unsigned flags);   /* any thread */
+void ndt__fp_release(ndt_fprec *r);               /* any thread; NULL is fine */
 
 /* The calling thread's IEEE flags as NDT_FPE_* bits: cleared before a
  * task runs, read after. On x86-64 only the SSE status register: every
@@ -525,6 +525,6 @@ static inline unsigned ndt_fpe_test(void) {
 /* ---- BLAS (ops/matmul.c) ---------------------------------------------- */
 /* OpenBLAS set up once for use inside tasks (single-threaded, the right
  * kernels); every caller of BLAS or LAPACK (matmul.c, linalg.c) calls it. */
-void ndt_blas_init(void);
+void ndt__blas_init(void);
 
 #endif

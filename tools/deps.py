@@ -27,11 +27,7 @@ FOLDERS = ["ops", "runtime", "core", "kernels/cpu"]
 EXEMPT = {
     # The lazy start: the first call of the program, whatever file it is
     # in, starts the whole runtime (settings, ranks, workers).
-    "ndt_runtime_ensure": "the runtime's lazy start",
-    # A setting read by store.c: it leaves sched.c with the settings when
-    # sched.c is split by job (issue 15); then store.c uses the settings'
-    # file, below it.
-    "ndt_rt_tile_bytes": "a setting, kept in sched.c until its split",
+    "ndt__runtime_ensure": "the runtime's lazy start",
 }
 
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)

@@ -9,17 +9,17 @@
 #include "core/dtype.h"
 
 #define TRAITS(e, ctype, name, kind, ch) [e] = {name, kind, sizeof(ctype), _Alignof(ctype), ch},
-const ndt_type_traits ndt_traits[NDT_NTYPES] = {NDT_FOR_EACH_DTYPE(TRAITS)};
+const ndt_type_traits ndt__traits[NDT_NTYPES] = {NDT_FOR_EACH_DTYPE(TRAITS)};
 #undef TRAITS
 
 static int valid(ndt_dtype t) { return (int)t >= 0 && (int)t < NDT_NTYPES; }
 
 const char *ndt_dtype_name(ndt_dtype t) {
-  return valid(t) ? ndt_traits[t].name : "invalid";
+  return valid(t) ? ndt__traits[t].name : "invalid";
 }
 
 size_t ndt_dtype_size(ndt_dtype t) {
-  return valid(t) ? (size_t)ndt_traits[t].size : 0;
+  return valid(t) ? (size_t)ndt__traits[t].size : 0;
 }
 
 /* Short names for the tables. */
@@ -112,7 +112,7 @@ static const signed char weak_tab[NDT_NTYPES][4] = {
 };
 
 static int weak_kind_col(ndt_dtype t) {
-  switch (ndt_traits[t].kind) {
+  switch (ndt__traits[t].kind) {
   case 'b': return 0;
   case 'i': case 'u': return 1;
   case 'f': return 2;

@@ -40,7 +40,7 @@ typedef struct {
   int align;
   char typechar;      /* NumPy's: '?', 'b', ..., 'D' */
 } ndt_type_traits;
-extern const ndt_type_traits ndt_traits[NDT_NTYPES];
+extern const ndt_type_traits ndt__traits[NDT_NTYPES];
 
 /* ---- ufunc type resolution (src/core/ufunc.c) ---------------------------- */
 /* A loop's dtypes as NumPy lists them in ufunc.types: inputs, then outputs
@@ -68,6 +68,6 @@ typedef struct {
   int nloops;
   const ndt_loop_types *loops;
 } ndt_ufunc_info;
-extern const ndt_ufunc_info ndt_ufunc_infos[NDT_NUFUNCS];
+extern const ndt_ufunc_info ndt__ufunc_infos[NDT_NUFUNCS];
 
 #endif

@@ -140,24 +140,24 @@ NDT_FOR_EACH_UFUNC(ROW)
   [op] = {name, NP_NIN_##np, 1, out, NDT_RES_##kind,               \
           op == NDT_WHERE ? 0 : (int)(sizeof loops_##np / sizeof loops_##np[0]), \
           loops_##np},
-const ndt_ufunc_info ndt_ufunc_infos[NDT_NUFUNCS] = {NDT_FOR_EACH_UFUNC(ROW)};
+const ndt_ufunc_info ndt__ufunc_infos[NDT_NUFUNCS] = {NDT_FOR_EACH_UFUNC(ROW)};
 #undef ROW
 
 static int valid_op(ndt_ufunc op) { return (int)op >= 0 && op < NDT_NUFUNCS; }
 static int valid_t(ndt_dtype t) { return (int)t >= 0 && t < NDT_NTYPES; }
 
 const char *ndt_ufunc_name(ndt_ufunc op) {
-  return valid_op(op) ? ndt_ufunc_infos[op].name : "invalid";
+  return valid_op(op) ? ndt__ufunc_infos[op].name : "invalid";
 }
 
-int ndt_ufunc_nin(ndt_ufunc op) { return valid_op(op) ? ndt_ufunc_infos[op].nin : 0; }
+int ndt_ufunc_nin(ndt_ufunc op) { return valid_op(op) ? ndt__ufunc_infos[op].nin : 0; }
 
 /* np.can_cast(operand, loop dtype, 'safe') for an operand of dtype t; weak:
  * a Python scalar, which casts to any dtype of its kind or a wider one
  * (NumPy's can_cast_pyscalar_scalar_to). to may be NDT_HALF_LOOP. */
 static int can_cast_to(ndt_dtype t, int weak, int to) {
-  const char k = ndt_traits[t].kind;
-  const char tk = to == NDT_HALF_LOOP ? 'f' : ndt_traits[to].kind;
+  const char k = ndt__traits[t].kind;
+  const char tk = to == NDT_HALF_LOOP ? 'f' : ndt__traits[to].kind;
   if (weak) {
     if (k == 'i' || k == 'u') return tk != 'b';
     if (k == 'f') return tk == 'f' || tk == 'c';
@@ -205,7 +205,7 @@ static ndt_status no_loop(ndt_ufunc op, int nin, const ndt_dtype *types) {
   for (int i = 0; i < nin; i++)
     len += snprintf(buf + len, sizeof buf - len, "%s%s", i ? ", " : "",
                     ndt_dtype_name(types[i]));
-  return ndt_error(NDT_ERR_TYPE, "ufunc '%s' not supported for the input types (%s), and the "
+  return ndt__error(NDT_ERR_TYPE, "ufunc '%s' not supported for the input types (%s), and the "
                    "inputs could not be safely coerced to any supported types according to "
                    "the casting rule ''safe''", ndt_ufunc_name(op), buf);
 }
@@ -214,16 +214,16 @@ static ndt_status resolve(ndt_ufunc op, int nin, const ndt_dtype *types, const i
                           ndt_dtype dtype, ndt_dtype *loop, unsigned *flags) {
   unsigned fl = 0;
   if (flags) *flags = 0;
-  if (!valid_op(op)) return ndt_error(NDT_ERR_VALUE, "invalid ufunc %d", (int)op);
-  const ndt_ufunc_info *u = &ndt_ufunc_infos[op];
+  if (!valid_op(op)) return ndt__error(NDT_ERR_VALUE, "invalid ufunc %d", (int)op);
+  const ndt_ufunc_info *u = &ndt__ufunc_infos[op];
   if (nin != u->nin)
-    return ndt_error(NDT_ERR_VALUE, "%s() takes %d inputs, got %d", u->name, u->nin, nin);
+    return ndt__error(NDT_ERR_VALUE, "%s() takes %d inputs, got %d", u->name, u->nin, nin);
   if (dtype != NDT_DTYPE_DEFAULT && !valid_t(dtype))
-    return ndt_error(NDT_ERR_TYPE, "invalid dtype %d", (int)dtype);
+    return ndt__error(NDT_ERR_TYPE, "invalid dtype %d", (int)dtype);
   ndt_dtype t[4] = {0};
   int w[4] = {0}, nweak = 0;
   for (int k = 0; k < nin; k++) {
-    if (!valid_t(types[k])) return ndt_error(NDT_ERR_TYPE, "invalid dtype %d", (int)types[k]);
+    if (!valid_t(types[k])) return ndt__error(NDT_ERR_TYPE, "invalid dtype %d", (int)types[k]);
     t[k] = types[k];
     /* a Python bool is a strong bool in NumPy */
     w[k] = weak && weak[k] && t[k] != NDT_BOOL;
@@ -268,8 +268,8 @@ static ndt_status resolve(ndt_ufunc op, int nin, const ndt_dtype *types, const i
   }
   case NDT_RES_DIVIDE: {
     int ints = 1;
-    for (int k = 0; k < nin; k++) ints &= ndt_traits[t[k]].kind != 'f' &&
-                                          ndt_traits[t[k]].kind != 'c';
+    for (int k = 0; k < nin; k++) ints &= ndt__traits[t[k]].kind != 'f' &&
+                                          ndt__traits[t[k]].kind != 'c';
     if (ints) {
       l = uniform_loop(u, NDT_FLOAT64);
       break;
@@ -316,7 +316,7 @@ ndt_status ndt_ufunc_resolve(ndt_ufunc op, int nin, const ndt_dtype *types, cons
                              ndt_dtype dtype, ndt_dtype *loop, unsigned *flags) {
   /* 7 bits op, 4 per dtype, 1 per weak flag, 4 for dtype=; bit 31: in use */
   uint32_t key = 1u << 31 | (uint32_t)op | (uint32_t)(dtype + 1) << 7;
-  int cacheable = valid_op(op) && nin == ndt_ufunc_infos[op].nin &&
+  int cacheable = valid_op(op) && nin == ndt__ufunc_infos[op].nin &&
                   (dtype == NDT_DTYPE_DEFAULT || valid_t(dtype));
   for (int k = 0; cacheable && k < nin; k++) {
     cacheable = valid_t(types[k]);

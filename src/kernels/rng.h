@@ -49,9 +49,9 @@ typedef struct {
 /* The parameters computed once per call (host code, any backend):
  * Marsaglia-Tsang for shape k > 0, Poisson lam > 0, binomial n >= 0 and
  * p in [0, 1]. */
-void ndt_rng_gamma_setup(ndt_rng_params *q, double k);
-void ndt_rng_poisson_setup(ndt_rng_params *q, double lam);
-void ndt_rng_binomial_setup(ndt_rng_params *q, int64_t n, double p);
+void ndt__rng_gamma_setup(ndt_rng_params *q, double k);
+void ndt__rng_poisson_setup(ndt_rng_params *q, double lam);
+void ndt__rng_binomial_setup(ndt_rng_params *q, int64_t n, double p);
 
 /* The fixed-cost samplers and the first tries of the rejection samplers
  * (the CPU's SIMD-overridden pieces). */

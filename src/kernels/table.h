@@ -1,6 +1,6 @@
 /* table.h - one backend's kernels as one table (BLIS's context, ggml's
  * backend interface): src/ops decomposes work into tasks and every task
- * body reaches its kernel through `ndt_kern`, never by a direct call.
+ * body reaches its kernel through `ndt__kern`, never by a direct call.
  *
  * A backend fills an ndt_kernels in two steps: its portable entries first
  * (every member set, so a lookup never returns NULL for a valid request),
@@ -16,19 +16,28 @@
  *   cast, loop, reduce, arg   per-dtype elementwise loops (kernels.h)
  *   sort, select             one line: a stable sort, an introselect
  *   search, bins             searchsorted and uniform-bin histogram indices
+ *   count, count_sum         histogram accumulation, block-ordered sums of
+ *                            histograms (bincount, histogram)
+ *   nonzero                  the non-zero scan of one block (argwhere)
+ *   copy2d                   a 2-d strided copy with a cast (matmul's packing
+ *                            and transfers)
  *   scan                     cumulative sum / product of one run
  *   corr                     1-d correlation by the direct sum
- *   gemm                     integer and bool matrix products (floats: BLAS)
+ *   gemm, gemv               matrix products of every dtype (floats and
+ *                            complex through BLAS on the CPU), the float
+ *                            matrix-vector product
+ *   lapack                   the LAPACK routines of numpy.linalg (lapack.h)
  *   fft_*                    plans and lines of the FFT
  *   rng_*                    Philox fills and samplers (rng.h)
  */
 #ifndef NDT_KERNELS_TABLE_H
 #define NDT_KERNELS_TABLE_H
 
+#include <limits.h>
 #include <stdint.h>
 #include "kernels.h"
 
-#define NDT_KERNELS_VERSION 2
+#define NDT_KERNELS_VERSION 3
 
 /* ---- sort and select (one line of n contiguous keys) --------------------- */
 /* Sorts keys k[0..n) stably in NumPy's order (NaNs last), moving the
@@ -70,6 +79,27 @@ typedef struct {
 typedef void (*ndt_bins_fn)(const ndt_kread *edges, const ndt_bins_desc *d, const void *x,
                             int64_t m, int64_t *out);
 
+/* ---- counting ------------------------------------------------------------ */
+/* hist[ix[i]] += w[i] (double hist) or += 1 (int64 hist, w NULL), i < m;
+ * nb >= 0: indices >= nb are skipped; nb < 0: every index is in range. */
+typedef void (*ndt_count_fn)(void *hist, const int64_t *ix, const double *w, int64_t m,
+                             int64_t nb);
+/* out[i] = the sum over k < nblocks of parts[k * nbins + i], in block order
+ * (the same bits for any number of workers); double when weighted, else
+ * int64. */
+typedef void (*ndt_count_sum_fn)(void *out, const void *parts, int64_t nblocks, int64_t nbins,
+                                 int weighted);
+/* The non-zero elements of an nd-d block of dtype t at p (byte strides st)
+ * in C order: returns their count, and with dst != NULL writes their
+ * indices (start[k] plus the index along k, nd per element). */
+typedef int64_t (*ndt_nonzero_fn)(ndt_dtype t, const char *p, int nd, const int64_t *shape,
+                                  const int64_t *st, const int64_t *start, int64_t *dst);
+
+/* ---- copy ------------------------------------------------------------------ */
+/* dst = src, R x C elements, byte strides, cast from sdt to ddt. */
+typedef void (*ndt_copy2d_fn)(int64_t R, int64_t C, const char *src, int64_t srs, int64_t scs,
+                              ndt_dtype sdt, char *dst, int64_t drs, int64_t dcs, ndt_dtype ddt);
+
 /* ---- scan ---------------------------------------------------------------- */
 /* scan: out[i*os] = acc (op) x[i] over m contiguous values; *started == 0
  * means no element seen yet (the first is copied, as NumPy's loop does);
@@ -92,10 +122,26 @@ typedef struct {
   char *p;
   int64_t rs, cs;
 } ndt_mat;
-/* c (+)= a @ b for R x K times K x C (acc: add to c, else overwrite), in an
- * unsigned type of the width: wraps as NumPy's integers; bool is or-of-and. */
+/* c (+)= a @ b for R x K times K x C (acc: add to c, else overwrite).
+ * Integers in an unsigned type of the width: wraps as NumPy's integers;
+ * bool is or-of-and; any strides. Float and complex: BLAS's rules, each
+ * matrix in a BLAS layout (ndt_mat_blas_ok). */
 typedef void (*ndt_gemm_fn)(int64_t R, int64_t C, int64_t K, ndt_mat a, ndt_mat b, ndt_mat c,
                             int acc);
+/* y = A x (trans: A^T x) for a row-major rows x cols float matrix with
+ * leading dimension lda (elements), x contiguous, y at element stride incy. */
+typedef void (*ndt_gemv_fn)(int trans, int64_t rows, int64_t cols, const char *a, int64_t lda,
+                            const char *x, char *y, int64_t incy);
+/* Whether (R x C) with element strides rs, cs is a BLAS matrix: one unit
+ * stride and a leading dimension that fits. Strides that do not matter (a
+ * single row or column) are set to make it so. */
+static inline int ndt_mat_blas_ok(int64_t R, int64_t C, int64_t *rs, int64_t *cs) {
+  int64_t c1 = C > 1 ? C : 1, r1 = R > 1 ? R : 1;
+  if (R == 1) *rs = *cs == 1 ? c1 : 1;
+  if (C == 1) *cs = *rs == 1 ? r1 : 1;
+  int ok = (*cs == 1 && *rs >= c1) || (*rs == 1 && *cs >= r1);
+  return ok && *rs <= INT_MAX && *cs <= INT_MAX && R <= INT_MAX && C <= INT_MAX;
+}
 
 /* ---- FFT ---------------------------------------------------------------- */
 /* A plan lives in one caller-provided buffer of fft_plan_bytes(n, half)
@@ -109,6 +155,9 @@ typedef struct {
   ndt_dtype in, out;
   const void *plan;
 } ndt_fft_desc;
+
+/* ---- LAPACK ------------------------------------------------------------- */
+#include "lapack.h"
 
 /* ---- random ------------------------------------------------------------ */
 #include "rng.h"
@@ -131,11 +180,18 @@ typedef struct ndt_kernels {
   ndt_select_fn (*select)(ndt_dtype t, int indices);
   ndt_search_fn (*search)(ndt_dtype t);
   ndt_bins_fn (*bins)(ndt_dtype t);
+  ndt_count_fn count;
+  ndt_count_sum_fn count_sum;
+  ndt_nonzero_fn nonzero;
+  ndt_copy2d_fn copy2d;
   /* scan and combine of the accumulator dtype t */
   void (*scan)(ndt_dtype t, ndt_scan_fn *scan, ndt_comb_fn *comb);
   ndt_corr_fn (*corr)(ndt_dtype t);
-  /* NULL for float and complex types (those go to BLAS) */
+  /* products: NULL for a dtype without one (gemv: float32/float64 only) */
   ndt_gemm_fn (*gemm)(ndt_dtype t);
+  ndt_gemv_fn (*gemv)(ndt_dtype t);
+  /* numpy.linalg's factorisations (lapack.h) */
+  const ndt_lapack *lapack;
   /* FFT: plan size and construction (0, or -1: no memory), the scratch a
    * line needs besides its two line buffers (in complex128), whether lines
    * may be batched, and cnt lines at ip + g*ig -> op + g*og (cnt > 1 only
@@ -160,11 +216,11 @@ typedef struct ndt_kernels {
 
 /* The table task bodies call through. Filled before main (the CPU's
  * portable entries, then its SIMD overrides); never NULL. */
-extern const ndt_kernels *ndt_kern;
+extern const ndt_kernels *ndt__kern;
 
 /* The CPU backend (src/kernels/cpu/table.c): refills its table for the
- * SIMD level in force (ndt_cpu_simd_level: the CPU's, capped by the test
- * hook ndt_cpu_set_simd_level, which calls this) and returns that level. */
-int ndt_cpu_kernels_install(void);
+ * SIMD level in force (ndt__cpu_simd_level: the CPU's, capped by the test
+ * hook ndt__cpu_set_simd_level, which calls this) and returns that level. */
+int ndt__cpu_kernels_install(void);
 
 #endif

@@ -51,33 +51,33 @@ static ndt_status corr_body(ndt_bound *op, void *p) {
   int64_t alo = first > 0 ? first : 0, ahi = first + n - 1 + m;
   if (ahi > na) ahi = na;
   if (alo > ahi) alo = ahi;
-  char *abuf = ndt_malloc((size_t)(ahi - alo + 1) * isz);
-  char *vbuf = ndt_malloc((size_t)(m + 1) * isz);
+  char *abuf = ndt__malloc((size_t)(ahi - alo + 1) * isz);
+  char *vbuf = ndt__malloc((size_t)(m + 1) * isz);
   const ndt_bound bo = op[0], ba = op[1], bv = op[2];
   ndt_status st = (!abuf || !vbuf) ? NDT_ERR_NOMEM : NDT_OK;
   if (st) {
-    ndt_mfree(abuf);
-    ndt_mfree(vbuf);
+    ndt__mfree(abuf);
+    ndt__mfree(vbuf);
     return st;
   }
   if (ahi > alo) pack(&ba, ahi - alo, isz, cpx, abuf);
   {
     pack(&bv, m, isz, cpx, vbuf);
-    char *res = bo.st[0] == isz ? bo.ptr : ndt_malloc((size_t)n * isz);
+    char *res = bo.st[0] == isz ? bo.ptr : ndt__malloc((size_t)n * isz);
     if (!res) st = NDT_ERR_NOMEM;
     else {
       const void *A = abuf, *V = vbuf;
       void *O = res;
       int cj = g->conj;
-      ndt_kern->corr(g->out.dtype)(A, alo, ahi, V, m, first, n, cj, O);
+      ndt__kern->corr(g->out.dtype)(A, alo, ahi, V, m, first, n, cj, O);
       if (res != bo.ptr) {
         for (int64_t k = 0; k < n; k++) memcpy(bo.ptr + k * bo.st[0], res + k * isz, isz);
-        ndt_mfree(res);
+        ndt__mfree(res);
       }
     }
   }
-  ndt_mfree(abuf);
-  ndt_mfree(vbuf);
+  ndt__mfree(abuf);
+  ndt__mfree(vbuf);
   return st;
 }
 
@@ -86,57 +86,57 @@ static const ndt_task_kind corr_kind = {"correlate", {corr_body}};
 ndt_status ndt_correlate(ndt_array **out, const ndt_array *a, const ndt_array *v, int64_t lag0,
                          int64_t n, int conj) {
   if (a->ndim != 1 || v->ndim != 1)
-    return ndt_error(NDT_ERR_VALUE, "correlate: both operands must be 1-d");
-  if (a->dtype != v->dtype) return ndt_error(NDT_ERR_TYPE, "correlate: operand dtypes differ");
+    return ndt__error(NDT_ERR_VALUE, "correlate: both operands must be 1-d");
+  if (a->dtype != v->dtype) return ndt__error(NDT_ERR_TYPE, "correlate: operand dtypes differ");
   switch (a->dtype) {
     case NDT_INT64: case NDT_UINT64: case NDT_FLOAT32: case NDT_FLOAT64:
     case NDT_COMPLEX64: case NDT_COMPLEX128: break;
     default:
-      return ndt_error(NDT_ERR_TYPE, "correlate: dtype %s not supported (cast to int64, "
-                       "uint64, float or complex)", ndt_traits[a->dtype].name);
+      return ndt__error(NDT_ERR_TYPE, "correlate: dtype %s not supported (cast to int64, "
+                       "uint64, float or complex)", ndt__traits[a->dtype].name);
   }
-  if (n < 0) return ndt_error(NDT_ERR_VALUE, "correlate: negative output length");
+  if (n < 0) return ndt__error(NDT_ERR_VALUE, "correlate: negative output length");
   ndt_array *res;
   int64_t shape[1] = {n};
-  ndt_status st = ndt_array_new(&res, a->dtype, 1, shape, 0);
+  ndt_status st = ndt__array_new(&res, a->dtype, 1, shape, 0);
   if (st) return st;
   ndt_tiling tl;
-  ndt_tiling_for(1, shape, res->store->itemsize, ndt_rt_tile_bytes(), &tl);
+  ndt__tiling_for(1, shape, res->store->itemsize, ndt__rt_tile_bytes(), &tl);
   corr_arg g;
   memset(&g, 0, sizeof g);
   g.a = *a;
   g.v = *v;
   g.lag0 = lag0;
   g.conj = conj != 0;
-  unsigned fl = tl.ntiles == 1 && n * (v->shape[0] + 1) <= ndt_rt_inline_elems()
+  unsigned fl = tl.ntiles == 1 && n * (v->shape[0] + 1) <= ndt__rt_inline_elems()
                     ? NDT_TASK_INLINE : 0;
   for (int64_t b = 0; b < (n ? tl.ntiles : 0) && st == NDT_OK; b++) {
-    ndt_block_view(res, &tl, b, &g.out);
-    g.i0 = ndt_block_first(&tl, b);
+    ndt__block_view(res, &tl, b, &g.out);
+    g.i0 = ndt__block_first(&tl, b);
     int64_t alo, ahi;
     corr_range(&g, &alo, &ahi);
     ndt_array ar = *a;
     ar.offset += alo * ar.strides[0];
     ar.shape[0] = ar.size = ahi - alo;
     ndt_operand ops[3] = {{&g.out, NDT_WRITE}, {&ar, NDT_READ}, {&g.v, NDT_READ}};
-    st = ndt_record(&corr_kind, NULL, ops, 3, &g, sizeof g, fl);
+    st = ndt__record(&corr_kind, NULL, ops, 3, &g, sizeof g, fl);
   }
-  return ndt_finish(st, res, out);
+  return ndt__finish(st, res, out);
 }
 
 /* ---- diagonal view --------------------------------------------------- */
 ndt_status ndt_diagonal(ndt_array **out, const ndt_array *a, int64_t offset, int ax1, int ax2) {
   int n = a->ndim;
-  if (n < 2) return ndt_error(NDT_ERR_VALUE, "diag requires an array of at least two dimensions");
+  if (n < 2) return ndt__error(NDT_ERR_VALUE, "diag requires an array of at least two dimensions");
   if (ax1 < -n || ax1 >= n)
-    return ndt_error(NDT_ERR_AXIS, "axis1: axis %d is out of bounds for array of dimension %d",
+    return ndt__error(NDT_ERR_AXIS, "axis1: axis %d is out of bounds for array of dimension %d",
                      ax1, n);
   if (ax2 < -n || ax2 >= n)
-    return ndt_error(NDT_ERR_AXIS, "axis2: axis %d is out of bounds for array of dimension %d",
+    return ndt__error(NDT_ERR_AXIS, "axis2: axis %d is out of bounds for array of dimension %d",
                      ax2, n);
   if (ax1 < 0) ax1 += n;
   if (ax2 < 0) ax2 += n;
-  if (ax1 == ax2) return ndt_error(NDT_ERR_VALUE, "axis1 and axis2 cannot be the same");
+  if (ax1 == ax2) return ndt__error(NDT_ERR_VALUE, "axis1 and axis2 cannot be the same");
   int64_t n1 = a->shape[ax1], n2 = a->shape[ax2], len, r0 = 0, c0 = 0;
   if (offset >= 0) {
     len = n2 - offset < n1 ? n2 - offset : n1;
@@ -147,7 +147,7 @@ ndt_status ndt_diagonal(ndt_array **out, const ndt_array *a, int64_t offset, int
   }
   if (len < 0) len = 0;
   ndt_array *v;
-  ndt_status st = ndt_array_view(&v, a);
+  ndt_status st = ndt__array_view(&v, a);
   if (st) return st;
   if (len > 0) v->offset += r0 * a->strides[ax1] + c0 * a->strides[ax2];
   int k = 0;
@@ -190,7 +190,7 @@ static ndt_status put_body(ndt_bound *op, void *p) {
     int64_t f;
     memcpy(&f, bi.ptr + e * bi.st[0], 8);
     if (f < 0 || f >= size) {
-      return ndt_error(NDT_ERR_INDEX, "index %lld is out of bounds for axis 0 with size %lld",
+      return ndt__error(NDT_ERR_INDEX, "index %lld is out of bounds for axis 0 with size %lld",
                        (long long)f, (long long)size);
     }
   }
@@ -204,7 +204,7 @@ static ndt_status put_body(ndt_bound *op, void *p) {
       f /= g->a.shape[d];
     }
     if (off < g->lo || off >= g->hi) continue;
-    memcpy(ndt_elem_run(&op[2], off, 0, NULL), bv.ptr + e * bv.st[0], isz);
+    memcpy(ndt__elem_run(&op[2], off, 0, NULL), bv.ptr + e * bv.st[0], isz);
   }
   return NDT_OK;
 }
@@ -212,24 +212,24 @@ static ndt_status put_body(ndt_bound *op, void *p) {
 static const ndt_task_kind put_kind = {"put", {put_body}};
 
 ndt_status ndt_put(ndt_array *a, const ndt_array *idx, const ndt_array *vals) {
-  if (a->readonly) return ndt_error(NDT_ERR_VALUE, "put: output array is read-only");
+  if (a->readonly) return ndt__error(NDT_ERR_VALUE, "put: output array is read-only");
   if (idx->ndim != 1 || vals->ndim != 1 || idx->shape[0] != vals->shape[0])
-    return ndt_error(NDT_ERR_SHAPE, "put: idx and vals must be 1-d of one length");
-  if (idx->dtype != NDT_INT64) return ndt_error(NDT_ERR_TYPE, "put: idx must be int64");
-  if (vals->dtype != a->dtype) return ndt_error(NDT_ERR_TYPE, "put: vals must have a's dtype");
+    return ndt__error(NDT_ERR_SHAPE, "put: idx and vals must be 1-d of one length");
+  if (idx->dtype != NDT_INT64) return ndt__error(NDT_ERR_TYPE, "put: idx must be int64");
+  if (vals->dtype != a->dtype) return ndt__error(NDT_ERR_TYPE, "put: vals must have a's dtype");
   if (idx->shape[0] == 0) return NDT_OK;
   if (a->size == 0)
-    return ndt_error(NDT_ERR_INDEX, "cannot replace elements of an empty array");
+    return ndt__error(NDT_ERR_INDEX, "cannot replace elements of an empty array");
   put_arg g;
   g.a = *a;
   g.idx = *idx;
   g.vals = *vals;
   int64_t lo, hi, nidx = idx->shape[0];
-  ndt_view_extent(a, &lo, &hi);
+  ndt__view_extent(a, &lo, &hi);
   const ndt_store *s = a->store;
   int64_t t0 = ndt_store_tile_of(s, lo), t1 = ndt_store_tile_of(s, hi), nt = t1 - t0 + 1;
   int per_tile = nt > 1 && (double)nt * (double)nidx <= 4.0 * (double)(a->size + (1 << 20));
-  int small = a->size + nidx <= ndt_rt_inline_elems();
+  int small = a->size + nidx <= ndt__rt_inline_elems();
   ndt_status st = NDT_OK;
   unsigned fl = small && !per_tile ? NDT_TASK_INLINE | NDT_TASK_CALLER_ERROR : 0;
   for (int64_t t = per_tile ? t0 : 0; t <= (per_tile ? t1 : 0) && st == NDT_OK; t++) {
@@ -238,13 +238,13 @@ ndt_status ndt_put(ndt_array *a, const ndt_array *idx, const ndt_array *vals) {
     g.hi = per_tile ? (hi < tl->start + tl->len - 1 ? hi : tl->start + tl->len - 1) + 1 : hi + 1;
     ndt_array tv = *a;
     if (per_tile) {   /* the tile's part of the target, as a range with a's dtype and part */
-      ndt_range_view(&tv, a->store, g.lo, g.hi - g.lo);
+      ndt__range_view(&tv, a->store, g.lo, g.hi - g.lo);
       tv.dtype = a->dtype;
       tv.part = a->part;
     }
     ndt_operand ops[3] = {{&g.idx, NDT_READ}, {&g.vals, NDT_READ},
                           {&tv, NDT_RW | NDT_OPND_WALK}};
-    st = ndt_record(&put_kind, NULL, ops, 3, &g, sizeof g, fl);
+    st = ndt__record(&put_kind, NULL, ops, 3, &g, sizeof g, fl);
   }
   return st;
 }

@@ -5,13 +5,13 @@
 #include "exec.h"
 
 ndt_status ndt_empty(ndt_array **out, int ndim, const int64_t *shape, ndt_dtype t) {
-  return ndt_array_new(out, t, ndim, shape, 0);
+  return ndt__array_new(out, t, ndim, shape, 0);
 }
 
 ndt_status ndt_full(ndt_array **out, int ndim, const int64_t *shape, ndt_dtype t,
                     const void *value, ndt_dtype vtype) {
   ndt_array *a;
-  ndt_status st = ndt_array_new(&a, t, ndim, shape, 0);
+  ndt_status st = ndt__array_new(&a, t, ndim, shape, 0);
   if (st) return st;
   st = ndt_fill(a, value, vtype);
   if (st) {
@@ -50,7 +50,7 @@ static ndt_status range_body(ndt_bound *op, void *p) {
   enum { CH = 256 };
   union { double d[CH]; int64_t i[CH]; } buf;
   int64_t n = a->out.size, s = b.st[0];
-  ndt_cast_fn cast = ndt_kern->cast(a->as_int ? NDT_INT64 : NDT_FLOAT64, a->out.dtype);
+  ndt_cast_fn cast = ndt__kern->cast(a->as_int ? NDT_INT64 : NDT_FLOAT64, a->out.dtype);
   for (int64_t c = 0; c < n; c += CH) {
     int64_t m = n - c < CH ? n - c : CH;
     for (int64_t j = 0; j < m; j++) {
@@ -70,34 +70,34 @@ static const ndt_task_kind range_kind = {"arange", {range_body}};
 static ndt_status fill_range(ndt_array *r, int as_int, double start, double step,
                              int64_t istart, int64_t istep, const double *v1) {
   ndt_tiling tl;
-  ndt_tiling_for(1, r->shape, r->store->itemsize, ndt_rt_tile_bytes(), &tl);
+  ndt__tiling_for(1, r->shape, r->store->itemsize, ndt__rt_tile_bytes(), &tl);
   range_arg a = {.as_int = as_int, .start = start, .step = step, .istart = istart,
                  .istep = istep, .as_f32 = r->dtype == NDT_FLOAT32, .has_v1 = v1 != NULL,
                  .v1 = v1 ? *v1 : 0};
   ndt_status st = NDT_OK;
   ndt_operand op = {&a.out, NDT_WRITE};
-  unsigned fl = tl.ntiles == 1 && r->size <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
+  unsigned fl = tl.ntiles == 1 && r->size <= ndt__rt_inline_elems() ? NDT_TASK_INLINE : 0;
   for (int64_t b = 0; b < tl.ntiles && st == NDT_OK && r->size; b++) {
-    ndt_block_view(r, &tl, b, &a.out);
+    ndt__block_view(r, &tl, b, &a.out);
     a.first = a.out.offset - r->offset;
-    st = ndt_record(&range_kind, NULL, &op, 1, &a, sizeof a, fl);
+    st = ndt__record(&range_kind, NULL, &op, 1, &a, sizeof a, fl);
   }
   return st;
 }
 
 ndt_status ndt_arange(ndt_array **out, double start, double stop, double step, ndt_dtype t) {
-  if ((int)t < 0 || t >= NDT_NTYPES) return ndt_error(NDT_ERR_TYPE, "invalid dtype");
-  if (step == 0) return ndt_error(NDT_ERR_VALUE, "Maximum allowed size exceeded");
+  if ((int)t < 0 || t >= NDT_NTYPES) return ndt__error(NDT_ERR_TYPE, "invalid dtype");
+  if (step == 0) return ndt__error(NDT_ERR_VALUE, "Maximum allowed size exceeded");
   if (!isfinite(start) || !isfinite(stop) || !isfinite(step))
-    return ndt_error(NDT_ERR_VALUE, "arange: cannot compute length");
+    return ndt__error(NDT_ERR_VALUE, "arange: cannot compute length");
   double len = ceil((stop - start) / step);
   if (!(len > 0)) len = 0;
-  if (len > 9.2e18) return ndt_error(NDT_ERR_VALUE, "Maximum allowed size exceeded");
+  if (len > 9.2e18) return ndt__error(NDT_ERR_VALUE, "Maximum allowed size exceeded");
   int64_t n = (int64_t)len;
   ndt_array *r;
-  ndt_status st = ndt_array_new(&r, t, 1, &n, 0);
+  ndt_status st = ndt__array_new(&r, t, 1, &n, 0);
   if (st) return st;
-  char k = ndt_traits[t].kind;
+  char k = ndt__traits[t].kind;
   int as_int = k == 'i' || k == 'u' || k == 'b';
   /* NumPy takes the step as (start + step) - start in the result type */
   double delta = t == NDT_FLOAT32 ? (double)((float)(start + step) - (float)start)
@@ -114,16 +114,16 @@ ndt_status ndt_arange(ndt_array **out, double start, double stop, double step, n
 
 ndt_status ndt_linspace(ndt_array **out, double start, double stop, int64_t num, int endpoint,
                         ndt_dtype t) {
-  if (num < 0) return ndt_error(NDT_ERR_VALUE, "Number of samples, %lld, must be non-negative.",
+  if (num < 0) return ndt__error(NDT_ERR_VALUE, "Number of samples, %lld, must be non-negative.",
                                 (long long)num);
-  if ((int)t < 0 || t >= NDT_NTYPES) return ndt_error(NDT_ERR_TYPE, "invalid dtype");
-  char k = ndt_traits[t].kind;
+  if ((int)t < 0 || t >= NDT_NTYPES) return ndt__error(NDT_ERR_TYPE, "invalid dtype");
+  char k = ndt__traits[t].kind;
   int is_int = k == 'i' || k == 'u' || k == 'b';
   ndt_dtype work = (is_int || k == 'f') ? NDT_FLOAT64 : t;
   int64_t div = endpoint ? num - 1 : num;
   double step = div > 0 ? (stop - start) / (double)div : NAN;
   ndt_array *r;
-  ndt_status st = ndt_array_new(&r, work, 1, &num, 0);
+  ndt_status st = ndt__array_new(&r, work, 1, &num, 0);
   if (st) return st;
   st = fill_range(r, 0, start, div > 0 ? step : 0.0, 0, 0, NULL);
   if (st == NDT_OK && endpoint && num > 1) {
@@ -213,11 +213,11 @@ static void host_transfer(const ndt_array *v, char *host, const int64_t *hst, in
     if (a > z) { int64_t t = a; a = z; z = t; }
     int64_t ta = ndt_store_tile_of(s, a), tz = ndt_store_tile_of(s, z);
     if (ta == tz && st == 1 && hs == isz && !v->part && isz == ssz) {
-      char *p = ndt_host_elem(v, f0, 0, NULL);
+      char *p = ndt__host_elem(v, f0, 0, NULL);
       if (p) to_host ? memcpy(h, p, (size_t)n * isz) : memcpy(p, h, (size_t)n * isz);
     } else {
       for (int64_t i = 0; i < n; i++, h += hs) {
-        char *p = ndt_host_elem(v, f0 + i * st, 0, NULL);
+        char *p = ndt__host_elem(v, f0 + i * st, 0, NULL);
         if (p) to_host ? memcpy(h, p, isz) : memcpy(p, h, isz);
       }
     }
@@ -229,7 +229,7 @@ static void host_transfer(const ndt_array *v, char *host, const int64_t *hst, in
 }
 
 static void c_strides(const ndt_array *a, int64_t *st) {
-  int64_t s = ndt_traits[a->dtype].size;
+  int64_t s = ndt__traits[a->dtype].size;
   for (int k = a->ndim - 1; k >= 0; k--) {
     st[k] = s;
     s *= a->shape[k] ? a->shape[k] : 1;
@@ -239,7 +239,7 @@ static void c_strides(const ndt_array *a, int64_t *st) {
 ndt_status ndt_from_buffer(ndt_array **out, ndt_dtype t, int ndim, const int64_t *shape,
                            const void *data, const int64_t *byte_strides) {
   ndt_array *r;
-  ndt_status st = ndt_array_new(&r, t, ndim, shape, 0);
+  ndt_status st = ndt__array_new(&r, t, ndim, shape, 0);
   if (st) return st;
   if (ndt_distributed() && r->size > 0) {
     /* Every rank holds the host data and fills the tiles it owns; a
@@ -247,14 +247,14 @@ ndt_status ndt_from_buffer(ndt_array **out, ndt_dtype t, int ndim, const int64_t
     ndt_store *s = r->store;
     int all = s->ntiles == 1, me = ndt_rank();
     for (int64_t i = 0; i < s->ntiles && st == NDT_OK; i++)
-      if ((all || s->tiles[i].owner == me) && !ndt_tile_buffer(&s->tiles[i]))
+      if ((all || s->tiles[i].owner == me) && !ndt__tile_buffer(&s->tiles[i]))
         st = NDT_ERR_NOMEM;
-    st = ndt_comm_agree(st);
+    st = ndt__comm_agree(st);
     if (st) {
       ndt_free(r);
       return st;
     }
-    if (all) ndt_tile_everywhere(&s->tiles[0]);
+    if (all) ndt__tile_everywhere(&s->tiles[0]);
   }
   int64_t cs[NDT_MAXDIMS];
   if (!byte_strides) {
@@ -262,7 +262,7 @@ ndt_status ndt_from_buffer(ndt_array **out, ndt_dtype t, int ndim, const int64_t
     byte_strides = cs;
   }
   host_transfer(r, (char *)data, byte_strides, 0);
-  ndt_host_array_seen((size_t)r->size * ndt_traits[t].size);
+  ndt__host_array_seen((size_t)r->size * ndt__traits[t].size);
   *out = r;
   return NDT_OK;
 }
@@ -270,8 +270,8 @@ ndt_status ndt_from_buffer(ndt_array **out, ndt_dtype t, int ndim, const int64_t
 static ndt_status wait_view(const ndt_array *a, int for_write) {
   if (a->size == 0) return ndt_sync();
   int64_t lo, hi;
-  ndt_view_extent(a, &lo, &hi);
-  return ndt_wait_tiles(a->store, ndt_store_tile_of(a->store, lo),
+  ndt__view_extent(a, &lo, &hi);
+  return ndt__wait_tiles(a->store, ndt_store_tile_of(a->store, lo),
                         ndt_store_tile_of(a->store, hi), for_write);
 }
 
@@ -279,7 +279,7 @@ ndt_status ndt_to_buffer_strided(const ndt_array *a, void *dst, const int64_t *b
   ndt_status st = wait_view(a, 0);
   if (st) return st;
   /* the host copy takes memory (on first touch): the cache gives it way */
-  ndt_cache_yield((size_t)a->size * ndt_vsize(a));
+  ndt__cache_yield((size_t)a->size * ndt_vsize(a));
   host_transfer(a, dst, byte_strides, 1);
   return NDT_OK;
 }
@@ -294,27 +294,27 @@ ndt_status ndt_get_item(const ndt_array *a, const int64_t *index, void *dst) {
   int64_t f = a->offset;
   for (int k = 0; k < a->ndim; k++) {
     if (index[k] < 0 || index[k] >= a->shape[k])
-      return ndt_error(NDT_ERR_INDEX, "index %lld is out of bounds for axis %d with size %lld",
+      return ndt__error(NDT_ERR_INDEX, "index %lld is out of bounds for axis %d with size %lld",
                        (long long)index[k], k, (long long)a->shape[k]);
     f += index[k] * a->strides[k];
   }
   int64_t t = ndt_store_tile_of(a->store, f);
-  ndt_status st = ndt_wait_tiles(a->store, t, t, 0);
+  ndt_status st = ndt__wait_tiles(a->store, t, t, 0);
   if (st) return st;
-  const char *p = ndt_host_elem(a, f, 0, NULL);
+  const char *p = ndt__host_elem(a, f, 0, NULL);
   if (!p)   /* a lazy tile whose first task could not get memory */
-    return ndt_error(NDT_ERR_NOMEM, "the array's memory could not be allocated");
+    return ndt__error(NDT_ERR_NOMEM, "the array's memory could not be allocated");
   memcpy(dst, p, ndt_vsize(a));
   return NDT_OK;
 }
 
 ndt_status ndt_item(const ndt_array *a, ndt_dtype t, void *dst) {
   if (a->size != 1)
-    return ndt_error(NDT_ERR_VALUE, "can only convert an array of size 1 to a Python scalar");
+    return ndt__error(NDT_ERR_VALUE, "can only convert an array of size 1 to a Python scalar");
   int64_t idx[NDT_MAXDIMS] = {0};
   char tmp[16];
   ndt_status st = ndt_get_item(a, idx, tmp);
   if (st) return st;
-  ndt_kern->cast(a->dtype, t)(tmp, 0, dst, 0, 1);
+  ndt__kern->cast(a->dtype, t)(tmp, 0, dst, 0, 1);
   return NDT_OK;
 }

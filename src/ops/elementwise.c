@@ -9,16 +9,16 @@ static const char *casting_name(ndt_casting c) {
 }
 
 static ndt_status check_dtype(ndt_dtype t) {
-  if ((int)t < 0 || t >= NDT_NTYPES) return ndt_error(NDT_ERR_TYPE, "invalid dtype %d", (int)t);
+  if ((int)t < 0 || t >= NDT_NTYPES) return ndt__error(NDT_ERR_TYPE, "invalid dtype %d", (int)t);
   return NDT_OK;
 }
 
 /* The dtypes op runs in (ndt_ufunc_resolve) and the CPU loop for them. */
 static ndt_status resolve(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_dtype dtype,
                           ndt_dtype *loop_in, ndt_dtype *loop_out, ndt_loop_fn *loop) {
-  if ((int)op < 0 || op >= NDT_NUFUNCS) return ndt_error(NDT_ERR_VALUE, "invalid ufunc %d", op);
+  if ((int)op < 0 || op >= NDT_NUFUNCS) return ndt__error(NDT_ERR_VALUE, "invalid ufunc %d", op);
   if (nin != ndt_ufunc_nin(op))
-    return ndt_error(NDT_ERR_VALUE, "%s() takes %d inputs, got %d", ndt_ufunc_name(op),
+    return ndt__error(NDT_ERR_VALUE, "%s() takes %d inputs, got %d", ndt_ufunc_name(op),
                      ndt_ufunc_nin(op), nin);
   ndt_dtype types[NDT_MAXOPS], lt[NDT_MAXOPS];
   int weak[NDT_MAXOPS];
@@ -28,9 +28,9 @@ static ndt_status resolve(ndt_ufunc op, int nin, const ndt_array *const *in, ndt
   }
   ndt_status st = ndt_ufunc_resolve(op, nin, types, weak, dtype, lt, NULL);
   if (st) return st;
-  *loop = ndt_kern->loop(op, lt);
+  *loop = ndt__kern->loop(op, lt);
   if (!*loop)
-    return ndt_error(NDT_ERR_INTERNAL, "no CPU loop for ufunc '%s' on %s", ndt_ufunc_name(op),
+    return ndt__error(NDT_ERR_INTERNAL, "no CPU loop for ufunc '%s' on %s", ndt_ufunc_name(op),
                      ndt_dtype_name(lt[0]));
   for (int i = 0; i < nin; i++) loop_in[i] = lt[i];
   *loop_out = lt[nin];
@@ -70,7 +70,7 @@ static ndt_status apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_a
 ndt_status ndt_apply(ndt_array **out, ndt_ufunc op, int nin, const ndt_array *const *in,
                      ndt_dtype dtype) {
   /* first, as NumPy checks it before shapes and dtypes */
-  if (*out && (*out)->readonly) return ndt_error(NDT_ERR_VALUE, "output array is read-only");
+  if (*out && (*out)->readonly) return ndt__error(NDT_ERR_VALUE, "output array is read-only");
   /* one record of floating-point errors for the whole op (all its tiles) */
   ndt_fp_begin(ndt_ufunc_name(op), (int)op >= 0 && op < NDT_NUFUNCS ? fp_mask(op) : 0);
   ndt_status st = apply(op, nin, in, out, dtype);
@@ -93,7 +93,7 @@ static ndt_status apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_a
   }
   /* the output's cast first, as NumPy resolves types before it broadcasts */
   if (*out && !ndt_can_cast(arg.loop_out, (*out)->dtype, NDT_CAST_SAME_KIND))
-    return ndt_error(NDT_ERR_CAST, "Cannot cast ufunc '%s' output from dtype('%s') to "
+    return ndt__error(NDT_ERR_CAST, "Cannot cast ufunc '%s' output from dtype('%s') to "
                      "dtype('%s') with casting rule 'same_kind'", ndt_ufunc_name(op),
                      ndt_dtype_name(arg.loop_out), ndt_dtype_name((*out)->dtype));
   int n = nin;
@@ -116,7 +116,7 @@ static ndt_status apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_a
         la += snprintf(a + la, sizeof a - la, "%s%lld", k ? "," : "", (long long)res->shape[k]);
       for (int k = 0; k < nd && lb < 180; k++)
         lb += snprintf(b + lb, sizeof b - lb, "%s%lld", k ? "," : "", (long long)shape[k]);
-      return ndt_error(NDT_ERR_SHAPE, "non-broadcastable output operand with shape (%s%s) "
+      return ndt__error(NDT_ERR_SHAPE, "non-broadcastable output operand with shape (%s%s) "
                        "doesn't match the broadcast shape (%s%s)", a, res->ndim == 1 ? "," : "",
                        b, nd == 1 ? "," : "");
     }
@@ -127,14 +127,14 @@ static ndt_status apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_a
     int fused = ndt__fuse_try(&arg, nin, in, nd, shape, NULL, out);
     if (fused < 0) return (ndt_status)fused;
     if (fused) return NDT_OK;
-    st = ndt_array_new(&res, arg.loop_out, nd, shape, 0);
+    st = ndt__array_new(&res, arg.loop_out, nd, shape, 0);
     if (st) return st;
   }
   ndt_array views[NDT_MAXOPS], *vp[NDT_MAXOPS];
   for (int i = 0; i < nin && st == NDT_OK; i++) {
     const ndt_array *src = in[i];
-    ndt_bcast_view(src, nd, shape, &views[i]);
-    if (*out && ndt_may_overlap(src, res)) {
+    ndt__bcast_view(src, nd, shape, &views[i]);
+    if (*out && ndt__may_overlap(src, res)) {
       /* An input that overlaps the output other than element for element
        * is read as it was before the operation, as NumPy does. */
       int same = views[i].offset == res->offset && views[i].part == res->part &&
@@ -143,13 +143,13 @@ static ndt_status apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_a
         same = views[i].strides[k] == res->strides[k] || shape[k] == 1;
       if (!same) {
         st = ndt_copy(&copies[i], src);
-        if (st == NDT_OK) ndt_bcast_view(copies[i], nd, shape, &views[i]);
+        if (st == NDT_OK) ndt__bcast_view(copies[i], nd, shape, &views[i]);
       }
     }
     vp[i] = &views[i];
   }
   vp[nin] = res;
-  if (st == NDT_OK) st = ndt_launch_elementwise(&arg, vp);
+  if (st == NDT_OK) st = ndt__launch_elementwise(&arg, vp);
   for (int i = 0; i < nin; i++) ndt_free(copies[i]);
   if (st) {
     if (!*out) ndt_free(res);
@@ -209,12 +209,12 @@ static ndt_status launch_cast_(ndt_array *dst, const ndt_array *src) {
   if (fused) return NDT_OK;
   ndt_array sv = *src;
   ndt_array *vp[2] = {&sv, dst};
-  return ndt_launch_elementwise(&arg, vp);
+  return ndt__launch_elementwise(&arg, vp);
 }
 
 ndt_status ndt_copy(ndt_array **out, const ndt_array *a) {
   ndt_array *r;
-  ndt_status st = ndt_array_new(&r, a->dtype, a->ndim, a->shape, 0);
+  ndt_status st = ndt__array_new(&r, a->dtype, a->ndim, a->shape, 0);
   if (st) return st;
   st = launch_cast(r, a);
   if (st) {
@@ -229,11 +229,11 @@ ndt_status ndt_astype(ndt_array **out, const ndt_array *a, ndt_dtype t, ndt_cast
   ndt_status st = check_dtype(t);
   if (st) return st;
   if (!ndt_can_cast(a->dtype, t, casting))
-    return ndt_error(NDT_ERR_CAST, "Cannot cast array data from dtype('%s') to dtype('%s') "
+    return ndt__error(NDT_ERR_CAST, "Cannot cast array data from dtype('%s') to dtype('%s') "
                      "according to the rule '%s'", ndt_dtype_name(a->dtype), ndt_dtype_name(t),
                      casting_name(casting));
   ndt_array *r;
-  st = ndt_array_new(&r, t, a->ndim, a->shape, 0);
+  st = ndt__array_new(&r, t, a->ndim, a->shape, 0);
   if (st) return st;
   st = launch_cast(r, a);
   if (st) {
@@ -245,9 +245,9 @@ ndt_status ndt_astype(ndt_array **out, const ndt_array *a, ndt_dtype t, ndt_cast
 }
 
 ndt_status ndt_assign(ndt_array *dst, const ndt_array *src, ndt_casting casting) {
-  if (dst->readonly) return ndt_error(NDT_ERR_VALUE, "assignment destination is read-only");
+  if (dst->readonly) return ndt__error(NDT_ERR_VALUE, "assignment destination is read-only");
   if (!ndt_can_cast(src->dtype, dst->dtype, casting) && !src->weak)
-    return ndt_error(NDT_ERR_CAST, "Cannot cast array data from dtype('%s') to dtype('%s') "
+    return ndt__error(NDT_ERR_CAST, "Cannot cast array data from dtype('%s') to dtype('%s') "
                      "according to the rule '%s'", ndt_dtype_name(src->dtype),
                      ndt_dtype_name(dst->dtype), casting_name(casting));
   ndt_array *tmp = NULL;
@@ -261,7 +261,7 @@ ndt_status ndt_assign(ndt_array *dst, const ndt_array *src, ndt_casting casting)
     int64_t s = src->shape[src->ndim - 1 - k], d = dst->shape[dst->ndim - 1 - k];
     if (s != d && s != 1) goto bad;
   }
-  if (ndt_may_overlap(src, dst)) {
+  if (ndt__may_overlap(src, dst)) {
     ndt_status st = ndt_copy(&tmp, src);
     if (st) return st;
     src = tmp;
@@ -275,7 +275,7 @@ ndt_status ndt_assign(ndt_array *dst, const ndt_array *src, ndt_casting casting)
       memmove(s2.strides, s2.strides + extra, sizeof(int64_t) * dst->ndim);
       s2.ndim = dst->ndim;
     }
-    ndt_bcast_view(&s2, dst->ndim, dst->shape, &sv);
+    ndt__bcast_view(&s2, dst->ndim, dst->shape, &sv);
   }
   ndt_status st = launch_cast(dst, &sv);
   ndt_free(tmp);
@@ -287,7 +287,7 @@ bad:;
     la += snprintf(a + la, sizeof a - la, "%s%lld", k ? "," : "", (long long)src->shape[k]);
   for (int k = 0; k < dst->ndim && lb < 180; k++)
     lb += snprintf(b + lb, sizeof b - lb, "%s%lld", k ? "," : "", (long long)dst->shape[k]);
-  return ndt_error(NDT_ERR_SHAPE, "could not broadcast input array from shape (%s%s) into "
+  return ndt__error(NDT_ERR_SHAPE, "could not broadcast input array from shape (%s%s) into "
                    "shape (%s%s)", a, src->ndim == 1 ? "," : "", b, dst->ndim == 1 ? "," : "");
 }
 

@@ -7,7 +7,7 @@
 
 #define CAST_CHUNK 512
 
-void ndt_bcast_view(const ndt_array *a, int nd, const int64_t *shape, ndt_array *v) {
+void ndt__bcast_view(const ndt_array *a, int nd, const int64_t *shape, ndt_array *v) {
   *v = *a;
   v->ndim = nd;
   v->size = 1;
@@ -19,7 +19,7 @@ void ndt_bcast_view(const ndt_array *a, int nd, const int64_t *shape, ndt_array 
   }
 }
 
-void ndt_block_view(const ndt_array *v, const ndt_tiling *tl, int64_t b, ndt_array *out) {
+void ndt__block_view(const ndt_array *v, const ndt_tiling *tl, int64_t b, ndt_array *out) {
   *out = *v;
   if (tl->axis < 0) return;
   int ax = tl->axis;
@@ -42,9 +42,9 @@ void ndt_block_view(const ndt_array *v, const ndt_tiling *tl, int64_t b, ndt_arr
   for (int k = 0; k < v->ndim; k++) out->size *= out->shape[k];
 }
 
-void ndt_block_rows(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_t r0, int64_t rn,
+void ndt__block_rows(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_t r0, int64_t rn,
                     ndt_array *out) {
-  ndt_block_view(v, tl, b, out);
+  ndt__block_view(v, tl, b, out);
   if (tl->axis < 0) return;
   int ax = tl->axis;
   out->offset += r0 * out->strides[ax];
@@ -58,15 +58,15 @@ static void slab_tiles(const ndt_array *v, int ax, int64_t i, int64_t *ta, int64
   r.offset += i * v->strides[ax];
   r.shape[ax] = 1;
   int64_t lo, hi;
-  ndt_view_extent(&r, &lo, &hi);
+  ndt__view_extent(&r, &lo, &hi);
   *ta = ndt_store_tile_of(v->store, lo);
   *tz = ndt_store_tile_of(v->store, hi);
 }
 
-int ndt_block_cuts(ndt_array *const *views, int n, const ndt_tiling *tl, int64_t b,
+int ndt__block_cuts(ndt_array *const *views, int n, const ndt_tiling *tl, int64_t b,
                    int64_t *cuts, int cap) {
   ndt_array bv;
-  ndt_block_view(views[0], tl, b, &bv);
+  ndt__block_view(views[0], tl, b, &bv);
   int64_t rows = tl->axis < 0 ? 1 : bv.shape[tl->axis];
   int nc = 0;
   cuts[nc++] = 0;
@@ -78,7 +78,7 @@ int ndt_block_cuts(ndt_array *const *views, int n, const ndt_tiling *tl, int64_t
       int64_t end = rows;
       for (int k = 0; k < n; k++) {
         ndt_array v;
-        ndt_block_view(views[k], tl, b, &v);
+        ndt__block_view(views[k], tl, b, &v);
         if (v.size == 0 || v.strides[ax] == 0) continue;
         int64_t ta, tz;
         slab_tiles(&v, ax, i, &ta, &tz);
@@ -101,19 +101,19 @@ int ndt_block_cuts(ndt_array *const *views, int n, const ndt_tiling *tl, int64_t
   return nc - 1;
 }
 
-int64_t ndt_block_first(const ndt_tiling *tl, int64_t b) {
+int64_t ndt__block_first(const ndt_tiling *tl, int64_t b) {
   return tl->axis < 0 ? 0 : (b / tl->per) * tl->period + (b % tl->per) * tl->seg;
 }
 
-void ndt_block_start(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_t *start) {
-  int64_t f = ndt_block_first(tl, b);
+void ndt__block_start(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_t *start) {
+  int64_t f = ndt__block_first(tl, b);
   for (int k = v->ndim - 1; k >= 0; k--) {
     start[k] = v->shape[k] ? f % v->shape[k] : 0;
     f = v->shape[k] ? f / v->shape[k] : 0;
   }
 }
 
-void ndt_axis_last(const ndt_array *v, int ax, ndt_array *w) {
+void ndt__axis_last(const ndt_array *v, int ax, ndt_array *w) {
   *w = *v;
   int j = 0;
   for (int k = 0; k < v->ndim; k++) {
@@ -125,29 +125,29 @@ void ndt_axis_last(const ndt_array *v, int ax, ndt_array *w) {
   w->strides[j] = v->strides[ax];
 }
 
-void ndt_line_tiling(const ndt_array *w, ndt_tiling *tl) {
+void ndt__line_tiling(const ndt_array *w, ndt_tiling *tl) {
   int nd = w->ndim;
-  int64_t tb = ndt_rt_tile_bytes(), lb = w->shape[nd - 1] * ndt_vsize(w);
+  int64_t tb = ndt__rt_tile_bytes(), lb = w->shape[nd - 1] * ndt_vsize(w);
   if (lb > tb) lb = tb + 1;
   if (lb > INT_MAX) lb = INT_MAX;
-  ndt_tiling_for(nd - 1, w->shape, (int)lb, tb, tl);
+  ndt__tiling_for(nd - 1, w->shape, (int)lb, tb, tl);
 }
 
-void ndt_line_block(const ndt_array *w, const ndt_tiling *tl, int64_t b, int64_t n,
+void ndt__line_block(const ndt_array *w, const ndt_tiling *tl, int64_t b, int64_t n,
                     ndt_array *out) {
   int nd = w->ndim;
   ndt_array o = *w;
   o.ndim = nd - 1;
   o.size = 1;
   for (int k = 0; k < nd - 1; k++) o.size *= w->shape[k];
-  ndt_block_view(&o, tl, b, out);
+  ndt__block_view(&o, tl, b, out);
   out->ndim = nd;
   out->shape[nd - 1] = n;
   out->strides[nd - 1] = w->strides[nd - 1];
   out->size *= n;
 }
 
-ndt_status ndt_finish(ndt_status st, ndt_array *res, ndt_array **out) {
+ndt_status ndt__finish(ndt_status st, ndt_array *res, ndt_array **out) {
   if (st) {
     ndt_sync();   /* recorded tasks still write into res */
     ndt_free(res);
@@ -157,7 +157,7 @@ ndt_status ndt_finish(ndt_status st, ndt_array *res, ndt_array **out) {
   return NDT_OK;
 }
 
-int ndt_coalesce(int ndim, int64_t *shape, int nop, int64_t (*st)[NDT_MAXDIMS]) {
+int ndt__coalesce(int ndim, int64_t *shape, int nop, int64_t (*st)[NDT_MAXDIMS]) {
   int nd = 0;
   for (int k = 0; k < ndim; k++) {
     if (shape[k] == 1) continue;
@@ -178,10 +178,10 @@ int ndt_coalesce(int ndim, int64_t *shape, int nop, int64_t (*st)[NDT_MAXDIMS]) 
   return nd;
 }
 
-void ndt_run_loop(ndt_loop_fn loop, int nin, const ndt_dtype *in_dt, const ndt_dtype *loop_in,
+void ndt__run_loop(ndt_loop_fn loop, int nin, const ndt_dtype *in_dt, const ndt_dtype *loop_in,
                   ndt_dtype out_dt, ndt_dtype loop_out, char **p, const int64_t *s, int64_t n) {
   if (!loop) {
-    ndt_kern->cast(in_dt[0], out_dt)(p[0], s[0], p[1], s[1], n);
+    ndt__kern->cast(in_dt[0], out_dt)(p[0], s[0], p[1], s[1], n);
     return;
   }
   int cast_in[NDT_MAXOPS], any = 0;
@@ -201,10 +201,10 @@ void ndt_run_loop(ndt_loop_fn loop, int nin, const ndt_dtype *in_dt, const ndt_d
         /* a broadcast input stays one element of stride 0, as the loop
          * would see it uncast (power's scalar exponent, see loops_arith.c) */
         int64_t k = s[i] ? m : 1;
-        ndt_kern->cast(in_dt[i], loop_in[i])(p[i] + c * s[i], s[i], buf[i],
-                                               ndt_traits[loop_in[i]].size, k);
+        ndt__kern->cast(in_dt[i], loop_in[i])(p[i] + c * s[i], s[i], buf[i],
+                                               ndt__traits[loop_in[i]].size, k);
         args[i] = buf[i];
-        steps[i] = s[i] ? ndt_traits[loop_in[i]].size : 0;
+        steps[i] = s[i] ? ndt__traits[loop_in[i]].size : 0;
       } else {
         args[i] = p[i] + c * s[i];
         steps[i] = s[i];
@@ -212,21 +212,21 @@ void ndt_run_loop(ndt_loop_fn loop, int nin, const ndt_dtype *in_dt, const ndt_d
     }
     if (cast_out) {
       args[nin] = buf[nin];
-      steps[nin] = ndt_traits[loop_out].size;
+      steps[nin] = ndt__traits[loop_out].size;
     } else {
       args[nin] = p[nin] + c * s[nin];
       steps[nin] = s[nin];
     }
     loop(args, steps, m);
     if (cast_out)
-      ndt_kern->cast(loop_out, out_dt)(buf[nin], steps[nin], p[nin] + c * s[nin], s[nin], m);
+      ndt__kern->cast(loop_out, out_dt)(buf[nin], steps[nin], p[nin] + c * s[nin], s[nin], m);
   }
 }
 
 static void run_inner(const ndt_ew_arg *a, char **p, const int64_t *s, int64_t n) {
   ndt_dtype in_dt[NDT_MAXOPS];
   for (int i = 0; i < a->nin; i++) in_dt[i] = a->op[i].dtype;
-  ndt_run_loop(a->loop, a->nin, in_dt, a->loop_in, a->op[a->nin].dtype, a->loop_out, p, s, n);
+  ndt__run_loop(a->loop, a->nin, in_dt, a->loop_in, a->op[a->nin].dtype, a->loop_out, p, s, n);
 }
 
 static ndt_status ew_body(ndt_bound *b, void *argp) {
@@ -236,7 +236,7 @@ static ndt_status ew_body(ndt_bound *b, void *argp) {
   int nd = a->op[0].ndim;
   memcpy(shape, a->op[a->nin].shape, sizeof(int64_t) * nd);
   for (int o = 0; o < nop; o++) memcpy(s[o], b[o].st, sizeof(int64_t) * nd);
-  nd = ndt_coalesce(nd, shape, nop, s);
+  nd = ndt__coalesce(nd, shape, nop, s);
   char *p[NDT_MAXOPS];
   int64_t inner = nd ? shape[nd - 1] : 1, is[NDT_MAXOPS];
   for (int o = 0; o < nop; o++) is[o] = nd ? s[o][nd - 1] : 0;
@@ -258,13 +258,13 @@ static ndt_status ew_body(ndt_bound *b, void *argp) {
 
 static const ndt_task_kind ew_kind = {"elementwise", {ew_body}};
 
-ndt_status ndt_launch_elementwise(ndt_ew_arg *proto, ndt_array *const *views) {
+ndt_status ndt__launch_elementwise(ndt_ew_arg *proto, ndt_array *const *views) {
   int nin = proto->nin, nop = nin + 1;
   const ndt_array *out = views[nin];
   if (out->size == 0) return NDT_OK;
   ndt_tiling tl;
-  ndt_tiling_for(out->ndim, out->shape, out->store->itemsize, ndt_rt_tile_bytes(), &tl);
-  int small = tl.ntiles == 1 && out->size <= ndt_rt_inline_elems();
+  ndt__tiling_for(out->ndim, out->shape, out->store->itemsize, ndt__rt_tile_bytes(), &tl);
+  int small = tl.ntiles == 1 && out->size <= ndt__rt_inline_elems();
   ndt_operand ops[NDT_MAXOPS];
   for (int o = 0; o < nop; o++) ops[o] = (ndt_operand){&proto->op[o], o == nin ? NDT_WRITE : NDT_READ};
   ndt_status st = NDT_OK;
@@ -272,11 +272,11 @@ ndt_status ndt_launch_elementwise(ndt_ew_arg *proto, ndt_array *const *views) {
   for (int64_t blk = 0; blk < tl.ntiles && st == NDT_OK; blk++) {
     /* pieces of the block in which no operand crosses a tile border: they
      * read and write in place, with no gathers */
-    int np_ = ndt_block_cuts(views, nop, &tl, blk, cuts, 65);
+    int np_ = ndt__block_cuts(views, nop, &tl, blk, cuts, 65);
     for (int pc = 0; pc < np_ && st == NDT_OK; pc++) {
       for (int o = 0; o < nop; o++)
-        ndt_block_rows(views[o], &tl, blk, cuts[pc], cuts[pc + 1] - cuts[pc], &proto->op[o]);
-      st = ndt_record(&ew_kind, proto->name, ops, nop, proto, sizeof *proto,
+        ndt__block_rows(views[o], &tl, blk, cuts[pc], cuts[pc + 1] - cuts[pc], &proto->op[o]);
+      st = ndt__record(&ew_kind, proto->name, ops, nop, proto, sizeof *proto,
                       small && np_ == 1 ? NDT_TASK_INLINE : 0);
     }
   }

@@ -19,59 +19,59 @@ typedef struct {
 
 /* Records the op over every block of the output (views[nin] is the output
  * view; inputs are broadcast to its shape by the caller). */
-ndt_status ndt_launch_elementwise(ndt_ew_arg *proto, ndt_array *const *views);
+ndt_status ndt__launch_elementwise(ndt_ew_arg *proto, ndt_array *const *views);
 
 /* a broadcast to shape (nd axes), as a view on the stack: the caller's
  * handle keeps the store alive. */
-void ndt_bcast_view(const ndt_array *a, int nd, const int64_t *shape, ndt_array *v);
+void ndt__bcast_view(const ndt_array *a, int nd, const int64_t *shape, ndt_array *v);
 
 /* Block b of the tiling of v's shape, as a view (same ndim, unit axes before
  * the split axis). */
-void ndt_block_view(const ndt_array *v, const ndt_tiling *tl, int64_t b, ndt_array *out);
+void ndt__block_view(const ndt_array *v, const ndt_tiling *tl, int64_t b, ndt_array *out);
 
 /* Rows [r0, r0+rn) of block b along the tiling's split axis. */
-void ndt_block_rows(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_t r0, int64_t rn,
+void ndt__block_rows(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_t r0, int64_t rn,
                     ndt_array *out);
 /* Splits block b into pieces of whole rows in which each of the n views (all
  * of the iteration shape) stays inside one tile where it can; piece k is rows
  * [cuts[k], cuts[k+1]). Returns the number of pieces (at most cap - 1). */
-int ndt_block_cuts(ndt_array *const *views, int n, const ndt_tiling *tl, int64_t b,
+int ndt__block_cuts(ndt_array *const *views, int n, const ndt_tiling *tl, int64_t b,
                    int64_t *cuts, int cap);
 
 /* Line operations (sort, fft): each task takes whole 1-d lines along one
- * axis. ndt_axis_last: v with axis ax moved to the end (a view on the
- * stack). ndt_line_tiling: the blocks of w's other axes (w from
- * ndt_axis_last), a line of w's last axis counting as one item.
- * ndt_line_block: block b of them as a view of w's layout with the line
+ * axis. ndt__axis_last: v with axis ax moved to the end (a view on the
+ * stack). ndt__line_tiling: the blocks of w's other axes (w from
+ * ndt__axis_last), a line of w's last axis counting as one item.
+ * ndt__line_block: block b of them as a view of w's layout with the line
  * appended, n long. */
-void ndt_axis_last(const ndt_array *v, int ax, ndt_array *w);
-void ndt_line_tiling(const ndt_array *w, ndt_tiling *tl);
-void ndt_line_block(const ndt_array *w, const ndt_tiling *tl, int64_t b, int64_t n,
+void ndt__axis_last(const ndt_array *v, int ax, ndt_array *w);
+void ndt__line_tiling(const ndt_array *w, ndt_tiling *tl);
+void ndt__line_block(const ndt_array *w, const ndt_tiling *tl, int64_t b, int64_t n,
                     ndt_array *out);
 
 /* Flat C-order index of block b's first element, and its multi-index in v's
  * shape (v of the tiled shape). */
-int64_t ndt_block_first(const ndt_tiling *tl, int64_t b);
-void ndt_block_start(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_t *start);
+int64_t ndt__block_first(const ndt_tiling *tl, int64_t b);
+void ndt__block_start(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_t *start);
 
 /* Runs loop over n elements, casting inputs of dtype in_dt[i] to loop_in[i]
  * and the loop's loop_out result to out_dt through small buffers. A NULL
  * loop casts input 0 straight to the output. */
-void ndt_run_loop(ndt_loop_fn loop, int nin, const ndt_dtype *in_dt, const ndt_dtype *loop_in,
+void ndt__run_loop(ndt_loop_fn loop, int nin, const ndt_dtype *in_dt, const ndt_dtype *loop_in,
                   ndt_dtype out_dt, ndt_dtype loop_out, char **p, const int64_t *s, int64_t n);
 
 /* Coalesces dimensions of nop operands sharing one shape; returns new ndim. */
-int ndt_coalesce(int ndim, int64_t *shape, int nop, int64_t (*st)[NDT_MAXDIMS]);
+int ndt__coalesce(int ndim, int64_t *shape, int nop, int64_t (*st)[NDT_MAXDIMS]);
 /* The end of an operation that recorded tasks writing into its fresh result
  * res: on failure it waits for what was recorded and frees res; otherwise it
  * hands res to *out. Returns st. */
-ndt_status ndt_finish(ndt_status st, ndt_array *res, ndt_array **out);
+ndt_status ndt__finish(ndt_status st, ndt_array *res, ndt_array **out);
 
 /* Records the task that sums per-block histograms (int64 counts, or float64
  * weighted sums when has_w) held in parts' first tile, nblocks x nbins,
  * into res (1-d, nbins) in block order (search.c; bincount and histogram
  * use it). */
-ndt_status ndt_bin_combine(const char *name, ndt_array *res, int has_w, int64_t nblocks,
+ndt_status ndt__bin_combine(const char *name, ndt_array *res, int has_w, int64_t nblocks,
                            ndt_store *parts, unsigned flags);
 
 #endif

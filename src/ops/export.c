@@ -21,14 +21,14 @@ static int nlent, caplent;
 
 ndt_status ndt_host_export(const ndt_array *a, int for_write, void **ptr) {
   if (for_write && a->readonly)
-    return ndt_error(NDT_ERR_VALUE, "buffer source array is read-only");
+    return ndt__error(NDT_ERR_VALUE, "buffer source array is read-only");
   if (ndt_distributed())
-    return ndt_error(NDT_ERR_UNSUPPORTED, "an array spread over several ranks has no "
+    return ndt__error(NDT_ERR_UNSUPPORTED, "an array spread over several ranks has no "
                      "host memory of its own to lend");
   ndt_store *s = a->store;
   if (nlent == caplent) {
     int cap = caplent ? 2 * caplent : 8;
-    ndt_store **l = ndt_realloc(lent, (size_t)cap * sizeof *l);
+    ndt_store **l = ndt__realloc(lent, (size_t)cap * sizeof *l);
     if (!l) return NDT_ERR_NOMEM;
     lent = l;
     caplent = cap;
@@ -37,7 +37,7 @@ ndt_status ndt_host_export(const ndt_array *a, int for_write, void **ptr) {
   char *p = no_elements;   /* an empty view's address: valid, never read */
   if (a->size > 0) {
     int64_t lo, hi;
-    ndt_view_extent(a, &lo, &hi);
+    ndt__view_extent(a, &lo, &hi);
     int64_t t0 = ndt_store_tile_of(s, lo), t1 = ndt_store_tile_of(s, hi);
     /* in one buffer already: one tile, or a store in one piece */
     int one = t0 == t1 || s->run;
@@ -47,20 +47,20 @@ ndt_status ndt_host_export(const ndt_array *a, int for_write, void **ptr) {
     }
     /* a borrower that writes waits for the readers too; so do tiles that
      * move, and the host's copy is then their only valid one */
-    ndt_status st = ndt_wait_tiles(s, t0, t1, for_write || !one);
+    ndt_status st = ndt__wait_tiles(s, t0, t1, for_write || !one);
     if (st) return st;
     if (!one) {
       st = ndt__store_make_run(s);
       if (st) return st;
     }
     for (int64_t i = t0; i <= t1; i++)
-      if (!ndt_tile_buffer(&s->tiles[i]))
-        return ndt_error(NDT_ERR_NOMEM, "the array's memory could not be allocated");
-    p = ndt_host_elem(a, a->offset, 0, NULL);
-    if (!p) return ndt_error(NDT_ERR_NOMEM, "the array's memory could not be allocated");
+      if (!ndt__tile_buffer(&s->tiles[i]))
+        return ndt__error(NDT_ERR_NOMEM, "the array's memory could not be allocated");
+    p = ndt__host_elem(a, a->offset, 0, NULL);
+    if (!p) return ndt__error(NDT_ERR_NOMEM, "the array's memory could not be allocated");
   }
   if (atomic_fetch_add(&s->lent, 1) == 0) {
-    ndt_store_incref(s);   /* held while lent */
+    ndt__store_incref(s);   /* held while lent */
     lent[nlent++] = s;
     atomic_fetch_add(&ndt__lent_stores, 1);
   }
@@ -77,11 +77,11 @@ void ndt_host_release(const ndt_array *a) {
       break;
     }
   atomic_fetch_sub(&ndt__lent_stores, 1);
-  ndt_store_decref(s);
+  ndt__store_decref(s);
 }
 
 void ndt_host_settle(void) {
   if (!atomic_load_explicit(&ndt__lent_unsettled, memory_order_relaxed)) return;
   atomic_store(&ndt__lent_unsettled, 0);
-  for (int i = 0; i < nlent; i++) ndt_rt_settle_store(lent[i]);
+  for (int i = 0; i < nlent; i++) ndt__rt_settle_store(lent[i]);
 }

@@ -46,7 +46,7 @@ static ndt_status fft_body(ndt_bound *op_, void *p) {
   /* strided complex lines go in batches along the innermost other axis */
   int inner = no ? oth[no - 1] : 0;
   int64_t G = 1;
-  if (no && ax != nd - 1 && !a->half && ndt_kern->fft_batchable(P) &&
+  if (no && ax != nd - 1 && !a->half && ndt__kern->fft_batchable(P) &&
       (a->kind == NDT_FFT_FORWARD || a->kind == NDT_FFT_BACKWARD)) {
     G = BATCH_ELEMS / n;
     if (G > BATCH_MAX) G = BATCH_MAX;
@@ -54,7 +54,7 @@ static ndt_status fft_body(ndt_bound *op_, void *p) {
     if (G < 2) G = 1;
   }
   d.batch = G > 1;
-  char *x = ndt_malloc((size_t)(2 * n * G + ndt_kern->fft_work(P)) * CD);
+  char *x = ndt__malloc((size_t)(2 * n * G + ndt__kern->fft_work(P)) * CD);
   if (!x) return NDT_ERR_NOMEM;
   char *yb = x + n * G * CD, *w = yb + n * G * CD;
   int64_t idx[NDT_MAXDIMS] = {0};
@@ -70,7 +70,7 @@ static ndt_status fft_body(ndt_bound *op_, void *p) {
       cnt = a->out.shape[inner] - idx[no - 1];
       if (cnt > G) cnt = G;
     }
-    ndt_kern->fft_lines(&d, ip, is, has_in ? bi.st[inner] : 0, op, os, bo.st[inner], cnt, x, yb,
+    ndt__kern->fft_lines(&d, ip, is, has_in ? bi.st[inner] : 0, op, os, bo.st[inner], cnt, x, yb,
                         w);
     done += cnt;
     if (no) idx[no - 1] += cnt;
@@ -79,13 +79,13 @@ static ndt_status fft_body(ndt_bound *op_, void *p) {
       idx[k - 1]++;
     }
   }
-  ndt_mfree(x);
+  ndt__mfree(x);
   return NDT_OK;
 }
 
 static const ndt_task_kind fft_kind = {"fft", {fft_body}};
 
-/* v's last axis moved to position ax (the inverse of ndt_axis_last), so a bound
+/* v's last axis moved to position ax (the inverse of ndt__axis_last), so a bound
  * block keeps the array's own order: rows of a column block stay rows. */
 static void line_to(ndt_array *v, int ax) {
   int nd = v->ndim;
@@ -107,19 +107,19 @@ ndt_dtype ndt_fft_result_type(ndt_dtype in, ndt_fft_kind kind) {
 ndt_status ndt_fft(ndt_array **out, const ndt_array *a, int axis, int64_t n, ndt_fft_kind kind,
                    double scale) {
   if ((int)kind < NDT_FFT_FORWARD || kind > NDT_FFT_C2R)
-    return ndt_error(NDT_ERR_VALUE, "unknown FFT kind %d", kind);
+    return ndt__error(NDT_ERR_VALUE, "unknown FFT kind %d", kind);
   if (axis < -a->ndim || axis >= a->ndim)
-    return ndt_error(NDT_ERR_AXIS, "axis %d is out of bounds for array of dimension %d", axis,
+    return ndt__error(NDT_ERR_AXIS, "axis %d is out of bounds for array of dimension %d", axis,
                      a->ndim);
   if (axis < 0) axis += a->ndim;
   if (n < 1)
-    return ndt_error(NDT_ERR_VALUE, "Invalid number of FFT data points (%lld) specified.",
+    return ndt__error(NDT_ERR_VALUE, "Invalid number of FFT data points (%lld) specified.",
                      (long long)n);
   if (kind == NDT_FFT_R2C && (a->dtype == NDT_COMPLEX64 || a->dtype == NDT_COMPLEX128))
-    return ndt_error(NDT_ERR_TYPE, "a real FFT needs real input, not %s",
+    return ndt__error(NDT_ERR_TYPE, "a real FFT needs real input, not %s",
                      ndt_dtype_name(a->dtype));
   if (n > (INT64_MAX / 4) / CD)
-    return ndt_error(NDT_ERR_VALUE, "FFT length %lld is too large", (long long)n);
+    return ndt__error(NDT_ERR_VALUE, "FFT length %lld is too large", (long long)n);
   int nd = a->ndim;
   int64_t nout = kind == NDT_FFT_R2C ? n / 2 + 1 : n;
   int64_t nin = kind == NDT_FFT_C2R ? n / 2 + 1 : n;
@@ -128,7 +128,7 @@ ndt_status ndt_fft(ndt_array **out, const ndt_array *a, int axis, int64_t n, ndt
   memcpy(shape, a->shape, sizeof shape);
   shape[axis] = nout;
   ndt_array *res = NULL;
-  ndt_status st = ndt_array_new(&res, ndt_fft_result_type(a->dtype, kind), nd, shape, 0);
+  ndt_status st = ndt__array_new(&res, ndt_fft_result_type(a->dtype, kind), nd, shape, 0);
   if (st) return st;
   if (res->size == 0) {
     *out = res;
@@ -138,42 +138,42 @@ ndt_status ndt_fft(ndt_array **out, const ndt_array *a, int axis, int64_t n, ndt
   ndt_store *ps = NULL;
   int half = (kind == NDT_FFT_R2C || kind == NDT_FFT_C2R) && n % 2 == 0;
   int64_t pn = half ? n / 2 : n;
-  int64_t pb = ndt_kern->fft_plan_bytes(pn, half);
-  if ((st = ndt_store_new_bytes(&ps, pb))) {
+  int64_t pb = ndt__kern->fft_plan_bytes(pn, half);
+  if ((st = ndt__store_new_bytes(&ps, pb))) {
     ndt_free(res);
     return st;
   }
-  void *P = ndt_tile_buffer(&ps->tiles[0]);
-  int planned = P && ndt_kern->fft_plan_build(P, pn, half) == 0;
+  void *P = ndt__tile_buffer(&ps->tiles[0]);
+  int planned = P && ndt__kern->fft_plan_build(P, pn, half) == 0;
   if (!planned && ndt_distributed()) {
     /* fail-stop: the other ranks would go on without this one (as ndt_scalar) */
     fprintf(stderr, "ndtile rank %d: out of memory building an FFT plan\n", ndt_rank());
     ndt_abort(71);
   }
   if (!planned) {
-    ndt_store_decref(ps);
+    ndt__store_decref(ps);
     ndt_free(res);
     return NDT_ERR_NOMEM;
   }
   ndt_array vin, vout;
-  ndt_axis_last(a, axis, &vin);
-  ndt_axis_last(res, axis, &vout);
+  ndt__axis_last(a, axis, &vin);
+  ndt__axis_last(res, axis, &vout);
   ndt_tiling tl;
-  ndt_line_tiling(&vout, &tl);
+  ndt__line_tiling(&vout, &tl);
   ndt_array pv;
-  ndt_range_view(&pv, ps, 0, ps->size);
-  unsigned fl = tl.ntiles <= 1 && res->size <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
+  ndt__range_view(&pv, ps, 0, ps->size);
+  unsigned fl = tl.ntiles <= 1 && res->size <= ndt__rt_inline_elems() ? NDT_TASK_INLINE : 0;
   for (int64_t b = 0; b < tl.ntiles && st == NDT_OK; b++) {
     fft_arg s = {.kind = kind, .half = half, .n = n, .nload = nload, .scale = scale, .plan = P};
-    ndt_line_block(&vin, &tl, b, nload, &s.in);
-    ndt_line_block(&vout, &tl, b, nout, &s.out);
+    ndt__line_block(&vin, &tl, b, nload, &s.in);
+    ndt__line_block(&vout, &tl, b, nout, &s.out);
     line_to(&s.in, axis);
     line_to(&s.out, axis);
     s.ax = axis;
     if (nload <= 0) s.in.size = 0;   /* nothing read: no access */
     ndt_operand ops[3] = {{&s.in, NDT_READ}, {&s.out, NDT_WRITE}, {&pv, NDT_OPND_KEEP}};
-    st = ndt_record(&fft_kind, NULL, ops, 3, &s, sizeof s, fl);
+    st = ndt__record(&fft_kind, NULL, ops, 3, &s, sizeof s, fl);
   }
-  ndt_store_decref(ps);
-  return ndt_finish(st, res, out);
+  ndt__store_decref(ps);
+  return ndt__finish(st, res, out);
 }

@@ -54,10 +54,10 @@ static void group_decref(fgroup *g) {
   if (atomic_fetch_sub(&g->refs, 1) != 1) return;
   for (int k = 0; k < g->nops; k++) {
     ndt_free(g->ops[k].out);
-    ndt_fp_release(g->ops[k].fprec);   /* the last task of the group has run */
+    ndt__fp_release(g->ops[k].fprec);   /* the last task of the group has run */
   }
-  for (int e = 0; e < g->next; e++) ndt_store_decref(g->ext[e].store);
-  ndt_mfree(g);
+  for (int e = 0; e < g->next; e++) ndt__store_decref(g->ext[e].store);
+  ndt__mfree(g);
 }
 
 typedef struct { fgroup *g; int64_t blk, r0, rn; } fused_arg;
@@ -80,7 +80,7 @@ static ndt_status fused_body(ndt_bound *b, void *p) {
     int64_t shape[NDT_MAXDIMS], s[MAXE + MAXF][NDT_MAXDIMS];
     int nd = g->nd, nop = 0, map_e[MAXE], map_o[MAXF];
     ndt_array bv;
-    ndt_block_rows(g->ops[0].out, &g->tl, fa->blk, fa->r0, fa->rn, &bv);
+    ndt__block_rows(g->ops[0].out, &g->tl, fa->blk, fa->r0, fa->rn, &bv);
     memcpy(shape, bv.shape, sizeof(int64_t) * nd);
     for (int e = 0; e < g->next; e++)
       if (g->ext_used[e]) {
@@ -92,7 +92,7 @@ static ndt_status fused_body(ndt_bound *b, void *p) {
         map_o[k] = nop;
         memcpy(s[nop++], ob[k]->st, sizeof(int64_t) * nd);
       }
-    nd = ndt_coalesce(nd, shape, nop, s);
+    nd = ndt__coalesce(nd, shape, nop, s);
     int64_t inner = nd ? shape[nd - 1] : 1, runs = 1, idx[NDT_MAXDIMS] = {0};
     for (int j = 0; j < nd - 1; j++) runs *= shape[j];
     _Alignas(64) char scratch[MAXF][FCH * 16];
@@ -136,7 +136,7 @@ static ndt_status fused_body(ndt_bound *b, void *p) {
                 st_[i] = is;
               } else {
                 p[i] = scratch[q];
-                st_[i] = ndt_traits[in_dt[i]].size;
+                st_[i] = ndt__traits[in_dt[i]].size;
               }
             }
           }
@@ -147,10 +147,10 @@ static ndt_status fused_body(ndt_bound *b, void *p) {
             st_[f->nin] = os;
           } else {
             p[f->nin] = scratch[k];
-            st_[f->nin] = ndt_traits[f->out_dt].size;
+            st_[f->nin] = ndt__traits[f->out_dt].size;
           }
           if (f->fprec) ndt_fpe_clear();
-          ndt_run_loop(f->loop, f->nin, in_dt, f->loop_in, f->out_dt, f->loop_out, p, st_, m);
+          ndt__run_loop(f->loop, f->nin, in_dt, f->loop_in, f->out_dt, f->loop_out, p, st_, m);
           if (f->fprec) fpe[k] |= ndt_fpe_test();
         }
       }
@@ -161,7 +161,7 @@ static ndt_status fused_body(ndt_bound *b, void *p) {
     }
   }
   for (int k = 0; k < g->nops; k++)
-    if (fpe[k]) ndt_fp_add(g->ops[k].fprec, fpe[k]);
+    if (fpe[k]) ndt__fp_add(g->ops[k].fprec, fpe[k]);
   group_decref(g);
   return st;
 }
@@ -243,7 +243,7 @@ ndt_status ndt__flush(void) {
    * of whatever op is being recorded while the group is flushed */
   ndt_fp_begin(NULL, 0);
   for (int64_t b = 0; any && b < g->tl.ntiles && st == NDT_OK; b++) {
-    int np_ = ndt_block_cuts(cv, ncv, &g->tl, b, cuts, 65);
+    int np_ = ndt__block_cuts(cv, ncv, &g->tl, b, cuts, 65);
     for (int pc = 0; pc < np_ && st == NDT_OK; pc++) {
       fused_arg fa = {g, b, cuts[pc], cuts[pc + 1] - cuts[pc]};
       ndt_array bv[MAXE + MAXF];
@@ -251,18 +251,18 @@ ndt_status ndt__flush(void) {
       int nop = 0;
       for (int e = 0; e < g->next; e++)
         if (g->ext_used[e]) {
-          ndt_block_rows(&g->ext[e], &g->tl, b, fa.r0, fa.rn, &bv[nop]);
+          ndt__block_rows(&g->ext[e], &g->tl, b, fa.r0, fa.rn, &bv[nop]);
           ops[nop] = (ndt_operand){&bv[nop], NDT_READ};
           nop++;
         }
       for (int k = 0; k < g->nops; k++)
         if (g->ops[k].alive) {
-          ndt_block_rows(g->ops[k].out, &g->tl, b, fa.r0, fa.rn, &bv[nop]);
+          ndt__block_rows(g->ops[k].out, &g->tl, b, fa.r0, fa.rn, &bv[nop]);
           ops[nop] = (ndt_operand){&bv[nop], NDT_WRITE};
           nop++;
         }
       atomic_fetch_add(&g->refs, 1);
-      st = ndt_record(&fused_kind, name, ops, nop, &fa, sizeof fa, 0);
+      st = ndt__record(&fused_kind, name, ops, nop, &fa, sizeof fa, 0);
       if (st) atomic_fetch_sub(&g->refs, 1);
     }
   }
@@ -273,7 +273,7 @@ ndt_status ndt__flush(void) {
     /* the ops were accepted earlier: say which ones could not be recorded */
     char msg[400];
     snprintf(msg, sizeof msg, "%s", ndt_last_error());
-    st = ndt_error(st, "%s: %s", name, msg);
+    st = ndt__error(st, "%s: %s", name, msg);
   }
   return st;
 }
@@ -311,7 +311,7 @@ static int source_of(const fgroup *g, const ndt_array *bv, int *new_ext) {
 
 /* 1 when a and b may share memory other than element for element. */
 static int other_view(const ndt_array *a, const ndt_array *b) {
-  return ndt_may_overlap(a, b) && !same_view(a, b);
+  return ndt__may_overlap(a, b) && !same_view(a, b);
 }
 
 /* 1 when the group may not take an op writing dst: another view of dst's
@@ -328,7 +328,7 @@ int ndt__fuse_try(const ndt_ew_arg *proto, int nin, const ndt_array *const *in, 
                   const int64_t *shape, ndt_array *dst, ndt_array **out) {
   int64_t size = 1;
   for (int k = 0; k < nd; k++) size *= shape[k];
-  if (size <= ndt_rt_inline_elems() || flushing) return 0;
+  if (size <= ndt__rt_inline_elems() || flushing) return 0;
   /* work on a lent store is not held back (export.c) */
   if (atomic_load_explicit(&ndt__lent_stores, memory_order_relaxed)) {
     if (dst && atomic_load(&dst->store->lent)) return 0;
@@ -336,7 +336,7 @@ int ndt__fuse_try(const ndt_ew_arg *proto, int nin, const ndt_array *const *in, 
       if (atomic_load(&in[i]->store->lent)) return 0;
   }
   ndt_array bv[NDT_MAXOPS];
-  for (int i = 0; i < nin; i++) ndt_bcast_view(in[i], nd, shape, &bv[i]);
+  for (int i = 0; i < nin; i++) ndt__bcast_view(in[i], nd, shape, &bv[i]);
   if (dst) {
     /* dst has the group shape; an input that overlaps it other than element
      * for element, or a dst that repeats elements, takes the normal path */
@@ -358,24 +358,24 @@ int ndt__fuse_try(const ndt_ew_arg *proto, int nin, const ndt_array *const *in, 
     if (st) return st;
   }
   if (!cur) {
-    fgroup *g = ndt_malloc(sizeof *g);
+    fgroup *g = ndt__malloc(sizeof *g);
     if (!g) return NDT_ERR_NOMEM;
     atomic_init(&g->refs, 1);
     g->nops = g->next = 0;
     g->nd = nd;
     memcpy(g->shape, shape, sizeof(int64_t) * nd);
-    ndt_tiling_for(nd, shape, ndt_traits[proto->loop_out].size, ndt_rt_tile_bytes(), &g->tl);
-    ndt_set_flush_hook(flush_if_needed);   /* the runtime asks before it records or waits */
+    ndt__tiling_for(nd, shape, ndt__traits[proto->loop_out].size, ndt__rt_tile_bytes(), &g->tl);
+    ndt__set_flush_hook(flush_if_needed);   /* the runtime asks before it records or waits */
     cur = g;
   }
   ndt_array *res, *user = NULL;
   /* a fresh result has no memory yet: most of a group's results are dead by
    * the flush, and the live ones get theirs from the tasks recorded on them */
-  ndt_status st = dst ? ndt_array_view(&res, dst)
-                      : ndt_array_new(&res, proto->loop_out, nd, shape, NDT_STORE_LAZY);
+  ndt_status st = dst ? ndt__array_view(&res, dst)
+                      : ndt__array_new(&res, proto->loop_out, nd, shape, NDT_STORE_LAZY);
   if (st) return st;
   if (!dst) {
-    st = ndt_array_view(&user, res);
+    st = ndt__array_view(&user, res);
     if (st) {
       ndt_free(res);
       return st;
@@ -393,14 +393,14 @@ int ndt__fuse_try(const ndt_ew_arg *proto, int nin, const ndt_array *const *in, 
   f->loop_out = proto->loop_out;
   f->out_dt = res->dtype;
   f->out = res;
-  f->fprec = ndt_fp_defer();   /* the op's record, with the error state of now */
+  f->fprec = ndt__fp_defer();   /* the op's record, with the error state of now */
   for (int i = 0; i < nin; i++) {
     f->loop_in[i] = proto->loop_in[i];
     int dummy = 0, sr = source_of(cur, &bv[i], &dummy);
     if (sr == MAXE + 1) {
       sr = cur->next++;
       cur->ext[sr] = bv[i];
-      ndt_store_incref(bv[i].store);
+      ndt__store_incref(bv[i].store);
     }
     f->src[i] = sr;
   }

@@ -1,4 +1,5 @@
-/* linalg.c - numpy.linalg's matrix factorisations through LAPACK (OpenBLAS).
+/* linalg.c - numpy.linalg's matrix factorisations through LAPACK (the
+ * kernel table's lapack member: OpenBLAS on the CPU).
  *
  * Every operation works on stacks of matrices (..., M, N): the leading batch
  * axes are cut into blocks by the usual tiling rule (a whole matrix counts as
@@ -21,44 +22,11 @@
 #include <limits.h>
 #include <math.h>
 #include <string.h>
-#include "blas.h"
 #include "exec.h"
 
-/* ---- LAPACK prototypes (Fortran, 32-bit integers, hidden string lengths) */
+/* LAPACK's integer and hidden-length types (kernels/lapack.h: int, size_t) */
 typedef int lint;
 typedef size_t flen;
-#define DECL2(d, z, params) \
-  void d params;            \
-  void z params;
-DECL2(dgesv_, zgesv_,
-      (const lint *, const lint *, void *, const lint *, lint *, void *, const lint *, lint *))
-DECL2(dgetrf_, zgetrf_, (const lint *, const lint *, void *, const lint *, lint *, lint *))
-DECL2(dpotrf_, zpotrf_, (const char *, const lint *, void *, const lint *, lint *, flen))
-DECL2(dgeqrf_, zgeqrf_, (const lint *, const lint *, void *, const lint *, void *, void *,
-                         const lint *, lint *))
-DECL2(dorgqr_, zungqr_,
-      (const lint *, const lint *, const lint *, void *, const lint *, const void *, void *,
-       const lint *, lint *))
-void dgesdd_(const char *, const lint *, const lint *, void *, const lint *, void *, void *,
-             const lint *, void *, const lint *, void *, const lint *, lint *, lint *, flen);
-void zgesdd_(const char *, const lint *, const lint *, void *, const lint *, void *, void *,
-             const lint *, void *, const lint *, void *, const lint *, void *, lint *, lint *,
-             flen);
-void dsyevd_(const char *, const char *, const lint *, void *, const lint *, void *, void *,
-             const lint *, lint *, const lint *, lint *, flen, flen);
-void zheevd_(const char *, const char *, const lint *, void *, const lint *, void *, void *,
-             const lint *, void *, const lint *, lint *, const lint *, lint *, flen, flen);
-void dgeev_(const char *, const char *, const lint *, void *, const lint *, void *, void *,
-            void *, const lint *, void *, const lint *, void *, const lint *, lint *, flen,
-            flen);
-void zgeev_(const char *, const char *, const lint *, void *, const lint *, void *, void *,
-            const lint *, void *, const lint *, void *, const lint *, void *, lint *, flen,
-            flen);
-void dgelsd_(const lint *, const lint *, const lint *, void *, const lint *, void *,
-             const lint *, void *, const void *, lint *, void *, const lint *, lint *, lint *);
-void zgelsd_(const lint *, const lint *, const lint *, void *, const lint *, void *,
-             const lint *, void *, const void *, lint *, void *, const lint *, void *, lint *,
-             lint *);
 
 /* ---- the recorded op -------------------------------------------------- */
 #define LA_NIN 2
@@ -89,8 +57,8 @@ typedef struct {
 
 static char *ws_get(la_ws *w, size_t bytes) {
   if (bytes > w->cap) {
-    ndt_mfree(w->buf);
-    w->buf = ndt_malloc(bytes);
+    ndt__mfree(w->buf);
+    w->buf = ndt__malloc(bytes);
     w->cap = w->buf ? bytes : 0;
   }
   return w->buf;
@@ -130,8 +98,8 @@ static double getr(ndt_dtype rt, const void *p, int64_t i) {
  * dimension ld), cast to ct. */
 static void load(const mref *r, ndt_dtype dt, int64_t rows, int64_t cols, ndt_dtype ct,
                  char *dst, int64_t ld) {
-  int csz = ndt_traits[ct].size;
-  ndt_cast_fn f = ndt_kern->cast(dt, ct);
+  int csz = ndt__traits[ct].size;
+  ndt_cast_fn f = ndt__kern->cast(dt, ct);
   for (int64_t j = 0; j < cols; j++) f(r->p + j * r->cs, r->rs, dst + j * ld * csz, csz, rows);
 }
 
@@ -154,29 +122,18 @@ static int all_finite(ndt_dtype ct, const char *p, int64_t n) {
   return 1;
 }
 
-static ndt_status fail(const char *msg) { return ndt_error(NDT_ERR_LINALG, "%s", msg); }
+static ndt_status fail(const char *msg) { return ndt__error(NDT_ERR_LINALG, "%s", msg); }
 
 #define CH(x) ((lint)(x))
 
 /* ---- kernels ----------------------------------------------------------- */
-typedef void (*gesv_t)(const lint *, const lint *, void *, const lint *, lint *, void *,
-                       const lint *, lint *);
-static gesv_t const gesv_f[2] = {dgesv_, zgesv_};
-typedef void (*getrf_t)(const lint *, const lint *, void *, const lint *, lint *, lint *);
-static getrf_t const getrf_f[2] = {dgetrf_, zgetrf_};
-typedef void (*potrf_t)(const char *, const lint *, void *, const lint *, lint *, flen);
-static potrf_t const potrf_f[2] = {dpotrf_, zpotrf_};
-typedef void (*geqrf_t)(const lint *, const lint *, void *, const lint *, void *, void *,
-                        const lint *, lint *);
-static geqrf_t const geqrf_f[2] = {dgeqrf_, zgeqrf_};
-typedef void (*orgqr_t)(const lint *, const lint *, const lint *, void *, const lint *,
-                        const void *, void *, const lint *, lint *);
-static orgqr_t const orgqr_f[2] = {dorgqr_, zungqr_};
+/* LAPACK: the table's (kernels/lapack.h) */
+#define LAPACK (ndt__kern->lapack)
 
 /* solve (b given) and inv (b = I) */
 static ndt_status k_solve(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
   int64_t n = a->n, k = a->op == NDT_LINALG_INV ? n : a->k;
-  int csz = ndt_traits[a->ct].size;
+  int csz = ndt__traits[a->ct].size;
   size_t ab = al((size_t)(n * n * csz)), bb = al((size_t)(n * k * csz));
   char *A = ws_get(w, ab + bb + (size_t)n * sizeof(lint));
   if (!A) return NDT_ERR_NOMEM;
@@ -190,7 +147,7 @@ static ndt_status k_solve(const la_arg *a, la_ws *w, const mref *in, const mref 
     load(&in[1], a->in[1].dtype, n, k, a->ct, B, n);
   }
   lint N = CH(n), K = CH(k), info = 0;
-  gesv_f[is_cpx(a->ct)](&N, &K, A, &N, ipiv, B, &N, &info);
+  LAPACK->gesv[is_cpx(a->ct)](&N, &K, A, &N, ipiv, B, &N, &info);
   if (info > 0) return fail("Singular matrix");
   /* a NaN pivot (NaN input): NumPy's LAPACK reports it as singular too */
   for (int64_t i = 0; i < n; i++) {
@@ -204,12 +161,12 @@ static ndt_status k_solve(const la_arg *a, la_ws *w, const mref *in, const mref 
 
 static ndt_status k_cholesky(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
   int64_t n = a->n;
-  int csz = ndt_traits[a->ct].size, upper = (a->flags & NDT_LINALG_UPPER) != 0;
+  int csz = ndt__traits[a->ct].size, upper = (a->flags & NDT_LINALG_UPPER) != 0;
   char *A = ws_get(w, (size_t)(n * n * csz));
   if (!A) return NDT_ERR_NOMEM;
   load(&in[0], a->in[0].dtype, n, n, a->ct, A, n);
   lint N = CH(n), info = 0;
-  potrf_f[is_cpx(a->ct)](upper ? "U" : "L", &N, A, &N, &info, 1);
+  LAPACK->potrf[is_cpx(a->ct)](upper ? "U" : "L", &N, A, &N, &info, 1);
   if (info > 0) return fail("Matrix is not positive definite");
   for (int64_t j = 0; j < n; j++)
     for (int64_t i = 0; i < n; i++)
@@ -222,14 +179,14 @@ static ndt_status k_cholesky(const la_arg *a, la_ws *w, const mref *in, const mr
  * way (sign and the sum of log|u_ii| in order; det = sign * exp(logdet)). */
 static ndt_status k_det(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
   int64_t n = a->n;
-  int csz = ndt_traits[a->ct].size;
+  int csz = ndt__traits[a->ct].size;
   size_t ab = al((size_t)(n * n * csz));
   char *A = ws_get(w, ab + (size_t)n * sizeof(lint));
   if (!A) return NDT_ERR_NOMEM;
   lint *ipiv = (lint *)(A + ab);
   load(&in[0], a->in[0].dtype, n, n, a->ct, A, n);
   lint N = CH(n), info = 0;
-  getrf_f[is_cpx(a->ct)](&N, &N, A, &N, ipiv, &info);
+  LAPACK->getrf[is_cpx(a->ct)](&N, &N, A, &N, ipiv, &info);
   double sr = 0, si = 0, logdet = -INFINITY;
   if (info == 0) {
     int odd = 0;
@@ -259,7 +216,7 @@ static ndt_status k_det(const la_arg *a, la_ws *w, const mref *in, const mref *o
     putc_(a->ct, tmp, 0, sr, si);
     memcpy(out[0].p, tmp, (size_t)csz);
     putc_(real_of(a->ct), tmp, 0, logdet, 0);
-    memcpy(out[1].p, tmp, ndt_traits[real_of(a->ct)].size);
+    memcpy(out[1].p, tmp, ndt__traits[real_of(a->ct)].size);
   }
   return NDT_OK;
 }
@@ -267,12 +224,12 @@ static ndt_status k_det(const la_arg *a, la_ws *w, const mref *in, const mref *o
 /* qr: flags 0 reduced (q, r), 1 complete (q, r), 2 r, 3 raw (h, tau). */
 static ndt_status k_qr(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
   int64_t m = a->m, n = a->n, k = m < n ? m : n;
-  int mode = a->flags, csz = ndt_traits[a->ct].size, t = is_cpx(a->ct);
+  int mode = a->flags, csz = ndt__traits[a->ct].size, t = is_cpx(a->ct);
   int64_t qc = mode == 1 ? m : k;
   lint M = CH(m), N = CH(n), K = CH(k), QC = CH(qc), info = 0, lw = -1;
   double q1[2] = {0, 0}, q2[2] = {0, 0};
-  geqrf_f[t](&M, &N, NULL, &M, NULL, q1, &lw, &info);
-  if (mode <= 1) orgqr_f[t](&M, &QC, &K, NULL, &M, NULL, q2, &lw, &info);
+  LAPACK->geqrf[t](&M, &N, NULL, &M, NULL, q1, &lw, &info);
+  if (mode <= 1) LAPACK->orgqr[t](&M, &QC, &K, NULL, &M, NULL, q2, &lw, &info);
   int64_t lwork = (int64_t)(q1[0] > q2[0] ? q1[0] : q2[0]);
   if (lwork < 1) lwork = 1;
   size_t ab = al((size_t)(m * n * csz)), tb = al((size_t)(k * csz + csz));
@@ -282,8 +239,8 @@ static ndt_status k_qr(const la_arg *a, la_ws *w, const mref *in, const mref *ou
   char *tau = A + ab, *Q = tau + tb, *work = Q + qb;
   load(&in[0], a->in[0].dtype, m, n, a->ct, A, m);
   lint LW = CH(lwork);
-  geqrf_f[t](&M, &N, A, &M, tau, work, &LW, &info);
-  if (info) return ndt_error(NDT_ERR_INTERNAL, "geqrf failed (info %d)", (int)info);
+  LAPACK->geqrf[t](&M, &N, A, &M, tau, work, &LW, &info);
+  if (info) return ndt__error(NDT_ERR_INTERNAL, "geqrf failed (info %d)", (int)info);
   if (mode == 3) {
     mref h = {out[0].p, out[0].cs, out[0].rs};   /* h is A transposed */
     store(A, m, m, n, csz, &h);
@@ -304,8 +261,8 @@ static ndt_status k_qr(const la_arg *a, la_ws *w, const mref *in, const mref *ou
     int64_t cc = n < qc ? n : qc;
     memcpy(Q, A, (size_t)(m * cc * csz));
     if (qc > cc) memset(Q + m * cc * csz, 0, (size_t)(m * (qc - cc) * csz));
-    orgqr_f[t](&M, &QC, &K, Q, &M, tau, work, &LW, &info);
-    if (info) return ndt_error(NDT_ERR_INTERNAL, "orgqr failed (info %d)", (int)info);
+    LAPACK->orgqr[t](&M, &QC, &K, Q, &M, tau, work, &LW, &info);
+    if (info) return ndt__error(NDT_ERR_INTERNAL, "orgqr failed (info %d)", (int)info);
     store(Q, m, m, qc, csz, &out[0]);
   }
   return NDT_OK;
@@ -316,8 +273,8 @@ static void eigh_query(ndt_dtype ct, int vecs, int upper, int64_t n, int64_t *q)
   lint N = CH(n), info = 0, m1 = -1, liw = 0;
   const char *jz = vecs ? "V" : "N", *ul = upper ? "U" : "L";
   double wq[2] = {0, 0}, rq[2] = {0, 0};
-  if (is_cpx(ct)) zheevd_(jz, ul, &N, NULL, &N, NULL, wq, &m1, rq, &m1, &liw, &m1, &info, 1, 1);
-  else dsyevd_(jz, ul, &N, NULL, &N, NULL, wq, &m1, &liw, &m1, &info, 1, 1);
+  if (is_cpx(ct)) LAPACK->zheevd(jz, ul, &N, NULL, &N, NULL, wq, &m1, rq, &m1, &liw, &m1, &info, 1, 1);
+  else LAPACK->dsyevd(jz, ul, &N, NULL, &N, NULL, wq, &m1, &liw, &m1, &info, 1, 1);
   q[0] = (int64_t)wq[0];
   q[1] = (int64_t)rq[0];
   q[2] = liw;
@@ -326,8 +283,8 @@ static void eigh_query(ndt_dtype ct, int vecs, int upper, int64_t n, int64_t *q)
 }
 
 static size_t eigh_bytes(ndt_dtype ct, const int64_t *q) {
-  return al((size_t)(q[0] * ndt_traits[ct].size)) +
-         al((size_t)(q[1] * ndt_traits[real_of(ct)].size)) + (size_t)q[2] * sizeof(lint);
+  return al((size_t)(q[0] * ndt__traits[ct].size)) +
+         al((size_t)(q[1] * ndt__traits[real_of(ct)].size)) + (size_t)q[2] * sizeof(lint);
 }
 
 /* The n x n matrix A (column-major) becomes its eigenvectors when vecs;
@@ -336,17 +293,17 @@ static ndt_status eigh_run(ndt_dtype ct, int vecs, int upper, int64_t n, char *A
                            char *work, const int64_t *q) {
   lint N = CH(n), info = 0, LW = CH(q[0]), LRW = CH(q[1]), LIW = CH(q[2]);
   const char *jz = vecs ? "V" : "N", *ul = upper ? "U" : "L";
-  char *rwork = work + al((size_t)(q[0] * ndt_traits[ct].size));
-  lint *iwork = (lint *)(rwork + al((size_t)(q[1] * ndt_traits[real_of(ct)].size)));
-  if (is_cpx(ct)) zheevd_(jz, ul, &N, A, &N, W, work, &LW, rwork, &LRW, iwork, &LIW, &info, 1, 1);
-  else dsyevd_(jz, ul, &N, A, &N, W, work, &LW, iwork, &LIW, &info, 1, 1);
+  char *rwork = work + al((size_t)(q[0] * ndt__traits[ct].size));
+  lint *iwork = (lint *)(rwork + al((size_t)(q[1] * ndt__traits[real_of(ct)].size)));
+  if (is_cpx(ct)) LAPACK->zheevd(jz, ul, &N, A, &N, W, work, &LW, rwork, &LRW, iwork, &LIW, &info, 1, 1);
+  else LAPACK->dsyevd(jz, ul, &N, A, &N, W, work, &LW, iwork, &LIW, &info, 1, 1);
   if (info > 0) return fail("Eigenvalues did not converge");
   return NDT_OK;
 }
 
 static ndt_status k_eigh(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
   int64_t n = a->n;
-  int csz = ndt_traits[a->ct].size, rsz = ndt_traits[real_of(a->ct)].size;
+  int csz = ndt__traits[a->ct].size, rsz = ndt__traits[real_of(a->ct)].size;
   int vecs = (a->flags & NDT_LINALG_VECTORS) != 0, upper = (a->flags & NDT_LINALG_EIGH_UPPER) != 0;
   int64_t q[3];
   eigh_query(a->ct, vecs, upper, n, q);
@@ -370,7 +327,7 @@ static ndt_status k_svd(const la_arg *a, la_ws *w, const mref *in, const mref *o
   int uv = (a->flags & NDT_LINALG_VECTORS) != 0, full = (a->flags & NDT_LINALG_FULL) != 0,
       herm = (a->flags & NDT_LINALG_HERMITIAN) != 0;
   ndt_dtype ct = a->ct, rt = real_of(ct);
-  int csz = ndt_traits[ct].size, rsz = ndt_traits[rt].size, cpx = is_cpx(ct);
+  int csz = ndt__traits[ct].size, rsz = ndt__traits[rt].size, cpx = is_cpx(ct);
   const mref *so = &out[uv ? 1 : 0];
   if (herm) {
     /* NumPy's way: eigh, |w| sorted descending (a stable ascending argsort
@@ -422,9 +379,9 @@ static ndt_status k_svd(const la_arg *a, la_ws *w, const mref *in, const mref *o
                    : 7 * k;
   if (lrw < 1) lrw = 1;
   if (cpx)
-    zgesdd_(jz, &M, &N, NULL, &M, NULL, NULL, &LDU, NULL, &LDV, wq, &m1, NULL, NULL, &info, 1);
+    LAPACK->zgesdd(jz, &M, &N, NULL, &M, NULL, NULL, &LDU, NULL, &LDV, wq, &m1, NULL, NULL, &info, 1);
   else
-    dgesdd_(jz, &M, &N, NULL, &M, NULL, NULL, &LDU, NULL, &LDV, wq, &m1, NULL, &info, 1);
+    LAPACK->dgesdd(jz, &M, &N, NULL, &M, NULL, NULL, &LDU, NULL, &LDV, wq, &m1, NULL, &info, 1);
   int64_t lw = (int64_t)wq[0];
   if (lw < 1) lw = 1;
   size_t ab = al((size_t)(m * n * csz)), sb = al((size_t)(k * rsz + rsz));
@@ -436,9 +393,9 @@ static ndt_status k_svd(const la_arg *a, la_ws *w, const mref *in, const mref *o
   lint *iwork = (lint *)(rwork + rb), LW = CH(lw);
   load(&in[0], a->in[0].dtype, m, n, ct, A, m);
   if (cpx)
-    zgesdd_(jz, &M, &N, A, &M, S, U, &LDU, V, &LDV, work, &LW, rwork, iwork, &info, 1);
+    LAPACK->zgesdd(jz, &M, &N, A, &M, S, U, &LDU, V, &LDV, work, &LW, rwork, iwork, &info, 1);
   else
-    dgesdd_(jz, &M, &N, A, &M, S, U, &LDU, V, &LDV, work, &LW, iwork, &info, 1);
+    LAPACK->dgesdd(jz, &M, &N, A, &M, S, U, &LDU, V, &LDV, work, &LW, iwork, &info, 1);
   if (info != 0) return fail("SVD did not converge");   /* info < 0: a NaN */
   mref sv = {so->p, so->rs, 0};
   store(S, k, k, 1, rsz, &sv);
@@ -453,13 +410,13 @@ static ndt_status k_svd(const la_arg *a, la_ws *w, const mref *in, const mref *o
 static ndt_status k_eig(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
   int64_t n = a->n;
   ndt_dtype ct = a->ct, cc = cpx_of(ct), rt = real_of(ct);
-  int vecs = (a->flags & NDT_LINALG_VECTORS) != 0, csz = ndt_traits[ct].size, ccsz = ndt_traits[cc].size;
-  int rsz = ndt_traits[rt].size, cpx = is_cpx(ct);
+  int vecs = (a->flags & NDT_LINALG_VECTORS) != 0, csz = ndt__traits[ct].size, ccsz = ndt__traits[cc].size;
+  int rsz = ndt__traits[rt].size, cpx = is_cpx(ct);
   const char *jv = vecs ? "V" : "N";
   lint N = CH(n), one = 1, LDV = vecs ? N : 1, info = 0, m1 = -1;
   double wq[2] = {0, 0}, rq[2] = {0, 0};
-  if (cpx) zgeev_("N", jv, &N, NULL, &N, NULL, NULL, &one, NULL, &LDV, wq, &m1, rq, &info, 1, 1);
-  else dgeev_("N", jv, &N, NULL, &N, NULL, NULL, NULL, &one, NULL, &LDV, wq, &m1, &info, 1, 1);
+  if (cpx) LAPACK->zgeev("N", jv, &N, NULL, &N, NULL, NULL, &one, NULL, &LDV, wq, &m1, rq, &info, 1, 1);
+  else LAPACK->dgeev("N", jv, &N, NULL, &N, NULL, NULL, NULL, &one, NULL, &LDV, wq, &m1, &info, 1, 1);
   int64_t lw = (int64_t)wq[0];
   if (lw < 1) lw = 1;
   size_t ab = al((size_t)(n * n * csz)), eb = al((size_t)(2 * n * rsz + 2 * rsz));
@@ -472,8 +429,8 @@ static ndt_status k_eig(const la_arg *a, la_ws *w, const mref *in, const mref *o
   if (!all_finite(ct, A, n * n)) return fail("Array must not contain infs or NaNs");
   lint LW = CH(lw);
   char *WI = E + n * rsz;
-  if (cpx) zgeev_("N", jv, &N, A, &N, E, NULL, &one, V, &LDV, work, &LW, rwork, &info, 1, 1);
-  else dgeev_("N", jv, &N, A, &N, E, WI, NULL, &one, V, &LDV, work, &LW, &info, 1, 1);
+  if (cpx) LAPACK->zgeev("N", jv, &N, A, &N, E, NULL, &one, V, &LDV, work, &LW, rwork, &info, 1, 1);
+  else LAPACK->dgeev("N", jv, &N, A, &N, E, WI, NULL, &one, V, &LDV, work, &LW, &info, 1, 1);
   if (info > 0) return fail("Eigenvalues did not converge");
   if (cpx) {
     mref wv = {out[0].p, out[0].rs, 0};
@@ -512,16 +469,16 @@ static ndt_status k_eig(const la_arg *a, la_ws *w, const mref *in, const mref *o
 static ndt_status k_lstsq(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
   int64_t m = a->m, n = a->n, k = a->k, mn = m < n ? m : n, mx = m > n ? m : n;
   ndt_dtype ct = a->ct, rt = real_of(ct);
-  int csz = ndt_traits[ct].size, rsz = ndt_traits[rt].size, cpx = is_cpx(ct);
+  int csz = ndt__traits[ct].size, rsz = ndt__traits[rt].size, cpx = is_cpx(ct);
   int64_t nr = k > 0 ? k : 1;
   lint M = CH(m), N = CH(n), NR = CH(nr), LDB = CH(mx), rank = 0, info = 0, m1 = -1;
   double wq[2] = {0, 0}, rq[2] = {0, 0};
   lint iq[2] = {0, 0};
   const double *rc = &a->param;
   if (cpx)
-    zgelsd_(&M, &N, &NR, NULL, &M, NULL, &LDB, NULL, rc, &rank, wq, &m1, rq, iq, &info);
+    LAPACK->zgelsd(&M, &N, &NR, NULL, &M, NULL, &LDB, NULL, rc, &rank, wq, &m1, rq, iq, &info);
   else
-    dgelsd_(&M, &N, &NR, NULL, &M, NULL, &LDB, NULL, rc, &rank, wq, &m1, iq, &info);
+    LAPACK->dgelsd(&M, &N, &NR, NULL, &M, NULL, &LDB, NULL, rc, &rank, wq, &m1, iq, &info);
   int64_t lw = (int64_t)wq[0];
   int64_t lrw = (int64_t)rq[0];
   int64_t liw = iq[0];
@@ -542,9 +499,9 @@ static ndt_status k_lstsq(const la_arg *a, la_ws *w, const mref *in, const mref 
   if (!all_finite(ct, A, m * n) || !all_finite(ct, B, mx * nr))
     return fail("SVD did not converge in Linear Least Squares");
   if (cpx)
-    zgelsd_(&M, &N, &NR, A, &M, B, &LDB, S, rc, &rank, work, &LW, rwork, iwork, &info);
+    LAPACK->zgelsd(&M, &N, &NR, A, &M, B, &LDB, S, rc, &rank, work, &LW, rwork, iwork, &info);
   else
-    dgelsd_(&M, &N, &NR, A, &M, B, &LDB, S, rc, &rank, work, &LW, iwork, &info);
+    LAPACK->dgelsd(&M, &N, &NR, A, &M, B, &LDB, S, rc, &rank, work, &LW, iwork, &info);
   if (info != 0) return fail("SVD did not converge in Linear Least Squares");
   store(B, mx, n, k, csz, &out[0]);
   double tmp[2];
@@ -606,7 +563,7 @@ static ndt_status la_body(ndt_bound *op_, void *p) {
     tdim[i][0] = nc > 0 ? a->out[i].shape[nbd] : 1;
     tdim[i][1] = nc > 1 ? a->out[i].shape[nbd + 1] : 1;
     if (a->out[i].dtype != a->okd[i] &&
-        !(tmp[i] = ndt_malloc((size_t)(tdim[i][0] * tdim[i][1] * ndt_traits[a->okd[i]].size) + 16)))
+        !(tmp[i] = ndt__malloc((size_t)(tdim[i][0] * tdim[i][1] * ndt__traits[a->okd[i]].size) + 16)))
       st = NDT_ERR_NOMEM;
   }
   for (int64_t q = 0; q < nmat && st == NDT_OK; q++) {
@@ -626,7 +583,7 @@ static ndt_status la_body(ndt_bound *op_, void *p) {
       ro[i].cs = a->ocore[i] > 1 ? bo[i].st[nbd + 1] : 0;
       mo[i] = ro[i];
       if (tmp[i]) {
-        int ksz = ndt_traits[a->okd[i]].size;
+        int ksz = ndt__traits[a->okd[i]].size;
         mo[i].p = tmp[i];
         mo[i].rs = tdim[i][1] * ksz;
         mo[i].cs = ksz;
@@ -635,7 +592,7 @@ static ndt_status la_body(ndt_bound *op_, void *p) {
     st = kern(a, &w, mi, mo);
     for (int i = 0; i < a->nout && st == NDT_OK; i++) {
       if (!tmp[i]) continue;
-      ndt_cast_fn f = ndt_kern->cast(a->okd[i], a->out[i].dtype);
+      ndt_cast_fn f = ndt__kern->cast(a->okd[i], a->out[i].dtype);
       for (int64_t r = 0; r < tdim[i][0]; r++)
         f(tmp[i] + r * mo[i].rs, mo[i].cs, ro[i].p + r * ro[i].rs, ro[i].cs, tdim[i][1]);
     }
@@ -644,8 +601,8 @@ static ndt_status la_body(ndt_bound *op_, void *p) {
       idx[d] = 0;
     }
   }
-  for (int i = 0; i < LA_NOUT; i++) ndt_mfree(tmp[i]);
-  ndt_mfree(w.buf);
+  for (int i = 0; i < LA_NOUT; i++) ndt__mfree(tmp[i]);
+  ndt__mfree(w.buf);
   return st;
 }
 
@@ -667,27 +624,27 @@ ndt_dtype ndt_linalg_result_type(ndt_dtype a, ndt_dtype b) {
 
 ndt_status ndt_linalg(ndt_array **out, ndt_linalg_op op, const ndt_array *a, const ndt_array *b,
                       ndt_linalg_flags flags, double param) {
-  ndt_blas_init();
-  if (!a || !out) return ndt_error(NDT_ERR_VALUE, "linalg: NULL argument");
-  if ((unsigned)op > NDT_LINALG_LSTSQ) return ndt_error(NDT_ERR_VALUE, "linalg: bad op %d", op);
+  ndt__blas_init();
+  if (!a || !out) return ndt__error(NDT_ERR_VALUE, "linalg: NULL argument");
+  if ((unsigned)op > NDT_LINALG_LSTSQ) return ndt__error(NDT_ERR_VALUE, "linalg: bad op %d", op);
   int need_b = op == NDT_LINALG_SOLVE || op == NDT_LINALG_LSTSQ;
-  if (need_b && !b) return ndt_error(NDT_ERR_VALUE, "linalg: missing second operand");
+  if (need_b && !b) return ndt__error(NDT_ERR_VALUE, "linalg: missing second operand");
   if (!need_b) b = NULL;
   if (!supported(a->dtype) || (b && !supported(b->dtype)))
-    return ndt_error(NDT_ERR_TYPE, "linalg: unsupported dtype");
+    return ndt__error(NDT_ERR_TYPE, "linalg: unsupported dtype");
   for (int i = 0; i < LA_NOUT; i++) out[i] = NULL;
   if (a->ndim < 2)
-    return ndt_error(NDT_ERR_LINALG, "%d-dimensional array given. Array must be at least "
+    return ndt__error(NDT_ERR_LINALG, "%d-dimensional array given. Array must be at least "
                      "two-dimensional", a->ndim);
   int64_t m = a->shape[a->ndim - 2], n = a->shape[a->ndim - 1];
   int square = op != NDT_LINALG_QR && op != NDT_LINALG_LSTSQ &&
                !(op == NDT_LINALG_SVD && !(flags & NDT_LINALG_HERMITIAN));
   if (square && m != n)
-    return ndt_error(NDT_ERR_LINALG, "Last 2 dimensions of the array must be square");
+    return ndt__error(NDT_ERR_LINALG, "Last 2 dimensions of the array must be square");
   if (m == 0 || n == 0)
-    return ndt_error(NDT_ERR_UNSUPPORTED, "%s: empty matrices are not supported", op_name(op));
+    return ndt__error(NDT_ERR_UNSUPPORTED, "%s: empty matrices are not supported", op_name(op));
   if (op == NDT_LINALG_QR && ((int)flags < 0 || flags > 3))
-    return ndt_error(NDT_ERR_VALUE, "qr: bad mode %d", flags);
+    return ndt__error(NDT_ERR_VALUE, "qr: bad mode %d", flags);
   la_arg s;
   memset(&s, 0, sizeof s);
   s.op = op;
@@ -704,10 +661,10 @@ ndt_status ndt_linalg(ndt_array **out, ndt_linalg_op op, const ndt_array *a, con
   memcpy(bshape, a->shape, sizeof(int64_t) * (size_t)nbd);
   if (b) {
     if (b->ndim < 2)
-      return ndt_error(NDT_ERR_VALUE, "%s: the second operand must have at least two "
+      return ndt__error(NDT_ERR_VALUE, "%s: the second operand must have at least two "
                        "dimensions", op_name(op));
     if (b->shape[b->ndim - 2] != m)
-      return ndt_error(NDT_ERR_VALUE, "%s: Input operand 1 has a mismatch in its core "
+      return ndt__error(NDT_ERR_VALUE, "%s: Input operand 1 has a mismatch in its core "
                        "dimension 0, with gufunc signature (m,n),(m,k)->(n,k) (size %lld is "
                        "different from %lld)", op_name(op), (long long)b->shape[b->ndim - 2],
                        (long long)m);
@@ -727,7 +684,7 @@ ndt_status ndt_linalg(ndt_array **out, ndt_linalg_op op, const ndt_array *a, con
     memcpy(sh, bshape, sizeof(int64_t) * (size_t)nbd);
     sh[nbd] = x->shape[x->ndim - 2];
     sh[nbd + 1] = x->shape[x->ndim - 1];
-    ndt_bcast_view(x, nbd + 2, sh, &vin[i]);
+    ndt__bcast_view(x, nbd + 2, sh, &vin[i]);
     s.icore[i] = 2;
   }
   /* outputs: dtype and core shape */
@@ -787,7 +744,7 @@ ndt_status ndt_linalg(ndt_array **out, ndt_linalg_op op, const ndt_array *a, con
     int64_t sh[NDT_MAXDIMS];
     memcpy(sh, bshape, sizeof(int64_t) * (size_t)nbd);
     for (int c = 0; c < s.ocore[i]; c++) sh[nbd + c] = oc[i][c];
-    st = ndt_array_new(&res[i], odt[i], nbd + s.ocore[i], sh, 0);
+    st = ndt__array_new(&res[i], odt[i], nbd + s.ocore[i], sh, 0);
   }
   int64_t nmat = 1;
   for (int d = 0; d < nbd; d++) nmat *= bshape[d];
@@ -801,15 +758,15 @@ ndt_status ndt_linalg(ndt_array **out, ndt_linalg_op op, const ndt_array *a, con
   /* Blocks of the batch axes: a matrix weighs its bytes times its order /
    * 4 (at least 16 matrices' bytes), so a task holds about a tile's worth of
    * work; this depends on shapes and dtypes only. */
-  int64_t tb = ndt_rt_tile_bytes(), mx = m > n ? m : n;
-  double wgt = (double)m * (double)n * ndt_traits[ct].size * (double)(mx / 4 > 16 ? mx / 4 : 16);
+  int64_t tb = ndt__rt_tile_bytes(), mx = m > n ? m : n;
+  double wgt = (double)m * (double)n * ndt__traits[ct].size * (double)(mx / 4 > 16 ? mx / 4 : 16);
   int64_t lb = wgt > (double)tb ? tb + 1 : (int64_t)wgt;
   if (lb > INT_MAX) lb = INT_MAX;
   if (lb < 1) lb = 1;
   ndt_tiling tl;
-  ndt_tiling_for(nbd, bshape, (int)lb, tb, &tl);
+  ndt__tiling_for(nbd, bshape, (int)lb, tb, &tl);
   int64_t total = vin[0].size;
-  unsigned fl = tl.ntiles <= 1 && total <= ndt_rt_inline_elems()
+  unsigned fl = tl.ntiles <= 1 && total <= ndt__rt_inline_elems()
                     ? NDT_TASK_INLINE | NDT_TASK_CALLER_ERROR : 0;
   for (int64_t bk = 0; bk < tl.ntiles && st == NDT_OK; bk++) {
     la_arg t = s;
@@ -820,7 +777,7 @@ ndt_status ndt_linalg(ndt_array **out, ndt_linalg_op op, const ndt_array *a, con
       ndt_array batch = *v, blk;
       batch.ndim = nbd;
       batch.size = nmat;
-      ndt_block_view(&batch, &tl, bk, &blk);
+      ndt__block_view(&batch, &tl, bk, &blk);
       blk.ndim = nbd + nc;
       for (int c = 0; c < nc; c++) {
         blk.shape[nbd + c] = v->shape[nbd + c];
@@ -832,9 +789,9 @@ ndt_status ndt_linalg(ndt_array **out, ndt_linalg_op op, const ndt_array *a, con
       ops[i] = (ndt_operand){i < s.nin ? &t.in[i] : &t.out[i - s.nin],
                              i < s.nin ? NDT_READ : NDT_WRITE};
     }
-    st = ndt_record(&la_kind, op_name(op), ops, s.nin + nout, &t, sizeof t, fl);
+    st = ndt__record(&la_kind, op_name(op), ops, s.nin + nout, &t, sizeof t, fl);
   }
-  /* ndt_finish for several results: on failure wait once, free them all */
+  /* ndt__finish for several results: on failure wait once, free them all */
   if (st) ndt_sync();
   for (int i = 0; i < nout; i++) {
     if (st) ndt_free(res[i]);

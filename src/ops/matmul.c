@@ -11,7 +11,7 @@
  *
  * Operands reach BLAS in place when the piece lies in one tile, or in tiles
  * adjacent in memory (a large store mapped in one piece, see
- * ndt_alloc_data_run), with one unit stride (row- or column-major, so
+ * ndt__alloc_data_run), with one unit stride (row- or column-major, so
  * transposed views go in place too);
  * otherwise the piece is gathered (and cast to the compute dtype) into task
  * scratch. An operand whose pieces several tasks read (B when the output has
@@ -24,17 +24,18 @@
  * one task per row block copies its rows out, so blocks never serialise on
  * the output's tiles.
  *
- * Integer and bool products run a plain loop per block (integers wrap in the
- * result type; bool is or-of-ands). OpenBLAS (the system's or the
- * scipy-openblas32 wheel's, named through blas.h) runs single-threaded inside
- * the tasks: the workers are the parallelism.
+ * Every block's product is the kernel table's gemm (gemv for the
+ * matrix-vector path): on the CPU, integer and bool products are a plain
+ * loop (integers wrap in the result type; bool is or-of-ands) and float and
+ * complex ones OpenBLAS (the system's or the scipy-openblas32 wheel's, named
+ * through blas.h), single-threaded inside the tasks: the workers are the
+ * parallelism.
  */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "blas.h"
 #include "exec.h"
 
 static const char *SIG = "(n?,k),(k,m?)->(n?,m?)";
@@ -60,14 +61,14 @@ static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
  * is too wide or has a single row block. */
 static void make_grid(int64_t M, int64_t N, int64_t K, int64_t nbatch, ndt_dtype ct,
                       int64_t tile_bytes, mm_grid *g) {
-  int csz = ndt_traits[ct].size;
+  int csz = ndt__traits[ct].size;
   int64_t te = tile_bytes / csz;
   if (te < 1) te = 1;
   int64_t E = (int64_t)sqrt((double)te);
   while (E > 1 && E * E > te) E--;
   while ((E + 1) * (E + 1) <= te) E++;
   if (E < 1) E = 1;
-  double w = (double)M * (double)N * (double)K * (ndt_traits[ct].kind == 'c' ? 4.0 : 1.0);
+  double w = (double)M * (double)N * (double)K * (ndt__traits[ct].kind == 'c' ? 4.0 : 1.0);
   double wmin = (double)E * (double)E * (double)E / 4.0;
   int64_t T = w / wmin >= 8 ? 8 : (int64_t)(w / wmin);
   if (T < 1) T = 1;
@@ -176,16 +177,6 @@ static void extent2(int64_t off, int64_t R, int64_t C, int64_t rs, int64_t cs, i
 /* A matrix as a kernel sees it: pointer and strides in compute-dtype elements. */
 typedef ndt_mat mat;
 
-/* Whether (R x C) with element strides rs, cs is a BLAS matrix: one unit
- * stride and a leading dimension that fits. Strides that do not matter (a
- * single row or column) are set to make it so. */
-static int blas_ok(int64_t R, int64_t C, int64_t *rs, int64_t *cs) {
-  if (R == 1) *rs = *cs == 1 ? max64(C, 1) : 1;
-  if (C == 1) *cs = *rs == 1 ? max64(R, 1) : 1;
-  int ok = (*cs == 1 && *rs >= max64(C, 1)) || (*rs == 1 && *cs >= max64(R, 1));
-  return ok && *rs <= INT_MAX && *cs <= INT_MAX && R <= INT_MAX && C <= INT_MAX;
-}
-
 /* The region (R x C at off, strides rs, cs in store elements) of v in place,
  * when it lies in one tile or in tiles adjacent in memory, has the compute
  * dtype and (for BLAS) a BLAS layout. */
@@ -195,13 +186,13 @@ static int direct(const ndt_bound *b, int64_t off, int64_t R, int64_t C, int64_t
   if (v->dtype != ct) return 0;
   int64_t lo, hi;
   extent2(off, R, C, rs, cs, &lo, &hi);
-  if (!ndt_region_in_place(b, lo, hi)) return 0;
-  int ssz = v->store->itemsize, csz = ndt_traits[ct].size;
+  if (!ndt__region_in_place(b, lo, hi)) return 0;
+  int ssz = v->store->itemsize, csz = ndt__traits[ct].size;
   int64_t brs = R == 1 ? 0 : rs * ssz, bcs = C == 1 ? 0 : cs * ssz;
   if (brs % csz || bcs % csz) return 0;
   int64_t ers = brs / csz, ecs = bcs / csz;
-  if (blas && !blas_ok(R, C, &ers, &ecs)) return 0;
-  x->p = ndt_elem_run(b, off, 0, NULL);
+  if (blas && !ndt_mat_blas_ok(R, C, &ers, &ecs)) return 0;
+  x->p = ndt__elem_run(b, off, 0, NULL);
   x->rs = ers;
   x->cs = ecs;
   return 1;
@@ -209,34 +200,36 @@ static int direct(const ndt_bound *b, int64_t off, int64_t R, int64_t C, int64_t
 
 /* Copies between a region of v (R x C at element offset off, store-element
  * strides rs, cs) and a buffer of dtype bdt with byte strides brs, bcs,
- * casting; runs go along the axis with the smaller stride and split where
- * they leave a tile. */
+ * casting (the table's copy2d); rows run along the axis with the smaller
+ * stride: in one call when the region lies in one buffer, else a call per
+ * run, split where it leaves a tile. */
 static void xfer2d(const ndt_bound *b, int64_t off, int64_t R, int64_t C, int64_t rs, int64_t cs,
                    char *buf, int64_t brs, int64_t bcs, ndt_dtype bdt, int to_buf) {
   const ndt_array *v = b->view;
   if (R <= 0 || C <= 0) return;
+  int ssz = v->store->itemsize;
+  ndt_copy2d_fn copy = ndt__kern->copy2d;
   if ((C == 1 && R > 1) || (R > 1 && C > 1 && llabs(rs) < llabs(cs))) {
     int64_t t = R; R = C; C = t;
     t = rs; rs = cs; cs = t;
     t = brs; brs = bcs; bcs = t;
   }
-  int ssz = v->store->itemsize, vsz = ndt_vsize(v), bsz = ndt_traits[bdt].size;
-  int same = v->dtype == bdt && bdt != NDT_BOOL;
-  ndt_cast_fn f = to_buf ? ndt_kern->cast(v->dtype, bdt) : ndt_kern->cast(bdt, v->dtype);
+  int64_t lo, hi;
+  extent2(off, R, C, rs, cs, &lo, &hi);
+  if (ndt__region_in_place(b, lo, hi)) {
+    char *tp = ndt__elem_run(b, off, 0, NULL);
+    if (to_buf) copy(R, C, tp, rs * ssz, cs * ssz, v->dtype, buf, brs, bcs, bdt);
+    else copy(R, C, buf, brs, bcs, bdt, tp, rs * ssz, cs * ssz, v->dtype);
+    return;
+  }
   for (int64_t r = 0; r < R; r++) {
     int64_t fi = off + r * rs, left = C;
     char *bp = buf + r * brs;
     while (left > 0) {
       int64_t n = left;
-      char *tp = ndt_elem_run(b, fi, cs, &n);   /* n: the run's part in one tile */
-      if (same && cs * ssz == vsz && bcs == bsz) {
-        if (to_buf) memcpy(bp, tp, (size_t)(n * bsz));
-        else memcpy(tp, bp, (size_t)(n * bsz));
-      } else if (to_buf) {
-        f(tp, cs * ssz, bp, bcs, n);
-      } else {
-        f(bp, bcs, tp, cs * ssz, n);
-      }
+      char *tp = ndt__elem_run(b, fi, cs, &n);   /* n: the run's part in one tile */
+      if (to_buf) copy(1, n, tp, 0, cs * ssz, v->dtype, bp, 0, bcs, bdt);
+      else copy(1, n, bp, 0, bcs, bdt, tp, 0, cs * ssz, v->dtype);
       bp += n * bcs;
       fi += n * cs;
       left -= n;
@@ -248,7 +241,7 @@ static void xfer2d(const ndt_bound *b, int64_t off, int64_t R, int64_t C, int64_
  * source runs down columns. */
 static void gather(const ndt_bound *v, int64_t off, int64_t R, int64_t C, int64_t rs,
                    int64_t cs, ndt_dtype ct, char *buf, mat *x) {
-  int csz = ndt_traits[ct].size;
+  int csz = ndt__traits[ct].size;
   int cm = R > 1 && C > 1 && llabs(rs) < llabs(cs);
   x->p = buf;
   x->rs = cm ? 1 : C;
@@ -257,60 +250,14 @@ static void gather(const ndt_bound *v, int64_t off, int64_t R, int64_t C, int64_
 }
 
 /* ---- kernels ---------------------------------------------------------- */
-static void blas_gemm(ndt_dtype ct, int64_t R, int64_t C, int64_t K, mat a, mat b, mat c,
-                      int acc) {
-  blas_ok(R, K, &a.rs, &a.cs);
-  blas_ok(K, C, &b.rs, &b.cs);
-  blas_ok(R, C, &c.rs, &c.cs);
-  int row = c.cs == 1 && c.rs >= max64(C, 1);
-  enum CBLAS_ORDER order = row ? CblasRowMajor : CblasColMajor;
-  blasint ldc = (blasint)(row ? c.rs : c.cs);
-  enum CBLAS_TRANSPOSE ta, tb;
-  blasint lda, ldb;
-  if (row) {
-    int na = a.cs == 1 && a.rs >= max64(K, 1), nb = b.cs == 1 && b.rs >= max64(C, 1);
-    ta = na ? CblasNoTrans : CblasTrans;
-    lda = (blasint)(na ? a.rs : a.cs);
-    tb = nb ? CblasNoTrans : CblasTrans;
-    ldb = (blasint)(nb ? b.rs : b.cs);
-  } else {
-    int na = a.rs == 1 && a.cs >= max64(R, 1), nb = b.rs == 1 && b.cs >= max64(K, 1);
-    ta = na ? CblasNoTrans : CblasTrans;
-    lda = (blasint)(na ? a.cs : a.rs);
-    tb = nb ? CblasNoTrans : CblasTrans;
-    ldb = (blasint)(nb ? b.cs : b.rs);
-  }
-  blasint m = (blasint)R, n = (blasint)C, k = (blasint)K;
-  switch (ct) {
-    case NDT_FLOAT32:
-      cblas_sgemm(order, ta, tb, m, n, k, 1.0f, (const float *)a.p, lda, (const float *)b.p, ldb,
-                  acc ? 1.0f : 0.0f, (float *)c.p, ldc);
-      break;
-    case NDT_FLOAT64:
-      cblas_dgemm(order, ta, tb, m, n, k, 1.0, (const double *)a.p, lda, (const double *)b.p,
-                  ldb, acc ? 1.0 : 0.0, (double *)c.p, ldc);
-      break;
-    case NDT_COMPLEX64: {
-      const float one[2] = {1, 0}, beta[2] = {acc ? 1.0f : 0.0f, 0};
-      cblas_cgemm(order, ta, tb, m, n, k, one, a.p, lda, b.p, ldb, beta, c.p, ldc);
-      break;
-    }
-    default: {
-      const double one[2] = {1, 0}, beta[2] = {acc ? 1.0 : 0.0, 0};
-      cblas_zgemm(order, ta, tb, m, n, k, one, a.p, lda, b.p, ldb, beta, c.p, ldc);
-      break;
-    }
-  }
-}
-
+/* Every dtype's product is the table's gemm (floats and complex: BLAS on
+ * the CPU, which wants BLAS layouts: is_blas). */
 static void kernel(ndt_dtype ct, int64_t R, int64_t C, int64_t K, mat a, mat b, mat c, int acc) {
-  ndt_gemm_fn f = ndt_kern->gemm(ct);
-  if (f) f(R, C, K, a, b, c, acc);
-  else blas_gemm(ct, R, C, K, a, b, c, acc);
+  ndt__kern->gemm(ct)(R, C, K, a, b, c, acc);
 }
 
 static int is_blas(ndt_dtype t) {
-  char k = ndt_traits[t].kind;
+  char k = ndt__traits[t].kind;
   return k == 'f' || k == 'c';
 }
 
@@ -321,12 +268,12 @@ static int is_blas(ndt_dtype t) {
  * copy (write, walked). */
 static ndt_status pack_body(ndt_bound *op, void *p) {
   const mm_arg *m = p;
-  int w = m->which, nbd = m->nbd, csz = ndt_traits[m->ct].size;
+  int w = m->which, nbd = m->nbd, csz = ndt__traits[m->ct].size;
   const ndt_array *v = &m->op[w];
   int64_t R = v->shape[nbd], C = v->shape[nbd + 1];
   int64_t rs = v->strides[nbd], cs = v->strides[nbd + 1];
   int64_t off = own_off(m, w, m->t0), c0 = m->t1 * m->pk_chunk[w];
-  char *base = ndt_elem_run(&op[1], m->t0 * R * C * csz, 0, NULL);
+  char *base = ndt__elem_run(&op[1], m->t0 * R * C * csz, 0, NULL);
   if (m->pk_cm[w])
     xfer2d(&op[0], off + c0 * cs, R, min64(m->pk_chunk[w], C - c0), rs, cs, base + c0 * R * csz,
            csz, R * csz, m->ct, 1);
@@ -341,10 +288,10 @@ static ndt_status pack_body(ndt_bound *op, void *p) {
 static ndt_status piece(const mm_arg *m, const ndt_bound *b, int w, int64_t bi, int64_t r0, int64_t R, int64_t c0,
                         int64_t C, char **scratch, size_t bytes, mat *x) {
   const ndt_array *v = &m->op[w];
-  int nbd = m->nbd, csz = ndt_traits[m->ct].size;
+  int nbd = m->nbd, csz = ndt__traits[m->ct].size;
   int64_t VR = v->shape[nbd], VC = v->shape[nbd + 1];
   if (m->pk[w]) {
-    char *base = ndt_elem_run(b, own_index(m, w, bi) * VR * VC * csz, 0, NULL);
+    char *base = ndt__elem_run(b, own_index(m, w, bi) * VR * VC * csz, 0, NULL);
     if (m->pk_cm[w]) {
       x->p = base + (r0 + c0 * VR) * csz;
       x->rs = 1;
@@ -359,7 +306,7 @@ static ndt_status piece(const mm_arg *m, const ndt_bound *b, int w, int64_t bi, 
   int64_t rs = v->strides[nbd], cs = v->strides[nbd + 1];
   int64_t off = batch_off(m, v, bi) + r0 * rs + c0 * cs;
   if (direct(b, off, R, C, rs, cs, m->ct, is_blas(m->ct), x)) return NDT_OK;
-  if (!*scratch && !(*scratch = ndt_alloc_data(bytes, 0))) return NDT_ERR_NOMEM;
+  if (!*scratch && !(*scratch = ndt__alloc_data(bytes, 0))) return NDT_ERR_NOMEM;
   gather(b, off, R, C, rs, cs, m->ct, *scratch, x);
   return NDT_OK;
 }
@@ -372,7 +319,7 @@ static ndt_status block_body(ndt_bound *op, void *p) {
   const mm_arg *m = p;
   const mm_grid *g = &m->g;
   ndt_dtype ct = m->ct;
-  int nbd = m->nbd, csz = ndt_traits[ct].size, blas = is_blas(ct);
+  int nbd = m->nbd, csz = ndt__traits[ct].size, blas = is_blas(ct);
   const ndt_array *cv = &m->op[2];
   int64_t i0 = m->t1 * g->mb, mi = min64(g->mb, g->M - i0);
   int64_t j0 = m->t2 * g->nb, nj = min64(g->nb, g->N - j0);
@@ -387,13 +334,13 @@ static ndt_status block_body(ndt_bound *op, void *p) {
     int64_t coff = 0;
     int c_scratch = 0;
     if (m->stage) {
-      c.p = ndt_elem_run(&op[2], (bi * g->M * g->N + i0 * g->N + j0 * mi) * csz, 0, NULL);
+      c.p = ndt__elem_run(&op[2], (bi * g->M * g->N + i0 * g->N + j0 * mi) * csz, 0, NULL);
       c.rs = nj;
       c.cs = 1;
     } else {
       coff = batch_off(m, cv, bi) + i0 * crs + j0 * ccs;
       if (!direct(&op[2], coff, mi, nj, crs, ccs, ct, blas, &c)) {
-        if (!sc && !(sc = ndt_alloc_data(cbytes, 0))) {
+        if (!sc && !(sc = ndt__alloc_data(cbytes, 0))) {
           st = NDT_ERR_NOMEM;
           break;
         }
@@ -414,9 +361,9 @@ static ndt_status block_body(ndt_bound *op, void *p) {
     if (st == NDT_OK && c_scratch)
       xfer2d(&op[2], coff, mi, nj, crs, ccs, c.p, nj * csz, csz, ct, 0);
   }
-  if (sa) ndt_free_data_sized(sa, abytes);
-  if (sb) ndt_free_data_sized(sb, bbytes);
-  if (sc) ndt_free_data_sized(sc, cbytes);
+  if (sa) ndt__free_data_sized(sa, abytes);
+  if (sb) ndt__free_data_sized(sb, bbytes);
+  if (sc) ndt__free_data_sized(sc, cbytes);
   return st;
 }
 
@@ -426,14 +373,14 @@ static ndt_status block_body(ndt_bound *op, void *p) {
 static ndt_status copyout_body(ndt_bound *op, void *p) {
   const mm_arg *m = p;
   const mm_grid *g = &m->g;
-  int nbd = m->nbd, csz = ndt_traits[m->ct].size;
+  int nbd = m->nbd, csz = ndt__traits[m->ct].size;
   const ndt_array *cv = &m->op[2];
   int64_t bi = m->t0, i0 = m->t1 * g->mb, mi = min64(g->mb, g->M - i0);
   int64_t crs = cv->strides[nbd], ccs = cv->strides[nbd + 1];
   int64_t off = batch_off(m, cv, bi) + i0 * crs;
   for (int64_t j = 0; j < g->nJ; j++) {
     int64_t j0 = j * g->nb, nj = min64(g->nb, g->N - j0);
-    char *src = ndt_elem_run(&op[0], (bi * g->M * g->N + i0 * g->N + j0 * mi) * csz, 0, NULL);
+    char *src = ndt__elem_run(&op[0], (bi * g->M * g->N + i0 * g->N + j0 * mi) * csz, 0, NULL);
     xfer2d(&op[1], off + j0 * ccs, mi, nj, crs, ccs, src, nj * csz, csz, m->ct, 0);
   }
   return NDT_OK;
@@ -447,7 +394,7 @@ static const ndt_task_kind copyout_kind = {"matmul", {copyout_body}};
 /* Elements [lo, lo+n) of v's store, as a view with v's dtype and part (an
  * operand the body walks through v's own strides). */
 static void store_range(const ndt_array *v, int64_t lo, int64_t n, ndt_array *out) {
-  ndt_range_view(out, v->store, lo, n);
+  ndt__range_view(out, v->store, lo, n);
   out->dtype = v->dtype;
   out->part = v->part;
 }
@@ -483,7 +430,7 @@ static int all_direct(const mm_arg *m, int w) {
   const ndt_array *v = &m->op[w];
   int nbd = m->nbd;
   int64_t R = v->shape[nbd], C = v->shape[nbd + 1], n = own_count(m, w);
-  ndt_bound hb = {.view = v, .mem = &ndt_host_memory};   /* a layout question */
+  ndt_bound hb = {.view = v, .mem = &ndt__host_memory};   /* a layout question */
   for (int64_t q = 0; q < n; q++) {
     mat x;
     if (!direct(&hb, own_off(m, w, q), R, C, v->strides[nbd], v->strides[nbd + 1], m->ct,
@@ -503,9 +450,9 @@ static int broadcast_batch(const mm_arg *m, int w) {
 /* Records the product described by m (views, own extents, ct, batch shape;
  * M, N, K > 0 and nbatch > 0). */
 static ndt_status mm_record(mm_arg *m) {
-  int nbd = m->nbd, csz = ndt_traits[m->ct].size;
+  int nbd = m->nbd, csz = ndt__traits[m->ct].size;
   int64_t M = m->op[0].shape[nbd], K = m->op[0].shape[nbd + 1], N = m->op[1].shape[nbd + 1];
-  int64_t tb = ndt_rt_tile_bytes();
+  int64_t tb = ndt__rt_tile_bytes();
   make_grid(M, N, K, m->nbatch, m->ct, tb, &m->g);
   mm_grid *g = &m->g;
   m->pk[0] = m->pk[1] = NULL;
@@ -522,13 +469,13 @@ static ndt_status mm_record(mm_arg *m) {
     m->pk_cm[w] = R > 1 && C > 1 && llabs(rs) < llabs(cs) && R <= INT_MAX;
     if ((m->pk_cm[w] ? R : C) > INT_MAX) continue;  /* BLAS's ld; tasks gather pieces */
     m->pk_chunk[w] = max64(1, te / (m->pk_cm[w] ? R : C));
-    st = ndt_store_new_bytes(&m->pk[w], own_count(m, w) * R * C * csz);
+    st = ndt__store_new_bytes(&m->pk[w], own_count(m, w) * R * C * csz);
   }
-  if (st == NDT_OK && g->nJ > 1) st = ndt_store_new_bytes(&m->stage, m->nbatch * M * N * csz);
+  if (st == NDT_OK && g->nJ > 1) st = ndt__store_new_bytes(&m->stage, m->nbatch * M * N * csz);
   int64_t nblocks = g->nG * g->nI * g->nJ;
   double work = (double)m->nbatch * M * N * K;
   int small = nblocks == 1 && !m->pk[0] && !m->pk[1] && !m->stage &&
-              m->nbatch * M * N <= ndt_rt_inline_elems() && work <= (double)(1 << 22);
+              m->nbatch * M * N <= ndt__rt_inline_elems() && work <= (double)(1 << 22);
 
   /* pack tasks */
   for (int w = 0; w < 2 && st == NDT_OK; w++) {
@@ -551,9 +498,9 @@ static ndt_status mm_record(mm_arg *m) {
         int64_t plen = n * (m->pk_cm[w] ? R : C) * csz;
         ndt_array rv, pv;
         store_range(v, lo, hi - lo + 1, &rv);
-        ndt_range_view(&pv, m->pk[w], plo, plen);
+        ndt__range_view(&pv, m->pk[w], plo, plen);
         ndt_operand ops[2] = {{&rv, NDT_READ | NDT_OPND_WALK}, {&pv, NDT_WRITE | NDT_OPND_WALK}};
-        st = ndt_record(&pack_kind, NULL, ops, 2, m, sizeof *m, 0);
+        st = ndt__record(&pack_kind, NULL, ops, 2, m, sizeof *m, 0);
       }
     }
   }
@@ -572,18 +519,18 @@ static ndt_status mm_record(mm_arg *m) {
         m->t1 = i;
         m->t2 = j;
         ndt_array av, bv, cv;
-        if (m->pk[0]) ndt_range_view(&av, m->pk[0], 0, m->pk[0]->size);
+        if (m->pk[0]) ndt__range_view(&av, m->pk[0], 0, m->pk[0]->size);
         else region(m, 0, b0, b1, i0, mi, 0, K, &av);
-        if (m->pk[1]) ndt_range_view(&bv, m->pk[1], 0, m->pk[1]->size);
+        if (m->pk[1]) ndt__range_view(&bv, m->pk[1], 0, m->pk[1]->size);
         else region(m, 1, b0, b1, 0, K, j0, nj, &bv);
         if (m->stage)
-          ndt_range_view(&cv, m->stage, (b0 * M * N + i0 * N + j0 * mi) * csz, mi * nj * csz);
+          ndt__range_view(&cv, m->stage, (b0 * M * N + i0 * N + j0 * mi) * csz, mi * nj * csz);
         else
           region(m, 2, b0, b1, i0, mi, j0, nj, &cv);
         ndt_operand ops[6] = {{&av, NDT_READ | NDT_OPND_WALK}, {&bv, NDT_READ | NDT_OPND_WALK},
                               {&cv, NDT_WRITE | NDT_OPND_WALK}, {&keep[0], NDT_OPND_KEEP},
                               {&keep[1], NDT_OPND_KEEP}, {&keep[2], NDT_OPND_KEEP}};
-        st = ndt_record(&block_kind, NULL, ops, 6, m, sizeof *m,
+        st = ndt__record(&block_kind, NULL, ops, 6, m, sizeof *m,
                         small ? NDT_TASK_INLINE : 0);
       }
     }
@@ -597,17 +544,17 @@ static ndt_status mm_record(mm_arg *m) {
         m->t0 = bi;
         m->t1 = i;
         ndt_array sv, cv;
-        ndt_range_view(&sv, m->stage, (bi * M * N + i0 * N) * csz, mi * N * csz);
+        ndt__range_view(&sv, m->stage, (bi * M * N + i0 * N) * csz, mi * N * csz);
         region(m, 2, bi, bi + 1, i0, mi, 0, N, &cv);
         ndt_operand ops[2] = {{&sv, NDT_READ | NDT_OPND_WALK}, {&cv, NDT_WRITE | NDT_OPND_WALK}};
-        st = ndt_record(&copyout_kind, NULL, ops, 2, m, sizeof *m, 0);
+        st = ndt__record(&copyout_kind, NULL, ops, 2, m, sizeof *m, 0);
       }
     }
   }
   if (st) ndt_sync();  /* tasks already recorded use the buffers below */
-  ndt_store_decref(m->pk[0]);
-  ndt_store_decref(m->pk[1]);
-  ndt_store_decref(m->stage);
+  ndt__store_decref(m->pk[0]);
+  ndt__store_decref(m->pk[1]);
+  ndt__store_decref(m->stage);
   return st;
 }
 
@@ -661,7 +608,7 @@ typedef struct {
 static char *unit_vector(const ndt_bound *b, int64_t n, int isz, char **tmp) {
   *tmp = NULL;
   if (n <= 1 || b->st[0] == isz) return b->ptr;
-  *tmp = ndt_malloc((size_t)n * isz);
+  *tmp = ndt__malloc((size_t)n * isz);
   if (!*tmp) return NULL;
   for (int64_t i = 0; i < n; i++) memcpy(*tmp + i * isz, b->ptr + i * b->st[0], isz);
   return *tmp;
@@ -671,7 +618,7 @@ static char *unit_vector(const ndt_bound *b, int64_t n, int isz, char **tmp) {
  * (trans) its partial (write). */
 static ndt_status mv_body(ndt_bound *op, void *p) {
   const mv_arg *m = p;
-  int isz = ndt_traits[m->t].size;
+  int isz = ndt__traits[m->t].size;
   int64_t rows = m->r.shape[0], cols = m->r.shape[1];
   const ndt_bound br = op[0], bv = op[1], by = op[2];
   ndt_status st = NDT_OK;
@@ -682,15 +629,9 @@ static ndt_status mv_body(ndt_bound *op, void *p) {
     int64_t lda = rows > 1 ? br.st[0] / isz : cols;
     if (lda < cols) lda = cols;
     int64_t incy = m->trans || m->y.shape[0] <= 1 ? 1 : by.st[0] / isz;
-    CBLAS_TRANSPOSE tr = m->trans ? CblasTrans : CblasNoTrans;
-    if (m->t == NDT_FLOAT64)
-      cblas_dgemv(CblasRowMajor, tr, rows, cols, 1.0, (const double *)br.ptr, lda,
-                  (const double *)x, 1, 0.0, (double *)y, incy);
-    else
-      cblas_sgemv(CblasRowMajor, tr, rows, cols, 1.0f, (const float *)br.ptr, lda,
-                  (const float *)x, 1, 0.0f, (float *)y, incy);
+    ndt__kern->gemv(m->t)(m->trans, rows, cols, br.ptr, lda, x, y, incy);
   }
-  ndt_mfree(tmp);
+  ndt__mfree(tmp);
   return st;
 }
 
@@ -721,7 +662,7 @@ static int matvec(const ndt_array *a, const ndt_array *b, ndt_array **out, ndt_s
   ndt_dtype t = a->dtype;
   /* strides below count store elements: a .real/.imag view's are not its own */
   if (t != b->dtype || (t != NDT_FLOAT32 && t != NDT_FLOAT64) || a->part || b->part ||
-      a->store->itemsize != ndt_traits[t].size || b->store->itemsize != ndt_traits[t].size)
+      a->store->itemsize != ndt__traits[t].size || b->store->itemsize != ndt__traits[t].size)
     return 1;
   const ndt_array *mat = a->ndim == 2 ? a : b, *vec = a->ndim == 2 ? b : a;
   if (!((a->ndim == 2 && b->ndim == 1) || (a->ndim == 1 && b->ndim == 2))) return 1;
@@ -738,27 +679,27 @@ static int matvec(const ndt_array *a, const ndt_array *b, ndt_array **out, ndt_s
     trans = mat == a;
   } else return 1;
   if (r.strides[0] < r.shape[1]) return 1;
-  int isz = ndt_traits[t].size;
+  int isz = ndt__traits[t].size;
   ndt_tiling tl;
-  ndt_tiling_for(2, r.shape, isz, ndt_rt_tile_bytes(), &tl);
+  ndt__tiling_for(2, r.shape, isz, ndt__rt_tile_bytes(), &tl);
   if (tl.axis > 0) return 1;   /* a row longer than a tile: general path */
   int64_t nb = tl.ntiles, cols = r.shape[1];
   int64_t ylen = trans ? cols : r.shape[0];
   ndt_array *res;
-  ndt_status st = ndt_array_new(&res, t, 1, &ylen, 0);
+  ndt_status st = ndt__array_new(&res, t, 1, &ylen, 0);
   if (st) {
     *status = st;
     return 0;
   }
   mv_arg m = {.t = t, .trans = trans, .cols = cols, .nblocks = nb};
-  if (trans && (st = ndt_store_new_bytes(&m.parts, nb * cols * isz))) {
+  if (trans && (st = ndt__store_new_bytes(&m.parts, nb * cols * isz))) {
     ndt_free(res);
     *status = st;
     return 0;
   }
-  unsigned fl = nb == 1 && r.size <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
+  unsigned fl = nb == 1 && r.size <= ndt__rt_inline_elems() ? NDT_TASK_INLINE : 0;
   for (int64_t blk = 0; blk < nb && st == NDT_OK; blk++) {
-    ndt_block_view(&r, &tl, blk, &m.r);
+    ndt__block_view(&r, &tl, blk, &m.r);
     int64_t r0 = (m.r.offset - r.offset) / r.strides[0], rows = m.r.shape[0];
     ndt_index sl = {.kind = NDT_IDX_SLICE, .start = r0, .stop = r0 + rows, .step = 1,
                     .has_start = 1, .has_stop = 1};
@@ -775,19 +716,19 @@ static int matvec(const ndt_array *a, const ndt_array *b, ndt_array **out, ndt_s
     ndt_free(part);
     m.poff = blk * cols * isz;
     ndt_array pv;
-    if (trans) ndt_range_view(&pv, m.parts, m.poff, cols * isz);
+    if (trans) ndt__range_view(&pv, m.parts, m.poff, cols * isz);
     ndt_operand ops[3] = {{&m.r, NDT_READ}, {&m.v, NDT_READ},
                           {trans ? &pv : &m.y, NDT_WRITE}};
-    st = ndt_record(&mv_kind, NULL, ops, 3, &m, sizeof m, fl);
+    st = ndt__record(&mv_kind, NULL, ops, 3, &m, sizeof m, fl);
   }
   if (!st && trans) {
     m.y = *res;
     ndt_array pv;
-    ndt_range_view(&pv, m.parts, 0, m.parts->size);
+    ndt__range_view(&pv, m.parts, 0, m.parts->size);
     ndt_operand ops[2] = {{&pv, NDT_READ}, {&m.y, NDT_WRITE}};
-    st = ndt_record(&mv_combine_kind, NULL, ops, 2, &m, sizeof m, fl);
+    st = ndt__record(&mv_combine_kind, NULL, ops, 2, &m, sizeof m, fl);
   }
-  if (m.parts) ndt_store_decref(m.parts);
+  if (m.parts) ndt__store_decref(m.parts);
   if (st) {
     ndt_sync();
     ndt_free(res);
@@ -800,19 +741,19 @@ static int matvec(const ndt_array *a, const ndt_array *b, ndt_array **out, ndt_s
 }
 
 ndt_status ndt_matmul(ndt_array **out, const ndt_array *a, const ndt_array *b) {
-  ndt_blas_init();
-  if (!a || !b || !out) return ndt_error(NDT_ERR_VALUE, "matmul: NULL argument");
-  if (*out && (*out)->readonly) return ndt_error(NDT_ERR_VALUE, "output array is read-only");
+  ndt__blas_init();
+  if (!a || !b || !out) return ndt__error(NDT_ERR_VALUE, "matmul: NULL argument");
+  if (*out && (*out)->readonly) return ndt__error(NDT_ERR_VALUE, "output array is read-only");
   for (int i = 0; i < 2; i++) {
     const ndt_array *x = i ? b : a;
     if (x->ndim == 0)
-      return ndt_error(NDT_ERR_VALUE, "matmul: Input operand %d does not have enough dimensions "
+      return ndt__error(NDT_ERR_VALUE, "matmul: Input operand %d does not have enough dimensions "
                        "(has 0, gufunc core with signature %s requires 1)", i, SIG);
   }
   int an = a->ndim, bn = b->ndim;
   int64_t K = a->shape[an - 1], Kb = bn == 1 ? b->shape[0] : b->shape[bn - 2];
   if (K != Kb)
-    return ndt_error(NDT_ERR_VALUE, "matmul: Input operand 1 has a mismatch in its core "
+    return ndt__error(NDT_ERR_VALUE, "matmul: Input operand 1 has a mismatch in its core "
                      "dimension 0, with gufunc signature %s (size %lld is different from %lld)",
                      SIG, (long long)Kb, (long long)K);
   if (!*out) {
@@ -847,28 +788,28 @@ ndt_status ndt_matmul(ndt_array **out, const ndt_array *a, const ndt_array *b) {
         snprintf(s[o] + len, sizeof s[o] - len, ")");
       }
       fmt_dims(r, sizeof r, nc, core);
-      return ndt_error(NDT_ERR_SHAPE, "operands could not be broadcast together with remapped "
+      return ndt__error(NDT_ERR_SHAPE, "operands could not be broadcast together with remapped "
                        "shapes [original->remapped]: %s %s  and requested shape %s", s[0], s[1], r);
     }
   }
   ndt_dtype ct = ndt_promote(a->dtype, 0, b->dtype, 0);
   if ((int)ct < 0 || ct >= NDT_NTYPES)
-    return ndt_error(NDT_ERR_TYPE, "matmul: unsupported operand dtypes");
+    return ndt__error(NDT_ERR_TYPE, "matmul: unsupported operand dtypes");
   ndt_array *res = *out;
   int64_t rshape[NDT_MAXDIMS];
   int rnd = nbd + nc;
-  if (rnd > NDT_MAXDIMS) return ndt_error(NDT_ERR_VALUE, "matmul: too many dimensions");
+  if (rnd > NDT_MAXDIMS) return ndt__error(NDT_ERR_VALUE, "matmul: too many dimensions");
   memcpy(rshape, bshape, sizeof(int64_t) * nbd);
   for (int k = 0; k < nc; k++) rshape[nbd + k] = core[k];
   if (res) {
     if (res->ndim < ncore)
-      return ndt_error(NDT_ERR_VALUE, "matmul: Output operand 0 does not have enough dimensions "
+      return ndt__error(NDT_ERR_VALUE, "matmul: Output operand 0 does not have enough dimensions "
                        "(has %d, gufunc core with signature %s requires %d)", res->ndim, SIG,
                        ncore);
     for (int k = 0; k < nc; k++) {
       int64_t have = res->shape[res->ndim - nc + k];
       if (have != core[k])
-        return ndt_error(NDT_ERR_VALUE, "matmul: Output operand 0 has a mismatch in its core "
+        return ndt__error(NDT_ERR_VALUE, "matmul: Output operand 0 has a mismatch in its core "
                          "dimension %d, with gufunc signature %s (size %lld is different from "
                          "%lld)", k, SIG, (long long)have, (long long)core[k]);
     }
@@ -883,18 +824,18 @@ ndt_status ndt_matmul(ndt_array **out, const ndt_array *a, const ndt_array *b) {
       char s1[300], s2[300];
       fmt_dims(s1, sizeof s1, res->ndim, res->shape);
       fmt_dims(s2, sizeof s2, rnd, rshape);
-      return ndt_error(NDT_ERR_SHAPE, "non-broadcastable output operand with shape %s doesn't "
+      return ndt__error(NDT_ERR_SHAPE, "non-broadcastable output operand with shape %s doesn't "
                        "match the broadcast shape %s", s1, s2);
     }
     nbd = ond;
     memcpy(bshape, res->shape, sizeof(int64_t) * nbd);
     rnd = res->ndim;
     if (!ndt_can_cast(ct, res->dtype, NDT_CAST_SAME_KIND))
-      return ndt_error(NDT_ERR_CAST, "Cannot cast ufunc 'matmul' output from dtype('%s') to "
+      return ndt__error(NDT_ERR_CAST, "Cannot cast ufunc 'matmul' output from dtype('%s') to "
                        "dtype('%s') with casting rule 'same_kind'", ndt_dtype_name(ct),
                        ndt_dtype_name(res->dtype));
   } else {
-    ndt_status st = ndt_array_new(&res, ct, rnd, rshape, 0);
+    ndt_status st = ndt__array_new(&res, ct, rnd, rshape, 0);
     if (st) return st;
   }
   ndt_status st = NDT_OK;
@@ -906,16 +847,16 @@ ndt_status ndt_matmul(ndt_array **out, const ndt_array *a, const ndt_array *b) {
   }
   {
     ndt_array *ca = NULL, *cb = NULL;
-    if (*out && ndt_may_overlap(a, res)) {
+    if (*out && ndt__may_overlap(a, res)) {
       st = ndt_copy(&ca, a);
       if (st == NDT_OK) a = ca;
     }
-    if (st == NDT_OK && *out && ndt_may_overlap(b, res)) {
+    if (st == NDT_OK && *out && ndt__may_overlap(b, res)) {
       st = ndt_copy(&cb, b);
       if (st == NDT_OK) b = cb;
     }
     if (st == NDT_OK) {
-      mm_arg *m = ndt_calloc(1, sizeof *m);
+      mm_arg *m = ndt__calloc(1, sizeof *m);
       if (!m) st = NDT_ERR_NOMEM;
       else {
         m->ct = ct;
@@ -938,7 +879,7 @@ ndt_status ndt_matmul(ndt_array **out, const ndt_array *a, const ndt_array *b) {
         int64_t ccs = bn >= 2 ? res->strides[rn - 1] : 0;
         core_view(res, nbd, nbd, bshape, M, N, crs, ccs, &m->op[2], NULL);
         st = mm_record(m);
-        ndt_mfree(m);
+        ndt__mfree(m);
       }
     }
     ndt_free(ca);
@@ -955,7 +896,7 @@ done:
 
 /* ---- dot -------------------------------------------------------------- */
 ndt_status ndt_dot(ndt_array **out, const ndt_array *a, const ndt_array *b) {
-  if (!a || !b || !out) return ndt_error(NDT_ERR_VALUE, "dot: NULL argument");
+  if (!a || !b || !out) return ndt__error(NDT_ERR_VALUE, "dot: NULL argument");
   int an = a->ndim, bn = b->ndim;
   ndt_dtype rt;
   int rnd = 0;
@@ -975,12 +916,12 @@ ndt_status ndt_dot(ndt_array **out, const ndt_array *a, const ndt_array *b) {
       char s1[300], s2[300];
       fmt_dims(s1, sizeof s1, an, a->shape);
       fmt_dims(s2, sizeof s2, bn, b->shape);
-      return ndt_error(NDT_ERR_VALUE, "shapes %s and %s not aligned: %lld (dim %d) != %lld "
+      return ndt__error(NDT_ERR_VALUE, "shapes %s and %s not aligned: %lld (dim %d) != %lld "
                        "(dim %d)", s1, s2, (long long)K, an - 1, (long long)b->shape[bk], bk);
     }
     rt = ndt_promote(a->dtype, 0, b->dtype, 0);
     rnd = an - 1 + (bn >= 2 ? bn - 1 : 0);
-    if (rnd > NDT_MAXDIMS) return ndt_error(NDT_ERR_VALUE, "dot: too many dimensions");
+    if (rnd > NDT_MAXDIMS) return ndt__error(NDT_ERR_VALUE, "dot: too many dimensions");
     for (int k = 0; k < an - 1; k++) rshape[k] = a->shape[k];
     for (int k = 0; k < bn - 2; k++) rshape[an - 1 + k] = b->shape[k];
     if (bn >= 2) rshape[rnd - 1] = b->shape[bn - 1];
@@ -990,7 +931,7 @@ ndt_status ndt_dot(ndt_array **out, const ndt_array *a, const ndt_array *b) {
     int ok = o->dtype == rt && o->ndim == rnd && ndt_is_c_contiguous(o) && !o->readonly;
     for (int k = 0; ok && k < rnd; k++) ok = o->shape[k] == rshape[k];
     if (!ok)
-      return ndt_error(NDT_ERR_VALUE, "output array is not acceptable (must have the right "
+      return ndt__error(NDT_ERR_VALUE, "output array is not acceptable (must have the right "
                        "datatype, number of dimensions, and be a C-Array)");
   }
   if (an == 0 || bn == 0) return ndt_binary(out, NDT_MULTIPLY, a, b);

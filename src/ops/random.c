@@ -90,8 +90,8 @@ static ndt_status rand_body(ndt_bound *op, void *p) {
   for (int64_t c = 0; c < n; c += CH) {
     int m = (int)(n - c < CH ? n - c : CH);
     double *dbl = dst64 ? dst64 + c : buf.d;
-    ndt_kern->rng_fill(&a->q, &a->key, a->first + c, m, dbl, buf.u, b);
-    if (!dst64) ndt_kern->rng_store(a->q.t, bd.ptr + c * isz, is_float ? buf.d : NULL, buf.u, m);
+    ndt__kern->rng_fill(&a->q, &a->key, a->first + c, m, dbl, buf.u, b);
+    if (!dst64) ndt__kern->rng_store(a->q.t, bd.ptr + c * isz, is_float ? buf.d : NULL, buf.u, m);
   }
   return NDT_OK;
 }
@@ -99,7 +99,7 @@ static ndt_status rand_body(ndt_bound *op, void *p) {
 static const ndt_task_kind rand_kind = {"random", {rand_body}};
 
 static ndt_status check_rng(const ndt_rng *rng) {
-  if (!rng) return ndt_error(NDT_ERR_VALUE, "random generator is NULL");
+  if (!rng) return ndt__error(NDT_ERR_VALUE, "random generator is NULL");
   return NDT_OK;
 }
 
@@ -108,20 +108,20 @@ static ndt_status rand_fill(ndt_array **out, ndt_rng *rng, int ndim, const int64
   ndt_status st = check_rng(rng);
   if (st) return st;
   ndt_array *r;
-  st = ndt_array_new(&r, q->t, ndim, shape, 0);
+  st = ndt__array_new(&r, q->t, ndim, shape, 0);
   if (st) return st;
   ndt_tiling tl;
-  ndt_tiling_for(ndim, r->shape, r->store->itemsize, ndt_rt_tile_bytes(), &tl);
+  ndt__tiling_for(ndim, r->shape, r->store->itemsize, ndt__rt_tile_bytes(), &tl);
   rand_arg a;
   memset(&a, 0, sizeof a);
   a.key = key_for(rng->seed, rng->stream, rng->draws);
   a.q = *q;
   ndt_operand op = {&a.out, NDT_WRITE};
-  unsigned fl = tl.ntiles == 1 && r->size <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
+  unsigned fl = tl.ntiles == 1 && r->size <= ndt__rt_inline_elems() ? NDT_TASK_INLINE : 0;
   for (int64_t b = 0; b < tl.ntiles && st == NDT_OK && r->size; b++) {
-    ndt_block_view(r, &tl, b, &a.out);
+    ndt__block_view(r, &tl, b, &a.out);
     a.first = a.out.offset - r->offset;
-    st = ndt_record(&rand_kind, name, &op, 1, &a, sizeof a, fl);
+    st = ndt__record(&rand_kind, name, &op, 1, &a, sizeof a, fl);
   }
   if (st) {
     ndt_free(r);
@@ -135,8 +135,8 @@ static ndt_status rand_fill(ndt_array **out, ndt_rng *rng, int ndim, const int64
 /* ---- the generator object ---------------------------------------------- */
 
 ndt_status ndt_rng_new(ndt_rng **out, uint64_t seed) {
-  if (!out) return ndt_error(NDT_ERR_VALUE, "out is NULL");
-  ndt_rng *r = ndt_malloc(sizeof *r);
+  if (!out) return ndt__error(NDT_ERR_VALUE, "out is NULL");
+  ndt_rng *r = ndt__malloc(sizeof *r);
   if (!r) return NDT_ERR_NOMEM;
   r->seed = seed;
   r->stream = 0;
@@ -145,12 +145,12 @@ ndt_status ndt_rng_new(ndt_rng **out, uint64_t seed) {
   return NDT_OK;
 }
 
-void ndt_rng_free(ndt_rng *rng) { ndt_mfree(rng); }
+void ndt_rng_free(ndt_rng *rng) { ndt__mfree(rng); }
 
 ndt_status ndt_rng_get_state(const ndt_rng *rng, ndt_rng_state *state) {
   ndt_status st = check_rng(rng);
   if (st) return st;
-  if (!state) return ndt_error(NDT_ERR_VALUE, "state is NULL");
+  if (!state) return ndt__error(NDT_ERR_VALUE, "state is NULL");
   state->seed = rng->seed;
   state->stream = rng->stream;
   state->draws = rng->draws;
@@ -160,7 +160,7 @@ ndt_status ndt_rng_get_state(const ndt_rng *rng, ndt_rng_state *state) {
 ndt_status ndt_rng_set_state(ndt_rng *rng, const ndt_rng_state *state) {
   ndt_status st = check_rng(rng);
   if (st) return st;
-  if (!state) return ndt_error(NDT_ERR_VALUE, "state is NULL");
+  if (!state) return ndt__error(NDT_ERR_VALUE, "state is NULL");
   rng->seed = state->seed;
   rng->stream = state->stream;
   rng->draws = state->draws;
@@ -173,7 +173,7 @@ static ndt_status float_dtype(ndt_dtype *t, const char *fn) {
   if (*t == NDT_DTYPE_DEFAULT) *t = NDT_FLOAT64;
   if (*t != NDT_FLOAT64 && *t != NDT_FLOAT32) {
     const char *nm = ndt_dtype_name(*t);
-    return ndt_error(NDT_ERR_TYPE, "Unsupported dtype dtype('%s') for %s", nm ? nm : "?", fn);
+    return ndt__error(NDT_ERR_TYPE, "Unsupported dtype dtype('%s') for %s", nm ? nm : "?", fn);
   }
   return NDT_OK;
 }
@@ -195,7 +195,7 @@ ndt_status ndt_rng_uniform(ndt_array **out, ndt_rng *rng, int ndim, const int64_
   if (st) return st;
   double range = high - low;
   if (!isfinite(range))
-    return ndt_error(NDT_ERR_OVERFLOW, "high - low range exceeds valid bounds");
+    return ndt__error(NDT_ERR_OVERFLOW, "high - low range exceeds valid bounds");
   rparams q = {.dist = NDT_RNG_UNIFORM, .t = t, .loc = low, .scale = range};
   return rand_fill(out, rng, ndim, shape, &q, "uniform");
 }
@@ -204,7 +204,7 @@ ndt_status ndt_rng_normal(ndt_array **out, ndt_rng *rng, int ndim, const int64_t
                           double loc, double scale, ndt_dtype t) {
   ndt_status st = float_dtype(&t, "normal");
   if (st) return st;
-  if (negative(scale)) return ndt_error(NDT_ERR_VALUE, "scale < 0");
+  if (negative(scale)) return ndt__error(NDT_ERR_VALUE, "scale < 0");
   rparams q = {.dist = NDT_RNG_NORMAL, .t = t, .loc = loc, .scale = scale};
   return rand_fill(out, rng, ndim, shape, &q, "normal");
 }
@@ -221,7 +221,7 @@ ndt_status ndt_rng_exponential(ndt_array **out, ndt_rng *rng, int ndim, const in
                                double scale, ndt_dtype t) {
   ndt_status st = float_dtype(&t, "exponential");
   if (st) return st;
-  if (negative(scale)) return ndt_error(NDT_ERR_VALUE, "scale < 0");
+  if (negative(scale)) return ndt__error(NDT_ERR_VALUE, "scale < 0");
   rparams q = {.dist = NDT_RNG_EXPONENTIAL, .t = t, .scale = scale};
   return rand_fill(out, rng, ndim, shape, &q, "exponential");
 }
@@ -230,15 +230,15 @@ ndt_status ndt_rng_gamma(ndt_array **out, ndt_rng *rng, int ndim, const int64_t 
                          double k, double scale, ndt_dtype t) {
   ndt_status st = float_dtype(&t, "gamma");
   if (st) return st;
-  if (negative(k)) return ndt_error(NDT_ERR_VALUE, "shape < 0");
-  if (negative(scale)) return ndt_error(NDT_ERR_VALUE, "scale < 0");
+  if (negative(k)) return ndt__error(NDT_ERR_VALUE, "shape < 0");
+  if (negative(scale)) return ndt__error(NDT_ERR_VALUE, "scale < 0");
   if (k == 0.0 || isnan(k)) {
     /* degenerate: every value is 0 * scale (NaN for a NaN shape) */
     rparams q = {.dist = NDT_RNG_UNIFORM, .t = t, .loc = isnan(k) ? k : 0.0 * scale, .scale = 0};
     return rand_fill(out, rng, ndim, shape, &q, "gamma");
   }
   rparams q = {.dist = NDT_RNG_GAMMA, .t = t, .scale = scale};
-  ndt_rng_gamma_setup(&q, k);
+  ndt__rng_gamma_setup(&q, k);
   return rand_fill(out, rng, ndim, shape, &q, "gamma");
 }
 
@@ -249,23 +249,23 @@ ndt_status ndt_rng_gamma(ndt_array **out, ndt_rng *rng, int ndim, const int64_t 
 
 ndt_status ndt_rng_poisson(ndt_array **out, ndt_rng *rng, int ndim, const int64_t *shape,
                            double lam) {
-  if (!(lam >= 0)) return ndt_error(NDT_ERR_VALUE, "lam < 0 or lam is NaN");
-  if (lam > POISSON_LAM_MAX) return ndt_error(NDT_ERR_VALUE, "lam value too large");
+  if (!(lam >= 0)) return ndt__error(NDT_ERR_VALUE, "lam < 0 or lam is NaN");
+  if (lam > POISSON_LAM_MAX) return ndt__error(NDT_ERR_VALUE, "lam value too large");
   rparams q = {.dist = NDT_RNG_POISSON, .t = NDT_INT64, .lam = lam};
   if (lam == 0) {
     q.dist = NDT_RNG_INTEGERS;   /* span 0: every value is 0 */
     return rand_fill(out, rng, ndim, shape, &q, "poisson");
   }
-  ndt_rng_poisson_setup(&q, lam);
+  ndt__rng_poisson_setup(&q, lam);
   return rand_fill(out, rng, ndim, shape, &q, "poisson");
 }
 
 ndt_status ndt_rng_binomial(ndt_array **out, ndt_rng *rng, int ndim, const int64_t *shape,
                             int64_t n, double p) {
-  if (n < 0) return ndt_error(NDT_ERR_VALUE, "n < 0");
-  if (!(p >= 0 && p <= 1)) return ndt_error(NDT_ERR_VALUE, "p < 0, p > 1 or p is NaN");
+  if (n < 0) return ndt__error(NDT_ERR_VALUE, "n < 0");
+  if (!(p >= 0 && p <= 1)) return ndt__error(NDT_ERR_VALUE, "p < 0, p > 1 or p is NaN");
   rparams q = {.dist = NDT_RNG_BINOMIAL, .t = NDT_INT64};
-  ndt_rng_binomial_setup(&q, n, p);
+  ndt__rng_binomial_setup(&q, n, p);
   return rand_fill(out, rng, ndim, shape, &q, "binomial");
 }
 
@@ -286,27 +286,27 @@ static ndt_status param_one(const param_arg *a, const rkey *k, uint64_t pos, dou
                             double y, int64_t nx, double *dv, uint64_t *uv) {
   switch (a->dist) {
     case NDT_RNG_GAMMA:   /* shape x, scale y */
-      if (negative(x)) return ndt_error(NDT_ERR_VALUE, "shape < 0");
-      if (negative(y)) return ndt_error(NDT_ERR_VALUE, "scale < 0");
+      if (negative(x)) return ndt__error(NDT_ERR_VALUE, "shape < 0");
+      if (negative(y)) return ndt__error(NDT_ERR_VALUE, "scale < 0");
       if (x == 0.0 || isnan(x)) {
         *dv = isnan(x) ? x : 0.0 * y;
         return NDT_OK;
       }
       break;
     case NDT_RNG_POISSON:   /* lam x */
-      if (!(x >= 0)) return ndt_error(NDT_ERR_VALUE, "lam < 0 or lam is NaN");
-      if (x > POISSON_LAM_MAX) return ndt_error(NDT_ERR_VALUE, "lam value too large");
+      if (!(x >= 0)) return ndt__error(NDT_ERR_VALUE, "lam < 0 or lam is NaN");
+      if (x > POISSON_LAM_MAX) return ndt__error(NDT_ERR_VALUE, "lam value too large");
       if (x == 0) {
         *uv = 0;
         return NDT_OK;
       }
       break;
     default:   /* binomial: n nx, p y */
-      if (nx < 0) return ndt_error(NDT_ERR_VALUE, "n < 0");
-      if (!(y >= 0 && y <= 1)) return ndt_error(NDT_ERR_VALUE, "p < 0, p > 1 or p is NaN");
+      if (nx < 0) return ndt__error(NDT_ERR_VALUE, "n < 0");
+      if (!(y >= 0 && y <= 1)) return ndt__error(NDT_ERR_VALUE, "p < 0, p > 1 or p is NaN");
       break;
   }
-  ndt_kern->rng_one(a->dist, k, pos, x, y, nx, dv, uv);
+  ndt__kern->rng_one(a->dist, k, pos, x, y, nx, dv, uv);
   return NDT_OK;
 }
 
@@ -339,7 +339,7 @@ static ndt_status param_body(ndt_bound *op, void *p) {
         idx[k] = 0;
       }
     }
-    if (st == NDT_OK) ndt_kern->rng_store(a->t, bo.ptr + c * isz, dbuf, ubuf, m);
+    if (st == NDT_OK) ndt__kern->rng_store(a->t, bo.ptr + c * isz, dbuf, ubuf, m);
   }
   return st;
 }
@@ -351,9 +351,9 @@ static ndt_status param_fill(ndt_array **out, ndt_rng *rng, rdist dist, ndt_dtyp
                              const char *name) {
   ndt_status st = check_rng(rng);
   if (st) return st;
-  if (!out || !p0 || !p1) return ndt_error(NDT_ERR_VALUE, "%s: an argument is NULL", name);
+  if (!out || !p0 || !p1) return ndt__error(NDT_ERR_VALUE, "%s: an argument is NULL", name);
   if (p0->dtype != t0 || p1->dtype != NDT_FLOAT64)
-    return ndt_error(NDT_ERR_TYPE, "%s: parameters must be %s and float64 arrays", name,
+    return ndt__error(NDT_ERR_TYPE, "%s: parameters must be %s and float64 arrays", name,
                      ndt_dtype_name(t0));
   int64_t shape[NDT_MAXDIMS];
   int nd;
@@ -361,26 +361,26 @@ static ndt_status param_fill(ndt_array **out, ndt_rng *rng, rdist dist, ndt_dtyp
   const int64_t *shapes[2] = {p0->shape, p1->shape};
   if ((st = ndt_broadcast_shapes(2, nds, shapes, &nd, shape))) return st;
   ndt_array *r;
-  if ((st = ndt_array_new(&r, t, nd, shape, 0))) return st;
+  if ((st = ndt__array_new(&r, t, nd, shape, 0))) return st;
   ndt_array v0, v1;
-  ndt_bcast_view(p0, nd, shape, &v0);
-  ndt_bcast_view(p1, nd, shape, &v1);
+  ndt__bcast_view(p0, nd, shape, &v0);
+  ndt__bcast_view(p1, nd, shape, &v1);
   ndt_tiling tl;
-  ndt_tiling_for(nd, r->shape, r->store->itemsize, ndt_rt_tile_bytes(), &tl);
+  ndt__tiling_for(nd, r->shape, r->store->itemsize, ndt__rt_tile_bytes(), &tl);
   param_arg a;
   memset(&a, 0, sizeof a);
   a.key = key_for(rng->seed, rng->stream, rng->draws);
   a.dist = dist;
   a.t = t;
   ndt_operand ops[3] = {{&a.out, NDT_WRITE}, {&a.p0, NDT_READ}, {&a.p1, NDT_READ}};
-  unsigned fl = tl.ntiles == 1 && r->size <= ndt_rt_inline_elems()
+  unsigned fl = tl.ntiles == 1 && r->size <= ndt__rt_inline_elems()
                     ? NDT_TASK_INLINE | NDT_TASK_CALLER_ERROR : 0;
   for (int64_t b = 0; b < tl.ntiles && st == NDT_OK && r->size; b++) {
-    ndt_block_view(r, &tl, b, &a.out);
-    ndt_block_view(&v0, &tl, b, &a.p0);
-    ndt_block_view(&v1, &tl, b, &a.p1);
+    ndt__block_view(r, &tl, b, &a.out);
+    ndt__block_view(&v0, &tl, b, &a.p0);
+    ndt__block_view(&v1, &tl, b, &a.p1);
     a.first = a.out.offset - r->offset;
-    st = ndt_record(&param_kind, name, ops, 3, &a, sizeof a, fl);
+    st = ndt__record(&param_kind, name, ops, 3, &a, sizeof a, fl);
   }
   if (st) {
     ndt_free(r);
@@ -439,12 +439,12 @@ static uint64_t w_bits(wint a) { return a.neg ? (uint64_t)0 - a.mag : a.mag; }
 static ndt_status integers(ndt_array **out, ndt_rng *rng, int ndim, const int64_t *shape,
                            ndt_dtype t, wint low, wint high, int endpoint) {
   if (t == NDT_DTYPE_DEFAULT) t = NDT_INT64;
-  if ((int)t < 0 || t >= NDT_NTYPES) return ndt_error(NDT_ERR_TYPE, "invalid dtype %d", t);
-  char kind = ndt_traits[t].kind;
+  if ((int)t < 0 || t >= NDT_NTYPES) return ndt__error(NDT_ERR_TYPE, "invalid dtype %d", t);
+  char kind = ndt__traits[t].kind;
   if (kind != 'b' && kind != 'i' && kind != 'u')
-    return ndt_error(NDT_ERR_TYPE, "Unsupported dtype dtype('%s') for integers",
+    return ndt__error(NDT_ERR_TYPE, "Unsupported dtype dtype('%s') for integers",
                      ndt_dtype_name(t));
-  int bits = 8 * (int)ndt_traits[t].size;
+  int bits = 8 * (int)ndt__traits[t].size;
   wint lo_b, hi_b;
   if (kind == 'b') {
     lo_b = w_u64(0);
@@ -457,11 +457,11 @@ static ndt_status integers(ndt_array **out, ndt_rng *rng, int ndim, const int64_
     hi_b = w_u64((UINT64_C(1) << (bits - 1)) - 1);
   }
   const char *tn = ndt_dtype_name(t);
-  if (w_cmp(low, lo_b) < 0) return ndt_error(NDT_ERR_VALUE, "low is out of bounds for %s", tn);
+  if (w_cmp(low, lo_b) < 0) return ndt__error(NDT_ERR_VALUE, "low is out of bounds for %s", tn);
   wint hi = endpoint ? high : w_dec(high);
-  if (w_cmp(hi, hi_b) > 0) return ndt_error(NDT_ERR_VALUE, "high is out of bounds for %s", tn);
+  if (w_cmp(hi, hi_b) > 0) return ndt__error(NDT_ERR_VALUE, "high is out of bounds for %s", tn);
   if (w_cmp(low, hi) > 0)
-    return ndt_error(NDT_ERR_VALUE, endpoint ? "low > high" : "low >= high");
+    return ndt__error(NDT_ERR_VALUE, endpoint ? "low > high" : "low >= high");
   rparams q = {.dist = NDT_RNG_INTEGERS, .t = t};
   q.base = w_bits(low);
   q.span = w_bits(hi) - q.base;
@@ -499,7 +499,7 @@ typedef struct {
 /* Operand: out (write). */
 static ndt_status perm_body(ndt_bound *op, void *p) {
   perm_arg *a = p;
-  if (ndt_kern->rng_permutation(&a->key, a->out.size, (int64_t *)op[0].ptr) != 0)
+  if (ndt__kern->rng_permutation(&a->key, a->out.size, (int64_t *)op[0].ptr) != 0)
     return NDT_ERR_NOMEM;
   return NDT_OK;
 }
@@ -511,9 +511,9 @@ ndt_status ndt_rng_permutation(ndt_array **out, ndt_rng *rng, int64_t n) {
   if (st) return st;
   if (n < 0) n = 0;   /* as NumPy's permutation(n) of arange(n) */
   if (n > PERM_MAXN)
-    return ndt_error(NDT_ERR_UNSUPPORTED, "permutation of more than 2**31 elements");
+    return ndt__error(NDT_ERR_UNSUPPORTED, "permutation of more than 2**31 elements");
   ndt_array *r;
-  st = ndt_array_new(&r, NDT_INT64, 1, &n, 0);
+  st = ndt__array_new(&r, NDT_INT64, 1, &n, 0);
   if (st) return st;
   perm_arg a;
   memset(&a, 0, sizeof a);
@@ -521,8 +521,8 @@ ndt_status ndt_rng_permutation(ndt_array **out, ndt_rng *rng, int64_t n) {
   a.key = key_for(rng->seed, rng->stream, rng->draws);
   if (n > 0) {
     ndt_operand op = {&a.out, NDT_WRITE};
-    st = ndt_record(&perm_kind, NULL, &op, 1, &a, sizeof a,
-                    r->store->ntiles == 1 && n <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0);
+    st = ndt__record(&perm_kind, NULL, &op, 1, &a, sizeof a,
+                    r->store->ntiles == 1 && n <= ndt__rt_inline_elems() ? NDT_TASK_INLINE : 0);
   }
   if (st) {
     ndt_free(r);

@@ -39,7 +39,7 @@ static void fill_items(char *dst, const void *val, int sz, int64_t n) {
 
 /* ARG partials keep their int64 indices after the values, aligned. */
 static int64_t idx_offset(const red_arg *r) {
-  return (r->pcount * ndt_traits[r->acc].size + 7) & ~(int64_t)7;
+  return (r->pcount * ndt__traits[r->acc].size + 7) & ~(int64_t)7;
 }
 
 /* The partial of block b has the block's shape with reduced axes set to 1. */
@@ -66,33 +66,33 @@ static void c_strides_bytes(int nd, const int64_t *shape, int64_t isz, uint64_t 
 static ndt_status block_body(ndt_bound *op, void *p) {
   const red_arg *r = p;
   ndt_array bv;
-  ndt_block_view(&r->in, &r->tl, r->blk, &bv);
+  ndt__block_view(&r->in, &r->tl, r->blk, &bv);
   int nd = bv.ndim;
   int64_t ps[NDT_MAXDIMS], pst[NDT_MAXDIMS];
   int64_t pn = partial_shape(r, &bv, ps);
-  int asz = ndt_traits[r->acc].size;
+  int asz = ndt__traits[r->acc].size;
   char *pdata = op[1].ptr;
   int64_t *pidx = (int64_t *)op[2].ptr;
   const ndt_bound b = op[0];
   ndt_red_kernel k;
   ndt_arg_fn argk = NULL;
   if (r->arg) {
-    argk = ndt_kern->arg(r->op, r->acc);
+    argk = ndt__kern->arg(r->op, r->acc);
     for (int64_t i = 0; i < pn; i++) pidx[i] = -1;
   } else {
-    ndt_kern->reduce(r->op, r->acc, &k);
+    ndt__kern->reduce(r->op, r->acc, &k);
     fill_items(pdata, k.identity, asz, pn);
   }
   c_strides_bytes(nd, ps, asz, r->mask, pst);
-  ndt_cast_fn cast = bv.dtype != r->acc ? ndt_kern->cast(bv.dtype, r->acc) : NULL;
+  ndt_cast_fn cast = bv.dtype != r->acc ? ndt__kern->cast(bv.dtype, r->acc) : NULL;
   _Alignas(64) char buf[CHUNK * 16];
 
   if (r->arg) {
     int64_t start[NDT_MAXDIMS];
-    ndt_block_start(&r->in, &r->tl, r->blk, start);
+    ndt__block_start(&r->in, &r->tl, r->blk, start);
     if (r->arg_all) {
       /* C-order runs along the last axis; flat index = block start + i */
-      int64_t f0 = ndt_block_first(&r->tl, r->blk);
+      int64_t f0 = ndt__block_first(&r->tl, r->blk);
       int64_t n = nd ? bv.shape[nd - 1] : 1, s = nd ? b.st[nd - 1] : 0;
       int64_t idx[NDT_MAXDIMS] = {0}, runs = bv.size / (n ? n : 1);
       for (int64_t q = 0; q < runs; q++) {
@@ -129,7 +129,7 @@ static ndt_status block_body(ndt_bound *op, void *p) {
   memcpy(shape, bv.shape, sizeof(int64_t) * nd);
   memcpy(s2[0], b.st, sizeof(int64_t) * nd);
   memcpy(s2[1], pst, sizeof(int64_t) * nd);
-  nd = ndt_coalesce(nd, shape, 2, s2);
+  nd = ndt__coalesce(nd, shape, 2, s2);
   int64_t n = nd ? shape[nd - 1] : 1, is = nd ? s2[0][nd - 1] : 0, os = nd ? s2[1][nd - 1] : 0;
   int64_t idx[NDT_MAXDIMS] = {0}, runs = 1;
   for (int j = 0; j < nd - 1; j++) runs *= shape[j];
@@ -177,7 +177,7 @@ static void out_range(const ndt_array *o, int64_t lo, int64_t hi, ndt_array *ov)
 static ndt_status combine_body(ndt_bound *op, void *p) {
   const red_arg *r = p;
   const ndt_array *o = &r->out;
-  int nd = o->ndim, asz = ndt_traits[r->acc].size, osz = ndt_traits[o->dtype].size;
+  int nd = o->ndim, asz = ndt__traits[r->acc].size, osz = ndt__traits[o->dtype].size;
   int64_t lo = r->clo, hi = r->chi;
   const ndt_bound b = op[0];
   ndt_status st = NDT_OK;
@@ -188,9 +188,9 @@ static ndt_status combine_body(ndt_bound *op, void *p) {
   ndt_arg_fn argk = NULL;
   if (r->arg) {
     /* ARG results: the value partials fold into a scratch, indices into out */
-    vals = ndt_malloc((size_t)(hi - lo) * asz);
+    vals = ndt__malloc((size_t)(hi - lo) * asz);
     if (!vals) return NDT_ERR_NOMEM;
-    argk = ndt_kern->arg(r->op, r->acc);
+    argk = ndt__kern->arg(r->op, r->acc);
   } else {
     /* NaNs of the input were skipped inside the blocks; a partial that is
      * NaN now came from inf - inf or inf * 0 and must propagate. Without
@@ -198,7 +198,7 @@ static ndt_status combine_body(ndt_bound *op, void *p) {
     ndt_reduce_op cop = !r->parts ? r->op
                         : r->op == NDT_RED_NANSUM ? NDT_RED_SUM
                         : r->op == NDT_RED_NANPROD ? NDT_RED_PROD : r->op;
-    ndt_kern->reduce(cop, r->acc, &k);
+    ndt__kern->reduce(cop, r->acc, &k);
   }
   if (r->arg) {
     int64_t none = -1;
@@ -211,10 +211,10 @@ static ndt_status combine_body(ndt_bound *op, void *p) {
   int64_t poff = 0;
   for (int64_t blk = 0; blk < r->tl.ntiles && st == NDT_OK; blk++) {
     ndt_array bv;
-    ndt_block_view(&r->in, &r->tl, blk, &bv);
+    ndt__block_view(&r->in, &r->tl, blk, &bv);
     int64_t ps[NDT_MAXDIMS], start[NDT_MAXDIMS];
     int64_t pn = partial_shape(r, &bv, ps);
-    ndt_block_start(&r->in, &r->tl, blk, start);
+    ndt__block_start(&r->in, &r->tl, blk, start);
     int64_t obase = 0;
     /* The first block (in block order) of every out element it reaches is
      * the one at the start of the reduced axes. Its partial already holds
@@ -239,13 +239,13 @@ static ndt_status combine_body(ndt_bound *op, void *p) {
       c_strides_bytes(nd, ps, asz, 0, st2[0]);
       src = pbase + poff * asz;
     } else {
-      st = ndt_piece_bind(&op[1], &bv, &ib, 1);
+      st = ndt__piece_bind(&op[1], &bv, &ib, 1);
       if (st) break;
       memcpy(st2[0], ib.st, sizeof(int64_t) * nd);
       src = ib.ptr;
     }
     memcpy(st2[1], ost, sizeof(int64_t) * nd);
-    int cd = ndt_coalesce(nd, shape, 2, st2);
+    int cd = ndt__coalesce(nd, shape, 2, st2);
     int64_t n = cd ? shape[cd - 1] : 1, sp = cd ? st2[0][cd - 1] : 0;
     int64_t so = cd ? st2[1][cd - 1] : 0, runs = 1, idx[NDT_MAXDIMS] = {0};
     for (int j = 0; j < cd - 1; j++) runs *= shape[j];
@@ -281,10 +281,10 @@ static ndt_status combine_body(ndt_bound *op, void *p) {
         idx[j] = 0;
       }
     }
-    if (!pbase) ndt_piece_release(&ib, 0);
+    if (!pbase) ndt__piece_release(&ib, 0);
     poff += pn;
   }
-  ndt_mfree(vals);
+  ndt__mfree(vals);
   return st;
 }
 
@@ -292,7 +292,7 @@ static const ndt_task_kind block_kind = {"reduce", {block_body}};
 static const ndt_task_kind combine_kind = {"reduce", {combine_body}};
 
 static ndt_dtype sum_dtype(ndt_dtype t) {
-  switch (ndt_traits[t].kind) {
+  switch (ndt__traits[t].kind) {
     case 'b': case 'i': return NDT_INT64;
     case 'u': return NDT_UINT64;
     default: return t;
@@ -367,8 +367,8 @@ PW_TOPC(pw_top_c128, ndt_c128, double)
 static ndt_status pw_leaf_body(ndt_bound *op, void *p) {
   const pw_arg *a = p;
   ndt_red_kernel k;
-  ndt_kern->reduce(a->op, a->acc, &k);
-  int asz = ndt_traits[a->acc].size;
+  ndt__kern->reduce(a->op, a->acc, &k);
+  int asz = ndt__traits[a->acc].size;
   char *slot = op[1].ptr;
   memcpy(slot, k.identity, (size_t)asz);
   const ndt_bound b = op[0];
@@ -420,7 +420,7 @@ static const ndt_task_kind pw_top_kind = {"sum", {pw_top_body}};
  * walks as one line, longer than a leaf or not a line in C order. */
 static int pw_line(ndt_reduce_op op, const ndt_array *a, uint64_t mask, ndt_dtype acc,
                    int64_t leaf, ndt_array *line) {
-  char k = ndt_traits[acc].kind;
+  char k = ndt__traits[acc].kind;
   int nd = a->ndim;
   uint64_t all = nd >= 64 ? UINT64_MAX : ((uint64_t)1 << nd) - 1;
   if ((op != NDT_RED_SUM && op != NDT_RED_NANSUM && op != NDT_RED_PROD &&
@@ -447,7 +447,7 @@ static int pw_line(ndt_reduce_op op, const ndt_array *a, uint64_t mask, ndt_dtyp
     st[0][q] = a->strides[order[q]];
     if (q > 0 && order[q] < order[q - 1]) in_c_order = 0;
   }
-  if (ndt_coalesce(m, shape, 1, st) != 1) return 0;
+  if (ndt__coalesce(m, shape, 1, st) != 1) return 0;
   if (a->size <= leaf && in_c_order) return 0;   /* one block sums it in this order */
   *line = *a;
   line->ndim = 1;
@@ -464,16 +464,16 @@ static ndt_status pw_sum(ndt_reduce_op op, const ndt_array *line, ndt_dtype acc,
   a.acc = acc;
   a.n = line->shape[0];
   a.leaf = leaf;
-  a.cplx = ndt_traits[acc].kind == 'c';
-  int asz = ndt_traits[acc].size;
+  a.cplx = ndt__traits[acc].kind == 'c';
+  int asz = ndt__traits[acc].size;
   int64_t nleaves = pw_leaves(a.n, leaf, a.cplx);
-  ndt_status st = ndt_store_new_bytes(&a.parts, nleaves * asz);
+  ndt_status st = ndt__store_new_bytes(&a.parts, nleaves * asz);
   if (st) return st;
   a.out = *res;
   a.out.ndim = 1;
   a.out.shape[0] = a.out.size = 1;
   a.out.strides[0] = 1;
-  unsigned fl = a.n <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
+  unsigned fl = a.n <= ndt__rt_inline_elems() ? NDT_TASK_INLINE : 0;
   /* the leaves in order: an explicit stack of (start, length) nodes */
   int64_t stk[2 * 128], sp = 0, slot = 0;
   stk[sp++] = 0;
@@ -493,17 +493,17 @@ static ndt_status pw_sum(ndt_reduce_op op, const ndt_array *line, ndt_dtype acc,
     a.line.offset = line->offset + lo * line->strides[0];
     a.line.shape[0] = a.line.size = len;
     ndt_array sv;
-    ndt_range_view(&sv, a.parts, a.slot * asz, asz);
+    ndt__range_view(&sv, a.parts, a.slot * asz, asz);
     ndt_operand ops[2] = {{&a.line, NDT_READ}, {&sv, NDT_WRITE}};
-    st = ndt_record(&pw_leaf_kind, red_name(op), ops, 2, &a, sizeof a, fl);
+    st = ndt__record(&pw_leaf_kind, red_name(op), ops, 2, &a, sizeof a, fl);
   }
   if (st == NDT_OK) {
     ndt_array pv;
-    ndt_range_view(&pv, a.parts, 0, nleaves * asz);
+    ndt__range_view(&pv, a.parts, 0, nleaves * asz);
     ndt_operand ops[2] = {{&pv, NDT_READ}, {&a.out, NDT_WRITE}};
-    st = ndt_record(&pw_top_kind, red_name(op), ops, 2, &a, sizeof a, fl);
+    st = ndt__record(&pw_top_kind, red_name(op), ops, 2, &a, sizeof a, fl);
   }
-  ndt_store_decref(a.parts);
+  ndt__store_decref(a.parts);
   return st;
 }
 
@@ -527,9 +527,9 @@ typedef struct {
 static ndt_status chain_body(ndt_bound *op, void *p) {
   const chain_arg *a = p;
   ndt_red_kernel k;
-  ndt_kern->reduce(a->op, a->acc, &k);
+  ndt__kern->reduce(a->op, a->acc, &k);
   const ndt_bound bo = op[0], bp = op[1];
-  if (a->first) memcpy(bo.ptr, k.identity, (size_t)ndt_traits[a->acc].size);
+  if (a->first) memcpy(bo.ptr, k.identity, (size_t)ndt__traits[a->acc].size);
   k.run(bo.ptr, bp.ptr, bp.st[0], a->piece.shape[0]);
   return NDT_OK;
 }
@@ -547,7 +547,7 @@ static ndt_status prod_chain(ndt_reduce_op op, const ndt_array *line, ndt_dtype 
   a.out.shape[0] = a.out.size = 1;
   a.out.strides[0] = 1;
   int64_t n = line->shape[0];
-  unsigned fl = n <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
+  unsigned fl = n <= ndt__rt_inline_elems() ? NDT_TASK_INLINE : 0;
   ndt_status st = NDT_OK;
   for (int64_t lo = 0; lo < n && st == NDT_OK; lo += leaf) {
     a.first = lo == 0;
@@ -555,7 +555,7 @@ static ndt_status prod_chain(ndt_reduce_op op, const ndt_array *line, ndt_dtype 
     a.piece.offset = line->offset + lo * line->strides[0];
     a.piece.shape[0] = a.piece.size = n - lo < leaf ? n - lo : leaf;
     ndt_operand ops[2] = {{&a.out, a.first ? NDT_WRITE : NDT_REDUCE}, {&a.piece, NDT_READ}};
-    st = ndt_record(&chain_kind, red_name(op), ops, 2, &a, sizeof a, fl);
+    st = ndt__record(&chain_kind, red_name(op), ops, 2, &a, sizeof a, fl);
   }
   return st;
 }
@@ -583,8 +583,8 @@ typedef struct {
 static ndt_status fold_body(ndt_bound *op, void *p) {
   const fold_arg *a = p;
   ndt_red_kernel k;
-  ndt_kern->reduce(a->op, a->acc, &k);
-  int nd = a->blk.ndim, asz = ndt_traits[a->acc].size;
+  ndt__kern->reduce(a->op, a->acc, &k);
+  int nd = a->blk.ndim, asz = ndt__traits[a->acc].size;
   const ndt_bound bo = op[0], bi = op[1];
   int64_t shape[NDT_MAXDIMS], st[2][NDT_MAXDIMS];
   if (a->first) {
@@ -592,7 +592,7 @@ static ndt_status fold_body(ndt_bound *op, void *p) {
     int64_t rs[NDT_MAXDIMS], rst[1][NDT_MAXDIMS], idx[NDT_MAXDIMS] = {0};
     memcpy(rs, a->reg.shape, sizeof(int64_t) * (size_t)nd);
     memcpy(rst[0], bo.st, sizeof(int64_t) * (size_t)nd);
-    int cd = ndt_coalesce(nd, rs, 1, rst);
+    int cd = ndt__coalesce(nd, rs, 1, rst);
     int64_t n = cd ? rs[cd - 1] : 1, s0 = cd ? rst[0][cd - 1] : 0, runs = 1;
     for (int j = 0; j < cd - 1; j++) runs *= rs[j];
     for (int64_t q = 0; q < runs; q++) {
@@ -610,7 +610,7 @@ static ndt_status fold_body(ndt_bound *op, void *p) {
     st[0][j] = bi.st[j];
     st[1][j] = (a->mask >> j & 1) ? 0 : bo.st[j];
   }
-  int cd = ndt_coalesce(nd, shape, 2, st);
+  int cd = ndt__coalesce(nd, shape, 2, st);
   int64_t n = cd ? shape[cd - 1] : 1, sp = cd ? st[0][cd - 1] : 0, so = cd ? st[1][cd - 1] : 0;
   int64_t runs = 1, idx[NDT_MAXDIMS] = {0};
   for (int j = 0; j < cd - 1; j++) runs *= shape[j];
@@ -639,8 +639,8 @@ static ndt_status prod_folds(ndt_reduce_op op, const ndt_array *a, uint64_t mask
                              ndt_dtype acc, ndt_array *res) {
   int nd = a->ndim;
   ndt_tiling tl;
-  ndt_tiling_for(nd, a->shape, a->store->itemsize, ndt_rt_tile_bytes(), &tl);
-  unsigned fl = tl.ntiles == 1 && a->size <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
+  ndt__tiling_for(nd, a->shape, a->store->itemsize, ndt__rt_tile_bytes(), &tl);
+  unsigned fl = tl.ntiles == 1 && a->size <= ndt__rt_inline_elems() ? NDT_TASK_INLINE : 0;
   ndt_status st = NDT_OK;
   for (int64_t b = 0; b < tl.ntiles && st == NDT_OK; b++) {
     fold_arg f;
@@ -649,8 +649,8 @@ static ndt_status prod_folds(ndt_reduce_op op, const ndt_array *a, uint64_t mask
     f.acc = acc;
     f.mask = mask;
     int64_t start[NDT_MAXDIMS];
-    ndt_block_view(a, &tl, b, &f.blk);
-    ndt_block_start(a, &tl, b, start);
+    ndt__block_view(a, &tl, b, &f.blk);
+    ndt__block_start(a, &tl, b, start);
     f.reg = *res;
     f.first = 1;
     for (int j = 0; j < nd; j++) {
@@ -665,7 +665,7 @@ static ndt_status prod_folds(ndt_reduce_op op, const ndt_array *a, uint64_t mask
     for (int j = 0; j < nd; j++) f.reg.size *= f.reg.shape[j];
     if (f.blk.size == 0) continue;
     ndt_operand ops[2] = {{&f.reg, f.first ? NDT_WRITE : NDT_REDUCE}, {&f.blk, NDT_READ}};
-    st = ndt_record(&fold_kind, red_name(op), ops, 2, &f, sizeof f, fl);
+    st = ndt__record(&fold_kind, red_name(op), ops, 2, &f, sizeof f, fl);
   }
   return st;
 }
@@ -691,8 +691,8 @@ typedef struct {
 static ndt_status line_body(ndt_bound *op, void *p) {
   const line_arg *a = p;
   ndt_red_kernel k;
-  ndt_kern->reduce(a->op, a->acc, &k);
-  int asz = ndt_traits[a->acc].size, nd = a->in.ndim;
+  ndt__kern->reduce(a->op, a->acc, &k);
+  int asz = ndt__traits[a->acc].size, nd = a->in.ndim;
   const ndt_bound bo = op[0];
   ndt_status st = NDT_OK;
   for (int64_t e = a->lo; e < a->hi && st == NDT_OK; e++) {
@@ -707,11 +707,11 @@ static ndt_status line_body(ndt_bound *op, void *p) {
     line.shape[0] = line.size = a->in.shape[a->axis];
     line.strides[0] = a->in.strides[a->axis];
     ndt_bound bl;
-    if ((st = ndt_piece_bind(&op[1], &line, &bl, 1))) break;
+    if ((st = ndt__piece_bind(&op[1], &line, &bl, 1))) break;
     char *o = bo.ptr + (e - a->lo) * asz;
     memcpy(o, k.identity, (size_t)asz);
     k.run(o, bl.ptr, bl.st[0], line.shape[0]);
-    ndt_piece_release(&bl, 0);
+    ndt__piece_release(&bl, 0);
   }
   return st;
 }
@@ -721,7 +721,7 @@ static const ndt_task_kind line_kind = {"sum", {line_body}};
 /* The reduced axis when a sum takes this path, else -1. */
 static int line_axis(ndt_reduce_op op, const ndt_array *a, uint64_t mask, ndt_dtype acc,
                      int64_t leaf) {
-  char k = ndt_traits[acc].kind;
+  char k = ndt__traits[acc].kind;
   int nd = a->ndim, r = -1, last = -1;
   if ((op != NDT_RED_SUM && op != NDT_RED_NANSUM && op != NDT_RED_PROD &&
        op != NDT_RED_NANPROD) || (k != 'f' && k != 'c') ||
@@ -753,7 +753,7 @@ static ndt_status line_sums(ndt_reduce_op op, const ndt_array *a, int axis, ndt_
   int64_t n = res->size, len = a->shape[axis];
   /* pieces of at least 64 Ki input elements: the split never changes bits */
   int64_t per = (65536 + len - 1) / len;
-  unsigned fl = a->size <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
+  unsigned fl = a->size <= ndt__rt_inline_elems() ? NDT_TASK_INLINE : 0;
   ndt_status st = NDT_OK;
   for (int64_t lo = 0; lo < n && st == NDT_OK; lo += per) {
     la.lo = lo;
@@ -764,7 +764,7 @@ static ndt_status line_sums(ndt_reduce_op op, const ndt_array *a, int axis, ndt_
     ov.shape[0] = ov.size = la.hi - la.lo;
     ov.strides[0] = 1;
     ndt_operand ops[2] = {{&ov, NDT_WRITE}, {&la.in, NDT_READ | NDT_OPND_WALK}};
-    st = ndt_record(&line_kind, red_name(op), ops, 2, &la, sizeof la, fl);
+    st = ndt__record(&line_kind, red_name(op), ops, 2, &la, sizeof la, fl);
   }
   return st;
 }
@@ -780,11 +780,11 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
   }
   int arg = op == NDT_RED_ARGMIN || op == NDT_RED_ARGMAX;
   ndt_red_kernel kk;
-  if (arg ? !ndt_kern->arg(op, acc) : ndt_kern->reduce(op, acc, &kk) != 0)
-    return ndt_error(NDT_ERR_TYPE, "the reduction '%s' is not supported for dtype %s",
+  if (arg ? !ndt__kern->arg(op, acc) : ndt__kern->reduce(op, acc, &kk) != 0)
+    return ndt__error(NDT_ERR_TYPE, "the reduction '%s' is not supported for dtype %s",
                      red_name(op), ndt_dtype_name(acc));
   ndt_array *res;
-  ndt_status st = ndt_array_new(&res, arg ? NDT_INT64 : acc, nd, ks, 0);
+  ndt_status st = ndt__array_new(&res, arg ? NDT_INT64 : acc, nd, ks, 0);
   if (st) return st;
   if (res->size == 0) {
     *out = res;
@@ -799,11 +799,11 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
     return st;
   }
   if (!arg) {
-    int64_t leaf = ndt_rt_tile_bytes() / ndt_traits[acc].size;
+    int64_t leaf = ndt__rt_tile_bytes() / ndt__traits[acc].size;
     if (leaf < 1024) leaf = 1024;
     ndt_array line;
     int prod = op == NDT_RED_PROD || op == NDT_RED_NANPROD;
-    char kind = ndt_traits[acc].kind;
+    char kind = ndt__traits[acc].kind;
     uint64_t all = nd >= 64 ? UINT64_MAX : ((uint64_t)1 << nd) - 1;
     if (prod && (kind == 'f' || kind == 'c') && a->dtype != acc && (mask & all) == all &&
         a->size > leaf) {
@@ -813,18 +813,18 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
       if (st == NDT_OK && pw_line(op, c, mask, acc, leaf, &line))
         st = prod_chain(op, &line, acc, leaf, res);
       else if (st == NDT_OK)
-        st = ndt_error(NDT_ERR_VALUE, "internal: a cast copy is not one line");
+        st = ndt__error(NDT_ERR_VALUE, "internal: a cast copy is not one line");
       ndt_free(c);
-      return ndt_finish(st, res, out);
+      return ndt__finish(st, res, out);
     }
     if (pw_line(op, a, mask, acc, leaf, &line)) {
       st = prod ? prod_chain(op, &line, acc, leaf, res) : pw_sum(op, &line, acc, leaf, res);
-      return ndt_finish(st, res, out);
+      return ndt__finish(st, res, out);
     }
     int lax = line_axis(op, a, mask, acc, leaf);
     if (lax >= 0) {
       st = line_sums(op, a, lax, acc, res);
-      return ndt_finish(st, res, out);
+      return ndt__finish(st, res, out);
     }
     if (prod && (kind == 'f' || kind == 'c') && (a->dtype != acc || a->part)) {
       /* NumPy casts a buffer at a time and multiplies in order: the same
@@ -849,16 +849,16 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
     for (int k = 0; k < nd; k++)
       if (mask >> k & 1) r.arg_axis = k;
   r.in = *a;
-  ndt_tiling_for(nd, a->shape, a->store->itemsize, ndt_rt_tile_bytes(), &r.tl);
+  ndt__tiling_for(nd, a->shape, a->store->itemsize, ndt__rt_tile_bytes(), &r.tl);
   /* sizes of all partials */
   int64_t total = 0;
   for (int64_t blk = 0; blk < r.tl.ntiles; blk++) {
     ndt_array bv;
     int64_t ps[NDT_MAXDIMS];
-    ndt_block_view(a, &r.tl, blk, &bv);
+    ndt__block_view(a, &r.tl, blk, &bv);
     total += partial_shape(&r, &bv, ps);
   }
-  int asz = ndt_traits[acc].size;
+  int asz = ndt__traits[acc].size;
   r.pcount = total;   /* idx_offset depends on it */
   /* When no block reduces anything by itself (the reduced axes run across
    * blocks, as a sum over frames does), partials would be copies of the
@@ -876,33 +876,33 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
                (op == NDT_RED_SUM || op == NDT_RED_PROD || op == NDT_RED_MIN ||
                 op == NDT_RED_MAX || op == NDT_RED_NANSUM || op == NDT_RED_NANPROD);
   if (!direct && !arg && (op == NDT_RED_PROD || op == NDT_RED_NANPROD) &&
-      (ndt_traits[acc].kind == 'f' || ndt_traits[acc].kind == 'c')) {
+      (ndt__traits[acc].kind == 'f' || ndt__traits[acc].kind == 'c')) {
     st = prod_folds(op, a, mask, acc, res);   /* a->dtype == acc here */
-    return ndt_finish(st, res, out);
+    return ndt__finish(st, res, out);
   }
-  if (!direct) st = ndt_store_new_bytes(&r.parts, idx_offset(&r) + (arg ? total * 8 : 0));
+  if (!direct) st = ndt__store_new_bytes(&r.parts, idx_offset(&r) + (arg ? total * 8 : 0));
   if (st) {
     ndt_free(res);
     return st;
   }
   r.out = *res;
-  int small = r.tl.ntiles == 1 && a->size <= ndt_rt_inline_elems();
+  int small = r.tl.ntiles == 1 && a->size <= ndt__rt_inline_elems();
   int64_t poff = 0;
   for (int64_t blk = 0; blk < (direct ? 0 : r.tl.ntiles) && st == NDT_OK; blk++) {
     ndt_array bv;
     int64_t ps[NDT_MAXDIMS];
-    ndt_block_view(a, &r.tl, blk, &bv);
+    ndt__block_view(a, &r.tl, blk, &bv);
     r.blk = blk;
     r.poff = poff * asz;
     int64_t pn = partial_shape(&r, &bv, ps);
     poff += pn;
     /* each block writes its own partials (values, and indices for arg*) */
     ndt_array vv, iv;
-    ndt_range_view(&vv, r.parts, r.poff, pn * asz);
-    if (arg) ndt_range_view(&iv, r.parts, idx_offset(&r) + r.poff / asz * 8, pn * 8);
+    ndt__range_view(&vv, r.parts, r.poff, pn * asz);
+    if (arg) ndt__range_view(&iv, r.parts, idx_offset(&r) + r.poff / asz * 8, pn * 8);
     ndt_operand ops[3] = {{&bv, NDT_READ}, {&vv, NDT_WRITE},
-                          {arg ? &iv : &ndt_empty_view, NDT_WRITE}};
-    st = ndt_record(&block_kind, red_name(op), ops, 3, &r, sizeof r,
+                          {arg ? &iv : &ndt__empty_view, NDT_WRITE}};
+    st = ndt__record(&block_kind, red_name(op), ops, 3, &r, sizeof r,
                     small ? NDT_TASK_INLINE : 0);
   }
   /* one combine task per tile of the (fresh, C-contiguous) result, or
@@ -911,7 +911,7 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
    * blocks in the same order into their own elements, in parallel */
   ndt_store *rs = res->store;
   /* inline when the work is small: the direct fold reads the whole input */
-  int cinline = small || (!direct && res->size <= ndt_rt_inline_elems() / 8);
+  int cinline = small || (!direct && res->size <= ndt__rt_inline_elems() / 8);
   int64_t want = 2 * (int64_t)ndt_workers(), split = 1;
   if (!cinline && !ndt_distributed() && rs->ntiles < want)
     split = (want + rs->ntiles - 1) / rs->ntiles;
@@ -924,16 +924,16 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
     r.chi = rs->tiles[t].start + len * (u % split + 1) / pieces;
     ndt_array ov, pv;
     out_range(&r.out, r.clo, r.chi, &ov);
-    if (r.parts) ndt_range_view(&pv, r.parts, 0, r.parts->size);
+    if (r.parts) ndt__range_view(&pv, r.parts, 0, r.parts->size);
     ndt_operand ops[3] = {{&ov, NDT_WRITE},
                           r.parts ? (ndt_operand){&pv, NDT_READ}
                                   : (ndt_operand){&r.in, NDT_READ | NDT_OPND_WALK},
                           {&r.in, NDT_OPND_KEEP}};   /* the input's store, kept */
-    st = ndt_record(&combine_kind, red_name(op), ops, 3, &r, sizeof r,
+    st = ndt__record(&combine_kind, red_name(op), ops, 3, &r, sizeof r,
                     cinline ? NDT_TASK_INLINE : 0);
   }
-  ndt_store_decref(r.parts);   /* recorded tasks hold their own references */
-  return ndt_finish(st, res, out);
+  ndt__store_decref(r.parts);   /* recorded tasks hold their own references */
+  return ndt__finish(st, res, out);
 }
 
 static ndt_status drop_axes(ndt_array **res, uint64_t mask, int nd) {
@@ -962,9 +962,9 @@ static ndt_status divide_by(ndt_array **x, double count) {
 
 ndt_status ndt_reduce(ndt_array **out, ndt_reduce_op op, const ndt_array *a, uint64_t axes,
                       int keepdims, ndt_dtype dtype, int64_t ddof) {
-  if ((int)op < 0 || op >= NDT_NREDUCE) return ndt_error(NDT_ERR_VALUE, "invalid reduction");
+  if ((int)op < 0 || op >= NDT_NREDUCE) return ndt__error(NDT_ERR_VALUE, "invalid reduction");
   if (dtype != NDT_DTYPE_DEFAULT && ((int)dtype < 0 || dtype >= NDT_NTYPES))
-    return ndt_error(NDT_ERR_TYPE, "invalid dtype");
+    return ndt__error(NDT_ERR_TYPE, "invalid dtype");
   int nd = a->ndim;
   uint64_t all = nd >= 64 ? UINT64_MAX : ((uint64_t)1 << nd) - 1;
   uint64_t mask;
@@ -973,7 +973,7 @@ ndt_status ndt_reduce(ndt_array **out, ndt_reduce_op op, const ndt_array *a, uin
     if (axes & ~all) {
       int bad = 0;
       while (!((axes & ~all) >> bad & 1)) bad++;
-      return ndt_error(NDT_ERR_AXIS, "axis %d is out of bounds for array of dimension %d", bad,
+      return ndt__error(NDT_ERR_AXIS, "axis %d is out of bounds for array of dimension %d", bad,
                        nd);
     }
     mask = axes;
@@ -985,19 +985,19 @@ ndt_status ndt_reduce(ndt_array **out, ndt_reduce_op op, const ndt_array *a, uin
   }
   int arg = op == NDT_RED_ARGMIN || op == NDT_RED_ARGMAX;
   if (arg && axes != NDT_ALL_AXES && __builtin_popcountll(mask) != 1)
-    return ndt_error(NDT_ERR_VALUE, "%s takes a single axis", red_name(op));
+    return ndt__error(NDT_ERR_VALUE, "%s takes a single axis", red_name(op));
   if (rcount == 0) {   /* NumPy raises also when the result is empty */
     if (arg)
-      return ndt_error(NDT_ERR_VALUE, "attempt to get %s of an empty sequence", red_name(op));
+      return ndt__error(NDT_ERR_VALUE, "attempt to get %s of an empty sequence", red_name(op));
     if (op == NDT_RED_MIN || op == NDT_RED_MAX || op == NDT_RED_NANMIN || op == NDT_RED_NANMAX)
-      return ndt_error(NDT_ERR_VALUE, "zero-size array to reduction operation %s which has no "
+      return ndt__error(NDT_ERR_VALUE, "zero-size array to reduction operation %s which has no "
                        "identity", op == NDT_RED_NANMIN ? "fmin"
                                    : op == NDT_RED_NANMAX ? "fmax" : red_name(op));
   }
   ndt_array *res = NULL, *tmp = NULL;
   ndt_status st;
   ndt_dtype t = a->dtype;
-  char kind = ndt_traits[t].kind;
+  char kind = ndt__traits[t].kind;
   switch (op) {
     case NDT_RED_MEAN: {
       ndt_dtype acc = dtype != NDT_DTYPE_DEFAULT ? dtype
@@ -1025,7 +1025,7 @@ ndt_status ndt_reduce(ndt_array **out, ndt_reduce_op op, const ndt_array *a, uin
       st = ndt_reduce(&m, NDT_RED_MEAN, a, mask, 1, dtype, 0);
       if (st == NDT_OK) st = ndt_binary(&d, NDT_SUBTRACT, a, m);
       if (st == NDT_OK) {
-        if (ndt_traits[d->dtype].kind == 'c') {
+        if (ndt__traits[d->dtype].kind == 'c') {
           /* NumPy's _var: re*re + im*im on the real parts (not d * conj(d),
            * whose real part is one fused multiply-add on FMA hardware) */
           ndt_array *re = NULL, *im = NULL, *r2 = NULL, *i2 = NULL;
@@ -1044,7 +1044,7 @@ ndt_status ndt_reduce(ndt_array **out, ndt_reduce_op op, const ndt_array *a, uin
       }
       if (st == NDT_OK) {
         ndt_dtype acc = dtype;
-        if (acc != NDT_DTYPE_DEFAULT && ndt_traits[acc].kind == 'c')
+        if (acc != NDT_DTYPE_DEFAULT && ndt__traits[acc].kind == 'c')
           acc = acc == NDT_COMPLEX64 ? NDT_FLOAT32 : NDT_FLOAT64;
         st = ndt_reduce(&res, NDT_RED_SUM, sq, mask, keepdims, acc, 0);
       }

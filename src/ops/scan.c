@@ -48,7 +48,7 @@ static int64_t pred_of(const scan_arg *a, int64_t b) {
 /* The last slice along the axis of block q of the result: where block q's
  * successor starts from (seq scans). */
 static void last_slice(const scan_arg *a, int64_t q, ndt_array *out) {
-  ndt_block_view(&a->res, &a->tl, q, out);
+  ndt__block_view(&a->res, &a->tl, q, out);
   int ax = a->axis;
   out->offset += (out->shape[ax] - 1) * out->strides[ax];
   out->size /= out->shape[ax];
@@ -86,14 +86,14 @@ static void last_slice(const scan_arg *a, int64_t q, ndt_array *out) {
 static ndt_status block_body(ndt_bound *op, void *p) {
   const scan_arg *a = p;
   ndt_array iv, rv;
-  ndt_block_view(&a->in, &a->tl, a->blk, &iv);
-  ndt_block_view(&a->res, &a->tl, a->blk, &rv);
+  ndt__block_view(&a->in, &a->tl, a->blk, &iv);
+  ndt__block_view(&a->res, &a->tl, a->blk, &rv);
   ndt_bound bi = op[0], br = op[1];
   ndt_scan_fn sf;
   ndt_comb_fn cf;
-  ndt_kern->scan(a->rt, &sf, &cf);
-  ndt_cast_fn cast = ndt_kern->cast(iv.dtype, a->rt);
-  int ax = a->axis, rsz = ndt_traits[a->rt].size;
+  ndt__kern->scan(a->rt, &sf, &cf);
+  ndt_cast_fn cast = ndt__kern->cast(iv.dtype, a->rt);
+  int ax = a->axis, rsz = ndt__traits[a->rt].size;
   int64_t n = rv.shape[ax], is = bi.st[ax], os = br.st[ax];
   char *tot = a->parts ? op[2].ptr : NULL;
   _Alignas(16) char buf[CH * 16];
@@ -120,14 +120,14 @@ static ndt_status carry_body(ndt_bound *op, void *p) {
   const scan_arg *a = p;
   ndt_scan_fn sf;
   ndt_comb_fn cf;
-  ndt_kern->scan(a->rt, &sf, &cf);
-  int rsz = ndt_traits[a->rt].size;
+  ndt__kern->scan(a->rt, &sf, &cf);
+  int rsz = ndt__traits[a->rt].size;
   char *base = op[0].ptr;
   for (int64_t b = 0; b < a->nblocks; b++) {   /* block order: reproducible */
     int64_t q = pred_of(a, b);
     if (q < 0) continue;
     ndt_array rv;
-    ndt_block_view(&a->res, &a->tl, b, &rv);
+    ndt__block_view(&a->res, &a->tl, b, &rv);
     int64_t nl = rv.size / rv.shape[a->axis];
     char *cb = base + a->carr_off + b * a->slot;
     memcpy(cb, base + q * a->slot, (size_t)(nl * rsz));          /* total of q */
@@ -142,12 +142,12 @@ static ndt_status carry_body(ndt_bound *op, void *p) {
 static ndt_status fix_body(ndt_bound *op, void *p) {
   const scan_arg *a = p;
   ndt_array rv;
-  ndt_block_view(&a->res, &a->tl, a->blk, &rv);
+  ndt__block_view(&a->res, &a->tl, a->blk, &rv);
   ndt_bound br = op[0];
   ndt_scan_fn sf;
   ndt_comb_fn cf;
-  ndt_kern->scan(a->rt, &sf, &cf);
-  int ax = a->axis, rsz = ndt_traits[a->rt].size;
+  ndt__kern->scan(a->rt, &sf, &cf);
+  int ax = a->axis, rsz = ndt__traits[a->rt].size;
   int64_t n = rv.shape[ax], os = br.st[ax];
   const char *cb = op[1].ptr;
   ndt_bound *none = NULL;
@@ -163,8 +163,8 @@ static const ndt_task_kind fix_kind = {"scan fixup", {fix_body}};
 static ndt_status run_scan(scan_arg *proto, ndt_array *res) {
   const ndt_array *in = &proto->in;
   ndt_tiling *tl = &proto->tl;
-  int ax = proto->axis, rsz = ndt_traits[proto->rt].size;
-  ndt_tiling_for(res->ndim, res->shape, rsz, ndt_rt_tile_bytes(), tl);
+  int ax = proto->axis, rsz = ndt__traits[proto->rt].size;
+  ndt__tiling_for(res->ndim, res->shape, rsz, ndt__rt_tile_bytes(), tl);
   int64_t nb = res->size ? tl->ntiles : 0;
   proto->nblocks = nb;
   proto->chain = 0;
@@ -179,47 +179,47 @@ static ndt_status run_scan(scan_arg *proto, ndt_array *res) {
   }
   ndt_status st = NDT_OK;
   proto->parts = NULL;
-  char kind = ndt_traits[proto->rt].kind;
+  char kind = ndt__traits[proto->rt].kind;
   proto->seq = proto->chain && (kind == 'f' || kind == 'c');
   if (proto->chain && !proto->seq) {
     ndt_array b0;
-    ndt_block_view(res, tl, 0, &b0);
+    ndt__block_view(res, tl, 0, &b0);
     proto->slot = (b0.size / b0.shape[ax] * rsz + 15) & ~(int64_t)15;
     proto->carr_off = nb * proto->slot;
-    if ((st = ndt_store_new_bytes(&proto->parts, 2 * nb * proto->slot))) return st;
+    if ((st = ndt__store_new_bytes(&proto->parts, 2 * nb * proto->slot))) return st;
   }
-  unsigned fl = nb <= 1 && res->size <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
+  unsigned fl = nb <= 1 && res->size <= ndt__rt_inline_elems() ? NDT_TASK_INLINE : 0;
   for (int64_t b = 0; b < nb && st == NDT_OK; b++) {
     scan_arg a = *proto;
     a.blk = b;
     ndt_array iv, rv, tv, pv;
-    ndt_block_view(in, tl, b, &iv);
-    ndt_block_view(res, tl, b, &rv);
-    if (a.parts) ndt_range_view(&tv, a.parts, b * a.slot, a.slot);
+    ndt__block_view(in, tl, b, &iv);
+    ndt__block_view(res, tl, b, &rv);
+    if (a.parts) ndt__range_view(&tv, a.parts, b * a.slot, a.slot);
     int64_t q = a.seq ? pred_of(&a, b) : -1;
     if (q >= 0) last_slice(&a, q, &pv);   /* after the predecessor's task, which writes it */
     ndt_operand ops[4] = {{&iv, NDT_READ}, {&rv, NDT_WRITE},
-                          {a.parts ? &tv : &ndt_empty_view, NDT_WRITE},
-                          {q >= 0 ? &pv : &ndt_empty_view, NDT_READ}};
-    st = ndt_record(&block_kind, NULL, ops, 4, &a, sizeof a, fl);
+                          {a.parts ? &tv : &ndt__empty_view, NDT_WRITE},
+                          {q >= 0 ? &pv : &ndt__empty_view, NDT_READ}};
+    st = ndt__record(&block_kind, NULL, ops, 4, &a, sizeof a, fl);
   }
   if (st == NDT_OK && proto->parts) {
     ndt_array all;
-    ndt_range_view(&all, proto->parts, 0, 2 * nb * proto->slot);
+    ndt__range_view(&all, proto->parts, 0, 2 * nb * proto->slot);
     ndt_operand op = {&all, NDT_RW};
-    st = ndt_record(&carry_kind, NULL, &op, 1, proto, sizeof *proto, 0);
+    st = ndt__record(&carry_kind, NULL, &op, 1, proto, sizeof *proto, 0);
     for (int64_t b = 0; b < nb && st == NDT_OK; b++) {
       if (pred_of(proto, b) < 0) continue;
       scan_arg a = *proto;
       a.blk = b;
       ndt_array rv, cv;
-      ndt_block_view(res, tl, b, &rv);
-      ndt_range_view(&cv, a.parts, a.carr_off + b * a.slot, a.slot);
+      ndt__block_view(res, tl, b, &rv);
+      ndt__range_view(&cv, a.parts, a.carr_off + b * a.slot, a.slot);
       ndt_operand ops[2] = {{&rv, NDT_RW}, {&cv, NDT_READ}};
-      st = ndt_record(&fix_kind, NULL, ops, 2, &a, sizeof a, 0);
+      st = ndt__record(&fix_kind, NULL, ops, 2, &a, sizeof a, 0);
     }
   }
-  if (proto->parts) ndt_store_decref(proto->parts);
+  if (proto->parts) ndt__store_decref(proto->parts);
   return st;
 }
 
@@ -227,25 +227,25 @@ ndt_dtype ndt_scan_result_type(ndt_scan_op op, ndt_dtype in, ndt_dtype dtype) {
   NDT_UNUSED(op);
   if (dtype != NDT_DTYPE_DEFAULT) return dtype;
   if (in < 0 || in >= NDT_NTYPES) return NDT_DTYPE_DEFAULT;
-  char k = ndt_traits[in].kind;
-  if ((k == 'b' || k == 'i') && ndt_traits[in].size < 8) return NDT_INT64;
-  if (k == 'u' && ndt_traits[in].size < 8) return NDT_UINT64;
+  char k = ndt__traits[in].kind;
+  if ((k == 'b' || k == 'i') && ndt__traits[in].size < 8) return NDT_INT64;
+  if (k == 'u' && ndt__traits[in].size < 8) return NDT_UINT64;
   return in;
 }
 
 ndt_status ndt_scan(ndt_array **out, ndt_scan_op op, const ndt_array *a, int axis,
                     ndt_dtype dtype) {
   if (op < NDT_SCAN_CUMSUM || op > NDT_SCAN_NANCUMPROD)
-    return ndt_error(NDT_ERR_VALUE, "unknown scan operation %d", (int)op);
+    return ndt__error(NDT_ERR_VALUE, "unknown scan operation %d", (int)op);
   if (dtype != NDT_DTYPE_DEFAULT && (dtype < 0 || dtype >= NDT_NTYPES))
-    return ndt_error(NDT_ERR_TYPE, "invalid dtype %d", (int)dtype);
+    return ndt__error(NDT_ERR_TYPE, "invalid dtype %d", (int)dtype);
   ndt_dtype rt = ndt_scan_result_type(op, a->dtype, dtype);
   ndt_array *src = NULL, *tmp = NULL;
   ndt_status st = NDT_OK;
   int ax = axis;
   if (axis == NDT_AXIS_FLAT || a->ndim == 0) {
     if (a->ndim == 0 && axis != NDT_AXIS_FLAT && axis != 0 && axis != -1)
-      return ndt_error(NDT_ERR_AXIS, "axis %d is out of bounds for array of dimension 1",
+      return ndt__error(NDT_ERR_AXIS, "axis %d is out of bounds for array of dimension 1",
                        axis);
     int64_t n = a->size;
     if (ndt_is_c_contiguous(a)) {
@@ -259,13 +259,13 @@ ndt_status ndt_scan(ndt_array **out, ndt_scan_op op, const ndt_array *a, int axi
     ax = 0;
   } else {
     if (axis < -a->ndim || axis >= a->ndim)
-      return ndt_error(NDT_ERR_AXIS, "axis %d is out of bounds for array of dimension %d",
+      return ndt__error(NDT_ERR_AXIS, "axis %d is out of bounds for array of dimension %d",
                        axis, a->ndim);
     if (ax < 0) ax += a->ndim;
-    if ((st = ndt_array_view(&src, a))) return st;
+    if ((st = ndt__array_view(&src, a))) return st;
   }
   ndt_array *res = NULL;
-  st = ndt_array_new(&res, rt, src->ndim, src->shape, 0);
+  st = ndt__array_new(&res, rt, src->ndim, src->shape, 0);
   if (st == NDT_OK) {
     scan_arg proto;
     memset(&proto, 0, sizeof proto);
@@ -278,5 +278,5 @@ ndt_status ndt_scan(ndt_array **out, ndt_scan_op op, const ndt_array *a, int axi
     st = run_scan(&proto, res);
   }
   ndt_free(src);
-  return ndt_finish(st, res, out);
+  return ndt__finish(st, res, out);
 }

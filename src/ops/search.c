@@ -23,21 +23,16 @@ static ndt_status bin_body(ndt_bound *op, void *p) {
   char *h = op[2].ptr;
   memset(h, 0, (size_t)a->nbins * 8);
   int64_t n = a->x.size, xs = a->x.ndim ? bx.st[0] : 0, ws = a->has_w && a->w.ndim ? bw.st[0] : 0;
-  ndt_cast_fn cx = ndt_kern->cast(a->x.dtype, NDT_INT64);
-  ndt_cast_fn cw = a->has_w ? ndt_kern->cast(a->w.dtype, NDT_FLOAT64) : NULL;
+  ndt_cast_fn cx = ndt__kern->cast(a->x.dtype, NDT_INT64);
+  ndt_cast_fn cw = a->has_w ? ndt__kern->cast(a->w.dtype, NDT_FLOAT64) : NULL;
+  ndt_count_fn count = ndt__kern->count;
   int64_t ib[CH];
   double wb[CH];
   for (int64_t c = 0; c < n; c += CH) {
     int64_t m = n - c < CH ? n - c : CH;
     cx(bx.ptr + c * xs, xs, (char *)ib, 8, m);
-    if (cw) {
-      cw(bw.ptr + c * ws, ws, (char *)wb, 8, m);
-      double *hd = (double *)h;
-      for (int64_t i = 0; i < m; i++) hd[ib[i]] += wb[i];
-    } else {
-      int64_t *hi = (int64_t *)h;
-      for (int64_t i = 0; i < m; i++) hi[ib[i]]++;
-    }
+    if (cw) cw(bw.ptr + c * ws, ws, (char *)wb, 8, m);
+    count(h, ib, cw ? wb : NULL, m, -1);   /* int_range checked the indices */
   }
   return NDT_OK;
 }
@@ -57,31 +52,20 @@ typedef struct {
 static ndt_status bin_combine_body(ndt_bound *op, void *p) {
   const bin_combine_arg *a = p;
   const ndt_bound b = op[1];
-  const char *h = op[0].ptr;
-  if (a->has_w) {
-    double *o = (double *)b.ptr;
-    memset(o, 0, (size_t)a->nbins * 8);
-    for (int64_t k = 0; k < a->nblocks; k++)   /* block order: reproducible sums */
-      for (int64_t i = 0; i < a->nbins; i++) o[i] += ((const double *)h)[k * a->nbins + i];
-  } else {
-    int64_t *o = (int64_t *)b.ptr;
-    memset(o, 0, (size_t)a->nbins * 8);
-    for (int64_t k = 0; k < a->nblocks; k++)
-      for (int64_t i = 0; i < a->nbins; i++) o[i] += ((const int64_t *)h)[k * a->nbins + i];
-  }
+  ndt__kern->count_sum(b.ptr, op[0].ptr, a->nblocks, a->nbins, a->has_w);
   return NDT_OK;
 }
 
 static const ndt_task_kind bin_combine_kind = {"bincount", {bin_combine_body}};
 
-ndt_status ndt_bin_combine(const char *name, ndt_array *res, int has_w, int64_t nblocks,
+ndt_status ndt__bin_combine(const char *name, ndt_array *res, int has_w, int64_t nblocks,
                            ndt_store *parts, unsigned flags) {
   bin_combine_arg c = {.out = *res, .has_w = has_w, .nbins = res->shape[0],
                        .nblocks = nblocks, .parts = parts};
   ndt_array pv;
-  ndt_range_view(&pv, parts, 0, parts->size);
+  ndt__range_view(&pv, parts, 0, parts->size);
   ndt_operand ops[2] = {{&pv, NDT_READ}, {&c.out, NDT_WRITE}};
-  return ndt_record(&bin_combine_kind, name, ops, 2, &c, sizeof c, flags);
+  return ndt__record(&bin_combine_kind, name, ops, 2, &c, sizeof c, flags);
 }
 
 /* ---- the range of 1-d integer data (bincount's bounds), in one pass ---- */
@@ -96,8 +80,8 @@ static ndt_status range_body(ndt_bound *op, void *p) {
   const range_arg *a = p;
   const ndt_bound b = op[0];
   ndt_red_kernel kmin, kmax;   /* bool and every integer type have both */
-  ndt_kern->reduce(NDT_RED_MIN, a->x.dtype, &kmin);
-  ndt_kern->reduce(NDT_RED_MAX, a->x.dtype, &kmax);
+  ndt__kern->reduce(NDT_RED_MIN, a->x.dtype, &kmin);
+  ndt__kern->reduce(NDT_RED_MAX, a->x.dtype, &kmax);
   char lo[16], hi[16];
   memcpy(lo, kmin.identity, sizeof lo);
   memcpy(hi, kmax.identity, sizeof hi);
@@ -108,7 +92,7 @@ static ndt_status range_body(ndt_bound *op, void *p) {
     kmax.run(hi, b.ptr + c * xs, xs, m);
   }
   char *r = op[1].ptr;
-  ndt_cast_fn cast = ndt_kern->cast(a->x.dtype, NDT_INT64);
+  ndt_cast_fn cast = ndt__kern->cast(a->x.dtype, NDT_INT64);
   cast(lo, 0, r, 8, 1);
   cast(hi, 0, r + 8, 8, 1);
   return NDT_OK;
@@ -121,42 +105,42 @@ static const ndt_task_kind range_kind = {"range", {range_body}};
 static ndt_status int_range(const ndt_array *x, int64_t *lo, int64_t *hi) {
   range_arg a = {.x = *x};
   ndt_tiling tl;
-  ndt_tiling_for(1, x->shape, x->store->itemsize, ndt_rt_tile_bytes(), &tl);
-  ndt_status st = ndt_store_new_bytes(&a.parts, tl.ntiles * 16);
+  ndt__tiling_for(1, x->shape, x->store->itemsize, ndt__rt_tile_bytes(), &tl);
+  ndt_status st = ndt__store_new_bytes(&a.parts, tl.ntiles * 16);
   if (st) return st;
-  unsigned fl = tl.ntiles <= 1 && x->size <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
+  unsigned fl = tl.ntiles <= 1 && x->size <= ndt__rt_inline_elems() ? NDT_TASK_INLINE : 0;
   for (int64_t b = 0; b < tl.ntiles && st == NDT_OK; b++) {
     a.blk = b;
-    ndt_block_view(x, &tl, b, &a.x);
+    ndt__block_view(x, &tl, b, &a.x);
     ndt_array rv;
-    ndt_range_view(&rv, a.parts, b * 16, 16);
+    ndt__range_view(&rv, a.parts, b * 16, 16);
     ndt_operand ops[2] = {{&a.x, NDT_READ}, {&rv, NDT_WRITE}};
-    st = ndt_record(&range_kind, NULL, ops, 2, &a, sizeof a, fl);
+    st = ndt__record(&range_kind, NULL, ops, 2, &a, sizeof a, fl);
   }
-  if (st == NDT_OK) st = ndt_wait_tiles(a.parts, 0, 0, 0);
+  if (st == NDT_OK) st = ndt__wait_tiles(a.parts, 0, 0, 0);
   ndt_array pv;
-  ndt_range_view(&pv, a.parts, 0, a.parts->size);
-  const int64_t *r = (const int64_t *)ndt_host_elem(&pv, 0, 0, NULL);
+  ndt__range_view(&pv, a.parts, 0, a.parts->size);
+  const int64_t *r = (const int64_t *)ndt__host_elem(&pv, 0, 0, NULL);
   for (int64_t b = 0; b < tl.ntiles && st == NDT_OK; b++) {
     if (b == 0 || r[2 * b] < *lo) *lo = r[2 * b];
     if (b == 0 || r[2 * b + 1] > *hi) *hi = r[2 * b + 1];
   }
-  ndt_store_decref(a.parts);
+  ndt__store_decref(a.parts);
   return st;
 }
 
 ndt_status ndt_bincount(ndt_array **out, const ndt_array *x, const ndt_array *weights,
                         int64_t minlength) {
-  if (x->ndim != 1) return ndt_error(NDT_ERR_VALUE, "object too deep for desired array");
-  char k = ndt_traits[x->dtype].kind;
+  if (x->ndim != 1) return ndt__error(NDT_ERR_VALUE, "object too deep for desired array");
+  char k = ndt__traits[x->dtype].kind;
   if (!(k == 'i' || k == 'u' || k == 'b') || x->dtype == NDT_UINT64)
-    return ndt_error(NDT_ERR_CAST, "Cannot cast array data from dtype('%s') to "
+    return ndt__error(NDT_ERR_CAST, "Cannot cast array data from dtype('%s') to "
                      "dtype('int64') according to the rule 'safe'", ndt_dtype_name(x->dtype));
-  if (minlength < 0) return ndt_error(NDT_ERR_VALUE, "'minlength' must not be negative");
+  if (minlength < 0) return ndt__error(NDT_ERR_VALUE, "'minlength' must not be negative");
   if (weights && (weights->ndim != 1 || weights->shape[0] != x->shape[0]))
-    return ndt_error(NDT_ERR_VALUE, "The weights and list don't have the same length.");
-  if (weights && ndt_traits[weights->dtype].kind == 'c')
-    return ndt_error(NDT_ERR_CAST, "Cannot cast array data from dtype('%s') to "
+    return ndt__error(NDT_ERR_VALUE, "The weights and list don't have the same length.");
+  if (weights && ndt__traits[weights->dtype].kind == 'c')
+    return ndt__error(NDT_ERR_CAST, "Cannot cast array data from dtype('%s') to "
                      "dtype('float64') according to the rule 'safe'",
                      ndt_dtype_name(weights->dtype));
   int64_t nbins = minlength;
@@ -164,34 +148,34 @@ ndt_status ndt_bincount(ndt_array **out, const ndt_array *x, const ndt_array *we
     int64_t lo = 0, hi = 0;
     ndt_status st = int_range(x, &lo, &hi);
     if (st) return st;
-    if (lo < 0) return ndt_error(NDT_ERR_VALUE, "'list' argument must have no negative elements");
+    if (lo < 0) return ndt__error(NDT_ERR_VALUE, "'list' argument must have no negative elements");
     if (hi + 1 > nbins) nbins = hi + 1;
   }
   ndt_array *res;
-  ndt_status st = ndt_array_new(&res, weights ? NDT_FLOAT64 : NDT_INT64, 1, &nbins, 0);
+  ndt_status st = ndt__array_new(&res, weights ? NDT_FLOAT64 : NDT_INT64, 1, &nbins, 0);
   if (st) return st;
   ndt_tiling tl;
-  ndt_tiling_for(1, x->shape, x->store->itemsize, ndt_rt_tile_bytes(), &tl);
+  ndt__tiling_for(1, x->shape, x->store->itemsize, ndt__rt_tile_bytes(), &tl);
   if (x->size == 0) tl.ntiles = 0;
   ndt_store *parts = NULL;
-  st = ndt_store_new_bytes(&parts, (tl.ntiles ? tl.ntiles : 1) * nbins * 8);
+  st = ndt__store_new_bytes(&parts, (tl.ntiles ? tl.ntiles : 1) * nbins * 8);
   if (st) {
     ndt_free(res);
     return st;
   }
-  unsigned fl = tl.ntiles <= 1 && x->size <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
+  unsigned fl = tl.ntiles <= 1 && x->size <= ndt__rt_inline_elems() ? NDT_TASK_INLINE : 0;
   for (int64_t b = 0; b < tl.ntiles && st == NDT_OK; b++) {
     bin_arg a = {.has_w = weights != NULL, .nbins = nbins, .parts = parts, .poff = b * nbins * 8};
-    ndt_block_view(x, &tl, b, &a.x);
-    if (weights) ndt_block_view(weights, &tl, b, &a.w);
+    ndt__block_view(x, &tl, b, &a.x);
+    if (weights) ndt__block_view(weights, &tl, b, &a.w);
     ndt_array hv;
-    ndt_range_view(&hv, parts, b * nbins * 8, nbins * 8);
+    ndt__range_view(&hv, parts, b * nbins * 8, nbins * 8);
     ndt_operand ops[3] = {{&a.x, NDT_READ}, {&a.w, NDT_READ}, {&hv, NDT_WRITE}};
-    st = ndt_record(&bin_kind, NULL, ops, 3, &a, sizeof a, fl);
+    st = ndt__record(&bin_kind, NULL, ops, 3, &a, sizeof a, fl);
   }
-  if (st == NDT_OK) st = ndt_bin_combine("bincount", res, weights != NULL, tl.ntiles, parts, fl);
-  ndt_store_decref(parts);
-  return ndt_finish(st, res, out);
+  if (st == NDT_OK) st = ndt__bin_combine("bincount", res, weights != NULL, tl.ntiles, parts, fl);
+  ndt__store_decref(parts);
+  return ndt__finish(st, res, out);
 }
 
 /* ---- argwhere --------------------------------------------------------- */
@@ -204,39 +188,14 @@ typedef struct {
   int64_t first;
 } nz_arg;
 
-/* Calls visit(flat C-order index within the block) for each non-zero element. */
-static ndt_status nz_scan(const nz_arg *a, const ndt_bound *bb, int64_t *count, int64_t *dst) {
+/* The non-zero elements of the block (the table's nonzero scan): their
+ * count, and with dst their indices in the whole input. */
+static ndt_status nz_scan(const nz_arg *a, const ndt_bound *b, int64_t *count, int64_t *dst) {
   ndt_array bv;
-  ndt_block_view(&a->in, &a->tl, a->blk, &bv);
-  const ndt_bound b = *bb;
-  int nd = bv.ndim;
+  ndt__block_view(&a->in, &a->tl, a->blk, &bv);
   int64_t start[NDT_MAXDIMS];
-  ndt_block_start(&a->in, &a->tl, a->blk, start);
-  ndt_cast_fn tobool = ndt_kern->cast(bv.dtype, NDT_BOOL);
-  int64_t n = nd ? bv.shape[nd - 1] : 1, s = nd ? b.st[nd - 1] : 0;
-  int64_t idx[NDT_MAXDIMS] = {0}, runs = bv.size / (n ? n : 1), cnt = 0;
-  uint8_t flag[CH];
-  for (int64_t r = 0; r < runs; r++) {
-    const char *p = b.ptr;
-    for (int k = 0; k < nd - 1; k++) p += idx[k] * b.st[k];
-    for (int64_t c = 0; c < n; c += CH) {
-      int64_t m = n - c < CH ? n - c : CH;
-      tobool(p + c * s, s, (char *)flag, 1, m);
-      for (int64_t i = 0; i < m; i++) {
-        if (!flag[i]) continue;
-        if (dst) {
-          for (int k = 0; k < nd - 1; k++) dst[cnt * nd + k] = start[k] + idx[k];
-          if (nd) dst[cnt * nd + nd - 1] = start[nd - 1] + c + i;
-        }
-        cnt++;
-      }
-    }
-    for (int k = nd - 2; k >= 0; k--) {
-      if (++idx[k] < bv.shape[k]) break;
-      idx[k] = 0;
-    }
-  }
-  *count = cnt;
+  ndt__block_start(&a->in, &a->tl, a->blk, start);
+  *count = ndt__kern->nonzero(bv.dtype, b->ptr, bv.ndim, bv.shape, b->st, start, dst);
   return NDT_OK;
 }
 
@@ -260,28 +219,28 @@ ndt_status ndt_argwhere(ndt_array **out, const ndt_array *a) {
   nz_arg z;
   memset(&z, 0, sizeof z);
   z.in = *a;
-  ndt_tiling_for(a->ndim, a->shape, a->store->itemsize, ndt_rt_tile_bytes(), &z.tl);
+  ndt__tiling_for(a->ndim, a->shape, a->store->itemsize, ndt__rt_tile_bytes(), &z.tl);
   int64_t nb = a->size ? z.tl.ntiles : 0;
-  ndt_status st = ndt_store_new_bytes(&z.counts, (nb ? nb : 1) * 8);
+  ndt_status st = ndt__store_new_bytes(&z.counts, (nb ? nb : 1) * 8);
   if (st) return st;
-  unsigned fl = nb <= 1 && a->size <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
+  unsigned fl = nb <= 1 && a->size <= ndt__rt_inline_elems() ? NDT_TASK_INLINE : 0;
   for (int64_t b = 0; b < nb && st == NDT_OK; b++) {
     z.blk = b;
     ndt_array bv, cv;
-    ndt_block_view(a, &z.tl, b, &bv);
-    ndt_range_view(&cv, z.counts, b * 8, 8);
+    ndt__block_view(a, &z.tl, b, &bv);
+    ndt__range_view(&cv, z.counts, b * 8, 8);
     ndt_operand ops[2] = {{&bv, NDT_READ}, {&cv, NDT_WRITE}};
-    st = ndt_record(&nz_count_kind, NULL, ops, 2, &z, sizeof z, fl);
+    st = ndt__record(&nz_count_kind, NULL, ops, 2, &z, sizeof z, fl);
   }
-  if (st == NDT_OK) st = ndt_wait_tiles(z.counts, 0, 0, 0);
+  if (st == NDT_OK) st = ndt__wait_tiles(z.counts, 0, 0, 0);
   int64_t total = 0;
   ndt_array call;
-  ndt_range_view(&call, z.counts, 0, z.counts->size);
-  const int64_t *counts = (const int64_t *)ndt_host_elem(&call, 0, 0, NULL);
+  ndt__range_view(&call, z.counts, 0, z.counts->size);
+  const int64_t *counts = (const int64_t *)ndt__host_elem(&call, 0, 0, NULL);
   for (int64_t b = 0; st == NDT_OK && b < nb; b++) total += counts[b];
   ndt_array *res = NULL;
   int64_t shape[2] = {total, a->ndim};
-  if (st == NDT_OK) st = ndt_array_new(&res, NDT_INT64, 2, shape, 0);
+  if (st == NDT_OK) st = ndt__array_new(&res, NDT_INT64, 2, shape, 0);
   int64_t first = 0;
   for (int64_t b = 0; b < nb && st == NDT_OK; b++) {
     if (counts[b] == 0) continue;
@@ -296,12 +255,12 @@ ndt_status ndt_argwhere(ndt_array **out, const ndt_array *a) {
     ndt_free(rv);
     first += counts[b];
     ndt_array bv;
-    ndt_block_view(a, &z.tl, b, &bv);
+    ndt__block_view(a, &z.tl, b, &bv);
     ndt_operand ops[2] = {{&bv, NDT_READ}, {&z.out, NDT_WRITE}};
-    st = ndt_record(&nz_fill_kind, NULL, ops, 2, &z, sizeof z, fl);
+    st = ndt__record(&nz_fill_kind, NULL, ops, 2, &z, sizeof z, fl);
   }
-  ndt_store_decref(z.counts);
-  return ndt_finish(st, res, out);
+  ndt__store_decref(z.counts);
+  return ndt__finish(st, res, out);
 }
 
 /* ---- gather ----------------------------------------------------------- */
@@ -329,9 +288,9 @@ static ndt_status gather_body(ndt_bound *op, void *p) {
       for (int k = 0; k < nd; k++) {
         const char *ip = bi[k].ptr;
         for (int j = 0; j < od; j++) ip += pos[j] * bi[k].st[j];
-        ndt_kern->cast(g->idx[k].dtype, NDT_INT64)(ip, 0, (char *)ib, 8, 1);
+        ndt__kern->cast(g->idx[k].dtype, NDT_INT64)(ip, 0, (char *)ib, 8, 1);
         if (ib[0] < 0 || ib[0] >= g->a.shape[k]) {
-          st = ndt_error(NDT_ERR_INDEX, "index %lld is out of bounds for axis %d with size %lld",
+          st = ndt__error(NDT_ERR_INDEX, "index %lld is out of bounds for axis %d with size %lld",
                          (long long)ib[0], k, (long long)g->a.shape[k]);
           break;
         }
@@ -340,7 +299,7 @@ static ndt_status gather_body(ndt_bound *op, void *p) {
       if (st) break;
       char *op = bo.ptr;
       for (int j = 0; j < od; j++) op += pos[j] * bo.st[j];
-      memcpy(op, ndt_elem_run(src, f, 0, NULL), isz);
+      memcpy(op, ndt__elem_run(src, f, 0, NULL), isz);
       for (int j = od - 1; j >= 0; j--) {
         if (++pos[j] < g->out.shape[j]) break;
         pos[j] = 0;
@@ -354,23 +313,23 @@ static const ndt_task_kind gather_kind = {"gather", {gather_body}};
 
 ndt_status ndt_gather(ndt_array **out, const ndt_array *a, const ndt_array *const *idx) {
   int nd = a->ndim;
-  if (nd == 0) return ndt_error(NDT_ERR_INDEX, "too many indices for array: array is "
+  if (nd == 0) return ndt__error(NDT_ERR_INDEX, "too many indices for array: array is "
                                 "0-dimensional, but 1 were indexed");
   for (int k = 0; k < nd; k++) {
-    char kd = ndt_traits[idx[k]->dtype].kind;
+    char kd = ndt__traits[idx[k]->dtype].kind;
     if (kd != 'i' && kd != 'u')
-      return ndt_error(NDT_ERR_INDEX, "arrays used as indices must be of integer (or boolean) "
+      return ndt__error(NDT_ERR_INDEX, "arrays used as indices must be of integer (or boolean) "
                        "type");
     if (idx[k]->ndim != idx[0]->ndim ||
         memcmp(idx[k]->shape, idx[0]->shape, sizeof(int64_t) * idx[0]->ndim))
-      return ndt_error(NDT_ERR_SHAPE, "index arrays must have one shape");
+      return ndt__error(NDT_ERR_SHAPE, "index arrays must have one shape");
   }
   ndt_array *res;
-  ndt_status st = ndt_array_new(&res, a->dtype, idx[0]->ndim, idx[0]->shape, 0);
+  ndt_status st = ndt__array_new(&res, a->dtype, idx[0]->ndim, idx[0]->shape, 0);
   if (st) return st;
   ndt_tiling tl;
-  ndt_tiling_for(res->ndim, res->shape, res->store->itemsize, ndt_rt_tile_bytes(), &tl);
-  gather_arg *g = ndt_malloc(sizeof *g);
+  ndt__tiling_for(res->ndim, res->shape, res->store->itemsize, ndt__rt_tile_bytes(), &tl);
+  gather_arg *g = ndt__malloc(sizeof *g);
   if (!g) {
     ndt_free(res);
     return NDT_ERR_NOMEM;
@@ -380,13 +339,13 @@ ndt_status ndt_gather(ndt_array **out, const ndt_array *a, const ndt_array *cons
   ops[0] = (ndt_operand){&g->a, NDT_READ | NDT_OPND_WALK};
   ops[1] = (ndt_operand){&g->out, NDT_WRITE};
   for (int k = 0; k < nd; k++) ops[2 + k] = (ndt_operand){&g->idx[k], NDT_READ};
-  unsigned fl = tl.ntiles == 1 && res->size <= ndt_rt_inline_elems()
+  unsigned fl = tl.ntiles == 1 && res->size <= ndt__rt_inline_elems()
                     ? NDT_TASK_INLINE | NDT_TASK_CALLER_ERROR : 0;
   for (int64_t b = 0; b < (res->size ? tl.ntiles : 0) && st == NDT_OK; b++) {
-    ndt_block_view(res, &tl, b, &g->out);
-    for (int k = 0; k < nd; k++) ndt_block_view(idx[k], &tl, b, &g->idx[k]);
-    st = ndt_record(&gather_kind, NULL, ops, nd + 2, g, sizeof *g, fl);
+    ndt__block_view(res, &tl, b, &g->out);
+    for (int k = 0; k < nd; k++) ndt__block_view(idx[k], &tl, b, &g->idx[k]);
+    st = ndt__record(&gather_kind, NULL, ops, nd + 2, g, sizeof *g, fl);
   }
-  ndt_mfree(g);
-  return ndt_finish(st, res, out);
+  ndt__mfree(g);
+  return ndt__finish(st, res, out);
 }

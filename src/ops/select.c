@@ -15,7 +15,7 @@
 static const char *elem(const void *ctx, int64_t i) {
   const ndt_bound *b = ctx;
   const ndt_array *a = b->view;
-  return ndt_elem_run(b, a->offset + i * a->strides[0], 0, NULL);
+  return ndt__elem_run(b, a->offset + i * a->strides[0], 0, NULL);
 }
 
 /* The whole sorted array (a walked operand, NDT_OPND_WALK) as the search
@@ -42,14 +42,14 @@ typedef struct {
  * edges' dtype CH at a time. */
 static void bin_index(const find_arg *g, const char *x, int64_t xs, int64_t n, int64_t *out) {
   ndt_dtype t = g->a.dtype;
-  ndt_cast_fn cv = ndt_kern->cast(g->v.dtype, t);
-  ndt_bins_fn bins = ndt_kern->bins(t);
+  ndt_cast_fn cv = ndt__kern->cast(g->v.dtype, t);
+  ndt_bins_fn bins = ndt__kern->bins(t);
   ndt_kread rd = kread_of(g->ab);
   ndt_bins_desc d = {g->first, g->last, g->denom, g->single_d, g->single_f};
   double buf[CH];
   for (int64_t c = 0; c < n; c += CH) {
     int64_t m = n - c < CH ? n - c : CH;
-    cv(x + c * xs, xs, (char *)buf, ndt_traits[t].size, m);
+    cv(x + c * xs, xs, (char *)buf, ndt__traits[t].size, m);
     bins(&rd, &d, buf, m, out + c);
   }
 }
@@ -65,7 +65,7 @@ static ndt_status find_body(ndt_bound *op, void *p) {
   if (g->bins) bin_index(g, bv.ptr, bv.st[0], g->v.size, o);
   else {
     ndt_kread rd = kread_of(&op[0]);
-    ndt_kern->search(g->a.dtype)(&rd, bv.ptr, bv.st[0], g->v.size, g->right, o);
+    ndt__kern->search(g->a.dtype)(&rd, bv.ptr, bv.st[0], g->v.size, g->right, o);
   }
   return NDT_OK;
 }
@@ -91,22 +91,14 @@ static ndt_status hist_body(ndt_bound *op, void *p) {
   int64_t ws = h->has_w ? bw.st[0] : 0;
   char *part = op[3].ptr;
   memset(part, 0, (size_t)nb * 8);
-  ndt_cast_fn cw = h->has_w ? ndt_kern->cast(h->w.dtype, NDT_FLOAT64) : NULL;
+  ndt_cast_fn cw = h->has_w ? ndt__kern->cast(h->w.dtype, NDT_FLOAT64) : NULL;
   double wb[CH];
   int64_t ib[CH];
   for (int64_t c = 0; c < n; c += CH) {
     int64_t m = n - c < CH ? n - c : CH;
     bin_index(g, bv.ptr + c * vs, vs, m, ib);
-    if (cw) {
-      cw(bw.ptr + c * ws, ws, (char *)wb, 8, m);
-      double *hd = (double *)part;
-      for (int64_t i = 0; i < m; i++)
-        if (ib[i] < nb) hd[ib[i]] += wb[i];
-    } else {
-      int64_t *hi = (int64_t *)part;
-      for (int64_t i = 0; i < m; i++)
-        if (ib[i] < nb) hi[ib[i]]++;
-    }
+    if (cw) cw(bw.ptr + c * ws, ws, (char *)wb, 8, m);
+    ndt__kern->count(part, ib, cw ? wb : NULL, m, nb);   /* index nb: outside the edges */
   }
   return NDT_OK;
 }
@@ -122,33 +114,33 @@ static ndt_status find_run(const char *name, find_arg *g, const ndt_array *v,
   ndt_status st = ndt_reshape(&flat, v, 1, &v->size);
   if (st) return st;
   ndt_array *res = NULL;
-  if ((st = ndt_array_new(&res, NDT_INT64, 1, &flat->shape[0], 0))) {
+  if ((st = ndt__array_new(&res, NDT_INT64, 1, &flat->shape[0], 0))) {
     ndt_free(flat);
     return st;
   }
   ndt_tiling tl;
-  ndt_tiling_for(1, flat->shape, 8, ndt_rt_tile_bytes(), &tl);
+  ndt__tiling_for(1, flat->shape, 8, ndt__rt_tile_bytes(), &tl);
   int64_t nb = v->size ? tl.ntiles : 0;
-  unsigned fl = nb <= 1 && v->size <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
+  unsigned fl = nb <= 1 && v->size <= ndt__rt_inline_elems() ? NDT_TASK_INLINE : 0;
   ndt_operand ops[3] = {{&g->a, NDT_READ | NDT_OPND_WALK}, {&g->v, NDT_READ},
                         {&g->out, NDT_WRITE}};
   for (int64_t b = 0; b < nb && st == NDT_OK; b++) {
-    ndt_block_view(flat, &tl, b, &g->v);
-    ndt_block_view(res, &tl, b, &g->out);
-    st = ndt_record(&find_kind, name, ops, 3, g, sizeof *g, fl);
+    ndt__block_view(flat, &tl, b, &g->v);
+    ndt__block_view(res, &tl, b, &g->out);
+    st = ndt__record(&find_kind, name, ops, 3, g, sizeof *g, fl);
   }
   ndt_free(flat);
   ndt_array *r1 = NULL;
-  if ((st = ndt_finish(st, res, &r1))) return st;
+  if ((st = ndt__finish(st, res, &r1))) return st;
   st = ndt_reshape(out, r1, v->ndim, v->shape);
   ndt_free(r1);
   return st;
 }
 
 ndt_status ndt_searchsorted(ndt_array **out, const ndt_array *a, const ndt_array *v, int right) {
-  if (a->ndim != 1) return ndt_error(NDT_ERR_VALUE, "object too deep for desired array");
+  if (a->ndim != 1) return ndt__error(NDT_ERR_VALUE, "object too deep for desired array");
   if (a->dtype != v->dtype)
-    return ndt_error(NDT_ERR_TYPE, "searchsorted: a (%s) and v (%s) must have one dtype",
+    return ndt__error(NDT_ERR_TYPE, "searchsorted: a (%s) and v (%s) must have one dtype",
                      ndt_dtype_name(a->dtype), ndt_dtype_name(v->dtype));
   find_arg g;
   memset(&g, 0, sizeof g);
@@ -162,11 +154,11 @@ static ndt_status bins_setup(find_arg *g, const ndt_array *x, const ndt_array *e
                              double first, double last, double denom, int single_d,
                              int single_f) {
   if (edges->ndim != 1 || edges->shape[0] < 2)
-    return ndt_error(NDT_ERR_VALUE, "histogram: edges must be 1-d with at least 2 entries");
+    return ndt__error(NDT_ERR_VALUE, "histogram: edges must be 1-d with at least 2 entries");
   if (edges->dtype != NDT_FLOAT32 && edges->dtype != NDT_FLOAT64)
-    return ndt_error(NDT_ERR_TYPE, "histogram: edges must be float32 or float64");
-  if (ndt_traits[x->dtype].kind == 'c')
-    return ndt_error(NDT_ERR_TYPE, "histogram: complex values have no bins");
+    return ndt__error(NDT_ERR_TYPE, "histogram: edges must be float32 or float64");
+  if (ndt__traits[x->dtype].kind == 'c')
+    return ndt__error(NDT_ERR_TYPE, "histogram: complex values have no bins");
   memset(g, 0, sizeof *g);
   g->a = *edges;
   g->bins = 1;
@@ -192,9 +184,9 @@ ndt_status ndt_histogram_count(ndt_array **out, const ndt_array *x, const ndt_ar
   memset(&h, 0, sizeof h);
   ndt_status st = bins_setup(&h.f, x, edges, first, last, denom, single_d, single_f);
   if (st) return st;
-  if (weights && (weights->ndim != x->ndim || ndt_traits[weights->dtype].kind == 'c' ||
+  if (weights && (weights->ndim != x->ndim || ndt__traits[weights->dtype].kind == 'c' ||
                   memcmp(weights->shape, x->shape, sizeof(int64_t) * (size_t)x->ndim)))
-    return ndt_error(NDT_ERR_VALUE, "weights should have the same shape as a.");
+    return ndt__error(NDT_ERR_VALUE, "weights should have the same shape as a.");
   int64_t nb = edges->shape[0] - 1;
   ndt_array *fx = NULL, *fw = NULL, *res = NULL;
   const ndt_array *src[2] = {x, weights};
@@ -205,32 +197,32 @@ ndt_status ndt_histogram_count(ndt_array **out, const ndt_array *x, const ndt_ar
       return st;
     }
   }
-  if ((st = ndt_array_new(&res, weights ? NDT_FLOAT64 : NDT_INT64, 1, &nb, 0))) {
+  if ((st = ndt__array_new(&res, weights ? NDT_FLOAT64 : NDT_INT64, 1, &nb, 0))) {
     ndt_free(fx);
     ndt_free(fw);
     return st;
   }
   ndt_tiling tl;
-  ndt_tiling_for(1, fx->shape, 8, ndt_rt_tile_bytes(), &tl);
+  ndt__tiling_for(1, fx->shape, 8, ndt__rt_tile_bytes(), &tl);
   int64_t nblk = x->size ? tl.ntiles : 0;
   ndt_store *parts = NULL;
-  st = ndt_store_new_bytes(&parts, (nblk ? nblk : 1) * nb * 8);
-  unsigned fl = nblk <= 1 && x->size <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
+  st = ndt__store_new_bytes(&parts, (nblk ? nblk : 1) * nb * 8);
+  unsigned fl = nblk <= 1 && x->size <= ndt__rt_inline_elems() ? NDT_TASK_INLINE : 0;
   h.has_w = fw != NULL;
   h.parts = parts;
   for (int64_t b = 0; b < nblk && st == NDT_OK; b++) {
-    ndt_block_view(fx, &tl, b, &h.f.v);
-    if (fw) ndt_block_view(fw, &tl, b, &h.w);
+    ndt__block_view(fx, &tl, b, &h.f.v);
+    if (fw) ndt__block_view(fw, &tl, b, &h.w);
     h.poff = b * nb * 8;
     ndt_array pv;
-    ndt_range_view(&pv, parts, h.poff, nb * 8);
+    ndt__range_view(&pv, parts, h.poff, nb * 8);
     ndt_operand ops[4] = {{&h.f.a, NDT_READ | NDT_OPND_WALK}, {&h.f.v, NDT_READ},
                           {&h.w, NDT_READ}, {&pv, NDT_WRITE}};
-    st = ndt_record(&hist_kind, NULL, ops, 4, &h, sizeof h, fl);
+    st = ndt__record(&hist_kind, NULL, ops, 4, &h, sizeof h, fl);
   }
-  if (st == NDT_OK) st = ndt_bin_combine("histogram", res, fw != NULL, nblk, parts, fl);
-  if (parts) ndt_store_decref(parts);
+  if (st == NDT_OK) st = ndt__bin_combine("histogram", res, fw != NULL, nblk, parts, fl);
+  if (parts) ndt__store_decref(parts);
   ndt_free(fx);
   ndt_free(fw);
-  return ndt_finish(st, res, out);
+  return ndt__finish(st, res, out);
 }

@@ -35,7 +35,7 @@ static int nocopy_reshape(const ndt_array *a, int nd, const int64_t *ns, int64_t
 
 ndt_status ndt_reshape(ndt_array **out, const ndt_array *a, int ndim, const int64_t *shape) {
   if (ndim < 0 || ndim > NDT_MAXDIMS)
-    return ndt_error(NDT_ERR_VALUE, "maximum supported dimension for an ndarray is currently "
+    return ndt__error(NDT_ERR_VALUE, "maximum supported dimension for an ndarray is currently "
                      "%d, found %d", NDT_MAXDIMS, ndim);
   int64_t ns[NDT_MAXDIMS], known = 1;
   int unknown = -1;
@@ -43,7 +43,7 @@ ndt_status ndt_reshape(ndt_array **out, const ndt_array *a, int ndim, const int6
     ns[k] = shape[k];
     /* NumPy takes any negative value, not only -1, as the unknown one */
     if (shape[k] < 0) {
-      if (unknown >= 0) return ndt_error(NDT_ERR_VALUE, "can only specify one unknown dimension");
+      if (unknown >= 0) return ndt__error(NDT_ERR_VALUE, "can only specify one unknown dimension");
       unknown = k;
     } else known *= shape[k];
   }
@@ -61,7 +61,7 @@ ndt_status ndt_reshape(ndt_array **out, const ndt_array *a, int ndim, const int6
         v.strides[k] = a->size == 0 ? 0 : nst[k];
       }
       v.weak = 0;
-      return ndt_array_view(out, &v);
+      return ndt__array_view(out, &v);
     }
     ndt_array *c;
     ndt_status st = ndt_copy(&c, a);
@@ -82,7 +82,7 @@ bad:;
     else len += snprintf(buf + len, sizeof buf - len, "%s%lld", k > first ? "," : "",
                          (long long)shape[k]);
   }
-  return ndt_error(NDT_ERR_VALUE, "cannot reshape array of size %lld into shape (%s%s)",
+  return ndt__error(NDT_ERR_VALUE, "cannot reshape array of size %lld into shape (%s%s)",
                    (long long)a->size, buf, ndim == 1 && first == 0 ? "," : "");
 }
 
@@ -104,7 +104,7 @@ static ndt_status flat_view(ndt_array **out, const ndt_array *a) {
   v.shape[0] = a->size;
   v.strides[0] = 1;
   v.weak = 0;
-  return ndt_array_view(out, &v);
+  return ndt__array_view(out, &v);
 }
 
 ndt_status ndt_ravel(ndt_array **out, const ndt_array *a, char order) {
@@ -123,7 +123,7 @@ ndt_status ndt_ravel(ndt_array **out, const ndt_array *a, char order) {
     return ndt_is_c_contiguous(&t) ? flat_view(out, &t) : flat_copy(out, &t);
   }
   if (order != 'K')
-    return ndt_error(NDT_ERR_VALUE, "order must be one of 'C', 'F', 'A', or 'K' (got '%c')",
+    return ndt__error(NDT_ERR_VALUE, "order must be one of 'C', 'F', 'A', or 'K' (got '%c')",
                      order);
   /* 'K': the axes by decreasing |stride| (a stable insertion sort: ties
    * keep their order, and a broadcast axis, stride 0, is no reason to move
@@ -154,6 +154,6 @@ ndt_status ndt_imag(ndt_array **out, const ndt_array *a) {
     return ndt_zeros(out, a->ndim, a->shape, a->dtype);
   /* .real's view, moved half an element on */
   ndt_status st = ndt_real(out, a);
-  if (st == NDT_OK) (*out)->part = ndt_traits[(*out)->dtype].size;
+  if (st == NDT_OK) (*out)->part = ndt__traits[(*out)->dtype].size;
   return st;
 }

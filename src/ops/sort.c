@@ -75,7 +75,7 @@ static ndt_status sort_body(ndt_bound *op_, void *p) {
   if (part) per = inplace ? 0 : (size_t)sz + (wix ? 8 : 0);
   else per = (keys_in ? 0 : (size_t)sz) + (kt_out ? 0 : (size_t)sz) +
              (wix ? (ix_out ? 8 : 16) : 0);
-  char *kb = per ? ndt_malloc((size_t)n * per) : NULL;
+  char *kb = per ? ndt__malloc((size_t)n * per) : NULL;
   if (!kb && per) return NDT_ERR_NOMEM;
   char *next = kb;
   int64_t *ix = NULL, *it = NULL;
@@ -84,8 +84,8 @@ static ndt_status sort_body(ndt_bound *op_, void *p) {
   if (wix && !part) { it = (int64_t *)next; next += 8 * n; }
   if (!inplace && !keys_in) { keys = next; next += sz * n; }
   if (!part && !kt_out) kt = next;
-  ndt_sort_fn fn = ndt_kern->sort(a->in.dtype, wix);
-  ndt_select_fn sel = part ? ndt_kern->select(a->in.dtype, wix) : NULL;
+  ndt_sort_fn fn = ndt__kern->sort(a->in.dtype, wix);
+  ndt_select_fn sel = part ? ndt__kern->select(a->in.dtype, wix) : NULL;
   int64_t idx[NDT_MAXDIMS] = {0};
   for (int64_t l = 0; l < lines; l++) {
     const char *ip = bi.ptr;
@@ -106,7 +106,7 @@ static ndt_status sort_body(ndt_bound *op_, void *p) {
     if (wix)
       for (int64_t j = 0; j < n; j++) ix[j] = j;
     if (!part) {
-      if (ndt_kern->sort_linear(a->in.dtype, keys, ix, kt, it, n) != 0) fn(keys, ix, kt, it, n);
+      if (ndt__kern->sort_linear(a->in.dtype, keys, ix, kt, it, n) != 0) fn(keys, ix, kt, it, n);
     } else {
       /* ascending kth, each searched between the previous kth and the
        * nearest split found so far above it */
@@ -134,7 +134,7 @@ static ndt_status sort_body(ndt_bound *op_, void *p) {
       idx[k] = 0;
     }
   }
-  ndt_mfree(kb);
+  ndt__mfree(kb);
   return NDT_OK;
 }
 
@@ -157,7 +157,7 @@ static ndt_status order_lines(const ndt_array *a, int axis, int want_indices, in
     axis = 0;
   } else {
     if (axis < -a->ndim || axis >= a->ndim) {
-      return ndt_error(NDT_ERR_AXIS, "axis %d is out of bounds for array of dimension %d",
+      return ndt__error(NDT_ERR_AXIS, "axis %d is out of bounds for array of dimension %d",
                        axis, a->ndim);
     }
     if (axis < 0) axis += a->ndim;
@@ -170,7 +170,7 @@ static ndt_status order_lines(const ndt_array *a, int axis, int want_indices, in
       int64_t k = kth[q] < 0 ? kth[q] + len : kth[q];
       if (k < 0 || k >= len) {
         ndt_free(flat);
-        return ndt_error(NDT_ERR_VALUE, "kth(=%lld) out of bounds (%lld)", (long long)kth[q],
+        return ndt__error(NDT_ERR_VALUE, "kth(=%lld) out of bounds (%lld)", (long long)kth[q],
                          (long long)len);
       }
       if (nk < MAXKTH) ks[nk] = k;
@@ -187,7 +187,7 @@ static ndt_status order_lines(const ndt_array *a, int axis, int want_indices, in
     }
   }
   ndt_array *res = NULL;
-  st = ndt_array_new(&res, want_indices & 1 ? NDT_INT64 : src->dtype, src->ndim, src->shape, 0);
+  st = ndt__array_new(&res, want_indices & 1 ? NDT_INT64 : src->dtype, src->ndim, src->shape, 0);
   if (st || src->size == 0) {
     ndt_free(flat);
     if (st) return st;
@@ -195,24 +195,24 @@ static ndt_status order_lines(const ndt_array *a, int axis, int want_indices, in
     return NDT_OK;
   }
   ndt_array vin, vout;
-  ndt_axis_last(src, axis, &vin);
-  ndt_axis_last(res, axis, &vout);
+  ndt__axis_last(src, axis, &vin);
+  ndt__axis_last(res, axis, &vout);
   int64_t n = src->shape[axis];
   ndt_tiling tl;
-  ndt_line_tiling(&vin, &tl);
-  unsigned fl = tl.ntiles <= 1 && src->size <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
+  ndt__line_tiling(&vin, &tl);
+  unsigned fl = tl.ntiles <= 1 && src->size <= ndt__rt_inline_elems() ? NDT_TASK_INLINE : 0;
   for (int64_t b = 0; b < tl.ntiles && st == NDT_OK; b++) {
     sort_arg s = {.want_indices = want_indices & 1,
                   .quiet_nan = (want_indices & NDT_SORT_QUIET_NAN) != 0, .nkth = nk};
     memcpy(s.kth, ks, sizeof(int64_t) * (size_t)nk);
-    ndt_line_block(&vin, &tl, b, n, &s.in);
-    ndt_line_block(&vout, &tl, b, n, &s.out);
+    ndt__line_block(&vin, &tl, b, n, &s.in);
+    ndt__line_block(&vout, &tl, b, n, &s.out);
     ndt_operand ops[2] = {{&s.in, NDT_READ}, {&s.out, NDT_WRITE}};
-    st = ndt_record(&sort_kind, nkth >= 0 ? (want_indices & 1 ? "argpartition" : "partition")
+    st = ndt__record(&sort_kind, nkth >= 0 ? (want_indices & 1 ? "argpartition" : "partition")
                     : (want_indices & 1 ? "argsort" : "sort"), ops, 2, &s, sizeof s, fl);
   }
   ndt_free(flat);
-  return ndt_finish(st, res, out);
+  return ndt__finish(st, res, out);
 }
 
 ndt_status ndt_sort(ndt_array **out, const ndt_array *a, int axis, int want_indices) {
@@ -221,6 +221,6 @@ ndt_status ndt_sort(ndt_array **out, const ndt_array *a, int axis, int want_indi
 
 ndt_status ndt_partition(ndt_array **out, const ndt_array *a, int axis, int nkth,
                          const int64_t *kth, int want_indices) {
-  if (nkth < 0) return ndt_error(NDT_ERR_VALUE, "negative number of kth values");
+  if (nkth < 0) return ndt__error(NDT_ERR_VALUE, "negative number of kth values");
   return order_lines(a, axis, want_indices, nkth, kth, out);
 }

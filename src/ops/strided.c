@@ -24,15 +24,15 @@
 ndt_status ndt_as_strided(ndt_array **out, const ndt_array *a, int64_t offset, int ndim,
                           const int64_t *shape, const int64_t *strides) {
   if (ndim < 0 || ndim > NDT_MAXDIMS)
-    return ndt_error(NDT_ERR_VALUE, "as_strided: %d dimensions (at most %d)", ndim,
+    return ndt__error(NDT_ERR_VALUE, "as_strided: %d dimensions (at most %d)", ndim,
                      NDT_MAXDIMS);
   int64_t size = 1, lo = offset, hi = offset;
   int overflow = 0;
   for (int k = 0; k < ndim; k++) {
-    if (shape[k] < 0) return ndt_error(NDT_ERR_VALUE, "negative dimensions are not allowed");
+    if (shape[k] < 0) return ndt__error(NDT_ERR_VALUE, "negative dimensions are not allowed");
     if (__builtin_mul_overflow(size, shape[k], &size)) overflow = 1;
   }
-  if (overflow) return ndt_error(NDT_ERR_VALUE, "array is too big");
+  if (overflow) return ndt__error(NDT_ERR_VALUE, "array is too big");
   if (size > 0) {
     for (int k = 0; k < ndim; k++) {
       int64_t d;
@@ -42,12 +42,12 @@ ndt_status ndt_as_strided(ndt_array **out, const ndt_array *a, int64_t offset, i
     }
     /* the bounds rule: the view stays inside its store */
     if (overflow || lo < 0 || hi >= a->store->size)
-      return ndt_error(NDT_ERR_VALUE, "as_strided: the view would reach outside the memory "
+      return ndt__error(NDT_ERR_VALUE, "as_strided: the view would reach outside the memory "
                        "of its array (elements %lld to %lld of %lld)", (long long)lo,
                        (long long)hi, (long long)a->store->size);
   }
   ndt_array *v;
-  ndt_status st = ndt_array_view(&v, a);
+  ndt_status st = ndt__array_view(&v, a);
   if (st) return st;
   v->ndim = ndim;
   v->size = size;
@@ -63,12 +63,12 @@ ndt_status ndt_as_strided(ndt_array **out, const ndt_array *a, int64_t offset, i
 
 /* ---- a dtype view: the same bytes read as another dtype of one size --- */
 ndt_status ndt_view_dtype(ndt_array **out, const ndt_array *a, ndt_dtype t) {
-  if ((int)t < 0 || t >= NDT_NTYPES) return ndt_error(NDT_ERR_TYPE, "view: invalid dtype");
-  if (ndt_traits[t].size != ndt_vsize(a))
-    return ndt_error(NDT_ERR_VALUE, "view: the dtype's size (%d) is not the array's (%d)",
-                     ndt_traits[t].size, ndt_vsize(a));
+  if ((int)t < 0 || t >= NDT_NTYPES) return ndt__error(NDT_ERR_TYPE, "view: invalid dtype");
+  if (ndt__traits[t].size != ndt_vsize(a))
+    return ndt__error(NDT_ERR_VALUE, "view: the dtype's size (%d) is not the array's (%d)",
+                     ndt__traits[t].size, ndt_vsize(a));
   ndt_array *v;
-  ndt_status st = ndt_array_view(&v, a);
+  ndt_status st = ndt__array_view(&v, a);
   if (st) return st;
   v->dtype = t;   /* offsets, strides and part count store elements: unchanged */
   *out = v;
@@ -78,7 +78,7 @@ ndt_status ndt_view_dtype(ndt_array **out, const ndt_array *a, ndt_dtype t) {
 /* ---- ownership: a layout made from a fresh copy owns its data ---------- */
 ndt_status ndt_take_owner(ndt_array *v, ndt_array *from) {
   if (v->store != from->store || !from->owner)
-    return ndt_error(NDT_ERR_VALUE, "take_owner: not the owner of the same store");
+    return ndt__error(NDT_ERR_VALUE, "take_owner: not the owner of the same store");
   v->owner = 1;   /* NumPy's OWNDATA moves to the handle the program keeps */
   from->owner = 0;
   return NDT_OK;
@@ -106,7 +106,7 @@ static ndt_status put_op_body(ndt_bound *op, void *p) {
     int64_t f;
     memcpy(&f, bi.ptr + e * bi.st[0], 8);
     if (f < 0 || f >= size)
-      return ndt_error(NDT_ERR_INDEX, "index %lld is out of bounds for axis 0 with size %lld",
+      return ndt__error(NDT_ERR_INDEX, "index %lld is out of bounds for axis 0 with size %lld",
                        (long long)f, (long long)size);
   }
   /* 16-byte-aligned slots for one element of each loop operand */
@@ -133,7 +133,7 @@ static ndt_status put_op_body(ndt_bound *op, void *p) {
       }
     }
     if (off < g->lo || off >= g->hi) continue;
-    char *t = base ? base + (off - boff) * ssz : ndt_elem_run(&op[2], off, 0, NULL);
+    char *t = base ? base + (off - boff) * ssz : ndt__elem_run(&op[2], off, 0, NULL);
     if (fast) {
       const char *pv = bv.ptr + e * bv.st[0];
       if (g->loop[0] == NDT_FLOAT64) {
@@ -190,7 +190,7 @@ static unsigned op_fp_mask(ndt_ufunc op) {
 
 ndt_status ndt_put_op(ndt_array *a, const ndt_array *idx, const ndt_array *vals, ndt_ufunc op,
                       const ndt_dtype *loop) {
-  if ((int)op < 0 || op >= NDT_NUFUNCS) return ndt_error(NDT_ERR_VALUE, "at: invalid ufunc");
+  if ((int)op < 0 || op >= NDT_NUFUNCS) return ndt__error(NDT_ERR_VALUE, "at: invalid ufunc");
   /* one record of floating-point errors for all the op's tasks */
   ndt_fp_begin(ndt_ufunc_name(op), op_fp_mask(op));
   ndt_status st = put_op(a, idx, vals, op, loop);
@@ -200,38 +200,38 @@ ndt_status ndt_put_op(ndt_array *a, const ndt_array *idx, const ndt_array *vals,
 
 static ndt_status put_op(ndt_array *a, const ndt_array *idx, const ndt_array *vals, ndt_ufunc op,
                          const ndt_dtype *loop) {
-  if (a->readonly) return ndt_error(NDT_ERR_VALUE, "at: output array is read-only");
+  if (a->readonly) return ndt__error(NDT_ERR_VALUE, "at: output array is read-only");
   int nin = vals ? 2 : 1;
   if (idx->ndim != 1 || idx->dtype != NDT_INT64)
-    return ndt_error(NDT_ERR_TYPE, "at: idx must be a 1-d int64 array");
+    return ndt__error(NDT_ERR_TYPE, "at: idx must be a 1-d int64 array");
   if (vals && (vals->ndim != 1 || vals->shape[0] != idx->shape[0]))
-    return ndt_error(NDT_ERR_SHAPE, "at: idx and vals must be 1-d of one length");
+    return ndt__error(NDT_ERR_SHAPE, "at: idx and vals must be 1-d of one length");
   if (vals && vals->dtype != loop[1])
-    return ndt_error(NDT_ERR_TYPE, "at: vals must have the loop's second input dtype");
+    return ndt__error(NDT_ERR_TYPE, "at: vals must have the loop's second input dtype");
   put_op_arg g;
   memset(&g, 0, sizeof g);
   g.nin = nin;
   g.opc = op;
   for (int i = 0; i <= nin; i++) g.loop[i] = loop[i];
-  g.fn = ndt_kern->loop(op, g.loop);
-  if (!g.fn) return ndt_error(NDT_ERR_TYPE, "at: no loop for these dtypes");
+  g.fn = ndt__kern->loop(op, g.loop);
+  if (!g.fn) return ndt__error(NDT_ERR_TYPE, "at: no loop for these dtypes");
   if (idx->shape[0] == 0) return NDT_OK;
   if (a->size == 0)
-    return ndt_error(NDT_ERR_INDEX, "index 0 is out of bounds for axis 0 with size 0");
-  if (ndt_traits[loop[0]].size > 16 || ndt_traits[loop[nin]].size > 16)
-    return ndt_error(NDT_ERR_TYPE, "at: loop dtype too large");
-  g.to_loop = loop[0] != a->dtype ? ndt_kern->cast(a->dtype, loop[0]) : NULL;
-  g.from_loop = loop[nin] != a->dtype ? ndt_kern->cast(loop[nin], a->dtype) : NULL;
+    return ndt__error(NDT_ERR_INDEX, "index 0 is out of bounds for axis 0 with size 0");
+  if (ndt__traits[loop[0]].size > 16 || ndt__traits[loop[nin]].size > 16)
+    return ndt__error(NDT_ERR_TYPE, "at: loop dtype too large");
+  g.to_loop = loop[0] != a->dtype ? ndt__kern->cast(a->dtype, loop[0]) : NULL;
+  g.from_loop = loop[nin] != a->dtype ? ndt__kern->cast(loop[nin], a->dtype) : NULL;
   g.a = *a;
   g.idx = *idx;
   if (vals) g.vals = *vals;
   int64_t lo, hi, nidx = idx->shape[0];
-  ndt_view_extent(a, &lo, &hi);
+  ndt__view_extent(a, &lo, &hi);
   const ndt_store *s = a->store;
   int64_t t0 = ndt_store_tile_of(s, lo), t1 = ndt_store_tile_of(s, hi), nt = t1 - t0 + 1;
   /* per tile, as ndt_put: while the repeated scans cost little against a's size */
   int per_tile = nt > 1 && (double)nt * (double)nidx <= 4.0 * (double)(a->size + (1 << 20));
-  int small = a->size + nidx <= ndt_rt_inline_elems();
+  int small = a->size + nidx <= ndt__rt_inline_elems();
   ndt_status st = NDT_OK;
   unsigned fl = small && !per_tile ? NDT_TASK_INLINE | NDT_TASK_CALLER_ERROR : 0;
   for (int64_t t = per_tile ? t0 : 0; t <= (per_tile ? t1 : 0) && st == NDT_OK; t++) {
@@ -240,13 +240,13 @@ static ndt_status put_op(ndt_array *a, const ndt_array *idx, const ndt_array *va
     g.hi = per_tile ? (hi < tl->start + tl->len - 1 ? hi : tl->start + tl->len - 1) + 1 : hi + 1;
     ndt_array tv = *a;
     if (per_tile) {
-      ndt_range_view(&tv, a->store, g.lo, g.hi - g.lo);
+      ndt__range_view(&tv, a->store, g.lo, g.hi - g.lo);
       tv.dtype = a->dtype;
       tv.part = a->part;
     }
-    ndt_operand ops[3] = {{&g.idx, NDT_READ}, {vals ? &g.vals : &ndt_empty_view, NDT_READ},
+    ndt_operand ops[3] = {{&g.idx, NDT_READ}, {vals ? &g.vals : &ndt__empty_view, NDT_READ},
                           {&tv, NDT_RW | NDT_OPND_WALK}};
-    st = ndt_record(&put_op_kind, NULL, ops, 3, &g, sizeof g, fl);
+    st = ndt__record(&put_op_kind, NULL, ops, 3, &g, sizeof g, fl);
   }
   return st;
 }
@@ -296,12 +296,12 @@ static ndt_status rat_body(ndt_bound *op, void *p) {
       lp = op[2].ptr + (off - op[2].view->offset) * ssz;
     } else {
       int64_t got = cnt;
-      lp = ndt_elem_run(&op[2], off, lst_el, &got);
+      lp = ndt__elem_run(&op[2], off, lst_el, &got);
       if (got < cnt) {   /* the line crosses buffers: one contiguous copy */
-        if (!scratch && !(scratch = ndt_malloc((size_t)n * isz))) return NDT_ERR_NOMEM;
+        if (!scratch && !(scratch = ndt__malloc((size_t)n * isz))) return NDT_ERR_NOMEM;
         for (int64_t i = 0; i < cnt;) {
           int64_t run = cnt - i;
-          const char *src = ndt_elem_run(&op[2], off + i * lst_el, lst_el, &run);
+          const char *src = ndt__elem_run(&op[2], off + i * lst_el, lst_el, &run);
           for (int64_t j = 0; j < run; j++) memcpy(scratch + (i + j) * isz, src + j * lst, isz);
           i += run;
         }
@@ -313,7 +313,7 @@ static ndt_status rat_body(ndt_bound *op, void *p) {
     if (cnt > 1) g->k.run(acc, lp + lst, lst, cnt - 1);
     memcpy(op[0].ptr + q * op[0].st[0], acc, isz);
   }
-  ndt_mfree(scratch);
+  ndt__mfree(scratch);
   return NDT_OK;
 }
 
@@ -322,35 +322,35 @@ static const ndt_task_kind rat_kind = {"reduceat", {rat_body}};
 ndt_status ndt_reduceat(ndt_array **out, const ndt_array *a, int axis, const ndt_array *idx,
                         ndt_reduce_op op) {
   int nd = a->ndim;
-  if (nd == 0) return ndt_error(NDT_ERR_TYPE, "cannot reduceat on a scalar");
+  if (nd == 0) return ndt__error(NDT_ERR_TYPE, "cannot reduceat on a scalar");
   if (axis < -nd || axis >= nd)
-    return ndt_error(NDT_ERR_AXIS, "axis %d is out of bounds for array of dimension %d", axis,
+    return ndt__error(NDT_ERR_AXIS, "axis %d is out of bounds for array of dimension %d", axis,
                      nd);
   if (axis < 0) axis += nd;
   if (idx->ndim != 1 || idx->dtype != NDT_INT64)
-    return ndt_error(NDT_ERR_TYPE, "reduceat: indices must be a 1-d int64 array");
+    return ndt__error(NDT_ERR_TYPE, "reduceat: indices must be a 1-d int64 array");
   rat_arg g;
   memset(&g, 0, sizeof g);
-  if (ndt_kern->reduce(op, a->dtype, &g.k) != 0 || ndt_vsize(a) > 16)
-    return ndt_error(NDT_ERR_TYPE, "reduceat: no %s reduction for %s", "such",
+  if (ndt__kern->reduce(op, a->dtype, &g.k) != 0 || ndt_vsize(a) > 16)
+    return ndt__error(NDT_ERR_TYPE, "reduceat: no %s reduction for %s", "such",
                      ndt_dtype_name(a->dtype));
   int64_t m = idx->shape[0], n = a->shape[axis];
   /* the indices are read here, once: they decide the result's meaning and
    * an out-of-range one is the caller's error, raised before any work */
   if (m > 0) {
-    int64_t *iv = ndt_malloc((size_t)m * 8);
+    int64_t *iv = ndt__malloc((size_t)m * 8);
     if (!iv) return NDT_ERR_NOMEM;
     ndt_status st = ndt_to_buffer(idx, iv);
     for (int64_t s = 0; s < m && st == NDT_OK; s++)
       if (iv[s] < 0 || iv[s] >= n)
-        st = ndt_error(NDT_ERR_INDEX, "index %lld out-of-bounds in reduceat [0, %lld)",
+        st = ndt__error(NDT_ERR_INDEX, "index %lld out-of-bounds in reduceat [0, %lld)",
                        (long long)iv[s], (long long)n);
-    ndt_mfree(iv);
+    ndt__mfree(iv);
     if (st) return st;
   }
   for (int d = 0; d < nd; d++) g.rshape[d] = d == axis ? m : a->shape[d];
   ndt_array *res;
-  ndt_status st = ndt_array_new(&res, a->dtype, nd, g.rshape, 0);
+  ndt_status st = ndt__array_new(&res, a->dtype, nd, g.rshape, 0);
   if (st) return st;
   if (res->size == 0) {
     *out = res;
@@ -360,21 +360,21 @@ ndt_status ndt_reduceat(ndt_array **out, const ndt_array *a, int axis, const ndt
   g.idx = *idx;
   g.axis = axis;
   ndt_tiling tl;
-  ndt_tiling_for(nd, g.rshape, res->store->itemsize, ndt_rt_tile_bytes(), &tl);
-  unsigned fl = tl.ntiles == 1 && a->size + m <= ndt_rt_inline_elems() ? NDT_TASK_INLINE : 0;
+  ndt__tiling_for(nd, g.rshape, res->store->itemsize, ndt__rt_tile_bytes(), &tl);
+  unsigned fl = tl.ntiles == 1 && a->size + m <= ndt__rt_inline_elems() ? NDT_TASK_INLINE : 0;
   /* NumPy: "overflow encountered in reduceat" for sums and products only */
   ndt_fp_begin("reduceat", op == NDT_RED_SUM || op == NDT_RED_PROD
                                ? NDT_FPE_DIVIDE | NDT_FPE_OVERFLOW | NDT_FPE_UNDERFLOW |
                                      NDT_FPE_INVALID : 0);
   for (int64_t b = 0; b < tl.ntiles && st == NDT_OK; b++) {
-    g.first = ndt_block_first(&tl, b);
-    g.len = (b + 1 < tl.ntiles ? ndt_block_first(&tl, b + 1) : res->size) - g.first;
+    g.first = ndt__block_first(&tl, b);
+    g.len = (b + 1 < tl.ntiles ? ndt__block_first(&tl, b + 1) : res->size) - g.first;
     ndt_array ov;
-    ndt_range_view(&ov, res->store, g.first, g.len);
+    ndt__range_view(&ov, res->store, g.first, g.len);
     ov.dtype = res->dtype;
     ndt_operand ops[3] = {{&ov, NDT_WRITE}, {&g.idx, NDT_READ}, {&g.a, NDT_READ | NDT_OPND_WALK}};
-    st = ndt_record(&rat_kind, NULL, ops, 3, &g, sizeof g, fl);
+    st = ndt__record(&rat_kind, NULL, ops, 3, &g, sizeof g, fl);
   }
   ndt_fp_end();
-  return ndt_finish(st, res, out);
+  return ndt__finish(st, res, out);
 }

@@ -6,8 +6,8 @@
 #include <string.h>
 #include "view.h"
 
-ndt_array *ndt_array_alloc(void) {
-  ndt_array *a = ndt_malloc(sizeof *a);
+ndt_array *ndt__array_alloc(void) {
+  ndt_array *a = ndt__malloc(sizeof *a);
   if (a) {
     a->store = NULL;
     a->part = 0;
@@ -34,17 +34,17 @@ void ndt__set_contiguous(ndt_array *a, int ndim, const int64_t *shape) {
   }
 }
 
-ndt_status ndt_array_new(ndt_array **out, ndt_dtype t, int ndim, const int64_t *shape,
+ndt_status ndt__array_new(ndt_array **out, ndt_dtype t, int ndim, const int64_t *shape,
                          int zero) {
-  if ((int)t < 0 || t >= NDT_NTYPES) return ndt_error(NDT_ERR_TYPE, "invalid dtype %d", t);
+  if ((int)t < 0 || t >= NDT_NTYPES) return ndt__error(NDT_ERR_TYPE, "invalid dtype %d", t);
   if (ndim < 0 || ndim > NDT_MAXDIMS)
-    return ndt_error(NDT_ERR_VALUE, "maximum supported dimension for an ndarray is currently "
+    return ndt__error(NDT_ERR_VALUE, "maximum supported dimension for an ndarray is currently "
                      "%d, found %d", NDT_MAXDIMS, ndim);
-  ndt_array *a = ndt_array_alloc();
+  ndt_array *a = ndt__array_alloc();
   if (!a) return NDT_ERR_NOMEM;
-  ndt_status st = ndt_store_new(&a->store, t, ndim, shape, zero);
+  ndt_status st = ndt__store_new(&a->store, t, ndim, shape, zero);
   if (st) {
-    ndt_mfree(a);
+    ndt__mfree(a);
     return st;
   }
   atomic_fetch_add(&a->store->handles, 1);
@@ -55,13 +55,13 @@ ndt_status ndt_array_new(ndt_array **out, ndt_dtype t, int ndim, const int64_t *
   return NDT_OK;
 }
 
-ndt_status ndt_array_view(ndt_array **out, const ndt_array *a) {
-  ndt_array *v = ndt_array_alloc();
+ndt_status ndt__array_view(ndt_array **out, const ndt_array *a) {
+  ndt_array *v = ndt__array_alloc();
   if (!v) return NDT_ERR_NOMEM;
   memcpy(v, a, sizeof *v);   /* readonly too: views of read-only arrays are read-only */
   v->internal = 0;
   v->owner = 0;
-  ndt_store_incref(v->store);
+  ndt__store_incref(v->store);
   atomic_fetch_add(&v->store->handles, 1);
   *out = v;
   return NDT_OK;
@@ -71,11 +71,11 @@ ndt_status ndt_array_view(ndt_array **out, const ndt_array *a) {
  * here, on the recording thread). */
 ndt_status ndt_scalar(ndt_array **out, ndt_dtype t, const void *value, int weak) {
   ndt_array *a;
-  ndt_status st = ndt_array_new(&a, t, 0, NULL, 0);
+  ndt_status st = ndt__array_new(&a, t, 0, NULL, 0);
   if (st) return st;
   /* every rank holds a scalar: it never travels */
   ndt_tile *tl = &a->store->tiles[0];
-  char *buf = ndt_tile_buffer(tl);
+  char *buf = ndt__tile_buffer(tl);
   if (!buf) {
     if (ndt_distributed()) {
       /* 16 bytes: not worth a collective on every scalar to fail politely */
@@ -85,8 +85,8 @@ ndt_status ndt_scalar(ndt_array **out, ndt_dtype t, const void *value, int weak)
     ndt_free(a);
     return NDT_ERR_NOMEM;
   }
-  memcpy(buf, value, ndt_traits[t].size);
-  ndt_tile_everywhere(tl);
+  memcpy(buf, value, ndt__traits[t].size);
+  ndt__tile_everywhere(tl);
   a->weak = weak != 0;
   *out = a;
   return NDT_OK;
@@ -95,9 +95,9 @@ ndt_status ndt_scalar(ndt_array **out, ndt_dtype t, const void *value, int weak)
 void ndt_free(ndt_array *a) {
   if (!a) return;
   if (a->store && !a->internal && atomic_fetch_sub(&a->store->handles, 1) == 1)
-    ndt_store_drop_handle(a->store);
-  ndt_store_decref(a->store);
-  ndt_mfree(a);
+    ndt__store_drop_handle(a->store);
+  ndt__store_decref(a->store);
+  ndt__mfree(a);
 }
 
 int ndt_ndim(const ndt_array *a) { return a->ndim; }
@@ -144,7 +144,7 @@ ndt_status ndt_set_writeable(ndt_array *a, int writeable) {
   /* NumPy: an array that owns its data may always be made writeable again;
    * a view only while its base (here: the store's owner handle) is */
   if (!a->owner && a->store->readonly)
-    return ndt_error(NDT_ERR_VALUE, "cannot set WRITEABLE flag to True of this array");
+    return ndt__error(NDT_ERR_VALUE, "cannot set WRITEABLE flag to True of this array");
   a->readonly = 0;
   if (a->owner) a->store->readonly = 0;
   return NDT_OK;
@@ -155,7 +155,7 @@ int ndt_is_whole(const ndt_array *a) {
          ndt_is_c_contiguous(a);
 }
 
-void ndt_view_extent(const ndt_array *a, int64_t *lo, int64_t *hi) {
+void ndt__view_extent(const ndt_array *a, int64_t *lo, int64_t *hi) {
   int64_t l = a->offset, h = a->offset;
   for (int k = 0; k < a->ndim; k++) {
     int64_t d = (a->shape[k] - 1) * a->strides[k];
@@ -165,11 +165,11 @@ void ndt_view_extent(const ndt_array *a, int64_t *lo, int64_t *hi) {
   *hi = h;
 }
 
-int ndt_may_overlap(const ndt_array *a, const ndt_array *b) {
+int ndt__may_overlap(const ndt_array *a, const ndt_array *b) {
   if (a->store != b->store || a->size == 0 || b->size == 0) return 0;
   int64_t al, ah, bl, bh;
-  ndt_view_extent(a, &al, &ah);
-  ndt_view_extent(b, &bl, &bh);
+  ndt__view_extent(a, &al, &ah);
+  ndt__view_extent(b, &bl, &bh);
   if (ah < bl || bh < al) return 0;
   if (a->part != b->part && a->dtype != a->store->dtype && b->dtype != b->store->dtype)
     return 0;  /* .real and .imag of the same complex array never overlap */
@@ -177,7 +177,7 @@ int ndt_may_overlap(const ndt_array *a, const ndt_array *b) {
 }
 
 static ndt_status axis_error(int axis, int ndim) {
-  return ndt_error(NDT_ERR_AXIS, "axis %d is out of bounds for array of dimension %d", axis,
+  return ndt__error(NDT_ERR_AXIS, "axis %d is out of bounds for array of dimension %d", axis,
                    ndim);
 }
 
@@ -190,17 +190,17 @@ ndt_status ndt_view_index(ndt_array **out, const ndt_array *a, int nidx, const n
       case NDT_IDX_NEWAXIS: nnew++; break;
       case NDT_IDX_ELLIPSIS:
         if (ellipsis >= 0)
-          return ndt_error(NDT_ERR_INDEX, "an index can only have a single ellipsis ('...')");
+          return ndt__error(NDT_ERR_INDEX, "an index can only have a single ellipsis ('...')");
         ellipsis = i;
         break;
-      default: return ndt_error(NDT_ERR_VALUE, "invalid index kind");
+      default: return ndt__error(NDT_ERR_VALUE, "invalid index kind");
     }
   }
   if (consumed > a->ndim)
-    return ndt_error(NDT_ERR_INDEX, "too many indices for array: array is %d-dimensional, "
+    return ndt__error(NDT_ERR_INDEX, "too many indices for array: array is %d-dimensional, "
                      "but %d were indexed", a->ndim, consumed);
   if (a->ndim - nint + nnew > NDT_MAXDIMS)
-    return ndt_error(NDT_ERR_INDEX, "number of dimensions must be within [0, %d]", NDT_MAXDIMS);
+    return ndt__error(NDT_ERR_INDEX, "number of dimensions must be within [0, %d]", NDT_MAXDIMS);
   ndt_array v = *a;
   v.ndim = 0;
   v.size = 1;
@@ -224,14 +224,14 @@ ndt_status ndt_view_index(ndt_array **out, const ndt_array *a, int nidx, const n
     } else if (ix->kind == NDT_IDX_INT) {
       int64_t n = a->shape[src], k = ix->start;
       if (k < -n || k >= n)
-        return ndt_error(NDT_ERR_INDEX, "index %lld is out of bounds for axis %d with size %lld",
+        return ndt__error(NDT_ERR_INDEX, "index %lld is out of bounds for axis %d with size %lld",
                          (long long)k, src, (long long)n);
       if (k < 0) k += n;
       v.offset += k * a->strides[src];
       src++;
     } else {
       int64_t n = a->shape[src], step = ix->step, start, stop, len;
-      if (step == 0) return ndt_error(NDT_ERR_VALUE, "slice step cannot be zero");
+      if (step == 0) return ndt__error(NDT_ERR_VALUE, "slice step cannot be zero");
       if (!ix->has_start) start = step < 0 ? n - 1 : 0;
       else {
         start = ix->start;
@@ -255,7 +255,7 @@ ndt_status ndt_view_index(ndt_array **out, const ndt_array *a, int nidx, const n
   for (int k = 0; k < v.ndim; k++) v.size *= v.shape[k];
   v.weak = 0;
   ndt_array *r;
-  ndt_status st = ndt_array_view(&r, &v);
+  ndt_status st = ndt__array_view(&r, &v);
   if (st) return st;
   *out = r;
   return NDT_OK;
@@ -268,12 +268,12 @@ ndt_status ndt_transpose(ndt_array **out, const ndt_array *a, const int *perm) {
     int p = perm ? perm[k] : a->ndim - 1 - k;
     if (p < 0) p += a->ndim;
     if (p < 0 || p >= a->ndim) return axis_error(perm[k], a->ndim);
-    if (seen[p]++) return ndt_error(NDT_ERR_VALUE, "repeated axis in transpose");
+    if (seen[p]++) return ndt__error(NDT_ERR_VALUE, "repeated axis in transpose");
     v.shape[k] = a->shape[p];
     v.strides[k] = a->strides[p];
   }
   v.weak = 0;
-  return ndt_array_view(out, &v);
+  return ndt__array_view(out, &v);
 }
 
 ndt_status ndt_swapaxes(ndt_array **out, const ndt_array *a, int ax1, int ax2) {
@@ -293,7 +293,7 @@ ndt_status ndt_broadcast_shapes(int n, const int *ndims, const int64_t *const *s
                                 int *out_ndim, int64_t *out_shape) {
   int nd = 0;
   for (int i = 0; i < n; i++) if (ndims[i] > nd) nd = ndims[i];
-  if (nd > NDT_MAXDIMS) return ndt_error(NDT_ERR_VALUE, "too many dimensions");
+  if (nd > NDT_MAXDIMS) return ndt__error(NDT_ERR_VALUE, "too many dimensions");
   for (int k = 0; k < nd; k++) out_shape[k] = 1;
   for (int i = 0; i < n; i++) {
     for (int k = 0; k < ndims[i]; k++) {
@@ -310,7 +310,7 @@ ndt_status ndt_broadcast_shapes(int n, const int *ndims, const int64_t *const *s
                           (long long)shapes[j][q]);
         len += snprintf(buf + len, sizeof buf - len, "%s) ", ndims[j] == 1 ? "," : "");
       }
-      return ndt_error(NDT_ERR_SHAPE, "operands could not be broadcast together with shapes %s",
+      return ndt__error(NDT_ERR_SHAPE, "operands could not be broadcast together with shapes %s",
                        buf);
     }
   }
@@ -325,7 +325,7 @@ ndt_status ndt_broadcast_to(ndt_array **out, const ndt_array *a, int ndim, const
   v.size = 1;
   for (int k = 0; k < ndim; k++) {
     int j = k - (ndim - a->ndim);
-    if (shape[k] < 0) return ndt_error(NDT_ERR_VALUE, "all elements of broadcast shape must be non-negative");
+    if (shape[k] < 0) return ndt__error(NDT_ERR_VALUE, "all elements of broadcast shape must be non-negative");
     if (j < 0) {
       v.shape[k] = shape[k];
       v.strides[k] = 0;
@@ -339,7 +339,7 @@ ndt_status ndt_broadcast_to(ndt_array **out, const ndt_array *a, int ndim, const
     v.size *= shape[k];
   }
   v.weak = a->weak;
-  return ndt_array_view(out, &v);
+  return ndt__array_view(out, &v);
 bad:;
   char buf[300];
   int len = snprintf(buf, sizeof buf, "(");
@@ -350,7 +350,7 @@ bad:;
   for (int k = 0; k < ndim && len < 290; k++)
     len += snprintf(buf + len, sizeof buf - len, "%s%lld", k ? "," : "", (long long)shape[k]);
   snprintf(buf + len, sizeof buf - len, "%s)", ndim == 1 ? "," : "");
-  return ndt_error(NDT_ERR_SHAPE, "operands could not be broadcast together with remapped "
+  return ndt__error(NDT_ERR_SHAPE, "operands could not be broadcast together with remapped "
                    "shapes [original->remapped]: %s", buf);
 }
 
@@ -364,7 +364,7 @@ ndt_status ndt_squeeze(ndt_array **out, const ndt_array *a, int naxes, const int
       if (ax < -a->ndim || ax >= a->ndim) return axis_error(ax, a->ndim);
       if (ax < 0) ax += a->ndim;
       if (a->shape[ax] != 1)
-        return ndt_error(NDT_ERR_VALUE, "cannot select an axis to squeeze out which has size "
+        return ndt__error(NDT_ERR_VALUE, "cannot select an axis to squeeze out which has size "
                          "not equal to one");
       drop[ax] = 1;
     }
@@ -377,12 +377,12 @@ ndt_status ndt_squeeze(ndt_array **out, const ndt_array *a, int naxes, const int
       v.strides[v.ndim++] = a->strides[k];
     }
   v.weak = 0;
-  return ndt_array_view(out, &v);
+  return ndt__array_view(out, &v);
 }
 
 ndt_status ndt_expand_dims(ndt_array **out, const ndt_array *a, int axis) {
   int n = a->ndim + 1;
-  if (n > NDT_MAXDIMS) return ndt_error(NDT_ERR_VALUE, "too many dimensions");
+  if (n > NDT_MAXDIMS) return ndt__error(NDT_ERR_VALUE, "too many dimensions");
   if (axis < -n || axis >= n) return axis_error(axis, n);
   if (axis < 0) axis += n;
   ndt_array v = *a;
@@ -397,7 +397,7 @@ ndt_status ndt_expand_dims(ndt_array **out, const ndt_array *a, int axis) {
     }
   }
   v.weak = 0;
-  return ndt_array_view(out, &v);
+  return ndt__array_view(out, &v);
 }
 
 static ndt_dtype real_of(ndt_dtype t) {
@@ -408,6 +408,6 @@ ndt_status ndt_real(ndt_array **out, const ndt_array *a) {
   ndt_array v = *a;
   v.dtype = real_of(a->dtype);
   v.weak = 0;
-  return ndt_array_view(out, &v);
+  return ndt__array_view(out, &v);
 }
 

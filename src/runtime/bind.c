@@ -5,9 +5,9 @@
 #include <string.h>
 #include "rt.h"
 
-const ndt_array ndt_empty_view;
+const ndt_array ndt__empty_view;
 
-void ndt_range_view(ndt_array *v, ndt_store *s, int64_t lo, int64_t n) {
+void ndt__range_view(ndt_array *v, ndt_store *s, int64_t lo, int64_t n) {
   /* the fields a 1-d view reads (not the whole struct: this is per task) */
   v->store = s;
   v->dtype = s->dtype;
@@ -102,7 +102,7 @@ static void view_transfer(const ndt_array *v, ndt_memory *m, char *buf, int to_b
 }
 
 /* 1 when tiles t0..t1 of s hold consecutive elements back to back in m (a
- * store mapped in one piece, see ndt_alloc_data_run). */
+ * store mapped in one piece, see ndt__alloc_data_run). */
 static int adjacent_in(const ndt_store *s, int64_t t0, int64_t t1, const ndt_memory *m) {
   for (int64_t t = t0; t < t1; t++) {
     const ndt_tile *a = &s->tiles[t], *b = &s->tiles[t + 1];
@@ -136,7 +136,7 @@ static ndt_status bind_view(const ndt_array *v, unsigned priv, ndt_memory *m, in
     t1 = span[1];
   } else {
     int64_t lo, hi;
-    ndt_view_extent(v, &lo, &hi);
+    ndt__view_extent(v, &lo, &hi);
     t0 = ndt_store_tile_of(s, lo);
     t1 = ndt_store_tile_of(s, hi);
   }
@@ -148,7 +148,7 @@ static ndt_status bind_view(const ndt_array *v, unsigned priv, ndt_memory *m, in
     unsigned bit = 1u << m->id, vb = atomic_load_explicit(&tl->valid, memory_order_acquire);
     if (!acquire || vb == bit || (!(priv & NDT_WRITE) && (vb & bit))) base = ndt_tile_mem(tl, m);
     else {
-      ndt_status st = ndt_tile_acquire(tl, m, (priv & NDT_WRITE) != 0, &base);
+      ndt_status st = ndt__tile_acquire(tl, m, (priv & NDT_WRITE) != 0, &base);
       if (st) return st;
     }
     b->ptr = base + (v->offset - tl->start) * ssz + v->part;
@@ -158,7 +158,7 @@ static ndt_status bind_view(const ndt_array *v, unsigned priv, ndt_memory *m, in
     int w = (priv & NDT_WRITE) != 0;
     for (int64_t t = t0; t <= t1; t++) {
       char *p;
-      ndt_status st = ndt_tile_acquire(&s->tiles[t], m, w, &p);
+      ndt_status st = ndt__tile_acquire(&s->tiles[t], m, w, &p);
       if (st) return st;
       if (t == t0) base = p;
     }
@@ -169,7 +169,7 @@ static ndt_status bind_view(const ndt_array *v, unsigned priv, ndt_memory *m, in
     b->ptr = base + (v->offset - s->tiles[t0].start) * ssz + v->part;
     return NDT_OK;
   }
-  if (priv & NDT_OPND_WALK) {   /* the body walks it (ndt_elem_run) */
+  if (priv & NDT_OPND_WALK) {   /* the body walks it (ndt__elem_run) */
     b->ptr = NULL;
     return NDT_OK;
   }
@@ -200,7 +200,7 @@ static ndt_status exec_on(const ndt_task_kind *k, ndt_processor *p, const ndt_op
                           int nop, void *arg, const int64_t *span, int *ran) {
   ndt_bound local[NB_LOCAL], *b = local;
   *ran = 0;
-  if (nop > NB_LOCAL && !(b = ndt_malloc((size_t)nop * sizeof *b))) return NDT_ERR_NOMEM;
+  if (nop > NB_LOCAL && !(b = ndt__malloc((size_t)nop * sizeof *b))) return NDT_ERR_NOMEM;
   ndt_status st = NDT_OK;
   int nb = 0;
   while (nb < nop && st == NDT_OK) {
@@ -212,7 +212,7 @@ static ndt_status exec_on(const ndt_task_kind *k, ndt_processor *p, const ndt_op
     st = k->body[p->kind](b, arg);
   }
   for (int i = 0; i < nb; i++) unbind(&b[i], st == NDT_OK);
-  if (b != local) ndt_mfree(b);
+  if (b != local) ndt__mfree(b);
   return st;
 }
 
@@ -234,11 +234,11 @@ int64_t ndt_processor_fallbacks(void) { return atomic_load(&fallbacks); }
  * or from a body that updates nothing in place) it runs on the host CPU
  * instead, its operands made valid in host memory: a full device slows a
  * program down, it does not stop it. */
-ndt_status ndt_exec_body(const ndt_task_kind *k, ndt_processor *p, const ndt_operand *op,
+ndt_status ndt__exec_body(const ndt_task_kind *k, ndt_processor *p, const ndt_operand *op,
                          int nop, void *arg, const int64_t *span) {
   int ran;
   ndt_status st = exec_on(k, p, op, nop, arg, span, &ran);
-  ndt_processor *cpu = ndt_proc_get(0);
+  ndt_processor *cpu = ndt__proc_get(0);
   if (st == NDT_ERR_NOMEM && cpu && p != cpu && p->mem != cpu->mem && k->body[cpu->kind] &&
       (!ran || !updates_in_place(op, nop))) {
     atomic_fetch_add(&fallbacks, 1);
@@ -247,12 +247,12 @@ ndt_status ndt_exec_body(const ndt_task_kind *k, ndt_processor *p, const ndt_ope
   return st;
 }
 
-ndt_status ndt_piece_bind(const ndt_bound *b, const ndt_array *piece, ndt_bound *out, int load) {
+ndt_status ndt__piece_bind(const ndt_bound *b, const ndt_array *piece, ndt_bound *out, int load) {
   unsigned priv = (load ? NDT_READ : 0) | (b->priv & NDT_WRITE);
   return bind_view(piece, priv ? priv : NDT_READ, b->mem, 0, NULL, out);
 }
 
-void ndt_piece_release(ndt_bound *piece, int store) { unbind(piece, store); }
+void ndt__piece_release(ndt_bound *piece, int store) { unbind(piece, store); }
 
 static char *elem_in(const ndt_store *s, const ndt_memory *m, int part, int64_t f,
                      int64_t step, int64_t *n) {
@@ -263,15 +263,15 @@ static char *elem_in(const ndt_store *s, const ndt_memory *m, int part, int64_t 
   return base + (f - tl->start) * s->itemsize + part;
 }
 
-char *ndt_elem_run(const ndt_bound *b, int64_t f, int64_t step, int64_t *n) {
+char *ndt__elem_run(const ndt_bound *b, int64_t f, int64_t step, int64_t *n) {
   return elem_in(b->view->store, b->mem, b->view->part, f, step, n);
 }
 
-char *ndt_host_elem(const ndt_array *v, int64_t f, int64_t step, int64_t *n) {
-  return elem_in(v->store, &ndt_host_memory, v->part, f, step, n);
+char *ndt__host_elem(const ndt_array *v, int64_t f, int64_t step, int64_t *n) {
+  return elem_in(v->store, &ndt__host_memory, v->part, f, step, n);
 }
 
-int ndt_region_in_place(const ndt_bound *b, int64_t lo, int64_t hi) {
+int ndt__region_in_place(const ndt_bound *b, int64_t lo, int64_t hi) {
   const ndt_store *s = b->view->store;
   int64_t t0 = ndt_store_tile_of(s, lo), t1 = ndt_store_tile_of(s, hi);
   return t0 == t1 || adjacent_in(s, t0, t1, b->mem);

@@ -9,7 +9,7 @@
  * of 1 and none of this runs.
  *
  * The transport's own buffers (rank tables, send copies) come from plain
- * malloc, not ndt_malloc: they are taken on some ranks only and either have
+ * malloc, not ndt__malloc: they are taken on some ranks only and either have
  * a fallback or stop every rank, so an injected failure there would put the
  * ranks out of step instead of testing an error path. */
 #include <stdio.h>
@@ -23,7 +23,7 @@
 #include <mpi.h>
 #endif
 
-int ndt_comm_size_ = 1;
+int ndt__comm_size_ = 1;
 static int comm_rank, comm_started;
 #ifdef NDT_HAVE_MPI
 static int spin_tests = 64;   /* MPI_Test calls before a wait starts to sleep */
@@ -32,10 +32,10 @@ static ndt_comm_stats stats;
 /* The exit status the program ends with, as the binding learnt it
  * (sys.exit); -1 while unknown. */
 static int exit_code = -1;
-/* The scheduler's side (ndt_comm_start). */
+/* The scheduler's side (ndt__comm_start). */
 static ndt_comm_hooks up;
 void ndt_set_exit_code(int code) { exit_code = code; }
-/* Collectives made so far: with the tasks recorded (ndt_rt_task_seq), the
+/* Collectives made so far: with the tasks recorded (ndt__rt_task_seq), the
  * program's position, the same on every rank at the same point. */
 #ifdef NDT_HAVE_MPI
 static int64_t coll_seq;
@@ -51,12 +51,12 @@ static char *discard;
 #endif
 
 int ndt_rank(void) {
-  ndt_runtime_ensure();
+  ndt__runtime_ensure();
   return comm_rank;
 }
 int ndt_nranks(void) {
-  ndt_runtime_ensure();
-  return ndt_comm_size_;
+  ndt__runtime_ensure();
+  return ndt__comm_size_;
 }
 
 void ndt_comm_stats_get(ndt_comm_stats *out) { *out = stats; }
@@ -132,7 +132,7 @@ static void peer_ended_abort(int peer, const char *what) {
           "(%s, in %s). Every rank must make the same ndtile calls: an exit, a return or a read "
           "of an array (print, float(), numpy.asarray) on some ranks only leaves the others "
           "waiting. Stopping every rank.\n",
-          comm_rank, ndt_comm_size_, peer, how, doing(what), what);
+          comm_rank, ndt__comm_size_, peer, how, doing(what), what);
   out_of_step_abort(peer_code[peer]);
 }
 
@@ -151,7 +151,7 @@ static int check_exit_notes(double *first_note, int *peer) {
     notes_seen++;
   }
   if (!notes_seen) return 0;
-  for (int r = 0; r < ndt_comm_size_; r++) {
+  for (int r = 0; r < ndt__comm_size_; r++) {
     if (!peer_gone[r]) continue;
     *peer = r;
     /* it ended before the point this rank waits at: it will never come */
@@ -175,7 +175,7 @@ static void die(const char *what, int rc) {
             "than this rank expects (%s). Every rank must make the same ndtile calls: a read of "
             "an array (print, float(), numpy.asarray) or an operation on some ranks only puts "
             "them out of step. Stopping every rank.\n",
-            comm_rank, ndt_comm_size_, what, doing(what));
+            comm_rank, ndt__comm_size_, what, doing(what));
     out_of_step_abort(1);
   }
   fprintf(stderr, "ndtile rank %d: %s failed: %s\n", comm_rank, what, msg);
@@ -189,20 +189,20 @@ static void exit_together(void) {
   if (done) return;
   done = 1;
   exit_note mine = {position(), exit_code};
-  MPI_Request *rq = malloc((size_t)ndt_comm_size_ * sizeof *rq);
+  MPI_Request *rq = malloc((size_t)ndt__comm_size_ * sizeof *rq);
   int nrq = 0;
-  for (int r = 0; r < ndt_comm_size_ && rq; r++)
+  for (int r = 0; r < ndt__comm_size_ && rq; r++)
     if (r != comm_rank)
       MPI_Isend(&mine, (int)sizeof mine, MPI_BYTE, r, TAG_EXIT, ctrl, &rq[nrq++]);
   double dummy = 0;
   int peer = -1;
   for (;;) {
     check_exit_notes(&dummy, &peer);
-    if (notes_seen >= ndt_comm_size_ - 1) break;
+    if (notes_seen >= ndt__comm_size_ - 1) break;
     struct timespec ts = {0, 1000000};
     nanosleep(&ts, NULL);
   }
-  for (int r = 0; r < ndt_comm_size_; r++) {
+  for (int r = 0; r < ndt__comm_size_; r++) {
     if (r == comm_rank || peer_pos[r] == mine.pos) continue;
     /* the lowest rank of those that differ says it */
     char how[96];
@@ -212,7 +212,7 @@ static void exit_together(void) {
             "(rank %d after %lld steps, this rank after %lld; rank %d: %s). Every rank must "
             "make the same ndtile calls: an array read or an operation on some ranks only puts "
             "them out of step. Stopping every rank.\n",
-            comm_rank, ndt_comm_size_, r, (long long)peer_pos[r], (long long)mine.pos, r, how);
+            comm_rank, ndt__comm_size_, r, (long long)peer_pos[r], (long long)mine.pos, r, how);
     out_of_step_abort(exit_code > 0 ? exit_code : 1);
   }
   if (rq) {
@@ -227,7 +227,7 @@ static void comm_at_exit(void) {
   int fin = 0;
   MPI_Finalized(&fin);
   if (fin) return;
-  if (ndt_comm_size_ > 1 && ctrl != MPI_COMM_NULL) exit_together();
+  if (ndt__comm_size_ > 1 && ctrl != MPI_COMM_NULL) exit_together();
   if (up.finalize) up.finalize();   /* workers stop, pending tasks end first */
   progress_sends(1);
   MPI_Finalize();
@@ -264,7 +264,7 @@ static void wait_req(MPI_Request *r, const char *what) {
 }
 #endif
 
-void ndt_comm_start(const ndt_comm_hooks *h) {
+void ndt__comm_start(const ndt_comm_hooks *h) {
   if (h) up = *h;
   if (comm_started) return;
   comm_started = 1;
@@ -286,20 +286,20 @@ void ndt_comm_start(const ndt_comm_hooks *h) {
    * rank (MPI's own fatal handler would name only the error class) */
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_rank(MPI_COMM_WORLD, &comm_rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &ndt_comm_size_);
-  if (ndt_comm_size_ > 1) {
+  MPI_Comm_size(MPI_COMM_WORLD, &ndt__comm_size_);
+  if (ndt__comm_size_ > 1) {
     /* exit notes travel apart from the program's messages */
     if (MPI_Comm_dup(MPI_COMM_WORLD, &ctrl) != MPI_SUCCESS) ctrl = MPI_COMM_NULL;
     else MPI_Comm_set_errhandler(ctrl, MPI_ERRORS_RETURN);
-    peer_gone = calloc((size_t)ndt_comm_size_, 1);
-    peer_pos = calloc((size_t)ndt_comm_size_, sizeof *peer_pos);
-    peer_code = calloc((size_t)ndt_comm_size_, sizeof *peer_code);
+    peer_gone = calloc((size_t)ndt__comm_size_, 1);
+    peer_pos = calloc((size_t)ndt__comm_size_, sizeof *peer_pos);
+    peer_code = calloc((size_t)ndt__comm_size_, sizeof *peer_code);
     if (!peer_gone || !peer_pos || !peer_code) {
       fprintf(stderr, "ndtile rank %d: cannot allocate the rank table\n", comm_rank);
       MPI_Abort(MPI_COMM_WORLD, 71);
     }
     prctl(PR_SET_TIMERSLACK, 1UL);   /* short sleeps in wait_req stay short */
-    spin_tests = (int)ndt_env_int("NDTILE_MPI_SPIN", spin_tests);
+    spin_tests = (int)ndt__env_int("NDTILE_MPI_SPIN", spin_tests);
     discard = malloc(CHUNK);
     if (!discard) {
       fprintf(stderr, "ndtile rank %d: cannot allocate the message buffer\n", comm_rank);
@@ -313,7 +313,7 @@ void ndt_abort(int code) {
   fflush(stdout);
   fflush(stderr);
 #ifdef NDT_HAVE_MPI
-  if (ndt_comm_size_ > 1) MPI_Abort(MPI_COMM_WORLD, code ? code : 1);
+  if (ndt__comm_size_ > 1) MPI_Abort(MPI_COMM_WORLD, code ? code : 1);
 #endif
   _exit(code);
 }
@@ -322,14 +322,14 @@ void ndt_end_together(void) {
 #ifdef NDT_HAVE_MPI
   int fin = 0;
   MPI_Finalized(&fin);
-  if (!fin && comm_started && ndt_comm_size_ > 1 && ctrl != MPI_COMM_NULL) exit_together();
+  if (!fin && comm_started && ndt__comm_size_ > 1 && ctrl != MPI_COMM_NULL) exit_together();
 #endif
 }
 
 ndt_status ndt_barrier(void) {
-  ndt_runtime_ensure();
+  ndt__runtime_ensure();
 #ifdef NDT_HAVE_MPI
-  if (ndt_comm_size_ > 1) {
+  if (ndt__comm_size_ > 1) {
     MPI_Request r;
     CHECK("MPI_Ibarrier", MPI_Ibarrier(MPI_COMM_WORLD, &r));
     wait_req(&r, "MPI_Ibarrier");
@@ -374,7 +374,7 @@ static void progress_sends(int all) {
 }
 #endif
 
-void ndt_comm_send(const void *buf, int64_t n, int peer, int tag) {
+void ndt__comm_send(const void *buf, int64_t n, int peer, int tag) {
 #ifdef NDT_HAVE_MPI
   const char *p = buf;   /* NULL: dummy bytes (the sender had no buffer) */
   progress_sends(0);
@@ -409,7 +409,7 @@ void ndt_comm_send(const void *buf, int64_t n, int peer, int tag) {
 #endif
 }
 
-void ndt_comm_recv(void *buf, int64_t n, int peer, int tag) {
+void ndt__comm_recv(void *buf, int64_t n, int peer, int tag) {
 #ifdef NDT_HAVE_MPI
   char *p = buf;
   for (int64_t o = 0; o < n; o += CHUNK) {
@@ -427,7 +427,7 @@ void ndt_comm_recv(void *buf, int64_t n, int peer, int tag) {
 }
 
 /* buf may be NULL on a rank that is not root (its copy is dropped). */
-void ndt_comm_bcast(void *buf, int64_t n, int root) {
+void ndt__comm_bcast(void *buf, int64_t n, int root) {
 #ifdef NDT_HAVE_MPI
   char *p = buf;
   coll_seq++;
@@ -445,22 +445,22 @@ void ndt_comm_bcast(void *buf, int64_t n, int root) {
 }
 
 ndt_status ndt_bcast(void *buf, size_t n, int root) {
-  ndt_runtime_ensure();
-  if (root < 0 || root >= ndt_comm_size_)
-    return ndt_error(NDT_ERR_VALUE, "root %d is not a rank (there are %d)", root,
-                     ndt_comm_size_);
-  if (ndt_comm_size_ > 1) ndt_comm_bcast(buf, (int64_t)n, root);
+  ndt__runtime_ensure();
+  if (root < 0 || root >= ndt__comm_size_)
+    return ndt__error(NDT_ERR_VALUE, "root %d is not a rank (there are %d)", root,
+                     ndt__comm_size_);
+  if (ndt__comm_size_ > 1) ndt__comm_bcast(buf, (int64_t)n, root);
   return NDT_OK;
 }
 
-ndt_status ndt_comm_agree(ndt_status st) {
+ndt_status ndt__comm_agree(ndt_status st) {
 #ifdef NDT_HAVE_MPI
-  if (ndt_comm_size_ <= 1) return st;
+  if (ndt__comm_size_ <= 1) return st;
   /* the first rank that failed, and the program's position on every rank
    * (min and -max): ranks at different points are out of step */
   long long pos = position(), h = up.task_hash ? up.task_hash() : 0;
   /* -h overflows for LLONG_MIN only; ~h is its exact mirror */
-  long long v[5] = {st ? comm_rank : ndt_comm_size_, pos, -pos, h, ~h}, w[5];
+  long long v[5] = {st ? comm_rank : ndt__comm_size_, pos, -pos, h, ~h}, w[5];
   MPI_Request r;
   CHECK("MPI_Iallreduce", MPI_Iallreduce(v, w, 5, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD, &r));
   wait_req(&r, "MPI_Iallreduce");
@@ -486,20 +486,20 @@ ndt_status ndt_comm_agree(ndt_status st) {
             "a value) at different points of the program (%s). Every rank must make the same "
             "ndtile calls: a read of an array (print, float(), numpy.asarray) or an operation "
             "on some ranks only puts them out of step. Stopping every rank.\n",
-            comm_rank, ndt_comm_size_, where);
+            comm_rank, ndt__comm_size_, where);
     out_of_step_abort(1);
   }
   int first = (int)w[0];
-  if (first == ndt_comm_size_) return NDT_OK;
+  if (first == ndt__comm_size_) return NDT_OK;
   struct { int st; char msg[640]; } e = {0};
   if (first == comm_rank) {
     e.st = st;
     snprintf(e.msg, sizeof e.msg, "%s", ndt_last_error());
   }
-  ndt_comm_bcast(&e, sizeof e, first);
+  ndt__comm_bcast(&e, sizeof e, first);
   if (first == comm_rank) return st;
-  if (!e.msg[0]) return ndt_error((ndt_status)e.st, "an operation failed on rank %d", first);
-  return ndt_error((ndt_status)e.st, "%s", e.msg);
+  if (!e.msg[0]) return ndt__error((ndt_status)e.st, "an operation failed on rank %d", first);
+  return ndt__error((ndt_status)e.st, "%s", e.msg);
 #else
   return st;
 #endif

@@ -23,23 +23,23 @@ static int home_of(const ndt_access *acc, int nacc) {
   return nacc ? acc[0].tile->owner : 0;
 }
 
-static void local_failure(const char *name, ndt_status st) { ndt_rt_fail(name, st); }
+static void local_failure(const char *name, ndt_status st) { ndt__rt_fail(name, st); }
 
 /* A region [lo, hi] of a tile moved between ranks. A rank that cannot get
  * a buffer still sends or receives (dummy bytes), so no rank is left
  * waiting, and reports the failure at the next agreement. */
 static void move_region(ndt_tile *t, int64_t lo, int64_t hi, int peer, int tag, int send) {
   int64_t isz = t->store->itemsize, n = (hi - lo + 1) * isz;
-  if (!ndt_tile_buffer(t)) local_failure("receiving a tile", NDT_ERR_NOMEM);
+  if (!ndt__tile_buffer(t)) local_failure("receiving a tile", NDT_ERR_NOMEM);
   char *p = t->data ? t->data + (lo - t->start) * isz : NULL;
-  ndt_rt_wait_region(t, lo, hi, !send);   /* no local task may use it meanwhile */
+  ndt__rt_wait_region(t, lo, hi, !send);   /* no local task may use it meanwhile */
   /* messages move host bytes: the host copy must be valid (a receive: and
    * then the only valid one) */
   char *hp;
-  if (t->data && ndt_tile_acquire(t, &ndt_host_memory, !send, &hp))
+  if (t->data && ndt__tile_acquire(t, &ndt__host_memory, !send, &hp))
     local_failure("moving a tile", NDT_ERR_NOMEM);
-  if (send) ndt_comm_send(p, n, peer, tag);
-  else ndt_comm_recv(p, n, peer, tag);
+  if (send) ndt__comm_send(p, n, peer, tag);
+  else ndt__comm_recv(p, n, peer, tag);
 }
 
 /* 1 when rank r holds [lo, hi] of t as it is now. */
@@ -70,18 +70,18 @@ static void dropped_copies(ndt_tile *t) {
   t->ncopies = 0;
 }
 
-void ndt_tile_everywhere(ndt_tile *t) {
+void ndt__tile_everywhere(ndt_tile *t) {
   t->everywhere = 1;
   t->ncopies = 0;
 }
 
-ndt_status ndt_dist_submit(const ndt_taskrec *r) {
+ndt_status ndt__dist_submit(const ndt_taskrec *r) {
   const char *name = r->name;
   const ndt_access *acc = r->acc;
   int nacc = r->nacc;
   int caller_error = (r->flags & NDT_TASK_CALLER_ERROR) != 0;
   int me = ndt_rank(), home = home_of(acc, nacc);
-  int tag = ndt_rt_count_task(name, nacc);
+  int tag = ndt__rt_count_task(name, nacc);
   ndt_status st = NDT_OK;
   /* What travels to the home rank, decided alike on every rank: each
    * region the home rank lacks (a write's too: a strided write may leave
@@ -110,15 +110,15 @@ ndt_status ndt_dist_submit(const ndt_taskrec *r) {
     int remote_writes = 0;
     for (int i = 0; i < nacc; i++) {
       ndt_tile *tl = acc[i].tile;
-      /* buffers come on first use, also this rank's own (see ndt_store_new) */
-      if (!ndt_tile_buffer(tl) && st == NDT_OK)
-        st = ndt_error(NDT_ERR_NOMEM, "cannot allocate a tile of %lld bytes",
+      /* buffers come on first use, also this rank's own (see ndt__store_new) */
+      if (!ndt__tile_buffer(tl) && st == NDT_OK)
+        st = ndt__error(NDT_ERR_NOMEM, "cannot allocate a tile of %lld bytes",
                        (long long)tl->len * tl->store->itemsize);
       if (tl->owner == me) continue;
       remote_writes |= acc[i].priv & NDT_WRITE;
       if (f[i].go) move_region(tl, f[i].lo, f[i].hi, tl->owner, tag, 0);
     }
-    if (st == NDT_OK) st = ndt_rt_local_submit(r);
+    if (st == NDT_OK) st = ndt__rt_local_submit(r);
     /* a failure is reported on every rank at the next agreement (at once
      * for a caller's error); the protocol goes on so no rank waits for a
      * message that never comes */
@@ -146,13 +146,13 @@ ndt_status ndt_dist_submit(const ndt_taskrec *r) {
   if (f != f_small) free(f);
   /* the caller's mistake (an index out of bounds), found by the home rank:
    * every rank raises it at this call */
-  if (caller_error) return ndt_comm_agree(st);
+  if (caller_error) return ndt__comm_agree(st);
   return NDT_OK;
 }
 
 /* Waits on this rank; with many, the reads' data is broadcast. */
-ndt_status ndt_wait_tiles(ndt_store *s, int64_t t0, int64_t t1, int for_write) {
-  ndt_status st = ndt_rt_wait_local(s, t0, t1, for_write);
+ndt_status ndt__wait_tiles(ndt_store *s, int64_t t0, int64_t t1, int for_write) {
+  ndt_status st = ndt__rt_wait_local(s, t0, t1, for_write);
   if (!ndt_distributed()) return st;
   /* Every rank reads (or writes) the same values: the owners' copies are
    * broadcast (whatever the status: every rank takes the same steps), and
@@ -160,20 +160,20 @@ ndt_status ndt_wait_tiles(ndt_store *s, int64_t t0, int64_t t1, int for_write) {
   for (int64_t i = t0; i <= t1 && i < s->ntiles; i++) {
     ndt_tile *tl = &s->tiles[i];
     if (tl->everywhere) continue;
-    char *buf = ndt_tile_buffer(tl);
-    if (!buf && st == NDT_OK) st = ndt_error(NDT_ERR_NOMEM, "cannot allocate a tile");
+    char *buf = ndt__tile_buffer(tl);
+    if (!buf && st == NDT_OK) st = ndt__error(NDT_ERR_NOMEM, "cannot allocate a tile");
     if (!for_write) {
       /* the owner's copy replaces this rank's: tasks still reading the old
        * one here finish first (the wait above waited for writers only) */
-      if (tl->owner != ndt_rank()) ndt_rt_wait_region(tl, tl->start, tl->start + tl->len - 1, 1);
+      if (tl->owner != ndt_rank()) ndt__rt_wait_region(tl, tl->start, tl->start + tl->len - 1, 1);
       /* the broadcast writes the host copy: valid there, and only there */
       char *hp;
-      if (buf && ndt_tile_acquire(tl, &ndt_host_memory, 1, &hp) && st == NDT_OK)
+      if (buf && ndt__tile_acquire(tl, &ndt__host_memory, 1, &hp) && st == NDT_OK)
         st = NDT_ERR_NOMEM;
-      ndt_comm_bcast(buf, tl->len * s->itemsize, tl->owner);
-      ndt_tile_everywhere(tl);
+      ndt__comm_bcast(buf, tl->len * s->itemsize, tl->owner);
+      ndt__tile_everywhere(tl);
     }
   }
-  return ndt_comm_agree(st);
+  return ndt__comm_agree(st);
 }
 

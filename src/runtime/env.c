@@ -41,7 +41,7 @@ static const setting_def *find_def(const char *name) {
 int ndt__setting_known(const char *name) { return find_def(name) != NULL; }
 
 /* "512M", "4G", "1.5T", "123" (bytes); -1 when it is not a size. */
-int64_t ndt_parse_size(const char *s) {
+int64_t ndt__parse_size(const char *s) {
   if (!s) return -1;
   while (*s == ' ') s++;
   if (*s < '0' || *s > '9') {   /* strtod would take "inf", "nan", "0x10", "-1" */
@@ -90,18 +90,18 @@ static int64_t parse_count(const char *s) {
 
 ndt_status ndt_setting_parse(const char *name, const char *text, int64_t *value) {
   const setting_def *d = find_def(name);
-  if (!d) return ndt_error(NDT_ERR_VALUE, "%s is not an ndtile setting (see ndt_setting_name)",
+  if (!d) return ndt__error(NDT_ERR_VALUE, "%s is not an ndtile setting (see ndt_setting_name)",
                            name ? name : "(null)");
-  int64_t v = text ? (d->size ? ndt_parse_size(text) : parse_count(text)) : -1;
+  int64_t v = text ? (d->size ? ndt__parse_size(text) : parse_count(text)) : -1;
   if (v < 0)
-    return ndt_error(NDT_ERR_VALUE, d->size
+    return ndt__error(NDT_ERR_VALUE, d->size
                      ? "%s=%s is not a size: give bytes, optionally with a k, M, G or T "
                        "suffix (powers of 1024), like 4096, 512k, 2M or 1.5G"
                      : "%s=%s is not a count: give a whole number, optionally with a k or M "
                        "suffix (powers of 1024), like 4 or 32k",
                      name, text ? text : "");
   if (v < d->lo || v > d->hi)
-    return ndt_error(NDT_ERR_VALUE, "%s=%s is out of range: it must be from %lld to %lld", name,
+    return ndt__error(NDT_ERR_VALUE, "%s=%s is out of range: it must be from %lld to %lld", name,
                      text, (long long)d->lo, (long long)d->hi);
   *value = v;
   return NDT_OK;
@@ -114,7 +114,7 @@ ndt_status ndt__env_setting(const char *name, int64_t dflt, int64_t *value) {
   return ndt_setting_parse(name, v, value);
 }
 
-int64_t ndt_env_int(const char *name, int64_t dflt) {
+int64_t ndt__env_int(const char *name, int64_t dflt) {
   int64_t v;
   return ndt__env_setting(name, dflt, &v) == NDT_OK ? v : dflt;
 }

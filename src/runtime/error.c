@@ -26,7 +26,7 @@ const char *ndt_status_string(ndt_status s) {
 
 const char *ndt_last_error(void) { return last_msg; }
 
-ndt_status ndt_error(ndt_status s, const char *fmt, ...) {
+ndt_status ndt__error(ndt_status s, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(last_msg, sizeof last_msg, fmt, ap);

@@ -16,12 +16,12 @@ struct ndt_fprec {
   struct ndt_fprec *next;
 };
 
-ndt_fp_op ndt_fp_stk_[NDT_FP_DEPTH];   /* recording thread only */
-int ndt_fp_depth_;
-unsigned ndt_fp_mask_;
+ndt_fp_op ndt__fp_stk_[NDT_FP_DEPTH];   /* recording thread only */
+int ndt__fp_depth_;
+unsigned ndt__fp_mask_;
 #define FP_DEPTH NDT_FP_DEPTH
-#define stk ndt_fp_stk_
-#define depth ndt_fp_depth_
+#define stk ndt__fp_stk_
+#define depth ndt__fp_depth_
 typedef ndt_fp_op fp_op;
 
 static void *(*capture_hook)(void);
@@ -50,7 +50,7 @@ void ndt_fp_set_hooks(void *(*capture)(void), void (*release)(void *)) {
 }
 
 static void set_mask(void) {
-  ndt_fp_mask_ = depth > 0 && depth <= FP_DEPTH ? stk[depth - 1].mask : 0;
+  ndt__fp_mask_ = depth > 0 && depth <= FP_DEPTH ? stk[depth - 1].mask : 0;
 }
 
 /* The op's last task has run. */
@@ -61,14 +61,14 @@ static void ready(ndt_fprec *r) {
     return;
   }
   if (!atomic_load(&r->flags)) {
-    ndt_mfree(r);
+    ndt__mfree(r);
     return;
   }
   pthread_mutex_lock(&list_lock);
   /* nobody takes them (a C program that never asks): keep the first ones */
   if (nflagged >= 256) {
     pthread_mutex_unlock(&list_lock);
-    ndt_mfree(r);
+    ndt__mfree(r);
     return;
   }
   nflagged++;
@@ -77,11 +77,11 @@ static void ready(ndt_fprec *r) {
   pthread_mutex_unlock(&list_lock);
 }
 
-void ndt_fp_release(ndt_fprec *r) {
+void ndt__fp_release(ndt_fprec *r) {
   if (r && atomic_fetch_sub(&r->refs, 1) == 1) ready(r);
 }
 
-void ndt_fp_add(ndt_fprec *r, unsigned flags) {
+void ndt__fp_add(ndt_fprec *r, unsigned flags) {
   flags &= r->mask;
   if (!flags) return;
   unsigned old = atomic_fetch_or(&r->flags, flags);
@@ -89,7 +89,7 @@ void ndt_fp_add(ndt_fprec *r, unsigned flags) {
 }
 
 static ndt_fprec *new_rec(const char *name, unsigned mask, void *ctx) {
-  ndt_fprec *r = ndt_malloc(sizeof *r);
+  ndt_fprec *r = ndt__malloc(sizeof *r);
   if (!r) return NULL;   /* the errors of this op go unreported */
   atomic_init(&r->refs, 1);
   atomic_init(&r->flags, 0);
@@ -107,8 +107,8 @@ static ndt_fprec *new_rec(const char *name, unsigned mask, void *ctx) {
   return r;
 }
 
-ndt_fprec *ndt_fp_defer(void) {
-  if (!ndt_fp_mask_) return NULL;
+ndt_fprec *ndt__fp_defer(void) {
+  if (!ndt__fp_mask_) return NULL;
   fp_op *e = &stk[depth - 1];
   if (!e->rec) {
     void *ctx = capture_hook ? capture_hook() : NULL;
@@ -123,12 +123,12 @@ ndt_fprec *ndt_fp_defer(void) {
 }
 
 /* ndt_fp_end of an op with a record or inline flags */
-void ndt_fp_end_slow(void) {
+void ndt__fp_end_slow(void) {
   depth--;
   fp_op e = stk[depth];
   if (e.rec) {
-    if (e.inl) ndt_fp_add(e.rec, e.inl);
-    ndt_fp_release(e.rec);
+    if (e.inl) ndt__fp_add(e.rec, e.inl);
+    ndt__fp_release(e.rec);
   } else if (e.inl) {
     /* all of it ran inline: ready now, reported in the caller's state */
     ndt_fprec *r = new_rec(e.name, e.mask, NULL);
@@ -151,7 +151,7 @@ int ndt_fp_errors_take(ndt_fp_error *out, int cap) {
   while (dead) {
     ndt_fprec *nx = dead->next;
     if (dead->ctx && release_hook) release_hook(dead->ctx);
-    ndt_mfree(dead);
+    ndt__mfree(dead);
     dead = nx;
   }
   atomic_store(&events, 0);

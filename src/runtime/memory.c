@@ -25,7 +25,7 @@ static int injected_failure(void) {
 }
 
 static void *nomem(size_t n) {
-  ndt_error(NDT_ERR_NOMEM, "unable to allocate %zu bytes", n);
+  ndt__error(NDT_ERR_NOMEM, "unable to allocate %zu bytes", n);
   return NULL;
 }
 
@@ -34,28 +34,28 @@ static void cache_yield(size_t n);
  * takes the cache's place rather than adding to it. */
 #define YIELD_MIN ((size_t)1 << 20)
 
-void *ndt_malloc(size_t n) {
+void *ndt__malloc(size_t n) {
   if (injected_failure()) return nomem(n);
   cache_yield(n);
   void *p = malloc(n ? n : 1);
   return p ? p : nomem(n);
 }
 
-void *ndt_calloc(size_t count, size_t size) {
+void *ndt__calloc(size_t count, size_t size) {
   if (injected_failure()) return nomem(count * size);
   if (size && count >= YIELD_MIN / size) cache_yield(count * size);
   void *p = calloc(count ? count : 1, size ? size : 1);
   return p ? p : nomem(count * size);
 }
 
-void *ndt_realloc(void *p, size_t n) {
+void *ndt__realloc(void *p, size_t n) {
   if (injected_failure()) return nomem(n);
   cache_yield(n);
   void *q = realloc(p, n ? n : 1);
   return q ? q : nomem(n);
 }
 
-void ndt_mfree(void *p) { free(p); }
+void ndt__mfree(void *p) { free(p); }
 
 /* glibc raises its mmap threshold (up to 32 MiB) after a large block is
  * freed, and then keeps later blocks of that size in its heap after they are
@@ -64,7 +64,7 @@ void ndt_mfree(void *p) { free(p); }
  * host array copied in fixes the threshold at its initial 128 KiB (unless
  * MALLOC_MMAP_THRESHOLD_ is set); doing it at start would move the blocks
  * of every later import into the heap (3.5 MiB more at import). */
-void ndt_host_array_seen(size_t bytes) {
+void ndt__host_array_seen(size_t bytes) {
   static atomic_int done;
   if (bytes < ((size_t)1 << 20) || atomic_load(&done) || atomic_exchange(&done, 1)) return;
 #ifdef M_MMAP_THRESHOLD
@@ -92,10 +92,10 @@ static size_t cache_bytes, cache_limit = SIZE_MAX;
 /* Bytes of data buffers handed out and not yet freed (rounded sizes), and
  * the highest that and that plus the cache have been. */
 static atomic_llong live_bytes, peak_live, peak_held;
-/* Bytes this thread allocated since ndt_take_allocated last asked: on the
+/* Bytes this thread allocated since ndt__take_allocated last asked: on the
  * recording thread, the memory the next task is recorded with. */
 static _Thread_local int64_t allocated_here;
-int64_t ndt_take_allocated(void) {
+int64_t ndt__take_allocated(void) {
   int64_t n = allocated_here;
   allocated_here = 0;
   return n;
@@ -109,7 +109,7 @@ static atomic_llong doomed;
 void ndt__mem_doomed_add(int64_t bytes) { atomic_fetch_add(&doomed, bytes); }
 int64_t ndt__mem_doomed(void) { return atomic_load(&doomed); }
 
-void ndt_mem_stats(int64_t *live, int64_t *cached, int64_t *plive, int64_t *pheld) {
+void ndt__mem_stats(int64_t *live, int64_t *cached, int64_t *plive, int64_t *pheld) {
   pthread_mutex_lock(&cache_lock);
   *cached = (int64_t)cache_bytes;
   pthread_mutex_unlock(&cache_lock);
@@ -119,11 +119,11 @@ void ndt_mem_stats(int64_t *live, int64_t *cached, int64_t *plive, int64_t *phel
 }
 int64_t ndt__cache_limit(void) { return cache_limit == SIZE_MAX ? INT64_MAX : (int64_t)cache_limit; }
 
-void ndt_set_cache_limit(int64_t bytes) {
+void ndt__set_cache_limit(int64_t bytes) {
   pthread_mutex_lock(&cache_lock);
   cache_limit = bytes > 0 ? (size_t)bytes : 0;
   pthread_mutex_unlock(&cache_lock);
-  ndt_trim_cache();
+  ndt__trim_cache();
 }
 
 /* Buffers of CACHE_MIN bytes or more are mapped directly, so freeing one
@@ -220,7 +220,7 @@ static int small_put(void *p, size_t sz) {
   return kept;
 }
 
-void *ndt_alloc_data(size_t n, int zero) {
+void *ndt__alloc_data(size_t n, int zero) {
   if (injected_failure()) return nomem(n);
   size_t sz = rounded(n);
   if (sz < n) return nomem(n);
@@ -241,7 +241,7 @@ void *ndt_alloc_data(size_t n, int zero) {
   if (!p && sz >= CACHE_MIN) shed(sz);
   if (!p) p = fresh(sz, &zeroed);
   if (!p) {
-    ndt_release_cache();
+    ndt__release_cache();
     p = fresh(sz, &zeroed);
   }
   if (!p) return nomem(n);
@@ -263,13 +263,13 @@ void *ndt_alloc_data(size_t n, int zero) {
  * or more only: tiles of smaller ones are recycled one by one through the
  * cache. */
 #define RUN_MIN ((size_t)32 << 20)
-void *ndt_alloc_data_run(size_t total, int zero) {
+void *ndt__alloc_data_run(size_t total, int zero) {
   /* while a test injects failures, tiles are allocated one by one as ever */
   if (total < RUN_MIN || atomic_load(&fail_after) > 0) return NULL;
-  return ndt_alloc_data(total, zero);
+  return ndt__alloc_data(total, zero);
 }
 
-void ndt_free_data_sized(void *p, size_t n) {
+void ndt__free_data_sized(void *p, size_t n) {
   if (!p) return;
   size_t sz = rounded(n);
   long long live = atomic_fetch_sub(&live_bytes, (long long)sz) - (long long)sz;
@@ -310,10 +310,10 @@ static void cache_yield(size_t n) {
   }
 }
 
-void ndt_cache_yield(size_t n) { cache_yield(n); }
+void ndt__cache_yield(size_t n) { cache_yield(n); }
 
 /* Frees cached buffers until the cache fits its limit. */
-void ndt_trim_cache(void) {
+void ndt__trim_cache(void) {
   for (;;) {
     pthread_mutex_lock(&cache_lock);
     cached *c = cache_bytes > cache_limit ? cache_head : NULL;
@@ -327,7 +327,7 @@ void ndt_trim_cache(void) {
   }
 }
 
-void ndt_release_cache(void) {
+void ndt__release_cache(void) {
   pthread_mutex_lock(&cache_lock);
   cached *c = cache_head;
   cache_head = NULL;
@@ -401,7 +401,7 @@ static int64_t system_limit(void) {
 
 static void init_limit(void) {
   /* (ndt_init checked the variable: an error there, not a default here) */
-  int64_t v = ndt_env_int("NDTILE_MAX_MEMORY", 0);
+  int64_t v = ndt__env_int("NDTILE_MAX_MEMORY", 0);
   mem_limit = v > 0 ? v : system_limit();
 }
 
@@ -440,7 +440,7 @@ static void size_string(char *out, size_t cap, double nbytes) {
   else snprintf(out, cap, "%#.0f %s", v, units[u]);
 }
 
-ndt_status ndt_nomem_array(int64_t nbytes, int ndim, const int64_t *shape, ndt_dtype ty) {
+ndt_status ndt__nomem_array(int64_t nbytes, int ndim, const int64_t *shape, ndt_dtype ty) {
   char size[64], shp[NDT_MAXDIMS * 22 + 4];
   size_string(size, sizeof size, (double)nbytes);
   size_t n = 0;
@@ -450,11 +450,11 @@ ndt_status ndt_nomem_array(int64_t nbytes, int ndim, const int64_t *shape, ndt_d
   if (ndim == 1) shp[n++] = ',';
   shp[n++] = ')';
   shp[n] = 0;
-  return ndt_error(NDT_ERR_NOMEM, "Unable to allocate %s for an array with shape %s and data "
-                   "type %s", size, shp, ndt_traits[ty].name);
+  return ndt__error(NDT_ERR_NOMEM, "Unable to allocate %s for an array with shape %s and data "
+                   "type %s", size, shp, ndt__traits[ty].name);
 }
 
-int ndt_mem_reserve(int64_t nbytes) {
+int ndt__mem_reserve(int64_t nbytes) {
   int64_t limit = limit_now();
   long long cur = atomic_load(&store_reserved);
   do {
@@ -463,16 +463,16 @@ int ndt_mem_reserve(int64_t nbytes) {
   return 1;
 }
 
-void ndt_mem_unreserve(int64_t nbytes) { atomic_fetch_sub(&store_reserved, nbytes); }
+void ndt__mem_unreserve(int64_t nbytes) { atomic_fetch_sub(&store_reserved, nbytes); }
 
 /* ---- the host memory (memory 0 of the memory table, see proc.c) ---- */
 static void *host_alloc(ndt_memory *m, size_t n) {
   NDT_UNUSED(m);
-  return ndt_alloc_data(n, 0);
+  return ndt__alloc_data(n, 0);
 }
 static void host_free(ndt_memory *m, void *p, size_t n) {
   NDT_UNUSED(m);
-  ndt_free_data_sized(p, n);
+  ndt__free_data_sized(p, n);
 }
 static ndt_status host_copy(ndt_memory *to, void *dst, ndt_memory *from, const void *src,
                             size_t n) {
@@ -484,4 +484,4 @@ static ndt_status host_copy(ndt_memory *to, void *dst, ndt_memory *from, const v
 static const ndt_memory_iface host_iface = {
     .version = NDT_IFACE_VERSION, .name = "host", .host_visible = 1,
     .alloc = host_alloc, .free = host_free, .copy = host_copy};
-ndt_memory ndt_host_memory = {.iface = &host_iface, .device = 0, .context = NULL, .id = 0};
+ndt_memory ndt__host_memory = {.iface = &host_iface, .device = 0, .context = NULL, .id = 0};

@@ -34,8 +34,8 @@ static struct {
         .done = PTHREAD_COND_INITIALIZER};
 
 static ndt_flush_fn flush_hook;
-void ndt_set_flush_hook(ndt_flush_fn hook) { flush_hook = hook; }
-ndt_status ndt_rt_flush(int all, const ndt_store *s, const ndt_access *acc, int nacc) {
+void ndt__set_flush_hook(ndt_flush_fn hook) { flush_hook = hook; }
+ndt_status ndt__rt_flush(int all, const ndt_store *s, const ndt_access *acc, int nacc) {
   return flush_hook ? flush_hook(all, s, acc, nacc) : NDT_OK;
 }
 /* FLUSH(all, s, acc, nacc): see ndt_flush_fn */
@@ -89,7 +89,7 @@ static int wait_done(int interruptible) {
 static ndt_status interrupted(void) {
   rt.cancel_below = rt.recorded;
   atomic_store(&interrupt_req, 0);
-  return ndt_error(NDT_ERR_INTERRUPTED, "interrupted");
+  return ndt__error(NDT_ERR_INTERRUPTED, "interrupted");
 }
 
 static void mark_lost(ndt_task *t) {
@@ -99,17 +99,17 @@ static void mark_lost(ndt_task *t) {
 
 static void task_decref(ndt_task *t) {
   if (t && atomic_fetch_sub(&t->refs, 1) == 1) {
-    ndt_mfree(t->succ);
-    ndt_mfree(t);
+    ndt__mfree(t->succ);
+    ndt__mfree(t);
   }
 }
 
-void ndt_tile_release(ndt_tile *t) {
+void ndt__tile_release(ndt_tile *t) {
   for (int i = 0; i < t->nwrites; i++) task_decref(t->writes[i].task);
   for (int i = 0; i < t->nreads; i++) task_decref(t->reads[i].task);
-  ndt_mfree(t->writes);
-  ndt_mfree(t->reads);
-  ndt_tile_drop_copies(t);   /* the store goes: so do its copies in other memories */
+  ndt__mfree(t->writes);
+  ndt__mfree(t->reads);
+  ndt__tile_drop_copies(t);   /* the store goes: so do its copies in other memories */
   t->writes = t->reads = NULL;
   t->nwrites = t->capwrites = t->nreads = t->capreads = 0;
 }
@@ -130,10 +130,10 @@ static const ndt_processor_iface cpu_iface = {
     .version = NDT_IFACE_VERSION, .name = "cpu", .supports = NULL, .launch = pool_launch,
     .sync = NULL};
 static ndt_processor cpu_proc = {.iface = &cpu_iface, .device = 0, .context = NULL,
-                                 .kind = NDT_PROC_CPU, .mem = &ndt_host_memory};
+                                 .kind = NDT_PROC_CPU, .mem = &ndt__host_memory};
 
 static void release_resources(ndt_task *t) {
-  for (int i = 0; i < t->nstores; i++) ndt_store_decref(t->stores[i]);
+  for (int i = 0; i < t->nstores; i++) ndt__store_decref(t->stores[i]);
   t->nstores = 0;
 }
 
@@ -170,24 +170,24 @@ static void complete(ndt_task *t, ndt_status st) {
 
 /* Runs a ready task on this thread (tid: its trace row, -1 the caller)
  * and finishes it. */
-void ndt_task_run(ndt_task *t, int tid) {
+void ndt__task_run(ndt_task *t, int tid) {
   pthread_mutex_lock(&rt.lock);
   int cancelled = t->seq < rt.cancel_below;
   pthread_mutex_unlock(&rt.lock);
-  double t0 = ndt_trace_on_ ? ndt_now_us() : 0;
+  double t0 = ndt__trace_on_ ? ndt__now_us() : 0;
   /* the IEEE flags are this thread's: what the task raised goes to its
    * op's record */
   ndt_status st = NDT_OK;
   if (!cancelled) {
     if (t->fprec) ndt_fpe_clear();
-    st = ndt_exec_body(t->kind, t->proc, t->op, t->nop, t->arg, NULL);
-    if (t->fprec) ndt_fp_add(t->fprec, ndt_fpe_test());
+    st = ndt__exec_body(t->kind, t->proc, t->op, t->nop, t->arg, NULL);
+    if (t->fprec) ndt__fp_add(t->fprec, ndt_fpe_test());
   }
   if (t->fprec) {
-    ndt_fp_release(t->fprec);
+    ndt__fp_release(t->fprec);
     t->fprec = NULL;
   }
-  if (ndt_trace_on_) ndt_trace_add(t->name, tid, t0, ndt_now_us());
+  if (ndt__trace_on_) ndt__trace_add(t->name, tid, t0, ndt__now_us());
   /* read again: an interrupt may have come while it ran */
   pthread_mutex_lock(&rt.lock);
   cancelled = t->seq < rt.cancel_below || st == NDT_ERR_INTERRUPTED;
@@ -213,7 +213,7 @@ static void *worker_main(void *p) {
     rt.head = t->next;
     if (!rt.head) rt.tail = NULL;
     pthread_mutex_unlock(&rt.lock);
-    ndt_task_run(t, id);
+    ndt__task_run(t, id);
     pthread_mutex_lock(&rt.lock);
   }
   pthread_mutex_unlock(&rt.lock);
@@ -221,13 +221,13 @@ static void *worker_main(void *p) {
 }
 
 static ndt_status start_workers(int n) {
-  rt.threads = ndt_calloc((size_t)n, sizeof(pthread_t));
-  if (!rt.threads) return ndt_error(NDT_ERR_NOMEM, "cannot allocate the worker pool");
+  rt.threads = ndt__calloc((size_t)n, sizeof(pthread_t));
+  if (!rt.threads) return ndt__error(NDT_ERR_NOMEM, "cannot allocate the worker pool");
   rt.stop = 0;
   for (int i = 0; i < n; i++) {
     if (pthread_create(&rt.threads[i], NULL, worker_main, (void *)(intptr_t)i)) {
       rt.nworkers = i;
-      return ndt_error(NDT_ERR_INTERNAL, "cannot start worker thread %d", i);
+      return ndt__error(NDT_ERR_INTERNAL, "cannot start worker thread %d", i);
     }
   }
   rt.nworkers = n;
@@ -240,7 +240,7 @@ static void stop_workers(void) {
   pthread_cond_broadcast(&rt.work);
   pthread_mutex_unlock(&rt.lock);
   for (int i = 0; i < rt.nworkers; i++) pthread_join(rt.threads[i], NULL);
-  ndt_mfree(rt.threads);
+  ndt__mfree(rt.threads);
   rt.threads = NULL;
   rt.nworkers = 0;
 }
@@ -248,12 +248,12 @@ static void stop_workers(void) {
 /* The tasks recorded on many ranks (dist.c counts them), the same on every
  * rank: comm.c checks that the ranks are in step by them. */
 static int64_t task_seq;
-int64_t ndt_rt_task_seq(void) { return task_seq; }
+int64_t ndt__rt_task_seq(void) { return task_seq; }
 /* A hash of the names of the tasks recorded so far, in order: ranks that
  * recorded as many tasks but not the same ones are out of step too. */
 static uint64_t task_hash = 14695981039346656037ull;
-int64_t ndt_rt_task_hash(void) { return (int64_t)task_hash; }
-int ndt_rt_count_task(const char *name, int nacc) {
+int64_t ndt__rt_task_hash(void) { return (int64_t)task_hash; }
+int ndt__rt_count_task(const char *name, int nacc) {
   int tag = (int)(task_seq++ % 32000);
   for (const char *c = name; *c; c++) task_hash = (task_hash ^ (unsigned char)*c) * 1099511628211ull;
   task_hash = (task_hash ^ (uint64_t)nacc) * 1099511628211ull;
@@ -271,12 +271,12 @@ ndt_status ndt_init(const ndt_config *cfg) {
     stop_workers();
     rt.started = 0;
   }
-  static const ndt_comm_hooks up = {ndt_finalize, ndt_rt_task_seq, ndt_rt_task_hash,
-                                     ndt_trace_now, ndt_trace_caller};
-  ndt_comm_start(&up);   /* comm.c and store.c are below: they call up through these */
-  ndt__store_set_release(ndt_tile_release);
-  int w = ndt_settings_workers(cfg);
-  ndt_settings_load(cfg, w);
+  static const ndt_comm_hooks up = {ndt_finalize, ndt__rt_task_seq, ndt__rt_task_hash,
+                                     ndt__trace_now, ndt__trace_caller};
+  ndt__comm_start(&up);   /* comm.c and store.c are below: they call up through these */
+  ndt__store_set_release(ndt__tile_release);
+  int w = ndt__settings_workers(cfg);
+  ndt__settings_load(cfg, w);
   ndt_status st = start_workers(w);
   if (st) return st;
   rt.started = 1;
@@ -284,9 +284,9 @@ ndt_status ndt_init(const ndt_config *cfg) {
   if (first) {
     /* the built-in processor and memory; a backend's register after them
      * and are preferred (proc.c) */
-    ndt_mem_register(&ndt_host_memory);
-    ndt_proc_register(&cpu_proc);
-    ndt_simdev_start();
+    ndt__mem_register(&ndt__host_memory);
+    ndt__proc_register(&cpu_proc);
+    ndt__simdev_start();
     const char *tp = getenv("NDTILE_PROFILE");
     if (tp && *tp) {   /* the timeline, written at exit */
       char path[512];
@@ -295,55 +295,55 @@ ndt_status ndt_init(const ndt_config *cfg) {
       ndt_trace_start(path);
       atexit(trace_at_exit);
     }
-    ndt_settings_first_start();
+    ndt__settings_first_start();
   }
   first = 0;
   return NDT_OK;
 }
 
-ndt_status ndt_runtime_ensure(void) {
+ndt_status ndt__runtime_ensure(void) {
   if (rt.started) return NDT_OK;
   return ndt_init(NULL);
 }
 
 ndt_status ndt_setting_value(const char *name, int64_t *value) {
-  ndt_status st = ndt_runtime_ensure();
+  ndt_status st = ndt__runtime_ensure();
   if (st) return st;
   int64_t store, data, limit;
   if (!ndt__setting_known(name))
-    return ndt_error(NDT_ERR_VALUE, "%s is not an ndtile setting (see ndt_setting_name)",
+    return ndt__error(NDT_ERR_VALUE, "%s is not an ndtile setting (see ndt_setting_name)",
                      name ? name : "(null)");
   if (!strcmp(name, "NDTILE_WORKERS")) *value = rt.nworkers;
-  else if (!strcmp(name, "NDTILE_TILE_BYTES")) *value = ndt_set_.tile_bytes;
-  else if (!strcmp(name, "NDTILE_INLINE_ELEMS")) *value = ndt_set_.inline_elems;
-  else if (!strcmp(name, "NDTILE_MAX_PENDING")) *value = ndt_set_.max_pending;
-  else if (!strcmp(name, "NDTILE_MAX_PENDING_BYTES")) *value = ndt_set_.max_bytes;
+  else if (!strcmp(name, "NDTILE_TILE_BYTES")) *value = ndt__set_.tile_bytes;
+  else if (!strcmp(name, "NDTILE_INLINE_ELEMS")) *value = ndt__set_.inline_elems;
+  else if (!strcmp(name, "NDTILE_MAX_PENDING")) *value = ndt__set_.max_pending;
+  else if (!strcmp(name, "NDTILE_MAX_PENDING_BYTES")) *value = ndt__set_.max_bytes;
   else if (!strcmp(name, "NDTILE_MAX_MEMORY")) {
     ndt_memory_usage(&store, &data, &limit);
     *value = limit;
   } else if (!strcmp(name, "NDTILE_CACHE_BYTES")) *value = ndt__cache_limit();
   else if (!strcmp(name, "NDTILE_SIMDEVICE_BYTES")) *value = ndt__simdev_bytes();
-  else *value = ndt_env_int(name, 64);   /* NDTILE_MPI_SPIN: comm.c's default */
+  else *value = ndt__env_int(name, 64);   /* NDTILE_MPI_SPIN: comm.c's default */
   return NDT_OK;
 }
 
 int ndt_processor_count(void) {
-  return ndt_runtime_ensure() == NDT_OK ? ndt_proc_count() : 0;
+  return ndt__runtime_ensure() == NDT_OK ? ndt__proc_count() : 0;
 }
 
 const char *ndt_processor_name(int i) {
-  if (ndt_runtime_ensure() != NDT_OK) return NULL;
-  ndt_processor *p = ndt_proc_get(i);
+  if (ndt__runtime_ensure() != NDT_OK) return NULL;
+  ndt_processor *p = ndt__proc_get(i);
   return p ? p->iface->name : NULL;
 }
 
 ndt_status ndt_processor_select(const char *name) {
-  ndt_status st = ndt_runtime_ensure();
+  ndt_status st = ndt__runtime_ensure();
   if (st) return st;
   st = ndt_sync();      /* work recorded so far runs where it was placed */
   if (st) return st;
-  if (ndt_proc_select(name))
-    return ndt_error(NDT_ERR_VALUE, "no processor named '%s' (see ndt_processor_name)", name);
+  if (ndt__proc_select(name))
+    return ndt__error(NDT_ERR_VALUE, "no processor named '%s' (see ndt_processor_name)", name);
   return NDT_OK;
 }
 
@@ -352,40 +352,32 @@ void ndt_finalize(void) {
   ndt_sync();
   stop_workers();
   rt.started = 0;
-  ndt_release_cache();
+  ndt__release_cache();
 }
 
 int ndt_workers(void) {
-  ndt_runtime_ensure();
+  ndt__runtime_ensure();
   return rt.nworkers;
 }
-int64_t ndt_tile_bytes(void) { return ndt_rt_tile_bytes(); }
-int64_t ndt_rt_tile_bytes(void) {
-  ndt_runtime_ensure();
-  return ndt_set_.tile_bytes;
-}
-int64_t ndt_rt_inline_elems(void) {
-  ndt_runtime_ensure();
-  return ndt_set_.inline_elems;
-}
+int64_t ndt_tile_bytes(void) { return ndt__rt_tile_bytes(); }
 
 ndt_status ndt_set_workers(int n) {
-  if (n < 1) return ndt_error(NDT_ERR_VALUE, "the number of workers must be >= 1, got %d", n);
-  ndt_config c = {.workers = n, .tile_bytes = ndt_rt_tile_bytes(),
-                  .inline_elems = ndt_rt_inline_elems()};
+  if (n < 1) return ndt__error(NDT_ERR_VALUE, "the number of workers must be >= 1, got %d", n);
+  ndt_config c = {.workers = n, .tile_bytes = ndt__rt_tile_bytes(),
+                  .inline_elems = ndt__rt_inline_elems()};
   return ndt_init(&c);
 }
 
 ndt_status ndt_set_tile_bytes(int64_t b) {
-  if (b < 0) return ndt_error(NDT_ERR_VALUE, "the tile size must be >= 1 byte (0: default)");
-  ndt_runtime_ensure();
-  ndt_set_.tile_bytes = b ? b : ndt_env_int("NDTILE_TILE_BYTES", 2 << 20);
+  if (b < 0) return ndt__error(NDT_ERR_VALUE, "the tile size must be >= 1 byte (0: default)");
+  ndt__runtime_ensure();
+  ndt__set_.tile_bytes = b ? b : ndt__env_int("NDTILE_TILE_BYTES", 2 << 20);
   return NDT_OK;
 }
 
 ndt_status ndt_set_inline_elems(int64_t n) {
-  ndt_runtime_ensure();
-  ndt_set_.inline_elems = n < 0 ? 0 : n;
+  ndt__runtime_ensure();
+  ndt__set_.inline_elems = n < 0 ? 0 : n;
   return NDT_OK;
 }
 
@@ -393,7 +385,7 @@ static ndt_status take_deferred(void) {
   if (rt.deferred == NDT_OK) return NDT_OK;
   ndt_status st = rt.deferred;
   rt.deferred = NDT_OK;
-  return ndt_error(st, "%s", rt.deferred_msg);
+  return ndt__error(st, "%s", rt.deferred_msg);
 }
 
 static ndt_status sync_here(void) {
@@ -409,20 +401,20 @@ static ndt_status sync_here(void) {
     }
   ndt_status st = take_deferred();
   pthread_mutex_unlock(&rt.lock);
-  ndt_status ps = ndt_proc_sync_all();
+  ndt_status ps = ndt__proc_sync_all();
   return st ? st : ps;
 }
 
 ndt_status ndt_trace_write(void) {
-  if (!ndt_trace_on_) return NDT_OK;
+  if (!ndt__trace_on_) return NDT_OK;
   ndt_status st = ndt_sync();
-  ndt_status w = ndt_trace_dump(rt.nworkers);
+  ndt_status w = ndt__trace_dump(rt.nworkers);
   return w ? w : st;
 }
 
 ndt_status ndt_sync(void) {
   ndt_status st = sync_here();
-  return ndt_distributed() ? ndt_comm_agree(st) : st;
+  return ndt_distributed() ? ndt__comm_agree(st) : st;
 }
 
 static int overlaps(const ndt_use *u, int64_t lo, int64_t hi) { return u->lo <= hi && lo <= u->hi; }
@@ -447,7 +439,7 @@ static int wait_region(const ndt_tile *t, int64_t lo, int64_t hi, int for_write,
   return 0;
 }
 
-ndt_status ndt_rt_wait_local(ndt_store *s, int64_t t0, int64_t t1, int for_write) {
+ndt_status ndt__rt_wait_local(ndt_store *s, int64_t t0, int64_t t1, int for_write) {
   if (!rt.started) return NDT_OK;
   FLUSH(0, s, NULL, 0);
   pthread_mutex_lock(&rt.lock);
@@ -468,21 +460,21 @@ ndt_status ndt_rt_wait_local(ndt_store *s, int64_t t0, int64_t t1, int for_write
     ndt_tile *tl = &s->tiles[i];
     char *p;
     if (tl->data && (atomic_load(&tl->valid) != 1u || for_write))
-      st = ndt_tile_acquire(tl, &ndt_host_memory, for_write, &p);
+      st = ndt__tile_acquire(tl, &ndt__host_memory, for_write, &p);
   }
   if (st == NDT_OK && !for_write && atomic_load(&s->lost))
-    st = ndt_error(NDT_ERR_DEFERRED, "this array's values were lost: an interrupt "
+    st = ndt__error(NDT_ERR_DEFERRED, "this array's values were lost: an interrupt "
                    "(KeyboardInterrupt) cancelled the operation that computed them");
   return st;
 }
 
-void ndt_rt_wait_region(const ndt_tile *t, int64_t lo, int64_t hi, int for_write) {
+void ndt__rt_wait_region(const ndt_tile *t, int64_t lo, int64_t hi, int for_write) {
   pthread_mutex_lock(&rt.lock);
   wait_region(t, lo, hi, for_write, 0);
   pthread_mutex_unlock(&rt.lock);
 }
 
-void ndt_rt_fail(const char *name, ndt_status st) {
+void ndt__rt_fail(const char *name, ndt_status st) {
   pthread_mutex_lock(&rt.lock);
   if (rt.deferred == NDT_OK) {
     rt.deferred = st;
@@ -497,7 +489,7 @@ static int reserve_succ(ndt_task *pred, int extra) {
   if (pred->nsucc + extra <= pred->capsucc) return 0;
   int cap = pred->capsucc * 2;
   if (cap < pred->nsucc + extra) cap = pred->nsucc + extra;
-  ndt_task **s = ndt_realloc(pred->succ, (size_t)cap * sizeof *s);
+  ndt_task **s = ndt__realloc(pred->succ, (size_t)cap * sizeof *s);
   if (!s) return -1;
   pred->succ = s;
   pred->capsucc = cap;
@@ -531,7 +523,7 @@ static int reserve_uses(ndt_use **u, int *n, int *cap, int extra) {
   prune(*u, n, NULL);
   if (*n + extra <= *cap) return 0;
   int c = *cap * 2 > *n + extra ? *cap * 2 : *n + extra;
-  ndt_use *x = ndt_realloc(*u, (size_t)c * sizeof *x);
+  ndt_use *x = ndt__realloc(*u, (size_t)c * sizeof *x);
   if (!x) return -1;
   *u = x;
   *cap = c;
@@ -545,7 +537,7 @@ static void note_lent(const ndt_access *acc, int nacc) {
     if (atomic_load(&acc[i].tile->store->lent)) atomic_store(&ndt__lent_unsettled, 1);
 }
 
-void ndt_rt_settle_store(ndt_store *s) {
+void ndt__rt_settle_store(ndt_store *s) {
   if (!rt.started) return;
   pthread_mutex_lock(&rt.lock);
   int intr = !ndt_distributed();
@@ -564,11 +556,11 @@ void ndt_rt_settle_store(ndt_store *s) {
     ndt_tile *tl = &s->tiles[i];
     char *p;
     if (tl->data && atomic_load(&tl->valid) != 1u)
-      (void)ndt_tile_acquire(tl, &ndt_host_memory, 1, &p);   /* a copy back: no allocation */
+      (void)ndt__tile_acquire(tl, &ndt__host_memory, 1, &p);   /* a copy back: no allocation */
   }
 }
 
-ndt_status ndt_rt_local_submit(const ndt_taskrec *r) {
+ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
   const char *name = r->name;
   const ndt_access *acc = r->acc;
   int nacc = r->nacc, nstores = r->nstores, nop = r->nop;
@@ -576,10 +568,10 @@ ndt_status ndt_rt_local_submit(const ndt_taskrec *r) {
   /* Tiles of lazy stores get their buffer from the first task recorded (or
    * run inline) on them, here on the recording thread: no task is pending
    * on a tile without one, so no worker races this. The bytes count as this
-   * task's (ndt_take_allocated below) for the look-ahead bound. */
+   * task's (ndt__take_allocated below) for the look-ahead bound. */
   for (int i = 0; i < nacc; i++)
-    if (!acc[i].tile->data && !ndt_tile_buffer(acc[i].tile))
-      return ndt_error(NDT_ERR_NOMEM, "cannot allocate a tile of %lld bytes for %s",
+    if (!acc[i].tile->data && !ndt__tile_buffer(acc[i].tile))
+      return ndt__error(NDT_ERR_NOMEM, "cannot allocate a tile of %lld bytes for %s",
                        (long long)acc[i].tile->len * acc[i].tile->store->itemsize, name);
   ndt_status st;
   /* what is computed from lost values is lost too */
@@ -597,11 +589,11 @@ ndt_status ndt_rt_local_submit(const ndt_taskrec *r) {
       if (busy(acc[i].tile, acc[i].lo, acc[i].hi, acc[i].priv & NDT_WRITE)) free_now = 0;
     pthread_mutex_unlock(&rt.lock);
     if (free_now) {
-      unsigned fpm = ndt_fp_mask_;
+      unsigned fpm = ndt__fp_mask_;
       if (fpm) ndt_fpe_clear();
-      double t0 = ndt_trace_on_ ? ndt_now_us() : 0;
-      st = ndt_exec_body(r->kind, r->proc, r->op, nop, r->arg, r->span);
-      if (ndt_trace_on_) ndt_trace_add(name, -1, t0, ndt_now_us());
+      double t0 = ndt__trace_on_ ? ndt__now_us() : 0;
+      st = ndt__exec_body(r->kind, r->proc, r->op, nop, r->arg, r->span);
+      if (ndt__trace_on_) ndt__trace_add(name, -1, t0, ndt__now_us());
       if (fpm) ndt_fp_inline(ndt_fpe_test());
       if (st == NDT_ERR_INTERRUPTED)   /* a kernel stopped half-way */
         for (int i = 0; i < nacc; i++)
@@ -622,11 +614,11 @@ ndt_status ndt_rt_local_submit(const ndt_taskrec *r) {
   size_t o_wrote = sz;
   sz += (size_t)nstores;
   size_t head = (sz + 15) & ~(size_t)15;
-  ndt_task *t = ndt_malloc(head + r->arg_size);
-  if (!t) return ndt_error(NDT_ERR_NOMEM, "cannot allocate a task for %s", name);
+  ndt_task *t = ndt__malloc(head + r->arg_size);
+  if (!t) return ndt__error(NDT_ERR_NOMEM, "cannot allocate a task for %s", name);
   memset(t, 0, sizeof *t);
   /* what this thread allocated since the last task: this one's results */
-  int64_t bytes = t->bytes = ndt_take_allocated();
+  int64_t bytes = t->bytes = ndt__take_allocated();
   t->stores = (ndt_store **)(t + 1);
   t->wrote = (unsigned char *)t + o_wrote;
   t->op = (ndt_operand *)((char *)t + o_op);
@@ -643,9 +635,9 @@ ndt_status ndt_rt_local_submit(const ndt_taskrec *r) {
   t->name = name;
   t->kind = r->kind;
   t->proc = r->proc;
-  t->fprec = ndt_fp_defer();
+  t->fprec = ndt__fp_defer();
   for (int i = 0; i < nstores; i++) {
-    ndt_store_incref(stores[i]);
+    ndt__store_incref(stores[i]);
     t->stores[i] = stores[i];
     t->wrote[i] = 0;
     for (int k = 0; k < nacc && !t->wrote[i]; k++)
@@ -671,9 +663,9 @@ ndt_status ndt_rt_local_submit(const ndt_taskrec *r) {
   if (oom) {
     pthread_mutex_unlock(&rt.lock);
     release_resources(t);
-    ndt_fp_release(t->fprec);
-    ndt_mfree(t);
-    return ndt_error(NDT_ERR_NOMEM, "cannot record a task for %s", name);
+    ndt__fp_release(t->fprec);
+    ndt__mfree(t);
+    return ndt__error(NDT_ERR_NOMEM, "cannot record a task for %s", name);
   }
   for (int i = 0; i < nacc; i++) {
     ndt_tile *tl = acc[i].tile;
@@ -706,8 +698,8 @@ ndt_status ndt_rt_local_submit(const ndt_taskrec *r) {
   for (;;) {
     int mine = !atomic_load(&t->done);
     int64_t older = rt.pending_bytes - (mine ? bytes : 0) + ndt__mem_doomed();
-    if (rt.pending <= ndt_set_.max_pending &&
-        (rt.pending - mine <= 0 || older <= ndt_set_.max_bytes))
+    if (rt.pending <= ndt__set_.max_pending &&
+        (rt.pending - mine <= 0 || older <= ndt__set_.max_bytes))
       break;
     if (wait_done(intr)) {
       /* Cancels what was recorded, this task too, and goes on: the op that

@@ -5,39 +5,50 @@
 #include <unistd.h>
 #include "rt.h"
 
-ndt_settings ndt_set_;
+ndt_settings ndt__set_;
 
-int ndt_settings_workers(const ndt_config *cfg) {
+int ndt__settings_workers(const ndt_config *cfg) {
   if (cfg && cfg->workers > 0) return cfg->workers > 1024 ? 1024 : cfg->workers;
   long n = sysconf(_SC_NPROCESSORS_ONLN);
-  int64_t w = ndt_env_int("NDTILE_WORKERS", n > 0 ? n : 1);
+  int64_t w = ndt__env_int("NDTILE_WORKERS", n > 0 ? n : 1);
   return w > 1024 ? 1024 : (int)w;
 }
 
-void ndt_settings_load(const ndt_config *cfg, int w) {
-  ndt_settings *s = &ndt_set_;
+void ndt__settings_load(const ndt_config *cfg, int w) {
+  ndt_settings *s = &ndt__set_;
   s->tile_bytes = cfg && cfg->tile_bytes > 0 ? cfg->tile_bytes
-                                             : ndt_env_int("NDTILE_TILE_BYTES", 2 << 20);
+                                             : ndt__env_int("NDTILE_TILE_BYTES", 2 << 20);
   s->inline_elems = cfg && cfg->inline_elems >= 0 ? cfg->inline_elems
-                                                  : ndt_env_int("NDTILE_INLINE_ELEMS", 1 << 15);
+                                                  : ndt__env_int("NDTILE_INLINE_ELEMS", 1 << 15);
   /* Bounded look-ahead: a program that records faster than the workers run
    * would otherwise allocate the results of many future steps at once. */
-  s->max_pending = ndt_env_int("NDTILE_MAX_PENDING", 16 + 8 * (int64_t)w);
+  s->max_pending = ndt__env_int("NDTILE_MAX_PENDING", 16 + 8 * (int64_t)w);
   /* ... and by bytes: the buffers allocated for pending tasks (their
    * results, and stores only they still hold) may not exceed a tile per
    * worker and one more beyond the newest task */
-  s->max_bytes = ndt_env_int("NDTILE_MAX_PENDING_BYTES", (1 + (int64_t)w) * s->tile_bytes);
+  s->max_bytes = ndt__env_int("NDTILE_MAX_PENDING_BYTES", (1 + (int64_t)w) * s->tile_bytes);
 }
 
 static void memstat_at_exit(void) {
   int64_t live, cached, plive, pheld;
-  ndt_mem_stats(&live, &cached, &plive, &pheld);
+  ndt__mem_stats(&live, &cached, &plive, &pheld);
   fprintf(stderr, "ndtile memory: peak %.1f MiB in use, %.1f MiB with the cache; "
           "now %.1f MiB in use, %.1f MiB cached\n", plive / 1048576.0, pheld / 1048576.0,
           live / 1048576.0, cached / 1048576.0);
 }
 
-void ndt_settings_first_start(void) {
+void ndt__settings_first_start(void) {
   if (getenv("NDTILE_MEMSTAT")) atexit(memstat_at_exit);
-  if (getenv("NDTILE_CACHE_BYTES")) ndt_set_cache_limit(ndt_env_int("NDTILE_CACHE_BYTES", 0));
+  if (getenv("NDTILE_CACHE_BYTES")) ndt__set_cache_limit(ndt__env_int("NDTILE_CACHE_BYTES", 0));
+}
+
+/* The settings tasks are cut by, read after the runtime's lazy start (which
+ * loads them): here, below store.c and sched.c, which both read them. */
+int64_t ndt__rt_tile_bytes(void) {
+  ndt__runtime_ensure();
+  return ndt__set_.tile_bytes;
+}
+int64_t ndt__rt_inline_elems(void) {
+  ndt__runtime_ensure();
+  return ndt__set_.inline_elems;
 }

@@ -6,7 +6,7 @@
  * worker pool. Every task then goes to it (it is registered after the CPU,
  * so preferred): operands are copied in when their tiles are not valid
  * there, writes leave the device copy the only valid one, and host reads
- * (ndt_wait_tiles) copy back. Results must be bitwise the same as without
+ * (ndt__wait_tiles) copy back. Results must be bitwise the same as without
  * it, except where the layout itself picks a path (tiles adjacent in host
  * memory are not adjacent here, so such views are gathered). */
 #include <stdlib.h>
@@ -20,11 +20,11 @@ static void *sd_alloc(ndt_memory *m, size_t n) {
   NDT_UNUSED(m);
   if (atomic_fetch_add(&sd_used, (long long)n) + (int64_t)n > sd_cap) {
     atomic_fetch_sub(&sd_used, (long long)n);
-    ndt_error(NDT_ERR_NOMEM, "the simulated device's memory (%lld bytes) is full",
+    ndt__error(NDT_ERR_NOMEM, "the simulated device's memory (%lld bytes) is full",
               (long long)sd_cap);
     return NULL;
   }
-  void *p = ndt_alloc_data(n, 0);
+  void *p = ndt__alloc_data(n, 0);
   if (!p) atomic_fetch_sub(&sd_used, (long long)n);
   return p;
 }
@@ -32,14 +32,14 @@ static void *sd_alloc(ndt_memory *m, size_t n) {
 static void sd_free(ndt_memory *m, void *p, size_t n) {
   NDT_UNUSED(m);
   if (!p) return;
-  ndt_free_data_sized(p, n);
+  ndt__free_data_sized(p, n);
   atomic_fetch_sub(&sd_used, (long long)n);
 }
 
 /* its buffers are host memory: the host's copy moves them */
 static ndt_status sd_copy(ndt_memory *to, void *dst, ndt_memory *from, const void *src,
                           size_t n) {
-  return ndt_host_memory.iface->copy(to, dst, from, src, n);
+  return ndt__host_memory.iface->copy(to, dst, from, src, n);
 }
 
 static const ndt_memory_iface sd_mem_iface = {
@@ -51,7 +51,7 @@ static ndt_memory sd_mem = {.iface = &sd_mem_iface, .device = 0, .context = NULL
  * registered) queues them. */
 static void sd_launch(ndt_processor *p, ndt_task *t) {
   NDT_UNUSED(p);
-  ndt_processor *cpu = ndt_proc_get(0);
+  ndt_processor *cpu = ndt__proc_get(0);
   cpu->iface->launch(cpu, t);
 }
 
@@ -63,9 +63,9 @@ static ndt_processor sd_proc = {.iface = &sd_iface, .device = 0, .context = NULL
 
 int64_t ndt__simdev_bytes(void) { return sd_cap; }
 
-void ndt_simdev_start(void) {
+void ndt__simdev_start(void) {
   const char *v = getenv("NDTILE_SIMDEVICE");
   if (!v || !*v || !strcmp(v, "0")) return;
-  sd_cap = ndt_env_int("NDTILE_SIMDEVICE_BYTES", (int64_t)1 << 30);
-  ndt_proc_register(&sd_proc);
+  sd_cap = ndt__env_int("NDTILE_SIMDEVICE_BYTES", (int64_t)1 << 30);
+  ndt__proc_register(&sd_proc);
 }

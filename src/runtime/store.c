@@ -9,7 +9,7 @@
  * size; its extent is split into equal pieces. The result depends on shape,
  * itemsize and the target only - never on workers or ranks - which is what
  * makes results reproducible. */
-void ndt_tiling_for(int ndim, const int64_t *shape, int itemsize, int64_t tile_bytes,
+void ndt__tiling_for(int ndim, const int64_t *shape, int itemsize, int64_t tile_bytes,
                     ndt_tiling *t) {
   int64_t size = 1;
   for (int k = 0; k < ndim; k++) size *= shape[k];
@@ -46,20 +46,20 @@ void ndt_tiling_for(int ndim, const int64_t *shape, int itemsize, int64_t tile_b
 int64_t ndt_tiles_for(int ndim, const int64_t *shape, ndt_dtype ty) {
   if (ty < 0 || ty >= NDT_NTYPES || ndim < 0 || ndim > NDT_MAXDIMS) return 0;
   ndt_tiling t;
-  ndt_tiling_for(ndim, shape, ndt_traits[ty].size, ndt_rt_tile_bytes(), &t);
+  ndt__tiling_for(ndim, shape, ndt__traits[ty].size, ndt__rt_tile_bytes(), &t);
   return t.ntiles;
 }
 
-ndt_status ndt_store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t *shape,
+ndt_status ndt__store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t *shape,
                          int zero) {
-  ndt_status st = ndt_runtime_ensure();
+  ndt_status st = ndt__runtime_ensure();
   if (st) return st;
-  int itemsize = ndt_traits[ty].size;
+  int itemsize = ndt__traits[ty].size;
   int64_t size = 1;
   for (int k = 0; k < ndim; k++) {
-    if (shape[k] < 0) return ndt_error(NDT_ERR_VALUE, "negative dimensions are not allowed");
+    if (shape[k] < 0) return ndt__error(NDT_ERR_VALUE, "negative dimensions are not allowed");
     if (shape[k] && size > INT64_MAX / shape[k] / itemsize)
-      return ndt_error(NDT_ERR_VALUE, "array is too big; `arr.size * arr.dtype.itemsize` "
+      return ndt__error(NDT_ERR_VALUE, "array is too big; `arr.size * arr.dtype.itemsize` "
                                       "is larger than the maximum possible size.");
     size *= shape[k];
   }
@@ -67,20 +67,20 @@ ndt_status ndt_store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t 
    * that cannot fit fails here, at once, not tiles later when memory ran
    * out (or the OOM killer ended the process). */
   int64_t nbytes = size * itemsize;
-  if (!ndt_mem_reserve(nbytes)) return ndt_nomem_array(nbytes, ndim, shape, ty);
+  if (!ndt__mem_reserve(nbytes)) return ndt__nomem_array(nbytes, ndim, shape, ty);
   ndt_tiling tl;
-  ndt_tiling_for(ndim, shape, itemsize, ndt_rt_tile_bytes(), &tl);
+  ndt__tiling_for(ndim, shape, itemsize, ndt__rt_tile_bytes(), &tl);
   int rank = ndt_rank(), lazy = (zero & NDT_STORE_LAZY) != 0;
   zero &= 1;
-  ndt_store *s = ndt_calloc(1, sizeof *s);
+  ndt_store *s = ndt__calloc(1, sizeof *s);
   if (!s) {
-    ndt_mem_unreserve(nbytes);
+    ndt__mem_unreserve(nbytes);
     return NDT_ERR_NOMEM;
   }
-  s->tiles = ndt_calloc((size_t)tl.ntiles, sizeof(ndt_tile));
+  s->tiles = ndt__calloc((size_t)tl.ntiles, sizeof(ndt_tile));
   if (!s->tiles) {
-    ndt_mfree(s);
-    ndt_mem_unreserve(nbytes);
+    ndt__mfree(s);
+    ndt__mem_unreserve(nbytes);
     return NDT_ERR_NOMEM;
   }
   atomic_init(&s->reserved, nbytes);
@@ -96,8 +96,8 @@ ndt_status ndt_store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t 
   /* A large store whose tiles are all here and in element order (one
    * period) is one buffer, tiles back to back: views across tiles are then
    * used in place (bind.c, matmul). */
-  if (!lazy && ndt_comm_size_ == 1 && tl.ntiles > 1 && tl.per == tl.ntiles)
-    s->run = ndt_alloc_data_run((size_t)size * itemsize, zero);
+  if (!lazy && ndt__comm_size_ == 1 && tl.ntiles > 1 && tl.per == tl.ntiles)
+    s->run = ndt__alloc_data_run((size_t)size * itemsize, zero);
   for (int64_t i = 0; i < tl.ntiles; i++) {
     ndt_tile *t = &s->tiles[i];
     int64_t p = i / tl.per, q = i % tl.per;
@@ -108,15 +108,15 @@ ndt_status ndt_store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t 
     t->len = end - t->start;
     t->store = s;
     /* contiguous runs of tiles per rank: neighbours (halos) stay local */
-    t->owner = (int)(i * ndt_comm_size_ / tl.ntiles);
+    t->owner = (int)(i * ndt__comm_size_ / tl.ntiles);
     t->valid = 1;
     if (t->owner != rank || lazy) continue;   /* allocated where it is first needed */
     if (s->run) {
       t->data = s->run + (size_t)t->start * itemsize;
       continue;
     }
-    t->data = ndt_alloc_data((size_t)t->len * itemsize, zero);
-    if (!t->data && ndt_comm_size_ > 1) {
+    t->data = ndt__alloc_data((size_t)t->len * itemsize, zero);
+    if (!t->data && ndt__comm_size_ > 1) {
       /* Many ranks: memory may run out on this rank only, and all ranks
        * must fail at the same call; the tile is allocated again at its first
        * use, and a failure there is reported on every rank at the next
@@ -125,26 +125,26 @@ ndt_status ndt_store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t 
     }
     if (!t->data) {
       s->ntiles = i;  /* free what was allocated */
-      ndt_store_decref(s);
-      return ndt_nomem_array(nbytes, ndim, shape, ty);
+      ndt__store_decref(s);
+      return ndt__nomem_array(nbytes, ndim, shape, ty);
     }
   }
   *out = s;
   return NDT_OK;
 }
 
-ndt_status ndt_store_new_bytes(ndt_store **out, int64_t nbytes) {
+ndt_status ndt__store_new_bytes(ndt_store **out, int64_t nbytes) {
   int64_t n = nbytes > 0 ? nbytes : 1;
-  if (!ndt_mem_reserve(n)) return ndt_nomem_array(n, 1, &n, NDT_UINT8);
-  ndt_store *s = ndt_calloc(1, sizeof *s);
+  if (!ndt__mem_reserve(n)) return ndt__nomem_array(n, 1, &n, NDT_UINT8);
+  ndt_store *s = ndt__calloc(1, sizeof *s);
   if (!s) {
-    ndt_mem_unreserve(n);
+    ndt__mem_unreserve(n);
     return NDT_ERR_NOMEM;
   }
-  s->tiles = ndt_calloc(1, sizeof(ndt_tile));
+  s->tiles = ndt__calloc(1, sizeof(ndt_tile));
   if (!s->tiles) {
-    ndt_mfree(s);
-    ndt_mem_unreserve(n);
+    ndt__mfree(s);
+    ndt__mem_unreserve(n);
     return NDT_ERR_NOMEM;
   }
   atomic_init(&s->reserved, n);
@@ -157,35 +157,35 @@ ndt_status ndt_store_new_bytes(ndt_store **out, int64_t nbytes) {
   s->tiles[0].valid = 1;
   s->tiles[0].store = s;
   s->tiles[0].scratch = 1;   /* owned by rank 0 */
-  if (ndt_distributed()) {    /* allocated at first use (see ndt_store_new) */
+  if (ndt_distributed()) {    /* allocated at first use (see ndt__store_new) */
     *out = s;
     return NDT_OK;
   }
-  s->tiles[0].data = ndt_alloc_data((size_t)s->size, 0);
+  s->tiles[0].data = ndt__alloc_data((size_t)s->size, 0);
   if (!s->tiles[0].data) {
-    ndt_mfree(s->tiles);
-    ndt_mfree(s);
-    ndt_mem_unreserve(n);
+    ndt__mfree(s->tiles);
+    ndt__mfree(s);
+    ndt__mem_unreserve(n);
     return NDT_ERR_NOMEM;
   }
   *out = s;
   return NDT_OK;
 }
 
-char *ndt_tile_buffer(ndt_tile *t) {
-  if (!t->data) t->data = ndt_alloc_data((size_t)t->len * t->store->itemsize, t->store->zero);
+char *ndt__tile_buffer(ndt_tile *t) {
+  if (!t->data) t->data = ndt__alloc_data((size_t)t->len * t->store->itemsize, t->store->zero);
   return t->data;
 }
 
-void ndt_store_incref(ndt_store *s) { atomic_fetch_add(&s->refs, 1); }
+void ndt__store_incref(ndt_store *s) { atomic_fetch_add(&s->refs, 1); }
 
 /* The store's part of the memory budget goes back once. */
 static void give_back_budget(ndt_store *s) {
   int64_t r = atomic_exchange(&s->reserved, 0);
-  if (r) ndt_mem_unreserve(r);
+  if (r) ndt__mem_unreserve(r);
 }
 
-void ndt_store_drop_handle(ndt_store *s) {
+void ndt__store_drop_handle(ndt_store *s) {
   /* The program dropped its last array on the store: its bytes leave the
    * budget now, in program order, though pending tasks may hold the
    * buffers a little longer (the look-ahead bounds those). An array made
@@ -204,24 +204,24 @@ void ndt_store_drop_handle(ndt_store *s) {
 static void (*release_uses)(ndt_tile *t);
 void ndt__store_set_release(void (*fn)(ndt_tile *t)) { release_uses = fn; }
 
-void ndt_store_decref(ndt_store *s) {
+void ndt__store_decref(ndt_store *s) {
   if (!s || atomic_fetch_sub(&s->refs, 1) != 1) return;
   if (s->doomed) ndt__mem_doomed_add(-s->doomed);
   for (int64_t i = 0; i < s->ntiles; i++) {
     if (release_uses) release_uses(&s->tiles[i]);
-    if (!s->run) ndt_free_data_sized(s->tiles[i].data, (size_t)s->tiles[i].len * s->itemsize);
+    if (!s->run) ndt__free_data_sized(s->tiles[i].data, (size_t)s->tiles[i].len * s->itemsize);
   }
-  if (s->run) ndt_free_data_sized(s->run, (size_t)s->size * s->itemsize);
+  if (s->run) ndt__free_data_sized(s->run, (size_t)s->size * s->itemsize);
   give_back_budget(s);
-  ndt_mfree(s->tiles);
-  ndt_mfree(s);
+  ndt__mfree(s->tiles);
+  ndt__mfree(s);
 }
 
 ndt_status ndt__store_make_run(ndt_store *s) {
   if (s->run || s->ntiles < 2) return NDT_OK;
   size_t isz = (size_t)s->itemsize;
-  char *run = ndt_alloc_data((size_t)s->size * isz, s->zero);
-  if (!run) return ndt_error(NDT_ERR_NOMEM, "cannot move an array of %lld bytes into one buffer",
+  char *run = ndt__alloc_data((size_t)s->size * isz, s->zero);
+  if (!run) return ndt__error(NDT_ERR_NOMEM, "cannot move an array of %lld bytes into one buffer",
                              (long long)(s->size * s->itemsize));
   for (int64_t i = 0; i < s->ntiles; i++) {
     ndt_tile *t = &s->tiles[i];
@@ -229,7 +229,7 @@ ndt_status ndt__store_make_run(ndt_store *s) {
      * own contents (zeroed when the store is) stand for it */
     if (t->data) {
       memcpy(run + (size_t)t->start * isz, t->data, (size_t)t->len * isz);
-      ndt_free_data_sized(t->data, (size_t)t->len * isz);
+      ndt__free_data_sized(t->data, (size_t)t->len * isz);
     }
     t->data = run + (size_t)t->start * isz;
   }

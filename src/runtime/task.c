@@ -9,7 +9,7 @@
 static int grow(void **p, int *cap, size_t sz, int need, void *local) {
   if (need <= *cap) return 0;
   int c = *cap * 2 > need ? *cap * 2 : need;
-  void *q = *p == local ? ndt_malloc((size_t)c * sz) : ndt_realloc(*p, (size_t)c * sz);
+  void *q = *p == local ? ndt__malloc((size_t)c * sz) : ndt__realloc(*p, (size_t)c * sz);
   if (!q) return -1;
   if (*p == local) memcpy(q, local, (size_t)*cap * sz);
   *p = q;
@@ -17,9 +17,9 @@ static int grow(void **p, int *cap, size_t sz, int need, void *local) {
   return 0;
 }
 
-ndt_status ndt_record(const ndt_task_kind *kind, const char *name, const ndt_operand *op,
+ndt_status ndt__record(const ndt_task_kind *kind, const char *name, const ndt_operand *op,
                       int nop, void *arg, size_t arg_size, unsigned flags) {
-  ndt_status st = ndt_runtime_ensure();
+  ndt_status st = ndt__runtime_ensure();
   if (st) return st;
   if (!name) name = kind->name;
   ndt_access acc_local[16], *acc = acc_local;
@@ -41,7 +41,7 @@ ndt_status ndt_record(const ndt_task_kind *kind, const char *name, const ndt_ope
     if ((op[i].priv & NDT_OPND_KEEP) || v->size == 0) continue;
     /* the tiles the view touches, each with the part of the extent in it */
     int64_t lo, hi;
-    ndt_view_extent(v, &lo, &hi);
+    ndt__view_extent(v, &lo, &hi);
     int64_t t0 = ndt_store_tile_of(s, lo), t1 = ndt_store_tile_of(s, hi);
     if (span) {
       span[2 * i] = t0;
@@ -63,17 +63,17 @@ ndt_status ndt_record(const ndt_task_kind *kind, const char *name, const ndt_ope
       a->hi = hi < tl->start + tl->len - 1 ? hi : tl->start + tl->len - 1;
     }
   }
-  if (st == NDT_OK) st = ndt_rt_flush(0, NULL, acc, nacc);
+  if (st == NDT_OK) st = ndt__rt_flush(0, NULL, acc, nacc);
   ndt_processor *proc = NULL;
-  if (st == NDT_OK && !(proc = ndt_proc_choose(kind, op, nop)))
-    st = ndt_error(NDT_ERR_INTERNAL, "no processor runs %s", name);
+  if (st == NDT_OK && !(proc = ndt__proc_choose(kind, op, nop)))
+    st = ndt__error(NDT_ERR_INTERNAL, "no processor runs %s", name);
   if (st == NDT_OK) {
     ndt_taskrec r = {.name = name, .kind = kind, .proc = proc, .op = op, .nop = nop,
                      .arg = arg, .arg_size = arg_size, .acc = acc, .nacc = nacc,
                      .stores = stores, .nstores = nstores, .flags = flags, .span = span};
-    st = ndt_distributed() ? ndt_dist_submit(&r) : ndt_rt_local_submit(&r);
+    st = ndt_distributed() ? ndt__dist_submit(&r) : ndt__rt_local_submit(&r);
   }
-  if (acc != acc_local) ndt_mfree(acc);
-  if (stores != st_local) ndt_mfree(stores);
+  if (acc != acc_local) ndt__mfree(acc);
+  if (stores != st_local) ndt__mfree(stores);
   return st;
 }

@@ -7,7 +7,7 @@
 #include "rt.h"
 
 typedef struct { const char *name; int tid; double t0, t1; } trace_ev;
-int ndt_trace_on_;
+int ndt__trace_on_;
 static struct {
   char path[512];
   trace_ev *ev;
@@ -16,18 +16,18 @@ static struct {
   double origin;
 } tr = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
-double ndt_now_us(void) {
+double ndt__now_us(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return ts.tv_sec * 1e6 + ts.tv_nsec * 1e-3;
 }
 
-void ndt_trace_add(const char *name, int tid, double t0, double t1) {
+void ndt__trace_add(const char *name, int tid, double t0, double t1) {
   pthread_mutex_lock(&tr.lock);
   if (tr.n == tr.cap) {
     size_t cap = tr.cap ? tr.cap * 2 : 4096;
     /* plain realloc: any thread adds events, and an injected failure
-     * (ndt_malloc) would fall at a random point of a failure test */
+     * (ndt__malloc) would fall at a random point of a failure test */
     trace_ev *e = realloc(tr.ev, cap * sizeof *e);
     if (!e) {
       pthread_mutex_unlock(&tr.lock);
@@ -40,28 +40,28 @@ void ndt_trace_add(const char *name, int tid, double t0, double t1) {
   pthread_mutex_unlock(&tr.lock);
 }
 
-double ndt_trace_now(void) { return ndt_trace_on_ ? ndt_now_us() : 0; }
-void ndt_trace_caller(const char *name, double t0) {
-  if (ndt_trace_on_) ndt_trace_add(name, -1, t0, ndt_now_us());
+double ndt__trace_now(void) { return ndt__trace_on_ ? ndt__now_us() : 0; }
+void ndt__trace_caller(const char *name, double t0) {
+  if (ndt__trace_on_) ndt__trace_add(name, -1, t0, ndt__now_us());
 }
 
 ndt_status ndt_trace_start(const char *path) {
-  if (!path || !*path) return ndt_error(NDT_ERR_VALUE, "the trace needs a file name");
+  if (!path || !*path) return ndt__error(NDT_ERR_VALUE, "the trace needs a file name");
   pthread_mutex_lock(&tr.lock);
   snprintf(tr.path, sizeof tr.path, "%s", path);
   tr.n = 0;
-  tr.origin = ndt_now_us();
-  ndt_trace_on_ = 1;
+  tr.origin = ndt__now_us();
+  ndt__trace_on_ = 1;
   pthread_mutex_unlock(&tr.lock);
   return NDT_OK;
 }
 
-ndt_status ndt_trace_dump(int nworkers) {
+ndt_status ndt__trace_dump(int nworkers) {
   pthread_mutex_lock(&tr.lock);
   FILE *f = fopen(tr.path, "w");
   if (!f) {
     pthread_mutex_unlock(&tr.lock);
-    return ndt_error(NDT_ERR_VALUE, "cannot write the trace to '%s'", tr.path);
+    return ndt__error(NDT_ERR_VALUE, "cannot write the trace to '%s'", tr.path);
   }
   fprintf(f, "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n");
   fprintf(f, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 0, "
@@ -76,6 +76,6 @@ ndt_status ndt_trace_dump(int nworkers) {
   fprintf(f, "\n]}\n");
   int bad = fclose(f) != 0;
   pthread_mutex_unlock(&tr.lock);
-  if (bad) return ndt_error(NDT_ERR_VALUE, "cannot write the trace to '%s'", tr.path);
+  if (bad) return ndt__error(NDT_ERR_VALUE, "cannot write the trace to '%s'", tr.path);
   return NDT_OK;
 }

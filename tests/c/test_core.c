@@ -782,7 +782,7 @@ static void test_alloc_failures(void) {
 }
 
 /* The graph's own arrays (a tile's pending readers, a task's successors)
- * grow through ndt_realloc too: a failure there fails the call recording
+ * grow through ndt__realloc too: a failure there fails the call recording
  * the task with NOMEM, leaves the graph as it was, and the tasks recorded
  * before it still give their results. */
 static void test_graph_alloc_failures(void) {

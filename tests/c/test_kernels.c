@@ -20,7 +20,7 @@
 #include "ndtile.h"
 #include "kernels/kernels.h"
 
-int ndt_cpu_set_simd_level(int level); /* test hook (loops_math.c) */
+int ndt__cpu_set_simd_level(int level); /* test hook (loops_math.c) */
 
 #define PI_D 3.14159265358979323846
 
@@ -221,35 +221,35 @@ static const char *const UNAMES[NDT_NUFUNCS] = {
  * the casts (tested separately), read them back as int64/uint64/double.
  * ====================================================================== */
 static void fill_i(ndt_dtype t, void *dst, const int64_t *v, int n) {
-  ndt_cpu_cast(NDT_INT64, t)((const char *)v, 8, dst, (int64_t)isz(t), n);
+  ndt__cpu_cast(NDT_INT64, t)((const char *)v, 8, dst, (int64_t)isz(t), n);
 }
 static void fill_u(ndt_dtype t, void *dst, const uint64_t *v, int n) {
-  ndt_cpu_cast(NDT_UINT64, t)((const char *)v, 8, dst, (int64_t)isz(t), n);
+  ndt__cpu_cast(NDT_UINT64, t)((const char *)v, 8, dst, (int64_t)isz(t), n);
 }
 static void fill_d(ndt_dtype t, void *dst, const double *v, int n) {
-  ndt_cpu_cast(NDT_FLOAT64, t)((const char *)v, 8, dst, (int64_t)isz(t), n);
+  ndt__cpu_cast(NDT_FLOAT64, t)((const char *)v, 8, dst, (int64_t)isz(t), n);
 }
 static void fill_c(ndt_dtype t, void *dst, const double *reim, int n) {
-  ndt_cpu_cast(NDT_COMPLEX128, t)((const char *)reim, 16, dst, (int64_t)isz(t), n);
+  ndt__cpu_cast(NDT_COMPLEX128, t)((const char *)reim, 16, dst, (int64_t)isz(t), n);
 }
 static int64_t get_i(ndt_dtype t, const void *p, int i) {
   int64_t r;
-  ndt_cpu_cast(t, NDT_INT64)((const char *)p + (size_t)i * isz(t), 0, (char *)&r, 8, 1);
+  ndt__cpu_cast(t, NDT_INT64)((const char *)p + (size_t)i * isz(t), 0, (char *)&r, 8, 1);
   return r;
 }
 static uint64_t get_u(ndt_dtype t, const void *p, int i) {
   uint64_t r;
-  ndt_cpu_cast(t, NDT_UINT64)((const char *)p + (size_t)i * isz(t), 0, (char *)&r, 8, 1);
+  ndt__cpu_cast(t, NDT_UINT64)((const char *)p + (size_t)i * isz(t), 0, (char *)&r, 8, 1);
   return r;
 }
 static double get_d(ndt_dtype t, const void *p, int i) {
   double r;
-  ndt_cpu_cast(t, NDT_FLOAT64)((const char *)p + (size_t)i * isz(t), 0, (char *)&r, 8, 1);
+  ndt__cpu_cast(t, NDT_FLOAT64)((const char *)p + (size_t)i * isz(t), 0, (char *)&r, 8, 1);
   return r;
 }
 static void get_c(ndt_dtype t, const void *p, int i, double *re, double *im) {
   double r[2];
-  ndt_cpu_cast(t, NDT_COMPLEX128)((const char *)p + (size_t)i * isz(t), 0, (char *)r, 16, 1);
+  ndt__cpu_cast(t, NDT_COMPLEX128)((const char *)p + (size_t)i * isz(t), 0, (char *)r, 16, 1);
   *re = r[0];
   *im = r[1];
 }
@@ -273,7 +273,7 @@ static resolved res_for(ndt_ufunc op, ndt_dtype t) {
   r.nin = ndt_ufunc_nin(op);
   ndt_dtype types[3] = {t, t, t};
   if (op == NDT_WHERE) types[0] = NDT_BOOL;
-  r.f = ndt_cpu_resolve(op, r.nin, types, r.in, &r.out);
+  r.f = ndt__cpu_resolve(op, r.nin, types, r.in, &r.out);
   return r;
 }
 
@@ -412,8 +412,8 @@ static void test_dtypes(void) {
     CHECK(strcmp(ndt_dtype_name((ndt_dtype)t), names[t]) == 0, "name of %d: %s", t,
           ndt_dtype_name((ndt_dtype)t));
     CHECK(ndt_dtype_size((ndt_dtype)t) == sizes[t], "size of %s", names[t]);
-    CHECK(ndt_traits[t].size == (int)sizes[t] && ndt_traits[t].kind == kinds[t] &&
-              strcmp(ndt_traits[t].name, names[t]) == 0,
+    CHECK(ndt__traits[t].size == (int)sizes[t] && ndt__traits[t].kind == kinds[t] &&
+              strcmp(ndt__traits[t].name, names[t]) == 0,
           "traits of %s", names[t]);
   }
   CHECK(ndt_dtype_size(NDT_NTYPES) == 0 && ndt_dtype_size(NDT_DTYPE_DEFAULT) == 0,
@@ -508,38 +508,38 @@ static void test_resolve(void) {
   /* mixed inputs: promoted first; signed int vs uint64 comparisons exact */
   ndt_dtype in[3], out;
   ndt_dtype ty[3] = {NDT_INT8, NDT_UINT64};
-  CHECK(ndt_cpu_resolve(NDT_LESS, 2, ty, in, &out) && in[0] == NDT_INT64 &&
+  CHECK(ndt__cpu_resolve(NDT_LESS, 2, ty, in, &out) && in[0] == NDT_INT64 &&
             in[1] == NDT_UINT64 && out == NDT_BOOL,
         "less(int8, uint64) runs int64/uint64");
   ty[0] = NDT_UINT64; ty[1] = NDT_INT16;
-  CHECK(ndt_cpu_resolve(NDT_EQUAL, 2, ty, in, &out) && in[0] == NDT_UINT64 &&
+  CHECK(ndt__cpu_resolve(NDT_EQUAL, 2, ty, in, &out) && in[0] == NDT_UINT64 &&
             in[1] == NDT_INT64 && out == NDT_BOOL,
         "equal(uint64, int16) runs uint64/int64");
   ty[0] = NDT_UINT32; ty[1] = NDT_INT32;
-  CHECK(ndt_cpu_resolve(NDT_EQUAL, 2, ty, in, &out) && in[0] == NDT_INT64 && in[1] == NDT_INT64,
+  CHECK(ndt__cpu_resolve(NDT_EQUAL, 2, ty, in, &out) && in[0] == NDT_INT64 && in[1] == NDT_INT64,
         "equal(uint32, int32) runs int64");
   ty[0] = NDT_UINT64; ty[1] = NDT_INT64;
-  CHECK(ndt_cpu_resolve(NDT_ADD, 2, ty, in, &out) && in[0] == NDT_FLOAT64 && out == NDT_FLOAT64,
+  CHECK(ndt__cpu_resolve(NDT_ADD, 2, ty, in, &out) && in[0] == NDT_FLOAT64 && out == NDT_FLOAT64,
         "add(uint64, int64) runs float64");
   ty[0] = NDT_INT8; ty[1] = NDT_UINT8;
-  CHECK(ndt_cpu_resolve(NDT_ADD, 2, ty, in, &out) && in[0] == NDT_INT16 && in[1] == NDT_INT16 &&
+  CHECK(ndt__cpu_resolve(NDT_ADD, 2, ty, in, &out) && in[0] == NDT_INT16 && in[1] == NDT_INT16 &&
             out == NDT_INT16,
         "add(int8, uint8) runs int16");
   ty[0] = NDT_INT32; ty[1] = NDT_FLOAT32;
-  CHECK(ndt_cpu_resolve(NDT_TRUE_DIVIDE, 2, ty, in, &out) && in[0] == NDT_FLOAT64 &&
+  CHECK(ndt__cpu_resolve(NDT_TRUE_DIVIDE, 2, ty, in, &out) && in[0] == NDT_FLOAT64 &&
             out == NDT_FLOAT64,
         "divide(int32, float32) runs float64");
   ty[0] = NDT_INT8; ty[1] = NDT_FLOAT32; ty[2] = NDT_INT64;
-  CHECK(ndt_cpu_resolve(NDT_WHERE, 3, ty, in, &out) && in[0] == NDT_BOOL &&
+  CHECK(ndt__cpu_resolve(NDT_WHERE, 3, ty, in, &out) && in[0] == NDT_BOOL &&
             in[1] == NDT_FLOAT64 && in[2] == NDT_FLOAT64 && out == NDT_FLOAT64,
         "where(int8, float32, int64)");
   ty[0] = NDT_INT16; ty[1] = NDT_UINT8; ty[2] = NDT_INT8;
-  CHECK(ndt_cpu_resolve(NDT_CLIP, 3, ty, in, &out) && in[0] == NDT_INT16 && in[1] == NDT_INT16 &&
+  CHECK(ndt__cpu_resolve(NDT_CLIP, 3, ty, in, &out) && in[0] == NDT_INT16 && in[1] == NDT_INT16 &&
             in[2] == NDT_INT16 && out == NDT_INT16,
         "clip(int16, uint8, int8)");
   ty[0] = NDT_FLOAT64; ty[1] = NDT_FLOAT64;
-  CHECK(ndt_cpu_resolve(NDT_ADD, 1, ty, in, &out) == NULL, "wrong nin -> NULL");
-  CHECK(ndt_cpu_resolve(NDT_NUFUNCS, 1, ty, in, &out) == NULL, "bad ufunc -> NULL");
+  CHECK(ndt__cpu_resolve(NDT_ADD, 1, ty, in, &out) == NULL, "wrong nin -> NULL");
+  CHECK(ndt__cpu_resolve(NDT_NUFUNCS, 1, ty, in, &out) == NULL, "bad ufunc -> NULL");
 
   /* exact mixed comparisons */
   {
@@ -549,9 +549,9 @@ static void test_resolve(void) {
                                      NDT_GREATER, NDT_GREATER_EQUAL};
     for (int k = 0; k < 6; k++) {
       ndt_dtype t2[2] = {NDT_INT64, NDT_UINT64}, i2[2], o2;
-      ndt_loop_fn f = ndt_cpu_resolve(ops[k], 2, t2, i2, &o2);
+      ndt_loop_fn f = ndt__cpu_resolve(ops[k], 2, t2, i2, &o2);
       ndt_dtype t3[2] = {NDT_UINT64, NDT_INT64}, i3[2], o3;
-      ndt_loop_fn g = ndt_cpu_resolve(ops[k], 2, t3, i3, &o3);
+      ndt_loop_fn g = ndt__cpu_resolve(ops[k], 2, t3, i3, &o3);
       if (!f || !g) { CHECK(0, "mixed comparison loop missing"); continue; }
       uint8_t o[6], p[6];
       char *args[3] = {(char *)a, (char *)b, (char *)o};
@@ -1049,7 +1049,7 @@ static void test_casts(void) {
   for (int g = 0; g < 8; g++) {
     _Alignas(16) char O[15 * 8];
     /* float64 source, contiguous and strided */
-    ndt_cpu_cast(NDT_FLOAT64, tg[g].t)((const char *)v, 8, O, (int64_t)isz(tg[g].t), 15);
+    ndt__cpu_cast(NDT_FLOAT64, tg[g].t)((const char *)v, 8, O, (int64_t)isz(tg[g].t), 15);
     for (int i = 0; i < 15; i++) {
       if (tg[g].s)
         CHECK(get_i(tg[g].t, O, i) == tg[g].s[i], "float64 %g -> %s = %lld", v[i], tn(tg[g].t),
@@ -1061,7 +1061,7 @@ static void test_casts(void) {
     /* complex128 source (real part) */
     double cv[30];
     for (int i = 0; i < 15; i++) { cv[2 * i] = v[i]; cv[2 * i + 1] = 7; }
-    ndt_cpu_cast(NDT_COMPLEX128, tg[g].t)((const char *)cv, 16, O, (int64_t)isz(tg[g].t), 15);
+    ndt__cpu_cast(NDT_COMPLEX128, tg[g].t)((const char *)cv, 16, O, (int64_t)isz(tg[g].t), 15);
     for (int i = 0; i < 15; i++) {
       if (tg[g].s)
         CHECK(get_i(tg[g].t, O, i) == tg[g].s[i], "complex128 %g -> %s", v[i], tn(tg[g].t));
@@ -1073,15 +1073,15 @@ static void test_casts(void) {
   {
     float f[6] = {NAN, INFINITY, -INFINITY, 3e9f, -1.5f, 4294967295.0f};
     int32_t o32[6];
-    ndt_cpu_cast(NDT_FLOAT32, NDT_INT32)((const char *)f, 4, (char *)o32, 4, 6);
+    ndt__cpu_cast(NDT_FLOAT32, NDT_INT32)((const char *)f, 4, (char *)o32, 4, 6);
     int32_t e32[6] = {INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN, -1, INT32_MIN};
     for (int i = 0; i < 6; i++) CHECK(o32[i] == e32[i], "float32 -> int32 [%d] = %d", i, o32[i]);
     uint32_t ou[6];
-    ndt_cpu_cast(NDT_FLOAT32, NDT_UINT32)((const char *)f, 4, (char *)ou, 4, 6);
+    ndt__cpu_cast(NDT_FLOAT32, NDT_UINT32)((const char *)f, 4, (char *)ou, 4, 6);
     uint32_t eu[6] = {2147483648u, 0, 2147483648u, 3000000000u, 4294967295u, 0};
     for (int i = 0; i < 6; i++) CHECK(ou[i] == eu[i], "float32 -> uint32 [%d] = %u", i, ou[i]);
     int64_t o64[6];
-    ndt_cpu_cast(NDT_FLOAT32, NDT_INT64)((const char *)f, 4, (char *)o64, 8, 6);
+    ndt__cpu_cast(NDT_FLOAT32, NDT_INT64)((const char *)f, 4, (char *)o64, 8, 6);
     int64_t e64[6] = {INT64_MIN, INT64_MIN, INT64_MIN, 3000000000ll, -1, 4294967296ll};
     for (int i = 0; i < 6; i++) CHECK(o64[i] == e64[i], "float32 -> int64 [%d]", i);
   }
@@ -1089,45 +1089,45 @@ static void test_casts(void) {
   {
     double d[5] = {0.0, -0.0, NAN, 1e-300, -2};
     uint8_t o[5];
-    ndt_cpu_cast(NDT_FLOAT64, NDT_BOOL)((const char *)d, 8, (char *)o, 1, 5);
+    ndt__cpu_cast(NDT_FLOAT64, NDT_BOOL)((const char *)d, 8, (char *)o, 1, 5);
     uint8_t e[5] = {0, 0, 1, 1, 1};
     for (int i = 0; i < 5; i++) CHECK(o[i] == e[i], "float64 -> bool [%d]", i);
     float c[8] = {0, 0, 0, 1, NAN, 0, -0.0f, -0.0f};
-    ndt_cpu_cast(NDT_COMPLEX64, NDT_BOOL)((const char *)c, 8, (char *)o, 1, 4);
+    ndt__cpu_cast(NDT_COMPLEX64, NDT_BOOL)((const char *)c, 8, (char *)o, 1, 4);
     uint8_t ce[4] = {0, 1, 1, 0};
     for (int i = 0; i < 4; i++) CHECK(o[i] == ce[i], "complex64 -> bool [%d]", i);
     uint8_t b[3] = {0, 1, 2};
     int32_t bi[3];
-    ndt_cpu_cast(NDT_BOOL, NDT_INT32)((const char *)b, 1, (char *)bi, 4, 3);
+    ndt__cpu_cast(NDT_BOOL, NDT_INT32)((const char *)b, 1, (char *)bi, 4, 3);
     CHECK(bi[0] == 0 && bi[1] == 1 && bi[2] == 1, "bool -> int32 normalises");
     uint8_t bb[3];
-    ndt_cpu_cast(NDT_BOOL, NDT_BOOL)((const char *)b, 1, (char *)bb, 1, 3);
+    ndt__cpu_cast(NDT_BOOL, NDT_BOOL)((const char *)b, 1, (char *)bb, 1, 3);
     CHECK(bb[0] == 0 && bb[1] == 1 && bb[2] == 1, "bool -> bool normalises");
     int64_t w[3] = {300, -1, 65536 + 7};
     int8_t w8[3];
     uint16_t w16[3];
-    ndt_cpu_cast(NDT_INT64, NDT_INT8)((const char *)w, 8, (char *)w8, 1, 3);
-    ndt_cpu_cast(NDT_INT64, NDT_UINT16)((const char *)w, 8, (char *)w16, 2, 3);
+    ndt__cpu_cast(NDT_INT64, NDT_INT8)((const char *)w, 8, (char *)w8, 1, 3);
+    ndt__cpu_cast(NDT_INT64, NDT_UINT16)((const char *)w, 8, (char *)w16, 2, 3);
     CHECK(w8[0] == 44 && w8[1] == -1 && w8[2] == 7, "int64 -> int8 wraps");
     CHECK(w16[0] == 300 && w16[1] == 65535 && w16[2] == 7, "int64 -> uint16 wraps");
     uint64_t big = UINT64_MAX;
     float bf;
     double bd;
-    ndt_cpu_cast(NDT_UINT64, NDT_FLOAT32)((const char *)&big, 8, (char *)&bf, 4, 1);
-    ndt_cpu_cast(NDT_UINT64, NDT_FLOAT64)((const char *)&big, 8, (char *)&bd, 8, 1);
+    ndt__cpu_cast(NDT_UINT64, NDT_FLOAT32)((const char *)&big, 8, (char *)&bf, 4, 1);
+    ndt__cpu_cast(NDT_UINT64, NDT_FLOAT64)((const char *)&big, 8, (char *)&bd, 8, 1);
     CHECK(bf == 18446744073709551616.0f && bd == 18446744073709551616.0, "uint64 max -> float");
     double cx[2] = {1.5, -2.5};
     float f1;
     int16_t s1;
-    ndt_cpu_cast(NDT_COMPLEX128, NDT_FLOAT32)((const char *)cx, 16, (char *)&f1, 4, 1);
-    ndt_cpu_cast(NDT_COMPLEX128, NDT_INT16)((const char *)cx, 16, (char *)&s1, 2, 1);
+    ndt__cpu_cast(NDT_COMPLEX128, NDT_FLOAT32)((const char *)cx, 16, (char *)&f1, 4, 1);
+    ndt__cpu_cast(NDT_COMPLEX128, NDT_INT16)((const char *)cx, 16, (char *)&s1, 2, 1);
     CHECK(f1 == 1.5f && s1 == 1, "complex -> real drops imag");
     float c64[2];
-    ndt_cpu_cast(NDT_COMPLEX128, NDT_COMPLEX64)((const char *)cx, 16, (char *)c64, 8, 1);
+    ndt__cpu_cast(NDT_COMPLEX128, NDT_COMPLEX64)((const char *)cx, 16, (char *)c64, 8, 1);
     CHECK(c64[0] == 1.5f && c64[1] == -2.5f, "complex128 -> complex64");
     double d2[2];
     int32_t i1 = -7;
-    ndt_cpu_cast(NDT_INT32, NDT_COMPLEX128)((const char *)&i1, 4, (char *)d2, 16, 1);
+    ndt__cpu_cast(NDT_INT32, NDT_COMPLEX128)((const char *)&i1, 4, (char *)d2, 16, 1);
     CHECK(d2[0] == -7 && d2[1] == 0 && !signbit(d2[1]), "int32 -> complex128");
   }
   /* every pair exists; strided == contiguous; identity round trips */
@@ -1142,7 +1142,7 @@ static void test_casts(void) {
       size_t sa = isz((ndt_dtype)a);
       for (int i = 0; i < N; i++) memcpy(As + (size_t)i * 3 * sa, A + (size_t)i * sa, sa);
       for (int b = 0; b < NDT_NTYPES; b++) {
-        ndt_cast_fn f = ndt_cpu_cast((ndt_dtype)a, (ndt_dtype)b);
+        ndt_cast_fn f = ndt__cpu_cast((ndt_dtype)a, (ndt_dtype)b);
         CHECK(f != NULL, "cast %s -> %s exists", tn((ndt_dtype)a), tn((ndt_dtype)b));
         if (!f) continue;
         size_t sb = isz((ndt_dtype)b);
@@ -1161,7 +1161,7 @@ static void test_casts(void) {
         if (a == b) CHECK(memcmp(O1, A, N * sa) == 0, "cast %s -> itself copies", tn((ndt_dtype)a));
       }
     }
-    CHECK(ndt_cpu_cast(NDT_NTYPES, NDT_INT8) == NULL, "cast from invalid dtype");
+    CHECK(ndt__cpu_cast(NDT_NTYPES, NDT_INT8) == NULL, "cast from invalid dtype");
   }
 }
 
@@ -1217,9 +1217,9 @@ static void test_transcendental(void) {
                              1e-310, -1e-310, 1e-30, 700, 709.5, 710.4, -708, 88.5, 89.2,
                              -89.2, 1e19, 3.4e38, 1.7e308, 1e154, 1e155};
   const int nsp = (int)(sizeof specials / sizeof specials[0]);
-  const int maxlevel = ndt_cpu_set_simd_level(-1);
+  const int maxlevel = ndt__cpu_set_simd_level(-1);
   for (int level = maxlevel; level >= 0; level--) {
-    ndt_cpu_set_simd_level(level);
+    ndt__cpu_set_simd_level(level);
     for (size_t k = 0; k < sizeof u / sizeof u[0]; k++) {
       for (int prec = 0; prec < 2; prec++) {
         uint64_t s = 12345 + k;
@@ -1285,7 +1285,7 @@ static void test_transcendental(void) {
       }
     }
   }
-  ndt_cpu_set_simd_level(3);
+  ndt__cpu_set_simd_level(3);
 }
 
 /* ======================================================================
@@ -1454,7 +1454,7 @@ static void test_extra_ufuncs(void) {
   /* gcd / lcm on every integer dtype */
   for (int t = NDT_INT8; t <= NDT_UINT64; t++) {
     ndt_dtype T = (ndt_dtype)t;
-    int sg = ndt_traits[t].kind == 'i';
+    int sg = ndt__traits[t].kind == 'i';
     int64_t a[6] = {12, 0, 0, 7, 36, 1}, b[6] = {18, 0, 5, 13, 24, 1};
     int64_t g[6] = {6, 0, 5, 1, 12, 1}, l[6] = {36, 0, 0, 91, 72, 1};
     check_bin_i(NDT_GCD, T, a, b, g, 6);
@@ -1465,7 +1465,7 @@ static void test_extra_ufuncs(void) {
       check_bin_i(NDT_GCD, T, na, nb, ng, 4);
       check_bin_i(NDT_LCM, T, na, nb, nl, 4);
       /* the type's minimum: |min| wraps to min, as in NumPy */
-      const int bits = 8 * ndt_traits[t].size;
+      const int bits = 8 * ndt__traits[t].size;
       int64_t mn = bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1));
       int64_t ma[3] = {mn, mn, mn}, mb[3] = {0, 2, 3};
       int64_t mg[3] = {mn, 2, 1};
@@ -1477,7 +1477,7 @@ static void test_extra_ufuncs(void) {
       check_un_i(NDT_BITWISE_COUNT, T, pa, pc, 5);
     } else {
       uint64_t ua[3] = {UINT64_MAX, UINT64_MAX, 1}, ub[3] = {UINT64_MAX, 3, 0};
-      int bits = 8 * ndt_traits[t].size;
+      int bits = 8 * ndt__traits[t].size;
       uint64_t mx = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
       ua[0] = ua[1] = mx;
       ub[0] = mx;
@@ -1540,7 +1540,7 @@ static void test_extra_ufuncs(void) {
     /* ldexp: mantissa t, exponent int32 or int64 (clamped) */
     for (int e = 0; e < 2; e++) {
       ndt_dtype ty[2] = {t, e ? NDT_INT64 : NDT_INT16}, in[2], out;
-      ndt_loop_fn f = ndt_cpu_resolve(NDT_LDEXP, 2, ty, in, &out);
+      ndt_loop_fn f = ndt__cpu_resolve(NDT_LDEXP, 2, ty, in, &out);
       CHECK(f && in[0] == t && in[1] == (e ? NDT_INT64 : NDT_INT32) && out == t,
             "ldexp(%s, %s) resolution", tn(t), tn(ty[1]));
       if (!f) continue;
@@ -1559,7 +1559,7 @@ static void test_extra_ufuncs(void) {
     }
     ndt_dtype bad[4][2] = {{t, t}, {t, NDT_UINT64}, {NDT_COMPLEX128, NDT_INT32}, {t, NDT_COMPLEX64}};
     for (int i = 0; i < 4; i++)
-      CHECK(!ndt_cpu_resolve(NDT_LDEXP, 2, bad[i], NULL, NULL), "ldexp(%s, %s) is a TypeError",
+      CHECK(!ndt__cpu_resolve(NDT_LDEXP, 2, bad[i], NULL, NULL), "ldexp(%s, %s) is a TypeError",
             tn(bad[i][0]), tn(bad[i][1]));
   }
 }

@@ -12,7 +12,7 @@
 
 /* Test hook of the kernels (src/kernels/cpu/loops_math.c): caps the SIMD
  * level (< 0 queries) and returns the level in effect. */
-int ndt_cpu_set_simd_level(int level);
+int ndt__cpu_set_simd_level(int level);
 
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -210,9 +210,9 @@ static void test_reproducible(void) {
   OK(ndt_set_tile_bytes(def_tile));
   OK(ndt_set_workers(2));
   /* the scalar, AVX2 and AVX-512 loops give the same bits */
-  int maxlevel = ndt_cpu_set_simd_level(-1);
+  int maxlevel = ndt__cpu_set_simd_level(-1);
   for (int level = maxlevel - 1; level >= 1; level--) {
-    ndt_cpu_set_simd_level(level);
+    ndt__cpu_set_simd_level(level);
     draw_all(1234, got, glen);
     for (int i = 0; i < NDRAW; i++) {
       EXPECT(glen[i] == rlen[i] && memcmp(got[i], ref[i], rlen[i]) == 0,
@@ -220,7 +220,7 @@ static void test_reproducible(void) {
       free(got[i]);
     }
   }
-  ndt_cpu_set_simd_level(3);
+  ndt__cpu_set_simd_level(3);
   /* a different seed gives different arrays */
   draw_all(1235, got, glen);
   for (int i = 0; i < NDRAW; i++) {

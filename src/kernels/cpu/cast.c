@@ -199,10 +199,10 @@ static const ndt_cast_fn cast_tab[NDT_NTYPES][NDT_NTYPES] = {
   ROW(u64), ROW(f32), ROW(f64), ROW(c64), ROW(c128),
 };
 
-ndt_cast_fn ndt_cpu_cast(ndt_dtype from, ndt_dtype to) {
+ndt_cast_fn ndt__cpu_cast(ndt_dtype from, ndt_dtype to) {
   if ((int)from < 0 || from >= NDT_NTYPES || (int)to < 0 || to >= NDT_NTYPES) return 0;
   if (from == to && from != NDT_BOOL) {
-    switch (ndt_traits[from].size) {
+    switch (ndt__traits[from].size) {
     case 1: return copy_1;
     case 2: return copy_2;
     case 4: return copy_4;

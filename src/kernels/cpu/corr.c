@@ -134,13 +134,13 @@ static ndt_corr_fn pick(ndt_dtype t, ndt_corr_fn f32, ndt_corr_fn f64, ndt_corr_
   }
 }
 
-ndt_corr_fn ndt_cpu_corr(ndt_dtype t) {
+ndt_corr_fn ndt__cpu_corr(ndt_dtype t) {
   return pick(t, corr_f32, corr_f64, corr_c64, corr_c128, corr_u64);
 }
 
 /* The AVX2 copies (NULL off x86): installed by the table when the CPU has
  * AVX2. */
-ndt_corr_fn ndt_cpu_corr_avx2(ndt_dtype t) {
+ndt_corr_fn ndt__cpu_corr_avx2(ndt_dtype t) {
 #if CORR_AVX2
   return pick(t, corr_f32_avx2, corr_f64_avx2, corr_c64_avx2, corr_c128_avx2, corr_u64_avx2);
 #else

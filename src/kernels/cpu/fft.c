@@ -133,9 +133,9 @@ static void plan_build(fplan *P, int64_t n) {
     fplan *S = (fplan *)((char *)P + P->sub);
     plan_build(S, m);
     cd *c = AT(P, P->chirp), *k = AT(P, P->kern);
-    cd *r2 = ndt_malloc((size_t)(2 * n) * sizeof(cd));
+    cd *r2 = ndt__malloc((size_t)(2 * n) * sizeof(cd));
     if (!r2 || S->blue < 0) {
-      ndt_mfree(r2);
+      ndt__mfree(r2);
       P->blue = -1;   /* reported by the caller */
       return;
     }
@@ -145,7 +145,7 @@ static void plan_build(fplan *P, int64_t n) {
       unsigned __int128 q = (unsigned __int128)j * (unsigned __int128)j;
       c[j] = r2[(int64_t)(q % (unsigned __int128)(2 * n))];
     }
-    ndt_mfree(r2);
+    ndt__mfree(r2);
     /* kernel b_t = conj(c_|t|) wrapped into m, transformed, scaled by 1/m */
     for (int64_t t = 0; t < m; t++) k[t] = (cd){0, 0};
     for (int64_t t = 0; t < n; t++) {
@@ -153,11 +153,11 @@ static void plan_build(fplan *P, int64_t n) {
       if (t) k[m - t] = k[t];
     }
     /* the sub-plan's run is out of place: transform a heap copy into k */
-    cd *tmp = ndt_malloc((size_t)m * sizeof(cd));
+    cd *tmp = ndt__malloc((size_t)m * sizeof(cd));
     if (tmp) {
       cd *r = ct_run(S, k, tmp, 1);
       if (r != k) memcpy(k, r, (size_t)m * sizeof(cd));
-      ndt_mfree(tmp);
+      ndt__mfree(tmp);
       double inv = 1.0 / (double)m;
       for (int64_t t = 0; t < m; t++) {
         k[t].r *= inv;
@@ -168,7 +168,7 @@ static void plan_build(fplan *P, int64_t n) {
     }
     return;
   }
-  cd *base = ndt_malloc((size_t)n * sizeof(cd));
+  cd *base = ndt__malloc((size_t)n * sizeof(cd));
   if (!base) {
     P->blue = -1;   /* reported by the caller */
     return;
@@ -190,7 +190,7 @@ static void plan_build(fplan *P, int64_t n) {
     }
     L = m;
   }
-  ndt_mfree(base);
+  ndt__mfree(base);
 }
 
 static inline cd cmul(cd a, cd b) {
@@ -401,7 +401,7 @@ static void full_line(const ndt_fft_desc *a, const fplan *P, const char *ip, int
                       int64_t os, cd *x, cd *yb, cd *w) {
   int64_t n = a->n, nout = a->kind == NDT_FFT_R2C ? n / 2 + 1 : n;
   int back = a->kind == NDT_FFT_BACKWARD || a->kind == NDT_FFT_C2R;
-  if (a->nload) ndt_cpu_cast(a->in, NDT_COMPLEX128)(ip, is, (char *)x, 16, a->nload);
+  if (a->nload) ndt__cpu_cast(a->in, NDT_COMPLEX128)(ip, is, (char *)x, 16, a->nload);
   for (int64_t j = a->nload; j < n; j++) x[j] = (cd){0, 0};
   if (a->kind == NDT_FFT_C2R) {   /* the full Hermitian spectrum */
     int64_t h = a->nload;         /* values given: X[0..h) with h <= n/2+1 */
@@ -418,7 +418,7 @@ static void full_line(const ndt_fft_desc *a, const fplan *P, const char *ip, int
       y[j].i *= si;
     }
   }
-  ndt_cpu_cast(NDT_COMPLEX128, a->out)((const char *)y, 16, op, os, nout);
+  ndt__cpu_cast(NDT_COMPLEX128, a->out)((const char *)y, 16, op, os, nout);
 }
 
 /* One real line of even length n = 2h through a complex transform of h
@@ -435,7 +435,7 @@ static void half_line(const ndt_fft_desc *a, const fplan *P, const char *ip, int
   double sc = a->scale;
   if (a->kind == NDT_FFT_R2C) {
     double *xr = (double *)x;
-    if (a->nload) ndt_cpu_cast(a->in, NDT_FLOAT64)(ip, is, (char *)xr, 8, a->nload);
+    if (a->nload) ndt__cpu_cast(a->in, NDT_FLOAT64)(ip, is, (char *)xr, 8, a->nload);
     for (int64_t j = a->nload; j < n; j++) xr[j] = 0;
     cd *z = fft_forward(P, x, yb, w);
     cd *o = z == x ? yb : x;
@@ -446,10 +446,10 @@ static void half_line(const ndt_fft_desc *a, const fplan *P, const char *ip, int
       cd t = cmul(rt[k], d);
       o[k] = (cd){(e.r + t.r) * sc, (e.i + t.i) * sc};
     }
-    ndt_cpu_cast(NDT_COMPLEX128, a->out)((const char *)o, 16, op, os, h + 1);
+    ndt__cpu_cast(NDT_COMPLEX128, a->out)((const char *)o, 16, op, os, h + 1);
     return;
   }
-  if (a->nload) ndt_cpu_cast(a->in, NDT_COMPLEX128)(ip, is, (char *)x, 16, a->nload);
+  if (a->nload) ndt__cpu_cast(a->in, NDT_COMPLEX128)(ip, is, (char *)x, 16, a->nload);
   for (int64_t j = a->nload; j <= h; j++) x[j] = (cd){0, 0};
   x[0].i = 0;   /* NumPy ignores the imaginary parts of X[0] and X[n/2] */
   x[h].i = 0;
@@ -464,7 +464,7 @@ static void half_line(const ndt_fft_desc *a, const fplan *P, const char *ip, int
     r[j].r *= sc;
     r[j].i *= -sc;
   }
-  ndt_cpu_cast(NDT_FLOAT64, a->out)((const char *)r, 8, op, os, n);
+  ndt__cpu_cast(NDT_FLOAT64, a->out)((const char *)r, 8, op, os, n);
 }
 
 /* cnt lines of a complex transform together (lines g < cnt at ip + g*ig
@@ -478,7 +478,7 @@ static void batch_lines(const ndt_fft_desc *a, const fplan *P, const char *ip, i
   int64_t n = a->n, nl = a->nload;
   int back = a->kind == NDT_FFT_BACKWARD;
   if (nl) {
-    ndt_cast_fn load = ndt_cpu_cast(a->in, NDT_COMPLEX128);
+    ndt_cast_fn load = ndt__cpu_cast(a->in, NDT_COMPLEX128);
     for (int64_t j = 0; j < nl; j++) load(ip + j * is, ig, (char *)(x + j * cnt), 16, cnt);
   }
   if (nl < n) memset(x + nl * cnt, 0, (size_t)((n - nl) * cnt) * sizeof(cd));
@@ -492,26 +492,26 @@ static void batch_lines(const ndt_fft_desc *a, const fplan *P, const char *ip, i
       r[j].i *= si;
     }
   }
-  ndt_cast_fn store = ndt_cpu_cast(NDT_COMPLEX128, a->out);
+  ndt_cast_fn store = ndt__cpu_cast(NDT_COMPLEX128, a->out);
   for (int64_t k = 0; k < n; k++) store((const char *)(r + k * cnt), 16, op + k * os, og, cnt);
 }
 
 /* ---- the table's entries ----------------------------------------------- */
-int64_t ndt_cpu_fft_plan_bytes(int64_t n, int half) {
+int64_t ndt__cpu_fft_plan_bytes(int64_t n, int half) {
   return plan_bytes(n) + (half ? (n + 1) * (int64_t)sizeof(cd) : 0);
 }
 
 /* A plan of length n; half: followed by W_{2n}^k, k <= n (the twiddles of
  * a real transform of 2n). Returns 0, or -1 when out of memory. */
-int ndt_cpu_fft_plan_build(void *plan, int64_t n, int half) {
+int ndt__cpu_fft_plan_build(void *plan, int64_t n, int half) {
   fplan *P = plan;
   plan_build(P, n);
   if (P->blue >= 0 && half) {   /* W_2n^k, k <= n, after the plan */
-    cd *t = ndt_malloc((size_t)(2 * n) * sizeof(cd));
+    cd *t = ndt__malloc((size_t)(2 * n) * sizeof(cd));
     if (t) {
       roots_fill(t, 2 * n);
       memcpy(AT(P, P->bytes), t, (size_t)(n + 1) * sizeof(cd));
-      ndt_mfree(t);
+      ndt__mfree(t);
     } else {
       P->blue = -1;
     }
@@ -519,11 +519,11 @@ int ndt_cpu_fft_plan_build(void *plan, int64_t n, int half) {
   return P->blue < 0 ? -1 : 0;
 }
 
-int64_t ndt_cpu_fft_work(const void *plan) { return work_len(plan); }
+int64_t ndt__cpu_fft_work(const void *plan) { return work_len(plan); }
 
-int ndt_cpu_fft_batchable(const void *plan) { return !((const fplan *)plan)->blue; }
+int ndt__cpu_fft_batchable(const void *plan) { return !((const fplan *)plan)->blue; }
 
-void ndt_cpu_fft_lines(const ndt_fft_desc *d, const char *ip, int64_t is, int64_t ig, char *op,
+void ndt__cpu_fft_lines(const ndt_fft_desc *d, const char *ip, int64_t is, int64_t ig, char *op,
                        int64_t os, int64_t og, int64_t cnt, void *x, void *y, void *w) {
   if (d->batch) batch_lines(d, d->plan, ip, is, ig, op, os, og, cnt, x, y);
   else if (d->half) half_line(d, d->plan, ip, is, op, os, x, y, w);

@@ -246,7 +246,7 @@ NDT_FOREACH_INT(INT_LOOPS)
  * (exact, like libm's fmod, but several times faster than glibc's generic
  * code; NumPy's build inlines fmod the same way). Other operands go to libm. */
 #if defined(__x86_64__) && defined(__GNUC__)
-NDT_INLINE double ndt_fmod_x87(double a, double b) {
+NDT_INLINE double ndt__fmod_x87(double a, double b) {
   long double x = a;
   const long double y = b;
   __asm__("1:\n\tfprem\n\tfnstsw %%ax\n\ttestb $4, %%ah\n\tjnz 1b"
@@ -255,22 +255,22 @@ NDT_INLINE double ndt_fmod_x87(double a, double b) {
 }
 /* isfinite by the exponent bits: gcc 12 compiles isfinite() to a signalling
  * compare (comisd), which raises "invalid" for a quiet NaN (0.0 % nan). */
-NDT_INLINE int ndt_finite_d(double x) {
+NDT_INLINE int ndt__finite_d(double x) {
   uint64_t u;
   memcpy(&u, &x, sizeof u);
   return (u & 0x7ff0000000000000ull) != 0x7ff0000000000000ull;
 }
-NDT_INLINE double ndt_fmod(double a, double b) {
-  if (ndt_finite_d(a) && ndt_finite_d(b) && b != 0) return ndt_fmod_x87(a, b);
+NDT_INLINE double ndt__fmod(double a, double b) {
+  if (ndt__finite_d(a) && ndt__finite_d(b) && b != 0) return ndt__fmod_x87(a, b);
   return fmod(a, b);
 }
-NDT_INLINE float ndt_fmodf(float a, float b) {
-  if (ndt_finite_d(a) && ndt_finite_d(b) && b != 0) return (float)ndt_fmod_x87(a, b);
+NDT_INLINE float ndt__fmodf(float a, float b) {
+  if (ndt__finite_d(a) && ndt__finite_d(b) && b != 0) return (float)ndt__fmod_x87(a, b);
   return fmodf(a, b);
 }
 #else
-#define ndt_fmod fmod
-#define ndt_fmodf fmodf
+#define ndt__fmod fmod
+#define ndt__fmodf fmodf
 #endif
 
 #define FLOAT_SCALARS(SFX, DT, T, SUF)                                                 \
@@ -283,7 +283,7 @@ NDT_INLINE float ndt_fmodf(float a, float b) {
     /* NaN in, NaN out; gcc 12 compiles isless/isgreater below to signalling \
      * compares (comisd), which would raise "invalid" for a quiet NaN */     \
     if (a != a || b != b) { *modulus = a + b; return a + b; }                            \
-    T mod = ndt_fmod##SUF(a, b);                                                             \
+    T mod = ndt__fmod##SUF(a, b);                                                             \
     if (!b) { *modulus = mod; return a / b; }                                            \
     T div = (a - mod) / b;                                                               \
     if (mod) {                                                                           \
@@ -307,12 +307,12 @@ NDT_INLINE float ndt_fmodf(float a, float b) {
     return divmod_s_##SFX(a, b, &mod);                                                   \
   }                                                                                      \
   NDT_INLINE T rem_s_##SFX(T a, T b) {                                                   \
-    if (!b) return ndt_fmod##SUF(a, b);                                                      \
+    if (!b) return ndt__fmod##SUF(a, b);                                                      \
     T mod;                                                                               \
     (void)divmod_s_##SFX(a, b, &mod);                                                    \
     return mod;                                                                          \
   }                                                                                      \
-  NDT_INLINE T fmod_s_##SFX(T x, T y) { return ndt_fmod##SUF(x, y); }                        \
+  NDT_INLINE T fmod_s_##SFX(T x, T y) { return ndt__fmod##SUF(x, y); }                        \
   NDT_INLINE T pow_s_##SFX(T x, T y) { return pow##SUF(x, y); }                          \
   NDT_INLINE ndt_bool_t eq_s_##SFX(T x, T y) { return (ndt_bool_t)(x == y); }            \
   NDT_INLINE ndt_bool_t ne_s_##SFX(T x, T y) { return (ndt_bool_t)(x != y); }            \
@@ -438,7 +438,7 @@ NDT_DEF_BINARY(Qq_le_loop, uint64_t, int64_t, ndt_bool_t, Qq_le)
 NDT_DEF_BINARY(Qq_gt_loop, uint64_t, int64_t, ndt_bool_t, Qq_gt)
 NDT_DEF_BINARY(Qq_ge_loop, uint64_t, int64_t, ndt_bool_t, Qq_ge)
 
-ndt_loop_fn ndt_cpu_loop_cmp_mixed(ndt_ufunc op, int int64_first) {
+ndt_loop_fn ndt__cpu_loop_cmp_mixed(ndt_ufunc op, int int64_first) {
   switch (op) {
   case NDT_EQUAL: return int64_first ? qQ_eq_loop : Qq_eq_loop;
   case NDT_NOT_EQUAL: return int64_first ? qQ_ne_loop : Qq_ne_loop;
@@ -462,7 +462,7 @@ WHERE_S(where_4, uint32_t)
 WHERE_S(where_8, uint64_t)
 WHERE_S(where_16, ndt_c128)
 
-ndt_loop_fn ndt_cpu_loop_where(int itemsize) {
+ndt_loop_fn ndt__cpu_loop_where(int itemsize) {
   switch (itemsize) {
   case 1: return where_1;
   case 2: return where_2;
@@ -574,7 +574,7 @@ static const ndt_loop_fn arith_avx512[NDT_NUFUNCS][NDT_NTYPES] = {
 };
 #endif
 
-ndt_loop_fn ndt_cpu_loop_arith(ndt_ufunc op, ndt_dtype t) {
+ndt_loop_fn ndt__cpu_loop_arith(ndt_ufunc op, ndt_dtype t) {
   if ((int)op < 0 || op >= NDT_NUFUNCS || (int)t < 0 || t >= NDT_NTYPES) return 0;
 #if NDT_SIMD_COPIES
   /* the copies table.c installed */

@@ -36,10 +36,10 @@ typedef uint8_t ndt_bool_t;                 /* storage of NDT_BOOL: 0 or 1 */
  * 2 AVX2+FMA, 3 AVX-512F. Loops whose NumPy counterpart uses fused
  * multiply-add on FMA hardware (complex multiply, square, absolute) pick
  * their fused variant at level >= 2. */
-int ndt_cpu_simd_level(void);
+int ndt__cpu_simd_level(void);
 /* Test hook: caps the level (level < 0 only queries); returns the level in
  * effect. */
-int ndt_cpu_set_simd_level(int level);
+int ndt__cpu_set_simd_level(int level);
 #if defined(__x86_64__) && defined(__GNUC__)
 #define NDT_FMA_TARGET __attribute__((target("avx2,fma")))
 #else
@@ -285,15 +285,15 @@ NDT_INLINE uint16_t ndt_f2u16(float x) { return (uint16_t)(uint32_t)ndt_f2i32(x)
 
 /* ---- per-family loop lookups (loop dtype -> loop) ---------------------- */
 /* Each returns NULL when the family has no loop for (op, t). */
-ndt_loop_fn ndt_cpu_loop_arith(ndt_ufunc op, ndt_dtype t);   /* loops_arith.c   */
-ndt_loop_fn ndt_cpu_loop_math(ndt_ufunc op, ndt_dtype t);    /* loops_math.c    */
-ndt_loop_fn ndt_cpu_loop_complex(ndt_ufunc op, ndt_dtype t); /* loops_complex.c */
-ndt_loop_fn ndt_cpu_loop_extra(ndt_ufunc op, ndt_dtype t);   /* loops_extra.c   */
+ndt_loop_fn ndt__cpu_loop_arith(ndt_ufunc op, ndt_dtype t);   /* loops_arith.c   */
+ndt_loop_fn ndt__cpu_loop_math(ndt_ufunc op, ndt_dtype t);    /* loops_math.c    */
+ndt_loop_fn ndt__cpu_loop_complex(ndt_ufunc op, ndt_dtype t); /* loops_complex.c */
+ndt_loop_fn ndt__cpu_loop_extra(ndt_ufunc op, ndt_dtype t);   /* loops_extra.c   */
 /* ldexp for a float32/float64 mantissa and an int32/int64 exponent. */
-ndt_loop_fn ndt_cpu_loop_ldexp(ndt_dtype mant, ndt_dtype expo);
+ndt_loop_fn ndt__cpu_loop_ldexp(ndt_dtype mant, ndt_dtype expo);
 /* Exact int64/uint64 comparisons (NumPy's 'qQ->?' and 'Qq->?' loops). */
-ndt_loop_fn ndt_cpu_loop_cmp_mixed(ndt_ufunc op, int int64_first);
+ndt_loop_fn ndt__cpu_loop_cmp_mixed(ndt_ufunc op, int int64_first);
 /* where(cond, x, y) for an item size of 1, 2, 4, 8 or 16 bytes. */
-ndt_loop_fn ndt_cpu_loop_where(int itemsize);
+ndt_loop_fn ndt__cpu_loop_where(int itemsize);
 
 #endif

@@ -325,7 +325,7 @@ static const ndt_loop_fn complex_tab[NDT_NUFUNCS][NDT_NTYPES] = {
   NDT_FOREACH_COMPLEX(CPLX_TAB)
 };
 
-ndt_loop_fn ndt_cpu_loop_complex(ndt_ufunc op, ndt_dtype t) {
+ndt_loop_fn ndt__cpu_loop_complex(ndt_ufunc op, ndt_dtype t) {
   if ((int)op < 0 || op >= NDT_NUFUNCS || (int)t < 0 || t >= NDT_NTYPES) return 0;
   return complex_tab[op][t];
 }

@@ -105,12 +105,12 @@ static const ndt_loop_fn extra_tab[NDT_NUFUNCS][NDT_NTYPES] = {
   NDT_FOREACH_INT(INT_TAB) NDT_FOREACH_FLOAT(FLOAT_TAB)
 };
 
-ndt_loop_fn ndt_cpu_loop_extra(ndt_ufunc op, ndt_dtype t) {
+ndt_loop_fn ndt__cpu_loop_extra(ndt_ufunc op, ndt_dtype t) {
   if ((int)op < 0 || op >= NDT_NUFUNCS || (int)t < 0 || t >= NDT_NTYPES) return 0;
   return extra_tab[op][t];
 }
 
-ndt_loop_fn ndt_cpu_loop_ldexp(ndt_dtype mant, ndt_dtype expo) {
+ndt_loop_fn ndt__cpu_loop_ldexp(ndt_dtype mant, ndt_dtype expo) {
   if (mant == NDT_FLOAT32) return expo == NDT_INT32 ? ldexpi_f32 : expo == NDT_INT64 ? ldexpl_f32 : 0;
   if (mant == NDT_FLOAT64) return expo == NDT_INT32 ? ldexpi_f64 : expo == NDT_INT64 ? ldexpl_f64 : 0;
   return 0;

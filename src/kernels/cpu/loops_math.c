@@ -43,7 +43,7 @@ static int detect_level(void) {
 #endif
 }
 
-int ndt_cpu_simd_level(void) {
+int ndt__cpu_simd_level(void) {
   int cap = atomic_load_explicit(&simd_cap, memory_order_relaxed);
   if (cap < 0) {
     cap = detect_level();
@@ -53,12 +53,12 @@ int ndt_cpu_simd_level(void) {
   return cap < mx ? cap : mx;
 }
 
-int ndt_cpu_simd_cap(void) { return atomic_load_explicit(&simd_max, memory_order_relaxed); }
+int ndt__cpu_simd_cap(void) { return atomic_load_explicit(&simd_max, memory_order_relaxed); }
 
 /* the loops read the level the table installed (table.c) */
 #define simd_level ndt_cpu_level
 
-/* The test hook's cap; ndt_cpu_set_simd_level (table.c, above this file)
+/* The test hook's cap; ndt__cpu_set_simd_level (table.c, above this file)
  * sets it and installs the table again. */
 void ndt__cpu_cap_simd(int level) {
   atomic_store_explicit(&simd_max, level > 3 ? 3 : level, memory_order_relaxed);
@@ -66,7 +66,7 @@ void ndt__cpu_cap_simd(int level) {
 
 /* AVX2 alone (level 2 also needs FMA) and AVX-512F: what the copies of
  * the plain loops and the correlate copies need. */
-int ndt_cpu_has_avx2(void) {
+int ndt__cpu_has_avx2(void) {
 #if NDT_X86
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx2") != 0;
@@ -75,7 +75,7 @@ int ndt_cpu_has_avx2(void) {
 #endif
 }
 
-int ndt_cpu_has_avx512f(void) {
+int ndt__cpu_has_avx512f(void) {
 #if NDT_X86
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx512f") != 0;
@@ -703,7 +703,7 @@ static const ndt_loop_fn math_tab[NDT_NUFUNCS][NDT_NTYPES] = {
   [NDT_LOGADDEXP][NDT_FLOAT64] = l_logaddexp_f64,
 };
 
-ndt_loop_fn ndt_cpu_loop_math(ndt_ufunc op, ndt_dtype t) {
+ndt_loop_fn ndt__cpu_loop_math(ndt_ufunc op, ndt_dtype t) {
   if ((int)op < 0 || op >= NDT_NUFUNCS || (int)t < 0 || t >= NDT_NTYPES) return 0;
   return math_tab[op][t];
 }

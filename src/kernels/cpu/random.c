@@ -9,7 +9,7 @@
  * IEEE-exact operations and the polynomial log/sin/cos here; the rest of
  * the rejection samplers call libm (log, exp, pow, log1p), whose last bits
  * may differ between libm builds. The SIMD copies are installed by the
- * table (ndt_cpu_rng_install, from src/kernels/cpu/table.c). */
+ * table (ndt__cpu_rng_install, from src/kernels/cpu/table.c). */
 #include <math.h>
 #include <string.h>
 #include "internal.h"
@@ -186,7 +186,7 @@ TARGET_AVX512 static void philox_avx512(const rkey *k, uint64_t p0, uint32_t sub
 
 /* Blocks for positions p0 .. p0+n-1 with ctr[3] = sub (n <= CH + 4). */
 static void philox_n(const rkey *k, uint64_t p0, uint32_t sub, int n, blocks *b) {
-  ndt_cpu_rng.philox(k, p0, sub, n, b);
+  ndt__cpu_rng.philox(k, p0, sub, n, b);
 }
 
 /* ---- machine-independent math ----------------------------------------- */
@@ -337,7 +337,7 @@ static void fixed_n(fkind kind, const rkey *k, uint64_t f, int m, double loc, do
                     double *dst, blocks *b) {
   int sh = kind == NDT_RNG_U24 ? 2 : 1;
   philox_n(k, f >> sh, 0, (int)(((f + m - 1) >> sh) - (f >> sh) + 1), b);
-  ndt_cpu_rng.fixed(kind, k, f, m, loc, scale, dst, b);
+  ndt__cpu_rng.fixed(kind, k, f, m, loc, scale, dst, b);
 }
 
 
@@ -583,7 +583,7 @@ TARGET_AVX512 static void try_avx512(tkind kind, const rparams *q, const blocks 
 #endif
 
 static void first_try(tkind kind, const rparams *q, const blocks *b, int m, double *val) {
-  ndt_cpu_rng.first_try(kind, q, b, m, val);
+  ndt__cpu_rng.first_try(kind, q, b, m, val);
 }
 
 static inline uint64_t mulhi64(uint64_t a, uint64_t b, uint64_t *lo) {
@@ -693,7 +693,7 @@ static void generate(const rparams *q, const rkey *k, int64_t f0, int m, double 
   }
 }
 
-void ndt_cpu_rng_store(ndt_dtype t, char *dst, const double *dbl, const uint64_t *u64, int m) {
+void ndt__cpu_rng_store(ndt_dtype t, char *dst, const double *dbl, const uint64_t *u64, int m) {
   switch (t) {
     case NDT_FLOAT64: memcpy(dst, dbl, (size_t)m * 8); break;
     case NDT_FLOAT32:
@@ -717,7 +717,7 @@ void ndt_cpu_rng_store(ndt_dtype t, char *dst, const double *dbl, const uint64_t
 }
 
 /* Marsaglia-Tsang for shape k > 0: a normal (one block) and a uniform per try. */
-void ndt_rng_gamma_setup(ndt_rng_params *q, double k) {
+void ndt__rng_gamma_setup(ndt_rng_params *q, double k) {
   double a = k >= 1.0 ? k : k + 1.0;
   q->g_shape = k;
   q->npre = 2;
@@ -728,7 +728,7 @@ void ndt_rng_gamma_setup(ndt_rng_params *q, double k) {
 
 /* lam > 0. Multiplication: about lam + 1 uniforms, two a block; PTRS: a
  * block a try. */
-void ndt_rng_poisson_setup(ndt_rng_params *q, double lam) {
+void ndt__rng_poisson_setup(ndt_rng_params *q, double lam) {
   q->lam = lam;
   q->npre = lam < 10.0 ? (int)((lam + 1) / 2) + 2 : 2;
   if (q->npre > NPRE) q->npre = NPRE;
@@ -743,7 +743,7 @@ void ndt_rng_poisson_setup(ndt_rng_params *q, double lam) {
 }
 
 /* n >= 0, p in [0, 1]; bmode 0 when every value is bconst. */
-void ndt_rng_binomial_setup(ndt_rng_params *q, int64_t n, double p) {
+void ndt__rng_binomial_setup(ndt_rng_params *q, int64_t n, double p) {
   q->bn = n;
   if (n == 0 || p == 0 || p == 1) {
     q->bmode = 0;
@@ -778,7 +778,7 @@ void ndt_rng_binomial_setup(ndt_rng_params *q, int64_t n, double p) {
   }
 }
 
-void ndt_cpu_rng_fill(const ndt_rng_params *q, const ndt_rng_key *k, int64_t f0, int m,
+void ndt__cpu_rng_fill(const ndt_rng_params *q, const ndt_rng_key *k, int64_t f0, int m,
                       double *dbl, uint64_t *u64, ndt_rng_blocks *b) {
   generate(q, k, f0, m, dbl, u64, b);
 }
@@ -787,7 +787,7 @@ void ndt_cpu_rng_fill(const ndt_rng_params *q, const ndt_rng_key *k, int64_t f0,
  * sub-stream 0 of position pos exactly as the scalar-parameter sampler
  * draws it: gamma (shape x > 0, scale y), poisson (lam x > 0), binomial
  * (n nx, p y). */
-void ndt_cpu_rng_one(ndt_rng_dist dist, const ndt_rng_key *k, uint64_t pos, double x, double y,
+void ndt__cpu_rng_one(ndt_rng_dist dist, const ndt_rng_key *k, uint64_t pos, double x, double y,
                      int64_t nx, double *dv, uint64_t *uv) {
   rparams q;
   memset(&q, 0, sizeof q);
@@ -795,15 +795,15 @@ void ndt_cpu_rng_one(ndt_rng_dist dist, const ndt_rng_key *k, uint64_t pos, doub
   es_init(&s, k, pos, 0);
   switch (dist) {
     case NDT_RNG_GAMMA:
-      ndt_rng_gamma_setup(&q, x);
+      ndt__rng_gamma_setup(&q, x);
       *dv = std_gamma(&s, &q) * y;
       return;
     case NDT_RNG_POISSON:
-      ndt_rng_poisson_setup(&q, x);
+      ndt__rng_poisson_setup(&q, x);
       *uv = (uint64_t)poisson_one(&s, &q);
       return;
     default:
-      ndt_rng_binomial_setup(&q, nx, y);
+      ndt__rng_binomial_setup(&q, nx, y);
       *uv = (uint64_t)binomial_one(&s, &q);
       return;
   }
@@ -827,19 +827,19 @@ static void perm_keys(const rkey *k, uint64_t f, int m, uint64_t *dst, blocks *b
  * digits; stable, so equal digits keep index order), then each run of
  * equal top bits (about n^2 / 2^34 pairs) sorted by the full keys. Returns
  * 0, or -1 when out of memory (its scratch is n-sized). */
-int ndt_cpu_rng_permutation(const ndt_rng_key *k, int64_t n, int64_t *dst) {
+int ndt__cpu_rng_permutation(const ndt_rng_key *k, int64_t n, int64_t *dst) {
   int ib = 0;
   while ((INT64_C(1) << ib) < n) ib++;
   const uint64_t imask = (UINT64_C(1) << ib) - 1;
-  uint64_t *x = ndt_malloc((size_t)n * 8), *y = ndt_malloc((size_t)n * 8);
-  int64_t(*cnt)[2048] = ndt_calloc(3, sizeof *cnt);
-  blocks *b = ndt_malloc(sizeof(blocks));
+  uint64_t *x = ndt__malloc((size_t)n * 8), *y = ndt__malloc((size_t)n * 8);
+  int64_t(*cnt)[2048] = ndt__calloc(3, sizeof *cnt);
+  blocks *b = ndt__malloc(sizeof(blocks));
   uint64_t keys[CH];
   if (!x || !y || !cnt || !b) {
-    ndt_mfree(x);
-    ndt_mfree(y);
-    ndt_mfree(cnt);
-    ndt_mfree(b);
+    ndt__mfree(x);
+    ndt__mfree(y);
+    ndt__mfree(cnt);
+    ndt__mfree(b);
     return -1;
   }
   for (int64_t c = 0; c < n; c += CH) {
@@ -891,17 +891,17 @@ int ndt_cpu_rng_permutation(const ndt_rng_key *k, int64_t n, int64_t *dst) {
     i = j;
   }
   for (int64_t i = 0; i < n; i++) dst[i] = (int64_t)(x[i] & imask);
-  ndt_mfree(x);
-  ndt_mfree(y);
-  ndt_mfree(cnt);
-  ndt_mfree(b);
+  ndt__mfree(x);
+  ndt__mfree(y);
+  ndt__mfree(cnt);
+  ndt__mfree(b);
   return 0;
 }
 
 /* ---- the SIMD copies, installed with the table ------------------------------ */
-ndt_cpu_rng_uk ndt_cpu_rng = {philox_base, fixed_base, try_base};
+ndt_cpu_rng_uk ndt__cpu_rng = {philox_base, fixed_base, try_base};
 
-void ndt_cpu_rng_install(int level) {
+void ndt__cpu_rng_install(int level) {
   ndt_cpu_rng_uk u = {philox_base, fixed_base, try_base};
 #if RNG_X86
   if (level >= 3) u = (ndt_cpu_rng_uk){philox_avx512, fixed_avx512, try_avx512};
@@ -909,5 +909,5 @@ void ndt_cpu_rng_install(int level) {
 #else
   (void)level;
 #endif
-  ndt_cpu_rng = u;
+  ndt__cpu_rng = u;
 }

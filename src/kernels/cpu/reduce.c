@@ -367,7 +367,7 @@ static void all_acc(char *a, int64_t as, const char *p, int64_t s, int64_t n) {
       default: return -1;                                                        \
     }
 
-int ndt_cpu_reduce_kernel(ndt_reduce_op op, ndt_dtype t, ndt_red_kernel *k) {
+int ndt__cpu_reduce_kernel(ndt_reduce_op op, ndt_dtype t, ndt_red_kernel *k) {
   memset(k, 0, sizeof *k);
   switch (t) {
     case NDT_BOOL:
@@ -433,7 +433,7 @@ ARG_ALL(double, RNAN, LT, GT)
 ARG_ALL(c64, CNAN, CLT, CGT)
 ARG_ALL(c128, ZNAN, CLT, CGT)
 
-ndt_arg_fn ndt_cpu_arg_kernel(ndt_reduce_op op, ndt_dtype t) {
+ndt_arg_fn ndt__cpu_arg_kernel(ndt_reduce_op op, ndt_dtype t) {
   int mx = op == NDT_RED_ARGMAX;
   if (op != NDT_RED_ARGMIN && op != NDT_RED_ARGMAX) return NULL;
 #define PICK(T) return mx ? argmax_##T : argmin_##T

@@ -6,30 +6,30 @@
  * ('qQ->?', 'Qq->?') and where (bool condition; by item size). */
 #include "loops_common.h"
 
-ndt_loop_fn ndt_cpu_loop(ndt_ufunc op, const ndt_dtype *loop) {
+ndt_loop_fn ndt__cpu_loop(ndt_ufunc op, const ndt_dtype *loop) {
   if ((int)op < 0 || op >= NDT_NUFUNCS || !loop) return 0;
   const ndt_dtype t = loop[0];
-  if (op == NDT_WHERE) return ndt_cpu_loop_where(ndt_traits[loop[1]].size);
-  if (op == NDT_LDEXP) return ndt_cpu_loop_ldexp(t, loop[1]);
+  if (op == NDT_WHERE) return ndt__cpu_loop_where(ndt__traits[loop[1]].size);
+  if (op == NDT_LDEXP) return ndt__cpu_loop_ldexp(t, loop[1]);
   if (ndt_ufunc_nin(op) == 2 && loop[1] != t) {
-    if (t == NDT_INT64 && loop[1] == NDT_UINT64) return ndt_cpu_loop_cmp_mixed(op, 1);
-    if (t == NDT_UINT64 && loop[1] == NDT_INT64) return ndt_cpu_loop_cmp_mixed(op, 0);
+    if (t == NDT_INT64 && loop[1] == NDT_UINT64) return ndt__cpu_loop_cmp_mixed(op, 1);
+    if (t == NDT_UINT64 && loop[1] == NDT_INT64) return ndt__cpu_loop_cmp_mixed(op, 0);
     return 0;
   }
-  ndt_loop_fn f = ndt_cpu_loop_arith(op, t);
-  if (!f) f = ndt_cpu_loop_math(op, t);
-  if (!f) f = ndt_cpu_loop_complex(op, t);
-  if (!f) f = ndt_cpu_loop_extra(op, t);
+  ndt_loop_fn f = ndt__cpu_loop_arith(op, t);
+  if (!f) f = ndt__cpu_loop_math(op, t);
+  if (!f) f = ndt__cpu_loop_complex(op, t);
+  if (!f) f = ndt__cpu_loop_extra(op, t);
   return f;
 }
 
-ndt_loop_fn ndt_cpu_resolve(ndt_ufunc op, int nin, const ndt_dtype *types,
+ndt_loop_fn ndt__cpu_resolve(ndt_ufunc op, int nin, const ndt_dtype *types,
                             ndt_dtype *in_types, ndt_dtype *out_type) {
   ndt_dtype loop[4];
   if ((int)op < 0 || op >= NDT_NUFUNCS || nin != ndt_ufunc_nin(op) || !types ||
       ndt_ufunc_resolve(op, nin, types, NULL, NDT_DTYPE_DEFAULT, loop, NULL))
     return 0;
-  ndt_loop_fn f = ndt_cpu_loop(op, loop);
+  ndt_loop_fn f = ndt__cpu_loop(op, loop);
   if (!f) return 0;
   for (int k = 0; in_types && k < nin; k++) in_types[k] = loop[k];
   if (out_type) *out_type = loop[nin];

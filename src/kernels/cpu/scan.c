@@ -82,7 +82,7 @@ DEF_SCAN(f64, double, UADD, UMUL, FNAN, 0.0, 1.0)
 DEF_SCAN(c64, ndt_c64, cadd64, cmul64, CNAN, ((ndt_c64){0.0f, 0.0f}), ((ndt_c64){1.0f, 0.0f}))
 DEF_SCAN(c128, ndt_c128, cadd128, cmul128, CNAN, ((ndt_c128){0.0, 0.0}), ((ndt_c128){1.0, 0.0}))
 
-void ndt_cpu_scan(ndt_dtype t, ndt_scan_fn *s, ndt_comb_fn *c) {
+void ndt__cpu_scan(ndt_dtype t, ndt_scan_fn *s, ndt_comb_fn *c) {
   switch (t) {
     case NDT_BOOL: *s = b8_scan; *c = b8_comb; break;
     case NDT_INT8: case NDT_UINT8: *s = u8_scan; *c = u8_comb; break;

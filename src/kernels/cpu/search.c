@@ -32,7 +32,7 @@ static const ndt_search_fn search_fns[NDT_NTYPES] = {
   search_b, search_i8, search_i16, search_i32, search_i64, search_u8, search_u16, search_u32,
   search_u64, search_f32, search_f64, search_c64, search_c128};
 
-ndt_search_fn ndt_cpu_search(ndt_dtype t) { return search_fns[t]; }
+ndt_search_fn ndt__cpu_search(ndt_dtype t) { return search_fns[t]; }
 
 /* ---- bin index of uniform bins ---------------------------------------- */
 /* NumPy's uniform-bins histogram (numpy/lib/_histograms_impl.py): the value
@@ -72,4 +72,4 @@ ndt_search_fn ndt_cpu_search(ndt_dtype t) { return search_fns[t]; }
 DEF_BINS(f32, float)
 DEF_BINS(f64, double)
 
-ndt_bins_fn ndt_cpu_bins(ndt_dtype t) { return t == NDT_FLOAT32 ? bins_f32 : bins_f64; }
+ndt_bins_fn ndt__cpu_bins(ndt_dtype t) { return t == NDT_FLOAT32 ? bins_f32 : bins_f64; }

@@ -123,7 +123,7 @@ static const sort_fn sortk_fns[NDT_NTYPES] = {
     U *k = kv, *kt = ktv;                                                             \
     const U sign = (U)((U)1 << (BITS - 1)), inf = (U)(INF);                           \
     enum { D = BITS <= 16 ? 8 : 11, NP = (BITS + D - 1) / D };                        \
-    int64_t *cnt = ndt_malloc(sizeof(int64_t) * NP * ((size_t)1 << D));              \
+    int64_t *cnt = ndt__malloc(sizeof(int64_t) * NP * ((size_t)1 << D));              \
     if (!cnt) return -1;                                                              \
     int64_t nneg = 0, nspec = 0, nnan = 0;                                            \
     int negzero = 0;                                                                  \
@@ -147,7 +147,7 @@ static const sort_fn sortk_fns[NDT_NTYPES] = {
     }                                                                                 \
     U *keep = NULL;                                                                   \
     int64_t nkeep = !ix && (negzero || nnan) ? nspec : 0;                             \
-    if (nkeep && !(keep = ndt_malloc(sizeof(U) * (size_t)nkeep))) {                   \
+    if (nkeep && !(keep = ndt__malloc(sizeof(U) * (size_t)nkeep))) {                   \
       /* undo the transform (zeros and NaNs from kt, in order); merge sort it */     \
       for (int64_t i = 0, q = 0; i < n; i++) {                                        \
         U u = k[i];                                                                   \
@@ -156,7 +156,7 @@ static const sort_fn sortk_fns[NDT_NTYPES] = {
         else if (SIGNED) u ^= sign;                                                   \
         k[i] = u;                                                                     \
       }                                                                               \
-      ndt_mfree(cnt);                                                                 \
+      ndt__mfree(cnt);                                                                 \
       return -1;                                                                      \
     }                                                                                 \
     if (nkeep) memcpy(keep, kt, sizeof(U) * (size_t)nkeep);                           \
@@ -184,7 +184,7 @@ static const sort_fn sortk_fns[NDT_NTYPES] = {
       U *t = src; src = dst; dst = t;                                                 \
       int64_t *ti = si; si = di; di = ti;                                             \
     }                                                                                 \
-    ndt_mfree(cnt);                                                                   \
+    ndt__mfree(cnt);                                                                   \
     if (src != k) {                                                                   \
       memcpy(k, src, (size_t)n * sizeof(U));                                          \
       if (ix) memcpy(ix, si, (size_t)n * 8);                                          \
@@ -198,7 +198,7 @@ static const sort_fn sortk_fns[NDT_NTYPES] = {
     /* zeros sit after the nneg negatives, NaNs last, each in input order */        \
     for (int64_t q = 0, z = nneg, m = n - nnan; q < nkeep; q++)                       \
       k[(keep[q] & (U)~sign) == 0 ? z++ : m++] = keep[q];                             \
-    ndt_mfree(keep);                                                                  \
+    ndt__mfree(keep);                                                                  \
     return 0;                                                                         \
   }
 
@@ -235,12 +235,12 @@ static const radix_fn radix_fns[NDT_NTYPES] = {
     while (hi - lo > RUN) {                                                            \
       if (depth-- == 0) {                                                              \
         int64_t m = hi - lo;                                                           \
-        char *tmp = ndt_malloc((size_t)m * (sizeof(T) + (IX ? 16 : 24)));              \
+        char *tmp = ndt__malloc((size_t)m * (sizeof(T) + (IX ? 16 : 24)));              \
         if (tmp) {                                                                     \
           int64_t *it = (int64_t *)tmp, *ti = IX ? ix + lo : it + m;                   \
           if (!IX) for (int64_t a = 0; a < m; a++) ti[a] = a;                          \
           sort_##SFX(k + lo, ti, it + (IX ? m : 2 * m), it, m);                        \
-          ndt_mfree(tmp);                                                              \
+          ndt__mfree(tmp);                                                              \
           return;                                                                      \
         }                                                                              \
         depth = INT64_MAX;   /* no memory: go on without the bound */                  \
@@ -296,11 +296,11 @@ static const select_fn select_fns[2][NDT_NTYPES] = {
    selectk_u32, selectk_u64, selectk_f32, selectk_f64, selectk_c64, selectk_c128},
   {select_b, select_i8, select_i16, select_i32, select_i64, select_u8, select_u16, select_u32,
    select_u64, select_f32, select_f64, select_c64, select_c128}};
-ndt_sort_fn ndt_cpu_sort(ndt_dtype t, int indices) { return (indices ? sort_fns : sortk_fns)[t]; }
+ndt_sort_fn ndt__cpu_sort(ndt_dtype t, int indices) { return (indices ? sort_fns : sortk_fns)[t]; }
 
-int ndt_cpu_sort_linear(ndt_dtype t, void *k, int64_t *ix, void *kt, int64_t *it, int64_t n) {
+int ndt__cpu_sort_linear(ndt_dtype t, void *k, int64_t *ix, void *kt, int64_t *it, int64_t n) {
   if (n < RADIX_MIN || !radix_fns[t]) return -1;
   return radix_fns[t](k, ix, kt, it, n);
 }
 
-ndt_select_fn ndt_cpu_select(ndt_dtype t, int indices) { return select_fns[indices != 0][t]; }
+ndt_select_fn ndt__cpu_select(ndt_dtype t, int indices) { return select_fns[indices != 0][t]; }
