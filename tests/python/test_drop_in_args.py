@@ -550,6 +550,7 @@ def test_trim_zeros_returns_a_view():
     assert int(a[1]) == 7
 
 
+@pytest.mark.skipif(ndtile.nranks() > 1, reason="starts its own process (not under mpirun)")
 def test_default_tiles_subprocess():
     """The reshape, insert and nansum fixes with no NDTILE_* settings."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("NDTILE_")}

@@ -442,6 +442,8 @@ def test_as_strided():
 
 # ---- at default settings (2 MiB tiles) --------------------------------------------------
 
+@pytest.mark.skipif(np.nranks() > 1,
+                    reason="starts its own process (not under mpirun)")
 def test_default_settings_large():
     run_default("""
         import numpy
@@ -565,6 +567,8 @@ def test_put_index_is_target():
     compare(lambda m, a: m.put(a, a, a[::-1] * 0 + 7), numpy.array([3, 0, 2, 1, 1]))
 
 
+@pytest.mark.skipif(np.nranks() > 1, reason="on ranks the IEEE flags show on the computing "
+                    "rank only (an open limitation, as in test_lane_bits.py)")
 def test_floating_point_errors_reported():
     # NumPy's messages: "... encountered in reduceat" / "... in add"
     for m in (numpy, np):
