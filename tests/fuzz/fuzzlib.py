@@ -282,8 +282,7 @@ def after_line(line, ns_np, ns_nd, nd, err):
             w = ns_nd.get(k)
             # ndtile keeps NumPy's Fortran layout where it copies one
             # (astype, copy, array with order 'K'): made C-ordered alike
-            if w is not None and getattr(w, 'ndim', 0) > 1 and \
-                    not w.flags.c_contiguous and hasattr(w, '_same_store'):
+            if isinstance(w, nd.ndarray) and w.ndim > 1 and not w.flags.c_contiguous:
                 ns_nd[k] = nd.ascontiguousarray(w)
     track_tol(line, ns_np)
 
