@@ -19,6 +19,7 @@ from . import _reduce as R
 from . import _manip as M
 from . import _ufunc as U
 from . import _printing as P
+from . import _order as O
 
 Array = _core.Array
 _NoValue = _np._NoValue
@@ -436,16 +437,14 @@ class ndarray(Array):
         if c == self._dt and not copy:
             return self
         r = self._astype(c, D.CASTING[casting])
-        if self._flags & 3 == 2 and order in ('K', 'A', 'F') or order in ('F', 'f'):
-            from . import _order
-            r = _order.f_copy(r)     # NumPy keeps a Fortran layout (or makes one)
+        if r.ndim > 1 and (O.is_f_only(self) and order in ('K', 'A', 'F') or order in ('F', 'f')):
+            r = O.f_copy(r)     # NumPy keeps a Fortran layout (or makes one)
         return r
 
     def copy(self, order='C'):
         if order == 'C':
             return self._copy()
-        from . import _order
-        return _order.order_copy(self, order)
+        return O.order_copy(self, order)
 
     def view(self, dtype=None, type=None):
         # view casting: the result's class is type, dtype when it is an
@@ -497,7 +496,7 @@ class ndarray(Array):
             shape = shape[0]    # NumPy: an int, a sequence, an int array; None a view
         elif not shape:
             raise TypeError("reshape() takes exactly 1 argument (0 given)")
-        if order not in ('C', 'A', 'K', None) or (order == 'A' and self._flags & 3 == 2):
+        if order not in ('C', 'A', 'K', None) or (order == 'A' and O.is_f_only(self)):
             return M.reshape(self, shape, order=order, copy=copy)
         r = self._view() if shape is None else self._reshape(
             shape if type(shape) is tuple else M.shape_arg(shape))
