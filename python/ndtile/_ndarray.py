@@ -207,8 +207,7 @@ class ndarray(Array):
         # __array_ufunc__ (a subclass must pass plain arrays to super())
         if method not in ('__call__', 'reduce', 'accumulate', 'reduceat', 'outer', 'at'):
             return NotImplemented
-        out = kwargs.get('out')
-        for x in inputs + (out if isinstance(out, tuple) else (out,)):
+        for x in inputs + _outs(kwargs.get('out')):
             if type(x) is not ndarray and isinstance(x, Array) and \
                     _overrides_ufunc(type(x)):
                 return NotImplemented
