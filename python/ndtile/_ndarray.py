@@ -464,9 +464,9 @@ class ndarray(Array):
     def _view_dtype(self, dtype):
         if dtype is None:
             return self._view()
-        if _np.dtype(dtype) == self.dtype:
-            return self._view()
         dt = _np.dtype(dtype)
+        if dt == self.dtype:
+            return self._view()
         c = D.code(dt)
         if c is not None and dt.itemsize == self.itemsize:
             # the same bytes as another dtype of this size: a view
