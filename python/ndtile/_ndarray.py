@@ -788,7 +788,7 @@ def _wrap_result(w, r, context):
     return_scalar=True, as NumPy's reductions pass it)."""
     if not isinstance(r, Array):
         if isinstance(r, _np.generic) and D.code(r.dtype) is not None:
-            r = C.asarray(_np.asarray(r))
+            r = C.asarray(r)
         else:
             return r
     return w.__array_wrap__(r, context, r.ndim == 0)
