@@ -379,8 +379,9 @@ typedef struct {
 #define ARR(o) (((ArrayObject *)(o))->arr)
 
 /* Takes ownership of a; frees it on failure. */
-static PyObject *wrap(ndt_array *a) {
-  ArrayObject *o = (ArrayObject *)wrap_type->tp_alloc(wrap_type, 0);
+/* A new Python object of type t (ArrayType or a subtype) owning a. */
+static PyObject *wrap_as(PyTypeObject *t, ndt_array *a) {
+  ArrayObject *o = (ArrayObject *)t->tp_alloc(t, 0);
   if (!o) {
     CORE(ndt_free(a));
     return NULL;
@@ -388,6 +389,8 @@ static PyObject *wrap(ndt_array *a) {
   o->arr = a;
   return (PyObject *)o;
 }
+
+static inline PyObject *wrap(ndt_array *a) { return wrap_as(wrap_type, a); }
 
 static PyObject *wrap_status(ndt_status st, ndt_array *a) {
   if (st) return raise_status(st);
@@ -1536,14 +1539,7 @@ static PyObject *m_view_as(PyObject *self, PyObject *type) {
   ndt_array *r = NULL;
   ndt_status st = same_view(&r, ARR(self));
   if (st) return raise_status(st);
-  PyTypeObject *t = (PyTypeObject *)type;
-  ArrayObject *o = (ArrayObject *)t->tp_alloc(t, 0);
-  if (!o) {
-    CORE(ndt_free(r));
-    return NULL;
-  }
-  o->arr = r;
-  return (PyObject *)o;
+  return wrap_as((PyTypeObject *)type, r);
 }
 
 static PyObject *f_subclass_hooks(PyObject *mod, PyObject *args) {
