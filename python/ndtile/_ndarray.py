@@ -456,8 +456,11 @@ class ndarray(Array):
         elif isinstance(dtype, builtins.type) and issubclass(dtype, Array):
             cls = dtype
             dtype = None
-        r = self._view_dtype(dtype)
-        if cls is ndarray or not isinstance(r, Array):
+        if cls is ndarray:
+            return self._view_dtype(dtype)
+        # a.view(cls): _view_as is itself the new handle (no plain view first)
+        r = self if dtype is None else self._view_dtype(dtype)
+        if not isinstance(r, Array):
             return r
         return _finalize_as(r, self, cls)
 
