@@ -379,8 +379,9 @@ typedef struct {
 #define ARR(o) (((ArrayObject *)(o))->arr)
 
 /* Takes ownership of a; frees it on failure. */
-static PyObject *wrap(ndt_array *a) {
-  ArrayObject *o = (ArrayObject *)wrap_type->tp_alloc(wrap_type, 0);
+/* A new Python object of type t (ArrayType or a subtype) owning a. */
+static PyObject *wrap_as(PyTypeObject *t, ndt_array *a) {
+  ArrayObject *o = (ArrayObject *)t->tp_alloc(t, 0);
   if (!o) {
     CORE(ndt_free(a));
     return NULL;
@@ -388,6 +389,8 @@ static PyObject *wrap(ndt_array *a) {
   o->arr = a;
   return (PyObject *)o;
 }
+
+static inline PyObject *wrap(ndt_array *a) { return wrap_as(wrap_type, a); }
 
 static PyObject *wrap_status(ndt_status st, ndt_array *a) {
   if (st) return raise_status(st);
@@ -1507,15 +1510,21 @@ static PyObject *m_set_writeable(PyObject *self, PyObject *arg) {
   Py_RETURN_NONE;
 }
 
+/* A new handle on the same view as a: a transpose that permutes nothing
+ * (m_view, m_view_as and the buffer export's own handle). */
+static ndt_status same_view(ndt_array **r, const ndt_array *a) {
+  int perm[NDT_MAXDIMS];
+  for (int k = 0; k < ndt_ndim(a); k++) perm[k] = k;
+  ndt_status st;
+  CORE(st = ndt_transpose(r, a, perm));
+  return st;
+}
+
 static PyObject *m_view(PyObject *self, PyObject *noargs) {
   (void)noargs;
   if (!check_arr(self)) return NULL;
-  /* a new handle on the same view: a transpose that permutes nothing */
-  int perm[NDT_MAXDIMS];
-  for (int k = 0; k < ndt_ndim(ARR(self)); k++) perm[k] = k;
   ndt_array *r = NULL;
-  ndt_status st;
-  CORE(st = ndt_transpose(&r, ARR(self), perm));
+  ndt_status st = same_view(&r, ARR(self));
   return wrap_status(st, r);
 }
 
@@ -1527,20 +1536,10 @@ static PyObject *m_view_as(PyObject *self, PyObject *type) {
     PyErr_SetString(PyExc_TypeError, "Type must be a sub-type of ndarray type");
     return NULL;
   }
-  int perm[NDT_MAXDIMS];
-  for (int k = 0; k < ndt_ndim(ARR(self)); k++) perm[k] = k;
   ndt_array *r = NULL;
-  ndt_status st;
-  CORE(st = ndt_transpose(&r, ARR(self), perm));
+  ndt_status st = same_view(&r, ARR(self));
   if (st) return raise_status(st);
-  PyTypeObject *t = (PyTypeObject *)type;
-  ArrayObject *o = (ArrayObject *)t->tp_alloc(t, 0);
-  if (!o) {
-    CORE(ndt_free(r));
-    return NULL;
-  }
-  o->arr = r;
-  return (PyObject *)o;
+  return wrap_as((PyTypeObject *)type, r);
 }
 
 static PyObject *f_subclass_hooks(PyObject *mod, PyObject *args) {
@@ -1672,11 +1671,8 @@ static int array_getbuffer(PyObject *self, Py_buffer *view, int flags) {
     return -1;
   }
   /* a handle of our own: the Python object's may be replaced (a.shape = ...) */
-  int perm[NDT_MAXDIMS];
-  for (int k = 0; k < nd; k++) perm[k] = k;
   void *ptr = NULL;
-  ndt_status st;
-  CORE(st = ndt_transpose(&lb->arr, a, perm));
+  ndt_status st = same_view(&lb->arr, a);
   /* a writeable array is lent for writing, whatever was asked: the borrower
    * may write through it (NumPy's exports of such arrays are writable) */
   if (!st) CORE_BLOCKING(st = ndt_host_export(lb->arr, writeable, &ptr));

@@ -7,10 +7,12 @@ devices() (arrays' .device and to_device then name them too).
 """
 import numpy as _np
 
+from . import _core
+
 __array_api_version__ = "2024.12"
 
 # the most dimensions an ndtile array may have (NDT_MAXDIMS in ndtile.h)
-MAX_DIMS = 32
+MAX_DIMS = _core.MAXDIMS
 
 _KINDS = {
     'bool': ('bool',),

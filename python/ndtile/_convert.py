@@ -2,6 +2,7 @@
 import numpy as _np
 
 from . import _core
+from . import _array_api
 from . import _dtypes as D
 
 Array = _core.Array
@@ -215,22 +216,17 @@ def dlpack_source(a, copy):
         return to_numpy(a)
 
 
-def _check_device(device):
-    if device is not None and device != 'cpu':
-        raise ValueError(f'Device not understood. Only "cpu" is allowed, but received: {device}')
-
-
 def from_dlpack(x, device=None, copy=None):
     """ndtile.from_dlpack: an ndtile array is returned as it is (copy=True:
     a copy); another library's data is copied into tiles, so copy=False
     raises BufferError, as the standard says for a copy that is needed."""
     if isinstance(x, Array):
-        _check_device(device)
+        _array_api._check_device(device)
         return x._copy() if copy else x
     if copy is False:
         if not hasattr(x, '__dlpack__'):
             _np.from_dlpack(x, device=device, copy=copy)   # NumPy's error for a non-producer
-        _check_device(device)
+        _array_api._check_device(device)
         raise BufferError("ndtile cannot use another library's memory without a copy "
                           "(copy=False): its arrays live in tiles")
     return from_np_tree(_np.from_dlpack(x, device=device, copy=copy))

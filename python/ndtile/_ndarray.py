@@ -19,6 +19,7 @@ from . import _reduce as R
 from . import _manip as M
 from . import _ufunc as U
 from . import _printing as P
+from . import _order as O
 
 Array = _core.Array
 _NoValue = _np._NoValue
@@ -206,8 +207,7 @@ class ndarray(Array):
         # __array_ufunc__ (a subclass must pass plain arrays to super())
         if method not in ('__call__', 'reduce', 'accumulate', 'reduceat', 'outer', 'at'):
             return NotImplemented
-        out = kwargs.get('out')
-        for x in inputs + (out if isinstance(out, tuple) else (out,)):
+        for x in inputs + _outs(kwargs.get('out')):
             if type(x) is not ndarray and isinstance(x, Array) and \
                     _overrides_ufunc(type(x)):
                 return NotImplemented
@@ -436,16 +436,14 @@ class ndarray(Array):
         if c == self._dt and not copy:
             return self
         r = self._astype(c, D.CASTING[casting])
-        if self._flags & 3 == 2 and order in ('K', 'A', 'F') or order in ('F', 'f'):
-            from . import _order
-            r = _order.f_copy(r)     # NumPy keeps a Fortran layout (or makes one)
+        if r.ndim > 1 and (O.is_f_only(self) and order in ('K', 'A', 'F') or order in ('F', 'f')):
+            r = O.f_copy(r)     # NumPy keeps a Fortran layout (or makes one)
         return r
 
     def copy(self, order='C'):
         if order == 'C':
             return self._copy()
-        from . import _order
-        return _order.order_copy(self, order)
+        return O.order_copy(self, order)
 
     def view(self, dtype=None, type=None):
         # view casting: the result's class is type, dtype when it is an
@@ -458,17 +456,20 @@ class ndarray(Array):
         elif isinstance(dtype, builtins.type) and issubclass(dtype, Array):
             cls = dtype
             dtype = None
-        r = self._view_dtype(dtype)
-        if cls is ndarray or not isinstance(r, Array):
+        if cls is ndarray:
+            return self._view_dtype(dtype)
+        # a.view(cls): _view_as is itself the new handle (no plain view first)
+        r = self if dtype is None else self._view_dtype(dtype)
+        if not isinstance(r, Array):
             return r
         return _finalize_as(r, self, cls)
 
     def _view_dtype(self, dtype):
         if dtype is None:
             return self._view()
-        if _np.dtype(dtype) == self.dtype:
-            return self._view()
         dt = _np.dtype(dtype)
+        if dt == self.dtype:
+            return self._view()
         c = D.code(dt)
         if c is not None and dt.itemsize == self.itemsize:
             # the same bytes as another dtype of this size: a view
@@ -497,7 +498,7 @@ class ndarray(Array):
             shape = shape[0]    # NumPy: an int, a sequence, an int array; None a view
         elif not shape:
             raise TypeError("reshape() takes exactly 1 argument (0 given)")
-        if order not in ('C', 'A', 'K', None) or (order == 'A' and self._flags & 3 == 2):
+        if order not in ('C', 'A', 'K', None) or (order == 'A' and O.is_f_only(self)):
             return M.reshape(self, shape, order=order, copy=copy)
         r = self._view() if shape is None else self._reshape(
             shape if type(shape) is tuple else M.shape_arg(shape))
@@ -790,7 +791,7 @@ def _wrap_result(w, r, context):
     return_scalar=True, as NumPy's reductions pass it)."""
     if not isinstance(r, Array):
         if isinstance(r, _np.generic) and D.code(r.dtype) is not None:
-            r = C.asarray(_np.asarray(r))
+            r = C.asarray(r)
         else:
             return r
     return w.__array_wrap__(r, context, r.ndim == 0)
