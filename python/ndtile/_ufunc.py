@@ -61,6 +61,16 @@ def _subclass_operand(args, out):
     return False
 
 
+def _override_kw(axis, dtype, out, keepdims=False, initial=_NoValue, where=True):
+    """The keywords NumPy passes an __array_ufunc__ override of reduce or
+    accumulate: the arguments given (_reduce._fallback_kw's), axis=0 left out."""
+    from ._reduce import _fallback_kw
+    kw = _fallback_kw(axis, dtype, out, keepdims, initial, where)
+    if axis == 0 and type(axis) is int:
+        del kw['axis']
+    return kw
+
+
 class _Unsupported(Exception):
     """An operand's dtype is not one the core holds."""
 
@@ -450,19 +460,8 @@ class ufunc:
                where=True):
         from . import _reduce
         if _subclass_operand((array,), out):
-            # the arguments given (NumPy passes the overrides those only)
-            kw = {} if axis == 0 and type(axis) is int else {'axis': axis}
-            if dtype is not None:
-                kw['dtype'] = dtype
-            if keepdims:
-                kw['keepdims'] = keepdims
-            if out is not None:
-                kw['out'] = out
-            if initial is not _NoValue:
-                kw['initial'] = initial
-            if where is not True:
-                kw['where'] = where
-            return _SUBCLASS_CALL(self, 'reduce', (array,), kw)
+            return _SUBCLASS_CALL(self, 'reduce', (array,),
+                                  _override_kw(axis, dtype, out, keepdims, initial, where))
         name = _reduce.UFUNC_REDUCTIONS.get(self.__name__)
         if name is None or self._op is None:
             kw = {'axis': axis, 'dtype': dtype, 'out': out, 'keepdims': keepdims}
@@ -489,12 +488,7 @@ class ufunc:
     def accumulate(self, array, axis=0, dtype=None, out=None):
         from . import _reduce
         if _subclass_operand((array,), out):
-            kw = {} if axis == 0 and type(axis) is int else {'axis': axis}
-            if dtype is not None:
-                kw['dtype'] = dtype
-            if out is not None:
-                kw['out'] = out
-            return _SUBCLASS_CALL(self, 'accumulate', (array,), kw)
+            return _SUBCLASS_CALL(self, 'accumulate', (array,), _override_kw(axis, dtype, out))
         if self.__name__ in ('add', 'multiply') and out is None:
             f = _reduce.cumsum if self.__name__ == 'add' else _reduce.cumprod
             return f(array, axis=axis, dtype=dtype)
