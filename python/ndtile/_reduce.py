@@ -307,15 +307,17 @@ def _seeded_inexact(name, x, dtc, initial, where):
 
 
 def _generic(name, a, axis, dtype, out, keepdims, initial=_NoValue, where=True):
+    # the fast path takes a plain array only; a subclass's method is checked
+    # for after it, off the plain path
+    if out is None and dtype is None and initial is _NoValue and where is True and \
+            type(a) is C.ND and name in _FAST:
+        r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim, name), bool(keepdims), -1, 0)
+        return r._scalar() if r.ndim == 0 else r
     if type(a) is not C.ND and isinstance(a, Array):     # NumPy calls a subclass's method
         kw = dict(axis=axis, out=out, keepdims=keepdims, where=where)
         if name not in ('any', 'all'):
             kw.update(dtype=dtype, initial=initial)
         return C.subclass_method(name, (a,), kw)
-    if out is None and dtype is None and initial is _NoValue and where is True and \
-            isinstance(a, Array) and name in _FAST:
-        r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim, name), bool(keepdims), -1, 0)
-        return r._scalar() if r.ndim == 0 else r
     p = _prepare(a, dtype)
     if p is None:
         return F.call(f"{name} (dtype)", getattr(_np, name), (a,),
@@ -352,13 +354,13 @@ def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue
 
 
 def _minmax(name, a, axis, out, keepdims, initial, where):
-    if type(a) is not C.ND and isinstance(a, Array):     # NumPy calls a subclass's method
-        return C.subclass_method(name, (a,), dict(axis=axis, out=out, keepdims=keepdims,
-                                                  initial=initial, where=where))
-    if out is None and initial is _NoValue and where is True and isinstance(a, Array) and \
+    if out is None and initial is _NoValue and where is True and type(a) is C.ND and \
             name in _FAST:
         r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim, name), bool(keepdims), -1, 0)
         return r._scalar() if r.ndim == 0 else r
+    if type(a) is not C.ND and isinstance(a, Array):     # NumPy calls a subclass's method
+        return C.subclass_method(name, (a,), dict(axis=axis, out=out, keepdims=keepdims,
+                                                  initial=initial, where=where))
     p = _prepare(a, None)
     if p is None:
         return F.call(f"{name} (dtype)", getattr(_np, name), (a,),
@@ -397,16 +399,16 @@ def all(a, axis=None, out=None, keepdims=False, *, where=True):
 
 
 def _meanlike(name, a, axis, dtype, out, keepdims, where, ddof=0, extra=None):
+    if out is None and dtype is None and where is True and not extra and type(a) is C.ND \
+            and type(ddof) is int:
+        r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim, name), bool(keepdims), -1,
+                         ddof)
+        return r._scalar() if r.ndim == 0 else r
     if type(a) is not C.ND and isinstance(a, Array):     # NumPy calls a subclass's method
         kw = dict(axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=where)
         if name != 'mean':
             kw.update(ddof=ddof, **(extra or {}))
         return C.subclass_method(name, (a,), kw)
-    if out is None and dtype is None and where is True and not extra and isinstance(a, Array) \
-            and type(ddof) is int:
-        r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim, name), bool(keepdims), -1,
-                         ddof)
-        return r._scalar() if r.ndim == 0 else r
     p = _prepare(a, dtype)
     if p is None or where is not True or extra:
         kw = _fallback_kw(axis, dtype, out, keepdims, where=where)
