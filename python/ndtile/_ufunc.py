@@ -540,7 +540,7 @@ class ufunc:
             return numpy()
         if x.ndim == 0:
             raise TypeError("cannot reduceat on a scalar")
-        ax = _np_normalize_axis(axis, x.ndim)
+        ax = _np.lib.array_utils.normalize_axis_index(operator.index(axis), x.ndim)
         idx = indices if isinstance(indices, _np.ndarray) else _np.asarray(C.to_np_tree(indices))
         if idx.size == 0 and idx.ndim == 1 and not isinstance(indices, _np.ndarray):
             idx = idx.astype(_np.intp)      # [] is an empty index list
@@ -843,14 +843,6 @@ def _reduceat_identity(name, dt):
     else:
         raise _Unsupported(name)
     return C.from_numpy(_np.asarray(v).astype(dt))
-
-
-def _np_normalize_axis(axis, ndim):
-    try:
-        from numpy.lib.array_utils import normalize_axis_index
-    except ImportError:     # pragma: no cover
-        from numpy.core.multiarray import normalize_axis_index
-    return normalize_axis_index(operator.index(axis), ndim)
 
 
 def _check_int_power(ops, dtc, out=None):
