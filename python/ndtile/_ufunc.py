@@ -728,11 +728,7 @@ class ufunc:
                 flat = flat._copy()._reshape((-1,))
         vals = None
         if bv is not None:
-            try:
-                if tuple(_core.broadcast_shapes([tuple(bv.shape), shape])) != shape:
-                    raise ValueError
-            except ValueError:
-                raise ValueError("array is not broadcastable to correct shape") from None
+            _at_broadcastable(bv, shape)
             if bv._dt != loop[1]:
                 bv = bv._astype(loop[1], 4)
             vals = bv._broadcast_to(shape)._copy()._reshape((-1,))
@@ -745,12 +741,7 @@ class ufunc:
         """at over a basic index: every element once, so one in-place pass
         through the loop dtype (NumPy's unsafe cast back into a)."""
         if bv is not None:
-            shape = tuple(v.shape)
-            try:
-                if tuple(_core.broadcast_shapes([tuple(bv.shape), shape])) != shape:
-                    raise ValueError
-            except ValueError:
-                raise ValueError("array is not broadcastable to correct shape") from None
+            _at_broadcastable(bv, tuple(v.shape))
         if v.size == 0:
             return None
         x = v if v._dt == loop[0] else v._astype(loop[0], 4)
@@ -758,6 +749,16 @@ class ufunc:
         r = _core.apply(self._op, ops)
         v._assign(r, 4)
         return None
+
+
+def _at_broadcastable(bv, shape):
+    """NumPy's at error for a b that does not broadcast to the indexing
+    result's shape."""
+    try:
+        if tuple(_core.broadcast_shapes([tuple(bv.shape), shape])) != shape:
+            raise ValueError
+    except ValueError:
+        raise ValueError("array is not broadcastable to correct shape") from None
 
 
 def _small_flat_index(a, key):
