@@ -535,8 +535,7 @@ class ufunc:
             out._assign(r, 4)
             return out
         if not isinstance(x, Array) or self._op is None or \
-                self.nin != 2 or _reduce.UFUNC_REDUCTIONS.get(self.__name__) is None or \
-                type(self) is not ufunc:
+                _reduce.UFUNC_REDUCTIONS.get(self.__name__) is None or type(self) is not ufunc:
             return numpy()
         if x.ndim == 0:
             raise TypeError("cannot reduceat on a scalar")
