@@ -82,11 +82,6 @@ def _device(device):
         raise ValueError(f'Device not understood. Only "cpu" is allowed, but received: {device}')
 
 
-def _check_order(order, name):
-    if order not in ('C', 'K', 'A', None, 'F'):
-        raise ValueError(f"{name}: order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
-
-
 def empty(shape, dtype=float, order='C', *, device=None, like=None):
     if device is not None:
         _device(device)
@@ -169,11 +164,6 @@ def _like_shape(a, shape):
     return _np.shape(a)
 
 
-def _subok(r, proto, subok):
-    # subok=True: a subclass prototype's class (see _ndarray._subclass_like)
-    return C.subclass_like(r, proto) if subok else r
-
-
 def _like_order(a, order, shape):
     """NumPy's layout of a *_like result: 'F' is F; 'K' and 'A' follow a
     Fortran-ordered prototype (when the shape is its own)."""
@@ -185,40 +175,36 @@ def _like_order(a, order, shape):
     return 'C'
 
 
-def empty_like(prototype, dtype=None, order='K', subok=True, shape=None, *, device=None):
+def _like(make, a, dtype, order, subok, shape, device, fill=_NoValue):
+    """make (empty, zeros, ones; full with fill) of a's shape, dtype and
+    layout, with NumPy's *_like argument checks; subok=True gives a subclass
+    prototype's class (see _ndarray._subclass_like)."""
     if device is not None:
         _device(device)
     if order != 'K':
         _like_order_check(order)
-    return _subok(empty(_like_shape(prototype, shape), _like_dtype(prototype, dtype),
-                        order=_like_order(prototype, order, shape)), prototype, subok)
+    if fill is _NoValue:
+        r = make(_like_shape(a, shape), _like_dtype(a, dtype), _like_order(a, order, shape))
+    else:
+        r = make(_like_shape(a, shape), fill, _like_dtype(a, dtype),
+                 _like_order(a, order, shape))
+    return C.subclass_like(r, a) if subok else r
+
+
+def empty_like(prototype, dtype=None, order='K', subok=True, shape=None, *, device=None):
+    return _like(empty, prototype, dtype, order, subok, shape, device)
 
 
 def zeros_like(a, dtype=None, order='K', subok=True, shape=None, *, device=None):
-    if device is not None:
-        _device(device)
-    if order != 'K':
-        _like_order_check(order)
-    return _subok(zeros(_like_shape(a, shape), _like_dtype(a, dtype),
-                        order=_like_order(a, order, shape)), a, subok)
+    return _like(zeros, a, dtype, order, subok, shape, device)
 
 
 def ones_like(a, dtype=None, order='K', subok=True, shape=None, *, device=None):
-    if device is not None:
-        _device(device)
-    if order != 'K':
-        _like_order_check(order)
-    return _subok(ones(_like_shape(a, shape), _like_dtype(a, dtype),
-                       order=_like_order(a, order, shape)), a, subok)
+    return _like(ones, a, dtype, order, subok, shape, device)
 
 
 def full_like(a, fill_value, dtype=None, order='K', subok=True, shape=None, *, device=None):
-    if device is not None:
-        _device(device)
-    if order != 'K':
-        _like_order_check(order)
-    return _subok(full(_like_shape(a, shape), fill_value, _like_dtype(a, dtype),
-                       order=_like_order(a, order, shape)), a, subok)
+    return _like(full, a, dtype, order, subok, shape, device, fill_value)
 
 
 def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0, like=None):

@@ -405,8 +405,9 @@ def setitem(a, key, value, delete=False):
         v._assign(_value_array(value, a.dtype), 4)
         return
     mask = _mask_of(key, a.shape)
+    sval = value        # what _scatter converts (the converted value where it is done here)
     if mask is not None and a.ndim:
-        val = _value_array(value, a.dtype)
+        val = sval = _value_array(value, a.dtype)
         if val.ndim > 1:
             raise TypeError("NumPy boolean array indexing assignment requires a 0 or "
                             f"1-dimensional input, input has {val.ndim} dimensions")
@@ -419,7 +420,7 @@ def setitem(a, key, value, delete=False):
         if val.size != n:
             raise ValueError(f"NumPy boolean array indexing assignment cannot assign {val.size} "
                              f"input values to the {n} output values where the mask is true")
-    if _scatter(a, key, value):
+    if _scatter(a, key, sval):
         return
     npa = C.to_numpy(a)
     npa[_np_key(key)] = C.to_np_tree(value) if C.has_nd(value) else value

@@ -112,14 +112,16 @@ def _shape_text(shape):
     return "(" + ",".join(parts) + ("," if len(shape) == 1 else "") + ")"
 
 
-def check_out(name, x, axis, keepdims, out):
+def check_out(name, xs, axis, keepdims, out):
     """NumPy's errors for a reduction's out= of the wrong type or shape (the
-    reduction iterator's, in its order), before any work is done."""
+    reduction iterator's, in its order), before any work is done; xs is
+    the operand's shape."""
     if out is None:
         return
     if not isinstance(out, (Array, _np.ndarray)):
         raise TypeError("return arrays must be of ArrayType")
-    nd = x.ndim
+    xs = tuple(xs)
+    nd = len(xs)
     mask = axes_mask(axis, nd, name not in _NOT_UFUNC)
     red = [mask is None or bool(mask >> k & 1) for k in range(nd)]
     want = nd if keepdims else nd - builtins.sum(red)
@@ -133,7 +135,6 @@ def check_out(name, x, axis, keepdims, out):
     else:
         it = iter(out.shape)
         mapped = [-1 if red[k] else next(it) for k in range(nd)]
-    xs = x.shape
     if builtins.any(o >= 0 and o != i and o != 1 and i != 1 for o, i in zip(mapped, xs)):
         raise ValueError(f"operands could not be broadcast together with remapped shapes "
                          f"[original->remapped]: {_shape_text(out.shape)}->"
@@ -307,21 +308,23 @@ def _seeded_inexact(name, x, dtc, initial, where):
 
 
 def _generic(name, a, axis, dtype, out, keepdims, initial=_NoValue, where=True):
+    # the fast path takes a plain array only; a subclass's method is checked
+    # for after it, off the plain path
+    if out is None and dtype is None and initial is _NoValue and where is True and \
+            type(a) is C.ND and name in _FAST:
+        r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim, name), bool(keepdims), -1, 0)
+        return r._scalar() if r.ndim == 0 else r
     if type(a) is not C.ND and isinstance(a, Array):     # NumPy calls a subclass's method
         kw = dict(axis=axis, out=out, keepdims=keepdims, where=where)
         if name not in ('any', 'all'):
             kw.update(dtype=dtype, initial=initial)
         return C.subclass_method(name, (a,), kw)
-    if out is None and dtype is None and initial is _NoValue and where is True and \
-            isinstance(a, Array) and name in _FAST:
-        r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim, name), bool(keepdims), -1, 0)
-        return r._scalar() if r.ndim == 0 else r
     p = _prepare(a, dtype)
     if p is None:
         return F.call(f"{name} (dtype)", getattr(_np, name), (a,),
                       _fallback_kw(axis, dtype, out, keepdims, initial, where))
     x, dtc = p
-    check_out(name, x, axis, keepdims, out)
+    check_out(name, x.shape, axis, keepdims, out)
     if name in ('nansum', 'nanprod') and dtc != D.DEFAULT and D.KIND[dtc] not in 'fc' and \
             D.KIND[x._dt] in 'fc':
         # NumPy replaces the NaNs before the sum casts them to dtype=int
@@ -352,19 +355,19 @@ def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue
 
 
 def _minmax(name, a, axis, out, keepdims, initial, where):
-    if type(a) is not C.ND and isinstance(a, Array):     # NumPy calls a subclass's method
-        return C.subclass_method(name, (a,), dict(axis=axis, out=out, keepdims=keepdims,
-                                                  initial=initial, where=where))
-    if out is None and initial is _NoValue and where is True and isinstance(a, Array) and \
+    if out is None and initial is _NoValue and where is True and type(a) is C.ND and \
             name in _FAST:
         r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim, name), bool(keepdims), -1, 0)
         return r._scalar() if r.ndim == 0 else r
+    if type(a) is not C.ND and isinstance(a, Array):     # NumPy calls a subclass's method
+        return C.subclass_method(name, (a,), dict(axis=axis, out=out, keepdims=keepdims,
+                                                  initial=initial, where=where))
     p = _prepare(a, None)
     if p is None:
         return F.call(f"{name} (dtype)", getattr(_np, name), (a,),
                       _fallback_kw(axis, None, out, keepdims, initial, where))
     x, _ = p
-    check_out(name, x, axis, keepdims, out)
+    check_out(name, x.shape, axis, keepdims, out)
     return finish(reduce_nd(name, x, axis, D.DEFAULT, keepdims, initial, where), out)
 
 
@@ -397,16 +400,16 @@ def all(a, axis=None, out=None, keepdims=False, *, where=True):
 
 
 def _meanlike(name, a, axis, dtype, out, keepdims, where, ddof=0, extra=None):
+    if out is None and dtype is None and where is True and not extra and type(a) is C.ND \
+            and type(ddof) is int:
+        r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim, name), bool(keepdims), -1,
+                         ddof)
+        return r._scalar() if r.ndim == 0 else r
     if type(a) is not C.ND and isinstance(a, Array):     # NumPy calls a subclass's method
         kw = dict(axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=where)
         if name != 'mean':
             kw.update(ddof=ddof, **(extra or {}))
         return C.subclass_method(name, (a,), kw)
-    if out is None and dtype is None and where is True and not extra and isinstance(a, Array) \
-            and type(ddof) is int:
-        r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim, name), bool(keepdims), -1,
-                         ddof)
-        return r._scalar() if r.ndim == 0 else r
     p = _prepare(a, dtype)
     if p is None or where is not True or extra:
         kw = _fallback_kw(axis, dtype, out, keepdims, where=where)
@@ -417,7 +420,7 @@ def _meanlike(name, a, axis, dtype, out, keepdims, where, ddof=0, extra=None):
         why = f"{name} (dtype)" if p is None else f"{name} (where=/mean=)"
         return F.call(why, getattr(_np, name), (a,), kw)
     x, dtc = p
-    check_out(name, x, axis, keepdims, out)
+    check_out(name, x.shape, axis, keepdims, out)
     check_out_cast(name, x, out)
     if not isinstance(ddof, (int, float, _np.integer, _np.floating)):
         ddof >= _np.intp(0)      # NumPy's error for a ddof it cannot compare
@@ -553,7 +556,7 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
         # NumPy: no NaN to skip, np.mean (whose dtype= rules differ)
         return mean(x, axis, dtype, out, keepdims)
     _nan_dtype_check(dtype, out)
-    check_out('nanmean', x, axis, keepdims, out)
+    check_out('nanmean', x.shape, axis, keepdims, out)
     from . import _ufunc as U
     s = reduce_nd('nansum', x, axis, dtc, keepdims)
     notnan = U.UFUNCS['logical_not'](U.UFUNCS['isnan'](x))
@@ -577,7 +580,7 @@ def ptp(a, axis=None, out=None, keepdims=False):
         return F.call("ptp (dtype)", _np.ptp, (a,), {'axis': axis, 'out': out,
                                                      'keepdims': keepdims})
     x, _ = p
-    check_out('ptp', x, axis, keepdims, out)
+    check_out('ptp', x.shape, axis, keepdims, out)
     check_out_cast('ptp', x, out)
     hi = reduce_nd('max', x, axis, D.DEFAULT, keepdims)
     lo = reduce_nd('min', x, axis, D.DEFAULT, keepdims)
@@ -693,7 +696,7 @@ def ufunc_reduce(u, name, array, axis, dtype, out, keepdims, initial, where):
     if name in ('min', 'max', 'nanmin', 'nanmax') and dtc not in (D.DEFAULT, x._dt):
         x = x._astype(dtc, 4)
         dtc = D.DEFAULT
-    check_out(name, x, axis, keepdims, out)
+    check_out(name, x.shape, axis, keepdims, out)
     return finish(reduce_nd(name, x, axis, dtc, keepdims, initial, where), out)
 
 
@@ -733,11 +736,9 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     if out is not None and not keepdims:
         # NumPy: mean(middle elements, axis, out=out): mean's out= errors for
         # an operand of 1 or 2 elements along the axis
-        import types
         shp = list(s.shape)
         shp[ax] = 1 if n % 2 else 2
-        check_out('mean', types.SimpleNamespace(ndim=len(shp), shape=tuple(shp)), ax,
-                  False, out)
+        check_out('mean', shp, ax, False, out)
 
     def along(sl):
         key = [slice(None)] * s.ndim

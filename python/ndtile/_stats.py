@@ -105,8 +105,8 @@ def _nanvarlike(name, a, axis, dtype, out, ddof, keepdims, where, mean, correcti
         # NumPy: no NaN to skip, np.var/np.std (whose dtype= rules differ)
         return getattr(R, name[3:])(x, axis, dtype, out, ddof, keepdims)
     R._nan_dtype_check(dtype, out)
-    R.axes_mask(axis, x.ndim, D.KIND[x._dt] in 'fc')   # axis errors first
-    R.check_out(name, x, axis, keepdims, out)
+    R.axes_mask(axis, x.ndim, True)   # axis errors first (x is inexact here)
+    R.check_out(name, x.shape, axis, keepdims, out)
     R.check_out_cast(name, x, out)
     v = _nanvar_nd(x, axis, dtype, ddof, bool(keepdims))
     if name == 'nanstd':

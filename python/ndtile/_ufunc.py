@@ -61,6 +61,16 @@ def _subclass_operand(args, out):
     return False
 
 
+def _override_kw(axis, dtype, out, keepdims=False, initial=_NoValue, where=True):
+    """The keywords NumPy passes an __array_ufunc__ override of reduce or
+    accumulate: the arguments given (_reduce._fallback_kw's), axis=0 left out."""
+    from ._reduce import _fallback_kw
+    kw = _fallback_kw(axis, dtype, out, keepdims, initial, where)
+    if axis == 0 and type(axis) is int:
+        del kw['axis']
+    return kw
+
+
 class _Unsupported(Exception):
     """An operand's dtype is not one the core holds."""
 
@@ -450,19 +460,8 @@ class ufunc:
                where=True):
         from . import _reduce
         if _subclass_operand((array,), out):
-            # the arguments given (NumPy passes the overrides those only)
-            kw = {} if axis == 0 and type(axis) is int else {'axis': axis}
-            if dtype is not None:
-                kw['dtype'] = dtype
-            if keepdims:
-                kw['keepdims'] = keepdims
-            if out is not None:
-                kw['out'] = out
-            if initial is not _NoValue:
-                kw['initial'] = initial
-            if where is not True:
-                kw['where'] = where
-            return _SUBCLASS_CALL(self, 'reduce', (array,), kw)
+            return _SUBCLASS_CALL(self, 'reduce', (array,),
+                                  _override_kw(axis, dtype, out, keepdims, initial, where))
         name = _reduce.UFUNC_REDUCTIONS.get(self.__name__)
         if name is None or self._op is None:
             kw = {'axis': axis, 'dtype': dtype, 'out': out, 'keepdims': keepdims}
@@ -489,12 +488,7 @@ class ufunc:
     def accumulate(self, array, axis=0, dtype=None, out=None):
         from . import _reduce
         if _subclass_operand((array,), out):
-            kw = {} if axis == 0 and type(axis) is int else {'axis': axis}
-            if dtype is not None:
-                kw['dtype'] = dtype
-            if out is not None:
-                kw['out'] = out
-            return _SUBCLASS_CALL(self, 'accumulate', (array,), kw)
+            return _SUBCLASS_CALL(self, 'accumulate', (array,), _override_kw(axis, dtype, out))
         if self.__name__ in ('add', 'multiply') and out is None:
             f = _reduce.cumsum if self.__name__ == 'add' else _reduce.cumprod
             return f(array, axis=axis, dtype=dtype)
@@ -541,12 +535,11 @@ class ufunc:
             out._assign(r, 4)
             return out
         if not isinstance(x, Array) or self._op is None or \
-                self.nin != 2 or _reduce.UFUNC_REDUCTIONS.get(self.__name__) is None or \
-                type(self) is not ufunc:
+                _reduce.UFUNC_REDUCTIONS.get(self.__name__) is None or type(self) is not ufunc:
             return numpy()
         if x.ndim == 0:
             raise TypeError("cannot reduceat on a scalar")
-        ax = _np_normalize_axis(axis, x.ndim)
+        ax = _np.lib.array_utils.normalize_axis_index(operator.index(axis), x.ndim)
         idx = indices if isinstance(indices, _np.ndarray) else _np.asarray(C.to_np_tree(indices))
         if idx.size == 0 and idx.ndim == 1 and not isinstance(indices, _np.ndarray):
             idx = idx.astype(_np.intp)      # [] is an empty index list
@@ -734,11 +727,7 @@ class ufunc:
                 flat = flat._copy()._reshape((-1,))
         vals = None
         if bv is not None:
-            try:
-                if tuple(_core.broadcast_shapes([tuple(bv.shape), shape])) != shape:
-                    raise ValueError
-            except ValueError:
-                raise ValueError("array is not broadcastable to correct shape") from None
+            _at_broadcastable(bv, shape)
             if bv._dt != loop[1]:
                 bv = bv._astype(loop[1], 4)
             vals = bv._broadcast_to(shape)._copy()._reshape((-1,))
@@ -751,12 +740,7 @@ class ufunc:
         """at over a basic index: every element once, so one in-place pass
         through the loop dtype (NumPy's unsafe cast back into a)."""
         if bv is not None:
-            shape = tuple(v.shape)
-            try:
-                if tuple(_core.broadcast_shapes([tuple(bv.shape), shape])) != shape:
-                    raise ValueError
-            except ValueError:
-                raise ValueError("array is not broadcastable to correct shape") from None
+            _at_broadcastable(bv, tuple(v.shape))
         if v.size == 0:
             return None
         x = v if v._dt == loop[0] else v._astype(loop[0], 4)
@@ -764,6 +748,16 @@ class ufunc:
         r = _core.apply(self._op, ops)
         v._assign(r, 4)
         return None
+
+
+def _at_broadcastable(bv, shape):
+    """NumPy's at error for a b that does not broadcast to the indexing
+    result's shape."""
+    try:
+        if tuple(_core.broadcast_shapes([tuple(bv.shape), shape])) != shape:
+            raise ValueError
+    except ValueError:
+        raise ValueError("array is not broadcastable to correct shape") from None
 
 
 def _small_flat_index(a, key):
@@ -849,14 +843,6 @@ def _reduceat_identity(name, dt):
     else:
         raise _Unsupported(name)
     return C.from_numpy(_np.asarray(v).astype(dt))
-
-
-def _np_normalize_axis(axis, ndim):
-    try:
-        from numpy.lib.array_utils import normalize_axis_index
-    except ImportError:     # pragma: no cover
-        from numpy.core.multiarray import normalize_axis_index
-    return normalize_axis_index(operator.index(axis), ndim)
 
 
 def _check_int_power(ops, dtc, out=None):
