@@ -155,11 +155,12 @@ def settings():
 
 def _check_settings():
     # a misread setting is an error at import, naming the variable and the
-    # forms it takes (NDTILE_TILE_BYTES=1G is 1 GiB; =abc is a ValueError)
+    # forms it takes (NDTILE_TILE_BYTES=1G is 1 GiB; =abc is a ValueError).
+    # The rule of ndt_init's own check (env.c): unset or empty is the default.
     import os
     for name in _core.setting_names():
-        text = os.environ.get(name, "")
-        if text.strip():
+        text = os.environ.get(name)
+        if text:
             _core.parse_setting(name, text)
 
 
