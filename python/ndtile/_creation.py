@@ -76,10 +76,8 @@ def _like_order_check(order):
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got '{order}')")
 
 
-def _device(device):
-    """NumPy's device= check: only "cpu" (ndtile places tiles itself)."""
-    if device != "cpu":
-        raise ValueError(f'Device not understood. Only "cpu" is allowed, but received: {device}')
+# NumPy's device= check: only "cpu" (ndtile places tiles itself)
+from ._array_api import _check_device as _device  # noqa: E402
 
 
 def empty(shape, dtype=float, order='C', *, device=None, like=None):

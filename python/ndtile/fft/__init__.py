@@ -275,10 +275,7 @@ def ifftshift(x, axes=None):
     return _shift('ifftshift', x, axes, -1)
 
 
-def _check_device(device):
-    if device not in (None, 'cpu'):
-        raise ValueError(f'Device not understood. Only "cpu" is allowed, but received: '
-                         f'{device}')
+from .._array_api import _check_device  # noqa: E402  (NumPy's device= rule)
 
 
 def fftfreq(n, d=1.0, device=None):
