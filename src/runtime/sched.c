@@ -598,7 +598,11 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
       if (st == NDT_ERR_INTERRUPTED)   /* a kernel stopped half-way */
         for (int i = 0; i < nacc; i++)
           if (acc[i].priv & NDT_WRITE) atomic_store(&acc[i].tile->store->lost, 1);
-      if (atomic_load_explicit(&ndt__lent_stores, memory_order_relaxed)) note_lent(acc, nacc);
+      /* finished here: there is something to settle only when it left its
+       * results in another processor's memory */
+      if (r->proc->mem != &ndt__host_memory &&
+          atomic_load_explicit(&ndt__lent_stores, memory_order_relaxed))
+        note_lent(acc, nacc);
       return st;
     }
   }
