@@ -58,15 +58,29 @@ int ndt__mem_reserve(int64_t nbytes);
 void ndt__mem_unreserve(int64_t nbytes);
 /* NDT_ERR_NOMEM with NumPy's message for an array of this shape. */
 ndt_status ndt__nomem_array(int64_t nbytes, int ndim, const int64_t *shape, ndt_dtype t);
-int64_t ndt__parse_size(const char *s);
 /* ---- runtime/env.c: the NDTILE_* variables ---- */
 /* The variable's value, or dflt when it is unset (or invalid: ndt_init
  * reports that through ndt__settings_check before anything reads it). */
 int64_t ndt__env_int(const char *name, int64_t dflt);
-ndt_status ndt__env_setting(const char *name, int64_t dflt, int64_t *value);
 /* NDT_OK, or the error of the first set variable that does not parse. */
 ndt_status ndt__settings_check(void);
-int ndt__setting_known(const char *name);
+/* The settings, in the order of ndt_setting_name. */
+typedef enum {
+  NDT__SET_WORKERS,
+  NDT__SET_TILE_BYTES,
+  NDT__SET_INLINE_ELEMS,
+  NDT__SET_MAX_PENDING,
+  NDT__SET_MAX_PENDING_BYTES,
+  NDT__SET_MAX_MEMORY,
+  NDT__SET_CACHE_BYTES,
+  NDT__SET_SIMDEVICE_BYTES,
+  NDT__SET_MPI_SPIN,
+  NDT__NSETTINGS
+} ndt__setting_id;
+/* The setting called name; NDT_ERR_VALUE, naming it, when there is none. */
+ndt_status ndt__setting_find(const char *name, ndt__setting_id *id);
+/* NDTILE_MPI_SPIN when unset: MPI_Test calls before a wait sleeps (comm.c) */
+#define NDT__MPI_SPIN_DEFAULT 64
 /* memory.c: the cache's limit in bytes (INT64_MAX: none) */
 int64_t ndt__cache_limit(void);
 

@@ -238,8 +238,9 @@ ndt_status ndt__exec_body(const ndt_task_kind *k, ndt_processor *p, const ndt_op
                          int nop, void *arg, const int64_t *span) {
   int ran;
   ndt_status st = exec_on(k, p, op, nop, arg, span, &ran);
+  if (st != NDT_ERR_NOMEM) return st;   /* every task passes here: the rest is the rare case */
   ndt_processor *cpu = ndt__proc_get(0);
-  if (st == NDT_ERR_NOMEM && cpu && p != cpu && p->mem != cpu->mem && k->body[cpu->kind] &&
+  if (cpu && p != cpu && p->mem != cpu->mem && k->body[cpu->kind] &&
       (!ran || !updates_in_place(op, nop))) {
     atomic_fetch_add(&fallbacks, 1);
     st = exec_on(k, cpu, op, nop, arg, span, &ran);

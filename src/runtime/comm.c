@@ -26,7 +26,7 @@
 int ndt__comm_size_ = 1;
 static int comm_rank, comm_started;
 #ifdef NDT_HAVE_MPI
-static int spin_tests = 64;   /* MPI_Test calls before a wait starts to sleep */
+static int spin_tests = NDT__MPI_SPIN_DEFAULT;   /* MPI_Test calls before a wait starts to sleep */
 #endif
 static ndt_comm_stats stats;
 /* The exit status the program ends with, as the binding learnt it

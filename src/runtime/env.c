@@ -17,31 +17,34 @@ typedef struct {
   int64_t lo, hi;
 } setting_def;
 
-static const setting_def defs[] = {
-    {"NDTILE_WORKERS", 0, 1, 1024},
-    {"NDTILE_TILE_BYTES", 1, 1, (int64_t)1 << 40},
-    {"NDTILE_INLINE_ELEMS", 0, 0, INT64_MAX},
-    {"NDTILE_MAX_PENDING", 0, 1, INT64_MAX},
-    {"NDTILE_MAX_PENDING_BYTES", 1, 1, INT64_MAX},
-    {"NDTILE_MAX_MEMORY", 1, 1, INT64_MAX},
-    {"NDTILE_CACHE_BYTES", 1, 0, INT64_MAX},
-    {"NDTILE_SIMDEVICE_BYTES", 1, 1, INT64_MAX},
-    {"NDTILE_MPI_SPIN", 0, 0, INT32_MAX},
+/* indexed by ndt__setting_id: ndt_setting_name(i) is setting i */
+static const setting_def defs[NDT__NSETTINGS] = {
+    [NDT__SET_WORKERS] = {"NDTILE_WORKERS", 0, 1, 1024},
+    [NDT__SET_TILE_BYTES] = {"NDTILE_TILE_BYTES", 1, 1, (int64_t)1 << 40},
+    [NDT__SET_INLINE_ELEMS] = {"NDTILE_INLINE_ELEMS", 0, 0, INT64_MAX},
+    [NDT__SET_MAX_PENDING] = {"NDTILE_MAX_PENDING", 0, 1, INT64_MAX},
+    [NDT__SET_MAX_PENDING_BYTES] = {"NDTILE_MAX_PENDING_BYTES", 1, 1, INT64_MAX},
+    [NDT__SET_MAX_MEMORY] = {"NDTILE_MAX_MEMORY", 1, 1, INT64_MAX},
+    [NDT__SET_CACHE_BYTES] = {"NDTILE_CACHE_BYTES", 1, 0, INT64_MAX},
+    [NDT__SET_SIMDEVICE_BYTES] = {"NDTILE_SIMDEVICE_BYTES", 1, 1, INT64_MAX},
+    [NDT__SET_MPI_SPIN] = {"NDTILE_MPI_SPIN", 0, 0, INT32_MAX},
 };
-#define NDEFS ((int)(sizeof defs / sizeof defs[0]))
+#define NDEFS NDT__NSETTINGS
 
 const char *ndt_setting_name(int i) { return i >= 0 && i < NDEFS ? defs[i].name : NULL; }
 
-static const setting_def *find_def(const char *name) {
+ndt_status ndt__setting_find(const char *name, ndt__setting_id *id) {
   for (int i = 0; name && i < NDEFS; i++)
-    if (!strcmp(defs[i].name, name)) return &defs[i];
-  return NULL;
+    if (!strcmp(defs[i].name, name)) {
+      *id = (ndt__setting_id)i;
+      return NDT_OK;
+    }
+  return ndt__error(NDT_ERR_VALUE, "%s is not an ndtile setting (see ndt_setting_name)",
+                    name ? name : "(null)");
 }
 
-int ndt__setting_known(const char *name) { return find_def(name) != NULL; }
-
 /* "512M", "4G", "1.5T", "123" (bytes); -1 when it is not a size. */
-int64_t ndt__parse_size(const char *s) {
+static int64_t parse_size(const char *s) {
   if (!s) return -1;
   while (*s == ' ') s++;
   if (*s < '0' || *s > '9') {   /* strtod would take "inf", "nan", "0x10", "-1" */
@@ -89,10 +92,11 @@ static int64_t parse_count(const char *s) {
 }
 
 ndt_status ndt_setting_parse(const char *name, const char *text, int64_t *value) {
-  const setting_def *d = find_def(name);
-  if (!d) return ndt__error(NDT_ERR_VALUE, "%s is not an ndtile setting (see ndt_setting_name)",
-                           name ? name : "(null)");
-  int64_t v = text ? (d->size ? ndt__parse_size(text) : parse_count(text)) : -1;
+  ndt__setting_id id;
+  ndt_status st = ndt__setting_find(name, &id);
+  if (st) return st;
+  const setting_def *d = &defs[id];
+  int64_t v = text ? (d->size ? parse_size(text) : parse_count(text)) : -1;
   if (v < 0)
     return ndt__error(NDT_ERR_VALUE, d->size
                      ? "%s=%s is not a size: give bytes, optionally with a k, M, G or T "
@@ -107,7 +111,7 @@ ndt_status ndt_setting_parse(const char *name, const char *text, int64_t *value)
   return NDT_OK;
 }
 
-ndt_status ndt__env_setting(const char *name, int64_t dflt, int64_t *value) {
+static ndt_status env_setting(const char *name, int64_t dflt, int64_t *value) {
   const char *v = getenv(name);
   *value = dflt;
   if (!v || !*v) return NDT_OK;
@@ -116,13 +120,13 @@ ndt_status ndt__env_setting(const char *name, int64_t dflt, int64_t *value) {
 
 int64_t ndt__env_int(const char *name, int64_t dflt) {
   int64_t v;
-  return ndt__env_setting(name, dflt, &v) == NDT_OK ? v : dflt;
+  return env_setting(name, dflt, &v) == NDT_OK ? v : dflt;
 }
 
 ndt_status ndt__settings_check(void) {
   for (int i = 0; i < NDEFS; i++) {
     int64_t v;
-    ndt_status st = ndt__env_setting(defs[i].name, 0, &v);
+    ndt_status st = env_setting(defs[i].name, 0, &v);
     if (st) return st;
   }
   return NDT_OK;

@@ -308,22 +308,22 @@ ndt_status ndt__runtime_ensure(void) {
 
 ndt_status ndt_setting_value(const char *name, int64_t *value) {
   ndt_status st = ndt__runtime_ensure();
+  ndt__setting_id id;
+  if (!st) st = ndt__setting_find(name, &id);
   if (st) return st;
-  int64_t store, data, limit;
-  if (!ndt__setting_known(name))
-    return ndt__error(NDT_ERR_VALUE, "%s is not an ndtile setting (see ndt_setting_name)",
-                     name ? name : "(null)");
-  if (!strcmp(name, "NDTILE_WORKERS")) *value = rt.nworkers;
-  else if (!strcmp(name, "NDTILE_TILE_BYTES")) *value = ndt__set_.tile_bytes;
-  else if (!strcmp(name, "NDTILE_INLINE_ELEMS")) *value = ndt__set_.inline_elems;
-  else if (!strcmp(name, "NDTILE_MAX_PENDING")) *value = ndt__set_.max_pending;
-  else if (!strcmp(name, "NDTILE_MAX_PENDING_BYTES")) *value = ndt__set_.max_bytes;
-  else if (!strcmp(name, "NDTILE_MAX_MEMORY")) {
-    ndt_memory_usage(&store, &data, &limit);
-    *value = limit;
-  } else if (!strcmp(name, "NDTILE_CACHE_BYTES")) *value = ndt__cache_limit();
-  else if (!strcmp(name, "NDTILE_SIMDEVICE_BYTES")) *value = ndt__simdev_bytes();
-  else *value = ndt__env_int(name, 64);   /* NDTILE_MPI_SPIN: comm.c's default */
+  int64_t store, data;
+  switch (id) {
+    case NDT__SET_WORKERS: *value = rt.nworkers; break;
+    case NDT__SET_TILE_BYTES: *value = ndt__set_.tile_bytes; break;
+    case NDT__SET_INLINE_ELEMS: *value = ndt__set_.inline_elems; break;
+    case NDT__SET_MAX_PENDING: *value = ndt__set_.max_pending; break;
+    case NDT__SET_MAX_PENDING_BYTES: *value = ndt__set_.max_bytes; break;
+    case NDT__SET_MAX_MEMORY: ndt_memory_usage(&store, &data, value); break;
+    case NDT__SET_CACHE_BYTES: *value = ndt__cache_limit(); break;
+    case NDT__SET_SIMDEVICE_BYTES: *value = ndt__simdev_bytes(); break;
+    case NDT__SET_MPI_SPIN: /* read by comm.c when it starts MPI */
+    default: *value = ndt__env_int(name, NDT__MPI_SPIN_DEFAULT); break;
+  }
   return NDT_OK;
 }
 
@@ -598,7 +598,11 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
       if (st == NDT_ERR_INTERRUPTED)   /* a kernel stopped half-way */
         for (int i = 0; i < nacc; i++)
           if (acc[i].priv & NDT_WRITE) atomic_store(&acc[i].tile->store->lost, 1);
-      if (atomic_load_explicit(&ndt__lent_stores, memory_order_relaxed)) note_lent(acc, nacc);
+      /* finished here: there is something to settle only when it left its
+       * results in another processor's memory */
+      if (r->proc->mem != &ndt__host_memory &&
+          atomic_load_explicit(&ndt__lent_stores, memory_order_relaxed))
+        note_lent(acc, nacc);
       return st;
     }
   }
