@@ -235,7 +235,6 @@ static ndt_status rat_body(ndt_bound *op, void *p) {
   int nd = a->ndim, ax = g->axis, isz = ndt_vsize(a);
   int64_t ssz = a->store->itemsize, n = a->shape[ax], m = g->idx.shape[0];
   int64_t lst_el = a->strides[ax];
-  char *scratch = NULL;
   _Alignas(16) char acc[16];
   for (int64_t q = 0; q < g->len; q++) {
     int64_t f = g->first + q, mi[NDT_MAXDIMS];
@@ -252,29 +251,27 @@ static ndt_status rat_body(ndt_bound *op, void *p) {
     for (int d = 0; d < nd; d++)
       if (d != ax) off += mi[d] * a->strides[d];
     const char *lp;
-    int64_t lst = lst_el * ssz;
+    int64_t lst = lst_el * ssz, got = cnt;
+    ndt_bound seg_b = {0};
     if (op[2].ptr) {
       lp = op[2].ptr + (off - op[2].view->offset) * ssz;
-    } else {
-      int64_t got = cnt;
-      lp = ndt__elem_run(&op[2], off, lst_el, &got);
-      if (got < cnt) {   /* the line crosses buffers: one contiguous copy */
-        if (!scratch && !(scratch = ndt__malloc((size_t)n * isz))) return NDT_ERR_NOMEM;
-        for (int64_t i = 0; i < cnt;) {
-          int64_t run = cnt - i;
-          const char *src = ndt__elem_run(&op[2], off + i * lst_el, lst_el, &run);
-          for (int64_t j = 0; j < run; j++) memcpy(scratch + (i + j) * isz, src + j * lst, isz);
-          i += run;
-        }
-        lp = scratch;
-        lst = isz;
-      }
+    } else if (!(lp = ndt__elem_run(&op[2], off, lst_el, &got)) || got < cnt) {
+      /* the segment crosses buffers: bound by itself, gathered contiguous */
+      ndt_array seg = *a;
+      seg.ndim = 1;
+      seg.offset = off;
+      seg.shape[0] = seg.size = cnt;
+      seg.strides[0] = lst_el;
+      ndt_status st = ndt__piece_bind(&op[2], &seg, &seg_b, 1);
+      if (st) return st;
+      lp = seg_b.ptr;
+      lst = seg_b.st[0];
     }
     memcpy(acc, lp, isz);
     if (cnt > 1) g->k.run(acc, lp + lst, lst, cnt - 1);
     memcpy(op[0].ptr + q * op[0].st[0], acc, isz);
+    if (seg_b.view) ndt__piece_release(&seg_b, 0);
   }
-  ndt__mfree(scratch);
   return NDT_OK;
 }
 
