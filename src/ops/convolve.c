@@ -173,36 +173,18 @@ ndt_status ndt_diagonal(ndt_array **out, const ndt_array *a, int64_t offset, int
  * indices keep the last value, tiles are written in parallel and, on many
  * ranks, by their owners. When that scan would cost much more than the
  * target's size (many indices into many tiles), one task scans once. */
-typedef struct {
-  ndt_array a, idx, vals;
-  int64_t lo, hi;          /* store offsets this task writes: [lo, hi) */
-} put_arg;
-
 /* Operands: idx, vals (read), the target's elements [lo, hi) (read-write,
  * walked: written in place wherever an index lands). */
 static ndt_status put_body(ndt_bound *op, void *p) {
-  const put_arg *g = p;
-  int isz = ndt_vsize(&g->a), nd = g->a.ndim;
-  int64_t n = g->idx.shape[0], size = g->a.size;
+  const ndt_put_head *g = p;
+  int isz = ndt_vsize(&g->a);
+  int64_t n = g->idx.shape[0];
   const ndt_bound bi = op[0], bv = op[1];
-  /* every index is checked first: a bad one writes nothing */
-  for (int64_t e = 0; e < n; e++) {
-    int64_t f;
-    memcpy(&f, bi.ptr + e * bi.st[0], 8);
-    if (f < 0 || f >= size) {
-      return ndt__error(NDT_ERR_INDEX, "index %lld is out of bounds for axis 0 with size %lld",
-                       (long long)f, (long long)size);
-    }
-  }
+  ndt_status st = ndt__put_check(g, &bi);   /* a bad index writes nothing */
+  if (st) return st;
   /* each element is written in place in the tile that holds it */
   for (int64_t e = 0; e < n; e++) {
-    int64_t f;
-    memcpy(&f, bi.ptr + e * bi.st[0], 8);
-    int64_t off = g->a.offset;
-    for (int d = nd - 1; d >= 0; d--) {
-      off += (f % g->a.shape[d]) * g->a.strides[d];
-      f /= g->a.shape[d];
-    }
+    int64_t off = ndt__put_offset(g, &bi, e);
     if (off < g->lo || off >= g->hi) continue;
     memcpy(ndt__elem_run(&op[2], off, 0, NULL), bv.ptr + e * bv.st[0], isz);
   }
@@ -220,11 +202,28 @@ ndt_status ndt_put(ndt_array *a, const ndt_array *idx, const ndt_array *vals) {
   if (idx->shape[0] == 0) return NDT_OK;
   if (a->size == 0)
     return ndt__error(NDT_ERR_INDEX, "cannot replace elements of an empty array");
-  put_arg g;
+  ndt_put_head g;
   g.a = *a;
   g.idx = *idx;
   g.vals = *vals;
-  int64_t lo, hi, nidx = idx->shape[0];
+  return ndt__put_record(&put_kind, &g, sizeof g);
+}
+
+ndt_status ndt__put_check(const ndt_put_head *g, const ndt_bound *bi) {
+  int64_t n = g->idx.shape[0], size = g->a.size;
+  for (int64_t e = 0; e < n; e++) {
+    int64_t f;
+    memcpy(&f, bi->ptr + e * bi->st[0], 8);
+    if (f < 0 || f >= size)
+      return ndt__error(NDT_ERR_INDEX, "index %lld is out of bounds for axis 0 with size %lld",
+                       (long long)f, (long long)size);
+  }
+  return NDT_OK;
+}
+
+ndt_status ndt__put_record(const ndt_task_kind *kind, ndt_put_head *g, size_t arg_size) {
+  const ndt_array *a = &g->a;
+  int64_t lo, hi, nidx = g->idx.shape[0];
   ndt__view_extent(a, &lo, &hi);
   const ndt_store *s = a->store;
   int64_t t0 = ndt_store_tile_of(s, lo), t1 = ndt_store_tile_of(s, hi), nt = t1 - t0 + 1;
@@ -232,19 +231,20 @@ ndt_status ndt_put(ndt_array *a, const ndt_array *idx, const ndt_array *vals) {
   int small = a->size + nidx <= ndt__rt_inline_elems();
   ndt_status st = NDT_OK;
   unsigned fl = small && !per_tile ? NDT_TASK_INLINE | NDT_TASK_CALLER_ERROR : 0;
+  /* no vals (a unary ufunc.at): an absent operand keeps the positions */
+  const ndt_array *vals = g->vals.store ? &g->vals : &ndt__empty_view;
   for (int64_t t = per_tile ? t0 : 0; t <= (per_tile ? t1 : 0) && st == NDT_OK; t++) {
     const ndt_tile *tl = &s->tiles[t];
-    g.lo = per_tile ? (lo > tl->start ? lo : tl->start) : lo;
-    g.hi = per_tile ? (hi < tl->start + tl->len - 1 ? hi : tl->start + tl->len - 1) + 1 : hi + 1;
+    g->lo = per_tile ? (lo > tl->start ? lo : tl->start) : lo;
+    g->hi = per_tile ? (hi < tl->start + tl->len - 1 ? hi : tl->start + tl->len - 1) + 1 : hi + 1;
     ndt_array tv = *a;
     if (per_tile) {   /* the tile's part of the target, as a range with a's dtype and part */
-      ndt__range_view(&tv, a->store, g.lo, g.hi - g.lo);
+      ndt__range_view(&tv, a->store, g->lo, g->hi - g->lo);
       tv.dtype = a->dtype;
       tv.part = a->part;
     }
-    ndt_operand ops[3] = {{&g.idx, NDT_READ}, {&g.vals, NDT_READ},
-                          {&tv, NDT_RW | NDT_OPND_WALK}};
-    st = ndt__record(&put_kind, NULL, ops, 3, &g, sizeof g, fl);
+    ndt_operand ops[3] = {{&g->idx, NDT_READ}, {vals, NDT_READ}, {&tv, NDT_RW | NDT_OPND_WALK}};
+    st = ndt__record(kind, NULL, ops, 3, g, arg_size, fl);
   }
   return st;
 }

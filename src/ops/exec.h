@@ -2,6 +2,7 @@
  * driver shared by elementwise operations, copies and reductions. */
 #ifndef NDT_EXEC_H
 #define NDT_EXEC_H
+#include <string.h>
 #include "view.h"
 
 #define NDT_MAXOPS 4
@@ -73,5 +74,33 @@ ndt_status ndt__finish(ndt_status st, ndt_array *res, ndt_array **out);
  * use it). */
 ndt_status ndt__bin_combine(const char *name, ndt_array *res, int has_w, int64_t nblocks,
                            ndt_store *parts, unsigned flags);
+
+/* Scatters by flat index (ndt_put and ufunc.at's ndt_put_op): a task's
+ * argument struct starts with this head. ndt__put_record records kind over
+ * the head's a (read-write, walked), idx and vals (read; vals without a
+ * store: no vals): one task per tile of a's store the view touches, each
+ * scanning every index and updating the store offsets [lo, hi) of its
+ * tile, or, when those repeated scans would cost much more than a's size,
+ * one task for all (convolve.c). */
+typedef struct {
+  ndt_array a, idx, vals;
+  int64_t lo, hi;          /* store offsets this task updates: [lo, hi) */
+} ndt_put_head;
+ndt_status ndt__put_record(const ndt_task_kind *kind, ndt_put_head *g, size_t arg_size);
+/* In the body (bi: the bound idx): ndt__put_check fails, naming the first
+ * index outside a's flat range, before anything is written;
+ * ndt__put_offset is the store offset of a's element idx[e]. */
+ndt_status ndt__put_check(const ndt_put_head *g, const ndt_bound *bi);
+static inline int64_t ndt__put_offset(const ndt_put_head *g, const ndt_bound *bi, int64_t e) {
+  const ndt_array *a = &g->a;
+  int64_t f, off = a->offset;
+  memcpy(&f, bi->ptr + e * bi->st[0], 8);
+  if (a->ndim == 1) return off + f * a->strides[0];
+  for (int d = a->ndim - 1; d >= 0; d--) {
+    off += (f % a->shape[d]) * a->strides[d];
+    f /= a->shape[d];
+  }
+  return off;
+}
 
 #endif

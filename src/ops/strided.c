@@ -86,8 +86,7 @@ ndt_status ndt_take_owner(ndt_array *v, ndt_array *from) {
 
 /* ---- put_op: ufunc.at -------------------------------------------------- */
 typedef struct {
-  ndt_array a, idx, vals;
-  int64_t lo, hi;            /* store offsets this task updates: [lo, hi) */
+  ndt_put_head h;            /* a, idx, vals and [lo, hi): ndt__put_record's */
   int nin;                   /* 1: unary op (no vals), 2: binary */
   ndt_ufunc opc;
   ndt_dtype loop[3];         /* the loop's inputs, then its output */
@@ -99,40 +98,25 @@ typedef struct {
  * elements [lo, hi) (read-write, walked). */
 static ndt_status put_op_body(ndt_bound *op, void *p) {
   const put_op_arg *g = p;
-  int isz = ndt_vsize(&g->a), nd = g->a.ndim;
-  int64_t n = g->idx.shape[0], size = g->a.size;
+  int isz = ndt_vsize(&g->h.a);
+  int64_t n = g->h.idx.shape[0];
   const ndt_bound bi = op[0], bv = op[1];
-  for (int64_t e = 0; e < n; e++) {   /* a bad index updates nothing */
-    int64_t f;
-    memcpy(&f, bi.ptr + e * bi.st[0], 8);
-    if (f < 0 || f >= size)
-      return ndt__error(NDT_ERR_INDEX, "index %lld is out of bounds for axis 0 with size %lld",
-                       (long long)f, (long long)size);
-  }
+  ndt_status st = ndt__put_check(&g->h, &bi);   /* a bad index updates nothing */
+  if (st) return st;
   /* 16-byte-aligned slots for one element of each loop operand */
   _Alignas(16) char x[16], r[16];
   int64_t steps[3] = {0, 0, 0};
   /* the target bound in place: element `off` of the store is at base +
    * (off - view offset) * itemsize, no tile lookup per element */
   char *base = op[2].ptr;
-  int64_t boff = op[2].view->offset, ssz = g->a.store->itemsize;
+  int64_t boff = op[2].view->offset, ssz = g->h.a.store->itemsize;
   /* plain float64/float32 sums (np.add.at's usual case): no loop call */
   int fast = g->nin == 2 && g->fn && !g->to_loop && !g->from_loop &&
              g->opc == NDT_ADD && (g->loop[0] == NDT_FLOAT64 || g->loop[0] == NDT_FLOAT32) &&
              g->loop[1] == g->loop[0] && g->loop[2] == g->loop[0];
   for (int64_t e = 0; e < n; e++) {
-    int64_t f;
-    memcpy(&f, bi.ptr + e * bi.st[0], 8);
-    int64_t off = g->a.offset;
-    if (nd == 1) {
-      off += f * g->a.strides[0];
-    } else {
-      for (int d = nd - 1; d >= 0; d--) {
-        off += (f % g->a.shape[d]) * g->a.strides[d];
-        f /= g->a.shape[d];
-      }
-    }
-    if (off < g->lo || off >= g->hi) continue;
+    int64_t off = ndt__put_offset(&g->h, &bi, e);
+    if (off < g->h.lo || off >= g->h.hi) continue;
     char *t = base ? base + (off - boff) * ssz : ndt__elem_run(&op[2], off, 0, NULL);
     if (fast) {
       const char *pv = bv.ptr + e * bv.st[0];
@@ -222,33 +206,10 @@ static ndt_status put_op(ndt_array *a, const ndt_array *idx, const ndt_array *va
     return ndt__error(NDT_ERR_TYPE, "at: loop dtype too large");
   g.to_loop = loop[0] != a->dtype ? ndt__kern->cast(a->dtype, loop[0]) : NULL;
   g.from_loop = loop[nin] != a->dtype ? ndt__kern->cast(loop[nin], a->dtype) : NULL;
-  g.a = *a;
-  g.idx = *idx;
-  if (vals) g.vals = *vals;
-  int64_t lo, hi, nidx = idx->shape[0];
-  ndt__view_extent(a, &lo, &hi);
-  const ndt_store *s = a->store;
-  int64_t t0 = ndt_store_tile_of(s, lo), t1 = ndt_store_tile_of(s, hi), nt = t1 - t0 + 1;
-  /* per tile, as ndt_put: while the repeated scans cost little against a's size */
-  int per_tile = nt > 1 && (double)nt * (double)nidx <= 4.0 * (double)(a->size + (1 << 20));
-  int small = a->size + nidx <= ndt__rt_inline_elems();
-  ndt_status st = NDT_OK;
-  unsigned fl = small && !per_tile ? NDT_TASK_INLINE | NDT_TASK_CALLER_ERROR : 0;
-  for (int64_t t = per_tile ? t0 : 0; t <= (per_tile ? t1 : 0) && st == NDT_OK; t++) {
-    const ndt_tile *tl = &s->tiles[t];
-    g.lo = per_tile ? (lo > tl->start ? lo : tl->start) : lo;
-    g.hi = per_tile ? (hi < tl->start + tl->len - 1 ? hi : tl->start + tl->len - 1) + 1 : hi + 1;
-    ndt_array tv = *a;
-    if (per_tile) {
-      ndt__range_view(&tv, a->store, g.lo, g.hi - g.lo);
-      tv.dtype = a->dtype;
-      tv.part = a->part;
-    }
-    ndt_operand ops[3] = {{&g.idx, NDT_READ}, {vals ? &g.vals : &ndt__empty_view, NDT_READ},
-                          {&tv, NDT_RW | NDT_OPND_WALK}};
-    st = ndt__record(&put_op_kind, NULL, ops, 3, &g, sizeof g, fl);
-  }
-  return st;
+  g.h.a = *a;
+  g.h.idx = *idx;
+  if (vals) g.h.vals = *vals;
+  return ndt__put_record(&put_op_kind, &g.h, sizeof g);
 }
 
 /* ---- reduceat ----------------------------------------------------------- */
@@ -274,7 +235,6 @@ static ndt_status rat_body(ndt_bound *op, void *p) {
   int nd = a->ndim, ax = g->axis, isz = ndt_vsize(a);
   int64_t ssz = a->store->itemsize, n = a->shape[ax], m = g->idx.shape[0];
   int64_t lst_el = a->strides[ax];
-  char *scratch = NULL;
   _Alignas(16) char acc[16];
   for (int64_t q = 0; q < g->len; q++) {
     int64_t f = g->first + q, mi[NDT_MAXDIMS];
@@ -291,29 +251,27 @@ static ndt_status rat_body(ndt_bound *op, void *p) {
     for (int d = 0; d < nd; d++)
       if (d != ax) off += mi[d] * a->strides[d];
     const char *lp;
-    int64_t lst = lst_el * ssz;
+    int64_t lst = lst_el * ssz, got = cnt;
+    ndt_bound seg_b = {0};
     if (op[2].ptr) {
       lp = op[2].ptr + (off - op[2].view->offset) * ssz;
-    } else {
-      int64_t got = cnt;
-      lp = ndt__elem_run(&op[2], off, lst_el, &got);
-      if (got < cnt) {   /* the line crosses buffers: one contiguous copy */
-        if (!scratch && !(scratch = ndt__malloc((size_t)n * isz))) return NDT_ERR_NOMEM;
-        for (int64_t i = 0; i < cnt;) {
-          int64_t run = cnt - i;
-          const char *src = ndt__elem_run(&op[2], off + i * lst_el, lst_el, &run);
-          for (int64_t j = 0; j < run; j++) memcpy(scratch + (i + j) * isz, src + j * lst, isz);
-          i += run;
-        }
-        lp = scratch;
-        lst = isz;
-      }
+    } else if (!(lp = ndt__elem_run(&op[2], off, lst_el, &got)) || got < cnt) {
+      /* the segment crosses buffers: bound by itself, gathered contiguous */
+      ndt_array seg = *a;
+      seg.ndim = 1;
+      seg.offset = off;
+      seg.shape[0] = seg.size = cnt;
+      seg.strides[0] = lst_el;
+      ndt_status st = ndt__piece_bind(&op[2], &seg, &seg_b, 1);
+      if (st) return st;
+      lp = seg_b.ptr;
+      lst = seg_b.st[0];
     }
     memcpy(acc, lp, isz);
     if (cnt > 1) g->k.run(acc, lp + lst, lst, cnt - 1);
     memcpy(op[0].ptr + q * op[0].st[0], acc, isz);
+    if (seg_b.view) ndt__piece_release(&seg_b, 0);
   }
-  ndt__mfree(scratch);
   return NDT_OK;
 }
 
