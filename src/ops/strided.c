@@ -253,11 +253,12 @@ static ndt_status rat_body(ndt_bound *op, void *p) {
     const char *lp;
     int64_t lst = lst_el * ssz, got = cnt;
     ndt_bound seg_b = {0};
+    ndt_array seg;                  /* seg_b keeps a pointer to it until released */
     if (op[2].ptr) {
       lp = op[2].ptr + (off - op[2].view->offset) * ssz;
     } else if (!(lp = ndt__elem_run(&op[2], off, lst_el, &got)) || got < cnt) {
       /* the segment crosses buffers: bound by itself, gathered contiguous */
-      ndt_array seg = *a;
+      seg = *a;
       seg.ndim = 1;
       seg.offset = off;
       seg.shape[0] = seg.size = cnt;
