@@ -103,6 +103,9 @@ void ndt__comm_start(const ndt_comm_hooks *up);
 void ndt__comm_send(const void *buf, int64_t n, int peer, int tag);
 void ndt__comm_recv(void *buf, int64_t n, int peer, int tag);   /* buf NULL: dropped */
 void ndt__comm_bcast(void *buf, int64_t n, int root);          /* buf NULL: dropped */
+/* v[i] becomes the bitwise or of v[i] over the ranks (a decision taken
+ * from rank-local state, made the same everywhere). */
+void ndt__comm_or(uint64_t *v, int n);
 /* Every rank learns whether any rank failed; all return the status and
  * message of the lowest failing rank. */
 ndt_status ndt__comm_agree(ndt_status st);

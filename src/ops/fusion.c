@@ -21,7 +21,7 @@
 #include <string.h>
 #include "fusion.h"
 
-#define MAXF 24     /* ops in one group */
+#define MAXF 24     /* ops in one group (at most 64: ndt__flush agrees on a bit mask) */
 #define MAXE 12     /* external inputs in one group */
 #define FCH 1024    /* elements per chunk */
 
@@ -214,6 +214,16 @@ ndt_status ndt__flush(void) {
     int later = 0;
     for (int j = k + 1; j < g->nops && !later; j++) later = same_view(g->ops[j].out, o);
     g->ops[k].alive = !later && atomic_load(&o->store->handles) > 0;
+  }
+  /* A handle goes when Python frees the array, and the cyclic collector
+   * frees at points that differ from rank to rank: the ranks agree on
+   * what is alive (alive on any rank), or they would record different
+   * tasks and wait on each other's messages for ever. */
+  if (ndt__comm_size_ > 1) {
+    uint64_t bits = 0;
+    for (int k = 0; k < g->nops; k++) bits |= (uint64_t)g->ops[k].alive << k;
+    ndt__comm_or(&bits, 1);
+    for (int k = 0; k < g->nops; k++) g->ops[k].alive = (int)(bits >> k & 1);
   }
   int any = 0;
   for (int k = g->nops - 1; k >= 0; k--) {

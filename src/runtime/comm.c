@@ -453,6 +453,21 @@ ndt_status ndt_bcast(void *buf, size_t n, int root) {
   return NDT_OK;
 }
 
+void ndt__comm_or(uint64_t *v, int n) {
+#ifdef NDT_HAVE_MPI
+  if (ndt__comm_size_ <= 1 || n <= 0) return;
+  MPI_Request r;
+  CHECK("MPI_Iallreduce", MPI_Iallreduce(MPI_IN_PLACE, v, n, MPI_UINT64_T, MPI_BOR,
+                                         MPI_COMM_WORLD, &r));
+  wait_req(&r, "MPI_Iallreduce");
+  coll_seq++;
+  stats.collectives++;
+  stats.coll_bytes += (int64_t)n * 8;
+#else
+  NDT_UNUSED(v), NDT_UNUSED(n);
+#endif
+}
+
 ndt_status ndt__comm_agree(ndt_status st) {
 #ifdef NDT_HAVE_MPI
   if (ndt__comm_size_ <= 1) return st;
