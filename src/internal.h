@@ -38,8 +38,6 @@ void *ndt__alloc_data_run(size_t total, int zero);
 void ndt__release_cache(void);
 /* Frees cached buffers beyond the cache's limit; sets the limit. */
 void ndt__trim_cache(void);
-/* A host array of `bytes` was copied in (see memory.c: the mmap threshold). */
-void ndt__host_array_seen(size_t bytes);
 /* Releases n bytes of cached buffers: other memory is about to take n. */
 void ndt__cache_yield(size_t n);
 void ndt__set_cache_limit(int64_t bytes);

@@ -1,5 +1,4 @@
 /* memory.c - every allocation the library makes, with failure injection. */
-#include <malloc.h>
 #include <stdio.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -56,21 +55,6 @@ void *ndt__realloc(void *p, size_t n) {
 }
 
 void ndt__mfree(void *p) { free(p); }
-
-/* glibc raises its mmap threshold (up to 32 MiB) after a large block is
- * freed, and then keeps later blocks of that size in its heap after they are
- * freed: the host arrays a program converts and drops would stay resident
- * (32 MiB per 2000x2000 input in the matmul benchmark). The first large
- * host array copied in fixes the threshold at its initial 128 KiB (unless
- * MALLOC_MMAP_THRESHOLD_ is set); doing it at start would move the blocks
- * of every later import into the heap (3.5 MiB more at import). */
-void ndt__host_array_seen(size_t bytes) {
-  static atomic_int done;
-  if (bytes < ((size_t)1 << 20) || atomic_load(&done) || atomic_exchange(&done, 1)) return;
-#ifdef M_MMAP_THRESHOLD
-  if (!getenv("MALLOC_MMAP_THRESHOLD_")) mallopt(M_MMAP_THRESHOLD, 128 << 10);
-#endif
-}
 
 /* Large tile buffers are recycled: a fresh mapping costs a page fault and
  * the kernel's zeroing of every page on first touch, which halves the speed
