@@ -264,6 +264,28 @@ static void wait_req(MPI_Request *r, const char *what) {
 }
 #endif
 
+#ifndef NDT_HAVE_MPI
+/* A build without MPI started by a launcher as one of several ranks runs
+ * as a program of its own on each: N copies computing and printing
+ * everything. Say so once (from the launcher's rank 0), not silently. */
+static void warn_launched_alone(void) {
+  static const char *sizes[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "MV2_COMM_WORLD_SIZE"};
+  static const char *ranks[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "MV2_COMM_WORLD_RANK"};
+  const char *force = getenv("NDTILE_MPI");
+  if (force && *force && atoi(force) == 0) return;   /* asked to run alone */
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+    const char *n = getenv(sizes[i]), *r = getenv(ranks[i]);
+    if (!n || atoi(n) <= 1) continue;
+    if (!r || atoi(r) == 0)
+      fprintf(stderr, "ndtile: started as one of %d ranks, but this ndtile was built without "
+              "MPI: each rank runs the whole program alone (%d copies). Build ndtile from source "
+              "with an MPI library installed to spread arrays over ranks (NDTILE_MPI=0 silences "
+              "this).\n", atoi(n), atoi(n));
+    return;
+  }
+}
+#endif
+
 void ndt__comm_start(const ndt_comm_hooks *h) {
   if (h) up = *h;
   if (comm_started) return;
@@ -306,6 +328,8 @@ void ndt__comm_start(const ndt_comm_hooks *h) {
       MPI_Abort(MPI_COMM_WORLD, 71);
     }
   }
+#else
+  warn_launched_alone();
 #endif
 }
 
