@@ -40,7 +40,7 @@ from . import _reduce
 from . import _printing
 from . import _ranks
 
-__version__ = "0.1.0"
+from ._version import version as __version__  # noqa: E402  (meson.build's version)
 
 _core._setup(ndarray, _dtypes.DTYPES, _dtypes.SCALARS, _dtypes.INT_SCALAR_TYPES,
              _ufunc.binop_hook, _indexing.getitem, _indexing.setitem)
@@ -198,4 +198,9 @@ def _register_native():
 
 
 _register_native()
+
+# NumPy's docstrings with an ndtile note on every public function (_docs).
+import sys as _sys  # noqa: E402
+from . import _docs  # noqa: E402
+_docs.apply(_sys.modules[__name__])
 del _name, _obj
