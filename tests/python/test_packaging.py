@@ -1,0 +1,116 @@
+"""The package as users install it: metadata, one version string, py.typed,
+type stubs that cover the public names, the LICENSE file."""
+import ast
+import importlib.metadata as md
+import os
+import re
+import subprocess
+import sys
+
+import ndtile as nt
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PKG = os.path.dirname(os.path.abspath(nt.__file__))        # the installed package
+
+
+def _read(*parts):
+    with open(os.path.join(ROOT, *parts)) as f:
+        return f.read()
+
+
+def _meson_version():
+    m = re.search(r"project\('ndtile'.*?version:\s*'([^']+)'", _read('meson.build'), re.S)
+    assert m, "meson.build has no project version"
+    return m.group(1)
+
+
+def test_one_version_string():
+    v = _meson_version()
+    assert re.fullmatch(r"\d+\.\d+\.\d+(\.dev\d+|rc\d+)?", v)
+    assert nt.__version__ == v
+    assert md.version('ndtile') == v
+    # pyproject takes it from meson (no second copy to forget)
+    py = _read('pyproject.toml')
+    assert re.search(r'^dynamic\s*=\s*\["version"\]', py, re.M)
+    assert not re.search(r'^version\s*=', py, re.M)
+    assert not re.search(r"__version__\s*=\s*['\"]", _read('python', 'ndtile', '__init__.py'))
+
+
+def test_launcher_reports_the_same_version():
+    from ndtile import _launch
+    assert _launch._version() == nt.__version__
+
+
+def test_metadata_is_complete():
+    meta = md.metadata('ndtile')
+    assert meta['Name'] == 'ndtile'
+    assert meta['Requires-Python'] == '>=3.10'
+    assert meta.get('License-Expression') == 'BSD-3-Clause' or 'BSD' in (meta.get('License') or '')
+    assert meta['Summary']
+    # the README is the long description
+    assert 'import ndtile as np' in (meta.get_payload() or '')
+    urls = dict(u.split(', ', 1) for u in meta.get_all('Project-URL'))
+    assert {'Homepage', 'Documentation', 'Source', 'Issues'} <= set(urls)
+    classifiers = meta.get_all('Classifier')
+    for minor in (10, 11, 12, 13):
+        assert f'Programming Language :: Python :: 3.{minor}' in classifiers
+    assert 'Typing :: Typed' in classifiers
+    assert any(r.startswith('numpy') for r in meta.get_all('Requires-Dist'))
+
+
+def test_license_file():
+    text = _read('LICENSE')
+    assert 'BSD 3-Clause License' in text and 'Neither the name of the copyright holder' in text
+    files = [str(f) for f in md.files('ndtile')]
+    assert any(f.endswith('LICENSE') for f in files), "LICENSE is not in the installed metadata"
+
+
+def test_py_typed_and_stub_installed():
+    assert os.path.exists(os.path.join(PKG, 'py.typed'))
+    assert os.path.exists(os.path.join(PKG, '__init__.pyi'))
+
+
+def _stub_names():
+    tree = ast.parse(_read('python', 'ndtile', '__init__.pyi'))
+    names = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.AnnAssign):
+            names.add(node.target.id)
+        elif isinstance(node, ast.ImportFrom):
+            names.update(a.asname or a.name for a in node.names)
+    return names
+
+
+def test_stub_covers_every_public_name():
+    public = {n for n in dir(nt) if not n.startswith('_')}
+    missing = public - _stub_names()
+    assert not missing, f"not in __init__.pyi (run tools/gen_stubs.py): {sorted(missing)}"
+    assert '__version__' in _stub_names()
+
+
+def test_stub_is_up_to_date():
+    r = subprocess.run([sys.executable, os.path.join(ROOT, 'tools', 'gen_stubs.py'), '--check'],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+
+
+def test_stub_signatures_match_the_functions():
+    import inspect
+    tree = ast.parse(_read('python', 'ndtile', '__init__.pyi'))
+    checked = 0
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name in ('sum', 'where', 'array', 'zeros'):
+            sig = inspect.signature(getattr(nt, node.name))
+            a = node.args
+            stub = [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs]
+            assert stub == [p for p in sig.parameters], node.name
+            checked += 1
+    assert checked == 4
+
+
+def test_meson_installs_the_new_files():
+    build = _read('python', 'meson.build')
+    for f in ('_docs.py', '__init__.pyi', 'py.typed', '_version.py.in'):
+        assert f in build, f
