@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# make test-pythons: build ndtile for each other installed Python 3.10-3.13
+# and run tools/smoke.py with it (`make test` covers the default Python).
+#
+#   tools/test_pythons.sh [DEFAULT_PY]     PYTHONS="3.10 3.12" picks the versions
+#
+# Each Python gets a venv in build/pythons/3.X (NumPy, meson-python, meson,
+# ninja, scipy-openblas32 from the index; kept between runs) and its own
+# meson build folder; the C objects do not depend on the Python, so with
+# ccache (tools/setup.sh installs it) a Python after the first costs about
+# the extension and a link. A version that is not installed is skipped with
+# a message. Interpreters are looked for as python3.X on PATH, then in
+# pyenv's versions folder.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+DEFAULT_PY=${1:-python3}
+default=$("$DEFAULT_PY" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+versions=${PYTHONS:-3.10 3.11 3.12 3.13}
+root=$(pwd)
+# default settings: no NDTILE_* from the caller's environment
+for n in $(compgen -e | grep '^NDTILE_' || true); do unset "$n"; done
+results=()
+fail=0
+
+find_python() {
+  local v=$1 p
+  p=$(command -v "python$v" 2>/dev/null) && { echo "$p"; return; }
+  for p in "${PYENV_ROOT:-$HOME/.pyenv}"/versions/"$v".*/bin/python"$v"; do
+    [ -x "$p" ] && { echo "$p"; return; }
+  done
+}
+
+for v in $versions; do
+  if [ "$v" = "$default" ]; then
+    echo "test-pythons: $v is the default Python ($DEFAULT_PY), tested by make test"
+    continue
+  fi
+  py=$(find_python "$v")
+  if [ -z "$py" ]; then
+    echo "test-pythons: Python $v is not installed: skipped"
+    results+=("$v skipped")
+    continue
+  fi
+  t0=$(date +%s)
+  dir=build/pythons/$v
+  echo "test-pythons: Python $v ($py)"
+  if [ ! -x "$dir/venv/bin/python" ]; then
+    "$py" -m venv "$dir/venv" || { results+=("$v FAILED (venv)"); fail=1; continue; }
+  fi
+  vpy=$root/$dir/venv/bin/python
+  if ! "$vpy" -c 'import numpy, mesonpy, mesonbuild, ninja, scipy_openblas32' 2>/dev/null; then
+    "$vpy" -m pip install -q numpy meson-python meson ninja scipy-openblas32 ||
+      { results+=("$v FAILED (pip install of the build requirements)"); fail=1; continue; }
+  fi
+  if ! "$vpy" -m pip install --no-build-isolation --no-deps -q -Cbuild-dir="$dir/b" . \
+      > "$dir/build.log" 2>&1; then
+    tail -30 "$dir/build.log"
+    results+=("$v FAILED (build; $dir/build.log)"); fail=1; continue
+  fi
+  if (cd "$dir" && "$vpy" "$root/tools/smoke.py"); then
+    results+=("$v ok ($(( $(date +%s) - t0 )) s)")
+  else
+    results+=("$v FAILED (smoke test)"); fail=1
+  fi
+done
+echo "test-pythons: ${results[*]:-nothing to do}" | sed 's/) /), /g'
+exit $fail
