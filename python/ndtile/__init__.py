@@ -14,8 +14,13 @@ Arrays of dtypes the core lacks (float16, longdouble, object, strings,
 datetimes, structured) are plain NumPy arrays; operations on them run in
 NumPy.
 
-Runtime settings: NDTILE_WORKERS (threads), NDTILE_TILE_BYTES (tile size);
-ndtile.sync() waits for all recorded work.
+Runtime settings: NDTILE_WORKERS (threads), NDTILE_TILE_BYTES (tile size),
+and the others of ndtile.settings(); ndtile.sync() waits for all recorded
+work.
+
+help(ndtile.NAME) shows NumPy's documentation headed by ndtile's note: whether
+NAME runs natively or runs NumPy's version, and where it deviates from NumPy
+(the user guide, docs/guide/ in the source, explains each deviation).
 
 Many processes: started by `ndtile --ranks N script.py` (or mpirun/srun)
 every rank runs the script and the arrays are spread over the ranks;

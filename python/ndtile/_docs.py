@@ -101,11 +101,13 @@ def compose(note, npdoc, own=None, name=None):
     if not npdoc:
         return text
     pad = ' ' * _indent_of(npdoc)
-    key = (text, pad)
+    lead = npdoc[:1] == '\n'       # NumPy's text starts on the next line
+    key = (text, pad, lead)
     head = _HEADS.get(key)
     if head is None:        # a few distinct notes: wrap each once
-        head = _HEADS[key] = ("\n" + pad).join(_wrap(text, 76)) + "\n" + pad + "\n" + pad
-    return head + npdoc.lstrip('\n').lstrip(' ')
+        head = _HEADS[key] = ("\n" + pad).join(_wrap(text, 76)) + "\n" + pad + (
+            "" if lead else "\n" + pad)
+    return head + npdoc     # one copy of NumPy's text
 
 
 _HEADS = {}
