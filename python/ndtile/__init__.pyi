@@ -8,6 +8,9 @@ import numpy as _np
 
 __version__: _b.str
 
+# names ndtile forwards to NumPy at first use (and any it adds later)
+def __getattr__(name: _b.str) -> Any: ...
+
 class ndarray:
     """An N-dimensional array split into tiles."""
     def __init__(self, shape: Any, dtype: Any = ..., buffer: Any = ..., offset: _b.int = ...,

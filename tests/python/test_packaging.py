@@ -4,8 +4,6 @@ import ast
 import importlib.metadata as md
 import os
 import re
-import subprocess
-import sys
 
 import ndtile as nt
 
@@ -90,24 +88,29 @@ def test_stub_covers_every_public_name():
     assert '__version__' in _stub_names()
 
 
-def test_stub_is_up_to_date():
-    r = subprocess.run([sys.executable, os.path.join(ROOT, 'tools', 'gen_stubs.py'), '--check'],
-                       capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0, r.stderr
-
-
 def test_stub_signatures_match_the_functions():
+    # every ndtile-defined function: the stub lists its own parameters
     import inspect
     tree = ast.parse(_read('python', 'ndtile', '__init__.pyi'))
-    checked = 0
+    checked, bad = 0, []
     for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and node.name in ('sum', 'where', 'array', 'zeros'):
-            sig = inspect.signature(getattr(nt, node.name))
-            a = node.args
-            stub = [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs]
-            assert stub == [p for p in sig.parameters], node.name
-            checked += 1
-    assert checked == 4
+        if not isinstance(node, ast.FunctionDef) or node.name == '__getattr__':
+            continue
+        obj = getattr(nt, node.name)
+        if not (getattr(obj, '__module__', '') or '').startswith('ndtile'):
+            continue
+        try:
+            sig = inspect.signature(obj)
+        except (TypeError, ValueError):
+            continue
+        a = node.args
+        stub = sorted(x.arg for x in a.posonlyargs + a.args + a.kwonlyargs +
+                      [x for x in (a.vararg, a.kwarg) if x is not None])
+        if stub != sorted(sig.parameters):
+            bad.append(node.name)
+        checked += 1
+    assert not bad, f"stale signatures in __init__.pyi (run tools/gen_stubs.py): {bad}"
+    assert checked > 200, checked
 
 
 def test_meson_installs_the_new_files():
