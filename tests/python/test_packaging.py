@@ -117,3 +117,32 @@ def test_meson_installs_the_new_files():
     build = _read('python', 'meson.build')
     for f in ('_docs.py', '__init__.pyi', 'py.typed', '_version.py.in'):
         assert f in build, f
+
+
+def test_guide_lists_every_setting():
+    # every NDTILE_* variable the runtime or the package reads is in the
+    # user guide's settings page
+    names = set(nt._core.setting_names())
+    for folder in (os.path.join(ROOT, 'src'), os.path.join(ROOT, 'python', 'ndtile')):
+        for dirpath, _, files in os.walk(folder):
+            for f in files:
+                if f.endswith(('.c', '.h', '.py')):
+                    with open(os.path.join(dirpath, f), errors='replace') as fh:
+                        names |= set(re.findall(r'\bNDTILE_[A-Z][A-Z0-9_]*[A-Z0-9]\b', fh.read()))
+    page = _read('docs', 'guide', 'settings.md')
+    missing = sorted(n for n in names if f'`{n}`' not in page)
+    assert not missing, f"not in docs/guide/settings.md: {missing}"
+
+
+def test_readme_quick_start_runs():
+    # the README's Python quick start, as written, at default settings
+    import subprocess
+    import sys
+    text = _read('README.md')
+    assert text.index('make run') < text.index('## Quick start')       # the two commands first
+    code = re.search(r'```python\n(import ndtile as np\n.*?)```', text, re.S).group(1)
+    env = {k: v for k, v in os.environ.items() if not k.startswith('NDTILE_')}
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
+                         timeout=600, env=env, cwd=os.path.dirname(ROOT))
+    assert out.returncode == 0, out.stderr
+    assert 'mean 1.166667' in out.stdout and 'worker threads' in out.stdout, out.stdout
