@@ -34,7 +34,8 @@ NATIVE = ("ndtile: runs natively (deferred tasks over the array's tiles, on ever
 UFUNC = ("ndtile: a native ufunc (elementwise tasks over tiles; chains of elementwise "
          "operations on large arrays are fused into one pass). Loops in float16 (float "
          "functions of bool, int8, uint8 inputs) and dtypes the core lacks (float16, "
-         "longdouble, object, strings, datetimes) run in NumPy.")
+         "longdouble, object, strings, datetimes) run in NumPy. On 0-d inputs the result "
+         "is a 0-d ndtile array where NumPy returns a scalar.")
 UFUNC_NUMPY = ("ndtile: the core has no loop for this ufunc; NumPy's runs on gathered data "
                "and the result comes back as an ndtile array (warns once; "
                "NDTILE_FALLBACK=error makes it an error).")
@@ -51,7 +52,6 @@ _TRANSCENDENTAL = ("The vectorised (SLEEF) loop can differ from NumPy's in the l
 _BLAS = ("Products run on OpenBLAS tile by tile; infinities and NaNs can propagate "
          "differently from NumPy's bundled OpenBLAS, and complex infinities over several "
          "axes can give nan+nanj where NumPy gives inf-infj (NumPy promises no order).")
-_ZERO_D = "On 0-d inputs the result is a 0-d ndtile array where NumPy returns a scalar."
 
 # Known deviations by name (docs/fuzzing.md, "Documented deviations"; the
 # user guide's docs/guide/deviations.md explains each).
@@ -69,7 +69,7 @@ for _n in ('dot', 'vdot', 'inner', 'outer', 'matmul', 'tensordot', 'einsum', 'kr
 for _n in ('exp', 'exp2', 'expm1', 'log', 'log2', 'log10', 'log1p', 'sin', 'cos', 'tan',
            'arcsin', 'arccos', 'arctan', 'arctan2', 'sinh', 'cosh', 'tanh', 'arcsinh',
            'arccosh', 'arctanh', 'power', 'cbrt', 'hypot', 'logaddexp', 'logaddexp2'):
-    DEVIATIONS[_n] = _TRANSCENDENTAL + " " + _ZERO_D
+    DEVIATIONS[_n] = _TRANSCENDENTAL
 DEVIATIONS['unique'] = ("Which of several complex NaNs unique keeps, and the sign of an "
                         "infinite part next to a NaN, can differ from NumPy's choice.")
 DEVIATIONS['clip'] = ("clip(-0.0, -1, 0) is 0.0 (NumPy gives -0.0 with scalar bounds and 0.0 "
