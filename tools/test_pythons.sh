@@ -75,4 +75,11 @@ for v in $versions; do
   fi
 done
 echo "test-pythons: ${results[*]:-nothing to do}" | sed 's/) /), /g'
+# the closing count, in the plain form CI summaries read
+passed=0 failed=0 skipped=0
+for r in "${results[@]}"; do
+  case "$r" in *" ok "*) passed=$((passed + 1)) ;; *skipped*) skipped=$((skipped + 1)) ;;
+    *) failed=$((failed + 1)) ;; esac
+done
+echo "pythons: $passed passed, $failed failed, $skipped skipped"
 exit $fail
