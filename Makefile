@@ -8,12 +8,12 @@ PIP      = $(PY) -m pip install --no-build-isolation --no-deps -q -Cbuild-dir=$(
 export OMPI_ALLOW_RUN_AS_ROOT = 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM = 1
 
-.PHONY: all setup build python test test-c test-backend test-asan test-tsan test-python test-mpi run bench bench-scaling clean fuzz
+.PHONY: all setup build python test test-c test-backend test-asan test-tsan test-python test-mpi run bench bench-scaling clean fuzz wheel test-pythons
 
 all: build python
 
 setup:
-	@bash tools/setup.sh
+	@PYTHON=$(PY) bash tools/setup.sh
 
 $(BUILD)/build.ninja:
 	meson setup $(BUILD) -Dpython=false
@@ -89,5 +89,16 @@ bench: build python
 bench-scaling: python
 	$(PY) bench/scaling.py $(ARGS)
 
+# A manylinux wheel in dist/ (auditwheel; one process, no MPI: see
+# tools/wheel.sh), installed into a fresh venv that runs a smoke test.
+wheel:
+	@PYTHON=$(PY) bash tools/setup.sh wheel
+	bash tools/wheel.sh $(PY)
+
+# Build and smoke-test the package on the other Pythons 3.10-3.13 that are
+# installed (each skipped with a message where absent); `make test` covers PY.
+test-pythons: setup
+	bash tools/test_pythons.sh $(PY)
+
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan out
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan out dist

@@ -19,6 +19,11 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#if PY_VERSION_HEX < 0x030B0000
+/* Python 3.10: PyFrame_GetGlobals is 3.11's; before it the field is public */
+#include <frameobject.h>
+static PyObject *PyFrame_GetGlobals(PyFrameObject *f) { return Py_XNewRef(f->f_globals); }
+#endif
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
