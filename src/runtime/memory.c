@@ -119,6 +119,45 @@ void ndt__mem_stats(int64_t *live, int64_t *cached, int64_t *plive, int64_t *phe
 }
 int64_t ndt__cache_limit(void) { return cache_limit == SIZE_MAX ? INT64_MAX : (int64_t)cache_limit; }
 
+/* ---- the memories' counters (ndt_memory_stats_get) ----------------------
+ * The host's are the data buffers' above. A backend's memory notes what it
+ * holds (ndt__mem_note, from its alloc and free) and its capacity; each is
+ * one atomic add, cheap enough for every allocation. */
+static atomic_llong store_reserved;   /* the memory budget's (below) */
+static atomic_llong mem_used[NDT_MAX_MEMS], mem_peak[NDT_MAX_MEMS], mem_cap[NDT_MAX_MEMS];
+void ndt__mem_note(int id, int64_t delta) {
+  if (id <= 0 || id >= NDT_MAX_MEMS) return;
+  long long v = atomic_fetch_add(&mem_used[id], (long long)delta) + (long long)delta;
+  if (delta > 0) note_peak(&mem_peak[id], v);
+}
+void ndt__mem_note_capacity(int id, int64_t bytes) {
+  if (id > 0 && id < NDT_MAX_MEMS) atomic_store(&mem_cap[id], (long long)bytes);
+}
+
+static int64_t limit_now(void);
+int ndt_memory_stats_get(int i, ndt_memory_stats *out) {
+  ndt__runtime_ensure();   /* the memories register at start */
+  ndt_memory *m = ndt__mem_by_id(i);
+  if (!m) return -1;
+  memset(out, 0, sizeof *out);
+  out->name = m->iface->name;
+  if (i == 0) {
+    int64_t cached, pheld;
+    ndt__mem_stats(&out->in_use, &cached, &out->peak, &pheld);
+    out->cached = cached;
+    out->peak_with_cache = pheld;
+    out->reserved = atomic_load(&store_reserved);
+    out->capacity = limit_now();
+  } else {
+    out->in_use = atomic_load(&mem_used[i]);
+    out->peak = atomic_load(&mem_peak[i]);
+    out->peak_with_cache = out->peak;
+    long long cap = atomic_load(&mem_cap[i]);
+    out->capacity = cap > 0 ? cap : -1;
+  }
+  return 0;
+}
+
 void ndt__set_cache_limit(int64_t bytes) {
   pthread_mutex_lock(&cache_lock);
   cache_limit = bytes > 0 ? (size_t)bytes : 0;
@@ -352,7 +391,6 @@ void ndt__release_cache(void) {
  * same size: Linux refuses a mapping larger than memory plus swap). The sum
  * is the same on every rank (every rank makes the same stores), so all
  * ranks fail at the same call. */
-static atomic_llong store_reserved;
 static int64_t mem_limit;            /* 0 = not yet known */
 static pthread_once_t limit_once = PTHREAD_ONCE_INIT;
 
