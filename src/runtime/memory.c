@@ -145,7 +145,9 @@ int ndt_memory_stats_get(int i, ndt_memory_stats *out) {
     int64_t cached, pheld;
     ndt__mem_stats(&out->in_use, &cached, &out->peak, &pheld);
     out->cached = cached;
-    out->peak_with_cache = pheld;
+    /* (peak_held follows fresh mapped buffers only; small ones count in
+     * the peak in use, which is never above it) */
+    out->peak_with_cache = pheld > out->peak ? pheld : out->peak;
     out->reserved = atomic_load(&store_reserved);
     out->capacity = limit_now();
   } else {

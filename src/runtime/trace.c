@@ -22,7 +22,8 @@ static struct {
   trace_ev *ev;
   size_t n, cap;
   pthread_mutex_t lock;
-  double origin;
+  double origin;          /* the monotonic clock at the start ... */
+  double wall_origin;     /* ... and the wall clock then (microseconds since 1970) */
 } tr = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 double ndt__now_us(void) {
@@ -83,6 +84,9 @@ ndt_status ndt_trace_start(const char *path) {
   snprintf(tr.path, sizeof tr.path, "%s", path);
   tr.n = 0;
   tr.origin = ndt__now_us();
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  tr.wall_origin = ts.tv_sec * 1e6 + ts.tv_nsec * 1e-3;
   ndt__trace_on_ = 1;
   pthread_mutex_unlock(&tr.lock);
   return NDT_OK;
@@ -97,6 +101,10 @@ void ndt_trace_stop(void) {
 }
 
 const char *ndt_trace_file(void) { return ndt__trace_on_ ? tr.path : NULL; }
+
+/* Times are wall-clock microseconds (since 1970), measured by the
+ * monotonic clock from the start: the files of the ranks of one run line
+ * up (to the nodes' clock agreement) when opened together. */
 
 /* A task name as a JSON string body (names are identifiers, but a fused
  * chain or a user's kind could carry anything). */
@@ -138,7 +146,7 @@ ndt_status ndt__trace_dump(int nworkers) {
      * caller waiting (MPI, which has no bytes or tiles of its own) */
     fprintf(f, "\", \"cat\": \"%s\", \"ph\": \"X\", \"pid\": %d, \"tid\": %d, \"ts\": %.3f, "
                "\"dur\": %.3f", e->bytes < 0 ? "wait" : e->tid < 0 ? "inline" : "task", pid,
-            e->tid + 1, e->t0 - tr.origin, e->t1 - e->t0);
+            e->tid + 1, tr.wall_origin + (e->t0 - tr.origin), e->t1 - e->t0);
     if (e->bytes >= 0)
       fprintf(f, ", \"args\": {\"bytes\": %lld, \"tiles\": %d}", (long long)e->bytes, e->tiles);
     fprintf(f, "}");
