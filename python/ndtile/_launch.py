@@ -433,7 +433,15 @@ def _run(p):
               f"rank{'s' if p.ranks != 1 else ''}; every rank was ended",
               file=sys.stderr)
         return 128 + got[0]
-    return 128 - rc if rc < 0 else rc
+    rc = 128 - rc if rc < 0 else rc
+    sig = rc - 128
+    if p.launcher != "none" and sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP,
+                                        signal.SIGKILL):
+        # a signal sent to the ranks themselves (MPICH and srun forward
+        # Ctrl-C to them; a batch system's kill): the launcher ends with it
+        print(f"\n{PROG}: {_signal_name(sig)} stopped a rank; the run of {p.ranks} "
+              f"rank{'s' if p.ranks != 1 else ''} ended", file=sys.stderr)
+    return rc
 
 
 # --- --info ---------------------------------------------------------------
