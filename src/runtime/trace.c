@@ -24,6 +24,7 @@ static struct {
   pthread_mutex_t lock;
   double origin;          /* the monotonic clock at the start ... */
   double wall_origin;     /* ... and the wall clock then (microseconds since 1970) */
+  int rank, nranks;       /* this process's, when the trace started */
 } tr = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 double ndt__now_us(void) {
@@ -80,7 +81,12 @@ void ndt__trace_path(char *out, size_t cap, const char *base, int rank, int nran
 
 ndt_status ndt_trace_start(const char *path) {
   if (!path || !*path) return ndt__error(NDT_ERR_VALUE, "the trace needs a file name");
+  /* before the lock: asking may start the runtime, which may start a
+   * trace of its own (NDTILE_PROFILE) */
+  int rank = ndt_rank(), nranks = ndt_nranks();
   pthread_mutex_lock(&tr.lock);
+  tr.rank = rank;
+  tr.nranks = nranks;
   snprintf(tr.path, sizeof tr.path, "%s", path);
   tr.n = 0;
   tr.origin = ndt__now_us();
@@ -118,8 +124,9 @@ static void put_name(FILE *f, const char *s) {
 }
 
 ndt_status ndt__trace_dump(int nworkers) {
-  int pid = ndt_rank(), nranks = ndt_nranks();
   pthread_mutex_lock(&tr.lock);
+  /* (at exit the runtime may be finalized: nothing here restarts it) */
+  int pid = tr.rank, nranks = tr.nranks;
   if (!tr.path[0]) {   /* stopped (ndt_trace_stop): nothing to write */
     pthread_mutex_unlock(&tr.lock);
     return NDT_OK;
