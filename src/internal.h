@@ -90,6 +90,8 @@ int64_t ndt__cache_limit(void);
  * fewer), and its capacity: what ndt_memory_stats_get reports for it. */
 void ndt__mem_note(int id, int64_t delta);
 void ndt__mem_note_capacity(int id, int64_t bytes);
+/* ... and its counters, as ndt_memory_stats lists them from in_use on */
+void ndt__mem_counters(int id, int64_t out[6]);
 
 /* ---- ranks (runtime/comm.c) ------------------------------------------
  * Under MPI the recording thread moves bytes with these; both sides call

@@ -134,30 +134,26 @@ void ndt__mem_note_capacity(int id, int64_t bytes) {
   if (id > 0 && id < NDT_MAX_MEMS) atomic_store(&mem_cap[id], (long long)bytes);
 }
 
+/* Memory id's counters: bytes held now, at most so far, cached (for reuse),
+ * at most counting the cache, reserved by live arrays, the capacity (-1:
+ * unknown). The host's (id 0) are the data buffers' and the budget's. */
 static int64_t limit_now(void);
-int ndt_memory_stats_get(int i, ndt_memory_stats *out) {
-  ndt__runtime_ensure();   /* the memories register at start */
-  ndt_memory *m = ndt__mem_by_id(i);
-  if (!m) return -1;
-  memset(out, 0, sizeof *out);
-  out->name = m->iface->name;
-  if (i == 0) {
-    int64_t cached, pheld;
-    ndt__mem_stats(&out->in_use, &cached, &out->peak, &pheld);
-    out->cached = cached;
+void ndt__mem_counters(int id, int64_t out[6]) {
+  if (id == 0) {
+    int64_t live, cached, plive, pheld;
+    ndt__mem_stats(&live, &cached, &plive, &pheld);
     /* (peak_held follows fresh mapped buffers only; small ones count in
      * the peak in use, which is never above it) */
-    out->peak_with_cache = pheld > out->peak ? pheld : out->peak;
-    out->reserved = atomic_load(&store_reserved);
-    out->capacity = limit_now();
-  } else {
-    out->in_use = atomic_load(&mem_used[i]);
-    out->peak = atomic_load(&mem_peak[i]);
-    out->peak_with_cache = out->peak;
-    long long cap = atomic_load(&mem_cap[i]);
-    out->capacity = cap > 0 ? cap : -1;
+    int64_t v[6] = {live, plive, cached, pheld > plive ? pheld : plive,
+                    atomic_load(&store_reserved), limit_now()};
+    memcpy(out, v, sizeof v);
+    return;
   }
-  return 0;
+  int ok = id > 0 && id < NDT_MAX_MEMS;
+  long long cap = ok ? atomic_load(&mem_cap[id]) : 0;
+  int64_t used = ok ? atomic_load(&mem_used[id]) : 0, peak = ok ? atomic_load(&mem_peak[id]) : 0;
+  int64_t v[6] = {used, peak, 0, peak, 0, cap > 0 ? cap : -1};
+  memcpy(out, v, sizeof v);
 }
 
 void ndt__set_cache_limit(int64_t bytes) {

@@ -1,5 +1,5 @@
 /* rt.h - what the runtime's own files share (not the ops'). The files lean
- * one way:
+ * one way (observe.c, the build and memory report, asks them all):
  *   task.c  (ndt__record: operands -> accesses, the processor)
  *     -> dist.c  (many ranks: the owner-computes protocol, ndt__wait_tiles)
  *       -> sched.c  (the task graph, the worker pool = the CPU processor)
