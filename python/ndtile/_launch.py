@@ -57,6 +57,19 @@ class _Error(Exception):
     """A launcher error: the message goes to stderr, exit status 2."""
 
 
+# Settings for the ranks that this process, whose own runtime stays idle,
+# must not act on at its exit (NDTILE_MEMSTAT would print a line of its
+# own): taken out of its environment at the start, handed to the ranks.
+_HELD = {}
+
+
+def _hold_own_settings():
+    for name in ("NDTILE_MEMSTAT",):
+        v = os.environ.pop(name, None)
+        if v is not None:
+            _HELD[name] = v
+
+
 # --- what the machine has (module-level so that tests can replace them) ----
 
 def _which(name):
@@ -328,7 +341,8 @@ def plan(args, target, target_args):
                      "starts the script directly; add --launcher mpirun or srun")
     # what every rank must see, on every node: the user's NDTILE_* settings
     # and the launcher's own (these win)
-    forward = {k: v for k, v in sorted(os.environ.items()) if k.startswith("NDTILE_")}
+    forward = {k: v for k, v in sorted({**os.environ, **_HELD}.items())
+               if k.startswith("NDTILE_")}
     forward.update(env_set)
 
     what, name = target
@@ -391,6 +405,7 @@ def _signal_name(signum):
 
 def _run(p):
     env = dict(os.environ)
+    env.update(_HELD)
     env.update(p.env_set)
     try:
         child = subprocess.Popen(p.argv, env=env)
@@ -555,6 +570,7 @@ def main(argv=None):
         _core.trace_stop()
     except (ImportError, AttributeError):   # pragma: no cover - not built
         pass
+    _hold_own_settings()
     parser = _parser()
     opts, target, target_args = _split_argv(parser, argv)
     try:

@@ -481,3 +481,19 @@ def test_sigint_to_the_ranks_themselves(tmp_path):
     assert p.returncode == 130, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert "ndtile: SIGINT (Ctrl-C) stopped a rank; the run of 2 ranks ended" in err, err
+
+
+def test_memstat_printed_by_the_script_only(tmp_path):
+    # the launcher's own (idle) runtime printed a second memory line at exit
+    job = tmp_path / "job.py"
+    job.write_text("import ndtile as np\nprint(float(np.ones(100000).sum()))\n")
+    r = run_ndtile("--launcher", "none", str(job), env_extra={"NDTILE_MEMSTAT": "1"})
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "100000.0"
+    assert r.stderr.count("ndtile memory: peak") == 1, r.stderr
+
+
+def test_held_settings_still_forwarded(machine, capsys, script, monkeypatch):
+    monkeypatch.setattr(_launch, "_HELD", {"NDTILE_MEMSTAT": "1"})
+    env, cmd = dry(capsys, "--ranks", "2", script)
+    assert "NDTILE_MEMSTAT" in [cmd[i + 1] for i, w in enumerate(cmd) if w == "-x"]
