@@ -127,6 +127,9 @@ ndt_status ndt__trace_dump(int nworkers) {
   pthread_mutex_lock(&tr.lock);
   /* (at exit the runtime may be finalized: nothing here restarts it) */
   int pid = tr.rank, nranks = tr.nranks;
+  /* the workers that ran events (a finalized runtime has none left) */
+  for (size_t i = 0; i < tr.n; i++)
+    if (tr.ev[i].tid >= nworkers) nworkers = tr.ev[i].tid + 1;
   if (!tr.path[0]) {   /* stopped (ndt_trace_stop): nothing to write */
     pthread_mutex_unlock(&tr.lock);
     return NDT_OK;
@@ -142,9 +145,11 @@ ndt_status ndt__trace_dump(int nworkers) {
              "\"args\": {\"name\": \"ndtile rank %d\"}}", pid, pid);
   fprintf(f, ",\n{\"name\": \"process_sort_index\", \"ph\": \"M\", \"pid\": %d, "
              "\"args\": {\"sort_index\": %d}}", pid, pid);
-  for (int w = -1; w < nworkers; w++)
+  fprintf(f, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %d, \"tid\": 0, "
+             "\"args\": {\"name\": \"caller\"}}", pid);
+  for (int w = 0; w < nworkers; w++)
     fprintf(f, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %d, \"tid\": %d, "
-               "\"args\": {\"name\": \"%s %d\"}}", pid, w + 1, w < 0 ? "caller" : "worker", w);
+               "\"args\": {\"name\": \"worker %d\"}}", pid, w + 1, w);
   for (size_t i = 0; i < tr.n; i++) {
     const trace_ev *e = &tr.ev[i];
     fprintf(f, ",\n{\"name\": \"");

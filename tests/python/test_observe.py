@@ -304,3 +304,6 @@ def test_trace_events_carry_bytes_and_tiles(tmp_path):
     assert max(e["args"]["tiles"] for e in sums) >= 2
     meta = {e["name"] for e in ev if e["ph"] == "M"}
     assert {"process_name", "thread_name"} <= meta
+    threads = {e["tid"]: e["args"]["name"] for e in ev if e["name"] == "thread_name"}
+    assert threads[0] == "caller"
+    assert all(threads.get(e["tid"], "").startswith(("worker", "caller")) for e in tasks)
