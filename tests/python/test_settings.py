@@ -45,16 +45,17 @@ def test_values_in_force(env, key, want):
     ({"NDTILE_PROGRESS": "-1"}, "NDTILE_PROGRESS=-1 is not a count"),
     ({"NDTILE_FALLBACK": "loud"}, "NDTILE_FALLBACK=loud is not one of the accepted words"),
 ])
-
-
-def test_word_setting_in_force():
-    r = child({"NDTILE_FALLBACK": " Summary"}, "import ndtile; print(ndtile.settings()['NDTILE_FALLBACK'])")
-    assert r.returncode == 0, r.stderr
-    assert r.stdout.strip() == "summary"
 def test_bad_values_fail_at_import(env, msg):
     r = child(env)
     assert r.returncode != 0
     assert "ValueError: " + msg in r.stderr, r.stderr
+
+
+def test_word_setting_in_force():
+    r = child({"NDTILE_FALLBACK": " Summary"},
+              "import ndtile; print(ndtile.settings()['NDTILE_FALLBACK'])")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "summary"
 
 
 def test_inline0_runs_deferred():
