@@ -148,6 +148,10 @@ int64_t ndt_processor_fallbacks(void);
 const char *ndt_setting_name(int i);
 ndt_status ndt_setting_parse(const char *name, const char *text, int64_t *value);
 ndt_status ndt_setting_value(const char *name, int64_t *value);
+/* A word setting (NDTILE_FALLBACK: warn, ignore, error, summary) parses to
+ * the index of its word; ndt_setting_choice names the value (NULL for a
+ * number setting or an unknown value). */
+const char *ndt_setting_choice(const char *name, int64_t value);
 /* Changes take effect for arrays created afterwards. */
 ndt_status ndt_set_workers(int n);
 ndt_status ndt_set_tile_bytes(int64_t bytes);
@@ -183,6 +187,45 @@ void ndt_set_wait_hook(void (*hook)(void));
  * start-up and writes it at exit. */
 ndt_status ndt_trace_start(const char *path);
 ndt_status ndt_trace_write(void);
+/* Stops the timeline and forgets it: nothing is written, not even at exit
+ * (the launcher's own process, whose trace would overwrite its ranks').
+ * ndt_trace_file: the file being recorded for, or NULL. With NDTILE_PROFILE
+ * on many ranks, rank r writes FILE with ".rank<r>" before its extension
+ * (t.json -> t.rank0.json); every event's pid is its rank; task events
+ * carry args {bytes, tiles}: the bytes of the tile regions they used and
+ * the number of tiles. */
+void ndt_trace_stop(void);
+const char *ndt_trace_file(void);
+
+/* ---- observing: the build, the memories -------------------------------
+ * What this build is and runs with (ndtile.show_config). Strings are
+ * static, never NULL ("" when unknown). */
+typedef struct {
+  const char *blas;          /* which BLAS and how the build found it */
+  const char *blas_config;   /* its own description (openblas_get_config) */
+  const char *blas_core;     /* the kernel family in use (openblas_get_corename) */
+  const char *blas_path;     /* the shared library it was loaded from */
+  const char *sleef;         /* SLEEF's version */
+  int simd_level;            /* 0 scalar, 1 SSE2, 2 AVX2+FMA, 3 AVX-512F */
+  const char *simd;          /* its name */
+  int mpi;                   /* built with MPI */
+  const char *mpi_library;   /* the MPI library's version line ("" without MPI) */
+  int rank, ranks, workers;
+  int64_t tile_bytes, inline_elems;
+  const char *compiler;
+} ndt_build_info;
+void ndt_build_info_get(ndt_build_info *out);
+/* Memory i (0: host, then each backend's, as ndt_processor_name lists the
+ * processors): bytes held in data buffers now and at most so far, bytes
+ * the host keeps cached for reuse (and the peak counting them), bytes
+ * reserved by live arrays (host: the memory budget's count) and the
+ * capacity (host: the budget's limit; -1 when unknown). -1 past the last
+ * memory, else 0. Counters are atomics kept as buffers come and go. */
+typedef struct {
+  const char *name;
+  int64_t in_use, peak, cached, peak_with_cache, reserved, capacity;
+} ndt_memory_stats;
+int ndt_memory_stats_get(int i, ndt_memory_stats *out);
 /* Number of tiles of a fresh array of this shape and dtype. */
 int64_t ndt_tiles_for(int ndim, const int64_t *shape, ndt_dtype t);
 

@@ -2677,6 +2677,78 @@ static PyObject *f_memory_usage(PyObject *m, PyObject *noargs) {
   return Py_BuildValue("(LLL)", (long long)st, (long long)data, (long long)limit);
 }
 
+/* memory_stats() -> [dict per memory]: ndt_memory_stats_get (host first). */
+static PyObject *f_memory_stats(PyObject *m, PyObject *noargs) {
+  (void)m, (void)noargs;
+  PyObject *out = PyList_New(0);
+  for (int i = 0; out; i++) {
+    ndt_memory_stats ms;
+    int r;
+    CORE(r = ndt_memory_stats_get(i, &ms));
+    if (r) break;
+    PyObject *d = Py_BuildValue("{s:s,s:L,s:L,s:L,s:L,s:L,s:L}", "name", ms.name, "in_use",
+                                (long long)ms.in_use, "peak", (long long)ms.peak, "cached",
+                                (long long)ms.cached, "peak_with_cache",
+                                (long long)ms.peak_with_cache, "reserved",
+                                (long long)ms.reserved, "capacity", (long long)ms.capacity);
+    if (!d || PyList_Append(out, d)) {
+      Py_XDECREF(d);
+      Py_DECREF(out);
+      return NULL;
+    }
+    Py_DECREF(d);
+  }
+  return out;
+}
+
+/* build_info() -> dict: ndt_build_info_get. */
+static PyObject *f_build_info(PyObject *m, PyObject *noargs) {
+  (void)m, (void)noargs;
+  ndt_build_info b;
+  CORE_BLOCKING(ndt_build_info_get(&b));
+  return Py_BuildValue("{s:s,s:s,s:s,s:s,s:s,s:i,s:s,s:O,s:s,s:i,s:i,s:i,s:L,s:L,s:s}",
+                       "blas", b.blas, "blas_config", b.blas_config, "blas_core", b.blas_core,
+                       "blas_path", b.blas_path, "sleef", b.sleef, "simd_level", b.simd_level,
+                       "simd", b.simd, "mpi", b.mpi ? Py_True : Py_False, "mpi_library",
+                       b.mpi_library, "rank", b.rank, "ranks", b.ranks, "workers", b.workers,
+                       "tile_bytes", (long long)b.tile_bytes, "inline_elems",
+                       (long long)b.inline_elems, "compiler", b.compiler);
+}
+
+/* processors() -> tuple of the registered processors' names (cpu first). */
+static PyObject *f_processors(PyObject *m, PyObject *noargs) {
+  (void)m, (void)noargs;
+  int n;
+  CORE(n = ndt_processor_count());
+  PyObject *t = PyTuple_New(n);
+  for (int i = 0; t && i < n; i++) {
+    const char *name;
+    CORE(name = ndt_processor_name(i));
+    PyObject *u = PyUnicode_FromString(name ? name : "?");
+    if (!u) {
+      Py_DECREF(t);
+      return NULL;
+    }
+    PyTuple_SET_ITEM(t, i, u);
+  }
+  return t;
+}
+
+/* trace_stop(): the timeline is dropped, nothing written (the launcher);
+ * trace_file(): the file being recorded for, or None. */
+static PyObject *f_trace_stop(PyObject *m, PyObject *noargs) {
+  (void)m, (void)noargs;
+  CORE(ndt_trace_stop());
+  Py_RETURN_NONE;
+}
+static PyObject *f_trace_file(PyObject *m, PyObject *noargs) {
+  (void)m, (void)noargs;
+  const char *f;
+  CORE(f = ndt_trace_file());
+  if (!f) Py_RETURN_NONE;
+  return PyUnicode_FromString(f);
+}
+
 static PyObject *f_set_memory_limit(PyObject *m, PyObject *arg) {
   (void)m;
   long long n = PyLong_AsLongLong(arg);
@@ -2751,6 +2823,8 @@ static PyObject *f_setting_value(PyObject *m, PyObject *args) {
   ndt_status st;
   CORE_BLOCKING(st = ndt_setting_value(name, &v));
   if (st) return raise_status(st);
+  const char *word = ndt_setting_choice(name, v);   /* a word setting: its word */
+  if (word) return PyUnicode_FromString(word);
   return PyLong_FromLongLong((long long)v);
 }
 
@@ -3209,6 +3283,11 @@ static PyMethodDef module_methods[] = {
   {"debug_fail_alloc_after", f_debug_fail_alloc_after, METH_O, "test hook"},
   {"memory_usage", f_memory_usage, METH_NOARGS,
    "memory_usage(): (bytes of live arrays, bytes of data buffers, limit)"},
+  {"memory_stats", f_memory_stats, METH_NOARGS, "memory_stats(): [dict per memory]"},
+  {"build_info", f_build_info, METH_NOARGS, "build_info(): dict of ndt_build_info"},
+  {"processors", f_processors, METH_NOARGS, "processors(): the processors' names"},
+  {"trace_stop", f_trace_stop, METH_NOARGS, "trace_stop(): drop the timeline, write nothing"},
+  {"trace_file", f_trace_file, METH_NOARGS, "trace_file(): the trace file, or None"},
   {"set_memory_limit", f_set_memory_limit, METH_O,
    "set_memory_limit(bytes): the budget of live arrays (0: the default)"},
   {"interrupt", f_interrupt, METH_NOARGS, "interrupt(): stop the waits as Ctrl-C does"},

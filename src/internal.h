@@ -73,6 +73,9 @@ typedef enum {
   NDT__SET_CACHE_BYTES,
   NDT__SET_SIMDEVICE_BYTES,
   NDT__SET_MPI_SPIN,
+  /* observing (obs17) */
+  NDT__SET_PROGRESS,
+  NDT__SET_FALLBACK,
   NDT__NSETTINGS
 } ndt__setting_id;
 /* The setting called name; NDT_ERR_VALUE, naming it, when there is none. */
@@ -81,6 +84,12 @@ ndt_status ndt__setting_find(const char *name, ndt__setting_id *id);
 #define NDT__MPI_SPIN_DEFAULT 64
 /* memory.c: the cache's limit in bytes (INT64_MAX: none) */
 int64_t ndt__cache_limit(void);
+/* memory.c: a backend's memory `id` now holds delta more bytes (negative:
+ * fewer), and its capacity: what ndt_memory_stats_get reports for it. */
+void ndt__mem_note(int id, int64_t delta);
+void ndt__mem_note_capacity(int id, int64_t bytes);
+/* ... and its counters, as ndt_memory_stats lists them from in_use on */
+void ndt__mem_counters(int id, int64_t out[6]);
 
 /* ---- ranks (runtime/comm.c) ------------------------------------------
  * Under MPI the recording thread moves bytes with these; both sides call

@@ -73,6 +73,9 @@ for _name in _PASSTHROUGH:
     if hasattr(_np, _name):
         globals()[_name] = getattr(_np, _name)
 
+# ndtile's own build and memory, not NumPy's (obs17)
+from ._config import show_config, memory_stats  # noqa: E402
+
 # ---- ndtile's implementations ------------------------------------------------
 ufunc = _ufunc.ufunc
 globals().update(_ufunc.UFUNCS)

@@ -103,6 +103,43 @@ void ndt__mem_stats(int64_t *live, int64_t *cached, int64_t *plive, int64_t *phe
 }
 int64_t ndt__cache_limit(void) { return cache_limit == SIZE_MAX ? INT64_MAX : (int64_t)cache_limit; }
 
+/* ---- the memories' counters (ndt_memory_stats_get) ----------------------
+ * The host's are the data buffers' above. A backend's memory notes what it
+ * holds (ndt__mem_note, from its alloc and free) and its capacity; each is
+ * one atomic add, cheap enough for every allocation. */
+static atomic_llong store_reserved;   /* the memory budget's (below) */
+static atomic_llong mem_used[NDT_MAX_MEMS], mem_peak[NDT_MAX_MEMS], mem_cap[NDT_MAX_MEMS];
+void ndt__mem_note(int id, int64_t delta) {
+  if (id <= 0 || id >= NDT_MAX_MEMS) return;
+  long long v = atomic_fetch_add(&mem_used[id], (long long)delta) + (long long)delta;
+  if (delta > 0) note_peak(&mem_peak[id], v);
+}
+void ndt__mem_note_capacity(int id, int64_t bytes) {
+  if (id > 0 && id < NDT_MAX_MEMS) atomic_store(&mem_cap[id], (long long)bytes);
+}
+
+/* Memory id's counters: bytes held now, at most so far, cached (for reuse),
+ * at most counting the cache, reserved by live arrays, the capacity (-1:
+ * unknown). The host's (id 0) are the data buffers' and the budget's. */
+static int64_t limit_now(void);
+void ndt__mem_counters(int id, int64_t out[6]) {
+  if (id == 0) {
+    int64_t live, cached, plive, pheld;
+    ndt__mem_stats(&live, &cached, &plive, &pheld);
+    /* (peak_held follows fresh mapped buffers only; small ones count in
+     * the peak in use, which is never above it) */
+    int64_t v[6] = {live, plive, cached, pheld > plive ? pheld : plive,
+                    atomic_load(&store_reserved), limit_now()};
+    memcpy(out, v, sizeof v);
+    return;
+  }
+  int ok = id > 0 && id < NDT_MAX_MEMS;
+  long long cap = ok ? atomic_load(&mem_cap[id]) : 0;
+  int64_t used = ok ? atomic_load(&mem_used[id]) : 0, peak = ok ? atomic_load(&mem_peak[id]) : 0;
+  int64_t v[6] = {used, peak, 0, peak, 0, cap > 0 ? cap : -1};
+  memcpy(out, v, sizeof v);
+}
+
 void ndt__set_cache_limit(int64_t bytes) {
   pthread_mutex_lock(&cache_lock);
   cache_limit = bytes > 0 ? (size_t)bytes : 0;
@@ -336,7 +373,6 @@ void ndt__release_cache(void) {
  * same size: Linux refuses a mapping larger than memory plus swap). The sum
  * is the same on every rank (every rank makes the same stores), so all
  * ranks fail at the same call. */
-static atomic_llong store_reserved;
 static int64_t mem_limit;            /* 0 = not yet known */
 static pthread_once_t limit_once = PTHREAD_ONCE_INIT;
 
