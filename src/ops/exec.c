@@ -258,12 +258,25 @@ static ndt_status ew_body(ndt_bound *b, void *argp) {
 
 static const ndt_task_kind ew_kind = {"elementwise", {ew_body}};
 
+int ndt__split_itemsize(ndt_array *const *views, int n, int itemsize) {
+  for (int k = 0; k < n; k++) {
+    const ndt_store *s = views[k]->store;
+    if (s && s->ntiles > 1 && s->itemsize > itemsize) itemsize = s->itemsize;
+  }
+  return itemsize;
+}
+
 ndt_status ndt__launch_elementwise(ndt_ew_arg *proto, ndt_array *const *views) {
   int nin = proto->nin, nop = nin + 1;
   const ndt_array *out = views[nin];
   if (out->size == 0) return NDT_OK;
   ndt_tiling tl;
-  ndt__tiling_for(out->ndim, out->shape, out->store->itemsize, ndt__rt_tile_bytes(), &tl);
+  /* blocks as fine as the tiles of the widest split operand (a comparison
+   * of float32 frames into bool: the bool tiles hold several frames, the
+   * float32 ones half a frame, and a bool-sized block would gather and
+   * scatter across the float32 tiles) */
+  ndt__tiling_for(out->ndim, out->shape, ndt__split_itemsize(views, nop, out->store->itemsize),
+                 ndt__rt_tile_bytes(), &tl);
   int small = tl.ntiles == 1 && out->size <= ndt__rt_inline_elems();
   ndt_operand ops[NDT_MAXOPS];
   for (int o = 0; o < nop; o++) ops[o] = (ndt_operand){&proto->op[o], o == nin ? NDT_WRITE : NDT_READ};

@@ -71,7 +71,8 @@ def _h5py():
 
 # ---- agreement between ranks ------------------------------------------------
 
-_ERRORS = {c.__name__: c for c in (FileNotFoundError, KeyError, TypeError, ValueError,
+_ERRORS = {c.__name__: c for c in (FileNotFoundError, FileExistsError, KeyError, TypeError,
+                                   ValueError, ImportError,
                                    OSError, MemoryError, RuntimeError)}
 
 
@@ -406,17 +407,23 @@ def write_hdf5(path, datasets, *, attrs=None, mode='w'):
             try:
                 with h5py.File(tmp, 'w') as f:
                     for name, a in host.items():
-                        f.create_dataset(name, data=a)
+                        try:
+                            f.create_dataset(name, data=a)
+                        except Exception as exc:   # noqa: BLE001
+                            kind = type(exc) if isinstance(exc, (TypeError, ValueError)) \
+                                else OSError
+                            raise kind(f"{_Where(target, name)}: cannot write "
+                                       f"({_message(exc)})") from None
                     for k, v in (attrs or {}).items():
                         f.attrs[k] = v
                 os.replace(tmp, target)
             finally:
                 if os.path.exists(tmp):
                     os.remove(tmp)
+        except (FileExistsError, TypeError, ValueError) as exc:
+            failure = _Failure(exc)
         except Exception as exc:   # noqa: BLE001
-            failure = _Failure(OSError(f"{target}: write failed ({_message(exc)})")
-                               if not isinstance(exc, (FileExistsError, TypeError, ValueError))
-                               else exc)
+            failure = _Failure(OSError(f"{target}: write failed ({_message(exc)})"))
     _agree(failure)
 
 
