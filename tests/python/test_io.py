@@ -288,6 +288,13 @@ def test_write_hdf5_fails_whole(shared_tmp):
 
 # ---- ranks: each reads what it owns -------------------------------------------------
 
+def rank_lines(path):
+    """What each rank wrote to PATH.rankN (one file per rank: their stdout
+    would interleave)."""
+    return sorted(ln for p in path.parent.glob(path.name + ".rank*")
+                  for ln in p.read_text().splitlines() if ln.startswith("RANK"))
+
+
 RANKS_SCRIPT = r"""
 import sys, numpy, h5py, ndtile
 from ndtile import io, _core, _ranks
@@ -307,7 +314,8 @@ batch_bytes = io.stats()['bytes']
 # the bytes of the tiles this rank owns (the runtime's placement)
 own = sum(n for _, n, _ in _core.host_tiles(a, False)) * a.itemsize
 ok = numpy.asarray(a).tobytes() == want.tobytes() and numpy.asarray(b).tobytes() == want.tobytes()
-print('RANK', ndtile.rank(), h5_bytes, npy_bytes, batch_bytes, own, int(ok), seen, flush=True)
+with open(f'{path}.rank{ndtile.rank()}', 'w') as out:
+    print('RANK', ndtile.rank(), h5_bytes, npy_bytes, batch_bytes, own, int(ok), seen, file=out)
 """
 
 
@@ -326,8 +334,7 @@ def test_ranks_read_own_tiles(tmp_path, n):
     p = subprocess.run([sys.executable, "-m", "ndtile", "--ranks", str(n), "--cpus", "2",
                         str(tmp_path / "s.py"), str(tmp_path / "run.h5"), str(tmp_path / "run.npy")],
                        capture_output=True, text=True, env=env, timeout=240)
-    rows = sorted(tuple(int(v) for v in ln.split()[1:]) for ln in p.stdout.splitlines()
-                  if ln.startswith("RANK"))
+    rows = sorted(tuple(int(v) for v in ln.split()[1:]) for ln in rank_lines(tmp_path / "run.h5"))
     assert p.returncode == 0 and len(rows) == n, p.stdout[-2000:] + p.stderr[-3000:]
     for rank, h5b, npyb, batchb, own, ok, seen in rows:
         assert ok == 1 and seen == 11
@@ -344,7 +351,8 @@ from ndtile import io
 try:
     io.read_hdf5(sys.argv[1], 'missing')
 except KeyError as e:
-    print('RANK', ndtile.rank(), 'KeyError', 'missing' in str(e), flush=True)
+    with open(f'{sys.argv[1]}.rank{ndtile.rank()}', 'w') as out:
+        print('RANK', ndtile.rank(), 'KeyError', 'missing' in str(e), file=out)
 """
 
 
@@ -361,7 +369,7 @@ def test_ranks_agree_on_errors(tmp_path):
     p = subprocess.run([sys.executable, "-m", "ndtile", "--ranks", "2", "--cpus", "2",
                         str(tmp_path / "s.py"), str(tmp_path / "run.h5")],
                        capture_output=True, text=True, env=env, timeout=120)
-    assert sorted(ln for ln in p.stdout.splitlines() if ln.startswith("RANK")) == \
+    assert rank_lines(tmp_path / "run.h5") == \
         ["RANK 0 KeyError True", "RANK 1 KeyError True"], p.stdout + p.stderr[-2000:]
 
 
