@@ -306,10 +306,11 @@ def evaluate(sim, cal, result, info) -> dict:
         "analyse_GBps": raw_bytes / info["analyse_s"] / 1e9,
         "calibrate_s": info["calibrate_s"],
         "batch": info["batch"],
-        "input": info.get("input"),
-        "read_bytes_per_rank": info.get("read_bytes_per_rank"),
-        "read_s": info.get("read_s", 0.0),
-        "read_wait_s": info.get("read_wait_s", 0.0),
+        # a run read from disk: what was read, how fast, how long the
+        # analysis waited for reads the prefetch did not hide
+        **({"input": info["input"], "read_bytes_per_rank": info["read_bytes_per_rank"],
+            "read_s": info["read_s"], "read_wait_s": info["read_wait_s"]}
+           if info.get("input") else {}),
     }
 
 
