@@ -5,10 +5,11 @@
                                     [--batch B] [--reps R] [--dir out/compare]
 
 For each detector shape a small run is written once (generate.write_run,
-kept under --dir), then analysed R times by both libraries with their
-batches interleaved: NumPy's batch k, then ndtile's batch k (read by
-ndtile.io while the previous one was analysed, and finished with a sync so
-no deferred work spills into NumPy's time), and so on. On a machine shared
+kept under --dir), then analysed R times by both libraries, each in a
+process of its own, taking turns batch by batch: NumPy's batch k, then
+ndtile's batch k (read by ndtile.io while the previous one was analysed,
+and finished with a sync so no deferred work spills into NumPy's turn), and
+so on. On a machine shared
 with other work both see the same load, so the ratio of their frames/s is
 meaningful even when the absolute rates are not. Prints one table row per
 shape: the median over the reps of each library's analysis frames/s and of
@@ -45,45 +46,77 @@ def ensure_run(directory, shape, frames, dark, seed=0):
     return path
 
 
-def one_rep(path, frames, batch, nd):
-    """Both libraries over the run, batch by batch; returns their analysis
-    seconds."""
-    secs, cpu = {}, {}
-    pipes, iters = {}, {}
-    for name, xp in (("numpy", numpy), ("ndtile", nd)):
-        run = xray.FileRun(path, xp)
-        cal = analysis.calibrate(xp, (raw for _, raw in run.batches(run.dark_path, run.n_dark,
-                                                                       batch)),
-                                 **{"gain": run.geometry()["gain"],
-                                    "beam_centre": run.geometry()["beam_centre"],
-                                    "beam_stop_radius": run.geometry()["beam_stop_radius"]})
-        pipes[name] = (run, analysis.Pipeline(xp, cal))
-        iters[name] = iter(run.batches(run.path, frames, batch))
-        secs[name] = cpu[name] = 0.0
-    nd._core.sync()
-    done = False
-    while not done:
-        for name in ("numpy", "ndtile"):
-            nxt = next(iters[name], None)
+def serve(lib, path, frames, batch, conn):
+    """One library in a process of its own (NumPy's without ndtile loaded:
+    ndtile tunes the allocator, which changes NumPy's speed), analysing the
+    run one batch per request from the parent; answers each with the wall
+    and CPU seconds of that batch."""
+    if lib == "numpy":
+        xp = numpy
+
+        def sync():
+            pass
+    else:
+        import ndtile as xp
+        sync = xp._core.sync
+    run = xray.FileRun(path, xp)
+    geo = run.geometry()
+    cal = analysis.calibrate(xp, (raw for _, raw in run.batches(run.dark_path, run.n_dark, batch)),
+                             geo["gain"], geo["beam_centre"], geo["beam_stop_radius"])
+    pipe = analysis.Pipeline(xp, cal)
+    batches = iter(run.batches(run.path, frames, batch))
+    sync()
+    conn.send(("ready", xp.__name__))
+    while True:
+        cmd = conn.recv()
+        t0, c0 = time.perf_counter(), time.process_time()
+        if cmd == "batch":
+            nxt = next(batches, None)
             if nxt is None:
-                done = True
+                conn.send(None)
                 continue
             start, raw = nxt
-            run, pipe = pipes[name]
             stop = start + raw.shape[0]
+            # the read of this batch is not timed (ndtile's next one starts
+            # here, on the reader thread, and overlaps this analysis)
             t0, c0 = time.perf_counter(), time.process_time()
             pipe.process(raw, run.i0[start:stop], run.laser_on[start:stop], start)
-            if name == "ndtile":
-                nd._core.sync()
-            secs[name] += time.perf_counter() - t0
-            cpu[name] += time.process_time() - c0
-    for name in ("numpy", "ndtile"):
-        t0, c0 = time.perf_counter(), time.process_time()
-        pipes[name][1].finish()
-        if name == "ndtile":
-            nd._core.sync()
-        secs[name] += time.perf_counter() - t0
-        cpu[name] += time.process_time() - c0
+        elif cmd == "finish":
+            pipe.finish()
+        else:
+            return
+        sync()   # no deferred work spills into the other library's turn
+        conn.send((time.perf_counter() - t0, time.process_time() - c0))
+
+
+def one_rep(path, frames, batch):
+    """Both libraries over the run, batch by batch, each in its own
+    process, taking turns; returns their analysis wall and CPU seconds."""
+    import multiprocessing as mp
+
+    ctx = mp.get_context("spawn")
+    procs, conns = {}, {}
+    for lib in ("numpy", "ndtile"):
+        parent, child = ctx.Pipe()
+        procs[lib] = ctx.Process(target=serve, args=(lib, path, frames, batch, child))
+        procs[lib].start()
+        conns[lib] = parent
+    for lib in ("numpy", "ndtile"):
+        assert conns[lib].recv()[0] == "ready"
+    secs = {lib: 0.0 for lib in conns}
+    cpu = {lib: 0.0 for lib in conns}
+    try:
+        for cmd in ["batch"] * -(-frames // batch) + ["finish"]:
+            for lib in ("numpy", "ndtile"):
+                conns[lib].send(cmd)
+                got = conns[lib].recv()
+                if got is not None:
+                    secs[lib] += got[0]
+                    cpu[lib] += got[1]
+    finally:
+        for lib in conns:
+            conns[lib].send("stop")
+            procs[lib].join(60)
     return secs, cpu
 
 
@@ -97,7 +130,7 @@ def main(argv=None):
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--dir", default="out/compare")
     args = p.parse_args(argv)
-    import ndtile
+    import ndtile   # the settings line only; the analyses run in processes of their own
 
     shapes = args.shapes.split(",")
     frames = [int(v) for v in args.frames.split(",")]
@@ -111,7 +144,7 @@ def main(argv=None):
     for shape, n in zip(shapes, frames):
         path = ensure_run(args.dir, shape, n, args.dark)
         load0 = os.getloadavg()[0]
-        reps = [one_rep(path, n, args.batch, ndtile) for _ in range(args.reps)]
+        reps = [one_rep(path, n, args.batch) for _ in range(args.reps)]
         rows, cpus = [r[0] for r in reps], [r[1] for r in reps]
         load1 = os.getloadavg()[0]
         fps = {k: statistics.median(n / r[k] for r in rows) for k in ("numpy", "ndtile")}

@@ -42,11 +42,18 @@ void ndt__block_view(const ndt_array *v, const ndt_tiling *tl, int64_t b, ndt_ar
   for (int k = 0; k < v->ndim; k++) out->size *= out->shape[k];
 }
 
+/* The axis a block is cut along: the tiling's split axis, or for a shape
+ * in one block (a small view, which may still lie across tiles of a big
+ * store: a border slab of a padded batch of frames) its first axis. */
+static int cut_axis(const ndt_array *v, const ndt_tiling *tl) {
+  return tl->axis >= 0 ? tl->axis : v->ndim > 0 ? 0 : -1;
+}
+
 void ndt__block_rows(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_t r0, int64_t rn,
                     ndt_array *out) {
   ndt__block_view(v, tl, b, out);
-  if (tl->axis < 0) return;
-  int ax = tl->axis;
+  int ax = cut_axis(v, tl);
+  if (ax < 0) return;
   out->offset += r0 * out->strides[ax];
   out->size = out->size / (out->shape[ax] ? out->shape[ax] : 1) * rn;
   out->shape[ax] = rn;
@@ -67,11 +74,11 @@ int ndt__block_cuts(ndt_array *const *views, int n, const ndt_tiling *tl, int64_
                    int64_t *cuts, int cap) {
   ndt_array bv;
   ndt__block_view(views[0], tl, b, &bv);
-  int64_t rows = tl->axis < 0 ? 1 : bv.shape[tl->axis];
+  int ax = cut_axis(&bv, tl);
+  int64_t rows = ax < 0 ? 1 : bv.shape[ax];
   int nc = 0;
   cuts[nc++] = 0;
-  if (tl->axis >= 0 && rows > 1 && bv.size > 0) {
-    int ax = tl->axis;
+  if (ax >= 0 && rows > 1 && bv.size > 0) {
     for (int64_t i = 0; i < rows;) {
       /* the longest run of rows from i in which every view stays in the tile
        * its row i is in; the predicate holds on a prefix, by monotonicity */
