@@ -240,9 +240,11 @@ ndt_status ndt__flush(void) {
     if (g->ext_used[e]) cv[ncv++] = &g->ext[e];
   if (ncv == 0) cv[ncv++] = g->ops[0].out;
   /* blocks as fine as the widest operand's tiles (see ndt__split_itemsize);
-   * the bodies read g->tl, set here once before any is recorded */
-  ndt__tiling_for(g->nd, g->shape, ndt__split_itemsize(cv, ncv, g->isz), ndt__rt_tile_bytes(),
-                 &g->tl);
+   * the bodies read g->tl, set here once before any is recorded (with no
+   * work to record, cv may hold a dead result's freed array) */
+  if (any)
+    ndt__tiling_for(g->nd, g->shape, ndt__split_itemsize(cv, ncv, g->isz), ndt__rt_tile_bytes(),
+                   &g->tl);
   int64_t cuts[65];
   /* the fused tasks carry their ops' records (fop.fprec), not the record
    * of whatever op is being recorded while the group is flushed */
