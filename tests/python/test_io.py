@@ -418,3 +418,34 @@ def test_xray_cli_input(tmp_path):
     report = (tmp_path / "out" / "report.txt").read_text()
     assert "6 frames of 64x128" in report and "MB read" in report
     assert (tmp_path / "out" / "figure.png").exists()
+
+
+@pytest.mark.skipif(ndtile.nranks() > 1, reason="starts its own ranks")
+def test_xray_file_two_ranks_same_report(tmp_path):
+    """The job from a file through the launcher on 2 ranks: the 1-rank
+    report line for line (but the timings and the input line), and every
+    frame read once in total, half by each rank."""
+    sys.path.insert(0, str(ROOT / "tests" / "mpi"))
+    from launch import mpirun_command
+    if mpirun_command(2) is None:
+        pytest.skip("no mpirun")
+    sys.path.insert(0, str(XRAY))
+    import generate
+    sim = generate.Simulator("128x128", seed=3, forced_hits=(2, 9), weak_signal=0.5)
+    path = generate.write_run(tmp_path / "run.h5", sim, 16, 8)
+    env = dict(os.environ, NDTILE_TILE_BYTES="65536")   # a float32 frame a tile
+    reports = {}
+    for n in (1, 2):
+        out = tmp_path / f"out{n}"
+        p = subprocess.run([sys.executable, "-m", "ndtile", "--ranks", str(n), "--cpus", "2",
+                            str(XRAY / "run.py"), "--input", str(path), "--output", str(out)],
+                           capture_output=True, text=True, env=env, timeout=600)
+        assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-3000:]
+        reports[n] = (out / "report.txt").read_text().splitlines()
+    keep = lambda lines: [ln for ln in lines  # noqa: E731
+                          if not any(w in ln for w in ("frames/s", "dark calibration", "input  "))]
+    assert keep(reports[2]) == keep(reports[1])
+    total = (16 + 8) * 128 * 128 * 2
+    line = next(ln for ln in reports[2] if ln.startswith("input"))
+    assert f"{total / 1e6:.1f} MB read (rank 0: {total / 2e6:.1f}, rank 1: {total / 2e6:.1f})" \
+        in line, line
