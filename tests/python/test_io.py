@@ -141,19 +141,27 @@ def test_batches_window_and_early_exit(tmp_path):
 
 
 def test_read_overlaps_analysis(tmp_path):
-    """The next batch is read while the caller works on this one: with the
-    caller busy longer than a read takes, it never waits for a read after
-    the first."""
+    """The next batch is read while the caller works on this one: by the
+    end of the caller's work on batch k, batch k + 1 is already read (its
+    bytes counted), and the caller does not wait for reads after the first."""
     a = values((6, 256, 256), "uint16")
     write_h5(tmp_path / "run.h5", x=a)
     import time
+    frame = a[0].nbytes
+    io.stats(reset=True)
     it = io.Batches(tmp_path / "run.h5", "x", 1)
-    waits = []
+    ahead, waits = [], []
     for first, b in it:
+        time.sleep(0.2)     # the analysis (a read of 128 KiB takes well under this)
+        ahead.append(io.stats()["bytes"] // frame - (first + 1))
         waits.append(it.wait_seconds)
-        time.sleep(0.05)    # the analysis (a read of 128 KiB takes well under this)
-    later = waits[-1] - waits[0]
-    assert later < 0.02, waits
+    assert ahead == [1, 1, 1, 1, 1, 0], ahead      # one batch read ahead, the last has none
+    assert waits[-1] - waits[0] < 0.1, waits
+    # without prefetch nothing is read ahead
+    io.stats(reset=True)
+    ahead = [io.stats()["bytes"] // frame - (first + 1)
+             for first, b in io.Batches(tmp_path / "run.h5", "x", 1, prefetch=False)]
+    assert ahead == [0] * 6, ahead
 
 
 def test_default_tiles_frames_just_over_one_tile():

@@ -357,15 +357,17 @@ class Batches:
             while pending is not None:
                 nxt = pending[0] + self.batch
                 # the next read starts before this batch is handed out
-                ahead = self._submit(nxt) if nxt < self._n else None
+                ahead = self._submit(nxt) if self.prefetch and nxt < self._n else None
                 try:
                     first, arr = self._take(pending)
                 except BaseException:
-                    if ahead is not None and self.prefetch:
+                    if ahead is not None:
                         ahead[2].result()   # no read may still be writing on return
                     raise
-                pending = ahead
                 yield first, arr
+                if not self.prefetch and nxt < self._n:
+                    ahead = self._submit(nxt)
+                pending = ahead
         finally:
             self.close()
 
