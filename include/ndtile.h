@@ -381,6 +381,22 @@ ndt_status ndt_get_item(const ndt_array *a, const int64_t *index, void *dst);
  * NDT_ERR_VALUE when a is read-only. NDT_ERR_UNSUPPORTED on several ranks. */
 ndt_status ndt_host_export(const ndt_array *a, int for_write, void **ptr);
 void ndt_host_release(const ndt_array *a);
+/* The tiles of a's store that this rank owns, for code outside the core
+ * that fills (a file reader) or reads (a writer) a whole array in place:
+ * out[k] = {start, len, data}: flat C-order elements [start, start + len)
+ * of a lie at data, contiguous. Tiles are rectangular blocks (whole rows of
+ * the trailing axes), so each range is one box of a. Writes up to cap
+ * entries and sets *n to the number of owned tiles (call with cap 0 to
+ * count). Waits for every task on the store first; for_write leaves the
+ * host copy the only valid one and records the store as written here, so
+ * the tasks recorded after see the caller's bytes. The caller may use the
+ * buffers, from any thread, until it next records work on the store or
+ * drops it. a must be a whole C-contiguous array (NDT_ERR_VALUE for a view
+ * or, for_write, a read-only one). On many ranks every rank calls it for
+ * the same array at the same point of the program. */
+typedef struct { int64_t start, len; void *data; } ndt_host_tile;
+ndt_status ndt_host_tiles(const ndt_array *a, int for_write, ndt_host_tile *out, int64_t cap,
+                          int64_t *n);
 /* Waits for the tasks recorded on lent stores since the last call (their
  * errors are reported at the next wait); at once when there are none. */
 void ndt_host_settle(void);

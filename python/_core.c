@@ -2668,6 +2668,42 @@ static PyObject *f_tiles_for(PyObject *m, PyObject *args) {
   return PyLong_FromLongLong(n);
 }
 
+/* host_tiles(a, for_write) -> [(start, len, memoryview), ...]: the tiles of
+ * a this rank owns (ndt_host_tiles), each a memoryview of its bytes
+ * (writable when for_write). The views do not keep a alive: the caller
+ * (ndtile.io) holds a while it uses them, and records no work on a meanwhile. */
+static PyObject *f_host_tiles(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *o;
+  int for_write;
+  if (!PyArg_ParseTuple(args, "Op", &o, &for_write) || !check_arr(o)) return NULL;
+  ndt_array *a = ARR(o);
+  int64_t n = 0;
+  ndt_status st;
+  CORE_BLOCKING(st = ndt_host_tiles(a, for_write, NULL, 0, &n));
+  if (st) return raise_status(st);
+  ndt_host_tile *t = PyMem_Calloc((size_t)(n ? n : 1), sizeof *t);
+  if (!t) return PyErr_NoMemory();
+  int64_t n2 = 0;
+  CORE_BLOCKING(st = ndt_host_tiles(a, for_write, t, n, &n2));
+  if (st) {
+    PyMem_Free(t);
+    return raise_status(st);
+  }
+  Py_ssize_t isz = (Py_ssize_t)ndt_store_itemsize(a);
+  PyObject *list = PyList_New(0);
+  for (int64_t k = 0; list && k < n && k < n2; k++) {
+    PyObject *mv = PyMemoryView_FromMemory((char *)t[k].data, (Py_ssize_t)t[k].len * isz,
+                                           for_write ? PyBUF_WRITE : PyBUF_READ);
+    PyObject *item = mv ? Py_BuildValue("(LLN)", (long long)t[k].start, (long long)t[k].len, mv)
+                        : NULL;
+    if (!item || PyList_Append(list, item) < 0) Py_CLEAR(list);
+    Py_XDECREF(item);
+  }
+  PyMem_Free(t);
+  return list;
+}
+
 /* memory_usage(): (bytes reserved by live arrays, bytes of data buffers
  * held, the limit) */
 static PyObject *f_memory_usage(PyObject *m, PyObject *noargs) {
@@ -3272,6 +3308,8 @@ static PyMethodDef module_methods[] = {
   {"workers", f_workers, METH_NOARGS, "number of worker threads"},
   {"tile_bytes", f_tile_bytes, METH_NOARGS, "target tile size"},
   {"tiles_for", f_tiles_for, METH_VARARGS, "tiles of a fresh array"},
+  {"host_tiles", f_host_tiles, METH_VARARGS,
+   "host_tiles(a, for_write): [(start, len, memoryview)] of the tiles this rank owns"},
   {"rank", f_rank, METH_NOARGS, "this process's rank"},
   {"nranks", f_nranks, METH_NOARGS, "number of ranks"},
   {"barrier", f_barrier, METH_NOARGS, "wait for every rank"},
