@@ -121,7 +121,7 @@ from ._counting import (  # noqa: E402
     unique_inverse, unique_all, isin, bincount, digitize, histogram, histogram2d,
     histogramdd, percentile, quantile, nanpercentile, nanquantile)
 
-from . import linalg, fft, random, lib  # noqa: E402
+from . import linalg, fft, random, lib, io  # noqa: E402
 from ._array_api import __array_namespace_info__, __array_api_version__  # noqa: E402
 
 _FALLBACK_OK = {'nonzero', 'argwhere'}   # native names that are thin fallbacks

@@ -108,6 +108,7 @@ from numpy import emath as emath
 from numpy import exceptions as exceptions
 from numpy import f2py as f2py
 from . import fft as fft
+from . import io as io
 from . import lib as lib
 from . import linalg as linalg
 from numpy import ma as ma
