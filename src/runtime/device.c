@@ -50,54 +50,71 @@ void ndt__verbose(const char *fmt, ...) {
   va_end(ap);
 }
 
-/* ---- the log ---- */
+/* ---- the log ----
+ * Two parts: the placements, made on the recording thread in program
+ * order, and what the tasks did when they ran (copies, evictions,
+ * fallbacks), in the order they ran: with one worker and a program that
+ * waits after each op, that order is the program's too. */
 int ndt__dev_logging;
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
-static char *log_text, *log_copy;
-static size_t log_len, log_cap;
+static struct { char *text; size_t len, cap; } logs[2];
+static char *log_copy;
 
-void ndt__dev_log_line(const char *fmt, ...) {
+static void log_add(int part, const char *fmt, va_list ap) {
   char line[256];
-  va_list ap;
-  va_start(ap, fmt);
   int n = vsnprintf(line, sizeof line - 1, fmt, ap);
-  va_end(ap);
   if (n < 0) return;
   if (n > (int)sizeof line - 2) n = (int)sizeof line - 2;
   line[n++] = '\n';
   pthread_mutex_lock(&log_lock);
-  if (ndt__dev_logging && log_len + (size_t)n + 1 > log_cap) {
-    size_t cap = log_cap ? 2 * log_cap : 4096;
-    while (cap < log_len + (size_t)n + 1) cap *= 2;
-    char *t = ndt__realloc(log_text, cap);
+  if (ndt__dev_logging && logs[part].len + (size_t)n + 1 > logs[part].cap) {
+    size_t cap = logs[part].cap ? 2 * logs[part].cap : 4096;
+    while (cap < logs[part].len + (size_t)n + 1) cap *= 2;
+    char *t = ndt__realloc(logs[part].text, cap);
     if (t) {
-      log_text = t;
-      log_cap = cap;
+      logs[part].text = t;
+      logs[part].cap = cap;
     }
   }
-  if (ndt__dev_logging && log_len + (size_t)n + 1 <= log_cap) {
-    memcpy(log_text + log_len, line, (size_t)n);
-    log_len += (size_t)n;
-    log_text[log_len] = 0;
+  if (ndt__dev_logging && logs[part].len + (size_t)n + 1 <= logs[part].cap) {
+    memcpy(logs[part].text + logs[part].len, line, (size_t)n);
+    logs[part].len += (size_t)n;
   }
   pthread_mutex_unlock(&log_lock);
 }
 
+void ndt__dev_log_line(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  log_add(1, fmt, ap);
+  va_end(ap);
+}
+
+static void log_place(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  log_add(0, fmt, ap);
+  va_end(ap);
+}
+
 void ndt_debug_device_log(int on) {
   pthread_mutex_lock(&log_lock);
-  if (on) log_len = 0;
-  if (log_text) log_text[log_len] = 0;
+  if (on) logs[0].len = logs[1].len = 0;
   ndt__dev_logging = on != 0;
   pthread_mutex_unlock(&log_lock);
 }
 
 const char *ndt_debug_device_log_text(void) {
+  static const char sep[] = "-- ran:\n";
   pthread_mutex_lock(&log_lock);
   ndt__mfree(log_copy);
-  log_copy = ndt__malloc(log_len + 1);
+  size_t n0 = logs[0].len, n1 = logs[1].len;
+  log_copy = ndt__malloc(n0 + n1 + sizeof sep);
   if (log_copy) {
-    if (log_len) memcpy(log_copy, log_text, log_len);
-    log_copy[log_len] = 0;
+    if (n0) memcpy(log_copy, logs[0].text, n0);
+    memcpy(log_copy + n0, sep, sizeof sep - 1);
+    if (n1) memcpy(log_copy + n0 + sizeof sep - 1, logs[1].text, n1);
+    log_copy[n0 + n1 + sizeof sep - 1] = 0;
   }
   pthread_mutex_unlock(&log_lock);
   return log_copy ? log_copy : "";
@@ -149,7 +166,7 @@ ndt_processor *ndt__dev_place(const ndt_task_kind *k, const ndt_operand *op, int
     ndt_processor *q = ndt__proc_get(i);
     if (accepts(q, k, op, nop, arg)) p = q;
   }
-  if (p) ndt__dev_log("place %s %s", k->name, p->iface->name);
+  if (p && ndt__dev_logging) log_place("place %s %s", k->name, p->iface->name);
   return p;
 }
 

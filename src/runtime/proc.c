@@ -23,6 +23,7 @@
  * (bind.c). */
 #include <pthread.h>
 #include <string.h>
+#include <stdlib.h>
 #include "rt.h"
 
 static ndt_memory *mems[NDT_MAX_MEMS] = {&ndt__host_memory};
