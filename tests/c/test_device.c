@@ -12,8 +12,10 @@
  *   golden F   the log of placements, copies, evictions and fallbacks of a
  *              fixed program (run inline, in program order) equals file F
  *              (NDT_UPDATE_GOLDEN=1 writes it), and twice the same in a run
- *   nocuda     NDTILE_DEVICES=cuda without a plugin (or driver): the CPU
- *              runs everything and ndt_device_note says why */
+ *   nocuda     NDTILE_DEVICES=cuda without a plugin: the CPU runs everything
+ *              and ndt_device_note says why
+ *   cuda       NDTILE_DEVICES=cuda with the plugin as built: on a machine
+ *              without a driver the same; with a GPU, the CPU's bits */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -295,8 +297,19 @@ int main(int argc, char **argv) {
     EXPECT(strstr(ndt_device_note(), "nonexistent") != NULL, "the note says why: %s",
            ndt_device_note());
     same_as_cpu(5000, "no plugin");
+  } else if (!strcmp(mode, "cuda")) {
+    /* the plugin as built (device.c finds it in the build directory): on
+     * a machine without a driver or a GPU, the CPU runs everything and the
+     * note says why; with a GPU, its results are the CPU's */
+    start("cuda", 2, -1);
+    if (ndt_device_count() == 0)
+      EXPECT(ndt_device_note()[0] != 0, "no CUDA device, and the note says why");
+    else
+      printf("%d CUDA device(s)\n", ndt_device_count());
+    printf("note: %s\n", ndt_device_note());
+    same_as_cpu(200000, "NDTILE_DEVICES=cuda");
   } else {
-    fprintf(stderr, "usage: test_device parse|coherence|thrash|tiny|golden FILE|nocuda\n");
+    fprintf(stderr, "usage: test_device parse|coherence|thrash|tiny|golden FILE|nocuda|cuda\n");
     return 2;
   }
 done:
