@@ -90,12 +90,67 @@ static int accepts(ndt_processor *p, const ndt_task_kind *k, const ndt_operand *
   return !p->iface->supports || p->iface->supports(p, k, op, nop, arg);
 }
 
+/* The devices, in the order device.c added them, and their kinds. */
+static ndt_processor *devs[NDT__MAX_DEVS];
+static const char *dev_kind[NDT__MAX_DEVS];
+static int ndev;
+
+void ndt__dev_add(ndt_processor *p, const char *kind) {
+  if (ndev < NDT__MAX_DEVS) {
+    devs[ndev] = p;
+    dev_kind[ndev++] = kind;
+  }
+}
+int ndt__dev_n(void) { return ndev; }
+ndt_processor *ndt__dev_get(int i, const char **kind) {
+  if (i < 0 || i >= ndev) return NULL;
+  *kind = dev_kind[i];
+  return devs[i];
+}
+
+/* ---- placement ---- */
+/* The owner rule: the tiles of the store a task writes (its first written
+ * operand, else its first) are dealt out to the devices in blocks, tile
+ * t of T to device t * n / T; a task goes to the owner of the first tile
+ * it touches there. Decided when the task is recorded, in program order,
+ * from shapes alone: the same placements on every run. */
+static int owner_of(const ndt_operand *op, int nop, int n) {
+  const ndt_array *v = NULL;
+  for (int i = 0; i < nop && !v; i++)
+    if ((op[i].priv & NDT_WRITE) && op[i].view->size && op[i].view->store) v = op[i].view;
+  for (int i = 0; i < nop && !v; i++)
+    if (op[i].view->size && op[i].view->store && !(op[i].priv & NDT_OPND_KEEP)) v = op[i].view;
+  if (!v) return 0;
+  int64_t lo, hi;
+  ndt__view_extent(v, &lo, &hi);
+  const ndt_store *s = v->store;
+  return (int)(ndt_store_tile_of(s, lo) * n / (s->ntiles ? s->ntiles : 1));
+}
+
+static ndt_processor *dev_place(const ndt_task_kind *k, const ndt_operand *op, int nop,
+                                const void *arg) {
+  ndt_processor *p = NULL;
+  if (ndev > 1) {
+    int d = owner_of(op, nop, ndev);
+    for (int j = 0; j < ndev && !p; j++) {
+      ndt_processor *q = devs[(d + j) % ndev];
+      if (accepts(q, k, op, nop, arg)) p = q;
+    }
+  }
+  for (int i = ndt__proc_count() - 1; i >= 0 && !p; i--) {
+    ndt_processor *q = ndt__proc_get(i);
+    if (accepts(q, k, op, nop, arg)) p = q;
+  }
+  if (p && ndt__dev_logging) ndt__dev_log_place("place %s %s", k->name, p->iface->name);
+  return p;
+}
+
 ndt_processor *ndt__proc_choose(const ndt_task_kind *k, const ndt_operand *op, int nop,
                                 const void *arg) {
   if (only) return accepts(only, k, op, nop, arg) ? only : NULL;
   if (nprocs == 1 && k->body[procs[0]->kind] && !procs[0]->iface->supports)
     return procs[0];   /* the CPU alone */
-  return ndt__dev_place(k, op, nop, arg, accepts);
+  return dev_place(k, op, nop, arg);
 }
 
 ndt_status ndt__proc_sync_all(void) {

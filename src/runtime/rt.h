@@ -110,19 +110,19 @@ typedef struct { ndt_store *s; int64_t t0, t1; int w; } ndt_range;
 ndt_status ndt__acquire_ranges(ndt_memory *m, int n, const ndt_range *r);
 void ndt__release_ranges(ndt_memory *m, int n, const ndt_range *r);
 
+/* The devices (processors device.c added, with their kind: "sim", "cuda"). */
+void ndt__dev_add(ndt_processor *p, const char *kind);
+int ndt__dev_n(void);
+ndt_processor *ndt__dev_get(int i, const char **kind);
+
 /* ---- device.c ---- */
 /* Registers the devices NDTILE_DEVICES (or cfg->devices) asks for, once. */
 void ndt__devices_start(const ndt_config *cfg);
-/* The processor for a task when several are registered: the last that
- * accepts it; among several devices of one backend, the one the owner rule
- * gives (device.c). */
-ndt_processor *ndt__dev_place(const ndt_task_kind *k, const ndt_operand *op, int nop,
-                              const void *arg,
-                              int (*accepts)(ndt_processor *, const ndt_task_kind *,
-                                             const ndt_operand *, int, const void *));
+/* ---- device_log.c ---- */
 /* The event log (ndt_debug_device_log): a line when logging is on. */
 extern int ndt__dev_logging;
 void ndt__dev_log_line(const char *fmt, ...);
+void ndt__dev_log_place(const char *fmt, ...);   /* the placements' part */
 #define ndt__dev_log(...) do { if (ndt__dev_logging) ndt__dev_log_line(__VA_ARGS__); } while (0)
 /* A tile's name in the log: stable from run to run. */
 const char *ndt__dev_tile_name(const ndt_tile *t);
