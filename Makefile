@@ -35,9 +35,10 @@ test-backend: build python
 	./$(BUILD)/tests/backend/test_backend_ops -q $(ARGS)
 	$(PY) -m pytest tests/python/test_backend_ops.py -q
 
-# AddressSanitizer + UndefinedBehaviorSanitizer over the C tests.
+# AddressSanitizer + UndefinedBehaviorSanitizer over the C tests (without the
+# CUDA plugin: it cannot run on a machine without a GPU, and build/ builds it).
 test-asan: setup
-	@[ -f $(BUILD)-asan/build.ninja ] || meson setup $(BUILD)-asan -Dpython=false \
+	@[ -f $(BUILD)-asan/build.ninja ] || meson setup $(BUILD)-asan -Dpython=false -Dcuda=disabled \
 	  -Dbuildtype=debugoptimized -Db_sanitize=address,undefined -Db_lundef=false
 	ninja -C $(BUILD)-asan -j $(JOBS)
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
@@ -45,7 +46,7 @@ test-asan: setup
 
 # ThreadSanitizer over the runtime's concurrency tests.
 test-tsan: setup
-	@[ -f $(BUILD)-tsan/build.ninja ] || meson setup $(BUILD)-tsan -Dpython=false \
+	@[ -f $(BUILD)-tsan/build.ninja ] || meson setup $(BUILD)-tsan -Dpython=false -Dcuda=disabled \
 	  -Dbuildtype=debugoptimized -Db_sanitize=thread -Db_lundef=false
 	ninja -C $(BUILD)-tsan -j $(JOBS)
 	TSAN_OPTIONS=halt_on_error=1 meson test -C $(BUILD)-tsan --print-errorlogs --suite tsan
