@@ -8,7 +8,9 @@
 # caps add up to under 9 minutes when build-cuda/ is already built. Writes
 # $OUT/gpu_check.json and $OUT/log.txt ($OUT defaults to out/gpu_check).
 #
-#   tools/gpu_check.sh          on a machine with a GPU (nvcc, driver)
+#   tools/gpu_check.sh          on a machine with a GPU (nvcc, driver; the
+#                               Python package built with make python, its .venv
+#                               carried along)
 #   tools/gpu_check.sh --sim    the same stages on simulated devices
 #                               (NDTILE_DEVICES=sim:...), on any machine
 set -u -o pipefail
@@ -84,7 +86,7 @@ for x in (c, i, mm):
 h.update(numpy.float64(s).tobytes())
 print(h.hexdigest(), np._core.device_stats(), [d['name'] for d in np.devices()])
 PYEOF
-NBIG=$([ $SIM = 1 ] && echo 4000000 || echo 200000000)
+NBIG=$([ $SIM = 1 ] && echo 4000000 || echo 100000000)
 stage oom 60 "cpu=\$(NDTILE_DEVICES=none $PY $OUT/work.py $NBIG | cut -d' ' -f1); dev=\$(NDTILE_DEVICES=$SMALL $MEMVAR $PY $OUT/work.py $NBIG); echo cpu \$cpu; echo dev \$dev; [ \"\$cpu\" = \"\${dev%% *}\" ]"
 stage multi 45 "cpu=\$(NDTILE_DEVICES=none $PY $OUT/work.py 3000000 | cut -d' ' -f1); dev=\$(NDTILE_DEVICES=$DEV2 $PY $OUT/work.py 3000000); echo cpu \$cpu; echo dev \$dev; [ \"\$cpu\" = \"\${dev%% *}\" ] && case \"\$dev\" in *simdev1*|*cuda1*) ;; *) exit 1;; esac"
 
