@@ -8,7 +8,7 @@ PIP      = $(PY) -m pip install --no-build-isolation --no-deps -q -Cbuild-dir=$(
 export OMPI_ALLOW_RUN_AS_ROOT = 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM = 1
 
-.PHONY: all setup build python test test-c test-backend test-asan test-tsan test-python test-mpi run bench bench-scaling clean fuzz wheel test-pythons
+.PHONY: all setup build python test test-c test-backend test-asan test-tsan test-python test-mpi test-sim gpu-check run bench bench-scaling clean fuzz wheel test-pythons
 
 all: build python
 
@@ -35,9 +35,10 @@ test-backend: build python
 	./$(BUILD)/tests/backend/test_backend_ops -q $(ARGS)
 	$(PY) -m pytest tests/python/test_backend_ops.py -q
 
-# AddressSanitizer + UndefinedBehaviorSanitizer over the C tests.
+# AddressSanitizer + UndefinedBehaviorSanitizer over the C tests (without the
+# CUDA plugin: it cannot run on a machine without a GPU, and build/ builds it).
 test-asan: setup
-	@[ -f $(BUILD)-asan/build.ninja ] || meson setup $(BUILD)-asan -Dpython=false \
+	@[ -f $(BUILD)-asan/build.ninja ] || meson setup $(BUILD)-asan -Dpython=false -Dcuda=disabled \
 	  -Dbuildtype=debugoptimized -Db_sanitize=address,undefined -Db_lundef=false
 	ninja -C $(BUILD)-asan -j $(JOBS)
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
@@ -45,7 +46,7 @@ test-asan: setup
 
 # ThreadSanitizer over the runtime's concurrency tests.
 test-tsan: setup
-	@[ -f $(BUILD)-tsan/build.ninja ] || meson setup $(BUILD)-tsan -Dpython=false \
+	@[ -f $(BUILD)-tsan/build.ninja ] || meson setup $(BUILD)-tsan -Dpython=false -Dcuda=disabled \
 	  -Dbuildtype=debugoptimized -Db_sanitize=thread -Db_lundef=false
 	ninja -C $(BUILD)-tsan -j $(JOBS)
 	TSAN_OPTIONS=halt_on_error=1 meson test -C $(BUILD)-tsan --print-errorlogs --suite tsan
@@ -68,7 +69,25 @@ test-python: python
 test-mpi: build python
 	$(PY) tests/mpi/run.py --build $(BUILD)
 
-test: test-c test-asan test-tsan test-python test-mpi
+# The suites on two simulated devices of 4 MiB each (docs/design.md,
+# "Devices"): every task placed on a device by the owner rule, tiles copied,
+# evicted and written back, tasks falling back to the CPU; the results must
+# be the CPU's bits. The C tests (less the backend harness, whose simdev
+# configurations test-c runs), then the device-relevant part of the Python
+# suite (about 3 minutes in all on 2 cores).
+SIM_ENV = NDTILE_DEVICES=sim:2,mem=4M
+SIM_PY  = test_ufunc.py test_reduce.py test_fusion.py test_inplace.py test_indexing.py \
+          test_sort.py test_scan.py test_matmul.py test_random.py test_manip.py test_devices.py
+test-sim: build python
+	$(SIM_ENV) meson test -C $(BUILD) --print-errorlogs --no-suite backend
+	$(SIM_ENV) $(PY) -m pytest -q -p no:cacheprovider $(addprefix tests/python/,$(SIM_PY))
+
+# The GPU check (tools/gpu_check.sh) on simulated devices; on a machine with
+# a GPU run tools/gpu_check.sh without --sim.
+gpu-check: build python
+	PY=$(PY) BUILD=$(BUILD) tools/gpu_check.sh --sim
+
+test: test-c test-asan test-tsan test-python test-mpi test-sim
 
 # Differential fuzzing against NumPy over the settings matrix, SECONDS per
 # setting (docs/fuzzing.md). test-python runs its corpus and fixed seeds

@@ -109,6 +109,9 @@ typedef struct {
   int workers;              /* worker threads; 0 = one per core (or $NDTILE_WORKERS) */
   int64_t tile_bytes;       /* target tile size; 0 = default (or $NDTILE_TILE_BYTES) */
   int64_t inline_elems;     /* ops on fewer elements run on the caller; <0 = default */
+  const char *devices;      /* NULL = $NDTILE_DEVICES (default none): auto, none, cuda,
+                               cuda:0,1, cuda:0,cuda:0 (two virtual devices on one GPU),
+                               sim:N,mem=SIZE; read at the first start only */
 } ndt_config;
 
 /* Optional: the runtime starts itself with defaults on first use.
@@ -120,8 +123,8 @@ void ndt_finalize(void);
 ndt_status ndt_sync(void);
 int ndt_workers(void);
 int64_t ndt_tile_bytes(void);
-/* Processors the runtime registered at start: "cpu" always, "simdev" with
- * NDTILE_SIMDEVICE=1 (host memory posing as a device), a GPU backend later;
+/* Processors the runtime registered at start: "cpu" always, then the
+ * devices (NDTILE_DEVICES: "simdev", "simdev1", ... for sim:N; "cuda", ...);
  * i in [0, ndt_processor_count()). A task runs on the last registered one
  * that has a variant for it and accepts its dtypes, else on an earlier one. */
 int ndt_processor_count(void);
@@ -135,6 +138,32 @@ ndt_status ndt_processor_select(const char *name);
  * or from a body that updates no operand in place): the automatic CPU
  * fallback. Counted since the process started. */
 int64_t ndt_processor_fallbacks(void);
+/* Devices (memories and processors besides the host's), as NDTILE_DEVICES
+ * or ndt_config.devices chose them at the first start. ndt_device_get
+ * fills *out for i in [0, ndt_device_count()): its processor's name
+ * ("simdev", "simdev1", "cuda", ...), kind ("sim", "cuda"), index (the
+ * CUDA device; sim: i), memory capacity and bytes in use now. With no
+ * device, ndt_device_note says why (the plugin or driver that was
+ * missing; "" when none was asked for). */
+typedef struct {
+  const char *name, *kind;
+  int index;
+  int64_t capacity, in_use;
+} ndt_device_info;
+int ndt_device_count(void);
+ndt_status ndt_device_get(int i, ndt_device_info *out);
+const char *ndt_device_note(void);
+/* Counted since the process started: tile copies between memories and
+ * their bytes, evictions from full device memories, CPU fallbacks. */
+void ndt_device_stats(int64_t *copies, int64_t *copy_bytes, int64_t *evictions,
+                      int64_t *fallbacks);
+/* Test hooks: the n-th device allocation from now fails (0: off); a log of
+ * placements, copies, evictions and fallbacks, one line each (on: cleared
+ * and started; off: stopped), and its text so far (valid until the next
+ * call of either). */
+void ndt_debug_fail_dev_alloc_after(int64_t n);
+void ndt_debug_device_log(int on);
+const char *ndt_debug_device_log_text(void);
 /* The NDTILE_* environment variables the runtime reads:
  * ndt_setting_name(i) for i = 0, 1, ... (NULL past the last). Counts
  * (NDTILE_WORKERS, NDTILE_INLINE_ELEMS, NDTILE_MAX_PENDING, NDTILE_MPI_SPIN)

@@ -3252,6 +3252,48 @@ static PyTypeObject RngType = {
   .tp_new = PyType_GenericNew,
 };
 
+/* devices(): the devices NDTILE_DEVICES chose (ndt_device_get), as dicts;
+ * device_note(): why there is none; device_stats(): the counters. */
+static PyObject *f_devices(PyObject *self, PyObject *unused) {
+  (void)self;
+  (void)unused;
+  int n = ndt_device_count();
+  PyObject *list = PyList_New(0);
+  for (int i = 0; list && i < n; i++) {
+    ndt_device_info d;
+    ndt_status st = ndt_device_get(i, &d);
+    if (st) {
+      Py_DECREF(list);
+      return raise_status(st);
+    }
+    PyObject *o = Py_BuildValue("{s:s,s:s,s:i,s:L,s:L}", "name", d.name, "kind", d.kind,
+                                "index", d.index, "memory", (long long)d.capacity,
+                                "in_use", (long long)d.in_use);
+    if (!o || PyList_Append(list, o)) {
+      Py_XDECREF(o);
+      Py_DECREF(list);
+      return NULL;
+    }
+    Py_DECREF(o);
+  }
+  return list;
+}
+
+static PyObject *f_device_note(PyObject *self, PyObject *unused) {
+  (void)self;
+  (void)unused;
+  return PyUnicode_FromString(ndt_device_note());
+}
+
+static PyObject *f_device_stats(PyObject *self, PyObject *unused) {
+  (void)self;
+  (void)unused;
+  int64_t c, b, e, f;
+  ndt_device_stats(&c, &b, &e, &f);
+  return Py_BuildValue("{s:L,s:L,s:L,s:L}", "copies", (long long)c, "copy_bytes", (long long)b,
+                       "evictions", (long long)e, "fallbacks", (long long)f);
+}
+
 static PyMethodDef module_methods[] = {
   {"_setup", f_setup, METH_VARARGS, "register the Python side (types, dtypes, hooks)"},
   {"_subclass_hooks", f_subclass_hooks, METH_VARARGS,
@@ -3299,6 +3341,9 @@ static PyMethodDef module_methods[] = {
   {"can_cast", f_can_cast, METH_VARARGS, "can_cast(from, to, casting)"},
   {"broadcast_shapes", f_broadcast_shapes, METH_O, "broadcast shape of shapes"},
   {"sync", f_sync, METH_NOARGS, "wait for all recorded work"},
+  {"devices", f_devices, METH_NOARGS, "the devices NDTILE_DEVICES chose, as dicts"},
+  {"device_note", f_device_note, METH_NOARGS, "why no device is used (\"\" when none was asked for)"},
+  {"device_stats", f_device_stats, METH_NOARGS, "device copies, bytes, evictions, fallbacks"},
   {"_fp_setup", f_fp_setup, METH_VARARGS,
    "_fp_setup(report, raises, errstate contextvar, package dir): floating-point errors"},
   {"_fp_report", f_fp_report, METH_NOARGS, "report the floating-point errors that are ready"},

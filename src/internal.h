@@ -76,8 +76,21 @@ typedef enum {
   /* observing (obs17) */
   NDT__SET_PROGRESS,
   NDT__SET_FALLBACK,
+  NDT__SET_CUDA_MEM,        /* devices (device.c) */
   NDT__NSETTINGS
 } ndt__setting_id;
+/* NDTILE_DEVICES (or ndt_config.devices), parsed (env.c): auto, none,
+ * cuda, cuda:0,1 (n indices; one given twice: two virtual devices on one
+ * GPU), sim:N,mem=SIZE. At most NDT__MAX_DEVS devices (NDT_MAX_MEMS - 1). */
+#define NDT__MAX_DEVS 3
+enum { NDT__DEVS_NONE, NDT__DEVS_AUTO, NDT__DEVS_CUDA, NDT__DEVS_SIM };
+typedef struct {
+  int kind;                   /* NDT__DEVS_* */
+  int n;                      /* devices listed (cuda: 0 = every device) */
+  int index[NDT__MAX_DEVS];   /* cuda: device indices */
+  int64_t mem;                /* sim: bytes per device (0: the default) */
+} ndt__devspec;
+ndt_status ndt__devices_parse(const char *text, ndt__devspec *d);
 /* The setting called name; NDT_ERR_VALUE, naming it, when there is none. */
 ndt_status ndt__setting_find(const char *name, ndt__setting_id *id);
 /* NDTILE_MPI_SPIN when unset: MPI_Test calls before a wait sleeps (comm.c) */
@@ -146,6 +159,8 @@ typedef struct {
   int scratch;            /* a runtime-private buffer: its owner is no placement hint */
   atomic_uint valid;      /* bit m: memory m holds a valid copy (bit 0 = host) */
   char *mcopy[4];         /* its buffers in memories 1.. (NDT_MAX_MEMS), or NULL */
+  struct ndt_tile_dev *dev;  /* pins, in-flight writers and eviction order of its
+                                device copies (proc.c), made at its first device copy */
   /* Many ranks: which other ranks hold an up-to-date copy of which region
    * (kept alike on every rank, from the program order; cleared by a write),
    * so a region travels to a rank once, not once per task that reads it. */
@@ -265,7 +280,10 @@ int ndt__may_overlap(const ndt_array *a, const ndt_array *b);
  * tile or in tiles adjacent in memory, else gathered into scratch and, for
  * writes, scattered back after), and calls the body. Op files never see a
  * tile. */
-enum { NDT_PROC_CPU, NDT_PROC_KINDS };
+/* NDT_PROC_CUDA: the CUDA plugin's processors. Task kinds fill body[] by
+ * position, so every kind has a NULL body there (no variant) unless a
+ * processor's iface->body supplies one by the kind's name (device.c). */
+enum { NDT_PROC_CPU, NDT_PROC_CUDA, NDT_PROC_KINDS };
 
 /* Privileges. READ: the body reads the view. WRITE: it writes every element
  * of the view and reads none (a gathered WRITE operand is not loaded).
@@ -379,6 +397,11 @@ typedef struct {
   void (*free)(ndt_memory *m, void *p, size_t n);
   /* n bytes from src (in memory from) to dst (in memory to) */
   ndt_status (*copy)(ndt_memory *to, void *dst, ndt_memory *from, const void *src, size_t n);
+  /* optional: fills an invalidated copy with a pattern (0xA5 bytes), so a
+   * read that wrongly takes it for valid changes results (sim) */
+  void (*poison)(ndt_memory *m, void *p, size_t n);
+  /* optional: its capacity and the bytes allocated in it now */
+  void (*usage)(ndt_memory *m, int64_t *capacity, int64_t *in_use);
 } ndt_memory_iface;
 struct ndt_memory {
   const ndt_memory_iface *iface;
@@ -391,14 +414,20 @@ typedef struct ndt_processor ndt_processor;
 typedef struct {
   int version;
   const char *name;
-  /* optional: 0 when it cannot run this kind on these operand dtypes */
-  int (*supports)(ndt_processor *p, const ndt_task_kind *k, const ndt_dtype *dt, int n);
+  /* optional: 0 when it cannot run this task (its kind, operands and
+   * argument as recorded: a plugin reads the op and dtypes from arg) */
+  int (*supports)(ndt_processor *p, const ndt_task_kind *k, const ndt_operand *op, int nop,
+                  const void *arg);
   /* a ready task: run it (ndt__task_run, which also finishes it), now or
    * later, on any thread. Called with the scheduler's lock held: it must
    * not block. */
   void (*launch)(ndt_processor *p, ndt_task *t);
   /* optional: waits for work it holds outside the graph (ndt_sync) */
   ndt_status (*sync)(ndt_processor *p);
+  /* optional: the body it runs for kind k (NULL: none); when the member is
+   * NULL, k->body[kind]. A plugin's bodies are found by the kind's name:
+   * the core's kinds stay const and know nothing of any backend. */
+  ndt_body_fn (*body)(ndt_processor *p, const ndt_task_kind *k);
 } ndt_processor_iface;
 struct ndt_processor {
   const ndt_processor_iface *iface;
@@ -417,7 +446,8 @@ int ndt__proc_register(ndt_processor *p);
 ndt_memory *ndt__mem_by_id(int id);
 /* The processor for a task of kind k over op (the first registered with a
  * body and `supports`); NULL when none. */
-ndt_processor *ndt__proc_choose(const ndt_task_kind *k, const ndt_operand *op, int nop);
+ndt_processor *ndt__proc_choose(const ndt_task_kind *k, const ndt_operand *op, int nop,
+                                const void *arg);
 /* The registered processors, in registration order (the CPU first; a test
  * harness enumerates them), and a restriction of every later task to the
  * one named (its iface->name; NULL lifts it): 0, or -1 when none has that

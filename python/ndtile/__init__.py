@@ -131,6 +131,15 @@ from ._ranks import rank, nranks, barrier, comm_stats  # noqa: E402
 _ranks.setup()
 
 
+def devices():
+    """The devices ndtile runs on besides the CPU (``NDTILE_DEVICES``: ``auto``,
+    ``none``, ``cuda``, ``cuda:0,1``, ``sim:N,mem=SIZE``), one dict each: its
+    ``name``, ``kind`` (``"sim"`` or ``"cuda"``), ``index``, ``memory`` (capacity
+    in bytes) and ``in_use`` (bytes now). An empty list means the CPU alone;
+    ``ndtile._core.device_note()`` then says why (no plugin, no driver, ...)."""
+    return _core.devices()
+
+
 def sync():
     """Waits for all recorded work (and reports a deferred error)."""
     _core.sync()

@@ -216,6 +216,63 @@ static ndt_status exec_on(const ndt_task_kind *k, ndt_processor *p, const ndt_op
   return st;
 }
 
+/* With devices: all of the task's tiles acquired at once and pinned
+ * (proc.c), then bound in place or gathered, the body run, the pins
+ * released. The CPU alone never comes here. */
+static ndt_status exec_tracked(const ndt_task_kind *k, ndt_processor *p, const ndt_operand *op,
+                               int nop, void *arg, const int64_t *span, int *ran) {
+  ndt_bound local[NB_LOCAL], *b = local;
+  ndt_range rloc[NB_LOCAL], *r = rloc;
+  *ran = 0;
+  ndt_body_fn fn = ndt__proc_body(p, k);
+  if (!fn) return ndt__error(NDT_ERR_INTERNAL, "%s has no body for %s", p->iface->name, k->name);
+  if (nop > NB_LOCAL) {
+    b = ndt__malloc((size_t)nop * sizeof *b);
+    r = ndt__malloc((size_t)nop * sizeof *r);
+    if (!b || !r) {
+      if (b) ndt__mfree(b);
+      if (r) ndt__mfree(r);
+      return NDT_ERR_NOMEM;
+    }
+  }
+  int nr = 0;
+  for (int i = 0; i < nop; i++) {
+    const ndt_array *v = op[i].view;
+    if (v->size == 0 || (op[i].priv & NDT_OPND_KEEP)) continue;
+    ndt_range *x = &r[nr++];
+    x->s = v->store;
+    x->w = (op[i].priv & NDT_WRITE) != 0;
+    if (span) {
+      x->t0 = span[2 * i];
+      x->t1 = span[2 * i + 1];
+    } else {
+      int64_t lo, hi;
+      ndt__view_extent(v, &lo, &hi);
+      x->t0 = ndt_store_tile_of(v->store, lo);
+      x->t1 = ndt_store_tile_of(v->store, hi);
+    }
+  }
+  ndt_status st = ndt__acquire_ranges(p->mem, nr, r);
+  int nb = 0;
+  if (st == NDT_OK) {
+    while (nb < nop && st == NDT_OK) {
+      st = bind_view(op[nb].view, op[nb].priv, p->mem, 0, span ? span + 2 * nb : NULL, &b[nb]);
+      nb++;
+    }
+    if (st == NDT_OK) {
+      *ran = 1;
+      st = fn(b, arg);
+    }
+    for (int i = 0; i < nb; i++) unbind(&b[i], st == NDT_OK);
+    ndt__release_ranges(p->mem, nr, r);
+  }
+  if (b != local) {
+    ndt__mfree(b);
+    ndt__mfree(r);
+  }
+  return st;
+}
+
 /* 1 when an operand is read and written (RW, REDUCE): a body that failed
  * may have left it half updated, so it is not run a second time. */
 static int updates_in_place(const ndt_operand *op, int nop) {
@@ -237,13 +294,16 @@ int64_t ndt_processor_fallbacks(void) { return atomic_load(&fallbacks); }
 ndt_status ndt__exec_body(const ndt_task_kind *k, ndt_processor *p, const ndt_operand *op,
                          int nop, void *arg, const int64_t *span) {
   int ran;
-  ndt_status st = exec_on(k, p, op, nop, arg, span, &ran);
-  if (st != NDT_ERR_NOMEM) return st;   /* every task passes here: the rest is the rare case */
+  if (!ndt__dev_track) return exec_on(k, p, op, nop, arg, span, &ran);   /* the CPU alone */
+  ndt_status st = exec_tracked(k, p, op, nop, arg, span, &ran);
+  if (st != NDT_ERR_NOMEM) return st;
   ndt_processor *cpu = ndt__proc_get(0);
   if (cpu && p != cpu && p->mem != cpu->mem && k->body[cpu->kind] &&
       (!ran || !updates_in_place(op, nop))) {
     atomic_fetch_add(&fallbacks, 1);
-    st = exec_on(k, cpu, op, nop, arg, span, &ran);
+    ndt__dev_count(NDT__DEV_FALLBACKS, 1);
+    ndt__dev_log("fallback %s %s->cpu", k->name, p->iface->name);
+    st = exec_tracked(k, cpu, op, nop, arg, span, &ran);
   }
   return st;
 }

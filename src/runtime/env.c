@@ -46,6 +46,8 @@ static const setting_def defs[NDT__NSETTINGS] = {
      * package acts on it, _fallback.py) */
     [NDT__SET_PROGRESS] = {"NDTILE_PROGRESS", 0, 0, 86400},
     [NDT__SET_FALLBACK] = {"NDTILE_FALLBACK", 0, 0, 3},   /* a word: fallback_words */
+    /* devices (device.c, the CUDA plugin): the memory budget per device */
+    [NDT__SET_CUDA_MEM] = {"NDTILE_CUDA_MEM", 1, 0, INT64_MAX},
 };
 #define NDEFS NDT__NSETTINGS
 
@@ -183,12 +185,82 @@ int64_t ndt__env_int(const char *name, int64_t dflt) {
   return env_setting(name, dflt, &v) == NDT_OK ? v : dflt;
 }
 
+/* ---- NDTILE_DEVICES: a list, not a number ---- */
+static int dev_index(const char **p) {
+  const char *s = *p;
+  if (*s < '0' || *s > '9') return -1;
+  int v = 0;
+  while (*s >= '0' && *s <= '9' && v < 1000) v = v * 10 + (*s++ - '0');
+  *p = s;
+  return v < 1000 ? v : -1;
+}
+
+static ndt_status devices_bad(const char *text, const char *why) {
+  return ndt__error(NDT_ERR_VALUE,
+                    "NDTILE_DEVICES=%s is not a device list%s: give auto (CUDA when the plugin "
+                    "loads and finds a device, else the CPU), none, cuda (every CUDA device), "
+                    "cuda:0,1 (CUDA devices by index; cuda:0,cuda:0 makes two virtual devices "
+                    "on one GPU) or sim:N,mem=SIZE (N simulated devices of SIZE bytes each); "
+                    "at most %d devices",
+                    text, why, NDT__MAX_DEVS);
+}
+
+ndt_status ndt__devices_parse(const char *text, ndt__devspec *d) {
+  memset(d, 0, sizeof *d);
+  const char *s = text ? text : "";
+  while (*s == ' ') s++;
+  if (!*s || !strcmp(s, "none") || !strcmp(s, "cpu")) return NDT_OK;
+  if (!strcmp(s, "auto")) {
+    d->kind = NDT__DEVS_AUTO;
+    return NDT_OK;
+  }
+  if (!strcmp(s, "cuda")) {
+    d->kind = NDT__DEVS_CUDA;
+    return NDT_OK;
+  }
+  if (!strncmp(s, "cuda:", 5)) {
+    d->kind = NDT__DEVS_CUDA;
+    s += 5;
+    for (;;) {
+      int i = dev_index(&s);
+      if (i < 0) return devices_bad(text, " (a device index is missing)");
+      if (d->n == NDT__MAX_DEVS) return devices_bad(text, " (too many devices)");
+      d->index[d->n++] = i;
+      if (!*s) return NDT_OK;
+      if (*s++ != ',') return devices_bad(text, "");
+      if (!strncmp(s, "cuda:", 5)) s += 5;
+    }
+  }
+  if (!strncmp(s, "sim", 3) && (s[3] == 0 || s[3] == ':' || s[3] == ',')) {
+    d->kind = NDT__DEVS_SIM;
+    d->n = 1;
+    s += 3;
+    if (*s == ':') {
+      s++;
+      int n = dev_index(&s);
+      if (n < 1 || n > NDT__MAX_DEVS) return devices_bad(text, " (N must be from 1 to 3)");
+      d->n = n;
+    }
+    if (!*s) return NDT_OK;
+    if (strncmp(s, ",mem=", 5)) return devices_bad(text, "");
+    int64_t m = parse_size(s + 5);
+    if (m < 1)
+      return devices_bad(text, " (mem= takes a size: bytes, optionally with a k, M, G or T "
+                               "suffix, like 4M)");
+    d->mem = m;
+    return NDT_OK;
+  }
+  return devices_bad(text, "");
+}
+
 ndt_status ndt__settings_check(void) {
   for (int i = 0; i < NDEFS; i++) {
     int64_t v;
     ndt_status st = env_setting(defs[i].name, 0, &v);
     if (st) return st;
   }
-  return NDT_OK;
+  ndt__devspec d;
+  const char *dv = getenv("NDTILE_DEVICES");
+  return dv && *dv ? ndt__devices_parse(dv, &d) : NDT_OK;
 }
 

@@ -5,7 +5,8 @@
  *       -> sched.c  (the task graph, the worker pool = the CPU processor)
  *         -> bind.c  (running a body with its operands bound)
  *           -> proc.c (processor and memory tables), memory.c, store.c
- *         -> simdev.c (a simulated device, NDTILE_SIMDEVICE)
+ *         -> device.c (NDTILE_DEVICES: placement, the CUDA plugin, the log)
+ *           -> device_sim.c (simulated devices)
  *         -> settings.c (env vars, tile bytes, inline threshold)
  *         -> trace.c (the timeline) */
 #ifndef NDT_RT_H
@@ -102,10 +103,48 @@ static inline char *ndt_tile_mem(const ndt_tile *t, const ndt_memory *m) {
   return m->id ? t->mcopy[m->id] : t->data;
 }
 
-/* ---- simdev.c ---- */
-/* Registers the simulated device when NDTILE_SIMDEVICE asks for it. */
-void ndt__simdev_start(void);
-/* its capacity, 0 when it is not started */
+/* With a device registered, every binding pins its tiles (proc.c). */
+extern int ndt__dev_track;
+int ndt__mem_count(void);
+/* The body p runs for k (its iface->body, else k->body[p->kind]), or NULL. */
+ndt_body_fn ndt__proc_body(ndt_processor *p, const ndt_task_kind *k);
+/* Tiles [t0, t1] of s, bound for a write when w. */
+typedef struct { ndt_store *s; int64_t t0, t1; int w; } ndt_range;
+/* Makes every tile of the ranges valid in m at once (waiting while one
+ * would be copied from a memory a running task writes), pinned until
+ * ndt__release_ranges; NDT_ERR_NOMEM (nothing held) when m is full and
+ * nothing can be evicted. */
+ndt_status ndt__acquire_ranges(ndt_memory *m, int n, const ndt_range *r);
+void ndt__release_ranges(ndt_memory *m, int n, const ndt_range *r);
+
+/* The devices (processors device.c added, with their kind: "sim", "cuda"). */
+void ndt__dev_add(ndt_processor *p, const char *kind);
+int ndt__dev_n(void);
+ndt_processor *ndt__dev_get(int i, const char **kind);
+
+/* ---- device.c ---- */
+/* Registers the devices NDTILE_DEVICES (or cfg->devices) asks for, once. */
+void ndt__devices_start(const ndt_config *cfg);
+/* ---- device_log.c ---- */
+/* The event log (ndt_debug_device_log): a line when logging is on. */
+extern int ndt__dev_logging;
+void ndt__dev_log_line(const char *fmt, ...);
+void ndt__dev_log_place(const char *fmt, ...);   /* the placements' part */
+#define ndt__dev_log(...) do { if (ndt__dev_logging) ndt__dev_log_line(__VA_ARGS__); } while (0)
+/* A tile's name in the log: stable from run to run. */
+const char *ndt__dev_tile_name(const ndt_tile *t);
+enum { NDT__DEV_COPIES, NDT__DEV_COPY_BYTES, NDT__DEV_EVICTIONS, NDT__DEV_FALLBACKS,
+       NDT__DEV_NCOUNTERS };
+void ndt__dev_count(int which, int64_t n);
+/* 1 when an injected device allocation failure is due (ndt_debug_fail_dev_alloc_after). */
+int ndt__dev_alloc_fails(void);
+/* Whether NDTILE_VERBOSE is set; prints one line on stderr when it is. */
+void ndt__verbose(const char *fmt, ...);
+
+/* ---- device_sim.c ---- */
+/* Registers n simulated devices of cap bytes each (NDTILE_DEVICES=sim:N). */
+void ndt__sim_start(int n, int64_t cap);
+/* the first one's capacity, 0 when none is started */
 int64_t ndt__simdev_bytes(void);
 
 /* ---- sched.c ---- */

@@ -342,7 +342,7 @@ ndt_status ndt_init(const ndt_config *cfg) {
      * and are preferred (proc.c) */
     ndt__mem_register(&ndt__host_memory);
     ndt__proc_register(&cpu_proc);
-    ndt__simdev_start();
+    ndt__devices_start(cfg);   /* NDTILE_DEVICES: sim, cuda (device.c) */
     const char *tp = getenv("NDTILE_PROFILE");
     if (tp && *tp) {   /* the timeline, written at exit */
       char path[512];
@@ -378,6 +378,7 @@ ndt_status ndt_setting_value(const char *name, int64_t *value) {
     case NDT__SET_SIMDEVICE_BYTES: *value = ndt__simdev_bytes(); break;
     case NDT__SET_PROGRESS: *value = progress_delay_s; break;
     case NDT__SET_FALLBACK: *value = ndt__env_int(name, 0); break;   /* the package's */
+    case NDT__SET_CUDA_MEM: *value = ndt__env_int(name, 0); break;   /* 0: most of the card */
     case NDT__SET_MPI_SPIN: /* read by comm.c when it starts MPI */
     default: *value = ndt__env_int(name, NDT__MPI_SPIN_DEFAULT); break;
   }

@@ -65,7 +65,7 @@ ndt_status ndt__record(const ndt_task_kind *kind, const char *name, const ndt_op
   }
   if (st == NDT_OK) st = ndt__rt_flush(0, NULL, acc, nacc);
   ndt_processor *proc = NULL;
-  if (st == NDT_OK && !(proc = ndt__proc_choose(kind, op, nop)))
+  if (st == NDT_OK && !(proc = ndt__proc_choose(kind, op, nop, arg)))
     st = ndt__error(NDT_ERR_INTERNAL, "no processor runs %s", name);
   if (st == NDT_OK) {
     ndt_taskrec r = {.name = name, .kind = kind, .proc = proc, .op = op, .nop = nop,

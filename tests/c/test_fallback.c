@@ -1,5 +1,5 @@
 /* test_fallback.c - the automatic CPU fallback: with a simulated device far
- * smaller than the data (NDTILE_SIMDEVICE_BYTES = 256 KiB, tiles of 64 KiB),
+ * smaller than the data (sim:1,mem=256k: 256 KiB, tiles of 64 KiB),
  * tasks whose operands no longer fit in its memory run on the host CPU. The
  * program must finish with the bits of the CPU alone (ufuncs, an in-place
  * update, reductions, a sort, a matmul), and ndt_processor_fallbacks counts
@@ -43,9 +43,9 @@ static void workload(double *res) {
 }
 
 int main(void) {
-  setenv("NDTILE_SIMDEVICE", "1", 1);
-  setenv("NDTILE_SIMDEVICE_BYTES", "262144", 1);
-  ndt_config cfg = {.workers = 2, .tile_bytes = 65536, .inline_elems = -1};
+  /* (ndt_config.devices wins over NDTILE_DEVICES, which make test-sim sets) */
+  ndt_config cfg = {.workers = 2, .tile_bytes = 65536, .inline_elems = -1,
+                    .devices = "sim:1,mem=256k"};
   OK(ndt_init(&cfg));
   EXPECT(ndt_processor_count() == 2 && !strcmp(ndt_processor_name(1), "simdev"),
          "the simulated device is registered");

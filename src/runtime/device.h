@@ -1,0 +1,41 @@
+/* device.h - the contract between the core and a device plugin loaded with
+ * dlopen (the CUDA plugin, src/runtime/cuda.c). The plugin links nothing of
+ * the core: it is handed the few calls it needs (ndt_plugin_host) and uses
+ * the core's types (internal.h) only. It registers a memory and a
+ * processor per device; its processor supplies bodies for the core's task
+ * kinds by their names (ndt_processor_iface.body), and refuses the tasks it
+ * has no variant for (supports), which then run on the CPU with their
+ * operands made valid in host memory. */
+#ifndef NDT_DEVICE_H
+#define NDT_DEVICE_H
+#include "internal.h"
+
+#define NDT_PLUGIN_API 1
+#define NDT_PLUGIN_ENTRY "ndt_plugin_entry_v1"
+
+typedef struct {
+  int api;                                  /* NDT_PLUGIN_API */
+  int (*mem_register)(ndt_memory *m);       /* 0, or -1: the table is full */
+  int (*proc_register)(ndt_processor *p);
+  /* queues a ready task on the CPU's worker pool (a processor's launch may
+   * hand its tasks there: the worker then drives the device) */
+  void (*cpu_launch)(ndt_task *t);
+  /* keeps msg as the calling thread's last error; returns st */
+  ndt_status (*error)(ndt_status st, const char *msg);
+  int (*alloc_fails)(void);                 /* an injected allocation failure is due */
+  void (*verbose)(const char *msg);         /* one line on stderr under NDTILE_VERBOSE */
+  int64_t (*env_size)(const char *name, int64_t dflt);   /* a size setting (NDTILE_CUDA_MEM) */
+} ndt_plugin_host;
+
+typedef struct {
+  int api;                                  /* NDT_PLUGIN_API */
+  const char *name;                         /* "cuda" */
+  /* Opens n devices (index[0..n), n == 0: every device the driver lists),
+   * registering a memory and a processor for each; returns how many. With
+   * none, why says what was missing (no driver, no device, no context). */
+  int (*start)(const ndt_plugin_host *h, const int *index, int n, char *why, size_t cap);
+} ndt_plugin;
+
+typedef const ndt_plugin *(*ndt_plugin_entry_fn)(void);
+
+#endif

@@ -1,0 +1,320 @@
+/* test_device.c - the device runtime on simulated devices (device.c,
+ * device_sim.c, proc.c, bind.c). One mode per process (devices are chosen
+ * at the first start):
+ *   parse      NDTILE_DEVICES forms and their errors
+ *   coherence  sim:2: random reads and writes (host, tasks placed on either
+ *              device, partial tiles, strided views) against a model;
+ *              invalidated and freed copies are poisoned, so a stale read
+ *              shows
+ *   thrash     sim:2 with room for three tiles: evictions with write-back,
+ *              the same bits as the CPU alone; injected allocation failures
+ *   tiny       a device smaller than one tile: everything on the CPU
+ *   golden F   the log of placements, copies, evictions and fallbacks of a
+ *              fixed program (run inline, in program order) equals file F
+ *              (NDT_UPDATE_GOLDEN=1 writes it), and twice the same in a run
+ *   nocuda     NDTILE_DEVICES=cuda without a plugin: the CPU runs everything
+ *              and ndt_device_note says why
+ *   cuda       NDTILE_DEVICES=cuda with the plugin as built: on a machine
+ *              without a driver the same; with a GPU, the CPU's bits */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ndtile.h"
+#include "internal.h"
+#include "check.h"
+
+static uint64_t rng = 88172645463325252ull;
+static int64_t rnd(int64_t n) {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return (int64_t)(rng % (uint64_t)n);
+}
+
+static ndt_array *slice1(ndt_array *a, int64_t lo, int64_t hi, int64_t step) {
+  ndt_index ix = {.kind = NDT_IDX_SLICE, .start = lo, .stop = hi, .step = step,
+                  .has_start = 1, .has_stop = 1};
+  ndt_array *v = NULL;
+  OK(ndt_view_index(&v, a, 1, &ix));
+  return v;
+}
+
+/* ---- parse ---- */
+static void test_parse(void) {
+  ndt__devspec d;
+  EXPECT(ndt__devices_parse("none", &d) == NDT_OK && d.kind == NDT__DEVS_NONE, "none");
+  EXPECT(ndt__devices_parse("auto", &d) == NDT_OK && d.kind == NDT__DEVS_AUTO, "auto");
+  EXPECT(ndt__devices_parse("cuda", &d) == NDT_OK && d.kind == NDT__DEVS_CUDA && d.n == 0, "cuda");
+  EXPECT(ndt__devices_parse("cuda:0,1", &d) == NDT_OK && d.n == 2 && d.index[1] == 1, "cuda:0,1");
+  EXPECT(ndt__devices_parse("cuda:0,cuda:0", &d) == NDT_OK && d.n == 2 && d.index[0] == 0 &&
+         d.index[1] == 0, "cuda:0,cuda:0");
+  EXPECT(ndt__devices_parse("sim:2,mem=4M", &d) == NDT_OK && d.kind == NDT__DEVS_SIM &&
+         d.n == 2 && d.mem == 4 << 20, "sim:2,mem=4M");
+  EXPECT(ndt__devices_parse("sim", &d) == NDT_OK && d.n == 1 && d.mem == 0, "sim");
+  const char *bad[] = {"gpu", "cuda:", "cuda:x", "cuda:0,", "cuda:0,1,2,3", "sim:0", "sim:4",
+                       "sim:2,mem=", "sim:2,mem=lots", "sim:2,size=4M", "sim2"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    ndt_status st = ndt__devices_parse(bad[i], &d);
+    EXPECT(st == NDT_ERR_VALUE && strstr(ndt_last_error(), "NDTILE_DEVICES=") &&
+           strstr(ndt_last_error(), "sim:N,mem=SIZE"), "%s is refused, naming the forms: %s",
+           bad[i], ndt_last_error());
+  }
+  setenv("NDTILE_DEVICES", "sim:9", 1);
+  ndt_config cfg = {.workers = 1, .inline_elems = -1};
+  EXPECT(ndt_init(&cfg) == NDT_ERR_VALUE, "ndt_init refuses a bad NDTILE_DEVICES");
+  unsetenv("NDTILE_DEVICES");
+}
+
+/* ---- coherence ---- */
+#define CN 4096   /* 8 tiles of 512 int64 */
+#define NARR 3
+static ndt_array *arr[NARR];
+static int64_t ref[NARR][CN];
+
+static void check_all(const char *when) {
+  static int64_t got[CN];
+  for (int k = 0; k < NARR; k++) {
+    OK(ndt_to_buffer(arr[k], got));
+    int64_t bad = -1;
+    for (int64_t i = 0; i < CN && bad < 0; i++)
+      if (got[i] != ref[k][i]) bad = i;
+    EXPECT(bad < 0, "%s: array %d element %lld is %lld, not %lld", when, k, (long long)bad,
+           (long long)(bad >= 0 ? got[bad] : 0), (long long)(bad >= 0 ? ref[k][bad] : 0));
+  }
+}
+
+/* One random step over the arrays and their model. */
+static void step(int i) {
+  int k = (int)rnd(NARR), j = (int)rnd(NARR);
+  int64_t n = 1 + rnd(CN / 2), step = 1 + rnd(3);
+  int64_t cnt = (n + step - 1) / step;
+  int64_t lo = rnd(CN - (cnt - 1) * step), lo2 = rnd(CN - (cnt - 1) * step);
+  int64_t hi = lo + (cnt - 1) * step + 1, hi2 = lo2 + (cnt - 1) * step + 1;
+  switch (rnd(5)) {
+    case 0: {   /* arr[k][lo:hi:step] += arr[j][lo2:hi2:step] (a task, partial tiles) */
+      ndt_array *x = slice1(arr[k], lo, hi, step), *y = slice1(arr[j], lo2, hi2, step);
+      const ndt_array *in[2] = {x, y};
+      OK(ndt_apply(&x, NDT_ADD, 2, in, NDT_DTYPE_DEFAULT));
+      int64_t tmp[CN];
+      for (int64_t e = 0; e < cnt; e++) tmp[e] = ref[j][lo2 + e * step];
+      for (int64_t e = 0; e < cnt; e++)
+        ref[k][lo + e * step] = (int64_t)((uint64_t)ref[k][lo + e * step] + (uint64_t)tmp[e]);
+      ndt_free(x);
+      ndt_free(y);
+      break;
+    }
+    case 1: {   /* the host writes through an export */
+      int64_t *p;
+      OK(ndt_host_export(arr[k], 1, (void **)&p));
+      for (int64_t e = lo; e < hi; e += step) p[e] = ref[k][e] = i * 1000 + e;
+      ndt_host_release(arr[k]);
+      ndt_host_settle();
+      break;
+    }
+    case 2: {   /* a read of a view */
+      ndt_array *x = slice1(arr[k], lo, hi, step);
+      int64_t got[CN];
+      OK(ndt_to_buffer(x, got));
+      int64_t bad = -1;
+      for (int64_t e = 0; e < cnt && bad < 0; e++)
+        if (got[e] != ref[k][lo + e * step]) bad = e;
+      EXPECT(bad < 0, "step %d: a read of %d[%lld:%lld:%lld] sees a stale copy", i, k,
+             (long long)lo, (long long)hi, (long long)step);
+      ndt_free(x);
+      break;
+    }
+    case 3: {   /* a fresh array from a product, assigned into a slice */
+      ndt_array *y = slice1(arr[j], lo2, hi2, step), *x = slice1(arr[k], lo, hi, step);
+      ndt_array *three = NULL, *t = NULL;
+      int64_t v3 = 3;
+      OK(ndt_scalar(&three, NDT_INT64, &v3, 0));
+      OK(ndt_binary(&t, NDT_MULTIPLY, y, three));
+      OK(ndt_assign(x, t, NDT_CAST_SAME_KIND));
+      int64_t tmp[CN];   /* the source as it was (they may overlap) */
+      for (int64_t e = 0; e < cnt; e++) tmp[e] = (int64_t)((uint64_t)ref[j][lo2 + e * step] * 3u);
+      for (int64_t e = 0; e < cnt; e++) ref[k][lo + e * step] = tmp[e];
+      ndt_free(x);
+      ndt_free(y);
+      ndt_free(t);
+      ndt_free(three);
+      break;
+    }
+    default: {   /* a sum over a view (exact in int64) */
+      ndt_array *x = slice1(arr[k], lo, hi, step), *s = NULL;
+      OK(ndt_reduce(&s, NDT_RED_SUM, x, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0));
+      int64_t got, want = 0;
+      OK(ndt_item(s, NDT_INT64, &got));
+      for (int64_t e = lo; e < hi; e += step) want = (int64_t)((uint64_t)want + (uint64_t)ref[k][e]);
+      EXPECT(got == want, "step %d: sum %lld, not %lld", i, (long long)got, (long long)want);
+      ndt_free(x);
+      ndt_free(s);
+    }
+  }
+}
+
+static void coherence(int steps, uint64_t seed) {
+  rng = seed;
+  int64_t shape[1] = {CN};
+  for (int k = 0; k < NARR; k++) {
+    for (int64_t i = 0; i < CN; i++) ref[k][i] = k * 100000 + i;
+    OK(ndt_from_buffer(&arr[k], NDT_INT64, 1, shape, ref[k], NULL));
+  }
+  for (int i = 0; i < steps; i++) step(i);
+  check_all("at the end");
+  for (int k = 0; k < NARR; k++) ndt_free(arr[k]);
+}
+
+static void start(const char *devices, int workers, int64_t inline_elems) {
+  ndt_config cfg = {.workers = workers, .tile_bytes = 4096, .inline_elems = inline_elems,
+                    .devices = devices};
+  OK(ndt_init(&cfg));
+}
+
+/* ---- a fixed program for the CPU comparisons and the golden log ---- */
+/* golden: a sync after each op, so that one worker runs the tasks in the
+ * order they were recorded (the tasks of one op do not wait on one another,
+ * except a reduction's last, which comes last anyway) */
+static int sync_each;
+#define STEP(call) \
+  do {             \
+    OK(call);      \
+    if (sync_each) OK(ndt_sync()); \
+  } while (0)
+static void program(double *res, int64_t n) {
+  ndt_array *a = NULL, *b = NULL, *c = NULL, *s = NULL, *two = NULL;
+  double v2 = 2.5;
+  STEP(ndt_arange(&a, 0, (double)n, 1, NDT_FLOAT64));
+  STEP(ndt_scalar(&two, NDT_FLOAT64, &v2, 0));
+  STEP(ndt_binary(&b, NDT_MULTIPLY, a, two));
+  STEP(ndt_unary(&c, NDT_SIN, b));
+  const ndt_array *in[2] = {c, a};
+  STEP(ndt_apply(&c, NDT_ADD, 2, in, NDT_DTYPE_DEFAULT));
+  ndt_array *half = slice1(c, 0, n / 2, 1), *rest = slice1(b, n / 2, n, 1);
+  STEP(ndt_assign(half, rest, NDT_CAST_SAME_KIND));
+  STEP(ndt_reduce(&s, NDT_RED_SUM, c, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0));
+  OK(ndt_to_buffer(c, res));
+  OK(ndt_item(s, NDT_FLOAT64, res + n));
+  ndt_array *all[] = {a, b, c, s, two, half, rest};
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++) ndt_free(all[i]);
+}
+
+static void same_as_cpu(int64_t n, const char *what) {
+  double *d = malloc((size_t)(n + 1) * sizeof *d), *h = malloc((size_t)(n + 1) * sizeof *h);
+  program(d, n);
+  OK(ndt_processor_select("cpu"));
+  program(h, n);
+  OK(ndt_processor_select(NULL));
+  EXPECT(memcmp(d, h, (size_t)(n + 1) * sizeof *d) == 0, "%s: the CPU's bits", what);
+  free(d);
+  free(h);
+}
+
+static int64_t stat(int which) {
+  int64_t v[4];
+  ndt_device_stats(&v[0], &v[1], &v[2], &v[3]);
+  return v[which];
+}
+
+static char *read_file(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *t = malloc((size_t)n + 1);
+  size_t got = fread(t, 1, (size_t)n, f);
+  t[got] = 0;
+  fclose(f);
+  return t;
+}
+
+int main(int argc, char **argv) {
+  const char *mode = argc > 1 ? argv[1] : "parse";
+  if (!strcmp(mode, "parse")) {
+    test_parse();
+  } else if (!strcmp(mode, "coherence")) {
+    start(argc > 2 ? argv[2] : "sim:2,mem=64M", 2, 0);
+    if (argc > 2) {   /* the model itself, on other devices (or none) */
+      coherence(150, 7);
+      goto done;
+    }
+    EXPECT(ndt_device_count() == 2, "two devices");
+    ndt_device_info di;
+    OK(ndt_device_get(1, &di));
+    EXPECT(!strcmp(di.name, "simdev1") && !strcmp(di.kind, "sim") && di.capacity == 64 << 20,
+           "device 1: %s %s %lld", di.name, di.kind, (long long)di.capacity);
+    for (uint64_t seed = 1; seed <= 6; seed++) coherence(150, seed * 0x9E3779B97F4A7C15ull);
+    EXPECT(stat(0) > 0, "tiles were copied between memories (%lld)", (long long)stat(0));
+  } else if (!strcmp(mode, "thrash")) {
+    start("sim:2,mem=12k", 2, 0);   /* three tiles per device */
+    same_as_cpu(20000, "thrashing");
+    EXPECT(stat(2) > 0, "tiles were evicted (%lld)", (long long)stat(2));
+    coherence(200, 12345);
+    int64_t f0 = stat(3) + stat(2);
+    ndt_debug_fail_dev_alloc_after(1);
+    same_as_cpu(5000, "an injected device allocation failure");
+    ndt_debug_fail_dev_alloc_after(0);
+    EXPECT(stat(3) + stat(2) > f0, "the failure evicted or fell back");
+  } else if (!strcmp(mode, "tiny")) {
+    start("sim:1,mem=1000", 2, 0);   /* less than one tile */
+    int64_t e0 = stat(2);
+    same_as_cpu(20000, "a device below one tile");
+    EXPECT(stat(3) > 0 && stat(2) == e0, "everything fell back (%lld), nothing evicted",
+           (long long)stat(3));
+  } else if (!strcmp(mode, "golden") && argc > 2) {
+    start("sim:2,mem=16k", 1, -1);
+    sync_each = 1;
+    double res[3001];
+    char *logs[2];
+    for (int r = 0; r < 2; r++) {
+      ndt_debug_device_log(1);
+      program(res, 3000);
+      OK(ndt_sync());
+      logs[r] = strdup(ndt_debug_device_log_text());
+      ndt_debug_device_log(0);
+    }
+    EXPECT(!strcmp(logs[0], logs[1]), "the same log twice");
+    if (strcmp(logs[0], logs[1])) fprintf(stderr, "---- first:\n%s---- second:\n%s", logs[0], logs[1]);
+    EXPECT(strstr(logs[0], "evict") && strstr(logs[0], "copy") && strstr(logs[0], "simdev1"),
+           "the log has evictions, copies and both devices");
+    if (getenv("NDT_UPDATE_GOLDEN")) {
+      FILE *f = fopen(argv[2], "wb");
+      fputs(logs[0], f);
+      fclose(f);
+    }
+    char *want = read_file(argv[2]);
+    EXPECT(want && !strcmp(want, logs[0]), "the log equals %s (NDT_UPDATE_GOLDEN=1 rewrites it)",
+           argv[2]);
+    if (want && strcmp(want, logs[0])) fprintf(stderr, "---- got:\n%s", logs[0]);
+    free(want);
+    free(logs[0]);
+    free(logs[1]);
+  } else if (!strcmp(mode, "nocuda")) {
+    setenv("NDTILE_CUDA_PLUGIN", "/nonexistent/libndtile_cuda.so", 1);
+    start("cuda", 2, -1);
+    EXPECT(ndt_device_count() == 0, "no device");
+    EXPECT(strstr(ndt_device_note(), "nonexistent") != NULL, "the note says why: %s",
+           ndt_device_note());
+    same_as_cpu(5000, "no plugin");
+  } else if (!strcmp(mode, "cuda")) {
+    /* the plugin as built (device.c finds it in the build directory): on
+     * a machine without a driver or a GPU, the CPU runs everything and the
+     * note says why; with a GPU, its results are the CPU's */
+    start("cuda", 2, -1);
+    if (ndt_device_count() == 0)
+      EXPECT(ndt_device_note()[0] != 0, "no CUDA device, and the note says why");
+    else
+      printf("%d CUDA device(s)\n", ndt_device_count());
+    printf("note: %s\n", ndt_device_note());
+    same_as_cpu(200000, "NDTILE_DEVICES=cuda");
+  } else {
+    fprintf(stderr, "usage: test_device parse|coherence|thrash|tiny|golden FILE|nocuda|cuda\n");
+    return 2;
+  }
+done:
+  OK(ndt_sync());
+  ndt_finalize();
+  printf("%s: %d passed, %d failed\n", mode, passed, failed);
+  return failed != 0;
+}

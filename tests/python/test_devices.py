@@ -1,0 +1,80 @@
+"""ndtile.devices() and NDTILE_DEVICES (src/runtime/device.c): simulated
+devices give the CPU's bits, a bad value names the variable and its forms,
+and asking for CUDA where no plugin, driver or GPU works runs on the CPU
+and says why under NDTILE_VERBOSE=1. Each case runs in a child process:
+devices are chosen when the runtime first starts."""
+import os
+import subprocess
+import sys
+import textwrap
+
+
+def run(code, **env_add):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NDTILE_")}
+    env.update(env_add)
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+WORK = """
+    import numpy
+    import ndtile as np
+    a = np.arange(3_000_000.0)          # 23 MB: many 2 MiB tiles, more than the devices hold
+    b = np.sin(a) * 2.5 + a
+    b[::3] = -b[1::3][: len(b[::3])]
+    s = float(b.sum())
+    i = np.arange(1_000_000, dtype=np.int32) * np.int32(7) - np.int32(3)
+    out = numpy.concatenate([numpy.asarray(b).view(numpy.uint8),
+                             numpy.asarray(i).view(numpy.uint8),
+                             numpy.array([s]).view(numpy.uint8)])
+    import hashlib, sys
+    print(hashlib.sha256(out.tobytes()).hexdigest())
+"""
+
+
+def test_default_has_no_device():
+    r = run("import ndtile as np; print(np.devices(), repr(np._core.device_note()))")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[] ''"
+
+
+def test_sim_devices_listed_and_same_bits():
+    r = run("""
+        import ndtile as np
+        d = np.devices()
+        assert [x['name'] for x in d] == ['simdev', 'simdev1'], d
+        assert all(x['kind'] == 'sim' and x['memory'] == 4 << 20 and x['in_use'] >= 0 for x in d)
+        a = np.arange(2_000_000.0); float((a * 2).sum())
+        st = np._core.device_stats()
+        assert st['copies'] > 0 and st['evictions'] > 0, st
+    """, NDTILE_DEVICES="sim:2,mem=4M")
+    assert r.returncode == 0, r.stdout + r.stderr
+    cpu = run(WORK)
+    sim = run(WORK, NDTILE_DEVICES="sim:2,mem=4M")
+    tiny = run(WORK, NDTILE_DEVICES="sim:1,mem=1000")     # below one tile: all on the CPU
+    assert cpu.returncode == 0 and sim.returncode == 0 and tiny.returncode == 0, \
+        cpu.stderr + sim.stderr + tiny.stderr
+    assert sim.stdout == cpu.stdout and tiny.stdout == cpu.stdout
+
+
+def test_bad_value_names_the_forms():
+    for bad in ["gpu", "sim:0", "cuda:x", "sim:2,mem=lots"]:
+        r = run("import ndtile as np; np.arange(3) + 1", NDTILE_DEVICES=bad)
+        assert r.returncode != 0
+        assert "ValueError: NDTILE_DEVICES=" + bad in r.stderr, r.stderr
+        assert "sim:N,mem=SIZE" in r.stderr and "cuda:0,1" in r.stderr
+
+
+def test_cuda_without_gpu_runs_on_cpu_and_says_why():
+    cpu = run(WORK)
+    for value in ["cuda", "auto", "cuda:0,cuda:0"]:
+        r = run(WORK + "    print(np.devices() == [] or np.devices())\n",
+                NDTILE_DEVICES=value, NDTILE_VERBOSE="1")
+        assert r.returncode == 0, r.stderr
+        if r.stdout.splitlines()[-1] == "True":      # this machine: no GPU (or no plugin)
+            assert "running on CPUs" in r.stderr, r.stderr
+            assert r.stdout.splitlines()[0] == cpu.stdout.strip()
+    r = run(WORK, NDTILE_DEVICES="cuda", NDTILE_CUDA_PLUGIN="/nonexistent/libndtile_cuda.so",
+            NDTILE_VERBOSE="1")
+    assert r.returncode == 0 and "/nonexistent/libndtile_cuda.so" in r.stderr, r.stderr
+    assert r.stdout == cpu.stdout

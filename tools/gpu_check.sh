@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# tools/gpu_check.sh - the one prepared GPU check (issue 18, docs/design.md
+# "Devices"): build with the CUDA plugin, device info, the device tests and
+# the backend harness against the CPU, the Python suite's device-relevant
+# part under NDTILE_DEVICES=cuda, OOM fallback with a small NDTILE_CUDA_MEM,
+# two virtual devices on one GPU (cuda:0,cuda:0), and a small benchmark
+# against CuPy when it is installed. Every stage has its own timeout; the
+# caps add up to under 9 minutes when build-cuda/ is already built. Writes
+# $OUT/gpu_check.json and $OUT/log.txt ($OUT defaults to out/gpu_check).
+#
+#   tools/gpu_check.sh          on a machine with a GPU (nvcc, driver; the
+#                               Python package built with make python, its .venv
+#                               carried along)
+#   tools/gpu_check.sh --sim    the same stages on simulated devices
+#                               (NDTILE_DEVICES=sim:...), on any machine
+set -u -o pipefail
+cd "$(dirname "$0")/.."
+SIM=0
+[ "${1:-}" = "--sim" ] && SIM=1
+OUT=${OUT:-out/gpu_check}
+mkdir -p "$OUT"
+LOG="$OUT/log.txt"
+: > "$LOG"
+PY=${PY:-$( [ -x .venv/bin/python ] && echo .venv/bin/python || echo python3 )}
+if [ $SIM = 1 ]; then
+  BUILD=${BUILD:-build}
+  DEV1="sim:1,mem=64M"; DEV2="sim:2,mem=4M"; SMALL="sim:1,mem=4M"; MEMVAR=""
+else
+  BUILD=${BUILD:-build-cuda}
+  DEV1="cuda"; DEV2="cuda:0,cuda:0"; SMALL="cuda"; MEMVAR="NDTILE_CUDA_MEM=256M"
+  export NDTILE_CUDA_PLUGIN=${NDTILE_CUDA_PLUGIN:-$PWD/$BUILD/libndtile_cuda.so}
+fi
+T0=$(date +%s)
+STAGES=()
+FAILED=0
+
+# stage NAME CAP COMMAND...: runs it under a timeout, logs it, records the result
+stage() {
+  local name=$1 cap=$2; shift 2
+  local s=$(date +%s)
+  echo "==== $name (cap ${cap}s): $*" | tee -a "$LOG"
+  timeout "$cap" bash -c "$*" 2>&1 | tail -n 400 | tee -a "$LOG" > "$OUT/$name.txt"
+  local rc=${PIPESTATUS[0]}
+  local e=$(( $(date +%s) - s ))
+  tail -n 5 "$OUT/$name.txt"
+  echo "---- $name: rc=$rc in ${e}s" | tee -a "$LOG"
+  [ "$rc" = 0 ] || FAILED=$((FAILED + 1))
+  STAGES+=("{\"stage\": \"$name\", \"rc\": $rc, \"seconds\": $e}")
+}
+
+if [ $SIM = 1 ]; then
+  stage info 15 "echo simulated devices; nproc; $PY -c 'import ndtile' && echo ndtile imports"
+  stage build 300 "ninja -C $BUILD && $PY -c 'import ndtile'"
+else
+  stage info 15 "nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv; $PY -c 'import cupy; print(\"cupy\", cupy.__version__)' || echo no cupy"
+  stage build 200 "[ -f $BUILD/build.ninja ] || meson setup $BUILD -Dcuda=enabled -Dgpu_arch=90 -Dpython=false; ninja -C $BUILD && ls -l $BUILD/libndtile_cuda.so"
+fi
+
+# device info: what the runtime found, and why not
+stage devinfo 20 "NDTILE_VERBOSE=1 NDTILE_DEVICES=$DEV1 $PY -c 'import ndtile as np; print(np.devices()); print(repr(np._core.device_note())); assert np.devices(), \"no device\"'"
+
+# the device runtime tests, and the backend harness against its reference
+if [ $SIM = 1 ]; then
+  stage device_tests 60 "for m in parse coherence thrash tiny nocuda cuda; do ./$BUILD/tests/c/test_device \$m || exit 1; done; ./$BUILD/tests/c/test_device golden tests/c/device_golden.txt"
+  stage backend 120 "./$BUILD/tests/backend/test_backend_ops -q -b simdev:w2:t4k"
+else
+  # (the harness selects one processor per configuration; the CUDA plugin
+  # runs a few kinds only, so the device-vs-CPU comparison is test_device
+  # cuda and the Python stages below)
+  stage device_tests 90 "./$BUILD/tests/c/test_device cuda && ./$BUILD/tests/c/test_device nocuda"
+fi
+
+# the Python suite's device-relevant part on the device(s)
+stage python 150 "NDTILE_DEVICES=$DEV1 $PY -m pytest -q -x -p no:cacheprovider tests/python/test_ufunc.py tests/python/test_reduce.py tests/python/test_fusion.py tests/python/test_inplace.py tests/python/test_devices.py"
+
+# OOM fallback: a working set far beyond the device memory; the CPU's bits
+cat > "$OUT/work.py" <<'PYEOF'
+import hashlib, sys, numpy, ndtile as np
+n = int(sys.argv[1])
+a = np.arange(float(n)); b = a * 0.5 + 1.0; c = np.negative(b) + a * a
+i = np.arange(n, dtype=np.int64) * np.int64(3) - np.int64(7)
+s = float(c.sum()); m = np.arange(256.0 * 256).reshape(256, 256); mm = m @ m.T
+h = hashlib.sha256()
+for x in (c, i, mm):
+    h.update(numpy.asarray(x).tobytes())
+h.update(numpy.float64(s).tobytes())
+print(h.hexdigest(), np._core.device_stats(), [d['name'] for d in np.devices()])
+PYEOF
+NBIG=$([ $SIM = 1 ] && echo 4000000 || echo 100000000)
+stage oom 60 "cpu=\$(NDTILE_DEVICES=none $PY $OUT/work.py $NBIG | cut -d' ' -f1); dev=\$(NDTILE_DEVICES=$SMALL $MEMVAR $PY $OUT/work.py $NBIG); echo cpu \$cpu; echo dev \$dev; [ \"\$cpu\" = \"\${dev%% *}\" ]"
+stage multi 45 "cpu=\$(NDTILE_DEVICES=none $PY $OUT/work.py 3000000 | cut -d' ' -f1); dev=\$(NDTILE_DEVICES=$DEV2 $PY $OUT/work.py 3000000); echo cpu \$cpu; echo dev \$dev; [ \"\$cpu\" = \"\${dev%% *}\" ] && case \"\$dev\" in *simdev1*|*cuda1*) ;; *) exit 1;; esac"
+
+# a small benchmark: c = a + b on 2^25 float64, and a 1000-element op, vs CuPy
+cat > "$OUT/bench.py" <<'PYEOF'
+import json, sys, time, ndtile as np
+def best(f, k=5):
+    t = []
+    for _ in range(k):
+        t0 = time.perf_counter(); f(); t.append(time.perf_counter() - t0)
+    return min(t)
+n = 1 << 25
+a = np.arange(float(n)); b = a + 1.0; np.sync()
+r = {"devices": [d["name"] for d in np.devices()]}
+t = best(lambda: (a + b, np.sync()))
+r["ndtile_add_GBps"] = 3 * 8 * n / t / 1e9
+x = np.arange(1000.0); y = x + 1
+t = best(lambda: [x + y for _ in range(1000)]) / 1000
+r["ndtile_small_op_us"] = t * 1e6
+try:
+    import cupy as cp
+    ca = cp.arange(float(n)); cb = ca + 1.0; cp.cuda.Device().synchronize()
+    t = best(lambda: (ca + cb, cp.cuda.Device().synchronize()))
+    r["cupy_add_GBps"] = 3 * 8 * n / t / 1e9
+    cx = cp.arange(1000.0); cy = cx + 1
+    t = best(lambda: ([cx + cy for _ in range(1000)], cp.cuda.Device().synchronize())) / 1000
+    r["cupy_small_op_us"] = t * 1e6
+except Exception as e:
+    r["cupy"] = "not available: %s" % type(e).__name__
+print(json.dumps(r))
+PYEOF
+stage bench 60 "NDTILE_DEVICES=$DEV1 $PY $OUT/bench.py | tee $OUT/bench.json"
+
+T1=$(date +%s)
+{
+  echo "{"
+  echo "  \"mode\": \"$([ $SIM = 1 ] && echo sim || echo cuda)\","
+  echo "  \"seconds\": $((T1 - T0)),"
+  echo "  \"failed\": $FAILED,"
+  echo "  \"bench\": $(cat "$OUT/bench.json" 2>/dev/null | tail -n 1 | grep '^{' || echo null),"
+  echo "  \"stages\": ["
+  for i in "${!STAGES[@]}"; do
+    [ "$i" -gt 0 ] && echo ","
+    printf '    %s' "${STAGES[$i]}"
+  done
+  echo ""
+  echo "  ]"
+  echo "}"
+} > "$OUT/gpu_check.json"
+cat "$OUT/gpu_check.json"
+[ "$FAILED" = 0 ]
