@@ -373,6 +373,9 @@ typedef struct {
   ndt_array *arr;
   PyObject *shape;      /* cached shape tuple */
   PyObject *weakrefs;
+  PyObject *base;       /* NumPy's .base: the object owning the memory of a view (held, as
+                         * NumPy's base is), or what an owner was made from (frombuffer's
+                         * buffer); NULL for none */
 } ArrayObject;
 
 #define IS_ARRAY(o) PyObject_TypeCheck((o), &ArrayType)
@@ -387,6 +390,14 @@ static PyObject *wrap_as(PyTypeObject *t, ndt_array *a) {
     return NULL;
   }
   o->arr = a;
+  /* NumPy's .base: a view holds the object owning its memory (the owner
+   * is found through its store: the owner registers itself there) */
+  if (ndt_owns_data(a)) {
+    ndt_set_owner_ctx(a, o);
+  } else {
+    PyObject *b = ndt_owner_ctx(a);
+    if (b) o->base = Py_NewRef(b);
+  }
   return (PyObject *)o;
 }
 
@@ -399,6 +410,8 @@ static PyObject *wrap_status(ndt_status st, ndt_array *a) {
 
 static void array_dealloc(ArrayObject *self) {
   if (self->weakrefs) PyObject_ClearWeakRefs((PyObject *)self);
+  if (self->arr) ndt_clear_owner_ctx(self->arr, self);
+  Py_CLEAR(self->base);
   if (self->arr && core_held) free_later(self->arr);
   else if (self->arr) CORE(ndt_free(self->arr));
   Py_CLEAR(self->shape);
@@ -1210,6 +1223,8 @@ static int set_shape(ArrayObject *self, PyObject *value, void *c) {
                     "`.reshape()` to make a copy with the desired shape.");
     return -1;
   }
+  /* the same array, reshaped in place: it keeps NumPy's OWNDATA */
+  if (ndt_owns_data(self->arr)) CORE(ndt_take_owner(r, self->arr));
   CORE(ndt_free(self->arr));
   self->arr = r;
   Py_CLEAR(self->shape);
@@ -1306,11 +1321,35 @@ static PyObject *get_flags(ArrayObject *self, void *c) {
   return PyLong_FromLong(f);
 }
 
+static PyObject *dtype_setter;   /* the Python side's a.dtype = ... (_set_dtype_hook) */
+
+static int set_dtype(ArrayObject *self, PyObject *value, void *c) {
+  (void)c;
+  if (!value) {
+    PyErr_SetString(PyExc_AttributeError, "Cannot delete array dtype");
+    return -1;
+  }
+  if (!dtype_setter) {
+    PyErr_SetString(PyExc_AttributeError, "dtype cannot be set");
+    return -1;
+  }
+  PyObject *r = PyObject_CallFunctionObjArgs(dtype_setter, (PyObject *)self, value, NULL);
+  if (!r) return -1;
+  Py_DECREF(r);
+  return 0;
+}
+
+static PyObject *get_base(ArrayObject *self, void *c) {
+  (void)c;
+  return Py_NewRef(self->base ? self->base : Py_None);
+}
+
 static PyGetSetDef array_getset[] = {
+  {"_base", (getter)get_base, NULL, "the object owning a view's memory, or None", NULL},
   {"shape", (getter)get_shape, (setter)set_shape, "Tuple of array dimensions.", NULL},
   {"ndim", (getter)get_ndim, NULL, "Number of array dimensions.", NULL},
   {"size", (getter)get_size, NULL, "Number of elements in the array.", NULL},
-  {"dtype", (getter)get_dtype, NULL, "Data-type of the array's elements.", NULL},
+  {"dtype", (getter)get_dtype, (setter)set_dtype, "Data-type of the array's elements.", NULL},
   {"itemsize", (getter)get_itemsize, NULL, "Length of one array element in bytes.", NULL},
   {"nbytes", (getter)get_nbytes, NULL, "Total bytes consumed by the elements.", NULL},
   {"_dt", (getter)get_dt, NULL, "ndtile dtype code", NULL},
@@ -1520,6 +1559,37 @@ static ndt_status same_view(ndt_array **r, const ndt_array *a) {
   return st;
 }
 
+/* self._become(other): self turns into a new handle on other's view, in
+ * place (a.dtype = ..., a.resize): it keeps NumPy's OWNDATA, and stays the
+ * object owning its memory for the views made from it. */
+static PyObject *m_become(PyObject *self, PyObject *other) {
+  if (!check_arr(self) || !check_arr(other)) return NULL;
+  ndt_array *r = NULL;
+  ndt_status st = same_view(&r, ARR(other));
+  if (st) return raise_status(st);
+  ArrayObject *o = (ArrayObject *)self;
+  int owned = ndt_owns_data(o->arr);
+  core_enter();
+  ndt_clear_owner_ctx(o->arr, self);
+  ndt_free(o->arr);
+  o->arr = r;
+  ndt_set_owns_data(r, owned);
+  if (owned) ndt_set_owner_ctx(r, self);
+  core_leave();
+  if (owned) Py_CLEAR(o->base);
+  Py_CLEAR(o->shape);
+  Py_RETURN_NONE;
+}
+
+/* self._set_base(obj): NumPy's .base of an array made from obj's memory
+ * (frombuffer): the data is a copy in tiles, .base names the source. */
+static PyObject *m_set_base(PyObject *self, PyObject *obj) {
+  if (!check_arr(self)) return NULL;
+  ArrayObject *o = (ArrayObject *)self;
+  Py_XSETREF(o->base, obj == Py_None ? NULL : Py_NewRef(obj));
+  Py_RETURN_NONE;
+}
+
 static PyObject *m_view(PyObject *self, PyObject *noargs) {
   (void)noargs;
   if (!check_arr(self)) return NULL;
@@ -1609,6 +1679,8 @@ static PyMethodDef array_methods[] = {
   {"_imag", m_imag, METH_NOARGS, "imaginary part (view, or zeros)"},
   {"_copy", m_copy, METH_NOARGS, "C-order copy"},
   {"_view", m_view, METH_NOARGS, "new handle on the same view"},
+  {"_become", m_become, METH_O, "turn into a handle on other's view, in place"},
+  {"_set_base", m_set_base, METH_O, "set NumPy's .base (the source of an array's data)"},
   {"_view_as", m_view_as, METH_O, "new handle on the same view, of a given subtype"},
   {"_ravel", m_ravel, METH_O, "NumPy's ravel (order 'C', 'F', 'A', 'K'): a view or a copy"},
   {"_set_writeable", m_set_writeable, METH_O, "set or clear NumPy's WRITEABLE flag"},
@@ -2466,6 +2538,33 @@ static PyObject *f_view_dtype(PyObject *m, PyObject *args) {
   return wrap_status(st, r);
 }
 
+/* view_itemsize(a, code, shape, byte strides, byte offset): a's memory as a
+ * dtype of another size (ndt_view_itemsize). */
+static PyObject *f_view_itemsize(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *a, *shp, *str;
+  int t;
+  long long off;
+  if (!PyArg_ParseTuple(args, "OiOOL", &a, &t, &shp, &str, &off) || !check_arr(a)) return NULL;
+  int nd, ns;
+  int64_t shape[NDT_MAXDIMS], strides[NDT_MAXDIMS];
+  if (!parse_shape_nonneg(shp, &nd, shape) || !parse_shape(str, &ns, strides)) return NULL;
+  if (ns != nd) {
+    PyErr_SetString(PyExc_ValueError, "view_itemsize: one stride per dimension");
+    return NULL;
+  }
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE_BLOCKING(st = ndt_view_itemsize(&r, ARR(a), (ndt_dtype)t, nd, shape, strides, off));
+  return wrap_status(st, r);
+}
+
+static PyObject *f_set_dtype_hook(PyObject *m, PyObject *fn) {
+  (void)m;
+  Py_XSETREF(dtype_setter, Py_NewRef(fn));
+  Py_RETURN_NONE;
+}
+
 /* reduceat(a, axis, idx int64, reduce op): ufunc.reduceat (ndt_reduceat). */
 static PyObject *f_reduceat(PyObject *m, PyObject *args) {
   (void)m;
@@ -2488,6 +2587,9 @@ static PyObject *f_take_owner(PyObject *m, PyObject *args) {
   ndt_status st;
   CORE(st = ndt_take_owner(ARR(v), ARR(from)));
   if (st) return raise_status(st);
+  /* v is the owner object now: the views made from it name it as .base */
+  ndt_set_owner_ctx(ARR(v), v);
+  Py_CLEAR(((ArrayObject *)v)->base);
   Py_RETURN_NONE;
 }
 
@@ -3168,6 +3270,9 @@ static PyMethodDef module_methods[] = {
   {"put", f_put, METH_VARARGS, "put(a, flat_idx int64, vals): a.flat[idx] = vals in order"},
   {"put_op", f_put_op, METH_VARARGS, "put_op(a, flat_idx, vals|None, op, loop): ufunc.at"},
   {"view_dtype", f_view_dtype, METH_VARARGS, "view_dtype(a, dt): same bytes, same-size dtype"},
+  {"view_itemsize", f_view_itemsize, METH_VARARGS,
+   "view_itemsize(a, dt, shape, bstrides, boffset): the memory as a dtype of another size"},
+  {"_set_dtype_hook", f_set_dtype_hook, METH_O, "the Python side's a.dtype = ..."},
   {"reduceat", f_reduceat, METH_VARARGS, "reduceat(a, axis, idx, reduce op): ufunc.reduceat"},
   {"take_owner", f_take_owner, METH_VARARGS, "take_owner(v, from): v owns the store"},
   {"as_strided", f_as_strided, METH_VARARGS,

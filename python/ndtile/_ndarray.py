@@ -414,7 +414,13 @@ class ndarray(Array):
 
     @property
     def base(self):
-        return None if self._flags & _OWNDATA else self
+        # NumPy's: the object owning a view's memory (held by the view), or
+        # for an array made from another object's memory (frombuffer) that
+        # object; None for an array owning its memory
+        b = self._base
+        if b is None and not self._flags & _OWNDATA:
+            return self     # a view whose owner was never a Python object
+        return b
 
     @property
     def data(self):
@@ -474,9 +480,15 @@ class ndarray(Array):
         if c is not None and dt.itemsize == self.itemsize:
             # the same bytes as another dtype of this size: a view
             return _core.view_dtype(self, c)
-        # another size (elements split or merged) or a dtype the core lacks:
-        # NumPy's view of a gathered copy (no shared memory)
-        F.notify("ndarray.view (dtype of another size: a copy)")
+        if c is not None:
+            r = _view_itemsize(self, dt, c)
+            if r is not None:
+                return r
+        # a dtype the core lacks, or a layout the core cannot share (see
+        # _view_itemsize): NumPy's view of a gathered copy, which does not
+        # share memory - said by the warning (an error with
+        # NDTILE_FALLBACK=error)
+        F.notify("ndarray.view (a copy: writes to it do not reach the array)")
         return C.np_or_nd(C.to_numpy(self).view(dtype))
 
     def fill(self, value):
@@ -694,6 +706,56 @@ class ndarray(Array):
         if t is not ndarray and type(array) is not t and isinstance(array, Array):
             return _finalize_as(array, self, t)
         return array
+
+
+def _numpy_view_layout(a, dt):
+    """(shape, byte strides) of NumPy's a.view(dt), with NumPy's errors."""
+    isz = a._store_itemsize
+    st = a.strides if a._c_contiguous else tuple(s * isz for s in a._estrides)
+    # NumPy's rules look at the layout only: a stand-in with the same shape
+    # and strides, made over a tiny buffer without bounds (as_strided),
+    # gives NumPy's result layout or error; its data is never read
+    probe = _np.lib.stride_tricks.as_strided(_np.zeros(1, a.dtype), a.shape, st)
+    v = probe.view(dt)
+    return v.shape, v.strides
+
+
+def _view_itemsize(a, dt, c):
+    """a.view(dt) for dt of another itemsize: a true view sharing a's
+    memory (ndt_view_itemsize), or None where the core cannot share it
+    (several ranks; a byte offset or stride that is not a multiple of dt's
+    size, which NumPy allows as an unaligned view)."""
+    shape, bst = _numpy_view_layout(a, dt)
+    boff = a._offset * a._store_itemsize + a._part
+    try:
+        return _core.view_itemsize(a, c, shape, bst, boff)
+    except NotImplementedError:
+        return None
+
+
+def _set_dtype(a, dtype):
+    """a.dtype = dtype: NumPy's in-place view of a's memory as another
+    dtype (its rules and errors: a.view(dtype)'s), a itself changed."""
+    if dtype is None:
+        raise TypeError("Cannot convert None to dtype")     # NumPy's TypeError
+    dt = _np.dtype(dtype)
+    if dt == a.dtype:
+        return
+    c = D.code(dt)
+    if c is None:
+        raise TypeError(f"ndtile arrays cannot hold dtype {dt}")
+    if dt.itemsize == a.itemsize:
+        v = _core.view_dtype(a, c)
+    else:
+        v = _view_itemsize(a, dt, c)
+        if v is None:
+            raise NotImplementedError(
+                "ndtile cannot change this array's dtype in place (an offset or stride that "
+                "is not a multiple of the new itemsize, or an array on several ranks)")
+    a._become(v)
+
+
+_core._set_dtype_hook(_set_dtype)
 
 
 def _make_method_fallback(name):
