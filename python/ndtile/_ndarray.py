@@ -8,6 +8,8 @@ _fallback), with a warning.
 """
 import builtins
 import operator
+import sys as _sys
+import weakref
 
 import numpy as _np
 
@@ -427,6 +429,55 @@ class ndarray(Array):
         return memoryview(self)      # the array's own memory, as NumPy's
 
     @property
+    def __array_interface__(self):
+        """NumPy's array interface (version 3) over the array's own host
+        memory, lent as the buffer protocol lends it (src/ops/export.c): the
+        loan lasts as long as the array, so the address stays valid and
+        current between ndtile calls, as NumPy's does."""
+        mv = _loan(self)
+        dt = self.dtype
+        return {'data': (_core.buffer_address(mv), bool(mv.readonly)),
+                'strides': None if self._c_contiguous else self.strides,
+                'descr': dt.descr, 'typestr': dt.str, 'shape': self.shape, 'version': 3}
+
+    def resize(self, *new_shape, refcheck=True):
+        """NumPy's in-place resize: the array keeps its first elements (C
+        order), new ones are zeros. Only an array owning its data, and with
+        refcheck, one no other array or name refers to."""
+        if len(new_shape) == 1 and (new_shape[0] is None or not isinstance(
+                new_shape[0], (int, _np.integer))):
+            new_shape = new_shape[0]
+        if new_shape == () or new_shape is None:
+            return None
+        shape = M.shape_arg(new_shape)
+        for n in shape:
+            if n < 0:
+                raise ValueError("negative dimensions not allowed")
+        if not self._flags & _OWNDATA:
+            raise ValueError("cannot resize this array: it does not own its data")
+        if not self._flags & _WRITEABLE:
+            raise ValueError("resize only works on writeable arrays")     # NumPy's check
+        if not self._c_contiguous and self.size > 1:
+            raise ValueError("resize only works on single-segment arrays")
+        if refcheck and _sys.getrefcount(self) > 3:
+            # the caller's name, this frame's self and getrefcount's argument;
+            # a view holds its base (NumPy's count of references)
+            raise ValueError("cannot resize an array that references or is referenced\n"
+                             "by another object in this way.\nUse the np.resize function "
+                             "to get a new resized copy or\n set refcheck=False to disable "
+                             "this check")
+        from ._creation import zeros
+        new = zeros(shape, self.dtype)
+        n = builtins.min(self.size, new.size)
+        if n:
+            new._reshape((-1,))[:n]._assign(self._reshape((-1,))[:n], 4)
+        e = _LOANS.pop(id(self), None)
+        if e is not None:
+            e[1].release()
+        self._become(new)
+        return None
+
+    @property
     def ctypes(self):
         return C._ctypes(self)
 
@@ -756,6 +807,18 @@ def _set_dtype(a, dtype):
 
 
 _core._set_dtype_hook(_set_dtype)
+# __array_interface__'s loans: one memoryview per array (by id), for its lifetime
+_LOANS = {}
+
+
+def _loan(a):
+    k = id(a)
+    e = _LOANS.get(k)
+    if e is not None and e[0]() is a:
+        return e[1]
+    mv = memoryview(a)     # BufferError where it cannot lend (several ranks)
+    _LOANS[k] = (weakref.ref(a, lambda r, k=k: _LOANS.pop(k, None)), mv)
+    return mv
 
 
 def _make_method_fallback(name):
