@@ -62,7 +62,7 @@ _PASSTHROUGH = (
     'printoptions', 'format_float_positional', 'format_float_scientific', 'seterr', 'geterr',
     'seterrcall', 'geterrcall', 'typename', 'mintypecode', 'base_repr', 'binary_repr',
     'get_include', 'show_config', 'show_runtime', 'getbufsize', 'setbufsize', 'info',
-    'common_type', 'unravel_index', 'ravel_multi_index', 'iterable',
+    'common_type', 'ravel_multi_index', 'iterable',
 )
 for _name in _PASSTHROUGH:
     if hasattr(_np, _name):
@@ -113,6 +113,8 @@ from ._counting import (  # noqa: E402
     unique_inverse, unique_all, isin, bincount, digitize, histogram, histogram2d,
     histogramdd, percentile, quantile, nanpercentile, nanquantile)
 
+from ._index_tricks import (  # noqa: E402
+    mgrid, ogrid, r_, c_, unravel_index, vectorize, frompyfunc, apply_along_axis)
 from . import linalg, fft, random, lib  # noqa: E402
 from ._array_api import __array_namespace_info__, __array_api_version__  # noqa: E402
 
