@@ -669,6 +669,10 @@ void ndt_clear_owner_ctx(const ndt_array *a, void *ctx);
 /* Sets or clears NumPy's OWNDATA of the handle (the binding's in-place
  * dtype change: the array that owned its memory still does). */
 void ndt_set_owns_data(ndt_array *a, int owns);
+/* 1 when a and b are views of one memory: the same store, or stores sharing
+ * it (ndt_view_itemsize); ndt_memory_bytes: the size of that memory. */
+int ndt_same_memory(const ndt_array *a, const ndt_array *b);
+int64_t ndt_memory_bytes(const ndt_array *a);
 /* Moves NumPy's OWNDATA from `from` (the handle made with the store) to v, a
  * view of the same store: a Fortran-ordered copy is the transpose of a fresh
  * C-ordered store, and the transposed handle is the array that owns it. */

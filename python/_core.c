@@ -1590,6 +1590,39 @@ static PyObject *m_set_base(PyObject *self, PyObject *obj) {
   Py_RETURN_NONE;
 }
 
+static PyObject *resize_impl;   /* the Python side's ndarray.resize (_set_dtype_hook) */
+
+/* ndarray.resize(*shape, refcheck=True): counted here, in a C method as
+ * NumPy's is, so that the references to self are NumPy's count (the
+ * caller's, without a Python frame's own); the work is the Python side's,
+ * called as resize_impl(self, shape args, refcheck, reference count). */
+static PyObject *m_resize(PyObject *self, PyObject *args, PyObject *kw) {
+  if (!check_arr(self)) return NULL;
+  PyObject *refcheck = Py_True;
+  if (kw) {
+    Py_ssize_t pos = 0;
+    PyObject *k, *v;
+    while (PyDict_Next(kw, &pos, &k, &v)) {
+      if (PyUnicode_Check(k) && PyUnicode_CompareWithASCIIString(k, "refcheck") == 0) {
+        refcheck = v;
+      } else {
+        PyErr_Format(PyExc_TypeError, "'%U' is an invalid keyword argument for this function",
+                     k);
+        return NULL;
+      }
+    }
+  }
+  if (!resize_impl) {
+    PyErr_SetString(PyExc_RuntimeError, "resize: not set up");
+    return NULL;
+  }
+  PyObject *n = PyLong_FromSsize_t(Py_REFCNT(self));
+  if (!n) return NULL;
+  PyObject *r = PyObject_CallFunctionObjArgs(resize_impl, self, args, refcheck, n, NULL);
+  Py_DECREF(n);
+  return r;
+}
+
 static PyObject *m_view(PyObject *self, PyObject *noargs) {
   (void)noargs;
   if (!check_arr(self)) return NULL;
@@ -1658,6 +1691,18 @@ static PyObject *m_same_store(PyObject *self, PyObject *other) {
   return PyBool_FromLong(ndt_same_store(ARR(self), ARR(other)));
 }
 
+static PyObject *m_same_memory(PyObject *self, PyObject *other) {
+  if (!check_arr(self)) return NULL;
+  if (!IS_ARRAY(other) || !ARR(other)) Py_RETURN_FALSE;
+  return PyBool_FromLong(ndt_same_memory(ARR(self), ARR(other)));
+}
+
+static PyObject *m_memory_bytes(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  if (!check_arr(self)) return NULL;
+  return PyLong_FromLongLong(ndt_memory_bytes(ARR(self)));
+}
+
 static PyObject *m_is_weak(PyObject *self, PyObject *noargs) {
   (void)noargs;
   if (!check_arr(self)) return NULL;
@@ -1680,6 +1725,10 @@ static PyMethodDef array_methods[] = {
   {"_copy", m_copy, METH_NOARGS, "C-order copy"},
   {"_view", m_view, METH_NOARGS, "new handle on the same view"},
   {"_become", m_become, METH_O, "turn into a handle on other's view, in place"},
+  {"_same_memory", m_same_memory, METH_O, "views of one memory (a store, or stores sharing it)"},
+  {"_memory_bytes", m_memory_bytes, METH_NOARGS, "bytes of the memory the view lies in"},
+  {"resize", (PyCFunction)(void (*)(void))m_resize, METH_VARARGS | METH_KEYWORDS,
+   "a.resize(new_shape, refcheck=True): NumPy's in-place resize"},
   {"_set_base", m_set_base, METH_O, "set NumPy's .base (the source of an array's data)"},
   {"_view_as", m_view_as, METH_O, "new handle on the same view, of a given subtype"},
   {"_ravel", m_ravel, METH_O, "NumPy's ravel (order 'C', 'F', 'A', 'K'): a view or a copy"},
@@ -2559,9 +2608,12 @@ static PyObject *f_view_itemsize(PyObject *m, PyObject *args) {
   return wrap_status(st, r);
 }
 
-static PyObject *f_set_dtype_hook(PyObject *m, PyObject *fn) {
+static PyObject *f_set_dtype_hook(PyObject *m, PyObject *args) {
   (void)m;
+  PyObject *fn, *rs;
+  if (!PyArg_ParseTuple(args, "OO", &fn, &rs)) return NULL;
   Py_XSETREF(dtype_setter, Py_NewRef(fn));
+  Py_XSETREF(resize_impl, Py_NewRef(rs));
   Py_RETURN_NONE;
 }
 
@@ -3272,7 +3324,8 @@ static PyMethodDef module_methods[] = {
   {"view_dtype", f_view_dtype, METH_VARARGS, "view_dtype(a, dt): same bytes, same-size dtype"},
   {"view_itemsize", f_view_itemsize, METH_VARARGS,
    "view_itemsize(a, dt, shape, bstrides, boffset): the memory as a dtype of another size"},
-  {"_set_dtype_hook", f_set_dtype_hook, METH_O, "the Python side's a.dtype = ..."},
+  {"_set_dtype_hook", f_set_dtype_hook, METH_VARARGS,
+   "the Python side's a.dtype = ... and a.resize"},
   {"reduceat", f_reduceat, METH_VARARGS, "reduceat(a, axis, idx, reduce op): ufunc.reduceat"},
   {"take_owner", f_take_owner, METH_VARARGS, "take_owner(v, from): v owns the store"},
   {"as_strided", f_as_strided, METH_VARARGS,

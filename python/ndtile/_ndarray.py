@@ -440,43 +440,6 @@ class ndarray(Array):
                 'strides': None if self._c_contiguous else self.strides,
                 'descr': dt.descr, 'typestr': dt.str, 'shape': self.shape, 'version': 3}
 
-    def resize(self, *new_shape, refcheck=True):
-        """NumPy's in-place resize: the array keeps its first elements (C
-        order), new ones are zeros. Only an array owning its data, and with
-        refcheck, one no other array or name refers to."""
-        if len(new_shape) == 1 and (new_shape[0] is None or not isinstance(
-                new_shape[0], (int, _np.integer))):
-            new_shape = new_shape[0]
-        if new_shape == () or new_shape is None:
-            return None
-        shape = M.shape_arg(new_shape)
-        for n in shape:
-            if n < 0:
-                raise ValueError("negative dimensions not allowed")
-        if not self._flags & _OWNDATA:
-            raise ValueError("cannot resize this array: it does not own its data")
-        if not self._flags & _WRITEABLE:
-            raise ValueError("resize only works on writeable arrays")     # NumPy's check
-        if not self._c_contiguous and self.size > 1:
-            raise ValueError("resize only works on single-segment arrays")
-        if refcheck and _sys.getrefcount(self) > 3:
-            # the caller's name, this frame's self and getrefcount's argument;
-            # a view holds its base (NumPy's count of references)
-            raise ValueError("cannot resize an array that references or is referenced\n"
-                             "by another object in this way.\nUse the np.resize function "
-                             "to get a new resized copy or\n set refcheck=False to disable "
-                             "this check")
-        from ._creation import zeros
-        new = zeros(shape, self.dtype)
-        n = builtins.min(self.size, new.size)
-        if n:
-            new._reshape((-1,))[:n]._assign(self._reshape((-1,))[:n], 4)
-        e = _LOANS.pop(id(self), None)
-        if e is not None:
-            e[1].release()
-        self._become(new)
-        return None
-
     @property
     def ctypes(self):
         return C._ctypes(self)
@@ -701,7 +664,12 @@ class ndarray(Array):
         return self[tuple(args)].item()
 
     def tobytes(self, order='C'):
-        return C.to_numpy(self).tobytes(order)
+        # NumPy's: 'F' in Fortran order, 'A' in Fortran order for a
+        # Fortran-contiguous array, 'C' and 'K' in C order
+        o = 'C' if order == 'C' else C.ravel_order(order)
+        if o in ('C', 'K'):
+            return C.to_numpy(self).tobytes()
+        return C.to_numpy(M.ravel(self, o)).tobytes()
 
     def dot(self, b, out=None):
         from ._manip import dot
@@ -787,8 +755,6 @@ def _view_itemsize(a, dt, c):
 def _set_dtype(a, dtype):
     """a.dtype = dtype: NumPy's in-place view of a's memory as another
     dtype (its rules and errors: a.view(dtype)'s), a itself changed."""
-    if dtype is None:
-        raise TypeError("Cannot convert None to dtype")     # NumPy's TypeError
     dt = _np.dtype(dtype)
     if dt == a.dtype:
         return
@@ -806,7 +772,45 @@ def _set_dtype(a, dtype):
     a._become(v)
 
 
-_core._set_dtype_hook(_set_dtype)
+def _resize(self, new_shape, refcheck, nrefs):
+    """NumPy's in-place resize: the array keeps its first elements (C
+    order), new ones are zeros. Only an array owning its data, and with
+    refcheck, one no other array or name refers to."""
+    if len(new_shape) == 1 and (new_shape[0] is None or not isinstance(
+            new_shape[0], (int, _np.integer))):
+        new_shape = new_shape[0]
+    if new_shape == () or new_shape is None:
+        return None
+    shape = M.shape_arg(new_shape)
+    for n in shape:
+        if n < 0:
+            raise ValueError("negative dimensions not allowed")
+    if not self._flags & _OWNDATA:
+        raise ValueError("cannot resize this array: it does not own its data")
+    if not self._flags & _WRITEABLE:
+        raise ValueError("resize only works on writeable arrays")     # NumPy's check
+    if not self._c_contiguous and self.size > 1:
+        raise ValueError("resize only works on single-segment arrays")
+    if refcheck and nrefs > 2:
+        # NumPy's count (taken by the C method): the caller's name and the
+        # call's own; a view holds its base, so views count
+        raise ValueError("cannot resize an array that references or is referenced\n"
+                         "by another object in this way.\nUse the np.resize function "
+                         "to get a new resized copy or\n set refcheck=False to disable "
+                         "this check")
+    from ._creation import zeros
+    new = zeros(shape, self.dtype)
+    n = builtins.min(self.size, new.size)
+    if n:
+        new._reshape((-1,))[:n]._assign(self._reshape((-1,))[:n], 4)
+    e = _LOANS.pop(id(self), None)
+    if e is not None:
+        e[1].release()
+    self._become(new)
+    return None
+
+
+_core._set_dtype_hook(_set_dtype, _resize)
 # __array_interface__'s loans: one memoryview per array (by id), for its lifetime
 _LOANS = {}
 

@@ -209,7 +209,9 @@ ndt_status ndt_view_itemsize(ndt_array **out, const ndt_array *a, ndt_dtype t, i
   v->offset = size > 0 ? boffset / n : 0;
   for (int k = 0; k < ndim; k++) {
     v->shape[k] = shape[k];
-    v->strides[k] = shape[k] > 1 ? bstrides[k] / n : 0;
+    /* a unit axis may have any stride (NumPy keeps it): kept where it
+     * counts whole elements */
+    v->strides[k] = bstrides[k] % n == 0 ? bstrides[k] / n : 0;
   }
   *out = v;
   return NDT_OK;
@@ -234,6 +236,17 @@ void *ndt_owner_ctx(const ndt_array *a) {
 }
 
 void ndt_set_owns_data(ndt_array *a, int owns) { a->owner = owns != 0; }
+
+static const ndt_store *memory_of(const ndt_array *a) {
+  return a->store->alias_of ? a->store->alias_of : a->store;
+}
+
+int ndt_same_memory(const ndt_array *a, const ndt_array *b) { return memory_of(a) == memory_of(b); }
+
+int64_t ndt_memory_bytes(const ndt_array *a) {
+  const ndt_store *s = memory_of(a);
+  return s->size * s->itemsize;
+}
 
 void ndt_clear_owner_ctx(const ndt_array *a, void *ctx) {
   ndt_store *s = a->store;
