@@ -1275,6 +1275,11 @@ def _power_shortcut(a, b):
 def binop_hook(op, a, b, inplace):
     """Called by the C number slots for operands they do not handle."""
     other = a if not isinstance(a, Array) else b
+    if other is b and not inplace and isinstance(b, _np.ndarray) and type(b) is not _np.ndarray:
+        # a NumPy subclass on the right (a masked array): its reflected
+        # operator, as Python gives it the first go after a numpy.ndarray
+        # (MaskedArray.__rpow__ masks invalid powers, np.ma's way)
+        return NotImplemented
     f = getattr(type(other), '__array_ufunc__', _MISSING)
     if f is None:
         return NotImplemented
