@@ -1570,7 +1570,9 @@ static PyObject *m_become(PyObject *self, PyObject *other) {
   ArrayObject *o = (ArrayObject *)self;
   int owned = ndt_owns_data(o->arr);
   core_enter();
-  ndt_clear_owner_ctx(o->arr, self);
+  /* the old memory keeps naming self while self still lies in it (a.dtype
+   * = ...: views of the old dtype made later have self as .base) */
+  if (!ndt_same_memory(o->arr, r)) ndt_clear_owner_ctx(o->arr, self);
   ndt_free(o->arr);
   o->arr = r;
   ndt_set_owns_data(r, owned);
@@ -1691,6 +1693,21 @@ static PyObject *m_same_store(PyObject *self, PyObject *other) {
   return PyBool_FromLong(ndt_same_store(ARR(self), ARR(other)));
 }
 
+/* self._raise_stashed(): the floating-point error a failed buffer export of
+ * self kept (array_getbuffer), raised now; None when there is none. NumPy
+ * asks __array_interface__ after a failed export, as it asks __array__. */
+static PyObject *m_raise_stashed(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  if (fp_stashed && fp_stashed_owner == self) {
+    PyObject *e = fp_stashed;
+    fp_stashed = NULL;
+    PyErr_SetObject((PyObject *)Py_TYPE(e), e);
+    Py_DECREF(e);
+    return NULL;
+  }
+  Py_RETURN_NONE;
+}
+
 static PyObject *m_same_memory(PyObject *self, PyObject *other) {
   if (!check_arr(self)) return NULL;
   if (!IS_ARRAY(other) || !ARR(other)) Py_RETURN_FALSE;
@@ -1725,6 +1742,7 @@ static PyMethodDef array_methods[] = {
   {"_copy", m_copy, METH_NOARGS, "C-order copy"},
   {"_view", m_view, METH_NOARGS, "new handle on the same view"},
   {"_become", m_become, METH_O, "turn into a handle on other's view, in place"},
+  {"_raise_stashed", m_raise_stashed, METH_NOARGS, "raise the error a buffer export kept"},
   {"_same_memory", m_same_memory, METH_O, "views of one memory (a store, or stores sharing it)"},
   {"_memory_bytes", m_memory_bytes, METH_NOARGS, "bytes of the memory the view lies in"},
   {"resize", (PyCFunction)(void (*)(void))m_resize, METH_VARARGS | METH_KEYWORDS,

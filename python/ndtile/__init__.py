@@ -198,7 +198,10 @@ def _register_native():
         for name in getattr(sub, '_NATIVE', ()):
             npobj = getattr(npsub, name, None)
             if npobj is not None:
-                _fallback.NATIVE[npobj] = getattr(sub, name)
+                impl = getattr(sub, name)
+                _fallback.NATIVE[npobj] = impl
+                if sub is linalg or sub is fft:
+                    setattr(sub, name, _foreign.dispatching(impl, npobj, name))
 
 
 from . import _foreign  # noqa: E402

@@ -434,7 +434,15 @@ class ndarray(Array):
         memory, lent as the buffer protocol lends it (src/ops/export.c): the
         loan lasts as long as the array, so the address stays valid and
         current between ndtile calls, as NumPy's does."""
-        mv = _loan(self)
+        self._raise_stashed()     # a failed export's floating-point error (errstate)
+        try:
+            mv = _loan(self)
+        except BufferError:
+            # no memory of its own to lend (several ranks): no interface, so
+            # NumPy takes __array__ (a copy), as after the buffer protocol
+            raise AttributeError("'ndarray' object has no attribute "
+                                 "'__array_interface__' (its data is spread over several "
+                                 "ranks)") from None
         dt = self.dtype
         return {'data': (_core.buffer_address(mv), bool(mv.readonly)),
                 'strides': None if self._c_contiguous else self.strides,

@@ -62,6 +62,8 @@ FUNCS = [
     lambda m, x: m.multiply(x, x), lambda m, x: m.less(x, 3), lambda m, x: m.add.reduce(x),
     lambda m, x: m.maximum.accumulate(x), lambda m, x: m.add.outer(x, m.arange(2)),
     lambda m, x: m.negative(x), lambda m, x: m.exp(x),
+    # submodules
+    lambda m, x: m.linalg.norm(x), lambda m, x: m.fft.fft(x),
 ]
 
 

@@ -171,6 +171,7 @@ def test_dtype_assignment():
     v = a[1:]
     a.dtype = nt.int16
     assert a.base is None and v.base is a and a.shape == (16,)
+    assert v[1:].base is a and a[2:].base is a
     v[0] = -1
     assert nt.asarray(a)[4:8].tolist() == [-1, -1, -1, -1]
 
