@@ -84,15 +84,11 @@ def foreign(args, kwargs):
     return False
 
 
-def to_numpy(npfunc, args, kwargs, name):
-    """npfunc on the arguments, ndtile arrays among them as NumPy arrays,
-    written back where NumPy writes (out=, copyto's dst, ...)."""
-    return F.run_numpy(npfunc, args, kwargs, name)
-
-
 def dispatching(impl, npfunc, name):
     """impl (an ndtile function) entered through the foreign-array check;
-    the NumPy function npfunc takes calls with other people's arrays."""
+    the NumPy function npfunc takes calls with other people's arrays (run
+    by _fallback.run_numpy: ndtile arguments as NumPy arrays, out= and
+    arguments NumPy writes into written back, plain results as ndtile's)."""
     plain = _PLAIN
     isf = _is_foreign
 

@@ -45,12 +45,13 @@ class _Grid:
         if isinstance(key, slice):
             return self._one(key)
         if not isinstance(key, tuple):
-            raise TypeError(f"'{type(key).__name__}' object is not subscriptable")  # NumPy's
+            key = (key,)
         sizes = []
         nums = [0]
         for k in key:
             if not isinstance(k, slice):
-                raise TypeError("mgrid/ogrid take slices")
+                # NumPy's error: it reads each entry's .step
+                raise AttributeError(f"'{type(k).__name__}' object has no attribute 'step'")
             start = 0 if k.start is None else k.start
             step = 1 if k.step is None else k.step
             stop = k.stop

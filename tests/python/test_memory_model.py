@@ -357,7 +357,9 @@ def test_as_strided_at_default_tiles():
 TRICKS = [
     lambda m: m.mgrid[0:3, 0:2], lambda m: m.mgrid[0:1:5j, 0:2], lambda m: m.mgrid[0:5],
     lambda m: m.mgrid[0:1:3j], lambda m: m.mgrid[0.5:3, 0:2], lambda m: m.ogrid[0:3, 0:2],
-    lambda m: m.ogrid[0:1:3j, 1:2], lambda m: m.ogrid[2:5],
+    lambda m: m.ogrid[0:1:3j, 1:2], lambda m: m.ogrid[2:5], lambda m: m.mgrid[5],
+    lambda m: m.mgrid[0:3, 1], lambda m: m.mgrid[()], lambda m: m.ogrid[()],
+    lambda m: m.mgrid[0:2:1j], lambda m: m.mgrid[1:2:1j, 0:3:2],
     lambda m: m.r_[1:3, [5, 6]], lambda m: m.r_[1, 2.5, [3]],
     lambda m: m.r_[m.arange(2), 0, 0, m.arange(2)], lambda m: m.r_['0,2,1', [1, 2, 3], [4, 5, 6]],
     lambda m: m.r_['-1', [[1, 2]], [[3]]], lambda m: m.r_[-1:1:6j, [0] * 3, 5, 6],
