@@ -177,8 +177,9 @@ typedef struct ndt_store {
   void *owner_ctx;        /* the binding's object for the owning handle (ndt_set_owner_ctx) */
 } ndt_store;
 /* The last handle on a store made by ndt_view_itemsize is going: its tasks
- * are waited for and both stores stop being lent (export.c). */
-void ndt__alias_close(ndt_store *s);
+ * are waited for and both stores stop being lent. export.c installs it when
+ * it makes such a store (view.c, below export.c, calls it). */
+extern void (*ndt__alias_close)(ndt_store *s);
 /* Stores with an export alive (any): 0 lets task recording skip the check;
  * unsettled: a task was recorded on one since the last ndt_host_settle. */
 extern atomic_int ndt__lent_stores, ndt__lent_unsettled;

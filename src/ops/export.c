@@ -20,6 +20,7 @@ static ndt_store **lent;
 static int nlent, caplent;
 static ndt_status lend(ndt_store *s);
 static void unlend(ndt_store *s);
+static void alias_close(ndt_store *s);
 
 ndt_status ndt_host_export(const ndt_array *a, int for_write, void **ptr) {
   if (for_write && a->readonly)
@@ -194,6 +195,7 @@ ndt_status ndt_view_itemsize(ndt_array **out, const ndt_array *a, ndt_dtype t, i
   }
   ndt__store_incref(root);
   s->alias_of = root;
+  ndt__alias_close = alias_close;
   if (lend(s) != NDT_OK) {
     unlend(root);
     ndt__mfree(v);
@@ -217,7 +219,7 @@ ndt_status ndt_view_itemsize(ndt_array **out, const ndt_array *a, ndt_dtype t, i
   return NDT_OK;
 }
 
-void ndt__alias_close(ndt_store *s) {
+static void alias_close(ndt_store *s) {
   /* no handle records work on s any more: what is pending finishes before
    * the root's memory stops being lent */
   ndt__rt_settle_store(s);

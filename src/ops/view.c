@@ -6,6 +6,8 @@
 #include <string.h>
 #include "view.h"
 
+void (*ndt__alias_close)(ndt_store *s);
+
 ndt_array *ndt__array_alloc(void) {
   ndt_array *a = ndt__malloc(sizeof *a);
   if (a) {
