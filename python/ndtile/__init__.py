@@ -201,7 +201,8 @@ def _register_native():
                 impl = getattr(sub, name)
                 _fallback.NATIVE[npobj] = impl
                 if sub is linalg or sub is fft:
-                    setattr(sub, name, _foreign.dispatching(impl, npobj, name))
+                    setattr(sub, name, _foreign.dispatching(
+                        impl, npobj, ('linalg.' if sub is linalg else 'fft.') + name))
 
 
 from . import _foreign  # noqa: E402

@@ -12,9 +12,9 @@ arguments NumPy writes into are written back, see _fallback.run_numpy), and
 NumPy's dispatch does the rest. Plain NumPy arrays in a result become
 ndtile arrays; a subclass (the masked array) stays what NumPy made.
 
-The check costs a type lookup per argument on the hot path: exact ndtile
-arrays, NumPy arrays and Python scalars are known plain types; any other
-type's answer is cached.
+The check costs a type comparison per argument on the hot path (in C, see
+_core's dispatcher): exact ndtile arrays, NumPy arrays and Python scalars
+are known plain types; any other type's answer is cached.
 """
 import numpy as _np
 
@@ -85,31 +85,27 @@ def foreign(args, kwargs):
 
 
 def dispatching(impl, npfunc, name):
-    """impl (an ndtile function) entered through the foreign-array check;
-    the NumPy function npfunc takes calls with other people's arrays (run
-    by _fallback.run_numpy: ndtile arguments as NumPy arrays, out= and
-    arguments NumPy writes into written back, plain results as ndtile's)."""
-    plain = _PLAIN
-    isf = _is_foreign
+    """impl (an ndtile function) entered through the foreign-array check
+    (_core's Dispatch object: the check in C, a vectorcall to impl when the
+    arguments are plain); the NumPy function npfunc takes calls with other
+    people's arrays (run by _fallback.run_numpy: ndtile arguments as NumPy
+    arrays, out= and arguments NumPy writes into written back, plain
+    results as ndtile's)."""
+    return _core.dispatcher(impl, npfunc, name)
 
-    def f(*args, **kwargs):
-        for a in args:
-            if type(a) not in plain and isf(a):
-                return F.run_numpy(npfunc, args, kwargs, name)
-        if kwargs:
-            for a in kwargs.values():
-                if type(a) not in plain and isf(a):
-                    return F.run_numpy(npfunc, args, kwargs, name)
-        return impl(*args, **kwargs)
-    f.__name__ = getattr(impl, '__name__', name)
-    f.__qualname__ = getattr(impl, '__qualname__', name)
-    f.__doc__ = getattr(impl, '__doc__', None)
-    f.__module__ = getattr(impl, '__module__', 'ndtile')
-    f.__wrapped__ = impl
-    f.__dict__.update(getattr(impl, '__dict__', {}))
-    f.__ndtile_native__ = impl
+
+def _judge(t):
+    f = _by_type[t] = _type_is_foreign(t)
     return f
 
 
 def setup(nd):
     _PLAIN.add(nd)
+    _core.dispatch_setup(_by_type, _judge, F.run_numpy, _NP, _restore)
+
+
+def _restore(name):
+    """An unpickled ndtile function: the namespace's entry of that name."""
+    import importlib
+    mod, _, attr = name.rpartition('.')
+    return getattr(importlib.import_module('ndtile' + ('.' + mod if mod else '')), attr)

@@ -205,3 +205,15 @@ def test_np_ma_on_ndtile_arrays_at_default_tiles():
         assert int(x[10]) == -5            # MaskedArray(x) shares x's memory
         assert float(np.ma.median(m)) == float(numpy.ma.median(mn))
     """)
+
+
+def test_entry_check_keeps_functions_functions():
+    import inspect
+    import pickle
+    for f in (nt.sum, nt.concatenate, nt.linalg.norm, nt.fft.fft):
+        assert pickle.loads(pickle.dumps(f)) is f
+        assert f.__name__ == f.__wrapped__.__name__
+        assert inspect.signature(f) == inspect.signature(f.__wrapped__)
+    # a type the check has not seen is judged once (numpy scalars: plain)
+    assert type(nt.add(nt.arange(3), numpy.float32(1))) is nt.ndarray
+    assert type(nt.sum(nt.arange(3), dtype=numpy.int32)) is numpy.int32
