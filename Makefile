@@ -8,12 +8,12 @@ PIP      = $(PY) -m pip install --no-build-isolation --no-deps -q -Cbuild-dir=$(
 export OMPI_ALLOW_RUN_AS_ROOT = 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM = 1
 
-.PHONY: all setup build python test test-c test-backend test-asan test-tsan test-python test-mpi run bench bench-scaling clean fuzz
+.PHONY: all setup build python test test-c test-backend test-asan test-tsan test-python test-mpi run bench bench-scaling clean fuzz wheel test-pythons
 
 all: build python
 
 setup:
-	@bash tools/setup.sh
+	@PYTHON=$(PY) bash tools/setup.sh
 
 $(BUILD)/build.ninja:
 	meson setup $(BUILD) -Dpython=false
@@ -77,8 +77,15 @@ SECONDS ?= 60
 fuzz: python
 	$(PY) tests/fuzz/run.py --seconds $(SECONDS) $(ARGS)
 
-run: python
-	$(PY) examples/xray/run.py $(ARGS)
+# The main job reads its run from disk, as at a facility: the default run
+# (1024x1024, 400 frames, a 32-frame dark run) is written once under out/
+# and again only when the generator changes.
+XRAY_RUN = out/xray-run/run.h5
+$(XRAY_RUN): examples/xray/generate.py
+	$(PY) examples/xray/generate.py $@
+
+run: python $(XRAY_RUN)
+	$(PY) examples/xray/run.py --input $(XRAY_RUN) $(ARGS)
 
 bench: build python
 	./$(BUILD)/bench/bench_core
@@ -89,5 +96,16 @@ bench: build python
 bench-scaling: python
 	$(PY) bench/scaling.py $(ARGS)
 
+# A manylinux wheel in dist/ (auditwheel; one process, no MPI: see
+# tools/wheel.sh), installed into a fresh venv that runs a smoke test.
+wheel:
+	@PYTHON=$(PY) bash tools/setup.sh wheel
+	bash tools/wheel.sh $(PY)
+
+# Build and smoke-test the package on the other Pythons 3.10-3.13 that are
+# installed (each skipped with a message where absent); `make test` covers PY.
+test-pythons: setup
+	bash tools/test_pythons.sh $(PY)
+
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan out
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan out dist

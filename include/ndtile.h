@@ -148,6 +148,10 @@ int64_t ndt_processor_fallbacks(void);
 const char *ndt_setting_name(int i);
 ndt_status ndt_setting_parse(const char *name, const char *text, int64_t *value);
 ndt_status ndt_setting_value(const char *name, int64_t *value);
+/* A word setting (NDTILE_FALLBACK: warn, ignore, error, summary) parses to
+ * the index of its word; ndt_setting_choice names the value (NULL for a
+ * number setting or an unknown value). */
+const char *ndt_setting_choice(const char *name, int64_t value);
 /* Changes take effect for arrays created afterwards. */
 ndt_status ndt_set_workers(int n);
 ndt_status ndt_set_tile_bytes(int64_t bytes);
@@ -183,6 +187,45 @@ void ndt_set_wait_hook(void (*hook)(void));
  * start-up and writes it at exit. */
 ndt_status ndt_trace_start(const char *path);
 ndt_status ndt_trace_write(void);
+/* Stops the timeline and forgets it: nothing is written, not even at exit
+ * (the launcher's own process, whose trace would overwrite its ranks').
+ * ndt_trace_file: the file being recorded for, or NULL. With NDTILE_PROFILE
+ * on many ranks, rank r writes FILE with ".rank<r>" before its extension
+ * (t.json -> t.rank0.json); every event's pid is its rank; task events
+ * carry args {bytes, tiles}: the bytes of the tile regions they used and
+ * the number of tiles. */
+void ndt_trace_stop(void);
+const char *ndt_trace_file(void);
+
+/* ---- observing: the build, the memories -------------------------------
+ * What this build is and runs with (ndtile.show_config). Strings are
+ * static, never NULL ("" when unknown). */
+typedef struct {
+  const char *blas;          /* which BLAS and how the build found it */
+  const char *blas_config;   /* its own description (openblas_get_config) */
+  const char *blas_core;     /* the kernel family in use (openblas_get_corename) */
+  const char *blas_path;     /* the shared library it was loaded from */
+  const char *sleef;         /* SLEEF's version */
+  int simd_level;            /* 0 scalar, 1 SSE2, 2 AVX2+FMA, 3 AVX-512F */
+  const char *simd;          /* its name */
+  int mpi;                   /* built with MPI */
+  const char *mpi_library;   /* the MPI library's version line ("" without MPI) */
+  int rank, ranks, workers;
+  int64_t tile_bytes, inline_elems;
+  const char *compiler;
+} ndt_build_info;
+void ndt_build_info_get(ndt_build_info *out);
+/* Memory i (0: host, then each backend's, as ndt_processor_name lists the
+ * processors): bytes held in data buffers now and at most so far, bytes
+ * the host keeps cached for reuse (and the peak counting them), bytes
+ * reserved by live arrays (host: the memory budget's count) and the
+ * capacity (host: the budget's limit; -1 when unknown). -1 past the last
+ * memory, else 0. Counters are atomics kept as buffers come and go. */
+typedef struct {
+  const char *name;
+  int64_t in_use, peak, cached, peak_with_cache, reserved, capacity;
+} ndt_memory_stats;
+int ndt_memory_stats_get(int i, ndt_memory_stats *out);
 /* Number of tiles of a fresh array of this shape and dtype. */
 int64_t ndt_tiles_for(int ndim, const int64_t *shape, ndt_dtype t);
 
@@ -338,6 +381,22 @@ ndt_status ndt_get_item(const ndt_array *a, const int64_t *index, void *dst);
  * NDT_ERR_VALUE when a is read-only. NDT_ERR_UNSUPPORTED on several ranks. */
 ndt_status ndt_host_export(const ndt_array *a, int for_write, void **ptr);
 void ndt_host_release(const ndt_array *a);
+/* The tiles of a's store that this rank owns, for code outside the core
+ * that fills (a file reader) or reads (a writer) a whole array in place:
+ * out[k] = {start, len, data}: flat C-order elements [start, start + len)
+ * of a lie at data, contiguous. Tiles are rectangular blocks (whole rows of
+ * the trailing axes), so each range is one box of a. Writes up to cap
+ * entries and sets *n to the number of owned tiles (call with cap 0 to
+ * count). Waits for every task on the store first; for_write leaves the
+ * host copy the only valid one and records the store as written here, so
+ * the tasks recorded after see the caller's bytes. The caller may use the
+ * buffers, from any thread, until it next records work on the store or
+ * drops it. a must be a whole C-contiguous array (NDT_ERR_VALUE for a view
+ * or, for_write, a read-only one). On many ranks every rank calls it for
+ * the same array at the same point of the program. */
+typedef struct { int64_t start, len; void *data; } ndt_host_tile;
+ndt_status ndt_host_tiles(const ndt_array *a, int for_write, ndt_host_tile *out, int64_t cap,
+                          int64_t *n);
 /* Waits for the tasks recorded on lent stores since the last call (their
  * errors are reported at the next wait); at once when there are none. */
 void ndt_host_settle(void);

@@ -19,6 +19,11 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#if PY_VERSION_HEX < 0x030B0000
+/* Python 3.10: PyFrame_GetGlobals is 3.11's; before it the field is public */
+#include <frameobject.h>
+static PyObject *PyFrame_GetGlobals(PyFrameObject *f) { return Py_XNewRef(f->f_globals); }
+#endif
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -2835,6 +2840,42 @@ static PyObject *f_tiles_for(PyObject *m, PyObject *args) {
   return PyLong_FromLongLong(n);
 }
 
+/* host_tiles(a, for_write) -> [(start, len, memoryview), ...]: the tiles of
+ * a this rank owns (ndt_host_tiles), each a memoryview of its bytes
+ * (writable when for_write). The views do not keep a alive: the caller
+ * (ndtile.io) holds a while it uses them, and records no work on a meanwhile. */
+static PyObject *f_host_tiles(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *o;
+  int for_write;
+  if (!PyArg_ParseTuple(args, "Op", &o, &for_write) || !check_arr(o)) return NULL;
+  ndt_array *a = ARR(o);
+  int64_t n = 0;
+  ndt_status st;
+  CORE_BLOCKING(st = ndt_host_tiles(a, for_write, NULL, 0, &n));
+  if (st) return raise_status(st);
+  ndt_host_tile *t = PyMem_Calloc((size_t)(n ? n : 1), sizeof *t);
+  if (!t) return PyErr_NoMemory();
+  int64_t n2 = 0;
+  CORE_BLOCKING(st = ndt_host_tiles(a, for_write, t, n, &n2));
+  if (st) {
+    PyMem_Free(t);
+    return raise_status(st);
+  }
+  Py_ssize_t isz = (Py_ssize_t)ndt_store_itemsize(a);
+  PyObject *list = PyList_New(0);
+  for (int64_t k = 0; list && k < n && k < n2; k++) {
+    PyObject *mv = PyMemoryView_FromMemory((char *)t[k].data, (Py_ssize_t)t[k].len * isz,
+                                           for_write ? PyBUF_WRITE : PyBUF_READ);
+    PyObject *item = mv ? Py_BuildValue("(LLN)", (long long)t[k].start, (long long)t[k].len, mv)
+                        : NULL;
+    if (!item || PyList_Append(list, item) < 0) Py_CLEAR(list);
+    Py_XDECREF(item);
+  }
+  PyMem_Free(t);
+  return list;
+}
+
 /* memory_usage(): (bytes reserved by live arrays, bytes of data buffers
  * held, the limit) */
 static PyObject *f_memory_usage(PyObject *m, PyObject *noargs) {
@@ -2842,6 +2883,78 @@ static PyObject *f_memory_usage(PyObject *m, PyObject *noargs) {
   int64_t st, data, limit;
   CORE(ndt_memory_usage(&st, &data, &limit));
   return Py_BuildValue("(LLL)", (long long)st, (long long)data, (long long)limit);
+}
+
+/* memory_stats() -> [dict per memory]: ndt_memory_stats_get (host first). */
+static PyObject *f_memory_stats(PyObject *m, PyObject *noargs) {
+  (void)m, (void)noargs;
+  PyObject *out = PyList_New(0);
+  for (int i = 0; out; i++) {
+    ndt_memory_stats ms;
+    int r;
+    CORE(r = ndt_memory_stats_get(i, &ms));
+    if (r) break;
+    PyObject *d = Py_BuildValue("{s:s,s:L,s:L,s:L,s:L,s:L,s:L}", "name", ms.name, "in_use",
+                                (long long)ms.in_use, "peak", (long long)ms.peak, "cached",
+                                (long long)ms.cached, "peak_with_cache",
+                                (long long)ms.peak_with_cache, "reserved",
+                                (long long)ms.reserved, "capacity", (long long)ms.capacity);
+    if (!d || PyList_Append(out, d)) {
+      Py_XDECREF(d);
+      Py_DECREF(out);
+      return NULL;
+    }
+    Py_DECREF(d);
+  }
+  return out;
+}
+
+/* build_info() -> dict: ndt_build_info_get. */
+static PyObject *f_build_info(PyObject *m, PyObject *noargs) {
+  (void)m, (void)noargs;
+  ndt_build_info b;
+  CORE_BLOCKING(ndt_build_info_get(&b));
+  return Py_BuildValue("{s:s,s:s,s:s,s:s,s:s,s:i,s:s,s:O,s:s,s:i,s:i,s:i,s:L,s:L,s:s}",
+                       "blas", b.blas, "blas_config", b.blas_config, "blas_core", b.blas_core,
+                       "blas_path", b.blas_path, "sleef", b.sleef, "simd_level", b.simd_level,
+                       "simd", b.simd, "mpi", b.mpi ? Py_True : Py_False, "mpi_library",
+                       b.mpi_library, "rank", b.rank, "ranks", b.ranks, "workers", b.workers,
+                       "tile_bytes", (long long)b.tile_bytes, "inline_elems",
+                       (long long)b.inline_elems, "compiler", b.compiler);
+}
+
+/* processors() -> tuple of the registered processors' names (cpu first). */
+static PyObject *f_processors(PyObject *m, PyObject *noargs) {
+  (void)m, (void)noargs;
+  int n;
+  CORE(n = ndt_processor_count());
+  PyObject *t = PyTuple_New(n);
+  for (int i = 0; t && i < n; i++) {
+    const char *name;
+    CORE(name = ndt_processor_name(i));
+    PyObject *u = PyUnicode_FromString(name ? name : "?");
+    if (!u) {
+      Py_DECREF(t);
+      return NULL;
+    }
+    PyTuple_SET_ITEM(t, i, u);
+  }
+  return t;
+}
+
+/* trace_stop(): the timeline is dropped, nothing written (the launcher);
+ * trace_file(): the file being recorded for, or None. */
+static PyObject *f_trace_stop(PyObject *m, PyObject *noargs) {
+  (void)m, (void)noargs;
+  CORE(ndt_trace_stop());
+  Py_RETURN_NONE;
+}
+static PyObject *f_trace_file(PyObject *m, PyObject *noargs) {
+  (void)m, (void)noargs;
+  const char *f;
+  CORE(f = ndt_trace_file());
+  if (!f) Py_RETURN_NONE;
+  return PyUnicode_FromString(f);
 }
 
 static PyObject *f_set_memory_limit(PyObject *m, PyObject *arg) {
@@ -2918,6 +3031,8 @@ static PyObject *f_setting_value(PyObject *m, PyObject *args) {
   ndt_status st;
   CORE_BLOCKING(st = ndt_setting_value(name, &v));
   if (st) return raise_status(st);
+  const char *word = ndt_setting_choice(name, v);   /* a word setting: its word */
+  if (word) return PyUnicode_FromString(word);
   return PyLong_FromLongLong((long long)v);
 }
 
@@ -3376,6 +3491,8 @@ static PyMethodDef module_methods[] = {
   {"workers", f_workers, METH_NOARGS, "number of worker threads"},
   {"tile_bytes", f_tile_bytes, METH_NOARGS, "target tile size"},
   {"tiles_for", f_tiles_for, METH_VARARGS, "tiles of a fresh array"},
+  {"host_tiles", f_host_tiles, METH_VARARGS,
+   "host_tiles(a, for_write): [(start, len, memoryview)] of the tiles this rank owns"},
   {"rank", f_rank, METH_NOARGS, "this process's rank"},
   {"nranks", f_nranks, METH_NOARGS, "number of ranks"},
   {"barrier", f_barrier, METH_NOARGS, "wait for every rank"},
@@ -3387,6 +3504,11 @@ static PyMethodDef module_methods[] = {
   {"debug_fail_alloc_after", f_debug_fail_alloc_after, METH_O, "test hook"},
   {"memory_usage", f_memory_usage, METH_NOARGS,
    "memory_usage(): (bytes of live arrays, bytes of data buffers, limit)"},
+  {"memory_stats", f_memory_stats, METH_NOARGS, "memory_stats(): [dict per memory]"},
+  {"build_info", f_build_info, METH_NOARGS, "build_info(): dict of ndt_build_info"},
+  {"processors", f_processors, METH_NOARGS, "processors(): the processors' names"},
+  {"trace_stop", f_trace_stop, METH_NOARGS, "trace_stop(): drop the timeline, write nothing"},
+  {"trace_file", f_trace_file, METH_NOARGS, "trace_file(): the trace file, or None"},
   {"set_memory_limit", f_set_memory_limit, METH_O,
    "set_memory_limit(bytes): the budget of live arrays (0: the default)"},
   {"interrupt", f_interrupt, METH_NOARGS, "interrupt(): stop the waits as Ctrl-C does"},

@@ -20,6 +20,7 @@
 /* OpenBLAS extensions */
 #define openblas_set_num_threads NDT_BLAS(openblas_set_num_threads)
 #define openblas_get_corename NDT_BLAS(openblas_get_corename)
+#define openblas_get_config NDT_BLAS(openblas_get_config)
 /* CBLAS (src/kernels/cpu/gemm.c) */
 #define cblas_sgemm NDT_BLAS(cblas_sgemm)
 #define cblas_dgemm NDT_BLAS(cblas_dgemm)

@@ -38,8 +38,6 @@ void *ndt__alloc_data_run(size_t total, int zero);
 void ndt__release_cache(void);
 /* Frees cached buffers beyond the cache's limit; sets the limit. */
 void ndt__trim_cache(void);
-/* A host array of `bytes` was copied in (see memory.c: the mmap threshold). */
-void ndt__host_array_seen(size_t bytes);
 /* Releases n bytes of cached buffers: other memory is about to take n. */
 void ndt__cache_yield(size_t n);
 void ndt__set_cache_limit(int64_t bytes);
@@ -75,6 +73,9 @@ typedef enum {
   NDT__SET_CACHE_BYTES,
   NDT__SET_SIMDEVICE_BYTES,
   NDT__SET_MPI_SPIN,
+  /* observing (obs17) */
+  NDT__SET_PROGRESS,
+  NDT__SET_FALLBACK,
   NDT__NSETTINGS
 } ndt__setting_id;
 /* The setting called name; NDT_ERR_VALUE, naming it, when there is none. */
@@ -83,6 +84,12 @@ ndt_status ndt__setting_find(const char *name, ndt__setting_id *id);
 #define NDT__MPI_SPIN_DEFAULT 64
 /* memory.c: the cache's limit in bytes (INT64_MAX: none) */
 int64_t ndt__cache_limit(void);
+/* memory.c: a backend's memory `id` now holds delta more bytes (negative:
+ * fewer), and its capacity: what ndt_memory_stats_get reports for it. */
+void ndt__mem_note(int id, int64_t delta);
+void ndt__mem_note_capacity(int id, int64_t bytes);
+/* ... and its counters, as ndt_memory_stats lists them from in_use on */
+void ndt__mem_counters(int id, int64_t out[6]);
 
 /* ---- ranks (runtime/comm.c) ------------------------------------------
  * Under MPI the recording thread moves bytes with these; both sides call
@@ -103,6 +110,9 @@ void ndt__comm_start(const ndt_comm_hooks *up);
 void ndt__comm_send(const void *buf, int64_t n, int peer, int tag);
 void ndt__comm_recv(void *buf, int64_t n, int peer, int tag);   /* buf NULL: dropped */
 void ndt__comm_bcast(void *buf, int64_t n, int root);          /* buf NULL: dropped */
+/* v[i] becomes the bitwise or of v[i] over the ranks (a decision taken
+ * from rank-local state, made the same everywhere). */
+void ndt__comm_or(uint64_t *v, int n);
 /* Every rank learns whether any rank failed; all return the status and
  * message of the lowest failing rank. */
 ndt_status ndt__comm_agree(ndt_status st);

@@ -372,3 +372,135 @@ def _dilate(m, radius):
             out[tuple(lo)] |= src[tuple(hi)]
             out[tuple(hi)] |= src[tuple(lo)]
     return out
+
+
+# ---------------------------------------------------------------- run files
+# A run as a facility stores it: the detector frames of the light run in one
+# HDF5 file with the per-shot beam monitor (I0) and event codes (laser
+# on/off) beside them and the detector calibration the facility knows (gain,
+# geometry); the dark run in a file of its own; the planted truth in a third
+# file that the analysis never opens.
+FRAMES = "entry/data/frames"          # (N, H, W) or (N, P, H, W) uint16 ADU
+I0 = "entry/instrument/i0"            # (N,) float64
+LASER_ON = "entry/instrument/laser_on"  # (N,) bool
+GAIN = "entry/calibration/gain"       # detector-shaped float32, ADU/keV
+BEAM_CENTRE = "entry/calibration/beam_centre"   # (2,) or (P, 2) px
+
+
+def run_paths(path):
+    """RUN.h5 -> (RUN.h5, RUN_dark.h5, RUN_truth.h5)."""
+    path = os.fspath(path)
+    stem = path[:-3] if path.endswith(".h5") else path
+    return path, stem + "_dark.h5", stem + "_truth.h5"
+
+
+def write_run(path, sim: "Simulator", n_frames: int, n_dark: int, batch: int = 16,
+              progress=None):
+    """Writes frames [0, n_frames) and a dark run of n_dark frames of sim to
+    disk (see run_paths), each file under a temporary name first, so a run
+    on disk is complete or absent."""
+    import h5py
+
+    run, dark, truth_path = run_paths(path)
+    os.makedirs(os.path.dirname(os.path.abspath(run)), exist_ok=True)
+    shape = sim.shape
+
+    def tmp(p):
+        return p + f".tmp-{os.getpid()}"
+
+    written = []
+    try:
+        with h5py.File(tmp(dark), "w") as f:
+            d = f.create_dataset(FRAMES, (n_dark,) + shape, numpy.uint16)
+            for s in range(0, n_dark, batch):
+                e = min(s + batch, n_dark)
+                d[s:e] = sim.frames(s, e, dark=True).raw
+            f.attrs["run_kind"] = "dark"
+        written.append(dark)
+        totals, params = [], []
+        good = sim.mask
+        with h5py.File(tmp(run), "w") as f:
+            d = f.create_dataset(FRAMES, (n_frames,) + shape, numpy.uint16)
+            i0 = numpy.empty(n_frames)
+            laser = numpy.empty(n_frames, bool)
+            for s in range(0, n_frames, batch):
+                e = min(s + batch, n_frames)
+                b = sim.frames(s, e)
+                d[s:e] = b.raw
+                i0[s:e], laser[s:e] = b.i0, b.laser_on
+                totals.append(numpy.where(good, b.counts, 0).reshape(e - s, -1)
+                              .sum(axis=1, dtype=numpy.int64))
+                if progress is not None:
+                    progress(e)
+            f[I0] = i0
+            f[LASER_ON] = laser
+            geo = sim.geometry()
+            f[GAIN] = geo["gain"]
+            f[BEAM_CENTRE] = geo["beam_centre"]
+            f.attrs["beam_stop_radius"] = geo["beam_stop_radius"]
+            f.attrs["dark_run"] = os.path.basename(dark)
+            f.attrs["shape"] = "x".join(map(str, shape))
+        written.append(run)
+        truth = sim.truth(n_frames)
+        with h5py.File(tmp(truth_path), "w") as f:
+            for k in ("hits", "peaks", "weak_pixels", "bad_pixels", "mask"):
+                f[k] = truth[k]
+            f["planted_totals"] = numpy.concatenate(totals)
+            f.attrs.update(r0=truth["r0"], seed=sim.seed, n_weak=sim.n_weak,
+                           shape="x".join(map(str, shape)))
+        written.append(truth_path)
+        for p in written:
+            os.replace(tmp(p), p)
+    finally:
+        for p in (dark, run, truth_path):
+            if os.path.exists(tmp(p)):
+                os.remove(tmp(p))
+    return run
+
+
+class RunTruth:
+    """The planted truth of a run on disk, with the parts of Simulator's
+    interface that run.evaluate uses (seed, shape, n_weak, truth(n))."""
+
+    def __init__(self, path):
+        import h5py
+
+        with h5py.File(run_paths(path)[2], "r") as f:
+            self._truth = {k: f[k][()] for k in ("hits", "peaks", "weak_pixels",
+                                                 "bad_pixels", "mask")}
+            self.planted_totals = f["planted_totals"][()]
+            self.seed = int(f.attrs["seed"])
+            self.n_weak = int(f.attrs["n_weak"])
+            self.shape = parse_shape(str(f.attrs["shape"]))
+            self._truth["r0"] = float(f.attrs["r0"])
+
+    def truth(self, n_frames: int) -> dict:
+        if n_frames > len(self.planted_totals):
+            raise ValueError(f"the truth covers {len(self.planted_totals)} frames, not {n_frames}")
+        t = dict(self._truth)
+        t["hits"] = t["hits"][t["hits"] < n_frames]
+        t["peaks"] = t["peaks"][t["peaks"][:, 0] < n_frames] if len(t["peaks"]) else t["peaks"]
+        return t
+
+
+def main(argv=None):
+    """python generate.py RUN.h5 [--shape ...] [--frames N] [--dark N] [--seed S]"""
+    import argparse
+
+    p = argparse.ArgumentParser(description="write a synthetic detector run to disk")
+    p.add_argument("output", help="RUN.h5 (RUN_dark.h5 and RUN_truth.h5 go beside it)")
+    p.add_argument("--shape", default="1024x1024")
+    p.add_argument("--frames", type=int, default=400)
+    p.add_argument("--dark", type=int, default=32)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--forced-hits", default="", help="comma-separated frame indices")
+    args = p.parse_args(argv)
+    forced = [int(v) for v in args.forced_hits.split(",") if v]
+    sim = Simulator(parse_shape(args.shape), seed=args.seed, forced_hits=forced)
+    out = write_run(args.output, sim, args.frames, args.dark)
+    print(f"wrote {out} ({args.frames} frames of {args.shape}), "
+          f"{run_paths(out)[1]} ({args.dark} dark frames) and {run_paths(out)[2]}")
+
+
+if __name__ == "__main__":
+    main()

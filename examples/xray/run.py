@@ -3,7 +3,7 @@
 
     python examples/xray/run.py [--frames N] [--shape 1024x1024|704x768|16x352x384]
                                 [--seed S] [--batch B] [--dark N] [--output DIR]
-                                [--lib numpy|ndtile]
+                                [--lib numpy|ndtile] [--input RUN.h5]
 
 Simulates an LCLS-like run (generate.py), analyses every pixel of every frame
 with the same plain-NumPy code on either NumPy or ndtile (analysis.py), checks
@@ -137,6 +137,109 @@ def run_pipeline(xp, sim: generate.Simulator, n_frames: int, batch: int = DEFAUL
     return cal, result, info
 
 
+class FileRun:
+    """A run on disk (generate.write_run): what the analysis may see of it -
+    the frames, the beam monitor and event codes, the facility's
+    calibration, and the dark run. Frames come in batches that, on ndtile,
+    are read straight into tiles by the ranks that own them while the
+    previous batch is analysed (ndtile.io.Batches); on NumPy, with h5py."""
+
+    def __init__(self, path, xp):
+        import h5py
+
+        self.path, self.xp = str(path), xp
+        self.dark_path = generate.run_paths(self.path)[1]
+        if not os.path.exists(self.path):
+            raise SystemExit(f"error: --input {self.path}: no such file")
+        with h5py.File(self.path, "r") as f:
+            frames = f[generate.FRAMES]
+            self.n_frames, self.shape = frames.shape[0], tuple(frames.shape[1:])
+            self.i0 = f[generate.I0][()]
+            self.laser_on = f[generate.LASER_ON][()]
+            self._geometry = {"gain": f[generate.GAIN][()],
+                              "beam_centre": f[generate.BEAM_CENTRE][()],
+                              "beam_stop_radius": float(f.attrs["beam_stop_radius"])}
+        with h5py.File(self.dark_path, "r") as f:
+            self.n_dark = f[generate.FRAMES].shape[0]
+        self.read_s = self.read_bytes = 0   # NumPy: reads done on the caller's thread
+
+    def geometry(self):
+        return self._geometry
+
+    def batches(self, path, n, batch):
+        """(first frame, raw) over frames [0, n) of the file at path."""
+        if self.xp is numpy:
+            import h5py
+
+            with h5py.File(path, "r") as f:
+                d = f[generate.FRAMES]
+                for s in range(0, n, batch):
+                    t0 = time.perf_counter()
+                    raw = d[s:min(s + batch, n)]
+                    self.read_s += time.perf_counter() - t0
+                    self.read_bytes += raw.nbytes
+                    yield s, raw
+            return
+        from ndtile import io
+
+        yield from io.Batches(path, generate.FRAMES, batch, stop=n)
+
+
+def run_pipeline_file(xp, run: FileRun, truth, n_frames: int, batch: int = DEFAULT_BATCH,
+                      progress=None, on_batch=None):
+    """run_pipeline, with the frames, I0, laser flags and dark run read from
+    the files of `run` (the truth only checks the result, as before)."""
+    wait, cal_time, ana = Stopwatch(), Stopwatch(), Stopwatch()
+    geometry = run.geometry()
+    if run.xp is not numpy:
+        from ndtile import io
+        io.stats(reset=True)
+
+    def dark_batches():
+        for _, raw in run.batches(run.dark_path, run.n_dark, batch):
+            yield raw
+
+    with cal_time:
+        cal = analysis.calibrate(xp, dark_batches(), geometry["gain"],
+                                 geometry["beam_centre"], geometry["beam_stop_radius"])
+    pipe = analysis.Pipeline(xp, cal, n_weak=truth.n_weak)
+    hit_image = None
+    it = iter(run.batches(run.path, n_frames, batch))
+    while True:
+        with wait:   # the read not hidden behind the previous batch's analysis
+            nxt = next(it, None)
+        if nxt is None:
+            break
+        start, raw = nxt
+        stop = start + raw.shape[0]
+        with ana:
+            res = pipe.process(raw, run.i0[start:stop], run.laser_on[start:stop], start)
+        if hit_image is None and res.hit.any():
+            b = int(numpy.flatnonzero(res.hit)[0])
+            hit_image = (start + b, numpy.asarray(res.photons[b]))
+        if on_batch is not None:
+            on_batch(start, res)
+        if progress is not None:
+            progress.update(stop, f"| analyse {stop / ana.seconds:5.1f} fps")
+    with ana:
+        result = pipe.finish()
+    if run.xp is numpy:
+        read = {"bytes": run.read_bytes, "seconds": run.read_s}
+    else:
+        read = io.stats()
+    per_rank = [read["bytes"]]
+    if getattr(xp, "nranks", lambda: 1)() > 1:
+        from ndtile import _ranks
+        per_rank = [_ranks.bcast(read["bytes"] if xp.rank() == r else None, r)
+                    for r in range(xp.nranks())]
+    info = {"generate_s": 0.0, "dark_generate_s": 0.0, "calibrate_s": cal_time.seconds,
+            "analyse_s": ana.seconds, "planted_totals": truth.planted_totals[:n_frames],
+            "hit_image": hit_image, "n_dark": run.n_dark, "batch": batch,
+            "input": run.path, "read_bytes_per_rank": per_rank, "read_s": read["seconds"],
+            "read_wait_s": wait.seconds}
+    return cal, result, info
+
+
 def match_peaks(found, planted, tol: float = 1.0, associate: float = 3.0):
     """Compare found and planted peaks (tables of frame, panel, y, x, ...).
 
@@ -197,12 +300,17 @@ def evaluate(sim, cal, result, info) -> dict:
         "profile_peak_bin": result.profile_peak,
         "r0": float(truth["r0"]),
         "generate_s": info["generate_s"],
-        "generate_fps": n / info["generate_s"],
+        "generate_fps": n / info["generate_s"] if info["generate_s"] else 0.0,
         "analyse_s": info["analyse_s"],
         "analyse_fps": n / info["analyse_s"],
         "analyse_GBps": raw_bytes / info["analyse_s"] / 1e9,
         "calibrate_s": info["calibrate_s"],
         "batch": info["batch"],
+        # a run read from disk: what was read, how fast, how long the
+        # analysis waited for reads the prefetch did not hide
+        **({"input": info["input"], "read_bytes_per_rank": info["read_bytes_per_rank"],
+            "read_s": info["read_s"], "read_wait_s": info["read_wait_s"]}
+           if info.get("input") else {}),
     }
 
 
@@ -231,7 +339,18 @@ def format_report(v: dict, lib: str) -> str:
         f"radial profile   peaks in bin [{v['profile_peak_bin']}, {v['profile_peak_bin'] + 1}) px; "
         f"ring planted at r0 = {v['r0']:.1f} px  [{ok(abs(v['profile_peak_bin'] - math.floor(v['r0'])) <= 1)}]",
         "",
-        f"generation       {v['generate_s']:7.2f} s  {v['generate_fps']:7.1f} frames/s  (simulation, plain NumPy)",
+    ]
+    if v.get("input") is None:
+        lines.append(f"generation       {v['generate_s']:7.2f} s  {v['generate_fps']:7.1f} frames/s  "
+                     f"(simulation, plain NumPy)")
+    else:
+        per_rank = v["read_bytes_per_rank"]
+        ranks = "" if len(per_rank) == 1 else \
+            " (" + ", ".join(f"rank {r}: {b / 1e6:.1f}" for r, b in enumerate(per_rank)) + ")"
+        rate = per_rank[0] / v["read_s"] / 1e9 if v["read_s"] else 0.0
+        lines.append(f"input            {v['input']}: {sum(per_rank) / 1e6:.1f} MB read{ranks}, "
+                     f"{rate:.2f} GB/s per reader, {v['read_wait_s']:.2f} s waited for reads")
+    lines += [
         f"analysis         {v['analyse_s']:7.2f} s  {v['analyse_fps']:7.1f} frames/s  "
         f"{v['analyse_GBps']:.3f} GB/s of raw data  ({lib})",
         f"dark calibration {v['calibrate_s']:7.2f} s  (not included above)",
@@ -325,7 +444,10 @@ def make_figure(path, sim, cal, result, info, values):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--frames", type=int, default=DEFAULT_FRAMES)
+    parser.add_argument("--input", help="analyse the run in this file (generate.py writes "
+                        "one) instead of simulating frames in memory")
+    parser.add_argument("--frames", type=int, default=None,
+                        help=f"frames to analyse (default {DEFAULT_FRAMES}, or all in --input)")
     parser.add_argument("--shape", default=DEFAULT_SHAPE, help="HxW or PxHxW, e.g. 16x352x384")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--batch", type=int, default=DEFAULT_BATCH, help="frames per batch")
@@ -335,19 +457,33 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     xp = load_array_module(args.lib)
-    try:
-        shape = generate.parse_shape(args.shape)
-    except ValueError as exc:
-        parser.error(str(exc))
-    if args.frames < 2 or args.batch < 1 or args.dark < 2:
+    if args.input is None:
+        try:
+            shape = generate.parse_shape(args.shape)
+        except ValueError as exc:
+            parser.error(str(exc))
+        if args.frames is None:
+            args.frames = DEFAULT_FRAMES
+    if (args.frames is not None and args.frames < 2) or args.batch < 1 or args.dark < 2:
         parser.error("need --frames >= 2, --batch >= 1 and --dark >= 2")
 
     # On many ranks (`ndtile --ranks N examples/xray/run.py`) every rank runs
     # this script; rank 0 alone draws the progress bar and writes the files.
     first = getattr(xp, "rank", lambda: 0)() == 0
-    sim = generate.Simulator(shape, seed=args.seed)
-    progress = Progress(args.frames, stream=sys.stderr if first else open(os.devnull, "w"))
-    cal, result, info = run_pipeline(xp, sim, args.frames, args.batch, args.dark, progress=progress)
+    stream = sys.stderr if first else open(os.devnull, "w")
+    if args.input is None:
+        sim = generate.Simulator(shape, seed=args.seed)
+        progress = Progress(args.frames, stream=stream)
+        cal, result, info = run_pipeline(xp, sim, args.frames, args.batch, args.dark,
+                                         progress=progress)
+    else:
+        run = FileRun(args.input, xp)
+        sim = generate.RunTruth(args.input)   # checks the result only
+        n = run.n_frames if args.frames is None else args.frames
+        if n > run.n_frames:
+            parser.error(f"--frames {n}: {args.input} holds {run.n_frames} frames")
+        progress = Progress(n, stream=stream)
+        cal, result, info = run_pipeline_file(xp, run, sim, n, args.batch, progress=progress)
     progress.close()
 
     values = evaluate(sim, cal, result, info)

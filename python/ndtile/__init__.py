@@ -14,8 +14,13 @@ Arrays of dtypes the core lacks (float16, longdouble, object, strings,
 datetimes, structured) are plain NumPy arrays; operations on them run in
 NumPy.
 
-Runtime settings: NDTILE_WORKERS (threads), NDTILE_TILE_BYTES (tile size);
-ndtile.sync() waits for all recorded work.
+Runtime settings: NDTILE_WORKERS (threads), NDTILE_TILE_BYTES (tile size),
+and the others of ndtile.settings(); ndtile.sync() waits for all recorded
+work.
+
+help(ndtile.NAME) shows NumPy's documentation headed by ndtile's note: whether
+NAME runs natively or runs NumPy's version, and where it deviates from NumPy
+(the user guide, docs/guide/ in the source, explains each deviation).
 
 Many processes: started by `ndtile --ranks N script.py` (or mpirun/srun)
 every rank runs the script and the arrays are spread over the ranks;
@@ -40,7 +45,7 @@ from . import _reduce
 from . import _printing
 from . import _ranks
 
-__version__ = "0.1.0"
+from ._version import version as __version__  # noqa: E402  (meson.build's version)
 
 _core._setup(ndarray, _dtypes.DTYPES, _dtypes.SCALARS, _dtypes.INT_SCALAR_TYPES,
              _ufunc.binop_hook, _indexing.getitem, _indexing.setitem)
@@ -67,6 +72,9 @@ _PASSTHROUGH = (
 for _name in _PASSTHROUGH:
     if hasattr(_np, _name):
         globals()[_name] = getattr(_np, _name)
+
+# ndtile's own build and memory, not NumPy's (obs17)
+from ._config import show_config, memory_stats  # noqa: E402
 
 # ---- ndtile's implementations ------------------------------------------------
 ufunc = _ufunc.ufunc
@@ -209,4 +217,9 @@ from . import _foreign  # noqa: E402
 _foreign.setup(ndarray)
 _ufunc._FOREIGN = _foreign.foreign
 _register_native()
+
+# NumPy's docstrings with an ndtile note on every public function (_docs).
+import sys as _sys  # noqa: E402
+from . import _docs  # noqa: E402
+_docs.apply(_sys.modules[__name__])
 del _name, _obj

@@ -9,9 +9,15 @@ into (out=, copyto's dst, ndarray.sort's self, ...) are written back.
 The first fallback of each function warns with a RuntimeWarning naming the
 function and the user's file and line. NDTILE_FALLBACK selects the policy:
   warn (default)  warn once per function
-  ignore          fall back silently
+  ignore          fall back silently (also: off, quiet, 0)
   error           raise NotImplementedError instead of falling back
+  summary         fall back silently, and print at exit (stderr, rank 0)
+                  which functions fell back, how often, and where first
+Any other value is a ValueError naming the variable and these words (the
+runtime's one parser, src/runtime/env.c). counts() gives the tally in every
+mode.
 """
+import atexit
 import functools
 import os
 import sys
@@ -32,6 +38,8 @@ NATIVE = {}
 _wrappers = {}
 # Every name that has fallen back in this process.
 USED = set()
+# name -> [calls, "file:line" of the first call] (the summary)
+_COUNTS = {}
 
 # NumPy functions that write into an argument: name -> index of that argument
 # (positional) or keyword name.
@@ -44,8 +52,23 @@ MUTATES = {
 }
 
 
+_WORDS = ('warn', 'ignore', 'error', 'summary')   # by the value env.c parses to
+_policy_cache = [None, 'warn']
+
+
 def policy():
-    return os.environ.get('NDTILE_FALLBACK', 'warn').strip().lower()
+    """'warn' | 'ignore' | 'error' | 'summary', from NDTILE_FALLBACK as the
+    runtime parses it (read each time: a program may change it)."""
+    text = os.environ.get('NDTILE_FALLBACK', '')
+    if text == _policy_cache[0]:
+        return _policy_cache[1]
+    if not text:            # unset or empty: the default
+        word = 'warn'
+    else:
+        from . import _core
+        word = _WORDS[_core.parse_setting('NDTILE_FALLBACK', text)]
+    _policy_cache[:] = [text, word]
+    return word
 
 
 def _internal(filename):
@@ -68,11 +91,17 @@ def notify(name):
     """Called before falling back for `name`: warns once, or raises."""
     USED.add(name)
     pol = policy()
+    c = _COUNTS.get(name)
+    if c is None:
+        f = user_frame()[1] if pol != 'error' else None
+        _COUNTS[name] = [1, f"{f.f_code.co_filename}:{f.f_lineno}" if f is not None else None]
+    else:
+        c[0] += 1
     if pol == 'error':
         raise NotImplementedError(
             f"ndtile does not implement {name} and NDTILE_FALLBACK=error forbids running "
             f"NumPy's version")
-    if pol in ('ignore', 'off', 'quiet', '0') or name in _warned:
+    if pol in ('ignore', 'summary') or name in _warned:
         return
     _warned.add(name)
     level, f = user_frame()
@@ -83,6 +112,47 @@ def notify(name):
 
 def reset_warnings():
     _warned.clear()
+
+
+def counts():
+    """{name: (calls, 'file:line' of the first call or None)} of every
+    function that fell back to NumPy in this process."""
+    return {k: (v[0], v[1]) for k, v in _COUNTS.items()}
+
+
+def summary_lines():
+    """The lines NDTILE_FALLBACK=summary prints at exit."""
+    if not _COUNTS:
+        return ["ndtile: no NumPy function fell back in this run"]
+    rows = sorted(_COUNTS.items(), key=lambda kv: (-kv[1][0], kv[0]))
+    total = sum(v[0] for _, v in rows)
+    out = [f"ndtile: {len(rows)} NumPy function{'s' if len(rows) != 1 else ''} fell back "
+           f"({total} call{'s' if total != 1 else ''}); ndtile ran NumPy's version on gathered "
+           f"data:"]
+    width = max(len(k) for k, _ in rows)
+    for name, (n, where) in rows:
+        out.append(f"  {name:<{width}}  {n:>6} call{'s' if n != 1 else ' '}"
+                   + (f"  first at {where}" if where else ""))
+    return out
+
+
+def _summary_at_exit():
+    try:
+        if policy() != 'summary':
+            return
+        from . import _core
+        if _core.nranks() > 1 and _core.rank() != 0:
+            return          # every rank runs the same calls: rank 0 says it
+    except Exception:
+        return
+    try:
+        sys.stderr.write("\n".join(summary_lines()) + "\n")
+        sys.stderr.flush()
+    except Exception:       # pragma: no cover - stderr gone
+        pass
+
+
+atexit.register(_summary_at_exit)
 
 
 def run_numpy(func, args, kwargs, name=None):

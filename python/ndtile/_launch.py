@@ -1,9 +1,10 @@
 """The ndtile launcher: runs an unchanged NumPy script on many processes.
 
     ndtile [--ranks N] [--cpus C] [--nodes M --ranks-per-node R]
-           [--launcher auto|mpirun|srun|none] [--dry-run] script.py [args...]
+           [--launcher auto|mpirun|srun|none] [--launcher-args "ARGS"]
+           [--profile FILE] [--verbose] [--dry-run] script.py [args...]
     ndtile [options] -m module [args...]
-    ndtile --info
+    ndtile --info | --version
     python -m ndtile ...            (the same)
 
 Execution follows control replication: every rank runs the whole script; the
@@ -13,6 +14,19 @@ than one rank, else the script runs directly), the worker threads per rank
 (exported as NDTILE_WORKERS unless already set) and marks the processes with
 NDTILE_LAUNCHED=1. Everything after the script name (or -m module) belongs to
 the script, even arguments that look like launcher options.
+
+Clusters: every NDTILE_* variable of the launcher's environment (and those
+it sets) reaches every rank, also on other nodes: Open MPI's mpirun gets
+`-x NAME` for each, MPICH's mpiexec `-genv NAME VALUE`, srun `--export=ALL`.
+--launcher-args "ARGS" (repeatable; split like a shell) passes ARGS to the
+process launcher itself, after the options ndtile gives it and before the
+program: a hostfile, MCA options, srun flags. --profile FILE writes a Chrome
+trace per rank (FILE on one rank; FILE with .rankN before its extension on
+many: t.json -> t.rank0.json, t.rank1.json). --verbose prints the command
+and the environment it sets before running it; --dry-run prints them only.
+Ctrl-C or a signal that stops a run of many ranks ends every rank quietly;
+the launcher says once what stopped it and exits with 128 + the signal
+number (130 for Ctrl-C).
 """
 import argparse
 import functools
@@ -31,15 +45,29 @@ LAUNCHERS = ("auto", "mpirun", "srun", "none")
 
 _USAGE = (
     "ndtile [--ranks N] [--cpus C] [--nodes M --ranks-per-node R]\n"
-    "              [--launcher {auto,mpirun,srun,none}] [--dry-run]"
+    "              [--launcher {auto,mpirun,srun,none}] [--launcher-args ARGS]\n"
+    "              [--profile FILE] [--verbose] [--dry-run]"
     " script.py [args ...]\n"
     "       ndtile [options] -m module [args ...]\n"
-    "       ndtile --info"
+    "       ndtile --info | --version"
 )
 
 
 class _Error(Exception):
     """A launcher error: the message goes to stderr, exit status 2."""
+
+
+# Settings for the ranks that this process, whose own runtime stays idle,
+# must not act on at its exit (NDTILE_MEMSTAT would print a line of its
+# own): taken out of its environment at the start, handed to the ranks.
+_HELD = {}
+
+
+def _hold_own_settings():
+    for name in ("NDTILE_MEMSTAT",):
+        v = os.environ.pop(name, None)
+        if v is not None:
+            _HELD[name] = v
 
 
 # --- what the machine has (module-level so that tests can replace them) ----
@@ -118,8 +146,18 @@ def _parser():
         prog=PROG, usage=_USAGE, allow_abbrev=False,
         description="Runs a NumPy script written against ndtile on one or "
                     "many processes (each rank runs the whole script).",
-        epilog="Everything after the script name (or -m module) is passed "
-               "to the script unchanged.")
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Everything after the script name (or -m module) is passed to the\n"
+               "script unchanged ('--' before the script name ends ndtile's options).\n"
+               "Every NDTILE_* variable set here reaches every rank on every node\n"
+               "(mpirun -x, mpiexec -genv, srun --export=ALL). Ctrl-C or a signal\n"
+               "ends every rank quietly; the exit status is 128 + the signal (130).\n\n"
+               "examples:\n"
+               "  ndtile --ranks 4 job.py\n"
+               "  ndtile --ranks 16 --launcher-args '--hostfile hosts --mca btl tcp,self' job.py\n"
+               "  ndtile --launcher srun --nodes 2 --ranks-per-node 4 \\\n"
+               "         --launcher-args '--partition=gpu --time=10' job.py\n"
+               "  ndtile --ranks 2 --profile t.json job.py   # t.rank0.json, t.rank1.json")
     p.add_argument("--ranks", "-n", type=_positive, metavar="N",
                    help="number of processes (default 1, or nodes * "
                         "ranks-per-node)")
@@ -134,10 +172,25 @@ def _parser():
                    help="how to start the processes (default auto: srun in a "
                         "Slurm allocation, mpirun for more than one rank, "
                         "else the script runs directly)")
+    p.add_argument("--launcher-args", action="append", default=[], metavar="ARGS",
+                   help="arguments for the process launcher itself (mpirun, "
+                        "mpiexec, srun), split like a shell: a hostfile, MCA "
+                        "options, srun flags; repeatable; they follow ndtile's "
+                        "own launcher options")
+    p.add_argument("--profile", metavar="FILE",
+                   help="write a Chrome trace (Perfetto) of every rank: FILE "
+                        "on one rank, FILE with .rankN before its extension "
+                        "on many (sets NDTILE_PROFILE)")
+    p.add_argument("--verbose", "-v", action="store_true",
+                   help="print the command and the environment it sets "
+                        "(to stderr) before running it")
     p.add_argument("--dry-run", action="store_true",
                    help="print the command and its environment, run nothing")
     p.add_argument("--info", action="store_true",
-                   help="print what the launcher finds on this machine")
+                   help="print what the launcher finds on this machine (and "
+                        "ndtile's settings, build and devices)")
+    p.add_argument("--version", action="store_true",
+                   help="print ndtile's version and exit")
     p.add_argument("-m", dest="module", metavar="module",
                    help="run a module as a script (like python -m)")
     return p
@@ -169,6 +222,12 @@ def _split_argv(parser, argv):
             return opts, ("module", tok[2:]), argv[i + 1:]
         if tok.startswith("-") and tok != "-":
             name = tok.split("=", 1)[0]
+            if tok == "--launcher-args" and i + 1 < len(argv):
+                # its value is the launcher's options ("--mca btl tcp"):
+                # glued on, argparse takes it as a value, not an option
+                opts.append(f"{tok}={argv[i + 1]}")
+                i += 2
+                continue
             opts.append(tok)
             if name in takes_value and "=" not in tok:
                 if not tok.startswith("--") and len(tok) > 2:
@@ -270,6 +329,22 @@ def plan(args, target, target_args):
     else:
         workers_text = str(workers)
     env_set = {"NDTILE_WORKERS": workers_text, "NDTILE_LAUNCHED": "1"}
+    if getattr(args, "profile", None):
+        env_set["NDTILE_PROFILE"] = args.profile
+    extra = []
+    for text in getattr(args, "launcher_args", None) or ():
+        try:
+            extra += shlex.split(text)
+        except ValueError as e:
+            raise _Error(f"--launcher-args {text!r}: {e}")
+    if extra and kind == "none":
+        raise _Error("--launcher-args are for a process launcher, but this run "
+                     "starts the script directly; add --launcher mpirun or srun")
+    # what every rank must see, on every node: the user's NDTILE_* settings
+    # and the launcher's own (these win)
+    forward = {k: v for k, v in sorted({**os.environ, **_HELD}.items())
+               if k.startswith("NDTILE_")}
+    forward.update(env_set)
 
     what, name = target
     prog = [sys.executable] + (["-m", name] if what == "module" else [name])
@@ -281,7 +356,9 @@ def plan(args, target, target_args):
         cmd = [path, "-n", str(ranks)]
         if nodes:
             cmd += ["--nodes", str(nodes), "--ntasks-per-node", str(per_node)]
-        cmd += ["--cpus-per-task", str(workers), "--export=ALL"] + prog
+        # --export=ALL: srun hands its whole environment (NDTILE_* included)
+        # to every task on every node
+        cmd += ["--cpus-per-task", str(workers), "--export=ALL"] + extra + prog
     else:
         # A launcher not on PATH (only shown by --dry-run) is taken to be
         # Open MPI, the one ndtile is tested with.
@@ -297,14 +374,14 @@ def plan(args, target, target_args):
             cmd += ["--bind-to", "none"]    # each rank runs its own threads
             if nodes:
                 cmd += ["--map-by", f"ppr:{per_node}:node"]
-            for k in env_set:
+            for k in forward:               # mpirun exports them to remote nodes
                 cmd += ["-x", k]
         elif flavour == "mpich":
-            for k, v in env_set.items():
+            for k, v in forward.items():
                 cmd += ["-genv", k, v]
             if nodes:
                 cmd += ["-ppn", str(per_node)]
-        cmd += prog
+        cmd += extra + prog
     return Plan(cmd, env_set, kind, ranks, workers)
 
 
@@ -319,24 +396,38 @@ def _terminal_foreground():
         return False
 
 
+def _signal_name(signum):
+    try:
+        name = signal.Signals(signum).name
+    except ValueError:
+        return f"signal {signum}"
+    return name + " (Ctrl-C)" if signum == signal.SIGINT else name
+
+
 def _run(p):
     env = dict(os.environ)
+    env.update(_HELD)
     env.update(p.env_set)
     try:
         child = subprocess.Popen(p.argv, env=env)
     except OSError as e:
         raise _Error(f"can't run {p.argv[0]}: {e}")
+    got = []                            # the signals that came
 
     def forward(signum, frame):
-        if signum == signal.SIGINT and _terminal_foreground():
-            return
+        got.append(signum)
+        if p.launcher == "srun" and signum == signal.SIGINT:
+            # srun takes one Ctrl-C as a request for its status: end the step
+            signum = signal.SIGTERM
+        elif signum == signal.SIGINT and _terminal_foreground():
+            return                      # the terminal sent it to the child too
         try:
             child.send_signal(signum)
         except OSError:                 # pragma: no cover - already gone
             pass
 
     saved = {}
-    for s in (signal.SIGINT, signal.SIGTERM):
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         try:
             saved[s] = signal.signal(s, forward)
         except ValueError:              # not the main thread
@@ -351,7 +442,22 @@ def _run(p):
     finally:
         for s, h in saved.items():
             signal.signal(s, h)
-    return 128 - rc if rc < 0 else rc
+    if got and p.launcher != "none":
+        # The ranks end quietly on a signal (ndtile._ranks): one message here
+        # instead of a traceback from each; the status says which signal.
+        print(f"\n{PROG}: {_signal_name(got[0])} stopped the run of {p.ranks} "
+              f"rank{'s' if p.ranks != 1 else ''}; every rank was ended",
+              file=sys.stderr)
+        return 128 + got[0]
+    rc = 128 - rc if rc < 0 else rc
+    sig = rc - 128
+    if p.launcher != "none" and sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP,
+                                        signal.SIGKILL):
+        # a signal sent to the ranks themselves (MPICH and srun forward
+        # Ctrl-C to them; a batch system's kill): the launcher ends with it
+        print(f"\n{PROG}: {_signal_name(sig)} stopped a rank; the run of {p.ranks} "
+              f"rank{'s' if p.ranks != 1 else ''} ended", file=sys.stderr)
+    return rc
 
 
 # --- --info ---------------------------------------------------------------
@@ -422,7 +528,35 @@ def info():
         ("tile bytes", _tile_bytes()),
         ("workers per rank", workers),
     ]
+    rows += _info_ndtile()
     return [f"{k}: {v}" for k, v in rows]
+
+
+def _info_ndtile():
+    """--info's rows about ndtile itself: its build, settings and devices."""
+    try:
+        from . import _config, _core
+        import ndtile
+    except ImportError:                 # pragma: no cover - not built
+        return [("build", "ndtile's extension is not built")]
+    rows = []
+    try:
+        b = _core.build_info()
+        rows += [("blas", f"{b['blas_config'] or b['blas']} ({b['blas_path'] or '?'})"),
+                 ("sleef", b["sleef"]), ("simd", f"{b['simd']} (level {b['simd_level']})"),
+                 ("mpi library", b["mpi_library"] or ("built" if b["mpi"] else "not built")),
+                 ("cuda", _config._cuda(list(_core.processors())).get("plugin")),
+                 ("processors", ", ".join(_core.processors()))]
+        rows += [(f"setting {k}", v) for k, v in ndtile.settings().items()]
+    except Exception as e:              # a bad setting: say it, go on
+        rows.append(("settings", f"error: {e}"))
+    devices = getattr(ndtile, "devices", None)
+    if callable(devices):
+        try:
+            rows.append(("devices", devices()))
+        except Exception as e:          # pragma: no cover - the plugin's
+            rows.append(("devices", f"error: {e}"))
+    return rows
 
 
 # --- entry point ----------------------------------------------------------
@@ -430,12 +564,23 @@ def info():
 def main(argv=None):
     """The `ndtile` command; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    # This process only starts others: a trace of its own (NDTILE_PROFILE)
+    # would be empty and, written at exit, overwrite the script's.
+    try:
+        from . import _core
+        _core.trace_stop()
+    except (ImportError, AttributeError):   # pragma: no cover - not built
+        pass
+    _hold_own_settings()
     parser = _parser()
     opts, target, target_args = _split_argv(parser, argv)
     try:
         args = parser.parse_args(opts)
     except SystemExit as e:             # --help (0) or a usage error (2)
         return e.code if isinstance(e.code, int) else 2
+    if args.version:
+        print(f"{PROG} {_version()}")
+        return 0
     if args.info:
         print("\n".join(info()))
         return 0
@@ -455,6 +600,11 @@ def main(argv=None):
             print(p.shell())
             sys.stdout.flush()
             return 0
+        if args.verbose:
+            print(f"{PROG}: environment: " + (" ".join(
+                f"{k}={shlex.quote(v)}" for k, v in p.env_set.items())), file=sys.stderr)
+            print(f"{PROG}: command: {shlex.join(p.argv)}", file=sys.stderr)
+            sys.stderr.flush()
         return _run(p)
     except _Error as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)

@@ -993,12 +993,24 @@ def pad(array, pad_width, mode='constant', **kwargs):
             idx = C.from_numpy(_pad_index(mode, n, int(before), int(after)))
             out = take(out, idx, axis=ax)
         return out if out is not x else x._copy()
-    from ._creation import full, zeros
-    out = zeros(shape, dtype=x.dtype) if mode == 'empty' else \
-        full(shape, _np.asarray(cv).astype(x.dtype).item(), dtype=x.dtype)
+    from ._creation import empty, full, zeros
     key = tuple(slice(int(a), int(a) + n) for n, (a, _) in zip(x.shape, pw))
-    if x.size:
-        out._view_index(key)._assign(x, 4)
+    if mode == 'empty' or not x.size:
+        out = zeros(shape, dtype=x.dtype) if mode == 'empty' else \
+            full(shape, _np.asarray(cv).astype(x.dtype).item(), dtype=x.dtype)
+        if x.size:
+            out._view_index(key)._assign(x, 4)
+        return out
+    # the copy, then the constant on the border slabs of each axis: every
+    # element is written once (twice in the corners), as NumPy's pad does,
+    # not filled first and then overwritten by the copy
+    out = empty(shape, dtype=x.dtype)
+    out._view_index(key)._assign(x, 4)
+    value = full((), _np.asarray(cv).astype(x.dtype).item(), dtype=x.dtype)
+    for ax, (n, (a, b)) in enumerate(zip(x.shape, pw)):
+        for lo, hi in ((0, int(a)), (int(a) + n, int(a) + n + int(b))):
+            if hi > lo:
+                out._view_index((slice(None),) * ax + (slice(lo, hi),))._assign(value, 4)
     return out
 
 

@@ -117,6 +117,12 @@ def setup():
         return
     # a program a rank starts (subprocess) runs as a plain process
     os.environ['NDTILE_MPI'] = '0'
+    if os.environ.get('NDTILE_LAUNCHED') == '1':
+        # Ctrl-C reaches every rank on a node and the runtime does not act
+        # on it with many ranks: they end at once and quietly (no traceback
+        # from each); the launcher says once what stopped the run.
+        import signal
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
     sys.excepthook = _excepthook
     sys.exit = _exit
     if _core.rank() != 0 and os.environ.get('NDTILE_ALL_RANKS_PRINT', '') not in ('1', 'yes'):

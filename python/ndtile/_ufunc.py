@@ -387,11 +387,6 @@ class ufunc:
     def _compute(self, ops, out, where, casting, dtc, args=None):
         if where is not True:
             return self._masked(ops, out, where, casting, dtc)
-        if out is not None and casting != 'same_kind':
-            res = self._core_apply(ops, None, dtc)
-            _check_cast(self.__name__, res.dtype, out.dtype, casting)
-            out._assign(res, 4)
-            return out
         how = _AGREE
         if dtc == D.DEFAULT:
             how = _resolution(self, ops)
@@ -399,6 +394,18 @@ class ufunc:
                 dtc = how
             elif how == _F16_NUMPY and out is None:
                 return self._numpy(ops if args is None else args, {}, why='float16')
+        if out is not None and (casting != 'same_kind' or how == _F16_ROUND):
+            # computed apart, then cast into out; NumPy's loop is float16
+            # for _F16_ROUND, so the float32 result is rounded to float16
+            # on the way (exp(int8, out=float64) holds float16 values)
+            res = self._core_apply(ops, None, dtc)
+            frm = res.dtype
+            if how == _F16_ROUND:
+                frm = _F16
+                res = C.from_numpy(C.to_numpy(res).astype(_F16).astype(_np.float32))
+            _check_cast(self.__name__, frm, out.dtype, casting)
+            out._assign(res, 4)
+            return out
         if self._op == POWER and type(self) is ufunc:
             _check_int_power(ops, dtc, out)
         try:
@@ -896,9 +903,12 @@ def _check_int_power(ops, dtc, out=None):
 
 
 def _check_cast(name, frm, to, casting):
+    """NumPy's output-cast check, raising its own exception class
+    (_UFuncOutputCastingError, a UFuncTypeError) with its message."""
     if not _np.can_cast(frm, to, casting):
-        raise _ufunc_type_error(f"Cannot cast ufunc {name!r} output from {frm!r} to {to!r} "
-                                f"with casting rule {casting!r}")
+        from numpy._core._exceptions import _UFuncOutputCastingError
+        raise _UFuncOutputCastingError(getattr(_np, name), casting, _np.dtype(frm),
+                                       _np.dtype(to), 0)
 
 
 def _ufunc_type_error(msg):

@@ -16,8 +16,9 @@
  *   cast, loop, reduce, arg   per-dtype elementwise loops (kernels.h)
  *   sort, select             one line: a stable sort, an introselect
  *   search, bins             searchsorted and uniform-bin histogram indices
- *   count, count_sum         histogram accumulation, block-ordered sums of
- *                            histograms (bincount, histogram)
+ *   count, block_sum         histogram accumulation; block-ordered sums of
+ *                            partial results (bincount, histogram, the
+ *                            matrix-vector product's column blocks)
  *   nonzero                  the non-zero scan of one block (argwhere)
  *   copy2d                   a 2-d strided copy with a cast (matmul's packing
  *                            and transfers)
@@ -37,7 +38,7 @@
 #include <stdint.h>
 #include "kernels.h"
 
-#define NDT_KERNELS_VERSION 3
+#define NDT_KERNELS_VERSION 4
 
 /* ---- sort and select (one line of n contiguous keys) --------------------- */
 /* Sorts keys k[0..n) stably in NumPy's order (NaNs last), moving the
@@ -84,11 +85,12 @@ typedef void (*ndt_bins_fn)(const ndt_kread *edges, const ndt_bins_desc *d, cons
  * nb >= 0: indices >= nb are skipped; nb < 0: every index is in range. */
 typedef void (*ndt_count_fn)(void *hist, const int64_t *ix, const double *w, int64_t m,
                              int64_t nb);
-/* out[i] = the sum over k < nblocks of parts[k * nbins + i], in block order
- * (the same bits for any number of workers); double when weighted, else
- * int64. */
-typedef void (*ndt_count_sum_fn)(void *out, const void *parts, int64_t nblocks, int64_t nbins,
-                                 int weighted);
+/* out[i * os] = the sum over k < nblocks of parts[k * n + i] for i < n,
+ * added from 0 in block order (the same bits for any number of workers or
+ * ranks); t is NDT_INT64 (counts), NDT_FLOAT64 (weighted counts, float64
+ * partial products) or NDT_FLOAT32; os is the out stride in bytes. */
+typedef void (*ndt_block_sum_fn)(ndt_dtype t, void *out, int64_t os, const void *parts,
+                                 int64_t nblocks, int64_t n);
 /* The non-zero elements of an nd-d block of dtype t at p (byte strides st)
  * in C order: returns their count, and with dst != NULL writes their
  * indices (start[k] plus the index along k, nd per element). */
@@ -181,7 +183,7 @@ typedef struct ndt_kernels {
   ndt_search_fn (*search)(ndt_dtype t);
   ndt_bins_fn (*bins)(ndt_dtype t);
   ndt_count_fn count;
-  ndt_count_sum_fn count_sum;
+  ndt_block_sum_fn block_sum;
   ndt_nonzero_fn nonzero;
   ndt_copy2d_fn copy2d;
   /* scan and combine of the accumulator dtype t */

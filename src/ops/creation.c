@@ -262,7 +262,6 @@ ndt_status ndt_from_buffer(ndt_array **out, ndt_dtype t, int ndim, const int64_t
     byte_strides = cs;
   }
   host_transfer(r, (char *)data, byte_strides, 0);
-  ndt__host_array_seen((size_t)r->size * ndt__traits[t].size);
   *out = r;
   return NDT_OK;
 }

@@ -42,11 +42,18 @@ void ndt__block_view(const ndt_array *v, const ndt_tiling *tl, int64_t b, ndt_ar
   for (int k = 0; k < v->ndim; k++) out->size *= out->shape[k];
 }
 
+/* The axis a block is cut along: the tiling's split axis, or for a shape
+ * in one block (a small view, which may still lie across tiles of a big
+ * store: a border slab of a padded batch of frames) its first axis. */
+static int cut_axis(const ndt_array *v, const ndt_tiling *tl) {
+  return tl->axis >= 0 ? tl->axis : v->ndim > 0 ? 0 : -1;
+}
+
 void ndt__block_rows(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_t r0, int64_t rn,
                     ndt_array *out) {
   ndt__block_view(v, tl, b, out);
-  if (tl->axis < 0) return;
-  int ax = tl->axis;
+  int ax = cut_axis(v, tl);
+  if (ax < 0) return;
   out->offset += r0 * out->strides[ax];
   out->size = out->size / (out->shape[ax] ? out->shape[ax] : 1) * rn;
   out->shape[ax] = rn;
@@ -67,11 +74,11 @@ int ndt__block_cuts(ndt_array *const *views, int n, const ndt_tiling *tl, int64_
                    int64_t *cuts, int cap) {
   ndt_array bv;
   ndt__block_view(views[0], tl, b, &bv);
-  int64_t rows = tl->axis < 0 ? 1 : bv.shape[tl->axis];
+  int ax = cut_axis(&bv, tl);
+  int64_t rows = ax < 0 ? 1 : bv.shape[ax];
   int nc = 0;
   cuts[nc++] = 0;
-  if (tl->axis >= 0 && rows > 1 && bv.size > 0) {
-    int ax = tl->axis;
+  if (ax >= 0 && rows > 1 && bv.size > 0) {
     for (int64_t i = 0; i < rows;) {
       /* the longest run of rows from i in which every view stays in the tile
        * its row i is in; the predicate holds on a prefix, by monotonicity */
@@ -258,12 +265,25 @@ static ndt_status ew_body(ndt_bound *b, void *argp) {
 
 static const ndt_task_kind ew_kind = {"elementwise", {ew_body}};
 
+int ndt__split_itemsize(ndt_array *const *views, int n, int itemsize) {
+  for (int k = 0; k < n; k++) {
+    const ndt_store *s = views[k]->store;
+    if (s && s->ntiles > 1 && s->itemsize > itemsize) itemsize = s->itemsize;
+  }
+  return itemsize;
+}
+
 ndt_status ndt__launch_elementwise(ndt_ew_arg *proto, ndt_array *const *views) {
   int nin = proto->nin, nop = nin + 1;
   const ndt_array *out = views[nin];
   if (out->size == 0) return NDT_OK;
   ndt_tiling tl;
-  ndt__tiling_for(out->ndim, out->shape, out->store->itemsize, ndt__rt_tile_bytes(), &tl);
+  /* blocks as fine as the tiles of the widest split operand (a comparison
+   * of float32 frames into bool: the bool tiles hold several frames, the
+   * float32 ones half a frame, and a bool-sized block would gather and
+   * scatter across the float32 tiles) */
+  ndt__tiling_for(out->ndim, out->shape, ndt__split_itemsize(views, nop, out->store->itemsize),
+                 ndt__rt_tile_bytes(), &tl);
   int small = tl.ntiles == 1 && out->size <= ndt__rt_inline_elems();
   ndt_operand ops[NDT_MAXOPS];
   for (int o = 0; o < nop; o++) ops[o] = (ndt_operand){&proto->op[o], o == nin ? NDT_WRITE : NDT_READ};

@@ -33,6 +33,11 @@ void ndt__block_view(const ndt_array *v, const ndt_tiling *tl, int64_t b, ndt_ar
 /* Rows [r0, r0+rn) of block b along the tiling's split axis. */
 void ndt__block_rows(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_t r0, int64_t rn,
                     ndt_array *out);
+/* The itemsize to tile an iteration over views[0..n) with: the largest of
+ * itemsize and those of the views' stores that are split into tiles, so
+ * that one block never spans tiles of the widest operand; tiles of narrower
+ * ones hold whole blocks or meet block_cuts' cuts. */
+int ndt__split_itemsize(ndt_array *const *views, int n, int itemsize);
 /* Splits block b into pieces of whole rows in which each of the n views (all
  * of the iteration shape) stays inside one tile where it can; piece k is rows
  * [cuts[k], cuts[k+1]). Returns the number of pieces (at most cap - 1). */

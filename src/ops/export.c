@@ -261,3 +261,59 @@ void ndt_host_settle(void) {
   atomic_store(&ndt__lent_unsettled, 0);
   for (int i = 0; i < nlent; i++) ndt__rt_settle_store(lent[i]);
 }
+
+/* Filling or reading a whole array tile by tile from outside the core (a
+ * file reader or writer, python/ndtile/io): each rank gets the host buffers
+ * of the tiles it owns, so it reads from a file exactly what it owns, into
+ * the buffer tasks will use, with no copy in between. Every rank calls this
+ * for the same array at the same point of the program (as for any op): the
+ * record of which ranks hold copies of which tiles, kept alike on every rank,
+ * is then updated alike. */
+ndt_status ndt_host_tiles(const ndt_array *a, int for_write, ndt_host_tile *out, int64_t cap,
+                          int64_t *n) {
+  *n = 0;
+  ndt_store *s = a->store;
+  /* the whole store, in C order: tile k's elements are then flat indices
+   * [start, start + len) of a itself */
+  if (a->part || a->dtype != s->dtype || a->offset != 0 || a->size != s->size ||
+      !ndt_is_c_contiguous(a))
+    return ndt__error(NDT_ERR_VALUE, "host tiles need a whole C-contiguous array, not a view");
+  if (for_write && a->readonly)
+    return ndt__error(NDT_ERR_VALUE, "assignment destination is read-only");
+  /* no task may still use the tiles: a fresh array has none; for an older
+   * one this waits (the fusion group too). As a write's wait it broadcasts
+   * nothing, and on many ranks an error is agreed, so every rank fails
+   * here together */
+  ndt_status st = ndt__wait_tiles(s, 0, s->ntiles - 1, 1);
+  if (st) return st;
+  int me = ndt_rank();
+  int64_t k = 0;
+  for (int64_t i = 0; i < s->ntiles; i++) {
+    ndt_tile *t = &s->tiles[i];
+    if (t->owner != me) {
+      /* another rank's tile: written there, so a copy of it here (or on any
+       * other rank) is stale; every rank clears the same records */
+      if (for_write) {
+        t->everywhere = 0;
+        t->ncopies = 0;
+      }
+      continue;
+    }
+    if (!ndt__tile_buffer(t))
+      return ndt__error(NDT_ERR_NOMEM, "cannot allocate a tile of %lld bytes",
+                        (long long)t->len * s->itemsize);
+    /* the host's copy becomes the only valid one (a device copy would be
+     * stale once the caller writes) */
+    char *p;
+    st = ndt__tile_acquire(t, &ndt__host_memory, for_write, &p);
+    if (st) return st;
+    if (for_write) {
+      t->everywhere = 0;
+      t->ncopies = 0;
+    }
+    if (k < cap) out[k] = (ndt_host_tile){t->start, t->len, p};
+    k++;
+  }
+  *n = k;
+  return NDT_OK;
+}

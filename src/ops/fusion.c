@@ -21,7 +21,7 @@
 #include <string.h>
 #include "fusion.h"
 
-#define MAXF 24     /* ops in one group */
+#define MAXF 24     /* ops in one group (at most 64: ndt__flush agrees on a bit mask) */
 #define MAXE 12     /* external inputs in one group */
 #define FCH 1024    /* elements per chunk */
 
@@ -42,6 +42,7 @@ typedef struct {
   int nd;
   int64_t shape[NDT_MAXDIMS];
   ndt_tiling tl;
+  int isz;                  /* the first op's result itemsize: tl's unless flush refines it */
   fop ops[MAXF];
   ndt_array ext[MAXE];      /* inputs broadcast to shape; store references held */
   int ext_used[MAXE];
@@ -215,6 +216,16 @@ ndt_status ndt__flush(void) {
     for (int j = k + 1; j < g->nops && !later; j++) later = same_view(g->ops[j].out, o);
     g->ops[k].alive = !later && atomic_load(&o->store->handles) > 0;
   }
+  /* A handle goes when Python frees the array, and the cyclic collector
+   * frees at points that differ from rank to rank: the ranks agree on
+   * what is alive (alive on any rank), or they would record different
+   * tasks and wait on each other's messages for ever. */
+  if (ndt__comm_size_ > 1) {
+    uint64_t bits = 0;
+    for (int k = 0; k < g->nops; k++) bits |= (uint64_t)g->ops[k].alive << k;
+    ndt__comm_or(&bits, 1);
+    for (int k = 0; k < g->nops; k++) g->ops[k].alive = (int)(bits >> k & 1);
+  }
   int any = 0;
   for (int k = g->nops - 1; k >= 0; k--) {
     fop *f = &g->ops[k];
@@ -238,6 +249,12 @@ ndt_status ndt__flush(void) {
   for (int e = 0; e < g->next; e++)
     if (g->ext_used[e]) cv[ncv++] = &g->ext[e];
   if (ncv == 0) cv[ncv++] = g->ops[0].out;
+  /* blocks as fine as the widest operand's tiles (see ndt__split_itemsize);
+   * the bodies read g->tl, set here once before any is recorded (with no
+   * work to record, cv may hold a dead result's freed array) */
+  if (any)
+    ndt__tiling_for(g->nd, g->shape, ndt__split_itemsize(cv, ncv, g->isz), ndt__rt_tile_bytes(),
+                   &g->tl);
   int64_t cuts[65];
   /* the fused tasks carry their ops' records (fop.fprec), not the record
    * of whatever op is being recorded while the group is flushed */
@@ -364,7 +381,8 @@ int ndt__fuse_try(const ndt_ew_arg *proto, int nin, const ndt_array *const *in, 
     g->nops = g->next = 0;
     g->nd = nd;
     memcpy(g->shape, shape, sizeof(int64_t) * nd);
-    ndt__tiling_for(nd, shape, ndt__traits[proto->loop_out].size, ndt__rt_tile_bytes(), &g->tl);
+    g->isz = ndt__traits[proto->loop_out].size;
+    ndt__tiling_for(nd, shape, g->isz, ndt__rt_tile_bytes(), &g->tl);
     ndt__set_flush_hook(flush_if_needed);   /* the runtime asks before it records or waits */
     cur = g;
   }

@@ -639,17 +639,8 @@ static ndt_status mv_body(ndt_bound *op, void *p) {
 static ndt_status mv_combine_body(ndt_bound *op, void *p) {
   const mv_arg *m = p;
   const ndt_bound by = op[1];
-  const char *parts = op[0].ptr;
-  for (int64_t j = 0; j < m->cols; j++) {
-    double acc = 0;
-    float accf = 0;
-    for (int64_t b = 0; b < m->nblocks; b++) {   /* block order: reproducible */
-      if (m->t == NDT_FLOAT64) acc += ((const double *)parts)[b * m->cols + j];
-      else accf += ((const float *)parts)[b * m->cols + j];
-    }
-    if (m->t == NDT_FLOAT64) *(double *)(by.ptr + j * (m->cols > 1 ? by.st[0] : 8)) = acc;
-    else *(float *)(by.ptr + j * (m->cols > 1 ? by.st[0] : 4)) = accf;
-  }
+  ndt__kern->block_sum(m->t, by.ptr, m->cols > 1 ? by.st[0] : 0, op[0].ptr, m->nblocks,
+                       m->cols);
   return NDT_OK;
 }
 

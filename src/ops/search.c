@@ -52,7 +52,8 @@ typedef struct {
 static ndt_status bin_combine_body(ndt_bound *op, void *p) {
   const bin_combine_arg *a = p;
   const ndt_bound b = op[1];
-  ndt__kern->count_sum(b.ptr, op[0].ptr, a->nblocks, a->nbins, a->has_w);
+  ndt__kern->block_sum(a->has_w ? NDT_FLOAT64 : NDT_INT64, b.ptr, b.st[0], op[0].ptr, a->nblocks,
+                       a->nbins);
   return NDT_OK;
 }
 

@@ -264,6 +264,28 @@ static void wait_req(MPI_Request *r, const char *what) {
 }
 #endif
 
+#ifndef NDT_HAVE_MPI
+/* A build without MPI started by a launcher as one of several ranks runs
+ * as a program of its own on each: N copies computing and printing
+ * everything. Say so once (from the launcher's rank 0), not silently. */
+static void warn_launched_alone(void) {
+  static const char *sizes[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "MV2_COMM_WORLD_SIZE"};
+  static const char *ranks[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "MV2_COMM_WORLD_RANK"};
+  const char *force = getenv("NDTILE_MPI");
+  if (force && *force && atoi(force) == 0) return;   /* asked to run alone */
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+    const char *n = getenv(sizes[i]), *r = getenv(ranks[i]);
+    if (!n || atoi(n) <= 1) continue;
+    if (!r || atoi(r) == 0)
+      fprintf(stderr, "ndtile: started as one of %d ranks, but this ndtile was built without "
+              "MPI: each rank runs the whole program alone (%d copies). Build ndtile from source "
+              "with an MPI library installed to spread arrays over ranks (NDTILE_MPI=0 silences "
+              "this).\n", atoi(n), atoi(n));
+    return;
+  }
+}
+#endif
+
 void ndt__comm_start(const ndt_comm_hooks *h) {
   if (h) up = *h;
   if (comm_started) return;
@@ -306,6 +328,8 @@ void ndt__comm_start(const ndt_comm_hooks *h) {
       MPI_Abort(MPI_COMM_WORLD, 71);
     }
   }
+#else
+  warn_launched_alone();
 #endif
 }
 
@@ -451,6 +475,21 @@ ndt_status ndt_bcast(void *buf, size_t n, int root) {
                      ndt__comm_size_);
   if (ndt__comm_size_ > 1) ndt__comm_bcast(buf, (int64_t)n, root);
   return NDT_OK;
+}
+
+void ndt__comm_or(uint64_t *v, int n) {
+#ifdef NDT_HAVE_MPI
+  if (ndt__comm_size_ <= 1 || n <= 0) return;
+  MPI_Request r;
+  CHECK("MPI_Iallreduce", MPI_Iallreduce(MPI_IN_PLACE, v, n, MPI_UINT64_T, MPI_BOR,
+                                         MPI_COMM_WORLD, &r));
+  wait_req(&r, "MPI_Iallreduce");
+  coll_seq++;
+  stats.collectives++;
+  stats.coll_bytes += (int64_t)n * 8;
+#else
+  NDT_UNUSED(v), NDT_UNUSED(n);
+#endif
 }
 
 ndt_status ndt__comm_agree(ndt_status st) {

@@ -16,11 +16,43 @@
 
 
 static int home_of(const ndt_access *acc, int nacc) {
-  for (int i = 0; i < nacc; i++)
-    if ((acc[i].priv & NDT_WRITE) && !acc[i].tile->scratch) return acc[i].tile->owner;
-  for (int i = 0; i < nacc; i++)
-    if (!acc[i].tile->scratch) return acc[i].tile->owner;
-  return nacc ? acc[0].tile->owner : 0;
+  int first = -1;
+  for (int i = 0; i < nacc && first < 0; i++)
+    if ((acc[i].priv & NDT_WRITE) && !acc[i].tile->scratch) first = acc[i].tile->owner;
+  for (int i = 0; i < nacc && first < 0; i++)
+    if (!acc[i].tile->scratch) first = acc[i].tile->owner;
+  if (first < 0) return nacc ? acc[0].tile->owner : 0;
+  /* The rank holding most of the bytes the task touches, when that is not
+   * the first written tile's owner: a bool result of float32 frames whose
+   * tiles (3 frames) straddle the ranks' float32 frames then moves the
+   * small result back, not 4x its size in inputs. Ties keep the first
+   * written tile's owner. Decided from the accesses alone: alike on every
+   * rank. */
+  int owner[32], n = 0;
+  int64_t bytes[32];
+  for (int i = 0; i < nacc; i++) {
+    const ndt_tile *t = acc[i].tile;
+    if (t->scratch) continue;
+    int64_t b = (acc[i].hi - acc[i].lo + 1) * t->store->itemsize;
+    int k = 0;
+    while (k < n && owner[k] != t->owner) k++;
+    if (k == n) {
+      if (n == 32) return first;   /* many owners: the first rule */
+      owner[n] = t->owner;
+      bytes[n++] = 0;
+    }
+    bytes[k] += b;
+  }
+  int best = first;
+  int64_t most = -1;
+  for (int k = 0; k < n; k++)
+    if (owner[k] == first) most = bytes[k];
+  for (int k = 0; k < n; k++)
+    if (bytes[k] > most) {
+      most = bytes[k];
+      best = owner[k];
+    }
+  return best;
 }
 
 static void local_failure(const char *name, ndt_status st) { ndt__rt_fail(name, st); }

@@ -2,6 +2,8 @@
  * parser that the runtime and the launcher (through the binding) share.
  * A leaf: every runtime file that reads a variable reads it here. */
 #include <errno.h>
+#include <stdio.h>
+#include <strings.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,17 @@
  * (powers of 1024; sizes also fractions such as 1.5G and the spellings KiB,
  * MB). A value that is not of its form, or out of its range, is an error
  * that names the variable and the accepted forms: ndt_init reports it. */
+/* A setting that is one of a few words (NDTILE_FALLBACK): its value is
+ * the `value` of the word given; several words may mean one value (aliases);
+ * the first word of each value is its name (ndt_setting_choice). */
+typedef struct {
+  const char *word;
+  int value;
+} choice_def;
+static const choice_def fallback_words[] = {
+    {"warn", 0}, {"ignore", 1}, {"error", 2}, {"summary", 3},
+    {"off", 1}, {"quiet", 1}, {"0", 1}, {NULL, 0}};
+
 typedef struct {
   const char *name;
   int size;          /* 1: bytes; 0: a count */
@@ -28,8 +41,18 @@ static const setting_def defs[NDT__NSETTINGS] = {
     [NDT__SET_CACHE_BYTES] = {"NDTILE_CACHE_BYTES", 1, 0, INT64_MAX},
     [NDT__SET_SIMDEVICE_BYTES] = {"NDTILE_SIMDEVICE_BYTES", 1, 1, INT64_MAX},
     [NDT__SET_MPI_SPIN] = {"NDTILE_MPI_SPIN", 0, 0, INT32_MAX},
+    /* observing (docs/guide/observe.md): seconds a blocking wait lasts before
+     * its progress line shows (0: never); the fallback policy (the Python
+     * package acts on it, _fallback.py) */
+    [NDT__SET_PROGRESS] = {"NDTILE_PROGRESS", 0, 0, 86400},
+    [NDT__SET_FALLBACK] = {"NDTILE_FALLBACK", 0, 0, 3},   /* a word: fallback_words */
 };
 #define NDEFS NDT__NSETTINGS
+
+/* The words of a word setting, NULL for a number. */
+static const choice_def *words_of(int id) {
+  return id == NDT__SET_FALLBACK ? fallback_words : NULL;
+}
 
 const char *ndt_setting_name(int i) { return i >= 0 && i < NDEFS ? defs[i].name : NULL; }
 
@@ -91,11 +114,48 @@ static int64_t parse_count(const char *s) {
   return x > (INT64_MAX >> shift) ? INT64_MAX : (int64_t)x << shift;
 }
 
+/* The word's value, or -1 (case and surrounding blanks do not matter). */
+static int64_t parse_word(const choice_def *w, const char *s) {
+  while (*s == ' ') s++;
+  size_t n = strlen(s);
+  while (n && s[n - 1] == ' ') n--;
+  for (; w->word; w++)
+    if (strlen(w->word) == n && !strncasecmp(w->word, s, n)) return w->value;
+  return -1;
+}
+
+static ndt_status bad_word(const setting_def *d, const choice_def *words, const char *text) {
+  char list[200];
+  size_t n = 0;
+  list[0] = 0;
+  for (const choice_def *w = words; w->word && n < sizeof list - 40; w++)
+    n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "", w->word);
+  return ndt__error(NDT_ERR_VALUE, "%s=%s is not one of the accepted words: %s", d->name,
+                   text ? text : "", list);
+}
+
+const char *ndt_setting_choice(const char *name, int64_t value) {
+  for (int i = 0; name && i < NDEFS; i++)
+    if (!strcmp(defs[i].name, name)) {
+      for (const choice_def *w = words_of(i); w && w->word; w++)
+        if (w->value == value) return w->word;
+      return NULL;
+    }
+  return NULL;
+}
+
 ndt_status ndt_setting_parse(const char *name, const char *text, int64_t *value) {
   ndt__setting_id id;
   ndt_status st = ndt__setting_find(name, &id);
   if (st) return st;
   const setting_def *d = &defs[id];
+  const choice_def *words = words_of(id);
+  if (words) {
+    int64_t w = text ? parse_word(words, text) : -1;
+    if (w < 0) return bad_word(d, words, text);
+    *value = w;
+    return NDT_OK;
+  }
   int64_t v = text ? (d->size ? parse_size(text) : parse_count(text)) : -1;
   if (v < 0)
     return ndt__error(NDT_ERR_VALUE, d->size

@@ -1,5 +1,4 @@
 /* memory.c - every allocation the library makes, with failure injection. */
-#include <malloc.h>
 #include <stdio.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -57,21 +56,6 @@ void *ndt__realloc(void *p, size_t n) {
 
 void ndt__mfree(void *p) { free(p); }
 
-/* glibc raises its mmap threshold (up to 32 MiB) after a large block is
- * freed, and then keeps later blocks of that size in its heap after they are
- * freed: the host arrays a program converts and drops would stay resident
- * (32 MiB per 2000x2000 input in the matmul benchmark). The first large
- * host array copied in fixes the threshold at its initial 128 KiB (unless
- * MALLOC_MMAP_THRESHOLD_ is set); doing it at start would move the blocks
- * of every later import into the heap (3.5 MiB more at import). */
-void ndt__host_array_seen(size_t bytes) {
-  static atomic_int done;
-  if (bytes < ((size_t)1 << 20) || atomic_load(&done) || atomic_exchange(&done, 1)) return;
-#ifdef M_MMAP_THRESHOLD
-  if (!getenv("MALLOC_MMAP_THRESHOLD_")) mallopt(M_MMAP_THRESHOLD, 128 << 10);
-#endif
-}
-
 /* Large tile buffers are recycled: a fresh mapping costs a page fault and
  * the kernel's zeroing of every page on first touch, which halves the speed
  * of `c = a + b` on big arrays. Freed buffers of >= CACHE_MIN bytes wait in
@@ -119,6 +103,43 @@ void ndt__mem_stats(int64_t *live, int64_t *cached, int64_t *plive, int64_t *phe
 }
 int64_t ndt__cache_limit(void) { return cache_limit == SIZE_MAX ? INT64_MAX : (int64_t)cache_limit; }
 
+/* ---- the memories' counters (ndt_memory_stats_get) ----------------------
+ * The host's are the data buffers' above. A backend's memory notes what it
+ * holds (ndt__mem_note, from its alloc and free) and its capacity; each is
+ * one atomic add, cheap enough for every allocation. */
+static atomic_llong store_reserved;   /* the memory budget's (below) */
+static atomic_llong mem_used[NDT_MAX_MEMS], mem_peak[NDT_MAX_MEMS], mem_cap[NDT_MAX_MEMS];
+void ndt__mem_note(int id, int64_t delta) {
+  if (id <= 0 || id >= NDT_MAX_MEMS) return;
+  long long v = atomic_fetch_add(&mem_used[id], (long long)delta) + (long long)delta;
+  if (delta > 0) note_peak(&mem_peak[id], v);
+}
+void ndt__mem_note_capacity(int id, int64_t bytes) {
+  if (id > 0 && id < NDT_MAX_MEMS) atomic_store(&mem_cap[id], (long long)bytes);
+}
+
+/* Memory id's counters: bytes held now, at most so far, cached (for reuse),
+ * at most counting the cache, reserved by live arrays, the capacity (-1:
+ * unknown). The host's (id 0) are the data buffers' and the budget's. */
+static int64_t limit_now(void);
+void ndt__mem_counters(int id, int64_t out[6]) {
+  if (id == 0) {
+    int64_t live, cached, plive, pheld;
+    ndt__mem_stats(&live, &cached, &plive, &pheld);
+    /* (peak_held follows fresh mapped buffers only; small ones count in
+     * the peak in use, which is never above it) */
+    int64_t v[6] = {live, plive, cached, pheld > plive ? pheld : plive,
+                    atomic_load(&store_reserved), limit_now()};
+    memcpy(out, v, sizeof v);
+    return;
+  }
+  int ok = id > 0 && id < NDT_MAX_MEMS;
+  long long cap = ok ? atomic_load(&mem_cap[id]) : 0;
+  int64_t used = ok ? atomic_load(&mem_used[id]) : 0, peak = ok ? atomic_load(&mem_peak[id]) : 0;
+  int64_t v[6] = {used, peak, 0, peak, 0, cap > 0 ? cap : -1};
+  memcpy(out, v, sizeof v);
+}
+
 void ndt__set_cache_limit(int64_t bytes) {
   pthread_mutex_lock(&cache_lock);
   cache_limit = bytes > 0 ? (size_t)bytes : 0;
@@ -136,9 +157,19 @@ void ndt__set_cache_limit(int64_t bytes) {
 #define HUGE_MIN ((size_t)3 << 19)
 #define PAGE ((size_t)4096)
 
+/* Sizes under HUGE_MIN that the cache recycles come in classes, eight per
+ * doubling (at most 1/8 more than asked): tiles of arrays of nearly the same
+ * shape (a frame, the frame padded by a few pixels, one row shorter) then
+ * share buffers. Rounded to pages only, each such size was its own class,
+ * every one a miss that shed the cache: the X-ray job at 704x768 mapped
+ * (and faulted in) about 16 MB of fresh pages per frame. */
 static size_t rounded(size_t n) {
   if (n >= HUGE_MIN) return (n + HUGE - 1) & ~(HUGE - 1);
-  if (n >= CACHE_MIN) return (n + PAGE - 1) & ~(PAGE - 1);
+  if (n >= CACHE_MIN) {
+    size_t step = CACHE_MIN / 8;
+    while (step * 16 <= n) step *= 2;   /* pow2 <= n < 2 pow2: step = pow2 / 8 */
+    return (n + step - 1) & ~(step - 1);
+  }
   return n ? (n + 63) & ~(size_t)63 : 64;
 }
 
@@ -352,7 +383,6 @@ void ndt__release_cache(void) {
  * same size: Linux refuses a mapping larger than memory plus swap). The sum
  * is the same on every rank (every rank makes the same stores), so all
  * ranks fail at the same call. */
-static atomic_llong store_reserved;
 static int64_t mem_limit;            /* 0 = not yet known */
 static pthread_once_t limit_once = PTHREAD_ONCE_INIT;
 

@@ -1,5 +1,5 @@
 /* rt.h - what the runtime's own files share (not the ops'). The files lean
- * one way:
+ * one way (observe.c, the build and memory report, asks them all):
  *   task.c  (ndt__record: operands -> accesses, the processor)
  *     -> dist.c  (many ranks: the owner-computes protocol, ndt__wait_tiles)
  *       -> sched.c  (the task graph, the worker pool = the CPU processor)
@@ -32,6 +32,8 @@ struct ndt_task {
   ndt_task *next;         /* ready queue link */
   int64_t seq;            /* recording order (cancelled when below cancel_below) */
   unsigned char *wrote;   /* wrote[i]: the task writes stores[i] */
+  int64_t io_bytes;       /* the timeline: bytes of the regions it uses (set while tracing) */
+  int ntiles;             /* ... and the tiles they lie in */
 };
 
 /* One task as the recording thread hands it down (task.c -> dist.c ->
@@ -71,6 +73,11 @@ void ndt__settings_first_start(void);
 extern int ndt__trace_on_;
 double ndt__now_us(void);
 void ndt__trace_add(const char *name, int tid, double t0, double t1);
+/* ... with the bytes and the number of tiles the task used */
+void ndt__trace_add_io(const char *name, int tid, double t0, double t1, int64_t bytes,
+                       int tiles);
+/* The trace file of this rank for NDTILE_PROFILE=base (see trace.c). */
+void ndt__trace_path(char *out, size_t cap, const char *base, int rank, int nranks);
 /* Writes the trace file (nworkers threads named), after a sync. */
 ndt_status ndt__trace_dump(int nworkers);
 

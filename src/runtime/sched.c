@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "rt.h"
 
 static struct {
@@ -29,6 +30,7 @@ static struct {
   int64_t pending_bytes;  /* sum of the pending tasks' bytes */
   int64_t recorded;       /* tasks recorded so far (their seq) */
   int64_t cancel_below;   /* an interrupt cancelled the tasks recorded before */
+  int64_t finished;       /* tasks finished so far (the progress line) */
 } rt = {.lock = PTHREAD_MUTEX_INITIALIZER,
         .work = PTHREAD_COND_INITIALIZER,
         .done = PTHREAD_COND_INITIALIZER};
@@ -83,6 +85,57 @@ static int wait_done(int interruptible) {
   }
   if (pthread_cond_timedwait(&rt.done, &rt.lock, &ts) == ETIMEDOUT && wait_hook) wait_hook();
   return atomic_load(&interrupt_req);
+}
+
+/* ---- the progress line --------------------------------------------------
+ * A blocking wait (ndt_sync, reading an array) that lasts NDTILE_PROGRESS
+ * seconds (2 by default; 0: never) shows "ndtile: 120 of 800 tasks done
+ * (3 s)" on stderr, rewritten in place, and erases it when the wait ends.
+ * Only on a terminal, in one process (the ranks' stderr is a pipe). The
+ * waits are timed (wait_done's slices), so a tick comes at least every
+ * slice; a tick reads the coarse clock and compares: nothing else happens
+ * in a short wait. The line is written with the lock released: a paused
+ * terminal must not stall the workers. */
+static int progress_delay_s = 2, progress_tty;
+typedef struct {
+  double start, next;     /* coarse seconds; 0: not started */
+  int64_t done0;          /* rt.finished when the wait began */
+  int shown;
+} progress;
+
+static double coarse_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* In a wait loop after each wake (lock held; may release and retake it). */
+static void progress_tick(progress *pg) {
+  if (!pg || !progress_tty) return;
+  double now = coarse_s();
+  if (pg->start == 0) {
+    pg->start = now;
+    pg->next = now + progress_delay_s;
+    pg->done0 = rt.finished;
+    return;
+  }
+  if (now < pg->next) return;
+  pg->next = now + 0.5;
+  int64_t done = rt.finished - pg->done0, total = done + rt.pending;
+  pthread_mutex_unlock(&rt.lock);
+  fprintf(stderr, "\rndtile: %lld of %lld tasks done (%.0f s)\033[K", (long long)done,
+          (long long)total, now - pg->start);
+  fflush(stderr);
+  pg->shown = 1;
+  pthread_mutex_lock(&rt.lock);
+}
+
+/* After the wait (lock not held): erases the line. */
+static void progress_end(progress *pg) {
+  if (pg->shown) {
+    fprintf(stderr, "\r\033[K");
+    fflush(stderr);
+  }
 }
 
 /* Acts on an interrupt (lock held): cancels what was recorded so far. */
@@ -149,6 +202,7 @@ static void complete(ndt_task *t, ndt_status st) {
   if (st != NDT_OK) record_failure(t, st);
   atomic_store(&t->done, 1);
   rt.pending--;
+  rt.finished++;
   rt.pending_bytes -= t->bytes;
   int woke = 0;
   for (int i = 0; i < t->nsucc; i++) {
@@ -187,7 +241,7 @@ void ndt__task_run(ndt_task *t, int tid) {
     ndt__fp_release(t->fprec);
     t->fprec = NULL;
   }
-  if (ndt__trace_on_) ndt__trace_add(t->name, tid, t0, ndt__now_us());
+  if (ndt__trace_on_) ndt__trace_add_io(t->name, tid, t0, ndt__now_us(), t->io_bytes, t->ntiles);
   /* read again: an interrupt may have come while it ran */
   pthread_mutex_lock(&rt.lock);
   cancelled = t->seq < rt.cancel_below || st == NDT_ERR_INTERRUPTED;
@@ -279,6 +333,8 @@ ndt_status ndt_init(const ndt_config *cfg) {
   ndt__settings_load(cfg, w);
   ndt_status st = start_workers(w);
   if (st) return st;
+  progress_delay_s = (int)ndt__env_int("NDTILE_PROGRESS", 2);
+  progress_tty = progress_delay_s > 0 && isatty(2);
   rt.started = 1;
   static int first = 1;
   if (first) {
@@ -290,8 +346,7 @@ ndt_status ndt_init(const ndt_config *cfg) {
     const char *tp = getenv("NDTILE_PROFILE");
     if (tp && *tp) {   /* the timeline, written at exit */
       char path[512];
-      if (ndt_distributed()) snprintf(path, sizeof path, "%s.rank%d", tp, ndt_rank());
-      else snprintf(path, sizeof path, "%s", tp);
+      ndt__trace_path(path, sizeof path, tp, ndt_rank(), ndt_nranks());
       ndt_trace_start(path);
       atexit(trace_at_exit);
     }
@@ -321,6 +376,8 @@ ndt_status ndt_setting_value(const char *name, int64_t *value) {
     case NDT__SET_MAX_MEMORY: ndt_memory_usage(&store, &data, value); break;
     case NDT__SET_CACHE_BYTES: *value = ndt__cache_limit(); break;
     case NDT__SET_SIMDEVICE_BYTES: *value = ndt__simdev_bytes(); break;
+    case NDT__SET_PROGRESS: *value = progress_delay_s; break;
+    case NDT__SET_FALLBACK: *value = ndt__env_int(name, 0); break;   /* the package's */
     case NDT__SET_MPI_SPIN: /* read by comm.c when it starts MPI */
     default: *value = ndt__env_int(name, NDT__MPI_SPIN_DEFAULT); break;
   }
@@ -393,14 +450,19 @@ static ndt_status sync_here(void) {
   FLUSH(1, NULL, NULL, 0);
   pthread_mutex_lock(&rt.lock);
   int intr = !ndt_distributed();
-  while (rt.pending > 0)
+  progress pg = {0};
+  while (rt.pending > 0) {
     if (wait_done(intr)) {
       ndt_status st = interrupted();
       pthread_mutex_unlock(&rt.lock);
+      progress_end(&pg);
       return st;
     }
+    if (intr) progress_tick(&pg);
+  }
   ndt_status st = take_deferred();
   pthread_mutex_unlock(&rt.lock);
+  progress_end(&pg);
   ndt_status ps = ndt__proc_sync_all();
   return st ? st : ps;
 }
@@ -433,9 +495,11 @@ static int busy(const ndt_tile *t, int64_t lo, int64_t hi, int for_write) {
 /* Waits (lock held) until no unfinished task conflicts with [lo, hi];
  * 1 when an interrupt stopped the wait (only when interruptible). */
 static int wait_region(const ndt_tile *t, int64_t lo, int64_t hi, int for_write,
-                       int interruptible) {
-  while (busy(t, lo, hi, for_write))
+                       int interruptible, progress *pg) {
+  while (busy(t, lo, hi, for_write)) {
     if (wait_done(interruptible)) return 1;
+    if (interruptible) progress_tick(pg);
+  }
   return 0;
 }
 
@@ -444,16 +508,19 @@ ndt_status ndt__rt_wait_local(ndt_store *s, int64_t t0, int64_t t1, int for_writ
   FLUSH(0, s, NULL, 0);
   pthread_mutex_lock(&rt.lock);
   int intr = !ndt_distributed();
+  progress pg = {0};
   for (int64_t i = t0; i <= t1 && i < s->ntiles; i++) {
     ndt_tile *tl = &s->tiles[i];
-    if (wait_region(tl, tl->start, tl->start + tl->len - 1, for_write, intr)) {
+    if (wait_region(tl, tl->start, tl->start + tl->len - 1, for_write, intr, &pg)) {
       ndt_status st = interrupted();
       pthread_mutex_unlock(&rt.lock);
+      progress_end(&pg);
       return st;
     }
   }
   ndt_status st = take_deferred();
   pthread_mutex_unlock(&rt.lock);
+  progress_end(&pg);
   /* the host reads (or writes) them now: its copy must be valid (and,
    * written, the only valid one) */
   for (int64_t i = t0; i <= t1 && i < s->ntiles && st == NDT_OK; i++) {
@@ -470,7 +537,7 @@ ndt_status ndt__rt_wait_local(ndt_store *s, int64_t t0, int64_t t1, int for_writ
 
 void ndt__rt_wait_region(const ndt_tile *t, int64_t lo, int64_t hi, int for_write) {
   pthread_mutex_lock(&rt.lock);
-  wait_region(t, lo, hi, for_write, 0);
+  wait_region(t, lo, hi, for_write, 0, NULL);
   pthread_mutex_unlock(&rt.lock);
 }
 
@@ -560,6 +627,21 @@ void ndt__rt_settle_store(ndt_store *s) {
   }
 }
 
+/* What a task moves, for the timeline: the bytes of the tile regions it
+ * uses and the number of distinct tiles. */
+static void io_of(const ndt_access *acc, int nacc, int64_t *bytes, int *tiles) {
+  int64_t b = 0;
+  int n = 0;
+  for (int i = 0; i < nacc; i++) {
+    b += (acc[i].hi - acc[i].lo + 1) * acc[i].tile->store->itemsize;
+    int seen = 0;
+    for (int k = 0; k < i && !seen; k++) seen = acc[k].tile == acc[i].tile;
+    n += !seen;
+  }
+  *bytes = b;
+  *tiles = n;
+}
+
 ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
   const char *name = r->name;
   const ndt_access *acc = r->acc;
@@ -593,7 +675,12 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
       if (fpm) ndt_fpe_clear();
       double t0 = ndt__trace_on_ ? ndt__now_us() : 0;
       st = ndt__exec_body(r->kind, r->proc, r->op, nop, r->arg, r->span);
-      if (ndt__trace_on_) ndt__trace_add(name, -1, t0, ndt__now_us());
+      if (ndt__trace_on_) {
+        int64_t iob;
+        int nt;
+        io_of(acc, nacc, &iob, &nt);
+        ndt__trace_add_io(name, -1, t0, ndt__now_us(), iob, nt);
+      }
       if (fpm) ndt_fp_inline(ndt_fpe_test());
       if (st == NDT_ERR_INTERRUPTED)   /* a kernel stopped half-way */
         for (int i = 0; i < nacc; i++)
@@ -623,6 +710,7 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
   memset(t, 0, sizeof *t);
   /* what this thread allocated since the last task: this one's results */
   int64_t bytes = t->bytes = ndt__take_allocated();
+  if (ndt__trace_on_) io_of(acc, nacc, &t->io_bytes, &t->ntiles);
   t->stores = (ndt_store **)(t + 1);
   t->wrote = (unsigned char *)t + o_wrote;
   t->op = (ndt_operand *)((char *)t + o_op);

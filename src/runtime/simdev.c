@@ -17,7 +17,6 @@ static atomic_llong sd_used;
 static int64_t sd_cap;
 
 static void *sd_alloc(ndt_memory *m, size_t n) {
-  NDT_UNUSED(m);
   if (atomic_fetch_add(&sd_used, (long long)n) + (int64_t)n > sd_cap) {
     atomic_fetch_sub(&sd_used, (long long)n);
     ndt__error(NDT_ERR_NOMEM, "the simulated device's memory (%lld bytes) is full",
@@ -26,14 +25,15 @@ static void *sd_alloc(ndt_memory *m, size_t n) {
   }
   void *p = ndt__alloc_data(n, 0);
   if (!p) atomic_fetch_sub(&sd_used, (long long)n);
+  else ndt__mem_note(m->id, (int64_t)n);   /* ndtile.memory_stats() */
   return p;
 }
 
 static void sd_free(ndt_memory *m, void *p, size_t n) {
-  NDT_UNUSED(m);
   if (!p) return;
   ndt__free_data_sized(p, n);
   atomic_fetch_sub(&sd_used, (long long)n);
+  ndt__mem_note(m->id, -(int64_t)n);
 }
 
 /* its buffers are host memory: the host's copy moves them */
@@ -68,4 +68,5 @@ void ndt__simdev_start(void) {
   if (!v || !*v || !strcmp(v, "0")) return;
   sd_cap = ndt__env_int("NDTILE_SIMDEVICE_BYTES", (int64_t)1 << 30);
   ndt__proc_register(&sd_proc);
+  ndt__mem_note_capacity(sd_mem.id, sd_cap);
 }

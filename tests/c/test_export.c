@@ -66,6 +66,50 @@ static void readonly_refused(void) {
   ndt_free(a);
 }
 
+/* ndt_host_tiles: the owned tiles' ranges cover the array once, in order;
+ * bytes written there are what the tasks recorded after read; an array with
+ * pending readers is waited for; views and read-only arrays are refused. */
+static void host_tiles_fill(int64_t n) {
+  ndt_array *a = NULL, *b = NULL, *s = NULL;
+  OK(ndt_empty(&a, 1, &n, NDT_FLOAT64));
+  int64_t k = -1;
+  OK(ndt_host_tiles(a, 1, NULL, 0, &k));
+  ndt_host_tile t[256];
+  EXPECT(k >= 1 && k <= 256, "n=%lld: %lld tiles", (long long)n, (long long)k);
+  int64_t k2 = 0;
+  OK(ndt_host_tiles(a, 1, t, 256, &k2));
+  int64_t next = 0;
+  for (int64_t i = 0; i < k2 && i < 256; i++) {
+    EXPECT(t[i].start == next && t[i].len > 0, "n=%lld: tile %lld at %lld", (long long)n,
+           (long long)i, (long long)t[i].start);
+    for (int64_t e = 0; e < t[i].len; e++) ((double *)t[i].data)[e] = (double)(t[i].start + e);
+    next = t[i].start + t[i].len;
+  }
+  EXPECT(next == n, "n=%lld: the tiles cover %lld elements", (long long)n, (long long)next);
+  OK(ndt_binary(&b, NDT_MULTIPLY, a, a));   /* pending readers of a */
+  /* filling again waits for them: b keeps the first values */
+  OK(ndt_host_tiles(a, 1, t, 256, &k2));
+  for (int64_t i = 0; i < k2; i++)
+    for (int64_t e = 0; e < t[i].len; e++) ((double *)t[i].data)[e] = 1.0;
+  EXPECT(at(b, n - 1) == (double)(n - 1) * (double)(n - 1), "n=%lld: b = %g", (long long)n,
+         at(b, n - 1));
+  OK(ndt_reduce(&s, NDT_RED_SUM, a, NDT_ALL_AXES, 0, NDT_FLOAT64, 0));
+  double v = 0;
+  OK(ndt_get_item(s, NULL, &v));
+  EXPECT(v == (double)n, "n=%lld: sum after the refill = %g", (long long)n, v);
+  ndt_index half = {.kind = NDT_IDX_SLICE, .start = 1, .has_start = 1, .step = 1};
+  ndt_array *view = NULL;
+  OK(ndt_view_index(&view, a, 1, &half));
+  EXPECT(ndt_host_tiles(view, 1, t, 256, &k2) == NDT_ERR_VALUE, "n=%lld: a view", (long long)n);
+  OK(ndt_set_writeable(a, 0));
+  EXPECT(ndt_host_tiles(a, 1, t, 256, &k2) == NDT_ERR_VALUE, "n=%lld: read-only", (long long)n);
+  OK(ndt_host_tiles(a, 0, t, 256, &k2));
+  ndt_free(view);
+  ndt_free(s);
+  ndt_free(b);
+  ndt_free(a);
+}
+
 int main(void) {
   /* 4 KiB tiles: 512 doubles a tile; 100000 elements are 196 separate tiles */
   ndt_config cfg = {.workers = 4, .tile_bytes = 4096, .inline_elems = 0};
@@ -73,6 +117,8 @@ int main(void) {
   lends_in_place(100);
   lends_in_place(100000);
   readonly_refused();
+  host_tiles_fill(100);
+  host_tiles_fill(100000);
   OK(ndt_sync());
   ndt_finalize();
   printf("%d passed, %d failed\n", passed, failed);

@@ -47,6 +47,22 @@ int main(void) {
   rejects("NDTILE_TILE_BYTES", "-4096", "is not a size");
   rejects("NDTILE_TILE_BYTES", "0", "out of range");
   rejects("NDTILE_MAX_PENDING", "", "is not a count");
+  /* the observing settings (obs17): a delay in seconds, and a word */
+  parses("NDTILE_PROGRESS", "0", 0);
+  parses("NDTILE_PROGRESS", "5", 5);
+  rejects("NDTILE_PROGRESS", "soon", "is not a count");
+  rejects("NDTILE_PROGRESS", "100000", "out of range");
+  parses("NDTILE_FALLBACK", "warn", 0);
+  parses("NDTILE_FALLBACK", "ignore", 1);
+  parses("NDTILE_FALLBACK", " Summary ", 3);
+  parses("NDTILE_FALLBACK", "error", 2);
+  parses("NDTILE_FALLBACK", "off", 1);
+  rejects("NDTILE_FALLBACK", "sumary", "is not one of the accepted words: warn, ignore, error, summary");
+  rejects("NDTILE_FALLBACK", "", "is not one of");
+  EXPECT(!strcmp(ndt_setting_choice("NDTILE_FALLBACK", 3), "summary") &&
+         !strcmp(ndt_setting_choice("NDTILE_FALLBACK", 1), "ignore") &&
+         !ndt_setting_choice("NDTILE_FALLBACK", 9) && !ndt_setting_choice("NDTILE_WORKERS", 0),
+         "choice names");
   int64_t v;
   EXPECT(ndt_setting_parse("NDTILE_NOPE", "1", &v) == NDT_ERR_VALUE &&
          strstr(ndt_last_error(), "not an ndtile setting"), "unknown name");
@@ -68,6 +84,34 @@ int main(void) {
   OK(ndt_setting_value("NDTILE_WORKERS", &v));
   EXPECT(v == 2, "workers in force %lld", (long long)v);
   EXPECT(ndt_setting_value("NDTILE_NOPE", &v) == NDT_ERR_VALUE, "unknown name in force");
+  OK(ndt_setting_value("NDTILE_PROGRESS", &v));
+  EXPECT(v == 2, "progress delay in force %lld", (long long)v);
+  /* the build and the memories (ndtile.show_config, memory_stats) */
+  ndt_build_info bi;
+  ndt_build_info_get(&bi);
+  EXPECT(bi.workers == 2 && bi.tile_bytes == 65536 && bi.inline_elems == 0 && bi.ranks >= 1 &&
+         bi.simd_level >= 0 && bi.simd_level <= 3 && strlen(bi.sleef) >= 5 && *bi.blas &&
+         strstr(bi.blas_config, "OpenBLAS") && *bi.blas_path, "build info: %d %lld %s %s %s",
+         bi.workers, (long long)bi.tile_bytes, bi.sleef, bi.blas_config, bi.blas_path);
+  ndt_memory_stats ms0, ms1;
+  EXPECT(ndt_memory_stats_get(0, &ms0) == 0 && !strcmp(ms0.name, "host") && ms0.capacity > 0,
+         "host memory stats");
+  EXPECT(ndt_memory_stats_get(99, &ms1) == -1, "no memory 99");
+  int64_t shp[1] = {1 << 20};
+  ndt_array *a = NULL;
+  double one = 1.0;
+  OK(ndt_full(&a, 1, shp, NDT_FLOAT64, &one, NDT_FLOAT64));
+  OK(ndt_sync());
+  ndt_memory_stats_get(0, &ms1);
+  EXPECT(ms1.in_use - ms0.in_use >= (8 << 20) && ms1.peak >= ms1.in_use &&
+         ms1.reserved - ms0.reserved == (8 << 20), "in use %lld -> %lld, reserved %lld -> %lld",
+         (long long)ms0.in_use, (long long)ms1.in_use, (long long)ms0.reserved,
+         (long long)ms1.reserved);
+  ndt_free(a);
+  OK(ndt_sync());
+  ndt_memory_stats_get(0, &ms1);
+  EXPECT(ms1.in_use <= ms0.in_use && ms1.reserved == ms0.reserved, "freed: in use %lld",
+         (long long)ms1.in_use);
   ndt_finalize();
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;

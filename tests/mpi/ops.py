@@ -19,7 +19,9 @@ rng0 = numpy.random.default_rng(1234)
 
 
 def keep(name, got, want=None, exact=True):
-    g = numpy.asarray(got)
+    # a copy: on one process numpy.asarray shares the array's memory (as
+    # it does for a NumPy array), and later in-place steps would change it
+    g = numpy.array(got)
     if want is not None:
         w = numpy.asarray(want)
         assert g.shape == w.shape, (name, g.shape, w.shape)

@@ -169,6 +169,49 @@ def fail_stop(tmp):
               f"rc={p.returncode} {out[-2000:]}")
 
 
+def lifetimes(tmp):
+    """An array freed at different points on different ranks (a reference one
+    rank keeps, a cycle the collector frees on one rank first) while a fused
+    group that wrote it is pending: the ranks must still record the same
+    tasks. They did not (fusion skipped the writes of arrays the program had
+    dropped, judged on each rank alone): out of step, or a hang."""
+    script = os.path.join(tmp, 'lifetimes.py')
+    with open(script, 'w') as f:
+        f.write("""import gc
+import numpy
+import ndtile as np
+np._core.set_tile_bytes(4096)
+gc.disable()
+n = 100_000
+A = numpy.arange(n, dtype=float)
+a = np.asarray(A)
+held = []
+class Box:
+    pass
+for k in range(4):
+    big = np.zeros(n + 700)
+    t = a * (k + 2.0)                        # fused, pending
+    np.add(t, 1.0, out=big[300:300 + n])     # joins the group; tiles offset
+    if k % 2 == 0:
+        if np.rank() == 0:
+            held.append(t)                   # kept on rank 0 only
+    else:
+        b = Box(); b.me = b; b.t = t; del b  # a cycle holds t
+        if np.rank() == 0:
+            gc.collect()                     # freed on rank 0 first
+    del t
+    want = numpy.zeros(n + 700); want[300:300 + n] = A * (k + 2.0) + 1.0
+    assert numpy.array_equal(numpy.asarray(big), want), k
+gc.enable()
+print('lifetimes ok')
+""")
+    for n in (2, 3):
+        p, dt = run(mpirun(n) + [PY, script], 120)
+        out = p.stdout + p.stderr
+        check(f"lifetimes: arrays freed at different points on {n} ranks ({dt:.1f} s)",
+              p.returncode == 0 and 'lifetimes ok' in out, f"rc={p.returncode} {out[-2000:]}")
+
+
 def out_of_step(tmp):
     """Ranks that stop making the same calls: sys.exit on one rank, an array
     read on one rank only, a read of another array. Every rank ends within
@@ -244,14 +287,16 @@ def main():
     ap.add_argument('--ranks', default='1,2,3,4')
     ap.add_argument('--build', default=os.path.join(ROOT, 'build'))
     ap.add_argument('--only', default='',
-                    help="run only these checks (comma list: out_of_step, fail_stop, output)")
+                    help="run only these checks (comma list: out_of_step, fail_stop, output, "
+                         "lifetimes)")
     ap.add_argument('--pytest-ranks', default='2,3,4',
                     help="rank counts for the whole Python suite ('' skips it)")
     args = ap.parse_args()
     ranks = [int(x) for x in args.ranks.split(',')]
     tmp = tempfile.mkdtemp(prefix='ndtile-mpi-')
     if args.only:
-        names = {'out_of_step': out_of_step, 'fail_stop': fail_stop, 'output': output_once}
+        names = {'out_of_step': out_of_step, 'fail_stop': fail_stop, 'output': output_once,
+                 'lifetimes': lifetimes}
         try:
             for n in args.only.split(','):
                 names[n](tmp)
@@ -269,6 +314,7 @@ def main():
         output_once(tmp)
         fail_stop(tmp)
         out_of_step(tmp)
+        lifetimes(tmp)
         xray_report(tmp, [n for n in ranks if n in (1, 3)])
         c_suites(args.build, ranks)
         if args.pytest_ranks:

@@ -28,6 +28,7 @@ pytestmark = pytest.mark.skipif(ndtile.nranks() > 1, reason="starts its own proc
     ({"NDTILE_WORKERS": "1"}, "NDTILE_WORKERS", 1),
     ({"NDTILE_MAX_MEMORY": "1.5G"}, "NDTILE_MAX_MEMORY", 3 << 29),
     ({"NDTILE_MAX_PENDING": "5"}, "NDTILE_MAX_PENDING", 5),
+    ({"NDTILE_PROGRESS": "0"}, "NDTILE_PROGRESS", 0),
 ])
 def test_values_in_force(env, key, want):
     r = child(env, "import ndtile; print(ndtile.settings()[%r])" % key)
@@ -41,11 +42,20 @@ def test_values_in_force(env, key, want):
     ({"NDTILE_TILE_BYTES": "lots"}, "NDTILE_TILE_BYTES=lots is not a size"),
     ({"NDTILE_MAX_MEMORY": "-1G"}, "NDTILE_MAX_MEMORY=-1G is not a size"),
     ({"NDTILE_INLINE_ELEMS": "1e5"}, "NDTILE_INLINE_ELEMS=1e5 is not a count"),
+    ({"NDTILE_PROGRESS": "-1"}, "NDTILE_PROGRESS=-1 is not a count"),
+    ({"NDTILE_FALLBACK": "loud"}, "NDTILE_FALLBACK=loud is not one of the accepted words"),
 ])
 def test_bad_values_fail_at_import(env, msg):
     r = child(env)
     assert r.returncode != 0
     assert "ValueError: " + msg in r.stderr, r.stderr
+
+
+def test_word_setting_in_force():
+    r = child({"NDTILE_FALLBACK": " Summary"},
+              "import ndtile; print(ndtile.settings()['NDTILE_FALLBACK'])")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "summary"
 
 
 def test_inline0_runs_deferred():

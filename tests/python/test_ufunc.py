@@ -346,6 +346,40 @@ def test_float16_results_of_small_ints():
             assert_same(got, exp, tol_for(exp.dtype, 'math'))
 
 
+def test_float16_loop_with_out_of_another_dtype():
+    """NumPy's loop for exp(int8) is float16 whatever out is: out=float64
+    holds float16 values (1, 2.71875, 7.390625), not float32 ones; the
+    same under casting='unsafe', and same_kind refusals raise NumPy's
+    _UFuncOutputCastingError. Arrays of many tiles and below the inline
+    threshold."""
+    for n in (40, 300_000):
+        for dt in (np.int8, np.uint8, np.bool_):
+            a = make(dt, (n,), lo=0, hi=9)
+            x = nt.asarray(a)
+            for name in ('exp', 'sqrt', 'sin', 'log1p'):
+                for odt in (np.float64, np.float32, np.complex128):
+                    o = nt.zeros(n, odt)
+                    r = getattr(nt, name)(x, out=o)
+                    assert r is o
+                    exp = getattr(np, name)(a, out=np.zeros(n, odt))
+                    assert_same(o, exp)
+                o = nt.zeros(n, np.int16)
+                getattr(nt, name)(x, out=o, casting='unsafe')
+                assert_same(o, getattr(np, name)(a, out=np.zeros(n, np.int16), casting='unsafe'))
+                with pytest.raises(type(_raised(lambda: getattr(np, name)(
+                        a, out=np.zeros(n, np.int32))))) as ei:
+                    getattr(nt, name)(x, out=nt.zeros(n, np.int32))
+                assert 'from dtype(\'float16\') to dtype(\'int32\')' in str(ei.value)
+
+
+def _raised(fn):
+    try:
+        fn()
+    except Exception as e:
+        return e
+    raise AssertionError('NumPy did not raise')
+
+
 def test_special_values():
     vals = np.array([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 1e-310, 1e308, -2.5])
     for dt in (np.float32, np.float64):

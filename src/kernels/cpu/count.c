@@ -29,20 +29,22 @@ void ndt__cpu_count(void *restrict hist, const int64_t *restrict ix, const doubl
 
 /* out[i] = sum over k < nblocks of parts[k * nbins + i], in block order
  * (reproducible sums), double when weighted, else int64. */
-void ndt__cpu_count_sum(void *out, const void *parts, int64_t nblocks, int64_t nbins,
-                        int weighted) {
-  if (weighted) {
-    double *o = out;
-    memset(o, 0, (size_t)nbins * 8);
-    for (int64_t k = 0; k < nblocks; k++)   /* block order: reproducible sums */
-      for (int64_t i = 0; i < nbins; i++) o[i] += ((const double *)parts)[k * nbins + i];
-  } else {
-    int64_t *o = out;
-    memset(o, 0, (size_t)nbins * 8);
-    for (int64_t k = 0; k < nblocks; k++)
-      for (int64_t i = 0; i < nbins; i++) o[i] += ((const int64_t *)parts)[k * nbins + i];
+#define BLOCK_SUM(T)                                                            \
+  for (int64_t i = 0; i < n; i++) {                                             \
+    T acc = 0;                                                                  \
+    for (int64_t k = 0; k < nblocks; k++) acc += ((const T *)parts)[k * n + i]; \
+    *(T *)(o + i * os) = acc;                                                   \
   }
+
+void ndt__cpu_block_sum(ndt_dtype t, void *out, int64_t os, const void *parts,
+                        int64_t nblocks, int64_t n) {
+  char *o = out;
+  /* block order within each element: reproducible sums */
+  if (t == NDT_FLOAT64) BLOCK_SUM(double)
+  else if (t == NDT_FLOAT32) BLOCK_SUM(float)
+  else BLOCK_SUM(int64_t)
 }
+#undef BLOCK_SUM
 
 #define CH 256
 

@@ -63,8 +63,8 @@ ndt_corr_fn ndt__cpu_corr(ndt_dtype t);
 ndt_corr_fn ndt__cpu_corr_avx2(ndt_dtype t);
 /* count.c */
 void ndt__cpu_count(void *hist, const int64_t *ix, const double *w, int64_t m, int64_t nb);
-void ndt__cpu_count_sum(void *out, const void *parts, int64_t nblocks, int64_t nbins,
-                        int weighted);
+void ndt__cpu_block_sum(ndt_dtype t, void *out, int64_t os, const void *parts,
+                        int64_t nblocks, int64_t n);
 int64_t ndt__cpu_nonzero(ndt_dtype t, const char *p, int nd, const int64_t *shape,
                          const int64_t *st, const int64_t *start, int64_t *dst);
 void ndt__cpu_copy2d(int64_t R, int64_t C, const char *src, int64_t srs, int64_t scs,

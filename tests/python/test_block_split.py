@@ -1,0 +1,122 @@
+"""Elementwise tasks fit the tiles of their widest operand (issue 19).
+
+At the default 2 MiB tiles a 704x768 float32 frame is two tiles (352 rows
+each) while a bool frame is a quarter of one: a bool result of float32
+frames (`photons >= local_max` in the X-ray job) tiled by its own itemsize
+had one task per frame, each gathering two float32 tiles into scratch. The
+tasks now follow the float32 tiles: one per float32 tile, read in place.
+Checked by the task count in the trace, on the fused path and on the
+unfused one (an input lent out through a memoryview is never fused), with
+the values against NumPy.
+"""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+
+def run_default(code, tmp_path):
+    """code in a child with the default settings and a trace; returns the
+    trace's task names."""
+    trace = tmp_path / "trace.json"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NDTILE_")}
+    env["NDTILE_PROFILE"] = str(trace)
+    r = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return [e["name"] for e in json.load(open(trace))["traceEvents"] if e.get("ph") == "X"]
+
+
+CODE = """
+    import numpy
+    import ndtile as np
+    rng = numpy.random.default_rng(0)
+    a = rng.random((3, 704, 768), dtype=numpy.float32)
+    b = rng.random((3, 704, 768), dtype=numpy.float32)
+    x, y = np.asarray(a), np.asarray(b)
+    assert np._core.tile_bytes() == 2 << 20
+    LEND
+    np._core.sync()
+    got = x >= y
+    assert (numpy.asarray(got) == (a >= b)).all()
+    c = numpy.asarray(x < 0.5)
+    assert (c == (a < 0.5)).all()
+"""
+
+
+def test_bool_of_float32_frames_one_task_per_float32_tile(tmp_path):
+    names = run_default(CODE.replace("LEND", ""), tmp_path)
+    # 3 frames x 2 float32 tiles each; before: 3 tasks, one per frame
+    assert names.count("greater_equal") == 6, names
+    assert names.count("less") == 6, names
+
+
+def test_unfused_path_too(tmp_path):
+    names = run_default(CODE.replace("LEND", "held = memoryview(x)"), tmp_path)
+    assert names.count("greater_equal") == 6, names
+    assert names.count("less") == 6, names
+
+
+def test_small_view_across_tiles_cut_along_first_axis(tmp_path):
+    """A border slab of a padded batch of frames (a view under one tile of
+    its own, over every tile of the store) is cut into pieces that each lie
+    in one tile: one task per frame, not one task gathering and scattering
+    across all of them (on many ranks: across every rank's tiles)."""
+    names = run_default("""
+        import numpy
+        import ndtile as np
+        out = np.empty((8, 710, 774), dtype=np.float32)   # 2 tiles a frame
+        out[...] = 1.0
+        np._core.sync()
+        out[:, 0:3] = 7.0
+        out[:, :, 0:3] = 5.0
+        got = numpy.asarray(out)
+        want = numpy.ones((8, 710, 774), numpy.float32)
+        want[:, 0:3] = 7.0
+        want[:, :, 0:3] = 5.0
+        assert (got == want).all()
+    """, tmp_path)
+    # 8 for the full write, 8 for the rows slab (each frame's 3 rows in one
+    # tile), 16 for the columns (each frame's 710 rows over its 2 tiles)
+    assert names.count("copy") == 8 + 8 + 16, names
+
+
+RANKS = r"""
+import numpy, sys, ndtile as np
+from ndtile import _ranks
+rng = numpy.random.default_rng(0)
+a = rng.random((8, 704, 768), dtype=numpy.float32)
+x, y = np.asarray(a), np.asarray(a[::-1].copy())
+np._core.sync()
+_ranks.comm_stats(True)
+got = x >= y          # bool tiles hold 3 frames: tile 1 straddles the ranks' frames
+np._core.sync()
+s = _ranks.comm_stats(True)
+ok = (numpy.asarray(got) == (a >= a[::-1])).all()
+with open(sys.argv[1] + f'.rank{np.rank()}', 'w') as f:
+    print(np.rank(), s['recv_bytes'], int(ok), file=f)
+"""
+
+
+def test_home_is_where_most_bytes_are(tmp_path):
+    """On 2 ranks a bool result whose tile straddles the ranks' float32
+    frames is computed where most of its inputs are and moved back (a
+    quarter of their size), not computed at the bool tile's owner with 2
+    frames of float32 inputs moved in (8.65 MB)."""
+    sys.path.insert(0, str(os.path.join(os.path.dirname(__file__), "..", "mpi")))
+    from launch import mpirun_command
+    import pytest
+    if mpirun_command(2) is None:
+        pytest.skip("no mpirun")
+    (tmp_path / "s.py").write_text(RANKS)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NDTILE_")}
+    out = tmp_path / "out"
+    r = subprocess.run([sys.executable, "-m", "ndtile", "--ranks", "2", "--cpus", "2",
+                        str(tmp_path / "s.py"), str(out)], env=env, capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    rows = [open(f"{out}.rank{k}").read().split() for k in (0, 1)]
+    assert all(row[2] == "1" for row in rows)
+    received = sum(int(row[1]) for row in rows)
+    assert 0 < received <= 2 * 704 * 768 * 2, rows   # the bool frames, both ways at most
