@@ -3615,6 +3615,15 @@ static PyObject *disp_impl_attr(PyObject *self, void *c) {
   return PyObject_GetAttrString(((DispatchObject *)self)->impl, (const char *)c);
 }
 
+/* a.__doc__ = ...: the function's own (_docs.py notes every public name) */
+static int disp_set_impl_attr(PyObject *self, PyObject *value, void *c) {
+  if (!value) {
+    PyErr_SetString(PyExc_AttributeError, "cannot delete the attribute");
+    return -1;
+  }
+  return PyObject_SetAttrString(((DispatchObject *)self)->impl, (const char *)c, value);
+}
+
 static PyObject *disp_wrapped(PyObject *self, void *c) {
   (void)c;
   return Py_NewRef(((DispatchObject *)self)->impl);
@@ -3635,7 +3644,7 @@ static PyObject *disp_reduce(PyObject *self, PyObject *noargs) {
 static PyGetSetDef disp_getset[] = {
   {"__name__", disp_impl_attr, NULL, NULL, "__name__"},
   {"__qualname__", disp_impl_attr, NULL, NULL, "__qualname__"},
-  {"__doc__", disp_impl_attr, NULL, NULL, "__doc__"},
+  {"__doc__", disp_impl_attr, disp_set_impl_attr, NULL, "__doc__"},
   {"__module__", disp_impl_attr, NULL, NULL, "__module__"},
   {"__wrapped__", disp_wrapped, NULL, "the ndtile function", NULL},
   {NULL, NULL, NULL, NULL, NULL},

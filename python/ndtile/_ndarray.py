@@ -833,6 +833,28 @@ def _loan(a):
     return mv
 
 
+class _DocMethod:
+    # A C method of _core.Array with a docstring that can be written (the
+    # notes of _docs): bound, it is the C method itself, so a.resize(...)
+    # meets NumPy's reference count (the caller's name and the bound method).
+    __slots__ = ('_m', '__doc__', '__name__', '__qualname__')
+
+    def __init__(self, m):
+        self._m = m
+        self.__doc__ = m.__doc__
+        self.__name__ = m.__name__
+        self.__qualname__ = 'ndarray.' + m.__name__
+
+    def __get__(self, obj, cls=None):
+        return self if obj is None else self._m.__get__(obj, cls)
+
+    def __call__(self, *args, **kwargs):
+        return self._m(*args, **kwargs)
+
+
+ndarray.resize = _DocMethod(Array.__dict__['resize'])
+
+
 def _make_method_fallback(name):
     npmeth = getattr(_np.ndarray, name)
     qual = 'ndarray.' + name
