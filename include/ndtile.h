@@ -733,6 +733,34 @@ ndt_status ndt_as_strided(ndt_array **out, const ndt_array *a, int64_t offset, i
  * (ndarray.view(dtype)): a view of a's store (NDT_ERR_VALUE for another
  * size). */
 ndt_status ndt_view_dtype(ndt_array **out, const ndt_array *a, ndt_dtype t);
+/* The same bytes as dtype t of ANOTHER size (ndarray.view(dtype) where the
+ * itemsize changes): a view, shape `shape` and byte strides/offset counted
+ * from the start of a's store (NumPy's layout of the result, which the
+ * caller computes and checks), over a store of dtype t that shares the
+ * memory of a's store. Both stores are lent (as by ndt_host_export) while
+ * the view's store has handles, so between calls no task on either touches
+ * the memory and work on one is never reordered around work on the other;
+ * ops that read one and write the other in one call see them as
+ * overlapping (ndt__may_overlap). NDT_ERR_UNSUPPORTED (the caller copies)
+ * on several ranks, for a .real/.imag view, or for a byte offset or stride
+ * that is not a multiple of t's size. src/ops/export.c */
+ndt_status ndt_view_itemsize(ndt_array **out, const ndt_array *a, ndt_dtype t, int ndim,
+                             const int64_t *shape, const int64_t *bstrides, int64_t boffset);
+/* The binding's object for the array that owns a's memory (NumPy's .base
+ * target): set by the binding on a handle it wraps that owns its store
+ * (ndt_owns_data), found from any view of the store or of a store sharing
+ * its memory (ndt_view_itemsize); NULL when none is set. ndt_clear_owner_ctx
+ * forgets ctx on a's stores. Recording thread only. */
+void ndt_set_owner_ctx(const ndt_array *a, void *ctx);
+void *ndt_owner_ctx(const ndt_array *a);
+void ndt_clear_owner_ctx(const ndt_array *a, void *ctx);
+/* Sets or clears NumPy's OWNDATA of the handle (the binding's in-place
+ * dtype change: the array that owned its memory still does). */
+void ndt_set_owns_data(ndt_array *a, int owns);
+/* 1 when a and b are views of one memory: the same store, or stores sharing
+ * it (ndt_view_itemsize); ndt_memory_bytes: the size of that memory. */
+int ndt_same_memory(const ndt_array *a, const ndt_array *b);
+int64_t ndt_memory_bytes(const ndt_array *a);
 /* Moves NumPy's OWNDATA from `from` (the handle made with the store) to v, a
  * view of the same store: a Fortran-ordered copy is the transpose of a fresh
  * C-ordered store, and the transposed handle is the array that owns it. */

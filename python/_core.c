@@ -378,6 +378,9 @@ typedef struct {
   ndt_array *arr;
   PyObject *shape;      /* cached shape tuple */
   PyObject *weakrefs;
+  PyObject *base;       /* NumPy's .base: the object owning the memory of a view (held, as
+                         * NumPy's base is), or what an owner was made from (frombuffer's
+                         * buffer); NULL for none */
 } ArrayObject;
 
 #define IS_ARRAY(o) PyObject_TypeCheck((o), &ArrayType)
@@ -392,6 +395,14 @@ static PyObject *wrap_as(PyTypeObject *t, ndt_array *a) {
     return NULL;
   }
   o->arr = a;
+  /* NumPy's .base: a view holds the object owning its memory (the owner
+   * is found through its store: the owner registers itself there) */
+  if (ndt_owns_data(a)) {
+    ndt_set_owner_ctx(a, o);
+  } else {
+    PyObject *b = ndt_owner_ctx(a);
+    if (b) o->base = Py_NewRef(b);
+  }
   return (PyObject *)o;
 }
 
@@ -404,6 +415,8 @@ static PyObject *wrap_status(ndt_status st, ndt_array *a) {
 
 static void array_dealloc(ArrayObject *self) {
   if (self->weakrefs) PyObject_ClearWeakRefs((PyObject *)self);
+  if (self->arr) ndt_clear_owner_ctx(self->arr, self);
+  Py_CLEAR(self->base);
   if (self->arr && core_held) free_later(self->arr);
   else if (self->arr) CORE(ndt_free(self->arr));
   Py_CLEAR(self->shape);
@@ -1215,6 +1228,8 @@ static int set_shape(ArrayObject *self, PyObject *value, void *c) {
                     "`.reshape()` to make a copy with the desired shape.");
     return -1;
   }
+  /* the same array, reshaped in place: it keeps NumPy's OWNDATA */
+  if (ndt_owns_data(self->arr)) CORE(ndt_take_owner(r, self->arr));
   CORE(ndt_free(self->arr));
   self->arr = r;
   Py_CLEAR(self->shape);
@@ -1311,11 +1326,35 @@ static PyObject *get_flags(ArrayObject *self, void *c) {
   return PyLong_FromLong(f);
 }
 
+static PyObject *dtype_setter;   /* the Python side's a.dtype = ... (_set_dtype_hook) */
+
+static int set_dtype(ArrayObject *self, PyObject *value, void *c) {
+  (void)c;
+  if (!value) {
+    PyErr_SetString(PyExc_AttributeError, "Cannot delete array dtype");
+    return -1;
+  }
+  if (!dtype_setter) {
+    PyErr_SetString(PyExc_AttributeError, "dtype cannot be set");
+    return -1;
+  }
+  PyObject *r = PyObject_CallFunctionObjArgs(dtype_setter, (PyObject *)self, value, NULL);
+  if (!r) return -1;
+  Py_DECREF(r);
+  return 0;
+}
+
+static PyObject *get_base(ArrayObject *self, void *c) {
+  (void)c;
+  return Py_NewRef(self->base ? self->base : Py_None);
+}
+
 static PyGetSetDef array_getset[] = {
+  {"_base", (getter)get_base, NULL, "the object owning a view's memory, or None", NULL},
   {"shape", (getter)get_shape, (setter)set_shape, "Tuple of array dimensions.", NULL},
   {"ndim", (getter)get_ndim, NULL, "Number of array dimensions.", NULL},
   {"size", (getter)get_size, NULL, "Number of elements in the array.", NULL},
-  {"dtype", (getter)get_dtype, NULL, "Data-type of the array's elements.", NULL},
+  {"dtype", (getter)get_dtype, (setter)set_dtype, "Data-type of the array's elements.", NULL},
   {"itemsize", (getter)get_itemsize, NULL, "Length of one array element in bytes.", NULL},
   {"nbytes", (getter)get_nbytes, NULL, "Total bytes consumed by the elements.", NULL},
   {"_dt", (getter)get_dt, NULL, "ndtile dtype code", NULL},
@@ -1525,6 +1564,72 @@ static ndt_status same_view(ndt_array **r, const ndt_array *a) {
   return st;
 }
 
+/* self._become(other): self turns into a new handle on other's view, in
+ * place (a.dtype = ..., a.resize): it keeps NumPy's OWNDATA, and stays the
+ * object owning its memory for the views made from it. */
+static PyObject *m_become(PyObject *self, PyObject *other) {
+  if (!check_arr(self) || !check_arr(other)) return NULL;
+  ndt_array *r = NULL;
+  ndt_status st = same_view(&r, ARR(other));
+  if (st) return raise_status(st);
+  ArrayObject *o = (ArrayObject *)self;
+  int owned = ndt_owns_data(o->arr);
+  core_enter();
+  /* the old memory keeps naming self while self still lies in it (a.dtype
+   * = ...: views of the old dtype made later have self as .base) */
+  if (!ndt_same_memory(o->arr, r)) ndt_clear_owner_ctx(o->arr, self);
+  ndt_free(o->arr);
+  o->arr = r;
+  ndt_set_owns_data(r, owned);
+  if (owned) ndt_set_owner_ctx(r, self);
+  core_leave();
+  if (owned) Py_CLEAR(o->base);
+  Py_CLEAR(o->shape);
+  Py_RETURN_NONE;
+}
+
+/* self._set_base(obj): NumPy's .base of an array made from obj's memory
+ * (frombuffer): the data is a copy in tiles, .base names the source. */
+static PyObject *m_set_base(PyObject *self, PyObject *obj) {
+  if (!check_arr(self)) return NULL;
+  ArrayObject *o = (ArrayObject *)self;
+  Py_XSETREF(o->base, obj == Py_None ? NULL : Py_NewRef(obj));
+  Py_RETURN_NONE;
+}
+
+static PyObject *resize_impl;   /* the Python side's ndarray.resize (_set_dtype_hook) */
+
+/* ndarray.resize(*shape, refcheck=True): counted here, in a C method as
+ * NumPy's is, so that the references to self are NumPy's count (the
+ * caller's, without a Python frame's own); the work is the Python side's,
+ * called as resize_impl(self, shape args, refcheck, reference count). */
+static PyObject *m_resize(PyObject *self, PyObject *args, PyObject *kw) {
+  if (!check_arr(self)) return NULL;
+  PyObject *refcheck = Py_True;
+  if (kw) {
+    Py_ssize_t pos = 0;
+    PyObject *k, *v;
+    while (PyDict_Next(kw, &pos, &k, &v)) {
+      if (PyUnicode_Check(k) && PyUnicode_CompareWithASCIIString(k, "refcheck") == 0) {
+        refcheck = v;
+      } else {
+        PyErr_Format(PyExc_TypeError, "'%U' is an invalid keyword argument for this function",
+                     k);
+        return NULL;
+      }
+    }
+  }
+  if (!resize_impl) {
+    PyErr_SetString(PyExc_RuntimeError, "resize: not set up");
+    return NULL;
+  }
+  PyObject *n = PyLong_FromSsize_t(Py_REFCNT(self));
+  if (!n) return NULL;
+  PyObject *r = PyObject_CallFunctionObjArgs(resize_impl, self, args, refcheck, n, NULL);
+  Py_DECREF(n);
+  return r;
+}
+
 static PyObject *m_view(PyObject *self, PyObject *noargs) {
   (void)noargs;
   if (!check_arr(self)) return NULL;
@@ -1593,6 +1698,33 @@ static PyObject *m_same_store(PyObject *self, PyObject *other) {
   return PyBool_FromLong(ndt_same_store(ARR(self), ARR(other)));
 }
 
+/* self._raise_stashed(): the floating-point error a failed buffer export of
+ * self kept (array_getbuffer), raised now; None when there is none. NumPy
+ * asks __array_interface__ after a failed export, as it asks __array__. */
+static PyObject *m_raise_stashed(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  if (fp_stashed && fp_stashed_owner == self) {
+    PyObject *e = fp_stashed;
+    fp_stashed = NULL;
+    PyErr_SetObject((PyObject *)Py_TYPE(e), e);
+    Py_DECREF(e);
+    return NULL;
+  }
+  Py_RETURN_NONE;
+}
+
+static PyObject *m_same_memory(PyObject *self, PyObject *other) {
+  if (!check_arr(self)) return NULL;
+  if (!IS_ARRAY(other) || !ARR(other)) Py_RETURN_FALSE;
+  return PyBool_FromLong(ndt_same_memory(ARR(self), ARR(other)));
+}
+
+static PyObject *m_memory_bytes(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  if (!check_arr(self)) return NULL;
+  return PyLong_FromLongLong(ndt_memory_bytes(ARR(self)));
+}
+
 static PyObject *m_is_weak(PyObject *self, PyObject *noargs) {
   (void)noargs;
   if (!check_arr(self)) return NULL;
@@ -1614,6 +1746,13 @@ static PyMethodDef array_methods[] = {
   {"_imag", m_imag, METH_NOARGS, "imaginary part (view, or zeros)"},
   {"_copy", m_copy, METH_NOARGS, "C-order copy"},
   {"_view", m_view, METH_NOARGS, "new handle on the same view"},
+  {"_become", m_become, METH_O, "turn into a handle on other's view, in place"},
+  {"_raise_stashed", m_raise_stashed, METH_NOARGS, "raise the error a buffer export kept"},
+  {"_same_memory", m_same_memory, METH_O, "views of one memory (a store, or stores sharing it)"},
+  {"_memory_bytes", m_memory_bytes, METH_NOARGS, "bytes of the memory the view lies in"},
+  {"resize", (PyCFunction)(void (*)(void))m_resize, METH_VARARGS | METH_KEYWORDS,
+   "a.resize(new_shape, refcheck=True): NumPy's in-place resize"},
+  {"_set_base", m_set_base, METH_O, "set NumPy's .base (the source of an array's data)"},
   {"_view_as", m_view_as, METH_O, "new handle on the same view, of a given subtype"},
   {"_ravel", m_ravel, METH_O, "NumPy's ravel (order 'C', 'F', 'A', 'K'): a view or a copy"},
   {"_set_writeable", m_set_writeable, METH_O, "set or clear NumPy's WRITEABLE flag"},
@@ -2471,6 +2610,36 @@ static PyObject *f_view_dtype(PyObject *m, PyObject *args) {
   return wrap_status(st, r);
 }
 
+/* view_itemsize(a, code, shape, byte strides, byte offset): a's memory as a
+ * dtype of another size (ndt_view_itemsize). */
+static PyObject *f_view_itemsize(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *a, *shp, *str;
+  int t;
+  long long off;
+  if (!PyArg_ParseTuple(args, "OiOOL", &a, &t, &shp, &str, &off) || !check_arr(a)) return NULL;
+  int nd, ns;
+  int64_t shape[NDT_MAXDIMS], strides[NDT_MAXDIMS];
+  if (!parse_shape_nonneg(shp, &nd, shape) || !parse_shape(str, &ns, strides)) return NULL;
+  if (ns != nd) {
+    PyErr_SetString(PyExc_ValueError, "view_itemsize: one stride per dimension");
+    return NULL;
+  }
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE_BLOCKING(st = ndt_view_itemsize(&r, ARR(a), (ndt_dtype)t, nd, shape, strides, off));
+  return wrap_status(st, r);
+}
+
+static PyObject *f_set_dtype_hook(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *fn, *rs;
+  if (!PyArg_ParseTuple(args, "OO", &fn, &rs)) return NULL;
+  Py_XSETREF(dtype_setter, Py_NewRef(fn));
+  Py_XSETREF(resize_impl, Py_NewRef(rs));
+  Py_RETURN_NONE;
+}
+
 /* reduceat(a, axis, idx int64, reduce op): ufunc.reduceat (ndt_reduceat). */
 static PyObject *f_reduceat(PyObject *m, PyObject *args) {
   (void)m;
@@ -2493,6 +2662,9 @@ static PyObject *f_take_owner(PyObject *m, PyObject *args) {
   ndt_status st;
   CORE(st = ndt_take_owner(ARR(v), ARR(from)));
   if (st) return raise_status(st);
+  /* v is the owner object now: the views made from it name it as .base */
+  ndt_set_owner_ctx(ARR(v), v);
+  Py_CLEAR(((ArrayObject *)v)->base);
   Py_RETURN_NONE;
 }
 
@@ -3293,6 +3465,8 @@ static PyObject *f_device_stats(PyObject *self, PyObject *unused) {
   return Py_BuildValue("{s:L,s:L,s:L,s:L}", "copies", (long long)c, "copy_bytes", (long long)b,
                        "evictions", (long long)e, "fallbacks", (long long)f);
 }
+static PyObject *f_dispatcher(PyObject *m, PyObject *args);       /* below */
+static PyObject *f_dispatch_setup(PyObject *m, PyObject *args);
 
 static PyMethodDef module_methods[] = {
   {"_setup", f_setup, METH_VARARGS, "register the Python side (types, dtypes, hooks)"},
@@ -3325,6 +3499,14 @@ static PyMethodDef module_methods[] = {
   {"put", f_put, METH_VARARGS, "put(a, flat_idx int64, vals): a.flat[idx] = vals in order"},
   {"put_op", f_put_op, METH_VARARGS, "put_op(a, flat_idx, vals|None, op, loop): ufunc.at"},
   {"view_dtype", f_view_dtype, METH_VARARGS, "view_dtype(a, dt): same bytes, same-size dtype"},
+  {"view_itemsize", f_view_itemsize, METH_VARARGS,
+   "view_itemsize(a, dt, shape, bstrides, boffset): the memory as a dtype of another size"},
+  {"dispatcher", f_dispatcher, METH_VARARGS,
+   "dispatcher(impl, npfunc, name): impl behind the foreign-array check"},
+  {"dispatch_setup", f_dispatch_setup, METH_VARARGS,
+   "dispatch_setup(type cache, judge, runner, numpy.ndarray, restore)"},
+  {"_set_dtype_hook", f_set_dtype_hook, METH_VARARGS,
+   "the Python side's a.dtype = ... and a.resize"},
   {"reduceat", f_reduceat, METH_VARARGS, "reduceat(a, axis, idx, reduce op): ufunc.reduceat"},
   {"take_owner", f_take_owner, METH_VARARGS, "take_owner(v, from): v owns the store"},
   {"as_strided", f_as_strided, METH_VARARGS,
@@ -3384,13 +3566,192 @@ static PyMethodDef module_methods[] = {
   {NULL, NULL, 0, NULL},
 };
 
+/* ---- the foreign-array check as public functions are entered ----------------
+ * ndtile.sum, ndtile.concatenate, ... are Dispatch objects: a call whose
+ * arguments are all plain (exact ndtile and NumPy arrays, Python scalars,
+ * strings, None, slices, types, and lists/tuples of those) goes straight to
+ * the ndtile function (vectorcall, no tuple or dict made); one with another
+ * library's array (a numpy.ndarray subclass such as a masked array, or an
+ * object with its own __array_function__/__array_ufunc__: see _foreign.py)
+ * goes to NumPy's function through the Python side's runner. Other types are
+ * judged once each by the Python side and remembered in its dict. */
+typedef struct {
+  PyObject_HEAD
+  PyObject *impl, *npfunc, *name;
+  vectorcallfunc vectorcall;
+} DispatchObject;
+
+static PyObject *disp_cache;     /* type -> bool (the Python side's dict) */
+static PyObject *disp_judge;     /* judge(type) -> bool, fills disp_cache */
+static PyObject *disp_runner;    /* runner(npfunc, args, kwargs, name) */
+static PyTypeObject *disp_np_ndarray;
+
+/* 1: another library's array, 0: plain, -1: error. nested: inside a list
+ * (a nested list is judged by its first element, so a long list of
+ * numbers costs one look per level, not one per number). */
+static int disp_foreign(PyObject *x, int nested) {
+  PyTypeObject *t = Py_TYPE(x);
+  if (t == wrap_type || t == &PyFloat_Type || t == &PyLong_Type || t == disp_np_ndarray ||
+      x == Py_None || t == &PyBool_Type || t == &PyUnicode_Type || t == &PySlice_Type ||
+      t == &PyType_Type || t == &PyComplex_Type || x == Py_Ellipsis || t == &PyBytes_Type)
+    return 0;
+  if (t == &PyList_Type || t == &PyTuple_Type) {
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(x);
+    PyObject **items = PySequence_Fast_ITEMS(x);
+    if (nested) return n ? disp_foreign(items[0], 1) : 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+      int r = disp_foreign(items[i], 1);
+      if (r) return r;
+    }
+    return 0;
+  }
+  PyObject *v = PyDict_GetItemWithError(disp_cache, (PyObject *)t);   /* borrowed */
+  if (v) return v == Py_True;
+  if (PyErr_Occurred()) return -1;
+  PyObject *r = PyObject_CallOneArg(disp_judge, (PyObject *)t);
+  if (!r) return -1;
+  int f = PyObject_IsTrue(r);
+  Py_DECREF(r);
+  return f;
+}
+
+static PyObject *disp_call(PyObject *self, PyObject *const *args, size_t nargsf,
+                           PyObject *kwnames) {
+  DispatchObject *d = (DispatchObject *)self;
+  Py_ssize_t n = PyVectorcall_NARGS(nargsf), nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t i = 0; i < n + nk; i++) {
+    int r = disp_foreign(args[i], 0);
+    if (r < 0) return NULL;
+    if (r) {
+      /* NumPy's function takes it: args as a tuple, keywords as a dict */
+      PyObject *a = PyTuple_New(n), *kw = PyDict_New(), *res = NULL;
+      if (!a || !kw) goto done;
+      for (Py_ssize_t k = 0; k < n; k++) PyTuple_SET_ITEM(a, k, Py_NewRef(args[k]));
+      for (Py_ssize_t k = 0; k < nk; k++)
+        if (PyDict_SetItem(kw, PyTuple_GET_ITEM(kwnames, k), args[n + k]) < 0) goto done;
+      res = PyObject_CallFunctionObjArgs(disp_runner, d->npfunc, a, kw, d->name, NULL);
+    done:
+      Py_XDECREF(a);
+      Py_XDECREF(kw);
+      return res;
+    }
+  }
+  return PyObject_Vectorcall(d->impl, args, nargsf, kwnames);
+}
+
+static void disp_dealloc(DispatchObject *d) {
+  Py_CLEAR(d->impl);
+  Py_CLEAR(d->npfunc);
+  Py_CLEAR(d->name);
+  Py_TYPE(d)->tp_free((PyObject *)d);
+}
+
+/* attributes the wrapper lacks are the function's own (__name__, __doc__,
+ * __module__, __qualname__, __signature__ through __wrapped__, ...) */
+static PyObject *disp_getattro(PyObject *self, PyObject *name) {
+  PyObject *r = PyObject_GenericGetAttr(self, name);
+  if (r || !PyErr_ExceptionMatches(PyExc_AttributeError)) return r;
+  PyErr_Clear();
+  return PyObject_GetAttr(((DispatchObject *)self)->impl, name);
+}
+
+static PyObject *disp_impl_attr(PyObject *self, void *c) {
+  return PyObject_GetAttrString(((DispatchObject *)self)->impl, (const char *)c);
+}
+
+/* a.__doc__ = ...: the function's own (_docs.py notes every public name) */
+static int disp_set_impl_attr(PyObject *self, PyObject *value, void *c) {
+  if (!value) {
+    PyErr_SetString(PyExc_AttributeError, "cannot delete the attribute");
+    return -1;
+  }
+  return PyObject_SetAttrString(((DispatchObject *)self)->impl, (const char *)c, value);
+}
+
+static PyObject *disp_wrapped(PyObject *self, void *c) {
+  (void)c;
+  return Py_NewRef(((DispatchObject *)self)->impl);
+}
+
+static PyObject *disp_repr(PyObject *self) {
+  return PyUnicode_FromFormat("<function %U>", ((DispatchObject *)self)->name);
+}
+
+/* pickled by name: restored as the same entry of the ndtile namespace */
+static PyObject *disp_restore;   /* the Python side's restore(name) */
+
+static PyObject *disp_reduce(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  return Py_BuildValue("O(O)", disp_restore, ((DispatchObject *)self)->name);
+}
+
+static PyGetSetDef disp_getset[] = {
+  {"__name__", disp_impl_attr, NULL, NULL, "__name__"},
+  {"__qualname__", disp_impl_attr, NULL, NULL, "__qualname__"},
+  {"__doc__", disp_impl_attr, disp_set_impl_attr, NULL, "__doc__"},
+  {"__module__", disp_impl_attr, NULL, NULL, "__module__"},
+  {"__wrapped__", disp_wrapped, NULL, "the ndtile function", NULL},
+  {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef disp_methods[] = {
+  {"__reduce__", disp_reduce, METH_NOARGS, "pickled as the function it enters"},
+  {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject DispatchType = {
+  PyVarObject_HEAD_INIT(NULL, 0)
+  .tp_name = "ndtile._core.function",
+  .tp_basicsize = sizeof(DispatchObject),
+  .tp_dealloc = (destructor)disp_dealloc,
+  .tp_vectorcall_offset = offsetof(DispatchObject, vectorcall),
+  .tp_call = PyVectorcall_Call,
+  .tp_getattro = disp_getattro,
+  .tp_repr = disp_repr,
+  .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL,
+  .tp_doc = NULL,
+  .tp_getset = disp_getset,
+  .tp_methods = disp_methods,
+};
+
+/* dispatcher(impl, npfunc, name): impl entered through the check above. */
+static PyObject *f_dispatcher(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *impl, *npf, *name;
+  if (!PyArg_ParseTuple(args, "OOU", &impl, &npf, &name)) return NULL;
+  DispatchObject *d = PyObject_New(DispatchObject, &DispatchType);
+  if (!d) return NULL;
+  d->impl = Py_NewRef(impl);
+  d->npfunc = Py_NewRef(npf);
+  d->name = Py_NewRef(name);
+  d->vectorcall = disp_call;
+  return (PyObject *)d;
+}
+
+/* dispatch_setup(cache dict, judge, runner, numpy.ndarray, restore) */
+static PyObject *f_dispatch_setup(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *cache, *judge, *runner, *npt, *restore;
+  if (!PyArg_ParseTuple(args, "O!OOO!O", &PyDict_Type, &cache, &judge, &runner, &PyType_Type,
+                        &npt, &restore))
+    return NULL;
+  Py_XSETREF(disp_restore, Py_NewRef(restore));
+  Py_XSETREF(disp_cache, Py_NewRef(cache));
+  Py_XSETREF(disp_judge, Py_NewRef(judge));
+  Py_XSETREF(disp_runner, Py_NewRef(runner));
+  Py_XSETREF(disp_np_ndarray, (PyTypeObject *)Py_NewRef(npt));
+  Py_RETURN_NONE;
+}
+
 static struct PyModuleDef coremodule = {
   PyModuleDef_HEAD_INIT, "_core", "The libndtile binding.", -1, module_methods,
   NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__core(void) {
-  if (PyType_Ready(&ArrayType) < 0 || PyType_Ready(&RngType) < 0) return NULL;
+  if (PyType_Ready(&ArrayType) < 0 || PyType_Ready(&RngType) < 0 ||
+      PyType_Ready(&DispatchType) < 0)
+    return NULL;
   PyObject *m = PyModule_Create(&coremodule);
   if (!m) return NULL;
   sigint_guard();

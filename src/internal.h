@@ -196,7 +196,15 @@ typedef struct ndt_store {
   atomic_int lost;        /* a cancelled (interrupted) task wrote it: reads fail */
   atomic_int lent;        /* host exports alive (ndt_host_export): no work on it is held
                            * for fusion, and ndt_host_settle waits for its tasks */
+  struct ndt_store *alias_of;  /* a store over this store's memory in another dtype
+                           * (ndt_view_itemsize): its tiles point into alias_of's run, which
+                           * it holds (a reference) and never frees; NULL otherwise */
+  void *owner_ctx;        /* the binding's object for the owning handle (ndt_set_owner_ctx) */
 } ndt_store;
+/* The last handle on a store made by ndt_view_itemsize is going: its tasks
+ * are waited for and both stores stop being lent. export.c installs it when
+ * it makes such a store (view.c, below export.c, calls it). */
+extern void (*ndt__alias_close)(ndt_store *s);
 /* Stores with an export alive (any): 0 lets task recording skip the check;
  * unsettled: a task was recorded on one since the last ndt_host_settle. */
 extern atomic_int ndt__lent_stores, ndt__lent_unsettled;

@@ -67,7 +67,7 @@ _PASSTHROUGH = (
     'printoptions', 'format_float_positional', 'format_float_scientific', 'seterr', 'geterr',
     'seterrcall', 'geterrcall', 'typename', 'mintypecode', 'base_repr', 'binary_repr',
     'get_include', 'show_config', 'show_runtime', 'getbufsize', 'setbufsize', 'info',
-    'common_type', 'unravel_index', 'ravel_multi_index', 'iterable',
+    'common_type', 'ravel_multi_index', 'iterable',
 )
 for _name in _PASSTHROUGH:
     if hasattr(_np, _name):
@@ -121,6 +121,8 @@ from ._counting import (  # noqa: E402
     unique_inverse, unique_all, isin, bincount, digitize, histogram, histogram2d,
     histogramdd, percentile, quantile, nanpercentile, nanquantile)
 
+from ._index_tricks import (  # noqa: E402
+    mgrid, ogrid, r_, c_, unravel_index, vectorize, frompyfunc, apply_along_axis)
 from . import linalg, fft, random, lib, io  # noqa: E402
 from ._array_api import __array_namespace_info__, __array_api_version__  # noqa: E402
 
@@ -206,14 +208,23 @@ def _register_native():
             continue
         if getattr(obj, '__module__', '').startswith('ndtile'):
             _fallback.NATIVE[npobj] = obj
+            # entered through the check for other people's arrays (_foreign)
+            g[name] = _foreign.dispatching(obj, npobj, name)
     for sub, npsub in ((linalg, _np.linalg), (fft, _np.fft), (random, _np.random),
                        (lib.stride_tricks, _np.lib.stride_tricks)):
         for name in getattr(sub, '_NATIVE', ()):
             npobj = getattr(npsub, name, None)
             if npobj is not None:
-                _fallback.NATIVE[npobj] = getattr(sub, name)
+                impl = getattr(sub, name)
+                _fallback.NATIVE[npobj] = impl
+                if sub is linalg or sub is fft:
+                    setattr(sub, name, _foreign.dispatching(
+                        impl, npobj, ('linalg.' if sub is linalg else 'fft.') + name))
 
 
+from . import _foreign  # noqa: E402
+_foreign.setup(ndarray)
+_ufunc._FOREIGN = _foreign.foreign
 _register_native()
 
 # NumPy's docstrings with an ndtile note on every public function (_docs).

@@ -128,7 +128,6 @@ from numpy import broadcast as broadcast
 from numpy import busdaycalendar as busdaycalendar
 from numpy import byte as byte
 from numpy import bytes_ as bytes_
-from numpy import c_ as c_
 from numpy import cdouble as cdouble
 from numpy import character as character
 from numpy import clongdouble as clongdouble
@@ -166,16 +165,13 @@ from numpy import longdouble as longdouble
 from numpy import longlong as longlong
 from numpy import matrix as matrix
 from numpy import memmap as memmap
-from numpy import mgrid as mgrid
 from numpy import ndenumerate as ndenumerate
 from numpy import ndindex as ndindex
 from numpy import nditer as nditer
 from numpy import newaxis as newaxis
 from numpy import number as number
 from numpy import object_ as object_
-from numpy import ogrid as ogrid
 from numpy import poly1d as poly1d
-from numpy import r_ as r_
 from numpy import recarray as recarray
 from numpy import record as record
 from numpy import s_ as s_
@@ -201,12 +197,16 @@ from numpy import ushort as ushort
 from numpy import vectorize as vectorize
 from numpy import void as void
 
+c_: _b._Concat
 e: _b.float
 euler_gamma: _b.float
 inf: _b.float
 little_endian: _b.bool
+mgrid: _b._Grid
 nan: _b.float
+ogrid: _b._Grid
 pi: _b.float
+r_: _b._Concat
 
 abs: ufunc
 absolute: ufunc
@@ -418,7 +418,7 @@ def frombuffer(buffer: Any, dtype: Any = ..., count: Any = ..., offset: Any = ..
 def fromfile(file: Any, dtype: Any = ..., count: Any = ..., sep: Any = ..., offset: Any = ..., *, like: Any = ...) -> Any: ...
 def fromfunction(function: Any, shape: Any, *, dtype: Any = ..., like: Any = ..., **kwargs: Any) -> Any: ...
 def fromiter(iter: Any, dtype: Any = ..., count: Any = ..., *, like: Any = ...) -> Any: ...
-def frompyfunc(func: Any, /, nin: Any, nout: Any, **kwargs: Any) -> Any: ...
+def frompyfunc(func: Any, /, nin: Any, nout: Any, *, identity: Any = ...) -> Any: ...
 def fromregex(file: Any, regexp: Any, dtype: Any, encoding: Any = ...) -> Any: ...
 def fromstring(*args: Any, **kwargs: Any) -> Any: ...
 def full(shape: Any, fill_value: Any, dtype: Any = ..., order: Any = ..., *, device: Any = ..., like: Any = ...) -> Any: ...

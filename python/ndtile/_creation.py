@@ -478,7 +478,16 @@ def identity(n, dtype=None, *, like=None):
 
 
 def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None):
-    return C.np_or_nd(_np.frombuffer(buffer, dtype, count, offset).copy())
+    # the data is copied into tiles; .base names the buffer and a read-only
+    # buffer makes a read-only array, as NumPy's frombuffer does (writes to
+    # a writable buffer after this call are not seen: a copy)
+    npa = _np.frombuffer(buffer, dtype, count, offset)
+    r = C.np_or_nd(npa.copy())
+    if isinstance(r, Array):
+        r._set_base(npa.base if npa.base is not None else buffer)
+        if not npa.flags.writeable:
+            r._set_writeable(False)
+    return r
 
 
 def fromiter(iter, dtype=_NoValue, count=-1, *, like=None):

@@ -248,6 +248,11 @@ def array_function(func, types, args, kwargs):
     """ndarray.__array_function__: ndtile's version where there is one."""
     impl = NATIVE.get(func)
     if impl is not None:
+        from . import _foreign
+        if _foreign.foreign(args, kwargs):
+            # with other people's arrays too: NumPy's function on NumPy copies
+            # of the ndtile ones, and their own dispatch
+            return run_numpy(func, args, kwargs, func.__name__)
         return impl(*args, **kwargs)
     for t in types:
         if not (issubclass(t, C.Array) or issubclass(t, _np.ndarray)):

@@ -921,12 +921,12 @@ def _memory_stand_in(x, buf):
 def _overlap(a, b, max_work, solver):
     if not (isinstance(a, Array) and isinstance(b, Array)):
         return False
-    if not a._same_store(b):
+    if not a._same_memory(b):     # one store, or two sharing memory (view(dtype))
         return False
     if a.size == 0 or b.size == 0:
         return False
     # untouched pages: the stand-in costs address space, not memory
-    buf = _np.empty(a._store_size * a._store_itemsize, dtype=_np.uint8)
+    buf = _np.empty(a._memory_bytes(), dtype=_np.uint8)
     return solver(_memory_stand_in(a, buf), _memory_stand_in(b, buf), max_work=max_work)
 
 

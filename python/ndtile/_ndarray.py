@@ -8,6 +8,8 @@ _fallback), with a warning.
 """
 import builtins
 import operator
+import sys as _sys
+import weakref
 
 import numpy as _np
 
@@ -414,11 +416,37 @@ class ndarray(Array):
 
     @property
     def base(self):
-        return None if self._flags & _OWNDATA else self
+        # NumPy's: the object owning a view's memory (held by the view), or
+        # for an array made from another object's memory (frombuffer) that
+        # object; None for an array owning its memory
+        b = self._base
+        if b is None and not self._flags & _OWNDATA:
+            return self     # a view whose owner was never a Python object
+        return b
 
     @property
     def data(self):
         return memoryview(self)      # the array's own memory, as NumPy's
+
+    @property
+    def __array_interface__(self):
+        """NumPy's array interface (version 3) over the array's own host
+        memory, lent as the buffer protocol lends it (src/ops/export.c): the
+        loan lasts as long as the array, so the address stays valid and
+        current between ndtile calls, as NumPy's does."""
+        self._raise_stashed()     # a failed export's floating-point error (errstate)
+        try:
+            mv = _loan(self)
+        except BufferError:
+            # no memory of its own to lend (several ranks): no interface, so
+            # NumPy takes __array__ (a copy), as after the buffer protocol
+            raise AttributeError("'ndarray' object has no attribute "
+                                 "'__array_interface__' (its data is spread over several "
+                                 "ranks)") from None
+        dt = self.dtype
+        return {'data': (_core.buffer_address(mv), bool(mv.readonly)),
+                'strides': None if self._c_contiguous else self.strides,
+                'descr': dt.descr, 'typestr': dt.str, 'shape': self.shape, 'version': 3}
 
     @property
     def ctypes(self):
@@ -474,9 +502,15 @@ class ndarray(Array):
         if c is not None and dt.itemsize == self.itemsize:
             # the same bytes as another dtype of this size: a view
             return _core.view_dtype(self, c)
-        # another size (elements split or merged) or a dtype the core lacks:
-        # NumPy's view of a gathered copy (no shared memory)
-        F.notify("ndarray.view (dtype of another size: a copy)")
+        if c is not None:
+            r = _view_itemsize(self, dt, c)
+            if r is not None:
+                return r
+        # a dtype the core lacks, or a layout the core cannot share (see
+        # _view_itemsize): NumPy's view of a gathered copy, which does not
+        # share memory - said by the warning (an error with
+        # NDTILE_FALLBACK=error)
+        F.notify("ndarray.view (a copy: writes to it do not reach the array)")
         return C.np_or_nd(C.to_numpy(self).view(dtype))
 
     def fill(self, value):
@@ -638,7 +672,12 @@ class ndarray(Array):
         return self[tuple(args)].item()
 
     def tobytes(self, order='C'):
-        return C.to_numpy(self).tobytes(order)
+        # NumPy's: 'F' in Fortran order, 'A' in Fortran order for a
+        # Fortran-contiguous array, 'C' and 'K' in C order
+        o = 'C' if order == 'C' else C.ravel_order(order)
+        if o in ('C', 'K'):
+            return C.to_numpy(self).tobytes()
+        return C.to_numpy(M.ravel(self, o)).tobytes()
 
     def dot(self, b, out=None):
         from ._manip import dot
@@ -694,6 +733,126 @@ class ndarray(Array):
         if t is not ndarray and type(array) is not t and isinstance(array, Array):
             return _finalize_as(array, self, t)
         return array
+
+
+def _numpy_view_layout(a, dt):
+    """(shape, byte strides) of NumPy's a.view(dt), with NumPy's errors."""
+    isz = a._store_itemsize
+    st = a.strides if a._c_contiguous else tuple(s * isz for s in a._estrides)
+    # NumPy's rules look at the layout only: a stand-in with the same shape
+    # and strides, made over a tiny buffer without bounds (as_strided),
+    # gives NumPy's result layout or error; its data is never read
+    probe = _np.lib.stride_tricks.as_strided(_np.zeros(1, a.dtype), a.shape, st)
+    v = probe.view(dt)
+    return v.shape, v.strides
+
+
+def _view_itemsize(a, dt, c):
+    """a.view(dt) for dt of another itemsize: a true view sharing a's
+    memory (ndt_view_itemsize), or None where the core cannot share it
+    (several ranks; a byte offset or stride that is not a multiple of dt's
+    size, which NumPy allows as an unaligned view)."""
+    shape, bst = _numpy_view_layout(a, dt)
+    boff = a._offset * a._store_itemsize + a._part
+    try:
+        return _core.view_itemsize(a, c, shape, bst, boff)
+    except NotImplementedError:
+        return None
+
+
+def _set_dtype(a, dtype):
+    """a.dtype = dtype: NumPy's in-place view of a's memory as another
+    dtype (its rules and errors: a.view(dtype)'s), a itself changed."""
+    dt = _np.dtype(dtype)
+    if dt == a.dtype:
+        return
+    c = D.code(dt)
+    if c is None:
+        raise TypeError(f"ndtile arrays cannot hold dtype {dt}")
+    if dt.itemsize == a.itemsize:
+        v = _core.view_dtype(a, c)
+    else:
+        v = _view_itemsize(a, dt, c)
+        if v is None:
+            raise NotImplementedError(
+                "ndtile cannot change this array's dtype in place (an offset or stride that "
+                "is not a multiple of the new itemsize, or an array on several ranks)")
+    a._become(v)
+
+
+def _resize(self, new_shape, refcheck, nrefs):
+    """NumPy's in-place resize: the array keeps its first elements (C
+    order), new ones are zeros. Only an array owning its data, and with
+    refcheck, one no other array or name refers to."""
+    if len(new_shape) == 1 and (new_shape[0] is None or not isinstance(
+            new_shape[0], (int, _np.integer))):
+        new_shape = new_shape[0]
+    if new_shape == () or new_shape is None:
+        return None
+    shape = M.shape_arg(new_shape)
+    for n in shape:
+        if n < 0:
+            raise ValueError("negative dimensions not allowed")
+    if not self._flags & _OWNDATA:
+        raise ValueError("cannot resize this array: it does not own its data")
+    if not self._flags & _WRITEABLE:
+        raise ValueError("resize only works on writeable arrays")     # NumPy's check
+    if not self._c_contiguous and self.size > 1:
+        raise ValueError("resize only works on single-segment arrays")
+    if refcheck and nrefs > 2:
+        # NumPy's count (taken by the C method): the caller's name and the
+        # call's own; a view holds its base, so views count
+        raise ValueError("cannot resize an array that references or is referenced\n"
+                         "by another object in this way.\nUse the np.resize function "
+                         "to get a new resized copy or\n set refcheck=False to disable "
+                         "this check")
+    from ._creation import zeros
+    new = zeros(shape, self.dtype)
+    n = builtins.min(self.size, new.size)
+    if n:
+        new._reshape((-1,))[:n]._assign(self._reshape((-1,))[:n], 4)
+    e = _LOANS.pop(id(self), None)
+    if e is not None:
+        e[1].release()
+    self._become(new)
+    return None
+
+
+_core._set_dtype_hook(_set_dtype, _resize)
+# __array_interface__'s loans: one memoryview per array (by id), for its lifetime
+_LOANS = {}
+
+
+def _loan(a):
+    k = id(a)
+    e = _LOANS.get(k)
+    if e is not None and e[0]() is a:
+        return e[1]
+    mv = memoryview(a)     # BufferError where it cannot lend (several ranks)
+    _LOANS[k] = (weakref.ref(a, lambda r, k=k: _LOANS.pop(k, None)), mv)
+    return mv
+
+
+class _DocMethod:
+    # A C method of _core.Array with a docstring that can be written (the
+    # notes of _docs): bound, it is the C method itself, so a.resize(...)
+    # meets NumPy's reference count (the caller's name and the bound method).
+    __slots__ = ('_m', '__doc__', '__name__', '__qualname__')
+
+    def __init__(self, m):
+        self._m = m
+        self.__doc__ = m.__doc__
+        self.__name__ = m.__name__
+        self.__qualname__ = 'ndarray.' + m.__name__
+
+    def __get__(self, obj, cls=None):
+        return self if obj is None else self._m.__get__(obj, cls)
+
+    def __call__(self, *args, **kwargs):
+        return self._m(*args, **kwargs)
+
+
+ndarray.resize = _DocMethod(Array.__dict__['resize'])
 
 
 def _make_method_fallback(name):

@@ -48,6 +48,8 @@ BY_NAME = {}
 # and the override/wrap protocol for operands of its subclasses
 _ND = None
 _SUBCLASS_CALL = None
+# set by __init__: _foreign.foreign (other people's arrays go to NumPy)
+_FOREIGN = None
 
 
 def _subclass_operand(args, out):
@@ -303,6 +305,13 @@ class ufunc:
                             f"{self.nin + self.nout} positional arguments but {len(args)} "
                             f"were given")
         args, out = _split_out(args, self.nin, out)
+        if _FOREIGN(args, None) or ((out is not None or where is not True) and
+                                    _FOREIGN((out, where), None)):
+            # other people's arrays (masked arrays, matrix, __array_ufunc__
+            # objects): NumPy's ufunc and its dispatch (_foreign)
+            kw = dict(kwargs)
+            self._kw(kw, out, where, casting, order, dtype, subok)
+            return F.run_numpy(self._np, args, kw, self.__name__)
         # subclass operands: NumPy's override and wrapping protocol (inline
         # checks: this path also serves plain arrays with out=, dtype=, ...)
         sub = out is not None and type(out) is not _ND and (
@@ -466,6 +475,10 @@ class ufunc:
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoValue,
                where=True):
         from . import _reduce
+        if _FOREIGN((array, out, where), None):
+            return F.run_numpy(self._np.reduce, (array,),
+                               _override_kw(axis, dtype, out, keepdims, initial, where),
+                               self.__name__ + '.reduce')
         if _subclass_operand((array,), out):
             return _SUBCLASS_CALL(self, 'reduce', (array,),
                                   _override_kw(axis, dtype, out, keepdims, initial, where))
@@ -481,6 +494,8 @@ class ufunc:
                                     where)
 
     def outer(self, A, B, /, **kwargs):
+        if _FOREIGN((A, B), kwargs):
+            return F.run_numpy(self._np.outer, (A, B), kwargs, self.__name__ + '.outer')
         if _subclass_operand((A, B), kwargs.get('out')):
             return _SUBCLASS_CALL(self, 'outer', (A, B), kwargs)
         if self.nin != 2 or self._op is None:
@@ -494,6 +509,9 @@ class ufunc:
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
         from . import _reduce
+        if _FOREIGN((array, out), None):
+            return F.run_numpy(self._np.accumulate, (array,), _override_kw(axis, dtype, out),
+                               self.__name__ + '.accumulate')
         if _subclass_operand((array,), out):
             return _SUBCLASS_CALL(self, 'accumulate', (array,), _override_kw(axis, dtype, out))
         if self.__name__ in ('add', 'multiply') and out is None:
@@ -1267,6 +1285,11 @@ def _power_shortcut(a, b):
 def binop_hook(op, a, b, inplace):
     """Called by the C number slots for operands they do not handle."""
     other = a if not isinstance(a, Array) else b
+    if other is b and not inplace and isinstance(b, _np.ndarray) and type(b) is not _np.ndarray:
+        # a NumPy subclass on the right (a masked array): its reflected
+        # operator, as Python gives it the first go after a numpy.ndarray
+        # (MaskedArray.__rpow__ masks invalid powers, np.ma's way)
+        return NotImplemented
     f = getattr(type(other), '__array_ufunc__', _MISSING)
     if f is None:
         return NotImplemented

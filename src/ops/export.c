@@ -18,6 +18,9 @@
 atomic_int ndt__lent_stores, ndt__lent_unsettled;
 static ndt_store **lent;
 static int nlent, caplent;
+static ndt_status lend(ndt_store *s);
+static void unlend(ndt_store *s);
+static void alias_close(ndt_store *s);
 
 ndt_status ndt_host_export(const ndt_array *a, int for_write, void **ptr) {
   if (for_write && a->readonly)
@@ -26,13 +29,6 @@ ndt_status ndt_host_export(const ndt_array *a, int for_write, void **ptr) {
     return ndt__error(NDT_ERR_UNSUPPORTED, "an array spread over several ranks has no "
                      "host memory of its own to lend");
   ndt_store *s = a->store;
-  if (nlent == caplent) {
-    int cap = caplent ? 2 * caplent : 8;
-    ndt_store **l = ndt__realloc(lent, (size_t)cap * sizeof *l);
-    if (!l) return NDT_ERR_NOMEM;
-    lent = l;
-    caplent = cap;
-  }
   static char no_elements[64];
   char *p = no_elements;   /* an empty view's address: valid, never read */
   if (a->size > 0) {
@@ -59,17 +55,14 @@ ndt_status ndt_host_export(const ndt_array *a, int for_write, void **ptr) {
     p = ndt__host_elem(a, a->offset, 0, NULL);
     if (!p) return ndt__error(NDT_ERR_NOMEM, "the array's memory could not be allocated");
   }
-  if (atomic_fetch_add(&s->lent, 1) == 0) {
-    ndt__store_incref(s);   /* held while lent */
-    lent[nlent++] = s;
-    atomic_fetch_add(&ndt__lent_stores, 1);
-  }
+  ndt_status st = lend(s);
+  if (st) return st;
   *ptr = p;
   return NDT_OK;
 }
 
-void ndt_host_release(const ndt_array *a) {
-  ndt_store *s = a->store;
+/* One export of s ends; the last takes it off the list. */
+static void unlend(ndt_store *s) {
   if (atomic_load(&s->lent) <= 0 || atomic_fetch_sub(&s->lent, 1) != 1) return;
   for (int i = 0; i < nlent; i++)
     if (lent[i] == s) {
@@ -78,6 +71,189 @@ void ndt_host_release(const ndt_array *a) {
     }
   atomic_fetch_sub(&ndt__lent_stores, 1);
   ndt__store_decref(s);
+}
+
+/* One more export of s (already settled by the caller as export needs). */
+static ndt_status lend(ndt_store *s) {
+  if (atomic_load(&s->lent) > 0) {
+    atomic_fetch_add(&s->lent, 1);
+    return NDT_OK;
+  }
+  if (nlent == caplent) {
+    int cap = caplent ? 2 * caplent : 8;
+    ndt_store **l = ndt__realloc(lent, (size_t)cap * sizeof *l);
+    if (!l) return NDT_ERR_NOMEM;
+    lent = l;
+    caplent = cap;
+  }
+  atomic_fetch_add(&s->lent, 1);
+  ndt__store_incref(s);   /* held while lent */
+  lent[nlent++] = s;
+  atomic_fetch_add(&ndt__lent_stores, 1);
+  return NDT_OK;
+}
+
+void ndt_host_release(const ndt_array *a) { unlend(a->store); }
+
+/* ---- a view of another itemsize (ndt_view_itemsize) --------------------
+ * The tiles of a store hold whole elements of one size, and a view counts
+ * store elements, so int64 memory read as int32 cannot be a view of the
+ * int64 store. It is a view of a second store, of the new dtype, whose
+ * tiles point into the first store's memory, moved into one buffer (its
+ * run) as an export does. The runtime orders tasks per store, so it cannot
+ * order a task on one store after a task on the other; both are therefore
+ * lent, as memory lent to NumPy is: no work on them waits in a fusion
+ * group and every call leaves both settled (ndt_host_settle), so work of
+ * one call never meets work of another on the same memory. Within one call
+ * ops see the two as overlapping (ndt__may_overlap) and copy first, as they
+ * do for overlapping views of one store. */
+ndt_status ndt_view_itemsize(ndt_array **out, const ndt_array *a, ndt_dtype t, int ndim,
+                             const int64_t *shape, const int64_t *bstrides, int64_t boffset) {
+  if ((int)t < 0 || t >= NDT_NTYPES) return ndt__error(NDT_ERR_TYPE, "view: invalid dtype");
+  if (ndim < 0 || ndim > NDT_MAXDIMS)
+    return ndt__error(NDT_ERR_VALUE, "view: %d dimensions", ndim);
+  if (ndt_distributed())
+    return ndt__error(NDT_ERR_UNSUPPORTED, "view: an array spread over several ranks has no "
+                     "memory of its own to read as another dtype");
+  if (a->dtype != a->store->dtype || a->part)
+    return ndt__error(NDT_ERR_UNSUPPORTED, "view: a .real/.imag view read as a dtype of "
+                     "another size");
+  int64_t n = ndt__traits[t].size, size = 1;
+  if (boffset < 0 || boffset % n)
+    return ndt__error(NDT_ERR_UNSUPPORTED, "view: byte offset %lld is not a multiple of %lld",
+                     (long long)boffset, (long long)n);
+  for (int k = 0; k < ndim; k++) {
+    if (shape[k] < 0) return ndt__error(NDT_ERR_VALUE, "negative dimensions are not allowed");
+    if (shape[k] > 1 && bstrides[k] % n)
+      return ndt__error(NDT_ERR_UNSUPPORTED, "view: byte stride %lld is not a multiple of %lld",
+                       (long long)bstrides[k], (long long)n);
+    size *= shape[k];
+  }
+  /* the memory is the root store's (a store over another's shares its run,
+   * from byte 0) */
+  ndt_store *root = a->store->alias_of ? a->store->alias_of : a->store;
+  int64_t nbytes = root->size * root->itemsize, nsize = nbytes / n;
+  /* every element inside the memory: NumPy's layout guarantees it, this
+   * check makes sure of it */
+  int64_t lo = boffset / n, hi = lo;
+  if (size > 0) {
+    for (int k = 0; k < ndim; k++) {
+      int64_t d = (shape[k] - 1) * (bstrides[k] / n);
+      if (d < 0) lo += d; else hi += d;
+    }
+    if (lo < 0 || hi >= nsize)
+      return ndt__error(NDT_ERR_VALUE, "view: the view would reach outside the memory of its "
+                       "array");
+  }
+  ndt_status st = ndt__wait_tiles(root, 0, root->ntiles - 1, 1);
+  if (st) return st;
+  st = ndt__store_make_run(root);
+  if (st) return st;
+  for (int64_t i = 0; i < root->ntiles; i++)
+    if (!ndt__tile_buffer(&root->tiles[i]))
+      return ndt__error(NDT_ERR_NOMEM, "the array's memory could not be allocated");
+  char *mem = root->run ? root->run : root->tiles[0].data;
+
+  ndt_store *s = ndt__calloc(1, sizeof *s);
+  if (!s) return NDT_ERR_NOMEM;
+  ndt_tiling tl;
+  int64_t flat = nsize;
+  ndt__tiling_for(1, &flat, (int)n, ndt__rt_tile_bytes(), &tl);
+  s->tiles = ndt__calloc((size_t)tl.ntiles, sizeof(ndt_tile));
+  if (!s->tiles) {
+    ndt__mfree(s);
+    return NDT_ERR_NOMEM;
+  }
+  atomic_init(&s->refs, 1);
+  s->dtype = t;
+  s->itemsize = (int)n;
+  s->size = nsize;
+  s->period = tl.period;
+  s->seg = tl.seg;
+  s->per = tl.per;
+  s->ntiles = tl.ntiles;
+  s->run = mem;
+  s->readonly = root->readonly;
+  for (int64_t i = 0; i < tl.ntiles; i++) {
+    ndt_tile *tt = &s->tiles[i];
+    int64_t p = i / tl.per, q = i % tl.per;
+    tt->start = p * tl.period + q * tl.seg;
+    int64_t end = tt->start + tl.seg;
+    if (end > (p + 1) * tl.period) end = (p + 1) * tl.period;
+    if (end > nsize) end = nsize;
+    tt->len = end - tt->start;
+    tt->store = s;
+    tt->valid = 1;
+    tt->data = mem + (size_t)tt->start * (size_t)n;
+  }
+  ndt_array *v = ndt__array_alloc();
+  if (!v || lend(root) != NDT_OK) {
+    ndt__mfree(v);
+    ndt__mfree(s->tiles);
+    ndt__mfree(s);
+    return NDT_ERR_NOMEM;
+  }
+  ndt__store_incref(root);
+  s->alias_of = root;
+  ndt__alias_close = alias_close;
+  if (lend(s) != NDT_OK) {
+    unlend(root);
+    ndt__mfree(v);
+    ndt__store_decref(s);
+    return NDT_ERR_NOMEM;
+  }
+  v->store = s;
+  atomic_fetch_add(&s->handles, 1);
+  v->dtype = t;
+  v->readonly = a->readonly;
+  v->ndim = ndim;
+  v->size = size;
+  v->offset = size > 0 ? boffset / n : 0;
+  for (int k = 0; k < ndim; k++) {
+    v->shape[k] = shape[k];
+    /* a unit axis may have any stride (NumPy keeps it): kept where it
+     * counts whole elements */
+    v->strides[k] = bstrides[k] % n == 0 ? bstrides[k] / n : 0;
+  }
+  *out = v;
+  return NDT_OK;
+}
+
+static void alias_close(ndt_store *s) {
+  /* no handle records work on s any more: what is pending finishes before
+   * the root's memory stops being lent */
+  ndt__rt_settle_store(s);
+  ndt_store *root = s->alias_of;
+  unlend(s);
+  unlend(root);
+}
+
+/* ---- the binding's owner object (NumPy's .base) ------------------------ */
+void ndt_set_owner_ctx(const ndt_array *a, void *ctx) { a->store->owner_ctx = ctx; }
+
+void *ndt_owner_ctx(const ndt_array *a) {
+  const ndt_store *s = a->store;
+  if (s->owner_ctx) return s->owner_ctx;
+  return s->alias_of ? s->alias_of->owner_ctx : NULL;
+}
+
+void ndt_set_owns_data(ndt_array *a, int owns) { a->owner = owns != 0; }
+
+static const ndt_store *memory_of(const ndt_array *a) {
+  return a->store->alias_of ? a->store->alias_of : a->store;
+}
+
+int ndt_same_memory(const ndt_array *a, const ndt_array *b) { return memory_of(a) == memory_of(b); }
+
+int64_t ndt_memory_bytes(const ndt_array *a) {
+  const ndt_store *s = memory_of(a);
+  return s->size * s->itemsize;
+}
+
+void ndt_clear_owner_ctx(const ndt_array *a, void *ctx) {
+  ndt_store *s = a->store;
+  if (s->owner_ctx == ctx) s->owner_ctx = NULL;
+  if (s->alias_of && s->alias_of->owner_ctx == ctx) s->alias_of->owner_ctx = NULL;
 }
 
 void ndt_host_settle(void) {

@@ -6,6 +6,8 @@
 #include <string.h>
 #include "view.h"
 
+void (*ndt__alias_close)(ndt_store *s);
+
 ndt_array *ndt__array_alloc(void) {
   ndt_array *a = ndt__malloc(sizeof *a);
   if (a) {
@@ -94,8 +96,10 @@ ndt_status ndt_scalar(ndt_array **out, ndt_dtype t, const void *value, int weak)
 
 void ndt_free(ndt_array *a) {
   if (!a) return;
-  if (a->store && !a->internal && atomic_fetch_sub(&a->store->handles, 1) == 1)
+  if (a->store && !a->internal && atomic_fetch_sub(&a->store->handles, 1) == 1) {
+    if (a->store->alias_of) ndt__alias_close(a->store);
     ndt__store_drop_handle(a->store);
+  }
   ndt__store_decref(a->store);
   ndt__mfree(a);
 }
@@ -166,7 +170,13 @@ void ndt__view_extent(const ndt_array *a, int64_t *lo, int64_t *hi) {
 }
 
 int ndt__may_overlap(const ndt_array *a, const ndt_array *b) {
-  if (a->store != b->store || a->size == 0 || b->size == 0) return 0;
+  if (a->size == 0 || b->size == 0) return 0;
+  if (a->store != b->store) {
+    /* two dtypes over one memory (ndt_view_itemsize): conservatively one */
+    const ndt_store *ra = a->store->alias_of ? a->store->alias_of : a->store;
+    const ndt_store *rb = b->store->alias_of ? b->store->alias_of : b->store;
+    return ra == rb;
+  }
   int64_t al, ah, bl, bh;
   ndt__view_extent(a, &al, &ah);
   ndt__view_extent(b, &bl, &bh);

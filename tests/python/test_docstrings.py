@@ -86,7 +86,7 @@ def test_the_note_says_how_it_runs():
     assert "Deviation from NumPy" in nt.sum.__doc__           # reduction order
     assert _norm(nt.add.__doc__).startswith(_docs.UFUNC)
     assert "last bit" in nt.exp.__doc__                       # SLEEF loops
-    fb = nt.apply_along_axis                                  # a fallback (made lazily)
+    fb = nt.apply_over_axes                                   # a fallback (made lazily)
     assert getattr(fb, '__ndtile_fallback__', False)
     assert _norm(fb.__doc__).startswith(_docs.FALLBACK)
     assert _norm(nt.linalg.solve.__doc__).startswith(_docs.NATIVE)

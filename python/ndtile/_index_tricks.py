@@ -1,0 +1,307 @@
+"""Index-trick objects and Python-function wrappers that return ndtile arrays.
+
+np.mgrid, np.ogrid (dense and open grids), np.r_ and np.c_ (concatenation
+along the first / last axis with slice shorthands), unravel_index: built
+from ndtile's arange, linspace, indices and concatenate, with NumPy's
+dtype rules. np.s_ and np.index_exp are NumPy's own objects (they make
+keys, not arrays).
+
+np.vectorize, np.frompyfunc and apply_along_axis run the Python function
+once per element or per line, as NumPy does; their array results are
+ndtile arrays (an object-dtype result, which ndtile does not hold, stays a
+NumPy array, as every object array does).
+"""
+import math
+import operator
+
+import numpy as _np
+
+from . import _core
+from . import _convert as C
+from . import _dtypes as D
+
+Array = _core.Array
+
+
+def _nt():
+    import ndtile
+    return ndtile
+
+
+def _is_complex_step(step):
+    return isinstance(step, (complex, _np.complexfloating))
+
+
+# ---- mgrid / ogrid ------------------------------------------------------------
+class _Grid:
+    """NumPy's nd_grid: grid[start:stop:step, ...]; an imaginary step Nj
+    means N points from start to stop inclusive (linspace)."""
+
+    def __init__(self, sparse):
+        self.sparse = sparse
+
+    def __getitem__(self, key):
+        nt = _nt()
+        if isinstance(key, slice):
+            return self._one(key)
+        if not isinstance(key, tuple):
+            key = (key,)
+        sizes = []
+        nums = [0]
+        for k in key:
+            if not isinstance(k, slice):
+                # NumPy's error: it reads each entry's .step
+                raise AttributeError(f"'{type(k).__name__}' object has no attribute 'step'")
+            start = 0 if k.start is None else k.start
+            step = 1 if k.step is None else k.step
+            stop = k.stop
+            if _is_complex_step(step):
+                sizes.append(int(abs(step)))
+                step = abs(step)
+            else:
+                sizes.append(int(math.ceil((stop - start) / (step * 1.0))))
+            nums += [start, stop, step]
+        typ = _np.result_type(*nums)
+        if self.sparse:
+            grids = [nt.arange(n, dtype=typ) for n in sizes]
+        else:
+            grids = list(nt.indices(sizes, typ)) if sizes else []
+        for i, k in enumerate(key):
+            start = 0 if k.start is None else k.start
+            step = 1 if k.step is None else k.step
+            if _is_complex_step(step):
+                step = int(abs(step))
+                if step != 1:
+                    step = (k.stop - start) / float(step - 1)
+            grids[i] = grids[i] * step + start
+        if self.sparse:
+            n = len(sizes)
+            return tuple(g.reshape((1,) * i + (-1,) + (1,) * (n - i - 1))
+                         for i, g in enumerate(grids))
+        if not grids:
+            return nt.zeros((0,), typ)      # mgrid[()]: NumPy's empty result
+        return nt.stack(grids)
+
+    def _one(self, key):
+        nt = _nt()
+        start = 0 if key.start is None else key.start
+        step = key.step
+        if _is_complex_step(step):
+            length = int(abs(step))
+            typ = _np.result_type(start, key.stop, abs(step))
+            st = (key.stop - start) / float(length - 1) if length != 1 else length
+            return nt.arange(0, length, 1, dtype=typ) * st + start
+        return nt.arange(start, key.stop, step)
+
+    def __len__(self):
+        return 0
+
+
+mgrid = _Grid(False)
+ogrid = _Grid(True)
+
+
+# ---- r_ / c_ -----------------------------------------------------------------
+class _Concat:
+    """NumPy's AxisConcatenator: r_[...] and c_[...]."""
+
+    def __init__(self, axis=0, ndmin=1, trans1d=-1, numpy_obj=None):
+        self.axis = axis
+        self.ndmin = ndmin
+        self.trans1d = trans1d
+        self._numpy = numpy_obj
+
+    def __getitem__(self, key):
+        nt = _nt()
+        if isinstance(key, str) or (isinstance(key, tuple) and key and
+                                    isinstance(key[0], str) and key[0] in ('r', 'c')):
+            # matrix results ('r', 'c', a string of a matrix): NumPy's matrix class
+            return C.from_np_tree(self._numpy[C.to_np_tree(key)])
+        if not isinstance(key, tuple):
+            key = (key,)
+        axis, ndmin, trans1d = self.axis, self.ndmin, self.trans1d
+        objs = []
+        rtypes = []
+        for k, item in enumerate(key):
+            scalar = False
+            if isinstance(item, slice):
+                start = 0 if item.start is None else item.start
+                step = 1 if item.step is None else item.step
+                if _is_complex_step(step):
+                    new = nt.linspace(start, item.stop, num=int(abs(step)))
+                else:
+                    new = nt.arange(start, item.stop, step)
+                if ndmin > 1:
+                    new = nt.array(new, copy=None, ndmin=ndmin)
+                    if trans1d != -1:
+                        new = new.swapaxes(-1, trans1d)
+            elif isinstance(item, str):
+                if k != 0:
+                    raise ValueError("special directives must be the first entry.")
+                if ',' in item:
+                    vec = item.split(',')
+                    try:
+                        axis, ndmin = [int(x) for x in vec[:2]]
+                        if len(vec) == 3:
+                            trans1d = int(vec[2])
+                        continue
+                    except Exception as e:
+                        raise ValueError(f"unknown special directive {item!r}") from e
+                try:
+                    axis = int(item)
+                    continue
+                except (ValueError, TypeError) as e:
+                    raise ValueError("unknown special directive") from e
+            elif type(item) in _np.ScalarType:
+                scalar = True
+                new = item
+            else:
+                item_ndim = nt.ndim(item)
+                new = nt.array(item, copy=None, subok=True, ndmin=ndmin)
+                if trans1d != -1 and item_ndim < ndmin:
+                    k2 = ndmin - item_ndim
+                    k1 = trans1d if trans1d >= 0 else trans1d + k2 + 1
+                    dax = list(range(ndmin))
+                    new = new.transpose(dax[:k1] + dax[k2:] + dax[k1:k2])
+            objs.append(new)
+            rtypes.append(item if scalar else new.dtype)
+        if rtypes:
+            final = _np.result_type(*rtypes)
+            objs = [nt.array(o, copy=None, subok=True, ndmin=ndmin, dtype=final) for o in objs]
+        return nt.concatenate(tuple(objs), axis=axis)
+
+    def __len__(self):
+        return 0
+
+
+r_ = _Concat(0, numpy_obj=_np.r_)
+c_ = _Concat(-1, ndmin=2, trans1d=0, numpy_obj=_np.c_)
+
+
+# ---- unravel_index ------------------------------------------------------------
+def unravel_index(indices, shape, order='C'):
+    """NumPy's unravel_index: the coordinates of flat indices in an array of
+    the given shape, C or F order, with NumPy's errors."""
+    nt = _nt()
+    if isinstance(shape, (int, _np.integer)):
+        shape = (shape,)
+    dims = tuple(operator.index(d) for d in shape)
+    if order not in ('C', 'F'):
+        if order is None or not isinstance(order, str):
+            raise TypeError("order must be str")      # NumPy's
+        raise ValueError("only 'C' or 'F' order is permitted")
+    for d in dims:
+        if d < 0:
+            raise ValueError("dimensions must be non-negative")
+    size = math.prod(dims)
+    walk = range(len(dims) - 1, -1, -1) if order == 'C' else range(len(dims))
+    if isinstance(indices, (int, _np.integer)) and not isinstance(indices, (bool, _np.bool_)):
+        i = operator.index(indices)
+        if i < 0 or i >= size:
+            raise ValueError(f"index {i} is out of bounds for array with size {size}")
+        out = [0] * len(dims)
+        for k in walk:
+            out[k] = _np.intp(i % dims[k]) if dims[k] else _np.intp(0)
+            i = i // dims[k] if dims[k] else i
+        return tuple(out)
+    x = C.asarray(indices)
+    if not isinstance(x, Array) or D.KIND[x._dt] not in 'iu':
+        if isinstance(x, Array) and D.KIND[x._dt] == 'b':
+            x = x.astype(_np.intp)
+        else:
+            raise TypeError("only int indices permitted")     # NumPy's
+    if x.dtype != _np.intp:
+        x = x.astype(_np.intp)
+    if x.size:
+        lo = int(nt.min(x))
+        hi = int(nt.max(x))
+        bad = lo if lo < 0 else hi if hi >= size else None
+        if bad is not None:
+            raise ValueError(f"index {bad} is out of bounds for array with size {size}")
+    out = [None] * len(dims)
+    rest = x
+    for k in walk:
+        if dims[k] == 0:
+            out[k] = nt.zeros(x.shape, _np.intp)
+            continue
+        out[k] = nt.remainder(rest, dims[k])
+        rest = nt.floor_divide(rest, dims[k])
+    return tuple(out)
+
+
+# ---- Python functions over arrays ----------------------------------------------
+class vectorize(_np.vectorize):
+    """NumPy's vectorize (the function runs per element in NumPy's loop);
+    array arguments may be ndtile arrays and array results are ndtile
+    arrays."""
+
+    def __call__(self, *args, **kwargs):
+        return C.from_np_tree(super().__call__(*C.to_np_tree(args),
+                                               **C.to_np_tree(kwargs)))
+
+
+class _PyUfunc:
+    """frompyfunc's ufunc: NumPy's (object loops) on NumPy copies of ndtile
+    arguments. Its results are object arrays, which stay NumPy arrays."""
+
+    def __init__(self, u):
+        self._u = u
+
+    def __getattr__(self, name):
+        return getattr(self._u, name)
+
+    def __repr__(self):
+        return repr(self._u)
+
+    def _run(self, f, args, kwargs):
+        from . import _fallback as F
+        return F.run_numpy(f, args, kwargs)
+
+    def __call__(self, *args, **kwargs):
+        return self._run(self._u, args, kwargs)
+
+    def reduce(self, *args, **kwargs):
+        return self._run(self._u.reduce, args, kwargs)
+
+    def accumulate(self, *args, **kwargs):
+        return self._run(self._u.accumulate, args, kwargs)
+
+    def outer(self, *args, **kwargs):
+        return self._run(self._u.outer, args, kwargs)
+
+    def reduceat(self, *args, **kwargs):
+        return self._run(self._u.reduceat, args, kwargs)
+
+    def at(self, *args, **kwargs):
+        from . import _fallback as F
+        F.MUTATES.setdefault('frompyfunc.at', (0, 'a'))
+        return F.run_numpy(self._u.at, args, kwargs, 'frompyfunc.at')
+
+
+def frompyfunc(func, /, nin, nout, *, identity=None):
+    kw = {} if identity is None else {'identity': identity}
+    return _PyUfunc(_np.frompyfunc(func, nin, nout, **kw))
+
+
+def apply_along_axis(func1d, axis, arr, *args, **kwargs):
+    """NumPy's apply_along_axis: func1d on each 1-d line along axis (an
+    ndtile view), the results stacked where the axis was."""
+    nt = _nt()
+    arr = nt.asanyarray(arr)
+    nd = arr.ndim
+    axis = _np.lib.array_utils.normalize_axis_index(axis, nd)
+    moved = nt.moveaxis(arr, axis, -1)
+    outer = moved.shape[:-1]
+    if math.prod(outer) == 0:
+        raise ValueError("Cannot apply_along_axis when any iteration dimensions are 0")
+    it = _np.ndindex(outer)
+    first = next(it)
+    res = nt.asanyarray(func1d(moved[first], *args, **kwargs))
+    buff = nt.empty(outer + res.shape, res.dtype) if isinstance(res, Array) else \
+        _np.empty(outer + res.shape, res.dtype)
+    buff[first] = res
+    for ind in it:
+        buff[ind] = nt.asanyarray(func1d(moved[ind], *args, **kwargs))
+    dims = list(range(buff.ndim))
+    perm = dims[:axis] + dims[buff.ndim - res.ndim:] + dims[axis:buff.ndim - res.ndim]
+    return buff.transpose(perm)

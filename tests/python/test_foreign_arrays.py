@@ -1,0 +1,219 @@
+"""Other people's arrays (issue 20): ndtile functions and ufuncs called with
+NumPy subclasses (masked arrays, np.matrix, user subclasses of
+numpy.ndarray) or objects with their own __array_function__ /
+__array_ufunc__ leave them to their own implementation, as NumPy's
+protocols say; numpy.ma on ndtile arrays works as on NumPy arrays."""
+import os
+import subprocess
+import sys
+import textwrap
+import warnings
+
+import numpy
+import pytest
+
+import ndtile as nt
+
+
+def run_default(code):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NDTILE_")}
+    r = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def same_masked(got, want):
+    if type(want) is numpy.ndarray:
+        # a plain result: an ndtile array (the program goes on in ndtile)
+        assert type(got) is nt.ndarray, type(got)
+        got = numpy.asarray(got)
+    assert type(got) is type(want), (type(got), type(want))
+    if isinstance(want, numpy.ma.MaskedArray):
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert numpy.array_equal(numpy.ma.getmaskarray(got), numpy.ma.getmaskarray(want))
+        assert numpy.array_equal(got.filled(0), want.filled(0))
+    elif isinstance(want, numpy.ndarray):
+        assert got.dtype == want.dtype and numpy.array_equal(got, want)
+    else:
+        assert got == want or (got is numpy.ma.masked and want is numpy.ma.masked)
+
+
+@pytest.fixture(autouse=True)
+def _no_fallback(monkeypatch):
+    # handing a call to NumPy's protocols is not a fallback
+    monkeypatch.setenv("NDTILE_FALLBACK", "error")
+
+
+def masked(m):
+    return m.ma.MaskedArray(m.array([1, 2, 3, -99, 5]), mask=[0, 0, 0, 1, 0])
+
+
+FUNCS = [
+    lambda m, x: m.mean(x), lambda m, x: m.sum(x), lambda m, x: m.min(x),
+    lambda m, x: m.max(x), lambda m, x: m.argmin(x), lambda m, x: m.std(x),
+    lambda m, x: m.prod(x), lambda m, x: m.cumsum(x), lambda m, x: m.sort(x),
+    lambda m, x: m.reshape(x, (5, 1)), lambda m, x: m.transpose(x),
+    lambda m, x: m.concatenate([x, x]), lambda m, x: m.where(x > 2, x, 0),
+    lambda m, x: m.clip(x, 0, 3), lambda m, x: m.zeros_like(x), lambda m, x: m.asanyarray(x),
+    lambda m, x: m.asarray(x), lambda m, x: m.array(x), lambda m, x: m.median(x),
+    lambda m, x: m.count_nonzero(x), lambda m, x: m.diff(x),
+    # ufuncs and their methods
+    lambda m, x: m.sqrt(x), lambda m, x: m.add(x, 1), lambda m, x: m.add(1.5, x),
+    lambda m, x: m.multiply(x, x), lambda m, x: m.less(x, 3), lambda m, x: m.add.reduce(x),
+    lambda m, x: m.maximum.accumulate(x), lambda m, x: m.add.outer(x, m.arange(2)),
+    lambda m, x: m.negative(x), lambda m, x: m.exp(x),
+    # submodules
+    lambda m, x: m.linalg.norm(x), lambda m, x: m.fft.fft(x),
+]
+
+
+@pytest.mark.parametrize("k", range(len(FUNCS)))
+def test_masked_array_keeps_its_semantics(k):
+    f = FUNCS[k]
+    with numpy.errstate(all='ignore'):
+        want = f(numpy, masked(numpy))
+        got = f(nt, masked(nt))
+    same_masked(got, want)
+
+
+def test_issue_examples():
+    x = nt.array([1, 2, 3, -99, 5])
+    mx = nt.ma.MaskedArray(x, mask=[0, 0, 0, 1, 0])
+    assert nt.mean(mx) == 2.75 and nt.sum(mx) == 11 and nt.min(mx) == 1
+    r = nt.sqrt(nt.ma.MaskedArray([4.0, -1.0], mask=[0, 1]))
+    assert isinstance(r, numpy.ma.MaskedArray) and r.mask.tolist() == [False, True]
+    assert r[0] == 2.0
+    mx[1] = 9                        # the masked array shares x's memory, as in NumPy
+    assert int(x[1]) == 9
+
+
+def test_operators_with_masked_arrays():
+    a = nt.arange(5)
+    an = numpy.arange(5)
+    with numpy.errstate(all='ignore'):
+        for f in (lambda p, q: p + q, lambda p, q: q * p, lambda p, q: p / q,
+                  lambda p, q: p < q, lambda p, q: p ** abs(q), lambda p, q: p - q):
+            same_masked(f(a, masked(nt)), f(an, masked(numpy)))
+
+
+def test_out_and_where_with_foreign():
+    # an ndtile out= written by NumPy's ufunc on a masked input
+    out = nt.zeros(5)
+    r = nt.add(masked(nt), 1.0, out=out)
+    want = numpy.add(masked(numpy), 1.0, out=numpy.zeros(5))
+    assert nt.asarray(out).tolist() == numpy.asarray(want).tolist()
+    assert r is out or isinstance(r, (nt.ndarray, numpy.ndarray))
+
+
+def test_matrix_stays_matrix():
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', PendingDeprecationWarning)
+        mt = numpy.matrix([[1, 2], [3, 4]])
+        for f in (lambda m: m.sum(mt, axis=0), lambda m: m.mean(mt, axis=1),
+                  lambda m: m.dot(mt, mt), lambda m: m.multiply(mt, 2), lambda m: m.sqrt(mt),
+                  lambda m: m.transpose(mt), lambda m: m.add.reduce(mt, axis=0),
+                  lambda m: m.asarray(mt), lambda m: m.asanyarray(mt), lambda m: m.max(mt)):
+            got, want = f(nt), f(numpy)
+            assert type(got) is type(want) or (type(want) is numpy.ndarray and
+                                               type(got) is nt.ndarray), (type(got), type(want))
+            assert numpy.array_equal(numpy.asarray(got), numpy.asarray(want))
+
+
+class MyNP(numpy.ndarray):
+    """A user subclass of numpy.ndarray (its own finalize and a tag)."""
+
+    def __array_finalize__(self, obj):
+        self.tag = getattr(obj, 'tag', 'fresh')
+
+
+def test_user_numpy_subclass_is_not_stripped():
+    a = numpy.arange(4.0).view(MyNP)
+    a.tag = 'mine'
+    for f in (lambda m: m.sqrt(a), lambda m: m.add(a, 1), lambda m: m.reshape(a, (2, 2)),
+              lambda m: m.concatenate([a, a]), lambda m: m.negative(a)):
+        got, want = f(nt), f(numpy)
+        if type(want) is numpy.ndarray:     # NumPy made a plain array: ndtile's is ndtile's
+            assert type(got) is nt.ndarray
+            got = numpy.asarray(got)
+        else:
+            assert type(got) is type(want) is MyNP
+            assert got.tag == want.tag
+        assert numpy.array_equal(got, want)
+
+
+class Duck:
+    """An array-like with its own protocols (as dask or CuPy arrays)."""
+
+    def __init__(self, v):
+        self.v = numpy.asarray(v)
+
+    def __array_function__(self, func, types, args, kwargs):
+        return ('duck-function', func.__name__)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        return ('duck-ufunc', ufunc.__name__, method)
+
+
+def test_array_function_objects_dispatch():
+    d = Duck([1, 2])
+    for name in ('sum', 'mean', 'concatenate', 'where', 'reshape'):
+        args = {'concatenate': ([d, d],), 'where': (d, 1, 2), 'reshape': (d, 2)}.get(name, (d,))
+        assert getattr(nt, name)(*args) == getattr(numpy, name)(*args) == \
+            ('duck-function', name)
+    assert nt.sqrt(d) == numpy.sqrt(d) == ('duck-ufunc', 'sqrt', '__call__')
+    assert nt.add(nt.arange(2), d) == numpy.add(numpy.arange(2), d)
+    assert nt.add.reduce(d) == numpy.add.reduce(d) == ('duck-ufunc', 'add', 'reduce')
+
+
+def test_numpy_function_on_mixed_ndtile_and_masked():
+    # numpy's own functions called with ndtile arrays and a masked array
+    m = masked(numpy)
+    x = nt.arange(5)
+    got = numpy.concatenate([x, m])
+    want = numpy.concatenate([numpy.arange(5), m])
+    same_masked(got, want)
+    same_masked(numpy.add(x, m), numpy.add(numpy.arange(5), m))
+
+
+def test_plain_calls_stay_native():
+    # the check lets exact ndtile/NumPy arrays and scalars through to
+    # ndtile's own code: results are ndtile arrays, no warning
+    a = nt.arange(6.0)
+    assert type(nt.sum(a, axis=0, keepdims=True)) is nt.ndarray
+    assert type(nt.concatenate([a, numpy.arange(2.0)])) is nt.ndarray
+    assert type(nt.sqrt(numpy.arange(3.0))) is nt.ndarray
+    assert type(nt.add(a, 1)) is nt.ndarray
+    assert nt.sum.__wrapped__ is not None and nt.sum.__name__ == 'sum'
+
+
+def test_np_ma_on_ndtile_arrays_at_default_tiles():
+    run_default("""
+        import numpy, ndtile as np
+        n = 400_000
+        x = np.arange(n) - 3; xn = numpy.arange(n) - 3
+        assert x._ntiles > 1
+        m = np.ma.masked_where(x < 0, x); mn = numpy.ma.masked_where(xn < 0, xn)
+        assert type(m) is numpy.ma.MaskedArray
+        assert float(np.mean(m)) == float(numpy.mean(mn))
+        assert int(np.sum(m)) == int(numpy.sum(mn)) and int(np.min(m)) == int(numpy.min(mn))
+        r = np.sqrt(m); rn = numpy.sqrt(mn)
+        assert type(r) is numpy.ma.MaskedArray and (r.mask == rn.mask).all()
+        s = x + m
+        assert type(s) is numpy.ma.MaskedArray and bool((s == xn + mn).all())
+        shared = np.ma.MaskedArray(x, mask=x < 0)
+        shared[10] = -5
+        assert int(x[10]) == -5            # MaskedArray(x) shares x's memory
+        assert float(np.ma.median(m)) == float(numpy.ma.median(mn))
+    """)
+
+
+def test_entry_check_keeps_functions_functions():
+    import inspect
+    import pickle
+    for f in (nt.sum, nt.concatenate, nt.linalg.norm, nt.fft.fft):
+        assert pickle.loads(pickle.dumps(f)) is f
+        assert f.__name__ == f.__wrapped__.__name__
+        assert inspect.signature(f) == inspect.signature(f.__wrapped__)
+    # a type the check has not seen is judged once (numpy scalars: plain)
+    assert type(nt.add(nt.arange(3), numpy.float32(1))) is nt.ndarray
+    assert type(nt.sum(nt.arange(3), dtype=numpy.int32)) is numpy.int32

@@ -1,0 +1,399 @@
+"""NumPy's memory model on ndtile arrays (issue 20): views of another
+itemsize, in-place dtype/shape changes, resize, .base, frombuffer,
+__array_interface__, tobytes/ravel orders, as_strided and index tricks.
+Every check runs the same program on NumPy (the oracle) and compares
+values, dtype, shape, exception type and aliasing (a write through a view
+changes exactly what it changes in NumPy)."""
+import os
+import subprocess
+import sys
+import textwrap
+import warnings
+
+import numpy
+import pytest
+
+import ndtile as nt
+from ndtile.lib.stride_tricks import as_strided, sliding_window_view
+
+
+def same(got, want):
+    if isinstance(want, tuple):
+        assert isinstance(got, tuple) and len(got) == len(want)
+        for g, w in zip(got, want):
+            same(g, w)
+        return
+    if isinstance(want, numpy.ndarray):
+        assert type(got) is nt.ndarray, type(got)
+        g = numpy.asarray(got)
+        assert g.dtype == want.dtype and g.shape == want.shape, (g.dtype, g.shape, want.dtype,
+                                                                 want.shape)
+        assert numpy.array_equal(g, want, equal_nan=True), (g, want)
+        return
+    assert type(got) is type(want) and got == want, (got, want)
+
+
+def both(fn):
+    """fn(module) on ndtile and on NumPy: (ndtile result, NumPy result), or
+    the exception types when NumPy raises."""
+    try:
+        want = fn(numpy)
+    except Exception as e:
+        with pytest.raises(type(e)):
+            fn(nt)
+        return None
+    return fn(nt), want
+
+
+def run_default(code):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NDTILE_")}
+    r = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+@pytest.fixture(autouse=True)
+def _no_fallback(monkeypatch):
+    # a silent copy was the bug: the views below must not fall back
+    monkeypatch.setenv("NDTILE_FALLBACK", "error")
+
+
+# ---- view(dtype) of another itemsize: a true view -------------------------------
+VIEW_CASES = [
+    ('int64', (4,), 'int32', None),
+    ('int64', (3, 4), 'int16', None),
+    ('int32', (6,), 'int64', None),
+    ('int32', (3, 4), 'int64', None),
+    ('float64', (5,), 'uint8', None),
+    ('uint8', (4, 8), 'float32', None),
+    ('complex128', (3,), 'float64', None),
+    ('float32', (4,), 'complex64', None),
+    ('int16', (3, 4), 'int32', (slice(None), slice(None, 2))),    # rows apart
+    ('int64', (6, 4), 'int32', (slice(1, 5), slice(None))),       # an offset
+    ('int64', (6, 4), 'int32', (slice(None, None, -1), slice(None))),   # negative rows
+    ('int8', (4, 8), 'int32', (slice(None), slice(4, None))),
+]
+
+
+@pytest.mark.parametrize("src,shape,dst,key", VIEW_CASES)
+def test_view_other_itemsize_aliases_like_numpy(src, shape, dst, key):
+    def prog(m):
+        a = m.arange(int(numpy.prod(shape)), dtype=src).reshape(shape)
+        if key is not None:
+            a = a[key]
+        v = a.view(dst)
+        before = v.copy()
+        v[...] = 0
+        v[(0,) * (v.ndim - 1) + (slice(0, 1),)] = 7       # a write through the view
+        mid = a.copy()
+        a[...] = 3                                         # a write through the base
+        return before, mid, v.copy(), a.copy(), v.shape, v.strides
+    r = both(prog)
+    if r is None:
+        return
+    got, want = r
+    same(got[:4], want[:4])
+    assert got[4] == want[4]
+    assert got[5] == want[5]
+
+
+def test_view_other_itemsize_base_and_flags():
+    z = nt.zeros(4, dtype=nt.int64)
+    v = z.view(nt.int32)
+    assert v.base is z and not v.flags.owndata and v.flags.writeable
+    assert nt.shares_memory(z, v) and nt.may_share_memory(z, v)
+    r = nt.zeros(4, dtype=nt.int64)
+    r.flags.writeable = False
+    rv = r.view(nt.int8)
+    assert not rv.flags.writeable
+    with pytest.raises(ValueError):
+        rv[0] = 1
+
+
+def test_view_other_itemsize_numpy_errors():
+    for make in (lambda m: m.arange(6, dtype=m.int32).reshape(2, 3).view(m.int64),
+                 lambda m: m.arange(6).reshape(2, 3).T.view(m.int32),
+                 lambda m: m.array(5, dtype=m.int64).view(m.int32),
+                 lambda m: m.arange(3, dtype=m.int16).view(m.int32)):
+        both(make)
+
+
+def test_view_other_itemsize_chain_and_ops():
+    # a view of a view, read and written in one call (ops see the overlap)
+    def prog(m):
+        a = m.arange(8, dtype=m.int64)
+        b = a.view(m.int32)
+        c = b.view(m.int16)
+        c[::4] = -1
+        m.add(b[:8], 1, out=b[8:])        # reads one half, writes the other
+        a += a.view(m.int64)
+        return a.copy(), b.copy(), c.copy()
+    same(*both(prog))
+
+
+def test_view_other_itemsize_at_default_tiles():
+    # arrays of several 2 MiB tiles: the view spans tile boundaries
+    run_default("""
+        import numpy, ndtile as np
+        for m, tag in ((np, 'nt'), (numpy, 'np')):
+            pass
+        n = 700_000
+        a = np.arange(n, dtype=np.int64); an = numpy.arange(n, dtype=numpy.int64)
+        assert a._ntiles > 1
+        v = a.view(np.int32); vn = an.view(numpy.int32)
+        v[1::2] = 5; vn[1::2] = 5
+        v[262143:262150] = -7; vn[262143:262150] = -7
+        assert numpy.array_equal(numpy.asarray(a), an)
+        a *= 3; an *= 3
+        assert numpy.array_equal(numpy.asarray(v), vn)
+        s = a.sum(); assert int(s) == int(an.sum())
+        u = a[1000:].view(np.uint8); un = an[1000:].view(numpy.uint8)
+        assert u.shape == un.shape and int(u.sum()) == int(un.sum())
+        del v, u
+        a[:] = 1; assert int(a.sum()) == n
+    """)
+
+
+# ---- a.dtype = ..., a.shape = ... ----------------------------------------------
+def test_dtype_assignment():
+    def prog(m):
+        a = m.arange(6, dtype=m.int64)
+        a.dtype = m.int32
+        a[1] = 9
+        b = m.arange(4, dtype=m.float32)
+        b.dtype = m.int32          # same size
+        return a.copy(), a.shape, a.flags.owndata, b.copy()
+    got, want = both(prog)
+    same(got[0], want[0])
+    assert got[1:3] == want[1:3]
+    same(got[3], want[3])
+    a = nt.arange(4, dtype=nt.int64)
+    v = a[1:]
+    a.dtype = nt.int16
+    assert a.base is None and v.base is a and a.shape == (16,)
+    assert v[1:].base is a and a[2:].base is a
+    v[0] = -1
+    assert nt.asarray(a)[4:8].tolist() == [-1, -1, -1, -1]
+
+
+def test_dtype_assignment_errors():
+    for make in (lambda m: setattr(m.arange(6, dtype=m.int32).reshape(2, 3), 'dtype', m.int64),
+                 lambda m: setattr(m.arange(6).reshape(2, 3).T, 'dtype', m.int32),
+                 lambda m: setattr(m.arange(3), 'dtype', None)):
+        both(make)
+
+
+def test_shape_assignment():
+    def prog(m):
+        a = m.arange(6)
+        a.shape = (2, 3)
+        a[1, 1] = 50
+        return a.copy(), a.flags.owndata
+    got, want = both(prog)
+    same(got[0], want[0])
+    assert got[1] == want[1]
+    for make in (lambda m: setattr(m.arange(6), 'shape', (4,)),
+                 lambda m: setattr(m.arange(6).reshape(2, 3).T, 'shape', (6,))):
+        both(make)
+    with pytest.raises(AttributeError, match="Incompatible shape for in-place modification"):
+        nt.arange(6).reshape(2, 3).T.shape = (6,)
+
+
+# ---- resize ----------------------------------------------------------------------
+@pytest.mark.parametrize("args", [(8,), ((2, 3),), (2, 3), (3,), (0,), ((3, 0),)])
+def test_resize_in_place(args):
+    def prog(m):
+        a = m.arange(1, 5, dtype=m.float32)
+        a.resize(*args)
+        return a.copy(), a.flags.owndata
+    got, want = both(prog)
+    same(got[0], want[0])
+    assert got[1] == want[1]
+
+
+def test_resize_reference_rules():
+    def refs(m):
+        a = m.arange(4)
+        v = a[1:]     # noqa: F841 (the view refers to a)
+        a.resize(8)
+    both(refs)
+    with pytest.raises(ValueError, match="cannot resize an array that references"):
+        refs(nt)
+    with pytest.raises(ValueError, match="does not own its data"):
+        nt.arange(4)[1:].resize(8)
+    a = nt.arange(4)
+    v = a[1:]
+    a.resize(6, refcheck=False)
+    assert nt.asarray(a).tolist() == [0, 1, 2, 3, 0, 0] and a.flags.owndata
+    assert nt.asarray(v).tolist() == [1, 2, 3]
+    both(lambda m: m.arange(3).resize(-1, refcheck=False))
+    # np.resize is another function: a new array, the data repeated
+    same(nt.resize(nt.arange(3), 7), numpy.resize(numpy.arange(3), 7))
+
+
+# ---- .base -----------------------------------------------------------------------
+def test_base_points_where_numpy_points():
+    x = nt.arange(10)
+    assert x.base is None
+    assert x[1:].base is x and x[1:][::2].base is x and x.T.base is x
+    assert x.reshape(2, 5).base is x and x.view().base is x
+    assert x.copy().base is None
+    v = nt.arange(6)[1:]            # the owner lives as long as the view
+    assert v.base is not None and v.base.shape == (6,)
+
+
+def test_frombuffer_readonly_and_base():
+    buf = b'abcd'
+    a = nt.frombuffer(buf, nt.uint8)
+    n = numpy.frombuffer(buf, numpy.uint8)
+    assert a.flags.writeable == n.flags.writeable is False
+    assert a.base is buf and n.base is buf
+    with pytest.raises(ValueError):
+        a[0] = 1
+    w = nt.frombuffer(bytearray(b'abcd'), nt.uint8)
+    assert w.flags.writeable
+    same(a, n)
+
+
+# ---- __array_interface__ --------------------------------------------------------
+@pytest.mark.parametrize("make", [lambda m: m.arange(5.0),
+                                  lambda m: m.arange(12, dtype=m.int32).reshape(3, 4).T,
+                                  lambda m: m.arange(12.0)[::-2],
+                                  lambda m: m.zeros((0, 3))])
+def test_array_interface(make):
+    a = make(nt)
+    n = make(numpy)
+    ai, ni = a.__array_interface__, n.__array_interface__
+    for k in ('strides', 'descr', 'typestr', 'shape', 'version'):
+        assert ai[k] == ni[k], k
+    assert ai['data'][1] is False
+
+    class Holder:
+        __array_interface__ = ai
+    h = numpy.asarray(Holder())
+    assert numpy.array_equal(h, n)
+    if a.size:
+        h[(0,) * a.ndim] = 42           # the interface is a's own memory
+        assert nt.asarray(a)[(0,) * a.ndim] == 42
+
+
+def test_array_interface_readonly():
+    a = nt.arange(3)
+    a.flags.writeable = False
+    assert a.__array_interface__['data'][1] is True
+
+
+# ---- tobytes / ravel / flatten orders ----------------------------------------------
+def _layouts(m):
+    a = m.arange(24, dtype=m.int32).reshape(2, 3, 4)
+    return [a, m.asfortranarray(a), a.transpose(2, 0, 1), a[:, ::-1, ::2],
+            m.asfortranarray(a)[::-1], a[:, 1:, :3]]
+
+
+@pytest.mark.parametrize("order", ['C', 'F', 'A', 'K', 'c', 'a'])
+def test_tobytes_ravel_orders_follow_layout(order):
+    for a, n in zip(_layouts(nt), _layouts(numpy)):
+        assert a.strides == n.strides
+        assert a.tobytes(order=order) == n.tobytes(order=order)
+        same(a.ravel(order), n.ravel(order))
+        same(a.flatten(order), n.flatten(order))
+
+
+def test_tobytes_bad_order():
+    for o in ('X', 1, 'KK'):
+        both(lambda m: m.arange(3).tobytes(o))
+
+
+# ---- as_strided / sliding_window_view ---------------------------------------------
+def test_as_strided_inside_memory_and_aliasing():
+    x = nt.arange(9).reshape(3, 3)
+    same(as_strided(x[0, 1:], (2,), (16,)),
+         numpy.lib.stride_tricks.as_strided(numpy.arange(9).reshape(3, 3)[0, 1:], (2,), (16,)))
+    with pytest.raises(ValueError, match="outside the memory"):
+        as_strided(x[2, 1:], (2,), (16,))        # NumPy would read past the buffer
+    with pytest.raises(ValueError, match="outside the memory"):
+        as_strided(x[0], (2,), (-8,))
+
+    def prog(m):
+        y = m.zeros(10)
+        st = m.lib.stride_tricks
+        v = st.as_strided(y, (3, 4), (16, 8))
+        v[1, 1] = 5
+        w = st.as_strided(y[5:], (3,), (-8,))
+        w[:] = 7
+        s = st.sliding_window_view(y, 3, writeable=True)
+        s[0, 2] = 9
+        return y.copy(), v.copy(), w.copy()
+    same(*both(prog))
+    w = sliding_window_view(nt.arange(6), 3)
+    assert not w.flags.writeable
+    with pytest.raises(ValueError):
+        w[0, 0] = 1
+    r = as_strided(nt.zeros(4), (2,), (8,), writeable=False)
+    with pytest.raises(ValueError):
+        r[0] = 1
+
+
+def test_as_strided_at_default_tiles():
+    run_default("""
+        import numpy, ndtile as np
+        from ndtile.lib.stride_tricks import as_strided
+        big = np.zeros(600_000); ref = numpy.zeros(600_000)
+        assert big._ntiles > 1
+        v = as_strided(big[100:], (1000, 3), (8 * 500, 8)); v[:, 1] = 1; v[-1, -1] = 2
+        rv = numpy.lib.stride_tricks.as_strided(ref[100:], (1000, 3), (8 * 500, 8))
+        rv[:, 1] = 1; rv[-1, -1] = 2
+        assert numpy.array_equal(numpy.asarray(big), ref)
+        try:
+            as_strided(big[100:], (1000, 3), (8 * 700, 8))
+        except ValueError:
+            pass
+        else:
+            raise AssertionError("a view past the memory was made")
+    """)
+
+
+# ---- index tricks and Python-function wrappers ----------------------------------
+TRICKS = [
+    lambda m: m.mgrid[0:3, 0:2], lambda m: m.mgrid[0:1:5j, 0:2], lambda m: m.mgrid[0:5],
+    lambda m: m.mgrid[0:1:3j], lambda m: m.mgrid[0.5:3, 0:2], lambda m: m.ogrid[0:3, 0:2],
+    lambda m: m.ogrid[0:1:3j, 1:2], lambda m: m.ogrid[2:5], lambda m: m.mgrid[5],
+    lambda m: m.mgrid[0:3, 1], lambda m: m.mgrid[()], lambda m: m.ogrid[()],
+    lambda m: m.mgrid[0:2:1j], lambda m: m.mgrid[1:2:1j, 0:3:2],
+    lambda m: m.r_[1:3, [5, 6]], lambda m: m.r_[1, 2.5, [3]],
+    lambda m: m.r_[m.arange(2), 0, 0, m.arange(2)], lambda m: m.r_['0,2,1', [1, 2, 3], [4, 5, 6]],
+    lambda m: m.r_['-1', [[1, 2]], [[3]]], lambda m: m.r_[-1:1:6j, [0] * 3, 5, 6],
+    lambda m: m.r_[m.array([1], m.int8), 300], lambda m: m.r_['x', 1],
+    lambda m: m.c_[m.arange(2), m.arange(2)], lambda m: m.c_[m.array([[1, 2, 3]]), 0, 0,
+                                                             m.array([[4, 5, 6]])],
+    lambda m: m.unravel_index(m.arange(6), (2, 3)), lambda m: m.unravel_index(5, (2, 3)),
+    lambda m: m.unravel_index([1, 5], (2, 3), order='F'), lambda m: m.unravel_index(6, (2, 3)),
+    lambda m: m.unravel_index(m.array([1.0]), (2, 3)), lambda m: m.unravel_index(-1, (2, 3)),
+    lambda m: m.unravel_index(m.array([[3, 0], [1, 2]], m.int32), (4,)),
+    lambda m: m.ix_([0, 1], [1]), lambda m: m.ix_([True, False, True]),
+    lambda m: m.vectorize(lambda v: v + 1)(m.arange(3)),
+    lambda m: m.vectorize(lambda v, w: v * w)(m.arange(3.0), m.arange(3)[:, None]),
+    lambda m: m.apply_along_axis(m.sum, 0, m.arange(6.0).reshape(2, 3)),
+    lambda m: m.apply_along_axis(lambda v: v * 2, 1, m.arange(6).reshape(2, 3)),
+    lambda m: m.apply_along_axis(lambda v: m.outer(v, v), 0, m.arange(6).reshape(2, 3)),
+    lambda m: m.apply_along_axis(m.sum, 0, m.zeros((0, 3))),
+]
+
+
+@pytest.mark.parametrize("k", range(len(TRICKS)))
+def test_index_tricks_return_ndtile(k):
+    r = both(TRICKS[k])
+    if r is not None:
+        same(*r)
+
+
+def test_frompyfunc_and_key_objects():
+    f = nt.frompyfunc(lambda v: v + 1, 1, 1)
+    r = f(nt.arange(3))
+    want = numpy.frompyfunc(lambda v: v + 1, 1, 1)(numpy.arange(3))
+    # object arrays are NumPy arrays in ndtile (the core holds no objects)
+    assert r.dtype == want.dtype and r.tolist() == want.tolist()
+    assert f.nin == 1 and f.nout == 1
+    assert nt.s_ is numpy.s_ and nt.index_exp is numpy.index_exp
+    assert nt.s_[1:2, ::3] == numpy.s_[1:2, ::3]
+    assert len(nt.r_) == len(numpy.r_) == 0
