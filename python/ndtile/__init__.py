@@ -176,11 +176,31 @@ def _check_settings():
     # a misread setting is an error at import, naming the variable and the
     # forms it takes (NDTILE_TILE_BYTES=1G is 1 GiB; =abc is a ValueError).
     # The rule of ndt_init's own check (env.c): unset or empty is the default.
+    # Started as the `ndtile` command (or `python -m ndtile`), a bad setting
+    # is the command's one-line error, not a traceback from this import.
     import os
+    import sys
     for name in _core.setting_names():
         text = os.environ.get(name)
         if text:
-            _core.parse_setting(name, text)
+            try:
+                _core.parse_setting(name, text)
+            except ValueError as e:
+                if not _started_as_command(sys, os):
+                    raise
+                sys.stderr.write(f"ndtile: {e}\n")
+                raise SystemExit(2) from None
+
+
+def _started_as_command(sys, os):
+    if os.path.basename(sys.argv[0] if sys.argv else '') == 'ndtile':
+        return True
+    # (a loop: this module's any and all are ndtile's)
+    argv = list(getattr(sys, 'orig_argv', ()))
+    for i, a in enumerate(argv[:-1]):
+        if a == '-m' and argv[i + 1] == 'ndtile':
+            return True
+    return False
 
 
 _check_settings()

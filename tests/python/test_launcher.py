@@ -497,3 +497,18 @@ def test_held_settings_still_forwarded(machine, capsys, script, monkeypatch):
     monkeypatch.setattr(_launch, "_HELD", {"NDTILE_MEMSTAT": "1"})
     env, cmd = dry(capsys, "--ranks", "2", script)
     assert "NDTILE_MEMSTAT" in [cmd[i + 1] for i, w in enumerate(cmd) if w == "-x"]
+
+
+def test_bad_setting_is_one_line_from_the_command():
+    # the package checks settings at import, before the launcher's main():
+    # the command still says it in one line, with exit status 2
+    r = run_ndtile("--info", env_extra={"NDTILE_WORKERS": "abc"})
+    assert r.returncode == 2, r
+    assert "Traceback" not in r.stderr and "NDTILE_WORKERS" in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+    # a program importing ndtile still gets the ValueError
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NDTILE_")}
+    env["NDTILE_WORKERS"] = "abc"
+    p = subprocess.run([PY, "-c", "import ndtile"], env=env, stderr=subprocess.PIPE, text=True,
+                       timeout=60)
+    assert p.returncode == 1 and "ValueError" in p.stderr and "NDTILE_WORKERS" in p.stderr
