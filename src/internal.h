@@ -123,9 +123,12 @@ void ndt__comm_start(const ndt_comm_hooks *up);
 void ndt__comm_send(const void *buf, int64_t n, int peer, int tag);
 void ndt__comm_recv(void *buf, int64_t n, int peer, int tag);   /* buf NULL: dropped */
 void ndt__comm_bcast(void *buf, int64_t n, int root);          /* buf NULL: dropped */
-/* v[i] becomes the bitwise or of v[i] over the ranks (a decision taken
- * from rank-local state, made the same everywhere). */
-void ndt__comm_or(uint64_t *v, int n);
+/* The bitwise or of bits over the ranks (a decision taken from rank-local
+ * state, made the same everywhere). */
+uint64_t ndt__comm_or(uint64_t bits);
+/* The ranks check that they are at the same step of the program (before a
+ * read's broadcasts: a rank at another collective is out of step, said). */
+void ndt__comm_step(void);
 /* Every rank learns whether any rank failed; all return the status and
  * message of the lowest failing rank. */
 ndt_status ndt__comm_agree(ndt_status st);

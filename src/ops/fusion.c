@@ -223,7 +223,7 @@ ndt_status ndt__flush(void) {
   if (ndt__comm_size_ > 1) {
     uint64_t bits = 0;
     for (int k = 0; k < g->nops; k++) bits |= (uint64_t)g->ops[k].alive << k;
-    ndt__comm_or(&bits, 1);
+    bits = ndt__comm_or(bits);
     for (int k = 0; k < g->nops; k++) g->ops[k].alive = (int)(bits >> k & 1);
   }
   int any = 0;

@@ -477,42 +477,35 @@ ndt_status ndt_bcast(void *buf, size_t n, int root) {
   return NDT_OK;
 }
 
-void ndt__comm_or(uint64_t *v, int n) {
-#ifdef NDT_HAVE_MPI
-  if (ndt__comm_size_ <= 1 || n <= 0) return;
-  MPI_Request r;
-  CHECK("MPI_Iallreduce", MPI_Iallreduce(MPI_IN_PLACE, v, n, MPI_UINT64_T, MPI_BOR,
-                                         MPI_COMM_WORLD, &r));
-  wait_req(&r, "MPI_Iallreduce");
-  coll_seq++;
-  stats.collectives++;
-  stats.coll_bytes += (int64_t)n * 8;
-#else
-  NDT_UNUSED(v), NDT_UNUSED(n);
-#endif
-}
+/* The one agreement collective. Every rank contributes its status (v[0]:
+ * its rank when it failed), its position in the program and the hash of
+ * its tasks (each with its mirror, so one MIN finds a disagreement), the
+ * kind of agreement (a status, or a mask of bits to or: each rank must be
+ * at the same kind) and the mask's bits as -bit (MIN of -bit is -or). All
+ * agreements have this one shape, so ranks at different points still meet
+ * in one collective and see that they are out of step instead of hanging. */
+enum { AG_STATUS = 1, AG_OR = 2, AG_STEP = 3, AG_HEAD = 7, AG_N = AG_HEAD + 64 };
 
-ndt_status ndt__comm_agree(ndt_status st) {
 #ifdef NDT_HAVE_MPI
-  if (ndt__comm_size_ <= 1) return st;
-  /* the first rank that failed, and the program's position on every rank
-   * (min and -max): ranks at different points are out of step */
+static void agreement(long long *v, long long *w) {
   long long pos = position(), h = up.task_hash ? up.task_hash() : 0;
   /* -h overflows for LLONG_MIN only; ~h is its exact mirror */
-  long long v[5] = {st ? comm_rank : ndt__comm_size_, pos, -pos, h, ~h}, w[5];
+  v[1] = pos, v[2] = -pos, v[3] = h, v[4] = ~h;
   MPI_Request r;
-  CHECK("MPI_Iallreduce", MPI_Iallreduce(v, w, 5, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD, &r));
+  CHECK("MPI_Iallreduce", MPI_Iallreduce(v, w, AG_N, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD, &r));
   wait_req(&r, "MPI_Iallreduce");
   coll_seq++;
   stats.collectives++;
-  stats.coll_bytes += sizeof v;
-  if (w[1] != -w[2] || w[3] != ~w[4]) {
+  stats.coll_bytes += AG_N * (int64_t)sizeof *v;
+  if (w[1] != -w[2] || w[3] != ~w[4] || w[5] != -w[6]) {
     if (comm_rank != 0) {   /* rank 0 says it; the others wait a moment for that */
       struct timespec ts = {1, 0};
       nanosleep(&ts, NULL);
     }
     char where[128];
-    if (w[1] > -w[2] || w[1] < 0 || w[1] > pos || -w[2] < pos)   /* not our numbers */
+    if (w[5] != -w[6])
+      snprintf(where, sizeof where, "an agreement on a value met an agreement on a status");
+    else if (w[1] > -w[2] || w[1] < 0 || w[1] > pos || -w[2] < pos)   /* not our numbers */
       snprintf(where, sizeof where, "this rank's agreement met another kind of "
                "collective on another rank");
     else if (w[1] == -w[2])
@@ -528,6 +521,38 @@ ndt_status ndt__comm_agree(ndt_status st) {
             comm_rank, ndt__comm_size_, where);
     out_of_step_abort(1);
   }
+}
+#endif
+
+void ndt__comm_step(void) {
+#ifdef NDT_HAVE_MPI
+  if (ndt__comm_size_ <= 1) return;
+  long long v[AG_N] = {ndt__comm_size_, 0, 0, 0, 0, AG_STEP, -AG_STEP}, w[AG_N];
+  agreement(v, w);
+#endif
+}
+
+uint64_t ndt__comm_or(uint64_t bits) {
+#ifdef NDT_HAVE_MPI
+  if (ndt__comm_size_ <= 1) return bits;
+  long long v[AG_N] = {ndt__comm_size_, 0, 0, 0, 0, AG_OR, -AG_OR}, w[AG_N];
+  for (int k = 0; k < 64; k++) v[AG_HEAD + k] = -(long long)(bits >> k & 1);
+  agreement(v, w);
+  uint64_t r = 0;
+  for (int k = 0; k < 64; k++) r |= (uint64_t)(w[AG_HEAD + k] != 0) << k;
+  return r;
+#else
+  return bits;
+#endif
+}
+
+ndt_status ndt__comm_agree(ndt_status st) {
+#ifdef NDT_HAVE_MPI
+  if (ndt__comm_size_ <= 1) return st;
+  /* the first rank that failed */
+  long long v[AG_N] = {st ? comm_rank : ndt__comm_size_, 0, 0, 0, 0, AG_STATUS, -AG_STATUS},
+            w[AG_N];
+  agreement(v, w);
   int first = (int)w[0];
   if (first == ndt__comm_size_) return NDT_OK;
   struct { int st; char msg[640]; } e = {0};

@@ -16,43 +16,11 @@
 
 
 static int home_of(const ndt_access *acc, int nacc) {
-  int first = -1;
-  for (int i = 0; i < nacc && first < 0; i++)
-    if ((acc[i].priv & NDT_WRITE) && !acc[i].tile->scratch) first = acc[i].tile->owner;
-  for (int i = 0; i < nacc && first < 0; i++)
-    if (!acc[i].tile->scratch) first = acc[i].tile->owner;
-  if (first < 0) return nacc ? acc[0].tile->owner : 0;
-  /* The rank holding most of the bytes the task touches, when that is not
-   * the first written tile's owner: a bool result of float32 frames whose
-   * tiles (3 frames) straddle the ranks' float32 frames then moves the
-   * small result back, not 4x its size in inputs. Ties keep the first
-   * written tile's owner. Decided from the accesses alone: alike on every
-   * rank. */
-  int owner[32], n = 0;
-  int64_t bytes[32];
-  for (int i = 0; i < nacc; i++) {
-    const ndt_tile *t = acc[i].tile;
-    if (t->scratch) continue;
-    int64_t b = (acc[i].hi - acc[i].lo + 1) * t->store->itemsize;
-    int k = 0;
-    while (k < n && owner[k] != t->owner) k++;
-    if (k == n) {
-      if (n == 32) return first;   /* many owners: the first rule */
-      owner[n] = t->owner;
-      bytes[n++] = 0;
-    }
-    bytes[k] += b;
-  }
-  int best = first;
-  int64_t most = -1;
-  for (int k = 0; k < n; k++)
-    if (owner[k] == first) most = bytes[k];
-  for (int k = 0; k < n; k++)
-    if (bytes[k] > most) {
-      most = bytes[k];
-      best = owner[k];
-    }
-  return best;
+  for (int i = 0; i < nacc; i++)
+    if ((acc[i].priv & NDT_WRITE) && !acc[i].tile->scratch) return acc[i].tile->owner;
+  for (int i = 0; i < nacc; i++)
+    if (!acc[i].tile->scratch) return acc[i].tile->owner;
+  return nacc ? acc[0].tile->owner : 0;
 }
 
 static void local_failure(const char *name, ndt_status st) { ndt__rt_fail(name, st); }
@@ -186,6 +154,9 @@ ndt_status ndt__dist_submit(const ndt_taskrec *r) {
 ndt_status ndt__wait_tiles(ndt_store *s, int64_t t0, int64_t t1, int for_write) {
   ndt_status st = ndt__rt_wait_local(s, t0, t1, for_write);
   if (!ndt_distributed()) return st;
+  /* first the ranks check they are at the same read: a rank at another
+   * collective (a fusion flush's agreement) is out of step, and said so */
+  ndt__comm_step();
   /* Every rank reads (or writes) the same values: the owners' copies are
    * broadcast (whatever the status: every rank takes the same steps), and
    * an error anywhere is an error everywhere. */

@@ -99,11 +99,12 @@ with open(sys.argv[1] + f'.rank{np.rank()}', 'w') as f:
 """
 
 
-def test_home_is_where_most_bytes_are(tmp_path):
+def test_bool_result_straddling_the_ranks(tmp_path):
     """On 2 ranks a bool result whose tile straddles the ranks' float32
-    frames is computed where most of its inputs are and moved back (a
-    quarter of their size), not computed at the bool tile's owner with 2
-    frames of float32 inputs moved in (8.65 MB)."""
+    frames is right. (It is computed at the bool tile's owner, with 2 frames
+    of float32 inputs moved in, 8.65 MB; a rule that put the task where most
+    of its bytes are moved a quarter of that, but broke writes through
+    transposed out= views on ranks, so it was taken back.)"""
     sys.path.insert(0, str(os.path.join(os.path.dirname(__file__), "..", "mpi")))
     from launch import mpirun_command
     import pytest
@@ -118,5 +119,4 @@ def test_home_is_where_most_bytes_are(tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     rows = [open(f"{out}.rank{k}").read().split() for k in (0, 1)]
     assert all(row[2] == "1" for row in rows)
-    received = sum(int(row[1]) for row in rows)
-    assert 0 < received <= 2 * 704 * 768 * 2, rows   # the bool frames, both ways at most
+    assert sum(int(row[1]) for row in rows) > 0, rows   # the ranks did exchange tiles
