@@ -104,7 +104,13 @@ def c_suites(build, ranks):
 # for the ranks work: the rank suites use one tile size per process).
 ONE_PROCESS = ['test_launcher.py', 'test_fuzz_corpus.py', 'test_trust_algos.py',
                'test_default_tiles.py', 'test_interrupt.py', 'test_memory_limit.py',
-               'test_leaks.py', 'test_trust.py', 'test_fperr.py', 'test_trust_inputs.py']
+               'test_leaks.py', 'test_trust.py', 'test_fperr.py', 'test_trust_inputs.py',
+               # these start child processes or launchers of their own, lend
+               # host memory, or check one process's counters (io's rank
+               # tests go through the launcher themselves)
+               'test_io.py', 'test_observe.py', 'test_devices.py', 'test_block_split.py',
+               'test_packaging.py', 'test_docstrings.py', 'test_memory_model.py',
+               'test_foreign_arrays.py']
 
 
 def pytest_suite(ranks):

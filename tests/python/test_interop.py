@@ -166,6 +166,7 @@ def test_asarray_does_not_keep_the_source_alive():
     assert float(a[5]) == 5.0
 
 
+@pytest.mark.skipif(nt.nranks() > 1, reason="starts child processes (no MPI there)")
 def test_numpy_code_beside_ndtile_keeps_its_malloc():
     """Converting a large NumPy array must not change how the process's
     malloc treats NumPy's own large temporaries: an earlier version fixed
