@@ -242,6 +242,9 @@ static inline int ndt_vsize(const ndt_array *v) { return ndt__traits[v->dtype].s
 
 /* The tiling rule (shared by stores and by the blocks tasks iterate over). */
 typedef struct { int64_t period, seg, per, ntiles; int axis; } ndt_tiling;
+/* Tile i of a store of size elements tiled as tl: its first element and length. */
+void ndt__tile_bounds(const ndt_tiling *tl, int64_t i, int64_t size, int64_t *start,
+                      int64_t *len);
 void ndt__tiling_for(int ndim, const int64_t *shape, int itemsize, int64_t tile_bytes,
                     ndt_tiling *t);
 static inline int64_t ndt_tiling_index(int64_t period, int64_t seg, int64_t per, int64_t f) {

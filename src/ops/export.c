@@ -176,12 +176,7 @@ ndt_status ndt_view_itemsize(ndt_array **out, const ndt_array *a, ndt_dtype t, i
   s->readonly = root->readonly;
   for (int64_t i = 0; i < tl.ntiles; i++) {
     ndt_tile *tt = &s->tiles[i];
-    int64_t p = i / tl.per, q = i % tl.per;
-    tt->start = p * tl.period + q * tl.seg;
-    int64_t end = tt->start + tl.seg;
-    if (end > (p + 1) * tl.period) end = (p + 1) * tl.period;
-    if (end > nsize) end = nsize;
-    tt->len = end - tt->start;
+    ndt__tile_bounds(&tl, i, nsize, &tt->start, &tt->len);
     tt->store = s;
     tt->valid = 1;
     tt->data = mem + (size_t)tt->start * (size_t)n;

@@ -100,12 +100,7 @@ ndt_status ndt__store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t
     s->run = ndt__alloc_data_run((size_t)size * itemsize, zero);
   for (int64_t i = 0; i < tl.ntiles; i++) {
     ndt_tile *t = &s->tiles[i];
-    int64_t p = i / tl.per, q = i % tl.per;
-    t->start = p * tl.period + q * tl.seg;
-    int64_t end = t->start + tl.seg;
-    if (end > (p + 1) * tl.period) end = (p + 1) * tl.period;
-    if (end > size) end = size;
-    t->len = end - t->start;
+    ndt__tile_bounds(&tl, i, size, &t->start, &t->len);
     t->store = s;
     /* contiguous runs of tiles per rank: neighbours (halos) stay local */
     t->owner = (int)(i * ndt__comm_size_ / tl.ntiles);
@@ -203,6 +198,16 @@ void ndt__store_drop_handle(ndt_store *s) {
  * above store.c and installs it when it starts; no tile has uses before). */
 static void (*release_uses)(ndt_tile *t);
 void ndt__store_set_release(void (*fn)(ndt_tile *t)) { release_uses = fn; }
+
+void ndt__tile_bounds(const ndt_tiling *tl, int64_t i, int64_t size, int64_t *start,
+                      int64_t *len) {
+  int64_t p = i / tl->per, q = i % tl->per;
+  *start = p * tl->period + q * tl->seg;
+  int64_t end = *start + tl->seg;
+  if (end > (p + 1) * tl->period) end = (p + 1) * tl->period;
+  if (end > size) end = size;
+  *len = end - *start;
+}
 
 void ndt__store_decref(ndt_store *s) {
   if (!s || atomic_fetch_sub(&s->refs, 1) != 1) return;
