@@ -829,7 +829,8 @@ def _loan(a):
     if e is not None and e[0]() is a:
         return e[1]
     mv = memoryview(a)     # BufferError where it cannot lend (several ranks)
-    _LOANS[k] = (weakref.ref(a, lambda r, k=k: _LOANS.pop(k, None)), mv)
+    # (the table bound in the callback: at exit the module's globals are gone)
+    _LOANS[k] = (weakref.ref(a, lambda r, k=k, loans=_LOANS: loans.pop(k, None)), mv)
     return mv
 
 
