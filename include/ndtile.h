@@ -746,6 +746,17 @@ ndt_status ndt_view_dtype(ndt_array **out, const ndt_array *a, ndt_dtype t);
  * that is not a multiple of t's size. src/ops/export.c */
 ndt_status ndt_view_itemsize(ndt_array **out, const ndt_array *a, ndt_dtype t, int ndim,
                              const int64_t *shape, const int64_t *bstrides, int64_t boffset);
+/* A 1-d array of n elements of dtype t over memory the caller owns (NumPy's
+ * frombuffer): no copy; writes through the array land in that memory and
+ * the caller's own writes between calls are seen. The memory is lent (as
+ * by ndt_host_export) for the array's life: every call leaves its tasks
+ * done. The caller keeps the memory valid until release(ctx) is called,
+ * once, when the last array over it (views included) is freed; release may
+ * be NULL. On failure nothing is kept and release is not called.
+ * NDT_ERR_UNSUPPORTED (the caller copies instead) for memory not aligned to
+ * t's size and on several ranks. src/ops/export.c */
+ndt_status ndt_from_memory(ndt_array **out, void *data, ndt_dtype t, int64_t n, int readonly,
+                           void (*release)(void *ctx), void *ctx);
 /* The binding's object for the array that owns a's memory (NumPy's .base
  * target): set by the binding on a handle it wraps that owns its store
  * (ndt_owns_data), found from any view of the store or of a store sharing

@@ -2631,6 +2631,47 @@ static PyObject *f_view_itemsize(PyObject *m, PyObject *args) {
   return wrap_status(st, r);
 }
 
+/* from_memory(obj, code, writable): an array over obj's memory (a C-contiguous
+ * buffer of code's dtype; ndt_from_memory), holding the buffer until the
+ * last array over it goes; NotImplementedError where the core cannot share
+ * it (the caller copies). The result names itself as its views' .base. */
+static void release_buffer(void *ctx) {
+  PyGILState_STATE g = PyGILState_Ensure();
+  PyBuffer_Release((Py_buffer *)ctx);
+  PyMem_RawFree(ctx);
+  PyGILState_Release(g);
+}
+
+static PyObject *f_from_memory(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *obj;
+  int t, writable;
+  if (!PyArg_ParseTuple(args, "Oip", &obj, &t, &writable)) return NULL;
+  if (t < 0 || t >= NDT_NTYPES) {
+    PyErr_Format(PyExc_ValueError, "invalid ndtile dtype code %d", t);
+    return NULL;
+  }
+  Py_buffer *view = PyMem_RawMalloc(sizeof *view);
+  if (!view) return PyErr_NoMemory();
+  if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0))) {
+    PyMem_RawFree(view);
+    return NULL;
+  }
+  int64_t isz = ndt_dtype_size((ndt_dtype)t);
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_from_memory(&r, view->buf, (ndt_dtype)t, (int64_t)view->len / isz, !writable,
+                            release_buffer, view));
+  if (st) {
+    PyBuffer_Release(view);
+    PyMem_RawFree(view);
+    return raise_status(st);
+  }
+  PyObject *o = wrap(r);
+  if (o) ndt_set_owner_ctx(ARR(o), o);
+  return o;
+}
+
 static PyObject *f_set_dtype_hook(PyObject *m, PyObject *args) {
   (void)m;
   PyObject *fn, *rs;
@@ -3499,6 +3540,7 @@ static PyMethodDef module_methods[] = {
   {"put", f_put, METH_VARARGS, "put(a, flat_idx int64, vals): a.flat[idx] = vals in order"},
   {"put_op", f_put_op, METH_VARARGS, "put_op(a, flat_idx, vals|None, op, loop): ufunc.at"},
   {"view_dtype", f_view_dtype, METH_VARARGS, "view_dtype(a, dt): same bytes, same-size dtype"},
+  {"from_memory", f_from_memory, METH_VARARGS, "from_memory(obj, code, writable)"},
   {"view_itemsize", f_view_itemsize, METH_VARARGS,
    "view_itemsize(a, dt, shape, bstrides, boffset): the memory as a dtype of another size"},
   {"dispatcher", f_dispatcher, METH_VARARGS,

@@ -203,11 +203,17 @@ typedef struct ndt_store {
                            * (ndt_view_itemsize): its tiles point into alias_of's run, which
                            * it holds (a reference) and never frees; NULL otherwise */
   void *owner_ctx;        /* the binding's object for the owning handle (ndt_set_owner_ctx) */
+  void (*release)(void *);  /* memory its caller owns (ndt_from_memory, borrowed): called
+                           * with release_ctx when the store is freed; may be NULL */
+  void *release_ctx;
+  int lent_for_life;      /* lent while it has handles (ndt_view_itemsize, ndt_from_memory) */
+  int borrowed;           /* its run is memory it does not own (alias_of's or its caller's) */
 } ndt_store;
-/* The last handle on a store made by ndt_view_itemsize is going: its tasks
- * are waited for and both stores stop being lent. export.c installs it when
- * it makes such a store (view.c, below export.c, calls it). */
-extern void (*ndt__alias_close)(ndt_store *s);
+/* The last handle on a store lent for its life (lent_for_life) is going: its
+ * tasks are waited for and it (and the store it aliases) stop being lent.
+ * export.c installs it when it makes such a store (view.c, below export.c,
+ * calls it). */
+extern void (*ndt__lent_close)(ndt_store *s);
 /* Stores with an export alive (any): 0 lets task recording skip the check;
  * unsettled: a task was recorded on one since the last ndt_host_settle. */
 extern atomic_int ndt__lent_stores, ndt__lent_unsettled;

@@ -478,13 +478,25 @@ def identity(n, dtype=None, *, like=None):
 
 
 def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None):
-    # the data is copied into tiles; .base names the buffer and a read-only
-    # buffer makes a read-only array, as NumPy's frombuffer does (writes to
-    # a writable buffer after this call are not seen: a copy)
+    # NumPy's frombuffer: an array over the buffer's memory, no copy (writes
+    # through either side are seen by the other), read-only when the buffer
+    # is, .base the buffer's exporter as NumPy names it. Where the core cannot
+    # share the memory (a dtype it cannot hold, memory not aligned to the
+    # dtype, several ranks) the data is copied, with the same flags and .base.
     npa = _np.frombuffer(buffer, dtype, count, offset)
+    base = npa.base if npa.base is not None else buffer
+    c = D.code(npa.dtype) if npa.dtype.isnative else None
+    if c is not None and npa.size:
+        try:
+            r = _core.from_memory(npa, c, npa.flags.writeable)
+        except NotImplementedError:
+            r = None
+        if r is not None:
+            r._set_base(base)
+            return r
     r = C.np_or_nd(npa.copy())
     if isinstance(r, Array):
-        r._set_base(npa.base if npa.base is not None else buffer)
+        r._set_base(base)
         if not npa.flags.writeable:
             r._set_writeable(False)
     return r

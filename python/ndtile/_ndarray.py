@@ -797,7 +797,10 @@ def _resize(self, new_shape, refcheck, nrefs):
         raise ValueError("cannot resize this array: it does not own its data")
     if not self._flags & _WRITEABLE:
         raise ValueError("resize only works on writeable arrays")     # NumPy's check
-    if not self._c_contiguous and self.size > 1:
+    # NumPy keeps the memory order: a Fortran-ordered array stays one, its
+    # memory (column-major) kept and extended by zeros
+    fortran = not self._c_contiguous and self.size > 1
+    if fortran and not self.flags.f_contiguous:
         raise ValueError("resize only works on single-segment arrays")
     if refcheck and nrefs > 2:
         # NumPy's count (taken by the C method): the caller's name and the
@@ -807,10 +810,12 @@ def _resize(self, new_shape, refcheck, nrefs):
                          "to get a new resized copy or\n set refcheck=False to disable "
                          "this check")
     from ._creation import zeros
-    new = zeros(shape, self.dtype)
+    new = zeros(shape, self.dtype, order='F' if fortran else 'C')
     n = builtins.min(self.size, new.size)
     if n:
-        new._reshape((-1,))[:n]._assign(self._reshape((-1,))[:n], 4)
+        # the memory order of both: C order of the transposes when Fortran
+        dst, src = (new.T, self.T) if fortran else (new, self)
+        dst._reshape((-1,))[:n]._assign(src._reshape((-1,))[:n], 4)
     e = _LOANS.pop(id(self), None)
     if e is not None:
         e[1].release()

@@ -20,7 +20,7 @@ static ndt_store **lent;
 static int nlent, caplent;
 static ndt_status lend(ndt_store *s);
 static void unlend(ndt_store *s);
-static void alias_close(ndt_store *s);
+static void lent_close(ndt_store *s);
 
 ndt_status ndt_host_export(const ndt_array *a, int for_write, void **ptr) {
   if (for_write && a->readonly)
@@ -107,6 +107,42 @@ void ndt_host_release(const ndt_array *a) { unlend(a->store); }
  * one call never meets work of another on the same memory. Within one call
  * ops see the two as overlapping (ndt__may_overlap) and copy first, as they
  * do for overlapping views of one store. */
+/* A store of n elements of dtype t over the memory at mem, which it does
+ * not own, tiled as any store of its size; lent for its life. */
+static ndt_store *store_over(char *mem, ndt_dtype t, int64_t n, int readonly) {
+  ndt_store *s = ndt__calloc(1, sizeof *s);
+  if (!s) return NULL;
+  int isz = ndt__traits[t].size;
+  ndt_tiling tl;
+  ndt__tiling_for(1, &n, isz, ndt__rt_tile_bytes(), &tl);
+  s->tiles = ndt__calloc((size_t)(tl.ntiles > 0 ? tl.ntiles : 1), sizeof(ndt_tile));
+  if (!s->tiles) {
+    ndt__mfree(s);
+    return NULL;
+  }
+  atomic_init(&s->refs, 1);
+  s->dtype = t;
+  s->itemsize = isz;
+  s->size = n;
+  s->period = tl.period;
+  s->seg = tl.seg;
+  s->per = tl.per;
+  s->ntiles = tl.ntiles;
+  s->run = mem;
+  s->readonly = readonly;
+  s->lent_for_life = 1;
+  s->borrowed = 1;
+  ndt__lent_close = lent_close;
+  for (int64_t i = 0; i < tl.ntiles; i++) {
+    ndt_tile *tt = &s->tiles[i];
+    ndt__tile_bounds(&tl, i, n, &tt->start, &tt->len);
+    tt->store = s;
+    tt->valid = 1;
+    tt->data = mem + (size_t)tt->start * (size_t)isz;
+  }
+  return s;
+}
+
 ndt_status ndt_view_itemsize(ndt_array **out, const ndt_array *a, ndt_dtype t, int ndim,
                              const int64_t *shape, const int64_t *bstrides, int64_t boffset) {
   if ((int)t < 0 || t >= NDT_NTYPES) return ndt__error(NDT_ERR_TYPE, "view: invalid dtype");
@@ -154,33 +190,8 @@ ndt_status ndt_view_itemsize(ndt_array **out, const ndt_array *a, ndt_dtype t, i
       return ndt__error(NDT_ERR_NOMEM, "the array's memory could not be allocated");
   char *mem = root->run ? root->run : root->tiles[0].data;
 
-  ndt_store *s = ndt__calloc(1, sizeof *s);
+  ndt_store *s = store_over(mem, t, nsize, root->readonly);
   if (!s) return NDT_ERR_NOMEM;
-  ndt_tiling tl;
-  int64_t flat = nsize;
-  ndt__tiling_for(1, &flat, (int)n, ndt__rt_tile_bytes(), &tl);
-  s->tiles = ndt__calloc((size_t)tl.ntiles, sizeof(ndt_tile));
-  if (!s->tiles) {
-    ndt__mfree(s);
-    return NDT_ERR_NOMEM;
-  }
-  atomic_init(&s->refs, 1);
-  s->dtype = t;
-  s->itemsize = (int)n;
-  s->size = nsize;
-  s->period = tl.period;
-  s->seg = tl.seg;
-  s->per = tl.per;
-  s->ntiles = tl.ntiles;
-  s->run = mem;
-  s->readonly = root->readonly;
-  for (int64_t i = 0; i < tl.ntiles; i++) {
-    ndt_tile *tt = &s->tiles[i];
-    ndt__tile_bounds(&tl, i, nsize, &tt->start, &tt->len);
-    tt->store = s;
-    tt->valid = 1;
-    tt->data = mem + (size_t)tt->start * (size_t)n;
-  }
   ndt_array *v = ndt__array_alloc();
   if (!v || lend(root) != NDT_OK) {
     ndt__mfree(v);
@@ -190,7 +201,6 @@ ndt_status ndt_view_itemsize(ndt_array **out, const ndt_array *a, ndt_dtype t, i
   }
   ndt__store_incref(root);
   s->alias_of = root;
-  ndt__alias_close = alias_close;
   if (lend(s) != NDT_OK) {
     unlend(root);
     ndt__mfree(v);
@@ -214,13 +224,53 @@ ndt_status ndt_view_itemsize(ndt_array **out, const ndt_array *a, ndt_dtype t, i
   return NDT_OK;
 }
 
-static void alias_close(ndt_store *s) {
+static void lent_close(ndt_store *s) {
   /* no handle records work on s any more: what is pending finishes before
-   * the root's memory stops being lent */
+   * the memory stops being lent */
   ndt__rt_settle_store(s);
   ndt_store *root = s->alias_of;
   unlend(s);
-  unlend(root);
+  if (root) unlend(root);
+}
+
+/* ---- memory the caller owns (NumPy's frombuffer) ----------------------
+ * A store whose one buffer is the caller's memory: lent for its life, as a
+ * view of another itemsize is, so between calls no task touches it and the
+ * caller (another library, a Python buffer) may read and write it; freed,
+ * it calls release(ctx) instead of freeing the memory. */
+ndt_status ndt_from_memory(ndt_array **out, void *data, ndt_dtype t, int64_t n, int readonly,
+                           void (*release)(void *ctx), void *ctx) {
+  *out = NULL;
+  if ((int)t < 0 || t >= NDT_NTYPES) return ndt__error(NDT_ERR_TYPE, "from_memory: invalid dtype");
+  if (n < 0) return ndt__error(NDT_ERR_VALUE, "negative dimensions are not allowed");
+  int64_t isz = ndt__traits[t].size;
+  if (n > 0 && (!data || (uintptr_t)data % (uintptr_t)isz))
+    return ndt__error(NDT_ERR_UNSUPPORTED, "from_memory: memory not aligned to its dtype");
+  if (ndt_distributed())
+    return ndt__error(NDT_ERR_UNSUPPORTED, "from_memory: one process's memory cannot be an "
+                     "array spread over several ranks");
+  ndt_status st = ndt__runtime_ensure();
+  if (st) return st;
+  ndt_store *s = store_over(data, t, n, readonly != 0);
+  ndt_array *v = s ? ndt__array_alloc() : NULL;
+  if (!v || lend(s) != NDT_OK) {
+    ndt__mfree(v);
+    if (s) ndt__store_decref(s);   /* borrowed: the memory stays the caller's */
+    return NDT_ERR_NOMEM;
+  }
+  /* from here on the store gives the memory back when it goes */
+  s->release = release;
+  s->release_ctx = ctx;
+  v->store = s;
+  atomic_fetch_add(&s->handles, 1);
+  v->dtype = t;
+  v->readonly = readonly != 0;
+  v->ndim = 1;
+  v->size = n;
+  v->shape[0] = n;
+  v->strides[0] = 1;
+  *out = v;
+  return NDT_OK;
 }
 
 /* ---- the binding's owner object (NumPy's .base) ------------------------ */

@@ -6,7 +6,7 @@
 #include <string.h>
 #include "view.h"
 
-void (*ndt__alias_close)(ndt_store *s);
+void (*ndt__lent_close)(ndt_store *s);
 
 ndt_array *ndt__array_alloc(void) {
   ndt_array *a = ndt__malloc(sizeof *a);
@@ -97,7 +97,7 @@ ndt_status ndt_scalar(ndt_array **out, ndt_dtype t, const void *value, int weak)
 void ndt_free(ndt_array *a) {
   if (!a) return;
   if (a->store && !a->internal && atomic_fetch_sub(&a->store->handles, 1) == 1) {
-    if (a->store->alias_of) ndt__alias_close(a->store);
+    if (a->store->lent_for_life) ndt__lent_close(a->store);
     ndt__store_drop_handle(a->store);
   }
   ndt__store_decref(a->store);

@@ -216,9 +216,12 @@ void ndt__store_decref(ndt_store *s) {
     if (release_uses) release_uses(&s->tiles[i]);
     if (!s->run) ndt__free_data_sized(s->tiles[i].data, (size_t)s->tiles[i].len * s->itemsize);
   }
-  /* a store over another's memory (ndt_view_itemsize) frees none of it */
-  if (s->run && !s->alias_of) ndt__free_data_sized(s->run, (size_t)s->size * s->itemsize);
+  /* a store over another's memory (ndt_view_itemsize) frees none of it;
+   * memory its caller owns (ndt_from_memory) goes back to the caller */
+  if (s->run && !s->borrowed)
+    ndt__free_data_sized(s->run, (size_t)s->size * s->itemsize);
   if (s->alias_of) ndt__store_decref(s->alias_of);
+  if (s->release) s->release(s->release_ctx);
   give_back_budget(s);
   ndt__mfree(s->tiles);
   ndt__mfree(s);

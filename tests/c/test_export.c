@@ -110,6 +110,58 @@ static void host_tiles_fill(int64_t n) {
   ndt_free(a);
 }
 
+/* ndt_from_memory: an array over the caller's memory, no copy; tasks
+ * (deferred, many tiles) read and write it; every call leaves it settled so
+ * the caller's own writes are seen; release runs once, when the last array
+ * (a view here) goes, and not on failure. */
+static int releases;
+static void count_release(void *ctx) { releases += ctx == (void *)&releases; }
+
+static void from_memory(int64_t n) {
+  double *mem = malloc((size_t)n * sizeof *mem);
+  for (int64_t i = 0; i < n; i++) mem[i] = (double)i;
+  ndt_array *a = NULL, *b = NULL, *one = NULL, *s = NULL, *v = NULL;
+  releases = 0;
+  OK(ndt_from_memory(&a, mem, NDT_FLOAT64, n, 0, count_release, &releases));
+  OK(ndt_full(&one, 0, NULL, NDT_FLOAT64, &(double){1.0}, NDT_FLOAT64));
+  OK(ndt_binary(&b, NDT_MULTIPLY, a, a));
+  ndt_array *dst = a;
+  OK(ndt_binary(&dst, NDT_ADD, a, one));    /* a += 1, after b read a */
+  ndt_host_settle();
+  EXPECT(mem[0] == 1.0 && mem[n - 1] == (double)n, "n=%lld: a += 1 left %g .. %g in memory",
+         (long long)n, mem[0], mem[n - 1]);
+  EXPECT(at(b, n - 1) == (double)(n - 1) * (double)(n - 1), "n=%lld: b = %g", (long long)n,
+         at(b, n - 1));
+  mem[n / 2] = -7.0;                       /* the caller writes between calls */
+  OK(ndt_reduce(&s, NDT_RED_SUM, a, NDT_ALL_AXES, 0, NDT_FLOAT64, 0));
+  double sum = 0, want = (double)n * (double)(n + 1) / 2 - (double)(n / 2 + 1) - 7.0;
+  OK(ndt_get_item(s, NULL, &sum));
+  EXPECT(sum == want, "n=%lld: sum %g, want %g", (long long)n, sum, want);
+  ndt_index rev = {.kind = NDT_IDX_SLICE, .step = -1};
+  OK(ndt_view_index(&v, a, 1, &rev));
+  ndt_free(a);
+  EXPECT(releases == 0, "n=%lld: released while a view is alive", (long long)n);
+  EXPECT(at(v, 0) == (double)n, "n=%lld: v[0] = %g", (long long)n, at(v, 0));
+  ndt_free(v);
+  EXPECT(releases == 1, "n=%lld: %d releases", (long long)n, releases);
+  /* refused: memory not aligned to the dtype; nothing kept, no release */
+  ndt_array *u = NULL;
+  EXPECT(ndt_from_memory(&u, (char *)mem + 1, NDT_FLOAT64, 2, 0, count_release, &releases) ==
+             NDT_ERR_UNSUPPORTED && !u && releases == 1,
+         "unaligned memory accepted");
+  EXPECT(ndt_from_memory(&u, mem, NDT_FLOAT64, -1, 0, NULL, NULL) == NDT_ERR_VALUE,
+         "a negative size accepted");
+  /* read-only memory: writes refused */
+  OK(ndt_from_memory(&u, mem, NDT_FLOAT64, n, 1, NULL, NULL));
+  dst = u;
+  EXPECT(ndt_binary(&dst, NDT_ADD, u, one) != NDT_OK, "a write into read-only memory");
+  ndt_free(u);
+  ndt_free(s);
+  ndt_free(b);
+  ndt_free(one);
+  free(mem);
+}
+
 int main(void) {
   /* 4 KiB tiles: 512 doubles a tile; 100000 elements are 196 separate tiles */
   ndt_config cfg = {.workers = 4, .tile_bytes = 4096, .inline_elems = 0};
@@ -119,6 +171,8 @@ int main(void) {
   readonly_refused();
   host_tiles_fill(100);
   host_tiles_fill(100000);
+  from_memory(100);
+  from_memory(100000);
   OK(ndt_sync());
   ndt_finalize();
   printf("%d passed, %d failed\n", passed, failed);

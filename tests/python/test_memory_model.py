@@ -211,6 +211,21 @@ def test_resize_in_place(args):
     assert got[1] == want[1]
 
 
+@pytest.mark.parametrize("shape", [(3, 3), (6,), (2, 2), (3, 4), (1,), (4, 2, 2)])
+def test_resize_keeps_fortran_memory_order(shape):
+    # NumPy keeps a Fortran-ordered array's memory (column-major) and its
+    # order; it used to raise "single-segment"
+    def prog(m):
+        a = m.asfortranarray(m.arange(6.0).reshape(2, 3))
+        a.resize(shape, refcheck=False)
+        return a.copy(), (a.flags.f_contiguous, a.flags.c_contiguous, a.shape)
+    got, want = both(prog)
+    same(got[0], want[0])
+    assert got[1] == want[1]
+    with pytest.raises(ValueError, match="does not own its data"):
+        nt.asfortranarray(nt.arange(6.0).reshape(2, 3))[:, ::2].resize(3, refcheck=False)
+
+
 def test_resize_reference_rules():
     def refs(m):
         a = m.arange(4)
@@ -253,6 +268,90 @@ def test_frombuffer_readonly_and_base():
     w = nt.frombuffer(bytearray(b'abcd'), nt.uint8)
     assert w.flags.writeable
     same(a, n)
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int16", "int32", "float32", "float64",
+                                   "complex128", "bool"])
+@pytest.mark.parametrize("n", [1, 7, 5000])
+def test_frombuffer_shares_a_writable_buffer(dtype, n):
+    # NumPy's frombuffer is a view of the buffer: writes through either side
+    # are seen by the other (it was a silent copy)
+    isz = numpy.dtype(dtype).itemsize
+    src = (numpy.arange(n) % 2).astype(dtype).tobytes()
+    buf_nt, buf_np = bytearray(src), bytearray(src)
+    a, e = nt.frombuffer(buf_nt, dtype), numpy.frombuffer(buf_np, dtype)
+    assert a.flags.writeable and not a.flags.owndata and e.flags.writeable
+    assert type(a.base) is type(e.base) and a[1:].base is a
+    a[n // 2] = 1
+    e[n // 2] = 1
+    assert buf_nt == buf_np
+    numpy.frombuffer(buf_nt, dtype)[0] = 1     # the buffer's owner writes
+    e[0] = 1
+    same(a, e)
+    same(a.sum(), e.sum())
+    # count and offset
+    k = n // 2
+    a2 = nt.frombuffer(buf_nt, dtype, count=k, offset=isz)
+    e2 = numpy.frombuffer(buf_np, dtype, count=k, offset=isz)
+    if k:
+        a2[-1] = 0
+        e2[-1] = 0
+    same(a2, e2)
+    assert buf_nt == buf_np
+
+
+def test_frombuffer_releases_the_buffer():
+    # the buffer is held while any array over it lives, as in NumPy: a
+    # bytearray cannot be resized while exported
+    b = bytearray(80)
+    a = nt.frombuffer(b)
+    v = a[::2]
+    del a
+    with pytest.raises(BufferError):
+        b.append(0)
+    v[0] = 3.0
+    assert numpy.frombuffer(b)[0] == 3.0
+    del v
+    import gc
+    gc.collect()
+    b.append(0)                      # released: resizing works again
+
+
+def test_frombuffer_unaligned_or_swapped_is_a_copy_with_numpys_values():
+    b = bytearray(numpy.arange(5.0).tobytes()) + bytearray(1)
+    for dt, off in (("f8", 1), (">f8", 0)):
+        a = nt.frombuffer(b, dt, 4, off)
+        e = numpy.frombuffer(b, dt, 4, off)
+        assert numpy.array_equal(numpy.asarray(a), e.astype(e.dtype.newbyteorder("="))
+                                 if not e.dtype.isnative else e, equal_nan=True)
+
+
+def test_frombuffer_shares_memory_at_default_settings():
+    # many tiles, deferred and fused work on the buffer's memory, every call
+    # leaving it settled for the buffer's owner
+    from test_trust import run_default
+    run_default("""
+        import numpy
+        import ndtile as np
+        n = 3_000_000
+        b = bytearray(numpy.arange(n, dtype=numpy.float64).tobytes())
+        a = np.frombuffer(b)
+        a *= 2.0
+        a += 1.0
+        m = numpy.frombuffer(b)
+        assert m[0] == 1.0 and m[-1] == 2.0 * (n - 1) + 1.0, (m[0], m[-1])
+        m[n // 2] = 0.0
+        want = float((2.0 * numpy.arange(n) + 1.0).sum() - (2.0 * (n // 2) + 1.0))
+        assert float(a.sum()) == want, (float(a.sum()), want)
+        c = np.sqrt(a) + a            # a fused chain reading the buffer
+        mc = numpy.sqrt(m) + m
+        assert numpy.array_equal(numpy.asarray(c), mc)
+        a[::3] = -1.0
+        m2 = numpy.arange(n, dtype=numpy.float64) * 2 + 1; m2[n // 2] = 0; m2[::3] = -1
+        assert numpy.array_equal(m, m2)
+        r = np.frombuffer(bytes(b), count=1000)
+        assert not r.flags.writeable and float(r[999]) == m[999]
+    """)
 
 
 # ---- __array_interface__ --------------------------------------------------------
