@@ -1,49 +1,10 @@
-"""Per-call overhead on small arrays: `x += 2*y` on 1,000 float64 elements
-against NumPy (goal: within 2x). The ratio is printed; the assertion is
-loose so that a loaded machine does not fail the suite."""
-import timeit
-
+"""The small-array path stays in C: operators between arrays and Python
+scalars never call back into Python. (Per-call overhead against NumPy is a
+benchmark, bench/workloads/small_loop.py in `make bench`, not a timed test:
+a timing fails a loaded machine's suite.)"""
 import numpy as np
-import pytest
 
 import ndtile as nt
-
-
-def _loop_time(mod, n=1000, number=2000, repeat=7):
-    x = mod.zeros(n)
-    y = mod.ones(n)
-
-    def step():
-        nonlocal x
-        x += 2 * y
-    step()
-    return min(timeit.repeat(step, number=number, repeat=repeat)) / number
-
-
-def measure_ratio(rounds=3):
-    best = None
-    for _ in range(rounds):
-        t_np = _loop_time(np)
-        t_nt = _loop_time(nt)
-        r = t_nt / t_np
-        if best is None or r < best[0]:
-            best = (r, t_np, t_nt)
-    return best
-
-
-@pytest.mark.skipif(nt.nranks() > 1, reason="a timing on one rank; ranks would disagree")
-def test_small_array_loop_overhead(capsys):
-    from ndtile import _core
-    saved = _core.tile_bytes()
-    _core.set_tile_bytes(4 << 20)    # a production tile size (tests use tiny tiles)
-    try:
-        ratio, t_np, t_nt = measure_ratio()
-    finally:
-        _core.set_tile_bytes(saved)
-    with capsys.disabled():
-        print(f"\nx += 2*y on 1000 float64: numpy {t_np * 1e6:.2f} us, ndtile "
-              f"{t_nt * 1e6:.2f} us, ratio {ratio:.2f}")
-    assert ratio < 4.0
 
 
 def test_scalar_operators_stay_in_c():
