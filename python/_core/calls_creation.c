@@ -11,7 +11,7 @@ static PyObject *create(PyObject *args, create_fn fn) {
   int nd;
   int64_t shape[NDT_MAXDIMS];
   ndt_dtype t;
-  if (!PyArg_ParseTuple(args, "OO", &shp, &dto) || !parse_shape_nonneg(shp, &nd, shape) ||
+  if (!PyArg_ParseTuple(args, "OO", &shp, &dto) || !parse_shape(shp, &nd, shape) ||
       !get_dtype_arg(dto, &t))
     return NULL;
   ndt_array *r = NULL;
@@ -31,7 +31,7 @@ PyObject *f_full(PyObject *m, PyObject *args) {
   int64_t shape[NDT_MAXDIMS];
   ndt_dtype t, vt;
   elem_t v;
-  if (!PyArg_ParseTuple(args, "OOO", &shp, &dto, &val) || !parse_shape_nonneg(shp, &nd, shape) ||
+  if (!PyArg_ParseTuple(args, "OOO", &shp, &dto, &val) || !parse_shape(shp, &nd, shape) ||
       !get_dtype_arg(dto, &t) || pynumber_elem(val, &vt, &v) < 0)
     return NULL;
   ndt_array *r = NULL;
@@ -94,10 +94,6 @@ PyObject *f_eye(PyObject *m, PyObject *args) {
   PyObject *dto;
   ndt_dtype t;
   if (!PyArg_ParseTuple(args, "LLLO", &n, &mm, &k, &dto) || !get_dtype_arg(dto, &t)) return NULL;
-  if (n < 0 || mm < -1) {
-    PyErr_SetString(PyExc_ValueError, "negative dimensions are not allowed");
-    return NULL;
-  }
   ndt_array *r = NULL;
   ndt_status st;
   CORE(st = ndt_eye(&r, n, mm, k, t));

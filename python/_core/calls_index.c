@@ -100,7 +100,7 @@ PyObject *f_view_itemsize(PyObject *m, PyObject *args) {
   if (!PyArg_ParseTuple(args, "OiOOL", &a, &t, &shp, &str, &off) || !check_arr(a)) return NULL;
   int nd, ns;
   int64_t shape[NDT_MAXDIMS], strides[NDT_MAXDIMS];
-  if (!parse_shape_nonneg(shp, &nd, shape) || !parse_shape(str, &ns, strides)) return NULL;
+  if (!parse_shape(shp, &nd, shape) || !parse_shape(str, &ns, strides)) return NULL;
   if (ns != nd) {
     PyErr_SetString(PyExc_ValueError, "view_itemsize: one stride per dimension");
     return NULL;
@@ -133,7 +133,7 @@ PyObject *f_as_strided(PyObject *m, PyObject *args) {
   if (!PyArg_ParseTuple(args, "OLOO", &a, &offset, &shp, &str) || !check_arr(a)) return NULL;
   int nd, ns;
   int64_t shape[NDT_MAXDIMS], strides[NDT_MAXDIMS];
-  if (!parse_shape_nonneg(shp, &nd, shape) || !parse_shape(str, &ns, strides)) return NULL;
+  if (!parse_shape(shp, &nd, shape) || !parse_shape(str, &ns, strides)) return NULL;
   if (ns != nd) {
     PyErr_SetString(PyExc_ValueError, "as_strided: one stride per dimension");
     return NULL;

@@ -59,7 +59,7 @@ static int rng_ok(RngObject *self) {
 /* The shape and dtype code every sampler starts with. */
 static int rng_shape_dt(RngObject *self, PyObject *shp, PyObject *dto, int *nd, int64_t *shape,
                         ndt_dtype *t) {
-  return rng_ok(self) && parse_shape_nonneg(shp, nd, shape) && get_dtype_arg(dto, t);
+  return rng_ok(self) && parse_shape(shp, nd, shape) && get_dtype_arg(dto, t);
 }
 
 #define RNG_VARS              \
@@ -177,78 +177,56 @@ static PyObject *rng_binomial(RngObject *self, PyObject *args) {
   return wrap_status(st, r);
 }
 
-/* A Python int as int64 (1), as uint64 above INT64_MAX (2), or neither (0);
- * -1 on error. */
-static int rng_bound(PyObject *o, int64_t *i, uint64_t *u) {
+/* A Python int (or an object with __index__) as sign and magnitude; 0 with
+ * an exception set on failure. */
+static int rng_bound(PyObject *o, ndt_int128 *w) {
   PyObject *v = PyNumber_Index(o);
-  if (!v) return -1;
+  if (!v) return 0;
   int ovf;
   long long x = PyLong_AsLongLongAndOverflow(v, &ovf);
-  int r = 1;
-  if (x == -1 && PyErr_Occurred()) r = -1;
-  else if (!ovf) *i = x;
-  else if (ovf < 0) r = 0;
-  else {
-    unsigned long long y = PyLong_AsUnsignedLongLong(v);
-    if (y == (unsigned long long)-1 && PyErr_Occurred()) {
-      PyErr_Clear();
-      r = 0;
-    } else {
-      *u = y;
-      r = 2;
-    }
+  if (x == -1 && PyErr_Occurred()) {
+    Py_DECREF(v);
+    return 0;
   }
+  if (!ovf) {
+    Py_DECREF(v);
+    w->negative = x < 0;
+    w->high = 0;
+    w->low = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
+    return 1;
+  }
+  /* beyond int64: the magnitude's two 64-bit halves (the high one
+   * saturating, which the core allows) */
+  PyObject *mag = PyNumber_Absolute(v);
   Py_DECREF(v);
-  return r;
+  PyObject *sixty_four = mag ? PyLong_FromLong(64) : NULL;
+  PyObject *top = sixty_four ? PyNumber_Rshift(mag, sixty_four) : NULL;
+  Py_XDECREF(sixty_four);
+  if (!top) {
+    Py_XDECREF(mag);
+    return 0;
+  }
+  w->negative = ovf < 0;
+  w->low = PyLong_AsUnsignedLongLongMask(mag);
+  unsigned long long h = PyLong_AsUnsignedLongLong(top);
+  if (h == (unsigned long long)-1 && PyErr_Occurred()) PyErr_Clear();   /* saturated */
+  w->high = h;
+  Py_DECREF(top);
+  Py_DECREF(mag);
+  return 1;
 }
 
-/* integers(shape, dt, low, high, endpoint): Python int bounds (the ndtile
- * package checks them first, with NumPy's messages). Bounds that are both
- * within int64 or both within uint64 go to the core; others fit no dtype. */
+/* integers(shape, dt, low, high, endpoint): Python int bounds; the core
+ * checks them (ndt_rng_integers_wide: NumPy's rules and messages). */
 static PyObject *rng_integers(RngObject *self, PyObject *args) {
   PyObject *lo_o, *hi_o;
   int endpoint;
   RNG_VARS;
   if (!PyArg_ParseTuple(args, "OOOOp", &shp, &dto, &lo_o, &hi_o, &endpoint) || !rng_shape_dt(self, shp, dto, &nd, shape, &t)) return NULL;
-  if (t == NDT_DTYPE_DEFAULT) t = NDT_INT64;
-  int64_t li = 0, hi = 0;
-  uint64_t lu = 0, hu = 0;
-  int kl = rng_bound(lo_o, &li, &lu);
-  if (kl < 0) return NULL;
-  int kh = rng_bound(hi_o, &hi, &hu);
-  if (kh < 0) return NULL;
-  if (kh != 1 && !endpoint) {
-    /* an exclusive high of 2**63 or 2**64: the inclusive high below it */
-    PyObject *one = PyLong_FromLong(1), *h1 = NULL;
-    PyObject *hv = one ? PyNumber_Index(hi_o) : NULL;
-    if (hv) h1 = PyNumber_Subtract(hv, one);
-    Py_XDECREF(one);
-    Py_XDECREF(hv);
-    if (!h1) return NULL;
-    kh = rng_bound(h1, &hi, &hu);
-    Py_DECREF(h1);
-    if (kh < 0) return NULL;
-    endpoint = 1;
-  }
-  if (kl == 1 && kh == 1) {
-    CORE(st = ndt_rng_integers(&r, self->rng, nd, shape, t, li, hi, endpoint));
-    return wrap_status(st, r);
-  }
-  if (kl && kh && (kl == 2 || li >= 0)) {
-    if (kl == 1) lu = (uint64_t)li;
-    if (kh == 1) {
-      /* high below low (which is above INT64_MAX) */
-      PyErr_SetString(PyExc_ValueError, endpoint ? "low > high" : "low >= high");
-      return NULL;
-    }
-    CORE(st = ndt_rng_integers_u64(&r, self->rng, nd, shape, t, lu, hu, endpoint));
-    return wrap_status(st, r);
-  }
-  int is_signed = t >= NDT_INT8 && t <= NDT_INT64;
-  int low_bad = kl == 0 || (li < 0 && !is_signed) || (kl == 2 && is_signed);
-  PyErr_Format(PyExc_ValueError, "%s is out of bounds for %s", low_bad ? "low" : "high",
-               ndt_dtype_name(t));
-  return NULL;
+  ndt_int128 lo, hi;
+  if (!rng_bound(lo_o, &lo) || !rng_bound(hi_o, &hi)) return NULL;
+  CORE(st = ndt_rng_integers_wide(&r, self->rng, nd, shape, t, lo, hi, endpoint));
+  return wrap_status(st, r);
 }
 #undef RNG_VARS
 

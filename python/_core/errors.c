@@ -23,64 +23,67 @@ static PyObject *lazy_attr(PyObject **cache, const char *mod, const char *name) 
   return *cache;
 }
 
-/* The one place where a status becomes a Python exception. */
+/* numpy's UFuncTypeError (a TypeError), built without calling its
+ * __init__, which wants the ufunc object; 0 when numpy has none. */
+static int set_ufunc_type_error(const char *msg) {
+  PyObject *t = lazy_attr(&ufunc_type_error, "numpy._core._exceptions", "UFuncTypeError");
+  if (!t || !PyType_Check(t)) return 0;
+  PyObject *args = Py_BuildValue("(s)", msg);
+  PyObject *exc = args ? ((PyTypeObject *)t)->tp_new((PyTypeObject *)t, args, NULL) : NULL;
+  Py_XDECREF(args);
+  if (!exc) {
+    PyErr_Clear();
+    return 0;
+  }
+  PyErr_SetObject(t, exc);
+  Py_DECREF(exc);
+  return 1;
+}
+
+/* The one place where a status becomes a Python exception: the class is
+ * the error's kind (ndt_last_error_info), the message the core's. */
 PyObject *raise_status(ndt_status st) {
+  const ndt_error *e = ndt_last_error_info();
+  /* a status that is not the last error's (the test hook, a body that
+   * failed without a message) has its status's kind */
+  ndt_error_kind kind = e->status == st ? e->kind : ndt_status_kind(st);
   const char *msg = ndt_last_error();
   if (!msg || !*msg) msg = ndt_status_string(st);
   PyObject *type = PyExc_RuntimeError;
-  switch (st) {
-    case NDT_ERR_NOMEM: type = PyExc_MemoryError; break;
-    case NDT_ERR_VALUE:
-    case NDT_ERR_SHAPE: type = PyExc_ValueError; break;
-    case NDT_ERR_AXIS: {
+  switch (kind) {
+    case NDT_KIND_MEMORY: type = PyExc_MemoryError; break;
+    case NDT_KIND_VALUE: type = PyExc_ValueError; break;
+    case NDT_KIND_AXIS: {
       PyObject *t = lazy_attr(&axis_error_type, "numpy.exceptions", "AxisError");
       type = t ? t : PyExc_IndexError;
       break;
     }
-    case NDT_ERR_INDEX: type = PyExc_IndexError; break;
-    case NDT_ERR_TYPE:
-    case NDT_ERR_CAST: {
-      /* numpy's UFuncTypeError (a TypeError); built without calling its
-       * __init__, which wants the ufunc object. NumPy's legacy type
-       * resolver ("not supported for the input types") raises a plain
-       * TypeError. */
-      PyObject *t = st == NDT_ERR_TYPE && strstr(msg, "not supported for the input types") ? NULL :
-          lazy_attr(&ufunc_type_error, "numpy._core._exceptions", "UFuncTypeError");
-      if (t && PyType_Check(t)) {
-        PyObject *args = Py_BuildValue("(s)", msg);
-        PyObject *exc = args ? ((PyTypeObject *)t)->tp_new((PyTypeObject *)t, args, NULL) : NULL;
-        Py_XDECREF(args);
-        if (exc) {
-          PyErr_SetObject(t, exc);
-          Py_DECREF(exc);
-          return NULL;
-        }
-        PyErr_Clear();
-      }
+    case NDT_KIND_INDEX: type = PyExc_IndexError; break;
+    case NDT_KIND_UFUNC_TYPE:
+      if (set_ufunc_type_error(msg)) return NULL;
       type = PyExc_TypeError;
       break;
-    }
-    case NDT_ERR_UNSUPPORTED: type = PyExc_NotImplementedError; break;
-    case NDT_ERR_OVERFLOW: type = PyExc_OverflowError; break;
-    case NDT_ERR_INTERRUPTED:
+    case NDT_KIND_TYPE: type = PyExc_TypeError; break;
+    case NDT_KIND_UNSUPPORTED: type = PyExc_NotImplementedError; break;
+    case NDT_KIND_OVERFLOW: type = PyExc_OverflowError; break;
+    case NDT_KIND_INTERRUPTED:
       /* Ctrl-C: Python's handler runs now (KeyboardInterrupt, or the
        * program's own handler); an interrupt from elsewhere (another
        * thread's ndt_interrupt) is a KeyboardInterrupt too */
       if (PyErr_CheckSignals() < 0) return NULL;
       PyErr_SetNone(PyExc_KeyboardInterrupt);
       return NULL;
-    case NDT_ERR_LINALG: {
-      /* numpy.linalg.LinAlgError with NumPy's message: a deferred failure
-       * carries "<task name>: " in front */
+    case NDT_KIND_LINALG: {
+      /* numpy.linalg.LinAlgError with NumPy's message: a deferred failure's
+       * without the op in front */
       static PyObject *linalg_error;
       PyObject *t = lazy_attr(&linalg_error, "numpy.linalg", "LinAlgError");
       type = t ? t : PyExc_ValueError;
-      const char *c = strstr(msg, "linalg.");
-      const char *sep = c ? strstr(c, ": ") : NULL;
-      if (sep) msg = sep + 2;
+      if (e->status == st && e->deferred && *e->message) msg = e->message;
       break;
     }
-    default: type = PyExc_RuntimeError; break;
+    case NDT_KIND_NONE:
+    case NDT_KIND_INTERNAL: type = PyExc_RuntimeError; break;
   }
   PyErr_SetString(type, msg);
   return NULL;

@@ -663,12 +663,10 @@ PyMODINIT_FUNC PyInit__core(void) {
   }
   for (int i = 0; i < NDT_NTYPES; i++)
     PyTuple_SET_ITEM(dnames, i, PyUnicode_FromString(ndt_dtype_name((ndt_dtype)i)));
-  static const char *red[NDT_NREDUCE] = {
-    "sum", "prod", "min", "max", "any", "all", "count_nonzero", "mean", "var", "std",
-    "argmin", "argmax", "nansum", "nanprod", "nanmin", "nanmax"};
   PyObject *rnames = PyTuple_New(NDT_NREDUCE);
   if (!rnames) goto fail;
-  for (int i = 0; i < NDT_NREDUCE; i++) PyTuple_SET_ITEM(rnames, i, PyUnicode_FromString(red[i]));
+  for (int i = 0; i < NDT_NREDUCE; i++)
+    PyTuple_SET_ITEM(rnames, i, PyUnicode_FromString(ndt_reduce_name((ndt_reduce_op)i)));
   if (PyModule_AddObject(m, "UFUNC_NAMES", names) < 0) goto fail;
   names = NULL;
   if (PyModule_AddObject(m, "UFUNC_NIN", nins) < 0) goto fail;
@@ -679,7 +677,13 @@ PyMODINIT_FUNC PyInit__core(void) {
   if (PyModule_AddIntConstant(m, "MAXDIMS", NDT_MAXDIMS) < 0 ||
       PyModule_AddIntConstant(m, "VERSION_MAJOR", NDT_VERSION_MAJOR) < 0 ||
       PyModule_AddIntConstant(m, "VERSION_MINOR", NDT_VERSION_MINOR) < 0 ||
-      PyModule_AddIntConstant(m, "RESOLVE_HALF", NDT_RESOLVE_HALF) < 0)
+      PyModule_AddIntConstant(m, "RESOLVE_HALF", NDT_RESOLVE_HALF) < 0 ||
+      /* the casting rules of _astype/_assign/can_cast (ndt_casting) */
+      PyModule_AddIntConstant(m, "CASTING_NO", NDT_CAST_NO) < 0 ||
+      PyModule_AddIntConstant(m, "CASTING_EQUIV", NDT_CAST_EQUIV) < 0 ||
+      PyModule_AddIntConstant(m, "CASTING_SAFE", NDT_CAST_SAFE) < 0 ||
+      PyModule_AddIntConstant(m, "CASTING_SAME_KIND", NDT_CAST_SAME_KIND) < 0 ||
+      PyModule_AddIntConstant(m, "CASTING_UNSAFE", NDT_CAST_UNSAFE) < 0)
     goto fail;
   return m;
 fail:
