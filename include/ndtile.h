@@ -8,7 +8,8 @@
  * Conventions
  *   - Every function that can fail returns an ndt_status: NDT_OK (0) or a
  *     negative error. On error, ndt_last_error() gives a per-thread message
- *     saying exactly what was wrong, and no output is produced.
+ *     saying exactly what was wrong, ndt_last_error_info() the same error in
+ *     parts (kind, argument, op), and no output is produced.
  *   - ndt_array is an opaque handle to a *view* of a tiled store. Functions
  *     that produce an array write a new handle to *out; the caller owns it and
  *     releases it with ndt_free(). Views keep their store alive.
