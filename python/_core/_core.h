@@ -150,8 +150,7 @@ typedef union {
 #define MAXIDX (2 * NDT_MAXDIMS + 1)
 
 /* ---- functions shared between files, by the file defining them ---------- */
-/* array.c */
-PyObject *wrap_as(PyTypeObject *t, ndt_array *a);
+/* array.c (and wrap_as above) */
 PyObject *wrap_status(ndt_status st, ndt_array *a);
 int check_arr(PyObject *o);
 PyObject *m_to_buffer(PyObject *self, PyObject *dst);
