@@ -8,7 +8,8 @@
  * Conventions
  *   - Every function that can fail returns an ndt_status: NDT_OK (0) or a
  *     negative error. On error, ndt_last_error() gives a per-thread message
- *     saying exactly what was wrong, and no output is produced.
+ *     saying exactly what was wrong, ndt_last_error_info() the same error in
+ *     parts (kind, argument, op), and no output is produced.
  *   - ndt_array is an opaque handle to a *view* of a tiled store. Functions
  *     that produce an array write a new handle to *out; the caller owns it and
  *     releases it with ndt_free(). Views keep their store alive.
@@ -79,8 +80,45 @@ typedef enum {
 } ndt_status;
 
 const char *ndt_status_string(ndt_status s);
-/* The message of the last error on the calling thread ("" if none). */
+/* The message of the last error on the calling thread ("" if none). For a
+ * deferred error it is "<op>: <message>" (ndt_error.op, ndt_error.message). */
 const char *ndt_last_error(void);
+
+/* What kind of mistake an error is: the exception class NumPy raises for it,
+ * so that a front end maps an error without reading its message. */
+typedef enum {
+  NDT_KIND_NONE = 0,
+  NDT_KIND_MEMORY,        /* MemoryError                                     */
+  NDT_KIND_VALUE,         /* ValueError                                      */
+  NDT_KIND_TYPE,          /* TypeError (e.g. NumPy's legacy type resolver:
+                             "ufunc 'x' not supported for the input types")  */
+  NDT_KIND_UFUNC_TYPE,    /* numpy's UFuncTypeError, a TypeError: no loop for
+                             the dtypes, or the casting rule forbids a cast  */
+  NDT_KIND_INDEX,         /* IndexError                                      */
+  NDT_KIND_AXIS,          /* numpy.exceptions.AxisError                      */
+  NDT_KIND_OVERFLOW,      /* OverflowError                                   */
+  NDT_KIND_UNSUPPORTED,   /* NotImplementedError                             */
+  NDT_KIND_LINALG,        /* numpy.linalg.LinAlgError                        */
+  NDT_KIND_INTERRUPTED,   /* KeyboardInterrupt (ndt_interrupt)               */
+  NDT_KIND_INTERNAL       /* RuntimeError: a bug, a failed system call       */
+} ndt_error_kind;
+
+/* The last error on the calling thread, in parts. The strings are never
+ * NULL ("" when absent) and stay valid until the thread's next error. */
+typedef struct {
+  ndt_status status;      /* what the failing call returned                  */
+  ndt_error_kind kind;
+  const char *arg;        /* the argument at fault as NumPy names it ("shape",
+                             "axis", "axis1", "low", "high", "N", "M", ...)  */
+  const char *op;         /* the op that failed when known; for a deferred
+                             error the name of the task that failed          */
+  const char *message;    /* NumPy's message, without the op                 */
+  int deferred;           /* 1: a task failed after its call had returned,
+                             reported by a later wait                        */
+} ndt_error;
+const ndt_error *ndt_last_error_info(void);
+/* The kind an error with status s has unless its call says otherwise. */
+ndt_error_kind ndt_status_kind(ndt_status s);
 
 /* ---- dtypes (new values go at the end) -------------------------------- */
 typedef enum {
@@ -93,6 +131,7 @@ typedef enum {
   NDT_DTYPE_DEFAULT = -1     /* "choose as NumPy would" where a dtype is optional */
 } ndt_dtype;
 
+/* NumPy's casting rules (casting='no', ..., 'unsafe'), weakest last. */
 typedef enum {
   NDT_CAST_NO = 0, NDT_CAST_EQUIV, NDT_CAST_SAFE, NDT_CAST_SAME_KIND, NDT_CAST_UNSAFE
 } ndt_casting;
@@ -387,6 +426,8 @@ ndt_status ndt_scalar(ndt_array **out, ndt_dtype t, const void *value, int weak)
 ndt_status ndt_arange(ndt_array **out, double start, double stop, double step, ndt_dtype t);
 ndt_status ndt_linspace(ndt_array **out, double start, double stop, int64_t num,
                         int endpoint, ndt_dtype t);
+/* n rows, m columns (-1: n), ones on diagonal k; a negative n, or m below
+ * -1, is NumPy's "negative dimensions are not allowed" (arg "N" or "M"). */
 ndt_status ndt_eye(ndt_array **out, int64_t n, int64_t m, int64_t k, ndt_dtype t);
 /* Copies host data of dtype t at data with byte strides (NULL = C order). */
 ndt_status ndt_from_buffer(ndt_array **out, ndt_dtype t, int ndim, const int64_t *shape,
@@ -544,6 +585,9 @@ typedef enum {
  * ddof is used by VAR and STD only. Reducing an empty array with MIN/MAX/ARG*
  * is a ValueError, as in NumPy. */
 #define NDT_ALL_AXES UINT64_MAX
+/* NumPy's function name of a reduction ("sum", "min", ..., "nanmax"); NULL if
+ * op is none. */
+const char *ndt_reduce_name(ndt_reduce_op op);
 ndt_status ndt_reduce(ndt_array **out, ndt_reduce_op op, const ndt_array *a, uint64_t axes,
                       int keepdims, ndt_dtype dtype, int64_t ddof);
 /* ---- counting and searching ------------------------------------------ */
@@ -903,6 +947,17 @@ ndt_status ndt_rng_integers(ndt_array **out, ndt_rng *rng, int ndim, const int64
                             ndt_dtype t, int64_t low, int64_t high, int endpoint);
 ndt_status ndt_rng_integers_u64(ndt_array **out, ndt_rng *rng, int ndim, const int64_t *shape,
                                 ndt_dtype t, uint64_t low, uint64_t high, int endpoint);
+/* Bounds of any size (a front end's big integers), with NumPy's rules and
+ * messages: "low is out of bounds for <dtype>", "high is out of bounds for
+ * <dtype>", "low >= high" ("low > high" with endpoint), "high <= 0" ("high <
+ * 0") when low is 0; ndt_error.arg is "low" or "high". |v| = high * 2**64 +
+ * low; a magnitude of 2**128 or more may saturate high at UINT64_MAX. */
+typedef struct {
+  int negative;
+  uint64_t high, low;
+} ndt_int128;
+ndt_status ndt_rng_integers_wide(ndt_array **out, ndt_rng *rng, int ndim, const int64_t *shape,
+                                 ndt_dtype t, ndt_int128 low, ndt_int128 high, int endpoint);
 /* The same samplers with a parameter per element: the parameters are arrays
  * (k, scale, lam and p float64, n int64) broadcast together, and the result
  * has their broadcast shape; element i is drawn with the parameters at i,

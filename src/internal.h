@@ -18,6 +18,21 @@
  * `return ndt__error(NDT_ERR_VALUE, "...", ...)`. */
 ndt_status ndt__error(ndt_status s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* The same with the error's parts (ndt_error): kind NDT_KIND_NONE is the
+ * status's (ndt_status_kind); arg names the argument at fault (NULL: none). */
+ndt_status ndt__error_at(ndt_status s, ndt_error_kind kind, const char *arg, const char *fmt,
+                         ...) __attribute__((format(printf, 4, 5)));
+/* An error as plain data, to carry it from a worker thread (a failed task)
+ * or another rank to the thread that reports it. */
+typedef struct {
+  int status, kind, deferred;
+  char arg[32], op[64], msg[512];
+} ndt__err_rec;
+/* Saves the calling thread's last error as the error of status st; with op
+ * not NULL, as the deferred failure of the task op. */
+void ndt__error_save(ndt__err_rec *rec, ndt_status st, const char *op);
+/* Makes rec the calling thread's last error; returns its status. */
+ndt_status ndt__error_load(const ndt__err_rec *rec);
 
 /* ---- memory (runtime/memory.c) --------------------------------------- */
 /* All allocations of array data and runtime objects go through these so a

@@ -205,9 +205,11 @@ static ndt_status no_loop(ndt_ufunc op, int nin, const ndt_dtype *types) {
   for (int i = 0; i < nin; i++)
     len += snprintf(buf + len, sizeof buf - len, "%s%s", i ? ", " : "",
                     ndt_dtype_name(types[i]));
-  return ndt__error(NDT_ERR_TYPE, "ufunc '%s' not supported for the input types (%s), and the "
-                   "inputs could not be safely coerced to any supported types according to "
-                   "the casting rule ''safe''", ndt_ufunc_name(op), buf);
+  /* NumPy's legacy type resolver: a plain TypeError, not UFuncTypeError */
+  return ndt__error_at(NDT_ERR_TYPE, NDT_KIND_TYPE, NULL,
+                       "ufunc '%s' not supported for the input types (%s), and the "
+                       "inputs could not be safely coerced to any supported types according "
+                       "to the casting rule ''safe''", ndt_ufunc_name(op), buf);
 }
 
 static ndt_status resolve(ndt_ufunc op, int nin, const ndt_dtype *types, const int *weak,

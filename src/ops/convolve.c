@@ -129,10 +129,10 @@ ndt_status ndt_diagonal(ndt_array **out, const ndt_array *a, int64_t offset, int
   int n = a->ndim;
   if (n < 2) return ndt__error(NDT_ERR_VALUE, "diag requires an array of at least two dimensions");
   if (ax1 < -n || ax1 >= n)
-    return ndt__error(NDT_ERR_AXIS, "axis1: axis %d is out of bounds for array of dimension %d",
+    return ndt__error_at(NDT_ERR_AXIS, NDT_KIND_AXIS, "axis1", "axis1: axis %d is out of bounds for array of dimension %d",
                      ax1, n);
   if (ax2 < -n || ax2 >= n)
-    return ndt__error(NDT_ERR_AXIS, "axis2: axis %d is out of bounds for array of dimension %d",
+    return ndt__error_at(NDT_ERR_AXIS, NDT_KIND_AXIS, "axis2", "axis2: axis %d is out of bounds for array of dimension %d",
                      ax2, n);
   if (ax1 < 0) ax1 += n;
   if (ax2 < 0) ax2 += n;

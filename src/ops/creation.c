@@ -160,6 +160,9 @@ ndt_status ndt_linspace(ndt_array **out, double start, double stop, int64_t num,
 }
 
 ndt_status ndt_eye(ndt_array **out, int64_t n, int64_t m, int64_t k, ndt_dtype t) {
+  if (n < 0 || m < -1)
+    return ndt__error_at(NDT_ERR_VALUE, NDT_KIND_VALUE, n < 0 ? "N" : "M",
+                         "negative dimensions are not allowed");
   if (m < 0) m = n;
   int64_t shape[2] = {n, m};
   ndt_array *r;

@@ -159,7 +159,7 @@ ndt_status ndt_view_itemsize(ndt_array **out, const ndt_array *a, ndt_dtype t, i
     return ndt__error(NDT_ERR_UNSUPPORTED, "view: byte offset %lld is not a multiple of %lld",
                      (long long)boffset, (long long)n);
   for (int k = 0; k < ndim; k++) {
-    if (shape[k] < 0) return ndt__error(NDT_ERR_VALUE, "negative dimensions are not allowed");
+    if (shape[k] < 0) return ndt__error_at(NDT_ERR_VALUE, NDT_KIND_VALUE, "shape", "negative dimensions are not allowed");
     if (shape[k] > 1 && bstrides[k] % n)
       return ndt__error(NDT_ERR_UNSUPPORTED, "view: byte stride %lld is not a multiple of %lld",
                        (long long)bstrides[k], (long long)n);

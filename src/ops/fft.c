@@ -109,7 +109,7 @@ ndt_status ndt_fft(ndt_array **out, const ndt_array *a, int axis, int64_t n, ndt
   if ((int)kind < NDT_FFT_FORWARD || kind > NDT_FFT_C2R)
     return ndt__error(NDT_ERR_VALUE, "unknown FFT kind %d", kind);
   if (axis < -a->ndim || axis >= a->ndim)
-    return ndt__error(NDT_ERR_AXIS, "axis %d is out of bounds for array of dimension %d", axis,
+    return ndt__error_at(NDT_ERR_AXIS, NDT_KIND_AXIS, "axis", "axis %d is out of bounds for array of dimension %d", axis,
                      a->ndim);
   if (axis < 0) axis += a->ndim;
   if (n < 1)

@@ -407,35 +407,42 @@ ndt_status ndt_rng_binomial_array(ndt_array **out, ndt_rng *rng, const ndt_array
   return param_fill(out, rng, NDT_RNG_BINOMIAL, NDT_INT64, n, NDT_INT64, p, "binomial");
 }
 
-/* A 65-bit signed integer (sign and magnitude), enough for any bound. */
-typedef struct {
-  int neg;
-  uint64_t mag;
-} wint;
+/* A bound as sign and magnitude, |v| = hi * 2**64 + mag (the binding's
+ * Python ints; hi saturates, which decides every comparison with a dtype's
+ * range the same way). */
+typedef ndt_int128 wint;
 
 static wint w_i64(int64_t x) {
-  wint w = {x < 0, x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x};
+  wint w = {x < 0, 0, x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x};
   return w;
 }
 static wint w_u64(uint64_t x) {
-  wint w = {0, x};
+  wint w = {0, 0, x};
   return w;
 }
 static int w_cmp(wint a, wint b) {
-  if (a.mag == 0) a.neg = 0;
-  if (b.mag == 0) b.neg = 0;
-  if (a.neg != b.neg) return a.neg ? -1 : 1;
-  int c = a.mag < b.mag ? -1 : a.mag > b.mag;
-  return a.neg ? -c : c;
+  if (a.high == 0 && a.low == 0) a.negative = 0;
+  if (b.high == 0 && b.low == 0) b.negative = 0;
+  if (a.negative != b.negative) return a.negative ? -1 : 1;
+  int c = a.high != b.high ? (a.high < b.high ? -1 : 1) : (a.low < b.low ? -1 : a.low > b.low);
+  return a.negative ? -c : c;
 }
+/* a - 1 */
 static wint w_dec(wint a) {
-  if (a.neg) a.mag++;
-  else if (a.mag == 0) a = (wint){1, 1};
-  else a.mag--;
+  if (a.high == 0 && a.low == 0) return (wint){1, 0, 1};
+  if (a.negative) {
+    if (++a.low == 0 && a.high != UINT64_MAX) a.high++;
+  } else {
+    if (a.low-- == 0) a.high--;
+  }
   return a;
 }
-static uint64_t w_bits(wint a) { return a.neg ? (uint64_t)0 - a.mag : a.mag; }
+/* the low 64 bits of a in two's complement: a value within a dtype's range */
+static uint64_t w_bits(wint a) { return a.negative ? (uint64_t)0 - a.low : a.low; }
+static int w_is_zero(wint a) { return a.high == 0 && a.low == 0; }
 
+/* NumPy's rules and messages for integers' bounds (low's range, then
+ * high's, then their order), so a C program gets the same errors. */
 static ndt_status integers(ndt_array **out, ndt_rng *rng, int ndim, const int64_t *shape,
                            ndt_dtype t, wint low, wint high, int endpoint) {
   if (t == NDT_DTYPE_DEFAULT) t = NDT_INT64;
@@ -453,15 +460,23 @@ static ndt_status integers(ndt_array **out, ndt_rng *rng, int ndim, const int64_
     lo_b = w_u64(0);
     hi_b = w_u64(bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1);
   } else {
-    lo_b = (wint){1, UINT64_C(1) << (bits - 1)};
+    lo_b = (wint){1, 0, UINT64_C(1) << (bits - 1)};
     hi_b = w_u64((UINT64_C(1) << (bits - 1)) - 1);
   }
   const char *tn = ndt_dtype_name(t);
-  if (w_cmp(low, lo_b) < 0) return ndt__error(NDT_ERR_VALUE, "low is out of bounds for %s", tn);
+  if (w_cmp(low, lo_b) < 0)
+    return ndt__error_at(NDT_ERR_VALUE, NDT_KIND_VALUE, "low", "low is out of bounds for %s", tn);
   wint hi = endpoint ? high : w_dec(high);
-  if (w_cmp(hi, hi_b) > 0) return ndt__error(NDT_ERR_VALUE, "high is out of bounds for %s", tn);
-  if (w_cmp(low, hi) > 0)
-    return ndt__error(NDT_ERR_VALUE, endpoint ? "low > high" : "low >= high");
+  if (w_cmp(hi, hi_b) > 0)
+    return ndt__error_at(NDT_ERR_VALUE, NDT_KIND_VALUE, "high", "high is out of bounds for %s",
+                         tn);
+  if (w_cmp(low, hi) > 0) {
+    /* integers(0) and integers(0, -3): NumPy names high alone */
+    if (w_is_zero(low))
+      return ndt__error_at(NDT_ERR_VALUE, NDT_KIND_VALUE, "high",
+                           endpoint ? "high < 0" : "high <= 0");
+    return ndt__error_at(NDT_ERR_VALUE, NDT_KIND_VALUE, "low", endpoint ? "low > high" : "low >= high");
+  }
   rparams q = {.dist = NDT_RNG_INTEGERS, .t = t};
   q.base = w_bits(low);
   q.span = w_bits(hi) - q.base;
@@ -473,6 +488,11 @@ static ndt_status integers(ndt_array **out, ndt_rng *rng, int ndim, const int64_
     q.thr64 = (0 - range) % range;
   }
   return rand_fill(out, rng, ndim, shape, &q, "integers");
+}
+
+ndt_status ndt_rng_integers_wide(ndt_array **out, ndt_rng *rng, int ndim, const int64_t *shape,
+                                 ndt_dtype t, ndt_int128 low, ndt_int128 high, int endpoint) {
+  return integers(out, rng, ndim, shape, t, low, high, endpoint);
 }
 
 ndt_status ndt_rng_integers(ndt_array **out, ndt_rng *rng, int ndim, const int64_t *shape,

@@ -960,6 +960,15 @@ static ndt_status divide_by(ndt_array **x, double count) {
   return NDT_OK;
 }
 
+const char *ndt_reduce_name(ndt_reduce_op op) {
+  /* NumPy's function names, in ndt_reduce_op's order (red_name gives the
+   * ufuncs' for messages and task names: minimum, maximum) */
+  static const char *const names[NDT_NREDUCE] = {
+      "sum", "prod", "min", "max", "any", "all", "count_nonzero", "mean", "var", "std",
+      "argmin", "argmax", "nansum", "nanprod", "nanmin", "nanmax"};
+  return (int)op >= 0 && op < NDT_NREDUCE ? names[op] : NULL;
+}
+
 ndt_status ndt_reduce(ndt_array **out, ndt_reduce_op op, const ndt_array *a, uint64_t axes,
                       int keepdims, ndt_dtype dtype, int64_t ddof) {
   if ((int)op < 0 || op >= NDT_NREDUCE) return ndt__error(NDT_ERR_VALUE, "invalid reduction");
@@ -973,7 +982,7 @@ ndt_status ndt_reduce(ndt_array **out, ndt_reduce_op op, const ndt_array *a, uin
     if (axes & ~all) {
       int bad = 0;
       while (!((axes & ~all) >> bad & 1)) bad++;
-      return ndt__error(NDT_ERR_AXIS, "axis %d is out of bounds for array of dimension %d", bad,
+      return ndt__error_at(NDT_ERR_AXIS, NDT_KIND_AXIS, "axis", "axis %d is out of bounds for array of dimension %d", bad,
                        nd);
     }
     mask = axes;

@@ -245,7 +245,7 @@ ndt_status ndt_scan(ndt_array **out, ndt_scan_op op, const ndt_array *a, int axi
   int ax = axis;
   if (axis == NDT_AXIS_FLAT || a->ndim == 0) {
     if (a->ndim == 0 && axis != NDT_AXIS_FLAT && axis != 0 && axis != -1)
-      return ndt__error(NDT_ERR_AXIS, "axis %d is out of bounds for array of dimension 1",
+      return ndt__error_at(NDT_ERR_AXIS, NDT_KIND_AXIS, "axis", "axis %d is out of bounds for array of dimension 1",
                        axis);
     int64_t n = a->size;
     if (ndt_is_c_contiguous(a)) {
@@ -259,7 +259,7 @@ ndt_status ndt_scan(ndt_array **out, ndt_scan_op op, const ndt_array *a, int axi
     ax = 0;
   } else {
     if (axis < -a->ndim || axis >= a->ndim)
-      return ndt__error(NDT_ERR_AXIS, "axis %d is out of bounds for array of dimension %d",
+      return ndt__error_at(NDT_ERR_AXIS, NDT_KIND_AXIS, "axis", "axis %d is out of bounds for array of dimension %d",
                        axis, a->ndim);
     if (ax < 0) ax += a->ndim;
     if ((st = ndt__array_view(&src, a))) return st;

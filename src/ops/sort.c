@@ -157,7 +157,7 @@ static ndt_status order_lines(const ndt_array *a, int axis, int want_indices, in
     axis = 0;
   } else {
     if (axis < -a->ndim || axis >= a->ndim) {
-      return ndt__error(NDT_ERR_AXIS, "axis %d is out of bounds for array of dimension %d",
+      return ndt__error_at(NDT_ERR_AXIS, NDT_KIND_AXIS, "axis", "axis %d is out of bounds for array of dimension %d",
                        axis, a->ndim);
     }
     if (axis < 0) axis += a->ndim;

@@ -29,7 +29,7 @@ ndt_status ndt_as_strided(ndt_array **out, const ndt_array *a, int64_t offset, i
   int64_t size = 1, lo = offset, hi = offset;
   int overflow = 0;
   for (int k = 0; k < ndim; k++) {
-    if (shape[k] < 0) return ndt__error(NDT_ERR_VALUE, "negative dimensions are not allowed");
+    if (shape[k] < 0) return ndt__error_at(NDT_ERR_VALUE, NDT_KIND_VALUE, "shape", "negative dimensions are not allowed");
     if (__builtin_mul_overflow(size, shape[k], &size)) overflow = 1;
   }
   if (overflow) return ndt__error(NDT_ERR_VALUE, "array is too big");
@@ -283,7 +283,7 @@ ndt_status ndt_reduceat(ndt_array **out, const ndt_array *a, int axis, const ndt
   int nd = a->ndim;
   if (nd == 0) return ndt__error(NDT_ERR_TYPE, "cannot reduceat on a scalar");
   if (axis < -nd || axis >= nd)
-    return ndt__error(NDT_ERR_AXIS, "axis %d is out of bounds for array of dimension %d", axis,
+    return ndt__error_at(NDT_ERR_AXIS, NDT_KIND_AXIS, "axis", "axis %d is out of bounds for array of dimension %d", axis,
                      nd);
   if (axis < 0) axis += nd;
   if (idx->ndim != 1 || idx->dtype != NDT_INT64)

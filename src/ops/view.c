@@ -187,7 +187,7 @@ int ndt__may_overlap(const ndt_array *a, const ndt_array *b) {
 }
 
 static ndt_status axis_error(int axis, int ndim) {
-  return ndt__error(NDT_ERR_AXIS, "axis %d is out of bounds for array of dimension %d", axis,
+  return ndt__error_at(NDT_ERR_AXIS, NDT_KIND_AXIS, "axis", "axis %d is out of bounds for array of dimension %d", axis,
                    ndim);
 }
 

@@ -555,15 +555,14 @@ ndt_status ndt__comm_agree(ndt_status st) {
   agreement(v, w);
   int first = (int)w[0];
   if (first == ndt__comm_size_) return NDT_OK;
-  struct { int st; char msg[640]; } e = {0};
-  if (first == comm_rank) {
-    e.st = st;
-    snprintf(e.msg, sizeof e.msg, "%s", ndt_last_error());
-  }
+  /* the whole error (kind, argument, op), so every rank raises the same */
+  ndt__err_rec e;
+  memset(&e, 0, sizeof e);
+  if (first == comm_rank) ndt__error_save(&e, st, NULL);
   ndt__comm_bcast(&e, sizeof e, first);
   if (first == comm_rank) return st;
-  if (!e.msg[0]) return ndt__error((ndt_status)e.st, "an operation failed on rank %d", first);
-  return ndt__error((ndt_status)e.st, "%s", e.msg);
+  if (!e.msg[0]) return ndt__error((ndt_status)e.status, "an operation failed on rank %d", first);
+  return ndt__error_load(&e);
 #else
   return st;
 #endif

@@ -26,7 +26,7 @@ static struct {
   int stop;
   int64_t pending;
   ndt_status deferred;
-  char deferred_msg[600];
+  ndt__err_rec deferred_err;   /* the first failure: its task and its error (error.c) */
   int64_t pending_bytes;  /* sum of the pending tasks' bytes */
   int64_t recorded;       /* tasks recorded so far (their seq) */
   int64_t cancel_below;   /* an interrupt cancelled the tasks recorded before */
@@ -193,7 +193,7 @@ static void release_resources(ndt_task *t) {
 static void record_failure(ndt_task *t, ndt_status st) {
   if (rt.deferred == NDT_OK) {
     rt.deferred = st;
-    snprintf(rt.deferred_msg, sizeof rt.deferred_msg, "%s: %s", t->name, ndt_last_error());
+    ndt__error_save(&rt.deferred_err, st, t->name);
   }
 }
 
@@ -441,9 +441,10 @@ ndt_status ndt_set_inline_elems(int64_t n) {
 
 static ndt_status take_deferred(void) {
   if (rt.deferred == NDT_OK) return NDT_OK;
-  ndt_status st = rt.deferred;
   rt.deferred = NDT_OK;
-  return ndt__error(st, "%s", rt.deferred_msg);
+  /* the failed task's error (status, kind, argument, message) with its
+   * op: ndt_last_error_info().deferred */
+  return ndt__error_load(&rt.deferred_err);
 }
 
 static ndt_status sync_here(void) {
@@ -546,7 +547,7 @@ void ndt__rt_fail(const char *name, ndt_status st) {
   pthread_mutex_lock(&rt.lock);
   if (rt.deferred == NDT_OK) {
     rt.deferred = st;
-    snprintf(rt.deferred_msg, sizeof rt.deferred_msg, "%s: %s", name, ndt_last_error());
+    ndt__error_save(&rt.deferred_err, st, name);
   }
   pthread_mutex_unlock(&rt.lock);
 }

@@ -57,7 +57,7 @@ ndt_status ndt__store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t
   int itemsize = ndt__traits[ty].size;
   int64_t size = 1;
   for (int k = 0; k < ndim; k++) {
-    if (shape[k] < 0) return ndt__error(NDT_ERR_VALUE, "negative dimensions are not allowed");
+    if (shape[k] < 0) return ndt__error_at(NDT_ERR_VALUE, NDT_KIND_VALUE, "shape", "negative dimensions are not allowed");
     if (shape[k] && size > INT64_MAX / shape[k] / itemsize)
       return ndt__error(NDT_ERR_VALUE, "array is too big; `arr.size * arr.dtype.itemsize` "
                                       "is larger than the maximum possible size.");

@@ -1,0 +1,182 @@
+/* buffer.c - the buffer protocol: memoryview(a), ctypes. */
+#include "_core.h"
+
+/* ---- the buffer protocol (memoryview(a), ctypes) ---------------------------------
+ * The array's memory is lent in place, as NumPy's is: ndt_host_export waits
+ * for the pending work on it and moves a store of separate tiles into one
+ * buffer (once); until the release, core_leave waits for the tasks each call
+ * recorded on it (ndt_host_settle), so the borrower's reads and writes never
+ * meet a task (docs/design.md, "Lending memory"). The checks and messages are
+ * NumPy's (array_getbuffer). */
+typedef struct {
+  ndt_array *arr;                   /* our own handle on the view: the export's */
+  Py_ssize_t shape[NDT_MAXDIMS], strides[NDT_MAXDIMS];
+} lent_buffer;
+
+static const char *const buffer_formats[NDT_NTYPES] = {
+  "?", "b", "h", "i", "l", "B", "H", "I", "L", "f", "d", "Zf", "Zd",
+};
+
+int array_getbuffer(PyObject *self, Py_buffer *view, int flags) {
+  if (!view) {
+    PyErr_SetString(PyExc_ValueError, "NULL view in getbuffer");
+    return -1;
+  }
+  if (!check_arr(self)) return -1;
+  ndt_array *a = ARR(self);
+  int nd = ndt_ndim(a);
+  int c = ndt_is_c_contiguous(a), f = ndt_is_f_contiguous(a);
+  if ((flags & PyBUF_C_CONTIGUOUS) == PyBUF_C_CONTIGUOUS && !c) {
+    PyErr_SetString(PyExc_ValueError, "ndarray is not C-contiguous");
+    return -1;
+  }
+  if ((flags & PyBUF_F_CONTIGUOUS) == PyBUF_F_CONTIGUOUS && !f) {
+    PyErr_SetString(PyExc_ValueError, "ndarray is not Fortran contiguous");
+    return -1;
+  }
+  if ((flags & PyBUF_ANY_CONTIGUOUS) == PyBUF_ANY_CONTIGUOUS && !c && !f) {
+    PyErr_SetString(PyExc_ValueError, "ndarray is not contiguous");
+    return -1;
+  }
+  if ((flags & PyBUF_STRIDES) != PyBUF_STRIDES && !c) {
+    PyErr_SetString(PyExc_ValueError, "ndarray is not C-contiguous");
+    return -1;
+  }
+  int writeable = ndt_is_writeable(a);
+  if ((flags & PyBUF_WRITABLE) == PyBUF_WRITABLE && !writeable) {
+    PyErr_SetString(PyExc_ValueError, "buffer source array is read-only");
+    return -1;
+  }
+  lent_buffer *lb = PyMem_Calloc(1, sizeof *lb);
+  if (!lb) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  /* a handle of our own: the Python object's may be replaced (a.shape = ...) */
+  void *ptr = NULL;
+  ndt_status st = same_view(&lb->arr, a);
+  /* a writeable array is lent for writing, whatever was asked: the borrower
+   * may write through it (NumPy's exports of such arrays are writable) */
+  if (!st) CORE_BLOCKING(st = ndt_host_export(lb->arr, writeable, &ptr));
+  if (st) {
+    if (lb->arr) CORE(ndt_free(lb->arr));
+    PyMem_Free(lb);
+    if (st == NDT_ERR_UNSUPPORTED) {
+      PyErr_SetString(PyExc_BufferError, ndt_last_error());
+      return -1;
+    }
+    raise_status(st);
+    return -1;
+  }
+  ndt_dtype t = ndt_dtype_of(a);
+  Py_ssize_t isz = (Py_ssize_t)ndt_dtype_size(t), ssz = (Py_ssize_t)ndt_store_itemsize(a);
+  const int64_t *sh = ndt_shape(a), *es = ndt_strides(a);
+  /* NumPy's strides: a contiguous array's are recomputed (consumers expect
+   * well-formed ones also along unit and empty axes), others are the view's */
+  int as_f = f && (!c || (flags & PyBUF_F_CONTIGUOUS) == PyBUF_F_CONTIGUOUS);
+  Py_ssize_t sd = isz;
+  for (int j = 0; j < nd; j++) {
+    int k = as_f ? j : nd - 1 - j;
+    lb->shape[k] = (Py_ssize_t)sh[k];
+    lb->strides[k] = c || f ? sd : (Py_ssize_t)es[k] * ssz;
+    sd *= lb->shape[k];
+  }
+  view->buf = ptr;
+  view->obj = Py_NewRef(self);
+  view->len = (Py_ssize_t)ndt_size(a) * isz;
+  view->itemsize = isz;
+  view->readonly = !writeable;
+  view->format = (flags & PyBUF_FORMAT) == PyBUF_FORMAT ? (char *)buffer_formats[t] : NULL;
+  view->ndim = (flags & PyBUF_ND) == PyBUF_ND ? nd : 0;
+  view->shape = (flags & PyBUF_ND) == PyBUF_ND && nd ? lb->shape : NULL;
+  view->strides = (flags & PyBUF_STRIDES) == PyBUF_STRIDES && nd ? lb->strides : NULL;
+  view->suboffsets = NULL;
+  view->internal = lb;
+  /* the wait may have finished work whose floating-point flags are due.
+   * NumPy's asarray drops an export's error and takes __array__ instead, so
+   * an error raised here (errstate 'raise') is also kept for this array's
+   * copy-out that follows (m_to_buffer), until the next core call ends. */
+  if ((ndt_fp_errors_pending() || fp_sync_wanted) && fp_report() < 0) {
+    PyBuffer_Release(view);
+    PyObject *et, *ev, *tb;
+    PyErr_Fetch(&et, &ev, &tb);
+    PyErr_NormalizeException(&et, &ev, &tb);
+    Py_XSETREF(fp_stashed, Py_XNewRef(ev));
+    fp_stashed_owner = self;
+    PyErr_Restore(et, ev, tb);
+    return -1;
+  }
+  return 0;
+}
+
+static void array_releasebuffer(PyObject *self, Py_buffer *view) {
+  (void)self;
+  lent_buffer *lb = view->internal;
+  if (!lb) return;
+  view->internal = NULL;
+  if (core_held) {   /* released from Python code run inside a core call */
+    ndt_host_release(lb->arr);
+    free_later(lb->arr);
+  } else {
+    CORE(ndt_host_release(lb->arr); ndt_free(lb->arr));
+  }
+  PyMem_Free(lb);
+}
+
+PyBufferProcs array_as_buffer = {
+  .bf_getbuffer = array_getbuffer,
+  .bf_releasebuffer = array_releasebuffer,
+};
+
+/* The address a buffer export starts at (for a.ctypes.data). */
+PyObject *f_buffer_address(PyObject *m, PyObject *obj) {
+  (void)m;
+  if (!PyMemoryView_Check(obj)) {
+    PyErr_SetString(PyExc_TypeError, "expected a memoryview");
+    return NULL;
+  }
+  return PyLong_FromVoidPtr(PyMemoryView_GET_BUFFER(obj)->buf);
+}
+
+/* ---- the other direction: another object's memory as an array ----------------
+ * from_memory(obj, code, writable): an array over obj's memory (a C-contiguous
+ * buffer of code's dtype; ndt_from_memory), holding the buffer until the
+ * last array over it goes; NotImplementedError where the core cannot share
+ * it (the caller copies). The result names itself as its views' .base. */
+static void release_buffer(void *ctx) {
+  PyGILState_STATE g = PyGILState_Ensure();
+  PyBuffer_Release((Py_buffer *)ctx);
+  PyMem_RawFree(ctx);
+  PyGILState_Release(g);
+}
+
+PyObject *f_from_memory(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *obj;
+  int t, writable;
+  if (!PyArg_ParseTuple(args, "Oip", &obj, &t, &writable)) return NULL;
+  if (t < 0 || t >= NDT_NTYPES) {
+    PyErr_Format(PyExc_ValueError, "invalid ndtile dtype code %d", t);
+    return NULL;
+  }
+  Py_buffer *view = PyMem_RawMalloc(sizeof *view);
+  if (!view) return PyErr_NoMemory();
+  if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0))) {
+    PyMem_RawFree(view);
+    return NULL;
+  }
+  int64_t isz = ndt_dtype_size((ndt_dtype)t);
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_from_memory(&r, view->buf, (ndt_dtype)t, (int64_t)view->len / isz, !writable,
+                            release_buffer, view));
+  if (st) {
+    PyBuffer_Release(view);
+    PyMem_RawFree(view);
+    return raise_status(st);
+  }
+  PyObject *o = wrap(r);
+  if (o) ndt_set_owner_ctx(ARR(o), o);
+  return o;
+}
+

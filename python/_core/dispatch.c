@@ -1,0 +1,181 @@
+/* dispatch.c - the Dispatch type: the foreign-array check as public functions
+ * are entered. */
+#include "_core.h"
+
+/* ---- the foreign-array check as public functions are entered ----------------
+ * ndtile.sum, ndtile.concatenate, ... are Dispatch objects: a call whose
+ * arguments are all plain (exact ndtile and NumPy arrays, Python scalars,
+ * strings, None, slices, types, and lists/tuples of those) goes straight to
+ * the ndtile function (vectorcall, no tuple or dict made); one with another
+ * library's array (a numpy.ndarray subclass such as a masked array, or an
+ * object with its own __array_function__/__array_ufunc__: see _foreign.py)
+ * goes to NumPy's function through the Python side's runner. Other types are
+ * judged once each by the Python side and remembered in its dict. */
+typedef struct {
+  PyObject_HEAD
+  PyObject *impl, *npfunc, *name;
+  vectorcallfunc vectorcall;
+} DispatchObject;
+
+static PyObject *disp_cache;     /* type -> bool (the Python side's dict) */
+static PyObject *disp_judge;     /* judge(type) -> bool, fills disp_cache */
+static PyObject *disp_runner;    /* runner(npfunc, args, kwargs, name) */
+static PyTypeObject *disp_np_ndarray;
+
+/* 1: another library's array, 0: plain, -1: error. nested: inside a list
+ * (a nested list is judged by its first element, so a long list of
+ * numbers costs one look per level, not one per number). */
+static int disp_foreign(PyObject *x, int nested) {
+  PyTypeObject *t = Py_TYPE(x);
+  if (t == wrap_type || t == &PyFloat_Type || t == &PyLong_Type || t == disp_np_ndarray ||
+      x == Py_None || t == &PyBool_Type || t == &PyUnicode_Type || t == &PySlice_Type ||
+      t == &PyType_Type || t == &PyComplex_Type || x == Py_Ellipsis || t == &PyBytes_Type)
+    return 0;
+  if (t == &PyList_Type || t == &PyTuple_Type) {
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(x);
+    PyObject **items = PySequence_Fast_ITEMS(x);
+    if (nested) return n ? disp_foreign(items[0], 1) : 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+      int r = disp_foreign(items[i], 1);
+      if (r) return r;
+    }
+    return 0;
+  }
+  PyObject *v = PyDict_GetItemWithError(disp_cache, (PyObject *)t);   /* borrowed */
+  if (v) return v == Py_True;
+  if (PyErr_Occurred()) return -1;
+  PyObject *r = PyObject_CallOneArg(disp_judge, (PyObject *)t);
+  if (!r) return -1;
+  int f = PyObject_IsTrue(r);
+  Py_DECREF(r);
+  return f;
+}
+
+static PyObject *disp_call(PyObject *self, PyObject *const *args, size_t nargsf,
+                           PyObject *kwnames) {
+  DispatchObject *d = (DispatchObject *)self;
+  Py_ssize_t n = PyVectorcall_NARGS(nargsf), nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t i = 0; i < n + nk; i++) {
+    int r = disp_foreign(args[i], 0);
+    if (r < 0) return NULL;
+    if (r) {
+      /* NumPy's function takes it: args as a tuple, keywords as a dict */
+      PyObject *a = PyTuple_New(n), *kw = PyDict_New(), *res = NULL;
+      if (!a || !kw) goto done;
+      for (Py_ssize_t k = 0; k < n; k++) PyTuple_SET_ITEM(a, k, Py_NewRef(args[k]));
+      for (Py_ssize_t k = 0; k < nk; k++)
+        if (PyDict_SetItem(kw, PyTuple_GET_ITEM(kwnames, k), args[n + k]) < 0) goto done;
+      res = PyObject_CallFunctionObjArgs(disp_runner, d->npfunc, a, kw, d->name, NULL);
+    done:
+      Py_XDECREF(a);
+      Py_XDECREF(kw);
+      return res;
+    }
+  }
+  return PyObject_Vectorcall(d->impl, args, nargsf, kwnames);
+}
+
+static void disp_dealloc(DispatchObject *d) {
+  Py_CLEAR(d->impl);
+  Py_CLEAR(d->npfunc);
+  Py_CLEAR(d->name);
+  Py_TYPE(d)->tp_free((PyObject *)d);
+}
+
+/* attributes the wrapper lacks are the function's own (__name__, __doc__,
+ * __module__, __qualname__, __signature__ through __wrapped__, ...) */
+static PyObject *disp_getattro(PyObject *self, PyObject *name) {
+  PyObject *r = PyObject_GenericGetAttr(self, name);
+  if (r || !PyErr_ExceptionMatches(PyExc_AttributeError)) return r;
+  PyErr_Clear();
+  return PyObject_GetAttr(((DispatchObject *)self)->impl, name);
+}
+
+static PyObject *disp_impl_attr(PyObject *self, void *c) {
+  return PyObject_GetAttrString(((DispatchObject *)self)->impl, (const char *)c);
+}
+
+/* a.__doc__ = ...: the function's own (_docs.py notes every public name) */
+static int disp_set_impl_attr(PyObject *self, PyObject *value, void *c) {
+  if (!value) {
+    PyErr_SetString(PyExc_AttributeError, "cannot delete the attribute");
+    return -1;
+  }
+  return PyObject_SetAttrString(((DispatchObject *)self)->impl, (const char *)c, value);
+}
+
+static PyObject *disp_wrapped(PyObject *self, void *c) {
+  (void)c;
+  return Py_NewRef(((DispatchObject *)self)->impl);
+}
+
+static PyObject *disp_repr(PyObject *self) {
+  return PyUnicode_FromFormat("<function %U>", ((DispatchObject *)self)->name);
+}
+
+/* pickled by name: restored as the same entry of the ndtile namespace */
+static PyObject *disp_restore;   /* the Python side's restore(name) */
+
+static PyObject *disp_reduce(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  return Py_BuildValue("O(O)", disp_restore, ((DispatchObject *)self)->name);
+}
+
+static PyGetSetDef disp_getset[] = {
+  {"__name__", disp_impl_attr, NULL, NULL, "__name__"},
+  {"__qualname__", disp_impl_attr, NULL, NULL, "__qualname__"},
+  {"__doc__", disp_impl_attr, disp_set_impl_attr, NULL, "__doc__"},
+  {"__module__", disp_impl_attr, NULL, NULL, "__module__"},
+  {"__wrapped__", disp_wrapped, NULL, "the ndtile function", NULL},
+  {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef disp_methods[] = {
+  {"__reduce__", disp_reduce, METH_NOARGS, "pickled as the function it enters"},
+  {NULL, NULL, 0, NULL},
+};
+
+PyTypeObject DispatchType = {
+  PyVarObject_HEAD_INIT(NULL, 0)
+  .tp_name = "ndtile._core.function",
+  .tp_basicsize = sizeof(DispatchObject),
+  .tp_dealloc = (destructor)disp_dealloc,
+  .tp_vectorcall_offset = offsetof(DispatchObject, vectorcall),
+  .tp_call = PyVectorcall_Call,
+  .tp_getattro = disp_getattro,
+  .tp_repr = disp_repr,
+  .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL,
+  .tp_doc = NULL,
+  .tp_getset = disp_getset,
+  .tp_methods = disp_methods,
+};
+
+/* dispatcher(impl, npfunc, name): impl entered through the check above. */
+PyObject *f_dispatcher(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *impl, *npf, *name;
+  if (!PyArg_ParseTuple(args, "OOU", &impl, &npf, &name)) return NULL;
+  DispatchObject *d = PyObject_New(DispatchObject, &DispatchType);
+  if (!d) return NULL;
+  d->impl = Py_NewRef(impl);
+  d->npfunc = Py_NewRef(npf);
+  d->name = Py_NewRef(name);
+  d->vectorcall = disp_call;
+  return (PyObject *)d;
+}
+
+/* dispatch_setup(cache dict, judge, runner, numpy.ndarray, restore) */
+PyObject *f_dispatch_setup(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *cache, *judge, *runner, *npt, *restore;
+  if (!PyArg_ParseTuple(args, "O!OOO!O", &PyDict_Type, &cache, &judge, &runner, &PyType_Type,
+                        &npt, &restore))
+    return NULL;
+  Py_XSETREF(disp_restore, Py_NewRef(restore));
+  Py_XSETREF(disp_cache, Py_NewRef(cache));
+  Py_XSETREF(disp_judge, Py_NewRef(judge));
+  Py_XSETREF(disp_runner, Py_NewRef(runner));
+  Py_XSETREF(disp_np_ndarray, (PyTypeObject *)Py_NewRef(npt));
+  Py_RETURN_NONE;
+}
+

@@ -1,0 +1,242 @@
+/* errors.c - the one mapping of an ndt_status to the exception NumPy raises
+ * (raise_status), and the floating-point error reports (fp_*). */
+#include "_core.h"
+
+/* A floating-point error a buffer export raised, kept for the array's
+ * copy-out that NumPy falls back to (array_getbuffer); cleared as any core
+ * call ends (core_leave). */
+PyObject *fp_stashed;
+PyObject *fp_stashed_owner;
+
+/* ---- errors --------------------------------------------------------------- */
+static PyObject *lazy_attr(PyObject **cache, const char *mod, const char *name) {
+  if (!*cache) {
+    PyObject *m = PyImport_ImportModule(mod);
+    if (!m) {
+      PyErr_Clear();
+      return NULL;
+    }
+    *cache = PyObject_GetAttrString(m, name);
+    Py_DECREF(m);
+    if (!*cache) PyErr_Clear();
+  }
+  return *cache;
+}
+
+/* numpy's UFuncTypeError (a TypeError), built without calling its
+ * __init__, which wants the ufunc object; 0 when numpy has none. */
+static int set_ufunc_type_error(const char *msg) {
+  PyObject *t = lazy_attr(&ufunc_type_error, "numpy._core._exceptions", "UFuncTypeError");
+  if (!t || !PyType_Check(t)) return 0;
+  PyObject *args = Py_BuildValue("(s)", msg);
+  PyObject *exc = args ? ((PyTypeObject *)t)->tp_new((PyTypeObject *)t, args, NULL) : NULL;
+  Py_XDECREF(args);
+  if (!exc) {
+    PyErr_Clear();
+    return 0;
+  }
+  PyErr_SetObject(t, exc);
+  Py_DECREF(exc);
+  return 1;
+}
+
+/* The one place where a status becomes a Python exception: the class is
+ * the error's kind (ndt_last_error_info), the message the core's. */
+PyObject *raise_status(ndt_status st) {
+  const ndt_error *e = ndt_last_error_info();
+  /* a status that is not the last error's (the test hook, a body that
+   * failed without a message) has its status's kind */
+  ndt_error_kind kind = e->status == st ? e->kind : ndt_status_kind(st);
+  const char *msg = ndt_last_error();
+  if (!msg || !*msg) msg = ndt_status_string(st);
+  PyObject *type = PyExc_RuntimeError;
+  switch (kind) {
+    case NDT_KIND_MEMORY: type = PyExc_MemoryError; break;
+    case NDT_KIND_VALUE: type = PyExc_ValueError; break;
+    case NDT_KIND_AXIS: {
+      PyObject *t = lazy_attr(&axis_error_type, "numpy.exceptions", "AxisError");
+      type = t ? t : PyExc_IndexError;
+      break;
+    }
+    case NDT_KIND_INDEX: type = PyExc_IndexError; break;
+    case NDT_KIND_UFUNC_TYPE:
+      if (set_ufunc_type_error(msg)) return NULL;
+      type = PyExc_TypeError;
+      break;
+    case NDT_KIND_TYPE: type = PyExc_TypeError; break;
+    case NDT_KIND_UNSUPPORTED: type = PyExc_NotImplementedError; break;
+    case NDT_KIND_OVERFLOW: type = PyExc_OverflowError; break;
+    case NDT_KIND_INTERRUPTED:
+      /* Ctrl-C: Python's handler runs now (KeyboardInterrupt, or the
+       * program's own handler); an interrupt from elsewhere (another
+       * thread's ndt_interrupt) is a KeyboardInterrupt too */
+      if (PyErr_CheckSignals() < 0) return NULL;
+      PyErr_SetNone(PyExc_KeyboardInterrupt);
+      return NULL;
+    case NDT_KIND_LINALG: {
+      /* numpy.linalg.LinAlgError with NumPy's message: a deferred failure's
+       * without the op in front */
+      static PyObject *linalg_error;
+      PyObject *t = lazy_attr(&linalg_error, "numpy.linalg", "LinAlgError");
+      type = t ? t : PyExc_ValueError;
+      if (e->status == st && e->deferred && *e->message) msg = e->message;
+      break;
+    }
+    case NDT_KIND_NONE:
+    case NDT_KIND_INTERNAL: type = PyExc_RuntimeError; break;
+  }
+  PyErr_SetString(type, msg);
+  return NULL;
+}
+
+/* ---- floating-point errors ---------------------------------------------------
+ * The core keeps one record per op of the IEEE errors its tiles raised
+ * (ndt_fp_errors_take); ndtile._errstate.report turns them into NumPy's
+ * RuntimeWarnings, FloatingPointError, callbacks or prints, in the error
+ * state (numpy.errstate) the program had when it called the op: for an op
+ * that defers work, fp_capture keeps the errstate object and the user's line
+ * with the op. Inline work is reported at the end of the call (fp_done),
+ * deferred work at the end of the first call that finds it done - at the
+ * latest the call that waits for its data. Under errstate 'raise' a deferred
+ * op is waited for before its call returns, so the exception comes from the
+ * line that called it, as in NumPy. */
+static PyObject *fp_report_fn, *fp_raises_fn, *fp_extobj_var, *fp_pkg_dir;
+static PyObject *fp_last_ext;     /* errstate object fp_last_raises was found for */
+static int fp_last_raises;
+int fp_sync_wanted;
+
+/* 1 when the frame's code lies in the ndtile package */
+static int fp_in_package(PyFrameObject *f) {
+  PyCodeObject *co = PyFrame_GetCode(f);
+  int in = co && fp_pkg_dir && PyUnicode_Check(co->co_filename) &&
+           PyUnicode_Tailmatch(co->co_filename, fp_pkg_dir, 0, PY_SSIZE_T_MAX, -1) == 1;
+  Py_XDECREF(co);
+  return in;
+}
+
+/* The capture hook (recording thread, an op's first deferred task): a tuple
+ * (errstate object, file, line, module globals) of the first frame outside
+ * ndtile. */
+static void *fp_capture(void) {
+  if (!fp_report_fn || !PyGILState_Check()) return NULL;
+  PyObject *ext = NULL;
+  if (!fp_extobj_var || PyContextVar_Get(fp_extobj_var, NULL, &ext) < 0 || !ext) {
+    PyErr_Clear();
+    ext = Py_NewRef(Py_None);
+  }
+  if (ext != fp_last_ext && fp_raises_fn) {
+    PyObject *r = PyObject_CallOneArg(fp_raises_fn, ext);
+    fp_last_raises = r ? PyObject_IsTrue(r) == 1 : 0;
+    if (!r) PyErr_Clear();
+    Py_XDECREF(r);
+    Py_XSETREF(fp_last_ext, Py_NewRef(ext));
+  }
+  if (fp_last_raises) fp_sync_wanted = 1;
+  PyFrameObject *f = PyEval_GetFrame();
+  Py_XINCREF(f);
+  while (f && fp_in_package(f)) {
+    PyFrameObject *b = PyFrame_GetBack(f);
+    Py_DECREF(f);
+    f = b;
+  }
+  PyObject *file = NULL, *glob = NULL;
+  int line = 0;
+  if (f) {
+    PyCodeObject *co = PyFrame_GetCode(f);
+    file = co ? Py_NewRef(co->co_filename) : NULL;
+    Py_XDECREF(co);
+    line = PyFrame_GetLineNumber(f);
+    glob = PyFrame_GetGlobals(f);
+    Py_DECREF(f);
+  }
+  PyObject *t = Py_BuildValue("(NNiN)", ext, file ? file : Py_NewRef(Py_None), line,
+                              glob ? glob : Py_NewRef(Py_None));
+  if (!t) PyErr_Clear();
+  return t;
+}
+
+/* The release hook: a record done and reported (GIL held: called from
+ * ndt_fp_errors_take in fp_report). */
+static void fp_release(void *ctx) { Py_XDECREF((PyObject *)ctx); }
+
+/* Reports the records that are ready; -1 with an exception set. */
+int fp_report(void) {
+  if (fp_sync_wanted) {
+    fp_sync_wanted = 0;
+    ndt_status st;
+    CORE_BLOCKING(st = ndt_sync());
+    if (st) {
+      raise_status(st);
+      return -1;
+    }
+  }
+  int rc = 0;
+  while (ndt_fp_errors_pending()) {
+    ndt_fp_error e[16];
+    int n = ndt_fp_errors_take(e, 16);
+    if (n == 0) break;
+    PyObject *list = PyList_New(n);
+    for (int i = 0; i < n; i++) {
+      PyObject *ctx = e[i].ctx ? (PyObject *)e[i].ctx : Py_None;   /* borrowed */
+      PyObject *item = list ? Py_BuildValue("(sIO)", e[i].op, e[i].flags, ctx) : NULL;
+      if (!item) {
+        Py_CLEAR(list);
+        break;
+      }
+      PyList_SET_ITEM(list, i, item);
+    }
+    if (rc == 0 && list && fp_report_fn) {
+      PyObject *r = PyObject_CallOneArg(fp_report_fn, list);
+      if (!r) rc = -1;   /* the rest is still reported: warnings, say */
+      Py_XDECREF(r);
+    }
+    Py_XDECREF(list);
+    if (!list) rc = -1;
+  }
+  return rc;
+}
+
+/* The end of a call that may have run or waited for work: o, or NULL (o
+ * released) when reporting floating-point errors raised. */
+PyObject *fp_done(PyObject *o) {
+  if (o && (ndt_fp_errors_pending() || fp_sync_wanted) && fp_report() < 0) {
+    Py_DECREF(o);
+    return NULL;
+  }
+  return o;
+}
+
+PyObject *f_fp_setup(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *report, *raises, *var, *pkg;
+  if (!PyArg_ParseTuple(args, "OOOU", &report, &raises, &var, &pkg)) return NULL;
+  Py_XSETREF(fp_report_fn, Py_NewRef(report));
+  Py_XSETREF(fp_raises_fn, Py_NewRef(raises));
+  Py_XSETREF(fp_extobj_var, var == Py_None ? NULL : Py_NewRef(var));
+  Py_XSETREF(fp_pkg_dir, Py_NewRef(pkg));
+  Py_CLEAR(fp_last_ext);
+  ndt_fp_set_hooks(fp_capture, fp_release);
+  Py_RETURN_NONE;
+}
+
+PyObject *f_fp_report(PyObject *m, PyObject *noargs) {
+  (void)m;
+  (void)noargs;
+  return fp_done(Py_NewRef(Py_None));
+}
+
+PyObject *f_status_string(PyObject *m, PyObject *arg) {
+  (void)m;
+  long s = PyLong_AsLong(arg);
+  if (s == -1 && PyErr_Occurred()) return NULL;
+  return PyUnicode_FromString(ndt_status_string((ndt_status)s));
+}
+
+/* Test hook: raise the exception a status maps to, with a message. */
+PyObject *f_raise_status(PyObject *m, PyObject *arg) {
+  (void)m;
+  long s = PyLong_AsLong(arg);
+  if (s == -1 && PyErr_Occurred()) return NULL;
+  return raise_status((ndt_status)s);
+}
+

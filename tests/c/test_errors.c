@@ -1,0 +1,190 @@
+/* test_errors.c - a C program gets each error as its parts (ndt_last_error_info):
+ * the status, the kind (NumPy's exception class), the argument at fault, the
+ * op of a deferred failure and NumPy's message; the rules the Python binding
+ * used to apply itself (negative dimensions, integers' bounds, axes, the
+ * reduce names) are the C API's. */
+#include <string.h>
+#include "check.h"
+
+/* The last error is (st, kind, arg, msg), not deferred. */
+static void expect_error(ndt_status got, ndt_status st, ndt_error_kind kind, const char *arg,
+                         const char *msg, int line) {
+  const ndt_error *e = ndt_last_error_info();
+  EXPECT(got == st, "line %d: status %d, want %d", line, got, st);
+  EXPECT(e->status == st, "line %d: info status %d, want %d", line, e->status, st);
+  EXPECT(e->kind == kind, "line %d: kind %d, want %d", line, e->kind, kind);
+  EXPECT(!strcmp(e->arg, arg), "line %d: arg '%s', want '%s'", line, e->arg, arg);
+  EXPECT(!strcmp(e->message, msg), "line %d: message '%s', want '%s'", line, e->message, msg);
+  EXPECT(!strcmp(ndt_last_error(), msg), "line %d: text '%s'", line, ndt_last_error());
+  EXPECT(!e->deferred && !*e->op, "line %d: deferred %d op '%s'", line, e->deferred, e->op);
+}
+#define EXPECT_ERROR(call, st, kind, arg, msg) expect_error((call), st, kind, arg, msg, __LINE__)
+
+static void test_negative_dimensions(void) {
+  ndt_array *a = NULL;
+  int64_t bad[2] = {3, -1};
+  const char *m = "negative dimensions are not allowed";
+  EXPECT_ERROR(ndt_zeros(&a, 2, bad, NDT_FLOAT64), NDT_ERR_VALUE, NDT_KIND_VALUE, "shape", m);
+  EXPECT_ERROR(ndt_empty(&a, 2, bad, NDT_INT8), NDT_ERR_VALUE, NDT_KIND_VALUE, "shape", m);
+  double one = 1;
+  EXPECT_ERROR(ndt_full(&a, 2, bad, NDT_FLOAT32, &one, NDT_FLOAT64), NDT_ERR_VALUE,
+               NDT_KIND_VALUE, "shape", m);
+  /* NumPy's order: a dimension too big before a later negative one */
+  int64_t big[3] = {INT64_C(1) << 62, INT64_C(1) << 62, -1};
+  EXPECT_ERROR(ndt_zeros(&a, 3, big, NDT_FLOAT64), NDT_ERR_VALUE, NDT_KIND_VALUE, "",
+               "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
+               "possible size.");
+  EXPECT_ERROR(ndt_eye(&a, -1, -1, 0, NDT_FLOAT64), NDT_ERR_VALUE, NDT_KIND_VALUE, "N", m);
+  EXPECT_ERROR(ndt_eye(&a, 3, -2, 0, NDT_FLOAT64), NDT_ERR_VALUE, NDT_KIND_VALUE, "M", m);
+  EXPECT(a == NULL, "no array made");
+  OK(ndt_eye(&a, 3, -1, 0, NDT_FLOAT64));   /* m = -1: square */
+  EXPECT(ndt_shape(a)[1] == 3, "eye(3) is 3x3");
+  ndt_array *v = NULL;
+  int64_t st1[1] = {1}, neg1[1] = {-2};
+  EXPECT_ERROR(ndt_as_strided(&v, a, 0, 1, neg1, st1), NDT_ERR_VALUE, NDT_KIND_VALUE, "shape",
+               m);
+  ndt_free(a);
+}
+
+static void test_axes(void) {
+  ndt_array *a = NULL, *r = NULL;
+  int64_t shape[2] = {2, 3};
+  OK(ndt_zeros(&a, 2, shape, NDT_FLOAT64));
+  const char *m = "axis 5 is out of bounds for array of dimension 2";
+  EXPECT_ERROR(ndt_swapaxes(&r, a, 0, 5), NDT_ERR_AXIS, NDT_KIND_AXIS, "axis", m);
+  EXPECT_ERROR(ndt_sort(&r, a, 5, 0), NDT_ERR_AXIS, NDT_KIND_AXIS, "axis", m);
+  EXPECT_ERROR(ndt_scan(&r, NDT_SCAN_CUMSUM, a, 5, NDT_DTYPE_DEFAULT), NDT_ERR_AXIS,
+               NDT_KIND_AXIS, "axis", m);
+  EXPECT_ERROR(ndt_diagonal(&r, a, 0, 0, 4), NDT_ERR_AXIS, NDT_KIND_AXIS, "axis2",
+               "axis2: axis 4 is out of bounds for array of dimension 2");
+  EXPECT_ERROR(ndt_diagonal(&r, a, 0, -3, 1), NDT_ERR_AXIS, NDT_KIND_AXIS, "axis1",
+               "axis1: axis -3 is out of bounds for array of dimension 2");
+  EXPECT(r == NULL, "no array made");
+  ndt_free(a);
+}
+
+static ndt_int128 big(int neg, uint64_t high, uint64_t low) {
+  ndt_int128 v = {neg, high, low};
+  return v;
+}
+
+static void test_integers_bounds(void) {
+  ndt_rng *g = NULL;
+  OK(ndt_rng_new(&g, 7));
+  ndt_array *r = NULL;
+  int64_t n = 5;
+  EXPECT_ERROR(ndt_rng_integers(&r, g, 1, &n, NDT_INT64, 5, 2, 0), NDT_ERR_VALUE, NDT_KIND_VALUE,
+               "low", "low >= high");
+  EXPECT_ERROR(ndt_rng_integers(&r, g, 1, &n, NDT_INT64, 5, 2, 1), NDT_ERR_VALUE, NDT_KIND_VALUE,
+               "low", "low > high");
+  EXPECT_ERROR(ndt_rng_integers(&r, g, 1, &n, NDT_INT64, 0, 0, 0), NDT_ERR_VALUE, NDT_KIND_VALUE,
+               "high", "high <= 0");
+  EXPECT_ERROR(ndt_rng_integers(&r, g, 1, &n, NDT_INT64, 0, -1, 1), NDT_ERR_VALUE,
+               NDT_KIND_VALUE, "high", "high < 0");
+  EXPECT_ERROR(ndt_rng_integers(&r, g, 1, &n, NDT_INT8, 0, 200, 0), NDT_ERR_VALUE,
+               NDT_KIND_VALUE, "high", "high is out of bounds for int8");
+  EXPECT_ERROR(ndt_rng_integers(&r, g, 1, &n, NDT_UINT8, -1, 3, 0), NDT_ERR_VALUE,
+               NDT_KIND_VALUE, "low", "low is out of bounds for uint8");
+  EXPECT_ERROR(ndt_rng_integers(&r, g, 1, &n, NDT_BOOL, 0, 3, 0), NDT_ERR_VALUE, NDT_KIND_VALUE,
+               "high", "high is out of bounds for bool");
+  /* bounds beyond 64 bits: exclusive 2**64 is uint64's top, 2**64 + 1 is not */
+  OK(ndt_rng_integers_wide(&r, g, 1, &n, NDT_UINT64, big(0, 0, 0), big(0, 1, 0), 0));
+  ndt_free(r);
+  r = NULL;
+  EXPECT_ERROR(ndt_rng_integers_wide(&r, g, 1, &n, NDT_UINT64, big(0, 0, 0), big(0, 1, 1), 0),
+               NDT_ERR_VALUE, NDT_KIND_VALUE, "high", "high is out of bounds for uint64");
+  EXPECT_ERROR(ndt_rng_integers_wide(&r, g, 1, &n, NDT_INT64, big(0, 0, 0), big(0, 1, 0), 0),
+               NDT_ERR_VALUE, NDT_KIND_VALUE, "high", "high is out of bounds for int64");
+  EXPECT_ERROR(ndt_rng_integers_wide(&r, g, 1, &n, NDT_INT64, big(1, 64, 0), big(0, 0, 3), 0),
+               NDT_ERR_VALUE, NDT_KIND_VALUE, "low", "low is out of bounds for int64");
+  /* a saturated magnitude (2**128 or more) still decides every check */
+  EXPECT_ERROR(ndt_rng_integers_wide(&r, g, 1, &n, NDT_UINT64, big(0, UINT64_MAX, 0),
+                                     big(0, UINT64_MAX, 5), 1),
+               NDT_ERR_VALUE, NDT_KIND_VALUE, "high", "high is out of bounds for uint64");
+  /* int64's lowest value and an inclusive top of int64 */
+  OK(ndt_rng_integers_wide(&r, g, 1, &n, NDT_INT64, big(1, 0, UINT64_C(1) << 63),
+                           big(0, 0, INT64_MAX), 1));
+  ndt_free(r);
+  r = NULL;
+  EXPECT_ERROR(ndt_rng_integers_wide(&r, g, 1, &n, NDT_INT64, big(1, 0, (UINT64_C(1) << 63) + 1),
+                                     big(0, 0, 3), 0),
+               NDT_ERR_VALUE, NDT_KIND_VALUE, "low", "low is out of bounds for int64");
+  EXPECT(r == NULL, "no array made");
+  ndt_rng_free(g);
+}
+
+static void test_type_errors(void) {
+  ndt_array *a = NULL, *b = NULL, *r = NULL;
+  int64_t n = 4;
+  OK(ndt_ones(&a, 1, &n, NDT_FLOAT64));
+  OK(ndt_ones(&b, 1, &n, NDT_FLOAT64));
+  /* NumPy's legacy type resolver: a plain TypeError */
+  ndt_status st = ndt_binary(&r, NDT_BITWISE_AND, a, b);
+  const ndt_error *e = ndt_last_error_info();
+  EXPECT(st == NDT_ERR_TYPE && e->kind == NDT_KIND_TYPE && strstr(e->message, "not supported"),
+         "bitwise_and(float64): %d %d %s", st, e->kind, e->message);
+  /* a forbidden cast: numpy's UFuncTypeError */
+  st = ndt_astype(&r, a, NDT_INT8, NDT_CAST_SAFE);
+  e = ndt_last_error_info();
+  EXPECT(st == NDT_ERR_CAST && e->kind == NDT_KIND_UFUNC_TYPE && !*e->arg,
+         "astype(int8, safe): %d %d", st, e->kind);
+  EXPECT(r == NULL, "no array made");
+  ndt_free(a);
+  ndt_free(b);
+}
+
+/* A failure inside a task is reported by a later wait with its op. */
+static void test_deferred(void) {
+  ndt_array *a = NULL, *out[NDT_LINALG_NOUT] = {0};
+  int64_t shape[2] = {3, 3};
+  OK(ndt_zeros(&a, 2, shape, NDT_FLOAT64));   /* singular */
+  int64_t inline_elems;
+  OK(ndt_setting_value("NDTILE_INLINE_ELEMS", &inline_elems));
+  OK(ndt_set_inline_elems(0));                /* a task, not a call on this thread */
+  ndt_status st = ndt_linalg(out, NDT_LINALG_INV, a, NULL, NDT_LINALG_DEFAULT, 0);
+  if (st == NDT_OK) st = ndt_sync();
+  const ndt_error *e = ndt_last_error_info();
+  EXPECT(st == NDT_ERR_LINALG && e->status == NDT_ERR_LINALG && e->kind == NDT_KIND_LINALG,
+         "inv(zeros): %d %d", st, e->kind);
+  EXPECT(e->deferred == 1, "deferred");
+  EXPECT(!strcmp(e->op, "linalg.inv"), "op '%s'", e->op);
+  EXPECT(!strcmp(e->message, "Singular matrix"), "message '%s'", e->message);
+  EXPECT(!strcmp(ndt_last_error(), "linalg.inv: Singular matrix"), "text '%s'",
+         ndt_last_error());
+  for (int i = 0; i < NDT_LINALG_NOUT; i++) ndt_free(out[i]);
+  ndt_free(a);
+  OK(ndt_set_inline_elems(inline_elems));
+  /* reported once: the next wait is fine */
+  EXPECT(ndt_sync() == NDT_OK, "one report");
+}
+
+static void test_names(void) {
+  EXPECT(!strcmp(ndt_reduce_name(NDT_RED_SUM), "sum"), "sum");
+  EXPECT(!strcmp(ndt_reduce_name(NDT_RED_MIN), "min"), "min");
+  EXPECT(!strcmp(ndt_reduce_name(NDT_RED_COUNT_NONZERO), "count_nonzero"), "count_nonzero");
+  EXPECT(!strcmp(ndt_reduce_name(NDT_RED_NANMAX), "nanmax"), "nanmax");
+  EXPECT(ndt_reduce_name(NDT_NREDUCE) == NULL && ndt_reduce_name((ndt_reduce_op)-1) == NULL,
+         "no name");
+  EXPECT(ndt_status_kind(NDT_ERR_NOMEM) == NDT_KIND_MEMORY, "nomem");
+  EXPECT(ndt_status_kind(NDT_ERR_SHAPE) == NDT_KIND_VALUE, "shape");
+  EXPECT(ndt_status_kind(NDT_ERR_INDEX) == NDT_KIND_INDEX, "index");
+  EXPECT(ndt_status_kind(NDT_ERR_CAST) == NDT_KIND_UFUNC_TYPE, "cast");
+  EXPECT(ndt_status_kind(NDT_ERR_OVERFLOW) == NDT_KIND_OVERFLOW, "overflow");
+  EXPECT(ndt_status_kind(NDT_ERR_UNSUPPORTED) == NDT_KIND_UNSUPPORTED, "unsupported");
+  EXPECT(ndt_status_kind(NDT_ERR_INTERRUPTED) == NDT_KIND_INTERRUPTED, "interrupted");
+  EXPECT(ndt_status_kind(NDT_ERR_INTERNAL) == NDT_KIND_INTERNAL, "internal");
+  EXPECT(ndt_status_kind(NDT_OK) == NDT_KIND_NONE, "ok");
+}
+
+int main(void) {
+  OK(ndt_init(NULL));
+  test_negative_dimensions();
+  test_axes();
+  test_integers_bounds();
+  test_type_errors();
+  test_deferred();
+  test_names();
+  ndt_finalize();
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed != 0;
+}
