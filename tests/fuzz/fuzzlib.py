@@ -559,14 +559,15 @@ def track_inexact(line, ns_np, mode):
         src = fc and (_TRANSC.search(code) or _ORDER.search(code))
         src = src or (_involves(line, ns_np, 'c') and _CPLX.search(code))
         new = 1 if src else 0
-        floats = {ns_np[k].dtype.name for k in NAME.findall(line)
-                  if isinstance(ns_np.get(k), (numpy.ndarray, numpy.generic)) and
-                  ns_np[k].dtype.kind == 'f'}
+        dtypes = {ns_np[k].dtype.name for k in NAME.findall(line)
+                  if isinstance(ns_np.get(k), (numpy.ndarray, numpy.generic))}
         if src and _TRANSC.search(code) and not _ORDER.search(code) and \
-                not _involves(line, ns_np, 'c') and ('out=' not in code or len(floats) == 1):
+                not _involves(line, ns_np, 'c') and ('out=' not in code or len(dtypes) == 1):
             # an elementwise function of exact inputs: its documented bound
-            # (not where out= of another precision may change the loop's
-            # dtype, nor for the parts of an array that the line did not write)
+            # (not where out= is of another dtype than an input: the loop
+            # runs in the inputs' precision, np.sin(int16, out=float64) in
+            # float32, so its last bit is many float64 ULP; nor for the
+            # parts of an array that the line did not write)
             full = set(ASSIGNS.findall(line)) | set(written)
             for k in touched:
                 if k in full or not lvl.get(k):
