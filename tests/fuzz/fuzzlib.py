@@ -197,7 +197,8 @@ def compare(x_np, x_nd, nd, line, name, tol=0.0, ascale=0.0, level=1, ulp=None):
     relative to it; ulp: where the value was just made by an elementwise
     inexact function of exact inputs, its documented bound in ULP, checked
     per element; 2 - unchecked (an input differed by an accepted rounding
-    and a discontinuous operation amplified it): the type and dtype only."""
+    and a discontinuous operation amplified it): the type and dtype only;
+    ZSIGN (0.5) is compared as 0."""
     if isinstance(x_np, (list, tuple)):
         if not isinstance(x_nd, (list, tuple)) or len(x_nd) != len(x_np):
             if level >= 2:
@@ -458,6 +459,13 @@ SENSITIVE = re.compile(
     r"logical_xor|logical_not|isclose|allclose|array_equal|isnan|isinf|isfinite|argmax|"
     r"argmin|argsort|unique|searchsorted|nonzero|count_nonzero|any|all|prod|cumprod|"
     r"reciprocal|sqrt|divide|true_divide|" + '|'.join(TRANSCENDENTAL) + r")\b")
+# level ZSIGN: a value equal to NumPy's but for the signs of zeros, which are
+# not promised (deviation 7): NumPy's unstable sort and partition order -0.0
+# and 0.0 their own way, unique keeps either, clip(-0.0, 0, 1) is 0.0 or
+# -0.0 (deviation 11). Compared as an exact value; a SENSITIVE line reading
+# it (x / it, copysign) checks it bit for bit first, as for an inexact one.
+ZSIGN = 0.5
+_ZSIGN = re.compile(r"\b(sort|partition|unique|clip)\(")
 UNCHECKED = {}      # why a line was not checked -> count, per process
 
 
@@ -504,11 +512,13 @@ def line_mode(line, ns_np, ns_nd):
         if isinstance(t, numpy.ndarray) and t.dtype.kind in 'iub':
             sens = True
     mode = 'exact'
+    rank = ('exact', 'zsign', 'tolerant', 'unchecked')
     for k in used:
         v = lvl.get(k, 0)
-        if v == 0 or (v == 1 and not sens):
-            if v == 1:
-                mode = 'tolerant' if mode == 'exact' else mode
+        if v == 0 or (v <= 1 and not sens):
+            if v:
+                m = 'tolerant' if v == 1 else 'zsign'
+                mode = max(mode, m, key=rank.index)
             continue
         if _identical(ns_np[k], ns_nd.get(k)):
             lvl.pop(k, None)
@@ -558,7 +568,7 @@ def track_inexact(line, ns_np, mode):
         fc = _involves(line, ns_np, 'fc')
         src = fc and (_TRANSC.search(code) or _ORDER.search(code))
         src = src or (_involves(line, ns_np, 'c') and _CPLX.search(code))
-        new = 1 if src else 0
+        new = 1 if src else (ZSIGN if mode == 'zsign' or (fc and _ZSIGN.search(code)) else 0)
         dtypes = {ns_np[k].dtype.name for k in NAME.findall(line)
                   if isinstance(ns_np.get(k), (numpy.ndarray, numpy.generic))}
         if src and _TRANSC.search(code) and not _ORDER.search(code) and \
@@ -606,12 +616,13 @@ def track_inexact(line, ns_np, mode):
 
 def compare_name(ns_np, ns_nd, nd, line, k):
     """Compare one name at its level; a zero of the other sign (deviation 7)
-    makes the name inexact from then on (copysign, 1/x would amplify it)."""
+    makes the name's zero signs unpromised from then on (ZSIGN: copysign,
+    1/x would amplify them)."""
     lvl = ns_np.get('_lvl', {})
     zs = compare(ns_np[k], ns_nd.get(k), nd, line, k, ns_np.get('_tol', {}).get(k, 0.0),
                  ns_np.get('_abs', {}).get(k, 0.0), lvl.get(k, 0), ns_np.get('_ulp', {}).get(k))
     if zs and not lvl.get(k):
-        ns_np.setdefault('_lvl', {})[k] = 1
+        ns_np.setdefault('_lvl', {})[k] = ZSIGN
 
 
 def compare_all(ns_np, ns_nd, nd, line):
