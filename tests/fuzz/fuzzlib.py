@@ -426,8 +426,8 @@ REDUCING = re.compile(r"\b(sum|prod|mean|std|var|cumsum|cumprod|diff|matmul|dot)
 # Which values may differ from NumPy's by an accepted rounding (docs/fuzzing.md,
 # Inexactness). ns_np['_lvl'] holds a level per name: absent (0) - the value
 # comes from exact operations on exact data and must equal NumPy's; 1 - it
-# depends on an inexact operation (INEXACT below) and is compared within a
-# tolerance; 2 - unchecked: an input really differed (by an accepted
+# depends on an inexact operation (TRANSCENDENTAL, _ORDER, _CPLX below) and
+# is compared within a tolerance; ZSIGN (0.5) - exact but for zero signs; 2 - unchecked: an input really differed (by an accepted
 # rounding) and a discontinuous or ill-conditioned operation (SENSITIVE)
 # could amplify that to anything (a cast to int, %, a comparison and the mask
 # it makes, argmax, ** of a negative base, cos of 1e21). Before a SENSITIVE
@@ -503,9 +503,11 @@ def _identical(x_np, x_nd):
 
 
 def line_mode(line, ns_np, ns_nd):
-    """Before a line runs: 'exact' (every input it reads is exact),
-    'tolerant' (some input depends on an inexact operation) or 'unchecked'
-    (an input differs and the line may amplify that)."""
+    """Before a line runs: 'exact' (every input it reads is exact), 'zsign'
+    (some input's zero signs are not promised), 'tolerant' (some input
+    depends on an inexact operation) or 'unchecked' (an input differs and
+    the line may amplify that). A SENSITIVE line's inexact inputs, and any
+    line's unchecked ones, are compared bit for bit here first."""
     lvl = ns_np.setdefault('_lvl', {})
     used = [k for k in dict.fromkeys(NAME.findall(line)) if k in ns_np]
     sens = SENSITIVE.search(line.split('  # ')[0]) is not None
