@@ -588,10 +588,11 @@ def track_inexact(line, ns_np, mode):
         src = fc and (_TRANSC.search(code) or _ORDER.search(code))
         src = src or (_involves(line, ns_np, 'c') and _CPLX.search(code))
         new = 1 if src else (ZSIGN if mode == 'zsign' or (fc and _ZSIGN.search(code)) else 0)
-        dtypes = {ns_np[k].dtype.name for k in NAME.findall(line)
-                  if isinstance(ns_np.get(k), (numpy.ndarray, numpy.generic))}
         if src and _TRANSC.search(code) and not _ORDER.search(code) and \
-                not _involves(line, ns_np, 'c') and ('out=' not in code or len(dtypes) == 1):
+                not _involves(line, ns_np, 'c') and \
+                ('out=' not in code or len({ns_np[k].dtype.name for k in NAME.findall(line)
+                                            if isinstance(ns_np.get(k), (numpy.ndarray,
+                                                                         numpy.generic))}) == 1):
             # an elementwise function of exact inputs: its documented bound
             # (not where out= is of another dtype than an input: the loop
             # runs in the inputs' precision, np.sin(int16, out=float64) in
