@@ -516,6 +516,11 @@ def line_mode(line, ns_np, ns_nd):
         t = ns_np.get(m.group(1) or m.group(3) or m.group(4))
         if isinstance(t, numpy.ndarray) and t.dtype.kind in 'iub':
             sens = True
+    if not sens and any(lvl.get(k) for k in used) and _MULT.search(line.split('  # ')[0]) and \
+            _nonfinite_input(line, ns_np):
+        # inf times a value that is 0.0 in one and 1e-16 in the other (a
+        # cancellation) is nan against inf
+        sens = True
     mode = 'exact'
     rank = ('exact', 'zsign', 'tolerant', 'unchecked')
     for k in used:
@@ -558,6 +563,7 @@ def _touched(line, ns_np):
 
 
 _BLAS = re.compile(r"@|\b(matmul|dot)\(")
+_MULT = re.compile(r"(?<!\*)\*(?!\*)|@|\b(matmul|dot|multiply)\(")
 
 
 def _nonfinite_input(line, ns_np):
@@ -568,7 +574,8 @@ def _nonfinite_input(line, ns_np):
                 v.size and not numpy.isfinite(v).all():
             return True
     # data(..., kind 2) operands made on the line itself hold infinities
-    return re.search(r"data\(\d+, [^)]*\), '(float|complex)\d+', 2\)", line) is not None
+    return re.search(r"data\(\d+, [^)]*\), '(float|complex)\d+', 2\)|np\.(inf|nan)\b",
+                     line) is not None
 
 
 def track_inexact(line, ns_np, mode):
