@@ -187,7 +187,8 @@ def _same(a, b):
     return eq, zs
 
 
-def compare(x_np, x_nd, nd, line, name, tol=0.0, ascale=0.0, level=1, ulp=None):
+def compare(x_np, x_nd, nd, line, name, tol=0.0, ascale=0.0, level=1, ulp=None,
+            nonfinite=False):
     """Raise Mismatch unless the ndtile value matches the NumPy value.
 
     level (docs/fuzzing.md, Inexactness): 0 - the value depends on exact
@@ -201,7 +202,9 @@ def compare(x_np, x_nd, nd, line, name, tol=0.0, ascale=0.0, level=1, ulp=None):
     inexact function of exact inputs, its documented bound in ULP, checked
     per element; 2 - unchecked (an input differed by an accepted rounding
     and a discontinuous operation amplified it): the type and dtype only;
-    ZSIGN (0.5) is compared as 0."""
+    ZSIGN (0.5) is compared as 0. nonfinite: at level 1, elements that are
+    infinite or NaN on either side are not compared (a BLAS product of
+    infinities, deviation 5)."""
     if isinstance(x_np, (list, tuple)):
         if not isinstance(x_nd, (list, tuple)) or len(x_nd) != len(x_np):
             if level >= 2:
@@ -210,7 +213,8 @@ def compare(x_np, x_nd, nd, line, name, tol=0.0, ascale=0.0, level=1, ulp=None):
                            f"{len(x_np)}, ndtile {type(x_nd).__name__}")
         zs = False
         for i, (p, q) in enumerate(zip(x_np, x_nd)):
-            zs |= bool(compare(p, q, nd, line, f"{name}[{i}]", tol, ascale, level, ulp))
+            zs |= bool(compare(p, q, nd, line, f"{name}[{i}]", tol, ascale, level, ulp,
+                               nonfinite))
         return zs
     if isinstance(x_np, numpy.ndarray):
         if not is_array(x_nd, nd):
@@ -239,6 +243,8 @@ def compare(x_np, x_nd, nd, line, name, tol=0.0, ascale=0.0, level=1, ulp=None):
     extra = ''
     if b.dtype.kind in 'fc' and level == 1:
         ok = ~_bad(a, b, b.dtype, tol, ascale)
+        if nonfinite:
+            ok |= ~(numpy.isfinite(a) & numpy.isfinite(b))
         if ulp is not None and b.dtype.kind == 'f':
             d = ulp_distance(a, b)
             far = d > ulp
@@ -532,6 +538,7 @@ def line_mode(line, ns_np, ns_nd):
             continue
         if _identical(ns_np[k], ns_nd.get(k)):
             lvl.pop(k, None)
+            ns_np.get('_nf', set()).discard(k)
         else:
             mode = 'unchecked'
     return mode
@@ -609,11 +616,22 @@ def track_inexact(line, ns_np, mode):
             for k in touched:
                 if k in full or not lvl.get(k):
                     ulp[k] = ULP_BOUND
+    nf = ns_np.setdefault('_nf', set())
+    inherit = mode == 'tolerant' and any(k in nf for k in NAME.findall(line)
+                                         if k not in ASSIGNS.findall(line))
     if new < 2 and _BLAS.search(code) and _nonfinite_input(line, ns_np):
         # deviation 5: NumPy's bundled OpenBLAS and the system's propagate
-        # infinities and NaN through a product differently (inf against nan)
-        new = 2
-        unchecked('BLAS product of infinities or NaN')
+        # infinities and NaN through a product differently (inf against
+        # nan): the finite elements are compared, the others not
+        new = max(new, 1)
+        inherit = True
+        unchecked('BLAS product of infinities or NaN (non-finite elements)')
+    for k in touched:
+        if k in ns_np:
+            if inherit and max(lvl.get(k, 0), new) >= 1:
+                nf.add(k)
+            elif k in ASSIGNS.findall(line):
+                nf.discard(k)
     for k in touched:
         if k not in ns_np:
             continue
@@ -652,7 +670,8 @@ def compare_name(ns_np, ns_nd, nd, line, k):
     1/x would amplify them)."""
     lvl = ns_np.get('_lvl', {})
     zs = compare(ns_np[k], ns_nd.get(k), nd, line, k, ns_np.get('_tol', {}).get(k, 0.0),
-                 ns_np.get('_abs', {}).get(k, 0.0), lvl.get(k, 0), ns_np.get('_ulp', {}).get(k))
+                 ns_np.get('_abs', {}).get(k, 0.0), lvl.get(k, 0), ns_np.get('_ulp', {}).get(k),
+                 k in ns_np.get('_nf', ()))
     if zs and not lvl.get(k):
         ns_np.setdefault('_lvl', {})[k] = ZSIGN
 

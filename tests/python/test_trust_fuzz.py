@@ -182,3 +182,29 @@ def test_infinity_times_an_inexact_zero_is_not_reported(monkeypatch):
     fuzzlib.replay(["a0 = np.zeros((4,))", "a1 = np.sin(a0) - 0.0", "a2 = a1 * np.inf"],
                    ndtile, every=False)
     assert fuzzlib.UNCHECKED.get('inexact input', 0) == before + 1
+
+
+def test_blas_infinities_are_not_compared_but_finite_elements_are(monkeypatch):
+    # deviation 5: a product of infinities may be nan in ndtile where it is
+    # inf in NumPy; the finite elements of the product are still compared
+    orig = ndtile.matmul
+    lines = ["a0 = np.asarray(data(3, (4, 5), 'float64', 2))",
+             "a1 = np.matmul(a0, np.asarray(data(4, (5, 3), 'float64', 0)))", "a2 = a1 + 1"]
+    want = numpy.matmul(fuzzlib.data(3, (4, 5), 'float64', 2),
+                        fuzzlib.data(4, (5, 3), 'float64', 0))
+    assert numpy.isinf(want).any() and numpy.isfinite(want).any()
+
+    def inf_to_nan(a, b, **k):
+        v = numpy.array(orig(a, b, **k))
+        v[numpy.isinf(v)] = numpy.nan
+        return ndtile.asarray(v)
+    monkeypatch.setattr(ndtile, 'matmul', inf_to_nan)
+    fuzzlib.replay(lines, ndtile)
+
+    def finite_off(a, b, **k):
+        v = numpy.array(orig(a, b, **k))
+        v[numpy.isfinite(v)] += 1
+        return ndtile.asarray(v)
+    monkeypatch.setattr(ndtile, 'matmul', finite_off)
+    with pytest.raises(fuzzlib.Mismatch):
+        fuzzlib.replay(lines, ndtile)
