@@ -126,7 +126,8 @@ def worker(args):
         seed += 1
     with open(os.path.join(out, f'{tag}.known.json'), 'a') as f:
         f.write(json.dumps({'programs': done, 'failed': failed, 'known': fuzzlib.KNOWN_SEEN,
-                            'open': opened, 'signatures': seen}) + '\n')
+                            'open': opened, 'signatures': seen,
+                            'unchecked': fuzzlib.UNCHECKED}) + '\n')
     if opened and (rank == 0 or ranks == 1):
         print(f"[{args.settings}] open bugs met (known_open.py): {opened}", flush=True)
     with open(prog_path, 'w') as f:
@@ -277,17 +278,18 @@ def drive(args):
         n, f, note = totals.get(s, (0, 0, ''))
         bad += f
         tag = s + ('.r0' if fuzzlib.SETTINGS[s][1] > 1 else '')
-        opened, known, sigs = {}, {}, {}
+        opened, known, sigs, unch = {}, {}, {}, {}
         try:
             with open(os.path.join(args.out, f'{tag}.known.json')) as fh:
                 for ln in fh:
                     rec = json.loads(ln)
-                    for dst, key in ((opened, 'open'), (known, 'known'), (sigs, 'signatures')):
+                    for dst, key in ((opened, 'open'), (known, 'known'), (sigs, 'signatures'),
+                                     (unch, 'unchecked')):
                         for k, v in rec.get(key, {}).items():
                             dst[k] = dst.get(k, 0) + v
         except OSError:
             pass
-        extra[s] = {'open': opened, 'known': known, 'signatures': sigs}
+        extra[s] = {'open': opened, 'known': known, 'signatures': sigs, 'unchecked': unch}
         if fuzzlib.SETTINGS[s][1] > 1:
             # a seed that fails on some ranks only: the ranks disagree
             seeds = {}
@@ -303,7 +305,8 @@ def drive(args):
                 f += len(split)
                 bad += len(split)
         print(f"  {s:16s} {n:8d} programs  {f:4d} failed  {sum(opened.values()):4d} open "
-              f"{note}")
+              f"{unch.get('inexact input', 0):6d} unchecked lines (inexact input) "
+              f"{known.get('zero-sign', 0):5d} zero-sign {note}")
     print(f"  {'total':16s} {sum(t[0] for t in totals.values()):8d} programs  {bad:4d} failed")
     with open(os.path.join(args.out, 'summary.json'), 'a') as f:
         f.write(json.dumps({'start': start, 'seconds': args.seconds, 'count': args.count,
