@@ -163,7 +163,7 @@ def note_one(obj, npobj, name):
         note, own = FALLBACK, None
     elif isinstance(obj, type):
         note, own = CLASS, _own_doc(obj, npdoc)
-    elif type(obj).__name__ in ('ufunc', '_Half') or type(obj).__module__ == 'ndtile._ufunc':
+    elif type(obj).__name__ in ('ufunc', '_Half') or type(obj).__module__ == 'ndtile._umath':
         native = getattr(obj, '_op', 0) is not None or type(obj).__name__ != 'ufunc'
         note, own = (UFUNC if native else UFUNC_NUMPY), None
     else:

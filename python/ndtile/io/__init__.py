@@ -36,6 +36,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy
 
 from .. import _core
+from .. import _multiarray
 
 __all__ = ['read_hdf5', 'read_npy', 'write_hdf5', 'Batches', 'stats']
 
@@ -158,8 +159,7 @@ def _offset(index, axis0):
 
 
 def _new_array(shape, dtype):
-    from .. import _creation
-    return _creation.empty(shape, dtype=dtype)
+    return _multiarray.empty(shape, dtype=dtype)
 
 
 def _own_tiles(arr, shape, dtype):

@@ -47,6 +47,11 @@ from .. import _convert as _C
 from .. import _dtypes as _D
 from .. import _fallback as _F
 from .. import _ranks
+from .. import _umath
+from .._methods import reduce_nd
+from .._multiarray import empty, where
+from .._multiarray import stack
+from .._umath import UFUNCS
 
 _Array = _core.Array
 _NAME = 'TilePhilox'
@@ -55,7 +60,6 @@ _normalize_axis = _np.lib.array_utils.normalize_axis_index
 
 
 def _U():
-    from .._ufunc import UFUNCS
     return UFUNCS
 
 
@@ -373,7 +377,6 @@ _POS, _NONNEG, _GT0_LE1 = 'pos', 'nonneg', 'gt0le1'
 
 
 def _where(c, x, y):
-    from .._manip import where
     return where(c, x, y)
 
 
@@ -687,12 +690,10 @@ class _Sampler:
         shape = _shape(size)
         out_shape = (() if shape is None else shape) + (al.size,)
         if al.size == 0 or 0 in out_shape:
-            from .._creation import empty
             return empty(out_shape)
         U = _U()
         lg = self._log_gamma(out_shape, _C.from_numpy(al))
         # normalize in log space: tiny alphas underflow gamma draws to 0
-        from .._reduce import reduce_nd
         top = reduce_nd('max', lg, -1, _D.DEFAULT, True)
         top = _where(U['isfinite'](top), top, 0.0)
         w = U['exp'](lg - top)
@@ -718,7 +719,6 @@ class _Sampler:
         shape = _shape(size)
         S = bshape if shape is None else _bshape(shape, [nv.shape, pv.shape[:-1]])
         U = _U()
-        from .._manip import stack
         left = _C.from_numpy(_np.ascontiguousarray(_np.broadcast_to(
             nv.astype(_np.int64), S)))
         P = _C.from_numpy(_np.ascontiguousarray(pv))
@@ -1259,7 +1259,7 @@ def __getattr__(name):
         f = _legacy_fallback(name)
         globals()[name] = f
         return f
-    return _F.module_getattr('ndtile.random', _np.random, name, globals())
+    return _umath.module_getattr('ndtile.random', _np.random, name, globals())
 
 
 def __dir__():
