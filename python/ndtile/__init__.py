@@ -163,7 +163,7 @@ def _sync_at_exit():
         _core.end_together()    # many ranks: every rank ends here, or all stop
         _core.sync()
     except Exception as e:      # pragma: no cover
-        import sys
+        import sys  # lazy: a module-level sys would be ndtile.sys
         print(f"ndtile: a deferred operation failed: {e}", file=sys.stderr)
 
 
@@ -190,7 +190,7 @@ def _check_settings():
     # Started as the `ndtile` command (or `python -m ndtile`), a bad setting
     # is the command's one-line error, not a traceback from this import.
     import os
-    import sys
+    import sys  # lazy: as os above: not names of the ndtile namespace
     for name in _core.setting_names():
         text = os.environ.get(name)
         if text:

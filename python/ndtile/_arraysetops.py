@@ -18,6 +18,7 @@ from . import _multiarray
 from . import _numeric
 from ._function_base import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 from ._umath import _cast, _i64, _nd_array, _take
+from numpy.lib.array_utils import normalize_axis_index
 
 Array = _core.Array
 
@@ -168,7 +169,6 @@ def _unique_axis(x, axis, return_index, return_inverse, return_counts):
     -0.0 equal to 0.0), a mask of rows that differ from the one before
     (rows with a NaN never equal, as NumPy's structured comparison), and
     from it the values, first indices, inverse and counts."""
-    from numpy.lib.array_utils import normalize_axis_index
     k = normalize_axis_index(operator.index(axis), x.ndim)
     y = _numeric.moveaxis(x, k, 0)
     n = y.shape[0]

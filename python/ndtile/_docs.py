@@ -25,6 +25,7 @@ import re as _re
 import types as _types
 
 import numpy as _np
+import sys
 
 # The first word of every note: tests and tools find the note by it.
 MARK = "ndtile:"
@@ -230,7 +231,6 @@ def _np_counterpart(getattr_fn, name):
 
 def apply(pkg):
     """Notes for the package and its submodules, once, at import."""
-    import sys
     pairs = [(pkg, _np)]
     for sub, npsub in (('linalg', _np.linalg), ('fft', _np.fft), ('random', _np.random),
                        ('lib', _np.lib), ('lib.stride_tricks', _np.lib.stride_tricks)):

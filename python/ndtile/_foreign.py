@@ -20,6 +20,7 @@ import numpy as _np
 
 from . import _core
 from . import _fallback as F
+import importlib
 
 Array = _core.Array
 _NP = _np.ndarray
@@ -106,7 +107,6 @@ def setup(nd):
 
 def _restore(name):
     """An unpickled ndtile function: the namespace's entry of that name."""
-    import importlib
     mod, _, attr = name.rpartition('.')
     return getattr(importlib.import_module('ndtile' + ('.' + mod if mod else '')), attr)
 

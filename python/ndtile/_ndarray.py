@@ -9,6 +9,7 @@ _fallback), with a warning.
 
 import builtins
 import operator
+import sys as _sys
 import weakref
 
 import numpy as _np
@@ -23,6 +24,7 @@ from . import _printing as P
 from . import _fromnumeric
 from . import _multiarray
 from . import _umath
+import inspect
 
 Array = _core.Array
 
@@ -222,7 +224,7 @@ class ndarray(Array):
         return _foreign.array_function(func, types, args, kwargs)
 
     def __array_namespace__(self, *, api_version=None):
-        return ndtile
+        return _sys.modules[__package__]     # the ndtile namespace (this module is below it)
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         a = C.dlpack_source(self, copy)
@@ -1087,7 +1089,6 @@ def _reduction_method(name):
     """A reduction (sum, max, mean, ...): through the class's __array_ufunc__
     when it overrides it (as NumPy's methods call ufunc.reduce), else
     ndarray's on a plain view, the result through self.__array_wrap__."""
-    import inspect
     base = getattr(ndarray, name)
     sig = inspect.signature(base)
     uname = _REDUCE_UFUNC.get(name)

@@ -6,12 +6,12 @@ import numpy as _np
 
 from . import _convert as C
 from . import _fallback as F
+import functools
 
 
 def _host_reader(npfunc):
     """A NumPy file or text reader whose result becomes ndtile arrays: the
     data comes from the host in any case (every rank reads the file)."""
-    import functools
 
     @functools.wraps(npfunc)
     def reader(*args, **kwargs):
@@ -46,7 +46,6 @@ def load(file, *args, **kwargs):
 def _host_writer(name, npfunc):
     """A NumPy writer: the data is gathered and the file written once (by
     rank 0 on many ranks; an error there is raised on every rank)."""
-    import functools
 
     @functools.wraps(npfunc)
     def writer(*args, **kwargs):

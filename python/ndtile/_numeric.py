@@ -22,6 +22,7 @@ from ._fromnumeric import ravel, swapaxes
 from ._methods import _RED, _prepare, axes_mask, finish
 from ._multiarray import _creation_order, _like, _shape, concatenate, nonzero, stack, zeros
 from ._umath import _nd, _nd_or_fallback
+import warnings
 
 Array = _core.Array
 
@@ -406,7 +407,6 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
         raise ValueError(msg)
     if a.shape[-1] == 2 or b.shape[-1] == 2:
-        import warnings
         warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of "
                       "3-dimensional vectors instead. (deprecated in NumPy 2.0)",
                       DeprecationWarning, stacklevel=2)

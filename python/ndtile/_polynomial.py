@@ -9,6 +9,7 @@ import numpy as _np
 
 from . import _convert as C
 from ._twodim_base import vander
+import warnings
 
 
 def _nt():
@@ -118,7 +119,6 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     c, resids, rank, s = nt.linalg.lstsq(lhs, rhs, rcond)
     c = (c.T / scale).T
     if rank != order and not full:
-        import warnings
         warnings.warn("Polyfit may be poorly conditioned", _np.exceptions.RankWarning,
                       stacklevel=2)
     if full:

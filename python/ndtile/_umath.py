@@ -20,6 +20,8 @@ from . import _convert as C
 from . import _core
 from . import _dtypes as D
 from . import _fallback as F
+from numpy._core._exceptions import UFuncTypeError
+from numpy._core._exceptions import _UFuncOutputCastingError
 
 Array = _core.Array
 
@@ -565,13 +567,11 @@ def _check_cast(name, frm, to, casting):
     """NumPy's output-cast check, raising its own exception class
     (_UFuncOutputCastingError, a UFuncTypeError) with its message."""
     if not _np.can_cast(frm, to, casting):
-        from numpy._core._exceptions import _UFuncOutputCastingError
         raise _UFuncOutputCastingError(getattr(_np, name), casting, _np.dtype(frm),
                                        _np.dtype(to), 0)
 
 
 def _ufunc_type_error(msg):
-    from numpy._core._exceptions import UFuncTypeError
     e = UFuncTypeError.__new__(UFuncTypeError, msg)
     e.args = (msg,)
     return e
@@ -935,7 +935,6 @@ def binop_hook(op, a, b, inplace):
         except TypeError:
             # ndarray == and != answer all False / all True where the ufunc
             # has no loop (a float array == 'a'); NumPy decides, on the data
-            import operator
             f = operator.eq if op == _EQ else operator.ne
             return C.np_or_nd(f(C.to_np_tree(a), C.to_np_tree(b)))
     return u(a, b)

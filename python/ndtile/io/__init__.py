@@ -37,6 +37,7 @@ import numpy
 
 from .. import _core
 from .. import _multiarray
+from .. import _ranks
 
 __all__ = ['read_hdf5', 'read_npy', 'write_hdf5', 'Batches', 'stats']
 
@@ -64,7 +65,7 @@ def _count(nbytes, seconds):
 
 def _h5py():
     try:
-        import h5py
+        import h5py  # lazy: h5py is optional
     except ImportError as exc:   # pragma: no cover - depends on the install
         raise ImportError("ndtile.io's HDF5 functions need h5py (pip install h5py)") from exc
     return h5py
@@ -105,7 +106,6 @@ def _agree(failure):
         if failure is not None:
             raise failure.exception()
         return
-    from .. import _ranks
     first = None
     for r in range(n):
         f = _ranks.bcast(failure if _core.rank() == r else None, r)

@@ -32,6 +32,7 @@ from .. import _numeric
 from .. import _stride_tricks
 from .. import _twodim_base
 from .. import _umath
+from numpy.lib.array_utils import normalize_axis_index
 
 LinAlgError = _np.linalg.LinAlgError
 _NATIVE = ('norm', 'vector_norm', 'solve', 'inv', 'cholesky', 'det', 'slogdet', 'qr',
@@ -512,7 +513,6 @@ def vecdot(x1, x2, /, *, axis=-1):
 # ---- norms ----------------------------------------------------------------
 def _matrix_norm(a, ord, axis, keepdims):
     """NumPy's norm over two axes (row_axis, col_axis)."""
-    from numpy.lib.array_utils import normalize_axis_index
     nd = a.ndim
     row_axis, col_axis = axis
     row_axis = normalize_axis_index(row_axis, nd)
