@@ -2,10 +2,12 @@
 unique_* functions, isin, ediff1d, intersect1d, union1d, setdiff1d,
 setxor1d."""
 
+import collections
 import operator
 import sys
 
 import numpy as _np
+from numpy.lib.array_utils import normalize_axis_index
 
 from . import _convert as C
 from . import _core
@@ -16,11 +18,19 @@ from . import _fromnumeric
 from . import _function_base
 from . import _multiarray
 from . import _numeric
-from ._function_base import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 from ._umath import _cast, _i64, _nd_array, _take
-from numpy.lib.array_utils import normalize_axis_index
 
 Array = _core.Array
+
+try:
+    from numpy.lib._arraysetops_impl import (  # the result types NumPy returns
+        UniqueAllResult, UniqueCountsResult, UniqueInverseResult)
+except ImportError:        # pragma: no cover
+    UniqueAllResult = collections.namedtuple(
+        'UniqueAllResult', ['values', 'indices', 'inverse_indices', 'counts'])
+    UniqueCountsResult = collections.namedtuple('UniqueCountsResult', ['values', 'counts'])
+    UniqueInverseResult = collections.namedtuple('UniqueInverseResult',
+                                                 ['values', 'inverse_indices'])
 
 
 def _nt():

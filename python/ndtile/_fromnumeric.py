@@ -18,12 +18,15 @@ from . import _fallback as F
 from . import _order
 from . import _multiarray
 from . import _umath
-from ._methods import _arg, _generic, _meanlike, _minmax, _prepare, _scan, check_out, check_out_cast, finish, reduce_nd
+from ._methods import (
+    _arg, _generic, _meanlike, _minmax, _prepare, _scan, check_out, check_out_cast, finish,
+    reduce_nd)
 from ._multiarray import copyto, where
-from ._umath import _c_axis, _cast, _host, _nd, _nd_or_fallback, _norm_axis, _norm_axis as _axis, _take, _ufn
+from ._umath import (
+    _c_axis, _cast, _host, _nd, _nd_or_fallback, _norm_axis, _norm_axis as _axis, _take,
+    _ufn)
 
 Array = _core.Array
-
 _NoValue = _np._NoValue
 
 
@@ -48,8 +51,6 @@ def min(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
 
 
 amax = max
-
-
 amin = min
 
 

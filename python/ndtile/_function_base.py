@@ -4,7 +4,6 @@ piecewise, place, extract, trim_zeros, unwrap, sinc, trapezoid, flip, rot90,
 angle, meshgrid, average, median, quantile, percentile, digitize, cov,
 corrcoef, copy, asarray_chkfinite, ..."""
 
-import collections
 import operator
 import sys
 import warnings
@@ -32,7 +31,6 @@ from ._stride_tricks import broadcast_arrays
 from ._umath import _along, _cast, _host, _i64, _nd_or_fallback, _norm_axis, _norm_axis as _axis
 
 Array = _core.Array
-
 _NoValue = _np._NoValue
 
 
@@ -796,17 +794,6 @@ def piecewise(x, condlist, funclist, *args, **kw):
 
 
 _normalize_axis_tuple = _np.lib.array_utils.normalize_axis_tuple
-
-
-try:
-    from numpy.lib._arraysetops_impl import (  # the result types NumPy returns
-        UniqueAllResult, UniqueCountsResult, UniqueInverseResult)
-except ImportError:        # pragma: no cover
-    UniqueAllResult = collections.namedtuple(
-        'UniqueAllResult', ['values', 'indices', 'inverse_indices', 'counts'])
-    UniqueCountsResult = collections.namedtuple('UniqueCountsResult', ['values', 'counts'])
-    UniqueInverseResult = collections.namedtuple('UniqueInverseResult',
-                                                 ['values', 'inverse_indices'])
 
 
 # ---- digitize -----------------------------------------------------------------

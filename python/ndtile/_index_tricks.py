@@ -151,8 +151,6 @@ class _Grid:
 
 
 mgrid = _Grid(False)
-
-
 ogrid = _Grid(True)
 
 
@@ -232,8 +230,6 @@ class _Concat:
 
 
 r_ = _Concat(0, numpy_obj=_np.r_)
-
-
 c_ = _Concat(-1, ndmin=2, trans1d=0, numpy_obj=_np.c_)
 
 

@@ -26,8 +26,6 @@ from . import _numeric
 from . import _umath
 
 Array = _core.Array
-
-
 _INT_SCALARS = D.INT_SCALAR_TYPES
 
 

@@ -464,7 +464,7 @@ def _run(p):
 
 def _tile_bytes():
     try:
-        from . import _core  # lazy: the launcher runs without the built core (and before it, for mpirun)
+        from . import _core  # lazy: the launcher runs unbuilt too
     except ImportError:
         _core = None
     fn = getattr(_core, "tile_bytes", None)
@@ -482,7 +482,7 @@ def _setting(name, text, default):
     binding's parse_setting, src/runtime/env.c); default when the package
     is not built."""
     try:
-        from . import _core  # lazy: the launcher runs without the built core (and before it, for mpirun)
+        from . import _core  # lazy: the launcher runs unbuilt too
     except ImportError:
         return default
     return _core.parse_setting(name, text)
@@ -535,7 +535,7 @@ def info():
 def _info_ndtile():
     """--info's rows about ndtile itself: its build, settings and devices."""
     try:
-        from . import _config, _core  # lazy: the launcher runs without the built core (and before it, for mpirun)
+        from . import _config, _core  # lazy: the launcher runs unbuilt too
         import ndtile  # lazy: the launcher imports the package only for --info
     except ImportError:                 # pragma: no cover - not built
         return [("build", "ndtile's extension is not built")]
@@ -567,7 +567,7 @@ def main(argv=None):
     # This process only starts others: a trace of its own (NDTILE_PROFILE)
     # would be empty and, written at exit, overwrite the script's.
     try:
-        from . import _core  # lazy: the launcher runs without the built core (and before it, for mpirun)
+        from . import _core  # lazy: the launcher runs unbuilt too
         _core.trace_stop()
     except (ImportError, AttributeError):   # pragma: no cover - not built
         pass

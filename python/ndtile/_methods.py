@@ -17,12 +17,8 @@ from . import _umath
 from ._umath import _fallback_kw
 
 Array = _core.Array
-
 _NoValue = _np._NoValue
-
-
 _RED = {n: i for i, n in enumerate(_core.REDUCE_NAMES)}
-
 
 UFUNC_REDUCTIONS = {'add': 'sum', 'multiply': 'prod', 'minimum': 'min', 'maximum': 'max',
                     'logical_and': 'all', 'logical_or': 'any', 'fmin': 'nanmin',
@@ -31,11 +27,7 @@ UFUNC_REDUCTIONS = {'add': 'sum', 'multiply': 'prod', 'minimum': 'min', 'maximum
 
 # value used for masked-out elements (where=) by reductions with an identity
 _WHERE_FILL = {'sum': 0, 'nansum': 0, 'prod': 1, 'nanprod': 1, 'any': False, 'all': True}
-
-
 _NEEDS_INITIAL = ('min', 'max', 'nanmin', 'nanmax')
-
-
 _SEEDED = frozenset(('sum', 'nansum', 'prod', 'nanprod'))
 
 

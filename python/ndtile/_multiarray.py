@@ -19,7 +19,6 @@ from . import _umath
 from ._umath import _c_axis, _cast, _norm_axis, _norm_axis as _axis
 
 Array = _core.Array
-
 _NoValue = _np._NoValue
 
 

@@ -21,7 +21,6 @@ from ._methods import _generic, _minmax, _prepare, _scan, check_out, finish, red
 from ._umath import _fallback_kw
 
 Array = _core.Array
-
 _NoValue = _np._NoValue
 
 

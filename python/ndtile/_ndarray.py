@@ -27,7 +27,6 @@ from . import _umath
 import inspect
 
 Array = _core.Array
-
 _NoValue = _np._NoValue
 
 
@@ -81,8 +80,6 @@ class flatiter:
 
 # NumPy's flag bits (ndarray.flags.num); _core.Array._flags gives the first five
 _C, _F, _OWNDATA, _ALIGNED, _WRITEABLE, _WRITEBACKIFCOPY = 0x1, 0x2, 0x4, 0x100, 0x400, 0x2000
-
-
 _FLAG_KEYS = {
     'C': 'c_contiguous', 'C_CONTIGUOUS': 'c_contiguous', 'CONTIGUOUS': 'c_contiguous',
     'F': 'f_contiguous', 'F_CONTIGUOUS': 'f_contiguous', 'FORTRAN': 'f_contiguous',
@@ -870,8 +867,6 @@ def _make_method_fallback(name):
 
 # NumPy methods ndtile does not implement: NumPy's on gathered data.
 METHOD_FALLBACKS = []
-
-
 for _name in dir(_np.ndarray):
     if _name.startswith('_') or hasattr(ndarray, _name):
         continue
@@ -1150,8 +1145,6 @@ _TEMPLATE_METHODS = (
     'reshape', 'ravel', 'flatten', 'transpose', 'swapaxes', 'squeeze', 'copy', 'diagonal',
     'repeat', 'take', '__copy__', '__deepcopy__', 'argsort', 'argmax', 'argmin', 'clip',
     'round', 'compress', 'choose', 'cumsum', 'cumprod', 'dot', 'searchsorted')
-
-
 _REDUCTION_METHODS = ('sum', 'prod', 'max', 'min', 'any', 'all', 'var', 'std', 'ptp')
 
 
@@ -1208,20 +1201,10 @@ def _adopt_subclass(cls):
 
 
 _MEAN_PLAIN = _reduction_method('mean').__wrapped__
-
-
 _SubclassBase = _make_subclass_base()
-
-
 _core._subclass_hooks(_unop_hook, _subscript_hook)
-
-
 C.subclass_like = _subclass_like
-
-
 C.subclass_method = _subclass_method
-
-
 C.ND = ndarray
 
 

@@ -22,17 +22,9 @@ def _host_reader(npfunc):
 
 
 loadtxt = _host_reader(_np.loadtxt)
-
-
 genfromtxt = _host_reader(_np.genfromtxt)
-
-
 fromfile = _host_reader(_np.fromfile)
-
-
 fromstring = _host_reader(_np.fromstring)
-
-
 fromregex = _host_reader(_np.fromregex)
 
 
@@ -55,12 +47,6 @@ def _host_writer(name, npfunc):
 
 
 save = _host_writer('save', _np.save)
-
-
 savetxt = _host_writer('savetxt', _np.savetxt)
-
-
 savez = _host_writer('savez', _np.savez)
-
-
 savez_compressed = _host_writer('savez_compressed', _np.savez_compressed)

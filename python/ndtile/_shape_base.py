@@ -13,7 +13,8 @@ from . import _convert as C
 from . import _core
 from . import _fallback as F
 from . import _multiarray
-from ._fromnumeric import _arange_at, _fix_indices, _gather_along, _index_array, _put_flat, _values_for
+from ._fromnumeric import (
+    _arange_at, _fix_indices, _gather_along, _index_array, _put_flat, _values_for)
 from ._multiarray import concatenate
 from ._umath import _nd, _nd_or_fallback, _norm_axis
 

@@ -13,55 +13,32 @@ reduceat, at) are defined in _umath_methods, above it, and installed on
 these classes there."""
 
 import operator
+import sys as _sys
 
 import numpy as _np
+from numpy._core._exceptions import UFuncTypeError, _UFuncOutputCastingError
 
 from . import _convert as C
 from . import _core
 from . import _dtypes as D
 from . import _fallback as F
-from numpy._core._exceptions import UFuncTypeError
-from numpy._core._exceptions import _UFuncOutputCastingError
 
 Array = _core.Array
-
 _NoValue = _np._NoValue
 
 
 _generic = _np.generic
-
-
 _CORE_INDEX = {n: i for i, n in enumerate(_core.UFUNC_NAMES)}
-
-
 _CORE_INDEX['degrees'] = _CORE_INDEX['rad2deg']
-
-
 _CORE_INDEX['radians'] = _CORE_INDEX['deg2rad']
-
-
 _CORE_INDEX.pop('where', None)
-
-
 _CORE_INDEX.pop('clip', None)
-
-
 WHERE = _core.UFUNC_NAMES.index('where')
-
-
 POWER = _CORE_INDEX['power']
-
-
 COMPARISONS = frozenset(_CORE_INDEX[n] for n in (
     'equal', 'not_equal', 'less', 'less_equal', 'greater', 'greater_equal'))
-
-
 LOGICAL = frozenset(_CORE_INDEX[n] for n in ('logical_and', 'logical_or', 'logical_xor'))
-
-
 _SMALL = frozenset((D.BOOL, D.INT8, D.UINT8, D.INT16, D.UINT16))
-
-
 _F16 = _np.dtype(_np.float16)
 
 
@@ -71,16 +48,12 @@ _F16_NATIVE = frozenset(('nextafter', 'spacing'))
 
 # ufunc objects by numpy ufunc object and by name
 BY_NP = {}
-
-
 BY_NAME = {}
 
 
 # set by _ndarray: the plain array class (the fast path takes exactly it)
 # and the override/wrap protocol for operands of its subclasses
 _ND = None
-
-
 _SUBCLASS_CALL = None
 
 
@@ -203,17 +176,9 @@ def fix_ints(op, ops, inexact=False):
 
 
 _res_cache = {}
-
-
 _AGREE = -1
-
-
 _F16_ROUND = -2     # compute in float32, round to float16 (NumPy's half loops do)
-
-
 _F16_NUMPY = -3     # NumPy's float16 loop differs: let NumPy do it
-
-
 _PY_WEAK = {bool: (D.BOOL, False), int: (D.INT64, True), float: (D.FLOAT64, True),
             complex: (D.COMPLEX128, True)}
 
@@ -843,12 +808,8 @@ def all_numpy_ufuncs():
 
 
 UFUNCS = {}
-
-
 for _name, _npu in all_numpy_ufuncs():
     UFUNCS[_name] = wrap_numpy_ufunc(_npu)
-
-
 globals().update(UFUNCS)
 
 
@@ -866,20 +827,10 @@ class _Matmul(ufunc):
 
 
 UFUNCS['matmul'] = matmul = _Matmul(_np.matmul, None)
-
-
 BY_NP[_np.matmul] = matmul
-
-
 floor_divide = UFUNCS['floor_divide']
-
-
 remainder = UFUNCS['remainder']
-
-
 _BY_OP = {}
-
-
 for _u in BY_NP.values():
     if _u._op is not None and type(_u) is ufunc:
         _BY_OP.setdefault(_u._op, _u)
@@ -941,8 +892,6 @@ def binop_hook(op, a, b, inplace):
 
 
 _EQ = _CORE_INDEX['equal']
-
-
 _NE = _CORE_INDEX['not_equal']
 
 
@@ -971,8 +920,9 @@ def _nd_or_fallback(name, npfunc, args, kwargs, *arrays):
         if name in _TEMPLATE_FORMS:
             # NumPy's function makes its result from the subclass instance
             # (a view or a copy of it): this function on a plain view, the
-            # result in the instance's class
-            r = globals()[name](args[0]._view(), *args[1:], **kwargs)
+            # result in the instance's class (the function by its name in the
+            # ndtile namespace: it is defined in a module above this one)
+            r = getattr(_sys.modules[__package__], name)(args[0]._view(), *args[1:], **kwargs)
             return None, C.subclass_like(r, args[0])
     out = []
     for a in arrays:
@@ -985,8 +935,6 @@ def _nd_or_fallback(name, npfunc, args, kwargs, *arrays):
 
 _METHOD_FORMS = frozenset(('ravel', 'transpose', 'swapaxes', 'squeeze', 'diagonal', 'take',
                            'repeat'))
-
-
 _TEMPLATE_FORMS = frozenset(('expand_dims', 'moveaxis', 'flip', 'roll', 'tile'))
 
 

@@ -20,10 +20,11 @@ from . import _methods
 from . import _multiarray
 from . import _numeric
 from . import _umath
-from ._umath import POWER, UFUNCS, _CORE_INDEX, _Unsupported, _gcd_lcm, _override_kw, _split_out, _subclass_operand, _vecdot, ufunc
+from ._umath import (
+    POWER, UFUNCS, _CORE_INDEX, _Unsupported, _gcd_lcm, _override_kw, _split_out,
+    _subclass_operand, _vecdot, ufunc)
 
 Array = _core.Array
-
 _NoValue = _np._NoValue
 
 
@@ -472,8 +473,6 @@ _METHODS = (
     (_gcd_lcm, '_tree', _gcd_tree),
     (_vecdot, '__call__', _vecdot_call),
 )
-
-
 for _cls, _name, _f in _METHODS:
     _f.__name__ = _name
     _f.__qualname__ = _cls.__name__ + '.' + _name

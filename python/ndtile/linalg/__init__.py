@@ -18,6 +18,7 @@ by the call itself, as in NumPy.
 import operator as _operator
 
 import numpy as _np
+from numpy.lib.array_utils import normalize_axis_index
 from numpy.linalg._linalg import (EigResult, EighResult, QRResult, SlogdetResult,
                                   SVDResult)
 
@@ -32,7 +33,6 @@ from .. import _numeric
 from .. import _stride_tricks
 from .. import _twodim_base
 from .. import _umath
-from numpy.lib.array_utils import normalize_axis_index
 
 LinAlgError = _np.linalg.LinAlgError
 _NATIVE = ('norm', 'vector_norm', 'solve', 'inv', 'cholesky', 'det', 'slogdet', 'qr',

@@ -183,21 +183,9 @@ def _as_bitgen(obj, legacy=False):
 
 
 SeedSequence = _np.random.SeedSequence
-
-
 BitGenerator = _np.random.BitGenerator
-
-
 PCG64 = _np.random.PCG64
-
-
 PCG64DXSM = _np.random.PCG64DXSM
-
-
 MT19937 = _np.random.MT19937
-
-
 Philox = _np.random.Philox
-
-
 SFC64 = _np.random.SFC64

@@ -99,137 +99,49 @@ def _randomstate_from_state(state):
 # The legacy functions: methods of one module-level RandomState, seeded from
 # OS entropy (seed() reseeds it in place).
 _rand = RandomState()
-
-
 seed = _rand.seed
-
-
 get_state = _rand.get_state
-
-
 set_state = _rand.set_state
-
-
 rand = _rand.rand
-
-
 randn = _rand.randn
-
-
 random = _rand.random
-
-
 random_sample = ranf = sample = _rand.random_sample
-
-
 randint = _rand.randint
-
-
 uniform = _rand.uniform
-
-
 normal = _rand.normal
-
-
 standard_normal = _rand.standard_normal
-
-
 standard_exponential = _rand.standard_exponential
-
-
 exponential = _rand.exponential
-
-
 gamma = _rand.gamma
-
-
 standard_gamma = _rand.standard_gamma
-
-
 poisson = _rand.poisson
-
-
 binomial = _rand.binomial
-
-
 choice = _rand.choice
-
-
 permutation = _rand.permutation
-
-
 shuffle = _rand.shuffle
-
-
 multinomial = _rand.multinomial
-
-
 multivariate_normal = _rand.multivariate_normal
-
-
 bytes = _rand.bytes
-
-
 random_integers = _rand.random_integers
-
-
 noncentral_chisquare = _rand.noncentral_chisquare
-
-
 noncentral_f = _rand.noncentral_f
-
-
 negative_binomial = _rand.negative_binomial
-
-
 dirichlet = _rand.dirichlet
-
-
 standard_cauchy = _rand.standard_cauchy
-
-
 standard_t = _rand.standard_t
-
-
 chisquare = _rand.chisquare
-
-
 f = _rand.f
-
-
 beta = _rand.beta
-
-
 lognormal = _rand.lognormal
-
-
 laplace = _rand.laplace
-
-
 logistic = _rand.logistic
-
-
 gumbel = _rand.gumbel
-
-
 rayleigh = _rand.rayleigh
-
-
 weibull = _rand.weibull
-
-
 pareto = _rand.pareto
-
-
 power = _rand.power
-
-
 triangular = _rand.triangular
-
-
 wald = _rand.wald
-
-
 geometric = _rand.geometric
 
 

@@ -22,8 +22,6 @@ from ._bit_generator import _NAME
 _Array = _core.Array
 
 _F32, _F64, _I64, _U32 = _D.FLOAT32, _D.FLOAT64, _D.INT64, _D.UINT32
-
-
 _normalize_axis = _np.lib.array_utils.normalize_axis_index
 
 
