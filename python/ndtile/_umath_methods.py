@@ -157,15 +157,15 @@ def accumulate(self, array, axis=0, dtype=None, out=None):
 
 def reduceat(self, array, indices, axis=0, dtype=None, out=None):
     """NumPy's reduceat: out[i] = reduce(array[indices[i]:indices[i+1]])
-    along axis where indices[i] < indices[i+1], else array[indices[i]];
-    the last runs to the end. Natively: ndt_reduceat (each line from
-    its first element, the rest folded in by the reduction kernel, as
-    NumPy's loop does). Where the core has no kernel for the dtype:
-    segments of one length are
-    gathered into one (..., count, length, ...) array and reduced along
-    the length axis in NumPy's order (each line: its first element,
-    then the reduction of the rest), one gather and one reduction per
-    distinct length, then put in place by one more gather."""
+        along axis where indices[i] < indices[i+1], else array[indices[i]];
+        the last runs to the end. Natively: ndt_reduceat (each line from
+        its first element, the rest folded in by the reduction kernel, as
+        NumPy's loop does). Where the core has no kernel for the dtype:
+        segments of one length are
+        gathered into one (..., count, length, ...) array and reduced along
+        the length axis in NumPy's order (each line: its first element,
+        then the reduction of the rest), one gather and one reduction per
+        distinct length, then put in place by one more gather."""
     name = self.__name__ + '.reduceat'
 
     def numpy():
@@ -298,13 +298,13 @@ def reduceat(self, array, indices, axis=0, dtype=None, out=None):
 
 def at(self, a, indices, b=None, /):
     """NumPy's unbuffered in-place ufunc.at: a[indices] = op(a[indices], b)
-    with repeated indices applied one after the other, in C order of the
-    indexing result. Natively: the index becomes flat positions (NumPy's
-    indexing rules and IndexErrors), b is broadcast to the indexing
-    result and cast to the loop's dtype (b counts as an array, as in
-    NumPy: a Python float makes a float64 loop), and ndt_put_op updates
-    each element in index order, converting through the loop dtype
-    (unsafe casts back into a, as NumPy's at does)."""
+        with repeated indices applied one after the other, in C order of the
+        indexing result. Natively: the index becomes flat positions (NumPy's
+        indexing rules and IndexErrors), b is broadcast to the indexing
+        result and cast to the loop's dtype (b counts as an array, as in
+        NumPy: a Python float makes a float64 loop), and ndt_put_op updates
+        each element in index order, converting through the loop dtype
+        (unsafe casts back into a, as NumPy's at does)."""
     name = self.__name__ + '.at'
     if isinstance(a, _np.ndarray) and not isinstance(a, Array):
         rest = C.to_np_tree((indices,) if b is None else (indices, b))
@@ -396,7 +396,7 @@ def at(self, a, indices, b=None, /):
 
 def _at_view(self, v, bv, loop):
     """at over a basic index: every element once, so one in-place pass
-    through the loop dtype (NumPy's unsafe cast back into a)."""
+        through the loop dtype (NumPy's unsafe cast back into a)."""
     if bv is not None:
         _at_broadcastable(bv, tuple(v.shape))
     if v.size == 0:

@@ -18,7 +18,7 @@ by the call itself, as in NumPy.
 import operator as _operator
 
 import numpy as _np
-from numpy.lib.array_utils import normalize_axis_index
+from numpy.lib.array_utils import normalize_axis_index as _normalize_axis_index
 from numpy.linalg._linalg import (EigResult, EighResult, QRResult, SlogdetResult,
                                   SVDResult)
 
@@ -515,8 +515,8 @@ def _matrix_norm(a, ord, axis, keepdims):
     """NumPy's norm over two axes (row_axis, col_axis)."""
     nd = a.ndim
     row_axis, col_axis = axis
-    row_axis = normalize_axis_index(row_axis, nd)
-    col_axis = normalize_axis_index(col_axis, nd)
+    row_axis = _normalize_axis_index(row_axis, nd)
+    col_axis = _normalize_axis_index(col_axis, nd)
     if row_axis == col_axis:
         raise ValueError('Duplicate axes given.')
     if _D.KIND[a._dt] not in 'fc':
