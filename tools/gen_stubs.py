@@ -183,7 +183,7 @@ def render():
         elif isinstance(obj, type) or (obj is npobj and not callable(obj)
                                        and not isinstance(obj, (bool, int, float, complex))):
             reexports.append(f"from numpy import {name} as {name}")
-        elif isinstance(obj, nt.ufunc) or type(obj).__module__ == 'ndtile._ufunc':
+        elif isinstance(obj, nt.ufunc) or type(obj).__module__ == 'ndtile._umath':
             ufuncs.append(f"{name}: ufunc")
         elif callable(obj):
             funcs.append(f"def {name}({_signature(obj, npobj)}) -> Any: ...")

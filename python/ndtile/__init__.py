@@ -37,18 +37,16 @@ from . import _dtypes
 from . import _convert
 from . import _fallback
 from ._ndarray import ndarray, flatiter
-from . import _ufunc
+from . import _umath
+from . import _umath_methods   # installs ufunc.reduce/accumulate/reduceat/at on _umath's classes
 from . import _indexing
-from . import _creation
-from . import _manip
-from . import _reduce
 from . import _printing
 from . import _ranks
 
 from ._version import version as __version__  # noqa: E402  (meson.build's version)
 
 _core._setup(ndarray, _dtypes.DTYPES, _dtypes.SCALARS, _dtypes.INT_SCALAR_TYPES,
-             _ufunc.binop_hook, _indexing.getitem, _indexing.setitem)
+             _umath.binop_hook, _indexing.getitem, _indexing.setitem)
 # floating-point errors: NumPy's warnings and errstate (see _errstate)
 from . import _errstate  # noqa: E402
 _core._fp_setup(_errstate.report, _errstate.raises, _errstate._VAR, _errstate._PKG)
@@ -77,52 +75,65 @@ for _name in _PASSTHROUGH:
 from ._config import show_config, memory_stats  # noqa: E402
 
 # ---- ndtile's implementations ------------------------------------------------
-ufunc = _ufunc.ufunc
-globals().update(_ufunc.UFUNCS)
+ufunc = _umath.ufunc
+globals().update(_umath.UFUNCS)
 
-from ._creation import (  # noqa: E402
-    empty, zeros, ones, full, empty_like, zeros_like, ones_like, full_like, array, asarray,
-    asanyarray, ascontiguousarray, asfortranarray, copy, arange, linspace, eye, identity,
-    frombuffer, fromiter)
-from ._reduce import (  # noqa: E402
-    sum, prod, nansum, nanprod, max, min, amax, amin, nanmax, nanmin, any, all, mean, var,
-    std, argmax, argmin, count_nonzero, nanmean, ptp, average, cumsum, cumprod, median, nancumsum,
-    nancumprod)
-from ._manip import (  # noqa: E402
-    reshape, ravel, transpose, permute_dims, matrix_transpose, swapaxes, moveaxis, rollaxis,
-    squeeze, expand_dims, broadcast_to, broadcast_shapes, broadcast_arrays, atleast_1d,
-    atleast_2d, atleast_3d, flip, fliplr, flipud, concatenate, concat, stack, hstack, vstack,
-    row_stack, dstack, column_stack, array_split, split, hsplit, vsplit, dsplit, where,
-    nonzero, argwhere, flatnonzero, clip, round, around, real, imag, angle, copyto, isclose, allclose, array_equal,
-    array_equiv, diff, indices, meshgrid, outer, astype, shape, ndim, size, result_type,
-    can_cast, min_scalar_type, iscomplexobj, isrealobj, isscalar, may_share_memory,
-    shares_memory, pad, logspace, isposinf, isneginf, isreal, iscomplex, nan_to_num, tri,
-    tril, triu, dot, vdot, inner)
-
-from ._manip import sort, argsort  # noqa: E402
-from ._functions import (  # noqa: E402
-    append, delete, insert, resize, trim_zeros, unstack, compress, extract, select, choose,
-    ix_, lexsort, sort_complex, tril_indices, triu_indices, tril_indices_from,
-    triu_indices_from, diag_indices, diag_indices_from, fromfunction, fix, sinc, ediff1d,
-    trapezoid, cross, kron, vander, real_if_close, asarray_chkfinite, unwrap, cumulative_sum,
-    cumulative_prod, polyval, polyadd, polysub, polyder, polyint, bartlett, blackman, hamming,
-    hanning, block, geomspace, packbits, unpackbits, mask_indices, union1d,
-    setdiff1d, setxor1d, intersect1d, interp, nanmedian, diagflat, fill_diagonal, place,
-    putmask, polymul, polyfit, polydiv, histogram_bin_edges, isfortran, require, roots, poly,
-    piecewise, array_repr, array_str, array2string, loadtxt, genfromtxt, fromfile, fromstring,
-    fromregex, load, save, savetxt, savez, savez_compressed, einsum_path, from_dlpack)
-from ._manip import (  # noqa: E402
-    roll, rot90, tile, repeat, take, take_along_axis, put, put_along_axis, diag, diagonal,
-    trace, tensordot, einsum, convolve, correlate)
-from ._stats import (  # noqa: E402
-    nanargmax, nanargmin, nanvar, nanstd, cov, corrcoef, gradient)
-from ._counting import (  # noqa: E402
-    partition, argpartition, searchsorted, unique, unique_values, unique_counts,
-    unique_inverse, unique_all, isin, bincount, digitize, histogram, histogram2d,
-    histogramdd, percentile, quantile, nanpercentile, nanquantile)
-
+from ._multiarray import (  # noqa: E402
+    stack, empty, zeros, empty_like, array, asarray, asanyarray, ascontiguousarray, asfortranarray,
+    arange, frombuffer, fromiter, concatenate, concat, where, nonzero, copyto, result_type,
+    can_cast, min_scalar_type, may_share_memory, shares_memory, dot, lexsort, packbits,
+    unpackbits, putmask, from_dlpack, bincount)
+from ._numeric import (  # noqa: E402
+    ones, full, zeros_like, ones_like, full_like, count_nonzero, moveaxis, rollaxis, argwhere,
+    flatnonzero, isclose, allclose, array_equal, array_equiv, indices, outer, astype, isscalar,
+    vdot, inner, fromfunction, cross, isfortran, roll, tensordot, convolve, correlate)
+from ._fromnumeric import (  # noqa: E402
+    sum, prod, max, min, amax, amin, any, all, mean, var, std, argmax, argmin, ptp, cumsum,
+    cumprod, reshape, ravel, transpose, permute_dims, matrix_transpose, swapaxes, squeeze, clip,
+    round, around, shape, ndim, size, sort, argsort, resize, compress, choose, cumulative_sum,
+    cumulative_prod, repeat, take, put, diagonal, trace, partition, argpartition, searchsorted)
+from ._function_base import (  # noqa: E402
+    copy, linspace, average, median, flip, angle, diff, meshgrid, logspace, append, delete,
+    insert, trim_zeros, extract, select, sort_complex, sinc, trapezoid, asarray_chkfinite,
+    unwrap, geomspace, interp, place, require, piecewise, rot90, cov, corrcoef, gradient,
+    digitize, percentile, quantile)
+from ._shape_base import (  # noqa: E402
+    expand_dims, atleast_1d, atleast_2d, atleast_3d, hstack, vstack, row_stack, dstack,
+    column_stack, array_split, split, hsplit, vsplit, dsplit, unstack, kron, block, tile,
+    take_along_axis, put_along_axis)
+from ._stride_tricks import (  # noqa: E402
+    broadcast_to, broadcast_shapes, broadcast_arrays)
+from ._twodim_base import (  # noqa: E402
+    eye, identity, fliplr, flipud, tri, tril, triu, tril_indices, triu_indices,
+    tril_indices_from, triu_indices_from, vander, mask_indices, diagflat, diag)
+from ._type_check import (  # noqa: E402
+    real, imag, iscomplexobj, isrealobj, isreal, iscomplex, nan_to_num, real_if_close)
+from ._ufunclike import (  # noqa: E402
+    isposinf, isneginf, fix)
+from ._arraysetops import (  # noqa: E402
+    ediff1d, union1d, setdiff1d, setxor1d, intersect1d, unique, unique_values, unique_counts,
+    unique_inverse, unique_all, isin)
+from ._nanfunctions import (  # noqa: E402
+    nansum, nanprod, nanmax, nanmin, nanmean, nancumsum, nancumprod, nanmedian, nanargmax,
+    nanargmin, nanvar, nanstd, nanpercentile, nanquantile)
+from ._histograms import (  # noqa: E402
+    histogram_bin_edges, histogram, histogram2d, histogramdd)
+from ._polynomial import (  # noqa: E402
+    polyval, polyadd, polysub, polyder, polyint, polymul, polyfit, polydiv, roots, poly)
+from ._npyio import (  # noqa: E402
+    loadtxt, genfromtxt, fromfile, fromstring, fromregex, load, save, savetxt, savez,
+    savez_compressed)
+from ._window import (  # noqa: E402
+    bartlett, blackman, hamming, hanning)
+from ._arraypad import (  # noqa: E402
+    pad)
+from ._einsum import (  # noqa: E402
+    einsum_path, einsum)
+from ._arrayprint import (  # noqa: E402
+    array_repr, array_str, array2string)
 from ._index_tricks import (  # noqa: E402
-    mgrid, ogrid, r_, c_, unravel_index, vectorize, frompyfunc, apply_along_axis)
+    ix_, diag_indices, diag_indices_from, fill_diagonal, mgrid, ogrid, r_, c_, unravel_index,
+    vectorize, frompyfunc, apply_along_axis)
 from . import linalg, fft, random, lib, io  # noqa: E402
 from ._array_api import __array_namespace_info__, __array_api_version__  # noqa: E402
 
@@ -152,7 +163,7 @@ def _sync_at_exit():
         _core.end_together()    # many ranks: every rank ends here, or all stop
         _core.sync()
     except Exception as e:      # pragma: no cover
-        import sys
+        import sys  # lazy: a module-level sys would be ndtile.sys
         print(f"ndtile: a deferred operation failed: {e}", file=sys.stderr)
 
 
@@ -179,7 +190,7 @@ def _check_settings():
     # Started as the `ndtile` command (or `python -m ndtile`), a bad setting
     # is the command's one-line error, not a traceback from this import.
     import os
-    import sys
+    import sys  # lazy: as os above: not names of the ndtile namespace
     for name in _core.setting_names():
         text = os.environ.get(name)
         if text:
@@ -207,7 +218,7 @@ _check_settings()
 
 
 def __getattr__(name):
-    return _fallback.module_getattr('ndtile', _np, name, globals())
+    return _umath.module_getattr('ndtile', _np, name, globals())
 
 
 def __dir__():
@@ -244,7 +255,7 @@ def _register_native():
 
 from . import _foreign  # noqa: E402
 _foreign.setup(ndarray)
-_ufunc._FOREIGN = _foreign.foreign
+_umath._FOREIGN = _foreign.foreign
 _register_native()
 
 # NumPy's docstrings with an ndtile note on every public function (_docs).

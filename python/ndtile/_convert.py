@@ -158,7 +158,7 @@ class _ctypes:
     between ndtile calls while an export is alive."""
 
     def __init__(self, a):
-        import ctypes
+        import ctypes  # lazy: ctypes only for ndarray.ctypes, not at import
         self._ctypes_mod = ctypes
         self._arr = a
         self._loan = memoryview(a)

@@ -25,6 +25,7 @@ import re as _re
 import types as _types
 
 import numpy as _np
+import sys
 
 # The first word of every note: tests and tools find the note by it.
 MARK = "ndtile:"
@@ -163,7 +164,7 @@ def note_one(obj, npobj, name):
         note, own = FALLBACK, None
     elif isinstance(obj, type):
         note, own = CLASS, _own_doc(obj, npdoc)
-    elif type(obj).__name__ in ('ufunc', '_Half') or type(obj).__module__ == 'ndtile._ufunc':
+    elif type(obj).__name__ in ('ufunc', '_Half') or type(obj).__module__ == 'ndtile._umath':
         native = getattr(obj, '_op', 0) is not None or type(obj).__name__ != 'ufunc'
         note, own = (UFUNC if native else UFUNC_NUMPY), None
     else:
@@ -230,7 +231,6 @@ def _np_counterpart(getattr_fn, name):
 
 def apply(pkg):
     """Notes for the package and its submodules, once, at import."""
-    import sys
     pairs = [(pkg, _np)]
     for sub, npsub in (('linalg', _np.linalg), ('fft', _np.fft), ('random', _np.random),
                        ('lib', _np.lib), ('lib.stride_tricks', _np.lib.stride_tricks)):

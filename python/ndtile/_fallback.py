@@ -26,6 +26,7 @@ import warnings
 import numpy as _np
 
 from . import _convert as C
+from . import _core
 from . import _ranks
 
 _PKG_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -65,7 +66,6 @@ def policy():
     if not text:            # unset or empty: the default
         word = 'warn'
     else:
-        from . import _core
         word = _WORDS[_core.parse_setting('NDTILE_FALLBACK', text)]
     _policy_cache[:] = [text, word]
     return word
@@ -140,7 +140,6 @@ def _summary_at_exit():
     try:
         if policy() != 'summary':
             return
-        from . import _core
         if _core.nranks() > 1 and _core.rank() != 0:
             return          # every rank runs the same calls: rank 0 says it
     except Exception:
@@ -221,45 +220,3 @@ def wrap(name, func):
 
 def is_fallback(obj):
     return getattr(obj, '__ndtile_fallback__', False)
-
-
-def module_getattr(modname, npmod, name, namespace):
-    """The module __getattr__ of ndtile and its submodules."""
-    if name.startswith('__'):
-        raise AttributeError(f"module {modname!r} has no attribute {name!r}")
-    try:
-        obj = getattr(npmod, name)
-    except AttributeError:
-        raise AttributeError(f"module {modname!r} has no attribute {name!r}") from None
-    if isinstance(obj, type) or not callable(obj):
-        return obj          # classes, constants and submodules are NumPy's own
-    if isinstance(obj, _np.ufunc):
-        from . import _ufunc
-        u = _ufunc.wrap_numpy_ufunc(obj)
-        namespace[name] = u
-        return u
-    prefix = modname.split('.', 1)[1] + '.' if '.' in modname else ''
-    w = wrap(prefix + name, obj)
-    namespace[name] = w
-    return w
-
-
-def array_function(func, types, args, kwargs):
-    """ndarray.__array_function__: ndtile's version where there is one."""
-    impl = NATIVE.get(func)
-    if impl is not None:
-        from . import _foreign
-        if _foreign.foreign(args, kwargs):
-            # with other people's arrays too: NumPy's function on NumPy copies
-            # of the ndtile ones, and their own dispatch
-            return run_numpy(func, args, kwargs, func.__name__)
-        return impl(*args, **kwargs)
-    for t in types:
-        if not (issubclass(t, C.Array) or issubclass(t, _np.ndarray)):
-            return NotImplemented
-    mod = getattr(func, '__module__', '') or ''
-    name = func.__name__
-    for sub in ('linalg', 'fft', 'random', 'lib'):
-        if mod.startswith('numpy.' + sub) and sub != 'lib':
-            name = sub + '.' + name
-    return call(name, func, args, kwargs)

@@ -20,6 +20,7 @@ import numpy as _np
 
 from . import _core
 from . import _fallback as F
+import importlib
 
 Array = _core.Array
 _NP = _np.ndarray
@@ -106,6 +107,25 @@ def setup(nd):
 
 def _restore(name):
     """An unpickled ndtile function: the namespace's entry of that name."""
-    import importlib
     mod, _, attr = name.rpartition('.')
     return getattr(importlib.import_module('ndtile' + ('.' + mod if mod else '')), attr)
+
+
+def array_function(func, types, args, kwargs):
+    """ndarray.__array_function__: ndtile's version where there is one."""
+    impl = F.NATIVE.get(func)
+    if impl is not None:
+        if foreign(args, kwargs):
+            # with other people's arrays too: NumPy's function on NumPy copies
+            # of the ndtile ones, and their own dispatch
+            return F.run_numpy(func, args, kwargs, func.__name__)
+        return impl(*args, **kwargs)
+    for t in types:
+        if not (issubclass(t, Array) or issubclass(t, _np.ndarray)):
+            return NotImplemented
+    mod = getattr(func, '__module__', '') or ''
+    name = func.__name__
+    for sub in ('linalg', 'fft', 'random', 'lib'):
+        if mod.startswith('numpy.' + sub) and sub != 'lib':
+            name = sub + '.' + name
+    return F.call(name, func, args, kwargs)

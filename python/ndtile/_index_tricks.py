@@ -11,21 +11,72 @@ once per element or per line, as NumPy does; their array results are
 ndtile arrays (an object-dtype result, which ndtile does not hold, stays a
 NumPy array, as every object array does).
 """
+
 import math
 import operator
+import sys
 
 import numpy as _np
 
-from . import _core
 from . import _convert as C
+from . import _core
 from . import _dtypes as D
+from . import _fallback as F
 
 Array = _core.Array
 
 
 def _nt():
-    import ndtile
-    return ndtile
+    return sys.modules['ndtile']
+
+
+def ix_(*args):
+    nt = _nt()
+    out = []
+    nd = len(args)
+    for k, new in enumerate(args):
+        x = nt.asarray(new)
+        if x.ndim != 1:
+            raise ValueError("Cross index must be 1 dimensional")
+        if x.size == 0 and not isinstance(new, Array):
+            x = x.astype(_np.intp)
+        if x.dtype == _np.bool_:
+            (x,) = nt.nonzero(x)
+        out.append(x.reshape((1,) * k + (x.size,) + (1,) * (nd - k - 1)))
+    return tuple(out)
+
+
+def diag_indices(n, ndim=2):
+    idx = _nt().arange(n)
+    return (idx,) * ndim
+
+
+def diag_indices_from(arr):
+    a = _nt().asarray(arr)
+    if a.ndim < 2:
+        raise ValueError("input array must be at least 2-d")
+    if len(set(a.shape)) != 1:
+        raise ValueError("All dimensions of input must be of equal length")
+    return diag_indices(a.shape[0], a.ndim)
+
+
+def fill_diagonal(a, val, wrap=False):
+    nt = _nt()
+    if a.ndim < 2:
+        raise ValueError("array must be at least 2-d")
+    if a.ndim == 2:
+        step = a.shape[1] + 1
+        end = None if wrap else a.shape[1] * a.shape[1]
+    else:
+        if len(set(a.shape)) != 1:
+            raise ValueError("All dimensions of input must be of equal length")
+        step = 1 + int(_np.cumprod(a.shape[:-1]).sum())
+        end = None
+    size = a.size
+    end = size if end is None else min(end, size)
+    idx = _np.arange(0, end, step, dtype=_np.int64)
+    if idx.size:
+        nt.put(a, nt.asarray(idx), val)
 
 
 def _is_complex_step(step):
@@ -33,6 +84,8 @@ def _is_complex_step(step):
 
 
 # ---- mgrid / ogrid ------------------------------------------------------------
+
+
 class _Grid:
     """NumPy's nd_grid: grid[start:stop:step, ...]; an imaginary step Nj
     means N points from start to stop inclusive (linspace)."""
@@ -102,6 +155,8 @@ ogrid = _Grid(True)
 
 
 # ---- r_ / c_ -----------------------------------------------------------------
+
+
 class _Concat:
     """NumPy's AxisConcatenator: r_[...] and c_[...]."""
 
@@ -179,6 +234,8 @@ c_ = _Concat(-1, ndmin=2, trans1d=0, numpy_obj=_np.c_)
 
 
 # ---- unravel_index ------------------------------------------------------------
+
+
 def unravel_index(indices, shape, order='C'):
     """NumPy's unravel_index: the coordinates of flat indices in an array of
     the given shape, C or F order, with NumPy's errors."""
@@ -230,6 +287,8 @@ def unravel_index(indices, shape, order='C'):
 
 
 # ---- Python functions over arrays ----------------------------------------------
+
+
 class vectorize(_np.vectorize):
     """NumPy's vectorize (the function runs per element in NumPy's loop);
     array arguments may be ndtile arrays and array results are ndtile
@@ -254,7 +313,6 @@ class _PyUfunc:
         return repr(self._u)
 
     def _run(self, f, args, kwargs):
-        from . import _fallback as F
         return F.run_numpy(f, args, kwargs)
 
     def __call__(self, *args, **kwargs):
@@ -273,7 +331,6 @@ class _PyUfunc:
         return self._run(self._u.reduceat, args, kwargs)
 
     def at(self, *args, **kwargs):
-        from . import _fallback as F
         F.MUTATES.setdefault('frompyfunc.at', (0, 'a'))
         return F.run_numpy(self._u.at, args, kwargs, 'frompyfunc.at')
 

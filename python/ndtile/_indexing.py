@@ -11,18 +11,19 @@ indices wins, as in NumPy). A boolean mask of the array's own shape with a
 scalar value is assigned as a where. Keys mixing newaxis with advanced
 indices go through NumPy (gathered, indexed there, written back).
 """
+
 import math
 import operator
 
 import numpy as _np
 
+from . import _convert as C
 from . import _core
 from . import _dtypes as D
-from . import _convert as C
-from . import _creation
-from . import _manip as M
-from . import _reduce as R
-from . import _ufunc as U
+from . import _fromnumeric
+from . import _multiarray
+from . import _numeric
+from . import _umath
 
 Array = _core.Array
 _INT_SCALARS = D.INT_SCALAR_TYPES
@@ -179,7 +180,7 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None):
                         f"boolean index did not match indexed array along axis {ax + j}; "
                         f"size of axis is {a.shape[ax + j]} but size of corresponding "
                         f"boolean axis is {v.shape[j]}")
-            nz = M.nonzero(v)
+            nz = _multiarray.nonzero(v)
             for j in range(v.ndim):
                 axes.append(('adv', nz[j], g))
             ax += v.ndim
@@ -222,12 +223,12 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None):
             arrays[i] = C.from_numpy(_np.asarray(ix + n if ix < 0 else ix, dtype=_np.int64))
             continue
         if ix.size and 0 not in bshape:   # NumPy checks only the indices it visits
-            lo, hi = int(R.min(ix)), int(R.max(ix))
+            lo, hi = int(_fromnumeric.min(ix)), int(_fromnumeric.max(ix))
             bad = hi if hi >= n else lo if lo < -n else None
             if bad is not None:
                 raise IndexError(f"index {bad} is out of bounds for axis {i} with size {n}")
             if lo < 0:
-                ix = M.where(ix < 0, ix + n, ix)
+                ix = _multiarray.where(ix < 0, ix + n, ix)
         if ix._dt != D.INT64:
             ix = ix._astype(D.INT64, 4)
         arrays[i] = ix
@@ -243,8 +244,8 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None):
         else:
             s = axes[i][1]
             start, _, step = s.indices(a.shape[i])
-            ix = _creation.arange(start, start + step * lens[i], step, dtype=_np.int64) \
-                if lens[i] else _creation.arange(0, dtype=_np.int64)
+            ix = _multiarray.arange(start, start + step * lens[i], step, dtype=_np.int64) \
+                if lens[i] else _multiarray.arange(0, dtype=_np.int64)
             sh = [1] * len(shape)
             sh[pos[i]] = lens[i]
             ix = ix._reshape(tuple(sh))
@@ -259,14 +260,14 @@ def _gather(a, key):
         return None
     mask = _mask_of(key, a.shape)
     if mask is not None:
-        cols = M.argwhere(mask)
+        cols = _numeric.argwhere(mask)
         return _core.gather(a, [cols[:, k] for k in range(a.ndim)])
     r = _index_arrays(a, key)
     if r is None:
         return None
     arrays, shape = r
     if 0 in shape:
-        return _creation.empty(shape, dtype=a.dtype)
+        return _multiarray.empty(shape, dtype=a.dtype)
     return _core.gather(a, arrays)
 
 
@@ -313,8 +314,8 @@ def _scatter(a, key, value):
     flat = None
     stride = 1
     for i in range(a.ndim - 1, -1, -1):
-        term = arrays[i] if stride == 1 else U.UFUNCS['multiply'](arrays[i], stride)
-        flat = term if flat is None else U.UFUNCS['add'](flat, term)
+        term = arrays[i] if stride == 1 else _umath.UFUNCS['multiply'](arrays[i], stride)
+        flat = term if flat is None else _umath.UFUNCS['add'](flat, term)
         stride *= a.shape[i]
     if a.ndim == 1:
         flat = flat._copy()
@@ -414,7 +415,7 @@ def setitem(a, key, value, delete=False):
         if val.size == 1 and val.ndim <= 1:
             if val._dt != a._dt:
                 val = val._astype(a._dt, 4)
-            _core.apply(U.WHERE, [mask, val, a], a)
+            _core.apply(_umath.WHERE, [mask, val, a], a)
             return
         n = int(mask.sum())
         if val.size != n:

@@ -464,7 +464,7 @@ def _run(p):
 
 def _tile_bytes():
     try:
-        from . import _core
+        from . import _core  # lazy: the launcher runs unbuilt too
     except ImportError:
         _core = None
     fn = getattr(_core, "tile_bytes", None)
@@ -482,7 +482,7 @@ def _setting(name, text, default):
     binding's parse_setting, src/runtime/env.c); default when the package
     is not built."""
     try:
-        from . import _core
+        from . import _core  # lazy: the launcher runs unbuilt too
     except ImportError:
         return default
     return _core.parse_setting(name, text)
@@ -490,11 +490,11 @@ def _setting(name, text, default):
 
 def _version():
     try:
-        from . import __version__
+        from . import __version__  # lazy: the package version, when the package is built
         return __version__
     except ImportError:
         try:
-            from importlib.metadata import version
+            from importlib.metadata import version  # lazy: only without a built package
             return version("ndtile")
         except Exception:
             return "unknown"
@@ -535,8 +535,8 @@ def info():
 def _info_ndtile():
     """--info's rows about ndtile itself: its build, settings and devices."""
     try:
-        from . import _config, _core
-        import ndtile
+        from . import _config, _core  # lazy: the launcher runs unbuilt too
+        import ndtile  # lazy: the launcher imports the package only for --info
     except ImportError:                 # pragma: no cover - not built
         return [("build", "ndtile's extension is not built")]
     rows = []
@@ -567,7 +567,7 @@ def main(argv=None):
     # This process only starts others: a trace of its own (NDTILE_PROFILE)
     # would be empty and, written at exit, overwrite the script's.
     try:
-        from . import _core
+        from . import _core  # lazy: the launcher runs unbuilt too
         _core.trace_stop()
     except (ImportError, AttributeError):   # pragma: no cover - not built
         pass

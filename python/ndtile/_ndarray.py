@@ -6,6 +6,7 @@ scalars, basic indexing, shape/dtype). Everything else is here; methods
 that ndtile does not implement run NumPy's on gathered data (see
 _fallback), with a warning.
 """
+
 import builtins
 import operator
 import sys as _sys
@@ -13,15 +14,17 @@ import weakref
 
 import numpy as _np
 
+from . import _convert as C
 from . import _core
 from . import _dtypes as D
-from . import _convert as C
 from . import _fallback as F
-from . import _reduce as R
-from . import _manip as M
-from . import _ufunc as U
-from . import _printing as P
+from . import _foreign
 from . import _order as O
+from . import _printing as P
+from . import _fromnumeric
+from . import _multiarray
+from . import _umath
+import inspect
 
 Array = _core.Array
 _NoValue = _np._NoValue
@@ -163,8 +166,7 @@ def _reconstruct_sub(cls, shape, dtype):
     """Unpickling a subclass instance: an empty array of its class
     (__array_finalize__(None), as NumPy's unpickling calls it); the data
     comes with __setstate__."""
-    from ._creation import empty
-    return _finalize_as(empty(shape, dtype), None, cls)
+    return _finalize_as(_multiarray.empty(shape, dtype), None, cls)
 
 
 class ndarray(Array):
@@ -176,8 +178,7 @@ class ndarray(Array):
 
     def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
         if buffer is None and strides is None:
-            from ._creation import empty
-            r = empty(shape, dtype)
+            r = _multiarray.empty(shape, dtype)
         else:
             r = C.np_or_nd(_np.ndarray(shape, dtype, buffer, offset, strides, order).copy())
         if cls is not ndarray and isinstance(r, Array):
@@ -213,15 +214,14 @@ class ndarray(Array):
             if type(x) is not ndarray and isinstance(x, Array) and \
                     _overrides_ufunc(type(x)):
                 return NotImplemented
-        u = ufunc if isinstance(ufunc, U.ufunc) else U.wrap_numpy_ufunc(ufunc)
+        u = ufunc if isinstance(ufunc, _umath.ufunc) else _umath.wrap_numpy_ufunc(ufunc)
         return _ufunc_default(u, method, inputs, kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
-        return F.array_function(func, types, args, kwargs)
+        return _foreign.array_function(func, types, args, kwargs)
 
     def __array_namespace__(self, *, api_version=None):
-        import ndtile
-        return ndtile
+        return _sys.modules[__package__]     # the ndtile namespace (this module is below it)
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         a = C.dlpack_source(self, copy)
@@ -297,7 +297,7 @@ class ndarray(Array):
         return (self._view_index(i) for i in range(self.shape[0]))
 
     def __contains__(self, value):
-        return bool(R.any(self == value))
+        return bool(_fromnumeric.any(self == value))
 
     def __copy__(self):
         return self._copy()
@@ -321,19 +321,19 @@ class ndarray(Array):
 
     # operators not in the C slots
     def __matmul__(self, other):
-        return U.UFUNCS['matmul'](self, other)
+        return _umath.UFUNCS['matmul'](self, other)
 
     def __rmatmul__(self, other):
-        return U.UFUNCS['matmul'](other, self)
+        return _umath.UFUNCS['matmul'](other, self)
 
     def __imatmul__(self, other):
-        return U.UFUNCS['matmul'](self, other, out=self)
+        return _umath.UFUNCS['matmul'](self, other, out=self)
 
     def __divmod__(self, other):
-        return U.UFUNCS['floor_divide'](self, other), U.UFUNCS['remainder'](self, other)
+        return _umath.UFUNCS['floor_divide'](self, other), _umath.UFUNCS['remainder'](self, other)
 
     def __rdivmod__(self, other):
-        return U.UFUNCS['floor_divide'](other, self), U.UFUNCS['remainder'](other, self)
+        return _umath.UFUNCS['floor_divide'](other, self), _umath.UFUNCS['remainder'](other, self)
 
     # ---- attributes -------------------------------------------------------------------
     @property
@@ -533,9 +533,9 @@ class ndarray(Array):
         elif not shape:
             raise TypeError("reshape() takes exactly 1 argument (0 given)")
         if order not in ('C', 'A', 'K', None) or (order == 'A' and O.is_f_only(self)):
-            return M.reshape(self, shape, order=order, copy=copy)
+            return _fromnumeric.reshape(self, shape, order=order, copy=copy)
         r = self._view() if shape is None else self._reshape(
-            shape if type(shape) is tuple else M.shape_arg(shape))
+            shape if type(shape) is tuple else _fromnumeric.shape_arg(shape))
         if copy is False and not r._same_store(self):
             raise ValueError("Unable to avoid creating a copy while reshaping.")
         if copy and r._same_store(self):
@@ -543,7 +543,7 @@ class ndarray(Array):
         return r
 
     def ravel(self, order='C'):
-        return M.ravel(self, order)
+        return _fromnumeric.ravel(self, order)
 
     def flatten(self, order='C'):
         r = self._ravel(C.ravel_order(order))
@@ -554,73 +554,73 @@ class ndarray(Array):
             axes = axes[0]      # NumPy: None, an int, a sequence or an int array
         elif not axes:
             axes = None
-        return M.transpose(self, axes)
+        return _fromnumeric.transpose(self, axes)
 
     def swapaxes(self, axis1, axis2):
-        return M.swapaxes(self, axis1, axis2)
+        return _fromnumeric.swapaxes(self, axis1, axis2)
 
     def squeeze(self, axis=None):
-        return M.squeeze(self, axis)
+        return _fromnumeric.squeeze(self, axis)
 
     def sum(self, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue,
             where=True):
-        return R.sum(self, axis, dtype, out, keepdims, initial, where)
+        return _fromnumeric.sum(self, axis, dtype, out, keepdims, initial, where)
 
     def prod(self, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue,
              where=True):
-        return R.prod(self, axis, dtype, out, keepdims, initial, where)
+        return _fromnumeric.prod(self, axis, dtype, out, keepdims, initial, where)
 
     def max(self, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
-        return R.max(self, axis, out, keepdims, initial, where)
+        return _fromnumeric.max(self, axis, out, keepdims, initial, where)
 
     def min(self, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
-        return R.min(self, axis, out, keepdims, initial, where)
+        return _fromnumeric.min(self, axis, out, keepdims, initial, where)
 
     def mean(self, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
-        return R.mean(self, axis, dtype, out, keepdims, where=where)
+        return _fromnumeric.mean(self, axis, dtype, out, keepdims, where=where)
 
     def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
             mean=_NoValue, correction=_NoValue):
-        return R.var(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean,
+        return _fromnumeric.var(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean,
                    correction=correction)
 
     def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
             mean=_NoValue, correction=_NoValue):
-        return R.std(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean,
+        return _fromnumeric.std(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean,
                    correction=correction)
 
     def argmax(self, axis=None, out=None, *, keepdims=False):
-        return R.argmax(self, axis, out, keepdims=keepdims)
+        return _fromnumeric.argmax(self, axis, out, keepdims=keepdims)
 
     def argmin(self, axis=None, out=None, *, keepdims=False):
-        return R.argmin(self, axis, out, keepdims=keepdims)
+        return _fromnumeric.argmin(self, axis, out, keepdims=keepdims)
 
     def any(self, axis=None, out=None, keepdims=False, *, where=True):
-        return R.any(self, axis, out, keepdims, where=where)
+        return _fromnumeric.any(self, axis, out, keepdims, where=where)
 
     def all(self, axis=None, out=None, keepdims=False, *, where=True):
-        return R.all(self, axis, out, keepdims, where=where)
+        return _fromnumeric.all(self, axis, out, keepdims, where=where)
 
     def ptp(self, axis=None, out=None, keepdims=False):
-        return R.ptp(self, axis, out, keepdims)
+        return _fromnumeric.ptp(self, axis, out, keepdims)
 
     def clip(self, min=None, max=None, out=None, **kwargs):
-        return M.clip(self, min, max, out, **kwargs)
+        return _fromnumeric.clip(self, min, max, out, **kwargs)
 
     def round(self, decimals=0, out=None):
-        return M.round(self, decimals, out)
+        return _fromnumeric.round(self, decimals, out)
 
     def conj(self):
         # NumPy's method returns the array itself unless it is complex (the
         # function np.conjugate always makes a new array)
         if D.KIND[self._dt] != 'c':
             return self
-        return U.UFUNCS['conjugate'](self)
+        return _umath.UFUNCS['conjugate'](self)
 
     conjugate = conj
 
     def nonzero(self):
-        return M.nonzero(self)
+        return _multiarray.nonzero(self)
 
     def sort(self, axis=-1, kind=None, order=None, *, stable=None):
         if order is not None:
@@ -629,28 +629,25 @@ class ndarray(Array):
                                dict(stable=stable), 'ndarray.sort')
         if not self._flags & _WRITEABLE:
             raise ValueError("sort array is read-only")
-        r = M.sort(self, operator.index(axis), kind, None, stable=stable)
+        r = _fromnumeric.sort(self, operator.index(axis), kind, None, stable=stable)
         self._assign(r, 4)
 
     def argsort(self, axis=-1, kind=None, order=None, *, stable=None):
-        return M.argsort(self, axis, kind, order, stable=stable)
+        return _fromnumeric.argsort(self, axis, kind, order, stable=stable)
 
     def partition(self, kth, axis=-1, kind='introselect', order=None):
-        from . import _counting
         if not self._flags & _WRITEABLE:
             raise ValueError("partition array is read-only")
         if order is not None:
             return F.call('ndarray.partition', _np.ndarray.partition,
                           (self, kth, axis, kind, order), {})
-        self._assign(_counting.partition(self, kth, axis, kind), 4)
+        self._assign(_fromnumeric.partition(self, kth, axis, kind), 4)
 
     def argpartition(self, kth, axis=-1, kind='introselect', order=None):
-        from . import _counting
-        return _counting.argpartition(self, kth, axis, kind, order)
+        return _fromnumeric.argpartition(self, kth, axis, kind, order)
 
     def searchsorted(self, v, side='left', sorter=None):
-        from . import _counting
-        return _counting.searchsorted(self, v, side, sorter)
+        return _fromnumeric.searchsorted(self, v, side, sorter)
 
     def tolist(self):
         return C.to_numpy(self).tolist()
@@ -677,32 +674,31 @@ class ndarray(Array):
         o = 'C' if order == 'C' else C.ravel_order(order)
         if o in ('C', 'K'):
             return C.to_numpy(self).tobytes()
-        return C.to_numpy(M.ravel(self, o)).tobytes()
+        return C.to_numpy(_fromnumeric.ravel(self, o)).tobytes()
 
     def dot(self, b, out=None):
-        from ._manip import dot
-        return dot(self, b, out)
+        return _multiarray.dot(self, b, out)
 
     def cumsum(self, axis=None, dtype=None, out=None):
-        return R.cumsum(self, axis, dtype, out)
+        return _fromnumeric.cumsum(self, axis, dtype, out)
 
     def cumprod(self, axis=None, dtype=None, out=None):
-        return R.cumprod(self, axis, dtype, out)
+        return _fromnumeric.cumprod(self, axis, dtype, out)
 
     def repeat(self, repeats, axis=None):
-        return M.repeat(self, repeats, axis)
+        return _fromnumeric.repeat(self, repeats, axis)
 
     def take(self, indices, axis=None, out=None, mode='raise'):
-        return M.take(self, indices, axis, out, mode)
+        return _fromnumeric.take(self, indices, axis, out, mode)
 
     def put(self, indices, values, mode='raise'):
-        return M.put(self, indices, values, mode)
+        return _fromnumeric.put(self, indices, values, mode)
 
     def diagonal(self, offset=0, axis1=0, axis2=1):
-        return M.diagonal(self, offset, axis1, axis2)
+        return _fromnumeric.diagonal(self, offset, axis1, axis2)
 
     def trace(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
-        return M.trace(self, offset, axis1, axis2, dtype, out)
+        return _fromnumeric.trace(self, offset, axis1, axis2, dtype, out)
 
     # Files and pickles: the data is gathered to the host (written once, by
     # rank 0, on many ranks).
@@ -716,12 +712,10 @@ class ndarray(Array):
         return C.to_numpy(self).dumps()
 
     def compress(self, condition, axis=None, out=None):
-        from ._functions import compress
-        return compress(condition, self, axis, out)
+        return _fromnumeric.compress(condition, self, axis, out)
 
     def choose(self, choices, out=None, mode='raise'):
-        from ._functions import choose
-        return choose(self, choices, out, mode)
+        return _fromnumeric.choose(self, choices, out, mode)
 
     def __array_wrap__(self, array, context=None, return_scalar=False):
         # NumPy's default: a scalar for a plain 0-d result when asked; for a
@@ -789,7 +783,7 @@ def _resize(self, new_shape, refcheck, nrefs):
         new_shape = new_shape[0]
     if new_shape == () or new_shape is None:
         return None
-    shape = M.shape_arg(new_shape)
+    shape = _fromnumeric.shape_arg(new_shape)
     for n in shape:
         if n < 0:
             raise ValueError("negative dimensions not allowed")
@@ -809,8 +803,7 @@ def _resize(self, new_shape, refcheck, nrefs):
                          "by another object in this way.\nUse the np.resize function "
                          "to get a new resized copy or\n set refcheck=False to disable "
                          "this check")
-    from ._creation import zeros
-    new = zeros(shape, self.dtype, order='F' if fortran else 'C')
+    new = _multiarray.zeros(shape, self.dtype, order='F' if fortran else 'C')
     n = builtins.min(self.size, new.size)
     if n:
         # the memory order of both: C order of the transposes when Fortran
@@ -824,6 +817,8 @@ def _resize(self, new_shape, refcheck, nrefs):
 
 
 _core._set_dtype_hook(_set_dtype, _resize)
+
+
 # __array_interface__'s loans: one memoryview per array (by id), for its lifetime
 _LOANS = {}
 
@@ -885,22 +880,6 @@ for _name in dir(_np.ndarray):
     setattr(ndarray, _name, _make_method_fallback(_name))
     METHOD_FALLBACKS.append(_name)
 
-
-# ---- subclasses -------------------------------------------------------------------
-# NumPy's subclassing rules (numpy.org/doc/stable/user/basics.subclassing):
-# an instance of a subclass comes from its constructor (__new__, then
-# __array_finalize__(None)), from view casting (a.view(A): finalize with a)
-# or from a template (slicing, copies, reshapes, ufuncs, reductions: the
-# template's class, finalize with the template; ufunc results go through the
-# __array_wrap__ of the input with the highest __array_priority__, after the
-# __array_ufunc__ overrides had their say). The core makes plain arrays only;
-# the wrapping happens here, in code that plain arrays never run: the C
-# number slots and indexing hand subclass operands to the hooks below, the
-# ufuncs' fast path takes exact ndarrays only, every subclass gets the
-# base class _SubclassBase (put in place of ndarray among its bases), whose
-# methods run ndarray's on a plain view and wrap the result, and the
-# functions NumPy implements by calling a method (np.sum, np.reshape,
-# np.transpose, ...) call a subclass instance's (C.subclass_method).
 
 _SubclassBase = None
 
@@ -1042,7 +1021,7 @@ def _ufunc_call(u, method, inputs, kwargs):
 
 def _unop_hook(op, a):
     """-a, +a, abs(a), ~a for a subclass instance (from the C slots)."""
-    return U.by_op(op)(a)
+    return _umath.by_op(op)(a)
 
 
 def _subscript_hook(r, self):
@@ -1110,7 +1089,6 @@ def _reduction_method(name):
     """A reduction (sum, max, mean, ...): through the class's __array_ufunc__
     when it overrides it (as NumPy's methods call ufunc.reduce), else
     ndarray's on a plain view, the result through self.__array_wrap__."""
-    import inspect
     base = getattr(ndarray, name)
     sig = inspect.signature(base)
     uname = _REDUCE_UFUNC.get(name)
@@ -1129,7 +1107,7 @@ def _reduction_method(name):
                 kw['initial'] = a['initial']
             if name not in ('any', 'all') or a['where'] is not True:
                 kw['where'] = a['where']
-            return _ufunc_call(U.UFUNCS[uname], 'reduce', (self,), kw)
+            return _ufunc_call(_umath.UFUNCS[uname], 'reduce', (self,), kw)
         return plain(self, *args, **kwargs)
 
     def plain(self, *args, **kwargs):
@@ -1164,7 +1142,7 @@ def _mean(self, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
         for k in axes:
             n *= shape[operator.index(k) % self.ndim if self.ndim else 0]
     if isinstance(ret, Array):
-        return U.UFUNCS['true_divide'](ret, n, out=ret, casting='unsafe', subok=False)
+        return _umath.UFUNCS['true_divide'](ret, n, out=ret, casting='unsafe', subok=False)
     return ret / n
 
 
@@ -1233,5 +1211,9 @@ _core._subclass_hooks(_unop_hook, _subscript_hook)
 C.subclass_like = _subclass_like
 C.subclass_method = _subclass_method
 C.ND = ndarray
-U._ND = ndarray
-U._SUBCLASS_CALL = _ufunc_call
+
+
+_umath._ND = ndarray
+
+
+_umath._SUBCLASS_CALL = _ufunc_call

@@ -3,6 +3,7 @@ the transpose of a C-ordered store of the transposed shape (element strides
 1, n0, n0*n1, ...), so it is a view with NumPy's F strides, f_contiguous
 flags and aliasing, and every op reads it as it reads any strided view."""
 from . import _core
+import numpy as np
 
 _C, _F = 0x1, 0x2
 
@@ -53,7 +54,6 @@ def reshape(x, shape, order):
     """x.reshape(shape, order='F'): NumPy's F-order reshape is the C-order
     reshape of the transposed array, transposed back (a view where NumPy's
     is one)."""
-    import numpy as np
     # NumPy's checks and -1 on a stand-in without data
     shape = np.broadcast_to(np.zeros((), np.uint8), x.shape).reshape(shape, order='F').shape
     return x._transpose(None)._reshape(tuple(reversed(shape)))._transpose(None)

@@ -10,6 +10,7 @@ the number format from the shown items only); repr adds the real shape.
 import numpy as _np
 
 from . import _convert as C
+from ._multiarray import concatenate
 
 try:
     from numpy._core.arrayprint import dtype_is_implied, dtype_short_repr
@@ -19,7 +20,6 @@ except ImportError:    # pragma: no cover
 
 def _edges(a, edge):
     """A NumPy array with the edge items of a (2*edge+1 along long axes)."""
-    from ._manip import concatenate
     x = a
     for k, n in enumerate(a.shape):
         if n > 2 * edge:

@@ -121,7 +121,7 @@ def setup():
         # Ctrl-C reaches every rank on a node and the runtime does not act
         # on it with many ranks: they end at once and quietly (no traceback
         # from each); the launcher says once what stopped the run.
-        import signal
+        import signal  # lazy: only under the launcher
         signal.signal(signal.SIGINT, signal.SIG_DFL)
     sys.excepthook = _excepthook
     sys.exit = _exit

@@ -250,7 +250,7 @@ def test_warning_points_at_the_callers_line():
                 r = ndtile.sqrt(-ndtile.ones(n)); line = sys._getframe().f_lineno  # noqa: E702
                 numpy.asarray(r)
         assert len(w) == 1 and w[0].filename == __file__ and w[0].lineno == line
-        # through ndtile's Python layer (np.divide -> _ufunc.py)
+        # through ndtile's Python layer (np.divide -> _umath.py)
         with warnings.catch_warnings(record=True) as w:
             warnings.simplefilter('always')
             with numpy.errstate(**DEFAULT):

@@ -1,4 +1,4 @@
-"""NumPy's smaller library functions (python/ndtile/_functions.py) against
+"""NumPy's smaller library functions (python/ndtile/_function_base.py, _polynomial.py, _window.py, ...) against
 NumPy: values, dtype and shape, many tiles (4096-byte tiles in tests),
 strided views, 0-d / empty inputs and NumPy's errors. Every call runs with
 NDTILE_FALLBACK=error, so a silent fallback to NumPy fails the test."""

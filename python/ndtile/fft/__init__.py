@@ -141,8 +141,7 @@ def ihfft(a, n=None, axis=-1, norm=None, out=None):
     if out is None:
         return r.conj()
     if isinstance(out, _core.Array):
-        from .. import _ufunc
-        _ufunc.UFUNCS['conjugate'](out, out=out)
+        _umath.UFUNCS['conjugate'](out, out=out)
     else:
         _np.conjugate(out, out=out)
     return out
@@ -261,8 +260,7 @@ def _shift(name, x, axes, sign):
         shift = [sign * (a.shape[ax] // 2) for ax in axes]
     if a.ndim == 0:    # as np.roll fails on a 0-d array
         raise ValueError("not enough values to unpack (expected 2, got 0)")
-    from .. import _manip
-    return _manip.roll(a, shift, axes)
+    return _numeric.roll(a, shift, axes)
 
 
 def fftshift(x, axes=None):
@@ -276,6 +274,9 @@ def ifftshift(x, axes=None):
 
 
 from .._array_api import _check_device  # noqa: E402  (NumPy's device= rule)
+from .. import _multiarray
+from .. import _numeric
+from .. import _umath
 
 
 def fftfreq(n, d=1.0, device=None):
@@ -285,11 +286,10 @@ def fftfreq(n, d=1.0, device=None):
     if n < 0:
         raise ValueError("negative dimensions are not allowed")
     _check_device(device)
-    from .. import _creation, _manip
     val = 1.0 / (n * d)
     N = (n - 1) // 2 + 1
-    results = _manip.concatenate([_creation.arange(0, N, dtype=int),
-                                  _creation.arange(-(n // 2), 0, dtype=int)])
+    results = _multiarray.concatenate([_multiarray.arange(0, N, dtype=int),
+                                  _multiarray.arange(-(n // 2), 0, dtype=int)])
     return results * val
 
 
@@ -298,14 +298,13 @@ def rfftfreq(n, d=1.0, device=None):
     if not isinstance(n, _INTEGER):
         raise ValueError("n should be an integer")
     _check_device(device)
-    from .. import _creation
     val = 1.0 / (n * d)
     N = n // 2 + 1
-    return _creation.arange(0, N, dtype=int) * val
+    return _multiarray.arange(0, N, dtype=int) * val
 
 
 def __getattr__(name):
-    return _F.module_getattr('ndtile.fft', _np.fft, name, globals())
+    return _umath.module_getattr('ndtile.fft', _np.fft, name, globals())
 
 
 def __dir__():

@@ -36,6 +36,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy
 
 from .. import _core
+from .. import _multiarray
+from .. import _ranks
 
 __all__ = ['read_hdf5', 'read_npy', 'write_hdf5', 'Batches', 'stats']
 
@@ -63,7 +65,7 @@ def _count(nbytes, seconds):
 
 def _h5py():
     try:
-        import h5py
+        import h5py  # lazy: h5py is optional
     except ImportError as exc:   # pragma: no cover - depends on the install
         raise ImportError("ndtile.io's HDF5 functions need h5py (pip install h5py)") from exc
     return h5py
@@ -104,7 +106,6 @@ def _agree(failure):
         if failure is not None:
             raise failure.exception()
         return
-    from .. import _ranks
     first = None
     for r in range(n):
         f = _ranks.bcast(failure if _core.rank() == r else None, r)
@@ -158,8 +159,7 @@ def _offset(index, axis0):
 
 
 def _new_array(shape, dtype):
-    from .. import _creation
-    return _creation.empty(shape, dtype=dtype)
+    return _multiarray.empty(shape, dtype=dtype)
 
 
 def _own_tiles(arr, shape, dtype):

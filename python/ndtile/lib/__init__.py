@@ -5,8 +5,9 @@ with a fallback warning."""
 import numpy as _np
 
 from .. import _fallback as _F
+from .. import _umath
 from . import stride_tricks  # noqa: F401
 
 
 def __getattr__(name):
-    return _F.module_getattr('ndtile.lib', _np.lib, name, globals())
+    return _umath.module_getattr('ndtile.lib', _np.lib, name, globals())

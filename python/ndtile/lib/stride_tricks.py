@@ -19,6 +19,7 @@ from numpy.lib import stride_tricks as _nst
 from .. import _core
 from .. import _convert as _C
 from .. import _fallback as _F
+from .. import _umath
 
 _Array = _core.Array
 _NATIVE = ('as_strided', 'sliding_window_view')
@@ -80,4 +81,4 @@ def __getattr__(name):
     if name in ('broadcast_to', 'broadcast_arrays', 'broadcast_shapes'):
         import ndtile            # ndtile's own (views), as numpy.lib's are numpy's
         return getattr(ndtile, name)
-    return _F.module_getattr('ndtile.lib.stride_tricks', _nst, name, globals())
+    return _umath.module_getattr('ndtile.lib.stride_tricks', _nst, name, globals())

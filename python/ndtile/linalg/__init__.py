@@ -18,6 +18,7 @@ by the call itself, as in NumPy.
 import operator as _operator
 
 import numpy as _np
+from numpy.lib.array_utils import normalize_axis_index as _normalize_axis_index
 from numpy.linalg._linalg import (EigResult, EighResult, QRResult, SlogdetResult,
                                   SVDResult)
 
@@ -25,6 +26,13 @@ from .. import _core
 from .. import _convert as _C
 from .. import _fallback as _F
 from .. import _dtypes as _D
+from .. import _fromnumeric
+from .. import _methods
+from .. import _multiarray
+from .. import _numeric
+from .. import _stride_tricks
+from .. import _twodim_base
+from .. import _umath
 
 LinAlgError = _np.linalg.LinAlgError
 _NATIVE = ('norm', 'vector_norm', 'solve', 'inv', 'cholesky', 'det', 'slogdet', 'qr',
@@ -180,9 +188,8 @@ def matrix_power(a, n):
         n = _operator.index(n)
     except TypeError as e:
         raise TypeError("exponent must be an integer") from e
-    from .. import _creation
     if n == 0:
-        eye = _creation.eye(A.shape[-1], dtype=A.dtype)
+        eye = _twodim_base.eye(A.shape[-1], dtype=A.dtype)
         return _broadcast_copy(eye, A.shape)
     if n < 0:
         A = inv(A)
@@ -199,14 +206,11 @@ def matrix_power(a, n):
 
 
 def _broadcast_copy(x, shape):
-    from .. import _manip
-    import ndtile
-    return ndtile.array(_manip.broadcast_to(x, shape))
+    return _multiarray.array(_stride_tricks.broadcast_to(x, shape))
 
 
 def _matmul(x, y):
-    import ndtile
-    return ndtile.matmul(x, y)
+    return _umath.UFUNCS['matmul'](x, y)
 
 
 def _mT(x):
@@ -306,14 +310,12 @@ def lstsq(a, b, rcond=None):
         x = x._reshape((n,))
     rank = int(rank)
     if rank != n or m <= n:
-        import ndtile
-        resids = ndtile.empty((0,), dtype=resids.dtype)
+        resids = _multiarray.empty((0,), dtype=resids.dtype)
     return x, resids, _np.int32(rank), s
 
 
 # ---- composed -------------------------------------------------------------
 def pinv(a, rcond=None, hermitian=False, *, rtol=_np._NoValue):
-    import ndtile
     xs = _arrays(a)
     if xs is None:
         return _fallback('pinv', (a,), {'rcond': rcond, 'hermitian': hermitian, 'rtol': rtol})
@@ -335,15 +337,14 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_np._NoValue):
     if _D.KIND[A._dt] == 'c':
         A = A.conj()
     u, s, vt = svd(A, full_matrices=False, hermitian=hermitian)
-    rc = ndtile.asarray(rcond)
-    cutoff = rc[..., None] * ndtile.max(s, axis=-1, keepdims=True)
+    rc = _multiarray.asarray(rcond)
+    cutoff = rc[..., None] * _fromnumeric.max(s, axis=-1, keepdims=True)
     large = s > cutoff
-    sinv = ndtile.where(large, 1 / ndtile.where(large, s, 1), 0).astype(s.dtype)
-    return ndtile.matmul(_mT(vt), sinv[..., None] * _mT(u))
+    sinv = _multiarray.where(large, 1 / _multiarray.where(large, s, 1), 0).astype(s.dtype)
+    return _umath.UFUNCS['matmul'](_mT(vt), sinv[..., None] * _mT(u))
 
 
 def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
-    import ndtile
     if rtol is not None and tol is not None:
         raise ValueError("`tol` and `rtol` can't be both set.")
     xs = _arrays(A)
@@ -360,15 +361,14 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
         if rtol is None:
             rtol = max(M.shape[-2:]) * _np.finfo(S.dtype).eps
         else:
-            rtol = ndtile.asarray(rtol)[..., None]
-        tol = ndtile.max(S, axis=-1, keepdims=True) * rtol
+            rtol = _multiarray.asarray(rtol)[..., None]
+        tol = _fromnumeric.max(S, axis=-1, keepdims=True) * rtol
     else:
-        tol = ndtile.asarray(tol)[..., None]
-    return ndtile.count_nonzero(S > tol, axis=-1)
+        tol = _multiarray.asarray(tol)[..., None]
+    return _numeric.count_nonzero(S > tol, axis=-1)
 
 
 def cond(x, p=None):
-    import ndtile
     xs = _arrays(x)
     if xs is None or p not in (None, 2, -2):
         return _fallback('cond', (x,), {'p': p})
@@ -386,7 +386,6 @@ def cond(x, p=None):
 
 
 def multi_dot(arrays, *, out=None):
-    import ndtile
     arrs = [_C.asarray(x) for x in arrays]
     n = len(arrs)
     if n < 2:
@@ -394,7 +393,7 @@ def multi_dot(arrays, *, out=None):
     if out is not None or any(not isinstance(x, _core.Array) for x in arrs):
         return _fallback('multi_dot', (arrays,), {'out': out})
     if n == 2:
-        return ndtile.dot(arrs[0], arrs[1])
+        return _multiarray.dot(arrs[0], arrs[1])
     first, last = arrs[0], arrs[-1]
     if first.ndim == 1:
         arrs[0] = first._reshape((1, first.shape[0]))
@@ -422,7 +421,7 @@ def multi_dot(arrays, *, out=None):
         if i == j:
             return arrs[i]
         k = split[i][j]
-        return ndtile.dot(chain(i, k), chain(k + 1, j))
+        return _multiarray.dot(chain(i, k), chain(k + 1, j))
 
     r = chain(0, n - 1)
     if first.ndim == 1 and last.ndim == 1:
@@ -472,69 +471,59 @@ def tensorsolve(a, b, axes=None):
 
 
 def matmul(x1, x2, /):
-    import ndtile
-    return ndtile.matmul(x1, x2)
+    return _umath.UFUNCS['matmul'](x1, x2)
 
 
 def matrix_transpose(x, /):
-    import ndtile
-    return ndtile.matrix_transpose(x)
+    return _fromnumeric.matrix_transpose(x)
 
 
 def outer(x1, x2, /):
-    import ndtile
     a, b = _C.asarray(x1), _C.asarray(x2)
     if a.ndim != 1 or b.ndim != 1:
         raise ValueError("Input arrays must be one-dimensional, but they are "
                          f"x1.ndim={a.ndim} and x2.ndim={b.ndim}.")
-    return ndtile.outer(a, b)
+    return _numeric.outer(a, b)
 
 
 def cross(x1, x2, /, *, axis=-1):
-    import ndtile
     a, b = _C.asarray(x1), _C.asarray(x2)
     if a.shape[axis] != 3 or b.shape[axis] != 3:
         raise ValueError("Both input arrays must be (arrays of) 3-dimensional vectors, but "
                          f"they are {a.shape[axis]} and {b.shape[axis]} dimensional instead.")
-    return ndtile.cross(a, b, axis=axis)
+    return _numeric.cross(a, b, axis=axis)
 
 
 def diagonal(x, /, *, offset=0):
-    import ndtile
-    return ndtile.diagonal(x, offset=offset, axis1=-2, axis2=-1)
+    return _fromnumeric.diagonal(x, offset=offset, axis1=-2, axis2=-1)
 
 
 def tensordot(x1, x2, /, *, axes=2):
-    import ndtile
-    return ndtile.tensordot(x1, x2, axes=axes)
+    return _numeric.tensordot(x1, x2, axes=axes)
 
 
 def trace(x, /, *, offset=0, dtype=None):
-    import ndtile
-    return ndtile.trace(x, offset=offset, axis1=-2, axis2=-1, dtype=dtype)
+    return _fromnumeric.trace(x, offset=offset, axis1=-2, axis2=-1, dtype=dtype)
 
 
 def vecdot(x1, x2, /, *, axis=-1):
-    import ndtile
-    return ndtile.vecdot(x1, x2, axis=axis)
+    return _umath.UFUNCS['vecdot'](x1, x2, axis=axis)
 
 
 # ---- norms ----------------------------------------------------------------
 def _matrix_norm(a, ord, axis, keepdims):
     """NumPy's norm over two axes (row_axis, col_axis)."""
-    import ndtile
-    from numpy.lib.array_utils import normalize_axis_index
     nd = a.ndim
     row_axis, col_axis = axis
-    row_axis = normalize_axis_index(row_axis, nd)
-    col_axis = normalize_axis_index(col_axis, nd)
+    row_axis = _normalize_axis_index(row_axis, nd)
+    col_axis = _normalize_axis_index(col_axis, nd)
     if row_axis == col_axis:
         raise ValueError('Duplicate axes given.')
     if _D.KIND[a._dt] not in 'fc':
         a = a._astype(_D.FLOAT64, 4)
     if ord in (2, -2, 'nuc'):
-        sv = svd(ndtile.moveaxis(a, (row_axis, col_axis), (-2, -1)), compute_uv=False)
-        op = {2: ndtile.max, -2: ndtile.min, 'nuc': ndtile.sum}[ord]
+        sv = svd(_numeric.moveaxis(a, (row_axis, col_axis), (-2, -1)), compute_uv=False)
+        op = {2: _fromnumeric.max, -2: _fromnumeric.min, 'nuc': _fromnumeric.sum}[ord]
         r = op(sv, axis=-1)
     elif ord in (1, -1, _np.inf, -_np.inf):
         if ord in (1, -1):
@@ -543,11 +532,11 @@ def _matrix_norm(a, ord, axis, keepdims):
             sum_axis, red_axis = col_axis, row_axis
         if red_axis > sum_axis:
             red_axis -= 1
-        op = ndtile.max if ord in (1, _np.inf) else ndtile.min
-        r = op(ndtile.sum(ndtile.abs(a), axis=sum_axis), axis=red_axis)
+        op = _fromnumeric.max if ord in (1, _np.inf) else _fromnumeric.min
+        r = op(_fromnumeric.sum(_umath.UFUNCS['abs'](a), axis=sum_axis), axis=red_axis)
     elif ord in (None, 'fro', 'f'):
-        absx = ndtile.abs(a)
-        r = ndtile.sqrt(ndtile.sum(absx * absx, axis=(row_axis, col_axis)))
+        absx = _umath.UFUNCS['abs'](a)
+        r = _umath.UFUNCS['sqrt'](_fromnumeric.sum(absx * absx, axis=(row_axis, col_axis)))
     else:
         raise ValueError("Invalid norm order for matrices.")
     r = _C.asarray(r)
@@ -567,8 +556,6 @@ def matrix_norm(x, /, *, keepdims=False, ord='fro'):
 
 
 def norm(x, ord=None, axis=None, keepdims=False):
-    from .. import _ufunc as U
-    from .. import _reduce as R
     a = _C.asarray(x)
     if isinstance(a, _core.Array) and a.size == 0:
         # NumPy's answers for empty input depend on ord and shape (0.0, inf,
@@ -594,22 +581,22 @@ def norm(x, ord=None, axis=None, keepdims=False):
                        {'ord': ord, 'axis': axis, 'keepdims': keepdims})
     if _D.KIND[a._dt] not in 'fc':
         a = a._astype(_D.FLOAT64, 4)
-    absx = U.UFUNCS['absolute'](a)
+    absx = _umath.UFUNCS['absolute'](a)
     if ord in (None, 2, 'fro'):
         if _D.KIND[a._dt] == 'c':
             sq = absx * absx
         else:
             sq = a * a
-        r = U.UFUNCS['sqrt'](R.reduce_nd('sum', sq, axis, _D.DEFAULT, keepdims))
+        r = _umath.UFUNCS['sqrt'](_methods.reduce_nd('sum', sq, axis, _D.DEFAULT, keepdims))
     elif ord == 1:
-        r = R.reduce_nd('sum', absx, axis, _D.DEFAULT, keepdims)
+        r = _methods.reduce_nd('sum', absx, axis, _D.DEFAULT, keepdims)
     elif ord == _np.inf:
-        r = R.reduce_nd('max', absx, axis, _D.DEFAULT, keepdims)
+        r = _methods.reduce_nd('max', absx, axis, _D.DEFAULT, keepdims)
     else:
-        r = R.reduce_nd('min', absx, axis, _D.DEFAULT, keepdims)
+        r = _methods.reduce_nd('min', absx, axis, _D.DEFAULT, keepdims)
     if axis is None and keepdims:
         r = r._reshape((1,) * a.ndim)
-    return R.finish(r, None)
+    return _methods.finish(r, None)
 
 
 def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
@@ -617,15 +604,14 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     if axis is None and isinstance(a, _core.Array) and ord in (2, 1, _np.inf, -_np.inf):
         r = norm(a._reshape((-1,)), ord=ord)
         if keepdims:
-            from .. import _creation
-            return _creation.full((1,) * a.ndim, r)
+            return _numeric.full((1,) * a.ndim, r)
         return r
     return _F.call('linalg.vector_norm', _np.linalg.vector_norm, (x,),
                    {'axis': axis, 'keepdims': keepdims, 'ord': ord})
 
 
 def __getattr__(name):
-    return _F.module_getattr('ndtile.linalg', _np.linalg, name, globals())
+    return _umath.module_getattr('ndtile.linalg', _np.linalg, name, globals())
 
 
 def __dir__():

@@ -1,29 +1,32 @@
-"""Universal functions: NumPy's ufunc interface over the core's elementwise ops.
+"""The bottom of ndtile's Python layer: the ufunc objects (NumPy's _core.umath)
+and the helpers every other module calls the core with.
 
-Every NumPy ufunc has an ndtile counterpart with the same name, nin, nout and
-call signature. Those the core implements (ndt_ufunc) run as tile tasks; the
-others run NumPy's version on gathered data (see _fallback). frexp and modf
-run one core op per output; matmul, matvec and vecmat run the core's
-matmul.
+Each NumPy ufunc has an ndtile ufunc of the same name (UFUNCS) whose call
+converts the operands (operand, the weak Python scalars of NEP 50), resolves
+the loop dtype from the core's tables and records one elementwise task
+(_core.apply), or runs NumPy's ufunc where the core has no loop. The
+helpers below them turn arguments into the core's (axes, arrays, a plain
+view of a subclass instance). This module imports only _core, NumPy, the
+standard library and the leaf modules (_dtypes, _convert, _fallback);
+the ufunc methods that need the array library (reduce, accumulate,
+reduceat, at) are defined in _umath_methods, above it, and installed on
+these classes there."""
 
-Deviations from NumPy, by design:
-  * floating-point errors (divide by zero, overflow, invalid) do not emit
-    RuntimeWarnings; numpy.errstate has no effect;
-  * results that NumPy returns in float16 (sqrt and friends of bool, int8,
-    uint8, int16, uint16 inputs) are computed by the core in float32 and
-    returned as NumPy float16 arrays: the core has no float16, so float16
-    arrays stay NumPy arrays and everything done with them runs in NumPy.
-"""
 import operator
+import sys as _sys
 
 import numpy as _np
+from numpy._core._exceptions import UFuncTypeError, _UFuncOutputCastingError
 
+from . import _convert as C
 from . import _core
 from . import _dtypes as D
-from . import _convert as C
 from . import _fallback as F
 
 Array = _core.Array
+_NoValue = _np._NoValue
+
+
 _generic = _np.generic
 _CORE_INDEX = {n: i for i, n in enumerate(_core.UFUNC_NAMES)}
 _CORE_INDEX['degrees'] = _CORE_INDEX['rad2deg']
@@ -37,17 +40,23 @@ COMPARISONS = frozenset(_CORE_INDEX[n] for n in (
 LOGICAL = frozenset(_CORE_INDEX[n] for n in ('logical_and', 'logical_or', 'logical_xor'))
 _SMALL = frozenset((D.BOOL, D.INT8, D.UINT8, D.INT16, D.UINT16))
 _F16 = _np.dtype(_np.float16)
+
+
 # ufuncs whose float16 result is not their float32 result rounded to float16
 _F16_NATIVE = frozenset(('nextafter', 'spacing'))
-_NoValue = _np._NoValue
+
 
 # ufunc objects by numpy ufunc object and by name
 BY_NP = {}
 BY_NAME = {}
+
+
 # set by _ndarray: the plain array class (the fast path takes exactly it)
 # and the override/wrap protocol for operands of its subclasses
 _ND = None
 _SUBCLASS_CALL = None
+
+
 # set by __init__: _foreign.foreign (other people's arrays go to NumPy)
 _FOREIGN = None
 
@@ -66,7 +75,6 @@ def _subclass_operand(args, out):
 def _override_kw(axis, dtype, out, keepdims=False, initial=_NoValue, where=True):
     """The keywords NumPy passes an __array_ufunc__ override of reduce or
     accumulate: the arguments given (_reduce._fallback_kw's), axis=0 left out."""
-    from ._reduce import _fallback_kw
     kw = _fallback_kw(axis, dtype, out, keepdims, initial, where)
     if axis == 0 and type(axis) is int:
         del kw['axis']
@@ -472,26 +480,6 @@ class ufunc:
         return _core.apply(WHERE, [mask, res, out], out)
 
     # -- methods -----------------------------------------------------------
-    def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoValue,
-               where=True):
-        from . import _reduce
-        if _FOREIGN((array, out, where), None):
-            return F.run_numpy(self._np.reduce, (array,),
-                               _override_kw(axis, dtype, out, keepdims, initial, where),
-                               self.__name__ + '.reduce')
-        if _subclass_operand((array,), out):
-            return _SUBCLASS_CALL(self, 'reduce', (array,),
-                                  _override_kw(axis, dtype, out, keepdims, initial, where))
-        name = _reduce.UFUNC_REDUCTIONS.get(self.__name__)
-        if name is None or self._op is None:
-            kw = {'axis': axis, 'dtype': dtype, 'out': out, 'keepdims': keepdims}
-            if initial is not _NoValue:
-                kw['initial'] = initial
-            if where is not True:
-                kw['where'] = where
-            return F.call(self.__name__ + '.reduce', self._np.reduce, (array,), kw)
-        return _reduce.ufunc_reduce(self, name, array, axis, dtype, out, keepdims, initial,
-                                    where)
 
     def outer(self, A, B, /, **kwargs):
         if _FOREIGN((A, B), kwargs):
@@ -506,368 +494,6 @@ class ufunc:
             return F.call(self.__name__ + '.outer', self._np.outer, (A, B), kwargs)
         a = a._reshape(a.shape + (1,) * b.ndim)
         return self(a, b, **kwargs)
-
-    def accumulate(self, array, axis=0, dtype=None, out=None):
-        from . import _reduce
-        if _FOREIGN((array, out), None):
-            return F.run_numpy(self._np.accumulate, (array,), _override_kw(axis, dtype, out),
-                               self.__name__ + '.accumulate')
-        if _subclass_operand((array,), out):
-            return _SUBCLASS_CALL(self, 'accumulate', (array,), _override_kw(axis, dtype, out))
-        if self.__name__ in ('add', 'multiply') and out is None:
-            f = _reduce.cumsum if self.__name__ == 'add' else _reduce.cumprod
-            return f(array, axis=axis, dtype=dtype)
-        return F.call(self.__name__ + '.accumulate', self._np.accumulate, (array,),
-                      {'axis': axis, 'dtype': dtype, 'out': out})
-
-    def reduceat(self, array, indices, axis=0, dtype=None, out=None):
-        """NumPy's reduceat: out[i] = reduce(array[indices[i]:indices[i+1]])
-        along axis where indices[i] < indices[i+1], else array[indices[i]];
-        the last runs to the end. Natively: ndt_reduceat (each line from
-        its first element, the rest folded in by the reduction kernel, as
-        NumPy's loop does). Where the core has no kernel for the dtype:
-        segments of one length are
-        gathered into one (..., count, length, ...) array and reduced along
-        the length axis in NumPy's order (each line: its first element,
-        then the reduction of the rest), one gather and one reduction per
-        distinct length, then put in place by one more gather."""
-        from . import _reduce
-        name = self.__name__ + '.reduceat'
-
-        def numpy():
-            return F.call(name, self._np.reduceat, (array, indices),
-                          {'axis': axis, 'dtype': dtype, 'out': out})
-        if self.nin != 2:
-            raise ValueError("reduceat only supported for binary functions")
-        x = C.asarray(array) if not isinstance(array, _np.ndarray) else array
-        if isinstance(out, tuple) and len(out) == 1:
-            out = out[0]
-        if out is not None:
-            # computed, then written into out (NumPy's shape and cast checks)
-            if not isinstance(out, Array):
-                return numpy()
-            # (in out's dtype, as NumPy's loop runs, where dtype= is not given)
-            try:
-                r = self.reduceat(array, indices, axis, out.dtype if dtype is None else dtype)
-            except TypeError:
-                if dtype is not None:
-                    raise
-                r = self.reduceat(array, indices, axis)
-            if tuple(out.shape) != tuple(r.shape):
-                raise ValueError(f"operands could not be broadcast together with remapped "
-                                 f"shapes [original->remapped]: out {tuple(out.shape)}, "
-                                 f"result {tuple(r.shape)}")
-            out._assign(r, 4)
-            return out
-        if not isinstance(x, Array) or self._op is None or \
-                _reduce.UFUNC_REDUCTIONS.get(self.__name__) is None or type(self) is not ufunc:
-            return numpy()
-        if x.ndim == 0:
-            raise TypeError("cannot reduceat on a scalar")
-        ax = _np.lib.array_utils.normalize_axis_index(operator.index(axis), x.ndim)
-        idx = indices if isinstance(indices, _np.ndarray) else _np.asarray(C.to_np_tree(indices))
-        if idx.size == 0 and idx.ndim == 1 and not isinstance(indices, _np.ndarray):
-            idx = idx.astype(_np.intp)      # [] is an empty index list
-        n = x.shape[ax]
-        if idx.ndim != 1 or idx.dtype.kind not in 'iu' or (idx.dtype.kind == 'u' and
-                                                           idx.dtype.itemsize == 8):
-            # NumPy's errors, or its conversion of odd index types, from a
-            # run on a stand-in line of zeros
-            self._np.reduceat(_np.zeros(n, x.dtype), C.to_np_tree(indices), dtype=dtype)
-            idx = idx.astype(_np.intp)
-        for v in idx.tolist():
-            if not 0 <= v < n:
-                raise IndexError(f"index {v} out-of-bounds in {name} [0, {n})")
-        # the result dtype and NumPy's TypeErrors, from a one-element probe
-        rdt = self._np.reduceat(_np.zeros(1, x.dtype), _np.zeros(1, _np.intp),
-                                dtype=dtype).dtype
-        rc = D.code(rdt)
-        if rc is None:
-            return numpy()
-        from . import _manip as M
-        m = len(idx)
-        if m == 0:
-            from ._creation import empty
-            return empty(x.shape[:ax] + (0,) + x.shape[ax + 1:], rdt)
-        starts = idx.astype(_np.int64)
-        # the core's reduceat: every line folded in NumPy's order, one task
-        # per block of the result
-        xc = x if x._dt == rc else x._astype(rc, 4)
-        try:
-            return _core.reduceat(xc, ax, C.from_numpy(starts),
-                                  _reduce._RED[_reduce.UFUNC_REDUCTIONS[self.__name__]])
-        except TypeError:
-            pass        # no such kernel for this dtype: composed below
-        ends = _np.empty_like(starts)
-        ends[:-1] = starts[1:]
-        ends[-1] = n
-        lens = _np.where(ends > starts, ends - starts, 1)
-        pieces = []
-        order = []
-        ulens = _np.unique(lens)
-        if len(ulens) <= 8:
-            classes = [_np.flatnonzero(lens == L) for L in ulens.tolist()]
-        else:
-            # many lengths: segments in classes of lengths within a factor
-            # of two, each padded with the op's identity to its longest (at
-            # most twice the data, log2(n) classes; a class of one length is
-            # reduced as it is, a padded float sum may differ from NumPy's
-            # pairwise order in the last bits)
-            cls = _np.frexp((lens - 1).astype(_np.float64))[1]
-            classes = [_np.flatnonzero(cls == k) for k in _np.unique(cls).tolist()]
-        pw = self.__name__ == 'add'
-        for pos in classes:
-            s0 = starts[pos]
-            Ls = lens[pos]
-            L = int(Ls.max())
-            if L == 1:
-                r = _take_rows(x, s0, ax)
-                if r._dt != rc:
-                    r = r._astype(rc, 4)
-            else:
-                # NumPy's loop starts each line from the segment's first
-                # element and folds the rest in along the line (pairwise for
-                # float sums): the rest is gathered, its axis moved last and
-                # made contiguous, reduced, and combined with the first
-                # (sums; other reductions fold in order from the first)
-                off = int(pw)
-                if len(s0) == 1 and ax == x.ndim - 1:
-                    # one segment along the last axis: a slice, no gather
-                    b0 = int(s0[0]) + off
-                    rest = x[(slice(None),) * ax + (slice(b0, b0 + L - off),)]
-                    r = self.reduce(rest, axis=ax, dtype=rdt, keepdims=True)
-                else:
-                    steps = _np.arange(off, L, dtype=_np.int64)
-                    gi = s0[:, None] + steps
-                    valid = None
-                    if int(Ls.min()) != L:
-                        valid = steps < Ls[:, None]
-                        gi = _np.where(valid, gi, s0[:, None])
-                    rest = _take_rows(x, gi, ax)
-                    if valid is not None:
-                        mask = C.from_numpy(valid.reshape(valid.shape + (1,) * (x.ndim - ax - 1)))
-                        rest = M.where(mask, rest, _reduceat_identity(self.__name__, x.dtype))
-                    if ax + 1 != rest.ndim - 1:
-                        rest = M.moveaxis(rest, ax + 1, -1)._copy()
-                    r = self.reduce(rest, axis=-1, dtype=rdt)
-                if pw:
-                    first = _take_rows(x, s0, ax)
-                    r = self(first if first._dt == rc else first._astype(rc, 4), r)
-                if r._dt != rc:
-                    r = r._astype(rc, 4)
-            pieces.append(r)
-            order.append(pos)
-        if len(pieces) == 1:
-            return pieces[0]
-        r = M.concatenate(pieces, axis=ax)
-        inv = _np.argsort(_np.concatenate(order), kind='stable')
-        return M.take(r, C.from_numpy(inv.astype(_np.int64)), axis=ax)
-
-    def at(self, a, indices, b=None, /):
-        """NumPy's unbuffered in-place ufunc.at: a[indices] = op(a[indices], b)
-        with repeated indices applied one after the other, in C order of the
-        indexing result. Natively: the index becomes flat positions (NumPy's
-        indexing rules and IndexErrors), b is broadcast to the indexing
-        result and cast to the loop's dtype (b counts as an array, as in
-        NumPy: a Python float makes a float64 loop), and ndt_put_op updates
-        each element in index order, converting through the loop dtype
-        (unsafe casts back into a, as NumPy's at does)."""
-        from . import _indexing as I
-        name = self.__name__ + '.at'
-        if isinstance(a, _np.ndarray) and not isinstance(a, Array):
-            rest = C.to_np_tree((indices,) if b is None else (indices, b))
-            return self._np.at(a, *rest)
-        if not isinstance(a, Array):
-            raise TypeError("first operand must be array")
-        if self.nout != 1:
-            raise ValueError("Only single output ufuncs supported at this time")
-        if self.nin == 2 and b is None:
-            raise ValueError("second operand needed for ufunc")
-        if self.nin == 1 and b is not None:
-            raise ValueError("second operand provided when ufunc is unary")
-
-        def numpy(why=None):
-            F.notify(name if why is None else f"{name} ({why})")
-            na = C.to_numpy(a)
-            rest = C.to_np_tree((indices,) if b is None else (indices, b))
-            self._np.at(na, *rest)
-            a._assign(C.from_numpy(na), 4)
-            return None
-        if self._op is None or self._op < 0 or self.nin not in (1, 2) or \
-                type(self) not in (ufunc, _gcd_lcm):
-            return numpy()
-        bv = None
-        if b is not None:
-            bv = C.asarray(b)
-            if not isinstance(bv, Array):
-                return numpy('dtype')
-            if bv._is_weak():       # NumPy's at takes b as an array: strong
-                bv = bv._astype(bv._dt, 4)
-        try:
-            loop = _core.ufunc_resolve(self._op, [a._dt] + ([bv._dt] if bv is not None else []),
-                                       [False] * self.nin)[0]
-        except TypeError:
-            return numpy('dtype')      # NumPy's TypeError (or its own loop)
-        if self._op == POWER and D.KIND[loop[0]] in 'iu':
-            return numpy()      # integer powers: NumPy's negative-exponent error
-        if not a._flags & 0x400:
-            raise ValueError("output array is read-only")
-        if a.ndim == 0:
-            key = indices if isinstance(indices, tuple) else (indices,)
-            a._view_index(key)      # NumPy's IndexError for a bad index of a 0-d array
-            flat = _core.scalar(0, D.INT64, False)._reshape((1,))
-            shape = ()
-        else:
-            key = indices
-            if isinstance(key, list):
-                # a list is one index array (an empty one an integer array)
-                key = C.asarray(key, _np.int64) if len(key) == 0 else C.asarray(key)
-            key, basic, _ = I.normalize(key)
-            if basic:
-                key = (key if isinstance(key, tuple) else (key,)) + (Ellipsis,)
-                v = a._view_index(key)      # basic: each element at most once
-                return self._at_view(v, bv, loop)
-            small = _small_flat_index(a, key)
-            r = small if small is not None else I._index_arrays(a, key)
-            if small is not None:
-                flat, shape = small
-            elif r is None:
-                try:
-                    a[key]      # NumPy's IndexError for an invalid index
-                except IndexError as e:
-                    if 'integer (or boolean) type' not in str(e):
-                        raise
-                    raise IndexError(      # what NumPy's at says for these
-                        "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis "
-                        "(`None`) and integer or boolean arrays are valid indices") from None
-                return numpy('index')
-            else:
-                arrays, shape = r
-                flat = None
-                stride = 1
-                for i in range(a.ndim - 1, -1, -1):
-                    term = arrays[i] if stride == 1 else UFUNCS['multiply'](arrays[i], stride)
-                    flat = term if flat is None else UFUNCS['add'](flat, term)
-                    stride *= a.shape[i]
-                flat = flat._copy()._reshape((-1,))
-        vals = None
-        if bv is not None:
-            _at_broadcastable(bv, shape)
-            if bv._dt != loop[1]:
-                bv = bv._astype(loop[1], 4)
-            vals = bv._broadcast_to(shape)._copy()._reshape((-1,))
-        if flat.size == 0:
-            return None
-        _core.put_op(a, flat, vals, self._op, tuple(loop))
-        return None
-
-    def _at_view(self, v, bv, loop):
-        """at over a basic index: every element once, so one in-place pass
-        through the loop dtype (NumPy's unsafe cast back into a)."""
-        if bv is not None:
-            _at_broadcastable(bv, tuple(v.shape))
-        if v.size == 0:
-            return None
-        x = v if v._dt == loop[0] else v._astype(loop[0], 4)
-        ops = [x] if bv is None else [x, bv if bv._dt == loop[1] else bv._astype(loop[1], 4)]
-        r = _core.apply(self._op, ops)
-        v._assign(r, 4)
-        return None
-
-
-def _at_broadcastable(bv, shape):
-    """NumPy's at error for a b that does not broadcast to the indexing
-    result's shape."""
-    try:
-        if tuple(_core.broadcast_shapes([tuple(bv.shape), shape])) != shape:
-            raise ValueError
-    except ValueError:
-        raise ValueError("array is not broadcastable to correct shape") from None
-
-
-def _small_flat_index(a, key):
-    """(flat int64 positions, indexing shape) for at's usual small case - a
-    1-d target and one integer index array of at most the inline size -
-    checked and wrapped on the host (NumPy's IndexError), cheaper than the
-    general path's reductions; None otherwise."""
-    if a.ndim != 1 or not isinstance(key, (Array, _np.ndarray)) or \
-            key.size > 32768:      # the default inline size (NDTILE_INLINE_ELEMS)
-        return None
-    if key.dtype.kind not in 'iu':
-        return None
-    k = C.to_numpy(key) if isinstance(key, Array) else key
-    n = a.shape[0]
-    if k.size:
-        lo, hi = int(k.min()), int(k.max())
-        bad = hi if hi >= n else lo if lo < -n else None
-        if bad is not None:
-            raise IndexError(f"index {bad} is out of bounds for axis 0 with size {n}")
-        if lo < 0:
-            k = _np.where(k < 0, k + n, k)
-    return C.from_numpy(_np.ascontiguousarray(k, dtype=_np.int64).reshape(-1)), k.shape
-
-
-def _take_rows(x, idx, ax):
-    """x taken at the (valid) int64 NumPy indices idx along axis ax: shape
-    x.shape[:ax] + idx.shape + x.shape[ax+1:]. A view where idx is an
-    arithmetic progression along its first axis and unit steps along the
-    second (the usual reduceat segments), else one gather (no bounds checks:
-    reduceat checked them)."""
-    st = x._estrides
-    if idx.ndim == 2 and idx.shape[1] > 1 and not (_np.diff(idx, axis=1) == 1).all():
-        pass
-    elif idx.size and x.size:
-        col = idx[:, 0] if idx.ndim == 2 else idx
-        d = int(col[1] - col[0]) if len(col) > 1 else 1
-        if len(col) == 1 or (_np.diff(col) == d).all():
-            shape = tuple(x.shape[:ax]) + idx.shape + tuple(x.shape[ax + 1:])
-            strides = tuple(st[:ax]) + (d * st[ax],) + ((st[ax],) if idx.ndim == 2 else ()) + \
-                tuple(st[ax + 1:])
-            return _core.as_strided(x, x._offset + int(col[0]) * st[ax], shape, strides)
-    nd = x.ndim + idx.ndim - 1
-    shape = tuple(x.shape[:ax]) + idx.shape + tuple(x.shape[ax + 1:])
-    from ._creation import arange
-    arrays = []
-    for k in range(x.ndim):
-        if k == ax:
-            ix = C.from_numpy(_np.ascontiguousarray(idx, dtype=_np.int64))
-            ix = ix._reshape((1,) * ax + idx.shape + (1,) * (x.ndim - ax - 1))
-        else:
-            pos = k if k < ax else k + idx.ndim - 1
-            ix = arange(x.shape[k], dtype=_np.int64)._reshape(
-                (1,) * pos + (x.shape[k],) + (1,) * (nd - pos - 1))
-        arrays.append(ix._broadcast_to(shape))
-    if 0 in shape:
-        from ._creation import empty
-        return empty(shape, x.dtype)
-    return _core.gather(x, arrays)
-
-
-def _reduceat_identity(name, dt):
-    """A 0-d array of dtype dt that leaves op's reduction unchanged (the
-    padding of reduceat's classes of segments)."""
-    k = dt.kind
-    if name == 'add':
-        v = -0.0 if k in 'fc' else 0       # -0.0 + x is x for every x
-    elif name == 'multiply':
-        v = 1
-    elif name in ('maximum', 'fmax', 'minimum', 'fmin'):
-        if k in 'fc' and name in ('fmax', 'fmin'):
-            v = _np.nan        # fmax(x, nan) is x
-        elif k in 'fc':
-            v = -_np.inf if name == 'maximum' else _np.inf
-        elif k == 'b':
-            v = name in ('minimum', 'fmin')
-        else:
-            info = _np.iinfo(dt)
-            v = info.min if name in ('maximum', 'fmax') else info.max
-    elif name in ('logical_or', 'logical_xor'):
-        v = 0
-    elif name == 'logical_and':
-        v = 1
-    else:
-        raise _Unsupported(name)
-    return C.from_numpy(_np.asarray(v).astype(dt))
 
 
 def _check_int_power(ops, dtc, out=None):
@@ -906,13 +532,11 @@ def _check_cast(name, frm, to, casting):
     """NumPy's output-cast check, raising its own exception class
     (_UFuncOutputCastingError, a UFuncTypeError) with its message."""
     if not _np.can_cast(frm, to, casting):
-        from numpy._core._exceptions import _UFuncOutputCastingError
         raise _UFuncOutputCastingError(getattr(_np, name), casting, _np.dtype(frm),
                                        _np.dtype(to), 0)
 
 
 def _ufunc_type_error(msg):
-    from numpy._core._exceptions import UFuncTypeError
     e = UFuncTypeError.__new__(UFuncTypeError, msg)
     e.args = (msg,)
     return e
@@ -1000,52 +624,6 @@ class _gcd_lcm(ufunc):
     gcd is exactly associative and commutative on integers, so the tree gives
     NumPy's values. lcm.reduce falls back: where an lcm wraps around, only
     NumPy's sequential order gives NumPy's values."""
-
-    def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoValue,
-               where=True):
-        x = C.asarray(array)
-        dtc = D.DEFAULT if dtype is None else D.code_of(dtype)
-        if self.__name__ != 'gcd' or not isinstance(x, Array) or where is not True or \
-                dtc is None or \
-                x.ndim == 0 or (out is not None and not isinstance(out, Array)):
-            return ufunc.reduce(self, array, axis, dtype, out, keepdims, initial, where)
-        from . import _reduce as R
-        if dtc != D.DEFAULT and dtc != x._dt:
-            _core.result_type(self._op, [x, x], dtc)
-            x = x._astype(dtc, 4)
-        _core.result_type(self._op, [x, x])      # NumPy's TypeError for bool/floats
-        nd = x.ndim
-        mask = R.axes_mask(axis, nd)
-        axes = [k for k in range(nd) if mask is None or mask >> k & 1]
-        r = x
-        for k in reversed(axes):
-            r = self._tree(r, k)
-        if r is x:
-            r = _core.apply(_CORE_INDEX['positive'], [x])    # a copy, never a view
-        if initial is not _NoValue:
-            r = self(r, initial, out=r)
-        if not keepdims:
-            r = r._reshape(tuple(n for k, n in enumerate(r.shape) if k not in axes))
-        return R.finish(r, out)
-
-    def _tree(self, r, k):
-        from . import _manip as M
-        from . import _creation
-        n = r.shape[k]
-        pre = (slice(None),) * k
-
-        def part(a, b):
-            return r[pre + (slice(a, b),)]
-
-        if n == 0:      # gcd's identity, 0
-            return _creation.zeros(r.shape[:k] + (1,) + r.shape[k + 1:], r.dtype)
-        while n > 1:
-            h = n // 2
-            m = self(part(0, h), part(n - h, n))
-            if n & 1:
-                m = M.concatenate([m, part(h, h + 1)], axis=k)
-            r, n = m, h + (n & 1)
-        return r
 
 
 class _Half:
@@ -1177,16 +755,6 @@ class _matvec(ufunc):
 class _vecdot(_matvec):
     """vecdot (n),(n)->(): sum over the last axis (or axis=) of conj(x1) * x2."""
 
-    def __call__(self, *args, out=None, axis=-1, **kwargs):
-        args, out = _split_out(args, 2, out)
-        if len(args) != 2 or kwargs or not (out is None or isinstance(out, Array)):
-            kw = dict(kwargs, axis=axis)
-            if out is not None:
-                kw['out'] = out
-            return self._numpy(args, kw)
-        from ._functions import vecdot
-        return vecdot(args[0], args[1], out=out, axis=axis)
-
 
 class _isnat(ufunc):
     """isnat: ndtile holds no datetime or timedelta arrays, so every ndtile
@@ -1243,6 +811,8 @@ UFUNCS = {}
 for _name, _npu in all_numpy_ufuncs():
     UFUNCS[_name] = wrap_numpy_ufunc(_npu)
 globals().update(UFUNCS)
+
+
 class _Matmul(ufunc):
     """matmul runs in the core (OpenBLAS per block) for ndtile-able operands."""
 
@@ -1316,7 +886,6 @@ def binop_hook(op, a, b, inplace):
         except TypeError:
             # ndarray == and != answer all False / all True where the ufunc
             # has no loop (a float array == 'a'); NumPy decides, on the data
-            import operator
             f = operator.eq if op == _EQ else operator.ne
             return C.np_or_nd(f(C.to_np_tree(a), C.to_np_tree(b)))
     return u(a, b)
@@ -1324,3 +893,124 @@ def binop_hook(op, a, b, inplace):
 
 _EQ = _CORE_INDEX['equal']
 _NE = _CORE_INDEX['not_equal']
+
+
+def _fallback_kw(axis, dtype, out, keepdims, initial=_NoValue, where=True, **extra):
+    kw = dict(axis=axis)
+    if dtype is not None:
+        kw['dtype'] = dtype
+    if out is not None:
+        kw['out'] = out
+    if keepdims:
+        kw['keepdims'] = keepdims
+    if initial is not _NoValue:
+        kw['initial'] = initial
+    if where is not True:
+        kw['where'] = where
+    kw.update(extra)
+    return kw
+
+
+def _nd_or_fallback(name, npfunc, args, kwargs, *arrays):
+    """Converts arrays; returns (list, None) or (None, fallback result)."""
+    if args and type(args[0]) is not C.ND and isinstance(args[0], Array):   # () for broadcast_arrays()
+        if name in _METHOD_FORMS:
+            # NumPy's function calls the method of a subclass instance
+            return None, C.subclass_method(name, args, kwargs)
+        if name in _TEMPLATE_FORMS:
+            # NumPy's function makes its result from the subclass instance
+            # (a view or a copy of it): this function on a plain view, the
+            # result in the instance's class (the function by its name in the
+            # ndtile namespace: it is defined in a module above this one)
+            r = getattr(_sys.modules[__package__], name)(args[0]._view(), *args[1:], **kwargs)
+            return None, C.subclass_like(r, args[0])
+    out = []
+    for a in arrays:
+        x = C.asarray(a)
+        if not isinstance(x, Array):
+            return None, F.call(f"{name} (dtype)", npfunc, args, kwargs)
+        out.append(x)
+    return out, None
+
+
+_METHOD_FORMS = frozenset(('ravel', 'transpose', 'swapaxes', 'squeeze', 'diagonal', 'take',
+                           'repeat'))
+_TEMPLATE_FORMS = frozenset(('expand_dims', 'moveaxis', 'flip', 'roll', 'tile'))
+
+
+def _norm_axis(axis, ndim):
+    ax = operator.index(axis)
+    if ax < -ndim or ax >= ndim:
+        raise _np.exceptions.AxisError(ax, ndim)
+    return ax + ndim if ax < 0 else ax
+
+
+def _c_axis(axis, ndim):
+    """_norm_axis for the functions NumPy writes in C: a bool axis is a
+    TypeError there (Python-level NumPy functions take it as an int)."""
+    return _norm_axis(D.int_axis(axis), ndim)
+
+
+# ---- rearranging, gathering, scattering and contractions ---------------------------
+
+
+# Compositions of views, copies, the core's gather (ndt_gather), scatter
+
+
+# (ndt_put), diagonal view (ndt_diagonal), matmul and correlation.
+
+
+def _nd(a, name, npfunc, args, kwargs):
+    """_nd_or_fallback for one array: (array, None) or (None, fallback result)."""
+    xs, fb = _nd_or_fallback(name, npfunc, args, kwargs, a)
+    return (xs[0] if xs else None), fb
+
+
+def _ufn(name):
+    return UFUNCS[name]
+
+
+def _along(ndim, axis, index):
+    return (slice(None),) * axis + (index,) + (slice(None),) * (ndim - axis - 1)
+
+
+def _nd_array(x, dtype=None):
+    r = C.asarray(x, dtype)
+    return r if isinstance(r, Array) else None
+
+
+def _host(x):
+    return C.to_numpy(x) if isinstance(x, Array) else _np.asarray(x)
+
+
+def _cast(x, dt):
+    return x if x.dtype == dt else x._astype(D.code(dt), 4)
+
+
+def _take(a1, idx):
+    """a1[idx] for a 1-d array and an int64 index array (any shape)."""
+    return _core.gather(a1, [idx])
+
+
+def _i64(values):
+    return C.from_numpy(_np.ascontiguousarray(values, dtype=_np.int64))
+
+
+def module_getattr(modname, npmod, name, namespace):
+    """The module __getattr__ of ndtile and its submodules."""
+    if name.startswith('__'):
+        raise AttributeError(f"module {modname!r} has no attribute {name!r}")
+    try:
+        obj = getattr(npmod, name)
+    except AttributeError:
+        raise AttributeError(f"module {modname!r} has no attribute {name!r}") from None
+    if isinstance(obj, type) or not callable(obj):
+        return obj          # classes, constants and submodules are NumPy's own
+    if isinstance(obj, _np.ufunc):
+        u = wrap_numpy_ufunc(obj)
+        namespace[name] = u
+        return u
+    prefix = modname.split('.', 1)[1] + '.' if '.' in modname else ''
+    w = F.wrap(prefix + name, obj)
+    namespace[name] = w
+    return w

@@ -1,17 +1,20 @@
-"""Reductions: sum, prod, min, max, any, all, mean, var, std, arg*, nan*.
+"""The reduction machinery under NumPy's reductions (NumPy's _core._methods):
+axes as the core's bit mask, out= checks, one reduction task per call
+(reduce_nd), scans (cumsum/cumprod), ufunc.reduce's entry (ufunc_reduce) and
+max/min, which the index clipping of take needs."""
 
-A reduction to a single value returns a NumPy scalar, as NumPy does (this
-waits for the data); every other result is an ndtile array.
-"""
 import builtins
 import operator
 
 import numpy as _np
 
+from . import _convert as C
 from . import _core
 from . import _dtypes as D
-from . import _convert as C
 from . import _fallback as F
+from . import _multiarray
+from . import _umath
+from ._umath import _fallback_kw
 
 Array = _core.Array
 _NoValue = _np._NoValue
@@ -20,10 +23,14 @@ _RED = {n: i for i, n in enumerate(_core.REDUCE_NAMES)}
 UFUNC_REDUCTIONS = {'add': 'sum', 'multiply': 'prod', 'minimum': 'min', 'maximum': 'max',
                     'logical_and': 'all', 'logical_or': 'any', 'fmin': 'nanmin',
                     'fmax': 'nanmax'}
+
+
 # value used for masked-out elements (where=) by reductions with an identity
 _WHERE_FILL = {'sum': 0, 'nansum': 0, 'prod': 1, 'nanprod': 1, 'any': False, 'all': True}
 _NEEDS_INITIAL = ('min', 'max', 'nanmin', 'nanmax')
 _SEEDED = frozenset(('sum', 'nansum', 'prod', 'nanprod'))
+
+
 # reductions that are not ufunc reductions in NumPy (axis 0 of a 0-d array is
 # an AxisError for them)
 _NOT_UFUNC = frozenset(('mean', 'var', 'std'))
@@ -172,22 +179,6 @@ def check_out_cast(name, x, out):
         _np.subtract(o, _np.empty(0, x.dtype), out=o)
 
 
-def _fallback_kw(axis, dtype, out, keepdims, initial=_NoValue, where=True, **extra):
-    kw = dict(axis=axis)
-    if dtype is not None:
-        kw['dtype'] = dtype
-    if out is not None:
-        kw['out'] = out
-    if keepdims:
-        kw['keepdims'] = keepdims
-    if initial is not _NoValue:
-        kw['initial'] = initial
-    if where is not True:
-        kw['where'] = where
-    kw.update(extra)
-    return kw
-
-
 def _prepare(a, dtype):
     """(ndtile array, dtype code) or None when NumPy must do it."""
     x = C.asarray(a)
@@ -203,13 +194,12 @@ def _prepare(a, dtype):
 
 def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0):
     """The reduction as an ndtile array (0-d for a full reduction)."""
-    from . import _ufunc as U
     mask = axes_mask(axis, x.ndim, name not in _NOT_UFUNC)
     if initial is None:
         initial = _NoValue           # NumPy: initial=None is no initial
     if where is not True:
         # NumPy checks where='s shape first, then initial= and the identity
-        w = U.operand(where)
+        w = _umath.operand(where)
         if not isinstance(w, Array):
             w = _core.scalar(bool(w), D.BOOL, False)
         # where= broadcasts to the input, never the input to where=
@@ -235,8 +225,8 @@ def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0
                                  f"identity, so to use a where mask one has to specify "
                                  f"'initial'")
             fill = initial
-        fv = fill if isinstance(fill, (bool, int, float, complex)) else U.operand(fill)
-        x = _core.apply(U.WHERE, [w, x, fv if not isinstance(fv, Array) else fv._astype(x._dt, 4)])
+        fv = fill if isinstance(fill, (bool, int, float, complex)) else _umath.operand(fill)
+        x = _core.apply(_umath.WHERE, [w, x, fv if not isinstance(fv, Array) else fv._astype(x._dt, 4)])
     if initial is not _NoValue and name in _NEEDS_INITIAL and _reduced_size(x, mask) == 0:
         shape = tuple(1 if (mask is None or mask >> k & 1) else s for k, s in enumerate(x.shape)) \
             if keepdims else tuple(s for k, s in enumerate(x.shape)
@@ -252,7 +242,7 @@ def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0
                 initial = _initial_as(initial, r._dt)
             # initial first: NumPy's fold starts from it (maximum(x, y)
             # gives y on ties, so the signed zero NumPy keeps is r's)
-            r = U.UFUNCS[op](initial, r)
+            r = _umath.UFUNCS[op](initial, r)
             if not isinstance(r, Array):
                 r = C.asnd(r)
     return r
@@ -328,30 +318,12 @@ def _generic(name, a, axis, dtype, out, keepdims, initial=_NoValue, where=True):
     if name in ('nansum', 'nanprod') and dtc != D.DEFAULT and D.KIND[dtc] not in 'fc' and \
             D.KIND[x._dt] in 'fc':
         # NumPy replaces the NaNs before the sum casts them to dtype=int
-        from . import _ufunc as U
-        from . import _manip as M
-        x = M.where(U.UFUNCS['isnan'](x), 0 if name == 'nansum' else 1, x)
+        x = _multiarray.where(_umath.UFUNCS['isnan'](x), 0 if name == 'nansum' else 1, x)
         name = name[3:]
     if _seeded_inexact(name, x, dtc, initial, where):
         return F.call(f"{name} (initial)", getattr(_np, name), (a,),
                       _fallback_kw(axis, dtype, out, keepdims, initial, where))
     return finish(reduce_nd(name, x, axis, dtc, keepdims, initial, where), out)
-
-
-def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
-    return _generic('sum', a, axis, dtype, out, keepdims, initial, where)
-
-
-def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
-    return _generic('prod', a, axis, dtype, out, keepdims, initial, where)
-
-
-def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
-    return _generic('nansum', a, axis, dtype, out, keepdims, initial, where)
-
-
-def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
-    return _generic('nanprod', a, axis, dtype, out, keepdims, initial, where)
 
 
 def _minmax(name, a, axis, out, keepdims, initial, where):
@@ -369,34 +341,6 @@ def _minmax(name, a, axis, out, keepdims, initial, where):
     x, _ = p
     check_out(name, x.shape, axis, keepdims, out)
     return finish(reduce_nd(name, x, axis, D.DEFAULT, keepdims, initial, where), out)
-
-
-def max(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
-    return _minmax('max', a, axis, out, keepdims, initial, where)
-
-
-def min(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
-    return _minmax('min', a, axis, out, keepdims, initial, where)
-
-
-amax = max
-amin = min
-
-
-def nanmax(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
-    return _minmax('nanmax', a, axis, out, keepdims, initial, where)
-
-
-def nanmin(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
-    return _minmax('nanmin', a, axis, out, keepdims, initial, where)
-
-
-def any(a, axis=None, out=None, keepdims=False, *, where=True):
-    return _generic('any', a, axis, None, out, keepdims, _NoValue, where)
-
-
-def all(a, axis=None, out=None, keepdims=False, *, where=True):
-    return _generic('all', a, axis, None, out, keepdims, _NoValue, where)
 
 
 def _meanlike(name, a, axis, dtype, out, keepdims, where, ddof=0, extra=None):
@@ -442,59 +386,34 @@ def _meanlike_steps(name, x, axis, dtc, keepdims, ddof):
     not: integer and bool dtypes (the sums and the quotients cast back to
     that dtype: mean(ints, dtype=int64) is an int64), and complex dtypes for
     var/std (NumPy's var is then complex)."""
-    from . import _ufunc as U
     mask = axes_mask(axis, x.ndim)
     n = _reduced_size(x, mask)
     s = reduce_nd('sum', x, axis, dtc, keepdims if name == 'mean' else True)
     # NumPy divides by an intp count array (a strong int64: complex64 sums
     # are divided in complex128), then casts back
-    m = U.UFUNCS['true_divide'](s, _core.scalar(n, D.INT64, False))
+    m = _umath.UFUNCS['true_divide'](s, _core.scalar(n, D.INT64, False))
     if m._dt != s._dt:
         m = m._astype(s._dt, 4)
     if name == 'mean':
         return m
-    d = U.UFUNCS['subtract'](x, m)
-    sq = U.UFUNCS['multiply'](d, d if D.KIND[x._dt] != 'c' else U.UFUNCS['conjugate'](d))
+    d = _umath.UFUNCS['subtract'](x, m)
+    sq = _umath.UFUNCS['multiply'](d, d if D.KIND[x._dt] != 'c' else _umath.UFUNCS['conjugate'](d))
     if D.KIND[x._dt] == 'c':
         sq = sq._real()
     ret = reduce_nd('sum', sq, axis, dtc, keepdims)
     dof = builtins.max(n - ddof, 0)
-    v = U.UFUNCS['true_divide'](ret, _core.scalar(dof, D.FLOAT64 if type(dof) is float
+    v = _umath.UFUNCS['true_divide'](ret, _core.scalar(dof, D.FLOAT64 if type(dof) is float
                                                   else D.INT64, False))
     if v._dt != ret._dt:
         v = v._astype(ret._dt, 4)
     if name == 'var':
         return v
     if v.ndim:
-        return U.UFUNCS['sqrt'](v, out=v)     # NumPy's casting error for ints
-    r = U.UFUNCS['sqrt'](v)
+        return _umath.UFUNCS['sqrt'](v, out=v)     # NumPy's casting error for ints
+    r = _umath.UFUNCS['sqrt'](v)
     if not isinstance(r, Array):        # NumPy's float16 result for small ints
         return C.from_numpy(_np.asarray(r).astype(D.DTYPES[v._dt]))
     return r._astype(v._dt, 4) if r._dt != v._dt else r
-
-
-def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
-    return _meanlike('mean', a, axis, dtype, out, keepdims, where)
-
-
-def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
-        mean=_NoValue, correction=_NoValue):
-    if correction is not _NoValue:
-        if ddof != 0:
-            raise ValueError("ddof and correction can't be provided simultaneously.")
-        ddof = correction
-    extra = {'mean': mean} if mean is not _NoValue else None
-    return _meanlike('var', a, axis, dtype, out, keepdims, where, ddof, extra)
-
-
-def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
-        mean=_NoValue, correction=_NoValue):
-    if correction is not _NoValue:
-        if ddof != 0:
-            raise ValueError("ddof and correction can't be provided simultaneously.")
-        ddof = correction
-    extra = {'mean': mean} if mean is not _NoValue else None
-    return _meanlike('std', a, axis, dtype, out, keepdims, where, ddof, extra)
 
 
 def _arg(name, a, axis, out, keepdims):
@@ -527,123 +446,6 @@ def _arg(name, a, axis, out, keepdims):
     return finish(r, out)
 
 
-def argmax(a, axis=None, out=None, *, keepdims=False):
-    return _arg('argmax', a, axis, out, keepdims)
-
-
-def argmin(a, axis=None, out=None, *, keepdims=False):
-    return _arg('argmin', a, axis, out, keepdims)
-
-
-def count_nonzero(a, axis=None, *, keepdims=False):
-    p = _prepare(a, None)
-    if p is None:
-        return F.call("count_nonzero (dtype)", _np.count_nonzero, (a,),
-                      {'axis': axis, 'keepdims': keepdims})
-    x, _ = p
-    r = _core.reduce(_RED['count_nonzero'], x, axes_mask(axis, x.ndim, True), bool(keepdims),
-                     D.DEFAULT, 0)
-    return finish(r, None)
-
-
-def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
-    p = _prepare(a, dtype)
-    if p is None or where is not True:
-        return F.call("nanmean", _np.nanmean, (a,),
-                      _fallback_kw(axis, dtype, out, keepdims, where=where))
-    x, dtc = p
-    if D.KIND[x._dt] not in 'fc':
-        # NumPy: no NaN to skip, np.mean (whose dtype= rules differ)
-        return mean(x, axis, dtype, out, keepdims)
-    _nan_dtype_check(dtype, out)
-    check_out('nanmean', x.shape, axis, keepdims, out)
-    from . import _ufunc as U
-    s = reduce_nd('nansum', x, axis, dtc, keepdims)
-    notnan = U.UFUNCS['logical_not'](U.UFUNCS['isnan'](x))
-    n = reduce_nd('sum', notnan, axis, D.DEFAULT, keepdims)
-    r = _core.apply(U._CORE_INDEX['divide'], [s, n], None,
-                    s._dt if D.KIND[s._dt] in 'fc' else D.FLOAT64)
-    return finish(r, out)
-
-
-def _nan_dtype_check(dtype, out):
-    """NumPy's nanmean/nanvar/nanstd checks for an inexact input."""
-    if dtype is not None and D.KIND[D.code_of(dtype)] not in 'fc':
-        raise TypeError("If a is inexact, then dtype must be inexact")
-    if out is not None and out.dtype.kind not in 'fc':
-        raise TypeError("If a is inexact, then out must be inexact")
-
-
-def ptp(a, axis=None, out=None, keepdims=False):
-    p = _prepare(a, None)
-    if p is None:
-        return F.call("ptp (dtype)", _np.ptp, (a,), {'axis': axis, 'out': out,
-                                                     'keepdims': keepdims})
-    x, _ = p
-    check_out('ptp', x.shape, axis, keepdims, out)
-    check_out_cast('ptp', x, out)
-    hi = reduce_nd('max', x, axis, D.DEFAULT, keepdims)
-    lo = reduce_nd('min', x, axis, D.DEFAULT, keepdims)
-    if D.KIND[x._dt] == 'b':
-        _np.subtract(_np.True_, _np.True_)    # NumPy's boolean-subtract TypeError
-    from ._ufunc import UFUNCS
-    return finish(UFUNCS['subtract'](hi, lo), out)     # NumPy's ptp: subtract(max, min)
-
-
-def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
-    """NumPy's average: sum(a * w) / sum(w) in NumPy's result dtype."""
-    import ndtile as nt
-    x = C.asarray(a)
-    w = None if weights is None else C.asarray(weights)
-    if not isinstance(x, Array) or (w is not None and not isinstance(w, Array)):
-        return F.call("average (dtype)", _np.average, (a,),
-                      {'axis': axis, 'weights': weights, 'returned': returned,
-                       'keepdims': keepdims})
-    if axis is not None:
-        # NumPy's average normalises the axis in Python (bools and lists
-        # are taken as ints)
-        axis = _np.lib.array_utils.normalize_axis_tuple(axis, x.ndim, argname="axis")
-    if w is None:
-        avg = mean(x, axis=axis, keepdims=keepdims)
-        if not returned:
-            return avg
-        size = int(_np.prod(_np.shape(avg)))
-        scl = avg.dtype.type(x.size / size if size else _np.nan)
-        return avg, (nt.full(avg.shape, scl, dtype=avg.dtype) if _np.ndim(avg) else scl)
-    if x.dtype.kind in 'biu':
-        rt = _np.result_type(x.dtype, w.dtype, 'f8')
-    else:
-        rt = _np.result_type(x.dtype, w.dtype)
-    if tuple(x.shape) != tuple(w.shape):
-        if axis is None:
-            raise TypeError("Axis must be specified when shapes of a and weights differ.")
-        axes = tuple(_np.atleast_1d(axis))
-        if w.ndim != len(axes):
-            raise ValueError("Shape of weights must be consistent with shape of a along "
-                             "specified axis.")
-        axes = tuple(_np.lib.array_utils.normalize_axis_index(int(k), x.ndim) for k in axes)
-        if tuple(x.shape[k] for k in axes) != tuple(w.shape):
-            raise ValueError("Shape of weights must be consistent with shape of a along "
-                             "specified axis.")
-        # move the weights' axes to where they are in a
-        order = sorted(range(len(axes)), key=lambda k: axes[k])
-        w = nt.transpose(w, order) if order != list(range(len(axes))) else w
-        shape = [1] * x.ndim
-        for k in sorted(axes):
-            shape[k] = x.shape[k]
-        w = w.reshape(tuple(shape))
-        w = nt.broadcast_to(w, tuple(x.shape))
-    scl = nt.sum(w, axis=axis, dtype=rt, keepdims=keepdims)
-    if bool(nt.any(scl == 0.0)):
-        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
-    avg = nt.sum(nt.multiply(x, w, dtype=rt), axis=axis, keepdims=keepdims) / scl
-    if returned:
-        if tuple(scl.shape) != tuple(avg.shape):
-            scl = nt.broadcast_to(scl, avg.shape).copy()
-        return avg, scl
-    return avg
-
-
 _SCAN_OPS = {'cumsum': 0, 'cumprod': 1, 'nancumsum': 2, 'nancumprod': 3}
 
 
@@ -657,8 +459,7 @@ def _scan(name, a, axis, dtype, out):
     op = _SCAN_OPS[name]
     if op >= 2 and dtc != D.DEFAULT and D.is_inexact(x._dt):
         # NumPy replaces NaN before casting to the requested dtype
-        import ndtile
-        x = ndtile.where(ndtile.isnan(x), 1 if op == 3 else 0, x)
+        x = _multiarray.where(_umath.UFUNCS['isnan'](x), 1 if op == 3 else 0, x)
         op -= 2
     if axis is None:
         ax = None   # the flattened array
@@ -668,22 +469,6 @@ def _scan(name, a, axis, dtype, out):
         if ax < -nd or ax >= nd:
             raise _np.exceptions.AxisError(ax, nd)
     return finish(_core.scan(op, x, ax, dtc), out)
-
-
-def cumsum(a, axis=None, dtype=None, out=None):
-    return _scan('cumsum', a, axis, dtype, out)
-
-
-def cumprod(a, axis=None, dtype=None, out=None):
-    return _scan('cumprod', a, axis, dtype, out)
-
-
-def nancumsum(a, axis=None, dtype=None, out=None):
-    return _scan('nancumsum', a, axis, dtype, out)
-
-
-def nancumprod(a, axis=None, dtype=None, out=None):
-    return _scan('nancumprod', a, axis, dtype, out)
 
 
 def ufunc_reduce(u, name, array, axis, dtype, out, keepdims, initial, where):
@@ -698,64 +483,3 @@ def ufunc_reduce(u, name, array, axis, dtype, out, keepdims, initial, where):
         dtc = D.DEFAULT
     check_out(name, x.shape, axis, keepdims, out)
     return finish(reduce_nd(name, x, axis, dtc, keepdims, initial, where), out)
-
-
-def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    """NumPy's median from the core's sort: the mean of the middle one or two
-    elements of each sorted line; NaN where a line holds a NaN. Several
-    axes are moved to the end and merged into one line."""
-    x = C.asarray(a)
-    if not isinstance(x, Array) or x.size == 0:
-        return F.call("median", _np.median, (a,), dict(axis=axis, out=out,
-                      overwrite_input=overwrite_input, keepdims=keepdims))
-    from . import _manip as M
-    nd = x.ndim
-    if axis is not None:
-        _np.lib.array_utils.normalize_axis_tuple(axis, nd)    # NumPy's errors for axis
-    if isinstance(axis, (tuple, list)):
-        axes = tuple(sorted(_np.lib.array_utils.normalize_axis_index(int(k), nd)
-                            for k in axis))
-        if len(set(axes)) != len(axes):
-            raise ValueError("duplicate value in 'axis'")
-        keep = [k for k in range(nd) if k not in axes]
-        y = M.transpose(x, keep + list(axes))
-        y = M.reshape(y, tuple(x.shape[k] for k in keep) + (-1,))
-        res = median(y, axis=-1)
-        if keepdims:
-            res = M.reshape(res, tuple(1 if k in axes else x.shape[k] for k in range(nd)))
-        return M.to_out(res, out)
-    if axis is None:
-        s, ax = M.sort(M.ravel(x)), 0
-    else:
-        ax = operator.index(axis)
-        if not -nd <= ax < nd:
-            raise _np.exceptions.AxisError(ax, nd)
-        ax %= nd
-        s = M.sort(x, axis=ax)
-    n = s.shape[ax]
-    if out is not None and not keepdims:
-        # NumPy: mean(middle elements, axis, out=out): mean's out= errors for
-        # an operand of 1 or 2 elements along the axis
-        shp = list(s.shape)
-        shp[ax] = 1 if n % 2 else 2
-        check_out('mean', shp, ax, False, out)
-
-    def along(sl):
-        key = [slice(None)] * s.ndim
-        key[ax] = sl
-        return s[tuple(key)]
-
-    mid = along(slice((n - 1) // 2, n // 2 + 1))
-    res = mean(mid, axis=ax, keepdims=True)
-    if x.dtype.kind in 'fc':
-        from ._ufunc import UFUNCS
-        last = along(slice(n - 1, n))
-        res = M.where(UFUNCS['isnan'](last), _np.nan, res).astype(res.dtype)
-    if axis is None:
-        res = M.reshape(res, (1,) * nd) if keepdims else res.reshape(())
-    elif not keepdims:
-        res = M.squeeze(res, axis=ax)
-    if out is not None:
-        M.copyto(out, res, casting='unsafe')     # as mean writes out=
-        return out
-    return res[()] if res.ndim == 0 else res

@@ -1,0 +1,252 @@
+"""einsum and einsum_path (NumPy's _core.einsumfunc)."""
+
+import builtins
+
+import numpy as _np
+
+from . import _convert as C
+from . import _core
+from . import _dtypes as D
+from . import _fallback as F
+from . import _methods
+
+Array = _core.Array
+
+
+# -- einsum --
+
+
+def _einsum_parse(subscripts, shapes):
+    """(per-operand label lists, output label list) with ellipses replaced
+    by private labels (right-aligned, broadcasting)."""
+    if not isinstance(subscripts, str):
+        raise TypeError("einsum subscripts must be a string")
+    sub = subscripts.replace(' ', '')
+    if '->' in sub:
+        ins, outs = sub.split('->', 1)
+        if '->' in outs or '-' in outs or '>' in outs:
+            raise ValueError("einsum(): invalid subscript '>' in the output")
+    else:
+        ins, outs = sub, None
+    terms = ins.split(',')
+    if len(terms) != len(shapes):
+        # NumPy's wording: "fewer" when the string names fewer operands
+        raise ValueError("fewer operands provided to einstein sum function than specified in "
+                         "the subscripts string" if len(terms) < len(shapes) else
+                         "more operands provided to einstein sum function than specified "
+                         "in the subscripts string")
+    nell = 0
+    parsed = []
+    for t, shp in zip(terms, shapes):
+        if t.count('...') > 1 or t.replace('...', '').count('.'):
+            raise ValueError("einsum(): invalid subscript '.' in the operand")
+        for ch in t.replace('...', ''):
+            if not ch.isalpha() or not ch.isascii():
+                raise ValueError(f"invalid subscript '{ch}' in einstein sum subscripts string, "
+                                 f"subscripts must be letters")
+        nlab = len(t.replace('...', ''))
+        if '...' in t:
+            k = len(shp) - nlab
+            if k < 0:
+                raise ValueError(f"einstein sum subscripts string contains too many subscripts "
+                                 f"for operand {len(parsed)}")
+            nell = builtins.max(nell, k)
+        elif nlab != len(shp):
+            raise ValueError(f"einstein sum subscripts string contains too many subscripts "
+                             f"for operand {len(parsed)}" if nlab > len(shp) else
+                             f"einsum(): operand has more dimensions than subscripts given "
+                             f"in einstein sum, but no '...' ellipsis provided to broadcast "
+                             f"the extra dimensions.")
+        parsed.append(t)
+    ell = [chr(0x100 + i) for i in range(nell)]   # private labels, above ASCII
+    labels = []
+    for t, shp in zip(parsed, shapes):
+        if '...' in t:
+            pre, post = t.split('...')
+            k = len(shp) - len(pre) - len(post)
+            labels.append(list(pre) + ell[nell - k:] + list(post))
+        else:
+            labels.append(list(t))
+    if outs is None:
+        counts = {}
+        for ls in labels:
+            for ch in ls:
+                counts[ch] = counts.get(ch, 0) + 1
+        out = ell + sorted(ch for ch, c in counts.items() if c == 1 and ch not in ell)
+    else:
+        if outs.count('...') > 1 or outs.replace('...', '').count('.'):
+            raise ValueError("einsum(): invalid subscript '.' in the output")
+        if '...' in outs:
+            pre, post = outs.split('...')
+            out = list(pre) + ell + list(post)
+        else:
+            out = list(outs)      # broadcast dimensions not named are summed away
+        seen = set()
+        alll = set(ch for ls in labels for ch in ls)
+        for ch in out:
+            if ch in seen:
+                raise ValueError(f"einstein sum subscripts string includes output subscript "
+                                 f"'{ch}' multiple times")
+            if ch not in alll and ch not in ell:
+                raise ValueError(f"einstein sum subscripts string included output subscript "
+                                 f"'{ch}' which never appeared in an input")
+            if not (ch.isalpha() or ch in ell):
+                raise ValueError(f"invalid subscript '{ch}' in einstein sum subscripts string, "
+                                 f"subscripts must be letters")
+            seen.add(ch)
+    return labels, out
+
+
+def _einsum_sum(x, labs, drop, rdt):
+    axes = tuple(k for k, ch in enumerate(labs) if ch in drop)
+    if not axes:
+        return x, labs
+    r = _methods.reduce_nd('sum', x, axes, D.code(rdt) if D.KIND[D.code(rdt)] in 'fc' else D.DEFAULT,
+                    False)
+    if r._dt != D.code(rdt):
+        r = r._astype(D.code(rdt), 4)
+    return r, [ch for ch in labs if ch not in drop]
+
+
+def _einsum_diag(x, labs):
+    """Repeated labels within one operand: the diagonal (a view)."""
+    while True:
+        for i, ch in enumerate(labs):
+            j = labs.index(ch, i + 1) if ch in labs[i + 1:] else -1
+            if j >= 0:
+                if x.shape[i] != x.shape[j]:
+                    raise ValueError(f"dimensions in operand for collapsing index '{ch}' don't "
+                                     f"match ({x.shape[i]} != {x.shape[j]})")
+                x = _core.diagonal(x, 0, i, j)
+                labs = [c for k, c in enumerate(labs) if k not in (i, j)] + [ch]
+                break
+        else:
+            return x, labs
+
+
+def einsum(*operands, out=None, optimize=False, dtype=None, order='K', casting='safe'):
+    if not operands or not isinstance(operands[0], str) or order not in ('K', 'C', 'A'):
+        return F.call("einsum (sublist form or order)", _np.einsum, operands,
+                      {'out': out, 'optimize': optimize, 'dtype': dtype, 'order': order,
+                       'casting': casting})
+    subscripts, ops = operands[0], list(operands[1:])
+    xs = []
+    for o in ops:
+        x = C.asarray(o)
+        if not isinstance(x, Array):
+            return F.call("einsum (dtype)", _np.einsum, operands,
+                          {'out': out, 'optimize': optimize, 'dtype': dtype, 'order': order,
+                           'casting': casting})
+        xs.append(x)
+    labels, outl = _einsum_parse(subscripts, [x.shape for x in xs])
+    rdt = _np.result_type(*[x.dtype for x in xs]) if dtype is None else _np.dtype(dtype)
+    for i, (x, ls) in enumerate(zip(xs, labels)):
+        seen = {}
+        for n, ch in zip(x.shape, ls):
+            if ch in seen and seen[ch] != n:
+                raise ValueError(f"dimensions in operand {i} for collapsing index '{ch}' don't "
+                                 f"match ({seen[ch]} != {n})")
+            seen[ch] = n
+    for i, x in enumerate(xs):
+        if not _np.can_cast(x.dtype, rdt, casting):
+            raise TypeError(f"Iterator operand {i} dtype could not be cast from {x.dtype!r} to "
+                            f"{rdt!r} according to the rule {casting!r}")
+    if D.code(rdt) is None:
+        return F.call("einsum (dtype)", _np.einsum, operands,
+                      {'out': out, 'optimize': optimize, 'dtype': dtype, 'casting': casting})
+    xs = [x if x.dtype == rdt else x._astype(D.code(rdt), 4) for x in xs]
+    # label sizes (size-1 dimensions broadcast)
+    sizes = {}
+    for x, ls in zip(xs, labels):
+        for n, ch in zip(x.shape, ls):
+            old = sizes.get(ch, 1)
+            if old != n and old != 1 and n != 1:
+                raise ValueError(f"operands could not be broadcast together with remapped "
+                                 f"shapes [original->remapped]: size {old} and {n} for "
+                                 f"label '{ch}'" if ord(ch) < 0x100 else
+                                 "operands could not be broadcast together")
+            sizes[ch] = builtins.max(old, n) if old != 1 else n
+    items = []
+    for x, ls in zip(xs, labels):
+        x, ls = _einsum_diag(x, list(ls))
+        items.append((x, ls))
+    outset = set(outl)
+    # pairwise contraction, left to right
+    while True:
+        # sum labels only this operand has (and the output lacks)
+        new = []
+        for i, (x, ls) in enumerate(items):
+            others = set(ch for j, (_, l2) in enumerate(items) if j != i for ch in l2)
+            drop = set(ch for ch in ls if ch not in outset and ch not in others)
+            new.append(_einsum_sum(x, ls, drop, rdt))
+        items = new
+        if len(items) == 1:
+            break
+        (x, lx), (y, ly) = items[0], items[1]
+        rest = set(ch for _, l2 in items[2:] for ch in l2)
+        shared = [ch for ch in lx if ch in ly]
+        contr = [ch for ch in shared if ch not in outset and ch not in rest]
+        batch = [ch for ch in shared if ch not in contr]
+        # a contracted label of size 1 on one side broadcasts: sum it on the other
+        for ch in list(contr):
+            nx, ny = x.shape[lx.index(ch)], y.shape[ly.index(ch)]
+            if nx != ny:
+                if nx == 1:
+                    x, lx = x._squeeze((lx.index(ch),)), [c for c in lx if c != ch]
+                    y, ly = _einsum_sum(y, ly, {ch}, rdt)
+                else:
+                    y, ly = y._squeeze((ly.index(ch),)), [c for c in ly if c != ch]
+                    x, lx = _einsum_sum(x, lx, {ch}, rdt)
+                contr.remove(ch)
+        xo = [ch for ch in lx if ch not in shared]
+        yo = [ch for ch in ly if ch not in shared]
+        xt = x._transpose(tuple(lx.index(ch) for ch in batch + xo + contr))
+        yt = y._transpose(tuple(ly.index(ch) for ch in batch + contr + yo))
+        bs = xt.shape[:len(batch)]
+        bsy = yt.shape[:len(batch)]
+        xs_o, ys_o = xt.shape[len(batch):len(batch) + len(xo)], yt.shape[len(batch) + len(contr):]
+        kk = 1
+        for ch in contr:
+            kk *= x.shape[lx.index(ch)]
+        mm = 1
+        for n in xs_o:
+            mm *= n
+        nn = 1
+        for n in ys_o:
+            nn *= n
+        r = _core.matmul(xt._reshape(bs + (mm, kk)), yt._reshape(bsy + (kk, nn)))
+        r = r._reshape(r.shape[:-2] + xs_o + ys_o)
+        items = [(r, batch + xo + yo)] + items[2:]
+    x, ls = items[0]
+    # output labels the operands lack (size-1 broadcast labels dropped earlier) and order
+    for ch in outl:
+        if ch not in ls:
+            x = x._expand_dims(x.ndim)
+            ls = ls + [ch]
+    x = x._transpose(tuple(ls.index(ch) for ch in outl))
+    shape = tuple(sizes.get(ch, 1) for ch in outl)
+    if x.shape != shape:
+        x = x._broadcast_to(shape)
+    if out is not None:
+        if not _np.can_cast(x.dtype, out.dtype, casting):
+            raise TypeError(f"Cannot cast array data from {x.dtype!r} to {out.dtype!r} "
+                            f"according to the rule {casting!r}")
+        out[...] = x
+        return out
+    return x._scalar() if x.ndim == 0 else x
+
+
+def einsum_path(subscripts, *operands, optimize='greedy', einsum_call=False):
+    """NumPy's einsum_path: the contraction order depends on the operands'
+    shapes and dtypes only, so NumPy plans it on data-free stand-ins."""
+    if einsum_call:
+        return F.call("einsum_path (einsum_call)", _np.einsum_path, (subscripts,) + operands,
+                      {'optimize': optimize, 'einsum_call': einsum_call})
+    stand_ins = []
+    for o in operands:
+        x = C.asarray(o)
+        if isinstance(x, Array):
+            stand_ins.append(_np.broadcast_to(_np.empty((), x.dtype), tuple(x.shape)))
+        else:
+            stand_ins.append(o)
+    return _np.einsum_path(subscripts, *stand_ins, optimize=optimize)

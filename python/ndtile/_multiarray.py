@@ -1,0 +1,732 @@
+"""Array creation and the functions NumPy writes in C (its _core.multiarray):
+empty, zeros, array, asarray, arange, frombuffer, ..., where, nonzero,
+concatenate, copyto, result_type, can_cast, shares_memory, dot, lexsort,
+putmask, packbits, bincount, from_dlpack."""
+
+import operator
+import sys
+import warnings
+
+import numpy as _np
+
+from . import _convert as C
+from . import _core
+from . import _dtypes as D
+from . import _fallback as F
+from . import _order as _O
+from ._array_api import _check_device as _device
+from . import _umath
+from ._umath import _c_axis, _cast, _norm_axis, _norm_axis as _axis
+
+Array = _core.Array
+_NoValue = _np._NoValue
+
+
+def _nt():
+    return sys.modules['ndtile']
+
+
+_MAXDIM = 2**63 - 1
+
+
+def _dim(s):
+    if isinstance(s, (bool, _np.bool_)):
+        raise TypeError("an integer is required")
+    n = operator.index(s)
+    if n > _MAXDIM:
+        raise ValueError("Maximum allowed dimension exceeded")
+    return n
+
+
+def _shape(shape):
+    """A shape argument as NumPy's C functions parse it (PyArray_IntpConverter):
+    an int (no bool) or a sequence of ints, including a 1-d integer array
+    (zeros(np.array([2, 3]))) and a 0-d one; dimensions beyond int64 a
+    ValueError, and NumPy's TypeErrors for the rest."""
+    if type(shape) is int and shape <= _MAXDIM:
+        return (shape,)
+    if isinstance(shape, (tuple, list)):
+        return tuple(_dim(s) for s in shape)
+    if isinstance(shape, Array):
+        shape = C.to_numpy(shape)
+    if shape is None:
+        raise TypeError("Use () not None as shape arguments")
+    if isinstance(shape, str):
+        raise TypeError("'str' object cannot be interpreted as an integer")
+    if isinstance(shape, (_np.ndarray, range)) and _np.ndim(shape) > 0:
+        return tuple(_dim(s) for s in shape)
+    if not isinstance(shape, (bool, _np.bool_)):
+        try:
+            n = operator.index(shape)
+        except TypeError:
+            n = None
+        if n is not None:
+            if n > _MAXDIM:
+                raise ValueError("Maximum allowed dimension exceeded")
+            return (n,)
+    raise TypeError(f"expected a sequence of integers or a single integer, got '{shape!r}'")
+
+
+def _creation_order(order):
+    """NumPy's errors for order= of zeros, ones, empty, full."""
+    if order in ('C', 'F', None, 'c', 'f'):
+        return
+    if not isinstance(order, str):
+        raise TypeError(f"order must be str, not {type(order).__name__}")
+    if order.upper() in ('A', 'K'):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got '{order}')")
+
+
+def _like_order_check(order):
+    """NumPy's errors for order= of the *_like functions (A and K allowed)."""
+    if order in ('K', 'C', 'F', 'A', None):
+        return
+    if not isinstance(order, str):
+        raise TypeError(f"order must be str, not {type(order).__name__}")
+    if order.upper() not in ('K', 'C', 'F', 'A'):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got '{order}')")
+
+
+def empty(shape, dtype=float, order='C', *, device=None, like=None):
+    if device is not None:
+        _device(device)
+    c = D.code_of(dtype)
+    if c is None:
+        return _np.empty(shape, dtype=dtype, order=order)
+    if order != 'C':
+        _creation_order(order)
+        if order in ('F', 'f'):
+            return _O.f_empty(_shape(shape), c, None)
+    return _core.empty(shape if type(shape) is tuple else _shape(shape), c)
+
+
+def zeros(shape, dtype=float, order='C', *, device=None, like=None):
+    if device is not None:
+        _device(device)
+    c = D.code_of(dtype)
+    if c is None:
+        return _np.zeros(shape, dtype=dtype, order=order)
+    if order != 'C':
+        _creation_order(order)
+        if order in ('F', 'f'):
+            return _O.f_empty(_shape(shape), c, (_core.zeros,))
+    return _core.zeros(shape if type(shape) is tuple else _shape(shape), c)
+
+
+def _like_dtype(a, dtype):
+    if dtype is not None:
+        return D.as_dtype(dtype)
+    if isinstance(a, (Array, _np.ndarray)):
+        return a.dtype
+    return _np.asarray(a).dtype
+
+
+def _like_shape(a, shape):
+    if shape is not None:
+        return _shape(shape)
+    if isinstance(a, (Array, _np.ndarray)):
+        return a.shape
+    return _np.shape(a)
+
+
+def _like_order(a, order, shape):
+    """NumPy's layout of a *_like result: 'F' is F; 'K' and 'A' follow a
+    Fortran-ordered prototype (when the shape is its own)."""
+    if order in ('F', 'f'):
+        return 'F'
+    if order in ('K', 'A', 'k', 'a', None) and shape is None and isinstance(a, Array) and \
+            _O.is_f_only(a):
+        return 'F'
+    return 'C'
+
+
+def _like(make, a, dtype, order, subok, shape, device, fill=_NoValue):
+    """make (empty, zeros, ones; full with fill) of a's shape, dtype and
+    layout, with NumPy's *_like argument checks; subok=True gives a subclass
+    prototype's class (see _ndarray._subclass_like)."""
+    if device is not None:
+        _device(device)
+    if order != 'K':
+        _like_order_check(order)
+    if fill is _NoValue:
+        r = make(_like_shape(a, shape), _like_dtype(a, dtype), _like_order(a, order, shape))
+    else:
+        r = make(_like_shape(a, shape), fill, _like_dtype(a, dtype),
+                 _like_order(a, order, shape))
+    return C.subclass_like(r, a) if subok else r
+
+
+def empty_like(prototype, dtype=None, order='K', subok=True, shape=None, *, device=None):
+    return _like(empty, prototype, dtype, order, subok, shape, device)
+
+
+def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0, like=None):
+    if order != 'K':
+        _like_order_check(order)
+    if type(ndmin) is not int or ndmin:
+        if isinstance(ndmin, float):
+            raise TypeError("integer argument expected, got float")
+        ndmin = operator.index(ndmin)
+    dt = None if dtype is None else D.as_dtype(dtype)
+    if isinstance(object, Array):
+        if dt is None or dt == object.dtype:
+            r = object._copy() if copy else object
+        else:
+            if copy is False:
+                raise ValueError("Unable to avoid copy while creating an array as requested.")
+            r = C.asarray(object, dt)
+    elif type(object) in (list, tuple) and object and \
+            all(isinstance(o, Array) for o in object) and \
+            len({o.shape for o in object}) == 1 and copy is not False:
+        # a list of ndtile arrays: stacked in tiles, without a trip through NumPy
+        r = stack(object)
+        if dt is not None and dt != r.dtype:
+            r = C.asarray(r, dt)
+    else:
+        if copy is False:
+            raise ValueError("Unable to avoid copy while creating an array as requested.\n"
+                             "ndtile arrays always copy data from NumPy arrays and Python "
+                             "objects into tiles.")
+        r = C.asarray(object, dt)
+    if ndmin and r.ndim < ndmin:
+        shape = (1,) * (ndmin - r.ndim) + r.shape
+        r = r._reshape(shape) if isinstance(r, Array) else r.reshape(shape)
+    if isinstance(r, Array) and r.ndim > 1 and order not in ('C', 'c', None) and \
+            copy is not False:
+        # NumPy's layouts: 'F' always, 'K'/'A' that of a Fortran-ordered input
+        src = object if isinstance(object, (Array, _np.ndarray)) else None
+        if order in ('F', 'f') or (src is not None and src.ndim == r.ndim and
+                                   src.flags.f_contiguous and not src.flags.c_contiguous):
+            if not (r._flags & 0x3 == 0x2):
+                r = _O.f_copy(r)
+    if isinstance(object, Array) and type(object) is not C.ND and isinstance(r, Array):
+        # a subclass instance: its class with subok, else a base-class array
+        if subok:
+            r = r if r is object else C.subclass_like(r, object)
+        elif type(r) is not C.ND:
+            r = r._view()
+    return r
+
+
+def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+    if device is not None:
+        _device(device)
+    if isinstance(a, Array) and dtype is None:
+        # order 'C'/'F' copies an array not contiguous that way (as NumPy;
+        # the copy is in C order: ndtile stores hold C order only)
+        if copy or (order in ('C', 'F') and
+                    not a._flags & (1 if order == 'C' else 2)):
+            if copy is False:
+                raise ValueError("Unable to avoid copy while creating an array as requested.")
+            return _O.order_copy(a, 'K' if order is None else order)
+        return a if type(a) is C.ND else a._view()   # a subclass: a base-class view
+    r = array(a, dtype, copy=copy)
+    if order in ('F', 'f') and isinstance(r, Array) and not r._flags & 0x2:
+        r = _O.f_copy(r)
+    return r
+
+
+def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+    if device is not None:
+        _device(device)
+    if isinstance(a, Array) and type(a) is not C.ND:
+        # a subclass instance stays one (NumPy's subok=True)
+        r = array(a, dtype, copy=copy, order='K' if order is None else order, subok=True)
+        return a if r is a else r
+    return asarray(a, dtype, order, copy=copy)
+
+
+def ascontiguousarray(a, dtype=None, *, like=None):
+    r = asarray(a, dtype)
+    if isinstance(r, Array) and not r._c_contiguous:
+        r = r._copy()
+    if isinstance(r, Array) and r.ndim == 0:
+        r = r._reshape((1,))
+    return r
+
+
+def asfortranarray(a, dtype=None, *, like=None):
+    r = asarray(a, dtype, order='F')
+    if isinstance(r, Array) and r.ndim == 0:
+        r = r._reshape((1,))
+    return r
+
+
+_ARANGE_ARGS = ('start', 'stop', 'step', 'dtype')
+
+
+def arange(*args, start=_NoValue, stop=_NoValue, step=_NoValue, dtype=_NoValue, device=None,
+           like=None):
+    if device is not None:
+        _device(device)
+    # NumPy's signature: arange([start,] stop[, step,], dtype=None), each of
+    # the four also by name (arange(stop=5), arange(5, stop=7))
+    if args:
+        if len(args) > 4:
+            raise TypeError(f"arange() takes from 0 to 4 positional arguments but {len(args)} "
+                            f"were given")
+        given = [start, stop, step, dtype]
+        for i, v in enumerate(args):
+            if given[i] is not _NoValue:
+                raise TypeError(f"argument for arange() given by name ('{_ARANGE_ARGS[i]}') "
+                                f"and position (position {i})")
+            given[i] = v
+        start, stop, step, dtype = given
+    if stop is _NoValue:
+        if not args:
+            raise TypeError("arange() requires stop to be specified.")
+        stop = None
+    elif start is _NoValue:
+        start = 0
+    if dtype is _NoValue:
+        dtype = None
+    if step is _NoValue or step is None:
+        step = None
+    if stop is None:
+        if start is None:
+            return _np.arange(None)     # NumPy's TypeError
+        start, stop = 0, start
+    vals = [v._scalar() if isinstance(v, Array) and v.ndim == 0 else v
+            for v in (start, stop, step)]
+    if any(not isinstance(v, (int, float, _np.integer, _np.floating, _np.bool_)) or
+           (isinstance(v, float) and not _np.isfinite(v)) for v in vals if v is not None):
+        # complex, strings, None, arrays, infinities: NumPy's result or error
+        return C.np_or_nd(_np.arange(*[C.to_np_tree(v) for v in vals], dtype=dtype))
+    start, stop, step = vals
+    if dtype is not None:
+        dt = D.as_dtype(dtype)
+    else:
+        # NumPy: at least intp, promoted with each value's type (so
+        # arange(np.uint64(3)) is float64, arange(np.uint8(3)) int64)
+        dt = _np.dtype(_np.intp)
+        for v in vals:
+            if v is not None:
+                dt = _np.promote_types(_np.asarray(v).dtype, dt)
+    if step is None:
+        step = 1
+    c = D.code(dt)
+    if type(start) is int and c is not None and D.is_int(c):
+        lo, hi = D.int_range(c)
+        if not lo <= start <= hi:      # NumPy converts start to the dtype
+            raise OverflowError(f"Python integer {start} out of bounds for {dt}")
+    if c is None or dt.kind in 'bc' or step == 0 or any(
+            (isinstance(v, (int, _np.integer)) and abs(int(v)) >= 2**53) or
+            (isinstance(v, _np.floating) and not _np.isfinite(v)) for v in vals):
+        return C.np_or_nd(_np.arange(start, stop, step, dtype=dtype))
+    return _core.arange(float(start), float(stop), float(step), c)
+
+
+def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None):
+    # NumPy's frombuffer: an array over the buffer's memory, no copy (writes
+    # through either side are seen by the other), read-only when the buffer
+    # is, .base the buffer's exporter as NumPy names it. Where the core cannot
+    # share the memory (a dtype it cannot hold, memory not aligned to the
+    # dtype, several ranks) the data is copied, with the same flags and .base.
+    npa = _np.frombuffer(buffer, dtype, count, offset)
+    base = npa.base if npa.base is not None else buffer
+    c = D.code(npa.dtype) if npa.dtype.isnative else None
+    if c is not None and npa.size:
+        try:
+            r = _core.from_memory(npa, c, npa.flags.writeable)
+        except NotImplementedError:
+            r = None
+        if r is not None:
+            r._set_base(base)
+            return r
+    r = C.np_or_nd(npa.copy())
+    if isinstance(r, Array):
+        r._set_base(base)
+        if not npa.flags.writeable:
+            r._set_writeable(False)
+    return r
+
+
+def fromiter(iter, dtype=_NoValue, count=-1, *, like=None):
+    if dtype is _NoValue:
+        raise TypeError("fromiter() missing required argument 'dtype' (pos 2)")
+    return C.np_or_nd(_np.fromiter(iter, dtype, count))
+
+
+# ---- joining and splitting --------------------------------------------------------
+
+
+def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    if casting != "same_kind":
+        D.check_casting(casting)
+    arrays = list(arrays)
+    if out is not None and dtype is not None:
+        raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both "
+                        "were provided.")
+    xs = []
+    for a in arrays:
+        x = C.asarray(a)
+        if not isinstance(x, Array):
+            return F.call("concatenate (dtype)", _np.concatenate, (arrays,),
+                          {'axis': axis, 'out': out, 'dtype': dtype, 'casting': casting})
+        xs.append(x)
+    if not xs:
+        raise ValueError("need at least one array to concatenate")
+    if axis is None:
+        xs = [x._reshape((-1,)) for x in xs]
+        axis = 0
+    nd = xs[0].ndim
+    if nd == 0:
+        D.int_axis(axis)     # NumPy parses the axis first
+        raise ValueError("zero-dimensional arrays cannot be concatenated")
+    axis = _c_axis(axis, nd)
+    shape = list(xs[0].shape)
+    for i, x in enumerate(xs[1:], 1):
+        if x.ndim != nd:
+            raise ValueError(f"all the input arrays must have same number of dimensions, but the "
+                             f"array at index 0 has {nd} dimension(s) and the array at index "
+                             f"{i} has {x.ndim} dimension(s)")
+        for k in range(nd):
+            if k != axis and x.shape[k] != shape[k]:
+                raise ValueError(f"all the input array dimensions except for the concatenation "
+                                 f"axis must match exactly, but along dimension {k}, the array "
+                                 f"at index 0 has size {shape[k]} and the array at index {i} "
+                                 f"has size {x.shape[k]}")
+        shape[axis] += x.shape[axis]
+    if out is not None:
+        dt = out.dtype
+    elif dtype is not None:
+        dt = D.as_dtype(dtype)
+    else:
+        dt = _np.result_type(*[x.dtype for x in xs])
+    c = D.code(dt)
+    if c is None:
+        return F.call("concatenate (dtype)", _np.concatenate, (arrays,),
+                      {'axis': axis, 'out': out, 'dtype': dtype, 'casting': casting})
+    for x in xs:
+        if not _np.can_cast(x.dtype, dt, casting):
+            raise TypeError(f"Cannot cast array data from {x.dtype!r} to {dt!r} according to "
+                            f"the rule {casting!r}")
+    if out is not None:
+        if out.ndim != nd:
+            raise ValueError("Output array has wrong dimensionality")
+        if out.shape != tuple(shape):
+            raise ValueError("Output array is the wrong shape")
+    if out is not None and isinstance(out, Array):
+        res = out
+    else:
+        res = _core.empty(tuple(shape), c)
+    pos = 0
+    pre = (slice(None),) * axis
+    for x in xs:
+        n = x.shape[axis]
+        if n:
+            res._view_index(pre + (slice(pos, pos + n),))._assign(x, 4)
+        pos += n
+    if out is not None and not isinstance(out, Array):
+        _np.copyto(out, C.to_numpy(res))
+        return out
+    return res
+
+
+concat = concatenate     # NumPy 2: the same function
+
+
+def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    arrays = list(arrays)
+    if not arrays:
+        raise ValueError('need at least one array to stack')
+    xs = []
+    for a in arrays:
+        x = C.asarray(a)
+        if not isinstance(x, Array):
+            return F.call("stack (dtype)", _np.stack, (arrays,),
+                          {'axis': axis, 'out': out, 'dtype': dtype, 'casting': casting})
+        xs.append(x)
+    shapes = {x.shape for x in xs}
+    if len(shapes) != 1:
+        raise ValueError('all input arrays must have the same shape')
+    result_ndim = xs[0].ndim + 1
+    axis = _norm_axis(axis, result_ndim)
+    xs = [x._expand_dims(axis) for x in xs]
+    return concatenate(xs, axis=axis, out=out, dtype=dtype, casting=casting)
+
+
+# ---- elementwise compositions ------------------------------------------------------
+
+
+def where(condition, x=_NoValue, y=_NoValue, /):
+    if x is _NoValue and y is _NoValue:
+        return nonzero(condition)
+    if x is _NoValue or y is _NoValue:
+        raise ValueError("either both or neither of x and y should be given")
+    try:
+        c = _umath.operand(condition)
+        ops = [_umath.operand(x), _umath.operand(y)]
+    except _umath._Unsupported:
+        return F.call("where (dtype)", _np.where, (condition, x, y), {})
+    if not isinstance(c, Array):
+        c = _core.scalar(bool(c), D.BOOL, False)
+    elif c._dt != D.BOOL:
+        c = c._astype(D.BOOL, 4)
+    if not isinstance(ops[0], Array) and not isinstance(ops[1], Array) and c.ndim == 0 and \
+            not isinstance(condition, Array):
+        return _np.where(condition, x, y)
+    if any(type(o) is int for o in ops):
+        # NumPy's where casts Python ints to the result dtype, wrapping
+        st = _umath.strong_type(ops)
+        for i, o in enumerate(ops):
+            if type(o) is not int:
+                continue
+            lt = D.INT64 if st is None else _core.promote(D.INT64, 1, st, 0)
+            if not D.is_int(lt):
+                if not -2**63 <= o < 2**63:
+                    ops[i] = float(o)
+                continue
+            # NumPy takes any C (unsigned) long long and wraps it
+            if not -2**63 <= o < 2**64:
+                raise OverflowError("Python int too large to convert to C long")
+            ops[i] = int(_np.array(o % 2**64, dtype=_np.uint64).astype(D.DTYPES[lt]))
+    return _core.apply(_umath.WHERE, [c] + ops)
+
+
+def nonzero(a):
+    x = C.asarray(a)
+    if not isinstance(x, Array) or x.ndim == 0:
+        return F.call("nonzero", _np.nonzero, (a,), {})
+    w = _core.argwhere(x)
+    return tuple(w[:, k].copy() for k in range(x.ndim))
+
+
+def copyto(dst, src, casting='same_kind', where=True):
+    if not isinstance(dst, Array):
+        return _np.copyto(dst, C.to_np_tree(src), casting=casting, where=C.to_np_tree(where))
+    D.check_casting(casting)
+    if src is None or isinstance(src, (bool, int, float, complex, str, bytes)):
+        # a Python scalar: NumPy's rules for it (weak types; OverflowError
+        # out of range; 1.5 into ints refused by same_kind) are applied by
+        # NumPy itself on a 0-d scratch array of dst's dtype
+        tmp = _np.empty((), dst.dtype)
+        _np.copyto(tmp, src, casting=casting)
+        src = tmp
+    try:
+        s = _umath.operand(src)
+    except _umath._Unsupported:
+        return F.call("copyto (dtype)", _np.copyto, (dst, src),
+                      {'casting': casting, 'where': where})
+    if isinstance(s, Array) and not _np.can_cast(s.dtype, dst.dtype, casting):
+        raise TypeError(f"Cannot cast array data from {s.dtype!r} to {dst.dtype!r} according "
+                        f"to the rule {casting!r}")
+    if not isinstance(s, Array):
+        s = C.asnd(_np.asarray(s, dtype=dst.dtype))
+    if where is True:
+        dst._assign(s, 4)
+        return None
+    w = _umath.operand(where)
+    if not isinstance(w, Array):
+        w = _core.scalar(bool(w), D.BOOL, False)
+    if s._dt != dst._dt:
+        s = s._astype(dst._dt, 4)
+    _core.apply(_umath.WHERE, [w, s, dst], dst)
+    return None
+
+
+def result_type(*arrays_and_dtypes):
+    return _np.result_type(*[a.dtype if isinstance(a, Array) else a
+                             for a in arrays_and_dtypes])
+
+
+def can_cast(from_, to, casting='safe'):
+    if isinstance(from_, Array):
+        from_ = from_.dtype
+    return _np.can_cast(from_, to, casting)
+
+
+def min_scalar_type(a):
+    if isinstance(a, Array):
+        a = C.to_numpy(a)
+    return _np.min_scalar_type(a)
+
+
+def _memory_stand_in(x, buf):
+    """A NumPy view of `buf` (as long as x's store) with x's byte offset
+    and strides: NumPy's own overlap solver then answers for x."""
+    isz = x._store_itemsize
+    start = x._offset * isz + x._part
+    esz = x.dtype.itemsize
+    strides = tuple(s * isz for s in x._estrides) if x.ndim else ()
+    return _np.lib.stride_tricks.as_strided(buf[start:start + esz].view(x.dtype)
+                                            if x.size else buf[:0].view(_np.uint8),
+                                            shape=x.shape if x.size else (0,),
+                                            strides=strides if x.size else (1,))
+
+
+def _overlap(a, b, max_work, solver):
+    if not (isinstance(a, Array) and isinstance(b, Array)):
+        return False
+    if not a._same_memory(b):     # one store, or two sharing memory (view(dtype))
+        return False
+    if a.size == 0 or b.size == 0:
+        return False
+    # untouched pages: the stand-in costs address space, not memory
+    buf = _np.empty(a._memory_bytes(), dtype=_np.uint8)
+    return solver(_memory_stand_in(a, buf), _memory_stand_in(b, buf), max_work=max_work)
+
+
+def may_share_memory(a, b, /, max_work=None):
+    """As NumPy's: by the bounds of the two views in their store."""
+    return _overlap(a, b, 0 if max_work is None else max_work, _np.may_share_memory)
+
+
+def shares_memory(a, b, /, max_work=None):
+    """As NumPy's: exact (NumPy's solver, over the views' byte layout)."""
+    return _overlap(a, b, max_work, _np.shares_memory)
+
+
+def dot(a, b, out=None):
+    """NumPy's dot in the core for ndtile-able operands."""
+    x, y = C.asarray(a), C.asarray(b)
+    if isinstance(x, Array) and isinstance(y, Array) and (out is None or isinstance(out, Array)):
+        r = _core.dot(x, y, out)
+        return r[()] if out is None and r.ndim == 0 else r
+    return F.call("dot", _np.dot, (a, b), {'out': out} if out is not None else {})
+
+
+def lexsort(keys, axis=-1):
+    nt = _nt()
+    if isinstance(keys, tuple) or isinstance(keys, list):
+        ks = [nt.asarray(k) for k in keys]
+    else:
+        k = nt.asarray(keys)
+        if k.ndim == 0:
+            raise TypeError("need sequence of keys with len > 0 in lexsort")
+        ks = [k[i] for i in range(k.shape[0])]
+    if not ks:
+        raise TypeError("need sequence of keys with len > 0 in lexsort")
+    shape = tuple(ks[0].shape)
+    if any(tuple(k.shape) != shape for k in ks):
+        raise ValueError("all keys need to be the same shape")
+    if len(shape) != 1:
+        return F.call("lexsort (n-d keys)", _np.lexsort, (keys,), {'axis': axis})
+    _axis(axis, 1)
+    # The last key is primary: sort by each key in turn, stably, from the first.
+    order = nt.argsort(ks[0], kind='stable')
+    for k in ks[1:]:
+        order = order[nt.argsort(k[order], kind='stable')]
+    return order
+
+
+# ---- bits ----------------------------------------------------------------------
+
+
+def _bit_weights(bitorder):
+    if bitorder not in ('big', 'little'):
+        raise ValueError("'order' must be either 'little' or 'big'")
+    w = _np.array([128, 64, 32, 16, 8, 4, 2, 1], _np.uint8)
+    return w if bitorder == 'big' else w[::-1].copy()
+
+
+def packbits(a, /, axis=None, bitorder='big'):
+    nt = _nt()
+    a = nt.asarray(a)
+    if a.dtype.kind not in 'biu':
+        raise TypeError("Expected an input array of integer or boolean data type")
+    w = _bit_weights(bitorder)
+    if axis is None:
+        a = a.ravel()
+        axis = 0
+    ax = _axis(axis, a.ndim)
+    b = nt.moveaxis(nt.not_equal(a, 0), ax, -1).astype(_np.uint8)
+    n = b.shape[-1]
+    m = -(-n // 8)
+    if m * 8 != n:
+        b = nt.concatenate((b, nt.zeros(tuple(b.shape[:-1]) + (m * 8 - n,), _np.uint8)),
+                           axis=-1)
+    r = nt.sum(b.reshape(tuple(b.shape[:-1]) + (m, 8)) * nt.asarray(w), axis=-1,
+               dtype=_np.uint8)
+    return nt.moveaxis(r, -1, ax)
+
+
+def unpackbits(a, /, axis=None, count=None, bitorder='big'):
+    nt = _nt()
+    a = nt.asarray(a)
+    if a.dtype != _np.uint8:
+        raise TypeError("Expected an input array of unsigned byte data type")
+    shifts = _np.array([7, 6, 5, 4, 3, 2, 1, 0], _np.uint8)
+    if bitorder not in ('big', 'little'):
+        raise ValueError("'order' must be either 'little' or 'big'")
+    if bitorder == 'little':
+        shifts = shifts[::-1].copy()
+    if axis is None:
+        a = a.ravel()
+        axis = 0
+    ax = _axis(axis, a.ndim)
+    x = nt.moveaxis(a, ax, -1)
+    bits = nt.bitwise_and(nt.right_shift(x[..., None], nt.asarray(shifts)), 1)
+    bits = bits.reshape(tuple(x.shape[:-1]) + (x.shape[-1] * 8,))
+    if count is not None:
+        count = operator.index(count)
+        n = bits.shape[-1]
+        keep = count if count >= 0 else n + count
+        if keep < 0:
+            raise ValueError(f"-count larger than number of elements")
+        if keep <= n:
+            bits = bits[..., :keep]
+        else:
+            bits = nt.concatenate(
+                (bits, nt.zeros(tuple(bits.shape[:-1]) + (keep - n,), _np.uint8)), axis=-1)
+    return nt.moveaxis(bits, -1, ax)
+
+
+def putmask(a, mask, values):
+    nt = _nt()
+    if not isinstance(a, Array):
+        return F.call("putmask", _np.putmask, (a, mask, values), {})
+    m = nt.ravel(nt.asarray(mask))      # NumPy: any shape of a's size, no broadcasting
+    if m.size != a.size:
+        raise ValueError("putmask: mask and data must be the same size")
+    idx = nt.flatnonzero(m)
+    v = nt.ravel(nt.asarray(values, dtype=a.dtype))
+    if idx.size == 0:
+        return
+    if v.size == 0:
+        return
+    # the value at the same flat position, values repeated to a's size
+    nt.put(a, idx, v[idx % v.size] if v.size != a.size else v[idx])
+
+
+def from_dlpack(x, /, *, device=None, copy=None):
+    """An array from another library's DLPack capsule: NumPy imports it
+    (host memory) and ndtile copies it into tiles (copy=False: BufferError;
+    an ndtile array is itself)."""
+    return C.from_dlpack(x, device, copy)
+
+
+# ---- bincount -----------------------------------------------------------------
+
+
+def bincount(x, /, weights=None, minlength=0):
+    """NumPy's bincount: per-block counts combined in block order, so float
+    weights sum to the same bits for any number of workers."""
+    xa = C.asarray(x)
+    w = None if weights is None else C.asarray(weights)
+    if not isinstance(xa, Array) or (w is not None and not isinstance(w, Array)):
+        return F.call("bincount", _np.bincount, (x,), dict(weights=weights, minlength=minlength))
+    if minlength is None:
+        raise TypeError("use 0 instead of None for minlength")
+    if xa.ndim == 0:
+        raise ValueError("object of too small depth for desired array")
+    for v, va in ((x, xa), (weights, w)):
+        if va is not None and va.ndim > 1 and not isinstance(v, (Array, _np.ndarray)):
+            # a nested list: NumPy's conversion to a 1-d array fails so
+            raise ValueError("setting an array element with a sequence. The requested array "
+                             "would exceed the maximum number of dimension of 1.")
+    if w is not None and w.dtype.kind == 'c':
+        raise TypeError("float() argument must be a string or a real number, not 'complex'")
+    if xa.dtype.kind == 'f' and not isinstance(x, (Array, _np.ndarray)):
+        if xa.size:     # a list of floats: NumPy 2.1+ casts it with a warning
+            warnings.warn("Non-integer input passed to bincount. In a future version of NumPy, "
+                          "this will be an error. (Deprecated NumPy 2.1)", DeprecationWarning,
+                          stacklevel=2)
+        xa = xa._astype(D.code(_np.dtype(_np.int64)), 4)
+    elif xa.dtype.kind not in 'biu':
+        raise TypeError(f"Cannot cast array data from {xa.dtype!r} to dtype('int64') according "
+                        f"to the rule 'safe'")
+    elif xa.dtype == _np.uint64:     # NumPy casts uint64 (same_kind)
+        xa = _cast(xa, _np.dtype(_np.int64))
+    return _core.bincount(xa, w, operator.index(minlength))

@@ -1,0 +1,213 @@
+"""The polynomial functions (NumPy's lib/_polynomial_impl): polyval,
+polyadd, polysub, polymul, polydiv, polyder, polyint, polyfit, roots,
+poly."""
+
+import operator
+import sys
+
+import numpy as _np
+
+from . import _convert as C
+from ._twodim_base import vander
+import warnings
+
+
+def _nt():
+    return sys.modules['ndtile']
+
+
+# ---- polynomials (numpy.polyval and friends on coefficient arrays) -----------
+
+
+def polyval(p, x):
+    nt = _nt()
+    p = nt.asarray(p)
+    x = nt.asanyarray(x)
+    y = nt.zeros_like(x)
+    for k in range(p.shape[0]):
+        y = y * x + p[k]
+    return y
+
+
+def polyadd(a1, a2):
+    nt = _nt()
+    a1 = nt.atleast_1d(a1)
+    a2 = nt.atleast_1d(a2)
+    d = a1.shape[0] - a2.shape[0]
+    if d > 0:
+        a2 = nt.concatenate((nt.zeros((d,), dtype=a2.dtype), a2))
+    elif d < 0:
+        a1 = nt.concatenate((nt.zeros((-d,), dtype=a1.dtype), a1))
+    return a1 + a2
+
+
+def polysub(a1, a2):
+    nt = _nt()
+    return polyadd(a1, nt.negative(nt.atleast_1d(a2)))
+
+
+def polyder(p, m=1):
+    nt = _nt()
+    m = operator.index(m)
+    if m < 0:
+        raise ValueError("Order of derivative must be positive (see polyint)")
+    p = nt.asarray(p)
+    n = p.shape[0] - 1
+    y = p[:-1] * nt.arange(n, 0, -1)
+    return y if m == 1 else (p if m == 0 else polyder(y, m - 1))
+
+
+def polyint(p, m=1, k=None):
+    nt = _nt()
+    m = operator.index(m)
+    if m < 0:
+        raise ValueError("Order of integral must be positive (see polyder)")
+    if k is None:
+        k = _np.zeros(m, float)
+    k = _np.atleast_1d(k)
+    if len(k) == 1 and m > 1:
+        k = k[0] * _np.ones(m, float)
+    if len(k) < m:
+        raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
+    p = nt.asarray(p)
+    if m == 0:
+        return p
+    y = nt.concatenate((p.astype(_np.result_type(p.dtype, float)) /
+                        nt.arange(p.shape[0], 0, -1), nt.asarray([float(k[0])])))
+    return polyint(y, m - 1, k=k[1:])
+
+
+# ---- polynomials on coefficient arrays --------------------------------------
+
+
+def polymul(a1, a2):
+    nt = _nt()
+    return nt.convolve(nt.atleast_1d(a1), nt.atleast_1d(a2))
+
+
+def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
+    """NumPy's polyfit: least squares on the scaled Vandermonde matrix."""
+    nt = _nt()
+    order = operator.index(deg) + 1
+    x, y = nt.asarray(x), nt.asarray(y)
+    x = x.astype(_np.result_type(x.dtype, 0.0), copy=False)
+    y = y.astype(_np.result_type(y.dtype, 0.0), copy=False)
+    if deg < 0:
+        raise ValueError("expected deg >= 0")
+    if x.ndim != 1:
+        raise TypeError("expected 1D vector for x")
+    if x.size == 0:
+        raise TypeError("expected non-empty vector for x")
+    if y.ndim < 1 or y.ndim > 2:
+        raise TypeError("expected 1D or 2D array for y")
+    if x.shape[0] != y.shape[0]:
+        raise TypeError("expected x and y to have same length")
+    if rcond is None:
+        rcond = len(x) * _np.finfo(x.dtype).eps
+    lhs = vander(x, order)
+    rhs = y
+    if w is not None:
+        w = nt.asarray(w).astype(_np.float64)
+        if w.ndim != 1:
+            raise TypeError("expected a 1-d array for weights")
+        if w.shape[0] != y.shape[0]:
+            raise TypeError("expected w and y to have the same length")
+        lhs = lhs * w[:, None]
+        rhs = rhs * (w if rhs.ndim == 1 else w[:, None])
+    scale = nt.sqrt(nt.sum(lhs * lhs, axis=0))
+    lhs = lhs / scale
+    c, resids, rank, s = nt.linalg.lstsq(lhs, rhs, rcond)
+    c = (c.T / scale).T
+    if rank != order and not full:
+        warnings.warn("Polyfit may be poorly conditioned", _np.exceptions.RankWarning,
+                      stacklevel=2)
+    if full:
+        return c, resids, rank, s, rcond
+    if cov:
+        Vbase = nt.linalg.inv(lhs.T @ lhs)
+        Vbase = Vbase / nt.outer(scale, scale)
+        if cov == "unscaled":
+            fac = 1
+        else:
+            if len(x) <= order:
+                raise ValueError("the number of data points must exceed order to scale "
+                                 "the covariance matrix")
+            fac = resids / (len(x) - order)
+        if y.ndim == 1:
+            return c, Vbase * fac
+        return c, Vbase[:, :, None] * fac
+    return c
+
+
+def polydiv(u, v):
+    nt = _nt()
+    u = nt.atleast_1d(u) + 0.0
+    v = nt.atleast_1d(v) + 0.0
+    dt = _np.result_type(u.dtype, v.dtype)
+    m = u.shape[0] - 1
+    n = v.shape[0] - 1
+    scale = 1. / v[0]
+    q = nt.zeros((max(m - n + 1, 1),), dt)
+    r = u.astype(dt, copy=False)      # u is already a new array (u + 0.0)
+    for k in range(0, m - n + 1):
+        d = scale * r[k]
+        q[k] = d
+        r[k:k + n + 1] = r[k:k + n + 1] - d * v
+    while nt.allclose(r[0], 0, rtol=1e-14) and (r.shape[-1] > 1):
+        r = r[1:]
+    return q, r
+
+
+# ---- roots of polynomials (companion-matrix eigenvalues) ---------------------
+
+
+def roots(p):
+    nt = _nt()
+    p = _np.atleast_1d(_np.asarray(C.to_np_tree(p)))
+    if p.ndim != 1:
+        raise ValueError("Input must be a rank-1 array.")
+    nz = _np.nonzero(_np.ravel(p))[0]
+    if len(nz) == 0:
+        return nt.asarray(_np.array([]))
+    trailing = len(p) - nz[-1] - 1
+    p = p[int(nz[0]):int(nz[-1]) + 1]
+    if not issubclass(p.dtype.type, (_np.floating, _np.complexfloating)):
+        p = p.astype(float)
+    N = len(p)
+    if N > 1:
+        A = _np.diag(_np.ones((N - 2,), p.dtype), -1)
+        A[0, :] = -p[1:] / p[0]
+        r = nt.linalg.eigvals(nt.asarray(A))
+    else:
+        r = nt.asarray(_np.array([]))
+    if trailing:
+        r = nt.concatenate((r, nt.zeros(trailing, r.dtype)))
+    return r
+
+
+def poly(seq_of_zeros):
+    nt = _nt()
+    z = nt.atleast_1d(nt.asarray(seq_of_zeros))
+    sh = z.shape
+    if len(sh) == 2 and sh[0] == sh[1] and sh[0] != 0:
+        z = nt.linalg.eigvals(z)
+    elif len(sh) == 1:
+        dt = z.dtype
+        if dt != object:
+            z = z.astype(_np.result_type(dt, _np.float64)) if dt.kind in 'biu' else z
+    else:
+        raise ValueError("input must be 1d or non-empty square 2d array.")
+    if z.shape[0] == 0:
+        return 1.0
+    dt = z.dtype
+    a = nt.ones((1,), dtype=dt)
+    for k in range(z.shape[0]):
+        a = nt.convolve(a, nt.concatenate((nt.ones((1,), dtype=dt), -z[k:k + 1])),
+                        mode='full')
+    if a.dtype.kind == 'c':
+        zh = _np.asarray(z)
+        pos_roots = _np.sort_complex(zh[zh.imag > 0])
+        neg_roots = _np.conjugate(_np.sort_complex(zh[zh.imag < 0]))
+        if len(pos_roots) == len(neg_roots) and _np.all(neg_roots == pos_roots):
+            a = a.real.copy()
+    return a

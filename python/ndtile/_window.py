@@ -1,0 +1,57 @@
+"""The window functions (NumPy's lib/_function_base_impl): bartlett,
+blackman, hamming, hanning."""
+
+import operator
+import sys
+
+import numpy as _np
+
+
+def _nt():
+    return sys.modules['ndtile']
+
+
+# ---- window functions --------------------------------------------------------
+
+
+def _window_n(M):
+    # NumPy computes with M as a float64 (np.array([0.0, M])[1]): a
+    # fractional M gives its own window, not int(M)'s
+    return float(M) if isinstance(M, (float, _np.floating)) else operator.index(M)
+
+
+def bartlett(M):
+    nt = _nt()
+    M = _window_n(M)
+    if M < 1:
+        return nt.asarray(_np.array([], dtype=_np.result_type(M, 0.0)))
+    if M == 1:
+        return nt.ones(1, float)
+    n = nt.arange(1 - M, M, 2)
+    return nt.where(nt.less_equal(n, 0), 1 + n / (M - 1), 1 - n / (M - 1))
+
+
+def _cosine_window(M, coefs):
+    nt = _nt()
+    M = _window_n(M)
+    if M < 1:
+        return nt.asarray(_np.array([], dtype=_np.result_type(M, 0.0)))
+    if M == 1:
+        return nt.ones(1, dtype=_np.result_type(M, 0.0))
+    n = nt.arange(1 - M, M, 2)
+    w = coefs[0]
+    for j, c in enumerate(coefs[1:], start=1):
+        w = w + c * nt.cos(j * nt.pi * n / (M - 1))
+    return w
+
+
+def blackman(M):
+    return _cosine_window(M, (0.42, 0.5, 0.08))
+
+
+def hamming(M):
+    return _cosine_window(M, (0.54, 0.46))
+
+
+def hanning(M):
+    return _cosine_window(M, (0.5, 0.5))
