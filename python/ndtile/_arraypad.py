@@ -70,16 +70,16 @@ def pad(array, pad_width, mode='constant', **kwargs):
         out = _multiarray.zeros(shape, dtype=x.dtype) if mode == 'empty' else \
             _numeric.full(shape, _np.asarray(cv).astype(x.dtype).item(), dtype=x.dtype)
         if x.size:
-            out._view_index(key)._assign(x, 4)
+            out._view_index(key)._assign(x, _core.CASTING_UNSAFE)
         return out
     # the copy, then the constant on the border slabs of each axis: every
     # element is written once (twice in the corners), as NumPy's pad does,
     # not filled first and then overwritten by the copy
     out = _multiarray.empty(shape, dtype=x.dtype)
-    out._view_index(key)._assign(x, 4)
+    out._view_index(key)._assign(x, _core.CASTING_UNSAFE)
     value = _numeric.full((), _np.asarray(cv).astype(x.dtype).item(), dtype=x.dtype)
     for ax, (n, (a, b)) in enumerate(zip(x.shape, pw)):
         for lo, hi in ((0, int(a)), (int(a) + n, int(a) + n + int(b))):
             if hi > lo:
-                out._view_index((slice(None),) * ax + (slice(lo, hi),))._assign(value, 4)
+                out._view_index((slice(None),) * ax + (slice(lo, hi),))._assign(value, _core.CASTING_UNSAFE)
     return out

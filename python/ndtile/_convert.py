@@ -67,7 +67,7 @@ def asarray(x, dtype=None):
         c = D.code(dtype)
         if c is None:
             return to_numpy(x).astype(dtype)
-        return x._astype(c, 4)
+        return x._astype(c, _core.CASTING_UNSAFE)
     if isinstance(x, _ndarray_np):
         y = x if dtype is None or dtype == x.dtype else x.astype(dtype)
     else:

@@ -27,7 +27,8 @@ INT_SCALAR_TYPES = tuple({t for t in (
     _np.int8, _np.int16, _np.int32, _np.int64, _np.uint8, _np.uint16, _np.uint32,
     _np.uint64, _np.intc, _np.uintc, _np.longlong, _np.ulonglong, _np.intp, _np.uintp)})
 
-CASTING = {'no': 0, 'equiv': 1, 'safe': 2, 'same_kind': 3, 'unsafe': 4}
+CASTING = {'no': _core.CASTING_NO, 'equiv': _core.CASTING_EQUIV, 'safe': _core.CASTING_SAFE,
+           'same_kind': _core.CASTING_SAME_KIND, 'unsafe': _core.CASTING_UNSAFE}
 _CASTING_NAMES = "'no', 'equiv', 'safe', 'same_kind', 'unsafe'"
 
 

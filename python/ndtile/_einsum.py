@@ -104,7 +104,7 @@ def _einsum_sum(x, labs, drop, rdt):
     r = _methods.reduce_nd('sum', x, axes, D.code(rdt) if D.KIND[D.code(rdt)] in 'fc' else D.DEFAULT,
                     False)
     if r._dt != D.code(rdt):
-        r = r._astype(D.code(rdt), 4)
+        r = r._astype(D.code(rdt), _core.CASTING_UNSAFE)
     return r, [ch for ch in labs if ch not in drop]
 
 
@@ -154,7 +154,7 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order='K', casting='
     if D.code(rdt) is None:
         return F.call("einsum (dtype)", _np.einsum, operands,
                       {'out': out, 'optimize': optimize, 'dtype': dtype, 'casting': casting})
-    xs = [x if x.dtype == rdt else x._astype(D.code(rdt), 4) for x in xs]
+    xs = [x if x.dtype == rdt else x._astype(D.code(rdt), _core.CASTING_UNSAFE) for x in xs]
     # label sizes (size-1 dimensions broadcast)
     sizes = {}
     for x, ls in zip(xs, labels):

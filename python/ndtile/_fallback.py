@@ -185,7 +185,7 @@ def run_numpy(func, args, kwargs, name=None):
         res = func(*nargs, **nkw)
     for nd, npa in writeback:
         nd._assign(C.from_numpy(npa) if C.supported(npa.dtype) else
-                   C.from_numpy(npa.astype(nd.dtype)), 4)
+                   C.from_numpy(npa.astype(nd.dtype)), _core.CASTING_UNSAFE)
     return _convert_result(res, keep)
 
 

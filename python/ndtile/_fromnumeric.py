@@ -274,7 +274,7 @@ def _round(a, decimals, out):
         if decimals >= 0:
             if out is None:
                 return x._copy()
-            out._assign(x, 4)
+            out._assign(x, _core.CASTING_UNSAFE)
             return out
         return F.call("round (integer, decimals<0)", _np.round, (a,),
                       {'decimals': decimals, 'out': out})
@@ -364,7 +364,7 @@ def repeat(a, repeats, axis=None):
         shp = x.shape
         v = x._expand_dims(ax + 1)._broadcast_to(shp[:ax + 1] + (k,) + shp[ax + 1:])
         return v._copy()._reshape(shp[:ax] + (n * k,) + shp[ax + 1:])
-    r = r._astype(D.INT64, 4)
+    r = r._astype(D.INT64, _core.CASTING_UNSAFE)
     if n and int(min(r)) < 0:
         raise ValueError("repeats may not contain negative values.")
     cs = cumsum(r)
@@ -393,7 +393,7 @@ def _index_array(indices, name='take'):
         raise TypeError(f"Cannot cast array data from {ix.dtype!r} to dtype('int64') "
                         f"according to the rule 'same_kind'")
     if ix._dt != D.INT64:
-        ix = ix._astype(D.INT64, 4)
+        ix = ix._astype(D.INT64, _core.CASTING_UNSAFE)
     return ix
 
 
@@ -497,7 +497,7 @@ def _put_flat(x, flat, vals):
     if flat.size == 0:
         return
     if vals._dt != x._dt:
-        vals = vals._astype(x._dt, 4)
+        vals = vals._astype(x._dt, _core.CASTING_UNSAFE)
     # NumPy reads the values and indices before writing: ones that alias
     # the target (np.put(a, i, a[1:])) are copied first
     if vals._same_store(x):

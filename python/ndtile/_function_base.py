@@ -77,7 +77,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
         # NumPy floors only for integer dtypes: bools are the float values
         # cast (0.5 is True)
         r = _core.linspace(float(start), float(stop), num, bool(endpoint), D.FLOAT64)
-        r = r._astype(c, 4)
+        r = r._astype(c, _core.CASTING_UNSAFE)
     else:
         r = _core.linspace(float(start), float(stop), num, bool(endpoint), c)
     if retstep:
@@ -265,7 +265,7 @@ def angle(z, deg=False):
     else:
         zi, zr = 0, x
         if D.KIND[x._dt] in 'biu':
-            zr = x._astype(D.FLOAT64, 4)
+            zr = x._astype(D.FLOAT64, _core.CASTING_UNSAFE)
     a = _umath.UFUNCS['arctan2'](zi, zr)
     if deg:
         a = a * (180 / _np.pi)
@@ -1160,8 +1160,8 @@ def corrcoef(x, y=None, rowvar=True, *, dtype=None):
         c = _u('divide')(c, stddev[:, None])
         c = _u('divide')(c, stddev[None, :])
     if D.KIND[c._dt] == 'c':
-        c._real()._assign(_fromnumeric.clip(c._real(), -1, 1), 4)
-        c._imag()._assign(_fromnumeric.clip(c._imag(), -1, 1), 4)
+        c._real()._assign(_fromnumeric.clip(c._real(), -1, 1), _core.CASTING_UNSAFE)
+        c._imag()._assign(_fromnumeric.clip(c._imag(), -1, 1), _core.CASTING_UNSAFE)
     else:
         c = _fromnumeric.clip(c, -1, 1)
     return c
@@ -1236,7 +1236,7 @@ def gradient(f, *varargs, axis=None, edge_order=1):
         # interior
         if uniform:
             osl(slice(1, -1))._assign(div(sub(sl(slice(2, None)), sl(slice(None, -2))),
-                                          2. * ax_dx), 4)
+                                          2. * ax_dx), _core.CASTING_UNSAFE)
         else:
             dx1 = ax_dx[0:-1]
             dx2 = ax_dx[1:]
@@ -1245,13 +1245,13 @@ def gradient(f, *varargs, axis=None, edge_order=1):
             c = div(dx1, mul(dx2, add(dx1, dx2)))
             osl(slice(1, -1))._assign(add(add(mul(col(a), sl(slice(None, -2))),
                                               mul(col(b), sl(slice(1, -1)))),
-                                          mul(col(c), sl(slice(2, None)))), 4)
+                                          mul(col(c), sl(slice(2, None)))), _core.CASTING_UNSAFE)
         if edge_order == 1:
             d0 = ax_dx if uniform else ax_dx[0]
-            osl(slice(0, 1))._assign(div(sub(sl(slice(1, 2)), sl(slice(0, 1))), d0), 4)
+            osl(slice(0, 1))._assign(div(sub(sl(slice(1, 2)), sl(slice(0, 1))), d0), _core.CASTING_UNSAFE)
             dn = ax_dx if uniform else ax_dx[-1]
             osl(slice(-1, None))._assign(div(sub(sl(slice(-1, None)), sl(slice(-2, -1))),
-                                             dn), 4)
+                                             dn), _core.CASTING_UNSAFE)
         else:
             if uniform:
                 a, b, c = -1.5 / ax_dx, 2. / ax_dx, -0.5 / ax_dx
@@ -1262,7 +1262,7 @@ def gradient(f, *varargs, axis=None, edge_order=1):
                 b = (dx1 + dx2) / (dx1 * dx2)
                 c = - dx1 / (dx2 * (dx1 + dx2))
             osl(slice(0, 1))._assign(add(add(mul(a, sl(slice(0, 1))), mul(b, sl(slice(1, 2)))),
-                                         mul(c, sl(slice(2, 3)))), 4)
+                                         mul(c, sl(slice(2, 3)))), _core.CASTING_UNSAFE)
             if uniform:
                 a, b, c = 0.5 / ax_dx, -2. / ax_dx, 1.5 / ax_dx
             else:
@@ -1273,7 +1273,7 @@ def gradient(f, *varargs, axis=None, edge_order=1):
                 c = (2. * dx2 + dx1) / (dx2 * (dx1 + dx2))
             osl(slice(-1, None))._assign(add(add(mul(a, sl(slice(-3, -2))),
                                                  mul(b, sl(slice(-2, -1)))),
-                                             mul(c, sl(slice(-1, None)))), 4)
+                                             mul(c, sl(slice(-1, None)))), _core.CASTING_UNSAFE)
         outvals.append(out)
     if len_axes == 1:
         return outvals[0]

@@ -230,7 +230,7 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None):
             if lo < 0:
                 ix = _multiarray.where(ix < 0, ix + n, ix)
         if ix._dt != D.INT64:
-            ix = ix._astype(D.INT64, 4)
+            ix = ix._astype(D.INT64, _core.CASTING_UNSAFE)
         arrays[i] = ix
     pos = {i: k for k, i in enumerate(before)}
     pos.update({i: len(before) + nb + k for k, i in enumerate(after)})
@@ -320,7 +320,7 @@ def _scatter(a, key, value):
     if a.ndim == 1:
         flat = flat._copy()
     if val._dt != a._dt:
-        val = val._astype(a._dt, 4)
+        val = val._astype(a._dt, _core.CASTING_UNSAFE)
     vals = val._broadcast_to(shape) if tuple(val.shape) != shape else val
     flat = flat._reshape((-1,))
     vals = vals._copy()._reshape((-1,))
@@ -403,7 +403,7 @@ def setitem(a, key, value, delete=False):
         v = a._view_index(key)     # the index's errors come first
         if _one_element(key, a.ndim) and _is_sequence(value):
             value = _pack_element(a.dtype, value)
-        v._assign(_value_array(value, a.dtype), 4)
+        v._assign(_value_array(value, a.dtype), _core.CASTING_UNSAFE)
         return
     mask = _mask_of(key, a.shape)
     sval = value        # what _scatter converts (the converted value where it is done here)
@@ -414,7 +414,7 @@ def setitem(a, key, value, delete=False):
                             f"1-dimensional input, input has {val.ndim} dimensions")
         if val.size == 1 and val.ndim <= 1:
             if val._dt != a._dt:
-                val = val._astype(a._dt, 4)
+                val = val._astype(a._dt, _core.CASTING_UNSAFE)
             _core.apply(_umath.WHERE, [mask, val, a], a)
             return
         n = int(mask.sum())
@@ -425,4 +425,4 @@ def setitem(a, key, value, delete=False):
         return
     npa = C.to_numpy(a)
     npa[_np_key(key)] = C.to_np_tree(value) if C.has_nd(value) else value
-    a._assign(C.from_numpy(npa), 4)
+    a._assign(C.from_numpy(npa), _core.CASTING_UNSAFE)

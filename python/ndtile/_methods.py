@@ -91,7 +91,7 @@ def finish(res, out):
     """The value to return: out, a NumPy scalar for 0-d, or the array."""
     if out is not None:
         if isinstance(out, Array):
-            out._assign(res, 4)
+            out._assign(res, _core.CASTING_UNSAFE)
         else:
             _np.copyto(out, C.to_numpy(res), casting='unsafe')
         return out
@@ -226,7 +226,7 @@ def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0
                                  f"'initial'")
             fill = initial
         fv = fill if isinstance(fill, (bool, int, float, complex)) else _umath.operand(fill)
-        x = _core.apply(_umath.WHERE, [w, x, fv if not isinstance(fv, Array) else fv._astype(x._dt, 4)])
+        x = _core.apply(_umath.WHERE, [w, x, fv if not isinstance(fv, Array) else fv._astype(x._dt, _core.CASTING_UNSAFE)])
     if initial is not _NoValue and name in _NEEDS_INITIAL and _reduced_size(x, mask) == 0:
         shape = tuple(1 if (mask is None or mask >> k & 1) else s for k, s in enumerate(x.shape)) \
             if keepdims else tuple(s for k, s in enumerate(x.shape)
@@ -393,7 +393,7 @@ def _meanlike_steps(name, x, axis, dtc, keepdims, ddof):
     # are divided in complex128), then casts back
     m = _umath.UFUNCS['true_divide'](s, _core.scalar(n, D.INT64, False))
     if m._dt != s._dt:
-        m = m._astype(s._dt, 4)
+        m = m._astype(s._dt, _core.CASTING_UNSAFE)
     if name == 'mean':
         return m
     d = _umath.UFUNCS['subtract'](x, m)
@@ -405,7 +405,7 @@ def _meanlike_steps(name, x, axis, dtc, keepdims, ddof):
     v = _umath.UFUNCS['true_divide'](ret, _core.scalar(dof, D.FLOAT64 if type(dof) is float
                                                   else D.INT64, False))
     if v._dt != ret._dt:
-        v = v._astype(ret._dt, 4)
+        v = v._astype(ret._dt, _core.CASTING_UNSAFE)
     if name == 'var':
         return v
     if v.ndim:
@@ -413,7 +413,7 @@ def _meanlike_steps(name, x, axis, dtc, keepdims, ddof):
     r = _umath.UFUNCS['sqrt'](v)
     if not isinstance(r, Array):        # NumPy's float16 result for small ints
         return C.from_numpy(_np.asarray(r).astype(D.DTYPES[v._dt]))
-    return r._astype(v._dt, 4) if r._dt != v._dt else r
+    return r._astype(v._dt, _core.CASTING_UNSAFE) if r._dt != v._dt else r
 
 
 def _arg(name, a, axis, out, keepdims):
@@ -479,7 +479,7 @@ def ufunc_reduce(u, name, array, axis, dtype, out, keepdims, initial, where):
         return F.call(u.__name__ + '.reduce (dtype)', u._np.reduce, (array,), kw)
     x, dtc = p
     if name in ('min', 'max', 'nanmin', 'nanmax') and dtc not in (D.DEFAULT, x._dt):
-        x = x._astype(dtc, 4)
+        x = x._astype(dtc, _core.CASTING_UNSAFE)
         dtc = D.DEFAULT
     check_out(name, x.shape, axis, keepdims, out)
     return finish(reduce_nd(name, x, axis, dtc, keepdims, initial, where), out)

@@ -416,7 +416,7 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
     for x in xs:
         n = x.shape[axis]
         if n:
-            res._view_index(pre + (slice(pos, pos + n),))._assign(x, 4)
+            res._view_index(pre + (slice(pos, pos + n),))._assign(x, _core.CASTING_UNSAFE)
         pos += n
     if out is not None and not isinstance(out, Array):
         _np.copyto(out, C.to_numpy(res))
@@ -463,7 +463,7 @@ def where(condition, x=_NoValue, y=_NoValue, /):
     if not isinstance(c, Array):
         c = _core.scalar(bool(c), D.BOOL, False)
     elif c._dt != D.BOOL:
-        c = c._astype(D.BOOL, 4)
+        c = c._astype(D.BOOL, _core.CASTING_UNSAFE)
     if not isinstance(ops[0], Array) and not isinstance(ops[1], Array) and c.ndim == 0 and \
             not isinstance(condition, Array):
         return _np.where(condition, x, y)
@@ -515,13 +515,13 @@ def copyto(dst, src, casting='same_kind', where=True):
     if not isinstance(s, Array):
         s = C.asnd(_np.asarray(s, dtype=dst.dtype))
     if where is True:
-        dst._assign(s, 4)
+        dst._assign(s, _core.CASTING_UNSAFE)
         return None
     w = _umath.operand(where)
     if not isinstance(w, Array):
         w = _core.scalar(bool(w), D.BOOL, False)
     if s._dt != dst._dt:
-        s = s._astype(dst._dt, 4)
+        s = s._astype(dst._dt, _core.CASTING_UNSAFE)
     _core.apply(_umath.WHERE, [w, s, dst], dst)
     return None
 
@@ -723,7 +723,7 @@ def bincount(x, /, weights=None, minlength=0):
             warnings.warn("Non-integer input passed to bincount. In a future version of NumPy, "
                           "this will be an error. (Deprecated NumPy 2.1)", DeprecationWarning,
                           stacklevel=2)
-        xa = xa._astype(D.code(_np.dtype(_np.int64)), 4)
+        xa = xa._astype(D.code(_np.dtype(_np.int64)), _core.CASTING_UNSAFE)
     elif xa.dtype.kind not in 'biu':
         raise TypeError(f"Cannot cast array data from {xa.dtype!r} to dtype('int64') according "
                         f"to the rule 'safe'")

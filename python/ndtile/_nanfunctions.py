@@ -152,10 +152,10 @@ def _nanvar_nd(x, axis, dtype, ddof, keepdims):
     s1 = _methods.reduce_nd('sum', x0, axis, sumc, True)
     avg = _u('divide')(s1, cnt)
     if avg._dt != s1._dt:
-        avg = avg._astype(s1._dt, 4)
+        avg = avg._astype(s1._dt, _core.CASTING_UNSAFE)
     d = _u('subtract')(x, avg)
     if d._dt != x._dt:
-        d = d._astype(x._dt, 4)
+        d = d._astype(x._dt, _core.CASTING_UNSAFE)
     d = _core.apply(W, [mask, zero, d])
     if k == 'c':
         sq = _u('add')(_u('multiply')(d._real(), d._real()), _u('multiply')(d._imag(), d._imag()))
@@ -170,7 +170,7 @@ def _nanvar_nd(x, axis, dtype, ddof, keepdims):
     with _np.errstate(invalid='ignore', divide='ignore'):
         v = _u('divide')(s, dof)
     if v._dt != s._dt:
-        v = v._astype(s._dt, 4)
+        v = v._astype(s._dt, _core.CASTING_UNSAFE)
     return _core.apply(W, [bad, _core.scalar(_np.nan, v._dt, False), v])
 
 

@@ -71,7 +71,7 @@ class flatiter:
             flat[key] = value
             return
         flat[key] = value          # a copy: write it back
-        base._assign(flat._reshape(base.shape), 4)
+        base._assign(flat._reshape(base.shape), _core.CASTING_UNSAFE)
 
     def copy(self):
         r = self.base._ravel('C')
@@ -317,7 +317,7 @@ class ndarray(Array):
         data = state[0] if isinstance(state, tuple) and state else state
         if not isinstance(data, _np.ndarray) or data.shape != self.shape:
             raise ValueError("ndarray.__setstate__: expected the array's data")
-        self._assign(C.from_numpy(data), 4)
+        self._assign(C.from_numpy(data), _core.CASTING_UNSAFE)
 
     # operators not in the C slots
     def __matmul__(self, other):
@@ -525,7 +525,7 @@ class ndarray(Array):
             value = value._item()
         v = _np.asarray(value, dtype=self.dtype).item() if not isinstance(
             value, (bool, float)) or D.KIND[self._dt] in 'iu' else value
-        self._assign(v, 4)
+        self._assign(v, _core.CASTING_UNSAFE)
 
     def reshape(self, *shape, order='C', copy=None):
         if len(shape) == 1:
@@ -630,7 +630,7 @@ class ndarray(Array):
         if not self._flags & _WRITEABLE:
             raise ValueError("sort array is read-only")
         r = _fromnumeric.sort(self, operator.index(axis), kind, None, stable=stable)
-        self._assign(r, 4)
+        self._assign(r, _core.CASTING_UNSAFE)
 
     def argsort(self, axis=-1, kind=None, order=None, *, stable=None):
         return _fromnumeric.argsort(self, axis, kind, order, stable=stable)
@@ -641,7 +641,7 @@ class ndarray(Array):
         if order is not None:
             return F.call('ndarray.partition', _np.ndarray.partition,
                           (self, kth, axis, kind, order), {})
-        self._assign(_fromnumeric.partition(self, kth, axis, kind), 4)
+        self._assign(_fromnumeric.partition(self, kth, axis, kind), _core.CASTING_UNSAFE)
 
     def argpartition(self, kth, axis=-1, kind='introselect', order=None):
         return _fromnumeric.argpartition(self, kth, axis, kind, order)
@@ -808,7 +808,7 @@ def _resize(self, new_shape, refcheck, nrefs):
     if n:
         # the memory order of both: C order of the transposes when Fortran
         dst, src = (new.T, self.T) if fortran else (new, self)
-        dst._reshape((-1,))[:n]._assign(src._reshape((-1,))[:n], 4)
+        dst._reshape((-1,))[:n]._assign(src._reshape((-1,))[:n], _core.CASTING_UNSAFE)
     e = _LOANS.pop(id(self), None)
     if e is not None:
         e[1].release()

@@ -59,7 +59,7 @@ def full(shape, fill_value, dtype=None, order='C', *, device=None, like=None):
             return _np.full(shape, C.to_np_tree(fill_value), dtype=dt, order=order)
         r = _core.empty(_shape(shape), c) if order not in ('F', 'f') else \
             _O.f_empty(_shape(shape), c)
-        r._assign(fv, 4)
+        r._assign(fv, _core.CASTING_UNSAFE)
         return r
     dt = _np.array(fill_value).dtype if dtype is None else D.as_dtype(dtype)
     c = D.code(dt)
@@ -152,7 +152,7 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
         return F.call("isclose (dtype)", _np.isclose, (a, b, rtol, atol, equal_nan), {})
     if isinstance(y, Array):
         if D.KIND[y._dt] not in 'fc':
-            y = y._astype(D.FLOAT64, 4)
+            y = y._astype(D.FLOAT64, _core.CASTING_UNSAFE)
     else:
         y = float(y) if not isinstance(y, complex) else y
     absolute, isfinite = _umath.UFUNCS['absolute'], _umath.UFUNCS['isfinite']

@@ -128,7 +128,7 @@ def diag(v, k=0):
         n = x.shape[0] + abs(k)
         res = _multiarray.zeros((n, n), dtype=x.dtype)
         if x.shape[0]:
-            _core.diagonal(res, k, 0, 1)._assign(x, 4)
+            _core.diagonal(res, k, 0, 1)._assign(x, _core.CASTING_UNSAFE)
         return res
     if x.ndim == 2:
         return diagonal(x, k, 0, 1)      # read-only, as NumPy's

@@ -412,7 +412,7 @@ class ufunc:
                 frm = _F16
                 res = C.from_numpy(C.to_numpy(res).astype(_F16).astype(_np.float32))
             _check_cast(self.__name__, frm, out.dtype, casting)
-            out._assign(res, 4)
+            out._assign(res, _core.CASTING_UNSAFE)
             return out
         if self._op == POWER and type(self) is ufunc:
             _check_int_power(ops, dtc, out)
@@ -473,10 +473,10 @@ class ufunc:
         if out is None:
             shape = _core.broadcast_shapes([res.shape, mask.shape])
             out = _core.empty(shape, res._dt)
-            out._assign(res, 4)
+            out._assign(res, _core.CASTING_UNSAFE)
             return out
         if out._dt != res._dt:
-            res = res._astype(out._dt, 4)
+            res = res._astype(out._dt, _core.CASTING_UNSAFE)
         return _core.apply(WHERE, [mask, res, out], out)
 
     # -- methods -----------------------------------------------------------
@@ -594,11 +594,11 @@ class _spacing(ufunc):
         x = ops[0]
         if out is None and where is True and dtc == D.DEFAULT and isinstance(x, Array) and \
                 _resolution(self, ops) == _F16_NUMPY:
-            xf = x._astype(D.FLOAT32, 4)
+            xf = x._astype(D.FLOAT32, _core.CASTING_UNSAFE)
             e = _core.apply(_CORE_INDEX['_frexp_exponent'], [xf])
             # a negative power of two: the step toward zero, half as large
             m = _core.apply(_CORE_INDEX['frexp'], [xf])
-            e = e - (m == -0.5)._astype(D.INT32, 4)
+            e = e - (m == -0.5)._astype(D.INT32, _core.CASTING_UNSAFE)
             s = _core.apply(_CORE_INDEX['ldexp'], [_core.scalar(1.0, D.FLOAT32, False), e - 11])
             s = _core.apply(WHERE, [xf == 0, _core.scalar(2.0 ** -24, D.FLOAT32, False), s])
             return C.to_numpy(s).astype(_F16)
@@ -739,7 +739,7 @@ class _matvec(ufunc):
             raise ValueError(f"non-broadcastable output operand with shape {tuple(out.shape)} "
                              f"doesn't match the broadcast shape {batch + (m,)}")
         _check_cast(name, r.dtype, out.dtype, 'same_kind')
-        out._assign(r, 4)
+        out._assign(r, _core.CASTING_UNSAFE)
         return out
 
     def reduce(self, *args, **kwargs):
@@ -984,7 +984,7 @@ def _host(x):
 
 
 def _cast(x, dt):
-    return x if x.dtype == dt else x._astype(D.code(dt), 4)
+    return x if x.dtype == dt else x._astype(D.code(dt), _core.CASTING_UNSAFE)
 
 
 def _take(a1, idx):

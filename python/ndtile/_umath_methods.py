@@ -191,7 +191,7 @@ def reduceat(self, array, indices, axis=0, dtype=None, out=None):
             raise ValueError(f"operands could not be broadcast together with remapped "
                              f"shapes [original->remapped]: out {tuple(out.shape)}, "
                              f"result {tuple(r.shape)}")
-        out._assign(r, 4)
+        out._assign(r, _core.CASTING_UNSAFE)
         return out
     if not isinstance(x, Array) or self._op is None or \
             _methods.UFUNC_REDUCTIONS.get(self.__name__) is None or type(self) is not ufunc:
@@ -224,7 +224,7 @@ def reduceat(self, array, indices, axis=0, dtype=None, out=None):
     starts = idx.astype(_np.int64)
     # the core's reduceat: every line folded in NumPy's order, one task
     # per block of the result
-    xc = x if x._dt == rc else x._astype(rc, 4)
+    xc = x if x._dt == rc else x._astype(rc, _core.CASTING_UNSAFE)
     try:
         return _core.reduceat(xc, ax, C.from_numpy(starts),
                               _methods._RED[_methods.UFUNC_REDUCTIONS[self.__name__]])
@@ -255,7 +255,7 @@ def reduceat(self, array, indices, axis=0, dtype=None, out=None):
         if L == 1:
             r = _take_rows(x, s0, ax)
             if r._dt != rc:
-                r = r._astype(rc, 4)
+                r = r._astype(rc, _core.CASTING_UNSAFE)
         else:
             # NumPy's loop starts each line from the segment's first
             # element and folds the rest in along the line (pairwise for
@@ -284,9 +284,9 @@ def reduceat(self, array, indices, axis=0, dtype=None, out=None):
                 r = self.reduce(rest, axis=-1, dtype=rdt)
             if pw:
                 first = _take_rows(x, s0, ax)
-                r = self(first if first._dt == rc else first._astype(rc, 4), r)
+                r = self(first if first._dt == rc else first._astype(rc, _core.CASTING_UNSAFE), r)
             if r._dt != rc:
-                r = r._astype(rc, 4)
+                r = r._astype(rc, _core.CASTING_UNSAFE)
         pieces.append(r)
         order.append(pos)
     if len(pieces) == 1:
@@ -323,7 +323,7 @@ def at(self, a, indices, b=None, /):
         na = C.to_numpy(a)
         rest = C.to_np_tree((indices,) if b is None else (indices, b))
         self._np.at(na, *rest)
-        a._assign(C.from_numpy(na), 4)
+        a._assign(C.from_numpy(na), _core.CASTING_UNSAFE)
         return None
     if self._op is None or self._op < 0 or self.nin not in (1, 2) or \
             type(self) not in (ufunc, _gcd_lcm):
@@ -334,7 +334,7 @@ def at(self, a, indices, b=None, /):
         if not isinstance(bv, Array):
             return numpy('dtype')
         if bv._is_weak():       # NumPy's at takes b as an array: strong
-            bv = bv._astype(bv._dt, 4)
+            bv = bv._astype(bv._dt, _core.CASTING_UNSAFE)
     try:
         loop = _core.ufunc_resolve(self._op, [a._dt] + ([bv._dt] if bv is not None else []),
                                    [False] * self.nin)[0]
@@ -386,7 +386,7 @@ def at(self, a, indices, b=None, /):
     if bv is not None:
         _at_broadcastable(bv, shape)
         if bv._dt != loop[1]:
-            bv = bv._astype(loop[1], 4)
+            bv = bv._astype(loop[1], _core.CASTING_UNSAFE)
         vals = bv._broadcast_to(shape)._copy()._reshape((-1,))
     if flat.size == 0:
         return None
@@ -401,10 +401,10 @@ def _at_view(self, v, bv, loop):
         _at_broadcastable(bv, tuple(v.shape))
     if v.size == 0:
         return None
-    x = v if v._dt == loop[0] else v._astype(loop[0], 4)
-    ops = [x] if bv is None else [x, bv if bv._dt == loop[1] else bv._astype(loop[1], 4)]
+    x = v if v._dt == loop[0] else v._astype(loop[0], _core.CASTING_UNSAFE)
+    ops = [x] if bv is None else [x, bv if bv._dt == loop[1] else bv._astype(loop[1], _core.CASTING_UNSAFE)]
     r = _core.apply(self._op, ops)
-    v._assign(r, 4)
+    v._assign(r, _core.CASTING_UNSAFE)
     return None
 
 
@@ -418,7 +418,7 @@ def _gcd_reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initi
         return ufunc.reduce(self, array, axis, dtype, out, keepdims, initial, where)
     if dtc != D.DEFAULT and dtc != x._dt:
         _core.result_type(self._op, [x, x], dtc)
-        x = x._astype(dtc, 4)
+        x = x._astype(dtc, _core.CASTING_UNSAFE)
     _core.result_type(self._op, [x, x])      # NumPy's TypeError for bool/floats
     nd = x.ndim
     mask = _methods.axes_mask(axis, nd)

@@ -520,7 +520,7 @@ def _matrix_norm(a, ord, axis, keepdims):
     if row_axis == col_axis:
         raise ValueError('Duplicate axes given.')
     if _D.KIND[a._dt] not in 'fc':
-        a = a._astype(_D.FLOAT64, 4)
+        a = a._astype(_D.FLOAT64, _core.CASTING_UNSAFE)
     if ord in (2, -2, 'nuc'):
         sv = svd(_numeric.moveaxis(a, (row_axis, col_axis), (-2, -1)), compute_uv=False)
         op = {2: _fromnumeric.max, -2: _fromnumeric.min, 'nuc': _fromnumeric.sum}[ord]
@@ -580,7 +580,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
         return _F.call('linalg.norm', _np.linalg.norm, (x,),
                        {'ord': ord, 'axis': axis, 'keepdims': keepdims})
     if _D.KIND[a._dt] not in 'fc':
-        a = a._astype(_D.FLOAT64, 4)
+        a = a._astype(_D.FLOAT64, _core.CASTING_UNSAFE)
     absx = _umath.UFUNCS['absolute'](a)
     if ord in (None, 2, 'fro'):
         if _D.KIND[a._dt] == 'c':

@@ -80,7 +80,7 @@ def _farray(a):
     if isinstance(a, _Array):
         if a.dtype.kind == 'c':
             raise TypeError("float() argument must be a string or a real number, not 'complex'")
-        return a if a._dt == _F64 else a._astype(_F64, 4)
+        return a if a._dt == _F64 else a._astype(_F64, _core.CASTING_UNSAFE)
     a = _np.asarray(a)
     if a.dtype.kind == 'c':
         raise TypeError("float() argument must be a string or a real number, not 'complex'")
@@ -127,13 +127,6 @@ def _check_nonneg(v, name):
 def _finish(r, shape):
     """A drawn array, or its only element as a Python scalar for size=None."""
     return r._item() if shape is None else r
-
-
-def _int_bounds(dt):
-    if dt.kind == 'b':
-        return 0, 1
-    ii = _np.iinfo(dt)
-    return int(ii.min), int(ii.max)
 
 
 def _take(arr, idx, axis):
@@ -213,9 +206,9 @@ def _iarray(v):
     """An integer parameter (n of binomial) as an int64 ndtile array."""
     if isinstance(v, _Array):
         if v.dtype.kind not in 'biu':
-            v = v._astype(_F64, 4)
-            return v._astype(_I64, 4)
-        return v if v._dt == _I64 else v._astype(_I64, 4)
+            v = v._astype(_F64, _core.CASTING_UNSAFE)
+            return v._astype(_I64, _core.CASTING_UNSAFE)
+        return v if v._dt == _I64 else v._astype(_I64, _core.CASTING_UNSAFE)
     a = _np.asarray(v)
     return _C.from_numpy(_np.ascontiguousarray(a.astype(_np.int64)))
 
@@ -286,7 +279,7 @@ class _Sampler:
                              "and in machine byte-order.")
         r = draw(oshape, code)
         if isinstance(out, _Array):
-            out._assign(r, 4)
+            out._assign(r, _core.CASTING_UNSAFE)
         elif out.size:
             r._to_buffer(out)
         return out
@@ -531,7 +524,7 @@ class _Sampler:
             if isinstance(rest, _Array):
                 prob = _where(U['greater'](rest, 0.0), prob, 0.0)
             prob = U['maximum'](prob, 0.0)
-            (prob,) = _full_params((prob._astype(_F64, 4) if isinstance(prob, _Array)
+            (prob,) = _full_params((prob._astype(_F64, _core.CASTING_UNSAFE) if isinstance(prob, _Array)
                                     else prob,), S)
             x = self._rng.binomial_array(left, prob)
             parts.append(x)
@@ -696,16 +689,7 @@ class _Sampler:
             return self._fallback(name, (low, high), kw)
         lo, hi = int(lv), int(hv)
         shape = _shape(size)
-        lob, hib = _int_bounds(dt)
-        top = hi if endpoint else hi - 1
-        if lo < lob:
-            raise ValueError(f"low is out of bounds for {dt}")
-        if top > hib:
-            raise ValueError(f"high is out of bounds for {dt}")
-        if lo > top:
-            if lo == 0:
-                raise ValueError('high < 0' if endpoint else 'high <= 0')
-            raise ValueError('low > high' if endpoint else 'low >= high')
+        # the core checks the bounds (NumPy's rules and messages)
         r = self._rng.integers(() if shape is None else shape, code, lo, hi, bool(endpoint))
         if shape is not None:
             return r
@@ -795,7 +779,7 @@ class _Sampler:
             axis = _normalize_axis(axis, x.ndim)
             perm = self._rng.permutation(x.shape[axis])
             if isinstance(x, _Array):
-                x._assign(x[(slice(None),) * axis + (perm,)], 4)
+                x._assign(x[(slice(None),) * axis + (perm,)], _core.CASTING_UNSAFE)
             else:
                 x[...] = x[(slice(None),) * axis + (_C.to_numpy(perm),)]
             return None
