@@ -53,7 +53,17 @@ typedef struct {
   int nstores;
   unsigned flags;
   const int64_t *span;    /* the first and last tile of each operand, or NULL */
+  /* the device plan's tasks (proc.c): explicit predecessors besides the
+   * tiles' (NULL entries skipped), and where to hand back the recorded
+   * task with a reference (ndt__task_put drops it) */
+  ndt_task *const *after;
+  int nafter;
+  ndt_task **made;
 } ndt_taskrec;
+/* A task of the device plan (a copy, an eviction): its tile accesses order
+ * it, but it changes no values, so an interrupt that cancels it loses
+ * nothing (it does not mark the stores it accesses lost). */
+#define NDT__TASK_MOVE 0x100u
 
 /* ---- settings.c ---- */
 typedef struct {
@@ -117,6 +127,18 @@ typedef struct { ndt_store *s; int64_t t0, t1; int w; } ndt_range;
 ndt_status ndt__acquire_ranges(ndt_memory *m, int n, const ndt_range *r);
 void ndt__release_ranges(ndt_memory *m, int n, const ndt_range *r);
 
+/* The device plan (proc.c): with devices, on the recording thread, before
+ * a task with accesses acc is submitted on *pp: records the copy and
+ * eviction tasks it needs and may move it to the CPU (*pp) when its tiles
+ * cannot fit the device. */
+ndt_status ndt__plan_task(ndt_processor **pp, const ndt_task_kind *k, const ndt_access *acc,
+                          int nacc);
+/* After a sync (every task done, so every store the program dropped is
+ * freed: a point of program order): the plan forgets the copies of tiles
+ * that are gone, as their memory already is. */
+void ndt__plan_reclaim(void);
+/* Tasks the plan moved to the CPU (ndt_processor_fallbacks counts them). */
+int64_t ndt__plan_fallbacks(void);
 /* The devices (processors device.c added, with their kind: "sim", "cuda"). */
 void ndt__dev_add(ndt_processor *p, const char *kind);
 int ndt__dev_n(void);
@@ -158,6 +180,10 @@ ndt_status ndt__rt_wait_local(ndt_store *s, int64_t t0, int64_t t1, int for_writ
 /* Counts a task recorded on many ranks (name, accesses: the hash comm.c
  * compares); returns its message tag. */
 int ndt__rt_count_task(const char *name, int nacc);
+/* Drops a reference ndt_taskrec.made handed out. */
+void ndt__task_put(ndt_task *t);
+/* 1 when the task has finished. */
+int ndt__task_done(const ndt_task *t);
 /* Keeps st (with name) as the deferred error unless one is kept. */
 void ndt__rt_fail(const char *name, ndt_status st);
 /* The flush hook (see ndt_flush_fn): a status to return, or NDT_OK. */

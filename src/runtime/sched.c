@@ -167,6 +167,9 @@ void ndt__tile_release(ndt_tile *t) {
   t->nwrites = t->capwrites = t->nreads = t->capreads = 0;
 }
 
+void ndt__task_put(ndt_task *t) { task_decref(t); }
+int ndt__task_done(const ndt_task *t) { return atomic_load(&t->done); }
+
 static void push_ready(ndt_task *t) {
   t->next = NULL;
   if (rt.tail) rt.tail->next = t; else rt.head = t;
@@ -464,6 +467,7 @@ static ndt_status sync_here(void) {
   ndt_status st = take_deferred();
   pthread_mutex_unlock(&rt.lock);
   progress_end(&pg);
+  if (ndt__dev_track) ndt__plan_reclaim();   /* the device plan forgets freed tiles */
   ndt_status ps = ndt__proc_sync_all();
   return st ? st : ps;
 }
@@ -734,7 +738,8 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
     t->stores[i] = stores[i];
     t->wrote[i] = 0;
     for (int k = 0; k < nacc && !t->wrote[i]; k++)
-      t->wrote[i] = (acc[k].priv & NDT_WRITE) && acc[k].tile->store == stores[i];
+      t->wrote[i] = (acc[k].priv & NDT_WRITE) && acc[k].tile->store == stores[i] &&
+                    !(r->flags & NDT__TASK_MOVE);
   }
   t->nstores = nstores;
 
@@ -753,6 +758,8 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
       oom = 1;
     }
   }
+  for (int i = 0; i < r->nafter && !oom; i++)
+    if (r->after[i] && reserve_succ(r->after[i], 1)) oom = 1;
   if (oom) {
     pthread_mutex_unlock(&rt.lock);
     release_resources(t);
@@ -776,6 +783,12 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
       atomic_fetch_add(&t->refs, 1);
       tl->reads[tl->nreads++] = use;
     }
+  }
+  for (int i = 0; i < r->nafter; i++)
+    if (r->after[i]) add_edge(r->after[i], t);
+  if (r->made) {
+    atomic_fetch_add(&t->refs, 1);
+    *r->made = t;
   }
   t->seq = rt.recorded++;
   rt.pending++;

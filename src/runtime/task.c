@@ -67,6 +67,9 @@ ndt_status ndt__record(const ndt_task_kind *kind, const char *name, const ndt_op
   ndt_processor *proc = NULL;
   if (st == NDT_OK && !(proc = ndt__proc_choose(kind, op, nop, arg)))
     st = ndt__error(NDT_ERR_INTERNAL, "no processor runs %s", name);
+  /* with devices: the copies and evictions it needs, decided now, in
+   * program order (proc.c) */
+  if (st == NDT_OK && ndt__dev_track) st = ndt__plan_task(&proc, kind, acc, nacc);
   if (st == NDT_OK) {
     ndt_taskrec r = {.name = name, .kind = kind, .proc = proc, .op = op, .nop = nop,
                      .arg = arg, .arg_size = arg_size, .acc = acc, .nacc = nacc,

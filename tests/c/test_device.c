@@ -263,21 +263,37 @@ int main(int argc, char **argv) {
     EXPECT(stat(3) > 0 && stat(2) == e0, "everything fell back (%lld), nothing evicted",
            (long long)stat(3));
   } else if (!strcmp(mode, "golden") && argc > 2) {
+    /* The plan (placements, copies, evictions, planned fallbacks) is made
+     * on the recording thread in program order: the same log with one
+     * worker waiting after each op, again, and with two workers running
+     * the whole program deferred; and the CPU's bits each time. */
     start("sim:2,mem=16k", 1, -1);
-    sync_each = 1;
-    double res[3001];
-    char *logs[2];
-    for (int r = 0; r < 2; r++) {
+    double res[3][3001], cpu[3001];
+    char *logs[3];
+    for (int r = 0; r < 3; r++) {
+      if (r == 2) OK(ndt_set_workers(2));
+      sync_each = r < 2;
       ndt_debug_device_log(1);
-      program(res, 3000);
+      program(res[r], 3000);
       OK(ndt_sync());
       logs[r] = strdup(ndt_debug_device_log_text());
       ndt_debug_device_log(0);
     }
+    sync_each = 0;
+    OK(ndt_processor_select("cpu"));
+    program(cpu, 3000);
+    OK(ndt_processor_select(NULL));
+    for (int r = 0; r < 3; r++)
+      EXPECT(memcmp(res[r], cpu, sizeof cpu) == 0, "run %d: the CPU's bits", r);
     EXPECT(!strcmp(logs[0], logs[1]), "the same log twice");
     if (strcmp(logs[0], logs[1])) fprintf(stderr, "---- first:\n%s---- second:\n%s", logs[0], logs[1]);
-    EXPECT(strstr(logs[0], "evict") && strstr(logs[0], "copy") && strstr(logs[0], "simdev1"),
-           "the log has evictions, copies and both devices");
+    EXPECT(!strcmp(logs[0], logs[2]), "the same log with two workers, no waits");
+    if (strcmp(logs[0], logs[2])) fprintf(stderr, "---- first:\n%s---- two workers:\n%s", logs[0], logs[2]);
+    EXPECT(strstr(logs[0], "evict") && strstr(logs[0], "write-back") && strstr(logs[0], "copy h2d") &&
+           strstr(logs[0], "simdev1"), "the log has evictions, write-backs, copies and both devices");
+    /* what ran at run time was all planned: nothing after the separator */
+    const char *ran = strstr(logs[0], "-- ran:\n");
+    EXPECT(ran && ran[8] == 0, "nothing unplanned ran: %s", ran ? ran : "(no separator)");
     if (getenv("NDT_UPDATE_GOLDEN")) {
       FILE *f = fopen(argv[2], "wb");
       fputs(logs[0], f);
@@ -288,8 +304,7 @@ int main(int argc, char **argv) {
            argv[2]);
     if (want && strcmp(want, logs[0])) fprintf(stderr, "---- got:\n%s", logs[0]);
     free(want);
-    free(logs[0]);
-    free(logs[1]);
+    for (int r = 0; r < 3; r++) free(logs[r]);
   } else if (!strcmp(mode, "nocuda")) {
     setenv("NDTILE_CUDA_PLUGIN", "/nonexistent/libndtile_cuda.so", 1);
     start("cuda", 2, -1);
