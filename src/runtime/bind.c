@@ -250,6 +250,8 @@ static ndt_status exec_tracked(const ndt_task_kind *k, ndt_processor *p, const n
     ndt_range *x = &r[nr++];
     x->s = v->store;
     x->w = (op[i].priv & NDT_WRITE) != 0;
+    x->dlo = 1;
+    x->dhi = 0;
     if (span) {
       x->t0 = span[2 * i];
       x->t1 = span[2 * i + 1];
@@ -258,6 +260,21 @@ static ndt_status exec_tracked(const ndt_task_kind *k, ndt_processor *p, const n
       ndt__view_extent(v, &lo, &hi);
       x->t0 = ndt_store_tile_of(v->store, lo);
       x->t1 = ndt_store_tile_of(v->store, hi);
+    }
+    /* a plain write of every element of its extent, of a store the task
+     * does not read: the tiles inside it are not copied in first (the
+     * plan's rule, proc.c: task.c's NDT_DENSE) */
+    if ((op[i].priv & NDT_PRIV_MASK) == NDT_WRITE && ndt_vsize(v) == v->store->itemsize) {
+      int64_t lo, hi;
+      ndt__view_extent(v, &lo, &hi);
+      int rd = 0;
+      for (int j = 0; j < nop && !rd; j++)
+        rd = (op[j].priv & NDT_READ) && !(op[j].priv & NDT_OPND_KEEP) && op[j].view->size &&
+             op[j].view->store == v->store;
+      if (!rd && v->size == hi - lo + 1) {
+        x->dlo = lo;
+        x->dhi = hi;
+      }
     }
   }
   ndt_status st = ndt__acquire_ranges(p->mem, nr, r);

@@ -36,13 +36,13 @@ static pthread_mutex_t valid_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t valid_cond = PTHREAD_COND_INITIALIZER;
 int ndt__dev_track;
 
-struct plan_node;
+struct ndt__plan_node;
 /* A tile's device state (valid_lock). */
 struct ndt_tile_dev {
   int pins[NDT_MAX_MEMS];
   int writers[NDT_MAX_MEMS];
   ndt_tile *prev[NDT_MAX_MEMS], *next[NDT_MAX_MEMS];   /* lru[m], most recent first */
-  struct plan_node *plan;   /* the recording thread's model of it (below) */
+  struct ndt__plan_node *plan;   /* the recording thread's model of it (below) */
 };
 static struct { ndt_tile *head, *tail; } lru[NDT_MAX_MEMS];
 
@@ -255,7 +255,9 @@ static ndt_status acquire_locked(ndt_tile *t, ndt_memory *m, int for_write, int 
                              n, m->iface->name);
     else if (m->id) t->mcopy[m->id] = dst;
   }
-  if (st == NDT_OK && !(v & bit) && v) {
+  /* for_write 2: the task overwrites the whole tile and reads none of it:
+   * its old contents need not come (a result born on the device) */
+  if (st == NDT_OK && !(v & bit) && v && for_write != 2) {
     int from = source_of(v);
     ndt_memory *fm = mems[from];
     char *src = from ? t->mcopy[from] : ndt__tile_buffer(t);
@@ -344,7 +346,8 @@ ndt_status ndt__acquire_ranges(ndt_memory *m, int n, const ndt_range *r) {
       char *p;
       /* the host record exists for host tiles too: its writers count */
       if (!devrec(tl)) st = ndt__error(NDT_ERR_NOMEM, "cannot record a device copy");
-      if (st == NDT_OK) st = acquire_locked(tl, m, r[i].w, 1, &p);
+      int w = r[i].w && r[i].dlo <= tl->start && tl->start + tl->len - 1 <= r[i].dhi ? 2 : r[i].w;
+      if (st == NDT_OK) st = acquire_locked(tl, m, w, 1, &p);
       if (st) {
         release_ranges(m, n, r, i, t);
         pthread_mutex_unlock(&valid_lock);
@@ -401,29 +404,28 @@ void ndt__tile_drop_copies(ndt_tile *t) {
  * "-- ran:". A tile that goes while the plan counts its copy (its store
  * freed) keeps its node, marked gone, until the plan evicts it in its
  * turn: the plan only ever counts more than is there. */
-typedef struct plan_node {
+typedef struct ndt__plan_node {
   ndt_tile *tile;        /* NULL once the tile is gone (its copies freed) */
   unsigned pv, res;      /* planned valid memories; device memories holding a buffer */
-  struct plan_node *prev[NDT_MAX_MEMS], *next[NDT_MAX_MEMS];   /* plan[m], most recent first */
+  struct ndt__plan_node *prev[NDT_MAX_MEMS], *next[NDT_MAX_MEMS];   /* plan[m], most recent first */
   int64_t bytes, stamp;  /* stamp: the task being planned uses it */
   ndt_dtype dtype;       /* its name in the log (kept past the tile) */
   int64_t size, index, ntiles;
-} plan_node;
+} ndt__plan_node;
 static struct {
-  plan_node *head, *tail;
+  ndt__plan_node *head, *tail;
   int64_t used, cap;     /* cap 0: not read yet */
-  ndt_task *fence;       /* the memory's last eviction task (a reference), or NULL */
 } plan[NDT_MAX_MEMS];
 static int64_t plan_stamp;
 
-static const char *plan_name(const plan_node *n) {
+static const char *plan_name(const ndt__plan_node *n) {
   static char buf[64];   /* the recording thread's */
   snprintf(buf, sizeof buf, "%s[%lld]@%lld/%lld", ndt_dtype_name(n->dtype), (long long)n->size,
            (long long)n->index, (long long)n->ntiles);
   return buf;
 }
 
-static void plan_unlink(plan_node *n, int m) {
+static void plan_unlink(ndt__plan_node *n, int m) {
   if (!n->prev[m] && !n->next[m] && plan[m].head != n) return;
   if (n->prev[m]) n->prev[m]->next[m] = n->next[m];
   else plan[m].head = n->next[m];
@@ -432,7 +434,7 @@ static void plan_unlink(plan_node *n, int m) {
   n->prev[m] = n->next[m] = NULL;
 }
 
-static void plan_touch(plan_node *n, int m) {
+static void plan_touch(ndt__plan_node *n, int m) {
   if (plan[m].head == n) return;
   plan_unlink(n, m);
   n->next[m] = plan[m].head;
@@ -441,11 +443,11 @@ static void plan_touch(plan_node *n, int m) {
   if (!plan[m].tail) plan[m].tail = n;
 }
 
-static plan_node *plan_node_of(ndt_tile *t) {
+static ndt__plan_node *ndt_plan_node_of(ndt_tile *t) {
   struct ndt_tile_dev *d = devrec(t);
   if (!d) return NULL;
   if (!d->plan) {
-    plan_node *n = ndt__calloc(1, sizeof *n);
+    ndt__plan_node *n = ndt__calloc(1, sizeof *n);
     if (!n) return NULL;
     n->tile = t;
     n->pv = atomic_load(&t->valid);
@@ -462,7 +464,7 @@ static plan_node *plan_node_of(ndt_tile *t) {
 }
 
 static void plan_tile_gone(ndt_tile *t) {   /* valid_lock held */
-  plan_node *n = t->dev->plan;
+  ndt__plan_node *n = t->dev->plan;
   if (!n) return;
   n->tile = NULL;
   if (!(n->res & ~1u)) ndt__mfree(n);   /* in no memory's list */
@@ -470,7 +472,7 @@ static void plan_tile_gone(ndt_tile *t) {   /* valid_lock held */
 
 static void plan_host(ndt_tile *t, int for_write) {
   pthread_mutex_lock(&valid_lock);
-  plan_node *n = t->dev ? t->dev->plan : NULL;
+  ndt__plan_node *n = t->dev ? t->dev->plan : NULL;
   if (n) {
     if (!(n->pv & 1u) && ndt__dev_logging)
       ndt__dev_log_place("copy host %s mem%d->mem0", plan_name(n), __builtin_ctz(n->pv));
@@ -479,29 +481,21 @@ static void plan_host(ndt_tile *t, int for_write) {
   pthread_mutex_unlock(&valid_lock);
 }
 
-/* ---- the copy and eviction tasks (they run on the CPU's workers: the
- * memories' copy functions move the bytes) ---- */
-typedef struct { int mem; int64_t tile; } move_arg;
-
-static ndt_status copy_body(ndt_bound *b, void *arg) {
-  move_arg *a = arg;
-  ndt_tile *t = &b[0].view->store->tiles[a->tile];
+/* ---- what the copy and eviction tasks do (device_plan.c records them;
+ * they run on the CPU's workers: the memories' copy functions move the
+ * bytes) ---- */
+void ndt__move_copy(ndt_tile *t, int mem) {
   char *p;
   pthread_mutex_lock(&valid_lock);
   in_planned = 1;
-  ndt_status st = acquire_locked(t, mems[a->mem], 0, 0, &p);
-  in_planned = 0;
-  pthread_mutex_unlock(&valid_lock);
   /* no room after all (an allocation failed): the task that needs the
    * copy binds it itself, or falls back to the CPU */
-  NDT_UNUSED(st);
-  return NDT_OK;
+  (void)acquire_locked(t, mems[mem], 0, 0, &p);
+  in_planned = 0;
+  pthread_mutex_unlock(&valid_lock);
 }
 
-static ndt_status evict_body(ndt_bound *b, void *arg) {
-  move_arg *a = arg;
-  ndt_tile *t = &b[0].view->store->tiles[a->tile];
-  int m = a->mem;
+void ndt__move_evict(ndt_tile *t, int m) {
   unsigned bit = 1u << m;
   pthread_mutex_lock(&valid_lock);
   /* every earlier use of the tile is done (the graph), so nothing pins it */
@@ -522,39 +516,6 @@ static ndt_status evict_body(ndt_bound *b, void *arg) {
     }
   }
   pthread_mutex_unlock(&valid_lock);
-  return NDT_OK;
-}
-
-static const ndt_task_kind h2d_kind = {"copy h2d", {[NDT_PROC_CPU] = copy_body}};
-static const ndt_task_kind d2h_kind = {"copy d2h", {[NDT_PROC_CPU] = copy_body}};
-static const ndt_task_kind d2d_kind = {"copy d2d", {[NDT_PROC_CPU] = copy_body}};
-static const ndt_task_kind evict_kind = {"evict", {[NDT_PROC_CPU] = evict_body}};
-
-/* What the plan decided for one task, recorded once valid_lock is let go. */
-typedef struct { ndt_tile *tile; int mem, from, evict, fence; } plan_act;
-
-/* Records a copy or eviction task for a (held: the plan took a
- * reference on its store) tile; the store reference goes back. */
-static ndt_status record_move(const plan_act *a, const ndt_task_kind *k) {
-  ndt_tile *t = a->tile;
-  ndt_store *s = t->store;
-  ndt_array v;
-  ndt__range_view(&v, s, t->start, t->len);
-  ndt_operand op = {&v, NDT_READ | NDT_OPND_KEEP};
-  ndt_access acc = {t, NDT_WRITE, t->start, t->start + t->len - 1};
-  move_arg arg = {a->mem, t - s->tiles};
-  ndt_task *made = NULL, *after = a->fence ? plan[a->mem].fence : NULL;
-  ndt_taskrec r = {.name = k->name, .kind = k, .proc = ndt__proc_get(0), .op = &op, .nop = 1,
-                   .arg = &arg, .arg_size = sizeof arg, .acc = &acc, .nacc = 1,
-                   .stores = &s, .nstores = 1, .flags = NDT__TASK_MOVE, .span = NULL,
-                   .after = &after, .nafter = after != NULL, .made = a->evict ? &made : NULL};
-  ndt_status st = ndt__rt_local_submit(&r);
-  if (made) {   /* the memory's chain of evictions moves on */
-    if (plan[a->mem].fence) ndt__task_put(plan[a->mem].fence);
-    plan[a->mem].fence = made;
-  }
-  ndt__store_decref(s);
-  return st;
 }
 
 /* A reference on s unless it is being freed (0 references). */
@@ -574,15 +535,15 @@ static int64_t mem_cap(int m) {
   return plan[m].cap;
 }
 
-static int grow_acts(plan_act **a, int *cap, int n, plan_act *local) {
-  if (n < *cap) return 0;
-  int c = *cap * 2;
-  plan_act *x = *a == local ? ndt__malloc((size_t)c * sizeof *x)
-                            : ndt__realloc(*a, (size_t)c * sizeof *x);
+static int grow_acts(ndt_plan_acts *pa) {
+  if (pa->n < pa->cap) return 0;
+  int c = pa->cap * 2;
+  ndt_plan_act *x = pa->a == pa->local ? ndt__malloc((size_t)c * sizeof *x)
+                                       : ndt__realloc(pa->a, (size_t)c * sizeof *x);
   if (!x) return -1;
-  if (*a == local) memcpy(x, local, (size_t)n * sizeof *x);
-  *a = x;
-  *cap = c;
+  if (pa->a == pa->local) memcpy(x, pa->local, (size_t)pa->n * sizeof *x);
+  pa->a = x;
+  pa->cap = c;
   return 0;
 }
 
@@ -590,16 +551,15 @@ static int grow_acts(plan_act **a, int *cap, int n, plan_act *local) {
  * decision and its log line; an action when the tile is still there.
  * 0, or -1: the tile is being freed right now (let go of the lock and
  * try again: its copies are about to go). */
-static int plan_evict(plan_node *n, int m, plan_act **acts, int *nact, int *cap,
-                      plan_act *local) {
+static int plan_evict(ndt__plan_node *n, int m, ndt_plan_acts *pa) {
   unsigned bit = 1u << m;
   if (n->tile) {
     if (!store_tryref(n->tile->store)) return -1;
-    if (grow_acts(acts, cap, *nact, local)) {
+    if (grow_acts(pa)) {
       ndt__store_decref(n->tile->store);
       return -2;
     }
-    (*acts)[(*nact)++] = (plan_act){n->tile, m, m, 1, 1};
+    pa->a[pa->n++] = (ndt_plan_act){n->tile, m, m, 1, 1};
   }
   int back = n->pv == bit;
   if (ndt__dev_logging)
@@ -616,7 +576,7 @@ void ndt__plan_reclaim(void) {
   if (ndt_distributed()) return;
   pthread_mutex_lock(&valid_lock);
   for (int m = 1; m < nmems; m++)
-    for (plan_node *n = plan[m].tail, *prev; n; n = prev) {
+    for (ndt__plan_node *n = plan[m].tail, *prev; n; n = prev) {
       prev = n->prev[m];
       if (n->tile) continue;
       n->res &= ~(1u << m);
@@ -630,19 +590,17 @@ void ndt__plan_reclaim(void) {
 static atomic_llong plan_fallbacks;
 int64_t ndt__plan_fallbacks(void) { return atomic_load(&plan_fallbacks); }
 
-ndt_status ndt__plan_task(ndt_processor **pp, const ndt_task_kind *k, const ndt_access *acc,
-                          int nacc) {
-  if (!nacc || ndt_distributed()) return NDT_OK;
-  plan_act local[16], *acts = local;
-  int nact = 0, cap = 16;
+ndt_status ndt__plan_decide(ndt_processor **pp, const ndt_task_kind *k, const ndt_access *acc,
+                            int nacc, ndt_plan_acts *pa, int *born) {
   ndt_status st = NDT_OK;
+  *born = 0;
   pthread_mutex_lock(&valid_lock);
   plan_stamp++;
   int x = (*pp)->mem->id;
   unsigned xbit = 1u << x;
   int64_t total = 0;
   for (int i = 0; i < nacc; i++) {
-    plan_node *n = plan_node_of(acc[i].tile);
+    ndt__plan_node *n = ndt_plan_node_of(acc[i].tile);
     if (!n) {   /* no room for the record: the binding makes the tiles valid */
       pthread_mutex_unlock(&valid_lock);
       return NDT_OK;
@@ -663,18 +621,34 @@ ndt_status ndt__plan_task(ndt_processor **pp, const ndt_task_kind *k, const ndt_
       xbit = 1;
     }
   }
+  /* the stores the task reads: a tile of one is never taken as overwritten
+   * whole (the binding's rule, bind.c) */
+  const ndt_store *rd[8];
+  int nrd = 0, rd_all = 1;
+  for (int i = 0; i < nacc; i++)
+    if (acc[i].priv & NDT_READ) {
+      int seen = 0;
+      for (int j = 0; j < nrd && !seen; j++) seen = rd[j] == acc[i].tile->store;
+      if (!seen && nrd < 8) rd[nrd++] = acc[i].tile->store;
+      else if (!seen) rd_all = 0;
+    }
   plan_stamp++;
   for (int i = 0; i < nacc && st == NDT_OK; i++) {
-    plan_node *n = acc[i].tile->dev->plan;
+    ndt__plan_node *n = acc[i].tile->dev->plan;
     if (n->stamp == plan_stamp) continue;   /* seen (a tile in several accesses) */
     n->stamp = plan_stamp;
+    const ndt_tile *tl = acc[i].tile;
+    int whole = (acc[i].priv & NDT_DENSE) && acc[i].lo == tl->start &&
+                acc[i].hi == tl->start + tl->len - 1 && rd_all;
+    for (int j = 0; j < nrd && whole; j++) whole = rd[j] != tl->store;
     int alloc = x && !(n->res & xbit);
+    if (alloc) *born |= whole;   /* the task allocates it: after the evictions */
     if (alloc) {
       while (plan[x].used + n->bytes > mem_cap(x) && st == NDT_OK) {
-        plan_node *e = plan[x].tail;
+        ndt__plan_node *e = plan[x].tail;
         while (e && e->stamp == plan_stamp) e = e->prev[x];   /* not this task's own */
         if (!e) break;   /* (the cap check above: cannot happen) */
-        int r = plan_evict(e, x, &acts, &nact, &cap, local);
+        int r = plan_evict(e, x, pa);
         if (r == -1) {
           /* a tile being freed on a worker: let it free its copies (the
            * plan then evicts it as gone, with no task) */
@@ -688,14 +662,14 @@ ndt_status ndt__plan_task(ndt_processor **pp, const ndt_task_kind *k, const ndt_
       n->res |= xbit;
       plan[x].used += n->bytes;
     }
-    if (st == NDT_OK && n->pv && !(n->pv & xbit)) {
+    if (st == NDT_OK && n->pv && !(n->pv & xbit) && !whole) {
       int from = n->pv & 1u ? 0 : __builtin_ctz(n->pv);
-      if (grow_acts(&acts, &cap, nact, local)) {
+      if (grow_acts(pa)) {
         st = NDT_ERR_NOMEM;
         break;
       }
       store_tryref(acc[i].tile->store);   /* (alive: the op holds it) */
-      acts[nact++] = (plan_act){acc[i].tile, x, from, 0, alloc};
+      pa->a[pa->n++] = (ndt_plan_act){acc[i].tile, x, from, 0, alloc};
       if (ndt__dev_logging)
         ndt__dev_log_place("copy %s %s mem%d->mem%d", !x ? "d2h" : from ? "d2d" : "h2d",
                            plan_name(n), from, x);
@@ -705,20 +679,11 @@ ndt_status ndt__plan_task(ndt_processor **pp, const ndt_task_kind *k, const ndt_
   /* what the task itself does to the plan: a write leaves its memory the
    * only valid one (the other buffers stay, stale, until evicted) */
   for (int i = 0; i < nacc; i++) {
-    plan_node *n = acc[i].tile->dev->plan;
+    ndt__plan_node *n = acc[i].tile->dev->plan;
     if (acc[i].priv & NDT_WRITE) n->pv = xbit;
     else n->pv |= xbit;
     if (x) plan_touch(n, x);
   }
   pthread_mutex_unlock(&valid_lock);
-  /* record them, in the order decided */
-  for (int i = 0; i < nact; i++) {
-    plan_act *a = &acts[i];
-    const ndt_task_kind *mk = a->evict ? &evict_kind : !a->mem ? &d2h_kind
-                              : a->from ? &d2d_kind : &h2d_kind;
-    ndt_status s2 = st == NDT_OK ? record_move(a, mk) : (ndt__store_decref(a->tile->store), NDT_OK);
-    if (s2 && st == NDT_OK) st = s2;
-  }
-  if (acts != local) ndt__mfree(acts);
   return st;
 }

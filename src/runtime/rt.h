@@ -118,8 +118,10 @@ extern int ndt__dev_track;
 int ndt__mem_count(void);
 /* The body p runs for k (its iface->body, else k->body[p->kind]), or NULL. */
 ndt_body_fn ndt__proc_body(ndt_processor *p, const ndt_task_kind *k);
-/* Tiles [t0, t1] of s, bound for a write when w. */
-typedef struct { ndt_store *s; int64_t t0, t1; int w; } ndt_range;
+/* Tiles [t0, t1] of s, bound for a write when w; elements [dlo, dhi] are
+ * all overwritten and not read (a tile inside is not copied in first;
+ * dlo > dhi: none). The same rule as the plan's (ndt__whole_write). */
+typedef struct { ndt_store *s; int64_t t0, t1, dlo, dhi; int w; } ndt_range;
 /* Makes every tile of the ranges valid in m at once (waiting while one
  * would be copied from a memory a running task writes), pinned until
  * ndt__release_ranges; NDT_ERR_NOMEM (nothing held) when m is full and
@@ -127,12 +129,31 @@ typedef struct { ndt_store *s; int64_t t0, t1; int w; } ndt_range;
 ndt_status ndt__acquire_ranges(ndt_memory *m, int n, const ndt_range *r);
 void ndt__release_ranges(ndt_memory *m, int n, const ndt_range *r);
 
-/* The device plan (proc.c): with devices, on the recording thread, before
- * a task with accesses acc is submitted on *pp: records the copy and
- * eviction tasks it needs and may move it to the CPU (*pp) when its tiles
- * cannot fit the device. */
+/* The device plan. proc.c keeps the model and decides; device_plan.c
+ * (above sched.c) records what was decided as tasks. One decision: a copy
+ * of tile into memory mem from memory from (fence: it allocates there, so
+ * it follows the memory's evictions so far), or an eviction from mem. The
+ * tile's store is held (a reference) until the task is recorded. */
+typedef struct { ndt_tile *tile; int mem, from, evict, fence; } ndt_plan_act;
+typedef struct { ndt_plan_act *a, *local; int n, cap; } ndt_plan_acts;
+/* With devices, on the recording thread, before a task with accesses acc
+ * is submitted on *pp: the copies and evictions it needs, appended to pa
+ * in the order they must be recorded; *pp becomes the CPU when its tiles
+ * cannot fit the device; *born: it allocates a result written whole in
+ * its device memory (it follows that memory's evictions too). */
+ndt_status ndt__plan_decide(ndt_processor **pp, const ndt_task_kind *k, const ndt_access *acc,
+                            int nacc, ndt_plan_acts *pa, int *born);
+/* The bodies of the plan's tasks: make t valid in memory mem (a copy), or
+ * free its copy there, writing it back to the host when it is the only
+ * valid one (an eviction). */
+void ndt__move_copy(ndt_tile *t, int mem);
+void ndt__move_evict(ndt_tile *t, int mem);
+/* ---- device_plan.c ---- */
+/* ndt__plan_decide, and the decisions recorded as tasks ("copy h2d",
+ * "copy d2h", "copy d2d", "evict"); *fence: a task the recorded one must
+ * follow (born results), or NULL. */
 ndt_status ndt__plan_task(ndt_processor **pp, const ndt_task_kind *k, const ndt_access *acc,
-                          int nacc);
+                          int nacc, ndt_task **fence);
 /* After a sync (every task done, so every store the program dropped is
  * freed: a point of program order): the plan forgets the copies of tiles
  * that are gone, as their memory already is. */

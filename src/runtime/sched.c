@@ -674,6 +674,8 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
     pthread_mutex_lock(&rt.lock);
     for (int i = 0; i < nacc && free_now; i++)
       if (busy(acc[i].tile, acc[i].lo, acc[i].hi, acc[i].priv & NDT_WRITE)) free_now = 0;
+    for (int i = 0; i < r->nafter && free_now; i++)   /* the device plan's order */
+      if (r->after[i] && !atomic_load(&r->after[i]->done)) free_now = 0;
     pthread_mutex_unlock(&rt.lock);
     if (free_now) {
       unsigned fpm = ndt__fp_mask_;
