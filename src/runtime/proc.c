@@ -17,10 +17,13 @@
  * under the copy's valid bit): the binding waits for that writer, holding
  * nothing (it acquires all of a task's tiles at once or none), so waits
  * cannot form a cycle. Invariant: writers in memory x > 0 => valid == {x}.
- * A device memory that is full evicts the least recently bound unpinned
- * copies first, writing a copy that is the only valid one back to the host;
- * only when nothing can be evicted does the task fall back to the CPU
- * (bind.c). */
+ * Which copies and evictions a task needs is decided when it is recorded,
+ * by the plan at the end of this file (device_plan.c records them as
+ * tasks); the binding then finds its tiles valid. What the plan could not
+ * foresee the binding still does: a device memory that is full evicts the
+ * least recently bound unpinned copies first, writing a copy that is the
+ * only valid one back to the host; only when nothing can be evicted does
+ * the task fall back to the CPU (bind.c). */
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
