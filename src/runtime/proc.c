@@ -557,11 +557,10 @@ static int grow_acts(ndt_plan_acts *pa) {
 static int plan_evict(ndt__plan_node *n, int m, ndt_plan_acts *pa) {
   unsigned bit = 1u << m;
   if (n->tile) {
+    /* room first: a reference given back under valid_lock could be the
+     * store's last, and freeing it takes the lock */
+    if (grow_acts(pa)) return -2;
     if (!store_tryref(n->tile->store)) return -1;
-    if (grow_acts(pa)) {
-      ndt__store_decref(n->tile->store);
-      return -2;
-    }
     pa->a[pa->n++] = (ndt_plan_act){n->tile, m, m, 1, 1};
   }
   int back = n->pv == bit;
