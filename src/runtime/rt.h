@@ -204,8 +204,6 @@ ndt_status ndt__rt_wait_local(ndt_store *s, int64_t t0, int64_t t1, int for_writ
 int ndt__rt_count_task(const char *name, int nacc);
 /* Drops a reference ndt_taskrec.made handed out. */
 void ndt__task_put(ndt_task *t);
-/* 1 when the task has finished. */
-int ndt__task_done(const ndt_task *t);
 /* Keeps st (with name) as the deferred error unless one is kept. */
 void ndt__rt_fail(const char *name, ndt_status st);
 /* The flush hook (see ndt_flush_fn): a status to return, or NDT_OK. */

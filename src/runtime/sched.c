@@ -168,7 +168,6 @@ void ndt__tile_release(ndt_tile *t) {
 }
 
 void ndt__task_put(ndt_task *t) { task_decref(t); }
-int ndt__task_done(const ndt_task *t) { return atomic_load(&t->done); }
 
 static void push_ready(ndt_task *t) {
   t->next = NULL;
