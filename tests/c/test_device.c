@@ -17,6 +17,8 @@
  *              the same twice with one worker waiting after each op and
  *              with two workers, deferred (the plan is made in program
  *              order on the recording thread)
+ *   determinism DEVICES [N]  the plan's log of the program the same with one
+ *              worker and two on those devices (tools/gpu_check.sh: cuda)
  *   nocuda     NDTILE_DEVICES=cuda without a plugin: the CPU runs everything
  *              and ndt_device_note says why
  *   cuda       NDTILE_DEVICES=cuda with the plugin as built: on a machine
@@ -371,6 +373,38 @@ int main(int argc, char **argv) {
     if (want && strcmp(want, logs[0])) fprintf(stderr, "---- got:\n%s", logs[0]);
     free(want);
     for (int r = 0; r < 3; r++) free(logs[r]);
+  } else if (!strcmp(mode, "determinism") && argc > 2) {
+    /* on the devices named (sim:..., cuda: tools/gpu_check.sh): the plan's
+     * part of the log the same with one worker waiting after each op and
+     * two workers deferred, and the CPU's bits */
+    start(argv[2], 1, -1);
+    int64_t n = argc > 3 ? atoll(argv[3]) : 3000;
+    double *res = malloc((size_t)(n + 1) * sizeof *res), *cpu = malloc((size_t)(n + 1) * sizeof *cpu);
+    char *logs[2];
+    for (int r = 0; r < 2; r++) {
+      if (r == 1) OK(ndt_set_workers(2));
+      sync_each = r == 0;
+      ndt_debug_device_log(1);
+      program(r ? res : cpu, n);
+      OK(ndt_sync());
+      logs[r] = strdup(ndt_debug_device_log_text());
+      ndt_debug_device_log(0);
+      char *ran = strstr(logs[r], "-- ran:\n");
+      if (ran) printf("run %d: %s", r, ran);
+      if (ran) *ran = 0;   /* what the safety net did may differ */
+    }
+    EXPECT(memcmp(res, cpu, (size_t)(n + 1) * sizeof *res) == 0, "the same bits in both runs");
+    OK(ndt_processor_select("cpu"));
+    program(cpu, n);
+    OK(ndt_processor_select(NULL));
+    EXPECT(memcmp(res, cpu, (size_t)(n + 1) * sizeof *res) == 0, "the CPU's bits");
+    EXPECT(!strcmp(logs[0], logs[1]), "the plan's log the same with one worker and two");
+    if (strcmp(logs[0], logs[1])) fprintf(stderr, "---- one:\n%s---- two:\n%s", logs[0], logs[1]);
+    printf("%d devices; the plan's log has %zu bytes\n", ndt_device_count(), strlen(logs[0]));
+    free(logs[0]);
+    free(logs[1]);
+    free(res);
+    free(cpu);
   } else if (!strcmp(mode, "nocuda")) {
     setenv("NDTILE_CUDA_PLUGIN", "/nonexistent/libndtile_cuda.so", 1);
     start("cuda", 2, -1);
@@ -390,7 +424,7 @@ int main(int argc, char **argv) {
     printf("note: %s\n", ndt_device_note());
     same_as_cpu(200000, "NDTILE_DEVICES=cuda");
   } else {
-    fprintf(stderr, "usage: test_device parse|coherence|thrash|tiny|born|golden FILE|nocuda|cuda\n");
+    fprintf(stderr, "usage: test_device parse|coherence|thrash|tiny|born|golden FILE|determinism DEVICES [N]|nocuda|cuda\n");
     return 2;
   }
 done:
