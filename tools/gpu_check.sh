@@ -61,13 +61,15 @@ stage devinfo 20 "NDTILE_VERBOSE=1 NDTILE_DEVICES=$DEV1 $PY -c 'import ndtile as
 
 # the device runtime tests, and the backend harness against its reference
 if [ $SIM = 1 ]; then
-  stage device_tests 60 "for m in parse coherence thrash tiny nocuda cuda; do ./$BUILD/tests/c/test_device \$m || exit 1; done; ./$BUILD/tests/c/test_device golden tests/c/device_golden.txt"
+  stage device_tests 60 "for m in parse coherence thrash tiny born nocuda cuda; do ./$BUILD/tests/c/test_device \$m || exit 1; done; ./$BUILD/tests/c/test_device golden tests/c/device_golden.txt && ./$BUILD/tests/c/test_device determinism sim:2,mem=40k 20000"
   stage backend 120 "./$BUILD/tests/backend/test_backend_ops -q -b simdev:w2:t4k"
 else
   # (the harness selects one processor per configuration; the CUDA plugin
   # runs a few kinds only, so the device-vs-CPU comparison is test_device
   # cuda and the Python stages below)
-  stage device_tests 90 "./$BUILD/tests/c/test_device cuda && ./$BUILD/tests/c/test_device nocuda"
+  # the plan (copies, evictions, fallbacks decided in program order) the
+  # same with one worker and two on the GPU, with the CPU's bits
+  stage device_tests 90 "./$BUILD/tests/c/test_device cuda && ./$BUILD/tests/c/test_device nocuda && ./$BUILD/tests/c/test_device determinism cuda 200000"
 fi
 
 # the Python suite's device-relevant part on the device(s)

@@ -113,6 +113,13 @@ static int adjacent_in(const ndt_store *s, int64_t t0, int64_t t1, const ndt_mem
   return 1;
 }
 
+/* Where a gather's scratch lives: the host's memory when m's buffers are
+ * host memory (the simulated devices), so that scratch never takes from
+ * the budget the device plan keeps (proc.c); else m itself. */
+static ndt_memory *scratch_mem(ndt_memory *m) {
+  return m->iface->host_visible ? &ndt__host_memory : m;
+}
+
 /* Binds v for memory m. acquire: first make its tiles valid there (a
  * write: only there); pieces of a walked operand skip it. */
 static ndt_status bind_view(const ndt_array *v, unsigned priv, ndt_memory *m, int acquire,
@@ -174,7 +181,7 @@ static ndt_status bind_view(const ndt_array *v, unsigned priv, ndt_memory *m, in
     return NDT_OK;
   }
   int isz = ndt_vsize(v);
-  b->scratch = m->iface->alloc(m, (size_t)v->size * isz);
+  b->scratch = scratch_mem(m)->iface->alloc(scratch_mem(m), (size_t)v->size * isz);
   if (!b->scratch) return NDT_ERR_NOMEM;
   b->ptr = b->scratch;
   int64_t st = isz;
@@ -190,7 +197,8 @@ static ndt_status bind_view(const ndt_array *v, unsigned priv, ndt_memory *m, in
 static void unbind(ndt_bound *b, int store) {
   if (!b->scratch) return;
   if (store && (b->priv & NDT_WRITE)) view_transfer(b->view, b->mem, b->scratch, 0);
-  b->mem->iface->free(b->mem, b->scratch, (size_t)b->view->size * ndt_vsize(b->view));
+  ndt_memory *sm = scratch_mem(b->mem);
+  sm->iface->free(sm, b->scratch, (size_t)b->view->size * ndt_vsize(b->view));
   b->scratch = NULL;
 }
 
@@ -242,6 +250,8 @@ static ndt_status exec_tracked(const ndt_task_kind *k, ndt_processor *p, const n
     ndt_range *x = &r[nr++];
     x->s = v->store;
     x->w = (op[i].priv & NDT_WRITE) != 0;
+    x->dlo = 1;
+    x->dhi = 0;
     if (span) {
       x->t0 = span[2 * i];
       x->t1 = span[2 * i + 1];
@@ -250,6 +260,21 @@ static ndt_status exec_tracked(const ndt_task_kind *k, ndt_processor *p, const n
       ndt__view_extent(v, &lo, &hi);
       x->t0 = ndt_store_tile_of(v->store, lo);
       x->t1 = ndt_store_tile_of(v->store, hi);
+    }
+    /* a plain write of every element of its extent, of a store the task
+     * does not read: the tiles inside it are not copied in first (the
+     * plan's rule, proc.c: task.c's NDT_DENSE) */
+    if ((op[i].priv & NDT_PRIV_MASK) == NDT_WRITE && ndt_vsize(v) == v->store->itemsize) {
+      int64_t lo, hi;
+      ndt__view_extent(v, &lo, &hi);
+      int rd = 0;
+      for (int j = 0; j < nop && !rd; j++)
+        rd = (op[j].priv & NDT_READ) && !(op[j].priv & NDT_OPND_KEEP) && op[j].view->size &&
+             op[j].view->store == v->store;
+      if (!rd && v->size == hi - lo + 1) {
+        x->dlo = lo;
+        x->dhi = hi;
+      }
     }
   }
   ndt_status st = ndt__acquire_ranges(p->mem, nr, r);
@@ -285,7 +310,7 @@ static int updates_in_place(const ndt_operand *op, int nop) {
 
 static atomic_llong fallbacks;
 
-int64_t ndt_processor_fallbacks(void) { return atomic_load(&fallbacks); }
+int64_t ndt_processor_fallbacks(void) { return atomic_load(&fallbacks) + ndt__plan_fallbacks(); }
 
 /* Runs the task on p; when p's memory is full (NDT_ERR_NOMEM from binding,
  * or from a body that updates nothing in place) it runs on the host CPU

@@ -17,11 +17,16 @@
  * under the copy's valid bit): the binding waits for that writer, holding
  * nothing (it acquires all of a task's tiles at once or none), so waits
  * cannot form a cycle. Invariant: writers in memory x > 0 => valid == {x}.
- * A device memory that is full evicts the least recently bound unpinned
- * copies first, writing a copy that is the only valid one back to the host;
- * only when nothing can be evicted does the task fall back to the CPU
- * (bind.c). */
+ * Which copies and evictions a task needs is decided when it is recorded,
+ * by the plan at the end of this file (device_plan.c records them as
+ * tasks); the binding then finds its tiles valid. What the plan could not
+ * foresee the binding still does: a device memory that is full evicts the
+ * least recently bound unpinned copies first, writing a copy that is the
+ * only valid one back to the host; only when nothing can be evicted does
+ * the task fall back to the CPU (bind.c). */
 #include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
 #include "rt.h"
@@ -34,11 +39,13 @@ static pthread_mutex_t valid_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t valid_cond = PTHREAD_COND_INITIALIZER;
 int ndt__dev_track;
 
+struct ndt__plan_node;
 /* A tile's device state (valid_lock). */
 struct ndt_tile_dev {
   int pins[NDT_MAX_MEMS];
   int writers[NDT_MAX_MEMS];
   ndt_tile *prev[NDT_MAX_MEMS], *next[NDT_MAX_MEMS];   /* lru[m], most recent first */
+  struct ndt__plan_node *plan;   /* the recording thread's model of it (below) */
 };
 static struct { ndt_tile *head, *tail; } lru[NDT_MAX_MEMS];
 
@@ -234,6 +241,9 @@ static char *dev_alloc(ndt_memory *mm, size_t n) {
  * else the first device that holds it. */
 static int source_of(unsigned v) { return v & 1u ? 0 : __builtin_ctz(v); }
 
+static _Thread_local int in_planned;   /* a copy task of the plan runs on this thread */
+static void plan_host(ndt_tile *t, int for_write);
+
 static ndt_status acquire_locked(ndt_tile *t, ndt_memory *m, int for_write, int pin,
                                  char **ptr) {
   unsigned bit = 1u << m->id;
@@ -248,7 +258,9 @@ static ndt_status acquire_locked(ndt_tile *t, ndt_memory *m, int for_write, int 
                              n, m->iface->name);
     else if (m->id) t->mcopy[m->id] = dst;
   }
-  if (st == NDT_OK && !(v & bit) && v) {
+  /* for_write 2: the task overwrites the whole tile and reads none of it:
+   * its old contents need not come (a result born on the device) */
+  if (st == NDT_OK && !(v & bit) && v && for_write != 2) {
     int from = source_of(v);
     ndt_memory *fm = mems[from];
     char *src = from ? t->mcopy[from] : ndt__tile_buffer(t);
@@ -257,7 +269,8 @@ static ndt_status acquire_locked(ndt_tile *t, ndt_memory *m, int for_write, int 
     if (!src) st = ndt__error(NDT_ERR_NOMEM, "cannot allocate a tile of %zu bytes", n);
     else st = mover->iface->copy(m, dst, fm, src, n);
     if (st == NDT_OK && ndt__dev_track) {
-      ndt__dev_log("copy %s mem%d->mem%d %zu", ndt__dev_tile_name(t), from, m->id, n);
+      /* a planned copy was logged when it was planned */
+      if (!in_planned) ndt__dev_log("copy %s mem%d->mem%d %zu", ndt__dev_tile_name(t), from, m->id, n);
       ndt__dev_count(NDT__DEV_COPIES, 1);
       ndt__dev_count(NDT__DEV_COPY_BYTES, (int64_t)n);
     }
@@ -281,6 +294,10 @@ static ndt_status acquire_locked(ndt_tile *t, ndt_memory *m, int for_write, int 
 }
 
 ndt_status ndt__tile_acquire(ndt_tile *t, ndt_memory *m, int for_write, char **ptr) {
+  /* the host reads or writes the tile outside tasks (on the recording
+   * thread, in program order): the plan learns it */
+  int planned = ndt__dev_track && !m->id && !ndt_distributed();
+  if (planned) plan_host(t, for_write);
   unsigned bit = 1u << m->id;
   unsigned v = atomic_load_explicit(&t->valid, memory_order_acquire);
   if (v == bit || (!for_write && (v & bit))) {   /* the usual case: nothing to do */
@@ -288,7 +305,9 @@ ndt_status ndt__tile_acquire(ndt_tile *t, ndt_memory *m, int for_write, char **p
     return NDT_OK;
   }
   pthread_mutex_lock(&valid_lock);
+  in_planned = planned;   /* its copy back was logged by the plan */
   ndt_status st = acquire_locked(t, m, for_write, 0, ptr);
+  in_planned = 0;
   pthread_mutex_unlock(&valid_lock);
   return st;
 }
@@ -330,7 +349,8 @@ ndt_status ndt__acquire_ranges(ndt_memory *m, int n, const ndt_range *r) {
       char *p;
       /* the host record exists for host tiles too: its writers count */
       if (!devrec(tl)) st = ndt__error(NDT_ERR_NOMEM, "cannot record a device copy");
-      if (st == NDT_OK) st = acquire_locked(tl, m, r[i].w, 1, &p);
+      int w = r[i].w && r[i].dlo <= tl->start && tl->start + tl->len - 1 <= r[i].dhi ? 2 : r[i].w;
+      if (st == NDT_OK) st = acquire_locked(tl, m, w, 1, &p);
       if (st) {
         release_ranges(m, n, r, i, t);
         pthread_mutex_unlock(&valid_lock);
@@ -347,12 +367,325 @@ void ndt__release_ranges(ndt_memory *m, int n, const ndt_range *r) {
   pthread_mutex_unlock(&valid_lock);
 }
 
+static void plan_tile_gone(ndt_tile *t);
+
 void ndt__tile_drop_copies(ndt_tile *t) {
   if (!t->dev) return;
   pthread_mutex_lock(&valid_lock);
   for (int i = 1; i < nmems; i++)
     if (t->mcopy[i]) copy_freed(t, i);
+  plan_tile_gone(t);
   ndt__mfree(t->dev);
   t->dev = NULL;
   pthread_mutex_unlock(&valid_lock);
+}
+
+
+/* ---- the plan ----
+ * Which memories will hold a valid copy of each tile, and which hold a
+ * buffer of it, as of program order (not of execution): kept by the
+ * recording thread (under valid_lock, since workers make t->dev), one node
+ * per tile a task of the plan touched. When a task is recorded
+ * (ndt__plan_task) every tile it uses that the plan does not see valid in
+ * its processor's memory gets a copy task first ("copy h2d", "copy d2h",
+ * "copy d2d"); a device memory that the plan sees full gets eviction tasks
+ * ("evict") for its least recently planned copies first, the only valid
+ * copy written back to the host. These are ordinary tasks: each accesses
+ * its whole tile for writing, so the graph orders it after every earlier
+ * use of the tile and every later use after it; the evictions of a memory
+ * form a chain, and a copy that allocates in that memory waits for the
+ * chain's last one (ndt_taskrec.after), so at run time a memory holds at
+ * most what the plan holds at some point of program order: the budget.
+ * The decisions depend on the recorded program alone, never on timing,
+ * so the log (placements, copies, evictions, fallbacks decided here) is
+ * the same with any number of workers. A task whose tiles do not fit the
+ * device at all is placed on the CPU here (a planned fallback).
+ * The task bodies still bind through ndt__acquire_ranges, which then finds
+ * the tiles valid (one bit test each): it stays as the safety net for what
+ * the plan cannot foresee (an injected or real allocation failure, scratch
+ * space), whose copies, evictions and fallbacks the log lists under
+ * "-- ran:". A tile that goes while the plan counts its copy (its store
+ * freed) keeps its node, marked gone, until the plan evicts it in its
+ * turn: the plan only ever counts more than is there. */
+typedef struct ndt__plan_node {
+  ndt_tile *tile;        /* NULL once the tile is gone (its copies freed) */
+  unsigned pv, res;      /* planned valid memories; device memories holding a buffer */
+  struct ndt__plan_node *prev[NDT_MAX_MEMS], *next[NDT_MAX_MEMS];   /* plan[m], most recent first */
+  int64_t bytes, stamp;  /* stamp: the task being planned uses it */
+  ndt_dtype dtype;       /* its name in the log (kept past the tile) */
+  int64_t size, index, ntiles;
+} ndt__plan_node;
+static struct {
+  ndt__plan_node *head, *tail;
+  int64_t used, cap;     /* cap 0: not read yet */
+} plan[NDT_MAX_MEMS];
+static int64_t plan_stamp;
+
+static const char *plan_name(const ndt__plan_node *n) {
+  static char buf[64];   /* the recording thread's */
+  snprintf(buf, sizeof buf, "%s[%lld]@%lld/%lld", ndt_dtype_name(n->dtype), (long long)n->size,
+           (long long)n->index, (long long)n->ntiles);
+  return buf;
+}
+
+static void plan_unlink(ndt__plan_node *n, int m) {
+  if (!n->prev[m] && !n->next[m] && plan[m].head != n) return;
+  if (n->prev[m]) n->prev[m]->next[m] = n->next[m];
+  else plan[m].head = n->next[m];
+  if (n->next[m]) n->next[m]->prev[m] = n->prev[m];
+  else plan[m].tail = n->prev[m];
+  n->prev[m] = n->next[m] = NULL;
+}
+
+static void plan_touch(ndt__plan_node *n, int m) {
+  if (plan[m].head == n) return;
+  plan_unlink(n, m);
+  n->next[m] = plan[m].head;
+  if (plan[m].head) plan[m].head->prev[m] = n;
+  plan[m].head = n;
+  if (!plan[m].tail) plan[m].tail = n;
+}
+
+static ndt__plan_node *ndt_plan_node_of(ndt_tile *t) {
+  struct ndt_tile_dev *d = devrec(t);
+  if (!d) return NULL;
+  if (!d->plan) {
+    ndt__plan_node *n = ndt__calloc(1, sizeof *n);
+    if (!n) return NULL;
+    n->tile = t;
+    n->pv = atomic_load(&t->valid);
+    for (int m = 1; m < nmems; m++)
+      if (t->mcopy[m]) n->res |= 1u << m;   /* (none: the plan sees every device task) */
+    n->bytes = (int64_t)tile_bytes(t);
+    n->dtype = t->store->dtype;
+    n->size = t->store->size;
+    n->index = t - t->store->tiles;
+    n->ntiles = t->store->ntiles;
+    d->plan = n;
+  }
+  return d->plan;
+}
+
+static void plan_tile_gone(ndt_tile *t) {   /* valid_lock held */
+  ndt__plan_node *n = t->dev->plan;
+  if (!n) return;
+  n->tile = NULL;
+  if (!(n->res & ~1u)) ndt__mfree(n);   /* in no memory's list */
+}
+
+static void plan_host(ndt_tile *t, int for_write) {
+  pthread_mutex_lock(&valid_lock);
+  ndt__plan_node *n = t->dev ? t->dev->plan : NULL;
+  if (n) {
+    if (!(n->pv & 1u) && ndt__dev_logging)
+      ndt__dev_log_place("copy host %s mem%d->mem0", plan_name(n), __builtin_ctz(n->pv));
+    n->pv = for_write ? 1u : n->pv | 1u;
+  }
+  pthread_mutex_unlock(&valid_lock);
+}
+
+/* ---- what the copy and eviction tasks do (device_plan.c records them;
+ * they run on the CPU's workers: the memories' copy functions move the
+ * bytes) ---- */
+void ndt__move_copy(ndt_tile *t, int mem) {
+  char *p;
+  pthread_mutex_lock(&valid_lock);
+  in_planned = 1;
+  /* no room after all (an allocation failed): the task that needs the
+   * copy binds it itself, or falls back to the CPU */
+  (void)acquire_locked(t, mems[mem], 0, 0, &p);
+  in_planned = 0;
+  pthread_mutex_unlock(&valid_lock);
+}
+
+void ndt__move_evict(ndt_tile *t, int m) {
+  unsigned bit = 1u << m;
+  pthread_mutex_lock(&valid_lock);
+  /* every earlier use of the tile is done (the graph), so nothing pins it */
+  if (t->mcopy[m] && t->dev && !t->dev->pins[m] && !t->dev->writers[m]) {
+    unsigned v = atomic_load(&t->valid);
+    int ok = 1;
+    if (v == bit) {   /* the only valid copy: back to the host first */
+      char *h = ndt__tile_buffer(t);
+      ok = h && mems[m]->iface->copy(&ndt__host_memory, h, mems[m], t->mcopy[m],
+                                     tile_bytes(t)) == NDT_OK;
+      if (ok) atomic_store(&t->valid, 1u);
+    } else {
+      atomic_store(&t->valid, v & ~bit);
+    }
+    if (ok) {
+      ndt__dev_count(NDT__DEV_EVICTIONS, 1);
+      copy_freed(t, m);
+    }
+  }
+  pthread_mutex_unlock(&valid_lock);
+}
+
+/* A reference on s unless it is being freed (0 references). */
+static int store_tryref(ndt_store *s) {
+  long r = atomic_load(&s->refs);
+  while (r > 0)
+    if (atomic_compare_exchange_weak(&s->refs, &r, r + 1)) return 1;
+  return 0;
+}
+
+static int64_t mem_cap(int m) {
+  if (!plan[m].cap) {
+    int64_t cap = 0, used = 0;
+    if (mems[m]->iface->usage) mems[m]->iface->usage(mems[m], &cap, &used);
+    plan[m].cap = cap > 0 ? cap : INT64_MAX;
+  }
+  return plan[m].cap;
+}
+
+static int grow_acts(ndt_plan_acts *pa) {
+  if (pa->n < pa->cap) return 0;
+  int c = pa->cap * 2;
+  ndt_plan_act *x = pa->a == pa->local ? ndt__malloc((size_t)c * sizeof *x)
+                                       : ndt__realloc(pa->a, (size_t)c * sizeof *x);
+  if (!x) return -1;
+  if (pa->a == pa->local) memcpy(x, pa->local, (size_t)pa->n * sizeof *x);
+  pa->a = x;
+  pa->cap = c;
+  return 0;
+}
+
+/* The plan's eviction of n from device memory m (valid_lock held): the
+ * decision and its log line; an action when the tile is still there.
+ * 0, or -1: the tile is being freed right now (let go of the lock and
+ * try again: its copies are about to go). */
+static int plan_evict(ndt__plan_node *n, int m, ndt_plan_acts *pa) {
+  unsigned bit = 1u << m;
+  if (n->tile) {
+    /* room first: a reference given back under valid_lock could be the
+     * store's last, and freeing it takes the lock */
+    if (grow_acts(pa)) return -2;
+    if (!store_tryref(n->tile->store)) return -1;
+    pa->a[pa->n++] = (ndt_plan_act){n->tile, m, m, 1, 1};
+  }
+  int back = n->pv == bit;
+  if (ndt__dev_logging)
+    ndt__dev_log_place("evict %s mem%d %s", plan_name(n), m, back ? "write-back" : "clean");
+  n->pv = back ? 1u : n->pv & ~bit;
+  n->res &= ~bit;
+  plan[m].used -= n->bytes;
+  plan_unlink(n, m);
+  if (!n->tile && !(n->res & ~1u)) ndt__mfree(n);
+  return 0;
+}
+
+void ndt__plan_reclaim(void) {
+  if (ndt_distributed()) return;
+  pthread_mutex_lock(&valid_lock);
+  for (int m = 1; m < nmems; m++)
+    for (ndt__plan_node *n = plan[m].tail, *prev; n; n = prev) {
+      prev = n->prev[m];
+      if (n->tile) continue;
+      n->res &= ~(1u << m);
+      plan[m].used -= n->bytes;
+      plan_unlink(n, m);
+      if (!(n->res & ~1u)) ndt__mfree(n);
+    }
+  pthread_mutex_unlock(&valid_lock);
+}
+
+static atomic_llong plan_fallbacks;
+int64_t ndt__plan_fallbacks(void) { return atomic_load(&plan_fallbacks); }
+
+ndt_status ndt__plan_decide(ndt_processor **pp, const ndt_task_kind *k, const ndt_access *acc,
+                            int nacc, ndt_plan_acts *pa, int *born) {
+  ndt_status st = NDT_OK;
+  *born = 0;
+  pthread_mutex_lock(&valid_lock);
+  plan_stamp++;
+  int x = (*pp)->mem->id;
+  unsigned xbit = 1u << x;
+  int64_t total = 0;
+  for (int i = 0; i < nacc; i++) {
+    ndt__plan_node *n = ndt_plan_node_of(acc[i].tile);
+    if (!n) {   /* no room for the record: the binding makes the tiles valid */
+      pthread_mutex_unlock(&valid_lock);
+      return NDT_OK;
+    }
+    if (n->stamp != plan_stamp) total += n->bytes;
+    n->stamp = plan_stamp;
+  }
+  if (x && total > mem_cap(x)) {
+    /* the task's tiles cannot all be in the device at once: it runs on the
+     * CPU where the plan has the data (a fallback decided here) */
+    ndt_processor *cpu = ndt__proc_get(0);
+    if (cpu && k->body[cpu->kind]) {
+      if (ndt__dev_logging) ndt__dev_log_place("fallback %s %s->cpu", k->name, (*pp)->iface->name);
+      atomic_fetch_add(&plan_fallbacks, 1);
+      ndt__dev_count(NDT__DEV_FALLBACKS, 1);
+      *pp = cpu;
+      x = 0;
+      xbit = 1;
+    }
+  }
+  /* the stores the task reads: a tile of one is never taken as overwritten
+   * whole (the binding's rule, bind.c) */
+  const ndt_store *rd[8];
+  int nrd = 0, rd_all = 1;
+  for (int i = 0; i < nacc; i++)
+    if (acc[i].priv & NDT_READ) {
+      int seen = 0;
+      for (int j = 0; j < nrd && !seen; j++) seen = rd[j] == acc[i].tile->store;
+      if (!seen && nrd < 8) rd[nrd++] = acc[i].tile->store;
+      else if (!seen) rd_all = 0;
+    }
+  plan_stamp++;
+  for (int i = 0; i < nacc && st == NDT_OK; i++) {
+    ndt__plan_node *n = acc[i].tile->dev->plan;
+    if (n->stamp == plan_stamp) continue;   /* seen (a tile in several accesses) */
+    n->stamp = plan_stamp;
+    const ndt_tile *tl = acc[i].tile;
+    int whole = (acc[i].priv & NDT_DENSE) && acc[i].lo == tl->start &&
+                acc[i].hi == tl->start + tl->len - 1 && rd_all;
+    for (int j = 0; j < nrd && whole; j++) whole = rd[j] != tl->store;
+    int alloc = x && !(n->res & xbit);
+    if (alloc) *born |= whole;   /* the task allocates it: after the evictions */
+    if (alloc) {
+      while (plan[x].used + n->bytes > mem_cap(x) && st == NDT_OK) {
+        ndt__plan_node *e = plan[x].tail;
+        while (e && e->stamp == plan_stamp) e = e->prev[x];   /* not this task's own */
+        if (!e) break;   /* (the cap check above: cannot happen) */
+        int r = plan_evict(e, x, pa);
+        if (r == -1) {
+          /* a tile being freed on a worker: let it free its copies (the
+           * plan then evicts it as gone, with no task) */
+          pthread_mutex_unlock(&valid_lock);
+          sched_yield();
+          pthread_mutex_lock(&valid_lock);
+          continue;
+        }
+        if (r) st = NDT_ERR_NOMEM;
+      }
+      n->res |= xbit;
+      plan[x].used += n->bytes;
+    }
+    if (st == NDT_OK && n->pv && !(n->pv & xbit) && !whole) {
+      int from = n->pv & 1u ? 0 : __builtin_ctz(n->pv);
+      if (grow_acts(pa)) {
+        st = NDT_ERR_NOMEM;
+        break;
+      }
+      store_tryref(acc[i].tile->store);   /* (alive: the op holds it) */
+      pa->a[pa->n++] = (ndt_plan_act){acc[i].tile, x, from, 0, alloc};
+      if (ndt__dev_logging)
+        ndt__dev_log_place("copy %s %s mem%d->mem%d", !x ? "d2h" : from ? "d2d" : "h2d",
+                           plan_name(n), from, x);
+      n->pv |= xbit;
+    }
+  }
+  /* what the task itself does to the plan: a write leaves its memory the
+   * only valid one (the other buffers stay, stale, until evicted) */
+  for (int i = 0; i < nacc; i++) {
+    ndt__plan_node *n = acc[i].tile->dev->plan;
+    if (acc[i].priv & NDT_WRITE) n->pv = xbit;
+    else n->pv |= xbit;
+    if (x) plan_touch(n, x);
+  }
+  pthread_mutex_unlock(&valid_lock);
+  return st;
 }

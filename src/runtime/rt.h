@@ -1,6 +1,7 @@
 /* rt.h - what the runtime's own files share (not the ops'). The files lean
  * one way (observe.c, the build and memory report, asks them all):
  *   task.c  (ndt__record: operands -> accesses, the processor)
+ *     -> device_plan.c (with devices: the plan's copy and eviction tasks)
  *     -> dist.c  (many ranks: the owner-computes protocol, ndt__wait_tiles)
  *       -> sched.c  (the task graph, the worker pool = the CPU processor)
  *         -> bind.c  (running a body with its operands bound)
@@ -53,7 +54,17 @@ typedef struct {
   int nstores;
   unsigned flags;
   const int64_t *span;    /* the first and last tile of each operand, or NULL */
+  /* the device plan's tasks (proc.c): explicit predecessors besides the
+   * tiles' (NULL entries skipped), and where to hand back the recorded
+   * task with a reference (ndt__task_put drops it) */
+  ndt_task *const *after;
+  int nafter;
+  ndt_task **made;
 } ndt_taskrec;
+/* A task of the device plan (a copy, an eviction): its tile accesses order
+ * it, but it changes no values, so an interrupt that cancels it loses
+ * nothing (it does not mark the stores it accesses lost). */
+#define NDT__TASK_MOVE 0x100u
 
 /* ---- settings.c ---- */
 typedef struct {
@@ -108,8 +119,10 @@ extern int ndt__dev_track;
 int ndt__mem_count(void);
 /* The body p runs for k (its iface->body, else k->body[p->kind]), or NULL. */
 ndt_body_fn ndt__proc_body(ndt_processor *p, const ndt_task_kind *k);
-/* Tiles [t0, t1] of s, bound for a write when w. */
-typedef struct { ndt_store *s; int64_t t0, t1; int w; } ndt_range;
+/* Tiles [t0, t1] of s, bound for a write when w; elements [dlo, dhi] are
+ * all overwritten and not read (a tile inside is not copied in first;
+ * dlo > dhi: none). The same rule as the plan's (ndt__whole_write). */
+typedef struct { ndt_store *s; int64_t t0, t1, dlo, dhi; int w; } ndt_range;
 /* Makes every tile of the ranges valid in m at once (waiting while one
  * would be copied from a memory a running task writes), pinned until
  * ndt__release_ranges; NDT_ERR_NOMEM (nothing held) when m is full and
@@ -117,6 +130,37 @@ typedef struct { ndt_store *s; int64_t t0, t1; int w; } ndt_range;
 ndt_status ndt__acquire_ranges(ndt_memory *m, int n, const ndt_range *r);
 void ndt__release_ranges(ndt_memory *m, int n, const ndt_range *r);
 
+/* The device plan. proc.c keeps the model and decides; device_plan.c
+ * (above sched.c) records what was decided as tasks. One decision: a copy
+ * of tile into memory mem from memory from (fence: it allocates there, so
+ * it follows the memory's evictions so far), or an eviction from mem. The
+ * tile's store is held (a reference) until the task is recorded. */
+typedef struct { ndt_tile *tile; int mem, from, evict, fence; } ndt_plan_act;
+typedef struct { ndt_plan_act *a, *local; int n, cap; } ndt_plan_acts;
+/* With devices, on the recording thread, before a task with accesses acc
+ * is submitted on *pp: the copies and evictions it needs, appended to pa
+ * in the order they must be recorded; *pp becomes the CPU when its tiles
+ * cannot fit the device; *born: it allocates a result written whole in
+ * its device memory (it follows that memory's evictions too). */
+ndt_status ndt__plan_decide(ndt_processor **pp, const ndt_task_kind *k, const ndt_access *acc,
+                            int nacc, ndt_plan_acts *pa, int *born);
+/* The bodies of the plan's tasks: make t valid in memory mem (a copy), or
+ * free its copy there, writing it back to the host when it is the only
+ * valid one (an eviction). */
+void ndt__move_copy(ndt_tile *t, int mem);
+void ndt__move_evict(ndt_tile *t, int mem);
+/* ---- device_plan.c ---- */
+/* ndt__plan_decide, and the decisions recorded as tasks ("copy h2d",
+ * "copy d2h", "copy d2d", "evict"); *fence: a task the recorded one must
+ * follow (born results), or NULL. */
+ndt_status ndt__plan_task(ndt_processor **pp, const ndt_task_kind *k, const ndt_access *acc,
+                          int nacc, ndt_task **fence);
+/* After a sync (every task done, so every store the program dropped is
+ * freed: a point of program order): the plan forgets the copies of tiles
+ * that are gone, as their memory already is. */
+void ndt__plan_reclaim(void);
+/* Tasks the plan moved to the CPU (ndt_processor_fallbacks counts them). */
+int64_t ndt__plan_fallbacks(void);
 /* The devices (processors device.c added, with their kind: "sim", "cuda"). */
 void ndt__dev_add(ndt_processor *p, const char *kind);
 int ndt__dev_n(void);
@@ -158,6 +202,8 @@ ndt_status ndt__rt_wait_local(ndt_store *s, int64_t t0, int64_t t1, int for_writ
 /* Counts a task recorded on many ranks (name, accesses: the hash comm.c
  * compares); returns its message tag. */
 int ndt__rt_count_task(const char *name, int nacc);
+/* Drops a reference ndt_taskrec.made handed out. */
+void ndt__task_put(ndt_task *t);
 /* Keeps st (with name) as the deferred error unless one is kept. */
 void ndt__rt_fail(const char *name, ndt_status st);
 /* The flush hook (see ndt_flush_fn): a status to return, or NDT_OK. */

@@ -167,6 +167,8 @@ void ndt__tile_release(ndt_tile *t) {
   t->nwrites = t->capwrites = t->nreads = t->capreads = 0;
 }
 
+void ndt__task_put(ndt_task *t) { task_decref(t); }
+
 static void push_ready(ndt_task *t) {
   t->next = NULL;
   if (rt.tail) rt.tail->next = t; else rt.head = t;
@@ -465,6 +467,7 @@ static ndt_status sync_here(void) {
   ndt_status st = take_deferred();
   pthread_mutex_unlock(&rt.lock);
   progress_end(&pg);
+  if (ndt__dev_track) ndt__plan_reclaim();   /* the device plan forgets freed tiles */
   ndt_status ps = ndt__proc_sync_all();
   return st ? st : ps;
 }
@@ -671,6 +674,8 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
     pthread_mutex_lock(&rt.lock);
     for (int i = 0; i < nacc && free_now; i++)
       if (busy(acc[i].tile, acc[i].lo, acc[i].hi, acc[i].priv & NDT_WRITE)) free_now = 0;
+    for (int i = 0; i < r->nafter && free_now; i++)   /* the device plan's order */
+      if (r->after[i] && !atomic_load(&r->after[i]->done)) free_now = 0;
     pthread_mutex_unlock(&rt.lock);
     if (free_now) {
       unsigned fpm = ndt__fp_mask_;
@@ -735,7 +740,8 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
     t->stores[i] = stores[i];
     t->wrote[i] = 0;
     for (int k = 0; k < nacc && !t->wrote[i]; k++)
-      t->wrote[i] = (acc[k].priv & NDT_WRITE) && acc[k].tile->store == stores[i];
+      t->wrote[i] = (acc[k].priv & NDT_WRITE) && acc[k].tile->store == stores[i] &&
+                    !(r->flags & NDT__TASK_MOVE);
   }
   t->nstores = nstores;
 
@@ -754,6 +760,8 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
       oom = 1;
     }
   }
+  for (int i = 0; i < r->nafter && !oom; i++)
+    if (r->after[i] && reserve_succ(r->after[i], 1)) oom = 1;
   if (oom) {
     pthread_mutex_unlock(&rt.lock);
     release_resources(t);
@@ -777,6 +785,12 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
       atomic_fetch_add(&t->refs, 1);
       tl->reads[tl->nreads++] = use;
     }
+  }
+  for (int i = 0; i < r->nafter; i++)
+    if (r->after[i]) add_edge(r->after[i], t);
+  if (r->made) {
+    atomic_fetch_add(&t->refs, 1);
+    *r->made = t;
   }
   t->seq = rt.recorded++;
   rt.pending++;

@@ -52,8 +52,10 @@ ndt_status ndt__record(const ndt_task_kind *kind, const char *name, const ndt_op
       break;
     }
     ndt_priv p = (ndt_priv)(op[i].priv & NDT_PRIV_MASK);
-    /* a write with as many elements as its extent covers all of it */
-    if (p == NDT_WRITE && v->size == hi - lo + 1) p = NDT_WRITE | NDT_DENSE;
+    /* a write with as many elements as its extent covers all of it (of
+     * whole elements: not a .real or .imag view of complex ones) */
+    if (p == NDT_WRITE && v->size == hi - lo + 1 && ndt_vsize(v) == s->itemsize)
+      p = NDT_WRITE | NDT_DENSE;
     for (int64_t t = t0; t <= t1; t++) {
       ndt_tile *tl = &s->tiles[t];
       ndt_access *a = &acc[nacc++];
@@ -67,10 +69,15 @@ ndt_status ndt__record(const ndt_task_kind *kind, const char *name, const ndt_op
   ndt_processor *proc = NULL;
   if (st == NDT_OK && !(proc = ndt__proc_choose(kind, op, nop, arg)))
     st = ndt__error(NDT_ERR_INTERNAL, "no processor runs %s", name);
+  /* with devices: the copies and evictions it needs, decided now, in
+   * program order (proc.c) */
+  ndt_task *fence = NULL;
+  if (st == NDT_OK && ndt__dev_track) st = ndt__plan_task(&proc, kind, acc, nacc, &fence);
   if (st == NDT_OK) {
     ndt_taskrec r = {.name = name, .kind = kind, .proc = proc, .op = op, .nop = nop,
                      .arg = arg, .arg_size = arg_size, .acc = acc, .nacc = nacc,
-                     .stores = stores, .nstores = nstores, .flags = flags, .span = span};
+                     .stores = stores, .nstores = nstores, .flags = flags, .span = span,
+                     .after = &fence, .nafter = fence != NULL};
     st = ndt_distributed() ? ndt__dist_submit(&r) : ndt__rt_local_submit(&r);
   }
   if (acc != acc_local) ndt__mfree(acc);

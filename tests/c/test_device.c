@@ -7,11 +7,18 @@
  *              invalidated and freed copies are poisoned, so a stale read
  *              shows
  *   thrash     sim:2 with room for three tiles: evictions with write-back,
- *              the same bits as the CPU alone; injected allocation failures
+ *              the same bits as the CPU alone, the budget kept at run time
+ *              with two workers, copies and evictions named in the trace;
+ *              injected allocation failures
  *   tiny       a device smaller than one tile: everything on the CPU
+ *   born       results written whole on a device get no copy in
  *   golden F   the log of placements, copies, evictions and fallbacks of a
- *              fixed program (run inline, in program order) equals file F
- *              (NDT_UPDATE_GOLDEN=1 writes it), and twice the same in a run
+ *              fixed program equals file F (NDT_UPDATE_GOLDEN=1 writes it):
+ *              the same twice with one worker waiting after each op and
+ *              with two workers, deferred (the plan is made in program
+ *              order on the recording thread)
+ *   determinism DEVICES [N]  the plan's log of the program the same with one
+ *              worker and two on those devices (tools/gpu_check.sh: cuda)
  *   nocuda     NDTILE_DEVICES=cuda without a plugin: the CPU runs everything
  *              and ndt_device_note says why
  *   cuda       NDTILE_DEVICES=cuda with the plugin as built: on a machine
@@ -248,14 +255,75 @@ int main(int argc, char **argv) {
     EXPECT(stat(0) > 0, "tiles were copied between memories (%lld)", (long long)stat(0));
   } else if (!strcmp(mode, "thrash")) {
     start("sim:2,mem=12k", 2, 0);   /* three tiles per device */
+    const char *trace = "test_device_thrash.trace.json";
+    OK(ndt_trace_start(trace));
+    /* deferred on two workers: the copies and evictions the plan recorded
+     * keep each device within its budget at run time (the evictions of a
+     * memory are chained and its allocations follow them), so nothing
+     * runs that the plan did not decide: no run-time eviction, copy or
+     * fallback under "-- ran:" */
+    ndt_debug_device_log(1);
     same_as_cpu(20000, "thrashing");
+    OK(ndt_sync());
+    const char *log = ndt_debug_device_log_text(), *ran = strstr(log, "-- ran:\n");
+    EXPECT(ran && ran[8] == 0, "within the budget at run time, nothing unplanned: %.300s",
+           ran ? ran : "(no separator)");
+    EXPECT(strstr(log, "evict") && strstr(log, "write-back") && strstr(log, "copy h2d"),
+           "the plan evicted, wrote back and copied");
+    ndt_debug_device_log(0);
     EXPECT(stat(2) > 0, "tiles were evicted (%lld)", (long long)stat(2));
+    /* the copies and evictions are tasks of the graph: the trace names them */
+    OK(ndt_trace_write());
+    ndt_trace_stop();
+    char *tr = read_file(trace);
+    EXPECT(tr && strstr(tr, "\"copy h2d\"") && strstr(tr, "\"evict\""),
+           "the trace names the copy and eviction tasks");
+    free(tr);
+    remove(trace);
     coherence(200, 12345);
-    int64_t f0 = stat(3) + stat(2);
+    /* an injected allocation failure: the plan did not foresee it, so the
+     * binding copies, evicts or falls back at run time (logged under
+     * "-- ran:"), with the CPU's bits */
+    ndt_debug_device_log(1);
     ndt_debug_fail_dev_alloc_after(1);
     same_as_cpu(5000, "an injected device allocation failure");
     ndt_debug_fail_dev_alloc_after(0);
-    EXPECT(stat(3) + stat(2) > f0, "the failure evicted or fell back");
+    OK(ndt_sync());
+    log = ndt_debug_device_log_text();
+    ran = strstr(log, "-- ran:\n");
+    EXPECT(ran && ran[8] != 0, "the failure was handled at run time");
+    ndt_debug_device_log(0);
+  } else if (!strcmp(mode, "born")) {
+    /* results written whole on a device are born there: no copy in of
+     * their old contents; only the host's read copies back */
+    start("sim:1,mem=64M", 2, 0);
+    int64_t n = 20000, c0 = stat(0);
+    ndt_array *a = NULL, *b = NULL, *c = NULL, *two = NULL;
+    double v2 = 2.5;
+    OK(ndt_arange(&a, 0, (double)n, 1, NDT_FLOAT64));
+    OK(ndt_scalar(&two, NDT_FLOAT64, &v2, 0));
+    OK(ndt_binary(&b, NDT_MULTIPLY, a, two));
+    OK(ndt_unary(&c, NDT_SIN, b));
+    OK(ndt_sync());
+    EXPECT(stat(0) - c0 <= 1, "results born on the device: %lld copies (the scalar's one)",
+           (long long)(stat(0) - c0));
+    double *got = malloc((size_t)n * sizeof *got), *want = malloc((size_t)n * sizeof *want);
+    OK(ndt_to_buffer(c, got));
+    EXPECT(stat(0) - c0 > 1, "the host's read copies back");
+    ndt_array *all[] = {a, b, c};
+    for (int i = 0; i < 3; i++) ndt_free(all[i]);
+    OK(ndt_processor_select("cpu"));
+    a = b = c = NULL;
+    OK(ndt_arange(&a, 0, (double)n, 1, NDT_FLOAT64));
+    OK(ndt_binary(&b, NDT_MULTIPLY, a, two));
+    OK(ndt_unary(&c, NDT_SIN, b));
+    OK(ndt_to_buffer(c, want));
+    OK(ndt_processor_select(NULL));
+    EXPECT(memcmp(got, want, (size_t)n * sizeof *got) == 0, "born on the device: the CPU's bits");
+    ndt_array *all2[] = {a, b, c, two};
+    for (int i = 0; i < 4; i++) ndt_free(all2[i]);
+    free(got);
+    free(want);
   } else if (!strcmp(mode, "tiny")) {
     start("sim:1,mem=1000", 2, 0);   /* less than one tile */
     int64_t e0 = stat(2);
@@ -263,21 +331,37 @@ int main(int argc, char **argv) {
     EXPECT(stat(3) > 0 && stat(2) == e0, "everything fell back (%lld), nothing evicted",
            (long long)stat(3));
   } else if (!strcmp(mode, "golden") && argc > 2) {
+    /* The plan (placements, copies, evictions, planned fallbacks) is made
+     * on the recording thread in program order: the same log with one
+     * worker waiting after each op, again, and with two workers running
+     * the whole program deferred; and the CPU's bits each time. */
     start("sim:2,mem=16k", 1, -1);
-    sync_each = 1;
-    double res[3001];
-    char *logs[2];
-    for (int r = 0; r < 2; r++) {
+    double res[3][3001], cpu[3001];
+    char *logs[3];
+    for (int r = 0; r < 3; r++) {
+      if (r == 2) OK(ndt_set_workers(2));
+      sync_each = r < 2;
       ndt_debug_device_log(1);
-      program(res, 3000);
+      program(res[r], 3000);
       OK(ndt_sync());
       logs[r] = strdup(ndt_debug_device_log_text());
       ndt_debug_device_log(0);
     }
+    sync_each = 0;
+    OK(ndt_processor_select("cpu"));
+    program(cpu, 3000);
+    OK(ndt_processor_select(NULL));
+    for (int r = 0; r < 3; r++)
+      EXPECT(memcmp(res[r], cpu, sizeof cpu) == 0, "run %d: the CPU's bits", r);
     EXPECT(!strcmp(logs[0], logs[1]), "the same log twice");
     if (strcmp(logs[0], logs[1])) fprintf(stderr, "---- first:\n%s---- second:\n%s", logs[0], logs[1]);
-    EXPECT(strstr(logs[0], "evict") && strstr(logs[0], "copy") && strstr(logs[0], "simdev1"),
-           "the log has evictions, copies and both devices");
+    EXPECT(!strcmp(logs[0], logs[2]), "the same log with two workers, no waits");
+    if (strcmp(logs[0], logs[2])) fprintf(stderr, "---- first:\n%s---- two workers:\n%s", logs[0], logs[2]);
+    EXPECT(strstr(logs[0], "evict") && strstr(logs[0], "write-back") && strstr(logs[0], "copy h2d") &&
+           strstr(logs[0], "simdev1"), "the log has evictions, write-backs, copies and both devices");
+    /* what ran at run time was all planned: nothing after the separator */
+    const char *ran = strstr(logs[0], "-- ran:\n");
+    EXPECT(ran && ran[8] == 0, "nothing unplanned ran: %s", ran ? ran : "(no separator)");
     if (getenv("NDT_UPDATE_GOLDEN")) {
       FILE *f = fopen(argv[2], "wb");
       fputs(logs[0], f);
@@ -288,8 +372,39 @@ int main(int argc, char **argv) {
            argv[2]);
     if (want && strcmp(want, logs[0])) fprintf(stderr, "---- got:\n%s", logs[0]);
     free(want);
+    for (int r = 0; r < 3; r++) free(logs[r]);
+  } else if (!strcmp(mode, "determinism") && argc > 2) {
+    /* on the devices named (sim:..., cuda: tools/gpu_check.sh): the plan's
+     * part of the log the same with one worker waiting after each op and
+     * two workers deferred, and the CPU's bits */
+    start(argv[2], 1, -1);
+    int64_t n = argc > 3 ? atoll(argv[3]) : 3000;
+    double *res = malloc((size_t)(n + 1) * sizeof *res), *cpu = malloc((size_t)(n + 1) * sizeof *cpu);
+    char *logs[2];
+    for (int r = 0; r < 2; r++) {
+      if (r == 1) OK(ndt_set_workers(2));
+      sync_each = r == 0;
+      ndt_debug_device_log(1);
+      program(r ? res : cpu, n);
+      OK(ndt_sync());
+      logs[r] = strdup(ndt_debug_device_log_text());
+      ndt_debug_device_log(0);
+      char *ran = strstr(logs[r], "-- ran:\n");
+      if (ran) printf("run %d: %s", r, ran);
+      if (ran) *ran = 0;   /* what the safety net did may differ */
+    }
+    EXPECT(memcmp(res, cpu, (size_t)(n + 1) * sizeof *res) == 0, "the same bits in both runs");
+    OK(ndt_processor_select("cpu"));
+    program(cpu, n);
+    OK(ndt_processor_select(NULL));
+    EXPECT(memcmp(res, cpu, (size_t)(n + 1) * sizeof *res) == 0, "the CPU's bits");
+    EXPECT(!strcmp(logs[0], logs[1]), "the plan's log the same with one worker and two");
+    if (strcmp(logs[0], logs[1])) fprintf(stderr, "---- one:\n%s---- two:\n%s", logs[0], logs[1]);
+    printf("%d devices; the plan's log has %zu bytes\n", ndt_device_count(), strlen(logs[0]));
     free(logs[0]);
     free(logs[1]);
+    free(res);
+    free(cpu);
   } else if (!strcmp(mode, "nocuda")) {
     setenv("NDTILE_CUDA_PLUGIN", "/nonexistent/libndtile_cuda.so", 1);
     start("cuda", 2, -1);
@@ -309,7 +424,7 @@ int main(int argc, char **argv) {
     printf("note: %s\n", ndt_device_note());
     same_as_cpu(200000, "NDTILE_DEVICES=cuda");
   } else {
-    fprintf(stderr, "usage: test_device parse|coherence|thrash|tiny|golden FILE|nocuda|cuda\n");
+    fprintf(stderr, "usage: test_device parse|coherence|thrash|tiny|born|golden FILE|determinism DEVICES [N]|nocuda|cuda\n");
     return 2;
   }
 done:
