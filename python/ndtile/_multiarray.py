@@ -3,6 +3,7 @@ empty, zeros, array, asarray, arange, frombuffer, ..., where, nonzero,
 concatenate, copyto, result_type, can_cast, shares_memory, dot, lexsort,
 putmask, packbits, bincount, from_dlpack."""
 
+import inspect
 import operator
 import sys
 import warnings
@@ -315,6 +316,18 @@ def arange(*args, start=_NoValue, stop=_NoValue, step=_NoValue, dtype=_NoValue, 
             (isinstance(v, _np.floating) and not _np.isfinite(v)) for v in vals):
         return C.np_or_nd(_np.arange(start, stop, step, dtype=dtype))
     return _core.arange(float(start), float(stop), float(step), c)
+
+
+# What introspection sees is NumPy's documented signature (the array API's
+# arange(start, /, stop=None, step=1, *, dtype=None, device=None)); the body
+# above also takes each argument by name, as NumPy's C function does.
+arange.__signature__ = inspect.Signature([
+    inspect.Parameter('start_or_stop', inspect.Parameter.POSITIONAL_ONLY),
+    inspect.Parameter('stop', inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None),
+    inspect.Parameter('step', inspect.Parameter.POSITIONAL_OR_KEYWORD, default=1),
+    inspect.Parameter('dtype', inspect.Parameter.KEYWORD_ONLY, default=None),
+    inspect.Parameter('device', inspect.Parameter.KEYWORD_ONLY, default=None),
+    inspect.Parameter('like', inspect.Parameter.KEYWORD_ONLY, default=None)])
 
 
 def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None):
