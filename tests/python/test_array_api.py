@@ -152,3 +152,14 @@ def test_boolean_mask_write_count_mismatch_message():
             a[m.zeros((2, 3), bool)] = m.zeros((2,))
         with pytest.raises(ValueError, match="cannot assign 2 input values to the 3 output"):
             a[m.asarray(np.array([[1, 0, 1], [0, 1, 0]], bool))] = m.asarray([1.0, 2.0])
+
+
+def test_arange_signature_is_numpys():
+    # array-api-tests' test_func_signature reads it; the body also takes every
+    # argument by name, as NumPy's does
+    import inspect
+    got = inspect.signature(nt.arange)
+    want = inspect.signature(np.arange)
+    assert [(p.name, p.kind) for p in got.parameters.values()] == \
+        [(p.name, p.kind) for p in want.parameters.values()]
+    assert np.array_equal(np.asarray(nt.arange(start=2, stop=5)), np.arange(start=2, stop=5))
