@@ -78,7 +78,18 @@ int ndt__block_cuts(ndt_array *const *views, int n, const ndt_tiling *tl, int64_
   int64_t rows = ax < 0 ? 1 : bv.shape[ax];
   int nc = 0;
   cuts[nc++] = 0;
-  if (ax >= 0 && rows > 1 && bv.size > 0) {
+  /* the usual case first (every small array, most blocks): each view's
+   * block lies in one tile, so the block is one piece */
+  int one_tile = 1;
+  for (int k = 0; k < n && one_tile && ax >= 0 && rows > 1 && bv.size > 0; k++) {
+    ndt_array v;
+    ndt__block_view(views[k], tl, b, &v);
+    if (v.size == 0) continue;
+    int64_t lo, hi;
+    ndt__view_extent(&v, &lo, &hi);
+    one_tile = ndt_store_tile_of(v.store, lo) == ndt_store_tile_of(v.store, hi);
+  }
+  if (ax >= 0 && rows > 1 && bv.size > 0 && !one_tile) {
     for (int64_t i = 0; i < rows;) {
       /* the longest run of rows from i in which every view stays in the tile
        * its row i is in; the predicate holds on a prefix, by monotonicity */
