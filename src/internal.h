@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <string.h>
 #include "ndtile.h"
 #include "kernels/kernels.h"
 #include "kernels/table.h"
@@ -300,6 +301,20 @@ ndt_array *ndt__array_alloc(void);                       /* NULL + error on fail
 ndt_status ndt__array_new(ndt_array **out, ndt_dtype t, int ndim, const int64_t *shape,
                          int zero);                     /* fresh C-contiguous store */
 ndt_status ndt__array_view(ndt_array **out, const ndt_array *a); /* same view, new handle */
+/* *dst = *src for what a view of src->ndim axes holds: the fields before
+ * the axes and the first ndim entries of shape and strides. The per-task
+ * copies (blocks, broadcasts) take this, not the 560 bytes of the whole
+ * struct; entries past ndim are left as they were, and no code reads them. */
+static inline void ndt__view_copy(ndt_array *dst, const ndt_array *src) {
+  memcpy(dst, src, offsetof(ndt_array, shape));
+  if (src->ndim <= 4) {   /* fixed sizes: a few moves, no call */
+    memcpy(dst->shape, src->shape, 4 * sizeof(int64_t));
+    memcpy(dst->strides, src->strides, 4 * sizeof(int64_t));
+  } else {
+    memcpy(dst->shape, src->shape, (size_t)src->ndim * sizeof(int64_t));
+    memcpy(dst->strides, src->strides, (size_t)src->ndim * sizeof(int64_t));
+  }
+}
 /* Smallest and largest flat store index a view touches (size > 0). */
 void ndt__view_extent(const ndt_array *a, int64_t *lo, int64_t *hi);
 /* 1 when two views may touch a common element (conservative). */
@@ -483,6 +498,11 @@ ndt_memory *ndt__mem_by_id(int id);
  * body and `supports`); NULL when none. */
 ndt_processor *ndt__proc_choose(const ndt_task_kind *k, const ndt_operand *op, int nop,
                                 const void *arg);
+/* The processor every task goes to with no choice to make (one processor,
+ * or the selected one, with neither `supports` nor `body`): it runs a kind
+ * exactly when the kind has a body for it. NULL otherwise. The recording
+ * thread reads it for each task; registration and selection set it. */
+extern ndt_processor *ndt__proc_solo;
 /* The registered processors, in registration order (the CPU first; a test
  * harness enumerates them), and a restriction of every later task to the
  * one named (its iface->name; NULL lifts it): 0, or -1 when none has that
