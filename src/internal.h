@@ -410,6 +410,11 @@ extern const ndt_array ndt__empty_view;
  * or gathered, loaded when load); ndt__piece_release writes a gathered piece
  * back when store and frees it. */
 char *ndt__elem_run(const ndt_bound *b, int64_t f, int64_t step, int64_t *n);
+/* A walked operand as the indexing kernels reach it (ndt_kwalk, table.h):
+ * in place by pointer arithmetic when it lies in one piece of memory, else
+ * element by element through ndt__elem_run. b must stay bound while w is
+ * used (w points to it). */
+void ndt__bound_walk(const ndt_bound *b, ndt_kwalk *w);
 /* 1 when flat elements [lo, hi] of b's store lie in one buffer of b's
  * memory (one tile, or tiles adjacent there); also usable on the recording
  * thread with a bound {.view, .mem = &ndt__host_memory} (a layout question:
