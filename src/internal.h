@@ -276,6 +276,9 @@ static inline int64_t ndt_store_tile_of(const ndt_store *s, int64_t f) {
   return ndt_tiling_index(s->period, s->seg, s->per, f);
 }
 
+/* A zeroed store with room for ntiles (at least 1) zeroed tiles, s->tiles
+ * set: one allocation, freed by ndt__mfree(s) (store.c). */
+ndt_store *ndt__store_alloc(int64_t ntiles);
 /* Creates a store of `size` elements tiled for `shape`; allocates the tiles
  * this rank owns - every tile on one rank - (zeroed when zero & 1); others
  * get a buffer at first use (ndt__tile_buffer). With zero & NDT_STORE_LAZY
