@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <string.h>
 #include "ndtile.h"
 #include "kernels/kernels.h"
 #include "kernels/table.h"
@@ -275,6 +276,9 @@ static inline int64_t ndt_store_tile_of(const ndt_store *s, int64_t f) {
   return ndt_tiling_index(s->period, s->seg, s->per, f);
 }
 
+/* A zeroed store with room for ntiles (at least 1) zeroed tiles, s->tiles
+ * set: one allocation, freed by ndt__mfree(s) (store.c). */
+ndt_store *ndt__store_alloc(int64_t ntiles);
 /* Creates a store of `size` elements tiled for `shape`; allocates the tiles
  * this rank owns - every tile on one rank - (zeroed when zero & 1); others
  * get a buffer at first use (ndt__tile_buffer). With zero & NDT_STORE_LAZY
@@ -300,6 +304,20 @@ ndt_array *ndt__array_alloc(void);                       /* NULL + error on fail
 ndt_status ndt__array_new(ndt_array **out, ndt_dtype t, int ndim, const int64_t *shape,
                          int zero);                     /* fresh C-contiguous store */
 ndt_status ndt__array_view(ndt_array **out, const ndt_array *a); /* same view, new handle */
+/* *dst = *src for what a view of src->ndim axes holds: the fields before
+ * the axes and the first ndim entries of shape and strides. The per-task
+ * copies (blocks, broadcasts) take this, not the 560 bytes of the whole
+ * struct; entries past ndim are left as they were, and no code reads them. */
+static inline void ndt__view_copy(ndt_array *dst, const ndt_array *src) {
+  memcpy(dst, src, offsetof(ndt_array, shape));
+  if (src->ndim <= 4) {   /* fixed sizes: a few moves, no call */
+    memcpy(dst->shape, src->shape, 4 * sizeof(int64_t));
+    memcpy(dst->strides, src->strides, 4 * sizeof(int64_t));
+  } else {
+    memcpy(dst->shape, src->shape, (size_t)src->ndim * sizeof(int64_t));
+    memcpy(dst->strides, src->strides, (size_t)src->ndim * sizeof(int64_t));
+  }
+}
 /* Smallest and largest flat store index a view touches (size > 0). */
 void ndt__view_extent(const ndt_array *a, int64_t *lo, int64_t *hi);
 /* 1 when two views may touch a common element (conservative). */
@@ -395,6 +413,11 @@ extern const ndt_array ndt__empty_view;
  * or gathered, loaded when load); ndt__piece_release writes a gathered piece
  * back when store and frees it. */
 char *ndt__elem_run(const ndt_bound *b, int64_t f, int64_t step, int64_t *n);
+/* A walked operand as the indexing kernels reach it (ndt_kwalk, table.h):
+ * in place by pointer arithmetic when it lies in one piece of memory, else
+ * element by element through ndt__elem_run. b must stay bound while w is
+ * used (w points to it). */
+void ndt__bound_walk(const ndt_bound *b, ndt_kwalk *w);
 /* 1 when flat elements [lo, hi] of b's store lie in one buffer of b's
  * memory (one tile, or tiles adjacent there); also usable on the recording
  * thread with a bound {.view, .mem = &ndt__host_memory} (a layout question:
@@ -483,6 +506,11 @@ ndt_memory *ndt__mem_by_id(int id);
  * body and `supports`); NULL when none. */
 ndt_processor *ndt__proc_choose(const ndt_task_kind *k, const ndt_operand *op, int nop,
                                 const void *arg);
+/* The processor every task goes to with no choice to make (one processor,
+ * or the selected one, with neither `supports` nor `body`): it runs a kind
+ * exactly when the kind has a body for it. NULL otherwise. The recording
+ * thread reads it for each task; registration and selection set it. */
+extern ndt_processor *ndt__proc_solo;
 /* The registered processors, in registration order (the CPU first; a test
  * harness enumerates them), and a restriction of every later task to the
  * one named (its iface->name; NULL lifts it): 0, or -1 when none has that

@@ -45,6 +45,9 @@ extern pthread_mutex_t core_lock;
  * collector), and what it frees must not take the lock this thread holds:
  * arrays dropped then are freed when the call leaves the core. */
 extern _Thread_local int core_held;
+/* Set (under core_lock) by the calls that lend memory, the first time:
+ * ndt_host_export, ndt_from_memory, ndt_view_itemsize. */
+extern int core_lent;
 extern ndt_array **dead_arrays;
 extern size_t ndead, capdead;
 
@@ -73,8 +76,9 @@ static inline void core_leave(void) {
   }
   while (ndead) ndt_free(dead_arrays[--ndead]);
   /* memory lent out (the buffer protocol) is the borrower's again between
-   * calls: the tasks this call recorded on it finish first */
-  ndt_host_settle();
+   * calls: the tasks this call recorded on it finish first. Until this
+   * module first lends memory (core_lent) there is nothing to settle. */
+  if (core_lent) ndt_host_settle();
   core_held = 0;
   pthread_mutex_unlock(&core_lock);
 }
@@ -151,8 +155,12 @@ typedef union {
 
 /* ---- functions shared between files, by the file defining them ---------- */
 /* array.c (and wrap_as above) */
-PyObject *wrap_status(ndt_status st, ndt_array *a);
-int check_arr(PyObject *o);
+int check_arr_fail(void);
+/* 1 when o is an initialised array, else 0 with a TypeError (inline: every
+ * method and number slot asks) */
+static inline int check_arr(PyObject *o) {
+  return IS_ARRAY(o) && ARR(o) ? 1 : check_arr_fail();
+}
 PyObject *m_to_buffer(PyObject *self, PyObject *dst);
 ndt_status same_view(ndt_array **r, const ndt_array *a);
 PyObject *f_set_dtype_hook(PyObject *m, PyObject *args);
@@ -232,7 +240,20 @@ PyObject *f_dispatch_setup(PyObject *m, PyObject *args);
 /* errors.c */
 PyObject *raise_status(ndt_status st);
 int fp_report(void);
-PyObject *fp_done(PyObject *o);
+/* The end of a call that ran work inline: floating-point errors it raised
+ * are reported now (o dropped when that raises). Inline, with wrap_status:
+ * every call returning an array ends here. */
+static inline PyObject *fp_done(PyObject *o) {
+  if (o && (ndt_fp_errors_pending() || fp_sync_wanted) && fp_report() < 0) {
+    Py_DECREF(o);
+    return NULL;
+  }
+  return o;
+}
+static inline PyObject *wrap_status(ndt_status st, ndt_array *a) {
+  if (st) return raise_status(st);
+  return fp_done(wrap(a));
+}
 PyObject *f_fp_setup(PyObject *m, PyObject *args);
 PyObject *f_fp_report(PyObject *m, PyObject *noargs);
 PyObject *f_status_string(PyObject *m, PyObject *arg);

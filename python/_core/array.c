@@ -21,11 +21,6 @@ PyObject *wrap_as(PyTypeObject *t, ndt_array *a) {
   return (PyObject *)o;
 }
 
-PyObject *wrap_status(ndt_status st, ndt_array *a) {
-  if (st) return raise_status(st);
-  return fp_done(wrap(a));
-}
-
 static void array_dealloc(ArrayObject *self) {
   if (self->weakrefs) PyObject_ClearWeakRefs((PyObject *)self);
   if (self->arr) ndt_clear_owner_ctx(self->arr, self);
@@ -36,12 +31,9 @@ static void array_dealloc(ArrayObject *self) {
   Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-int check_arr(PyObject *o) {
-  if (!IS_ARRAY(o) || !ARR(o)) {
-    PyErr_SetString(PyExc_TypeError, "expected an initialised ndtile array");
-    return 0;
-  }
-  return 1;
+int check_arr_fail(void) {
+  PyErr_SetString(PyExc_TypeError, "expected an initialised ndtile array");
+  return 0;
 }
 
 /* ---- getters --------------------------------------------------------------------- */

@@ -57,7 +57,7 @@ int array_getbuffer(PyObject *self, Py_buffer *view, int flags) {
   ndt_status st = same_view(&lb->arr, a);
   /* a writeable array is lent for writing, whatever was asked: the borrower
    * may write through it (NumPy's exports of such arrays are writable) */
-  if (!st) CORE_BLOCKING(st = ndt_host_export(lb->arr, writeable, &ptr));
+  if (!st) CORE_BLOCKING((core_lent = 1, st = ndt_host_export(lb->arr, writeable, &ptr)));
   if (st) {
     if (lb->arr) CORE(ndt_free(lb->arr));
     PyMem_Free(lb);
@@ -168,8 +168,9 @@ PyObject *f_from_memory(PyObject *m, PyObject *args) {
   int64_t isz = ndt_dtype_size((ndt_dtype)t);
   ndt_array *r = NULL;
   ndt_status st;
-  CORE(st = ndt_from_memory(&r, view->buf, (ndt_dtype)t, (int64_t)view->len / isz, !writable,
-                            release_buffer, view));
+  CORE((core_lent = 1, st = ndt_from_memory(&r, view->buf, (ndt_dtype)t,
+                                             (int64_t)view->len / isz, !writable,
+                                             release_buffer, view)));
   if (st) {
     PyBuffer_Release(view);
     PyMem_RawFree(view);

@@ -107,7 +107,8 @@ PyObject *f_view_itemsize(PyObject *m, PyObject *args) {
   }
   ndt_array *r = NULL;
   ndt_status st;
-  CORE_BLOCKING(st = ndt_view_itemsize(&r, ARR(a), (ndt_dtype)t, nd, shape, strides, off));
+  CORE_BLOCKING((core_lent = 1,
+                 st = ndt_view_itemsize(&r, ARR(a), (ndt_dtype)t, nd, shape, strides, off)));
   return wrap_status(st, r);
 }
 

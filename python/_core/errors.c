@@ -198,13 +198,6 @@ int fp_report(void) {
 
 /* The end of a call that may have run or waited for work: o, or NULL (o
  * released) when reporting floating-point errors raised. */
-PyObject *fp_done(PyObject *o) {
-  if (o && (ndt_fp_errors_pending() || fp_sync_wanted) && fp_report() < 0) {
-    Py_DECREF(o);
-    return NULL;
-  }
-  return o;
-}
 
 PyObject *f_fp_setup(PyObject *m, PyObject *args) {
   (void)m;

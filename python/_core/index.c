@@ -90,7 +90,8 @@ int parse_index(PyObject *key, ndt_index *idx, int *n, int *nint) {
   return 1;
 }
 
-static PyObject *array_subscript_base(PyObject *self, PyObject *key);
+static inline __attribute__((always_inline)) PyObject *array_subscript_base(PyObject *self,
+                                                                            PyObject *key);
 
 /* self[key]; a subclass's result goes through Python (its type, and
  * __array_finalize__ with self). */
@@ -104,7 +105,8 @@ static PyObject *array_subscript(PyObject *self, PyObject *key) {
   return r;
 }
 
-static PyObject *array_subscript_base(PyObject *self, PyObject *key) {
+static inline __attribute__((always_inline)) PyObject *array_subscript_base(PyObject *self,
+                                                                            PyObject *key) {
   if (!check_arr(self)) return NULL;
   ndt_index idx[MAXIDX];
   int n, nint;

@@ -26,6 +26,7 @@
 /* ---- the core lock and the arrays freed inside a core call (_core.h) ---- */
 pthread_mutex_t core_lock = PTHREAD_MUTEX_INITIALIZER;
 _Thread_local int core_held;
+int core_lent;
 ndt_array **dead_arrays;
 size_t ndead, capdead;
 

@@ -22,6 +22,8 @@
  *   nonzero                  the non-zero scan of one block (argwhere)
  *   copy2d                   a 2-d strided copy with a cast (matmul's packing
  *                            and transfers)
+ *   gather, put, range       advanced-index reads, put and ufunc.at (by
+ *                            flat index, in order), arange's values
  *   scan                     cumulative sum / product of one run
  *   corr                     1-d correlation by the direct sum
  *   gemm, gemv               matrix products of every dtype (floats and
@@ -38,7 +40,7 @@
 #include <stdint.h>
 #include "kernels.h"
 
-#define NDT_KERNELS_VERSION 4
+#define NDT_KERNELS_VERSION 5
 
 /* ---- sort and select (one line of n contiguous keys) --------------------- */
 /* Sorts keys k[0..n) stably in NumPy's order (NaNs last), moving the
@@ -101,6 +103,74 @@ typedef int64_t (*ndt_nonzero_fn)(ndt_dtype t, const char *p, int nd, const int6
 /* dst = src, R x C elements, byte strides, cast from sdt to ddt. */
 typedef void (*ndt_copy2d_fn)(int64_t R, int64_t C, const char *src, int64_t srs, int64_t scs,
                               ndt_dtype sdt, char *dst, int64_t drs, int64_t dcs, ndt_dtype ddt);
+
+/* ---- indexing: gather, put, range ----------------------------------------- */
+/* Store elements as the indexing kernels reach them, by store offset f: at
+ * base + (f - first) * es when they lie in one piece of memory; else (base
+ * NULL) at at(ctx, f, &lo, &hi), which also says which store offsets
+ * [lo, hi) lie in the same piece, at the same stride es (the runtime's walk
+ * across tiles: a kernel keeps the last piece and calls again only when an
+ * element lies outside it; a GPU backend binds its operands in one piece). */
+typedef struct {
+  char *base;
+  int64_t first, es;
+  char *(*at)(const void *ctx, int64_t f, int64_t *lo, int64_t *hi);
+  const void *ctx;
+} ndt_kwalk;
+/* out[p] = a[idx_0[p], ..., idx_{nk-1}[p]] for each position p of an
+ * nd-axis block in C order: index array k at idx[k] with byte strides
+ * ist[k] and any integer dtype it[k] (read as int64); out with byte
+ * strides ost; the source view a at element offset aoff, its shape
+ * (the bounds) and element strides ast; elements of isz bytes. */
+typedef struct {
+  int nd, nk, isz;
+  const int64_t *shape, *ost;
+  char *out;
+  const char *idx[NDT_MAXDIMS];
+  const int64_t *ist[NDT_MAXDIMS];
+  ndt_dtype it[NDT_MAXDIMS];
+  int64_t aoff;
+  const int64_t *ashape, *ast;
+  ndt_kwalk src;
+} ndt_gather_desc;
+/* Returns 0, or -1 at the first index out of bounds (*bad its value,
+ * *axis its k); the positions before it are written. */
+typedef int (*ndt_gather_fn)(const ndt_gather_desc *d, int64_t *bad, int *axis);
+/* a.flat[idx[e]] for e < n in order (NumPy's put and ufunc.at): flat index
+ * i (int64 at idx, byte stride is) is element off + unravel(i) . st of a
+ * view of nd axes of that shape and element strides (size elements); only
+ * store offsets in [lo, hi) are touched, through dst. With fn NULL the
+ * element becomes vals[e] (byte stride vs, isz bytes); else it is updated
+ * in place by the ufunc loop fn of nin inputs on loop dtypes loop[]
+ * (element, then vals[e] when nin == 2), cast to loop[0] by to_loop and
+ * back from loop[nin] by from_loop when they are not NULL (op says which
+ * ufunc: float add runs without a loop call, with the same bits). */
+typedef struct {
+  int64_t n, is, vs, size, off, lo, hi;
+  const char *idx, *vals;
+  int nd, isz;
+  const int64_t *shape, *st;
+  ndt_kwalk dst;
+  ndt_loop_fn fn;
+  int nin;
+  ndt_ufunc op;
+  ndt_dtype loop[3];
+  ndt_cast_fn to_loop, from_loop;
+} ndt_put_desc;
+/* Checks every index first: returns -1 with *bad the first one outside
+ * [0, size), nothing written; else 0. */
+typedef int (*ndt_put_fn)(const ndt_put_desc *d, int64_t *bad);
+/* Elements [first, first + n) of a range, stored as dtype t at out (byte
+ * stride os): start + i * step in float64 (in float32 when as_f32, as
+ * NumPy computes float32 ranges), or istart + i * istep wrapping in int64
+ * (as_int); element 1 is v1 when has_v1 (arange's start + step itself). */
+typedef struct {
+  int as_int, as_f32, has_v1;
+  double v1, start, step;
+  int64_t istart, istep;
+} ndt_range_desc;
+typedef void (*ndt_range_fn)(const ndt_range_desc *d, int64_t first, int64_t n, ndt_dtype t,
+                             char *out, int64_t os);
 
 /* ---- scan ---------------------------------------------------------------- */
 /* scan: out[i*os] = acc (op) x[i] over m contiguous values; *started == 0
@@ -186,6 +256,10 @@ typedef struct ndt_kernels {
   ndt_block_sum_fn block_sum;
   ndt_nonzero_fn nonzero;
   ndt_copy2d_fn copy2d;
+  /* indexing: advanced-index reads, put / ufunc.at, arange's values */
+  ndt_gather_fn gather;
+  ndt_put_fn put;
+  ndt_range_fn range;
   /* scan and combine of the accumulator dtype t */
   void (*scan)(ndt_dtype t, ndt_scan_fn *scan, ndt_comb_fn *comb);
   ndt_corr_fn (*corr)(ndt_dtype t);

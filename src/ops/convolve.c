@@ -176,19 +176,8 @@ ndt_status ndt_diagonal(ndt_array **out, const ndt_array *a, int64_t offset, int
 /* Operands: idx, vals (read), the target's elements [lo, hi) (read-write,
  * walked: written in place wherever an index lands). */
 static ndt_status put_body(ndt_bound *op, void *p) {
-  const ndt_put_head *g = p;
-  int isz = ndt_vsize(&g->a);
-  int64_t n = g->idx.shape[0];
-  const ndt_bound bi = op[0], bv = op[1];
-  ndt_status st = ndt__put_check(g, &bi);   /* a bad index writes nothing */
-  if (st) return st;
-  /* each element is written in place in the tile that holds it */
-  for (int64_t e = 0; e < n; e++) {
-    int64_t off = ndt__put_offset(g, &bi, e);
-    if (off < g->lo || off >= g->hi) continue;
-    memcpy(ndt__elem_run(&op[2], off, 0, NULL), bv.ptr + e * bv.st[0], isz);
-  }
-  return NDT_OK;
+  ndt_put_desc d = {.fn = NULL};
+  return ndt__put_run(p, op, &d);
 }
 
 static const ndt_task_kind put_kind = {"put", {put_body}};
@@ -209,15 +198,26 @@ ndt_status ndt_put(ndt_array *a, const ndt_array *idx, const ndt_array *vals) {
   return ndt__put_record(&put_kind, &g, sizeof g);
 }
 
-ndt_status ndt__put_check(const ndt_put_head *g, const ndt_bound *bi) {
-  int64_t n = g->idx.shape[0], size = g->a.size;
-  for (int64_t e = 0; e < n; e++) {
-    int64_t f;
-    memcpy(&f, bi->ptr + e * bi->st[0], 8);
-    if (f < 0 || f >= size)
-      return ndt__error(NDT_ERR_INDEX, "index %lld is out of bounds for axis 0 with size %lld",
-                       (long long)f, (long long)size);
-  }
+ndt_status ndt__put_run(const ndt_put_head *g, const ndt_bound *op, ndt_put_desc *d) {
+  const ndt_array *a = &g->a;
+  d->n = g->idx.shape[0];
+  d->idx = op[0].ptr;
+  d->is = op[0].st[0];
+  d->vals = op[1].ptr;   /* NULL: no values (a unary ufunc.at) */
+  d->vs = op[1].ptr ? op[1].st[0] : 0;
+  d->size = a->size;
+  d->off = a->offset;
+  d->nd = a->ndim;
+  d->shape = a->shape;
+  d->st = a->strides;
+  d->lo = g->lo;
+  d->hi = g->hi;
+  d->isz = ndt_vsize(a);
+  ndt__bound_walk(&op[2], &d->dst);
+  int64_t bad;
+  if (ndt__kern->put(d, &bad))
+    return ndt__error(NDT_ERR_INDEX, "index %lld is out of bounds for axis 0 with size %lld",
+                     (long long)bad, (long long)a->size);
   return NDT_OK;
 }
 

@@ -36,32 +36,12 @@ ndt_status ndt_ones(ndt_array **out, int ndim, const int64_t *shape, ndt_dtype t
 typedef struct {
   ndt_array out;
   int64_t first;          /* index of the block's first element */
-  int as_int;
-  int as_f32;             /* float32 results are computed in float32, as NumPy does */
-  int has_v1;             /* arange: element 1 is start + step itself, as in NumPy */
-  double v1;
-  double start, step;
-  int64_t istart, istep;
+  ndt_range_desc d;
 } range_arg;
 
 static ndt_status range_body(ndt_bound *op, void *p) {
-  range_arg *a = p;
-  ndt_bound b = op[0];
-  enum { CH = 256 };
-  union { double d[CH]; int64_t i[CH]; } buf;
-  int64_t n = a->out.size, s = b.st[0];
-  ndt_cast_fn cast = ndt__kern->cast(a->as_int ? NDT_INT64 : NDT_FLOAT64, a->out.dtype);
-  for (int64_t c = 0; c < n; c += CH) {
-    int64_t m = n - c < CH ? n - c : CH;
-    for (int64_t j = 0; j < m; j++) {
-      int64_t i = a->first + c + j;
-      if (a->as_int) buf.i[j] = (int64_t)((uint64_t)a->istart + (uint64_t)i * (uint64_t)a->istep);
-      else if (a->as_f32) buf.d[j] = (float)((float)a->start + (float)i * (float)a->step);
-      else buf.d[j] = a->start + (double)i * a->step;
-      if (i == 1 && a->has_v1 && !a->as_int) buf.d[j] = a->v1;
-    }
-    cast((char *)&buf, 8, b.ptr + c * s, s, m);
-  }
+  const range_arg *a = p;
+  ndt__kern->range(&a->d, a->first, a->out.size, a->out.dtype, op[0].ptr, op[0].st[0]);
   return NDT_OK;
 }
 
@@ -71,9 +51,11 @@ static ndt_status fill_range(ndt_array *r, int as_int, double start, double step
                              int64_t istart, int64_t istep, const double *v1) {
   ndt_tiling tl;
   ndt__tiling_for(1, r->shape, r->store->itemsize, ndt__rt_tile_bytes(), &tl);
-  range_arg a = {.as_int = as_int, .start = start, .step = step, .istart = istart,
-                 .istep = istep, .as_f32 = r->dtype == NDT_FLOAT32, .has_v1 = v1 != NULL,
-                 .v1 = v1 ? *v1 : 0};
+  /* float32 results are computed in float32, as NumPy does; element 1 of
+   * arange is start + step itself */
+  range_arg a = {.d = {.as_int = as_int, .start = start, .step = step, .istart = istart,
+                       .istep = istep, .as_f32 = r->dtype == NDT_FLOAT32,
+                       .has_v1 = v1 != NULL, .v1 = v1 ? *v1 : 0}};
   ndt_status st = NDT_OK;
   ndt_operand op = {&a.out, NDT_WRITE};
   unsigned fl = tl.ntiles == 1 && r->size <= ndt__rt_inline_elems() ? NDT_TASK_INLINE : 0;

@@ -8,7 +8,7 @@
 #define CAST_CHUNK 512
 
 void ndt__bcast_view(const ndt_array *a, int nd, const int64_t *shape, ndt_array *v) {
-  *v = *a;
+  memcpy(v, a, offsetof(ndt_array, shape));   /* the axes are all written below */
   v->ndim = nd;
   v->size = 1;
   for (int k = 0; k < nd; k++) {
@@ -20,7 +20,7 @@ void ndt__bcast_view(const ndt_array *a, int nd, const int64_t *shape, ndt_array
 }
 
 void ndt__block_view(const ndt_array *v, const ndt_tiling *tl, int64_t b, ndt_array *out) {
-  *out = *v;
+  ndt__view_copy(out, v);
   if (tl->axis < 0) return;
   int ax = tl->axis;
   int64_t inner = 1;
@@ -53,7 +53,7 @@ void ndt__block_rows(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_
                     ndt_array *out) {
   ndt__block_view(v, tl, b, out);
   int ax = cut_axis(v, tl);
-  if (ax < 0) return;
+  if (ax < 0 || (r0 == 0 && rn == out->shape[ax])) return;   /* the whole block */
   out->offset += r0 * out->strides[ax];
   out->size = out->size / (out->shape[ax] ? out->shape[ax] : 1) * rn;
   out->shape[ax] = rn;
@@ -61,7 +61,8 @@ void ndt__block_rows(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_
 
 /* Tile of the first and last element a row-slab of v touches. */
 static void slab_tiles(const ndt_array *v, int ax, int64_t i, int64_t *ta, int64_t *tz) {
-  ndt_array r = *v;
+  ndt_array r;
+  ndt__view_copy(&r, v);
   r.offset += i * v->strides[ax];
   r.shape[ax] = 1;
   int64_t lo, hi;
@@ -70,26 +71,44 @@ static void slab_tiles(const ndt_array *v, int ax, int64_t i, int64_t *ta, int64
   *tz = ndt_store_tile_of(v->store, hi);
 }
 
+/* 1 when block b of v lies in one tile of v's store. */
+static int block_in_one_tile(const ndt_array *v, const ndt_tiling *tl, int64_t b) {
+  const ndt_store *s = v->store;
+  if (!s || s->ntiles == 1) return 1;   /* every small array: no look at the view */
+  ndt_array w;
+  if (tl->axis >= 0) ndt__block_view(v, tl, b, &w);
+  const ndt_array *bv = tl->axis >= 0 ? &w : v;   /* one block: the view itself */
+  if (bv->size == 0) return 1;
+  int64_t lo, hi;
+  ndt__view_extent(bv, &lo, &hi);
+  return ndt_store_tile_of(s, lo) == ndt_store_tile_of(s, hi);
+}
+
 int ndt__block_cuts(ndt_array *const *views, int n, const ndt_tiling *tl, int64_t b,
                    int64_t *cuts, int cap) {
+  int nc = 0;
+  cuts[nc++] = 0;
+  /* the usual case first (every small array, most blocks): each view's
+   * block lies in one tile, so the block is one piece of all its rows */
+  int one_tile = 1;
+  for (int k = 0; k < n && one_tile; k++) one_tile = block_in_one_tile(views[k], tl, b);
+  if (one_tile) {
+    int64_t rows = 1;
+    if (tl->axis >= 0) {
+      ndt_array bv;
+      ndt__block_view(views[0], tl, b, &bv);
+      rows = bv.shape[tl->axis];
+    } else if (views[0]->ndim > 0) {
+      rows = views[0]->shape[0];
+    }
+    cuts[nc++] = rows;
+    return nc - 1;
+  }
   ndt_array bv;
   ndt__block_view(views[0], tl, b, &bv);
   int ax = cut_axis(&bv, tl);
   int64_t rows = ax < 0 ? 1 : bv.shape[ax];
-  int nc = 0;
-  cuts[nc++] = 0;
-  /* the usual case first (every small array, most blocks): each view's
-   * block lies in one tile, so the block is one piece */
-  int one_tile = 1;
-  for (int k = 0; k < n && one_tile && ax >= 0 && rows > 1 && bv.size > 0; k++) {
-    ndt_array v;
-    ndt__block_view(views[k], tl, b, &v);
-    if (v.size == 0) continue;
-    int64_t lo, hi;
-    ndt__view_extent(&v, &lo, &hi);
-    one_tile = ndt_store_tile_of(v.store, lo) == ndt_store_tile_of(v.store, hi);
-  }
-  if (ax >= 0 && rows > 1 && bv.size > 0 && !one_tile) {
+  if (ax >= 0 && rows > 1 && bv.size > 0) {
     for (int64_t i = 0; i < rows;) {
       /* the longest run of rows from i in which every view stays in the tile
        * its row i is in; the predicate holds on a prefix, by monotonicity */

@@ -92,20 +92,10 @@ typedef struct {
   int64_t lo, hi;          /* store offsets this task updates: [lo, hi) */
 } ndt_put_head;
 ndt_status ndt__put_record(const ndt_task_kind *kind, ndt_put_head *g, size_t arg_size);
-/* In the body (bi: the bound idx): ndt__put_check fails, naming the first
- * index outside a's flat range, before anything is written;
- * ndt__put_offset is the store offset of a's element idx[e]. */
-ndt_status ndt__put_check(const ndt_put_head *g, const ndt_bound *bi);
-static inline int64_t ndt__put_offset(const ndt_put_head *g, const ndt_bound *bi, int64_t e) {
-  const ndt_array *a = &g->a;
-  int64_t f, off = a->offset;
-  memcpy(&f, bi->ptr + e * bi->st[0], 8);
-  if (a->ndim == 1) return off + f * a->strides[0];
-  for (int d = a->ndim - 1; d >= 0; d--) {
-    off += (f % a->shape[d]) * a->strides[d];
-    f /= a->shape[d];
-  }
-  return off;
-}
+/* In the body (op: the bound operands): fills d's operands from g and op
+ * and runs the put kernel (d's fn and the fields after it are the
+ * caller's: NULL fn puts values); an index outside a's flat range fails
+ * before anything is written. */
+ndt_status ndt__put_run(const ndt_put_head *g, const ndt_bound *op, ndt_put_desc *d);
 
 #endif

@@ -110,16 +110,11 @@ void ndt_host_release(const ndt_array *a) { unlend(a->store); }
 /* A store of n elements of dtype t over the memory at mem, which it does
  * not own, tiled as any store of its size; lent for its life. */
 static ndt_store *store_over(char *mem, ndt_dtype t, int64_t n, int readonly) {
-  ndt_store *s = ndt__calloc(1, sizeof *s);
-  if (!s) return NULL;
   int isz = ndt__traits[t].size;
   ndt_tiling tl;
   ndt__tiling_for(1, &n, isz, ndt__rt_tile_bytes(), &tl);
-  s->tiles = ndt__calloc((size_t)(tl.ntiles > 0 ? tl.ntiles : 1), sizeof(ndt_tile));
-  if (!s->tiles) {
-    ndt__mfree(s);
-    return NULL;
-  }
+  ndt_store *s = ndt__store_alloc(tl.ntiles);
+  if (!s) return NULL;
   atomic_init(&s->refs, 1);
   s->dtype = t;
   s->itemsize = isz;
@@ -195,8 +190,7 @@ ndt_status ndt_view_itemsize(ndt_array **out, const ndt_array *a, ndt_dtype t, i
   ndt_array *v = ndt__array_alloc();
   if (!v || lend(root) != NDT_OK) {
     ndt__mfree(v);
-    ndt__mfree(s->tiles);
-    ndt__mfree(s);
+    ndt__mfree(s);   /* and its tiles */
     return NDT_ERR_NOMEM;
   }
   ndt__store_incref(root);

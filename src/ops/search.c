@@ -275,39 +275,28 @@ typedef struct {
  * result block (write), the index blocks (read). */
 static ndt_status gather_body(ndt_bound *op, void *p) {
   const gather_arg *g = p;
-  int nd = g->a.ndim, isz = ndt_vsize(&g->a);
-  int64_t n = g->out.size;
-  const ndt_bound *src = &op[0], bo = op[1], *bi = op + 2;
-  ndt_status st = NDT_OK;
-  {
-    /* the blocks are C-contiguous copies or in-place views: walk them in C
-     * order through their own strides */
-    int od = g->out.ndim;
-    int64_t pos[NDT_MAXDIMS] = {0}, ib[CH];
-    for (int64_t e = 0; e < n && !st; e++) {
-      int64_t f = g->a.offset;
-      for (int k = 0; k < nd; k++) {
-        const char *ip = bi[k].ptr;
-        for (int j = 0; j < od; j++) ip += pos[j] * bi[k].st[j];
-        ndt__kern->cast(g->idx[k].dtype, NDT_INT64)(ip, 0, (char *)ib, 8, 1);
-        if (ib[0] < 0 || ib[0] >= g->a.shape[k]) {
-          st = ndt__error(NDT_ERR_INDEX, "index %lld is out of bounds for axis %d with size %lld",
-                         (long long)ib[0], k, (long long)g->a.shape[k]);
-          break;
-        }
-        f += ib[0] * g->a.strides[k];
-      }
-      if (st) break;
-      char *op = bo.ptr;
-      for (int j = 0; j < od; j++) op += pos[j] * bo.st[j];
-      memcpy(op, ndt__elem_run(src, f, 0, NULL), isz);
-      for (int j = od - 1; j >= 0; j--) {
-        if (++pos[j] < g->out.shape[j]) break;
-        pos[j] = 0;
-      }
-    }
+  ndt_gather_desc d;
+  d.nd = g->out.ndim;
+  d.nk = g->a.ndim;
+  d.isz = ndt_vsize(&g->a);
+  d.shape = g->out.shape;
+  d.out = op[1].ptr;
+  d.ost = op[1].st;
+  for (int k = 0; k < d.nk; k++) {
+    d.idx[k] = op[2 + k].ptr;
+    d.ist[k] = op[2 + k].st;
+    d.it[k] = g->idx[k].dtype;
   }
-  return st;
+  d.aoff = g->a.offset;
+  d.ashape = g->a.shape;
+  d.ast = g->a.strides;
+  ndt__bound_walk(&op[0], &d.src);
+  int64_t bad;
+  int ax;
+  if (ndt__kern->gather(&d, &bad, &ax))
+    return ndt__error(NDT_ERR_INDEX, "index %lld is out of bounds for axis %d with size %lld",
+                     (long long)bad, ax, (long long)g->a.shape[ax]);
+  return NDT_OK;
 }
 
 static const ndt_task_kind gather_kind = {"gather", {gather_body}};

@@ -98,58 +98,10 @@ typedef struct {
  * elements [lo, hi) (read-write, walked). */
 static ndt_status put_op_body(ndt_bound *op, void *p) {
   const put_op_arg *g = p;
-  int isz = ndt_vsize(&g->h.a);
-  int64_t n = g->h.idx.shape[0];
-  const ndt_bound bi = op[0], bv = op[1];
-  ndt_status st = ndt__put_check(&g->h, &bi);   /* a bad index updates nothing */
-  if (st) return st;
-  /* 16-byte-aligned slots for one element of each loop operand */
-  _Alignas(16) char x[16], r[16];
-  int64_t steps[3] = {0, 0, 0};
-  /* the target bound in place: element `off` of the store is at base +
-   * (off - view offset) * itemsize, no tile lookup per element */
-  char *base = op[2].ptr;
-  int64_t boff = op[2].view->offset, ssz = g->h.a.store->itemsize;
-  /* plain float64/float32 sums (np.add.at's usual case): no loop call */
-  int fast = g->nin == 2 && g->fn && !g->to_loop && !g->from_loop &&
-             g->opc == NDT_ADD && (g->loop[0] == NDT_FLOAT64 || g->loop[0] == NDT_FLOAT32) &&
-             g->loop[1] == g->loop[0] && g->loop[2] == g->loop[0];
-  for (int64_t e = 0; e < n; e++) {
-    int64_t off = ndt__put_offset(&g->h, &bi, e);
-    if (off < g->h.lo || off >= g->h.hi) continue;
-    char *t = base ? base + (off - boff) * ssz : ndt__elem_run(&op[2], off, 0, NULL);
-    if (fast) {
-      const char *pv = bv.ptr + e * bv.st[0];
-      if (g->loop[0] == NDT_FLOAT64) {
-        double u, w;
-        memcpy(&u, t, 8);
-        memcpy(&w, pv, 8);
-        u += w;
-        memcpy(t, &u, 8);
-      } else {
-        float u, w;
-        memcpy(&u, t, 4);
-        memcpy(&w, pv, 4);
-        u += w;
-        memcpy(t, &u, 4);
-      }
-      continue;
-    }
-    if (g->to_loop) g->to_loop(t, 0, x, 0, 1);
-    else memcpy(x, t, isz);
-    char *args[3];
-    args[0] = x;
-    if (g->nin == 2) {
-      args[1] = bv.ptr + e * bv.st[0];
-      args[2] = r;
-    } else {
-      args[1] = r;
-    }
-    g->fn(args, steps, 1);
-    if (g->from_loop) g->from_loop(r, 0, t, 0, 1);
-    else memcpy(t, r, isz);
-  }
-  return NDT_OK;
+  ndt_put_desc d = {.fn = g->fn, .nin = g->nin, .op = g->opc,
+                    .loop = {g->loop[0], g->loop[1], g->loop[2]},
+                    .to_loop = g->to_loop, .from_loop = g->from_loop};
+  return ndt__put_run(&g->h, op, &d);
 }
 
 static const ndt_task_kind put_op_kind = {"ufunc.at", {put_op_body}};

@@ -60,7 +60,7 @@ ndt_status ndt__array_new(ndt_array **out, ndt_dtype t, int ndim, const int64_t 
 ndt_status ndt__array_view(ndt_array **out, const ndt_array *a) {
   ndt_array *v = ndt__array_alloc();
   if (!v) return NDT_ERR_NOMEM;
-  memcpy(v, a, sizeof *v);   /* readonly too: views of read-only arrays are read-only */
+  ndt__view_copy(v, a);   /* readonly too: views of read-only arrays are read-only */
   v->internal = 0;
   v->owner = 0;
   ndt__store_incref(v->store);

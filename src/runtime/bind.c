@@ -353,6 +353,29 @@ char *ndt__elem_run(const ndt_bound *b, int64_t f, int64_t step, int64_t *n) {
   return elem_in(b->view->store, b->mem, b->view->part, f, step, n);
 }
 
+/* Element f of a walked operand, and the store offsets [lo, hi) of the tile
+ * that holds it (one buffer: the kernel reaches them from this pointer). */
+static char *walk_at(const void *ctx, int64_t f, int64_t *lo, int64_t *hi) {
+  const ndt_bound *b = ctx;
+  const ndt_store *s = b->view->store;
+  const ndt_tile *tl = &s->tiles[ndt_store_tile_of(s, f)];
+  *lo = tl->start;
+  *hi = tl->start + tl->len;
+  char *base = ndt_tile_mem(tl, b->mem);
+  return base ? base + (f - tl->start) * s->itemsize + b->view->part : NULL;
+}
+
+void ndt__bound_walk(const ndt_bound *b, ndt_kwalk *w) {
+  const ndt_array *v = b->view;
+  /* a walked operand is never gathered: ptr is its element 0 in place, or
+   * NULL when it lies in more than one piece */
+  w->base = b->scratch ? NULL : b->ptr;
+  w->first = v->offset;
+  w->es = v->store ? v->store->itemsize : 0;
+  w->at = walk_at;
+  w->ctx = b;
+}
+
 char *ndt__host_elem(const ndt_array *v, int64_t f, int64_t step, int64_t *n) {
   return elem_in(v->store, &ndt__host_memory, v->part, f, step, n);
 }

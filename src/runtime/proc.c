@@ -58,6 +58,14 @@ int ndt__mem_register(ndt_memory *m) {
   return 0;
 }
 
+ndt_processor *ndt__proc_solo;
+static ndt_processor *only;   /* ndt__proc_select */
+
+static void set_solo(void) {
+  ndt_processor *p = only ? only : nprocs == 1 ? procs[0] : NULL;
+  ndt__proc_solo = p && !p->iface->supports && !p->iface->body ? p : NULL;
+}
+
 int ndt__proc_register(ndt_processor *p) {
   for (int i = 0; i < nprocs; i++)
     if (procs[i] == p) return 0;
@@ -66,6 +74,7 @@ int ndt__proc_register(ndt_processor *p) {
     return -1;
   procs[nprocs++] = p;
   if (nprocs > 1) ndt__dev_track = 1;
+  set_solo();
   return 0;
 }
 
@@ -75,16 +84,12 @@ int ndt__mem_count(void) { return nmems; }
 int ndt__proc_count(void) { return nprocs; }
 ndt_processor *ndt__proc_get(int i) { return i >= 0 && i < nprocs ? procs[i] : NULL; }
 
-static ndt_processor *only;   /* ndt__proc_select */
 int ndt__proc_select(const char *name) {
   only = NULL;
-  if (!name) return 0;
-  for (int i = 0; i < nprocs; i++)
-    if (!strcmp(procs[i]->iface->name, name)) {
-      only = procs[i];
-      return 0;
-    }
-  return -1;
+  for (int i = 0; name && i < nprocs && !only; i++)
+    if (!strcmp(procs[i]->iface->name, name)) only = procs[i];
+  set_solo();
+  return name && !only ? -1 : 0;
 }
 
 ndt_body_fn ndt__proc_body(ndt_processor *p, const ndt_task_kind *k) {

@@ -50,7 +50,7 @@ typedef struct {
   size_t arg_size;
   const ndt_access *acc;
   int nacc;
-  ndt_store *const *stores;
+  ndt_store *const *stores;   /* the stores a deferred task holds; NULL: its operands' */
   int nstores;
   unsigned flags;
   const int64_t *span;    /* the first and last tile of each operand, or NULL */

@@ -650,8 +650,7 @@ static void io_of(const ndt_access *acc, int nacc, int64_t *bytes, int *tiles) {
 ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
   const char *name = r->name;
   const ndt_access *acc = r->acc;
-  int nacc = r->nacc, nstores = r->nstores, nop = r->nop;
-  ndt_store *const *stores = r->stores;
+  int nacc = r->nacc, nop = r->nop;
   /* Tiles of lazy stores get their buffer from the first task recorded (or
    * run inline) on them, here on the recording thread: no task is pending
    * on a tile without one, so no worker races this. The bytes count as this
@@ -701,8 +700,11 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
     }
   }
   /* one allocation: the task, its stores, its operands and their views,
-   * and the argument */
-  size_t sz = sizeof(ndt_task) + (size_t)nstores * sizeof(ndt_store *);
+   * and the argument. The stores are r's, or else its operands' (at most
+   * one each; only a deferred task holds them, so the inline path never
+   * looks for them). */
+  int maxst = r->stores ? r->nstores : nop;
+  size_t sz = sizeof(ndt_task) + (size_t)maxst * sizeof(ndt_store *);
   sz = (sz + 15) & ~(size_t)15;
   size_t o_op = sz;
   sz += (size_t)nop * sizeof(ndt_operand);
@@ -710,7 +712,7 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
   size_t o_view = sz;
   sz += (size_t)nop * sizeof(ndt_array);
   size_t o_wrote = sz;
-  sz += (size_t)nstores;
+  sz += (size_t)maxst;
   size_t head = (sz + 15) & ~(size_t)15;
   ndt_task *t = ndt__malloc(head + r->arg_size);
   if (!t) return ndt__error(NDT_ERR_NOMEM, "cannot allocate a task for %s", name);
@@ -735,12 +737,20 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
   t->kind = r->kind;
   t->proc = r->proc;
   t->fprec = ndt__fp_defer();
+  int nstores = 0;
+  for (int i = 0; i < maxst; i++) {
+    ndt_store *si = r->stores ? r->stores[i] : r->op[i].view->store;
+    int dup = !si;
+    for (int j = 0; j < nstores && !dup; j++) dup = t->stores[j] == si;
+    if (dup) continue;
+    t->stores[nstores++] = si;
+  }
   for (int i = 0; i < nstores; i++) {
-    ndt__store_incref(stores[i]);
-    t->stores[i] = stores[i];
+    ndt_store *si = t->stores[i];
+    ndt__store_incref(si);
     t->wrote[i] = 0;
     for (int k = 0; k < nacc && !t->wrote[i]; k++)
-      t->wrote[i] = (acc[k].priv & NDT_WRITE) && acc[k].tile->store == stores[i] &&
+      t->wrote[i] = (acc[k].priv & NDT_WRITE) && acc[k].tile->store == si &&
                     !(r->flags & NDT__TASK_MOVE);
   }
   t->nstores = nstores;

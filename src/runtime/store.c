@@ -50,6 +50,20 @@ int64_t ndt_tiles_for(int ndim, const int64_t *shape, ndt_dtype ty) {
   return t.ntiles;
 }
 
+ndt_store *ndt__store_alloc(int64_t ntiles) {
+  /* the tiles follow the store: one allocation per array (a small one is
+   * made and freed per call on the inline path) */
+  size_t al = _Alignof(ndt_tile), head = (sizeof(ndt_store) + al - 1) / al * al;
+  if (ntiles < 1) ntiles = 1;
+  if ((uint64_t)ntiles > (SIZE_MAX - head) / sizeof(ndt_tile)) {
+    ndt__error(NDT_ERR_NOMEM, "cannot allocate %lld tiles", (long long)ntiles);
+    return NULL;
+  }
+  ndt_store *s = ndt__calloc(1, head + (size_t)ntiles * sizeof(ndt_tile));
+  if (s) s->tiles = (ndt_tile *)((char *)s + head);
+  return s;
+}
+
 ndt_status ndt__store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t *shape,
                          int zero) {
   ndt_status st = ndt__runtime_ensure();
@@ -72,14 +86,8 @@ ndt_status ndt__store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t
   ndt__tiling_for(ndim, shape, itemsize, ndt__rt_tile_bytes(), &tl);
   int rank = ndt_rank(), lazy = (zero & NDT_STORE_LAZY) != 0;
   zero &= 1;
-  ndt_store *s = ndt__calloc(1, sizeof *s);
+  ndt_store *s = ndt__store_alloc(tl.ntiles);
   if (!s) {
-    ndt__mem_unreserve(nbytes);
-    return NDT_ERR_NOMEM;
-  }
-  s->tiles = ndt__calloc((size_t)tl.ntiles, sizeof(ndt_tile));
-  if (!s->tiles) {
-    ndt__mfree(s);
     ndt__mem_unreserve(nbytes);
     return NDT_ERR_NOMEM;
   }
@@ -131,14 +139,8 @@ ndt_status ndt__store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t
 ndt_status ndt__store_new_bytes(ndt_store **out, int64_t nbytes) {
   int64_t n = nbytes > 0 ? nbytes : 1;
   if (!ndt__mem_reserve(n)) return ndt__nomem_array(n, 1, &n, NDT_UINT8);
-  ndt_store *s = ndt__calloc(1, sizeof *s);
+  ndt_store *s = ndt__store_alloc(1);
   if (!s) {
-    ndt__mem_unreserve(n);
-    return NDT_ERR_NOMEM;
-  }
-  s->tiles = ndt__calloc(1, sizeof(ndt_tile));
-  if (!s->tiles) {
-    ndt__mfree(s);
     ndt__mem_unreserve(n);
     return NDT_ERR_NOMEM;
   }
@@ -158,7 +160,6 @@ ndt_status ndt__store_new_bytes(ndt_store **out, int64_t nbytes) {
   }
   s->tiles[0].data = ndt__alloc_data((size_t)s->size, 0);
   if (!s->tiles[0].data) {
-    ndt__mfree(s->tiles);
     ndt__mfree(s);
     ndt__mem_unreserve(n);
     return NDT_ERR_NOMEM;
@@ -223,8 +224,7 @@ void ndt__store_decref(ndt_store *s) {
   if (s->alias_of) ndt__store_decref(s->alias_of);
   if (s->release) s->release(s->release_ctx);
   give_back_budget(s);
-  ndt__mfree(s->tiles);
-  ndt__mfree(s);
+  ndt__mfree(s);   /* and its tiles (ndt__store_alloc) */
 }
 
 ndt_status ndt__store_make_run(ndt_store *s) {

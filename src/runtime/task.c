@@ -23,23 +23,13 @@ ndt_status ndt__record(const ndt_task_kind *kind, const char *name, const ndt_op
   if (st) return st;
   if (!name) name = kind->name;
   ndt_access acc_local[16], *acc = acc_local;
-  ndt_store *st_local[8], **stores = st_local;
-  int nacc = 0, cap = 16, nstores = 0, scap = 8;
+  int nacc = 0, cap = 16;
   int64_t span_local[2 * NDT_SPAN_OPS], *span = nop <= NDT_SPAN_OPS ? span_local : NULL;
-  for (int i = 0; i < nop && st == NDT_OK; i++) {
+  for (int i = 0; i < nop; i++) {
     const ndt_array *v = op[i].view;
-    ndt_store *s = v->store;
-    int dup = 0;
-    for (int j = 0; j < nstores && !dup; j++) dup = stores[j] == s;
-    if (!dup && s) {
-      if (grow((void **)&stores, &scap, sizeof *stores, nstores + 1, st_local)) {
-        st = NDT_ERR_NOMEM;
-        break;
-      }
-      stores[nstores++] = s;
-    }
     if ((op[i].priv & NDT_OPND_KEEP) || v->size == 0) continue;
     /* the tiles the view touches, each with the part of the extent in it */
+    const ndt_store *s = v->store;
     int64_t lo, hi;
     ndt__view_extent(v, &lo, &hi);
     int64_t t0 = ndt_store_tile_of(s, lo), t1 = ndt_store_tile_of(s, hi);
@@ -47,7 +37,8 @@ ndt_status ndt__record(const ndt_task_kind *kind, const char *name, const ndt_op
       span[2 * i] = t0;
       span[2 * i + 1] = t1;
     }
-    if (grow((void **)&acc, &cap, sizeof *acc, nacc + (int)(t1 - t0 + 1), acc_local)) {
+    if (nacc + (t1 - t0 + 1) > cap &&
+        grow((void **)&acc, &cap, sizeof *acc, nacc + (int)(t1 - t0 + 1), acc_local)) {
       st = NDT_ERR_NOMEM;
       break;
     }
@@ -66,21 +57,21 @@ ndt_status ndt__record(const ndt_task_kind *kind, const char *name, const ndt_op
     }
   }
   if (st == NDT_OK) st = ndt__rt_flush(0, NULL, acc, nacc);
-  ndt_processor *proc = NULL;
-  if (st == NDT_OK && !(proc = ndt__proc_choose(kind, op, nop, arg)))
+  ndt_processor *proc = ndt__proc_solo;   /* the CPU alone: nothing to choose */
+  if (!proc || !kind->body[proc->kind]) proc = NULL;
+  if (st == NDT_OK && !proc && !(proc = ndt__proc_choose(kind, op, nop, arg)))
     st = ndt__error(NDT_ERR_INTERNAL, "no processor runs %s", name);
   /* with devices: the copies and evictions it needs, decided now, in
    * program order (proc.c) */
   ndt_task *fence = NULL;
   if (st == NDT_OK && ndt__dev_track) st = ndt__plan_task(&proc, kind, acc, nacc, &fence);
   if (st == NDT_OK) {
+    /* no stores: a deferred task takes its operands' (sched.c) */
     ndt_taskrec r = {.name = name, .kind = kind, .proc = proc, .op = op, .nop = nop,
                      .arg = arg, .arg_size = arg_size, .acc = acc, .nacc = nacc,
-                     .stores = stores, .nstores = nstores, .flags = flags, .span = span,
-                     .after = &fence, .nafter = fence != NULL};
+                     .flags = flags, .span = span, .after = &fence, .nafter = fence != NULL};
     st = ndt_distributed() ? ndt__dist_submit(&r) : ndt__rt_local_submit(&r);
   }
   if (acc != acc_local) ndt__mfree(acc);
-  if (stores != st_local) ndt__mfree(stores);
   return st;
 }

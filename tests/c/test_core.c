@@ -724,9 +724,12 @@ static void test_search(void) {
 /* Every allocation may fail: the call reports NOMEM, nothing crashes or leaks,
  * and earlier arrays stay valid. */
 static void test_alloc_failures(void) {
-  int64_t shape[2] = {50, 40};
+  /* keep has the transpose's shape: once no allocation fails, the chain
+   * below succeeds (with keep 50 x 40 it ended in a shape error, which only
+   * went unseen while every n < 60 failed an allocation first) */
+  int64_t shape[2] = {50, 40}, tshape[2] = {40, 50};
   ndt_array *keep;
-  OK(ndt_ones(&keep, 2, shape, NDT_FLOAT64));
+  OK(ndt_ones(&keep, 2, tshape, NDT_FLOAT64));
   int failures = 0;
   for (int n = 1; n < 60; n++) {
     ndt_array *a = NULL, *b = NULL, *r = NULL, *t = NULL;

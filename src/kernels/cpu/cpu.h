@@ -69,6 +69,11 @@ int64_t ndt__cpu_nonzero(ndt_dtype t, const char *p, int nd, const int64_t *shap
                          const int64_t *st, const int64_t *start, int64_t *dst);
 void ndt__cpu_copy2d(int64_t R, int64_t C, const char *src, int64_t srs, int64_t scs,
                      ndt_dtype sdt, char *dst, int64_t drs, int64_t dcs, ndt_dtype ddt);
+/* index.c */
+int ndt__cpu_gather(const ndt_gather_desc *d, int64_t *bad, int *axis);
+int ndt__cpu_put(const ndt_put_desc *d, int64_t *bad);
+void ndt__cpu_range(const ndt_range_desc *a, int64_t first, int64_t n, ndt_dtype t, char *out,
+                    int64_t os);
 /* gemm.c (floats through BLAS) */
 ndt_gemm_fn ndt__cpu_gemm(ndt_dtype t);
 ndt_gemv_fn ndt__cpu_gemv(ndt_dtype t);
