@@ -165,6 +165,12 @@ void ndt__line_block(const ndt_array *w, const ndt_tiling *tl, int64_t b, int64_
   out->size *= n;
 }
 
+const char *ndt__run_at(const ndt_bound *b, int64_t i, int64_t *n) {
+  if (b->ptr) return b->ptr + i * b->st[0];
+  const ndt_array *v = b->view;
+  return ndt__elem_run(b, v->offset + i * v->strides[0], v->strides[0], n);
+}
+
 ndt_status ndt__finish(ndt_status st, ndt_array *res, ndt_array **out) {
   if (st) {
     ndt_sync();   /* recorded tasks still write into res */

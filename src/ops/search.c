@@ -15,24 +15,31 @@ typedef struct {
 
 #define CH 256
 
-/* Operands: x, w (read; w empty without weights), the block's histogram
- * in parts (write). */
+/* Operands: x, w (read, walked; w empty without weights), the block's
+ * histogram in parts (write). */
 static ndt_status bin_body(ndt_bound *op, void *p) {
   const bin_arg *a = p;
-  const ndt_bound bx = op[0], bw = op[1];
   char *h = op[2].ptr;
   memset(h, 0, (size_t)a->nbins * 8);
-  int64_t n = a->x.size, xs = a->x.ndim ? bx.st[0] : 0, ws = a->has_w && a->w.ndim ? bw.st[0] : 0;
+  int64_t n = a->x.size;
   ndt_cast_fn cx = ndt__kern->cast(a->x.dtype, NDT_INT64);
   ndt_cast_fn cw = a->has_w ? ndt__kern->cast(a->w.dtype, NDT_FLOAT64) : NULL;
+  int64_t xs = a->x.strides[0] * a->x.store->itemsize;
+  int64_t ws = cw ? a->w.strides[0] * a->w.store->itemsize : 0;
   ndt_count_fn count = ndt__kern->count;
   int64_t ib[CH];
   double wb[CH];
-  for (int64_t c = 0; c < n; c += CH) {
-    int64_t m = n - c < CH ? n - c : CH;
-    cx(bx.ptr + c * xs, xs, (char *)ib, 8, m);
-    if (cw) cw(bw.ptr + c * ws, ws, (char *)wb, 8, m);
-    count(h, ib, cw ? wb : NULL, m, -1);   /* int_range checked the indices */
+  for (int64_t i = 0; i < n;) {
+    int64_t m = n - i;
+    const char *px = ndt__run_at(&op[0], i, &m);
+    const char *pw = cw ? ndt__run_at(&op[1], i, &m) : NULL;
+    for (int64_t c = 0; c < m; c += CH) {   /* in element order: the same sums */
+      int64_t k = m - c < CH ? m - c : CH;
+      cx(px + c * xs, xs, (char *)ib, 8, k);
+      if (cw) cw(pw + c * ws, ws, (char *)wb, 8, k);
+      count(h, ib, cw ? wb : NULL, k, -1);   /* int_range checked the indices */
+    }
+    i += m;
   }
   return NDT_OK;
 }
@@ -76,21 +83,25 @@ typedef struct {
   int64_t blk;
 } range_arg;
 
-/* Operands: x (read), the block's (min, max) in parts (write). */
+/* Operands: x (read, walked), the block's (min, max) in parts (write). */
 static ndt_status range_body(ndt_bound *op, void *p) {
   const range_arg *a = p;
-  const ndt_bound b = op[0];
   ndt_red_kernel kmin, kmax;   /* bool and every integer type have both */
   ndt__kern->reduce(NDT_RED_MIN, a->x.dtype, &kmin);
   ndt__kern->reduce(NDT_RED_MAX, a->x.dtype, &kmax);
   char lo[16], hi[16];
   memcpy(lo, kmin.identity, sizeof lo);
   memcpy(hi, kmax.identity, sizeof hi);
-  int64_t n = a->x.size, xs = b.st[0];
-  for (int64_t c = 0; c < n; c += 4096) {   /* both over each chunk while it is in cache */
-    int64_t m = n - c < 4096 ? n - c : 4096;
-    kmin.run(lo, b.ptr + c * xs, xs, m);
-    kmax.run(hi, b.ptr + c * xs, xs, m);
+  int64_t n = a->x.size, xs = a->x.strides[0] * a->x.store->itemsize;
+  for (int64_t i = 0; i < n;) {
+    int64_t m = n - i;
+    const char *px = ndt__run_at(&op[0], i, &m);
+    for (int64_t c = 0; c < m; c += 4096) {   /* both over each chunk while it is in cache */
+      int64_t k = m - c < 4096 ? m - c : 4096;
+      kmin.run(lo, px + c * xs, xs, k);
+      kmax.run(hi, px + c * xs, xs, k);
+    }
+    i += m;
   }
   char *r = op[1].ptr;
   ndt_cast_fn cast = ndt__kern->cast(a->x.dtype, NDT_INT64);
@@ -115,7 +126,7 @@ static ndt_status int_range(const ndt_array *x, int64_t *lo, int64_t *hi) {
     ndt__block_view(x, &tl, b, &a.x);
     ndt_array rv;
     ndt__range_view(&rv, a.parts, b * 16, 16);
-    ndt_operand ops[2] = {{&a.x, NDT_READ}, {&rv, NDT_WRITE}};
+    ndt_operand ops[2] = {{&a.x, NDT_READ | NDT_OPND_WALK}, {&rv, NDT_WRITE}};
     st = ndt__record(&range_kind, NULL, ops, 2, &a, sizeof a, fl);
   }
   if (st == NDT_OK) st = ndt__wait_tiles(a.parts, 0, 0, 0);
@@ -171,7 +182,8 @@ ndt_status ndt_bincount(ndt_array **out, const ndt_array *x, const ndt_array *we
     if (weights) ndt__block_view(weights, &tl, b, &a.w);
     ndt_array hv;
     ndt__range_view(&hv, parts, b * nbins * 8, nbins * 8);
-    ndt_operand ops[3] = {{&a.x, NDT_READ}, {&a.w, NDT_READ}, {&hv, NDT_WRITE}};
+    ndt_operand ops[3] = {{&a.x, NDT_READ | NDT_OPND_WALK}, {&a.w, NDT_READ | NDT_OPND_WALK},
+                          {&hv, NDT_WRITE}};
     st = ndt__record(&bin_kind, NULL, ops, 3, &a, sizeof a, fl);
   }
   if (st == NDT_OK) st = ndt__bin_combine("bincount", res, weights != NULL, tl.ntiles, parts, fl);

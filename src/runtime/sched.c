@@ -231,6 +231,7 @@ void ndt__task_run(ndt_task *t, int tid) {
   int cancelled = t->seq < rt.cancel_below;
   pthread_mutex_unlock(&rt.lock);
   double t0 = ndt__trace_on_ ? ndt__now_us() : 0;
+  int64_t g0 = ndt__gathered;
   /* the IEEE flags are this thread's: what the task raised goes to its
    * op's record */
   ndt_status st = NDT_OK;
@@ -243,7 +244,8 @@ void ndt__task_run(ndt_task *t, int tid) {
     ndt__fp_release(t->fprec);
     t->fprec = NULL;
   }
-  if (ndt__trace_on_) ndt__trace_add_io(t->name, tid, t0, ndt__now_us(), t->io_bytes, t->ntiles);
+  if (ndt__trace_on_)
+    ndt__trace_add_io(t->name, tid, t0, ndt__now_us(), t->io_bytes, t->ntiles, ndt__gathered - g0);
   /* read again: an interrupt may have come while it ran */
   pthread_mutex_lock(&rt.lock);
   cancelled = t->seq < rt.cancel_below || st == NDT_ERR_INTERRUPTED;
@@ -681,12 +683,13 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
       unsigned fpm = ndt__fp_mask_;
       if (fpm) ndt_fpe_clear();
       double t0 = ndt__trace_on_ ? ndt__now_us() : 0;
+      int64_t g0 = ndt__gathered;
       st = ndt__exec_body(r->kind, r->proc, r->op, nop, r->arg, r->span);
       if (ndt__trace_on_) {
         int64_t iob;
         int nt;
         io_of(acc, nacc, &iob, &nt);
-        ndt__trace_add_io(name, -1, t0, ndt__now_us(), iob, nt);
+        ndt__trace_add_io(name, -1, t0, ndt__now_us(), iob, nt, ndt__gathered - g0);
       }
       if (fpm) ndt_fp_inline(ndt_fpe_test());
       if (st == NDT_ERR_INTERRUPTED)   /* a kernel stopped half-way */
