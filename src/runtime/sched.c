@@ -28,6 +28,7 @@ static struct {
   ndt_status deferred;
   ndt__err_rec deferred_err;   /* the first failure: its task and its error (error.c) */
   int64_t pending_bytes;  /* sum of the pending tasks' bytes */
+  int64_t runnable;       /* tasks launched (ready or running) and not finished */
   int64_t recorded;       /* tasks recorded so far (their seq) */
   int64_t cancel_below;   /* an interrupt cancelled the tasks recorded before */
   int64_t finished;       /* tasks finished so far (the progress line) */
@@ -170,6 +171,7 @@ void ndt__tile_release(ndt_tile *t) {
 void ndt__task_put(ndt_task *t) { task_decref(t); }
 
 static void push_ready(ndt_task *t) {
+  rt.runnable++;
   t->next = NULL;
   if (rt.tail) rt.tail->next = t; else rt.head = t;
   rt.tail = t;
@@ -203,6 +205,7 @@ static void record_failure(ndt_task *t, ndt_status st) {
 static void complete(ndt_task *t, ndt_status st) {
   if (st != NDT_OK) record_failure(t, st);
   atomic_store(&t->done, 1);
+  rt.runnable--;
   rt.pending--;
   rt.finished++;
   rt.pending_bytes -= t->bytes;
@@ -457,6 +460,7 @@ static ndt_status sync_here(void) {
   pthread_mutex_lock(&rt.lock);
   int intr = !ndt_distributed();
   progress pg = {0};
+  double w0 = rt.pending > 0 ? ndt__trace_now() : 0;
   while (rt.pending > 0) {
     if (wait_done(intr)) {
       ndt_status st = interrupted();
@@ -469,6 +473,7 @@ static ndt_status sync_here(void) {
   ndt_status st = take_deferred();
   pthread_mutex_unlock(&rt.lock);
   progress_end(&pg);
+  if (w0 > 0) ndt__trace_caller("wait (sync)", w0);
   if (ndt__dev_track) ndt__plan_reclaim();   /* the device plan forgets freed tiles */
   ndt_status ps = ndt__proc_sync_all();
   return st ? st : ps;
@@ -516,8 +521,11 @@ ndt_status ndt__rt_wait_local(ndt_store *s, int64_t t0, int64_t t1, int for_writ
   pthread_mutex_lock(&rt.lock);
   int intr = !ndt_distributed();
   progress pg = {0};
+  double w0 = 0;   /* the timeline: when the caller started waiting */
   for (int64_t i = t0; i <= t1 && i < s->ntiles; i++) {
     ndt_tile *tl = &s->tiles[i];
+    if (!w0 && ndt__trace_on_ && busy(tl, tl->start, tl->start + tl->len - 1, for_write))
+      w0 = ndt__trace_now();
     if (wait_region(tl, tl->start, tl->start + tl->len - 1, for_write, intr, &pg)) {
       ndt_status st = interrupted();
       pthread_mutex_unlock(&rt.lock);
@@ -528,6 +536,7 @@ ndt_status ndt__rt_wait_local(ndt_store *s, int64_t t0, int64_t t1, int for_writ
   ndt_status st = take_deferred();
   pthread_mutex_unlock(&rt.lock);
   progress_end(&pg);
+  if (w0 > 0) ndt__trace_caller("wait (data)", w0);
   /* the host reads (or writes) them now: its copy must be valid (and,
    * written, the only valid one) */
   for (int64_t i = t0; i <= t1 && i < s->ntiles && st == NDT_OK; i++) {
@@ -802,16 +811,28 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
   /* Bounded look-ahead. Every pending task is ready, running or waiting on
    * one that is, so the count always drops. In bytes: the results of the
    * pending tasks and the stores only they still hold (the program dropped
-   * them); both drop to 0 as the tasks before this one finish, and this
-   * one never waits for itself, so a task larger than the bound runs. */
+   * them); over that bound the thread waits, but only while the workers
+   * have work: two runnable tasks per worker. Waiting until no older task
+   * was pending, as before, ran one task at a time for as long as a
+   * dropped temporary larger than the bound had readers pending (most of a
+   * batch in the X-ray job, where every temporary is 17 MB); the task bound
+   * still caps how far ahead it records. This task never waits for itself,
+   * so a task larger than the bound runs. */
   atomic_fetch_add(&t->refs, 1);   /* read t->done while waiting */
   int intr = !ndt_distributed();
+  double w0 = -1;   /* the timeline: when the caller started waiting, and why */
+  const char *why = NULL;
   for (;;) {
     int mine = !atomic_load(&t->done);
     int64_t older = rt.pending_bytes - (mine ? bytes : 0) + ndt__mem_doomed();
+    int64_t runnable = rt.runnable - mine;   /* older tasks the workers can run */
     if (rt.pending <= ndt__set_.max_pending &&
-        (rt.pending - mine <= 0 || older <= ndt__set_.max_bytes))
+        (rt.pending - mine <= 0 || older <= ndt__set_.max_bytes || runnable < 2 * rt.nworkers))
       break;
+    if (w0 < 0) {
+      w0 = ndt__trace_now();
+      why = rt.pending > ndt__set_.max_pending ? "look-ahead (tasks)" : "look-ahead (bytes)";
+    }
     if (wait_done(intr)) {
       /* Cancels what was recorded, this task too, and goes on: the op that
        * records it must not see an error for a task it recorded. The
@@ -821,6 +842,7 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
     }
   }
   pthread_mutex_unlock(&rt.lock);
+  if (w0 > 0) ndt__trace_caller(why, w0);
   task_decref(t);
   if (atomic_load_explicit(&ndt__lent_stores, memory_order_relaxed)) note_lent(acc, nacc);
   return NDT_OK;
