@@ -36,6 +36,7 @@ struct ndt_task {
   unsigned char *wrote;   /* wrote[i]: the task writes stores[i] */
   int64_t io_bytes;       /* the timeline: bytes of the regions it uses (set while tracing) */
   int ntiles;             /* ... and the tiles they lie in */
+  int waited;             /* a wait sleeps until this task finishes (under lock) */
 };
 
 /* One task as the recording thread hands it down (task.c -> dist.c ->

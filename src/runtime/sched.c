@@ -19,7 +19,7 @@ static struct {
   int started;
   pthread_mutex_t lock;
   pthread_cond_t work;    /* a task became ready, or stop */
-  pthread_cond_t done;    /* a task finished */
+  pthread_cond_t done;    /* a task finished that a wait is for (see complete) */
   ndt_task *head, *tail;
   int nworkers;
   pthread_t *threads;
@@ -30,8 +30,11 @@ static struct {
   int64_t pending_bytes;  /* sum of the pending tasks' bytes */
   int64_t runnable;       /* tasks launched (ready or running) and not finished */
   int64_t recorded;       /* tasks recorded so far (their seq) */
-  int64_t cancel_below;   /* an interrupt cancelled the tasks recorded before */
+  _Atomic int64_t cancel_below;   /* an interrupt cancelled the tasks recorded before
+                                     (written under lock, read without) */
   int64_t finished;       /* tasks finished so far (the progress line) */
+  int any_waiters;        /* waits that look again after every finished task */
+  int zero_waiters;       /* waits for no pending task at all (syncs) */
 } rt = {.lock = PTHREAD_MUTEX_INITIALIZER,
         .work = PTHREAD_COND_INITIALIZER,
         .done = PTHREAD_COND_INITIALIZER};
@@ -201,8 +204,19 @@ static void record_failure(ndt_task *t, ndt_status st) {
   }
 }
 
-/* Called with the lock held. */
-static void complete(ndt_task *t, ndt_status st) {
+/* What complete() leaves to do once the lock is released: wake the
+ * waits on rt.done, wake workers for newly ready tasks. Signalling after
+ * the unlock spares the woken thread a second sleep on the lock the
+ * signaller still holds (the main thread slept twice per wake). */
+typedef struct { int done, work; } wakes;
+static void wake(wakes w) {
+  if (w.done) pthread_cond_broadcast(&rt.done);
+  for (int i = 0; i < w.work; i++) pthread_cond_signal(&rt.work);
+}
+
+/* Called with the lock held. ready_here: the calling worker takes a ready
+ * task itself next, so one fewer worker needs waking. */
+static wakes complete(ndt_task *t, ndt_status st, int ready_here) {
   if (st != NDT_OK) record_failure(t, st);
   atomic_store(&t->done, 1);
   rt.runnable--;
@@ -222,17 +236,20 @@ static void complete(ndt_task *t, ndt_status st) {
     }
   }
   t->nsucc = 0;
-  if (woke == 1) pthread_cond_signal(&rt.work);
-  else if (woke > 1) pthread_cond_broadcast(&rt.work);
-  pthread_cond_broadcast(&rt.done);
+  wakes w = {0, woke - (ready_here && woke > 0)};
+  if (w.work > rt.nworkers) w.work = rt.nworkers;
+  /* Waiters are woken only by what they wait for: the task a data wait
+   * named (waited), the last pending task for a sync, any task for the
+   * look-ahead. Waking every waiter at every finished task cost two
+   * context switches per task: 16 for a sync after one op on 16 tiles. */
+  w.done = t->waited || rt.any_waiters || (rt.zero_waiters && rt.pending == 0);
+  return w;
 }
 
-/* Runs a ready task on this thread (tid: its trace row, -1 the caller)
- * and finishes it. */
-void ndt__task_run(ndt_task *t, int tid) {
-  pthread_mutex_lock(&rt.lock);
-  int cancelled = t->seq < rt.cancel_below;
-  pthread_mutex_unlock(&rt.lock);
+/* Runs a ready task's body on this thread (tid: its trace row, -1 the
+ * caller) and releases its stores; complete() finishes it. */
+static ndt_status run_body(ndt_task *t, int tid) {
+  int cancelled = t->seq < atomic_load(&rt.cancel_below);
   double t0 = ndt__trace_on_ ? ndt__now_us() : 0;
   int64_t g0 = ndt__gathered;
   /* the IEEE flags are this thread's: what the task raised goes to its
@@ -250,20 +267,28 @@ void ndt__task_run(ndt_task *t, int tid) {
   if (ndt__trace_on_)
     ndt__trace_add_io(t->name, tid, t0, ndt__now_us(), t->io_bytes, t->ntiles, ndt__gathered - g0);
   /* read again: an interrupt may have come while it ran */
-  pthread_mutex_lock(&rt.lock);
-  cancelled = t->seq < rt.cancel_below || st == NDT_ERR_INTERRUPTED;
-  pthread_mutex_unlock(&rt.lock);
+  cancelled = t->seq < atomic_load(&rt.cancel_below) || st == NDT_ERR_INTERRUPTED;
   if (cancelled) {
     mark_lost(t);
     st = NDT_OK;   /* reported by the wait that cancelled it, and by reads */
   }
   release_resources(t);
+  return st;
+}
+
+/* Runs a ready task on this thread (tid: its trace row, -1 the caller)
+ * and finishes it. */
+void ndt__task_run(ndt_task *t, int tid) {
+  ndt_status st = run_body(t, tid);
   pthread_mutex_lock(&rt.lock);
-  complete(t, st);
+  wakes w = complete(t, st, 0);
   pthread_mutex_unlock(&rt.lock);
+  wake(w);
   task_decref(t);
 }
 
+/* A worker: takes ready tasks in order; finishing one and taking the next
+ * is one hold of the lock (the signals go out without it). */
 static void *worker_main(void *p) {
   int id = (int)(intptr_t)p;
   pthread_mutex_lock(&rt.lock);
@@ -274,8 +299,17 @@ static void *worker_main(void *p) {
     rt.head = t->next;
     if (!rt.head) rt.tail = NULL;
     pthread_mutex_unlock(&rt.lock);
-    ndt__task_run(t, id);
+    ndt_status st = run_body(t, id);
     pthread_mutex_lock(&rt.lock);
+    wakes w = complete(t, st, 1);
+    if (w.done || w.work) {
+      pthread_mutex_unlock(&rt.lock);
+      wake(w);
+      task_decref(t);
+      pthread_mutex_lock(&rt.lock);
+    } else {
+      task_decref(t);   /* (under the lock: it only frees when the count ends) */
+    }
   }
   pthread_mutex_unlock(&rt.lock);
   return NULL;
@@ -461,8 +495,10 @@ static ndt_status sync_here(void) {
   int intr = !ndt_distributed();
   progress pg = {0};
   double w0 = rt.pending > 0 ? ndt__trace_now() : 0;
+  rt.zero_waiters++;
   while (rt.pending > 0) {
     if (wait_done(intr)) {
+      rt.zero_waiters--;
       ndt_status st = interrupted();
       pthread_mutex_unlock(&rt.lock);
       progress_end(&pg);
@@ -470,6 +506,7 @@ static ndt_status sync_here(void) {
     }
     if (intr) progress_tick(&pg);
   }
+  rt.zero_waiters--;
   ndt_status st = take_deferred();
   pthread_mutex_unlock(&rt.lock);
   progress_end(&pg);
@@ -493,23 +530,36 @@ ndt_status ndt_sync(void) {
 
 static int overlaps(const ndt_use *u, int64_t lo, int64_t hi) { return u->lo <= hi && lo <= u->hi; }
 
-/* 1 when an unfinished task uses [lo, hi] of the tile in a way that
- * conflicts with a read (or, when for_write, with a write). */
-static int busy(const ndt_tile *t, int64_t lo, int64_t hi, int for_write) {
+/* An unfinished task that uses [lo, hi] of the tile in a way that
+ * conflicts with a read (or, when for_write, with a write), or NULL. */
+static ndt_task *busy_task(const ndt_tile *t, int64_t lo, int64_t hi, int for_write) {
   for (int i = 0; i < t->nwrites; i++)
-    if (!atomic_load(&t->writes[i].task->done) && overlaps(&t->writes[i], lo, hi)) return 1;
+    if (!atomic_load(&t->writes[i].task->done) && overlaps(&t->writes[i], lo, hi))
+      return t->writes[i].task;
   if (for_write)
     for (int i = 0; i < t->nreads; i++)
-      if (!atomic_load(&t->reads[i].task->done) && overlaps(&t->reads[i], lo, hi)) return 1;
-  return 0;
+      if (!atomic_load(&t->reads[i].task->done) && overlaps(&t->reads[i], lo, hi))
+        return t->reads[i].task;
+  return NULL;
+}
+static int busy(const ndt_tile *t, int64_t lo, int64_t hi, int for_write) {
+  return busy_task(t, lo, hi, for_write) != NULL;
+}
+
+/* Sleeps (lock held) until the unfinished task b finishes (or a slice
+ * ends): complete() wakes the waits for tasks marked waited. */
+static int wait_for(ndt_task *b, int interruptible) {
+  b->waited = 1;
+  return wait_done(interruptible);
 }
 
 /* Waits (lock held) until no unfinished task conflicts with [lo, hi];
  * 1 when an interrupt stopped the wait (only when interruptible). */
 static int wait_region(const ndt_tile *t, int64_t lo, int64_t hi, int for_write,
                        int interruptible, progress *pg) {
-  while (busy(t, lo, hi, for_write)) {
-    if (wait_done(interruptible)) return 1;
+  ndt_task *b;
+  while ((b = busy_task(t, lo, hi, for_write))) {
+    if (wait_for(b, interruptible)) return 1;
     if (interruptible) progress_tick(pg);
   }
   return 0;
@@ -626,8 +676,9 @@ void ndt__rt_settle_store(ndt_store *s) {
   int intr = !ndt_distributed();
   for (int64_t i = 0; i < s->ntiles; i++) {
     ndt_tile *tl = &s->tiles[i];
-    while (busy(tl, tl->start, tl->start + tl->len - 1, 1))
-      if (wait_done(intr)) {
+    ndt_task *b;
+    while ((b = busy_task(tl, tl->start, tl->start + tl->len - 1, 1)))
+      if (wait_for(b, intr)) {
         /* cancels what was recorded (as the look-ahead wait does) and goes
          * on; the request stays for the next wait to report */
         rt.cancel_below = rt.recorded;
@@ -822,15 +873,24 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
   int intr = !ndt_distributed();
   double w0 = -1;   /* the timeline: when the caller started waiting, and why */
   const char *why = NULL;
+  rt.any_waiters++;
   for (;;) {
     int mine = !atomic_load(&t->done);
     int64_t older = rt.pending_bytes - (mine ? bytes : 0) + ndt__mem_doomed();
     int64_t runnable = rt.runnable - mine;   /* older tasks the workers can run */
-    if (rt.pending <= ndt__set_.max_pending &&
-        (rt.pending - mine <= 0 || older <= ndt__set_.max_bytes || runnable < 2 * rt.nworkers))
+    /* once waiting, it goes on only well inside the bounds (a quarter of
+     * the tasks, half the bytes, one runnable task per worker): it then
+     * records several tasks per wake, not one (each wake is two context
+     * switches: a tenth of the CPU time of an op on 16 tiles) */
+    int waited = w0 >= 0;
+    int64_t max_tasks = waited ? ndt__set_.max_pending - ndt__set_.max_pending / 4 : ndt__set_.max_pending;
+    int64_t max_bytes = waited ? ndt__set_.max_bytes / 2 : ndt__set_.max_bytes;
+    int64_t max_run = waited ? rt.nworkers : 2 * rt.nworkers - 1;
+    if (rt.pending <= max_tasks &&
+        (rt.pending - mine <= 0 || older <= max_bytes || runnable <= max_run))
       break;
     if (w0 < 0) {
-      w0 = ndt__trace_now();
+      w0 = ndt__trace_on_ ? ndt__now_us() : 0;
       why = rt.pending > ndt__set_.max_pending ? "look-ahead (tasks)" : "look-ahead (bytes)";
     }
     if (wait_done(intr)) {
@@ -841,6 +901,7 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
       intr = 0;
     }
   }
+  rt.any_waiters--;
   pthread_mutex_unlock(&rt.lock);
   if (w0 > 0) ndt__trace_caller(why, w0);
   task_decref(t);
