@@ -171,3 +171,29 @@ def test_flat_views_of_frames_read_in_place(tmp_path):
     for e in ran:
         gathered[e["name"]] += e["args"]["gathered"]
     assert gathered == {n: 0 for n in names}, gathered
+
+
+def test_bincount_with_minlength_reads_its_index_once(tmp_path):
+    """minlength covering every index (the X-ray job's radial profiles): the
+    count tasks find the bounds as they count, so no separate bounds pass
+    ('range' tasks) reads the index array first; an index past minlength
+    costs a second count, with the same values."""
+    ev = run_trace_events("""
+        import numpy
+        import ndtile as np
+        idx = numpy.random.default_rng(2).integers(0, 5000, size=(3, 704, 768))
+        w = (numpy.arange(idx.size) % 5).astype(numpy.float32).reshape(idx.shape)
+        x, y = np.asarray(idx), np.asarray(w)
+        got = np.bincount(x.ravel(), weights=y.ravel(), minlength=5000)
+        assert (numpy.asarray(got) == numpy.bincount(idx.ravel(), w.ravel(), 5000)).all()
+        np._core.sync()
+        np.negative(np.ones(3, dtype=np.int8))      # a marker in the trace
+        got = np.bincount(x.ravel(), weights=y.ravel(), minlength=4000)
+        assert (numpy.asarray(got) == numpy.bincount(idx.ravel(), w.ravel(), 4000)).all()
+    """, tmp_path)
+    mark = [i for i, e in enumerate(ev) if e["name"] == "negative"][0]
+    first, second = ev[:mark], ev[mark:]
+    blocks = sum(e["name"] == "bincount" for e in first) - 1    # and the combining task
+    assert blocks > 1 and not any(e["name"] == "range" for e in first)
+    # too small a minlength: the first count is redone into max + 1 bins
+    assert sum(e["name"] == "bincount" for e in second) == 2 * blocks + 1
