@@ -84,7 +84,8 @@ typedef void (*ndt_bins_fn)(const ndt_kread *edges, const ndt_bins_desc *d, cons
 
 /* ---- counting ------------------------------------------------------------ */
 /* hist[ix[i]] += w[i] (double hist) or += 1 (int64 hist, w NULL), i < m;
- * nb >= 0: indices >= nb are skipped; nb < 0: every index is in range. */
+ * nb >= 0: indices outside [0, nb) are skipped; nb < 0: every index is in
+ * range. */
 typedef void (*ndt_count_fn)(void *hist, const int64_t *ix, const double *w, int64_t m,
                              int64_t nb);
 /* out[i * os] = the sum over k < nblocks of parts[k * n + i] for i < n,

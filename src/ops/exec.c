@@ -184,6 +184,12 @@ void ndt__line_block(const ndt_array *w, const ndt_tiling *tl, int64_t b, int64_
   out->size *= n;
 }
 
+const char *ndt__run_at(const ndt_bound *b, int64_t i, int64_t *n) {
+  if (b->ptr) return b->ptr + i * b->st[0];
+  const ndt_array *v = b->view;
+  return ndt__elem_run(b, v->offset + i * v->strides[0], v->strides[0], n);
+}
+
 ndt_status ndt__finish(ndt_status st, ndt_array *res, ndt_array **out) {
   if (st) {
     ndt_sync();   /* recorded tasks still write into res */
@@ -274,20 +280,27 @@ static ndt_status ew_body(ndt_bound *b, void *argp) {
   memcpy(shape, a->op[a->nin].shape, sizeof(int64_t) * nd);
   for (int o = 0; o < nop; o++) memcpy(s[o], b[o].st, sizeof(int64_t) * nd);
   nd = ndt__coalesce(nd, shape, nop, s);
-  char *p[NDT_MAXOPS];
+  char *p[NDT_MAXOPS], *q[NDT_MAXOPS];
   int64_t inner = nd ? shape[nd - 1] : 1, is[NDT_MAXOPS];
   for (int o = 0; o < nop; o++) is[o] = nd ? s[o][nd - 1] : 0;
   int64_t idx[NDT_MAXDIMS] = {0}, runs = 1;
   for (int k = 0; k < nd - 1; k++) runs *= shape[k];
+  /* without casts the loop is called straight; runs are often one row
+   * (shifted views of a padded frame), so what each call costs counts */
+  int direct = a->loop != NULL && a->op[a->nin].dtype == a->loop_out;
+  for (int i = 0; i < a->nin; i++) direct &= a->op[i].dtype == a->loop_in[i];
+  for (int o = 0; o < nop; o++) p[o] = b[o].ptr;
   for (int64_t r = 0; r < runs; r++) {
-    for (int o = 0; o < nop; o++) {
-      p[o] = b[o].ptr;
-      for (int k = 0; k < nd - 1; k++) p[o] += idx[k] * s[o][k];
-    }
-    run_inner(a, p, is, inner);
-    for (int k = nd - 2; k >= 0; k--) {
-      if (++idx[k] < shape[k]) break;
+    memcpy(q, p, sizeof(char *) * (size_t)nop);   /* a loop may move its pointers */
+    if (direct) a->loop(q, is, inner);
+    else run_inner(a, q, is, inner);
+    for (int k = nd - 2; k >= 0; k--) {   /* the next run's starts (an odometer) */
+      if (++idx[k] < shape[k]) {
+        for (int o = 0; o < nop; o++) p[o] += s[o][k];
+        break;
+      }
       idx[k] = 0;
+      for (int o = 0; o < nop; o++) p[o] -= (shape[k] - 1) * s[o][k];
     }
   }
   return NDT_OK;

@@ -60,6 +60,13 @@ void ndt__line_block(const ndt_array *w, const ndt_tiling *tl, int64_t b, int64_
 int64_t ndt__block_first(const ndt_tiling *tl, int64_t b);
 void ndt__block_start(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_t *start);
 
+/* A 1-d block operand read in place run by run (NDT_OPND_WALK): elements
+ * [i, i + *n) of the view bound in b, or as many of them as lie in one
+ * buffer (*n cut). The flat view of an N-d array has tiles that end at
+ * other places than the 1-d blocks: walked in element order, such a block
+ * is read in place, with the same results, and not gathered into scratch. */
+const char *ndt__run_at(const ndt_bound *b, int64_t i, int64_t *n);
+
 /* Runs loop over n elements, casting inputs of dtype in_dt[i] to loop_in[i]
  * and the loop's loop_out result to out_dt through small buffers. A NULL
  * loop casts input 0 straight to the output. */

@@ -9,30 +9,60 @@ typedef struct {
   ndt_array x, w;      /* block views (w.store NULL without weights) */
   int has_w;
   int64_t nbins;
+  int bounds;          /* one pass: indices outside [0, nbins) are skipped, and the
+                          block's (min, max) goes to operand 3 */
   ndt_store *parts;    /* one-tile byte store: a histogram per block */
   int64_t poff;        /* byte offset of this block's histogram */
 } bin_arg;
 
 #define CH 256
 
-/* Operands: x, w (read; w empty without weights), the block's histogram
- * in parts (write). */
+/* Operands: x, w (read, walked; w empty without weights), the block's
+ * histogram in parts (write); with bounds, its (min, max) as int64 (write).
+ * An int64 index read in place goes to the count as it is. */
 static ndt_status bin_body(ndt_bound *op, void *p) {
   const bin_arg *a = p;
-  const ndt_bound bx = op[0], bw = op[1];
   char *h = op[2].ptr;
   memset(h, 0, (size_t)a->nbins * 8);
-  int64_t n = a->x.size, xs = a->x.ndim ? bx.st[0] : 0, ws = a->has_w && a->w.ndim ? bw.st[0] : 0;
+  int64_t n = a->x.size;
   ndt_cast_fn cx = ndt__kern->cast(a->x.dtype, NDT_INT64);
   ndt_cast_fn cw = a->has_w ? ndt__kern->cast(a->w.dtype, NDT_FLOAT64) : NULL;
+  int64_t xs = a->x.strides[0] * a->x.store->itemsize;
+  int64_t ws = cw ? a->w.strides[0] * a->w.store->itemsize : 0;
+  int direct = a->x.dtype == NDT_INT64 && xs == 8;
   ndt_count_fn count = ndt__kern->count;
+  ndt_red_kernel kmin, kmax;
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  if (a->bounds) {
+    ndt__kern->reduce(NDT_RED_MIN, NDT_INT64, &kmin);
+    ndt__kern->reduce(NDT_RED_MAX, NDT_INT64, &kmax);
+  }
   int64_t ib[CH];
   double wb[CH];
-  for (int64_t c = 0; c < n; c += CH) {
-    int64_t m = n - c < CH ? n - c : CH;
-    cx(bx.ptr + c * xs, xs, (char *)ib, 8, m);
-    if (cw) cw(bw.ptr + c * ws, ws, (char *)wb, 8, m);
-    count(h, ib, cw ? wb : NULL, m, -1);   /* int_range checked the indices */
+  for (int64_t i = 0; i < n;) {
+    int64_t m = n - i;
+    const char *px = ndt__run_at(&op[0], i, &m);
+    const char *pw = cw ? ndt__run_at(&op[1], i, &m) : NULL;
+    for (int64_t c = 0; c < m; c += CH) {   /* in element order: the same sums */
+      int64_t k = m - c < CH ? m - c : CH;
+      const int64_t *ix = ib;
+      if (direct) ix = (const int64_t *)(px + c * xs);
+      else cx(px + c * xs, xs, (char *)ib, 8, k);
+      if (cw) cw(pw + c * ws, ws, (char *)wb, 8, k);
+      if (a->bounds) {
+        kmin.run((char *)&lo, (const char *)ix, 8, k);
+        kmax.run((char *)&hi, (const char *)ix, 8, k);
+        count(h, ix, cw ? wb : NULL, k, a->nbins);
+      } else {
+        count(h, ix, cw ? wb : NULL, k, -1);   /* int_range checked the indices */
+      }
+    }
+    i += m;
+  }
+  if (a->bounds) {
+    int64_t *r = (int64_t *)op[3].ptr;
+    r[0] = lo;
+    r[1] = hi;
   }
   return NDT_OK;
 }
@@ -76,21 +106,25 @@ typedef struct {
   int64_t blk;
 } range_arg;
 
-/* Operands: x (read), the block's (min, max) in parts (write). */
+/* Operands: x (read, walked), the block's (min, max) in parts (write). */
 static ndt_status range_body(ndt_bound *op, void *p) {
   const range_arg *a = p;
-  const ndt_bound b = op[0];
   ndt_red_kernel kmin, kmax;   /* bool and every integer type have both */
   ndt__kern->reduce(NDT_RED_MIN, a->x.dtype, &kmin);
   ndt__kern->reduce(NDT_RED_MAX, a->x.dtype, &kmax);
   char lo[16], hi[16];
   memcpy(lo, kmin.identity, sizeof lo);
   memcpy(hi, kmax.identity, sizeof hi);
-  int64_t n = a->x.size, xs = b.st[0];
-  for (int64_t c = 0; c < n; c += 4096) {   /* both over each chunk while it is in cache */
-    int64_t m = n - c < 4096 ? n - c : 4096;
-    kmin.run(lo, b.ptr + c * xs, xs, m);
-    kmax.run(hi, b.ptr + c * xs, xs, m);
+  int64_t n = a->x.size, xs = a->x.strides[0] * a->x.store->itemsize;
+  for (int64_t i = 0; i < n;) {
+    int64_t m = n - i;
+    const char *px = ndt__run_at(&op[0], i, &m);
+    for (int64_t c = 0; c < m; c += 4096) {   /* both over each chunk while it is in cache */
+      int64_t k = m - c < 4096 ? m - c : 4096;
+      kmin.run(lo, px + c * xs, xs, k);
+      kmax.run(hi, px + c * xs, xs, k);
+    }
+    i += m;
   }
   char *r = op[1].ptr;
   ndt_cast_fn cast = ndt__kern->cast(a->x.dtype, NDT_INT64);
@@ -115,7 +149,7 @@ static ndt_status int_range(const ndt_array *x, int64_t *lo, int64_t *hi) {
     ndt__block_view(x, &tl, b, &a.x);
     ndt_array rv;
     ndt__range_view(&rv, a.parts, b * 16, 16);
-    ndt_operand ops[2] = {{&a.x, NDT_READ}, {&rv, NDT_WRITE}};
+    ndt_operand ops[2] = {{&a.x, NDT_READ | NDT_OPND_WALK}, {&rv, NDT_WRITE}};
     st = ndt__record(&range_kind, NULL, ops, 2, &a, sizeof a, fl);
   }
   if (st == NDT_OK) st = ndt__wait_tiles(a.parts, 0, 0, 0);
@@ -128,6 +162,39 @@ static ndt_status int_range(const ndt_array *x, int64_t *lo, int64_t *hi) {
   }
   ndt__store_decref(a.parts);
   return st;
+}
+
+/* The count tasks, one per block of x's 1-d tiling tl, each into its
+ * histogram of nbins in parts; with rparts, each skips indices outside
+ * [0, nbins) and writes its block's (min, max) there. */
+static ndt_status record_counts(const ndt_array *x, const ndt_array *weights,
+                                const ndt_tiling *tl, int64_t nbins, ndt_store *parts,
+                                ndt_store *rparts, unsigned fl) {
+  ndt_status st = NDT_OK;
+  for (int64_t b = 0; b < tl->ntiles && st == NDT_OK; b++) {
+    bin_arg a = {.has_w = weights != NULL, .nbins = nbins, .bounds = rparts != NULL,
+                 .parts = parts, .poff = b * nbins * 8};
+    ndt__block_view(x, tl, b, &a.x);
+    if (weights) ndt__block_view(weights, tl, b, &a.w);
+    ndt_array hv, rv = ndt__empty_view;
+    ndt__range_view(&hv, parts, b * nbins * 8, nbins * 8);
+    if (rparts) ndt__range_view(&rv, rparts, b * 16, 16);
+    ndt_operand ops[4] = {{&a.x, NDT_READ | NDT_OPND_WALK}, {&a.w, NDT_READ | NDT_OPND_WALK},
+                          {&hv, NDT_WRITE}, {&rv, NDT_WRITE}};
+    st = ndt__record(&bin_kind, NULL, ops, rparts ? 4 : 3, &a, sizeof a, fl);
+  }
+  return st;
+}
+
+/* The bounds of all blocks from their (min, max) pairs in rparts (waited). */
+static void bounds_of(ndt_store *rparts, int64_t nblocks, int64_t *lo, int64_t *hi) {
+  ndt_array pv;
+  ndt__range_view(&pv, rparts, 0, rparts->size);
+  const int64_t *r = (const int64_t *)ndt__host_elem(&pv, 0, 0, NULL);
+  for (int64_t b = 0; b < nblocks; b++) {
+    if (b == 0 || r[2 * b] < *lo) *lo = r[2 * b];
+    if (b == 0 || r[2 * b + 1] > *hi) *hi = r[2 * b + 1];
+  }
 }
 
 ndt_status ndt_bincount(ndt_array **out, const ndt_array *x, const ndt_array *weights,
@@ -144,35 +211,62 @@ ndt_status ndt_bincount(ndt_array **out, const ndt_array *x, const ndt_array *we
     return ndt__error(NDT_ERR_CAST, "Cannot cast array data from dtype('%s') to "
                      "dtype('float64') according to the rule 'safe'",
                      ndt_dtype_name(weights->dtype));
+  ndt_tiling tl;
+  ndt__tiling_for(1, x->shape, x->store->itemsize, ndt__rt_tile_bytes(), &tl);
+  if (x->size == 0) tl.ntiles = 0;
+  unsigned fl = tl.ntiles <= 1 && x->size <= ndt__rt_inline_elems() ? NDT_TASK_INLINE : 0;
   int64_t nbins = minlength;
-  if (x->size > 0) {
+  ndt_store *parts = NULL;
+  ndt_status st = NDT_OK;
+  if (x->size > 0 && minlength > 0) {
+    /* One pass when minlength holds every index (a histogram whose bins are
+     * known, as the X-ray job's radial profiles): each block counts and
+     * finds its bounds at once, and only an index at or past minlength
+     * makes a second pass. The bounds pass read the index array a second
+     * time (35 MB a batch of 704x768 frames). The call waits for the counts
+     * as it waited for the bounds. */
+    ndt_store *rparts = NULL;
+    if ((st = ndt__store_new_bytes(&parts, tl.ntiles * nbins * 8))) return st;
+    if ((st = ndt__store_new_bytes(&rparts, tl.ntiles * 16))) {
+      ndt__store_decref(parts);
+      return st;
+    }
+    st = record_counts(x, weights, &tl, nbins, parts, rparts, fl);
+    if (st == NDT_OK) st = ndt__wait_tiles(rparts, 0, 0, 0);
     int64_t lo = 0, hi = 0;
-    ndt_status st = int_range(x, &lo, &hi);
+    if (st == NDT_OK) bounds_of(rparts, tl.ntiles, &lo, &hi);
+    ndt__store_decref(rparts);
+    if (st == NDT_OK && lo < 0)
+      st = ndt__error(NDT_ERR_VALUE, "'list' argument must have no negative elements");
+    if (st) {
+      ndt__store_decref(parts);
+      return st;
+    }
+    if (hi >= nbins) {   /* past minlength: count again into hi + 1 bins */
+      ndt__store_decref(parts);
+      parts = NULL;
+      nbins = hi + 1;
+    }
+  } else if (x->size > 0) {
+    int64_t lo = 0, hi = 0;
+    st = int_range(x, &lo, &hi);
     if (st) return st;
     if (lo < 0) return ndt__error(NDT_ERR_VALUE, "'list' argument must have no negative elements");
     if (hi + 1 > nbins) nbins = hi + 1;
   }
   ndt_array *res;
-  ndt_status st = ndt__array_new(&res, weights ? NDT_FLOAT64 : NDT_INT64, 1, &nbins, 0);
-  if (st) return st;
-  ndt_tiling tl;
-  ndt__tiling_for(1, x->shape, x->store->itemsize, ndt__rt_tile_bytes(), &tl);
-  if (x->size == 0) tl.ntiles = 0;
-  ndt_store *parts = NULL;
-  st = ndt__store_new_bytes(&parts, (tl.ntiles ? tl.ntiles : 1) * nbins * 8);
+  st = ndt__array_new(&res, weights ? NDT_FLOAT64 : NDT_INT64, 1, &nbins, 0);
   if (st) {
-    ndt_free(res);
+    ndt__store_decref(parts);
     return st;
   }
-  unsigned fl = tl.ntiles <= 1 && x->size <= ndt__rt_inline_elems() ? NDT_TASK_INLINE : 0;
-  for (int64_t b = 0; b < tl.ntiles && st == NDT_OK; b++) {
-    bin_arg a = {.has_w = weights != NULL, .nbins = nbins, .parts = parts, .poff = b * nbins * 8};
-    ndt__block_view(x, &tl, b, &a.x);
-    if (weights) ndt__block_view(weights, &tl, b, &a.w);
-    ndt_array hv;
-    ndt__range_view(&hv, parts, b * nbins * 8, nbins * 8);
-    ndt_operand ops[3] = {{&a.x, NDT_READ}, {&a.w, NDT_READ}, {&hv, NDT_WRITE}};
-    st = ndt__record(&bin_kind, NULL, ops, 3, &a, sizeof a, fl);
+  if (!parts) {
+    st = ndt__store_new_bytes(&parts, (tl.ntiles ? tl.ntiles : 1) * nbins * 8);
+    if (st) {
+      ndt_free(res);
+      return st;
+    }
+    st = record_counts(x, weights, &tl, nbins, parts, NULL, fl);
   }
   if (st == NDT_OK) st = ndt__bin_combine("bincount", res, weights != NULL, tl.ntiles, parts, fl);
   ndt__store_decref(parts);

@@ -55,17 +55,20 @@ static void bin_index(const find_arg *g, const char *x, int64_t xs, int64_t n, i
 }
 
 /* searchsorted or bin indices of a block of values */
-/* Operands: a (read, walked), the block of values (read), of the result
- * (write). */
+/* Operands: a (read, walked), the block of values (read, walked), of the
+ * result (write). */
 static ndt_status find_body(ndt_bound *op, void *p) {
   find_arg *g = p;
-  const ndt_bound bv = op[1], bo = op[2];
   g->ab = &op[0];
-  int64_t *o = (int64_t *)bo.ptr;   /* a fresh contiguous result */
-  if (g->bins) bin_index(g, bv.ptr, bv.st[0], g->v.size, o);
-  else {
-    ndt_kread rd = kread_of(&op[0]);
-    ndt__kern->search(g->a.dtype)(&rd, bv.ptr, bv.st[0], g->v.size, g->right, o);
+  int64_t *o = (int64_t *)op[2].ptr;   /* a fresh contiguous result */
+  int64_t n = g->v.size, vs = g->v.strides[0] * g->v.store->itemsize;
+  ndt_kread rd = kread_of(&op[0]);
+  for (int64_t i = 0; i < n;) {
+    int64_t r = n - i;
+    const char *pv = ndt__run_at(&op[1], i, &r);
+    if (g->bins) bin_index(g, pv, vs, r, o + i);
+    else ndt__kern->search(g->a.dtype)(&rd, pv, vs, r, g->right, o + i);
+    i += r;
   }
   return NDT_OK;
 }
@@ -85,20 +88,26 @@ typedef struct {
 static ndt_status hist_body(ndt_bound *op, void *p) {
   hist_arg *h = p;
   find_arg *g = &h->f;
-  const ndt_bound bv = op[1], bw = op[2];
   g->ab = &op[0];
-  int64_t nb = g->a.shape[0] - 1, vs = bv.st[0], n = g->v.size;
-  int64_t ws = h->has_w ? bw.st[0] : 0;
+  int64_t nb = g->a.shape[0] - 1, n = g->v.size;
+  int64_t vs = g->v.strides[0] * g->v.store->itemsize;
+  int64_t ws = h->has_w ? h->w.strides[0] * h->w.store->itemsize : 0;
   char *part = op[3].ptr;
   memset(part, 0, (size_t)nb * 8);
   ndt_cast_fn cw = h->has_w ? ndt__kern->cast(h->w.dtype, NDT_FLOAT64) : NULL;
   double wb[CH];
   int64_t ib[CH];
-  for (int64_t c = 0; c < n; c += CH) {
-    int64_t m = n - c < CH ? n - c : CH;
-    bin_index(g, bv.ptr + c * vs, vs, m, ib);
-    if (cw) cw(bw.ptr + c * ws, ws, (char *)wb, 8, m);
-    ndt__kern->count(part, ib, cw ? wb : NULL, m, nb);   /* index nb: outside the edges */
+  for (int64_t i = 0; i < n;) {   /* values and weights walked, in element order */
+    int64_t r = n - i;
+    const char *pv = ndt__run_at(&op[1], i, &r);
+    const char *pw = cw ? ndt__run_at(&op[2], i, &r) : NULL;
+    for (int64_t c = 0; c < r; c += CH) {
+      int64_t m = r - c < CH ? r - c : CH;
+      bin_index(g, pv + c * vs, vs, m, ib);
+      if (cw) cw(pw + c * ws, ws, (char *)wb, 8, m);
+      ndt__kern->count(part, ib, cw ? wb : NULL, m, nb);   /* index nb: outside the edges */
+    }
+    i += r;
   }
   return NDT_OK;
 }
@@ -122,7 +131,7 @@ static ndt_status find_run(const char *name, find_arg *g, const ndt_array *v,
   ndt__tiling_for(1, flat->shape, 8, ndt__rt_tile_bytes(), &tl);
   int64_t nb = v->size ? tl.ntiles : 0;
   unsigned fl = nb <= 1 && v->size <= ndt__rt_inline_elems() ? NDT_TASK_INLINE : 0;
-  ndt_operand ops[3] = {{&g->a, NDT_READ | NDT_OPND_WALK}, {&g->v, NDT_READ},
+  ndt_operand ops[3] = {{&g->a, NDT_READ | NDT_OPND_WALK}, {&g->v, NDT_READ | NDT_OPND_WALK},
                         {&g->out, NDT_WRITE}};
   for (int64_t b = 0; b < nb && st == NDT_OK; b++) {
     ndt__block_view(flat, &tl, b, &g->v);
@@ -216,8 +225,9 @@ ndt_status ndt_histogram_count(ndt_array **out, const ndt_array *x, const ndt_ar
     h.poff = b * nb * 8;
     ndt_array pv;
     ndt__range_view(&pv, parts, h.poff, nb * 8);
-    ndt_operand ops[4] = {{&h.f.a, NDT_READ | NDT_OPND_WALK}, {&h.f.v, NDT_READ},
-                          {&h.w, NDT_READ}, {&pv, NDT_WRITE}};
+    ndt_operand ops[4] = {{&h.f.a, NDT_READ | NDT_OPND_WALK},
+                          {&h.f.v, NDT_READ | NDT_OPND_WALK}, {&h.w, NDT_READ | NDT_OPND_WALK},
+                          {&pv, NDT_WRITE}};
     st = ndt__record(&hist_kind, NULL, ops, 4, &h, sizeof h, fl);
   }
   if (st == NDT_OK) st = ndt__bin_combine("histogram", res, fw != NULL, nblk, parts, fl);

@@ -189,14 +189,22 @@ static ndt_status bind_view(const ndt_array *v, unsigned priv, ndt_memory *m, in
     b->st[k] = v->shape[k] == 1 ? 0 : st;
     st *= v->shape[k];
   }
-  if (priv & NDT_READ) view_transfer(v, m, b->scratch, 1);
+  if (priv & NDT_READ) {
+    view_transfer(v, m, b->scratch, 1);
+    ndt__gathered += v->size * isz;
+  }
   return NDT_OK;
 }
+
+_Thread_local int64_t ndt__gathered;
 
 /* Scatters a gathered write back (when store) and frees the scratch. */
 static void unbind(ndt_bound *b, int store) {
   if (!b->scratch) return;
-  if (store && (b->priv & NDT_WRITE)) view_transfer(b->view, b->mem, b->scratch, 0);
+  if (store && (b->priv & NDT_WRITE)) {
+    view_transfer(b->view, b->mem, b->scratch, 0);
+    ndt__gathered += b->view->size * ndt_vsize(b->view);
+  }
   ndt_memory *sm = scratch_mem(b->mem);
   sm->iface->free(sm, b->scratch, (size_t)b->view->size * ndt_vsize(b->view));
   b->scratch = NULL;

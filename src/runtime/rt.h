@@ -36,6 +36,7 @@ struct ndt_task {
   unsigned char *wrote;   /* wrote[i]: the task writes stores[i] */
   int64_t io_bytes;       /* the timeline: bytes of the regions it uses (set while tracing) */
   int ntiles;             /* ... and the tiles they lie in */
+  int waited;             /* a wait sleeps until this task finishes (under lock) */
 };
 
 /* One task as the recording thread hands it down (task.c -> dist.c ->
@@ -85,9 +86,13 @@ void ndt__settings_first_start(void);
 extern int ndt__trace_on_;
 double ndt__now_us(void);
 void ndt__trace_add(const char *name, int tid, double t0, double t1);
-/* ... with the bytes and the number of tiles the task used */
+/* ... with the bytes and the number of tiles the task used, and the bytes
+ * it copied through scratch (gathered in and scattered back) */
 void ndt__trace_add_io(const char *name, int tid, double t0, double t1, int64_t bytes,
-                       int tiles);
+                       int tiles, int64_t gathered);
+/* Bytes this thread has gathered into scratch and scattered back from it
+ * (bind.c, counted always; the trace takes the difference over a task). */
+extern _Thread_local int64_t ndt__gathered;
 /* The trace file of this rank for NDTILE_PROFILE=base (see trace.c). */
 void ndt__trace_path(char *out, size_t cap, const char *base, int rank, int nranks);
 /* Writes the trace file (nworkers threads named), after a sync. */

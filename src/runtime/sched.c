@@ -19,7 +19,7 @@ static struct {
   int started;
   pthread_mutex_t lock;
   pthread_cond_t work;    /* a task became ready, or stop */
-  pthread_cond_t done;    /* a task finished */
+  pthread_cond_t done;    /* a task finished that a wait is for (see complete) */
   ndt_task *head, *tail;
   int nworkers;
   pthread_t *threads;
@@ -28,9 +28,13 @@ static struct {
   ndt_status deferred;
   ndt__err_rec deferred_err;   /* the first failure: its task and its error (error.c) */
   int64_t pending_bytes;  /* sum of the pending tasks' bytes */
+  int64_t runnable;       /* tasks launched (ready or running) and not finished */
   int64_t recorded;       /* tasks recorded so far (their seq) */
-  int64_t cancel_below;   /* an interrupt cancelled the tasks recorded before */
+  _Atomic int64_t cancel_below;   /* an interrupt cancelled the tasks recorded before
+                                     (written under lock, read without) */
   int64_t finished;       /* tasks finished so far (the progress line) */
+  int any_waiters;        /* waits that look again after every finished task */
+  int zero_waiters;       /* waits for no pending task at all (syncs) */
 } rt = {.lock = PTHREAD_MUTEX_INITIALIZER,
         .work = PTHREAD_COND_INITIALIZER,
         .done = PTHREAD_COND_INITIALIZER};
@@ -170,6 +174,7 @@ void ndt__tile_release(ndt_tile *t) {
 void ndt__task_put(ndt_task *t) { task_decref(t); }
 
 static void push_ready(ndt_task *t) {
+  rt.runnable++;
   t->next = NULL;
   if (rt.tail) rt.tail->next = t; else rt.head = t;
   rt.tail = t;
@@ -199,10 +204,22 @@ static void record_failure(ndt_task *t, ndt_status st) {
   }
 }
 
-/* Called with the lock held. */
-static void complete(ndt_task *t, ndt_status st) {
+/* What complete() leaves to do once the lock is released: wake the
+ * waits on rt.done, wake workers for newly ready tasks. Signalling after
+ * the unlock spares the woken thread a second sleep on the lock the
+ * signaller still holds (the main thread slept twice per wake). */
+typedef struct { int done, work; } wakes;
+static void wake(wakes w) {
+  if (w.done) pthread_cond_broadcast(&rt.done);
+  for (int i = 0; i < w.work; i++) pthread_cond_signal(&rt.work);
+}
+
+/* Called with the lock held. ready_here: the calling worker takes a ready
+ * task itself next, so one fewer worker needs waking. */
+static wakes complete(ndt_task *t, ndt_status st, int ready_here) {
   if (st != NDT_OK) record_failure(t, st);
   atomic_store(&t->done, 1);
+  rt.runnable--;
   rt.pending--;
   rt.finished++;
   rt.pending_bytes -= t->bytes;
@@ -219,18 +236,22 @@ static void complete(ndt_task *t, ndt_status st) {
     }
   }
   t->nsucc = 0;
-  if (woke == 1) pthread_cond_signal(&rt.work);
-  else if (woke > 1) pthread_cond_broadcast(&rt.work);
-  pthread_cond_broadcast(&rt.done);
+  wakes w = {0, woke - (ready_here && woke > 0)};
+  if (w.work > rt.nworkers) w.work = rt.nworkers;
+  /* Waiters are woken only by what they wait for: the task a data wait
+   * named (waited), the last pending task for a sync, any task for the
+   * look-ahead. Waking every waiter at every finished task cost two
+   * context switches per task: 16 for a sync after one op on 16 tiles. */
+  w.done = t->waited || rt.any_waiters || (rt.zero_waiters && rt.pending == 0);
+  return w;
 }
 
-/* Runs a ready task on this thread (tid: its trace row, -1 the caller)
- * and finishes it. */
-void ndt__task_run(ndt_task *t, int tid) {
-  pthread_mutex_lock(&rt.lock);
-  int cancelled = t->seq < rt.cancel_below;
-  pthread_mutex_unlock(&rt.lock);
+/* Runs a ready task's body on this thread (tid: its trace row, -1 the
+ * caller) and releases its stores; complete() finishes it. */
+static ndt_status run_body(ndt_task *t, int tid) {
+  int cancelled = t->seq < atomic_load(&rt.cancel_below);
   double t0 = ndt__trace_on_ ? ndt__now_us() : 0;
+  int64_t g0 = ndt__gathered;
   /* the IEEE flags are this thread's: what the task raised goes to its
    * op's record */
   ndt_status st = NDT_OK;
@@ -243,22 +264,31 @@ void ndt__task_run(ndt_task *t, int tid) {
     ndt__fp_release(t->fprec);
     t->fprec = NULL;
   }
-  if (ndt__trace_on_) ndt__trace_add_io(t->name, tid, t0, ndt__now_us(), t->io_bytes, t->ntiles);
+  if (ndt__trace_on_)
+    ndt__trace_add_io(t->name, tid, t0, ndt__now_us(), t->io_bytes, t->ntiles, ndt__gathered - g0);
   /* read again: an interrupt may have come while it ran */
-  pthread_mutex_lock(&rt.lock);
-  cancelled = t->seq < rt.cancel_below || st == NDT_ERR_INTERRUPTED;
-  pthread_mutex_unlock(&rt.lock);
+  cancelled = t->seq < atomic_load(&rt.cancel_below) || st == NDT_ERR_INTERRUPTED;
   if (cancelled) {
     mark_lost(t);
     st = NDT_OK;   /* reported by the wait that cancelled it, and by reads */
   }
   release_resources(t);
+  return st;
+}
+
+/* Runs a ready task on this thread (tid: its trace row, -1 the caller)
+ * and finishes it. */
+void ndt__task_run(ndt_task *t, int tid) {
+  ndt_status st = run_body(t, tid);
   pthread_mutex_lock(&rt.lock);
-  complete(t, st);
+  wakes w = complete(t, st, 0);
   pthread_mutex_unlock(&rt.lock);
+  wake(w);
   task_decref(t);
 }
 
+/* A worker: takes ready tasks in order; finishing one and taking the next
+ * is one hold of the lock (the signals go out without it). */
 static void *worker_main(void *p) {
   int id = (int)(intptr_t)p;
   pthread_mutex_lock(&rt.lock);
@@ -269,8 +299,17 @@ static void *worker_main(void *p) {
     rt.head = t->next;
     if (!rt.head) rt.tail = NULL;
     pthread_mutex_unlock(&rt.lock);
-    ndt__task_run(t, id);
+    ndt_status st = run_body(t, id);
     pthread_mutex_lock(&rt.lock);
+    wakes w = complete(t, st, 1);
+    if (w.done || w.work) {
+      pthread_mutex_unlock(&rt.lock);
+      wake(w);
+      task_decref(t);
+      pthread_mutex_lock(&rt.lock);
+    } else {
+      task_decref(t);   /* (under the lock: it only frees when the count ends) */
+    }
   }
   pthread_mutex_unlock(&rt.lock);
   return NULL;
@@ -455,8 +494,11 @@ static ndt_status sync_here(void) {
   pthread_mutex_lock(&rt.lock);
   int intr = !ndt_distributed();
   progress pg = {0};
+  double w0 = rt.pending > 0 ? ndt__trace_now() : 0;
+  rt.zero_waiters++;
   while (rt.pending > 0) {
     if (wait_done(intr)) {
+      rt.zero_waiters--;
       ndt_status st = interrupted();
       pthread_mutex_unlock(&rt.lock);
       progress_end(&pg);
@@ -464,9 +506,11 @@ static ndt_status sync_here(void) {
     }
     if (intr) progress_tick(&pg);
   }
+  rt.zero_waiters--;
   ndt_status st = take_deferred();
   pthread_mutex_unlock(&rt.lock);
   progress_end(&pg);
+  if (w0 > 0) ndt__trace_caller("wait (sync)", w0);
   if (ndt__dev_track) ndt__plan_reclaim();   /* the device plan forgets freed tiles */
   ndt_status ps = ndt__proc_sync_all();
   return st ? st : ps;
@@ -486,23 +530,36 @@ ndt_status ndt_sync(void) {
 
 static int overlaps(const ndt_use *u, int64_t lo, int64_t hi) { return u->lo <= hi && lo <= u->hi; }
 
-/* 1 when an unfinished task uses [lo, hi] of the tile in a way that
- * conflicts with a read (or, when for_write, with a write). */
-static int busy(const ndt_tile *t, int64_t lo, int64_t hi, int for_write) {
+/* An unfinished task that uses [lo, hi] of the tile in a way that
+ * conflicts with a read (or, when for_write, with a write), or NULL. */
+static ndt_task *busy_task(const ndt_tile *t, int64_t lo, int64_t hi, int for_write) {
   for (int i = 0; i < t->nwrites; i++)
-    if (!atomic_load(&t->writes[i].task->done) && overlaps(&t->writes[i], lo, hi)) return 1;
+    if (!atomic_load(&t->writes[i].task->done) && overlaps(&t->writes[i], lo, hi))
+      return t->writes[i].task;
   if (for_write)
     for (int i = 0; i < t->nreads; i++)
-      if (!atomic_load(&t->reads[i].task->done) && overlaps(&t->reads[i], lo, hi)) return 1;
-  return 0;
+      if (!atomic_load(&t->reads[i].task->done) && overlaps(&t->reads[i], lo, hi))
+        return t->reads[i].task;
+  return NULL;
+}
+static int busy(const ndt_tile *t, int64_t lo, int64_t hi, int for_write) {
+  return busy_task(t, lo, hi, for_write) != NULL;
+}
+
+/* Sleeps (lock held) until the unfinished task b finishes (or a slice
+ * ends): complete() wakes the waits for tasks marked waited. */
+static int wait_for(ndt_task *b, int interruptible) {
+  b->waited = 1;
+  return wait_done(interruptible);
 }
 
 /* Waits (lock held) until no unfinished task conflicts with [lo, hi];
  * 1 when an interrupt stopped the wait (only when interruptible). */
 static int wait_region(const ndt_tile *t, int64_t lo, int64_t hi, int for_write,
                        int interruptible, progress *pg) {
-  while (busy(t, lo, hi, for_write)) {
-    if (wait_done(interruptible)) return 1;
+  ndt_task *b;
+  while ((b = busy_task(t, lo, hi, for_write))) {
+    if (wait_for(b, interruptible)) return 1;
     if (interruptible) progress_tick(pg);
   }
   return 0;
@@ -514,8 +571,11 @@ ndt_status ndt__rt_wait_local(ndt_store *s, int64_t t0, int64_t t1, int for_writ
   pthread_mutex_lock(&rt.lock);
   int intr = !ndt_distributed();
   progress pg = {0};
+  double w0 = 0;   /* the timeline: when the caller started waiting */
   for (int64_t i = t0; i <= t1 && i < s->ntiles; i++) {
     ndt_tile *tl = &s->tiles[i];
+    if (!w0 && ndt__trace_on_ && busy(tl, tl->start, tl->start + tl->len - 1, for_write))
+      w0 = ndt__trace_now();
     if (wait_region(tl, tl->start, tl->start + tl->len - 1, for_write, intr, &pg)) {
       ndt_status st = interrupted();
       pthread_mutex_unlock(&rt.lock);
@@ -526,6 +586,7 @@ ndt_status ndt__rt_wait_local(ndt_store *s, int64_t t0, int64_t t1, int for_writ
   ndt_status st = take_deferred();
   pthread_mutex_unlock(&rt.lock);
   progress_end(&pg);
+  if (w0 > 0) ndt__trace_caller("wait (data)", w0);
   /* the host reads (or writes) them now: its copy must be valid (and,
    * written, the only valid one) */
   for (int64_t i = t0; i <= t1 && i < s->ntiles && st == NDT_OK; i++) {
@@ -615,8 +676,9 @@ void ndt__rt_settle_store(ndt_store *s) {
   int intr = !ndt_distributed();
   for (int64_t i = 0; i < s->ntiles; i++) {
     ndt_tile *tl = &s->tiles[i];
-    while (busy(tl, tl->start, tl->start + tl->len - 1, 1))
-      if (wait_done(intr)) {
+    ndt_task *b;
+    while ((b = busy_task(tl, tl->start, tl->start + tl->len - 1, 1)))
+      if (wait_for(b, intr)) {
         /* cancels what was recorded (as the look-ahead wait does) and goes
          * on; the request stays for the next wait to report */
         rt.cancel_below = rt.recorded;
@@ -680,12 +742,13 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
       unsigned fpm = ndt__fp_mask_;
       if (fpm) ndt_fpe_clear();
       double t0 = ndt__trace_on_ ? ndt__now_us() : 0;
+      int64_t g0 = ndt__gathered;
       st = ndt__exec_body(r->kind, r->proc, r->op, nop, r->arg, r->span);
       if (ndt__trace_on_) {
         int64_t iob;
         int nt;
         io_of(acc, nacc, &iob, &nt);
-        ndt__trace_add_io(name, -1, t0, ndt__now_us(), iob, nt);
+        ndt__trace_add_io(name, -1, t0, ndt__now_us(), iob, nt, ndt__gathered - g0);
       }
       if (fpm) ndt_fp_inline(ndt_fpe_test());
       if (st == NDT_ERR_INTERRUPTED)   /* a kernel stopped half-way */
@@ -809,16 +872,37 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
   /* Bounded look-ahead. Every pending task is ready, running or waiting on
    * one that is, so the count always drops. In bytes: the results of the
    * pending tasks and the stores only they still hold (the program dropped
-   * them); both drop to 0 as the tasks before this one finish, and this
-   * one never waits for itself, so a task larger than the bound runs. */
+   * them); over that bound the thread waits, but only while the workers
+   * have work: two runnable tasks per worker. Waiting until no older task
+   * was pending, as before, ran one task at a time for as long as a
+   * dropped temporary larger than the bound had readers pending (most of a
+   * batch in the X-ray job, where every temporary is 17 MB); the task bound
+   * still caps how far ahead it records. This task never waits for itself,
+   * so a task larger than the bound runs. */
   atomic_fetch_add(&t->refs, 1);   /* read t->done while waiting */
   int intr = !ndt_distributed();
+  double w0 = -1;   /* the timeline: when the caller started waiting, and why */
+  const char *why = NULL;
+  rt.any_waiters++;
   for (;;) {
     int mine = !atomic_load(&t->done);
     int64_t older = rt.pending_bytes - (mine ? bytes : 0) + ndt__mem_doomed();
-    if (rt.pending <= ndt__set_.max_pending &&
-        (rt.pending - mine <= 0 || older <= ndt__set_.max_bytes))
+    int64_t runnable = rt.runnable - mine;   /* older tasks the workers can run */
+    /* once waiting, it goes on only well inside the bounds (a quarter of
+     * the tasks, half the bytes, one runnable task per worker): it then
+     * records several tasks per wake, not one (each wake is two context
+     * switches: a tenth of the CPU time of an op on 16 tiles) */
+    int waited = w0 >= 0;
+    int64_t max_tasks = waited ? ndt__set_.max_pending - ndt__set_.max_pending / 4 : ndt__set_.max_pending;
+    int64_t max_bytes = waited ? ndt__set_.max_bytes / 2 : ndt__set_.max_bytes;
+    int64_t max_run = waited ? rt.nworkers : 2 * rt.nworkers - 1;
+    if (rt.pending <= max_tasks &&
+        (rt.pending - mine <= 0 || older <= max_bytes || runnable <= max_run))
       break;
+    if (w0 < 0) {
+      w0 = ndt__trace_on_ ? ndt__now_us() : 0;
+      why = rt.pending > ndt__set_.max_pending ? "look-ahead (tasks)" : "look-ahead (bytes)";
+    }
     if (wait_done(intr)) {
       /* Cancels what was recorded, this task too, and goes on: the op that
        * records it must not see an error for a task it recorded. The
@@ -827,7 +911,9 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
       intr = 0;
     }
   }
+  rt.any_waiters--;
   pthread_mutex_unlock(&rt.lock);
+  if (w0 > 0) ndt__trace_caller(why, w0);
   task_decref(t);
   if (atomic_load_explicit(&ndt__lent_stores, memory_order_relaxed)) note_lent(acc, nacc);
   return NDT_OK;

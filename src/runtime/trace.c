@@ -14,7 +14,7 @@ typedef struct {
   int tid;
   int tiles;
   double t0, t1;
-  int64_t bytes;
+  int64_t bytes, gathered;
 } trace_ev;
 int ndt__trace_on_;
 static struct {
@@ -34,7 +34,7 @@ double ndt__now_us(void) {
 }
 
 void ndt__trace_add_io(const char *name, int tid, double t0, double t1, int64_t bytes,
-                       int tiles) {
+                       int tiles, int64_t gathered) {
   pthread_mutex_lock(&tr.lock);
   if (tr.n == tr.cap) {
     size_t cap = tr.cap ? tr.cap * 2 : 4096;
@@ -48,12 +48,12 @@ void ndt__trace_add_io(const char *name, int tid, double t0, double t1, int64_t 
     tr.ev = e;
     tr.cap = cap;
   }
-  tr.ev[tr.n++] = (trace_ev){name, tid, tiles, t0, t1, bytes};
+  tr.ev[tr.n++] = (trace_ev){name, tid, tiles, t0, t1, bytes, gathered};
   pthread_mutex_unlock(&tr.lock);
 }
 
 void ndt__trace_add(const char *name, int tid, double t0, double t1) {
-  ndt__trace_add_io(name, tid, t0, t1, -1, -1);
+  ndt__trace_add_io(name, tid, t0, t1, -1, -1, 0);
 }
 
 double ndt__trace_now(void) { return ndt__trace_on_ ? ndt__now_us() : 0; }
@@ -160,7 +160,8 @@ ndt_status ndt__trace_dump(int nworkers) {
                "\"dur\": %.3f", e->bytes < 0 ? "wait" : e->tid < 0 ? "inline" : "task", pid,
             e->tid + 1, tr.wall_origin + (e->t0 - tr.origin), e->t1 - e->t0);
     if (e->bytes >= 0)
-      fprintf(f, ", \"args\": {\"bytes\": %lld, \"tiles\": %d}", (long long)e->bytes, e->tiles);
+      fprintf(f, ", \"args\": {\"bytes\": %lld, \"tiles\": %d, \"gathered\": %lld}",
+              (long long)e->bytes, e->tiles, (long long)e->gathered);
     fprintf(f, "}");
   }
   fprintf(f, "\n]}\n");

@@ -120,3 +120,80 @@ def test_bool_result_straddling_the_ranks(tmp_path):
     rows = [open(f"{out}.rank{k}").read().split() for k in (0, 1)]
     assert all(row[2] == "1" for row in rows)
     assert sum(int(row[1]) for row in rows) > 0, rows   # the ranks did exchange tiles
+
+
+def run_trace_events(code, tmp_path):
+    """As run_default, but the task events themselves (with their args)."""
+    trace = tmp_path / "trace.json"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NDTILE_")}
+    env["NDTILE_PROFILE"] = str(trace)
+    r = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return [e for e in json.load(open(trace))["traceEvents"] if e.get("ph") == "X"]
+
+
+FLAT_CODE = """
+    import numpy
+    import ndtile as np
+    assert np._core.tile_bytes() == 2 << 20
+    rng = numpy.random.default_rng(1)
+    # the X-ray job's radial profile: one bincount over the flat view of a
+    # batch of frames (int64 index, float32 weights of whole photons)
+    idx = rng.integers(0, 5000, size=(3, 704, 768))
+    w = rng.poisson(0.3, size=(3, 704, 768)).astype(numpy.float32)
+    x, y = np.asarray(idx), np.asarray(w)
+    got = np.bincount(x.ravel(), weights=y.ravel(), minlength=5000)
+    assert (numpy.asarray(got) == numpy.bincount(idx.ravel(), w.ravel(), 5000)).all()
+    got = np.bincount(x.ravel())
+    assert (numpy.asarray(got) == numpy.bincount(idx.ravel())).all()
+    v = rng.random((3, 704, 768))
+    h, e = np.histogram(np.asarray(v), bins=50, range=(0, 1), weights=y)
+    hn, en = numpy.histogram(v, bins=50, range=(0, 1), weights=w)
+    assert (numpy.asarray(h) == hn).all()
+    edges = numpy.linspace(0, 1, 33)
+    s = np.searchsorted(np.asarray(edges), np.asarray(v))
+    assert (numpy.asarray(s) == numpy.searchsorted(edges, v)).all()
+"""
+
+
+def test_flat_views_of_frames_read_in_place(tmp_path):
+    """bincount, histogram and searchsorted cut the flat view of an N-d
+    array into 1-d blocks whose ends are not its tiles' ends (a 704x768
+    int64 frame is 2.06 tiles): each block is read tile by tile in place
+    (a walked operand), where before it was gathered into scratch (1-2 MB
+    copied per block, 35 MB per batch of 8 frames in the X-ray job)."""
+    ev = run_trace_events(FLAT_CODE, tmp_path)
+    names = {"bincount", "range", "histogram", "searchsorted"}
+    ran = [e for e in ev if e["name"] in names]
+    assert {e["name"] for e in ran} == names, sorted({e["name"] for e in ev})
+    gathered = {e["name"]: 0 for e in ran}
+    for e in ran:
+        gathered[e["name"]] += e["args"]["gathered"]
+    assert gathered == {n: 0 for n in names}, gathered
+
+
+def test_bincount_with_minlength_reads_its_index_once(tmp_path):
+    """minlength covering every index (the X-ray job's radial profiles): the
+    count tasks find the bounds as they count, so no separate bounds pass
+    ('range' tasks) reads the index array first; an index past minlength
+    costs a second count, with the same values."""
+    ev = run_trace_events("""
+        import numpy
+        import ndtile as np
+        idx = numpy.random.default_rng(2).integers(0, 5000, size=(3, 704, 768))
+        w = (numpy.arange(idx.size) % 5).astype(numpy.float32).reshape(idx.shape)
+        x, y = np.asarray(idx), np.asarray(w)
+        got = np.bincount(x.ravel(), weights=y.ravel(), minlength=5000)
+        assert (numpy.asarray(got) == numpy.bincount(idx.ravel(), w.ravel(), 5000)).all()
+        np._core.sync()
+        np.negative(np.ones(3, dtype=np.int8))      # a marker in the trace
+        got = np.bincount(x.ravel(), weights=y.ravel(), minlength=4000)
+        assert (numpy.asarray(got) == numpy.bincount(idx.ravel(), w.ravel(), 4000)).all()
+    """, tmp_path)
+    mark = [i for i, e in enumerate(ev) if e["name"] == "negative"][0]
+    first, second = ev[:mark], ev[mark:]
+    blocks = sum(e["name"] == "bincount" for e in first) - 1    # and the combining task
+    assert blocks > 1 and not any(e["name"] == "range" for e in first)
+    # too small a minlength: the first count is redone into max + 1 bins
+    assert sum(e["name"] == "bincount" for e in second) == 2 * blocks + 1

@@ -243,6 +243,34 @@ def test_bincount_float_weights_same_bits_any_workers():
     assert res[0].tobytes() == res[1].tobytes()
 
 
+@pytest.mark.parametrize("dt", ['uint8', 'int32', 'int64'])
+def test_bincount_minlength_one_pass(dt):
+    """With minlength at least max + 1, bincount counts and finds the bounds
+    in one pass; past it, a second pass counts into max + 1 bins. Both give
+    NumPy's values, and float weights the same bits either way (the same
+    blocks, added in the same order)."""
+    a = make(dt, (30001,), seed=21, lo=0, hi=80)
+    a[-5] = 99
+    x = nt.asarray(a)
+    w = make('float64', (30001,), seed=22)
+    w32 = (np.arange(30001) % 7).astype(np.float32)     # whole photons, as in the X-ray job
+    for ml in (100, 101, 250, 7):                        # exactly max + 1, more, too few
+        assert_same(nt.bincount(x, minlength=ml), np.bincount(a, minlength=ml))
+        assert_same(nt.bincount(x[::-3], minlength=ml), np.bincount(a[::-3], minlength=ml))
+        assert_same(nt.bincount(x, nt.asarray(w32), ml), np.bincount(a, w32, ml))
+        got = nt.bincount(x, nt.asarray(w), ml)
+        assert_same(got, np.bincount(a, w, ml), rtol=1e-12)
+        got = np.asarray(got)
+        two_pass = np.asarray(nt.bincount(x, nt.asarray(w)))
+        n = min(len(got), len(two_pass))
+        assert got[:n].tobytes() == two_pass[:n].tobytes()
+    bad = a.astype(np.int64)
+    bad[-2] = -1
+    for ml in (3, 200):
+        assert check_same_error(lambda: nt.bincount(nt.asarray(bad), minlength=ml),
+                                lambda: np.bincount(bad, minlength=ml))[0]
+
+
 @pytest.mark.parametrize("dt", ['int16', 'uint8', 'float32', 'float64'])
 def test_digitize(dt):
     a = data(dt, (60, 70), seed=21)

@@ -6,8 +6,9 @@
 #include "cpu.h"
 
 /* hist[ix[i]] += w[i] (double) or += 1 (int64, w NULL) for i < m; with
- * nb >= 0 an index >= nb is skipped (histogram's out-of-range values),
- * with nb < 0 every index is in range (bincount checked its bounds). */
+ * nb >= 0 an index outside [0, nb) is skipped (histogram's out-of-range
+ * values; bincount's one pass, which finds the bounds as it counts), with
+ * nb < 0 every index is in range (bincount checked its bounds). */
 void ndt__cpu_count(void *restrict hist, const int64_t *restrict ix, const double *restrict w,
                     int64_t m, int64_t nb) {
   if (w) {
@@ -16,14 +17,14 @@ void ndt__cpu_count(void *restrict hist, const int64_t *restrict ix, const doubl
       for (int64_t i = 0; i < m; i++) hd[ix[i]] += w[i];
     else
       for (int64_t i = 0; i < m; i++)
-        if (ix[i] < nb) hd[ix[i]] += w[i];
+        if ((uint64_t)ix[i] < (uint64_t)nb) hd[ix[i]] += w[i];
   } else {
     int64_t *hi = hist;
     if (nb < 0)
       for (int64_t i = 0; i < m; i++) hi[ix[i]]++;
     else
       for (int64_t i = 0; i < m; i++)
-        if (ix[i] < nb) hi[ix[i]]++;
+        if ((uint64_t)ix[i] < (uint64_t)nb) hi[ix[i]]++;
   }
 }
 

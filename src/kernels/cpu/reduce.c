@@ -305,14 +305,35 @@ CPLX_PROD_ACC(c128, double, __builtin_fma, CMPLX, creal, cimag, ZNAN)
   }
 #define NONAN(v) 0
 #define MINMAX_ALL(T, ISNAN, L, G) MINMAX(min, T, L, ISNAN) MINMAX(max, T, G, ISNAN)
-MINMAX_ALL(uint8_t, NONAN, LT, GT)   /* also bool */
-MINMAX_ALL(int8_t, NONAN, LT, GT)
-MINMAX_ALL(int16_t, NONAN, LT, GT)
-MINMAX_ALL(int32_t, NONAN, LT, GT)
-MINMAX_ALL(int64_t, NONAN, LT, GT)
-MINMAX_ALL(uint16_t, NONAN, LT, GT)
-MINMAX_ALL(uint32_t, NONAN, LT, GT)
-MINMAX_ALL(uint64_t, NONAN, LT, GT)
+
+/* Integers: the minimum and maximum of a run do not depend on the order in
+ * which its elements are compared, so a contiguous run is reduced in vector
+ * registers (SIMD copies, NDT_COPIES) with the same result; bincount's
+ * bounds check reads its whole index array this way. */
+#define INT_MINMAX_C(V, CL, NAME, T, BETTER)                                      \
+  CL static T NAME##_c_##T##V(T r, const T *restrict p, int64_t n) {             \
+    for (int64_t i = 0; i < n; i++) r = BETTER(p[i], r) ? p[i] : r;              \
+    return r;                                                                    \
+  }
+#define INT_MINMAX(NAME, T, BETTER)                                               \
+  NDT_COPIES(INT_MINMAX_C, NAME, T, BETTER)                                      \
+  static void NAME##_runc_##T(char *acc, const char *p, int64_t s, int64_t n) {  \
+    if (s != (int64_t)sizeof(T)) {                                               \
+      NAME##_run_##T(acc, p, s, n);                                              \
+      return;                                                                    \
+    }                                                                            \
+    *(T *)acc = NDT_PICK(NAME##_c_##T)(*(T *)acc, (const T *)p, n);              \
+  }
+#define INT_MINMAX_ALL(T)                                                         \
+  MINMAX_ALL(T, NONAN, LT, GT) INT_MINMAX(min, T, LT) INT_MINMAX(max, T, GT)
+INT_MINMAX_ALL(uint8_t)   /* also bool */
+INT_MINMAX_ALL(int8_t)
+INT_MINMAX_ALL(int16_t)
+INT_MINMAX_ALL(int32_t)
+INT_MINMAX_ALL(int64_t)
+INT_MINMAX_ALL(uint16_t)
+INT_MINMAX_ALL(uint32_t)
+INT_MINMAX_ALL(uint64_t)
 MINMAX_ALL(float, RNAN, LT, GT)
 MINMAX_ALL(double, RNAN, LT, GT)
 MINMAX_ALL(c64, CNAN, CLT, CGT)
@@ -348,8 +369,8 @@ static void all_acc(char *a, int64_t as, const char *p, int64_t s, int64_t n) {
     switch (op) {                                                                \
       case NDT_RED_SUM: case NDT_RED_NANSUM: SETK(sum_run_##T, sum_acc_##T, T, 0); return 0; \
       case NDT_RED_PROD: case NDT_RED_NANPROD: SETK(prod_run_##T, prod_acc_##T, T, 1); return 0; \
-      case NDT_RED_MIN: case NDT_RED_NANMIN: SETK(min_run_##T, min_acc_##T, T, MAXV); return 0; \
-      case NDT_RED_MAX: case NDT_RED_NANMAX: SETK(max_run_##T, max_acc_##T, T, MINV); return 0; \
+      case NDT_RED_MIN: case NDT_RED_NANMIN: SETK(min_runc_##T, min_acc_##T, T, MAXV); return 0; \
+      case NDT_RED_MAX: case NDT_RED_NANMAX: SETK(max_runc_##T, max_acc_##T, T, MINV); return 0; \
       default: return -1;                                                        \
     }
 
