@@ -22,7 +22,8 @@
  *
  *   test_backend_ops [-o op] [-b processor] [-q] [-s] [-l]
  *     -o op         only cases of this op ("add", "sum", "astype", "sort", ...)
- *     -b processor  only this processor configuration ("cpu:w4", ...)
+ *     -b processor  only these processor configurations ("cpu:w4", or a comma
+ *                   list "cpu:w4,simdev:w1")
  *     -q            print failures and the summary only
  *     -s            strict: known differences and NaN signs fail too
  *     -l            list the processors and exit
@@ -1000,6 +1001,18 @@ static ndt_status configure(const processor *p) {
   return st ? st : ndt_processor_select(p->proc);
 }
 
+/* 1 when name is one of the comma-separated names in list. */
+static int listed(const char *list, const char *name) {
+  size_t n = strlen(name);
+  for (const char *p = list; *p;) {
+    const char *e = strchr(p, ',');
+    size_t len = e ? (size_t)(e - p) : strlen(p);
+    if (len == n && !strncmp(p, name, n)) return 1;
+    p += len + (e != NULL);
+  }
+  return 0;
+}
+
 static int registered(const char *proc) {
   for (int i = 0; i < ndt_processor_count(); i++)
     if (!strcmp(ndt_processor_name(i), proc)) return 1;
@@ -1031,7 +1044,7 @@ int main(int argc, char **argv) {
     if (!opf || !strcmp(opf, cases[i].opname)) sel[nsel++] = i;
   int procs[NPROC], np = 0;
   for (int p = 0; p < NPROC; p++) {
-    if (bf && strcmp(bf, PROCESSORS[p].name)) continue;
+    if (bf && !listed(bf, PROCESSORS[p].name)) continue;
     if (!registered(PROCESSORS[p].proc)) {
       printf("  %s: no processor '%s' in this build or machine: skipped\n", PROCESSORS[p].name,
              PROCESSORS[p].proc);
