@@ -87,7 +87,26 @@ int ndt__proc_select(const char *name) {
   return -1;
 }
 
+/* ---- grouped device tasks (sched.c records them) ---- */
+/* Runs the members of a group on the processor they were placed on (its
+ * iface->group: one launch), or, when the group fell back to the CPU
+ * (its operands are bound in host memory), each member's CPU body. */
+static ndt_status group_body(ndt_bound *b, void *argp) {
+  const ndt_group_arg *g = argp;
+  void *args[NDT_GROUP_MAX];
+  for (int i = 0; i < g->n; i++) args[i] = (char *)argp + g->arg_off[i];
+  ndt_processor *p = g->proc;
+  if (g->n && b[0].mem != p->mem) p = ndt__proc_get(0);
+  if (p->iface->group) return p->iface->group(p, g->kind, b, g->n, g->nop, args);
+  ndt_body_fn fn = p->iface->body ? p->iface->body(p, g->kind) : g->kind->body[p->kind];
+  ndt_status st = fn ? NDT_OK : NDT_ERR_INTERNAL;
+  for (int i = 0, at = 0; i < g->n && st == NDT_OK; at += g->nop[i++]) st = fn(b + at, args[i]);
+  return st;
+}
+const ndt_task_kind ndt__group_kind = {"group", {group_body, group_body}};
+
 ndt_body_fn ndt__proc_body(ndt_processor *p, const ndt_task_kind *k) {
+  if (k == &ndt__group_kind) return group_body;   /* every processor's: it runs the members */
   return p->iface->body ? p->iface->body(p, k) : k->body[p->kind];
 }
 

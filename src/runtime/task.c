@@ -66,6 +66,8 @@ ndt_status ndt__record(const ndt_task_kind *kind, const char *name, const ndt_op
     }
   }
   if (st == NDT_OK) st = ndt__rt_flush(0, NULL, acc, nacc);
+  if (st == NDT_OK && ndt__dev_track && !ndt_distributed())
+    st = ndt__rt_group_before(kind, name, acc, nacc);
   ndt_processor *proc = NULL;
   if (st == NDT_OK && !(proc = ndt__proc_choose(kind, op, nop, arg)))
     st = ndt__error(NDT_ERR_INTERNAL, "no processor runs %s", name);
