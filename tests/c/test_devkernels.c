@@ -21,10 +21,15 @@
  *            contiguous and strided, lengths around the block sizes: the
  *            shared function and the block-parallel kernel against the
  *            CPU's reduce kernel
- *   cuda     the same comparisons through the built plugin on a GPU
- *            (tools/gpu_check.sh); without a driver or device it says so
- *            and passes (nothing to compare)
- * With no argument: ew, cast and pairwise. */
+ *   mirror   all three with every buffer a launch touches copied to a
+ *            "device" buffer (host memory) and the results back: the cuda
+ *            mode's path, on the CPU
+ *   cuda P   all three through the plugin P (libndtile_cuda.so) on a GPU:
+ *            its kernels as nvcc built them, against the CPU's loops (the
+ *            element-by-element flags become one launch's against the OR
+ *            of the CPU's); without a driver or device it says so and
+ *            passes, unless NDT_REQUIRE_GPU=1 (tools/gpu_check.sh)
+ * With no argument: ew, cast and pairwise, directly. */
 #define NDT_SC_EMULATE 1
 #define NDT_DK_HOST 1
 #include "kernels/cuda/ew_impl.h"
@@ -39,6 +44,166 @@
 #include "internal.h"
 #include "kernels/cpu/cpu.h"
 #include "check.h"
+
+/* ---- where the kernels run ----
+ * direct: the kernel sources compiled into this file, on an emulated grid,
+ *   on the test's own buffers;
+ * mirror: the same kernels, but every buffer a launch touches goes
+ *   through a "device" copy (host memory here) and back: the path the
+ *   cuda mode takes, checked on the CPU;
+ * cuda: the built plugin's kernels on a GPU (dlopen; cudaMalloc and
+ *   cudaMemcpy found through it). */
+enum { RUN_DIRECT, RUN_MIRROR, RUN_CUDA };
+static int run_mode = RUN_DIRECT;
+typedef struct {
+  int (*init)(void);
+  int (*ew_has)(int, int, const int *, int);
+  int (*ew)(int, int, const int *, int, const ndt_dk_launch *, unsigned *, void *);
+  int (*cast)(int, int, const ndt_dk_launch *, void *);
+  int (*pairwise)(int, const ndt_dk_launch *, void *);
+  void *(*dalloc)(size_t);
+  int (*h2d)(void *, const void *, size_t);
+  int (*d2h)(void *, const void *, size_t);
+  int (*sync)(void);
+} ndt_test_backend;
+static ndt_test_backend be;
+
+static void *host_dalloc(size_t n) { return calloc(1, n); }
+static int host_h2d(void *d, const void *h, size_t n) { memcpy(d, h, n); return 0; }
+static int host_d2h(void *h, const void *d, size_t n) { memcpy(h, d, n); return 0; }
+static int host_sync(void) { return 0; }
+static int host_init(void) {
+  ndt__dk_init();
+  return 0;
+}
+
+/* device copies of the host buffers the launches use */
+#define MAXMIRROR 16
+static struct { unsigned char *h, *d; size_t n; } mirror[MAXMIRROR];
+static int nmirror;
+static void mirror_add(void *h, size_t n) {
+  if (run_mode == RUN_DIRECT) return;
+  for (int i = 0; i < nmirror; i++)
+    if (mirror[i].h == h) return;
+  if (nmirror == MAXMIRROR) {
+    fprintf(stderr, "too many mirrored buffers\n");
+    exit(2);
+  }
+  mirror[nmirror].h = h;
+  mirror[nmirror].n = n;
+  mirror[nmirror].d = be.dalloc(n);
+  if (!mirror[nmirror].d) {
+    fprintf(stderr, "no device memory for a %zu-byte buffer\n", n);
+    exit(2);
+  }
+  nmirror++;
+}
+static int mirror_of(const char *p) {
+  for (int i = 0; i < nmirror; i++)
+    if ((const unsigned char *)p >= mirror[i].h && (const unsigned char *)p < mirror[i].h + mirror[i].n)
+      return i;
+  return -1;
+}
+/* the bytes [lo, hi) of each mirror that operand k of L's runs touch (a
+ * sum's result: its one element, also for an empty run) */
+static int sum_result;
+static void touched(const ndt_dk_launch *L, int k, int isz, int64_t *lo, int64_t *hi) {
+  for (int q = 0; q < L->nrun; q++) {
+    const ndt_dk_run *u = &L->run[q];
+    if ((!u->rows || !u->cols) && !(sum_result && k == 1)) continue;
+    int m = mirror_of(u->p[k]);
+    if (m < 0) {
+      fprintf(stderr, "a launch touches an unmirrored buffer\n");
+      exit(2);
+    }
+    int64_t o = (const unsigned char *)u->p[k] - mirror[m].h, a = o, b = o;
+    int64_t last_r = u->rows ? (u->rows - 1) * u->rs[k] : 0;
+    int64_t last_c = u->cols ? (u->cols - 1) * u->cs[k] : 0;
+    a += last_r < 0 ? last_r : 0;
+    a += last_c < 0 ? last_c : 0;
+    b += (last_r > 0 ? last_r : 0) + (last_c > 0 ? last_c : 0) + isz;
+    if (a < lo[m]) lo[m] = a;
+    if (b > hi[m]) hi[m] = b;
+  }
+}
+/* L with its pointers in the device copies; its buffers' touched bytes
+ * copied there first */
+static void to_device(const ndt_dk_launch *L, int nop, const int *isz, ndt_dk_launch *D) {
+  int64_t lo[MAXMIRROR], hi[MAXMIRROR];
+  for (int i = 0; i < MAXMIRROR; i++) lo[i] = INT64_MAX, hi[i] = -1;
+  for (int k = 0; k < nop; k++) touched(L, k, isz[k], lo, hi);
+  for (int m = 0; m < nmirror; m++)
+    if (hi[m] > lo[m]) be.h2d(mirror[m].d + lo[m], mirror[m].h + lo[m], (size_t)(hi[m] - lo[m]));
+  *D = *L;
+  for (int q = 0; q < L->nrun; q++)
+    for (int k = 0; k < nop; k++) {
+      int m = mirror_of(L->run[q].p[k]);
+      if (m >= 0) D->run[q].p[k] = (char *)mirror[m].d + ((unsigned char *)L->run[q].p[k] - mirror[m].h);
+    }
+}
+/* operand k's touched bytes back from the device */
+static void from_device(const ndt_dk_launch *L, int k, int isz) {
+  int64_t lo[MAXMIRROR], hi[MAXMIRROR];
+  for (int i = 0; i < MAXMIRROR; i++) lo[i] = INT64_MAX, hi[i] = -1;
+  touched(L, k, isz, lo, hi);
+  for (int m = 0; m < nmirror; m++)
+    if (hi[m] > lo[m]) be.d2h(mirror[m].h + lo[m], mirror[m].d + lo[m], (size_t)(hi[m] - lo[m]));
+}
+static unsigned *dflags;
+static unsigned get_flags(void) {
+  unsigned f = 0;
+  be.d2h(&f, dflags, sizeof f);
+  return f;
+}
+
+/* the device's launches, in the mode in force */
+static int cpu_op(int op);
+static void launch_ew(const ndt_dk_entry *e, const ndt_dk_launch *L, unsigned *flags) {
+  if (run_mode == RUN_DIRECT) {
+    e->fn(L, flags, NULL);
+    return;
+  }
+  int isz[NDT_DK_MAXOPS], loop[NDT_DK_MAXOPS];
+  for (int k = 0; k <= e->nin; k++) isz[k] = (int)ndt_dtype_size(e->types[k]), loop[k] = e->types[k];
+  ndt_dk_launch D;
+  to_device(L, e->nin + 1, isz, &D);
+  unsigned zero = 0;
+  be.h2d(dflags, &zero, sizeof zero);
+  int fused = e->op == NDT_DK_MUL_FUSED || e->op == NDT_DK_SQ_FUSED;
+  if (be.ew(cpu_op(e->op), e->nin, loop, fused, &D, dflags, NULL) || be.sync()) {
+    fprintf(stderr, "%s: the launch failed\n", e->name);
+    exit(2);
+  }
+  from_device(L, e->nin, isz[e->nin]);
+  *flags |= get_flags();
+}
+static void launch_cast(int f, int t, const ndt_dk_launch *L) {
+  if (run_mode == RUN_DIRECT) {
+    ndt__dk_cast(f, t, L, NULL);
+    return;
+  }
+  int isz[2] = {(int)ndt_dtype_size((ndt_dtype)f), (int)ndt_dtype_size((ndt_dtype)t)};
+  ndt_dk_launch D;
+  to_device(L, 2, isz, &D);
+  if (be.cast(f, t, &D, NULL) || be.sync()) exit(2);
+  from_device(L, 1, isz[1]);
+}
+static void launch_pairwise(ndt_dtype dt, const ndt_dk_launch *L) {
+  if (run_mode == RUN_DIRECT) {
+    ndt__dk_pairwise(dt, L, NULL);
+    return;
+  }
+  int isz[2] = {(int)ndt_dtype_size(dt), (int)ndt_dtype_size(dt)};
+  ndt_dk_launch D;
+  sum_result = 1;
+  to_device(L, 2, isz, &D);
+  sum_result = 0;
+  /* the results: one element each (their stride 0) */
+  if (be.pairwise(dt, &D, NULL) || be.sync()) exit(2);
+  sum_result = 1;
+  from_device(L, 1, isz[1]);
+  sum_result = 0;
+}
 
 /* ---- edge values ---- */
 #define MAXV 160
@@ -176,6 +341,7 @@ static void hex(char *out, const unsigned char *p, int n) {
 
 /* the CPU's loop for an entry (the fused complex rows are the CPU's
  * multiply and square at SIMD level >= 2) */
+static int cpu_op(int op);
 static int cpu_op(int op) {
   return op == NDT_DK_MUL_FUSED ? NDT_MULTIPLY : op == NDT_DK_SQ_FUSED ? NDT_SQUARE : op;
 }
@@ -183,6 +349,7 @@ static int cpu_op(int op) {
 /* ---- the elementwise entries ---- */
 #define MAXN (MAXV * MAXV)
 static unsigned char in_buf[3][MAXN][16], out_cpu[MAXN * 4][16], out_dev[MAXN * 4][16];
+static unsigned char sbuf[3][MAXN * 4][16];   /* the strided layouts' inputs */
 
 /* layout 0: contiguous; 1: several strided 2-d runs in one launch;
  * 2: operand 0 broadcast (stride 0) per run */
@@ -205,7 +372,7 @@ static int64_t run_entry(const ndt_dk_entry *e, ndt_loop_fn loop, int n, int lay
     L.run[0].p[nin] = (char *)out_dev;
     L.run[0].cs[nin] = isz[nin];
     unsigned fl = 0;
-    e->fn(&L, &fl, NULL);
+    launch_ew(e, &L, &fl);
     for (int i = 0; i < n; i++) {
       unsigned char *ins[3];
       for (int k = 0; k < nin; k++) ins[k] = (unsigned char *)in_buf[k] + (size_t)i * isz[k];
@@ -228,7 +395,6 @@ static int64_t run_entry(const ndt_dk_entry *e, ndt_loop_fn loop, int n, int lay
   /* the same n elements in launches of up to NDT_DK_MAXRUNS runs of
    * rows x cols: inputs at element stride 2 (row pitch 2 cols + 1), the
    * output at 3 (3 cols + 1); layout 2: operand 0 one value per run */
-  static unsigned char sbuf[3][MAXN * 4][16];
   int at = 0;
   while (at < n) {
     ndt_dk_launch L = {.nrun = 0};
@@ -278,7 +444,7 @@ static int64_t run_entry(const ndt_dk_entry *e, ndt_loop_fn loop, int n, int lay
       at += rows * cols;
     }
     unsigned fl = 0;
-    e->fn(&L, &fl, NULL);
+    launch_ew(e, &L, &fl);
     for (int q = 0; q < L.nrun; q++) {
       ndt_dk_run *u = &L.run[q];
       for (int i = 0; i < u->rows; i++)
@@ -308,6 +474,31 @@ static int64_t flags_entry(const ndt_dk_entry *e, ndt_loop_fn loop, int n, unsig
   int nin = e->nin, isz[4] = {0};
   for (int k = 0; k <= nin; k++) isz[k] = (int)ndt_dtype_size(e->types[k]);
   int64_t bad = 0;
+  if (run_mode != RUN_DIRECT) {
+    /* one launch over every element: its flags against the OR of the
+     * CPU's, element by element (a launch per element would take long) */
+    unsigned cpu = 0, dev = 0;
+    for (int i = 0; i < n; i++) {
+      char *args[4];
+      int64_t steps[4] = {0, 0, 0, 0};
+      unsigned char o1[16];
+      for (int k = 0; k < nin; k++) args[k] = (char *)in_buf[k][0] + (size_t)i * isz[k];
+      args[nin] = (char *)o1;
+      ndt_fpe_clear();
+      loop(args, steps, 1);
+      cpu |= ndt_fpe_test() & mask;
+    }
+    ndt_dk_launch L = {.nrun = 1};
+    L.run[0].rows = 1;
+    L.run[0].cols = n;
+    for (int k = 0; k < nin; k++) L.run[0].p[k] = (char *)in_buf[k], L.run[0].cs[k] = isz[k];
+    L.run[0].p[nin] = (char *)out_dev;
+    L.run[0].cs[nin] = isz[nin];
+    launch_ew(e, &L, &dev);
+    dev &= mask;
+    if (cpu != dev) fprintf(stderr, "  %s flags: cpu %x dev %x\n", e->name, cpu, dev);
+    return cpu != dev;
+  }
   int b0 = ndt_dk_emu_blocks, t0 = ndt_dk_emu_threads;
   ndt_dk_emu_blocks = ndt_dk_emu_threads = 1;
   for (int i = 0; i < n; i++) {
@@ -454,7 +645,9 @@ static void test_cast(void) {
     edge_values((ndt_dtype)f, &v);
     for (int t = 0; t < NDT_NTYPES; t++) {
       int fs = v.size, ts = (int)ndt_dtype_size((ndt_dtype)t);
-      unsigned char src[MAXV * 16], a[MAXV * 16], b[MAXV * 16];
+      static unsigned char src[MAXV * 16], a[MAXV * 16], b[MAXV * 16];
+      mirror_add(src, sizeof src);
+      mirror_add(b, sizeof b);
       for (int i = 0; i < v.n; i++) memcpy(src + i * fs, v.v[i], (size_t)fs);
       memset(a, 0, sizeof a);
       memset(b, 0, sizeof b);
@@ -464,7 +657,7 @@ static void test_cast(void) {
       L.run[0] = (ndt_dk_run){.rows = 1, .cols = h, .p = {(char *)src, (char *)b}, .cs = {fs, ts}};
       L.run[1] = (ndt_dk_run){.rows = 1, .cols = v.n - h,
                               .p = {(char *)src + h * fs, (char *)b + h * ts}, .cs = {fs, ts}};
-      ndt__dk_cast(f, t, &L, NULL);
+      launch_cast(f, t, &L);
       int bad = 0;
       for (int i = 0; i < v.n; i++) {
         /* a NaN cast to a float keeps its payload on x86; to an integer it
@@ -494,6 +687,10 @@ static void test_pairwise(void) {
   const int64_t maxn = 262145;
   double *d = malloc((size_t)maxn * 3 * sizeof *d);
   float *f = malloc((size_t)maxn * 3 * sizeof *f);
+  static char out[3][16];
+  mirror_add(d, (size_t)maxn * 3 * sizeof *d);
+  mirror_add(f, (size_t)maxn * 3 * sizeof *f);
+  mirror_add(out, sizeof out);
   uint64_t x = 0x9E3779B97F4A7C15ull;
   for (int64_t i = 0; i < maxn * 3; i++) {
     x ^= x << 13, x ^= x >> 7, x ^= x << 17;
@@ -537,7 +734,6 @@ static void test_pairwise(void) {
          * an empty one), on emulated blocks of 5 and of 128 threads */
         for (int nt = 5; nt <= 128; nt += 123) {
           ndt_dk_launch L = {.nrun = 3};
-          char out[3][16];
           memset(out, 0x5a, sizeof out);
           L.run[0] = (ndt_dk_run){.rows = 1, .cols = n, .p = {(char *)p, out[0]},
                                   .cs = {(int64_t)stride * isz, 0}};
@@ -546,7 +742,7 @@ static void test_pairwise(void) {
           L.run[2] = (ndt_dk_run){.rows = 1, .cols = 0, .p = {(char *)p, out[2]}, .cs = {isz, 0}};
           int t0 = ndt_dk_emu_threads;
           ndt_dk_emu_threads = nt;
-          ndt__dk_pairwise(dt, &L, NULL);
+          launch_pairwise(dt, &L);
           ndt_dk_emu_threads = t0;
           EXPECT(!memcmp(acc, out[0], (size_t)isz) && !memcmp(acc1, out[1], (size_t)isz) &&
                      !memcmp(zero, out[2], (size_t)isz),
@@ -561,10 +757,97 @@ static void test_pairwise(void) {
   free(f);
 }
 
+/* ---- the CUDA plugin as the backend ---- */
+static void *plug;
+static int (*cu_malloc)(void **, size_t);
+static int (*cu_memcpy)(void *, const void *, size_t, int);
+static int (*cu_sync)(void);
+static int (*cu_count)(int *);
+static void *cuda_dalloc(size_t n) {
+  void *p = NULL;
+  return cu_malloc(&p, n) ? NULL : p;
+}
+static int cuda_h2d(void *d, const void *h, size_t n) { return cu_memcpy(d, h, n, 1); }
+static int cuda_d2h(void *h, const void *d, size_t n) { return cu_memcpy(h, d, n, 2); }
+static int cuda_sync(void) { return cu_sync(); }
+static void (*cu_dk_init)(void);
+static int cuda_init(void) {
+  cu_dk_init();
+  return 0;
+}
+
+/* 1 when the plugin loaded and a device is there; else why not in why */
+static int cuda_open(const char *path, char *why, size_t cap) {
+  plug = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!plug) {
+    snprintf(why, cap, "%s", dlerror());
+    return 0;
+  }
+  *(void **)&cu_malloc = dlsym(plug, "cudaMalloc");
+  *(void **)&cu_memcpy = dlsym(plug, "cudaMemcpy");
+  *(void **)&cu_sync = dlsym(plug, "cudaDeviceSynchronize");
+  *(void **)&cu_count = dlsym(plug, "cudaGetDeviceCount");
+  *(void **)&cu_dk_init = dlsym(plug, "ndt__dk_init");
+  *(void **)&be.ew_has = dlsym(plug, "ndt__dk_ew_has");
+  *(void **)&be.ew = dlsym(plug, "ndt__dk_ew");
+  *(void **)&be.cast = dlsym(plug, "ndt__dk_cast");
+  *(void **)&be.pairwise = dlsym(plug, "ndt__dk_pairwise");
+  if (!cu_malloc || !cu_memcpy || !cu_sync || !cu_count || !cu_dk_init || !be.ew || !be.cast ||
+      !be.pairwise) {
+    snprintf(why, cap, "the plugin lacks the CUDA runtime's or the kernels' entry points");
+    return 0;
+  }
+  int n = 0;
+  int e = cu_count(&n);
+  if (e || n < 1) {
+    snprintf(why, cap, "cudaGetDeviceCount: error %d, %d devices", e, n);
+    return 0;
+  }
+  be.init = cuda_init;
+  be.dalloc = cuda_dalloc;
+  be.h2d = cuda_h2d;
+  be.d2h = cuda_d2h;
+  be.sync = cuda_sync;
+  return 1;
+}
+
+static void setup_mirrors(void) {
+  be.init();
+  for (int k = 0; k < 3; k++) {
+    mirror_add(in_buf[k], sizeof in_buf[k]);
+    mirror_add(sbuf[k], sizeof sbuf[k]);
+  }
+  mirror_add(out_dev, sizeof out_dev);
+  dflags = be.dalloc(sizeof(unsigned));
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "all";
   ndt_config cfg = {.workers = 1, .inline_elems = -1};
   OK(ndt_init(&cfg));
+  if (!strcmp(mode, "mirror")) {
+    /* the cuda mode's path (device copies, pointers moved, results back)
+     * with host memory for the device's and the kernels compiled here */
+    run_mode = RUN_MIRROR;
+    be = (ndt_test_backend){host_init, ndt__dk_ew_has, ndt__dk_ew, ndt__dk_cast,
+                            ndt__dk_pairwise, host_dalloc, host_h2d, host_d2h, host_sync};
+    setup_mirrors();
+    mode = "all";
+  } else if (!strcmp(mode, "cuda")) {
+    const char *path = argc > 2 ? argv[2] : getenv("NDTILE_CUDA_PLUGIN");
+    char why[512] = "";
+    if (!path || !cuda_open(path, why, sizeof why)) {
+      printf("cuda: no CUDA device to compare with (%s); nothing run\n",
+             path ? why : "no plugin path: give one, or set NDTILE_CUDA_PLUGIN");
+      ndt_finalize();
+      const char *req = getenv("NDT_REQUIRE_GPU");
+      return req && *req && strcmp(req, "0") ? 1 : 0;
+    }
+    run_mode = RUN_CUDA;
+    setup_mirrors();
+    printf("cuda: the plugin's kernels on the GPU against the CPU\n");
+    mode = "all";
+  }
   int all = !strcmp(mode, "all");
   if (all || !strcmp(mode, "ew")) test_ew();
   if (all || !strcmp(mode, "cast")) test_cast();
