@@ -504,6 +504,13 @@ int ndt__proc_select(const char *name);
  * its buffer in m is *ptr. Then a write (for_write) leaves m the only
  * valid one. */
 ndt_status ndt__tile_acquire(ndt_tile *t, ndt_memory *m, int for_write, char **ptr);
+/* The same for a write into the host copy that happens outside tasks and
+ * over time (a message received, dist.c): the host copy made valid and the
+ * only valid one, and held as a running writer until
+ * ndt__tile_release_write, so that no task copies the tile into another
+ * memory before every byte arrived. With no device, the plain acquire. */
+ndt_status ndt__tile_hold_write(ndt_tile *t, char **ptr);
+void ndt__tile_release_write(ndt_tile *t);
 /* Frees a tile's copies outside the host (store.c, when the store goes). */
 void ndt__tile_drop_copies(ndt_tile *t);
 

@@ -261,6 +261,7 @@ static char *dev_alloc(ndt_memory *mm, size_t n) {
 static int source_of(unsigned v) { return v & 1u ? 0 : __builtin_ctz(v); }
 
 static _Thread_local int in_planned;   /* a copy task of the plan runs on this thread */
+static int busy_for(const ndt_tile *t, int m);
 static void plan_host(ndt_tile *t, int for_write);
 
 static ndt_status acquire_locked(ndt_tile *t, ndt_memory *m, int for_write, int pin,
@@ -312,21 +313,50 @@ static ndt_status acquire_locked(ndt_tile *t, ndt_memory *m, int for_write, int 
   return st;
 }
 
+static ndt_status tile_acquire(ndt_tile *t, ndt_memory *m, int for_write, int hold, char **ptr);
 ndt_status ndt__tile_acquire(ndt_tile *t, ndt_memory *m, int for_write, char **ptr) {
+  return tile_acquire(t, m, for_write, 0, ptr);
+}
+
+ndt_status ndt__tile_hold_write(ndt_tile *t, char **ptr) {
+  return tile_acquire(t, &ndt__host_memory, 1, 1, ptr);
+}
+
+void ndt__tile_release_write(ndt_tile *t) {
+  if (!ndt__dev_track || !t->dev) return;
+  pthread_mutex_lock(&valid_lock);
+  if (--t->dev->writers[0] == 0) pthread_cond_broadcast(&valid_cond);
+  pthread_mutex_unlock(&valid_lock);
+}
+
+static ndt_status tile_acquire(ndt_tile *t, ndt_memory *m, int for_write, int hold, char **ptr) {
   /* the host reads or writes the tile outside tasks (on the recording
    * thread, in program order): the plan learns it */
-  int planned = ndt__dev_track && !m->id && !ndt_distributed();
+  int planned = ndt__dev_track && !m->id;
   if (planned) plan_host(t, for_write);
   unsigned bit = 1u << m->id;
   unsigned v = atomic_load_explicit(&t->valid, memory_order_acquire);
-  if (v == bit || (!for_write && (v & bit))) {   /* the usual case: nothing to do */
+  hold = hold && ndt__dev_track;
+  if (!hold && (v == bit || (!for_write && (v & bit)))) {   /* the usual case: nothing to do */
     *ptr = ndt_tile_mem(t, m);
     return NDT_OK;
   }
   pthread_mutex_lock(&valid_lock);
+  /* a running task may be writing another region of the tile (the waits
+   * before are per region: a message of dist.c): a copy taken now would
+   * miss its write, and a write here would lose it; as
+   * ndt__acquire_ranges, wait for it (the recording thread holds nothing
+   * a running body needs) */
+  while (busy_for(t, m->id)) pthread_cond_wait(&valid_cond, &valid_lock);
   in_planned = planned;   /* its copy back was logged by the plan */
   ndt_status st = acquire_locked(t, m, for_write, 0, ptr);
   in_planned = 0;
+  /* held: a running writer in host memory (no task copies the tile
+   * elsewhere until ndt__tile_release_write) */
+  if (st == NDT_OK && hold) {
+    if (devrec(t)) t->dev->writers[0]++;
+    else st = ndt__error(NDT_ERR_NOMEM, "cannot record a device copy");
+  }
   pthread_mutex_unlock(&valid_lock);
   return st;
 }
@@ -594,7 +624,6 @@ static int plan_evict(ndt__plan_node *n, int m, ndt_plan_acts *pa) {
 }
 
 void ndt__plan_reclaim(void) {
-  if (ndt_distributed()) return;
   pthread_mutex_lock(&valid_lock);
   for (int m = 1; m < nmems; m++)
     for (ndt__plan_node *n = plan[m].tail, *prev; n; n = prev) {

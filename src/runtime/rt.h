@@ -1,8 +1,9 @@
 /* rt.h - what the runtime's own files share (not the ops'). The files lean
  * one way (observe.c, the build and memory report, asks them all):
  *   task.c  (ndt__record: operands -> accesses, the processor)
- *     -> device_plan.c (with devices: the plan's copy and eviction tasks)
  *     -> dist.c  (many ranks: the owner-computes protocol, ndt__wait_tiles)
+ *     -> device_plan.c (with devices: the plan's copy and eviction tasks;
+ *        on many ranks the home rank plans in dist.c)
  *       -> sched.c  (the task graph, the worker pool = the CPU processor)
  *         -> bind.c  (running a body with its operands bound)
  *           -> proc.c (processor and memory tables), memory.c, store.c

@@ -74,7 +74,10 @@ ndt_status ndt__record(const ndt_task_kind *kind, const char *name, const ndt_op
   /* with devices: the copies and evictions it needs, decided now, in
    * program order (proc.c) */
   ndt_task *fence = NULL;
-  if (st == NDT_OK && ndt__dev_track) st = ndt__plan_task(&proc, kind, acc, nacc, &fence);
+  /* (on many ranks the task's home rank plans it, once the regions it
+   * needs have arrived: dist.c) */
+  if (st == NDT_OK && ndt__dev_track && !ndt_distributed())
+    st = ndt__plan_task(&proc, kind, acc, nacc, &fence);
   if (st == NDT_OK) {
     ndt_taskrec r = {.name = name, .kind = kind, .proc = proc, .op = op, .nop = nop,
                      .arg = arg, .arg_size = arg_size, .acc = acc, .nacc = nacc,

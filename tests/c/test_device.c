@@ -444,9 +444,20 @@ int main(int argc, char **argv) {
       ndt_debug_device_log(0);
       char *ran = strstr(logs[r], "-- ran:\n");
       if (ran) printf("run %d: %s", r, ran);
+      /* NDT_REQUIRE_PLANNED=1: every copy, eviction and fallback was the
+       * plan's (on simulated devices, also on many ranks: tests/mpi) */
+      if (getenv("NDT_REQUIRE_PLANNED"))
+        EXPECT(ran && ran[8] == 0, "run %d: nothing unplanned ran (rank %d): %.300s", r,
+               ndt_rank(), ran ? ran : "");
       if (ran) *ran = 0;   /* what the safety net did may differ */
     }
     EXPECT(memcmp(res, cpu, (size_t)(n + 1) * sizeof *res) == 0, "the same bits in both runs");
+    if (getenv("NDT_DEBUG_DIFF"))
+      for (int64_t i = 0, shown = 0; i <= n && shown < 6; i++)
+        if (memcmp(&res[i], &cpu[i], sizeof *res)) {
+          fprintf(stderr, "rank %d: [%lld] %.17g vs %.17g\n", ndt_rank(), (long long)i, res[i], cpu[i]);
+          shown++;
+        }
     OK(ndt_processor_select("cpu"));
     program(cpu, n);
     OK(ndt_processor_select(NULL));
