@@ -93,6 +93,7 @@ typedef enum {
   NDT__SET_PROGRESS,
   NDT__SET_FALLBACK,
   NDT__SET_CUDA_MEM,        /* devices (device.c) */
+  NDT__SET_GPU_GROUP,       /* grouped device tasks (sched.c) */
   NDT__NSETTINGS
 } ndt__setting_id;
 /* NDTILE_DEVICES (or ndt_config.devices), parsed (env.c): auto, none,
@@ -486,6 +487,14 @@ typedef struct {
    * NULL, k->body[kind]. A plugin's bodies are found by the kind's name:
    * the core's kinds stay const and know nothing of any backend. */
   ndt_body_fn (*body)(ndt_processor *p, const ndt_task_kind *k);
+  /* optional: runs n tasks of kind k together, as one launch where the
+   * device allows: b holds their operands bound, task after task (nop[i]
+   * operands each), args[i] their arguments. A processor with it gets
+   * consecutive tasks of one op grouped into one task of the graph (a
+   * grouped device task, sched.c); the tasks never touch one another's
+   * data. */
+  ndt_status (*group)(ndt_processor *p, const ndt_task_kind *k, ndt_bound *b, int n,
+                      const int *nop, void *const *args);
 } ndt_processor_iface;
 struct ndt_processor {
   const ndt_processor_iface *iface;
@@ -523,6 +532,13 @@ int ndt__proc_select(const char *name);
  * its buffer in m is *ptr. Then a write (for_write) leaves m the only
  * valid one. */
 ndt_status ndt__tile_acquire(ndt_tile *t, ndt_memory *m, int for_write, char **ptr);
+/* The same for a write into the host copy that happens outside tasks and
+ * over time (a message received, dist.c): the host copy made valid and the
+ * only valid one, and held as a running writer until
+ * ndt__tile_release_write, so that no task copies the tile into another
+ * memory before every byte arrived. With no device, the plain acquire. */
+ndt_status ndt__tile_hold_write(ndt_tile *t, char **ptr);
+void ndt__tile_release_write(ndt_tile *t);
 /* Frees a tile's copies outside the host (store.c, when the store goes). */
 void ndt__tile_drop_copies(ndt_tile *t);
 
@@ -578,6 +594,9 @@ extern int ndt__fp_depth_;
 /* The current op's flags mask (0 when no op collects). */
 extern unsigned ndt__fp_mask_;
 void ndt__fp_end_slow(void);
+/* The NDT_FPE_* flags ufunc op reports (ops/elementwise.c; comparisons,
+ * min/max, bit operations: none). */
+unsigned ndt__ufunc_fp_mask(ndt_ufunc op);
 /* mask: the NDT_FPE_* flags this op reports (0: none; its tasks then skip
  * the flag bookkeeping). Nests: an op made of ops reports each by name. */
 static inline void ndt_fp_begin(const char *name, unsigned mask) {
@@ -606,6 +625,7 @@ static inline void ndt_fp_inline(unsigned flags) {
 ndt_fprec *ndt__fp_defer(void);
 void ndt__fp_add(ndt_fprec *r, unsigned flags);   /* any thread */
 void ndt__fp_release(ndt_fprec *r);               /* any thread; NULL is fine */
+void ndt__fp_hold(ndt_fprec *r);                  /* one more reference; NULL is fine */
 
 /* The calling thread's IEEE flags as NDT_FPE_* bits: cleared before a
  * task runs, read after. On x86-64 only the SSE status register: every

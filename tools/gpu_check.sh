@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tools/gpu_check.sh - the one prepared GPU check (issue 18, docs/design.md
-# "Devices"): build with the CUDA plugin, device info, the device tests and
-# the backend harness against the CPU, the Python suite's device-relevant
+# "Devices"): build with the CUDA plugin, device info, the device kernels
+# against the CPU's loops bit for bit (test_devkernels: on the CPU here, the
+# plugin's on the GPU there), the device tests and the backend harness, the Python suite's device-relevant
 # part under NDTILE_DEVICES=cuda, OOM fallback with a small NDTILE_CUDA_MEM,
 # two virtual devices on one GPU (cuda:0,cuda:0), and a small benchmark
 # against CuPy when it is installed. Every stage has its own timeout; the
@@ -60,8 +61,17 @@ fi
 stage devinfo 20 "NDTILE_VERBOSE=1 NDTILE_DEVICES=$DEV1 $PY -c 'import ndtile as np; print(np.devices()); print(repr(np._core.device_note())); assert np.devices(), \"no device\"'"
 
 # the device runtime tests, and the backend harness against its reference
+# the device kernels' source against the CPU's loops, bit for bit: compiled
+# as C on an emulated grid (test_devkernels; "mirror": through device copies
+# of every buffer); on a GPU, the plugin's kernels as nvcc built them
 if [ $SIM = 1 ]; then
-  stage device_tests 60 "for m in parse coherence thrash tiny born nocuda cuda; do ./$BUILD/tests/c/test_device \$m || exit 1; done; ./$BUILD/tests/c/test_device golden tests/c/device_golden.txt && ./$BUILD/tests/c/test_device determinism sim:2,mem=40k 20000"
+  stage devkernels 60 "./$BUILD/tests/c/test_devkernels && ./$BUILD/tests/c/test_devkernels mirror"
+else
+  stage devkernels 90 "./$BUILD/tests/c/test_devkernels && NDT_REQUIRE_GPU=1 ./$BUILD/tests/c/test_devkernels cuda $BUILD/libndtile_cuda.so"
+fi
+
+if [ $SIM = 1 ]; then
+  stage device_tests 60 "for m in parse coherence thrash tiny born groups nocuda cuda; do ./$BUILD/tests/c/test_device \$m || exit 1; done; ./$BUILD/tests/c/test_device golden tests/c/device_golden.txt && ./$BUILD/tests/c/test_device determinism sim:2,mem=40k 20000"
   stage backend 120 "./$BUILD/tests/backend/test_backend_ops -q -b simdev:w2:t4k"
 else
   # (the harness selects one processor per configuration; the CUDA plugin

@@ -8,11 +8,7 @@
 #include <stdint.h>
 #include "ndtile.h"
 
-/* Complex storage: two parts, real first (C99's layout and NumPy's). Every
- * place that stores or reads complex elements uses these; C99 `_Complex`
- * appears only as an arithmetic type inside kernels that call <complex.h>. */
-typedef struct { float re, im; } ndt_c64;
-typedef struct { double re, im; } ndt_c128;
+#include "core/ctypes.h"   /* complex storage: ndt_c64, ndt_c128 */
 
 /* The dtypes in enum order: X(enum, C storage type, NumPy's name, kind,
  * NumPy's type character). Stamp per-dtype code out of this list rather

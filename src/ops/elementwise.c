@@ -47,7 +47,7 @@ ndt_status ndt_ufunc_result_type(ndt_ufunc op, int nin, const ndt_array *const *
 /* The floating-point errors NumPy reports for op: none for the ops whose
  * loops only compare, select or move bits (a compare of a NaN may raise
  * "invalid" in hardware; NumPy's loops use quiet compares). */
-static unsigned fp_mask(ndt_ufunc op) {
+unsigned ndt__ufunc_fp_mask(ndt_ufunc op) {
   switch (op) {
     case NDT_EQUAL: case NDT_NOT_EQUAL: case NDT_LESS: case NDT_LESS_EQUAL:
     case NDT_GREATER: case NDT_GREATER_EQUAL: case NDT_LOGICAL_AND: case NDT_LOGICAL_OR:
@@ -72,7 +72,7 @@ ndt_status ndt_apply(ndt_array **out, ndt_ufunc op, int nin, const ndt_array *co
   /* first, as NumPy checks it before shapes and dtypes */
   if (*out && (*out)->readonly) return ndt__error(NDT_ERR_VALUE, "output array is read-only");
   /* one record of floating-point errors for the whole op (all its tiles) */
-  ndt_fp_begin(ndt_ufunc_name(op), (int)op >= 0 && op < NDT_NUFUNCS ? fp_mask(op) : 0);
+  ndt_fp_begin(ndt_ufunc_name(op), (int)op >= 0 && op < NDT_NUFUNCS ? ndt__ufunc_fp_mask(op) : 0);
   ndt_status st = apply(op, nin, in, out, dtype);
   ndt_fp_end();
   return st;
@@ -84,6 +84,7 @@ static ndt_status apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_a
   ndt_status st = resolve(op, nin, in, dtype, arg.loop_in, &arg.loop_out, &arg.loop);
   if (st) return st;
   arg.name = ndt_ufunc_name(op);
+  arg.ufunc = (int)op;
   arg.nin = nin;
   int ndims[NDT_MAXOPS + 1];
   const int64_t *shapes[NDT_MAXOPS + 1];
@@ -200,6 +201,7 @@ static ndt_status launch_cast_(ndt_array *dst, const ndt_array *src) {
   ndt_ew_arg arg;
   memset(&arg, 0, sizeof arg);
   arg.name = "copy";
+  arg.ufunc = -1;
   arg.nin = 1;
   arg.loop = NULL;
   arg.loop_in[0] = src->dtype;

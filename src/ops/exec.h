@@ -12,6 +12,7 @@
 typedef struct {
   const char *name;
   int nin;
+  int ufunc;                 /* the ndt_ufunc (a device finds its kernel by it), or -1 */
   ndt_loop_fn loop;          /* NULL: cast op[0] straight into the output */
   ndt_dtype loop_in[NDT_MAXOPS];
   ndt_dtype loop_out;

@@ -252,7 +252,15 @@ static ndt_status exec_tracked(const ndt_task_kind *k, ndt_processor *p, const n
     }
   }
   int nr = 0;
+  /* a grouped task's operands are its members', member after member: the
+   * rule below looks at one member's operands (the plan's rule, per task) */
+  const ndt_group_arg *g = k == &ndt__group_kind ? arg : NULL;
+  int seg = 0, seg_lo = 0, seg_hi = g ? g->nop[0] : nop;
   for (int i = 0; i < nop; i++) {
+    while (g && i >= seg_hi && seg + 1 < g->n) {
+      seg_lo = seg_hi;
+      seg_hi += g->nop[++seg];
+    }
     const ndt_array *v = op[i].view;
     if (v->size == 0 || (op[i].priv & NDT_OPND_KEEP)) continue;
     ndt_range *x = &r[nr++];
@@ -276,7 +284,7 @@ static ndt_status exec_tracked(const ndt_task_kind *k, ndt_processor *p, const n
       int64_t lo, hi;
       ndt__view_extent(v, &lo, &hi);
       int rd = 0;
-      for (int j = 0; j < nop && !rd; j++)
+      for (int j = seg_lo; j < seg_hi && !rd; j++)
         rd = (op[j].priv & NDT_READ) && !(op[j].priv & NDT_OPND_KEEP) && op[j].view->size &&
              op[j].view->store == v->store;
       if (!rd && v->size == hi - lo + 1) {

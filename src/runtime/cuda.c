@@ -1,14 +1,22 @@
 /* cuda.c - the CUDA plugin (libndtile_cuda.so, built when nvcc is found):
  * device memory, host<->device copies, a stream per device and the bodies
- * it has variants for (elementwise add, subtract, multiply, negative and
- * the casts of src/kernels/cuda/elementwise.cu, on the float and integer
- * dtypes). The core loads it with dlopen only when NDTILE_DEVICES asks for
- * cuda or auto (device.c) and reaches it through ndt_plugin_entry_v1; it
- * links nothing of the core (device.h). Every other task runs on the CPU,
- * its operands made valid in host memory by the core.
+ * it has variants for: the elementwise tasks of every exact ufunc loop and
+ * every cast, on all 13 dtypes (src/kernels/cuda/ew_ops.h: integer and bool
+ * ops, + - * / sqrt, comparisons, min/max, rounding; the kernels call
+ * src/kernels/scalar.h, as the CPU's loops do). The core loads it with
+ * dlopen only when NDTILE_DEVICES asks for cuda or auto (device.c) and
+ * reaches it through ndt_plugin_entry_v1; it links nothing of the core
+ * (device.h). Every other task runs on the CPU, its operands made valid in
+ * host memory by the core.
  *
  * NOT YET RUN ON A GPU: this file and the kernels were compiled and linked,
- * and their no-driver path run, on a machine without one.
+ * and their no-driver path run, on a machine without one. The kernels'
+ * source was run on the CPU (tests/c/test_devkernels.c) with the CPU's bits.
+ *
+ * Grouped launches: consecutive tasks of one op on a device reach it as one
+ * grouped task (sched.c); ew_group makes one launch over the list of their
+ * tiles (up to NDT_DK_MAXRUNS 2-d runs a launch, passed as the kernel's
+ * parameter), where one task alone is a group of one.
  *
  * Memory: cudaMallocAsync on the device's stream within a budget per device
  * (NDTILE_CUDA_MEM, default 90% of the card's total memory); nothing is
@@ -23,13 +31,14 @@
 #include "runtime/device.h"
 #include "ops/exec.h"
 
-int ndt_cuda_ew(int op, int t, int64_t n, char *o, int64_t os, const char *a, int64_t as,
-                const char *b, int64_t bs, unsigned *flags, void *stream);
-int ndt_cuda_cast_ok(int from, int to);
-int ndt_cuda_cast(int from, int to, int64_t n, char *o, int64_t os, const char *a, int64_t as,
-                  void *stream);
+#include "kernels/cuda/dk.h"
 
-enum { OP_ADD, OP_SUB, OP_MUL, OP_NEG };
+/* src/kernels/cuda/ew_impl.h and reduce_impl.h (compiled by nvcc) */
+void ndt__dk_init(void);
+int ndt__dk_ew_has(int op, int nin, const int *loop, int fused);
+int ndt__dk_ew(int op, int nin, const int *loop, int fused, const ndt_dk_launch *L,
+               unsigned *flags, void *stream);
+int ndt__dk_cast(int from, int to, const ndt_dk_launch *L, void *stream);
 
 static const ndt_plugin_host *host;
 
@@ -47,23 +56,6 @@ typedef struct {
 } cuda_dev;
 
 static cuda_dev cdev[NDT__MAX_DEVS];
-
-/* the kernels' type codes (elementwise.cu) */
-static int tcode(ndt_dtype t) {
-  switch (t) {
-    case NDT_INT8: return 0;
-    case NDT_INT16: return 1;
-    case NDT_INT32: return 2;
-    case NDT_INT64: return 3;
-    case NDT_UINT8: return 4;
-    case NDT_UINT16: return 5;
-    case NDT_UINT32: return 6;
-    case NDT_UINT64: return 7;
-    case NDT_FLOAT32: return 8;
-    case NDT_FLOAT64: return 9;
-    default: return -1;
-  }
-}
 
 static ndt_status cuda_fail(cudaError_t e, const char *what) {
   char msg[256];
@@ -117,13 +109,30 @@ static void cm_usage(ndt_memory *m, int64_t *cap, int64_t *used) {
 }
 
 /* ---- the elementwise variant ---- */
-static int ew_opcode(const ndt_ew_arg *a) {
-  if (!a->name) return -1;
-  if (a->nin == 2 && !strcmp(a->name, "add")) return OP_ADD;
-  if (a->nin == 2 && !strcmp(a->name, "subtract")) return OP_SUB;
-  if (a->nin == 2 && !strcmp(a->name, "multiply")) return OP_MUL;
-  if (a->nin == 1 && !strcmp(a->name, "negative")) return OP_NEG;
-  return -1;
+static int fused(void) { return host->cpu_level() >= 2; }
+
+/* the kernel an elementwise task needs: op < 0 for a cast of loop[0] to
+ * loop[1]; its operands already of the loop's dtypes (no casts inside) */
+typedef struct {
+  int op, nin, loop[NDT_DK_MAXOPS];
+} ew_sig;
+
+static int ew_sig_of(const ndt_ew_arg *a, ew_sig *g) {
+  g->nin = a->nin;
+  if (!a->loop) {   /* a cast of op[0] into the output */
+    g->op = -1;
+    g->loop[0] = a->op[0].dtype;
+    g->loop[1] = a->op[1].dtype;
+    return a->nin == 1;
+  }
+  g->op = a->ufunc;
+  if (a->nin < 1 || a->nin > 3 || a->op[a->nin].dtype != a->loop_out) return 0;
+  for (int i = 0; i < a->nin; i++) {
+    if (a->op[i].dtype != a->loop_in[i]) return 0;
+    g->loop[i] = a->loop_in[i];
+  }
+  g->loop[a->nin] = a->loop_out;
+  return g->op >= 0 && ndt__dk_ew_has(g->op, g->nin, g->loop, fused());
 }
 
 static int cd_supports(ndt_processor *p, const ndt_task_kind *k, const ndt_operand *op, int nop,
@@ -131,56 +140,126 @@ static int cd_supports(ndt_processor *p, const ndt_task_kind *k, const ndt_opera
   (void)p;
   (void)op;
   (void)nop;
-  if (strcmp(k->name, "elementwise")) return 0;
-  const ndt_ew_arg *a = arg;
-  if (!a->loop)   /* a cast of op[0] into the output */
-    return a->nin == 1 && ndt_cuda_cast_ok(tcode(a->op[0].dtype), tcode(a->op[1].dtype));
-  if (ew_opcode(a) < 0 || tcode(a->loop_out) < 0 || a->op[a->nin].dtype != a->loop_out)
-    return 0;
-  for (int i = 0; i < a->nin; i++)
-    if (a->op[i].dtype != a->loop_in[i] || a->loop_in[i] != a->loop_out) return 0;
-  return 1;
+  ew_sig g;
+  return !strcmp(k->name, "elementwise") && ew_sig_of(arg, &g);
 }
 
-static ndt_status ew_body(ndt_bound *b, void *argp) {
-  const ndt_ew_arg *a = argp;
-  cuda_dev *d = b[a->nin].mem->context;
-  int nin = a->nin, nd = b[nin].ndim;
-  const int64_t *shape = b[nin].shape;
-  int64_t inner = nd ? shape[nd - 1] : 1, runs = 1;
-  for (int k = 0; k < nd - 1; k++) runs *= shape[k];
-  int op = a->loop ? ew_opcode(a) : -1;
-  int tin = tcode(a->op[0].dtype), tout = tcode(a->op[nin].dtype);
-  cudaSetDevice(d->dev);
-  cudaMemsetAsync(d->flags, 0, sizeof(unsigned), d->stream);
-  int64_t idx[NDT_MAXDIMS] = {0};
-  for (int64_t r = 0; r < runs && inner > 0; r++) {   /* one launch per run of the last axis */
-    char *p[NDT_MAXOPS];
-    for (int o = 0; o <= nin; o++) {
-      p[o] = b[o].ptr;
-      for (int k = 0; k < nd - 1; k++) p[o] += idx[k] * b[o].st[k];
+/* The runs of a batch launched once its kernel changes or it is full. */
+typedef struct {
+  ew_sig sig;
+  ndt_dk_launch L;
+} ew_batch;
+
+static ndt_status ew_launch(cuda_dev *d, ew_batch *bt) {
+  if (!bt->L.nrun) return NDT_OK;
+  const ew_sig *g = &bt->sig;
+  int rc = g->op < 0 ? ndt__dk_cast(g->loop[0], g->loop[1], &bt->L, d->stream)
+                     : ndt__dk_ew(g->op, g->nin, g->loop, fused(), &bt->L, d->flags, d->stream);
+  bt->L.nrun = 0;
+  if (rc) return host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this elementwise task");
+  cudaError_t e = cudaGetLastError();
+  return e == cudaSuccess ? NDT_OK : cuda_fail(e, "kernel launch");
+}
+
+/* Axes merged where every operand steps through them as through one (and
+ * unit axes dropped): the fewest runs. */
+static int coalesce(int nd, int64_t *shape, int nop, int64_t (*st)[NDT_MAXDIMS]) {
+  int out = 0;
+  for (int k = 0; k < nd; k++) {
+    if (shape[k] == 1) continue;
+    int merge = out > 0;
+    for (int o = 0; o < nop && merge; o++) merge = st[o][out - 1] == st[o][k] * shape[k];
+    if (merge) {
+      shape[out - 1] *= shape[k];
+      for (int o = 0; o < nop; o++) st[o][out - 1] = st[o][k];
+    } else {
+      shape[out] = shape[k];
+      for (int o = 0; o < nop; o++) st[o][out] = st[o][k];
+      out++;
     }
-    int64_t ls[NDT_MAXOPS];
-    for (int o = 0; o <= nin; o++) ls[o] = nd ? b[o].st[nd - 1] : 0;
-    int rc = op < 0 ? ndt_cuda_cast(tin, tout, inner, p[nin], ls[nin], p[0], ls[0], d->stream)
-                    : ndt_cuda_ew(op, tout, inner, p[nin], ls[nin], p[0], ls[0],
-                                  nin > 1 ? p[1] : NULL, nin > 1 ? ls[1] : 0, d->flags,
-                                  d->stream);
-    if (rc) return host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this elementwise task");
-    for (int k = nd - 2; k >= 0; k--) {
+  }
+  return out;
+}
+
+/* Appends one bound task's elements to the batch as 2-d runs (its last
+ * two axes; one run per index of the axes before), launching when full. */
+static ndt_status ew_add(cuda_dev *d, ew_batch *bt, const ndt_ew_arg *a, ndt_bound *b) {
+  int nop = a->nin + 1, nd = b[a->nin].ndim;
+  int64_t shape[NDT_MAXDIMS], st[NDT_DK_MAXOPS][NDT_MAXDIMS];
+  for (int k = 0; k < nd; k++) {
+    shape[k] = b[a->nin].shape[k];
+    if (shape[k] == 0) return NDT_OK;   /* empty */
+    for (int o = 0; o < nop; o++) st[o][k] = b[o].st[k];
+  }
+  nd = coalesce(nd, shape, nop, st);
+  int64_t rows = nd >= 2 ? shape[nd - 2] : 1, cols = nd >= 1 ? shape[nd - 1] : 1, outer = 1;
+  for (int k = 0; k < nd - 2; k++) outer *= shape[k];
+  int64_t idx[NDT_MAXDIMS] = {0};
+  for (int64_t r = 0; r < outer; r++) {
+    if (bt->L.nrun == NDT_DK_MAXRUNS) {
+      ndt_status s = ew_launch(d, bt);
+      if (s) return s;
+    }
+    ndt_dk_run *u = &bt->L.run[bt->L.nrun++];
+    u->rows = rows;
+    u->cols = cols;
+    for (int o = 0; o < nop; o++) {
+      char *p = b[o].ptr;
+      for (int k = 0; k < nd - 2; k++) p += idx[k] * st[o][k];
+      u->p[o] = p;
+      u->rs[o] = nd >= 2 ? st[o][nd - 2] : 0;
+      u->cs[o] = nd >= 1 ? st[o][nd - 1] : 0;
+    }
+    for (int k = nd - 3; k >= 0; k--) {
       if (++idx[k] < shape[k]) break;
       idx[k] = 0;
     }
   }
+  return NDT_OK;
+}
+
+/* n elementwise tasks on device d (b: their operands, task after task):
+ * one launch per run of tasks with the same kernel, NDT_DK_MAXRUNS runs at
+ * a time; then one wait, and the IEEE flags the kernels reported raised on
+ * this worker, as the CPU's loops would have raised them. */
+static ndt_status ew_run(cuda_dev *d, ndt_bound *b, int n, const int *nop, void *const *args) {
+  static _Thread_local ew_batch bt;   /* 14 KB: not on a worker's stack */
+  cudaSetDevice(d->dev);
+  cudaMemsetAsync(d->flags, 0, sizeof(unsigned), d->stream);
+  bt.L.nrun = 0;
+  ndt_status st = NDT_OK;
+  for (int i = 0, at = 0; i < n && st == NDT_OK; at += nop[i++]) {
+    const ndt_ew_arg *a = args[i];
+    ew_sig g;
+    if (!ew_sig_of(a, &g)) st = host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this task");
+    else if (bt.L.nrun && memcmp(&g, &bt.sig, sizeof g)) st = ew_launch(d, &bt);
+    if (st == NDT_OK) {
+      bt.sig = g;
+      st = ew_add(d, &bt, a, b + at);
+    }
+  }
+  if (st == NDT_OK) st = ew_launch(d, &bt);
   unsigned f = 0;
   cudaError_t e = cudaMemcpyAsync(&f, d->flags, sizeof f, cudaMemcpyDeviceToHost, d->stream);
   if (e == cudaSuccess) e = cudaStreamSynchronize(d->stream);
-  if (e != cudaSuccess) return cuda_fail(e, a->name ? a->name : "elementwise");
-  /* the CPU's loop would have raised these on this thread: the runtime
-   * collects them as it does after any body */
-  if (f & 1) feraiseexcept(FE_OVERFLOW | FE_INEXACT);
-  if (f & 2) feraiseexcept(FE_INVALID);
-  return NDT_OK;
+  if (st == NDT_OK && e != cudaSuccess) st = cuda_fail(e, n ? ((const ndt_ew_arg *)args[0])->name : "elementwise");
+  if (f & NDT_SC_FE_DIVIDE) feraiseexcept(FE_DIVBYZERO);
+  if (f & NDT_SC_FE_OVERFLOW) feraiseexcept(FE_OVERFLOW | FE_INEXACT);
+  if (f & NDT_SC_FE_INVALID) feraiseexcept(FE_INVALID);
+  return st;
+}
+
+static ndt_status ew_body(ndt_bound *b, void *argp) {
+  const ndt_ew_arg *a = argp;
+  int nop = a->nin + 1;
+  return ew_run(b[a->nin].mem->context, b, 1, &nop, &argp);
+}
+
+static ndt_status cd_group(ndt_processor *p, const ndt_task_kind *k, ndt_bound *b, int n,
+                           const int *nop, void *const *args) {
+  if (strcmp(k->name, "elementwise"))
+    return host->error(NDT_ERR_INTERNAL, "the CUDA plugin groups elementwise tasks only");
+  return ew_run(p->context, b, n, nop, args);
 }
 
 /* bodies by the core's kind names: one table, looked up by the processor */
@@ -210,6 +289,7 @@ static ndt_status cd_sync(ndt_processor *p) {
 /* ---- start ---- */
 static int start(const ndt_plugin_host *h, const int *index, int n, char *why, size_t cap) {
   host = h;
+  ndt__dk_init();
   int count = 0;
   cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess) {   /* 35: no driver or too old; 100: no device */
@@ -251,7 +331,7 @@ static int start(const ndt_plugin_host *h, const int *index, int n, char *why, s
     d->mem = (ndt_memory){.iface = &d->miface, .device = d->dev, .context = d};
     d->piface = (ndt_processor_iface){.version = NDT_IFACE_VERSION, .name = d->name,
                                       .supports = cd_supports, .launch = cd_launch,
-                                      .sync = cd_sync, .body = cd_body};
+                                      .sync = cd_sync, .body = cd_body, .group = cd_group};
     d->proc = (ndt_processor){.iface = &d->piface, .device = d->dev, .context = d,
                               .kind = NDT_PROC_CUDA, .mem = &d->mem};
     if (h->proc_register(&d->proc)) {

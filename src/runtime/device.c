@@ -11,6 +11,7 @@
 #include <string.h>
 #include "rt.h"
 #include "device.h"
+#include "kernels/cpu/cpu.h"   /* ndt_cpu_level */
 
 static char note[512];
 /* ---- the public view ---- */
@@ -46,11 +47,13 @@ static void host_cpu_launch(ndt_task *t) {
 static ndt_status host_error(ndt_status st, const char *msg) { return ndt__error(st, "%s", msg); }
 static void host_verbose(const char *msg) { ndt__verbose("%s", msg); }
 static int64_t host_env_size(const char *name, int64_t dflt) { return ndt__env_int(name, dflt); }
+static int host_cpu_level(void) { return ndt_cpu_level(); }
 
 static const ndt_plugin_host plugin_host = {
     .api = NDT_PLUGIN_API, .mem_register = ndt__mem_register,
     .proc_register = host_proc_register, .cpu_launch = host_cpu_launch, .error = host_error,
-    .alloc_fails = ndt__dev_alloc_fails, .verbose = host_verbose, .env_size = host_env_size};
+    .alloc_fails = ndt__dev_alloc_fails, .verbose = host_verbose, .env_size = host_env_size,
+    .cpu_level = host_cpu_level};
 
 /* dlopens the first plugin file found: NDTILE_CUDA_PLUGIN, then next to the
  * module the core is linked into (the extension, a program), then the build

@@ -10,7 +10,7 @@
 #define NDT_DEVICE_H
 #include "internal.h"
 
-#define NDT_PLUGIN_API 1
+#define NDT_PLUGIN_API 2   /* 2: cpu_level; processors may run groups */
 #define NDT_PLUGIN_ENTRY "ndt_plugin_entry_v1"
 
 typedef struct {
@@ -25,6 +25,9 @@ typedef struct {
   int (*alloc_fails)(void);                 /* an injected allocation failure is due */
   void (*verbose)(const char *msg);         /* one line on stderr under NDTILE_VERBOSE */
   int64_t (*env_size)(const char *name, int64_t dflt);   /* a size setting (NDTILE_CUDA_MEM) */
+  /* the CPU's SIMD level (>= 2: its complex products are fused, and the
+   * device's must be for the same bits) */
+  int (*cpu_level)(void);
 } ndt_plugin_host;
 
 typedef struct {

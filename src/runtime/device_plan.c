@@ -9,7 +9,8 @@
  * result born there) follows the chain's last link: then at run time the
  * memory never holds more than the plan let it hold at some point of the
  * program, which is the budget. Above sched.c (it records) and proc.c (it
- * asks), below task.c (ndt__record calls it). */
+ * asks), below task.c (ndt__record calls it) and dist.c (on many ranks the
+ * home rank plans the task it runs). */
 #include "rt.h"
 
 /* Each memory's last eviction task (a reference), or NULL. */
@@ -63,7 +64,7 @@ static ndt_status record_move(const ndt_plan_act *a) {
 ndt_status ndt__plan_task(ndt_processor **pp, const ndt_task_kind *k, const ndt_access *acc,
                           int nacc, ndt_task **after) {
   *after = NULL;
-  if (!nacc || ndt_distributed()) return NDT_OK;   /* many ranks: bound at run time */
+  if (!nacc) return NDT_OK;
   ndt_plan_act local[16];
   ndt_plan_acts pa = {local, local, 0, 16};
   int born = 0;

@@ -9,7 +9,9 @@
  * operands are copied in when their tiles are not valid there, writes
  * leave the writer's copy the only valid one, host reads (ndt__wait_tiles)
  * copy back, and a full memory evicts (proc.c) before the task falls back
- * to the CPU (bind.c). Freed and invalidated copies are poisoned (0xA5
+ * to the CPU (bind.c). Consecutive tasks of one op run as one grouped
+ * task (sched.c), one call over a list of tiles, as on a GPU. Freed and
+ * invalidated copies are poisoned (0xA5
  * bytes: NaN-like for floats, odd for integers), so a read of a stale copy
  * changes results. Results must be bitwise the same as without them. */
 #include <stdlib.h>
@@ -81,9 +83,23 @@ static void sd_launch(ndt_processor *p, ndt_task *t) {
   cpu->iface->launch(cpu, t);
 }
 
+/* A grouped task (sched.c: consecutive tasks of one op held on the
+ * recording thread and recorded as one): one call runs them all, as one
+ * launch over a list of tiles does on a GPU; here the CPU bodies, one
+ * member after the other. */
+static ndt_status sd_group(ndt_processor *p, const ndt_task_kind *k, ndt_bound *b, int n,
+                           const int *nop, void *const *args) {
+  NDT_UNUSED(p);
+  ndt_body_fn fn = k->body[NDT_PROC_CPU];
+  ndt_status st = NDT_OK;
+  for (int i = 0, at = 0; i < n && st == NDT_OK; at += nop[i++]) st = fn(b + at, args[i]);
+  return st;
+}
+
 /* one interface per device: the name is how ndt_processor_select finds it */
-#define SD_IFACE(nm) \
-  {.version = NDT_IFACE_VERSION, .name = nm, .supports = NULL, .launch = sd_launch, .sync = NULL}
+#define SD_IFACE(nm)                                                                      \
+  {.version = NDT_IFACE_VERSION, .name = nm, .supports = NULL, .launch = sd_launch,       \
+   .sync = NULL, .group = sd_group}
 static const ndt_processor_iface sd_iface[NDT__MAX_DEVS] = {
     SD_IFACE("simdev"), SD_IFACE("simdev1"), SD_IFACE("simdev2")};
 static ndt_processor sd_proc[NDT__MAX_DEVS];

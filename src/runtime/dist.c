@@ -8,7 +8,10 @@
  * sends it back after. Both sides take these steps in program order on the
  * recording thread, so every message is matched and nothing deadlocks; the
  * tag is the task's sequence number. A rank neither home nor owner of
- * anything the task touches skips it. */
+ * anything the task touches skips it. With devices, the home rank plans
+ * the task's copies and evictions (device_plan.c) when it records it: every
+ * rank keeps the plan of the tasks it runs, and the messages' host reads and
+ * writes update it (proc.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,14 +35,28 @@ static void move_region(ndt_tile *t, int64_t lo, int64_t hi, int peer, int tag, 
   int64_t isz = t->store->itemsize, n = (hi - lo + 1) * isz;
   if (!ndt__tile_buffer(t)) local_failure("receiving a tile", NDT_ERR_NOMEM);
   char *p = t->data ? t->data + (lo - t->start) * isz : NULL;
-  ndt__rt_wait_region(t, lo, hi, !send);   /* no local task may use it meanwhile */
+  /* no local task may use the region meanwhile; with devices, the whole
+   * tile: a tile's copies are per tile, and the device plan took this
+   * message for a host use of the whole tile in program order, after every
+   * task recorded before it (proc.c) */
+  if (ndt__dev_track) ndt__rt_wait_region(t, t->start, t->start + t->len - 1, !send);
+  else ndt__rt_wait_region(t, lo, hi, !send);
   /* messages move host bytes: the host copy must be valid (a receive: and
    * then the only valid one) */
   char *hp;
-  if (t->data && ndt__tile_acquire(t, &ndt__host_memory, !send, &hp))
-    local_failure("moving a tile", NDT_ERR_NOMEM);
-  if (send) ndt__comm_send(p, n, peer, tag);
-  else ndt__comm_recv(p, n, peer, tag);
+  ndt_status st = !t->data ? NDT_OK
+                  : send   ? ndt__tile_acquire(t, &ndt__host_memory, 0, &hp)
+                           : ndt__tile_hold_write(t, &hp);
+  if (st) local_failure("moving a tile", NDT_ERR_NOMEM);
+  if (send) {
+    ndt__comm_send(p, n, peer, tag);
+  } else {
+    /* the bytes arrive over time: a task of another region of the tile
+     * that starts meanwhile must not copy it to a device before they are
+     * all there (a lost update: found with the device plan on 2 ranks) */
+    ndt__comm_recv(p, n, peer, tag);
+    if (t->data && st == NDT_OK) ndt__tile_release_write(t);
+  }
 }
 
 /* 1 when rank r holds [lo, hi] of t as it is now. */
@@ -118,7 +135,18 @@ ndt_status ndt__dist_submit(const ndt_taskrec *r) {
       remote_writes |= acc[i].priv & NDT_WRITE;
       if (f[i].go) move_region(tl, f[i].lo, f[i].hi, tl->owner, tag, 0);
     }
-    if (st == NDT_OK) st = ndt__rt_local_submit(r);
+    /* with devices: the copies and evictions the task needs, planned here,
+     * on the rank that runs it, after the regions it lacked arrived (their
+     * receives wrote the host copies: the plan saw that), in program order
+     * like one process's (proc.c, device_plan.c) */
+    ndt_taskrec lr = *r;
+    ndt_task *fence = NULL;
+    if (st == NDT_OK && ndt__dev_track) st = ndt__plan_task(&lr.proc, lr.kind, acc, nacc, &fence);
+    if (fence) {
+      lr.after = &fence;
+      lr.nafter = 1;
+    }
+    if (st == NDT_OK) st = ndt__rt_local_submit(&lr);
     /* a failure is reported on every rank at the next agreement (at once
      * for a caller's error); the protocol goes on so no rank waits for a
      * message that never comes */

@@ -48,6 +48,8 @@ static const setting_def defs[NDT__NSETTINGS] = {
     [NDT__SET_FALLBACK] = {"NDTILE_FALLBACK", 0, 0, 3},   /* a word: fallback_words */
     /* devices (device.c, the CUDA plugin): the memory budget per device */
     [NDT__SET_CUDA_MEM] = {"NDTILE_CUDA_MEM", 1, 0, INT64_MAX},
+    /* the bytes a grouped device task may take (0: no groups) */
+    [NDT__SET_GPU_GROUP] = {"NDTILE_GPU_GROUP", 1, 0, INT64_MAX},
 };
 #define NDEFS NDT__NSETTINGS
 

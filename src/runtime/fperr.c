@@ -77,6 +77,10 @@ static void ready(ndt_fprec *r) {
   pthread_mutex_unlock(&list_lock);
 }
 
+void ndt__fp_hold(ndt_fprec *r) {
+  if (r) atomic_fetch_add(&r->refs, 1);
+}
+
 void ndt__fp_release(ndt_fprec *r) {
   if (r && atomic_fetch_sub(&r->refs, 1) == 1) ready(r);
 }

@@ -92,7 +92,26 @@ int ndt__proc_select(const char *name) {
   return name && !only ? -1 : 0;
 }
 
+/* ---- grouped device tasks (sched.c records them) ---- */
+/* Runs the members of a group on the processor they were placed on (its
+ * iface->group: one launch), or, when the group fell back to the CPU
+ * (its operands are bound in host memory), each member's CPU body. */
+static ndt_status group_body(ndt_bound *b, void *argp) {
+  const ndt_group_arg *g = argp;
+  void *args[NDT_GROUP_MAX];
+  for (int i = 0; i < g->n; i++) args[i] = (char *)argp + g->arg_off[i];
+  ndt_processor *p = g->proc;
+  if (g->n && b[0].mem != p->mem) p = ndt__proc_get(0);
+  if (p->iface->group) return p->iface->group(p, g->kind, b, g->n, g->nop, args);
+  ndt_body_fn fn = p->iface->body ? p->iface->body(p, g->kind) : g->kind->body[p->kind];
+  ndt_status st = fn ? NDT_OK : NDT_ERR_INTERNAL;
+  for (int i = 0, at = 0; i < g->n && st == NDT_OK; at += g->nop[i++]) st = fn(b + at, args[i]);
+  return st;
+}
+const ndt_task_kind ndt__group_kind = {"group", {group_body, group_body}};
+
 ndt_body_fn ndt__proc_body(ndt_processor *p, const ndt_task_kind *k) {
+  if (k == &ndt__group_kind) return group_body;   /* every processor's: it runs the members */
   return p->iface->body ? p->iface->body(p, k) : k->body[p->kind];
 }
 
@@ -247,6 +266,7 @@ static char *dev_alloc(ndt_memory *mm, size_t n) {
 static int source_of(unsigned v) { return v & 1u ? 0 : __builtin_ctz(v); }
 
 static _Thread_local int in_planned;   /* a copy task of the plan runs on this thread */
+static int busy_for(const ndt_tile *t, int m);
 static void plan_host(ndt_tile *t, int for_write);
 
 static ndt_status acquire_locked(ndt_tile *t, ndt_memory *m, int for_write, int pin,
@@ -298,21 +318,50 @@ static ndt_status acquire_locked(ndt_tile *t, ndt_memory *m, int for_write, int 
   return st;
 }
 
+static ndt_status tile_acquire(ndt_tile *t, ndt_memory *m, int for_write, int hold, char **ptr);
 ndt_status ndt__tile_acquire(ndt_tile *t, ndt_memory *m, int for_write, char **ptr) {
+  return tile_acquire(t, m, for_write, 0, ptr);
+}
+
+ndt_status ndt__tile_hold_write(ndt_tile *t, char **ptr) {
+  return tile_acquire(t, &ndt__host_memory, 1, 1, ptr);
+}
+
+void ndt__tile_release_write(ndt_tile *t) {
+  if (!ndt__dev_track || !t->dev) return;
+  pthread_mutex_lock(&valid_lock);
+  if (--t->dev->writers[0] == 0) pthread_cond_broadcast(&valid_cond);
+  pthread_mutex_unlock(&valid_lock);
+}
+
+static ndt_status tile_acquire(ndt_tile *t, ndt_memory *m, int for_write, int hold, char **ptr) {
   /* the host reads or writes the tile outside tasks (on the recording
    * thread, in program order): the plan learns it */
-  int planned = ndt__dev_track && !m->id && !ndt_distributed();
+  int planned = ndt__dev_track && !m->id;
   if (planned) plan_host(t, for_write);
   unsigned bit = 1u << m->id;
   unsigned v = atomic_load_explicit(&t->valid, memory_order_acquire);
-  if (v == bit || (!for_write && (v & bit))) {   /* the usual case: nothing to do */
+  hold = hold && ndt__dev_track;
+  if (!hold && (v == bit || (!for_write && (v & bit)))) {   /* the usual case: nothing to do */
     *ptr = ndt_tile_mem(t, m);
     return NDT_OK;
   }
   pthread_mutex_lock(&valid_lock);
+  /* a running task may be writing another region of the tile (the waits
+   * before are per region: a message of dist.c): a copy taken now would
+   * miss its write, and a write here would lose it; as
+   * ndt__acquire_ranges, wait for it (the recording thread holds nothing
+   * a running body needs) */
+  while (busy_for(t, m->id)) pthread_cond_wait(&valid_cond, &valid_lock);
   in_planned = planned;   /* its copy back was logged by the plan */
   ndt_status st = acquire_locked(t, m, for_write, 0, ptr);
   in_planned = 0;
+  /* held: a running writer in host memory (no task copies the tile
+   * elsewhere until ndt__tile_release_write) */
+  if (st == NDT_OK && hold) {
+    if (devrec(t)) t->dev->writers[0]++;
+    else st = ndt__error(NDT_ERR_NOMEM, "cannot record a device copy");
+  }
   pthread_mutex_unlock(&valid_lock);
   return st;
 }
@@ -580,7 +629,6 @@ static int plan_evict(ndt__plan_node *n, int m, ndt_plan_acts *pa) {
 }
 
 void ndt__plan_reclaim(void) {
-  if (ndt_distributed()) return;
   pthread_mutex_lock(&valid_lock);
   for (int m = 1; m < nmems; m++)
     for (ndt__plan_node *n = plan[m].tail, *prev; n; n = prev) {

@@ -1,8 +1,9 @@
 /* rt.h - what the runtime's own files share (not the ops'). The files lean
  * one way (observe.c, the build and memory report, asks them all):
  *   task.c  (ndt__record: operands -> accesses, the processor)
- *     -> device_plan.c (with devices: the plan's copy and eviction tasks)
  *     -> dist.c  (many ranks: the owner-computes protocol, ndt__wait_tiles)
+ *     -> device_plan.c (with devices: the plan's copy and eviction tasks;
+ *        on many ranks the home rank plans in dist.c)
  *       -> sched.c  (the task graph, the worker pool = the CPU processor)
  *         -> bind.c  (running a body with its operands bound)
  *           -> proc.c (processor and memory tables), memory.c, store.c
@@ -61,6 +62,11 @@ typedef struct {
   ndt_task *const *after;
   int nafter;
   ndt_task **made;
+  /* a grouped task (sched.c): its members' floating-point record (one
+   * reference, handed over) and the bytes they allocated */
+  int grouped;
+  ndt_fprec *fprec;
+  int64_t bytes;
 } ndt_taskrec;
 /* A task of the device plan (a copy, an eviction): its tile accesses order
  * it, but it changes no values, so an interrupt that cancels it loses
@@ -73,6 +79,7 @@ typedef struct {
   int64_t inline_elems;
   int64_t max_pending;    /* the recording thread waits when more tasks are pending */
   int64_t max_bytes;      /* ... or when older pending tasks hold more bytes */
+  int64_t group_bytes;    /* the most bytes of one grouped device task (0: none) */
 } ndt_settings;
 extern ndt_settings ndt__set_;
 /* The number of workers cfg asks for (or the environment, or the cores). */
@@ -112,6 +119,20 @@ ndt_status ndt__exec_body(const ndt_task_kind *k, ndt_processor *p, const ndt_op
 ndt_status ndt__dist_submit(const ndt_taskrec *r);
 
 /* ---- proc.c ---- */
+/* A grouped device task (sched.c holds its members on the recording
+ * thread and records them as one task of this kind): its argument is an
+ * ndt_group_arg followed by the members' arguments; its operands are the
+ * members', member after member. Its body runs them on the processor's
+ * iface->group (the CPU's bodies, one by one, after a fallback). */
+#define NDT_GROUP_MAX 64
+typedef struct {
+  const ndt_task_kind *kind;
+  ndt_processor *proc;
+  int n;
+  int nop[NDT_GROUP_MAX];
+  uint32_t arg_off[NDT_GROUP_MAX];   /* member i's argument at (char *)arg + arg_off[i] */
+} ndt_group_arg;
+extern const ndt_task_kind ndt__group_kind;
 /* Calls every processor's sync (ndt_sync). */
 ndt_status ndt__proc_sync_all(void);
 /* The tile's buffer in m (host: its data), or NULL. */
@@ -197,6 +218,12 @@ void ndt__sim_start(int n, int64_t cap);
 int64_t ndt__simdev_bytes(void);
 
 /* ---- sched.c ---- */
+/* Before a task of kind k (name) with accesses acc is placed: ends the
+ * pending grouped device task unless the task is of the same op and
+ * touches nothing the group touches, so that a group ends at the same
+ * point of the log with or without waits between ops. */
+ndt_status ndt__rt_group_before(const ndt_task_kind *k, const char *name, const ndt_access *acc,
+                                int nacc);
 /* Records (or, inline, runs) a task on this rank. */
 ndt_status ndt__rt_local_submit(const ndt_taskrec *r);
 /* Waits until no unfinished task conflicts with [lo, hi] of t (not

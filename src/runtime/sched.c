@@ -39,6 +39,45 @@ static struct {
         .work = PTHREAD_COND_INITIALIZER,
         .done = PTHREAD_COND_INITIALIZER};
 
+/* ---- grouped device tasks ----------------------------------------------
+ * A device launch costs microseconds of host time while a tile of a+b is
+ * about as much GPU work, so a processor that runs groups (iface->group:
+ * the CUDA plugin, the simulated devices) gets consecutive tasks of one op
+ * (one kind, name and floating-point record) placed on it as one task of
+ * the graph: the recording thread holds them here and records them
+ * together as an ndt__group_kind task (proc.c) when the group ends - at
+ * NDT_GROUP_MAX tasks or NDTILE_GPU_GROUP bytes, when a task that cannot
+ * join comes, or when one touches what the group touches (it must come
+ * after the group), and before every wait. The decisions are the
+ * recording thread's, in program order (a wait ends a group: the golden
+ * log shows them), never timing's. Members never touch one another's data
+ * (a task that does ends the group first), so one launch may run them in
+ * any order; each member's arithmetic is its own, so the bits are the
+ * same as one task each. Not on many ranks yet: there every message waits
+ * for the tasks on its tile (dist.c), which would end most groups. */
+static struct {
+  int n;                        /* members held */
+  const ndt_task_kind *kind;
+  ndt_processor *proc;
+  const char *name;
+  ndt_fprec *fprec;             /* the op's floating-point record (one reference) */
+  int64_t bytes, data;          /* members' allocations; bytes of their regions */
+  ndt_operand *op;              /* the members' operands, their views in views[] */
+  ndt_array *views;
+  int nop, capop;
+  char *args;                   /* the members' arguments, each at a 16-byte boundary */
+  size_t alen, acap;
+  int nops[NDT_GROUP_MAX], naccs[NDT_GROUP_MAX];
+  uint32_t aoff[NDT_GROUP_MAX], asize[NDT_GROUP_MAX];
+  ndt_access *acc;
+  int nacc, capacc;
+  ndt_store **stores;           /* one reference each */
+  int nstores, capstores;
+  ndt_task **after;             /* one reference each */
+  int nafter, capafter;
+} grp;
+static ndt_status group_flush(void);
+
 static ndt_flush_fn flush_hook;
 void ndt__set_flush_hook(ndt_flush_fn hook) { flush_hook = hook; }
 ndt_status ndt__rt_flush(int all, const ndt_store *s, const ndt_access *acc, int nacc) {
@@ -491,6 +530,8 @@ static ndt_status take_deferred(void) {
 static ndt_status sync_here(void) {
   if (!rt.started) return NDT_OK;
   FLUSH(1, NULL, NULL, 0);
+  ndt_status gs = group_flush();
+  if (gs) return gs;
   pthread_mutex_lock(&rt.lock);
   int intr = !ndt_distributed();
   progress pg = {0};
@@ -568,6 +609,8 @@ static int wait_region(const ndt_tile *t, int64_t lo, int64_t hi, int for_write,
 ndt_status ndt__rt_wait_local(ndt_store *s, int64_t t0, int64_t t1, int for_write) {
   if (!rt.started) return NDT_OK;
   FLUSH(0, s, NULL, 0);
+  ndt_status gs = group_flush();
+  if (gs) return gs;
   pthread_mutex_lock(&rt.lock);
   int intr = !ndt_distributed();
   progress pg = {0};
@@ -602,6 +645,7 @@ ndt_status ndt__rt_wait_local(ndt_store *s, int64_t t0, int64_t t1, int for_writ
 }
 
 void ndt__rt_wait_region(const ndt_tile *t, int64_t lo, int64_t hi, int for_write) {
+  (void)group_flush();   /* (none on many ranks, this function's callers) */
   pthread_mutex_lock(&rt.lock);
   wait_region(t, lo, hi, for_write, 0, NULL);
   pthread_mutex_unlock(&rt.lock);
@@ -672,6 +716,7 @@ static void note_lent(const ndt_access *acc, int nacc) {
 
 void ndt__rt_settle_store(ndt_store *s) {
   if (!rt.started) return;
+  (void)group_flush();   /* a failure shows at the next wait */
   pthread_mutex_lock(&rt.lock);
   int intr = !ndt_distributed();
   for (int64_t i = 0; i < s->ntiles; i++) {
@@ -709,6 +754,12 @@ static void io_of(const ndt_access *acc, int nacc, int64_t *bytes, int *tiles) {
   *tiles = n;
 }
 
+static ndt_status record_task(const ndt_taskrec *r);
+static int groupable(const ndt_taskrec *r);
+static int group_fits(const ndt_taskrec *r, const ndt_fprec *fp);
+static int group_conflicts(const ndt_access *acc, int nacc, int as_read);
+static ndt_status group_add(const ndt_taskrec *r, ndt_fprec *fp);
+
 ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
   const char *name = r->name;
   const ndt_access *acc = r->acc;
@@ -729,6 +780,21 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
   if (taint)
     for (int i = 0; i < nacc; i++)
       if (acc[i].priv & NDT_WRITE) atomic_store(&acc[i].tile->store->lost, 1);
+  /* grouped device tasks: a task that touches what the pending group
+   * touches, or that could be grouped but not with it, ends the group
+   * first (the group comes before it in the graph); one that may be
+   * grouped joins (or starts) the group */
+  int gq = grp.n || ndt__dev_track ? groupable(r) : 0;
+  ndt_fprec *fp = gq ? ndt__fp_defer() : NULL;
+  int copy = (r->flags & NDT__TASK_MOVE) && !r->made;   /* not an eviction */
+  if (grp.n && (group_conflicts(acc, nacc, copy) || (gq && !group_fits(r, fp)))) {
+    ndt_status fs = group_flush();
+    if (fs) {
+      if (fp) ndt__fp_release(fp);
+      return fs;
+    }
+  }
+  if (gq) return group_add(r, fp);
   if (r->flags & NDT_TASK_INLINE) {
     /* The inline path: run now when nothing it touches is pending. */
     int free_now = 1;
@@ -762,6 +828,14 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
       return st;
     }
   }
+  return record_task(r);
+}
+
+/* Puts a task into the graph (its prologue, above, done). */
+static ndt_status record_task(const ndt_taskrec *r) {
+  const char *name = r->name;
+  const ndt_access *acc = r->acc;
+  int nacc = r->nacc, nop = r->nop;
   /* one allocation: the task, its stores, its operands and their views,
    * and the argument. The stores are r's, or else its operands' (at most
    * one each; only a deferred task holds them, so the inline path never
@@ -780,8 +854,9 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
   ndt_task *t = ndt__malloc(head + r->arg_size);
   if (!t) return ndt__error(NDT_ERR_NOMEM, "cannot allocate a task for %s", name);
   memset(t, 0, sizeof *t);
-  /* what this thread allocated since the last task: this one's results */
-  int64_t bytes = t->bytes = ndt__take_allocated();
+  /* what this thread allocated since the last task: this one's results
+   * (a group's: its members') */
+  int64_t bytes = t->bytes = r->grouped ? r->bytes : ndt__take_allocated();
   if (ndt__trace_on_) io_of(acc, nacc, &t->io_bytes, &t->ntiles);
   t->stores = (ndt_store **)(t + 1);
   t->wrote = (unsigned char *)t + o_wrote;
@@ -799,7 +874,8 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
   t->name = name;
   t->kind = r->kind;
   t->proc = r->proc;
-  t->fprec = ndt__fp_defer();
+  t->fprec = r->grouped ? r->fprec : ndt__fp_defer();
+  if (r->grouped) ndt__fp_hold(r->fprec);   /* the task's; the caller keeps its own */
   int nstores = 0;
   for (int i = 0; i < maxst; i++) {
     ndt_store *si = r->stores ? r->stores[i] : r->op[i].view->store;
@@ -919,3 +995,210 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
   return NDT_OK;
 }
 
+
+/* ---- grouped device tasks (see the top) ---- */
+static int groupable(const ndt_taskrec *r) {
+  return r->proc && r->proc->iface->group && ndt__set_.group_bytes > 0 && !r->grouped &&
+         !(r->flags & (NDT_TASK_INLINE | NDT_TASK_CALLER_ERROR | NDT__TASK_MOVE)) && !r->made &&
+         r->nacc > 0 && r->nop > 0 && !ndt_distributed();
+}
+
+/* 1 when r may join the pending group: the same op on the same processor */
+static int group_fits(const ndt_taskrec *r, const ndt_fprec *fp) {
+  return r->kind == grp.kind && r->proc == grp.proc && fp == grp.fprec &&
+         (r->name == grp.name || !strcmp(r->name, grp.name));
+}
+
+/* 1 when an access of a task overlaps one of the group's and one writes.
+ * as_read: the task's accesses count as reads (a copy of the plan: it
+ * takes its tile for writing to order itself in the graph, but it only
+ * reads the tile's valid copy and writes another memory's) */
+static int group_conflicts(const ndt_access *acc, int nacc, int as_read) {
+  for (int i = 0; i < nacc; i++)
+    for (int j = 0; j < grp.nacc; j++) {
+      const ndt_access *a = &acc[i], *b = &grp.acc[j];
+      if (a->tile == b->tile && a->lo <= b->hi && b->lo <= a->hi &&
+          (((as_read ? 0 : a->priv) | b->priv) & NDT_WRITE))
+        return 1;
+    }
+  return 0;
+}
+
+static int grow_to(void **p, int *cap, size_t sz, int need) {
+  if (need <= *cap) return 0;
+  int c = *cap ? *cap * 2 : 16;
+  while (c < need) c *= 2;
+  void *q = ndt__realloc(*p, (size_t)c * sz);
+  if (!q) return -1;
+  *p = q;
+  *cap = c;
+  return 0;
+}
+
+/* Holds r in the group (starting one when none is pending); fp: its op's
+ * floating-point record (one reference, taken over). */
+static ndt_status group_add(const ndt_taskrec *r, ndt_fprec *fp) {
+  size_t at = (grp.alen + 15) & ~(size_t)15;
+  int fail = 0;
+  if (grp.nop + r->nop > grp.capop) {   /* the operands and their views, together */
+    int c = grp.capop ? grp.capop * 2 : 16;
+    while (c < grp.nop + r->nop) c *= 2;
+    ndt_operand *o = ndt__realloc(grp.op, (size_t)c * sizeof *o);
+    if (o) grp.op = o;
+    ndt_array *v = o ? ndt__realloc(grp.views, (size_t)c * sizeof *v) : NULL;
+    if (v) {
+      grp.views = v;
+      grp.capop = c;
+    } else {
+      fail = 1;
+    }
+  }
+  if (!fail && at + r->arg_size > grp.acap) {
+    size_t c = grp.acap ? grp.acap * 2 : 1024;
+    while (c < at + r->arg_size) c *= 2;
+    char *q = ndt__realloc(grp.args, c);
+    if (q) {
+      grp.args = q;
+      grp.acap = c;
+    } else {
+      fail = 1;
+    }
+  }
+  if (!fail) fail = grow_to((void **)&grp.acc, &grp.capacc, sizeof *grp.acc, grp.nacc + r->nacc);
+  /* its stores: r's, or else its operands' (as record_task takes them) */
+  int nst = r->stores ? r->nstores : r->nop;
+  if (!fail)
+    fail = grow_to((void **)&grp.stores, &grp.capstores, sizeof *grp.stores, grp.nstores + nst);
+  if (!fail)
+    fail = grow_to((void **)&grp.after, &grp.capafter, sizeof *grp.after, grp.nafter + r->nafter);
+  if (fail) {
+    /* no room to hold it: what is held goes, then this task alone */
+    if (fp) ndt__fp_release(fp);
+    ndt_status st = group_flush();
+    return st ? st : record_task(r);
+  }
+  if (!grp.n) {
+    grp.kind = r->kind;
+    grp.proc = r->proc;
+    grp.name = r->name;
+    grp.fprec = fp;
+  } else if (fp) {
+    ndt__fp_release(fp);   /* the group holds the op's record once */
+  }
+  int m = grp.n++;
+  grp.nops[m] = r->nop;
+  grp.naccs[m] = r->nacc;
+  grp.aoff[m] = (uint32_t)at;
+  grp.asize[m] = (uint32_t)r->arg_size;
+  for (int i = 0; i < r->nop; i++) {
+    grp.views[grp.nop + i] = *r->op[i].view;
+    grp.op[grp.nop + i].priv = r->op[i].priv;
+  }
+  grp.nop += r->nop;
+  if (r->arg_size) memcpy(grp.args + at, r->arg, r->arg_size);
+  grp.alen = at + r->arg_size;
+  for (int i = 0; i < r->nacc; i++) {
+    grp.acc[grp.nacc++] = r->acc[i];
+    grp.data += (r->acc[i].hi - r->acc[i].lo + 1) * r->acc[i].tile->store->itemsize;
+  }
+  for (int i = 0; i < nst; i++) {
+    ndt_store *si = r->stores ? r->stores[i] : r->op[i].view->store;
+    int seen = !si;
+    for (int j = 0; j < grp.nstores && !seen; j++) seen = grp.stores[j] == si;
+    if (!seen) {
+      ndt__store_incref(si);
+      grp.stores[grp.nstores++] = si;
+    }
+  }
+  for (int i = 0; i < r->nafter; i++)
+    if (r->after[i]) {
+      atomic_fetch_add(&r->after[i]->refs, 1);
+      grp.after[grp.nafter++] = r->after[i];
+    }
+  /* what this thread allocated for it (its results' tile buffers) */
+  grp.bytes += ndt__take_allocated();
+  if (grp.n == NDT_GROUP_MAX || grp.data >= ndt__set_.group_bytes) return group_flush();
+  return NDT_OK;
+}
+
+/* Records the held tasks as one grouped task. That can fail (no memory
+ * for the task or the graph's lists) after the calls that recorded its
+ * members returned: then each member is recorded alone, and a member that
+ * cannot be is a failed deferred task (its op's error at the next wait,
+ * the stores it writes lost), as if it had failed when it ran. The call
+ * that ended the group goes on. */
+static ndt_status group_flush(void) {
+  if (!grp.n) return NDT_OK;
+  int n = grp.n;
+  grp.n = 0;
+  size_t head = (sizeof(ndt_group_arg) + 15) & ~(size_t)15;
+  char *arg = ndt__malloc(head + grp.alen);
+  for (int i = 0; i < grp.nop; i++) grp.op[i].view = &grp.views[i];
+  ndt_status st = NDT_ERR_NOMEM;
+  if (ndt__dev_logging)
+    ndt__dev_log_place("group %s %s %d", grp.kind->name, grp.proc->iface->name, n);
+  if (arg) {
+    ndt_group_arg *g = (ndt_group_arg *)arg;
+    memset(g, 0, sizeof *g);
+    g->kind = grp.kind;
+    g->proc = grp.proc;
+    g->n = n;
+    for (int i = 0; i < n; i++) {
+      g->nop[i] = grp.nops[i];
+      g->arg_off[i] = (uint32_t)(head + grp.aoff[i]);
+    }
+    if (grp.alen) memcpy(arg + head, grp.args, grp.alen);
+    ndt_taskrec r = {.name = grp.name, .kind = &ndt__group_kind, .proc = grp.proc,
+                     .op = grp.op, .nop = grp.nop, .arg = arg, .arg_size = head + grp.alen,
+                     .acc = grp.acc, .nacc = grp.nacc, .stores = grp.stores,
+                     .nstores = grp.nstores, .flags = 0, .span = NULL, .after = grp.after,
+                     .nafter = grp.nafter, .made = NULL, .grouped = 1, .fprec = grp.fprec,
+                     .bytes = grp.bytes};
+    st = record_task(&r);
+    ndt__mfree(arg);
+  }
+  if (st == NDT_OK && atomic_load_explicit(&ndt__lent_stores, memory_order_relaxed))
+    note_lent(grp.acc, grp.nacc);
+  for (int i = 0, op = 0, ac = 0; st != NDT_OK && i < n; op += grp.nops[i], ac += grp.naccs[i], i++) {
+    ndt_taskrec r = {.name = grp.name, .kind = grp.kind, .proc = grp.proc, .op = grp.op + op,
+                     .nop = grp.nops[i], .arg = grp.args + grp.aoff[i],
+                     .arg_size = grp.asize[i], .acc = grp.acc + ac, .nacc = grp.naccs[i],
+                     .stores = grp.stores, .nstores = grp.nstores, .flags = 0, .span = NULL,
+                     .after = grp.after, .nafter = grp.nafter, .made = NULL, .grouped = 1,
+                     .fprec = grp.fprec, .bytes = i ? 0 : grp.bytes};
+    ndt_status ms = record_task(&r);
+    if (ms == NDT_OK) {
+      if (atomic_load_explicit(&ndt__lent_stores, memory_order_relaxed))
+        note_lent(r.acc, r.nacc);
+      continue;
+    }
+    ndt__rt_fail(grp.name, ms);
+    for (int k = 0; k < r.nacc; k++)
+      if (r.acc[k].priv & NDT_WRITE) atomic_store(&r.acc[k].tile->store->lost, 1);
+  }
+  ndt__fp_release(grp.fprec);
+  for (int i = 0; i < grp.nstores; i++) ndt__store_decref(grp.stores[i]);
+  for (int i = 0; i < grp.nafter; i++) task_decref(grp.after[i]);
+  grp.nop = grp.nacc = grp.nstores = grp.nafter = 0;
+  grp.alen = 0;
+  grp.bytes = grp.data = 0;
+  grp.fprec = NULL;
+  return NDT_OK;
+}
+
+/* The current op's floating-point record as a task recorded now would
+ * get it (NULL: the op reports none, or has made none yet). */
+static const ndt_fprec *fp_now(void) {
+  int d = ndt__fp_depth_ - 1;
+  return ndt__fp_mask_ && d >= 0 && d < NDT_FP_DEPTH ? ndt__fp_stk_[d].rec : NULL;
+}
+
+ndt_status ndt__rt_group_before(const ndt_task_kind *k, const char *name, const ndt_access *acc,
+                                int nacc) {
+  if (!grp.n) return NDT_OK;
+  /* another op: a record of its own, or none where the group has one */
+  const ndt_fprec *fp = fp_now();
+  int same_op = k == grp.kind && (name == grp.name || !strcmp(name, grp.name)) &&
+                (ndt__fp_mask_ ? fp && fp == grp.fprec : !grp.fprec);
+  return same_op && !group_conflicts(acc, nacc, 0) ? NDT_OK : group_flush();
+}

@@ -27,6 +27,9 @@ void ndt__settings_load(const ndt_config *cfg, int w) {
    * results, and stores only they still hold) may not exceed a tile per
    * worker and one more beyond the newest task */
   s->max_bytes = ndt__env_int("NDTILE_MAX_PENDING_BYTES", (1 + (int64_t)w) * s->tile_bytes);
+  /* a device launch costs about 5 us, a 2 MiB tile of a+b about 1.5 us of
+   * an H200's memory traffic: launches over 64 MiB keep that under 10 % */
+  s->group_bytes = ndt__env_int("NDTILE_GPU_GROUP", (int64_t)64 << 20);
 }
 
 static void memstat_at_exit(void) {

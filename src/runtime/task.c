@@ -57,6 +57,8 @@ ndt_status ndt__record(const ndt_task_kind *kind, const char *name, const ndt_op
     }
   }
   if (st == NDT_OK) st = ndt__rt_flush(0, NULL, acc, nacc);
+  if (st == NDT_OK && ndt__dev_track && !ndt_distributed())
+    st = ndt__rt_group_before(kind, name, acc, nacc);
   ndt_processor *proc = ndt__proc_solo;   /* the CPU alone: nothing to choose */
   if (!proc || !kind->body[proc->kind]) proc = NULL;
   if (st == NDT_OK && !proc && !(proc = ndt__proc_choose(kind, op, nop, arg)))
@@ -64,7 +66,10 @@ ndt_status ndt__record(const ndt_task_kind *kind, const char *name, const ndt_op
   /* with devices: the copies and evictions it needs, decided now, in
    * program order (proc.c) */
   ndt_task *fence = NULL;
-  if (st == NDT_OK && ndt__dev_track) st = ndt__plan_task(&proc, kind, acc, nacc, &fence);
+  /* (on many ranks the task's home rank plans it, once the regions it
+   * needs have arrived: dist.c) */
+  if (st == NDT_OK && ndt__dev_track && !ndt_distributed())
+    st = ndt__plan_task(&proc, kind, acc, nacc, &fence);
   if (st == NDT_OK) {
     /* no stores: a deferred task takes its operands' (sched.c) */
     ndt_taskrec r = {.name = name, .kind = kind, .proc = proc, .op = op, .nop = nop,

@@ -19,6 +19,12 @@
  *              order on the recording thread)
  *   determinism DEVICES [N]  the plan's log of the program the same with one
  *              worker and two on those devices (tools/gpu_check.sh: cuda)
+ *   groups     grouped device tasks: consecutive tasks of one op on a device
+ *              recorded as one task (one call of the sim, one launch on a
+ *              GPU): the log's groups cover every placed task, hold at most
+ *              GROUP_MAX tasks or NDTILE_GPU_GROUP bytes, end at the
+ *              next op that reads their results; one task per group in the
+ *              trace; NDTILE_GPU_GROUP=0: none; the CPU's bits throughout
  *   nocuda     NDTILE_DEVICES=cuda without a plugin: the CPU runs everything
  *              and ndt_device_note says why
  *   cuda       NDTILE_DEVICES=cuda with the plugin as built: on a machine
@@ -223,6 +229,53 @@ static int64_t stat(int which) {
   return v[which];
 }
 
+#define GROUP_MAX 64   /* NDT_GROUP_MAX (src/runtime/rt.h) */
+
+/* how many times s occurs in t */
+static int count_in(const char *t, const char *s) {
+  int n = 0;
+  for (const char *p = t; (p = strstr(p, s)); p += strlen(s)) n++;
+  return n;
+}
+
+/* The groups a program over n float64 makes (the log's "group fused
+ * elementwise simdev K" lines: b = a * 2.5 and c = b + a fuse into one
+ * task per tile): their number, the tasks they hold (every placed task)
+ * and the largest; the CPU's bits. */
+static void groups_run(int64_t n, int *ngroups, int *members, int *largest, int *placed,
+                       const char *trace) {
+  ndt_array *a = NULL, *b = NULL, *c = NULL, *two = NULL;
+  double v2 = 2.5;
+  if (trace) OK(ndt_trace_start(trace));
+  ndt_debug_device_log(1);
+  OK(ndt_arange(&a, 0, (double)n, 1, NDT_FLOAT64));
+  OK(ndt_scalar(&two, NDT_FLOAT64, &v2, 0));
+  OK(ndt_binary(&b, NDT_MULTIPLY, a, two));
+  OK(ndt_binary(&c, NDT_ADD, b, a));
+  double *got = malloc((size_t)n * sizeof *got), *want = malloc((size_t)n * sizeof *want);
+  OK(ndt_to_buffer(c, got));
+  const char *log = ndt_debug_device_log_text();
+  *ngroups = *members = *largest = 0;
+  *placed = count_in(log, "place fused elementwise simdev");
+  for (const char *p = log; (p = strstr(p, "group fused elementwise simdev ")); p++) {
+    int k = atoi(p + strlen("group fused elementwise simdev "));
+    (*ngroups)++;
+    *members += k;
+    if (k > *largest) *largest = k;
+  }
+  ndt_debug_device_log(0);
+  if (trace) {
+    OK(ndt_trace_write());
+    ndt_trace_stop();
+  }
+  for (int64_t i = 0; i < n; i++) want[i] = (double)i * v2 + (double)i;
+  EXPECT(memcmp(got, want, (size_t)n * sizeof *got) == 0, "grouped: the CPU's bits");
+  ndt_array *all[] = {a, b, c, two};
+  for (int i = 0; i < 4; i++) ndt_free(all[i]);
+  free(got);
+  free(want);
+}
+
 static char *read_file(const char *path) {
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
@@ -391,9 +444,20 @@ int main(int argc, char **argv) {
       ndt_debug_device_log(0);
       char *ran = strstr(logs[r], "-- ran:\n");
       if (ran) printf("run %d: %s", r, ran);
+      /* NDT_REQUIRE_PLANNED=1: every copy, eviction and fallback was the
+       * plan's (on simulated devices, also on many ranks: tests/mpi) */
+      if (getenv("NDT_REQUIRE_PLANNED"))
+        EXPECT(ran && ran[8] == 0, "run %d: nothing unplanned ran (rank %d): %.300s", r,
+               ndt_rank(), ran ? ran : "");
       if (ran) *ran = 0;   /* what the safety net did may differ */
     }
     EXPECT(memcmp(res, cpu, (size_t)(n + 1) * sizeof *res) == 0, "the same bits in both runs");
+    if (getenv("NDT_DEBUG_DIFF"))
+      for (int64_t i = 0, shown = 0; i <= n && shown < 6; i++)
+        if (memcmp(&res[i], &cpu[i], sizeof *res)) {
+          fprintf(stderr, "rank %d: [%lld] %.17g vs %.17g\n", ndt_rank(), (long long)i, res[i], cpu[i]);
+          shown++;
+        }
     OK(ndt_processor_select("cpu"));
     program(cpu, n);
     OK(ndt_processor_select(NULL));
@@ -405,6 +469,39 @@ int main(int argc, char **argv) {
     free(logs[1]);
     free(res);
     free(cpu);
+  } else if (!strcmp(mode, "groups")) {
+    int64_t n = 100000;   /* 196 tiles of 512 float64 */
+    int ng, nm, big, placed;
+    unsetenv("NDTILE_GPU_GROUP");
+    start("sim:1,mem=64M", 2, 0);
+    const char *trace = "test_device_groups.trace.json";
+    groups_run(n, &ng, &nm, &big, &placed, trace);
+    printf("default: %d groups of %d tasks (largest %d), %d placed\n", ng, nm, big, placed);
+    EXPECT(placed == 196 && nm == placed, "every placed task is in a group (%d of %d)", nm,
+           placed);
+    EXPECT(big == GROUP_MAX && ng == (196 + GROUP_MAX - 1) / GROUP_MAX,
+           "groups of up to %d tasks (%d groups, largest %d)", GROUP_MAX, ng, big);
+    /* one task of the graph per group: the trace has as many of the fused
+     * tasks as the log has groups */
+    char *tr = read_file(trace);
+    int tm = tr ? count_in(tr, "{\"name\": \"fused multiply+add\"") : -1;
+    EXPECT(tm == ng, "the trace has one task per group (%d, %d groups)", tm, ng);
+    free(tr);
+    remove(trace);
+    ndt_finalize();
+    /* a byte cap: a task takes 4096 bytes each of a, b and c and 8 of the
+     * scalar, so 40 KiB hold four */
+    setenv("NDTILE_GPU_GROUP", "40k", 1);
+    start("sim:1,mem=64M", 2, 0);
+    groups_run(n, &ng, &nm, &big, &placed, NULL);
+    printf("NDTILE_GPU_GROUP=40k: %d groups of %d tasks (largest %d)\n", ng, nm, big);
+    EXPECT(nm == placed && big == 4, "NDTILE_GPU_GROUP caps a group's bytes (largest %d)", big);
+    ndt_finalize();
+    setenv("NDTILE_GPU_GROUP", "0", 1);
+    start("sim:1,mem=64M", 2, 0);
+    groups_run(n, &ng, &nm, &big, &placed, NULL);
+    EXPECT(ng == 0 && placed == 196, "NDTILE_GPU_GROUP=0: no groups (%d)", ng);
+    unsetenv("NDTILE_GPU_GROUP");
   } else if (!strcmp(mode, "nocuda")) {
     setenv("NDTILE_CUDA_PLUGIN", "/nonexistent/libndtile_cuda.so", 1);
     start("cuda", 2, -1);
@@ -424,7 +521,7 @@ int main(int argc, char **argv) {
     printf("note: %s\n", ndt_device_note());
     same_as_cpu(200000, "NDTILE_DEVICES=cuda");
   } else {
-    fprintf(stderr, "usage: test_device parse|coherence|thrash|tiny|born|golden FILE|determinism DEVICES [N]|nocuda|cuda\n");
+    fprintf(stderr, "usage: test_device parse|coherence|thrash|tiny|born|groups|golden FILE|determinism DEVICES [N]|nocuda|cuda\n");
     return 2;
   }
 done:

@@ -92,6 +92,28 @@ def c_suites(build, ranks):
                   p.stdout[-1500:] + p.stderr[-1500:])
 
 
+def device_plan(build, ranks):
+    """Simulated devices on many ranks: each rank plans the copies and
+    evictions of the tasks it runs on the recording thread, as one process
+    does (docs/design.md, "Devices"): its plan's log is the same with one
+    worker waiting after each op and two deferred, nothing unplanned runs,
+    the results are the CPU's bits; and the core suite passes on devices."""
+    prog = os.path.join(build, 'tests', 'c', 'test_device')
+    core = os.path.join(build, 'tests', 'c', 'test_core')
+    for n in ranks:
+        if n == 1:
+            continue
+        p, dt = run(mpirun(n) + [prog, 'determinism', 'sim:2,mem=40k', '20000'], 600,
+                    {'NDT_REQUIRE_PLANNED': '1'})
+        ok = p.returncode == 0 and p.stdout.count(' 0 failed') == n
+        check(f"device plan on {n} ranks: deterministic, all planned, the CPU's bits ({dt:.1f} s)",
+              ok, p.stdout[-1500:] + p.stderr[-1500:])
+        p, dt = run(mpirun(n) + [core], 900, {'NDTILE_DEVICES': 'sim:2,mem=4M'})
+        ok = p.returncode == 0 and ' 0 failed' in p.stdout
+        check(f"c suite test_core on {n} ranks x sim:2,mem=4M ({dt:.1f} s)", ok,
+              p.stdout[-1500:] + p.stderr[-1500:])
+
+
 # Not run on ranks: the launcher's own tests, and the modules that run their
 # programs in child processes at default settings on one process (the fuzz
 # corpus starts mpirun itself for its rank settings) or that hold a process
@@ -294,7 +316,7 @@ def main():
     ap.add_argument('--build', default=os.path.join(ROOT, 'build'))
     ap.add_argument('--only', default='',
                     help="run only these checks (comma list: out_of_step, fail_stop, output, "
-                         "lifetimes)")
+                         "lifetimes, device_plan)")
     ap.add_argument('--pytest-ranks', default='2,3,4',
                     help="rank counts for the whole Python suite ('' skips it)")
     args = ap.parse_args()
@@ -302,7 +324,8 @@ def main():
     tmp = tempfile.mkdtemp(prefix='ndtile-mpi-')
     if args.only:
         names = {'out_of_step': out_of_step, 'fail_stop': fail_stop, 'output': output_once,
-                 'lifetimes': lifetimes}
+                 'lifetimes': lifetimes,
+                 'device_plan': lambda _: device_plan(args.build, [n for n in ranks if n in (2, 3)])}
         try:
             for n in args.only.split(','):
                 names[n](tmp)
@@ -323,6 +346,7 @@ def main():
         lifetimes(tmp)
         xray_report(tmp, [n for n in ranks if n in (1, 3)])
         c_suites(args.build, ranks)
+        device_plan(args.build, [n for n in ranks if n in (2, 3)])
         if args.pytest_ranks:
             pytest_suite([int(x) for x in args.pytest_ranks.split(',')])
     finally:

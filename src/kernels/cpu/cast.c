@@ -3,7 +3,7 @@
  *   int/bool -> int:   C conversion (wraps modulo 2^bits)
  *   float -> int:      truncation toward zero; NaN, inf and out-of-range
  *                      values give what NumPy gives on x86-64 (see
- *                      ndt_d2i32 & co in loops_common.h), without C UB
+ *                      ndt_sc_d2i32 & co in src/kernels/scalar.h), without C UB
  *   complex -> real:   the imaginary part is dropped
  *   anything -> bool:  != 0 (complex: either part != 0; NaN is true)
  *
@@ -13,17 +13,8 @@
  */
 #include "loops_common.h"
 
-/* Conversion of one value: CV_<from>_<to>(x). Sources are read as the
- * storage type (ndt_bool_t, ndt_c64, ...). */
-
-/* to bool */
-#define TOB(x) ((ndt_bool_t)((x) != 0))
-#define CTOB(x) ((ndt_bool_t)((x).re != 0 || (x).im != 0))
-
-/* Integer -> integer and int -> float: plain C conversions (defined for
- * unsigned targets; gcc defines signed narrowing as modulo). */
-#define PLAIN(T, x) ((T)(x))
-
+/* The value conversions are src/kernels/scalar.h's
+ * ndt_sc_cast_<from>_<to>, shared with the device kernels. */
 #define CAST_LOOP(NAME, TI, TO, EXPR)                                          \
   static void NAME(const char *src, int64_t ss, char *dst, int64_t ds, int64_t n) { \
     if (ss == (int64_t)sizeof(TI) && ds == (int64_t)sizeof(TO)) {              \
@@ -50,134 +41,12 @@
     }                                                                          \
   }
 
-/* Storage types and how a value of each is read as "real" (for the numeric
- * sources) -- complex sources use .re. */
-#define ST_bool ndt_bool_t
-#define ST_i8 int8_t
-#define ST_i16 int16_t
-#define ST_i32 int32_t
-#define ST_i64 int64_t
-#define ST_u8 uint8_t
-#define ST_u16 uint16_t
-#define ST_u32 uint32_t
-#define ST_u64 uint64_t
-#define ST_f32 float
-#define ST_f64 double
-#define ST_c64 ndt_c64
-#define ST_c128 ndt_c128
-
-/* ---- value conversions, by source class ---- */
-/* integer (incl. bool) source to each target */
-#define ICV_bool(x) TOB(x)
-#define ICV_i8(x) PLAIN(int8_t, x)
-#define ICV_i16(x) PLAIN(int16_t, x)
-#define ICV_i32(x) PLAIN(int32_t, x)
-#define ICV_i64(x) PLAIN(int64_t, x)
-#define ICV_u8(x) PLAIN(uint8_t, x)
-#define ICV_u16(x) PLAIN(uint16_t, x)
-#define ICV_u32(x) PLAIN(uint32_t, x)
-#define ICV_u64(x) PLAIN(uint64_t, x)
-#define ICV_f32(x) PLAIN(float, x)
-#define ICV_f64(x) PLAIN(double, x)
-#define ICV_c64(x) ((ndt_c64){(float)(x), 0.0f})
-#define ICV_c128(x) ((ndt_c128){(double)(x), 0.0})
-
-/* double source */
-#define DCV_bool(x) TOB(x)
-#define DCV_i8(x) ndt_d2i8(x)
-#define DCV_i16(x) ndt_d2i16(x)
-#define DCV_i32(x) ndt_d2i32(x)
-#define DCV_i64(x) ndt_d2i64(x)
-#define DCV_u8(x) ndt_d2u8(x)
-#define DCV_u16(x) ndt_d2u16(x)
-#define DCV_u32(x) ndt_d2u32(x)
-#define DCV_u64(x) ndt_d2u64(x)
-#define DCV_f32(x) ((float)(x))
-#define DCV_f64(x) ((double)(x))
-#define DCV_c64(x) ((ndt_c64){(float)(x), 0.0f})
-#define DCV_c128(x) ((ndt_c128){(double)(x), 0.0})
-
-/* float source */
-#define FCV_bool(x) TOB(x)
-#define FCV_i8(x) ndt_f2i8(x)
-#define FCV_i16(x) ndt_f2i16(x)
-#define FCV_i32(x) ndt_f2i32(x)
-#define FCV_i64(x) ndt_f2i64(x)
-#define FCV_u8(x) ndt_f2u8(x)
-#define FCV_u16(x) ndt_f2u16(x)
-#define FCV_u32(x) ndt_f2u32(x)
-#define FCV_u64(x) ndt_f2u64(x)
-#define FCV_f32(x) ((float)(x))
-#define FCV_f64(x) ((double)(x))
-#define FCV_c64(x) ((ndt_c64){(float)(x), 0.0f})
-#define FCV_c128(x) ((ndt_c128){(double)(x), 0.0})
-
-/* complex64 source: real part as float, except to complex/bool */
-#define C64CV_bool(x) CTOB(x)
-#define C64CV_c128(x) ((ndt_c128){(double)(x).re, (double)(x).im})
-#define C128CV_bool(x) CTOB(x)
-#define C128CV_c64(x) ((ndt_c64){(float)(x).re, (float)(x).im})
-
-/* bool source: normalise stored bytes to 0/1 first */
-#define BCV(TO_SFX, x) ICV_##TO_SFX((ndt_bool_t)((x) != 0))
-
 /* ---- stamp the 169 functions ---- */
-#define FOR_TARGETS(M, FROM)                                                    \
-  M(FROM, bool) M(FROM, i8) M(FROM, i16) M(FROM, i32) M(FROM, i64) M(FROM, u8)  \
-  M(FROM, u16) M(FROM, u32) M(FROM, u64) M(FROM, f32) M(FROM, f64) M(FROM, c64) \
-  M(FROM, c128)
-
 #define CAST_NAME(FROM, TO) cast_##FROM##_##TO
-
-/* integer sources */
-#define GEN_I(FROM, TO) CAST_LOOP(CAST_NAME(FROM, TO), ST_##FROM, ST_##TO, ICV_##TO(x))
-FOR_TARGETS(GEN_I, i8)
-FOR_TARGETS(GEN_I, i16)
-FOR_TARGETS(GEN_I, i32)
-FOR_TARGETS(GEN_I, i64)
-FOR_TARGETS(GEN_I, u8)
-FOR_TARGETS(GEN_I, u16)
-FOR_TARGETS(GEN_I, u32)
-FOR_TARGETS(GEN_I, u64)
-/* bool source */
-#define GEN_B(FROM, TO) CAST_LOOP(CAST_NAME(FROM, TO), ST_##FROM, ST_##TO, BCV(TO, x))
-FOR_TARGETS(GEN_B, bool)
-/* float sources */
-#define GEN_F(FROM, TO) CAST_LOOP(CAST_NAME(FROM, TO), ST_##FROM, ST_##TO, FCV_##TO(x))
-FOR_TARGETS(GEN_F, f32)
-#define GEN_D(FROM, TO) CAST_LOOP(CAST_NAME(FROM, TO), ST_##FROM, ST_##TO, DCV_##TO(x))
-FOR_TARGETS(GEN_D, f64)
-/* complex64 source: everything but bool/complex goes through the real part */
-#define GEN_C64(FROM, TO) CAST_LOOP(CAST_NAME(FROM, TO), ST_##FROM, ST_##TO, C64SEL_##TO(x))
-#define C64SEL_bool(x) C64CV_bool(x)
-#define C64SEL_c64(x) (x)
-#define C64SEL_c128(x) C64CV_c128(x)
-#define C64SEL_i8(x) FCV_i8((x).re)
-#define C64SEL_i16(x) FCV_i16((x).re)
-#define C64SEL_i32(x) FCV_i32((x).re)
-#define C64SEL_i64(x) FCV_i64((x).re)
-#define C64SEL_u8(x) FCV_u8((x).re)
-#define C64SEL_u16(x) FCV_u16((x).re)
-#define C64SEL_u32(x) FCV_u32((x).re)
-#define C64SEL_u64(x) FCV_u64((x).re)
-#define C64SEL_f32(x) ((x).re)
-#define C64SEL_f64(x) ((double)(x).re)
-FOR_TARGETS(GEN_C64, c64)
-#define GEN_C128(FROM, TO) CAST_LOOP(CAST_NAME(FROM, TO), ST_##FROM, ST_##TO, C128SEL_##TO(x))
-#define C128SEL_bool(x) C128CV_bool(x)
-#define C128SEL_c64(x) C128CV_c64(x)
-#define C128SEL_c128(x) (x)
-#define C128SEL_i8(x) DCV_i8((x).re)
-#define C128SEL_i16(x) DCV_i16((x).re)
-#define C128SEL_i32(x) DCV_i32((x).re)
-#define C128SEL_i64(x) DCV_i64((x).re)
-#define C128SEL_u8(x) DCV_u8((x).re)
-#define C128SEL_u16(x) DCV_u16((x).re)
-#define C128SEL_u32(x) DCV_u32((x).re)
-#define C128SEL_u64(x) DCV_u64((x).re)
-#define C128SEL_f32(x) ((float)(x).re)
-#define C128SEL_f64(x) ((x).re)
-FOR_TARGETS(GEN_C128, c128)
+#define GEN(TO, FROM)                                                           \
+  CAST_LOOP(CAST_NAME(FROM, TO), ndt_sc_t_##FROM, ndt_sc_t_##TO, ndt_sc_cast_##FROM##_##TO(x))
+#define GEN_FROM(FROM, _) NDT_SC_FOREACH_DTYPE_SFX2(GEN, FROM)
+NDT_SC_FOREACH_DTYPE_SFX(GEN_FROM, _)
 
 /* same-type copies (replace the diagonal) */
 COPY_LOOP(copy_1, uint8_t)
@@ -188,14 +57,14 @@ COPY_LOOP(copy_16, ndt_c128)
 
 /* bool -> bool normalises (a copy would keep non-0/1 bytes) */
 #define ROW(FROM)                                                               \
-  {CAST_NAME(FROM, bool), CAST_NAME(FROM, i8), CAST_NAME(FROM, i16),            \
+  {CAST_NAME(FROM, b), CAST_NAME(FROM, i8), CAST_NAME(FROM, i16),            \
    CAST_NAME(FROM, i32), CAST_NAME(FROM, i64), CAST_NAME(FROM, u8),             \
    CAST_NAME(FROM, u16), CAST_NAME(FROM, u32), CAST_NAME(FROM, u64),            \
    CAST_NAME(FROM, f32), CAST_NAME(FROM, f64), CAST_NAME(FROM, c64),            \
    CAST_NAME(FROM, c128)}
 
 static const ndt_cast_fn cast_tab[NDT_NTYPES][NDT_NTYPES] = {
-  ROW(bool), ROW(i8), ROW(i16), ROW(i32), ROW(i64), ROW(u8), ROW(u16), ROW(u32),
+  ROW(b), ROW(i8), ROW(i16), ROW(i32), ROW(i64), ROW(u8), ROW(u16), ROW(u32),
   ROW(u64), ROW(f32), ROW(f64), ROW(c64), ROW(c128),
 };
 

@@ -23,176 +23,57 @@
 /* ======================================================================
  * bool
  * ====================================================================== */
-#define NB(x) ((x) != 0)
-NDT_INLINE ndt_bool_t b_or(ndt_bool_t x, ndt_bool_t y) { return (ndt_bool_t)(NB(x) | NB(y)); }
-NDT_INLINE ndt_bool_t b_and(ndt_bool_t x, ndt_bool_t y) { return (ndt_bool_t)(NB(x) & NB(y)); }
-NDT_INLINE ndt_bool_t b_xor(ndt_bool_t x, ndt_bool_t y) { return (ndt_bool_t)(NB(x) ^ NB(y)); }
-NDT_INLINE ndt_bool_t b_eq(ndt_bool_t x, ndt_bool_t y) { return (ndt_bool_t)(NB(x) == NB(y)); }
-NDT_INLINE ndt_bool_t b_ne(ndt_bool_t x, ndt_bool_t y) { return (ndt_bool_t)(NB(x) != NB(y)); }
-NDT_INLINE ndt_bool_t b_lt(ndt_bool_t x, ndt_bool_t y) { return (ndt_bool_t)(NB(x) < NB(y)); }
-NDT_INLINE ndt_bool_t b_le(ndt_bool_t x, ndt_bool_t y) { return (ndt_bool_t)(NB(x) <= NB(y)); }
-NDT_INLINE ndt_bool_t b_gt(ndt_bool_t x, ndt_bool_t y) { return (ndt_bool_t)(NB(x) > NB(y)); }
-NDT_INLINE ndt_bool_t b_ge(ndt_bool_t x, ndt_bool_t y) { return (ndt_bool_t)(NB(x) >= NB(y)); }
-NDT_INLINE ndt_bool_t b_id(ndt_bool_t x) { return (ndt_bool_t)NB(x); }
-NDT_INLINE ndt_bool_t b_not(ndt_bool_t x) { return (ndt_bool_t)(x == 0); }
-NDT_INLINE ndt_bool_t b_zero(ndt_bool_t x) { (void)x; return 0; }
-NDT_INLINE ndt_bool_t b_one(ndt_bool_t x) { (void)x; return 1; }
-NDT_INLINE ndt_bool_t b_clip(ndt_bool_t x, ndt_bool_t lo, ndt_bool_t hi) {
-  ndt_bool_t v = (ndt_bool_t)(NB(x) | NB(lo));  /* max */
-  return (ndt_bool_t)(v & NB(hi));               /* min */
-}
-
-NDT_DEF_BINARY(add_bool, ndt_bool_t, ndt_bool_t, ndt_bool_t, b_or)
-NDT_DEF_BINARY(mul_bool, ndt_bool_t, ndt_bool_t, ndt_bool_t, b_and)
-NDT_DEF_BINARY(xor_bool, ndt_bool_t, ndt_bool_t, ndt_bool_t, b_xor)
-NDT_DEF_BINARY(eq_bool, ndt_bool_t, ndt_bool_t, ndt_bool_t, b_eq)
-NDT_DEF_BINARY(ne_bool, ndt_bool_t, ndt_bool_t, ndt_bool_t, b_ne)
-NDT_DEF_BINARY(lt_bool, ndt_bool_t, ndt_bool_t, ndt_bool_t, b_lt)
-NDT_DEF_BINARY(le_bool, ndt_bool_t, ndt_bool_t, ndt_bool_t, b_le)
-NDT_DEF_BINARY(gt_bool, ndt_bool_t, ndt_bool_t, ndt_bool_t, b_gt)
-NDT_DEF_BINARY(ge_bool, ndt_bool_t, ndt_bool_t, ndt_bool_t, b_ge)
-NDT_DEF_UNARY(id_bool, ndt_bool_t, ndt_bool_t, b_id)
-NDT_DEF_UNARY(not_bool, ndt_bool_t, ndt_bool_t, b_not)
-NDT_DEF_UNARY(zero_bool, ndt_bool_t, ndt_bool_t, b_zero)
-NDT_DEF_UNARY(one_bool, ndt_bool_t, ndt_bool_t, b_one)
-NDT_DEF_TERNARY(clip_bool, ndt_bool_t, ndt_bool_t, ndt_bool_t, ndt_bool_t, b_clip)
+/* scalar.h: ndt_sc_or_b & co. */
+NDT_DEF_BINARY(add_bool, ndt_bool_t, ndt_bool_t, ndt_bool_t, ndt_sc_or_b)
+NDT_DEF_BINARY(mul_bool, ndt_bool_t, ndt_bool_t, ndt_bool_t, ndt_sc_and_b)
+NDT_DEF_BINARY(xor_bool, ndt_bool_t, ndt_bool_t, ndt_bool_t, ndt_sc_xor_b)
+NDT_DEF_BINARY(eq_bool, ndt_bool_t, ndt_bool_t, ndt_bool_t, ndt_sc_eq_b)
+NDT_DEF_BINARY(ne_bool, ndt_bool_t, ndt_bool_t, ndt_bool_t, ndt_sc_ne_b)
+NDT_DEF_BINARY(lt_bool, ndt_bool_t, ndt_bool_t, ndt_bool_t, ndt_sc_lt_b)
+NDT_DEF_BINARY(le_bool, ndt_bool_t, ndt_bool_t, ndt_bool_t, ndt_sc_le_b)
+NDT_DEF_BINARY(gt_bool, ndt_bool_t, ndt_bool_t, ndt_bool_t, ndt_sc_gt_b)
+NDT_DEF_BINARY(ge_bool, ndt_bool_t, ndt_bool_t, ndt_bool_t, ndt_sc_ge_b)
+NDT_DEF_UNARY(id_bool, ndt_bool_t, ndt_bool_t, ndt_sc_id_b)
+NDT_DEF_UNARY(not_bool, ndt_bool_t, ndt_bool_t, ndt_sc_not_b)
+NDT_DEF_UNARY(zero_bool, ndt_bool_t, ndt_bool_t, ndt_sc_zero_b)
+NDT_DEF_UNARY(one_bool, ndt_bool_t, ndt_bool_t, ndt_sc_one_b)
+NDT_DEF_TERNARY(clip_bool, ndt_bool_t, ndt_bool_t, ndt_bool_t, ndt_bool_t, ndt_sc_clip_b)
 
 /* ======================================================================
  * integers
  * ====================================================================== */
-/* Scalar functions common to signed and unsigned types. */
-#define INT_COMMON(SFX, DT, T, UT, UW, S, BITS)                                        \
-  NDT_INLINE T add_s_##SFX(T x, T y) { return (T)(UT)((UW)(UT)x + (UW)(UT)y); }          \
-  NDT_INLINE T sub_s_##SFX(T x, T y) { return (T)(UT)((UW)(UT)x - (UW)(UT)y); }          \
-  NDT_INLINE T mul_s_##SFX(T x, T y) { return (T)(UT)((UW)(UT)x * (UW)(UT)y); }          \
-  NDT_INLINE T neg_s_##SFX(T x) { return (T)(UT)((UW)0 - (UW)(UT)x); }                   \
-  NDT_INLINE T pos_s_##SFX(T x) { return x; }                                            \
-  NDT_INLINE T sq_s_##SFX(T x) { return mul_s_##SFX(x, x); }                             \
-  NDT_INLINE T inv_s_##SFX(T x) { return (T)(UT)(~(UW)(UT)x); }                          \
-  NDT_INLINE T recip_s_##SFX(T x) { return ndt_d2##SFX(1.0 / (double)x); }               \
-  NDT_INLINE T and_s_##SFX(T x, T y) { return (T)(x & y); }                              \
-  NDT_INLINE T or_s_##SFX(T x, T y) { return (T)(x | y); }                               \
-  NDT_INLINE T xor_s_##SFX(T x, T y) { return (T)(x ^ y); }                              \
-  NDT_INLINE T max_s_##SFX(T x, T y) { return x > y ? x : y; }                           \
-  NDT_INLINE T min_s_##SFX(T x, T y) { return x < y ? x : y; }                           \
-  NDT_INLINE T clip_s_##SFX(T x, T lo, T hi) {                                           \
-    T v = x > lo ? x : lo;                                                               \
-    return v < hi ? v : hi;                                                              \
-  }                                                                                      \
-  NDT_INLINE ndt_bool_t eq_s_##SFX(T x, T y) { return (ndt_bool_t)(x == y); }            \
-  NDT_INLINE ndt_bool_t ne_s_##SFX(T x, T y) { return (ndt_bool_t)(x != y); }            \
-  NDT_INLINE ndt_bool_t lt_s_##SFX(T x, T y) { return (ndt_bool_t)(x < y); }             \
-  NDT_INLINE ndt_bool_t le_s_##SFX(T x, T y) { return (ndt_bool_t)(x <= y); }            \
-  NDT_INLINE ndt_bool_t gt_s_##SFX(T x, T y) { return (ndt_bool_t)(x > y); }             \
-  NDT_INLINE ndt_bool_t ge_s_##SFX(T x, T y) { return (ndt_bool_t)(x >= y); }            \
-  NDT_INLINE ndt_bool_t land_s_##SFX(T x, T y) { return (ndt_bool_t)((x != 0) & (y != 0)); } \
-  NDT_INLINE ndt_bool_t lor_s_##SFX(T x, T y) { return (ndt_bool_t)((x != 0) | (y != 0)); }  \
-  NDT_INLINE ndt_bool_t lxor_s_##SFX(T x, T y) { return (ndt_bool_t)((x != 0) ^ (y != 0)); } \
-  NDT_INLINE ndt_bool_t lnot_s_##SFX(T x) { return (ndt_bool_t)(x == 0); }               \
-  NDT_INLINE ndt_bool_t false_s_##SFX(T x) { (void)x; return 0; }                        \
-  NDT_INLINE ndt_bool_t true_s_##SFX(T x) { (void)x; return 1; }                         \
-  NDT_INLINE T lsh_s_##SFX(T x, T y) {                                                   \
-    return (UT)y < (UT)(BITS) ? (T)(UT)((UW)(UT)x << (UT)y) : (T)0;                      \
-  }
-NDT_FOREACH_INT(INT_COMMON)
-
-/* Signed-only forms. */
-#define INT_SIGNED(SFX, DT, T, UT, UW, S, BITS)                                        \
-  NDT_INLINE T fdiv_s_##SFX(T x, T y) {                                                  \
-    if (y == 0) {                                                                        \
-      ndt_raise_divbyzero();                                                             \
-      return 0;                                                                          \
-    }                                                                                    \
-    if (y == -1) {                            /* INT_MIN // -1 = INT_MIN */              \
-      if (x == (T)((UT)1 << (BITS - 1))) ndt_raise_overflow();                           \
-      return neg_s_##SFX(x);                                                             \
-    }                                                                                    \
-    T q = (T)(x / y);                                                                    \
-    if ((T)(x % y) != 0 && ((x < 0) != (y < 0))) q = (T)(q - 1);                         \
-    return q;                                                                            \
-  }                                                                                      \
-  NDT_INLINE T rem_s_##SFX(T x, T y) {                                                   \
-    if (y == 0) ndt_raise_divbyzero();                                                   \
-    if (y == 0 || y == -1) return 0;                                                     \
-    T r = (T)(x % y);                                                                    \
-    if (r != 0 && ((r < 0) != (y < 0))) r = (T)(r + y);                                  \
-    return r;                                                                            \
-  }                                                                                      \
-  NDT_INLINE T fmod_s_##SFX(T x, T y) {                                                  \
-    if (y == 0) ndt_raise_divbyzero();                                                   \
-    if (y == 0 || y == -1) return 0;                                                     \
-    return (T)(x % y);                                                                   \
-  }                                                                                      \
-  NDT_INLINE T abs_s_##SFX(T x) { return x < 0 ? neg_s_##SFX(x) : x; }                   \
-  NDT_INLINE T sign_s_##SFX(T x) { return (T)((x > 0) - (x < 0)); }                      \
-  NDT_INLINE T rsh_s_##SFX(T x, T y) {                                                   \
-    if ((UT)y < (UT)(BITS)) return (T)(x >> y);                                          \
-    return x < 0 ? (T)-1 : (T)0;                                                         \
-  }                                                                                      \
-  NDT_INLINE T pow_s_##SFX(T x, T y) {                                                   \
-    if (y < 0) {                                                                         \
-      if (x == 1) return 1;                                                              \
-      if (x == -1) return (y & 1) ? (T)-1 : (T)1;                                        \
-      return 0;                                                                          \
-    }                                                                                    \
-    UW r = 1, b = (UW)(UT)x;                                                             \
-    UT e = (UT)y;                                                                        \
-    while (e) {                                                                          \
-      if (e & 1) r = (UW)(UT)(r * b);                                                    \
-      b = (UW)(UT)(b * b);                                                               \
-      e = (UT)(e >> 1);                                                                  \
-    }                                                                                    \
-    return (T)(UT)r;                                                                     \
-  }
-NDT_FOREACH_SINT(INT_SIGNED)
-
-/* Unsigned-only forms. */
-#define INT_UNSIGNED(SFX, DT, T, UT, UW, S, BITS)                                      \
-  NDT_INLINE T udiv0_s_##SFX(void) {                                                     \
-    ndt_raise_divbyzero();                                                               \
-    return 0;                                                                            \
-  }                                                                                      \
-  NDT_INLINE T fdiv_s_##SFX(T x, T y) { return y == 0 ? udiv0_s_##SFX() : (T)(x / y); }  \
-  NDT_INLINE T rem_s_##SFX(T x, T y) { return y == 0 ? udiv0_s_##SFX() : (T)(x % y); }   \
-  NDT_INLINE T fmod_s_##SFX(T x, T y) { return y == 0 ? udiv0_s_##SFX() : (T)(x % y); }  \
-  NDT_INLINE T abs_s_##SFX(T x) { return x; }                                            \
-  NDT_INLINE T sign_s_##SFX(T x) { return (T)(x > 0); }                                  \
-  NDT_INLINE T rsh_s_##SFX(T x, T y) { return y < (T)(BITS) ? (T)(x >> y) : (T)0; }      \
-  NDT_INLINE T pow_s_##SFX(T x, T y) {                                                   \
-    UW r = 1, b = (UW)x;                                                                 \
-    T e = y;                                                                             \
-    while (e) {                                                                          \
-      if (e & 1) r = (UW)(UT)(r * b);                                                    \
-      b = (UW)(UT)(b * b);                                                               \
-      e = (T)(e >> 1);                                                                   \
-    }                                                                                    \
-    return (T)r;                                                                         \
-  }
-NDT_FOREACH_UINT(INT_UNSIGNED)
+/* scalar.h: ndt_sc_add_i32 & co.; the CPU forms of those that report
+ * flags (integer division by zero and INT_MIN // -1 raise here). */
+#define INT_SCALARS(SFX, DT, T, UT, UW, S, BITS)                        \
+  NDT_CPU_FE2(fdiv_s_##SFX, T, T, T, ndt_sc_fdiv_##SFX)                  \
+  NDT_CPU_FE2(rem_s_##SFX, T, T, T, ndt_sc_rem_##SFX)                    \
+  NDT_CPU_FE2(fmod_s_##SFX, T, T, T, ndt_sc_fmod_##SFX)                  \
+  NDT_CPU_FE1(recip_s_##SFX, T, T, ndt_sc_recip_##SFX)
+NDT_FOREACH_INT(INT_SCALARS)
 
 /* The six comparisons of two T, for the integer and the float loops. */
 #define CMP_LOOPS(V, CL, SFX, T)                                           \
-  NDT_DEF_BINARY_A(eq_##SFX##V, CL, T, T, ndt_bool_t, eq_s_##SFX)          \
-  NDT_DEF_BINARY_A(ne_##SFX##V, CL, T, T, ndt_bool_t, ne_s_##SFX)          \
-  NDT_DEF_BINARY_A(lt_##SFX##V, CL, T, T, ndt_bool_t, lt_s_##SFX)          \
-  NDT_DEF_BINARY_A(le_##SFX##V, CL, T, T, ndt_bool_t, le_s_##SFX)          \
-  NDT_DEF_BINARY_A(gt_##SFX##V, CL, T, T, ndt_bool_t, gt_s_##SFX)          \
-  NDT_DEF_BINARY_A(ge_##SFX##V, CL, T, T, ndt_bool_t, ge_s_##SFX)
+  NDT_DEF_BINARY_A(eq_##SFX##V, CL, T, T, ndt_bool_t, ndt_sc_eq_##SFX)     \
+  NDT_DEF_BINARY_A(ne_##SFX##V, CL, T, T, ndt_bool_t, ndt_sc_ne_##SFX)     \
+  NDT_DEF_BINARY_A(lt_##SFX##V, CL, T, T, ndt_bool_t, ndt_sc_lt_##SFX)     \
+  NDT_DEF_BINARY_A(le_##SFX##V, CL, T, T, ndt_bool_t, ndt_sc_le_##SFX)     \
+  NDT_DEF_BINARY_A(gt_##SFX##V, CL, T, T, ndt_bool_t, ndt_sc_gt_##SFX)     \
+  NDT_DEF_BINARY_A(ge_##SFX##V, CL, T, T, ndt_bool_t, ndt_sc_ge_##SFX)
 
 /* The plainest integer loops, in one copy per instruction set (NDT_COPIES,
  * cpu.h): 2-4x faster on data in cache, the small-array path's case. */
 #define INT_COPIED(V, CL, SFX, T)                                          \
-  NDT_DEF_BINARY_A(add_##SFX##V, CL, T, T, T, add_s_##SFX)                 \
-  NDT_DEF_BINARY_A(sub_##SFX##V, CL, T, T, T, sub_s_##SFX)                 \
-  NDT_DEF_BINARY_A(mul_##SFX##V, CL, T, T, T, mul_s_##SFX)                 \
+  NDT_DEF_BINARY_A(add_##SFX##V, CL, T, T, T, ndt_sc_add_##SFX)                 \
+  NDT_DEF_BINARY_A(sub_##SFX##V, CL, T, T, T, ndt_sc_sub_##SFX)                 \
+  NDT_DEF_BINARY_A(mul_##SFX##V, CL, T, T, T, ndt_sc_mul_##SFX)                 \
   CMP_LOOPS(V, CL, SFX, T)                                                 \
-  NDT_DEF_BINARY_A(and_##SFX##V, CL, T, T, T, and_s_##SFX)                 \
-  NDT_DEF_BINARY_A(or_##SFX##V, CL, T, T, T, or_s_##SFX)                   \
-  NDT_DEF_BINARY_A(xor_##SFX##V, CL, T, T, T, xor_s_##SFX)                 \
-  NDT_DEF_BINARY_A(max_##SFX##V, CL, T, T, T, max_s_##SFX)                 \
-  NDT_DEF_BINARY_A(min_##SFX##V, CL, T, T, T, min_s_##SFX)                 \
-  NDT_DEF_UNARY_A(neg_##SFX##V, CL, T, T, neg_s_##SFX)                     \
-  NDT_DEF_UNARY_A(abs_##SFX##V, CL, T, T, abs_s_##SFX)
+  NDT_DEF_BINARY_A(and_##SFX##V, CL, T, T, T, ndt_sc_and_##SFX)                 \
+  NDT_DEF_BINARY_A(or_##SFX##V, CL, T, T, T, ndt_sc_or_##SFX)                   \
+  NDT_DEF_BINARY_A(xor_##SFX##V, CL, T, T, T, ndt_sc_xor_##SFX)                 \
+  NDT_DEF_BINARY_A(max_##SFX##V, CL, T, T, T, ndt_sc_max_##SFX)                 \
+  NDT_DEF_BINARY_A(min_##SFX##V, CL, T, T, T, ndt_sc_min_##SFX)                 \
+  NDT_DEF_UNARY_A(neg_##SFX##V, CL, T, T, ndt_sc_neg_##SFX)                     \
+  NDT_DEF_UNARY_A(abs_##SFX##V, CL, T, T, ndt_sc_abs_##SFX)
 
 /* Integer reciprocal: NumPy's loop is (T)(1.0 / x), so x == 0 raises
  * "divide by zero" (1.0 / 0.0) and "invalid" (inf converted to an integer).
@@ -221,139 +102,44 @@ NDT_FOREACH_UINT(INT_UNSIGNED)
   NDT_DEF_BINARY(fdiv_##SFX, T, T, T, fdiv_s_##SFX)                     \
   NDT_DEF_BINARY(rem_##SFX, T, T, T, rem_s_##SFX)                       \
   NDT_DEF_BINARY(fmod_##SFX, T, T, T, fmod_s_##SFX)                     \
-  NDT_DEF_BINARY(pow_##SFX, T, T, T, pow_s_##SFX)                       \
-  NDT_DEF_BINARY(land_##SFX, T, T, ndt_bool_t, land_s_##SFX)            \
-  NDT_DEF_BINARY(lor_##SFX, T, T, ndt_bool_t, lor_s_##SFX)              \
-  NDT_DEF_BINARY(lxor_##SFX, T, T, ndt_bool_t, lxor_s_##SFX)            \
-  NDT_DEF_BINARY(lsh_##SFX, T, T, T, lsh_s_##SFX)                       \
-  NDT_DEF_BINARY(rsh_##SFX, T, T, T, rsh_s_##SFX)                       \
-  NDT_DEF_UNARY(pos_##SFX, T, T, pos_s_##SFX)                           \
-  NDT_DEF_UNARY(sign_##SFX, T, T, sign_s_##SFX)                         \
-  NDT_DEF_UNARY(lnot_##SFX, T, ndt_bool_t, lnot_s_##SFX)                \
-  NDT_DEF_UNARY(inv_##SFX, T, T, inv_s_##SFX)                           \
-  NDT_DEF_UNARY(sq_##SFX, T, T, sq_s_##SFX)                             \
+  NDT_DEF_BINARY(pow_##SFX, T, T, T, ndt_sc_pow_##SFX)                       \
+  NDT_DEF_BINARY(land_##SFX, T, T, ndt_bool_t, ndt_sc_land_##SFX)            \
+  NDT_DEF_BINARY(lor_##SFX, T, T, ndt_bool_t, ndt_sc_lor_##SFX)              \
+  NDT_DEF_BINARY(lxor_##SFX, T, T, ndt_bool_t, ndt_sc_lxor_##SFX)            \
+  NDT_DEF_BINARY(lsh_##SFX, T, T, T, ndt_sc_lsh_##SFX)                       \
+  NDT_DEF_BINARY(rsh_##SFX, T, T, T, ndt_sc_rsh_##SFX)                       \
+  NDT_DEF_UNARY(pos_##SFX, T, T, ndt_sc_pos_##SFX)                           \
+  NDT_DEF_UNARY(sign_##SFX, T, T, ndt_sc_sign_##SFX)                         \
+  NDT_DEF_UNARY(lnot_##SFX, T, ndt_bool_t, ndt_sc_lnot_##SFX)                \
+  NDT_DEF_UNARY(inv_##SFX, T, T, ndt_sc_inv_##SFX)                           \
+  NDT_DEF_UNARY(sq_##SFX, T, T, ndt_sc_sq_##SFX)                             \
   NDT_DEF_UNARY(recip_v_##SFX, T, T, recip_s_##SFX)                     \
   RECIP_LOOP(SFX, T)                                                    \
-  NDT_DEF_UNARY(false_##SFX, T, ndt_bool_t, false_s_##SFX)              \
-  NDT_DEF_UNARY(true_##SFX, T, ndt_bool_t, true_s_##SFX)                \
-  NDT_DEF_TERNARY(clip_##SFX, T, T, T, T, clip_s_##SFX)
+  NDT_DEF_UNARY(false_##SFX, T, ndt_bool_t, ndt_sc_false_##SFX)              \
+  NDT_DEF_UNARY(true_##SFX, T, ndt_bool_t, ndt_sc_true_##SFX)                \
+  NDT_DEF_TERNARY(clip_##SFX, T, T, T, T, ndt_sc_clip_##SFX)
 NDT_FOREACH_INT(INT_LOOPS)
 
 /* ======================================================================
  * real floats
  * ====================================================================== */
-/* fmod for finite operands with the x87 partial-remainder instruction
- * (exact, like libm's fmod, but several times faster than glibc's generic
- * code; NumPy's build inlines fmod the same way). Other operands go to libm. */
-#if defined(__x86_64__) && defined(__GNUC__)
-NDT_INLINE double ndt__fmod_x87(double a, double b) {
-  long double x = a;
-  const long double y = b;
-  __asm__("1:\n\tfprem\n\tfnstsw %%ax\n\ttestb $4, %%ah\n\tjnz 1b"
-          : "+t"(x) : "u"(y) : "ax", "cc");
-  return (double)x;
-}
-/* isfinite by the exponent bits: gcc 12 compiles isfinite() to a signalling
- * compare (comisd), which raises "invalid" for a quiet NaN (0.0 % nan). */
-NDT_INLINE int ndt__finite_d(double x) {
-  uint64_t u;
-  memcpy(&u, &x, sizeof u);
-  return (u & 0x7ff0000000000000ull) != 0x7ff0000000000000ull;
-}
-NDT_INLINE double ndt__fmod(double a, double b) {
-  if (ndt__finite_d(a) && ndt__finite_d(b) && b != 0) return ndt__fmod_x87(a, b);
-  return fmod(a, b);
-}
-NDT_INLINE float ndt__fmodf(float a, float b) {
-  if (ndt__finite_d(a) && ndt__finite_d(b) && b != 0) return (float)ndt__fmod_x87(a, b);
-  return fmodf(a, b);
-}
-#else
-#define ndt__fmod fmod
-#define ndt__fmodf fmodf
-#endif
-
-#define FLOAT_SCALARS(SFX, DT, T, SUF)                                                 \
-  NDT_INLINE T add_s_##SFX(T x, T y) { return x + y; }                                   \
-  NDT_INLINE T sub_s_##SFX(T x, T y) { return x - y; }                                   \
-  NDT_INLINE T mul_s_##SFX(T x, T y) { return x * y; }                                   \
-  NDT_INLINE T div_s_##SFX(T x, T y) { return x / y; }                                   \
-  /* npy_divmod: Python's divmod, copied by NumPy from CPython */                        \
-  NDT_INLINE T divmod_s_##SFX(T a, T b, T *modulus) {                                    \
-    /* NaN in, NaN out; gcc 12 compiles isless/isgreater below to signalling \
-     * compares (comisd), which would raise "invalid" for a quiet NaN */     \
-    if (a != a || b != b) { *modulus = a + b; return a + b; }                            \
-    T mod = ndt__fmod##SUF(a, b);                                                             \
-    if (!b) { *modulus = mod; return a / b; }                                            \
-    T div = (a - mod) / b;                                                               \
-    if (mod) {                                                                           \
-      if (isless(b, (T)0) != isless(mod, (T)0)) { mod += b; div -= (T)1; }               \
-    } else {                                                                             \
-      mod = copysign##SUF((T)0, b);                                                      \
-    }                                                                                    \
-    T floordiv;                                                                          \
-    if (div) {                                                                           \
-      floordiv = floor##SUF(div);                                                        \
-      if (isgreater(div - floordiv, (T)0.5)) floordiv += (T)1;                           \
-    } else {                                                                             \
-      floordiv = copysign##SUF((T)0, a / b);                                             \
-    }                                                                                    \
-    *modulus = mod;                                                                      \
-    return floordiv;                                                                     \
-  }                                                                                      \
-  NDT_INLINE T fdiv_s_##SFX(T a, T b) {                                                  \
-    if (!b) return a / b;                                                                \
-    T mod;                                                                               \
-    return divmod_s_##SFX(a, b, &mod);                                                   \
-  }                                                                                      \
-  NDT_INLINE T rem_s_##SFX(T a, T b) {                                                   \
-    if (!b) return ndt__fmod##SUF(a, b);                                                      \
-    T mod;                                                                               \
-    (void)divmod_s_##SFX(a, b, &mod);                                                    \
-    return mod;                                                                          \
-  }                                                                                      \
-  NDT_INLINE T fmod_s_##SFX(T x, T y) { return ndt__fmod##SUF(x, y); }                        \
-  NDT_INLINE T pow_s_##SFX(T x, T y) { return pow##SUF(x, y); }                          \
-  NDT_INLINE ndt_bool_t eq_s_##SFX(T x, T y) { return (ndt_bool_t)(x == y); }            \
-  NDT_INLINE ndt_bool_t ne_s_##SFX(T x, T y) { return (ndt_bool_t)(x != y); }            \
-  NDT_INLINE ndt_bool_t lt_s_##SFX(T x, T y) { return (ndt_bool_t)(x < y); }             \
-  NDT_INLINE ndt_bool_t le_s_##SFX(T x, T y) { return (ndt_bool_t)(x <= y); }            \
-  NDT_INLINE ndt_bool_t gt_s_##SFX(T x, T y) { return (ndt_bool_t)(x > y); }             \
-  NDT_INLINE ndt_bool_t ge_s_##SFX(T x, T y) { return (ndt_bool_t)(x >= y); }            \
-  NDT_INLINE ndt_bool_t land_s_##SFX(T x, T y) { return (ndt_bool_t)((x != 0) & (y != 0)); } \
-  NDT_INLINE ndt_bool_t lor_s_##SFX(T x, T y) { return (ndt_bool_t)((x != 0) | (y != 0)); }  \
-  NDT_INLINE ndt_bool_t lxor_s_##SFX(T x, T y) { return (ndt_bool_t)((x != 0) ^ (y != 0)); } \
-  NDT_INLINE ndt_bool_t lnot_s_##SFX(T x) { return (ndt_bool_t)(x == 0); }               \
-  NDT_INLINE T max_s_##SFX(T x, T y) { return (x > y || x != x) ? x : y; }               \
-  NDT_INLINE T min_s_##SFX(T x, T y) { return (x < y || x != x) ? x : y; }               \
-  NDT_INLINE T fmax_s_##SFX(T x, T y) { return (x > y || y != y) ? x : y; }              \
-  NDT_INLINE T fmin_s_##SFX(T x, T y) { return (x < y || y != y) ? x : y; }              \
-  NDT_INLINE T clip_s_##SFX(T x, T lo, T hi) {                                           \
-    T v = (x != x || x > lo) ? x : lo;                                                   \
-    return (v != v || v < hi) ? v : hi;                                                  \
-  }                                                                                      \
-  NDT_INLINE T copysign_s_##SFX(T x, T y) { return copysign##SUF(x, y); }                \
-  NDT_INLINE T nextafter_s_##SFX(T x, T y) { return nextafter##SUF(x, y); }              \
-  NDT_INLINE T neg_s_##SFX(T x) { return -x; }                                           \
-  NDT_INLINE T pos_s_##SFX(T x) { return +x; }                                           \
-  NDT_INLINE T abs_s_##SFX(T x) { return fabs##SUF(x); }                                 \
-  NDT_INLINE T sign_s_##SFX(T x) {                                                       \
-    return x > 0 ? (T)1 : (x < 0 ? (T)-1 : (x == 0 ? (T)0 : x));                         \
-  }                                                                                      \
-  NDT_INLINE T sq_s_##SFX(T x) { return x * x; }                                         \
-  NDT_INLINE T recip_s_##SFX(T x) { return (T)1 / x; }                                   \
-  NDT_INLINE ndt_bool_t isnan_s_##SFX(T x) { return (ndt_bool_t)(x != x); }              \
-  NDT_INLINE ndt_bool_t isinf_s_##SFX(T x) { return (ndt_bool_t)(fabs##SUF(x) == (T)INFINITY); } \
-  NDT_INLINE ndt_bool_t isfin_s_##SFX(T x) { return (ndt_bool_t)(fabs##SUF(x) < (T)INFINITY); }  \
-  NDT_INLINE ndt_bool_t signbit_s_##SFX(T x) { return (ndt_bool_t)(signbit(x) != 0); }
+/* scalar.h: ndt_sc_add_f64 & co.; the CPU forms of those that take a
+ * flags argument (the hardware raises the float flags itself). */
+#define FLOAT_SCALARS(SFX, DT, T, SUF)                                  \
+  NDT_CPU_FE2(add_s_##SFX, T, T, T, ndt_sc_add_##SFX)                    \
+  NDT_CPU_FE2(sub_s_##SFX, T, T, T, ndt_sc_sub_##SFX)                    \
+  NDT_CPU_FE2(mul_s_##SFX, T, T, T, ndt_sc_mul_##SFX)                    \
+  NDT_CPU_FE2(div_s_##SFX, T, T, T, ndt_sc_div_##SFX)                    \
+  NDT_CPU_FE2(fdiv_s_##SFX, T, T, T, ndt_sc_fdiv_##SFX)                  \
+  NDT_CPU_FE2(rem_s_##SFX, T, T, T, ndt_sc_rem_##SFX)                    \
+  NDT_CPU_FE2(fmod_s_##SFX, T, T, T, ndt_sc_fmod_##SFX)                  \
+  NDT_CPU_FE1(sq_s_##SFX, T, T, ndt_sc_sq_##SFX)                         \
+  NDT_CPU_FE1(recip_s_##SFX, T, T, ndt_sc_recip_##SFX)                   \
+  NDT_CPU_FE1(deg2rad_s_##SFX, T, T, ndt_sc_deg2rad_##SFX)               \
+  NDT_CPU_FE1(rad2deg_s_##SFX, T, T, ndt_sc_rad2deg_##SFX)               \
+  NDT_INLINE T pow_s_##SFX(T x, T y) { return pow##SUF(x, y); }          \
+  NDT_INLINE T nextafter_s_##SFX(T x, T y) { return nextafter##SUF(x, y); }
 NDT_FOREACH_FLOAT(FLOAT_SCALARS)
-
-/* NumPy: x * (pi/180) and x * (180/pi) with the constants computed in the
- * loop's precision. */
-NDT_INLINE float deg2rad_s_f32(float x) { return x * (3.14159265358979323846f / 180.0f); }
-NDT_INLINE double deg2rad_s_f64(double x) { return x * (3.14159265358979323846 / 180.0); }
-NDT_INLINE float rad2deg_s_f32(float x) { return x * (180.0f / 3.14159265358979323846f); }
-NDT_INLINE double rad2deg_s_f64(double x) { return x * (180.0 / 3.14159265358979323846); }
 
 /* NumPy's power loop takes a scalar exponent of 0.5 (stride 0) as sqrt:
  * (-inf) ** 0.5 is nan and (-0.0) ** 0.5 is -0.0 there, and float32
@@ -378,12 +164,12 @@ NDT_INLINE double rad2deg_s_f64(double x) { return x * (180.0 / 3.14159265358979
   NDT_DEF_BINARY_A(mul_##SFX##V, CL, T, T, T, mul_s_##SFX)                 \
   NDT_DEF_BINARY_A(div_##SFX##V, CL, T, T, T, div_s_##SFX)                 \
   CMP_LOOPS(V, CL, SFX, T)                                                 \
-  NDT_DEF_BINARY_A(max_##SFX##V, CL, T, T, T, max_s_##SFX)                 \
-  NDT_DEF_BINARY_A(min_##SFX##V, CL, T, T, T, min_s_##SFX)                 \
-  NDT_DEF_BINARY_A(fmax_##SFX##V, CL, T, T, T, fmax_s_##SFX)               \
-  NDT_DEF_BINARY_A(fmin_##SFX##V, CL, T, T, T, fmin_s_##SFX)               \
-  NDT_DEF_UNARY_A(neg_##SFX##V, CL, T, T, neg_s_##SFX)                     \
-  NDT_DEF_UNARY_A(abs_##SFX##V, CL, T, T, abs_s_##SFX)
+  NDT_DEF_BINARY_A(max_##SFX##V, CL, T, T, T, ndt_sc_max_##SFX)                 \
+  NDT_DEF_BINARY_A(min_##SFX##V, CL, T, T, T, ndt_sc_min_##SFX)                 \
+  NDT_DEF_BINARY_A(fmax_##SFX##V, CL, T, T, T, ndt_sc_fmax_##SFX)               \
+  NDT_DEF_BINARY_A(fmin_##SFX##V, CL, T, T, T, ndt_sc_fmin_##SFX)               \
+  NDT_DEF_UNARY_A(neg_##SFX##V, CL, T, T, ndt_sc_neg_##SFX)                     \
+  NDT_DEF_UNARY_A(abs_##SFX##V, CL, T, T, ndt_sc_abs_##SFX)
 #define FLOAT_LOOPS(SFX, DT, T, SUF)                                    \
   NDT_COPIES(FLOAT_COPIED, SFX, T)                                      \
   NDT_DEF_BINARY_A(fdiv_##SFX, NDT_BRANCHY, T, T, T, fdiv_s_##SFX)      \
@@ -391,52 +177,40 @@ NDT_INLINE double rad2deg_s_f64(double x) { return x * (180.0 / 3.14159265358979
   NDT_DEF_BINARY_A(fmod_##SFX, NDT_BRANCHY, T, T, T, fmod_s_##SFX)      \
   NDT_DEF_BINARY(powv_##SFX, T, T, T, pow_s_##SFX)                      \
   POW_LOOP(SFX, T, SUF)                                                 \
-  NDT_DEF_BINARY(land_##SFX, T, T, ndt_bool_t, land_s_##SFX)            \
-  NDT_DEF_BINARY(lor_##SFX, T, T, ndt_bool_t, lor_s_##SFX)              \
-  NDT_DEF_BINARY(lxor_##SFX, T, T, ndt_bool_t, lxor_s_##SFX)            \
-  NDT_DEF_BINARY(copysign_##SFX, T, T, T, copysign_s_##SFX)             \
+  NDT_DEF_BINARY(land_##SFX, T, T, ndt_bool_t, ndt_sc_land_##SFX)            \
+  NDT_DEF_BINARY(lor_##SFX, T, T, ndt_bool_t, ndt_sc_lor_##SFX)              \
+  NDT_DEF_BINARY(lxor_##SFX, T, T, ndt_bool_t, ndt_sc_lxor_##SFX)            \
+  NDT_DEF_BINARY(copysign_##SFX, T, T, T, ndt_sc_copysign_##SFX)             \
   NDT_DEF_BINARY(nextafter_##SFX, T, T, T, nextafter_s_##SFX)           \
-  NDT_DEF_UNARY(pos_##SFX, T, T, pos_s_##SFX)                           \
-  NDT_DEF_UNARY(sign_##SFX, T, T, sign_s_##SFX)                         \
-  NDT_DEF_UNARY(lnot_##SFX, T, ndt_bool_t, lnot_s_##SFX)                \
+  NDT_DEF_UNARY(pos_##SFX, T, T, ndt_sc_pos_##SFX)                           \
+  NDT_DEF_UNARY(sign_##SFX, T, T, ndt_sc_sign_##SFX)                         \
+  NDT_DEF_UNARY(lnot_##SFX, T, ndt_bool_t, ndt_sc_lnot_##SFX)                \
   NDT_DEF_UNARY(sq_##SFX, T, T, sq_s_##SFX)                             \
   NDT_DEF_UNARY(recip_##SFX, T, T, recip_s_##SFX)                       \
-  NDT_DEF_UNARY(isnan_##SFX, T, ndt_bool_t, isnan_s_##SFX)              \
-  NDT_DEF_UNARY(isinf_##SFX, T, ndt_bool_t, isinf_s_##SFX)              \
-  NDT_DEF_UNARY(isfin_##SFX, T, ndt_bool_t, isfin_s_##SFX)              \
-  NDT_DEF_UNARY(signbit_##SFX, T, ndt_bool_t, signbit_s_##SFX)          \
+  NDT_DEF_UNARY(isnan_##SFX, T, ndt_bool_t, ndt_sc_isnan_##SFX)              \
+  NDT_DEF_UNARY(isinf_##SFX, T, ndt_bool_t, ndt_sc_isinf_##SFX)              \
+  NDT_DEF_UNARY(isfin_##SFX, T, ndt_bool_t, ndt_sc_isfin_##SFX)              \
+  NDT_DEF_UNARY(signbit_##SFX, T, ndt_bool_t, ndt_sc_signbit_##SFX)          \
   NDT_DEF_UNARY(deg2rad_##SFX, T, T, deg2rad_s_##SFX)                   \
   NDT_DEF_UNARY(rad2deg_##SFX, T, T, rad2deg_s_##SFX)                   \
-  NDT_DEF_TERNARY(clip_##SFX, T, T, T, T, clip_s_##SFX)
+  NDT_DEF_TERNARY(clip_##SFX, T, T, T, T, ndt_sc_clip_##SFX)
 NDT_FOREACH_FLOAT(FLOAT_LOOPS)
 
 /* ======================================================================
  * mixed int64/uint64 comparisons ('qQ->?', 'Qq->?'): exact
  * ====================================================================== */
-NDT_INLINE ndt_bool_t qQ_eq(int64_t a, uint64_t b) { return (ndt_bool_t)(a >= 0 && (uint64_t)a == b); }
-NDT_INLINE ndt_bool_t qQ_ne(int64_t a, uint64_t b) { return (ndt_bool_t)(a < 0 || (uint64_t)a != b); }
-NDT_INLINE ndt_bool_t qQ_lt(int64_t a, uint64_t b) { return (ndt_bool_t)(a < 0 || (uint64_t)a < b); }
-NDT_INLINE ndt_bool_t qQ_le(int64_t a, uint64_t b) { return (ndt_bool_t)(a < 0 || (uint64_t)a <= b); }
-NDT_INLINE ndt_bool_t qQ_gt(int64_t a, uint64_t b) { return (ndt_bool_t)(a >= 0 && (uint64_t)a > b); }
-NDT_INLINE ndt_bool_t qQ_ge(int64_t a, uint64_t b) { return (ndt_bool_t)(a >= 0 && (uint64_t)a >= b); }
-NDT_INLINE ndt_bool_t Qq_eq(uint64_t a, int64_t b) { return qQ_eq(b, a); }
-NDT_INLINE ndt_bool_t Qq_ne(uint64_t a, int64_t b) { return qQ_ne(b, a); }
-NDT_INLINE ndt_bool_t Qq_lt(uint64_t a, int64_t b) { return qQ_gt(b, a); }
-NDT_INLINE ndt_bool_t Qq_le(uint64_t a, int64_t b) { return qQ_ge(b, a); }
-NDT_INLINE ndt_bool_t Qq_gt(uint64_t a, int64_t b) { return qQ_lt(b, a); }
-NDT_INLINE ndt_bool_t Qq_ge(uint64_t a, int64_t b) { return qQ_le(b, a); }
-NDT_DEF_BINARY(qQ_eq_loop, int64_t, uint64_t, ndt_bool_t, qQ_eq)
-NDT_DEF_BINARY(qQ_ne_loop, int64_t, uint64_t, ndt_bool_t, qQ_ne)
-NDT_DEF_BINARY(qQ_lt_loop, int64_t, uint64_t, ndt_bool_t, qQ_lt)
-NDT_DEF_BINARY(qQ_le_loop, int64_t, uint64_t, ndt_bool_t, qQ_le)
-NDT_DEF_BINARY(qQ_gt_loop, int64_t, uint64_t, ndt_bool_t, qQ_gt)
-NDT_DEF_BINARY(qQ_ge_loop, int64_t, uint64_t, ndt_bool_t, qQ_ge)
-NDT_DEF_BINARY(Qq_eq_loop, uint64_t, int64_t, ndt_bool_t, Qq_eq)
-NDT_DEF_BINARY(Qq_ne_loop, uint64_t, int64_t, ndt_bool_t, Qq_ne)
-NDT_DEF_BINARY(Qq_lt_loop, uint64_t, int64_t, ndt_bool_t, Qq_lt)
-NDT_DEF_BINARY(Qq_le_loop, uint64_t, int64_t, ndt_bool_t, Qq_le)
-NDT_DEF_BINARY(Qq_gt_loop, uint64_t, int64_t, ndt_bool_t, Qq_gt)
-NDT_DEF_BINARY(Qq_ge_loop, uint64_t, int64_t, ndt_bool_t, Qq_ge)
+NDT_DEF_BINARY(qQ_eq_loop, int64_t, uint64_t, ndt_bool_t, ndt_sc_eq_qQ)
+NDT_DEF_BINARY(qQ_ne_loop, int64_t, uint64_t, ndt_bool_t, ndt_sc_ne_qQ)
+NDT_DEF_BINARY(qQ_lt_loop, int64_t, uint64_t, ndt_bool_t, ndt_sc_lt_qQ)
+NDT_DEF_BINARY(qQ_le_loop, int64_t, uint64_t, ndt_bool_t, ndt_sc_le_qQ)
+NDT_DEF_BINARY(qQ_gt_loop, int64_t, uint64_t, ndt_bool_t, ndt_sc_gt_qQ)
+NDT_DEF_BINARY(qQ_ge_loop, int64_t, uint64_t, ndt_bool_t, ndt_sc_ge_qQ)
+NDT_DEF_BINARY(Qq_eq_loop, uint64_t, int64_t, ndt_bool_t, ndt_sc_eq_Qq)
+NDT_DEF_BINARY(Qq_ne_loop, uint64_t, int64_t, ndt_bool_t, ndt_sc_ne_Qq)
+NDT_DEF_BINARY(Qq_lt_loop, uint64_t, int64_t, ndt_bool_t, ndt_sc_lt_Qq)
+NDT_DEF_BINARY(Qq_le_loop, uint64_t, int64_t, ndt_bool_t, ndt_sc_le_Qq)
+NDT_DEF_BINARY(Qq_gt_loop, uint64_t, int64_t, ndt_bool_t, ndt_sc_gt_Qq)
+NDT_DEF_BINARY(Qq_ge_loop, uint64_t, int64_t, ndt_bool_t, ndt_sc_ge_Qq)
 
 ndt_loop_fn ndt__cpu_loop_cmp_mixed(ndt_ufunc op, int int64_first) {
   switch (op) {

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <math.h>
 #include "kernels/kernels.h"
+#include "kernels/scalar.h"
 #include "cpu.h"
 
 typedef uint8_t ndt_bool_t;                 /* storage of NDT_BOOL: 0 or 1 */
@@ -241,47 +242,30 @@ __attribute__((noinline, cold, unused)) static void ndt_fpe_raise(unsigned f) {
   X(c64,  NDT_COMPLEX64,  ndt_c64, float, f)    \
   X(c128, NDT_COMPLEX128, ndt_c128, double, )
 
-/* ---- guarded float -> int conversions ---------------------------------- */
-/* They give exactly what NumPy gives on x86-64 (cvttsd2si semantics: NaN and
- * out-of-range values become the "integer indefinite" INT_MIN; 8/16-bit
- * targets go through int32 and keep the low bits; uint32/uint64 use the
- * "subtract 2^(N-1) when >= 2^(N-1), then xor the top bit" sequence), with
- * no undefined behaviour in C. */
-NDT_INLINE int32_t ndt_d2i32(double x) {
-  return (x > -2147483649.0 && x < 2147483648.0) ? (int32_t)x : INT32_MIN;
-}
-NDT_INLINE int64_t ndt_d2i64(double x) {
-  return (x >= -9223372036854775808.0 && x < 9223372036854775808.0) ? (int64_t)x
-                                                                     : INT64_MIN;
-}
-NDT_INLINE uint32_t ndt_d2u32(double x) {
-  return x >= 2147483648.0 ? ((uint32_t)ndt_d2i32(x - 2147483648.0) ^ 0x80000000u)
-                           : (uint32_t)ndt_d2i32(x);
-}
-NDT_INLINE uint64_t ndt_d2u64(double x) {
-  return x >= 9223372036854775808.0
-             ? ((uint64_t)ndt_d2i64(x - 9223372036854775808.0) ^ 0x8000000000000000ull)
-             : (uint64_t)ndt_d2i64(x);
-}
-NDT_INLINE int8_t ndt_d2i8(double x) { return (int8_t)(uint8_t)(uint32_t)ndt_d2i32(x); }
-NDT_INLINE int16_t ndt_d2i16(double x) { return (int16_t)(uint16_t)(uint32_t)ndt_d2i32(x); }
-NDT_INLINE uint8_t ndt_d2u8(double x) { return (uint8_t)(uint32_t)ndt_d2i32(x); }
-NDT_INLINE uint16_t ndt_d2u16(double x) { return (uint16_t)(uint32_t)ndt_d2i32(x); }
-
-/* float sources: the same values as going through double (exact widening) */
-NDT_INLINE int32_t ndt_f2i32(float x) {
-  return (x > -2147483904.0f && x < 2147483648.0f) ? (int32_t)x : INT32_MIN;
-}
-NDT_INLINE int64_t ndt_f2i64(float x) {
-  return (x >= -9223372036854775808.0f && x < 9223372036854775808.0f) ? (int64_t)x
-                                                                       : INT64_MIN;
-}
-NDT_INLINE uint32_t ndt_f2u32(float x) { return ndt_d2u32((double)x); }
-NDT_INLINE uint64_t ndt_f2u64(float x) { return ndt_d2u64((double)x); }
-NDT_INLINE int8_t ndt_f2i8(float x) { return (int8_t)(uint8_t)(uint32_t)ndt_f2i32(x); }
-NDT_INLINE int16_t ndt_f2i16(float x) { return (int16_t)(uint16_t)(uint32_t)ndt_f2i32(x); }
-NDT_INLINE uint8_t ndt_f2u8(float x) { return (uint8_t)(uint32_t)ndt_f2i32(x); }
-NDT_INLINE uint16_t ndt_f2u16(float x) { return (uint16_t)(uint32_t)ndt_f2i32(x); }
+/* ---- the scalar functions of src/kernels/scalar.h on the CPU ----------- */
+/* The per-element semantics live in scalar.h, shared with the device
+ * kernels; the loops here stamp them into loops. Those that report
+ * floating-point flags get a CPU form: what the function reports (integer
+ * division by zero, INT_MIN // -1) is raised here; float arithmetic raised
+ * its own flags in hardware (scalar.h reports nothing for it on the CPU,
+ * so the check below folds away). */
+_Static_assert(NDT_SC_FE_DIVIDE == NDT_FPE_DIVIDE && NDT_SC_FE_OVERFLOW == NDT_FPE_OVERFLOW &&
+                   NDT_SC_FE_UNDERFLOW == NDT_FPE_UNDERFLOW && NDT_SC_FE_INVALID == NDT_FPE_INVALID,
+               "scalar.h's flags are ndtile.h's");
+#define NDT_CPU_FE1(NAME, TI, TO, F)                                            \
+  NDT_INLINE TO NAME(TI x) {                                                    \
+    unsigned f_ = 0;                                                            \
+    TO r_ = F(x, &f_);                                                          \
+    if (f_) ndt_fpe_raise(f_);                                                  \
+    return r_;                                                                  \
+  }
+#define NDT_CPU_FE2(NAME, T1, T2, TO, F)                                        \
+  NDT_INLINE TO NAME(T1 x, T2 y) {                                              \
+    unsigned f_ = 0;                                                            \
+    TO r_ = F(x, y, &f_);                                                       \
+    if (f_) ndt_fpe_raise(f_);                                                  \
+    return r_;                                                                  \
+  }
 
 /* ---- per-family loop lookups (loop dtype -> loop) ---------------------- */
 /* Each returns NULL when the family has no loop for (op, t). */

@@ -34,28 +34,12 @@
   NDT_INLINE CT_##SFX to_##SFX(T x) { CT_##SFX z; memcpy(&z, &x, sizeof z); return z; }  \
   NDT_INLINE T from_##SFX(CT_##SFX z) { T x; memcpy(&x, &z, sizeof x); return x; }       \
   NDT_INLINE int isnanc_##SFX(T x) { return x.re != x.re || x.im != x.im; }              \
-  /* arithmetic */                                                                       \
-  NDT_INLINE T add_s_##SFX(T a, T b) { return mk_##SFX(a.re + b.re, a.im + b.im); }      \
-  NDT_INLINE T sub_s_##SFX(T a, T b) { return mk_##SFX(a.re - b.re, a.im - b.im); }      \
-  NDT_INLINE T mul_s_##SFX(T a, T b) {                                                   \
-    return mk_##SFX(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);               \
-  }                                                                                      \
-  NDT_INLINE T div_s_##SFX(T a, T b) {                                                   \
-    const FT br_abs = fabs##SUF(b.re), bi_abs = fabs##SUF(b.im);                         \
-    if (br_abs >= bi_abs) {                                                              \
-      if (br_abs == 0 && bi_abs == 0) return mk_##SFX(a.re / br_abs, a.im / bi_abs);     \
-      FT den = b.re;                                                                     \
-      NDT_OPAQUE(den);   /* not hoisted out of the branch */                             \
-      const FT rat = b.im / den;                                                         \
-      const FT scl = (FT)1.0 / (b.re + b.im * rat);                                      \
-      return mk_##SFX((a.re + a.im * rat) * scl, (a.im - a.re * rat) * scl);             \
-    }                                                                                    \
-    FT den = b.im;                                                                       \
-    NDT_OPAQUE(den);                                                                     \
-    const FT rat = b.re / den;                                                           \
-    const FT scl = (FT)1.0 / (b.im + b.re * rat);                                        \
-    return mk_##SFX((a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl);               \
-  }                                                                                      \
+  /* arithmetic: scalar.h (shared with the device kernels) */                          \
+  NDT_CPU_FE2(add_s_##SFX, T, T, T, ndt_sc_add_##SFX)                                    \
+  NDT_CPU_FE2(sub_s_##SFX, T, T, T, ndt_sc_sub_##SFX)                                    \
+  NDT_CPU_FE2(mul_s_##SFX, T, T, T, ndt_sc_mul_##SFX)                                    \
+  NDT_CPU_FE2(div_s_##SFX, T, T, T, ndt_sc_div_##SFX)                                    \
+  NDT_CPU_FE1(recip_s_##SFX, T, T, ndt_sc_recip_##SFX)                                   \
   /* npy_cpow */                                                                         \
   NDT_INLINE T pow_s_##SFX(T a, T b) {                                                   \
     const FT ar = a.re, ai = a.im, br = b.re, bi = b.im;                                 \
@@ -83,56 +67,6 @@
     }                                                                                    \
     return from_##SFX(cpow##SUF(to_##SFX(a), to_##SFX(b)));                              \
   }                                                                                      \
-  /* comparisons: lexicographic; NaN in a compared part makes them false */             \
-  NDT_INLINE ndt_bool_t eq_s_##SFX(T a, T b) { return (ndt_bool_t)(a.re == b.re && a.im == b.im); } \
-  NDT_INLINE ndt_bool_t ne_s_##SFX(T a, T b) { return (ndt_bool_t)(a.re != b.re || a.im != b.im); } \
-  NDT_INLINE int clt_##SFX(T a, T b) {                                                   \
-    return (a.re < b.re && a.im == a.im && b.im == b.im) || (a.re == b.re && a.im < b.im); \
-  }                                                                                      \
-  NDT_INLINE int cle_##SFX(T a, T b) {                                                   \
-    return (a.re < b.re && a.im == a.im && b.im == b.im) || (a.re == b.re && a.im <= b.im); \
-  }                                                                                      \
-  NDT_INLINE int cgt_##SFX(T a, T b) {                                                   \
-    return (a.re > b.re && a.im == a.im && b.im == b.im) || (a.re == b.re && a.im > b.im); \
-  }                                                                                      \
-  NDT_INLINE int cge_##SFX(T a, T b) {                                                   \
-    return (a.re > b.re && a.im == a.im && b.im == b.im) || (a.re == b.re && a.im >= b.im); \
-  }                                                                                      \
-  NDT_INLINE ndt_bool_t lt_s_##SFX(T a, T b) { return (ndt_bool_t)clt_##SFX(a, b); }     \
-  NDT_INLINE ndt_bool_t le_s_##SFX(T a, T b) { return (ndt_bool_t)cle_##SFX(a, b); }     \
-  NDT_INLINE ndt_bool_t gt_s_##SFX(T a, T b) { return (ndt_bool_t)cgt_##SFX(a, b); }     \
-  NDT_INLINE ndt_bool_t ge_s_##SFX(T a, T b) { return (ndt_bool_t)cge_##SFX(a, b); }     \
-  NDT_INLINE int nz_##SFX(T a) { return a.re != 0 || a.im != 0; }                        \
-  NDT_INLINE ndt_bool_t land_s_##SFX(T a, T b) { return (ndt_bool_t)(nz_##SFX(a) && nz_##SFX(b)); } \
-  NDT_INLINE ndt_bool_t lor_s_##SFX(T a, T b) { return (ndt_bool_t)(nz_##SFX(a) || nz_##SFX(b)); }  \
-  NDT_INLINE ndt_bool_t lxor_s_##SFX(T a, T b) { return (ndt_bool_t)(nz_##SFX(a) != nz_##SFX(b)); } \
-  NDT_INLINE ndt_bool_t lnot_s_##SFX(T a) { return (ndt_bool_t)!nz_##SFX(a); }           \
-  /* maximum/minimum propagate NaN from either side; fmax/fmin prefer non-NaN */        \
-  NDT_INLINE T max_s_##SFX(T a, T b) { return (isnanc_##SFX(a) || cge_##SFX(a, b)) ? a : b; }  \
-  NDT_INLINE T min_s_##SFX(T a, T b) { return (isnanc_##SFX(a) || cle_##SFX(a, b)) ? a : b; }  \
-  NDT_INLINE T fmax_s_##SFX(T a, T b) { return (isnanc_##SFX(b) || cge_##SFX(a, b)) ? a : b; } \
-  NDT_INLINE T fmin_s_##SFX(T a, T b) { return (isnanc_##SFX(b) || cle_##SFX(a, b)) ? a : b; } \
-  /* clip: NumPy's clip.cpp Max/Min */                                                  \
-  NDT_INLINE int cgt2_##SFX(T a, T b) { return a.re == b.re ? a.im > b.im : a.re > b.re; } \
-  NDT_INLINE int clt2_##SFX(T a, T b) { return a.re == b.re ? a.im < b.im : a.re < b.re; } \
-  NDT_INLINE T clip_s_##SFX(T x, T lo, T hi) {                                           \
-    T v = (isnanc_##SFX(x) || cgt2_##SFX(x, lo)) ? x : lo;                               \
-    return (isnanc_##SFX(v) || clt2_##SFX(v, hi)) ? v : hi;                              \
-  }                                                                                      \
-  /* unary */                                                                            \
-  NDT_INLINE T neg_s_##SFX(T a) { return mk_##SFX(-a.re, -a.im); }                       \
-  NDT_INLINE T pos_s_##SFX(T a) { return mk_##SFX(+a.re, +a.im); }                       \
-  NDT_INLINE T conj_s_##SFX(T a) { return mk_##SFX(a.re, -a.im); }                       \
-  NDT_INLINE T recip_s_##SFX(T a) {                                                      \
-    if (fabs##SUF(a.im) <= fabs##SUF(a.re)) {                                            \
-      const FT r = a.im / a.re;                                                          \
-      const FT d = a.re + a.im * r;                                                      \
-      return mk_##SFX((FT)1 / d, -r / d);                                                \
-    }                                                                                    \
-    const FT r = a.re / a.im;                                                            \
-    const FT d = a.re * r + a.im;                                                        \
-    return mk_##SFX(r / d, (FT)-1 / d);                                                  \
-  }                                                                                      \
   NDT_INLINE T sign_s_##SFX(T a) {                                                       \
     const FT ab = hypot##SUF(a.re, a.im);                                                \
     if (ab != ab) return mk_##SFX(NAN, NAN);                                             \
@@ -146,10 +80,6 @@
     if (ab == 0) return mk_##SFX(0, 0);                                                  \
     return mk_##SFX(a.re / ab, a.im / ab);                                               \
   }                                                                                      \
-  NDT_INLINE T rint_s_##SFX(T a) { return mk_##SFX(rint##SUF(a.re), rint##SUF(a.im)); }  \
-  NDT_INLINE ndt_bool_t isnan_s_##SFX(T a) { return (ndt_bool_t)isnanc_##SFX(a); }       \
-  NDT_INLINE ndt_bool_t isinf_s_##SFX(T a) { return (ndt_bool_t)(isinf(a.re) || isinf(a.im)); } \
-  NDT_INLINE ndt_bool_t isfin_s_##SFX(T a) { return (ndt_bool_t)(isfinite(a.re) && isfinite(a.im)); } \
   /* <complex.h> */                                                                      \
   NDT_INLINE T sqrt_s_##SFX(T a) { return from_##SFX(csqrt##SUF(to_##SFX(a))); }         \
   NDT_INLINE T exp_s_##SFX(T a) { return from_##SFX(cexp##SUF(to_##SFX(a))); }           \
@@ -199,11 +129,12 @@ NDT_FOREACH_COMPLEX(CPLX_SCALARS)
 #define MADD_fma_c128(a, b, c) __builtin_fma(a, b, c)
 #define MADD_plain_c64(a, b, c) ((a) * (b) + (c))
 #define MADD_plain_c128(a, b, c) ((a) * (b) + (c))
+/* the products themselves: scalar.h's ndt_sc_mulf_* (fused) and
+ * ndt_sc_mul_* (plain), shared with the device kernels */
+#define MULSC_fma(SFX) ndt_sc_mulf_##SFX
+#define MULSC_plain(SFX) ndt_sc_mul_##SFX
 #define CPLX_FUSED(SFX, T, FT, SUF, TAG)                                                 \
-  NDT_INLINE T mul_##TAG##_##SFX(T a, T b) {                                             \
-    const FT ii = a.im * b.im, ir = a.im * b.re;                                         \
-    return mk_##SFX(MADD_##TAG##_##SFX(a.re, b.re, -ii), MADD_##TAG##_##SFX(a.re, b.im, ir)); \
-  }                                                                                      \
+  NDT_CPU_FE2(mul_##TAG##_##SFX, T, T, T, MULSC_##TAG(SFX))                              \
   NDT_INLINE T sq_##TAG##_##SFX(T a) { return mul_##TAG##_##SFX(a, a); }                 \
   NDT_INLINE FT abs_##TAG##_##SFX(T a) { /* branch-free: vectorises */                   \
     const FT inf = (FT)INFINITY;                                                         \
@@ -221,7 +152,16 @@ NDT_FOREACH_COMPLEX(CPLX_SCALARS)
   NDT_DEF_UNARY_A(sq_##TAG##_loop_##SFX, TAG##_ATTR, T, T, sq_##TAG##_##SFX)             \
   NDT_DEF_UNARY_A(abs_##TAG##_loop_##SFX, TAG##_ATTR, T, FT, abs_##TAG##_##SFX)
 #define fma_ATTR NDT_FMA_TARGET
-#define plain_ATTR NDT_NOSLP
+/* the unfused products never vectorised: gcc's SLP form computes both
+ * ar*br - ai*bi and ar*bi - ai*br (and the sums) and blends, raising
+ * "invalid" for inf - inf in a lane it throws away ((1+infj)**2 raised it);
+ * one product at a time raises what NumPy's scalar loop raises (and what
+ * the device's scalar.h infers) */
+#if defined(__GNUC__) && !defined(__clang__)
+#define plain_ATTR __attribute__((optimize("no-tree-vectorize", "no-tree-slp-vectorize")))
+#else
+#define plain_ATTR
+#endif
 CPLX_FUSED(c64, ndt_c64, float, f, fma)
 CPLX_FUSED(c64, ndt_c64, float, f, plain)
 CPLX_FUSED(c128, ndt_c128, double, , fma)
@@ -248,29 +188,29 @@ CPLX_PICK(c128)
   NDT_DEF_BINARY(sub_##SFX, T, T, T, sub_s_##SFX)                       \
   NDT_DEF_BINARY_A(div_##SFX, NDT_BRANCHY, T, T, T, div_s_##SFX)          \
   NDT_DEF_BINARY_A(pow_##SFX, NDT_BRANCHY, T, T, T, pow_s_##SFX)          \
-  NDT_DEF_BINARY(eq_##SFX, T, T, ndt_bool_t, eq_s_##SFX)                \
-  NDT_DEF_BINARY(ne_##SFX, T, T, ndt_bool_t, ne_s_##SFX)                \
-  NDT_DEF_BINARY(lt_##SFX, T, T, ndt_bool_t, lt_s_##SFX)                \
-  NDT_DEF_BINARY(le_##SFX, T, T, ndt_bool_t, le_s_##SFX)                \
-  NDT_DEF_BINARY(gt_##SFX, T, T, ndt_bool_t, gt_s_##SFX)                \
-  NDT_DEF_BINARY(ge_##SFX, T, T, ndt_bool_t, ge_s_##SFX)                \
-  NDT_DEF_BINARY(land_##SFX, T, T, ndt_bool_t, land_s_##SFX)            \
-  NDT_DEF_BINARY(lor_##SFX, T, T, ndt_bool_t, lor_s_##SFX)              \
-  NDT_DEF_BINARY(lxor_##SFX, T, T, ndt_bool_t, lxor_s_##SFX)            \
-  NDT_DEF_BINARY(max_##SFX, T, T, T, max_s_##SFX)                       \
-  NDT_DEF_BINARY(min_##SFX, T, T, T, min_s_##SFX)                       \
-  NDT_DEF_BINARY(fmax_##SFX, T, T, T, fmax_s_##SFX)                     \
-  NDT_DEF_BINARY(fmin_##SFX, T, T, T, fmin_s_##SFX)                     \
-  NDT_DEF_UNARY(neg_##SFX, T, T, neg_s_##SFX)                           \
-  NDT_DEF_UNARY(pos_##SFX, T, T, pos_s_##SFX)                           \
-  NDT_DEF_UNARY(conj_##SFX, T, T, conj_s_##SFX)                         \
+  NDT_DEF_BINARY(eq_##SFX, T, T, ndt_bool_t, ndt_sc_eq_##SFX)                \
+  NDT_DEF_BINARY(ne_##SFX, T, T, ndt_bool_t, ndt_sc_ne_##SFX)                \
+  NDT_DEF_BINARY(lt_##SFX, T, T, ndt_bool_t, ndt_sc_lt_##SFX)                \
+  NDT_DEF_BINARY(le_##SFX, T, T, ndt_bool_t, ndt_sc_le_##SFX)                \
+  NDT_DEF_BINARY(gt_##SFX, T, T, ndt_bool_t, ndt_sc_gt_##SFX)                \
+  NDT_DEF_BINARY(ge_##SFX, T, T, ndt_bool_t, ndt_sc_ge_##SFX)                \
+  NDT_DEF_BINARY(land_##SFX, T, T, ndt_bool_t, ndt_sc_land_##SFX)            \
+  NDT_DEF_BINARY(lor_##SFX, T, T, ndt_bool_t, ndt_sc_lor_##SFX)              \
+  NDT_DEF_BINARY(lxor_##SFX, T, T, ndt_bool_t, ndt_sc_lxor_##SFX)            \
+  NDT_DEF_BINARY(max_##SFX, T, T, T, ndt_sc_max_##SFX)                       \
+  NDT_DEF_BINARY(min_##SFX, T, T, T, ndt_sc_min_##SFX)                       \
+  NDT_DEF_BINARY(fmax_##SFX, T, T, T, ndt_sc_fmax_##SFX)                     \
+  NDT_DEF_BINARY(fmin_##SFX, T, T, T, ndt_sc_fmin_##SFX)                     \
+  NDT_DEF_UNARY(neg_##SFX, T, T, ndt_sc_neg_##SFX)                           \
+  NDT_DEF_UNARY(pos_##SFX, T, T, ndt_sc_pos_##SFX)                           \
+  NDT_DEF_UNARY(conj_##SFX, T, T, ndt_sc_conj_##SFX)                         \
   NDT_DEF_UNARY(sign_##SFX, T, T, sign_s_##SFX)                         \
-  NDT_DEF_UNARY(lnot_##SFX, T, ndt_bool_t, lnot_s_##SFX)                \
+  NDT_DEF_UNARY(lnot_##SFX, T, ndt_bool_t, ndt_sc_lnot_##SFX)                \
   NDT_DEF_UNARY_A(recip_##SFX, NDT_BRANCHY, T, T, recip_s_##SFX)        \
-  NDT_DEF_UNARY(rint_##SFX, T, T, rint_s_##SFX)                         \
-  NDT_DEF_UNARY(isnan_##SFX, T, ndt_bool_t, isnan_s_##SFX)              \
-  NDT_DEF_UNARY(isinf_##SFX, T, ndt_bool_t, isinf_s_##SFX)              \
-  NDT_DEF_UNARY(isfin_##SFX, T, ndt_bool_t, isfin_s_##SFX)              \
+  NDT_DEF_UNARY(rint_##SFX, T, T, ndt_sc_rint_##SFX)                         \
+  NDT_DEF_UNARY(isnan_##SFX, T, ndt_bool_t, ndt_sc_isnan_##SFX)              \
+  NDT_DEF_UNARY(isinf_##SFX, T, ndt_bool_t, ndt_sc_isinf_##SFX)              \
+  NDT_DEF_UNARY(isfin_##SFX, T, ndt_bool_t, ndt_sc_isfin_##SFX)              \
   NDT_DEF_UNARY(sqrt_##SFX, T, T, sqrt_s_##SFX)                         \
   NDT_DEF_UNARY(exp_##SFX, T, T, exp_s_##SFX)                           \
   NDT_DEF_UNARY(exp2_##SFX, T, T, exp2_s_##SFX)                         \
@@ -291,7 +231,7 @@ CPLX_PICK(c128)
   NDT_DEF_UNARY(asinh_##SFX, T, T, asinh_s_##SFX)                       \
   NDT_DEF_UNARY(acosh_##SFX, T, T, acosh_s_##SFX)                       \
   NDT_DEF_UNARY(atanh_##SFX, T, T, atanh_s_##SFX)                       \
-  NDT_DEF_TERNARY(clip_##SFX, T, T, T, T, clip_s_##SFX)
+  NDT_DEF_TERNARY(clip_##SFX, T, T, T, T, ndt_sc_clip_##SFX)
 NDT_FOREACH_COMPLEX(CPLX_LOOPS)
 
 #define CPLX_TAB(SFX, DT, T, FT, SUF)                                                  \

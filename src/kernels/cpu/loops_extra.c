@@ -3,19 +3,14 @@
  *
  * Each follows NumPy's scalar function (numpy/_core/src/npymath and
  * umath/loops), so results are NumPy's bit for bit:
- *   - gcd/lcm: Euclid on the absolute values in the unsigned type of the
- *     width NumPy computes in (C int for 8/16/32-bit types), results cast
- *     back: gcd(INT64_MIN, 0) is INT64_MIN as in NumPy; lcm(0, x) = 0;
- *     lcm is a / gcd * b with wrap-around.
- *   - heaviside: NaN (a positive quiet NaN) where x1 is NaN, x2 where
- *     x1 == 0, else 0 or 1.
+ *   - gcd/lcm, bitwise_count, heaviside: src/kernels/scalar.h (shared with
+ *     the device kernels).
  *   - ldexp: libm's ldexp; an int64 exponent outside int's range becomes
  *     INT_MAX / INT_MIN (NumPy's 'dl->d' loop).
  *   - logaddexp2: x + 1 where x == y, else max + log2(1 + 2^-|x-y|) with
  *     log1p; NaN where either is NaN.
  *   - spacing: nextafter(|x|, inf) - |x|, negated for x < 0 (not for -0);
  *     NaN stays, +-inf gives NaN.
- *   - bitwise_count: popcount of |x| (uint8 result).
  *   - frexp (mantissa), frexp exponent (int32), modf (fraction) and modf's
  *     integral part: libm's frexp and modf.
  */
@@ -23,37 +18,15 @@
 #include "loops_common.h"
 
 /* ---- gcd / lcm --------------------------------------------------------- */
+/* scalar.h: ndt_sc_gcd_i32 & co. */
 #define GCD_LOOPS(SFX, DT, T, UT, UW, SIGNED, BITS)                              \
-  NDT_INLINE UW absu_##SFX(T x) {                                                \
-    const UT u = (UT)x, neg = (UT)((UT)0 - u);                                   \
-    return (UW)((SIGNED && (u >> (BITS - 1))) ? neg : u);                        \
-  }                                                                              \
-  NDT_INLINE UW gcdu_##SFX(UW a, UW b) {                                         \
-    while (a != 0) { const UW c = a; a = b % a; b = c; }                         \
-    return b;                                                                    \
-  }                                                                              \
-  NDT_INLINE T gcd_s_##SFX(T x, T y) {                                           \
-    return (T)(UT)gcdu_##SFX(absu_##SFX(x), absu_##SFX(y));                      \
-  }                                                                              \
-  NDT_INLINE T lcm_s_##SFX(T x, T y) {                                           \
-    const UW a = absu_##SFX(x), b = absu_##SFX(y), g = gcdu_##SFX(a, b);         \
-    return g == 0 ? (T)0 : (T)(UT)(a / g * b);                                   \
-  }                                                                              \
-  NDT_INLINE uint8_t popc_s_##SFX(T x) {                                         \
-    return (uint8_t)__builtin_popcountll((unsigned long long)absu_##SFX(x));     \
-  }                                                                              \
-  NDT_DEF_BINARY(gcd_##SFX, T, T, T, gcd_s_##SFX)                                \
-  NDT_DEF_BINARY(lcm_##SFX, T, T, T, lcm_s_##SFX)                                \
-  NDT_DEF_UNARY(popc_##SFX, T, uint8_t, popc_s_##SFX)
+  NDT_DEF_BINARY(gcd_##SFX, T, T, T, ndt_sc_gcd_##SFX)                           \
+  NDT_DEF_BINARY(lcm_##SFX, T, T, T, ndt_sc_lcm_##SFX)                           \
+  NDT_DEF_UNARY(popc_##SFX, T, uint8_t, ndt_sc_popc_##SFX)
 NDT_FOREACH_INT(GCD_LOOPS)
 
 /* ---- float functions --------------------------------------------------- */
 #define EXTRA_FLOAT(SFX, DT, T, SUF)                                             \
-  NDT_INLINE T heaviside_s_##SFX(T x, T h0) {                                    \
-    if (x != x) return (T)NAN;                                                   \
-    if (x == 0) return h0;                                                       \
-    return x < 0 ? (T)0 : (T)1;                                                  \
-  }                                                                              \
   NDT_INLINE T logaddexp2_s_##SFX(T x, T y) {                                    \
     if (x == y) return x + 1;                                                    \
     const T tmp = x - y;                                                         \
@@ -82,7 +55,7 @@ NDT_FOREACH_INT(GCD_LOOPS)
     const int ei = e > INT_MAX ? INT_MAX : (e < INT_MIN ? INT_MIN : (int)e);     \
     return ldexp##SUF(x, ei);                                                    \
   }                                                                              \
-  NDT_DEF_BINARY(heaviside_##SFX, T, T, T, heaviside_s_##SFX)                    \
+  NDT_DEF_BINARY(heaviside_##SFX, T, T, T, ndt_sc_heaviside_##SFX)                    \
   NDT_DEF_BINARY(logaddexp2_##SFX, T, T, T, logaddexp2_s_##SFX)                  \
   NDT_DEF_UNARY(spacing_##SFX, T, T, spacing_s_##SFX)                            \
   NDT_DEF_UNARY(frexpm_##SFX, T, T, frexpm_s_##SFX)                              \

@@ -1,0 +1,152 @@
+/* ew_impl.h - the device's elementwise kernels and casts, stamped from
+ * ew_ops.h over dk.h's grid: one kernel per entry, a table by (op, key
+ * dtype), and the entry points the plugin calls (src/runtime/cuda.c).
+ * elementwise.cu is this file compiled by nvcc; the host test of the
+ * device kernels compiles it as C (NDT_DK_HOST), so its table runs the
+ * same kernel bodies on an emulated grid. */
+#ifndef NDT_KERNELS_CUDA_EW_IMPL_H
+#define NDT_KERNELS_CUDA_EW_IMPL_H
+
+#include "kernels/cuda/dk.h"
+#include "kernels/cuda/ew_ops.h"
+
+NDT_DK_WHERE_FN(b, uint8_t)
+NDT_DK_WHERE_FN(i8, int8_t)
+NDT_DK_WHERE_FN(i16, int16_t)
+NDT_DK_WHERE_FN(i32, int32_t)
+NDT_DK_WHERE_FN(i64, int64_t)
+NDT_DK_WHERE_FN(u8, uint8_t)
+NDT_DK_WHERE_FN(u16, uint16_t)
+NDT_DK_WHERE_FN(u32, uint32_t)
+NDT_DK_WHERE_FN(u64, uint64_t)
+NDT_DK_WHERE_FN(f32, float)
+NDT_DK_WHERE_FN(f64, double)
+NDT_DK_WHERE_FN(c64, ndt_c64)
+NDT_DK_WHERE_FN(c128, ndt_c128)
+
+/* ---- one kernel per entry ---- */
+#define NDT_DK_K_U(OP, DT, SFX, TI, TO, F) \
+  NDT_DK_EW(dk_##OP##_##SFX, 2, *(TO *)p[1] = F(*(const TI *)p[0]))
+#define NDT_DK_K_UF(OP, DT, SFX, TI, TO, F) \
+  NDT_DK_EW(dk_##OP##_##SFX, 2, *(TO *)p[1] = F(*(const TI *)p[0], &f))
+#define NDT_DK_K_B(OP, DT, SFX, T1, T2, TO, F) \
+  NDT_DK_EW(dk_##OP##_##SFX, 3, *(TO *)p[2] = F(*(const T1 *)p[0], *(const T2 *)p[1]))
+#define NDT_DK_K_BF(OP, DT, SFX, T1, T2, TO, F) \
+  NDT_DK_EW(dk_##OP##_##SFX, 3, *(TO *)p[2] = F(*(const T1 *)p[0], *(const T2 *)p[1], &f))
+#define NDT_DK_K_T3(OP, DT, SFX, T1, T2, T3, TO, F)                                 \
+  NDT_DK_EW(dk_##OP##_##SFX, 4,                                                   \
+            *(TO *)p[3] = F(*(const T1 *)p[0], *(const T2 *)p[1], *(const T3 *)p[2]))
+NDT_DK_ALL_OPS(NDT_DK_K_U, NDT_DK_K_UF, NDT_DK_K_B, NDT_DK_K_BF, NDT_DK_K_T3)
+
+/* ---- casts: 13 x 13 ---- */
+#define NDT_DK_K_CAST(TO, FROM)                                                        \
+  NDT_DK_EW(dk_cast_##FROM##_##TO, 2,                                                  \
+            *(ndt_sc_t_##TO *)p[1] = ndt_sc_cast_##FROM##_##TO(*(const ndt_sc_t_##FROM *)p[0]))
+#define NDT_DK_K_CAST_FROM(FROM, _) NDT_SC_FOREACH_DTYPE_SFX2(NDT_DK_K_CAST, FROM)
+NDT_SC_FOREACH_DTYPE_SFX(NDT_DK_K_CAST_FROM, _)
+
+/* ---- the tables ---- */
+/* An entry's description: the test walks them; the plugin looks kernels up
+ * by (op, key). types: the inputs, then the output. */
+typedef struct {
+  int op, key, nin, flags_arg;
+  ndt_dtype types[NDT_DK_MAXOPS];
+  ndt_dk_fn fn;
+  const char *name;
+} ndt_dk_entry;
+
+#define NDT_DK_D_U(OP, DT, SFX, TI, TO, F) \
+  {OP, DT, 1, 0, {NDT_DK_T(TI), NDT_DK_T(TO)}, dk_##OP##_##SFX, #OP " " #SFX},
+#define NDT_DK_D_UF(OP, DT, SFX, TI, TO, F) \
+  {OP, DT, 1, 1, {NDT_DK_T(TI), NDT_DK_T(TO)}, dk_##OP##_##SFX, #OP " " #SFX},
+#define NDT_DK_D_B(OP, DT, SFX, T1, T2, TO, F)                                       \
+  {OP, DT, 2, 0, {NDT_DK_T(T1), NDT_DK_T(T2), NDT_DK_T(TO)}, dk_##OP##_##SFX,       \
+   #OP " " #SFX},
+#define NDT_DK_D_BF(OP, DT, SFX, T1, T2, TO, F)                                      \
+  {OP, DT, 2, 1, {NDT_DK_T(T1), NDT_DK_T(T2), NDT_DK_T(TO)}, dk_##OP##_##SFX,       \
+   #OP " " #SFX},
+#define NDT_DK_D_T3(OP, DT, SFX, T1, T2, T3, TO, F)                                  \
+  {OP, DT, 3, 0, {NDT_DK_T(T1), NDT_DK_T(T2), NDT_DK_T(T3), NDT_DK_T(TO)},         \
+   dk_##OP##_##SFX, #OP " " #SFX},
+
+/* a C storage type's dtype (where the list names the type, not the dtype):
+ * by token, through one macro per spelling */
+#define NDT_DK_T(T) NDT_DK_T_##T
+#define NDT_DK_T_uint8_t NDT_UINT8
+#define NDT_DK_T_ndt_sc_bool NDT_BOOL
+#define NDT_DK_T_int8_t NDT_INT8
+#define NDT_DK_T_int16_t NDT_INT16
+#define NDT_DK_T_int32_t NDT_INT32
+#define NDT_DK_T_int64_t NDT_INT64
+#define NDT_DK_T_uint16_t NDT_UINT16
+#define NDT_DK_T_uint32_t NDT_UINT32
+#define NDT_DK_T_uint64_t NDT_UINT64
+#define NDT_DK_T_float NDT_FLOAT32
+#define NDT_DK_T_double NDT_FLOAT64
+#define NDT_DK_T_ndt_c64 NDT_COMPLEX64
+#define NDT_DK_T_ndt_c128 NDT_COMPLEX128
+
+static const ndt_dk_entry ndt_dk_entries[] = {
+    NDT_DK_ALL_OPS(NDT_DK_D_U, NDT_DK_D_UF, NDT_DK_D_B, NDT_DK_D_BF, NDT_DK_D_T3)};
+#define NDT_DK_NENTRIES ((int)(sizeof ndt_dk_entries / sizeof *ndt_dk_entries))
+
+#define NDT_DK_C_ROW1(TO, FROM) dk_cast_##FROM##_##TO,
+#define NDT_DK_C_ROW(FROM, _) {NDT_SC_FOREACH_DTYPE_SFX2(NDT_DK_C_ROW1, FROM)},
+static const ndt_dk_fn ndt_dk_casts[NDT_NTYPES][NDT_NTYPES] = {
+    NDT_SC_FOREACH_DTYPE_SFX(NDT_DK_C_ROW, _)};
+
+/* (op, key) -> entry index + 1; filled once (ndt__dk_init) */
+static short ndt_dk_index[NDT_DK_NOPS][NDT_DK_NKEYS];
+
+NDT_DK_ENTRY(void) ndt__dk_init(void) {
+  for (int i = 0; i < NDT_DK_NENTRIES; i++)
+    ndt_dk_index[ndt_dk_entries[i].op][ndt_dk_entries[i].key] = (short)(i + 1);
+}
+
+/* The entry for ufunc op on the loop dtypes `loop` (inputs, then the
+ * output, as ndt_ufunc_resolve chose them), or NULL; fused: the CPU's
+ * complex products are fused (its SIMD level >= 2). */
+static const ndt_dk_entry *ndt_dk_find(int op, int nin, const int *loop, int fused) {
+  if (op < 0 || op >= NDT_NUFUNCS || nin < 1 || nin > 3) return NULL;
+  int key = loop[0];
+  if (op == NDT_WHERE) key = loop[1];
+  else if (nin == 2 && loop[1] != loop[0])
+    key = loop[0] == NDT_INT64 && loop[1] == NDT_UINT64   ? NDT_DK_KEY_QQ
+          : loop[0] == NDT_UINT64 && loop[1] == NDT_INT64 ? NDT_DK_KEY_QQR
+                                                          : -1;
+  if (key < 0 || key >= NDT_DK_NKEYS) return NULL;
+  int row = op;
+  if (fused && (key == NDT_COMPLEX64 || key == NDT_COMPLEX128))
+    row = op == NDT_MULTIPLY ? NDT_DK_MUL_FUSED : op == NDT_SQUARE ? NDT_DK_SQ_FUSED : op;
+  int i = ndt_dk_index[row][key];
+  if (!i) return NULL;
+  const ndt_dk_entry *e = &ndt_dk_entries[i - 1];
+  if (e->nin != nin) return NULL;
+  for (int k = 0; k <= nin; k++)
+    if ((int)e->types[k] != loop[k]) return NULL;
+  return e;
+}
+
+/* ---- entry points (the plugin's; static in the host test) ---- */
+/* 1 when the device has a kernel for op on these loop dtypes */
+NDT_DK_ENTRY(int) ndt__dk_ew_has(int op, int nin, const int *loop, int fused) {
+  return ndt_dk_find(op, nin, loop, fused) != NULL;
+}
+/* Launches op over the runs of L (operands: the inputs, then the output,
+ * all of the loop's dtypes); flags: a device word the kernel ORs its
+ * NDT_SC_FE_* bits into. 0, or -1 when there is no kernel. */
+NDT_DK_ENTRY(int) ndt__dk_ew(int op, int nin, const int *loop, int fused,
+                             const ndt_dk_launch *L, unsigned *flags, void *stream) {
+  const ndt_dk_entry *e = ndt_dk_find(op, nin, loop, fused);
+  if (!e) return -1;
+  e->fn(L, flags, stream);
+  return 0;
+}
+/* dst = (to)src over the runs of L (operand 0 the source, 1 the result) */
+NDT_DK_ENTRY(int) ndt__dk_cast(int from, int to, const ndt_dk_launch *L, void *stream) {
+  if (from < 0 || from >= NDT_NTYPES || to < 0 || to >= NDT_NTYPES) return -1;
+  ndt_dk_casts[from][to](L, NULL, stream);
+  return 0;
+}
+
+#endif

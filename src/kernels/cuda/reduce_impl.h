@@ -1,0 +1,149 @@
+/* reduce_impl.h - the device's float sums in NumPy's pairwise order
+ * (pairwise.h), one block of threads per run of a grouped launch: the
+ * result of each run is the partial the CPU's reduce kernel leaves in an
+ * accumulator started at 0 (0 + the pairwise sum of each row, row after
+ * row), so a device partial has the CPU's bits and the combine of
+ * partials (in block order, on the CPU) is unchanged.
+ *
+ * A block splits the run's tree the way the recursion does, breadth
+ * first, until it has a frontier of about one subtree per thread (thread
+ * 0, phase 1); each thread sums its subtrees with ndt_pw_sum (phase 2);
+ * thread 0 adds the upper tree back, children before parents (phase 3).
+ * Same tree, same bits. The phases are NDT_HD functions; CUDA runs them
+ * with barriers between, the host emulation (NDT_DK_HOST) runs each phase
+ * for every thread in turn. reduce.cu is this file compiled by nvcc.
+ * Compiled, not yet run on a GPU; its speed is unmeasured (phase 2's
+ * threads read contiguous stretches: not coalesced). */
+#ifndef NDT_KERNELS_CUDA_REDUCE_IMPL_H
+#define NDT_KERNELS_CUDA_REDUCE_IMPL_H
+
+#include "ndtile.h"
+#include "kernels/cuda/dk.h"
+#include "kernels/pairwise.h"
+
+#define NDT_PW_THREADS 128
+#define NDT_PW_NODES (4 * NDT_PW_THREADS)
+
+/* a block's upper tree: node i covers [off, off + n) of the row; left < 0
+ * for a frontier node (a subtree a thread sums) */
+typedef struct {
+  int64_t off[NDT_PW_NODES], n[NDT_PW_NODES];
+  int left[NDT_PW_NODES], nnodes;
+  int front[NDT_PW_NODES], nfront;
+} ndt_pw_tree;
+
+/* phase 1 (one thread): the upper tree of a row of n elements */
+NDT_HD void ndt_pw_plan(ndt_pw_tree *t, int64_t n, int want) {
+  t->off[0] = 0;
+  t->n[0] = n;
+  t->left[0] = -1;
+  t->nnodes = 1;
+  t->front[0] = 0;
+  t->nfront = 1;
+  for (;;) {
+    int split = 0;
+    for (int i = 0; i < t->nfront; i++) split += t->n[t->front[i]] > NDT_PW_LEAF;
+    if (!split || t->nfront + split > want || t->nnodes + 2 * split > NDT_PW_NODES) return;
+    /* every splittable frontier node in order; the frontier keeps its order */
+    int nf = 0, old[NDT_PW_NODES];
+    for (int i = 0; i < t->nfront; i++) old[i] = t->front[i];
+    int of = t->nfront;
+    for (int i = 0; i < of; i++) {
+      int x = old[i];
+      if (t->n[x] <= NDT_PW_LEAF) {
+        t->front[nf++] = x;
+        continue;
+      }
+      int64_t h = ndt_pw_split(t->n[x]);
+      int l = t->nnodes++, r = t->nnodes++;
+      t->off[l] = t->off[x], t->n[l] = h, t->left[l] = -1;
+      t->off[r] = t->off[x] + h, t->n[r] = t->n[x] - h, t->left[r] = -1;
+      t->left[x] = l;   /* its right child is l + 1 */
+      t->front[nf++] = l;
+      t->front[nf++] = r;
+    }
+    t->nfront = nf;
+  }
+}
+
+#define NDT_PW_KERNEL(SFX, T)                                                         \
+  typedef struct {                                                                    \
+    ndt_pw_tree t;                                                                    \
+    T val[NDT_PW_NODES];                                                              \
+  } ndt_pw_shared_##SFX;                                                              \
+  /* phase 2 (thread tx of ntx): the frontier's subtrees */                           \
+  NDT_HD void ndt_pw_leaves_##SFX(ndt_pw_shared_##SFX *sh, const char *p, int64_t s,  \
+                                  int64_t tx, int64_t ntx) {                          \
+    for (int64_t i = tx; i < sh->t.nfront; i += ntx) {                                \
+      int x = sh->t.front[i];                                                         \
+      sh->val[x] = ndt_pw_sum_##SFX(p + sh->t.off[x] * s, s, sh->t.n[x]);             \
+    }                                                                                 \
+  }                                                                                   \
+  /* phase 3 (one thread): children were made after their parents, so in   \
+   * reverse order every node's children are summed before it */           \
+  NDT_HD T ndt_pw_combine_##SFX(ndt_pw_shared_##SFX *sh) {                            \
+    for (int i = sh->t.nnodes - 1; i >= 0; i--)                                       \
+      if (sh->t.left[i] >= 0) sh->val[i] = sh->val[sh->t.left[i]] + sh->val[sh->t.left[i] + 1]; \
+    return sh->val[0];                                                                \
+  }
+
+NDT_PW_KERNEL(f32, float)
+NDT_PW_KERNEL(f64, double)
+
+/* run r's partial into *(T *)run.p[1]: operand 0 the rows (rows x cols,
+ * strides rs, cs) */
+#if defined(NDT_DK_HOST)
+#define NDT_PW_GLOBAL(SFX, T)                                                         \
+  static void ndt_pw_run_##SFX(const ndt_dk_launch *L, void *stream) {                \
+    (void)stream;                                                                     \
+    static ndt_pw_shared_##SFX sh;                                                    \
+    for (int q = 0; q < L->nrun; q++) {                                               \
+      const ndt_dk_run *r = &L->run[q];                                               \
+      T acc = 0;                                                                      \
+      for (int64_t i = 0; i < r->rows; i++) {                                         \
+        const char *p = r->p[0] + i * r->rs[0];                                       \
+        ndt_pw_plan(&sh.t, r->cols, ndt_dk_emu_threads);                              \
+        for (int64_t tx = 0; tx < ndt_dk_emu_threads; tx++)                           \
+          ndt_pw_leaves_##SFX(&sh, p, r->cs[0], tx, ndt_dk_emu_threads);              \
+        acc += ndt_pw_combine_##SFX(&sh);                                             \
+      }                                                                               \
+      *(T *)r->p[1] = acc;                                                            \
+    }                                                                                 \
+  }
+#else
+#define NDT_PW_GLOBAL(SFX, T)                                                         \
+  __global__ void ndt_pw_k_##SFX(const __grid_constant__ ndt_dk_launch L) {           \
+    __shared__ ndt_pw_shared_##SFX sh;                                                \
+    const ndt_dk_run *r = &L.run[blockIdx.y];                                         \
+    T acc = 0;                                                                        \
+    for (int64_t i = 0; i < r->rows; i++) {                                           \
+      const char *p = r->p[0] + i * r->rs[0];                                         \
+      if (threadIdx.x == 0) ndt_pw_plan(&sh.t, r->cols, blockDim.x);                  \
+      __syncthreads();                                                                \
+      ndt_pw_leaves_##SFX(&sh, p, r->cs[0], threadIdx.x, blockDim.x);                 \
+      __syncthreads();                                                                \
+      if (threadIdx.x == 0) acc += ndt_pw_combine_##SFX(&sh);                         \
+      __syncthreads();                                                                \
+    }                                                                                 \
+    if (threadIdx.x == 0) *(T *)r->p[1] = acc;                                        \
+  }                                                                                   \
+  static void ndt_pw_run_##SFX(const ndt_dk_launch *L, void *stream) {                \
+    if (L->nrun > 0)                                                                  \
+      ndt_pw_k_##SFX<<<dim3(1, (unsigned)L->nrun, 1), NDT_PW_THREADS, 0,              \
+                       (cudaStream_t)stream>>>(*L);                                   \
+  }
+#endif
+NDT_PW_GLOBAL(f32, float)
+NDT_PW_GLOBAL(f64, double)
+
+/* The partial sums of the runs of L (float32 or float64; operand 0 the
+ * values, operand 1 where each run's partial goes): 0, or -1 for another
+ * dtype. */
+NDT_DK_ENTRY(int) ndt__dk_pairwise(int dtype, const ndt_dk_launch *L, void *stream) {
+  if (dtype == NDT_FLOAT32) ndt_pw_run_f32(L, stream);
+  else if (dtype == NDT_FLOAT64) ndt_pw_run_f64(L, stream);
+  else return -1;
+  return 0;
+}
+
+#endif

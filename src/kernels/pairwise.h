@@ -1,0 +1,87 @@
+/* pairwise.h - NumPy's pairwise summation order, written once for device
+ * kernels (src/kernels/cuda/reduce_impl.h) in the style of scalar.h (plain
+ * C that nvcc also compiles as __host__ __device__ code).
+ *
+ * The order (NumPy's pairwise_sum, and the CPU's PAIRWISE in
+ * src/kernels/cpu/reduce.c, whose SIMD copies keep it): a run of n <= 128
+ * elements is a leaf - fewer than 8 are added one by one from 0; else 8
+ * accumulators take elements i, i+8, ... of the first n - n%8, are combined
+ * as ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)), and the last n%8 are added one
+ * by one. A longer run splits at h = n/2 - (n/2)%8 and is the sum of its
+ * halves, left + right. The bits depend on that tree alone, so any
+ * evaluation of the same tree - the recursion, the explicit stack below,
+ * or a block of threads each summing a subtree (reduce_impl.h) - gives
+ * the CPU's bits. */
+#ifndef NDT_KERNELS_PAIRWISE_H
+#define NDT_KERNELS_PAIRWISE_H
+
+#include "kernels/scalar.h"
+
+#define NDT_PW_LEAF 128
+/* where a run of n > NDT_PW_LEAF splits */
+NDT_HD int64_t ndt_pw_split(int64_t n) {
+  int64_t h = n / 2;
+  return h - h % 8;
+}
+
+/* the deepest recursion: n halves each level, and a run of 2^63 elements
+ * stops within 64 */
+#define NDT_PW_DEPTH 64
+
+#define NDT_PW_DEF(SFX, T)                                                           \
+  NDT_HD T ndt_pw_at_##SFX(const char *p, int64_t s, int64_t i) {                     \
+    return *(const T *)(p + i * s);                                                   \
+  }                                                                                   \
+  /* a leaf: n <= NDT_PW_LEAF elements at p, byte stride s */                         \
+  NDT_HD T ndt_pw_leaf_##SFX(const char *p, int64_t s, int64_t n) {                   \
+    if (n < 8) {                                                                      \
+      T r = 0;                                                                        \
+      for (int64_t i = 0; i < n; i++) r += ndt_pw_at_##SFX(p, s, i);                  \
+      return r;                                                                       \
+    }                                                                                 \
+    T r[8];                                                                           \
+    for (int j = 0; j < 8; j++) r[j] = ndt_pw_at_##SFX(p, s, j);                      \
+    int64_t i;                                                                        \
+    for (i = 8; i < n - (n % 8); i += 8)                                              \
+      for (int j = 0; j < 8; j++) r[j] += ndt_pw_at_##SFX(p, s, i + j);               \
+    T res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));         \
+    for (; i < n; i++) res += ndt_pw_at_##SFX(p, s, i);                               \
+    return res;                                                                       \
+  }                                                                                   \
+  /* the whole tree of a run, with an explicit stack (no recursion on the   \
+   * device): frames go left, right, then add */                            \
+  NDT_HD T ndt_pw_sum_##SFX(const char *p, int64_t s, int64_t n) {                    \
+    if (n <= NDT_PW_LEAF) return ndt_pw_leaf_##SFX(p, s, n);                           \
+    int64_t off[NDT_PW_DEPTH], len[NDT_PW_DEPTH];                                     \
+    int stage[NDT_PW_DEPTH];                                                          \
+    T val[NDT_PW_DEPTH + 1];                                                          \
+    int top = 0, nv = 0;                                                              \
+    off[0] = 0, len[0] = n, stage[0] = 0;                                             \
+    while (top >= 0) {                                                                \
+      int64_t o = off[top], m = len[top];                                             \
+      if (m <= NDT_PW_LEAF) {                                                         \
+        val[nv++] = ndt_pw_leaf_##SFX(p + o * s, s, m);                               \
+        top--;                                                                        \
+        continue;                                                                     \
+      }                                                                               \
+      int64_t h = ndt_pw_split(m);                                                    \
+      if (stage[top] == 0) {                                                          \
+        stage[top] = 1;                                                               \
+        top++;                                                                        \
+        off[top] = o, len[top] = h, stage[top] = 0;                                   \
+      } else if (stage[top] == 1) {                                                   \
+        stage[top] = 2;                                                               \
+        top++;                                                                        \
+        off[top] = o + h, len[top] = m - h, stage[top] = 0;                           \
+      } else {                                                                        \
+        T b = val[--nv], a = val[--nv];                                               \
+        val[nv++] = a + b;                                                            \
+        top--;                                                                        \
+      }                                                                               \
+    }                                                                                 \
+    return val[0];                                                                    \
+  }
+NDT_PW_DEF(f32, float)
+NDT_PW_DEF(f64, double)
+
+#endif
