@@ -77,8 +77,9 @@ def test_sort_of_1e8_elements():
             float(a[5])                      # a is computed before the long call
         """,
         call="""
-            s = np.sort(a)
-            float(s[0])
+            for _ in range(20):              # each sort is one long call (~1.4 s quiet):
+                s = np.sort(a)               # the signal lands in one of them even
+                float(s[0])                  # when the parent's 0.7 s sleep runs late
         """,
         after="""
             assert float(b.sum()) == 45.0    # earlier arrays intact
@@ -103,10 +104,11 @@ def test_long_elementwise_chain_and_conversion():
             float(x[1])
         """,
         call="""
-            y = x
-            for _ in range(200):
-                y = np.sqrt(y * y + 1.0) - 0.5
-            numpy.asarray(y)
+            for _ in range(20):              # ~1.5 s each on a quiet machine: many, so
+                y = x                        # the signal never comes after the last
+                for _ in range(200):
+                    y = np.sqrt(y * y + 1.0) - 0.5
+                numpy.asarray(y)
         """,
         after="""
             say("x", float(x[-1]))
@@ -133,10 +135,11 @@ def test_wait_in_a_reduction_after_a_user_handler():
             float(x[1])
         """,
         call="""
-            y = x
-            for _ in range(200):
-                y = np.sin(y) + np.cos(y)
-            float(y.sum())
+            for _ in range(20):
+                y = x
+                for _ in range(200):
+                    y = np.sin(y) + np.cos(y)
+                float(y.sum())
         """,
         after="""
             say("x", float(x.sum()) > 0)
