@@ -544,6 +544,8 @@ typedef struct {
   const char *name;
   unsigned mask, inl;   /* inl: flags of its work run inline */
   ndt_fprec *rec;       /* made when a task is deferred */
+  int group;            /* ndt_fp_group_begin's: the named ops begun on it are it */
+  int nested;           /* of a group: its ops begun and not ended */
 } ndt_fp_op;
 extern ndt_fp_op ndt__fp_stk_[NDT_FP_DEPTH];
 extern int ndt__fp_depth_;
@@ -551,16 +553,27 @@ extern int ndt__fp_depth_;
 extern unsigned ndt__fp_mask_;
 void ndt__fp_end_slow(void);
 /* mask: the NDT_FPE_* flags this op reports (0: none; its tasks then skip
- * the flag bookkeeping). Nests: an op made of ops reports each by name. */
+ * the flag bookkeeping). Nests: an op made of ops reports each by name,
+ * except inside a group (ndt_fp_group_begin), whose ops report as it; a
+ * NULL name (a fusion flush: its tasks carry their own ops' records) is
+ * never part of a group. */
 static inline void ndt_fp_begin(const char *name, unsigned mask) {
   int d = ndt__fp_depth_;
-  if (d < NDT_FP_DEPTH) ndt__fp_stk_[d] = (ndt_fp_op){name, mask, 0, NULL};
+  if (name && d > 0 && d <= NDT_FP_DEPTH && ndt__fp_stk_[d - 1].group) {
+    ndt__fp_stk_[d - 1].nested++;   /* one op of a group: reported as the group */
+    return;
+  }
+  if (d < NDT_FP_DEPTH) ndt__fp_stk_[d] = (ndt_fp_op){name, mask, 0, NULL, 0, 0};
   ndt__fp_depth_ = d + 1;
   ndt__fp_mask_ = d < NDT_FP_DEPTH ? mask : 0;
 }
 static inline void ndt_fp_end(void) {
   int d = ndt__fp_depth_ - 1;
   if (d < 0) return;
+  if (d < NDT_FP_DEPTH && ndt__fp_stk_[d].group && ndt__fp_stk_[d].nested > 0) {
+    ndt__fp_stk_[d].nested--;
+    return;
+  }
   if (d < NDT_FP_DEPTH && (ndt__fp_stk_[d].inl || ndt__fp_stk_[d].rec)) {
     ndt__fp_end_slow();   /* something to report */
     return;
@@ -577,6 +590,9 @@ static inline void ndt_fp_inline(unsigned flags) {
  * with the binding's capture of the error state, on first use), or NULL. */
 ndt_fprec *ndt__fp_defer(void);
 void ndt__fp_add(ndt_fprec *r, unsigned flags);   /* any thread */
+/* A record of its own (not the current op's, nor a group's), ready now:
+ * the errors of a step NumPy takes before the op (converting a scalar). */
+void ndt__fp_report_now(const char *name, unsigned flags);
 void ndt__fp_release(ndt_fprec *r);               /* any thread; NULL is fine */
 
 /* The calling thread's IEEE flags as NDT_FPE_* bits: cleared before a

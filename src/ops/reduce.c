@@ -948,11 +948,17 @@ static ndt_status drop_axes(ndt_array **res, uint64_t mask, int nd) {
   return st;
 }
 
-static ndt_status divide_by(ndt_array **x, double count) {
+/* *x /= count. NumPy's mean and var divide a 0-d sum as a NumPy scalar
+ * (ret.dtype.type(ret / rcount)): its errors are "... in scalar divide",
+ * but for complex64 (its scalar division by an intp defers to the ufunc). */
+static ndt_status divide_by(ndt_array **x, double count, int complex64) {
   ndt_array *c, *q = NULL;
   ndt_status st = ndt_scalar(&c, NDT_FLOAT64, &count, 1);
   if (st) return st;
+  const int scalar = (*x)->ndim == 0 && !complex64;
+  if (scalar) ndt_fp_group_begin("scalar divide");
   st = ndt_binary(&q, NDT_TRUE_DIVIDE, *x, c);
+  if (scalar) ndt_fp_group_end();
   ndt_free(c);
   if (st) return st;
   ndt_free(*x);
@@ -1018,13 +1024,13 @@ ndt_status ndt_reduce(ndt_array **out, ndt_reduce_op op, const ndt_array *a, uin
          * float32's own correctly rounded division, so only complex differs) */
         ndt_array *wide = NULL, *narrow = NULL;
         st = ndt_astype(&wide, res, NDT_COMPLEX128, NDT_CAST_UNSAFE);
-        if (st == NDT_OK) st = divide_by(&wide, (double)rcount);
+        if (st == NDT_OK) st = divide_by(&wide, (double)rcount, 1);
         if (st == NDT_OK) st = ndt_astype(&narrow, wide, NDT_COMPLEX64, NDT_CAST_UNSAFE);
         ndt_free(wide);
         ndt_free(res);
         res = narrow;
       } else if (st == NDT_OK) {
-        st = divide_by(&res, (double)rcount);
+        st = divide_by(&res, (double)rcount, 0);
       }
       break;
     }
@@ -1059,7 +1065,7 @@ ndt_status ndt_reduce(ndt_array **out, ndt_reduce_op op, const ndt_array *a, uin
       }
       double div = (double)rcount - (double)ddof;
       if (div < 0) div = 0;
-      if (st == NDT_OK) st = divide_by(&res, div);
+      if (st == NDT_OK) st = divide_by(&res, div, 0);
       if (st == NDT_OK && op == NDT_RED_STD) {
         ndt_array *r2 = NULL;
         st = ndt_unary(&r2, NDT_SQRT, res);

@@ -140,6 +140,28 @@ void ndt__fp_end_slow(void) {
   set_mask();
 }
 
+void ndt__fp_report_now(const char *name, unsigned flags) {
+  if (!flags) return;
+  ndt_fprec *r = new_rec(name, flags, NULL);
+  if (r) {
+    atomic_store(&r->flags, flags);
+    ready(r);
+  }
+}
+
+void ndt_fp_group_begin(const char *name) {
+  /* inside a group, a group is one more of its ops (ndt_fp_begin counts it) */
+  int inside = depth > 0 && depth <= FP_DEPTH && stk[depth - 1].group;
+  ndt_fp_begin(name, NDT_FPE_DIVIDE | NDT_FPE_OVERFLOW | NDT_FPE_UNDERFLOW | NDT_FPE_INVALID);
+  if (!inside && depth > 0 && depth <= FP_DEPTH) stk[depth - 1].group = 1;
+}
+
+void ndt_fp_group_end(void) {
+  int d = depth - 1;
+  if (d >= 0 && d < FP_DEPTH && stk[d].group && stk[d].nested == 0) stk[d].group = 0;
+  ndt_fp_end();   /* a nested one: counted down */
+}
+
 int ndt_fp_errors_pending(void) { return atomic_load(&events); }
 
 int ndt_fp_errors_take(ndt_fp_error *out, int cap) {
