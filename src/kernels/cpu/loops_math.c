@@ -581,6 +581,46 @@ static inline int fv_raised(void) {
 FVCHECK(fv_check_d, double, 2.2250738585072014e-308, __builtin_fabs)
 FVCHECK(fv_check_f, float, 1.17549435e-38f, __builtin_fabsf)
 
+/* FV_ALWAYS's cheap look first: is any of the chunk's m results (byte
+ * stride s) a NaN, an infinity, 0 or subnormal? Only then are the values
+ * checked in full (most data: none). */
+#define FVSCREEN_BODY(UT, SHIFT, EMAX)                                             \
+  {                                                                              \
+    /* on the bits: integer work vectorises, and raises no flag */              \
+    unsigned odd = 0;                                                            \
+    if (s == (int64_t)sizeof(UT)) {                                              \
+      const UT *y = (const UT *)p;                                               \
+      for (int64_t i = 0; i < m; i++)                                            \
+        odd |= (unsigned)(((y[i] >> SHIFT) & EMAX) - 1) >= EMAX - 1;             \
+    } else {                                                                     \
+      for (int64_t i = 0; i < m; i++) {                                          \
+        UT v;                                                                    \
+        memcpy(&v, p + i * s, sizeof v);                                         \
+        odd |= (unsigned)(((v >> SHIFT) & EMAX) - 1) >= EMAX - 1;                \
+      }                                                                          \
+    }                                                                            \
+    return odd != 0;                                                             \
+  }
+/* one copy per instruction set, picked as the kernels are (simd_level) */
+#if NDT_X86
+#define FVSCREEN(NAME, UT, SHIFT, EMAX)                                           \
+  static int NAME##_0(const char *p, int64_t s, int64_t m) FVSCREEN_BODY(UT, SHIFT, EMAX) \
+  __attribute__((target("avx2"))) static int NAME##_2(const char *p, int64_t s, int64_t m) \
+    FVSCREEN_BODY(UT, SHIFT, EMAX)                                               \
+  __attribute__((target("avx512f,avx512bw"))) static int NAME##_3(const char *p, int64_t s, \
+                                                                 int64_t m)      \
+    FVSCREEN_BODY(UT, SHIFT, EMAX)                                               \
+  static inline int NAME(const char *p, int64_t s, int64_t m) {                  \
+    const int l = simd_level();                                                  \
+    return l >= 3 ? NAME##_3(p, s, m) : l >= 2 ? NAME##_2(p, s, m) : NAME##_0(p, s, m); \
+  }
+#else
+#define FVSCREEN(NAME, UT, SHIFT, EMAX)                                           \
+  static int NAME(const char *p, int64_t s, int64_t m) FVSCREEN_BODY(UT, SHIFT, EMAX)
+#endif
+FVSCREEN(fv_screen_d, uint64_t, 52, 0x7ffu)
+FVSCREEN(fv_screen_f, uint32_t, 23, 0xffu)
+
 /* a chunk of m elements at byte stride s into a packed buffer */
 #define FV_GATHER(ET, dst, src, s, m)                                            \
   do {                                                                           \
@@ -599,7 +639,7 @@ static inline int fv_alias(const char *p, int64_t s, const char *q, int64_t t, i
  * flags from the values. The values are looked at only in chunks where the
  * kernel raised a flag (most data raises none); inputs the output may
  * overwrite are copied before. */
-#define FV_RUN(ET, CHECK, NIN, CLS, CALL)                                        \
+#define FV_RUN(ET, CHECK, NIN, CLS, CALL, SCREEN)                                \
   do {                                                                           \
     const unsigned saved_ = fv_save();                                           \
     unsigned fl_ = 0;                                                            \
@@ -615,7 +655,7 @@ static inline int fv_alias(const char *p, int64_t s, const char *q, int64_t t, i
         for (int k_ = 0; k_ < NIN; k_++) FV_GATHER(ET, xb_[k_], a[k_], steps[k_], m); \
       fv_clear(saved_);                                                          \
       CALL;                                                                      \
-      if (((CLS) & FV_ALWAYS) || fv_raised()) {                                 \
+      if (fv_raised() || (((CLS) & FV_ALWAYS) && SCREEN(a[NIN], steps[NIN], m))) { \
         if (!alias_)                                                             \
           for (int k_ = 0; k_ < NIN; k_++) FV_GATHER(ET, xb_[k_], a[k_], steps[k_], m); \
         FV_GATHER(ET, yb_, a[NIN], steps[NIN], m);                               \
@@ -629,11 +669,13 @@ static inline int fv_alias(const char *p, int64_t s, const char *q, int64_t t, i
 #define LOOP1F(NAME, KID, FIXD, FIXF, CLS)                                       \
   static void NAME##_f64(char **args, const int64_t *steps, int64_t n) {         \
     const int l = simd_level();                                                  \
-    FV_RUN(double, fv_check_d, 1, CLS, drive1_d(kset_tab[KID].d[l], l ? FIXD : 0, a, steps, m)); \
+    FV_RUN(double, fv_check_d, 1, CLS, drive1_d(kset_tab[KID].d[l], l ? FIXD : 0, a, steps, m), \
+           fv_screen_d);                                                         \
   }                                                                              \
   static void NAME##_f32(char **args, const int64_t *steps, int64_t n) {         \
     const int l = simd_level();                                                  \
-    FV_RUN(float, fv_check_f, 1, CLS, drive1_f(kset_tab[KID].f[l], l ? FIXF : 0, a, steps, m)); \
+    FV_RUN(float, fv_check_f, 1, CLS, drive1_f(kset_tab[KID].f[l], l ? FIXF : 0, a, steps, m), \
+           fv_screen_f);                                                         \
   }
 #define LOOP1(NAME, KID, CLS) LOOP1F(NAME, KID, (fixd_fn)0, (fixf_fn)0, CLS)
 /* sqrt and the roundings: the hardware's flags are NumPy's */
@@ -648,10 +690,12 @@ static inline int fv_alias(const char *p, int64_t s, const char *q, int64_t t, i
   }
 #define LOOP2(NAME, KID, CLS)                                                    \
   static void NAME##_f64(char **args, const int64_t *steps, int64_t n) {         \
-    FV_RUN(double, fv_check_d, 2, CLS, drive2_d(kset2_tab[KID].d[simd_level()], a, steps, m)); \
+    FV_RUN(double, fv_check_d, 2, CLS, drive2_d(kset2_tab[KID].d[simd_level()], a, steps, m), \
+           fv_screen_d);                                                         \
   }                                                                              \
   static void NAME##_f32(char **args, const int64_t *steps, int64_t n) {         \
-    FV_RUN(float, fv_check_f, 2, CLS, drive2_f(kset2_tab[KID].f[simd_level()], a, steps, m)); \
+    FV_RUN(float, fv_check_f, 2, CLS, drive2_f(kset2_tab[KID].f[simd_level()], a, steps, m), \
+           fv_screen_f);                                                         \
   }
 LOOP1(l_exp, K_EXP, FV_NAN | FV_GROW | FV_TINY | FV_ALWAYS)
 LOOP1(l_exp2, K_EXP2, FV_NAN | FV_GROW | FV_TINY | FV_ALWAYS)
