@@ -131,7 +131,7 @@ ndt_status ndt_apply(ndt_array **out, ndt_ufunc op, int nin, const ndt_array *co
   return st;
 }
 
-static ndt_status apply_as(const ndt_ew_arg *argp, int nin, const ndt_array *const *in,
+static ndt_status apply_as(ndt_ew_arg *argp, int nin, const ndt_array *const *in,
                            ndt_array **out);
 
 static ndt_status apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_array **out,
@@ -161,9 +161,9 @@ static ndt_status apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_a
 }
 
 /* apply, once the loop is known and the operands are what it reads */
-static ndt_status apply_as(const ndt_ew_arg *argp, int nin, const ndt_array *const *in,
+static ndt_status apply_as(ndt_ew_arg *argp, int nin, const ndt_array *const *in,
                            ndt_array **out) {
-  ndt_ew_arg arg = *argp;
+  ndt_ew_arg *const arg = argp;   /* not copied: it holds four views */
   ndt_status st = NDT_OK;
   int ndims[NDT_MAXOPS + 1];
   const int64_t *shapes[NDT_MAXOPS + 1];
@@ -195,14 +195,14 @@ static ndt_status apply_as(const ndt_ew_arg *argp, int nin, const ndt_array *con
                        "doesn't match the broadcast shape (%s%s)", a, res->ndim == 1 ? "," : "",
                        b, nd == 1 ? "," : "");
     }
-    int fused = ndt__fuse_try(&arg, nin, in, nd, shape, res, NULL);
+    int fused = ndt__fuse_try(arg, nin, in, nd, shape, res, NULL);
     if (fused < 0) return (ndt_status)fused;
     if (fused) return NDT_OK;
   } else {
-    int fused = ndt__fuse_try(&arg, nin, in, nd, shape, NULL, out);
+    int fused = ndt__fuse_try(arg, nin, in, nd, shape, NULL, out);
     if (fused < 0) return (ndt_status)fused;
     if (fused) return NDT_OK;
-    st = ndt__array_new(&res, arg.loop_out, nd, shape, 0);
+    st = ndt__array_new(&res, arg->loop_out, nd, shape, 0);
     if (st) return st;
   }
   ndt_array views[NDT_MAXOPS], *vp[NDT_MAXOPS];
@@ -224,7 +224,7 @@ static ndt_status apply_as(const ndt_ew_arg *argp, int nin, const ndt_array *con
     vp[i] = &views[i];
   }
   vp[nin] = res;
-  if (st == NDT_OK) st = ndt__launch_elementwise(&arg, vp);
+  if (st == NDT_OK) st = ndt__launch_elementwise(arg, vp);
   for (int i = 0; i < nin; i++) ndt_free(copies[i]);
   if (st) {
     if (!*out) ndt_free(res);
