@@ -323,7 +323,10 @@ int ndt_fp_errors_pending(void);
  * kind of error of an op is handed out once: when the op is done, or, for
  * an op with a ctx, as soon as one of its tiles raised it (so a wait on
  * part of its result reports it). ctx stays valid until the next call.
- * Until taken, at most 256 flagged records without a ctx are kept. */
+ * Until taken, at most 256 flagged records without a ctx are kept. On many
+ * ranks (where a task runs on one rank) a record's flags are those of every
+ * rank, agreed at the ranks' agreements (every read and ndt_sync): every
+ * rank takes the same records with the same flags, after the same call. */
 int ndt_fp_errors_take(ndt_fp_error *out, int cap);
 /* For a front end that reports errors in the error state the program had
  * when it called the op (NumPy's errstate): capture() runs on the recording
