@@ -634,10 +634,39 @@ static ndt_status fold_body(ndt_bound *op, void *p) {
 
 static const ndt_task_kind fold_kind = {"prod", {fold_body}};
 
-/* Records the folds of a (its dtype acc, not a part view) into res. */
-static ndt_status prod_folds(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
-                             ndt_dtype acc, ndt_array *res) {
-  int nd = a->ndim;
+/* Records the folds of a (its dtype acc, not a part view) into res.
+ * NumPy's iterator walks the reduced axes in memory order (by their
+ * strides' sizes, largest outermost; a negative stride is walked as it
+ * runs): the product over axes (0, 2) of a transposed array multiplies each
+ * result element's factors in another order than the view's C order, and
+ * where a running product overflows before a small factor (inf) or not
+ * (finite) that order decides. So the reduced axes are put in that order
+ * first (the others stay: they do not change any element's order). */
+static ndt_status prod_folds(ndt_reduce_op op, const ndt_array *a0, uint64_t mask,
+                             ndt_dtype acc, ndt_array *res0) {
+  int nd = a0->ndim;
+  ndt_array av = *a0, rv = *res0;
+  const ndt_array *a = &av;
+  ndt_array *res = &rv;
+  {
+    int red[NDT_MAXDIMS], nr = 0;
+    for (int j = 0; j < nd; j++)
+      if ((mask >> j & 1) && a0->shape[j] > 1) red[nr++] = j;
+    int ord[NDT_MAXDIMS];
+    memcpy(ord, red, sizeof(int) * (size_t)nr);
+    for (int i = 1; i < nr; i++)   /* stable: equal strides keep C order */
+      for (int k = i; k > 0 && llabs(a0->strides[ord[k]]) > llabs(a0->strides[ord[k - 1]]); k--) {
+        int t = ord[k];
+        ord[k] = ord[k - 1];
+        ord[k - 1] = t;
+      }
+    for (int i = 0; i < nr; i++) {   /* the reduced places take the sorted axes */
+      av.shape[red[i]] = a0->shape[ord[i]];
+      av.strides[red[i]] = a0->strides[ord[i]];
+      rv.shape[red[i]] = res0->shape[ord[i]];
+      rv.strides[red[i]] = res0->strides[ord[i]];
+    }
+  }
   ndt_tiling tl;
   ndt__tiling_for(nd, a->shape, a->store->itemsize, ndt__rt_tile_bytes(), &tl);
   unsigned fl = tl.ntiles == 1 && a->size <= ndt__rt_inline_elems() ? NDT_TASK_INLINE : 0;

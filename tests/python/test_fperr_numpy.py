@@ -275,3 +275,33 @@ def test_mean_divides_a_scalar_as_numpy(n):
         same_as_numpy(lambda M: M.nanmean(full(M, n, v, dt)))
     x = numpy.resize(numpy.array([numpy.nan, numpy.nan, 1.0, numpy.nan]), n).reshape(-1, 2)
     same_as_numpy(lambda M: M.nanmean(M.asarray(x) if M is ndtile else x, axis=1))
+
+
+@pytest.mark.parametrize('n', SIZES)
+def test_errors_reported_in_the_state_of_their_call(n):
+    # matmul, dot, put and a scalar written into a slice report at their own
+    # call: under errstate(all='ignore') nothing comes later, at a read in
+    # another state (matmul and dot left their inline errors to the next
+    # call that reported, in that call's state)
+    x = numpy.resize(numpy.array([numpy.inf, 1.0, 0.0, 1e308]), n)
+    a = ndtile.asarray(x)
+    u = ndtile.zeros(n, 'uint8')
+
+    def put(m):
+        ndtile.put(u, ndtile.arange(3), ndtile.asarray([1e20, 2.0, numpy.nan]))
+        return u
+
+    def fill(m):
+        u[1:n - 1] = numpy.float64(1e20)
+        return u
+    sq = ndtile.asarray(numpy.array([[numpy.inf, 1.0], [0.0, 1.0]]))   # inline: 0 * inf
+    for op in (lambda m: sq @ sq, lambda m: ndtile.dot(sq, sq),
+               lambda m: a.reshape(-1, 4)[:, :2] @ sq, lambda m: ndtile.dot(a, a), put, fill):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter('always')
+            with numpy.errstate(all='ignore'):
+                r = op(ndtile)
+            with numpy.errstate(all='warn'):
+                numpy.asarray(r)
+                ndtile.ones(3) + 1
+        assert [str(x.message) for x in w if x.category is RuntimeWarning] == []
