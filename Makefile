@@ -58,7 +58,7 @@ test-tsan: setup
 # arrays), then with the default 2 MiB tiles. Modules that already run at
 # default settings (children without NDTILE_*, or the default_settings
 # fixture) run once.
-ONCE = test_fuzz_corpus.py test_trust_algos.py test_default_tiles.py test_interrupt.py \
+ONCE = test_fuzz_corpus.py test_trust_algos.py test_default_tiles.py test_interrupt.py test_fperr_numpy.py \
        test_memory_limit.py test_leaks.py $(notdir $(wildcard tests/python/test_at_scale_*.py))
 test-python: python
 	$(PY) -m pytest tests/python -q

@@ -323,7 +323,10 @@ int ndt_fp_errors_pending(void);
  * kind of error of an op is handed out once: when the op is done, or, for
  * an op with a ctx, as soon as one of its tiles raised it (so a wait on
  * part of its result reports it). ctx stays valid until the next call.
- * Until taken, at most 256 flagged records without a ctx are kept. */
+ * Until taken, at most 256 flagged records without a ctx are kept. On many
+ * ranks (where a task runs on one rank) a record's flags are those of every
+ * rank, agreed at the ranks' agreements (every read and ndt_sync): every
+ * rank takes the same records with the same flags, after the same call. */
 int ndt_fp_errors_take(ndt_fp_error *out, int cap);
 /* For a front end that reports errors in the error state the program had
  * when it called the op (NumPy's errstate): capture() runs on the recording
@@ -331,6 +334,13 @@ int ndt_fp_errors_take(ndt_fp_error *out, int cap);
  * release(ctx) is called (from ndt_fp_errors_take) when the op is done and
  * all reported. */
 void ndt_fp_set_hooks(void *(*capture)(void), void (*release)(void *));
+/* The ops called between these two report their floating-point errors as
+ * one op called name (a static string), once per kind of error: NumPy's
+ * divmod computes floor_divide and remainder in one loop and reports
+ * "divmod" (ndt_divmod uses it). An op or group begun inside a group is
+ * part of it. */
+void ndt_fp_group_begin(const char *name);
+void ndt_fp_group_end(void);
 
 /* ---- many processes (MPI, control replication) ------------------------
  * Started under mpirun/mpiexec/srun (or the `ndtile` launcher) the runtime
@@ -539,6 +549,11 @@ typedef enum {
    * (fraction; NDT_MODF_INT: the integral part) as separate ops. */
   NDT_GCD, NDT_LCM, NDT_HEAVISIDE, NDT_LDEXP, NDT_LOGADDEXP2,
   NDT_SPACING, NDT_BITWISE_COUNT, NDT_FREXP, NDT_FREXP_EXP, NDT_MODF, NDT_MODF_INT,
+  /* NumPy's ufuncs of their own name and loops over another's formula:
+   * float_power (power in float64/complex128 only, plain pow: no sqrt
+   * for a 0.5 exponent), degrees (rad2deg), radians (deg2rad); they
+   * report floating-point errors under their own names */
+  NDT_FLOAT_POWER, NDT_DEGREES, NDT_RADIANS,
   NDT_NUFUNCS
 } ndt_ufunc;
 
@@ -562,6 +577,11 @@ ndt_status ndt_ufunc_result_type(ndt_ufunc op, int nin, const ndt_array *const *
  * created; otherwise the result is written into *out (same_kind casting). */
 ndt_status ndt_apply(ndt_array **out, ndt_ufunc op, int nin, const ndt_array *const *in,
                      ndt_dtype dtype);
+/* NumPy's divmod: *q = a // b and *r = a % b (each NULL: a new array, else
+ * written as ndt_apply's *out), their floating-point errors reported once,
+ * as "divmod". */
+ndt_status ndt_divmod(ndt_array **q, ndt_array **r, const ndt_array *a, const ndt_array *b,
+                      ndt_dtype dtype);
 /* Shorthands. */
 ndt_status ndt_binary(ndt_array **out, ndt_ufunc op, const ndt_array *a, const ndt_array *b);
 ndt_status ndt_unary(ndt_array **out, ndt_ufunc op, const ndt_array *a);

@@ -588,9 +588,19 @@ typedef struct {
   const char *name;
   unsigned mask, inl;   /* inl: flags of its work run inline */
   ndt_fprec *rec;       /* made when a task is deferred */
+  int group;            /* ndt_fp_group_begin's: the named ops begun on it are it */
+  int nested;           /* of a group: its ops begun and not ended */
+  int64_t seq;          /* its place among the ops that report (the same on every rank) */
 } ndt_fp_op;
 extern ndt_fp_op ndt__fp_stk_[NDT_FP_DEPTH];
 extern int ndt__fp_depth_;
+/* The ops begun that report (mask != 0): each gets the next number. */
+extern int64_t ndt__fp_seq_;
+/* Many ranks (set by comm.c): a task runs on one rank only, so each op has
+ * a record on every rank, its flags are agreed between the ranks (the
+ * agreement of ndt__comm_agree) and only agreed records are handed out, so
+ * every rank reports the same errors at the same call. */
+extern int ndt__fp_ranks_;
 /* The current op's flags mask (0 when no op collects). */
 extern unsigned ndt__fp_mask_;
 void ndt__fp_end_slow(void);
@@ -598,18 +608,31 @@ void ndt__fp_end_slow(void);
  * min/max, bit operations: none). */
 unsigned ndt__ufunc_fp_mask(ndt_ufunc op);
 /* mask: the NDT_FPE_* flags this op reports (0: none; its tasks then skip
- * the flag bookkeeping). Nests: an op made of ops reports each by name. */
+ * the flag bookkeeping). Nests: an op made of ops reports each by name,
+ * except inside a group (ndt_fp_group_begin), whose ops report as it; a
+ * NULL name (a fusion flush: its tasks carry their own ops' records) is
+ * never part of a group. */
 static inline void ndt_fp_begin(const char *name, unsigned mask) {
   int d = ndt__fp_depth_;
-  if (d < NDT_FP_DEPTH) ndt__fp_stk_[d] = (ndt_fp_op){name, mask, 0, NULL};
+  if (name && d > 0 && d <= NDT_FP_DEPTH && ndt__fp_stk_[d - 1].group) {
+    ndt__fp_stk_[d - 1].nested++;   /* one op of a group: reported as the group */
+    return;
+  }
+  if (d < NDT_FP_DEPTH)
+    ndt__fp_stk_[d] = (ndt_fp_op){name, mask, 0, NULL, 0, 0, mask ? ++ndt__fp_seq_ : 0};
   ndt__fp_depth_ = d + 1;
   ndt__fp_mask_ = d < NDT_FP_DEPTH ? mask : 0;
 }
 static inline void ndt_fp_end(void) {
   int d = ndt__fp_depth_ - 1;
   if (d < 0) return;
-  if (d < NDT_FP_DEPTH && (ndt__fp_stk_[d].inl || ndt__fp_stk_[d].rec)) {
-    ndt__fp_end_slow();   /* something to report */
+  if (d < NDT_FP_DEPTH && ndt__fp_stk_[d].group && ndt__fp_stk_[d].nested > 0) {
+    ndt__fp_stk_[d].nested--;
+    return;
+  }
+  if (d < NDT_FP_DEPTH && (ndt__fp_stk_[d].inl || ndt__fp_stk_[d].rec ||
+                           (ndt__fp_ranks_ && ndt__fp_stk_[d].mask))) {
+    ndt__fp_end_slow();   /* something to report (on ranks, every op that reports) */
     return;
   }
   ndt__fp_depth_ = d;
@@ -624,8 +647,24 @@ static inline void ndt_fp_inline(unsigned flags) {
  * with the binding's capture of the error state, on first use), or NULL. */
 ndt_fprec *ndt__fp_defer(void);
 void ndt__fp_add(ndt_fprec *r, unsigned flags);   /* any thread */
+/* A record of its own (not the current op's, nor a group's), ready now:
+ * the errors of a step NumPy takes before the op (converting a scalar). */
+void ndt__fp_report_now(const char *name, unsigned flags);
 void ndt__fp_release(ndt_fprec *r);               /* any thread; NULL is fine */
 void ndt__fp_hold(ndt_fprec *r);                  /* one more reference; NULL is fine */
+/* The agreement of the flags on many ranks (comm.c, in ndt__comm_agree):
+ * the highest number up to which every op's record is done here (its
+ * tasks ran); whether a record has flags the other ranks were not told;
+ * those as (number, flags) pairs, marked told (at most cap written; returns
+ * how many there are, cap 0 only counts); a rank's pairs ORed into the
+ * agreed flags of this rank's records (the ones handed out, alike on every
+ * rank); and the number up to which every rank's records are done (their
+ * agreed flags final). */
+int64_t ndt__fp_settled(void);
+int ndt__fp_flagged(void);
+int ndt__fp_collect(int64_t *pairs, int cap);
+void ndt__fp_merge(const int64_t *pairs, int n);
+void ndt__fp_agreed(int64_t upto);
 
 /* The calling thread's IEEE flags as NDT_FPE_* bits: cleared before a
  * task runs, read after. On x86-64 only the SSE status register: every

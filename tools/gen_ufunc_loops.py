@@ -32,7 +32,7 @@ UFUNCS = (
     'arcsinh', 'arccosh', 'arctanh', 'floor', 'ceil', 'trunc', 'rint', 'isnan', 'isinf',
     'isfinite', 'signbit', 'conjugate', 'deg2rad', 'rad2deg', 'clip',
     'gcd', 'lcm', 'heaviside', 'ldexp', 'logaddexp2', 'spacing', 'bitwise_count',
-    'frexp', 'modf',
+    'frexp', 'modf', 'float_power', 'degrees', 'radians',
 )
 
 # type characters -> the short names src/core/ufunc.c defines

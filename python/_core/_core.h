@@ -214,6 +214,9 @@ PyObject *f_reduceat(PyObject *m, PyObject *args);
 
 /* calls_ufunc.c */
 PyObject *f_apply(PyObject *m, PyObject *args);
+PyObject *f_divmod(PyObject *m, PyObject *args);
+PyObject *f_fp_group_begin(PyObject *m, PyObject *arg);
+PyObject *f_fp_group_end(PyObject *m, PyObject *noargs);
 PyObject *f_result_type(PyObject *m, PyObject *args);
 PyObject *f_ufunc_resolve(PyObject *m, PyObject *args);
 PyObject *f_clip(PyObject *m, PyObject *args);

@@ -51,7 +51,7 @@ PyObject *f_put(PyObject *m, PyObject *args) {
   ndt_status st;
   CORE(st = ndt_put(ARR(a), ARR(idx), ARR(vals)));
   if (st) return raise_status(st);
-  Py_RETURN_NONE;
+  return fp_done(Py_NewRef(Py_None));
 }
 
 /* put_op(a, flat_idx int64, vals|None, op, loop dtypes): ufunc.at (ndt_put_op). */
@@ -75,7 +75,7 @@ PyObject *f_put_op(PyObject *m, PyObject *args) {
   CORE(st = ndt_put_op(ARR(a), ARR(idx), vals == Py_None ? NULL : ARR(vals), (ndt_ufunc)op,
                        loop));
   if (st) return raise_status(st);
-  Py_RETURN_NONE;
+  return fp_done(Py_NewRef(Py_None));
 }
 
 /* view_dtype(a, code): a's bytes as another dtype of the same size. */

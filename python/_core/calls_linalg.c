@@ -13,9 +13,9 @@ static PyObject *product(PyObject *args, int dot) {
   if (st) return raise_status(st);
   if (out != Py_None) {
     Py_INCREF(out);
-    return out;
+    return fp_done(out);   /* its floating-point errors, at this call */
   }
-  return wrap(r);
+  return fp_done(wrap(r));
 }
 PyObject *f_matmul(PyObject *m, PyObject *args) { (void)m; return product(args, 0); }
 PyObject *f_dot(PyObject *m, PyObject *args) { (void)m; return product(args, 1); }

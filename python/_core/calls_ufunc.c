@@ -78,6 +78,65 @@ PyObject *f_apply(PyObject *m, PyObject *args) {
   return fp_done(wrap(res));
 }
 
+/* fp_group_begin(name) / fp_group_end(): ndt_fp_group_begin/end (the name is
+ * kept: interned strings only); the end reports what the group raised. */
+PyObject *f_fp_group_begin(PyObject *m, PyObject *arg) {
+  (void)m;
+  if (!PyUnicode_Check(arg)) {
+    PyErr_SetString(PyExc_TypeError, "name must be a str");
+    return NULL;
+  }
+  PyUnicode_InternInPlace(&arg);
+  Py_INCREF(arg);   /* interned: lives on; its UTF-8 buffer with it */
+  const char *name = PyUnicode_AsUTF8(arg);
+  if (!name) return NULL;
+  CORE(ndt_fp_group_begin(name));
+  Py_RETURN_NONE;
+}
+
+PyObject *f_fp_group_end(PyObject *m, PyObject *noargs) {
+  (void)m;
+  (void)noargs;
+  CORE(ndt_fp_group_end());
+  return fp_done(Py_NewRef(Py_None));
+}
+
+/* divmod(inputs, out1=None, out2=None, dt=-1) -> (quotient, remainder):
+ * ndt_divmod, its floating-point errors reported as "divmod". */
+PyObject *f_divmod(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *inputs, *o1 = Py_None, *o2 = Py_None, *dto = NULL;
+  ndt_dtype t = NDT_DTYPE_DEFAULT;
+  if (!PyArg_ParseTuple(args, "O|OOO", &inputs, &o1, &o2, &dto)) return NULL;
+  if (dto && !get_dtype_arg(dto, &t)) return NULL;
+  if ((o1 != Py_None && !check_arr(o1)) || (o2 != Py_None && !check_arr(o2))) return NULL;
+  const ndt_array *in[3];
+  ndt_array *tmps[3] = {0};
+  int nin;
+  if (!gather_inputs(inputs, NDT_FLOOR_DIVIDE, &nin, in, tmps)) return NULL;
+  if (nin != 2) {
+    for (int i = 0; i < nin; i++) CORE(ndt_free(tmps[i]));
+    PyErr_SetString(PyExc_TypeError, "divmod takes two inputs");
+    return NULL;
+  }
+  ndt_array *q = o1 == Py_None ? NULL : ARR(o1), *r = o2 == Py_None ? NULL : ARR(o2);
+  ndt_status st;
+  core_enter();
+  st = ndt_divmod(&q, &r, in[0], in[1], t);
+  for (int i = 0; i < nin; i++) ndt_free(tmps[i]);
+  core_leave();
+  if (st) return raise_status(st);
+  PyObject *a = o1 == Py_None ? wrap(q) : Py_NewRef(o1);
+  PyObject *b = o2 == Py_None ? wrap(r) : Py_NewRef(o2);
+  if (!a || !b) {
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    return NULL;
+  }
+  PyObject *res = Py_BuildValue("(NN)", a, b);   /* takes a and b */
+  return res ? fp_done(res) : NULL;
+}
+
 PyObject *f_result_type(PyObject *m, PyObject *args) {
   (void)m;
   int op;

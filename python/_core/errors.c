@@ -103,6 +103,7 @@ PyObject *raise_status(ndt_status st) {
 static PyObject *fp_report_fn, *fp_raises_fn, *fp_extobj_var, *fp_pkg_dir;
 static PyObject *fp_last_ext;     /* errstate object fp_last_raises was found for */
 static int fp_last_raises;
+static PyObject *fp_rank_ctx;     /* on ranks: the last capture (ext, None, 0, None) */
 int fp_sync_wanted;
 
 /* 1 when the frame's code lies in the ndtile package */
@@ -132,6 +133,22 @@ static void *fp_capture(void) {
     Py_XSETREF(fp_last_ext, Py_NewRef(ext));
   }
   if (fp_last_raises) fp_sync_wanted = 1;
+  if (ndt_nranks() > 1) {
+    /* on ranks every op is captured (its record is on every rank): the
+     * errstate only, no line (a frame walk per op would double the cost of
+     * a small op); the warning shows at the line of the call that reports */
+    if (fp_rank_ctx && PyTuple_GET_ITEM(fp_rank_ctx, 0) == ext) {
+      Py_DECREF(ext);
+      return Py_NewRef(fp_rank_ctx);
+    }
+    PyObject *t = Py_BuildValue("(NOiO)", ext, Py_None, 0, Py_None);
+    if (!t) {
+      PyErr_Clear();
+      return NULL;
+    }
+    Py_XSETREF(fp_rank_ctx, Py_NewRef(t));
+    return t;
+  }
   PyFrameObject *f = PyEval_GetFrame();
   Py_XINCREF(f);
   while (f && fp_in_package(f)) {

@@ -188,6 +188,9 @@ static int assign_value(ndt_array *dst, PyObject *value) {
     raise_status(st);
     return -1;
   }
+  PyObject *ok = fp_done(Py_NewRef(Py_None));   /* a cast may report */
+  if (!ok) return -1;
+  Py_DECREF(ok);
   return 1;
 }
 

@@ -353,9 +353,16 @@ def _value_array(value, dtype):
         return value
     if isinstance(value, _np.ndarray):
         arr = value
-    else:
+    elif not isinstance(value, (_np.generic, int, float, complex)):
         arr = _np.asarray(C.to_np_tree(value) if isinstance(value, (list, tuple)) else value,
                           dtype=dtype)
+    else:
+        # a scalar is stored as NumPy's setitem stores it, not as asarray
+        # casts it: a NumPy float or integer scalar into a signed integer
+        # array goes through int() and a range check (np.int64(300) or
+        # np.float64(300.5) into int8 is an OverflowError, a NaN a ValueError)
+        arr = _np.empty((), dtype=dtype)
+        arr[()] = value
     r = C.asarray(arr)
     if not isinstance(r, Array):
         r = C.from_numpy(arr.astype(dtype))

@@ -61,9 +61,24 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     s = reduce_nd('nansum', x, axis, dtc, keepdims)
     notnan = _umath.UFUNCS['logical_not'](_umath.UFUNCS['isnan'](x))
     n = reduce_nd('sum', notnan, axis, D.DEFAULT, keepdims)
-    r = _core.apply(_umath._CORE_INDEX['divide'], [s, n], None,
-                    s._dt if D.KIND[s._dt] in 'fc' else D.FLOAT64)
+    r = _divide_by_count(s, n, s._dt if D.KIND[s._dt] in 'fc' else D.FLOAT64)
+    if bool(_fromnumeric.any(_u('equal')(n, 0))):
+        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=F.user_frame()[0])
     return finish(r, out)
+
+
+def _divide_by_count(a, b, dtc=D.DEFAULT):
+    """a / b as NumPy's _divide_by_count: invalid and divide by zero ignored
+    (an all-NaN slice warns instead), a 0-d `a` divided as a NumPy scalar
+    (its errors "... in scalar divide")."""
+    with _np.errstate(invalid='ignore', divide='ignore'):
+        if a.ndim == 0:
+            _core.fp_group_begin('scalar divide')
+        try:
+            return _core.apply(_umath._CORE_INDEX['divide'], [a, b], None, dtc)
+        finally:
+            if a.ndim == 0:
+                _core.fp_group_end()
 
 
 def _nan_dtype_check(dtype, out):
@@ -150,7 +165,7 @@ def _nanvar_nd(x, axis, dtype, ddof, keepdims):
     x0 = _core.apply(W, [mask, zero, x])
     cnt = _methods.reduce_nd('sum', _u('logical_not')(mask), axis, D.DEFAULT, True)
     s1 = _methods.reduce_nd('sum', x0, axis, sumc, True)
-    avg = _u('divide')(s1, cnt)
+    avg = _divide_by_count(s1, cnt)
     if avg._dt != s1._dt:
         avg = avg._astype(s1._dt, _core.CASTING_UNSAFE)
     d = _u('subtract')(x, avg)
@@ -167,8 +182,7 @@ def _nanvar_nd(x, axis, dtype, ddof, keepdims):
     if bool(_fromnumeric.any(bad)):
         warnings.warn("Degrees of freedom <= 0 for slice.", RuntimeWarning,
                       stacklevel=F.user_frame()[0])
-    with _np.errstate(invalid='ignore', divide='ignore'):
-        v = _u('divide')(s, dof)
+    v = _divide_by_count(s, dof)
     if v._dt != s._dt:
         v = v._astype(s._dt, _core.CASTING_UNSAFE)
     return _core.apply(W, [bad, _core.scalar(_np.nan, v._dt, False), v])

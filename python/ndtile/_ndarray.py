@@ -330,10 +330,10 @@ class ndarray(Array):
         return _umath.UFUNCS['matmul'](self, other, out=self)
 
     def __divmod__(self, other):
-        return _umath.UFUNCS['floor_divide'](self, other), _umath.UFUNCS['remainder'](self, other)
+        return _umath.UFUNCS['divmod'](self, other)
 
     def __rdivmod__(self, other):
-        return _umath.UFUNCS['floor_divide'](other, self), _umath.UFUNCS['remainder'](other, self)
+        return _umath.UFUNCS['divmod'](other, self)
 
     # ---- attributes -------------------------------------------------------------------
     @property

@@ -7,7 +7,7 @@ the loop dtype from the core's tables and records one elementwise task
 (_core.apply), or runs NumPy's ufunc where the core has no loop. The
 helpers below them turn arguments into the core's (axes, arrays, a plain
 view of a subclass instance). This module imports only _core, NumPy, the
-standard library and the leaf modules (_dtypes, _convert, _fallback);
+standard library and the leaf modules (_dtypes, _convert, _fallback, _errstate);
 the ufunc methods that need the array library (reduce, accumulate,
 reduceat, at) are defined in _umath_methods, above it, and installed on
 these classes there."""
@@ -21,6 +21,7 @@ from numpy._core._exceptions import UFuncTypeError, _UFuncOutputCastingError
 from . import _convert as C
 from . import _core
 from . import _dtypes as D
+from . import _errstate
 from . import _fallback as F
 
 Array = _core.Array
@@ -29,8 +30,6 @@ _NoValue = _np._NoValue
 
 _generic = _np.generic
 _CORE_INDEX = {n: i for i, n in enumerate(_core.UFUNC_NAMES)}
-_CORE_INDEX['degrees'] = _CORE_INDEX['rad2deg']
-_CORE_INDEX['radians'] = _CORE_INDEX['deg2rad']
 _CORE_INDEX.pop('where', None)
 _CORE_INDEX.pop('clip', None)
 WHERE = _core.UFUNC_NAMES.index('where')
@@ -410,7 +409,7 @@ class ufunc:
             frm = res.dtype
             if how == _F16_ROUND:
                 frm = _F16
-                res = C.from_numpy(C.to_numpy(res).astype(_F16).astype(_np.float32))
+                res = C.from_numpy(self._to_half(res).astype(_np.float32))
             _check_cast(self.__name__, frm, out.dtype, casting)
             out._assign(res, _core.CASTING_UNSAFE)
             return out
@@ -422,8 +421,22 @@ class ufunc:
             self._numpy_type_error(ops, dtc)
             raise
         if how == _F16_ROUND and out is None:
-            return C.to_numpy(res).astype(_F16)
+            return self._to_half(res)
         return res
+
+    def _to_half(self, res):
+        """The float32 result rounded to float16, as NumPy's half loop rounds
+        it: its overflow and underflow are the op's (exp2(int8(127)) is
+        "overflow encountered in exp2"), not a cast's."""
+        seen = []
+        with _np.errstate(all='call', call=lambda what, flags: seen.append(flags)):
+            r = C.to_numpy(res).astype(_F16)
+        flags = 0
+        for f in seen:
+            flags |= f
+        if flags:
+            _errstate.report([(self.__name__, flags, None)])
+        return r
 
     def _numpy_cast_check(self, args, out, dtype, casting):
         """casting='no'/'equiv'/'safe' checks the inputs' casts as well as
@@ -558,17 +571,6 @@ class _fabs(ufunc):
         return _core.apply(_CORE_INDEX['absolute'], ops, out, dtc)
 
 
-class _float_power(ufunc):
-    _inexact = True
-
-    def _core_apply(self, ops, out, dtc):
-        cplx = any((isinstance(o, Array) and D.KIND[o._dt] == 'c') or type(o) is complex
-                   for o in ops)
-        if dtc == D.DEFAULT:
-            dtc = D.COMPLEX128 if cplx else D.FLOAT64
-        return _core.apply(POWER, ops, out, dtc)
-
-
 class _divmod(ufunc):
     def __call__(self, x1, x2, /, *args, out=None, **kwargs):
         if len(args) > 2:
@@ -578,9 +580,40 @@ class _divmod(ufunc):
         if kwargs:
             return self._numpy(args, dict(kwargs, out=out) if out is not None else kwargs)
         o1, o2 = out if isinstance(out, tuple) else (None, None)
-        q = floor_divide(*args, out=o1)
-        r = remainder(*args, out=o2)
+        if all(type(a) is _ND or type(a) in (bool, int, float) for a in args) and \
+                any(type(a) is _ND for a in args) and o1 is None and o2 is None and \
+                _resolution(floor_divide, args) == _AGREE:
+            # the core's divmod: one op, its errors reported as "divmod"
+            return _core.divmod(list(args))
+        # NumPy's one loop reads an element before it writes it: a quotient
+        # written over an input is made apart and written after the remainder
+        later = o1 is not None and any(_may_share(o1, a) for a in args)
+        _core.fp_group_begin('divmod')
+        try:
+            q = floor_divide(*args, out=None if later else o1)
+            r = remainder(*args, out=o2)
+            if later:
+                q = _copy_into(o1, q)
+        finally:
+            _core.fp_group_end()
         return q, r
+
+
+def _may_share(o, a):
+    if isinstance(o, Array) and isinstance(a, Array):
+        return o._same_memory(a)
+    if isinstance(o, _np.ndarray) and isinstance(a, _np.ndarray):
+        return _np.may_share_memory(o, a)
+    return False
+
+
+def _copy_into(out, value):
+    """out[...] = value (the quotient made apart), out an ndtile or NumPy array."""
+    if isinstance(out, _np.ndarray):
+        _np.copyto(out, C.to_numpy(value) if isinstance(value, Array) else value)
+    else:
+        out._assign(value, _core.CASTING_UNSAFE)
+    return out
 
 
 class _spacing(ufunc):
@@ -775,7 +808,6 @@ class _isnat(ufunc):
 # elementwise op (the core's matmul, a reduction, or none).
 _SPECIAL = {
     'fabs': (_fabs, _CORE_INDEX['absolute']),
-    'float_power': (_float_power, POWER),
     'divmod': (_divmod, _CORE_INDEX['floor_divide']),
     'frexp': (_two_outputs, (_CORE_INDEX['frexp'], _CORE_INDEX['_frexp_exponent'])),
     'modf': (_two_outputs, (_CORE_INDEX['modf'], _CORE_INDEX['_modf_integral'])),

@@ -121,7 +121,10 @@ static const ndt_loop_types loops_where[1];
   X(NDT_FREXP, "frexp", frexp, SEARCH, 0)                               \
   X(NDT_FREXP_EXP, "_frexp_exponent", frexp, SEARCH, 1)                 \
   X(NDT_MODF, "modf", modf, SEARCH, 0)                                  \
-  X(NDT_MODF_INT, "_modf_integral", modf, SEARCH, 1)
+  X(NDT_MODF_INT, "_modf_integral", modf, SEARCH, 1)                   \
+  X(NDT_FLOAT_POWER, "float_power", float_power, SEARCH, 0)             \
+  X(NDT_DEGREES, "degrees", degrees, SEARCH, 0)                         \
+  X(NDT_RADIANS, "radians", radians, SEARCH, 0)
 
 /* The list must have one row per op, in enum order: a new op appended to
  * ndt_ufunc without its row here fails to compile, so its nin, nout and

@@ -361,3 +361,12 @@ static const ndt_loop_types loops_frexp[] = {{HF, HF, I32}, {F32, F32, I32}, {F6
 #define NP_NIN_modf 1
 #define NP_NOUT_modf 2
 static const ndt_loop_types loops_modf[] = {{HF, HF, HF}, {F32, F32, F32}, {F64, F64, F64}};
+#define NP_NIN_float_power 2
+#define NP_NOUT_float_power 1
+static const ndt_loop_types loops_float_power[] = {{F64, F64, F64}, {C128, C128, C128}};
+#define NP_NIN_degrees 1
+#define NP_NOUT_degrees 1
+static const ndt_loop_types loops_degrees[] = {{HF, HF}, {F32, F32}, {F64, F64}};
+#define NP_NIN_radians 1
+#define NP_NOUT_radians 1
+static const ndt_loop_types loops_radians[] = {{HF, HF}, {F32, F32}, {F64, F64}};

@@ -943,6 +943,27 @@ typedef ndt_c128 ndt_sc_t_c128;
 #define NDT_SC_C128CV_u32(x) NDT_SC_DCV_u32((x).re)
 #define NDT_SC_C128CV_u64(x) NDT_SC_DCV_u64((x).re)
 
+/* Whether a float value v (a double; a complex's real part) converts to an
+ * integer target without "invalid", as NumPy's contiguous casts (AVX-512)
+ * raise it: a NaN, an infinity or a truncation outside int32 for targets of
+ * 32 bits or less (NumPy converts through int32), outside (-2**31 - 1,
+ * 2**32) for uint32, outside int64 for int64, outside [-2**63, 2**64) for
+ * uint64. (The CPU's cast loops raise it from this; the device's casts do
+ * not report flags yet.) */
+NDT_HD int ndt_sc_cast_ok32(double v) { return v > -2147483649.0 && v < 2147483648.0; }
+NDT_HD int ndt_sc_cast_ok_i8(double v) { return ndt_sc_cast_ok32(v); }
+NDT_HD int ndt_sc_cast_ok_i16(double v) { return ndt_sc_cast_ok32(v); }
+NDT_HD int ndt_sc_cast_ok_i32(double v) { return ndt_sc_cast_ok32(v); }
+NDT_HD int ndt_sc_cast_ok_u8(double v) { return ndt_sc_cast_ok32(v); }
+NDT_HD int ndt_sc_cast_ok_u16(double v) { return ndt_sc_cast_ok32(v); }
+NDT_HD int ndt_sc_cast_ok_u32(double v) { return v > -2147483649.0 && v < 4294967296.0; }
+NDT_HD int ndt_sc_cast_ok_i64(double v) {
+  return v >= -9223372036854775808.0 && v < 9223372036854775808.0;
+}
+NDT_HD int ndt_sc_cast_ok_u64(double v) {
+  return v >= -9223372036854775808.0 && v < 18446744073709551616.0;
+}
+
 /* X(SFX) for every dtype, in ndt_dtype order */
 #define NDT_SC_FOREACH_DTYPE_SFX(X, ...)                                            \
   X(b, __VA_ARGS__) X(i8, __VA_ARGS__) X(i16, __VA_ARGS__) X(i32, __VA_ARGS__)      \

@@ -1,4 +1,6 @@
 /* elementwise.c - ufuncs, copies, casts and assignment as block tasks. */
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "fusion.h"
@@ -67,16 +69,70 @@ unsigned ndt__ufunc_fp_mask(ndt_ufunc op) {
 static ndt_status apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_array **out,
                         ndt_dtype dtype);
 
+/* A Python scalar (weak 0-d operand) that the loop reads in a narrower float
+ * type (1e308 next to float32 data): NumPy converts it before its loop, as
+ * it stores a Python float into a float32 (FLOAT_setitem), and reports
+ * "overflow encountered in cast" when a finite value becomes an infinity,
+ * and nothing for one that becomes 0 or subnormal. When the conversion
+ * would raise either, *conv is the converted scalar for the loop to read (its
+ * own conversion would raise them under the op's name) and the overflow is
+ * reported as "cast"; else *conv is NULL. The value is read only where
+ * every rank holds it and no task writes it, so every rank decides alike. */
+static ndt_status weak_narrowed(const ndt_array *a, ndt_dtype to, ndt_array **conv) {
+  *conv = NULL;
+  const ndt_dtype from = a->dtype;
+  if (!a->weak || a->ndim != 0 || !a->store || a->store->ntiles != 1) return NDT_OK;
+  const int cplx = from == NDT_COMPLEX128;
+  if (!((from == NDT_FLOAT64 && (to == NDT_FLOAT32 || to == NDT_COMPLEX64)) ||
+        (cplx && to == NDT_COMPLEX64)))
+    return NDT_OK;
+  const ndt_tile *t = &a->store->tiles[0];
+  if (!(t->everywhere || ndt_nranks() == 1) || t->nwrites || !t->data ||
+      !(atomic_load(&t->valid) & 1u))
+    return NDT_OK;
+  const char *p = ndt__host_elem(a, a->offset, 0, NULL);
+  if (!p) return NDT_OK;
+  double v[2] = {0, 0};
+  memcpy(v, p, cplx ? 16 : 8);
+  int over = 0, under = 0;
+  float f[2];
+  for (int k = 0; k < 2; k++) {
+    f[k] = (float)v[k];
+    over |= isinf(f[k]) && !isinf(v[k]);
+    under |= v[k] != 0 && fabs((double)f[k]) < FLT_MIN;
+  }
+  ndt_fpe_clear();   /* the conversion's own flags: they mean nothing here */
+  if (!over && !under) return NDT_OK;
+  ndt_c64 c = {f[0], f[1]};
+  ndt_status st = to == NDT_FLOAT32 ? ndt_scalar(conv, NDT_FLOAT32, &f[0], 1)
+                                    : ndt_scalar(conv, NDT_COMPLEX64, &c, 1);
+  if (st) return st;
+  if (over) ndt__fp_report_now("cast", NDT_FPE_OVERFLOW);
+  return NDT_OK;
+}
+
 ndt_status ndt_apply(ndt_array **out, ndt_ufunc op, int nin, const ndt_array *const *in,
                      ndt_dtype dtype) {
   /* first, as NumPy checks it before shapes and dtypes */
   if (*out && (*out)->readonly) return ndt__error(NDT_ERR_VALUE, "output array is read-only");
   /* one record of floating-point errors for the whole op (all its tiles) */
-  ndt_fp_begin(ndt_ufunc_name(op), (int)op >= 0 && op < NDT_NUFUNCS ? ndt__ufunc_fp_mask(op) : 0);
+  unsigned mask = (int)op >= 0 && op < NDT_NUFUNCS ? ndt__ufunc_fp_mask(op) : 0;
+  if ((op >= NDT_LESS && op <= NDT_GREATER_EQUAL) || op == NDT_SIGN) {
+    /* NumPy's complex loops: ordered compares that signal a NaN, and sign
+     * z / |z|, whose division underflows for a tiny part */
+    for (int i = 0; i < nin && i < 2; i++)
+      if (in[i]->dtype == NDT_COMPLEX64 || in[i]->dtype == NDT_COMPLEX128 ||
+          dtype == NDT_COMPLEX64 || dtype == NDT_COMPLEX128)
+        mask = op == NDT_SIGN ? NDT_FPE_UNDERFLOW : NDT_FPE_INVALID;
+  }
+  ndt_fp_begin(ndt_ufunc_name(op), mask);
   ndt_status st = apply(op, nin, in, out, dtype);
   ndt_fp_end();
   return st;
 }
+
+static ndt_status apply_as(ndt_ew_arg *argp, int nin, const ndt_array *const *in,
+                           ndt_array **out);
 
 static ndt_status apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_array **out,
                         ndt_dtype dtype) {
@@ -86,17 +142,36 @@ static ndt_status apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_a
   arg.name = ndt_ufunc_name(op);
   arg.ufunc = (int)op;
   arg.nin = nin;
+  /* the output's cast first, as NumPy resolves types before it broadcasts */
+  if (*out && !ndt_can_cast(arg.loop_out, (*out)->dtype, NDT_CAST_SAME_KIND))
+    return ndt__error(NDT_ERR_CAST, "Cannot cast ufunc '%s' output from dtype('%s') to "
+                     "dtype('%s') with casting rule 'same_kind'", ndt_ufunc_name(op),
+                     ndt_dtype_name(arg.loop_out), ndt_dtype_name((*out)->dtype));
+  const ndt_array *inx[NDT_MAXOPS];
+  ndt_array *conv[NDT_MAXOPS] = {0};
+  for (int i = 0; i < nin && st == NDT_OK; i++) {
+    inx[i] = in[i];
+    if (in[i]->weak && in[i]->dtype != arg.loop_in[i]) {
+      st = weak_narrowed(in[i], arg.loop_in[i], &conv[i]);
+      if (conv[i]) inx[i] = conv[i];
+    }
+  }
+  if (st == NDT_OK) st = apply_as(&arg, nin, inx, out);
+  for (int i = 0; i < nin; i++) ndt_free(conv[i]);
+  return st;
+}
+
+/* apply, once the loop is known and the operands are what it reads */
+static ndt_status apply_as(ndt_ew_arg *argp, int nin, const ndt_array *const *in,
+                           ndt_array **out) {
+  ndt_ew_arg *const arg = argp;   /* not copied: it holds four views */
+  ndt_status st = NDT_OK;
   int ndims[NDT_MAXOPS + 1];
   const int64_t *shapes[NDT_MAXOPS + 1];
   for (int i = 0; i < nin; i++) {
     ndims[i] = in[i]->ndim;
     shapes[i] = in[i]->shape;
   }
-  /* the output's cast first, as NumPy resolves types before it broadcasts */
-  if (*out && !ndt_can_cast(arg.loop_out, (*out)->dtype, NDT_CAST_SAME_KIND))
-    return ndt__error(NDT_ERR_CAST, "Cannot cast ufunc '%s' output from dtype('%s') to "
-                     "dtype('%s') with casting rule 'same_kind'", ndt_ufunc_name(op),
-                     ndt_dtype_name(arg.loop_out), ndt_dtype_name((*out)->dtype));
   int n = nin;
   if (*out) {
     ndims[n] = (*out)->ndim;
@@ -121,14 +196,14 @@ static ndt_status apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_a
                        "doesn't match the broadcast shape (%s%s)", a, res->ndim == 1 ? "," : "",
                        b, nd == 1 ? "," : "");
     }
-    int fused = ndt__fuse_try(&arg, nin, in, nd, shape, res, NULL);
+    int fused = ndt__fuse_try(arg, nin, in, nd, shape, res, NULL);
     if (fused < 0) return (ndt_status)fused;
     if (fused) return NDT_OK;
   } else {
-    int fused = ndt__fuse_try(&arg, nin, in, nd, shape, NULL, out);
+    int fused = ndt__fuse_try(arg, nin, in, nd, shape, NULL, out);
     if (fused < 0) return (ndt_status)fused;
     if (fused) return NDT_OK;
-    st = ndt__array_new(&res, arg.loop_out, nd, shape, 0);
+    st = ndt__array_new(&res, arg->loop_out, nd, shape, 0);
     if (st) return st;
   }
   ndt_array views[NDT_MAXOPS], *vp[NDT_MAXOPS];
@@ -150,13 +225,39 @@ static ndt_status apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_a
     vp[i] = &views[i];
   }
   vp[nin] = res;
-  if (st == NDT_OK) st = ndt__launch_elementwise(&arg, vp);
+  if (st == NDT_OK) st = ndt__launch_elementwise(arg, vp);
   for (int i = 0; i < nin; i++) ndt_free(copies[i]);
   if (st) {
     if (!*out) ndt_free(res);
     return st;
   }
   *out = res;
+  return NDT_OK;
+}
+
+ndt_status ndt_divmod(ndt_array **q, ndt_array **r, const ndt_array *a, const ndt_array *b,
+                      ndt_dtype dtype) {
+  const ndt_array *in[2] = {a, b};
+  ndt_array *q0 = *q, *r0 = *r;
+  /* NumPy's one loop reads an element before it writes it: a quotient
+   * written over an input is made apart and written after the remainder */
+  int later = q0 && (ndt__may_overlap(q0, a) || ndt__may_overlap(q0, b));
+  ndt_array *qq = later ? NULL : q0;
+  ndt_fp_group_begin("divmod");
+  ndt_status st = ndt_apply(&qq, NDT_FLOOR_DIVIDE, 2, in, dtype);
+  if (st == NDT_OK) st = ndt_apply(r, NDT_REMAINDER, 2, in, dtype);
+  if (st == NDT_OK && later) st = ndt_assign(q0, qq, NDT_CAST_SAME_KIND);
+  ndt_fp_group_end();
+  if (qq && qq != q0 && (st || later)) {
+    if (st) ndt_sync();   /* tasks recorded on it */
+    ndt_free(qq);
+    qq = NULL;
+  }
+  if (st) {
+    *r = r0;
+    return st;
+  }
+  *q = later ? q0 : qq;
   return NDT_OK;
 }
 

@@ -731,7 +731,18 @@ static int matvec(const ndt_array *a, const ndt_array *b, ndt_array **out, ndt_s
   return 0;
 }
 
+static ndt_status matmul_(ndt_array **out, const ndt_array *a, const ndt_array *b);
+
+/* NumPy's matmul and dot report their floating-point errors (of the
+ * products, the sums and any cast of an operand) as one op of their name. */
 ndt_status ndt_matmul(ndt_array **out, const ndt_array *a, const ndt_array *b) {
+  ndt_fp_group_begin("matmul");
+  ndt_status st = matmul_(out, a, b);
+  ndt_fp_group_end();
+  return st;
+}
+
+static ndt_status matmul_(ndt_array **out, const ndt_array *a, const ndt_array *b) {
   ndt__blas_init();
   if (!a || !b || !out) return ndt__error(NDT_ERR_VALUE, "matmul: NULL argument");
   if (*out && (*out)->readonly) return ndt__error(NDT_ERR_VALUE, "output array is read-only");
@@ -886,7 +897,18 @@ done:
 }
 
 /* ---- dot -------------------------------------------------------------- */
+static ndt_status dot_(ndt_array **out, const ndt_array *a, const ndt_array *b);
+
 ndt_status ndt_dot(ndt_array **out, const ndt_array *a, const ndt_array *b) {
+  /* a 0-d operand: NumPy multiplies (its errors are "multiply"'s) */
+  if (a && b && (a->ndim == 0 || b->ndim == 0)) return dot_(out, a, b);
+  ndt_fp_group_begin("dot");
+  ndt_status st = dot_(out, a, b);
+  ndt_fp_group_end();
+  return st;
+}
+
+static ndt_status dot_(ndt_array **out, const ndt_array *a, const ndt_array *b) {
   if (!a || !b || !out) return ndt__error(NDT_ERR_VALUE, "dot: NULL argument");
   int an = a->ndim, bn = b->ndim;
   ndt_dtype rt;

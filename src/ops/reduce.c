@@ -634,10 +634,39 @@ static ndt_status fold_body(ndt_bound *op, void *p) {
 
 static const ndt_task_kind fold_kind = {"prod", {fold_body}};
 
-/* Records the folds of a (its dtype acc, not a part view) into res. */
-static ndt_status prod_folds(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
-                             ndt_dtype acc, ndt_array *res) {
-  int nd = a->ndim;
+/* Records the folds of a (its dtype acc, not a part view) into res.
+ * NumPy's iterator walks the reduced axes in memory order (by their
+ * strides' sizes, largest outermost; a negative stride is walked as it
+ * runs): the product over axes (0, 2) of a transposed array multiplies each
+ * result element's factors in another order than the view's C order, and
+ * where a running product overflows before a small factor (inf) or not
+ * (finite) that order decides. So the reduced axes are put in that order
+ * first (the others stay: they do not change any element's order). */
+static ndt_status prod_folds(ndt_reduce_op op, const ndt_array *a0, uint64_t mask,
+                             ndt_dtype acc, ndt_array *res0) {
+  int nd = a0->ndim;
+  ndt_array av = *a0, rv = *res0;
+  const ndt_array *a = &av;
+  ndt_array *res = &rv;
+  {
+    int red[NDT_MAXDIMS], nr = 0;
+    for (int j = 0; j < nd; j++)
+      if ((mask >> j & 1) && a0->shape[j] > 1) red[nr++] = j;
+    int ord[NDT_MAXDIMS];
+    memcpy(ord, red, sizeof(int) * (size_t)nr);
+    for (int i = 1; i < nr; i++)   /* stable: equal strides keep C order */
+      for (int k = i; k > 0 && llabs(a0->strides[ord[k]]) > llabs(a0->strides[ord[k - 1]]); k--) {
+        int t = ord[k];
+        ord[k] = ord[k - 1];
+        ord[k - 1] = t;
+      }
+    for (int i = 0; i < nr; i++) {   /* the reduced places take the sorted axes */
+      av.shape[red[i]] = a0->shape[ord[i]];
+      av.strides[red[i]] = a0->strides[ord[i]];
+      rv.shape[red[i]] = res0->shape[ord[i]];
+      rv.strides[red[i]] = res0->strides[ord[i]];
+    }
+  }
   ndt_tiling tl;
   ndt__tiling_for(nd, a->shape, a->store->itemsize, ndt__rt_tile_bytes(), &tl);
   unsigned fl = tl.ntiles == 1 && a->size <= ndt__rt_inline_elems() ? NDT_TASK_INLINE : 0;
@@ -948,11 +977,17 @@ static ndt_status drop_axes(ndt_array **res, uint64_t mask, int nd) {
   return st;
 }
 
-static ndt_status divide_by(ndt_array **x, double count) {
+/* *x /= count. NumPy's mean and var divide a 0-d sum as a NumPy scalar
+ * (ret.dtype.type(ret / rcount)): its errors are "... in scalar divide",
+ * but for complex64 (its scalar division by an intp defers to the ufunc). */
+static ndt_status divide_by(ndt_array **x, double count, int complex64) {
   ndt_array *c, *q = NULL;
   ndt_status st = ndt_scalar(&c, NDT_FLOAT64, &count, 1);
   if (st) return st;
+  const int scalar = (*x)->ndim == 0 && !complex64;
+  if (scalar) ndt_fp_group_begin("scalar divide");
   st = ndt_binary(&q, NDT_TRUE_DIVIDE, *x, c);
+  if (scalar) ndt_fp_group_end();
   ndt_free(c);
   if (st) return st;
   ndt_free(*x);
@@ -1018,13 +1053,13 @@ ndt_status ndt_reduce(ndt_array **out, ndt_reduce_op op, const ndt_array *a, uin
          * float32's own correctly rounded division, so only complex differs) */
         ndt_array *wide = NULL, *narrow = NULL;
         st = ndt_astype(&wide, res, NDT_COMPLEX128, NDT_CAST_UNSAFE);
-        if (st == NDT_OK) st = divide_by(&wide, (double)rcount);
+        if (st == NDT_OK) st = divide_by(&wide, (double)rcount, 1);
         if (st == NDT_OK) st = ndt_astype(&narrow, wide, NDT_COMPLEX64, NDT_CAST_UNSAFE);
         ndt_free(wide);
         ndt_free(res);
         res = narrow;
       } else if (st == NDT_OK) {
-        st = divide_by(&res, (double)rcount);
+        st = divide_by(&res, (double)rcount, 0);
       }
       break;
     }
@@ -1059,7 +1094,7 @@ ndt_status ndt_reduce(ndt_array **out, ndt_reduce_op op, const ndt_array *a, uin
       }
       double div = (double)rcount - (double)ddof;
       if (div < 0) div = 0;
-      if (st == NDT_OK) st = divide_by(&res, div);
+      if (st == NDT_OK) st = divide_by(&res, div, 0);
       if (st == NDT_OK && op == NDT_RED_STD) {
         ndt_array *r2 = NULL;
         st = ndt_unary(&r2, NDT_SQRT, res);

@@ -275,7 +275,13 @@ ndt_status ndt_scan(ndt_array **out, ndt_scan_op op, const ndt_array *a, int axi
     proto.rt = rt;
     proto.in = *src;
     proto.res = *res;
+    /* NumPy's add.accumulate and multiply.accumulate report their errors as
+     * "... encountered in accumulate"; the float and complex blocks run in
+     * NumPy's order (above), so they raise what its loop raises */
+    ndt_fp_begin("accumulate", NDT_FPE_DIVIDE | NDT_FPE_OVERFLOW | NDT_FPE_UNDERFLOW |
+                                   NDT_FPE_INVALID);
     st = run_scan(&proto, res);
+    ndt_fp_end();
   }
   ndt_free(src);
   return ndt__finish(st, res, out);

@@ -310,6 +310,7 @@ void ndt__comm_start(const ndt_comm_hooks *h) {
   MPI_Comm_rank(MPI_COMM_WORLD, &comm_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ndt__comm_size_);
   if (ndt__comm_size_ > 1) {
+    ndt__fp_ranks_ = 1;   /* floating-point records agreed between ranks (fperr.c) */
     /* exit notes travel apart from the program's messages */
     if (MPI_Comm_dup(MPI_COMM_WORLD, &ctrl) != MPI_SUCCESS) ctrl = MPI_COMM_NULL;
     else MPI_Comm_set_errhandler(ctrl, MPI_ERRORS_RETURN);
@@ -546,13 +547,54 @@ uint64_t ndt__comm_or(uint64_t bits) {
 #endif
 }
 
+#ifdef NDT_HAVE_MPI
+/* The floating-point records of a status agreement (fperr.c): each rank
+ * gives the number up to which its ops' records are done (MIN: done on
+ * every rank, so their flags are final) and, by a bit of its rank's class
+ * (rank % FP_CLASSES), whether it has flags it has not told. The ranks with
+ * such flags then broadcast them (op number, flags), every rank ORs them
+ * into its records' agreed flags, and those are what every rank hands out:
+ * the same errors at the same call on every rank. Where no rank has new
+ * flags (most agreements) nothing but this agreement's numbers moves. */
+enum { FP_SETTLED = AG_HEAD, FP_CLASS0 = AG_HEAD + 1, FP_CLASSES = 62 };
+
+static void fp_share(const long long *w) {
+  const int64_t upto = w[FP_SETTLED];
+  for (int c = 0; c < FP_CLASSES && c < ndt__comm_size_; c++) {
+    if (!w[FP_CLASS0 + c]) continue;
+    for (int k = c; k < ndt__comm_size_; k += FP_CLASSES) {
+      int64_t n = k == comm_rank ? ndt__fp_collect(NULL, 0) : 0;
+      ndt__comm_bcast(&n, sizeof n, k);
+      if (n <= 0) continue;
+      /* plain malloc: a failure stops the program (every rank must take the
+       * same steps) */
+      int64_t *pairs = malloc((size_t)n * 2 * sizeof *pairs);
+      if (!pairs) {
+        fprintf(stderr, "ndtile rank %d: out of memory agreeing on floating-point errors\n",
+                comm_rank);
+        MPI_Abort(MPI_COMM_WORLD, 71);
+      }
+      if (k == comm_rank) ndt__fp_collect(pairs, (int)n);
+      ndt__comm_bcast(pairs, n * 2 * (int64_t)sizeof *pairs, k);
+      ndt__fp_merge(pairs, (int)n);
+      free(pairs);
+    }
+  }
+  ndt__fp_agreed(upto);
+}
+#endif
+
 ndt_status ndt__comm_agree(ndt_status st) {
 #ifdef NDT_HAVE_MPI
   if (ndt__comm_size_ <= 1) return st;
   /* the first rank that failed */
   long long v[AG_N] = {st ? comm_rank : ndt__comm_size_, 0, 0, 0, 0, AG_STATUS, -AG_STATUS},
             w[AG_N];
+  const int64_t settled = ndt__fp_settled();
+  v[FP_SETTLED] = settled;
+  v[FP_CLASS0 + comm_rank % FP_CLASSES] = -(long long)ndt__fp_flagged();
   agreement(v, w);
+  fp_share(w);
   int first = (int)w[0];
   if (first == ndt__comm_size_) return NDT_OK;
   /* the whole error (kind, argument, op), so every rank raises the same */

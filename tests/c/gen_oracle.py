@@ -28,7 +28,7 @@ logaddexp nextafter negative positive absolute sign logical_not invert sqrt cbrt
 reciprocal exp exp2 expm1 log log2 log10 log1p sin cos tan arcsin arccos arctan sinh cosh
 tanh arcsinh arccosh arctanh floor ceil trunc rint isnan isinf isfinite signbit conjugate
 deg2rad rad2deg where clip gcd lcm heaviside ldexp logaddexp2 spacing bitwise_count
-frexp _frexp_exponent modf _modf_integral""".split()
+frexp _frexp_exponent modf _modf_integral float_power degrees radians""".split()
 # the core's ops for the outputs of two-output ufuncs: (NumPy ufunc, output)
 HALVES = {"frexp": ("frexp", 0), "_frexp_exponent": ("frexp", 1),
           "modf": ("modf", 0), "_modf_integral": ("modf", 1)}

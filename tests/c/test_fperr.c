@@ -1,6 +1,7 @@
 /* test_fperr.c - the C API of floating-point error records: one record per
  * op with the flags of all its tiles, inline and deferred, fused and not;
  * integer division by zero; ops NumPy never reports. */
+#include <math.h>
 #include <string.h>
 #include "check.h"
 
@@ -59,6 +60,46 @@ static void run(int64_t n) {
   ndt_free(iq);
   ndt_free(i7);
   ndt_free(i0);
+
+  /* NumPy's names: divmod is one op (one record, both ops' flags: -1 // 0
+   * divides by zero, -1 % 0 is invalid), float_power, degrees and radians
+   * are their own; 0 ** -inf divides by zero (NumPy's AVX-512 power) */
+  double minus = -1.0, ninf = -INFINITY, big = 1e308;
+  ndt_array *m1, *z0, *dq = NULL, *dr = NULL, *fp = NULL, *ni, *bg, *dg = NULL, *pw = NULL;
+  OK(ndt_full(&m1, 1, shape, NDT_FLOAT64, &minus, NDT_FLOAT64));
+  OK(ndt_full(&z0, 1, shape, NDT_FLOAT64, &zero, NDT_FLOAT64));
+  OK(ndt_full(&ni, 1, shape, NDT_FLOAT64, &ninf, NDT_FLOAT64));
+  OK(ndt_full(&bg, 1, shape, NDT_FLOAT64, &big, NDT_FLOAT64));
+  OK(ndt_sync());
+  take("", &nrec);
+  OK(ndt_divmod(&dq, &dr, m1, z0, NDT_DTYPE_DEFAULT));
+  OK(ndt_sync());
+  EXPECT(take("divmod", &nrec) == (NDT_FPE_DIVIDE | NDT_FPE_INVALID) && nrec == 1,
+         "n=%lld: divmod: %d records", (long long)n, nrec);
+  OK(ndt_binary(&fp, NDT_FLOAT_POWER, z0, m1));   /* 0 ** -1 */
+  OK(ndt_unary(&dg, NDT_DEGREES, bg));
+  OK(ndt_binary(&pw, NDT_POWER, z0, ni));         /* 0 ** -inf */
+  OK(ndt_sync());
+  ndt_fp_error e[64];
+  unsigned seen = 0;
+  int k;
+  while ((k = ndt_fp_errors_take(e, 64)) > 0)
+    for (int i = 0; i < k; i++) {
+      if (!strcmp(e[i].op, "float_power") && e[i].flags == NDT_FPE_DIVIDE) seen |= 1;
+      else if (!strcmp(e[i].op, "degrees") && e[i].flags == NDT_FPE_OVERFLOW) seen |= 2;
+      else if (!strcmp(e[i].op, "power") && e[i].flags == NDT_FPE_DIVIDE) seen |= 4;
+      else seen |= 8;
+    }
+  EXPECT(seen == 7, "n=%lld: float_power/degrees/power records: %u", (long long)n, seen);
+  ndt_free(dq);
+  ndt_free(dr);
+  ndt_free(fp);
+  ndt_free(dg);
+  ndt_free(pw);
+  ndt_free(m1);
+  ndt_free(z0);
+  ndt_free(ni);
+  ndt_free(bg);
 }
 
 int main(void) {

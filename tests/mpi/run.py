@@ -119,14 +119,14 @@ def device_plan(build, ranks):
 # corpus starts mpirun itself for its rank settings) or that hold a process
 # to one rank's view (interrupts, the memory budget, leak counters); the
 # at-scale modules' large arrays are covered on ranks by the fuzzer's rank
-# settings. Floating-point warnings are raised only on the rank whose task
-# met the error (flags are not agreed between ranks yet: docs/design.md).
+# settings. test_fperr_numpy runs at default settings, on one process (its
+# flags on ranks: fp_errors below).
 # test_trust_inputs switches the tile size of a running process between its
 # cases (_core.set_tile_bytes), which puts ranks out of step (found here, left
 # for the ranks work: the rank suites use one tile size per process).
 ONE_PROCESS = ['test_launcher.py', 'test_fuzz_corpus.py', 'test_trust_algos.py',
                'test_default_tiles.py', 'test_interrupt.py', 'test_memory_limit.py',
-               'test_leaks.py', 'test_trust.py', 'test_fperr.py', 'test_trust_inputs.py',
+               'test_leaks.py', 'test_trust.py', 'test_fperr_numpy.py', 'test_trust_inputs.py',
                # these start child processes or launchers of their own, lend
                # host memory, or check one process's counters (io's rank
                # tests go through the launcher themselves)
@@ -240,6 +240,76 @@ print('lifetimes ok')
               p.returncode == 0 and 'lifetimes ok' in out, f"rc={p.returncode} {out[-2000:]}")
 
 
+def fp_errors(tmp):
+    """Floating-point errors on ranks: a task runs on one rank, yet every
+    rank warns alike (NumPy's messages, the same as one process) and, under
+    errstate 'raise', every rank raises at the same call. Before the flags
+    were agreed only the computing rank warned, and under 'raise' the ranks
+    went out of step."""
+    script = os.path.join(tmp, 'fp_errors.py')
+    with open(script, 'w') as f:
+        f.write("""import sys, warnings, numpy
+import ndtile as np
+np._core.set_tile_bytes(4096)
+n = 100_000
+a = np.ones(n)
+z = np.zeros(n)
+out = []
+calls = []
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter('always')
+    b = a[:100] / 0                     # inline, on the first tile's rank
+    c = a[-3000:] / z[-3000:]           # deferred, on the last tiles' rank
+    d = np.log(a - 2)                   # fused, every rank's tiles
+    q, r = np.divmod(a[-10:], 0.0)      # one op, its own name
+    e = (a[:10] * 1e308) * 10           # overflow, rank 0
+    u = np.zeros(n + 10, 'uint8')
+    u[3:n + 3] = np.full(n, 1e20)       # a cast into a view across tiles
+    s = float(b.sum() + c.sum() + d.sum())
+    p = np.cumprod(np.full(n, 1e200))   # a scan, on every rank's tiles
+    float(p[-1])
+out.append(sorted(str(x.message) for x in w))
+lines = sorted((str(x.message), x.lineno) for x in w)
+for where in ('inline', 'deferred'):
+    try:
+        with numpy.errstate(all='raise'):
+            f = a[:50] / 0 if where == 'inline' else a[-5000:] / z[-5000:]
+            float(f[0])
+        out.append(where + ': no raise')
+    except FloatingPointError as ex:
+        out.append(f'{where}: raised {ex}')
+with numpy.errstate(all='call'):
+    numpy.seterrcall(lambda what, flag: calls.append((what, flag)))
+    g = np.sqrt(a[-100:] - 3)
+    np.sync()
+out.append(calls)
+sys.stderr.write(f"RESULT {out!r}\\n")
+sys.stderr.write(f"LINES {lines!r}\\n")
+print('fp errors ok')
+""")
+    p, _ = run([PY, script], 120, {'NDTILE_MPI': '0'})
+    want = [ln for ln in (p.stdout + p.stderr).splitlines() if ln.startswith('RESULT ')]
+    check("fp errors: one process", p.returncode == 0 and len(want) == 1 and
+          'raised' in want[0], (p.stdout + p.stderr)[-2000:])
+    if p.returncode or len(want) != 1:
+        return
+    for n in (2, 3):
+        try:
+            p, dt = run(mpirun(n) + [PY, script], 120)
+        except subprocess.TimeoutExpired:
+            check(f"fp errors: {n} ranks", False, "hung (120 s)")
+            continue
+        out = p.stdout + p.stderr
+        got = [ln for ln in out.splitlines() if ln.startswith('RESULT ')]
+        lines = [ln for ln in out.splitlines() if ln.startswith('LINES ')]
+        # the messages are one process's; the lines the same on every rank
+        # (on ranks the line of the call that reports: docs/guide/ranks.md)
+        check(f"fp errors: every one of {n} ranks warns and raises as one process ({dt:.1f} s)",
+              p.returncode == 0 and len(got) == n and all(g == want[0] for g in got) and
+              len(lines) == n and len(set(lines)) == 1,
+              f"rc={p.returncode} want {want[0]}\n got {got} {lines} {out[-2000:]}")
+
+
 def out_of_step(tmp):
     """Ranks that stop making the same calls: sys.exit on one rank, an array
     read on one rank only, a read of another array. Every rank ends within
@@ -316,7 +386,7 @@ def main():
     ap.add_argument('--build', default=os.path.join(ROOT, 'build'))
     ap.add_argument('--only', default='',
                     help="run only these checks (comma list: out_of_step, fail_stop, output, "
-                         "lifetimes, device_plan)")
+                         "lifetimes, device_plan, fp_errors)")
     ap.add_argument('--pytest-ranks', default='2,3,4',
                     help="rank counts for the whole Python suite ('' skips it)")
     args = ap.parse_args()
@@ -324,7 +394,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix='ndtile-mpi-')
     if args.only:
         names = {'out_of_step': out_of_step, 'fail_stop': fail_stop, 'output': output_once,
-                 'lifetimes': lifetimes,
+                 'lifetimes': lifetimes, 'fp_errors': fp_errors,
                  'device_plan': lambda _: device_plan(args.build, [n for n in ranks if n in (2, 3)])}
         try:
             for n in args.only.split(','):
@@ -344,6 +414,7 @@ def main():
         fail_stop(tmp)
         out_of_step(tmp)
         lifetimes(tmp)
+        fp_errors(tmp)
         xray_report(tmp, [n for n in ranks if n in (1, 3)])
         c_suites(args.build, ranks)
         device_plan(args.build, [n for n in ranks if n in (2, 3)])

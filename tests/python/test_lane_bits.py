@@ -195,14 +195,8 @@ def check_recip(dt, zero):
             assert len(exp) == 2, exp     # divide by zero and invalid value
 
 
-# On many ranks a floating-point warning is raised on the rank that computed
-# the element (an open limitation, docs/fuzzing.md): the flag tests run in
-# one process (test-python), the values on every rank.
-one_process = pytest.mark.skipif(ndtile.nranks() > 1,
-                                 reason="fp warnings come from the computing rank only")
-
-
-@one_process
+# On many ranks the flags are agreed between the ranks: every rank warns
+# alike (src/runtime/comm.c).
 @pytest.mark.parametrize('zero', [True, False])
 @pytest.mark.parametrize('dt', INT_TYPES + ['bool'])
 def test_integer_reciprocal_flags(dt, zero):
@@ -211,14 +205,12 @@ def test_integer_reciprocal_flags(dt, zero):
     check_recip(dt, zero)
 
 
-@one_process
 @pytest.mark.default_settings
 @pytest.mark.parametrize('dt', INT_TYPES)
 def test_integer_reciprocal_flags_default_settings(dt):
     check_recip(dt, True)
 
 
-@one_process
 @pytest.mark.default_settings
 @pytest.mark.parametrize('dt', ['int8', 'int32', 'uint16', 'int64'])
 def test_integer_reciprocal_flags_big(dt):

@@ -149,6 +149,23 @@ def test_regression_prod_over_axes_overflow_then_zero():
     """)
 
 
+def test_regression_prod_over_axes_in_memory_order():
+    # NumPy's iterator walks the reduced axes in memory order: over axes
+    # (0, 2) of a transposed array each element's running product overflows
+    # before its small factors (inf) where the view's C order does not
+    # (fuzz 2150042876: 2.3e213 against NumPy's inf)
+    run_default("""
+        a0 = numpy.linspace(-4, 6, 228525).reshape((5, 33, 1385))
+        for ax in ((0, 2), (2, 0), 0, 2, (0, 1, 2)):
+            check('T', lambda m, a: m.prod(a.T, axis=ax), a0)
+            check('Tf32', lambda m, a: m.prod(a.T, axis=ax), a0.astype('float32'))
+        m4 = numpy.tile(numpy.array([[1e200, 1e200], [1e-200, 0.0]]), (300, 300))
+        for ax in ((0, 1), 0, 1):
+            check('m', lambda m, a: m.prod(a.T.reshape(600, 600, 1), axis=ax), m4)
+            check('mneg', lambda m, a: m.prod(a[::-1].T.reshape(600, 600, 1), axis=ax), m4)
+    """)
+
+
 def test_regression_sort_writes_quiet_nan():
     # NumPy's quicksort and heapsort (vectorised, on x86) write every NaN as
     # the quiet NaN; its stable sort keeps each NaN's bits (fuzz 1400001287:

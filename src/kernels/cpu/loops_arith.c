@@ -123,6 +123,32 @@ NDT_FOREACH_INT(INT_LOOPS)
 /* ======================================================================
  * real floats
  * ====================================================================== */
+/* The flags NumPy's AVX-512 power (SVML) raises beyond pow's (see pow_s
+ * below), found from the bits: a float compare would raise "invalid" for a
+ * NaN operand itself. */
+NDT_INLINE unsigned ndt_pow_svml_flags_f64(double x, double y) {
+  uint64_t bx, by;
+  memcpy(&bx, &x, 8);
+  memcpy(&by, &y, 8);
+  if (by == 0xfff0000000000000ull) return (bx << 1) == 0 ? NDT_FPE_DIVIDE : 0;   /* 0 ** -inf */
+  if (by == 0x7ff0000000000000ull) {   /* x ** inf, x finite with x * x beyond the range */
+    const unsigned e = (unsigned)(bx >> 52) & 0x7ff;
+    return e >= 1023 + 512 && e < 0x7ff ? NDT_FPE_OVERFLOW : 0;
+  }
+  return 0;
+}
+NDT_INLINE unsigned ndt_pow_svml_flags_f32(float x, float y) {
+  uint32_t bx, by;
+  memcpy(&bx, &x, 4);
+  memcpy(&by, &y, 4);
+  if (by == 0xff800000u) return (bx << 1) == 0 ? NDT_FPE_DIVIDE : 0;
+  if (by == 0x7f800000u) {
+    const unsigned e = (bx >> 23) & 0xff;
+    return e >= 127 + 64 && e < 0xff ? NDT_FPE_OVERFLOW : 0;
+  }
+  return 0;
+}
+
 /* scalar.h: ndt_sc_add_f64 & co.; the CPU forms of those that take a
  * flags argument (the hardware raises the float flags itself). */
 #define FLOAT_SCALARS(SFX, DT, T, SUF)                                  \
@@ -137,14 +163,24 @@ NDT_FOREACH_INT(INT_LOOPS)
   NDT_CPU_FE1(recip_s_##SFX, T, T, ndt_sc_recip_##SFX)                   \
   NDT_CPU_FE1(deg2rad_s_##SFX, T, T, ndt_sc_deg2rad_##SFX)               \
   NDT_CPU_FE1(rad2deg_s_##SFX, T, T, ndt_sc_rad2deg_##SFX)               \
-  NDT_INLINE T pow_s_##SFX(T x, T y) { return pow##SUF(x, y); }          \
+  /* NumPy's power on AVX-512 (SVML) raises two flags pow does not: divide \
+   * by zero for 0 ** -inf, and overflow for x ** inf where x * x overflows \
+   * (|x| >= 2**512 in float64, 2**64 in float32). float_power's loop is  \
+   * plain pow, as NumPy's. */                                            \
+  NDT_INLINE T fpow_s_##SFX(T x, T y) { return pow##SUF(x, y); }         \
+  NDT_INLINE T pow_s_##SFX(T x, T y) {                                   \
+    const unsigned f = ndt_pow_svml_flags_##SFX(x, y);                   \
+    if (__builtin_expect(f != 0, 0)) ndt_fpe_raise(f);                   \
+    return pow##SUF(x, y);                                               \
+  }                                                                      \
   NDT_INLINE T nextafter_s_##SFX(T x, T y) { return nextafter##SUF(x, y); }
 NDT_FOREACH_FLOAT(FLOAT_SCALARS)
 
 /* NumPy's power loop takes a scalar exponent of 0.5 (stride 0) as sqrt:
  * (-inf) ** 0.5 is nan and (-0.0) ** 0.5 is -0.0 there, and float32
- * results are sqrtf's rounding, not powf's. An exponent array that holds
- * 0.5 goes through pow, as in NumPy. */
+ * results are sqrtf's rounding, not powf's. One of 1 is a copy (no
+ * underflow for a subnormal base). An exponent array that holds 0.5 or 1
+ * goes through pow, as in NumPy. */
 #define POW_LOOP(SFX, T, SUF)                                                        \
   static void pow_##SFX(char **args, const int64_t *steps, int64_t n) {             \
     if (steps[1] == 0 && n > 0 && *(const T *)args[1] == (T)0.5) {                   \
@@ -152,6 +188,14 @@ NDT_FOREACH_FLOAT(FLOAT_SCALARS)
       char *op = args[2];                                                            \
       for (int64_t i = 0; i < n; i++, ip += steps[0], op += steps[2])                \
         *(T *)op = sqrt##SUF(*(const T *)ip);                                        \
+      return;                                                                        \
+    }                                                                                \
+    if (steps[1] == 0 && n > 0 && *(const T *)args[1] == (T)1) {                     \
+      /* and 1 as a copy: pow(x, 1) raises underflow for a subnormal x */             \
+      const char *ip = args[0];                                                      \
+      char *op = args[2];                                                            \
+      for (int64_t i = 0; i < n; i++, ip += steps[0], op += steps[2])                \
+        memcpy(op, ip, sizeof(T));                                                   \
       return;                                                                        \
     }                                                                                \
     powv_##SFX(args, steps, n);                                                      \
@@ -177,6 +221,7 @@ NDT_FOREACH_FLOAT(FLOAT_SCALARS)
   NDT_DEF_BINARY_A(fmod_##SFX, NDT_BRANCHY, T, T, T, fmod_s_##SFX)      \
   NDT_DEF_BINARY(powv_##SFX, T, T, T, pow_s_##SFX)                      \
   POW_LOOP(SFX, T, SUF)                                                 \
+  NDT_DEF_BINARY(fpow_##SFX, T, T, T, fpow_s_##SFX)                     \
   NDT_DEF_BINARY(land_##SFX, T, T, ndt_bool_t, ndt_sc_land_##SFX)            \
   NDT_DEF_BINARY(lor_##SFX, T, T, ndt_bool_t, ndt_sc_lor_##SFX)              \
   NDT_DEF_BINARY(lxor_##SFX, T, T, ndt_bool_t, ndt_sc_lxor_##SFX)            \
@@ -292,7 +337,9 @@ ndt_loop_fn ndt__cpu_loop_where(int itemsize) {
   [NDT_CONJUGATE][DT] = pos_##SFX, [NDT_ISNAN][DT] = isnan_##SFX,                   \
   [NDT_ISINF][DT] = isinf_##SFX, [NDT_ISFINITE][DT] = isfin_##SFX,                  \
   [NDT_SIGNBIT][DT] = signbit_##SFX, [NDT_DEG2RAD][DT] = deg2rad_##SFX,             \
-  [NDT_RAD2DEG][DT] = rad2deg_##SFX, [NDT_CLIP][DT] = clip_##SFX,
+  [NDT_RAD2DEG][DT] = rad2deg_##SFX, [NDT_CLIP][DT] = clip_##SFX,                  \
+  [NDT_DEGREES][DT] = rad2deg_##SFX, [NDT_RADIANS][DT] = deg2rad_##SFX,             \
+  [NDT_FLOAT_POWER][DT] = fpow_##SFX,
 
 static const ndt_loop_fn arith_tab[NDT_NUFUNCS][NDT_NTYPES] = {
   /* bool */

@@ -92,6 +92,28 @@ __attribute__((noinline, cold, unused)) static void ndt_fpe_raise(unsigned f) {
   if (f & NDT_FPE_INVALID) r = zero / zero;
   (void)r;
 }
+/* The calling thread's floating-point status, saved and put back around
+ * work whose hardware flags do not count (the float -> int casts raise
+ * "invalid" from the values instead: cast.c). */
+#if defined(__x86_64__) && defined(__GNUC__)
+NDT_INLINE unsigned ndt_fpstate_save(void) {
+  unsigned m;
+  __asm__ __volatile__("stmxcsr %0" : "=m"(m));
+  return m;
+}
+NDT_INLINE void ndt_fpstate_restore(unsigned m) { __asm__ __volatile__("ldmxcsr %0" : : "m"(m)); }
+#else
+#include <fenv.h>
+NDT_INLINE unsigned ndt_fpstate_save(void) {
+  fexcept_t e;
+  fegetexceptflag(&e, FE_ALL_EXCEPT);
+  return (unsigned)e;
+}
+NDT_INLINE void ndt_fpstate_restore(unsigned m) {
+  fexcept_t e = (fexcept_t)m;
+  fesetexceptflag(&e, FE_ALL_EXCEPT);
+}
+#endif
 #define ndt_raise_divbyzero() ndt_fpe_raise(NDT_FPE_DIVIDE)
 #define ndt_raise_overflow() ndt_fpe_raise(NDT_FPE_OVERFLOW)
 

@@ -40,16 +40,36 @@
   NDT_CPU_FE2(mul_s_##SFX, T, T, T, ndt_sc_mul_##SFX)                                    \
   NDT_CPU_FE2(div_s_##SFX, T, T, T, ndt_sc_div_##SFX)                                    \
   NDT_CPU_FE1(recip_s_##SFX, T, T, ndt_sc_recip_##SFX)                                   \
-  /* npy_cpow */                                                                         \
+  /* NumPy's nc_pow. Its tests raise nothing but what NumPy raises: 0 ** z    \
+   * with z not > 0 is NaN and "invalid", and so is a real exponent that is   \
+   * a NaN (NumPy's test for a small integer compares it); the other compares' \
+   * flags (of a NaN part) are dropped. */                                      \
   NDT_INLINE T pow_s_##SFX(T a, T b) {                                                   \
     const FT ar = a.re, ai = a.im, br = b.re, bi = b.im;                                 \
-    if (br == 0 && bi == 0) return mk_##SFX(1, 0);                                       \
+    const unsigned saved = ndt_fpstate_save();                                           \
+    unsigned raise = 0;                                                                  \
+    int n = 0, small_int = 0;                                                            \
+    if (br == 0 && bi == 0) {                                                            \
+      ndt_fpstate_restore(saved);                                                        \
+      return mk_##SFX(1, 0);                                                             \
+    }                                                                                    \
     if (ar == 0 && ai == 0) {                                                            \
-      if (br > 0) return mk_##SFX(0, 0);                                                 \
+      const int pos = br > 0;                                                            \
+      ndt_fpstate_restore(saved);                                                        \
+      if (pos) return mk_##SFX(0, 0);                                                    \
+      ndt_fpe_raise(NDT_FPE_INVALID);   /* NumPy: "ill-defined", inf - inf */            \
       return mk_##SFX(NAN, NAN);                                                         \
     }                                                                                    \
-    if (bi == 0 && br > -100 && br < 100 && (FT)(int)br == br) {                         \
-      int n = (int)br;                                                                   \
+    if (bi == 0) {                                                                       \
+      if (br != br) raise = NDT_FPE_INVALID;                                             \
+      else if (br > -100 && br < 100 && (FT)(int)br == br) {                             \
+        small_int = 1;                                                                   \
+        n = (int)br;                                                                     \
+      }                                                                                  \
+    }                                                                                    \
+    ndt_fpstate_restore(saved);                                                          \
+    if (raise) ndt_fpe_raise(raise);                                                     \
+    if (small_int) {                                                                     \
       if (n == 1) return a;                                                              \
       if (n == 2) return mul_s_##SFX(a, a);                                              \
       if (n == 3) return mul_s_##SFX(a, mul_s_##SFX(a, a));                              \
@@ -183,6 +203,66 @@ CPLX_FUSED(c128, ndt_c128, double, , plain)
 CPLX_PICK(c64)
 CPLX_PICK(c128)
 
+/* The ordered comparisons raise "invalid" as NumPy's (its CLT & co, whose
+ * first real-part compare and, when the real parts are equal, imaginary
+ * part compare are signalling): where a real part is a NaN, or the real
+ * parts are equal and an imaginary part is a NaN. The loop's own flags
+ * (vectorised, every compare runs) are dropped. */
+#define CMP_NAN_SEEN(a, b) \
+  ((((a).re != (a).re) | ((b).re != (b).re) | \
+    (((a).re == (b).re) & (((a).im != (a).im) | ((b).im != (b).im)))) != 0)
+/* Any NaN among n complex values at p (stride s bytes)? On the bits, over
+ * the parts as one flat run when contiguous: integer work vectorises and
+ * raises no flag (most data has no NaN: the comparison then raises nothing). */
+#define ANY_NAN(NAME, FT, UT, EXPMASK)                                           \
+  static int NAME##_1(const UT *u, int64_t k) {                                  \
+    unsigned nan = 0;                                                            \
+    for (int64_t i = 0; i < k; i++) nan |= (u[i] & ~((UT)1 << (sizeof(UT) * 8 - 1))) > EXPMASK; \
+    return nan != 0;                                                             \
+  }                                                                              \
+  __attribute__((target("avx2"))) static int NAME##_2(const UT *u, int64_t k) {  \
+    unsigned nan = 0;                                                            \
+    for (int64_t i = 0; i < k; i++) nan |= (u[i] & ~((UT)1 << (sizeof(UT) * 8 - 1))) > EXPMASK; \
+    return nan != 0;                                                             \
+  }                                                                              \
+  static int NAME(const char *p, int64_t s, int64_t n) {                         \
+    if (s == 2 * (int64_t)sizeof(FT))                                            \
+      return ndt_cpu_level() >= 2 ? NAME##_2((const UT *)p, 2 * n) : NAME##_1((const UT *)p, 2 * n); \
+    for (int64_t i = 0; i < n; i++, p += s)                                      \
+      if (NAME##_1((const UT *)p, 2)) return 1;                                  \
+    return 0;                                                                    \
+  }
+ANY_NAN(any_nan_c64, float, uint32_t, 0x7f800000u)
+ANY_NAN(any_nan_c128, double, uint64_t, 0x7ff0000000000000ull)
+
+#define CMP_FLAGGED(OP, SFX, T)                                                  \
+  static void OP##_##SFX(char **args, const int64_t *steps, int64_t n) {         \
+    /* chunks whose inputs hold no NaN (most data) raise nothing: compared    \
+     * while the look at them left them in cache */                           \
+    int64_t c = 0;                                                               \
+    for (; c < n; c += 2048) {                                                   \
+      const int64_t m = n - c < 2048 ? n - c : 2048;                             \
+      char *sub[3] = {args[0] + c * steps[0], args[1] + c * steps[1], args[2] + c * steps[2]}; \
+      if (any_nan_##SFX(sub[0], steps[0], m) || any_nan_##SFX(sub[1], steps[1], m)) break; \
+      OP##v_##SFX(sub, steps, m);                                                \
+    }                                                                            \
+    if (c >= n) return;                                                          \
+    args = (char *[3]){args[0] + c * steps[0], args[1] + c * steps[1], args[2] + c * steps[2]}; \
+    n -= c;                                                                      \
+    const unsigned saved = ndt_fpstate_save();                                   \
+    const char *p = args[0], *q = args[1];                                       \
+    int bad = 0;                                                                 \
+    for (int64_t i = 0; i < n; i++, p += steps[0], q += steps[1]) {              \
+      T a, b;                                                                    \
+      memcpy(&a, p, sizeof a);                                                   \
+      memcpy(&b, q, sizeof b);                                                   \
+      bad |= CMP_NAN_SEEN(a, b);                                                 \
+    }                                                                            \
+    OP##v_##SFX(args, steps, n);                                                 \
+    ndt_fpstate_restore(saved);                                                  \
+    if (bad) ndt_fpe_raise(NDT_FPE_INVALID);                                     \
+  }
+
 #define CPLX_LOOPS(SFX, DT, T, FT, SUF)                                 \
   NDT_DEF_BINARY(add_##SFX, T, T, T, add_s_##SFX)                       \
   NDT_DEF_BINARY(sub_##SFX, T, T, T, sub_s_##SFX)                       \
@@ -190,10 +270,12 @@ CPLX_PICK(c128)
   NDT_DEF_BINARY_A(pow_##SFX, NDT_BRANCHY, T, T, T, pow_s_##SFX)          \
   NDT_DEF_BINARY(eq_##SFX, T, T, ndt_bool_t, ndt_sc_eq_##SFX)                \
   NDT_DEF_BINARY(ne_##SFX, T, T, ndt_bool_t, ndt_sc_ne_##SFX)                \
-  NDT_DEF_BINARY(lt_##SFX, T, T, ndt_bool_t, ndt_sc_lt_##SFX)                \
-  NDT_DEF_BINARY(le_##SFX, T, T, ndt_bool_t, ndt_sc_le_##SFX)                \
-  NDT_DEF_BINARY(gt_##SFX, T, T, ndt_bool_t, ndt_sc_gt_##SFX)                \
-  NDT_DEF_BINARY(ge_##SFX, T, T, ndt_bool_t, ndt_sc_ge_##SFX)                \
+  NDT_DEF_BINARY(ltv_##SFX, T, T, ndt_bool_t, ndt_sc_lt_##SFX)                \
+  NDT_DEF_BINARY(lev_##SFX, T, T, ndt_bool_t, ndt_sc_le_##SFX)                \
+  NDT_DEF_BINARY(gtv_##SFX, T, T, ndt_bool_t, ndt_sc_gt_##SFX)                \
+  NDT_DEF_BINARY(gev_##SFX, T, T, ndt_bool_t, ndt_sc_ge_##SFX)                \
+  CMP_FLAGGED(lt, SFX, T) CMP_FLAGGED(le, SFX, T)                        \
+  CMP_FLAGGED(gt, SFX, T) CMP_FLAGGED(ge, SFX, T)                        \
   NDT_DEF_BINARY(land_##SFX, T, T, ndt_bool_t, ndt_sc_land_##SFX)            \
   NDT_DEF_BINARY(lor_##SFX, T, T, ndt_bool_t, ndt_sc_lor_##SFX)              \
   NDT_DEF_BINARY(lxor_##SFX, T, T, ndt_bool_t, ndt_sc_lxor_##SFX)            \
@@ -237,7 +319,8 @@ NDT_FOREACH_COMPLEX(CPLX_LOOPS)
 #define CPLX_TAB(SFX, DT, T, FT, SUF)                                                  \
   [NDT_ADD][DT] = add_##SFX, [NDT_SUBTRACT][DT] = sub_##SFX,                           \
   [NDT_MULTIPLY][DT] = mul_##SFX, [NDT_TRUE_DIVIDE][DT] = div_##SFX,                   \
-  [NDT_POWER][DT] = pow_##SFX, [NDT_EQUAL][DT] = eq_##SFX,                             \
+  [NDT_POWER][DT] = pow_##SFX, [NDT_FLOAT_POWER][DT] = pow_##SFX,                     \
+  [NDT_EQUAL][DT] = eq_##SFX,                                                          \
   [NDT_NOT_EQUAL][DT] = ne_##SFX, [NDT_LESS][DT] = lt_##SFX,                           \
   [NDT_LESS_EQUAL][DT] = le_##SFX, [NDT_GREATER][DT] = gt_##SFX,                       \
   [NDT_GREATER_EQUAL][DT] = ge_##SFX, [NDT_LOGICAL_AND][DT] = land_##SFX,              \

@@ -26,6 +26,8 @@
 NDT_FOREACH_INT(GCD_LOOPS)
 
 /* ---- float functions --------------------------------------------------- */
+#define MIN_f32 1.17549435e-38f
+#define MIN_f64 2.2250738585072014e-308
 #define EXTRA_FLOAT(SFX, DT, T, SUF)                                             \
   NDT_INLINE T logaddexp2_s_##SFX(T x, T y) {                                    \
     if (x == y) return x + 1;                                                    \
@@ -57,7 +59,22 @@ NDT_FOREACH_INT(GCD_LOOPS)
   }                                                                              \
   NDT_DEF_BINARY(heaviside_##SFX, T, T, T, ndt_sc_heaviside_##SFX)                    \
   NDT_DEF_BINARY(logaddexp2_##SFX, T, T, T, logaddexp2_s_##SFX)                  \
-  NDT_DEF_UNARY(spacing_##SFX, T, T, spacing_s_##SFX)                            \
+  NDT_DEF_UNARY(spacingv_##SFX, T, T, spacing_s_##SFX)                           \
+  /* NumPy's spacing raises underflow for a subnormal x (its nextafter     \
+   * does), nothing else: 0's spacing is subnormal too, and exact */          \
+  static void spacing_##SFX(char **args, const int64_t *steps, int64_t n) {       \
+    const unsigned saved = ndt_fpstate_save();   /* a NaN compared: dropped */  \
+    const char *p = args[0];                                                     \
+    int sub = 0;                                                                 \
+    for (int64_t i = 0; i < n; i++, p += steps[0]) {                             \
+      T x;                                                                       \
+      memcpy(&x, p, sizeof x);                                                   \
+      sub |= (x != 0) & (fabs##SUF(x) < MIN_##SFX);                              \
+    }                                                                            \
+    spacingv_##SFX(args, steps, n);                                              \
+    ndt_fpstate_restore(saved);                                                  \
+    if (sub) ndt_fpe_raise(NDT_FPE_UNDERFLOW);                                   \
+  }                                                                              \
   NDT_DEF_UNARY(frexpm_##SFX, T, T, frexpm_s_##SFX)                              \
   NDT_DEF_UNARY(frexpe_##SFX, T, int32_t, frexpe_s_##SFX)                        \
   NDT_DEF_UNARY(modff_##SFX, T, T, modff_s_##SFX)                                \
