@@ -436,12 +436,18 @@ def test_several_ranks_refuse_to_lend_launched():
 def test_floating_point_errors_reported_at_the_export():
     # deferred work's floating-point flags are due when the memory is lent
     for read in (memoryview, np.asarray):
-        with nt.errstate(over='raise'):
-            x = nt.array([1e308, 1.0])
-            nt.add.at(x, [0], 1e308)            # its flags are reported at the next read
-            with pytest.raises(FloatingPointError, match="overflow encountered in add"):
-                read(x)
-        assert np.asarray(x)[0] == np.inf       # reported once; the values stay
+        seen = []
+        with nt.errstate(over='call', call=lambda what, flag: seen.append(what)):
+            x = nt.asarray(np.full(40000, 1e308))
+            x *= 10                             # deferred: its flags are due at the next read
+            assert seen == []
+            read(x)
+            assert seen == ['overflow']         # reported at the export
+        assert np.asarray(x)[0] == np.inf and seen == ['overflow']   # once; the values stay
+    with nt.errstate(over='raise'):             # 'raise' runs the op at its call, as NumPy
+        x = nt.array([1e308, 1.0])
+        with pytest.raises(FloatingPointError, match="overflow encountered in add"):
+            nt.add.at(x, [0], 1e308)
     with nt.errstate(over='warn'):
         y = nt.asarray(np.full(40000, 1e308)) * 10
         with pytest.warns(RuntimeWarning, match="overflow encountered in multiply"):
