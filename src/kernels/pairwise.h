@@ -35,7 +35,10 @@ NDT_HD int64_t ndt_pw_split(int64_t n) {
  * overflow or a NaN on the way: neither comes back to a finite value) is
  * summed again with fe, for its flags and NaN bits: the same tree, the
  * same additions, so the same value otherwise. */
-#define NDT_PW_ADD(SFX, a, b, fe) ((fe) ? ndt_sc_add_##SFX(a, b, fe) : (a) + (b))
+/* (ndt_sc_gpu: a GPU's canonical NaN in the host build of the device
+ * kernels, NDT_SC_EMULATE; nothing elsewhere) */
+#define NDT_PW_ADD(SFX, a, b, fe) \
+  ((fe) ? ndt_sc_add_##SFX(a, b, fe) : ndt_sc_gpu_##SFX((a) + (b)))
 
 #define NDT_PW_DEF(SFX, T)                                                           \
   NDT_HD T ndt_pw_at_##SFX(const char *p, int64_t s, int64_t i) {                     \

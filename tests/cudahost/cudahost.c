@@ -41,7 +41,7 @@
 static int ndev = 2;
 static size_t dev_total = (size_t)256 << 20;
 static long fail_alloc_at = 0, fail_kernel_at = 0;   /* 1-based; 0: none */
-static atomic_long n_alloc, n_kernel;
+static atomic_long n_alloc, n_kernel, n_copy, n_copy_bytes, n_fail_alloc, n_faults;
 static int delay_us;
 static _Thread_local unsigned delay_seed = 12345;
 
@@ -57,6 +57,15 @@ static size_t parse_size(const char *s, size_t dflt) {
     default: break;
   }
   return (size_t)v;
+}
+
+/* NDTILE_CUDAHOST_STATS=1: what the devices did, on stderr at exit (a
+ * run through the plugin shows it used them) */
+static void stats_report(void) {
+  fprintf(stderr, "cudahost: %ld kernel launches, %ld copies (%ld bytes), %ld allocations "
+          "(%ld refused), %ld faults\n", atomic_load(&n_kernel), atomic_load(&n_copy),
+          atomic_load(&n_copy_bytes), atomic_load(&n_alloc), atomic_load(&n_fail_alloc),
+          atomic_load(&n_faults));
 }
 
 static void settings_read(void) {
@@ -77,6 +86,8 @@ static void settings_read(void) {
   }
   const char *d = getenv("NDTILE_CUDAHOST_DELAY");
   if (d && *d) delay_us = atoi(d);
+  const char *st = getenv("NDTILE_CUDAHOST_STATS");
+  if (st && *st && strcmp(st, "0")) atexit(stats_report);
 }
 
 /* ---- errors: per thread, and sticky per device ---- */
@@ -327,6 +338,7 @@ struct CUevent_st {
 static void dev_fault(cdev *d, cudaError_t e) {
   int none = 0;
   atomic_compare_exchange_strong(&d->sticky, &none, (int)e);
+  atomic_fetch_add(&n_faults, 1);
 }
 
 static void free_block(cdev *d, char *at) {
@@ -583,8 +595,10 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags) {
 /* ---- memory ---- */
 /* n bytes on d for stream s (NULL: synchronous, no stream-ordered reuse) */
 static cudaError_t dev_alloc(cdev *d, cudaStream_t s, void **p, size_t n) {
-  if (fail_alloc_at > 0 && atomic_fetch_add(&n_alloc, 1) + 1 == fail_alloc_at)
+  if (atomic_fetch_add(&n_alloc, 1) + 1 == fail_alloc_at) {
+    atomic_fetch_add(&n_fail_alloc, 1);
     return cudaErrorMemoryAllocation;
+  }
   size_t want = (n + ALIGN - 1) / ALIGN * ALIGN;
   if (want == 0) want = ALIGN;
   size_t reusable = 0;
@@ -612,6 +626,7 @@ static cudaError_t dev_alloc(cdev *d, cudaStream_t s, void **p, size_t n) {
     }
   }
   pthread_mutex_unlock(&d->lock);
+  if (e) atomic_fetch_add(&n_fail_alloc, 1);
   return e;
 }
 
@@ -664,13 +679,20 @@ cudaError_t cudaFree(void *p) {
   return cudaSuccess;
 }
 
-/* 1 when [p, p + n) lies in one live allocation */
+/* 1 when [p, p + n) lies in live allocations of one device, with no gap
+ * (a kernel may run over allocations that lie back to back: the core
+ * binds tiles adjacent in memory in place, as on the host) */
 static int in_live(const char *p, size_t n) {
   cdev *d = dev_of_ptr(p);
   if (!d) return 0;
   pthread_mutex_lock(&d->lock);
-  int i = ext_find(&d->live, p);
-  int ok = i >= 0 && (size_t)(p - d->live.a[i].at) + n <= d->live.a[i].n;
+  const char *at = p, *end = p + n;
+  int ok = 1;
+  while (ok && at < end) {
+    int i = ext_find(&d->live, at);
+    if (i < 0) ok = 0;
+    else at = d->live.a[i].at + d->live.a[i].n;
+  }
   pthread_mutex_unlock(&d->lock);
   return ok;
 }
@@ -695,6 +717,8 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, enum cudaMemcp
   if (e) return ret(e);
   if (n == 0) return cudaSuccess;
   if (!kind_ok(dst, src, n, kind)) return ret(cudaErrorInvalidValue);
+  atomic_fetch_add(&n_copy, 1);
+  atomic_fetch_add(&n_copy_bytes, (long)n);
   return ret(enqueue(q, (op){.kind = OP_COPY, .dst = work_of(dst), .src = work_of(src), .n = n}));
 }
 
@@ -717,7 +741,8 @@ cudaError_t cudaMemsetAsync(void *p, int value, size_t n, cudaStream_t s) {
  * its pointers are moved into the streams' view of device memory. An
  * operand that reaches outside the device's live allocations makes the
  * kernel fault when it runs (a sticky illegal address), as on a GPU, with
- * a line on stderr saying which. */
+ * a line on stderr saying which (compute-sanitizer's memcheck, roughly:
+ * the first and last element of each run's operand, by their first byte). */
 static int run_reaches(const ndt_dk_run *r, int k, const char **lo, const char **hi) {
   const char *p = r->p[k];
   int64_t a = r->rows > 1 ? (r->rows - 1) * r->rs[k] : 0;
