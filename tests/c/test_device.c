@@ -393,6 +393,55 @@ static void cuda_sums(void) {
   ndt_debug_device_log(0);
 }
 
+/* x / y with one zero in y, on the devices: tasks of one op running at
+ * once on one device (grouped tasks on two workers) must each report their
+ * own flags: the divide by zero is seen every time. The views are 3-d
+ * and strided (m x 3 x 3 of m x 4 x 4), so a task is many runs and a
+ * group many launches: two groups' steps on one stream interleave. */
+static ndt_array *corner3(ndt_array *flat, int64_t m) {
+  ndt_array *r = NULL, *v = NULL;
+  int64_t shape[3] = {m, 4, 4};
+  OK(ndt_reshape(&r, flat, 3, shape));
+  ndt_index ix[3] = {{.kind = NDT_IDX_SLICE, .step = 1},
+                     {.kind = NDT_IDX_SLICE, .start = 0, .stop = 3, .step = 1, .has_start = 1, .has_stop = 1},
+                     {.kind = NDT_IDX_SLICE, .start = 0, .stop = 3, .step = 1, .has_start = 1, .has_stop = 1}};
+  OK(ndt_view_index(&v, r, 3, ix));
+  ndt_free(r);
+  return v;
+}
+
+static void cuda_flags(int reps) {
+  int64_t m = 12500, n = m * 16;
+  double *y = malloc((size_t)n * sizeof *y);
+  for (int64_t i = 0; i < n; i++) y[i] = 1.0 + (double)(i % 7);
+  int64_t shape[1] = {n};
+  ndt_array *xf = NULL, *yf = NULL;
+  OK(ndt_arange(&xf, 1, (double)n + 1, 1, NDT_FLOAT64));
+  ndt_array *x = corner3(xf, m);
+  int lost = 0;
+  for (int r = 0; r < reps; r++) {
+    int64_t row = (r * 7919) % (m / 2);   /* in the first device's half */
+    y[row * 16 + 5] = 0.0;                /* [row, 1, 1]: in the view */
+    OK(ndt_from_buffer(&yf, NDT_FLOAT64, 1, shape, y, NULL));
+    y[row * 16 + 5] = 1.0;
+    ndt_array *yy = corner3(yf, m);
+    OK(ndt_sync());
+    fp_taken();
+    ndt_array *q = NULL;
+    OK(ndt_binary(&q, NDT_TRUE_DIVIDE, x, yy));
+    OK(ndt_sync());
+    lost += !(fp_taken() & NDT_FPE_DIVIDE);
+    ndt_free(q);
+    ndt_free(yy);
+    ndt_free(yf);
+    yf = NULL;
+  }
+  EXPECT(lost == 0, "every divide by zero reported (%d of %d lost)", lost, reps);
+  ndt_free(x);
+  ndt_free(xf);
+  free(y);
+}
+
 /* an injected fault in the second kernel (the host build:
  * NDTILE_CUDAHOST_FAIL=kernel:2, set here unless given) */
 static void cuda_fault(int virt) {
@@ -677,8 +726,15 @@ int main(int argc, char **argv) {
     start(argc > 2 ? argv[2] : "cuda:0,1", 2, -1);
     EXPECT(ndt_device_count() > 0, "a CUDA device (%s)", ndt_device_note());
     if (ndt_device_count() > 0) cuda_sums();
+  } else if (!strcmp(mode, "cudaflags")) {
+    start(argc > 2 ? argv[2] : "cuda:0,1", 2, -1);
+    EXPECT(ndt_device_count() > 0, "a CUDA device (%s)", ndt_device_note());
+    if (ndt_device_count() > 0) cuda_flags(argc > 3 ? atoi(argv[3]) : 40);
   } else if (!strcmp(mode, "cudafault")) {
+    /* (a budget of its own: which kernel is the second must not depend on
+     * the caller's NDTILE_CUDA_MEM) */
     setenv("NDTILE_CUDAHOST_FAIL", "kernel:2", 0);
+    setenv("NDTILE_CUDA_MEM", "64M", 1);
     start(argc > 2 ? argv[2] : "cuda:0,1", 2, -1);
     EXPECT(ndt_device_count() > 0, "a CUDA device (%s)", ndt_device_note());
     if (ndt_device_count() > 0) cuda_fault(argc > 2 && !strcmp(argv[2], "cuda:0,cuda:0"));

@@ -17,7 +17,9 @@
  *   - a stream is a queue run by a thread of its own, in order: an async
  *     copy, memset, kernel or free happens later, so a result read before
  *     the stream was synchronised is stale (NDTILE_CUDAHOST_DELAY=US adds
- *     a random delay of up to US microseconds before each queued step);
+ *     a random delay of up to US microseconds before each queued step
+ *     runs, and before each call queues it: threads sharing a stream then
+ *     interleave their steps);
  *   - a kernel whose operands reach outside the device allocations, or an
  *     injected fault, is a sticky error of the device (its context), as on
  *     a GPU: every later call on that device returns it;

@@ -464,6 +464,9 @@ static cudaError_t stream_of(cudaStream_t s, cudaStream_t *out) {
 }
 
 static cudaError_t enqueue(cudaStream_t s, op o) {
+  /* the host side of a call takes time too (a launch: microseconds): two
+   * threads that share a stream interleave their steps */
+  if (delay_us > 0) usleep((useconds_t)(rand_r(&delay_seed) % (unsigned)delay_us));
   op *p = malloc(sizeof *p);
   if (!p) return cudaErrorMemoryAllocation;
   *p = o;
