@@ -149,7 +149,8 @@ typedef struct {
 } extents;   /* sorted by address */
 
 typedef struct cdev {
-  int id, ready;
+  int id;
+  _Atomic int ready;     /* its memory mapped (set last: dbase, wbase, region are read after it) */
   char *dbase, *wbase;   /* the device view (PROT_NONE) and the streams' view */
   size_t region;
   pthread_mutex_t lock;  /* the allocator, the counts */
@@ -204,10 +205,10 @@ static void ext_remove(extents *x, int i) {
 
 /* the context: the device's memory mapped (lock: ctx_lock) */
 static cudaError_t dev_ready(cdev *d) {
-  if (d->ready) return cudaSuccess;
+  if (atomic_load_explicit(&d->ready, memory_order_acquire)) return cudaSuccess;
   pthread_mutex_lock(&ctx_lock);
   cudaError_t e = cudaSuccess;
-  if (!d->ready) {
+  if (!atomic_load(&d->ready)) {
     long pg = sysconf(_SC_PAGESIZE);
     d->region = ((2 * dev_total + ((size_t)1 << 20)) + (size_t)pg - 1) / (size_t)pg * (size_t)pg;
     int fd = memfd_create("ndtile-cudahost", MFD_CLOEXEC);
@@ -220,7 +221,7 @@ static cudaError_t dev_ready(cdev *d) {
     if (fd >= 0) close(fd);
     if (e == cudaSuccess && ext_insert(&d->freel, (extent){d->dbase, d->region}) < 0)
       e = cudaErrorInitializationError;
-    if (e == cudaSuccess) d->ready = 1;
+    if (e == cudaSuccess) atomic_store_explicit(&d->ready, 1, memory_order_release);
   }
   pthread_mutex_unlock(&ctx_lock);
   return e;
@@ -231,7 +232,8 @@ static cdev *dev_of_index(int i) { return i >= 0 && i < ndev ? &devs[i] : NULL; 
 /* the device whose memory holds device pointer p, or NULL (a host pointer) */
 static cdev *dev_of_ptr(const void *p) {
   for (int i = 0; i < ndev; i++)
-    if (devs[i].ready && (const char *)p >= devs[i].dbase &&
+    if (atomic_load_explicit(&devs[i].ready, memory_order_acquire) &&
+        (const char *)p >= devs[i].dbase &&
         (const char *)p < devs[i].dbase + devs[i].region)
       return &devs[i];
   return NULL;
@@ -530,7 +532,10 @@ cudaError_t cudaDeviceSynchronize(void) {
   if (e) return ret(e);
   /* every stream of the device: the NULL stream here, the others through
    * the plugin's own synchronisation (it keeps no list) */
-  if (d->null_stream) stream_drain(d->null_stream);
+  pthread_mutex_lock(&ctx_lock);
+  cudaStream_t ns = d->null_stream;
+  pthread_mutex_unlock(&ctx_lock);
+  if (ns) stream_drain(ns);
   return ret((cudaError_t)atomic_load(&d->sticky));
 }
 
