@@ -414,16 +414,17 @@ static void cuda_flags(int reps) {
   int64_t m = 12500, n = m * 16;
   double *y = malloc((size_t)n * sizeof *y);
   for (int64_t i = 0; i < n; i++) y[i] = 1.0 + (double)(i % 7);
-  int64_t shape[1] = {n};
   ndt_array *xf = NULL, *yf = NULL;
   OK(ndt_arange(&xf, 1, (double)n + 1, 1, NDT_FLOAT64));
   ndt_array *x = corner3(xf, m);
   int lost = 0;
+  ndt_debug_device_log(1);
   for (int r = 0; r < reps; r++) {
     int64_t row = (r * 7919) % (m / 2);   /* in the first device's half */
     y[row * 16 + 5] = 0.0;                /* [row, 1, 1]: in the view */
-    OK(ndt_from_buffer(&yf, NDT_FLOAT64, 1, shape, y, NULL));
-    y[row * 16 + 5] = 1.0;
+    /* over the caller's memory (lent: its ops are not fused, so they are
+     * elementwise tasks, which the device runs) */
+    OK(ndt_from_memory(&yf, y, NDT_FLOAT64, n, 1, NULL, NULL));
     ndt_array *yy = corner3(yf, m);
     OK(ndt_sync());
     fp_taken();
@@ -435,8 +436,12 @@ static void cuda_flags(int reps) {
     ndt_free(yy);
     ndt_free(yf);
     yf = NULL;
+    y[row * 16 + 5] = 1.0;
   }
   EXPECT(lost == 0, "every divide by zero reported (%d of %d lost)", lost, reps);
+  EXPECT(strstr(ndt_debug_device_log_text(), "place elementwise cuda") != NULL,
+         "the divisions placed on a CUDA device");
+  ndt_debug_device_log(0);
   ndt_free(x);
   ndt_free(xf);
   free(y);
