@@ -647,6 +647,19 @@ static inline unsigned ndt_fpe_test(void) {
   return ((m & 0x04) ? NDT_FPE_DIVIDE : 0) | ((m & 0x08) ? NDT_FPE_OVERFLOW : 0) |
          ((m & 0x10) ? NDT_FPE_UNDERFLOW : 0) | ((m & 0x01) ? NDT_FPE_INVALID : 0);
 }
+/* Raises NDT_FPE_* flags on the calling thread as the loops would have (a
+ * device reports its own): in the SSE status register that ndt_fpe_test
+ * reads. (glibc's feraiseexcept raises overflow and underflow in the x87's
+ * status word, which ndt_fpe_test does not read: a device's overflow was
+ * lost that way.) */
+static inline void ndt_fpe_raise(unsigned f) {
+  unsigned m, b = ((f & NDT_FPE_DIVIDE) ? 0x04u : 0) | ((f & NDT_FPE_OVERFLOW) ? 0x08u : 0) |
+                  ((f & NDT_FPE_UNDERFLOW) ? 0x10u : 0) | ((f & NDT_FPE_INVALID) ? 0x01u : 0);
+  if (!b) return;
+  __asm__ __volatile__("stmxcsr %0" : "=m"(m));
+  m |= b;
+  __asm__ __volatile__("ldmxcsr %0" : : "m"(m));
+}
 #else
 #include <fenv.h>
 static inline void ndt_fpe_clear(void) {
@@ -656,6 +669,10 @@ static inline unsigned ndt_fpe_test(void) {
   int f = fetestexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID);
   return ((f & FE_DIVBYZERO) ? NDT_FPE_DIVIDE : 0) | ((f & FE_OVERFLOW) ? NDT_FPE_OVERFLOW : 0) |
          ((f & FE_UNDERFLOW) ? NDT_FPE_UNDERFLOW : 0) | ((f & FE_INVALID) ? NDT_FPE_INVALID : 0);
+}
+static inline void ndt_fpe_raise(unsigned f) {
+  feraiseexcept(((f & NDT_FPE_DIVIDE) ? FE_DIVBYZERO : 0) | ((f & NDT_FPE_OVERFLOW) ? FE_OVERFLOW : 0) |
+                ((f & NDT_FPE_UNDERFLOW) ? FE_UNDERFLOW : 0) | ((f & NDT_FPE_INVALID) ? FE_INVALID : 0));
 }
 #endif
 
