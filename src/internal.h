@@ -381,9 +381,18 @@ typedef struct {
  * failure is kept as the deferred error and reported, with the task's name,
  * at the next point that reads data. */
 typedef ndt_status (*ndt_body_fn)(ndt_bound *op, void *arg);
+/* A kind's release: what a task's argument holds (a reference) goes back.
+ * The runtime calls it once for every task it accepted (ndt__record
+ * returned NDT_OK): after the body ran (deferred or inline), when an
+ * interrupt cancelled the task, and, on many ranks, at once on every rank
+ * that does not run it. (A body that dropped the reference itself leaked
+ * it on those ranks: the fused elementwise groups, with every array they
+ * held, on 2 ranks.) */
+typedef void (*ndt_release_fn)(void *arg);
 typedef struct {
   const char *name;                 /* default task name (traces, errors) */
   ndt_body_fn body[NDT_PROC_KINDS]; /* one per processor kind; NULL: none */
+  ndt_release_fn release;           /* NULL: the argument holds nothing */
 } ndt_task_kind;
 
 /* Record flags. NDT_TASK_INLINE: the task is small: it runs on the caller,
@@ -397,7 +406,9 @@ typedef struct {
  * that runs after every earlier task whose accesses conflict. arg (arg_size
  * bytes, no pointers into itself) is copied when the task is deferred, and
  * so are the operands' views (the caller's may go once this returns). The
- * operands' stores are kept alive until the task ends. */
+ * operands' stores are kept alive until the task ends. On NDT_OK what arg
+ * holds is the runtime's (kind->release gives it back); on an error it is
+ * still the caller's. */
 ndt_status ndt__record(const ndt_task_kind *kind, const char *name, const ndt_operand *op,
                       int nop, void *arg, size_t arg_size, unsigned flags);
 

@@ -174,11 +174,14 @@ static ndt_status fused_body(ndt_bound *b, void *p) {
   }
   for (int k = 0; k < g->nops; k++)
     if (fpe[k]) ndt__fp_add(g->ops[k].fprec, fpe[k]);
-  group_decref(g);
   return st;
 }
 
-static const ndt_task_kind fused_kind = {"fused elementwise", {fused_body}};
+/* Each recorded task holds a reference to its group, given back whether the
+ * task ran here or, on many ranks, on another rank. */
+static void fused_release(void *p) { group_decref(((fused_arg *)p)->g); }
+
+static const ndt_task_kind fused_kind = {"fused elementwise", {fused_body}, fused_release};
 
 /* "fused multiply+add+subtract": the computed ops, for traces and errors.
  * Names are interned (tasks and the trace keep the pointer) in a bounded

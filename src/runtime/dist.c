@@ -174,8 +174,12 @@ ndt_status ndt__dist_submit(const ndt_taskrec *r) {
   if (f != f_small) free(f);
   /* the caller's mistake (an index out of bounds), found by the home rank:
    * every rank raises it at this call */
-  if (caller_error) return ndt__comm_agree(st);
-  return NDT_OK;
+  ndt_status ret = caller_error ? ndt__comm_agree(st) : NDT_OK;
+  /* accepted but not in this rank's graph (another rank runs it, or it
+   * failed here and is reported at the next agreement): what its argument
+   * holds goes back now; a task in the graph gives it back when it ends */
+  if (ret == NDT_OK && (me != home || st != NDT_OK) && r->kind->release) r->kind->release(r->arg);
+  return ret;
 }
 
 /* Waits on this rank; with many, the reads' data is broadcast. */

@@ -311,6 +311,7 @@ static ndt_status run_body(ndt_task *t, int tid) {
     mark_lost(t);
     st = NDT_OK;   /* reported by the wait that cancelled it, and by reads */
   }
+  if (t->kind->release) t->kind->release(t->arg);   /* ran or cancelled: once */
   release_resources(t);
   return st;
 }
@@ -810,6 +811,7 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
       double t0 = ndt__trace_on_ ? ndt__now_us() : 0;
       int64_t g0 = ndt__gathered;
       st = ndt__exec_body(r->kind, r->proc, r->op, nop, r->arg, r->span);
+      if (r->kind->release) r->kind->release(r->arg);
       if (ndt__trace_on_) {
         int64_t iob;
         int nt;
@@ -998,7 +1000,9 @@ static ndt_status record_task(const ndt_taskrec *r) {
 
 /* ---- grouped device tasks (see the top) ---- */
 static int groupable(const ndt_taskrec *r) {
+  /* (a group runs its members' bodies, not their releases) */
   return r->proc && r->proc->iface->group && ndt__set_.group_bytes > 0 && !r->grouped &&
+         !r->kind->release &&
          !(r->flags & (NDT_TASK_INLINE | NDT_TASK_CALLER_ERROR | NDT__TASK_MOVE)) && !r->made &&
          r->nacc > 0 && r->nop > 0 && !ndt_distributed();
 }
