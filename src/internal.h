@@ -135,14 +135,40 @@ typedef struct {
   int64_t (*task_hash)(void);    /* ndt__rt_task_hash */
   double (*trace_now)(void);     /* the timeline (ndt__trace_now, ndt__trace_caller) */
   void (*trace_caller)(const char *name, double t0);
+  int (*idle_workers)(void);     /* workers waiting for work now (any thread) */
 } ndt_comm_hooks;
 void ndt__comm_start(const ndt_comm_hooks *up);
 void ndt__comm_send(const void *buf, int64_t n, int peer, int tag);
 void ndt__comm_recv(void *buf, int64_t n, int peer, int tag);   /* buf NULL: dropped */
 void ndt__comm_bcast(void *buf, int64_t n, int root);          /* buf NULL: dropped */
-/* The bitwise or of bits over the ranks (a decision taken from rank-local
- * state, made the same everywhere). */
-uint64_t ndt__comm_or(uint64_t bits);
+/* A point-to-point message that no thread waits for (dist.c's message
+ * tasks). The recording thread fills it in program order
+ * (ndt__comm_msg_init: its tag, the traffic counters); any thread starts it
+ * (ndt__comm_msg_start); comm.c's progress thread moves it and calls
+ * done(m) there when the bytes have arrived (a receive) or may be
+ * overwritten (a send). ndt__comm_msg_run starts it and waits for it on
+ * the calling thread. Many ranks only (ndt__comm_async). */
+typedef struct ndt_comm_msg {
+  char *buf;                 /* NULL: dummy bytes (this rank had no buffer) */
+  int64_t n;
+  int peer, tag, send;
+  long long pos;             /* the program's position when it was recorded */
+  void (*done)(struct ndt_comm_msg *m);
+  void *ctx;                 /* the caller's (dist.c: the task) */
+  double t0;                 /* when it started (the timeline) */
+  /* comm.c's */
+  int64_t off;               /* bytes of the pieces before the one in flight */
+  struct ndt_comm_msg *next;
+  _Alignas(8) unsigned char req[16];   /* the MPI request of the piece in flight */
+} ndt_comm_msg;
+void ndt__comm_msg_init(ndt_comm_msg *m, void *buf, int64_t n, int peer, int send);
+void ndt__comm_msg_start(ndt_comm_msg *m);
+void ndt__comm_msg_run(ndt_comm_msg *m);
+/* 1 when messages can go through the progress thread (many ranks) */
+int ndt__comm_async(void);
+/* A worker ran out of work: the progress thread tests messages in flight
+ * often again (see comm.c). Any thread; nothing without one. */
+void ndt__comm_kick(void);
 /* The ranks check that they are at the same step of the program (before a
  * read's broadcasts: a rank at another collective is out of step, said). */
 void ndt__comm_step(void);

@@ -81,7 +81,8 @@ def bits_test(label, cmd_args, ranks, tmp):
 def c_suites(build, ranks):
     """The C test programs check their own values; on many ranks they must
     pass as they do on one."""
-    for name in ('test_core', 'test_scan', 'test_sort', 'test_random', 'test_matmul'):
+    for name in ('test_core', 'test_scan', 'test_sort', 'test_random', 'test_matmul',
+                 'test_mpi_async'):
         prog = os.path.join(build, 'tests', 'c', name)
         for n in ranks:
             if n == 1:
