@@ -274,8 +274,8 @@ static ndt_status combine_body(ndt_bound *op, void *p) {
 }
 
 /* (a device plugin finds the kinds it has bodies for by name: reduce.h) */
-static const ndt_task_kind block_kind = {"reduce block", {block_body}};
-static const ndt_task_kind combine_kind = {"reduce combine", {combine_body}};
+static const ndt_task_kind block_kind = {"reduce block", {block_body}, NULL};
+static const ndt_task_kind combine_kind = {"reduce combine", {combine_body}, NULL};
 
 static ndt_dtype sum_dtype(ndt_dtype t) {
   switch (ndt__traits[t].kind) {
@@ -388,8 +388,8 @@ static ndt_status pw_top_body(ndt_bound *op, void *p) {
   return NDT_OK;
 }
 
-static const ndt_task_kind pw_leaf_kind = {"pairwise leaf", {pw_leaf_body}};
-static const ndt_task_kind pw_top_kind = {"pairwise top", {pw_top_body}};
+static const ndt_task_kind pw_leaf_kind = {"pairwise leaf", {pw_leaf_body}, NULL};
+static const ndt_task_kind pw_top_kind = {"pairwise top", {pw_top_body}, NULL};
 
 /* 1 (and *line, the elements as one line in memory order) when a full
  * sum of a should take NumPy's one-line pairwise order: a float or complex
@@ -511,7 +511,7 @@ static ndt_status chain_body(ndt_bound *op, void *p) {
   return NDT_OK;
 }
 
-static const ndt_task_kind chain_kind = {"prod", {chain_body}};
+static const ndt_task_kind chain_kind = {"prod", {chain_body}, NULL};
 
 static ndt_status prod_chain(ndt_reduce_op op, const ndt_array *line, ndt_dtype acc,
                              int64_t leaf, ndt_array *res) {
@@ -609,7 +609,7 @@ static ndt_status fold_body(ndt_bound *op, void *p) {
   return NDT_OK;
 }
 
-static const ndt_task_kind fold_kind = {"prod", {fold_body}};
+static const ndt_task_kind fold_kind = {"prod", {fold_body}, NULL};
 
 /* Records the folds of a (its dtype acc, not a part view) into res. */
 static ndt_status prod_folds(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
@@ -693,7 +693,7 @@ static ndt_status line_body(ndt_bound *op, void *p) {
   return st;
 }
 
-static const ndt_task_kind line_kind = {"sum", {line_body}};
+static const ndt_task_kind line_kind = {"sum", {line_body}, NULL};
 
 /* The reduced axis when a sum takes this path, else -1. */
 static int line_axis(ndt_reduce_op op, const ndt_array *a, uint64_t mask, ndt_dtype acc,
