@@ -1023,9 +1023,8 @@ static ndt_status record_task(const ndt_taskrec *r) {
 
 /* ---- grouped device tasks (see the top) ---- */
 static int groupable(const ndt_taskrec *r) {
-  /* (a group runs its members' bodies, not their releases) */
+  /* (a group gives its members' arguments back: proc.c's group_release) */
   return r->proc && r->proc->iface->group && ndt__set_.group_bytes > 0 && !r->grouped &&
-         !r->kind->release &&
          !(r->flags & (NDT_TASK_INLINE | NDT_TASK_CALLER_ERROR | NDT__TASK_MOVE)) && !r->made &&
          r->nacc > 0 && r->nop > 0 && !ndt_distributed();
 }
@@ -1200,6 +1199,8 @@ static ndt_status group_flush(void) {
       continue;
     }
     ndt__rt_fail(grp.name, ms);
+    /* accepted when its call returned: what its argument holds goes back */
+    if (grp.kind->release) grp.kind->release(grp.args + grp.aoff[i]);
     for (int k = 0; k < r.nacc; k++)
       if (r.acc[k].priv & NDT_WRITE) atomic_store(&r.acc[k].tile->store->lost, 1);
   }
