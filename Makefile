@@ -8,7 +8,7 @@ PIP      = $(PY) -m pip install --no-build-isolation --no-deps -q -Cbuild-dir=$(
 export OMPI_ALLOW_RUN_AS_ROOT = 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM = 1
 
-.PHONY: all setup build python test test-c test-backend test-asan test-tsan test-python test-mpi test-sim gpu-check run bench bench-scaling clean fuzz wheel test-pythons
+.PHONY: all setup build python test test-c test-backend test-asan test-tsan test-python test-mpi test-sim test-cudahost gpu-check run bench bench-scaling clean fuzz wheel test-pythons
 
 all: build python
 
@@ -84,6 +84,20 @@ SIM_PY  = test_ufunc.py test_reduce.py test_fusion.py test_inplace.py test_index
 test-sim: build python
 	$(SIM_ENV) meson test -C $(BUILD) --print-errorlogs --no-suite backend
 	$(SIM_ENV) $(PY) -m pytest -q -p no:cacheprovider $(addprefix tests/python/,$(SIM_PY))
+	$(MAKE) test-cudahost PY=$(PY) BUILD=$(BUILD)
+
+# The CUDA plugin itself on CPUs: its host build (tests/cudahost: the same
+# src/runtime/cuda.c against an emulated CUDA runtime, libndtile_cudahost.so)
+# loaded as the plugin, on two emulated GPUs with a 256 KiB budget each
+# (evictions, fallbacks), under the same C and Python suites as test-sim:
+# the CPU's bits (about 1.5 minutes on 2 cores). make test-c runs its own
+# tests (meson suite cudahost: sums, flags, an injected fault).
+CUDAHOST_PLUGIN = $(abspath $(BUILD))/tests/cudahost/libndtile_cudahost.so
+CUDAHOST_ENV = NDTILE_DEVICES=cuda:0,1 NDTILE_CUDA_MEM=256k NDTILE_CUDA_PLUGIN=$(CUDAHOST_PLUGIN) \
+               NDTILE_CUDAHOST_PLUGIN=$(CUDAHOST_PLUGIN)
+test-cudahost: build python
+	$(CUDAHOST_ENV) meson test -C $(BUILD) --print-errorlogs --no-suite backend
+	$(CUDAHOST_ENV) $(PY) -m pytest -q -p no:cacheprovider $(addprefix tests/python/,$(SIM_PY))
 
 # The GPU check (tools/gpu_check.sh) on simulated devices; on a machine with
 # a GPU run tools/gpu_check.sh without --sim.

@@ -135,14 +135,40 @@ typedef struct {
   int64_t (*task_hash)(void);    /* ndt__rt_task_hash */
   double (*trace_now)(void);     /* the timeline (ndt__trace_now, ndt__trace_caller) */
   void (*trace_caller)(const char *name, double t0);
+  int (*idle_workers)(void);     /* workers waiting for work now (any thread) */
 } ndt_comm_hooks;
 void ndt__comm_start(const ndt_comm_hooks *up);
 void ndt__comm_send(const void *buf, int64_t n, int peer, int tag);
 void ndt__comm_recv(void *buf, int64_t n, int peer, int tag);   /* buf NULL: dropped */
 void ndt__comm_bcast(void *buf, int64_t n, int root);          /* buf NULL: dropped */
-/* The bitwise or of bits over the ranks (a decision taken from rank-local
- * state, made the same everywhere). */
-uint64_t ndt__comm_or(uint64_t bits);
+/* A point-to-point message that no thread waits for (dist.c's message
+ * tasks). The recording thread fills it in program order
+ * (ndt__comm_msg_init: its tag, the traffic counters); any thread starts it
+ * (ndt__comm_msg_start); comm.c's progress thread moves it and calls
+ * done(m) there when the bytes have arrived (a receive) or may be
+ * overwritten (a send). ndt__comm_msg_run starts it and waits for it on
+ * the calling thread. Many ranks only (ndt__comm_async). */
+typedef struct ndt_comm_msg {
+  char *buf;                 /* NULL: dummy bytes (this rank had no buffer) */
+  int64_t n;
+  int peer, tag, send;
+  long long pos;             /* the program's position when it was recorded */
+  void (*done)(struct ndt_comm_msg *m);
+  void *ctx;                 /* the caller's (dist.c: the task) */
+  double t0;                 /* when it started (the timeline) */
+  /* comm.c's */
+  int64_t off;               /* bytes of the pieces before the one in flight */
+  struct ndt_comm_msg *next;
+  _Alignas(8) unsigned char req[16];   /* the MPI request of the piece in flight */
+} ndt_comm_msg;
+void ndt__comm_msg_init(ndt_comm_msg *m, void *buf, int64_t n, int peer, int send);
+void ndt__comm_msg_start(ndt_comm_msg *m);
+void ndt__comm_msg_run(ndt_comm_msg *m);
+/* 1 when messages can go through the progress thread (many ranks) */
+int ndt__comm_async(void);
+/* A worker ran out of work: the progress thread tests messages in flight
+ * often again (see comm.c). Any thread; nothing without one. */
+void ndt__comm_kick(void);
 /* The ranks check that they are at the same step of the program (before a
  * read's broadcasts: a rank at another collective is out of step, said). */
 void ndt__comm_step(void);
@@ -381,9 +407,18 @@ typedef struct {
  * failure is kept as the deferred error and reported, with the task's name,
  * at the next point that reads data. */
 typedef ndt_status (*ndt_body_fn)(ndt_bound *op, void *arg);
+/* A kind's release: what a task's argument holds (a reference) goes back.
+ * The runtime calls it once for every task it accepted (ndt__record
+ * returned NDT_OK): after the body ran (deferred or inline), when an
+ * interrupt cancelled the task, and, on many ranks, at once on every rank
+ * that does not run it. (A body that dropped the reference itself leaked
+ * it on those ranks: the fused elementwise groups, with every array they
+ * held, on 2 ranks.) */
+typedef void (*ndt_release_fn)(void *arg);
 typedef struct {
   const char *name;                 /* default task name (traces, errors) */
   ndt_body_fn body[NDT_PROC_KINDS]; /* one per processor kind; NULL: none */
+  ndt_release_fn release;           /* NULL: the argument holds nothing */
 } ndt_task_kind;
 
 /* Record flags. NDT_TASK_INLINE: the task is small: it runs on the caller,
@@ -397,7 +432,9 @@ typedef struct {
  * that runs after every earlier task whose accesses conflict. arg (arg_size
  * bytes, no pointers into itself) is copied when the task is deferred, and
  * so are the operands' views (the caller's may go once this returns). The
- * operands' stores are kept alive until the task ends. */
+ * operands' stores are kept alive until the task ends. On NDT_OK what arg
+ * holds is the runtime's (kind->release gives it back); on an error it is
+ * still the caller's. */
 ndt_status ndt__record(const ndt_task_kind *kind, const char *name, const ndt_operand *op,
                       int nop, void *arg, size_t arg_size, unsigned flags);
 
@@ -686,6 +723,19 @@ static inline unsigned ndt_fpe_test(void) {
   return ((m & 0x04) ? NDT_FPE_DIVIDE : 0) | ((m & 0x08) ? NDT_FPE_OVERFLOW : 0) |
          ((m & 0x10) ? NDT_FPE_UNDERFLOW : 0) | ((m & 0x01) ? NDT_FPE_INVALID : 0);
 }
+/* Raises NDT_FPE_* flags on the calling thread as the loops would have (a
+ * device reports its own): in the SSE status register that ndt_fpe_test
+ * reads. (glibc's feraiseexcept raises overflow and underflow in the x87's
+ * status word, which ndt_fpe_test does not read: a device's overflow was
+ * lost that way.) */
+static inline void ndt_fpe_raise(unsigned f) {
+  unsigned m, b = ((f & NDT_FPE_DIVIDE) ? 0x04u : 0) | ((f & NDT_FPE_OVERFLOW) ? 0x08u : 0) |
+                  ((f & NDT_FPE_UNDERFLOW) ? 0x10u : 0) | ((f & NDT_FPE_INVALID) ? 0x01u : 0);
+  if (!b) return;
+  __asm__ __volatile__("stmxcsr %0" : "=m"(m));
+  m |= b;
+  __asm__ __volatile__("ldmxcsr %0" : : "m"(m));
+}
 #else
 #include <fenv.h>
 static inline void ndt_fpe_clear(void) {
@@ -695,6 +745,10 @@ static inline unsigned ndt_fpe_test(void) {
   int f = fetestexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID);
   return ((f & FE_DIVBYZERO) ? NDT_FPE_DIVIDE : 0) | ((f & FE_OVERFLOW) ? NDT_FPE_OVERFLOW : 0) |
          ((f & FE_UNDERFLOW) ? NDT_FPE_UNDERFLOW : 0) | ((f & FE_INVALID) ? NDT_FPE_INVALID : 0);
+}
+static inline void ndt_fpe_raise(unsigned f) {
+  feraiseexcept(((f & NDT_FPE_DIVIDE) ? FE_DIVBYZERO : 0) | ((f & NDT_FPE_OVERFLOW) ? FE_OVERFLOW : 0) |
+                ((f & NDT_FPE_UNDERFLOW) ? FE_UNDERFLOW : 0) | ((f & NDT_FPE_INVALID) ? FE_INVALID : 0));
 }
 #endif
 

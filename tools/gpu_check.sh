@@ -13,11 +13,19 @@
 #                               Python package built with make python, its .venv
 #                               carried along)
 #   tools/gpu_check.sh --sim    the same stages on simulated devices
-#                               (NDTILE_DEVICES=sim:...), on any machine
+#                               (NDTILE_DEVICES=sim:...), on any machine; then,
+#                               as its last stage, --cudahost
+#   tools/gpu_check.sh --cudahost  the GPU stages themselves (NDTILE_DEVICES=cuda,
+#                               the same commands) on any machine, through
+#                               the CUDA plugin's host build (tests/cudahost:
+#                               cuda.c against an emulated CUDA runtime), less
+#                               the benchmark; it also injects a kernel fault
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 SIM=0
+HOSTCUDA=0
 [ "${1:-}" = "--sim" ] && SIM=1
+[ "${1:-}" = "--cudahost" ] && HOSTCUDA=1
 OUT=${OUT:-out/gpu_check}
 mkdir -p "$OUT"
 LOG="$OUT/log.txt"
@@ -26,6 +34,10 @@ PY=${PY:-$( [ -x .venv/bin/python ] && echo .venv/bin/python || echo python3 )}
 if [ $SIM = 1 ]; then
   BUILD=${BUILD:-build}
   DEV1="sim:1,mem=64M"; DEV2="sim:2,mem=4M"; SMALL="sim:1,mem=4M"; MEMVAR=""
+elif [ $HOSTCUDA = 1 ]; then
+  BUILD=${BUILD:-build}
+  DEV1="cuda"; DEV2="cuda:0,cuda:0"; SMALL="cuda"; MEMVAR="NDTILE_CUDA_MEM=6M"
+  export NDTILE_CUDA_PLUGIN=$PWD/$BUILD/tests/cudahost/libndtile_cudahost.so
 else
   BUILD=${BUILD:-build-cuda}
   DEV1="cuda"; DEV2="cuda:0,cuda:0"; SMALL="cuda"; MEMVAR="NDTILE_CUDA_MEM=256M"
@@ -52,6 +64,9 @@ stage() {
 if [ $SIM = 1 ]; then
   stage info 15 "echo simulated devices; nproc; $PY -c 'import ndtile' && echo ndtile imports"
   stage build 300 "ninja -C $BUILD && $PY -c 'import ndtile'"
+elif [ $HOSTCUDA = 1 ]; then
+  stage info 15 "echo the CUDA plugin host build: $NDTILE_CUDA_PLUGIN; nproc"
+  stage build 300 "ninja -C $BUILD && ls -l $NDTILE_CUDA_PLUGIN && $PY -c 'import ndtile'"
 else
   stage info 15 "nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv; $PY -c 'import cupy; print(\"cupy\", cupy.__version__)' || echo no cupy"
   stage build 200 "[ -f $BUILD/build.ninja ] || meson setup $BUILD -Dcuda=enabled -Dgpu_arch=90 -Dpython=false; ninja -C $BUILD && ls -l $BUILD/libndtile_cuda.so"
@@ -67,7 +82,7 @@ stage devinfo 20 "NDTILE_VERBOSE=1 NDTILE_DEVICES=$DEV1 $PY -c 'import ndtile as
 if [ $SIM = 1 ]; then
   stage devkernels 60 "./$BUILD/tests/c/test_devkernels && ./$BUILD/tests/c/test_devkernels mirror"
 else
-  stage devkernels 90 "./$BUILD/tests/c/test_devkernels && NDT_REQUIRE_GPU=1 ./$BUILD/tests/c/test_devkernels cuda $BUILD/libndtile_cuda.so"
+  stage devkernels 90 "./$BUILD/tests/c/test_devkernels && NDT_REQUIRE_GPU=1 ./$BUILD/tests/c/test_devkernels cuda $NDTILE_CUDA_PLUGIN"
 fi
 
 if [ $SIM = 1 ]; then
@@ -79,7 +94,14 @@ else
   # cuda and the Python stages below)
   # the plan (copies, evictions, fallbacks decided in program order) the
   # same with one worker and two on the GPU, with the CPU's bits
-  stage device_tests 90 "./$BUILD/tests/c/test_device cuda && ./$BUILD/tests/c/test_device nocuda && ./$BUILD/tests/c/test_device determinism cuda 200000"
+  # the float sums on the device (their bits and flags), every divide by
+  # zero reported with two workers on one device
+  stage device_tests 90 "./$BUILD/tests/c/test_device cuda && ./$BUILD/tests/c/test_device nocuda && ./$BUILD/tests/c/test_device determinism cuda 200000 && ./$BUILD/tests/c/test_device cudasum cuda && ./$BUILD/tests/c/test_device cudaflags cuda"
+fi
+if [ $HOSTCUDA = 1 ]; then
+  # an injected kernel fault: an error naming the op, the devices disabled,
+  # the program going on on the CPU (the injection is the host build's)
+  stage fault 30 "./$BUILD/tests/c/test_device cudafault cuda:0,1 && ./$BUILD/tests/c/test_device cudafault cuda:0,cuda:0"
 fi
 
 # the Python suite's device-relevant part on the device(s)
@@ -98,7 +120,7 @@ for x in (c, i, mm):
 h.update(numpy.float64(s).tobytes())
 print(h.hexdigest(), np._core.device_stats(), [d['name'] for d in np.devices()])
 PYEOF
-NBIG=$([ $SIM = 1 ] && echo 4000000 || echo 100000000)
+NBIG=$([ $SIM = 1 ] || [ $HOSTCUDA = 1 ] && echo 4000000 || echo 100000000)
 stage oom 60 "cpu=\$(NDTILE_DEVICES=none $PY $OUT/work.py $NBIG | cut -d' ' -f1); dev=\$(NDTILE_DEVICES=$SMALL $MEMVAR $PY $OUT/work.py $NBIG); echo cpu \$cpu; echo dev \$dev; [ \"\$cpu\" = \"\${dev%% *}\" ]"
 stage multi 45 "cpu=\$(NDTILE_DEVICES=none $PY $OUT/work.py 3000000 | cut -d' ' -f1); dev=\$(NDTILE_DEVICES=$DEV2 $PY $OUT/work.py 3000000); echo cpu \$cpu; echo dev \$dev; [ \"\$cpu\" = \"\${dev%% *}\" ] && case \"\$dev\" in *simdev1*|*cuda1*) ;; *) exit 1;; esac"
 
@@ -130,12 +152,18 @@ except Exception as e:
     r["cupy"] = "not available: %s" % type(e).__name__
 print(json.dumps(r))
 PYEOF
-stage bench 60 "NDTILE_DEVICES=$DEV1 $PY $OUT/bench.py | tee $OUT/bench.json"
+if [ $HOSTCUDA = 0 ]; then
+  stage bench 60 "NDTILE_DEVICES=$DEV1 $PY $OUT/bench.py | tee $OUT/bench.json"
+fi
+# --sim: the GPU stages themselves through the plugin's host build
+if [ $SIM = 1 ]; then
+  stage cudahost 420 "OUT=$OUT/cudahost PY=$PY BUILD=$BUILD tools/gpu_check.sh --cudahost"
+fi
 
 T1=$(date +%s)
 {
   echo "{"
-  echo "  \"mode\": \"$([ $SIM = 1 ] && echo sim || echo cuda)\","
+  echo "  \"mode\": \"$([ $SIM = 1 ] && echo sim || { [ $HOSTCUDA = 1 ] && echo cudahost || echo cuda; })\","
   echo "  \"seconds\": $((T1 - T0)),"
   echo "  \"failed\": $FAILED,"
   echo "  \"bench\": $(cat "$OUT/bench.json" 2>/dev/null | tail -n 1 | grep '^{' || echo null),"

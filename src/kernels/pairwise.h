@@ -28,30 +28,45 @@ NDT_HD int64_t ndt_pw_split(int64_t n) {
  * stops within 64 */
 #define NDT_PW_DEPTH 64
 
+/* One addition of the sum. fe NULL: plain +. Else as the CPU does it: on
+ * device builds (NDT_SC_DEV) the flags it raised (overflow, invalid) ORed
+ * into *fe and x86's NaN (scalar.h's ndt_sc_add); elsewhere plain + too.
+ * A device sum runs plain first; only a result that is not finite (an
+ * overflow or a NaN on the way: neither comes back to a finite value) is
+ * summed again with fe, for its flags and NaN bits: the same tree, the
+ * same additions, so the same value otherwise. */
+/* (ndt_sc_gpu: a GPU's canonical NaN in the host build of the device
+ * kernels, NDT_SC_EMULATE; nothing elsewhere) */
+#define NDT_PW_ADD(SFX, a, b, fe) \
+  ((fe) ? ndt_sc_add_##SFX(a, b, fe) : ndt_sc_gpu_##SFX((a) + (b)))
+
 #define NDT_PW_DEF(SFX, T)                                                           \
   NDT_HD T ndt_pw_at_##SFX(const char *p, int64_t s, int64_t i) {                     \
     return *(const T *)(p + i * s);                                                   \
   }                                                                                   \
   /* a leaf: n <= NDT_PW_LEAF elements at p, byte stride s */                         \
-  NDT_HD T ndt_pw_leaf_##SFX(const char *p, int64_t s, int64_t n) {                   \
+  NDT_HD T ndt_pw_leaf_##SFX(const char *p, int64_t s, int64_t n, unsigned *fe) {     \
     if (n < 8) {                                                                      \
       T r = 0;                                                                        \
-      for (int64_t i = 0; i < n; i++) r += ndt_pw_at_##SFX(p, s, i);                  \
+      for (int64_t i = 0; i < n; i++) r = NDT_PW_ADD(SFX, r, ndt_pw_at_##SFX(p, s, i), fe); \
       return r;                                                                       \
     }                                                                                 \
     T r[8];                                                                           \
     for (int j = 0; j < 8; j++) r[j] = ndt_pw_at_##SFX(p, s, j);                      \
     int64_t i;                                                                        \
     for (i = 8; i < n - (n % 8); i += 8)                                              \
-      for (int j = 0; j < 8; j++) r[j] += ndt_pw_at_##SFX(p, s, i + j);               \
-    T res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));         \
-    for (; i < n; i++) res += ndt_pw_at_##SFX(p, s, i);                               \
+      for (int j = 0; j < 8; j++) r[j] = NDT_PW_ADD(SFX, r[j], ndt_pw_at_##SFX(p, s, i + j), fe); \
+    T res = NDT_PW_ADD(SFX, NDT_PW_ADD(SFX, NDT_PW_ADD(SFX, r[0], r[1], fe),          \
+                                       NDT_PW_ADD(SFX, r[2], r[3], fe), fe),          \
+                       NDT_PW_ADD(SFX, NDT_PW_ADD(SFX, r[4], r[5], fe),               \
+                                  NDT_PW_ADD(SFX, r[6], r[7], fe), fe), fe);          \
+    for (; i < n; i++) res = NDT_PW_ADD(SFX, res, ndt_pw_at_##SFX(p, s, i), fe);      \
     return res;                                                                       \
   }                                                                                   \
   /* the whole tree of a run, with an explicit stack (no recursion on the   \
    * device): frames go left, right, then add */                            \
-  NDT_HD T ndt_pw_sum_##SFX(const char *p, int64_t s, int64_t n) {                    \
-    if (n <= NDT_PW_LEAF) return ndt_pw_leaf_##SFX(p, s, n);                           \
+  NDT_HD T ndt_pw_sum_##SFX(const char *p, int64_t s, int64_t n, unsigned *fe) {      \
+    if (n <= NDT_PW_LEAF) return ndt_pw_leaf_##SFX(p, s, n, fe);                       \
     int64_t off[NDT_PW_DEPTH], len[NDT_PW_DEPTH];                                     \
     int stage[NDT_PW_DEPTH];                                                          \
     T val[NDT_PW_DEPTH + 1];                                                          \
@@ -60,7 +75,7 @@ NDT_HD int64_t ndt_pw_split(int64_t n) {
     while (top >= 0) {                                                                \
       int64_t o = off[top], m = len[top];                                             \
       if (m <= NDT_PW_LEAF) {                                                         \
-        val[nv++] = ndt_pw_leaf_##SFX(p + o * s, s, m);                               \
+        val[nv++] = ndt_pw_leaf_##SFX(p + o * s, s, m, fe);                           \
         top--;                                                                        \
         continue;                                                                     \
       }                                                                               \
@@ -75,7 +90,7 @@ NDT_HD int64_t ndt_pw_split(int64_t n) {
         off[top] = o + h, len[top] = m - h, stage[top] = 0;                           \
       } else {                                                                        \
         T b = val[--nv], a = val[--nv];                                               \
-        val[nv++] = a + b;                                                            \
+        val[nv++] = NDT_PW_ADD(SFX, a, b, fe);                                        \
         top--;                                                                        \
       }                                                                               \
     }                                                                                 \

@@ -81,7 +81,7 @@ static ndt_status corr_body(ndt_bound *op, void *p) {
   return st;
 }
 
-static const ndt_task_kind corr_kind = {"correlate", {corr_body}};
+static const ndt_task_kind corr_kind = {"correlate", {corr_body}, NULL};
 
 ndt_status ndt_correlate(ndt_array **out, const ndt_array *a, const ndt_array *v, int64_t lag0,
                          int64_t n, int conj) {
@@ -180,7 +180,7 @@ static ndt_status put_body(ndt_bound *op, void *p) {
   return ndt__put_run(p, op, &d);
 }
 
-static const ndt_task_kind put_kind = {"put", {put_body}};
+static const ndt_task_kind put_kind = {"put", {put_body}, NULL};
 
 ndt_status ndt_put(ndt_array *a, const ndt_array *idx, const ndt_array *vals) {
   if (a->readonly) return ndt__error(NDT_ERR_VALUE, "put: output array is read-only");

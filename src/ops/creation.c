@@ -45,7 +45,7 @@ static ndt_status range_body(ndt_bound *op, void *p) {
   return NDT_OK;
 }
 
-static const ndt_task_kind range_kind = {"arange", {range_body}};
+static const ndt_task_kind range_kind = {"arange", {range_body}, NULL};
 
 static ndt_status fill_range(ndt_array *r, int as_int, double start, double step,
                              int64_t istart, int64_t istep, const double *v1) {

@@ -306,7 +306,7 @@ static ndt_status ew_body(ndt_bound *b, void *argp) {
   return NDT_OK;
 }
 
-static const ndt_task_kind ew_kind = {"elementwise", {ew_body}};
+static const ndt_task_kind ew_kind = {"elementwise", {ew_body}, NULL};
 
 int ndt__split_itemsize(ndt_array *const *views, int n, int itemsize) {
   for (int k = 0; k < n; k++) {

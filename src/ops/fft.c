@@ -83,7 +83,7 @@ static ndt_status fft_body(ndt_bound *op_, void *p) {
   return NDT_OK;
 }
 
-static const ndt_task_kind fft_kind = {"fft", {fft_body}};
+static const ndt_task_kind fft_kind = {"fft", {fft_body}, NULL};
 
 /* v's last axis moved to position ax (the inverse of ndt__axis_last), so a bound
  * block keeps the array's own order: rows of a column block stay rows. */

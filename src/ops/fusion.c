@@ -21,7 +21,7 @@
 #include <string.h>
 #include "fusion.h"
 
-#define MAXF 24     /* ops in one group (at most 64: ndt__flush agrees on a bit mask) */
+#define MAXF 24     /* ops in one group (at most 64: a task's written results are a mask) */
 #define MAXE 12     /* external inputs in one group */
 #define FCH 1024    /* elements per chunk */
 
@@ -46,6 +46,7 @@ typedef struct {
   fop ops[MAXF];
   ndt_array ext[MAXE];      /* inputs broadcast to shape; store references held */
   int ext_used[MAXE];
+  int ranks;                /* recorded for many ranks: every result an operand (flush) */
 } fgroup;
 
 static fgroup *cur;
@@ -61,10 +62,12 @@ static void group_decref(fgroup *g) {
   ndt__mfree(g);
 }
 
-typedef struct { fgroup *g; int64_t blk, r0, rn; } fused_arg;
+/* incl: the results this task writes (bit k: op k's) */
+typedef struct { fgroup *g; int64_t blk, r0, rn; uint64_t incl; } fused_arg;
 
 /* The operands: the used inputs' block views (in ext order), then the
- * alive results' (in op order). */
+ * written results' (in op order); on many ranks every result's, the last
+ * op's first (the others' unwritten ones kept only: see ndt__flush). */
 static ndt_status fused_body(ndt_bound *b, void *p) {
   const fused_arg *fa = p;
   fgroup *g = fa->g;
@@ -72,10 +75,24 @@ static ndt_status fused_body(ndt_bound *b, void *p) {
   int nb = 0;
   ndt_status st = NDT_OK;
   unsigned fpe[MAXF] = {0};   /* IEEE flags per op, reported by the op's name */
+  uint64_t incl = fa->incl;
   for (int e = 0; e < g->next; e++)
     if (g->ext_used[e]) eb[e] = &b[nb++];
-  for (int k = 0; k < g->nops; k++)
-    if (g->ops[k].alive) ob[k] = &b[nb++];
+  if (g->ranks) {
+    for (int k = g->nops - 1; k >= 0; k--, nb++)
+      if (incl >> k & 1) ob[k] = &b[nb];
+  } else {
+    for (int k = 0; k < g->nops; k++)
+      if (incl >> k & 1) ob[k] = &b[nb++];
+  }
+  /* the ops computed: the written ones and those whose values they use */
+  unsigned char need[MAXF];
+  for (int k = g->nops - 1; k >= 0; k--) {
+    need[k] = incl >> k & 1;
+    for (int j = k + 1; j < g->nops && !need[k]; j++)
+      for (int i = 0; i < g->ops[j].nin && need[j]; i++)
+        if (g->ops[j].src[i] == -(k + 1)) need[k] = 1;
+  }
   if (st == NDT_OK) {
     /* one stride table over every bound operand, coalesced together */
     int64_t shape[NDT_MAXDIMS], s[MAXE + MAXF][NDT_MAXDIMS];
@@ -89,7 +106,7 @@ static ndt_status fused_body(ndt_bound *b, void *p) {
         memcpy(s[nop++], eb[e]->st, sizeof(int64_t) * nd);
       }
     for (int k = 0; k < g->nops; k++)
-      if (g->ops[k].alive) {
+      if (incl >> k & 1) {
         map_o[k] = nop;
         memcpy(s[nop++], ob[k]->st, sizeof(int64_t) * nd);
       }
@@ -114,7 +131,7 @@ static ndt_status fused_body(ndt_bound *b, void *p) {
     int nstep = 0;
     for (int k = 0; k < g->nops; k++) {
       const fop *f = &g->ops[k];
-      if (!f->needed) continue;
+      if (!need[k]) continue;
       int direct = f->loop != NULL && f->out_dt == f->loop_out;
       for (int i = 0; i <= f->nin; i++) {
         int o = -1, sr = i < f->nin ? f->src[i] : -(k + 1);
@@ -125,7 +142,7 @@ static ndt_status fused_body(ndt_bound *b, void *p) {
         } else {
           int q = -sr - 1;
           dt = g->ops[q].out_dt;
-          if (g->ops[q].alive) o = map_o[q];
+          if (incl >> q & 1) o = map_o[q];
           else step[nstep].scr[i] = scratch[q];
         }
         step[nstep].src[i] = o;
@@ -144,7 +161,7 @@ static ndt_status fused_body(ndt_bound *b, void *p) {
     for (int e = 0; e < g->next; e++)
       if (g->ext_used[e]) base[map_e[e]] = eb[e]->ptr;
     for (int k = 0; k < g->nops; k++)
-      if (g->ops[k].alive) base[map_o[k]] = ob[k]->ptr;
+      if (incl >> k & 1) base[map_o[k]] = ob[k]->ptr;
     for (int64_t r = 0; r < runs; r++) {
       for (int64_t c = 0; c < inner; c += FCH) {
         int64_t m = inner - c < FCH ? inner - c : FCH;
@@ -174,11 +191,14 @@ static ndt_status fused_body(ndt_bound *b, void *p) {
   }
   for (int k = 0; k < g->nops; k++)
     if (fpe[k]) ndt__fp_add(g->ops[k].fprec, fpe[k]);
-  group_decref(g);
   return st;
 }
 
-static const ndt_task_kind fused_kind = {"fused elementwise", {fused_body}};
+/* Each recorded task holds a reference to its group, given back whether the
+ * task ran here or, on many ranks, on another rank. */
+static void fused_release(void *p) { group_decref(((fused_arg *)p)->g); }
+
+static const ndt_task_kind fused_kind = {"fused elementwise", {fused_body}, fused_release};
 
 /* "fused multiply+add+subtract": the computed ops, for traces and errors.
  * Names are interned (tasks and the trace keep the pointer) in a bounded
@@ -227,20 +247,26 @@ ndt_status ndt__flush(void) {
     for (int j = k + 1; j < g->nops && !later; j++) later = same_view(g->ops[j].out, o);
     g->ops[k].alive = !later && atomic_load(&o->store->handles) > 0;
   }
-  /* A handle goes when Python frees the array, and the cyclic collector
-   * frees at points that differ from rank to rank: the ranks agree on
-   * what is alive (alive on any rank), or they would record different
-   * tasks and wait on each other's messages for ever. */
-  if (ndt__comm_size_ > 1) {
-    uint64_t bits = 0;
-    for (int k = 0; k < g->nops; k++) bits |= (uint64_t)g->ops[k].alive << k;
-    bits = ndt__comm_or(bits);
-    for (int k = 0; k < g->nops; k++) g->ops[k].alive = (int)(bits >> k & 1);
-  }
+  /* Many ranks. A handle goes when Python frees the array, and the cyclic
+   * collector frees at points that differ from rank to rank; a program may
+   * also keep an array on some ranks only. Every rank must still record the
+   * same tasks (or they wait on each other's messages for ever), so the
+   * tasks do not depend on what is alive here: every result is an operand
+   * of every task, the same blocks on every rank, and the task's home (the
+   * owner of the first tile it writes, dist.c) is the last op's result's,
+   * which is always written. A result alive here is written; so is one
+   * whose block lies (in part) on another rank than the home: the owner
+   * expects it back. The others are kept, not written: a result with no
+   * array on the home rank is never used again on any rank (a later op
+   * that used it would need an array on every rank), so what the home does
+   * not write, no rank reads. The ranks used to agree on what is alive at
+   * every flush (an allreduce): 50 a batch in the X-ray job, each holding
+   * both ranks' recording threads until the later one came. */
+  g->ranks = ndt__comm_size_ > 1;
   int any = 0;
   for (int k = g->nops - 1; k >= 0; k--) {
     fop *f = &g->ops[k];
-    f->needed = f->alive;
+    f->needed = f->alive || g->ranks;
     for (int j = k + 1; j < g->nops && !f->needed; j++)
       for (int i = 0; i < g->ops[j].nin; i++)
         if (g->ops[j].needed && g->ops[j].src[i] == -(k + 1)) f->needed = 1;
@@ -256,7 +282,7 @@ ndt_status ndt__flush(void) {
   ndt_array *cv[MAXE + MAXF];
   int ncv = 0;
   for (int k = 0; k < g->nops; k++)
-    if (g->ops[k].alive) cv[ncv++] = g->ops[k].out;
+    if (g->ops[k].alive || g->ranks) cv[ncv++] = g->ops[k].out;
   for (int e = 0; e < g->next; e++)
     if (g->ext_used[e]) cv[ncv++] = &g->ext[e];
   if (ncv == 0) cv[ncv++] = g->ops[0].out;
@@ -273,7 +299,7 @@ ndt_status ndt__flush(void) {
   for (int64_t b = 0; any && b < g->tl.ntiles && st == NDT_OK; b++) {
     int np_ = ndt__block_cuts(cv, ncv, &g->tl, b, cuts, 65);
     for (int pc = 0; pc < np_ && st == NDT_OK; pc++) {
-      fused_arg fa = {g, b, cuts[pc], cuts[pc + 1] - cuts[pc]};
+      fused_arg fa = {g, b, cuts[pc], cuts[pc + 1] - cuts[pc], 0};
       ndt_array bv[MAXE + MAXF];
       ndt_operand ops[MAXE + MAXF];
       int nop = 0;
@@ -283,12 +309,31 @@ ndt_status ndt__flush(void) {
           ops[nop] = (ndt_operand){&bv[nop], NDT_READ};
           nop++;
         }
-      for (int k = 0; k < g->nops; k++)
-        if (g->ops[k].alive) {
-          ndt__block_rows(g->ops[k].out, &g->tl, b, fa.r0, fa.rn, &bv[nop]);
-          ops[nop] = (ndt_operand){&bv[nop], NDT_WRITE};
+      if (g->ranks) {
+        int home = -1;
+        for (int k = g->nops - 1; k >= 0; k--) {
+          ndt_array *v = &bv[nop];
+          ndt__block_rows(g->ops[k].out, &g->tl, b, fa.r0, fa.rn, v);
+          int64_t lo, hi;
+          ndt__view_extent(v, &lo, &hi);
+          const ndt_store *os = v->store;
+          int64_t t0 = ndt_store_tile_of(os, lo), t1 = ndt_store_tile_of(os, hi);
+          int w = g->ops[k].alive || home < 0;
+          if (home < 0) home = os->tiles[t0].owner;
+          for (int64_t t = t0; t <= t1 && !w; t++) w = os->tiles[t].owner != home;
+          fa.incl |= (uint64_t)w << k;
+          ops[nop] = (ndt_operand){v, w ? NDT_WRITE : NDT_OPND_KEEP};
           nop++;
         }
+      } else {
+        for (int k = 0; k < g->nops; k++)
+          if (g->ops[k].alive) {
+            ndt__block_rows(g->ops[k].out, &g->tl, b, fa.r0, fa.rn, &bv[nop]);
+            ops[nop] = (ndt_operand){&bv[nop], NDT_WRITE};
+            fa.incl |= (uint64_t)1 << k;
+            nop++;
+          }
+      }
       atomic_fetch_add(&g->refs, 1);
       st = ndt__record(&fused_kind, name, ops, nop, &fa, sizeof fa, 0);
       if (st) atomic_fetch_sub(&g->refs, 1);

@@ -606,7 +606,7 @@ static ndt_status la_body(ndt_bound *op_, void *p) {
   return st;
 }
 
-static const ndt_task_kind la_kind = {"linalg", {la_body}};
+static const ndt_task_kind la_kind = {"linalg", {la_body}, NULL};
 
 static int supported(ndt_dtype t) { return t >= NDT_BOOL && t < NDT_NTYPES; }
 

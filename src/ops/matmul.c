@@ -386,9 +386,9 @@ static ndt_status copyout_body(ndt_bound *op, void *p) {
   return NDT_OK;
 }
 
-static const ndt_task_kind pack_kind = {"matmul", {pack_body}};
-static const ndt_task_kind block_kind = {"matmul", {block_body}};
-static const ndt_task_kind copyout_kind = {"matmul", {copyout_body}};
+static const ndt_task_kind pack_kind = {"matmul", {pack_body}, NULL};
+static const ndt_task_kind block_kind = {"matmul", {block_body}, NULL};
+static const ndt_task_kind copyout_kind = {"matmul", {copyout_body}, NULL};
 
 /* ---- recording -------------------------------------------------------- */
 /* Elements [lo, lo+n) of v's store, as a view with v's dtype and part (an
@@ -644,8 +644,8 @@ static ndt_status mv_combine_body(ndt_bound *op, void *p) {
   return NDT_OK;
 }
 
-static const ndt_task_kind mv_kind = {"matmul", {mv_body}};
-static const ndt_task_kind mv_combine_kind = {"matmul", {mv_combine_body}};
+static const ndt_task_kind mv_kind = {"matmul", {mv_body}, NULL};
+static const ndt_task_kind mv_combine_kind = {"matmul", {mv_combine_body}, NULL};
 
 /* Returns 1 when the product is not a row-major matrix with a vector of
  * float32/float64 (the caller takes the general path). */

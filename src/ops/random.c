@@ -96,7 +96,7 @@ static ndt_status rand_body(ndt_bound *op, void *p) {
   return NDT_OK;
 }
 
-static const ndt_task_kind rand_kind = {"random", {rand_body}};
+static const ndt_task_kind rand_kind = {"random", {rand_body}, NULL};
 
 static ndt_status check_rng(const ndt_rng *rng) {
   if (!rng) return ndt__error(NDT_ERR_VALUE, "random generator is NULL");
@@ -344,7 +344,7 @@ static ndt_status param_body(ndt_bound *op, void *p) {
   return st;
 }
 
-static const ndt_task_kind param_kind = {"random", {param_body}};
+static const ndt_task_kind param_kind = {"random", {param_body}, NULL};
 
 static ndt_status param_fill(ndt_array **out, ndt_rng *rng, rdist dist, ndt_dtype t,
                              const ndt_array *p0, ndt_dtype t0, const ndt_array *p1,
@@ -524,7 +524,7 @@ static ndt_status perm_body(ndt_bound *op, void *p) {
   return NDT_OK;
 }
 
-static const ndt_task_kind perm_kind = {"permutation", {perm_body}};
+static const ndt_task_kind perm_kind = {"permutation", {perm_body}, NULL};
 
 ndt_status ndt_rng_permutation(ndt_array **out, ndt_rng *rng, int64_t n) {
   ndt_status st = check_rng(rng);

@@ -4,26 +4,11 @@
  * blocks. */
 #include <stdlib.h>
 #include <string.h>
-#include "exec.h"
+#include "reduce.h"
 
 #define CHUNK 256
 
-typedef struct {
-  ndt_reduce_op op;
-  ndt_dtype acc;          /* accumulator dtype (value dtype for ARG*) */
-  uint64_t mask;          /* reduced axes of the input */
-  int arg;                /* ARGMIN/ARGMAX */
-  int arg_all;            /* ARG over all axes: flat index */
-  int arg_axis;
-  ndt_array in;           /* the whole input view */
-  ndt_tiling tl;
-  ndt_store *parts;       /* one-tile byte store of partials */
-  int64_t blk;            /* this block (block tasks) */
-  int64_t poff;           /* byte offset of this block's partial */
-  int64_t pcount;         /* elements in all partials */
-  ndt_array out;          /* combine: the result in keepdims shape */
-  int64_t clo, chi;       /* combine: this task's out elements (flat) */
-} red_arg;
+typedef ndt_red_arg red_arg;   /* reduce.h */
 
 /* n copies of the sz-byte item at val, in growing memcpy runs (one call per
  * element would cost more than the reduction itself). */
@@ -288,8 +273,9 @@ static ndt_status combine_body(ndt_bound *op, void *p) {
   return st;
 }
 
-static const ndt_task_kind block_kind = {"reduce", {block_body}};
-static const ndt_task_kind combine_kind = {"reduce", {combine_body}};
+/* (a device plugin finds the kinds it has bodies for by name: reduce.h) */
+static const ndt_task_kind block_kind = {"reduce block", {block_body}, NULL};
+static const ndt_task_kind combine_kind = {"reduce combine", {combine_body}, NULL};
 
 static ndt_dtype sum_dtype(ndt_dtype t) {
   switch (ndt__traits[t].kind) {
@@ -318,16 +304,7 @@ static const char *red_name(ndt_reduce_op op) {
  * own pairwise loop (a node's subtree is pw of its range), and one task
  * adds the nodes up the top of the tree. A node that is -0.0 summed from 0
  * comes out +0.0, which changes nothing: the root is added to 0 anyway. */
-typedef struct {
-  ndt_reduce_op op;
-  ndt_dtype acc;
-  ndt_array line;        /* the leaf's elements (leaf tasks) */
-  ndt_store *parts;      /* one value per leaf */
-  int64_t slot;          /* this leaf's index */
-  ndt_array out;         /* the top task: the 1-element result */
-  int64_t n, leaf;
-  int cplx;
-} pw_arg;
+typedef ndt_pw_arg pw_arg;   /* reduce.h */
 
 static int64_t pw_split(int64_t n, int cplx) {
   if (cplx) return (n - n % 8) / 2;
@@ -411,8 +388,8 @@ static ndt_status pw_top_body(ndt_bound *op, void *p) {
   return NDT_OK;
 }
 
-static const ndt_task_kind pw_leaf_kind = {"sum", {pw_leaf_body}};
-static const ndt_task_kind pw_top_kind = {"sum", {pw_top_body}};
+static const ndt_task_kind pw_leaf_kind = {"pairwise leaf", {pw_leaf_body}, NULL};
+static const ndt_task_kind pw_top_kind = {"pairwise top", {pw_top_body}, NULL};
 
 /* 1 (and *line, the elements as one line in memory order) when a full
  * sum of a should take NumPy's one-line pairwise order: a float or complex
@@ -534,7 +511,7 @@ static ndt_status chain_body(ndt_bound *op, void *p) {
   return NDT_OK;
 }
 
-static const ndt_task_kind chain_kind = {"prod", {chain_body}};
+static const ndt_task_kind chain_kind = {"prod", {chain_body}, NULL};
 
 static ndt_status prod_chain(ndt_reduce_op op, const ndt_array *line, ndt_dtype acc,
                              int64_t leaf, ndt_array *res) {
@@ -632,7 +609,7 @@ static ndt_status fold_body(ndt_bound *op, void *p) {
   return NDT_OK;
 }
 
-static const ndt_task_kind fold_kind = {"prod", {fold_body}};
+static const ndt_task_kind fold_kind = {"prod", {fold_body}, NULL};
 
 /* Records the folds of a (its dtype acc, not a part view) into res.
  * NumPy's iterator walks the reduced axes in memory order (by their
@@ -745,7 +722,7 @@ static ndt_status line_body(ndt_bound *op, void *p) {
   return st;
 }
 
-static const ndt_task_kind line_kind = {"sum", {line_body}};
+static const ndt_task_kind line_kind = {"sum", {line_body}, NULL};
 
 /* The reduced axis when a sum takes this path, else -1. */
 static int line_axis(ndt_reduce_op op, const ndt_array *a, uint64_t mask, ndt_dtype acc,

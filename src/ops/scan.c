@@ -155,9 +155,9 @@ static ndt_status fix_body(ndt_bound *op, void *p) {
   return NDT_OK;
 }
 
-static const ndt_task_kind block_kind = {"scan", {block_body}};
-static const ndt_task_kind carry_kind = {"scan carry", {carry_body}};
-static const ndt_task_kind fix_kind = {"scan fixup", {fix_body}};
+static const ndt_task_kind block_kind = {"scan", {block_body}, NULL};
+static const ndt_task_kind carry_kind = {"scan carry", {carry_body}, NULL};
+static const ndt_task_kind fix_kind = {"scan fixup", {fix_body}, NULL};
 
 /* ---- driver ----------------------------------------------------------- */
 static ndt_status run_scan(scan_arg *proto, ndt_array *res) {

@@ -67,7 +67,7 @@ static ndt_status bin_body(ndt_bound *op, void *p) {
   return NDT_OK;
 }
 
-static const ndt_task_kind bin_kind = {"bincount", {bin_body}};
+static const ndt_task_kind bin_kind = {"bincount", {bin_body}, NULL};
 
 typedef struct {
   ndt_array out;
@@ -87,7 +87,7 @@ static ndt_status bin_combine_body(ndt_bound *op, void *p) {
   return NDT_OK;
 }
 
-static const ndt_task_kind bin_combine_kind = {"bincount", {bin_combine_body}};
+static const ndt_task_kind bin_combine_kind = {"bincount", {bin_combine_body}, NULL};
 
 ndt_status ndt__bin_combine(const char *name, ndt_array *res, int has_w, int64_t nblocks,
                            ndt_store *parts, unsigned flags) {
@@ -133,7 +133,7 @@ static ndt_status range_body(ndt_bound *op, void *p) {
   return NDT_OK;
 }
 
-static const ndt_task_kind range_kind = {"range", {range_body}};
+static const ndt_task_kind range_kind = {"range", {range_body}, NULL};
 
 /* *lo, *hi = min and max of the non-empty 1-d array x of bool or an integer
  * type but uint64 (what bincount takes). */
@@ -307,8 +307,8 @@ static ndt_status nz_fill_body(ndt_bound *op, void *p) {
   return nz_scan(a, &op[0], &cnt, (int64_t *)op[1].ptr);
 }
 
-static const ndt_task_kind nz_count_kind = {"argwhere", {nz_count_body}};
-static const ndt_task_kind nz_fill_kind = {"argwhere", {nz_fill_body}};
+static const ndt_task_kind nz_count_kind = {"argwhere", {nz_count_body}, NULL};
+static const ndt_task_kind nz_fill_kind = {"argwhere", {nz_fill_body}, NULL};
 
 ndt_status ndt_argwhere(ndt_array **out, const ndt_array *a) {
   nz_arg z;
@@ -393,7 +393,7 @@ static ndt_status gather_body(ndt_bound *op, void *p) {
   return NDT_OK;
 }
 
-static const ndt_task_kind gather_kind = {"gather", {gather_body}};
+static const ndt_task_kind gather_kind = {"gather", {gather_body}, NULL};
 
 ndt_status ndt_gather(ndt_array **out, const ndt_array *a, const ndt_array *const *idx) {
   int nd = a->ndim;

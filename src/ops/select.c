@@ -112,8 +112,8 @@ static ndt_status hist_body(ndt_bound *op, void *p) {
   return NDT_OK;
 }
 
-static const ndt_task_kind find_kind = {"searchsorted", {find_body}};
-static const ndt_task_kind hist_kind = {"histogram", {hist_body}};
+static const ndt_task_kind find_kind = {"searchsorted", {find_body}, NULL};
+static const ndt_task_kind hist_kind = {"histogram", {hist_body}, NULL};
 
 
 /* ---- the driver ------------------------------------------------------- */

@@ -138,7 +138,7 @@ static ndt_status sort_body(ndt_bound *op_, void *p) {
   return NDT_OK;
 }
 
-static const ndt_task_kind sort_kind = {"sort", {sort_body}};
+static const ndt_task_kind sort_kind = {"sort", {sort_body}, NULL};
 
 static int cmp_i64(const void *x, const void *y) {
   int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;

@@ -104,7 +104,7 @@ static ndt_status put_op_body(ndt_bound *op, void *p) {
   return ndt__put_run(&g->h, op, &d);
 }
 
-static const ndt_task_kind put_op_kind = {"ufunc.at", {put_op_body}};
+static const ndt_task_kind put_op_kind = {"ufunc.at", {put_op_body}, NULL};
 
 static ndt_status put_op(ndt_array *a, const ndt_array *idx, const ndt_array *vals, ndt_ufunc op,
                          const ndt_dtype *loop);
@@ -228,7 +228,7 @@ static ndt_status rat_body(ndt_bound *op, void *p) {
   return NDT_OK;
 }
 
-static const ndt_task_kind rat_kind = {"reduceat", {rat_body}};
+static const ndt_task_kind rat_kind = {"reduceat", {rat_body}, NULL};
 
 ndt_status ndt_reduceat(ndt_array **out, const ndt_array *a, int axis, const ndt_array *idx,
                         ndt_reduce_op op) {

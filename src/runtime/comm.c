@@ -2,8 +2,11 @@
  *
  * Every rank runs the same program and records the same tasks in the same
  * order (sched.c), so both sides of every message know it is coming; this
- * file only moves bytes. All MPI calls come from the recording thread, one
- * at a time (MPI_THREAD_SERIALIZED); workers never touch MPI.
+ * file only moves bytes. Two threads call MPI, one at a time under mpi_lock
+ * (MPI_THREAD_SERIALIZED): the recording thread posts collectives (and, with
+ * devices, its own messages), and the progress thread (below) is the one
+ * that waits: it moves the messages of dist.c's message tasks and completes
+ * the recording thread's requests. Workers never touch MPI.
  *
  * Built without MPI, or started as a plain process, the runtime is rank 0
  * of 1 and none of this runs.
@@ -15,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <pthread.h>
 #include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
@@ -48,6 +53,10 @@ static int64_t position(void) { return (up.task_seq ? up.task_seq() : 0) + coll_
 #define CHUNK ((int64_t)4 << 20)
 #ifdef NDT_HAVE_MPI
 static char *discard;
+/* one MPI call at a time: the recording thread's and the progress thread's */
+static pthread_mutex_t mpi_lock = PTHREAD_MUTEX_INITIALIZER;
+static void mlock(void) { pthread_mutex_lock(&mpi_lock); }
+static void munlock(void) { pthread_mutex_unlock(&mpi_lock); }
 #endif
 
 int ndt_rank(void) {
@@ -136,9 +145,10 @@ static void peer_ended_abort(int peer, const char *what) {
   out_of_step_abort(peer_code[peer]);
 }
 
-/* Takes the exit notes that came; 1 when one says the wait cannot end
- * (*peer tells who). *first_note: when this wait first saw a note. */
-static int check_exit_notes(double *first_note, int *peer) {
+/* Takes the exit notes that came; 1 when one says a wait for something
+ * of position pos cannot end (*peer tells who). *first_note: when this wait
+ * first saw a note. Under mpi_lock. */
+static int check_exit_notes(double *first_note, int *peer, long long pos) {
   for (;;) {
     int flag = 0;
     MPI_Status stt;
@@ -155,7 +165,7 @@ static int check_exit_notes(double *first_note, int *peer) {
     if (!peer_gone[r]) continue;
     *peer = r;
     /* it ended before the point this rank waits at: it will never come */
-    if (peer_pos[r] < position()) return 1;
+    if (peer_pos[r] < pos) return 1;
     /* it ended at or after this point: what it sent is on its way; a wait
      * that still lasts GRACE_S later waits for nothing */
     if (*first_note == 0) *first_note = now_s();
@@ -191,13 +201,17 @@ static void exit_together(void) {
   exit_note mine = {position(), exit_code};
   MPI_Request *rq = malloc((size_t)ndt__comm_size_ * sizeof *rq);
   int nrq = 0;
+  mlock();
   for (int r = 0; r < ndt__comm_size_ && rq; r++)
     if (r != comm_rank)
       MPI_Isend(&mine, (int)sizeof mine, MPI_BYTE, r, TAG_EXIT, ctrl, &rq[nrq++]);
+  munlock();
   double dummy = 0;
   int peer = -1;
   for (;;) {
-    check_exit_notes(&dummy, &peer);
+    mlock();
+    check_exit_notes(&dummy, &peer, mine.pos);
+    munlock();
     if (notes_seen >= ndt__comm_size_ - 1) break;
     struct timespec ts = {0, 1000000};
     nanosleep(&ts, NULL);
@@ -216,13 +230,16 @@ static void exit_together(void) {
     out_of_step_abort(exit_code > 0 ? exit_code : 1);
   }
   if (rq) {
+    mlock();
     MPI_Waitall(nrq, rq, MPI_STATUSES_IGNORE);
+    munlock();
     free(rq);
   }
   /* the collectives of the last sync and MPI_Finalize follow, on every rank */
   ended_together = 1;
 }
 
+static void progress_stop(void);
 static void comm_at_exit(void) {
   int fin = 0;
   MPI_Finalized(&fin);
@@ -230,6 +247,7 @@ static void comm_at_exit(void) {
   if (ndt__comm_size_ > 1 && ctrl != MPI_COMM_NULL) exit_together();
   if (up.finalize) up.finalize();   /* workers stop, pending tasks end first */
   progress_sends(1);
+  progress_stop();   /* nothing is in flight now */
   MPI_Finalize();
 }
 #define CHECK(what, call)                 \
@@ -238,31 +256,279 @@ static void comm_at_exit(void) {
     if (rc_ != MPI_SUCCESS) die(what, rc_); \
   } while (0)
 
+/* ---- the progress thread ------------------------------------------------
+ * MPI moves bytes only while some thread calls it (Open MPI's shared
+ * memory transport has no blocking wait: MPI_Wait spins), so one thread per
+ * rank does all the waiting: it starts dist.c's messages when their tasks
+ * become ready, tests them, and finishes their tasks when they complete;
+ * and it completes the recording thread's own requests (the collectives),
+ * which sleeps on a condition variable meanwhile instead of polling. With
+ * nothing in flight it sleeps on q_cond. With something in flight, while
+ * someone waits for it (a worker has nothing to run, or the recording
+ * thread waits for a collective) it tests spin_tests times, then sleeps
+ * from 1 us, doubling to 100 us, until something moves; while the workers
+ * all have work, a message done a little late delays nothing, and it tests
+ * every SLOW_NS only (each test and sleep is two context switches: at
+ * 10,000 a second, a tenth of a core on two shared ones). New messages, and
+ * a worker that runs out of work (ndt__comm_kick), wake it at once. Its MPI
+ * calls and the recording thread's take turns under mpi_lock. */
+#define SLOW_NS 1000000L
+static pthread_mutex_t q_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t q_cond = PTHREAD_COND_INITIALIZER;   /* new work, or stop */
+static pthread_cond_t w_cond = PTHREAD_COND_INITIALIZER;   /* a watched wait ended */
+static pthread_t prog_thread;
+static int prog_on, prog_stop, kicked;
+static ndt_comm_msg *q_head, **q_tail = &q_head;   /* started, not yet posted */
+/* the recording thread's request being waited for (one at a time) */
+typedef struct { MPI_Request *r; const char *what; long long pos; int done; } watched;
+static watched *watch;
+/* messages travel on a communicator of their own; their tags count the
+ * messages of each pair of ranks in program order (both sides count alike) */
+static MPI_Comm data_comm = MPI_COMM_NULL;
+static int64_t *tags_to, *tags_from;
+static int64_t tag_space = 32768;
+
+static void post_piece(ndt_comm_msg *m) {
+  int64_t k = m->n - m->off < CHUNK ? m->n - m->off : CHUNK;
+  char *p = m->buf ? m->buf + m->off : discard;
+  MPI_Request *r = (MPI_Request *)(void *)m->req;
+  if (m->send) CHECK("MPI_Isend", MPI_Isend(p, (int)k, MPI_BYTE, m->peer, m->tag, data_comm, r));
+  else CHECK("MPI_Irecv", MPI_Irecv(p, (int)k, MPI_BYTE, m->peer, m->tag, data_comm, r));
+}
+
+static void timed_wait(pthread_cond_t *c, pthread_mutex_t *l, long ns) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  ts.tv_nsec += ns;
+  if (ts.tv_nsec >= 1000000000L) {
+    ts.tv_sec++;
+    ts.tv_nsec -= 1000000000L;
+  }
+  pthread_cond_timedwait(c, l, &ts);
+}
+
+static void *progress_main(void *arg) {
+  NDT_UNUSED(arg);
+  ndt_comm_msg *active = NULL;   /* posted, in flight */
+  int spins = 0;
+  long ns = 1000;
+  double first_note = 0;
+  pthread_mutex_lock(&q_lock);
+  for (;;) {
+    ndt_comm_msg *fresh = q_head;
+    q_head = NULL;
+    q_tail = &q_head;
+    watched *w = watch;
+    pthread_mutex_unlock(&q_lock);
+    int moved = fresh != NULL, wdone = 0;
+    ndt_comm_msg *fin = NULL;
+    mlock();
+    while (fresh) {
+      ndt_comm_msg *m = fresh;
+      fresh = m->next;
+      m->off = 0;
+      post_piece(m);
+      m->next = active;
+      active = m;
+    }
+    for (ndt_comm_msg **pp = &active; *pp;) {
+      ndt_comm_msg *m = *pp;
+      int flag = 0;
+      CHECK(m->send ? "MPI_Isend" : "MPI_Irecv",
+            MPI_Test((MPI_Request *)(void *)m->req, &flag, MPI_STATUS_IGNORE));
+      if (!flag) {
+        pp = &m->next;
+        continue;
+      }
+      moved = 1;
+      m->off += m->n - m->off < CHUNK ? m->n - m->off : CHUNK;
+      if (m->off < m->n) {   /* the next piece: after this one, so in order */
+        post_piece(m);
+        pp = &m->next;
+        continue;
+      }
+      *pp = m->next;
+      m->next = fin;
+      fin = m;
+    }
+    if (w) {
+      CHECK(w->what, MPI_Test(w->r, &wdone, MPI_STATUS_IGNORE));
+      moved |= wdone;
+    }
+    if (!moved && spins >= spin_tests && (active || w) && ctrl != MPI_COMM_NULL &&
+        !ended_together) {
+      /* a rank that ended may be what this rank waits for */
+      long long pos = w && !wdone ? w->pos : LLONG_MAX;
+      for (ndt_comm_msg *m = active; m; m = m->next)
+        if (m->pos < pos) pos = m->pos;
+      int peer = -1;
+      if (check_exit_notes(&first_note, &peer, pos))
+        peer_ended_abort(peer, w && !wdone ? w->what : active->send ? "MPI_Isend" : "MPI_Irecv");
+    }
+    munlock();
+    while (fin) {   /* (done may free m: the task that holds it) */
+      ndt_comm_msg *m = fin;
+      fin = m->next;
+      m->done(m);
+    }
+    pthread_mutex_lock(&q_lock);
+    if (wdone) {
+      w->done = 1;
+      watch = NULL;
+      pthread_cond_broadcast(&w_cond);
+    }
+    if (moved || q_head) {
+      spins = 0;
+      ns = 1000;
+      first_note = 0;
+      continue;
+    }
+    if (!active && !watch) {
+      if (prog_stop) break;
+      pthread_cond_wait(&q_cond, &q_lock);
+      continue;
+    }
+    if (!watch && !kicked && up.idle_workers && up.idle_workers() == 0) {
+      timed_wait(&q_cond, &q_lock, SLOW_NS);
+      continue;
+    }
+    kicked = 0;
+    if (spins++ < spin_tests) continue;
+    timed_wait(&q_cond, &q_lock, ns);
+    if (ns < 100000) ns *= 2;
+  }
+  pthread_mutex_unlock(&q_lock);
+  return NULL;
+}
+
+static void progress_stop(void) {
+  if (!prog_on) return;
+  pthread_mutex_lock(&q_lock);
+  prog_stop = 1;
+  pthread_cond_signal(&q_cond);
+  pthread_mutex_unlock(&q_lock);
+  pthread_join(prog_thread, NULL);
+  prog_on = 0;
+}
+
 /* Waits for a request without holding a core: MPI's blocking calls spin,
  * and this rank's workers (and the other ranks on a shared node) need the
- * cores meanwhile. A short spin, then sleeps growing to 100 us. */
+ * cores meanwhile. The progress thread tests it; without one (at exit), a
+ * short spin here, then sleeps growing to 100 us. */
 static void wait_req(MPI_Request *r, const char *what) {
+  double t0 = up.trace_now ? up.trace_now() : 0;
+  if (prog_on) {
+    watched w = {r, what, position(), 0};
+    pthread_mutex_lock(&q_lock);
+    watch = &w;
+    pthread_cond_signal(&q_cond);
+    while (!w.done) pthread_cond_wait(&w_cond, &q_lock);
+    pthread_mutex_unlock(&q_lock);
+    if (up.trace_caller) up.trace_caller(what, t0);
+    return;
+  }
   int done = 0;
   long ns = 1000;
-  double t0 = up.trace_now ? up.trace_now() : 0;
   double first_note = 0;
   int peer = -1;
   for (int i = 0;; i++) {
+    mlock();
     CHECK(what, MPI_Test(r, &done, MPI_STATUS_IGNORE));
+    munlock();
     if (done) {
       if (up.trace_caller) up.trace_caller(what, t0);
       return;
     }
     if (i < spin_tests) continue;
     /* a rank that ended may be what this wait waits for */
-    if (ctrl != MPI_COMM_NULL && !ended_together && check_exit_notes(&first_note, &peer))
-      peer_ended_abort(peer, what);
+    mlock();
+    int gone = ctrl != MPI_COMM_NULL && !ended_together &&
+               check_exit_notes(&first_note, &peer, position());
+    munlock();
+    if (gone) peer_ended_abort(peer, what);
     struct timespec ts = {0, ns};
     nanosleep(&ts, NULL);
     if (ns < 100000) ns *= 2;
   }
 }
 #endif
+
+void ndt__comm_kick(void) {
+#ifdef NDT_HAVE_MPI
+  if (!prog_on) return;
+  pthread_mutex_lock(&q_lock);
+  kicked = 1;
+  pthread_cond_signal(&q_cond);
+  pthread_mutex_unlock(&q_lock);
+#endif
+}
+
+int ndt__comm_async(void) {
+#ifdef NDT_HAVE_MPI
+  return prog_on;
+#else
+  return 0;
+#endif
+}
+
+void ndt__comm_msg_init(ndt_comm_msg *m, void *buf, int64_t n, int peer, int send) {
+  memset(m, 0, sizeof *m);
+  m->buf = buf;
+  m->n = n;
+  m->peer = peer;
+  m->send = send;
+#ifdef NDT_HAVE_MPI
+  int64_t *c = send ? &tags_to[peer] : &tags_from[peer];
+  m->tag = (int)(*c % tag_space);
+  (*c)++;
+  m->pos = position();
+#endif
+  int64_t pieces = n > 0 ? (n + CHUNK - 1) / CHUNK : 1;
+  if (send) {
+    stats.sends += pieces;
+    stats.send_bytes += n;
+  } else {
+    stats.recvs += pieces;
+    stats.recv_bytes += n;
+  }
+}
+
+void ndt__comm_msg_start(ndt_comm_msg *m) {
+#ifdef NDT_HAVE_MPI
+  m->t0 = up.trace_now ? up.trace_now() : 0;
+  m->next = NULL;
+  pthread_mutex_lock(&q_lock);
+  *q_tail = m;
+  q_tail = &m->next;
+  pthread_cond_signal(&q_cond);
+  pthread_mutex_unlock(&q_lock);
+#else
+  NDT_UNUSED(m);
+#endif
+}
+
+#ifdef NDT_HAVE_MPI
+static void run_done(ndt_comm_msg *m) {
+  pthread_mutex_lock(&q_lock);
+  *(int *)m->ctx = 1;
+  pthread_cond_broadcast(&w_cond);
+  pthread_mutex_unlock(&q_lock);
+}
+#endif
+
+void ndt__comm_msg_run(ndt_comm_msg *m) {
+#ifdef NDT_HAVE_MPI
+  int done = 0;
+  m->done = run_done;
+  m->ctx = &done;
+  ndt__comm_msg_start(m);
+  pthread_mutex_lock(&q_lock);
+  while (!done) pthread_cond_wait(&w_cond, &q_lock);
+  pthread_mutex_unlock(&q_lock);
+#else
+  NDT_UNUSED(m);
+#endif
+}
 
 #ifndef NDT_HAVE_MPI
 /* A build without MPI started by a launcher as one of several ranks runs
@@ -324,9 +590,19 @@ void ndt__comm_start(const ndt_comm_hooks *h) {
     prctl(PR_SET_TIMERSLACK, 1UL);   /* short sleeps in wait_req stay short */
     spin_tests = (int)ndt__env_int("NDTILE_MPI_SPIN", spin_tests);
     discard = malloc(CHUNK);
-    if (!discard) {
+    tags_to = calloc((size_t)ndt__comm_size_, sizeof *tags_to);
+    tags_from = calloc((size_t)ndt__comm_size_, sizeof *tags_from);
+    if (!discard || !tags_to || !tags_from) {
       fprintf(stderr, "ndtile rank %d: cannot allocate the message buffer\n", comm_rank);
       MPI_Abort(MPI_COMM_WORLD, 71);
+    }
+    /* the tags messages may use (at least 32767 by the standard) */
+    int *ub = NULL, flag = 0;
+    MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
+    if (flag && ub && *ub > 0) tag_space = (int64_t)*ub + 1;
+    if (MPI_Comm_dup(MPI_COMM_WORLD, &data_comm) == MPI_SUCCESS) {
+      MPI_Comm_set_errhandler(data_comm, MPI_ERRORS_RETURN);
+      prog_on = pthread_create(&prog_thread, NULL, progress_main, NULL) == 0;
     }
   }
 #else
@@ -356,7 +632,9 @@ ndt_status ndt_barrier(void) {
 #ifdef NDT_HAVE_MPI
   if (ndt__comm_size_ > 1) {
     MPI_Request r;
+    mlock();
     CHECK("MPI_Ibarrier", MPI_Ibarrier(MPI_COMM_WORLD, &r));
+    munlock();
     wait_req(&r, "MPI_Ibarrier");
     stats.collectives++;
     coll_seq++;
@@ -384,7 +662,9 @@ static void progress_sends(int all) {
       wait_req(&q->r, "MPI_Isend");
       done = 1;
     } else {
+      mlock();
       CHECK("MPI_Test", MPI_Test(&q->r, &done, MPI_STATUS_IGNORE));
+      munlock();
     }
     if (!done) {
       pp = &q->next;
@@ -412,14 +692,18 @@ void ndt__comm_send(const void *buf, int64_t n, int peer, int tag) {
     if (!copy) {   /* no memory for a copy: send from the tile and wait */
       free(q);
       MPI_Request r;
+      mlock();
       CHECK("MPI_Isend", MPI_Isend(p ? p + o : discard, m, MPI_BYTE, peer, tag,
                                    MPI_COMM_WORLD, &r));
+      munlock();
       wait_req(&r, "MPI_Isend");
       continue;
     }
     memcpy(copy, p ? p + o : discard, (size_t)m);
     *q = (pending){.copy = copy, .n = m, .next = NULL};
+    mlock();
     CHECK("MPI_Isend", MPI_Isend(copy, m, MPI_BYTE, peer, tag, MPI_COMM_WORLD, &q->r));
+    munlock();
     *sends_tail = q;
     sends_tail = &q->next;
     sends_bytes += m;
@@ -440,8 +724,10 @@ void ndt__comm_recv(void *buf, int64_t n, int peer, int tag) {
   for (int64_t o = 0; o < n; o += CHUNK) {
     int m = (int)(n - o < CHUNK ? n - o : CHUNK);
     MPI_Request r;
+    mlock();
     CHECK("MPI_Irecv", MPI_Irecv(p ? p + o : discard, m, MPI_BYTE, peer, tag, MPI_COMM_WORLD,
                                  &r));
+    munlock();
     wait_req(&r, "MPI_Irecv");
     stats.recvs++;
     stats.recv_bytes += m;
@@ -459,7 +745,9 @@ void ndt__comm_bcast(void *buf, int64_t n, int root) {
   for (int64_t o = 0; o < n; o += CHUNK) {
     int m = (int)(n - o < CHUNK ? n - o : CHUNK);
     MPI_Request r;
+    mlock();
     CHECK("MPI_Ibcast", MPI_Ibcast(p ? p + o : discard, m, MPI_BYTE, root, MPI_COMM_WORLD, &r));
+    munlock();
     wait_req(&r, "MPI_Ibcast");
     stats.collectives++;
     stats.coll_bytes += m;
@@ -480,12 +768,18 @@ ndt_status ndt_bcast(void *buf, size_t n, int root) {
 
 /* The one agreement collective. Every rank contributes its status (v[0]:
  * its rank when it failed), its position in the program and the hash of
- * its tasks (each with its mirror, so one MIN finds a disagreement), the
- * kind of agreement (a status, or a mask of bits to or: each rank must be
- * at the same kind) and the mask's bits as -bit (MIN of -bit is -or). All
- * agreements have this one shape, so ranks at different points still meet
- * in one collective and see that they are out of step instead of hanging. */
-enum { AG_STATUS = 1, AG_OR = 2, AG_STEP = 3, AG_HEAD = 7, AG_N = AG_HEAD + 64 };
+ * its tasks (each with its mirror, so one MIN finds a disagreement), and the
+ * kind of agreement (a status, or a read's step check: each rank must be at
+ * the same kind). All agreements have this one shape, so ranks at different
+ * points still meet in one collective and see that they are out of step
+ * instead of hanging. (Fusion's agreement on which results are alive, an or
+ * of 64 bits, went in issue 19: fusion.c.) A status agreement also carries
+ * the floating-point records' numbers from FP_SETTLED on (fp_share below). */
+enum {
+  AG_STATUS = 1, AG_STEP = 3, AG_HEAD = 7,
+  FP_SETTLED = AG_HEAD, FP_CLASS0 = AG_HEAD + 1, FP_CLASSES = 62,
+  AG_N = FP_CLASS0 + FP_CLASSES
+};
 
 #ifdef NDT_HAVE_MPI
 static void agreement(long long *v, long long *w) {
@@ -493,7 +787,9 @@ static void agreement(long long *v, long long *w) {
   /* -h overflows for LLONG_MIN only; ~h is its exact mirror */
   v[1] = pos, v[2] = -pos, v[3] = h, v[4] = ~h;
   MPI_Request r;
+  mlock();
   CHECK("MPI_Iallreduce", MPI_Iallreduce(v, w, AG_N, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD, &r));
+  munlock();
   wait_req(&r, "MPI_Iallreduce");
   coll_seq++;
   stats.collectives++;
@@ -505,7 +801,7 @@ static void agreement(long long *v, long long *w) {
     }
     char where[128];
     if (w[5] != -w[6])
-      snprintf(where, sizeof where, "an agreement on a value met an agreement on a status");
+      snprintf(where, sizeof where, "a read's check met an agreement on a status");
     else if (w[1] > -w[2] || w[1] < 0 || w[1] > pos || -w[2] < pos)   /* not our numbers */
       snprintf(where, sizeof where, "this rank's agreement met another kind of "
                "collective on another rank");
@@ -533,20 +829,6 @@ void ndt__comm_step(void) {
 #endif
 }
 
-uint64_t ndt__comm_or(uint64_t bits) {
-#ifdef NDT_HAVE_MPI
-  if (ndt__comm_size_ <= 1) return bits;
-  long long v[AG_N] = {ndt__comm_size_, 0, 0, 0, 0, AG_OR, -AG_OR}, w[AG_N];
-  for (int k = 0; k < 64; k++) v[AG_HEAD + k] = -(long long)(bits >> k & 1);
-  agreement(v, w);
-  uint64_t r = 0;
-  for (int k = 0; k < 64; k++) r |= (uint64_t)(w[AG_HEAD + k] != 0) << k;
-  return r;
-#else
-  return bits;
-#endif
-}
-
 #ifdef NDT_HAVE_MPI
 /* The floating-point records of a status agreement (fperr.c): each rank
  * gives the number up to which its ops' records are done (MIN: done on
@@ -556,7 +838,6 @@ uint64_t ndt__comm_or(uint64_t bits) {
  * into its records' agreed flags, and those are what every rank hands out:
  * the same errors at the same call on every rank. Where no rank has new
  * flags (most agreements) nothing but this agreement's numbers moves. */
-enum { FP_SETTLED = AG_HEAD, FP_CLASS0 = AG_HEAD + 1, FP_CLASSES = 62 };
 
 static void fp_share(const long long *w) {
   const int64_t upto = w[FP_SETTLED];

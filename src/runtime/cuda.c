@@ -3,19 +3,24 @@
  * it has variants for: the elementwise tasks of every exact ufunc loop and
  * every cast, on all 13 dtypes (src/kernels/cuda/ew_ops.h: integer and bool
  * ops, + - * / sqrt, comparisons, min/max, rounding; the kernels call
- * src/kernels/scalar.h, as the CPU's loops do). The core loads it with
- * dlopen only when NDTILE_DEVICES asks for cuda or auto (device.c) and
- * reaches it through ndt_plugin_entry_v1; it links nothing of the core
- * (device.h). Every other task runs on the CPU, its operands made valid in
- * host memory by the core.
+ * src/kernels/scalar.h, as the CPU's loops do), and the float32/float64
+ * sums (the pairwise kernel of src/kernels/cuda/reduce_impl.h: a
+ * "pairwise leaf" of a full sum, a "reduce block" whose innermost axis is
+ * summed). The core loads it with dlopen only when NDTILE_DEVICES asks
+ * for cuda or auto (device.c) and reaches it through ndt_plugin_entry_v1;
+ * it links nothing of the core (device.h). Every other task runs on the
+ * CPU, its operands made valid in host memory by the core.
  *
- * NOT YET RUN ON A GPU: this file and the kernels were compiled and linked,
- * and their no-driver path run, on a machine without one. The kernels'
- * source was run on the CPU (tests/c/test_devkernels.c) with the CPU's bits.
+ * NOT YET RUN ON A GPU. What ran: this file compiled as C against a host
+ * emulation of the CUDA runtime (tests/cudahost: libndtile_cudahost.so,
+ * device memory the host cannot address, streams as threads, injected
+ * faults), under the C and Python suites (make test-cudahost); the
+ * kernels' source on the CPU (tests/c/test_devkernels.c), with the CPU's
+ * bits. Only the runtime API calls and the launch syntax differ there.
  *
  * Grouped launches: consecutive tasks of one op on a device reach it as one
- * grouped task (sched.c); ew_group makes one launch over the list of their
- * tiles (up to NDT_DK_MAXRUNS 2-d runs a launch, passed as the kernel's
+ * grouped task (sched.c); dev_run makes one launch over the list of their
+ * runs (up to NDT_DK_MAXRUNS 2-d runs a launch, passed as the kernel's
  * parameter), where one task alone is a group of one.
  *
  * Memory: cudaMallocAsync on the device's stream within a budget per device
@@ -23,13 +28,23 @@
  * reserved at start. A failed allocation returns NULL: the core evicts,
  * then falls back to the CPU. Copies and kernels run on the device's stream
  * and are waited for before a body returns (the worker that runs the task
- * drives the device): simple and correct, not yet fast. */
+ * drives the device, one body at a time per device: the stream and the
+ * flags word are the device's): simple and correct, not yet fast.
+ *
+ * Errors: a device error (a kernel fault; in CUDA it is sticky, the
+ * context is lost) disables every device of that GPU: the task that met
+ * it fails with an error naming its operation, the devices take no more
+ * tasks (supports), a task already placed there runs on the CPU (the body
+ * and the copies into the device refuse with NDT_ERR_NOMEM, the core's
+ * fallback), values held only on the device are lost (a copy from it
+ * fails), and the program goes on on the CPU. */
 #include <cuda_runtime_api.h>
-#include <fenv.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include "runtime/device.h"
 #include "ops/exec.h"
+#include "ops/reduce.h"
 
 #include "kernels/cuda/dk.h"
 
@@ -39,6 +54,7 @@ int ndt__dk_ew_has(int op, int nin, const int *loop, int fused);
 int ndt__dk_ew(int op, int nin, const int *loop, int fused, const ndt_dk_launch *L,
                unsigned *flags, void *stream);
 int ndt__dk_cast(int from, int to, const ndt_dk_launch *L, void *stream);
+int ndt__dk_pairwise(int dtype, const ndt_dk_launch *L, unsigned *flags, void *stream);
 
 static const ndt_plugin_host *host;
 
@@ -47,7 +63,9 @@ typedef struct {
   cudaStream_t stream;
   int64_t budget;
   atomic_llong used;
+  atomic_int dead;         /* disabled after a device error */
   unsigned *flags;         /* device word the kernels OR their IEEE flags into */
+  pthread_mutex_t run;     /* one body at a time drives the stream and the flags word */
   char name[16];
   ndt_memory mem;
   ndt_memory_iface miface;
@@ -56,16 +74,43 @@ typedef struct {
 } cuda_dev;
 
 static cuda_dev cdev[NDT__MAX_DEVS];
+static int ncdev;
 
-static ndt_status cuda_fail(cudaError_t e, const char *what) {
-  char msg[256];
-  snprintf(msg, sizeof msg, "CUDA %s failed: %s", what, cudaGetErrorString(e));
+/* A device error (in CUDA a fault is sticky: the context is lost): every
+ * device of that GPU is disabled, once, with a line on stderr; the error
+ * of the task that met it, naming what failed (the task's op name comes
+ * with it: a deferred error). */
+static ndt_status disable(cuda_dev *d, cudaError_t e, const char *what) {
+  int first = 0;
+  for (int i = 0; i < ncdev; i++) {
+    int alive = 0;
+    if (cdev[i].dev == d->dev && atomic_compare_exchange_strong(&cdev[i].dead, &alive, 1))
+      first = 1;
+  }
+  cudaGetLastError();   /* (a sticky error stays; another is cleared) */
+  char msg[384];
+  snprintf(msg, sizeof msg, "the CUDA device %d failed in %s (%s: %s); it is disabled and the "
+           "program goes on on the CPU (values held only on it are lost)", d->dev, what,
+           cudaGetErrorName(e), cudaGetErrorString(e));
+  if (first) fprintf(stderr, "ndtile: %s\n", msg);
   return host->error(NDT_ERR_INTERNAL, msg);
+}
+
+/* the answer of a disabled device: NDT_ERR_NOMEM, so that the core runs
+ * the task on the CPU instead (bind.c) */
+static ndt_status refuse(cuda_dev *d) {
+  char msg[128];
+  snprintf(msg, sizeof msg, "the CUDA device %d is disabled after an error", d->dev);
+  return host->error(NDT_ERR_NOMEM, msg);
 }
 
 /* ---- memory ---- */
 static void *cm_alloc(ndt_memory *m, size_t n) {
   cuda_dev *d = m->context;
+  if (atomic_load(&d->dead)) {
+    refuse(d);
+    return NULL;
+  }
   if (host->alloc_fails()) return NULL;
   if (atomic_fetch_add(&d->used, (long long)n) + (int64_t)n > d->budget) {
     atomic_fetch_sub(&d->used, (long long)n);
@@ -76,9 +121,14 @@ static void *cm_alloc(ndt_memory *m, size_t n) {
   cudaSetDevice(d->dev);
   cudaError_t e = cudaMallocAsync(&p, n ? n : 1, d->stream);
   if (e != cudaSuccess) {
-    cudaGetLastError();   /* not sticky: the core evicts or falls back */
     atomic_fetch_sub(&d->used, (long long)n);
-    host->error(NDT_ERR_NOMEM, "cudaMallocAsync failed: the CUDA device is full");
+    if (e == cudaErrorMemoryAllocation) {
+      cudaGetLastError();   /* not sticky: the core evicts or falls back */
+      host->error(NDT_ERR_NOMEM, "cudaMallocAsync failed: the CUDA device is full");
+    } else {
+      disable(d, e, "an allocation");
+      refuse(d);
+    }
     return NULL;
   }
   return p;
@@ -87,19 +137,29 @@ static void *cm_alloc(ndt_memory *m, size_t n) {
 static void cm_free(ndt_memory *m, void *p, size_t n) {
   cuda_dev *d = m->context;
   if (!p) return;
-  cudaSetDevice(d->dev);
-  cudaFreeAsync(p, d->stream);   /* ordered after the stream's earlier work */
+  if (!atomic_load(&d->dead)) {
+    cudaSetDevice(d->dev);
+    cudaFreeAsync(p, d->stream);   /* ordered after the stream's earlier work */
+  }
   atomic_fetch_sub(&d->used, (long long)n);
 }
 
 static ndt_status cm_copy(ndt_memory *to, void *dst, ndt_memory *from, const void *src,
                           size_t n) {
+  cuda_dev *dt = to->iface->copy == cm_copy ? to->context : NULL;
+  cuda_dev *df = from->iface->copy == cm_copy ? from->context : NULL;
+  if (df && atomic_load(&df->dead))
+    return host->error(NDT_ERR_INTERNAL, "these values were held only by a CUDA device that "
+                       "failed: they are lost");
+  if (dt && atomic_load(&dt->dead)) return refuse(dt);
   /* the device side's stream moves the bytes (either side, or both: peers) */
-  cuda_dev *d = to->iface->copy == cm_copy ? to->context : from->context;
+  cuda_dev *d = dt ? dt : df;
   cudaSetDevice(d->dev);
   cudaError_t e = cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, d->stream);
   if (e == cudaSuccess) e = cudaStreamSynchronize(d->stream);
-  return e == cudaSuccess ? NDT_OK : cuda_fail(e, "copy");
+  if (e == cudaSuccess) return NDT_OK;
+  ndt_status st = disable(d, e, "a copy");
+  return df ? st : refuse(d);   /* into the device only: the task runs on the CPU */
 }
 
 static void cm_usage(ndt_memory *m, int64_t *cap, int64_t *used) {
@@ -118,6 +178,7 @@ typedef struct {
 } ew_sig;
 
 static int ew_sig_of(const ndt_ew_arg *a, ew_sig *g) {
+  memset(g, 0, sizeof *g);   /* compared whole (memcmp) */
   g->nin = a->nin;
   if (!a->loop) {   /* a cast of op[0] into the output */
     g->op = -1;
@@ -133,32 +194,6 @@ static int ew_sig_of(const ndt_ew_arg *a, ew_sig *g) {
   }
   g->loop[a->nin] = a->loop_out;
   return g->op >= 0 && ndt__dk_ew_has(g->op, g->nin, g->loop, fused());
-}
-
-static int cd_supports(ndt_processor *p, const ndt_task_kind *k, const ndt_operand *op, int nop,
-                       const void *arg) {
-  (void)p;
-  (void)op;
-  (void)nop;
-  ew_sig g;
-  return !strcmp(k->name, "elementwise") && ew_sig_of(arg, &g);
-}
-
-/* The runs of a batch launched once its kernel changes or it is full. */
-typedef struct {
-  ew_sig sig;
-  ndt_dk_launch L;
-} ew_batch;
-
-static ndt_status ew_launch(cuda_dev *d, ew_batch *bt) {
-  if (!bt->L.nrun) return NDT_OK;
-  const ew_sig *g = &bt->sig;
-  int rc = g->op < 0 ? ndt__dk_cast(g->loop[0], g->loop[1], &bt->L, d->stream)
-                     : ndt__dk_ew(g->op, g->nin, g->loop, fused(), &bt->L, d->flags, d->stream);
-  bt->L.nrun = 0;
-  if (rc) return host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this elementwise task");
-  cudaError_t e = cudaGetLastError();
-  return e == cudaSuccess ? NDT_OK : cuda_fail(e, "kernel launch");
 }
 
 /* Axes merged where every operand steps through them as through one (and
@@ -181,9 +216,114 @@ static int coalesce(int nd, int64_t *shape, int nop, int64_t (*st)[NDT_MAXDIMS])
   return out;
 }
 
-/* Appends one bound task's elements to the batch as 2-d runs (its last
- * two axes; one run per index of the axes before), launching when full. */
-static ndt_status ew_add(cuda_dev *d, ew_batch *bt, const ndt_ew_arg *a, ndt_bound *b) {
+/* ---- the float sums ----
+ * A "reduce block" task sums its block into its partials (the block's
+ * shape with the reduced axes set to 1, C order); the CPU's body
+ * (reduce.c) adds each run along the innermost coalesced axis, in C order,
+ * to the partial element it belongs to: 0 + pw(row) + pw(next row) ...
+ * The pairwise kernel does the same when the innermost axis is summed and
+ * at most one other axis is (a run of rows per partial element, in
+ * order); a row fold (the innermost axis kept: k.acc) stays on the CPU. */
+typedef struct {
+  int nd;                  /* coalesced axes; the last is summed */
+  int64_t shape[NDT_MAXDIMS], st[2][NDT_MAXDIMS];   /* input and partial byte strides */
+  int red;                 /* the other summed axis, or -1 */
+} red_plan;
+
+static int red_plan_of(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st,
+                       red_plan *pl) {
+  int asz = r->acc == NDT_FLOAT32 ? 4 : 8;
+  int64_t s = asz;
+  for (int k = nd - 1; k >= 0; k--) {
+    int64_t ps = (r->mask >> k & 1) ? 1 : shape[k];
+    pl->shape[k] = shape[k];
+    pl->st[0][k] = st[k];
+    pl->st[1][k] = (r->mask >> k & 1) || ps == 1 ? 0 : s;
+    s *= ps;
+  }
+  pl->nd = coalesce(nd, pl->shape, 2, pl->st);
+  pl->red = -1;
+  if (pl->nd == 0) return 1;   /* one element */
+  if (pl->st[1][pl->nd - 1] != 0) return 0;   /* the innermost axis kept: a row fold */
+  for (int k = 0; k < pl->nd - 1; k++)
+    if (pl->st[1][k] == 0) {
+      if (pl->red >= 0) return 0;
+      pl->red = k;
+    }
+  return 1;
+}
+
+static int red_ok(const ndt_red_arg *r, const ndt_operand *op, int nop) {
+  if (r->op != NDT_RED_SUM || r->arg || (r->acc != NDT_FLOAT32 && r->acc != NDT_FLOAT64) ||
+      r->in.dtype != r->acc || nop < 2 || !op[0].view->store)
+    return 0;
+  const ndt_array *v = op[0].view;
+  int64_t st[NDT_MAXDIMS];
+  for (int k = 0; k < v->ndim; k++) st[k] = v->strides[k] * v->store->itemsize;
+  red_plan pl;
+  return red_plan_of(r, v->ndim, v->shape, st, &pl);
+}
+
+static int pw_leaf_ok(const ndt_pw_arg *a) {
+  return a->op == NDT_RED_SUM && (a->acc == NDT_FLOAT32 || a->acc == NDT_FLOAT64) &&
+         a->line.dtype == a->acc && a->line.ndim == 1;
+}
+
+enum { K_EW, K_LEAF, K_BLOCK, K_NONE };
+static int kind_of(const ndt_task_kind *k) {
+  return !strcmp(k->name, "elementwise")     ? K_EW
+         : !strcmp(k->name, "pairwise leaf") ? K_LEAF
+         : !strcmp(k->name, "reduce block")  ? K_BLOCK
+                                             : K_NONE;
+}
+
+static int cd_supports(ndt_processor *p, const ndt_task_kind *k, const ndt_operand *op, int nop,
+                       const void *arg) {
+  cuda_dev *d = p->context;
+  if (atomic_load(&d->dead)) return 0;
+  ew_sig g;
+  switch (kind_of(k)) {
+    case K_EW: return ew_sig_of(arg, &g);
+    case K_LEAF: return pw_leaf_ok(arg);
+    case K_BLOCK: return red_ok(arg, op, nop);
+    default: return 0;
+  }
+}
+
+/* ---- one body's launches ----
+ * The runs of a batch, launched when its kernel changes or it is full. */
+typedef struct {
+  int what;       /* K_EW, or K_LEAF/K_BLOCK: the pairwise sum */
+  ew_sig sig;     /* K_EW: the kernel; a sum: sig.loop[0], its dtype */
+  ndt_dk_launch L;
+} batch;
+
+static ndt_status launch(cuda_dev *d, batch *bt) {
+  if (!bt->L.nrun) return NDT_OK;
+  const ew_sig *g = &bt->sig;
+  int rc = bt->what != K_EW ? ndt__dk_pairwise(g->loop[0], &bt->L, d->flags, d->stream)
+           : g->op < 0      ? ndt__dk_cast(g->loop[0], g->loop[1], &bt->L, d->stream)
+                            : ndt__dk_ew(g->op, g->nin, g->loop, fused(), &bt->L, d->flags,
+                                         d->stream);
+  bt->L.nrun = 0;
+  if (rc) return host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this task");
+  cudaError_t e = cudaGetLastError();
+  return e == cudaSuccess ? NDT_OK : disable(d, e, "a kernel launch");
+}
+
+/* the next run of the batch (launching it first when full) */
+static ndt_status next_run(cuda_dev *d, batch *bt, ndt_dk_run **u) {
+  if (bt->L.nrun == NDT_DK_MAXRUNS) {
+    ndt_status s = launch(d, bt);
+    if (s) return s;
+  }
+  *u = &bt->L.run[bt->L.nrun++];
+  return NDT_OK;
+}
+
+/* Appends one bound elementwise task's elements to the batch as 2-d runs
+ * (its last two axes; one run per index of the axes before). */
+static ndt_status ew_add(cuda_dev *d, batch *bt, const ndt_ew_arg *a, ndt_bound *b) {
   int nop = a->nin + 1, nd = b[a->nin].ndim;
   int64_t shape[NDT_MAXDIMS], st[NDT_DK_MAXOPS][NDT_MAXDIMS];
   for (int k = 0; k < nd; k++) {
@@ -196,11 +336,9 @@ static ndt_status ew_add(cuda_dev *d, ew_batch *bt, const ndt_ew_arg *a, ndt_bou
   for (int k = 0; k < nd - 2; k++) outer *= shape[k];
   int64_t idx[NDT_MAXDIMS] = {0};
   for (int64_t r = 0; r < outer; r++) {
-    if (bt->L.nrun == NDT_DK_MAXRUNS) {
-      ndt_status s = ew_launch(d, bt);
-      if (s) return s;
-    }
-    ndt_dk_run *u = &bt->L.run[bt->L.nrun++];
+    ndt_dk_run *u;
+    ndt_status s = next_run(d, bt, &u);
+    if (s) return s;
     u->rows = rows;
     u->cols = cols;
     for (int o = 0; o < nop; o++) {
@@ -218,53 +356,139 @@ static ndt_status ew_add(cuda_dev *d, ew_batch *bt, const ndt_ew_arg *a, ndt_bou
   return NDT_OK;
 }
 
-/* n elementwise tasks on device d (b: their operands, task after task):
- * one launch per run of tasks with the same kernel, NDT_DK_MAXRUNS runs at
- * a time; then one wait, and the IEEE flags the kernels reported raised on
- * this worker, as the CPU's loops would have raised them. */
-static ndt_status ew_run(cuda_dev *d, ndt_bound *b, int n, const int *nop, void *const *args) {
-  static _Thread_local ew_batch bt;   /* 14 KB: not on a worker's stack */
-  cudaSetDevice(d->dev);
-  cudaMemsetAsync(d->flags, 0, sizeof(unsigned), d->stream);
-  bt.L.nrun = 0;
-  ndt_status st = NDT_OK;
-  for (int i = 0, at = 0; i < n && st == NDT_OK; at += nop[i++]) {
-    const ndt_ew_arg *a = args[i];
-    ew_sig g;
-    if (!ew_sig_of(a, &g)) st = host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this task");
-    else if (bt.L.nrun && memcmp(&g, &bt.sig, sizeof g)) st = ew_launch(d, &bt);
-    if (st == NDT_OK) {
-      bt.sig = g;
-      st = ew_add(d, &bt, a, b + at);
+/* A leaf of a full sum: one run, its slot = 0 + pw(piece). */
+static ndt_status leaf_add(cuda_dev *d, batch *bt, const ndt_pw_arg *a, ndt_bound *b) {
+  ndt_dk_run *u;
+  ndt_status s = next_run(d, bt, &u);
+  if (s) return s;
+  *u = (ndt_dk_run){.rows = 1, .cols = a->line.shape[0], .p = {b[0].ptr, b[1].ptr},
+                    .cs = {b[0].st[0], 0}};
+  return NDT_OK;
+}
+
+/* A block of a sum: a run per partial element (red_plan above). */
+static ndt_status block_add(cuda_dev *d, batch *bt, const ndt_red_arg *r, ndt_bound *b) {
+  int asz = r->acc == NDT_FLOAT32 ? 4 : 8;
+  const ndt_array *v = b[0].view;
+  int64_t pn = 1;
+  for (int k = 0; k < v->ndim; k++) pn *= (r->mask >> k & 1) ? 1 : v->shape[k];
+  if (pn == 0) return NDT_OK;
+  if (v->size == 0) {   /* every partial 0 (+0.0): the identity */
+    cudaError_t e = cudaMemsetAsync(b[1].ptr, 0, (size_t)(pn * asz), d->stream);
+    return e == cudaSuccess ? NDT_OK : disable(d, e, "a memset");
+  }
+  red_plan pl;
+  if (!red_plan_of(r, b[0].ndim, b[0].shape, b[0].st, &pl))
+    return host->error(NDT_ERR_INTERNAL, "the CUDA sum cannot take this block's layout");
+  int nd = pl.nd;
+  int64_t cols = nd ? pl.shape[nd - 1] : 1, cs = nd ? pl.st[0][nd - 1] : 0;
+  int64_t rows = pl.red >= 0 ? pl.shape[pl.red] : 1, rs = pl.red >= 0 ? pl.st[0][pl.red] : 0;
+  int64_t outer = 1, idx[NDT_MAXDIMS] = {0};
+  for (int k = 0; k < nd - 1; k++)
+    if (k != pl.red) outer *= pl.shape[k];
+  for (int64_t q = 0; q < outer; q++) {
+    ndt_dk_run *u;
+    ndt_status s = next_run(d, bt, &u);
+    if (s) return s;
+    char *ip = b[0].ptr, *op = b[1].ptr;
+    for (int k = 0; k < nd - 1; k++) {
+      ip += idx[k] * pl.st[0][k];
+      op += idx[k] * pl.st[1][k];
+    }
+    *u = (ndt_dk_run){.rows = rows, .cols = cols, .p = {ip, op}, .rs = {rs, 0}, .cs = {cs, 0}};
+    for (int k = nd - 2; k >= 0; k--) {   /* the kept outer axes, in C order */
+      if (k == pl.red) continue;
+      if (++idx[k] < pl.shape[k]) break;
+      idx[k] = 0;
     }
   }
-  if (st == NDT_OK) st = ew_launch(d, &bt);
+  return NDT_OK;
+}
+
+/* n tasks of one kind on device d (b: their operands, task after task;
+ * one task alone, or a grouped task's members): one launch per run of
+ * tasks with the same kernel, NDT_DK_MAXRUNS runs at a time; then one
+ * wait, and the IEEE flags the kernels reported raised on this worker, as
+ * the CPU's loops would have raised them. */
+static ndt_status dev_run(cuda_dev *d, int what, ndt_bound *b, int n, const int *nop,
+                          void *const *args, const char *name) {
+  static _Thread_local batch bt;   /* 14 KB: not on a worker's stack */
+  pthread_mutex_lock(&d->run);
+  if (atomic_load(&d->dead)) {
+    pthread_mutex_unlock(&d->run);
+    return refuse(d);
+  }
+  cudaSetDevice(d->dev);
+  cudaError_t e = cudaMemsetAsync(d->flags, 0, sizeof(unsigned), d->stream);
+  ndt_status st = e == cudaSuccess ? NDT_OK : disable(d, e, name);
+  bt.L.nrun = 0;
+  bt.what = what;
+  for (int i = 0, at = 0; i < n && st == NDT_OK; at += nop[i++]) {
+    ew_sig g;
+    memset(&g, 0, sizeof g);
+    if (what == K_EW) {
+      if (!ew_sig_of(args[i], &g)) st = host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this task");
+    } else {
+      g.loop[0] = what == K_LEAF ? ((const ndt_pw_arg *)args[i])->acc
+                                 : ((const ndt_red_arg *)args[i])->acc;
+    }
+    if (st == NDT_OK && bt.L.nrun && memcmp(&g, &bt.sig, sizeof g)) st = launch(d, &bt);
+    if (st == NDT_OK) {
+      bt.sig = g;
+      st = what == K_EW     ? ew_add(d, &bt, args[i], b + at)
+           : what == K_LEAF ? leaf_add(d, &bt, args[i], b + at)
+                            : block_add(d, &bt, args[i], b + at);
+    }
+  }
+  if (st == NDT_OK) st = launch(d, &bt);
   unsigned f = 0;
-  cudaError_t e = cudaMemcpyAsync(&f, d->flags, sizeof f, cudaMemcpyDeviceToHost, d->stream);
-  if (e == cudaSuccess) e = cudaStreamSynchronize(d->stream);
-  if (st == NDT_OK && e != cudaSuccess) st = cuda_fail(e, n ? ((const ndt_ew_arg *)args[0])->name : "elementwise");
-  if (f & NDT_SC_FE_DIVIDE) feraiseexcept(FE_DIVBYZERO);
-  if (f & NDT_SC_FE_OVERFLOW) feraiseexcept(FE_OVERFLOW | FE_INEXACT);
-  if (f & NDT_SC_FE_INVALID) feraiseexcept(FE_INVALID);
+  if (!atomic_load(&d->dead)) {
+    e = cudaMemcpyAsync(&f, d->flags, sizeof f, cudaMemcpyDeviceToHost, d->stream);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(d->stream);
+    if (e != cudaSuccess) {
+      ndt_status s = disable(d, e, name);
+      if (st == NDT_OK) st = s;
+    }
+  }
+  pthread_mutex_unlock(&d->run);
+  /* (NDT_SC_FE_* are NDT_FPE_*: scalar.h) */
+  if (st == NDT_OK) ndt_fpe_raise(f & (NDT_FPE_DIVIDE | NDT_FPE_OVERFLOW | NDT_FPE_INVALID));
   return st;
+}
+
+static const char *name_of(int what, const void *arg) {
+  return what == K_EW ? ((const ndt_ew_arg *)arg)->name : "a sum";
 }
 
 static ndt_status ew_body(ndt_bound *b, void *argp) {
   const ndt_ew_arg *a = argp;
   int nop = a->nin + 1;
-  return ew_run(b[a->nin].mem->context, b, 1, &nop, &argp);
+  return dev_run(b[a->nin].mem->context, K_EW, b, 1, &nop, &argp, a->name);
+}
+
+static ndt_status leaf_body(ndt_bound *b, void *argp) {
+  int nop = 2;
+  return dev_run(b[0].mem->context, K_LEAF, b, 1, &nop, &argp, "a sum");
+}
+
+static ndt_status block_body(ndt_bound *b, void *argp) {
+  int nop = 3;
+  return dev_run(b[0].mem->context, K_BLOCK, b, 1, &nop, &argp, "a sum");
 }
 
 static ndt_status cd_group(ndt_processor *p, const ndt_task_kind *k, ndt_bound *b, int n,
                            const int *nop, void *const *args) {
-  if (strcmp(k->name, "elementwise"))
-    return host->error(NDT_ERR_INTERNAL, "the CUDA plugin groups elementwise tasks only");
-  return ew_run(p->context, b, n, nop, args);
+  int what = kind_of(k);
+  if (what == K_NONE)
+    return host->error(NDT_ERR_INTERNAL, "the CUDA plugin has no body for this grouped task");
+  return dev_run(p->context, what, b, n, nop, args, n ? name_of(what, args[0]) : k->name);
 }
 
 /* bodies by the core's kind names: one table, looked up by the processor */
 static const struct { const char *kind; ndt_body_fn body; } bodies[] = {
     {"elementwise", ew_body},
+    {"pairwise leaf", leaf_body},
+    {"reduce block", block_body},
 };
 
 static ndt_body_fn cd_body(ndt_processor *p, const ndt_task_kind *k) {
@@ -281,9 +505,10 @@ static void cd_launch(ndt_processor *p, ndt_task *t) {
 
 static ndt_status cd_sync(ndt_processor *p) {
   cuda_dev *d = p->context;
+  if (atomic_load(&d->dead)) return NDT_OK;   /* (its error was reported) */
   cudaSetDevice(d->dev);
   cudaError_t e = cudaStreamSynchronize(d->stream);
-  return e == cudaSuccess ? NDT_OK : cuda_fail(e, "stream synchronize");
+  return e == cudaSuccess ? NDT_OK : disable(d, e, "a stream synchronisation");
 }
 
 /* ---- start ---- */
@@ -313,16 +538,23 @@ static int start(const ndt_plugin_host *h, const int *index, int n, char *why, s
       continue;
     }
     d->dev = want[i];
+    struct cudaDeviceProp prop;
     if ((e = cudaSetDevice(d->dev)) != cudaSuccess ||
+        (e = cudaGetDeviceProperties(&prop, d->dev)) != cudaSuccess ||
         (e = cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking)) != cudaSuccess ||
         (e = cudaMalloc((void **)&d->flags, sizeof(unsigned))) != cudaSuccess) {
       snprintf(why, cap, "CUDA device %d: no context (%s)", d->dev, cudaGetErrorString(e));
+      cudaGetLastError();
       continue;
     }
-    size_t freeb = 0, total = 0;
-    cudaMemGetInfo(&freeb, &total);
+    /* the budget from the card's total memory (fixed for a model, so the
+     * plan it gives is the same on every run), not from what is free now */
     int64_t budget = h->env_size("NDTILE_CUDA_MEM", 0);
+    size_t total = prop.totalGlobalMem;
     d->budget = budget > 0 ? budget : (int64_t)(total / 10 * 9);
+    atomic_store(&d->used, 0);
+    atomic_store(&d->dead, 0);
+    pthread_mutex_init(&d->run, NULL);
     if (started) snprintf(d->name, sizeof d->name, "cuda%d", started);
     else snprintf(d->name, sizeof d->name, "cuda");
     d->miface = (ndt_memory_iface){.version = NDT_IFACE_VERSION, .name = "CUDA device",
@@ -334,13 +566,16 @@ static int start(const ndt_plugin_host *h, const int *index, int n, char *why, s
                                       .sync = cd_sync, .body = cd_body, .group = cd_group};
     d->proc = (ndt_processor){.iface = &d->piface, .device = d->dev, .context = d,
                               .kind = NDT_PROC_CUDA, .mem = &d->mem};
+    ncdev = started + 1;   /* (seen by disable() from here on) */
     if (h->proc_register(&d->proc)) {
+      ncdev = started;
       snprintf(why, cap, "the processor table is full");
       break;
     }
-    char line[160];
-    snprintf(line, sizeof line, "CUDA device %d as %s: budget %lld bytes of %zu", d->dev,
-             d->name, (long long)d->budget, total);
+    char line[384];
+    snprintf(line, sizeof line, "CUDA device %d (%.200s, compute capability %d.%d) as %s: budget "
+             "%lld bytes of %zu", d->dev, prop.name, prop.major, prop.minor, d->name,
+             (long long)d->budget, total);
     h->verbose(line);
     started++;
   }

@@ -10,7 +10,8 @@
 #define NDT_DEVICE_H
 #include "internal.h"
 
-#define NDT_PLUGIN_API 2   /* 2: cpu_level; processors may run groups */
+#define NDT_PLUGIN_API 3   /* 2: cpu_level; processors may run groups; 3: the plugin reads
+                              * ops/reduce.h's arguments ("pairwise leaf", "reduce block") */
 #define NDT_PLUGIN_ENTRY "ndt_plugin_entry_v1"
 
 typedef struct {

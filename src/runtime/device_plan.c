@@ -30,10 +30,10 @@ static ndt_status evict_body(ndt_bound *b, void *arg) {
   return NDT_OK;
 }
 
-static const ndt_task_kind h2d_kind = {"copy h2d", {[NDT_PROC_CPU] = copy_body}};
-static const ndt_task_kind d2h_kind = {"copy d2h", {[NDT_PROC_CPU] = copy_body}};
-static const ndt_task_kind d2d_kind = {"copy d2d", {[NDT_PROC_CPU] = copy_body}};
-static const ndt_task_kind evict_kind = {"evict", {[NDT_PROC_CPU] = evict_body}};
+static const ndt_task_kind h2d_kind = {"copy h2d", {[NDT_PROC_CPU] = copy_body}, NULL};
+static const ndt_task_kind d2h_kind = {"copy d2h", {[NDT_PROC_CPU] = copy_body}, NULL};
+static const ndt_task_kind d2d_kind = {"copy d2d", {[NDT_PROC_CPU] = copy_body}, NULL};
+static const ndt_task_kind evict_kind = {"evict", {[NDT_PROC_CPU] = evict_body}, NULL};
 
 /* Records one decision; the store reference the plan took goes back. */
 static ndt_status record_move(const ndt_plan_act *a) {

@@ -5,13 +5,29 @@
  * no hint; then the first tile it reads decides). For each tile region the
  * task uses that another rank owns, the owner sends the region to the home
  * rank before the task runs, and, when the task writes it, the home rank
- * sends it back after. Both sides take these steps in program order on the
- * recording thread, so every message is matched and nothing deadlocks; the
- * tag is the task's sequence number. A rank neither home nor owner of
- * anything the task touches skips it. With devices, the home rank plans
- * the task's copies and evictions (device_plan.c) when it records it: every
- * rank keeps the plan of the tasks it runs, and the messages' host reads and
- * writes update it (proc.c). */
+ * sends it back after. Both sides decide these messages in program order on
+ * the recording thread, so every message is matched.
+ *
+ * Each message is a task of its own in this rank's graph (a send reads its
+ * region, a receive writes it), run by comm.c's progress thread: a send
+ * starts when the tasks that write the region have run, a receive when
+ * those that use it have, and the task that needs the bytes waits for its
+ * receive like for any other writer. So the recording thread never waits
+ * for a message: it records ahead while the messages of earlier tasks are
+ * in flight, and the ranks do not wait on each other at every task that
+ * crosses them (they did: 2 ranks of the X-ray job spent half their time
+ * there, a worker idle). The tags count the messages of each pair of ranks
+ * in program order. Nothing deadlocks: every edge of the graphs goes from
+ * a task to a later one, or from a send to its receive (the same task of
+ * the program on two ranks).
+ *
+ * A rank neither home nor owner of anything the task touches skips it.
+ * With devices, the home rank plans the task's copies and evictions
+ * (device_plan.c) when it records it: every rank keeps the plan of the tasks
+ * it runs, and the messages' host reads and writes update it (proc.c);
+ * there the recording thread moves the messages itself, in program order,
+ * after waiting for the tasks on their regions (the plan does not know
+ * message tasks yet). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,10 +44,62 @@ static int home_of(const ndt_access *acc, int nacc) {
 
 static void local_failure(const char *name, ndt_status st) { ndt__rt_fail(name, st); }
 
+/* ---- messages as tasks ---- */
+static void msg_done(ndt_comm_msg *m) {
+  ndt_task *t = m->ctx;
+  if (ndt__trace_on_)
+    ndt__trace_add_io(m->send ? "send" : "recv", NDT__TRACE_MSG, m->t0, ndt__now_us(), m->n, 1,
+                      0);
+  ndt__task_finish(t, NDT_OK);
+}
+
+/* A message task is ready (its region's earlier tasks ran): the progress
+ * thread takes it (any thread; the graph's lock may be held). */
+static void msg_launch(ndt_processor *p, ndt_task *t) {
+  NDT_UNUSED(p);
+  ndt_comm_msg *m = t->arg;
+  m->ctx = t;
+  m->done = msg_done;
+  ndt__comm_msg_start(m);
+}
+static const ndt_processor_iface msg_iface = {
+    .version = NDT_IFACE_VERSION, .name = "messages", .supports = NULL, .launch = msg_launch,
+    .sync = NULL};
+static ndt_processor msg_proc = {.iface = &msg_iface, .device = 0, .context = NULL,
+                                 .kind = NDT_PROC_CPU, .mem = &ndt__host_memory};
+static const ndt_task_kind msg_kind = {"message", {NULL}, NULL};
+
+/* Records the message of [lo, hi] of t to or from peer as a task. A rank
+ * that cannot get a buffer (or a task) still takes part (dummy bytes; the
+ * message then moves at once), and reports the failure at the next
+ * agreement. */
+static void record_msg(ndt_tile *t, int64_t lo, int64_t hi, int peer, int send) {
+  int64_t isz = t->store->itemsize, n = (hi - lo + 1) * isz;
+  if (!ndt__tile_buffer(t)) local_failure(send ? "sending a tile" : "receiving a tile", NDT_ERR_NOMEM);
+  char *p = t->data ? t->data + (lo - t->start) * isz : NULL;
+  ndt_comm_msg m;
+  ndt__comm_msg_init(&m, p, n, peer, send);
+  ndt_access a = {.tile = t, .priv = send ? NDT_READ : NDT_WRITE, .lo = lo, .hi = hi};
+  ndt_store *s = t->store;
+  ndt_taskrec r = {.name = send ? "send" : "recv", .kind = &msg_kind, .proc = &msg_proc,
+                   .op = NULL, .nop = 0, .arg = &m, .arg_size = sizeof m, .acc = &a,
+                   .nacc = 1, .stores = &s, .nstores = 1, .flags = 0, .span = NULL,
+                   .after = NULL, .nafter = 0, .made = NULL};
+  ndt_status st = ndt__rt_local_submit(&r);
+  if (st == NDT_OK) return;
+  local_failure(send ? "sending a tile" : "receiving a tile", st);
+  ndt__rt_wait_region(t, lo, hi, !send);
+  ndt__comm_msg_run(&m);
+}
+
 /* A region [lo, hi] of a tile moved between ranks. A rank that cannot get
  * a buffer still sends or receives (dummy bytes), so no rank is left
  * waiting, and reports the failure at the next agreement. */
 static void move_region(ndt_tile *t, int64_t lo, int64_t hi, int peer, int tag, int send) {
+  if (ndt__comm_async() && !ndt__dev_track) {
+    record_msg(t, lo, hi, peer, send);
+    return;
+  }
   int64_t isz = t->store->itemsize, n = (hi - lo + 1) * isz;
   if (!ndt__tile_buffer(t)) local_failure("receiving a tile", NDT_ERR_NOMEM);
   char *p = t->data ? t->data + (lo - t->start) * isz : NULL;
@@ -98,7 +166,9 @@ ndt_status ndt__dist_submit(const ndt_taskrec *r) {
   int nacc = r->nacc;
   int caller_error = (r->flags & NDT_TASK_CALLER_ERROR) != 0;
   int me = ndt_rank(), home = home_of(acc, nacc);
-  int tag = ndt__rt_count_task(name, nacc);
+  /* (the operands, not the accesses: a fused task keeps, without an
+   * access, results that one rank writes and another does not: fusion.c) */
+  int tag = ndt__rt_count_task(name, r->nop);
   ndt_status st = NDT_OK;
   /* What travels to the home rank, decided alike on every rank: each
    * region the home rank lacks (a write's too: a strided write may leave
@@ -174,8 +244,12 @@ ndt_status ndt__dist_submit(const ndt_taskrec *r) {
   if (f != f_small) free(f);
   /* the caller's mistake (an index out of bounds), found by the home rank:
    * every rank raises it at this call */
-  if (caller_error) return ndt__comm_agree(st);
-  return NDT_OK;
+  ndt_status ret = caller_error ? ndt__comm_agree(st) : NDT_OK;
+  /* accepted but not in this rank's graph (another rank runs it, or it
+   * failed here and is reported at the next agreement): what its argument
+   * holds goes back now; a task in the graph gives it back when it ends */
+  if (ret == NDT_OK && (me != home || st != NDT_OK) && r->kind->release) r->kind->release(r->arg);
+  return ret;
 }
 
 /* Waits on this rank; with many, the reads' data is broadcast. */

@@ -108,7 +108,14 @@ static ndt_status group_body(ndt_bound *b, void *argp) {
   for (int i = 0, at = 0; i < g->n && st == NDT_OK; at += g->nop[i++]) st = fn(b + at, args[i]);
   return st;
 }
-const ndt_task_kind ndt__group_kind = {"group", {group_body, group_body}};
+/* The members' releases (a fused group's reference each), once, as for
+ * tasks recorded alone: after the group ran or was cancelled. */
+static void group_release(void *argp) {
+  const ndt_group_arg *g = argp;
+  if (g->kind->release)
+    for (int i = 0; i < g->n; i++) g->kind->release((char *)argp + g->arg_off[i]);
+}
+const ndt_task_kind ndt__group_kind = {"group", {group_body, group_body}, group_release};
 
 ndt_body_fn ndt__proc_body(ndt_processor *p, const ndt_task_kind *k) {
   if (k == &ndt__group_kind) return group_body;   /* every processor's: it runs the members */

@@ -38,6 +38,7 @@ struct ndt_task {
   int64_t io_bytes;       /* the timeline: bytes of the regions it uses (set while tracing) */
   int ntiles;             /* ... and the tiles they lie in */
   int waited;             /* a wait sleeps until this task finishes (under lock) */
+  int queued;             /* launched into the pool's queue: counted runnable */
 };
 
 /* One task as the recording thread hands it down (task.c -> dist.c ->
@@ -93,6 +94,8 @@ void ndt__settings_first_start(void);
 extern int ndt__trace_on_;
 double ndt__now_us(void);
 void ndt__trace_add(const char *name, int tid, double t0, double t1);
+/* The timeline row of messages between ranks (dist.c's message tasks) */
+#define NDT__TRACE_MSG (-2)
 /* ... with the bytes and the number of tiles the task used, and the bytes
  * it copied through scratch (gathered in and scattered back) */
 void ndt__trace_add_io(const char *name, int tid, double t0, double t1, int64_t bytes,
@@ -236,6 +239,9 @@ ndt_status ndt__rt_wait_local(ndt_store *s, int64_t t0, int64_t t1, int for_writ
 int ndt__rt_count_task(const char *name, int nacc);
 /* Drops a reference ndt_taskrec.made handed out. */
 void ndt__task_put(ndt_task *t);
+/* Finishes a task that ran elsewhere than in a body (a message, dist.c):
+ * what it holds goes, its successors become ready. Any thread. */
+void ndt__task_finish(ndt_task *t, ndt_status st);
 /* Keeps st (with name) as the deferred error unless one is kept. */
 void ndt__rt_fail(const char *name, ndt_status st);
 /* The flush hook (see ndt_flush_fn): a status to return, or NDT_OK. */

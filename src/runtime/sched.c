@@ -33,6 +33,7 @@ static struct {
   _Atomic int64_t cancel_below;   /* an interrupt cancelled the tasks recorded before
                                      (written under lock, read without) */
   int64_t finished;       /* tasks finished so far (the progress line) */
+  atomic_int idle;        /* workers waiting for work (written under lock) */
   int any_waiters;        /* waits that look again after every finished task */
   int zero_waiters;       /* waits for no pending task at all (syncs) */
 } rt = {.lock = PTHREAD_MUTEX_INITIALIZER,
@@ -214,6 +215,7 @@ void ndt__task_put(ndt_task *t) { task_decref(t); }
 
 static void push_ready(ndt_task *t) {
   rt.runnable++;
+  t->queued = 1;
   t->next = NULL;
   if (rt.tail) rt.tail->next = t; else rt.head = t;
   rt.tail = t;
@@ -258,7 +260,7 @@ static void wake(wakes w) {
 static wakes complete(ndt_task *t, ndt_status st, int ready_here) {
   if (st != NDT_OK) record_failure(t, st);
   atomic_store(&t->done, 1);
-  rt.runnable--;
+  rt.runnable -= t->queued;   /* (a message in flight is no work for a worker) */
   rt.pending--;
   rt.finished++;
   rt.pending_bytes -= t->bytes;
@@ -311,6 +313,7 @@ static ndt_status run_body(ndt_task *t, int tid) {
     mark_lost(t);
     st = NDT_OK;   /* reported by the wait that cancelled it, and by reads */
   }
+  if (t->kind->release) t->kind->release(t->arg);   /* ran or cancelled: once */
   release_resources(t);
   return st;
 }
@@ -326,13 +329,33 @@ void ndt__task_run(ndt_task *t, int tid) {
   task_decref(t);
 }
 
+void ndt__task_finish(ndt_task *t, ndt_status st) {
+  if (t->fprec) {
+    ndt__fp_release(t->fprec);
+    t->fprec = NULL;
+  }
+  if (t->kind->release) t->kind->release(t->arg);
+  release_resources(t);
+  pthread_mutex_lock(&rt.lock);
+  wakes w = complete(t, st, 0);
+  pthread_mutex_unlock(&rt.lock);
+  wake(w);
+  task_decref(t);
+}
+
 /* A worker: takes ready tasks in order; finishing one and taking the next
  * is one hold of the lock (the signals go out without it). */
 static void *worker_main(void *p) {
   int id = (int)(intptr_t)p;
   pthread_mutex_lock(&rt.lock);
   for (;;) {
-    while (!rt.head && !rt.stop) pthread_cond_wait(&rt.work, &rt.lock);
+    while (!rt.head && !rt.stop) {
+      /* on many ranks the tasks left may wait for messages: the progress
+       * thread tests them often while a worker has nothing to run */
+      if (atomic_fetch_add(&rt.idle, 1) == 0) ndt__comm_kick();
+      pthread_cond_wait(&rt.work, &rt.lock);
+      atomic_fetch_sub(&rt.idle, 1);
+    }
     if (!rt.head) break;
     ndt_task *t = rt.head;
     rt.head = t->next;
@@ -395,6 +418,7 @@ int ndt__rt_count_task(const char *name, int nacc) {
 }
 
 static void trace_at_exit(void) { ndt_trace_write(); }
+static int idle_workers(void) { return atomic_load(&rt.idle); }
 
 ndt_status ndt_init(const ndt_config *cfg) {
   ndt_status cst = ndt__settings_check();   /* NDTILE_TILE_BYTES=abc is an error */
@@ -405,8 +429,8 @@ ndt_status ndt_init(const ndt_config *cfg) {
     stop_workers();
     rt.started = 0;
   }
-  static const ndt_comm_hooks up = {ndt_finalize, ndt__rt_task_seq, ndt__rt_task_hash,
-                                     ndt__trace_now, ndt__trace_caller};
+  static const ndt_comm_hooks up = {ndt_finalize,   ndt__rt_task_seq,   ndt__rt_task_hash,
+                                     ndt__trace_now, ndt__trace_caller, idle_workers};
   ndt__comm_start(&up);   /* comm.c and store.c are below: they call up through these */
   ndt__store_set_release(ndt__tile_release);
   int w = ndt__settings_workers(cfg);
@@ -810,6 +834,7 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
       double t0 = ndt__trace_on_ ? ndt__now_us() : 0;
       int64_t g0 = ndt__gathered;
       st = ndt__exec_body(r->kind, r->proc, r->op, nop, r->arg, r->span);
+      if (r->kind->release) r->kind->release(r->arg);
       if (ndt__trace_on_) {
         int64_t iob;
         int nt;
@@ -998,6 +1023,7 @@ static ndt_status record_task(const ndt_taskrec *r) {
 
 /* ---- grouped device tasks (see the top) ---- */
 static int groupable(const ndt_taskrec *r) {
+  /* (a group gives its members' arguments back: proc.c's group_release) */
   return r->proc && r->proc->iface->group && ndt__set_.group_bytes > 0 && !r->grouped &&
          !(r->flags & (NDT_TASK_INLINE | NDT_TASK_CALLER_ERROR | NDT__TASK_MOVE)) && !r->made &&
          r->nacc > 0 && r->nop > 0 && !ndt_distributed();
@@ -1173,6 +1199,8 @@ static ndt_status group_flush(void) {
       continue;
     }
     ndt__rt_fail(grp.name, ms);
+    /* accepted when its call returned: what its argument holds goes back */
+    if (grp.kind->release) grp.kind->release(grp.args + grp.aoff[i]);
     for (int k = 0; k < r.nacc; k++)
       if (r.acc[k].priv & NDT_WRITE) atomic_store(&r.acc[k].tile->store->lost, 1);
   }

@@ -128,8 +128,11 @@ ndt_status ndt__trace_dump(int nworkers) {
   /* (at exit the runtime may be finalized: nothing here restarts it) */
   int pid = tr.rank, nranks = tr.nranks;
   /* the workers that ran events (a finalized runtime has none left) */
-  for (size_t i = 0; i < tr.n; i++)
+  int msgs = 0;
+  for (size_t i = 0; i < tr.n; i++) {
     if (tr.ev[i].tid >= nworkers) nworkers = tr.ev[i].tid + 1;
+    msgs |= tr.ev[i].tid == NDT__TRACE_MSG;
+  }
   if (!tr.path[0]) {   /* stopped (ndt_trace_stop): nothing to write */
     pthread_mutex_unlock(&tr.lock);
     return NDT_OK;
@@ -150,15 +153,23 @@ ndt_status ndt__trace_dump(int nworkers) {
   for (int w = 0; w < nworkers; w++)
     fprintf(f, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %d, \"tid\": %d, "
                "\"args\": {\"name\": \"worker %d\"}}", pid, w + 1, w);
+  /* messages between ranks in flight (dist.c), on a row after the workers */
+  int msg_row = nworkers + 1;
+  if (msgs)
+    fprintf(f, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %d, \"tid\": %d, "
+               "\"args\": {\"name\": \"messages\"}}", pid, msg_row);
   for (size_t i = 0; i < tr.n; i++) {
     const trace_ev *e = &tr.ev[i];
+    int row = e->tid == NDT__TRACE_MSG ? msg_row : e->tid + 1;
+    const char *cat = e->tid == NDT__TRACE_MSG ? "message" : e->bytes < 0 ? "wait"
+                      : e->tid < 0                 ? "inline"
+                                                   : "task";
     fprintf(f, ",\n{\"name\": \"");
     put_name(f, e->name);
     /* cat: a task on a worker, work run on the caller (inline), or the
      * caller waiting (MPI, which has no bytes or tiles of its own) */
     fprintf(f, "\", \"cat\": \"%s\", \"ph\": \"X\", \"pid\": %d, \"tid\": %d, \"ts\": %.3f, "
-               "\"dur\": %.3f", e->bytes < 0 ? "wait" : e->tid < 0 ? "inline" : "task", pid,
-            e->tid + 1, tr.wall_origin + (e->t0 - tr.origin), e->t1 - e->t0);
+               "\"dur\": %.3f", cat, pid, row, tr.wall_origin + (e->t0 - tr.origin), e->t1 - e->t0);
     if (e->bytes >= 0)
       fprintf(f, ", \"args\": {\"bytes\": %lld, \"tiles\": %d, \"gathered\": %lld}",
               (long long)e->bytes, e->tiles, (long long)e->gathered);

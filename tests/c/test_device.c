@@ -28,7 +28,17 @@
  *   nocuda     NDTILE_DEVICES=cuda without a plugin: the CPU runs everything
  *              and ndt_device_note says why
  *   cuda       NDTILE_DEVICES=cuda with the plugin as built: on a machine
- *              without a driver the same; with a GPU, the CPU's bits */
+ *              without a driver the same; with a GPU, the CPU's bits
+ *   cudasum    (the CUDA plugin's host build, tests/cudahost, or a GPU:
+ *              NDTILE_CUDA_PLUGIN) float32/float64 sums on the device -
+ *              full sums (pairwise leaves), blocks of axis and strided
+ *              sums - placed there by the log, with the CPU's bits and
+ *              its overflow/invalid flags
+ *   cudafault  (the host build with NDTILE_CUDAHOST_FAIL=kernel:N) an
+ *              injected kernel fault: the next wait fails with an error
+ *              naming the op and the device, the devices are disabled,
+ *              and the program goes on on the CPU with the CPU's bits */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -289,6 +299,203 @@ static char *read_file(const char *path) {
   return t;
 }
 
+/* ---- the CUDA plugin's sums and faults ---- */
+/* the flags the ops recorded since the last call (ndt_fp_errors_take) */
+static unsigned fp_taken(void) {
+  ndt_fp_error e[16];
+  unsigned f = 0;
+  for (int k; (k = ndt_fp_errors_take(e, 16)) > 0;)
+    for (int i = 0; i < k; i++) f |= e[i].flags;
+  return f;
+}
+
+/* sum(x) and x.sum(axis) on the devices and on the CPU: the same bits,
+ * and the same flags (overflow, invalid: "encountered in reduce") */
+static void sum_case(const char *what, ndt_dtype dt, int64_t rows, int64_t cols, int axis,
+                     int step, double big, double big2, double big3, unsigned want) {
+  int64_t n = rows * cols;
+  double *buf = malloc((size_t)n * sizeof *buf);
+  for (int64_t i = 0; i < n; i++) {
+    uint64_t x = (uint64_t)i * 0x9E3779B97F4A7C15ull;
+    buf[i] = ldexp((double)(x >> 11) / 9007199254740992.0 - 0.5, (int)(x % 30) - 15);
+  }
+  /* (in one row, both in a strided view: columns 0 and step) */
+  if (big != 0) buf[n / 3 / cols * cols] = big, buf[n / 3 / cols * cols + step] = big2, buf[n / 2] = big3;
+  ndt_array *res[2] = {NULL, NULL};
+  ndt_status got[2];
+  unsigned flags[2];
+  for (int r = 0; r < 2; r++) {
+    OK(ndt_sync());
+    fp_taken();
+    if (r) OK(ndt_processor_select("cpu"));
+    ndt_array *a = NULL, *b = NULL, *v = NULL;
+    int64_t shape[2] = {rows, cols};
+    OK(ndt_from_buffer(&a, NDT_FLOAT64, 2, shape, buf, NULL));
+    OK(ndt_astype(&b, a, dt, NDT_CAST_UNSAFE));
+    ndt_index ix[2] = {{.kind = NDT_IDX_SLICE, .step = 1},
+                       {.kind = NDT_IDX_SLICE, .step = step}};
+    OK(ndt_view_index(&v, b, 2, ix));
+    got[r] = ndt_reduce(&res[r], NDT_RED_SUM, v, axis < 0 ? NDT_ALL_AXES : (uint64_t)1 << axis,
+                        0, NDT_DTYPE_DEFAULT, 0);
+    if (got[r] == NDT_OK) got[r] = ndt_sync();
+    flags[r] = fp_taken();
+    if (r) OK(ndt_processor_select(NULL));
+    ndt_free(a);
+    ndt_free(b);
+    ndt_free(v);
+  }
+  EXPECT(got[0] == NDT_OK && got[1] == NDT_OK, "%s: done (%d, %d)", what, got[0], got[1]);
+  EXPECT(flags[0] == flags[1], "%s: the CPU's flags (%#x, the CPU %#x)", what, flags[0],
+         flags[1]);
+  EXPECT((flags[1] & (NDT_FPE_OVERFLOW | NDT_FPE_INVALID)) == want, "%s: the CPU raised %#x",
+         what, flags[1]);
+  if (res[0] && res[1]) {
+    int64_t m = ndt_size(res[0]);
+    size_t isz = dt == NDT_FLOAT32 ? 4 : 8;
+    char *x = malloc(m * isz), *y = malloc(m * isz);
+    OK(ndt_to_buffer(res[0], x));
+    OK(ndt_to_buffer(res[1], y));
+    EXPECT(ndt_size(res[1]) == m && memcmp(x, y, m * isz) == 0, "%s: the CPU's bits", what);
+    free(x);
+    free(y);
+  }
+  ndt_free(res[0]);
+  ndt_free(res[1]);
+  free(buf);
+}
+
+static void cuda_sums(void) {
+  ndt_debug_device_log(1);
+  for (int t = 0; t < 2; t++) {
+    ndt_dtype dt = t ? NDT_FLOAT64 : NDT_FLOAT32;
+    sum_case("full sum", dt, 1, 100003, -1, 1, 0, 0, 0, 0);
+    sum_case("full sum of a 2-d array", dt, 301, 257, -1, 1, 0, 0, 0, 0);
+    sum_case("full sum of a strided view", dt, 301, 257, -1, 3, 0, 0, 0, 0);
+    sum_case("sum along the last axis", dt, 301, 257, 1, 1, 0, 0, 0, 0);
+    sum_case("sum along the last axis, strided", dt, 301, 257, 1, 2, 0, 0, 0, 0);
+    sum_case("sum along the first axis (a row fold: the CPU)", dt, 301, 257, 0, 1, 0, 0, 0, 0);
+    /* the flags (and NaN bits) of sums that are not finite */
+    double big = t ? 1e308 : 3e38;
+    sum_case("a sum that overflows", dt, 1, 50000, -1, 1, big, big, 0, NDT_FPE_OVERFLOW);
+    sum_case("a sum that overflows, then meets -inf", dt, 1, 50000, -1, 1, big, big, -INFINITY,
+             NDT_FPE_OVERFLOW | NDT_FPE_INVALID);
+    sum_case("a sum that overflows, then meets inf", dt, 1, 50000, -1, 1, big, big, INFINITY,
+             NDT_FPE_OVERFLOW);
+    sum_case("a sum of inf and -inf", dt, 1, 50000, -1, 1, INFINITY, 0, -INFINITY, NDT_FPE_INVALID);
+    sum_case("a sum with NaNs", dt, 1, 50000, -1, 1, NAN, 0, -NAN, 0);
+    sum_case("rows that overflow", dt, 301, 257, 1, 1, big, big, 0, NDT_FPE_OVERFLOW);
+    sum_case("blocks that overflow", dt, 301, 257, -1, 3, big, big, 0, NDT_FPE_OVERFLOW);
+  }
+  OK(ndt_sync());
+  const char *log = ndt_debug_device_log_text();
+  EXPECT(strstr(log, "place pairwise leaf cuda") != NULL, "full sums placed on a CUDA device");
+  EXPECT(strstr(log, "place reduce block cuda") != NULL, "block sums placed on a CUDA device");
+  ndt_debug_device_log(0);
+}
+
+/* x / y with one zero in y, on the devices: tasks of one op running at
+ * once on one device (grouped tasks on two workers) must each report their
+ * own flags: the divide by zero is seen every time. The views are 3-d
+ * and strided (m x 3 x 3 of m x 4 x 4), so a task is many runs and a
+ * group many launches: two groups' steps on one stream interleave. */
+static ndt_array *corner3(ndt_array *flat, int64_t m) {
+  ndt_array *r = NULL, *v = NULL;
+  int64_t shape[3] = {m, 4, 4};
+  OK(ndt_reshape(&r, flat, 3, shape));
+  ndt_index ix[3] = {{.kind = NDT_IDX_SLICE, .step = 1},
+                     {.kind = NDT_IDX_SLICE, .start = 0, .stop = 3, .step = 1, .has_start = 1, .has_stop = 1},
+                     {.kind = NDT_IDX_SLICE, .start = 0, .stop = 3, .step = 1, .has_start = 1, .has_stop = 1}};
+  OK(ndt_view_index(&v, r, 3, ix));
+  ndt_free(r);
+  return v;
+}
+
+static void cuda_flags(int reps) {
+  int64_t m = 12500, n = m * 16;
+  double *y = malloc((size_t)n * sizeof *y);
+  for (int64_t i = 0; i < n; i++) y[i] = 1.0 + (double)(i % 7);
+  ndt_array *xf = NULL, *yf = NULL;
+  OK(ndt_arange(&xf, 1, (double)n + 1, 1, NDT_FLOAT64));
+  ndt_array *x = corner3(xf, m);
+  int lost = 0;
+  ndt_debug_device_log(1);
+  for (int r = 0; r < reps; r++) {
+    int64_t row = (r * 7919) % (m / 2);   /* in the first device's half */
+    y[row * 16 + 5] = 0.0;                /* [row, 1, 1]: in the view */
+    /* over the caller's memory (lent: its ops are not fused, so they are
+     * elementwise tasks, which the device runs) */
+    OK(ndt_from_memory(&yf, y, NDT_FLOAT64, n, 1, NULL, NULL));
+    ndt_array *yy = corner3(yf, m);
+    OK(ndt_sync());
+    fp_taken();
+    ndt_array *q = NULL;
+    OK(ndt_binary(&q, NDT_TRUE_DIVIDE, x, yy));
+    OK(ndt_sync());
+    lost += !(fp_taken() & NDT_FPE_DIVIDE);
+    ndt_free(q);
+    ndt_free(yy);
+    ndt_free(yf);
+    yf = NULL;
+    y[row * 16 + 5] = 1.0;
+  }
+  EXPECT(lost == 0, "every divide by zero reported (%d of %d lost)", lost, reps);
+  EXPECT(strstr(ndt_debug_device_log_text(), "place elementwise cuda") != NULL,
+         "the divisions placed on a CUDA device");
+  ndt_debug_device_log(0);
+  ndt_free(x);
+  ndt_free(xf);
+  free(y);
+}
+
+/* an injected fault in the second kernel (the host build:
+ * NDTILE_CUDAHOST_FAIL=kernel:2, set here unless given) */
+static void cuda_fault(int virt) {
+  int64_t n = 100000;
+  ndt_array *a = NULL, *b = NULL, *c = NULL, *s = NULL, *two = NULL;
+  double v2 = 2.5;
+  OK(ndt_arange(&a, 0, (double)n, 1, NDT_FLOAT64));
+  OK(ndt_scalar(&two, NDT_FLOAT64, &v2, 0));
+  OK(ndt_binary(&b, NDT_MULTIPLY, a, two));
+  OK(ndt_binary(&c, NDT_ADD, b, a));
+  ndt_status st = ndt_reduce(&s, NDT_RED_SUM, c, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0);
+  if (st == NDT_OK) st = ndt_sync();
+  const ndt_error *ei = ndt_last_error_info();
+  printf("the fault: %s\n", ndt_last_error());
+  EXPECT(st == NDT_ERR_INTERNAL && strstr(ei->message, "CUDA device") &&
+             strstr(ei->message, "disabled") && ei->deferred && ei->op && ei->op[0],
+         "the wait fails with an error naming the op and the device (%d: %s)", st,
+         ndt_last_error());
+  EXPECT(ndt_sync() == NDT_OK, "reported once: the next wait succeeds");
+  /* the values computed before it on the CPU are intact */
+  double *got = malloc((size_t)n * sizeof *got);
+  OK(ndt_to_buffer(a, got));
+  int ok = 1;
+  for (int64_t i = 0; i < n && ok; i++) ok = got[i] == (double)i;
+  EXPECT(ok, "arange (on the CPU) intact");
+  /* values held only on the failed device are lost: a read fails, or (a
+   * task that had not run yet went to the CPU) it is right */
+  st = ndt_to_buffer(c, got);
+  ok = 1;
+  for (int64_t i = 0; i < n && ok && st == NDT_OK; i++) ok = got[i] == (double)i * v2 + (double)i;
+  EXPECT(st == NDT_OK ? ok : strstr(ndt_last_error(), "lost") != NULL,
+         "c: its values or an error saying they are lost (%s)", st ? ndt_last_error() : "ok");
+  free(got);
+  ndt_array *all[] = {a, b, c, s, two};
+  for (int i = 0; i < 5; i++) ndt_free(all[i]);
+  /* the program goes on, on the CPU: nothing placed on a CUDA device */
+  ndt_debug_device_log(1);
+  same_as_cpu(100000, "after a device fault");
+  OK(ndt_sync());
+  /* device 0 failed: its processor ("cuda") takes nothing; on one GPU
+   * (cuda:0,cuda:0) neither does the other ("cuda1"); a second GPU
+   * (cuda:0,1) goes on */
+  const char *log = ndt_debug_device_log_text();
+  EXPECT(!strstr(log, " cuda\n"), "nothing placed on the failed device");
+  if (virt) EXPECT(!strstr(log, " cuda1\n"), "nor on the other device of its GPU");
+  else EXPECT(strstr(log, " cuda1\n") != NULL, "the other GPU goes on");
+  ndt_debug_device_log(0);
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "parse";
   if (!strcmp(mode, "parse")) {
@@ -429,14 +636,18 @@ int main(int argc, char **argv) {
   } else if (!strcmp(mode, "determinism") && argc > 2) {
     /* on the devices named (sim:..., cuda: tools/gpu_check.sh): the plan's
      * part of the log the same with one worker waiting after each op and
-     * two workers deferred, and the CPU's bits */
+     * two workers deferred, and the CPU's bits. Arrays above the inline
+     * threshold are fused (fusion.c), and a wait after each op would
+     * change which ops fuse, so the program's tasks: there the one worker
+     * runs deferred too (a wait after each op made the logs differ at
+     * n = 200000, gpu_check.sh's size, on any device) */
     start(argv[2], 1, -1);
     int64_t n = argc > 3 ? atoll(argv[3]) : 3000;
     double *res = malloc((size_t)(n + 1) * sizeof *res), *cpu = malloc((size_t)(n + 1) * sizeof *cpu);
     char *logs[2];
     for (int r = 0; r < 2; r++) {
       if (r == 1) OK(ndt_set_workers(2));
-      sync_each = r == 0;
+      sync_each = r == 0 && n <= ndt__rt_inline_elems();
       ndt_debug_device_log(1);
       program(r ? res : cpu, n);
       OK(ndt_sync());
@@ -520,8 +731,24 @@ int main(int argc, char **argv) {
       printf("%d CUDA device(s)\n", ndt_device_count());
     printf("note: %s\n", ndt_device_note());
     same_as_cpu(200000, "NDTILE_DEVICES=cuda");
+  } else if (!strcmp(mode, "cudasum")) {
+    start(argc > 2 ? argv[2] : "cuda:0,1", 2, -1);
+    EXPECT(ndt_device_count() > 0, "a CUDA device (%s)", ndt_device_note());
+    if (ndt_device_count() > 0) cuda_sums();
+  } else if (!strcmp(mode, "cudaflags")) {
+    start(argc > 2 ? argv[2] : "cuda:0,1", 2, -1);
+    EXPECT(ndt_device_count() > 0, "a CUDA device (%s)", ndt_device_note());
+    if (ndt_device_count() > 0) cuda_flags(argc > 3 ? atoi(argv[3]) : 40);
+  } else if (!strcmp(mode, "cudafault")) {
+    /* (a budget of its own: which kernel is the second must not depend on
+     * the caller's NDTILE_CUDA_MEM) */
+    setenv("NDTILE_CUDAHOST_FAIL", "kernel:2", 0);
+    setenv("NDTILE_CUDA_MEM", "64M", 1);
+    start(argc > 2 ? argv[2] : "cuda:0,1", 2, -1);
+    EXPECT(ndt_device_count() > 0, "a CUDA device (%s)", ndt_device_note());
+    if (ndt_device_count() > 0) cuda_fault(argc > 2 && !strcmp(argv[2], "cuda:0,cuda:0"));
   } else {
-    fprintf(stderr, "usage: test_device parse|coherence|thrash|tiny|born|groups|golden FILE|determinism DEVICES [N]|nocuda|cuda\n");
+    fprintf(stderr, "usage: test_device parse|coherence|thrash|tiny|born|groups|golden FILE|determinism DEVICES [N]|nocuda|cuda|cudasum [DEVICES]|cudafault [DEVICES]\n");
     return 2;
   }
 done:

@@ -60,7 +60,7 @@ typedef struct {
   int (*ew_has)(int, int, const int *, int);
   int (*ew)(int, int, const int *, int, const ndt_dk_launch *, unsigned *, void *);
   int (*cast)(int, int, const ndt_dk_launch *, void *);
-  int (*pairwise)(int, const ndt_dk_launch *, void *);
+  int (*pairwise)(int, const ndt_dk_launch *, unsigned *, void *);
   void *(*dalloc)(size_t);
   int (*h2d)(void *, const void *, size_t);
   int (*d2h)(void *, const void *, size_t);
@@ -188,9 +188,9 @@ static void launch_cast(int f, int t, const ndt_dk_launch *L) {
   if (be.cast(f, t, &D, NULL) || be.sync()) exit(2);
   from_device(L, 1, isz[1]);
 }
-static void launch_pairwise(ndt_dtype dt, const ndt_dk_launch *L) {
+static void launch_pairwise(ndt_dtype dt, const ndt_dk_launch *L, unsigned *flags) {
   if (run_mode == RUN_DIRECT) {
-    ndt__dk_pairwise(dt, L, NULL);
+    ndt__dk_pairwise(dt, L, flags, NULL);
     return;
   }
   int isz[2] = {(int)ndt_dtype_size(dt), (int)ndt_dtype_size(dt)};
@@ -199,10 +199,13 @@ static void launch_pairwise(ndt_dtype dt, const ndt_dk_launch *L) {
   to_device(L, 2, isz, &D);
   sum_result = 0;
   /* the results: one element each (their stride 0) */
-  if (be.pairwise(dt, &D, NULL) || be.sync()) exit(2);
+  unsigned zero = 0;
+  be.h2d(dflags, &zero, sizeof zero);
+  if (be.pairwise(dt, &D, dflags, NULL) || be.sync()) exit(2);
   sum_result = 1;
   from_device(L, 1, isz[1]);
   sum_result = 0;
+  *flags |= get_flags();
 }
 
 /* ---- edge values ---- */
@@ -718,10 +721,10 @@ static void test_pairwise(void) {
         /* the shared function alone */
         char one[16];
         if (t) {
-          double v = 0.0 + ndt_pw_sum_f64(p, (int64_t)stride * isz, n);
+          double v = 0.0 + ndt_pw_sum_f64(p, (int64_t)stride * isz, n, NULL);
           memcpy(one, &v, 8);
         } else {
-          float v = 0.0f + ndt_pw_sum_f32(p, (int64_t)stride * isz, n);
+          float v = 0.0f + ndt_pw_sum_f32(p, (int64_t)stride * isz, n, NULL);
           memcpy(one, &v, 4);
         }
         char acc1[16];
@@ -742,7 +745,8 @@ static void test_pairwise(void) {
           L.run[2] = (ndt_dk_run){.rows = 1, .cols = 0, .p = {(char *)p, out[2]}, .cs = {isz, 0}};
           int t0 = ndt_dk_emu_threads;
           ndt_dk_emu_threads = nt;
-          launch_pairwise(dt, &L);
+          unsigned fl = 0;
+          launch_pairwise(dt, &L, &fl);
           ndt_dk_emu_threads = t0;
           EXPECT(!memcmp(acc, out[0], (size_t)isz) && !memcmp(acc1, out[1], (size_t)isz) &&
                      !memcmp(zero, out[2], (size_t)isz),

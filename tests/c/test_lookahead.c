@@ -37,7 +37,7 @@ static ndt_status gate_body(ndt_bound *op, void *arg) {
   while (!atomic_load(&gate_open)) nap_ms(1);
   return NDT_OK;
 }
-static const ndt_task_kind gate_kind = {"gate", {gate_body}};
+static const ndt_task_kind gate_kind = {"gate", {gate_body}, NULL};
 
 static void *watchdog(void *p) {
   (void)p;

@@ -3,13 +3,15 @@
  * kernel's parameter), the grid a kernel runs on, and a host emulation of
  * that grid.
  *
- * Written once, compiled twice: by nvcc into the CUDA plugin (elementwise.cu,
- * reduce.cu: NDT_DK_HOST undefined), and as plain C by the host test of the
- * device kernels (tests/c/test_devkernels.c defines NDT_DK_HOST and
- * NDT_SC_EMULATE), which runs every kernel body over an emulated grid of
- * blocks and threads and compares its bits with the CPU's loops. So the
- * code that runs on a GPU is the code the CPU tests check, less what nvcc
- * itself does (device code generation).
+ * Written once, compiled three times: by nvcc into the CUDA plugin
+ * (elementwise.cu, reduce.cu: NDT_DK_HOST undefined); as plain C by the
+ * host test of the device kernels (tests/c/test_devkernels.c defines
+ * NDT_DK_HOST and NDT_SC_EMULATE), which runs every kernel body over an
+ * emulated grid of blocks and threads and compares its bits with the CPU's
+ * loops; and as plain C into the host build of the plugin
+ * (tests/cudahost/kernels.c adds NDT_DK_STREAM: launches go onto the
+ * emulated CUDA streams). So the code that runs on a GPU is the code the
+ * CPU tests check, less what nvcc itself does (device code generation).
  *
  * A kernel body sees its place as an ndt_dk_grid: block (bx, by) of a grid
  * nbx wide and nrun high, thread tx of ntx. Block row by is run by; the
@@ -79,14 +81,32 @@ static void ndt_dk_host_grid(const ndt_dk_launch *L, unsigned *flags, ndt_dk_bod
 }
 #define NDT_DK_FLAGS(flags, f) \
   do {                         \
-    if (f) *(flags) |= (f);    \
+    if ((f) && (flags)) *(flags) |= (f); \
   } while (0)
-#define NDT_DK_GLOBAL(NAME)                                                      \
+#if defined(NDT_DK_STREAM)
+/* the host build of the plugin (tests/cudahost: cuda.c against an emulated
+ * CUDA runtime): a launch is queued on the emulated stream, its parameters
+ * copied and its pointers checked there, as a <<<...>>> launch would queue
+ * it; the stream's thread runs the grid. nop: the operands of each run;
+ * always: those a run touches even when empty (a sum's result). */
+void ndt__cudahost_launch(void *stream, int nop, unsigned always, const ndt_dk_launch *L,
+                          unsigned *flags, void (*grid)(const ndt_dk_launch *, unsigned *));
+#define NDT_DK_GLOBAL(NAME, NOP)                                                 \
+  static void NAME##_grid(const ndt_dk_launch *L, unsigned *flags) {             \
+    ndt_dk_host_grid(L, flags, NAME##_body);                                     \
+  }                                                                              \
+  static void NAME(const ndt_dk_launch *L, unsigned *flags, void *stream) {      \
+    if (L->nrun > 0) ndt__cudahost_launch(stream, NOP, 0, L, flags, NAME##_grid); \
+  }
+#define NDT_DK_ENTRY(T) T
+#else
+#define NDT_DK_GLOBAL(NAME, NOP)                                                 \
   static void NAME(const ndt_dk_launch *L, unsigned *flags, void *stream) {      \
     (void)stream;                                                                \
     ndt_dk_host_grid(L, flags, NAME##_body);                                     \
   }
 #define NDT_DK_ENTRY(T) static __attribute__((unused)) T
+#endif
 #elif defined(__CUDACC__)
 /* ---- CUDA: one block row per run; enough blocks across for 4 elements a
  * thread on the largest run (at most 1024) ---- */
@@ -98,11 +118,11 @@ static inline dim3 ndt_dk_dim(const ndt_dk_launch *L) {
 }
 #define NDT_DK_FLAGS(flags, f) \
   do {                         \
-    if (f) atomicOr(flags, f); \
+    if ((f) && (flags)) atomicOr(flags, f); \
   } while (0)
 /* __grid_constant__: the launch stays in the parameter space (no copy per
  * thread when the body takes its address; sm_70+, CUDA 11.7+) */
-#define NDT_DK_GLOBAL(NAME)                                                          \
+#define NDT_DK_GLOBAL(NAME, NOP)                                                     \
   __global__ void NAME##_k(const __grid_constant__ ndt_dk_launch L, unsigned *flags) { \
     ndt_dk_grid g = {blockIdx.x, blockIdx.y, gridDim.x, threadIdx.x, blockDim.x};    \
     NAME##_body(&L, flags, g);                                                       \
@@ -132,7 +152,7 @@ static inline dim3 ndt_dk_dim(const ndt_dk_launch *L) {
     }                                                                                \
     NDT_DK_FLAGS(flags, f);                                                          \
   }                                                                                  \
-  NDT_DK_GLOBAL(NAME)
+  NDT_DK_GLOBAL(NAME, NOP)
 #endif
 
 #endif

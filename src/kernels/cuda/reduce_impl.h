@@ -11,8 +11,9 @@
  * thread 0 adds the upper tree back, children before parents (phase 3).
  * Same tree, same bits. The phases are NDT_HD functions; CUDA runs them
  * with barriers between, the host emulation (NDT_DK_HOST) runs each phase
- * for every thread in turn. reduce.cu is this file compiled by nvcc.
- * Compiled, not yet run on a GPU; its speed is unmeasured (phase 2's
+ * for every thread in turn. reduce.cu is this file compiled by nvcc. The
+ * plugin's float sums run it (src/runtime/cuda.c, the "sum" and "reduce"
+ * tasks); not yet run on a GPU, its speed is unmeasured (phase 2's
  * threads read contiguous stretches: not coalesced). */
 #ifndef NDT_KERNELS_CUDA_REDUCE_IMPL_H
 #define NDT_KERNELS_CUDA_REDUCE_IMPL_H
@@ -73,17 +74,18 @@ NDT_HD void ndt_pw_plan(ndt_pw_tree *t, int64_t n, int want) {
   } ndt_pw_shared_##SFX;                                                              \
   /* phase 2 (thread tx of ntx): the frontier's subtrees */                           \
   NDT_HD void ndt_pw_leaves_##SFX(ndt_pw_shared_##SFX *sh, const char *p, int64_t s,  \
-                                  int64_t tx, int64_t ntx) {                          \
+                                  int64_t tx, int64_t ntx, unsigned *fe) {            \
     for (int64_t i = tx; i < sh->t.nfront; i += ntx) {                                \
       int x = sh->t.front[i];                                                         \
-      sh->val[x] = ndt_pw_sum_##SFX(p + sh->t.off[x] * s, s, sh->t.n[x]);             \
+      sh->val[x] = ndt_pw_sum_##SFX(p + sh->t.off[x] * s, s, sh->t.n[x], fe);         \
     }                                                                                 \
   }                                                                                   \
   /* phase 3 (one thread): children were made after their parents, so in   \
    * reverse order every node's children are summed before it */           \
-  NDT_HD T ndt_pw_combine_##SFX(ndt_pw_shared_##SFX *sh) {                            \
+  NDT_HD T ndt_pw_combine_##SFX(ndt_pw_shared_##SFX *sh, unsigned *fe) {              \
     for (int i = sh->t.nnodes - 1; i >= 0; i--)                                       \
-      if (sh->t.left[i] >= 0) sh->val[i] = sh->val[sh->t.left[i]] + sh->val[sh->t.left[i] + 1]; \
+      if (sh->t.left[i] >= 0)                                                         \
+        sh->val[i] = NDT_PW_ADD(SFX, sh->val[sh->t.left[i]], sh->val[sh->t.left[i] + 1], fe); \
     return sh->val[0];                                                                \
   }
 
@@ -91,57 +93,88 @@ NDT_PW_KERNEL(f32, float)
 NDT_PW_KERNEL(f64, double)
 
 /* run r's partial into *(T *)run.p[1]: operand 0 the rows (rows x cols,
- * strides rs, cs) */
+ * strides rs, cs); flags: a device word the kernel ORs the overflow and
+ * invalid flags of its additions into. Pass 0 adds plainly; a run whose
+ * partial is not finite is summed again with the flags and x86's NaNs
+ * (pairwise.h's NDT_PW_ADD), pass 1. */
 #if defined(NDT_DK_HOST)
 #define NDT_PW_GLOBAL(SFX, T)                                                         \
-  static void ndt_pw_run_##SFX(const ndt_dk_launch *L, void *stream) {                \
-    (void)stream;                                                                     \
-    static ndt_pw_shared_##SFX sh;                                                    \
+  static void ndt_pw_grid_##SFX(const ndt_dk_launch *L, unsigned *flags) {            \
+    static _Thread_local ndt_pw_shared_##SFX sh; /* a stream's thread each */        \
     for (int q = 0; q < L->nrun; q++) {                                               \
       const ndt_dk_run *r = &L->run[q];                                               \
+      unsigned f = 0;                                                                 \
       T acc = 0;                                                                      \
-      for (int64_t i = 0; i < r->rows; i++) {                                         \
-        const char *p = r->p[0] + i * r->rs[0];                                       \
-        ndt_pw_plan(&sh.t, r->cols, ndt_dk_emu_threads);                              \
-        for (int64_t tx = 0; tx < ndt_dk_emu_threads; tx++)                           \
-          ndt_pw_leaves_##SFX(&sh, p, r->cs[0], tx, ndt_dk_emu_threads);              \
-        acc += ndt_pw_combine_##SFX(&sh);                                             \
+      for (int pass = 0; pass < 2; pass++) {                                          \
+        unsigned *fe = pass ? &f : NULL;                                              \
+        acc = 0;                                                                      \
+        for (int64_t i = 0; i < r->rows; i++) {                                       \
+          const char *p = r->p[0] + i * r->rs[0];                                     \
+          ndt_pw_plan(&sh.t, r->cols, ndt_dk_emu_threads);                            \
+          for (int64_t tx = 0; tx < ndt_dk_emu_threads; tx++)                         \
+            ndt_pw_leaves_##SFX(&sh, p, r->cs[0], tx, ndt_dk_emu_threads, fe);        \
+          acc = NDT_PW_ADD(SFX, acc, ndt_pw_combine_##SFX(&sh, fe), fe);              \
+        }                                                                             \
+        if (ndt_sc_fin_##SFX(acc)) break;                                             \
       }                                                                               \
+      NDT_DK_FLAGS(flags, f);                                                         \
       *(T *)r->p[1] = acc;                                                            \
     }                                                                                 \
+  }                                                                                   \
+  static void ndt_pw_run_##SFX(const ndt_dk_launch *L, unsigned *flags, void *stream) { \
+    NDT_PW_LAUNCH(SFX)                                                                \
   }
+#if defined(NDT_DK_STREAM)
+#define NDT_PW_LAUNCH(SFX) \
+  if (L->nrun > 0) ndt__cudahost_launch(stream, 2, 2u, L, flags, ndt_pw_grid_##SFX);
+#else
+#define NDT_PW_LAUNCH(SFX) \
+  (void)stream;            \
+  ndt_pw_grid_##SFX(L, flags);
+#endif
 #else
 #define NDT_PW_GLOBAL(SFX, T)                                                         \
-  __global__ void ndt_pw_k_##SFX(const __grid_constant__ ndt_dk_launch L) {           \
+  __global__ void ndt_pw_k_##SFX(const __grid_constant__ ndt_dk_launch L, unsigned *flags) { \
     __shared__ ndt_pw_shared_##SFX sh;                                                \
+    __shared__ int redo;                                                              \
     const ndt_dk_run *r = &L.run[blockIdx.y];                                         \
+    unsigned f = 0;                                                                   \
     T acc = 0;                                                                        \
-    for (int64_t i = 0; i < r->rows; i++) {                                           \
-      const char *p = r->p[0] + i * r->rs[0];                                         \
-      if (threadIdx.x == 0) ndt_pw_plan(&sh.t, r->cols, blockDim.x);                  \
+    for (int pass = 0; pass < 2; pass++) {                                            \
+      unsigned *fe = pass ? &f : NULL;                                                \
+      acc = 0;                                                                        \
+      for (int64_t i = 0; i < r->rows; i++) {                                         \
+        const char *p = r->p[0] + i * r->rs[0];                                       \
+        if (threadIdx.x == 0) ndt_pw_plan(&sh.t, r->cols, blockDim.x);                \
+        __syncthreads();                                                              \
+        ndt_pw_leaves_##SFX(&sh, p, r->cs[0], threadIdx.x, blockDim.x, fe);           \
+        __syncthreads();                                                              \
+        if (threadIdx.x == 0) acc = NDT_PW_ADD(SFX, acc, ndt_pw_combine_##SFX(&sh, fe), fe); \
+        __syncthreads();                                                              \
+      }                                                                               \
+      if (threadIdx.x == 0) redo = pass == 0 && !ndt_sc_fin_##SFX(acc);               \
       __syncthreads();                                                                \
-      ndt_pw_leaves_##SFX(&sh, p, r->cs[0], threadIdx.x, blockDim.x);                 \
-      __syncthreads();                                                                \
-      if (threadIdx.x == 0) acc += ndt_pw_combine_##SFX(&sh);                         \
-      __syncthreads();                                                                \
+      if (!redo) break;                                                               \
     }                                                                                 \
+    NDT_DK_FLAGS(flags, f);                                                           \
     if (threadIdx.x == 0) *(T *)r->p[1] = acc;                                        \
   }                                                                                   \
-  static void ndt_pw_run_##SFX(const ndt_dk_launch *L, void *stream) {                \
+  static void ndt_pw_run_##SFX(const ndt_dk_launch *L, unsigned *flags, void *stream) { \
     if (L->nrun > 0)                                                                  \
       ndt_pw_k_##SFX<<<dim3(1, (unsigned)L->nrun, 1), NDT_PW_THREADS, 0,              \
-                       (cudaStream_t)stream>>>(*L);                                   \
+                       (cudaStream_t)stream>>>(*L, flags);                            \
   }
 #endif
 NDT_PW_GLOBAL(f32, float)
 NDT_PW_GLOBAL(f64, double)
 
 /* The partial sums of the runs of L (float32 or float64; operand 0 the
- * values, operand 1 where each run's partial goes): 0, or -1 for another
- * dtype. */
-NDT_DK_ENTRY(int) ndt__dk_pairwise(int dtype, const ndt_dk_launch *L, void *stream) {
-  if (dtype == NDT_FLOAT32) ndt_pw_run_f32(L, stream);
-  else if (dtype == NDT_FLOAT64) ndt_pw_run_f64(L, stream);
+ * values, operand 1 where each run's partial goes), the flags of the
+ * additions ORed into *flags: 0, or -1 for another dtype. */
+NDT_DK_ENTRY(int) ndt__dk_pairwise(int dtype, const ndt_dk_launch *L, unsigned *flags,
+                                   void *stream) {
+  if (dtype == NDT_FLOAT32) ndt_pw_run_f32(L, flags, stream);
+  else if (dtype == NDT_FLOAT64) ndt_pw_run_f64(L, flags, stream);
   else return -1;
   return 0;
 }

@@ -1,0 +1,44 @@
+/* reduce.h - the arguments of the reduction tasks (reduce.c), for the
+ * bodies that run them: the CPU's in reduce.c, and a device plugin's
+ * (src/runtime/cuda.c: its float sums), which finds them by the kinds'
+ * names ("reduce block", "pairwise leaf"). */
+#ifndef NDT_OPS_REDUCE_H
+#define NDT_OPS_REDUCE_H
+#include "exec.h"
+
+/* "reduce block" and "reduce combine": operands of a block task are the
+ * input block (read), its value partials and (arg*) index partials in
+ * parts (write; the second empty otherwise); the partial of a block has
+ * the block's shape with the reduced axes (mask) set to 1, in C order. */
+typedef struct {
+  ndt_reduce_op op;
+  ndt_dtype acc;          /* accumulator dtype (value dtype for ARG*) */
+  uint64_t mask;          /* reduced axes of the input */
+  int arg;                /* ARGMIN/ARGMAX */
+  int arg_all;            /* ARG over all axes: flat index */
+  int arg_axis;
+  ndt_array in;           /* the whole input view */
+  ndt_tiling tl;
+  ndt_store *parts;       /* one-tile byte store of partials */
+  int64_t blk;            /* this block (block tasks) */
+  int64_t poff;           /* byte offset of this block's partial */
+  int64_t pcount;         /* elements in all partials */
+  ndt_array out;          /* combine: the result in keepdims shape */
+  int64_t clo, chi;       /* combine: this task's out elements (flat) */
+} ndt_red_arg;
+
+/* "pairwise leaf" and "pairwise top": a full float sum in NumPy's one-line
+ * pairwise order (reduce.c). A leaf task's operands are its piece of the
+ * line (read, 1-d) and its slot in parts (write): slot = 0 + pw(piece). */
+typedef struct {
+  ndt_reduce_op op;
+  ndt_dtype acc;
+  ndt_array line;        /* the leaf's elements (leaf tasks) */
+  ndt_store *parts;      /* one value per leaf */
+  int64_t slot;          /* this leaf's index */
+  ndt_array out;         /* the top task: the 1-element result */
+  int64_t n, leaf;
+  int cplx;
+} ndt_pw_arg;
+
+#endif

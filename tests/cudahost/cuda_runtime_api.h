@@ -1,0 +1,119 @@
+/* cuda_runtime_api.h - a host emulation of the part of the CUDA runtime
+ * API that the CUDA plugin (src/runtime/cuda.c) uses, so that the same
+ * cuda.c, compiled as C against this header (it comes first on the include
+ * path of libndtile_cudahost.so, meson.build), runs on a machine without a
+ * GPU: "cudahost". Its implementation is cudahost.c; the kernels are the
+ * plugin's own sources compiled as C (kernels.c), launched onto the
+ * emulated streams (src/kernels/cuda/dk.h, NDT_DK_STREAM).
+ *
+ * What it keeps of a GPU, so that the plugin's mistakes show here:
+ *   - device memory is not host memory: a device pointer points into a
+ *     PROT_NONE mapping, so a host read or write through it faults, as it
+ *     would on a GPU; the streams reach the same bytes through a second
+ *     mapping. Freshly allocated device memory is filled with 0xFF bytes
+ *     (a NaN for floats, -1 for integers), freed memory with 0xA5;
+ *   - each device has a capacity (NDTILE_CUDAHOST_MEM, 256 MiB by default),
+ *     and cudaMalloc/cudaMallocAsync fail past it;
+ *   - a stream is a queue run by a thread of its own, in order: an async
+ *     copy, memset, kernel or free happens later, so a result read before
+ *     the stream was synchronised is stale (NDTILE_CUDAHOST_DELAY=US adds
+ *     a random delay of up to US microseconds before each queued step
+ *     runs, and before each call queues it: threads sharing a stream then
+ *     interleave their steps);
+ *   - a kernel whose operands reach outside the device allocations, or an
+ *     injected fault, is a sticky error of the device (its context), as on
+ *     a GPU: every later call on that device returns it;
+ *   - errors are recorded per thread for cudaGetLastError.
+ *
+ * NDTILE_CUDAHOST_DEVICES=N (2 by default) devices; NDTILE_CUDAHOST_FAIL
+ * injects failures: "alloc:N" (the Nth device allocation fails, as when
+ * another process holds the memory), "kernel:N" (the Nth kernel launch
+ * faults when it runs: an illegal address, sticky), comma-separated.
+ * NDTILE_CUDAHOST_GRID=B,T: the emulated grid's blocks across and threads a
+ * block (2,3 by default; the grid-stride loops go round). */
+#ifndef NDT_CUDAHOST_RUNTIME_API_H
+#define NDT_CUDAHOST_RUNTIME_API_H
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* the codes CUDA gives them */
+typedef enum cudaError {
+  cudaSuccess = 0,
+  cudaErrorInvalidValue = 1,
+  cudaErrorMemoryAllocation = 2,
+  cudaErrorInitializationError = 3,
+  cudaErrorInsufficientDriver = 35,
+  cudaErrorNoDevice = 100,
+  cudaErrorInvalidDevice = 101,
+  cudaErrorInvalidResourceHandle = 400,
+  cudaErrorNotReady = 600,
+  cudaErrorIllegalAddress = 700,
+  cudaErrorLaunchFailure = 719
+} cudaError_t;
+
+enum cudaMemcpyKind {
+  cudaMemcpyHostToHost = 0,
+  cudaMemcpyHostToDevice = 1,
+  cudaMemcpyDeviceToHost = 2,
+  cudaMemcpyDeviceToDevice = 3,
+  cudaMemcpyDefault = 4
+};
+
+#define cudaStreamDefault 0x00
+#define cudaStreamNonBlocking 0x01
+
+typedef struct CUstream_st *cudaStream_t;
+typedef struct CUevent_st *cudaEvent_t;
+typedef void (*cudaHostFn_t)(void *userData);
+
+/* the fields the plugin reads */
+struct cudaDeviceProp {
+  char name[256];
+  size_t totalGlobalMem;
+  int multiProcessorCount;
+  int major, minor;
+};
+
+const char *cudaGetErrorString(cudaError_t e);
+const char *cudaGetErrorName(cudaError_t e);
+cudaError_t cudaGetLastError(void);
+cudaError_t cudaPeekAtLastError(void);
+
+cudaError_t cudaGetDeviceCount(int *count);
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaGetDevice(int *device);
+cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes);
+
+cudaError_t cudaMalloc(void **p, size_t n);
+cudaError_t cudaFree(void *p);
+cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s);
+cudaError_t cudaFreeAsync(void *p, cudaStream_t s);
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind,
+                            cudaStream_t s);
+cudaError_t cudaMemsetAsync(void *p, int value, size_t n, cudaStream_t s);
+
+cudaError_t cudaStreamCreate(cudaStream_t *s);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags);
+cudaError_t cudaStreamDestroy(cudaStream_t s);
+cudaError_t cudaStreamSynchronize(cudaStream_t s);
+cudaError_t cudaStreamQuery(cudaStream_t s);
+cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags);
+cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *data);
+
+cudaError_t cudaEventCreate(cudaEvent_t *e);
+cudaError_t cudaEventDestroy(cudaEvent_t e);
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s);
+cudaError_t cudaEventQuery(cudaEvent_t e);
+cudaError_t cudaEventSynchronize(cudaEvent_t e);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

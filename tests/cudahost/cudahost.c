@@ -1,0 +1,809 @@
+/* cudahost.c - the host emulation of the CUDA runtime API subset the CUDA
+ * plugin uses (cuda_runtime_api.h here says what it keeps of a GPU and
+ * which variables steer it). Linked into libndtile_cudahost.so with
+ * src/runtime/cuda.c and the plugin's kernels compiled as C (kernels.c),
+ * so the plugin's own code - memory budget, streams, copies, grouped
+ * launches, flags words, errors, fallback - runs on a machine without a
+ * GPU, under the test suites.
+ *
+ * Device memory: one memfd per device mapped twice, once PROT_NONE (the
+ * device pointers handed out: a host access through one faults) and once
+ * read-write (what the streams use: every pointer a queued step gets is
+ * moved into that view). A first-fit allocator over the region (twice the
+ * capacity, so that frees still queued on a stream do not fragment it
+ * away); the capacity counts what is allocated and not yet freed by its
+ * stream, less the frees queued on the allocating stream (stream-ordered
+ * reuse, as cudaMallocAsync's pool allows).
+ *
+ * Streams: a queue each, run in order by a thread of its own. The NULL
+ * stream is a stream per device too (the synchronous calls go through it
+ * and wait); it does not order itself with the other streams (the plugin
+ * uses non-blocking streams only). */
+#include "cuda_runtime_api.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kernels/cuda/dk.h"
+
+#define MAXDEV 8
+#define ALIGN 256
+
+/* ---- settings ---- */
+static int ndev = 2;
+static size_t dev_total = (size_t)256 << 20;
+static long fail_alloc_at = 0, fail_kernel_at = 0;   /* 1-based; 0: none */
+static atomic_long n_alloc, n_kernel, n_copy, n_copy_bytes, n_fail_alloc, n_faults;
+static int delay_us;
+static _Thread_local unsigned delay_seed = 12345;
+
+static size_t parse_size(const char *s, size_t dflt) {
+  if (!s || !*s) return dflt;
+  char *end;
+  double v = strtod(s, &end);
+  if (end == s || v < 0) return dflt;
+  switch (*end) {
+    case 'k': case 'K': v *= 1024; break;
+    case 'm': case 'M': v *= 1024 * 1024; break;
+    case 'g': case 'G': v *= 1024.0 * 1024 * 1024; break;
+    default: break;
+  }
+  return (size_t)v;
+}
+
+/* NDTILE_CUDAHOST_STATS=1: what the devices did, on stderr at exit (a
+ * run through the plugin shows it used them) */
+static void stats_report(void) {
+  fprintf(stderr, "cudahost: %ld kernel launches, %ld copies (%ld bytes), %ld allocations "
+          "(%ld refused), %ld faults\n", atomic_load(&n_kernel), atomic_load(&n_copy),
+          atomic_load(&n_copy_bytes), atomic_load(&n_alloc), atomic_load(&n_fail_alloc),
+          atomic_load(&n_faults));
+}
+
+static void settings_read(void) {
+  const char *s = getenv("NDTILE_CUDAHOST_DEVICES");
+  if (s && *s) {
+    ndev = atoi(s);
+    if (ndev < 0) ndev = 0;
+    if (ndev > MAXDEV) ndev = MAXDEV;
+  }
+  dev_total = parse_size(getenv("NDTILE_CUDAHOST_MEM"), dev_total);
+  dev_total = (dev_total + ALIGN - 1) / ALIGN * ALIGN;
+  const char *f = getenv("NDTILE_CUDAHOST_FAIL");
+  for (const char *p = f; p && *p;) {
+    if (!strncmp(p, "alloc:", 6)) fail_alloc_at = atol(p + 6);
+    else if (!strncmp(p, "kernel:", 7)) fail_kernel_at = atol(p + 7);
+    p = strchr(p, ',');
+    if (p) p++;
+  }
+  const char *d = getenv("NDTILE_CUDAHOST_DELAY");
+  if (d && *d) delay_us = atoi(d);
+  const char *st = getenv("NDTILE_CUDAHOST_STATS");
+  if (st && *st && strcmp(st, "0")) atexit(stats_report);
+}
+
+/* ---- errors: per thread, and sticky per device ---- */
+static _Thread_local cudaError_t last_error;
+static _Thread_local int cur_dev;
+
+static cudaError_t ret(cudaError_t e) {
+  if (e != cudaSuccess) last_error = e;
+  return e;
+}
+
+const char *cudaGetErrorName(cudaError_t e) {
+  switch (e) {
+    case cudaSuccess: return "cudaSuccess";
+    case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
+    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
+    case cudaErrorInitializationError: return "cudaErrorInitializationError";
+    case cudaErrorInsufficientDriver: return "cudaErrorInsufficientDriver";
+    case cudaErrorNoDevice: return "cudaErrorNoDevice";
+    case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
+    case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
+    case cudaErrorNotReady: return "cudaErrorNotReady";
+    case cudaErrorIllegalAddress: return "cudaErrorIllegalAddress";
+    case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
+  }
+  return "cudaErrorUnknown";
+}
+
+const char *cudaGetErrorString(cudaError_t e) {
+  switch (e) {
+    case cudaSuccess: return "no error";
+    case cudaErrorInvalidValue: return "invalid argument";
+    case cudaErrorMemoryAllocation: return "out of memory";
+    case cudaErrorInitializationError: return "initialization error";
+    case cudaErrorInsufficientDriver:
+      return "CUDA driver version is insufficient for CUDA runtime version";
+    case cudaErrorNoDevice: return "no CUDA-capable device is detected";
+    case cudaErrorInvalidDevice: return "invalid device ordinal";
+    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
+    case cudaErrorNotReady: return "device not ready";
+    case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
+    case cudaErrorLaunchFailure: return "unspecified launch failure";
+  }
+  return "unknown error";
+}
+
+cudaError_t cudaGetLastError(void) {
+  cudaError_t e = last_error;
+  last_error = cudaSuccess;
+  return e;
+}
+cudaError_t cudaPeekAtLastError(void) { return last_error; }
+
+/* ---- devices ---- */
+typedef struct { char *at; size_t n; } extent;   /* device-view addresses */
+typedef struct {
+  extent *a;
+  int n, cap;
+} extents;   /* sorted by address */
+
+typedef struct cdev {
+  int id;
+  _Atomic int ready;     /* its memory mapped (set last: dbase, wbase, region are read after it) */
+  char *dbase, *wbase;   /* the device view (PROT_NONE) and the streams' view */
+  size_t region;
+  pthread_mutex_t lock;  /* the allocator, the counts */
+  extents freel, live;
+  size_t in_use;         /* allocated and not freed by its stream yet */
+  _Atomic int sticky;    /* a fault: every later call on the device returns it */
+  cudaStream_t null_stream;
+} cdev;
+static cdev devs[MAXDEV];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t ctx_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void init_once(void) {
+  settings_read();
+  for (int i = 0; i < MAXDEV; i++) {
+    devs[i].id = i;
+    pthread_mutex_init(&devs[i].lock, NULL);
+  }
+}
+
+static int ext_find(const extents *x, const char *p) {   /* the extent holding p, or -1 */
+  int lo = 0, hi = x->n - 1;
+  while (lo <= hi) {
+    int mid = (lo + hi) / 2;
+    if (p < x->a[mid].at) hi = mid - 1;
+    else if (p >= x->a[mid].at + x->a[mid].n) lo = mid + 1;
+    else return mid;
+  }
+  return -1;
+}
+
+static int ext_insert(extents *x, extent e) {
+  if (x->n == x->cap) {
+    int c = x->cap ? 2 * x->cap : 64;
+    extent *a = realloc(x->a, (size_t)c * sizeof *a);
+    if (!a) return -1;
+    x->a = a;
+    x->cap = c;
+  }
+  int i = x->n;
+  while (i > 0 && x->a[i - 1].at > e.at) i--;
+  memmove(x->a + i + 1, x->a + i, (size_t)(x->n - i) * sizeof *x->a);
+  x->a[i] = e;
+  x->n++;
+  return i;
+}
+
+static void ext_remove(extents *x, int i) {
+  memmove(x->a + i, x->a + i + 1, (size_t)(x->n - i - 1) * sizeof *x->a);
+  x->n--;
+}
+
+/* the context: the device's memory mapped (lock: ctx_lock) */
+static cudaError_t dev_ready(cdev *d) {
+  if (atomic_load_explicit(&d->ready, memory_order_acquire)) return cudaSuccess;
+  pthread_mutex_lock(&ctx_lock);
+  cudaError_t e = cudaSuccess;
+  if (!atomic_load(&d->ready)) {
+    long pg = sysconf(_SC_PAGESIZE);
+    d->region = ((2 * dev_total + ((size_t)1 << 20)) + (size_t)pg - 1) / (size_t)pg * (size_t)pg;
+    int fd = memfd_create("ndtile-cudahost", MFD_CLOEXEC);
+    if (fd < 0 || ftruncate(fd, (off_t)d->region) != 0) e = cudaErrorInitializationError;
+    if (e == cudaSuccess) {
+      d->dbase = mmap(NULL, d->region, PROT_NONE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+      d->wbase = mmap(NULL, d->region, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+      if (d->dbase == MAP_FAILED || d->wbase == MAP_FAILED) e = cudaErrorInitializationError;
+    }
+    if (fd >= 0) close(fd);
+    if (e == cudaSuccess && ext_insert(&d->freel, (extent){d->dbase, d->region}) < 0)
+      e = cudaErrorInitializationError;
+    if (e == cudaSuccess) atomic_store_explicit(&d->ready, 1, memory_order_release);
+  }
+  pthread_mutex_unlock(&ctx_lock);
+  return e;
+}
+
+static cdev *dev_of_index(int i) { return i >= 0 && i < ndev ? &devs[i] : NULL; }
+
+/* the device whose memory holds device pointer p, or NULL (a host pointer) */
+static cdev *dev_of_ptr(const void *p) {
+  for (int i = 0; i < ndev; i++)
+    if (atomic_load_explicit(&devs[i].ready, memory_order_acquire) &&
+        (const char *)p >= devs[i].dbase &&
+        (const char *)p < devs[i].dbase + devs[i].region)
+      return &devs[i];
+  return NULL;
+}
+
+/* where the streams reach device pointer p (host pointers stay) */
+static void *work_of(const void *p) {
+  cdev *d = dev_of_ptr(p);
+  return d ? d->wbase + ((const char *)p - d->dbase) : (void *)p;
+}
+
+cudaError_t cudaGetDeviceCount(int *count) {
+  pthread_once(&once, init_once);
+  if (ndev == 0) return ret(cudaErrorNoDevice);
+  *count = ndev;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device) {
+  pthread_once(&once, init_once);
+  if (!dev_of_index(device)) return ret(cudaErrorInvalidDevice);
+  memset(prop, 0, sizeof *prop);
+  snprintf(prop->name, sizeof prop->name, "cudahost emulated device %d", device);
+  prop->totalGlobalMem = dev_total;
+  prop->multiProcessorCount = 2;
+  prop->major = 9;
+  prop->minor = 0;
+  return cudaSuccess;
+}
+
+cudaError_t cudaSetDevice(int device) {
+  pthread_once(&once, init_once);
+  cdev *d = dev_of_index(device);
+  if (!d) return ret(cudaErrorInvalidDevice);
+  cudaError_t e = dev_ready(d);
+  if (e) return ret(e);
+  cur_dev = device;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetDevice(int *device) {
+  *device = cur_dev;
+  return cudaSuccess;
+}
+
+/* the current device, its context made; or an error (sticky included) */
+static cudaError_t current(cdev **out) {
+  pthread_once(&once, init_once);
+  cdev *d = dev_of_index(cur_dev);
+  if (!d) return cudaErrorNoDevice;
+  cudaError_t e = dev_ready(d);
+  if (e) return e;
+  if ((e = (cudaError_t)atomic_load(&d->sticky))) return e;
+  *out = d;
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes) {
+  cdev *d;
+  cudaError_t e = current(&d);
+  if (e) return ret(e);
+  pthread_mutex_lock(&d->lock);
+  *free_bytes = dev_total - d->in_use;
+  *total_bytes = dev_total;
+  pthread_mutex_unlock(&d->lock);
+  return cudaSuccess;
+}
+
+/* ---- streams ---- */
+enum { OP_COPY, OP_SET, OP_KERNEL, OP_FREE, OP_RECORD, OP_WAIT, OP_HOST };
+typedef struct op {
+  int kind;
+  char *dst;
+  const char *src;
+  size_t n;
+  int value;
+  cudaEvent_t ev;
+  long gen;
+  void (*grid)(const ndt_dk_launch *, unsigned *);
+  ndt_dk_launch *L;
+  unsigned *flags;
+  int fault;
+  cudaHostFn_t fn;
+  void *data;
+  struct op *next;
+} op;
+
+struct CUstream_st {
+  cdev *dev;
+  pthread_t th;
+  pthread_mutex_t m;
+  pthread_cond_t work, idle;
+  op *head, *tail;
+  long queued, done;
+  size_t freeing;   /* bytes of frees queued and not yet run */
+};
+
+struct CUevent_st {
+  pthread_mutex_t m;
+  pthread_cond_t c;
+  long recorded, completed;
+};
+
+static void dev_fault(cdev *d, cudaError_t e) {
+  int none = 0;
+  atomic_compare_exchange_strong(&d->sticky, &none, (int)e);
+  atomic_fetch_add(&n_faults, 1);
+}
+
+static void free_block(cdev *d, char *at) {
+  pthread_mutex_lock(&d->lock);
+  int i = ext_find(&d->live, at);
+  if (i >= 0) {
+    extent x = d->live.a[i];
+    ext_remove(&d->live, i);
+    d->in_use -= x.n;
+    memset(d->wbase + (x.at - d->dbase), 0xA5, x.n);   /* freed: poisoned */
+    /* back to the free list, merged with its neighbours */
+    int k = ext_insert(&d->freel, x);
+    if (k >= 0) {
+      if (k + 1 < d->freel.n && d->freel.a[k].at + d->freel.a[k].n == d->freel.a[k + 1].at) {
+        d->freel.a[k].n += d->freel.a[k + 1].n;
+        ext_remove(&d->freel, k + 1);
+      }
+      if (k > 0 && d->freel.a[k - 1].at + d->freel.a[k - 1].n == d->freel.a[k].at) {
+        d->freel.a[k - 1].n += d->freel.a[k].n;
+        ext_remove(&d->freel, k);
+      }
+    }
+  }
+  pthread_mutex_unlock(&d->lock);
+}
+
+static void run_op(cudaStream_t s, op *o) {
+  cdev *d = s->dev;
+  if (delay_us > 0) usleep((useconds_t)(rand_r(&delay_seed) % (unsigned)delay_us));
+  /* after a fault the device runs nothing more (its memory stays as it
+   * was: the plugin can no longer read it) */
+  int dead = atomic_load(&d->sticky) != 0;
+  switch (o->kind) {
+    case OP_COPY:
+      if (!dead) memmove(o->dst, o->src, o->n);
+      break;
+    case OP_SET:
+      if (!dead) memset(o->dst, o->value, o->n);
+      break;
+    case OP_KERNEL:
+      if (o->fault) dev_fault(d, cudaErrorIllegalAddress);
+      else if (!dead) o->grid(o->L, o->flags);
+      free(o->L);
+      break;
+    case OP_FREE:
+      free_block(d, o->dst);
+      pthread_mutex_lock(&s->m);
+      s->freeing -= o->n;
+      pthread_mutex_unlock(&s->m);
+      break;
+    case OP_RECORD:
+      pthread_mutex_lock(&o->ev->m);
+      if (o->gen > o->ev->completed) o->ev->completed = o->gen;
+      pthread_cond_broadcast(&o->ev->c);
+      pthread_mutex_unlock(&o->ev->m);
+      break;
+    case OP_WAIT:
+      pthread_mutex_lock(&o->ev->m);
+      while (o->ev->completed < o->gen) pthread_cond_wait(&o->ev->c, &o->ev->m);
+      pthread_mutex_unlock(&o->ev->m);
+      break;
+    case OP_HOST:
+      o->fn(o->data);
+      break;
+  }
+}
+
+static void *stream_main(void *arg) {
+  cudaStream_t s = arg;
+  pthread_mutex_lock(&s->m);
+  for (;;) {
+    while (!s->head) pthread_cond_wait(&s->work, &s->m);
+    op *o = s->head;
+    pthread_mutex_unlock(&s->m);
+    run_op(s, o);
+    pthread_mutex_lock(&s->m);
+    s->head = o->next;
+    if (!s->head) s->tail = NULL;
+    s->done++;
+    free(o);
+    if (s->done == s->queued) pthread_cond_broadcast(&s->idle);
+  }
+  return NULL;
+}
+
+static cudaError_t stream_new(cdev *d, cudaStream_t *out) {
+  cudaStream_t s = calloc(1, sizeof *s);
+  if (!s) return cudaErrorMemoryAllocation;
+  s->dev = d;
+  pthread_mutex_init(&s->m, NULL);
+  pthread_cond_init(&s->work, NULL);
+  pthread_cond_init(&s->idle, NULL);
+  pthread_attr_t at;
+  pthread_attr_init(&at);
+  pthread_attr_setstacksize(&at, (size_t)1 << 20);   /* the pairwise kernel's frames */
+  int r = pthread_create(&s->th, &at, stream_main, s);
+  pthread_attr_destroy(&at);
+  if (r) {
+    free(s);
+    return cudaErrorMemoryAllocation;
+  }
+  pthread_detach(s->th);
+  *out = s;
+  return cudaSuccess;
+}
+
+/* s, or the current device's NULL stream for NULL */
+static cudaError_t stream_of(cudaStream_t s, cudaStream_t *out) {
+  if (s) {
+    cudaError_t e = (cudaError_t)atomic_load(&s->dev->sticky);
+    if (e) return e;
+    *out = s;
+    return cudaSuccess;
+  }
+  cdev *d;
+  cudaError_t e = current(&d);
+  if (e) return e;
+  pthread_mutex_lock(&ctx_lock);
+  if (!d->null_stream) e = stream_new(d, &d->null_stream);
+  pthread_mutex_unlock(&ctx_lock);
+  *out = d->null_stream;
+  return e;
+}
+
+static cudaError_t enqueue(cudaStream_t s, op o) {
+  /* the host side of a call takes time too (a launch: microseconds): two
+   * threads that share a stream interleave their steps */
+  if (delay_us > 0) usleep((useconds_t)(rand_r(&delay_seed) % (unsigned)delay_us));
+  op *p = malloc(sizeof *p);
+  if (!p) return cudaErrorMemoryAllocation;
+  *p = o;
+  p->next = NULL;
+  pthread_mutex_lock(&s->m);
+  if (s->tail) s->tail->next = p;
+  else s->head = p;
+  s->tail = p;
+  s->queued++;
+  pthread_cond_signal(&s->work);
+  pthread_mutex_unlock(&s->m);
+  return cudaSuccess;
+}
+
+static void stream_drain(cudaStream_t s) {
+  pthread_mutex_lock(&s->m);
+  while (s->done != s->queued) pthread_cond_wait(&s->idle, &s->m);
+  pthread_mutex_unlock(&s->m);
+}
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags) {
+  (void)flags;
+  cdev *d;
+  cudaError_t e = current(&d);
+  if (e) return ret(e);
+  return ret(stream_new(d, s));
+}
+
+cudaError_t cudaStreamCreate(cudaStream_t *s) { return cudaStreamCreateWithFlags(s, 0); }
+
+cudaError_t cudaStreamDestroy(cudaStream_t s) {
+  /* its work finishes first; the thread stays (parked), as the plugin
+   * never destroys its streams */
+  if (!s) return ret(cudaErrorInvalidResourceHandle);
+  stream_drain(s);
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t s) {
+  cudaStream_t q;
+  cudaError_t e = stream_of(s, &q);
+  if (e) return ret(e);
+  stream_drain(q);
+  return ret((cudaError_t)atomic_load(&q->dev->sticky));
+}
+
+cudaError_t cudaStreamQuery(cudaStream_t s) {
+  cudaStream_t q;
+  cudaError_t e = stream_of(s, &q);
+  if (e) return ret(e);
+  pthread_mutex_lock(&q->m);
+  int busy = q->done != q->queued;
+  pthread_mutex_unlock(&q->m);
+  if ((e = (cudaError_t)atomic_load(&q->dev->sticky))) return ret(e);
+  return busy ? cudaErrorNotReady : cudaSuccess;
+}
+
+cudaError_t cudaDeviceSynchronize(void) {
+  cdev *d;
+  cudaError_t e = current(&d);
+  if (e) return ret(e);
+  /* every stream of the device: the NULL stream here, the others through
+   * the plugin's own synchronisation (it keeps no list) */
+  pthread_mutex_lock(&ctx_lock);
+  cudaStream_t ns = d->null_stream;
+  pthread_mutex_unlock(&ctx_lock);
+  if (ns) stream_drain(ns);
+  return ret((cudaError_t)atomic_load(&d->sticky));
+}
+
+cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *data) {
+  cudaStream_t q;
+  cudaError_t e = stream_of(s, &q);
+  if (e) return ret(e);
+  return ret(enqueue(q, (op){.kind = OP_HOST, .fn = fn, .data = data}));
+}
+
+/* ---- events ---- */
+cudaError_t cudaEventCreate(cudaEvent_t *e) {
+  cudaEvent_t v = calloc(1, sizeof *v);
+  if (!v) return ret(cudaErrorMemoryAllocation);
+  pthread_mutex_init(&v->m, NULL);
+  pthread_cond_init(&v->c, NULL);
+  *e = v;
+  return cudaSuccess;
+}
+
+cudaError_t cudaEventDestroy(cudaEvent_t e) {
+  if (!e) return ret(cudaErrorInvalidResourceHandle);
+  pthread_mutex_lock(&e->m);
+  int pending = e->completed < e->recorded;
+  pthread_mutex_unlock(&e->m);
+  if (!pending) free(e);   /* (a pending one is left: its record still runs) */
+  return cudaSuccess;
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
+  cudaStream_t q;
+  cudaError_t r = stream_of(s, &q);
+  if (r) return ret(r);
+  pthread_mutex_lock(&e->m);
+  long gen = ++e->recorded;
+  pthread_mutex_unlock(&e->m);
+  return ret(enqueue(q, (op){.kind = OP_RECORD, .ev = e, .gen = gen}));
+}
+
+cudaError_t cudaEventQuery(cudaEvent_t e) {
+  pthread_mutex_lock(&e->m);
+  int done = e->completed >= e->recorded;
+  pthread_mutex_unlock(&e->m);
+  return done ? cudaSuccess : cudaErrorNotReady;
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t e) {
+  pthread_mutex_lock(&e->m);
+  while (e->completed < e->recorded) pthread_cond_wait(&e->c, &e->m);
+  pthread_mutex_unlock(&e->m);
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags) {
+  (void)flags;
+  cudaStream_t q;
+  cudaError_t r = stream_of(s, &q);
+  if (r) return ret(r);
+  pthread_mutex_lock(&e->m);
+  long gen = e->recorded;
+  pthread_mutex_unlock(&e->m);
+  return ret(enqueue(q, (op){.kind = OP_WAIT, .ev = e, .gen = gen}));
+}
+
+/* ---- memory ---- */
+/* n bytes on d for stream s (NULL: synchronous, no stream-ordered reuse) */
+static cudaError_t dev_alloc(cdev *d, cudaStream_t s, void **p, size_t n) {
+  if (atomic_fetch_add(&n_alloc, 1) + 1 == fail_alloc_at) {
+    atomic_fetch_add(&n_fail_alloc, 1);
+    return cudaErrorMemoryAllocation;
+  }
+  size_t want = (n + ALIGN - 1) / ALIGN * ALIGN;
+  if (want == 0) want = ALIGN;
+  size_t reusable = 0;
+  if (s) {
+    pthread_mutex_lock(&s->m);
+    reusable = s->freeing;
+    pthread_mutex_unlock(&s->m);
+  }
+  pthread_mutex_lock(&d->lock);
+  cudaError_t e = cudaErrorMemoryAllocation;
+  if (d->in_use + want <= dev_total + reusable) {
+    for (int i = 0; i < d->freel.n; i++) {
+      extent *f = &d->freel.a[i];
+      if (f->n < want) continue;
+      extent x = {f->at, want};
+      f->at += want;
+      f->n -= want;
+      if (f->n == 0) ext_remove(&d->freel, i);
+      if (ext_insert(&d->live, x) < 0) break;
+      d->in_use += want;
+      memset(d->wbase + (x.at - d->dbase), 0xFF, want);   /* fresh: poisoned */
+      *p = x.at;
+      e = cudaSuccess;
+      break;
+    }
+  }
+  pthread_mutex_unlock(&d->lock);
+  if (e) atomic_fetch_add(&n_fail_alloc, 1);
+  return e;
+}
+
+cudaError_t cudaMalloc(void **p, size_t n) {
+  cdev *d;
+  cudaError_t e = current(&d);
+  if (e) return ret(e);
+  return ret(dev_alloc(d, NULL, p, n));
+}
+
+cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s) {
+  cudaStream_t q;
+  cudaError_t e = stream_of(s, &q);
+  if (e) return ret(e);
+  return ret(dev_alloc(q->dev, q, p, n));
+}
+
+/* the live allocation at p on its device, its size in *n; -1: none */
+static int live_block(cdev *d, const void *p, size_t *n) {
+  pthread_mutex_lock(&d->lock);
+  int i = ext_find(&d->live, p);
+  int ok = i >= 0 && d->live.a[i].at == (const char *)p;
+  if (ok) *n = d->live.a[i].n;
+  pthread_mutex_unlock(&d->lock);
+  return ok ? 0 : -1;
+}
+
+cudaError_t cudaFreeAsync(void *p, cudaStream_t s) {
+  if (!p) return cudaSuccess;
+  cudaStream_t q;
+  cudaError_t e = stream_of(s, &q);
+  if (e) return ret(e);
+  cdev *d = dev_of_ptr(p);
+  size_t n;
+  if (!d || live_block(d, p, &n)) return ret(cudaErrorInvalidValue);
+  pthread_mutex_lock(&q->m);
+  q->freeing += n;
+  pthread_mutex_unlock(&q->m);
+  return ret(enqueue(q, (op){.kind = OP_FREE, .dst = p, .n = n}));
+}
+
+cudaError_t cudaFree(void *p) {
+  if (!p) return cudaSuccess;
+  cudaError_t e = cudaDeviceSynchronize();   /* cudaFree waits for the device */
+  if (e) return e;
+  cdev *d = dev_of_ptr(p);
+  size_t n;
+  if (!d || live_block(d, p, &n)) return ret(cudaErrorInvalidValue);
+  free_block(d, p);
+  return cudaSuccess;
+}
+
+/* 1 when [p, p + n) lies in live allocations of one device, with no gap
+ * (a kernel may run over allocations that lie back to back: the core
+ * binds tiles adjacent in memory in place, as on the host) */
+static int in_live(const char *p, size_t n) {
+  cdev *d = dev_of_ptr(p);
+  if (!d) return 0;
+  pthread_mutex_lock(&d->lock);
+  const char *at = p, *end = p + n;
+  int ok = 1;
+  while (ok && at < end) {
+    int i = ext_find(&d->live, at);
+    if (i < 0) ok = 0;
+    else at = d->live.a[i].at + d->live.a[i].n;
+  }
+  pthread_mutex_unlock(&d->lock);
+  return ok;
+}
+
+static int kind_ok(const void *dst, const void *src, size_t n, enum cudaMemcpyKind kind) {
+  int dd = dev_of_ptr(dst) != NULL, sd = dev_of_ptr(src) != NULL;
+  if ((dd && !in_live(dst, n)) || (sd && !in_live(src, n))) return 0;
+  switch (kind) {
+    case cudaMemcpyHostToHost: return !dd && !sd;
+    case cudaMemcpyHostToDevice: return dd && !sd;
+    case cudaMemcpyDeviceToHost: return !dd && sd;
+    case cudaMemcpyDeviceToDevice: return dd && sd;
+    case cudaMemcpyDefault: return 1;
+  }
+  return 0;
+}
+
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind,
+                            cudaStream_t s) {
+  cudaStream_t q;
+  cudaError_t e = stream_of(s, &q);
+  if (e) return ret(e);
+  if (n == 0) return cudaSuccess;
+  if (!kind_ok(dst, src, n, kind)) return ret(cudaErrorInvalidValue);
+  atomic_fetch_add(&n_copy, 1);
+  atomic_fetch_add(&n_copy_bytes, (long)n);
+  return ret(enqueue(q, (op){.kind = OP_COPY, .dst = work_of(dst), .src = work_of(src), .n = n}));
+}
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind) {
+  cudaError_t e = cudaMemcpyAsync(dst, src, n, kind, NULL);
+  return e ? e : cudaStreamSynchronize(NULL);
+}
+
+cudaError_t cudaMemsetAsync(void *p, int value, size_t n, cudaStream_t s) {
+  cudaStream_t q;
+  cudaError_t e = stream_of(s, &q);
+  if (e) return ret(e);
+  if (n == 0) return cudaSuccess;
+  if (!in_live(p, n)) return ret(cudaErrorInvalidValue);
+  return ret(enqueue(q, (op){.kind = OP_SET, .dst = work_of(p), .value = value, .n = n}));
+}
+
+/* ---- kernel launches (dk.h, NDT_DK_STREAM: the launch syntax's stand-in)
+ * The launch is copied, as a kernel's parameters are when it is launched;
+ * its pointers are moved into the streams' view of device memory. An
+ * operand that reaches outside the device's live allocations makes the
+ * kernel fault when it runs (a sticky illegal address), as on a GPU, with
+ * a line on stderr saying which (compute-sanitizer's memcheck, roughly:
+ * the first and last element of each run's operand, by their first byte). */
+static int run_reaches(const ndt_dk_run *r, int k, const char **lo, const char **hi) {
+  const char *p = r->p[k];
+  int64_t a = r->rows > 1 ? (r->rows - 1) * r->rs[k] : 0;
+  int64_t b = r->cols > 1 ? (r->cols - 1) * r->cs[k] : 0;
+  *lo = p + (a < 0 ? a : 0) + (b < 0 ? b : 0);
+  *hi = p + (a > 0 ? a : 0) + (b > 0 ? b : 0) + 1;
+  return 0;
+}
+
+void ndt__cudahost_launch(void *stream, int nop, unsigned always, const ndt_dk_launch *L,
+                          unsigned *flags, void (*grid)(const ndt_dk_launch *, unsigned *)) {
+  cudaStream_t q;
+  cudaError_t e = stream_of(stream, &q);
+  if (e) {
+    ret(e);
+    return;
+  }
+  ndt_dk_launch *C = malloc(sizeof *C);
+  if (!C) {
+    ret(cudaErrorMemoryAllocation);
+    return;
+  }
+  memcpy(C, L, offsetof(ndt_dk_launch, run) + (size_t)L->nrun * sizeof(ndt_dk_run));
+  int fault = 0;
+  long k_no = atomic_fetch_add(&n_kernel, 1) + 1;
+  if (fail_kernel_at > 0 && k_no == fail_kernel_at) fault = 1;
+  for (int r = 0; r < C->nrun && !fault; r++) {
+    ndt_dk_run *u = &C->run[r];
+    int empty = u->rows <= 0 || u->cols <= 0;
+    for (int k = 0; k < nop && !fault; k++) {
+      if (empty && !(always >> k & 1)) continue;
+      const char *lo, *hi;
+      run_reaches(u, k, &lo, &hi);
+      if (!in_live(lo, (size_t)(hi - lo))) {
+        fprintf(stderr, "cudahost: kernel launch %ld: run %d operand %d reaches [%p, %p), "
+                "outside the device allocations: an illegal address\n", k_no, r, k,
+                (const void *)lo, (const void *)hi);
+        fault = 1;
+        break;
+      }
+      u->p[k] = work_of(u->p[k]);
+    }
+  }
+  if (flags && !fault) {
+    if (!in_live((const char *)flags, sizeof *flags)) {
+      fprintf(stderr, "cudahost: kernel launch %ld: its flags word is not device memory\n", k_no);
+      fault = 1;
+    }
+    flags = work_of(flags);
+  }
+  e = enqueue(q, (op){.kind = OP_KERNEL, .grid = grid, .L = C, .flags = flags, .fault = fault});
+  if (e) {
+    free(C);
+    ret(e);
+  }
+}

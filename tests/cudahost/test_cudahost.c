@@ -1,0 +1,166 @@
+/* test_cudahost.c - the host emulation of the CUDA runtime keeps what it
+ * promises (cuda_runtime_api.h), so that a plugin bug it should show does
+ * show: an async copy read before its stream is synchronised is stale, a
+ * host access through a device pointer faults, the capacity holds (and a
+ * failed allocation is not sticky), fresh device memory is poisoned, a
+ * launch copies its parameters, a copy of the wrong kind or past its
+ * allocation is an error, events order streams, and a kernel that reaches
+ * outside the allocations faults, stickily, on its device only. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <pthread.h>
+#include "cuda_runtime_api.h"
+#include "kernels/cuda/dk.h"
+
+void ndt__cudahost_launch(void *stream, int nop, unsigned always, const ndt_dk_launch *L,
+                          unsigned *flags, void (*grid)(const ndt_dk_launch *, unsigned *));
+
+static int passed, failed;
+#define EXPECT(c, ...)                              \
+  do {                                              \
+    if (c) passed++;                                \
+    else {                                          \
+      failed++;                                     \
+      fprintf(stderr, "FAIL %d: ", __LINE__);       \
+      fprintf(stderr, __VA_ARGS__);                 \
+      fputc('\n', stderr);                          \
+    }                                               \
+  } while (0)
+
+/* a gate a stream waits on (cudaLaunchHostFunc): held until opened */
+static pthread_mutex_t gm = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t gc = PTHREAD_COND_INITIALIZER;
+static int gate_open;
+static void gate(void *arg) {
+  (void)arg;
+  pthread_mutex_lock(&gm);
+  while (!gate_open) pthread_cond_wait(&gc, &gm);
+  pthread_mutex_unlock(&gm);
+}
+static void open_gate(void) {
+  pthread_mutex_lock(&gm);
+  gate_open = 1;
+  pthread_cond_broadcast(&gc);
+  pthread_mutex_unlock(&gm);
+}
+
+/* a kernel: out[i] = in[i] + 1 over run 0 (int32) */
+static void add1(const ndt_dk_launch *L, unsigned *flags) {
+  (void)flags;
+  const ndt_dk_run *r = &L->run[0];
+  for (int64_t i = 0; i < r->cols; i++)
+    *(int *)(r->p[1] + i * r->cs[1]) = *(const int *)(r->p[0] + i * r->cs[0]) + 1;
+}
+
+int main(void) {
+  int n = 0;
+  EXPECT(cudaGetDeviceCount(&n) == cudaSuccess && n == 2, "two devices (%d)", n);
+  struct cudaDeviceProp prop;
+  EXPECT(cudaGetDeviceProperties(&prop, 0) == cudaSuccess && prop.totalGlobalMem == (size_t)1 << 20,
+         "1 MiB each (NDTILE_CUDAHOST_MEM)");
+  EXPECT(cudaSetDevice(0) == cudaSuccess, "device 0");
+  cudaStream_t s, t;
+  EXPECT(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess &&
+             cudaStreamCreate(&t) == cudaSuccess, "streams");
+
+  /* fresh memory is 0xFF */
+  int *d = NULL, h[256];
+  EXPECT(cudaMallocAsync((void **)&d, sizeof h, s) == cudaSuccess, "an allocation");
+  EXPECT(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost) == cudaSuccess && h[7] == -1,
+         "fresh device memory is poisoned (0xFF)");
+
+  /* an async copy is stale until its stream is synchronised */
+  int src[256], dst[256];
+  for (int i = 0; i < 256; i++) src[i] = i, dst[i] = -7;
+  EXPECT(cudaMemcpyAsync(d, src, sizeof src, cudaMemcpyHostToDevice, s) == cudaSuccess, "h2d");
+  EXPECT(cudaLaunchHostFunc(s, gate, NULL) == cudaSuccess, "a held step");
+  EXPECT(cudaMemcpyAsync(dst, d, sizeof dst, cudaMemcpyDeviceToHost, s) == cudaSuccess, "d2h");
+  usleep(20000);
+  EXPECT(dst[5] == -7 && cudaStreamQuery(s) == cudaErrorNotReady,
+         "read before the synchronisation: stale");
+  open_gate();
+  EXPECT(cudaStreamSynchronize(s) == cudaSuccess && dst[5] == 5, "after it: the copy");
+
+  /* events order one stream after another */
+  cudaEvent_t ev;
+  gate_open = 0;
+  EXPECT(cudaEventCreate(&ev) == cudaSuccess, "an event");
+  cudaLaunchHostFunc(s, gate, NULL);
+  int one[256];
+  for (int i = 0; i < 256; i++) one[i] = 1;
+  cudaMemcpyAsync(d, one, sizeof one, cudaMemcpyHostToDevice, s);
+  cudaEventRecord(ev, s);
+  cudaStreamWaitEvent(t, ev, 0);
+  cudaMemcpyAsync(dst, d, sizeof dst, cudaMemcpyDeviceToHost, t);
+  usleep(20000);
+  EXPECT(cudaEventQuery(ev) == cudaErrorNotReady && dst[9] == 9, "t waits for s's event");
+  open_gate();
+  EXPECT(cudaStreamSynchronize(t) == cudaSuccess && dst[9] == 1, "then copies s's bytes");
+  EXPECT(cudaEventSynchronize(ev) == cudaSuccess && cudaEventQuery(ev) == cudaSuccess,
+         "the event is done");
+  cudaEventDestroy(ev);
+
+  /* a kernel launch copies its parameters and runs on the stream */
+  int *e = NULL;
+  cudaMallocAsync((void **)&e, sizeof h, s);
+  ndt_dk_launch L = {.nrun = 1};
+  L.run[0] = (ndt_dk_run){.rows = 1, .cols = 256, .p = {(char *)d, (char *)e}, .cs = {4, 4}};
+  ndt__cudahost_launch(s, 2, 0, &L, NULL, add1);
+  L.run[0].cols = 0;   /* (the launch was copied) */
+  cudaMemcpyAsync(dst, e, sizeof dst, cudaMemcpyDeviceToHost, s);
+  EXPECT(cudaStreamSynchronize(s) == cudaSuccess && dst[100] == 2 && cudaGetLastError() == cudaSuccess,
+         "a kernel: %d", dst[100]);
+
+  /* a free, and a second one */
+  cudaFreeAsync(e, s);
+  cudaStreamSynchronize(s);
+  EXPECT(cudaFreeAsync(e, s) == cudaErrorInvalidValue && cudaGetLastError() == cudaErrorInvalidValue,
+         "a second free is an error, recorded for cudaGetLastError");
+
+  /* the wrong kind of copy */
+  EXPECT(cudaMemcpy(dst, src, 16, cudaMemcpyDeviceToHost) == cudaErrorInvalidValue &&
+             cudaMemcpy(d, src, 2048, cudaMemcpyHostToDevice) == cudaErrorInvalidValue,
+         "a copy of the wrong kind, or past the allocation");
+  cudaGetLastError();
+
+  /* the capacity: 1 MiB; a failed allocation is not sticky */
+  void *big = NULL, *big2 = NULL;
+  EXPECT(cudaMalloc(&big, 900 << 10) == cudaSuccess, "900 KiB");
+  EXPECT(cudaMalloc(&big2, 200 << 10) == cudaErrorMemoryAllocation, "200 KiB more: out of memory");
+  EXPECT(cudaGetLastError() == cudaErrorMemoryAllocation && cudaGetLastError() == cudaSuccess &&
+             cudaMalloc(&big2, 10 << 10) == cudaSuccess, "not sticky");
+  size_t fr = 0, tot = 0;
+  EXPECT(cudaMemGetInfo(&fr, &tot) == cudaSuccess && tot == (size_t)1 << 20 &&
+             fr == tot - (900 << 10) - (10 << 10) - sizeof h,
+         "cudaMemGetInfo");
+  cudaFree(big);
+  cudaFree(big2);
+
+  /* a host access through a device pointer faults (in a child) */
+  pid_t pid = fork();
+  if (pid == 0) {
+    volatile int x = *(volatile int *)d;
+    (void)x;
+    _exit(0);
+  }
+  int wst = 0;
+  waitpid(pid, &wst, 0);
+  EXPECT(WIFSIGNALED(wst) && WTERMSIG(wst) == SIGSEGV, "a host read of device memory faults");
+
+  /* a kernel reaching outside the allocations faults, stickily, on its
+   * device only */
+  L.run[0] = (ndt_dk_run){.rows = 1, .cols = 300, .p = {(char *)d, (char *)d}, .cs = {4, 4}};
+  ndt__cudahost_launch(s, 2, 0, &L, NULL, add1);
+  EXPECT(cudaStreamSynchronize(s) == cudaErrorIllegalAddress, "an illegal address");
+  EXPECT(cudaMemcpy(dst, d, 16, cudaMemcpyDeviceToHost) == cudaErrorIllegalAddress &&
+             cudaGetLastError() == cudaErrorIllegalAddress && cudaMallocAsync(&big, 16, s) ==
+             cudaErrorIllegalAddress, "sticky: every later call on the device");
+  EXPECT(cudaSetDevice(1) == cudaSuccess && cudaMalloc(&big, 16) == cudaSuccess,
+         "device 1 goes on");
+  printf("cudahost: %d passed, %d failed\n", passed, failed);
+  return failed != 0;
+}
