@@ -320,6 +320,9 @@ ndt_status ndt__store_new(ndt_store **out, ndt_dtype t, int ndim, const int64_t 
 char *ndt__tile_buffer(ndt_tile *t);
 /* A one-tile byte store for a runtime-private buffer (reduction partials). */
 ndt_status ndt__store_new_bytes(ndt_store **out, int64_t nbytes);
+/* ... owned by rank (many ranks: the tasks that write it run there, dist.c;
+ * it is allocated where it is first used), not a runtime-private buffer. */
+ndt_status ndt__store_new_bytes_on(ndt_store **out, int64_t nbytes, int rank);
 void ndt__store_incref(ndt_store *s);
 /* The last ndt_array on s is going: if tasks still hold it, its memory is
  * counted as doomed (freed once they finish) until it is freed. */
