@@ -601,6 +601,10 @@ ndt_status ndt__wait_tiles(ndt_store *s, int64_t t0, int64_t t1, int for_write);
 /* Many ranks: every rank now holds the whole tile, as it is (host data
  * written alike on every rank, or a broadcast). */
 void ndt__tile_everywhere(ndt_tile *t);
+/* Many ranks: 1 when rank r holds elements [lo, hi] of s as they are now
+ * (it owns them or was sent them since they were last written; the same
+ * answer on every rank, dist.c). */
+int ndt__dist_holds(const ndt_store *s, int r, int64_t lo, int64_t hi);
 /* Drops the tile's task references; ndt__store_decref calls it through the
  * hook ndt__store_set_release (store.c is below sched.c). */
 void ndt__tile_release(ndt_tile *t);

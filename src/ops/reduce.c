@@ -432,9 +432,10 @@ static ndt_status record_carries(const red_arg *r, const char *name, unsigned in
    * tile but none of its elements is folded there for nothing: fold_block
    * skips what lies outside) */
   int64_t *omin = ndt__malloc((size_t)nb * 2 * sizeof *omin), *blks = NULL;
-  int *rank = ndt__malloc((size_t)nb * sizeof *rank);
+  int *rank = ndt__malloc((size_t)nb * 2 * sizeof *rank + 1);
+  int64_t *blo = ndt__malloc((size_t)nb * 2 * sizeof *blo + 1), *bhi = blo ? blo + nb : NULL;
   if (nb) blks = ndt__malloc((size_t)nb * sizeof *blks);
-  ndt_status st = omin && rank && (blks || !nb) ? NDT_OK : NDT_ERR_NOMEM;
+  ndt_status st = omin && rank && blo && (blks || !nb) ? NDT_OK : NDT_ERR_NOMEM;
   for (int64_t b = 0; b < nb && st == NDT_OK; b++) {
     ndt_array bv;
     int64_t start[NDT_MAXDIMS], lo, hi;
@@ -452,14 +453,24 @@ static ndt_status record_carries(const red_arg *r, const char *name, unsigned in
     }
     ndt__view_extent(&bv, &lo, &hi);
     rank[b] = bv.size ? bv.store->tiles[ndt_store_tile_of(bv.store, lo)].owner : 0;
+    blo[b] = lo;
+    bhi[b] = bv.size ? hi : lo - 1;
   }
   for (int64_t t = 0; t < nt && st == NDT_OK; t++) {
     int64_t clo = rs->tiles[t].start, chi = clo + rs->tiles[t].len, n = 0;
     for (int64_t b = 0; b < nb; b++)
       if (omin[2 * b] < chi && omin[2 * b + 1] >= clo) blks[n++] = b;
-    st = record_carry(r, name, inl, t, blks, n, rank);
+    /* a block the tile's owner holds already (the same input reduced
+     * again) is folded there: nothing moves */
+    int owner = rs->tiles[t].owner, *rk = rank + nb;
+    for (int64_t b = 0; b < nb; b++) rk[b] = rank[b];
+    for (int64_t i = 0; i < n; i++)
+      if (rk[blks[i]] != owner && ndt__dist_holds(r->in.store, owner, blo[blks[i]], bhi[blks[i]]))
+        rk[blks[i]] = owner;
+    st = record_carry(r, name, inl, t, blks, n, rk);
   }
   ndt__mfree(blks);
+  ndt__mfree(blo);
   ndt__mfree(rank);
   ndt__mfree(omin);
   return st;
