@@ -320,6 +320,9 @@ ndt_status ndt__store_new(ndt_store **out, ndt_dtype t, int ndim, const int64_t 
 char *ndt__tile_buffer(ndt_tile *t);
 /* A one-tile byte store for a runtime-private buffer (reduction partials). */
 ndt_status ndt__store_new_bytes(ndt_store **out, int64_t nbytes);
+/* ... owned by rank (many ranks: the tasks that write it run there, dist.c;
+ * it is allocated where it is first used), not a runtime-private buffer. */
+ndt_status ndt__store_new_bytes_on(ndt_store **out, int64_t nbytes, int rank);
 void ndt__store_incref(ndt_store *s);
 /* The last ndt_array on s is going: if tasks still hold it, its memory is
  * counted as doomed (freed once they finish) until it is freed. */
@@ -598,6 +601,10 @@ ndt_status ndt__wait_tiles(ndt_store *s, int64_t t0, int64_t t1, int for_write);
 /* Many ranks: every rank now holds the whole tile, as it is (host data
  * written alike on every rank, or a broadcast). */
 void ndt__tile_everywhere(ndt_tile *t);
+/* Many ranks: 1 when rank r holds elements [lo, hi] of s as they are now
+ * (it owns them or was sent them since they were last written; the same
+ * answer on every rank, dist.c). */
+int ndt__dist_holds(const ndt_store *s, int r, int64_t lo, int64_t hi);
 /* Drops the tile's task references; ndt__store_decref calls it through the
  * hook ndt__store_set_release (store.c is below sched.c). */
 void ndt__tile_release(ndt_tile *t);

@@ -135,6 +135,16 @@ static int has_copy(const ndt_tile *t, int r, int64_t lo, int64_t hi) {
   return 0;
 }
 
+int ndt__dist_holds(const ndt_store *s, int r, int64_t lo, int64_t hi) {
+  for (int64_t i = ndt_store_tile_of(s, lo), last = ndt_store_tile_of(s, hi); i <= last; i++) {
+    const ndt_tile *t = &s->tiles[i];
+    int64_t end = t->start + t->len - 1;
+    int64_t a = t->start > lo ? t->start : lo, b = end < hi ? end : hi;
+    if (a <= b && !has_copy(t, r, a, b)) return 0;
+  }
+  return 1;
+}
+
 static void add_copy(ndt_tile *t, int r, int64_t lo, int64_t hi) {
   if (has_copy(t, r, lo, hi)) return;
   int j = 0;   /* drop what the new region covers; the oldest goes when full */

@@ -168,6 +168,15 @@ ndt_status ndt__store_new_bytes(ndt_store **out, int64_t nbytes) {
   return NDT_OK;
 }
 
+ndt_status ndt__store_new_bytes_on(ndt_store **out, int64_t nbytes, int rank) {
+  ndt_status st = ndt__store_new_bytes(out, nbytes);
+  if (st == NDT_OK) {
+    (*out)->tiles[0].owner = rank;
+    (*out)->tiles[0].scratch = 0;   /* a placement hint: its writers run on rank */
+  }
+  return st;
+}
+
 char *ndt__tile_buffer(ndt_tile *t) {
   if (!t->data) t->data = ndt__alloc_data((size_t)t->len * t->store->itemsize, t->store->zero);
   return t->data;

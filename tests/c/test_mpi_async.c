@@ -14,6 +14,15 @@
  *    allreduce of what is alive, which held every rank's recording thread
  *    until the last one came.
  *
+ * 3. A sum over axis 0 whose rows lie on several ranks (the X-ray job's
+ *    sums over the frames of a batch) moves a running result from rank
+ *    to rank, at most twice the result's bytes sent per rank (and the
+ *    bits of a fold of the rows in order). Before issue 19 the combine of
+ *    each result tile fetched every input tile other ranks held, those of
+ *    the other result tiles too: rank 0 sent 4 times the result on 2 ranks.
+ *    Blocks the result tile's owner holds already (read on the host) are
+ *    folded there: the same sum again sends nothing.
+ *
  * A watchdog ends the program with a failure when the recording has not
  * finished after WATCHDOG_S seconds; it bounds a hang, it measures no
  * speed. tests/mpi/run.py runs this on 2 and 3 ranks; as a plain process
@@ -145,6 +154,51 @@ int main(void) {
   EXPECT(bad == 0, "rank %d: 4 sums of 16 twos: %d elements differ", me, bad);
   ndt_free(sum);
   ndt_free(x);
+
+  /* 3. a sum over the rows of tiles of every rank: 8 rows of 4 tiles */
+  int64_t rs[2] = {8, 4 * N};
+  double *rows = malloc((size_t)(8 * 4 * N) * sizeof *rows), want[4 * N];
+  if (!rows) return 2;
+  for (int64_t i = 0; i < 8 * 4 * N; i++) rows[i] = 1.0 / (double)(3 + i % 7) + (double)(i / 97);
+  ndt_array *hx = NULL, *r = NULL, *rsum = NULL;
+  OK(ndt_from_buffer(&hx, NDT_FLOAT64, 2, rs, rows, NULL));
+  OK(ndt_binary(&r, NDT_MULTIPLY, hx, hx));   /* tiles owned by their ranks, not replicated */
+  ndt_free(hx);
+  for (int64_t i = 0; i < 8 * 4 * N; i++) rows[i] *= rows[i];
+  for (int64_t j = 0; j < 4 * N; j++) {   /* the rows folded in order */
+    want[j] = 0.0;
+    for (int64_t i = 0; i < 8; i++) want[j] += rows[i * 4 * N + j];
+  }
+  OK(ndt_sync());
+  ndt_comm_stats_get(&c0);
+  OK(ndt_reduce(&rsum, NDT_RED_SUM, r, 1, 0, NDT_DTYPE_DEFAULT, 0));
+  OK(ndt_sync());
+  ndt_comm_stats_get(&c1);
+  int64_t sent = c1.send_bytes - c0.send_bytes, result = 4 * N * (int64_t)sizeof(double);
+  EXPECT(sent <= 2 * result, "rank %d: a sum over rows sent %lld bytes (result: %lld)", me,
+         (long long)sent, (long long)result);
+  OK(ndt_to_buffer(rsum, host));
+  bad = 0;
+  for (int64_t j = 0; j < 4 * N; j++) bad += memcmp(&host[j], &want[j], sizeof want[j]) != 0;
+  EXPECT(bad == 0, "rank %d: the sum over rows: %d elements differ from the fold in order", me,
+         bad);
+  ndt_free(rsum);
+  /* read on the host: every rank holds every tile now, and the same sum
+   * again moves nothing (each result tile's owner folds it alone) */
+  OK(ndt_to_buffer(r, rows));
+  ndt_comm_stats_get(&c0);
+  OK(ndt_reduce(&rsum, NDT_RED_SUM, r, 1, 0, NDT_DTYPE_DEFAULT, 0));
+  OK(ndt_sync());
+  ndt_comm_stats_get(&c1);
+  EXPECT(c1.send_bytes == c0.send_bytes, "rank %d: a sum of tiles held everywhere sent %lld bytes",
+         me, (long long)(c1.send_bytes - c0.send_bytes));
+  OK(ndt_to_buffer(rsum, host));
+  bad = 0;
+  for (int64_t j = 0; j < 4 * N; j++) bad += memcmp(&host[j], &want[j], sizeof want[j]) != 0;
+  EXPECT(bad == 0, "rank %d: the sum again: %d elements differ", me, bad);
+  ndt_free(rsum);
+  ndt_free(r);
+  free(rows);
   free(host);
   pthread_join(dog, NULL);
   ndt_finalize();
