@@ -264,11 +264,14 @@ ndt_status ndt__dist_submit(const ndt_taskrec *r) {
 
 /* Waits on this rank; with many, the reads' data is broadcast. */
 ndt_status ndt__wait_tiles(ndt_store *s, int64_t t0, int64_t t1, int for_write) {
-  ndt_status st = ndt__rt_wait_local(s, t0, t1, for_write);
-  if (!ndt_distributed()) return st;
+  if (!ndt_distributed()) return ndt__rt_wait_local(s, t0, t1, for_write);
   /* first the ranks check they are at the same read: a rank at another
-   * collective (a fusion flush's agreement) is out of step, and said so */
+   * collective (a sync's agreement, another read) is out of step, and said
+   * so. Before the wait: a read on some ranks only waits for tasks the
+   * other ranks never recorded (their messages never come), so checked
+   * after it, it hung. */
   ndt__comm_step();
+  ndt_status st = ndt__rt_wait_local(s, t0, t1, for_write);
   /* Every rank reads (or writes) the same values: the owners' copies are
    * broadcast (whatever the status: every rank takes the same steps), and
    * an error anywhere is an error everywhere. */

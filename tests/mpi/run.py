@@ -371,6 +371,11 @@ def out_of_step(tmp):
         ('a read on rank 0 only, then more work', "if np.rank() == 0:\n    print(a.sum())\n"
          "b = a * 2\nprint(float(b.sum()))\nc = b + 1\nprint(float(c.max()))\n",
          ['out of step', 'on some ranks only'], None),
+        # the read's tasks need tiles of rank 1, which never recorded them
+        # (it hung: the read waited for those tasks before its step check)
+        ('a read on rank 0 only of another rank\'s tiles',
+         "b = np.ones(10**6)\nif np.rank() == 0:\n    print(b[-5:].sum())\n",
+         ['out of step', 'on some ranks only'], None),
         ('reads of different arrays', "if np.rank() == 0:\n    print(float(a.sum()))\n"
          "else:\n    print(float(np.arange(7.0).sum()))\nprint(float(a.max()))\n",
          ['on some ranks only'], None),
