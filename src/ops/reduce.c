@@ -594,14 +594,24 @@ static const ndt_task_kind pw_top_kind = {"pairwise top", {pw_top_body}, NULL};
  * sum of a should take NumPy's one-line pairwise order: a float or complex
  * sum over all axes, in the input's own dtype, of an array the iterator
  * walks as one line, longer than a leaf or not a line in C order. */
+static int one_line(ndt_reduce_op op, const ndt_array *a, uint64_t mask, ndt_dtype acc,
+                    int64_t leaf, ndt_array *line, int cast);
 static int pw_line(ndt_reduce_op op, const ndt_array *a, uint64_t mask, ndt_dtype acc,
                    int64_t leaf, ndt_array *line) {
+  return one_line(op, a, mask, acc, leaf, line, 0);
+}
+
+/* ... with cast: the same for a sum whose input is not in acc (a cast sum,
+ * below): a line in NumPy's iteration order at any length. */
+static int one_line(ndt_reduce_op op, const ndt_array *a, uint64_t mask, ndt_dtype acc,
+                    int64_t leaf, ndt_array *line, int cast) {
   char k = ndt__traits[acc].kind;
   int nd = a->ndim;
   uint64_t all = nd >= 64 ? UINT64_MAX : ((uint64_t)1 << nd) - 1;
   if ((op != NDT_RED_SUM && op != NDT_RED_NANSUM && op != NDT_RED_PROD &&
        op != NDT_RED_NANPROD) || (k != 'f' && k != 'c') ||
-      a->dtype != acc || a->part || nd == 0 || (mask & all) != all || a->size < 2)
+      (a->dtype != acc) != (cast != 0) || a->part || nd == 0 || (mask & all) != all ||
+      a->size < 2)
     return 0;
   /* NumPy's iterator: axes by decreasing stride magnitude; a reduction
    * keeps negative strides (a[::-1].sum() adds in view order) */
@@ -624,7 +634,7 @@ static int pw_line(ndt_reduce_op op, const ndt_array *a, uint64_t mask, ndt_dtyp
     if (q > 0 && order[q] < order[q - 1]) in_c_order = 0;
   }
   if (ndt__coalesce(m, shape, 1, st) != 1) return 0;
-  if (a->size <= leaf && in_c_order) return 0;   /* one block sums it in this order */
+  if (!cast && a->size <= leaf && in_c_order) return 0;   /* one block sums it in this order */
   *line = *a;
   line->ndim = 1;
   line->shape[0] = line->size = shape[0];
@@ -680,6 +690,124 @@ static ndt_status pw_sum(ndt_reduce_op op, const ndt_array *line, ndt_dtype acc,
     st = ndt__record(&pw_top_kind, red_name(op), ops, 2, &a, sizeof a, fl);
   }
   ndt__store_decref(a.parts);
+  return st;
+}
+
+/* ---- full float sums with a cast: NumPy's buffered order -----------------
+ * A sum whose input is not in the accumulator's dtype (sum(x32,
+ * dtype=float64), sum(ints, dtype=float32), sum(x64, dtype=float32)): NumPy
+ * casts a buffer of NPY_BUFSIZE (8192) elements of the line at a time and
+ * adds each buffer's pairwise sum to the running result, 0 + pw(b0) +
+ * pw(b1) + ... So here: a cast copy of the line, leaf tasks that sum whole
+ * buffers of it into parts (0 + pw(b), which is pw(b) but for a -0.0 that
+ * the running result, never -0.0, absorbs alike) and a top task that adds
+ * them up in order. (It added 256-element chunks' sums per tile: other bits.) */
+#define NP_BUFSIZE 8192
+
+/* Operands: the leaf's buffers of the cast line (read, 1-d), their slots
+ * in parts (write). */
+static ndt_status bsum_leaf_body(ndt_bound *op, void *p) {
+  const pw_arg *a = p;
+  ndt_red_kernel k;
+  ndt__kern->reduce(a->op, a->acc, &k);
+  int asz = ndt__traits[a->acc].size;
+  const ndt_bound b = op[0];
+  char *slot = op[1].ptr;
+  for (int64_t c = 0; c < a->line.shape[0]; c += NP_BUFSIZE, slot += asz) {
+    int64_t m = a->line.shape[0] - c < NP_BUFSIZE ? a->line.shape[0] - c : NP_BUFSIZE;
+    memcpy(slot, k.identity, (size_t)asz);
+    k.run(slot, b.ptr + c * b.st[0], b.st[0], m);
+  }
+  return NDT_OK;
+}
+
+/* Operands: all buffers' sums (read), the result (write). */
+static ndt_status bsum_top_body(ndt_bound *op, void *p) {
+  const pw_arg *a = p;
+  const char *v = op[0].ptr;
+  char *o = op[1].ptr;
+  switch (a->acc) {
+    case NDT_FLOAT32: {
+      float r = 0.0f, x;
+      for (int64_t i = 0; i < a->n; i++) r += (memcpy(&x, v + i * sizeof x, sizeof x), x);
+      memcpy(o, &r, sizeof r);
+      break;
+    }
+    case NDT_FLOAT64: {
+      double r = 0.0, x;
+      for (int64_t i = 0; i < a->n; i++) r += (memcpy(&x, v + i * sizeof x, sizeof x), x);
+      memcpy(o, &r, sizeof r);
+      break;
+    }
+    case NDT_COMPLEX64: {
+      ndt_c64 r = {0.0f, 0.0f}, x;
+      for (int64_t i = 0; i < a->n; i++) {
+        memcpy(&x, v + i * sizeof x, sizeof x);
+        r.re += x.re;
+        r.im += x.im;
+      }
+      memcpy(o, &r, sizeof r);
+      break;
+    }
+    default: {
+      ndt_c128 r = {0.0, 0.0}, x;
+      for (int64_t i = 0; i < a->n; i++) {
+        memcpy(&x, v + i * sizeof x, sizeof x);
+        r.re += x.re;
+        r.im += x.im;
+      }
+      memcpy(o, &r, sizeof r);
+      break;
+    }
+  }
+  return NDT_OK;
+}
+
+static const ndt_task_kind bsum_leaf_kind = {"buffered sum leaf", {bsum_leaf_body}, NULL};
+static const ndt_task_kind bsum_top_kind = {"buffered sum top", {bsum_top_body}, NULL};
+
+/* The sum of line (any dtype) in acc, in NumPy's buffered order, into res
+ * (one element). leaf: elements a leaf task sums (rounded to buffers). */
+static ndt_status cast_sum(ndt_reduce_op op, const ndt_array *line, ndt_dtype acc,
+                           int64_t leaf, ndt_array *res) {
+  ndt_array *c = NULL;
+  ndt_status st = ndt_astype(&c, line, acc, NDT_CAST_UNSAFE);
+  if (st) return st;
+  pw_arg a;
+  memset(&a, 0, sizeof a);
+  a.op = op;
+  a.acc = acc;
+  int asz = ndt__traits[acc].size;
+  int64_t n = c->size, nbuf = (n + NP_BUFSIZE - 1) / NP_BUFSIZE;
+  int64_t per = leaf / NP_BUFSIZE < 1 ? 1 : leaf / NP_BUFSIZE;   /* buffers a leaf */
+  if ((st = ndt__store_new_bytes(&a.parts, nbuf * asz))) {
+    ndt_free(c);
+    return st;
+  }
+  unsigned fl = n <= ndt__rt_inline_elems() ? NDT_TASK_INLINE : 0;
+  for (int64_t b0 = 0; b0 < nbuf && st == NDT_OK; b0 += per) {
+    int64_t b1 = b0 + per < nbuf ? b0 + per : nbuf;
+    a.line = *c;
+    a.line.offset = c->offset + b0 * NP_BUFSIZE * c->strides[0];
+    a.line.shape[0] = a.line.size = (b1 * NP_BUFSIZE < n ? b1 * NP_BUFSIZE : n) - b0 * NP_BUFSIZE;
+    ndt_array sv;
+    ndt__range_view(&sv, a.parts, b0 * asz, (b1 - b0) * asz);
+    ndt_operand ops[2] = {{&a.line, NDT_READ}, {&sv, NDT_WRITE}};
+    st = ndt__record(&bsum_leaf_kind, red_name(op), ops, 2, &a, sizeof a, fl);
+  }
+  if (st == NDT_OK) {
+    a.n = nbuf;
+    a.out = *res;
+    a.out.ndim = 1;
+    a.out.shape[0] = a.out.size = 1;
+    a.out.strides[0] = 1;
+    ndt_array pv;
+    ndt__range_view(&pv, a.parts, 0, nbuf * asz);
+    ndt_operand ops[2] = {{&pv, NDT_READ}, {&a.out, NDT_WRITE}};
+    st = ndt__record(&bsum_top_kind, red_name(op), ops, 2, &a, sizeof a, fl);
+  }
+  ndt__store_decref(a.parts);
+  ndt_free(c);
   return st;
 }
 
@@ -1024,6 +1152,10 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
     }
     if (pw_line(op, a, mask, acc, leaf, &line)) {
       st = prod ? prod_chain(op, &line, acc, leaf, res) : pw_sum(op, &line, acc, leaf, res);
+      return ndt__finish(st, res, out);
+    }
+    if (op == NDT_RED_SUM && one_line(op, a, mask, acc, leaf, &line, 1)) {
+      st = cast_sum(op, &line, acc, leaf, res);
       return ndt__finish(st, res, out);
     }
     int lax = line_axis(op, a, mask, acc, leaf);

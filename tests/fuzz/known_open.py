@@ -25,6 +25,11 @@ OPEN = [
      r"float16"),
     ('complex special values',
      r"complex(64|128)\((-?nan|-?inf)"),
+    # np.var(complex, dtype='int64') whose squares overflow int64 (campaign
+    # of the third session, seed 445006777): the last unit of the division
+    # of the wrapped sum differs (-...141 against -...140)
+    ('var/std in an integer dtype',
+     r"at `a\d+ = np\.(var|std)\([^`]*dtype='u?int"),
     ('unique complex NaN',
      r"(?s)at `a\d+ = np\.unique\([^`]*`.*complex(64|128)\((-?nan|-?inf)"),
 ]

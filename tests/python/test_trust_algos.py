@@ -270,6 +270,31 @@ def test_full_float_sum_same_bits_one_worker():
     run_default(FULL_SUM, NDTILE_WORKERS="1")
 
 
+def test_regression_full_sum_with_a_cast_in_numpys_buffers():
+    # a full sum in another dtype (sum(x64, dtype=float32), sum(ints,
+    # dtype=float32), sum(x32, dtype=float64)): NumPy casts 8192 elements
+    # at a time and adds each buffer's pairwise sum to the running result;
+    # ndtile added 256-element chunks per tile (sum(cumsum(linspace(2, -4,
+    # 1449589)), dtype=float32): 102400.0 in NumPy, -65536.0)
+    run_default("""
+        for n in (3, 8192, 8193, 50_000, 1_449_589, 3_000_001):
+            base = rng.standard_normal(n) * 1e6
+            cases = [(base, 'float32'), (base.astype('float32'), 'float64'),
+                     (base.astype('int64'), 'float32'), (base.astype('uint8'), 'float64'),
+                     ((base + 1j * base[::-1]).astype('complex64'), 'complex128'),
+                     (base + 1j * base[::-1], 'complex64'), (base, 'complex128')]
+            if n == 1_449_589:
+                cases.append((numpy.linspace(2, -4, n).cumsum(), 'float32'))
+            for x, dt in cases:
+                for v in (x, x[::-1], x[::3]):
+                    check(f'sum {x.dtype}->{dt} {n}', lambda m, a: m.sum(a, dtype=dt), v)
+                if n % 1000 == 0:
+                    m2 = x.reshape(1000, -1)
+                    check(f'sum 2-d {x.dtype}->{dt}', lambda m, a: m.sum(a, dtype=dt), m2)
+                    check(f'sum .T {x.dtype}->{dt}', lambda m, a: m.sum(a, dtype=dt), m2.T)
+    """)
+
+
 def test_regression_complex_mean_var_bits():
     # var of complex took the real part of d * conj(d) (one fused multiply-
     # add; NumPy: re*re + im*im); mean of complex64 divided in complex64
