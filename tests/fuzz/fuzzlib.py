@@ -133,7 +133,7 @@ def _bad(a, b, dt, tol=0.0, ascale=0.0):
         # and a floor of subnormal steps: each rounded product or sum in the
         # subnormal range is off by up to half of one whatever the inputs'
         # magnitudes (a dot of 35 subnormal products: -3e-45 against -4e-45)
-        floor = 64 * float(numpy.finfo(dt).smallest_subnormal) if dt.kind == 'f' else 1e-300
+        floor = max(64 * float(numpy.finfo(dt).smallest_subnormal), 1e-300)
         with numpy.errstate(all='ignore'):
             far = numpy.abs(av - bv) > rtol * numpy.abs(bv) + rtol * scale + floor
         bad |= both & far
@@ -279,6 +279,10 @@ def run_line(line, ns_np, ns_nd, nd):
     (line_mode 'unchecked'), one raising and the other not is not a
     mismatch: the names it would have made are dropped."""
     mode = ns_np['_mode'] = line_mode(line, ns_np, ns_nd)
+    if ADDITIVE.search(line):
+        # the inputs' magnitude before an in-place sum or difference
+        # overwrites them (track_tol: its rounding noise scales with them)
+        ns_np['_pre_mag'] = _magnitude([ns_np.get(k) for k in set(NAME.findall(line))])
     err_np = err_nd = None
     with numpy.errstate(all='ignore'), warnings.catch_warnings():
         warnings.simplefilter('ignore')
@@ -412,10 +416,11 @@ def track_tol(line, ns_np):
             if NAME.fullmatch(k) and isinstance(v, numpy.ndarray) and k not in used and \
                     any(numpy.may_share_memory(v, w) for w in seen):
                 tols[k] = max(tols.get(k, 0.0), t)
-    if t and REDUCING.search(line):
+    if t and (REDUCING.search(line) or ADDITIVE.search(line)):
         # a reduction of values with rounding noise: the noise is relative
         # to the inputs, not to the result (the std of equal values that
-        # differ in the last bit is not 0)
+        # differ in the last bit is not 0); so is a sum or difference's
+        # (cos(x) - 1 of a cos 1 ULP off: -1.13e-6 against -1.07e-6)
         scales = ns_np.setdefault('_abs', {})
         mags = [0.0]
         for k in used:
@@ -424,17 +429,31 @@ def track_tol(line, ns_np):
                 with numpy.errstate(all='ignore'):
                     f = numpy.abs(v[numpy.isfinite(v)]) if v.size < 5_000_000 else numpy.abs(v)
                 mags.append(float(f.max()) if f.size else 0.0)
-        m = max(mags)
+        m = max(mags + [ns_np.pop('_pre_mag', 0.0)])
         if re.search(r"\bvar\(", line):
             # a variance is a mean of squares: its rounding noise scales with
             # the inputs' square (18 equal float32 values of 1e10 whose mean
             # is a bit off in one order have a variance of 1048576)
             m = m * m
-        for k in ASSIGNS.findall(line):
+        for k in _touched(line, ns_np)[0]:   # assigned, written in place, their views
             scales[k] = max(scales.get(k, 0.0), m)
 
 
+def _magnitude(values):
+    """The largest finite magnitude among the float arrays of values."""
+    m = 0.0
+    for v in values:
+        if isinstance(v, numpy.ndarray) and v.dtype.kind in 'fc' and 0 < v.size < 5_000_000:
+            with numpy.errstate(all='ignore'):
+                f = numpy.abs(v[numpy.isfinite(v)])
+            if f.size:
+                m = max(m, float(f.max()))
+    return m
+
+
 REDUCING = re.compile(r"\b(sum|prod|mean|std|var|cumsum|cumprod|diff|matmul|dot)\(|@")
+# an addition or subtraction (binary operators are written with spaces)
+ADDITIVE = re.compile(r"\s[-+]=?\s|\b(add|subtract)\(")
 
 
 # ---------------------------------------------------------------- inexactness

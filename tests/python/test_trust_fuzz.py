@@ -265,3 +265,27 @@ def test_sign_of_a_number_is_still_compared(monkeypatch):
     monkeypatch.setattr(ndtile, 'signbit', signbit)
     with pytest.raises(fuzzlib.Mismatch, match='a2'):
         fuzzlib.replay(lines, ndtile, every=False)
+
+
+@pytest.mark.parametrize('off, reported', [(1, False), (1_000_000, True)])
+def test_a_difference_after_an_inexact_value_scales_with_its_inputs(monkeypatch, off, reported):
+    # cos(x) a ULP off, then `y += -1`: the rounding noise of the difference
+    # is relative to its inputs (about 1), not to the result (about 1e-6);
+    # the same cos 1,000,000 ULP off (0.06) is still reported
+    f = ndtile.cos
+
+    def g(*a, **k):
+        v = numpy.array(f(*a, **k))
+        for _ in range(off if off < 10 else 1):
+            v = numpy.nextafter(v, numpy.float32(0)).astype(v.dtype)
+        if off >= 10:
+            v = (v - numpy.float32(off * 6e-8)).astype(v.dtype)
+        return ndtile.asarray(v)
+    monkeypatch.setattr(ndtile, 'cos', g)
+    lines = ["a0 = np.full((8,), 0.0015, dtype='float32')", "a1 = np.cos(a0)",
+             "a1 += -1"]
+    if reported:
+        with pytest.raises(fuzzlib.Mismatch):
+            fuzzlib.replay(lines, ndtile, every=False)
+    else:
+        fuzzlib.replay(lines, ndtile, every=False)
