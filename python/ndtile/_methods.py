@@ -397,9 +397,14 @@ def _meanlike_steps(name, x, axis, dtc, keepdims, ddof):
     if name == 'mean':
         return m
     d = _umath.UFUNCS['subtract'](x, m)
-    sq = _umath.UFUNCS['multiply'](d, d if D.KIND[x._dt] != 'c' else _umath.UFUNCS['conjugate'](d))
     if D.KIND[x._dt] == 'c':
-        sq = sq._real()
+        # NumPy: re * re + im * im, each product rounded (the real part of
+        # d * conj(d) may be one fused multiply-add)
+        re, im = d._real(), d._imag()
+        sq = _umath.UFUNCS['add'](_umath.UFUNCS['multiply'](re, re),
+                                  _umath.UFUNCS['multiply'](im, im))
+    else:
+        sq = _umath.UFUNCS['multiply'](d, d)
     ret = reduce_nd('sum', sq, axis, dtc, keepdims)
     dof = builtins.max(n - ddof, 0)
     v = _umath.UFUNCS['true_divide'](ret, _core.scalar(dof, D.FLOAT64 if type(dof) is float

@@ -295,6 +295,28 @@ def test_regression_full_sum_with_a_cast_in_numpys_buffers():
     """)
 
 
+def test_regression_var_of_complex_in_another_dtype():
+    # var/std of complex values with dtype= (NumPy's own steps): NumPy squares
+    # as re * re + im * im; the real part of d * conj(d) differed in the last
+    # bit (var(c128, dtype=int64) of values near 1e9: -...141 against -...140)
+    run_default("""
+        for n in (900, 100_000):
+            for scale in (1e3, 1e9):
+                for src, dt in (('complex128', 'int64'), ('complex64', 'complex128'),
+                                ('complex128', 'float64'), ('float64', 'complex128')):
+                    x = rng.standard_normal(n) * scale
+                    if src.startswith('complex'):
+                        x = x + 1j * rng.standard_normal(n) * scale
+                    x = x.astype(src)
+                    fs = ('var',) if dt == 'int64' else ('var', 'std')
+                    for f in fs:
+                        for ddof in (0, 1):
+                            check(f'{f} {src}->{dt}', lambda m, a: getattr(m, f)(a, dtype=dt, ddof=ddof), x)
+                            check(f'{f} {src}->{dt} ax0', lambda m, a: getattr(m, f)(a, dtype=dt, ddof=ddof, axis=0),
+                                  x.reshape(-1, 100))
+    """)
+
+
 def test_regression_complex_mean_var_bits():
     # var of complex took the real part of d * conj(d) (one fused multiply-
     # add; NumPy: re*re + im*im); mean of complex64 divided in complex64
