@@ -54,8 +54,9 @@ static struct {
  * log shows them), never timing's. Members never touch one another's data
  * (a task that does ends the group first), so one launch may run them in
  * any order; each member's arithmetic is its own, so the bits are the
- * same as one task each. Not on many ranks yet: there every message waits
- * for the tasks on its tile (dist.c), which would end most groups. */
+ * same as one task each. Not on many ranks yet: with devices the messages
+ * still take the path where the recording thread moves each one after the
+ * tasks on its tile (dist.c), which would end most groups. */
 static struct {
   int n;                        /* members held */
   const ndt_task_kind *kind;
