@@ -484,6 +484,16 @@ static ndt_dtype sum_dtype(ndt_dtype t) {
   }
 }
 
+/* A copy of a in acc for a reduction that casts: NumPy casts its buffers
+ * inside the reduction, so the cast's floating-point errors are the
+ * reduction's ("overflow encountered in reduce"), not a cast's. */
+static ndt_status cast_copy(ndt_array **c, const ndt_array *a, ndt_dtype acc) {
+  ndt_fp_group_begin("reduce");
+  ndt_status st = ndt_astype(c, a, acc, NDT_CAST_UNSAFE);
+  ndt_fp_group_end();
+  return st;
+}
+
 static const char *red_name(ndt_reduce_op op) {
   static const char *n[] = {"sum", "prod", "minimum", "maximum", "any", "all",
                             "count_nonzero", "mean", "var", "std", "argmin", "argmax",
@@ -771,7 +781,7 @@ static const ndt_task_kind bsum_top_kind = {"buffered sum top", {bsum_top_body},
 static ndt_status cast_sum(ndt_reduce_op op, const ndt_array *line, ndt_dtype acc,
                            int64_t leaf, ndt_array *res) {
   ndt_array *c = NULL;
-  ndt_status st = ndt_astype(&c, line, acc, NDT_CAST_UNSAFE);
+  ndt_status st = cast_copy(&c, line, acc);
   if (st) return st;
   pw_arg a;
   memset(&a, 0, sizeof a);
@@ -1142,7 +1152,7 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
         a->size > leaf) {
       /* prod(ints, dtype=float64): the fold in acc of the cast values */
       ndt_array *c = NULL;
-      st = ndt_astype(&c, a, acc, NDT_CAST_UNSAFE);
+      st = cast_copy(&c, a, acc);
       if (st == NDT_OK && pw_line(op, c, mask, acc, leaf, &line))
         st = prod_chain(op, &line, acc, leaf, res);
       else if (st == NDT_OK)
@@ -1168,7 +1178,7 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
        * folds over a cast copy */
       ndt_array *c = NULL;
       ndt_free(res);
-      if ((st = ndt_astype(&c, a, acc, NDT_CAST_UNSAFE))) return st;
+      if ((st = cast_copy(&c, a, acc))) return st;
       st = reduce_kd(op, c, mask, acc, out);
       ndt_free(c);
       return st;

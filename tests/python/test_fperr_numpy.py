@@ -305,3 +305,13 @@ def test_errors_reported_in_the_state_of_their_call(n):
                 numpy.asarray(r)
                 ndtile.ones(3) + 1
         assert [str(x.message) for x in w if x.category is RuntimeWarning] == []
+
+
+@pytest.mark.parametrize('n', SIZES)
+@pytest.mark.parametrize('f', ['sum', 'prod'])
+def test_reduction_with_a_narrowing_dtype_reports_as_reduce(f, n):
+    # NumPy casts its buffers inside the reduction: an overflow of the cast
+    # is "overflow encountered in reduce", not "in cast"
+    for v in (1e300, -1e300, 3.0):
+        same_as_numpy(lambda M: getattr(M, f)(full(M, n, v, 'float64'), dtype='float32'))
+        same_as_numpy(lambda M: getattr(M, f)(full(M, n, v, 'float64')[::3], dtype='float32'))
