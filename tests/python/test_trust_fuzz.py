@@ -289,3 +289,13 @@ def test_a_difference_after_an_inexact_value_scales_with_its_inputs(monkeypatch,
             fuzzlib.replay(lines, ndtile, every=False)
     else:
         fuzzlib.replay(lines, ndtile, every=False)
+
+
+def test_overflow_in_another_order_only_at_the_edge_of_the_range():
+    # a level-1 value whose inputs reach float32's largest value may
+    # overflow in one summation order and not in another; far from the edge
+    # an infinity where NumPy is finite is still a mismatch
+    a, b = numpy.array([numpy.inf], 'float32'), numpy.array([1.58e38], 'float32')
+    assert not fuzzlib._bad(a, b, b.dtype, 0.0, 3e38).any()
+    assert fuzzlib._bad(a, b, b.dtype, 0.0, 1e30).any()
+    assert fuzzlib._bad(numpy.array([numpy.nan], 'float32'), b, b.dtype, 0.0, 3e38).any()
