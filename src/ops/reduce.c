@@ -731,45 +731,15 @@ static ndt_status bsum_leaf_body(ndt_bound *op, void *p) {
   return NDT_OK;
 }
 
-/* Operands: all buffers' sums (read), the result (write). */
+/* Operands: all buffers' sums (read), the result (write): 0 + s0 + s1 + ...
+ * in order (the kernel's acc with the result's stride 0 adds one at a time). */
 static ndt_status bsum_top_body(ndt_bound *op, void *p) {
   const pw_arg *a = p;
-  const char *v = op[0].ptr;
-  char *o = op[1].ptr;
-  switch (a->acc) {
-    case NDT_FLOAT32: {
-      float r = 0.0f, x;
-      for (int64_t i = 0; i < a->n; i++) r += (memcpy(&x, v + i * sizeof x, sizeof x), x);
-      memcpy(o, &r, sizeof r);
-      break;
-    }
-    case NDT_FLOAT64: {
-      double r = 0.0, x;
-      for (int64_t i = 0; i < a->n; i++) r += (memcpy(&x, v + i * sizeof x, sizeof x), x);
-      memcpy(o, &r, sizeof r);
-      break;
-    }
-    case NDT_COMPLEX64: {
-      ndt_c64 r = {0.0f, 0.0f}, x;
-      for (int64_t i = 0; i < a->n; i++) {
-        memcpy(&x, v + i * sizeof x, sizeof x);
-        r.re += x.re;
-        r.im += x.im;
-      }
-      memcpy(o, &r, sizeof r);
-      break;
-    }
-    default: {
-      ndt_c128 r = {0.0, 0.0}, x;
-      for (int64_t i = 0; i < a->n; i++) {
-        memcpy(&x, v + i * sizeof x, sizeof x);
-        r.re += x.re;
-        r.im += x.im;
-      }
-      memcpy(o, &r, sizeof r);
-      break;
-    }
-  }
+  ndt_red_kernel k;
+  ndt__kern->reduce(a->op, a->acc, &k);
+  int asz = ndt__traits[a->acc].size;
+  memcpy(op[1].ptr, k.identity, (size_t)asz);
+  k.acc(op[1].ptr, 0, op[0].ptr, asz, a->n);
   return NDT_OK;
 }
 
