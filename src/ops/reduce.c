@@ -157,6 +157,20 @@ static void out_range(const ndt_array *o, int64_t lo, int64_t hi, ndt_array *ov)
   ov->strides[0] = 1;
 }
 
+/* [*j0, *j1): the elements j of a run of n out elements oi + j * so (so >= 0)
+ * that fall in the out elements [lo, hi) (flat). */
+static void run_in_range(int64_t oi, int64_t n, int64_t so, int64_t lo, int64_t hi,
+                         int64_t *j0, int64_t *j1) {
+  *j0 = 0;
+  *j1 = n;
+  if (so > 0) {
+    if (oi < lo) *j0 = (lo - oi + so - 1) / so;
+    if (oi + (n - 1) * so >= hi) *j1 = hi > oi ? (hi - oi + so - 1) / so : 0;
+  } else if (oi < lo || oi >= hi) {
+    *j1 = 0;
+  }
+}
+
 /* The direct fold of one block (no partials): folds block blk of the input
  * (its elements at src, byte strides sst over the block's shape bv) into
  * the result's elements [lo, hi) (flat; element lo at dst), in the block's
@@ -185,14 +199,8 @@ static void fold_block(const red_arg *r, const ndt_red_kernel *k, char *dst, int
       oi += idx[j] * st2[1][j];
       pb += idx[j] * st2[0][j];
     }
-    /* the run's elements that fall in [lo, hi) (so >= 0) */
-    int64_t j0 = 0, j1 = n;
-    if (so > 0) {
-      if (oi < lo) j0 = (lo - oi + so - 1) / so;
-      if (oi + (n - 1) * so >= hi) j1 = hi > oi ? (hi - oi + so - 1) / so : 0;
-    } else if (oi < lo || oi >= hi) {
-      j1 = 0;
-    }
+    int64_t j0, j1;
+    run_in_range(oi, n, so, lo, hi, &j0, &j1);
     if (j1 > j0) k->acc(dst + (oi + j0 * so - lo) * osz, so * osz, src + pb + j0 * sp, sp, j1 - j0);
     for (int j = cd - 2; j >= 0; j--) {
       if (++idx[j] < shape[j]) break;
@@ -283,14 +291,8 @@ static ndt_status combine_body(ndt_bound *op, void *p) {
         oi += idx[j] * st2[1][j];
         pb += idx[j] * st2[0][j];
       }
-      /* the run's elements that fall in [lo, hi) (so >= 0) */
-      int64_t j0 = 0, j1 = n;
-      if (so > 0) {
-        if (oi < lo) j0 = (lo - oi + so - 1) / so;
-        if (oi + (n - 1) * so >= hi) j1 = hi > oi ? (hi - oi + so - 1) / so : 0;
-      } else if (oi < lo || oi >= hi) {
-        j1 = 0;
-      }
+      int64_t j0, j1;
+      run_in_range(oi, n, so, lo, hi, &j0, &j1);
       if (j1 > j0 && copy_first) {
         for (int64_t j = j0; j < j1; j++)
           memcpy(b.ptr + (oi + j * so - lo) * osz, src + pb + j * sp, (size_t)asz);
