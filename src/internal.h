@@ -94,6 +94,7 @@ typedef enum {
   NDT__SET_FALLBACK,
   NDT__SET_CUDA_MEM,        /* devices (device.c) */
   NDT__SET_GPU_GROUP,       /* grouped device tasks (sched.c) */
+  NDT__SET_BIND,            /* ranks on cores of their own (comm.c) */
   NDT__NSETTINGS
 } ndt__setting_id;
 /* NDTILE_DEVICES (or ndt_config.devices), parsed (env.c): auto, none,

@@ -337,6 +337,16 @@ def plan(args, target, target_args):
             extra += shlex.split(text)
         except ValueError as e:
             raise _Error(f"--launcher-args {text!r}: {e}")
+    # Each rank on cores of its own (the runtime binds itself, comm.c), when
+    # the ranks of a node and their workers fit its cores and neither the
+    # user's NDTILE_BIND nor a binding option of theirs says otherwise.
+    # (srun: Slurm's own CPU binding of --cpus-per-task decides.)
+    fits = per_node * workers <= cpus and (nodes or per_node * workers <= local)
+    theirs = any(a.lstrip("-").startswith(("bind-to", "cpu-bind", "cpu-set", "cpuset"))
+                 for a in extra)
+    if kind == "mpirun" and ranks > 1 and fits and not theirs and \
+            "NDTILE_BIND" not in os.environ:
+        env_set["NDTILE_BIND"] = "cores"
     if extra and kind == "none":
         raise _Error("--launcher-args are for a process launcher, but this run "
                      "starts the script directly; add --launcher mpirun or srun")

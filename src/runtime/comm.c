@@ -19,7 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <limits.h>
+#include <dirent.h>
 #include <pthread.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
@@ -552,6 +554,63 @@ static void warn_launched_alone(void) {
 }
 #endif
 
+/* NDTILE_BIND=cores (the launcher sets it when the ranks of a node and
+ * their workers fit its cores): each rank keeps to cores of its own, the
+ * node's allowed CPUs cut into slices of NDTILE_WORKERS in local-rank order,
+ * and so does every thread it has and will start. Unbound, the ranks'
+ * threads wander: after another process (or the other rank) ran hot on one
+ * core, the scheduler's load estimate, which decays over tens of
+ * milliseconds, put both ranks on the other core, and the X-ray job on 2
+ * ranks ran at 160 frames/s instead of 218 whenever its batches came in
+ * quick succession (examples/xray/compare.py). Done before any thread of
+ * this rank's runtime starts; MPI's own threads are moved too. A slice that
+ * does not fit (more ranks times workers than CPUs) leaves the rank
+ * unbound. */
+static void bind_rank(void) {
+#ifdef __linux__
+  if (ndt__env_int("NDTILE_BIND", 0) != 1) return;
+  MPI_Comm node;
+  int lr = 0, ln = 1;
+  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) !=
+      MPI_SUCCESS)
+    return;
+  MPI_Comm_rank(node, &lr);
+  MPI_Comm_size(node, &ln);
+  MPI_Comm_free(&node);
+  cpu_set_t all, mine;
+  if (sched_getaffinity(0, sizeof all, &all)) return;
+  int have = CPU_COUNT(&all);
+  int w = (int)ndt__env_int("NDTILE_WORKERS", 0);
+  if (w < 1) w = have / ln;
+  if (w < 1 || (int64_t)w * ln > have) {
+    ndt__verbose("rank %d: not bound (NDTILE_BIND=cores): %d ranks on this node with %d "
+                 "workers each need more than its %d CPUs", comm_rank, ln, w, have);
+    return;
+  }
+  CPU_ZERO(&mine);
+  int first = -1, last = -1;
+  for (int c = 0, k = 0; c < CPU_SETSIZE && k < (lr + 1) * w; c++) {
+    if (!CPU_ISSET(c, &all)) continue;
+    if (k++ < lr * w) continue;
+    CPU_SET(c, &mine);
+    if (first < 0) first = c;
+    last = c;
+  }
+  /* every thread of the process (sched_setaffinity(0) is the caller's
+   * only); threads started later inherit the caller's */
+  DIR *d = opendir("/proc/self/task");
+  if (d) {
+    struct dirent *e;
+    while ((e = readdir(d)))
+      if (e->d_name[0] != '.') sched_setaffinity((pid_t)atoi(e->d_name), sizeof mine, &mine);
+    closedir(d);
+  }
+  sched_setaffinity(0, sizeof mine, &mine);
+  ndt__verbose("rank %d (local %d of %d): bound to CPUs %d-%d (NDTILE_BIND=cores)", comm_rank,
+               lr, ln, first, last);
+#endif
+}
+
 void ndt__comm_start(const ndt_comm_hooks *h) {
   if (h) up = *h;
   if (comm_started) return;
@@ -587,6 +646,7 @@ void ndt__comm_start(const ndt_comm_hooks *h) {
       fprintf(stderr, "ndtile rank %d: cannot allocate the rank table\n", comm_rank);
       MPI_Abort(MPI_COMM_WORLD, 71);
     }
+    bind_rank();
     prctl(PR_SET_TIMERSLACK, 1UL);   /* short sleeps in wait_req stay short */
     spin_tests = (int)ndt__env_int("NDTILE_MPI_SPIN", spin_tests);
     discard = malloc(CHUNK);

@@ -23,6 +23,8 @@ typedef struct {
 static const choice_def fallback_words[] = {
     {"warn", 0}, {"ignore", 1}, {"error", 2}, {"summary", 3},
     {"off", 1}, {"quiet", 1}, {"0", 1}, {NULL, 0}};
+static const choice_def bind_words[] = {{"none", 0}, {"cores", 1}, {"off", 0}, {"0", 0},
+                                        {NULL, 0}};
 
 typedef struct {
   const char *name;
@@ -50,12 +52,14 @@ static const setting_def defs[NDT__NSETTINGS] = {
     [NDT__SET_CUDA_MEM] = {"NDTILE_CUDA_MEM", 1, 0, INT64_MAX},
     /* the bytes a grouped device task may take (0: no groups) */
     [NDT__SET_GPU_GROUP] = {"NDTILE_GPU_GROUP", 1, 0, INT64_MAX},
+    /* many ranks: each keeps to cores of its own (comm.c); a word: bind_words */
+    [NDT__SET_BIND] = {"NDTILE_BIND", 0, 0, 1},
 };
 #define NDEFS NDT__NSETTINGS
 
 /* The words of a word setting, NULL for a number. */
 static const choice_def *words_of(int id) {
-  return id == NDT__SET_FALLBACK ? fallback_words : NULL;
+  return id == NDT__SET_FALLBACK ? fallback_words : id == NDT__SET_BIND ? bind_words : NULL;
 }
 
 const char *ndt_setting_name(int i) { return i >= 0 && i < NDEFS ? defs[i].name : NULL; }

@@ -34,6 +34,15 @@ void ndt__tiling_for(int ndim, const int64_t *shape, int itemsize, int64_t tile_
   int64_t k = tile_bytes / (inner * itemsize);
   if (k < 1) k = 1;
   int64_t m = (n + k - 1) / k;       /* pieces of axis */
+  /* Many ranks own contiguous runs of tiles (ndt__store_new). When the
+   * pieces split the leading axis, their count is made a multiple of the
+   * ranks, so each rank's run ends where theirs does in every array of
+   * that leading extent, whatever its dtype: (8, 704, 768) frames split 4 +
+   * 4 as float32 (two tiles a frame) and as bool (which took three frames a
+   * tile, 3 + 3 + 2, and put frames 4 and 5 on the other rank: 3 MB a
+   * frame moved in the X-ray job on 2 ranks). */
+  int R = ndt__comm_size_;
+  if (axis == 0 && R > 1 && n >= R && m % R) m += R - m % R;
   int64_t c = (n + m - 1) / m;       /* balanced piece length */
   m = (n + c - 1) / c;
   t->period = n * inner;

@@ -9,6 +9,7 @@ rank gets one worker.
 """
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -354,6 +355,58 @@ print('\\n'.join(bad) if bad else 'memory ok')
               p.returncode == 0 and out.count('memory ok') == n, f"rc={p.returncode} {out[-2000:]}")
 
 
+def placement(tmp):
+    """Where ranks run and what they hold. Through the launcher, ranks whose
+    workers fit the cores each keep to cores of their own (NDTILE_BIND=cores,
+    comm.c): unbound, the scheduler put both ranks of the X-ray job on one
+    core after the other process of a side-by-side run had run hot on the
+    other (160 against 218 frames/s). NDTILE_BIND=none, and more ranks than
+    cores, leave them unbound. And arrays of one leading extent split
+    between the ranks at the same frame whatever their dtype, so an
+    elementwise op between a float32 and a bool array of frames moves no
+    bytes (bool frames took three to a tile, split 3 + 3 + 2 between 2 ranks
+    while float32 ones split 4 + 4: 3 MB a frame moved in the X-ray job)."""
+    script = os.path.join(tmp, 'placement.py')
+    with open(script, 'w') as f:
+        f.write("""import os
+import ndtile as np
+n = np.nranks()
+shape = (4 * n, 704, 768)     # frames: 4 a rank
+f = np.ones(shape, np.float32)
+b = np.ones(shape, bool)
+u = np.ones(shape, np.uint16)
+np._core.sync()
+np.comm_stats(reset=True)
+c = (f > 0) & b
+d = u.astype(np.float32) * f
+np._core.sync()
+sent = np.comm_stats()['send_bytes']
+print(f"RANK {np.rank()} CPUS {sorted(os.sched_getaffinity(0))} SENT {sent} "
+      f"OK {bool(c.all()) and float(d.sum()) == d.size}", flush=True)
+""")
+    launcher = [PY, '-m', 'ndtile', '--cpus', '2']
+    cases = [(2, {}, 'bound'), (2, {'NDTILE_BIND': 'none'}, 'unbound'), (3, {}, 'unbound')]
+    for n, env, want in cases:
+        e = {'NDTILE_ALL_RANKS_PRINT': '1', **env}
+        e.pop('NDTILE_WORKERS', None)
+        p, dt = run(launcher + ['--ranks', str(n), script], 120, e)
+        out = p.stdout + p.stderr
+        # (the ranks' lines may interleave)
+        rows = re.findall(r'RANK (\d+) CPUS \[([\d, ]*)\] SENT (\d+) OK (True|False)', out)
+        sets = [set(c.replace(' ', '').split(',')) for _, c, _, _ in rows]
+        if want == 'bound':
+            ok = len(sets) == n and all(len(s) == 1 for s in sets) and len(set.union(*sets)) == n
+        else:
+            ok = len(sets) == n and all(len(s) == len(sets[0]) > 1 for s in sets)
+        what = ' '.join(f'{k}={v}' for k, v in env.items())
+        check(f"placement: {n} ranks {what or 'through the launcher'} are {want} ({dt:.1f} s)",
+              p.returncode == 0 and ok, f"rc={p.returncode} {out[-2000:]}")
+        sent = [int(r[2]) for r in rows]
+        check(f"placement: float32, bool and uint16 frames split alike on {n} ranks: "
+              f"no bytes sent", p.returncode == 0 and len(sent) == n and not any(sent) and
+              all(r[3] == 'True' for r in rows), f"sent {sent} {out[-1500:]}")
+
+
 def out_of_step(tmp):
     """Ranks that stop making the same calls: sys.exit on one rank, an array
     read on one rank only, a read of another array. Every rank ends within
@@ -435,7 +488,7 @@ def main():
     ap.add_argument('--build', default=os.path.join(ROOT, 'build'))
     ap.add_argument('--only', default='',
                     help="run only these checks (comma list: out_of_step, fail_stop, output, "
-                         "lifetimes, memory, device_plan, fp_errors)")
+                         "lifetimes, memory, device_plan, fp_errors, placement)")
     ap.add_argument('--pytest-ranks', default='2,3,4',
                     help="rank counts for the whole Python suite ('' skips it)")
     args = ap.parse_args()
@@ -444,6 +497,7 @@ def main():
     if args.only:
         names = {'out_of_step': out_of_step, 'fail_stop': fail_stop, 'output': output_once,
                  'lifetimes': lifetimes, 'fp_errors': fp_errors, 'memory': memory,
+                 'placement': placement,
                  'device_plan': lambda _: device_plan(args.build, [n for n in ranks if n in (2, 3)])}
         try:
             for n in args.only.split(','):
@@ -465,6 +519,7 @@ def main():
         lifetimes(tmp)
         fp_errors(tmp)
         memory(tmp)
+        placement(tmp)
         xray_report(tmp, [n for n in ranks if n in (1, 3)])
         c_suites(args.build, ranks)
         device_plan(args.build, [n for n in ranks if n in (2, 3)])

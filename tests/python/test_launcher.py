@@ -96,6 +96,33 @@ def test_more_ranks_than_cores_oversubscribe(machine, capsys, script):
     assert "--allow-run-as-root" in cmd and "--oversubscribe" not in cmd
 
 
+def test_ranks_that_fit_the_cores_are_bound(machine, capsys, script):
+    # the runtime binds each rank to cores of its own (NDTILE_BIND=cores);
+    # the launcher asks for it only when the ranks and their workers fit
+    machine.cores = 8
+    env, cmd = dry(capsys, "--ranks", "4", script)
+    assert env["NDTILE_BIND"] == "cores" and "NDTILE_BIND" in cmd     # -x
+    env, cmd = dry(capsys, "--ranks", "2", script)
+    assert env["NDTILE_BIND"] == "cores" and env["NDTILE_WORKERS"] == "4"
+    env, cmd = dry(capsys, "--ranks", "16", script)           # more ranks than cores
+    assert "NDTILE_BIND" not in env and "--oversubscribe" in cmd
+    env, cmd = dry(capsys, "--ranks", "2", "--cpus", "32", script)   # more than there are
+    assert "NDTILE_BIND" not in env
+    env, cmd = dry(capsys, script)                            # one process: nothing to split
+    assert "NDTILE_BIND" not in env
+    env, cmd = dry(capsys, "--launcher", "srun", "--ranks", "2", script)
+    assert "NDTILE_BIND" not in env                           # Slurm binds its tasks
+    env, cmd = dry(capsys, "--ranks", "2", "--launcher-args", "--bind-to core", script)
+    assert "NDTILE_BIND" not in env                           # the user's binding wins
+
+
+def test_users_bind_setting_wins(machine, capsys, script, monkeypatch):
+    monkeypatch.setenv("NDTILE_BIND", "none")
+    env, cmd = dry(capsys, "--ranks", "2", script)
+    assert "NDTILE_BIND" not in env          # not set by the launcher: forwarded as is
+    assert "NDTILE_BIND" in cmd
+
+
 def test_cpus_shared_among_ranks(machine, capsys, script):
     env, cmd = dry(capsys, "--cpus", "8", "--ranks", "2", script)
     assert env["NDTILE_WORKERS"] == "4"
@@ -297,8 +324,8 @@ def test_openmpi_forwards_every_ndtile_setting(machine, capsys, script, ndtile_e
     machine.cores = 8
     env, cmd = dry(capsys, "--ranks", "4", "--profile", "t.json", script)
     xs = [cmd[i + 1] for i, w in enumerate(cmd) if w == "-x"]
-    assert sorted(xs) == ["NDTILE_FALLBACK", "NDTILE_LAUNCHED", "NDTILE_PROFILE",
-                          "NDTILE_TILE_BYTES", "NDTILE_WORKERS"]
+    assert sorted(xs) == ["NDTILE_BIND", "NDTILE_FALLBACK", "NDTILE_LAUNCHED",
+                          "NDTILE_PROFILE", "NDTILE_TILE_BYTES", "NDTILE_WORKERS"]
     assert env["NDTILE_PROFILE"] == "t.json"
     assert cmd[-2:] == [PY, script]
 
@@ -309,10 +336,11 @@ def test_mpich_forwards_every_ndtile_setting(machine, capsys, script, ndtile_env
     env, cmd = dry(capsys, "--ranks", "2", script)
     genv = {cmd[i + 1]: cmd[i + 2] for i, w in enumerate(cmd) if w == "-genv"}
     assert genv == {"NDTILE_TILE_BYTES": "1M", "NDTILE_FALLBACK": "summary",
-                    "NDTILE_WORKERS": "4", "NDTILE_LAUNCHED": "1"}
+                    "NDTILE_WORKERS": "4", "NDTILE_LAUNCHED": "1", "NDTILE_BIND": "cores"}
     assert cmd == ["/opt/mpi/bin/mpirun", "-n", "2",
                    "-genv", "NDTILE_FALLBACK", "summary", "-genv", "NDTILE_TILE_BYTES", "1M",
-                   "-genv", "NDTILE_WORKERS", "4", "-genv", "NDTILE_LAUNCHED", "1", PY, script]
+                   "-genv", "NDTILE_WORKERS", "4", "-genv", "NDTILE_LAUNCHED", "1",
+                   "-genv", "NDTILE_BIND", "cores", PY, script]
 
 
 def test_srun_exports_all(machine, capsys, script, ndtile_env):
