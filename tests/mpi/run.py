@@ -381,8 +381,16 @@ c = (f > 0) & b
 d = u.astype(np.float32) * f
 np._core.sync()
 sent = np.comm_stats()['send_bytes']
+# an advanced read with three small index arrays: their bounds are read
+# at once (one read: 2 agreements and a broadcast) and the gather agrees
+# once; each bound read apart took 18 collectives more
+i, j, k = np.nonzero(f[:, 100:103, 200:202] > 0)
+g0 = np.comm_stats()['collectives']
+v = f[i, j, k]
+coll = np.comm_stats()['collectives'] - g0
 print(f"RANK {np.rank()} CPUS {sorted(os.sched_getaffinity(0))} SENT {sent} "
-      f"OK {bool(c.all()) and float(d.sum()) == d.size}", flush=True)
+      f"COLL {coll} OK {bool(c.all()) and float(d.sum()) == d.size and v.shape == i.shape}",
+      flush=True)
 """)
     launcher = [PY, '-m', 'ndtile', '--cpus', '2']
     cases = [(2, {}, 'bound'), (2, {'NDTILE_BIND': 'none'}, 'unbound'), (3, {}, 'unbound')]
@@ -392,8 +400,9 @@ print(f"RANK {np.rank()} CPUS {sorted(os.sched_getaffinity(0))} SENT {sent} "
         p, dt = run(launcher + ['--ranks', str(n), script], 120, e)
         out = p.stdout + p.stderr
         # (the ranks' lines may interleave)
-        rows = re.findall(r'RANK (\d+) CPUS \[([\d, ]*)\] SENT (\d+) OK (True|False)', out)
-        sets = [set(c.replace(' ', '').split(',')) for _, c, _, _ in rows]
+        rows = re.findall(r'RANK (\d+) CPUS \[([\d, ]*)\] SENT (\d+) COLL (\d+) '
+                          r'OK (True|False)', out)
+        sets = [set(c.replace(' ', '').split(',')) for _, c, _, _, _ in rows]
         if want == 'bound':
             ok = len(sets) == n and all(len(s) == 1 for s in sets) and len(set.union(*sets)) == n
         else:
@@ -404,7 +413,10 @@ print(f"RANK {np.rank()} CPUS {sorted(os.sched_getaffinity(0))} SENT {sent} "
         sent = [int(r[2]) for r in rows]
         check(f"placement: float32, bool and uint16 frames split alike on {n} ranks: "
               f"no bytes sent", p.returncode == 0 and len(sent) == n and not any(sent) and
-              all(r[3] == 'True' for r in rows), f"sent {sent} {out[-1500:]}")
+              all(r[4] == 'True' for r in rows), f"sent {sent} {out[-1500:]}")
+        coll = [int(r[3]) for r in rows]
+        check(f"placement: a 3-d gather by small index arrays takes 4 collectives on {n} ranks",
+              len(coll) == n and all(c == 4 for c in coll), f"collectives {coll}")
 
 
 def out_of_step(tmp):
