@@ -182,8 +182,12 @@ def find_peaks(xp, photons):
     index = xp.nonzero(peaks)
     coords = numpy.stack([numpy.asarray(i) for i in index], axis=1)
     lead, y, x = index[:-2], index[-2], index[-1]
-    patch = numpy.stack([numpy.asarray(p[lead + (y + 1 + dy, x + 1 + dx)]).astype(numpy.float64)
-                         for dy in (-1, 0, 1) for dx in (-1, 0, 1)]).reshape(3, 3, len(coords))
+    # one gather for the nine offsets: (9, m) indices, row k = offset
+    # (dy, dx) = divmod(k, 3) - 1 (one read of the peaks' patches, not nine)
+    dy, dx = numpy.divmod(numpy.arange(9), 3)
+    patch = p[tuple(i[None, :] for i in lead) +
+              (y[None, :] + dy[:, None], x[None, :] + dx[:, None])]
+    patch = numpy.asarray(patch).astype(numpy.float64).reshape(3, 3, len(coords))
     s = patch.sum(axis=(0, 1))
     my = (patch[2] - patch[0]).sum(axis=0)       # sum of dy * photons
     mx = (patch[:, 2] - patch[:, 0]).sum(axis=0)  # sum of dx * photons
