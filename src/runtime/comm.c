@@ -568,7 +568,7 @@ static void warn_launched_alone(void) {
  * unbound. */
 static void bind_rank(void) {
 #ifdef __linux__
-  if (ndt__env_int("NDTILE_BIND", 0) != 1) return;
+  /* (a collective: every rank takes part, whatever its own setting says) */
   MPI_Comm node;
   int lr = 0, ln = 1;
   if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) !=
@@ -577,6 +577,7 @@ static void bind_rank(void) {
   MPI_Comm_rank(node, &lr);
   MPI_Comm_size(node, &ln);
   MPI_Comm_free(&node);
+  if (ndt__env_int("NDTILE_BIND", 0) != 1) return;
   cpu_set_t all, mine;
   if (sched_getaffinity(0, sizeof all, &all)) return;
   int have = CPU_COUNT(&all);
