@@ -53,7 +53,7 @@ void ndt__dk_init(void);
 int ndt__dk_ew_has(int op, int nin, const int *loop, int fused);
 int ndt__dk_ew(int op, int nin, const int *loop, int fused, const ndt_dk_launch *L,
                unsigned *flags, void *stream);
-int ndt__dk_cast(int from, int to, const ndt_dk_launch *L, void *stream);
+int ndt__dk_cast(int from, int to, const ndt_dk_launch *L, unsigned *flags, void *stream);
 int ndt__dk_pairwise(int dtype, const ndt_dk_launch *L, unsigned *flags, void *stream);
 
 static const ndt_plugin_host *host;
@@ -331,9 +331,8 @@ static ndt_status launch(cuda_dev *d, batch *bt) {
   if (!bt->L.nrun) return NDT_OK;
   const ew_sig *g = &bt->sig;
   int rc = bt->what != K_EW ? ndt__dk_pairwise(g->loop[0], &bt->L, d->flags, d->stream)
-           : g->op < 0      ? ndt__dk_cast(g->loop[0], g->loop[1], &bt->L, d->stream)
-                            : ndt__dk_ew(g->op, g->nin, g->loop, fused(), &bt->L, d->flags,
-                                         d->stream);
+           : g->op < 0 ? ndt__dk_cast(g->loop[0], g->loop[1], &bt->L, d->flags, d->stream)
+                       : ndt__dk_ew(g->op, g->nin, g->loop, fused(), &bt->L, d->flags, d->stream);
   bt->L.nrun = 0;
   if (rc) return host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this task");
   cudaError_t e = cudaGetLastError();
