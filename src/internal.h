@@ -502,6 +502,13 @@ typedef struct {
   void (*poison)(ndt_memory *m, void *p, size_t n);
   /* optional: its capacity and the bytes allocated in it now */
   void (*usage)(ndt_memory *m, int64_t *capacity, int64_t *in_use);
+  /* optional: a gather's scratch for a task bound in this memory (bind.c),
+   * outside the capacity the device plan keeps (proc.c): it lives only
+   * while the body runs. Without it a memory that is not host_visible
+   * gives scratch from alloc, and a plan that filled the memory then
+   * leaves none (the task falls back to the CPU, unplanned). */
+  void *(*scratch_alloc)(ndt_memory *m, size_t n);   /* NULL + error when short */
+  void (*scratch_free)(ndt_memory *m, void *p, size_t n);
 } ndt_memory_iface;
 struct ndt_memory {
   const ndt_memory_iface *iface;

@@ -86,17 +86,18 @@ else
 fi
 
 if [ $SIM = 1 ]; then
-  stage device_tests 60 "for m in parse coherence thrash tiny born groups nocuda cuda; do ./$BUILD/tests/c/test_device \$m || exit 1; done; ./$BUILD/tests/c/test_device golden tests/c/device_golden.txt && ./$BUILD/tests/c/test_device determinism sim:2,mem=40k 20000"
+  stage device_tests 60 "for m in parse coherence thrash tiny born groups nocuda cuda; do ./$BUILD/tests/c/test_device \$m || exit 1; done; ./$BUILD/tests/c/test_device golden tests/c/device_golden.txt && NDT_REQUIRE_PLANNED=1 ./$BUILD/tests/c/test_device determinism sim:2,mem=40k 20000"
   stage backend 120 "./$BUILD/tests/backend/test_backend_ops -q -b simdev:w2:t4k"
 else
   # (the harness selects one processor per configuration; the CUDA plugin
   # runs a few kinds only, so the device-vs-CPU comparison is test_device
   # cuda and the Python stages below)
   # the plan (copies, evictions, fallbacks decided in program order) the
-  # same with one worker and two on the GPU, with the CPU's bits
+  # same with one worker and two on the GPU, with the CPU's bits, and
+  # nothing unplanned run (NDT_REQUIRE_PLANNED=1)
   # the float sums on the device (their bits and flags), every divide by
   # zero reported with two workers on one device
-  stage device_tests 90 "./$BUILD/tests/c/test_device cuda && ./$BUILD/tests/c/test_device nocuda && ./$BUILD/tests/c/test_device determinism cuda 200000 && ./$BUILD/tests/c/test_device cudasum cuda && ./$BUILD/tests/c/test_device cudaflags cuda"
+  stage device_tests 90 "./$BUILD/tests/c/test_device cuda && ./$BUILD/tests/c/test_device nocuda && NDT_REQUIRE_PLANNED=1 ./$BUILD/tests/c/test_device determinism cuda 200000 && ./$BUILD/tests/c/test_device cudasum cuda && ./$BUILD/tests/c/test_device cudaflags cuda"
 fi
 if [ $HOSTCUDA = 1 ]; then
   # an injected kernel fault: an error naming the op, the devices disabled,

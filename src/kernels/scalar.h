@@ -688,6 +688,17 @@ NDT_HD double ndt_sc_rad2deg_f64(double x, unsigned *fe) {
 #define NDT_SC_ORDERED(fe, a, b) ((void)(fe))
 #endif
 
+/* 1 when an ordered comparison (< <= > >=) of complex a and b raises
+ * "invalid" as NumPy's (its CLT & co, whose real-part compare and, when the
+ * real parts are equal, imaginary-part compare are signalling): a NaN real
+ * part, or equal real parts and a NaN imaginary part. Quiet compares, | and
+ * &, and a macro: the CPU's loops scan with it, vectorised (a function, even
+ * inlined, cost gcc that: loops_complex.c); the device's comparisons report
+ * with it (ndt_sc_ltf_<c> & co). */
+#define NDT_SC_CMPNAN(a, b)                                                    \
+  ((((a).re != (a).re) | ((b).re != (b).re) |                                  \
+    (((a).re == (b).re) & (((a).im != (a).im) | ((b).im != (b).im)))) != 0)
+
 #define NDT_SC_COMPLEX(SFX, T, FT, FSFX, SUF)                                           \
   NDT_HD T ndt_sc_mk_##SFX(FT re, FT im) {                                             \
     T r;                                                                               \
@@ -777,6 +788,24 @@ NDT_HD double ndt_sc_rad2deg_f64(double x, unsigned *fe) {
   NDT_HD uint8_t ndt_sc_le_##SFX(T a, T b) { return (uint8_t)ndt_sc_cle_##SFX(a, b); }  \
   NDT_HD uint8_t ndt_sc_gt_##SFX(T a, T b) { return (uint8_t)ndt_sc_cgt_##SFX(a, b); }  \
   NDT_HD uint8_t ndt_sc_ge_##SFX(T a, T b) { return (uint8_t)ndt_sc_cge_##SFX(a, b); }  \
+  /* the ordered comparisons with the "invalid" they raise (the device's    \
+   * kernels; the CPU's loops scan for it: NDT_SC_CMPNAN, below) */         \
+  NDT_HD uint8_t ndt_sc_ltf_##SFX(T a, T b, unsigned *fe) {                            \
+    if (NDT_SC_CMPNAN(a, b)) *fe |= NDT_SC_FE_INVALID;                                 \
+    return ndt_sc_lt_##SFX(a, b);                                                      \
+  }                                                                                    \
+  NDT_HD uint8_t ndt_sc_lef_##SFX(T a, T b, unsigned *fe) {                            \
+    if (NDT_SC_CMPNAN(a, b)) *fe |= NDT_SC_FE_INVALID;                                 \
+    return ndt_sc_le_##SFX(a, b);                                                      \
+  }                                                                                    \
+  NDT_HD uint8_t ndt_sc_gtf_##SFX(T a, T b, unsigned *fe) {                            \
+    if (NDT_SC_CMPNAN(a, b)) *fe |= NDT_SC_FE_INVALID;                                 \
+    return ndt_sc_gt_##SFX(a, b);                                                      \
+  }                                                                                    \
+  NDT_HD uint8_t ndt_sc_gef_##SFX(T a, T b, unsigned *fe) {                            \
+    if (NDT_SC_CMPNAN(a, b)) *fe |= NDT_SC_FE_INVALID;                                 \
+    return ndt_sc_ge_##SFX(a, b);                                                      \
+  }                                                                                    \
   NDT_HD int ndt_sc_nz_##SFX(T a) { return a.re != 0 || a.im != 0; }                    \
   NDT_HD uint8_t ndt_sc_land_##SFX(T a, T b) {                                         \
     return (uint8_t)(ndt_sc_nz_##SFX(a) && ndt_sc_nz_##SFX(b));                        \
@@ -948,8 +977,7 @@ typedef ndt_c128 ndt_sc_t_c128;
  * raise it: a NaN, an infinity or a truncation outside int32 for targets of
  * 32 bits or less (NumPy converts through int32), outside (-2**31 - 1,
  * 2**32) for uint32, outside int64 for int64, outside [-2**63, 2**64) for
- * uint64. (The CPU's cast loops raise it from this; the device's casts do
- * not report flags yet.) */
+ * uint64. (ndt_sc_cast_fe below: the CPU's cast loops and the device's.) */
 NDT_HD int ndt_sc_cast_ok32(double v) { return v > -2147483649.0 && v < 2147483648.0; }
 NDT_HD int ndt_sc_cast_ok_i8(double v) { return ndt_sc_cast_ok32(v); }
 NDT_HD int ndt_sc_cast_ok_i16(double v) { return ndt_sc_cast_ok32(v); }
@@ -1003,9 +1031,82 @@ NDT_HD int ndt_sc_cast_ok_u64(double v) {
 #define NDT_SC_SRC_c64(x) (x)
 #define NDT_SC_SRC_c128(x) (x)
 
+/* A double narrowed to float overflows (to an infinity, "overflow") when
+ * finite and at least FLT_MAX + half an ulp in magnitude: the midpoint
+ * 2**128 - 2**103 (0x1.ffffffp+127) rounds to even, up, to infinity. */
+NDT_HD unsigned ndt_sc_fe_d2f(double v) {
+  return ndt_sc_fin_f64(v) && fabs(v) >= 3.4028235677973366e38 ? NDT_SC_FE_OVERFLOW : 0u;
+}
+
+/* The flags of a cast, as NumPy reports them: "invalid" for a float or
+ * complex value that does not convert to an integer target (the real part:
+ * ndt_sc_cast_ok_<to> above), "overflow" for a finite double (or complex128
+ * part) that becomes an infinite float32 (complex64: either part). Nothing
+ * else: int -> float only rounds, float -> bool compares quietly, and a
+ * NaN narrows to a NaN (underflow is not reported, as elsewhere here).
+ * ndt_sc_cast_fe_<from>_<to>(x): the device's casts report both from it
+ * (src/kernels/cuda/ew_impl.h); the CPU's float -> int loops raise their
+ * "invalid" from ndt_sc_cast_ok_<to> (cast.c; the hardware's own flags
+ * there depend on the loop that ran), and its narrowing conversions raise
+ * "overflow" in hardware. */
+#define NDT_SC_FEI_INT(v, TO) (ndt_sc_cast_ok_##TO(v) ? 0u : NDT_SC_FE_INVALID)
+#define NDT_SC_FEI_b(v) 0u
+#define NDT_SC_FEI_i8(v) NDT_SC_FEI_INT(v, i8)
+#define NDT_SC_FEI_i16(v) NDT_SC_FEI_INT(v, i16)
+#define NDT_SC_FEI_i32(v) NDT_SC_FEI_INT(v, i32)
+#define NDT_SC_FEI_i64(v) NDT_SC_FEI_INT(v, i64)
+#define NDT_SC_FEI_u8(v) NDT_SC_FEI_INT(v, u8)
+#define NDT_SC_FEI_u16(v) NDT_SC_FEI_INT(v, u16)
+#define NDT_SC_FEI_u32(v) NDT_SC_FEI_INT(v, u32)
+#define NDT_SC_FEI_u64(v) NDT_SC_FEI_INT(v, u64)
+#define NDT_SC_FEI_f32(v) 0u
+#define NDT_SC_FEI_f64(v) 0u
+#define NDT_SC_FEI_c64(v) 0u
+#define NDT_SC_FEI_c128(v) 0u
+/* a double (a real part) narrowed: float32 and complex64 targets */
+#define NDT_SC_FEN_f32(v) ndt_sc_fe_d2f(v)
+#define NDT_SC_FEN_c64(v) ndt_sc_fe_d2f(v)
+#define NDT_SC_FEN_b(v) 0u
+#define NDT_SC_FEN_i8(v) 0u
+#define NDT_SC_FEN_i16(v) 0u
+#define NDT_SC_FEN_i32(v) 0u
+#define NDT_SC_FEN_i64(v) 0u
+#define NDT_SC_FEN_u8(v) 0u
+#define NDT_SC_FEN_u16(v) 0u
+#define NDT_SC_FEN_u32(v) 0u
+#define NDT_SC_FEN_u64(v) 0u
+#define NDT_SC_FEN_f64(v) 0u
+#define NDT_SC_FEN_c128(v) 0u
+/* by source class (NDT_SC_CLS_<from>) */
+#define NDT_SC_FE_ICV(TO, x) 0u
+#define NDT_SC_FE_FCV(TO, x) NDT_SC_FEI_##TO((double)(x))
+#define NDT_SC_FE_DCV(TO, x) (NDT_SC_FEI_##TO(x) | NDT_SC_FEN_##TO(x))
+#define NDT_SC_FE_C64CV(TO, x) NDT_SC_FEI_##TO((double)(x).re)
+#define NDT_SC_FE_C128CV(TO, x)                                                    \
+  (NDT_SC_FEI_##TO((x).re) | NDT_SC_FEN_##TO((x).re) |                              \
+   (NDT_SC_DT_IS_c64_##TO ? ndt_sc_fe_d2f((x).im) : 0u))
+#define NDT_SC_DT_IS_c64_c64 1
+#define NDT_SC_DT_IS_c64_b 0
+#define NDT_SC_DT_IS_c64_i8 0
+#define NDT_SC_DT_IS_c64_i16 0
+#define NDT_SC_DT_IS_c64_i32 0
+#define NDT_SC_DT_IS_c64_i64 0
+#define NDT_SC_DT_IS_c64_u8 0
+#define NDT_SC_DT_IS_c64_u16 0
+#define NDT_SC_DT_IS_c64_u32 0
+#define NDT_SC_DT_IS_c64_u64 0
+#define NDT_SC_DT_IS_c64_f32 0
+#define NDT_SC_DT_IS_c64_f64 0
+#define NDT_SC_DT_IS_c64_c128 0
+#define NDT_SC_CASTFE(FROM) NDT_SC_CAT3(NDT_SC_FE_, NDT_SC_CLS_##FROM, )
+
 #define NDT_SC_CAST_TO(TO, FROM)                                                    \
   NDT_HD ndt_sc_t_##TO ndt_sc_cast_##FROM##_##TO(ndt_sc_t_##FROM x) {              \
     return NDT_SC_CV(FROM, TO)(NDT_SC_SRC_##FROM(x));                              \
+  }                                                                                \
+  NDT_HD unsigned ndt_sc_cast_fe_##FROM##_##TO(ndt_sc_t_##FROM x) {                \
+    (void)x; /* (most pairs raise nothing) */                                      \
+    return NDT_SC_CASTFE(FROM)(TO, x);                                             \
   }
 /* (a second copy of the list: a macro does not expand inside itself) */
 #define NDT_SC_FOREACH_DTYPE_SFX2(X, ...)                                           \

@@ -113,11 +113,19 @@ static int adjacent_in(const ndt_store *s, int64_t t0, int64_t t1, const ndt_mem
   return 1;
 }
 
-/* Where a gather's scratch lives: the host's memory when m's buffers are
- * host memory (the simulated devices), so that scratch never takes from
- * the budget the device plan keeps (proc.c); else m itself. */
-static ndt_memory *scratch_mem(ndt_memory *m) {
-  return m->iface->host_visible ? &ndt__host_memory : m;
+/* A gather's scratch never takes from the capacity the device plan keeps
+ * (proc.c), which the plan may have filled: host memory when m's buffers
+ * are host memory (the simulated devices); else m's scratch_alloc (the
+ * CUDA plugin: device memory outside its budget), or m itself. */
+static void *scratch_alloc(ndt_memory *m, size_t n) {
+  if (m->iface->host_visible) return ndt__host_memory.iface->alloc(&ndt__host_memory, n);
+  if (m->iface->scratch_alloc) return m->iface->scratch_alloc(m, n);
+  return m->iface->alloc(m, n);
+}
+static void scratch_free(ndt_memory *m, void *p, size_t n) {
+  if (m->iface->host_visible) ndt__host_memory.iface->free(&ndt__host_memory, p, n);
+  else if (m->iface->scratch_free) m->iface->scratch_free(m, p, n);
+  else m->iface->free(m, p, n);
 }
 
 /* Binds v for memory m. acquire: first make its tiles valid there (a
@@ -181,7 +189,7 @@ static ndt_status bind_view(const ndt_array *v, unsigned priv, ndt_memory *m, in
     return NDT_OK;
   }
   int isz = ndt_vsize(v);
-  b->scratch = scratch_mem(m)->iface->alloc(scratch_mem(m), (size_t)v->size * isz);
+  b->scratch = scratch_alloc(m, (size_t)v->size * isz);
   if (!b->scratch) return NDT_ERR_NOMEM;
   b->ptr = b->scratch;
   int64_t st = isz;
@@ -205,8 +213,7 @@ static void unbind(ndt_bound *b, int store) {
     view_transfer(b->view, b->mem, b->scratch, 0);
     ndt__gathered += b->view->size * ndt_vsize(b->view);
   }
-  ndt_memory *sm = scratch_mem(b->mem);
-  sm->iface->free(sm, b->scratch, (size_t)b->view->size * ndt_vsize(b->view));
+  scratch_free(b->mem, b->scratch, (size_t)b->view->size * ndt_vsize(b->view));
   b->scratch = NULL;
 }
 

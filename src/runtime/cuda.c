@@ -53,7 +53,7 @@ void ndt__dk_init(void);
 int ndt__dk_ew_has(int op, int nin, const int *loop, int fused);
 int ndt__dk_ew(int op, int nin, const int *loop, int fused, const ndt_dk_launch *L,
                unsigned *flags, void *stream);
-int ndt__dk_cast(int from, int to, const ndt_dk_launch *L, void *stream);
+int ndt__dk_cast(int from, int to, const ndt_dk_launch *L, unsigned *flags, void *stream);
 int ndt__dk_pairwise(int dtype, const ndt_dk_launch *L, unsigned *flags, void *stream);
 
 static const ndt_plugin_host *host;
@@ -105,32 +105,43 @@ static ndt_status refuse(cuda_dev *d) {
 }
 
 /* ---- memory ---- */
-static void *cm_alloc(ndt_memory *m, size_t n) {
-  cuda_dev *d = m->context;
+/* 1 when an allocation may go ahead: a disabled device refuses; an
+ * injected failure (ndt_debug_fail_dev_alloc_after) fails it */
+static int alloc_gate(cuda_dev *d) {
   if (atomic_load(&d->dead)) {
     refuse(d);
-    return NULL;
+    return 0;
   }
-  if (host->alloc_fails()) return NULL;
+  return !host->alloc_fails();
+}
+
+/* n bytes of device memory on the device's stream, or NULL with the error
+ * (a full device is not sticky: the core evicts or falls back) */
+static void *dev_malloc(cuda_dev *d, size_t n) {
+  void *p = NULL;
+  cudaSetDevice(d->dev);
+  cudaError_t e = cudaMallocAsync(&p, n ? n : 1, d->stream);
+  if (e == cudaSuccess) return p;
+  if (e == cudaErrorMemoryAllocation) {
+    cudaGetLastError();
+    host->error(NDT_ERR_NOMEM, "cudaMallocAsync failed: the CUDA device is full");
+  } else {
+    disable(d, e, "an allocation");
+    refuse(d);
+  }
+  return NULL;
+}
+
+static void *cm_alloc(ndt_memory *m, size_t n) {
+  cuda_dev *d = m->context;
+  if (!alloc_gate(d)) return NULL;
   if (atomic_fetch_add(&d->used, (long long)n) + (int64_t)n > d->budget) {
     atomic_fetch_sub(&d->used, (long long)n);
     host->error(NDT_ERR_NOMEM, "the CUDA device's memory budget (NDTILE_CUDA_MEM) is full");
     return NULL;
   }
-  void *p = NULL;
-  cudaSetDevice(d->dev);
-  cudaError_t e = cudaMallocAsync(&p, n ? n : 1, d->stream);
-  if (e != cudaSuccess) {
-    atomic_fetch_sub(&d->used, (long long)n);
-    if (e == cudaErrorMemoryAllocation) {
-      cudaGetLastError();   /* not sticky: the core evicts or falls back */
-      host->error(NDT_ERR_NOMEM, "cudaMallocAsync failed: the CUDA device is full");
-    } else {
-      disable(d, e, "an allocation");
-      refuse(d);
-    }
-    return NULL;
-  }
+  void *p = dev_malloc(d, n);
+  if (!p) atomic_fetch_sub(&d->used, (long long)n);
   return p;
 }
 
@@ -142,6 +153,24 @@ static void cm_free(ndt_memory *m, void *p, size_t n) {
     cudaFreeAsync(p, d->stream);   /* ordered after the stream's earlier work */
   }
   atomic_fetch_sub(&d->used, (long long)n);
+}
+
+/* A gather's scratch (bind.c): device memory for as long as one body
+ * runs, outside the budget, which is the device plan's (proc.c): the plan
+ * fills the budget with tiles, and scratch from it would fail there and
+ * send the task to the CPU unplanned (a pairwise leaf across two tiles
+ * did). Only the device's own memory bounds it (a failure: the CPU). */
+static void *cm_scratch_alloc(ndt_memory *m, size_t n) {
+  cuda_dev *d = m->context;
+  return alloc_gate(d) ? dev_malloc(d, n) : NULL;
+}
+
+static void cm_scratch_free(ndt_memory *m, void *p, size_t n) {
+  cuda_dev *d = m->context;
+  (void)n;
+  if (!p || atomic_load(&d->dead)) return;
+  cudaSetDevice(d->dev);
+  cudaFreeAsync(p, d->stream);
 }
 
 static ndt_status cm_copy(ndt_memory *to, void *dst, ndt_memory *from, const void *src,
@@ -302,9 +331,8 @@ static ndt_status launch(cuda_dev *d, batch *bt) {
   if (!bt->L.nrun) return NDT_OK;
   const ew_sig *g = &bt->sig;
   int rc = bt->what != K_EW ? ndt__dk_pairwise(g->loop[0], &bt->L, d->flags, d->stream)
-           : g->op < 0      ? ndt__dk_cast(g->loop[0], g->loop[1], &bt->L, d->stream)
-                            : ndt__dk_ew(g->op, g->nin, g->loop, fused(), &bt->L, d->flags,
-                                         d->stream);
+           : g->op < 0 ? ndt__dk_cast(g->loop[0], g->loop[1], &bt->L, d->flags, d->stream)
+                       : ndt__dk_ew(g->op, g->nin, g->loop, fused(), &bt->L, d->flags, d->stream);
   bt->L.nrun = 0;
   if (rc) return host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this task");
   cudaError_t e = cudaGetLastError();
@@ -559,7 +587,9 @@ static int start(const ndt_plugin_host *h, const int *index, int n, char *why, s
     else snprintf(d->name, sizeof d->name, "cuda");
     d->miface = (ndt_memory_iface){.version = NDT_IFACE_VERSION, .name = "CUDA device",
                                    .host_visible = 0, .alloc = cm_alloc, .free = cm_free,
-                                   .copy = cm_copy, .usage = cm_usage};
+                                   .copy = cm_copy, .usage = cm_usage,
+                                   .scratch_alloc = cm_scratch_alloc,
+                                   .scratch_free = cm_scratch_free};
     d->mem = (ndt_memory){.iface = &d->miface, .device = d->dev, .context = d};
     d->piface = (ndt_processor_iface){.version = NDT_IFACE_VERSION, .name = d->name,
                                       .supports = cd_supports, .launch = cd_launch,

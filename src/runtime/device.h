@@ -10,8 +10,9 @@
 #define NDT_DEVICE_H
 #include "internal.h"
 
-#define NDT_PLUGIN_API 3   /* 2: cpu_level; processors may run groups; 3: the plugin reads
-                              * ops/reduce.h's arguments ("pairwise leaf", "reduce block") */
+#define NDT_PLUGIN_API 4   /* 2: cpu_level; processors may run groups; 3: the plugin reads
+                              * ops/reduce.h's arguments ("pairwise leaf", "reduce block");
+                              * 4: memories may give gather scratch outside their budget */
 #define NDT_PLUGIN_ENTRY "ndt_plugin_entry_v1"
 
 typedef struct {

@@ -463,8 +463,9 @@ void ndt__tile_drop_copies(ndt_tile *t) {
  * device at all is placed on the CPU here (a planned fallback).
  * The task bodies still bind through ndt__acquire_ranges, which then finds
  * the tiles valid (one bit test each): it stays as the safety net for what
- * the plan cannot foresee (an injected or real allocation failure, scratch
- * space), whose copies, evictions and fallbacks the log lists under
+ * the plan cannot foresee (an injected or real allocation failure; a
+ * gather's scratch is outside the capacity the plan keeps: bind.c), whose
+ * copies, evictions and fallbacks the log lists under
  * "-- ran:". A tile that goes while the plan counts its copy (its store
  * freed) keeps its node, marked gone, until the plan evicts it in its
  * turn: the plan only ever counts more than is there. */

@@ -656,7 +656,8 @@ int main(int argc, char **argv) {
       char *ran = strstr(logs[r], "-- ran:\n");
       if (ran) printf("run %d: %s", r, ran);
       /* NDT_REQUIRE_PLANNED=1: every copy, eviction and fallback was the
-       * plan's (on simulated devices, also on many ranks: tests/mpi) */
+       * plan's (meson's device-determinism* on sim and the CUDA plugin's
+       * host build; on many ranks: tests/mpi) */
       if (getenv("NDT_REQUIRE_PLANNED"))
         EXPECT(ran && ran[8] == 0, "run %d: nothing unplanned ran (rank %d): %.300s", r,
                ndt_rank(), ran ? ran : "");

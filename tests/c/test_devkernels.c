@@ -16,7 +16,8 @@
  *            which payload x86 keeps then depends on operand order, see
  *            scalar.h), and, element by element, the divide/overflow/
  *            invalid flags the op reports (its fp mask)
- *   cast     the 169 casts over the same values, bit for bit
+ *   cast     the 169 casts over the same values, bit for bit, and the
+ *            invalid/overflow flags each value raises
  *   pairwise the pairwise sum (NumPy's order) of float32/float64 runs,
  *            contiguous and strided, lengths around the block sizes: the
  *            shared function and the block-parallel kernel against the
@@ -59,7 +60,7 @@ typedef struct {
   int (*init)(void);
   int (*ew_has)(int, int, const int *, int);
   int (*ew)(int, int, const int *, int, const ndt_dk_launch *, unsigned *, void *);
-  int (*cast)(int, int, const ndt_dk_launch *, void *);
+  int (*cast)(int, int, const ndt_dk_launch *, unsigned *, void *);
   int (*pairwise)(int, const ndt_dk_launch *, unsigned *, void *);
   void *(*dalloc)(size_t);
   int (*h2d)(void *, const void *, size_t);
@@ -177,16 +178,19 @@ static void launch_ew(const ndt_dk_entry *e, const ndt_dk_launch *L, unsigned *f
   from_device(L, e->nin, isz[e->nin]);
   *flags |= get_flags();
 }
-static void launch_cast(int f, int t, const ndt_dk_launch *L) {
+static void launch_cast(int f, int t, const ndt_dk_launch *L, unsigned *flags) {
   if (run_mode == RUN_DIRECT) {
-    ndt__dk_cast(f, t, L, NULL);
+    ndt__dk_cast(f, t, L, flags, NULL);
     return;
   }
   int isz[2] = {(int)ndt_dtype_size((ndt_dtype)f), (int)ndt_dtype_size((ndt_dtype)t)};
   ndt_dk_launch D;
   to_device(L, 2, isz, &D);
-  if (be.cast(f, t, &D, NULL) || be.sync()) exit(2);
+  unsigned zero = 0;
+  be.h2d(dflags, &zero, sizeof zero);
+  if (be.cast(f, t, &D, dflags, NULL) || be.sync()) exit(2);
   from_device(L, 1, isz[1]);
+  *flags |= get_flags();
 }
 static void launch_pairwise(ndt_dtype dt, const ndt_dk_launch *L, unsigned *flags) {
   if (run_mode == RUN_DIRECT) {
@@ -225,7 +229,10 @@ static const double FV[] = {0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, 2.5, -2.5, 3.0
                             1.7976931348623157e308, 3.4e38, 1e-40, 255.5, 65535.9, 2147483647.5,
                             -2147483648.5, 2147483648.0, 4294967296.0, 9.2233720368547758e18,
                             -9.2233720368547758e18, 1.8446744073709552e19, 1e20, 123456.789,
-                            -0.75, 1e-7, 16777217.0, 3.0e-39};
+                            -0.75, 1e-7, 16777217.0, 3.0e-39,
+                            /* to float32: the least that overflows (2**128 - 2**103,
+                             * rounding to even, up) and the double below it (FLT_MAX) */
+                            3.4028235677973366e38, -3.4028235677973362e38};
 
 static void edge_values(ndt_dtype t, vals *s) {
   s->t = t;
@@ -600,6 +607,11 @@ static void test_ew(void) {
            (long long)bad, n);
     unsigned mask = ndt__ufunc_fp_mask((ndt_ufunc)cpu_op(e->op)) &
                     (NDT_FPE_DIVIDE | NDT_FPE_OVERFLOW | NDT_FPE_INVALID);
+    /* NumPy's complex ordered comparisons report "invalid" (ndt_apply's
+     * rule: their compares signal a NaN) */
+    if (e->op >= NDT_LESS && e->op <= NDT_GREATER_EQUAL &&
+        (e->types[0] == NDT_COMPLEX64 || e->types[0] == NDT_COMPLEX128))
+      mask = NDT_FPE_INVALID;
     /* clip compares with a NaN bound: whether the CPU raises "invalid" there
      * depends on the compare instruction the compiler chose; values only */
     if (e->op == NDT_CLIP) mask = 0;
@@ -642,7 +654,7 @@ static void test_ew(void) {
 }
 
 static void test_cast(void) {
-  int64_t total = 0;
+  int64_t total = 0, flagged = 0;
   for (int f = 0; f < NDT_NTYPES; f++) {
     vals v;
     edge_values((ndt_dtype)f, &v);
@@ -660,7 +672,8 @@ static void test_cast(void) {
       L.run[0] = (ndt_dk_run){.rows = 1, .cols = h, .p = {(char *)src, (char *)b}, .cs = {fs, ts}};
       L.run[1] = (ndt_dk_run){.rows = 1, .cols = v.n - h,
                               .p = {(char *)src + h * fs, (char *)b + h * ts}, .cs = {fs, ts}};
-      launch_cast(f, t, &L);
+      unsigned dev_all = 0;
+      launch_cast(f, t, &L, &dev_all);
       int bad = 0;
       for (int i = 0; i < v.n; i++) {
         /* a NaN cast to a float keeps its payload on x86; to an integer it
@@ -676,10 +689,48 @@ static void test_cast(void) {
       }
       EXPECT(bad == 0, "cast %s -> %s: the CPU's bits", ndt_dtype_name((ndt_dtype)f),
              ndt_dtype_name((ndt_dtype)t));
+      /* the flags, against the CPU's cast of each value alone (an "invalid"
+       * to an integer, an "overflow" narrowing to float32): element by
+       * element directly, else one launch's against their OR */
+      const unsigned mask = NDT_FPE_DIVIDE | NDT_FPE_OVERFLOW | NDT_FPE_INVALID;
+      unsigned cpu_all = 0;
+      int fbad = 0;
+      for (int i = 0; i < v.n; i++) {
+        ndt_fpe_clear();
+        ndt__kern->cast((ndt_dtype)f, (ndt_dtype)t)((const char *)src + i * fs, fs, (char *)a, ts, 1);
+        unsigned cpu = ndt_fpe_test() & mask;
+        cpu_all |= cpu;
+        if (run_mode != RUN_DIRECT) continue;
+        unsigned dev = 0;
+        ndt_dk_launch L1 = {.nrun = 1};
+        L1.run[0] = (ndt_dk_run){.rows = 1, .cols = 1, .p = {(char *)src + i * fs, (char *)b},
+                                 .cs = {fs, ts}};
+        launch_cast(f, t, &L1, &dev);
+        dev &= mask;
+        if (cpu != dev && fbad++ < 3) {
+          char hs[40];
+          hex(hs, src + i * fs, fs);
+          fprintf(stderr, "  cast %s->%s %s flags: cpu %x dev %x\n", ndt_dtype_name((ndt_dtype)f),
+                  ndt_dtype_name((ndt_dtype)t), hs, cpu, dev);
+        }
+      }
+      ndt_fpe_clear();
+      if (run_mode != RUN_DIRECT && (dev_all & mask) != cpu_all) {
+        fbad = 1;
+        fprintf(stderr, "  cast %s->%s flags: cpu %x dev %x\n", ndt_dtype_name((ndt_dtype)f),
+                ndt_dtype_name((ndt_dtype)t), cpu_all, dev_all & mask);
+      }
+      EXPECT(fbad == 0, "cast %s -> %s: the CPU's flags", ndt_dtype_name((ndt_dtype)f),
+             ndt_dtype_name((ndt_dtype)t));
+      flagged += cpu_all != 0;
       total++;
     }
   }
-  printf("cast: %lld casts checked\n", (long long)total);
+  printf("cast: %lld casts checked, %lld of them raise flags on some value\n", (long long)total,
+         (long long)flagged);
+  /* every float -> integer cast (4 sources x 8 targets) and every narrowing
+   * to float32/complex64 (float64 and complex128 to both) raises one */
+  EXPECT(flagged == 4 * 8 + 2 * 2, "the casts that raise flags (%lld)", (long long)flagged);
 }
 
 /* ---- pairwise ---- */

@@ -4,8 +4,11 @@ and asking for CUDA where no plugin, driver or GPU works runs on the CPU
 and says why under NDTILE_VERBOSE=1. The CUDA plugin's host build
 (tests/cudahost, libndtile_cudahost.so: cuda.c against an emulated CUDA
 runtime) gives the CPU's bits, and a kernel fault in it is an error naming
-the op, after which the program goes on on the CPU. Each case runs in a
-child process: devices are chosen when the runtime first starts."""
+the op, after which the program goes on on the CPU. Casts and complex
+comparisons warn and raise as NumPy does on the CPU, on simulated devices
+and in the host build's kernels. Each case runs in a child process:
+devices are chosen when the runtime first starts."""
+import json
 import os
 import subprocess
 import sys
@@ -164,3 +167,103 @@ def test_cuda_fault_names_the_op_and_goes_on_on_cpu():
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.splitlines()[-1] == "went on"
     assert "the CUDA device 0 failed" in r.stderr      # once, on stderr
+
+
+# Casts and complex ordered comparisons report NumPy's floating-point errors
+# wherever their tiles run: on the CPU, on simulated devices (which run the
+# CPU's loops) and in the CUDA plugin's kernels (its host build), which infer
+# them (scalar.h's ndt_sc_cast_fe_*, ndt_sc_cmpnan_*) and report them through
+# the device's flags word. 600,000 elements: three 2 MiB tiles of float64
+# (six of complex128), far above the inline threshold; frombuffer's arrays
+# lend their memory, so their ops are not fused: each is an elementwise task
+# of its own, which the device runs. The offending value sits in the last
+# tile (the second device's, by the owner rule).
+FLAGS = """
+    import hashlib, json, warnings, numpy, ndtile as np
+    n = 600_000
+    def lent(x):
+        return np.frombuffer(x.tobytes(), dtype=x.dtype)
+    def arr(dtype, **at):
+        x = numpy.ones(n, dtype)
+        for i, v in at.items():
+            x[int(i[1:])] = v
+        return x
+    last = "i%d" % (n - 5)
+    F = {last: 1e300}
+    cases = [
+        ("f64->i32 1e300", arr(float, **F), "astype", numpy.int32),
+        ("f64->i64 nan", arr(float, **{last: numpy.nan}), "astype", numpy.int64),
+        ("f64->u8 -inf", arr(float, **{last: -numpy.inf}), "astype", numpy.uint8),
+        ("f64->u32 2**32", arr(float, **{last: 2.0 ** 32}), "astype", numpy.uint32),
+        ("f32->i16 inf", arr(numpy.float32, **{last: numpy.inf}), "astype", numpy.int16),
+        ("f64->u64 -1e19", arr(float, **{last: -1e19}), "astype", numpy.uint64),
+        ("f64->i32 -2.75", arr(float, **{last: -2.75}), "astype", numpy.int32),
+        ("f64->f32 1e300", arr(float, **F), "astype", numpy.float32),
+        ("f64->f32 -3.4028235677973366e38", arr(float, **{last: -3.4028235677973366e38}),
+         "astype", numpy.float32),
+        ("f64->f32 FLT_MAX-ish", arr(float, **{last: 3.4028235677973362e38}), "astype",
+         numpy.float32),
+        ("f64->f32 nan inf", arr(float, **{last: numpy.nan, "i7": numpy.inf}), "astype",
+         numpy.float32),
+        ("c128->c64 imag 1e300", arr(complex, **{last: complex(0, 1e300)}), "astype",
+         numpy.complex64),
+        ("f64->c64 1e300", arr(float, **F), "astype", numpy.complex64),
+        ("f64->bool nan", arr(float, **{last: numpy.nan}), "astype", numpy.bool_),
+        ("c128 < nan re", arr(complex, **{last: complex(numpy.nan, 0)}), "less", None),
+        ("c128 <= nan im, equal re", arr(complex, **{last: complex(1, numpy.nan)}),
+         "less_equal", None),
+        ("c64 > nan re", arr(numpy.complex64, **{last: complex(numpy.nan, 1)}), "greater",
+         None),
+        ("c64 >= nan im, equal re", arr(numpy.complex64, **{last: complex(1, numpy.nan)}),
+         "greater_equal", None),
+        ("c128 < nan im, other re", arr(complex, **{last: complex(5, numpy.nan)}), "less",
+         None),
+        ("c128 == nan", arr(complex, **{last: complex(numpy.nan, 0)}), "equal", None),
+        ("c128 < clean", arr(complex), "less", None),
+    ]
+    def run(mod, x, how, to, err):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            try:
+                with mod.errstate(**err):
+                    if how == "astype":
+                        r = x.astype(to)
+                    else:
+                        y = numpy.ones(n, x.dtype)
+                        r = getattr(mod, how)(x, y if mod is numpy else lent(y))
+                    r = numpy.asarray(r)
+                    out = ("ok", str(r.dtype), hashlib.sha1(r.tobytes()).hexdigest())
+            except FloatingPointError as e:
+                out = ("raise", str(e))
+        return [out, sorted(str(m.message) for m in w if m.category is RuntimeWarning)]
+    bad = []
+    for name, x, how, to in cases:
+        for err in ({}, {"invalid": "raise", "over": "raise"}, {"all": "ignore"}):
+            want = run(numpy, x, how, to, err)
+            got = run(np, lent(x), how, to, err)
+            if got != want:
+                bad.append([name, err, want, got])
+    print(json.dumps(bad))
+    print(json.dumps(np._core.device_stats()))
+"""
+
+
+@pytest.mark.parametrize("devices", ["none", "sim:2,mem=4M", "cudahost"])
+def test_casts_and_complex_comparisons_report_numpys_fp_errors(devices):
+    env = {"NDTILE_DEVICES": devices}
+    if devices == "cudahost":
+        if cudahost_plugin() is None:
+            pytest.skip("no libndtile_cudahost.so (make build)")
+        env = {"NDTILE_DEVICES": "cuda:0,1", "NDTILE_CUDA_PLUGIN": cudahost_plugin(),
+               "NDTILE_CUDA_MEM": "16M", "NDTILE_CUDAHOST_STATS": "1"}
+    r = run(FLAGS, **env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = r.stdout.splitlines()
+    bad, stats = json.loads(out[-2]), json.loads(out[-1])
+    assert bad == [], "\n".join(map(str, bad))
+    if devices != "none":
+        assert stats["copies"] > 0, stats          # the tasks ran on the devices
+    if devices == "cudahost":
+        launches = int(r.stderr.split("cudahost: ")[1].split(" kernel launches")[0])
+        # each case's op (three error states) ran as the plugin's kernels
+        assert launches >= 21 * 3, r.stderr

@@ -203,14 +203,10 @@ CPLX_FUSED(c128, ndt_c128, double, , plain)
 CPLX_PICK(c64)
 CPLX_PICK(c128)
 
-/* The ordered comparisons raise "invalid" as NumPy's (its CLT & co, whose
- * first real-part compare and, when the real parts are equal, imaginary
- * part compare are signalling): where a real part is a NaN, or the real
- * parts are equal and an imaginary part is a NaN. The loop's own flags
- * (vectorised, every compare runs) are dropped. */
-#define CMP_NAN_SEEN(a, b) \
-  ((((a).re != (a).re) | ((b).re != (b).re) | \
-    (((a).re == (b).re) & (((a).im != (a).im) | ((b).im != (b).im)))) != 0)
+/* The ordered comparisons raise "invalid" as NumPy's, by value
+ * (scalar.h's NDT_SC_CMPNAN, which the device's comparisons report from
+ * too). The loop's own flags (vectorised, every compare runs) are
+ * dropped. */
 /* Any NaN among n complex values at p (stride s bytes)? On the bits, over
  * the parts as one flat run when contiguous: integer work vectorises and
  * raises no flag (most data has no NaN: the comparison then raises nothing). */
@@ -256,7 +252,7 @@ ANY_NAN(any_nan_c128, double, uint64_t, 0x7ff0000000000000ull)
       T a, b;                                                                    \
       memcpy(&a, p, sizeof a);                                                   \
       memcpy(&b, q, sizeof b);                                                   \
-      bad |= CMP_NAN_SEEN(a, b);                                                 \
+      bad |= NDT_SC_CMPNAN(a, b);                                                \
     }                                                                            \
     OP##v_##SFX(args, steps, n);                                                 \
     ndt_fpstate_restore(saved);                                                  \

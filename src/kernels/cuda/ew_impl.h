@@ -38,10 +38,14 @@ NDT_DK_WHERE_FN(c128, ndt_c128)
             *(TO *)p[3] = F(*(const T1 *)p[0], *(const T2 *)p[1], *(const T3 *)p[2]))
 NDT_DK_ALL_OPS(NDT_DK_K_U, NDT_DK_K_UF, NDT_DK_K_B, NDT_DK_K_BF, NDT_DK_K_T3)
 
-/* ---- casts: 13 x 13 ---- */
+/* ---- casts: 13 x 13, with the flags the CPU's casts raise (scalar.h's
+ * ndt_sc_cast_fe: "invalid" to an integer, "overflow" narrowing) ---- */
 #define NDT_DK_K_CAST(TO, FROM)                                                        \
-  NDT_DK_EW(dk_cast_##FROM##_##TO, 2,                                                  \
-            *(ndt_sc_t_##TO *)p[1] = ndt_sc_cast_##FROM##_##TO(*(const ndt_sc_t_##FROM *)p[0]))
+  NDT_DK_EW(dk_cast_##FROM##_##TO, 2, {                                                \
+    const ndt_sc_t_##FROM x = *(const ndt_sc_t_##FROM *)p[0];                          \
+    *(ndt_sc_t_##TO *)p[1] = ndt_sc_cast_##FROM##_##TO(x);                             \
+    f |= ndt_sc_cast_fe_##FROM##_##TO(x);                                              \
+  })
 #define NDT_DK_K_CAST_FROM(FROM, _) NDT_SC_FOREACH_DTYPE_SFX2(NDT_DK_K_CAST, FROM)
 NDT_SC_FOREACH_DTYPE_SFX(NDT_DK_K_CAST_FROM, _)
 
@@ -142,10 +146,12 @@ NDT_DK_ENTRY(int) ndt__dk_ew(int op, int nin, const int *loop, int fused,
   e->fn(L, flags, stream);
   return 0;
 }
-/* dst = (to)src over the runs of L (operand 0 the source, 1 the result) */
-NDT_DK_ENTRY(int) ndt__dk_cast(int from, int to, const ndt_dk_launch *L, void *stream) {
+/* dst = (to)src over the runs of L (operand 0 the source, 1 the result);
+ * flags: a device word the kernel ORs its NDT_SC_FE_* bits into */
+NDT_DK_ENTRY(int) ndt__dk_cast(int from, int to, const ndt_dk_launch *L, unsigned *flags,
+                               void *stream) {
   if (from < 0 || from >= NDT_NTYPES || to < 0 || to >= NDT_NTYPES) return -1;
-  ndt_dk_casts[from][to](L, NULL, stream);
+  ndt_dk_casts[from][to](L, flags, stream);
   return 0;
 }
 

@@ -162,10 +162,10 @@
   BF(NDT_TRUE_DIVIDE, DT, SFX, T, T, T, ndt_sc_div_##SFX)                                \
   B(NDT_EQUAL, DT, SFX, T, T, ndt_sc_bool, ndt_sc_eq_##SFX)                                  \
   B(NDT_NOT_EQUAL, DT, SFX, T, T, ndt_sc_bool, ndt_sc_ne_##SFX)                              \
-  B(NDT_LESS, DT, SFX, T, T, ndt_sc_bool, ndt_sc_lt_##SFX)                                   \
-  B(NDT_LESS_EQUAL, DT, SFX, T, T, ndt_sc_bool, ndt_sc_le_##SFX)                             \
-  B(NDT_GREATER, DT, SFX, T, T, ndt_sc_bool, ndt_sc_gt_##SFX)                                \
-  B(NDT_GREATER_EQUAL, DT, SFX, T, T, ndt_sc_bool, ndt_sc_ge_##SFX)                          \
+  BF(NDT_LESS, DT, SFX, T, T, ndt_sc_bool, ndt_sc_ltf_##SFX)                                 \
+  BF(NDT_LESS_EQUAL, DT, SFX, T, T, ndt_sc_bool, ndt_sc_lef_##SFX)                           \
+  BF(NDT_GREATER, DT, SFX, T, T, ndt_sc_bool, ndt_sc_gtf_##SFX)                              \
+  BF(NDT_GREATER_EQUAL, DT, SFX, T, T, ndt_sc_bool, ndt_sc_gef_##SFX)                        \
   B(NDT_LOGICAL_AND, DT, SFX, T, T, ndt_sc_bool, ndt_sc_land_##SFX)                          \
   B(NDT_LOGICAL_OR, DT, SFX, T, T, ndt_sc_bool, ndt_sc_lor_##SFX)                            \
   B(NDT_LOGICAL_XOR, DT, SFX, T, T, ndt_sc_bool, ndt_sc_lxor_##SFX)                          \
