@@ -48,7 +48,8 @@ ndt_status ndt_ufunc_result_type(ndt_ufunc op, int nin, const ndt_array *const *
 
 /* The floating-point errors NumPy reports for op: none for the ops whose
  * loops only compare, select or move bits (a compare of a NaN may raise
- * "invalid" in hardware; NumPy's loops use quiet compares). */
+ * "invalid" in hardware; NumPy's loops use quiet compares: clip of a NaN
+ * too). ufunc.at's tasks use it too (strided.c). */
 unsigned ndt__ufunc_fp_mask(ndt_ufunc op) {
   switch (op) {
     case NDT_EQUAL: case NDT_NOT_EQUAL: case NDT_LESS: case NDT_LESS_EQUAL:
@@ -57,7 +58,7 @@ unsigned ndt__ufunc_fp_mask(ndt_ufunc op) {
     case NDT_BITWISE_XOR: case NDT_LEFT_SHIFT: case NDT_RIGHT_SHIFT: case NDT_INVERT:
     case NDT_MAXIMUM: case NDT_MINIMUM: case NDT_FMAX: case NDT_FMIN: case NDT_ISNAN:
     case NDT_ISINF: case NDT_ISFINITE: case NDT_SIGNBIT: case NDT_WHERE: case NDT_COPYSIGN:
-    case NDT_BITWISE_COUNT: case NDT_SIGN: case NDT_HEAVISIDE:
+    case NDT_BITWISE_COUNT: case NDT_SIGN: case NDT_HEAVISIDE: case NDT_CLIP:
       return 0;
     case NDT_ABSOLUTE:   /* NumPy's complex abs: no underflow */
       return NDT_FPE_DIVIDE | NDT_FPE_OVERFLOW | NDT_FPE_INVALID;

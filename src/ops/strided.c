@@ -109,26 +109,11 @@ static const ndt_task_kind put_op_kind = {"ufunc.at", {put_op_body}, NULL};
 static ndt_status put_op(ndt_array *a, const ndt_array *idx, const ndt_array *vals, ndt_ufunc op,
                          const ndt_dtype *loop);
 
-/* The floating-point errors NumPy reports for op ("... encountered in add"):
- * none for comparisons, max/min and the logical and bitwise ops. */
-static unsigned op_fp_mask(ndt_ufunc op) {
-  switch (op) {
-    case NDT_EQUAL: case NDT_NOT_EQUAL: case NDT_LESS: case NDT_LESS_EQUAL:
-    case NDT_GREATER: case NDT_GREATER_EQUAL: case NDT_LOGICAL_AND: case NDT_LOGICAL_OR:
-    case NDT_LOGICAL_XOR: case NDT_LOGICAL_NOT: case NDT_BITWISE_AND: case NDT_BITWISE_OR:
-    case NDT_BITWISE_XOR: case NDT_LEFT_SHIFT: case NDT_RIGHT_SHIFT: case NDT_INVERT:
-    case NDT_MAXIMUM: case NDT_MINIMUM: case NDT_FMAX: case NDT_FMIN: case NDT_SIGN:
-      return 0;
-    default:
-      return NDT_FPE_DIVIDE | NDT_FPE_OVERFLOW | NDT_FPE_UNDERFLOW | NDT_FPE_INVALID;
-  }
-}
-
 ndt_status ndt_put_op(ndt_array *a, const ndt_array *idx, const ndt_array *vals, ndt_ufunc op,
                       const ndt_dtype *loop) {
   if ((int)op < 0 || op >= NDT_NUFUNCS) return ndt__error(NDT_ERR_VALUE, "at: invalid ufunc");
   /* one record of floating-point errors for all the op's tasks */
-  ndt_fp_begin(ndt_ufunc_name(op), op_fp_mask(op));
+  ndt_fp_begin(ndt_ufunc_name(op), ndt__ufunc_fp_mask(op));
   ndt_status st = put_op(a, idx, vals, op, loop);
   ndt_fp_end();
   return st;

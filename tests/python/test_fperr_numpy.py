@@ -315,3 +315,24 @@ def test_reduction_with_a_narrowing_dtype_reports_as_reduce(f, n):
     for v in (1e300, -1e300, 3.0):
         same_as_numpy(lambda M: getattr(M, f)(full(M, n, v, 'float64'), dtype='float32'))
         same_as_numpy(lambda M: getattr(M, f)(full(M, n, v, 'float64')[::3], dtype='float32'))
+
+
+@pytest.mark.parametrize('n', SIZES)
+@pytest.mark.parametrize('dt', ['float64', 'float32'])
+@pytest.mark.parametrize('where', ['input', 'lo', 'hi', 'bounds arrays'])
+def test_clip_of_nan_is_quiet(where, dt, n):
+    # NumPy's clip compares quietly: a NaN anywhere warns nothing (ndtile
+    # reported "invalid value encountered in clip", the hardware's flag of
+    # an ordered compare of a NaN; found by the fp18 helper)
+    def fn(mod):
+        x = full(mod, n, 1.5, dt)
+        x[n // 2] = numpy.nan if where == 'input' else 3.0
+        lo, hi = (numpy.nan if where == 'lo' else 0.0), (numpy.nan if where == 'hi' else 2.0)
+        if where == 'bounds arrays':
+            lo, hi = full(mod, n, numpy.nan, dt), full(mod, n, 2.0, dt)
+        return mod.clip(x, lo, hi)
+    assert same_as_numpy(fn) == ([], None)
+    for state in (dict(all='raise'),):
+        with numpy.errstate(**state):
+            got = numpy.asarray(fn(ndtile))
+        numpy.testing.assert_array_equal(got, fn(numpy))
