@@ -127,6 +127,8 @@ bench: build python
 	./$(BUILD)/bench/bench_core
 	$(PY) bench/run.py $(ARGS)
 	$(PY) bench/scaling.py
+	@if nvidia-smi -L 2>/dev/null | grep -q GPU; then $(PY) bench/gpu/run.py; \
+	else echo "bench/gpu: no GPU here (nvidia-smi -L lists none); skipped"; fi
 
 # 1 rank x all cores against 2 ranks sharing them, with bytes moved per call.
 bench-scaling: python

@@ -4,9 +4,10 @@
 # against the CPU's loops bit for bit (test_devkernels: on the CPU here, the
 # plugin's on the GPU there), the device tests and the backend harness, the Python suite's device-relevant
 # part under NDTILE_DEVICES=cuda, OOM fallback with a small NDTILE_CUDA_MEM,
-# two virtual devices on one GPU (cuda:0,cuda:0), and a small benchmark
-# against CuPy when it is installed. Every stage has its own timeout; the
-# caps add up to under 9 minutes when build-cuda/ is already built. Writes
+# two virtual devices on one GPU (cuda:0,cuda:0), and the GPU benchmarks
+# against CuPy when it is installed (bench/gpu/run.py). Every stage has its own timeout; the
+# caps add up to 9.3 minutes besides the build (most stages end well before
+# their caps; a prebuilt build-cuda/ makes the build seconds). Writes
 # $OUT/gpu_check.json and $OUT/log.txt ($OUT defaults to out/gpu_check).
 #
 #   tools/gpu_check.sh          on a machine with a GPU (nvcc, driver; the
@@ -125,36 +126,12 @@ NBIG=$([ $SIM = 1 ] || [ $HOSTCUDA = 1 ] && echo 4000000 || echo 100000000)
 stage oom 60 "cpu=\$(NDTILE_DEVICES=none $PY $OUT/work.py $NBIG | cut -d' ' -f1); dev=\$(NDTILE_DEVICES=$SMALL $MEMVAR $PY $OUT/work.py $NBIG); echo cpu \$cpu; echo dev \$dev; [ \"\$cpu\" = \"\${dev%% *}\" ]"
 stage multi 45 "cpu=\$(NDTILE_DEVICES=none $PY $OUT/work.py 3000000 | cut -d' ' -f1); dev=\$(NDTILE_DEVICES=$DEV2 $PY $OUT/work.py 3000000); echo cpu \$cpu; echo dev \$dev; [ \"\$cpu\" = \"\${dev%% *}\" ] && case \"\$dev\" in *simdev1*|*cuda1*) ;; *) exit 1;; esac"
 
-# a small benchmark: c = a + b on 2^25 float64, and a 1000-element op, vs CuPy
-cat > "$OUT/bench.py" <<'PYEOF'
-import json, sys, time, ndtile as np
-def best(f, k=5):
-    t = []
-    for _ in range(k):
-        t0 = time.perf_counter(); f(); t.append(time.perf_counter() - t0)
-    return min(t)
-n = 1 << 25
-a = np.arange(float(n)); b = a + 1.0; np.sync()
-r = {"devices": [d["name"] for d in np.devices()]}
-t = best(lambda: (a + b, np.sync()))
-r["ndtile_add_GBps"] = 3 * 8 * n / t / 1e9
-x = np.arange(1000.0); y = x + 1
-t = best(lambda: [x + y for _ in range(1000)]) / 1000
-r["ndtile_small_op_us"] = t * 1e6
-try:
-    import cupy as cp
-    ca = cp.arange(float(n)); cb = ca + 1.0; cp.cuda.Device().synchronize()
-    t = best(lambda: (ca + cb, cp.cuda.Device().synchronize()))
-    r["cupy_add_GBps"] = 3 * 8 * n / t / 1e9
-    cx = cp.arange(1000.0); cy = cx + 1
-    t = best(lambda: ([cx + cy for _ in range(1000)], cp.cuda.Device().synchronize())) / 1000
-    r["cupy_small_op_us"] = t * 1e6
-except Exception as e:
-    r["cupy"] = "not available: %s" % type(e).__name__
-print(json.dumps(r))
-PYEOF
+# the GPU benchmarks side by side with CuPy (bench/gpu/run.py: copy, add,
+# the fused chain, sums, small ops, transfers, gemm, the X-ray job); its
+# last line is the JSON the summary takes. --sim runs it small, to check it.
+BENCH_ARGS=$([ $SIM = 1 ] && echo "--quick" || echo "--reps 3 --log2n 26")
 if [ $HOSTCUDA = 0 ]; then
-  stage bench 60 "NDTILE_DEVICES=$DEV1 $PY $OUT/bench.py | tee $OUT/bench.json"
+  stage bench 90 "NDTILE_DEVICES=$DEV1 $PY bench/gpu/run.py $BENCH_ARGS | tee $OUT/bench.json"
 fi
 # --sim: the GPU stages themselves through the plugin's host build
 if [ $SIM = 1 ]; then
