@@ -95,6 +95,7 @@ typedef enum {
   NDT__SET_CUDA_MEM,        /* devices (device.c) */
   NDT__SET_GPU_GROUP,       /* grouped device tasks (sched.c) */
   NDT__SET_BIND,            /* ranks on cores of their own (comm.c) */
+  NDT__SET_GPUS_PER_NODE,   /* each rank's share of its node's GPUs (device.c) */
   NDT__NSETTINGS
 } ndt__setting_id;
 /* NDTILE_DEVICES (or ndt_config.devices), parsed (env.c): auto, none,
@@ -126,6 +127,9 @@ void ndt__mem_counters(int id, int64_t out[6]);
  * Under MPI the recording thread moves bytes with these; both sides call
  * them at the same point of the program, which is what matches them. */
 extern int ndt__comm_size_;
+/* This rank's place among the ranks of its node (MPI_COMM_TYPE_SHARED;
+ * 0 of 1 as one process): comm.c sets them when MPI starts */
+extern int ndt__comm_local_rank_, ndt__comm_local_size_;
 static inline int ndt_distributed(void) { return ndt__comm_size_ > 1; }
 /* What the transport needs of the scheduler above it; sched.c passes it
  * to ndt__comm_start (comm.c names no function of sched.c). Until then the

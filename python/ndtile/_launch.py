@@ -168,6 +168,11 @@ def _parser():
                    help="number of nodes")
     p.add_argument("--ranks-per-node", type=_positive, metavar="R",
                    help="processes per node")
+    p.add_argument("--gpus-per-node", type=_positive, metavar="G",
+                   help="GPUs per node to share among its ranks: each rank "
+                        "runs on its share (one each when G equals the ranks "
+                        "per node); sets NDTILE_GPUS_PER_NODE, and "
+                        "NDTILE_DEVICES=cuda unless NDTILE_DEVICES is set")
     p.add_argument("--launcher", choices=LAUNCHERS, default="auto",
                    help="how to start the processes (default auto: srun in a "
                         "Slurm allocation, mpirun for more than one rank, "
@@ -331,6 +336,10 @@ def plan(args, target, target_args):
     env_set = {"NDTILE_WORKERS": workers_text, "NDTILE_LAUNCHED": "1"}
     if getattr(args, "profile", None):
         env_set["NDTILE_PROFILE"] = args.profile
+    if getattr(args, "gpus_per_node", None):
+        env_set["NDTILE_GPUS_PER_NODE"] = str(args.gpus_per_node)
+        if "NDTILE_DEVICES" not in os.environ:
+            env_set["NDTILE_DEVICES"] = "cuda"
     extra = []
     for text in getattr(args, "launcher_args", None) or ():
         try:

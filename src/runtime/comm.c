@@ -32,6 +32,7 @@
 
 int ndt__comm_size_ = 1;
 static int comm_rank, comm_started;
+int ndt__comm_local_rank_ = 0, ndt__comm_local_size_ = 1;
 #ifdef NDT_HAVE_MPI
 static int spin_tests = NDT__MPI_SPIN_DEFAULT;   /* MPI_Test calls before a wait starts to sleep */
 #endif
@@ -554,7 +555,9 @@ static void warn_launched_alone(void) {
 }
 #endif
 
-/* NDTILE_BIND=cores (the launcher sets it when the ranks of a node and
+/* The node split (this rank's local rank and the node's ranks: device.c
+ * shares the node's GPUs by them) and NDTILE_BIND=cores (the launcher sets
+ * it when the ranks of a node and
  * their workers fit its cores): each rank keeps to cores of its own, the
  * node's allowed CPUs cut into slices of NDTILE_WORKERS in local-rank order,
  * and so does every thread it has and will start. Unbound, the ranks'
@@ -566,7 +569,7 @@ static void warn_launched_alone(void) {
  * this rank's runtime starts; MPI's own threads are moved too. A slice that
  * does not fit (more ranks times workers than CPUs) leaves the rank
  * unbound. */
-static void bind_rank(void) {
+static void node_place(void) {
 #ifdef __linux__
   /* (a collective: every rank takes part, whatever its own setting says) */
   MPI_Comm node;
@@ -577,6 +580,8 @@ static void bind_rank(void) {
   MPI_Comm_rank(node, &lr);
   MPI_Comm_size(node, &ln);
   MPI_Comm_free(&node);
+  ndt__comm_local_rank_ = lr;
+  ndt__comm_local_size_ = ln;
   if (ndt__env_int("NDTILE_BIND", 0) != 1) return;
   cpu_set_t all, mine;
   if (sched_getaffinity(0, sizeof all, &all)) return;
@@ -647,7 +652,7 @@ void ndt__comm_start(const ndt_comm_hooks *h) {
       fprintf(stderr, "ndtile rank %d: cannot allocate the rank table\n", comm_rank);
       MPI_Abort(MPI_COMM_WORLD, 71);
     }
-    bind_rank();
+    node_place();
     prctl(PR_SET_TIMERSLACK, 1UL);   /* short sleeps in wait_req stay short */
     spin_tests = (int)ndt__env_int("NDTILE_MPI_SPIN", spin_tests);
     discard = malloc(CHUNK);

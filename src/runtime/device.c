@@ -88,7 +88,28 @@ static void *open_plugin(void) {
   return NULL;
 }
 
-static void start_cuda(const ndt__devspec *d, const char *what) {
+/* NDTILE_GPUS_PER_NODE=G (ndtile --gpus-per-node G) with every CUDA device
+ * asked for (`cuda`, `auto`): this rank's share of the node's G GPUs, by
+ * its place among the node's L ranks. L <= G: GPUs [l*G/L, (l+1)*G/L) (one
+ * each when L == G); L > G: GPU l*G/L, shared with its neighbours. A list
+ * the user gave (cuda:0,1) is kept as it is. */
+static void share_gpus(ndt__devspec *d, const char *what) {
+  int g = (int)ndt__env_int("NDTILE_GPUS_PER_NODE", 0);
+  if (g <= 0 || d->n > 0) return;
+  int l = ndt__comm_local_rank_, L = ndt__comm_local_size_ > 0 ? ndt__comm_local_size_ : 1;
+  int lo = (int)((int64_t)l * g / L), hi = (int)((int64_t)(l + 1) * g / L);
+  if (hi <= lo) hi = lo + 1;
+  for (int i = lo; i < hi && d->n < NDT__MAX_DEVS; i++) d->index[d->n++] = i;
+  char which[32];
+  if (d->n > 1) snprintf(which, sizeof which, "GPUs %d-%d", lo, lo + d->n - 1);
+  else snprintf(which, sizeof which, "GPU %d", lo);
+  ndt__verbose("%s: rank %d of %d on this node takes %s of %d (NDTILE_GPUS_PER_NODE)", what,
+               l, L, which, g);
+}
+
+static void start_cuda(const ndt__devspec *d0, const char *what) {
+  ndt__devspec share = *d0, *d = &share;
+  share_gpus(d, what);
   void *h = open_plugin();
   if (!h) {
     ndt__verbose("%s: no CUDA plugin (%s); running on CPUs", what, note);

@@ -54,6 +54,8 @@ static const setting_def defs[NDT__NSETTINGS] = {
     [NDT__SET_GPU_GROUP] = {"NDTILE_GPU_GROUP", 1, 0, INT64_MAX},
     /* many ranks: each keeps to cores of its own (comm.c); a word: bind_words */
     [NDT__SET_BIND] = {"NDTILE_BIND", 0, 0, 1},
+    /* many ranks: the GPUs of a node, shared among its ranks (device.c) */
+    [NDT__SET_GPUS_PER_NODE] = {"NDTILE_GPUS_PER_NODE", 0, 0, 64},
 };
 #define NDEFS NDT__NSETTINGS
 

@@ -485,6 +485,7 @@ ndt_status ndt_setting_value(const char *name, int64_t *value) {
     case NDT__SET_FALLBACK: *value = ndt__env_int(name, 0); break;   /* the package's */
     case NDT__SET_CUDA_MEM: *value = ndt__env_int(name, 0); break;   /* 0: most of the card */
     case NDT__SET_BIND: *value = ndt__env_int(name, 0); break;       /* read by comm.c */
+    case NDT__SET_GPUS_PER_NODE: *value = ndt__env_int(name, 0); break;   /* device.c */
     case NDT__SET_MPI_SPIN: /* read by comm.c when it starts MPI */
     default: *value = ndt__env_int(name, NDT__MPI_SPIN_DEFAULT); break;
   }

@@ -419,6 +419,32 @@ print(f"RANK {np.rank()} CPUS {sorted(os.sched_getaffinity(0))} SENT {sent} "
               len(coll) == n and all(c == 4 for c in coll), f"collectives {coll}")
 
 
+def gpu_share(build, tmp):
+    """ndtile --gpus-per-node G: each rank runs on its share of the node's
+    GPUs (two emulated GPUs of the CUDA plugin's host build): with G = 2,
+    rank 0 on GPU 0 and rank 1 on GPU 1; with G = 1 both on GPU 0; one
+    process takes both."""
+    plugin = os.path.join(build, 'tests', 'cudahost', 'libndtile_cudahost.so')
+    if not os.path.exists(plugin):
+        check("gpu share: the CUDA plugin's host build is built", False, plugin)
+        return
+    script = os.path.join(tmp, 'gpus.py')
+    with open(script, 'w') as f:
+        f.write("import ndtile as np\n"
+                "print('RANK', np.rank(), 'GPUS', ','.join(str(d['index']) "
+                "for d in np.devices() if d['kind'] == 'cuda'), 'END', flush=True)\n")
+    env = {'NDTILE_ALL_RANKS_PRINT': '1', 'NDTILE_CUDA_PLUGIN': plugin}
+    for n, g, want in ((2, 2, {'0': '0', '1': '1'}), (2, 1, {'0': '0', '1': '0'}),
+                       (1, 2, {'0': '0,1'})):
+        p, dt = run([PY, '-m', 'ndtile', '--cpus', '2', '--ranks', str(n), '--gpus-per-node',
+                     str(g), script], 120, env)
+        out = p.stdout + p.stderr
+        got = dict(re.findall(r'RANK (\d+) GPUS ([\d,]*) END', out))
+        check(f"gpu share: {n} rank{'s' if n > 1 else ''} with --gpus-per-node {g} run on "
+              f"GPUs {want} ({dt:.1f} s)", p.returncode == 0 and got == want,
+              f"rc={p.returncode} got {got} {out[-1500:]}")
+
+
 def out_of_step(tmp):
     """Ranks that stop making the same calls: sys.exit on one rank, an array
     read on one rank only, a read of another array. Every rank ends within
@@ -500,7 +526,7 @@ def main():
     ap.add_argument('--build', default=os.path.join(ROOT, 'build'))
     ap.add_argument('--only', default='',
                     help="run only these checks (comma list: out_of_step, fail_stop, output, "
-                         "lifetimes, memory, device_plan, fp_errors, placement)")
+                         "lifetimes, memory, device_plan, fp_errors, placement, gpu_share)")
     ap.add_argument('--pytest-ranks', default='2,3,4',
                     help="rank counts for the whole Python suite ('' skips it)")
     args = ap.parse_args()
@@ -509,7 +535,7 @@ def main():
     if args.only:
         names = {'out_of_step': out_of_step, 'fail_stop': fail_stop, 'output': output_once,
                  'lifetimes': lifetimes, 'fp_errors': fp_errors, 'memory': memory,
-                 'placement': placement,
+                 'placement': placement, 'gpu_share': lambda t: gpu_share(args.build, t),
                  'device_plan': lambda _: device_plan(args.build, [n for n in ranks if n in (2, 3)])}
         try:
             for n in args.only.split(','):
@@ -532,6 +558,7 @@ def main():
         fp_errors(tmp)
         memory(tmp)
         placement(tmp)
+        gpu_share(args.build, tmp)
         xray_report(tmp, [n for n in ranks if n in (1, 3)])
         c_suites(args.build, ranks)
         device_plan(args.build, [n for n in ranks if n in (2, 3)])

@@ -116,6 +116,21 @@ def test_ranks_that_fit_the_cores_are_bound(machine, capsys, script):
     assert "NDTILE_BIND" not in env                           # the user's binding wins
 
 
+def test_gpus_per_node(machine, capsys, script, monkeypatch):
+    # each rank takes its share of the node's GPUs (the runtime picks it by
+    # its place on the node: device.c); the devices are CUDA unless the
+    # user chose others
+    machine.cores = 8
+    env, cmd = dry(capsys, "--ranks", "4", "--gpus-per-node", "4", script)
+    assert env["NDTILE_GPUS_PER_NODE"] == "4" and env["NDTILE_DEVICES"] == "cuda"
+    assert "NDTILE_GPUS_PER_NODE" in cmd and "NDTILE_DEVICES" in cmd      # -x
+    monkeypatch.setenv("NDTILE_DEVICES", "cuda:0,cuda:0")
+    env, cmd = dry(capsys, "--ranks", "2", "--gpus-per-node", "1", script)
+    assert env["NDTILE_GPUS_PER_NODE"] == "1" and "NDTILE_DEVICES" not in env
+    assert "NDTILE_DEVICES" in cmd                                      # forwarded as is
+    assert _launch.main(["--dry-run", "--gpus-per-node", "0", script]) == 2
+
+
 def test_users_bind_setting_wins(machine, capsys, script, monkeypatch):
     monkeypatch.setenv("NDTILE_BIND", "none")
     env, cmd = dry(capsys, "--ranks", "2", script)
