@@ -127,6 +127,9 @@ void ndt__mem_counters(int id, int64_t out[6]);
  * Under MPI the recording thread moves bytes with these; both sides call
  * them at the same point of the program, which is what matches them. */
 extern int ndt__comm_size_;
+/* Whether NDTILE_VERBOSE is set; prints one line on stderr when it is
+ * (runtime/device_log.c; comm.c and device.c say what they set up). */
+void ndt__verbose(const char *fmt, ...);
 /* This rank's place among the ranks of its node (MPI_COMM_TYPE_SHARED;
  * 0 of 1 as one process): comm.c sets them when MPI starts */
 extern int ndt__comm_local_rank_, ndt__comm_local_size_;
@@ -513,6 +516,12 @@ typedef struct {
    * leaves none (the task falls back to the CPU, unplanned). */
   void *(*scratch_alloc)(ndt_memory *m, size_t n);   /* NULL + error when short */
   void (*scratch_free)(ndt_memory *m, void *p, size_t n);
+  /* optional: height rows of width bytes, row r from src + r * spitch to
+   * dst + r * dpitch (pitches >= width), in one call: a gather of a
+   * strided run through a memory the host cannot address (bind.c) took a
+   * copy, and a wait, per element without it */
+  ndt_status (*copy2d)(ndt_memory *to, void *dst, size_t dpitch, ndt_memory *from,
+                       const void *src, size_t spitch, size_t width, size_t height);
 } ndt_memory_iface;
 struct ndt_memory {
   const ndt_memory_iface *iface;

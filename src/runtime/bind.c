@@ -54,6 +54,11 @@ static void copy_run_far(ndt_memory *m, char *p, int64_t ps, char *buf, int isz,
     to_buf ? cp(m, buf, m, p, (size_t)n * isz) : cp(m, p, m, buf, (size_t)n * isz);
     return;
   }
+  if (m->iface->copy2d && ps > isz && n > 1) {   /* rows of one element, in one call */
+    if (to_buf) m->iface->copy2d(m, buf, (size_t)isz, m, p, (size_t)ps, (size_t)isz, (size_t)n);
+    else m->iface->copy2d(m, p, (size_t)ps, m, buf, (size_t)isz, (size_t)isz, (size_t)n);
+    return;
+  }
   for (int64_t i = 0; i < n; i++, buf += isz)
     to_buf ? cp(m, buf, m, p + i * ps, isz) : cp(m, p + i * ps, m, buf, isz);
 }

@@ -191,6 +191,25 @@ static ndt_status cm_copy(ndt_memory *to, void *dst, ndt_memory *from, const voi
   return df ? st : refuse(d);   /* into the device only: the task runs on the CPU */
 }
 
+/* Strided runs (a gather's, bind.c) in one 2-d copy, not one per element. */
+static ndt_status cm_copy2d(ndt_memory *to, void *dst, size_t dpitch, ndt_memory *from,
+                            const void *src, size_t spitch, size_t width, size_t height) {
+  cuda_dev *dt = to->iface->copy == cm_copy ? to->context : NULL;
+  cuda_dev *df = from->iface->copy == cm_copy ? from->context : NULL;
+  if (df && atomic_load(&df->dead))
+    return host->error(NDT_ERR_INTERNAL, "these values were held only by a CUDA device that "
+                       "failed: they are lost");
+  if (dt && atomic_load(&dt->dead)) return refuse(dt);
+  cuda_dev *d = dt ? dt : df;
+  cudaSetDevice(d->dev);
+  cudaError_t e = cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, cudaMemcpyDefault,
+                                    d->stream);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(d->stream);
+  if (e == cudaSuccess) return NDT_OK;
+  ndt_status st = disable(d, e, "a copy");
+  return df ? st : refuse(d);
+}
+
 static void cm_usage(ndt_memory *m, int64_t *cap, int64_t *used) {
   cuda_dev *d = m->context;
   *cap = d->budget;
@@ -589,7 +608,7 @@ static int start(const ndt_plugin_host *h, const int *index, int n, char *why, s
                                    .host_visible = 0, .alloc = cm_alloc, .free = cm_free,
                                    .copy = cm_copy, .usage = cm_usage,
                                    .scratch_alloc = cm_scratch_alloc,
-                                   .scratch_free = cm_scratch_free};
+                                   .scratch_free = cm_scratch_free, .copy2d = cm_copy2d};
     d->mem = (ndt_memory){.iface = &d->miface, .device = d->dev, .context = d};
     d->piface = (ndt_processor_iface){.version = NDT_IFACE_VERSION, .name = d->name,
                                       .supports = cd_supports, .launch = cd_launch,

@@ -10,9 +10,10 @@
 #define NDT_DEVICE_H
 #include "internal.h"
 
-#define NDT_PLUGIN_API 4   /* 2: cpu_level; processors may run groups; 3: the plugin reads
+#define NDT_PLUGIN_API 5   /* 2: cpu_level; processors may run groups; 3: the plugin reads
                               * ops/reduce.h's arguments ("pairwise leaf", "reduce block");
-                              * 4: memories may give gather scratch outside their budget */
+                              * 4: memories may give gather scratch outside their budget;
+                              * 5: memories may copy strided runs in one call (copy2d) */
 #define NDT_PLUGIN_ENTRY "ndt_plugin_entry_v1"
 
 typedef struct {

@@ -211,8 +211,6 @@ enum { NDT__DEV_COPIES, NDT__DEV_COPY_BYTES, NDT__DEV_EVICTIONS, NDT__DEV_FALLBA
 void ndt__dev_count(int which, int64_t n);
 /* 1 when an injected device allocation failure is due (ndt_debug_fail_dev_alloc_after). */
 int ndt__dev_alloc_fails(void);
-/* Whether NDTILE_VERBOSE is set; prints one line on stderr when it is. */
-void ndt__verbose(const char *fmt, ...);
 
 /* ---- device_sim.c ---- */
 /* Registers n simulated devices of cap bytes each (NDTILE_DEVICES=sim:N). */

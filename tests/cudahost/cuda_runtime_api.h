@@ -97,6 +97,9 @@ cudaError_t cudaFreeAsync(void *p, cudaStream_t s);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind);
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind,
                             cudaStream_t s);
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                              size_t width, size_t height, enum cudaMemcpyKind kind,
+                              cudaStream_t s);
 cudaError_t cudaMemsetAsync(void *p, int value, size_t n, cudaStream_t s);
 
 cudaError_t cudaStreamCreate(cudaStream_t *s);

@@ -41,7 +41,7 @@
 static int ndev = 2;
 static size_t dev_total = (size_t)256 << 20;
 static long fail_alloc_at = 0, fail_kernel_at = 0;   /* 1-based; 0: none */
-static atomic_long n_alloc, n_kernel, n_copy, n_copy_bytes, n_fail_alloc, n_faults;
+static atomic_long n_alloc, n_kernel, n_copy, n_copy_bytes, n_copy2d, n_fail_alloc, n_faults;
 static int delay_us;
 static _Thread_local unsigned delay_seed = 12345;
 
@@ -62,10 +62,10 @@ static size_t parse_size(const char *s, size_t dflt) {
 /* NDTILE_CUDAHOST_STATS=1: what the devices did, on stderr at exit (a
  * run through the plugin shows it used them) */
 static void stats_report(void) {
-  fprintf(stderr, "cudahost: %ld kernel launches, %ld copies (%ld bytes), %ld allocations "
-          "(%ld refused), %ld faults\n", atomic_load(&n_kernel), atomic_load(&n_copy),
-          atomic_load(&n_copy_bytes), atomic_load(&n_alloc), atomic_load(&n_fail_alloc),
-          atomic_load(&n_faults));
+  fprintf(stderr, "cudahost: %ld kernel launches, %ld copies (%ld bytes), %ld 2-d copies, "
+          "%ld allocations (%ld refused), %ld faults\n", atomic_load(&n_kernel),
+          atomic_load(&n_copy), atomic_load(&n_copy_bytes), atomic_load(&n_copy2d),
+          atomic_load(&n_alloc), atomic_load(&n_fail_alloc), atomic_load(&n_faults));
 }
 
 static void settings_read(void) {
@@ -728,6 +728,21 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, enum cudaMemcp
   atomic_fetch_add(&n_copy, 1);
   atomic_fetch_add(&n_copy_bytes, (long)n);
   return ret(enqueue(q, (op){.kind = OP_COPY, .dst = work_of(dst), .src = work_of(src), .n = n}));
+}
+
+/* rows of width bytes at their pitches (CUDA's rules: pitches >= width),
+ * each row a copy on the stream, so each is checked like one */
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                              size_t width, size_t height, enum cudaMemcpyKind kind,
+                              cudaStream_t s) {
+  if (dpitch < width || spitch < width) return ret(cudaErrorInvalidValue);
+  atomic_fetch_add(&n_copy2d, 1);
+  for (size_t r = 0; r < height; r++) {
+    cudaError_t e = cudaMemcpyAsync((char *)dst + r * dpitch, (const char *)src + r * spitch,
+                                    width, kind, s);
+    if (e) return e;
+  }
+  return cudaSuccess;
 }
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind) {
