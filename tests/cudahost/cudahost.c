@@ -42,7 +42,7 @@
 static int ndev = 2;
 static size_t dev_total = (size_t)256 << 20;
 static long fail_alloc_at = 0, fail_kernel_at = 0;   /* 1-based; 0: none */
-static atomic_long n_alloc, n_kernel, n_copy, n_copy_bytes, n_fail_alloc, n_faults;
+static atomic_long n_alloc, n_kernel, n_fused, n_copy, n_copy_bytes, n_fail_alloc, n_faults;
 static int delay_us;
 static _Thread_local unsigned delay_seed = 12345;
 
@@ -64,9 +64,9 @@ static size_t parse_size(const char *s, size_t dflt) {
  * run through the plugin shows it used them) */
 static void stats_report(void) {
   fprintf(stderr, "cudahost: %ld kernel launches, %ld copies (%ld bytes), %ld allocations "
-          "(%ld refused), %ld faults\n", atomic_load(&n_kernel), atomic_load(&n_copy),
-          atomic_load(&n_copy_bytes), atomic_load(&n_alloc), atomic_load(&n_fail_alloc),
-          atomic_load(&n_faults));
+          "(%ld refused), %ld faults, %ld fused launches\n", atomic_load(&n_kernel),
+          atomic_load(&n_copy), atomic_load(&n_copy_bytes), atomic_load(&n_alloc),
+          atomic_load(&n_fail_alloc), atomic_load(&n_faults), atomic_load(&n_fused));
 }
 
 static void settings_read(void) {
@@ -830,6 +830,7 @@ void ndt__cudahost_launch_fused(void *stream, const ndt_dk_flaunch *L, unsigned 
   }
   memcpy(C, L, offsetof(ndt_dk_flaunch, run) + (size_t)L->nrun * sizeof(ndt_dk_frun));
   int fault = 0;
+  atomic_fetch_add(&n_fused, 1);
   long k_no = atomic_fetch_add(&n_kernel, 1) + 1;
   if (fail_kernel_at > 0 && k_no == fail_kernel_at) fault = 1;
   for (int r = 0; r < C->nrun && !fault; r++) {
