@@ -16,19 +16,20 @@
  * the last writes memory; the earlier ones feed it through scratch.
  *
  * Everything here runs on the recording thread, except fused_task. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "fusion.h"
 
-#define MAXF 24     /* ops in one group (at most 64: a task's written results are a mask) */
-#define MAXE 12     /* external inputs in one group */
+#define MAXF NDT_FUSE_MAXF   /* ops in one group */
+#define MAXE NDT_FUSE_MAXE   /* external inputs in one group */
 #define FCH 1024    /* elements per chunk */
 
 typedef struct {
   ndt_loop_fn loop;
   const char *name;
-  int nin;
+  int nin, ufunc;
   ndt_dtype loop_in[NDT_MAXOPS - 1], loop_out, out_dt;
   int src[NDT_MAXOPS - 1];  /* >= 0: external input; < 0: output of op -(src+1) */
   ndt_array *out;           /* the group's handle on the result (fresh or existing) */
@@ -47,6 +48,7 @@ typedef struct {
   ndt_array ext[MAXE];      /* inputs broadcast to shape; store references held */
   int ext_used[MAXE];
   int ranks;                /* recorded for many ranks: every result an operand (flush) */
+  ndt_fused_desc desc;      /* for devices: filled by the flush */
 } fgroup;
 
 static fgroup *cur;
@@ -63,7 +65,7 @@ static void group_decref(fgroup *g) {
 }
 
 /* incl: the results this task writes (bit k: op k's) */
-typedef struct { fgroup *g; int64_t blk, r0, rn; uint64_t incl; } fused_arg;
+typedef struct { ndt_fused_task t; fgroup *g; int64_t blk, r0, rn; } fused_arg;
 
 /* The operands: the used inputs' block views (in ext order), then the
  * written results' (in op order); on many ranks every result's, the last
@@ -75,7 +77,7 @@ static ndt_status fused_body(ndt_bound *b, void *p) {
   int nb = 0;
   ndt_status st = NDT_OK;
   unsigned fpe[MAXF] = {0};   /* IEEE flags per op, reported by the op's name */
-  uint64_t incl = fa->incl;
+  uint64_t incl = fa->t.incl;
   for (int e = 0; e < g->next; e++)
     if (g->ext_used[e]) eb[e] = &b[nb++];
   if (g->ranks) {
@@ -194,6 +196,39 @@ static ndt_status fused_body(ndt_bound *b, void *p) {
   return st;
 }
 
+/* A device's flags (ndt_fused_desc.report): recorded per op, as above. */
+static void desc_report(const ndt_fused_desc *d, const unsigned *fpe) {
+  const fgroup *g = (const fgroup *)((const char *)d - offsetof(fgroup, desc));
+  for (int k = 0; k < g->nops; k++)
+    if (fpe[k]) ndt__fp_add(g->ops[k].fprec, fpe[k]);
+}
+
+/* the group's description for devices (fusion.h) */
+static void desc_fill(fgroup *g) {
+  ndt_fused_desc *d = &g->desc;
+  d->nops = g->nops;
+  d->next = g->next;
+  d->ranks = g->ranks;
+  for (int e = 0; e < g->next; e++) {
+    d->ext_dt[e] = g->ext[e].dtype;
+    d->ext_used[e] = g->ext_used[e];
+  }
+  for (int k = 0; k < g->nops; k++) {
+    const fop *f = &g->ops[k];
+    ndt_fused_op *o = &d->ops[k];
+    o->ufunc = f->loop ? f->ufunc : -1;
+    o->nin = f->nin;
+    for (int i = 0; i < f->nin; i++) {
+      o->src[i] = f->src[i];
+      o->loop_in[i] = f->loop_in[i];
+    }
+    o->loop_out = f->loop_out;
+    o->out_dt = f->out_dt;
+    o->fp = f->fprec != NULL;
+  }
+  d->report = desc_report;
+}
+
 /* Each recorded task holds a reference to its group, given back whether the
  * task ran here or, on many ranks, on another rank. */
 static void fused_release(void *p) { group_decref(((fused_arg *)p)->g); }
@@ -292,6 +327,7 @@ ndt_status ndt__flush(void) {
   if (any)
     ndt__tiling_for(g->nd, g->shape, ndt__split_itemsize(cv, ncv, g->isz), ndt__rt_tile_bytes(),
                    &g->tl);
+  desc_fill(g);
   int64_t cuts[65];
   /* the fused tasks carry their ops' records (fop.fprec), not the record
    * of whatever op is being recorded while the group is flushed */
@@ -299,7 +335,7 @@ ndt_status ndt__flush(void) {
   for (int64_t b = 0; any && b < g->tl.ntiles && st == NDT_OK; b++) {
     int np_ = ndt__block_cuts(cv, ncv, &g->tl, b, cuts, 65);
     for (int pc = 0; pc < np_ && st == NDT_OK; pc++) {
-      fused_arg fa = {g, b, cuts[pc], cuts[pc + 1] - cuts[pc], 0};
+      fused_arg fa = {{&g->desc, 0}, g, b, cuts[pc], cuts[pc + 1] - cuts[pc]};
       ndt_array bv[MAXE + MAXF];
       ndt_operand ops[MAXE + MAXF];
       int nop = 0;
@@ -321,7 +357,7 @@ ndt_status ndt__flush(void) {
           int w = g->ops[k].alive || home < 0;
           if (home < 0) home = os->tiles[t0].owner;
           for (int64_t t = t0; t <= t1 && !w; t++) w = os->tiles[t].owner != home;
-          fa.incl |= (uint64_t)w << k;
+          fa.t.incl |= (uint64_t)w << k;
           ops[nop] = (ndt_operand){v, w ? NDT_WRITE : NDT_OPND_KEEP};
           nop++;
         }
@@ -330,7 +366,7 @@ ndt_status ndt__flush(void) {
           if (g->ops[k].alive) {
             ndt__block_rows(g->ops[k].out, &g->tl, b, fa.r0, fa.rn, &bv[nop]);
             ops[nop] = (ndt_operand){&bv[nop], NDT_WRITE};
-            fa.incl |= (uint64_t)1 << k;
+            fa.t.incl |= (uint64_t)1 << k;
             nop++;
           }
       }
@@ -462,6 +498,7 @@ int ndt__fuse_try(const ndt_ew_arg *proto, int nin, const ndt_array *const *in, 
   atomic_fetch_sub(&res->store->handles, 1);
   fop *f = &cur->ops[cur->nops];
   f->loop = proto->loop;
+  f->ufunc = proto->ufunc;
   f->name = proto->name;
   f->nin = nin;
   f->loop_out = proto->loop_out;

@@ -6,7 +6,9 @@
  * src/kernels/scalar.h, as the CPU's loops do), and the float32/float64
  * sums (the pairwise kernel of src/kernels/cuda/reduce_impl.h: a
  * "pairwise leaf" of a full sum, a "reduce block" whose innermost axis is
- * summed). The core loads it with dlopen only when NDTILE_DEVICES asks
+ * summed), and the fused elementwise groups of src/ops/fusion.c (the
+ * precompiled interpreter of src/kernels/cuda/fused_impl.h: a program per
+ * group, built from its ndt_fused_desc). The core loads it with dlopen only when NDTILE_DEVICES asks
  * for cuda or auto (device.c) and reaches it through ndt_plugin_entry_v1;
  * it links nothing of the core (device.h). Every other task runs on the
  * CPU, its operands made valid in host memory by the core.
@@ -45,8 +47,10 @@
 #include "runtime/device.h"
 #include "ops/exec.h"
 #include "ops/reduce.h"
+#include "ops/fusion.h"
 
 #include "kernels/cuda/dk.h"
+#include "kernels/cuda/fused_impl.h"
 
 /* src/kernels/cuda/ew_impl.h and reduce_impl.h (compiled by nvcc) */
 void ndt__dk_init(void);
@@ -55,6 +59,12 @@ int ndt__dk_ew(int op, int nin, const int *loop, int fused, const ndt_dk_launch 
                unsigned *flags, void *stream);
 int ndt__dk_cast(int from, int to, const ndt_dk_launch *L, unsigned *flags, void *stream);
 int ndt__dk_pairwise(int dtype, const ndt_dk_launch *L, unsigned *flags, void *stream);
+int ndt__dk_ew_key(int op, int nin, const int *loop, int fused);
+int ndt__dk_fused(const ndt_dk_flaunch *L, unsigned *flags, int nflags, void *stream);
+
+/* the flags words: one for a plain kernel (word 0), one per op of a fused
+ * group (its program's step flags go to their op's word) */
+#define NFLAGS NDT_FUSE_MAXF
 
 static const ndt_plugin_host *host;
 
@@ -64,7 +74,7 @@ typedef struct {
   int64_t budget;
   atomic_llong used;
   atomic_int dead;         /* disabled after a device error */
-  unsigned *flags;         /* device word the kernels OR their IEEE flags into */
+  unsigned *flags;         /* device words the kernels OR their IEEE flags into (NFLAGS) */
   pthread_mutex_t run;     /* one body at a time drives the stream and the flags word */
   char name[16];
   ndt_memory mem;
@@ -317,12 +327,78 @@ static int pw_leaf_ok(const ndt_pw_arg *a) {
          a->line.dtype == a->acc && a->line.ndim == 1;
 }
 
-enum { K_EW, K_LEAF, K_BLOCK, K_NONE };
+/* ---- the fused groups' interpreter ----
+ * A "fused elementwise" task (src/ops/fusion.c) as a program of
+ * fused_impl.h: the ops the task computes (those it writes and those whose
+ * values they use, as the CPU's body picks them), each with its kernel of
+ * ew_ops.h; its operands the used external inputs, then the written
+ * results. 0 when the device cannot run it (an op or dtype without a
+ * kernel, too many operands, many ranks): the CPU's body runs it. */
+static int fprog_of(const ndt_fused_task *t, ndt_dk_fprog *P) {
+  const ndt_fused_desc *d = t->d;
+  if (!d || d->ranks || d->nops < 1 || d->nops > NDT_DK_FMAXSTEPS) return 0;
+  memset(P, 0, sizeof *P);
+  int map_e[NDT_FUSE_MAXE], step_of[NDT_FUSE_MAXF], nop = 0;
+  unsigned char need[NDT_FUSE_MAXF];
+  for (int k = d->nops - 1; k >= 0; k--) {
+    need[k] = t->incl >> k & 1;
+    for (int j = k + 1; j < d->nops && !need[k]; j++)
+      for (int i = 0; i < d->ops[j].nin && need[j]; i++)
+        if (d->ops[j].src[i] == -(k + 1)) need[k] = 1;
+  }
+  for (int e = 0; e < d->next; e++)
+    if (d->ext_used[e]) map_e[e] = nop++;
+  for (int k = 0; k < d->nops; k++) {
+    if (!need[k]) continue;
+    const ndt_fused_op *o = &d->ops[k];
+    ndt_dk_fstep *s = &P->step[P->nstep];
+    if (o->nin < 1 || o->nin > 3) return 0;
+    s->nin = (int8_t)o->nin;
+    for (int i = 0; i < o->nin; i++) {
+      int sr = o->src[i];
+      if (sr >= 0) {
+        if (sr >= d->next || !d->ext_used[sr]) return 0;
+        s->src[i] = (int8_t)map_e[sr];
+        s->in_dt[i] = (uint8_t)d->ext_dt[sr];
+      } else {
+        int q = -sr - 1;
+        if (q >= k || !need[q]) return 0;
+        s->src[i] = (int8_t)-(step_of[q] + 1);
+        s->in_dt[i] = (uint8_t)d->ops[q].out_dt;
+      }
+      s->loop_in[i] = (uint8_t)o->loop_in[i];
+    }
+    s->loop_out = (uint8_t)o->loop_out;
+    s->out_dt = (uint8_t)o->out_dt;
+    if (o->ufunc < 0) {
+      s->key = -1;   /* a cast */
+      if (o->nin != 1) return 0;
+    } else {
+      int loop[NDT_DK_MAXOPS];
+      for (int i = 0; i < o->nin; i++) loop[i] = o->loop_in[i];
+      loop[o->nin] = o->loop_out;
+      s->key = ndt__dk_ew_key(o->ufunc, o->nin, loop, fused());
+      if (s->key < 0) return 0;
+    }
+    s->out = -1;
+    if (t->incl >> k & 1) {
+      if (nop == NDT_DK_FMAXOPS) return 0;
+      s->out = (int8_t)nop++;
+    }
+    s->flag = (int8_t)(o->fp ? k : -1);
+    step_of[k] = P->nstep++;
+  }
+  P->nop = nop;
+  return P->nstep > 0;
+}
+
+enum { K_EW, K_LEAF, K_BLOCK, K_FUSED, K_NONE };
 static int kind_of(const ndt_task_kind *k) {
-  return !strcmp(k->name, "elementwise")     ? K_EW
-         : !strcmp(k->name, "pairwise leaf") ? K_LEAF
-         : !strcmp(k->name, "reduce block")  ? K_BLOCK
-                                             : K_NONE;
+  return !strcmp(k->name, "elementwise")         ? K_EW
+         : !strcmp(k->name, "pairwise leaf")     ? K_LEAF
+         : !strcmp(k->name, "reduce block")      ? K_BLOCK
+         : !strcmp(k->name, "fused elementwise") ? K_FUSED
+                                                 : K_NONE;
 }
 
 static int cd_supports(ndt_processor *p, const ndt_task_kind *k, const ndt_operand *op, int nop,
@@ -330,8 +406,10 @@ static int cd_supports(ndt_processor *p, const ndt_task_kind *k, const ndt_opera
   cuda_dev *d = p->context;
   if (atomic_load(&d->dead)) return 0;
   ew_sig g;
+  static _Thread_local ndt_dk_fprog P;
   switch (kind_of(k)) {
     case K_EW: return ew_sig_of(arg, &g);
+    case K_FUSED: return fprog_of(arg, &P);
     case K_LEAF: return pw_leaf_ok(arg);
     case K_BLOCK: return red_ok(arg, op, nop);
     default: return 0;
@@ -503,8 +581,118 @@ static ndt_status dev_run(cuda_dev *d, int what, ndt_bound *b, int n, const int 
   return st;
 }
 
+/* The runs of one program, launched when the program changes or the
+ * launch is full; the flags of a group's launches read back and recorded
+ * per op (ndt_fused_desc.report) when its tasks are done. */
+typedef struct {
+  const ndt_fused_desc *d;
+  uint64_t incl;
+  ndt_dk_flaunch L;
+} fbatch;
+
+static ndt_status flaunch(cuda_dev *d, fbatch *fb) {
+  if (!fb->L.nrun) return NDT_OK;
+  int rc = ndt__dk_fused(&fb->L, d->flags, NFLAGS, d->stream);
+  fb->L.nrun = 0;
+  if (rc) return host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this fused task");
+  cudaError_t e = cudaGetLastError();
+  return e == cudaSuccess ? NDT_OK : disable(d, e, "a kernel launch");
+}
+
+/* the launches of fb's group done: its flags recorded, the words cleared */
+static ndt_status fdone(cuda_dev *d, fbatch *fb, const char *name) {
+  unsigned f[NFLAGS];
+  cudaError_t e = cudaMemcpyAsync(f, d->flags, sizeof f, cudaMemcpyDeviceToHost, d->stream);
+  if (e == cudaSuccess) e = cudaMemsetAsync(d->flags, 0, sizeof f, d->stream);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(d->stream);
+  if (e != cudaSuccess) return disable(d, e, name);
+  for (int k = 0; k < NFLAGS; k++) f[k] &= NDT_FPE_DIVIDE | NDT_FPE_OVERFLOW | NDT_FPE_INVALID;
+  if (fb->d) fb->d->report(fb->d, f);
+  return NDT_OK;
+}
+
+/* Appends one bound fused task's elements as 2-d runs (as ew_add). */
+static ndt_status fused_add(cuda_dev *d, fbatch *fb, ndt_bound *b, int nop) {
+  int nd = b[0].ndim;
+  int64_t shape[NDT_MAXDIMS], st[NDT_DK_FMAXOPS][NDT_MAXDIMS];
+  for (int k = 0; k < nd; k++) {
+    shape[k] = b[0].shape[k];
+    if (shape[k] == 0) return NDT_OK;
+    for (int o = 0; o < nop; o++) st[o][k] = b[o].st[k];
+  }
+  nd = coalesce(nd, shape, nop, st);
+  int64_t rows = nd >= 2 ? shape[nd - 2] : 1, cols = nd >= 1 ? shape[nd - 1] : 1, outer = 1;
+  for (int k = 0; k < nd - 2; k++) outer *= shape[k];
+  int64_t idx[NDT_MAXDIMS] = {0};
+  for (int64_t r = 0; r < outer; r++) {
+    if (fb->L.nrun == NDT_DK_FMAXRUNS) {
+      ndt_status s = flaunch(d, fb);
+      if (s) return s;
+    }
+    ndt_dk_frun *u = &fb->L.run[fb->L.nrun++];
+    u->rows = rows;
+    u->cols = cols;
+    for (int o = 0; o < nop; o++) {
+      char *p = b[o].ptr;
+      for (int k = 0; k < nd - 2; k++) p += idx[k] * st[o][k];
+      u->p[o] = p;
+      u->rs[o] = nd >= 2 ? st[o][nd - 2] : 0;
+      u->cs[o] = nd >= 1 ? st[o][nd - 1] : 0;
+    }
+    for (int k = nd - 3; k >= 0; k--) {
+      if (++idx[k] < shape[k]) break;
+      idx[k] = 0;
+    }
+  }
+  return NDT_OK;
+}
+
+/* n fused tasks on device d (one alone, or a grouped task's members):
+ * one launch per run of tasks of one program, then one wait per group. */
+static ndt_status fused_run(cuda_dev *d, ndt_bound *b, int n, const int *nop,
+                            void *const *args, const char *name) {
+  static _Thread_local fbatch fb;   /* 26 KB: not on a worker's stack */
+  pthread_mutex_lock(&d->run);
+  if (atomic_load(&d->dead)) {
+    pthread_mutex_unlock(&d->run);
+    return refuse(d);
+  }
+  cudaSetDevice(d->dev);
+  cudaError_t e = cudaMemsetAsync(d->flags, 0, NFLAGS * sizeof(unsigned), d->stream);
+  ndt_status st = e == cudaSuccess ? NDT_OK : disable(d, e, name);
+  fb.L.nrun = 0;
+  fb.d = NULL;
+  for (int i = 0, at = 0; i < n && st == NDT_OK; at += nop[i++]) {
+    const ndt_fused_task *t = args[i];
+    if (fb.d && (t->d != fb.d || t->incl != fb.incl)) {
+      st = flaunch(d, &fb);
+      if (st == NDT_OK && t->d != fb.d) st = fdone(d, &fb, name);
+      fb.d = NULL;
+    }
+    if (st == NDT_OK && !fb.d) {
+      if (!fprog_of(t, &fb.L.prog) || fb.L.prog.nop != nop[i])
+        st = host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this fused task");
+      fb.d = t->d;
+      fb.incl = t->incl;
+    }
+    if (st == NDT_OK) st = fused_add(d, &fb, b + at, nop[i]);
+  }
+  if (st == NDT_OK) st = flaunch(d, &fb);
+  if (st == NDT_OK && fb.d) st = fdone(d, &fb, name);
+  else if (!atomic_load(&d->dead)) cudaStreamSynchronize(d->stream);
+  pthread_mutex_unlock(&d->run);
+  return st;
+}
+
+static ndt_status fused_body(ndt_bound *b, void *argp) {
+  const ndt_fused_task *t = argp;
+  ndt_dk_fprog P;
+  if (!fprog_of(t, &P)) return host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this fused task");
+  return fused_run(b[0].mem->context, b, 1, &P.nop, &argp, "a fused group");
+}
+
 static const char *name_of(int what, const void *arg) {
-  return what == K_EW ? ((const ndt_ew_arg *)arg)->name : "a sum";
+  return what == K_EW ? ((const ndt_ew_arg *)arg)->name : what == K_FUSED ? "a fused group" : "a sum";
 }
 
 static ndt_status ew_body(ndt_bound *b, void *argp) {
@@ -528,6 +716,7 @@ static ndt_status cd_group(ndt_processor *p, const ndt_task_kind *k, ndt_bound *
   int what = kind_of(k);
   if (what == K_NONE)
     return host->error(NDT_ERR_INTERNAL, "the CUDA plugin has no body for this grouped task");
+  if (what == K_FUSED) return fused_run(p->context, b, n, nop, args, "a fused group");
   return dev_run(p->context, what, b, n, nop, args, n ? name_of(what, args[0]) : k->name);
 }
 
@@ -536,6 +725,7 @@ static const struct { const char *kind; ndt_body_fn body; } bodies[] = {
     {"elementwise", ew_body},
     {"pairwise leaf", leaf_body},
     {"reduce block", block_body},
+    {"fused elementwise", fused_body},
 };
 
 static ndt_body_fn cd_body(ndt_processor *p, const ndt_task_kind *k) {
@@ -589,7 +779,7 @@ static int start(const ndt_plugin_host *h, const int *index, int n, char *why, s
     if ((e = cudaSetDevice(d->dev)) != cudaSuccess ||
         (e = cudaGetDeviceProperties(&prop, d->dev)) != cudaSuccess ||
         (e = cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking)) != cudaSuccess ||
-        (e = cudaMalloc((void **)&d->flags, sizeof(unsigned))) != cudaSuccess) {
+        (e = cudaMalloc((void **)&d->flags, NFLAGS * sizeof(unsigned))) != cudaSuccess) {
       snprintf(why, cap, "CUDA device %d: no context (%s)", d->dev, cudaGetErrorString(e));
       cudaGetLastError();
       continue;

@@ -35,6 +35,7 @@
 #define NDT_DK_HOST 1
 #include "kernels/cuda/ew_impl.h"
 #include "kernels/cuda/reduce_impl.h"
+#include "kernels/cuda/fused_impl.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -44,6 +45,7 @@
 #include "ndtile.h"
 #include "internal.h"
 #include "kernels/cpu/cpu.h"
+#include "ops/exec.h"
 #include "check.h"
 
 /* ---- where the kernels run ----
@@ -813,6 +815,211 @@ static void test_pairwise(void) {
 }
 
 /* ---- the CUDA plugin as the backend ---- */
+
+/* ---- the fused groups' interpreter (fused_impl.h) ----
+ * Programs as fusion.c's groups make them (src/ops/fusion.c, the plugin's
+ * fprog_of), run over an emulated grid (two runs: one row, then a 2-d
+ * block) against the CPU's fused body's way: each step's CPU loop through
+ * ndt__run_loop (the casts into the loop's dtypes and out of its result),
+ * over whole operands, its flags per step. Written results bit for bit
+ * (a NaN against a NaN: the device's are canonical), flags per op. */
+#define FN 60
+typedef struct {
+  int ufunc;   /* -1: a cast */
+  int nin, src[3];   /* >= 0: operand; < 0: step -(src+1) */
+  ndt_dtype loop_in[3], loop_out, out_dt;
+  int write, flag;   /* write: the result is an operand; flag: recorded */
+} fstep_def;
+typedef struct {
+  const char *name;
+  int nin;           /* external operands */
+  ndt_dtype in_dt[4];
+  int bstride[4];    /* 0: contiguous; 1: broadcast (stride 0); 2: every other element */
+  int nstep;
+  fstep_def st[8];
+} fprog_def;
+
+static unsigned char fin[4][FN * 2][16], fcpu[8][FN][16], fdev[8][FN][16];
+
+static void fill_fused(int k, ndt_dtype t, unsigned seed) {
+  vals v;
+  edge_values(t, &v);
+  int sz = v.size;
+  for (int i = 0; i < FN * 2; i++) {
+    seed = seed * 1103515245u + 12345u;
+    memcpy(fin[k][0] + (size_t)i * sz, v.v[(seed >> 8) % (unsigned)v.n], (size_t)sz);
+  }
+}
+
+static void test_fused_prog(const fprog_def *D) {
+  int isz[4], osz[8];
+  int64_t ist[4];
+  for (int k = 0; k < D->nin; k++) {
+    isz[k] = (int)ndt_dtype_size(D->in_dt[k]);
+    fill_fused(k, D->in_dt[k], 7u * (unsigned)k + 1u);
+    ist[k] = D->bstride[k] == 1 ? 0 : D->bstride[k] == 2 ? 2 * isz[k] : isz[k];
+  }
+  /* the CPU: step after step over whole operands */
+  unsigned cpu_fe[8] = {0}, fmask[8] = {0};
+  for (int s = 0; s < D->nstep; s++) {
+    const fstep_def *f = &D->st[s];
+    osz[s] = (int)ndt_dtype_size(f->out_dt);
+    char *p[4];
+    int64_t st[4];
+    ndt_dtype in_dt[3];
+    for (int i = 0; i < f->nin; i++) {
+      int sr = f->src[i];
+      p[i] = sr >= 0 ? (char *)fin[sr][0] : (char *)fcpu[-sr - 1][0];
+      st[i] = sr >= 0 ? ist[sr] : osz[-sr - 1];
+      in_dt[i] = sr >= 0 ? D->in_dt[sr] : D->st[-sr - 1].out_dt;
+    }
+    p[f->nin] = (char *)fcpu[s][0];
+    st[f->nin] = osz[s];
+    ndt_loop_fn loop = NULL;
+    if (f->ufunc >= 0) {
+      ndt_dtype lt[4];
+      for (int i = 0; i < f->nin; i++) lt[i] = f->loop_in[i];
+      lt[f->nin] = f->loop_out;
+      loop = ndt__kern->loop((ndt_ufunc)f->ufunc, lt);
+      EXPECT(loop != NULL, "%s: step %d: the CPU has this loop", D->name, s);
+      if (!loop) return;
+    }
+    ndt_fpe_clear();
+    ndt__run_loop(loop, f->nin, in_dt, f->loop_in, f->out_dt, f->loop_out, p, st, FN);
+    /* what the op's record keeps (elementwise.c: NumPy's quiet compares,
+     * min/max... report nothing); a cast's, all three */
+    unsigned m = NDT_FPE_DIVIDE | NDT_FPE_OVERFLOW | NDT_FPE_INVALID;
+    if (f->ufunc >= 0) m &= ndt__ufunc_fp_mask((ndt_ufunc)f->ufunc);
+    /* the CPU's clip raises "invalid" on a NaN in hardware (its compares),
+     * where NumPy warns nothing; the device's clip raises nothing */
+    if (f->ufunc == NDT_CLIP) m = 0;
+    fmask[s] = m;
+    cpu_fe[s] = ndt_fpe_test() & m;
+  }
+  /* the device: the program, as the plugin builds it */
+  static ndt_dk_flaunch L;
+  memset(&L, 0, sizeof L);
+  int nop = D->nin, outop[8];
+  for (int s = 0; s < D->nstep; s++) {
+    const fstep_def *f = &D->st[s];
+    ndt_dk_fstep *x = &L.prog.step[s];
+    x->nin = (int8_t)f->nin;
+    for (int i = 0; i < f->nin; i++) {
+      x->src[i] = (int8_t)f->src[i];
+      x->in_dt[i] = (uint8_t)(f->src[i] >= 0 ? D->in_dt[f->src[i]] : D->st[-f->src[i] - 1].out_dt);
+      x->loop_in[i] = (uint8_t)f->loop_in[i];
+    }
+    x->loop_out = (uint8_t)f->loop_out;
+    x->out_dt = (uint8_t)f->out_dt;
+    if (f->ufunc < 0) {
+      x->key = -1;
+    } else {
+      int loop[4];
+      for (int i = 0; i < f->nin; i++) loop[i] = f->loop_in[i];
+      loop[f->nin] = f->loop_out;
+      x->key = ndt__dk_ew_key(f->ufunc, f->nin, loop, ndt_cpu_level() >= 2);
+      EXPECT(x->key >= 0, "%s: step %d: the device has this kernel", D->name, s);
+      if (x->key < 0) return;
+    }
+    outop[s] = f->write ? nop++ : -1;
+    x->out = (int8_t)outop[s];
+    x->flag = (int8_t)(f->flag ? s : -1);
+  }
+  L.prog.nstep = D->nstep;
+  L.prog.nop = nop;
+  memset(fdev, 0, sizeof fdev);
+  /* run 0: elements [0, 20) in one row; run 1: [20, 60) as 4 rows of 10 */
+  L.nrun = 2;
+  L.run[0].rows = 1;
+  L.run[0].cols = 20;
+  L.run[1].rows = 4;
+  L.run[1].cols = 10;
+  for (int k = 0; k < nop; k++) {
+    char *base;
+    int64_t es;
+    if (k < D->nin) {
+      base = (char *)fin[k][0];
+      es = ist[k];
+    } else {
+      int s = 0;
+      while (outop[s] != k) s++;
+      base = (char *)fdev[s][0];
+      es = osz[s];
+    }
+    L.run[0].p[k] = base;
+    L.run[0].cs[k] = es;
+    L.run[1].p[k] = base + 20 * es;
+    L.run[1].rs[k] = 10 * es;
+    L.run[1].cs[k] = es;
+  }
+  unsigned dfl[NDT_DK_FMAXSTEPS] = {0};
+  EXPECT(ndt__dk_fused(&L, dfl, NDT_DK_FMAXSTEPS, NULL) == 0, "%s: launched", D->name);
+  for (int s = 0; s < D->nstep; s++) {
+    const fstep_def *f = &D->st[s];
+    if (f->write) {
+      int bad = 0, first = -1;
+      for (int i = 0; i < FN; i++) {
+        const unsigned char *a = fcpu[s][0] + (size_t)i * osz[s], *b = fdev[s][0] + (size_t)i * osz[s];
+        if (memcmp(a, b, (size_t)osz[s]) && !(is_float(f->out_dt) && nan_bits(a, osz[s]) &&
+                                              nan_bits(b, osz[s]))) {
+          if (first < 0) first = i;
+          bad++;
+        }
+      }
+      EXPECT(bad == 0, "%s: step %d: %d of %d elements differ from the CPU's (first %d)",
+             D->name, s, bad, FN, first);
+    }
+    if (f->flag)
+      EXPECT((dfl[s] & fmask[s]) == cpu_fe[s], "%s: step %d: flags 0x%x, the CPU's 0x%x",
+             D->name, s, dfl[s] & fmask[s], cpu_fe[s]);
+    else
+      EXPECT(dfl[s] == 0, "%s: step %d: not recorded, yet flags 0x%x", D->name, s, dfl[s]);
+  }
+}
+
+static void test_fused(void) {
+  ndt__dk_init();
+  const ndt_dtype D = NDT_FLOAT64, S = NDT_FLOAT32, I = NDT_INT32;
+  const fprog_def progs[] = {
+      /* a*b + c*d - e, the products written too, on float64 */
+      {"a*b+c*d-e", 4, {D, D, D, D}, {0, 2, 1, 0}, 4,
+       {{NDT_MULTIPLY, 2, {0, 1}, {D, D}, D, D, 1, 1},
+        {NDT_MULTIPLY, 2, {2, 3}, {D, D}, D, D, 0, 1},
+        {NDT_ADD, 2, {-1, -2}, {D, D}, D, D, 0, 1},
+        {NDT_SUBTRACT, 2, {-3, 0}, {D, D}, D, D, 1, 1}}},
+      /* the X-ray chain: multiply+add+floor+maximum, then a cast to uint16 */
+      {"xray", 3, {S, S, S}, {2, 1, 0}, 5,
+       {{NDT_MULTIPLY, 2, {0, 1}, {S, S}, S, S, 0, 1},
+        {NDT_ADD, 2, {-1, 2}, {S, S}, S, S, 0, 1},
+        {NDT_FLOOR, 1, {-2}, {S}, S, S, 0, 1},
+        {NDT_MAXIMUM, 2, {-3, 1}, {S, S}, S, S, 1, 1},
+        {-1, 1, {-4}, {S}, S, NDT_UINT16, 1, 1}}},
+      /* casts inside: int16 and float32 into float64 loops, a float64 result
+       * stored as float32, one op's flags not recorded */
+      {"casts", 3, {NDT_INT16, S, D}, {0, 2, 1}, 3,
+       {{NDT_MULTIPLY, 2, {0, 1}, {D, D}, D, S, 0, 1},
+        {NDT_TRUE_DIVIDE, 2, {-1, 2}, {D, D}, D, D, 1, 0},
+        {NDT_SQRT, 1, {-2}, {D}, D, S, 1, 1}}},
+      /* integers: floor_divide by zero, an int64 result narrowed to int8 */
+      {"ints", 2, {I, NDT_INT8}, {0, 2, 0}, 3,
+       {{NDT_ADD, 2, {0, 1}, {I, I}, I, I, 0, 1},
+        {NDT_FLOOR_DIVIDE, 2, {-1, 1}, {I, I}, I, NDT_INT64, 1, 1},
+        {NDT_REMAINDER, 2, {-2, 0}, {NDT_INT64, NDT_INT64}, NDT_INT64, NDT_INT8, 1, 1}}},
+      /* complex: the product (fused on FMA CPUs), a cast to complex64 */
+      {"complex", 2, {NDT_COMPLEX128, NDT_COMPLEX128}, {0, 1}, 3,
+       {{NDT_MULTIPLY, 2, {0, 1}, {NDT_COMPLEX128, NDT_COMPLEX128}, NDT_COMPLEX128,
+         NDT_COMPLEX128, 0, 1},
+        {NDT_ADD, 2, {-1, 0}, {NDT_COMPLEX128, NDT_COMPLEX128}, NDT_COMPLEX128,
+         NDT_COMPLEX64, 1, 1},
+        {NDT_LESS, 2, {-2, 1}, {NDT_COMPLEX128, NDT_COMPLEX128}, NDT_BOOL, NDT_BOOL, 1, 1}}},
+      /* where and clip (three inputs), bool in */
+      {"where+clip", 3, {NDT_BOOL, D, D}, {0, 0, 2}, 2,
+       {{NDT_WHERE, 3, {0, 1, 2}, {NDT_BOOL, D, D}, D, D, 0, 1},
+        {NDT_CLIP, 3, {-1, 2, 1}, {D, D, D}, D, D, 1, 1}}},
+  };
+  for (size_t i = 0; i < sizeof progs / sizeof *progs; i++) test_fused_prog(&progs[i]);
+}
+
 static void *plug;
 static int (*cu_malloc)(void **, size_t);
 static int (*cu_memcpy)(void *, const void *, size_t, int);
@@ -907,6 +1114,8 @@ int main(int argc, char **argv) {
   if (all || !strcmp(mode, "ew")) test_ew();
   if (all || !strcmp(mode, "cast")) test_cast();
   if (all || !strcmp(mode, "pairwise")) test_pairwise();
+  /* (the host build only: the plugin's entry is not reached here) */
+  if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "fused")) test_fused();
   ndt_finalize();
   printf("%s: %d passed, %d failed\n", mode, passed, failed);
   return failed != 0;

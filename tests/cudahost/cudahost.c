@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "kernels/cuda/dk.h"
+#include "kernels/cuda/fused_impl.h"
 
 #define MAXDEV 8
 #define ALIGN 256
@@ -41,7 +42,8 @@
 static int ndev = 2;
 static size_t dev_total = (size_t)256 << 20;
 static long fail_alloc_at = 0, fail_kernel_at = 0;   /* 1-based; 0: none */
-static atomic_long n_alloc, n_kernel, n_copy, n_copy_bytes, n_copy2d, n_fail_alloc, n_faults;
+static atomic_long n_alloc, n_kernel, n_fused, n_copy, n_copy_bytes, n_copy2d, n_fail_alloc,
+    n_faults;
 static int delay_us;
 static _Thread_local unsigned delay_seed = 12345;
 
@@ -63,9 +65,10 @@ static size_t parse_size(const char *s, size_t dflt) {
  * run through the plugin shows it used them) */
 static void stats_report(void) {
   fprintf(stderr, "cudahost: %ld kernel launches, %ld copies (%ld bytes), %ld 2-d copies, "
-          "%ld allocations (%ld refused), %ld faults\n", atomic_load(&n_kernel),
-          atomic_load(&n_copy), atomic_load(&n_copy_bytes), atomic_load(&n_copy2d),
-          atomic_load(&n_alloc), atomic_load(&n_fail_alloc), atomic_load(&n_faults));
+          "%ld allocations (%ld refused), %ld faults, %ld fused launches\n",
+          atomic_load(&n_kernel), atomic_load(&n_copy), atomic_load(&n_copy_bytes),
+          atomic_load(&n_copy2d), atomic_load(&n_alloc), atomic_load(&n_fail_alloc),
+          atomic_load(&n_faults), atomic_load(&n_fused));
 }
 
 static void settings_read(void) {
@@ -314,6 +317,8 @@ typedef struct op {
   long gen;
   void (*grid)(const ndt_dk_launch *, unsigned *);
   ndt_dk_launch *L;
+  void (*fgrid)(const ndt_dk_flaunch *, unsigned *);   /* a fused group's launch */
+  ndt_dk_flaunch *FL;
   unsigned *flags;
   int fault;
   cudaHostFn_t fn;
@@ -382,8 +387,10 @@ static void run_op(cudaStream_t s, op *o) {
       break;
     case OP_KERNEL:
       if (o->fault) dev_fault(d, cudaErrorIllegalAddress);
+      else if (!dead && o->FL) o->fgrid(o->FL, o->flags);
       else if (!dead) o->grid(o->L, o->flags);
       free(o->L);
+      free(o->FL);
       break;
     case OP_FREE:
       free_block(d, o->dst);
@@ -817,6 +824,59 @@ void ndt__cudahost_launch(void *stream, int nop, unsigned always, const ndt_dk_l
     flags = work_of(flags);
   }
   e = enqueue(q, (op){.kind = OP_KERNEL, .grid = grid, .L = C, .flags = flags, .fault = fault});
+  if (e) {
+    free(C);
+    ret(e);
+  }
+}
+
+/* The fused interpreter's launch (src/kernels/cuda/fused_impl.h): as
+ * above, over its program's operands and its nflags flags words. */
+void ndt__cudahost_launch_fused(void *stream, const ndt_dk_flaunch *L, unsigned *flags,
+                                int nflags, void (*grid)(const ndt_dk_flaunch *, unsigned *)) {
+  cudaStream_t q;
+  cudaError_t e = stream_of(stream, &q);
+  if (e) {
+    ret(e);
+    return;
+  }
+  ndt_dk_flaunch *C = malloc(sizeof *C);
+  if (!C) {
+    ret(cudaErrorMemoryAllocation);
+    return;
+  }
+  memcpy(C, L, offsetof(ndt_dk_flaunch, run) + (size_t)L->nrun * sizeof(ndt_dk_frun));
+  int fault = 0;
+  atomic_fetch_add(&n_fused, 1);
+  long k_no = atomic_fetch_add(&n_kernel, 1) + 1;
+  if (fail_kernel_at > 0 && k_no == fail_kernel_at) fault = 1;
+  for (int r = 0; r < C->nrun && !fault; r++) {
+    ndt_dk_frun *u = &C->run[r];
+    if (u->rows <= 0 || u->cols <= 0) continue;
+    for (int k = 0; k < C->prog.nop && !fault; k++) {
+      int64_t a = u->rows > 1 ? (u->rows - 1) * u->rs[k] : 0;
+      int64_t b = u->cols > 1 ? (u->cols - 1) * u->cs[k] : 0;
+      const char *lo = u->p[k] + (a < 0 ? a : 0) + (b < 0 ? b : 0);
+      const char *hi = u->p[k] + (a > 0 ? a : 0) + (b > 0 ? b : 0) + 1;
+      if (!in_live(lo, (size_t)(hi - lo))) {
+        fprintf(stderr, "cudahost: kernel launch %ld: run %d operand %d reaches [%p, %p), "
+                "outside the device allocations: an illegal address\n", k_no, r, k,
+                (const void *)lo, (const void *)hi);
+        fault = 1;
+        break;
+      }
+      u->p[k] = work_of(u->p[k]);
+    }
+  }
+  if (flags && !fault) {
+    if (!in_live((const char *)flags, (size_t)nflags * sizeof *flags)) {
+      fprintf(stderr, "cudahost: kernel launch %ld: its flags words are not device memory\n",
+              k_no);
+      fault = 1;
+    }
+    flags = work_of(flags);
+  }
+  e = enqueue(q, (op){.kind = OP_KERNEL, .fgrid = grid, .FL = C, .flags = flags, .fault = fault});
   if (e) {
     free(C);
     ret(e);

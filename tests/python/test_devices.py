@@ -267,3 +267,71 @@ def test_casts_and_complex_comparisons_report_numpys_fp_errors(devices):
         launches = int(r.stderr.split("cudahost: ")[1].split(" kernel launches")[0])
         # each case's op (three error states) ran as the plugin's kernels
         assert launches >= 21 * 3, r.stderr
+
+
+# Fused elementwise groups (src/ops/fusion.c) on the CUDA plugin's
+# interpreter (src/kernels/cuda/fused_impl.h, its host build here): chains
+# on arrays of several tiles give NumPy's values, dtypes and warnings, with
+# broadcast and strided operands, casts inside the chain, integer and float
+# errors, and a group with an op the device lacks (sin: the CPU runs it).
+# The host build counts the interpreter's launches: the groups ran there.
+FUSED = """
+    import hashlib, json, warnings, numpy, ndtile as np
+    rng = numpy.random.default_rng(5)
+    n = 700_000                         # 5.6 MB of float64: three 2 MiB tiles
+    A = [rng.standard_normal(n) for _ in range(5)]
+    F = rng.standard_normal((700, 1024)).astype(numpy.float32) * 100
+    G = rng.standard_normal(1024).astype(numpy.float32)
+    I16 = rng.integers(-300, 300, (700, 1024)).astype(numpy.int16)
+    I32 = rng.integers(-50, 50, n).astype(numpy.int32)
+    Z = numpy.ones(n); Z[n - 7] = 0.0; Z[n // 2] = numpy.nan
+    def chains(m, a, b, c, d, e, f, g, i16, i32, z):
+        out = {}
+        out["a*b+c*d-e"] = a * b + c * d - e
+        x = m.zeros((700, 1024), m.float32)
+        x[...] = m.maximum(m.floor(f * g + 1.5), 0.0)      # the X-ray chain's shape
+        out["xray"] = x
+        out["bcast+strided"] = f[:, ::2] * g[::2] - f[:, 1::2]
+        out["int16->f32 casts"] = (i16 * g + f) / 3
+        out["int32 chain"] = (i32 * 3 + 1) // (i32 % 5) - i32
+        out["mixed to int8"] = ((i32 * 2 - 7) // 3).astype(m.int8) + m.int8(1)
+        out["divide by zero"] = m.floor(a / z) + b
+        out["sin (cpu)"] = (m.sin(a) > 2) + b * c   # (sin is not bit-exact: compared)
+        return out
+    def run(mod, err):
+        args = (A + [F, G, I16, I32, Z]) if mod is numpy else [np.asarray(x) for x in A + [F, G, I16, I32, Z]]
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            try:
+                with mod.errstate(**err):
+                    res = chains(mod, *args)
+                    res = {k: numpy.asarray(v) for k, v in res.items()}
+                    out = sorted((k, str(v.dtype), v.shape, hashlib.sha1(v.tobytes()).hexdigest())
+                                 for k, v in res.items())
+            except FloatingPointError as e:
+                out = ("raise", str(e))
+        return [out, sorted(str(m.message) for m in w if m.category is RuntimeWarning)]
+    bad = []
+    for err in ({}, {"divide": "raise"}, {"all": "ignore"}):
+        want, got = run(numpy, err), run(np, err)
+        if got != want:
+            bad.append([err, want, got])
+    print(json.dumps(bad))
+"""
+
+
+@needs_cudahost
+def test_fused_groups_run_on_the_cuda_interpreter_with_numpys_bits_and_warnings():
+    r = run(FUSED, NDTILE_DEVICES="cuda:0,1", NDTILE_CUDA_PLUGIN=cudahost_plugin(),
+            NDTILE_CUDA_MEM="64M", NDTILE_CUDAHOST_STATS="1")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert json.loads(r.stdout.splitlines()[-1]) == [], r.stdout
+    line = r.stderr.split("cudahost: ")[1]
+    fused = int(line.split(" faults, ")[1].split(" fused launches")[0]) if "fused" in line else 0
+    assert fused >= 3 * 6, r.stderr      # the groups ran on the device's interpreter
+
+
+def test_fused_groups_on_simulated_devices():
+    r = run(FUSED, NDTILE_DEVICES="sim:2,mem=4M")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert json.loads(r.stdout.splitlines()[-1]) == [], r.stdout

@@ -10,20 +10,6 @@
 #include "kernels/cuda/dk.h"
 #include "kernels/cuda/ew_ops.h"
 
-NDT_DK_WHERE_FN(b, uint8_t)
-NDT_DK_WHERE_FN(i8, int8_t)
-NDT_DK_WHERE_FN(i16, int16_t)
-NDT_DK_WHERE_FN(i32, int32_t)
-NDT_DK_WHERE_FN(i64, int64_t)
-NDT_DK_WHERE_FN(u8, uint8_t)
-NDT_DK_WHERE_FN(u16, uint16_t)
-NDT_DK_WHERE_FN(u32, uint32_t)
-NDT_DK_WHERE_FN(u64, uint64_t)
-NDT_DK_WHERE_FN(f32, float)
-NDT_DK_WHERE_FN(f64, double)
-NDT_DK_WHERE_FN(c64, ndt_c64)
-NDT_DK_WHERE_FN(c128, ndt_c128)
-
 /* ---- one kernel per entry ---- */
 #define NDT_DK_K_U(OP, DT, SFX, TI, TO, F) \
   NDT_DK_EW(dk_##OP##_##SFX, 2, *(TO *)p[1] = F(*(const TI *)p[0]))
@@ -135,6 +121,12 @@ static const ndt_dk_entry *ndt_dk_find(int op, int nin, const int *loop, int fus
 /* 1 when the device has a kernel for op on these loop dtypes */
 NDT_DK_ENTRY(int) ndt__dk_ew_has(int op, int nin, const int *loop, int fused) {
   return ndt_dk_find(op, nin, loop, fused) != NULL;
+}
+/* The fused interpreter's key of that kernel (fused_impl.h: its row times
+ * NDT_DK_NKEYS plus its key dtype), or -1 when there is none */
+NDT_DK_ENTRY(int) ndt__dk_ew_key(int op, int nin, const int *loop, int fused) {
+  const ndt_dk_entry *e = ndt_dk_find(op, nin, loop, fused);
+  return e ? e->op * NDT_DK_NKEYS + e->key : -1;
 }
 /* Launches op over the runs of L (operands: the inputs, then the output,
  * all of the loop's dtypes); flags: a device word the kernel ORs its

@@ -22,6 +22,7 @@
 #define NDT_KERNELS_CUDA_EW_OPS_H
 
 #include "ndtile.h"
+#include "kernels/scalar.h"
 
 #define NDT_DK_MUL_FUSED (NDT_NUFUNCS + 0)
 #define NDT_DK_SQ_FUSED (NDT_NUFUNCS + 1)
@@ -33,6 +34,19 @@
 /* where(c, x, y) of each storage type */
 #define NDT_DK_WHERE_FN(SFX, T) \
   NDT_HD T ndt_dk_where_##SFX(uint8_t c, T x, T y) { return c ? x : y; }
+NDT_DK_WHERE_FN(b, uint8_t)
+NDT_DK_WHERE_FN(i8, int8_t)
+NDT_DK_WHERE_FN(i16, int16_t)
+NDT_DK_WHERE_FN(i32, int32_t)
+NDT_DK_WHERE_FN(i64, int64_t)
+NDT_DK_WHERE_FN(u8, uint8_t)
+NDT_DK_WHERE_FN(u16, uint16_t)
+NDT_DK_WHERE_FN(u32, uint32_t)
+NDT_DK_WHERE_FN(u64, uint64_t)
+NDT_DK_WHERE_FN(f32, float)
+NDT_DK_WHERE_FN(f64, double)
+NDT_DK_WHERE_FN(c64, ndt_c64)
+NDT_DK_WHERE_FN(c128, ndt_c128)
 
 #define NDT_DK_BOOL_OPS(U, UF, B, BF, T3)                                                \
   B(NDT_ADD, NDT_BOOL, b, ndt_sc_bool, ndt_sc_bool, ndt_sc_bool, ndt_sc_or_b)                        \
