@@ -86,11 +86,15 @@ RANKS = r"""
 import numpy, sys, ndtile as np
 from ndtile import _ranks
 rng = numpy.random.default_rng(0)
-a = rng.random((8, 704, 768), dtype=numpy.float32)
+a = rng.random((7, 704, 768), dtype=numpy.float32)
 x, y = np.asarray(a), np.asarray(a[::-1].copy())
 np._core.sync()
 _ranks.comm_stats(True)
-got = x >= y          # bool tiles hold 3 frames: tile 1 straddles the ranks' frames
+# 7 frames: the float32 frames split at the middle of frame 3 (two tiles a
+# frame, 7 + 7 tiles), the bool ones after frame 3 (2 + 2 + 2 + 1 frames a
+# tile: the leading axis in a multiple of the ranks' pieces, store.c), so
+# bool tile 1 straddles the ranks' float32 frames
+got = x >= y
 np._core.sync()
 s = _ranks.comm_stats(True)
 ok = (numpy.asarray(got) == (a >= a[::-1])).all()
@@ -101,8 +105,9 @@ with open(sys.argv[1] + f'.rank{np.rank()}', 'w') as f:
 
 def test_bool_result_straddling_the_ranks(tmp_path):
     """On 2 ranks a bool result whose tile straddles the ranks' float32
-    frames is right. (It is computed at the bool tile's owner, with 2 frames
-    of float32 inputs moved in, 8.65 MB; a rule that put the task where most
+    frames is right. (It is computed at the bool tile's owner, with the
+    float32 inputs it lacks moved in; with 8 frames, before the tilings of
+    the leading axis took a multiple of the ranks, 8.65 MB; a rule that put the task where most
     of its bytes are moved a quarter of that, but broke writes through
     transposed out= views on ranks, so it was taken back.)"""
     sys.path.insert(0, str(os.path.join(os.path.dirname(__file__), "..", "mpi")))
