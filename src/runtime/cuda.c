@@ -183,41 +183,49 @@ static void cm_scratch_free(ndt_memory *m, void *p, size_t n) {
   cudaFreeAsync(p, d->stream);
 }
 
-static ndt_status cm_copy(ndt_memory *to, void *dst, ndt_memory *from, const void *src,
-                          size_t n) {
-  cuda_dev *dt = to->iface->copy == cm_copy ? to->context : NULL;
-  cuda_dev *df = from->iface->copy == cm_copy ? from->context : NULL;
-  if (df && atomic_load(&df->dead))
-    return host->error(NDT_ERR_INTERNAL, "these values were held only by a CUDA device that "
-                       "failed: they are lost");
-  if (dt && atomic_load(&dt->dead)) return refuse(dt);
-  /* the device side's stream moves the bytes (either side, or both: peers) */
-  cuda_dev *d = dt ? dt : df;
-  cudaSetDevice(d->dev);
-  cudaError_t e = cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, d->stream);
+/* The device whose stream moves a copy's bytes (either side, or both:
+ * peers), or a refusal when a side has failed. */
+static ndt_status copy_device(ndt_memory *to, ndt_memory *from, cuda_dev **d, int *from_dev);
+/* The end of a copy started on d's stream: waits for it; a failure
+ * disables d (a copy into d only: refused, so the task runs on the CPU). */
+static ndt_status copy_wait(cuda_dev *d, cudaError_t e, int from_dev) {
   if (e == cudaSuccess) e = cudaStreamSynchronize(d->stream);
   if (e == cudaSuccess) return NDT_OK;
   ndt_status st = disable(d, e, "a copy");
-  return df ? st : refuse(d);   /* into the device only: the task runs on the CPU */
+  return from_dev ? st : refuse(d);
+}
+
+static ndt_status cm_copy(ndt_memory *to, void *dst, ndt_memory *from, const void *src,
+                          size_t n) {
+  cuda_dev *d = NULL;
+  int fd = 0;
+  ndt_status st = copy_device(to, from, &d, &fd);
+  if (st) return st;
+  return copy_wait(d, cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, d->stream), fd);
 }
 
 /* Strided runs (a gather's, bind.c) in one 2-d copy, not one per element. */
 static ndt_status cm_copy2d(ndt_memory *to, void *dst, size_t dpitch, ndt_memory *from,
                             const void *src, size_t spitch, size_t width, size_t height) {
+  cuda_dev *d = NULL;
+  int fd = 0;
+  ndt_status st = copy_device(to, from, &d, &fd);
+  if (st) return st;
+  return copy_wait(d, cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height,
+                                        cudaMemcpyDefault, d->stream), fd);
+}
+
+static ndt_status copy_device(ndt_memory *to, ndt_memory *from, cuda_dev **d, int *from_dev) {
   cuda_dev *dt = to->iface->copy == cm_copy ? to->context : NULL;
   cuda_dev *df = from->iface->copy == cm_copy ? from->context : NULL;
   if (df && atomic_load(&df->dead))
     return host->error(NDT_ERR_INTERNAL, "these values were held only by a CUDA device that "
                        "failed: they are lost");
   if (dt && atomic_load(&dt->dead)) return refuse(dt);
-  cuda_dev *d = dt ? dt : df;
-  cudaSetDevice(d->dev);
-  cudaError_t e = cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, cudaMemcpyDefault,
-                                    d->stream);
-  if (e == cudaSuccess) e = cudaStreamSynchronize(d->stream);
-  if (e == cudaSuccess) return NDT_OK;
-  ndt_status st = disable(d, e, "a copy");
-  return df ? st : refuse(d);
+  *d = dt ? dt : df;
+  *from_dev = df != NULL;
+  cudaSetDevice((*d)->dev);
+  return NDT_OK;
 }
 
 static void cm_usage(ndt_memory *m, int64_t *cap, int64_t *used) {
