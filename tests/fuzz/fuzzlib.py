@@ -798,6 +798,11 @@ def replay(lines, nd, every=True):
 
 # ---------------------------------------------------------------- generation
 
+# the CUDA plugin's host build (make build): the plugin's own code, kernels
+# and fused interpreter on an emulated CUDA runtime (tests/cudahost)
+CUDAHOST = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), 'build', 'tests', 'cudahost', 'libndtile_cudahost.so')
+
 SETTINGS = {
     # name: (environment, ranks, largest "large" array in elements)
     'default': ({}, 1, 3_000_000),
@@ -809,6 +814,11 @@ SETTINGS = {
                         1, 1_000_000),
     'ranks2': ({'NDTILE_WORKERS': '1'}, 2, 1_000_000),
     'ranks3': ({'NDTILE_WORKERS': '1'}, 3, 1_000_000),
+    # devices: two simulated ones of 4 MiB (copies, evictions, fallbacks), and
+    # two emulated CUDA devices of 16 MiB each (the plugin's kernels)
+    'sim2': ({'NDTILE_DEVICES': 'sim:2,mem=4M'}, 1, 1_000_000),
+    'cudahost': ({'NDTILE_DEVICES': 'cuda:0,1', 'NDTILE_CUDA_PLUGIN': CUDAHOST,
+                  'NDTILE_CUDA_MEM': '16M', 'NDTILE_CUDAHOST_STATS': '1'}, 1, 1_000_000),
 }
 
 UNARY = ('negative', 'positive', 'absolute', 'sign', 'sqrt', 'exp', 'log', 'log2', 'log10',
