@@ -388,18 +388,19 @@ i, j, k = np.nonzero(f[:, 100:103, 200:202] > 0)
 g0 = np.comm_stats()['collectives']
 v = f[i, j, k]
 coll = np.comm_stats()['collectives'] - g0
-print(f"RANK {np.rank()} CPUS {sorted(os.sched_getaffinity(0))} SENT {sent} "
-      f"COLL {coll} OK {bool(c.all()) and float(d.sum()) == d.size and v.shape == i.shape}",
-      flush=True)
+import sys
+with open(f'{sys.argv[1]}.rank{np.rank()}', 'w') as out:   # (printed lines may interleave)
+    print(f"RANK {np.rank()} CPUS {sorted(os.sched_getaffinity(0))} SENT {sent} "
+          f"COLL {coll} OK {bool(c.all()) and float(d.sum()) == d.size and v.shape == i.shape}",
+          file=out)
 """)
     launcher = [PY, '-m', 'ndtile', '--cpus', '2']
     cases = [(2, {}, 'bound'), (2, {'NDTILE_BIND': 'none'}, 'unbound'), (3, {}, 'unbound')]
-    for n, env, want in cases:
-        e = {'NDTILE_ALL_RANKS_PRINT': '1', **env}
-        e.pop('NDTILE_WORKERS', None)
-        p, dt = run(launcher + ['--ranks', str(n), script], 120, e)
-        out = p.stdout + p.stderr
-        # (the ranks' lines may interleave)
+    for k, (n, env, want) in enumerate(cases):
+        base = os.path.join(tmp, f'placement{k}')
+        p, dt = run(launcher + ['--ranks', str(n), script, base], 120, env)
+        out = p.stdout + p.stderr + ''.join(open(f'{base}.rank{r}').read() for r in range(n)
+                                            if os.path.exists(f'{base}.rank{r}'))
         rows = re.findall(r'RANK (\d+) CPUS \[([\d, ]*)\] SENT (\d+) COLL (\d+) '
                           r'OK (True|False)', out)
         sets = [set(c.replace(' ', '').split(',')) for _, c, _, _, _ in rows]
@@ -430,16 +431,20 @@ def gpu_share(build, tmp):
         return
     script = os.path.join(tmp, 'gpus.py')
     with open(script, 'w') as f:
-        f.write("import ndtile as np\n"
-                "print('RANK', np.rank(), 'GPUS', ','.join(str(d['index']) "
-                "for d in np.devices() if d['kind'] == 'cuda'), 'END', flush=True)\n")
-    env = {'NDTILE_ALL_RANKS_PRINT': '1', 'NDTILE_CUDA_PLUGIN': plugin}
-    for n, g, want in ((2, 2, {'0': '0', '1': '1'}), (2, 1, {'0': '0', '1': '0'}),
-                       (1, 2, {'0': '0,1'})):
+        # (a file per rank: the ranks' printed lines may interleave)
+        f.write("import sys, ndtile as np\n"
+                "with open(f'{sys.argv[1]}.rank{np.rank()}', 'w') as f:\n"
+                "    print(','.join(str(d['index']) for d in np.devices() "
+                "if d['kind'] == 'cuda'), file=f)\n")
+    env = {'NDTILE_CUDA_PLUGIN': plugin}
+    for k, (n, g, want) in enumerate(((2, 2, {'0': '0', '1': '1'}), (2, 1, {'0': '0', '1': '0'}),
+                                      (1, 2, {'0': '0,1'}))):
+        base = os.path.join(tmp, f'gpus{k}')
         p, dt = run([PY, '-m', 'ndtile', '--cpus', '2', '--ranks', str(n), '--gpus-per-node',
-                     str(g), script], 120, env)
+                     str(g), script, base], 120, env)
         out = p.stdout + p.stderr
-        got = dict(re.findall(r'RANK (\d+) GPUS ([\d,]*) END', out))
+        got = {str(r): open(f'{base}.rank{r}').read().strip() for r in range(n)
+               if os.path.exists(f'{base}.rank{r}')}
         check(f"gpu share: {n} rank{'s' if n > 1 else ''} with --gpus-per-node {g} run on "
               f"GPUs {want} ({dt:.1f} s)", p.returncode == 0 and got == want,
               f"rc={p.returncode} got {got} {out[-1500:]}")
