@@ -67,6 +67,16 @@ NDT_HD int ndt_dk_rng_ok(const ndt_rng_params *q) {
   }
 }
 
+/* the bytes of an element of a result q may have */
+NDT_HD int ndt_dk_rng_isz(ndt_dtype t) {
+  switch (t) {
+    case NDT_BOOL: case NDT_INT8: case NDT_UINT8: return 1;
+    case NDT_INT16: case NDT_UINT16: return 2;
+    case NDT_INT32: case NDT_UINT32: case NDT_FLOAT32: return 4;
+    default: return 8;
+  }
+}
+
 /* Below: the kernel, for nvcc and the host emulation (the plugin's cuda.c
  * sees the types above only). */
 #if defined(NDT_DK_HOST) || defined(__CUDACC__)
