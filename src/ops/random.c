@@ -25,14 +25,18 @@
  *     first blocks, which have ctr[3] = 0).
  *
  * Every fill is one task per block of the result (the blocks are its tiles),
- * as ndt_arange's fill; a permutation is one task. The generator and the
+ * as ndt_arange's fill; a permutation is one task. A device may run the
+ * fill ("random", ndt_rand_arg of random.h) with the CPU's bits: the CUDA
+ * plugin does for the fixed-cost floats and the integers
+ * (src/kernels/cuda/rng_impl.h, on the arithmetic the CPU's kernels share,
+ * src/kernels/rng_scalar.h). The generator and the
  * samplers are the backend's rng_* kernels (src/kernels/rng.h; the CPU's in
  * src/kernels/cpu/random.c, which says which bits are machine-independent);
  * this file keeps the keys, the parameter checks and the tasks.
  */
 #include <math.h>
 #include <string.h>
-#include "exec.h"
+#include "random.h"
 
 /* As in the kernels: no contraction in the parameter arithmetic here. */
 #if defined(__clang__)
@@ -66,12 +70,7 @@ static rkey key_for(uint64_t seed, uint64_t stream, uint64_t draw) {
 
 /* ---- tasks ------------------------------------------------------------ */
 
-typedef struct {
-  ndt_array out;      /* one block of the result */
-  int64_t first;      /* flat index of its first element */
-  rkey key;
-  rparams q;
-} rand_arg;
+typedef ndt_rand_arg rand_arg;   /* (random.h: a device's body reads it) */
 
 /* Operand: out (write). */
 static ndt_status rand_body(ndt_bound *op, void *p) {
@@ -344,7 +343,8 @@ static ndt_status param_body(ndt_bound *op, void *p) {
   return st;
 }
 
-static const ndt_task_kind param_kind = {"random", {param_body}, NULL};
+/* (a kind of its own: a device's "random" body reads ndt_rand_arg only) */
+static const ndt_task_kind param_kind = {"random parameters", {param_body}, NULL};
 
 static ndt_status param_fill(ndt_array **out, ndt_rng *rng, rdist dist, ndt_dtype t,
                              const ndt_array *p0, ndt_dtype t0, const ndt_array *p1,

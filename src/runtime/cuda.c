@@ -8,7 +8,9 @@
  * "pairwise leaf" of a full sum, a "reduce block" whose innermost axis is
  * summed), and the fused elementwise groups of src/ops/fusion.c (the
  * precompiled interpreter of src/kernels/cuda/fused_impl.h: a program per
- * group, built from its ndt_fused_desc). The core loads it with dlopen only when NDTILE_DEVICES asks
+ * group, built from its ndt_fused_desc), and the random fills of the
+ * fixed-cost floats and the integers (src/kernels/cuda/rng_impl.h: the
+ * CPU's values, from the arithmetic both share, src/kernels/rng_scalar.h). The core loads it with dlopen only when NDTILE_DEVICES asks
  * for cuda or auto (device.c) and reaches it through ndt_plugin_entry_v1;
  * it links nothing of the core (device.h). Every other task runs on the
  * CPU, its operands made valid in host memory by the core.
@@ -48,9 +50,11 @@
 #include "ops/exec.h"
 #include "ops/reduce.h"
 #include "ops/fusion.h"
+#include "ops/random.h"
 
 #include "kernels/cuda/dk.h"
 #include "kernels/cuda/fused_impl.h"
+#include "kernels/cuda/rng_impl.h"
 
 /* src/kernels/cuda/ew_impl.h and reduce_impl.h (compiled by nvcc) */
 void ndt__dk_init(void);
@@ -61,6 +65,9 @@ int ndt__dk_cast(int from, int to, const ndt_dk_launch *L, unsigned *flags, void
 int ndt__dk_pairwise(int dtype, const ndt_dk_launch *L, unsigned *flags, void *stream);
 int ndt__dk_ew_key(int op, int nin, const int *loop, int fused);
 int ndt__dk_fused(const ndt_dk_flaunch *L, unsigned *flags, int nflags, void *stream);
+/* src/kernels/cuda/rng_impl.h */
+int ndt__dk_rng_has(const ndt_rng_params *q);
+int ndt__dk_rng(const ndt_dk_rlaunch *L, void *stream);
 
 /* the flags words: one for a plain kernel (word 0), one per op of a fused
  * group (its program's step flags go to their op's word) */
@@ -335,6 +342,72 @@ static int pw_leaf_ok(const ndt_pw_arg *a) {
          a->line.dtype == a->acc && a->line.ndim == 1;
 }
 
+/* ---- the random fill ----
+ * A "random" task (src/ops/random.c: one block of a fresh array) filled by
+ * the Philox kernel of src/kernels/cuda/rng_impl.h with the CPU's values:
+ * the fixed-cost floats (finite loc and scale) and the integers; the
+ * rejection samplers (gamma, poisson, binomial: libm inside) and the
+ * per-element parameters ("random parameters") stay on the CPU. */
+static int rng_ok(const ndt_rand_arg *a) { return ndt__dk_rng_has(&a->q); }
+
+static ndt_status rng_launch(cuda_dev *d, ndt_dk_rlaunch *L) {
+  if (!L->nrun) return NDT_OK;
+  int rc = ndt__dk_rng(L, d->stream);
+  L->nrun = 0;
+  if (rc) return host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this random fill");
+  cudaError_t e = cudaGetLastError();
+  return e == cudaSuccess ? NDT_OK : disable(d, e, "a kernel launch");
+}
+
+/* n random tasks on device d (one alone, or a grouped task's members: one
+ * operand each): one launch per run of tasks of one call's parameters
+ * (the keys are per run: consecutive calls group too), then one wait. */
+static ndt_status rng_run(cuda_dev *d, ndt_bound *b, int n, const int *nop, void *const *args) {
+  static _Thread_local ndt_dk_rlaunch L;   /* 5 KB: not on a worker's stack */
+  pthread_mutex_lock(&d->run);
+  if (atomic_load(&d->dead)) {
+    pthread_mutex_unlock(&d->run);
+    return refuse(d);
+  }
+  cudaSetDevice(d->dev);
+  ndt_status st = NDT_OK;
+  L.nrun = 0;
+  for (int i = 0, at = 0; i < n && st == NDT_OK; at += nop[i++]) {
+    const ndt_rand_arg *a = args[i];
+    const ndt_bound *o = &b[at];
+    if (a->out.size == 0) continue;
+    /* the block is one contiguous range (the CPU's body writes it so) */
+    int64_t want = ndt_dk_rng_isz(a->q.t);
+    for (int k = o->ndim - 1; k >= 0 && st == NDT_OK; k--) {
+      if (o->shape[k] != 1 && o->st[k] != want)
+        st = host->error(NDT_ERR_INTERNAL, "the CUDA random fill needs a contiguous block");
+      want *= o->shape[k];
+    }
+    if (st == NDT_OK && L.nrun && (L.nrun == NDT_DK_RMAXRUNS || memcmp(&a->q, &L.q, sizeof L.q)))
+      st = rng_launch(d, &L);
+    if (st == NDT_OK) {
+      L.q = a->q;
+      L.run[L.nrun++] = (ndt_dk_rrun){.n = a->out.size, .first = a->first, .p = o->ptr,
+                                      .key = a->key};
+    }
+  }
+  if (st == NDT_OK) st = rng_launch(d, &L);
+  if (!atomic_load(&d->dead)) {
+    cudaError_t e = cudaStreamSynchronize(d->stream);
+    if (e != cudaSuccess) {
+      ndt_status s = disable(d, e, "a random fill");
+      if (st == NDT_OK) st = s;
+    }
+  }
+  pthread_mutex_unlock(&d->run);
+  return st;
+}
+
+static ndt_status rng_body(ndt_bound *b, void *argp) {
+  int nop = 1;
+  return rng_run(b[0].mem->context, b, 1, &nop, &argp);
+}
+
 /* ---- the fused groups' interpreter ----
  * A "fused elementwise" task (src/ops/fusion.c) as a program of
  * fused_impl.h: the ops the task computes (those it writes and those whose
@@ -400,12 +473,13 @@ static int fprog_of(const ndt_fused_task *t, ndt_dk_fprog *P) {
   return P->nstep > 0;
 }
 
-enum { K_EW, K_LEAF, K_BLOCK, K_FUSED, K_NONE };
+enum { K_EW, K_LEAF, K_BLOCK, K_FUSED, K_RNG, K_NONE };
 static int kind_of(const ndt_task_kind *k) {
   return !strcmp(k->name, "elementwise")         ? K_EW
          : !strcmp(k->name, "pairwise leaf")     ? K_LEAF
          : !strcmp(k->name, "reduce block")      ? K_BLOCK
          : !strcmp(k->name, "fused elementwise") ? K_FUSED
+         : !strcmp(k->name, "random")            ? K_RNG
                                                  : K_NONE;
 }
 
@@ -420,6 +494,7 @@ static int cd_supports(ndt_processor *p, const ndt_task_kind *k, const ndt_opera
     case K_FUSED: return fprog_of(arg, &P);
     case K_LEAF: return pw_leaf_ok(arg);
     case K_BLOCK: return red_ok(arg, op, nop);
+    case K_RNG: return rng_ok(arg);
     default: return 0;
   }
 }
@@ -725,6 +800,7 @@ static ndt_status cd_group(ndt_processor *p, const ndt_task_kind *k, ndt_bound *
   if (what == K_NONE)
     return host->error(NDT_ERR_INTERNAL, "the CUDA plugin has no body for this grouped task");
   if (what == K_FUSED) return fused_run(p->context, b, n, nop, args, "a fused group");
+  if (what == K_RNG) return rng_run(p->context, b, n, nop, args);
   return dev_run(p->context, what, b, n, nop, args, n ? name_of(what, args[0]) : k->name);
 }
 
@@ -734,6 +810,7 @@ static const struct { const char *kind; ndt_body_fn body; } bodies[] = {
     {"pairwise leaf", leaf_body},
     {"reduce block", block_body},
     {"fused elementwise", fused_body},
+    {"random", rng_body},
 };
 
 static ndt_body_fn cd_body(ndt_processor *p, const ndt_task_kind *k) {

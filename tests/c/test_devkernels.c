@@ -22,7 +22,17 @@
  *            contiguous and strided, lengths around the block sizes: the
  *            shared function and the block-parallel kernel against the
  *            CPU's reduce kernel
- *   mirror   all three with every buffer a launch touches copied to a
+ *   rng      the random fill (rng_impl.h) against the CPU's fill (rng_fill
+ *            and rng_store of the kernel table, at every SIMD level):
+ *            random, uniform, normal, exponential (float32, float64) and
+ *            integers (every integer dtype and bool; spans below and above
+ *            2^32, full ranges, a constant, spans whose products are
+ *            rejected half the time, so the sub-streams run), several keys
+ *            and draws in one launch, fills that start mid-block and
+ *            mid-stream (positions across 2^32); bit for bit. And that
+ *            the kernel refuses what it does not implement (gamma,
+ *            poisson, binomial, a NaN loc, an infinite scale)
+ *   mirror   all four with every buffer a launch touches copied to a
  *            "device" buffer (host memory) and the results back: the cuda
  *            mode's path, on the CPU
  *   cuda P   all three through the plugin P (libndtile_cuda.so) on a GPU:
@@ -30,12 +40,13 @@
  *            element-by-element flags become one launch's against the OR
  *            of the CPU's); without a driver or device it says so and
  *            passes, unless NDT_REQUIRE_GPU=1 (tools/gpu_check.sh)
- * With no argument: ew, cast and pairwise, directly. */
+ * With no argument: ew, cast, pairwise and rng, directly. */
 #define NDT_SC_EMULATE 1
 #define NDT_DK_HOST 1
 #include "kernels/cuda/ew_impl.h"
 #include "kernels/cuda/reduce_impl.h"
 #include "kernels/cuda/fused_impl.h"
+#include "kernels/cuda/rng_impl.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -64,6 +75,7 @@ typedef struct {
   int (*ew)(int, int, const int *, int, const ndt_dk_launch *, unsigned *, void *);
   int (*cast)(int, int, const ndt_dk_launch *, unsigned *, void *);
   int (*pairwise)(int, const ndt_dk_launch *, unsigned *, void *);
+  int (*rng)(const ndt_dk_rlaunch *, void *);
   void *(*dalloc)(size_t);
   int (*h2d)(void *, const void *, size_t);
   int (*d2h)(void *, const void *, size_t);
@@ -1020,6 +1032,177 @@ static void test_fused(void) {
   for (size_t i = 0; i < sizeof progs / sizeof *progs; i++) test_fused_prog(&progs[i]);
 }
 
+/* ---- the random fill ---- */
+/* the parameters random.c gives integers(low, high) (high inclusive) */
+static ndt_rng_params int_params(ndt_dtype t, uint64_t low, uint64_t high) {
+  ndt_rng_params q;
+  memset(&q, 0, sizeof q);
+  q.dist = NDT_RNG_INTEGERS;
+  q.t = t;
+  q.base = low;
+  q.span = high - low;
+  if (q.span < UINT32_MAX) {
+    uint32_t range = (uint32_t)(q.span + 1);
+    q.thr32 = (uint32_t)(0u - range) % range;
+  } else if (q.span > UINT32_MAX && q.span < UINT64_MAX) {
+    uint64_t range = q.span + 1;
+    q.thr64 = (0 - range) % range;
+  }
+  return q;
+}
+static ndt_rng_params float_params(ndt_rng_dist d, ndt_dtype t, double loc, double scale) {
+  ndt_rng_params q;
+  memset(&q, 0, sizeof q);
+  q.dist = d;
+  q.t = t;
+  q.loc = loc;
+  q.scale = scale;
+  return q;
+}
+
+/* the CPU's values of elements [first, first + n) into out (rand_body's
+ * chunks) */
+static void rng_cpu(const ndt_rng_params *q, const ndt_rng_key *k, int64_t first, int64_t n,
+                    char *out) {
+  static ndt_rng_blocks b[NDT_RNG_NPRE];
+  static double dbl[NDT_RNG_CH];
+  static uint64_t u64[NDT_RNG_CH];
+  int isz = ndt_dk_rng_isz(q->t);
+  for (int64_t c = 0; c < n; c += NDT_RNG_CH) {
+    int m = (int)(n - c < NDT_RNG_CH ? n - c : NDT_RNG_CH);
+    ndt__kern->rng_fill(q, k, first + c, m, dbl, u64, b);
+    ndt__kern->rng_store(q->t, out + c * isz, dbl, u64, m);
+  }
+}
+
+#define RNG_RUNS 6
+#define RNG_MAXN 1100
+static unsigned char rng_ref[RNG_RUNS][RNG_MAXN * 8], rng_dev[RNG_RUNS][RNG_MAXN * 8];
+static void *rng_dbuf[RNG_RUNS];
+
+static void rng_case(const char *what, const ndt_rng_params *q) {
+  static const ndt_rng_key keys[3] = {{0x12345678u, 0x9abcdef0u, 0}, {1u, 0u, 7u},
+                                      {0xdeadbeefu, 0x01234567u, 0xffffffffu}};
+  static const int64_t firsts[RNG_RUNS] = {0, 1, 3, 1000001, INT64_C(4294967293) * 4 + 2,
+                                           (INT64_C(1) << 40) + 5};
+  static const int64_t lens[] = {1, 2, 3, 5, 257, 1031};
+  int isz = ndt_dk_rng_isz(q->t);
+  for (size_t li = 0; li < sizeof lens / sizeof *lens; li++) {
+    for (int kk = 0; kk < 3; kk++) {
+      ndt_dk_rlaunch L;
+      memset(&L, 0, sizeof L);
+      L.q = *q;
+      /* several runs of one launch: each its own key (the next draw) and start */
+      for (int r = 0; r < RNG_RUNS; r++) {
+        int64_t n = lens[li] + r % 3;
+        ndt_rng_key k = keys[(kk + r) % 3];
+        k.draw += (uint32_t)r;
+        rng_cpu(q, &k, firsts[r], n, (char *)rng_ref[r]);
+        memset(rng_dev[r], 0xA5, sizeof rng_dev[r]);
+        L.run[r] = (ndt_dk_rrun){.n = n, .first = firsts[r], .key = k,
+                                 .p = run_mode == RUN_DIRECT ? (char *)rng_dev[r] : rng_dbuf[r]};
+        if (run_mode != RUN_DIRECT) be.h2d(rng_dbuf[r], rng_dev[r], sizeof rng_dev[r]);
+      }
+      L.nrun = RNG_RUNS;
+      int rc = run_mode == RUN_DIRECT ? ndt__dk_rng(&L, NULL) : be.rng(&L, NULL);
+      if (run_mode != RUN_DIRECT) {
+        if (rc == 0) rc = be.sync();
+        for (int r = 0; r < RNG_RUNS; r++) be.d2h(rng_dev[r], rng_dbuf[r], sizeof rng_dev[r]);
+      }
+      EXPECT(rc == 0, "%s: the launch failed", what);
+      for (int r = 0; r < RNG_RUNS; r++) {
+        int64_t n = L.run[r].n, bad = -1;
+        for (int64_t e = 0; e < n && bad < 0; e++)
+          if (memcmp(rng_ref[r] + e * isz, rng_dev[r] + e * isz, (size_t)isz)) bad = e;
+        /* and nothing written past the run */
+        int over = rng_dev[r][n * isz] != 0xA5;
+        EXPECT(bad < 0 && !over, "%s: n %lld, first %lld, key %d: element %lld differs%s", what,
+              (long long)n, (long long)firsts[r], (kk + r) % 3, (long long)bad,
+              over ? " (written past the run)" : "");
+      }
+    }
+  }
+}
+
+static void test_rng(void) {
+  if (run_mode != RUN_DIRECT)
+    for (int r = 0; r < RNG_RUNS; r++)
+      if (!rng_dbuf[r] && !(rng_dbuf[r] = be.dalloc(sizeof rng_dev[r]))) exit(2);
+  const ndt_dtype ft[2] = {NDT_FLOAT64, NDT_FLOAT32};
+  const ndt_dtype it[9] = {NDT_INT64, NDT_INT32, NDT_INT16, NDT_INT8, NDT_UINT64,
+                           NDT_UINT32, NDT_UINT16, NDT_UINT8, NDT_BOOL};
+  int maxlevel = ndt__cpu_set_simd_level(-1);
+  for (int level = 0; level <= maxlevel; level++) {
+    ndt__cpu_set_simd_level(level);
+    char nm[96];
+    for (int i = 0; i < 2; i++) {
+      const char *tn = ndt_dtype_name(ft[i]);
+      ndt_rng_params q = float_params(NDT_RNG_RANDOM, ft[i], 0, 1);
+      snprintf(nm, sizeof nm, "random %s (level %d)", tn, level);
+      rng_case(nm, &q);
+      q = float_params(NDT_RNG_UNIFORM, ft[i], -3.0, 8.0);
+      snprintf(nm, sizeof nm, "uniform %s (level %d)", tn, level);
+      rng_case(nm, &q);
+      q = float_params(NDT_RNG_UNIFORM, ft[i], 1e300, -1.7e308);   /* overflows to -inf (float32) */
+      snprintf(nm, sizeof nm, "uniform wide %s (level %d)", tn, level);
+      rng_case(nm, &q);
+      q = float_params(NDT_RNG_NORMAL, ft[i], 0, 1);
+      snprintf(nm, sizeof nm, "standard_normal %s (level %d)", tn, level);
+      rng_case(nm, &q);
+      q = float_params(NDT_RNG_NORMAL, ft[i], 1.5, 2.25);
+      snprintf(nm, sizeof nm, "normal %s (level %d)", tn, level);
+      rng_case(nm, &q);
+      q = float_params(NDT_RNG_EXPONENTIAL, ft[i], 0, 3.0);
+      snprintf(nm, sizeof nm, "exponential %s (level %d)", tn, level);
+      rng_case(nm, &q);
+    }
+    /* integers: spans below 2^32 (some rejected half the time), above, full */
+    static const struct { uint64_t lo, hi; } spans[] = {
+        {0, 9}, {(uint64_t)-5, 1000}, {0, UINT64_C(0x80000000)}, {0, UINT32_MAX},
+        {0, UINT64_C(0x100000000)}, {(uint64_t)-5, (UINT64_C(1) << 40)},
+        {0, UINT64_C(0x8000000000000000)}, {0, UINT64_MAX}, {7, 7}};
+    for (int i = 0; i < 9; i++) {
+      int bits = 8 * (int)ndt_dtype_size(it[i]);
+      int sgn = it[i] <= NDT_INT64 && it[i] != NDT_BOOL;
+      for (size_t s = 0; s < sizeof spans / sizeof *spans; s++) {
+        uint64_t lo = spans[s].lo, hi = spans[s].hi;
+        if (it[i] == NDT_BOOL) {
+          if (s > 1) continue;
+          lo = 0, hi = s;   /* [0, 0], [0, 1] */
+        } else if (bits < 64) {   /* the span cut to the dtype's range */
+          uint64_t m = (UINT64_C(1) << bits) - 1;
+          if (sgn) {
+            lo = (uint64_t)-(int64_t)(UINT64_C(1) << (bits - 1));
+            hi = lo + ((hi - spans[s].lo) & m);
+          } else {
+            lo = 0;
+            hi = (hi - spans[s].lo) & m;
+          }
+        }
+        ndt_rng_params q = int_params(it[i], lo, hi);
+        snprintf(nm, sizeof nm, "integers %s [%llx, %llx] (level %d)", ndt_dtype_name(it[i]),
+                 (unsigned long long)lo, (unsigned long long)hi, level);
+        rng_case(nm, &q);
+      }
+    }
+  }
+  ndt__cpu_set_simd_level(maxlevel);
+  /* what stays on the CPU */
+  ndt_rng_params q = float_params(NDT_RNG_GAMMA, NDT_FLOAT64, 0, 1);
+  EXPECT(!ndt__dk_rng_has(&q), "gamma is not the kernel's");
+  q.dist = NDT_RNG_POISSON;
+  q.t = NDT_INT64;
+  EXPECT(!ndt__dk_rng_has(&q), "poisson is not the kernel's");
+  q.dist = NDT_RNG_BINOMIAL;
+  EXPECT(!ndt__dk_rng_has(&q), "binomial is not the kernel's");
+  q = float_params(NDT_RNG_NORMAL, NDT_FLOAT64, NAN, 1);
+  EXPECT(!ndt__dk_rng_has(&q), "a NaN loc is not the kernel's");
+  q = float_params(NDT_RNG_EXPONENTIAL, NDT_FLOAT32, 0, INFINITY);
+  EXPECT(!ndt__dk_rng_has(&q), "an infinite scale is not the kernel's");
+  q = float_params(NDT_RNG_RANDOM, NDT_INT64, 0, 1);
+  EXPECT(!ndt__dk_rng_has(&q), "random int64 is not the kernel's");
+}
+
 static void *plug;
 static int (*cu_malloc)(void **, size_t);
 static int (*cu_memcpy)(void *, const void *, size_t, int);
@@ -1054,8 +1237,9 @@ static int cuda_open(const char *path, char *why, size_t cap) {
   *(void **)&be.ew = dlsym(plug, "ndt__dk_ew");
   *(void **)&be.cast = dlsym(plug, "ndt__dk_cast");
   *(void **)&be.pairwise = dlsym(plug, "ndt__dk_pairwise");
+  *(void **)&be.rng = dlsym(plug, "ndt__dk_rng");
   if (!cu_malloc || !cu_memcpy || !cu_sync || !cu_count || !cu_dk_init || !be.ew || !be.cast ||
-      !be.pairwise) {
+      !be.pairwise || !be.rng) {
     snprintf(why, cap, "the plugin lacks the CUDA runtime's or the kernels' entry points");
     return 0;
   }
@@ -1091,8 +1275,9 @@ int main(int argc, char **argv) {
     /* the cuda mode's path (device copies, pointers moved, results back)
      * with host memory for the device's and the kernels compiled here */
     run_mode = RUN_MIRROR;
-    be = (ndt_test_backend){host_init, ndt__dk_ew_has, ndt__dk_ew, ndt__dk_cast,
-                            ndt__dk_pairwise, host_dalloc, host_h2d, host_d2h, host_sync};
+    be = (ndt_test_backend){host_init,        ndt__dk_ew_has, ndt__dk_ew, ndt__dk_cast,
+                            ndt__dk_pairwise, ndt__dk_rng,    host_dalloc, host_h2d,
+                            host_d2h,         host_sync};
     setup_mirrors();
     mode = "all";
   } else if (!strcmp(mode, "cuda")) {
@@ -1114,6 +1299,7 @@ int main(int argc, char **argv) {
   if (all || !strcmp(mode, "ew")) test_ew();
   if (all || !strcmp(mode, "cast")) test_cast();
   if (all || !strcmp(mode, "pairwise")) test_pairwise();
+  if (all || !strcmp(mode, "rng")) test_rng();
   /* (the host build only: the plugin's entry is not reached here) */
   if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "fused")) test_fused();
   ndt_finalize();

@@ -34,6 +34,7 @@
 
 #include "kernels/cuda/dk.h"
 #include "kernels/cuda/fused_impl.h"
+#include "kernels/cuda/rng_impl.h"
 
 #define MAXDEV 8
 #define ALIGN 256
@@ -44,6 +45,7 @@ static size_t dev_total = (size_t)256 << 20;
 static long fail_alloc_at = 0, fail_kernel_at = 0;   /* 1-based; 0: none */
 static atomic_long n_alloc, n_kernel, n_fused, n_copy, n_copy_bytes, n_copy2d, n_fail_alloc,
     n_faults;
+static atomic_long n_rng;   /* the random fills' launches (also in n_kernel) */
 static int delay_us;
 static _Thread_local unsigned delay_seed = 12345;
 
@@ -65,10 +67,10 @@ static size_t parse_size(const char *s, size_t dflt) {
  * run through the plugin shows it used them) */
 static void stats_report(void) {
   fprintf(stderr, "cudahost: %ld kernel launches, %ld copies (%ld bytes), %ld 2-d copies, "
-          "%ld allocations (%ld refused), %ld faults, %ld fused launches\n",
+          "%ld allocations (%ld refused), %ld faults, %ld fused launches, %ld rng launches\n",
           atomic_load(&n_kernel), atomic_load(&n_copy), atomic_load(&n_copy_bytes),
           atomic_load(&n_copy2d), atomic_load(&n_alloc), atomic_load(&n_fail_alloc),
-          atomic_load(&n_faults), atomic_load(&n_fused));
+          atomic_load(&n_faults), atomic_load(&n_fused), atomic_load(&n_rng));
 }
 
 static void settings_read(void) {
@@ -319,6 +321,8 @@ typedef struct op {
   ndt_dk_launch *L;
   void (*fgrid)(const ndt_dk_flaunch *, unsigned *);   /* a fused group's launch */
   ndt_dk_flaunch *FL;
+  void (*rgrid)(const ndt_dk_rlaunch *);   /* a random fill's launch */
+  ndt_dk_rlaunch *RL;
   unsigned *flags;
   int fault;
   cudaHostFn_t fn;
@@ -388,9 +392,11 @@ static void run_op(cudaStream_t s, op *o) {
     case OP_KERNEL:
       if (o->fault) dev_fault(d, cudaErrorIllegalAddress);
       else if (!dead && o->FL) o->fgrid(o->FL, o->flags);
+      else if (!dead && o->RL) o->rgrid(o->RL);
       else if (!dead) o->grid(o->L, o->flags);
       free(o->L);
       free(o->FL);
+      free(o->RL);
       break;
     case OP_FREE:
       free_block(d, o->dst);
@@ -877,6 +883,46 @@ void ndt__cudahost_launch_fused(void *stream, const ndt_dk_flaunch *L, unsigned 
     flags = work_of(flags);
   }
   e = enqueue(q, (op){.kind = OP_KERNEL, .fgrid = grid, .FL = C, .flags = flags, .fault = fault});
+  if (e) {
+    free(C);
+    ret(e);
+  }
+}
+
+/* The random fill's launch (src/kernels/cuda/rng_impl.h): as above, each
+ * run's output (n contiguous elements of the call's dtype) checked. */
+void ndt__cudahost_launch_rng(void *stream, const ndt_dk_rlaunch *L,
+                              void (*grid)(const ndt_dk_rlaunch *)) {
+  cudaStream_t q;
+  cudaError_t e = stream_of(stream, &q);
+  if (e) {
+    ret(e);
+    return;
+  }
+  ndt_dk_rlaunch *C = malloc(sizeof *C);
+  if (!C) {
+    ret(cudaErrorMemoryAllocation);
+    return;
+  }
+  memcpy(C, L, offsetof(ndt_dk_rlaunch, run) + (size_t)L->nrun * sizeof(ndt_dk_rrun));
+  int fault = 0;
+  atomic_fetch_add(&n_rng, 1);
+  long k_no = atomic_fetch_add(&n_kernel, 1) + 1;
+  if (fail_kernel_at > 0 && k_no == fail_kernel_at) fault = 1;
+  for (int r = 0; r < C->nrun && !fault; r++) {
+    ndt_dk_rrun *u = &C->run[r];
+    if (u->n <= 0) continue;
+    size_t bytes = (size_t)u->n * (size_t)ndt_dk_rng_isz(C->q.t);
+    if (!in_live(u->p, bytes)) {
+      fprintf(stderr, "cudahost: kernel launch %ld: random run %d reaches [%p, %p), outside the "
+              "device allocations: an illegal address\n", k_no, r, (const void *)u->p,
+              (const void *)(u->p + bytes));
+      fault = 1;
+      break;
+    }
+    u->p = work_of(u->p);
+  }
+  e = enqueue(q, (op){.kind = OP_KERNEL, .rgrid = grid, .RL = C, .fault = fault});
   if (e) {
     free(C);
     ret(e);

@@ -6,7 +6,8 @@
  * Hot loops are written to vectorize (Philox with explicit AVX2 / AVX-512
  * multiplies) and give the same bits at every SIMD level: the fixed-cost
  * samplers and the first try of gamma (shape >= 1), PTRS and BTRS use only
- * IEEE-exact operations and the polynomial log/sin/cos here; the rest of
+ * IEEE-exact operations and the polynomial log/sin/cos of
+ * kernels/rng_scalar.h (shared with the device's kernel); the rest of
  * the rejection samplers call libm (log, exp, pow, log1p), whose last bits
  * may differ between libm builds. The SIMD copies are installed by the
  * table (ndt__cpu_rng_install, from src/kernels/cpu/table.c). */
@@ -32,6 +33,9 @@ typedef ndt_rng_try tkind;
 #elif defined(__GNUC__)
 #pragma GCC optimize("fp-contract=off", "no-trapping-math")
 #endif
+/* the per-element arithmetic the device shares (after the pragmas: its
+ * inline functions compile under them) */
+#include "kernels/rng_scalar.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define RNG_X86 1
@@ -43,33 +47,12 @@ typedef ndt_rng_try tkind;
 #endif
 #define KINLINE static inline __attribute__((always_inline))
 
-#define PH_M0 0xD2511F53u
-#define PH_M1 0xCD9E8D57u
-#define PH_W0 0x9E3779B9u
-#define PH_W1 0xBB67AE85u
-
-
 /* ---- Philox4x32-10 --------------------------------------------------- */
-
-/* The ten rounds on the words x0..x3 with key k0, k1 (all uint32_t
- * variables, updated in place); one definition for every scalar path. */
-#define PHILOX_ROUNDS(x0, x1, x2, x3, k0, k1)                    \
-  for (int r_ = 0; r_ < 10; r_++) {                              \
-    uint64_t q0_ = (uint64_t)PH_M0 * x0, q1_ = (uint64_t)PH_M1 * x2; \
-    uint32_t y0_ = (uint32_t)(q1_ >> 32) ^ x1 ^ k0;              \
-    uint32_t y2_ = (uint32_t)(q0_ >> 32) ^ x3 ^ k1;              \
-    x1 = (uint32_t)q1_;                                          \
-    x3 = (uint32_t)q0_;                                          \
-    x0 = y0_;                                                    \
-    x2 = y2_;                                                    \
-    k0 += PH_W0;                                                 \
-    k1 += PH_W1;                                                 \
-  }
 
 void ndt_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]) {
   uint32_t x0 = ctr[0], x1 = ctr[1], x2 = ctr[2], x3 = ctr[3];
   uint32_t k0 = key[0], k1 = key[1];
-  PHILOX_ROUNDS(x0, x1, x2, x3, k0, k1)
+  NDT_PHILOX_ROUNDS(x0, x1, x2, x3, k0, k1)
   out[0] = x0;
   out[1] = x1;
   out[2] = x2;
@@ -88,7 +71,7 @@ KINLINE void philox_body(const rkey *k, uint64_t p0, uint32_t sub, int n, blocks
     uint64_t p = p0 + (uint64_t)j;
     uint32_t x0 = (uint32_t)p, x1 = (uint32_t)(p >> 32), x2 = draw, x3 = sub;
     uint32_t k0 = key0, k1 = key1;
-    PHILOX_ROUNDS(x0, x1, x2, x3, k0, k1)
+    NDT_PHILOX_ROUNDS(x0, x1, x2, x3, k0, k1)
     o0[j] = x0;
     o1[j] = x1;
     o2[j] = x2;
@@ -116,7 +99,7 @@ static void philox_rest(const rkey *k, uint64_t p0, uint32_t sub, int j, int n, 
  * shift, and blends put high and low halves back in 32-bit lanes. */
 TARGET_AVX2 static void philox_avx2(const rkey *k, uint64_t p0, uint32_t sub, int n,
                                     blocks *b) {
-  const __m256i m0 = _mm256_set1_epi64x(PH_M0), m1 = _mm256_set1_epi64x(PH_M1);
+  const __m256i m0 = _mm256_set1_epi64x(NDT_PH_M0), m1 = _mm256_set1_epi64x(NDT_PH_M1);
   const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
   int j = 0;
   for (; j + 8 <= n; j += 8) {
@@ -137,8 +120,8 @@ TARGET_AVX2 static void philox_avx2(const rkey *k, uint64_t p0, uint32_t sub, in
       x2 = _mm256_xor_si256(_mm256_xor_si256(hi0, x3), _mm256_set1_epi32((int)k1));
       x1 = lo1;
       x3 = lo0;
-      k0 += PH_W0;
-      k1 += PH_W1;
+      k0 += NDT_PH_W0;
+      k1 += NDT_PH_W1;
     }
     _mm256_storeu_si256((__m256i *)(b->w[0] + j), x0);
     _mm256_storeu_si256((__m256i *)(b->w[1] + j), x1);
@@ -150,7 +133,7 @@ TARGET_AVX2 static void philox_avx2(const rkey *k, uint64_t p0, uint32_t sub, in
 
 TARGET_AVX512 static void philox_avx512(const rkey *k, uint64_t p0, uint32_t sub, int n,
                                         blocks *b) {
-  const __m512i m0 = _mm512_set1_epi64(PH_M0), m1 = _mm512_set1_epi64(PH_M1);
+  const __m512i m0 = _mm512_set1_epi64(NDT_PH_M0), m1 = _mm512_set1_epi64(NDT_PH_M1);
   const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   const __mmask16 odd = 0xAAAA;
   int j = 0;
@@ -172,8 +155,8 @@ TARGET_AVX512 static void philox_avx512(const rkey *k, uint64_t p0, uint32_t sub
       x2 = _mm512_ternarylogic_epi32(hi0, x3, _mm512_set1_epi32((int)k1), 0x96);
       x1 = lo1;
       x3 = lo0;
-      k0 += PH_W0;
-      k1 += PH_W1;
+      k0 += NDT_PH_W0;
+      k1 += NDT_PH_W1;
     }
     _mm512_storeu_si512((void *)(b->w[0] + j), x0);
     _mm512_storeu_si512((void *)(b->w[1] + j), x1);
@@ -189,71 +172,9 @@ static void philox_n(const rkey *k, uint64_t p0, uint32_t sub, int n, blocks *b)
   ndt__cpu_rng.philox(k, p0, sub, n, b);
 }
 
-/* ---- machine-independent math ----------------------------------------- */
-
-KINLINE double as_double(uint64_t b) {
-  double d;
-  memcpy(&d, &b, 8);
-  return d;
-}
-KINLINE uint64_t as_bits(double d) {
-  uint64_t b;
-  memcpy(&b, &d, 8);
-  return b;
-}
-/* Exact conversions that vectorize without AVX-512DQ: 0 <= v < 2^52, and
- * -2^51 < v < 2^51. */
-KINLINE double u52_to_d(uint64_t v) {
-  return as_double(UINT64_C(0x4330000000000000) | v) - 4503599627370496.0;
-}
-KINLINE double s51_to_d(uint64_t v) {
-  return as_double(UINT64_C(0x4338000000000000) + v) - 6755399441055744.0;
-}
-/* The top 53 bits of a 64-bit word as a double in [0, 1) (NumPy's random). */
-KINLINE double u53_of(uint64_t w) {
-  w >>= 11;
-  return (2.0 * u52_to_d(w >> 1) + u52_to_d(w & 1)) * 0x1p-53;
-}
-
-/* log(x) for a positive normal x, within about 1 ulp: x = 2^k m with m in
- * [sqrt(1/2), sqrt(2)), f = m - 1, s = f / (2 + f), and
- * log(m) = 2 atanh(s) = f - f^2/2 + s (f^2/2 + R(s^2)) with R's Taylor
- * series (|s| < 0.172, so 11 terms reach 1e-18). */
-KINLINE double klog(double x) {
-  uint64_t b = as_bits(x);
-  uint64_t kb = (b - UINT64_C(0x3FE6A09E667F3BCD) + UINT64_C(0x3FF0000000000000)) >> 52;
-  double m = as_double(b - (kb << 52) + UINT64_C(0x3FF0000000000000));
-  double kd = u52_to_d(kb) - 1023.0;
-  double f = m - 1.0, s = f / (2.0 + f), z = s * s, hfsq = 0.5 * f * f;
-  double r =
-      z * (2.0 / 3 + z * (2.0 / 5 + z * (2.0 / 7 + z * (2.0 / 9 + z * (2.0 / 11 + z * (2.0 / 13 +
-      z * (2.0 / 15 + z * (2.0 / 17 + z * (2.0 / 19 + z * (2.0 / 21 + z * (2.0 / 23)))))))))));
-  /* ln 2 split so that kd * LN2_HI is exact */
-  const double LN2_HI = 6.93147180369123816490e-01, LN2_LO = 1.90821492927058770002e-10;
-  return kd * LN2_HI - ((hfsq - (s * (hfsq + r) + kd * LN2_LO)) - f);
-}
-
-/* sin and cos of 2 pi u for u = w * 2^-53, 0 <= w < 2^53: w = 2^51 q + v
- * with q = round(4u) and |v| <= 2^50, then the angle pi/2 (q + v 2^-51)
- * reduces exactly to |z| <= pi/4 and Taylor polynomials (to z^17, z^16). */
-KINLINE void ksincos2pi(uint64_t w, double *sn, double *cs) {
-  uint64_t q = (w + (UINT64_C(1) << 50)) >> 51;
-  double z = s51_to_d(w - (q << 51)) * (1.5707963267948966192 * 0x1p-51);
-  double z2 = z * z;
-  double s = z + z * z2 * (-1.0 / 6 + z2 * (1.0 / 120 + z2 * (-1.0 / 5040 + z2 * (1.0 / 362880 +
-             z2 * (-1.0 / 39916800 + z2 * (1.0 / 6227020800.0 + z2 * (-1.0 / 1307674368000.0 +
-             z2 * (1.0 / 355687428096000.0))))))));
-  double c = 1.0 - 0.5 * z2 + z2 * z2 * (1.0 / 24 + z2 * (-1.0 / 720 + z2 * (1.0 / 40320 +
-             z2 * (-1.0 / 3628800 + z2 * (1.0 / 479001600 + z2 * (-1.0 / 87178291200.0 +
-             z2 * (1.0 / 20922789888000.0)))))));
-  /* quadrant q: (sin, cos) = (s, c), (c, -s), (-s, -c), (-c, s) */
-  double a = (q & 1) ? c : s, bb = (q & 1) ? s : c;
-  *sn = as_double(as_bits(a) ^ ((q & 2) << 62));
-  *cs = as_double(as_bits(bb) ^ (((q + 1) & 2) << 62));
-}
-
 /* ---- fixed-cost samplers, vectorized ------------------------------------ */
-
+/* (their per-lane arithmetic, Philox's rounds, the polynomial log and
+ * sin/cos and the integers' sampler are kernels/rng_scalar.h's) */
 
 /* Elements [f, f + m) of a fixed-cost sampler from the blocks b (already
  * computed): value = loc + scale * x (NDT_RNG_FEXP: scale * x). Block p holds
@@ -266,32 +187,26 @@ KINLINE void fixed_body(fkind kind, const rkey *k, uint64_t f, int m, double loc
   NDT_UNUSED(k);
   double o[4][CH / 2 + 4];
   const uint32_t *w0 = b->w[0], *w1 = b->w[1], *w2 = b->w[2], *w3 = b->w[3];
+  /* the lanes' values: kernels/rng_scalar.h, as the device computes them */
   if (kind == NDT_RNG_U24) {
     for (int j = 0; j < nb; j++) {
-      o[0][j] = u52_to_d(w0[j] >> 8) * 0x1p-24;
-      o[1][j] = u52_to_d(w1[j] >> 8) * 0x1p-24;
-      o[2][j] = u52_to_d(w2[j] >> 8) * 0x1p-24;
-      o[3][j] = u52_to_d(w3[j] >> 8) * 0x1p-24;
+      o[0][j] = ndt_rng_u24(w0[j]);
+      o[1][j] = ndt_rng_u24(w1[j]);
+      o[2][j] = ndt_rng_u24(w2[j]);
+      o[3][j] = ndt_rng_u24(w3[j]);
     }
   } else if (kind == NDT_RNG_FNORMAL) {
-    /* Box-Muller: block p gives elements 2p (r cos t) and 2p+1 (r sin t) */
-    for (int j = 0; j < nb; j++) {
-      double u = u53_of((uint64_t)w1[j] << 32 | w0[j]);
-      double r = sqrt(-2.0 * klog(1.0 - u)), sn, cs;
-      ksincos2pi(((uint64_t)w3[j] << 32 | w2[j]) >> 11, &sn, &cs);
-      o[0][j] = loc + scale * (r * cs);
-      o[1][j] = loc + scale * (r * sn);
-    }
+    for (int j = 0; j < nb; j++)   /* Box-Muller: elements 2p (r cos t) and 2p+1 (r sin t) */
+      ndt_rng_normal2(w0[j], w1[j], w2[j], w3[j], loc, scale, &o[0][j], &o[1][j]);
   } else if (kind == NDT_RNG_FEXP) {
     for (int j = 0; j < nb; j++) {
-      /* 1 - u is exact, so -log(1 - u) is -log1p(-u) */
-      o[0][j] = -klog(1.0 - u53_of((uint64_t)w1[j] << 32 | w0[j])) * scale;
-      o[1][j] = -klog(1.0 - u53_of((uint64_t)w3[j] << 32 | w2[j])) * scale;
+      o[0][j] = ndt_rng_exp(w0[j], w1[j], scale);
+      o[1][j] = ndt_rng_exp(w2[j], w3[j], scale);
     }
   } else {
     for (int j = 0; j < nb; j++) {
-      o[0][j] = loc + scale * u53_of((uint64_t)w1[j] << 32 | w0[j]);
-      o[1][j] = loc + scale * u53_of((uint64_t)w3[j] << 32 | w2[j]);
+      o[0][j] = ndt_rng_lin(w0[j], w1[j], loc, scale);
+      o[1][j] = ndt_rng_lin(w2[j], w3[j], loc, scale);
     }
   }
   /* interleave: element f + e is lane (f + e) % P of block (f + e) / P */
@@ -362,6 +277,8 @@ static inline void es_init(estream *s, const rkey *k, uint64_t pos, uint32_t sub
   s->used = 4;
   s->has_normal = 0;
   s->npre = 0;
+  s->pre = NULL;
+  s->col = 0;
 }
 
 /* A sub-stream whose first npre blocks are column col of pre[0..npre-1]. */
@@ -379,9 +296,7 @@ static inline uint32_t es_u32(estream *s) {
       for (int q = 0; q < 4; q++) s->w[q] = s->pre[s->sub].w[q][s->col];
       s->sub++;
     } else {
-      uint32_t ctr[4] = {(uint32_t)s->pos, (uint32_t)(s->pos >> 32), s->k->draw, s->sub++};
-      uint32_t key[2] = {s->k->k0, s->k->k1};
-      ndt_philox4x32_10(ctr, key, s->w);
+      ndt_rng_philox(s->k, s->pos, s->sub++, s->w);
     }
     s->used = 0;
   }
@@ -393,15 +308,15 @@ static inline uint64_t es_u64(estream *s) {
   return lo | (uint64_t)es_u32(s) << 32;
 }
 
-static inline double es_double(estream *s) { return u53_of(es_u64(s)); }   /* [0, 1) */
+static inline double es_double(estream *s) { return ndt_rng_u53(es_u64(s)); }   /* [0, 1) */
 
 static double es_normal(estream *s) {   /* Box-Muller, as the vector loop */
   if (s->has_normal) {
     s->has_normal = 0;
     return s->normal;
   }
-  double r = sqrt(-2.0 * klog(1.0 - es_double(s))), sn, cs;
-  ksincos2pi(es_u64(s) >> 11, &sn, &cs);
+  double r = sqrt(-2.0 * ndt_rng_log(1.0 - es_double(s))), sn, cs;
+  ndt_rng_sincos2pi(es_u64(s) >> 11, &sn, &cs);
   s->normal = r * sn;
   s->has_normal = 1;
   return r * cs;
@@ -543,10 +458,10 @@ KINLINE void try_body(tkind kind, const rparams *q, const blocks *b, int m,
     const uint32_t *c0 = b[1].w[0], *c1 = b[1].w[1];
     const double d = q->g_d, c = q->g_c;
     for (int e = 0; e < m; e++) {
-      double r = sqrt(-2.0 * klog(1.0 - u53_of((uint64_t)a1[e] << 32 | a0[e]))), sn, cs;
-      ksincos2pi(((uint64_t)a3[e] << 32 | a2[e]) >> 11, &sn, &cs);
+      double r = sqrt(-2.0 * ndt_rng_log(1.0 - ndt_rng_u53((uint64_t)a1[e] << 32 | a0[e]))), sn, cs;
+      ndt_rng_sincos2pi(((uint64_t)a3[e] << 32 | a2[e]) >> 11, &sn, &cs);
       double x = r * cs, v = 1.0 + c * x;
-      double v3 = v * v * v, u = u53_of((uint64_t)c1[e] << 32 | c0[e]), x2 = x * x;
+      double v3 = v * v * v, u = ndt_rng_u53((uint64_t)c1[e] << 32 | c0[e]), x2 = x * x;
       double t = v > 0.0 ? d * v3 : NAN;
       val[e] = u < 1.0 - 0.0331 * x2 * x2 ? t : NAN;
     }
@@ -556,8 +471,8 @@ KINLINE void try_body(tkind kind, const rparams *q, const blocks *b, int m,
     const double add = ptrs ? q->lam + 0.43 : q->bc, vr = ptrs ? q->pvr : q->bvr;
     const double lo = ptrs ? -INFINITY : 0.0, hi = ptrs ? INFINITY : (double)q->bn;
     for (int e = 0; e < m; e++) {
-      double u = u53_of((uint64_t)a1[e] << 32 | a0[e]) - 0.5;
-      double v = u53_of((uint64_t)a3[e] << 32 | a2[e]);
+      double u = ndt_rng_u53((uint64_t)a1[e] << 32 | a0[e]) - 0.5;
+      double v = ndt_rng_u53((uint64_t)a3[e] << 32 | a2[e]);
       double us = 0.5 - fabs(u);
       double k = floor((2.0 * pa / us + pb) * u + add);
       double t = us >= 0.07 ? k : NAN;
@@ -586,20 +501,6 @@ static void first_try(tkind kind, const rparams *q, const blocks *b, int m, doub
   ndt__cpu_rng.first_try(kind, q, b, m, val);
 }
 
-static inline uint64_t mulhi64(uint64_t a, uint64_t b, uint64_t *lo) {
-#if defined(__SIZEOF_INT128__)
-  unsigned __int128 m = (unsigned __int128)a * b;
-  *lo = (uint64_t)m;
-  return (uint64_t)(m >> 64);
-#else
-  uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
-  uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
-  uint64_t mid = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10;
-  *lo = (mid << 32) | (uint32_t)p00;
-  return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
-#endif
-}
-
 /* Generates elements [f0, f0 + m) of the call into dbl (float results) or
  * u64 (integer results). */
 static void generate(const rparams *q, const rkey *k, int64_t f0, int m, double *dbl,
@@ -607,17 +508,15 @@ static void generate(const rparams *q, const rkey *k, int64_t f0, int m, double 
   uint64_t f = (uint64_t)f0;
   switch (q->dist) {
     case NDT_RNG_RANDOM:
-      fixed_n(q->t == NDT_FLOAT32 ? NDT_RNG_U24 : NDT_RNG_U53, k, f, m, 0.0, 1.0, dbl, b);
-      return;
     case NDT_RNG_UNIFORM:
-      fixed_n(NDT_RNG_U53, k, f, m, q->loc, q->scale, dbl, b);
-      return;
     case NDT_RNG_EXPONENTIAL:
-      fixed_n(NDT_RNG_FEXP, k, f, m, 0.0, q->scale, dbl, b);
+    case NDT_RNG_NORMAL: {
+      ndt_rng_fixed kind = NDT_RNG_U53;
+      double loc = 0.0, scale = 1.0;
+      ndt_rng_fixed_of(q, &kind, &loc, &scale);
+      fixed_n(kind, k, f, m, loc, scale, dbl, b);
       return;
-    case NDT_RNG_NORMAL:
-      fixed_n(NDT_RNG_FNORMAL, k, f, m, q->loc, q->scale, dbl, b);
-      return;
+    }
     case NDT_RNG_GAMMA:
     case NDT_RNG_POISSON:
     case NDT_RNG_BINOMIAL: {
@@ -641,51 +540,26 @@ static void generate(const rparams *q, const rkey *k, int64_t f0, int m, double 
       return;
     }
     case NDT_RNG_INTEGERS: {
-      /* Lemire, "Fast random integer generation in an interval", ACM TOMACS
-       * 29 (2019): multiply, and reject the few low products that would bias. */
-      uint64_t span = q->span;
-      if (span == 0) {
+      /* the first words, vectorized; each value (and its rare rejection on
+       * its own sub-stream) by kernels/rng_scalar.h, as on the device */
+      if (q->span == 0) {
         for (int e = 0; e < m; e++) u64[e] = q->base;
         return;
       }
-      estream s;
-      if (span <= UINT32_MAX) {
+      if (ndt_rng_int_shift(q) == 2) {
         uint64_t j0 = f >> 2;
-        int nb = (int)(((f + m - 1) >> 2) - j0 + 1);
-        philox_n(k, j0, 0, nb, b);
-        uint64_t range = span + 1;   /* <= 2^32 */
+        philox_n(k, j0, 0, (int)(((f + m - 1) >> 2) - j0 + 1), b);
         for (int e = 0; e < m; e++) {
           uint64_t g = f + e;
-          uint64_t w = b->w[g & 3][(g >> 2) - j0];
-          if (span == UINT32_MAX) {
-            u64[e] = q->base + w;
-            continue;
-          }
-          uint64_t prod = w * range;
-          if ((uint32_t)prod < q->thr32) {
-            es_init(&s, k, g, 1);
-            while ((uint32_t)prod < q->thr32) prod = (uint64_t)es_u32(&s) * range;
-          }
-          u64[e] = q->base + (prod >> 32);
+          u64[e] = ndt_rng_int32(q, k, g, b->w[g & 3][(g >> 2) - j0]);
         }
       } else {
         uint64_t j0 = f >> 1;
-        int nb = (int)(((f + m - 1) >> 1) - j0 + 1);
-        philox_n(k, j0, 0, nb, b);
+        philox_n(k, j0, 0, (int)(((f + m - 1) >> 1) - j0 + 1), b);
         for (int e = 0; e < m; e++) {
           uint64_t g = f + e;
           int j = (int)((g >> 1) - j0), h = (int)(g & 1) * 2;
-          uint64_t w = b->w[h][j] | (uint64_t)b->w[h + 1][j] << 32;
-          if (span == UINT64_MAX) {
-            u64[e] = q->base + w;
-            continue;
-          }
-          uint64_t range = span + 1, lo, hi = mulhi64(w, range, &lo);
-          if (lo < q->thr64) {
-            es_init(&s, k, g, 1);
-            while (lo < q->thr64) hi = mulhi64(es_u64(&s), range, &lo);
-          }
-          u64[e] = q->base + hi;
+          u64[e] = ndt_rng_int64(q, k, g, b->w[h][j] | (uint64_t)b->w[h + 1][j] << 32);
         }
       }
       return;
