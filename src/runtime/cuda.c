@@ -8,7 +8,9 @@
  * "pairwise leaf" of a full sum, a "reduce block" whose innermost axis is
  * summed), and the fused elementwise groups of src/ops/fusion.c (the
  * precompiled interpreter of src/kernels/cuda/fused_impl.h: a program per
- * group, built from its ndt_fused_desc). The core loads it with dlopen only when NDTILE_DEVICES asks
+ * group, built from its ndt_fused_desc), and the advanced-index reads and
+ * writes ("gather", "put": src/kernels/cuda/index_impl.h, the walked
+ * operand as a list of its tiles). The core loads it with dlopen only when NDTILE_DEVICES asks
  * for cuda or auto (device.c) and reaches it through ndt_plugin_entry_v1;
  * it links nothing of the core (device.h). Every other task runs on the
  * CPU, its operands made valid in host memory by the core.
