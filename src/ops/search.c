@@ -359,11 +359,7 @@ ndt_status ndt_argwhere(ndt_array **out, const ndt_array *a) {
 }
 
 /* ---- gather ----------------------------------------------------------- */
-typedef struct {
-  ndt_array a;                     /* the whole source view */
-  ndt_array idx[NDT_MAXDIMS];      /* this block of each index array */
-  ndt_array out;                   /* this block of the result */
-} gather_arg;
+typedef ndt_gather_arg gather_arg;   /* exec.h: the CUDA plugin reads it too */
 
 /* Operands: the whole source (read, walked: any element may be read), the
  * result block (write), the index blocks (read). */

@@ -8,10 +8,13 @@
  * "pairwise leaf" of a full sum, a "reduce block" whose innermost axis is
  * summed), and the fused elementwise groups of src/ops/fusion.c (the
  * precompiled interpreter of src/kernels/cuda/fused_impl.h: a program per
- * group, built from its ndt_fused_desc), and the random fills of the
+ * group, built from its ndt_fused_desc), the random fills of the
  * fixed-cost floats and the integers (src/kernels/cuda/rng_impl.h: the
- * CPU's values, from the arithmetic both share, src/kernels/rng_scalar.h). The core loads it with dlopen only when NDTILE_DEVICES asks
- * for cuda or auto (device.c) and reaches it through ndt_plugin_entry_v1;
+ * CPU's values, from the arithmetic both share, src/kernels/rng_scalar.h),
+ * and the advanced-index reads and writes ("gather", "put":
+ * src/kernels/cuda/index_impl.h, the walked operand as a list of its
+ * tiles). The core loads it with dlopen only when NDTILE_DEVICES asks for
+ * cuda or auto (device.c) and reaches it through ndt_plugin_entry_v1;
  * it links nothing of the core (device.h). Every other task runs on the
  * CPU, its operands made valid in host memory by the core.
  *
@@ -55,6 +58,8 @@
 #include "kernels/cuda/dk.h"
 #include "kernels/cuda/fused_impl.h"
 #include "kernels/cuda/rng_impl.h"
+#include "kernels/cuda/index_impl.h"
+#include "runtime/rt.h"
 
 /* src/kernels/cuda/ew_impl.h and reduce_impl.h (compiled by nvcc) */
 void ndt__dk_init(void);
@@ -68,6 +73,7 @@ int ndt__dk_fused(const ndt_dk_flaunch *L, unsigned *flags, int nflags, void *st
 /* src/kernels/cuda/rng_impl.h */
 int ndt__dk_rng_has(const ndt_rng_params *q);
 int ndt__dk_rng(const ndt_dk_rlaunch *L, void *stream);
+int ndt__dk_index(const ndt_dk_ilaunch *L, void *stream);
 
 /* the flags words: one for a plain kernel (word 0), one per op of a fused
  * group (its program's step flags go to their op's word) */
@@ -473,6 +479,196 @@ static int fprog_of(const ndt_fused_task *t, ndt_dk_fprog *P) {
   return P->nstep > 0;
 }
 
+/* ---- advanced-index reads and writes: "gather" and "put" ----
+ * The kernels of src/kernels/cuda/index_impl.h. The walked operand (the
+ * gather's source, the put's target) goes to the kernel as the list of
+ * its tiles' device buffers (at most NDT_DK_IMAXPIECES: larger ones run on
+ * the CPU); the other operands are bound as usual. A bad index comes back
+ * as its key in a report word; the error is the CPU body's (ndt_gather,
+ * ndt__put_run), with the value read back from the index operand. */
+static int index_kind(const ndt_task_kind *k) {
+  return !strcmp(k->name, "gather") ? 1 : !strcmp(k->name, "put") ? 2 : 0;
+}
+
+/* the store offsets [lo, hi] a view reaches (it has elements) */
+static void index_extent(const ndt_array *v, int64_t *lo, int64_t *hi) {
+  *lo = *hi = v->offset;
+  for (int k = 0; k < v->ndim; k++) {
+    int64_t d = (v->shape[k] - 1) * v->strides[k];
+    if (d < 0) *lo += d;
+    else *hi += d;
+  }
+}
+
+static int index_walk_ok(const ndt_array *v) {
+  if (!v->store || v->size <= 0 || v->ndim > NDT_MAXDIMS) return 0;
+  int64_t lo, hi;
+  index_extent(v, &lo, &hi);
+  return ndt_store_tile_of(v->store, hi) - ndt_store_tile_of(v->store, lo) <
+         NDT_DK_IMAXPIECES;
+}
+
+static int index_supports(int what, const ndt_operand *op, int nop, const void *arg) {
+  if (what == 1) {
+    const ndt_gather_arg *g = arg;
+    if (nop != g->a.ndim + 2 || g->a.ndim < 1 || g->out.ndim > NDT_MAXDIMS) return 0;
+    for (int k = 0; k < g->a.ndim; k++)
+      if (g->idx[k].dtype > NDT_UINT64 || g->idx[k].dtype == NDT_BOOL) return 0;
+    return index_walk_ok(op[0].view);
+  }
+  const ndt_put_head *h = arg;
+  return nop == 3 && h->a.ndim <= NDT_MAXDIMS && h->idx.dtype == NDT_INT64 &&
+         h->vals.store && index_walk_ok(op[2].view);
+}
+
+/* the walked operand's tiles as L's pieces */
+static ndt_status index_pieces(const ndt_bound *b, ndt_dk_ilaunch *L) {
+  const ndt_array *v = b->view;
+  const ndt_store *s = v->store;
+  int64_t lo, hi;
+  index_extent(v, &lo, &hi);
+  int64_t t0 = ndt_store_tile_of(s, lo), t1 = ndt_store_tile_of(s, hi);
+  if (t1 - t0 >= NDT_DK_IMAXPIECES)
+    return host->error(NDT_ERR_INTERNAL, "the CUDA index kernels take at most 512 tiles");
+  L->np = (int)(t1 - t0 + 1);
+  L->period = s->period;
+  L->seg = s->seg;
+  L->per = s->per;
+  L->t0 = t0;
+  L->es = s->itemsize;
+  for (int64_t t = t0; t <= t1; t++) {
+    const ndt_tile *tl = &s->tiles[t];
+    char *p = ndt_tile_mem(tl, b->mem);
+    if (!p) return host->error(NDT_ERR_INTERNAL, "a walked tile has no device copy");
+    L->pptr[t - t0] = p + v->part;
+    L->pstart[t - t0] = tl->start;
+    L->plen[t - t0] = tl->len;
+  }
+  return NDT_OK;
+}
+
+/* the index of dtype t at device address p, read back */
+static ndt_status index_read(cuda_dev *d, const char *p, int t, int64_t *v) {
+  char buf[8] = {0};
+  cudaError_t e = cudaMemcpyAsync(buf, p, (size_t)ndt_dk_index_size(t), cudaMemcpyDeviceToHost,
+                                  d->stream);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(d->stream);
+  if (e != cudaSuccess) return disable(d, e, "a read of an index");
+  *v = ndt_dk_index_at(t, buf);
+  return NDT_OK;
+}
+
+/* One gather (what 1) or put (2) task on d: fills L, launches, reads the
+ * report back; called with d->run held. */
+static ndt_status index_one(cuda_dev *d, int what, ndt_bound *b, const void *arg,
+                            ndt_dk_ilaunch *L, unsigned long long *rep) {
+  memset(L, 0, offsetof(ndt_dk_ilaunch, pstart));
+  L->report = rep;
+  ndt_status st;
+  if (what == 1) {
+    const ndt_gather_arg *g = arg;
+    L->nd = g->out.ndim;
+    L->nk = g->a.ndim;
+    L->isz = ndt_dk_dtype_size(g->a.dtype);
+    L->n = g->out.size;
+    for (int j = 0; j < L->nd; j++) {
+      L->shape[j] = g->out.shape[j];
+      L->ost[j] = b[1].st[j];
+    }
+    for (int k = 0; k < L->nk; k++) {
+      L->it[k] = g->idx[k].dtype;
+      L->idx[k] = b[2 + k].ptr;
+      for (int j = 0; j < L->nd; j++) L->ist[k][j] = b[2 + k].st[j];
+      L->ashape[k] = g->a.shape[k];
+      L->ast[k] = g->a.strides[k];
+    }
+    L->aoff = g->a.offset;
+    L->out = b[1].ptr;
+    st = index_pieces(&b[0], L);
+  } else {
+    const ndt_put_head *h = arg;
+    L->put = 1;
+    L->nd = h->a.ndim;
+    L->isz = ndt_dk_dtype_size(h->a.dtype);
+    L->n = h->idx.shape[0];
+    for (int j = 0; j < L->nd; j++) {
+      L->shape[j] = h->a.shape[j];
+      L->ost[j] = h->a.strides[j];
+    }
+    L->aoff = h->a.offset;
+    L->size = h->a.size;
+    L->lo = h->lo;
+    L->hi = h->hi;
+    L->idx[0] = b[0].ptr;
+    L->is = b[0].st[0];
+    L->vals = b[1].ptr;
+    L->vs = b[1].st[0];
+    st = index_pieces(&b[2], L);
+  }
+  if (st) return st;
+  unsigned long long key = NDT_DK_INONE;
+  cudaError_t e = cudaMemsetAsync(rep, 0xFF, sizeof *rep, d->stream);
+  if (e != cudaSuccess) return disable(d, e, what == 1 ? "a gather" : "a put");
+  if (ndt__dk_index(L, d->stream)) return host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this index task");
+  e = cudaGetLastError();
+  if (e == cudaSuccess) e = cudaMemcpyAsync(&key, rep, sizeof key, cudaMemcpyDeviceToHost, d->stream);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(d->stream);
+  if (e != cudaSuccess) return disable(d, e, what == 1 ? "a gather" : "a put");
+  if (key == NDT_DK_INONE) return NDT_OK;
+  char msg[160];
+  int64_t v = 0;
+  if (what == 1) {   /* key = position * nk + axis: the index there, read back */
+    int64_t pos = (int64_t)(key / (unsigned)L->nk), r = pos;
+    int k = (int)(key % (unsigned)L->nk);
+    const char *ip = L->idx[k];
+    for (int j = L->nd - 1; j >= 0; j--) {
+      ip += (r % L->shape[j]) * L->ist[k][j];
+      r /= L->shape[j];
+    }
+    if ((st = index_read(d, ip, L->it[k], &v))) return st;
+    snprintf(msg, sizeof msg, "index %lld is out of bounds for axis %d with size %lld",
+             (long long)v, k, (long long)L->ashape[k]);
+  } else {   /* key = position */
+    if ((st = index_read(d, L->idx[0] + (int64_t)key * L->is, NDT_INT64, &v))) return st;
+    snprintf(msg, sizeof msg, "index %lld is out of bounds for axis 0 with size %lld",
+             (long long)v, (long long)L->size);
+  }
+  return host->error(NDT_ERR_INDEX, msg);
+}
+
+/* n index tasks on d (one, or a grouped task's members), in order; the
+ * first error stops them (as the first failing member of a CPU group). */
+static ndt_status index_run(cuda_dev *d, int what, ndt_bound *b, int n, const int *nop,
+                            void *const *args) {
+  static _Thread_local ndt_dk_ilaunch L;   /* 22 KB: not on a worker's stack */
+  pthread_mutex_lock(&d->run);
+  if (atomic_load(&d->dead)) {
+    pthread_mutex_unlock(&d->run);
+    return refuse(d);
+  }
+  cudaSetDevice(d->dev);
+  unsigned long long *rep = dev_malloc(d, sizeof *rep);
+  ndt_status st = rep ? NDT_OK : NDT_ERR_NOMEM;
+  for (int i = 0, at = 0; i < n && st == NDT_OK; at += nop[i++])
+    st = index_one(d, what, b + at, args[i], &L, rep);
+  if (rep && !atomic_load(&d->dead)) {
+    cudaFreeAsync(rep, d->stream);
+    cudaStreamSynchronize(d->stream);
+  }
+  pthread_mutex_unlock(&d->run);
+  return st;
+}
+
+static ndt_status gather_body(ndt_bound *b, void *argp) {
+  int nop = ((const ndt_gather_arg *)argp)->a.ndim + 2;
+  return index_run(b[0].mem->context, 1, b, 1, &nop, &argp);
+}
+
+static ndt_status put_body(ndt_bound *b, void *argp) {
+  int nop = 3;
+  return index_run(b[2].mem->context, 2, b, 1, &nop, &argp);
+}
+
 enum { K_EW, K_LEAF, K_BLOCK, K_FUSED, K_RNG, K_NONE };
 static int kind_of(const ndt_task_kind *k) {
   return !strcmp(k->name, "elementwise")         ? K_EW
@@ -487,6 +683,7 @@ static int cd_supports(ndt_processor *p, const ndt_task_kind *k, const ndt_opera
                        const void *arg) {
   cuda_dev *d = p->context;
   if (atomic_load(&d->dead)) return 0;
+  if (index_kind(k)) return index_supports(index_kind(k), op, nop, arg);
   ew_sig g;
   static _Thread_local ndt_dk_fprog P;
   switch (kind_of(k)) {
@@ -796,6 +993,7 @@ static ndt_status block_body(ndt_bound *b, void *argp) {
 
 static ndt_status cd_group(ndt_processor *p, const ndt_task_kind *k, ndt_bound *b, int n,
                            const int *nop, void *const *args) {
+  if (index_kind(k)) return index_run(p->context, index_kind(k), b, n, nop, args);
   int what = kind_of(k);
   if (what == K_NONE)
     return host->error(NDT_ERR_INTERNAL, "the CUDA plugin has no body for this grouped task");
@@ -811,6 +1009,8 @@ static const struct { const char *kind; ndt_body_fn body; } bodies[] = {
     {"reduce block", block_body},
     {"fused elementwise", fused_body},
     {"random", rng_body},
+    {"gather", gather_body},
+    {"put", put_body},
 };
 
 static ndt_body_fn cd_body(ndt_processor *p, const ndt_task_kind *k) {

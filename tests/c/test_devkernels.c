@@ -33,6 +33,16 @@
  *            the kernel refuses what it does not implement (gamma,
  *            poisson, binomial, a NaN loc, an infinite scale)
  *   mirror   all four with every buffer a launch touches copied to a
+ *   index    the gather and put kernels (index_impl.h) against the CPU's
+ *            (ndt__cpu_gather, ndt__cpu_put): sources and targets in
+ *            separate tile buffers reached through the launch's pieces,
+ *            2-d views with negative strides, 1-d and 2-d index blocks of
+ *            int64/int32/int16/uint8, strided; bytes of 1 to 16 (bool,
+ *            int8, int32, float64, complex64, complex128); repeated
+ *            indices in put (the last wins); out-of-bounds indices: the
+ *            first in the CPU's order, with its axis, nothing put
+ *            (the host build only, as fused)
+ *   mirror   all three with every buffer a launch touches copied to a
  *            "device" buffer (host memory) and the results back: the cuda
  *            mode's path, on the CPU
  *   cuda P   all three through the plugin P (libndtile_cuda.so) on a GPU:
@@ -47,6 +57,7 @@
 #include "kernels/cuda/reduce_impl.h"
 #include "kernels/cuda/fused_impl.h"
 #include "kernels/cuda/rng_impl.h"
+#include "kernels/cuda/index_impl.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -1203,6 +1214,210 @@ static void test_rng(void) {
   EXPECT(!ndt__dk_rng_has(&q), "random int64 is not the kernel's");
 }
 
+/* ---- the index kernels against the CPU's ---- */
+#define IT_T 97            /* tile length of the walked store (elements) */
+#define IT_NT 40           /* tiles */
+static unsigned char *it_tile[IT_NT];
+static int it_es;
+static char *it_at(const void *ctx, int64_t f, int64_t *lo, int64_t *hi) {
+  (void)ctx;
+  int64_t t = f / IT_T;
+  *lo = t * IT_T;
+  *hi = *lo + IT_T;
+  return (char *)it_tile[t] + (f - *lo) * it_es;
+}
+static void it_pieces(ndt_dk_ilaunch *L, unsigned char **tiles) {
+  L->np = IT_NT;
+  L->period = IT_T;
+  L->seg = IT_T;
+  L->per = 1;
+  L->t0 = 0;
+  L->es = it_es;
+  for (int t = 0; t < IT_NT; t++) {
+    L->pptr[t] = (char *)tiles[t];
+    L->pstart[t] = (int64_t)t * IT_T;
+    L->plen[t] = IT_T;
+  }
+}
+static uint64_t it_rng = 88172645463325252ull;
+static uint64_t it_next(void) {
+  it_rng ^= it_rng << 13;
+  it_rng ^= it_rng >> 7;
+  it_rng ^= it_rng << 17;
+  return it_rng;
+}
+static void it_set(int t, char *p, int64_t v) {
+  switch (ndt_dk_index_size(t)) {
+    case 1: { int8_t x = (int8_t)v; memcpy(p, &x, 1); break; }
+    case 2: { int16_t x = (int16_t)v; memcpy(p, &x, 2); break; }
+    case 4: { int32_t x = (int32_t)v; memcpy(p, &x, 4); break; }
+    default: memcpy(p, &v, 8);
+  }
+}
+
+static ndt_dk_ilaunch it_L;
+static void test_index(void) {
+  static const ndt_dtype dts[] = {NDT_BOOL, NDT_INT8, NDT_INT32, NDT_FLOAT64, NDT_COMPLEX64,
+                                  NDT_COMPLEX128};
+  static const ndt_dtype its[] = {NDT_INT64, NDT_INT32, NDT_INT16, NDT_UINT8};
+  static unsigned char *dtile[IT_NT];
+  const int64_t S = (int64_t)IT_T * IT_NT;
+  int grids[3][2] = {{3, 5}, {1, 1}, {4, 64}};
+  for (size_t di = 0; di < sizeof dts / sizeof *dts; di++) {
+    int isz = ndt_dk_dtype_size(dts[di]);
+    it_es = isz;
+    for (int t = 0; t < IT_NT; t++) {
+      it_tile[t] = malloc((size_t)IT_T * isz);
+      dtile[t] = malloc((size_t)IT_T * isz);
+      for (int64_t j = 0; j < (int64_t)IT_T * isz; j++) it_tile[t][j] = (unsigned char)it_next();
+    }
+    /* the source: a 2-d view 50 x 70, rows reversed, every second column */
+    int64_t ashape[2] = {50, 70}, ast[2] = {-70, 2}, aoff = 49 * 70 + 3;
+    for (int case_ = 0; case_ < 8; case_++) {
+      int ity0 = its[case_ % 4], ity1 = its[(case_ + 1) % 4];
+      int nd = case_ < 4 ? 1 : 2, bad = case_ & 1;
+      int64_t shape[2] = {nd == 1 ? 333 : 17, nd == 1 ? 1 : 23}, n = shape[0] * shape[1];
+      int ity[2] = {ity0, ity1};
+      /* index arrays of n positions, at a stride of 3 elements */
+      char *ix[2];
+      int64_t ist[2][2];
+      for (int k = 0; k < 2; k++) {
+        int w = ndt_dk_index_size(ity[k]);
+        ix[k] = calloc((size_t)n * 3, (size_t)w);
+        ist[k][nd - 1] = 3 * w;
+        if (nd == 2) ist[k][0] = 3 * w * shape[1];
+        for (int64_t e = 0; e < n; e++) {
+          int64_t lim = ashape[k];   /* (below 256: uint8 indices reach it) */
+          it_set(ity[k], ix[k] + e * 3 * w, (int64_t)(it_next() % (uint64_t)lim));
+        }
+        if (bad) {   /* two bad ones: the first in C order is (n/2, axis 1) */
+          it_set(ity[k], ix[k] + (n / 2 + (k == 0)) * 3 * w, k == 0 ? -1 : ashape[1]);
+        }
+      }
+      char *o1 = calloc((size_t)n, (size_t)isz), *o2 = calloc((size_t)n, (size_t)isz);
+      int64_t ost[2] = {nd == 2 ? shape[1] * isz : isz, isz};
+      ndt_gather_desc d = {.nd = nd, .nk = 2, .isz = isz, .shape = shape, .ost = ost, .out = o1,
+                           .aoff = aoff, .ashape = ashape, .ast = ast};
+      for (int k = 0; k < 2; k++) {
+        d.idx[k] = ix[k];
+        d.ist[k] = ist[k];
+        d.it[k] = ity[k];
+      }
+      d.src = (ndt_kwalk){.base = NULL, .first = aoff, .es = isz, .at = it_at, .ctx = NULL};
+      int64_t cbad = 0;
+      int cax = 0;
+      int crc = ndt__cpu_gather(&d, &cbad, &cax);
+      for (int gi = 0; gi < 3; gi++) {
+        ndt_dk_emu_blocks = grids[gi][0];
+        ndt_dk_emu_threads = grids[gi][1];
+        memset(o2, 0, (size_t)n * isz);
+        ndt_dk_ilaunch *L = &it_L;
+        memset(L, 0, sizeof *L);
+        L->nd = nd;
+        L->nk = 2;
+        L->isz = isz;
+        L->n = n;
+        L->aoff = aoff;
+        L->out = o2;
+        for (int j = 0; j < nd; j++) {
+          L->shape[j] = shape[j];
+          L->ost[j] = ost[j];
+        }
+        for (int k = 0; k < 2; k++) {
+          L->it[k] = ity[k];
+          L->idx[k] = ix[k];
+          L->ashape[k] = ashape[k];
+          L->ast[k] = ast[k];
+          for (int j = 0; j < nd; j++) L->ist[k][j] = ist[k][j];
+        }
+        unsigned long long rep = NDT_DK_INONE;
+        L->report = &rep;
+        it_pieces(L, it_tile);
+        EXPECT(ndt__dk_index(L, NULL) == 0, "index launch refused");
+        if (crc) {
+          int ok = rep != NDT_DK_INONE;
+          int64_t pos = ok ? (int64_t)(rep / 2) : 0;
+          int k = ok ? (int)(rep % 2) : 0;
+          int64_t v = ok ? ndt_dk_index_at(ity[k], ix[k] + pos * 3 * ndt_dk_index_size(ity[k])) : 0;
+          EXPECT(ok && v == cbad && k == cax, "gather %s case %d: bad index %lld axis %d, "
+                 "device %lld axis %d", ndt_dtype_name(dts[di]), case_, (long long)cbad, cax,
+                 (long long)v, k);
+        } else {
+          EXPECT(rep == NDT_DK_INONE && !memcmp(o1, o2, (size_t)n * isz),
+                 "gather %s case %d grid %d: bytes differ", ndt_dtype_name(dts[di]), case_, gi);
+        }
+      }
+      EXPECT((crc != 0) == bad, "gather case %d: the CPU's result %d", case_, crc);
+      free(o1);
+      free(o2);
+      free(ix[0]);
+      free(ix[1]);
+    }
+    /* put into a 2-d view (rows reversed) of the same store, [lo, hi) a
+     * sub-range; repeated indices; then a bad index: nothing written */
+    int64_t pshape[2] = {30, 41}, pst[2] = {-41, 1}, poff = 29 * 41 + 100;
+    int64_t size = pshape[0] * pshape[1];
+    for (int case_ = 0; case_ < 3; case_++) {
+      int64_t n = 2000, lo = case_ == 1 ? 300 : 100, hi = case_ == 1 ? 900 : S;
+      int64_t *pi = malloc((size_t)n * 2 * 8);
+      char *pv = malloc((size_t)n * isz);
+      for (int64_t e = 0; e < n; e++) {
+        pi[2 * e] = (int64_t)(it_next() % (uint64_t)(e < n / 2 ? size : 50));   /* repeats */
+        for (int j = 0; j < isz; j++) pv[e * isz + j] = (char)it_next();
+      }
+      if (case_ == 2) pi[2 * 1500] = size, pi[2 * 1700] = -1;
+      for (int t = 0; t < IT_NT; t++) memcpy(dtile[t], it_tile[t], (size_t)IT_T * isz);
+      ndt_put_desc d = {.n = n, .is = 16, .vs = isz, .size = size, .off = poff, .lo = lo,
+                        .hi = hi, .idx = (const char *)pi, .vals = pv, .nd = 2, .isz = isz,
+                        .shape = pshape, .st = pst};
+      d.dst = (ndt_kwalk){.base = NULL, .first = lo, .es = isz, .at = it_at, .ctx = NULL};
+      int64_t cbad = 0;
+      int crc = ndt__cpu_put(&d, &cbad);
+      ndt_dk_ilaunch *L = &it_L;
+      memset(L, 0, sizeof *L);
+      L->put = 1;
+      L->nd = 2;
+      L->isz = isz;
+      L->n = n;
+      L->aoff = poff;
+      L->size = size;
+      L->lo = lo;
+      L->hi = hi;
+      L->is = 16;
+      L->vs = isz;
+      L->idx[0] = (char *)pi;
+      L->vals = pv;
+      for (int j = 0; j < 2; j++) {
+        L->shape[j] = pshape[j];
+        L->ost[j] = pst[j];
+      }
+      unsigned long long rep = NDT_DK_INONE;
+      L->report = &rep;
+      it_pieces(L, dtile);
+      ndt_dk_emu_blocks = 3;
+      ndt_dk_emu_threads = 5;
+      EXPECT(ndt__dk_index(L, NULL) == 0, "put launch refused");
+      int same = 1;
+      for (int t = 0; t < IT_NT; t++) same &= !memcmp(dtile[t], it_tile[t], (size_t)IT_T * isz);
+      EXPECT(same, "put %s case %d: bytes differ", ndt_dtype_name(dts[di]), case_);
+      if (crc)
+        EXPECT(rep != NDT_DK_INONE && pi[2 * rep] == cbad, "put %s: bad index %lld, device at %llu",
+               ndt_dtype_name(dts[di]), (long long)cbad, rep);
+      else
+        EXPECT(rep == NDT_DK_INONE, "put %s case %d: a bad index reported", ndt_dtype_name(dts[di]), case_);
+      EXPECT((crc != 0) == (case_ == 2), "put case %d: the CPU's result %d", case_, crc);
+      free(pi);
+      free(pv);
+    }
+    for (int t = 0; t < IT_NT; t++) {
+      free(it_tile[t]);
+      free(dtile[t]);
+    }
+  }
+  ndt_dk_emu_blocks = 3;
+  ndt_dk_emu_threads = 5;
+}
+
 static void *plug;
 static int (*cu_malloc)(void **, size_t);
 static int (*cu_memcpy)(void *, const void *, size_t, int);
@@ -1302,6 +1517,7 @@ int main(int argc, char **argv) {
   if (all || !strcmp(mode, "rng")) test_rng();
   /* (the host build only: the plugin's entry is not reached here) */
   if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "fused")) test_fused();
+  if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "index")) test_index();
   ndt_finalize();
   printf("%s: %d passed, %d failed\n", mode, passed, failed);
   return failed != 0;

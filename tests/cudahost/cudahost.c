@@ -35,6 +35,7 @@
 #include "kernels/cuda/dk.h"
 #include "kernels/cuda/fused_impl.h"
 #include "kernels/cuda/rng_impl.h"
+#include "kernels/cuda/index_impl.h"
 
 #define MAXDEV 8
 #define ALIGN 256
@@ -46,6 +47,7 @@ static long fail_alloc_at = 0, fail_kernel_at = 0;   /* 1-based; 0: none */
 static atomic_long n_alloc, n_kernel, n_fused, n_copy, n_copy_bytes, n_copy2d, n_fail_alloc,
     n_faults;
 static atomic_long n_rng;   /* the random fills' launches (also in n_kernel) */
+static atomic_long n_index;   /* index_impl.h's launches (gather, put) */
 static int delay_us;
 static _Thread_local unsigned delay_seed = 12345;
 
@@ -67,10 +69,12 @@ static size_t parse_size(const char *s, size_t dflt) {
  * run through the plugin shows it used them) */
 static void stats_report(void) {
   fprintf(stderr, "cudahost: %ld kernel launches, %ld copies (%ld bytes), %ld 2-d copies, "
-          "%ld allocations (%ld refused), %ld faults, %ld fused launches, %ld rng launches\n",
+          "%ld allocations (%ld refused), %ld faults, %ld fused launches, %ld rng launches, "
+          "%ld index launches\n",
           atomic_load(&n_kernel), atomic_load(&n_copy), atomic_load(&n_copy_bytes),
           atomic_load(&n_copy2d), atomic_load(&n_alloc), atomic_load(&n_fail_alloc),
-          atomic_load(&n_faults), atomic_load(&n_fused), atomic_load(&n_rng));
+          atomic_load(&n_faults), atomic_load(&n_fused), atomic_load(&n_rng),
+          atomic_load(&n_index));
 }
 
 static void settings_read(void) {
@@ -323,6 +327,8 @@ typedef struct op {
   ndt_dk_flaunch *FL;
   void (*rgrid)(const ndt_dk_rlaunch *);   /* a random fill's launch */
   ndt_dk_rlaunch *RL;
+  void (*xgrid)(void *);   /* another kernel's launch (index_impl.h) */
+  void *XL;
   unsigned *flags;
   int fault;
   cudaHostFn_t fn;
@@ -393,10 +399,12 @@ static void run_op(cudaStream_t s, op *o) {
       if (o->fault) dev_fault(d, cudaErrorIllegalAddress);
       else if (!dead && o->FL) o->fgrid(o->FL, o->flags);
       else if (!dead && o->RL) o->rgrid(o->RL);
+      else if (!dead && o->XL) o->xgrid(o->XL);
       else if (!dead) o->grid(o->L, o->flags);
       free(o->L);
       free(o->FL);
       free(o->RL);
+      free(o->XL);
       break;
     case OP_FREE:
       free_block(d, o->dst);
@@ -923,6 +931,70 @@ void ndt__cudahost_launch_rng(void *stream, const ndt_dk_rlaunch *L,
     u->p = work_of(u->p);
   }
   e = enqueue(q, (op){.kind = OP_KERNEL, .rgrid = grid, .RL = C, .fault = fault});
+  if (e) {
+    free(C);
+    ret(e);
+  }
+}
+
+/* The advanced-index kernels' launch (src/kernels/cuda/index_impl.h): as
+ * above, each pointer it holds checked over what the kernel may reach (the
+ * block's output and index arrays, the put's indices and values, the
+ * report word, every piece of the walked operand whole) and moved. */
+static int index_ptr(long k_no, char **p, int nd, const int64_t *shape, const int64_t *st,
+                     int64_t isz, const char *what) {
+  int64_t a = 0, b = 0;
+  for (int j = 0; j < nd; j++) {
+    if (shape[j] <= 0) return 0;   /* empty: reaches nothing */
+    int64_t d = (shape[j] - 1) * st[j];
+    if (d < 0) a += d;
+    else b += d;
+  }
+  const char *lo = *p + a, *hi = *p + b + isz;
+  if (!in_live(lo, (size_t)(hi - lo))) {
+    fprintf(stderr, "cudahost: kernel launch %ld: its %s reaches [%p, %p), outside the device "
+            "allocations: an illegal address\n", k_no, what, (const void *)lo, (const void *)hi);
+    return 1;
+  }
+  *p = work_of(*p);
+  return 0;
+}
+
+void ndt__cudahost_launch_index(void *stream, const ndt_dk_ilaunch *L, void (*grid)(void *)) {
+  cudaStream_t q;
+  cudaError_t e = stream_of(stream, &q);
+  if (e) {
+    ret(e);
+    return;
+  }
+  ndt_dk_ilaunch *C = malloc(sizeof *C);
+  if (!C) {
+    ret(cudaErrorMemoryAllocation);
+    return;
+  }
+  memcpy(C, L, sizeof *C);
+  atomic_fetch_add(&n_index, 1);
+  long k_no = atomic_fetch_add(&n_kernel, 1) + 1;
+  int fault = fail_kernel_at > 0 && k_no == fail_kernel_at;
+  if (C->put) {
+    int64_t n[1] = {C->n}, is[1] = {C->is}, vs[1] = {C->vs};
+    fault = fault || index_ptr(k_no, &C->idx[0], 1, n, is, 8, "indices") ||
+            index_ptr(k_no, &C->vals, 1, n, vs, C->isz, "values");
+  } else {
+    fault = fault || index_ptr(k_no, &C->out, C->nd, C->shape, C->ost, C->isz, "output");
+    for (int k = 0; k < C->nk && !fault; k++)
+      fault = index_ptr(k_no, &C->idx[k], C->nd, C->shape, C->ist[k],
+                        ndt_dk_index_size(C->it[k]), "index array");
+  }
+  int64_t one = 1;
+  for (int t = 0; t < C->np && !fault; t++) {
+    int64_t len = C->plen[t];
+    fault = index_ptr(k_no, &C->pptr[t], 1, &len, &C->es, 1, "walked piece");
+  }
+  char *rep = (char *)C->report;
+  if (!fault) fault = index_ptr(k_no, &rep, 1, &one, &one, 8, "report word");
+  C->report = (unsigned long long *)rep;
+  e = enqueue(q, (op){.kind = OP_KERNEL, .xgrid = grid, .XL = C, .fault = fault});
   if (e) {
     free(C);
     ret(e);

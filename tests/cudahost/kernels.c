@@ -14,6 +14,7 @@
 #include "kernels/cuda/reduce_impl.h"
 #include "kernels/cuda/fused_impl.h"
 #include "kernels/cuda/rng_impl.h"
+#include "kernels/cuda/index_impl.h"
 
 /* NDTILE_CUDAHOST_GRID=B,T: the emulated grid's width and block size (2
  * blocks of 3 threads by default: small, so that the grid-stride loops go

@@ -366,3 +366,122 @@ def test_strided_gathers_on_the_device_copy_runs_in_one_call():
     copy2d = int(line.split(" bytes), ")[1].split(" 2-d copies")[0])
     assert fused > 0, line           # the ops ran on the (emulated) device
     assert copy2d > 1000, line       # the strided runs' gathers
+
+
+# Advanced-index reads (gather) and writes (put) on multi-tile arrays run
+# on the device (src/kernels/cuda/index_impl.h through the plugin's host
+# build): NumPy's values, and its IndexError for the first bad index.
+INDEXING = """
+import json, numpy, ndtile as np
+rng = numpy.random.default_rng(5)
+bad = []
+def same(tag, got, want):
+    got = numpy.asarray(got)
+    if got.dtype != want.dtype or got.shape != want.shape or got.tobytes() != want.tobytes():
+        bad.append(tag)
+def err(tag, f_np, f_nt):
+    try:
+        f_np()
+        want = None
+    except IndexError as e:
+        want = str(e)
+    try:
+        f_nt()
+        got = None
+    except IndexError as e:
+        got = str(e)
+    if got != want or want is None:
+        bad.append([tag, want, got])
+n = 1_200_000
+srcs = {"f8": rng.standard_normal(n),
+        "c16": rng.standard_normal(n) + 1j * rng.standard_normal(n),
+        "b1": rng.standard_normal(n) > 0,
+        "i2": rng.integers(-30000, 30000, n).astype(numpy.int16)}
+for name, x in srcs.items():
+    a = np.asarray(x)
+    for it in (numpy.int64, numpy.int32):
+        i = rng.integers(-n, n, 50_000).astype(it)
+        same((name, str(it), "1-d"), a[np.asarray(i)], x[i])
+    i2 = rng.integers(0, n, (300, 200))                  # an n-d index array
+    same((name, "2-d idx"), a[np.asarray(i2)], x[i2])
+    same((name, "reversed"), a[::-1][np.asarray(i2)], x[::-1][i2])
+    same((name, "uint8"), a[np.asarray(numpy.arange(250, dtype=numpy.uint8))],
+         x[numpy.arange(250, dtype=numpy.uint8)])
+# two index arrays into a 2-d source, one of them of a strided view
+x = rng.standard_normal((1500, 1000))
+a = np.asarray(x)
+r, c = rng.integers(0, 1500, 80_000), rng.integers(-1000, 1000, 80_000)
+same("2-d", a[np.asarray(r), np.asarray(c)], x[r, c])
+same("2-d strided", a[::-3, ::2][np.asarray(r) // 3, np.asarray(c) // 2], x[::-3, ::2][r // 3, c // 2])
+# out of bounds: the first bad index in C order, with its axis
+x = srcs["f8"]
+a = np.asarray(x)
+i = rng.integers(0, n, 100_000)
+i[70_000], i[90_000] = n + 5, -n - 9
+err("1-d", lambda: x[i], lambda: a[np.asarray(i)])
+r[60_000], c[50_000] = 1500, 1000
+x2 = rng.standard_normal((1500, 1000))
+err("2-d", lambda: x2[r, c], lambda: np.asarray(x2)[np.asarray(r), np.asarray(c)])
+# put: repeated indices keep the last value; complex and bool targets
+for name, x in srcs.items():
+    y = x.copy()
+    b = np.asarray(y)
+    i = rng.integers(-n, n, 60_000)
+    i[1::3] = i[::3][: len(i[1::3])]
+    v = x[rng.integers(0, n, 60_000)]
+    b[np.asarray(i)] = np.asarray(v)
+    y[i] = v
+    same((name, "put"), b, y)
+y = srcs["f8"].copy()
+b = np.asarray(y)
+i = rng.integers(0, n, 1000)
+i[700] = n
+err("put", lambda: y.__setitem__(i, 1.5), lambda: b.__setitem__(np.asarray(i), np.asarray(numpy.full(1000, 1.5))))
+same("put after error", b, y)
+# the core's own check (ndt_gather, ndt_put: the Python layer checks first
+# as NumPy does): the first bad index in C order, with its axis; a put
+# writes nothing then (a deferred task's error surfaces at the sync)
+def core_err(tag, f, want):
+    try:
+        f()
+        got = None
+    except IndexError as e:
+        got = str(e)
+    if got != want:
+        bad.append([tag, want, got])
+x2 = rng.standard_normal((1500, 1000))
+a2 = np.asarray(x2)
+r = rng.integers(0, 1500, 80_000).astype(numpy.int32)
+c = rng.integers(0, 1000, 80_000).astype(numpy.int16)
+r[60_000], c[50_000], c[60_000], r[70_000] = 1500, -1, 1000, -7
+core_err("core 2-d", lambda: (np._core.gather(a2, [np.asarray(r), np.asarray(c)]), np._core.sync()),
+         "gather: index -1 is out of bounds for axis 1 with size 1000")
+same("core 2-d ok", np._core.gather(a2, [np.asarray(r[:50_000]), np.asarray(c[:50_000])]),
+     x2[r[:50_000], c[:50_000]])
+u = rng.integers(0, 200, (400, 300)).astype(numpy.uint8)
+u[399, 7] = 250
+core_err("core uint8", lambda: (np._core.gather(np.asarray(srcs["f8"][:200]), [np.asarray(u)]),
+                              np._core.sync()),
+         "gather: index 250 is out of bounds for axis 0 with size 200")
+y = srcs["c16"].copy()
+b = np.asarray(y)
+i = rng.integers(0, n, 50_000)
+i[30_000], i[40_000] = n + 3, -2
+core_err("core put", lambda: (np._core.put(b, np.asarray(i), np.asarray(y[:50_000] * 2)),
+                             np._core.sync()),
+         "put: index %d is out of bounds for axis 0 with size %d" % (n + 3, n))
+same("core put wrote nothing", b, srcs["c16"])
+print(json.dumps(bad))
+"""
+
+
+@needs_cudahost
+def test_advanced_indexing_runs_on_the_device_with_numpys_values_and_errors():
+    r = run(INDEXING, NDTILE_DEVICES="cuda:0,1", NDTILE_CUDA_PLUGIN=cudahost_plugin(),
+            NDTILE_CUDAHOST_STATS="1")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert json.loads(r.stdout.splitlines()[-1]) == [], r.stdout
+    line = r.stderr.split("cudahost: ")[1]
+    assert " index launches" in line, line     # the counter is there
+    index = int(line.split(" fused launches, ")[1].split(" index launches")[0])
+    assert index >= 30, line                     # the reads and writes ran on the devices

@@ -1,0 +1,218 @@
+/* index_impl.h - the device's advanced-index kernels: gather (a[idx]
+ * reads, the "gather" tasks of src/ops/search.c) and put (a.flat[idx] =
+ * vals, the "put" tasks of src/ops/convolve.c), with the CPU kernels'
+ * results and errors (src/kernels/cpu/index.c).
+ *
+ * Compiled three ways, as dk.h says: by nvcc (index.cu), as C by the host
+ * test (tests/c/test_devkernels.c, "index"), as C into the plugin's host
+ * build (tests/cudahost/kernels.c).
+ *
+ * A walked operand (the gather's source, the put's target: any element may
+ * be reached) arrives as a list of pieces, one per tile of the store that
+ * the operand's extent touches (its device buffer, its first store offset,
+ * its length), passed by value in the launch with the store's tiling
+ * (period, seg, per: ndt_tiling_index), so store offset f is at
+ * pptr[t] + (f - pstart[t]) * es for t = tiling_index(f) - t0. Tiles are
+ * separate device allocations, so no single pointer reaches them all; a
+ * list in the parameter needs no device copy of a pointer table (and the
+ * host build can check and move each pointer, as it does for every
+ * launch). At most NDT_DK_IMAXPIECES tiles: a larger source or target is
+ * refused by the plugin's supports and runs on the CPU.
+ *
+ * gather: one thread per output position (grid-stride). A position whose
+ * index is out of bounds writes nothing and folds its key, position * nk +
+ * axis, into *report by atomic minimum: the smallest key is the first bad
+ * index in the CPU's order (positions in C order, axes in order within
+ * one), so the plugin reports the same index and axis (it reads the bad
+ * value back from the index operand). The positions written before it are
+ * not promised (the task fails; its result is dropped, as on the CPU).
+ *
+ * put: the CPU's loop exactly, in one thread: every index checked first (a
+ * bad one: *report = its position, nothing written), then the writes in
+ * index order, so a repeated index keeps its last value. Sequential: a put
+ * is one pass over its indices per target tile on the CPU too; a parallel
+ * device put (last writer by atomic maximum over a per-element scratch of
+ * positions) is left for when a GPU can measure it. */
+#ifndef NDT_KERNELS_CUDA_INDEX_IMPL_H
+#define NDT_KERNELS_CUDA_INDEX_IMPL_H
+
+#include <string.h>
+#include "ndtile.h"
+#include "kernels/cuda/dk.h"
+
+#define NDT_DK_IMAXPIECES 512
+#define NDT_DK_INONE (~0ull)
+
+typedef struct {
+  int put;                  /* 0: gather, 1: put */
+  int nd, nk, isz, np;      /* axes of the block (gather) or target view (put);
+                               index arrays; element bytes; pieces */
+  int it[NDT_MAXDIMS];      /* gather: index k's dtype */
+  int64_t n;                /* gather: positions; put: indices */
+  int64_t shape[NDT_MAXDIMS], ost[NDT_MAXDIMS];  /* gather: block shape, out byte strides;
+                                                    put: target view shape, element strides */
+  int64_t ist[NDT_MAXDIMS][NDT_MAXDIMS];         /* gather: index k's byte strides */
+  int64_t aoff;             /* gather: source element offset; put: target's */
+  int64_t ashape[NDT_MAXDIMS], ast[NDT_MAXDIMS]; /* gather: source bounds, element strides */
+  int64_t size, lo, hi, is, vs;   /* put: flat size, store offsets [lo, hi), byte strides */
+  int64_t period, seg, per, t0, es;   /* the walked store's tiling, first tile, itemsize */
+  char *out, *vals;
+  char *idx[NDT_MAXDIMS];
+  unsigned long long *report;   /* device word: NDT_DK_INONE, or the first bad key */
+  int64_t pstart[NDT_DK_IMAXPIECES], plen[NDT_DK_IMAXPIECES];
+  char *pptr[NDT_DK_IMAXPIECES];
+} ndt_dk_ilaunch;
+
+/* An index of integer dtype t at p, as int64 (the CPU kernel's index_at). */
+NDT_HD int64_t ndt_dk_index_at(int t, const char *p) {
+  switch (t) {
+    case NDT_INT8: { int8_t v; memcpy(&v, p, 1); return v; }
+    case NDT_INT16: { int16_t v; memcpy(&v, p, 2); return v; }
+    case NDT_INT32: { int32_t v; memcpy(&v, p, 4); return v; }
+    case NDT_UINT8: { uint8_t v; memcpy(&v, p, 1); return v; }
+    case NDT_UINT16: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case NDT_UINT32: { uint32_t v; memcpy(&v, p, 4); return v; }
+    case NDT_UINT64: { uint64_t v; memcpy(&v, p, 8); return (int64_t)v; }
+    default: { int64_t v; memcpy(&v, p, 8); return v; }
+  }
+}
+
+/* the bytes of index dtype t */
+NDT_HD int ndt_dk_index_size(int t) {
+  return t == NDT_INT8 || t == NDT_UINT8 ? 1 : t == NDT_INT16 || t == NDT_UINT16 ? 2
+         : t == NDT_INT32 || t == NDT_UINT32 ? 4 : 8;
+}
+
+/* the bytes of an element of dtype t */
+NDT_HD int ndt_dk_dtype_size(int t) {
+  switch (t) {
+    case NDT_INT16: case NDT_UINT16: return 2;
+    case NDT_INT32: case NDT_UINT32: case NDT_FLOAT32: return 4;
+    case NDT_INT64: case NDT_UINT64: case NDT_FLOAT64: case NDT_COMPLEX64: return 8;
+    case NDT_COMPLEX128: return 16;
+    default: return 1;
+  }
+}
+
+#if defined(NDT_DK_HOST) || defined(__CUDACC__)
+
+#if defined(__CUDA_ARCH__)   /* (nvcc's device pass of these host-device functions) */
+#define NDT_DK_REPORT_MIN(p, v) atomicMin((p), (v))
+#else
+#define NDT_DK_REPORT_MIN(p, v) \
+  do {                          \
+    if ((v) < *(p)) *(p) = (v); \
+  } while (0)
+#endif
+
+/* store offset f of the walked operand */
+NDT_HD char *ndt_dk_piece(const ndt_dk_ilaunch *L, int64_t f) {
+  int64_t t = (f / L->period) * L->per + (f % L->period) / L->seg - L->t0;
+  return L->pptr[t] + (f - L->pstart[t]) * L->es;
+}
+
+NDT_HD void ndt_dk_gather_one(const ndt_dk_ilaunch *L, int64_t e) {
+  int64_t pos[NDT_MAXDIMS], r = e;
+  for (int j = L->nd - 1; j >= 0; j--) {
+    pos[j] = r % L->shape[j];
+    r /= L->shape[j];
+  }
+  int64_t f = L->aoff;
+  for (int k = 0; k < L->nk; k++) {
+    const char *ip = L->idx[k];
+    for (int j = 0; j < L->nd; j++) ip += pos[j] * L->ist[k][j];
+    int64_t v = ndt_dk_index_at(L->it[k], ip);
+    if (v < 0 || v >= L->ashape[k]) {
+      unsigned long long key = (unsigned long long)e * (unsigned long long)L->nk + (unsigned)k;
+      NDT_DK_REPORT_MIN(L->report, key);
+      return;
+    }
+    f += v * L->ast[k];
+  }
+  char *op = L->out;
+  for (int j = 0; j < L->nd; j++) op += pos[j] * L->ost[j];
+  memcpy(op, ndt_dk_piece(L, f), (size_t)L->isz);
+}
+
+/* the CPU kernel's flat_offset */
+NDT_HD int64_t ndt_dk_flat_offset(const ndt_dk_ilaunch *L, int64_t i) {
+  int64_t off = L->aoff;
+  for (int k = L->nd - 1; k >= 0; k--) {
+    off += (i % L->shape[k]) * L->ost[k];
+    i /= L->shape[k];
+  }
+  return off;
+}
+
+NDT_HD void ndt_dk_put_all(const ndt_dk_ilaunch *L) {
+  for (int64_t e = 0; e < L->n; e++) {   /* a bad index writes nothing */
+    int64_t f;
+    memcpy(&f, L->idx[0] + e * L->is, 8);
+    if (f < 0 || f >= L->size) {
+      *L->report = (unsigned long long)e;
+      return;
+    }
+  }
+  for (int64_t e = 0; e < L->n; e++) {   /* in order: the last value wins */
+    int64_t f;
+    memcpy(&f, L->idx[0] + e * L->is, 8);
+    int64_t o = ndt_dk_flat_offset(L, f);
+    if (o < L->lo || o >= L->hi) continue;
+    memcpy(ndt_dk_piece(L, o), L->vals + e * L->vs, (size_t)L->isz);
+  }
+}
+
+/* thread tx of ntx in block bx of nbx */
+NDT_HD void ndt_dk_index_body(const ndt_dk_ilaunch *L, int64_t bx, int64_t nbx, int64_t tx,
+                              int64_t ntx) {
+  if (L->put) {
+    if (bx == 0 && tx == 0) ndt_dk_put_all(L);
+    return;
+  }
+  for (int64_t e = bx * ntx + tx; e < L->n; e += nbx * ntx) ndt_dk_gather_one(L, e);
+}
+
+#if defined(NDT_DK_HOST)
+static void ndt_dk_index_grid(void *p) {
+  const ndt_dk_ilaunch *L = (const ndt_dk_ilaunch *)p;
+  for (int64_t bx = 0; bx < ndt_dk_emu_blocks; bx++)
+    for (int64_t tx = 0; tx < ndt_dk_emu_threads; tx++)
+      ndt_dk_index_body(L, bx, ndt_dk_emu_blocks, tx, ndt_dk_emu_threads);
+}
+#if defined(NDT_DK_STREAM)
+/* tests/cudahost/cudahost.c: the launch copied, its pointers checked
+ * against the live allocations and moved, queued on the emulated stream */
+void ndt__cudahost_launch_index(void *stream, const ndt_dk_ilaunch *L, void (*grid)(void *));
+static void ndt_dk_index_launch(const ndt_dk_ilaunch *L, void *stream) {
+  ndt__cudahost_launch_index(stream, L, ndt_dk_index_grid);
+}
+#else
+static void ndt_dk_index_launch(const ndt_dk_ilaunch *L, void *stream) {
+  (void)stream;
+  ndt_dk_index_grid((void *)L);
+}
+#endif
+#else
+__global__ void ndt_dk_index_k(const __grid_constant__ ndt_dk_ilaunch L) {
+  ndt_dk_index_body(&L, blockIdx.x, gridDim.x, threadIdx.x, blockDim.x);
+}
+static void ndt_dk_index_launch(const ndt_dk_ilaunch *L, void *stream) {
+  int64_t b = L->put ? 1 : (L->n + 4 * NDT_DK_THREADS - 1) / (4 * NDT_DK_THREADS);
+  unsigned nb = (unsigned)(b < 1 ? 1 : b > 1024 ? 1024 : b);
+  ndt_dk_index_k<<<nb, L->put ? 1 : NDT_DK_THREADS, 0, (cudaStream_t)stream>>>(*L);
+}
+#endif
+
+/* ---- the entry point (the plugin's; static in the host test) ----
+ * Runs L (a gather or a put); *L->report must hold NDT_DK_INONE before.
+ * 0, or -1 for a launch the kernel does not take. */
+NDT_DK_ENTRY(int) ndt__dk_index(const ndt_dk_ilaunch *L, void *stream) {
+  if (L->nd < 0 || L->nd > NDT_MAXDIMS || L->np < 1 || L->np > NDT_DK_IMAXPIECES ||
+      L->isz < 1 || L->isz > 16 || (!L->put && (L->nk < 1 || L->nk > NDT_MAXDIMS)))
+    return -1;
+  if (L->n > 0) ndt_dk_index_launch(L, stream);
+  return 0;
+}
+
+#endif
+#endif
