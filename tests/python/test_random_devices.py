@@ -6,6 +6,7 @@ devices prints the same hashes, and the device's Philox kernel ran (the
 implement (gamma, poisson, binomial, per-element parameters, a NaN loc)
 falls back to the CPU with the same values."""
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -69,7 +70,7 @@ DRAWS = """
 def stats(stderr):
     line = stderr.split("cudahost: ")[1].splitlines()[0]
     return {"kernel": int(line.split(" kernel launches")[0]),
-            "rng": int(line.split(" fused launches, ")[1].split(" rng launches")[0])}
+            "rng": int(re.search(r"(\d+) rng launches", line).group(1))}
 
 
 @needs_cudahost
