@@ -247,7 +247,10 @@ typedef struct ndt_store {
                            * is clear (see ndt_set_writeable) */
   atomic_llong reserved;  /* bytes reserved in the memory budget; given back when the
                              last handle goes (program order) or at the latest when freed */
-  atomic_int lost;        /* a cancelled (interrupted) task wrote it: reads fail */
+  atomic_int lost;        /* reads fail: 1, a cancelled (interrupted) task wrote it; 2, a
+                           * task that wrote it failed (lost_op, lost_st: which and how) */
+  const char *lost_op;    /* (task names live as long as the program) */
+  ndt_status lost_st;
   atomic_int lent;        /* host exports alive (ndt_host_export): no work on it is held
                            * for fusion, and ndt_host_settle waits for its tasks */
   struct ndt_store *alias_of;  /* a store over this store's memory in another dtype
@@ -260,6 +263,9 @@ typedef struct ndt_store {
   int lent_for_life;      /* lent while it has handles (ndt_view_itemsize, ndt_from_memory) */
   int borrowed;           /* its run is memory it does not own (alias_of's or its caller's) */
 } ndt_store;
+/* The error of a read of a store whose values were lost (ndt_store.lost:
+ * an interrupt cancelled, or a task failed, before writing them). */
+ndt_status ndt__rt_lost_error(const ndt_store *s);
 /* The last handle on a store lent for its life (lent_for_life) is going: its
  * tasks are waited for and it (and the store it aliases) stop being lent.
  * export.c installs it when it makes such a store (view.c, below export.c,

@@ -44,6 +44,9 @@ ndt_status ndt_host_export(const ndt_array *a, int for_write, void **ptr) {
     /* a borrower that writes waits for the readers too; so do tiles that
      * move, and the host's copy is then their only valid one */
     ndt_status st = ndt__wait_tiles(s, t0, t1, for_write || !one);
+    /* values a failed (or cancelled) task was to write are not lent: a
+     * borrower would read what the buffers held before */
+    if (st == NDT_OK && atomic_load(&s->lost)) st = ndt__rt_lost_error(s);
     if (st) return st;
     if (!one) {
       st = ndt__store_make_run(s);

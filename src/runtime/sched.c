@@ -195,6 +195,30 @@ static void mark_lost(ndt_task *t) {
     if (t->wrote[i]) atomic_store(&t->stores[i]->lost, 1);
 }
 
+/* A task failed: what it was to write was not computed. The failure is
+ * reported once, at the next wait; a read of those stores fails every
+ * time (the values are what the buffers held before: NumPy's buffer
+ * protocol export, which numpy.asarray tries first, met the report and
+ * dropped it, and the fallback read then returned zeros). */
+static void mark_failed(ndt_task *t, ndt_status st) {
+  for (int i = 0; i < t->nstores; i++)
+    if (t->wrote[i] && !atomic_load(&t->stores[i]->lost)) {
+      t->stores[i]->lost_op = t->name;
+      t->stores[i]->lost_st = st;
+      atomic_store(&t->stores[i]->lost, 2);
+    }
+}
+
+/* A read of a lost store: its error. */
+ndt_status ndt__rt_lost_error(const ndt_store *s) {
+  if (atomic_load(&s->lost) == 2)
+    return ndt__error(s->lost_st, "this array's values were not computed: %s, which was to "
+                     "write them, failed (its error was reported at the first wait after it)",
+                     s->lost_op ? s->lost_op : "an operation");
+  return ndt__error(NDT_ERR_DEFERRED, "this array's values were lost: an interrupt "
+                    "(KeyboardInterrupt) cancelled the operation that computed them");
+}
+
 static void task_decref(ndt_task *t) {
   if (t && atomic_fetch_sub(&t->refs, 1) == 1) {
     ndt__mfree(t->succ);
@@ -297,6 +321,20 @@ static ndt_status run_body(ndt_task *t, int tid) {
   /* the IEEE flags are this thread's: what the task raised goes to its
    * op's record */
   ndt_status st = NDT_OK;
+  /* an input lost (its writer failed or was cancelled after this task was
+   * recorded): this task's results are lost too, and it does not run */
+  const ndt_store *lost_in = NULL;
+  for (int i = 0; i < t->nstores && !cancelled && !lost_in; i++)
+    if (!t->wrote[i] && atomic_load(&t->stores[i]->lost)) lost_in = t->stores[i];
+  if (lost_in) {
+    for (int i = 0; i < t->nstores; i++)
+      if (t->wrote[i] && !atomic_load(&t->stores[i]->lost)) {
+        t->stores[i]->lost_op = lost_in->lost_op;
+        t->stores[i]->lost_st = lost_in->lost_st;
+        atomic_store(&t->stores[i]->lost, atomic_load(&lost_in->lost));
+      }
+    cancelled = 1;   /* (not run; nothing more to mark) */
+  }
   if (!cancelled) {
     if (t->fprec) ndt_fpe_clear();
     st = ndt__exec_body(t->kind, t->proc, t->op, t->nop, t->arg, NULL);
@@ -309,10 +347,12 @@ static ndt_status run_body(ndt_task *t, int tid) {
   if (ndt__trace_on_)
     ndt__trace_add_io(t->name, tid, t0, ndt__now_us(), t->io_bytes, t->ntiles, ndt__gathered - g0);
   /* read again: an interrupt may have come while it ran */
-  cancelled = t->seq < atomic_load(&rt.cancel_below) || st == NDT_ERR_INTERRUPTED;
+  cancelled = lost_in ? 0 : t->seq < atomic_load(&rt.cancel_below) || st == NDT_ERR_INTERRUPTED;
   if (cancelled) {
     mark_lost(t);
     st = NDT_OK;   /* reported by the wait that cancelled it, and by reads */
+  } else if (st != NDT_OK) {
+    mark_failed(t, st);
   }
   if (t->kind->release) t->kind->release(t->arg);   /* ran or cancelled: once */
   release_resources(t);
@@ -665,9 +705,7 @@ ndt_status ndt__rt_wait_local(ndt_store *s, int64_t t0, int64_t t1, int for_writ
     if (tl->data && (atomic_load(&tl->valid) != 1u || for_write))
       st = ndt__tile_acquire(tl, &ndt__host_memory, for_write, &p);
   }
-  if (st == NDT_OK && !for_write && atomic_load(&s->lost))
-    st = ndt__error(NDT_ERR_DEFERRED, "this array's values were lost: an interrupt "
-                   "(KeyboardInterrupt) cancelled the operation that computed them");
+  if (st == NDT_OK && !for_write && atomic_load(&s->lost)) st = ndt__rt_lost_error(s);
   return st;
 }
 
@@ -800,13 +838,19 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
       return ndt__error(NDT_ERR_NOMEM, "cannot allocate a tile of %lld bytes for %s",
                        (long long)acc[i].tile->len * acc[i].tile->store->itemsize, name);
   ndt_status st;
-  /* what is computed from lost values is lost too */
-  int taint = 0;
-  for (int i = 0; i < nacc; i++)
-    if ((acc[i].priv & NDT_READ) && atomic_load(&acc[i].tile->store->lost)) taint = 1;
+  /* what is computed from lost values is lost too (and says why) */
+  const ndt_store *taint = NULL;
+  for (int i = 0; i < nacc && !taint; i++)
+    if ((acc[i].priv & NDT_READ) && atomic_load(&acc[i].tile->store->lost))
+      taint = acc[i].tile->store;
   if (taint)
     for (int i = 0; i < nacc; i++)
-      if (acc[i].priv & NDT_WRITE) atomic_store(&acc[i].tile->store->lost, 1);
+      if ((acc[i].priv & NDT_WRITE) && !atomic_load(&acc[i].tile->store->lost)) {
+        ndt_store *w = acc[i].tile->store;
+        w->lost_op = taint->lost_op;
+        w->lost_st = taint->lost_st;
+        atomic_store(&w->lost, atomic_load(&taint->lost));
+      }
   /* grouped device tasks: a task that touches what the pending group
    * touches, or that could be grouped but not with it, ends the group
    * first (the group comes before it in the graph); one that may be

@@ -94,3 +94,26 @@ def test_truth_value_and_conversion_errors():
         int(nt.ones(3))
     with pytest.raises(TypeError):
         [1, 2][nt.asarray(1.0)]
+
+
+def test_values_of_a_failed_deferred_task_are_never_read():
+    """A deferred task that fails (here the core's gather with an index out
+    of bounds, 40,000 positions: not run inline) reports its error once, at
+    the next wait, and every read of what it was to write fails after that:
+    numpy.asarray tries the buffer protocol first, met the report there and
+    dropped it, and its fallback read returned the buffer's old values
+    (zeros) without an error. So did a later op on the result."""
+    import numpy
+    from ndtile import _core
+    a = nt.asarray(numpy.arange(1e5))
+    ii = numpy.arange(40000)
+    ii[123] = 10 ** 6
+    r = _core.gather(a, [nt.asarray(ii)])
+    s = r * 2 + 1                        # recorded before the gather fails
+    for x in (r, r, s, s):
+        with pytest.raises(IndexError, match="gather"):
+            numpy.asarray(x)
+    with pytest.raises(IndexError, match="gather"):
+        float(s.sum())
+    # the rest of the program goes on
+    assert float(nt.asarray(numpy.arange(10.0)).sum()) == 45.0
