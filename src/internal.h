@@ -441,9 +441,13 @@ typedef struct {
 /* Record flags. NDT_TASK_INLINE: the task is small: it runs on the caller,
  * returning the body's status, when nothing it touches is pending.
  * NDT_TASK_CALLER_ERROR: its failure is the caller's mistake (an index out
- * of bounds), which on many ranks every rank must raise at this call. */
+ * of bounds), which on many ranks every rank must raise at this call.
+ * NDT_TASK_FAILS_CLEAN: a failure of the task writes nothing (put checks
+ * every index before it writes), so what it writes keeps its values; a
+ * failed task without it leaves what it writes lost (sched.c). */
 #define NDT_TASK_INLINE 1u
 #define NDT_TASK_CALLER_ERROR 2u
+#define NDT_TASK_FAILS_CLEAN 4u
 
 /* Records a task of `kind` (name NULL: kind->name) over operands op[0..nop)
  * that runs after every earlier task whose accesses conflict. arg (arg_size

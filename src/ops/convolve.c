@@ -230,7 +230,9 @@ ndt_status ndt__put_record(const ndt_task_kind *kind, ndt_put_head *g, size_t ar
   int per_tile = nt > 1 && (double)nt * (double)nidx <= 4.0 * (double)(a->size + (1 << 20));
   int small = a->size + nidx <= ndt__rt_inline_elems();
   ndt_status st = NDT_OK;
-  unsigned fl = small && !per_tile ? NDT_TASK_INLINE | NDT_TASK_CALLER_ERROR : 0;
+  /* (the kernel checks every index before it writes: a failure writes nothing) */
+  unsigned fl = NDT_TASK_FAILS_CLEAN |
+                (small && !per_tile ? NDT_TASK_INLINE | NDT_TASK_CALLER_ERROR : 0);
   /* no vals (a unary ufunc.at): an absent operand keeps the positions */
   const ndt_array *vals = g->vals.store ? &g->vals : &ndt__empty_view;
   for (int64_t t = per_tile ? t0 : 0; t <= (per_tile ? t1 : 0) && st == NDT_OK; t++) {

@@ -39,6 +39,7 @@ struct ndt_task {
   int ntiles;             /* ... and the tiles they lie in */
   int waited;             /* a wait sleeps until this task finishes (under lock) */
   int queued;             /* launched into the pool's queue: counted runnable */
+  int fails_clean;        /* NDT_TASK_FAILS_CLEAN: a failure wrote nothing */
 };
 
 /* One task as the recording thread hands it down (task.c -> dist.c ->

@@ -77,6 +77,7 @@ static struct {
   int nstores, capstores;
   ndt_task **after;             /* one reference each */
   int nafter, capafter;
+  unsigned flags;               /* the members' NDT_TASK_FAILS_CLEAN (one op: alike) */
 } grp;
 static ndt_status group_flush(void);
 
@@ -201,6 +202,7 @@ static void mark_lost(ndt_task *t) {
  * protocol export, which numpy.asarray tries first, met the report and
  * dropped it, and the fallback read then returned zeros). */
 static void mark_failed(ndt_task *t, ndt_status st) {
+  if (t->fails_clean) return;   /* it wrote nothing: the old values stand */
   for (int i = 0; i < t->nstores; i++)
     if (t->wrote[i] && !atomic_load(&t->stores[i]->lost)) {
       t->stores[i]->lost_op = t->name;
@@ -1014,6 +1016,7 @@ static ndt_status record_task(const ndt_taskrec *r) {
     *r->made = t;
   }
   t->seq = rt.recorded++;
+  t->fails_clean = (r->flags & NDT_TASK_FAILS_CLEAN) != 0;
   rt.pending++;
   rt.pending_bytes += bytes;
   if (t->ndeps == 0) t->proc->iface->launch(t->proc, t);
@@ -1152,6 +1155,7 @@ static ndt_status group_add(const ndt_taskrec *r, ndt_fprec *fp) {
   }
   if (!grp.n) {
     grp.kind = r->kind;
+    grp.flags = r->flags & NDT_TASK_FAILS_CLEAN;
     grp.proc = r->proc;
     grp.name = r->name;
     grp.fprec = fp;
@@ -1224,7 +1228,7 @@ static ndt_status group_flush(void) {
     ndt_taskrec r = {.name = grp.name, .kind = &ndt__group_kind, .proc = grp.proc,
                      .op = grp.op, .nop = grp.nop, .arg = arg, .arg_size = head + grp.alen,
                      .acc = grp.acc, .nacc = grp.nacc, .stores = grp.stores,
-                     .nstores = grp.nstores, .flags = 0, .span = NULL, .after = grp.after,
+                     .nstores = grp.nstores, .flags = grp.flags, .span = NULL, .after = grp.after,
                      .nafter = grp.nafter, .made = NULL, .grouped = 1, .fprec = grp.fprec,
                      .bytes = grp.bytes};
     st = record_task(&r);
@@ -1236,7 +1240,7 @@ static ndt_status group_flush(void) {
     ndt_taskrec r = {.name = grp.name, .kind = grp.kind, .proc = grp.proc, .op = grp.op + op,
                      .nop = grp.nops[i], .arg = grp.args + grp.aoff[i],
                      .arg_size = grp.asize[i], .acc = grp.acc + ac, .nacc = grp.naccs[i],
-                     .stores = grp.stores, .nstores = grp.nstores, .flags = 0, .span = NULL,
+                     .stores = grp.stores, .nstores = grp.nstores, .flags = grp.flags, .span = NULL,
                      .after = grp.after, .nafter = grp.nafter, .made = NULL, .grouped = 1,
                      .fprec = grp.fprec, .bytes = i ? 0 : grp.bytes};
     ndt_status ms = record_task(&r);
