@@ -554,7 +554,7 @@ static ndt_status index_read(cuda_dev *d, const char *p, int t, int64_t *v) {
                                   d->stream);
   if (e == cudaSuccess) e = cudaStreamSynchronize(d->stream);
   if (e != cudaSuccess) return disable(d, e, "a read of an index");
-  *v = ndt_dk_index_at(t, buf);
+  *v = ndt_sc_index_at(t, buf);
   return NDT_OK;
 }
 

@@ -1338,7 +1338,7 @@ static void test_index(void) {
           int ok = rep != NDT_DK_INONE;
           int64_t pos = ok ? (int64_t)(rep / 2) : 0;
           int k = ok ? (int)(rep % 2) : 0;
-          int64_t v = ok ? ndt_dk_index_at(ity[k], ix[k] + pos * 3 * ndt_dk_index_size(ity[k])) : 0;
+          int64_t v = ok ? ndt_sc_index_at(ity[k], ix[k] + pos * 3 * ndt_dk_index_size(ity[k])) : 0;
           EXPECT(ok && v == cbad && k == cax, "gather %s case %d: bad index %lld axis %d, "
                  "device %lld axis %d", ndt_dtype_name(dts[di]), case_, (long long)cbad, cax,
                  (long long)v, k);

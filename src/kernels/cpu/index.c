@@ -4,21 +4,7 @@
  * reached by store offset come as an ndt_kwalk (table.h). */
 #include <string.h>
 #include "cpu.h"
-
-/* An index of integer dtype t at p, as int64 (the cast kernel's value: a
- * uint64 beyond INT64_MAX wraps negative, and is then out of bounds). */
-static inline int64_t index_at(ndt_dtype t, const char *p) {
-  switch (t) {
-    case NDT_INT8: { int8_t v; memcpy(&v, p, 1); return v; }
-    case NDT_INT16: { int16_t v; memcpy(&v, p, 2); return v; }
-    case NDT_INT32: { int32_t v; memcpy(&v, p, 4); return v; }
-    case NDT_UINT8: { uint8_t v; memcpy(&v, p, 1); return v; }
-    case NDT_UINT16: { uint16_t v; memcpy(&v, p, 2); return v; }
-    case NDT_UINT32: { uint32_t v; memcpy(&v, p, 4); return v; }
-    case NDT_UINT64: { uint64_t v; memcpy(&v, p, 8); return (int64_t)v; }
-    default: { int64_t v; memcpy(&v, p, 8); return v; }
-  }
-}
+#include "kernels/index_scalar.h"   /* ndt_sc_index_at: the device's too */
 
 /* One element of isz bytes: fixed-size copies, no call. */
 static inline void copy_elem(char *d, const char *s, int isz) {
@@ -106,7 +92,7 @@ int ndt__cpu_gather(const ndt_gather_desc *d, int64_t *bad, int *axis) {
     for (int k = 0; k < nk; k++) {
       const char *ip = d->idx[k];
       for (int j = 0; j < nd; j++) ip += pos[j] * d->ist[k][j];
-      int64_t v = index_at(d->it[k], ip);
+      int64_t v = ndt_sc_index_at(d->it[k], ip);
       if (v < 0 || v >= d->ashape[k]) {
         *bad = v;
         *axis = k;

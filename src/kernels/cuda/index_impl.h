@@ -39,6 +39,7 @@
 #include <string.h>
 #include "ndtile.h"
 #include "kernels/cuda/dk.h"
+#include "kernels/index_scalar.h"   /* ndt_sc_index_at, the CPU kernel's too */
 
 #define NDT_DK_IMAXPIECES 512
 #define NDT_DK_INONE (~0ull)
@@ -63,19 +64,6 @@ typedef struct {
   char *pptr[NDT_DK_IMAXPIECES];
 } ndt_dk_ilaunch;
 
-/* An index of integer dtype t at p, as int64 (the CPU kernel's index_at). */
-NDT_HD int64_t ndt_dk_index_at(int t, const char *p) {
-  switch (t) {
-    case NDT_INT8: { int8_t v; memcpy(&v, p, 1); return v; }
-    case NDT_INT16: { int16_t v; memcpy(&v, p, 2); return v; }
-    case NDT_INT32: { int32_t v; memcpy(&v, p, 4); return v; }
-    case NDT_UINT8: { uint8_t v; memcpy(&v, p, 1); return v; }
-    case NDT_UINT16: { uint16_t v; memcpy(&v, p, 2); return v; }
-    case NDT_UINT32: { uint32_t v; memcpy(&v, p, 4); return v; }
-    case NDT_UINT64: { uint64_t v; memcpy(&v, p, 8); return (int64_t)v; }
-    default: { int64_t v; memcpy(&v, p, 8); return v; }
-  }
-}
 
 /* the bytes of index dtype t */
 NDT_HD int ndt_dk_index_size(int t) {
@@ -121,7 +109,7 @@ NDT_HD void ndt_dk_gather_one(const ndt_dk_ilaunch *L, int64_t e) {
   for (int k = 0; k < L->nk; k++) {
     const char *ip = L->idx[k];
     for (int j = 0; j < L->nd; j++) ip += pos[j] * L->ist[k][j];
-    int64_t v = ndt_dk_index_at(L->it[k], ip);
+    int64_t v = ndt_sc_index_at(L->it[k], ip);
     if (v < 0 || v >= L->ashape[k]) {
       unsigned long long key = (unsigned long long)e * (unsigned long long)L->nk + (unsigned)k;
       NDT_DK_REPORT_MIN(L->report, key);
