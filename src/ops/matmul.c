@@ -36,18 +36,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "exec.h"
+#include "matmul.h"
 
 static const char *SIG = "(n?,k),(k,m?)->(n?,m?)";
 
 /* ---- the block grid --------------------------------------------------- */
-typedef struct {
-  int64_t M, N, K;
-  int64_t mb, nb, kb;      /* piece lengths; piece p covers [p*len, min((p+1)*len, L)) */
-  int64_t nI, nJ, nK;
-  int64_t gsize, nG;       /* batches per task, task groups */
-} mm_grid;
-
 static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
@@ -111,68 +104,6 @@ static void make_grid(int64_t M, int64_t N, int64_t K, int64_t nbatch, ndt_dtype
   g->nG = nbatch ? cdiv(nbatch, g->gsize) : 0;
 }
 
-/* ---- the recorded op -------------------------------------------------- */
-typedef struct {
-  ndt_dtype ct;                  /* compute dtype */
-  int nbd;                       /* batch dimensions */
-  int64_t nbatch;
-  int64_t bshape[NDT_MAXDIMS];
-  mm_grid g;
-  ndt_array op[3];               /* A (..., M, K), B (..., K, N), C (..., M, N); the batch
-                                    dims are bshape, stride 0 where broadcast */
-  int64_t own[2][NDT_MAXDIMS];   /* A's and B's own batch extents (1 where broadcast) */
-  ndt_store *pk[2];              /* packed copies of A, B (or NULL) */
-  int pk_cm[2];                  /* the packed copy is column-major */
-  int64_t pk_chunk[2];           /* rows (columns if column-major) per pack task */
-  ndt_store *stage;              /* nJ > 1: blocks are written here first */
-  int which;                     /* pack task: 0 = A, 1 = B */
-  int64_t t0, t1, t2;            /* block: group, i, j; pack: matrix, chunk; copy-out: batch, i */
-} mm_arg;
-
-/* Element offset of batch bi (C order over bshape) in v. */
-static int64_t batch_off(const mm_arg *m, const ndt_array *v, int64_t bi) {
-  int64_t off = v->offset;
-  for (int d = m->nbd - 1; d >= 0; d--) {
-    off += (bi % m->bshape[d]) * v->strides[d];
-    bi /= m->bshape[d];
-  }
-  return off;
-}
-
-/* Index of batch bi's matrix among operand w's own matrices. */
-static int64_t own_index(const mm_arg *m, int w, int64_t bi) {
-  int64_t q = 0, mul = 1;
-  for (int d = m->nbd - 1; d >= 0; d--) {
-    int64_t i = bi % m->bshape[d];
-    bi /= m->bshape[d];
-    if (m->own[w][d] > 1) q += i * mul;
-    mul *= m->own[w][d];
-  }
-  return q;
-}
-
-/* Element offset in operand w of its own matrix q. */
-static int64_t own_off(const mm_arg *m, int w, int64_t q) {
-  const ndt_array *v = &m->op[w];
-  int64_t off = v->offset;
-  for (int d = m->nbd - 1; d >= 0; d--) {
-    int64_t e = m->own[w][d];
-    off += (q % e) * v->strides[d];
-    q /= e;
-  }
-  return off;
-}
-
-static void extent2(int64_t off, int64_t R, int64_t C, int64_t rs, int64_t cs, int64_t *lo,
-                    int64_t *hi) {
-  int64_t l = off, h = off, d = (R - 1) * rs;
-  if (d < 0) l += d; else h += d;
-  d = (C - 1) * cs;
-  if (d < 0) l += d; else h += d;
-  *lo = l;
-  *hi = h;
-}
-
 /* ---- data movement ---------------------------------------------------- */
 /* A matrix as a kernel sees it: pointer and strides in compute-dtype elements. */
 typedef ndt_mat mat;
@@ -185,7 +116,7 @@ static int direct(const ndt_bound *b, int64_t off, int64_t R, int64_t C, int64_t
   const ndt_array *v = b->view;
   if (v->dtype != ct) return 0;
   int64_t lo, hi;
-  extent2(off, R, C, rs, cs, &lo, &hi);
+  ndt_mm_extent2(off, R, C, rs, cs, &lo, &hi);
   if (!ndt__region_in_place(b, lo, hi)) return 0;
   int ssz = v->store->itemsize, csz = ndt__traits[ct].size;
   int64_t brs = R == 1 ? 0 : rs * ssz, bcs = C == 1 ? 0 : cs * ssz;
@@ -215,7 +146,7 @@ static void xfer2d(const ndt_bound *b, int64_t off, int64_t R, int64_t C, int64_
     t = brs; brs = bcs; bcs = t;
   }
   int64_t lo, hi;
-  extent2(off, R, C, rs, cs, &lo, &hi);
+  ndt_mm_extent2(off, R, C, rs, cs, &lo, &hi);
   if (ndt__region_in_place(b, lo, hi)) {
     char *tp = ndt__elem_run(b, off, 0, NULL);
     if (to_buf) copy(R, C, tp, rs * ssz, cs * ssz, v->dtype, buf, brs, bcs, bdt);
@@ -272,7 +203,7 @@ static ndt_status pack_body(ndt_bound *op, void *p) {
   const ndt_array *v = &m->op[w];
   int64_t R = v->shape[nbd], C = v->shape[nbd + 1];
   int64_t rs = v->strides[nbd], cs = v->strides[nbd + 1];
-  int64_t off = own_off(m, w, m->t0), c0 = m->t1 * m->pk_chunk[w];
+  int64_t off = ndt_mm_own_off(m, w, m->t0), c0 = m->t1 * m->pk_chunk[w];
   char *base = ndt__elem_run(&op[1], m->t0 * R * C * csz, 0, NULL);
   if (m->pk_cm[w])
     xfer2d(&op[0], off + c0 * cs, R, min64(m->pk_chunk[w], C - c0), rs, cs, base + c0 * R * csz,
@@ -291,7 +222,7 @@ static ndt_status piece(const mm_arg *m, const ndt_bound *b, int w, int64_t bi, 
   int nbd = m->nbd, csz = ndt__traits[m->ct].size;
   int64_t VR = v->shape[nbd], VC = v->shape[nbd + 1];
   if (m->pk[w]) {
-    char *base = ndt__elem_run(b, own_index(m, w, bi) * VR * VC * csz, 0, NULL);
+    char *base = ndt__elem_run(b, ndt_mm_own_index(m, w, bi) * VR * VC * csz, 0, NULL);
     if (m->pk_cm[w]) {
       x->p = base + (r0 + c0 * VR) * csz;
       x->rs = 1;
@@ -304,7 +235,7 @@ static ndt_status piece(const mm_arg *m, const ndt_bound *b, int w, int64_t bi, 
     return NDT_OK;
   }
   int64_t rs = v->strides[nbd], cs = v->strides[nbd + 1];
-  int64_t off = batch_off(m, v, bi) + r0 * rs + c0 * cs;
+  int64_t off = ndt_mm_batch_off(m, v, bi) + r0 * rs + c0 * cs;
   if (direct(b, off, R, C, rs, cs, m->ct, is_blas(m->ct), x)) return NDT_OK;
   if (!*scratch && !(*scratch = ndt__alloc_data(bytes, 0))) return NDT_ERR_NOMEM;
   gather(b, off, R, C, rs, cs, m->ct, *scratch, x);
@@ -338,7 +269,7 @@ static ndt_status block_body(ndt_bound *op, void *p) {
       c.rs = nj;
       c.cs = 1;
     } else {
-      coff = batch_off(m, cv, bi) + i0 * crs + j0 * ccs;
+      coff = ndt_mm_batch_off(m, cv, bi) + i0 * crs + j0 * ccs;
       if (!direct(&op[2], coff, mi, nj, crs, ccs, ct, blas, &c)) {
         if (!sc && !(sc = ndt__alloc_data(cbytes, 0))) {
           st = NDT_ERR_NOMEM;
@@ -377,7 +308,7 @@ static ndt_status copyout_body(ndt_bound *op, void *p) {
   const ndt_array *cv = &m->op[2];
   int64_t bi = m->t0, i0 = m->t1 * g->mb, mi = min64(g->mb, g->M - i0);
   int64_t crs = cv->strides[nbd], ccs = cv->strides[nbd + 1];
-  int64_t off = batch_off(m, cv, bi) + i0 * crs;
+  int64_t off = ndt_mm_batch_off(m, cv, bi) + i0 * crs;
   for (int64_t j = 0; j < g->nJ; j++) {
     int64_t j0 = j * g->nb, nj = min64(g->nb, g->N - j0);
     char *src = ndt__elem_run(&op[0], (bi * g->M * g->N + i0 * g->N + j0 * mi) * csz, 0, NULL);
@@ -386,9 +317,9 @@ static ndt_status copyout_body(ndt_bound *op, void *p) {
   return NDT_OK;
 }
 
-static const ndt_task_kind pack_kind = {"matmul", {pack_body}, NULL};
-static const ndt_task_kind block_kind = {"matmul", {block_body}, NULL};
-static const ndt_task_kind copyout_kind = {"matmul", {copyout_body}, NULL};
+static const ndt_task_kind pack_kind = {"matmul pack", {pack_body}, NULL};
+static const ndt_task_kind block_kind = {"matmul block", {block_body}, NULL};
+static const ndt_task_kind copyout_kind = {"matmul copyout", {copyout_body}, NULL};
 
 /* ---- recording -------------------------------------------------------- */
 /* Elements [lo, lo+n) of v's store, as a view with v's dtype and part (an
@@ -412,7 +343,7 @@ static void region(const mm_arg *m, int w, int64_t b0, int64_t b1, int64_t r0, i
   int64_t lo = INT64_MAX, hi = INT64_MIN;
   for (int64_t bi = b0; bi < b1; bi++) {
     int64_t l, h;
-    extent2(batch_off(m, v, bi) + r0 * rs + c0 * cs, R, C, rs, cs, &l, &h);
+    ndt_mm_extent2(ndt_mm_batch_off(m, v, bi) + r0 * rs + c0 * cs, R, C, rs, cs, &l, &h);
     if (l < lo) lo = l;
     if (h > hi) hi = h;
   }
@@ -433,7 +364,7 @@ static int all_direct(const mm_arg *m, int w) {
   ndt_bound hb = {.view = v, .mem = &ndt__host_memory};   /* a layout question */
   for (int64_t q = 0; q < n; q++) {
     mat x;
-    if (!direct(&hb, own_off(m, w, q), R, C, v->strides[nbd], v->strides[nbd + 1], m->ct,
+    if (!direct(&hb, ndt_mm_own_off(m, w, q), R, C, v->strides[nbd], v->strides[nbd + 1], m->ct,
                 is_blas(m->ct), &x))
       return 0;
   }
@@ -485,15 +416,15 @@ static ndt_status mm_record(mm_arg *m) {
     int64_t rs = v->strides[nbd], cs = v->strides[nbd + 1];
     int64_t major = m->pk_cm[w] ? C : R, nq = own_count(m, w);
     for (int64_t q = 0; q < nq && st == NDT_OK; q++) {
-      int64_t off = own_off(m, w, q);
+      int64_t off = ndt_mm_own_off(m, w, q);
       for (int64_t c = 0; c * m->pk_chunk[w] < major && st == NDT_OK; c++) {
         int64_t s0 = c * m->pk_chunk[w], n = min64(m->pk_chunk[w], major - s0);
         m->which = w;
         m->t0 = q;
         m->t1 = c;
         int64_t lo, hi;
-        if (m->pk_cm[w]) extent2(off + s0 * cs, R, n, rs, cs, &lo, &hi);
-        else extent2(off + s0 * rs, n, C, rs, cs, &lo, &hi);
+        if (m->pk_cm[w]) ndt_mm_extent2(off + s0 * cs, R, n, rs, cs, &lo, &hi);
+        else ndt_mm_extent2(off + s0 * rs, n, C, rs, cs, &lo, &hi);
         int64_t plo = (q * R * C + s0 * (m->pk_cm[w] ? R : C)) * csz;
         int64_t plen = n * (m->pk_cm[w] ? R : C) * csz;
         ndt_array rv, pv;
@@ -589,20 +520,12 @@ static void core_view(const ndt_array *v, int vloop, int nbd, const int64_t *bsh
   out->size *= R * C;
 }
 
-/* ---- matrix-vector products --------------------------------------------
+/* ---- matrix-vector products (mv_arg, matmul.h) ---------------------------
  * A row-major matrix R (rows x cols) with a vector: y = R v (NoTrans: each
  * block of rows writes its own rows of y) or y = R^T v (Trans: each block of
  * rows adds R_b^T v_b into a partial, and one task sums the partials in block
  * order). Blocks are row blocks of R's tiling, so results do not depend on
  * the number of workers, and gemv streams R once, as NumPy does. */
-typedef struct {
-  ndt_dtype t;
-  int trans;
-  ndt_array r, v, y;      /* this block's rows of R and of v (trans) or y (notrans) */
-  ndt_store *parts;       /* trans: one partial of cols elements per block */
-  int64_t poff;           /* byte offset of this block's partial */
-  int64_t cols, nblocks;
-} mv_arg;
 
 /* A contiguous copy of a bound vector whose stride is not one element. */
 static char *unit_vector(const ndt_bound *b, int64_t n, int isz, char **tmp) {
@@ -644,8 +567,8 @@ static ndt_status mv_combine_body(ndt_bound *op, void *p) {
   return NDT_OK;
 }
 
-static const ndt_task_kind mv_kind = {"matmul", {mv_body}, NULL};
-static const ndt_task_kind mv_combine_kind = {"matmul", {mv_combine_body}, NULL};
+static const ndt_task_kind mv_kind = {"matvec", {mv_body}, NULL};
+static const ndt_task_kind mv_combine_kind = {"matvec combine", {mv_combine_body}, NULL};
 
 /* Returns 1 when the product is not a row-major matrix with a vector of
  * float32/float64 (the caller takes the general path). */

@@ -669,6 +669,10 @@ static ndt_status put_body(ndt_bound *b, void *argp) {
   return index_run(b[2].mem->context, 2, b, 1, &nop, &argp);
 }
 
+/* ---- matrix products through cuBLAS: "matmul block", "matmul pack",
+ * "matmul copyout", "matvec" (a part of this file, kept in its own) ---- */
+#include "runtime/cuda_matmul.h"
+
 enum { K_EW, K_LEAF, K_BLOCK, K_FUSED, K_RNG, K_NONE };
 static int kind_of(const ndt_task_kind *k) {
   return !strcmp(k->name, "elementwise")         ? K_EW
@@ -684,6 +688,7 @@ static int cd_supports(ndt_processor *p, const ndt_task_kind *k, const ndt_opera
   cuda_dev *d = p->context;
   if (atomic_load(&d->dead)) return 0;
   if (index_kind(k)) return index_supports(index_kind(k), op, nop, arg);
+  if (mm_kind(k)) return mm_supports(d, mm_kind(k), arg);
   ew_sig g;
   static _Thread_local ndt_dk_fprog P;
   switch (kind_of(k)) {
@@ -994,6 +999,7 @@ static ndt_status block_body(ndt_bound *b, void *argp) {
 static ndt_status cd_group(ndt_processor *p, const ndt_task_kind *k, ndt_bound *b, int n,
                            const int *nop, void *const *args) {
   if (index_kind(k)) return index_run(p->context, index_kind(k), b, n, nop, args);
+  if (mm_kind(k)) return mm_run(p->context, mm_kind(k), b, n, nop, args);
   int what = kind_of(k);
   if (what == K_NONE)
     return host->error(NDT_ERR_INTERNAL, "the CUDA plugin has no body for this grouped task");
@@ -1011,6 +1017,10 @@ static const struct { const char *kind; ndt_body_fn body; } bodies[] = {
     {"random", rng_body},
     {"gather", gather_body},
     {"put", put_body},
+    {"matmul block", mm_block_body},
+    {"matmul pack", mm_pack_body},
+    {"matmul copyout", mm_copyout_body},
+    {"matvec", mm_matvec_body},
 };
 
 static ndt_body_fn cd_body(ndt_processor *p, const ndt_task_kind *k) {

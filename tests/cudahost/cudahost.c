@@ -20,6 +20,7 @@
  * and wait); it does not order itself with the other streams (the plugin
  * uses non-blocking streams only). */
 #include "cuda_runtime_api.h"
+#include "cudahost_ext.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -48,6 +49,7 @@ static atomic_long n_alloc, n_kernel, n_fused, n_copy, n_copy_bytes, n_copy2d, n
     n_faults;
 static atomic_long n_rng;   /* the random fills' launches (also in n_kernel) */
 static atomic_long n_index;   /* index_impl.h's launches (gather, put) */
+static atomic_long n_gemm;    /* the emulated cuBLAS's gemms (cublashost.c, cudahost_ext.h) */
 static int delay_us;
 static _Thread_local unsigned delay_seed = 12345;
 
@@ -70,11 +72,11 @@ static size_t parse_size(const char *s, size_t dflt) {
 static void stats_report(void) {
   fprintf(stderr, "cudahost: %ld kernel launches, %ld copies (%ld bytes), %ld 2-d copies, "
           "%ld allocations (%ld refused), %ld faults, %ld fused launches, %ld rng launches, "
-          "%ld index launches\n",
+          "%ld index launches, %ld gemm launches\n",
           atomic_load(&n_kernel), atomic_load(&n_copy), atomic_load(&n_copy_bytes),
           atomic_load(&n_copy2d), atomic_load(&n_alloc), atomic_load(&n_fail_alloc),
           atomic_load(&n_faults), atomic_load(&n_fused), atomic_load(&n_rng),
-          atomic_load(&n_index));
+          atomic_load(&n_index), atomic_load(&n_gemm));
 }
 
 static void settings_read(void) {
@@ -337,6 +339,7 @@ typedef struct op {
 } op;
 
 struct CUstream_st {
+  const ndt_cudahost_ext *ext;   /* first: the other libraries' emulations reach it */
   cdev *dev;
   pthread_t th;
   pthread_mutex_t m;
@@ -447,9 +450,12 @@ static void *stream_main(void *arg) {
   return NULL;
 }
 
+static const ndt_cudahost_ext ext_table;
+
 static cudaError_t stream_new(cdev *d, cudaStream_t *out) {
   cudaStream_t s = calloc(1, sizeof *s);
   if (!s) return cudaErrorMemoryAllocation;
+  s->ext = &ext_table;
   s->dev = d;
   pthread_mutex_init(&s->m, NULL);
   pthread_cond_init(&s->work, NULL);
@@ -1000,3 +1006,40 @@ void ndt__cudahost_launch_index(void *stream, const ndt_dk_ilaunch *L, void (*gr
     ret(e);
   }
 }
+
+/* Another library's work (cudahost_ext.h: the emulated cuBLAS's gemm) as a
+ * kernel launch on stream s: its device ranges checked and moved as
+ * above. */
+static cudaError_t ext_launch(cudaStream_t s, int n, char **const *ptr, const size_t *bytes,
+                              void (*fn)(void *), void *ctx, int gemm, const char *what) {
+  cudaStream_t q;
+  cudaError_t e = stream_of(s, &q);
+  if (e) {
+    free(ctx);
+    return ret(e);
+  }
+  long k_no = atomic_fetch_add(&n_kernel, 1) + 1;
+  if (gemm) atomic_fetch_add(&n_gemm, 1);
+  int fault = fail_kernel_at > 0 && k_no == fail_kernel_at;
+  for (int i = 0; i < n && !fault; i++) {
+    if (!bytes[i]) continue;
+    char *p = *ptr[i];
+    if (dev_of_ptr(p) != q->dev || !in_live(p, bytes[i])) {
+      fprintf(stderr, "cudahost: kernel launch %ld (%s): operand %d reaches [%p, %p), outside "
+              "the device allocations: an illegal address\n", k_no, what, i, (const void *)p,
+              (const void *)(p + bytes[i]));
+      fault = 1;
+      break;
+    }
+    *ptr[i] = work_of(p);
+  }
+  e = enqueue(q, (op){.kind = OP_KERNEL, .xgrid = fn, .XL = ctx, .fault = fault});
+  if (e) {
+    free(ctx);
+    return ret(e);
+  }
+  return cudaSuccess;
+}
+
+static const ndt_cudahost_ext ext_table = {.version = NDT_CUDAHOST_EXT_VERSION,
+                                           .launch = ext_launch};

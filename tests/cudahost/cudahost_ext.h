@@ -1,0 +1,32 @@
+/* cudahost_ext.h - what the host emulation of the CUDA runtime
+ * (cudahost.c) offers the emulations of other CUDA libraries that the
+ * plugin loads with dlopen (cublashost.c: cuBLAS), so that their work runs
+ * on the emulated streams with its operands checked as a kernel's are.
+ * They reach it through the stream they are given: an emulated stream
+ * begins with a pointer to this table (no symbol of the plugin needs to be
+ * visible to a library it dlopens). */
+#ifndef NDT_CUDAHOST_EXT_H
+#define NDT_CUDAHOST_EXT_H
+#include <stddef.h>
+#include "cuda_runtime_api.h"
+
+#define NDT_CUDAHOST_EXT_VERSION 1
+
+typedef struct {
+  int version;
+  /* Queues fn(ctx) on stream s as a kernel launch: each of the n device
+   * ranges [*ptr[i], *ptr[i] + bytes[i]) (bytes 0: none) must lie in live
+   * allocations of the stream's device, else the launch faults when it
+   * runs (a sticky illegal address, with a line on stderr naming what);
+   * each *ptr[i] is then moved to where the stream reaches it (ptr[i]
+   * point into ctx). ctx is malloc'd by the caller and freed after fn
+   * ran. Counted as a kernel launch (and NDTILE_CUDAHOST_FAIL=kernel:N
+   * counts it), and as a gemm when gemm. */
+  cudaError_t (*launch)(cudaStream_t s, int n, char **const *ptr, const size_t *bytes,
+                        void (*fn)(void *), void *ctx, int gemm, const char *what);
+} ndt_cudahost_ext;
+
+static inline const ndt_cudahost_ext *ndt_cudahost_ext_of(cudaStream_t s) {
+  return s ? *(const ndt_cudahost_ext *const *)(const void *)s : NULL;
+}
+#endif
