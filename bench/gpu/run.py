@@ -18,8 +18,8 @@ sync, CuPy's device synchronize):
   small op    x += 1 on a 1,000-element device array: host microseconds
               per op (goal: <= 5 us)
   h2d / d2h   a host array into a device op / a device result read back: GB/s
-  sgemm/dgemm n x n matmul: TFLOP/s (ndtile has no cuBLAS variant yet: its
-              figure is the CPU's, with copies, until it has)
+  sgemm/dgemm n x n matmul: TFLOP/s (ndtile: cuBLAS through the CUDA
+              plugin's "matmul block" tasks, TF32 off, as CuPy's default)
   xray        the X-ray pipeline (examples/xray) on 1024x1024 frames in
               memory: frames/s (goal: >= 2,000)
 

@@ -356,17 +356,23 @@ static int64_t own_count(const mm_arg *m, int w) {
   return n;
 }
 
-/* 1 when every own matrix of operand w can be read in place. */
+/* 1 when every own matrix of operand w can be read in place. With
+ * devices, only a matrix in one tile is: a device holds each tile in a
+ * buffer of its own (src/runtime/cuda_matmul.h reads a piece in place only
+ * when it lies in one tile), so a shared operand across tiles is packed
+ * once, not gathered again by every block that reads it. */
 static int all_direct(const mm_arg *m, int w) {
   const ndt_array *v = &m->op[w];
-  int nbd = m->nbd;
+  int nbd = m->nbd, one_tile = ndt_device_count() > 0;
   int64_t R = v->shape[nbd], C = v->shape[nbd + 1], n = own_count(m, w);
+  int64_t rs = v->strides[nbd], cs = v->strides[nbd + 1];
   ndt_bound hb = {.view = v, .mem = &ndt__host_memory};   /* a layout question */
   for (int64_t q = 0; q < n; q++) {
     mat x;
-    if (!direct(&hb, ndt_mm_own_off(m, w, q), R, C, v->strides[nbd], v->strides[nbd + 1], m->ct,
-                is_blas(m->ct), &x))
-      return 0;
+    int64_t off = ndt_mm_own_off(m, w, q), lo, hi;
+    if (!direct(&hb, off, R, C, rs, cs, m->ct, is_blas(m->ct), &x)) return 0;
+    ndt_mm_extent2(off, R, C, rs, cs, &lo, &hi);
+    if (one_tile && ndt_store_tile_of(v->store, lo) != ndt_store_tile_of(v->store, hi)) return 0;
   }
   return 1;
 }
