@@ -388,6 +388,16 @@ static int all_direct(const mm_arg *m, int w) {
   return 1;
 }
 
+/* The privilege of an output region (the extent of the C elements a task
+ * writes, n of them): a plain write when they are all of it; else (an
+ * out= view with gaps) a read-write, so that the elements between them
+ * keep their values wherever the task runs (a WRITE covers its whole
+ * view: a device would not copy the old contents in, nor would another
+ * rank send them). */
+static unsigned out_priv(const ndt_array *region, int64_t n) {
+  return (n == region->size ? NDT_WRITE : NDT_RW) | NDT_OPND_WALK;
+}
+
 /* 1 when operand w is broadcast along a batch dimension. */
 static int broadcast_batch(const mm_arg *m, int w) {
   for (int d = 0; d < m->nbd; d++)
@@ -476,7 +486,7 @@ static ndt_status mm_record(mm_arg *m) {
         else
           region(m, 2, b0, b1, i0, mi, j0, nj, &cv);
         ndt_operand ops[6] = {{&av, NDT_READ | NDT_OPND_WALK}, {&bv, NDT_READ | NDT_OPND_WALK},
-                              {&cv, NDT_WRITE | NDT_OPND_WALK}, {&keep[0], NDT_OPND_KEEP},
+                              {&cv, out_priv(&cv, (b1 - b0) * mi * nj)}, {&keep[0], NDT_OPND_KEEP},
                               {&keep[1], NDT_OPND_KEEP}, {&keep[2], NDT_OPND_KEEP}};
         st = ndt__record(&block_kind, NULL, ops, 6, m, sizeof *m,
                         small ? NDT_TASK_INLINE : 0);
@@ -494,7 +504,7 @@ static ndt_status mm_record(mm_arg *m) {
         ndt_array sv, cv;
         ndt__range_view(&sv, m->stage, (bi * M * N + i0 * N) * csz, mi * N * csz);
         region(m, 2, bi, bi + 1, i0, mi, 0, N, &cv);
-        ndt_operand ops[2] = {{&sv, NDT_READ | NDT_OPND_WALK}, {&cv, NDT_WRITE | NDT_OPND_WALK}};
+        ndt_operand ops[2] = {{&sv, NDT_READ | NDT_OPND_WALK}, {&cv, out_priv(&cv, mi * N)}};
         st = ndt__record(&copyout_kind, NULL, ops, 2, m, sizeof *m, 0);
       }
     }

@@ -409,6 +409,7 @@ static ndt_status mm_piece(cuda_dev *d, mm_copy *q, const mm_arg *m, const ndt_b
     if (!base) return host->error(NDT_ERR_INTERNAL, "a packed operand has no device copy");
     if (m->pk_cm[w]) *x = (mm_mat){base + (r0 + c0 * VR) * csz, 1, VR};
     else *x = (mm_mat){base + (r0 * VC + c0) * csz, VC, 1};
+    mm_blas_ok(R, C, &x->rs, &x->cs);
     return NDT_OK;
   }
   int64_t rs = v->strides[nbd], cs = v->strides[nbd + 1];
@@ -418,7 +419,9 @@ static ndt_status mm_piece(cuda_dev *d, mm_copy *q, const mm_arg *m, const ndt_b
   if (st) return st;
   int cm = R > 1 && C > 1 && llabs(rs) < llabs(cs);
   *x = (mm_mat){sc->p, cm ? 1 : C, cm ? R : 1};
-  return mm_xfer(d, q, b, off, R, C, rs, cs, sc->p, x->rs * csz, x->cs * csz, m->ct, 1);
+  ndt_status s = mm_xfer(d, q, b, off, R, C, rs, cs, sc->p, x->rs * csz, x->cs * csz, m->ct, 1);
+  mm_blas_ok(R, C, &x->rs, &x->cs);   /* (a row or a column: its leading dimension) */
+  return s;
 }
 
 /* One output block (matmul.c's block_body), d->run held. */
@@ -442,12 +445,14 @@ static ndt_status mm_block(cuda_dev *d, cbl_handle h, mm_copy *q, ndt_bound *op,
       c.p = mm_bytes_at(&op[2], (bi * g->M * g->N + i0 * g->N + j0 * mi) * csz);
       c.rs = nj;
       c.cs = 1;
+      mm_blas_ok(mi, nj, &c.rs, &c.cs);
       if (!c.p) st = host->error(NDT_ERR_INTERNAL, "the staging buffer has no device copy");
     } else {
       coff = ndt_mm_batch_off(m, cv, bi) + i0 * crs + j0 * ccs;
       if (!mm_direct(&op[2], coff, mi, nj, crs, ccs, ct, &c)) {
         st = mm_scratch_get(d, &sc, cbytes);
         c = (mm_mat){sc.p, nj, 1};
+        mm_blas_ok(mi, nj, &c.rs, &c.cs);
         c_scratch = 1;
       }
     }

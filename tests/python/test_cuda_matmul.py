@@ -110,6 +110,26 @@ check("dot N-d", np.dot(f[:2], g[:3]), numpy.dot(F[:2], G[:3]), F[:2], G[:3], do
 out = np.zeros((700, 800))
 np.matmul(x[:700, :900], y[:900, :800], out=out)
 check("out=", out, X[:700, :900] @ Y[:900, :800], X[:700, :900], Y[:900, :800])
+# an out= view with gaps: the elements between keep their values
+for sl in ((slice(None, None, 2), slice(None)), (slice(None, None, -2), slice(None, None, -1))):
+    o = numpy.full((1800, 1400), 7.0); ob = np.asarray(o)
+    np.matmul(x[:900, :1100], y[:1100, :700], out=ob[sl][:, :700])
+    numpy.matmul(X[:900, :1100], Y[:1100, :700], out=o[sl][:, :700])
+    got, want = numpy.asarray(ob), o.copy()
+    tag = "out= with gaps " + str(sl[0].step)
+    check(tag, got[sl][:, :700], want[sl][:, :700], X[:900, :1100], Y[:1100, :700])
+    got[sl][:, :700] = 0
+    want[sl][:, :700] = 0
+    if not numpy.array_equal(got, want):
+        bad.append([tag, "the elements between changed"])
+# a single row or column (gathered as a column: its leading dimension)
+check("one column", x[:900] @ y[:, :1], X[:900] @ Y[:, :1], X[:900], Y[:, :1])
+check("one row", x[:1] @ y, X[:1] @ Y, X[:1], Y)
+I8 = rng.integers(-5, 5, (600, 2000)).astype(numpy.int8)
+check("int8 @ float32 (cast in the gathers)", np.asarray(I8) @ np.asarray(Y[:, :300].astype(numpy.float32)), I8 @ Y[:, :300].astype(numpy.float32), I8, Y[:, :300].astype(numpy.float32))
+Bo = X[:600] > 0
+check("bool @ float64", np.asarray(Bo) @ y, Bo @ Y, Bo, Y)
+check("bool @ bool (the CPU)", np.asarray(Bo) @ np.asarray(Bo.T), Bo @ Bo.T, Bo, Bo.T)
 print(json.dumps(bad))
 print(json.dumps(np._core.device_stats()))
 """
