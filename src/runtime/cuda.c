@@ -13,9 +13,9 @@
  * CPU's values, from the arithmetic both share, src/kernels/rng_scalar.h),
  * and the advanced-index reads and writes ("gather", "put":
  * src/kernels/cuda/index_impl.h, the walked operand as a list of its
- * tiles), and the float matrix products of src/ops/matmul.c through
- * cuBLAS, dlopened at the first product offered (cuda_matmul.h, a part of
- * this file). The core loads it with dlopen only when NDTILE_DEVICES asks for
+ * tiles), and the matrix products of src/ops/matmul.c: floats through
+ * cuBLAS, dlopened at the first product offered, integers and bools by
+ * src/kernels/cuda/gemm_impl.h (cuda_matmul.h, a part of this file). The core loads it with dlopen only when NDTILE_DEVICES asks for
  * cuda or auto (device.c) and reaches it through ndt_plugin_entry_v1;
  * it links nothing of the core (device.h). Every other task runs on the
  * CPU, its operands made valid in host memory by the core.

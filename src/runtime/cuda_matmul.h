@@ -14,7 +14,9 @@
  *                    row: y^T = v^T R^T, or a partial R^T v), float32 and
  *                    float64; "matvec combine" (the partials summed in
  *                    block order) stays on the CPU.
- * Integer and bool products stay on the CPU (supports refuses them).
+ * Integer and bool products run the device's own kernel
+ * (src/kernels/cuda/gemm_impl.h: wrapping sums, or-of-ands) with the CPU's
+ * bits, and need no cuBLAS.
  *
  * A piece is used in place when it lies in ONE tile of the device copy
  * (never "tiles adjacent in memory": device addresses change from run to
@@ -45,6 +47,10 @@
 #include <limits.h>
 #include <stdlib.h>
 #include "ops/matmul.h"
+#include "kernels/cuda/gemm_impl.h"
+
+/* src/kernels/cuda/gemm_impl.h: the integer and bool products */
+int ndt__dk_gemm(const ndt_dk_glaunch *L, void *stream);
 
 #ifndef NDT_CUBLAS_NAMES
 #define NDT_CUBLAS_NAMES "libcublas.so.13", "libcublas.so"
@@ -168,9 +174,13 @@ static int mm_float(int t) {
   return t == NDT_FLOAT32 || t == NDT_FLOAT64 || t == NDT_COMPLEX64 || t == NDT_COMPLEX128;
 }
 
+/* integer and bool products: the device's own kernel (gemm_impl.h) */
+static int mm_exact(int t) { return t >= NDT_BOOL && t <= NDT_UINT64; }
+
 /* 1 when the device takes a product task of this kind (what: 1 block,
  * 2 pack, 3 copy-out, 4 matvec) */
 static int mm_supports(cuda_dev *d, int what, const void *arg) {
+  if (what != 4 && mm_exact(((const mm_arg *)arg)->ct)) return 1;   /* no cuBLAS needed */
   pthread_once(&cbl.once, cbl_load);
   if (!cbl.ok || atomic_load(&cbl_state[d - cdev]) < 0) return 0;
   if (what == 4) {
@@ -331,6 +341,18 @@ static ndt_status mm_gemm(cuda_dev *d, cbl_handle h, int ct, int64_t R, int64_t 
     m = (int)C, n = (int)R, ldc = (int)c.rs;
     x = b.p, opx = b.cs == 1 ? CBL_OP_N : CBL_OP_T, ldx = (int)(b.cs == 1 ? b.rs : b.cs);
     y = a.p, opy = a.cs == 1 ? CBL_OP_N : CBL_OP_T, ldy = (int)(a.cs == 1 ? a.rs : a.cs);
+  }
+  if (mm_exact(ct)) {   /* one launch: the K pieces of a block are in order on the stream */
+    static _Thread_local ndt_dk_glaunch L;
+    int es = ndt_dk_dtype_size(ct);
+    L.nrun = 1;
+    L.t = ct == NDT_BOOL ? 0 : es;
+    L.run[0] = (ndt_dk_grun){.R = R, .C = C, .K = K, .a = a.p, .b = b.p, .c = c.p,
+                             .ars = a.rs * es, .acs = a.cs * es, .brs = b.rs * es,
+                             .bcs = b.cs * es, .crs = c.rs * es, .ccs = c.cs * es, .acc = acc};
+    if (ndt__dk_gemm(&L, d->stream)) return host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this product");
+    cudaError_t e = cudaGetLastError();
+    return e == cudaSuccess ? NDT_OK : disable(d, e, "a kernel launch");
   }
   int k = (int)K, rc;
   switch (ct) {
@@ -551,8 +573,9 @@ static ndt_status mm_run(cuda_dev *d, int what, ndt_bound *b, int n, const int *
     return refuse(d);
   }
   cudaSetDevice(d->dev);
-  cbl_handle h = what == 1 || what == 4 ? cbl_handle_for(d) : NULL;
-  ndt_status st = (what == 1 || what == 4) && !h
+  int blas = what == 4 || (what == 1 && !mm_exact(((const mm_arg *)args[0])->ct));
+  cbl_handle h = blas && n ? cbl_handle_for(d) : NULL;
+  ndt_status st = blas && n && !h
                       ? host->error(NDT_ERR_NOMEM, "no cuBLAS handle: the product runs on the CPU")
                       : NDT_OK;
   for (int i = 0, at = 0; i < n && st == NDT_OK; at += nop[i++])

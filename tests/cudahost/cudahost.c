@@ -37,6 +37,7 @@
 #include "kernels/cuda/fused_impl.h"
 #include "kernels/cuda/rng_impl.h"
 #include "kernels/cuda/index_impl.h"
+#include "kernels/cuda/gemm_impl.h"
 
 #define MAXDEV 8
 #define ALIGN 256
@@ -1043,3 +1044,39 @@ static cudaError_t ext_launch(cudaStream_t s, int n, char **const *ptr, const si
 
 static const ndt_cudahost_ext ext_table = {.version = NDT_CUDAHOST_EXT_VERSION,
                                            .launch = ext_launch};
+
+/* The integer products' launch (src/kernels/cuda/gemm_impl.h): as the
+ * others, each run's a, b and c checked over what they reach and moved. */
+void ndt__cudahost_launch_gemm(void *stream, const ndt_dk_glaunch *L, void (*grid)(void *)) {
+  cudaStream_t q;
+  cudaError_t e = stream_of(stream, &q);
+  if (e) {
+    ret(e);
+    return;
+  }
+  ndt_dk_glaunch *C = malloc(sizeof *C);
+  if (!C) {
+    ret(cudaErrorMemoryAllocation);
+    return;
+  }
+  memcpy(C, L, sizeof *C);
+  long k_no = atomic_fetch_add(&n_kernel, 1) + 1;
+  atomic_fetch_add(&n_gemm, 1);
+  int fault = fail_kernel_at > 0 && k_no == fail_kernel_at;
+  int64_t isz = C->t ? C->t : 1;
+  for (int r = 0; r < C->nrun && !fault; r++) {
+    ndt_dk_grun *u = &C->run[r];
+    if (u->R <= 0 || u->C <= 0) continue;
+    int64_t sa[2] = {u->R, u->K}, sb[2] = {u->K, u->C}, sc[2] = {u->R, u->C};
+    int64_t ta[2] = {u->ars, u->acs}, tb[2] = {u->brs, u->bcs}, tc[2] = {u->crs, u->ccs};
+    if (u->K > 0)
+      fault = index_ptr(k_no, &u->a, 2, sa, ta, isz, "product's a") ||
+              index_ptr(k_no, &u->b, 2, sb, tb, isz, "product's b");
+    if (!fault) fault = index_ptr(k_no, &u->c, 2, sc, tc, isz, "product's c");
+  }
+  e = enqueue(q, (op){.kind = OP_KERNEL, .xgrid = grid, .XL = C, .fault = fault});
+  if (e) {
+    free(C);
+    ret(e);
+  }
+}

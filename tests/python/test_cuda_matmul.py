@@ -4,9 +4,10 @@ libndtile_cudahost.so, and the emulated cuBLAS next to it,
 libndtile_cublashost.so), against NumPy at default settings: matrices of
 several tiles (several blocks, K pieces, a staging buffer, packed
 operands), transposed and strided views, batched @, dot, matrix-vector
-products, mixed dtypes. Float results are within the bound the plugin
-states, |C - C_numpy| <= 2 (K + 2) eps (|A| |B|), dtypes and shapes are
-NumPy's, integers exact; the host build's gemm count proves the device
+products, mixed dtypes, integer and bool products (the plugin's own
+kernel). Float results are within the bound the plugin states,
+|C - C_numpy| <= 2 (K + 2) eps (|A| |B|), dtypes and shapes are NumPy's,
+integers exact (wrapping as NumPy's); the host build's gemm count proves the device
 ran them. Without cuBLAS (NDTILE_CUDA_CUBLAS naming no file) the products
 run on the CPU, NDTILE_VERBOSE=1 says why, and other ops still run on the
 device. Each case runs in a child process: devices are chosen when the
@@ -98,7 +99,7 @@ check("complex64", np.asarray(Zc) @ np.asarray(Zc).T, Zc @ Zc.T, Zc, Zc.T)
 check("complex .real @ .imag^T", z.real @ z.imag.T, Z.real @ Z.imag.T, Z.real, Z.imag.T)
 check("float32 @ float64", f[0] @ y[:400, :300], F[0] @ Y[:400, :300], F[0], Y[:400, :300])
 I = rng.integers(-1000, 1000, (400, 500)); J = rng.integers(-1000, 1000, (500, 300)).astype(numpy.int32)
-check("int64 @ int32 (the CPU)", np.asarray(I) @ np.asarray(J), I @ J, I, J)
+check("int64 @ int32 (exact)", np.asarray(I) @ np.asarray(J), I @ J, I, J)
 v = rng.standard_normal(2000)
 check("matrix-vector", x @ np.asarray(v), X @ v, X, v)
 check("vector-matrix", np.asarray(v[:1000]) @ x, v[:1000] @ X, v[:1000], X)
@@ -127,9 +128,14 @@ check("one column", x[:900] @ y[:, :1], X[:900] @ Y[:, :1], X[:900], Y[:, :1])
 check("one row", x[:1] @ y, X[:1] @ Y, X[:1], Y)
 I8 = rng.integers(-5, 5, (600, 2000)).astype(numpy.int8)
 check("int8 @ float32 (cast in the gathers)", np.asarray(I8) @ np.asarray(Y[:, :300].astype(numpy.float32)), I8 @ Y[:, :300].astype(numpy.float32), I8, Y[:, :300].astype(numpy.float32))
+I8b = rng.integers(-128, 127, (600, 3000)).astype(numpy.int8)
+check("int8 (wrapping)", np.asarray(I8b) @ np.asarray(I8b.T), I8b @ I8b.T, I8b, I8b.T)
+U2 = rng.integers(0, 65535, (10, 60000)).astype(numpy.uint16)
+U3 = rng.integers(0, 65535, (60000, 40)).astype(numpy.uint16)
+check("uint16, K pieces (wrapping)", np.asarray(U2) @ np.asarray(U3), U2 @ U3, U2, U3)
 Bo = X[:600] > 0
 check("bool @ float64", np.asarray(Bo) @ y, Bo @ Y, Bo, Y)
-check("bool @ bool (the CPU)", np.asarray(Bo) @ np.asarray(Bo.T), Bo @ Bo.T, Bo, Bo.T)
+check("bool @ bool (or of ands)", np.asarray(Bo) @ np.asarray(Bo.T), Bo @ Bo.T, Bo, Bo.T)
 print(json.dumps(bad))
 print(json.dumps(np._core.device_stats()))
 """
