@@ -1,5 +1,6 @@
 /* cuda_matmul.h - a part of the CUDA plugin (included once, by cuda.c,
- * after its memory and launch helpers): matrix products through cuBLAS.
+ * after its memory and launch helpers): matrix products, the float ones
+ * through cuBLAS.
  *
  * The tasks of src/ops/matmul.c (their argument: ops/matmul.h) with the
  * CPU's blocks and K pieces, so a result depends on the program only:
@@ -26,9 +27,11 @@
  * casts an operand of another dtype into the compute dtype. The same layout
  * then reaches cuBLAS on every run, and cuBLAS gives the same bits run to
  * run for the same calls on one GPU model (one handle per device, on the
- * device's stream). The bits differ from the CPU's (OpenBLAS): the results
- * are within |C - C_cpu| <= 2 K eps (|A| |B|) elementwise (the CPU's and
- * the device's errors, each at most K eps |A||B| to first order).
+ * device's stream). The bits differ from the CPU's (OpenBLAS): the stated
+ * bound is |C - C_cpu| <= 2 (K + 2) eps (|A| |B|) elementwise (the CPU's
+ * and the device's errors, each at most (K + 2) eps |A||B| to first order,
+ * the 2 for the complex products; tests/c/test_cudamatmul.c,
+ * tests/python/test_cuda_matmul.py).
  *
  * TF32 stays off (CUBLAS_DEFAULT_MATH: full float32 products) unless
  * NDTILE_CUDA_TF32=1 asks for CUBLAS_TF32_TENSOR_OP_MATH.
@@ -36,7 +39,7 @@
  * cuBLAS is no dependency of the plugin: it is dlopened at the first
  * product a device is offered (NDTILE_CUDA_CUBLAS names the file; else
  * libcublas.so.13, then libcublas.so). When it cannot be loaded, supports
- * refuses the products (they run on the CPU), NDTILE_VERBOSE=1 says why
+ * refuses the float products (they run on the CPU), NDTILE_VERBOSE=1 says why
  * once, and every other task keeps running on the devices. A device's
  * handle is made at its first product; one that cannot be made sends that
  * device's products to the CPU.
