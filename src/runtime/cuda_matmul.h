@@ -576,9 +576,9 @@ static ndt_status mm_run(cuda_dev *d, int what, ndt_bound *b, int n, const int *
     return refuse(d);
   }
   cudaSetDevice(d->dev);
-  int blas = what == 4 || (what == 1 && !mm_exact(((const mm_arg *)args[0])->ct));
-  cbl_handle h = blas && n ? cbl_handle_for(d) : NULL;
-  ndt_status st = blas && n && !h
+  int blas = n > 0 && (what == 4 || (what == 1 && !mm_exact(((const mm_arg *)args[0])->ct)));
+  cbl_handle h = blas ? cbl_handle_for(d) : NULL;
+  ndt_status st = blas && !h
                       ? host->error(NDT_ERR_NOMEM, "no cuBLAS handle: the product runs on the CPU")
                       : NDT_OK;
   for (int i = 0, at = 0; i < n && st == NDT_OK; at += nop[i++])
