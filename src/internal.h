@@ -266,6 +266,9 @@ typedef struct ndt_store {
 /* The error of a read of a store whose values were lost (ndt_store.lost:
  * an interrupt cancelled, or a task failed, before writing them). */
 ndt_status ndt__rt_lost_error(const ndt_store *s);
+/* dst overwrites every element of its store: a lost store is mended (after
+ * the tasks recorded on it so far; one process only). */
+ndt_status ndt__rt_overwrite(const ndt_array *dst);
 /* The last handle on a store lent for its life (lent_for_life) is going: its
  * tasks are waited for and it (and the store it aliases) stop being lent.
  * export.c installs it when it makes such a store (view.c, below export.c,
