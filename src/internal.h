@@ -184,6 +184,10 @@ void ndt__comm_step(void);
 /* Every rank learns whether any rank failed; all return the status and
  * message of the lowest failing rank. */
 ndt_status ndt__comm_agree(ndt_status st);
+/* The same, carrying a small read's bytes (see dist.c's ndt__wait_tiles):
+ * NDT__AGREE_WORDS words, each its owner's, LLONG_MAX from the others. */
+#define NDT__AGREE_WORDS 8
+ndt_status ndt__comm_agree_read(ndt_status st, long long *pay);
 /* Tasks recorded so far on many ranks (the same on every rank). */
 int64_t ndt__rt_task_seq(void);
 int64_t ndt__rt_task_hash(void);   /* of the tasks' names, in order */
