@@ -146,6 +146,13 @@ def test_an_array_lost_to_a_failed_task_is_mended_by_a_full_assignment(mend):
     else:
         nt.copyto(r, numpy.full(40000, 7.0))
     want = numpy.arange(40000.0)[::-1] if mend == "setitem" else numpy.full(40000, 7.0)
+    if nt.nranks() > 1:
+        # on ranks it stays lost (docs/design.md, Deferred errors: whether a
+        # store is lost may differ between ranks, and the wait that makes
+        # the mend safe would be a collective only some ranks take)
+        with pytest.raises(IndexError, match="gather"):
+            numpy.asarray(r)
+        return
     numpy.testing.assert_array_equal(numpy.asarray(r), want)
     numpy.testing.assert_array_equal(numpy.asarray(r * 2), want * 2)
     assert float(r.sum()) == want.sum()
