@@ -140,9 +140,11 @@ static int make_dirs(const char *path) {
   return mkdir(p, 0755) && errno != EEXIST ? -1 : 0;
 }
 
-/* the cubin of key from path (malloc'ed), or NULL: missing or not whole */
-static void *cache_read(const char *path, uint64_t key, size_t *len) {
+/* the cubin of key from path (malloc'ed), or NULL: missing, or (*bad
+ * set) not whole */
+static void *cache_read(const char *path, uint64_t key, size_t *len, int *bad) {
   FILE *f = fopen(path, "rb");
+  *bad = 0;
   if (!f) return NULL;
   chead hd;
   void *bin = NULL;
@@ -156,6 +158,7 @@ static void *cache_read(const char *path, uint64_t key, size_t *len) {
   }
   fclose(f);
   if (bin) *len = hd.len;
+  else *bad = 1;
   return bin;
 }
 
@@ -222,7 +225,8 @@ static cudaKernel_t build(const fent *e) {
   int cached = !cache_dir(dir, sizeof dir);
   if (cached) snprintf(path, sizeof path, "%s/fused-%016llx.bin", dir, (unsigned long long)key);
   size_t len = 0;
-  void *bin = cached ? cache_read(path, key, &len) : NULL;
+  int bad = 0;
+  void *bin = cached ? cache_read(path, key, &len, &bad) : NULL;
   cudaKernel_t k = bin ? load(bin) : NULL;
   if (k) {
 #if defined(NDT_CUDAHOST)
@@ -230,7 +234,7 @@ static cudaKernel_t build(const fent *e) {
 #endif
     say("fused kernels: %016llx loaded from %s", (unsigned long long)key, path);
   } else {
-    if (bin) say("fused kernels: %s is unusable; compiling again", path);
+    if (bin || bad) say("fused kernels: %s is unusable; compiling again", path);
     free(bin);
     bin = NULL;
     char log[2048];
