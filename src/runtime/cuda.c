@@ -8,7 +8,9 @@
  * "pairwise leaf" of a full sum, a "reduce block" whose innermost axis is
  * summed), and the fused elementwise groups of src/ops/fusion.c (the
  * precompiled interpreter of src/kernels/cuda/fused_impl.h: a program per
- * group, built from its ndt_fused_desc), the random fills of the
+ * group, built from its ndt_fused_desc; a program that recurs gets a
+ * compiled kernel of its own, cuda_jit.c, with the same bits), the random
+ * fills of the
  * fixed-cost floats and the integers (src/kernels/cuda/rng_impl.h: the
  * CPU's values, from the arithmetic both share, src/kernels/rng_scalar.h),
  * and the advanced-index reads and writes ("gather", "put":
