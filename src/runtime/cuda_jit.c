@@ -311,9 +311,12 @@ cudaKernel_t ndt__fjit_kernel(const ndt_dk_fprog *P) {
       else J.qhead = e;
       J.qtail = e;
       pthread_cond_signal(&J.work);
-      while (J.wait && atomic_load(&e->state) == F_QUEUED) pthread_cond_wait(&J.done, &J.m);
-      if (atomic_load(&e->state) == F_READY) k = e->k;
     }
+  }
+  /* (tests: every batch of a queued program waits, on any device) */
+  if (e && !k && J.wait) {
+    while (atomic_load(&e->state) == F_QUEUED) pthread_cond_wait(&J.done, &J.m);
+    if (atomic_load(&e->state) == F_READY) k = e->k;
   }
   pthread_mutex_unlock(&J.m);
   return k;

@@ -422,6 +422,20 @@ def test_fused_kernels_compiled_cached_and_same_bits(tmp_path):
 
 
 @needs_cudahost
+def test_fused_groups_on_compiled_kernels_only(tmp_path):
+    """NDTILE_CUDA_JIT=1 with the wait: every program is compiled before
+    its first batch, so FUSED's chains (NumPy's values, dtypes, warnings and
+    raised errors) run on compiled kernels alone."""
+    r = run(FUSED, NDTILE_DEVICES="cuda:0,1", NDTILE_CUDA_PLUGIN=cudahost_plugin(),
+            NDTILE_CUDA_MEM="64M", NDTILE_CUDAHOST_STATS="1", NDTILE_CUDA_JIT="1",
+            NDTILE_CUDA_JIT_WAIT="1", NDTILE_CACHE_DIR=str(tmp_path))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert json.loads(r.stdout.splitlines()[-1]) == [], r.stdout
+    interpreted, compiled, compiles, hits = jit_stats(r.stderr)
+    assert interpreted == 0 and compiled >= 3 * 6 and compiles >= 6, r.stderr
+
+
+@needs_cudahost
 def test_fused_kernels_without_nvrtc_stay_on_the_interpreter(tmp_path):
     env = dict(NDTILE_DEVICES="cuda:0,1", NDTILE_CUDA_PLUGIN=cudahost_plugin(),
                NDTILE_CUDA_MEM="64M", NDTILE_CUDAHOST_STATS="1",
