@@ -96,6 +96,7 @@ typedef enum {
   NDT__SET_GPU_GROUP,       /* grouped device tasks (sched.c) */
   NDT__SET_BIND,            /* ranks on cores of their own (comm.c) */
   NDT__SET_GPUS_PER_NODE,   /* each rank's share of its node's GPUs (device.c) */
+  NDT__SET_CUDA_MATH,       /* transcendental functions on CUDA devices (cuda.c) */
   NDT__NSETTINGS
 } ndt__setting_id;
 /* NDTILE_DEVICES (or ndt_config.devices), parsed (env.c): auto, none,
@@ -183,6 +184,10 @@ void ndt__comm_step(void);
 /* Every rank learns whether any rank failed; all return the status and
  * message of the lowest failing rank. */
 ndt_status ndt__comm_agree(ndt_status st);
+/* The same, carrying a small read's bytes (see dist.c's ndt__wait_tiles):
+ * NDT__AGREE_WORDS words, each its owner's, LLONG_MAX from the others. */
+#define NDT__AGREE_WORDS 8
+ndt_status ndt__comm_agree_read(ndt_status st, long long *pay);
 /* Tasks recorded so far on many ranks (the same on every rank). */
 int64_t ndt__rt_task_seq(void);
 int64_t ndt__rt_task_hash(void);   /* of the tasks' names, in order */
@@ -266,6 +271,9 @@ typedef struct ndt_store {
 /* The error of a read of a store whose values were lost (ndt_store.lost:
  * an interrupt cancelled, or a task failed, before writing them). */
 ndt_status ndt__rt_lost_error(const ndt_store *s);
+/* dst overwrites every element of its store: a lost store is mended (after
+ * the tasks recorded on it so far; one process only). */
+ndt_status ndt__rt_overwrite(const ndt_array *dst);
 /* The last handle on a store lent for its life (lent_for_life) is going: its
  * tasks are waited for and it (and the store it aliases) stop being lent.
  * export.c installs it when it makes such a store (view.c, below export.c,

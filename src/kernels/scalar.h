@@ -1117,4 +1117,46 @@ NDT_HD unsigned ndt_sc_fe_d2f(double v) {
 #define NDT_SC_CAST_FROM(FROM, _) NDT_SC_FOREACH_DTYPE_SFX2(NDT_SC_CAST_TO, FROM)
 NDT_SC_FOREACH_DTYPE_SFX(NDT_SC_CAST_FROM, _)
 
+/* ======================================================================
+ * The transcendental functions' flags, from the values (CPU and device)
+ *
+ * NumPy's loops report what a result means, not what a library's
+ * intermediate steps raised, and the CPU's SLEEF kernels raise flags their
+ * results do not call for; so the CPU's loops (loops_math.c) put back the
+ * flags they found and raise what the values say, and the device's
+ * kernels (ew_ops.h), whose hardware raises nothing, report the same rule:
+ *   NDT_SC_FV_NAN    invalid: a NaN from inputs without NaN (sqrt(-1), sin(inf));
+ *   NDT_SC_FV_POLE   divide by zero: an infinity from finite inputs (log(0));
+ *   NDT_SC_FV_GROW   overflow: an infinity from finite inputs (exp(1000));
+ *   NDT_SC_FV_TINY   underflow: a result below the smallest normal from
+ *                    finite inputs (exp(-1000), also when it rounds to 0);
+ *   NDT_SC_FV_SUB    underflow: a subnormal result (sin(1e-310));
+ *   NDT_SC_FV_TINYNZ underflow: a result below the smallest normal from
+ *                    finite inputs whose first is not 0 (atan2(1e-308, 1e308)).
+ * Each function has its classes (loops_math.c's table, ew_ops.h's). b is
+ * 0 for a function of one argument. Branch-free, so the CPU's check of a
+ * chunk vectorises. */
+#define NDT_SC_FV_NAN 1
+#define NDT_SC_FV_POLE 2
+#define NDT_SC_FV_GROW 4
+#define NDT_SC_FV_TINY 8
+#define NDT_SC_FV_SUB 16
+#define NDT_SC_FV_TINYNZ 64
+#define NDT_SC_FV_FN(SFX, T, MINV, ABS)                                                   \
+  NDT_HD unsigned ndt_sc_fv_##SFX(int cls, T a, T b, T v) {                                \
+    const T av = ABS(v);                                                                   \
+    const int xnan = (a != a) | (b != b);                                                  \
+    const int xbad = xnan | ((a - a) != 0) | ((b - b) != 0);                               \
+    const int nan = (v != v) & !xnan, inf = ((v - v) != 0) & (v == v) & !xbad;             \
+    const int tiny = (av < MINV) & !xbad, sub = (av < MINV) & (v != 0);                    \
+    return ((nan & ((cls & NDT_SC_FV_NAN) != 0)) ? NDT_SC_FE_INVALID : 0u) |               \
+           ((inf & ((cls & NDT_SC_FV_POLE) != 0)) ? NDT_SC_FE_DIVIDE : 0u) |               \
+           ((inf & ((cls & NDT_SC_FV_GROW) != 0)) ? NDT_SC_FE_OVERFLOW : 0u) |             \
+           ((tiny & ((cls & NDT_SC_FV_TINY) != 0)) ? NDT_SC_FE_UNDERFLOW : 0u) |           \
+           ((sub & ((cls & NDT_SC_FV_SUB) != 0)) ? NDT_SC_FE_UNDERFLOW : 0u) |             \
+           ((tiny & (a != 0) & ((cls & NDT_SC_FV_TINYNZ) != 0)) ? NDT_SC_FE_UNDERFLOW : 0u); \
+  }
+NDT_SC_FV_FN(f64, double, 2.2250738585072014e-308, fabs)
+NDT_SC_FV_FN(f32, float, 1.17549435e-38f, fabsf)
+
 #endif

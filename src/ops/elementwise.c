@@ -381,7 +381,8 @@ ndt_status ndt_assign(ndt_array *dst, const ndt_array *src, ndt_casting casting)
     }
     ndt__bcast_view(&s2, dst->ndim, dst->shape, &sv);
   }
-  ndt_status st = launch_cast(dst, &sv);
+  ndt_status st = ndt__rt_overwrite(dst);
+  if (st == NDT_OK) st = launch_cast(dst, &sv);
   ndt_free(tmp);
   return st;
 bad:;

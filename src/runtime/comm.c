@@ -840,11 +840,12 @@ ndt_status ndt_bcast(void *buf, size_t n, int root) {
  * points still meet in one collective and see that they are out of step
  * instead of hanging. (Fusion's agreement on which results are alive, an or
  * of 64 bits, went in issue 19: fusion.c.) A status agreement also carries
- * the floating-point records' numbers from FP_SETTLED on (fp_share below). */
+ * the floating-point records' numbers from FP_SETTLED on (fp_share below),
+ * and a small read's bytes (AG_PAY0 on: ndt__comm_agree_read). */
 enum {
   AG_STATUS = 1, AG_STEP = 3, AG_HEAD = 7,
   FP_SETTLED = AG_HEAD, FP_CLASS0 = AG_HEAD + 1, FP_CLASSES = 62,
-  AG_N = FP_CLASS0 + FP_CLASSES
+  AG_PAY0 = FP_CLASS0 + FP_CLASSES, AG_N = AG_PAY0 + NDT__AGREE_WORDS
 };
 
 #ifdef NDT_HAVE_MPI
@@ -931,7 +932,13 @@ static void fp_share(const long long *w) {
 }
 #endif
 
-ndt_status ndt__comm_agree(ndt_status st) {
+ndt_status ndt__comm_agree(ndt_status st) { return ndt__comm_agree_read(st, NULL); }
+
+/* With pay (NDT__AGREE_WORDS words): a small read's bytes ride in the
+ * agreement, one collective fewer than a broadcast of them. Each word is
+ * its owner's (the others give LLONG_MAX, and the agreement takes the
+ * minimum); pay holds the agreed words after. */
+ndt_status ndt__comm_agree_read(ndt_status st, long long *pay) {
 #ifdef NDT_HAVE_MPI
   if (ndt__comm_size_ <= 1) return st;
   /* the first rank that failed */
@@ -940,7 +947,9 @@ ndt_status ndt__comm_agree(ndt_status st) {
   const int64_t settled = ndt__fp_settled();
   v[FP_SETTLED] = settled;
   v[FP_CLASS0 + comm_rank % FP_CLASSES] = -(long long)ndt__fp_flagged();
+  if (pay) memcpy(v + AG_PAY0, pay, sizeof(long long) * NDT__AGREE_WORDS);
   agreement(v, w);
+  if (pay) memcpy(pay, w + AG_PAY0, sizeof(long long) * NDT__AGREE_WORDS);
   fp_share(w);
   int first = (int)w[0];
   if (first == ndt__comm_size_) return NDT_OK;
@@ -953,6 +962,7 @@ ndt_status ndt__comm_agree(ndt_status st) {
   if (!e.msg[0]) return ndt__error((ndt_status)e.status, "an operation failed on rank %d", first);
   return ndt__error_load(&e);
 #else
+  (void)pay;
   return st;
 #endif
 }

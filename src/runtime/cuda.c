@@ -66,6 +66,7 @@
 
 /* src/kernels/cuda/ew_impl.h and reduce_impl.h (compiled by nvcc) */
 void ndt__dk_init(void);
+void ndt__dk_set_math(int on);
 int ndt__dk_ew_has(int op, int nin, const int *loop, int fused);
 int ndt__dk_ew(int op, int nin, const int *loop, int fused, const ndt_dk_launch *L,
                unsigned *flags, void *stream);
@@ -860,7 +861,7 @@ static ndt_status dev_run(cuda_dev *d, int what, ndt_bound *b, int n, const int 
   }
   pthread_mutex_unlock(&d->run);
   /* (NDT_SC_FE_* are NDT_FPE_*: scalar.h) */
-  if (st == NDT_OK) ndt_fpe_raise(f & (NDT_FPE_DIVIDE | NDT_FPE_OVERFLOW | NDT_FPE_INVALID));
+  if (st == NDT_OK) ndt_fpe_raise(f);
   return st;
 }
 
@@ -891,7 +892,6 @@ static ndt_status fdone(cuda_dev *d, fbatch *fb, const char *name) {
   if (e == cudaSuccess) e = cudaMemsetAsync(d->flags, 0, sizeof f, d->stream);
   if (e == cudaSuccess) e = cudaStreamSynchronize(d->stream);
   if (e != cudaSuccess) return disable(d, e, name);
-  for (int k = 0; k < NFLAGS; k++) f[k] &= NDT_FPE_DIVIDE | NDT_FPE_OVERFLOW | NDT_FPE_INVALID;
   if (fb->d) fb->d->report(fb->d, f);
   return NDT_OK;
 }
@@ -1043,6 +1043,9 @@ static ndt_status cd_sync(ndt_processor *p) {
 static int start(const ndt_plugin_host *h, const int *index, int n, char *why, size_t cap) {
   host = h;
   ndt__dk_init();
+  /* NDTILE_CUDA_MATH=0: the transcendental functions stay on the CPU (its
+   * bits everywhere; ew_ops.h) */
+  ndt__dk_set_math(h->env_size("NDTILE_CUDA_MATH", 1) != 0);
   int count = 0;
   cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess) {   /* 35: no driver or too old; 100: no device */

@@ -30,6 +30,7 @@
  * message tasks yet). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 #include "rt.h"
 
@@ -274,7 +275,16 @@ ndt_status ndt__wait_tiles(ndt_store *s, int64_t t0, int64_t t1, int for_write) 
   ndt_status st = ndt__rt_wait_local(s, t0, t1, for_write);
   /* Every rank reads (or writes) the same values: the owners' copies are
    * broadcast (whatever the status: every rank takes the same steps), and
-   * an error anywhere is an error everywhere. */
+   * an error anywhere is an error everywhere. A read of a few bytes (a
+   * scalar: float(a.sum()), an index's bounds) rides in the agreement
+   * instead, each tile at a word of its own: two collectives, not three.
+   * Whether it fits depends on the tiles alone, the same on every rank. */
+  int64_t words = 0;
+  for (int64_t i = t0; i <= t1 && i < s->ntiles && !for_write; i++)
+    if (!s->tiles[i].everywhere) words += (s->tiles[i].len * s->itemsize + 7) / 8;
+  const int fold = !for_write && words <= NDT__AGREE_WORDS;
+  long long pay[NDT__AGREE_WORDS];
+  int64_t at = 0;
   for (int64_t i = t0; i <= t1 && i < s->ntiles; i++) {
     ndt_tile *tl = &s->tiles[i];
     if (tl->everywhere) continue;
@@ -288,10 +298,31 @@ ndt_status ndt__wait_tiles(ndt_store *s, int64_t t0, int64_t t1, int for_write) 
       char *hp;
       if (buf && ndt__tile_acquire(tl, &ndt__host_memory, 1, &hp) && st == NDT_OK)
         st = NDT_ERR_NOMEM;
-      ndt__comm_bcast(buf, tl->len * s->itemsize, tl->owner);
-      ndt__tile_everywhere(tl);
+      int64_t n = tl->len * s->itemsize, nw = (n + 7) / 8;
+      if (!fold) {
+        ndt__comm_bcast(buf, n, tl->owner);
+        ndt__tile_everywhere(tl);
+      } else if (tl->owner == ndt_rank()) {
+        memset(pay + at, 0, (size_t)nw * 8);
+        if (buf) memcpy(pay + at, buf, (size_t)n);
+      } else {
+        for (int64_t k = 0; k < nw; k++) pay[at + k] = LLONG_MAX;
+      }
+      at += nw;
     }
   }
-  return ndt__comm_agree(st);
+  if (!fold || !words) return ndt__comm_agree(st);
+  st = ndt__comm_agree_read(st, pay);
+  at = 0;
+  for (int64_t i = t0; i <= t1 && i < s->ntiles; i++) {
+    ndt_tile *tl = &s->tiles[i];
+    if (tl->everywhere) continue;
+    int64_t n = tl->len * s->itemsize;
+    char *buf = tl->owner == ndt_rank() ? NULL : ndt__tile_buffer(tl);
+    if (buf) memcpy(buf, pay + at, (size_t)n);
+    ndt__tile_everywhere(tl);
+    at += (n + 7) / 8;
+  }
+  return st;
 }
 

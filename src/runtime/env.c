@@ -25,6 +25,8 @@ static const choice_def fallback_words[] = {
     {"off", 1}, {"quiet", 1}, {"0", 1}, {NULL, 0}};
 static const choice_def bind_words[] = {{"none", 0}, {"cores", 1}, {"off", 0}, {"0", 0},
                                         {NULL, 0}};
+static const choice_def math_words[] = {{"device", 1}, {"cpu", 0}, {"1", 1}, {"0", 0},
+                                        {NULL, 0}};
 
 typedef struct {
   const char *name;
@@ -56,12 +58,16 @@ static const setting_def defs[NDT__NSETTINGS] = {
     [NDT__SET_BIND] = {"NDTILE_BIND", 0, 0, 1},
     /* many ranks: the GPUs of a node, shared among its ranks (device.c) */
     [NDT__SET_GPUS_PER_NODE] = {"NDTILE_GPUS_PER_NODE", 0, 0, 64},
+    /* the transcendental functions on CUDA devices (their math library,
+     * within a bound) or on the CPU (its bits); a word: math_words */
+    [NDT__SET_CUDA_MATH] = {"NDTILE_CUDA_MATH", 0, 0, 1},
 };
 #define NDEFS NDT__NSETTINGS
 
 /* The words of a word setting, NULL for a number. */
 static const choice_def *words_of(int id) {
-  return id == NDT__SET_FALLBACK ? fallback_words : id == NDT__SET_BIND ? bind_words : NULL;
+  return id == NDT__SET_FALLBACK ? fallback_words : id == NDT__SET_BIND ? bind_words
+         : id == NDT__SET_CUDA_MATH ? math_words : NULL;
 }
 
 const char *ndt_setting_name(int i) { return i >= 0 && i < NDEFS ? defs[i].name : NULL; }

@@ -221,6 +221,25 @@ ndt_status ndt__rt_lost_error(const ndt_store *s) {
                     "(KeyboardInterrupt) cancelled the operation that computed them");
 }
 
+/* dst is about to be overwritten, every element of its store: values a
+ * failed (or cancelled) task left lost are replaced, and reads succeed
+ * again, as in NumPy, where a failed operation leaves an array that a
+ * later assignment mends. The flag is cleared after every task already
+ * recorded on the store has run, the fusion group's too (a reader
+ * recorded before the assignment must still find its input lost), and on
+ * one process only (ranks must take the same steps, and their flags may
+ * differ: there the store stays lost). A failure not reported yet is
+ * reported by this wait, and the store stays lost. */
+ndt_status ndt__rt_overwrite(const ndt_array *dst) {
+  ndt_store *s = dst->store;
+  if (!atomic_load(&s->lost) || ndt_distributed() || dst->size != s->size ||
+      ndt_vsize(dst) != s->itemsize)
+    return NDT_OK;
+  ndt_status st = ndt__rt_wait_local(s, 0, s->ntiles - 1, 1);
+  if (st == NDT_OK) atomic_store(&s->lost, 0);
+  return st;
+}
+
 static void task_decref(ndt_task *t) {
   if (t && atomic_fetch_sub(&t->refs, 1) == 1) {
     ndt__mfree(t->succ);

@@ -357,11 +357,40 @@ static int nan_class_op(int op, ndt_dtype t) {
          (op == NDT_MULTIPLY || op == NDT_DK_MUL_FUSED || op == NDT_SQUARE ||
           op == NDT_DK_SQ_FUSED || op == NDT_TRUE_DIVIDE || op == NDT_RECIPROCAL);
 }
+#define NDT_STR_(x) #x
+#define NDT_STR(x) NDT_STR_(x)
 static int cur_nan_class;
+/* the transcendental functions (ndt_dk_inexact): the device's math library
+ * against the CPU's SLEEF, within MATH_ULP units in the last place (NaN
+ * against NaN of any sign or payload, infinities equal) */
+#define MATH_ULP 4
+static int cur_ulp;
+static int64_t max_ulp[2];   /* the largest seen: float64, float32 */
+static int64_t ordered(const unsigned char *p, int sz) {
+  int64_t i;
+  if (sz == 4) {
+    int32_t v;
+    memcpy(&v, p, 4);
+    i = v;
+  } else {
+    memcpy(&i, p, 8);
+  }
+  return i < 0 ? (sz == 4 ? INT32_MIN : INT64_MIN) - i : i;
+}
+static int ulp_differ(ndt_dtype t, const unsigned char *a, const unsigned char *b) {
+  int sz = (int)ndt_dtype_size(t);
+  int na = nan_bits(a, sz), nb = nan_bits(b, sz);
+  if (na || nb) return na != nb;
+  int64_t d = ordered(a, sz) - ordered(b, sz);
+  if (d < 0) d = -d;
+  if (d > max_ulp[sz == 4]) max_ulp[sz == 4] = d;
+  return d > MATH_ULP;
+}
 /* 0 when equal under the rule above */
 static int differ(ndt_dtype t, const unsigned char *a, const unsigned char *b, int nans_in) {
   int sz = (int)ndt_dtype_size(t);
   if (!memcmp(a, b, (size_t)sz)) return 0;
+  if (cur_ulp) return ulp_differ(t, a, b);
   if (!is_float(t) || (nans_in < 2 && !cur_nan_class)) return 1;
   int ps = part_size(t);
   for (int q = 0; q < sz / ps; q++)
@@ -602,6 +631,27 @@ static int fill_inputs(const ndt_dk_entry *e) {
   return n;
 }
 
+/* the transcendental functions' inputs beyond the edge values: n values
+ * of every magnitude from 1e-6 to 1e6 (log-uniform, either sign), and from
+ * -1.5 to 1.5 (the inverse functions' domains); returns n */
+static int random_inputs(const ndt_dk_entry *e) {
+  uint64_t x = 0x9E3779B97F4A7C15ull ^ (uint64_t)e->op;
+  int n = 8192;
+  for (int k = 0; k < e->nin; k++)
+    for (int i = 0; i < n; i++) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      double u = (double)(x >> 11) / 9007199254740992.0;
+      double v = i % 2 ? 3.0 * u - 1.5 : (x & 1 ? -1 : 1) * pow(10.0, 12.0 * u - 6.0);
+      if (e->types[k] == NDT_FLOAT32) {
+        float f = (float)v;
+        memcpy((unsigned char *)in_buf[k] + (size_t)i * 4, &f, 4);
+      } else {
+        memcpy((unsigned char *)in_buf[k] + (size_t)i * 8, &v, 8);
+      }
+    }
+  return n;
+}
+
 static void test_ew(void) {
   ndt__dk_init();
   int level = ndt_cpu_level(), per_dtype[NDT_NTYPES] = {0}, checked = 0, skipped = 0;
@@ -624,14 +674,24 @@ static void test_ew(void) {
     int n = fill_inputs(e);
     int64_t bad = 0;
     cur_nan_class = nan_class_op(e->op, e->types[0]);
+    cur_ulp = ndt_dk_inexact(e->op);
     for (int layout = 0; layout < 3; layout++) {
       if (layout == 2 && e->nin < 2) continue;
       bad += run_entry(e, loop, n, layout, layout == 0 ? "contiguous" : layout == 1 ? "strided" : "broadcast");
     }
-    EXPECT(bad == 0, "%s: the device kernel has the CPU's bits (%lld of %d differ)", e->name,
-           (long long)bad, n);
+    if (cur_ulp) {   /* and over their whole range */
+      int nr = random_inputs(e);
+      bad += run_entry(e, loop, nr, 0, "random");
+      bad += run_entry(e, loop, nr, 1, "random, strided");
+      n = fill_inputs(e);   /* the edge values again, for the flags below */
+    }
+    EXPECT(bad == 0, "%s: the device kernel has the CPU's bits%s (%lld of %d differ)", e->name,
+           cur_ulp ? " within " NDT_STR(MATH_ULP) " ULP" : "", (long long)bad, n);
+    /* the transcendental functions report underflow too (the CPU's rule
+     * from the values, scalar.h's ndt_sc_fv_*) */
     unsigned mask = ndt__ufunc_fp_mask((ndt_ufunc)cpu_op(e->op)) &
-                    (NDT_FPE_DIVIDE | NDT_FPE_OVERFLOW | NDT_FPE_INVALID);
+                    (NDT_FPE_DIVIDE | NDT_FPE_OVERFLOW | NDT_FPE_INVALID |
+                     (cur_ulp ? NDT_FPE_UNDERFLOW : 0));
     /* NumPy's complex ordered comparisons report "invalid" (ndt_apply's
      * rule: their compares signal a NaN) */
     if (e->op >= NDT_LESS && e->op <= NDT_GREATER_EQUAL &&
@@ -650,8 +710,9 @@ static void test_ew(void) {
     checked++;
   }
   ndt__cpu_set_simd_level(-1);
-  printf("ew: %d entries checked against the CPU (%d fused ones skipped: SIMD level %d)\n",
-         checked, skipped, level);
+  printf("ew: %d entries checked against the CPU (%d fused ones skipped: SIMD level %d); "
+         "transcendental functions at most %lld (float64) and %lld (float32) ULP apart\n",
+         checked, skipped, level, (long long)max_ulp[0], (long long)max_ulp[1]);
   for (int t = 0; t < NDT_NTYPES; t++) {
     printf("  %-10s %d\n", ndt_dtype_name((ndt_dtype)t), per_dtype[t]);
     EXPECT(per_dtype[t] >= 10, "%s: the device covers its exact ops (%d)",

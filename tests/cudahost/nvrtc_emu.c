@@ -133,7 +133,7 @@ static int e_compile(void *prog, int nopt, const char *const *opts) {
   const char *cc = getenv("NDTILE_CUDAHOST_CC");
   if (!cc || !*cc) cc = "cc";
   char *argv[] = {(char *)cc, "-std=gnu11", "-O2", "-fPIC", "-shared", "-ffp-contract=off",
-                  "-DNDT_SC_EMULATE=1", inc, "-o", out, src, NULL};
+                  "-DNDT_SC_EMULATE=1", inc, "-o", out, src, "-lm", NULL};
   if (!rc) {
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);

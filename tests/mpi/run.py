@@ -383,17 +383,26 @@ d = u.astype(np.float32) * f
 np._core.sync()
 sent = np.comm_stats()['send_bytes']
 # an advanced read with three small index arrays: their bounds are read
-# at once (one read: 2 agreements and a broadcast) and the gather agrees
-# once; each bound read apart took 18 collectives more
+# at once (one read: a step check, then the agreement that carries their
+# 48 bytes) and the gather agrees once; each bound read apart took 18
+# collectives more, and the bounds' broadcast one more
 i, j, k = np.nonzero(f[:, 100:103, 200:202] > 0)
 g0 = np.comm_stats()['collectives']
 v = f[i, j, k]
 coll = np.comm_stats()['collectives'] - g0
+# a scalar read: the step check and the agreement, which carries its bytes
+# (no broadcast: 3 collectives before); the value is the owner's on every rank
+s = f[-1, -1, -3:] * 2.5 + np.arange(3, dtype=np.float32)    # on the last frame's rank
+np._core.sync()
+g0 = np.comm_stats()['collectives']
+got = [float(x) for x in s]
+scoll = np.comm_stats()['collectives'] - g0
+want = [2.5, 3.5, 4.5]
+ok = bool(c.all()) and float(d.sum()) == d.size and v.shape == i.shape and got == want
 import sys
 with open(f'{sys.argv[1]}.rank{np.rank()}', 'w') as out:   # (printed lines may interleave)
     print(f"RANK {np.rank()} CPUS {sorted(os.sched_getaffinity(0))} SENT {sent} "
-          f"COLL {coll} OK {bool(c.all()) and float(d.sum()) == d.size and v.shape == i.shape}",
-          file=out)
+          f"COLL {coll} SCOLL {scoll} OK {ok}", file=out)
 """)
     launcher = [PY, '-m', 'ndtile', '--cpus', '2']
     cases = [(2, {}, 'bound'), (2, {'NDTILE_BIND': 'none'}, 'unbound'), (3, {}, 'unbound')]
@@ -403,8 +412,8 @@ with open(f'{sys.argv[1]}.rank{np.rank()}', 'w') as out:   # (printed lines may 
         out = p.stdout + p.stderr + ''.join(open(f'{base}.rank{r}').read() for r in range(n)
                                             if os.path.exists(f'{base}.rank{r}'))
         rows = re.findall(r'RANK (\d+) CPUS \[([\d, ]*)\] SENT (\d+) COLL (\d+) '
-                          r'OK (True|False)', out)
-        sets = [set(c.replace(' ', '').split(',')) for _, c, _, _, _ in rows]
+                          r'SCOLL (\d+) OK (True|False)', out)
+        sets = [set(c.replace(' ', '').split(',')) for _, c, _, _, _, _ in rows]
         if want == 'bound':
             ok = len(sets) == n and all(len(s) == 1 for s in sets) and len(set.union(*sets)) == n
         else:
@@ -415,10 +424,13 @@ with open(f'{sys.argv[1]}.rank{np.rank()}', 'w') as out:   # (printed lines may 
         sent = [int(r[2]) for r in rows]
         check(f"placement: float32, bool and uint16 frames split alike on {n} ranks: "
               f"no bytes sent", p.returncode == 0 and len(sent) == n and not any(sent) and
-              all(r[4] == 'True' for r in rows), f"sent {sent} {out[-1500:]}")
+              all(r[5] == 'True' for r in rows), f"sent {sent} {out[-1500:]}")
         coll = [int(r[3]) for r in rows]
-        check(f"placement: a 3-d gather by small index arrays takes 4 collectives on {n} ranks",
-              len(coll) == n and all(c == 4 for c in coll), f"collectives {coll}")
+        check(f"placement: a 3-d gather by small index arrays takes 3 collectives on {n} ranks",
+              len(coll) == n and all(c == 3 for c in coll), f"collectives {coll}")
+        scoll = [int(r[4]) for r in rows]
+        check(f"placement: a read of three float32 values takes 2 collectives on {n} ranks",
+              len(scoll) == n and all(c == 2 for c in scoll), f"collectives {scoll}")
 
 
 def gpu_share(build, tmp):

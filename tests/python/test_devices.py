@@ -140,7 +140,10 @@ def test_cuda_plugin_host_build_same_bits():
     for devs, mem, names in [("cuda:0,1", {"NDTILE_CUDA_MEM": "4M"}, "['cuda', 'cuda1']"),
                              ("cuda:0,cuda:0", {"NDTILE_CUDAHOST_MEM": "3M"},
                               "['cuda', 'cuda1']")]:
-        r = run(check, NDTILE_DEVICES=devs, NDTILE_CUDA_PLUGIN=cudahost_plugin(), **mem)
+        # (NDTILE_CUDA_MATH=0: WORK's sin on the CPU, so every bit is the
+        # CPU's; the device's own sin is within a bound: test_transcendental_...)
+        r = run(check, NDTILE_DEVICES=devs, NDTILE_CUDA_PLUGIN=cudahost_plugin(),
+                NDTILE_CUDA_MATH="cpu", **mem)
         assert r.returncode == 0, r.stderr
         lines = r.stdout.splitlines()
         assert lines[0] == cpu.stdout.strip(), devs
@@ -274,7 +277,7 @@ def test_casts_and_complex_comparisons_report_numpys_fp_errors(devices):
 # interpreter (src/kernels/cuda/fused_impl.h, its host build here): chains
 # on arrays of several tiles give NumPy's values, dtypes and warnings, with
 # broadcast and strided operands, casts inside the chain, integer and float
-# errors, and a group with an op the device lacks (sin: the CPU runs it).
+# errors, and a group with an op the device lacks (logaddexp: the CPU runs it).
 # The host build counts the interpreter's launches: the groups ran there.
 FUSED = """
     import hashlib, json, warnings, numpy, ndtile as np
@@ -297,7 +300,7 @@ FUSED = """
         out["int32 chain"] = (i32 * 3 + 1) // (i32 % 5) - i32
         out["mixed to int8"] = ((i32 * 2 - 7) // 3).astype(m.int8) + m.int8(1)
         out["divide by zero"] = m.floor(a / z) + b
-        out["sin (cpu)"] = (m.sin(a) > 2) + b * c   # (sin is not bit-exact: compared)
+        out["logaddexp (cpu)"] = (m.logaddexp(a, b) > 50) + b * c   # (inexact: compared)
         return out
     def run(mod, err):
         args = (A + [F, G, I16, I32, Z]) if mod is numpy else [np.asarray(x) for x in A + [F, G, I16, I32, Z]]
@@ -603,3 +606,116 @@ def test_advanced_indexing_runs_on_the_device_with_numpys_values_and_errors():
     assert " index launches" in line, line     # the counter is there
     index = int(re.search(r"(\d+) index launches", line).group(1))
     assert index >= 30, line                     # the reads and writes ran on the devices
+
+
+# The transcendental functions on the device (ew_ops.h's NDT_DK_MATH_OPS):
+# the device's math library (here the host build's libm; on a GPU CUDA's),
+# so within a bound of NumPy rather than the CPU's bits, with NumPy's
+# warnings and errors (the CPU's rule from the values, scalar.h's
+# ndt_sc_fv_*), alone and inside fused chains, on arrays of several tiles;
+# NDTILE_CUDA_MATH=0 keeps them on the CPU, with the CPU's bits.
+MATH = """
+    import hashlib, json, sys, warnings, numpy, ndtile as np
+    rng = numpy.random.default_rng(8)
+    n = 600_000                                       # 4.8 MB of float64: three tiles
+    mag = numpy.where(rng.random(n) < 0.5, -1, 1) * 10.0 ** rng.uniform(-6, 6, n)
+    unit = rng.uniform(-1.5, 1.5, n)
+    x64 = numpy.where(numpy.arange(n) % 2 == 0, mag, unit)
+    x64[:12] = [0.0, -0.0, numpy.inf, -numpy.inf, numpy.nan, 1e-310, -1.0, 1.0, 800.0, -800.0,
+                1e300, -1e-300]
+    y64 = numpy.roll(x64, 7)
+    F1 = ["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
+          "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
+          "arctanh", "cbrt"]
+    F2 = ["arctan2", "hypot"]
+    def ulps(a, b):
+        a = numpy.asarray(a); b = numpy.asarray(b)
+        it = numpy.int64 if a.dtype == numpy.float64 else numpy.int32
+        ia, ib = a.view(it).astype(numpy.int64), b.view(it).astype(numpy.int64)
+        lo = numpy.iinfo(it).min
+        ia = numpy.where(ia < 0, lo - ia, ia); ib = numpy.where(ib < 0, lo - ib, ib)
+        both = numpy.isnan(a) & numpy.isnan(b)
+        d = numpy.where(both, 0, numpy.abs(ia - ib))
+        d = numpy.where(numpy.isnan(a) != numpy.isnan(b), 1 << 40, d)
+        return int(d.max())
+    def calls(m, x, y):
+        out = {}
+        for f in F1:
+            out[f] = getattr(m, f)(x)
+        for f in F2:
+            out[f] = getattr(m, f)(x, y)
+        out["chain"] = m.exp(-x * x) * 2.0 + m.sin(x) * y      # a fused group
+        out["xray-like"] = m.sqrt(m.abs(x)) + m.log1p(m.abs(y))
+        return out
+    def run(m, dt, err):
+        x, y = x64.astype(dt), y64.astype(dt)
+        if m is np:
+            x, y = np.asarray(x), np.asarray(y)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            try:
+                with m.errstate(**err):
+                    res = {k: numpy.asarray(v) for k, v in calls(m, x, y).items()}
+            except FloatingPointError as e:
+                res = str(e)
+        return res, sorted(set(str(v.message) for v in w if v.category is RuntimeWarning))
+    worst, bad, digest = {}, [], hashlib.sha256()
+    for dt in (numpy.float64, numpy.float32):
+        for err in ({}, {"all": "raise"}, {"over": "raise"}, {"invalid": "ignore"}):
+            (want, ww), (got, gw) = run(numpy, dt, err), run(np, dt, err)
+            if isinstance(want, str) or isinstance(got, str):
+                if want != got:
+                    bad.append([str(dt), err, want, got])
+                continue
+            if ww != gw:
+                bad.append([str(dt), err, ww, gw])
+            for k in want:
+                if want[k].dtype != got[k].dtype or want[k].shape != got[k].shape:
+                    bad.append([k, str(want[k].dtype), str(got[k].dtype)])
+                    continue
+                if k in ("chain", "xray-like"):
+                    # a sum of inexact terms: its error is relative to the
+                    # terms (2 + |y| at most), not to a result that cancels
+                    eps = numpy.finfo(dt).eps
+                    with numpy.errstate(all="ignore"):
+                        tol = 8 * eps * (2 + numpy.abs(y64.astype(dt).astype(numpy.float64)) +
+                                         numpy.abs(want[k].astype(numpy.float64)))
+                        diff = numpy.abs(got[k].astype(numpy.float64) - want[k])
+                    ok = (diff <= tol) | (numpy.isnan(got[k]) & numpy.isnan(want[k])) | \
+                         (got[k] == want[k])
+                    u = 0 if ok.all() else 1 << 40
+                else:
+                    u = ulps(got[k], want[k])
+                worst[k + " " + dt.__name__] = max(worst.get(k + " " + dt.__name__, 0), u)
+                digest.update(got[k].tobytes())
+    print(json.dumps({"bad": bad, "worst": worst, "hash": digest.hexdigest()}))
+"""
+
+
+@needs_cudahost
+def test_transcendental_functions_on_the_device_within_the_bound_with_numpys_warnings():
+    env = dict(NDTILE_DEVICES="cuda:0,1", NDTILE_CUDA_PLUGIN=cudahost_plugin(),
+               NDTILE_CUDA_MEM="64M", NDTILE_CUDAHOST_STATS="1")
+    on = run(MATH, **env)
+    assert on.returncode == 0, on.stdout + on.stderr
+    res = json.loads(on.stdout.splitlines()[-1])
+    assert res["bad"] == [], res["bad"]
+    # within 4 ULP of NumPy per element (docs/guide/deviations.md 4)
+    assert max(res["worst"].values()) <= 4, res["worst"]
+    off = run(MATH, NDTILE_CUDA_MATH="cpu", **env)
+    assert off.returncode == 0, off.stdout + off.stderr
+    res_off = json.loads(off.stdout.splitlines()[-1])
+    assert res_off["bad"] == [] and max(res_off["worst"].values()) <= 4, res_off
+    cpu = run(MATH)
+    assert cpu.returncode == 0, cpu.stdout + cpu.stderr
+    # NDTILE_CUDA_MATH=0: the CPU's bits; on the device: the device's library
+    assert json.loads(cpu.stdout.splitlines()[-1])["hash"] == res_off["hash"]
+    assert res["hash"] != res_off["hash"]
+    def launches(r):
+        line = r.stderr.split("cudahost: ")[1]
+        return (int(line.split(" kernel launches")[0]),
+                int(line.split(" faults, ")[1].split(" fused launches")[0]))
+    (k_on, f_on), (k_off, f_off) = launches(on), launches(off)
+    # the calls of each dtype and error state fuse into groups that ran on
+    # the devices' interpreter; with NDTILE_CUDA_MATH=cpu on the CPU
+    assert f_on >= 2 * 4 and k_on > k_off, (k_on, k_off, f_on, f_off)

@@ -509,21 +509,15 @@ DRIVER2(drive2_f, float, kf2_fn)
  * SLEEF's kernels raise IEEE flags their results do not call for (invalid
  * from compares of NaN lanes, divide by zero and underflow in intermediate
  * steps), where NumPy's loops report what the result means. So these loops
- * put back the flags they found, and raise what the values say:
- *   FV_NAN  invalid: a NaN from inputs without NaN (sqrt(-1), sin(inf));
- *   FV_POLE divide by zero: an infinity from finite inputs (log(0));
- *   FV_GROW overflow: an infinity from finite inputs (exp(1000));
- *   FV_TINY underflow: a result below the smallest normal from finite input
- *           (exp(-1000), also when it rounds to 0);
- *   FV_SUB  underflow: a subnormal result (sin(1e-310));
- *   FV_TINYNZ underflow: a result below the smallest normal from finite
- *           inputs whose first is not 0 (atan2(1e-308, 1e308) rounds to 0).
+ * put back the flags they found, and raise what the values say: scalar.h's
+ * rule (ndt_sc_fv_*, NDT_SC_FV_*: the device's kernels report the same).
  * Each chunk's inputs are copied first: the output may overwrite them. */
 /*   FV_ALWAYS: look at the values of every chunk: SLEEF's log1p, exp2 and
  *   atanh return NaN or infinity without raising a flag (log1p(-3.5)), exp
  *   and expm1 an infinity or 0 beyond a bound (exp(1e10)), atan2 0. */
-enum { FV_NAN = 1, FV_POLE = 2, FV_GROW = 4, FV_TINY = 8, FV_SUB = 16, FV_ALWAYS = 32,
-       FV_TINYNZ = 64 };
+enum { FV_NAN = NDT_SC_FV_NAN, FV_POLE = NDT_SC_FV_POLE, FV_GROW = NDT_SC_FV_GROW,
+       FV_TINY = NDT_SC_FV_TINY, FV_SUB = NDT_SC_FV_SUB, FV_ALWAYS = 32,
+       FV_TINYNZ = NDT_SC_FV_TINYNZ };
 
 #if NDT_X86
 static inline unsigned fv_save(void) { return _mm_getcsr(); }
@@ -557,29 +551,16 @@ static inline int fv_raised(void) {
 
 /* The checks on one chunk: plain arrays and no branches, so they
  * vectorise (the flags they raise themselves are dropped with SLEEF's). */
-#define FVCHECK(NAME, ET, MINV, ABS)                                             \
+#define FVCHECK(NAME, ET, SFX)                                                   \
   static inline __attribute__((always_inline)) unsigned NAME(                   \
       int cls, int nin, const ET *x0, const ET *x1, const ET *y, int64_t n) {    \
-    int nan = 0, inf = 0, tiny = 0, sub = 0, tinynz = 0;                         \
-    for (int64_t i = 0; i < n; i++) {                                            \
-      const ET a = x0[i], b = nin > 1 ? x1[i] : (ET)0, v = y[i], av = ABS(v);    \
-      const int xnan = (a != a) | (b != b);                                      \
-      const int xbad = xnan | ((a - a) != 0) | ((b - b) != 0);                   \
-      nan |= (v != v) & !xnan;                                                   \
-      inf |= ((v - v) != 0) & (v == v) & !xbad;                                  \
-      tiny |= (av < MINV) & !xbad;                                               \
-      sub |= (av < MINV) & (v != 0);                                             \
-      tinynz |= (av < MINV) & !xbad & (a != 0);                                  \
-    }                                                                            \
-    return (nan && (cls & FV_NAN) ? NDT_FPE_INVALID : 0) |                       \
-           (inf && (cls & FV_POLE) ? NDT_FPE_DIVIDE : 0) |                       \
-           (inf && (cls & FV_GROW) ? NDT_FPE_OVERFLOW : 0) |                     \
-           (tiny && (cls & FV_TINY) ? NDT_FPE_UNDERFLOW : 0) |                   \
-           (sub && (cls & FV_SUB) ? NDT_FPE_UNDERFLOW : 0) |                     \
-           (tinynz && (cls & FV_TINYNZ) ? NDT_FPE_UNDERFLOW : 0);                \
+    unsigned f = 0;                                                              \
+    for (int64_t i = 0; i < n; i++)                                              \
+      f |= ndt_sc_fv_##SFX(cls, x0[i], nin > 1 ? x1[i] : (ET)0, y[i]);           \
+    return f;                                                                    \
   }
-FVCHECK(fv_check_d, double, 2.2250738585072014e-308, __builtin_fabs)
-FVCHECK(fv_check_f, float, 1.17549435e-38f, __builtin_fabsf)
+FVCHECK(fv_check_d, double, f64)
+FVCHECK(fv_check_f, float, f32)
 
 /* FV_ALWAYS's cheap look first: is any of the chunk's m results (byte
  * stride s) a NaN, an infinity, 0 or subnormal? Only then are the values

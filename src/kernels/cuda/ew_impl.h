@@ -87,6 +87,10 @@ static const ndt_dk_fn ndt_dk_casts[NDT_NTYPES][NDT_NTYPES] = {
 
 /* (op, key) -> entry index + 1; filled once (ndt__dk_init) */
 static short ndt_dk_index[NDT_DK_NOPS][NDT_DK_NKEYS];
+/* 0: the transcendental functions (ndt_dk_inexact) have no kernel here
+ * (NDTILE_CUDA_MATH=0, read by the plugin at start) */
+static int ndt_dk_math = 1;
+NDT_DK_ENTRY(void) ndt__dk_set_math(int on) { ndt_dk_math = on; }
 
 NDT_DK_ENTRY(void) ndt__dk_init(void) {
   for (int i = 0; i < NDT_DK_NENTRIES; i++)
@@ -98,6 +102,7 @@ NDT_DK_ENTRY(void) ndt__dk_init(void) {
  * complex products are fused (its SIMD level >= 2). */
 static const ndt_dk_entry *ndt_dk_find(int op, int nin, const int *loop, int fused) {
   if (op < 0 || op >= NDT_NUFUNCS || nin < 1 || nin > 3) return NULL;
+  if (!ndt_dk_math && ndt_dk_inexact(op)) return NULL;
   int key = loop[0];
   if (op == NDT_WHERE) key = loop[1];
   else if (nin == 2 && loop[1] != loop[0])
