@@ -75,6 +75,16 @@ int main(void) {
       step(P, -1, 1, (int[]){0}, (int[]){t}, (int[]){t}, t, u, 1 + u, u);
     P->nop = 1 + NDT_NTYPES;
   }
+  {   /* the device's math functions (exp, atan2) on float64 and float32 */
+    ndt_dk_fprog *P = &progs[np++];
+    memset(P, 0, sizeof *P);
+    int d = NDT_FLOAT64, f = NDT_FLOAT32;
+    int ex = key_of(NDT_EXP, 1, d, d, d), at = key_of(NDT_ARCTAN2, 2, f, f, f);
+    CHECK(ex >= 0 && at >= 0);
+    step(P, ex, 1, (int[]){0}, (int[]){d}, (int[]){d}, d, d, 2, 0);
+    step(P, at, 2, (int[]){0, 1}, (int[]){d, f}, (int[]){f, f}, f, f, 3, 1);
+    P->nop = 4;
+  }
   {   /* clip, a three-input entry, on float32 */
     ndt_dk_fprog *P = &progs[np++];
     memset(P, 0, sizeof *P);
