@@ -94,7 +94,7 @@ test-sim: build python
 # tests (meson suite cudahost: sums, flags, an injected fault).
 CUDAHOST_PLUGIN = $(abspath $(BUILD))/tests/cudahost/libndtile_cudahost.so
 CUDAHOST_ENV = NDTILE_DEVICES=cuda:0,1 NDTILE_CUDA_MEM=256k NDTILE_CUDA_PLUGIN=$(CUDAHOST_PLUGIN) \
-               NDTILE_CUDAHOST_PLUGIN=$(CUDAHOST_PLUGIN)
+               NDTILE_CUDAHOST_PLUGIN=$(CUDAHOST_PLUGIN) NDTILE_CACHE_DIR=$(abspath $(BUILD))/fused-cache
 test-cudahost: build python
 	$(CUDAHOST_ENV) meson test -C $(BUILD) --print-errorlogs --no-suite backend
 	$(CUDAHOST_ENV) $(PY) -m pytest -q -p no:cacheprovider $(addprefix tests/python/,$(SIM_PY))

@@ -8,7 +8,9 @@
  * "pairwise leaf" of a full sum, a "reduce block" whose innermost axis is
  * summed), and the fused elementwise groups of src/ops/fusion.c (the
  * precompiled interpreter of src/kernels/cuda/fused_impl.h: a program per
- * group, built from its ndt_fused_desc), the random fills of the
+ * group, built from its ndt_fused_desc; a program that recurs gets a
+ * compiled kernel of its own, cuda_jit.c, with the same bits), the random
+ * fills of the
  * fixed-cost floats and the integers (src/kernels/cuda/rng_impl.h: the
  * CPU's values, from the arithmetic both share, src/kernels/rng_scalar.h),
  * and the advanced-index reads and writes ("gather", "put":
@@ -62,6 +64,7 @@
 #include "kernels/cuda/rng_impl.h"
 #include "kernels/cuda/index_impl.h"
 #include "runtime/rt.h"
+#include "runtime/cuda_jit.h"
 
 /* src/kernels/cuda/ew_impl.h and reduce_impl.h (compiled by nvcc) */
 void ndt__dk_init(void);
@@ -875,14 +878,16 @@ static ndt_status dev_run(cuda_dev *d, int what, ndt_bound *b, int n, const int 
 typedef struct {
   const ndt_fused_desc *d;
   uint64_t incl;
+  cudaKernel_t k;   /* the program's compiled kernel (cuda_jit.c), or NULL: the interpreter */
   ndt_dk_flaunch L;
 } fbatch;
 
 static ndt_status flaunch(cuda_dev *d, fbatch *fb) {
   if (!fb->L.nrun) return NDT_OK;
-  int rc = ndt__dk_fused(&fb->L, d->flags, NFLAGS, d->stream);
+  int rc = fb->k ? ndt__fjit_launch(fb->k, &fb->L, d->flags, d->stream)
+                 : ndt__dk_fused(&fb->L, d->flags, NFLAGS, d->stream);
   fb->L.nrun = 0;
-  if (rc) return host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this fused task");
+  if (rc && !fb->k) return host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this fused task");
   cudaError_t e = cudaGetLastError();
   return e == cudaSuccess ? NDT_OK : disable(d, e, "a kernel launch");
 }
@@ -961,6 +966,7 @@ static ndt_status fused_run(cuda_dev *d, ndt_bound *b, int n, const int *nop,
         st = host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this fused task");
       fb.d = t->d;
       fb.incl = t->incl;
+      fb.k = st == NDT_OK ? ndt__fjit_kernel(&fb.L.prog) : NULL;
     }
     if (st == NDT_OK) st = fused_add(d, &fb, b + at, nop[i]);
   }
@@ -1067,7 +1073,7 @@ static int start(const ndt_plugin_host *h, const int *index, int n, char *why, s
     for (int i = 0; i < count && nw < NDT__MAX_DEVS; i++) want[nw++] = i;
   else
     for (int i = 0; i < n && nw < NDT__MAX_DEVS; i++) want[nw++] = index[i];
-  int started = 0;
+  int started = 0, jit_arch = 0;
   for (int i = 0; i < nw; i++) {
     cuda_dev *d = &cdev[started];
     if (want[i] < 0 || want[i] >= count) {
@@ -1116,8 +1122,14 @@ static int start(const ndt_plugin_host *h, const int *index, int n, char *why, s
              "%lld bytes of %zu", d->dev, prop.name, prop.major, prop.minor, d->name,
              (long long)d->budget, total);
     h->verbose(line);
+    /* the compiled fused kernels: for the first device's arch (all must
+     * share it; 0: they do not, the interpreter only) */
+    int arch = prop.major * 10 + prop.minor;
+    if (!started) jit_arch = arch;
+    else if (arch != jit_arch) jit_arch = 0;
     started++;
   }
+  if (started) ndt__fjit_start(h, cdev[0].dev, jit_arch);
   return started;
 }
 

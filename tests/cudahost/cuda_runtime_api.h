@@ -30,7 +30,15 @@
  * another process holds the memory), "kernel:N" (the Nth kernel launch
  * faults when it runs: an illegal address, sticky), comma-separated.
  * NDTILE_CUDAHOST_GRID=B,T: the emulated grid's blocks across and threads a
- * block (2,3 by default; the grid-stride loops go round). */
+ * block (2,3 by default; the grid-stride loops go round).
+ *
+ * Libraries (the compiled fused kernels of src/runtime/cuda_jit.c): the
+ * emulated NVRTC (nvrtc_emu.c) compiles a generated source as C with the
+ * system's compiler (NDTILE_CUDAHOST_CC, default cc) into a shared object,
+ * which stands for the cubin: cudaLibraryLoadData loads it (dlopen of a
+ * memfd), cudaLibraryGetKernel finds the kernel, and cudaLaunchKernel
+ * queues it on the stream with the interpreter's checks, its grid run by
+ * the stream's thread. NDTILE_CUDAHOST_NVRTC=none: no NVRTC library. */
 #ifndef NDT_CUDAHOST_RUNTIME_API_H
 #define NDT_CUDAHOST_RUNTIME_API_H
 #include <stddef.h>
@@ -64,6 +72,9 @@ enum cudaMemcpyKind {
 
 #define cudaStreamDefault 0x00
 #define cudaStreamNonBlocking 0x01
+
+/* the emulated runtime: src/runtime/cuda_jit.c takes its NVRTC from it */
+#define NDT_CUDAHOST 1
 
 typedef struct CUstream_st *cudaStream_t;
 typedef struct CUevent_st *cudaEvent_t;
@@ -115,6 +126,32 @@ cudaError_t cudaEventDestroy(cudaEvent_t e);
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s);
 cudaError_t cudaEventQuery(cudaEvent_t e);
 cudaError_t cudaEventSynchronize(cudaEvent_t e);
+
+/* libraries and launches by handle (CUDA 12's runtime API) */
+typedef struct dim3 {
+  unsigned x, y, z;
+} dim3;
+typedef struct CUlib_st *cudaLibrary_t;
+typedef struct CUkern_st *cudaKernel_t;
+enum cudaJitOption { cudaJitMaxRegisters = 0 };
+enum cudaLibraryOption { cudaLibraryHostUniversalFunctionAndDataTable = 0 };
+cudaError_t cudaLibraryLoadData(cudaLibrary_t *library, const void *code,
+                                enum cudaJitOption *jitOptions, void **jitOptionsValues,
+                                unsigned numJitOptions, enum cudaLibraryOption *libraryOptions,
+                                void **libraryOptionValues, unsigned numLibraryOptions);
+cudaError_t cudaLibraryGetKernel(cudaKernel_t *kernel, cudaLibrary_t library, const char *name);
+cudaError_t cudaLibraryUnload(cudaLibrary_t library);
+/* func: a cudaKernel_t of a loaded library whose kernel takes a fused
+ * launch (ndt_dk_flaunch, by value) and its flags words */
+cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args,
+                             size_t sharedMem, cudaStream_t stream);
+
+/* not CUDA: the emulated NVRTC's table (an ndt_nvrtc of
+ * src/runtime/fused_gen.h; nvrtc_emu.c), 0 or -1 with why; and the
+ * plugin's count of kernels it found in its disk cache, for
+ * NDTILE_CUDAHOST_STATS */
+int ndt__cudahost_nvrtc_open(void *table, char *why, size_t cap);
+void ndt__cudahost_count_cache_hit(void);
 
 #ifdef __cplusplus
 }

@@ -22,6 +22,7 @@
 #include "cuda_runtime_api.h"
 #include "cudahost_ext.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -51,7 +52,13 @@ static atomic_long n_alloc, n_kernel, n_fused, n_copy, n_copy_bytes, n_copy2d, n
 static atomic_long n_rng;   /* the random fills' launches (also in n_kernel) */
 static atomic_long n_index;   /* index_impl.h's launches (gather, put) */
 static atomic_long n_gemm;    /* the emulated cuBLAS's gemms (cublashost.c, cudahost_ext.h) */
+/* the fused groups' tiers: the interpreter's launches and the compiled
+ * kernels' (both in n_fused), the emulated NVRTC's compiles (nvrtc_emu.c),
+ * and the kernels the plugin found in its disk cache */
+static atomic_long n_fused_compiled, n_cache_hits;
+atomic_long ndt__cudahost_n_compiles;
 static int delay_us;
+static int64_t grid_blocks = 2, grid_threads = 3;   /* NDTILE_CUDAHOST_GRID, as kernels.c */
 static _Thread_local unsigned delay_seed = 12345;
 
 static size_t parse_size(const char *s, size_t dflt) {
@@ -73,12 +80,17 @@ static size_t parse_size(const char *s, size_t dflt) {
 static void stats_report(void) {
   fprintf(stderr, "cudahost: %ld kernel launches, %ld copies (%ld bytes), %ld 2-d copies, "
           "%ld allocations (%ld refused), %ld faults, %ld fused launches, %ld rng launches, "
-          "%ld index launches, %ld gemm launches\n",
+          "%ld index launches; fused: %ld interpreted, %ld compiled, %ld compiles, "
+          "%ld cache hits, %ld gemm launches\n",
           atomic_load(&n_kernel), atomic_load(&n_copy), atomic_load(&n_copy_bytes),
           atomic_load(&n_copy2d), atomic_load(&n_alloc), atomic_load(&n_fail_alloc),
           atomic_load(&n_faults), atomic_load(&n_fused), atomic_load(&n_rng),
-          atomic_load(&n_index), atomic_load(&n_gemm));
+          atomic_load(&n_index), atomic_load(&n_fused) - atomic_load(&n_fused_compiled),
+          atomic_load(&n_fused_compiled), atomic_load(&ndt__cudahost_n_compiles),
+          atomic_load(&n_cache_hits), atomic_load(&n_gemm));
 }
+
+void ndt__cudahost_count_cache_hit(void) { atomic_fetch_add(&n_cache_hits, 1); }
 
 static void settings_read(void) {
   const char *s = getenv("NDTILE_CUDAHOST_DEVICES");
@@ -98,6 +110,12 @@ static void settings_read(void) {
   }
   const char *d = getenv("NDTILE_CUDAHOST_DELAY");
   if (d && *d) delay_us = atoi(d);
+  const char *g = getenv("NDTILE_CUDAHOST_GRID");
+  if (g && *g) {
+    const char *c = strchr(g, ',');
+    if (atoi(g) > 0) grid_blocks = atoi(g);
+    if (c && atoi(c + 1) > 0) grid_threads = atoi(c + 1);
+  }
   const char *st = getenv("NDTILE_CUDAHOST_STATS");
   if (st && *st && strcmp(st, "0")) atexit(stats_report);
 }
@@ -314,6 +332,18 @@ cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes) {
   return cudaSuccess;
 }
 
+/* ---- compiled fused kernels (cudaLibraryLoadData's shared objects): one
+ * emulated thread per call, as fused_gen.h's host frame has it ---- */
+typedef void (*ndt_fg_body)(const ndt_dk_flaunch *L, unsigned *flags, int64_t bx, int64_t by,
+                            int64_t nbx, int64_t tx, int64_t ntx);
+
+static void fbody_grid(ndt_fg_body body, const ndt_dk_flaunch *L, unsigned *flags) {
+  for (int64_t by = 0; by < L->nrun; by++)
+    for (int64_t bx = 0; bx < grid_blocks; bx++)
+      for (int64_t tx = 0; tx < grid_threads; tx++)
+        body(L, flags, bx, by, grid_blocks, tx, grid_threads);
+}
+
 /* ---- streams ---- */
 enum { OP_COPY, OP_SET, OP_KERNEL, OP_FREE, OP_RECORD, OP_WAIT, OP_HOST };
 typedef struct op {
@@ -328,6 +358,7 @@ typedef struct op {
   ndt_dk_launch *L;
   void (*fgrid)(const ndt_dk_flaunch *, unsigned *);   /* a fused group's launch */
   ndt_dk_flaunch *FL;
+  ndt_fg_body fbody;   /* or a compiled fused kernel's (cudaLaunchKernel) */
   void (*rgrid)(const ndt_dk_rlaunch *);   /* a random fill's launch */
   ndt_dk_rlaunch *RL;
   void (*xgrid)(void *);   /* another kernel's launch (index_impl.h) */
@@ -401,6 +432,7 @@ static void run_op(cudaStream_t s, op *o) {
       break;
     case OP_KERNEL:
       if (o->fault) dev_fault(d, cudaErrorIllegalAddress);
+      else if (!dead && o->FL && o->fbody) fbody_grid(o->fbody, o->FL, o->flags);
       else if (!dead && o->FL) o->fgrid(o->FL, o->flags);
       else if (!dead && o->RL) o->rgrid(o->RL);
       else if (!dead && o->XL) o->xgrid(o->XL);
@@ -853,22 +885,18 @@ void ndt__cudahost_launch(void *stream, int nop, unsigned always, const ndt_dk_l
 
 /* The fused interpreter's launch (src/kernels/cuda/fused_impl.h): as
  * above, over its program's operands and its nflags flags words. */
-void ndt__cudahost_launch_fused(void *stream, const ndt_dk_flaunch *L, unsigned *flags,
-                                int nflags, void (*grid)(const ndt_dk_flaunch *, unsigned *)) {
+static cudaError_t launch_fused(void *stream, const ndt_dk_flaunch *L, unsigned *flags,
+                                int nflags, void (*grid)(const ndt_dk_flaunch *, unsigned *),
+                                ndt_fg_body body) {
   cudaStream_t q;
   cudaError_t e = stream_of(stream, &q);
-  if (e) {
-    ret(e);
-    return;
-  }
+  if (e) return e;
   ndt_dk_flaunch *C = malloc(sizeof *C);
-  if (!C) {
-    ret(cudaErrorMemoryAllocation);
-    return;
-  }
+  if (!C) return cudaErrorMemoryAllocation;
   memcpy(C, L, offsetof(ndt_dk_flaunch, run) + (size_t)L->nrun * sizeof(ndt_dk_frun));
   int fault = 0;
   atomic_fetch_add(&n_fused, 1);
+  if (body) atomic_fetch_add(&n_fused_compiled, 1);
   long k_no = atomic_fetch_add(&n_kernel, 1) + 1;
   if (fail_kernel_at > 0 && k_no == fail_kernel_at) fault = 1;
   for (int r = 0; r < C->nrun && !fault; r++) {
@@ -897,11 +925,101 @@ void ndt__cudahost_launch_fused(void *stream, const ndt_dk_flaunch *L, unsigned 
     }
     flags = work_of(flags);
   }
-  e = enqueue(q, (op){.kind = OP_KERNEL, .fgrid = grid, .FL = C, .flags = flags, .fault = fault});
-  if (e) {
-    free(C);
-    ret(e);
+  e = enqueue(q, (op){.kind = OP_KERNEL, .fgrid = grid, .FL = C, .fbody = body, .flags = flags,
+                      .fault = fault});
+  if (e) free(C);
+  return e;
+}
+
+void ndt__cudahost_launch_fused(void *stream, const ndt_dk_flaunch *L, unsigned *flags,
+                                int nflags, void (*grid)(const ndt_dk_flaunch *, unsigned *)) {
+  ret(launch_fused(stream, L, flags, nflags, grid, NULL));
+}
+
+/* ---- libraries: a compiled fused kernel is a shared object (the emulated
+ * NVRTC's "cubin", nvrtc_emu.c), loaded from memory with dlopen; its
+ * kernel a function of one emulated thread (fused_gen.h) ---- */
+struct CUlib_st {
+  void *dl;
+  int fd;   /* its memfd, open while it is loaded: dlopen knows a library by its
+             * path, /proc/self/fd/N, which must not name another one */
+};
+struct CUkern_st {
+  ndt_fg_body body;
+};
+
+/* an ELF image's length: its section headers come last (as a linker
+ * writes a shared object; a cubin is an ELF image too) */
+static size_t elf_size(const unsigned char *p) {
+  if (memcmp(p, "\x7f" "ELF", 4) || p[4] != 2) return 0;   /* 64-bit */
+  uint64_t shoff, phoff;
+  uint16_t shentsize, shnum, phentsize, phnum;
+  memcpy(&phoff, p + 32, 8);
+  memcpy(&shoff, p + 40, 8);
+  memcpy(&phentsize, p + 54, 2);
+  memcpy(&phnum, p + 56, 2);
+  memcpy(&shentsize, p + 58, 2);
+  memcpy(&shnum, p + 60, 2);
+  uint64_t a = shoff + (uint64_t)shentsize * shnum, b = phoff + (uint64_t)phentsize * phnum;
+  return (size_t)(a > b ? a : b);
+}
+
+cudaError_t cudaLibraryLoadData(cudaLibrary_t *library, const void *code,
+                                enum cudaJitOption *jitOptions, void **jitOptionsValues,
+                                unsigned numJitOptions, enum cudaLibraryOption *libraryOptions,
+                                void **libraryOptionValues, unsigned numLibraryOptions) {
+  (void)jitOptions, (void)jitOptionsValues, (void)numJitOptions, (void)libraryOptions,
+      (void)libraryOptionValues, (void)numLibraryOptions;
+  size_t n = code ? elf_size(code) : 0;
+  if (!n) return ret(cudaErrorInvalidValue);
+  int fd = memfd_create("ndtile-cudahost-lib", MFD_CLOEXEC);
+  if (fd < 0) return ret(cudaErrorInitializationError);
+  int ok = write(fd, code, n) == (ssize_t)n;
+  char path[64];
+  snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+  void *dl = ok ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
+  struct CUlib_st *l = dl ? malloc(sizeof *l) : NULL;
+  if (!l) {
+    if (dl) dlclose(dl);
+    close(fd);
+    return ret(cudaErrorInvalidValue);   /* (CUDA: cudaErrorInvalidKernelImage) */
   }
+  l->dl = dl;
+  l->fd = fd;
+  *library = l;
+  return cudaSuccess;
+}
+
+cudaError_t cudaLibraryGetKernel(cudaKernel_t *kernel, cudaLibrary_t library, const char *name) {
+  void *f = library ? dlsym(library->dl, name) : NULL;
+  struct CUkern_st *k = f ? malloc(sizeof *k) : NULL;
+  if (!k) return ret(cudaErrorInvalidValue);
+  memcpy(&k->body, &f, sizeof f);
+  *kernel = k;   /* (kept while the process lives, as the plugin keeps its libraries) */
+  return cudaSuccess;
+}
+
+cudaError_t cudaLibraryUnload(cudaLibrary_t library) {
+  if (!library) return ret(cudaErrorInvalidResourceHandle);
+  dlclose(library->dl);
+  close(library->fd);
+  free(library);
+  return cudaSuccess;
+}
+
+/* args: the launch (by value) and the flags words' pointer; its flags
+ * words checked up to the highest its program records into */
+cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args,
+                             size_t sharedMem, cudaStream_t stream) {
+  (void)block, (void)sharedMem;
+  const struct CUkern_st *k = func;
+  const ndt_dk_flaunch *L = args[0];
+  unsigned *flags = *(unsigned **)args[1];
+  if (!k || grid.y != (unsigned)L->nrun || grid.x < 1) return ret(cudaErrorInvalidValue);
+  int nflags = 1;
+  for (int s = 0; s < L->prog.nstep; s++)
+    if (L->prog.step[s].flag + 1 > nflags) nflags = L->prog.step[s].flag + 1;
+  return ret(launch_fused(stream, L, flags, nflags, NULL, k->body));
 }
 
 /* The random fill's launch (src/kernels/cuda/rng_impl.h): as above, each

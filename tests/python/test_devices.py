@@ -335,6 +335,123 @@ def test_fused_groups_run_on_the_cuda_interpreter_with_numpys_bits_and_warnings(
     assert fused >= 3 * 6, r.stderr      # the groups ran on the device's interpreter
 
 
+# The fused groups' second tier (src/runtime/cuda_jit.c, fused_gen.c): a
+# program that recurs is compiled into a kernel of its own (in the host
+# build: the emulated NVRTC compiles the generated source as C, the emulated
+# library calls load it), cached on disk, and later launches use it. The
+# chains repeat, so their programs recur; NDTILE_CUDA_JIT_WAIT=1 makes the
+# batch that queues a compile wait for it, so the compiled path surely runs.
+# Values and warnings are NumPy's each round; the printed digest (all rounds'
+# bytes) is the same whichever tier ran, whether the kernel was compiled,
+# read from the cache, or never made (the interpreter alone).
+JIT = """
+    import hashlib, warnings, numpy, ndtile as np
+    rng = numpy.random.default_rng(1)
+    n = 700_000                         # three 2 MiB tiles of float64
+    A = [rng.standard_normal(n) for _ in range(5)]
+    Z = numpy.ones(n); Z[5] = 0.0; Z[n // 2] = numpy.nan
+    I = rng.integers(-50, 50, n).astype(numpy.int32)
+    F = rng.standard_normal((700, 1024)).astype(numpy.float32) * 100
+    G = rng.standard_normal(1024).astype(numpy.float32)
+    def chains(m, a, b, c, d, e, z, i, f, g):
+        return [a * b + c * d - e, m.floor(a / z) + b, (i * 3 + 1) // (i % 5) - i,
+                ((i * 2 - 7) // 3).astype(m.int8) + m.int8(1), f[:, ::2] * g[::2] - f[:, 1::2],
+                m.maximum(m.floor(f * g + 1.5), 0.0) > 3]
+    def run(m, args):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            out = [numpy.asarray(x) for x in chains(m, *args)]
+        return out, sorted(str(x.message) for x in w if x.category is RuntimeWarning)
+    mine = [np.asarray(x) for x in A + [Z, I, F, G]]
+    want, want_w = run(numpy, A + [Z, I, F, G])
+    h = hashlib.sha256()
+    for k in range(6):
+        got, got_w = run(np, mine)
+        assert got_w == want_w, (k, got_w, want_w)
+        for x, y in zip(got, want):
+            assert x.dtype == y.dtype and x.shape == y.shape and x.tobytes() == y.tobytes(), k
+            h.update(x.tobytes())
+    print(h.hexdigest())
+"""
+
+
+def jit_stats(stderr):
+    """the host build's fused counts: interpreted, compiled, compiles, cache hits"""
+    m = re.search(r"fused: (\d+) interpreted, (\d+) compiled, (\d+) compiles, (\d+) cache hits",
+                  stderr)
+    assert m, stderr
+    return tuple(int(x) for x in m.groups())
+
+
+@needs_cudahost
+def test_fused_kernels_compiled_cached_and_same_bits(tmp_path):
+    cache = tmp_path / "cache"
+    env = dict(NDTILE_DEVICES="cuda:0,1", NDTILE_CUDA_PLUGIN=cudahost_plugin(),
+               NDTILE_CUDA_MEM="64M", NDTILE_CUDAHOST_STATS="1", NDTILE_CACHE_DIR=str(cache),
+               NDTILE_VERBOSE="1")
+    interp = run(JIT, **env, NDTILE_CUDA_JIT="0")
+    assert interp.returncode == 0, interp.stdout + interp.stderr
+    assert jit_stats(interp.stderr)[1:] == (0, 0, 0), interp.stderr
+    assert not cache.exists()
+    first = run(JIT, **env, NDTILE_CUDA_JIT_WAIT="1")
+    assert first.returncode == 0, first.stdout + first.stderr
+    _, compiled, compiles, hits = jit_stats(first.stderr)
+    assert compiled > 0 and compiles >= 3 and hits == 0, first.stderr
+    files = sorted(cache.glob("fused-*.bin"))
+    assert len(files) == compiles, (files, first.stderr)
+    # a second process loads the kernels from the cache: no compile
+    second = run(JIT, **env, NDTILE_CUDA_JIT_WAIT="1")
+    assert second.returncode == 0, second.stdout + second.stderr
+    _, compiled2, compiles2, hits2 = jit_stats(second.stderr)
+    assert compiled2 > 0 and compiles2 == 0 and hits2 == compiles, second.stderr
+    # corrupt files (garbage, a cut one, an empty one) are ignored and rewritten
+    good = files[0].read_bytes()
+    files[0].write_bytes(b"not a kernel" * 100)
+    files[1].write_bytes(good[: len(good) // 2])
+    files[2].write_bytes(b"")
+    third = run(JIT, **env, NDTILE_CUDA_JIT_WAIT="1")
+    assert third.returncode == 0, third.stdout + third.stderr
+    _, compiled3, compiles3, hits3 = jit_stats(third.stderr)
+    assert compiled3 > 0 and compiles3 == 3 and hits3 == compiles - 3, third.stderr
+    assert "is unusable; compiling again" in third.stderr
+    assert files[0].read_bytes()[:8] == b"NDTFK001" and files[2].stat().st_size > 100
+    fourth = run(JIT, **env, NDTILE_CUDA_JIT_WAIT="1")
+    assert jit_stats(fourth.stderr)[2:] == (0, compiles), fourth.stderr
+    # the default policy (compiles in the background, no wait): the same bits
+    free = run(JIT, **env)
+    assert free.returncode == 0, free.stdout + free.stderr
+    digests = {r.stdout.splitlines()[-1] for r in (interp, first, second, third, fourth, free)}
+    assert len(digests) == 1, digests
+
+
+@needs_cudahost
+def test_fused_groups_on_compiled_kernels_only(tmp_path):
+    """NDTILE_CUDA_JIT=1 with the wait: every program is compiled before
+    its first batch, so FUSED's chains (NumPy's values, dtypes, warnings and
+    raised errors) run on compiled kernels alone."""
+    r = run(FUSED, NDTILE_DEVICES="cuda:0,1", NDTILE_CUDA_PLUGIN=cudahost_plugin(),
+            NDTILE_CUDA_MEM="64M", NDTILE_CUDAHOST_STATS="1", NDTILE_CUDA_JIT="1",
+            NDTILE_CUDA_JIT_WAIT="1", NDTILE_CACHE_DIR=str(tmp_path))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert json.loads(r.stdout.splitlines()[-1]) == [], r.stdout
+    interpreted, compiled, compiles, hits = jit_stats(r.stderr)
+    assert interpreted == 0 and compiled >= 3 * 6 and compiles >= 6, r.stderr
+
+
+@needs_cudahost
+def test_fused_kernels_without_nvrtc_stay_on_the_interpreter(tmp_path):
+    env = dict(NDTILE_DEVICES="cuda:0,1", NDTILE_CUDA_PLUGIN=cudahost_plugin(),
+               NDTILE_CUDA_MEM="64M", NDTILE_CUDAHOST_STATS="1",
+               NDTILE_CACHE_DIR=str(tmp_path / "cache"), NDTILE_CUDA_JIT_WAIT="1")
+    r = run(JIT, **env, NDTILE_CUDAHOST_NVRTC="none", NDTILE_VERBOSE="1")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "fused kernels: no NVRTC library" in r.stderr, r.stderr
+    interpreted, compiled, compiles, hits = jit_stats(r.stderr)
+    assert interpreted > 0 and (compiled, compiles, hits) == (0, 0, 0), r.stderr
+    ref = run(JIT, **env, NDTILE_CUDA_JIT="0")
+    assert r.stdout.splitlines()[-1] == ref.stdout.splitlines()[-1]
+
+
 def test_fused_groups_on_simulated_devices():
     r = run(FUSED, NDTILE_DEVICES="sim:2,mem=4M")
     assert r.returncode == 0, r.stdout + r.stderr
