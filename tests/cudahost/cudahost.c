@@ -48,6 +48,7 @@ static atomic_long n_alloc, n_kernel, n_fused, n_copy, n_copy_bytes, n_copy2d, n
     n_faults;
 static atomic_long n_rng;   /* the random fills' launches (also in n_kernel) */
 static atomic_long n_index;   /* index_impl.h's launches (gather, put) */
+static atomic_long n_reduce, n_scan;   /* fold_impl.h's and scan_impl.h's launches */
 static int delay_us;
 static _Thread_local unsigned delay_seed = 12345;
 
@@ -70,12 +71,16 @@ static size_t parse_size(const char *s, size_t dflt) {
 static void stats_report(void) {
   fprintf(stderr, "cudahost: %ld kernel launches, %ld copies (%ld bytes), %ld 2-d copies, "
           "%ld allocations (%ld refused), %ld faults, %ld fused launches, %ld rng launches, "
-          "%ld index launches\n",
+          "%ld index launches, %ld reduce launches, %ld scan launches\n",
           atomic_load(&n_kernel), atomic_load(&n_copy), atomic_load(&n_copy_bytes),
           atomic_load(&n_copy2d), atomic_load(&n_alloc), atomic_load(&n_fail_alloc),
           atomic_load(&n_faults), atomic_load(&n_fused), atomic_load(&n_rng),
-          atomic_load(&n_index));
+          atomic_load(&n_index), atomic_load(&n_reduce), atomic_load(&n_scan));
 }
+
+/* a launch of fold_impl.h (what 0) or scan_impl.h (1), counted for the
+ * statistics (the launch itself goes through ndt__cudahost_launch) */
+void ndt__cudahost_tally(int what) { atomic_fetch_add(what ? &n_scan : &n_reduce, 1); }
 
 static void settings_read(void) {
   const char *s = getenv("NDTILE_CUDAHOST_DEVICES");
@@ -818,6 +823,7 @@ void ndt__cudahost_launch(void *stream, int nop, unsigned always, const ndt_dk_l
     int empty = u->rows <= 0 || u->cols <= 0;
     for (int k = 0; k < nop && !fault; k++) {
       if (empty && !(always >> k & 1)) continue;
+      if (!u->p[k]) continue;   /* an absent operand (a scan's total or start) */
       const char *lo, *hi;
       run_reaches(u, k, &lo, &hi);
       if (!in_live(lo, (size_t)(hi - lo))) {
