@@ -18,7 +18,8 @@
  *     pieces. Float sums are not associative: not in this layout.
  *   column (NDT_FD_COLS): column j of the run (rows elements, stride rs)
  *     folds into p[1] + j * cs[1], row after row, as the CPU's k.acc does
- *     for a block whose innermost axis is kept: one thread a column, in
+ *     for a block whose innermost axis is kept (rows >= 1: an empty run's
+ *     operands are not moved by a launch), one thread a column, in
  *     order, so float sums too give the CPU's bits (with the flags of each
  *     addition and x86's NaNs: scalar.h's ndt_sc_add).
  * Operand 0's dtype is the launch's aux (ndt_dk_launch.aux); it is cast to
