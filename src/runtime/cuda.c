@@ -6,7 +6,10 @@
  * src/kernels/scalar.h, as the CPU's loops do), and the float32/float64
  * sums (the pairwise kernel of src/kernels/cuda/reduce_impl.h: a
  * "pairwise leaf" of a full sum, a "reduce block" whose innermost axis is
- * summed), and the fused elementwise groups of src/ops/fusion.c (the
+ * summed), the other reductions' blocks (src/kernels/cuda/fold_impl.h:
+ * integer and bool sums and products, min/max, nanmin/nanmax, any/all,
+ * argmin/argmax, row-fold float sums) and the scans ("scan", "scan fixup":
+ * src/kernels/cuda/scan_impl.h), with the CPU's bits, and the fused elementwise groups of src/ops/fusion.c (the
  * precompiled interpreter of src/kernels/cuda/fused_impl.h: a program per
  * group, built from its ndt_fused_desc), the random fills of the
  * fixed-cost floats and the integers (src/kernels/cuda/rng_impl.h: the
@@ -81,6 +84,7 @@ int ndt__dk_fold_has(int op, int mode, int in, int acc);
 int ndt__dk_fold(int op, int mode, int acc, const ndt_dk_launch *L, unsigned *flags,
                  void *stream);
 int ndt__dk_scan(int rt, int fix, const ndt_dk_launch *L, unsigned *flags, void *stream);
+int ndt__dk_arg(int op, int dt, const ndt_dk_launch *L, unsigned *flags, void *stream);
 #define NDT_FD_LINE 0   /* (fold_impl.h's layouts) */
 #define NDT_FD_COLS 1
 
@@ -349,11 +353,17 @@ static int pw_block_ok(const ndt_red_arg *r, int nd, const int64_t *shape, const
 
 static int fold_ok(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st);
 
+static int arg_rows(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st,
+                    int64_t *rows, int64_t *rs);
+
 static int red_ok(const ndt_red_arg *r, const ndt_operand *op, int nop) {
-  if (r->arg || nop < 2 || !op[0].view->store) return 0;
+  if (nop < 2 || !op[0].view->store) return 0;
   const ndt_array *v = op[0].view;
-  int64_t st[NDT_MAXDIMS];
+  int64_t st[NDT_MAXDIMS], rows, rs;
   for (int k = 0; k < v->ndim; k++) st[k] = v->strides[k] * v->store->itemsize;
+  if (r->arg)
+    return nop >= 3 && v->size > 0 && ndt__dk_arg(r->op, r->acc, NULL, NULL, NULL) == 0 &&
+           r->in.dtype == r->acc && arg_rows(r, v->ndim, v->shape, st, &rows, &rs);
   return pw_block_ok(r, v->ndim, v->shape, st) || (v->size > 0 && fold_ok(r, v->ndim, v->shape, st));
 }
 
@@ -372,8 +382,8 @@ static int pw_leaf_ok(const ndt_pw_arg *a) {
  * rows along at most one other reduced axis, C order, folded by a block of
  * threads: exact, as every op taken that way is associative), or kept (a
  * column run along it, one thread per partial element folding the rows of
- * at most one reduced axis in order, as k.acc does). Other layouts, the
- * arg reductions and empty blocks stay on the CPU. */
+ * at most one reduced axis in order, as k.acc does). argmin/argmax: below
+ * (arg_rows). Other layouts and empty blocks stay on the CPU. */
 typedef struct {
   int mode;                /* NDT_FD_LINE or NDT_FD_COLS */
   int nd;
@@ -409,6 +419,25 @@ static int fold_ok(const ndt_red_arg *r, int nd, const int64_t *shape, const int
   return !r->arg && r->in.dtype >= 0 && r->in.dtype < NDT_NTYPES &&
          fold_plan_of(r, nd, shape, st, &pl) &&
          ndt__dk_fold_has(r->op, pl.mode, r->in.dtype, r->acc);
+}
+
+/* argmin/argmax blocks (fold_impl.h's arg kernels): over all axes, the
+ * block's leading axes as the rows of one line run (the CPU's flat index of
+ * run q's element j is the block's first + q * n + j, n the last axis's
+ * length: one run when those axes step as one, else the CPU); along one
+ * axis, a line run per partial element. 1 with the rows (all axes) when
+ * the device takes the block. */
+static int arg_rows(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st,
+                    int64_t *rows, int64_t *rs) {
+  *rows = 1;
+  *rs = 0;
+  if (!r->arg_all || nd < 2) return 1;
+  int64_t sh[NDT_MAXDIMS], s2[1][NDT_MAXDIMS];
+  for (int k = 0; k < nd - 1; k++) sh[k] = shape[k], s2[0][k] = st[k];
+  int m = coalesce(nd - 1, sh, 1, s2);
+  if (m > 1) return 0;
+  if (m == 1) *rows = sh[0], *rs = s2[0][0];
+  return 1;
 }
 
 /* ---- the scans (src/kernels/cuda/scan_impl.h) ----
@@ -791,6 +820,9 @@ static ndt_status launch(cuda_dev *d, batch *bt) {
   if (bt->what == K_SCAN || bt->what == K_SCANFIX) {
     bt->L.aux = g->loop[1] | (g->op & 1) << 8 | (g->op >> 1 & 1) << 9;
     rc = ndt__dk_scan(g->loop[0], bt->what == K_SCANFIX, &bt->L, d->flags, d->stream);
+  } else if (bt->what == K_BLOCK && g->nin == 3) {
+    bt->L.aux = 0;
+    rc = ndt__dk_arg(g->op, g->loop[0], &bt->L, d->flags, d->stream);
   } else if (bt->what == K_BLOCK && g->nin > 0) {
     bt->L.aux = g->loop[1];
     rc = ndt__dk_fold(g->op, g->nin - 1, g->loop[0], &bt->L, d->flags, d->stream);
@@ -900,15 +932,68 @@ static ndt_status block_add(cuda_dev *d, batch *bt, const ndt_red_arg *r, ndt_bo
   return NDT_OK;
 }
 
-/* A block's kernel: the pairwise sum (nin 0) or a fold (nin 1 + layout). */
+/* A block's kernel: the pairwise sum (nin 0), a fold (nin 1 + layout) or
+ * an arg reduction (nin 3). */
 static void block_sig(const ndt_red_arg *r, const ndt_bound *b, ew_sig *g) {
   g->loop[0] = r->acc;
+  if (r->arg) {
+    g->op = r->op;
+    g->nin = 3;
+    return;
+  }
   if (pw_block_ok(r, b[0].ndim, b[0].shape, b[0].st)) return;
   fold_plan pl;
   fold_plan_of(r, b[0].ndim, b[0].shape, b[0].st, &pl);
   g->op = r->op;
   g->nin = 1 + pl.mode;
   g->loop[1] = r->in.dtype;
+}
+
+/* An argmin/argmax block (arg_rows above): the CPU body's runs, each
+ * with its first index; the partials' values in operand 1, indices in 2. */
+static ndt_status arg_add(cuda_dev *d, batch *bt, const ndt_red_arg *r, ndt_bound *b) {
+  const ndt_array *v = b[0].view;
+  int nd = b[0].ndim, asz = ndt_dk_dtype_size(r->acc);
+  if (!v->size) return NDT_OK;
+  ndt_dk_run *u;
+  ndt_status s;
+  if (r->arg_all) {
+    int64_t rows, rs;
+    if (!arg_rows(r, nd, b[0].shape, b[0].st, &rows, &rs))
+      return host->error(NDT_ERR_INTERNAL, "the CUDA arg reduction cannot take this block");
+    if ((s = next_run(d, bt, &u))) return s;
+    *u = (ndt_dk_run){.rows = rows, .cols = nd ? b[0].shape[nd - 1] : 1,
+                      .p = {b[0].ptr, b[1].ptr, b[2].ptr}, .rs = {rs, 0, 0, r->arg_base},
+                      .cs = {nd ? b[0].st[nd - 1] : 0, 0, 0}};
+    return NDT_OK;
+  }
+  /* a run per partial element (the other axes in C order); the partials
+   * in C order over the block's shape with the axis set to 1 */
+  int ax = r->arg_axis;
+  int64_t pst[NDT_MAXDIMS], pe = 1, outer = 1, idx[NDT_MAXDIMS] = {0};
+  for (int k = nd - 1; k >= 0; k--) {
+    pst[k] = k == ax ? 0 : pe;
+    if (k != ax) pe *= b[0].shape[k];
+  }
+  outer = pe;
+  for (int64_t q = 0; q < outer; q++) {
+    if ((s = next_run(d, bt, &u))) return s;
+    char *ip = b[0].ptr;
+    int64_t po = 0;
+    for (int k = 0; k < nd; k++) {
+      ip += idx[k] * b[0].st[k];
+      po += idx[k] * pst[k];
+    }
+    *u = (ndt_dk_run){.rows = 1, .cols = b[0].shape[ax],
+                      .p = {ip, b[1].ptr + po * asz, b[2].ptr + po * 8},
+                      .rs = {0, 0, 0, r->arg_base}, .cs = {b[0].st[ax], 0, 0}};
+    for (int k = nd - 1; k >= 0; k--) {
+      if (k == ax) continue;
+      if (++idx[k] < b[0].shape[k]) break;
+      idx[k] = 0;
+    }
+  }
+  return NDT_OK;
 }
 
 /* A block of a fold (fold_plan above): a line run per partial element, or
@@ -1040,6 +1125,7 @@ static ndt_status dev_run(cuda_dev *d, int what, ndt_bound *b, int n, const int 
            : what == K_LEAF    ? leaf_add(d, &bt, args[i], b + at)
            : what == K_SCAN    ? scan_add(d, &bt, args[i], b + at, 0)
            : what == K_SCANFIX ? scan_add(d, &bt, args[i], b + at, 1)
+           : g.nin == 3        ? arg_add(d, &bt, args[i], b + at)
            : g.nin > 0         ? fold_add(d, &bt, args[i], b + at)
                                : block_add(d, &bt, args[i], b + at);
     }

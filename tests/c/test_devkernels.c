@@ -43,6 +43,9 @@
  *            C and Fortran order), on emulated blocks of 5 and 128
  *            threads, against the CPU's reduce kernel (k.run, k.acc) bit
  *            for bit, and the flags of the sums
+ *   arg      argmin/argmax (fold_impl.h) of all 13 dtypes over the same
+ *            data, runs of one and several rows with their first indices,
+ *            empty runs, against the CPU's arg kernel: index and value
  *   scan     the scans (scan_impl.h) for every result dtype from several
  *            input dtypes (casts with their flags), sum and product, with
  *            and without NaN skipping, lines that start afresh or from a
@@ -1084,6 +1087,64 @@ static void test_fold(void) {
   free(tmp);
 }
 
+/* ---- argmin / argmax (fold_impl.h) ---- */
+static void test_arg(void) {
+  static const int64_t lens[] = {0, 1, 2, 7, 64, 129, 1000, 4099};
+  const int64_t maxn = 3 * 4099 + 8;
+  unsigned char *in = malloc((size_t)maxn * 16);
+  static unsigned char val[3][16], ref[3][16];
+  static int64_t idx[3], iref[3];
+  int checked = 0;
+  for (int dt = 0; dt < NDT_NTYPES; dt++)
+    for (int op = NDT_RED_ARGMIN; op <= NDT_RED_ARGMAX; op++) {
+      ndt_arg_fn argk = ndt__kern->arg((ndt_reduce_op)op, (ndt_dtype)dt);
+      EXPECT(argk && ndt__dk_arg(op, dt, NULL, NULL, NULL) == 0, "an arg kernel for %s",
+             ndt_dtype_name((ndt_dtype)dt));
+      int isz = (int)ndt_dtype_size((ndt_dtype)dt);
+      for (int clean = 0; clean < 2; clean++)
+        for (size_t li = 0; li < sizeof lens / sizeof *lens; li++) {
+          int64_t n = lens[li], c3 = n / 3;
+          fold_data((ndt_dtype)dt, clean, in, 3 * n + 8, (uint64_t)(dt * 7 + op + n));
+          if (dt == NDT_BOOL) in[1] = 2;   /* (the bytes are compared) */
+          /* n contiguous from index 1000; 3 rows of n/3 every other
+           * element from index 5 (the rows' indices follow on); empty */
+          ndt_dk_launch L = {.nrun = 3};
+          L.run[0] = (ndt_dk_run){.rows = 1, .cols = n, .p = {(char *)in, (char *)val[0], (char *)&idx[0]},
+                                  .rs = {0, 0, 0, 1000}, .cs = {isz, 0, 0}};
+          L.run[1] = (ndt_dk_run){.rows = 3, .cols = c3,
+                                  .p = {(char *)in + isz, (char *)val[1], (char *)&idx[1]},
+                                  .rs = {(2 * c3 + 1) * isz, 0, 0, 5}, .cs = {2 * isz, 0, 0}};
+          L.run[2] = (ndt_dk_run){.rows = 1, .cols = 0, .p = {(char *)in, (char *)val[2], (char *)&idx[2]},
+                                  .rs = {0, 0, 0, 7}, .cs = {isz, 0, 0}};
+          for (int q = 0; q < 3; q++) {   /* the CPU's block body: runs in order */
+            const ndt_dk_run *u = &L.run[q];
+            iref[q] = -1;
+            for (int64_t i = 0; i < u->rows; i++)
+              argk(u->p[0] + i * u->rs[0], u->cs[0], u->cols, (char *)ref[q], &iref[q],
+                   u->rs[3] + i * u->cols);
+          }
+          for (int nt = 5; nt <= 128; nt += 123) {
+            memset(val, 0x5a, sizeof val);
+            memset(idx, 0x5a, sizeof idx);
+            int t0 = ndt_dk_emu_threads;
+            ndt_dk_emu_threads = nt;
+            EXPECT(ndt__dk_arg(op, dt, &L, NULL, NULL) == 0, "the arg launch");
+            ndt_dk_emu_threads = t0;
+            int bad = -1;
+            for (int q = 0; q < 3 && bad < 0; q++)
+              if (idx[q] != iref[q] || (iref[q] >= 0 && memcmp(val[q], ref[q], (size_t)isz))) bad = q;
+            EXPECT(bad < 0, "%s of %s (n=%lld%s, %d threads): run %d: device %lld, CPU %lld",
+                   op == NDT_RED_ARGMIN ? "argmin" : "argmax", ndt_dtype_name((ndt_dtype)dt),
+                   (long long)n, clean ? ", clean" : "", nt, bad, (long long)(bad >= 0 ? idx[bad] : 0),
+                   (long long)(bad >= 0 ? iref[bad] : 0));
+            checked++;
+          }
+        }
+    }
+  printf("arg: %d launches checked\n", checked);
+  free(in);
+}
+
 /* ---- the scans (scan_impl.h) ---- */
 static void test_scan(void) {
   static const int64_t lens[] = {0, 1, 2, 5, 300, 700};
@@ -1872,6 +1933,7 @@ int main(int argc, char **argv) {
   if (all || !strcmp(mode, "pairwise")) test_pairwise();
   if (all || !strcmp(mode, "rng")) test_rng();
   if (all || !strcmp(mode, "fold")) test_fold();
+  if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "arg")) test_arg();
   /* (kernels compiled here only: their launches are not mirrored) */
   if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "scan")) test_scan();
   /* (the host build only: the plugin's entry is not reached here) */

@@ -3,7 +3,7 @@
  * (NaN propagating and NaN ignoring), any and all, and the float and
  * complex sums of a "row fold" (the innermost axis kept). Each gives the
  * partial the CPU's reduce kernel (src/kernels/cpu/reduce.c) leaves in its
- * accumulator, bit for bit.
+ * accumulator, bit for bit; and argmin/argmax (below).
  *
  * Two layouts of a run (dk.h's ndt_dk_run):
  *   line (NDT_FD_LINE): the run's rows x cols elements of operand 0, in C
@@ -353,6 +353,140 @@ NDT_DK_ENTRY(int) ndt__dk_fold(int op, int mode, int acc, const ndt_dk_launch *L
   if (!e) return -1;
   (mode == NDT_FD_LINE ? e->line : e->cols)(L, flags, stream);
   return 0;
+}
+
+/* ---- argmin / argmax ----
+ * Line runs only: p[0] the values (rows x cols, C order: element e of the
+ * run has index rs[3] + e, the run's first index in rs[3], operand 3
+ * absent), p[1] the best value, p[2] its index (int64; -1 for an empty
+ * run). The CPU's rule (reduce.c's ARG): the first of equals, and the
+ * first NaN, win; as an associative step over (value, index) pairs in
+ * order, threads take contiguous pieces and thread 0 combines them in
+ * order. bool's are uint8's (the CPU compares the bytes). */
+#define NDT_FA_STEP(OP, SFX, T, ISNAN, BETTER)                                          \
+  NDT_HD void ndt_fa_##OP##_##SFX(T *b, int64_t *bi, T v, int64_t vi) {                \
+    if (vi < 0 || (*bi >= 0 && ISNAN(*b))) return;                                    \
+    if (*bi < 0 || ISNAN(v) || BETTER(v, *b)) {                                       \
+      *b = v;                                                                         \
+      *bi = vi;                                                                       \
+    }                                                                                 \
+  }                                                                                   \
+  NDT_HD void ndt_fap_##OP##_##SFX(const ndt_dk_run *r, int64_t tx, int64_t ntx, T *b,  \
+                                   int64_t *bi) {                                     \
+    const int64_t n = r->rows * r->cols, cols = r->cols;                               \
+    const int64_t per = (n + ntx - 1) / ntx, lo = tx * per;                            \
+    const int64_t hi = lo + per < n ? lo + per : n;                                    \
+    memset(b, 0, sizeof *b);                                                           \
+    *bi = -1;                                                                          \
+    for (int64_t e = lo; e < hi; e++) {                                               \
+      const int64_t i = r->rows == 1 ? 0 : e / cols, j = e - i * cols;                 \
+      ndt_fa_##OP##_##SFX(b, bi, *(const T *)(r->p[0] + i * r->rs[0] + j * r->cs[0]),   \
+                          r->rs[3] + e);                                              \
+    }                                                                                 \
+  }
+#define NDT_FA_TYPE(SFX, T, ISNAN, LT, GT) \
+  NDT_FA_STEP(argmin, SFX, T, ISNAN, LT) NDT_FA_STEP(argmax, SFX, T, ISNAN, GT)
+#define NDT_FA_NONAN(x) 0
+NDT_FA_TYPE(u8, uint8_t, NDT_FA_NONAN, NDT_FD_RLT, NDT_FD_RGT)
+NDT_FA_TYPE(i8, int8_t, NDT_FA_NONAN, NDT_FD_RLT, NDT_FD_RGT)
+NDT_FA_TYPE(i16, int16_t, NDT_FA_NONAN, NDT_FD_RLT, NDT_FD_RGT)
+NDT_FA_TYPE(i32, int32_t, NDT_FA_NONAN, NDT_FD_RLT, NDT_FD_RGT)
+NDT_FA_TYPE(i64, int64_t, NDT_FA_NONAN, NDT_FD_RLT, NDT_FD_RGT)
+NDT_FA_TYPE(u16, uint16_t, NDT_FA_NONAN, NDT_FD_RLT, NDT_FD_RGT)
+NDT_FA_TYPE(u32, uint32_t, NDT_FA_NONAN, NDT_FD_RLT, NDT_FD_RGT)
+NDT_FA_TYPE(u64, uint64_t, NDT_FA_NONAN, NDT_FD_RLT, NDT_FD_RGT)
+NDT_FA_TYPE(f32, float, NDT_FD_RNAN, NDT_FD_RLT, NDT_FD_RGT)
+NDT_FA_TYPE(f64, double, NDT_FD_RNAN, NDT_FD_RLT, NDT_FD_RGT)
+NDT_FA_TYPE(c64, ndt_c64, NDT_FD_CNAN, NDT_FD_CLT, NDT_FD_CGT)
+NDT_FA_TYPE(c128, ndt_c128, NDT_FD_CNAN, NDT_FD_CLT, NDT_FD_CGT)
+#define NDT_FA_ALL(X)                                                                  \
+  X(argmin, u8, uint8_t) X(argmax, u8, uint8_t) X(argmin, i8, int8_t) X(argmax, i8, int8_t) \
+  X(argmin, i16, int16_t) X(argmax, i16, int16_t) X(argmin, i32, int32_t)              \
+  X(argmax, i32, int32_t) X(argmin, i64, int64_t) X(argmax, i64, int64_t)              \
+  X(argmin, u16, uint16_t) X(argmax, u16, uint16_t) X(argmin, u32, uint32_t)           \
+  X(argmax, u32, uint32_t) X(argmin, u64, uint64_t) X(argmax, u64, uint64_t)           \
+  X(argmin, f32, float) X(argmax, f32, float) X(argmin, f64, double)                   \
+  X(argmax, f64, double) X(argmin, c64, ndt_c64) X(argmax, c64, ndt_c64)               \
+  X(argmin, c128, ndt_c128) X(argmax, c128, ndt_c128)
+
+#if defined(NDT_DK_HOST)
+#define NDT_FA_K(OP, SFX, T)                                                            \
+  static void ndt_fag_##OP##_##SFX(const ndt_dk_launch *L, unsigned *flags) {           \
+    (void)flags;                                                                        \
+    for (int q = 0; q < L->nrun; q++) {                                                 \
+      const ndt_dk_run *r = &L->run[q];                                                 \
+      T b, pb;                                                                          \
+      int64_t bi = -1, pi;                                                              \
+      memset(&b, 0, sizeof b);                                                          \
+      for (int64_t tx = 0; tx < ndt_dk_emu_threads; tx++) {                             \
+        ndt_fap_##OP##_##SFX(r, tx, ndt_dk_emu_threads, &pb, &pi);                      \
+        ndt_fa_##OP##_##SFX(&b, &bi, pb, pi);                                           \
+      }                                                                                 \
+      *(T *)r->p[1] = b;                                                                \
+      *(int64_t *)r->p[2] = bi;                                                         \
+    }                                                                                   \
+  }                                                                                     \
+  static void ndt_fal_##OP##_##SFX(const ndt_dk_launch *L, unsigned *flags, void *stream) { \
+    if (L->nrun > 0) {                                                                  \
+      NDT_FD_QUEUE3(ndt_fag_##OP##_##SFX)                                               \
+    }                                                                                   \
+  }
+#if defined(NDT_DK_STREAM)
+#define NDT_FD_QUEUE3(NAME)                                                     \
+  NDT_FD_TALLY(0);                                                              \
+  ndt__cudahost_launch(stream, 3, 6u, L, flags, NAME);
+#else
+#define NDT_FD_QUEUE3(NAME) \
+  (void)stream;             \
+  NAME(L, flags);
+#endif
+#else
+#define NDT_FA_K(OP, SFX, T)                                                            \
+  __global__ void ndt_fak_##OP##_##SFX(const __grid_constant__ ndt_dk_launch L,         \
+                                       unsigned *flags) {                               \
+    __shared__ T val[NDT_FD_THREADS];                                                   \
+    __shared__ int64_t idx[NDT_FD_THREADS];                                             \
+    const ndt_dk_run *r = &L.run[blockIdx.y];                                           \
+    (void)flags;                                                                        \
+    ndt_fap_##OP##_##SFX(r, threadIdx.x, blockDim.x, &val[threadIdx.x], &idx[threadIdx.x]); \
+    __syncthreads();                                                                    \
+    if (threadIdx.x == 0) {                                                             \
+      T b = val[0];                                                                     \
+      int64_t bi = idx[0];                                                              \
+      for (unsigned t = 1; t < blockDim.x; t++) ndt_fa_##OP##_##SFX(&b, &bi, val[t], idx[t]); \
+      *(T *)r->p[1] = b;                                                                \
+      *(int64_t *)r->p[2] = bi;                                                         \
+    }                                                                                   \
+  }                                                                                     \
+  static void ndt_fal_##OP##_##SFX(const ndt_dk_launch *L, unsigned *flags, void *stream) { \
+    if (L->nrun > 0)                                                                    \
+      ndt_fak_##OP##_##SFX<<<dim3(1, (unsigned)L->nrun, 1), NDT_FD_THREADS, 0,          \
+                             (cudaStream_t)stream>>>(*L, flags);                        \
+  }
+#endif
+NDT_FA_ALL(NDT_FA_K)
+
+typedef struct {
+  int op, dt;
+  ndt_dk_fn fn;
+} ndt_fa_entry;
+#define NDT_FA_ROW(OP, SFX, T) \
+  {NDT_RED_##OP, NDT_FD_DT_##SFX, ndt_fal_##OP##_##SFX},
+#define NDT_RED_argmin NDT_RED_ARGMIN
+#define NDT_RED_argmax NDT_RED_ARGMAX
+static const ndt_fa_entry ndt_fa_table[] = {NDT_FA_ALL(NDT_FA_ROW)};
+
+/* The arg reductions (NDT_RED_ARGMIN/ARGMAX) of L's runs of dtype dt: 0, or
+ * -1 when there is no such kernel (dt NULL-launch: just the question). */
+NDT_DK_ENTRY(int) ndt__dk_arg(int op, int dt, const ndt_dk_launch *L, unsigned *flags,
+                              void *stream) {
+  if (dt == NDT_BOOL) dt = NDT_UINT8;
+  for (size_t k = 0; k < sizeof ndt_fa_table / sizeof *ndt_fa_table; k++)
+    if (ndt_fa_table[k].op == op && ndt_fa_table[k].dt == dt) {
+      if (L) ndt_fa_table[k].fn(L, flags, stream);
+      return 0;
+    }
+  return -1;
 }
 
 #endif
