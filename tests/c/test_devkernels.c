@@ -49,7 +49,9 @@
  *   scan     the scans (scan_impl.h) for every result dtype from several
  *            input dtypes (casts with their flags), sum and product, with
  *            and without NaN skipping, lines that start afresh or from a
- *            predecessor's end, with totals; and the integer fix-ups:
+ *            predecessor's end, with totals (integers both ways: a block
+ *            of threads a line, of 5 and 128, and a line a thread); and
+ *            the integer fix-ups:
  *            against the CPU's scan kernel and cast loop, bit for bit (a
  *            NaN against a NaN for floats: which payload x86 keeps where
  *            two meet follows gcc's operand order), and the flags (the
@@ -1205,10 +1207,18 @@ static void test_scan(void) {
                 memcpy(tref[i], acc, (size_t)rsz);
               }
               unsigned want = ndt_fpe_test() & (NDT_FPE_DIVIDE | NDT_FPE_OVERFLOW | NDT_FPE_INVALID);
+              /* integers: a block of threads a line (5 and 128 threads),
+               * then a line a thread; others: a line a thread */
+              for (int pass = 0; pass < 3; pass++) {
+              int par0 = ndt_sn_par_rows, t0 = ndt_dk_emu_threads;
+              ndt_sn_par_rows = pass < 2 ? 1 << 30 : 0;
+              ndt_dk_emu_threads = pass == 1 ? 128 : 5;
               memset(out, 0x5a, sizeof out);
               memset(tot, 0x5a, sizeof tot);
               unsigned fl = 0;
               if (ndt__dk_scan(rt, 0, &L, &fl, NULL)) exit(2);
+              ndt_sn_par_rows = par0;
+              ndt_dk_emu_threads = t0;
               int bad = -1;
               for (int64_t e = 0; e < 3 * n && bad < 0; e++)
                 if (differ((ndt_dtype)rt, (unsigned char *)out + e * rsz, (unsigned char *)ref + e * rsz, 2))
@@ -1220,15 +1230,17 @@ static void test_scan(void) {
                 hex(hd, (unsigned char *)out + bad * rsz, rsz);
                 hex(hc, (unsigned char *)ref + bad * rsz, rsz);
               }
-              EXPECT(bad < 0, "scan %s%s of %s into %s (n=%lld%s): element %d: device %s, CPU %s",
+              EXPECT(bad < 0, "scan %s%s of %s into %s (n=%lld%s, pass %d): element %d: device %s, CPU %s",
                      nan ? "nan" : "", prod ? "prod" : "sum", ndt_dtype_name((ndt_dtype)it),
-                     ndt_dtype_name((ndt_dtype)rt), (long long)n, from ? ", continued" : "", bad,
-                     hd, hc);
+                     ndt_dtype_name((ndt_dtype)rt), (long long)n, from ? ", continued" : "", pass,
+                     bad, hd, hc);
               EXPECT((fl & (NDT_FPE_DIVIDE | NDT_FPE_OVERFLOW | NDT_FPE_INVALID)) == want,
                      "scan %s of %s into %s (n=%lld): flags %u, the CPU's %u", prod ? "prod" : "sum",
                      ndt_dtype_name((ndt_dtype)it), ndt_dtype_name((ndt_dtype)rt), (long long)n, fl,
                      want);
               checked++;
+              }
+              unsigned fl;
               /* the fix-up of integer and bool results: carry (op) every element */
               if (rt > NDT_UINT64 || from) continue;
               memcpy(out, ref, (size_t)(3 * n * rsz));

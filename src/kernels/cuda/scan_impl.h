@@ -24,8 +24,9 @@
  * The launch's aux: the input's dtype | prod << 8 | nan << 9. fold.cu
  * compiles this file with nvcc (with fold_impl.h, whose loads it uses);
  * tests/c/test_devkernels.c (scan) runs it on the CPU against the CPU's
- * kernels. Not yet run on a GPU; a line a thread is slow for long lines (a
- * 1-d cumsum of a 2 MiB tile is one thread). */
+ * kernels. Integer and bool scans of few lines take a block of threads a
+ * line (below). Not yet run on a GPU; a float line a thread is slow for
+ * long lines (a 1-d float cumsum of a 2 MiB tile is one thread). */
 #ifndef NDT_KERNELS_CUDA_SCAN_IMPL_H
 #define NDT_KERNELS_CUDA_SCAN_IMPL_H
 
@@ -158,13 +159,133 @@ NDT_SN_ALL(NDT_SN_SCANK)
   })
 NDT_SN_INTS(NDT_SN_FIXK)
 
+/* ---- integer and bool scans of few long lines: a block of threads a line
+ * (wrapping arithmetic and bool or/and are associative, and the identity
+ * followed by x is x, as the CPU's first element is: the same bits in any
+ * grouping). Each thread folds its contiguous piece of the line (phase 1),
+ * thread 0 turns the pieces' totals into each piece's start, from the
+ * line's start (phase 2), each thread scans its piece from its start
+ * (phase 3). Runs with at least ndt_sn_par_rows lines take the line a
+ * thread kernel above instead (enough lines to fill the device). */
+static int ndt_sn_par_rows = 64;
+#define NDT_SN_THREADS 256
+#define NDT_SN_PAR(SFX)                                                                 \
+  NDT_HD void ndt_snp_piece_##SFX(const ndt_dk_run *r, int64_t tx, int64_t ntx, int64_t *lo, \
+                                  int64_t *hi) {                                        \
+    const int64_t per = (r->cols + ntx - 1) / ntx;                                      \
+    *lo = tx * per < r->cols ? tx * per : r->cols;                                      \
+    *hi = *lo + per < r->cols ? *lo + per : r->cols;                                    \
+  }                                                                                     \
+  NDT_HD ndt_sc_t_##SFX ndt_snp_id_##SFX(int prod) {                                    \
+    return prod ? ndt_sn_one_##SFX() : ndt_sn_zero_##SFX();                             \
+  }                                                                                     \
+  /* phase 1: thread tx's piece of line i, folded from the identity */                \
+  NDT_HD ndt_sc_t_##SFX ndt_snp_total_##SFX(const ndt_dk_run *r, int64_t i, int aux,     \
+                                            int64_t tx, int64_t ntx, unsigned *fe) {    \
+    const int in = NDT_SN_IN(aux), prod = NDT_SN_PROD(aux);                             \
+    int64_t lo, hi;                                                                     \
+    ndt_snp_piece_##SFX(r, tx, ntx, &lo, &hi);                                          \
+    ndt_sc_t_##SFX acc = ndt_snp_id_##SFX(prod);                                        \
+    for (int64_t j = lo; j < hi; j++) {                                                 \
+      ndt_sc_t_##SFX v = ndt_sn_ld_##SFX(in, r->p[0] + i * r->rs[0] + j * r->cs[0], fe); \
+      acc = prod ? ndt_sn_mul_##SFX(acc, v, fe) : ndt_sn_add_##SFX(acc, v, fe);         \
+    }                                                                                   \
+    return acc;                                                                         \
+  }                                                                                     \
+  /* phase 2 (one thread): the pieces' starts; the line's total */                     \
+  NDT_HD void ndt_snp_starts_##SFX(const ndt_dk_run *r, int64_t i, int aux,             \
+                                   ndt_sc_t_##SFX *part, int64_t ntx) {                 \
+    const int prod = NDT_SN_PROD(aux);                                                  \
+    ndt_sc_t_##SFX c = r->p[3] ? *(const ndt_sc_t_##SFX *)(r->p[3] + i * r->rs[3])      \
+                               : ndt_snp_id_##SFX(prod);                                \
+    for (int64_t t = 0; t < ntx; t++) {                                                 \
+      const ndt_sc_t_##SFX x = part[t];                                                 \
+      part[t] = c;                                                                      \
+      c = prod ? ndt_sn_mul_##SFX(c, x, NULL) : ndt_sn_add_##SFX(c, x, NULL);           \
+    }                                                                                   \
+    /* (an empty line's total: its start, else 0, as the CPU's) */                    \
+    if (r->cols == 0 && !r->p[3]) c = ndt_sn_zero_##SFX();                              \
+    if (r->p[2]) *(ndt_sc_t_##SFX *)(r->p[2] + i * r->rs[2]) = c;                       \
+  }                                                                                     \
+  /* phase 3: thread tx's piece, scanned from its start */                            \
+  NDT_HD void ndt_snp_scan_##SFX(const ndt_dk_run *r, int64_t i, int aux, int64_t tx,    \
+                                 int64_t ntx, ndt_sc_t_##SFX acc, unsigned *fe) {       \
+    const int in = NDT_SN_IN(aux), prod = NDT_SN_PROD(aux);                             \
+    int64_t lo, hi;                                                                     \
+    ndt_snp_piece_##SFX(r, tx, ntx, &lo, &hi);                                          \
+    for (int64_t j = lo; j < hi; j++) {                                                 \
+      ndt_sc_t_##SFX v = ndt_sn_ld_##SFX(in, r->p[0] + i * r->rs[0] + j * r->cs[0], fe); \
+      acc = prod ? ndt_sn_mul_##SFX(acc, v, fe) : ndt_sn_add_##SFX(acc, v, fe);         \
+      *(ndt_sc_t_##SFX *)(r->p[1] + i * r->rs[1] + j * r->cs[1]) = acc;                 \
+    }                                                                                   \
+  }
+NDT_SN_INTS(NDT_SN_PAR)
+
+#if defined(NDT_DK_HOST)
+#define NDT_SN_PARK(SFX)                                                                \
+  static void ndt_snpg_##SFX(const ndt_dk_launch *L, unsigned *flags) {                 \
+    ndt_sc_t_##SFX part[NDT_SN_THREADS];                                                \
+    const int64_t ntx = ndt_dk_emu_threads < NDT_SN_THREADS ? ndt_dk_emu_threads : NDT_SN_THREADS; \
+    unsigned f = 0;                                                                     \
+    for (int q = 0; q < L->nrun; q++) {                                                 \
+      const ndt_dk_run *r = &L->run[q];                                                 \
+      for (int64_t i = 0; i < r->rows; i++) {                                           \
+        for (int64_t tx = 0; tx < ntx; tx++)                                            \
+          part[tx] = ndt_snp_total_##SFX(r, i, L->aux, tx, ntx, &f);                    \
+        ndt_snp_starts_##SFX(r, i, L->aux, part, ntx);                                  \
+        for (int64_t tx = 0; tx < ntx; tx++)                                            \
+          ndt_snp_scan_##SFX(r, i, L->aux, tx, ntx, part[tx], &f);                      \
+      }                                                                                 \
+    }                                                                                   \
+    NDT_DK_FLAGS(flags, f);                                                             \
+  }                                                                                     \
+  static void ndt_snp_##SFX(const ndt_dk_launch *L, unsigned *flags, void *stream) {    \
+    if (L->nrun > 0) {                                                                  \
+      NDT_SN_QUEUE(ndt_snpg_##SFX)                                                      \
+    }                                                                                   \
+  }
+#if defined(NDT_DK_STREAM)
+#define NDT_SN_QUEUE(NAME) ndt__cudahost_launch(stream, 4, 0, L, flags, NAME);
+#else
+#define NDT_SN_QUEUE(NAME) \
+  (void)stream;            \
+  NAME(L, flags);
+#endif
+#else
+#define NDT_SN_PARK(SFX)                                                                \
+  __global__ void ndt_snpk_##SFX(const __grid_constant__ ndt_dk_launch L, unsigned *flags) { \
+    __shared__ ndt_sc_t_##SFX part[NDT_SN_THREADS];                                     \
+    const ndt_dk_run *r = &L.run[blockIdx.y];                                           \
+    unsigned f = 0;                                                                     \
+    for (int64_t i = blockIdx.x; i < r->rows; i += gridDim.x) {                         \
+      part[threadIdx.x] = ndt_snp_total_##SFX(r, i, L.aux, threadIdx.x, blockDim.x, &f); \
+      __syncthreads();                                                                  \
+      if (threadIdx.x == 0) ndt_snp_starts_##SFX(r, i, L.aux, part, blockDim.x);        \
+      __syncthreads();                                                                  \
+      ndt_snp_scan_##SFX(r, i, L.aux, threadIdx.x, blockDim.x, part[threadIdx.x], &f);  \
+      __syncthreads();                                                                  \
+    }                                                                                   \
+    NDT_DK_FLAGS(flags, f);                                                             \
+  }                                                                                     \
+  static void ndt_snp_##SFX(const ndt_dk_launch *L, unsigned *flags, void *stream) {    \
+    int64_t rows = 1;                                                                   \
+    for (int q = 0; q < L->nrun; q++)                                                   \
+      if (L->run[q].rows > rows) rows = L->run[q].rows;                                 \
+    if (L->nrun > 0)                                                                    \
+      ndt_snpk_##SFX<<<dim3((unsigned)(rows < 1024 ? rows : 1024), (unsigned)L->nrun, 1), \
+                       NDT_SN_THREADS, 0, (cudaStream_t)stream>>>(*L, flags);           \
+  }
+#endif
+NDT_SN_INTS(NDT_SN_PARK)
+
 typedef struct {
   int rt;
-  ndt_dk_fn scan, fix;
+  ndt_dk_fn scan, fix, par;
 } ndt_sn_entry;
-#define NDT_SN_ROW(SFX) {NDT_FD_DT_##SFX, ndt_sns_##SFX, NULL},
-#define NDT_SN_FIXROW(SFX) {NDT_FD_DT_##SFX, NULL, ndt_snf_##SFX},
-static const ndt_sn_entry ndt_sn_table[] = {NDT_SN_ALL(NDT_SN_ROW) NDT_SN_INTS(NDT_SN_FIXROW)};
+#define NDT_SN_IROW(SFX) {NDT_FD_DT_##SFX, ndt_sns_##SFX, ndt_snf_##SFX, ndt_snp_##SFX},
+#define NDT_SN_FROW(SFX) {NDT_FD_DT_##SFX, ndt_sns_##SFX, NULL, NULL},
+static const ndt_sn_entry ndt_sn_table[] = {
+    NDT_SN_INTS(NDT_SN_IROW) NDT_SN_FROW(f32) NDT_SN_FROW(f64) NDT_SN_FROW(c64) NDT_SN_FROW(c128)};
 
 /* The scans (fix 0) or fix-ups (fix 1) of L's runs into result dtype rt
  * (the input's dtype and the op in L->aux), flags ORed into *flags: 0, or
@@ -172,10 +293,14 @@ static const ndt_sn_entry ndt_sn_table[] = {NDT_SN_ALL(NDT_SN_ROW) NDT_SN_INTS(N
 NDT_DK_ENTRY(int) ndt__dk_scan(int rt, int fix, const ndt_dk_launch *L, unsigned *flags,
                                void *stream) {
   if (NDT_SN_IN(L->aux) >= NDT_NTYPES) return -1;
+  int64_t rows = 0;
+  for (int q = 0; q < L->nrun; q++)
+    if (L->run[q].rows > rows) rows = L->run[q].rows;
   for (size_t k = 0; k < sizeof ndt_sn_table / sizeof *ndt_sn_table; k++) {
     const ndt_sn_entry *e = &ndt_sn_table[k];
-    ndt_dk_fn fn = fix ? e->fix : e->scan;
-    if (e->rt == rt && fn) {
+    if (e->rt != rt) continue;
+    ndt_dk_fn fn = fix ? e->fix : e->par && rows < ndt_sn_par_rows ? e->par : e->scan;
+    if (fn) {
       if (L->nrun > 0) NDT_FD_TALLY(1);
       fn(L, flags, stream);
       return 0;
