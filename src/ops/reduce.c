@@ -1213,6 +1213,13 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
     ndt__block_view(a, &r.tl, blk, &bv);
     r.blk = blk;
     r.poff = poff * asz;
+    if (arg && r.arg_all) {
+      r.arg_base = ndt__block_first(&r.tl, blk);
+    } else if (arg) {
+      int64_t start[NDT_MAXDIMS];
+      ndt__block_start(a, &r.tl, blk, start);
+      r.arg_base = start[r.arg_axis];
+    }
     int64_t pn = partial_shape(&r, &bv, ps);
     poff += pn;
     /* each block writes its own partials (values, and indices for arg*) */

@@ -21,6 +21,9 @@ typedef struct {
   ndt_tiling tl;
   ndt_store *parts;       /* one-tile byte store of partials */
   int64_t blk;            /* this block (block tasks) */
+  int64_t arg_base;       /* ARG block tasks: the index of the block's first element
+                             (arg_all: flat; else along arg_axis), as the CPU's body
+                             computes it (for a device's body, which cannot) */
   int64_t poff;           /* byte offset of this block's partial */
   int64_t pcount;         /* elements in all partials */
   ndt_array out;          /* combine: the result in keepdims shape */

@@ -20,23 +20,12 @@
  * every element. Blocks depend on shape, dtype and tile size only, so the
  * result has the same bits for any number of workers. */
 #include <string.h>
-#include "exec.h"
+#include "scan.h"
 
 #define CH 256
 
 /* ---- tasks ------------------------------------------------------------ */
-typedef struct {
-  int prod, nan, axis;
-  ndt_dtype rt;
-  ndt_array in, res;     /* whole input and result views */
-  ndt_tiling tl;
-  int64_t blk, nblocks;
-  int64_t slot;          /* bytes of one block's total (and carry) */
-  int64_t chain;         /* > 0: blocks b and b - chain follow each other */
-  int seq;               /* float/complex: a block starts from its predecessor's end */
-  int64_t carr_off;      /* byte offset of the carries in parts */
-  ndt_store *parts;      /* NULL when no block has a predecessor */
-} scan_arg;
+typedef ndt_scan_arg scan_arg;   /* scan.h */
 
 /* The block before b along the axis, or -1. */
 static int64_t pred_of(const scan_arg *a, int64_t b) {

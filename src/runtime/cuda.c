@@ -6,7 +6,10 @@
  * src/kernels/scalar.h, as the CPU's loops do), and the float32/float64
  * sums (the pairwise kernel of src/kernels/cuda/reduce_impl.h: a
  * "pairwise leaf" of a full sum, a "reduce block" whose innermost axis is
- * summed), and the fused elementwise groups of src/ops/fusion.c (the
+ * summed), the other reductions' blocks (src/kernels/cuda/fold_impl.h:
+ * integer and bool sums and products, min/max, nanmin/nanmax, any/all,
+ * argmin/argmax, row-fold float sums) and the scans ("scan", "scan fixup":
+ * src/kernels/cuda/scan_impl.h), with the CPU's bits, and the fused elementwise groups of src/ops/fusion.c (the
  * precompiled interpreter of src/kernels/cuda/fused_impl.h: a program per
  * group, built from its ndt_fused_desc; a program that recurs gets a
  * compiled kernel of its own, cuda_jit.c, with the same bits), the random
@@ -56,6 +59,7 @@
 #include "runtime/device.h"
 #include "ops/exec.h"
 #include "ops/reduce.h"
+#include "ops/scan.h"
 #include "ops/fusion.h"
 #include "ops/random.h"
 
@@ -80,6 +84,14 @@ int ndt__dk_fused(const ndt_dk_flaunch *L, unsigned *flags, int nflags, void *st
 int ndt__dk_rng_has(const ndt_rng_params *q);
 int ndt__dk_rng(const ndt_dk_rlaunch *L, void *stream);
 int ndt__dk_index(const ndt_dk_ilaunch *L, void *stream);
+/* src/kernels/cuda/fold_impl.h and scan_impl.h */
+int ndt__dk_fold_has(int op, int mode, int in, int acc);
+int ndt__dk_fold(int op, int mode, int acc, const ndt_dk_launch *L, unsigned *flags,
+                 void *stream);
+int ndt__dk_scan(int rt, int fix, const ndt_dk_launch *L, unsigned *flags, void *stream);
+int ndt__dk_arg(int op, int dt, const ndt_dk_launch *L, unsigned *flags, void *stream);
+#define NDT_FD_LINE 0   /* (fold_impl.h's layouts) */
+#define NDT_FD_COLS 1
 
 /* the flags words: one for a plain kernel (word 0), one per op of a fused
  * group (its program's step flags go to their op's word) */
@@ -338,20 +350,110 @@ static int red_plan_of(const ndt_red_arg *r, int nd, const int64_t *shape, const
   return 1;
 }
 
-static int red_ok(const ndt_red_arg *r, const ndt_operand *op, int nop) {
-  if (r->op != NDT_RED_SUM || r->arg || (r->acc != NDT_FLOAT32 && r->acc != NDT_FLOAT64) ||
-      r->in.dtype != r->acc || nop < 2 || !op[0].view->store)
-    return 0;
-  const ndt_array *v = op[0].view;
-  int64_t st[NDT_MAXDIMS];
-  for (int k = 0; k < v->ndim; k++) st[k] = v->strides[k] * v->store->itemsize;
+static int pw_block_ok(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st) {
   red_plan pl;
-  return red_plan_of(r, v->ndim, v->shape, st, &pl);
+  return r->op == NDT_RED_SUM && !r->arg && (r->acc == NDT_FLOAT32 || r->acc == NDT_FLOAT64) &&
+         r->in.dtype == r->acc && red_plan_of(r, nd, shape, st, &pl);
+}
+
+static int fold_ok(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st);
+
+static int arg_rows(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st,
+                    int64_t *rows, int64_t *rs);
+
+static int red_ok(const ndt_red_arg *r, const ndt_operand *op, int nop) {
+  if (nop < 2 || !op[0].view->store) return 0;
+  const ndt_array *v = op[0].view;
+  int64_t st[NDT_MAXDIMS], rows, rs;
+  for (int k = 0; k < v->ndim; k++) st[k] = v->strides[k] * v->store->itemsize;
+  if (r->arg)
+    return nop >= 3 && v->size > 0 && ndt__dk_arg(r->op, r->acc, NULL, NULL, NULL) == 0 &&
+           r->in.dtype == r->acc && arg_rows(r, v->ndim, v->shape, st, &rows, &rs);
+  return pw_block_ok(r, v->ndim, v->shape, st) || (v->size > 0 && fold_ok(r, v->ndim, v->shape, st));
 }
 
 static int pw_leaf_ok(const ndt_pw_arg *a) {
   return a->op == NDT_RED_SUM && (a->acc == NDT_FLOAT32 || a->acc == NDT_FLOAT64) &&
          a->line.dtype == a->acc && a->line.ndim == 1;
+}
+
+/* ---- the other reductions (src/kernels/cuda/fold_impl.h) ----
+ * A "reduce block" that the pairwise kernel does not take: integer and
+ * bool sums and products, min/max and their NaN-ignoring forms, any/all
+ * (of any dtype: cast to bool), and float and complex sums whose innermost
+ * axis is kept. Its coalesced axes (input and partial byte strides, as
+ * red_plan's) are read two ways, each the CPU body's order for a partial
+ * element: the innermost axis reduced (a line run per partial element: its
+ * rows along at most one other reduced axis, C order, folded by a block of
+ * threads: exact, as every op taken that way is associative), or kept (a
+ * column run along it, one thread per partial element folding the rows of
+ * at most one reduced axis in order, as k.acc does). argmin/argmax: below
+ * (arg_rows). Other layouts and empty blocks stay on the CPU. */
+typedef struct {
+  int mode;                /* NDT_FD_LINE or NDT_FD_COLS */
+  int nd;
+  int64_t shape[NDT_MAXDIMS], st[2][NDT_MAXDIMS];   /* input and partial byte strides */
+  int red;                 /* the reduced axis that is not innermost, or -1 */
+} fold_plan;
+
+static int fold_plan_of(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st,
+                        fold_plan *pl) {
+  int64_t s = ndt_dk_dtype_size(r->acc);
+  for (int k = nd - 1; k >= 0; k--) {
+    int64_t ps = (r->mask >> k & 1) ? 1 : shape[k];
+    pl->shape[k] = shape[k];
+    pl->st[0][k] = st[k];
+    pl->st[1][k] = (r->mask >> k & 1) || ps == 1 ? 0 : s;
+    s *= ps;
+  }
+  pl->nd = coalesce(nd, pl->shape, 2, pl->st);
+  pl->red = -1;
+  pl->mode = NDT_FD_LINE;
+  if (pl->nd == 0) return 1;   /* one element */
+  if (pl->st[1][pl->nd - 1] != 0) pl->mode = NDT_FD_COLS;
+  for (int k = 0; k < pl->nd - 1; k++)
+    if (pl->st[1][k] == 0) {
+      if (pl->red >= 0) return 0;
+      pl->red = k;
+    }
+  return 1;
+}
+
+static int fold_ok(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st) {
+  fold_plan pl;
+  return !r->arg && r->in.dtype >= 0 && r->in.dtype < NDT_NTYPES &&
+         fold_plan_of(r, nd, shape, st, &pl) &&
+         ndt__dk_fold_has(r->op, pl.mode, r->in.dtype, r->acc);
+}
+
+/* argmin/argmax blocks (fold_impl.h's arg kernels): over all axes, the
+ * block's leading axes as the rows of one line run (the CPU's flat index of
+ * run q's element j is the block's first + q * n + j, n the last axis's
+ * length: one run when those axes step as one, else the CPU); along one
+ * axis, a line run per partial element. 1 with the rows (all axes) when
+ * the device takes the block. */
+static int arg_rows(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st,
+                    int64_t *rows, int64_t *rs) {
+  *rows = 1;
+  *rs = 0;
+  if (!r->arg_all || nd < 2) return 1;
+  int64_t sh[NDT_MAXDIMS], s2[1][NDT_MAXDIMS];
+  for (int k = 0; k < nd - 1; k++) sh[k] = shape[k], s2[0][k] = st[k];
+  int m = coalesce(nd - 1, sh, 1, s2);
+  if (m > 1) return 0;
+  if (m == 1) *rows = sh[0], *rs = s2[0][0];
+  return 1;
+}
+
+/* ---- the scans (src/kernels/cuda/scan_impl.h) ----
+ * "scan" blocks of every result dtype and input dtype (the casts with
+ * their flags), a line a thread in the CPU's order; "scan fixup" of the
+ * integer and bool scans (every element plus its line's carry). The
+ * "scan carry" task (a walk over every block's totals, in block order)
+ * stays on the CPU: it is tiny. */
+static int scan_ok(const ndt_scan_arg *a, int fix) {
+  if (a->rt < 0 || a->rt >= NDT_NTYPES || a->in.dtype < 0 || a->in.dtype >= NDT_NTYPES) return 0;
+  return !fix || a->rt <= NDT_UINT64;
 }
 
 /* ---- the random fill ----
@@ -679,13 +781,15 @@ static ndt_status put_body(ndt_bound *b, void *argp) {
  * "matmul copyout", "matvec" (a part of this file, kept in its own) ---- */
 #include "runtime/cuda_matmul.h"
 
-enum { K_EW, K_LEAF, K_BLOCK, K_FUSED, K_RNG, K_NONE };
+enum { K_EW, K_LEAF, K_BLOCK, K_FUSED, K_RNG, K_SCAN, K_SCANFIX, K_NONE };
 static int kind_of(const ndt_task_kind *k) {
   return !strcmp(k->name, "elementwise")         ? K_EW
          : !strcmp(k->name, "pairwise leaf")     ? K_LEAF
          : !strcmp(k->name, "reduce block")      ? K_BLOCK
          : !strcmp(k->name, "fused elementwise") ? K_FUSED
          : !strcmp(k->name, "random")            ? K_RNG
+         : !strcmp(k->name, "scan")              ? K_SCAN
+         : !strcmp(k->name, "scan fixup")        ? K_SCANFIX
                                                  : K_NONE;
 }
 
@@ -703,6 +807,8 @@ static int cd_supports(ndt_processor *p, const ndt_task_kind *k, const ndt_opera
     case K_LEAF: return pw_leaf_ok(arg);
     case K_BLOCK: return red_ok(arg, op, nop);
     case K_RNG: return rng_ok(arg);
+    case K_SCAN: return scan_ok(arg, 0);
+    case K_SCANFIX: return scan_ok(arg, 1);
     default: return 0;
   }
 }
@@ -710,17 +816,32 @@ static int cd_supports(ndt_processor *p, const ndt_task_kind *k, const ndt_opera
 /* ---- one body's launches ----
  * The runs of a batch, launched when its kernel changes or it is full. */
 typedef struct {
-  int what;       /* K_EW, or K_LEAF/K_BLOCK: the pairwise sum */
-  ew_sig sig;     /* K_EW: the kernel; a sum: sig.loop[0], its dtype */
+  int what;       /* K_EW, K_LEAF/K_BLOCK (a reduction), K_SCAN/K_SCANFIX */
+  ew_sig sig;     /* K_EW: the kernel; a pairwise sum: sig.loop[0], its dtype (nin 0);
+                     a fold (block_sig): op, nin = 1 + layout, loop = {acc, input};
+                     a scan (scan_sig): op = prod | nan << 1, loop = {result, input} */
   ndt_dk_launch L;
 } batch;
 
 static ndt_status launch(cuda_dev *d, batch *bt) {
   if (!bt->L.nrun) return NDT_OK;
   const ew_sig *g = &bt->sig;
-  int rc = bt->what != K_EW ? ndt__dk_pairwise(g->loop[0], &bt->L, d->flags, d->stream)
-           : g->op < 0 ? ndt__dk_cast(g->loop[0], g->loop[1], &bt->L, d->flags, d->stream)
-                       : ndt__dk_ew(g->op, g->nin, g->loop, fused(), &bt->L, d->flags, d->stream);
+  int rc;
+  if (bt->what == K_SCAN || bt->what == K_SCANFIX) {
+    bt->L.aux = g->loop[1] | (g->op & 1) << 8 | (g->op >> 1 & 1) << 9;
+    rc = ndt__dk_scan(g->loop[0], bt->what == K_SCANFIX, &bt->L, d->flags, d->stream);
+  } else if (bt->what == K_BLOCK && g->nin == 3) {
+    bt->L.aux = 0;
+    rc = ndt__dk_arg(g->op, g->loop[0], &bt->L, d->flags, d->stream);
+  } else if (bt->what == K_BLOCK && g->nin > 0) {
+    bt->L.aux = g->loop[1];
+    rc = ndt__dk_fold(g->op, g->nin - 1, g->loop[0], &bt->L, d->flags, d->stream);
+  } else {
+    bt->L.aux = 0;
+    rc = bt->what != K_EW ? ndt__dk_pairwise(g->loop[0], &bt->L, d->flags, d->stream)
+         : g->op < 0 ? ndt__dk_cast(g->loop[0], g->loop[1], &bt->L, d->flags, d->stream)
+                     : ndt__dk_ew(g->op, g->nin, g->loop, fused(), &bt->L, d->flags, d->stream);
+  }
   bt->L.nrun = 0;
   if (rc) return host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this task");
   cudaError_t e = cudaGetLastError();
@@ -821,6 +942,162 @@ static ndt_status block_add(cuda_dev *d, batch *bt, const ndt_red_arg *r, ndt_bo
   return NDT_OK;
 }
 
+/* A block's kernel: the pairwise sum (nin 0), a fold (nin 1 + layout) or
+ * an arg reduction (nin 3). */
+static void block_sig(const ndt_red_arg *r, const ndt_bound *b, ew_sig *g) {
+  g->loop[0] = r->acc;
+  if (r->arg) {
+    g->op = r->op;
+    g->nin = 3;
+    return;
+  }
+  if (pw_block_ok(r, b[0].ndim, b[0].shape, b[0].st)) return;
+  fold_plan pl;
+  fold_plan_of(r, b[0].ndim, b[0].shape, b[0].st, &pl);
+  g->op = r->op;
+  g->nin = 1 + pl.mode;
+  g->loop[1] = r->in.dtype;
+}
+
+/* An argmin/argmax block (arg_rows above): the CPU body's runs, each
+ * with its first index; the partials' values in operand 1, indices in 2. */
+static ndt_status arg_add(cuda_dev *d, batch *bt, const ndt_red_arg *r, ndt_bound *b) {
+  const ndt_array *v = b[0].view;
+  int nd = b[0].ndim, asz = ndt_dk_dtype_size(r->acc);
+  if (!v->size) return NDT_OK;
+  ndt_dk_run *u;
+  ndt_status s;
+  if (r->arg_all) {
+    int64_t rows, rs;
+    if (!arg_rows(r, nd, b[0].shape, b[0].st, &rows, &rs))
+      return host->error(NDT_ERR_INTERNAL, "the CUDA arg reduction cannot take this block");
+    if ((s = next_run(d, bt, &u))) return s;
+    *u = (ndt_dk_run){.rows = rows, .cols = nd ? b[0].shape[nd - 1] : 1,
+                      .p = {b[0].ptr, b[1].ptr, b[2].ptr}, .rs = {rs, 0, 0, r->arg_base},
+                      .cs = {nd ? b[0].st[nd - 1] : 0, 0, 0}};
+    return NDT_OK;
+  }
+  /* a run per partial element (the other axes in C order); the partials
+   * in C order over the block's shape with the axis set to 1 */
+  int ax = r->arg_axis;
+  int64_t pst[NDT_MAXDIMS], pe = 1, outer = 1, idx[NDT_MAXDIMS] = {0};
+  for (int k = nd - 1; k >= 0; k--) {
+    pst[k] = k == ax ? 0 : pe;
+    if (k != ax) pe *= b[0].shape[k];
+  }
+  outer = pe;
+  for (int64_t q = 0; q < outer; q++) {
+    if ((s = next_run(d, bt, &u))) return s;
+    char *ip = b[0].ptr;
+    int64_t po = 0;
+    for (int k = 0; k < nd; k++) {
+      ip += idx[k] * b[0].st[k];
+      po += idx[k] * pst[k];
+    }
+    *u = (ndt_dk_run){.rows = 1, .cols = b[0].shape[ax],
+                      .p = {ip, b[1].ptr + po * asz, b[2].ptr + po * 8},
+                      .rs = {0, 0, 0, r->arg_base}, .cs = {b[0].st[ax], 0, 0}};
+    for (int k = nd - 1; k >= 0; k--) {
+      if (k == ax) continue;
+      if (++idx[k] < b[0].shape[k]) break;
+      idx[k] = 0;
+    }
+  }
+  return NDT_OK;
+}
+
+/* A block of a fold (fold_plan above): a line run per partial element, or
+ * a column run per row of partial elements along the innermost axis. */
+static ndt_status fold_add(cuda_dev *d, batch *bt, const ndt_red_arg *r, ndt_bound *b) {
+  fold_plan pl;
+  if (!b[0].view->size) return NDT_OK;   /* (supports refuses one that has partials) */
+  if (!fold_plan_of(r, b[0].ndim, b[0].shape, b[0].st, &pl))
+    return host->error(NDT_ERR_INTERNAL, "the CUDA reduction cannot take this block's layout");
+  int nd = pl.nd, cm = pl.mode == NDT_FD_COLS;
+  int64_t inner = nd ? pl.shape[nd - 1] : 1;
+  int64_t rows = pl.red >= 0 ? pl.shape[pl.red] : 1, rs = pl.red >= 0 ? pl.st[0][pl.red] : 0;
+  int64_t outer = 1, idx[NDT_MAXDIMS] = {0};
+  for (int k = 0; k < nd - 1; k++)
+    if (k != pl.red) outer *= pl.shape[k];
+  for (int64_t q = 0; q < outer; q++) {
+    ndt_dk_run *u;
+    ndt_status s = next_run(d, bt, &u);
+    if (s) return s;
+    char *ip = b[0].ptr, *op = b[1].ptr;
+    for (int k = 0; k < nd - 1; k++) {
+      ip += idx[k] * pl.st[0][k];
+      op += idx[k] * pl.st[1][k];
+    }
+    *u = (ndt_dk_run){.rows = rows, .cols = inner, .p = {ip, op}, .rs = {rs, 0},
+                      .cs = {nd ? pl.st[0][nd - 1] : 0, cm ? pl.st[1][nd - 1] : 0}};
+    for (int k = nd - 2; k >= 0; k--) {   /* the kept outer axes, in C order */
+      if (k == pl.red) continue;
+      if (++idx[k] < pl.shape[k]) break;
+      idx[k] = 0;
+    }
+  }
+  return NDT_OK;
+}
+
+static void scan_sig(const ndt_scan_arg *a, ew_sig *g) {
+  g->op = a->prod | a->nan << 1;
+  g->loop[0] = a->rt;
+  g->loop[1] = a->in.dtype;
+}
+
+/* A "scan" block (fix 0: operands input, result, totals, start) or a "scan
+ * fixup" (fix 1: result, carries): its lines along the axis, a run per
+ * index of the axes before the last other axis (whose lines are the run's
+ * rows), in C order, so that line l of the block is row l % rows of run
+ * l / rows (the totals' and carries' order). */
+static ndt_status scan_add(cuda_dev *d, batch *bt, const ndt_scan_arg *a, ndt_bound *b, int fix) {
+  const ndt_bound *res = &b[fix ? 0 : 1];
+  int nd = res->ndim, ax = a->axis, oth[NDT_MAXDIMS], no = 0;
+  int64_t size = 1, rsz = ndt_dk_dtype_size(a->rt);
+  for (int k = 0; k < nd; k++) {
+    size *= res->shape[k];
+    if (k != ax) oth[no++] = k;
+  }
+  if (size == 0) return NDT_OK;
+  int last = no ? oth[no - 1] : -1;
+  int64_t rows = no ? res->shape[last] : 1, outer = size / rows / res->shape[ax];
+  int64_t idx[NDT_MAXDIMS] = {0};
+  const ndt_bound *in = fix ? NULL : &b[0], *tot = fix ? &b[1] : &b[2], *pre = fix ? NULL : &b[3];
+  for (int64_t q = 0; q < outer; q++) {
+    ndt_dk_run *u;
+    ndt_status s = next_run(d, bt, &u);
+    if (s) return s;
+    memset(u, 0, sizeof *u);
+    u->rows = rows;
+    u->cols = res->shape[ax];
+    const ndt_bound *ob[2] = {fix ? res : in, fix ? NULL : res};
+    for (int o = 0; o < 2; o++) {
+      if (!ob[o]) continue;
+      char *p = ob[o]->ptr;
+      for (int j = 0; j < no - 1; j++) p += idx[j] * ob[o]->st[oth[j]];
+      u->p[o] = p;
+      u->rs[o] = no ? ob[o]->st[last] : 0;
+      u->cs[o] = ob[o]->st[ax];
+    }
+    int tk = fix ? 1 : 2;   /* the totals' (carries') operand in the run */
+    if (tot->ptr) {
+      u->p[tk] = tot->ptr + q * rows * rsz;
+      u->rs[tk] = rsz;
+    }
+    if (pre && pre->ptr) {
+      char *p = pre->ptr;
+      for (int j = 0; j < no - 1; j++) p += idx[j] * pre->st[oth[j]];
+      u->p[3] = p;
+      u->rs[3] = no ? pre->st[last] : 0;
+    }
+    for (int j = no - 2; j >= 0; j--) {
+      if (++idx[j] < res->shape[oth[j]]) break;
+      idx[j] = 0;
+    }
+  }
+  return NDT_OK;
+}
+
 /* n tasks of one kind on device d (b: their operands, task after task;
  * one task alone, or a grouped task's members): one launch per run of
  * tasks with the same kernel, NDT_DK_MAXRUNS runs at a time; then one
@@ -844,16 +1121,23 @@ static ndt_status dev_run(cuda_dev *d, int what, ndt_bound *b, int n, const int 
     memset(&g, 0, sizeof g);
     if (what == K_EW) {
       if (!ew_sig_of(args[i], &g)) st = host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this task");
+    } else if (what == K_BLOCK) {
+      block_sig(args[i], b + at, &g);
+    } else if (what == K_SCAN || what == K_SCANFIX) {
+      scan_sig(args[i], &g);
     } else {
-      g.loop[0] = what == K_LEAF ? ((const ndt_pw_arg *)args[i])->acc
-                                 : ((const ndt_red_arg *)args[i])->acc;
+      g.loop[0] = ((const ndt_pw_arg *)args[i])->acc;
     }
     if (st == NDT_OK && bt.L.nrun && memcmp(&g, &bt.sig, sizeof g)) st = launch(d, &bt);
     if (st == NDT_OK) {
       bt.sig = g;
-      st = what == K_EW     ? ew_add(d, &bt, args[i], b + at)
-           : what == K_LEAF ? leaf_add(d, &bt, args[i], b + at)
-                            : block_add(d, &bt, args[i], b + at);
+      st = what == K_EW        ? ew_add(d, &bt, args[i], b + at)
+           : what == K_LEAF    ? leaf_add(d, &bt, args[i], b + at)
+           : what == K_SCAN    ? scan_add(d, &bt, args[i], b + at, 0)
+           : what == K_SCANFIX ? scan_add(d, &bt, args[i], b + at, 1)
+           : g.nin == 3        ? arg_add(d, &bt, args[i], b + at)
+           : g.nin > 0         ? fold_add(d, &bt, args[i], b + at)
+                               : block_add(d, &bt, args[i], b + at);
     }
   }
   if (st == NDT_OK) st = launch(d, &bt);
@@ -985,7 +1269,11 @@ static ndt_status fused_body(ndt_bound *b, void *argp) {
 }
 
 static const char *name_of(int what, const void *arg) {
-  return what == K_EW ? ((const ndt_ew_arg *)arg)->name : what == K_FUSED ? "a fused group" : "a sum";
+  return what == K_EW                        ? ((const ndt_ew_arg *)arg)->name
+         : what == K_FUSED                   ? "a fused group"
+         : what == K_SCAN || what == K_SCANFIX ? "a scan"
+         : what == K_BLOCK && ((const ndt_red_arg *)arg)->op != NDT_RED_SUM ? "a reduction"
+                                             : "a sum";
 }
 
 static ndt_status ew_body(ndt_bound *b, void *argp) {
@@ -1001,7 +1289,17 @@ static ndt_status leaf_body(ndt_bound *b, void *argp) {
 
 static ndt_status block_body(ndt_bound *b, void *argp) {
   int nop = 3;
-  return dev_run(b[0].mem->context, K_BLOCK, b, 1, &nop, &argp, "a sum");
+  return dev_run(b[0].mem->context, K_BLOCK, b, 1, &nop, &argp, name_of(K_BLOCK, argp));
+}
+
+static ndt_status scan_body(ndt_bound *b, void *argp) {
+  int nop = 4;
+  return dev_run(b[1].mem->context, K_SCAN, b, 1, &nop, &argp, "a scan");
+}
+
+static ndt_status scanfix_body(ndt_bound *b, void *argp) {
+  int nop = 2;
+  return dev_run(b[0].mem->context, K_SCANFIX, b, 1, &nop, &argp, "a scan");
 }
 
 static ndt_status cd_group(ndt_processor *p, const ndt_task_kind *k, ndt_bound *b, int n,
@@ -1029,6 +1327,8 @@ static const struct { const char *kind; ndt_body_fn body; } bodies[] = {
     {"matmul pack", mm_pack_body},
     {"matmul copyout", mm_copyout_body},
     {"matvec", mm_matvec_body},
+    {"scan", scan_body},
+    {"scan fixup", scanfix_body},
 };
 
 static ndt_body_fn cd_body(ndt_processor *p, const ndt_task_kind *k) {

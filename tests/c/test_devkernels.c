@@ -32,6 +32,30 @@
  *            mid-stream (positions across 2^32); bit for bit. And that
  *            the kernel refuses what it does not implement (gamma,
  *            poisson, binomial, a NaN loc, an infinite scale)
+ *   fold     the other reductions (fold_impl.h: integer and bool sums and
+ *            products, min/max, nanmin/nanmax, any/all, and the float and
+ *            complex sums of a row fold) for every op, accumulator and
+ *            input dtype the kernel takes (casts into the accumulator as the
+ *            CPU's block body makes them), over edge values (NaNs of three
+ *            payloads, -0.0 and 0.0, integer extremes) with and without
+ *            zeros and NaNs, in both layouts (a line run per partial
+ *            element: contiguous, strided 2-d and empty runs; column runs:
+ *            C and Fortran order), on emulated blocks of 5 and 128
+ *            threads, against the CPU's reduce kernel (k.run, k.acc) bit
+ *            for bit, and the flags of the sums
+ *   arg      argmin/argmax (fold_impl.h) of all 13 dtypes over the same
+ *            data, runs of one and several rows with their first indices,
+ *            empty runs, against the CPU's arg kernel: index and value
+ *   scan     the scans (scan_impl.h) for every result dtype from several
+ *            input dtypes (casts with their flags), sum and product, with
+ *            and without NaN skipping, lines that start afresh or from a
+ *            predecessor's end, with totals (integers both ways: a block
+ *            of threads a line, of 5 and 128, and a line a thread); and
+ *            the integer fix-ups:
+ *            against the CPU's scan kernel and cast loop, bit for bit (a
+ *            NaN against a NaN for floats: which payload x86 keeps where
+ *            two meet follows gcc's operand order), and the flags (the
+ *            host build only, as fused)
  *   mirror   all four with every buffer a launch touches copied to a
  *   index    the gather and put kernels (index_impl.h) against the CPU's
  *            (ndt__cpu_gather, ndt__cpu_put): sources and targets in
@@ -58,6 +82,8 @@
 #include "kernels/cuda/fused_impl.h"
 #include "kernels/cuda/rng_impl.h"
 #include "kernels/cuda/index_impl.h"
+#include "kernels/cuda/fold_impl.h"
+#include "kernels/cuda/scan_impl.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -87,6 +113,7 @@ typedef struct {
   int (*cast)(int, int, const ndt_dk_launch *, unsigned *, void *);
   int (*pairwise)(int, const ndt_dk_launch *, unsigned *, void *);
   int (*rng)(const ndt_dk_rlaunch *, void *);
+  int (*fold)(int, int, int, const ndt_dk_launch *, unsigned *, void *);
   void *(*dalloc)(size_t);
   int (*h2d)(void *, const void *, size_t);
   int (*d2h)(void *, const void *, size_t);
@@ -898,6 +925,346 @@ static void test_pairwise(void) {
   free(f);
 }
 
+/* ---- the other reductions (fold_impl.h) ---- */
+static void launch_fold(int op, int mode, int in, int acc, ndt_dk_launch *L, unsigned *flags) {
+  L->aux = in;
+  if (run_mode == RUN_DIRECT) {
+    if (ndt__dk_fold(op, mode, acc, L, flags, NULL)) exit(2);
+    return;
+  }
+  int isz[2] = {(int)ndt_dtype_size((ndt_dtype)in), (int)ndt_dtype_size((ndt_dtype)acc)};
+  ndt_dk_launch D;
+  sum_result = mode == NDT_FD_LINE;
+  to_device(L, 2, isz, &D);
+  unsigned zero = 0;
+  be.h2d(dflags, &zero, sizeof zero);
+  if (be.fold(op, mode, acc, &D, dflags, NULL) || be.sync()) exit(2);
+  from_device(L, 1, isz[1]);
+  sum_result = 0;
+  *flags |= get_flags();
+}
+
+/* n elements of dtype t drawn from its edge values (clean: no zero, no
+ * NaN, so that all/prod and the min/max of numbers show) */
+static void fold_data(ndt_dtype t, int clean, unsigned char *p, int64_t n, uint64_t seed) {
+  vals ev;
+  edge_values(t, &ev);
+  int sz = ev.size, ok[MAXV], nok = 0;
+  for (int i = 0; i < ev.n; i++) {
+    int zero = 1, nan = 0;
+    for (int b = 0; b < sz; b++) zero &= ev.v[i][b] == 0;
+    if (is_float(t)) {
+      int ps = part_size(t);
+      for (int q = 0; q < sz / ps; q++) {
+        nan |= nan_bits(ev.v[i] + q * ps, ps);
+        int z = 1;
+        for (int b = 0; b < ps; b++) z &= (ev.v[i][q * ps + b] & (b == ps - 1 ? 0x7f : 0xff)) == 0;
+        zero |= z;   /* (a zero part, or -0.0) */
+      }
+    }
+    if (!clean || (!zero && !nan)) ok[nok++] = i;
+  }
+  uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
+  for (int64_t i = 0; i < n; i++) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    memcpy(p + i * sz, ev.v[ok[x % (uint64_t)nok]], (size_t)sz);
+  }
+}
+
+static void test_fold(void) {
+  static const ndt_reduce_op ops[] = {NDT_RED_SUM,    NDT_RED_PROD,    NDT_RED_MIN,
+                                      NDT_RED_MAX,    NDT_RED_ANY,     NDT_RED_ALL,
+                                      NDT_RED_NANSUM, NDT_RED_NANPROD, NDT_RED_NANMIN,
+                                      NDT_RED_NANMAX};
+  static const int64_t lens[] = {0, 1, 2, 7, 64, 129, 1000, 4099};
+  const int64_t maxn = 3 * 4099 + 8;
+  unsigned char *in = malloc((size_t)maxn * 16), *tmp = malloc((size_t)maxn * 16);
+  static unsigned char out[8200][16], ref[8200][16];
+  mirror_add(in, (size_t)maxn * 16);
+  mirror_add(out, sizeof out);
+  int checked = 0, kernels = 0;
+  for (int acc = 0; acc < NDT_NTYPES; acc++)
+    for (size_t oi = 0; oi < sizeof ops / sizeof *ops; oi++)
+      for (int it = 0; it < NDT_NTYPES; it++)
+        for (int mode = 0; mode < 2; mode++) {
+          int op = ops[oi];
+          if (!ndt__dk_fold_has(op, mode, it, acc)) continue;
+          ndt_red_kernel k;
+          EXPECT(ndt__kern->reduce((ndt_reduce_op)op, (ndt_dtype)acc, &k) == 0,
+                 "the CPU has the reduction %d on %s", op, ndt_dtype_name((ndt_dtype)acc));
+          ndt_cast_fn cast = it != acc ? ndt__kern->cast((ndt_dtype)it, (ndt_dtype)acc) : NULL;
+          int isz = (int)ndt_dtype_size((ndt_dtype)it), asz = (int)ndt_dtype_size((ndt_dtype)acc);
+          int sums = is_float((ndt_dtype)acc) && (op == NDT_RED_SUM || op == NDT_RED_NANSUM);
+          kernels++;
+          for (int clean = 0; clean < 2; clean++)
+            for (size_t li = 0; li < sizeof lens / sizeof *lens; li++) {
+              int64_t n = lens[li];
+              fold_data((ndt_dtype)it, clean, in, 3 * n + 8, (uint64_t)(acc * 131 + op * 17 + it * 3 + n));
+              /* the runs (element strides into in): line layout: n
+               * contiguous; 3 rows of n/3 every other element; empty.
+               * Column layout: n/3 rows of 3 columns (C order), 3 rows of
+               * n/3 columns (Fortran order, the out every other slot). */
+              ndt_dk_launch L = {.nrun = 3};
+              int64_t c3 = n / 3, offs[8200];   /* the outputs' byte offsets in out */
+              int nout = 3;
+              for (int e = 0; e < 3; e++) offs[e] = e * 16;
+              if (mode == NDT_FD_LINE) {
+                L.run[0] = (ndt_dk_run){.rows = 1, .cols = n, .p = {(char *)in, (char *)out[0]},
+                                        .cs = {isz, 0}};
+                L.run[1] = (ndt_dk_run){.rows = 3, .cols = c3, .p = {(char *)in + isz, (char *)out[1]},
+                                        .rs = {(2 * c3 + 1) * isz, 0}, .cs = {2 * isz, 0}};
+                L.run[2] = (ndt_dk_run){.rows = 1, .cols = 0, .p = {(char *)in, (char *)out[2]},
+                                        .cs = {isz, 0}};
+              } else {
+                L.nrun = 2;
+                /* (a column run has a row at least: the plugin makes none
+                 * without, and the launch skips an empty run's operands) */
+                L.run[0] = (ndt_dk_run){.rows = c3 ? c3 : 1, .cols = 3, .p = {(char *)in, (char *)out[0]},
+                                        .rs = {3 * isz, 0}, .cs = {isz, asz}};
+                L.run[1] = (ndt_dk_run){.rows = 3, .cols = c3, .p = {(char *)in + isz, (char *)out[3]},
+                                        .rs = {isz, 0}, .cs = {3 * isz, 2 * asz}};
+                nout = 3 + (int)c3;
+                for (int e = 0; e < 3; e++) offs[e] = e * asz;
+                for (int64_t j = 0; j < c3; j++) offs[3 + j] = 3 * 16 + j * 2 * asz;
+              }
+              /* the CPU: block_body's k.run per row, k.acc per row into a
+               * row of partials, with its casts */
+              ndt_fpe_clear();
+              for (int q = 0; q < L.nrun; q++) {
+                const ndt_dk_run *u = &L.run[q];
+                int64_t nel = mode == NDT_FD_LINE ? 1 : u->cols;
+                char *o = (char *)ref + (u->p[1] - (char *)out);
+                for (int64_t j = 0; j < nel; j++) memcpy(o + j * u->cs[1], k.identity, (size_t)asz);
+                for (int64_t i = 0; i < u->rows; i++) {
+                  const char *ip = u->p[0] + i * u->rs[0];
+                  const char *src = ip;
+                  int64_t ss = u->cs[0];
+                  if (cast) {
+                    cast(ip, u->cs[0], (char *)tmp, asz, u->cols);
+                    src = (const char *)tmp;
+                    ss = asz;
+                  }
+                  if (mode == NDT_FD_LINE) k.run(o, src, ss, u->cols);
+                  else k.acc(o, u->cs[1], src, ss, u->cols);
+                }
+              }
+              unsigned want = ndt_fpe_test() & (NDT_FPE_OVERFLOW | NDT_FPE_INVALID);
+              for (int nt = 5; nt <= 128; nt += 123) {
+                memset(out, 0x5a, sizeof out);
+                int t0 = ndt_dk_emu_threads;
+                ndt_dk_emu_threads = nt;
+                unsigned fl = 0;
+                launch_fold(op, mode, it, acc, &L, &fl);
+                ndt_dk_emu_threads = t0;
+                int bad = -1;
+                const unsigned char *ob = &out[0][0], *rb = &ref[0][0];
+                for (int e = 0; e < nout && bad < 0; e++)   /* min/max pick a value: its
+                                                               bits; a sum's NaN: any NaN */
+                  if (differ((ndt_dtype)acc, ob + offs[e], rb + offs[e], sums ? 2 : 0)) bad = e;
+                char hd[40] = "", hc[40] = "";
+                if (bad >= 0) {
+                  hex(hd, ob + offs[bad], asz);
+                  hex(hc, rb + offs[bad], asz);
+                }
+                EXPECT(bad < 0, "fold %s of %s into %s (%s, n=%lld%s, %d threads): element %d: "
+                       "device %s, CPU %s", ndt_fd_opname(op, acc), ndt_dtype_name((ndt_dtype)it),
+                       ndt_dtype_name((ndt_dtype)acc), mode ? "columns" : "line", (long long)n,
+                       clean ? ", clean" : "", nt, bad, hd, hc);
+                if (sums)
+                  EXPECT((fl & (NDT_FPE_OVERFLOW | NDT_FPE_INVALID)) == want,
+                         "fold %s of %s (n=%lld): flags %u, the CPU's %u", ndt_fd_opname(op, acc),
+                         ndt_dtype_name((ndt_dtype)acc), (long long)n, fl, want);
+                else
+                  EXPECT(fl == 0, "fold %s of %s: no flags (%u)", ndt_fd_opname(op, acc),
+                         ndt_dtype_name((ndt_dtype)acc), fl);
+                checked++;
+              }
+            }
+        }
+  /* (2 bool + 4 x 8 integer + 6 x 4 float/complex kernels, x 2 layouts less
+   * the 4 x 2 line sums of floats, over the inputs each takes) */
+  printf("fold: %d kernel uses, %d launches checked\n", kernels, checked);
+  EXPECT(kernels > 150, "the folds checked (%d)", kernels);
+  free(in);
+  free(tmp);
+}
+
+/* ---- argmin / argmax (fold_impl.h) ---- */
+static void test_arg(void) {
+  static const int64_t lens[] = {0, 1, 2, 7, 64, 129, 1000, 4099};
+  const int64_t maxn = 3 * 4099 + 8;
+  unsigned char *in = malloc((size_t)maxn * 16);
+  static unsigned char val[3][16], ref[3][16];
+  static int64_t idx[3], iref[3];
+  int checked = 0;
+  for (int dt = 0; dt < NDT_NTYPES; dt++)
+    for (int op = NDT_RED_ARGMIN; op <= NDT_RED_ARGMAX; op++) {
+      ndt_arg_fn argk = ndt__kern->arg((ndt_reduce_op)op, (ndt_dtype)dt);
+      EXPECT(argk && ndt__dk_arg(op, dt, NULL, NULL, NULL) == 0, "an arg kernel for %s",
+             ndt_dtype_name((ndt_dtype)dt));
+      int isz = (int)ndt_dtype_size((ndt_dtype)dt);
+      for (int clean = 0; clean < 2; clean++)
+        for (size_t li = 0; li < sizeof lens / sizeof *lens; li++) {
+          int64_t n = lens[li], c3 = n / 3;
+          fold_data((ndt_dtype)dt, clean, in, 3 * n + 8, (uint64_t)(dt * 7 + op + n));
+          if (dt == NDT_BOOL) in[1] = 2;   /* (the bytes are compared) */
+          /* n contiguous from index 1000; 3 rows of n/3 every other
+           * element from index 5 (the rows' indices follow on); empty */
+          ndt_dk_launch L = {.nrun = 3};
+          L.run[0] = (ndt_dk_run){.rows = 1, .cols = n, .p = {(char *)in, (char *)val[0], (char *)&idx[0]},
+                                  .rs = {0, 0, 0, 1000}, .cs = {isz, 0, 0}};
+          L.run[1] = (ndt_dk_run){.rows = 3, .cols = c3,
+                                  .p = {(char *)in + isz, (char *)val[1], (char *)&idx[1]},
+                                  .rs = {(2 * c3 + 1) * isz, 0, 0, 5}, .cs = {2 * isz, 0, 0}};
+          L.run[2] = (ndt_dk_run){.rows = 1, .cols = 0, .p = {(char *)in, (char *)val[2], (char *)&idx[2]},
+                                  .rs = {0, 0, 0, 7}, .cs = {isz, 0, 0}};
+          for (int q = 0; q < 3; q++) {   /* the CPU's block body: runs in order */
+            const ndt_dk_run *u = &L.run[q];
+            iref[q] = -1;
+            for (int64_t i = 0; i < u->rows; i++)
+              argk(u->p[0] + i * u->rs[0], u->cs[0], u->cols, (char *)ref[q], &iref[q],
+                   u->rs[3] + i * u->cols);
+          }
+          for (int nt = 5; nt <= 128; nt += 123) {
+            memset(val, 0x5a, sizeof val);
+            memset(idx, 0x5a, sizeof idx);
+            int t0 = ndt_dk_emu_threads;
+            ndt_dk_emu_threads = nt;
+            EXPECT(ndt__dk_arg(op, dt, &L, NULL, NULL) == 0, "the arg launch");
+            ndt_dk_emu_threads = t0;
+            int bad = -1;
+            for (int q = 0; q < 3 && bad < 0; q++)
+              if (idx[q] != iref[q] || (iref[q] >= 0 && memcmp(val[q], ref[q], (size_t)isz))) bad = q;
+            EXPECT(bad < 0, "%s of %s (n=%lld%s, %d threads): run %d: device %lld, CPU %lld",
+                   op == NDT_RED_ARGMIN ? "argmin" : "argmax", ndt_dtype_name((ndt_dtype)dt),
+                   (long long)n, clean ? ", clean" : "", nt, bad, (long long)(bad >= 0 ? idx[bad] : 0),
+                   (long long)(bad >= 0 ? iref[bad] : 0));
+            checked++;
+          }
+        }
+    }
+  printf("arg: %d launches checked\n", checked);
+  free(in);
+}
+
+/* ---- the scans (scan_impl.h) ---- */
+static void test_scan(void) {
+  static const int64_t lens[] = {0, 1, 2, 5, 300, 700};
+  /* input dtypes per result: the same, and the casts NumPy's defaults and
+   * dtype= make (integers widened, floats narrowed and widened, floats to
+   * integers: invalid for NaN and out of range) */
+  static const int extra[][4] = {
+      [NDT_BOOL] = {NDT_INT32, NDT_FLOAT64, -1},  [NDT_INT8] = {NDT_INT64, -1},
+      [NDT_INT16] = {NDT_BOOL, -1},               [NDT_INT32] = {NDT_FLOAT32, -1},
+      [NDT_INT64] = {NDT_BOOL, NDT_INT8, NDT_FLOAT64, -1}, [NDT_UINT8] = {NDT_INT8, -1},
+      [NDT_UINT16] = {NDT_BOOL, -1},              [NDT_UINT32] = {NDT_INT16, -1},
+      [NDT_UINT64] = {NDT_UINT8, NDT_UINT32, NDT_INT64, -1},
+      [NDT_FLOAT32] = {NDT_FLOAT64, NDT_INT32, -1}, [NDT_FLOAT64] = {NDT_FLOAT32, NDT_INT64, NDT_BOOL, -1},
+      [NDT_COMPLEX64] = {NDT_COMPLEX128, NDT_FLOAT32, -1},
+      [NDT_COMPLEX128] = {NDT_COMPLEX64, NDT_FLOAT64, -1}};
+  const int64_t maxn = 3 * 700 * 2 + 8;
+  unsigned char *in = malloc((size_t)maxn * 16), *buf = malloc(256 * 16);
+  static unsigned char out[3 * 700 * 2 + 8][16], ref[3 * 700 * 2 + 8][16];
+  static unsigned char start[3][16], tot[3][16], tref[3][16];
+  int checked = 0;
+  for (int rt = 0; rt < NDT_NTYPES; rt++) {
+    ndt_scan_fn sf;
+    ndt_comb_fn cf;
+    ndt__kern->scan((ndt_dtype)rt, &sf, &cf);
+    int rsz = (int)ndt_dtype_size((ndt_dtype)rt);
+    for (int xi = -1; xi < 4; xi++) {
+      int it = xi < 0 ? rt : extra[rt][xi];
+      if (it < 0) break;
+      ndt_cast_fn cast = ndt__kern->cast((ndt_dtype)it, (ndt_dtype)rt);
+      int isz = (int)ndt_dtype_size((ndt_dtype)it);
+      for (int prod = 0; prod < 2; prod++)
+        for (int nan = 0; nan < 2; nan++)
+          for (int from = 0; from < 2; from++)
+            for (size_t li = 0; li < sizeof lens / sizeof *lens; li++) {
+              int64_t n = lens[li];
+              fold_data((ndt_dtype)it, prod && !nan, in, 3 * n * 2 + 8, (uint64_t)(rt * 7 + it * 5 + n + prod));
+              fold_data((ndt_dtype)rt, 0, (unsigned char *)start, 3, (uint64_t)(rt + n));
+              /* 3 lines of n, every other element of the input, the
+               * lines interleaved (line stride one element); the result
+               * in C order */
+              ndt_dk_launch L = {.nrun = 1};
+              L.run[0] = (ndt_dk_run){.rows = 3, .cols = n,
+                                      .p = {(char *)in, (char *)out, (char *)tot,
+                                            from ? (char *)start : NULL},
+                                      .rs = {isz, n * rsz, 16, 16}, .cs = {6 * isz, rsz, 0, 0}};
+              L.aux = it | prod << 8 | nan << 9;
+              ndt_fpe_clear();
+              for (int i = 0; i < 3; i++) {   /* the CPU: block_body's line */
+                _Alignas(16) char acc[16];
+                memset(acc, 0, sizeof acc);
+                int started = from;
+                if (from) memcpy(acc, start[i], (size_t)rsz);
+                for (int64_t c = 0; c < n; c += 256) {
+                  int64_t m = n - c < 256 ? n - c : 256;
+                  cast((const char *)in + i * isz + c * 6 * isz, 6 * isz, (char *)buf, rsz, m);
+                  sf((const char *)buf, m, acc, &started, (char *)ref + (i * n + c) * rsz, rsz, prod, nan);
+                }
+                memcpy(tref[i], acc, (size_t)rsz);
+              }
+              unsigned want = ndt_fpe_test() & (NDT_FPE_DIVIDE | NDT_FPE_OVERFLOW | NDT_FPE_INVALID);
+              /* integers: a block of threads a line (5 and 128 threads),
+               * then a line a thread; others: a line a thread */
+              for (int pass = 0; pass < 3; pass++) {
+              int par0 = ndt_sn_par_rows, t0 = ndt_dk_emu_threads;
+              ndt_sn_par_rows = pass < 2 ? 1 << 30 : 0;
+              ndt_dk_emu_threads = pass == 1 ? 128 : 5;
+              memset(out, 0x5a, sizeof out);
+              memset(tot, 0x5a, sizeof tot);
+              unsigned fl = 0;
+              if (ndt__dk_scan(rt, 0, &L, &fl, NULL)) exit(2);
+              ndt_sn_par_rows = par0;
+              ndt_dk_emu_threads = t0;
+              int bad = -1;
+              for (int64_t e = 0; e < 3 * n && bad < 0; e++)
+                if (differ((ndt_dtype)rt, (unsigned char *)out + e * rsz, (unsigned char *)ref + e * rsz, 2))
+                  bad = (int)e;
+              for (int i = 0; i < 3 && bad < 0; i++)
+                if (differ((ndt_dtype)rt, tot[i], tref[i], 2)) bad = 100000 + i;
+              char hd[40] = "", hc[40] = "";
+              if (bad >= 0 && bad < 100000) {
+                hex(hd, (unsigned char *)out + bad * rsz, rsz);
+                hex(hc, (unsigned char *)ref + bad * rsz, rsz);
+              }
+              EXPECT(bad < 0, "scan %s%s of %s into %s (n=%lld%s, pass %d): element %d: device %s, CPU %s",
+                     nan ? "nan" : "", prod ? "prod" : "sum", ndt_dtype_name((ndt_dtype)it),
+                     ndt_dtype_name((ndt_dtype)rt), (long long)n, from ? ", continued" : "", pass,
+                     bad, hd, hc);
+              EXPECT((fl & (NDT_FPE_DIVIDE | NDT_FPE_OVERFLOW | NDT_FPE_INVALID)) == want,
+                     "scan %s of %s into %s (n=%lld): flags %u, the CPU's %u", prod ? "prod" : "sum",
+                     ndt_dtype_name((ndt_dtype)it), ndt_dtype_name((ndt_dtype)rt), (long long)n, fl,
+                     want);
+              checked++;
+              }
+              unsigned fl;
+              /* the fix-up of integer and bool results: carry (op) every element */
+              if (rt > NDT_UINT64 || from) continue;
+              memcpy(out, ref, (size_t)(3 * n * rsz));
+              ndt_dk_launch F = {.nrun = 1, .aux = prod << 8};
+              F.run[0] = (ndt_dk_run){.rows = 3, .cols = n, .p = {(char *)out, (char *)start},
+                                      .rs = {n * rsz, 16}, .cs = {rsz, 0}};
+              for (int i = 0; i < 3; i++)
+                cf((const char *)start[i], (char *)ref + i * n * rsz, rsz, n, prod);
+              fl = 0;
+              if (ndt__dk_scan(rt, 1, &F, &fl, NULL)) exit(2);
+              EXPECT(!memcmp(out, ref, (size_t)(3 * n * rsz)) && fl == 0,
+                     "scan fix-up %s of %s (n=%lld)", prod ? "prod" : "sum",
+                     ndt_dtype_name((ndt_dtype)rt), (long long)n);
+              checked++;
+            }
+    }
+    EXPECT(ndt__dk_scan(rt, 1, &(ndt_dk_launch){.nrun = 0}, NULL, NULL) == (rt <= NDT_UINT64 ? 0 : -1),
+           "a fix-up kernel for %s exactly when integer or bool", ndt_dtype_name((ndt_dtype)rt));
+  }
+  printf("scan: %d scans and fix-ups checked\n", checked);
+  free(in);
+  free(buf);
+}
+
 /* ---- the CUDA plugin as the backend ---- */
 
 /* ---- the fused groups' interpreter (fused_impl.h) ----
@@ -1514,8 +1881,9 @@ static int cuda_open(const char *path, char *why, size_t cap) {
   *(void **)&be.cast = dlsym(plug, "ndt__dk_cast");
   *(void **)&be.pairwise = dlsym(plug, "ndt__dk_pairwise");
   *(void **)&be.rng = dlsym(plug, "ndt__dk_rng");
+  *(void **)&be.fold = dlsym(plug, "ndt__dk_fold");
   if (!cu_malloc || !cu_memcpy || !cu_sync || !cu_count || !cu_dk_init || !be.ew || !be.cast ||
-      !be.pairwise || !be.rng) {
+      !be.pairwise || !be.rng || !be.fold) {
     snprintf(why, cap, "the plugin lacks the CUDA runtime's or the kernels' entry points");
     return 0;
   }
@@ -1551,9 +1919,9 @@ int main(int argc, char **argv) {
     /* the cuda mode's path (device copies, pointers moved, results back)
      * with host memory for the device's and the kernels compiled here */
     run_mode = RUN_MIRROR;
-    be = (ndt_test_backend){host_init,        ndt__dk_ew_has, ndt__dk_ew, ndt__dk_cast,
-                            ndt__dk_pairwise, ndt__dk_rng,    host_dalloc, host_h2d,
-                            host_d2h,         host_sync};
+    be = (ndt_test_backend){host_init,        ndt__dk_ew_has, ndt__dk_ew,    ndt__dk_cast,
+                            ndt__dk_pairwise, ndt__dk_rng,    ndt__dk_fold,  host_dalloc,
+                            host_h2d,         host_d2h,       host_sync};
     setup_mirrors();
     mode = "all";
   } else if (!strcmp(mode, "cuda")) {
@@ -1576,6 +1944,10 @@ int main(int argc, char **argv) {
   if (all || !strcmp(mode, "cast")) test_cast();
   if (all || !strcmp(mode, "pairwise")) test_pairwise();
   if (all || !strcmp(mode, "rng")) test_rng();
+  if (all || !strcmp(mode, "fold")) test_fold();
+  if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "arg")) test_arg();
+  /* (kernels compiled here only: their launches are not mirrored) */
+  if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "scan")) test_scan();
   /* (the host build only: the plugin's entry is not reached here) */
   if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "fused")) test_fused();
   if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "index")) test_index();

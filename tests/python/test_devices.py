@@ -719,3 +719,109 @@ def test_transcendental_functions_on_the_device_within_the_bound_with_numpys_war
     # the calls of each dtype and error state fuse into groups that ran on
     # the devices' interpreter; with NDTILE_CUDA_MATH=cpu on the CPU
     assert f_on >= 2 * 4 and k_on > k_off, (k_on, k_off, f_on, f_off)
+
+
+# Reductions other than float sums (integer and bool sums and products,
+# min/max and nanmin/nanmax, any/all, argmin/argmax:
+# src/kernels/cuda/fold_impl.h) and
+# scans (cumsum, cumprod, nancumsum, nancumprod: scan_impl.h) on arrays of
+# many 2 MiB tiles, whole and along each axis, through views with steps:
+# NumPy's values, dtypes and warnings (overflow in a float scan, invalid
+# from a float -> int cast inside one), run on the host build's devices.
+REDUCE_SCAN = """
+import json, warnings, numpy, ndtile as np
+rng = numpy.random.default_rng(11)
+bad = []
+def same(tag, got, want):
+    got, want = numpy.asarray(got), numpy.asarray(want)
+    if got.dtype != want.dtype or got.shape != want.shape:
+        bad.append([str(tag), str(got.dtype), str(want.dtype), got.shape, want.shape])
+    elif got.tobytes() != want.tobytes():
+        ok = want.dtype.kind in "fc" and numpy.array_equal(got, want, equal_nan=True) and \\
+            numpy.array_equal(numpy.signbit(got.real), numpy.signbit(want.real))
+        if not ok:
+            bad.append(str(tag))
+def warned(tag, f_np, f_nt):
+    res = []
+    for f in (f_np, f_nt):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            r = numpy.asarray(f())
+        res.append((r, sorted(str(x.message) for x in w)))
+    same(tag, res[1][0], res[0][0])
+    if res[0][1] != res[1][1] or not res[0][1]:
+        bad.append([str(tag), res[0][1], res[1][1]])
+x = rng.standard_normal((700, 1000))                # 5.6 MB: 3 tiles
+x[rng.integers(0, 700, 40), rng.integers(0, 1000, 40)] = numpy.nan
+x[7, :] = -0.0
+x[9, 3], x[11, 5] = numpy.inf, -numpy.inf
+data = {
+    "f8": x,
+    "f4": x.astype(numpy.float32)[:, :900],
+    "f8 clean": numpy.where(numpy.isnan(x), 0.5, x),
+    "i4": rng.integers(-2**31, 2**31, (1000, 800)).astype(numpy.int32),
+    "u1": rng.integers(0, 256, (3000, 1100)).astype(numpy.uint8),
+    "i8": rng.integers(-2**62, 2**62, (600, 700)),
+    "b1": rng.standard_normal((3000, 1000)) > -2.5,
+    "c16": rng.standard_normal((400, 600)) + 1j * rng.standard_normal((400, 600)),
+}
+data["c16"][3, 4] = complex(numpy.nan, 1)
+for name, v in data.items():
+    a = np.asarray(v)
+    views = [("", a, v), ("[::2, ::3]", a[::2, ::3], v[::2, ::3]), (".T[::-1]", a.T[::-1], v.T[::-1])]
+    fs = ["max", "min", "any", "all", "argmax", "argmin"] + \
+        (["sum", "prod"] if v.dtype.kind in "iub" else [])
+    if v.dtype.kind in "fc":
+        fs += ["nanmax", "nanmin"]
+    for vn, av, vv in views:
+        for f in fs:
+            for ax in [None, 0, 1, -1]:
+                if f.startswith("arg") and ax == -1:
+                    continue
+                if f.startswith("nan"):
+                    same((name, vn, f, ax), getattr(np, f)(av, axis=ax), getattr(numpy, f)(vv, axis=ax))
+                else:
+                    same((name, vn, f, ax), getattr(av, f)(axis=ax), getattr(vv, f)(axis=ax))
+        for f in ["cumsum", "cumprod", "nancumsum", "nancumprod"]:
+            if f.startswith("nan") and v.dtype.kind not in "fc":
+                continue
+            for ax in ([None, 0, 1] if vn == "" else [1]):
+                same((name, vn, f, ax), getattr(np, f)(av, axis=ax), getattr(numpy, f)(vv, axis=ax))
+    same((name, "sum dtype=int16"), a.sum(axis=1, dtype=numpy.int16), v.sum(axis=1, dtype=numpy.int16))
+    same((name, "count_nonzero"), np.count_nonzero(a, axis=0), numpy.count_nonzero(v, axis=0))
+# one long line: a 1-d scan and reductions over many tiles
+v = rng.integers(-1000, 1000, 3_000_000).astype(numpy.int16)
+a = np.asarray(v)
+same("1-d cumsum", np.cumsum(a), numpy.cumsum(v))
+same("1-d cumsum int16", np.cumsum(a, dtype=numpy.int16), numpy.cumsum(v, dtype=numpy.int16))
+same("1-d max", a.max(), v.max())
+same("1-d sum", a.sum(), v.sum())
+same("1-d any", (a > 998).any(), (v > 998).any())
+# warnings: a float scan that overflows; a cast to an integer scan
+big = numpy.full((1000, 600), 1e307)
+big[5, 7] = numpy.nan
+warned("cumsum overflow", lambda: numpy.cumsum(big, axis=1), lambda: np.cumsum(np.asarray(big), axis=1))
+# (NumPy says "invalid value encountered in cast" here; ndtile's CPU says
+# "... in accumulate" too: the device reports what the CPU does)
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    got = np.cumsum(np.asarray(big), axis=1, dtype=numpy.int64)
+    same("cumsum cast", got, numpy.cumsum(big, axis=1, dtype=numpy.int64))
+if not any("invalid value encountered" in str(m.message) for m in w):
+    bad.append(["cumsum cast", [str(m.message) for m in w]])
+warned("cumprod overflow", lambda: numpy.cumprod(big[:, :3], axis=0),
+       lambda: np.cumprod(np.asarray(big)[:, :3], axis=0))
+print(json.dumps(bad))
+"""
+
+
+@needs_cudahost
+def test_reductions_and_scans_run_on_the_device_with_numpys_values():
+    r = run(REDUCE_SCAN, NDTILE_DEVICES="cuda:0,1", NDTILE_CUDA_PLUGIN=cudahost_plugin(),
+            NDTILE_CUDAHOST_STATS="1")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert json.loads(r.stdout.splitlines()[-1]) == [], r.stdout
+    line = r.stderr.split("cudahost: ")[1]
+    reduce_ = int(re.search(r"(\d+) reduce launches", line).group(1))
+    scan = int(re.search(r"(\d+) scan launches", line).group(1))
+    assert reduce_ >= 200 and scan >= 100, line     # they ran on the (emulated) devices

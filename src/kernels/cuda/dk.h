@@ -37,8 +37,10 @@ typedef struct {
   int64_t rs[NDT_DK_MAXOPS], cs[NDT_DK_MAXOPS];
 } ndt_dk_run;
 
+/* aux: a kernel's own parameter (the reduce and scan kernels' operand
+ * dtype and op: fold_impl.h, scan_impl.h); 0 for the others */
 typedef struct {
-  int nrun, pad;
+  int nrun, aux;
   ndt_dk_run run[NDT_DK_MAXRUNS];
 } ndt_dk_launch;
 
