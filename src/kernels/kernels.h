@@ -27,6 +27,7 @@ typedef void (*ndt_loop_fn)(char **args, const int64_t *steps, int64_t n);
 /* The loop for op on the dtypes ndt_ufunc_resolve chose (loop[0..nin-1] the
  * inputs', loop[nin] the output's), or NULL when this backend has none. */
 ndt_loop_fn ndt__cpu_loop(ndt_ufunc op, const ndt_dtype *loop);
+ndt_loop_fn ndt__cpu_loop_varying(ndt_ufunc op, const ndt_dtype *loop);
 /* Both in one: resolves op for input dtypes types (all strong), fills
  * in_types and *out_type (either may be NULL) and returns the loop, or NULL
  * when NumPy has no loop. For tests and C users of the loops. */

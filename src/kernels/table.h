@@ -40,7 +40,7 @@
 #include <stdint.h>
 #include "kernels.h"
 
-#define NDT_KERNELS_VERSION 5
+#define NDT_KERNELS_VERSION 6
 
 /* ---- sort and select (one line of n contiguous keys) --------------------- */
 /* Sorts keys k[0..n) stably in NumPy's order (NaNs last), moving the
@@ -243,6 +243,12 @@ typedef struct ndt_kernels {
    * NULL for none */
   ndt_cast_fn (*cast)(ndt_dtype from, ndt_dtype to);
   ndt_loop_fn (*loop)(ndt_ufunc op, const ndt_dtype *loop_types);
+  /* the loop for op when its second input varies over the call (is not
+   * one value broadcast over all of it), where `loop`'s takes a fast path
+   * for a second input constant along its run that NumPy takes only for
+   * one constant over the whole call (power's exponent 0.5 as sqrt:
+   * (-inf) ** 0.5 is nan there, inf through pow); NULL: `loop`'s serves */
+  ndt_loop_fn (*loop_varying)(ndt_ufunc op, const ndt_dtype *loop_types);
   int (*reduce)(ndt_reduce_op op, ndt_dtype t, ndt_red_kernel *k);
   ndt_arg_fn (*arg)(ndt_reduce_op op, ndt_dtype t);
   /* lines; indices: with an index array moved along */

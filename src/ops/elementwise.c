@@ -182,6 +182,19 @@ static ndt_status apply_as(ndt_ew_arg *argp, int nin, const ndt_array *const *in
   int64_t shape[NDT_MAXDIMS];
   st = ndt_broadcast_shapes(n, ndims, shapes, &nd, shape);
   if (st) return st;
+  /* a second input that is not one value over the whole call (a (4, 1)
+   * exponent of a (4, 3) base) runs the loop without the fast paths
+   * NumPy's loop takes only for one (power's 0.5: NumPy's iterator buffers
+   * such an exponent, and the loop sees it vary) */
+  if (nin == 2 && ndt__kern->loop_varying) {
+    ndt_array b;
+    ndt__bcast_view(in[1], nd, shape, &b);
+    int varies = 0;
+    for (int k = 0; k < nd && !varies; k++) varies = shape[k] > 1 && b.strides[k] != 0;
+    ndt_dtype lt[3] = {arg->loop_in[0], arg->loop_in[1], arg->loop_out};
+    ndt_loop_fn f = varies ? ndt__kern->loop_varying((ndt_ufunc)arg->ufunc, lt) : NULL;
+    if (f) arg->loop = f;
+  }
   ndt_array *res = *out, *copies[NDT_MAXOPS] = {0};
   if (res) {
     int ok = nd == res->ndim;

@@ -161,6 +161,31 @@ def test_float_power_has_no_sqrt_rule(n):
         assert numpy.array_equal(numpy.signbit(want), numpy.signbit(got))
 
 
+@pytest.mark.parametrize('dt', ['float64', 'float32'])
+@pytest.mark.parametrize('xs, ys', [((4, 4, 3), (4, 4, 1)), ((1000, 600), (1000, 1)),
+                                    ((1000, 600), (1, 600)), ((1000, 600), ()),
+                                    ((4, 3), (1, 1)), ((5,), (5,))])
+def test_power_sqrt_rule_only_for_one_exponent_over_the_call(dt, xs, ys):
+    # NumPy's loop takes an exponent of 0.5 as sqrt only when one value
+    # serves the whole call (a scalar, a size-1 array): an exponent constant
+    # along the last axis but not over the call ((4, 1) of a (4, 3) base)
+    # goes through pow, where (-inf) ** 0.5 is inf, not nan, and
+    # (-0.0) ** 0.5 is 0.0 (fuzz seed 449696766); alone, fused, in place
+    x = numpy.full(xs, -numpy.inf, dt)
+    x.reshape(-1)[::3] = -0.0
+    x.reshape(-1)[1::3] = 2.0
+    y = numpy.full(ys, 0.5, dt)
+    for f in (lambda M, a, b: M.power(a, b), lambda M, a, b: a ** b * 2 + 1,
+              lambda M, a, b: M.multiply(M.power(a, b), 1, out=a)):
+        with numpy.errstate(all='ignore'):
+            want = f(numpy, x.copy(), y)
+            got = numpy.asarray(f(ndtile, ndtile.asarray(x), ndtile.asarray(y)))
+        assert want.dtype == got.dtype and want.shape == got.shape
+        assert numpy.array_equal(want, got, equal_nan=True)
+        assert numpy.array_equal(numpy.signbit(want), numpy.signbit(got))
+    same_as_numpy(lambda M: M.power(M.asarray(x), M.asarray(y)))
+
+
 @pytest.mark.parametrize('n', SIZES)
 @pytest.mark.parametrize('dt', ['float64', 'float32'])
 def test_power_flags_of_numpys_loop(dt, n):

@@ -180,7 +180,10 @@ NDT_FOREACH_FLOAT(FLOAT_SCALARS)
  * (-inf) ** 0.5 is nan and (-0.0) ** 0.5 is -0.0 there, and float32
  * results are sqrtf's rounding, not powf's. One of 1 is a copy (no
  * underflow for a subnormal base). An exponent array that holds 0.5 or 1
- * goes through pow, as in NumPy. */
+ * goes through pow, as in NumPy; so does one that is constant along a run
+ * but not over the whole call (a (4, 1) exponent of a (4, 3) base: NumPy's
+ * iterator buffers it), which the core runs with powv, the loop without
+ * these paths (ndt_kernels.loop_varying). */
 #define POW_LOOP(SFX, T, SUF)                                                        \
   static void pow_##SFX(char **args, const int64_t *steps, int64_t n) {             \
     if (steps[1] == 0 && n > 0 && *(const T *)args[1] == (T)0.5) {                   \
@@ -394,6 +397,11 @@ static const ndt_loop_fn arith_avx512[NDT_NUFUNCS][NDT_NTYPES] = {
   NDT_FOREACH_INT(INT_AVX512) NDT_FOREACH_FLOAT(FLOAT_AVX512)
 };
 #endif
+
+/* power's float loops without the fast paths (resolve.c) */
+ndt_loop_fn ndt__cpu_loop_pow_varying(ndt_dtype t) {
+  return t == NDT_FLOAT32 ? powv_f32 : t == NDT_FLOAT64 ? powv_f64 : 0;
+}
 
 ndt_loop_fn ndt__cpu_loop_arith(ndt_ufunc op, ndt_dtype t) {
   if ((int)op < 0 || op >= NDT_NUFUNCS || (int)t < 0 || t >= NDT_NTYPES) return 0;

@@ -292,6 +292,7 @@ _Static_assert(NDT_SC_FE_DIVIDE == NDT_FPE_DIVIDE && NDT_SC_FE_OVERFLOW == NDT_F
 /* ---- per-family loop lookups (loop dtype -> loop) ---------------------- */
 /* Each returns NULL when the family has no loop for (op, t). */
 ndt_loop_fn ndt__cpu_loop_arith(ndt_ufunc op, ndt_dtype t);   /* loops_arith.c   */
+ndt_loop_fn ndt__cpu_loop_pow_varying(ndt_dtype t);          /* loops_arith.c   */
 ndt_loop_fn ndt__cpu_loop_math(ndt_ufunc op, ndt_dtype t);    /* loops_math.c    */
 ndt_loop_fn ndt__cpu_loop_complex(ndt_ufunc op, ndt_dtype t); /* loops_complex.c */
 ndt_loop_fn ndt__cpu_loop_extra(ndt_ufunc op, ndt_dtype t);   /* loops_extra.c   */

@@ -23,6 +23,13 @@ ndt_loop_fn ndt__cpu_loop(ndt_ufunc op, const ndt_dtype *loop) {
   return f;
 }
 
+/* power's loop without its fast paths, for an exponent that varies over
+ * the call (ndt_kernels.loop_varying) */
+ndt_loop_fn ndt__cpu_loop_varying(ndt_ufunc op, const ndt_dtype *loop) {
+  if (op != NDT_POWER || !loop || loop[1] != loop[0]) return 0;
+  return ndt__cpu_loop_pow_varying(loop[0]);
+}
+
 ndt_loop_fn ndt__cpu_resolve(ndt_ufunc op, int nin, const ndt_dtype *types,
                             ndt_dtype *in_types, ndt_dtype *out_type) {
   ndt_dtype loop[4];

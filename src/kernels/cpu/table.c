@@ -14,6 +14,7 @@ static const ndt_kernels portable = {
   .name = "cpu",
   .cast = ndt__cpu_cast,
   .loop = ndt__cpu_loop,
+  .loop_varying = ndt__cpu_loop_varying,
   .reduce = ndt__cpu_reduce_kernel,
   .arg = ndt__cpu_arg_kernel,
   .sort = ndt__cpu_sort,
