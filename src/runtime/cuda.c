@@ -903,6 +903,38 @@ static ndt_status leaf_add(cuda_dev *d, batch *bt, const ndt_pw_arg *a, ndt_boun
   return NDT_OK;
 }
 
+/* The runs of a reduction block by its plan (red_plan, fold_plan: nd
+ * coalesced axes, the input's and the partials' byte strides st, the
+ * reduced axis red that is not innermost, or -1): one per index of the
+ * kept outer axes, in C order, of rows (along red) x cols (the innermost
+ * axis; the partials step ocs along it: 0 when it is reduced). */
+static ndt_status plan_runs(cuda_dev *d, batch *bt, const ndt_bound *b, int nd,
+                           const int64_t *shape, const int64_t (*st)[NDT_MAXDIMS], int red,
+                           int64_t ocs) {
+  int64_t cols = nd ? shape[nd - 1] : 1, cs = nd ? st[0][nd - 1] : 0;
+  int64_t rows = red >= 0 ? shape[red] : 1, rs = red >= 0 ? st[0][red] : 0;
+  int64_t outer = 1, idx[NDT_MAXDIMS] = {0};
+  for (int k = 0; k < nd - 1; k++)
+    if (k != red) outer *= shape[k];
+  for (int64_t q = 0; q < outer; q++) {
+    ndt_dk_run *u;
+    ndt_status s = next_run(d, bt, &u);
+    if (s) return s;
+    char *ip = b[0].ptr, *op = b[1].ptr;
+    for (int k = 0; k < nd - 1; k++) {
+      ip += idx[k] * st[0][k];
+      op += idx[k] * st[1][k];
+    }
+    *u = (ndt_dk_run){.rows = rows, .cols = cols, .p = {ip, op}, .rs = {rs, 0}, .cs = {cs, ocs}};
+    for (int k = nd - 2; k >= 0; k--) {   /* the kept outer axes, in C order */
+      if (k == red) continue;
+      if (++idx[k] < shape[k]) break;
+      idx[k] = 0;
+    }
+  }
+  return NDT_OK;
+}
+
 /* A block of a sum: a run per partial element (red_plan above). */
 static ndt_status block_add(cuda_dev *d, batch *bt, const ndt_red_arg *r, ndt_bound *b) {
   int asz = r->acc == NDT_FLOAT32 ? 4 : 8;
@@ -917,29 +949,7 @@ static ndt_status block_add(cuda_dev *d, batch *bt, const ndt_red_arg *r, ndt_bo
   red_plan pl;
   if (!red_plan_of(r, b[0].ndim, b[0].shape, b[0].st, &pl))
     return host->error(NDT_ERR_INTERNAL, "the CUDA sum cannot take this block's layout");
-  int nd = pl.nd;
-  int64_t cols = nd ? pl.shape[nd - 1] : 1, cs = nd ? pl.st[0][nd - 1] : 0;
-  int64_t rows = pl.red >= 0 ? pl.shape[pl.red] : 1, rs = pl.red >= 0 ? pl.st[0][pl.red] : 0;
-  int64_t outer = 1, idx[NDT_MAXDIMS] = {0};
-  for (int k = 0; k < nd - 1; k++)
-    if (k != pl.red) outer *= pl.shape[k];
-  for (int64_t q = 0; q < outer; q++) {
-    ndt_dk_run *u;
-    ndt_status s = next_run(d, bt, &u);
-    if (s) return s;
-    char *ip = b[0].ptr, *op = b[1].ptr;
-    for (int k = 0; k < nd - 1; k++) {
-      ip += idx[k] * pl.st[0][k];
-      op += idx[k] * pl.st[1][k];
-    }
-    *u = (ndt_dk_run){.rows = rows, .cols = cols, .p = {ip, op}, .rs = {rs, 0}, .cs = {cs, 0}};
-    for (int k = nd - 2; k >= 0; k--) {   /* the kept outer axes, in C order */
-      if (k == pl.red) continue;
-      if (++idx[k] < pl.shape[k]) break;
-      idx[k] = 0;
-    }
-  }
-  return NDT_OK;
+  return plan_runs(d, bt, b, pl.nd, pl.shape, pl.st, pl.red, 0);
 }
 
 /* A block's kernel: the pairwise sum (nin 0), a fold (nin 1 + layout) or
@@ -1013,30 +1023,8 @@ static ndt_status fold_add(cuda_dev *d, batch *bt, const ndt_red_arg *r, ndt_bou
   if (!b[0].view->size) return NDT_OK;   /* (supports refuses one that has partials) */
   if (!fold_plan_of(r, b[0].ndim, b[0].shape, b[0].st, &pl))
     return host->error(NDT_ERR_INTERNAL, "the CUDA reduction cannot take this block's layout");
-  int nd = pl.nd, cm = pl.mode == NDT_FD_COLS;
-  int64_t inner = nd ? pl.shape[nd - 1] : 1;
-  int64_t rows = pl.red >= 0 ? pl.shape[pl.red] : 1, rs = pl.red >= 0 ? pl.st[0][pl.red] : 0;
-  int64_t outer = 1, idx[NDT_MAXDIMS] = {0};
-  for (int k = 0; k < nd - 1; k++)
-    if (k != pl.red) outer *= pl.shape[k];
-  for (int64_t q = 0; q < outer; q++) {
-    ndt_dk_run *u;
-    ndt_status s = next_run(d, bt, &u);
-    if (s) return s;
-    char *ip = b[0].ptr, *op = b[1].ptr;
-    for (int k = 0; k < nd - 1; k++) {
-      ip += idx[k] * pl.st[0][k];
-      op += idx[k] * pl.st[1][k];
-    }
-    *u = (ndt_dk_run){.rows = rows, .cols = inner, .p = {ip, op}, .rs = {rs, 0},
-                      .cs = {nd ? pl.st[0][nd - 1] : 0, cm ? pl.st[1][nd - 1] : 0}};
-    for (int k = nd - 2; k >= 0; k--) {   /* the kept outer axes, in C order */
-      if (k == pl.red) continue;
-      if (++idx[k] < pl.shape[k]) break;
-      idx[k] = 0;
-    }
-  }
-  return NDT_OK;
+  int cm = pl.mode == NDT_FD_COLS && pl.nd;
+  return plan_runs(d, bt, b, pl.nd, pl.shape, pl.st, pl.red, cm ? pl.st[1][pl.nd - 1] : 0);
 }
 
 static void scan_sig(const ndt_scan_arg *a, ew_sig *g) {
