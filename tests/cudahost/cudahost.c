@@ -950,7 +950,12 @@ struct CUlib_st {
   void *dl;
   int fd;   /* its memfd, open while it is loaded: dlopen knows a library by its
              * path, /proc/self/fd/N, which must not name another one */
+  struct CUlib_st *next, **prev;   /* the loaded ones, as a driver keeps them (the
+                                    * plugin keeps its libraries for the process's
+                                    * life: reachable, not a leak) */
 };
+static struct CUlib_st *libs;
+static pthread_mutex_t libs_m = PTHREAD_MUTEX_INITIALIZER;
 struct CUkern_st {
   ndt_fg_body body;
 };
@@ -993,6 +998,12 @@ cudaError_t cudaLibraryLoadData(cudaLibrary_t *library, const void *code,
   }
   l->dl = dl;
   l->fd = fd;
+  pthread_mutex_lock(&libs_m);
+  l->next = libs;
+  l->prev = &libs;
+  if (libs) libs->prev = &l->next;
+  libs = l;
+  pthread_mutex_unlock(&libs_m);
   *library = l;
   return cudaSuccess;
 }
@@ -1008,6 +1019,10 @@ cudaError_t cudaLibraryGetKernel(cudaKernel_t *kernel, cudaLibrary_t library, co
 
 cudaError_t cudaLibraryUnload(cudaLibrary_t library) {
   if (!library) return ret(cudaErrorInvalidResourceHandle);
+  pthread_mutex_lock(&libs_m);
+  *library->prev = library->next;
+  if (library->next) library->next->prev = library->prev;
+  pthread_mutex_unlock(&libs_m);
   dlclose(library->dl);
   close(library->fd);
   free(library);
