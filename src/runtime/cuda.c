@@ -322,74 +322,6 @@ static int coalesce(int nd, int64_t *shape, int nop, int64_t (*st)[NDT_MAXDIMS])
  * at most one other axis is (a run of rows per partial element, in
  * order); a row fold (the innermost axis kept: k.acc) stays on the CPU. */
 typedef struct {
-  int nd;                  /* coalesced axes; the last is summed */
-  int64_t shape[NDT_MAXDIMS], st[2][NDT_MAXDIMS];   /* input and partial byte strides */
-  int red;                 /* the other summed axis, or -1 */
-} red_plan;
-
-static int red_plan_of(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st,
-                       red_plan *pl) {
-  int asz = r->acc == NDT_FLOAT32 ? 4 : 8;
-  int64_t s = asz;
-  for (int k = nd - 1; k >= 0; k--) {
-    int64_t ps = (r->mask >> k & 1) ? 1 : shape[k];
-    pl->shape[k] = shape[k];
-    pl->st[0][k] = st[k];
-    pl->st[1][k] = (r->mask >> k & 1) || ps == 1 ? 0 : s;
-    s *= ps;
-  }
-  pl->nd = coalesce(nd, pl->shape, 2, pl->st);
-  pl->red = -1;
-  if (pl->nd == 0) return 1;   /* one element */
-  if (pl->st[1][pl->nd - 1] != 0) return 0;   /* the innermost axis kept: a row fold */
-  for (int k = 0; k < pl->nd - 1; k++)
-    if (pl->st[1][k] == 0) {
-      if (pl->red >= 0) return 0;
-      pl->red = k;
-    }
-  return 1;
-}
-
-static int pw_block_ok(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st) {
-  red_plan pl;
-  return r->op == NDT_RED_SUM && !r->arg && (r->acc == NDT_FLOAT32 || r->acc == NDT_FLOAT64) &&
-         r->in.dtype == r->acc && red_plan_of(r, nd, shape, st, &pl);
-}
-
-static int fold_ok(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st);
-
-static int arg_rows(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st,
-                    int64_t *rows, int64_t *rs);
-
-static int red_ok(const ndt_red_arg *r, const ndt_operand *op, int nop) {
-  if (nop < 2 || !op[0].view->store) return 0;
-  const ndt_array *v = op[0].view;
-  int64_t st[NDT_MAXDIMS], rows, rs;
-  for (int k = 0; k < v->ndim; k++) st[k] = v->strides[k] * v->store->itemsize;
-  if (r->arg)
-    return nop >= 3 && v->size > 0 && ndt__dk_arg(r->op, r->acc, NULL, NULL, NULL) == 0 &&
-           r->in.dtype == r->acc && arg_rows(r, v->ndim, v->shape, st, &rows, &rs);
-  return pw_block_ok(r, v->ndim, v->shape, st) || (v->size > 0 && fold_ok(r, v->ndim, v->shape, st));
-}
-
-static int pw_leaf_ok(const ndt_pw_arg *a) {
-  return a->op == NDT_RED_SUM && (a->acc == NDT_FLOAT32 || a->acc == NDT_FLOAT64) &&
-         a->line.dtype == a->acc && a->line.ndim == 1;
-}
-
-/* ---- the other reductions (src/kernels/cuda/fold_impl.h) ----
- * A "reduce block" that the pairwise kernel does not take: integer and
- * bool sums and products, min/max and their NaN-ignoring forms, any/all
- * (of any dtype: cast to bool), and float and complex sums whose innermost
- * axis is kept. Its coalesced axes (input and partial byte strides, as
- * red_plan's) are read two ways, each the CPU body's order for a partial
- * element: the innermost axis reduced (a line run per partial element: its
- * rows along at most one other reduced axis, C order, folded by a block of
- * threads: exact, as every op taken that way is associative), or kept (a
- * column run along it, one thread per partial element folding the rows of
- * at most one reduced axis in order, as k.acc does). argmin/argmax: below
- * (arg_rows). Other layouts and empty blocks stay on the CPU. */
-typedef struct {
   int mode;                /* NDT_FD_LINE or NDT_FD_COLS */
   int nd;
   int64_t shape[NDT_MAXDIMS], st[2][NDT_MAXDIMS];   /* input and partial byte strides */
@@ -419,6 +351,52 @@ static int fold_plan_of(const ndt_red_arg *r, int nd, const int64_t *shape, cons
   return 1;
 }
 
+/* A sum's plan: a fold's whose innermost axis is summed (a row fold
+ * stays on the CPU's pairwise sums) */
+static int red_plan_of(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st,
+                       fold_plan *pl) {
+  return fold_plan_of(r, nd, shape, st, pl) && pl->mode == NDT_FD_LINE;
+}
+
+static int pw_block_ok(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st) {
+  fold_plan pl;
+  return r->op == NDT_RED_SUM && !r->arg && (r->acc == NDT_FLOAT32 || r->acc == NDT_FLOAT64) &&
+         r->in.dtype == r->acc && red_plan_of(r, nd, shape, st, &pl);
+}
+
+static int fold_ok(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st);
+
+static int arg_rows(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st,
+                    int64_t *rows, int64_t *rs);
+
+static int red_ok(const ndt_red_arg *r, const ndt_operand *op, int nop) {
+  if (nop < 2 || !op[0].view->store) return 0;
+  const ndt_array *v = op[0].view;
+  int64_t st[NDT_MAXDIMS], rows, rs;
+  for (int k = 0; k < v->ndim; k++) st[k] = v->strides[k] * v->store->itemsize;
+  if (r->arg)
+    return nop >= 3 && v->size > 0 && ndt__dk_arg(r->op, r->acc, NULL, NULL, NULL) == 0 &&
+           r->in.dtype == r->acc && arg_rows(r, v->ndim, v->shape, st, &rows, &rs);
+  return pw_block_ok(r, v->ndim, v->shape, st) || (v->size > 0 && fold_ok(r, v->ndim, v->shape, st));
+}
+
+static int pw_leaf_ok(const ndt_pw_arg *a) {
+  return a->op == NDT_RED_SUM && (a->acc == NDT_FLOAT32 || a->acc == NDT_FLOAT64) &&
+         a->line.dtype == a->acc && a->line.ndim == 1;
+}
+
+/* ---- the other reductions (src/kernels/cuda/fold_impl.h) ----
+ * A "reduce block" that the pairwise kernel does not take: integer and
+ * bool sums and products, min/max and their NaN-ignoring forms, any/all
+ * (of any dtype: cast to bool), and float and complex sums whose innermost
+ * axis is kept. Its coalesced axes (fold_plan above: input and partial
+ * byte strides) are read two ways, each the CPU body's order for a partial
+ * element: the innermost axis reduced (a line run per partial element: its
+ * rows along at most one other reduced axis, C order, folded by a block of
+ * threads: exact, as every op taken that way is associative), or kept (a
+ * column run along it, one thread per partial element folding the rows of
+ * at most one reduced axis in order, as k.acc does). argmin/argmax: below
+ * (arg_rows). Other layouts and empty blocks stay on the CPU. */
 static int fold_ok(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st) {
   fold_plan pl;
   return !r->arg && r->in.dtype >= 0 && r->in.dtype < NDT_NTYPES &&
@@ -903,14 +881,15 @@ static ndt_status leaf_add(cuda_dev *d, batch *bt, const ndt_pw_arg *a, ndt_boun
   return NDT_OK;
 }
 
-/* The runs of a reduction block by its plan (red_plan, fold_plan: nd
- * coalesced axes, the input's and the partials' byte strides st, the
- * reduced axis red that is not innermost, or -1): one per index of the
- * kept outer axes, in C order, of rows (along red) x cols (the innermost
- * axis; the partials step ocs along it: 0 when it is reduced). */
-static ndt_status plan_runs(cuda_dev *d, batch *bt, const ndt_bound *b, int nd,
-                           const int64_t *shape, const int64_t (*st)[NDT_MAXDIMS], int red,
+/* The runs of a reduction block by its plan (fold_plan above): one per
+ * index of the kept outer axes, in C order, of rows (along the reduced
+ * axis pl->red) x cols (the innermost axis; the partials step ocs along
+ * it: 0 when it is reduced). */
+static ndt_status plan_runs(cuda_dev *d, batch *bt, const ndt_bound *b, const fold_plan *pl,
                            int64_t ocs) {
+  const int nd = pl->nd, red = pl->red;
+  const int64_t *shape = pl->shape;
+  const int64_t(*st)[NDT_MAXDIMS] = pl->st;
   int64_t cols = nd ? shape[nd - 1] : 1, cs = nd ? st[0][nd - 1] : 0;
   int64_t rows = red >= 0 ? shape[red] : 1, rs = red >= 0 ? st[0][red] : 0;
   int64_t outer = 1, idx[NDT_MAXDIMS] = {0};
@@ -935,7 +914,7 @@ static ndt_status plan_runs(cuda_dev *d, batch *bt, const ndt_bound *b, int nd,
   return NDT_OK;
 }
 
-/* A block of a sum: a run per partial element (red_plan above). */
+/* A block of a sum: a run per partial element (red_plan_of above). */
 static ndt_status block_add(cuda_dev *d, batch *bt, const ndt_red_arg *r, ndt_bound *b) {
   int asz = r->acc == NDT_FLOAT32 ? 4 : 8;
   const ndt_array *v = b[0].view;
@@ -946,10 +925,10 @@ static ndt_status block_add(cuda_dev *d, batch *bt, const ndt_red_arg *r, ndt_bo
     cudaError_t e = cudaMemsetAsync(b[1].ptr, 0, (size_t)(pn * asz), d->stream);
     return e == cudaSuccess ? NDT_OK : disable(d, e, "a memset");
   }
-  red_plan pl;
+  fold_plan pl;
   if (!red_plan_of(r, b[0].ndim, b[0].shape, b[0].st, &pl))
     return host->error(NDT_ERR_INTERNAL, "the CUDA sum cannot take this block's layout");
-  return plan_runs(d, bt, b, pl.nd, pl.shape, pl.st, pl.red, 0);
+  return plan_runs(d, bt, b, &pl, 0);
 }
 
 /* A block's kernel: the pairwise sum (nin 0), a fold (nin 1 + layout) or
@@ -1024,7 +1003,7 @@ static ndt_status fold_add(cuda_dev *d, batch *bt, const ndt_red_arg *r, ndt_bou
   if (!fold_plan_of(r, b[0].ndim, b[0].shape, b[0].st, &pl))
     return host->error(NDT_ERR_INTERNAL, "the CUDA reduction cannot take this block's layout");
   int cm = pl.mode == NDT_FD_COLS && pl.nd;
-  return plan_runs(d, bt, b, pl.nd, pl.shape, pl.st, pl.red, cm ? pl.st[1][pl.nd - 1] : 0);
+  return plan_runs(d, bt, b, &pl, cm ? pl.st[1][pl.nd - 1] : 0);
 }
 
 static void scan_sig(const ndt_scan_arg *a, ew_sig *g) {
