@@ -187,13 +187,15 @@ static ndt_status apply_as(ndt_ew_arg *argp, int nin, const ndt_array *const *in
    * NumPy's loop takes only for one (power's 0.5: NumPy's iterator buffers
    * such an exponent, and the loop sees it vary) */
   if (nin == 2 && ndt__kern->loop_varying) {
-    ndt_array b;
-    ndt__bcast_view(in[1], nd, shape, &b);
-    int varies = 0;
-    for (int k = 0; k < nd && !varies; k++) varies = shape[k] > 1 && b.strides[k] != 0;
     ndt_dtype lt[3] = {arg->loop_in[0], arg->loop_in[1], arg->loop_out};
-    ndt_loop_fn f = varies ? ndt__kern->loop_varying((ndt_ufunc)arg->ufunc, lt) : NULL;
-    if (f) arg->loop = f;
+    ndt_loop_fn f = ndt__kern->loop_varying((ndt_ufunc)arg->ufunc, lt);
+    if (f) {   /* (power only: other ops look at no strides here) */
+      ndt_array b;
+      ndt__bcast_view(in[1], nd, shape, &b);
+      int varies = 0;
+      for (int k = 0; k < nd && !varies; k++) varies = shape[k] > 1 && b.strides[k] != 0;
+      if (varies) arg->loop = f;
+    }
   }
   ndt_array *res = *out, *copies[NDT_MAXOPS] = {0};
   if (res) {
@@ -394,7 +396,9 @@ ndt_status ndt_assign(ndt_array *dst, const ndt_array *src, ndt_casting casting)
     }
     ndt__bcast_view(&s2, dst->ndim, dst->shape, &sv);
   }
-  ndt_status st = ndt__rt_overwrite(dst);
+  /* (a store lost to a failed task is mended: sched.c) */
+  ndt_status st = atomic_load_explicit(&dst->store->lost, memory_order_relaxed)
+                      ? ndt__rt_overwrite(dst) : NDT_OK;
   if (st == NDT_OK) st = launch_cast(dst, &sv);
   ndt_free(tmp);
   return st;
