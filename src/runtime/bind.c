@@ -247,11 +247,17 @@ static ndt_status exec_on(const ndt_task_kind *k, ndt_processor *p, const ndt_op
 /* With devices: all of the task's tiles acquired at once and pinned
  * (proc.c), then bound in place or gathered, the body run, the pins
  * released. The CPU alone never comes here. */
+_Thread_local const ndt_processor *ndt__ran_on;
+_Thread_local const char *ndt__ran_kind;
+
 static ndt_status exec_tracked(const ndt_task_kind *k, ndt_processor *p, const ndt_operand *op,
                                int nop, void *arg, const int64_t *span, int *ran) {
   ndt_bound local[NB_LOCAL], *b = local;
   ndt_range rloc[NB_LOCAL], *r = rloc;
   *ran = 0;
+  ndt__ran_on = p;
+  /* (a group: its members' kind) */
+  ndt__ran_kind = k == &ndt__group_kind ? ((const ndt_group_arg *)arg)->kind->name : k->name;
   ndt_body_fn fn = ndt__proc_body(p, k);
   if (!fn) return ndt__error(NDT_ERR_INTERNAL, "%s has no body for %s", p->iface->name, k->name);
   if (nop > NB_LOCAL) {

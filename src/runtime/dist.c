@@ -50,7 +50,7 @@ static void msg_done(ndt_comm_msg *m) {
   ndt_task *t = m->ctx;
   if (ndt__trace_on_)
     ndt__trace_add_io(m->send ? "send" : "recv", NDT__TRACE_MSG, m->t0, ndt__now_us(), m->n, 1,
-                      0);
+                      0, NULL);
   ndt__task_finish(t, NDT_OK);
 }
 

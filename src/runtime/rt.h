@@ -99,8 +99,14 @@ void ndt__trace_add(const char *name, int tid, double t0, double t1);
 #define NDT__TRACE_MSG (-2)
 /* ... with the bytes and the number of tiles the task used, and the bytes
  * it copied through scratch (gathered in and scattered back) */
+/* the processor the last task body of this thread ran on, with devices
+ * (NULL: the CPU alone; bind.c sets it, the trace names it) */
+extern _Thread_local const ndt_processor *ndt__ran_on;
+extern _Thread_local const char *ndt__ran_kind;   /* and its task kind's name */
+/* proc: the processor's name when a device is registered (the trace's
+ * "proc"), else NULL */
 void ndt__trace_add_io(const char *name, int tid, double t0, double t1, int64_t bytes,
-                       int tiles, int64_t gathered);
+                       int tiles, int64_t gathered, const char *proc);
 /* Bytes this thread has gathered into scratch and scattered back from it
  * (bind.c, counted always; the trace takes the difference over a task). */
 extern _Thread_local int64_t ndt__gathered;

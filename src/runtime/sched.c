@@ -333,6 +333,12 @@ static wakes complete(ndt_task *t, ndt_status st, int ready_here) {
   return w;
 }
 
+/* The trace's processor of the body that just ran on this thread: named
+ * only with devices (the CPU alone leaves the trace as it was). */
+static const char *ran_name(void) {
+  return ndt__dev_track && ndt__ran_on ? ndt__ran_on->iface->name : NULL;
+}
+
 /* Runs a ready task's body on this thread (tid: its trace row, -1 the
  * caller) and releases its stores; complete() finishes it. */
 static ndt_status run_body(ndt_task *t, int tid) {
@@ -366,7 +372,8 @@ static ndt_status run_body(ndt_task *t, int tid) {
     t->fprec = NULL;
   }
   if (ndt__trace_on_)
-    ndt__trace_add_io(t->name, tid, t0, ndt__now_us(), t->io_bytes, t->ntiles, ndt__gathered - g0);
+    ndt__trace_add_io(t->name, tid, t0, ndt__now_us(), t->io_bytes, t->ntiles, ndt__gathered - g0,
+                      ran_name());
   /* read again: an interrupt may have come while it ran */
   cancelled = lost_in ? 0 : t->seq < atomic_load(&rt.cancel_below) || st == NDT_ERR_INTERRUPTED;
   if (cancelled) {
@@ -907,7 +914,7 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
         int64_t iob;
         int nt;
         io_of(acc, nacc, &iob, &nt);
-        ndt__trace_add_io(name, -1, t0, ndt__now_us(), iob, nt, ndt__gathered - g0);
+        ndt__trace_add_io(name, -1, t0, ndt__now_us(), iob, nt, ndt__gathered - g0, ran_name());
       }
       if (fpm) ndt_fp_inline(ndt_fpe_test());
       if (st == NDT_ERR_INTERRUPTED)   /* a kernel stopped half-way */

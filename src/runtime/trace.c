@@ -15,6 +15,8 @@ typedef struct {
   int tiles;
   double t0, t1;
   int64_t bytes, gathered;
+  char proc[16];   /* the processor that ran it, with devices ("" without) */
+  const char *kind;   /* its task kind's name, with devices */
 } trace_ev;
 int ndt__trace_on_;
 static struct {
@@ -34,7 +36,7 @@ double ndt__now_us(void) {
 }
 
 void ndt__trace_add_io(const char *name, int tid, double t0, double t1, int64_t bytes,
-                       int tiles, int64_t gathered) {
+                       int tiles, int64_t gathered, const char *proc) {
   pthread_mutex_lock(&tr.lock);
   if (tr.n == tr.cap) {
     size_t cap = tr.cap ? tr.cap * 2 : 4096;
@@ -48,12 +50,17 @@ void ndt__trace_add_io(const char *name, int tid, double t0, double t1, int64_t 
     tr.ev = e;
     tr.cap = cap;
   }
-  tr.ev[tr.n++] = (trace_ev){name, tid, tiles, t0, t1, bytes, gathered};
+  trace_ev *e = &tr.ev[tr.n++];
+  *e = (trace_ev){name, tid, tiles, t0, t1, bytes, gathered, "", NULL};
+  if (proc && ndt__ran_on) {
+    snprintf(e->proc, sizeof e->proc, "%s", proc);
+    e->kind = ndt__ran_kind;
+  }
   pthread_mutex_unlock(&tr.lock);
 }
 
 void ndt__trace_add(const char *name, int tid, double t0, double t1) {
-  ndt__trace_add_io(name, tid, t0, t1, -1, -1, 0);
+  ndt__trace_add_io(name, tid, t0, t1, -1, -1, 0, NULL);
 }
 
 double ndt__trace_now(void) { return ndt__trace_on_ ? ndt__now_us() : 0; }
@@ -170,9 +177,18 @@ ndt_status ndt__trace_dump(int nworkers) {
      * caller waiting (MPI, which has no bytes or tiles of its own) */
     fprintf(f, "\", \"cat\": \"%s\", \"ph\": \"X\", \"pid\": %d, \"tid\": %d, \"ts\": %.3f, "
                "\"dur\": %.3f", cat, pid, row, tr.wall_origin + (e->t0 - tr.origin), e->t1 - e->t0);
-    if (e->bytes >= 0)
-      fprintf(f, ", \"args\": {\"bytes\": %lld, \"tiles\": %d, \"gathered\": %lld}",
+    if (e->bytes >= 0) {
+      fprintf(f, ", \"args\": {\"bytes\": %lld, \"tiles\": %d, \"gathered\": %lld",
               (long long)e->bytes, e->tiles, (long long)e->gathered);
+      if (e->proc[0]) {
+        fprintf(f, ", \"proc\": \"");
+        put_name(f, e->proc);
+        fprintf(f, "\", \"kind\": \"");
+        put_name(f, e->kind);
+        fprintf(f, "\"");
+      }
+      fprintf(f, "}");
+    }
     fprintf(f, "}");
   }
   fprintf(f, "\n]}\n");

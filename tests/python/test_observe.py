@@ -315,3 +315,37 @@ def test_trace_events_carry_bytes_and_tiles(tmp_path):
     threads = {e["tid"]: e["args"]["name"] for e in ev if e["name"] == "thread_name"}
     assert threads[0] == "caller"
     assert all(threads.get(e["tid"], "").startswith(("worker", "caller")) for e in tasks)
+    # the CPU alone: no processor named (the trace is as it was before devices)
+    assert all("proc" not in e["args"] and "kind" not in e["args"] for e in tasks)
+
+
+def test_trace_names_the_processor_and_kind_with_devices(tmp_path):
+    """With devices, each task event says where it ran ("proc") and its task
+    kind ("kind"): the fused chain and the sum on the simulated devices, the
+    copies on the CPU. A device too small for a tile sends the tasks
+    to the CPU (planned fallbacks), and the trace says so."""
+    path = tmp_path / "t.json"
+    code = """
+        import ndtile as np
+        a = np.ones((1000, 1000))
+        b = (a * 2 + 1).sum(axis=0)
+        print(float(b[0]))
+    """
+    r = child(code, NDTILE_PROFILE=str(path), NDTILE_DEVICES="sim:2,mem=64M")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "3000.0"
+    tasks = [e for e in json.loads(path.read_text())["traceEvents"]
+             if e["ph"] == "X" and e["cat"] in ("task", "inline")]
+    assert all(e["args"]["proc"] in ("cpu", "simdev", "simdev1") for e in tasks)
+    where = {(e["args"]["kind"], e["args"]["proc"]) for e in tasks}
+    # (the sum over axis 0 of a C array folds straight into the result)
+    assert ("fused elementwise", "simdev") in where and ("fused elementwise", "simdev1") in where
+    assert {k for k, p in where if p != "cpu"} == {"fused elementwise", "reduce combine"}, where
+    assert {p for k, p in where if k.startswith("copy")} == {"cpu"}, where
+    # a device below one tile: every task on the CPU
+    r = child(code, NDTILE_PROFILE=str(path), NDTILE_DEVICES="sim:1,mem=64k")
+    assert r.returncode == 0 and r.stdout.strip() == "3000.0", r.stderr
+    tasks = [e for e in json.loads(path.read_text())["traceEvents"]
+             if e["ph"] == "X" and e["cat"] in ("task", "inline")]
+    assert tasks and {e["args"]["proc"] for e in tasks} == {"cpu"}
+    assert {"reduce combine", "fused elementwise"} <= {e["args"]["kind"] for e in tasks}
