@@ -506,7 +506,10 @@ static ndt_status rng_body(ndt_bound *b, void *argp) {
  * values they use, as the CPU's body picks them), each with its kernel of
  * ew_ops.h; its operands the used external inputs, then the written
  * results. 0 when the device cannot run it (an op or dtype without a
- * kernel, too many operands, many ranks): the CPU's body runs it. */
+ * kernel, many ranks): the CPU's body runs it. */
+_Static_assert(NDT_DK_FMAXOPS >= NDT_FUSE_MAXE + NDT_FUSE_MAXF && NDT_DK_FMAXSTEPS >= NDT_FUSE_MAXF,
+               "every group of fusion.c fits a program of the interpreter");
+_Static_assert(sizeof(ndt_dk_flaunch) <= 32764, "a launch fits the kernel parameters");
 static int fprog_of(const ndt_fused_task *t, ndt_dk_fprog *P) {
   const ndt_fused_desc *d = t->d;
   if (!d || d->ranks || d->nops < 1 || d->nops > NDT_DK_FMAXSTEPS) return 0;

@@ -335,6 +335,48 @@ def test_fused_groups_run_on_the_cuda_interpreter_with_numpys_bits_and_warnings(
     assert fused >= 3 * 6, r.stderr      # the groups ran on the device's interpreter
 
 
+# A fused group may read 12 external inputs and write up to 24 results
+# (fusion.c's limits): the interpreter's program takes every group, so a
+# wide one (several accumulations recorded between two reads, as the X-ray
+# example's last batch records them) runs on the device, not on the CPU.
+WIDE = """
+import json, sys, numpy, ndtile as np
+rng = numpy.random.default_rng(3)
+n = 700_000                            # two 2 MiB tiles of float32
+X = [rng.standard_normal(n).astype(numpy.float32) for _ in range(13)]
+M = rng.standard_normal(n) > 0
+def prog(m, x, mask):
+    s_on, s_off, top = x[10].copy(), x[11].copy(), x[12].copy()   # accumulators
+    float(s_on[0] + s_off[0] + top[0])                             # made before
+    s_on += x[0] * x[1]
+    s_off += x[2] * x[3]
+    top1 = m.maximum(top, x[4])
+    top = m.maximum(top1, x[5] - x[6])
+    d = s_on / x[7] - s_off / x[8] + x[9]
+    flat = m.where(mask, d, -m.inf)
+    return [s_on, s_off, top1, top, d, flat]
+want = prog(numpy, X, M)
+got = prog(np, [np.asarray(x) for x in X], np.asarray(M))
+bad = [i for i, (g, w) in enumerate(zip(got, want))
+       if not (numpy.asarray(g).dtype == w.dtype and numpy.array_equal(numpy.asarray(g), w))]
+print(json.dumps(bad))
+"""
+
+
+@needs_cudahost
+def test_wide_fused_groups_run_on_the_device(tmp_path):
+    trace = tmp_path / "t.json"
+    r = run(WIDE, NDTILE_DEVICES="cuda:0", NDTILE_CUDA_PLUGIN=cudahost_plugin(),
+            NDTILE_CUDA_MEM="256M", NDTILE_PROFILE=str(trace))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert json.loads(r.stdout.splitlines()[-1]) == [], r.stdout
+    ev = [e for e in json.loads(trace.read_text())["traceEvents"]
+          if e["ph"] == "X" and e.get("args", {}).get("kind") == "fused elementwise"]
+    wide = [e for e in ev if e["name"].count("+") >= 7]
+    assert wide, sorted({e["name"] for e in ev})        # one group took the whole program
+    assert {e["args"]["proc"] for e in ev} == {"cuda"}, [(e["name"], e["args"]) for e in ev]
+
+
 # The fused groups' second tier (src/runtime/cuda_jit.c, fused_gen.c): a
 # program that recurs is compiled into a kernel of its own (in the host
 # build: the emulated NVRTC compiles the generated source as C, the emulated

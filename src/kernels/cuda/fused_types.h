@@ -8,12 +8,13 @@
 
 #include <stdint.h>
 
-/* operands of a run (external inputs and written results), steps of a
- * program, runs of a launch: 64 runs of 400 bytes and a program of 488
- * fit the 32,764 bytes of kernel parameters */
-#define NDT_DK_FMAXOPS 16
+/* operands of a run (external inputs and written results: as many as a
+ * group of fusion.c can have, 12 + 24, so that every group fits), steps of
+ * a program, runs of a launch: 32 runs of 880 bytes and a program of 488
+ * fit the 32,764 bytes of kernel parameters (cuda.c checks both) */
+#define NDT_DK_FMAXOPS 36
 #define NDT_DK_FMAXSTEPS 24
-#define NDT_DK_FMAXRUNS 64
+#define NDT_DK_FMAXRUNS 32
 
 typedef struct {
   int32_t key;          /* the entry (ndt__dk_ew_key), or -1: cast input 0 to out_dt */
