@@ -505,14 +505,17 @@ static ndt_status rng_body(ndt_bound *b, void *argp) {
  * fused_impl.h: the ops the task computes (those it writes and those whose
  * values they use, as the CPU's body picks them), each with its kernel of
  * ew_ops.h; its operands the used external inputs, then the written
- * results. 0 when the device cannot run it (an op or dtype without a
- * kernel, many ranks): the CPU's body runs it. */
+ * results (in op order; on many ranks the last op's first: fusion.c binds
+ * every op's result there, those the task does not write only held, and
+ * fused_add leaves those out). 0 when the
+ * device cannot run it (an op or dtype without a kernel): the CPU's body
+ * runs it. */
 _Static_assert(NDT_DK_FMAXOPS >= NDT_FUSE_MAXE + NDT_FUSE_MAXF && NDT_DK_FMAXSTEPS >= NDT_FUSE_MAXF,
                "every group of fusion.c fits a program of the interpreter");
 _Static_assert(sizeof(ndt_dk_flaunch) <= 32764, "a launch fits the kernel parameters");
 static int fprog_of(const ndt_fused_task *t, ndt_dk_fprog *P) {
   const ndt_fused_desc *d = t->d;
-  if (!d || d->ranks || d->nops < 1 || d->nops > NDT_DK_FMAXSTEPS) return 0;
+  if (!d || d->nops < 1 || d->nops > NDT_DK_FMAXSTEPS) return 0;
   memset(P, 0, sizeof *P);
   int map_e[NDT_FUSE_MAXE], step_of[NDT_FUSE_MAXF], nop = 0;
   unsigned char need[NDT_FUSE_MAXF];
@@ -524,6 +527,7 @@ static int fprog_of(const ndt_fused_task *t, ndt_dk_fprog *P) {
   }
   for (int e = 0; e < d->next; e++)
     if (d->ext_used[e]) map_e[e] = nop++;
+  const int first_out = nop;
   for (int k = 0; k < d->nops; k++) {
     if (!need[k]) continue;
     const ndt_fused_op *o = &d->ops[k];
@@ -557,15 +561,23 @@ static int fprog_of(const ndt_fused_task *t, ndt_dk_fprog *P) {
       if (s->key < 0) return 0;
     }
     s->out = -1;
-    if (t->incl >> k & 1) {
+    if (d->ranks) {
+      if (t->incl >> k & 1) {
+        int later = 0;   /* written results after op k's, in the operands before it */
+        for (int j = k + 1; j < d->nops; j++) later += (int)(t->incl >> j & 1);
+        s->out = (int8_t)(first_out + later);
+      }
+    } else if (t->incl >> k & 1) {
       if (nop == NDT_DK_FMAXOPS) return 0;
       s->out = (int8_t)nop++;
     }
     s->flag = (int8_t)(o->fp ? k : -1);
     step_of[k] = P->nstep++;
   }
+  if (d->ranks)
+    for (int k = 0; k < d->nops; k++) nop += (int)(t->incl >> k & 1);
   P->nop = nop;
-  return P->nstep > 0;
+  return P->nstep > 0 && P->nop <= NDT_DK_FMAXOPS;
 }
 
 /* ---- advanced-index reads and writes: "gather" and "put" ----
@@ -1157,14 +1169,30 @@ static ndt_status fdone(cuda_dev *d, fbatch *fb, const char *name) {
   return NDT_OK;
 }
 
-/* Appends one bound fused task's elements as 2-d runs (as ew_add). */
-static ndt_status fused_add(cuda_dev *d, fbatch *fb, ndt_bound *b, int nop) {
-  int nd = b[0].ndim;
+/* The operands a fused program uses: all but those only held (a task of
+ * many ranks binds every op's result; it writes some); their count. */
+static int fused_used(ndt_bound *b, int nb, ndt_bound **u) {
+  int n = 0;
+  for (int o = 0; o < nb; o++)
+    if (!(b[o].priv & NDT_OPND_KEEP)) {
+      if (n == NDT_DK_FMAXOPS) return -1;
+      u[n++] = &b[o];
+    }
+  return n;
+}
+
+/* Appends one bound fused task's elements as 2-d runs (as ew_add): b are
+ * its operands, nb of them, those the program uses nop. */
+static ndt_status fused_add(cuda_dev *d, fbatch *fb, ndt_bound *bo, int nb) {
+  ndt_bound *b[NDT_DK_FMAXOPS];
+  int nop = fused_used(bo, nb, b);
+  if (nop <= 0) return host->error(NDT_ERR_INTERNAL, "a fused task without operands");
+  int nd = b[0]->ndim;
   int64_t shape[NDT_MAXDIMS], st[NDT_DK_FMAXOPS][NDT_MAXDIMS];
   for (int k = 0; k < nd; k++) {
-    shape[k] = b[0].shape[k];
+    shape[k] = b[0]->shape[k];
     if (shape[k] == 0) return NDT_OK;
-    for (int o = 0; o < nop; o++) st[o][k] = b[o].st[k];
+    for (int o = 0; o < nop; o++) st[o][k] = b[o]->st[k];
   }
   nd = coalesce(nd, shape, nop, st);
   int64_t rows = nd >= 2 ? shape[nd - 2] : 1, cols = nd >= 1 ? shape[nd - 1] : 1, outer = 1;
@@ -1179,7 +1207,7 @@ static ndt_status fused_add(cuda_dev *d, fbatch *fb, ndt_bound *b, int nop) {
     u->rows = rows;
     u->cols = cols;
     for (int o = 0; o < nop; o++) {
-      char *p = b[o].ptr;
+      char *p = b[o]->ptr;
       for (int k = 0; k < nd - 2; k++) p += idx[k] * st[o][k];
       u->p[o] = p;
       u->rs[o] = nd >= 2 ? st[o][nd - 2] : 0;
@@ -1216,7 +1244,8 @@ static ndt_status fused_run(cuda_dev *d, ndt_bound *b, int n, const int *nop,
       fb.d = NULL;
     }
     if (st == NDT_OK && !fb.d) {
-      if (!fprog_of(t, &fb.L.prog) || fb.L.prog.nop != nop[i])
+      ndt_bound *u[NDT_DK_FMAXOPS];
+      if (!fprog_of(t, &fb.L.prog) || fb.L.prog.nop != fused_used(b + at, nop[i], u))
         st = host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this fused task");
       fb.d = t->d;
       fb.incl = t->incl;
@@ -1233,9 +1262,12 @@ static ndt_status fused_run(cuda_dev *d, ndt_bound *b, int n, const int *nop,
 
 static ndt_status fused_body(ndt_bound *b, void *argp) {
   const ndt_fused_task *t = argp;
-  ndt_dk_fprog P;
-  if (!fprog_of(t, &P)) return host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this fused task");
-  return fused_run(b[0].mem->context, b, 1, &P.nop, &argp, "a fused group");
+  /* its operands (fusion.c): the used inputs, then the written results,
+   * on many ranks every op's result */
+  int nb = 0;
+  for (int e = 0; e < t->d->next; e++) nb += t->d->ext_used[e] != 0;
+  for (int k = 0; k < t->d->nops; k++) nb += t->d->ranks || (t->incl >> k & 1);
+  return fused_run(b[0].mem->context, b, 1, &nb, &argp, "a fused group");
 }
 
 static const char *name_of(int what, const void *arg) {

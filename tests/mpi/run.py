@@ -463,6 +463,71 @@ def gpu_share(build, tmp):
               f"rc={p.returncode} got {got} {out[-1500:]}")
 
 
+GPU_FUSED = """import json, sys, warnings, numpy, ndtile as np
+rng = numpy.random.default_rng(3)
+n = 700_000                     # two 2 MiB tiles of float32: split between the ranks
+X = [rng.standard_normal(n).astype(numpy.float32) for _ in range(6)]
+I = rng.integers(-100, 100, n).astype(numpy.int32)
+def prog(m, x, i):
+    acc = x[5].copy()
+    float(acc[0])                      # acc made before the group
+    acc += x[0] * x[1] - x[2]
+    d = m.sqrt(m.abs(x[3])) / (x[4] + 3) + acc
+    q = (i * 7 + 1) // (i % 5)         # integer division by zero: warns
+    return [acc, d, q]
+with numpy.errstate(all="ignore"):
+    want = prog(numpy, X, I)
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    got = [numpy.asarray(g) for g in prog(np, [np.asarray(x) for x in X], np.asarray(I))]
+bad = [k for k, (g, h) in enumerate(zip(got, want))
+       if not (g.dtype == h.dtype and numpy.array_equal(g, h))]
+with open(f"{sys.argv[1]}.rank{np.rank()}", "w") as f:
+    print(json.dumps([bad, sorted({str(x.message) for x in w})]), file=f)
+"""
+
+
+def gpu_fused(build, tmp, ranks):
+    """Fused groups recorded on many ranks run on each rank's device (the
+    CUDA plugin's host build, one emulated GPU a rank): every op's result is
+    an operand there and only some are written (fusion.c), and the device's
+    program writes those. NumPy's values and warnings on every rank, and
+    the trace says the groups ran on the device."""
+    import json
+    plugin = os.path.join(build, 'tests', 'cudahost', 'libndtile_cudahost.so')
+    if not os.path.exists(plugin):
+        check("gpu fused: the CUDA plugin's host build is built", False, plugin)
+        return
+    script = os.path.join(tmp, 'gpu_fused.py')
+    with open(script, 'w') as f:
+        f.write(GPU_FUSED)
+    env = {'NDTILE_DEVICES': 'cuda:0', 'NDTILE_CUDA_PLUGIN': plugin,
+           'NDTILE_CUDAHOST_PLUGIN': plugin, 'NDTILE_CUDA_MEM': '64M',
+           'NDTILE_CACHE_DIR': os.path.join(tmp, 'fused-cache')}
+    # (on 2 ranks also through the compiled kernels: a program compiled at
+    # its first batch, NDTILE_CUDA_JIT=1, the batch waiting for it)
+    for n, jit in [(n, '0') for n in ranks] + [(n, '1') for n in ranks if n == 2]:
+        base = os.path.join(tmp, f'gpu_fused{n}{jit}')
+        trace = base + '.json'
+        p, dt = run(mpirun(n) + [PY, script, base], 300,
+                    dict(env, NDTILE_PROFILE=trace, NDTILE_CUDA_JIT=jit, NDTILE_CUDA_JIT_WAIT=jit))
+        got, procs = [], set()
+        for r in range(n):
+            if os.path.exists(f'{base}.rank{r}'):
+                got.append(json.loads(open(f'{base}.rank{r}').read()))
+            tr = f'{base}.rank{r}.json'
+            if os.path.exists(tr):
+                procs |= {e['args'].get('proc') for e in json.load(open(tr))['traceEvents']
+                          if e.get('ph') == 'X' and e.get('args', {}).get('kind') == 'fused elementwise'
+                          and '+' in e['name']}
+        want = [[], ['divide by zero encountered in floor_divide']]
+        check(f"gpu fused: fused groups on {n} ranks run on their devices "
+              f"({'compiled' if jit == '1' else 'interpreter'}) with NumPy's values "
+              f"and warnings ({dt:.1f} s)",
+              p.returncode == 0 and got == [want] * n and procs == {'cuda'},
+              f"rc={p.returncode} got {got} procs {procs} {(p.stdout + p.stderr)[-1500:]}")
+
+
 def out_of_step(tmp):
     """Ranks that stop making the same calls: sys.exit on one rank, an array
     read on one rank only, a read of another array. Every rank ends within
@@ -544,7 +609,8 @@ def main():
     ap.add_argument('--build', default=os.path.join(ROOT, 'build'))
     ap.add_argument('--only', default='',
                     help="run only these checks (comma list: out_of_step, fail_stop, output, "
-                         "lifetimes, memory, device_plan, fp_errors, placement, gpu_share)")
+                         "lifetimes, memory, device_plan, fp_errors, placement, gpu_share, "
+                         "gpu_fused)")
     ap.add_argument('--pytest-ranks', default='2,3,4',
                     help="rank counts for the whole Python suite ('' skips it)")
     args = ap.parse_args()
@@ -554,6 +620,7 @@ def main():
         names = {'out_of_step': out_of_step, 'fail_stop': fail_stop, 'output': output_once,
                  'lifetimes': lifetimes, 'fp_errors': fp_errors, 'memory': memory,
                  'placement': placement, 'gpu_share': lambda t: gpu_share(args.build, t),
+                 'gpu_fused': lambda t: gpu_fused(args.build, t, [n for n in ranks if n in (2, 3)]),
                  'device_plan': lambda _: device_plan(args.build, [n for n in ranks if n in (2, 3)])}
         try:
             for n in args.only.split(','):
@@ -577,6 +644,7 @@ def main():
         memory(tmp)
         placement(tmp)
         gpu_share(args.build, tmp)
+        gpu_fused(args.build, tmp, [n for n in ranks if n in (2, 3)])
         xray_report(tmp, [n for n in ranks if n in (1, 3)])
         c_suites(args.build, ranks)
         device_plan(args.build, [n for n in ranks if n in (2, 3)])
