@@ -115,4 +115,18 @@ typedef struct {
   ndt_array out;                   /* this block of the result */
 } ndt_gather_arg;
 
+/* The argument of argwhere's tasks (search.c; the CUDA plugin reads it):
+ * "argwhere count" (operands: the input block, read; its count, an int64
+ * of counts, write) and "argwhere fill" (the input block, read; the
+ * block's rows of the result, write). */
+typedef struct {
+  ndt_array in;          /* the whole input */
+  ndt_tiling tl;
+  int64_t blk;
+  int64_t start[NDT_MAXDIMS];   /* the block's first element's index */
+  struct ndt_store *counts;   /* int64 per block */
+  ndt_array out;         /* fill: rows [first, first+count) of the result */
+  int64_t first;
+} ndt_nz_arg;
+
 #endif

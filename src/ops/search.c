@@ -274,23 +274,14 @@ ndt_status ndt_bincount(ndt_array **out, const ndt_array *x, const ndt_array *we
 }
 
 /* ---- argwhere --------------------------------------------------------- */
-typedef struct {
-  ndt_array in;          /* the whole input */
-  ndt_tiling tl;
-  int64_t blk;
-  ndt_store *counts;     /* int64 per block */
-  ndt_array out;         /* fill: rows [first, first+count) of the result */
-  int64_t first;
-} nz_arg;
+typedef ndt_nz_arg nz_arg;   /* exec.h: the CUDA plugin reads it too */
 
 /* The non-zero elements of the block (the table's nonzero scan): their
  * count, and with dst their indices in the whole input. */
 static ndt_status nz_scan(const nz_arg *a, const ndt_bound *b, int64_t *count, int64_t *dst) {
   ndt_array bv;
   ndt__block_view(&a->in, &a->tl, a->blk, &bv);
-  int64_t start[NDT_MAXDIMS];
-  ndt__block_start(&a->in, &a->tl, a->blk, start);
-  *count = ndt__kern->nonzero(bv.dtype, b->ptr, bv.ndim, bv.shape, b->st, start, dst);
+  *count = ndt__kern->nonzero(bv.dtype, b->ptr, bv.ndim, bv.shape, b->st, a->start, dst);
   return NDT_OK;
 }
 
@@ -307,8 +298,10 @@ static ndt_status nz_fill_body(ndt_bound *op, void *p) {
   return nz_scan(a, &op[0], &cnt, (int64_t *)op[1].ptr);
 }
 
-static const ndt_task_kind nz_count_kind = {"argwhere", {nz_count_body}, NULL};
-static const ndt_task_kind nz_fill_kind = {"argwhere", {nz_fill_body}, NULL};
+/* (kinds of their own names: a device takes each by its name; both tasks
+ * are named "argwhere" in the trace) */
+static const ndt_task_kind nz_count_kind = {"argwhere count", {nz_count_body}, NULL};
+static const ndt_task_kind nz_fill_kind = {"argwhere fill", {nz_fill_body}, NULL};
 
 ndt_status ndt_argwhere(ndt_array **out, const ndt_array *a) {
   nz_arg z;
@@ -321,11 +314,12 @@ ndt_status ndt_argwhere(ndt_array **out, const ndt_array *a) {
   unsigned fl = nb <= 1 && a->size <= ndt__rt_inline_elems() ? NDT_TASK_INLINE : 0;
   for (int64_t b = 0; b < nb && st == NDT_OK; b++) {
     z.blk = b;
+    ndt__block_start(a, &z.tl, b, z.start);
     ndt_array bv, cv;
     ndt__block_view(a, &z.tl, b, &bv);
     ndt__range_view(&cv, z.counts, b * 8, 8);
     ndt_operand ops[2] = {{&bv, NDT_READ}, {&cv, NDT_WRITE}};
-    st = ndt__record(&nz_count_kind, NULL, ops, 2, &z, sizeof z, fl);
+    st = ndt__record(&nz_count_kind, "argwhere", ops, 2, &z, sizeof z, fl);
   }
   if (st == NDT_OK) st = ndt__wait_tiles(z.counts, 0, 0, 0);
   int64_t total = 0;
@@ -340,6 +334,7 @@ ndt_status ndt_argwhere(ndt_array **out, const ndt_array *a) {
   for (int64_t b = 0; b < nb && st == NDT_OK; b++) {
     if (counts[b] == 0) continue;
     z.blk = b;
+    ndt__block_start(a, &z.tl, b, z.start);
     z.first = first;
     ndt_index rows[1] = {{.kind = NDT_IDX_SLICE, .start = first, .stop = first + counts[b],
                           .step = 1, .has_start = 1, .has_stop = 1}};
@@ -352,7 +347,7 @@ ndt_status ndt_argwhere(ndt_array **out, const ndt_array *a) {
     ndt_array bv;
     ndt__block_view(a, &z.tl, b, &bv);
     ndt_operand ops[2] = {{&bv, NDT_READ}, {&z.out, NDT_WRITE}};
-    st = ndt__record(&nz_fill_kind, NULL, ops, 2, &z, sizeof z, fl);
+    st = ndt__record(&nz_fill_kind, "argwhere", ops, 2, &z, sizeof z, fl);
   }
   ndt__store_decref(z.counts);
   return ndt__finish(st, res, out);

@@ -67,6 +67,7 @@
 #include "kernels/cuda/fused_impl.h"
 #include "kernels/cuda/rng_impl.h"
 #include "kernels/cuda/index_impl.h"
+#include "kernels/cuda/nz_impl.h"
 #include "runtime/rt.h"
 #include "runtime/cuda_jit.h"
 
@@ -84,6 +85,7 @@ int ndt__dk_fused(const ndt_dk_flaunch *L, unsigned *flags, int nflags, void *st
 int ndt__dk_rng_has(const ndt_rng_params *q);
 int ndt__dk_rng(const ndt_dk_rlaunch *L, void *stream);
 int ndt__dk_index(const ndt_dk_ilaunch *L, void *stream);
+int ndt__dk_nz(const ndt_dk_nzlaunch *L, void *stream);
 /* src/kernels/cuda/fold_impl.h and scan_impl.h */
 int ndt__dk_fold_has(int op, int mode, int in, int acc);
 int ndt__dk_fold(int op, int mode, int acc, const ndt_dk_launch *L, unsigned *flags,
@@ -770,6 +772,81 @@ static ndt_status put_body(ndt_bound *b, void *argp) {
   return index_run(b[2].mem->context, 2, b, 1, &nop, &argp);
 }
 
+/* ---- argwhere: "argwhere count" and "argwhere fill" (search.c) ----
+ * The kernels of src/kernels/cuda/nz_impl.h: a block's count goes to its
+ * int64 in the counts store; its rows are written in one launch after a
+ * launch that counts each chunk into scratch. Every dtype, 1-d and up. */
+static int nz_kind(const ndt_task_kind *k) {
+  return !strcmp(k->name, "argwhere count") ? 1 : !strcmp(k->name, "argwhere fill") ? 2 : 0;
+}
+
+static int nz_supports(const ndt_nz_arg *z, int nop) {
+  return nop == 2 && z->in.ndim >= 1 && z->in.ndim <= NDT_MAXDIMS && z->in.dtype >= 0 &&
+         z->in.dtype < NDT_NTYPES;
+}
+
+/* n tasks (one, or a grouped task's members) of argwhere's kind what */
+static ndt_status nz_run(cuda_dev *d, int what, ndt_bound *b, int n, void *const *args) {
+  ndt_dk_nzlaunch L;
+  pthread_mutex_lock(&d->run);
+  if (atomic_load(&d->dead)) {
+    pthread_mutex_unlock(&d->run);
+    return refuse(d);
+  }
+  cudaSetDevice(d->dev);
+  int64_t *part = what == 2 ? dev_malloc(d, NDT_DK_NZ_MAXCHUNKS * sizeof *part) : NULL;
+  ndt_status st = what == 2 && !part ? NDT_ERR_NOMEM : NDT_OK;
+  cudaError_t e = cudaSuccess;
+  for (int i = 0; i < n && st == NDT_OK && e == cudaSuccess; i++) {
+    const ndt_nz_arg *z = args[i];
+    ndt_bound *in = &b[2 * i], *out = &b[2 * i + 1];
+    memset(&L, 0, sizeof L);
+    L.dt = z->in.dtype;
+    L.isz = ndt_dk_dtype_size(L.dt);
+    L.nd = in->ndim;
+    L.n = 1;
+    for (int k = 0; k < L.nd; k++) {
+      L.shape[k] = in->shape[k];
+      L.st[k] = in->st[k];
+      L.start[k] = z->start[k];
+      L.n *= L.shape[k];
+    }
+    L.in = in->ptr;
+    L.nb = ndt_dk_nz_chunks(L.n);
+    if (what == 1) {
+      L.mode = NDT_DK_NZ_COUNT;
+      L.count = (unsigned long long *)out->ptr;
+      e = cudaMemsetAsync(out->ptr, 0, sizeof(int64_t), d->stream);
+      if (e == cudaSuccess && ndt__dk_nz(&L, d->stream))
+        st = host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this argwhere task");
+    } else {
+      L.mode = NDT_DK_NZ_CHUNKS;
+      L.part = part;
+      L.rows = out->view->size / (L.nd ? L.nd : 1);
+      if (ndt__dk_nz(&L, d->stream))
+        st = host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this argwhere task");
+      L.mode = NDT_DK_NZ_FILL;
+      L.out = (int64_t *)out->ptr;
+      if (st == NDT_OK && (e = cudaGetLastError()) == cudaSuccess && ndt__dk_nz(&L, d->stream))
+        st = host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this argwhere task");
+    }
+    if (e == cudaSuccess && st == NDT_OK) e = cudaGetLastError();
+  }
+  if (part && e == cudaSuccess) cudaFreeAsync(part, d->stream);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(d->stream);
+  if (e != cudaSuccess) st = disable(d, e, "an argwhere");
+  pthread_mutex_unlock(&d->run);
+  return st;
+}
+
+static ndt_status nz_count_body(ndt_bound *b, void *argp) {
+  return nz_run(b[0].mem->context, 1, b, 1, &argp);
+}
+
+static ndt_status nz_fill_body(ndt_bound *b, void *argp) {
+  return nz_run(b[0].mem->context, 2, b, 1, &argp);
+}
+
 /* ---- matrix products through cuBLAS: "matmul block", "matmul pack",
  * "matmul copyout", "matvec" (a part of this file, kept in its own) ---- */
 #include "runtime/cuda_matmul.h"
@@ -791,6 +868,7 @@ static int cd_supports(ndt_processor *p, const ndt_task_kind *k, const ndt_opera
   cuda_dev *d = p->context;
   if (atomic_load(&d->dead)) return 0;
   if (index_kind(k)) return index_supports(index_kind(k), op, nop, arg);
+  if (nz_kind(k)) return nz_supports(arg, nop);
   if (mm_kind(k)) return mm_supports(d, mm_kind(k), arg);
   ew_sig g;
   static _Thread_local ndt_dk_fprog P;
@@ -1307,6 +1385,7 @@ static ndt_status scanfix_body(ndt_bound *b, void *argp) {
 static ndt_status cd_group(ndt_processor *p, const ndt_task_kind *k, ndt_bound *b, int n,
                            const int *nop, void *const *args) {
   if (index_kind(k)) return index_run(p->context, index_kind(k), b, n, nop, args);
+  if (nz_kind(k)) return nz_run(p->context, nz_kind(k), b, n, args);
   if (mm_kind(k)) return mm_run(p->context, mm_kind(k), b, n, nop, args);
   int what = kind_of(k);
   if (what == K_NONE)
@@ -1325,6 +1404,8 @@ static const struct { const char *kind; ndt_body_fn body; } bodies[] = {
     {"random", rng_body},
     {"gather", gather_body},
     {"put", put_body},
+    {"argwhere count", nz_count_body},
+    {"argwhere fill", nz_fill_body},
     {"matmul block", mm_block_body},
     {"matmul pack", mm_pack_body},
     {"matmul copyout", mm_copyout_body},

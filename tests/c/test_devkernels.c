@@ -66,6 +66,13 @@
  *            indices in put (the last wins); out-of-bounds indices: the
  *            first in the CPU's order, with its axis, nothing put
  *            (the host build only, as fused)
+ *   nz       argwhere's non-zero scan (nz_impl.h) against the CPU's
+ *            (ndt__cpu_nonzero): all 13 dtypes over the edge values (NaNs,
+ *            -0.0, complex numbers zero in one part), blocks of 1 to 4
+ *            axes with negative and gapped strides and a block start, one
+ *            chunk and many (up to NDT_DK_NZ_MAXCHUNKS), blocks of 1 to
+ *            256 threads: the count (mode count, and the chunks' sum) and
+ *            every row (mode fill) bit for bit (the host build only)
  *   mirror   all three with every buffer a launch touches copied to a
  *            "device" buffer (host memory) and the results back: the cuda
  *            mode's path, on the CPU
@@ -82,6 +89,7 @@
 #include "kernels/cuda/fused_impl.h"
 #include "kernels/cuda/rng_impl.h"
 #include "kernels/cuda/index_impl.h"
+#include "kernels/cuda/nz_impl.h"
 #include "kernels/cuda/fold_impl.h"
 #include "kernels/cuda/scan_impl.h"
 
@@ -1846,6 +1854,104 @@ static void test_index(void) {
   ndt_dk_emu_threads = 5;
 }
 
+/* ---- argwhere's non-zero scan ---- */
+static void test_nz(void) {
+  static const int64_t shapes[][5] = {   /* nd, shape */
+      {1, 1}, {1, 1000}, {2, 37, 41}, {3, 5, 7, 9}, {4, 3, 4, 5, 6}, {2, 1, 5000}};
+  static const int threads[] = {1, 5, 256};
+  unsigned char edge[64][16];
+  int nedge = 0;
+  uint64_t rng = 0x9e3779b97f4a7c15ull;
+  for (int t = 0; t < NDT_NTYPES; t++) {
+    int isz = ndt_dk_dtype_size(t);
+    vals ev;
+    edge_values((ndt_dtype)t, &ev);
+    nedge = ev.n < 64 ? ev.n : 64;
+    for (int i = 0; i < nedge; i++) memcpy(edge[i], ev.v[i], (size_t)isz);
+    for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
+      int nd = (int)shapes[si][0];
+      int64_t shape[4], n = 1;
+      for (int k = 0; k < nd; k++) n *= shape[k] = shapes[si][1 + k];
+      /* a view with every axis stepped by 2 and the first reversed, in a
+       * buffer of 2^nd n elements: half zeros, the rest edge values */
+      int64_t cap = n << nd, st[4], off = 0, span = 1;
+      unsigned char *buf = calloc((size_t)cap, (size_t)isz);
+      for (int64_t e = 0; e < cap; e++) {
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        if ((rng >> 33) & 1) memcpy(buf + e * isz, edge[(rng >> 40) % (uint64_t)nedge], (size_t)isz);
+      }
+      for (int k = nd - 1; k >= 0; k--) {
+        st[k] = 2 * span * isz;
+        span *= 2 * shape[k];
+      }
+      off = (shape[0] - 1) * st[0];
+      st[0] = -st[0];
+      int64_t start[4] = {11, 0, 3, 7};
+      int64_t cnt_cpu = ndt__cpu_nonzero((ndt_dtype)t, (const char *)buf + off, nd, shape, st,
+                                         start, NULL);
+      int64_t *rows_cpu = malloc((size_t)(cnt_cpu ? cnt_cpu : 1) * nd * 8);
+      ndt__cpu_nonzero((ndt_dtype)t, (const char *)buf + off, nd, shape, st, start, rows_cpu);
+      int64_t *rows_dev = malloc((size_t)(cnt_cpu ? cnt_cpu : 1) * nd * 8);
+      int64_t part[NDT_DK_NZ_MAXCHUNKS];
+      int64_t nbs[3] = {1, ndt_dk_nz_chunks(n), n < NDT_DK_NZ_MAXCHUNKS ? n : NDT_DK_NZ_MAXCHUNKS};
+      for (int bi = 0; bi < 3; bi++)
+        for (size_t ti = 0; ti < sizeof threads / sizeof *threads; ti++) {
+          ndt_dk_emu_threads = threads[ti];
+          ndt_dk_nzlaunch L;
+          memset(&L, 0, sizeof L);
+          L.dt = t;
+          L.isz = isz;
+          L.nd = nd;
+          L.n = n;
+          L.nb = nbs[bi];
+          L.in = (const char *)buf + off;
+          for (int k = 0; k < nd; k++) {
+            L.shape[k] = shape[k];
+            L.st[k] = st[k];
+            L.start[k] = start[k];
+          }
+          unsigned long long count = 0;
+          L.mode = NDT_DK_NZ_COUNT;
+          L.count = &count;
+          EXPECT(ndt__dk_nz(&L, NULL) == 0, "nz launch refused");
+          EXPECT((int64_t)count == cnt_cpu, "nz %s shape %zu chunks %lld threads %d: count %llu, "
+                 "CPU %lld", ndt_dtype_name((ndt_dtype)t), si, (long long)L.nb, threads[ti], count,
+                 (long long)cnt_cpu);
+          L.mode = NDT_DK_NZ_CHUNKS;
+          L.part = part;
+          EXPECT(ndt__dk_nz(&L, NULL) == 0, "nz launch refused");
+          int64_t sum = 0;
+          for (int64_t c = 0; c < L.nb; c++) sum += part[c];
+          EXPECT(sum == cnt_cpu, "nz %s shape %zu: chunks add up to %lld, CPU %lld",
+                 ndt_dtype_name((ndt_dtype)t), si, (long long)sum, (long long)cnt_cpu);
+          L.mode = NDT_DK_NZ_FILL;
+          L.out = rows_dev;
+          L.rows = cnt_cpu;
+          memset(rows_dev, 0xA5, (size_t)(cnt_cpu ? cnt_cpu : 1) * nd * 8);
+          EXPECT(ndt__dk_nz(&L, NULL) == 0, "nz launch refused");
+          EXPECT(!memcmp(rows_dev, rows_cpu, (size_t)cnt_cpu * nd * 8),
+                 "nz %s shape %zu chunks %lld threads %d: rows differ", ndt_dtype_name((ndt_dtype)t),
+                 si, (long long)L.nb, threads[ti]);
+        }
+      free(rows_cpu);
+      free(rows_dev);
+      free(buf);
+    }
+  }
+  /* launches the kernel does not take */
+  ndt_dk_nzlaunch L;
+  memset(&L, 0, sizeof L);
+  L.nd = 0;
+  L.nb = 1;
+  L.isz = 1;
+  EXPECT(ndt__dk_nz(&L, NULL) == -1, "nz: a 0-d block taken");
+  L.nd = 1;
+  L.nb = NDT_DK_NZ_MAXCHUNKS + 1;
+  EXPECT(ndt__dk_nz(&L, NULL) == -1, "nz: too many chunks taken");
+  ndt_dk_emu_blocks = 3;
+  ndt_dk_emu_threads = 5;
+}
+
 static void *plug;
 static int (*cu_malloc)(void **, size_t);
 static int (*cu_memcpy)(void *, const void *, size_t, int);
@@ -1951,6 +2057,7 @@ int main(int argc, char **argv) {
   /* (the host build only: the plugin's entry is not reached here) */
   if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "fused")) test_fused();
   if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "index")) test_index();
+  if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "nz")) test_nz();
   ndt_finalize();
   printf("%s: %d passed, %d failed\n", mode, passed, failed);
   return failed != 0;

@@ -38,6 +38,7 @@
 #include "kernels/cuda/fused_impl.h"
 #include "kernels/cuda/rng_impl.h"
 #include "kernels/cuda/index_impl.h"
+#include "kernels/cuda/nz_impl.h"
 #include "kernels/cuda/gemm_impl.h"
 
 #define MAXDEV 8
@@ -50,7 +51,7 @@ static long fail_alloc_at = 0, fail_kernel_at = 0;   /* 1-based; 0: none */
 static atomic_long n_alloc, n_kernel, n_fused, n_copy, n_copy_bytes, n_copy2d, n_fail_alloc,
     n_faults;
 static atomic_long n_rng;   /* the random fills' launches (also in n_kernel) */
-static atomic_long n_index;   /* index_impl.h's launches (gather, put) */
+static atomic_long n_index;   /* index_impl.h's launches (gather, put), nz_impl.h's (argwhere) */
 static atomic_long n_gemm;    /* the emulated cuBLAS's gemms (cublashost.c, cudahost_ext.h) */
 /* the fused groups' tiers: the interpreter's launches and the compiled
  * kernels' (both in n_fused), the emulated NVRTC's compiles (nvrtc_emu.c),
@@ -1141,6 +1142,49 @@ void ndt__cudahost_launch_index(void *stream, const ndt_dk_ilaunch *L, void (*gr
   char *rep = (char *)C->report;
   if (!fault) fault = index_ptr(k_no, &rep, 1, &one, &one, 8, "report word");
   C->report = (unsigned long long *)rep;
+  e = enqueue(q, (op){.kind = OP_KERNEL, .xgrid = grid, .XL = C, .fault = fault});
+  if (e) {
+    free(C);
+    ret(e);
+  }
+}
+
+/* argwhere's non-zero scan (nz_impl.h): the block read, the count word,
+ * the chunks' counts and the rows written, each checked and moved */
+void ndt__cudahost_launch_nz(void *stream, const ndt_dk_nzlaunch *L, void (*grid)(void *)) {
+  cudaStream_t q;
+  cudaError_t e = stream_of(stream, &q);
+  if (e) {
+    ret(e);
+    return;
+  }
+  ndt_dk_nzlaunch *C = malloc(sizeof *C);
+  if (!C) {
+    ret(cudaErrorMemoryAllocation);
+    return;
+  }
+  memcpy(C, L, sizeof *C);
+  atomic_fetch_add(&n_index, 1);
+  long k_no = atomic_fetch_add(&n_kernel, 1) + 1;
+  int fault = fail_kernel_at > 0 && k_no == fail_kernel_at;
+  char *in = (char *)C->in;
+  fault = fault || index_ptr(k_no, &in, C->nd, C->shape, C->st, C->isz, "input block");
+  C->in = in;
+  int64_t one = 1, eight = 8, nb = C->nb, rows[2] = {C->rows, C->nd}, rst[2] = {8 * C->nd, 8};
+  if (C->mode == NDT_DK_NZ_COUNT) {
+    char *c = (char *)C->count;
+    fault = fault || index_ptr(k_no, &c, 1, &one, &one, 8, "count word");
+    C->count = (unsigned long long *)c;
+  } else {
+    char *pp = (char *)C->part;
+    fault = fault || index_ptr(k_no, &pp, 1, &nb, &eight, 8, "chunk counts");
+    C->part = (int64_t *)pp;
+  }
+  if (C->mode == NDT_DK_NZ_FILL) {
+    char *o = (char *)C->out;
+    fault = fault || index_ptr(k_no, &o, 2, rows, rst, 8, "rows");
+    C->out = (int64_t *)o;
+  }
   e = enqueue(q, (op){.kind = OP_KERNEL, .xgrid = grid, .XL = C, .fault = fault});
   if (e) {
     free(C);

@@ -15,6 +15,7 @@
 #include "kernels/cuda/fused_impl.h"
 #include "kernels/cuda/rng_impl.h"
 #include "kernels/cuda/index_impl.h"
+#include "kernels/cuda/nz_impl.h"
 #include "kernels/cuda/gemm_impl.h"
 #include "kernels/cuda/fold_impl.h"
 #include "kernels/cuda/scan_impl.h"

@@ -836,6 +836,10 @@ SETTINGS = {
     'sim2': ({'NDTILE_DEVICES': 'sim:2,mem=4M'}, 1, 1_000_000),
     'cudahost': ({'NDTILE_DEVICES': 'cuda:0,1', 'NDTILE_CUDA_PLUGIN': CUDAHOST,
                   'NDTILE_CUDA_MEM': '16M', 'NDTILE_CUDAHOST_STATS': '1'}, 1, 1_000_000),
+    # two ranks, an emulated CUDA device each (fused groups of many ranks,
+    # messages to and from device-resident tiles)
+    'cudahost_ranks2': ({'NDTILE_WORKERS': '1', 'NDTILE_DEVICES': 'cuda:0',
+                         'NDTILE_CUDA_PLUGIN': CUDAHOST, 'NDTILE_CUDA_MEM': '16M'}, 2, 1_000_000),
 }
 
 UNARY = ('negative', 'positive', 'absolute', 'sign', 'sqrt', 'exp', 'log', 'log2', 'log10',

@@ -650,6 +650,58 @@ def test_advanced_indexing_runs_on_the_device_with_numpys_values_and_errors():
     assert index >= 30, line                     # the reads and writes ran on the devices
 
 
+# argwhere / nonzero / flatnonzero on device-resident arrays of several
+# tiles (nz_impl.h: a block's count, then its rows, in C order): NumPy's
+# indices for every dtype (NaN non-zero, -0.0 zero, complex numbers zero in
+# one part), through strided and reversed views, 1-d to 3-d, and none found.
+NONZERO = """
+import json, numpy, ndtile as np
+rng = numpy.random.default_rng(8)
+bad = []
+def same(tag, got, want):
+    got = [numpy.asarray(g) for g in got] if isinstance(got, tuple) else numpy.asarray(got)
+    want = list(want) if isinstance(want, tuple) else want
+    if isinstance(want, list):
+        ok = len(got) == len(want) and all(g.dtype == w.dtype and g.shape == w.shape and
+                                          numpy.array_equal(g, w) for g, w in zip(got, want))
+    else:
+        ok = got.dtype == want.dtype and got.shape == want.shape and numpy.array_equal(got, want)
+    if not ok:
+        bad.append(tag)
+for dt in ("bool", "int8", "uint16", "int32", "int64", "float32", "float64",
+           "complex64", "complex128"):
+    x = rng.integers(0, 4, (250, 100, 40)).astype(dt)   # 1M elements: 1 to 8 tiles
+    x[(rng.random(x.shape) < 0.6)] = 0
+    if x.dtype.kind in "fc":
+        x.flat[::7919] = numpy.nan
+        x.flat[5::7919] = -0.0
+    if x.dtype.kind == "c":
+        x.flat[11::1000] = 1j
+    a = np.asarray(x)
+    float(np.asarray(x[:1, :1, :1]).sum())       # a is on the device when it is read
+    same(dt + " argwhere", np.argwhere(a), numpy.argwhere(x))
+    same(dt + " nonzero", np.nonzero(a), numpy.nonzero(x))
+    same(dt + " strided", np.argwhere(a[::-2, 3::3]), numpy.argwhere(x[::-2, 3::3]))
+    same(dt + " flat", np.flatnonzero(a[:, 7]), numpy.flatnonzero(x[:, 7]))
+z = numpy.zeros(700_000)
+same("none", np.argwhere(np.asarray(z)), numpy.argwhere(z))
+print(json.dumps(bad))
+"""
+
+
+@needs_cudahost
+def test_argwhere_runs_on_the_device_with_numpys_indices(tmp_path):
+    trace = tmp_path / "t.json"
+    r = run(NONZERO, NDTILE_DEVICES="cuda:0,1", NDTILE_CUDA_PLUGIN=cudahost_plugin(),
+            NDTILE_CUDA_MEM="64M", NDTILE_PROFILE=str(trace))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert json.loads(r.stdout.splitlines()[-1]) == [], r.stdout
+    ev = [e for e in json.loads(trace.read_text())["traceEvents"]
+          if e["ph"] == "X" and e.get("args", {}).get("kind", "").startswith("argwhere")]
+    where = {(e["args"]["kind"], e["args"]["proc"]) for e in ev}
+    assert ("argwhere count", "cuda") in where and ("argwhere fill", "cuda1") in where, where
+
+
 # The transcendental functions on the device (ew_ops.h's NDT_DK_MATH_OPS):
 # the device's math library (here the host build's libm; on a GPU CUDA's),
 # so within a bound of NumPy rather than the CPU's bits, with NumPy's
