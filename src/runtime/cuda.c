@@ -84,7 +84,7 @@ int ndt__dk_fused(const ndt_dk_flaunch *L, unsigned *flags, int nflags, void *st
 /* src/kernels/cuda/rng_impl.h */
 int ndt__dk_rng_has(const ndt_rng_params *q);
 int ndt__dk_rng(const ndt_dk_rlaunch *L, void *stream);
-int ndt__dk_index(const ndt_dk_ilaunch *L, void *stream);
+int ndt__dk_index(ndt_dk_ilaunch *L, void *stream);
 int ndt__dk_nz(const ndt_dk_nzlaunch *L, void *stream);
 /* src/kernels/cuda/fold_impl.h and scan_impl.h */
 int ndt__dk_fold_has(int op, int mode, int in, int acc);
@@ -709,10 +709,19 @@ static ndt_status index_one(cuda_dev *d, int what, ndt_bound *b, const void *arg
     st = index_pieces(&b[2], L);
   }
   if (st) return st;
+  /* a put's claims: a word per element of its range, zero (index_impl.h) */
+  size_t claims = L->put && L->hi > L->lo ? (size_t)(L->hi - L->lo) * sizeof *L->last : 0;
+  if (claims && !(L->last = dev_malloc(d, claims))) {
+    if (atomic_load(&d->dead)) return refuse(d);
+    claims = 0;   /* the device is full: one thread walks the indices in order */
+  }
   unsigned long long key = NDT_DK_INONE;
   cudaError_t e = cudaMemsetAsync(rep, 0xFF, sizeof *rep, d->stream);
+  if (e == cudaSuccess && claims) e = cudaMemsetAsync(L->last, 0, claims, d->stream);
   if (e != cudaSuccess) return disable(d, e, what == 1 ? "a gather" : "a put");
-  if (ndt__dk_index(L, d->stream)) return host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this index task");
+  int rc = ndt__dk_index(L, d->stream);
+  if (claims) cudaFreeAsync(L->last, d->stream);
+  if (rc) return host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this index task");
   e = cudaGetLastError();
   if (e == cudaSuccess) e = cudaMemcpyAsync(&key, rep, sizeof key, cudaMemcpyDeviceToHost, d->stream);
   if (e == cudaSuccess) e = cudaStreamSynchronize(d->stream);

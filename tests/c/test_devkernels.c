@@ -1802,7 +1802,11 @@ static void test_index(void) {
         for (int j = 0; j < isz; j++) pv[e * isz + j] = (char)it_next();
       }
       if (case_ == 2) pi[2 * 1500] = size, pi[2 * 1700] = -1;
-      for (int t = 0; t < IT_NT; t++) memcpy(dtile[t], it_tile[t], (size_t)IT_T * isz);
+      unsigned char *orig[IT_NT];   /* the tiles before the put */
+      for (int t = 0; t < IT_NT; t++) {
+        orig[t] = malloc((size_t)IT_T * isz);
+        memcpy(orig[t], it_tile[t], (size_t)IT_T * isz);
+      }
       ndt_put_desc d = {.n = n, .is = 16, .vs = isz, .size = size, .off = poff, .lo = lo,
                         .hi = hi, .idx = (const char *)pi, .vals = pv, .nd = 2, .isz = isz,
                         .shape = pshape, .st = pst};
@@ -1827,20 +1831,31 @@ static void test_index(void) {
         L->shape[j] = pshape[j];
         L->ost[j] = pst[j];
       }
-      unsigned long long rep = NDT_DK_INONE;
-      L->report = &rep;
-      it_pieces(L, dtile);
-      ndt_dk_emu_blocks = 3;
-      ndt_dk_emu_threads = 5;
-      EXPECT(ndt__dk_index(L, NULL) == 0, "put launch refused");
-      int same = 1;
-      for (int t = 0; t < IT_NT; t++) same &= !memcmp(dtile[t], it_tile[t], (size_t)IT_T * isz);
-      EXPECT(same, "put %s case %d: bytes differ", ndt_dtype_name(dts[di]), case_);
-      if (crc)
-        EXPECT(rep != NDT_DK_INONE && pi[2 * rep] == cbad, "put %s: bad index %lld, device at %llu",
-               ndt_dtype_name(dts[di]), (long long)cbad, rep);
-      else
-        EXPECT(rep == NDT_DK_INONE, "put %s case %d: a bad index reported", ndt_dtype_name(dts[di]), case_);
+      /* with claims (three launches, on grids of 3 x 5 and 4 x 64 threads)
+       * and without (one thread): the CPU's bytes either way */
+      unsigned long long *claims = malloc((size_t)(hi - lo) * 8);
+      int pgrids[3][3] = {{3, 5, 1}, {4, 64, 1}, {3, 5, 0}};
+      for (int gi = 0; gi < 3; gi++) {
+        for (int t = 0; t < IT_NT; t++) memcpy(dtile[t], orig[t], (size_t)IT_T * isz);
+        unsigned long long rep = NDT_DK_INONE;
+        L->report = &rep;
+        memset(claims, 0, (size_t)(hi - lo) * 8);
+        L->last = pgrids[gi][2] ? claims : NULL;
+        it_pieces(L, dtile);
+        ndt_dk_emu_blocks = pgrids[gi][0];
+        ndt_dk_emu_threads = pgrids[gi][1];
+        EXPECT(ndt__dk_index(L, NULL) == 0, "put launch refused");
+        int same = 1;
+        for (int t = 0; t < IT_NT; t++) same &= !memcmp(dtile[t], it_tile[t], (size_t)IT_T * isz);
+        EXPECT(same, "put %s case %d grid %d: bytes differ", ndt_dtype_name(dts[di]), case_, gi);
+        if (crc)
+          EXPECT(rep != NDT_DK_INONE && pi[2 * rep] == cbad, "put %s: bad index %lld, device at %llu",
+                 ndt_dtype_name(dts[di]), (long long)cbad, rep);
+        else
+          EXPECT(rep == NDT_DK_INONE, "put %s case %d: a bad index reported", ndt_dtype_name(dts[di]), case_);
+      }
+      free(claims);
+      for (int t = 0; t < IT_NT; t++) free(orig[t]);
       EXPECT((crc != 0) == (case_ == 2), "put case %d: the CPU's result %d", case_, crc);
       free(pi);
       free(pv);

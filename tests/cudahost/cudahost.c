@@ -1128,6 +1128,12 @@ void ndt__cudahost_launch_index(void *stream, const ndt_dk_ilaunch *L, void (*gr
     int64_t n[1] = {C->n}, is[1] = {C->is}, vs[1] = {C->vs};
     fault = fault || index_ptr(k_no, &C->idx[0], 1, n, is, 8, "indices") ||
             index_ptr(k_no, &C->vals, 1, n, vs, C->isz, "values");
+    if (C->phase == 1 || C->phase == 2) {   /* the claims (index_impl.h) */
+      int64_t nc[1] = {C->hi - C->lo}, eight[1] = {8};
+      char *last = (char *)C->last;
+      fault = fault || index_ptr(k_no, &last, 1, nc, eight, 8, "claims");
+      C->last = (unsigned long long *)last;
+    }
   } else {
     fault = fault || index_ptr(k_no, &C->out, C->nd, C->shape, C->ost, C->isz, "output");
     for (int k = 0; k < C->nk && !fault; k++)

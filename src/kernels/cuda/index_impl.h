@@ -27,12 +27,18 @@
  * value back from the index operand). The positions written before it are
  * not promised (the task fails; its result is dropped, as on the CPU).
  *
- * put: the CPU's loop exactly, in one thread: every index checked first (a
- * bad one: *report = its position, nothing written), then the writes in
- * index order, so a repeated index keeps its last value. Sequential: a put
- * is one pass over its indices per target tile on the CPU too; a parallel
- * device put (last writer by atomic maximum over a per-element scratch of
- * positions) is left for when a GPU can measure it. */
+ * put: the CPU loop's result (every index checked first, nothing written
+ * when one is bad; then the writes in index order, so a repeated index
+ * keeps its last value) in three launches of one thread per index: check
+ * (a bad index folds its position into *report by atomic minimum: the
+ * first bad one in order, as the CPU reports it), claim (unless *report
+ * holds a bad one: each index in [lo, hi) stores its position + 1 into
+ * last[o - lo] of the element it reaches, by atomic maximum, so the last
+ * index that reaches an element holds it) and write (each index whose claim
+ * held copies its value). last: hi - lo words of scratch, zero before.
+ * Without it (the plugin could not allocate it) one device thread walks
+ * the indices in order (phase 3: the earlier design, a memory latency per
+ * index). */
 #ifndef NDT_KERNELS_CUDA_INDEX_IMPL_H
 #define NDT_KERNELS_CUDA_INDEX_IMPL_H
 
@@ -60,6 +66,9 @@ typedef struct {
   char *out, *vals;
   char *idx[NDT_MAXDIMS];
   unsigned long long *report;   /* device word: NDT_DK_INONE, or the first bad key */
+  int phase;                    /* put: 0 check, 1 claim, 2 write, 3 all in one thread
+                                   (ndt__dk_index sets it) */
+  unsigned long long *last;     /* put: hi - lo claims, zero before the first launch */
   int64_t pstart[NDT_DK_IMAXPIECES], plen[NDT_DK_IMAXPIECES];
   char *pptr[NDT_DK_IMAXPIECES];
 } ndt_dk_ilaunch;
@@ -86,10 +95,15 @@ NDT_HD int ndt_dk_dtype_size(int t) {
 
 #if defined(__CUDA_ARCH__)   /* (nvcc's device pass of these host-device functions) */
 #define NDT_DK_REPORT_MIN(p, v) atomicMin((p), (v))
+#define NDT_DK_CLAIM_MAX(p, v) atomicMax((p), (v))
 #else
 #define NDT_DK_REPORT_MIN(p, v) \
   do {                          \
     if ((v) < *(p)) *(p) = (v); \
+  } while (0)
+#define NDT_DK_CLAIM_MAX(p, v)  \
+  do {                          \
+    if ((v) > *(p)) *(p) = (v); \
   } while (0)
 #endif
 
@@ -132,6 +146,7 @@ NDT_HD int64_t ndt_dk_flat_offset(const ndt_dk_ilaunch *L, int64_t i) {
   return off;
 }
 
+/* a put in one thread, in order (without claims) */
 NDT_HD void ndt_dk_put_all(const ndt_dk_ilaunch *L) {
   for (int64_t e = 0; e < L->n; e++) {   /* a bad index writes nothing */
     int64_t f;
@@ -145,19 +160,37 @@ NDT_HD void ndt_dk_put_all(const ndt_dk_ilaunch *L) {
     int64_t f;
     memcpy(&f, L->idx[0] + e * L->is, 8);
     int64_t o = ndt_dk_flat_offset(L, f);
-    if (o < L->lo || o >= L->hi) continue;
-    memcpy(ndt_dk_piece(L, o), L->vals + e * L->vs, (size_t)L->isz);
+    if (o >= L->lo && o < L->hi) memcpy(ndt_dk_piece(L, o), L->vals + e * L->vs, (size_t)L->isz);
   }
+}
+
+/* index e of a put, in the launch's phase (above) */
+NDT_HD void ndt_dk_put_one(const ndt_dk_ilaunch *L, int64_t e) {
+  int64_t f;
+  memcpy(&f, L->idx[0] + e * L->is, 8);
+  if (L->phase == 0) {
+    if (f < 0 || f >= L->size) NDT_DK_REPORT_MIN(L->report, (unsigned long long)e);
+    return;
+  }
+  if (*L->report != NDT_DK_INONE) return;   /* a bad index: nothing written */
+  int64_t o = ndt_dk_flat_offset(L, f);
+  if (o < L->lo || o >= L->hi) return;
+  unsigned long long *c = L->last + (o - L->lo), mine = (unsigned long long)e + 1;
+  if (L->phase == 1) NDT_DK_CLAIM_MAX(c, mine);
+  else if (*c == mine) memcpy(ndt_dk_piece(L, o), L->vals + e * L->vs, (size_t)L->isz);
 }
 
 /* thread tx of ntx in block bx of nbx */
 NDT_HD void ndt_dk_index_body(const ndt_dk_ilaunch *L, int64_t bx, int64_t nbx, int64_t tx,
                               int64_t ntx) {
-  if (L->put) {
+  if (L->put && L->phase == 3) {
     if (bx == 0 && tx == 0) ndt_dk_put_all(L);
     return;
   }
-  for (int64_t e = bx * ntx + tx; e < L->n; e += nbx * ntx) ndt_dk_gather_one(L, e);
+  for (int64_t e = bx * ntx + tx; e < L->n; e += nbx * ntx) {
+    if (L->put) ndt_dk_put_one(L, e);
+    else ndt_dk_gather_one(L, e);
+  }
 }
 
 #if defined(NDT_DK_HOST)
@@ -185,20 +218,30 @@ __global__ void ndt_dk_index_k(const __grid_constant__ ndt_dk_ilaunch L) {
   ndt_dk_index_body(&L, blockIdx.x, gridDim.x, threadIdx.x, blockDim.x);
 }
 static void ndt_dk_index_launch(const ndt_dk_ilaunch *L, void *stream) {
-  int64_t b = L->put ? 1 : (L->n + 4 * NDT_DK_THREADS - 1) / (4 * NDT_DK_THREADS);
+  int one = L->put && L->phase == 3;
+  int64_t b = one ? 1 : (L->n + 4 * NDT_DK_THREADS - 1) / (4 * NDT_DK_THREADS);
   unsigned nb = (unsigned)(b < 1 ? 1 : b > 1024 ? 1024 : b);
-  ndt_dk_index_k<<<nb, L->put ? 1 : NDT_DK_THREADS, 0, (cudaStream_t)stream>>>(*L);
+  ndt_dk_index_k<<<nb, one ? 1 : NDT_DK_THREADS, 0, (cudaStream_t)stream>>>(*L);
 }
 #endif
 
 /* ---- the entry point (the plugin's; static in the host test) ----
- * Runs L (a gather or a put); *L->report must hold NDT_DK_INONE before.
- * 0, or -1 for a launch the kernel does not take. */
-NDT_DK_ENTRY(int) ndt__dk_index(const ndt_dk_ilaunch *L, void *stream) {
+ * Runs L (a gather, or a put's three launches: L->phase is set here);
+ * *L->report must hold NDT_DK_INONE before, and a put's L->last hi - lo
+ * zeros, or NULL (one thread). 0, or -1 for a launch the kernel does not
+ * take. */
+NDT_DK_ENTRY(int) ndt__dk_index(ndt_dk_ilaunch *L, void *stream) {
   if (L->nd < 0 || L->nd > NDT_MAXDIMS || L->np < 1 || L->np > NDT_DK_IMAXPIECES ||
       L->isz < 1 || L->isz > 16 || (!L->put && (L->nk < 1 || L->nk > NDT_MAXDIMS)))
     return -1;
-  if (L->n > 0) ndt_dk_index_launch(L, stream);
+  if (L->n <= 0) return 0;
+  if (L->put && !L->last) {
+    L->phase = 3;
+    ndt_dk_index_launch(L, stream);
+    return 0;
+  }
+  int phases = L->put && L->hi > L->lo ? 3 : 1;   /* (an empty range: the check alone) */
+  for (L->phase = 0; L->phase < phases; L->phase++) ndt_dk_index_launch(L, stream);
   return 0;
 }
 
