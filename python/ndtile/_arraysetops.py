@@ -138,6 +138,14 @@ def _unique_flat(x, want_index, want_inverse, want_counts, equal_nan):
         mask = C.from_numpy(_np.ones(1, bool))
     first = _numeric.flatnonzero(mask)
     values = _take(s, first)
+    if (equal_nan and s.dtype.kind == 'c' and not (need_perm or want_counts)
+            and bool(_u('isnan')(values[-1]))):
+        # NumPy's unique without indices or counts finds the values with a
+        # hash table: of the complex values with a NaN (all one value) it
+        # keeps the first in the input's order, not the first in sorted
+        # order (nan-1j before nan+1j), which it keeps with counts or indices
+        nan_in = _u('isnan')(flat)
+        values[-1] = flat[int(_fromnumeric.argmax(nan_in))]
     index = _take(perm, first) if want_index else None
     inverse = None
     if want_inverse:
