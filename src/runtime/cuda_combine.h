@@ -140,12 +140,6 @@ static ndt_status cb_launch(cb_builder *B) {
     B->ch[c].launched = 1;
   }
   B->np = 0;
-  if (getenv("CB_DEBUG"))
-    for (int i = 0; i < L->nrun; i++)
-      fprintf(stderr, "run %d: %lld x %lld rs %lld cs %lld ocs %lld chain %lld init %lld copy %lld\n", i,
-              (long long)L->run[i].rows, (long long)L->run[i].cols, (long long)L->run[i].rs[0],
-              (long long)L->run[i].cs[0], (long long)L->run[i].cs[1], (long long)L->run[i].rs[2],
-              (long long)L->run[i].cs[2], (long long)L->run[i].rs[3]);
   if (ndt__dk_combine(B->op, B->acc, B->fused, L, B->d->flags, B->d->stream))
     return B->st = host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this reduction");
   cudaError_t e = cudaGetLastError();
@@ -404,7 +398,6 @@ static int cb_cplx(int acc) { return acc == NDT_COMPLEX64 || acc == NDT_COMPLEX1
 
 static int cb_supports(cuda_dev *d, int what, const ndt_operand *op, int nop, const void *arg) {
   (void)op;
-  if (getenv("CB_OFF")) return 0;
   static _Thread_local cb_builder B;   /* 60 KB: not on a stack */
   int fl = host->cpu_level() >= 2;
   if (what == 1) {
