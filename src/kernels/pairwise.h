@@ -11,7 +11,8 @@
  * halves, left + right. The bits depend on that tree alone, so any
  * evaluation of the same tree - the recursion, the explicit stack below,
  * or a block of threads each summing a subtree (reduce_impl.h) - gives
- * the CPU's bits. */
+ * the CPU's bits. The NaN-ignoring sums (nansum: the CPU's PAIRWISE with
+ * LD_NAN0) are the same tree over the elements read with NaNs as 0. */
 #ifndef NDT_KERNELS_PAIRWISE_H
 #define NDT_KERNELS_PAIRWISE_H
 
@@ -40,33 +41,38 @@ NDT_HD int64_t ndt_pw_split(int64_t n) {
 #define NDT_PW_ADD(SFX, a, b, fe) \
   ((fe) ? ndt_sc_add_##SFX(a, b, fe) : ndt_sc_gpu_##SFX((a) + (b)))
 
-#define NDT_PW_DEF(SFX, T)                                                           \
-  NDT_HD T ndt_pw_at_##SFX(const char *p, int64_t s, int64_t i) {                     \
-    return *(const T *)(p + i * s);                                                   \
+/* NAME: the functions' suffix; LD: how an element is read (NaN-ignoring
+ * sums read a NaN as 0, as the CPU's nansum does: LD_NAN0) */
+#define NDT_PW_LD_SELF(v) (v)
+#define NDT_PW_LD_NAN0(v) ((v) != (v) ? 0 : (v))
+#define NDT_PW_DEF(NAME, SFX, T, LD)                                                 \
+  NDT_HD T ndt_pw_at_##NAME(const char *p, int64_t s, int64_t i) {                    \
+    const T v = *(const T *)(p + i * s);                                              \
+    return (T)LD(v);                                                                  \
   }                                                                                   \
   /* a leaf: n <= NDT_PW_LEAF elements at p, byte stride s */                         \
-  NDT_HD T ndt_pw_leaf_##SFX(const char *p, int64_t s, int64_t n, unsigned *fe) {     \
+  NDT_HD T ndt_pw_leaf_##NAME(const char *p, int64_t s, int64_t n, unsigned *fe) {     \
     if (n < 8) {                                                                      \
       T r = 0;                                                                        \
-      for (int64_t i = 0; i < n; i++) r = NDT_PW_ADD(SFX, r, ndt_pw_at_##SFX(p, s, i), fe); \
+      for (int64_t i = 0; i < n; i++) r = NDT_PW_ADD(SFX, r, ndt_pw_at_##NAME(p, s, i), fe); \
       return r;                                                                       \
     }                                                                                 \
     T r[8];                                                                           \
-    for (int j = 0; j < 8; j++) r[j] = ndt_pw_at_##SFX(p, s, j);                      \
+    for (int j = 0; j < 8; j++) r[j] = ndt_pw_at_##NAME(p, s, j);                      \
     int64_t i;                                                                        \
     for (i = 8; i < n - (n % 8); i += 8)                                              \
-      for (int j = 0; j < 8; j++) r[j] = NDT_PW_ADD(SFX, r[j], ndt_pw_at_##SFX(p, s, i + j), fe); \
+      for (int j = 0; j < 8; j++) r[j] = NDT_PW_ADD(SFX, r[j], ndt_pw_at_##NAME(p, s, i + j), fe); \
     T res = NDT_PW_ADD(SFX, NDT_PW_ADD(SFX, NDT_PW_ADD(SFX, r[0], r[1], fe),          \
                                        NDT_PW_ADD(SFX, r[2], r[3], fe), fe),          \
                        NDT_PW_ADD(SFX, NDT_PW_ADD(SFX, r[4], r[5], fe),               \
                                   NDT_PW_ADD(SFX, r[6], r[7], fe), fe), fe);          \
-    for (; i < n; i++) res = NDT_PW_ADD(SFX, res, ndt_pw_at_##SFX(p, s, i), fe);      \
+    for (; i < n; i++) res = NDT_PW_ADD(SFX, res, ndt_pw_at_##NAME(p, s, i), fe);      \
     return res;                                                                       \
   }                                                                                   \
   /* the whole tree of a run, with an explicit stack (no recursion on the   \
    * device): frames go left, right, then add */                            \
-  NDT_HD T ndt_pw_sum_##SFX(const char *p, int64_t s, int64_t n, unsigned *fe) {      \
-    if (n <= NDT_PW_LEAF) return ndt_pw_leaf_##SFX(p, s, n, fe);                       \
+  NDT_HD T ndt_pw_sum_##NAME(const char *p, int64_t s, int64_t n, unsigned *fe) {      \
+    if (n <= NDT_PW_LEAF) return ndt_pw_leaf_##NAME(p, s, n, fe);                       \
     int64_t off[NDT_PW_DEPTH], len[NDT_PW_DEPTH];                                     \
     int stage[NDT_PW_DEPTH];                                                          \
     T val[NDT_PW_DEPTH + 1];                                                          \
@@ -75,7 +81,7 @@ NDT_HD int64_t ndt_pw_split(int64_t n) {
     while (top >= 0) {                                                                \
       int64_t o = off[top], m = len[top];                                             \
       if (m <= NDT_PW_LEAF) {                                                         \
-        val[nv++] = ndt_pw_leaf_##SFX(p + o * s, s, m, fe);                           \
+        val[nv++] = ndt_pw_leaf_##NAME(p + o * s, s, m, fe);                           \
         top--;                                                                        \
         continue;                                                                     \
       }                                                                               \
@@ -96,7 +102,9 @@ NDT_HD int64_t ndt_pw_split(int64_t n) {
     }                                                                                 \
     return val[0];                                                                    \
   }
-NDT_PW_DEF(f32, float)
-NDT_PW_DEF(f64, double)
+NDT_PW_DEF(f32, f32, float, NDT_PW_LD_SELF)
+NDT_PW_DEF(f64, f64, double, NDT_PW_LD_SELF)
+NDT_PW_DEF(nf32, f32, float, NDT_PW_LD_NAN0)
+NDT_PW_DEF(nf64, f64, double, NDT_PW_LD_NAN0)
 
 #endif

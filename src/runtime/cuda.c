@@ -363,8 +363,9 @@ static int red_plan_of(const ndt_red_arg *r, int nd, const int64_t *shape, const
 
 static int pw_block_ok(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st) {
   fold_plan pl;
-  return r->op == NDT_RED_SUM && !r->arg && (r->acc == NDT_FLOAT32 || r->acc == NDT_FLOAT64) &&
-         r->in.dtype == r->acc && red_plan_of(r, nd, shape, st, &pl);
+  return (r->op == NDT_RED_SUM || r->op == NDT_RED_NANSUM) && !r->arg &&
+         (r->acc == NDT_FLOAT32 || r->acc == NDT_FLOAT64) && r->in.dtype == r->acc &&
+         red_plan_of(r, nd, shape, st, &pl);
 }
 
 static int fold_ok(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st);
@@ -384,8 +385,9 @@ static int red_ok(const ndt_red_arg *r, const ndt_operand *op, int nop) {
 }
 
 static int pw_leaf_ok(const ndt_pw_arg *a) {
-  return a->op == NDT_RED_SUM && (a->acc == NDT_FLOAT32 || a->acc == NDT_FLOAT64) &&
-         a->line.dtype == a->acc && a->line.ndim == 1;
+  return (a->op == NDT_RED_SUM || a->op == NDT_RED_NANSUM) &&
+         (a->acc == NDT_FLOAT32 || a->acc == NDT_FLOAT64) && a->line.dtype == a->acc &&
+         a->line.ndim == 1;
 }
 
 /* ---- the other reductions (src/kernels/cuda/fold_impl.h) ----
@@ -802,7 +804,8 @@ static int cd_supports(ndt_processor *p, const ndt_task_kind *k, const ndt_opera
  * The runs of a batch, launched when its kernel changes or it is full. */
 typedef struct {
   int what;       /* K_EW, K_LEAF/K_BLOCK (a reduction), K_SCAN/K_SCANFIX */
-  ew_sig sig;     /* K_EW: the kernel; a pairwise sum: sig.loop[0], its dtype (nin 0);
+  ew_sig sig;     /* K_EW: the kernel; a pairwise sum: sig.loop[0], its dtype, loop[1]
+                     1 for nansum (nin 0);
                      a fold (block_sig): op, nin = 1 + layout, loop = {acc, input};
                      a scan (scan_sig): op = prod | nan << 1, loop = {result, input} */
   ndt_dk_launch L;
@@ -823,7 +826,8 @@ static ndt_status launch(cuda_dev *d, batch *bt) {
     rc = ndt__dk_fold(g->op, g->nin - 1, g->loop[0], &bt->L, d->flags, d->stream);
   } else {
     bt->L.aux = 0;
-    rc = bt->what != K_EW ? ndt__dk_pairwise(g->loop[0], &bt->L, d->flags, d->stream)
+    /* (loop[1]: a NaN-ignoring sum, NDT_PW_NAN) */
+    rc = bt->what != K_EW ? ndt__dk_pairwise(g->loop[0] | g->loop[1] << 8, &bt->L, d->flags, d->stream)
          : g->op < 0 ? ndt__dk_cast(g->loop[0], g->loop[1], &bt->L, d->flags, d->stream)
                      : ndt__dk_ew(g->op, g->nin, g->loop, fused(), &bt->L, d->flags, d->stream);
   }
@@ -947,7 +951,10 @@ static void block_sig(const ndt_red_arg *r, const ndt_bound *b, ew_sig *g) {
     g->nin = 3;
     return;
   }
-  if (pw_block_ok(r, b[0].ndim, b[0].shape, b[0].st)) return;
+  if (pw_block_ok(r, b[0].ndim, b[0].shape, b[0].st)) {
+    g->loop[1] = r->op == NDT_RED_NANSUM;   /* (the NaN-ignoring pairwise sum) */
+    return;
+  }
   fold_plan pl;
   fold_plan_of(r, b[0].ndim, b[0].shape, b[0].st, &pl);
   g->op = r->op;
@@ -1101,6 +1108,7 @@ static ndt_status dev_run(cuda_dev *d, int what, ndt_bound *b, int n, const int 
       scan_sig(args[i], &g);
     } else {
       g.loop[0] = ((const ndt_pw_arg *)args[i])->acc;
+      g.loop[1] = ((const ndt_pw_arg *)args[i])->op == NDT_RED_NANSUM;
     }
     if (st == NDT_OK && bt.L.nrun && memcmp(&g, &bt.sig, sizeof g)) st = launch(d, &bt);
     if (st == NDT_OK) {

@@ -18,8 +18,9 @@
  *            invalid flags the op reports (its fp mask)
  *   cast     the 169 casts over the same values, bit for bit, and the
  *            invalid/overflow flags each value raises
- *   pairwise the pairwise sum (NumPy's order) of float32/float64 runs,
- *            contiguous and strided, lengths around the block sizes: the
+ *   pairwise the pairwise sum (NumPy's order) of float32/float64 runs, and
+ *            the NaN-ignoring one (nansum, NaNs of two payloads every 13th
+ *            element), contiguous and strided, lengths around the block sizes: the
  *            shared function and the block-parallel kernel against the
  *            CPU's reduce kernel
  *   rng      the random fill (rng_impl.h) against the CPU's fill (rng_fill
@@ -257,9 +258,10 @@ static void launch_cast(int f, int t, const ndt_dk_launch *L, unsigned *flags) {
   from_device(L, 1, isz[1]);
   *flags |= get_flags();
 }
-static void launch_pairwise(ndt_dtype dt, const ndt_dk_launch *L, unsigned *flags) {
+/* (nan: the NaN-ignoring sum) */
+static void launch_pairwise(ndt_dtype dt, int nan, const ndt_dk_launch *L, unsigned *flags) {
   if (run_mode == RUN_DIRECT) {
-    ndt__dk_pairwise(dt, L, flags, NULL);
+    if (ndt__dk_pairwise(dt | nan * NDT_PW_NAN, L, flags, NULL)) exit(2);
     return;
   }
   int isz[2] = {(int)ndt_dtype_size(dt), (int)ndt_dtype_size(dt)};
@@ -270,7 +272,7 @@ static void launch_pairwise(ndt_dtype dt, const ndt_dk_launch *L, unsigned *flag
   /* the results: one element each (their stride 0) */
   unsigned zero = 0;
   be.h2d(dflags, &zero, sizeof zero);
-  if (be.pairwise(dt, &D, dflags, NULL) || be.sync()) exit(2);
+  if (be.pairwise(dt | nan * NDT_PW_NAN, &D, dflags, NULL) || be.sync()) exit(2);
   sum_result = 1;
   from_device(L, 1, isz[1]);
   sum_result = 0;
@@ -883,10 +885,17 @@ static void test_pairwise(void) {
   d[5] = -0.0;
   f[5] = -0.0f;
   int checked = 0;
-  for (int t = 0; t < 2; t++) {
+  for (int tt = 0; tt < 4; tt++) {
+    int t = tt & 1, nan = tt >> 1;
     ndt_dtype dt = t ? NDT_FLOAT64 : NDT_FLOAT32;
+    if (nan && t == 0)   /* nansum: NaNs of two payloads every 13th element */
+      for (int64_t i = 0; i < maxn * 3; i += 13) {
+        uint64_t b = i % 26 ? 0x7ff8000000000123ull : 0xfff8000000000000ull;
+        memcpy(&d[i], &b, 8);
+        f[i] = (float)d[i];
+      }
     ndt_red_kernel k;
-    OK(ndt__kern->reduce(NDT_RED_SUM, dt, &k) ? NDT_ERR_INTERNAL : NDT_OK);
+    OK(ndt__kern->reduce(nan ? NDT_RED_NANSUM : NDT_RED_SUM, dt, &k) ? NDT_ERR_INTERNAL : NDT_OK);
     for (int stride = 1; stride <= 3; stride += 2)
       for (size_t li = 0; li < sizeof lens / sizeof *lens; li++) {
         int64_t n = lens[li];
@@ -898,18 +907,18 @@ static void test_pairwise(void) {
         /* the shared function alone */
         char one[16];
         if (t) {
-          double v = 0.0 + ndt_pw_sum_f64(p, (int64_t)stride * isz, n, NULL);
+          double v = 0.0 + (nan ? ndt_pw_sum_nf64 : ndt_pw_sum_f64)(p, (int64_t)stride * isz, n, NULL);
           memcpy(one, &v, 8);
         } else {
-          float v = 0.0f + ndt_pw_sum_f32(p, (int64_t)stride * isz, n, NULL);
+          float v = 0.0f + (nan ? ndt_pw_sum_nf32 : ndt_pw_sum_f32)(p, (int64_t)stride * isz, n, NULL);
           memcpy(one, &v, 4);
         }
         char acc1[16];
         memcpy(acc1, k.identity, 16);
         k.run(acc1, p + isz, (int64_t)stride * isz, n / 3);
         char zero[16] = {0};
-        EXPECT(!memcmp(acc, one, (size_t)isz), "%s n=%lld stride %d: the shared pairwise sum",
-               ndt_dtype_name(dt), (long long)n, stride);
+        EXPECT(!memcmp(acc, one, (size_t)isz), "%s%s n=%lld stride %d: the shared pairwise sum",
+               nan ? "nansum " : "", ndt_dtype_name(dt), (long long)n, stride);
         /* the kernel: three runs in one launch (this one, a shorter one and
          * an empty one), on emulated blocks of 5 and of 128 threads */
         for (int nt = 5; nt <= 128; nt += 123) {
@@ -923,12 +932,12 @@ static void test_pairwise(void) {
           int t0 = ndt_dk_emu_threads;
           ndt_dk_emu_threads = nt;
           unsigned fl = 0;
-          launch_pairwise(dt, &L, &fl);
+          launch_pairwise(dt, nan, &L, &fl);
           ndt_dk_emu_threads = t0;
           EXPECT(!memcmp(acc, out[0], (size_t)isz) && !memcmp(acc1, out[1], (size_t)isz) &&
                      !memcmp(zero, out[2], (size_t)isz),
-                 "%s n=%lld stride %d: the block-parallel kernel (%d threads)",
-                 ndt_dtype_name(dt), (long long)n, stride, nt);
+                 "%s%s n=%lld stride %d: the block-parallel kernel (%d threads)",
+                 nan ? "nansum " : "", ndt_dtype_name(dt), (long long)n, stride, nt);
         }
         checked++;
       }

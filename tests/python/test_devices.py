@@ -830,8 +830,9 @@ def test_reductions_and_scans_run_on_the_device_with_numpys_values():
 # The ordered folds into a result on the device (src/runtime/cuda_combine.h,
 # src/kernels/cuda/combine_impl.h): "reduce combine" (the blocks' partials
 # folded in block order, or the direct fold of the input's blocks: max and
-# sum over the frames of a C array) and the float and complex products
-# ("prod chain", "prod fold"), on arrays of many tiles resident on the
+# sum over the frames of a C array), the float and complex products
+# ("prod chain", "prod fold") and the NaN-ignoring float sums along a line
+# (reduce_impl.h's pairwise sums, NaNs read as 0), on arrays of many tiles resident on the
 # device: placed there (the device log), with NumPy's values, the CPU's
 # bits (the same script on the CPU), NumPy's warnings, and the bytes that
 # come back to the host for a max over the frames (the result's only).
@@ -864,8 +865,9 @@ def placed(tag, f):
     log = lib.ndt_debug_device_log_text().decode()
     lib.ndt_debug_device_log(0)
     for line in log.split("-- ran:")[0].splitlines():
-        if line.startswith("place") and line.endswith(" cpu") and (
-                "reduce" in line or "prod" in line):
+        if line.startswith("place") and line.endswith(" cpu") and any(
+                k in line for k in ("reduce block", "reduce combine", "prod chain",
+                                    "prod fold", "pairwise leaf")):
             on_cpu.append([str(tag), line])
     return r
 data = {
@@ -912,6 +914,16 @@ for dt in ["float32", "float64", "complex64", "complex128"]:
                 want = vv.prod(axis=ax)
                 got = placed((dt, vn, "prod", ax), lambda: xv.prod(axis=ax))
             same((dt, vn, "prod", ax), got, want)
+# NaN-ignoring sums: along a line (pairwise, NaNs as 0), over the frames
+for dt in ["float32", "float64"]:
+    v = (rng.standard_normal((64, 256, 256)) * 100).astype(dt)
+    v[rng.integers(0, 64, 500), rng.integers(0, 256, 500), rng.integers(0, 256, 500)] = numpy.nan
+    v[1, 2, :] = numpy.nan
+    x = np.asarray(v) + v.dtype.type(0)
+    for ax in [None, (1, 2), 2, 0]:
+        for vn, xv, vv in [("", x, v), ("[::-1]", x[::-1], v[::-1])]:
+            got = placed((dt, vn, "nansum", ax), lambda: np.nansum(xv, axis=ax))
+            same((dt, vn, "nansum", ax), got, numpy.nansum(vv, axis=ax))
 # NumPy's warnings: sums and products that overflow, inf * 0
 def warned(tag, f_np, f_nt):
     res = []
