@@ -4,9 +4,9 @@
  * every cast, on all 13 dtypes (src/kernels/cuda/ew_ops.h: integer and bool
  * ops, + - * / sqrt, comparisons, min/max, rounding; the kernels call
  * src/kernels/scalar.h, as the CPU's loops do), and the float32/float64
- * sums (the pairwise kernel of src/kernels/cuda/reduce_impl.h: a
- * "pairwise leaf" of a full sum, a "reduce block" whose innermost axis is
- * summed), the other reductions' blocks (src/kernels/cuda/fold_impl.h:
+ * and complex sums and nansums (the pairwise kernel of
+ * src/kernels/cuda/reduce_impl.h: a "pairwise leaf" of a full sum, a
+ * "reduce block" whose innermost axis is summed), the other reductions' blocks (src/kernels/cuda/fold_impl.h:
  * integer and bool sums and products, min/max, nanmin/nanmax, any/all,
  * argmin/argmax, row-fold float sums), the ordered folds into a result
  * ("reduce combine": partials and the direct fold; "prod chain", "prod
@@ -364,7 +364,7 @@ static int red_plan_of(const ndt_red_arg *r, int nd, const int64_t *shape, const
 static int pw_block_ok(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st) {
   fold_plan pl;
   return (r->op == NDT_RED_SUM || r->op == NDT_RED_NANSUM) && !r->arg &&
-         (r->acc == NDT_FLOAT32 || r->acc == NDT_FLOAT64) && r->in.dtype == r->acc &&
+         r->acc >= NDT_FLOAT32 && r->acc <= NDT_COMPLEX128 && r->in.dtype == r->acc &&
          red_plan_of(r, nd, shape, st, &pl);
 }
 
@@ -385,9 +385,8 @@ static int red_ok(const ndt_red_arg *r, const ndt_operand *op, int nop) {
 }
 
 static int pw_leaf_ok(const ndt_pw_arg *a) {
-  return (a->op == NDT_RED_SUM || a->op == NDT_RED_NANSUM) &&
-         (a->acc == NDT_FLOAT32 || a->acc == NDT_FLOAT64) && a->line.dtype == a->acc &&
-         a->line.ndim == 1;
+  return (a->op == NDT_RED_SUM || a->op == NDT_RED_NANSUM) && a->acc >= NDT_FLOAT32 &&
+         a->acc <= NDT_COMPLEX128 && a->line.dtype == a->acc && a->line.ndim == 1;
 }
 
 /* ---- the other reductions (src/kernels/cuda/fold_impl.h) ----
@@ -927,7 +926,7 @@ static ndt_status plan_runs(cuda_dev *d, batch *bt, const ndt_bound *b, const fo
 
 /* A block of a sum: a run per partial element (red_plan_of above). */
 static ndt_status block_add(cuda_dev *d, batch *bt, const ndt_red_arg *r, ndt_bound *b) {
-  int asz = r->acc == NDT_FLOAT32 ? 4 : 8;
+  int asz = ndt_dk_dtype_size(r->acc);
   const ndt_array *v = b[0].view;
   int64_t pn = 1;
   for (int k = 0; k < v->ndim; k++) pn *= (r->mask >> k & 1) ? 1 : v->shape[k];

@@ -488,7 +488,8 @@ static ndt_status cb_exec(cuda_dev *d, int what, ndt_bound *b, int n, const int 
   cudaSetDevice(d->dev);
   cudaError_t e = cudaMemsetAsync(d->flags, 0, sizeof(unsigned), d->stream);
   ndt_status st = e == cudaSuccess ? NDT_OK : disable(d, e, "a reduction");
-  for (int i = 0, at = 0; i < n && st == NDT_OK; at += nop[i++]) st = cb_one(d, what, b + at, args[i], &B);
+  for (int i = 0, at = 0; i < n && st == NDT_OK; at += nop[i++])
+    st = cb_one(d, what, b + at, args[i], &B);
   unsigned f = 0;
   if (!atomic_load(&d->dead)) {
     e = cudaMemcpyAsync(&f, d->flags, sizeof f, cudaMemcpyDeviceToHost, d->stream);

@@ -18,8 +18,9 @@
  *            invalid flags the op reports (its fp mask)
  *   cast     the 169 casts over the same values, bit for bit, and the
  *            invalid/overflow flags each value raises
- *   pairwise the pairwise sum (NumPy's order) of float32/float64 runs, and
- *            the NaN-ignoring one (nansum, NaNs of two payloads every 13th
+ *   pairwise the pairwise sum (NumPy's order) of float32/float64 runs and
+ *            of complex64/complex128 ones (NumPy's complex tree), and the
+ *            NaN-ignoring ones (nansum, NaNs of two payloads every 13th
  *            element), contiguous and strided, lengths around the block sizes: the
  *            shared function and the block-parallel kernel against the
  *            CPU's reduce kernel
@@ -885,9 +886,10 @@ static void test_pairwise(void) {
   d[5] = -0.0;
   f[5] = -0.0f;
   int checked = 0;
-  for (int tt = 0; tt < 4; tt++) {
-    int t = tt & 1, nan = tt >> 1;
-    ndt_dtype dt = t ? NDT_FLOAT64 : NDT_FLOAT32;
+  for (int tt = 0; tt < 8; tt++) {
+    int t = tt & 3, nan = tt >> 2;
+    static const ndt_dtype dts[4] = {NDT_FLOAT32, NDT_FLOAT64, NDT_COMPLEX64, NDT_COMPLEX128};
+    ndt_dtype dt = dts[t];
     if (nan && t == 0)   /* nansum: NaNs of two payloads every 13th element */
       for (int64_t i = 0; i < maxn * 3; i += 13) {
         uint64_t b = i % 26 ? 0x7ff8000000000123ull : 0xfff8000000000000ull;
@@ -899,19 +901,30 @@ static void test_pairwise(void) {
     for (int stride = 1; stride <= 3; stride += 2)
       for (size_t li = 0; li < sizeof lens / sizeof *lens; li++) {
         int64_t n = lens[li];
-        int isz = t ? 8 : 4;
-        const char *p = t ? (const char *)d : (const char *)f;
+        int isz = (int)ndt_dtype_size(dt);
+        /* (complex64 elements are pairs of f's, complex128 of d's) */
+        const char *p = t & 1 ? (const char *)d : (const char *)f;
+        if (n > 0 && (n - 1) * stride * isz + isz > maxn * 3 * (t & 1 ? 8 : 4)) continue;
         char acc[16];
         memcpy(acc, k.identity, 16);
         k.run(acc, p, (int64_t)stride * isz, n);
         /* the shared function alone */
         char one[16];
-        if (t) {
-          double v = 0.0 + (nan ? ndt_pw_sum_nf64 : ndt_pw_sum_f64)(p, (int64_t)stride * isz, n, NULL);
+        int64_t ss = (int64_t)stride * isz;
+        if (t == 1) {
+          double v = 0.0 + (nan ? ndt_pw_sum_nf64 : ndt_pw_sum_f64)(p, ss, n, NULL);
+          memcpy(one, &v, 8);
+        } else if (t == 0) {
+          float v = 0.0f + (nan ? ndt_pw_sum_nf32 : ndt_pw_sum_f32)(p, ss, n, NULL);
+          memcpy(one, &v, 4);
+        } else if (t == 2) {
+          ndt_c64 v = ndt_pw_cadd_c64(ndt_pw_zero_c64(),
+                                      (nan ? ndt_pw_sum_nc64 : ndt_pw_sum_c64)(p, ss, n, NULL), NULL);
           memcpy(one, &v, 8);
         } else {
-          float v = 0.0f + (nan ? ndt_pw_sum_nf32 : ndt_pw_sum_f32)(p, (int64_t)stride * isz, n, NULL);
-          memcpy(one, &v, 4);
+          ndt_c128 v = ndt_pw_cadd_c128(ndt_pw_zero_c128(),
+                                        (nan ? ndt_pw_sum_nc128 : ndt_pw_sum_c128)(p, ss, n, NULL), NULL);
+          memcpy(one, &v, 16);
         }
         char acc1[16];
         memcpy(acc1, k.identity, 16);

@@ -831,8 +831,9 @@ def test_reductions_and_scans_run_on_the_device_with_numpys_values():
 # src/kernels/cuda/combine_impl.h): "reduce combine" (the blocks' partials
 # folded in block order, or the direct fold of the input's blocks: max and
 # sum over the frames of a C array), the float and complex products
-# ("prod chain", "prod fold") and the NaN-ignoring float sums along a line
-# (reduce_impl.h's pairwise sums, NaNs read as 0), on arrays of many tiles resident on the
+# ("prod chain", "prod fold") and the NaN-ignoring and complex sums along a
+# line (reduce_impl.h's pairwise sums: NaNs read as 0; NumPy's complex
+# tree), on arrays of many tiles resident on the
 # device: placed there (the device log), with NumPy's values, the CPU's
 # bits (the same script on the CPU), NumPy's warnings, and the bytes that
 # come back to the host for a max over the frames (the result's only).
@@ -922,6 +923,18 @@ for dt in ["float32", "float64"]:
     x = np.asarray(v) + v.dtype.type(0)
     for ax in [None, (1, 2), 2, 0]:
         for vn, xv, vv in [("", x, v), ("[::-1]", x[::-1], v[::-1])]:
+            got = placed((dt, vn, "nansum", ax), lambda: np.nansum(xv, axis=ax))
+            same((dt, vn, "nansum", ax), got, numpy.nansum(vv, axis=ax))
+# complex sums along a line: NumPy's complex pairwise tree
+for dt in ["complex64", "complex128"]:
+    v = (rng.standard_normal((64, 256, 256)) + 1j * rng.standard_normal((64, 256, 256))).astype(dt)
+    v[3, 4, 5] = complex(numpy.nan, 1)
+    v[6, 7, :] = -0.0
+    x = np.asarray(v) + v.dtype.type(0)
+    for ax in [None, (1, 2), 2]:
+        for vn, xv, vv in [("", x, v), ("[::-1]", x[::-1], v[::-1])]:
+            got = placed((dt, vn, "sum", ax), lambda: xv.sum(axis=ax))
+            same((dt, vn, "sum", ax), got, vv.sum(axis=ax))
             got = placed((dt, vn, "nansum", ax), lambda: np.nansum(xv, axis=ax))
             same((dt, vn, "nansum", ax), got, numpy.nansum(vv, axis=ax))
 # NumPy's warnings: sums and products that overflow, inf * 0

@@ -33,8 +33,10 @@ typedef struct {
   int front[NDT_PW_NODES], nfront;
 } ndt_pw_tree;
 
-/* phase 1 (one thread): the upper tree of a row of n elements */
-NDT_HD void ndt_pw_plan(ndt_pw_tree *t, int64_t n, int want) {
+/* phase 1 (one thread): the upper tree of a row of n elements (cplx: the
+ * complex tree's leaves and splits, pairwise.h) */
+NDT_HD void ndt_pw_plan(ndt_pw_tree *t, int64_t n, int want, int cplx) {
+  const int64_t leaf = cplx ? NDT_PW_CLEAF : NDT_PW_LEAF;
   t->off[0] = 0;
   t->n[0] = n;
   t->left[0] = -1;
@@ -43,7 +45,7 @@ NDT_HD void ndt_pw_plan(ndt_pw_tree *t, int64_t n, int want) {
   t->nfront = 1;
   for (;;) {
     int split = 0;
-    for (int i = 0; i < t->nfront; i++) split += t->n[t->front[i]] > NDT_PW_LEAF;
+    for (int i = 0; i < t->nfront; i++) split += t->n[t->front[i]] > leaf;
     if (!split || t->nfront + split > want || t->nnodes + 2 * split > NDT_PW_NODES) return;
     /* every splittable frontier node in order; the frontier keeps its order */
     int nf = 0, old[NDT_PW_NODES];
@@ -51,11 +53,11 @@ NDT_HD void ndt_pw_plan(ndt_pw_tree *t, int64_t n, int want) {
     int of = t->nfront;
     for (int i = 0; i < of; i++) {
       int x = old[i];
-      if (t->n[x] <= NDT_PW_LEAF) {
+      if (t->n[x] <= leaf) {
         t->front[nf++] = x;
         continue;
       }
-      int64_t h = ndt_pw_split(t->n[x]);
+      int64_t h = cplx ? ndt_pw_csplit(t->n[x]) : ndt_pw_split(t->n[x]);
       int l = t->nnodes++, r = t->nnodes++;
       t->off[l] = t->off[x], t->n[l] = h, t->left[l] = -1;
       t->off[r] = t->off[x] + h, t->n[r] = t->n[x] - h, t->left[r] = -1;
@@ -93,6 +95,14 @@ NDT_PW_KERNEL(f32, f32, float)
 NDT_PW_KERNEL(f64, f64, double)
 NDT_PW_KERNEL(nf32, f32, float)
 NDT_PW_KERNEL(nf64, f64, double)
+NDT_PW_KERNEL(c64, c64, ndt_c64)
+NDT_PW_KERNEL(c128, c128, ndt_c128)
+NDT_PW_KERNEL(nc64, c64, ndt_c64)
+NDT_PW_KERNEL(nc128, c128, ndt_c128)
+#define NDT_PW_CPLX_f32 0
+#define NDT_PW_CPLX_f64 0
+#define NDT_PW_CPLX_c64 1
+#define NDT_PW_CPLX_c128 1
 
 /* run r's partial into *(T *)run.p[1]: operand 0 the rows (rows x cols,
  * strides rs, cs); flags: a device word the kernel ORs the overflow and
@@ -106,18 +116,18 @@ NDT_PW_KERNEL(nf64, f64, double)
     for (int q = 0; q < L->nrun; q++) {                                               \
       const ndt_dk_run *r = &L->run[q];                                               \
       unsigned f = 0;                                                                 \
-      T acc = 0;                                                                      \
+      T acc = ndt_pw_zero_##SFX();                                                    \
       for (int pass = 0; pass < 2; pass++) {                                          \
         unsigned *fe = pass ? &f : NULL;                                              \
-        acc = 0;                                                                      \
+        acc = ndt_pw_zero_##SFX();                                                    \
         for (int64_t i = 0; i < r->rows; i++) {                                       \
           const char *p = r->p[0] + i * r->rs[0];                                     \
-          ndt_pw_plan(&sh.t, r->cols, ndt_dk_emu_threads);                            \
+          ndt_pw_plan(&sh.t, r->cols, ndt_dk_emu_threads, NDT_PW_CPLX_##SFX);         \
           for (int64_t tx = 0; tx < ndt_dk_emu_threads; tx++)                         \
             ndt_pw_leaves_##NAME(&sh, p, r->cs[0], tx, ndt_dk_emu_threads, fe);        \
           acc = NDT_PW_ADD(SFX, acc, ndt_pw_combine_##NAME(&sh, fe), fe);              \
         }                                                                             \
-        if (ndt_sc_fin_##SFX(acc)) break;                                             \
+        if (ndt_pw_fin_##SFX(acc)) break;                                             \
       }                                                                               \
       NDT_DK_FLAGS(flags, f);                                                         \
       *(T *)r->p[1] = acc;                                                            \
@@ -141,20 +151,20 @@ NDT_PW_KERNEL(nf64, f64, double)
     __shared__ int redo;                                                              \
     const ndt_dk_run *r = &L.run[blockIdx.y];                                         \
     unsigned f = 0;                                                                   \
-    T acc = 0;                                                                        \
+    T acc = ndt_pw_zero_##SFX();                                                      \
     for (int pass = 0; pass < 2; pass++) {                                            \
       unsigned *fe = pass ? &f : NULL;                                                \
-      acc = 0;                                                                        \
+      acc = ndt_pw_zero_##SFX();                                                      \
       for (int64_t i = 0; i < r->rows; i++) {                                         \
         const char *p = r->p[0] + i * r->rs[0];                                       \
-        if (threadIdx.x == 0) ndt_pw_plan(&sh.t, r->cols, blockDim.x);                \
+        if (threadIdx.x == 0) ndt_pw_plan(&sh.t, r->cols, blockDim.x, NDT_PW_CPLX_##SFX); \
         __syncthreads();                                                              \
         ndt_pw_leaves_##NAME(&sh, p, r->cs[0], threadIdx.x, blockDim.x, fe);           \
         __syncthreads();                                                              \
         if (threadIdx.x == 0) acc = NDT_PW_ADD(SFX, acc, ndt_pw_combine_##NAME(&sh, fe), fe); \
         __syncthreads();                                                              \
       }                                                                               \
-      if (threadIdx.x == 0) redo = pass == 0 && !ndt_sc_fin_##SFX(acc);               \
+      if (threadIdx.x == 0) redo = pass == 0 && !ndt_pw_fin_##SFX(acc);               \
       __syncthreads();                                                                \
       if (!redo) break;                                                               \
     }                                                                                 \
@@ -171,8 +181,13 @@ NDT_PW_GLOBAL(f32, f32, float)
 NDT_PW_GLOBAL(f64, f64, double)
 NDT_PW_GLOBAL(nf32, f32, float)
 NDT_PW_GLOBAL(nf64, f64, double)
+NDT_PW_GLOBAL(c64, c64, ndt_c64)
+NDT_PW_GLOBAL(c128, c128, ndt_c128)
+NDT_PW_GLOBAL(nc64, c64, ndt_c64)
+NDT_PW_GLOBAL(nc128, c128, ndt_c128)
 
-/* The partial sums of the runs of L (float32 or float64; operand 0 the
+/* The partial sums of the runs of L (float32, float64, complex64 or
+ * complex128; operand 0 the
  * values, operand 1 where each run's partial goes), the flags of the
  * additions ORed into *flags: 0, or -1 for another dtype. dtype |
  * NDT_PW_NAN: the NaN-ignoring sums (nansum: NaNs read as 0). */
@@ -183,6 +198,10 @@ NDT_DK_ENTRY(int) ndt__dk_pairwise(int dtype, const ndt_dk_launch *L, unsigned *
   else if (dtype == NDT_FLOAT64) ndt_pw_run_f64(L, flags, stream);
   else if (dtype == (NDT_FLOAT32 | NDT_PW_NAN)) ndt_pw_run_nf32(L, flags, stream);
   else if (dtype == (NDT_FLOAT64 | NDT_PW_NAN)) ndt_pw_run_nf64(L, flags, stream);
+  else if (dtype == NDT_COMPLEX64) ndt_pw_run_c64(L, flags, stream);
+  else if (dtype == NDT_COMPLEX128) ndt_pw_run_c128(L, flags, stream);
+  else if (dtype == (NDT_COMPLEX64 | NDT_PW_NAN)) ndt_pw_run_nc64(L, flags, stream);
+  else if (dtype == (NDT_COMPLEX128 | NDT_PW_NAN)) ndt_pw_run_nc128(L, flags, stream);
   else return -1;
   return 0;
 }
