@@ -11,7 +11,9 @@
  * halves, left + right. The bits depend on that tree alone, so any
  * evaluation of the same tree - the recursion, the explicit stack below,
  * or a block of threads each summing a subtree (reduce_impl.h) - gives
- * the CPU's bits. */
+ * the CPU's bits. The NaN-ignoring sums (nansum: the CPU's PAIRWISE with
+ * LD_NAN0) are the same tree over the elements read with NaNs as 0; the
+ * complex sums have NumPy's complex tree (CPAIRWISE, below). */
 #ifndef NDT_KERNELS_PAIRWISE_H
 #define NDT_KERNELS_PAIRWISE_H
 
@@ -37,36 +39,39 @@ NDT_HD int64_t ndt_pw_split(int64_t n) {
  * same additions, so the same value otherwise. */
 /* (ndt_sc_gpu: a GPU's canonical NaN in the host build of the device
  * kernels, NDT_SC_EMULATE; nothing elsewhere) */
-#define NDT_PW_ADD(SFX, a, b, fe) \
-  ((fe) ? ndt_sc_add_##SFX(a, b, fe) : ndt_sc_gpu_##SFX((a) + (b)))
+#define NDT_PW_ADD(SFX, a, b, fe) NDT_PW_ADD_##SFX(a, b, fe)
+#define NDT_PW_ADD_f32(a, b, fe) ((fe) ? ndt_sc_add_f32(a, b, fe) : ndt_sc_gpu_f32((a) + (b)))
+#define NDT_PW_ADD_f64(a, b, fe) ((fe) ? ndt_sc_add_f64(a, b, fe) : ndt_sc_gpu_f64((a) + (b)))
+/* complex additions are per part (NumPy sums the parts) */
+#define NDT_PW_ADD_c64(a, b, fe) ndt_pw_cadd_c64(a, b, fe)
+#define NDT_PW_ADD_c128(a, b, fe) ndt_pw_cadd_c128(a, b, fe)
+#define NDT_PW_CADD(SFX, T, FSFX)                                                      \
+  NDT_HD T ndt_pw_cadd_##SFX(T a, T b, unsigned *fe) {                                 \
+    T r;                                                                              \
+    r.re = NDT_PW_ADD_##FSFX(a.re, b.re, fe);                                          \
+    r.im = NDT_PW_ADD_##FSFX(a.im, b.im, fe);                                          \
+    return r;                                                                         \
+  }                                                                                   \
+  NDT_HD T ndt_pw_zero_##SFX(void) {                                                  \
+    T r;                                                                              \
+    r.re = 0;                                                                         \
+    r.im = 0;                                                                         \
+    return r;                                                                         \
+  }                                                                                   \
+  NDT_HD int ndt_pw_fin_##SFX(T x) { return ndt_sc_fin_##FSFX(x.re) && ndt_sc_fin_##FSFX(x.im); }
+NDT_PW_CADD(c64, ndt_c64, f32)
+NDT_PW_CADD(c128, ndt_c128, f64)
+NDT_HD float ndt_pw_zero_f32(void) { return 0; }
+NDT_HD double ndt_pw_zero_f64(void) { return 0; }
+NDT_HD int ndt_pw_fin_f32(float x) { return ndt_sc_fin_f32(x); }
+NDT_HD int ndt_pw_fin_f64(double x) { return ndt_sc_fin_f64(x); }
 
-#define NDT_PW_DEF(SFX, T)                                                           \
-  NDT_HD T ndt_pw_at_##SFX(const char *p, int64_t s, int64_t i) {                     \
-    return *(const T *)(p + i * s);                                                   \
-  }                                                                                   \
-  /* a leaf: n <= NDT_PW_LEAF elements at p, byte stride s */                         \
-  NDT_HD T ndt_pw_leaf_##SFX(const char *p, int64_t s, int64_t n, unsigned *fe) {     \
-    if (n < 8) {                                                                      \
-      T r = 0;                                                                        \
-      for (int64_t i = 0; i < n; i++) r = NDT_PW_ADD(SFX, r, ndt_pw_at_##SFX(p, s, i), fe); \
-      return r;                                                                       \
-    }                                                                                 \
-    T r[8];                                                                           \
-    for (int j = 0; j < 8; j++) r[j] = ndt_pw_at_##SFX(p, s, j);                      \
-    int64_t i;                                                                        \
-    for (i = 8; i < n - (n % 8); i += 8)                                              \
-      for (int j = 0; j < 8; j++) r[j] = NDT_PW_ADD(SFX, r[j], ndt_pw_at_##SFX(p, s, i + j), fe); \
-    T res = NDT_PW_ADD(SFX, NDT_PW_ADD(SFX, NDT_PW_ADD(SFX, r[0], r[1], fe),          \
-                                       NDT_PW_ADD(SFX, r[2], r[3], fe), fe),          \
-                       NDT_PW_ADD(SFX, NDT_PW_ADD(SFX, r[4], r[5], fe),               \
-                                  NDT_PW_ADD(SFX, r[6], r[7], fe), fe), fe);          \
-    for (; i < n; i++) res = NDT_PW_ADD(SFX, res, ndt_pw_at_##SFX(p, s, i), fe);      \
-    return res;                                                                       \
-  }                                                                                   \
-  /* the whole tree of a run, with an explicit stack (no recursion on the   \
-   * device): frames go left, right, then add */                            \
-  NDT_HD T ndt_pw_sum_##SFX(const char *p, int64_t s, int64_t n, unsigned *fe) {      \
-    if (n <= NDT_PW_LEAF) return ndt_pw_leaf_##SFX(p, s, n, fe);                       \
+/* the whole tree of a run (leaves of at most LEAF elements, split at
+ * SPLIT(n)), with an explicit stack (no recursion on the device): frames
+ * go left, right, then add */
+#define NDT_PW_TREE(NAME, SFX, T, LEAF, SPLIT)                                        \
+  NDT_HD T ndt_pw_sum_##NAME(const char *p, int64_t s, int64_t n, unsigned *fe) {      \
+    if (n <= LEAF) return ndt_pw_leaf_##NAME(p, s, n, fe);                       \
     int64_t off[NDT_PW_DEPTH], len[NDT_PW_DEPTH];                                     \
     int stage[NDT_PW_DEPTH];                                                          \
     T val[NDT_PW_DEPTH + 1];                                                          \
@@ -74,12 +79,12 @@ NDT_HD int64_t ndt_pw_split(int64_t n) {
     off[0] = 0, len[0] = n, stage[0] = 0;                                             \
     while (top >= 0) {                                                                \
       int64_t o = off[top], m = len[top];                                             \
-      if (m <= NDT_PW_LEAF) {                                                         \
-        val[nv++] = ndt_pw_leaf_##SFX(p + o * s, s, m, fe);                           \
+      if (m <= LEAF) {                                                         \
+        val[nv++] = ndt_pw_leaf_##NAME(p + o * s, s, m, fe);                           \
         top--;                                                                        \
         continue;                                                                     \
       }                                                                               \
-      int64_t h = ndt_pw_split(m);                                                    \
+      int64_t h = SPLIT(m);                                                    \
       if (stage[top] == 0) {                                                          \
         stage[top] = 1;                                                               \
         top++;                                                                        \
@@ -96,7 +101,77 @@ NDT_HD int64_t ndt_pw_split(int64_t n) {
     }                                                                                 \
     return val[0];                                                                    \
   }
-NDT_PW_DEF(f32, float)
-NDT_PW_DEF(f64, double)
+
+/* NAME: the functions' suffix; LD: how an element is read (NaN-ignoring
+ * sums read a NaN as 0, as the CPU's nansum does: LD_NAN0) */
+#define NDT_PW_LD_SELF(v) (v)
+#define NDT_PW_LD_NAN0(v) ((v) != (v) ? 0 : (v))
+#define NDT_PW_DEF(NAME, SFX, T, LD)                                                 \
+  NDT_HD T ndt_pw_at_##NAME(const char *p, int64_t s, int64_t i) {                    \
+    const T v = *(const T *)(p + i * s);                                              \
+    return (T)LD(v);                                                                  \
+  }                                                                                   \
+  /* a leaf: n <= NDT_PW_LEAF elements at p, byte stride s */                         \
+  NDT_HD T ndt_pw_leaf_##NAME(const char *p, int64_t s, int64_t n, unsigned *fe) {     \
+    if (n < 8) {                                                                      \
+      T r = 0;                                                                        \
+      for (int64_t i = 0; i < n; i++) r = NDT_PW_ADD(SFX, r, ndt_pw_at_##NAME(p, s, i), fe); \
+      return r;                                                                       \
+    }                                                                                 \
+    T r[8];                                                                           \
+    for (int j = 0; j < 8; j++) r[j] = ndt_pw_at_##NAME(p, s, j);                      \
+    int64_t i;                                                                        \
+    for (i = 8; i < n - (n % 8); i += 8)                                              \
+      for (int j = 0; j < 8; j++) r[j] = NDT_PW_ADD(SFX, r[j], ndt_pw_at_##NAME(p, s, i + j), fe); \
+    T res = NDT_PW_ADD(SFX, NDT_PW_ADD(SFX, NDT_PW_ADD(SFX, r[0], r[1], fe),          \
+                                       NDT_PW_ADD(SFX, r[2], r[3], fe), fe),          \
+                       NDT_PW_ADD(SFX, NDT_PW_ADD(SFX, r[4], r[5], fe),               \
+                                  NDT_PW_ADD(SFX, r[6], r[7], fe), fe), fe);          \
+    for (; i < n; i++) res = NDT_PW_ADD(SFX, res, ndt_pw_at_##NAME(p, s, i), fe);      \
+    return res;                                                                       \
+  }                                                                                   \
+  NDT_PW_TREE(NAME, SFX, T, NDT_PW_LEAF, ndt_pw_split)
+
+/* Complex sums (the CPU's CPAIRWISE): NumPy's real scheme over the 2n
+ * parts, so in complex elements a run of fewer than 4 is added one by one
+ * from 0, one of at most NDT_PW_CLEAF by 4 accumulators (elements i, i+4,
+ * ... of the first n - n%4, combined as (r0+r1)+(r2+r3), then the last
+ * n%4 one by one), a longer one splits at (n - n%8)/2. NaN-ignoring: an
+ * element with a NaN part reads as 0. */
+#define NDT_PW_CLEAF 64
+NDT_HD int64_t ndt_pw_csplit(int64_t n) { return (n - n % 8) / 2; }
+#define NDT_PW_CLD_SELF(v) (v)
+#define NDT_PW_CLD_NAN0(v) ((v).re != (v).re || (v).im != (v).im ? zero : (v))
+#define NDT_PW_CDEF(NAME, SFX, T, LD)                                                \
+  NDT_HD T ndt_pw_at_##NAME(const char *p, int64_t s, int64_t i) {                    \
+    const T v = *(const T *)(p + i * s), zero = ndt_pw_zero_##SFX();                  \
+    (void)zero;                                                                       \
+    return LD(v);                                                                     \
+  }                                                                                   \
+  NDT_HD T ndt_pw_leaf_##NAME(const char *p, int64_t s, int64_t n, unsigned *fe) {    \
+    if (n < 4) {                                                                      \
+      T r = ndt_pw_zero_##SFX();                                                      \
+      for (int64_t i = 0; i < n; i++) r = NDT_PW_ADD(SFX, r, ndt_pw_at_##NAME(p, s, i), fe); \
+      return r;                                                                       \
+    }                                                                                 \
+    T r[4];                                                                           \
+    for (int j = 0; j < 4; j++) r[j] = ndt_pw_at_##NAME(p, s, j);                     \
+    int64_t i;                                                                        \
+    for (i = 4; i < n - (n % 4); i += 4)                                              \
+      for (int j = 0; j < 4; j++) r[j] = NDT_PW_ADD(SFX, r[j], ndt_pw_at_##NAME(p, s, i + j), fe); \
+    T res = NDT_PW_ADD(SFX, NDT_PW_ADD(SFX, r[0], r[1], fe), NDT_PW_ADD(SFX, r[2], r[3], fe), fe); \
+    for (; i < n; i++) res = NDT_PW_ADD(SFX, res, ndt_pw_at_##NAME(p, s, i), fe);     \
+    return res;                                                                       \
+  }                                                                                   \
+  NDT_PW_TREE(NAME, SFX, T, NDT_PW_CLEAF, ndt_pw_csplit)
+
+NDT_PW_DEF(f32, f32, float, NDT_PW_LD_SELF)
+NDT_PW_DEF(f64, f64, double, NDT_PW_LD_SELF)
+NDT_PW_DEF(nf32, f32, float, NDT_PW_LD_NAN0)
+NDT_PW_DEF(nf64, f64, double, NDT_PW_LD_NAN0)
+NDT_PW_CDEF(c64, c64, ndt_c64, NDT_PW_CLD_SELF)
+NDT_PW_CDEF(c128, c128, ndt_c128, NDT_PW_CLD_SELF)
+NDT_PW_CDEF(nc64, c64, ndt_c64, NDT_PW_CLD_NAN0)
+NDT_PW_CDEF(nc128, c128, ndt_c128, NDT_PW_CLD_NAN0)
 
 #endif

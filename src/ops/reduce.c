@@ -801,12 +801,7 @@ static ndt_status cast_sum(ndt_reduce_op op, const ndt_array *line, ndt_dtype ac
  * order into the result, each task continuing from the one before (a chain
  * of read-write accesses on the result): the same bits as NumPy's, one
  * piece at a time. */
-typedef struct {
-  ndt_reduce_op op;
-  ndt_dtype acc;
-  ndt_array piece, out;
-  int first;
-} chain_arg;
+typedef ndt_chain_arg chain_arg;   /* reduce.h */
 
 /* Operands: the result (write for the first piece, else reduce: the
  * chain's order), the piece (read). */
@@ -820,7 +815,8 @@ static ndt_status chain_body(ndt_bound *op, void *p) {
   return NDT_OK;
 }
 
-static const ndt_task_kind chain_kind = {"prod", {chain_body}, NULL};
+/* (named apart from fold_kind: a device plugin finds its body by the name) */
+static const ndt_task_kind chain_kind = {"prod chain", {chain_body}, NULL};
 
 static ndt_status prod_chain(ndt_reduce_op op, const ndt_array *line, ndt_dtype acc,
                              int64_t leaf, ndt_array *res) {
@@ -855,14 +851,7 @@ static ndt_status prod_chain(ndt_reduce_op op, const ndt_array *line, ndt_dtype 
  * straight into the result elements it reaches, continuing from what the
  * blocks before it left there (ordered read-write accesses on the result);
  * blocks that reach other elements run in parallel. */
-typedef struct {
-  ndt_reduce_op op;
-  ndt_dtype acc;
-  uint64_t mask;        /* the reduced axes */
-  ndt_array blk;        /* the block of the input */
-  ndt_array reg;        /* the result elements it reaches (keepdims) */
-  int first;            /* no earlier block reaches them: start from 1 */
-} fold_arg;
+typedef ndt_prodfold_arg fold_arg;   /* reduce.h */
 
 /* Operands: the region of the result (write for a first block, else
  * reduce), the block (read). */
@@ -918,7 +907,7 @@ static ndt_status fold_body(ndt_bound *op, void *p) {
   return NDT_OK;
 }
 
-static const ndt_task_kind fold_kind = {"prod", {fold_body}, NULL};
+static const ndt_task_kind fold_kind = {"prod fold", {fold_body}, NULL};
 
 /* Records the folds of a (its dtype acc, not a part view) into res.
  * NumPy's iterator walks the reduced axes in memory order (by their

@@ -44,4 +44,28 @@ typedef struct {
   int cplx;
 } ndt_pw_arg;
 
+/* "prod chain": a piece of a float or complex product's line folded into
+ * its one-element result in order, from the identity (first) or from what
+ * the chain's earlier pieces left there. Operands: the result (write for
+ * the first piece, else reduce), the piece (read, 1-d). */
+typedef struct {
+  ndt_reduce_op op;
+  ndt_dtype acc;
+  ndt_array piece, out;
+  int first;
+} ndt_chain_arg;
+
+/* "prod fold": a block of a float or complex product over some axes
+ * folded into the result elements it reaches (reg), continuing from the
+ * blocks before it. Operands: the region (write for a first block, else
+ * reduce), the block (read). */
+typedef struct {
+  ndt_reduce_op op;
+  ndt_dtype acc;
+  uint64_t mask;        /* the reduced axes */
+  ndt_array blk;        /* the block of the input */
+  ndt_array reg;        /* the result elements it reaches (keepdims) */
+  int first;            /* no earlier block reaches them: start from 1 */
+} ndt_prodfold_arg;
+
 #endif

@@ -4,11 +4,14 @@
  * every cast, on all 13 dtypes (src/kernels/cuda/ew_ops.h: integer and bool
  * ops, + - * / sqrt, comparisons, min/max, rounding; the kernels call
  * src/kernels/scalar.h, as the CPU's loops do), and the float32/float64
- * sums (the pairwise kernel of src/kernels/cuda/reduce_impl.h: a
- * "pairwise leaf" of a full sum, a "reduce block" whose innermost axis is
- * summed), the other reductions' blocks (src/kernels/cuda/fold_impl.h:
+ * and complex sums and nansums (the pairwise kernel of
+ * src/kernels/cuda/reduce_impl.h: a "pairwise leaf" of a full sum, a
+ * "reduce block" whose innermost axis is summed), the other reductions' blocks (src/kernels/cuda/fold_impl.h:
  * integer and bool sums and products, min/max, nanmin/nanmax, any/all,
- * argmin/argmax, row-fold float sums) and the scans ("scan", "scan fixup":
+ * argmin/argmax, row-fold float sums), the ordered folds into a result
+ * ("reduce combine": partials and the direct fold; "prod chain", "prod
+ * fold": src/kernels/cuda/combine_impl.h, cuda_combine.h, a part of this
+ * file) and the scans ("scan", "scan fixup":
  * src/kernels/cuda/scan_impl.h), with the CPU's bits, and the fused elementwise groups of src/ops/fusion.c (the
  * precompiled interpreter of src/kernels/cuda/fused_impl.h: a program per
  * group, built from its ndt_fused_desc; a program that recurs gets a
@@ -362,8 +365,9 @@ static int red_plan_of(const ndt_red_arg *r, int nd, const int64_t *shape, const
 
 static int pw_block_ok(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st) {
   fold_plan pl;
-  return r->op == NDT_RED_SUM && !r->arg && (r->acc == NDT_FLOAT32 || r->acc == NDT_FLOAT64) &&
-         r->in.dtype == r->acc && red_plan_of(r, nd, shape, st, &pl);
+  return (r->op == NDT_RED_SUM || r->op == NDT_RED_NANSUM) && !r->arg &&
+         r->acc >= NDT_FLOAT32 && r->acc <= NDT_COMPLEX128 && r->in.dtype == r->acc &&
+         red_plan_of(r, nd, shape, st, &pl);
 }
 
 static int fold_ok(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st);
@@ -383,8 +387,8 @@ static int red_ok(const ndt_red_arg *r, const ndt_operand *op, int nop) {
 }
 
 static int pw_leaf_ok(const ndt_pw_arg *a) {
-  return a->op == NDT_RED_SUM && (a->acc == NDT_FLOAT32 || a->acc == NDT_FLOAT64) &&
-         a->line.dtype == a->acc && a->line.ndim == 1;
+  return (a->op == NDT_RED_SUM || a->op == NDT_RED_NANSUM) && a->acc >= NDT_FLOAT32 &&
+         a->acc <= NDT_COMPLEX128 && a->line.dtype == a->acc && a->line.ndim == 1;
 }
 
 /* ---- the other reductions (src/kernels/cuda/fold_impl.h) ----
@@ -859,6 +863,9 @@ static ndt_status nz_fill_body(ndt_bound *b, void *argp) {
 /* ---- matrix products through cuBLAS: "matmul block", "matmul pack",
  * "matmul copyout", "matvec" (a part of this file, kept in its own) ---- */
 #include "runtime/cuda_matmul.h"
+/* ---- the ordered folds into a result: "reduce combine", "prod chain",
+ * "prod fold" (a part of this file, kept in its own) ---- */
+#include "runtime/cuda_combine.h"
 
 enum { K_EW, K_LEAF, K_BLOCK, K_FUSED, K_RNG, K_SCAN, K_SCANFIX, K_NONE };
 static int kind_of(const ndt_task_kind *k) {
@@ -879,6 +886,7 @@ static int cd_supports(ndt_processor *p, const ndt_task_kind *k, const ndt_opera
   if (index_kind(k)) return index_supports(index_kind(k), op, nop, arg);
   if (nz_kind(k)) return nz_supports(arg, nop);
   if (mm_kind(k)) return mm_supports(d, mm_kind(k), arg);
+  if (cb_kind(k)) return cb_supports(d, cb_kind(k), op, nop, arg);
   ew_sig g;
   static _Thread_local ndt_dk_fprog P;
   switch (kind_of(k)) {
@@ -897,7 +905,8 @@ static int cd_supports(ndt_processor *p, const ndt_task_kind *k, const ndt_opera
  * The runs of a batch, launched when its kernel changes or it is full. */
 typedef struct {
   int what;       /* K_EW, K_LEAF/K_BLOCK (a reduction), K_SCAN/K_SCANFIX */
-  ew_sig sig;     /* K_EW: the kernel; a pairwise sum: sig.loop[0], its dtype (nin 0);
+  ew_sig sig;     /* K_EW: the kernel; a pairwise sum: sig.loop[0], its dtype, loop[1]
+                     1 for nansum (nin 0);
                      a fold (block_sig): op, nin = 1 + layout, loop = {acc, input};
                      a scan (scan_sig): op = prod | nan << 1, loop = {result, input} */
   ndt_dk_launch L;
@@ -918,7 +927,8 @@ static ndt_status launch(cuda_dev *d, batch *bt) {
     rc = ndt__dk_fold(g->op, g->nin - 1, g->loop[0], &bt->L, d->flags, d->stream);
   } else {
     bt->L.aux = 0;
-    rc = bt->what != K_EW ? ndt__dk_pairwise(g->loop[0], &bt->L, d->flags, d->stream)
+    /* (loop[1]: a NaN-ignoring sum, NDT_PW_NAN) */
+    rc = bt->what != K_EW ? ndt__dk_pairwise(g->loop[0] | g->loop[1] << 8, &bt->L, d->flags, d->stream)
          : g->op < 0 ? ndt__dk_cast(g->loop[0], g->loop[1], &bt->L, d->flags, d->stream)
                      : ndt__dk_ew(g->op, g->nin, g->loop, fused(), &bt->L, d->flags, d->stream);
   }
@@ -1018,7 +1028,7 @@ static ndt_status plan_runs(cuda_dev *d, batch *bt, const ndt_bound *b, const fo
 
 /* A block of a sum: a run per partial element (red_plan_of above). */
 static ndt_status block_add(cuda_dev *d, batch *bt, const ndt_red_arg *r, ndt_bound *b) {
-  int asz = r->acc == NDT_FLOAT32 ? 4 : 8;
+  int asz = ndt_dk_dtype_size(r->acc);
   const ndt_array *v = b[0].view;
   int64_t pn = 1;
   for (int k = 0; k < v->ndim; k++) pn *= (r->mask >> k & 1) ? 1 : v->shape[k];
@@ -1042,7 +1052,10 @@ static void block_sig(const ndt_red_arg *r, const ndt_bound *b, ew_sig *g) {
     g->nin = 3;
     return;
   }
-  if (pw_block_ok(r, b[0].ndim, b[0].shape, b[0].st)) return;
+  if (pw_block_ok(r, b[0].ndim, b[0].shape, b[0].st)) {
+    g->loop[1] = r->op == NDT_RED_NANSUM;   /* (the NaN-ignoring pairwise sum) */
+    return;
+  }
   fold_plan pl;
   fold_plan_of(r, b[0].ndim, b[0].shape, b[0].st, &pl);
   g->op = r->op;
@@ -1196,6 +1209,7 @@ static ndt_status dev_run(cuda_dev *d, int what, ndt_bound *b, int n, const int 
       scan_sig(args[i], &g);
     } else {
       g.loop[0] = ((const ndt_pw_arg *)args[i])->acc;
+      g.loop[1] = ((const ndt_pw_arg *)args[i])->op == NDT_RED_NANSUM;
     }
     if (st == NDT_OK && bt.L.nrun && memcmp(&g, &bt.sig, sizeof g)) st = launch(d, &bt);
     if (st == NDT_OK) {
@@ -1396,6 +1410,7 @@ static ndt_status cd_group(ndt_processor *p, const ndt_task_kind *k, ndt_bound *
   if (index_kind(k)) return index_run(p->context, index_kind(k), b, n, nop, args);
   if (nz_kind(k)) return nz_run(p->context, nz_kind(k), b, n, args);
   if (mm_kind(k)) return mm_run(p->context, mm_kind(k), b, n, nop, args);
+  if (cb_kind(k)) return cb_exec(p->context, cb_kind(k), b, n, nop, args);
   int what = kind_of(k);
   if (what == K_NONE)
     return host->error(NDT_ERR_INTERNAL, "the CUDA plugin has no body for this grouped task");
@@ -1421,6 +1436,9 @@ static const struct { const char *kind; ndt_body_fn body; } bodies[] = {
     {"matvec", mm_matvec_body},
     {"scan", scan_body},
     {"scan fixup", scanfix_body},
+    {"reduce combine", cb_combine_body},
+    {"prod chain", cb_chain_body},
+    {"prod fold", cb_fold_body},
 };
 
 static ndt_body_fn cd_body(ndt_processor *p, const ndt_task_kind *k) {

@@ -18,8 +18,10 @@
  *            invalid flags the op reports (its fp mask)
  *   cast     the 169 casts over the same values, bit for bit, and the
  *            invalid/overflow flags each value raises
- *   pairwise the pairwise sum (NumPy's order) of float32/float64 runs,
- *            contiguous and strided, lengths around the block sizes: the
+ *   pairwise the pairwise sum (NumPy's order) of float32/float64 runs and
+ *            of complex64/complex128 ones (NumPy's complex tree), and the
+ *            NaN-ignoring ones (nansum, NaNs of two payloads every 13th
+ *            element), contiguous and strided, lengths around the block sizes: the
  *            shared function and the block-parallel kernel against the
  *            CPU's reduce kernel
  *   rng      the random fill (rng_impl.h) against the CPU's fill (rng_fill
@@ -43,6 +45,17 @@
  *            C and Fortran order), on emulated blocks of 5 and 128
  *            threads, against the CPU's reduce kernel (k.run, k.acc) bit
  *            for bit, and the flags of the sums
+ *   combine  the ordered folds into a result (combine_impl.h: the combine
+ *            of partials, the direct fold, the float and complex products)
+ *            for every op and accumulator the kernel takes, over the
+ *            fold's edge values: a launch of three chains (a first run
+ *            copied then rows folded from the identity; a chain going on
+ *            from the result, a strided result, negative strides; one long
+ *            column), against the CPU's k.acc (k.run for the unfused
+ *            complex products) row after row, bit for bit, and the flags
+ *            of the sums and products; and that reversing a chain's runs
+ *            or folding its copied run changes the CPU's bits for the
+ *            float sums and products (so a device that did that is caught)
  *   arg      argmin/argmax (fold_impl.h) of all 13 dtypes over the same
  *            data, runs of one and several rows with their first indices,
  *            empty runs, against the CPU's arg kernel: index and value
@@ -92,6 +105,7 @@
 #include "kernels/cuda/nz_impl.h"
 #include "kernels/cuda/fold_impl.h"
 #include "kernels/cuda/scan_impl.h"
+#include "kernels/cuda/combine_impl.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -126,6 +140,7 @@ typedef struct {
   int (*h2d)(void *, const void *, size_t);
   int (*d2h)(void *, const void *, size_t);
   int (*sync)(void);
+  int (*combine)(int, int, int, const ndt_dk_launch *, unsigned *, void *);
 } ndt_test_backend;
 static ndt_test_backend be;
 
@@ -252,9 +267,10 @@ static void launch_cast(int f, int t, const ndt_dk_launch *L, unsigned *flags) {
   from_device(L, 1, isz[1]);
   *flags |= get_flags();
 }
-static void launch_pairwise(ndt_dtype dt, const ndt_dk_launch *L, unsigned *flags) {
+/* (nan: the NaN-ignoring sum) */
+static void launch_pairwise(ndt_dtype dt, int nan, const ndt_dk_launch *L, unsigned *flags) {
   if (run_mode == RUN_DIRECT) {
-    ndt__dk_pairwise(dt, L, flags, NULL);
+    if (ndt__dk_pairwise(dt | nan * NDT_PW_NAN, L, flags, NULL)) exit(2);
     return;
   }
   int isz[2] = {(int)ndt_dtype_size(dt), (int)ndt_dtype_size(dt)};
@@ -265,7 +281,7 @@ static void launch_pairwise(ndt_dtype dt, const ndt_dk_launch *L, unsigned *flag
   /* the results: one element each (their stride 0) */
   unsigned zero = 0;
   be.h2d(dflags, &zero, sizeof zero);
-  if (be.pairwise(dt, &D, dflags, NULL) || be.sync()) exit(2);
+  if (be.pairwise(dt | nan * NDT_PW_NAN, &D, dflags, NULL) || be.sync()) exit(2);
   sum_result = 1;
   from_device(L, 1, isz[1]);
   sum_result = 0;
@@ -878,33 +894,52 @@ static void test_pairwise(void) {
   d[5] = -0.0;
   f[5] = -0.0f;
   int checked = 0;
-  for (int t = 0; t < 2; t++) {
-    ndt_dtype dt = t ? NDT_FLOAT64 : NDT_FLOAT32;
+  for (int tt = 0; tt < 8; tt++) {
+    int t = tt & 3, nan = tt >> 2;
+    static const ndt_dtype dts[4] = {NDT_FLOAT32, NDT_FLOAT64, NDT_COMPLEX64, NDT_COMPLEX128};
+    ndt_dtype dt = dts[t];
+    if (nan && t == 0)   /* nansum: NaNs of two payloads every 13th element */
+      for (int64_t i = 0; i < maxn * 3; i += 13) {
+        uint64_t b = i % 26 ? 0x7ff8000000000123ull : 0xfff8000000000000ull;
+        memcpy(&d[i], &b, 8);
+        f[i] = (float)d[i];
+      }
     ndt_red_kernel k;
-    OK(ndt__kern->reduce(NDT_RED_SUM, dt, &k) ? NDT_ERR_INTERNAL : NDT_OK);
+    OK(ndt__kern->reduce(nan ? NDT_RED_NANSUM : NDT_RED_SUM, dt, &k) ? NDT_ERR_INTERNAL : NDT_OK);
     for (int stride = 1; stride <= 3; stride += 2)
       for (size_t li = 0; li < sizeof lens / sizeof *lens; li++) {
         int64_t n = lens[li];
-        int isz = t ? 8 : 4;
-        const char *p = t ? (const char *)d : (const char *)f;
+        int isz = (int)ndt_dtype_size(dt);
+        /* (complex64 elements are pairs of f's, complex128 of d's) */
+        const char *p = t & 1 ? (const char *)d : (const char *)f;
+        if (n > 0 && (n - 1) * stride * isz + isz > maxn * 3 * (t & 1 ? 8 : 4)) continue;
         char acc[16];
         memcpy(acc, k.identity, 16);
         k.run(acc, p, (int64_t)stride * isz, n);
         /* the shared function alone */
         char one[16];
-        if (t) {
-          double v = 0.0 + ndt_pw_sum_f64(p, (int64_t)stride * isz, n, NULL);
+        int64_t ss = (int64_t)stride * isz;
+        if (t == 1) {
+          double v = 0.0 + (nan ? ndt_pw_sum_nf64 : ndt_pw_sum_f64)(p, ss, n, NULL);
+          memcpy(one, &v, 8);
+        } else if (t == 0) {
+          float v = 0.0f + (nan ? ndt_pw_sum_nf32 : ndt_pw_sum_f32)(p, ss, n, NULL);
+          memcpy(one, &v, 4);
+        } else if (t == 2) {
+          ndt_c64 v = ndt_pw_cadd_c64(ndt_pw_zero_c64(),
+                                      (nan ? ndt_pw_sum_nc64 : ndt_pw_sum_c64)(p, ss, n, NULL), NULL);
           memcpy(one, &v, 8);
         } else {
-          float v = 0.0f + ndt_pw_sum_f32(p, (int64_t)stride * isz, n, NULL);
-          memcpy(one, &v, 4);
+          ndt_c128 v = ndt_pw_cadd_c128(ndt_pw_zero_c128(),
+                                        (nan ? ndt_pw_sum_nc128 : ndt_pw_sum_c128)(p, ss, n, NULL), NULL);
+          memcpy(one, &v, 16);
         }
         char acc1[16];
         memcpy(acc1, k.identity, 16);
         k.run(acc1, p + isz, (int64_t)stride * isz, n / 3);
         char zero[16] = {0};
-        EXPECT(!memcmp(acc, one, (size_t)isz), "%s n=%lld stride %d: the shared pairwise sum",
-               ndt_dtype_name(dt), (long long)n, stride);
+        EXPECT(!memcmp(acc, one, (size_t)isz), "%s%s n=%lld stride %d: the shared pairwise sum",
+               nan ? "nansum " : "", ndt_dtype_name(dt), (long long)n, stride);
         /* the kernel: three runs in one launch (this one, a shorter one and
          * an empty one), on emulated blocks of 5 and of 128 threads */
         for (int nt = 5; nt <= 128; nt += 123) {
@@ -918,12 +953,12 @@ static void test_pairwise(void) {
           int t0 = ndt_dk_emu_threads;
           ndt_dk_emu_threads = nt;
           unsigned fl = 0;
-          launch_pairwise(dt, &L, &fl);
+          launch_pairwise(dt, nan, &L, &fl);
           ndt_dk_emu_threads = t0;
           EXPECT(!memcmp(acc, out[0], (size_t)isz) && !memcmp(acc1, out[1], (size_t)isz) &&
                      !memcmp(zero, out[2], (size_t)isz),
-                 "%s n=%lld stride %d: the block-parallel kernel (%d threads)",
-                 ndt_dtype_name(dt), (long long)n, stride, nt);
+                 "%s%s n=%lld stride %d: the block-parallel kernel (%d threads)",
+                 nan ? "nansum " : "", ndt_dtype_name(dt), (long long)n, stride, nt);
         }
         checked++;
       }
@@ -1095,6 +1130,174 @@ static void test_fold(void) {
   EXPECT(kernels > 150, "the folds checked (%d)", kernels);
   free(in);
   free(tmp);
+}
+
+/* ---- the ordered folds into a result (combine_impl.h) ---- */
+static void launch_combine(int op, int acc, int fused, ndt_dk_launch *L, unsigned *flags) {
+  L->aux = acc;
+  if (run_mode == RUN_DIRECT) {
+    if (ndt__dk_combine(op, acc, fused, L, flags, NULL)) exit(2);
+    return;
+  }
+  int isz[2] = {(int)ndt_dtype_size((ndt_dtype)acc), (int)ndt_dtype_size((ndt_dtype)acc)};
+  ndt_dk_launch D;
+  to_device(L, 2, isz, &D);
+  unsigned zero = 0;
+  be.h2d(dflags, &zero, sizeof zero);
+  if (!be.combine || be.combine(op, acc, fused, &D, dflags, NULL) || be.sync()) exit(2);
+  from_device(L, 1, isz[1]);
+  *flags |= get_flags();
+}
+
+/* The CPU's steps for the launch's chains, as combine_body / fold_block /
+ * fold_body take them: per chain its columns start from the identity or
+ * the result; each run, in order, row after row: a copied first row,
+ * then k.acc (or k.run per column: run_cols). order < 0: a chain's runs
+ * in reverse; nocopy: the copied row folded instead (the breaks). */
+static void combine_cpu(const ndt_red_kernel *k, const ndt_dk_launch *L, char *obase, char *rbase,
+                        int asz, int run_cols, int reverse, int nocopy) {
+  for (int h = 0; h < L->nrun; h++) {
+    const ndt_dk_run *H = &L->run[h];
+    if (H->rs[2] <= 0) continue;
+    char *o = rbase + (H->p[1] - obase);
+    if (!H->cs[2])
+      for (int64_t j = 0; j < H->cols; j++) memcpy(o + j * H->cs[1], k->identity, (size_t)asz);
+    for (int64_t c0 = 0; c0 < H->rs[2]; c0++) {
+      const ndt_dk_run *r = &L->run[h + (reverse ? H->rs[2] - 1 - c0 : c0)];
+      int64_t i = 0;
+      if (r->rs[3] && !nocopy) {
+        for (int64_t j = 0; j < H->cols; j++) memcpy(o + j * H->cs[1], r->p[0] + j * r->cs[0], (size_t)asz);
+        i = 1;
+      }
+      for (; i < r->rows; i++) {
+        if (run_cols)
+          for (int64_t j = 0; j < H->cols; j++) k->run(o + j * H->cs[1], r->p[0] + i * r->rs[0] + j * r->cs[0], 0, 1);
+        else
+          k->acc(o, H->cs[1], r->p[0] + i * r->rs[0], r->cs[0], H->cols);
+      }
+    }
+  }
+}
+
+static void test_combine(void) {
+  static const ndt_reduce_op ops[] = {NDT_RED_SUM, NDT_RED_PROD, NDT_RED_MIN, NDT_RED_MAX,
+                                      NDT_RED_ANY, NDT_RED_ALL, NDT_RED_NANSUM,
+                                      NDT_RED_NANPROD, NDT_RED_NANMIN, NDT_RED_NANMAX};
+  static const int64_t lens[] = {1, 2, 5, 9, 40, 301};
+  enum { CAP = 4096 };
+  static unsigned char in[CAP * 16], out[CAP * 16], ref[CAP * 16], brk[CAP * 16], init[CAP * 16];
+  mirror_add(in, sizeof in);
+  mirror_add(out, sizeof out);
+  int kernels = 0, checked = 0, sens_order = 0, sens_copy = 0, float_kernels = 0;
+  for (int acc = 0; acc < NDT_NTYPES; acc++)
+    for (size_t oi = 0; oi < sizeof ops / sizeof *ops; oi++)
+      for (int fused = 0; fused < 2; fused++) {
+        int op = ops[oi], cx = acc >= NDT_COMPLEX64, prod = op == NDT_RED_PROD || op == NDT_RED_NANPROD;
+        if (fused && !(cx && prod)) continue;
+        if (ndt__dk_combine(op, acc, fused, NULL, NULL, NULL)) continue;
+        /* the CPU's fused complex products are its k.acc at level >= 2;
+         * the unfused ones its k.run (and k.acc below level 2) */
+        if (fused && ndt_cpu_level() < 2) continue;
+        int run_cols = cx && prod && !fused;
+        ndt_red_kernel k;
+        EXPECT(ndt__kern->reduce((ndt_reduce_op)op, (ndt_dtype)acc, &k) == 0,
+               "the CPU has the reduction %d on %s", op, ndt_dtype_name((ndt_dtype)acc));
+        int asz = (int)ndt_dtype_size((ndt_dtype)acc);
+        int fp = is_float((ndt_dtype)acc) && (prod || op == NDT_RED_SUM || op == NDT_RED_NANSUM);
+        kernels++;
+        float_kernels += fp;
+        int seen_order = 0, seen_copy = 0;
+        for (int clean = 0; clean < 2; clean++)
+          for (size_t li = 0; li < sizeof lens / sizeof *lens; li++) {
+            int64_t n = lens[li];
+            fold_data((ndt_dtype)acc, clean, in, CAP, (uint64_t)(acc * 131 + op * 17 + n + fused));
+            fold_data((ndt_dtype)acc, 1, init, 16, (uint64_t)(acc + n));
+            /* chain A (init identity): a copied run of 1 row, a run of n
+             * rows every 5 elements, a run of 2 rows; 4 columns into
+             * out[0..4). Chain B (from the result): 2 runs of 3 columns,
+             * negative row strides, into every other element from out[8].
+             * Chain C: one column of 3n rows into out[20] */
+            char *ib = (char *)in, *ob = (char *)out;
+            ndt_dk_launch L = {.nrun = 6};
+            L.run[0] = (ndt_dk_run){.rows = 1, .cols = 4, .p = {ib, ob}, .cs = {asz, asz},
+                                    .rs = {0, 0, 3, 1}};
+            L.run[1] = (ndt_dk_run){.rows = n, .cols = 4, .p = {ib + 4 * asz, ob}, .cs = {asz, asz},
+                                    .rs = {5 * asz, 0, 0, 0}};
+            L.run[2] = (ndt_dk_run){.rows = 2, .cols = 4, .p = {ib + (5 * n + 6) * asz, ob},
+                                    .cs = {2 * asz, asz}};
+            L.run[3] = (ndt_dk_run){.rows = n, .cols = 3, .p = {ib + (8 * n + 20) * asz, ob + 8 * asz},
+                                    .cs = {asz, 2 * asz}, .rs = {-3 * asz, 0, 2, 0}};
+            L.run[3].cs[2] = 1;
+            L.run[4] = (ndt_dk_run){.rows = 2, .cols = 3, .p = {ib + (9 * n + 40) * asz, ob + 8 * asz},
+                                    .cs = {-asz, 2 * asz}, .rs = {7 * asz, 0, 0, 0}};
+            L.run[5] = (ndt_dk_run){.rows = 3 * n, .cols = 1, .p = {ib + (10 * n + 80) * asz, ob + 20 * asz},
+                                    .rs = {asz, 0, 1, 0}};
+            for (int b = 0; b < 2; b++) {   /* the result before: B's from init */
+              unsigned char *t = b ? ref : out;
+              memset(t, 0x5a, 32 * (size_t)asz);
+              for (int j = 0; j < 3; j++) memcpy(t + (8 + 2 * j) * asz, init + j * asz, (size_t)asz);
+            }
+            memcpy(brk, ref, 32 * (size_t)asz);
+            ndt_fpe_clear();
+            combine_cpu(&k, &L, ob, (char *)ref, asz, run_cols, 0, 0);
+            unsigned want = ndt_fpe_test() & (NDT_FPE_OVERFLOW | NDT_FPE_INVALID);
+            /* the breaks a device could make: chain A's runs reversed; its
+             * first run folded, not copied */
+            static const int el[] = {0, 1, 2, 3, 8, 10, 12, 20};
+            for (int brkk = 0; brkk < 2 && fp; brkk++) {
+              unsigned char tmp[32 * 16];
+              memcpy(tmp, brk, 32 * (size_t)asz);
+              combine_cpu(&k, &L, ob, (char *)tmp, asz, run_cols, brkk == 0, brkk == 1);
+              for (size_t e = 0; e < sizeof el / sizeof *el; e++)
+                if (memcmp(tmp + el[e] * asz, ref + el[e] * asz, (size_t)asz)) {
+                  if (brkk == 0) seen_order = 1;
+                  else seen_copy = 1;
+                }
+            }
+            ndt_fpe_clear();
+            for (int nt = 5; nt <= 128; nt += 123) {
+              int t0 = ndt_dk_emu_threads;
+              ndt_dk_emu_threads = nt;
+              for (int b = 0; b < 32; b++)
+                if (b < 8 || b > 12 || (b - 8) % 2) memset(out + b * asz, 0x5a, (size_t)asz);
+              for (int j = 0; j < 3; j++) memcpy(out + (8 + 2 * j) * asz, init + j * asz, (size_t)asz);
+              unsigned fl = 0;
+              launch_combine(op, acc, fused, &L, &fl);
+              ndt_dk_emu_threads = t0;
+              int bad = -1;
+              for (size_t e = 0; e < sizeof el / sizeof *el && bad < 0; e++)
+                if (differ((ndt_dtype)acc, out + el[e] * asz, ref + el[e] * asz, fp ? 2 : 0)) bad = el[e];
+              for (int b = 0; b < 32 && bad < 0; b++)   /* nothing else written */
+                if ((b > 3 && b < 8) || (b > 12 && b < 20) || b > 20 || (b > 8 && b < 12 && b % 2))
+                  for (int q = 0; q < asz; q++)
+                    if (out[b * asz + q] != 0x5a) bad = b;
+              char hd[40] = "", hc[40] = "";
+              if (bad >= 0) {
+                hex(hd, out + bad * asz, asz);
+                hex(hc, ref + bad * asz, asz);
+              }
+              EXPECT(bad < 0, "combine %s on %s (n=%lld%s, %d threads): element %d: device %s, CPU %s",
+                     ndt_cb_opname(op, acc, fused), ndt_dtype_name((ndt_dtype)acc), (long long)n,
+                     clean ? ", clean" : "", nt, bad, hd, hc);
+              if (fp)
+                EXPECT((fl & (NDT_FPE_OVERFLOW | NDT_FPE_INVALID)) == want,
+                       "combine %s on %s (n=%lld): flags %u, the CPU's %u", ndt_cb_opname(op, acc, fused),
+                       ndt_dtype_name((ndt_dtype)acc), (long long)n, fl, want);
+              else
+                EXPECT(fl == 0, "combine %s on %s: no flags (%u)", ndt_cb_opname(op, acc, fused),
+                       ndt_dtype_name((ndt_dtype)acc), fl);
+              checked++;
+            }
+          }
+        sens_order += seen_order;
+        sens_copy += seen_copy;
+      }
+  printf("combine: %d kernels, %d launches checked; the breaks change %d and %d of the %d float "
+         "sums and products\n", kernels, checked, sens_order, sens_copy, float_kernels);
+  EXPECT(kernels >= 60, "the combines checked (%d)", kernels);
+  EXPECT(sens_order == float_kernels && sens_copy >= 4,
+         "a chain in reverse order (%d of %d) and a copy folded (%d) are seen", sens_order,
+         float_kernels, sens_copy);
 }
 
 /* ---- argmin / argmax (fold_impl.h) ---- */
@@ -2003,6 +2206,7 @@ static int cuda_open(const char *path, char *why, size_t cap) {
   *(void **)&be.pairwise = dlsym(plug, "ndt__dk_pairwise");
   *(void **)&be.rng = dlsym(plug, "ndt__dk_rng");
   *(void **)&be.fold = dlsym(plug, "ndt__dk_fold");
+  *(void **)&be.combine = dlsym(plug, "ndt__dk_combine");
   if (!cu_malloc || !cu_memcpy || !cu_sync || !cu_count || !cu_dk_init || !be.ew || !be.cast ||
       !be.pairwise || !be.rng || !be.fold) {
     snprintf(why, cap, "the plugin lacks the CUDA runtime's or the kernels' entry points");
@@ -2042,7 +2246,7 @@ int main(int argc, char **argv) {
     run_mode = RUN_MIRROR;
     be = (ndt_test_backend){host_init,        ndt__dk_ew_has, ndt__dk_ew,    ndt__dk_cast,
                             ndt__dk_pairwise, ndt__dk_rng,    ndt__dk_fold,  host_dalloc,
-                            host_h2d,         host_d2h,       host_sync};
+                            host_h2d,         host_d2h,       host_sync,    ndt__dk_combine};
     setup_mirrors();
     mode = "all";
   } else if (!strcmp(mode, "cuda")) {
@@ -2066,6 +2270,7 @@ int main(int argc, char **argv) {
   if (all || !strcmp(mode, "pairwise")) test_pairwise();
   if (all || !strcmp(mode, "rng")) test_rng();
   if (all || !strcmp(mode, "fold")) test_fold();
+  if (all || !strcmp(mode, "combine")) test_combine();
   if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "arg")) test_arg();
   /* (kernels compiled here only: their launches are not mirrored) */
   if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "scan")) test_scan();

@@ -919,3 +919,161 @@ def test_reductions_and_scans_run_on_the_device_with_numpys_values():
     reduce_ = int(re.search(r"(\d+) reduce launches", line).group(1))
     scan = int(re.search(r"(\d+) scan launches", line).group(1))
     assert reduce_ >= 200 and scan >= 100, line     # they ran on the (emulated) devices
+
+
+# The ordered folds into a result on the device (src/runtime/cuda_combine.h,
+# src/kernels/cuda/combine_impl.h): "reduce combine" (the blocks' partials
+# folded in block order, or the direct fold of the input's blocks: max and
+# sum over the frames of a C array), the float and complex products
+# ("prod chain", "prod fold") and the NaN-ignoring and complex sums along a
+# line (reduce_impl.h's pairwise sums: NaNs read as 0; NumPy's complex
+# tree), on arrays of many tiles resident on the
+# device: placed there (the device log), with NumPy's values, the CPU's
+# bits (the same script on the CPU), NumPy's warnings, and the bytes that
+# come back to the host for a max over the frames (the result's only).
+COMBINE = """
+import ctypes, hashlib, json, warnings, numpy, ndtile as np
+lib = ctypes.CDLL(np._core.__file__)
+lib.ndt_debug_device_log_text.restype = ctypes.c_char_p
+rng = numpy.random.default_rng(5)
+bad, on_cpu, digest = [], [], hashlib.sha256()
+def same(tag, got, want):
+    got, want = numpy.asarray(got), numpy.asarray(want)
+    # (a NaN's sign and payload after NaN inputs meet depend on operand
+    # order, as test_devkernels says: NaNs made canonical; and the device's
+    # pairwise blocks of a strided view's sum over (1, 2) differ from the
+    # CPU's already without these paths: left out of the digest)
+    h = numpy.where(numpy.isnan(got), numpy.nan, got) if got.dtype.kind in "fc" else got
+    if not (str(tag[1]) == "[:, ::2]" and tag[2:] == ("sum", (1, 2))):
+        digest.update(repr((str(tag), got.dtype.str, got.shape)).encode() + h.tobytes())
+    if got.dtype != want.dtype or got.shape != want.shape:
+        bad.append([str(tag), str(got.dtype), str(want.dtype), got.shape, want.shape])
+    elif want.dtype.kind in "fc":
+        if not numpy.allclose(got, want, rtol=1e-4, atol=1e-3, equal_nan=True):
+            bad.append(str(tag))
+    elif got.tobytes() != want.tobytes():
+        bad.append(str(tag))
+def placed(tag, f):
+    lib.ndt_debug_device_log(1)
+    r = f()
+    numpy.asarray(r)
+    log = lib.ndt_debug_device_log_text().decode()
+    lib.ndt_debug_device_log(0)
+    for line in log.split("-- ran:")[0].splitlines():
+        if line.startswith("place") and line.endswith(" cpu") and any(
+                k in line for k in ("reduce block", "reduce combine", "prod chain",
+                                    "prod fold", "pairwise leaf")):
+            on_cpu.append([str(tag), line])
+    return r
+data = {
+    "float32": (rng.standard_normal((64, 256, 256)) * 100).astype(numpy.float32),
+    "float64": rng.standard_normal((64, 256, 256)) * 100,
+    "int16": rng.integers(-30000, 30000, (64, 256, 256)).astype(numpy.int16),
+    "uint16": rng.integers(0, 65535, (64, 256, 256)).astype(numpy.uint16),
+    "bool": rng.standard_normal((64, 256, 256)) > 0.5,
+}
+data["float32"][3, 5, 7] = numpy.nan
+data["float64"][5, 0, 0] = -0.0
+for name, v in data.items():
+    x = np.asarray(v)
+    x = x | x if v.dtype == bool else x + v.dtype.type(0)     # resident on the device
+    for vn, xv, vv in [("", x, v), ("[::-1]", x[::-1], v[::-1]), ("[:, ::2]", x[:, ::2], v[:, ::2])]:
+        for f, ax in [("max", 0), ("min", 0), ("sum", 0), ("mean", 0), ("std", 0),
+                      ("sum", (1, 2)), ("max", None), ("any", 0), ("all", 0), ("max", (1, 2))]:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                want = getattr(vv, f)(axis=ax)
+                got = placed((name, vn, f, ax), lambda: getattr(xv, f)(axis=ax))
+            same((name, vn, f, ax), got, want)
+    same((name, "any np"), placed((name, "any np"), lambda: np.any(x, axis=0)), numpy.any(v, axis=0))
+    same((name, "keepdims"), x.max(axis=0, keepdims=True), v.max(axis=0, keepdims=True))
+    same((name, "where"), x.sum(axis=0, where=np.asarray(v[0] > v[1])), v.sum(axis=0, where=v[0] > v[1]))
+    o = np.zeros(v.shape[1:], dtype=numpy.float64)
+    x.sum(axis=0, out=o, dtype=numpy.float64)
+    same((name, "out"), o, v.sum(axis=0, dtype=numpy.float64))
+    same((name, "empty"), x[:0].sum(axis=0), v[:0].sum(axis=0))
+    same((name, "0-d"), np.asarray(v[1, 2, 3]).max(), v[1, 2, 3].max())
+# products of floats and complex numbers: the CPU's order (a zero before an
+# overflow keeps 0, after it NaN), whole and over some axes
+for dt in ["float32", "float64", "complex64", "complex128"]:
+    v = (1 + rng.standard_normal((64, 256, 256)) * 0.01).astype(dt)
+    if dt.startswith("complex"):
+        v = v * numpy.exp(1j * rng.standard_normal((64, 256, 256)) * 0.01).astype(dt)
+    v[7, 3, :] = 0
+    v[2, 3, :] = numpy.finfo(v.real.dtype).max
+    x = np.asarray(v) * v.dtype.type(1)
+    for ax in [0, (0, 2), (1, 2), None]:
+        for vn, xv, vv in [("", x, v), ("[::-1]", x[::-1], v[::-1])]:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                want = vv.prod(axis=ax)
+                got = placed((dt, vn, "prod", ax), lambda: xv.prod(axis=ax))
+            same((dt, vn, "prod", ax), got, want)
+# NaN-ignoring sums: along a line (pairwise, NaNs as 0), over the frames
+for dt in ["float32", "float64"]:
+    v = (rng.standard_normal((64, 256, 256)) * 100).astype(dt)
+    v[rng.integers(0, 64, 500), rng.integers(0, 256, 500), rng.integers(0, 256, 500)] = numpy.nan
+    v[1, 2, :] = numpy.nan
+    x = np.asarray(v) + v.dtype.type(0)
+    for ax in [None, (1, 2), 2, 0]:
+        for vn, xv, vv in [("", x, v), ("[::-1]", x[::-1], v[::-1])]:
+            got = placed((dt, vn, "nansum", ax), lambda: np.nansum(xv, axis=ax))
+            same((dt, vn, "nansum", ax), got, numpy.nansum(vv, axis=ax))
+# complex sums along a line: NumPy's complex pairwise tree
+for dt in ["complex64", "complex128"]:
+    v = (rng.standard_normal((64, 256, 256)) + 1j * rng.standard_normal((64, 256, 256))).astype(dt)
+    v[3, 4, 5] = complex(numpy.nan, 1)
+    v[6, 7, :] = -0.0
+    x = np.asarray(v) + v.dtype.type(0)
+    for ax in [None, (1, 2), 2]:
+        for vn, xv, vv in [("", x, v), ("[::-1]", x[::-1], v[::-1])]:
+            got = placed((dt, vn, "sum", ax), lambda: xv.sum(axis=ax))
+            same((dt, vn, "sum", ax), got, vv.sum(axis=ax))
+            got = placed((dt, vn, "nansum", ax), lambda: np.nansum(xv, axis=ax))
+            same((dt, vn, "nansum", ax), got, numpy.nansum(vv, axis=ax))
+# NumPy's warnings: sums and products that overflow, inf * 0
+def warned(tag, f_np, f_nt):
+    res = []
+    for f in (f_np, f_nt):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            r = numpy.asarray(f())
+        res.append((r, sorted(set(str(m.message) for m in w))))
+    same(tag, res[1][0], res[0][0])
+    if res[0][1] != res[1][1] or not res[0][1]:
+        bad.append([str(tag), res[0][1], res[1][1]])
+big = numpy.full((64, 256, 256), 3e38, dtype=numpy.float32)
+big[9, 4, 4] = -numpy.inf
+xb = np.asarray(big) * numpy.float32(1)
+warned("sum overflow", lambda: big.sum(axis=0), lambda: xb.sum(axis=0))
+warned("prod overflow", lambda: big.prod(axis=0), lambda: xb.prod(axis=0))
+warned("prod inf*0", lambda: (big * 0).prod(axis=(0, 2)) * big[0].prod(axis=1),
+       lambda: np.asarray(big * 0).prod(axis=(0, 2)) * xb[0].prod(axis=1))
+# the bytes back to the host for a max over the frames of a resident array
+v = data["float32"]
+x = np.asarray(v) * numpy.float32(2)
+np._core.sync()
+s0 = np._core.device_stats()
+r = numpy.asarray(x.max(axis=0))
+s1 = np._core.device_stats()
+same("max bytes", r, (v * numpy.float32(2)).max(axis=0))
+print(json.dumps([bad, on_cpu, s1["copy_bytes"] - s0["copy_bytes"], digest.hexdigest()]))
+"""
+
+
+@needs_cudahost
+def test_combines_and_products_run_on_the_device_with_the_cpus_bits():
+    env = dict(NDTILE_CUDA_PLUGIN=cudahost_plugin(), NDTILE_CUDAHOST_STATS="1")
+    r = run(COMBINE, NDTILE_DEVICES="cuda:0", **env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    bad, on_cpu, back, digest = json.loads(r.stdout.splitlines()[-1])
+    assert bad == [], bad
+    assert on_cpu == [], on_cpu[:10]          # no reduction task left on the CPU
+    # what came back: the 256 KiB result and at most its tile's copy in
+    # (the result pieces' tile), not the 16 MiB input (16,777,216 before)
+    assert back <= 2 * 256 * 256 * 4, back
+    line = r.stderr.split("cudahost: ")[1]
+    assert int(re.search(r"(\d+) combine launches", line).group(1)) >= 300, line
+    cpu = run(COMBINE)
+    assert cpu.returncode == 0, cpu.stdout + cpu.stderr
+    assert json.loads(cpu.stdout.splitlines()[-1])[3] == digest   # the CPU's bits

@@ -24,7 +24,8 @@
  *     addition and x86's NaNs: scalar.h's ndt_sc_add).
  * Operand 0's dtype is the launch's aux (ndt_dk_launch.aux); it is cast to
  * the accumulator's dtype as the CPU's block body casts it (scalar.h's
- * casts): bool and integers to the integer sums, anything to bool for
+ * casts): bool and integers to the integer sums and to the float and
+ * complex sums of a row fold (the mean of integers), anything to bool for
  * any/all. fold.cu is this file compiled by nvcc; tests/c/test_devkernels.c
  * (fold) runs it on the CPU against the CPU's kernels. Not yet run on a
  * GPU; its speed is unmeasured. */
@@ -330,7 +331,11 @@ static const ndt_fd_entry *ndt_fd_find(int op, int mode, int in, int acc) {
    * an integer accumulator, anything into bool */
   int ak = acc == NDT_BOOL ? 0 : acc <= NDT_UINT64 ? 1 : 2;
   if (ak == 1 && in > NDT_UINT64) return NULL;
-  if (ak == 2 && in != acc) return NULL;
+  /* and bool and integers into a float or complex row fold's sum (the
+   * mean of integers: exact or rounded to nearest, no flag, as the CPU's
+   * cast loop) */
+  int isum = !strcmp(name, "sum") || !strcmp(name, "nansum");
+  if (ak == 2 && in != acc && !(mode == NDT_FD_COLS && isum && in <= NDT_UINT64)) return NULL;
   /* float sums along a line are pairwise (reduce_impl.h), not folds */
   if (mode == NDT_FD_LINE && ak == 2 && (!strcmp(name, "sum") || !strcmp(name, "nansum")))
     return NULL;

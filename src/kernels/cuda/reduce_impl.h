@@ -33,8 +33,10 @@ typedef struct {
   int front[NDT_PW_NODES], nfront;
 } ndt_pw_tree;
 
-/* phase 1 (one thread): the upper tree of a row of n elements */
-NDT_HD void ndt_pw_plan(ndt_pw_tree *t, int64_t n, int want) {
+/* phase 1 (one thread): the upper tree of a row of n elements (cplx: the
+ * complex tree's leaves and splits, pairwise.h) */
+NDT_HD void ndt_pw_plan(ndt_pw_tree *t, int64_t n, int want, int cplx) {
+  const int64_t leaf = cplx ? NDT_PW_CLEAF : NDT_PW_LEAF;
   t->off[0] = 0;
   t->n[0] = n;
   t->left[0] = -1;
@@ -43,7 +45,7 @@ NDT_HD void ndt_pw_plan(ndt_pw_tree *t, int64_t n, int want) {
   t->nfront = 1;
   for (;;) {
     int split = 0;
-    for (int i = 0; i < t->nfront; i++) split += t->n[t->front[i]] > NDT_PW_LEAF;
+    for (int i = 0; i < t->nfront; i++) split += t->n[t->front[i]] > leaf;
     if (!split || t->nfront + split > want || t->nnodes + 2 * split > NDT_PW_NODES) return;
     /* every splittable frontier node in order; the frontier keeps its order */
     int nf = 0, old[NDT_PW_NODES];
@@ -51,11 +53,11 @@ NDT_HD void ndt_pw_plan(ndt_pw_tree *t, int64_t n, int want) {
     int of = t->nfront;
     for (int i = 0; i < of; i++) {
       int x = old[i];
-      if (t->n[x] <= NDT_PW_LEAF) {
+      if (t->n[x] <= leaf) {
         t->front[nf++] = x;
         continue;
       }
-      int64_t h = ndt_pw_split(t->n[x]);
+      int64_t h = cplx ? ndt_pw_csplit(t->n[x]) : ndt_pw_split(t->n[x]);
       int l = t->nnodes++, r = t->nnodes++;
       t->off[l] = t->off[x], t->n[l] = h, t->left[l] = -1;
       t->off[r] = t->off[x] + h, t->n[r] = t->n[x] - h, t->left[r] = -1;
@@ -67,30 +69,40 @@ NDT_HD void ndt_pw_plan(ndt_pw_tree *t, int64_t n, int want) {
   }
 }
 
-#define NDT_PW_KERNEL(SFX, T)                                                         \
+#define NDT_PW_KERNEL(NAME, SFX, T)                                                   \
   typedef struct {                                                                    \
     ndt_pw_tree t;                                                                    \
     T val[NDT_PW_NODES];                                                              \
-  } ndt_pw_shared_##SFX;                                                              \
+  } ndt_pw_shared_##NAME;                                                             \
   /* phase 2 (thread tx of ntx): the frontier's subtrees */                           \
-  NDT_HD void ndt_pw_leaves_##SFX(ndt_pw_shared_##SFX *sh, const char *p, int64_t s,  \
+  NDT_HD void ndt_pw_leaves_##NAME(ndt_pw_shared_##NAME *sh, const char *p, int64_t s,  \
                                   int64_t tx, int64_t ntx, unsigned *fe) {            \
     for (int64_t i = tx; i < sh->t.nfront; i += ntx) {                                \
       int x = sh->t.front[i];                                                         \
-      sh->val[x] = ndt_pw_sum_##SFX(p + sh->t.off[x] * s, s, sh->t.n[x], fe);         \
+      sh->val[x] = ndt_pw_sum_##NAME(p + sh->t.off[x] * s, s, sh->t.n[x], fe);         \
     }                                                                                 \
   }                                                                                   \
   /* phase 3 (one thread): children were made after their parents, so in   \
    * reverse order every node's children are summed before it */           \
-  NDT_HD T ndt_pw_combine_##SFX(ndt_pw_shared_##SFX *sh, unsigned *fe) {              \
+  NDT_HD T ndt_pw_combine_##NAME(ndt_pw_shared_##NAME *sh, unsigned *fe) {              \
     for (int i = sh->t.nnodes - 1; i >= 0; i--)                                       \
       if (sh->t.left[i] >= 0)                                                         \
         sh->val[i] = NDT_PW_ADD(SFX, sh->val[sh->t.left[i]], sh->val[sh->t.left[i] + 1], fe); \
     return sh->val[0];                                                                \
   }
 
-NDT_PW_KERNEL(f32, float)
-NDT_PW_KERNEL(f64, double)
+NDT_PW_KERNEL(f32, f32, float)
+NDT_PW_KERNEL(f64, f64, double)
+NDT_PW_KERNEL(nf32, f32, float)
+NDT_PW_KERNEL(nf64, f64, double)
+NDT_PW_KERNEL(c64, c64, ndt_c64)
+NDT_PW_KERNEL(c128, c128, ndt_c128)
+NDT_PW_KERNEL(nc64, c64, ndt_c64)
+NDT_PW_KERNEL(nc128, c128, ndt_c128)
+#define NDT_PW_CPLX_f32 0
+#define NDT_PW_CPLX_f64 0
+#define NDT_PW_CPLX_c64 1
+#define NDT_PW_CPLX_c128 1
 
 /* run r's partial into *(T *)run.p[1]: operand 0 the rows (rows x cols,
  * strides rs, cs); flags: a device word the kernel ORs the overflow and
@@ -98,83 +110,98 @@ NDT_PW_KERNEL(f64, double)
  * partial is not finite is summed again with the flags and x86's NaNs
  * (pairwise.h's NDT_PW_ADD), pass 1. */
 #if defined(NDT_DK_HOST)
-#define NDT_PW_GLOBAL(SFX, T)                                                         \
-  static void ndt_pw_grid_##SFX(const ndt_dk_launch *L, unsigned *flags) {            \
-    static _Thread_local ndt_pw_shared_##SFX sh; /* a stream's thread each */        \
+#define NDT_PW_GLOBAL(NAME, SFX, T)                                                         \
+  static void ndt_pw_grid_##NAME(const ndt_dk_launch *L, unsigned *flags) {            \
+    static _Thread_local ndt_pw_shared_##NAME sh; /* a stream's thread each */        \
     for (int q = 0; q < L->nrun; q++) {                                               \
       const ndt_dk_run *r = &L->run[q];                                               \
       unsigned f = 0;                                                                 \
-      T acc = 0;                                                                      \
+      T acc = ndt_pw_zero_##SFX();                                                    \
       for (int pass = 0; pass < 2; pass++) {                                          \
         unsigned *fe = pass ? &f : NULL;                                              \
-        acc = 0;                                                                      \
+        acc = ndt_pw_zero_##SFX();                                                    \
         for (int64_t i = 0; i < r->rows; i++) {                                       \
           const char *p = r->p[0] + i * r->rs[0];                                     \
-          ndt_pw_plan(&sh.t, r->cols, ndt_dk_emu_threads);                            \
+          ndt_pw_plan(&sh.t, r->cols, ndt_dk_emu_threads, NDT_PW_CPLX_##SFX);         \
           for (int64_t tx = 0; tx < ndt_dk_emu_threads; tx++)                         \
-            ndt_pw_leaves_##SFX(&sh, p, r->cs[0], tx, ndt_dk_emu_threads, fe);        \
-          acc = NDT_PW_ADD(SFX, acc, ndt_pw_combine_##SFX(&sh, fe), fe);              \
+            ndt_pw_leaves_##NAME(&sh, p, r->cs[0], tx, ndt_dk_emu_threads, fe);        \
+          acc = NDT_PW_ADD(SFX, acc, ndt_pw_combine_##NAME(&sh, fe), fe);              \
         }                                                                             \
-        if (ndt_sc_fin_##SFX(acc)) break;                                             \
+        if (ndt_pw_fin_##SFX(acc)) break;                                             \
       }                                                                               \
       NDT_DK_FLAGS(flags, f);                                                         \
       *(T *)r->p[1] = acc;                                                            \
     }                                                                                 \
   }                                                                                   \
-  static void ndt_pw_run_##SFX(const ndt_dk_launch *L, unsigned *flags, void *stream) { \
-    NDT_PW_LAUNCH(SFX)                                                                \
+  static void ndt_pw_run_##NAME(const ndt_dk_launch *L, unsigned *flags, void *stream) { \
+    NDT_PW_LAUNCH(NAME)                                                                \
   }
 #if defined(NDT_DK_STREAM)
-#define NDT_PW_LAUNCH(SFX) \
-  if (L->nrun > 0) ndt__cudahost_launch(stream, 2, 2u, L, flags, ndt_pw_grid_##SFX);
+#define NDT_PW_LAUNCH(NAME) \
+  if (L->nrun > 0) ndt__cudahost_launch(stream, 2, 2u, L, flags, ndt_pw_grid_##NAME);
 #else
-#define NDT_PW_LAUNCH(SFX) \
+#define NDT_PW_LAUNCH(NAME) \
   (void)stream;            \
-  ndt_pw_grid_##SFX(L, flags);
+  ndt_pw_grid_##NAME(L, flags);
 #endif
 #else
-#define NDT_PW_GLOBAL(SFX, T)                                                         \
-  __global__ void ndt_pw_k_##SFX(const __grid_constant__ ndt_dk_launch L, unsigned *flags) { \
-    __shared__ ndt_pw_shared_##SFX sh;                                                \
+#define NDT_PW_GLOBAL(NAME, SFX, T)                                                         \
+  __global__ void ndt_pw_k_##NAME(const __grid_constant__ ndt_dk_launch L, unsigned *flags) { \
+    __shared__ ndt_pw_shared_##NAME sh;                                                \
     __shared__ int redo;                                                              \
     const ndt_dk_run *r = &L.run[blockIdx.y];                                         \
     unsigned f = 0;                                                                   \
-    T acc = 0;                                                                        \
+    T acc = ndt_pw_zero_##SFX();                                                      \
     for (int pass = 0; pass < 2; pass++) {                                            \
       unsigned *fe = pass ? &f : NULL;                                                \
-      acc = 0;                                                                        \
+      acc = ndt_pw_zero_##SFX();                                                      \
       for (int64_t i = 0; i < r->rows; i++) {                                         \
         const char *p = r->p[0] + i * r->rs[0];                                       \
-        if (threadIdx.x == 0) ndt_pw_plan(&sh.t, r->cols, blockDim.x);                \
+        if (threadIdx.x == 0) ndt_pw_plan(&sh.t, r->cols, blockDim.x, NDT_PW_CPLX_##SFX); \
         __syncthreads();                                                              \
-        ndt_pw_leaves_##SFX(&sh, p, r->cs[0], threadIdx.x, blockDim.x, fe);           \
+        ndt_pw_leaves_##NAME(&sh, p, r->cs[0], threadIdx.x, blockDim.x, fe);           \
         __syncthreads();                                                              \
-        if (threadIdx.x == 0) acc = NDT_PW_ADD(SFX, acc, ndt_pw_combine_##SFX(&sh, fe), fe); \
+        if (threadIdx.x == 0) acc = NDT_PW_ADD(SFX, acc, ndt_pw_combine_##NAME(&sh, fe), fe); \
         __syncthreads();                                                              \
       }                                                                               \
-      if (threadIdx.x == 0) redo = pass == 0 && !ndt_sc_fin_##SFX(acc);               \
+      if (threadIdx.x == 0) redo = pass == 0 && !ndt_pw_fin_##SFX(acc);               \
       __syncthreads();                                                                \
       if (!redo) break;                                                               \
     }                                                                                 \
     NDT_DK_FLAGS(flags, f);                                                           \
     if (threadIdx.x == 0) *(T *)r->p[1] = acc;                                        \
   }                                                                                   \
-  static void ndt_pw_run_##SFX(const ndt_dk_launch *L, unsigned *flags, void *stream) { \
+  static void ndt_pw_run_##NAME(const ndt_dk_launch *L, unsigned *flags, void *stream) { \
     if (L->nrun > 0)                                                                  \
-      ndt_pw_k_##SFX<<<dim3(1, (unsigned)L->nrun, 1), NDT_PW_THREADS, 0,              \
+      ndt_pw_k_##NAME<<<dim3(1, (unsigned)L->nrun, 1), NDT_PW_THREADS, 0,              \
                        (cudaStream_t)stream>>>(*L, flags);                            \
   }
 #endif
-NDT_PW_GLOBAL(f32, float)
-NDT_PW_GLOBAL(f64, double)
+NDT_PW_GLOBAL(f32, f32, float)
+NDT_PW_GLOBAL(f64, f64, double)
+NDT_PW_GLOBAL(nf32, f32, float)
+NDT_PW_GLOBAL(nf64, f64, double)
+NDT_PW_GLOBAL(c64, c64, ndt_c64)
+NDT_PW_GLOBAL(c128, c128, ndt_c128)
+NDT_PW_GLOBAL(nc64, c64, ndt_c64)
+NDT_PW_GLOBAL(nc128, c128, ndt_c128)
 
-/* The partial sums of the runs of L (float32 or float64; operand 0 the
+/* The partial sums of the runs of L (float32, float64, complex64 or
+ * complex128; operand 0 the
  * values, operand 1 where each run's partial goes), the flags of the
- * additions ORed into *flags: 0, or -1 for another dtype. */
+ * additions ORed into *flags: 0, or -1 for another dtype. dtype |
+ * NDT_PW_NAN: the NaN-ignoring sums (nansum: NaNs read as 0). */
+#define NDT_PW_NAN 256
 NDT_DK_ENTRY(int) ndt__dk_pairwise(int dtype, const ndt_dk_launch *L, unsigned *flags,
                                    void *stream) {
   if (dtype == NDT_FLOAT32) ndt_pw_run_f32(L, flags, stream);
   else if (dtype == NDT_FLOAT64) ndt_pw_run_f64(L, flags, stream);
+  else if (dtype == (NDT_FLOAT32 | NDT_PW_NAN)) ndt_pw_run_nf32(L, flags, stream);
+  else if (dtype == (NDT_FLOAT64 | NDT_PW_NAN)) ndt_pw_run_nf64(L, flags, stream);
+  else if (dtype == NDT_COMPLEX64) ndt_pw_run_c64(L, flags, stream);
+  else if (dtype == NDT_COMPLEX128) ndt_pw_run_c128(L, flags, stream);
+  else if (dtype == (NDT_COMPLEX64 | NDT_PW_NAN)) ndt_pw_run_nc64(L, flags, stream);
+  else if (dtype == (NDT_COMPLEX128 | NDT_PW_NAN)) ndt_pw_run_nc128(L, flags, stream);
   else return -1;
   return 0;
 }

@@ -1,0 +1,520 @@
+/* cuda_combine.h - a part of the CUDA plugin (included once, by cuda.c,
+ * after its launch helpers): the ordered folds into a result, on the
+ * device (src/kernels/cuda/combine_impl.h), in the CPU body's order:
+ *   "reduce combine"  (reduce.c's combine_body) the blocks' partials
+ *                     folded into the result's elements [clo, chi) in
+ *                     block order, the first block's copied; or, without
+ *                     partials, the direct fold: every block of the input
+ *                     (walked: its tiles are the device's, one allocation
+ *                     each) folded straight into them, its rows in C order
+ *                     (a.max(axis=0), a.sum(axis=0) of a C array);
+ *   "prod chain"      a piece of a float or complex product's line folded
+ *                     into its one-element result (k.run);
+ *   "prod fold"       a block of a float or complex product over some axes
+ *                     folded into the result elements it reaches (k.run
+ *                     along a reduced innermost axis, else k.acc: fused
+ *                     complex products at CPU level >= 2).
+ * Each walks the CPU body's runs in its order and hands them to a builder
+ * that makes chains (combine_impl.h): the runs that fold into one set of
+ * result columns, in order, one thread a column. Runs into the same set
+ * join its chain; distinct sets must be disjoint (else supports refuses:
+ * the CPU runs it), so each launch's chains run in parallel and every
+ * result element sees the CPU's steps in the CPU's order: same bits, same
+ * flags. A chain that carries on across launches (more than
+ * NDT_DK_MAXRUNS runs) starts from the result the launch before left.
+ * argmin/argmax combines, and the direct fold of blocks with a run across
+ * two tiles of the input, stay on the CPU. */
+#include "kernels/cuda/combine_impl.h"
+
+int ndt__dk_combine(int op, int acc, int fused, const ndt_dk_launch *L, unsigned *flags,
+                    void *stream);
+
+static int cb_kind(const ndt_task_kind *k) {
+  return !strcmp(k->name, "reduce combine") ? 1
+         : !strcmp(k->name, "prod chain")   ? 2
+         : !strcmp(k->name, "prod fold")    ? 3
+                                            : 0;
+}
+
+/* exec.c's block view and start (the plugin links nothing of the core) */
+static void cb_block_view(const ndt_array *v, const ndt_tiling *tl, int64_t b, ndt_array *out) {
+  *out = *v;
+  if (tl->axis < 0) return;
+  int ax = tl->axis;
+  int64_t inner = 1;
+  for (int k = ax + 1; k < v->ndim; k++) inner *= v->shape[k];
+  int64_t p = b / tl->per, q = b % tl->per, rows = tl->seg / inner;
+  int64_t lo = q * rows, n = v->shape[ax] - lo;
+  if (n > rows) n = rows;
+  int64_t off = v->offset + lo * v->strides[ax];
+  for (int k = ax - 1; k >= 0; k--) {
+    off += (p % v->shape[k]) * v->strides[k];
+    p /= v->shape[k];
+    out->shape[k] = 1;
+  }
+  out->offset = off;
+  out->shape[ax] = n;
+  out->size = 1;
+  for (int k = 0; k < v->ndim; k++) out->size *= out->shape[k];
+}
+
+static void cb_block_start(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_t *start) {
+  int64_t f = tl->axis < 0 ? 0 : (b / tl->per) * tl->period + (b % tl->per) * tl->seg;
+  for (int k = v->ndim - 1; k >= 0; k--) {
+    start[k] = v->shape[k] ? f % v->shape[k] : 0;
+    f = v->shape[k] ? f / v->shape[k] : 0;
+  }
+}
+
+/* reduce.c's C strides of a shape (zero along unit axes) */
+static void cb_cstrides(int nd, const int64_t *shape, int64_t isz, int64_t *st) {
+  for (int k = nd - 1; k >= 0; k--) {
+    st[k] = shape[k] == 1 ? 0 : isz;
+    isz *= shape[k];
+  }
+}
+
+/* ---- the builder ----
+ * A run as the walks give it: rows x cols input elements (byte strides
+ * rs, cs) at byte offset in from the input's base (a tile's buffer, tile
+ * >= 0, or the bound operand's pointer), folded column by column into the
+ * result elements at byte offset out + j * ocs from the result's pointer. */
+typedef struct {
+  int64_t rows, cols, rs, cs, in, out, ocs, tile;
+  int copy;
+} cb_run;
+
+#define CB_MAXCHAINS 1024
+#define CB_MAXRUNS 65536
+typedef struct {
+  /* the task */
+  int dry;                    /* supports: the runs are checked, not launched */
+  int esz;                    /* the accumulator's bytes */
+  int from_out;               /* every chain starts from the result (a task after the first) */
+  int op, acc, fused;
+  cuda_dev *d;
+  char *obase;                /* the result's pointer */
+  char *ibase;                /* the input's (no tile) */
+  const ndt_bound *walk;      /* the walked input: its tiles' buffers */
+  /* the chains seen (their result columns), whether launched already */
+  int nch;
+  struct { int64_t out, cols, ocs; int launched; } ch[CB_MAXCHAINS];
+  /* the launch being built: its runs, with their chains */
+  int np;
+  cb_run pend[NDT_DK_MAXRUNS];
+  int pch[NDT_DK_MAXRUNS];
+  int64_t nruns;
+  ndt_status st;
+  ndt_dk_launch L;
+} cb_builder;
+
+static ndt_status cb_launch(cb_builder *B) {
+  if (!B->np || B->st) return B->st;
+  if (B->dry) {
+    for (int i = 0; i < B->np; i++) B->ch[B->pch[i]].launched = 1;
+    B->np = 0;
+    return NDT_OK;
+  }
+  /* the runs grouped by chain, in the order the chains came, each chain's
+   * runs in their order */
+  ndt_dk_launch *L = &B->L;
+  L->nrun = 0;
+  L->aux = B->acc;
+  for (int i = 0; i < B->np; i++) {
+    int c = B->pch[i];
+    if (c < 0) continue;
+    int head = L->nrun;
+    for (int k = i; k < B->np; k++) {
+      if (B->pch[k] != c) continue;
+      const cb_run *u = &B->pend[k];
+      char *ip = u->tile >= 0 ? ndt_tile_mem(&B->walk->view->store->tiles[u->tile], B->walk->mem)
+                              : B->ibase;
+      if (!ip) return B->st = host->error(NDT_ERR_INTERNAL, "a walked tile has no device copy");
+      L->run[L->nrun++] = (ndt_dk_run){.rows = u->rows, .cols = u->cols,
+                                       .p = {ip + u->in, B->obase + u->out},
+                                       .rs = {u->rs, 0, 0, u->copy}, .cs = {u->cs, u->ocs, 0}};
+      B->pch[k] = -1;
+    }
+    L->run[head].rs[2] = L->nrun - head;
+    L->run[head].cs[2] = B->from_out || B->ch[c].launched;
+    B->ch[c].launched = 1;
+  }
+  B->np = 0;
+  if (ndt__dk_combine(B->op, B->acc, B->fused, L, B->d->flags, B->d->stream))
+    return B->st = host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this reduction");
+  cudaError_t e = cudaGetLastError();
+  return B->st = e == cudaSuccess ? NDT_OK : disable(B->d, e, "a reduction");
+}
+
+/* a run the builder cannot take: supports refuses (dry), else an error */
+static ndt_status cb_fail(cb_builder *B, const char *why) {
+  return B->dry ? NDT_ERR_VALUE : host->error(NDT_ERR_INTERNAL, why);   /* (supports checked) */
+}
+
+/* the chain of result columns (out, cols, ocs), or -1 */
+static int cb_chain(const cb_builder *B, int64_t out, int64_t cols, int64_t ocs) {
+  for (int k = B->nch - 1; k >= 0; k--)
+    if (B->ch[k].out == out && B->ch[k].cols == cols && B->ch[k].ocs == ocs) return k;
+  return -1;
+}
+
+/* the next run, in the CPU's order */
+static void cb_add(cb_builder *B, cb_run u) {
+  if (B->st || u.rows <= 0 || u.cols <= 0) return;
+  if (u.cols == 1) u.ocs = 0;
+  if (u.rows == 1) u.rs = 0;
+  if (B->dry && ++B->nruns > CB_MAXRUNS) {
+    B->st = NDT_ERR_VALUE;   /* too many to plan at recording: the CPU's */
+    return;
+  }
+  int c = cb_chain(B, u.out, u.cols, u.ocs);
+  if (c < 0) {   /* a new set of columns: disjoint from every other one */
+    int64_t lo = u.out, hi = u.out + (u.cols - 1) * u.ocs + B->esz;
+    for (int k = 0; k < B->nch; k++) {
+      int64_t l2 = B->ch[k].out, h2 = l2 + (B->ch[k].cols - 1) * B->ch[k].ocs + B->esz;
+      if (lo < h2 && l2 < hi) {
+        B->st = cb_fail(B, "the CUDA reduction met result columns that overlap");
+        return;
+      }
+    }
+    if (B->nch == CB_MAXCHAINS) {
+      B->st = cb_fail(B, "the CUDA reduction met too many result columns");
+      return;
+    }
+    c = B->nch++;
+    B->ch[c].out = u.out;
+    B->ch[c].cols = u.cols;
+    B->ch[c].ocs = u.ocs;
+    B->ch[c].launched = 0;
+  }
+  /* the chain's last run goes on by this one's rows: one run */
+  for (int k = B->np - 1; k >= 0; k--) {
+    if (B->pch[k] != c) continue;
+    cb_run *w = &B->pend[k];
+    int64_t R = w->rows > 1 ? w->rs : u.rows > 1 ? u.rs : u.in - w->in;
+    if (!u.copy && w->tile == u.tile && w->cs == u.cs && (w->rows == 1 || w->rs == R) &&
+        (u.rows == 1 || u.rs == R) && u.in == w->in + w->rows * R) {
+      w->rs = R;
+      w->rows += u.rows;
+      return;
+    }
+    break;
+  }
+  if (B->np == NDT_DK_MAXRUNS && cb_launch(B)) return;
+  B->pend[B->np] = u;
+  B->pch[B->np++] = c;
+}
+
+/* reduce.c's run_in_range: [*j0, *j1), the elements j of a run of n result
+ * elements oi + j * so (so >= 0) in the result's elements [lo, hi) */
+static void cb_in_range(int64_t oi, int64_t n, int64_t so, int64_t lo, int64_t hi, int64_t *j0,
+                        int64_t *j1) {
+  *j0 = 0;
+  *j1 = n;
+  if (so > 0) {
+    if (oi < lo) *j0 = (lo - oi + so - 1) / so;
+    if (oi + (n - 1) * so >= hi) *j1 = hi > oi ? (hi - oi + so - 1) / so : 0;
+  } else if (oi < lo || oi >= hi) {
+    *j1 = 0;
+  }
+}
+
+/* ---- the walks: the CPU bodies' loops, their runs to the builder ---- */
+
+/* combine_body with partials: each block's partial (C order over its
+ * shape, the reduced axes 1) against the result elements, block after
+ * block; the first block of the elements it reaches copied */
+static void cb_walk_parts(cb_builder *B, const ndt_red_arg *r) {
+  const ndt_array *o = &r->out;
+  int nd = o->ndim, asz = B->esz;
+  int64_t lo = r->clo, hi = r->chi, ost[NDT_MAXDIMS], poff = 0;
+  cb_cstrides(nd, o->shape, 1, ost);
+  for (int64_t blk = 0; blk < r->tl.ntiles && !B->st; blk++) {
+    ndt_array bv;
+    int64_t ps[NDT_MAXDIMS], start[NDT_MAXDIMS], pn = 1, obase = 0;
+    cb_block_view(&r->in, &r->tl, blk, &bv);
+    cb_block_start(&r->in, &r->tl, blk, start);
+    int copy_first = 1;
+    for (int k = 0; k < nd; k++) {
+      ps[k] = (r->mask >> k & 1) ? 1 : bv.shape[k];
+      pn *= ps[k];
+      if (!(r->mask >> k & 1)) obase += start[k] * ost[k];
+      else if (start[k] != 0) copy_first = 0;
+    }
+    int64_t shape[NDT_MAXDIMS], st2[2][NDT_MAXDIMS];
+    memcpy(shape, ps, sizeof(int64_t) * (size_t)nd);
+    cb_cstrides(nd, ps, asz, st2[0]);
+    memcpy(st2[1], ost, sizeof(int64_t) * (size_t)nd);
+    int cd = coalesce(nd, shape, 2, st2);
+    int64_t n = cd ? shape[cd - 1] : 1, sp = cd ? st2[0][cd - 1] : 0;
+    int64_t so = cd ? st2[1][cd - 1] : 0, runs = 1, idx[NDT_MAXDIMS] = {0};
+    for (int j = 0; j < cd - 1; j++) runs *= shape[j];
+    for (int64_t q = 0; q < runs && !B->st; q++) {
+      int64_t oi = obase, pb = 0, j0, j1;
+      for (int j = 0; j < cd - 1; j++) {
+        oi += idx[j] * st2[1][j];
+        pb += idx[j] * st2[0][j];
+      }
+      cb_in_range(oi, n, so, lo, hi, &j0, &j1);
+      if (j1 > j0 && so == 0 && j1 - j0 > 1)
+        B->st = cb_fail(B, "the CUDA combine met a partial run into one element");
+      else if (j1 > j0)
+        cb_add(B, (cb_run){.rows = 1, .cols = j1 - j0, .cs = sp, .in = poff * asz + pb + j0 * sp,
+                           .out = (oi + j0 * so - lo) * asz, .ocs = so * asz, .tile = -1,
+                           .copy = copy_first});
+      for (int j = cd - 2; j >= 0; j--) {
+        if (++idx[j] < shape[j]) break;
+        idx[j] = 0;
+      }
+    }
+    poff += pn;
+  }
+}
+
+/* combine_body's direct fold (fold_block): every block of the input, in
+ * order, its runs (C order) into the result elements they reach; each
+ * run read in place in the tile that holds it (a run across two tiles:
+ * the CPU's) */
+static void cb_walk_direct(cb_builder *B, const ndt_red_arg *r) {
+  const ndt_array *in = &r->in;
+  const ndt_store *s = in->store;
+  int nd = r->out.ndim, osz = B->esz;
+  int64_t ssz = s->itemsize, lo = r->clo, hi = r->chi, ost[NDT_MAXDIMS];
+  cb_cstrides(nd, r->out.shape, 1, ost);
+  for (int64_t blk = 0; blk < r->tl.ntiles && !B->st; blk++) {
+    ndt_array bv;
+    int64_t start[NDT_MAXDIMS], obase = 0;
+    cb_block_view(in, &r->tl, blk, &bv);
+    if (!bv.size) continue;
+    cb_block_start(in, &r->tl, blk, start);
+    for (int j = 0; j < nd; j++)
+      if (!(r->mask >> j & 1)) obase += start[j] * ost[j];
+    int64_t shape[NDT_MAXDIMS], st2[2][NDT_MAXDIMS];
+    memcpy(shape, bv.shape, sizeof(int64_t) * (size_t)nd);
+    for (int j = 0; j < nd; j++) st2[0][j] = bv.strides[j] * ssz;
+    memcpy(st2[1], ost, sizeof(int64_t) * (size_t)nd);
+    int cd = coalesce(nd, shape, 2, st2);
+    int64_t n = cd ? shape[cd - 1] : 1, sp = cd ? st2[0][cd - 1] : 0;
+    int64_t so = cd ? st2[1][cd - 1] : 0, runs = 1, idx[NDT_MAXDIMS] = {0};
+    for (int j = 0; j < cd - 1; j++) runs *= shape[j];
+    for (int64_t q = 0; q < runs && !B->st; q++) {
+      int64_t oi = obase, pb = bv.offset * ssz, j0, j1;
+      for (int j = 0; j < cd - 1; j++) {
+        oi += idx[j] * st2[1][j];
+        pb += idx[j] * st2[0][j];
+      }
+      cb_in_range(oi, n, so, lo, hi, &j0, &j1);
+      if (j1 > j0) {
+        int64_t m = j1 - j0, f = pb + j0 * sp, e = f + (m - 1) * sp;
+        int64_t t = ndt_store_tile_of(s, (f < e ? f : e) / ssz);
+        if (t != ndt_store_tile_of(s, (f < e ? e : f) / ssz)) {
+          B->st = cb_fail(B, "the CUDA reduction met a run across two tiles");
+          break;
+        }
+        cb_run u = {.tile = t, .in = f - s->tiles[t].start * ssz,
+                    .out = (oi + j0 * so - lo) * osz, .ocs = so * osz};
+        if (so) u.rows = 1, u.cols = m, u.cs = sp;
+        else u.rows = m, u.rs = sp, u.cols = 1;   /* (k.acc with a 0 stride: into one) */
+        cb_add(B, u);
+      }
+      for (int j = cd - 2; j >= 0; j--) {
+        if (++idx[j] < shape[j]) break;
+        idx[j] = 0;
+      }
+    }
+  }
+}
+
+/* fold_body (prod fold): the block's runs into the region (the result's
+ * elements it reaches: byte strides rst), the block by its byte strides
+ * ist */
+static void cb_walk_prodfold(cb_builder *B, const ndt_prodfold_arg *f, const int64_t *ist,
+                             const int64_t *rst) {
+  int nd = f->blk.ndim;
+  int64_t shape[NDT_MAXDIMS], st[2][NDT_MAXDIMS];
+  memcpy(shape, f->blk.shape, sizeof(int64_t) * (size_t)nd);
+  for (int j = 0; j < nd; j++) {
+    st[0][j] = ist[j];
+    st[1][j] = (f->mask >> j & 1) ? 0 : rst[j];
+  }
+  int cd = coalesce(nd, shape, 2, st);
+  int64_t n = cd ? shape[cd - 1] : 1, sp = cd ? st[0][cd - 1] : 0, so = cd ? st[1][cd - 1] : 0;
+  int64_t runs = 1, idx[NDT_MAXDIMS] = {0};
+  for (int j = 0; j < cd - 1; j++) runs *= shape[j];
+  for (int64_t q = 0; q < runs && !B->st; q++) {
+    int64_t ip = 0, op = 0;
+    for (int j = 0; j < cd - 1; j++) {
+      ip += idx[j] * st[0][j];
+      op += idx[j] * st[1][j];
+    }
+    cb_run u = {.tile = -1, .in = ip, .out = op, .ocs = so};
+    if (so) u.rows = 1, u.cols = n, u.cs = sp;
+    else u.rows = n, u.rs = sp, u.cols = 1;
+    cb_add(B, u);
+    for (int j = cd - 2; j >= 0; j--) {
+      if (++idx[j] < shape[j]) break;
+      idx[j] = 0;
+    }
+  }
+}
+
+/* the innermost run's result stride of fold_body: 0 (its k.run) or not (k.acc) */
+static int64_t cb_prodfold_so(const ndt_prodfold_arg *f, const int64_t *ist, const int64_t *rst) {
+  int nd = f->blk.ndim;
+  int64_t shape[NDT_MAXDIMS], st[2][NDT_MAXDIMS];
+  memcpy(shape, f->blk.shape, sizeof(int64_t) * (size_t)nd);
+  for (int j = 0; j < nd; j++) {
+    st[0][j] = ist[j];
+    st[1][j] = (f->mask >> j & 1) ? 0 : rst[j];
+  }
+  int cd = coalesce(nd, shape, 2, st);
+  return cd ? st[1][cd - 1] : 0;
+}
+
+static void cb_begin(cb_builder *B, cuda_dev *d, int dry, int op, int acc) {
+  B->dry = dry;
+  B->d = d;
+  B->op = op;
+  B->acc = acc;
+  B->esz = (int)ndt_dk_dtype_size(acc);
+  B->fused = 0;
+  B->from_out = 0;
+  B->obase = B->ibase = NULL;
+  B->walk = NULL;
+  B->nch = B->np = 0;
+  B->nruns = 0;
+  B->st = NDT_OK;
+}
+
+/* the op the CPU's combine folds with: the partials' NaNs came from inf -
+ * inf or inf * 0 and propagate (reduce.c) */
+static int cb_combine_op(const ndt_red_arg *r) {
+  return !r->parts ? r->op
+         : r->op == NDT_RED_NANSUM ? NDT_RED_SUM
+         : r->op == NDT_RED_NANPROD ? NDT_RED_PROD : r->op;
+}
+
+static int cb_cplx(int acc) { return acc == NDT_COMPLEX64 || acc == NDT_COMPLEX128; }
+
+static int cb_supports(cuda_dev *d, int what, const ndt_operand *op, int nop, const void *arg) {
+  (void)op;
+  static _Thread_local cb_builder B;   /* 60 KB: not on a stack */
+  int fl = host->cpu_level() >= 2;
+  if (what == 1) {
+    const ndt_red_arg *r = arg;
+    if (nop != 3 || r->arg || r->out.dtype != r->acc || r->acc < 0 || r->acc >= NDT_NTYPES)
+      return 0;
+    if (!r->parts && (r->in.dtype != r->acc || r->in.part || !r->in.store)) return 0;
+    int cop = cb_combine_op(r);
+    if (ndt__dk_combine(cop, r->acc, !r->parts && cb_cplx(r->acc) && fl, NULL, NULL, NULL))
+      return 0;
+    cb_begin(&B, d, 1, cop, r->acc);
+    if (r->parts) cb_walk_parts(&B, r);
+    else cb_walk_direct(&B, r);
+    cb_launch(&B);
+    return B.st == NDT_OK;
+  }
+  if (what == 2) {
+    const ndt_chain_arg *a = arg;
+    return nop == 2 && a->piece.dtype == a->acc && a->piece.ndim == 1 && !a->piece.part &&
+           a->out.dtype == a->acc && !ndt__dk_combine(a->op, a->acc, 0, NULL, NULL, NULL);
+  }
+  const ndt_prodfold_arg *f = arg;
+  if (nop != 2 || f->blk.dtype != f->acc || f->blk.part || f->reg.dtype != f->acc ||
+      !f->blk.store || !f->reg.store || ndt__dk_combine(f->op, f->acc, 0, NULL, NULL, NULL) ||
+      ndt__dk_combine(f->op, f->acc, fl && cb_cplx(f->acc), NULL, NULL, NULL))
+    return 0;
+  int64_t ist[NDT_MAXDIMS], rst[NDT_MAXDIMS];
+  for (int j = 0; j < f->blk.ndim; j++) {
+    ist[j] = f->blk.strides[j] * f->blk.store->itemsize;
+    rst[j] = f->reg.strides[j] * f->reg.store->itemsize;
+  }
+  cb_begin(&B, d, 1, f->op, f->acc);
+  cb_walk_prodfold(&B, f, ist, rst);
+  cb_launch(&B);
+  return B.st == NDT_OK;
+}
+
+/* one task's launches (d->run held) */
+static ndt_status cb_one(cuda_dev *d, int what, ndt_bound *b, const void *arg, cb_builder *B) {
+  int fl = host->cpu_level() >= 2;
+  if (what == 1) {
+    const ndt_red_arg *r = arg;
+    cb_begin(B, d, 0, cb_combine_op(r), r->acc);
+    B->fused = !r->parts && cb_cplx(r->acc) && fl;   /* (fold_block's k.acc) */
+    B->obase = b[0].ptr;
+    if (r->parts) {
+      B->ibase = b[1].ptr;
+      cb_walk_parts(B, r);
+    } else {
+      B->walk = &b[1];
+      cb_walk_direct(B, r);
+    }
+  } else if (what == 2) {
+    const ndt_chain_arg *a = arg;
+    cb_begin(B, d, 0, a->op, a->acc);
+    B->from_out = !a->first;
+    B->obase = b[0].ptr;
+    B->ibase = b[1].ptr;
+    cb_add(B, (cb_run){.rows = a->piece.shape[0], .rs = b[1].st[0], .cols = 1, .tile = -1});
+  } else {
+    const ndt_prodfold_arg *f = arg;
+    cb_begin(B, d, 0, f->op, f->acc);
+    B->from_out = !f->first;
+    B->obase = b[0].ptr;
+    B->ibase = b[1].ptr;
+    int64_t ist[NDT_MAXDIMS], rst[NDT_MAXDIMS];
+    for (int j = 0; j < f->blk.ndim; j++) {
+      ist[j] = b[1].st[j];
+      rst[j] = b[0].st[j];
+    }
+    /* k.run along a reduced innermost axis (unfused), else k.acc */
+    B->fused = cb_prodfold_so(f, ist, rst) != 0 && cb_cplx(f->acc) && fl;
+    cb_walk_prodfold(B, f, ist, rst);
+  }
+  return cb_launch(B);
+}
+
+/* n tasks of one kind (one, or a grouped task's members), in order; one
+ * wait, and the flags the kernels reported raised on this worker */
+static ndt_status cb_exec(cuda_dev *d, int what, ndt_bound *b, int n, const int *nop,
+                         void *const *args) {
+  static _Thread_local cb_builder B;
+  pthread_mutex_lock(&d->run);
+  if (atomic_load(&d->dead)) {
+    pthread_mutex_unlock(&d->run);
+    return refuse(d);
+  }
+  cudaSetDevice(d->dev);
+  cudaError_t e = cudaMemsetAsync(d->flags, 0, sizeof(unsigned), d->stream);
+  ndt_status st = e == cudaSuccess ? NDT_OK : disable(d, e, "a reduction");
+  for (int i = 0, at = 0; i < n && st == NDT_OK; at += nop[i++])
+    st = cb_one(d, what, b + at, args[i], &B);
+  unsigned f = 0;
+  if (!atomic_load(&d->dead)) {
+    e = cudaMemcpyAsync(&f, d->flags, sizeof f, cudaMemcpyDeviceToHost, d->stream);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(d->stream);
+    if (e != cudaSuccess) {
+      ndt_status s = disable(d, e, "a reduction");
+      if (st == NDT_OK) st = s;
+    }
+  }
+  pthread_mutex_unlock(&d->run);
+  if (st == NDT_OK) ndt_fpe_raise(f);
+  return st;
+}
+
+static ndt_status cb_combine_body(ndt_bound *b, void *argp) {
+  int nop = 3;
+  return cb_exec(b[0].mem->context, 1, b, 1, &nop, &argp);
+}
+
+static ndt_status cb_chain_body(ndt_bound *b, void *argp) {
+  int nop = 2;
+  return cb_exec(b[0].mem->context, 2, b, 1, &nop, &argp);
+}
+
+static ndt_status cb_fold_body(ndt_bound *b, void *argp) {
+  int nop = 2;
+  return cb_exec(b[0].mem->context, 3, b, 1, &nop, &argp);
+}
