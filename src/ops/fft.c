@@ -11,7 +11,9 @@
  * store that every task reads (a kept operand of every task,
  * NDT_OPND_KEEP, freed with the last task). Each line's arithmetic is
  * fixed by the plan, so results are bitwise the same for any number of
- * workers or ranks. */
+ * workers or ranks. The task's argument is in fft.h: the CUDA plugin runs
+ * the same tasks through cuFFT (src/runtime/cuda_fft.h), within a stated
+ * bound of these bits. */
 #include <stdio.h>
 #include <string.h>
 #include "fft.h"
