@@ -196,3 +196,25 @@ print(bool(numpy.array_equal(s, Z * 2 + 1)))
     assert r.returncode == 0 and "cuFFT loaded for FFTs" in r.stderr, r.stderr
     assert stat(r.stderr, "fft launches") > 0, r.stderr
     assert r.stdout.split()[-2] != cpu.stdout.split()[-1]   # cuFFT's bits, not the CPU's
+
+
+def test_a_fault_in_an_fft_disables_the_device_and_the_program_goes_on():
+    code = """
+        import numpy, ndtile as np
+        rng = numpy.random.default_rng(1)
+        Z = rng.standard_normal((300, 1000)) + 1j * rng.standard_normal((300, 1000))
+        z = np.asarray(Z)
+        try:
+            numpy.asarray(np.fft.fft(z))
+            print("no error")
+        except RuntimeError as e:
+            print("error")
+        print(numpy.allclose(numpy.asarray(np.fft.fft(z)), numpy.fft.fft(Z)))
+    """
+    # the second kernel launch: a pack, a cuFFT transform or an unpack of
+    # the first FFT's tasks
+    r = run(code, NDTILE_CUDAHOST_FAIL="kernel:2")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.split() == ["error", "True"], r.stdout + r.stderr
+    assert "failed in an FFT" in r.stderr, r.stderr
+    assert stat(r.stderr, "faults") == 1, r.stderr
