@@ -22,7 +22,7 @@
  * cuBLAS, dlopened at the first product offered, integers and bools by
  * src/kernels/cuda/gemm_impl.h (cuda_matmul.h, a part of this file), and
  * the FFTs of src/ops/fft.c through cuFFT, dlopened likewise, with
- * src/kernels/cuda/fft_impl.h's copies around it (cuda_fft.h). The core loads it with dlopen only when NDTILE_DEVICES asks for
+ * src/kernels/cuda/lines_impl.h's copies around it (cuda_fft.h). The core loads it with dlopen only when NDTILE_DEVICES asks for
  * cuda or auto (device.c) and reaches it through ndt_plugin_entry_v1;
  * it links nothing of the core (device.h). Every other task runs on the
  * CPU, its operands made valid in host memory by the core.

@@ -4,7 +4,7 @@
  *
  * A task is a block of lines along one axis; its body takes the CPU body's
  * argument and does what it does, in three steps on the device's stream:
- * a pack kernel (src/kernels/cuda/fft_impl.h) loads the block's lines into
+ * a pack kernel (src/kernels/cuda/lines_impl.h) loads the block's lines into
  * a dense batch buffer (any input dtype cast to the transform's; cut to
  * the values read and zero-padded to n; for C2R the imaginary parts of
  * X[0] and X[n/2] set to 0, which NumPy ignores and cuFFT's C2R assumes);
@@ -43,10 +43,10 @@
  * task keeps running on the devices. cuFFT reports no floating-point
  * flags; neither does the CPU's FFT. */
 #include "ops/fft.h"
-#include "kernels/cuda/fft_impl.h"
+#include "kernels/cuda/lines_impl.h"
 
-/* src/kernels/cuda/fft_impl.h */
-int ndt__dk_fftcopy(const ndt_dk_fftcopy *c, void *stream);
+/* src/kernels/cuda/lines_impl.h */
+int ndt__dk_lines(const ndt_dk_lines *c, void *stream);
 
 #ifndef NDT_CUFFT_NAMES
 #define NDT_CUFFT_NAMES "libcufft.so.12", "libcufft.so.11", "libcufft.so"
@@ -170,7 +170,7 @@ static int fft_supports(const void *arg) {
   const fft_arg *a = arg;
   int ot = a->out.dtype, it = a->in.dtype;
   if (a->kind < NDT_FFT_FORWARD || a->kind > NDT_FFT_C2R || a->n < 1 || a->n > INT_MAX / 2 ||
-      it < NDT_BOOL || it > NDT_COMPLEX128 || a->out.ndim > NDT_DK_FFT_MAXD)
+      it < NDT_BOOL || it > NDT_COMPLEX128 || a->out.ndim > NDT_DK_LINES_MAXD)
     return 0;
   int single = it == NDT_FLOAT32 || it == NDT_COMPLEX64;
   int want = a->kind == NDT_FFT_C2R ? (single ? NDT_FLOAT32 : NDT_FLOAT64)
@@ -184,7 +184,7 @@ static int fft_supports(const void *arg) {
 
 /* The strided side of a pack or unpack: operand b's lines (other axes in
  * order, len elements of itemsize isz along ax). */
-static void fft_side(ndt_dk_fftcopy *c, const fft_arg *a, const ndt_bound *b, int64_t len,
+static void fft_side(ndt_dk_lines *c, const fft_arg *a, const ndt_bound *b, int64_t len,
                      int isz) {
   int nd = a->out.ndim, ax = a->ax;
   int64_t lo = 0, hi = 0;
@@ -206,10 +206,11 @@ static void fft_side(ndt_dk_fftcopy *c, const fft_arg *a, const ndt_bound *b, in
   c->sbytes = len > 0 ? hi - lo + isz : 0;
 }
 
-static ndt_status fft_launch_copy(cuda_dev *d, const ndt_dk_fftcopy *c) {
-  if (ndt__dk_fftcopy(c, d->stream)) return host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this FFT copy");
+/* one pack or unpack (what: the op, for a device error's message) */
+static ndt_status lines_copy(cuda_dev *d, const ndt_dk_lines *c, const char *what) {
+  if (ndt__dk_lines(c, d->stream)) return host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this copy");
   cudaError_t e = cudaGetLastError();
-  return e == cudaSuccess ? NDT_OK : disable(d, e, "an FFT");
+  return e == cudaSuccess ? NDT_OK : disable(d, e, what);
 }
 
 /* One task (fft.c's fft_body), d->run held. */
@@ -230,13 +231,14 @@ static ndt_status fft_task(cuda_dev *d, ndt_bound *b, const fft_arg *a) {
   char *X = dev_malloc(d, (size_t)(ia + oa) + P->work);
   if (!X) return NDT_ERR_NOMEM;
   char *Y = inplace ? X : X + ia, *W = X + ia + oa;
-  ndt_dk_fftcopy c;
+  ndt_dk_lines c;
   memset(&c, 0, sizeof c);
   c.single = single;
   /* pack */
   c.cplx = in_c;
   c.lines = lines;
-  c.len = c.ldb = nin;
+  c.len = c.ldb = c.mst = nin;
+  c.lpm = 1;
   c.nval = a->nload;
   c.zi = kind == NDT_FFT_C2R ? (n % 2 == 0 ? n / 2 : 0) : -1;
   c.t = a->in.dtype;
@@ -244,7 +246,7 @@ static ndt_status fft_task(cuda_dev *d, ndt_bound *b, const fft_arg *a) {
   c.bbytes = ib;
   if (a->nload > 0) fft_side(&c, a, &b[0], a->nload, ndt_dk_dtype_size(c.t));
   else c.s = X;   /* (nothing read: sbytes 0) */
-  ndt_status st = fft_launch_copy(d, &c);
+  ndt_status st = lines_copy(d, &c, "an FFT");
   /* the transform */
   if (st == NDT_OK) {
     int rc = cft.set_stream(P->h, d->stream);
@@ -273,14 +275,14 @@ static ndt_status fft_task(cuda_dev *d, ndt_bound *b, const fft_arg *a) {
   if (st == NDT_OK) {
     c.unpack = 1;
     c.cplx = out_c;
-    c.len = c.ldb = nout;
+    c.len = c.ldb = c.mst = nout;
     c.zi = -1;
     c.t = a->out.dtype;
     c.buf = Y;
     c.bbytes = ob;
     c.scale = a->scale;
     fft_side(&c, a, &b[1], nout, ndt_dk_dtype_size(c.t));
-    st = fft_launch_copy(d, &c);
+    st = lines_copy(d, &c, "an FFT");
   }
   if (!atomic_load(&d->dead)) cudaFreeAsync(X, d->stream);
   return st;
