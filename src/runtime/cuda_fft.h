@@ -182,17 +182,17 @@ static int fft_supports(const void *arg) {
   return cft.ok;
 }
 
-/* The strided side of a pack or unpack: operand b's lines (other axes in
- * order, len elements of itemsize isz along ax). */
-static void fft_side(ndt_dk_lines *c, const fft_arg *a, const ndt_bound *b, int64_t len,
-                     int isz) {
-  int nd = a->out.ndim, ax = a->ax;
+/* The strided side of a pack or unpack: operand b's lines along axis ax
+ * of shape (nd axes; the other axes in order are the lines' index), len
+ * elements of itemsize isz each (also cuda_linalg.h's). */
+static void lines_side(ndt_dk_lines *c, const int64_t *shape, int nd, int ax, const ndt_bound *b,
+                       int64_t len, int isz) {
   int64_t lo = 0, hi = 0;
   c->nd = 0;
   for (int k = 0; k < nd; k++) {
-    int64_t ext = (a->out.shape[k] - 1) * b->st[k];
+    int64_t ext = (shape[k] - 1) * b->st[k];
     if (k == ax) continue;
-    c->shape[c->nd] = a->out.shape[k];
+    c->shape[c->nd] = shape[k];
     c->st[c->nd++] = b->st[k];
     if (ext < 0) lo += ext;
     else hi += ext;
@@ -208,7 +208,8 @@ static void fft_side(ndt_dk_lines *c, const fft_arg *a, const ndt_bound *b, int6
 
 /* one pack or unpack (what: the op, for a device error's message) */
 static ndt_status lines_copy(cuda_dev *d, const ndt_dk_lines *c, const char *what) {
-  if (ndt__dk_lines(c, d->stream)) return host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this copy");
+  if (ndt__dk_lines(c, d->stream))
+    return host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this copy");
   cudaError_t e = cudaGetLastError();
   return e == cudaSuccess ? NDT_OK : disable(d, e, what);
 }
@@ -244,7 +245,8 @@ static ndt_status fft_task(cuda_dev *d, ndt_bound *b, const fft_arg *a) {
   c.t = a->in.dtype;
   c.buf = X;
   c.bbytes = ib;
-  if (a->nload > 0) fft_side(&c, a, &b[0], a->nload, ndt_dk_dtype_size(c.t));
+  if (a->nload > 0)
+    lines_side(&c, a->out.shape, a->out.ndim, a->ax, &b[0], a->nload, ndt_dk_dtype_size(c.t));
   else c.s = X;   /* (nothing read: sbytes 0) */
   ndt_status st = lines_copy(d, &c, "an FFT");
   /* the transform */
@@ -281,7 +283,7 @@ static ndt_status fft_task(cuda_dev *d, ndt_bound *b, const fft_arg *a) {
     c.buf = Y;
     c.bbytes = ob;
     c.scale = a->scale;
-    fft_side(&c, a, &b[1], nout, ndt_dk_dtype_size(c.t));
+    lines_side(&c, a->out.shape, a->out.ndim, a->ax, &b[1], nout, ndt_dk_dtype_size(c.t));
     st = lines_copy(d, &c, "an FFT");
   }
   if (!atomic_load(&d->dead)) cudaFreeAsync(X, d->stream);

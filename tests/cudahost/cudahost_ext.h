@@ -14,6 +14,7 @@
 /* what a launch counts as in NDTILE_CUDAHOST_STATS's line, besides a kernel */
 #define NDT_CUDAHOST_TALLY_GEMM 1
 #define NDT_CUDAHOST_TALLY_FFT 2
+#define NDT_CUDAHOST_TALLY_SOLVER 3
 
 typedef struct {
   int version;
@@ -24,7 +25,7 @@ typedef struct {
    * each *ptr[i] is then moved to where the stream reaches it (ptr[i]
    * point into ctx). ctx is malloc'd by the caller and freed after fn
    * ran. Counted as a kernel launch (and NDTILE_CUDAHOST_FAIL=kernel:N
-   * counts it), and as a gemm or an FFT by tally (NDT_CUDAHOST_TALLY_*;
+   * counts it), and as a gemm, an FFT or a solver call by tally (NDT_CUDAHOST_TALLY_*;
    * 0: neither). */
   cudaError_t (*launch)(cudaStream_t s, int n, char **const *ptr, const size_t *bytes,
                         void (*fn)(void *), void *ctx, int tally, const char *what);
