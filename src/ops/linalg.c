@@ -17,7 +17,9 @@
  * complex64 results are cast back inside the task; only the double LAPACK
  * entries (d*, z*) are called.
  *
- * LAPACK failures (info > 0) are NDT_ERR_LINALG with NumPy's messages. */
+ * LAPACK failures (info > 0) are NDT_ERR_LINALG with NumPy's messages. The
+ * task's argument is in linalg.h: the CUDA plugin runs solve, inv and
+ * cholesky tasks through cuSOLVER (src/runtime/cuda_linalg.h). */
 #include <float.h>
 #include <limits.h>
 #include <math.h>
