@@ -14,7 +14,8 @@
  *   cpu, 2 workers          the reference, with each matrix's condition
  *                           number (its singular values, on the CPU);
  *   cuda:0,1, 1 worker      every matrix within the stated bound,
- *                           ||X - X_cpu||_F <= 8 n eps cond(A) ||X_cpu||_F;
+ *                           ||X - X_cpu||_F <= 8 n eps cond(A) ||X_cpu||_F
+ *                           (eps of the result's precision);
  *   cuda:0,1, 2 workers     the same bits as with 1 worker,
  *   cuda:0,cuda:0           and on two devices of one GPU;
  *   NDTILE_CUDA_CUSOLVER=/nonexistent  the CPU's bits.
@@ -275,7 +276,9 @@ int main(int argc, char **argv) {
         e += (dev->v[j] - cpu->v[j]) * (dev->v[j] - cpu->v[j]);
         y += cpu->v[j] * cpu->v[j];
       }
-      double b = 8 * (double)cpu->n * 0x1p-52 * cpu->cond[q] * sqrt(y);
+      /* (single results: both rounded from double, so a float's eps) */
+      double eps = cpu->t == NDT_FLOAT32 || cpu->t == NDT_COMPLEX64 ? 0x1p-23 : 0x1p-52;
+      double b = 8 * (double)cpu->n * eps * cpu->cond[q] * sqrt(y);
       double qq = b > 0 ? sqrt(e) / b : (e > 0 ? INFINITY : 0);
       if (qq > worst) worst = qq;
     }
