@@ -19,7 +19,8 @@
  *
  * The bits are cuSOLVER's, not OpenBLAS's LAPACK: the stated bound, per
  * matrix, is ||X - X_cpu||_F <= 8 n eps cond(A) ||X_cpu||_F for the
- * solution, inverse or factor X (eps of float64, cond the 2-norm condition
+ * solution, inverse or factor X (eps of the result's precision: float32's for
+ * single results, rounded from double as on the CPU; cond the 2-norm condition
  * number of A); tested against NumPy (tests/python/test_cuda_linalg.py).
  * The calls depend on the program only and the handle asks for
  * deterministic results (cusolverDnSetDeterministicMode where the library
