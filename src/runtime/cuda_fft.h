@@ -138,7 +138,10 @@ static fft_plan *fft_plan_for(cuda_dev *d, int type, int64_t n, int64_t lines) {
     }
     if (!P[k].live || (v->live && P[k].used < v->used)) v = &P[k];
   }
-  if (v->live) cft.destroy(v->h);
+  if (v->live) {   /* (its last transform may still be queued: destroy after it) */
+    cudaStreamSynchronize(d->stream);
+    cft.destroy(v->h);
+  }
   v->live = 0;
   cft_handle h = 0;
   int nn = (int)n;
