@@ -98,8 +98,10 @@ else
   # nothing unplanned run (NDT_REQUIRE_PLANNED=1)
   # the float sums on the device (their bits and flags), every divide by
   # zero reported with two workers on one device; matrix products through
-  # cuBLAS within the stated bound of the CPU's, the same bits run to run
-  stage device_tests 120 "./$BUILD/tests/c/test_device cuda && ./$BUILD/tests/c/test_device nocuda && NDT_REQUIRE_PLANNED=1 ./$BUILD/tests/c/test_device determinism cuda 200000 && ./$BUILD/tests/c/test_device cudasum cuda && ./$BUILD/tests/c/test_device cudaflags cuda && ./$BUILD/tests/c/test_cudamatmul"
+  # cuBLAS, FFTs through cuFFT and solve/inv/cholesky through cuSOLVER
+  # within the stated bounds of the CPU's,
+  # the same bits run to run
+  stage device_tests 120 "./$BUILD/tests/c/test_device cuda && ./$BUILD/tests/c/test_device nocuda && NDT_REQUIRE_PLANNED=1 ./$BUILD/tests/c/test_device determinism cuda 200000 && ./$BUILD/tests/c/test_device cudasum cuda && ./$BUILD/tests/c/test_device cudaflags cuda && ./$BUILD/tests/c/test_cudamatmul && ./$BUILD/tests/c/test_cudafft && ./$BUILD/tests/c/test_cudalinalg"
 fi
 if [ $HOSTCUDA = 1 ]; then
   # an injected kernel fault: an error naming the op, the devices disabled,

@@ -11,23 +11,18 @@
  * store that every task reads (a kept operand of every task,
  * NDT_OPND_KEEP, freed with the last task). Each line's arithmetic is
  * fixed by the plan, so results are bitwise the same for any number of
- * workers or ranks. */
+ * workers or ranks. The task's argument is in fft.h: the CUDA plugin runs
+ * the same tasks through cuFFT (src/runtime/cuda_fft.h), within a stated
+ * bound of these bits. */
 #include <stdio.h>
 #include <string.h>
-#include "exec.h"
+#include "fft.h"
 
 /* complex128 elements per batch buffer: 512 KiB */
 #define BATCH_ELEMS 32768
 #define BATCH_MAX 16
 #define CD ((int64_t)(2 * sizeof(double)))
 
-typedef struct {
-  ndt_array in, out;   /* block views; the transformed axis is axis ax */
-  int ax, kind, half;      /* half: a real transform of even n as a complex one of n/2 */
-  int64_t n, nload;    /* transform length; input values read per line */
-  double scale;
-  const void *plan;    /* in a byte store the task keeps alive */
-} fft_arg;
 
 /* Operands: in (read; empty when nothing is loaded), out (write), the
  * plan's store (kept alive: the arg points into it). */

@@ -17,31 +17,19 @@
  * complex64 results are cast back inside the task; only the double LAPACK
  * entries (d*, z*) are called.
  *
- * LAPACK failures (info > 0) are NDT_ERR_LINALG with NumPy's messages. */
+ * LAPACK failures (info > 0) are NDT_ERR_LINALG with NumPy's messages. The
+ * task's argument is in linalg.h: the CUDA plugin runs solve, inv and
+ * cholesky tasks through cuSOLVER (src/runtime/cuda_linalg.h). */
 #include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <string.h>
-#include "exec.h"
+#include "linalg.h"
 
 /* LAPACK's integer and hidden-length types (kernels/lapack.h: int, size_t) */
 typedef int lint;
 typedef size_t flen;
 
-/* ---- the recorded op -------------------------------------------------- */
-#define LA_NIN 2
-#define LA_NOUT 4
-typedef struct {
-  ndt_linalg_op op;
-  int flags;
-  double param;
-  ndt_dtype ct;               /* compute dtype: float32/64, complex64/128 */
-  int64_t m, n, k;            /* a is (m, n); b is (m, k) */
-  int nin, nout, nbd;         /* operands and batch axes */
-  int icore[LA_NIN], ocore[LA_NOUT];
-  ndt_dtype okd[LA_NOUT];     /* dtype each kernel writes (double); outputs may be single */
-  ndt_array in[LA_NIN], out[LA_NOUT];  /* block views: batch axes, then core axes */
-} la_arg;
 
 /* A matrix (or vector) inside a task: pointer and byte strides. */
 typedef struct {

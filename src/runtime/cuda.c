@@ -23,7 +23,10 @@
  * src/kernels/cuda/index_impl.h, the walked operand as a list of its
  * tiles), and the matrix products of src/ops/matmul.c: floats through
  * cuBLAS, dlopened at the first product offered, integers and bools by
- * src/kernels/cuda/gemm_impl.h (cuda_matmul.h, a part of this file). The core loads it with dlopen only when NDTILE_DEVICES asks for
+ * src/kernels/cuda/gemm_impl.h (cuda_matmul.h, a part of this file), and
+ * the FFTs of src/ops/fft.c through cuFFT, dlopened likewise, with
+ * src/kernels/cuda/lines_impl.h's copies around it (cuda_fft.h), and
+ * solve, inv and cholesky through cuSOLVER likewise (cuda_linalg.h). The core loads it with dlopen only when NDTILE_DEVICES asks for
  * cuda or auto (device.c) and reaches it through ndt_plugin_entry_v1;
  * it links nothing of the core (device.h). Every other task runs on the
  * CPU, its operands made valid in host memory by the core.
@@ -867,6 +870,12 @@ static ndt_status nz_fill_body(ndt_bound *b, void *argp) {
  * "prod fold" (a part of this file, kept in its own) ---- */
 #include "runtime/cuda_combine.h"
 
+/* ---- FFTs through cuFFT: "fft" (a part of this file, kept in its own) ---- */
+#include "runtime/cuda_fft.h"
+
+/* ---- solve, inv and cholesky through cuSOLVER: "linalg" (likewise) ---- */
+#include "runtime/cuda_linalg.h"
+
 enum { K_EW, K_LEAF, K_BLOCK, K_FUSED, K_RNG, K_SCAN, K_SCANFIX, K_NONE };
 static int kind_of(const ndt_task_kind *k) {
   return !strcmp(k->name, "elementwise")         ? K_EW
@@ -887,6 +896,8 @@ static int cd_supports(ndt_processor *p, const ndt_task_kind *k, const ndt_opera
   if (nz_kind(k)) return nz_supports(arg, nop);
   if (mm_kind(k)) return mm_supports(d, mm_kind(k), arg);
   if (cb_kind(k)) return cb_supports(d, cb_kind(k), op, nop, arg);
+  if (fft_kind(k)) return fft_supports(arg);
+  if (la_kind(k)) return la_supports(d, arg);
   ew_sig g;
   static _Thread_local ndt_dk_fprog P;
   switch (kind_of(k)) {
@@ -1411,6 +1422,8 @@ static ndt_status cd_group(ndt_processor *p, const ndt_task_kind *k, ndt_bound *
   if (nz_kind(k)) return nz_run(p->context, nz_kind(k), b, n, args);
   if (mm_kind(k)) return mm_run(p->context, mm_kind(k), b, n, nop, args);
   if (cb_kind(k)) return cb_exec(p->context, cb_kind(k), b, n, nop, args);
+  if (fft_kind(k)) return fft_run(p->context, b, n, nop, args);
+  if (la_kind(k)) return la_run(p->context, b, n, nop, args);
   int what = kind_of(k);
   if (what == K_NONE)
     return host->error(NDT_ERR_INTERNAL, "the CUDA plugin has no body for this grouped task");
@@ -1434,6 +1447,8 @@ static const struct { const char *kind; ndt_body_fn body; } bodies[] = {
     {"matmul pack", mm_pack_body},
     {"matmul copyout", mm_copyout_body},
     {"matvec", mm_matvec_body},
+    {"fft", fft_dev_body},
+    {"linalg", la_dev_body},
     {"scan", scan_body},
     {"scan fixup", scanfix_body},
     {"reduce combine", cb_combine_body},

@@ -91,13 +91,13 @@ static struct {
 static cbl_handle cbl_handle_of[NDT__MAX_DEVS];
 static atomic_int cbl_state[NDT__MAX_DEVS];
 
-/* The library file: NDTILE_CUDA_CUBLAS, else the loader's search for the
- * names above; a bare name is looked for next to the plugin first (the
- * host build's emulation lies there). */
-static void *cbl_open(char *why, size_t cap) {
-  const char *env = getenv("NDTILE_CUDA_CUBLAS");
-  const char *names[] = {NDT_CUBLAS_NAMES};
-  int n = env && *env ? 1 : (int)(sizeof names / sizeof *names);
+/* A CUDA library's file (cuBLAS here, cuFFT in cuda_fft.h): the setting
+ * var names it, else the loader's search for names; a bare name is looked
+ * for next to the plugin first (the host build's emulations lie there). */
+static void *lib_open(const char *var, const char *const *names, int nn, char *why,
+                      size_t cap) {
+  const char *env = getenv(var);
+  int n = env && *env ? 1 : nn;
   size_t at = 0;
   why[0] = 0;
   for (int i = 0; i < n; i++) {
@@ -105,7 +105,7 @@ static void *cbl_open(char *why, size_t cap) {
     char path[1024];
     Dl_info info;
     void *h = NULL;
-    if (!strchr(name, '/') && dladdr((void *)cbl_open, &info) && info.dli_fname &&
+    if (!strchr(name, '/') && dladdr((void *)lib_open, &info) && info.dli_fname &&
         strrchr(info.dli_fname, '/')) {
       int dl = (int)(strrchr(info.dli_fname, '/') - info.dli_fname);
       snprintf(path, sizeof path, "%.*s/%s", dl, info.dli_fname, name);
@@ -123,7 +123,9 @@ static void cbl_load(void) {
   const char *t = getenv("NDTILE_CUDA_TF32");
   cbl.tf32 = t && !strcmp(t, "1");
   char why[400];
-  void *h = cbl_open(why, sizeof why);
+  static const char *const names[] = {NDT_CUBLAS_NAMES};
+  void *h = lib_open("NDTILE_CUDA_CUBLAS", names, (int)(sizeof names / sizeof *names), why,
+                     sizeof why);
   if (!h) {
     snprintf(cbl.why, sizeof cbl.why, "cuBLAS could not be loaded (%s): matrix products run "
              "on the CPU", why);

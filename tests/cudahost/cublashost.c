@@ -151,7 +151,8 @@ static int gemm(handle *h, int t, int esz, int opa, int opb, int m, int n, int k
                      k ? (size_t)(((bc - 1) * ldb + br) * esz) : 0,
                      (size_t)(((int64_t)(n - 1) * ldc + m) * esz)};
   char **ptr[3] = {&j->a, &j->b, &j->c};   /* the job's own fields, moved in place */
-  return x->launch(h->stream, 3, ptr, bytes, run_gemm, j, 1, "gemm") == cudaSuccess
+  return x->launch(h->stream, 3, ptr, bytes, run_gemm, j, NDT_CUDAHOST_TALLY_GEMM, "gemm") ==
+                 cudaSuccess
              ? ST_OK
              : ST_EXECUTION_FAILED;
 }

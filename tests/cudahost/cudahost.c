@@ -53,6 +53,8 @@ static atomic_long n_alloc, n_kernel, n_fused, n_copy, n_copy_bytes, n_copy2d, n
 static atomic_long n_rng;   /* the random fills' launches (also in n_kernel) */
 static atomic_long n_index;   /* index_impl.h's launches (gather, put), nz_impl.h's (argwhere) */
 static atomic_long n_gemm;    /* the emulated cuBLAS's gemms (cublashost.c, cudahost_ext.h) */
+static atomic_long n_fft;     /* the emulated cuFFT's transforms (cuffthost.c) */
+static atomic_long n_solver;  /* the emulated cuSOLVER's calls (cusolverhost.c) */
 /* the fused groups' tiers: the interpreter's launches and the compiled
  * kernels' (both in n_fused), the emulated NVRTC's compiles (nvrtc_emu.c),
  * and the kernels the plugin found in its disk cache */
@@ -84,14 +86,16 @@ static void stats_report(void) {
   fprintf(stderr, "cudahost: %ld kernel launches, %ld copies (%ld bytes), %ld 2-d copies, "
           "%ld allocations (%ld refused), %ld faults, %ld fused launches, %ld rng launches, "
           "%ld index launches, %ld reduce launches, %ld scan launches; fused: %ld interpreted, "
-          "%ld compiled, %ld compiles, %ld cache hits, %ld gemm launches, %ld combine launches\n",
+          "%ld compiled, %ld compiles, %ld cache hits, %ld gemm launches, %ld combine launches, "
+          "%ld fft launches, %ld solver launches\n",
           atomic_load(&n_kernel), atomic_load(&n_copy), atomic_load(&n_copy_bytes),
           atomic_load(&n_copy2d), atomic_load(&n_alloc), atomic_load(&n_fail_alloc),
           atomic_load(&n_faults), atomic_load(&n_fused), atomic_load(&n_rng),
           atomic_load(&n_index), atomic_load(&n_reduce), atomic_load(&n_scan),
           atomic_load(&n_fused) - atomic_load(&n_fused_compiled),
           atomic_load(&n_fused_compiled), atomic_load(&ndt__cudahost_n_compiles),
-          atomic_load(&n_cache_hits), atomic_load(&n_gemm), atomic_load(&n_combine));
+          atomic_load(&n_cache_hits), atomic_load(&n_gemm), atomic_load(&n_combine),
+          atomic_load(&n_fft), atomic_load(&n_solver));
 }
 
 void ndt__cudahost_count_cache_hit(void) { atomic_fetch_add(&n_cache_hits, 1); }
@@ -1202,11 +1206,12 @@ void ndt__cudahost_launch_nz(void *stream, const ndt_dk_nzlaunch *L, void (*grid
   }
 }
 
-/* Another library's work (cudahost_ext.h: the emulated cuBLAS's gemm) as a
- * kernel launch on stream s: its device ranges checked and moved as
- * above. */
+/* Another library's work (cudahost_ext.h: the emulated cuBLAS's gemm,
+ * cuFFT's transforms, cuSOLVER's calls, the plugin's line copies) as a
+ * kernel launch on
+ * stream s: its device ranges checked and moved as above. */
 static cudaError_t ext_launch(cudaStream_t s, int n, char **const *ptr, const size_t *bytes,
-                              void (*fn)(void *), void *ctx, int gemm, const char *what) {
+                              void (*fn)(void *), void *ctx, int tally, const char *what) {
   cudaStream_t q;
   cudaError_t e = stream_of(s, &q);
   if (e) {
@@ -1214,7 +1219,9 @@ static cudaError_t ext_launch(cudaStream_t s, int n, char **const *ptr, const si
     return ret(e);
   }
   long k_no = atomic_fetch_add(&n_kernel, 1) + 1;
-  if (gemm) atomic_fetch_add(&n_gemm, 1);
+  if (tally == NDT_CUDAHOST_TALLY_GEMM) atomic_fetch_add(&n_gemm, 1);
+  if (tally == NDT_CUDAHOST_TALLY_FFT) atomic_fetch_add(&n_fft, 1);
+  if (tally == NDT_CUDAHOST_TALLY_SOLVER) atomic_fetch_add(&n_solver, 1);
   int fault = fail_kernel_at > 0 && k_no == fail_kernel_at;
   for (int i = 0; i < n && !fault; i++) {
     if (!bytes[i]) continue;

@@ -11,6 +11,10 @@
 #include "cuda_runtime_api.h"
 
 #define NDT_CUDAHOST_EXT_VERSION 1
+/* what a launch counts as in NDTILE_CUDAHOST_STATS's line, besides a kernel */
+#define NDT_CUDAHOST_TALLY_GEMM 1
+#define NDT_CUDAHOST_TALLY_FFT 2
+#define NDT_CUDAHOST_TALLY_SOLVER 3
 
 typedef struct {
   int version;
@@ -21,9 +25,10 @@ typedef struct {
    * each *ptr[i] is then moved to where the stream reaches it (ptr[i]
    * point into ctx). ctx is malloc'd by the caller and freed after fn
    * ran. Counted as a kernel launch (and NDTILE_CUDAHOST_FAIL=kernel:N
-   * counts it), and as a gemm when gemm. */
+   * counts it), and as a gemm, an FFT or a solver call by tally (NDT_CUDAHOST_TALLY_*;
+   * 0: neither). */
   cudaError_t (*launch)(cudaStream_t s, int n, char **const *ptr, const size_t *bytes,
-                        void (*fn)(void *), void *ctx, int gemm, const char *what);
+                        void (*fn)(void *), void *ctx, int tally, const char *what);
 } ndt_cudahost_ext;
 
 static inline const ndt_cudahost_ext *ndt_cudahost_ext_of(cudaStream_t s) {

@@ -4,7 +4,8 @@ Every transform is a sequence of 1-d transforms along one axis each
 (ndt_fft, src/ops/fft.c: our own mixed-radix Cooley-Tukey FFT with
 Bluestein's algorithm for large prime factors, computed in double
 precision); each line along the axis is transformed whole by one task and
-lines are spread over the workers and ranks. fftshift/ifftshift are slices
+lines are spread over the workers and ranks (on a CUDA device, through
+cuFFT: NDTILE_CUDA_CUFFT). fftshift/ifftshift are slices
 and a concatenate; fftfreq/rfftfreq are aranges. Inputs of dtypes the core
 lacks (other than float16, which is widened to float32 as NumPy's pocketfft
 does) fall back to NumPy.

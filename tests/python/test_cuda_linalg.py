@@ -1,0 +1,189 @@
+"""solve, inv and cholesky on the CUDA plugin through cuSOLVER
+(src/runtime/cuda_linalg.h), through the plugin's host build
+(tests/cudahost: libndtile_cudahost.so, and the emulated cuSOLVER next to
+it, libndtile_cusolverhost.so), against NumPy at default settings (stacks
+of several tiles: several tasks) and small tiles: stacks of small
+matrices and one larger matrix, float64, float32 (single results),
+complex128, complex64 and integer input, broadcast and strided operands,
+vector right-hand sides, upper and lower factors. Each matrix is within
+the bound the plugin states, ||X - X_numpy||_F <= 8 n eps cond(A)
+||X_numpy||_F; dtypes and shapes are NumPy's; singular matrices (a zero
+pivot or a NaN) raise LinAlgError("Singular matrix") and matrices that
+are not positive definite LinAlgError("Matrix is not positive
+definite"), as the CPU; the host build's solver count proves the device
+ran them. The same bits run to run and with one or two workers. Without
+cuSOLVER (NDTILE_CUDA_CUSOLVER naming no file, or 0) they run on the CPU
+with the CPU's bits. Each case runs in a child process: devices are
+chosen when the runtime first starts."""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+
+def cudahost_plugin():
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    p = os.environ.get("NDTILE_CUDAHOST_PLUGIN") or os.path.join(
+        root, "build", "tests", "cudahost", "libndtile_cudahost.so")
+    return p if os.path.exists(p) else None
+
+
+pytestmark = pytest.mark.skipif(cudahost_plugin() is None,
+                                reason="no libndtile_cudahost.so (make build)")
+
+
+def run(code, devices="cuda:0,1", **env_add):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NDTILE_")}
+    env.update({"NDTILE_DEVICES": devices, "NDTILE_CUDA_PLUGIN": cudahost_plugin(),
+                "NDTILE_CUDA_MEM": "128M", "NDTILE_CUDAHOST_STATS": "1"})
+    env.update(env_add)
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+def stat(stderr, what):
+    line = stderr.split("cudahost: ")[1].splitlines()[0]
+    for part in line.split(", "):
+        if part.endswith(what):
+            return int(part.split()[0].strip("("))
+    raise AssertionError(line)
+
+
+SOLVES = """
+import json, numpy, ndtile as np
+rng = numpy.random.default_rng(5)
+bad = []
+count = [0]
+def check(tag, got, want, A):
+    count[0] += 1
+    got = numpy.asarray(got)
+    if got.dtype != want.dtype or got.shape != want.shape:
+        bad.append([tag, str(got.dtype), str(want.dtype), got.shape, want.shape])
+        return
+    A = numpy.asarray(A)
+    n = A.shape[-1]
+    eps = numpy.finfo(want.dtype).eps
+    g, w = got.astype(numpy.complex128), want.astype(numpy.complex128)
+    if w.ndim == A.ndim - 1:    # vectors
+        g, w = g[..., None], w[..., None]
+    err = numpy.linalg.norm(g - w, axis=(-2, -1))
+    ref = numpy.linalg.norm(w, axis=(-2, -1))
+    bnd = 8 * n * eps * numpy.linalg.cond(A.astype(numpy.complex128)) * ref
+    bnd = numpy.broadcast_to(bnd, err.shape)
+    if not numpy.all(err <= bnd):
+        bad.append([tag, float(numpy.max(err / numpy.maximum(bnd, 1e-300)))])
+def m(shape, dt=numpy.float64):
+    n = shape[-1]
+    x = rng.standard_normal(shape) + n * numpy.eye(n)
+    if numpy.dtype(dt).kind == "c":
+        x = x + 1j * rng.standard_normal(shape)
+    return x.astype(dt)
+A = m((6000, 8, 8)); a = np.asarray(A)          # 3 MB: several tasks
+B = rng.standard_normal((6000, 8, 3)); b = np.asarray(B)
+check("solve", np.linalg.solve(a, b), numpy.linalg.solve(A, B), A)
+check("inv", np.linalg.inv(a), numpy.linalg.inv(A), A)
+S = A @ A.transpose(0, 2, 1); s = np.asarray(S)
+check("cholesky", np.linalg.cholesky(s), numpy.linalg.cholesky(S), S)
+check("cholesky upper", np.linalg.cholesky(s, upper=True), numpy.linalg.cholesky(S, upper=True), S)
+check("solve, b broadcast", np.linalg.solve(a, b[0]), numpy.linalg.solve(A, B[0]), A)
+check("solve, a broadcast", np.linalg.solve(a[0], b), numpy.linalg.solve(A[0], B), A[0])
+check("solve, vector b", np.linalg.solve(a[5], np.asarray(B[5, :, 0])), numpy.linalg.solve(A[5], B[5, :, 0]), A[5])
+check("inv, reversed strided view", np.linalg.inv(a[::-3, ::-1]), numpy.linalg.inv(A[::-3, ::-1]), A[::-3, ::-1])
+check("inv, transposed", np.linalg.inv(a.transpose(0, 2, 1)), numpy.linalg.inv(A.transpose(0, 2, 1)), A.transpose(0, 2, 1))
+F = m((3000, 6, 6), numpy.float32); f = np.asarray(F)
+check("float32 inv", np.linalg.inv(f), numpy.linalg.inv(F), F)
+check("float32 solve", np.linalg.solve(f, np.asarray(B[:3000, :6].astype(numpy.float32))), numpy.linalg.solve(F, B[:3000, :6].astype(numpy.float32)), F)
+Z = m((2000, 7, 7), numpy.complex128); z = np.asarray(Z)
+check("complex128 inv", np.linalg.inv(z), numpy.linalg.inv(Z), Z)
+H = Z @ Z.conj().transpose(0, 2, 1); h = np.asarray(H)
+check("complex128 cholesky", np.linalg.cholesky(h), numpy.linalg.cholesky(H), H)
+check("complex128 cholesky upper", np.linalg.cholesky(h, upper=True), numpy.linalg.cholesky(H, upper=True), H)
+C = m((2000, 5, 5), numpy.complex64); c = np.asarray(C)
+check("complex64 solve", np.linalg.solve(c, c), numpy.linalg.solve(C, C), C)
+I = rng.integers(-9, 9, (500, 4, 4)) + 40 * numpy.eye(4, dtype=numpy.int64)
+check("int64 inv", np.linalg.inv(np.asarray(I)), numpy.linalg.inv(I), I)
+L = m((300, 300)); l = np.asarray(L)
+check("one larger matrix", np.linalg.inv(l), numpy.linalg.inv(L), L)
+check("one larger solve", np.linalg.solve(l, np.asarray(B[:300, 0])), numpy.linalg.solve(L, B[:300, 0]), L)
+errs = []
+for tag, f, x in (("singular", np.linalg.inv, numpy.where(numpy.arange(6000)[:, None, None] == 4321, 0.0, A)),
+                  ("nan", lambda x: np.linalg.solve(x, b), numpy.where((numpy.arange(6000)[:, None, None] == 77) & (numpy.arange(8) == 2), numpy.nan, A)),
+                  ("not positive definite", np.linalg.cholesky, numpy.where(numpy.arange(6000)[:, None, None] == 5000, -S, S))):
+    try:
+        numpy.asarray(f(np.asarray(x)))
+        errs.append([tag, "no error"])
+    except numpy.linalg.LinAlgError as e:
+        errs.append([tag, str(e)])
+print(json.dumps(errs))
+print(json.dumps(bad))
+print(count[0])
+"""
+
+
+def test_solve_inv_cholesky_run_on_the_device_within_the_bound():
+    r = run(SOLVES)
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = r.stdout.splitlines()
+    assert json.loads(out[-2]) == [], out[-2]
+    assert json.loads(out[-3]) == [["singular", "Singular matrix"], ["nan", "Singular matrix"],
+                                   ["not positive definite", "Matrix is not positive definite"]]
+    assert stat(r.stderr, "solver launches") >= 6000 * 4, r.stderr
+    assert stat(r.stderr, "faults") == 0, r.stderr
+
+
+def test_solve_inv_cholesky_within_the_bound_on_small_tiles():
+    r = run(SOLVES, NDTILE_TILE_BYTES="64k")
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = r.stdout.splitlines()
+    assert json.loads(out[-2]) == [], out[-2]
+    assert stat(r.stderr, "solver launches") > 0, r.stderr
+
+
+SAME = """
+import hashlib, numpy, ndtile as np
+rng = numpy.random.default_rng(3)
+A = rng.standard_normal((3000, 8, 8)) + 8 * numpy.eye(8)
+Z = A[:500, :5, :5] + 1j * rng.standard_normal((500, 5, 5))
+a, z = np.asarray(A), np.asarray(Z)
+s = np.asarray(A @ A.transpose(0, 2, 1))   # (NumPy's product: a device's would be cuBLAS's bits)
+h = hashlib.sha1()
+for y in (np.linalg.inv(a), np.linalg.solve(a, a[:, :, :2]), np.linalg.cholesky(s),
+          np.linalg.inv(z), np.linalg.inv(np.asarray(A[:1000].astype(numpy.float32)))):
+    h.update(numpy.asarray(y).tobytes())
+print(h.hexdigest())
+"""
+
+
+def test_the_same_bits_run_to_run_and_with_one_or_two_workers():
+    got = [run(SAME, NDTILE_WORKERS=str(w)) for w in (1, 2, 2)]
+    got.append(run(SAME, devices="cuda:0,cuda:0"))
+    for r in got:
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert stat(r.stderr, "solver launches") > 0, r.stderr
+    assert len({r.stdout.split()[-1] for r in got}) == 1, [r.stdout for r in got]
+
+
+def test_without_cusolver_they_run_on_the_cpu_and_the_rest_on_the_device():
+    code = SAME + """
+s = numpy.asarray(a * 2 + 1)            # an elementwise op: the device's kernels
+print(bool(numpy.array_equal(s, A * 2 + 1)))
+"""
+    cpu = run(SAME, devices="none")
+    assert cpu.returncode == 0, cpu.stdout + cpu.stderr
+    for setting, why in (("/nonexistent/libcusolver.so.12", "cuSOLVER could not be loaded"),
+                         ("0", "NDTILE_CUDA_CUSOLVER=0")):
+        r = run(code, NDTILE_CUDA_CUSOLVER=setting, NDTILE_VERBOSE="1")
+        assert r.returncode == 0, r.stdout + r.stderr
+        out = r.stdout.split()
+        assert out[-1] == "True", r.stdout
+        assert out[-2] == cpu.stdout.split()[-1], (r.stdout, cpu.stdout)   # the CPU's bits
+        assert why in r.stderr and setting in r.stderr, r.stderr
+        assert stat(r.stderr, "solver launches") == 0, r.stderr
+        assert stat(r.stderr, "kernel launches") > 0, r.stderr   # the rest ran on the device
+    r = run(code, NDTILE_VERBOSE="1")
+    assert r.returncode == 0 and "cuSOLVER loaded for solve, inv and cholesky" in r.stderr, r.stderr
+    assert stat(r.stderr, "solver launches") > 0, r.stderr
+    assert r.stdout.split()[-2] != cpu.stdout.split()[-1]   # cuSOLVER's bits, not the CPU's
