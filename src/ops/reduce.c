@@ -111,11 +111,17 @@ static ndt_status block_body(ndt_bound *op, void *p) {
     return NDT_OK;
   }
 
-  int64_t shape[NDT_MAXDIMS], s2[2][NDT_MAXDIMS];
+  /* the view's own strides join the coalescing: a pairwise run is a
+   * stretch the view steps through as one axis, whether its operand is
+   * bound in place or gathered into dense scratch (where more axes would
+   * merge into longer runs: another tree, other bits than a device's or
+   * another binding's, for x[:, ::2].sum(axis=(1, 2)) across tiles) */
+  int64_t shape[NDT_MAXDIMS], s2[3][NDT_MAXDIMS];
   memcpy(shape, bv.shape, sizeof(int64_t) * nd);
   memcpy(s2[0], b.st, sizeof(int64_t) * nd);
   memcpy(s2[1], pst, sizeof(int64_t) * nd);
-  nd = ndt__coalesce(nd, shape, 2, s2);
+  memcpy(s2[2], bv.strides, sizeof(int64_t) * nd);
+  nd = ndt__coalesce(nd, shape, 3, s2);
   int64_t n = nd ? shape[nd - 1] : 1, is = nd ? s2[0][nd - 1] : 0, os = nd ? s2[1][nd - 1] : 0;
   int64_t idx[NDT_MAXDIMS] = {0}, runs = 1;
   for (int j = 0; j < nd - 1; j++) runs *= shape[j];

@@ -332,21 +332,27 @@ static int coalesce(int nd, int64_t *shape, int nop, int64_t (*st)[NDT_MAXDIMS])
 typedef struct {
   int mode;                /* NDT_FD_LINE or NDT_FD_COLS */
   int nd;
-  int64_t shape[NDT_MAXDIMS], st[2][NDT_MAXDIMS];   /* input and partial byte strides */
+  int64_t shape[NDT_MAXDIMS], st[3][NDT_MAXDIMS];   /* input and partial byte strides
+                                                       (and the view's, to coalesce) */
   int red;                 /* the reduced axis that is not innermost, or -1 */
 } fold_plan;
 
+/* st: the bound input's byte strides; vst: its view's element strides.
+ * Axes merge only where the view steps through them as one, as the CPU's
+ * body merges them (reduce.c's block_body): a gathered operand is dense
+ * and would merge more, into longer pairwise runs, another tree. */
 static int fold_plan_of(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st,
-                        fold_plan *pl) {
+                        const int64_t *vst, fold_plan *pl) {
   int64_t s = ndt_dk_dtype_size(r->acc);
   for (int k = nd - 1; k >= 0; k--) {
     int64_t ps = (r->mask >> k & 1) ? 1 : shape[k];
     pl->shape[k] = shape[k];
     pl->st[0][k] = st[k];
     pl->st[1][k] = (r->mask >> k & 1) || ps == 1 ? 0 : s;
+    pl->st[2][k] = vst[k];
     s *= ps;
   }
-  pl->nd = coalesce(nd, pl->shape, 2, pl->st);
+  pl->nd = coalesce(nd, pl->shape, 3, pl->st);
   pl->red = -1;
   pl->mode = NDT_FD_LINE;
   if (pl->nd == 0) return 1;   /* one element */
@@ -362,18 +368,20 @@ static int fold_plan_of(const ndt_red_arg *r, int nd, const int64_t *shape, cons
 /* A sum's plan: a fold's whose innermost axis is summed (a row fold
  * stays on the CPU's pairwise sums) */
 static int red_plan_of(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st,
-                       fold_plan *pl) {
-  return fold_plan_of(r, nd, shape, st, pl) && pl->mode == NDT_FD_LINE;
+                       const int64_t *vst, fold_plan *pl) {
+  return fold_plan_of(r, nd, shape, st, vst, pl) && pl->mode == NDT_FD_LINE;
 }
 
-static int pw_block_ok(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st) {
+static int pw_block_ok(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st,
+                       const int64_t *vst) {
   fold_plan pl;
   return (r->op == NDT_RED_SUM || r->op == NDT_RED_NANSUM) && !r->arg &&
          r->acc >= NDT_FLOAT32 && r->acc <= NDT_COMPLEX128 && r->in.dtype == r->acc &&
-         red_plan_of(r, nd, shape, st, &pl);
+         red_plan_of(r, nd, shape, st, vst, &pl);
 }
 
-static int fold_ok(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st);
+static int fold_ok(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st,
+                   const int64_t *vst);
 
 static int arg_rows(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st,
                     int64_t *rows, int64_t *rs);
@@ -386,7 +394,8 @@ static int red_ok(const ndt_red_arg *r, const ndt_operand *op, int nop) {
   if (r->arg)
     return nop >= 3 && v->size > 0 && ndt__dk_arg(r->op, r->acc, NULL, NULL, NULL) == 0 &&
            r->in.dtype == r->acc && arg_rows(r, v->ndim, v->shape, st, &rows, &rs);
-  return pw_block_ok(r, v->ndim, v->shape, st) || (v->size > 0 && fold_ok(r, v->ndim, v->shape, st));
+  return pw_block_ok(r, v->ndim, v->shape, st, v->strides) ||
+         (v->size > 0 && fold_ok(r, v->ndim, v->shape, st, v->strides));
 }
 
 static int pw_leaf_ok(const ndt_pw_arg *a) {
@@ -406,10 +415,11 @@ static int pw_leaf_ok(const ndt_pw_arg *a) {
  * column run along it, one thread per partial element folding the rows of
  * at most one reduced axis in order, as k.acc does). argmin/argmax: below
  * (arg_rows). Other layouts and empty blocks stay on the CPU. */
-static int fold_ok(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st) {
+static int fold_ok(const ndt_red_arg *r, int nd, const int64_t *shape, const int64_t *st,
+                   const int64_t *vst) {
   fold_plan pl;
   return !r->arg && r->in.dtype >= 0 && r->in.dtype < NDT_NTYPES &&
-         fold_plan_of(r, nd, shape, st, &pl) &&
+         fold_plan_of(r, nd, shape, st, vst, &pl) &&
          ndt__dk_fold_has(r->op, pl.mode, r->in.dtype, r->acc);
 }
 
@@ -1049,7 +1059,7 @@ static ndt_status block_add(cuda_dev *d, batch *bt, const ndt_red_arg *r, ndt_bo
     return e == cudaSuccess ? NDT_OK : disable(d, e, "a memset");
   }
   fold_plan pl;
-  if (!red_plan_of(r, b[0].ndim, b[0].shape, b[0].st, &pl))
+  if (!red_plan_of(r, b[0].ndim, b[0].shape, b[0].st, b[0].view->strides, &pl))
     return host->error(NDT_ERR_INTERNAL, "the CUDA sum cannot take this block's layout");
   return plan_runs(d, bt, b, &pl, 0);
 }
@@ -1063,12 +1073,12 @@ static void block_sig(const ndt_red_arg *r, const ndt_bound *b, ew_sig *g) {
     g->nin = 3;
     return;
   }
-  if (pw_block_ok(r, b[0].ndim, b[0].shape, b[0].st)) {
+  if (pw_block_ok(r, b[0].ndim, b[0].shape, b[0].st, b[0].view->strides)) {
     g->loop[1] = r->op == NDT_RED_NANSUM;   /* (the NaN-ignoring pairwise sum) */
     return;
   }
   fold_plan pl;
-  fold_plan_of(r, b[0].ndim, b[0].shape, b[0].st, &pl);
+  fold_plan_of(r, b[0].ndim, b[0].shape, b[0].st, b[0].view->strides, &pl);
   g->op = r->op;
   g->nin = 1 + pl.mode;
   g->loop[1] = r->in.dtype;
@@ -1126,7 +1136,7 @@ static ndt_status arg_add(cuda_dev *d, batch *bt, const ndt_red_arg *r, ndt_boun
 static ndt_status fold_add(cuda_dev *d, batch *bt, const ndt_red_arg *r, ndt_bound *b) {
   fold_plan pl;
   if (!b[0].view->size) return NDT_OK;   /* (supports refuses one that has partials) */
-  if (!fold_plan_of(r, b[0].ndim, b[0].shape, b[0].st, &pl))
+  if (!fold_plan_of(r, b[0].ndim, b[0].shape, b[0].st, b[0].view->strides, &pl))
     return host->error(NDT_ERR_INTERNAL, "the CUDA reduction cannot take this block's layout");
   int cm = pl.mode == NDT_FD_COLS && pl.nd;
   return plan_runs(d, bt, b, &pl, cm ? pl.st[1][pl.nd - 1] : 0);
