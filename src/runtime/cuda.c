@@ -759,6 +759,9 @@ static ndt_status put_body(ndt_bound *b, void *argp) {
  * "matmul copyout", "matvec" (a part of this file, kept in its own) ---- */
 #include "runtime/cuda_matmul.h"
 
+/* ---- sort and argsort: "sort" (its own file) ---- */
+#include "runtime/cuda_sort.h"
+
 enum { K_EW, K_LEAF, K_BLOCK, K_FUSED, K_RNG, K_SCAN, K_SCANFIX, K_NONE };
 static int kind_of(const ndt_task_kind *k) {
   return !strcmp(k->name, "elementwise")         ? K_EW
@@ -777,6 +780,7 @@ static int cd_supports(ndt_processor *p, const ndt_task_kind *k, const ndt_opera
   if (atomic_load(&d->dead)) return 0;
   if (index_kind(k)) return index_supports(index_kind(k), op, nop, arg);
   if (mm_kind(k)) return mm_supports(d, mm_kind(k), arg);
+  if (sort_kind(k)) return sort_supports(arg);
   ew_sig g;
   static _Thread_local ndt_dk_fprog P;
   switch (kind_of(k)) {
@@ -1273,6 +1277,7 @@ static ndt_status cd_group(ndt_processor *p, const ndt_task_kind *k, ndt_bound *
                            const int *nop, void *const *args) {
   if (index_kind(k)) return index_run(p->context, index_kind(k), b, n, nop, args);
   if (mm_kind(k)) return mm_run(p->context, mm_kind(k), b, n, nop, args);
+  if (sort_kind(k)) return sort_run(p->context, b, n, nop, args);
   int what = kind_of(k);
   if (what == K_NONE)
     return host->error(NDT_ERR_INTERNAL, "the CUDA plugin has no body for this grouped task");
@@ -1296,6 +1301,7 @@ static const struct { const char *kind; ndt_body_fn body; } bodies[] = {
     {"matvec", mm_matvec_body},
     {"scan", scan_body},
     {"scan fixup", scanfix_body},
+    {"sort", sort_body},
 };
 
 static ndt_body_fn cd_body(ndt_processor *p, const ndt_task_kind *k) {

@@ -57,6 +57,11 @@
  *            two meet follows gcc's operand order), and the flags (the
  *            host build only, as fused)
  *   mirror   all four with every buffer a launch touches copied to a
+ *   sort     sort and argsort (sort_impl.h) of every dtype over edge values
+ *            (ties, NaNs of several payloads and signs, -0.0 and 0.0),
+ *            lines of 1 to 2000, contiguous, interleaved and reversed,
+ *            values (with the quiet NaN or each NaN's bits) and indices,
+ *            against the CPU's sort kernels, bit for bit
  *   index    the gather and put kernels (index_impl.h) against the CPU's
  *            (ndt__cpu_gather, ndt__cpu_put): sources and targets in
  *            separate tile buffers reached through the launch's pieces,
@@ -84,6 +89,7 @@
 #include "kernels/cuda/index_impl.h"
 #include "kernels/cuda/fold_impl.h"
 #include "kernels/cuda/scan_impl.h"
+#include "kernels/cuda/sort_impl.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -1684,6 +1690,97 @@ static void it_set(int t, char *p, int64_t v) {
 }
 
 static ndt_dk_ilaunch it_L;
+/* ---- sort (sort_impl.h) against the CPU's sort kernels ----
+ * Every dtype over its edge values (many ties; NaNs of several payloads
+ * and signs, -0.0 and 0.0, infinities, integer extremes), lines of 1 to
+ * 2000 (the insertion sort, and the radix passes over several chunks),
+ * three lines in two runs of one launch, contiguous, interleaved (strided
+ * input and output) and reversed; values (with and without the quiet NaN)
+ * and indices; bit for bit against sort_body's calls (sort_linear, else
+ * the merge sort; quiet_nans). */
+static void test_sort(void) {
+  static const int64_t lens[] = {1, 2, 5, 32, 33, 256, 300, 700, 2000};
+  enum { R = 3, MAXL = 2000 };
+  unsigned char *in = malloc((size_t)R * MAXL * 2 * 16), *out = malloc((size_t)R * MAXL * 2 * 16);
+  unsigned char *ref = malloc((size_t)R * MAXL * 16), *keys = malloc((size_t)MAXL * 16);
+  unsigned char *kt = malloc((size_t)MAXL * 16);
+  int64_t *ix = malloc(MAXL * 8), *it = malloc(MAXL * 8);
+  char *scr = malloc((size_t)R * (size_t)ndt_ds_scratch(MAXL));
+  int checked = 0;
+  for (int dt = 0; dt < NDT_NTYPES; dt++) {
+    const int sz = (int)ndt_dtype_size((ndt_dtype)dt);
+    for (size_t li = 0; li < sizeof lens / sizeof *lens; li++) {
+      const int64_t n = lens[li];
+      fold_data((ndt_dtype)dt, 0, in, R * n * 2, (uint64_t)(dt * 31 + n));
+      for (int layout = 0; layout < 3; layout++)
+        for (int wix = 0; wix < 2; wix++)
+          for (int quiet = 0; quiet < 2 - wix; quiet++) {
+            const int osz = wix ? 8 : sz;
+            /* element (i, j) of the input and of the result */
+            int64_t irs = n * sz, ics = sz, ors = n * osz, ocs = osz;
+            char *ib = (char *)in, *ob = (char *)out;
+            if (layout == 1) {   /* lines interleaved, every other element */
+              irs = sz, ics = 2 * R * sz, ors = osz, ocs = R * osz;
+            } else if (layout == 2) {   /* reversed */
+              ib += (R * n - 1) * sz;
+              irs = -n * sz, ics = -sz;
+            }
+            /* the CPU: sort_body's line */
+            for (int i = 0; i < R; i++) {
+              for (int64_t j = 0; j < n; j++) {
+                memcpy(keys + j * sz, ib + i * irs + j * ics, (size_t)sz);
+                ix[j] = j;
+              }
+              if (ndt__kern->sort_linear((ndt_dtype)dt, keys, wix ? ix : NULL, kt, wix ? it : NULL, n) != 0)
+                ndt__kern->sort((ndt_dtype)dt, wix)(keys, wix ? ix : NULL, kt, wix ? it : NULL, n);
+              if (quiet && n > 1 && (dt == NDT_FLOAT32 || dt == NDT_FLOAT64))
+                for (int64_t j = n - 1; j >= 0; j--) {
+                  if (dt == NDT_FLOAT64) {
+                    double *k = (double *)keys;
+                    if (k[j] == k[j]) break;
+                    k[j] = (double)NAN;
+                  } else {
+                    float *k = (float *)keys;
+                    if (k[j] == k[j]) break;
+                    k[j] = NAN;
+                  }
+                }
+              for (int64_t j = 0; j < n; j++)
+                memcpy(ref + (i * n + j) * osz, wix ? (void *)&ix[j] : (void *)(keys + j * sz), (size_t)osz);
+            }
+            memset(out, 0xA5, (size_t)R * n * 2 * 16);
+            memset(scr, 0x5A, (size_t)R * (size_t)ndt_ds_scratch(n));
+            const int64_t rec = ndt_ds_scratch(n);
+            ndt_dk_launch L = {.nrun = 2};
+            L.run[0] = (ndt_dk_run){.rows = 2, .cols = n, .p = {ib, ob, scr},
+                                    .rs = {irs, ors, rec}, .cs = {ics, ocs, 8}};
+            L.run[1] = (ndt_dk_run){.rows = 1, .cols = n, .p = {ib + 2 * irs, ob + 2 * ors, scr + 2 * rec},
+                                    .rs = {irs, ors, rec}, .cs = {ics, ocs, 8}};
+            int rc = ndt__dk_sort(dt, wix, quiet, &L, NULL);
+            EXPECT(rc == 0, "sort %s n %lld: the launch failed", ndt_dtype_name((ndt_dtype)dt), (long long)n);
+            int bad = 0;
+            for (int i = 0; i < R && !bad; i++)
+              for (int64_t j = 0; j < n && !bad; j++)
+                if (memcmp(ob + i * ors + j * ocs, ref + (i * n + j) * osz, (size_t)osz)) {
+                  bad = 1;
+                  fprintf(stderr, "sort %s n %lld layout %d indices %d quiet %d: line %d position %lld differs\n",
+                          ndt_dtype_name((ndt_dtype)dt), (long long)n, layout, wix, quiet, i, (long long)j);
+                }
+            EXPECT(!bad, "sort %s n %lld layout %d indices %d quiet %d", ndt_dtype_name((ndt_dtype)dt),
+                   (long long)n, layout, wix, quiet);
+            checked++;
+          }
+    }
+  }
+  /* a launch it does not take: a run's scratch too small */
+  ndt_dk_launch L = {.nrun = 1};
+  L.run[0] = (ndt_dk_run){.rows = 1, .cols = 100, .p = {(char *)in, (char *)out, scr},
+                          .rs = {0, 0, 100}, .cs = {8, 8, 8}};
+  EXPECT(ndt__dk_sort(NDT_FLOAT64, 0, 0, &L, NULL) == -1, "sort: a short scratch is refused");
+  printf("sort: %d cases\n", checked);
+  free(in), free(out), free(ref), free(keys), free(kt), free(ix), free(it), free(scr);
+}
+
 static void test_index(void) {
   static const ndt_dtype dts[] = {NDT_BOOL, NDT_INT8, NDT_INT32, NDT_FLOAT64, NDT_COMPLEX64,
                                   NDT_COMPLEX128};
@@ -1951,6 +2048,7 @@ int main(int argc, char **argv) {
   /* (the host build only: the plugin's entry is not reached here) */
   if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "fused")) test_fused();
   if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "index")) test_index();
+  if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "sort")) test_sort();
   ndt_finalize();
   printf("%s: %d passed, %d failed\n", mode, passed, failed);
   return failed != 0;

@@ -57,7 +57,8 @@ static atomic_long n_gemm;    /* the emulated cuBLAS's gemms (cublashost.c, cuda
  * and the kernels the plugin found in its disk cache */
 static atomic_long n_fused_compiled, n_cache_hits;
 atomic_long ndt__cudahost_n_compiles;
-static atomic_long n_reduce, n_scan;   /* fold_impl.h's and scan_impl.h's launches */
+static atomic_long n_reduce, n_scan, n_sort, n_bincount;   /* fold_impl.h's, scan_impl.h's,
+                                                             sort_impl.h's, bincount's launches */
 static int delay_us;
 static int64_t grid_blocks = 2, grid_threads = 3;   /* NDTILE_CUDAHOST_GRID, as kernels.c */
 static _Thread_local unsigned delay_seed = 12345;
@@ -82,21 +83,26 @@ static void stats_report(void) {
   fprintf(stderr, "cudahost: %ld kernel launches, %ld copies (%ld bytes), %ld 2-d copies, "
           "%ld allocations (%ld refused), %ld faults, %ld fused launches, %ld rng launches, "
           "%ld index launches, %ld reduce launches, %ld scan launches; fused: %ld interpreted, "
-          "%ld compiled, %ld compiles, %ld cache hits, %ld gemm launches\n",
+          "%ld compiled, %ld compiles, %ld cache hits, %ld gemm launches, %ld sort launches, "
+          "%ld bincount launches\n",
           atomic_load(&n_kernel), atomic_load(&n_copy), atomic_load(&n_copy_bytes),
           atomic_load(&n_copy2d), atomic_load(&n_alloc), atomic_load(&n_fail_alloc),
           atomic_load(&n_faults), atomic_load(&n_fused), atomic_load(&n_rng),
           atomic_load(&n_index), atomic_load(&n_reduce), atomic_load(&n_scan),
           atomic_load(&n_fused) - atomic_load(&n_fused_compiled),
           atomic_load(&n_fused_compiled), atomic_load(&ndt__cudahost_n_compiles),
-          atomic_load(&n_cache_hits), atomic_load(&n_gemm));
+          atomic_load(&n_cache_hits), atomic_load(&n_gemm), atomic_load(&n_sort),
+          atomic_load(&n_bincount));
 }
 
 void ndt__cudahost_count_cache_hit(void) { atomic_fetch_add(&n_cache_hits, 1); }
 
-/* a launch of fold_impl.h (what 0) or scan_impl.h (1), counted for the
- * statistics (the launch itself goes through ndt__cudahost_launch) */
-void ndt__cudahost_tally(int what) { atomic_fetch_add(what ? &n_scan : &n_reduce, 1); }
+/* a launch of fold_impl.h (what 0), scan_impl.h (1), sort_impl.h (2) or
+ * bincount_impl.h (3), counted for the statistics (the launch itself goes
+ * through ndt__cudahost_launch) */
+void ndt__cudahost_tally(int what) {
+  atomic_fetch_add(what == 0 ? &n_reduce : what == 1 ? &n_scan : what == 2 ? &n_sort : &n_bincount, 1);
+}
 
 static void settings_read(void) {
   const char *s = getenv("NDTILE_CUDAHOST_DEVICES");
