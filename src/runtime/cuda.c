@@ -780,7 +780,7 @@ static int cd_supports(ndt_processor *p, const ndt_task_kind *k, const ndt_opera
   if (atomic_load(&d->dead)) return 0;
   if (index_kind(k)) return index_supports(index_kind(k), op, nop, arg);
   if (mm_kind(k)) return mm_supports(d, mm_kind(k), arg);
-  if (sort_kind(k)) return sort_supports(arg);
+  if (sort_kind(k)) return sort_supports(op, nop, arg);
   ew_sig g;
   static _Thread_local ndt_dk_fprog P;
   switch (kind_of(k)) {

@@ -10,7 +10,9 @@
  * launch series, with device scratch for each line (two index arrays and
  * the digit counts: ndt_ds_scratch, 16 bytes an element and a little),
  * outside the budget as a gather's scratch is (a failure sends the task
- * to the CPU). "partition" (partition, argpartition, median) stays on the
+ * to the CPU). A block the binding would gather element by element (a
+ * reversed line across tiles: a copy call per element) stays on the CPU.
+ * "partition" (partition, argpartition, median) stays on the
  * CPU: which elements land off the kth positions is the CPU introselect's
  * choice, and a device sort there would give other bits. */
 #include "ops/sort.h"
@@ -20,11 +22,22 @@ int ndt__dk_sort(int dt, int wix, int quiet, ndt_dk_launch *L, void *stream);
 
 static int sort_kind(const ndt_task_kind *k) { return !strcmp(k->name, "sort"); }
 
-static int sort_supports(const void *arg) {
+/* 1 when the binding would gather view v element by element: it crosses
+ * tiles (separate device buffers) along a reversed last axis (bind.c's
+ * gather copies a run per tile, and a 2-d copy takes no negative pitch) */
+static int sort_gathers_elements(const ndt_array *v) {
+  if (!v->store || v->size <= 0 || v->strides[v->ndim - 1] >= 0) return 0;
+  int64_t lo, hi;
+  index_extent(v, &lo, &hi);
+  return ndt_store_tile_of(v->store, lo) != ndt_store_tile_of(v->store, hi);
+}
+
+static int sort_supports(const ndt_operand *op, int nop, const void *arg) {
   const ndt_sort_arg *a = arg;
   const int nd = a->in.ndim;
-  return a->nkth == 0 && nd >= 1 && nd <= NDT_MAXDIMS && a->in.dtype >= 0 &&
-         a->in.dtype < NDT_NTYPES && a->in.shape[nd - 1] <= ((int64_t)1 << 31);
+  return nop == 2 && a->nkth == 0 && nd >= 1 && nd <= NDT_MAXDIMS && a->in.dtype >= 0 &&
+         a->in.dtype < NDT_NTYPES && a->in.shape[nd - 1] <= ((int64_t)1 << 31) &&
+         !sort_gathers_elements(op[0].view) && !sort_gathers_elements(op[1].view);
 }
 
 /* One sort task on d (called with d->run held). */
