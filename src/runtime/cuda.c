@@ -762,6 +762,9 @@ static ndt_status put_body(ndt_bound *b, void *argp) {
 /* ---- sort and argsort: "sort" (its own file) ---- */
 #include "runtime/cuda_sort.h"
 
+/* ---- bincount: "bincount count", "bincount combine" (its own file) ---- */
+#include "runtime/cuda_bincount.h"
+
 enum { K_EW, K_LEAF, K_BLOCK, K_FUSED, K_RNG, K_SCAN, K_SCANFIX, K_NONE };
 static int kind_of(const ndt_task_kind *k) {
   return !strcmp(k->name, "elementwise")         ? K_EW
@@ -781,6 +784,7 @@ static int cd_supports(ndt_processor *p, const ndt_task_kind *k, const ndt_opera
   if (index_kind(k)) return index_supports(index_kind(k), op, nop, arg);
   if (mm_kind(k)) return mm_supports(d, mm_kind(k), arg);
   if (sort_kind(k)) return sort_supports(op, nop, arg);
+  if (bin_kind(k)) return bin_supports(bin_kind(k), op, nop, arg);
   ew_sig g;
   static _Thread_local ndt_dk_fprog P;
   switch (kind_of(k)) {
@@ -1278,6 +1282,7 @@ static ndt_status cd_group(ndt_processor *p, const ndt_task_kind *k, ndt_bound *
   if (index_kind(k)) return index_run(p->context, index_kind(k), b, n, nop, args);
   if (mm_kind(k)) return mm_run(p->context, mm_kind(k), b, n, nop, args);
   if (sort_kind(k)) return sort_run(p->context, b, n, nop, args);
+  if (bin_kind(k)) return bin_run(p->context, bin_kind(k), b, n, nop, args);
   int what = kind_of(k);
   if (what == K_NONE)
     return host->error(NDT_ERR_INTERNAL, "the CUDA plugin has no body for this grouped task");
@@ -1302,6 +1307,8 @@ static const struct { const char *kind; ndt_body_fn body; } bodies[] = {
     {"scan", scan_body},
     {"scan fixup", scanfix_body},
     {"sort", sort_body},
+    {"bincount count", bin_count_body},
+    {"bincount combine", bin_combine_body},
 };
 
 static ndt_body_fn cd_body(ndt_processor *p, const ndt_task_kind *k) {

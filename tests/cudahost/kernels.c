@@ -1,6 +1,6 @@
 /* kernels.c - the CUDA plugin's kernels in its host build
  * (libndtile_cudahost.so): src/kernels/cuda/ew_impl.h, reduce_impl.h,
- * fused_impl.h, rng_impl.h, index_impl.h, gemm_impl.h, fold_impl.h, scan_impl.h and sort_impl.h, which the .cu files compile with nvcc, compiled as C
+ * fused_impl.h, rng_impl.h, index_impl.h, gemm_impl.h, fold_impl.h, scan_impl.h, sort_impl.h and bincount_impl.h, which the .cu files compile with nvcc, compiled as C
  * (NDT_DK_HOST: the grid emulated, every block and thread in turn;
  * NDT_SC_EMULATE: the device's flag inference and NaN fix-ups, over a
  * GPU's canonical NaNs), their launches queued on the emulated CUDA
@@ -19,6 +19,7 @@
 #include "kernels/cuda/fold_impl.h"
 #include "kernels/cuda/scan_impl.h"
 #include "kernels/cuda/sort_impl.h"
+#include "kernels/cuda/bincount_impl.h"
 
 /* NDTILE_CUDAHOST_GRID=B,T: the emulated grid's width and block size (2
  * blocks of 3 threads by default: small, so that the grid-stride loops go

@@ -36,7 +36,8 @@
  * digit counts, the digit totals). The launch's aux: phase | dtype << 4 |
  * pass << 8 | from << 13 (the pass reads the second index array; the
  * final indices lie there) | indices << 14 | quiet << 15 (NaNs written as
- * the default quiet NaN, NDT_SORT_QUIET_NAN).
+ * the default quiet NaN, NDT_SORT_QUIET_NAN) | bins << 16 (bincount's
+ * keys: ndt_ds_line; rs[3] the number of bins).
  *
  * sort.cu compiles this file with nvcc; tests/c/test_devkernels.c (sort)
  * runs it on the CPU against the CPU's kernels. Not yet run on a GPU: the
@@ -125,19 +126,45 @@ NDT_HD unsigned ndt_ds_digit(int dt, ndt_ds_key k, int pass) {
   return k.g;
 }
 
-/* line i's parts of run r */
+/* an integer element (bool, int8..int64, uint8..uint32) as int64: the
+ * CPU's cast (scalar.h's) */
+#define NDT_DS_LD(SFX, ENUM)     \
+  case ENUM: {                   \
+    ndt_sc_t_##SFX v;            \
+    memcpy(&v, e, sizeof v);     \
+    return ndt_sc_cast_##SFX##_i64(v); \
+  }
+NDT_HD int64_t ndt_ds_ld_i64(int dt, const char *e) {
+  switch (dt) {
+    NDT_DS_LD(b, NDT_BOOL)
+    NDT_DS_LD(i8, NDT_INT8)
+    NDT_DS_LD(i16, NDT_INT16)
+    NDT_DS_LD(i32, NDT_INT32)
+    NDT_DS_LD(i64, NDT_INT64)
+    NDT_DS_LD(u8, NDT_UINT8)
+    NDT_DS_LD(u16, NDT_UINT16)
+    NDT_DS_LD(u32, NDT_UINT32)
+    default: return 0;
+  }
+}
+#undef NDT_DS_LD
+
+/* line i's parts of run r; nbins >= 0: bin keys (bincount_impl.h: an
+ * integer element x keyed as min(max(x, -1), nbins) + 1, its bin's
+ * order with the out-of-range ones before and after) */
 typedef struct {
   const char *in;
-  int64_t is;
+  int64_t is, nbins;
   int64_t *a, *b;
   uint32_t *hist, *tot;
 } ndt_ds_line;
 
-NDT_HD ndt_ds_line ndt_ds_line_of(const ndt_dk_run *r, int64_t i) {
+NDT_HD ndt_ds_line ndt_ds_line_of(const ndt_dk_run *r, int64_t i, int aux) {
   ndt_ds_line l;
   const int64_t n = r->cols;
   l.in = r->p[0] + i * r->rs[0];
   l.is = r->cs[0];
+  l.nbins = (aux >> 16) & 1 ? r->rs[3] : -1;
   l.a = (int64_t *)(r->p[2] + i * r->rs[2]);
   l.b = l.a + n;
   l.hist = (uint32_t *)(l.b + n);
@@ -146,6 +173,11 @@ NDT_HD ndt_ds_line ndt_ds_line_of(const ndt_dk_run *r, int64_t i) {
 }
 
 NDT_HD ndt_ds_key ndt_ds_key_at(int dt, const ndt_ds_line *l, int64_t j) {
+  if (l->nbins >= 0) {
+    int64_t v = ndt_ds_ld_i64(dt, l->in + j * l->is);
+    ndt_ds_key k = {(uint64_t)((v < 0 ? -1 : v > l->nbins ? l->nbins : v) + 1), 0, 0};
+    return k;
+  }
   return ndt_ds_key_of(dt, l->in + j * l->is);
 }
 
@@ -163,12 +195,12 @@ NDT_HD void ndt_ds_item(const ndt_dk_run *r, int aux, int64_t e) {
   const int64_t n = r->cols, nch = ndt_ds_nch(n);
   switch (ph) {
     case NDT_DS_INIT: {
-      ndt_ds_line l = ndt_ds_line_of(r, e / n);
+      ndt_ds_line l = ndt_ds_line_of(r, e / n, aux);
       l.a[e % n] = e % n;
       break;
     }
     case NDT_DS_INS: {   /* a stable insertion sort of a short line */
-      ndt_ds_line l = ndt_ds_line_of(r, e);
+      ndt_ds_line l = ndt_ds_line_of(r, e, aux);
       for (int64_t j = 1; j < n; j++) {
         const int64_t x = l.a[j];
         const ndt_ds_key kx = ndt_ds_key_at(dt, &l, x);
@@ -182,7 +214,7 @@ NDT_HD void ndt_ds_item(const ndt_dk_run *r, int aux, int64_t e) {
       break;
     }
     case NDT_DS_HIST: {
-      ndt_ds_line l = ndt_ds_line_of(r, e / nch);
+      ndt_ds_line l = ndt_ds_line_of(r, e / nch, aux);
       const int64_t c = e % nch, hi = (c + 1) * NDT_DS_CHUNK < n ? (c + 1) * NDT_DS_CHUNK : n;
       const int64_t *src = from ? l.b : l.a;
       uint32_t *h = l.hist + 256 * c;
@@ -192,7 +224,7 @@ NDT_HD void ndt_ds_item(const ndt_dk_run *r, int aux, int64_t e) {
       break;
     }
     case NDT_DS_TOT: {
-      ndt_ds_line l = ndt_ds_line_of(r, e / 256);
+      ndt_ds_line l = ndt_ds_line_of(r, e / 256, aux);
       const int d = (int)(e % 256);
       uint32_t s = 0;
       for (int64_t c = 0; c < nch; c++) s += l.hist[256 * c + d];
@@ -200,7 +232,7 @@ NDT_HD void ndt_ds_item(const ndt_dk_run *r, int aux, int64_t e) {
       break;
     }
     case NDT_DS_OFF: {
-      ndt_ds_line l = ndt_ds_line_of(r, e / 256);
+      ndt_ds_line l = ndt_ds_line_of(r, e / 256, aux);
       const int d = (int)(e % 256);
       if (ndt_ds_skip(&l, n)) break;
       uint32_t base = 0;
@@ -213,7 +245,7 @@ NDT_HD void ndt_ds_item(const ndt_dk_run *r, int aux, int64_t e) {
       break;
     }
     case NDT_DS_SCAT: {
-      ndt_ds_line l = ndt_ds_line_of(r, e / nch);
+      ndt_ds_line l = ndt_ds_line_of(r, e / nch, aux);
       const int64_t c = e % nch, hi = (c + 1) * NDT_DS_CHUNK < n ? (c + 1) * NDT_DS_CHUNK : n;
       const int64_t *src = from ? l.b : l.a;
       int64_t *dst = from ? l.a : l.b;
@@ -227,7 +259,7 @@ NDT_HD void ndt_ds_item(const ndt_dk_run *r, int aux, int64_t e) {
     }
     case NDT_DS_OUT: {
       const int64_t i = e / n, j = e % n;
-      ndt_ds_line l = ndt_ds_line_of(r, i);
+      ndt_ds_line l = ndt_ds_line_of(r, i, aux);
       const int64_t x = (from ? l.b : l.a)[j];
       char *o = r->p[1] + i * r->rs[1] + j * r->cs[1];
       if (wix) {
@@ -280,6 +312,32 @@ NDT_DK_BODY void ndt_ds_k_body(const ndt_dk_launch *L, unsigned *flags, ndt_dk_g
 }
 NDT_DK_GLOBAL(ndt_ds_k, 3)
 
+/* The lines of L's runs (all of one length n >= 1) ordered: their index
+ * arrays sorted by the keys of dtype dt (aux's other bits in base) in
+ * npass passes; returns 1 when the final indices lie in the second array. */
+static int ndt_ds_order(ndt_dk_launch *L, int base, int npass, void *stream) {
+  const int64_t n = L->run[0].cols;
+  int from = 0;
+  L->aux = base | NDT_DS_INIT;
+  NDT_DS_TALLY();
+  ndt_ds_k(L, NULL, stream);
+  if (n <= NDT_DS_SMALL) {
+    L->aux = base | NDT_DS_INS;
+    NDT_DS_TALLY();
+    ndt_ds_k(L, NULL, stream);
+    return 0;
+  }
+  for (int p = 0; p < npass; p++, from ^= 1) {
+    const int ph[4] = {NDT_DS_HIST, NDT_DS_TOT, NDT_DS_OFF, NDT_DS_SCAT};
+    for (int s = 0; s < 4; s++) {
+      L->aux = base | ph[s] | p << 8 | from << 13;
+      NDT_DS_TALLY();
+      ndt_ds_k(L, NULL, stream);
+    }
+  }
+  return from;
+}
+
 /* ---- the entry point (the plugin's; static in the host test) ----
  * Sorts every line of L's runs (all of one length n <= 2^31, each run's
  * scratch at p[2]) of dtype dt, writing values (wix 0; quiet: NaNs as the
@@ -293,24 +351,7 @@ NDT_DK_ENTRY(int) ndt__dk_sort(int dt, int wix, int quiet, ndt_dk_launch *L, voi
       return -1;
   if (n <= 0) return 0;
   const int base = dt << 4 | wix << 14 | quiet << 15;
-  int from = 0;
-  L->aux = base | NDT_DS_INIT;
-  NDT_DS_TALLY();
-  ndt_ds_k(L, NULL, stream);
-  if (n <= NDT_DS_SMALL) {
-    L->aux = base | NDT_DS_INS;
-    NDT_DS_TALLY();
-    ndt_ds_k(L, NULL, stream);
-  } else {
-    for (int p = 0; p < ndt_ds_npass(dt); p++, from ^= 1) {
-      const int ph[4] = {NDT_DS_HIST, NDT_DS_TOT, NDT_DS_OFF, NDT_DS_SCAT};
-      for (int s = 0; s < 4; s++) {
-        L->aux = base | ph[s] | p << 8 | from << 13;
-        NDT_DS_TALLY();
-        ndt_ds_k(L, NULL, stream);
-      }
-    }
-  }
+  const int from = ndt_ds_order(L, base, ndt_ds_npass(dt), stream);
   L->aux = base | NDT_DS_OUT | from << 13;
   NDT_DS_TALLY();
   ndt_ds_k(L, NULL, stream);
