@@ -944,3 +944,89 @@ def test_partition_stays_on_the_cpu():
     """, NDTILE_DEVICES="cuda:0,1", NDTILE_CUDA_PLUGIN=cudahost_plugin(), NDTILE_CUDAHOST_STATS="1")
     assert r.returncode == 0, r.stdout + r.stderr
     assert re.search(r" 0 sort launches", r.stderr), r.stderr
+
+
+BINCOUNT = """
+import hashlib, json, numpy, ndtile as np
+rng = numpy.random.default_rng(9)
+bad, h = [], hashlib.sha256()
+def check(tag, got, want):
+    got = numpy.asarray(got)
+    h.update(str(tag).encode()); h.update(got.tobytes())
+    if got.dtype != want.dtype or got.shape != want.shape:
+        bad.append([str(tag), str(got.dtype), str(want.dtype)])
+    elif want.dtype.kind == "i" and got.tobytes() != want.tobytes():
+        bad.append(str(tag))
+    elif want.dtype.kind == "f" and not numpy.allclose(got, want, equal_nan=True, rtol=1e-12, atol=1e-9):
+        bad.append(str(tag))   # (blocks' sums added in block order: NumPy's last bits differ)
+N = 700_000                    # several tiles
+w8 = numpy.round(rng.standard_normal(N), 2)
+w8[rng.integers(0, N, 50)] = -0.0
+nanw = w8.copy()
+nanw[rng.integers(0, N, 5)] = numpy.nan
+nanw[rng.integers(0, N, 5)] = numpy.inf
+W = {"f8": w8, "f4": w8.astype(numpy.float32), "i8": rng.integers(-5, 5, N), "?": rng.standard_normal(N) > 0,
+     "nan": nanw}
+for xt in ["?", "i1", "i2", "i4", "i8", "u1", "u2", "u4"]:
+    hi = 2 if xt == "?" else 100 if xt in ("i1", "u1") else 3000
+    x = rng.integers(0, hi, N).astype(xt)
+    a = np.asarray(x)
+    check((xt, "counts"), np.bincount(a), numpy.bincount(x))
+    check((xt, "minlength"), np.bincount(a, minlength=5000), numpy.bincount(x, minlength=5000))
+    check((xt, "minlength short"), np.bincount(a, minlength=7), numpy.bincount(x, minlength=7))
+    for wn, w in W.items():
+        if xt not in ("i4", "i8") and wn not in ("f8", "nan"):
+            continue
+        b = np.asarray(w)
+        check((xt, wn), np.bincount(a, weights=b), numpy.bincount(x, weights=w))
+        check((xt, wn, "minlength"), np.bincount(a, weights=b, minlength=5000),
+              numpy.bincount(x, weights=w, minlength=5000))
+    # views: every other element; reversed (across tiles: on the CPU)
+    check((xt, "[::2]"), np.bincount(a[::2], weights=np.asarray(w8)[1::2]), numpy.bincount(x[::2], weights=w8[1::2]))
+    check((xt, "[::-1]"), np.bincount(a[::-1], minlength=10), numpy.bincount(x[::-1], minlength=10))
+# the X-ray job's form: B frames' pixels to bins frame * stride + radius
+B, stride = 3, 1500
+r = rng.integers(0, stride, (B, 512, 512))
+idx = (numpy.arange(B)[:, None, None] * stride + r).ravel()
+cnt = rng.poisson(3.0, (B, 512, 512)).astype(numpy.float32)
+check("xray", np.bincount(np.asarray(idx), weights=np.asarray(cnt).ravel(), minlength=B * stride),
+      numpy.bincount(idx, weights=cnt.ravel(), minlength=B * stride))
+check("empty", np.bincount(np.asarray(numpy.zeros(0, numpy.int64)), minlength=3),
+      numpy.bincount(numpy.zeros(0, numpy.int64), minlength=3))
+small = numpy.array([3, 0, 3, 1], numpy.int64)
+check("small", np.bincount(np.asarray(small), weights=np.asarray([0.5, -0.0, 1.5, numpy.nan])),
+      numpy.bincount(small, weights=[0.5, -0.0, 1.5, numpy.nan]))
+try:
+    np.bincount(np.asarray(numpy.array([1, -1] * 40000)), minlength=4)
+    bad.append("negative index")
+except ValueError as e:
+    if "negative" not in str(e):
+        bad.append(str(e))
+hist = numpy.asarray(np.histogram(np.asarray(w8), bins=30)[0])
+check("histogram", hist, numpy.histogram(w8, bins=30)[0])
+print(json.dumps(bad))
+print(h.hexdigest())
+"""
+
+
+@needs_cudahost
+@pytest.mark.parametrize("tiles", ["", "64k"])
+def test_bincount_runs_on_the_device_with_the_cpus_bits(tiles):
+    """bincount ("bincount count" and "bincount combine" tasks,
+    src/runtime/cuda_bincount.h) on the host build's devices: NumPy's
+    counts, NumPy's weighted sums (to the last bits: blocks add in block
+    order) and the CPU's bits exactly, for every index dtype, weights of
+    several dtypes with NaN/inf/-0.0, minlength (the one-pass bounds, and
+    a second pass), views, the X-ray job's form, empty input and the error
+    of a negative index."""
+    env = {"NDTILE_TILE_BYTES": tiles} if tiles else {}
+    cpu = run(BINCOUNT, **env)
+    r = run(BINCOUNT, NDTILE_DEVICES="cuda:0,1", NDTILE_CUDA_PLUGIN=cudahost_plugin(),
+            NDTILE_CUDAHOST_STATS="1", **env)
+    assert cpu.returncode == 0 and r.returncode == 0, cpu.stderr + r.stdout + r.stderr
+    assert json.loads(r.stdout.splitlines()[-2]) == [], r.stdout
+    assert json.loads(cpu.stdout.splitlines()[-2]) == [], cpu.stdout
+    assert r.stdout.splitlines()[-1] == cpu.stdout.splitlines()[-1]     # the CPU's bits
+    line = r.stderr.split("cudahost: ")[1]
+    n = int(re.search(r"(\d+) bincount launches", line).group(1))
+    assert n >= 200, line      # they ran on the (emulated) devices
