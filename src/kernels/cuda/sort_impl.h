@@ -33,7 +33,7 @@
  * the input (line i, element j at p[0] + i * rs[0] + j * cs[0]), 1 the
  * result (its dtype's or int64), 2 the lines' scratch (line i's at p[2] +
  * i * rs[2], rs[2] >= ndt_ds_scratch(n): two index arrays, the chunks'
- * digit counts, the digit totals). The launch's aux: phase | dtype << 4 |
+ * digit counts, the digit totals; one index array for a short line). The launch's aux: phase | dtype << 4 |
  * pass << 8 | from << 13 (the pass reads the second index array; the
  * final indices lie there) | indices << 14 | quiet << 15 (NaNs written as
  * the default quiet NaN, NDT_SORT_QUIET_NAN) | bins << 16 (bincount's
@@ -56,10 +56,11 @@
 #define NDT_DS_SMALL 32
 enum { NDT_DS_INIT, NDT_DS_INS, NDT_DS_HIST, NDT_DS_TOT, NDT_DS_OFF, NDT_DS_SCAT, NDT_DS_OUT };
 
-/* the chunks of a line of n, and the bytes of its scratch */
+/* the chunks of a line of n, and the bytes of its scratch (a short line's
+ * insertion sort: its index array alone) */
 NDT_HD int64_t ndt_ds_nch(int64_t n) { return (n + NDT_DS_CHUNK - 1) / NDT_DS_CHUNK; }
 NDT_HD int64_t ndt_ds_scratch(int64_t n) {
-  return 16 * n + 4 * 256 * (ndt_ds_nch(n) + 1);
+  return n <= NDT_DS_SMALL ? 8 * n : 16 * n + 4 * 256 * (ndt_ds_nch(n) + 1);
 }
 
 NDT_HD int ndt_ds_size(int dt) {
