@@ -8,7 +8,8 @@
  * kernel as runs (the outer axes merged where both operands step through
  * them as one; one run per index of the others), at most NDT_DK_MAXRUNS a
  * launch series, with device scratch for each line (two index arrays and
- * the digit counts: ndt_ds_scratch, 16 bytes an element and a little),
+ * the digit counts: ndt_ds_scratch, 16 bytes an element and 2 KiB a chunk
+ * of 256),
  * outside the budget as a gather's scratch is (a failure sends the task
  * to the CPU). A block the binding would gather element by element (a
  * reversed line across tiles: a copy call per element) stays on the CPU.
