@@ -7,9 +7,9 @@
  * A task is a block of lines (the sort axis last); its lines go to the
  * kernel as runs (the outer axes merged where both operands step through
  * them as one; one run per index of the others), at most NDT_DK_MAXRUNS a
- * launch series, with device scratch for each line (two index arrays and
- * the digit counts: ndt_ds_scratch, 16 bytes an element and 2 KiB a chunk
- * of 256),
+ * launch series, with device scratch for each line (two index and two
+ * key arrays and the digit counts: ndt_ds_scratch, 32 bytes an element and
+ * 2 KiB a chunk of 256),
  * outside the budget as a gather's scratch is (a failure sends the task
  * to the CPU). A block the binding would gather element by element (a
  * reversed line across tiles: a copy call per element) stays on the CPU.

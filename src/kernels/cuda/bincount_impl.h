@@ -72,23 +72,27 @@ NDT_HD void ndt_db_item(const ndt_dk_run *r, int aux, int64_t e, unsigned *fe) {
   switch (ph) {
     case NDT_DB_SUM: {   /* bin e: its run of the sorted positions */
       ndt_ds_line l = ndt_ds_line_of(r, 0, aux | 1 << 16);
-      const int64_t *ix = (aux >> 14) & 1 ? l.b : l.a;   /* (the sort's final array) */
+      const int fin = (aux >> 14) & 1;   /* (the sort's final arrays) */
+      const int64_t *ix = fin ? l.b : l.a;
+      const uint64_t *kx = fin ? l.kb : l.ka;
       const uint64_t key = (uint64_t)e + 1;
+#define NDT_DB_KEY(j) (n > NDT_DS_SMALL ? kx[j] : ndt_ds_key_at(xt, &l, ix[j]).pri)
       int64_t lo = 0, hi = n;
       while (lo < hi) {
         const int64_t mid = lo + (hi - lo) / 2;
-        if (ndt_ds_key_at(xt, &l, ix[mid]).pri < key) lo = mid + 1;
+        if (NDT_DB_KEY(mid) < key) lo = mid + 1;
         else hi = mid;
       }
       char *h = r->p[3] + e * 8;
       if (wtd) {
         double acc = 0.0;
-        for (int64_t j = lo; j < n && ndt_ds_key_at(xt, &l, ix[j]).pri == key; j++)
+        for (int64_t j = lo; j < n && NDT_DB_KEY(j) == key; j++)
           acc = ndt_sc_add_f64(acc, ndt_db_ld_f64(wt, r->p[1] + ix[j] * r->cs[1]), fe);
         memcpy(h, &acc, 8);
       } else {
         int64_t j = lo;
-        while (j < n && ndt_ds_key_at(xt, &l, ix[j]).pri == key) j++;
+        while (j < n && NDT_DB_KEY(j) == key) j++;
+#undef NDT_DB_KEY
         const int64_t c = j - lo;
         memcpy(h, &c, 8);
       }

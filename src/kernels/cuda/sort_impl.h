@@ -9,10 +9,11 @@
  * words: group, primary, secondary).
  *
  * The device sorts indices, never values: each line's index array
- * (0..n-1) is ordered by the keys of the elements it points to, read from
- * the input through the index, and the result is written at the end from
- * the input through the final indices (a value sort) or as the indices
- * (an argsort). So a value sort writes every element's own bits (-0.0,
+ * (0..n-1) is ordered by the keys of the elements it points to (computed
+ * once and moved with the indices; a complex key, three words, is read
+ * from the input through the index in each pass), and the result is
+ * written at the end from the input through the final indices (a value
+ * sort) or as the indices (an argsort). So a value sort writes every element's own bits (-0.0,
  * NaN payloads) without the CPU's bookkeeping for them.
  *
  * Lines of more than NDT_DS_SMALL elements take an LSD radix sort of 8-bit
@@ -32,17 +33,18 @@
  * A run (dk.h's ndt_dk_run) is rows lines of cols = n elements: operand 0
  * the input (line i, element j at p[0] + i * rs[0] + j * cs[0]), 1 the
  * result (its dtype's or int64), 2 the lines' scratch (line i's at p[2] +
- * i * rs[2], rs[2] >= ndt_ds_scratch(n): two index arrays, the chunks'
- * digit counts, the digit totals; one index array for a short line). The launch's aux: phase | dtype << 4 |
+ * i * rs[2], rs[2] >= ndt_ds_scratch(n): two index arrays, two key
+ * arrays, the chunks' digit counts, the digit totals; one index array for
+ * a short line). The launch's aux: phase | dtype << 4 |
  * pass << 8 | from << 13 (the pass reads the second index array; the
  * final indices lie there) | indices << 14 | quiet << 15 (NaNs written as
  * the default quiet NaN, NDT_SORT_QUIET_NAN) | bins << 16 (bincount's
  * keys: ndt_ds_line; rs[3] the number of bins).
  *
  * sort.cu compiles this file with nvcc; tests/c/test_devkernels.c (sort)
- * runs it on the CPU against the CPU's kernels. Not yet run on a GPU: the
- * passes gather the keys through the indices (random reads) and a chunk
- * is one thread's (CUB ranks a tile per block); their speed is unmeasured. */
+ * runs it on the CPU against the CPU's kernels. Not yet run on a GPU: a
+ * chunk is one thread's (CUB ranks a tile per block); the speed is
+ * unmeasured. */
 #ifndef NDT_KERNELS_CUDA_SORT_IMPL_H
 #define NDT_KERNELS_CUDA_SORT_IMPL_H
 
@@ -60,7 +62,7 @@ enum { NDT_DS_INIT, NDT_DS_INS, NDT_DS_HIST, NDT_DS_TOT, NDT_DS_OFF, NDT_DS_SCAT
  * insertion sort: its index array alone) */
 NDT_HD int64_t ndt_ds_nch(int64_t n) { return (n + NDT_DS_CHUNK - 1) / NDT_DS_CHUNK; }
 NDT_HD int64_t ndt_ds_scratch(int64_t n) {
-  return n <= NDT_DS_SMALL ? 8 * n : 16 * n + 4 * 256 * (ndt_ds_nch(n) + 1);
+  return n <= NDT_DS_SMALL ? 8 * n : 32 * n + 4 * 256 * (ndt_ds_nch(n) + 1);
 }
 
 NDT_HD int ndt_ds_size(int dt) {
@@ -156,7 +158,8 @@ NDT_HD int64_t ndt_ds_ld_i64(int dt, const char *e) {
 typedef struct {
   const char *in;
   int64_t is, nbins;
-  int64_t *a, *b;
+  int64_t *a, *b;    /* the index arrays */
+  uint64_t *ka, *kb;  /* their keys (not complex: one word) */
   uint32_t *hist, *tot;
 } ndt_ds_line;
 
@@ -168,7 +171,9 @@ NDT_HD ndt_ds_line ndt_ds_line_of(const ndt_dk_run *r, int64_t i, int aux) {
   l.nbins = (aux >> 16) & 1 ? r->rs[3] : -1;
   l.a = (int64_t *)(r->p[2] + i * r->rs[2]);
   l.b = l.a + n;
-  l.hist = (uint32_t *)(l.b + n);
+  l.ka = (uint64_t *)(l.b + n);
+  l.kb = l.ka + n;
+  l.hist = (uint32_t *)(l.kb + n);
   l.tot = l.hist + 256 * ndt_ds_nch(n);
   return l;
 }
@@ -198,6 +203,7 @@ NDT_HD void ndt_ds_item(const ndt_dk_run *r, int aux, int64_t e) {
     case NDT_DS_INIT: {
       ndt_ds_line l = ndt_ds_line_of(r, e / n, aux);
       l.a[e % n] = e % n;
+      if (n > NDT_DS_SMALL && dt < NDT_COMPLEX64) l.ka[e % n] = ndt_ds_key_at(dt, &l, e % n).pri;
       break;
     }
     case NDT_DS_INS: {   /* a stable insertion sort of a short line */
@@ -218,10 +224,14 @@ NDT_HD void ndt_ds_item(const ndt_dk_run *r, int aux, int64_t e) {
       ndt_ds_line l = ndt_ds_line_of(r, e / nch, aux);
       const int64_t c = e % nch, hi = (c + 1) * NDT_DS_CHUNK < n ? (c + 1) * NDT_DS_CHUNK : n;
       const int64_t *src = from ? l.b : l.a;
+      const uint64_t *sk = from ? l.kb : l.ka;
       uint32_t *h = l.hist + 256 * c;
       for (int d = 0; d < 256; d++) h[d] = 0;
-      for (int64_t j = c * NDT_DS_CHUNK; j < hi; j++)
-        h[ndt_ds_digit(dt, ndt_ds_key_at(dt, &l, src[j]), pass)]++;
+      if (dt < NDT_COMPLEX64)
+        for (int64_t j = c * NDT_DS_CHUNK; j < hi; j++) h[(sk[j] >> (8 * pass)) & 255u]++;
+      else
+        for (int64_t j = c * NDT_DS_CHUNK; j < hi; j++)
+          h[ndt_ds_digit(dt, ndt_ds_key_at(dt, &l, src[j]), pass)]++;
       break;
     }
     case NDT_DS_TOT: {
@@ -250,11 +260,22 @@ NDT_HD void ndt_ds_item(const ndt_dk_run *r, int aux, int64_t e) {
       const int64_t c = e % nch, hi = (c + 1) * NDT_DS_CHUNK < n ? (c + 1) * NDT_DS_CHUNK : n;
       const int64_t *src = from ? l.b : l.a;
       int64_t *dst = from ? l.a : l.b;
+      const uint64_t *sk = from ? l.kb : l.ka;
+      uint64_t *dk = from ? l.ka : l.kb;
       uint32_t *h = l.hist + 256 * c;
       const int skip = ndt_ds_skip(&l, n);
-      for (int64_t j = c * NDT_DS_CHUNK; j < hi; j++) {
-        const int64_t x = src[j];
-        dst[skip ? j : (int64_t)h[ndt_ds_digit(dt, ndt_ds_key_at(dt, &l, x), pass)]++] = x;
+      if (dt < NDT_COMPLEX64) {   /* the keys move with the indices */
+        for (int64_t j = c * NDT_DS_CHUNK; j < hi; j++) {
+          const uint64_t k = sk[j];
+          const int64_t o = skip ? j : (int64_t)h[(k >> (8 * pass)) & 255u]++;
+          dst[o] = src[j];
+          dk[o] = k;
+        }
+      } else {
+        for (int64_t j = c * NDT_DS_CHUNK; j < hi; j++) {
+          const int64_t x = src[j];
+          dst[skip ? j : (int64_t)h[ndt_ds_digit(dt, ndt_ds_key_at(dt, &l, x), pass)]++] = x;
+        }
       }
       break;
     }
