@@ -2,18 +2,10 @@
  * argwhere. Both count per block first, then fill, so every block writes
  * its own range and results are the same for any number of workers. */
 #include <string.h>
-#include "exec.h"
+#include "bincount.h"
 
 /* ---- bincount --------------------------------------------------------- */
-typedef struct {
-  ndt_array x, w;      /* block views (w.store NULL without weights) */
-  int has_w;
-  int64_t nbins;
-  int bounds;          /* one pass: indices outside [0, nbins) are skipped, and the
-                          block's (min, max) goes to operand 3 */
-  ndt_store *parts;    /* one-tile byte store: a histogram per block */
-  int64_t poff;        /* byte offset of this block's histogram */
-} bin_arg;
+typedef ndt_bin_arg bin_arg;
 
 #define CH 256
 
@@ -67,14 +59,11 @@ static ndt_status bin_body(ndt_bound *op, void *p) {
   return NDT_OK;
 }
 
-static const ndt_task_kind bin_kind = {"bincount", {bin_body}, NULL};
+/* (kinds of their own names, so that a device plugin finds each: the
+ * trace shows the op's name, "bincount" or "histogram") */
+static const ndt_task_kind bin_kind = {"bincount count", {bin_body}, NULL};
 
-typedef struct {
-  ndt_array out;
-  int has_w;
-  int64_t nbins, nblocks;
-  ndt_store *parts;
-} bin_combine_arg;
+typedef ndt_bin_combine_arg bin_combine_arg;
 
 /* Adds the per-block histograms in block order: the same bits for any
  * number of workers or ranks (bincount and histogram). */
@@ -87,7 +76,7 @@ static ndt_status bin_combine_body(ndt_bound *op, void *p) {
   return NDT_OK;
 }
 
-static const ndt_task_kind bin_combine_kind = {"bincount", {bin_combine_body}, NULL};
+static const ndt_task_kind bin_combine_kind = {"bincount combine", {bin_combine_body}, NULL};
 
 ndt_status ndt__bin_combine(const char *name, ndt_array *res, int has_w, int64_t nblocks,
                            ndt_store *parts, unsigned flags) {
@@ -181,7 +170,7 @@ static ndt_status record_counts(const ndt_array *x, const ndt_array *weights,
     if (rparts) ndt__range_view(&rv, rparts, b * 16, 16);
     ndt_operand ops[4] = {{&a.x, NDT_READ | NDT_OPND_WALK}, {&a.w, NDT_READ | NDT_OPND_WALK},
                           {&hv, NDT_WRITE}, {&rv, NDT_WRITE}};
-    st = ndt__record(&bin_kind, NULL, ops, rparts ? 4 : 3, &a, sizeof a, fl);
+    st = ndt__record(&bin_kind, "bincount", ops, rparts ? 4 : 3, &a, sizeof a, fl);
   }
   return st;
 }

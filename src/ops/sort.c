@@ -25,18 +25,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "exec.h"
+#include "sort.h"
 
-/* More kth values than this sort the whole line (a valid partition). */
-#define MAXKTH 32
-
-typedef struct {
-  ndt_array in, out;   /* block views, the sort axis last */
-  int want_indices;
-  int quiet_nan;       /* NDT_SORT_QUIET_NAN: NaNs written as the quiet NaN */
-  int nkth;            /* partition: kth values (ascending, distinct); 0 sorts */
-  int64_t kth[MAXKTH];
-} sort_arg;
+#define MAXKTH NDT_SORT_MAXKTH
+typedef ndt_sort_arg sort_arg;
 
 /* NaNs sort last: each becomes the default quiet NaN (a line of one
  * element is not sorted, as in NumPy). */
@@ -138,7 +130,11 @@ static ndt_status sort_body(ndt_bound *op_, void *p) {
   return NDT_OK;
 }
 
+/* Two kinds of one body: a device plugin takes "sort" by its name and
+ * leaves "partition" (whose result off the kth positions is the CPU's
+ * introselect's) to the CPU. */
 static const ndt_task_kind sort_kind = {"sort", {sort_body}, NULL};
+static const ndt_task_kind partition_kind = {"partition", {sort_body}, NULL};
 
 static int cmp_i64(const void *x, const void *y) {
   int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
@@ -208,7 +204,7 @@ static ndt_status order_lines(const ndt_array *a, int axis, int want_indices, in
     ndt__line_block(&vin, &tl, b, n, &s.in);
     ndt__line_block(&vout, &tl, b, n, &s.out);
     ndt_operand ops[2] = {{&s.in, NDT_READ}, {&s.out, NDT_WRITE}};
-    st = ndt__record(&sort_kind, nkth >= 0 ? (want_indices & 1 ? "argpartition" : "partition")
+    st = ndt__record(nkth >= 0 ? &partition_kind : &sort_kind, nkth >= 0 ? (want_indices & 1 ? "argpartition" : "partition")
                     : (want_indices & 1 ? "argsort" : "sort"), ops, 2, &s, sizeof s, fl);
   }
   ndt_free(flat);

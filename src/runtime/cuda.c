@@ -886,6 +886,12 @@ static ndt_status nz_fill_body(ndt_bound *b, void *argp) {
 /* ---- solve, inv and cholesky through cuSOLVER: "linalg" (likewise) ---- */
 #include "runtime/cuda_linalg.h"
 
+/* ---- sort and argsort: "sort" (its own file) ---- */
+#include "runtime/cuda_sort.h"
+
+/* ---- bincount: "bincount count", "bincount combine" (its own file) ---- */
+#include "runtime/cuda_bincount.h"
+
 enum { K_EW, K_LEAF, K_BLOCK, K_FUSED, K_RNG, K_SCAN, K_SCANFIX, K_NONE };
 static int kind_of(const ndt_task_kind *k) {
   return !strcmp(k->name, "elementwise")         ? K_EW
@@ -908,6 +914,8 @@ static int cd_supports(ndt_processor *p, const ndt_task_kind *k, const ndt_opera
   if (cb_kind(k)) return cb_supports(d, cb_kind(k), op, nop, arg);
   if (fft_kind(k)) return fft_supports(arg);
   if (la_kind(k)) return la_supports(d, arg);
+  if (sort_kind(k)) return sort_supports(op, nop, arg);
+  if (bin_kind(k)) return bin_supports(bin_kind(k), op, nop, arg);
   ew_sig g;
   static _Thread_local ndt_dk_fprog P;
   switch (kind_of(k)) {
@@ -1434,6 +1442,8 @@ static ndt_status cd_group(ndt_processor *p, const ndt_task_kind *k, ndt_bound *
   if (cb_kind(k)) return cb_exec(p->context, cb_kind(k), b, n, nop, args);
   if (fft_kind(k)) return fft_run(p->context, b, n, nop, args);
   if (la_kind(k)) return la_run(p->context, b, n, nop, args);
+  if (sort_kind(k)) return sort_run(p->context, b, n, nop, args);
+  if (bin_kind(k)) return bin_run(p->context, bin_kind(k), b, n, nop, args);
   int what = kind_of(k);
   if (what == K_NONE)
     return host->error(NDT_ERR_INTERNAL, "the CUDA plugin has no body for this grouped task");
@@ -1464,6 +1474,9 @@ static const struct { const char *kind; ndt_body_fn body; } bodies[] = {
     {"reduce combine", cb_combine_body},
     {"prod chain", cb_chain_body},
     {"prod fold", cb_fold_body},
+    {"sort", sort_body},
+    {"bincount count", bin_count_body},
+    {"bincount combine", bin_combine_body},
 };
 
 static ndt_body_fn cd_body(ndt_processor *p, const ndt_task_kind *k) {

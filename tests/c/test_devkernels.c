@@ -70,6 +70,16 @@
  *            two meet follows gcc's operand order), and the flags (the
  *            host build only, as fused)
  *   mirror   all four with every buffer a launch touches copied to a
+ *   sort     sort and argsort (sort_impl.h) of every dtype over edge values
+ *            (ties, NaNs of several payloads and signs, -0.0 and 0.0),
+ *            lines of 1 to 2000, contiguous, interleaved and reversed,
+ *            values (with the quiet NaN or each NaN's bits) and indices,
+ *            against the CPU's sort kernels, bit for bit
+ *   bincount a block's count (bincount_impl.h) for every index dtype,
+ *            unweighted and with weights of five dtypes (NaNs, -0.0,
+ *            infinities), with and without bounds, strided and reversed,
+ *            against the CPU's count kernel bit for bit; the combine
+ *            against the CPU's block_sum
  *   index    the gather and put kernels (index_impl.h) against the CPU's
  *            (ndt__cpu_gather, ndt__cpu_put): sources and targets in
  *            separate tile buffers reached through the launch's pieces,
@@ -106,6 +116,8 @@
 #include "kernels/cuda/fold_impl.h"
 #include "kernels/cuda/scan_impl.h"
 #include "kernels/cuda/combine_impl.h"
+#include "kernels/cuda/sort_impl.h"
+#include "kernels/cuda/bincount_impl.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -1895,6 +1907,199 @@ static void it_set(int t, char *p, int64_t v) {
 }
 
 static ndt_dk_ilaunch it_L;
+/* ---- sort (sort_impl.h) against the CPU's sort kernels ----
+ * Every dtype over its edge values (many ties; NaNs of several payloads
+ * and signs, -0.0 and 0.0, infinities, integer extremes), lines of 1 to
+ * 2000 (the insertion sort, and the radix passes over several chunks),
+ * three lines in two runs of one launch, contiguous, interleaved (strided
+ * input and output) and reversed; values (with and without the quiet NaN)
+ * and indices; bit for bit against sort_body's calls (sort_linear, else
+ * the merge sort; quiet_nans). */
+static void test_sort(void) {
+  static const int64_t lens[] = {1, 2, 5, 32, 33, 256, 300, 700, 2000};
+  enum { R = 3, MAXL = 2000 };
+  unsigned char *in = malloc((size_t)R * MAXL * 2 * 16), *out = malloc((size_t)R * MAXL * 2 * 16);
+  unsigned char *ref = malloc((size_t)R * MAXL * 16), *keys = malloc((size_t)MAXL * 16);
+  unsigned char *kt = malloc((size_t)MAXL * 16);
+  int64_t *ix = malloc(MAXL * 8), *it = malloc(MAXL * 8);
+  char *scr = malloc((size_t)R * (size_t)ndt_ds_scratch(MAXL));
+  int checked = 0;
+  for (int dt = 0; dt < NDT_NTYPES; dt++) {
+    const int sz = (int)ndt_dtype_size((ndt_dtype)dt);
+    for (size_t li = 0; li < sizeof lens / sizeof *lens; li++) {
+      const int64_t n = lens[li];
+      fold_data((ndt_dtype)dt, 0, in, R * n * 2, (uint64_t)(dt * 31 + n));
+      for (int layout = 0; layout < 3; layout++)
+        for (int wix = 0; wix < 2; wix++)
+          for (int quiet = 0; quiet < 2 - wix; quiet++) {
+            const int osz = wix ? 8 : sz;
+            /* element (i, j) of the input and of the result */
+            int64_t irs = n * sz, ics = sz, ors = n * osz, ocs = osz;
+            char *ib = (char *)in, *ob = (char *)out;
+            if (layout == 1) {   /* lines interleaved, every other element */
+              irs = sz, ics = 2 * R * sz, ors = osz, ocs = R * osz;
+            } else if (layout == 2) {   /* reversed */
+              ib += (R * n - 1) * sz;
+              irs = -n * sz, ics = -sz;
+            }
+            /* the CPU: sort_body's line */
+            for (int i = 0; i < R; i++) {
+              for (int64_t j = 0; j < n; j++) {
+                memcpy(keys + j * sz, ib + i * irs + j * ics, (size_t)sz);
+                ix[j] = j;
+              }
+              if (ndt__kern->sort_linear((ndt_dtype)dt, keys, wix ? ix : NULL, kt, wix ? it : NULL, n) != 0)
+                ndt__kern->sort((ndt_dtype)dt, wix)(keys, wix ? ix : NULL, kt, wix ? it : NULL, n);
+              if (quiet && n > 1 && (dt == NDT_FLOAT32 || dt == NDT_FLOAT64))
+                for (int64_t j = n - 1; j >= 0; j--) {
+                  if (dt == NDT_FLOAT64) {
+                    double *k = (double *)keys;
+                    if (k[j] == k[j]) break;
+                    k[j] = (double)NAN;
+                  } else {
+                    float *k = (float *)keys;
+                    if (k[j] == k[j]) break;
+                    k[j] = NAN;
+                  }
+                }
+              for (int64_t j = 0; j < n; j++)
+                memcpy(ref + (i * n + j) * osz, wix ? (void *)&ix[j] : (void *)(keys + j * sz), (size_t)osz);
+            }
+            memset(out, 0xA5, (size_t)R * n * 2 * 16);
+            memset(scr, 0x5A, (size_t)R * (size_t)ndt_ds_scratch(n));
+            const int64_t rec = ndt_ds_scratch(n);
+            ndt_dk_launch L = {.nrun = 2};
+            L.run[0] = (ndt_dk_run){.rows = 2, .cols = n, .p = {ib, ob, scr},
+                                    .rs = {irs, ors, rec}, .cs = {ics, ocs, 8}};
+            L.run[1] = (ndt_dk_run){.rows = 1, .cols = n, .p = {ib + 2 * irs, ob + 2 * ors, scr + 2 * rec},
+                                    .rs = {irs, ors, rec}, .cs = {ics, ocs, 8}};
+            int rc = ndt__dk_sort(dt, wix, quiet, &L, NULL);
+            EXPECT(rc == 0, "sort %s n %lld: the launch failed", ndt_dtype_name((ndt_dtype)dt), (long long)n);
+            int bad = 0;
+            for (int i = 0; i < R && !bad; i++)
+              for (int64_t j = 0; j < n && !bad; j++)
+                if (memcmp(ob + i * ors + j * ocs, ref + (i * n + j) * osz, (size_t)osz)) {
+                  bad = 1;
+                  fprintf(stderr, "sort %s n %lld layout %d indices %d quiet %d: line %d position %lld differs\n",
+                          ndt_dtype_name((ndt_dtype)dt), (long long)n, layout, wix, quiet, i, (long long)j);
+                }
+            EXPECT(!bad, "sort %s n %lld layout %d indices %d quiet %d", ndt_dtype_name((ndt_dtype)dt),
+                   (long long)n, layout, wix, quiet);
+            checked++;
+          }
+    }
+  }
+  /* a launch it does not take: a run's scratch too small */
+  ndt_dk_launch L = {.nrun = 1};
+  L.run[0] = (ndt_dk_run){.rows = 1, .cols = 100, .p = {(char *)in, (char *)out, scr},
+                          .rs = {0, 0, 100}, .cs = {8, 8, 8}};
+  EXPECT(ndt__dk_sort(NDT_FLOAT64, 0, 0, &L, NULL) == -1, "sort: a short scratch is refused");
+  printf("sort: %d cases\n", checked);
+  free(in), free(out), free(ref), free(keys), free(kt), free(ix), free(it), free(scr);
+}
+
+/* ---- bincount (bincount_impl.h) against the CPU's count kernels ----
+ * A block's count for every index dtype, unweighted and weighted (float64,
+ * float32, int64, uint64 and bool weights cast as the CPU casts them;
+ * NaNs of several payloads, -0.0, infinities whose sums are invalid,
+ * huge values that overflow), with and without bounds (indices out of
+ * range skipped, the block's (min, max)), strided and reversed operands,
+ * lengths from 1 to 3000 and bins from 1 to 70000: the histogram bit for
+ * bit against ndt__cpu_count after the CPU's casts; and the combine of
+ * 1 to 5 blocks against the CPU's block_sum. */
+static void test_bincount(void) {
+  static const int64_t lens[] = {1, 5, 32, 33, 300, 3000};
+  static const int64_t bins[] = {1, 7, 300, 70000};
+  static const int xts[] = {NDT_BOOL, NDT_INT8, NDT_INT16, NDT_INT32, NDT_INT64, NDT_UINT8, NDT_UINT16, NDT_UINT32};
+  static const int wts[] = {-1, NDT_FLOAT64, NDT_FLOAT32, NDT_INT64, NDT_UINT64, NDT_BOOL};
+  enum { MAXL = 3000, MAXB = 70000 };
+  unsigned char *x = malloc(MAXL * 2 * 8), *w = malloc(MAXL * 2 * 8);
+  int64_t *xi = malloc(MAXL * 8), *href = malloc(MAXB * 8), *hdev = malloc(MAXB * 8);
+  double *wd = malloc(MAXL * 8);
+  char *scr = malloc((size_t)ndt_db_scratch(MAXL));
+  int checked = 0;
+  uint64_t rnd = 77;
+#define RND() (rnd ^= rnd << 13, rnd ^= rnd >> 7, rnd ^= rnd << 17, rnd)
+  for (size_t xk = 0; xk < sizeof xts / sizeof *xts; xk++)
+    for (size_t wk = 0; wk < sizeof wts / sizeof *wts; wk++)
+      for (size_t li = 0; li < sizeof lens / sizeof *lens; li++)
+        for (size_t bi = 0; bi < sizeof bins / sizeof *bins; bi++)
+          for (int bounds = 0; bounds < 2; bounds++)
+            for (int layout = 0; layout < 3; layout++) {
+              const int xt = xts[xk], wt = wts[wk];
+              const int64_t n = lens[li], nb = bins[bi];
+              const int xsz = (int)ndt_dtype_size((ndt_dtype)xt), wsz = wt < 0 ? 8 : (int)ndt_dtype_size((ndt_dtype)wt);
+              /* indices: in [0, nb) (a few bins when nb is large, so runs
+               * are long), with bounds some below and above */
+              for (int64_t j = 0; j < 2 * n; j++) {
+                int64_t v = (int64_t)(RND() % (uint64_t)(nb < 50 ? nb : 50)) * (nb < 50 ? 1 : nb / 50);
+                if (bounds && RND() % 7 == 0) v = RND() % 2 ? -(int64_t)(RND() % 5) - 1 : nb + (int64_t)(RND() % 300);
+                if (xt == NDT_BOOL) v = v != 0;
+                const int64_t lim = xt == NDT_INT8 ? 127 : xt == NDT_UINT8 ? 255 : xt == NDT_INT16 ? 32767 : INT64_MAX;
+                if (v > lim) v = lim;
+                if (v < 0 && xt >= NDT_UINT8) v = 0;
+                switch (xsz) {
+                  case 1: { int8_t t = (int8_t)v; memcpy(x + j, &t, 1); break; }
+                  case 2: { int16_t t = (int16_t)v; memcpy(x + 2 * j, &t, 2); break; }
+                  case 4: { int32_t t = (int32_t)v; memcpy(x + 4 * j, &t, 4); break; }
+                  default: memcpy(x + 8 * j, &v, 8);
+                }
+              }
+              if (wt >= 0) fold_data((ndt_dtype)wt, 0, w, 2 * n, (uint64_t)(n + nb + wt));
+              /* the operands: contiguous, every other element, reversed */
+              const char *xp = (char *)x, *wp = (char *)w;
+              int64_t xs = xsz, ws = wsz;
+              if (layout == 1) xs *= 2, ws *= 2;
+              if (layout == 2) xp += (n - 1) * xsz, wp += (n - 1) * wsz, xs = -xs, ws = -ws;
+              /* the CPU: bin_body's calls */
+              ndt__kern->cast((ndt_dtype)xt, NDT_INT64)(xp, xs, (char *)xi, 8, n);
+              if (wt >= 0) ndt__kern->cast((ndt_dtype)wt, NDT_FLOAT64)(wp, ws, (char *)wd, 8, n);
+              int64_t lo = INT64_MAX, hi = INT64_MIN, ok = 1;
+              for (int64_t j = 0; j < n; j++) {
+                lo = xi[j] < lo ? xi[j] : lo;
+                hi = xi[j] > hi ? xi[j] : hi;
+                ok &= xi[j] >= 0 && xi[j] < nb;
+              }
+              if (!bounds && !ok) continue;
+              memset(href, 0, (size_t)nb * 8);
+              ndt__kern->count(href, xi, wt >= 0 ? wd : NULL, n, bounds ? nb : -1);
+              memset(hdev, 0xA5, (size_t)nb * 8);
+              memset(scr, 0x5A, (size_t)ndt_db_scratch(n));
+              ndt_dk_launch L = {.nrun = 1};
+              L.run[0] = (ndt_dk_run){.rows = 1, .cols = n,
+                                      .p = {(char *)xp, wt >= 0 ? (char *)wp : NULL, scr, (char *)hdev},
+                                      .rs = {0, 0, ndt_db_scratch(n), nb}, .cs = {xs, wt >= 0 ? ws : 0, 8, 0}};
+              unsigned f = 0;
+              int rc = ndt__dk_bincount(xt, wt, bounds, &L, &f, NULL);
+              const int64_t *mm = (const int64_t *)(scr + ndt_ds_scratch(n) + 16 * ndt_ds_nch(n));
+              int same = rc == 0 && !memcmp(href, hdev, (size_t)nb * 8) && (!bounds || (mm[0] == lo && mm[1] == hi));
+              EXPECT(same, "bincount %s weights %s n %lld bins %lld bounds %d layout %d",
+                     ndt_dtype_name((ndt_dtype)xt), wt < 0 ? "none" : ndt_dtype_name((ndt_dtype)wt),
+                     (long long)n, (long long)nb, bounds, layout);
+              checked++;
+            }
+  /* the combine: blocks' histograms added in block order */
+  for (int weighted = 0; weighted < 2; weighted++)
+    for (int nblk = 1; nblk <= 5; nblk++) {
+      const int64_t nb = 700;
+      if (weighted) fold_data(NDT_FLOAT64, 0, (unsigned char *)scr, nblk * nb, (uint64_t)nblk);
+      else
+        for (int64_t j = 0; j < nblk * nb; j++) ((int64_t *)scr)[j] = (int64_t)(RND() % 1000) - 3;
+      ndt__kern->block_sum(weighted ? NDT_FLOAT64 : NDT_INT64, href, 8, scr, nblk, nb);
+      ndt_dk_launch L = {.nrun = 1};
+      L.run[0] = (ndt_dk_run){.rows = nblk, .cols = nb, .p = {scr, (char *)hdev},
+                              .rs = {nb * 8, 0}, .cs = {8, 8}};
+      unsigned f = 0;
+      int rc = ndt__dk_bincount_combine(weighted, &L, &f, NULL);
+      EXPECT(rc == 0 && !memcmp(href, hdev, (size_t)nb * 8), "bincount combine weighted %d blocks %d",
+             weighted, nblk);
+      checked++;
+    }
+#undef RND
+  printf("bincount: %d cases\n", checked);
+  free(x), free(w), free(xi), free(href), free(hdev), free(wd), free(scr);
+}
+
 static void test_index(void) {
   static const ndt_dtype dts[] = {NDT_BOOL, NDT_INT8, NDT_INT32, NDT_FLOAT64, NDT_COMPLEX64,
                                   NDT_COMPLEX128};
@@ -2278,6 +2483,8 @@ int main(int argc, char **argv) {
   if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "fused")) test_fused();
   if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "index")) test_index();
   if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "nz")) test_nz();
+  if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "sort")) test_sort();
+  if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "bincount")) test_bincount();
   ndt_finalize();
   printf("%s: %d passed, %d failed\n", mode, passed, failed);
   return failed != 0;

@@ -60,7 +60,8 @@ static atomic_long n_solver;  /* the emulated cuSOLVER's calls (cusolverhost.c) 
  * and the kernels the plugin found in its disk cache */
 static atomic_long n_fused_compiled, n_cache_hits;
 atomic_long ndt__cudahost_n_compiles;
-static atomic_long n_reduce, n_scan;   /* fold_impl.h's and scan_impl.h's launches */
+static atomic_long n_reduce, n_scan, n_sort, n_bincount;   /* fold_impl.h's, scan_impl.h's,
+                                                             sort_impl.h's, bincount's launches */
 static atomic_long n_combine;          /* combine_impl.h's */
 static int delay_us;
 static int64_t grid_blocks = 2, grid_threads = 3;   /* NDTILE_CUDAHOST_GRID, as kernels.c */
@@ -87,7 +88,7 @@ static void stats_report(void) {
           "%ld allocations (%ld refused), %ld faults, %ld fused launches, %ld rng launches, "
           "%ld index launches, %ld reduce launches, %ld scan launches; fused: %ld interpreted, "
           "%ld compiled, %ld compiles, %ld cache hits, %ld gemm launches, %ld combine launches, "
-          "%ld fft launches, %ld solver launches\n",
+          "%ld fft launches, %ld solver launches, %ld sort launches, %ld bincount launches\n",
           atomic_load(&n_kernel), atomic_load(&n_copy), atomic_load(&n_copy_bytes),
           atomic_load(&n_copy2d), atomic_load(&n_alloc), atomic_load(&n_fail_alloc),
           atomic_load(&n_faults), atomic_load(&n_fused), atomic_load(&n_rng),
@@ -95,16 +96,18 @@ static void stats_report(void) {
           atomic_load(&n_fused) - atomic_load(&n_fused_compiled),
           atomic_load(&n_fused_compiled), atomic_load(&ndt__cudahost_n_compiles),
           atomic_load(&n_cache_hits), atomic_load(&n_gemm), atomic_load(&n_combine),
-          atomic_load(&n_fft), atomic_load(&n_solver));
+          atomic_load(&n_fft), atomic_load(&n_solver), atomic_load(&n_sort),
+          atomic_load(&n_bincount));
 }
 
 void ndt__cudahost_count_cache_hit(void) { atomic_fetch_add(&n_cache_hits, 1); }
 
-/* a launch of fold_impl.h (what 0), scan_impl.h (1) or combine_impl.h (2),
- * counted for the statistics (the launch itself goes through
- * ndt__cudahost_launch) */
+/* a launch of fold_impl.h (what 0), scan_impl.h (1), combine_impl.h (2),
+ * sort_impl.h (3) or bincount_impl.h (4), counted for the statistics (the
+ * launch itself goes through ndt__cudahost_launch) */
 void ndt__cudahost_tally(int what) {
-  atomic_fetch_add(what == 2 ? &n_combine : what ? &n_scan : &n_reduce, 1);
+  static atomic_long *const count[] = {&n_reduce, &n_scan, &n_combine, &n_sort, &n_bincount};
+  if (what >= 0 && what < 5) atomic_fetch_add(count[what], 1);
 }
 
 static void settings_read(void) {

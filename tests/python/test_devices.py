@@ -1057,6 +1057,80 @@ r = numpy.asarray(x.max(axis=0))
 s1 = np._core.device_stats()
 same("max bytes", r, (v * numpy.float32(2)).max(axis=0))
 print(json.dumps([bad, on_cpu, s1["copy_bytes"] - s0["copy_bytes"], digest.hexdigest()]))
+SORT = """
+import hashlib, json, numpy, ndtile as np
+rng = numpy.random.default_rng(5)
+bad, h = [], hashlib.sha256()
+def same(tag, got, want=None):
+    got = numpy.asarray(got)
+    h.update(str(tag).encode()); h.update(got.tobytes())
+    if want is None:
+        return
+    want = numpy.asarray(want)
+    if got.dtype != want.dtype or got.shape != want.shape or got.tobytes() != want.tobytes():
+        bad.append(str(tag))
+def nans(v, k):
+    # NaNs of several payloads and both signs, -0.0 and 0.0, infinities
+    f = v.view(numpy.uint64 if v.dtype.itemsize == 8 else numpy.uint32).reshape(-1)
+    q = numpy.uint64(0x7FF8000000000000) if v.dtype.itemsize == 8 else numpy.uint32(0x7FC00000)
+    sign = numpy.uint64(1 << 63) if v.dtype.itemsize == 8 else numpy.uint32(1 << 31)
+    k -= k % 3
+    i = rng.integers(0, f.size, k)
+    f[i[: k // 3]] = q | numpy.arange(1, k // 3 + 1).astype(f.dtype)
+    f[i[k // 3: 2 * k // 3]] = q | sign | numpy.arange(1, k // 3 + 1).astype(f.dtype)
+    f[i[2 * k // 3:]] = sign   # -0.0
+    f[rng.integers(0, f.size, k)] = 0
+    v.reshape(-1)[rng.integers(0, v.size, 3)] = numpy.inf
+    v.reshape(-1)[rng.integers(0, v.size, 3)] = -numpy.inf
+def data(dt, shape):
+    dt = numpy.dtype(dt)
+    if dt.kind == "b":
+        return rng.integers(0, 2, shape).astype(bool)
+    if dt.kind in "iu":
+        info = numpy.iinfo(dt)
+        v = rng.integers(info.min, info.max, shape, dtype=dt, endpoint=True)
+        v.reshape(-1)[::5] = rng.integers(-3, 3, v.size)[::5].astype(dt)   # ties
+        return v
+    if dt.kind == "f":
+        v = numpy.round(rng.standard_normal(shape), 1).astype(dt)         # ties
+        nans(v, max(6, v.size // 50))
+        return v
+    part = numpy.float32 if dt == numpy.complex64 else numpy.float64
+    re, im = data(part, shape), data(part, shape)
+    re.reshape(-1)[::7] = 1.5
+    v = numpy.empty(shape, dt)
+    v.real, v.imag = re, im      # each part's own bits (NaN payloads, -0.0)
+    return v
+DT = DTYPES
+for dt in DT:
+    big = data(dt, {1: 100_000, 2: 100_000, 4: 600_000, 8: 300_000, 16: 150_000}[numpy.dtype(dt).itemsize])
+    a = np.asarray(big)
+    for vn, av, vv in [("", a, big), ("[::-3]", a[::-3], big[::-3])]:
+        same((dt, vn, "argsort"), np.argsort(av), numpy.argsort(vv, kind="stable"))
+        same((dt, vn, "sort stable"), np.sort(av, kind="stable"), numpy.sort(vv, kind="stable"))
+        same((dt, vn, "sort"), np.sort(av))
+    m = data(dt, (200, 300))
+    a = np.asarray(m)
+    for vn, av, vv in [("", a, m), ("[::2, ::-3]", a[::2, ::-3], m[::2, ::-3]), (".T", a.T, m.T)]:
+        for ax in [0, 1, -1, None]:
+            same((dt, vn, ax, "argsort"), np.argsort(av, axis=ax), numpy.argsort(vv, axis=ax, kind="stable"))
+            same((dt, vn, ax, "sort"), np.sort(av, axis=ax, kind="stable"), numpy.sort(vv, axis=ax, kind="stable"))
+    t = data(dt, (30, 40, 50))
+    same((dt, "3-d axis 0"), np.sort(np.asarray(t), axis=0, kind="stable"), numpy.sort(t, axis=0, kind="stable"))
+    same((dt, "3-d axis 1"), np.argsort(np.asarray(t), axis=1), numpy.argsort(t, axis=1, kind="stable"))
+    s = data(dt, (20000, 7))        # many short lines: the insertion sort
+    same((dt, "short lines"), np.argsort(np.asarray(s), axis=1), numpy.argsort(s, axis=1, kind="stable"))
+    same((dt, "empty"), np.sort(np.asarray(s[:0]), axis=0), numpy.sort(s[:0], axis=0))
+    same((dt, "0-d"), np.argsort(np.asarray(s[0, 0])), numpy.argsort(s[0, 0]))
+# partition stays on the CPU (a kind of its own): NumPy's kth values
+v = data("f8", 400_000)
+p = numpy.asarray(np.partition(np.asarray(v), 1000))
+w = numpy.sort(v, kind="stable")
+if not (numpy.array_equal(p[1000], w[1000]) and (p[:1000] <= p[1000]).all()):
+    bad.append("partition")
+same("median", np.median(np.asarray(v[~numpy.isnan(v)])), numpy.median(v[~numpy.isnan(v)]))
+print(json.dumps(bad))
+print(h.hexdigest())
 """
 
 
@@ -1076,3 +1150,128 @@ def test_combines_and_products_run_on_the_device_with_the_cpus_bits():
     cpu = run(COMBINE)
     assert cpu.returncode == 0, cpu.stdout + cpu.stderr
     assert json.loads(cpu.stdout.splitlines()[-1])[3] == digest   # the CPU's bits
+@pytest.mark.parametrize("tiles", ["", "64k"])
+def test_sorts_run_on_the_device_with_the_cpus_bits(tiles):
+    """sort/argsort ("sort" tasks, src/runtime/cuda_sort.h) of every dtype
+    on the host build's devices: NumPy's stable results bit for bit (NaN
+    payloads, -0.0 and 0.0 in input order), along every axis, axis=None,
+    views, many short lines; and the same bits as the CPU for the default
+    kind (the quiet NaN). partition is not taken."""
+    env = {"NDTILE_TILE_BYTES": tiles} if tiles else {}
+    # (small tiles: fewer dtypes, as the emulation copies many pieces)
+    dts = ["?", "i2", "u4", "f4", "f8", "c8"] if tiles else \
+        ["?", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f4", "f8", "c8", "c16"]
+    code = "DTYPES = %r\n" % dts + SORT
+    cpu = run(code, **env)
+    r = run(code, NDTILE_DEVICES="cuda:0,1", NDTILE_CUDA_PLUGIN=cudahost_plugin(),
+            NDTILE_CUDAHOST_STATS="1", **env)
+    assert cpu.returncode == 0 and r.returncode == 0, cpu.stderr + r.stdout + r.stderr
+    assert json.loads(r.stdout.splitlines()[-2]) == [], r.stdout
+    assert json.loads(cpu.stdout.splitlines()[-2]) == [], cpu.stdout
+    assert r.stdout.splitlines()[-1] == cpu.stdout.splitlines()[-1]     # the CPU's bits
+    line = r.stderr.split("cudahost: ")[1]
+    sort = int(re.search(r"(\d+) sort launches", line).group(1))
+    assert sort >= len(dts) * 30 * 10, line      # they ran on the (emulated) devices
+
+
+@needs_cudahost
+def test_partition_stays_on_the_cpu():
+    """partition and argpartition ("partition" tasks) stay on the CPU: off
+    the kth positions their result is the CPU introselect's. (median sorts:
+    the device's sort, in test_sorts_run_on_the_device_with_the_cpus_bits.)"""
+    r = run("""
+        import numpy, ndtile as np
+        v = numpy.random.default_rng(1).standard_normal(300_000)
+        p = numpy.asarray(np.partition(np.asarray(v), [10, 200_000]))
+        q = numpy.asarray(np.argpartition(np.asarray(v), 7))
+        w = numpy.sort(v)
+        assert p[10] == w[10] and p[200_000] == w[200_000] and v[q[7]] == w[7]
+    """, NDTILE_DEVICES="cuda:0,1", NDTILE_CUDA_PLUGIN=cudahost_plugin(), NDTILE_CUDAHOST_STATS="1")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert re.search(r" 0 sort launches", r.stderr), r.stderr
+
+
+BINCOUNT = """
+import hashlib, json, numpy, ndtile as np
+rng = numpy.random.default_rng(9)
+bad, h = [], hashlib.sha256()
+def check(tag, got, want):
+    got = numpy.asarray(got)
+    h.update(str(tag).encode()); h.update(got.tobytes())
+    if got.dtype != want.dtype or got.shape != want.shape:
+        bad.append([str(tag), str(got.dtype), str(want.dtype)])
+    elif want.dtype.kind == "i" and got.tobytes() != want.tobytes():
+        bad.append(str(tag))
+    elif want.dtype.kind == "f" and not numpy.allclose(got, want, equal_nan=True, rtol=1e-12, atol=1e-9):
+        bad.append(str(tag))   # (blocks' sums added in block order: NumPy's last bits differ)
+N = 700_000                    # several tiles
+w8 = numpy.round(rng.standard_normal(N), 2)
+w8[rng.integers(0, N, 50)] = -0.0
+nanw = w8.copy()
+nanw[rng.integers(0, N, 5)] = numpy.nan
+nanw[rng.integers(0, N, 5)] = numpy.inf
+W = {"f8": w8, "f4": w8.astype(numpy.float32), "i8": rng.integers(-5, 5, N), "?": rng.standard_normal(N) > 0,
+     "nan": nanw}
+for xt in ["?", "i1", "i2", "i4", "i8", "u1", "u2", "u4"]:
+    hi = 2 if xt == "?" else 100 if xt in ("i1", "u1") else 3000
+    x = rng.integers(0, hi, N).astype(xt)
+    a = np.asarray(x)
+    check((xt, "counts"), np.bincount(a), numpy.bincount(x))
+    check((xt, "minlength"), np.bincount(a, minlength=5000), numpy.bincount(x, minlength=5000))
+    check((xt, "minlength short"), np.bincount(a, minlength=7), numpy.bincount(x, minlength=7))
+    for wn, w in W.items():
+        if xt not in ("i4", "i8") and wn not in ("f8", "nan"):
+            continue
+        b = np.asarray(w)
+        check((xt, wn), np.bincount(a, weights=b), numpy.bincount(x, weights=w))
+        check((xt, wn, "minlength"), np.bincount(a, weights=b, minlength=5000),
+              numpy.bincount(x, weights=w, minlength=5000))
+    # views: every other element; reversed (across tiles: on the CPU)
+    check((xt, "[::2]"), np.bincount(a[::2], weights=np.asarray(w8)[1::2]), numpy.bincount(x[::2], weights=w8[1::2]))
+    check((xt, "[::-1]"), np.bincount(a[::-1], minlength=10), numpy.bincount(x[::-1], minlength=10))
+# the X-ray job's form: B frames' pixels to bins frame * stride + radius
+B, stride = 3, 1500
+r = rng.integers(0, stride, (B, 512, 512))
+idx = (numpy.arange(B)[:, None, None] * stride + r).ravel()
+cnt = rng.poisson(3.0, (B, 512, 512)).astype(numpy.float32)
+check("xray", np.bincount(np.asarray(idx), weights=np.asarray(cnt).ravel(), minlength=B * stride),
+      numpy.bincount(idx, weights=cnt.ravel(), minlength=B * stride))
+check("empty", np.bincount(np.asarray(numpy.zeros(0, numpy.int64)), minlength=3),
+      numpy.bincount(numpy.zeros(0, numpy.int64), minlength=3))
+small = numpy.array([3, 0, 3, 1], numpy.int64)
+check("small", np.bincount(np.asarray(small), weights=np.asarray([0.5, -0.0, 1.5, numpy.nan])),
+      numpy.bincount(small, weights=[0.5, -0.0, 1.5, numpy.nan]))
+try:
+    np.bincount(np.asarray(numpy.array([1, -1] * 40000)), minlength=4)
+    bad.append("negative index")
+except ValueError as e:
+    if "negative" not in str(e):
+        bad.append(str(e))
+hist = numpy.asarray(np.histogram(np.asarray(w8), bins=30)[0])
+check("histogram", hist, numpy.histogram(w8, bins=30)[0])
+print(json.dumps(bad))
+print(h.hexdigest())
+"""
+
+
+@needs_cudahost
+@pytest.mark.parametrize("tiles", ["", "64k"])
+def test_bincount_runs_on_the_device_with_the_cpus_bits(tiles):
+    """bincount ("bincount count" and "bincount combine" tasks,
+    src/runtime/cuda_bincount.h) on the host build's devices: NumPy's
+    counts, NumPy's weighted sums (to the last bits: blocks add in block
+    order) and the CPU's bits exactly, for every index dtype, weights of
+    several dtypes with NaN/inf/-0.0, minlength (the one-pass bounds, and
+    a second pass), views, the X-ray job's form, empty input and the error
+    of a negative index."""
+    env = {"NDTILE_TILE_BYTES": tiles} if tiles else {}
+    cpu = run(BINCOUNT, **env)
+    r = run(BINCOUNT, NDTILE_DEVICES="cuda:0,1", NDTILE_CUDA_PLUGIN=cudahost_plugin(),
+            NDTILE_CUDAHOST_STATS="1", **env)
+    assert cpu.returncode == 0 and r.returncode == 0, cpu.stderr + r.stdout + r.stderr
+    assert json.loads(r.stdout.splitlines()[-2]) == [], r.stdout
+    assert json.loads(cpu.stdout.splitlines()[-2]) == [], cpu.stdout
+    assert r.stdout.splitlines()[-1] == cpu.stdout.splitlines()[-1]     # the CPU's bits
+    line = r.stderr.split("cudahost: ")[1]
+    n = int(re.search(r"(\d+) bincount launches", line).group(1))
+    assert n >= 200, line      # they ran on the (emulated) devices

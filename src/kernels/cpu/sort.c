@@ -9,6 +9,7 @@
 #include "internal.h"
 #include "cpu.h"
 #include "order.h"
+#include "kernels/sort_key.h"
 
 #define RUN 16
 
@@ -110,8 +111,9 @@ static const sort_fn sortk_fns[NDT_NTYPES] = {
 
 /* ---- LSD radix sort of integer and float keys ---------------------------
  * Stable, so it serves every kind, and linear: a few passes of 8 or 11 bits.
- * Keys become unsigned integers in sort order (sign bit flipped, negative
- * floats inverted). Every NaN gets the largest key and both zeros the key of
+ * Keys become unsigned integers in sort order (src/kernels/sort_key.h, the
+ * device's transform too: sign bit flipped, negative floats inverted).
+ * Every NaN gets the largest key and both zeros the key of
  * +0.0, so NaNs (last, as NumPy orders them) and zeros keep their input
  * order; a value sort writes their own bits back afterwards (-0.0, NaN
  * payloads). Returns 0, or -1 (out of memory: keys as they were) to fall
@@ -135,15 +137,11 @@ static const sort_fn sortk_fns[NDT_NTYPES] = {
           kt[nspec++] = u;                                                            \
           nnan += mag != 0;                                                           \
           negzero |= mag == 0 && u != 0;                                              \
-          u = mag ? (U)~(U)0 : sign;                                                  \
         } else {                                                                      \
           nneg += (u & sign) != 0;                                                    \
-          u = (u & sign) ? (U)~u : (U)(u | sign);                                     \
         }                                                                             \
-      } else if (SIGNED) {                                                            \
-        u ^= sign;                                                                    \
       }                                                                               \
-      k[i] = u;                                                                       \
+      k[i] = (U)ndt_sk_key(u, BITS, FLT, SIGNED);                                     \
     }                                                                                 \
     U *keep = NULL;                                                                   \
     int64_t nkeep = !ix && (negzero || nnan) ? nspec : 0;                             \
@@ -152,8 +150,7 @@ static const sort_fn sortk_fns[NDT_NTYPES] = {
       for (int64_t i = 0, q = 0; i < n; i++) {                                        \
         U u = k[i];                                                                   \
         if (FLT && (u == sign || u == (U)~(U)0)) u = kt[q++];                         \
-        else if (FLT) u = (u & sign) ? (U)(u ^ sign) : (U)~u;                         \
-        else if (SIGNED) u ^= sign;                                                   \
+        else u = (U)ndt_sk_unkey(u, BITS, FLT, SIGNED);                               \
         k[i] = u;                                                                     \
       }                                                                               \
       ndt__mfree(cnt);                                                                 \
@@ -190,10 +187,7 @@ static const sort_fn sortk_fns[NDT_NTYPES] = {
       if (ix) memcpy(ix, si, (size_t)n * 8);                                          \
     }                                                                                 \
     for (int64_t i = 0; i < n; i++) {                                                 \
-      U u = k[i];                                                                     \
-      if (FLT) u = (u & sign) ? (U)(u ^ sign) : (U)~u;                                \
-      else if (SIGNED) u ^= sign;                                                     \
-      k[i] = u;                                                                       \
+      k[i] = (U)ndt_sk_unkey(k[i], BITS, FLT, SIGNED);                                \
     }                                                                                 \
     /* zeros sit after the nneg negatives, NaNs last, each in input order */        \
     for (int64_t q = 0, z = nneg, m = n - nnan; q < nkeep; q++)                       \

@@ -1,0 +1,124 @@
+/* cuda_sort.h - a part of the CUDA plugin (included once, by cuda.c, after
+ * its memory helpers): sort and argsort along an axis, src/ops/sort.c's
+ * "sort" tasks (argument: ops/sort.h), on the device's radix sort
+ * (src/kernels/cuda/sort_impl.h) with the CPU's bits: every dtype, values
+ * or indices, NDT_SORT_QUIET_NAN.
+ *
+ * A task is a block of lines (the sort axis last); its lines go to the
+ * kernel as runs (the outer axes merged where both operands step through
+ * them as one; one run per index of the others), at most NDT_DK_MAXRUNS a
+ * launch series, with device scratch for each line (two index and two
+ * key arrays and the digit counts: ndt_ds_scratch, 32 bytes an element and
+ * 2 KiB a chunk of 256),
+ * outside the budget as a gather's scratch is (a failure sends the task
+ * to the CPU). A block the binding would gather element by element (a
+ * reversed line across tiles: a copy call per element) stays on the CPU.
+ * "partition" (partition, argpartition, median) stays on the
+ * CPU: which elements land off the kth positions is the CPU introselect's
+ * choice, and a device sort there would give other bits. */
+#include "ops/sort.h"
+#include "kernels/cuda/sort_impl.h"
+
+int ndt__dk_sort(int dt, int wix, int quiet, ndt_dk_launch *L, void *stream);
+
+static int sort_kind(const ndt_task_kind *k) { return !strcmp(k->name, "sort"); }
+
+/* 1 when the binding would gather view v element by element: it crosses
+ * tiles (separate device buffers) along a reversed last axis (bind.c's
+ * gather copies a run per tile, and a 2-d copy takes no negative pitch) */
+static int sort_gathers_elements(const ndt_array *v) {
+  if (!v->store || v->size <= 0 || v->strides[v->ndim - 1] >= 0) return 0;
+  int64_t lo, hi;
+  index_extent(v, &lo, &hi);
+  return ndt_store_tile_of(v->store, lo) != ndt_store_tile_of(v->store, hi);
+}
+
+static int sort_supports(const ndt_operand *op, int nop, const void *arg) {
+  const ndt_sort_arg *a = arg;
+  const int nd = a->in.ndim;
+  return nop == 2 && a->nkth == 0 && nd >= 1 && nd <= NDT_MAXDIMS && a->in.dtype >= 0 &&
+         a->in.dtype < NDT_NTYPES && a->in.shape[nd - 1] <= ((int64_t)1 << 31) &&
+         !sort_gathers_elements(op[0].view) && !sort_gathers_elements(op[1].view);
+}
+
+/* One sort task on d (called with d->run held). */
+static ndt_status sort_one(cuda_dev *d, ndt_bound *b, const ndt_sort_arg *a, ndt_dk_launch *L) {
+  const int nd = a->in.ndim;
+  const int64_t n = a->in.shape[nd - 1];
+  if (a->in.size == 0 || n == 0) return NDT_OK;
+  /* the outer axes, merged where both operands step through them as one */
+  int64_t shape[NDT_MAXDIMS], st[2][NDT_MAXDIMS];
+  for (int k = 0; k < nd - 1; k++) {
+    shape[k] = a->in.shape[k];
+    st[0][k] = b[0].st[k];
+    st[1][k] = b[1].st[k];
+  }
+  int od = coalesce(nd - 1, shape, 2, st);
+  const int64_t rows = od ? shape[od - 1] : 1, lines = a->in.size / n;
+  const int64_t rec = ndt_ds_scratch(n), nruns = lines / rows;
+  const int64_t per = nruns < NDT_DK_MAXRUNS ? nruns : NDT_DK_MAXRUNS;
+  char *scr = dev_malloc(d, (size_t)(per * rows * rec));
+  if (!scr) return NDT_ERR_NOMEM;
+  ndt_status st_ = NDT_OK;
+  int64_t idx[NDT_MAXDIMS] = {0};
+  for (int64_t q = 0; q < nruns && st_ == NDT_OK;) {
+    memset(L, 0, offsetof(ndt_dk_launch, run));
+    for (; L->nrun < per && q < nruns; q++) {
+      ndt_dk_run *u = &L->run[L->nrun];
+      memset(u, 0, sizeof *u);
+      const char *ip = b[0].ptr;
+      char *op = b[1].ptr;
+      for (int k = 0; k < od - 1; k++) {
+        ip += idx[k] * st[0][k];
+        op += idx[k] * st[1][k];
+      }
+      u->rows = rows;
+      u->cols = n;
+      u->p[0] = (char *)ip;
+      u->p[1] = op;
+      u->p[2] = scr + L->nrun * rows * rec;
+      u->rs[0] = od ? st[0][od - 1] : 0;
+      u->rs[1] = od ? st[1][od - 1] : 0;
+      u->rs[2] = rec;
+      u->cs[0] = b[0].st[nd - 1];
+      u->cs[1] = b[1].st[nd - 1];
+      u->cs[2] = 8;
+      L->nrun++;
+      for (int k = od - 2; k >= 0; k--) {
+        if (++idx[k] < shape[k]) break;
+        idx[k] = 0;
+      }
+    }
+    if (ndt__dk_sort(a->in.dtype, a->want_indices, a->quiet_nan, L, d->stream))
+      st_ = host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this sort");
+    cudaError_t e = cudaGetLastError();
+    if (st_ == NDT_OK && e != cudaSuccess) st_ = disable(d, e, "a sort");
+  }
+  if (!atomic_load(&d->dead)) cudaFreeAsync(scr, d->stream);
+  return st_;
+}
+
+/* n sort tasks on d (one, or a grouped task's members), in order. */
+static ndt_status sort_run(cuda_dev *d, ndt_bound *b, int n, const int *nop, void *const *args) {
+  static _Thread_local ndt_dk_launch L;   /* 14 KB: not on a worker's stack */
+  pthread_mutex_lock(&d->run);
+  if (atomic_load(&d->dead)) {
+    pthread_mutex_unlock(&d->run);
+    return refuse(d);
+  }
+  cudaSetDevice(d->dev);
+  ndt_status st = NDT_OK;
+  for (int i = 0, at = 0; i < n && st == NDT_OK; at += nop[i++])
+    st = sort_one(d, b + at, args[i], &L);
+  if (!atomic_load(&d->dead)) {
+    cudaError_t e = cudaStreamSynchronize(d->stream);
+    if (e != cudaSuccess && st == NDT_OK) st = disable(d, e, "a sort");
+  }
+  pthread_mutex_unlock(&d->run);
+  return st;
+}
+
+static ndt_status sort_body(ndt_bound *b, void *argp) {
+  int nop = 2;
+  return sort_run(b[0].mem->context, b, 1, &nop, &argp);
+}
