@@ -798,6 +798,44 @@ static ndt_status put_body(ndt_bound *b, void *argp) {
   return index_run(b[2].mem->context, 2, b, 1, &nop, &argp);
 }
 
+/* ---- a body's tasks on a device ----
+ * n tasks (one, or a grouped task's members: nop[i] operands each, one
+ * after the other in b) run in order by one(d, ctx, b + at, args[i]),
+ * with d driven by this body alone (d->run held), the first error
+ * stopping them; then one wait on d's stream (a failure there disables d:
+ * `what` names the operation). With flags, d's flags word is cleared first
+ * and what the kernels reported is raised on this worker after, as the
+ * CPU's loops raise them. A device that failed before refuses: the task
+ * runs on the CPU. The bodies of the later families (argwhere, combines,
+ * sort, bincount, FFT, linalg) are this and a function per task. */
+typedef ndt_status (*member_fn)(cuda_dev *d, void *ctx, ndt_bound *b, const void *arg);
+static ndt_status run_members(cuda_dev *d, const char *what, int flags, member_fn one, void *ctx,
+                              ndt_bound *b, int n, const int *nop, void *const *args) {
+  pthread_mutex_lock(&d->run);
+  if (atomic_load(&d->dead)) {
+    pthread_mutex_unlock(&d->run);
+    return refuse(d);
+  }
+  cudaSetDevice(d->dev);
+  cudaError_t e = flags ? cudaMemsetAsync(d->flags, 0, sizeof(unsigned), d->stream) : cudaSuccess;
+  ndt_status st = e == cudaSuccess ? NDT_OK : disable(d, e, what);
+  for (int i = 0, at = 0; i < n && st == NDT_OK; at += nop[i++])
+    st = one(d, ctx, b + at, args[i]);
+  unsigned f = 0;
+  if (!atomic_load(&d->dead)) {
+    e = flags ? cudaMemcpyAsync(&f, d->flags, sizeof f, cudaMemcpyDeviceToHost, d->stream)
+              : cudaSuccess;
+    if (e == cudaSuccess) e = cudaStreamSynchronize(d->stream);
+    if (e != cudaSuccess) {
+      ndt_status s = disable(d, e, what);
+      if (st == NDT_OK) st = s;
+    }
+  }
+  pthread_mutex_unlock(&d->run);
+  if (st == NDT_OK && f) ndt_fpe_raise(f);
+  return st;
+}
+
 /* ---- argwhere: "argwhere count" and "argwhere fill" (search.c) ----
  * The kernels of src/kernels/cuda/nz_impl.h: a block's count goes to its
  * int64 in the counts store; its rows are written in one launch after a
@@ -811,66 +849,61 @@ static int nz_supports(const ndt_nz_arg *z, int nop) {
          z->in.dtype < NDT_NTYPES;
 }
 
-/* n tasks (one, or a grouped task's members) of argwhere's kind what */
-static ndt_status nz_run(cuda_dev *d, int what, ndt_bound *b, int n, void *const *args) {
+/* one argwhere task of kind *(int *)ctx (1 count, 2 fill) */
+static ndt_status nz_one(cuda_dev *d, void *ctx, ndt_bound *b, const void *arg) {
+  const int what = *(const int *)ctx;
+  const ndt_nz_arg *z = arg;
+  ndt_bound *in = &b[0], *out = &b[1];
   ndt_dk_nzlaunch L;
-  pthread_mutex_lock(&d->run);
-  if (atomic_load(&d->dead)) {
-    pthread_mutex_unlock(&d->run);
-    return refuse(d);
+  memset(&L, 0, sizeof L);
+  L.dt = z->in.dtype;
+  L.isz = ndt_dk_dtype_size(L.dt);
+  L.nd = in->ndim;
+  L.n = 1;
+  for (int k = 0; k < L.nd; k++) {
+    L.shape[k] = in->shape[k];
+    L.st[k] = in->st[k];
+    L.start[k] = z->start[k];
+    L.n *= L.shape[k];
   }
-  cudaSetDevice(d->dev);
-  int64_t *part = what == 2 ? dev_malloc(d, NDT_DK_NZ_MAXCHUNKS * sizeof *part) : NULL;
-  ndt_status st = what == 2 && !part ? NDT_ERR_NOMEM : NDT_OK;
+  L.in = in->ptr;
+  L.nb = ndt_dk_nz_chunks(L.n);
   cudaError_t e = cudaSuccess;
-  for (int i = 0; i < n && st == NDT_OK && e == cudaSuccess; i++) {
-    const ndt_nz_arg *z = args[i];
-    ndt_bound *in = &b[2 * i], *out = &b[2 * i + 1];
-    memset(&L, 0, sizeof L);
-    L.dt = z->in.dtype;
-    L.isz = ndt_dk_dtype_size(L.dt);
-    L.nd = in->ndim;
-    L.n = 1;
-    for (int k = 0; k < L.nd; k++) {
-      L.shape[k] = in->shape[k];
-      L.st[k] = in->st[k];
-      L.start[k] = z->start[k];
-      L.n *= L.shape[k];
-    }
-    L.in = in->ptr;
-    L.nb = ndt_dk_nz_chunks(L.n);
-    if (what == 1) {
-      L.mode = NDT_DK_NZ_COUNT;
-      L.count = (unsigned long long *)out->ptr;
-      e = cudaMemsetAsync(out->ptr, 0, sizeof(int64_t), d->stream);
-      if (e == cudaSuccess && ndt__dk_nz(&L, d->stream))
-        st = host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this argwhere task");
-    } else {
-      L.mode = NDT_DK_NZ_CHUNKS;
-      L.part = part;
-      L.rows = out->view->size / (L.nd ? L.nd : 1);
-      if (ndt__dk_nz(&L, d->stream))
-        st = host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this argwhere task");
-      L.mode = NDT_DK_NZ_FILL;
-      L.out = (int64_t *)out->ptr;
-      if (st == NDT_OK && (e = cudaGetLastError()) == cudaSuccess && ndt__dk_nz(&L, d->stream))
-        st = host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this argwhere task");
-    }
-    if (e == cudaSuccess && st == NDT_OK) e = cudaGetLastError();
+  int rc = 0;
+  if (what == 1) {
+    L.mode = NDT_DK_NZ_COUNT;
+    L.count = (unsigned long long *)out->ptr;
+    e = cudaMemsetAsync(out->ptr, 0, sizeof(int64_t), d->stream);
+    if (e == cudaSuccess) rc = ndt__dk_nz(&L, d->stream);
+  } else {
+    /* the chunks' counts: scratch, freed on the stream after the fill */
+    if (!(L.part = dev_malloc(d, (size_t)L.nb * sizeof *L.part))) return NDT_ERR_NOMEM;
+    L.mode = NDT_DK_NZ_CHUNKS;
+    L.rows = out->view->size / L.nd;
+    rc = ndt__dk_nz(&L, d->stream);
+    L.mode = NDT_DK_NZ_FILL;
+    L.out = (int64_t *)out->ptr;
+    if (!rc) rc = ndt__dk_nz(&L, d->stream);
+    cudaFreeAsync(L.part, d->stream);
   }
-  if (part && e == cudaSuccess) cudaFreeAsync(part, d->stream);
-  if (e == cudaSuccess) e = cudaStreamSynchronize(d->stream);
-  if (e != cudaSuccess) st = disable(d, e, "an argwhere");
-  pthread_mutex_unlock(&d->run);
-  return st;
+  if (e == cudaSuccess) e = cudaGetLastError();
+  if (e != cudaSuccess) return disable(d, e, "an argwhere");
+  return rc ? host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this argwhere task") : NDT_OK;
+}
+
+static ndt_status nz_run(cuda_dev *d, int what, ndt_bound *b, int n, const int *nop,
+                         void *const *args) {
+  return run_members(d, "an argwhere", 0, nz_one, &what, b, n, nop, args);
 }
 
 static ndt_status nz_count_body(ndt_bound *b, void *argp) {
-  return nz_run(b[0].mem->context, 1, b, 1, &argp);
+  int nop = 2;
+  return nz_run(b[0].mem->context, 1, b, 1, &nop, &argp);
 }
 
 static ndt_status nz_fill_body(ndt_bound *b, void *argp) {
-  return nz_run(b[0].mem->context, 2, b, 1, &argp);
+  int nop = 2;
+  return nz_run(b[0].mem->context, 2, b, 1, &nop, &argp);
 }
 
 /* ---- matrix products through cuBLAS: "matmul block", "matmul pack",
@@ -1437,7 +1470,7 @@ static ndt_status scanfix_body(ndt_bound *b, void *argp) {
 static ndt_status cd_group(ndt_processor *p, const ndt_task_kind *k, ndt_bound *b, int n,
                            const int *nop, void *const *args) {
   if (index_kind(k)) return index_run(p->context, index_kind(k), b, n, nop, args);
-  if (nz_kind(k)) return nz_run(p->context, nz_kind(k), b, n, args);
+  if (nz_kind(k)) return nz_run(p->context, nz_kind(k), b, n, nop, args);
   if (mm_kind(k)) return mm_run(p->context, mm_kind(k), b, n, nop, args);
   if (cb_kind(k)) return cb_exec(p->context, cb_kind(k), b, n, nop, args);
   if (fft_kind(k)) return fft_run(p->context, b, n, nop, args);

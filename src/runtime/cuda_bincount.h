@@ -95,30 +95,17 @@ static ndt_status bin_one(cuda_dev *d, int what, ndt_bound *b, const void *arg, 
   return st;
 }
 
+/* one task of kind *(int *)ctx (run_members, cuda.c) */
+static ndt_status bin_member(cuda_dev *d, void *ctx, ndt_bound *b, const void *arg) {
+  static _Thread_local ndt_dk_launch L;   /* 14 KB: not on a worker's stack */
+  return bin_one(d, *(const int *)ctx, b, arg, &L);
+}
+
 /* n tasks of one kind on d (one, or a grouped task's members), in order;
  * the flags read back once and raised on this worker. */
 static ndt_status bin_run(cuda_dev *d, int what, ndt_bound *b, int n, const int *nop,
                           void *const *args) {
-  static _Thread_local ndt_dk_launch L;   /* 14 KB: not on a worker's stack */
-  pthread_mutex_lock(&d->run);
-  if (atomic_load(&d->dead)) {
-    pthread_mutex_unlock(&d->run);
-    return refuse(d);
-  }
-  cudaSetDevice(d->dev);
-  cudaError_t e = cudaMemsetAsync(d->flags, 0, sizeof(unsigned), d->stream);
-  ndt_status st = e == cudaSuccess ? NDT_OK : disable(d, e, "a bincount");
-  for (int i = 0, at = 0; i < n && st == NDT_OK; at += nop[i++])
-    st = bin_one(d, what, b + at, args[i], &L);
-  unsigned f = 0;
-  if (!atomic_load(&d->dead)) {
-    e = cudaMemcpyAsync(&f, d->flags, sizeof f, cudaMemcpyDeviceToHost, d->stream);
-    if (e == cudaSuccess) e = cudaStreamSynchronize(d->stream);
-    if (e != cudaSuccess && st == NDT_OK) st = disable(d, e, "a bincount");
-  }
-  pthread_mutex_unlock(&d->run);
-  if (st == NDT_OK) ndt_fpe_raise(f);
-  return st;
+  return run_members(d, "a bincount", 1, bin_member, &what, b, n, nop, args);
 }
 
 static ndt_status bin_count_body(ndt_bound *b, void *argp) {

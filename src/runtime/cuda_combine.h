@@ -475,33 +475,17 @@ static ndt_status cb_one(cuda_dev *d, int what, ndt_bound *b, const void *arg, c
   return cb_launch(B);
 }
 
+/* one task of kind *(int *)ctx (run_members, cuda.c) */
+static ndt_status cb_member(cuda_dev *d, void *ctx, ndt_bound *b, const void *arg) {
+  static _Thread_local cb_builder B;
+  return cb_one(d, *(const int *)ctx, b, arg, &B);
+}
+
 /* n tasks of one kind (one, or a grouped task's members), in order; one
  * wait, and the flags the kernels reported raised on this worker */
 static ndt_status cb_exec(cuda_dev *d, int what, ndt_bound *b, int n, const int *nop,
-                         void *const *args) {
-  static _Thread_local cb_builder B;
-  pthread_mutex_lock(&d->run);
-  if (atomic_load(&d->dead)) {
-    pthread_mutex_unlock(&d->run);
-    return refuse(d);
-  }
-  cudaSetDevice(d->dev);
-  cudaError_t e = cudaMemsetAsync(d->flags, 0, sizeof(unsigned), d->stream);
-  ndt_status st = e == cudaSuccess ? NDT_OK : disable(d, e, "a reduction");
-  for (int i = 0, at = 0; i < n && st == NDT_OK; at += nop[i++])
-    st = cb_one(d, what, b + at, args[i], &B);
-  unsigned f = 0;
-  if (!atomic_load(&d->dead)) {
-    e = cudaMemcpyAsync(&f, d->flags, sizeof f, cudaMemcpyDeviceToHost, d->stream);
-    if (e == cudaSuccess) e = cudaStreamSynchronize(d->stream);
-    if (e != cudaSuccess) {
-      ndt_status s = disable(d, e, "a reduction");
-      if (st == NDT_OK) st = s;
-    }
-  }
-  pthread_mutex_unlock(&d->run);
-  if (st == NDT_OK) ndt_fpe_raise(f);
-  return st;
+                          void *const *args) {
+  return run_members(d, "a reduction", 1, cb_member, &what, b, n, nop, args);
 }
 
 static ndt_status cb_combine_body(ndt_bound *b, void *argp) {

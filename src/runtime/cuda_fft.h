@@ -293,26 +293,16 @@ static ndt_status fft_task(cuda_dev *d, ndt_bound *b, const fft_arg *a) {
   return st;
 }
 
+/* one "fft" task (run_members, cuda.c) */
+static ndt_status fft_member(cuda_dev *d, void *ctx, ndt_bound *b, const void *arg) {
+  (void)ctx;
+  return fft_task(d, b, arg);
+}
+
 /* n "fft" tasks on d (one alone, or a grouped task's members), in order,
  * then one wait. */
 static ndt_status fft_run(cuda_dev *d, ndt_bound *b, int n, const int *nop, void *const *args) {
-  pthread_mutex_lock(&d->run);
-  if (atomic_load(&d->dead)) {
-    pthread_mutex_unlock(&d->run);
-    return refuse(d);
-  }
-  cudaSetDevice(d->dev);
-  ndt_status st = NDT_OK;
-  for (int i = 0, at = 0; i < n && st == NDT_OK; at += nop[i++]) st = fft_task(d, b + at, args[i]);
-  if (!atomic_load(&d->dead)) {
-    cudaError_t e = cudaStreamSynchronize(d->stream);
-    if (e != cudaSuccess) {
-      ndt_status s = disable(d, e, "an FFT");
-      if (st == NDT_OK) st = s;
-    }
-  }
-  pthread_mutex_unlock(&d->run);
-  return st;
+  return run_members(d, "an FFT", 0, fft_member, NULL, b, n, nop, args);
 }
 
 static int fft_kind(const ndt_task_kind *k) { return !strcmp(k->name, "fft"); }

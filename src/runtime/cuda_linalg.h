@@ -290,29 +290,19 @@ static ndt_status la_task(cuda_dev *d, csv_handle h, ndt_bound *b, const la_arg 
   return st;
 }
 
-/* n "linalg" tasks on d (one alone, or a grouped task's members), in
- * order, then one wait. */
-static ndt_status la_run(cuda_dev *d, ndt_bound *b, int n, const int *nop, void *const *args) {
-  pthread_mutex_lock(&d->run);
-  if (atomic_load(&d->dead)) {
-    pthread_mutex_unlock(&d->run);
-    return refuse(d);
-  }
-  cudaSetDevice(d->dev);
+/* one task (run_members, cuda.c): the device's cuSOLVER handle, made at
+ * its first task */
+static ndt_status la_member(cuda_dev *d, void *ctx, ndt_bound *b, const void *arg) {
+  (void)ctx;
   csv_handle h = csv_handle_for(d);
-  ndt_status st =
-      h ? NDT_OK : host->error(NDT_ERR_NOMEM, "no cuSOLVER handle: the task runs on the CPU");
-  for (int i = 0, at = 0; i < n && st == NDT_OK; at += nop[i++])
-    st = la_task(d, h, b + at, args[i]);
-  if (!atomic_load(&d->dead)) {
-    cudaError_t e = cudaStreamSynchronize(d->stream);
-    if (e != cudaSuccess) {
-      ndt_status s = disable(d, e, "a linalg task");
-      if (st == NDT_OK) st = s;
-    }
-  }
-  pthread_mutex_unlock(&d->run);
-  return st;
+  if (!h) return host->error(NDT_ERR_NOMEM, "no cuSOLVER handle: the task runs on the CPU");
+  return la_task(d, h, b, arg);
+}
+
+/* n tasks on d (one alone, or a grouped task's members), in order, then
+ * one wait. */
+static ndt_status la_run(cuda_dev *d, ndt_bound *b, int n, const int *nop, void *const *args) {
+  return run_members(d, "a linalg task", 0, la_member, NULL, b, n, nop, args);
 }
 
 static int la_kind(const ndt_task_kind *k) { return !strcmp(k->name, "linalg"); }

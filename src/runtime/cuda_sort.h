@@ -98,24 +98,16 @@ static ndt_status sort_one(cuda_dev *d, ndt_bound *b, const ndt_sort_arg *a, ndt
   return st_;
 }
 
+/* one sort task (run_members, cuda.c) */
+static ndt_status sort_member(cuda_dev *d, void *ctx, ndt_bound *b, const void *arg) {
+  static _Thread_local ndt_dk_launch L;   /* 14 KB: not on a worker's stack */
+  (void)ctx;
+  return sort_one(d, b, arg, &L);
+}
+
 /* n sort tasks on d (one, or a grouped task's members), in order. */
 static ndt_status sort_run(cuda_dev *d, ndt_bound *b, int n, const int *nop, void *const *args) {
-  static _Thread_local ndt_dk_launch L;   /* 14 KB: not on a worker's stack */
-  pthread_mutex_lock(&d->run);
-  if (atomic_load(&d->dead)) {
-    pthread_mutex_unlock(&d->run);
-    return refuse(d);
-  }
-  cudaSetDevice(d->dev);
-  ndt_status st = NDT_OK;
-  for (int i = 0, at = 0; i < n && st == NDT_OK; at += nop[i++])
-    st = sort_one(d, b + at, args[i], &L);
-  if (!atomic_load(&d->dead)) {
-    cudaError_t e = cudaStreamSynchronize(d->stream);
-    if (e != cudaSuccess && st == NDT_OK) st = disable(d, e, "a sort");
-  }
-  pthread_mutex_unlock(&d->run);
-  return st;
+  return run_members(d, "a sort", 0, sort_member, NULL, b, n, nop, args);
 }
 
 static ndt_status sort_body(ndt_bound *b, void *argp) {

@@ -1057,6 +1057,27 @@ r = numpy.asarray(x.max(axis=0))
 s1 = np._core.device_stats()
 same("max bytes", r, (v * numpy.float32(2)).max(axis=0))
 print(json.dumps([bad, on_cpu, s1["copy_bytes"] - s0["copy_bytes"], digest.hexdigest()]))
+"""
+
+
+@needs_cudahost
+def test_combines_and_products_run_on_the_device_with_the_cpus_bits():
+    env = dict(NDTILE_CUDA_PLUGIN=cudahost_plugin(), NDTILE_CUDAHOST_STATS="1")
+    r = run(COMBINE, NDTILE_DEVICES="cuda:0", **env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    bad, on_cpu, back, digest = json.loads(r.stdout.splitlines()[-1])
+    assert bad == [], bad
+    assert on_cpu == [], on_cpu[:10]          # no reduction task left on the CPU
+    # what came back: the 256 KiB result and at most its tile's copy in
+    # (the result pieces' tile), not the 16 MiB input (16,777,216 before)
+    assert back <= 2 * 256 * 256 * 4, back
+    line = r.stderr.split("cudahost: ")[1]
+    assert int(re.search(r"(\d+) combine launches", line).group(1)) >= 300, line
+    cpu = run(COMBINE)
+    assert cpu.returncode == 0, cpu.stdout + cpu.stderr
+    assert json.loads(cpu.stdout.splitlines()[-1])[3] == digest   # the CPU's bits
+
+
 SORT = """
 import hashlib, json, numpy, ndtile as np
 rng = numpy.random.default_rng(5)
@@ -1135,21 +1156,6 @@ print(h.hexdigest())
 
 
 @needs_cudahost
-def test_combines_and_products_run_on_the_device_with_the_cpus_bits():
-    env = dict(NDTILE_CUDA_PLUGIN=cudahost_plugin(), NDTILE_CUDAHOST_STATS="1")
-    r = run(COMBINE, NDTILE_DEVICES="cuda:0", **env)
-    assert r.returncode == 0, r.stdout + r.stderr
-    bad, on_cpu, back, digest = json.loads(r.stdout.splitlines()[-1])
-    assert bad == [], bad
-    assert on_cpu == [], on_cpu[:10]          # no reduction task left on the CPU
-    # what came back: the 256 KiB result and at most its tile's copy in
-    # (the result pieces' tile), not the 16 MiB input (16,777,216 before)
-    assert back <= 2 * 256 * 256 * 4, back
-    line = r.stderr.split("cudahost: ")[1]
-    assert int(re.search(r"(\d+) combine launches", line).group(1)) >= 300, line
-    cpu = run(COMBINE)
-    assert cpu.returncode == 0, cpu.stdout + cpu.stderr
-    assert json.loads(cpu.stdout.splitlines()[-1])[3] == digest   # the CPU's bits
 @pytest.mark.parametrize("tiles", ["", "64k"])
 def test_sorts_run_on_the_device_with_the_cpus_bits(tiles):
     """sort/argsort ("sort" tasks, src/runtime/cuda_sort.h) of every dtype
