@@ -57,9 +57,12 @@ test-tsan: setup
 # The suite twice: with the conftest's 4096-byte tiles (many tiles on small
 # arrays), then with the default 2 MiB tiles. Modules that already run at
 # default settings (children without NDTILE_*, or the default_settings
-# fixture) run once.
+# fixture) run once: among them the device modules, whose every test
+# starts processes with devices of their own and drops the caller's
+# NDTILE_ settings (the second pass repeated them: about 5 of CI's minutes).
 ONCE = test_fuzz_corpus.py test_trust_algos.py test_default_tiles.py test_interrupt.py test_fperr_numpy.py \
-       test_memory_limit.py test_leaks.py $(notdir $(wildcard tests/python/test_at_scale_*.py))
+       test_memory_limit.py test_leaks.py test_devices.py test_cuda_matmul.py test_cuda_fft.py \
+       test_cuda_linalg.py test_random_devices.py $(notdir $(wildcard tests/python/test_at_scale_*.py))
 test-python: python
 	$(PY) -m pytest tests/python -q
 	NDTILE_TILE_BYTES=2097152 $(PY) -m pytest tests/python -q $(addprefix --ignore=tests/python/,$(ONCE))
