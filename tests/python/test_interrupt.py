@@ -19,7 +19,11 @@ from ndtile import _core
 
 LATENCY_S = 1.0
 
+# (Python's own SIGINT handler first: a child of a shell's background job
+# starts with SIGINT ignored, and a Ctrl-C would then do nothing at all)
 CHILD = """
+import signal
+signal.signal(signal.SIGINT, signal.default_int_handler)
 import sys, time, numpy, ndtile as np
 def say(*a):
     print(*a, flush=True)
