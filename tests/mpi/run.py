@@ -133,7 +133,8 @@ ONE_PROCESS = ['test_launcher.py', 'test_fuzz_corpus.py', 'test_trust_algos.py',
                # host memory, or check one process's counters (io's rank
                # tests go through the launcher themselves)
                'test_io.py', 'test_observe.py', 'test_devices.py', 'test_block_split.py',
-               'test_random_devices.py', 'test_cuda_matmul.py',
+               'test_random_devices.py', 'test_cuda_matmul.py', 'test_cuda_fft.py',
+               'test_cuda_linalg.py',
                'test_packaging.py', 'test_docstrings.py', 'test_memory_model.py',
                'test_foreign_arrays.py']
 
