@@ -1119,22 +1119,40 @@ static int index_ptr(long k_no, char **p, int nd, const int64_t *shape, const in
   return 0;
 }
 
+/* A launch of a kernel with a parameter block of its own (index_impl.h,
+ * nz_impl.h): the block copied (its pointers are checked and moved in the
+ * copy), the launch counted, an injected fault noted; NULL (the error
+ * set) when it cannot be queued. */
+static void *launch_copy(void *stream, const void *L, size_t size, cudaStream_t *q, long *k_no,
+                         int *fault) {
+  cudaError_t e = stream_of(stream, q);
+  void *C = e ? NULL : malloc(size);
+  if (!C) {
+    ret(e ? e : cudaErrorMemoryAllocation);
+    return NULL;
+  }
+  memcpy(C, L, size);
+  atomic_fetch_add(&n_index, 1);
+  *k_no = atomic_fetch_add(&n_kernel, 1) + 1;
+  *fault = fail_kernel_at > 0 && *k_no == fail_kernel_at;
+  return C;
+}
+
+/* ... and queued on its stream, grid(C) running it there */
+static void launch_queue(cudaStream_t q, void (*grid)(void *), void *C, int fault) {
+  cudaError_t e = enqueue(q, (op){.kind = OP_KERNEL, .xgrid = grid, .XL = C, .fault = fault});
+  if (e) {
+    free(C);
+    ret(e);
+  }
+}
+
 void ndt__cudahost_launch_index(void *stream, const ndt_dk_ilaunch *L, void (*grid)(void *)) {
   cudaStream_t q;
-  cudaError_t e = stream_of(stream, &q);
-  if (e) {
-    ret(e);
-    return;
-  }
-  ndt_dk_ilaunch *C = malloc(sizeof *C);
-  if (!C) {
-    ret(cudaErrorMemoryAllocation);
-    return;
-  }
-  memcpy(C, L, sizeof *C);
-  atomic_fetch_add(&n_index, 1);
-  long k_no = atomic_fetch_add(&n_kernel, 1) + 1;
-  int fault = fail_kernel_at > 0 && k_no == fail_kernel_at;
+  long k_no;
+  int fault;
+  ndt_dk_ilaunch *C = launch_copy(stream, L, sizeof *L, &q, &k_no, &fault);
+  if (!C) return;
   if (C->put) {
     int64_t n[1] = {C->n}, is[1] = {C->is}, vs[1] = {C->vs};
     fault = fault || index_ptr(k_no, &C->idx[0], 1, n, is, 8, "indices") ||
@@ -1159,31 +1177,17 @@ void ndt__cudahost_launch_index(void *stream, const ndt_dk_ilaunch *L, void (*gr
   char *rep = (char *)C->report;
   if (!fault) fault = index_ptr(k_no, &rep, 1, &one, &one, 8, "report word");
   C->report = (unsigned long long *)rep;
-  e = enqueue(q, (op){.kind = OP_KERNEL, .xgrid = grid, .XL = C, .fault = fault});
-  if (e) {
-    free(C);
-    ret(e);
-  }
+  launch_queue(q, grid, C, fault);
 }
 
 /* argwhere's non-zero scan (nz_impl.h): the block read, the count word,
  * the chunks' counts and the rows written, each checked and moved */
 void ndt__cudahost_launch_nz(void *stream, const ndt_dk_nzlaunch *L, void (*grid)(void *)) {
   cudaStream_t q;
-  cudaError_t e = stream_of(stream, &q);
-  if (e) {
-    ret(e);
-    return;
-  }
-  ndt_dk_nzlaunch *C = malloc(sizeof *C);
-  if (!C) {
-    ret(cudaErrorMemoryAllocation);
-    return;
-  }
-  memcpy(C, L, sizeof *C);
-  atomic_fetch_add(&n_index, 1);
-  long k_no = atomic_fetch_add(&n_kernel, 1) + 1;
-  int fault = fail_kernel_at > 0 && k_no == fail_kernel_at;
+  long k_no;
+  int fault;
+  ndt_dk_nzlaunch *C = launch_copy(stream, L, sizeof *L, &q, &k_no, &fault);
+  if (!C) return;
   char *in = (char *)C->in;
   fault = fault || index_ptr(k_no, &in, C->nd, C->shape, C->st, C->isz, "input block");
   C->in = in;
@@ -1202,11 +1206,7 @@ void ndt__cudahost_launch_nz(void *stream, const ndt_dk_nzlaunch *L, void (*grid
     fault = fault || index_ptr(k_no, &o, 2, rows, rst, 8, "rows");
     C->out = (int64_t *)o;
   }
-  e = enqueue(q, (op){.kind = OP_KERNEL, .xgrid = grid, .XL = C, .fault = fault});
-  if (e) {
-    free(C);
-    ret(e);
-  }
+  launch_queue(q, grid, C, fault);
 }
 
 /* Another library's work (cudahost_ext.h: the emulated cuBLAS's gemm,
