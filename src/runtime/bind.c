@@ -80,14 +80,28 @@ static int64_t run_in_tile(const ndt_tile *tl, int64_t f, int64_t st, int64_t n)
  * to the next. */
 static void view_transfer(const ndt_array *v, ndt_memory *m, char *buf, int to_buf) {
   const ndt_store *s = v->store;
-  int isz = ndt_vsize(v), ssz = s->itemsize, nd = v->ndim;
+  int isz = ndt_vsize(v), ssz = s->itemsize, nd = 0;
   int host = m->iface->host_visible;
-  int64_t n = nd ? v->shape[nd - 1] : 1, st = nd ? v->strides[nd - 1] : 0;
+  /* the view's axes merged where one steps over the next (a block of rows
+   * of a C-order array is one run): a memory the host cannot address pays
+   * a call per run, and rows of 3 elements (argwhere's) cost a call each */
+  int64_t shp[NDT_MAXDIMS], str[NDT_MAXDIMS];
+  for (int k = 0; k < v->ndim; k++) {
+    if (v->shape[k] == 1) continue;
+    if (nd > 0 && str[nd - 1] == v->shape[k] * v->strides[k]) {
+      shp[nd - 1] *= v->shape[k];
+      str[nd - 1] = v->strides[k];
+    } else {
+      shp[nd] = v->shape[k];
+      str[nd++] = v->strides[k];
+    }
+  }
+  int64_t n = nd ? shp[nd - 1] : 1, st = nd ? str[nd - 1] : 0;
   int64_t idx[NDT_MAXDIMS] = {0};
   int64_t runs = v->size / (n ? n : 1);
   for (int64_t r = 0; r < runs; r++) {
     int64_t f = v->offset;
-    for (int k = 0; k < nd - 1; k++) f += idx[k] * v->strides[k];
+    for (int k = 0; k < nd - 1; k++) f += idx[k] * str[k];
     int64_t left = n;
     while (left > 0) {
       const ndt_tile *tl = &s->tiles[ndt_store_tile_of(s, f)];
@@ -100,7 +114,7 @@ static void view_transfer(const ndt_array *v, ndt_memory *m, char *buf, int to_b
       left -= c;
     }
     for (int k = nd - 2; k >= 0; k--) {
-      if (++idx[k] < v->shape[k]) break;
+      if (++idx[k] < shp[k]) break;
       idx[k] = 0;
     }
   }

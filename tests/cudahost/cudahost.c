@@ -363,12 +363,13 @@ static void fbody_grid(ndt_fg_body body, const ndt_dk_flaunch *L, unsigned *flag
 }
 
 /* ---- streams ---- */
-enum { OP_COPY, OP_SET, OP_KERNEL, OP_FREE, OP_RECORD, OP_WAIT, OP_HOST };
+enum { OP_COPY, OP_COPY2D, OP_SET, OP_KERNEL, OP_FREE, OP_RECORD, OP_WAIT, OP_HOST };
 typedef struct op {
   int kind;
   char *dst;
   const char *src;
   size_t n;
+  size_t dpitch, spitch, height;   /* OP_COPY2D: n bytes a row */
   int value;
   cudaEvent_t ev;
   long gen;
@@ -444,6 +445,10 @@ static void run_op(cudaStream_t s, op *o) {
   switch (o->kind) {
     case OP_COPY:
       if (!dead) memmove(o->dst, o->src, o->n);
+      break;
+    case OP_COPY2D:
+      for (size_t r = 0; !dead && r < o->height; r++)
+        memmove(o->dst + r * o->dpitch, o->src + r * o->spitch, o->n);
       break;
     case OP_SET:
       if (!dead) memset(o->dst, o->value, o->n);
@@ -809,18 +814,31 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, enum cudaMemcp
 }
 
 /* rows of width bytes at their pitches (CUDA's rules: pitches >= width),
- * each row a copy on the stream, so each is checked like one */
+ * each row checked like a copy of its own, all of them one operation on
+ * the stream (as on a GPU: one call; a row an operation made the host
+ * build's gathers of columns cost a thread switch an element) */
 cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
                               size_t width, size_t height, enum cudaMemcpyKind kind,
                               cudaStream_t s) {
   if (dpitch < width || spitch < width) return ret(cudaErrorInvalidValue);
+  cudaStream_t q;
+  cudaError_t e = stream_of(s, &q);
+  if (e) return ret(e);
+  if (width == 0 || height == 0) return cudaSuccess;
   atomic_fetch_add(&n_copy2d, 1);
+  char *d0 = work_of(dst);
+  const char *s0 = work_of(src);
   for (size_t r = 0; r < height; r++) {
-    cudaError_t e = cudaMemcpyAsync((char *)dst + r * dpitch, (const char *)src + r * spitch,
-                                    width, kind, s);
-    if (e) return e;
+    char *d = (char *)dst + r * dpitch;
+    const char *sr = (const char *)src + r * spitch;
+    if (!kind_ok(d, sr, width, kind)) return ret(cudaErrorInvalidValue);
+    if (work_of(d) != d0 + r * dpitch || work_of(sr) != s0 + r * spitch)
+      return ret(cudaErrorInvalidValue);   /* a region across two allocations */
   }
-  return cudaSuccess;
+  atomic_fetch_add(&n_copy, (long)height);
+  atomic_fetch_add(&n_copy_bytes, (long)(width * height));
+  return ret(enqueue(q, (op){.kind = OP_COPY2D, .dst = d0, .src = s0, .n = width,
+                             .dpitch = dpitch, .spitch = spitch, .height = height}));
 }
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind) {
