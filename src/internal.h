@@ -598,9 +598,10 @@ extern ndt_memory ndt__host_memory;   /* memory.c */
  * (NDT__PIN_MIN bytes or more) and not yet registered; the mark stays with
  * the buffer while the cache keeps it and is undone before the buffer goes
  * back to the system. A refusal is not an error (the copy goes from
- * pageable memory; counted, one line under NDTILE_VERBOSE). */
+ * pageable memory; counted): 1 when that was the process's first refusal
+ * (the caller says so under NDTILE_VERBOSE), else 0. */
 #define NDT__PIN_MIN ((size_t)64 << 10)
-void ndt__host_pin(ndt_memory *m, void *p, size_t n);
+int ndt__host_pin(ndt_memory *m, void *p, size_t n);
 /* buffers registered now, registrations made so far, refused so far, and
  * the large buffers mapped so far (a registration each at most) */
 void ndt__host_pin_stats(int64_t out[4]);

@@ -202,10 +202,10 @@ static void *fresh(size_t sz, int *zeroed) {
  * that reuses its buffers pays the registration once. A buffer is
  * unregistered before it goes back to the system (release). The marks are
  * a table of the registered buffers (mem: the memory that registered it,
- * -1: refused, not asked again while the buffer lives). Small buffers are
+ * NULL: refused, not asked again while the buffer lives). Small buffers are
  * not registered: they come from malloc, whose blocks share pages. */
 _Static_assert(NDT__PIN_MIN >= CACHE_MIN, "registered buffers are mapped ones");
-typedef struct { char *p; size_t n; int mem; } pin_mark;
+typedef struct { char *p; size_t n; ndt_memory *mem; } pin_mark;
 static pthread_mutex_t pin_lock = PTHREAD_MUTEX_INITIALIZER;
 static pin_mark *pin_tab;
 static int pin_n, pin_cap;
@@ -230,28 +230,28 @@ static int pin_room(void) {
   return 1;
 }
 
-void ndt__host_pin(ndt_memory *m, void *p, size_t n) {
-  if (!p || !m->iface->host_register) return;
+int ndt__host_pin(ndt_memory *m, void *p, size_t n) {
+  int first_refusal = 0;
+  if (!p || !m->iface->host_register) return 0;
   size_t sz = rounded(n);
-  if (sz < NDT__PIN_MIN) return;
+  if (sz < NDT__PIN_MIN) return 0;
   pthread_mutex_lock(&pin_lock);
   /* (no room for the mark: the copy goes from pageable memory) */
   if (pin_find(p) < 0 && pin_room()) {
     int ok = m->iface->host_register(m, p, sz) == 0;
-    pin_tab[pin_n++] = (pin_mark){p, sz, ok ? m->id : -1};
+    pin_tab[pin_n++] = (pin_mark){p, sz, ok ? m : NULL};
     atomic_store(&pin_any, 1);
     if (ok) atomic_fetch_add(&pin_made, 1);
-    else if (atomic_fetch_add(&pin_refused, 1) == 0)
-      ndt__verbose("%s: a host buffer of %zu bytes could not be registered (page-locked); its "
-                   "copies go from pageable memory (counted; said once)", m->iface->name, sz);
+    else first_refusal = atomic_fetch_add(&pin_refused, 1) == 0;
   }
   pthread_mutex_unlock(&pin_lock);
+  return first_refusal;
 }
 
 void ndt__host_pin_stats(int64_t out[4]) {
   int64_t now = 0;
   pthread_mutex_lock(&pin_lock);
-  for (int i = 0; i < pin_n; i++) now += pin_tab[i].mem > 0;
+  for (int i = 0; i < pin_n; i++) now += pin_tab[i].mem != NULL;
   pthread_mutex_unlock(&pin_lock);
   out[0] = now;
   out[1] = atomic_load(&pin_made);
@@ -265,7 +265,7 @@ static void unpin(char *p, size_t sz) {
   pthread_mutex_lock(&pin_lock);
   int i = pin_find(p);
   if (i >= 0) {
-    ndt_memory *m = pin_tab[i].mem > 0 ? ndt__mem_by_id(pin_tab[i].mem) : NULL;
+    ndt_memory *m = pin_tab[i].mem;
     if (m && m->iface->host_unregister) m->iface->host_unregister(m, p, pin_tab[i].n);
     pin_tab[i] = pin_tab[--pin_n];
     if (!pin_n) atomic_store(&pin_any, 0);

@@ -235,8 +235,10 @@ static size_t tile_bytes(const ndt_tile *t) { return (size_t)t->len * t->store->
 static void pin_host(ndt_tile *t, ndt_memory *m) {
   ndt_store *s = t->store;
   if (!m->iface->host_register || s->borrowed) return;
-  if (s->run) ndt__host_pin(m, s->run, (size_t)s->size * (size_t)s->itemsize);
-  else ndt__host_pin(m, t->data, tile_bytes(t));
+  size_t n = s->run ? (size_t)s->size * (size_t)s->itemsize : tile_bytes(t);
+  if (ndt__host_pin(m, s->run ? s->run : t->data, n))
+    ndt__verbose("%s: a host buffer of %zu bytes could not be registered (page-locked); its "
+                 "copies go from pageable memory (counted; said once)", m->iface->name, n);
 }
 
 static void copy_freed(ndt_tile *t, int m) {

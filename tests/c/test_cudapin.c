@@ -99,16 +99,7 @@ int main(int argc, char **argv) {
   int bad = run_frame(H, W) + run_frame(H, W);
   counts(c2);
   ndt__host_pin_stats(core2);
-  for (int f = 2; f < 6; f++) {
-    bad += run_frame(H, W);
-    if (getenv("PIN_DEBUG")) {
-      long c[9];
-      int64_t live, cached, pl, ph;
-      counts(c);
-      ndt__mem_stats(&live, &cached, &pl, &ph);
-      fprintf(stderr, "frame %d: %ld registrations, %ld unregistered; live %lld cached %lld peak %lld\n", f, c[REG], c[UNREG], (long long)live, (long long)cached, (long long)pl);
-    }
-  }
+  for (int f = 2; f < 6; f++) bad += run_frame(H, W);
   counts(c6);
   EXPECT(bad == 0, "%s: %d elements differ from the CPU's", mode, bad);
   long moved = 6 * 3 * FRAME_BYTES;   /* x and y up, r down, per frame */

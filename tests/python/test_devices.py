@@ -1348,7 +1348,9 @@ def test_copies_go_from_pinned_host_memory():
     on2, on6 = out["on", 2], out["on", 6]
     # x and y up, r down: three frames' bytes a frame, all pinned
     assert on6["pinned_bytes"] >= 6 * 3 * frame, on6
-    assert 6 <= on2["reg"] and on6["reg"] == on2["reg"], (on2, on6)   # recycled: kept
+    # x, y and r: three tiles each, registered once; frames 3-6 reuse them
+    # (unregistered on every free, as without the cache below: 9 a frame)
+    assert 6 <= on2["reg"] and on6["reg"] - on2["reg"] <= 3, (on2, on6)
     assert on6["pageable_bytes"] < 65536, on6     # the small array, the flags words
     assert on6["pageable"] >= 2, on6              # (the small array: up and down)
     for f in (2, 6):
@@ -1356,7 +1358,7 @@ def test_copies_go_from_pinned_host_memory():
         assert off["reg"] == off["pinned"] == 0, off
         assert off["pageable_bytes"] >= f * 3 * frame, off
     nc2, nc6 = out["nocache", 2], out["nocache", 6]
-    assert nc6["reg"] > nc2["reg"] and nc6["unreg"] > 0, (nc2, nc6)   # freed: unregistered
-    assert nc6["reg"] - nc6["unreg"] <= 12, nc6   # at most the live arrays' stay registered
+    assert nc6["reg"] >= nc2["reg"] + 4 * 6 and nc6["reg"] > on6["reg"], (nc2, nc6)
+    assert nc6["reg"] - nc6["unreg"] <= 3, nc6    # each freed one unregistered first
     lim = out["limit", 6]
     assert lim["refused"] > 0 and lim["reg"] > 0 and lim["pageable_bytes"] >= frame // 3, lim
