@@ -188,7 +188,8 @@ const char *cudaGetErrorString(cudaError_t e) {
     case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
     case cudaErrorHostMemoryAlreadyRegistered:
       return "part or all of the requested memory range is already mapped";
-    case cudaErrorHostMemoryNotRegistered: return "pointer does not correspond to a registered memory region";
+    case cudaErrorHostMemoryNotRegistered:
+      return "pointer does not correspond to a registered memory region";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
   }
   return "unknown error";
