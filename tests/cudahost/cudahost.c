@@ -814,7 +814,7 @@ static int kind_ok(const void *dst, const void *src, size_t n, enum cudaMemcpyKi
   return 0;
 }
 
-static void pin_count_copy(const void *dst, const void *src, size_t n);
+static void pin_count(const void *dst, size_t dspan, const void *src, size_t sspan, size_t n);
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind,
                             cudaStream_t s) {
   cudaStream_t q;
@@ -824,7 +824,7 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, enum cudaMemcp
   if (!kind_ok(dst, src, n, kind)) return ret(cudaErrorInvalidValue);
   atomic_fetch_add(&n_copy, 1);
   atomic_fetch_add(&n_copy_bytes, (long)n);
-  pin_count_copy(dst, src, n);
+  pin_count(dst, n, src, n, n);
   return ret(enqueue(q, (op){.kind = OP_COPY, .dst = work_of(dst), .src = work_of(src), .n = n}));
 }
 
@@ -852,6 +852,7 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
   }
   atomic_fetch_add(&n_copy, (long)height);
   atomic_fetch_add(&n_copy_bytes, (long)(width * height));
+  pin_count(dst, (height - 1) * dpitch + width, src, (height - 1) * spitch + width, width * height);
   return ret(enqueue(q, (op){.kind = OP_COPY2D, .dst = d0, .src = s0, .n = width,
                              .dpitch = dpitch, .spitch = spitch, .height = height}));
 }
@@ -976,14 +977,17 @@ cudaError_t cudaFreeHost(void *p) {
   return cudaSuccess;
 }
 
-/* a copy's host side (a side that is not device memory) pinned or not */
-static void pin_count_copy(const void *dst, const void *src, size_t n) {
-  const char *h = !dev_of_ptr(src) ? src : !dev_of_ptr(dst) ? dst : NULL;
-  if (!h || (!dev_of_ptr(src) && !dev_of_ptr(dst))) return;   /* device to device, host to host */
+/* a copy of n bytes counted by its host side (the side that is not
+ * device memory: the span it reaches) as pinned or pageable */
+static void pin_count(const void *dst, size_t dspan, const void *src, size_t sspan, size_t n) {
+  int dd = dev_of_ptr(dst) != NULL, sd = dev_of_ptr(src) != NULL;
+  if (dd == sd) return;   /* device to device, host to host */
+  const char *h = dd ? src : dst;
+  size_t span = dd ? sspan : dspan;
   pthread_mutex_lock(&pin_lock);
-  int i = pin_at(h, n);
+  int i = pin_at(h, span);
   int pinned_all = i >= 0 && !pin_tab[i].lost && pin_tab[i].p <= h &&
-                   h + n <= pin_tab[i].p + pin_tab[i].n;
+                   h + span <= pin_tab[i].p + pin_tab[i].n;
   pthread_mutex_unlock(&pin_lock);
   atomic_fetch_add(pinned_all ? &n_pinned_copy : &n_pageable_copy, 1);
   atomic_fetch_add(pinned_all ? &n_pinned_bytes : &n_pageable_bytes, (long)n);
