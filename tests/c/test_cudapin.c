@@ -94,6 +94,10 @@ int main(int argc, char **argv) {
   if (!strcmp(mode, "off")) setenv("NDTILE_CUDA_PINNED", "0", 1);
   if (!strcmp(mode, "limit")) setenv("NDTILE_CUDAHOST_PIN_LIMIT", "5M", 1);
   setenv("NDTILE_DEVICES", "cuda:0,1", 0);
+  /* room for every tile (make test-cudahost's 256k would keep them off the
+   * devices; evictions would register the buffers of their write-backs) */
+  setenv("NDTILE_CUDA_MEM", "512M", 1);
+  setenv("NDTILE_CUDAHOST_MEM", "1G", 1);
   OK(ndt_init(NULL));
   const char *pl = getenv("NDTILE_CUDA_PLUGIN");
   void *h = pl ? dlopen(pl, RTLD_NOW | RTLD_NOLOAD) : NULL;
