@@ -52,6 +52,7 @@ static atomic_long n_alloc, n_kernel, n_fused, n_copy, n_copy_bytes, n_copy2d, n
     n_faults;
 static atomic_long n_rng;   /* the random fills' launches (also in n_kernel) */
 static atomic_long n_index;   /* index_impl.h's launches (gather, put), nz_impl.h's (argwhere) */
+static atomic_long n_view_copy;   /* index_impl.h's view copies (bind.c's gathers, scatters) */
 static atomic_long n_gemm;    /* the emulated cuBLAS's gemms (cublashost.c, cudahost_ext.h) */
 static atomic_long n_fft;     /* the emulated cuFFT's transforms (cuffthost.c) */
 static atomic_long n_solver;  /* the emulated cuSOLVER's calls (cusolverhost.c) */
@@ -88,7 +89,8 @@ static void stats_report(void) {
           "%ld allocations (%ld refused), %ld faults, %ld fused launches, %ld rng launches, "
           "%ld index launches, %ld reduce launches, %ld scan launches; fused: %ld interpreted, "
           "%ld compiled, %ld compiles, %ld cache hits, %ld gemm launches, %ld combine launches, "
-          "%ld fft launches, %ld solver launches, %ld sort launches, %ld bincount launches\n",
+          "%ld fft launches, %ld solver launches, %ld sort launches, %ld bincount launches, "
+          "%ld view copies\n",
           atomic_load(&n_kernel), atomic_load(&n_copy), atomic_load(&n_copy_bytes),
           atomic_load(&n_copy2d), atomic_load(&n_alloc), atomic_load(&n_fail_alloc),
           atomic_load(&n_faults), atomic_load(&n_fused), atomic_load(&n_rng),
@@ -97,7 +99,7 @@ static void stats_report(void) {
           atomic_load(&n_fused_compiled), atomic_load(&ndt__cudahost_n_compiles),
           atomic_load(&n_cache_hits), atomic_load(&n_gemm), atomic_load(&n_combine),
           atomic_load(&n_fft), atomic_load(&n_solver), atomic_load(&n_sort),
-          atomic_load(&n_bincount));
+          atomic_load(&n_bincount), atomic_load(&n_view_copy));
 }
 
 void ndt__cudahost_count_cache_hit(void) { atomic_fetch_add(&n_cache_hits, 1); }
@@ -1171,7 +1173,11 @@ void ndt__cudahost_launch_index(void *stream, const ndt_dk_ilaunch *L, void (*gr
   int fault;
   ndt_dk_ilaunch *C = launch_copy(stream, L, sizeof *L, &q, &k_no, &fault);
   if (!C) return;
-  if (C->put) {
+  if (C->put == 2) {   /* a view copy: the buffer, n elements back to back */
+    atomic_fetch_add(&n_view_copy, 1);
+    int64_t n[1] = {C->n}, isz[1] = {C->isz};
+    fault = fault || index_ptr(k_no, &C->out, 1, n, isz, C->isz, "buffer");
+  } else if (C->put) {
     int64_t n[1] = {C->n}, is[1] = {C->is}, vs[1] = {C->vs};
     fault = fault || index_ptr(k_no, &C->idx[0], 1, n, is, 8, "indices") ||
             index_ptr(k_no, &C->vals, 1, n, vs, C->isz, "values");
@@ -1193,7 +1199,7 @@ void ndt__cudahost_launch_index(void *stream, const ndt_dk_ilaunch *L, void (*gr
     fault = index_ptr(k_no, &C->pptr[t], 1, &len, &C->es, 1, "walked piece");
   }
   char *rep = (char *)C->report;
-  if (!fault) fault = index_ptr(k_no, &rep, 1, &one, &one, 8, "report word");
+  if (!fault && C->put != 2) fault = index_ptr(k_no, &rep, 1, &one, &one, 8, "report word");
   C->report = (unsigned long long *)rep;
   launch_queue(q, grid, C, fault);
 }
