@@ -2268,6 +2268,57 @@ static void test_index(void) {
       free(pi);
       free(pv);
     }
+    /* view copy (bind.c's gather of a view across tiles, and its scatter):
+     * 1-3 axes, reversed and gapped, a broadcast axis (gather only): each
+     * element between the view and buffer position e in C order */
+    static const int64_t vshape[][3] = {{3877, 1, 1}, {25, 70, 1}, {9, 11, 13}, {60, 5, 1}};
+    static const int64_t vst[][3] = {{-1, 0, 0}, {-140, 2, 0}, {300, -23, 1}, {0, 7, 0}};
+    static const int64_t voff[] = {3876, 24 * 140 + 3, 22 * 11 + 12 * 1 + 9, 17};
+    static const int vnd[] = {1, 2, 3, 2};
+    for (int c = 0; c < 4; c++) {
+      ndt_dk_ilaunch *L = &it_L;
+      int64_t n = vshape[c][0] * vshape[c][1] * vshape[c][2];
+      char *buf = malloc((size_t)n * isz), *want = malloc((size_t)n * isz);
+      for (int dir = 0; dir < (c == 3 ? 1 : 2); dir++)
+        for (int gi = 0; gi < 3; gi++) {
+          memset(L, 0, sizeof *L);
+          L->put = 2;
+          L->phase = dir;
+          L->nd = vnd[c];
+          L->isz = isz;
+          L->n = n;
+          L->aoff = voff[c];
+          L->out = buf;
+          for (int j = 0; j < vnd[c]; j++) {
+            L->shape[j] = vshape[c][j];
+            L->ast[j] = vst[c][j];
+          }
+          for (int t = 0; t < IT_NT; t++) memcpy(dtile[t], it_tile[t], (size_t)IT_T * isz);
+          for (int64_t j = 0; j < n * isz; j++) want[j] = buf[j] = (char)it_next();
+          it_pieces(L, dtile);
+          ndt_dk_emu_blocks = grids[gi][0];
+          ndt_dk_emu_threads = grids[gi][1];
+          EXPECT(ndt__dk_index(L, NULL) == 0, "view copy launch refused");
+          int same = 1;
+          for (int64_t e = 0; e < n; e++) {   /* the element's store offset, in C order */
+            int64_t f = voff[c], r = e, lo, hi;
+            for (int j = vnd[c] - 1; j >= 0; j--) {
+              f += (r % vshape[c][j]) * vst[c][j];
+              r /= vshape[c][j];
+            }
+            char *src = it_at(NULL, f, &lo, &hi);
+            if (dir == 0) same &= !memcmp(buf + e * isz, src, (size_t)isz);
+            else memcpy(src, want + e * isz, (size_t)isz);   /* it_tile: the expected tiles */
+          }
+          if (dir == 1) {
+            for (int t = 0; t < IT_NT; t++) same &= !memcmp(dtile[t], it_tile[t], (size_t)IT_T * isz);
+          }
+          EXPECT(same, "view copy %s case %d dir %d grid %d: bytes differ",
+                 ndt_dtype_name(dts[di]), c, dir, gi);
+        }
+      free(buf);
+      free(want);
+    }
     for (int t = 0; t < IT_NT; t++) {
       free(it_tile[t]);
       free(dtile[t]);

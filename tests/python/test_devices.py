@@ -1200,6 +1200,27 @@ def test_sorts_run_on_the_device_with_the_cpus_bits(tiles):
 
 
 @needs_cudahost
+def test_reversed_lines_across_tiles_sort_on_the_device(tmp_path):
+    """A reversed line across tiles is gathered by one view copy launch, so
+    its sort runs on the device (it stayed on the CPU while the gather took
+    a copy per element)."""
+    trace = tmp_path / "t.json"
+    r = run("""
+        import numpy, ndtile as np
+        v = numpy.random.default_rng(1).standard_normal(1_500_000)     # 6 tiles
+        got = numpy.asarray(np.sort(np.asarray(v)[::-3], kind="stable"))
+        assert numpy.array_equal(got, numpy.sort(v[::-3], kind="stable"))
+        got = numpy.asarray(np.argsort(np.asarray(v)[::-1]))
+        assert numpy.array_equal(got, numpy.argsort(v[::-1], kind="stable"))
+    """, NDTILE_DEVICES="cuda:0", NDTILE_CUDA_PLUGIN=cudahost_plugin(),
+            NDTILE_PROFILE=str(trace))
+    assert r.returncode == 0, r.stdout + r.stderr
+    procs = [e["args"]["proc"] for e in json.loads(trace.read_text())["traceEvents"]
+             if e["ph"] == "X" and e.get("args", {}).get("kind") == "sort"]
+    assert procs and set(procs) == {"cuda"}, procs
+
+
+@needs_cudahost
 def test_partition_stays_on_the_cpu():
     """partition and argpartition ("partition" tasks) stay on the CPU: off
     the kth positions their result is the CPU introselect's. (median sorts:
