@@ -8,11 +8,21 @@
  * precision as the CPU's LAPACK (float64 or complex128, whatever the
  * input): a pack kernel (src/kernels/cuda/lines_impl.h) loads every
  * matrix of the block, cast, column-major into a batch buffer (and b, or
- * an identity for inv), then per matrix cusolverDn?getrf + ?getrs (solve,
- * inv) or ?potrf (cholesky, lower or upper), and an unpack kernel stores
- * the results into the output (cast to float32/complex64 for single
- * inputs, a Cholesky factor's other triangle as zeros). The pivots' info
- * words and the U factors' diagonals come back to the host once per task:
+ * an identity for inv), then the factorisation and solve, and an unpack
+ * kernel stores the results into the output (cast to float32/complex64
+ * for single inputs, a Cholesky factor's other triangle as zeros):
+ *   - matrices of order n <= 32 (NDT_LA_BATCH_N, a fixed rule: what the
+ *     batched calls are for) take one call for all of the block's
+ *     matrices: cublas?getrfBatched + ?getrsBatched (solve) or
+ *     ?getriBatched (inv, out of place: no identity packed), and
+ *     cusolverDn?potrfBatched (cholesky); their arrays of matrix pointers
+ *     are built on the host and copied into the task's device scratch
+ *     (cuBLAS is the matmul's, cuda_matmul.h: its library and handle);
+ *   - larger ones (or without cuBLAS's batched LU, or cuSOLVER's
+ *     potrfBatched) one call per matrix: cusolverDn?getrf + ?getrs (solve,
+ *     inv) or ?potrf.
+ * The pivots' info words and the U factors' diagonals come back to the
+ * host once per task:
  * as on the CPU, a zero pivot or a NaN on U's diagonal is "Singular
  * matrix" and a failed Cholesky "Matrix is not positive definite"
  * (NDT_ERR_LINALG: numpy.linalg.LinAlgError).
@@ -22,26 +32,29 @@
  * solution, inverse or factor X (eps of the result's precision: float32's for
  * single results, rounded from double as on the CPU; cond the 2-norm condition
  * number of A); tested against NumPy (tests/python/test_cuda_linalg.py).
- * The calls depend on the program only and the handle asks for
- * deterministic results (cusolverDnSetDeterministicMode where the library
- * has it), so the bits are the same run to run.
+ * The calls (batched or not, and their batches: a block's matrices)
+ * depend on the program only and the handle asks for deterministic results
+ * (cusolverDnSetDeterministicMode where the library has it; cuBLAS
+ * documents no nondeterministic mode for its batched LU), so the bits are
+ * the same run to run (shown on the emulation; not yet checked on a GPU).
  *
  * cuSOLVER is no dependency of the plugin: it is dlopened at the first
  * such task a device is offered (NDTILE_CUDA_CUSOLVER names the file, 0 or
  * none keeps them on the CPU; else libcusolver.so.12 (CUDA 13),
  * libcusolver.so.11 (CUDA 12), libcusolver.so); without it supports
  * refuses them and NDTILE_VERBOSE=1 says why. One handle per device, on
- * its stream. Left: cuSOLVER's batched calls (one call per matrix here;
- * slow for stacks of many tiny matrices on a GPU), the other ops. */
+ * its stream. Without cuBLAS (NDTILE_CUDA_CUBLAS) solve and inv go per
+ * matrix. Left: the other ops; cusolverDnXpotrsBatched (cho_solve has no
+ * device path); S/C forms (the family computes in double). */
 #include "ops/linalg.h"
 
 /* Matrices of order up to this go through the batched calls (one call for
- * all of a block's matrices; above it, one cuSOLVER call per matrix, which
- * is what the library's blocked algorithms are for). A fixed rule: the
- * batched LU and Cholesky keep a matrix in a thread block's shared memory,
- * which holds 32 x 32 of complex double comfortably. */
+ * all of a block's matrices); larger ones one cuSOLVER call per matrix,
+ * whose blocked algorithms are for large matrices. A fixed rule, not a
+ * timing: the batched calls are documented for small matrices, where one
+ * call per matrix costs mostly its launch; 32 is an assumption, not yet
+ * measured on a GPU (a stack of 33 x 33 matrices pays one call each). */
 #define NDT_LA_BATCH_N 32
-
 
 #ifndef NDT_CUSOLVER_NAMES
 #define NDT_CUSOLVER_NAMES "libcusolver.so.12", "libcusolver.so.11", "libcusolver.so"
