@@ -56,6 +56,7 @@ static atomic_long n_view_copy;   /* index_impl.h's view copies (bind.c's gather
 static atomic_long n_gemm;    /* the emulated cuBLAS's gemms (cublashost.c, cudahost_ext.h) */
 static atomic_long n_fft;     /* the emulated cuFFT's transforms (cuffthost.c) */
 static atomic_long n_solver;  /* the emulated cuSOLVER's calls (cusolverhost.c) */
+static atomic_long n_batched; /* batched LU (cublashost.c) and Cholesky (cusolverhost.c) calls */
 /* the fused groups' tiers: the interpreter's launches and the compiled
  * kernels' (both in n_fused), the emulated NVRTC's compiles (nvrtc_emu.c),
  * and the kernels the plugin found in its disk cache */
@@ -90,7 +91,7 @@ static void stats_report(void) {
           "%ld index launches, %ld reduce launches, %ld scan launches; fused: %ld interpreted, "
           "%ld compiled, %ld compiles, %ld cache hits, %ld gemm launches, %ld combine launches, "
           "%ld fft launches, %ld solver launches, %ld sort launches, %ld bincount launches, "
-          "%ld view copies\n",
+          "%ld batched solver launches, %ld view copies\n",
           atomic_load(&n_kernel), atomic_load(&n_copy), atomic_load(&n_copy_bytes),
           atomic_load(&n_copy2d), atomic_load(&n_alloc), atomic_load(&n_fail_alloc),
           atomic_load(&n_faults), atomic_load(&n_fused), atomic_load(&n_rng),
@@ -99,7 +100,7 @@ static void stats_report(void) {
           atomic_load(&n_fused_compiled), atomic_load(&ndt__cudahost_n_compiles),
           atomic_load(&n_cache_hits), atomic_load(&n_gemm), atomic_load(&n_combine),
           atomic_load(&n_fft), atomic_load(&n_solver), atomic_load(&n_sort),
-          atomic_load(&n_bincount), atomic_load(&n_view_copy));
+          atomic_load(&n_bincount), atomic_load(&n_batched), atomic_load(&n_view_copy));
 }
 
 void ndt__cudahost_count_cache_hit(void) { atomic_fetch_add(&n_cache_hits, 1); }
@@ -1249,6 +1250,7 @@ static cudaError_t ext_launch(cudaStream_t s, int n, char **const *ptr, const si
   if (tally == NDT_CUDAHOST_TALLY_GEMM) atomic_fetch_add(&n_gemm, 1);
   if (tally == NDT_CUDAHOST_TALLY_FFT) atomic_fetch_add(&n_fft, 1);
   if (tally == NDT_CUDAHOST_TALLY_SOLVER) atomic_fetch_add(&n_solver, 1);
+  if (tally == NDT_CUDAHOST_TALLY_BATCHED) atomic_fetch_add(&n_batched, 1);
   int fault = fail_kernel_at > 0 && k_no == fail_kernel_at;
   for (int i = 0; i < n && !fault; i++) {
     if (!bytes[i]) continue;
@@ -1270,8 +1272,25 @@ static cudaError_t ext_launch(cudaStream_t s, int n, char **const *ptr, const si
   return cudaSuccess;
 }
 
+/* A device pointer an ext launch's fn read from device memory, on the
+ * stream's thread (cudahost_ext.h's reach): checked as a launch's operand
+ * is, and moved; outside the device's allocations (a host pointer, another
+ * device's, freed memory) it faults the device as a kernel would. */
+static int ext_reach(cudaStream_t s, char **p, size_t bytes, const char *what) {
+  if (!bytes) return 0;
+  cdev *d = s ? s->dev : NULL;
+  if (d && dev_of_ptr(*p) == d && in_live(*p, bytes)) {
+    *p = work_of(*p);
+    return 0;
+  }
+  fprintf(stderr, "cudahost: %s reaches [%p, %p), outside the device allocations: an illegal "
+          "address\n", what, (const void *)*p, (const void *)(*p + bytes));
+  if (d) dev_fault(d, cudaErrorIllegalAddress);
+  return -1;
+}
+
 static const ndt_cudahost_ext ext_table = {.version = NDT_CUDAHOST_EXT_VERSION,
-                                           .launch = ext_launch};
+                                           .launch = ext_launch, .reach = ext_reach};
 
 /* The integer products' launch (src/kernels/cuda/gemm_impl.h): as the
  * others, each run's a, b and c checked over what they reach and moved. */
