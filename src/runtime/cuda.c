@@ -1507,6 +1507,7 @@ static const struct { const char *kind; ndt_body_fn body; } bodies[] = {
     {"reduce combine", cb_combine_body},
     {"prod chain", cb_chain_body},
     {"prod fold", cb_fold_body},
+    {"reduce carry", cb_carry_body},
     {"sort", sort_body},
     {"bincount count", bin_count_body},
     {"bincount combine", bin_combine_body},
