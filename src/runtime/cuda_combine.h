@@ -15,10 +15,10 @@
  *                     along a reduced innermost axis, else k.acc: fused
  *                     complex products at CPU level >= 2);
  *   "reduce carry"    a step of the direct fold on many ranks (reduce.c's
- *                     carry_body): its blocks (operands, each read in
- *                     place in its one tile) walked as the direct fold
- *                     walks them, from the identity, a device copy of the
- *                     step before's running result, or the result;
+ *                     carry_body): its blocks (operands: in place, or
+ *                     gathered) walked as the direct fold walks them,
+ *                     from the identity, a device copy of the step
+ *                     before's running result, or the result;
  *   "reduce combine"  of argmin/argmax: the blocks' (value, index)
  *                     partials along the same chains, folded by
  *                     combine_impl.h's arg kernels (the CPU's ARG step),
@@ -32,8 +32,8 @@
  * flags. A chain that carries on across launches (more than
  * NDT_DK_MAXRUNS runs) starts from the result the launch before left
  * (not an arg chain: its running value is not kept, so supports refuses
- * one that would). The direct fold (and carry) of blocks with a run across
- * two tiles of the input stays on the CPU. */
+ * one that would). The direct fold of blocks with a run across two tiles
+ * of the input stays on the CPU. */
 #include "kernels/cuda/combine_impl.h"
 
 int ndt__dk_combine(int op, int acc, int fused, const ndt_dk_launch *L, unsigned *flags,
@@ -301,10 +301,15 @@ static void cb_walk_parts(cb_builder *B, const ndt_red_arg *r) {
 }
 
 /* reduce.c's fold_block: block blk of the input (its view bv) folded into
- * the result elements [clo, chi) it reaches, its runs in C order. The
- * block read in place: src < 0, in the tile of the walked input that holds
- * each run (a run across two tiles: the CPU's); src >= 0, block src of a
- * carry, bound at B->bp[src] with byte strides sst. */
+ * the result elements [clo, chi) it reaches, its runs in C order. src < 0:
+ * read in place in the tile of the walked input that holds each run (a
+ * run across two tiles: the CPU's); src >= 0: block src of a carry, bound
+ * at B->bp[src] with byte strides sst (in place, or gathered: C order).
+ * The runs are the view's (its strides join the coalescing, as in
+ * reduce.c's block body), so the chains do not depend on whether a block
+ * was gathered: supports sees the same ones. Each result element folds
+ * the same values in the same order as the CPU's however its runs are
+ * cut (k.acc: column by column; into one element: in order). */
 static void cb_walk_block(cb_builder *B, const ndt_red_arg *r, int64_t blk, const ndt_array *bv,
                           int src, const int64_t *sst) {
   const ndt_store *s = r->in.store;
@@ -316,11 +321,14 @@ static void cb_walk_block(cb_builder *B, const ndt_red_arg *r, int64_t blk, cons
   cb_block_start(&r->in, &r->tl, blk, start);
   for (int j = 0; j < nd; j++)
     if (!(r->mask >> j & 1)) obase += start[j] * ost[j];
-  int64_t shape[NDT_MAXDIMS], st2[2][NDT_MAXDIMS];
+  int64_t shape[NDT_MAXDIMS], st2[3][NDT_MAXDIMS];
   memcpy(shape, bv->shape, sizeof(int64_t) * (size_t)nd);
-  for (int j = 0; j < nd; j++) st2[0][j] = src < 0 ? bv->strides[j] * ssz : sst[j];
+  for (int j = 0; j < nd; j++) {
+    st2[2][j] = bv->strides[j] * ssz;
+    st2[0][j] = src < 0 ? st2[2][j] : sst[j];
+  }
   memcpy(st2[1], ost, sizeof(int64_t) * (size_t)nd);
-  int cd = coalesce(nd, shape, 2, st2);
+  int cd = coalesce(nd, shape, 3, st2);
   int64_t n = cd ? shape[cd - 1] : 1, sp = cd ? st2[0][cd - 1] : 0;
   int64_t so = cd ? st2[1][cd - 1] : 0, runs = 1, idx[NDT_MAXDIMS] = {0};
   for (int j = 0; j < cd - 1; j++) runs *= shape[j];
@@ -443,24 +451,14 @@ static void cb_arg_begin(cb_builder *B, cuda_dev *d, int dry, const ndt_red_arg 
   B->osz = 8;
 }
 
-/* a view's elements [*lo, *hi] (exec.c's view extent) */
-static void cb_extent(const ndt_array *v, int64_t *lo, int64_t *hi) {
-  *lo = *hi = v->offset;
-  for (int k = 0; k < v->ndim; k++) {
-    int64_t e = (v->shape[k] - 1) * v->strides[k];
-    if (e < 0) *lo += e;
-    else *hi += e;
-  }
-}
-
 /* The direct fold's steps on many ranks ("reduce carry": reduce.c's
  * carry_body): the result elements [clo, chi) start from the identity
  * (from 0: the elements the step's blocks reach start from it in the
  * kernel, a launch of empty runs fills the others first), from a copy of
  * the step before's running result (from 1: a copy on the device's
  * stream) or from what they hold (from 2); then the step's blocks, in
- * order, as the direct fold reads them (cb_walk_block), each in the one
- * tile it lies in (supports: else the CPU's). */
+ * order, as the direct fold reads them (cb_walk_block), each where the
+ * core bound it (in place, or gathered into scratch). */
 static int cb_carry_ok(cb_builder *B, cuda_dev *d, const ndt_operand *op, int nop,
                        const ndt_carry_arg *c) {
   const ndt_red_arg *r = &c->r;
@@ -474,12 +472,8 @@ static int cb_carry_ok(cb_builder *B, cuda_dev *d, const ndt_operand *op, int no
   cb_begin(B, d, 1, r->op, r->acc);
   for (int i = 0; i < c->nblk && !B->st; i++) {
     const ndt_array *v = op[2 + i].view;
-    int64_t lo, hi, st[NDT_MAXDIMS];
+    int64_t st[NDT_MAXDIMS];
     if (!v || !v->store || v->store != r->in.store || v->ndim != r->out.ndim) return 0;
-    if (v->size) {
-      cb_extent(v, &lo, &hi);
-      if (ndt_store_tile_of(v->store, lo) != ndt_store_tile_of(v->store, hi)) return 0;
-    }
     for (int j = 0; j < v->ndim; j++) st[j] = v->strides[j] * v->store->itemsize;
     cb_walk_block(B, r, c->blk[i], v, i, st);
   }
@@ -499,8 +493,8 @@ static ndt_status cb_carry(cb_builder *B, ndt_bound *b, const ndt_carry_arg *c) 
     if (e != cudaSuccess) return B->st = disable(B->d, e, "a reduction");
   }
   for (int i = 0; i < c->nblk; i++) {
-    if (b[2 + i].view->size && (!b[2 + i].ptr || b[2 + i].scratch))
-      return host->error(NDT_ERR_INTERNAL, "a CUDA carry's block is not in one tile");
+    if (b[2 + i].view->size && !b[2 + i].ptr)
+      return host->error(NDT_ERR_INTERNAL, "a CUDA carry's block is not bound");
     B->bp[i] = b[2 + i].ptr;
   }
   B->from_out = c->from != 0;

@@ -554,7 +554,10 @@ for dt in ["float32", "float64", "complex64", "int64", "int32"]:
                 warnings.simplefilter("ignore")
                 want = getattr(numpy, f)(vv, axis=0)
                 got = numpy.asarray(getattr(np, f)(xv, axis=0))
-            h.update(repr((dt, vn, f)).encode() + got.tobytes())
+            # (NaNs made canonical: a NaN's sign and payload after NaNs meet
+            # in a product depend on the operand order, as test_devkernels says)
+            c = numpy.where(numpy.isnan(got), numpy.nan, got) if got.dtype.kind in "fc" else got
+            h.update(repr((dt, vn, f)).encode() + c.tobytes())
             ok = got.dtype == want.dtype and got.shape == want.shape and (
                 numpy.allclose(got, want, rtol=1e-5, atol=1e-3, equal_nan=True)
                 if got.dtype.kind in "fc" else numpy.array_equal(got, want))
