@@ -9,9 +9,10 @@
  * "reduce block" whose innermost axis is summed), the other reductions' blocks (src/kernels/cuda/fold_impl.h:
  * integer and bool sums and products, min/max, nanmin/nanmax, any/all,
  * argmin/argmax, row-fold float sums), the ordered folds into a result
- * ("reduce combine": partials and the direct fold; "prod chain", "prod
- * fold": src/kernels/cuda/combine_impl.h, cuda_combine.h, a part of this
- * file) and the scans ("scan", "scan fixup":
+ * ("reduce combine": partials, argmin/argmax's and the direct fold;
+ * "reduce carry": the direct fold's steps on many ranks; "prod chain",
+ * "prod fold": src/kernels/cuda/combine_impl.h, cuda_combine.h, a part of
+ * this file) and the scans ("scan", "scan fixup":
  * src/kernels/cuda/scan_impl.h), with the CPU's bits, and the fused elementwise groups of src/ops/fusion.c (the
  * precompiled interpreter of src/kernels/cuda/fused_impl.h: a program per
  * group, built from its ndt_fused_desc; a program that recurs gets a
@@ -1544,6 +1545,7 @@ static const struct { const char *kind; ndt_body_fn body; } bodies[] = {
     {"reduce combine", cb_combine_body},
     {"prod chain", cb_chain_body},
     {"prod fold", cb_fold_body},
+    {"reduce carry", cb_carry_body},
     {"sort", sort_body},
     {"bincount count", bin_count_body},
     {"bincount combine", bin_combine_body},

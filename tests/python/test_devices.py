@@ -1321,3 +1321,100 @@ def test_bincount_runs_on_the_device_with_the_cpus_bits(tiles):
     line = r.stderr.split("cudahost: ")[1]
     n = int(re.search(r"(\d+) bincount launches", line).group(1))
     assert n >= 200, line      # they ran on the (emulated) devices
+
+
+ARGCOMBINE = """
+import ctypes, hashlib, json, numpy, ndtile as np
+lib = ctypes.CDLL(np._core.__file__)
+lib.ndt_debug_device_log_text.restype = ctypes.c_char_p
+rng = numpy.random.default_rng(8)
+bad, where, h = [], {}, hashlib.sha256()
+def placed(tag, f):
+    lib.ndt_debug_device_log(1)
+    r = numpy.asarray(f())
+    log = lib.ndt_debug_device_log_text().decode()
+    lib.ndt_debug_device_log(0)
+    for line in log.split("-- ran:")[0].splitlines():
+        if line.startswith("place") and "reduce combine" in line:
+            k = "cpu" if line.endswith(" cpu") else "dev"
+            where[k] = where.get(k, []) + [str(tag)]
+    return r
+def data(dt, n):
+    # few distinct values (ties: the first occurrence wins), NaNs of both
+    # signs and payloads, -0.0 and 0.0, infinities
+    dt = numpy.dtype(dt)
+    if dt.kind == "b":
+        return rng.integers(0, 2, n).astype(bool)
+    if dt.kind in "iu":
+        info = numpy.iinfo(dt)
+        v = rng.integers(0, 7, n).astype(dt)
+        v[rng.integers(0, n, 5)] = info.max
+        v[rng.integers(0, n, 5)] = info.min
+        return v
+    f = numpy.float32 if dt in (numpy.float32, numpy.complex64) else numpy.float64
+    def part():
+        v = rng.integers(-3, 4, n).astype(f)
+        v[rng.integers(0, n, 40)] = -0.0
+        v[rng.integers(0, n, 9)] = numpy.inf
+        v[rng.integers(0, n, 9)] = -numpy.inf
+        return v
+    if dt.kind == "f":
+        return part()
+    v = numpy.empty(n, dt)
+    v.real, v.imag = part(), part()
+    return v
+for dt in DTYPES:
+    dt = numpy.dtype(dt)
+    k = max(8, (4 << 20) // (dt.itemsize * 96 * 64) + 1)     # 4 MiB and more: several tiles
+    base = data(dt, k * 96 * 64).reshape(k, 96, 64)
+    for nan in [False, True]:
+        v = base.copy()
+        if nan and dt.kind in "fc":
+            f = v.view(v.real.dtype).reshape(-1)
+            i = rng.integers(0, f.size, 12)
+            f[i[:6]] = numpy.nan
+            f[i[6:]] = -numpy.nan
+            v.reshape(-1)[-1] = numpy.nan                # the last element NaN
+        elif nan:
+            continue
+        x = np.asarray(v)
+        x = x | x if dt.kind == "b" else x + dt.type(0)  # resident on the device
+        for vn, xv, vv in [("", x, v), ("[::-1]", x[::-1], v[::-1]), ("[:, ::2]", x[:, ::2], v[:, ::2])]:
+            for f in ["argmin", "argmax"]:
+                for ax in [0, 1, 2, None]:
+                    tag = (str(dt), nan, vn, f, ax)
+                    got = placed(tag, lambda: getattr(xv, f)(axis=ax))
+                    want = getattr(vv, f)(axis=ax)
+                    h.update(repr(tag).encode() + got.tobytes())
+                    if got.dtype != want.dtype or got.shape != want.shape or not numpy.array_equal(got, want):
+                        bad.append(tag)
+print(json.dumps([bad, where.get("cpu", [])[:20], len(where.get("dev", []))]))
+print(h.hexdigest())
+"""
+
+
+@needs_cudahost
+@pytest.mark.parametrize("tiles", ["", "64k"])
+def test_argmin_argmax_combines_run_on_the_device_with_numpys_indices(tiles):
+    """The argmin/argmax combine ("reduce combine" of (value, index) partials,
+    src/runtime/cuda_combine.h's arg chains) on the host build's devices:
+    NumPy's indices (the first of equals, the first NaN, complex values in
+    lexicographic order) for every dtype, along each axis and over all,
+    views, NaNs, -0.0, infinities; the same as the CPU run, and no combine
+    left on the CPU."""
+    env = {"NDTILE_TILE_BYTES": tiles} if tiles else {}
+    dts = ["?", "i2", "u8", "f4", "f8", "c8"] if tiles else \
+        ["?", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f4", "f8", "c8", "c16"]
+    code = "DTYPES = %r\n" % dts + ARGCOMBINE
+    cpu = run(code, **env)
+    r = run(code, NDTILE_DEVICES="cuda:0,1", NDTILE_CUDA_PLUGIN=cudahost_plugin(),
+            NDTILE_CUDAHOST_STATS="1", **env)
+    assert cpu.returncode == 0 and r.returncode == 0, cpu.stderr + r.stdout + r.stderr
+    bad, on_cpu, on_dev = json.loads(r.stdout.splitlines()[-2])
+    assert bad == [], bad
+    assert on_cpu == [], on_cpu                  # every combine placed on a device
+    assert on_dev > 0
+    assert json.loads(cpu.stdout.splitlines()[-2])[0] == []
+    assert r.stdout.splitlines()[-1] == cpu.stdout.splitlines()[-1]     # the CPU's results
+    line = r.stderr.split("cudahost: ")[1]
+    assert int(re.search(r"(\d+) combine launches", line).group(1)) >= on_dev, line
