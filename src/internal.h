@@ -540,6 +540,13 @@ typedef struct {
    * copy, and a wait, per element without it */
   ndt_status (*copy2d)(ndt_memory *to, void *dst, size_t dpitch, ndt_memory *from,
                        const void *src, size_t spitch, size_t width, size_t height);
+  /* optional: every element of view v (its tiles valid in this memory) to
+   * (to_buf) or from the C-order buffer buf in this memory, in one call;
+   * NDT_ERR_UNSUPPORTED (no error set) when it does not take v, and bind.c
+   * copies it run by run (a call, and a wait, per run of the view's
+   * merged axes and tile: a transpose's columns, a reversed view's
+   * elements) */
+  ndt_status (*view_copy)(ndt_memory *m, const ndt_array *v, void *buf, int to_buf);
   /* optional: registers the host buffer [p, p + n) for this memory's
    * copies (page-locked: cudaHostRegister), 0 on success, -1 when refused
    * (the copies then go from pageable memory); and unregisters it. The

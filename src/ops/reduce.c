@@ -341,13 +341,9 @@ static const ndt_task_kind combine_kind = {"reduce combine", {combine_body}, NUL
  * most two result tiles' worth moving per change of rank instead of the
  * blocks (the X-ray job's sums over the frames of a batch: 17.3 MB a sum
  * at 704x768 on 2 ranks, now 3.2). */
-#define CARRY_BLOCKS 32
-typedef struct {
-  red_arg r;          /* r.clo, r.chi: the result elements folded */
-  int from;           /* 0: the identity; 1: operand 1's running result; 2: operand 0's (RW) */
-  int nblk;
-  int64_t blk[CARRY_BLOCKS];   /* the blocks, operands 2.. */
-} carry_arg;
+#define CARRY_BLOCKS NDT_CARRY_BLOCKS
+typedef ndt_carry_arg carry_arg;   /* reduce.h: from 0 the identity, 1 operand 1's running
+                                      result, 2 operand 0's (RW); the blocks, operands 2.. */
 
 /* Operands: the running result or the result's elements [clo, chi) (write,
  * or read-write with from 2), the step before's running result (read) or

@@ -1,7 +1,7 @@
 /* reduce.h - the arguments of the reduction tasks (reduce.c), for the
  * bodies that run them: the CPU's in reduce.c, and a device plugin's
- * (src/runtime/cuda.c: its float sums), which finds them by the kinds'
- * names ("reduce block", "pairwise leaf"). */
+ * (src/runtime/cuda.c), which finds them by the kinds' names ("reduce
+ * block", "pairwise leaf", "reduce combine", "reduce carry", ...). */
 #ifndef NDT_OPS_REDUCE_H
 #define NDT_OPS_REDUCE_H
 #include "exec.h"
@@ -67,5 +67,21 @@ typedef struct {
   ndt_array reg;        /* the result elements it reaches (keepdims) */
   int first;            /* no earlier block reaches them: start from 1 */
 } ndt_prodfold_arg;
+
+/* "reduce carry": a step of the direct fold on many ranks (reduce.c):
+ * up to NDT_CARRY_BLOCKS blocks of the input (r.tl's blocks blk[]), in
+ * block order, folded into the result elements [r.clo, r.chi) from the
+ * identity (from 0), from a copy of the step before's running result
+ * (from 1; no blocks: only the copy) or from what operand 0 holds (from
+ * 2). Operands: the running result or the result's elements (write, or
+ * read-write with from 2; flat, C order), the step before's running
+ * result (read) or an empty view, the blocks (read). */
+#define NDT_CARRY_BLOCKS 32
+typedef struct {
+  ndt_red_arg r;
+  int from;
+  int nblk;
+  int64_t blk[NDT_CARRY_BLOCKS];
+} ndt_carry_arg;
 
 #endif

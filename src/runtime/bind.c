@@ -46,21 +46,22 @@ static void copy_run(char *p, int64_t ps, char *buf, int isz, int64_t n, int to_
 #undef STRIDED
 }
 
-/* The same through the memory's copy, for memories the host cannot address. */
-static void copy_run_far(ndt_memory *m, char *p, int64_t ps, char *buf, int isz, int64_t n,
-                         int to_buf) {
+/* The same through the memory's copy, for memories the host cannot address
+ * (the first failed copy's status: a device that failed). */
+static ndt_status copy_run_far(ndt_memory *m, char *p, int64_t ps, char *buf, int isz,
+                               int64_t n, int to_buf) {
   ndt_status (*cp)(ndt_memory *, void *, ndt_memory *, const void *, size_t) = m->iface->copy;
-  if (ps == isz) {
-    to_buf ? cp(m, buf, m, p, (size_t)n * isz) : cp(m, p, m, buf, (size_t)n * isz);
-    return;
-  }
+  if (ps == isz)
+    return to_buf ? cp(m, buf, m, p, (size_t)n * isz) : cp(m, p, m, buf, (size_t)n * isz);
   if (m->iface->copy2d && ps > isz && n > 1) {   /* rows of one element, in one call */
-    if (to_buf) m->iface->copy2d(m, buf, (size_t)isz, m, p, (size_t)ps, (size_t)isz, (size_t)n);
-    else m->iface->copy2d(m, p, (size_t)ps, m, buf, (size_t)isz, (size_t)isz, (size_t)n);
-    return;
+    if (to_buf)
+      return m->iface->copy2d(m, buf, (size_t)isz, m, p, (size_t)ps, (size_t)isz, (size_t)n);
+    return m->iface->copy2d(m, p, (size_t)ps, m, buf, (size_t)isz, (size_t)isz, (size_t)n);
   }
-  for (int64_t i = 0; i < n; i++, buf += isz)
-    to_buf ? cp(m, buf, m, p + i * ps, isz) : cp(m, p + i * ps, m, buf, isz);
+  ndt_status st = NDT_OK;
+  for (int64_t i = 0; i < n && st == NDT_OK; i++, buf += isz)
+    st = to_buf ? cp(m, buf, m, p + i * ps, isz) : cp(m, p + i * ps, m, buf, isz);
+  return st;
 }
 
 /* Elements of a run from flat element f with step st that lie in tile tl. */
@@ -78,10 +79,16 @@ static int64_t run_in_tile(const ndt_tile *tl, int64_t f, int64_t st, int64_t n)
 /* Copies between a view (its tiles' buffers in m) and a C-order buffer in
  * m: each run along the last axis is split where it crosses from one tile
  * to the next. */
-static void view_transfer(const ndt_array *v, ndt_memory *m, char *buf, int to_buf) {
+static ndt_status view_transfer(const ndt_array *v, ndt_memory *m, char *buf, int to_buf) {
   const ndt_store *s = v->store;
   int isz = ndt_vsize(v), ssz = s->itemsize, nd = 0;
   int host = m->iface->host_visible;
+  /* a memory that copies the whole view in one call (the CUDA plugin: one
+   * kernel over its tiles), unless it does not take this one */
+  if (!host && m->iface->view_copy) {
+    ndt_status st = m->iface->view_copy(m, v, buf, to_buf);
+    if (st != NDT_ERR_UNSUPPORTED) return st;
+  }
   /* the view's axes merged where one steps over the next (a block of rows
    * of a C-order array is one run): a memory the host cannot address pays
    * a call per run, and rows of 3 elements (argwhere's) cost a call each */
@@ -108,7 +115,10 @@ static void view_transfer(const ndt_array *v, ndt_memory *m, char *buf, int to_b
       int64_t c = run_in_tile(tl, f, st, left);   /* elements of the run inside this tile */
       char *p = ndt_tile_mem(tl, m) + (f - tl->start) * ssz + v->part;
       if (host) copy_run(p, st * ssz, buf, isz, c, to_buf);
-      else copy_run_far(m, p, st * ssz, buf, isz, c, to_buf);
+      else {
+        ndt_status e = copy_run_far(m, p, st * ssz, buf, isz, c, to_buf);
+        if (e) return e;
+      }
       buf += c * isz;
       f += c * st;
       left -= c;
@@ -118,6 +128,7 @@ static void view_transfer(const ndt_array *v, ndt_memory *m, char *buf, int to_b
       idx[k] = 0;
     }
   }
+  return NDT_OK;
 }
 
 /* 1 when tiles t0..t1 of s hold consecutive elements back to back in m (a
@@ -217,7 +228,12 @@ static ndt_status bind_view(const ndt_array *v, unsigned priv, ndt_memory *m, in
     st *= v->shape[k];
   }
   if (priv & NDT_READ) {
-    view_transfer(v, m, b->scratch, 1);
+    ndt_status e = view_transfer(v, m, b->scratch, 1);
+    if (e) {
+      scratch_free(m, b->scratch, (size_t)v->size * isz);
+      b->scratch = NULL;
+      return e;
+    }
     ndt__gathered += v->size * isz;
   }
   return NDT_OK;
@@ -225,15 +241,27 @@ static ndt_status bind_view(const ndt_array *v, unsigned priv, ndt_memory *m, in
 
 _Thread_local int64_t ndt__gathered;
 
-/* Scatters a gathered write back (when store) and frees the scratch. */
-static void unbind(ndt_bound *b, int store) {
-  if (!b->scratch) return;
+/* Scatters a gathered write back (when store) and frees the scratch; the
+ * scatter's status (a device that failed). */
+static ndt_status unbind(ndt_bound *b, int store) {
+  if (!b->scratch) return NDT_OK;
+  ndt_status st = NDT_OK;
   if (store && (b->priv & NDT_WRITE)) {
-    view_transfer(b->view, b->mem, b->scratch, 0);
+    st = view_transfer(b->view, b->mem, b->scratch, 0);
     ndt__gathered += b->view->size * ndt_vsize(b->view);
   }
   scratch_free(b->mem, b->scratch, (size_t)b->view->size * ndt_vsize(b->view));
   b->scratch = NULL;
+  return st;
+}
+/* every operand unbound (scattered back when the body succeeded): st, or
+ * the first scatter's failure */
+static ndt_status unbind_all(ndt_bound *b, int nb, ndt_status st) {
+  for (int i = 0; i < nb; i++) {
+    ndt_status u = unbind(&b[i], st == NDT_OK);
+    if (st == NDT_OK) st = u;
+  }
+  return st;
 }
 
 #define NB_LOCAL NDT_SPAN_OPS   /* gather: an index per axis; fused groups */
@@ -253,7 +281,7 @@ static ndt_status exec_on(const ndt_task_kind *k, ndt_processor *p, const ndt_op
     *ran = 1;
     st = k->body[p->kind](b, arg);
   }
-  for (int i = 0; i < nb; i++) unbind(&b[i], st == NDT_OK);
+  st = unbind_all(b, nb, st);
   if (b != local) ndt__mfree(b);
   return st;
 }
@@ -336,7 +364,7 @@ static ndt_status exec_tracked(const ndt_task_kind *k, ndt_processor *p, const n
       *ran = 1;
       st = fn(b, arg);
     }
-    for (int i = 0; i < nb; i++) unbind(&b[i], st == NDT_OK);
+    st = unbind_all(b, nb, st);
     ndt__release_ranges(p->mem, nr, r);
   }
   if (b != local) {
@@ -386,7 +414,7 @@ ndt_status ndt__piece_bind(const ndt_bound *b, const ndt_array *piece, ndt_bound
   return bind_view(piece, priv ? priv : NDT_READ, b->mem, 0, NULL, out);
 }
 
-void ndt__piece_release(ndt_bound *piece, int store) { unbind(piece, store); }
+void ndt__piece_release(ndt_bound *piece, int store) { (void)unbind(piece, store); }
 
 static char *elem_in(const ndt_store *s, const ndt_memory *m, int part, int64_t f,
                      int64_t step, int64_t *n) {

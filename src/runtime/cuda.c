@@ -9,9 +9,10 @@
  * "reduce block" whose innermost axis is summed), the other reductions' blocks (src/kernels/cuda/fold_impl.h:
  * integer and bool sums and products, min/max, nanmin/nanmax, any/all,
  * argmin/argmax, row-fold float sums), the ordered folds into a result
- * ("reduce combine": partials and the direct fold; "prod chain", "prod
- * fold": src/kernels/cuda/combine_impl.h, cuda_combine.h, a part of this
- * file) and the scans ("scan", "scan fixup":
+ * ("reduce combine": partials, argmin/argmax's and the direct fold;
+ * "reduce carry": the direct fold's steps on many ranks; "prod chain",
+ * "prod fold": src/kernels/cuda/combine_impl.h, cuda_combine.h, a part of
+ * this file) and the scans ("scan", "scan fixup":
  * src/kernels/cuda/scan_impl.h), with the CPU's bits, and the fused elementwise groups of src/ops/fusion.c (the
  * precompiled interpreter of src/kernels/cuda/fused_impl.h: a program per
  * group, built from its ndt_fused_desc; a program that recurs gets a
@@ -670,9 +671,8 @@ static int index_supports(int what, const ndt_operand *op, int nop, const void *
          h->vals.store && index_walk_ok(op[2].view);
 }
 
-/* the walked operand's tiles as L's pieces */
-static ndt_status index_pieces(const ndt_bound *b, ndt_dk_ilaunch *L) {
-  const ndt_array *v = b->view;
+/* the walked view's tiles (their buffers in m) as L's pieces */
+static ndt_status index_pieces(const ndt_array *v, ndt_memory *m, ndt_dk_ilaunch *L) {
   const ndt_store *s = v->store;
   int64_t lo, hi;
   index_extent(v, &lo, &hi);
@@ -687,7 +687,7 @@ static ndt_status index_pieces(const ndt_bound *b, ndt_dk_ilaunch *L) {
   L->es = s->itemsize;
   for (int64_t t = t0; t <= t1; t++) {
     const ndt_tile *tl = &s->tiles[t];
-    char *p = ndt_tile_mem(tl, b->mem);
+    char *p = ndt_tile_mem(tl, m);
     if (!p) return host->error(NDT_ERR_INTERNAL, "a walked tile has no device copy");
     L->pptr[t - t0] = p + v->part;
     L->pstart[t - t0] = tl->start;
@@ -733,7 +733,7 @@ static ndt_status index_one(cuda_dev *d, int what, ndt_bound *b, const void *arg
     }
     L->aoff = g->a.offset;
     L->out = b[1].ptr;
-    st = index_pieces(&b[0], L);
+    st = index_pieces(b[0].view, b[0].mem, L);
   } else {
     const ndt_put_head *h = arg;
     L->put = 1;
@@ -752,7 +752,7 @@ static ndt_status index_one(cuda_dev *d, int what, ndt_bound *b, const void *arg
     L->is = b[0].st[0];
     L->vals = b[1].ptr;
     L->vs = b[1].st[0];
-    st = index_pieces(&b[2], L);
+    st = index_pieces(b[2].view, b[2].mem, L);
   }
   if (st) return st;
   /* a put's claims: a word per element of its range, zero (index_impl.h) */
@@ -815,6 +815,44 @@ static ndt_status index_run(cuda_dev *d, int what, ndt_bound *b, int n, const in
   }
   pthread_mutex_unlock(&d->run);
   return st;
+}
+
+/* A view's elements to or from a C-order buffer (bind.c's gather of a view
+ * across tiles into scratch, and its scatter back): one launch of the index
+ * kernels' view copy over its tiles' buffers, then a wait, as a copy waits.
+ * Without it bind.c made a copy (and a wait) per run of the view's merged
+ * axes in a tile: per column of a transpose, per element of a reversed
+ * view. A view over more tiles than a launch holds is left to bind.c. */
+static _Thread_local ndt_dk_ilaunch view_launch;   /* 22 KB: not on a worker's stack */
+static ndt_status cm_view_copy(ndt_memory *m, const ndt_array *v, void *buf, int to_buf) {
+  const ndt_store *s = v->store;
+  int isz = ndt_dk_dtype_size(v->dtype);   /* (ndt_vsize: the plugin has no ndt__traits) */
+  if (v->size <= 0) return NDT_OK;
+  if (!s || v->ndim > NDT_MAXDIMS || isz < 1 || isz > 16) return NDT_ERR_UNSUPPORTED;
+  int64_t lo, hi;
+  index_extent(v, &lo, &hi);
+  if (ndt_store_tile_of(s, hi) - ndt_store_tile_of(s, lo) >= NDT_DK_IMAXPIECES)
+    return NDT_ERR_UNSUPPORTED;
+  ndt_dk_ilaunch *L = &view_launch;
+  memset(L, 0, offsetof(ndt_dk_ilaunch, pstart));
+  L->put = 2;
+  L->phase = to_buf ? 0 : 1;
+  L->nd = v->ndim;
+  L->isz = isz;
+  L->n = v->size;
+  L->aoff = v->offset;
+  L->out = buf;
+  for (int j = 0; j < v->ndim; j++) {
+    L->shape[j] = v->shape[j];
+    L->ast[j] = v->strides[j];
+  }
+  cuda_dev *d = NULL;
+  int fd = 0;
+  ndt_status st = copy_device(m, m, &d, &fd);
+  if (st == NDT_OK) st = index_pieces(v, m, L);
+  if (st) return st;
+  if (ndt__dk_index(L, d->stream)) return NDT_ERR_UNSUPPORTED;
+  return copy_wait(d, cudaGetLastError(), fd);
 }
 
 static ndt_status gather_body(ndt_bound *b, void *argp) {
@@ -1536,6 +1574,7 @@ static const struct { const char *kind; ndt_body_fn body; } bodies[] = {
     {"reduce combine", cb_combine_body},
     {"prod chain", cb_chain_body},
     {"prod fold", cb_fold_body},
+    {"reduce carry", cb_carry_body},
     {"sort", sort_body},
     {"bincount count", bin_count_body},
     {"bincount combine", bin_combine_body},
@@ -1616,7 +1655,8 @@ static int start(const ndt_plugin_host *h, const int *index, int n, char *why, s
                                    .host_visible = 0, .alloc = cm_alloc, .free = cm_free,
                                    .copy = cm_copy, .usage = cm_usage,
                                    .scratch_alloc = cm_scratch_alloc,
-                                   .scratch_free = cm_scratch_free, .copy2d = cm_copy2d};
+                                   .scratch_free = cm_scratch_free, .copy2d = cm_copy2d,
+                                   .view_copy = cm_view_copy};
     if (pinned) {
       d->miface.host_register = cm_host_register;
       d->miface.host_unregister = cm_host_unregister;

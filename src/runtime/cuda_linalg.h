@@ -8,11 +8,21 @@
  * precision as the CPU's LAPACK (float64 or complex128, whatever the
  * input): a pack kernel (src/kernels/cuda/lines_impl.h) loads every
  * matrix of the block, cast, column-major into a batch buffer (and b, or
- * an identity for inv), then per matrix cusolverDn?getrf + ?getrs (solve,
- * inv) or ?potrf (cholesky, lower or upper), and an unpack kernel stores
- * the results into the output (cast to float32/complex64 for single
- * inputs, a Cholesky factor's other triangle as zeros). The pivots' info
- * words and the U factors' diagonals come back to the host once per task:
+ * an identity for inv), then the factorisation and solve, and an unpack
+ * kernel stores the results into the output (cast to float32/complex64
+ * for single inputs, a Cholesky factor's other triangle as zeros):
+ *   - matrices of order n <= 32 (NDT_LA_BATCH_N, a fixed rule: what the
+ *     batched calls are for) take one call for all of the block's
+ *     matrices: cublas?getrfBatched + ?getrsBatched (solve) or
+ *     ?getriBatched (inv, out of place: no identity packed), and
+ *     cusolverDn?potrfBatched (cholesky); their arrays of matrix pointers
+ *     are built on the host and copied into the task's device scratch
+ *     (cuBLAS is the matmul's, cuda_matmul.h: its library and handle);
+ *   - larger ones (or without cuBLAS's batched LU, or cuSOLVER's
+ *     potrfBatched) one call per matrix: cusolverDn?getrf + ?getrs (solve,
+ *     inv) or ?potrf.
+ * The pivots' info words and the U factors' diagonals come back to the
+ * host once per task:
  * as on the CPU, a zero pivot or a NaN on U's diagonal is "Singular
  * matrix" and a failed Cholesky "Matrix is not positive definite"
  * (NDT_ERR_LINALG: numpy.linalg.LinAlgError).
@@ -22,18 +32,29 @@
  * solution, inverse or factor X (eps of the result's precision: float32's for
  * single results, rounded from double as on the CPU; cond the 2-norm condition
  * number of A); tested against NumPy (tests/python/test_cuda_linalg.py).
- * The calls depend on the program only and the handle asks for
- * deterministic results (cusolverDnSetDeterministicMode where the library
- * has it), so the bits are the same run to run.
+ * The calls (batched or not, and their batches: a block's matrices)
+ * depend on the program only and the handle asks for deterministic results
+ * (cusolverDnSetDeterministicMode where the library has it; cuBLAS
+ * documents no nondeterministic mode for its batched LU), so the bits are
+ * the same run to run (shown on the emulation; not yet checked on a GPU).
  *
  * cuSOLVER is no dependency of the plugin: it is dlopened at the first
  * such task a device is offered (NDTILE_CUDA_CUSOLVER names the file, 0 or
  * none keeps them on the CPU; else libcusolver.so.12 (CUDA 13),
  * libcusolver.so.11 (CUDA 12), libcusolver.so); without it supports
  * refuses them and NDTILE_VERBOSE=1 says why. One handle per device, on
- * its stream. Left: cuSOLVER's batched calls (one call per matrix here;
- * slow for stacks of many tiny matrices on a GPU), the other ops. */
+ * its stream. Without cuBLAS (NDTILE_CUDA_CUBLAS) solve and inv go per
+ * matrix. Left: the other ops; cusolverDnXpotrsBatched (cho_solve has no
+ * device path); S/C forms (the family computes in double). */
 #include "ops/linalg.h"
+
+/* Matrices of order up to this go through the batched calls (one call for
+ * all of a block's matrices); larger ones one cuSOLVER call per matrix,
+ * whose blocked algorithms are for large matrices. A fixed rule, not a
+ * timing: the batched calls are documented for small matrices, where one
+ * call per matrix costs mostly its launch; 32 is an assumption, not yet
+ * measured on a GPU (a stack of 33 x 33 matrices pays one call each). */
+#define NDT_LA_BATCH_N 32
 
 #ifndef NDT_CUSOLVER_NAMES
 #define NDT_CUSOLVER_NAMES "libcusolver.so.12", "libcusolver.so.11", "libcusolver.so"
@@ -47,6 +68,7 @@ typedef int (*csv_getrs_fn)(csv_handle, int, int, int, const void *, int, const 
                             int, int *);
 typedef int (*csv_potrf_bs_fn)(csv_handle, int, int, void *, int, int *);
 typedef int (*csv_potrf_fn)(csv_handle, int, int, void *, int, void *, int, int *);
+typedef int (*csv_potrf_batched_fn)(csv_handle, int, int, void *const *, int, int *, int);
 
 static struct {
   pthread_once_t once;
@@ -60,6 +82,7 @@ static struct {
   csv_getrs_fn getrs[2];
   csv_potrf_bs_fn potrf_bs[2];
   csv_potrf_fn potrf[2];
+  csv_potrf_batched_fn potrf_batched[2];   /* (optional: cholesky per matrix without) */
 } csv = {.once = PTHREAD_ONCE_INIT};
 
 static csv_handle csv_handle_of[NDT__MAX_DEVS];
@@ -99,6 +122,8 @@ static void csv_load(void) {
     *(void **)&csv.getrs[t] = dlsym(h, fn[2][t]);
     *(void **)&csv.potrf_bs[t] = dlsym(h, fn[3][t]);
     *(void **)&csv.potrf[t] = dlsym(h, fn[4][t]);
+    *(void **)&csv.potrf_batched[t] = dlsym(h, t ? "cusolverDnZpotrfBatched"
+                                                 : "cusolverDnDpotrfBatched");
     all = all && csv.getrf_bs[t] && csv.getrf[t] && csv.getrs[t] && csv.potrf_bs[t] &&
           csv.potrf[t];
   }
@@ -149,6 +174,8 @@ static int la_supports(cuda_dev *d, const void *arg) {
   for (int i = 0; i < a->nin; i++)
     if (a->in[i].dtype < NDT_BOOL || a->in[i].dtype > NDT_COMPLEX128) return 0;
   pthread_once(&csv.once, csv_load);
+  if (a->op != NDT_LINALG_CHOLESKY && a->n <= NDT_LA_BATCH_N)
+    pthread_once(&cbl.once, cbl_load);   /* (the batched LU is cuBLAS's) */
   return csv.ok && atomic_load(&csv_state[d - cdev]) >= 0;
 }
 
@@ -169,32 +196,43 @@ static void la_side(ndt_dk_lines *c, const ndt_array *v, const ndt_bound *b, int
   lines_side(c, v->shape, nd, nd - 2, b, n, ndt_dk_dtype_size(c->t));
 }
 
-/* One task (linalg.c's la_body for solve, inv, cholesky), d->run held. */
-static ndt_status la_task(cuda_dev *d, csv_handle h, ndt_bound *b, const la_arg *a) {
+/* One task (linalg.c's la_body for solve, inv, cholesky), d->run held; bh
+ * d's cuBLAS handle when cuBLAS has the batched LU, else NULL. */
+static ndt_status la_task(cuda_dev *d, csv_handle h, cbl_handle bh, ndt_bound *b,
+                          const la_arg *a) {
   int cx = a->ct == NDT_COMPLEX128, chol = a->op == NDT_LINALG_CHOLESKY;
-  int64_t n = a->n, k = a->op == NDT_LINALG_INV ? n : a->k, esz = cx ? 16 : 8;
+  int inv = a->op == NDT_LINALG_INV;
+  int64_t n = a->n, k = inv ? n : a->k, esz = cx ? 16 : 8;
   int64_t nmat = 1;
   for (int i = 0; i < a->nbd; i++) nmat *= a->out[0].shape[i];
+  int bat = n <= NDT_LA_BATCH_N && nmat <= INT_MAX / 2 &&
+            (chol ? csv.potrf_batched[cx] != NULL : bh != NULL);
   /* A's matrices n(n+1) elements apart, so that the diagonals of all of
    * them are one run of step n + 1 (read back for the NaN-pivot rule) */
   int64_t ast = n * (n + 1), bst = n * k;
   int lwork = 0, nn = (int)n, upper = (a->flags & NDT_LINALG_UPPER) != 0;
   size_t ab = (size_t)(nmat * ast * esz), bb = chol ? 0 : (size_t)(nmat * bst * esz);
-  size_t pb = (size_t)(nmat * n) * sizeof(int), ib = (size_t)(nmat + 1) * sizeof(int);
+  size_t pb = (size_t)(nmat * n) * sizeof(int), ib = (size_t)(2 * nmat + 1) * sizeof(int);
+  size_t tb = bat ? (size_t)(2 * nmat) * sizeof(void *) : 0;   /* the batched calls' arrays */
   ab = (ab + 255) / 256 * 256;
   bb = (bb + 255) / 256 * 256;
   pb = (pb + 255) / 256 * 256;
-  char *A = dev_malloc(d, ab + bb + pb + ib), *W = NULL;
+  ib = (ib + 255) / 256 * 256;
+  char *A = dev_malloc(d, ab + bb + pb + ib + tb), *W = NULL;
   int *hinfo = malloc(ib);
   char *hdiag = chol ? NULL : malloc((size_t)(nmat * n * esz));
-  int rc = A ? (chol ? csv.potrf_bs[cx](h, upper, nn, A, nn, &lwork)
-                     : csv.getrf_bs[cx](h, nn, nn, A, nn, &lwork))
-             : 0;
-  if (A && rc == 0) W = dev_malloc(d, (size_t)(lwork > 0 ? lwork : 1) * (size_t)esz);
-  if (!W || !hinfo || (!chol && !hdiag)) {
+  void **htab = bat ? malloc(tb) : NULL;
+  int rc = 0;
+  if (A && !bat) {
+    rc = chol ? csv.potrf_bs[cx](h, upper, nn, A, nn, &lwork)
+              : csv.getrf_bs[cx](h, nn, nn, A, nn, &lwork);
+    if (rc == 0) W = dev_malloc(d, (size_t)(lwork > 0 ? lwork : 1) * (size_t)esz);
+  }
+  if (!A || (!bat && !W) || !hinfo || (!chol && !hdiag) || (bat && !htab)) {
     if (A && !atomic_load(&d->dead)) cudaFreeAsync(A, d->stream);
     free(hinfo);
     free(hdiag);
+    free(htab);
     char msg[128];
     snprintf(msg, sizeof msg, "no memory or workspace (cuSOLVER status %d) for a linalg task: "
              "it runs on the CPU", rc);
@@ -202,6 +240,16 @@ static ndt_status la_task(cuda_dev *d, csv_handle h, ndt_bound *b, const la_arg 
   }
   char *B = A + ab;
   int *ipiv = (int *)(B + bb), *info = (int *)((char *)ipiv + pb);
+  void **tab = (void **)((char *)info + ib);   /* [A's matrices, B's (or C's)] */
+  ndt_status st = NDT_OK;
+  if (bat) {   /* the pointer arrays, in device memory as the calls need them */
+    for (int64_t q = 0; q < nmat; q++) {
+      htab[q] = A + q * ast * esz;
+      htab[nmat + q] = chol ? NULL : B + q * bst * esz;
+    }
+    cudaError_t e = cudaMemcpyAsync(tab, htab, tb, cudaMemcpyHostToDevice, d->stream);
+    if (e != cudaSuccess) st = disable(d, e, "a linalg task");
+  }
   ndt_dk_lines c;
   memset(&c, 0, sizeof c);
   c.cplx = cx;
@@ -210,8 +258,8 @@ static ndt_status la_task(cuda_dev *d, csv_handle h, ndt_bound *b, const la_arg 
   c.bbytes = (int64_t)ab;
   c.nval = n;
   la_side(&c, &a->in[0], &b[0], n, ast);
-  ndt_status st = lines_copy(d, &c, "a linalg task");
-  if (st == NDT_OK && !chol) {
+  if (st == NDT_OK) st = lines_copy(d, &c, "a linalg task");
+  if (st == NDT_OK && !chol && !(bat && inv)) {   /* (getriBatched writes all of C) */
     memset(&c, 0, sizeof c);
     c.cplx = cx;
     c.zi = -1;
@@ -229,7 +277,32 @@ static ndt_status la_task(cuda_dev *d, csv_handle h, ndt_bound *b, const la_arg 
     }
     st = lines_copy(d, &c, "a linalg task");
   }
-  for (int64_t q = 0; q < nmat && st == NDT_OK; q++) {
+  const char *lib = "cuSOLVER";
+  if (bat && st == NDT_OK) {   /* one call (two for LU) for all the block's matrices */
+    int nb = (int)nmat, rsinfo = 0;
+    if (chol) {
+      rc = csv.potrf_batched[cx](h, upper, nn, tab, nn, info, nb);
+    } else {
+      lib = "cuBLAS";
+      rc = cbl.getrf_b[cx](bh, nn, tab, nn, ipiv, info, nb);
+      if (rc == 0 && inv)
+        rc = cbl.getri_b[cx](bh, nn, (const void *const *)tab, nn, ipiv, tab + nmat, nn,
+                             info + nmat, nb);
+      else if (rc == 0)
+        rc = cbl.getrs_b[cx](bh, CBL_OP_N, nn, (int)k, (const void *const *)tab, nn, ipiv,
+                             tab + nmat, nn, &rsinfo, nb);
+      if (rc == 0 && rsinfo < 0) rc = -1;
+    }
+    if (rc) {
+      char msg[96];
+      snprintf(msg, sizeof msg, "%s failed (status %d)", lib, rc);
+      st = host->error(NDT_ERR_INTERNAL, msg);
+    } else {
+      cudaError_t e = cudaGetLastError();
+      if (e != cudaSuccess) st = disable(d, e, "a linalg task");
+    }
+  }
+  for (int64_t q = 0; q < nmat && st == NDT_OK && !bat; q++) {
     char *Aq = A + q * ast * esz;
     if (chol) {
       rc = csv.potrf[cx](h, upper, nn, Aq, nn, W, lwork, info + q);
@@ -237,7 +310,7 @@ static ndt_status la_task(cuda_dev *d, csv_handle h, ndt_bound *b, const la_arg 
       rc = csv.getrf[cx](h, nn, nn, Aq, nn, W, ipiv + q * n, info + q);
       if (rc == 0)
         rc = csv.getrs[cx](h, 0, nn, (int)k, Aq, nn, ipiv + q * n, B + q * bst * esz, nn,
-                           info + nmat);
+                           info + 2 * nmat);
     }
     if (rc) {
       char msg[96];
@@ -268,6 +341,8 @@ static ndt_status la_task(cuda_dev *d, csv_handle h, ndt_bound *b, const la_arg 
                             (size_t)(nmat * n), cudaMemcpyDeviceToHost, d->stream);
     if (e == cudaSuccess) e = cudaStreamSynchronize(d->stream);
     if (e != cudaSuccess) st = disable(d, e, "a linalg task");
+  } else if (htab && !atomic_load(&d->dead)) {
+    cudaStreamSynchronize(d->stream);   /* (the copy of htab done before it is freed) */
   }
   for (int64_t q = 0; q < nmat && st == NDT_OK; q++) {
     int bad = hinfo[q] > 0;
@@ -282,11 +357,12 @@ static ndt_status la_task(cuda_dev *d, csv_handle h, ndt_bound *b, const la_arg 
       st = host->error(NDT_ERR_INTERNAL, "cuSOLVER rejected an argument");
   }
   if (!atomic_load(&d->dead)) {
-    cudaFreeAsync(W, d->stream);
+    if (W) cudaFreeAsync(W, d->stream);
     cudaFreeAsync(A, d->stream);
   }
   free(hinfo);
   free(hdiag);
+  free(htab);
   return st;
 }
 
@@ -294,9 +370,15 @@ static ndt_status la_task(cuda_dev *d, csv_handle h, ndt_bound *b, const la_arg 
  * its first task */
 static ndt_status la_member(cuda_dev *d, void *ctx, ndt_bound *b, const void *arg) {
   (void)ctx;
+  const la_arg *a = arg;
   csv_handle h = csv_handle_for(d);
   if (!h) return host->error(NDT_ERR_NOMEM, "no cuSOLVER handle: the task runs on the CPU");
-  return la_task(d, h, b, arg);
+  int cx = a->ct == NDT_COMPLEX128;
+  cbl_handle bh = NULL;   /* (none: solve and inv per matrix through cuSOLVER) */
+  if (a->op != NDT_LINALG_CHOLESKY && a->n <= NDT_LA_BATCH_N && cbl.ok && cbl.getrf_b[cx] &&
+      cbl.getrs_b[cx] && cbl.getri_b[cx])
+    bh = cbl_handle_for(d);
+  return la_task(d, h, bh, b, arg);
 }
 
 /* n tasks on d (one alone, or a grouped task's members), in order, then

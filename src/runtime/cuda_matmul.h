@@ -85,6 +85,13 @@ static struct {
   cbl_dgemm_fn dgemm;
   cbl_cgemm_fn cgemm;
   cbl_zgemm_fn zgemm;
+  /* the batched LU of cuda_linalg.h, [0] D, [1] Z (optional: solve and inv
+   * go per matrix through cuSOLVER without them) */
+  int (*getrf_b[2])(cbl_handle, int, void *const *, int, int *, int *, int);
+  int (*getrs_b[2])(cbl_handle, int, int, int, const void *const *, int, const int *,
+                    void *const *, int, int *, int);
+  int (*getri_b[2])(cbl_handle, int, const void *const *, int, const int *, void *const *, int,
+                    int *, int);
 } cbl = {.once = PTHREAD_ONCE_INIT};
 
 /* a device's handle: 0 not made yet, 1 made, -1 cannot be made */
@@ -139,6 +146,14 @@ static void cbl_load(void) {
   *(void **)&cbl.dgemm = dlsym(h, "cublasDgemm_v2");
   *(void **)&cbl.cgemm = dlsym(h, "cublasCgemm_v2");
   *(void **)&cbl.zgemm = dlsym(h, "cublasZgemm_v2");
+  static const char *const lu[3][2] = {{"cublasDgetrfBatched", "cublasZgetrfBatched"},
+                                       {"cublasDgetrsBatched", "cublasZgetrsBatched"},
+                                       {"cublasDgetriBatched", "cublasZgetriBatched"}};
+  for (int t = 0; t < 2; t++) {
+    *(void **)&cbl.getrf_b[t] = dlsym(h, lu[0][t]);
+    *(void **)&cbl.getrs_b[t] = dlsym(h, lu[1][t]);
+    *(void **)&cbl.getri_b[t] = dlsym(h, lu[2][t]);
+  }
   if (!cbl.create || !cbl.set_stream || !cbl.set_math || !cbl.sgemm || !cbl.dgemm ||
       !cbl.cgemm || !cbl.zgemm) {
     snprintf(cbl.why, sizeof cbl.why, "cuBLAS lacks cublasCreate_v2, cublasSetStream_v2, "

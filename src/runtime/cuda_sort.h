@@ -12,7 +12,8 @@
  * 2 KiB a chunk of 256),
  * outside the budget as a gather's scratch is (a failure sends the task
  * to the CPU). A block the binding would gather element by element (a
- * reversed line across tiles: a copy call per element) stays on the CPU.
+ * reversed line across more tiles than the view copy takes: a copy call
+ * per element) stays on the CPU.
  * "partition" (partition, argpartition, median) stays on the
  * CPU: which elements land off the kth positions is the CPU introselect's
  * choice, and a device sort there would give other bits. */
@@ -24,13 +25,15 @@ int ndt__dk_sort(int dt, int wix, int quiet, ndt_dk_launch *L, void *stream);
 static int sort_kind(const ndt_task_kind *k) { return !strcmp(k->name, "sort"); }
 
 /* 1 when the binding would gather view v element by element: it crosses
- * tiles (separate device buffers) along a reversed last axis (bind.c's
- * gather copies a run per tile, and a 2-d copy takes no negative pitch) */
+ * more tiles (separate device buffers) than cm_view_copy's one launch
+ * takes, along a reversed last axis (bind.c's gather then copies a run per
+ * tile, and a 2-d copy takes no negative pitch) */
 static int sort_gathers_elements(const ndt_array *v) {
   if (!v->store || v->size <= 0 || v->strides[v->ndim - 1] >= 0) return 0;
   int64_t lo, hi;
   index_extent(v, &lo, &hi);
-  return ndt_store_tile_of(v->store, lo) != ndt_store_tile_of(v->store, hi);
+  return ndt_store_tile_of(v->store, hi) - ndt_store_tile_of(v->store, lo) >=
+         NDT_DK_IMAXPIECES;
 }
 
 static int sort_supports(const ndt_operand *op, int nop, const void *arg) {

@@ -18,8 +18,14 @@
  *                           (eps of the result's precision);
  *   cuda:0,1, 2 workers     the same bits as with 1 worker,
  *   cuda:0,cuda:0           and on two devices of one GPU;
- *   NDTILE_CUDA_CUSOLVER=/nonexistent  the CPU's bits.
- * Each cuda child checks in the device log where the tasks were placed. */
+ *   NDTILE_CUDA_CUSOLVER=/nonexistent  the CPU's bits;
+ *   NDTILE_CUDA_CUBLAS=/nonexistent    within the bound: solve and inv one
+ *                           cuSOLVER call per matrix, not cuBLAS's batched LU.
+ * Each cuda child checks in the device log where the tasks were placed.
+ * With the host build, the calls are counted (NDTILE_CUDAHOST_STATS): the
+ * stacks of small matrices (order <= 32) go through the batched calls,
+ * the 50 x 50 matrix (solve and inv: getrf + getrs each) one call per
+ * matrix. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -229,11 +235,29 @@ static int read_results(const char *file, int cpu, result *r, int max) {
   return n;
 }
 
+/* the count named what in the host build's NDTILE_CUDAHOST_STATS line in
+ * file (-1: none) */
+static long stat_of(const char *file, const char *what) {
+  FILE *f = fopen(file, "r");
+  char line[4096];
+  long v = -1;
+  while (f && fgets(line, sizeof line, f))
+    if (!strncmp(line, "cudahost: ", 10))
+      for (char *p = strtok(line + 10, ",;\n"); p; p = strtok(NULL, ",;\n")) {
+        char name[64];
+        long x;
+        if (sscanf(p, " %ld %63[^\n]", &x, name) == 2 && !strcmp(name, what)) v = x;
+      }
+  if (f) fclose(f);
+  return v;
+}
+
 static int spawn(const char *self, const char *devices, const char *workers, const char *file,
-                 const char *expect, const char *env, const char *val) {
+                 const char *expect, const char *env, const char *val, const char *err) {
   pid_t p = fork();
   if (p == 0) {
     if (env) setenv(env, val, 1);
+    if (err && freopen(err, "w", stderr)) setenv("NDTILE_CUDAHOST_STATS", "1", 1);
     execl(self, self, "child", devices, workers, file, expect, (char *)NULL);
     _exit(127);
   }
@@ -247,52 +271,71 @@ int main(int argc, char **argv) {
     return child(argv[2], atoi(argv[3]), argv[4], atoi(argv[5]));
   char dir[] = "/tmp/test_cudalinalg.XXXXXX";
   if (!mkdtemp(dir)) return 2;
-  enum { NCH = 5, MAXC = 32 };
-  char f[NCH][256];
-  for (int i = 0; i < NCH; i++) snprintf(f[i], sizeof f[i], "%s/r%d", dir, i);
+  enum { NCH = 6, MAXC = 32 };
+  char f[NCH][256], e[NCH][256];
+  for (int i = 0; i < NCH; i++) {
+    snprintf(f[i], sizeof f[i], "%s/r%d", dir, i);
+    snprintf(e[i], sizeof e[i], "%s/e%d", dir, i);
+  }
   char exe[1024];
   ssize_t el = readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (el <= 0) return 2;
   exe[el] = 0;
   int rc[NCH];
-  rc[0] = spawn(exe, "none", "2", f[0], "0", NULL, NULL);
-  rc[1] = spawn(exe, "cuda:0,1", "1", f[1], "1", NULL, NULL);
-  rc[2] = spawn(exe, "cuda:0,1", "2", f[2], "1", NULL, NULL);
-  rc[3] = spawn(exe, "cuda:0,cuda:0", "2", f[3], "1", NULL, NULL);
+  rc[0] = spawn(exe, "none", "2", f[0], "0", NULL, NULL, NULL);
+  rc[1] = spawn(exe, "cuda:0,1", "1", f[1], "1", NULL, NULL, e[1]);
+  rc[2] = spawn(exe, "cuda:0,1", "2", f[2], "1", NULL, NULL, NULL);
+  rc[3] = spawn(exe, "cuda:0,cuda:0", "2", f[3], "1", NULL, NULL, NULL);
   rc[4] = spawn(exe, "cuda:0,1", "2", f[4], "0", "NDTILE_CUDA_CUSOLVER",
-                "/nonexistent/libcusolver.so");
+                "/nonexistent/libcusolver.so", NULL);
+  rc[5] = spawn(exe, "cuda:0,1", "2", f[5], "1", "NDTILE_CUDA_CUBLAS",
+                "/nonexistent/libcublas.so", e[5]);
   for (int i = 0; i < NCH; i++) EXPECT(rc[i] == 0, "child %d exited with %d", i, rc[i]);
+  const char *plugin = getenv("NDTILE_CUDA_PLUGIN");
+  if (plugin && strstr(plugin, "cudahost")) {   /* the host build counts the calls */
+    long b1 = stat_of(e[1], "batched solver launches"), s1 = stat_of(e[1], "solver launches");
+    long b5 = stat_of(e[5], "batched solver launches"), s5 = stat_of(e[5], "solver launches");
+    EXPECT(b1 > 0 && s1 == 4, "small matrices batched (%ld calls), the 50 x 50 one per matrix "
+           "(%ld calls, want 4)", b1, s1);
+    EXPECT(b5 > 0 && s5 > 60 * 3, "without cuBLAS: cholesky batched (%ld calls), solve and inv "
+           "per matrix (%ld calls)", b5, s5);
+  }
   static result r[NCH][MAXC];
   int n[NCH];
   for (int i = 0; i < NCH; i++) n[i] = read_results(f[i], i == 0, r[i], MAXC);
   for (int i = 1; i < NCH; i++) EXPECT(n[i] == n[0] && n[0] > 10, "child %d: %d results", i, n[i]);
-  for (int c = 0; c < n[0] && c < n[1]; c++) {
-    const result *cpu = &r[0][c], *dev = &r[1][c];
-    int64_t per = cpu->sz / cpu->nmat;
-    double worst = 0;
-    for (int64_t q = 0; q < cpu->nmat; q++) {
-      double e = 0, y = 0;
-      for (int64_t j = 2 * q * per; j < 2 * (q + 1) * per; j++) {
-        e += (dev->v[j] - cpu->v[j]) * (dev->v[j] - cpu->v[j]);
-        y += cpu->v[j] * cpu->v[j];
+  for (int c = 0; c < n[0] && c < n[1] && c < n[5]; c++)
+    for (int dv = 1; dv <= 5; dv += 4) {   /* batched, and per matrix without cuBLAS */
+      const result *cpu = &r[0][c], *dev = &r[dv][c];
+      int64_t per = cpu->sz / cpu->nmat;
+      double worst = 0;
+      for (int64_t q = 0; q < cpu->nmat; q++) {
+        double e = 0, y = 0;
+        for (int64_t j = 2 * q * per; j < 2 * (q + 1) * per; j++) {
+          e += (dev->v[j] - cpu->v[j]) * (dev->v[j] - cpu->v[j]);
+          y += cpu->v[j] * cpu->v[j];
+        }
+        /* (single results: both rounded from double, so a float's eps) */
+        double eps = cpu->t == NDT_FLOAT32 || cpu->t == NDT_COMPLEX64 ? 0x1p-23 : 0x1p-52;
+        double b = 8 * (double)cpu->n * eps * cpu->cond[q] * sqrt(y);
+        double qq = b > 0 ? sqrt(e) / b : (e > 0 ? INFINITY : 0);
+        if (qq > worst) worst = qq;
       }
-      /* (single results: both rounded from double, so a float's eps) */
-      double eps = cpu->t == NDT_FLOAT32 || cpu->t == NDT_COMPLEX64 ? 0x1p-23 : 0x1p-52;
-      double b = 8 * (double)cpu->n * eps * cpu->cond[q] * sqrt(y);
-      double qq = b > 0 ? sqrt(e) / b : (e > 0 ? INFINITY : 0);
-      if (qq > worst) worst = qq;
+      EXPECT(worst <= 1, "case %d (child %d): a matrix's ||device - cpu||_F over the bound "
+             "(worst ratio %g)", c, dv, worst);
+      printf("case %d (dtype %d, n %lld, child %d): worst ||device - cpu||_F / bound = %.3g\n", c,
+             cpu->t, (long long)cpu->n, dv, worst);
+      if (dv == 5) continue;
+      size_t bytes = (size_t)(2 * cpu->sz) * sizeof(double);
+      for (int i = 2; i <= 3 && n[i] > c; i++)
+        EXPECT(!memcmp(dev->v, r[i][c].v, bytes), "case %d: child %d has child 1's bits", c, i);
+      if (n[4] > c)
+        EXPECT(!memcmp(cpu->v, r[4][c].v, bytes), "case %d: without cuSOLVER, the CPU's bits", c);
     }
-    EXPECT(worst <= 1, "case %d: a matrix's ||device - cpu||_F over the bound (worst ratio %g)",
-           c, worst);
-    printf("case %d (dtype %d, n %lld): worst ||device - cpu||_F / bound = %.3g\n", c, cpu->t,
-           (long long)cpu->n, worst);
-    size_t bytes = (size_t)(2 * cpu->sz) * sizeof(double);
-    for (int i = 2; i <= 3 && n[i] > c; i++)
-      EXPECT(!memcmp(dev->v, r[i][c].v, bytes), "case %d: child %d has child 1's bits", c, i);
-    if (n[4] > c)
-      EXPECT(!memcmp(cpu->v, r[4][c].v, bytes), "case %d: without cuSOLVER, the CPU's bits", c);
+  for (int i = 0; i < NCH; i++) {
+    remove(f[i]);
+    remove(e[i]);
   }
-  for (int i = 0; i < NCH; i++) remove(f[i]);
   rmdir(dir);
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;

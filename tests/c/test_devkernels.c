@@ -56,6 +56,10 @@
  *            of the sums and products; and that reversing a chain's runs
  *            or folding its copied run changes the CPU's bits for the
  *            float sums and products (so a device that did that is caught)
+ *   cbarg    the argmin/argmax combine (combine_impl.h's arg chains) of
+ *            all 13 dtypes: two chains of (value, index) partials, some
+ *            indices -1, a chain read backwards, against the CPU's ARG
+ *            kernel one pair at a time (reduce.c's combine)
  *   arg      argmin/argmax (fold_impl.h) of all 13 dtypes over the same
  *            data, runs of one and several rows with their first indices,
  *            empty runs, against the CPU's arg kernel: index and value
@@ -1370,6 +1374,84 @@ static void test_arg(void) {
   free(in);
 }
 
+/* ---- the argmin/argmax combine (combine_impl.h's arg chains) ----
+ * Two chains of (value, index) partials, some indices -1 (a block that had
+ * none): A, 4 columns from three runs (a row, n rows every 5 elements, 2
+ * rows), B, one column of 3n rows read backwards; against the CPU's
+ * combine (its ARG kernel on one pair at a time, pairs of index -1
+ * skipped), every dtype, NaNs and ties. */
+static void test_cbarg(void) {
+  static const int64_t lens[] = {1, 2, 5, 9, 40, 301};
+  enum { CAP = 4096 };
+  static unsigned char in[CAP * 16];
+  static int64_t ix[CAP], out[8], ref[8];
+  int checked = 0;
+  for (int dt = 0; dt < NDT_NTYPES; dt++)
+    for (int op = NDT_RED_ARGMIN; op <= NDT_RED_ARGMAX; op++) {
+      ndt_arg_fn argk = ndt__kern->arg((ndt_reduce_op)op, (ndt_dtype)dt);
+      EXPECT(argk && ndt__dk_cbarg(op, dt, NULL, NULL, NULL) == 0, "an arg combine for %s",
+             ndt_dtype_name((ndt_dtype)dt));
+      if (!argk) continue;
+      int isz = (int)ndt_dtype_size((ndt_dtype)dt);
+      for (int clean = 0; clean < 2; clean++)
+        for (size_t li = 0; li < sizeof lens / sizeof *lens; li++) {
+          int64_t n = lens[li];
+          fold_data((ndt_dtype)dt, clean, in, CAP, (uint64_t)(dt * 11 + op * 3 + n));
+          if (dt == NDT_BOOL)
+            for (int k = 0; k < CAP; k++) in[k] &= 1;
+          for (int64_t k = 0; k < CAP; k++) ix[k] = k % 7 == 3 ? -1 : (k * 37) % 1009;
+          char *ib = (char *)in, *xb = (char *)ix, *ob = (char *)out;
+          ndt_dk_launch L = {.nrun = 4, .aux = dt};
+          int64_t e0[4] = {0, 4, 5 * n + 6, 9 * n + 40};   /* the runs' first pairs */
+          L.run[0] = (ndt_dk_run){.rows = 1, .cols = 4, .cs = {isz, 8}, .rs = {0, 0, 0, 3}};
+          L.run[1] = (ndt_dk_run){.rows = n, .cols = 4, .cs = {isz, 8}, .rs = {5 * isz}};
+          L.run[2] = (ndt_dk_run){.rows = 2, .cols = 4, .cs = {2 * isz, 8}, .rs = {7 * isz}};
+          L.run[3] = (ndt_dk_run){.rows = 3 * n, .cols = 1, .rs = {-isz, 0, 0, 1}};
+          for (int q = 0; q < 4; q++) {
+            ndt_dk_run *u = &L.run[q];
+            u->p[0] = ib + e0[q] * isz;
+            u->p[1] = ob + (q == 3 ? 6 : 0) * 8;
+            u->p[2] = xb + e0[q] * 8;
+            u->rs[2] = u->rs[0] / isz * 8;
+            u->cs[2] = u->cs[0] / isz * 8;
+          }
+          /* the CPU: combine_body's ARG fold, column by column */
+          memset(ref, 0x5a, sizeof ref);
+          for (int h = 0; h < 4; h += 3) {
+            const ndt_dk_run *H = &L.run[h];
+            for (int64_t j = 0; j < H->cols; j++) {
+              unsigned char best[16] = {0};
+              int64_t bi = -1;
+              for (int64_t c = 0; c < H->rs[3]; c++) {
+                const ndt_dk_run *r = &L.run[h + c];
+                for (int64_t i = 0; i < r->rows; i++) {
+                  int64_t pi = *(const int64_t *)(r->p[2] + i * r->rs[2] + j * r->cs[2]);
+                  if (pi >= 0) argk(r->p[0] + i * r->rs[0] + j * r->cs[0], isz, 1, (char *)best, &bi, pi);
+                }
+              }
+              ref[(H->p[1] - ob) / 8 + j] = bi;
+            }
+          }
+          for (int nt = 5; nt <= 128; nt += 123) {
+            memset(out, 0x5a, sizeof out);
+            int t0 = ndt_dk_emu_threads;
+            ndt_dk_emu_threads = nt;
+            EXPECT(ndt__dk_cbarg(op, dt, &L, NULL, NULL) == 0, "the arg combine launch");
+            ndt_dk_emu_threads = t0;
+            int bad = -1;
+            for (int k = 0; k < 8 && bad < 0; k++)
+              if (out[k] != ref[k]) bad = k;
+            EXPECT(bad < 0, "%s combine of %s (n=%lld%s, %d threads): element %d: device %lld, CPU %lld",
+                   op == NDT_RED_ARGMIN ? "argmin" : "argmax", ndt_dtype_name((ndt_dtype)dt),
+                   (long long)n, clean ? ", clean" : "", nt, bad, (long long)(bad >= 0 ? out[bad] : 0),
+                   (long long)(bad >= 0 ? ref[bad] : 0));
+            checked++;
+          }
+        }
+    }
+  printf("arg combine: %d launches checked\n", checked);
+}
+
 /* ---- the scans (scan_impl.h) ---- */
 static void test_scan(void) {
   static const int64_t lens[] = {0, 1, 2, 5, 300, 700};
@@ -2268,6 +2350,57 @@ static void test_index(void) {
       free(pi);
       free(pv);
     }
+    /* view copy (bind.c's gather of a view across tiles, and its scatter):
+     * 1-3 axes, reversed and gapped, a broadcast axis (gather only): each
+     * element between the view and buffer position e in C order */
+    static const int64_t vshape[][3] = {{3877, 1, 1}, {25, 70, 1}, {9, 11, 13}, {60, 5, 1}};
+    static const int64_t vst[][3] = {{-1, 0, 0}, {-140, 2, 0}, {300, -23, 1}, {0, 7, 0}};
+    static const int64_t voff[] = {3876, 24 * 140 + 3, 22 * 11 + 12 * 1 + 9, 17};
+    static const int vnd[] = {1, 2, 3, 2};
+    for (int c = 0; c < 4; c++) {
+      ndt_dk_ilaunch *L = &it_L;
+      int64_t n = vshape[c][0] * vshape[c][1] * vshape[c][2];
+      char *buf = malloc((size_t)n * isz), *want = malloc((size_t)n * isz);
+      for (int dir = 0; dir < (c == 3 ? 1 : 2); dir++)
+        for (int gi = 0; gi < 3; gi++) {
+          memset(L, 0, sizeof *L);
+          L->put = 2;
+          L->phase = dir;
+          L->nd = vnd[c];
+          L->isz = isz;
+          L->n = n;
+          L->aoff = voff[c];
+          L->out = buf;
+          for (int j = 0; j < vnd[c]; j++) {
+            L->shape[j] = vshape[c][j];
+            L->ast[j] = vst[c][j];
+          }
+          for (int t = 0; t < IT_NT; t++) memcpy(dtile[t], it_tile[t], (size_t)IT_T * isz);
+          for (int64_t j = 0; j < n * isz; j++) want[j] = buf[j] = (char)it_next();
+          it_pieces(L, dtile);
+          ndt_dk_emu_blocks = grids[gi][0];
+          ndt_dk_emu_threads = grids[gi][1];
+          EXPECT(ndt__dk_index(L, NULL) == 0, "view copy launch refused");
+          int same = 1;
+          for (int64_t e = 0; e < n; e++) {   /* the element's store offset, in C order */
+            int64_t f = voff[c], r = e, lo, hi;
+            for (int j = vnd[c] - 1; j >= 0; j--) {
+              f += (r % vshape[c][j]) * vst[c][j];
+              r /= vshape[c][j];
+            }
+            char *src = it_at(NULL, f, &lo, &hi);
+            if (dir == 0) same &= !memcmp(buf + e * isz, src, (size_t)isz);
+            else memcpy(src, want + e * isz, (size_t)isz);   /* it_tile: the expected tiles */
+          }
+          if (dir == 1) {
+            for (int t = 0; t < IT_NT; t++) same &= !memcmp(dtile[t], it_tile[t], (size_t)IT_T * isz);
+          }
+          EXPECT(same, "view copy %s case %d dir %d grid %d: bytes differ",
+                 ndt_dtype_name(dts[di]), c, dir, gi);
+        }
+      free(buf);
+      free(want);
+    }
     for (int t = 0; t < IT_NT; t++) {
       free(it_tile[t]);
       free(dtile[t]);
@@ -2477,6 +2610,7 @@ int main(int argc, char **argv) {
   if (all || !strcmp(mode, "fold")) test_fold();
   if (all || !strcmp(mode, "combine")) test_combine();
   if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "arg")) test_arg();
+  if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "cbarg")) test_cbarg();
   /* (kernels compiled here only: their launches are not mirrored) */
   if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "scan")) test_scan();
   /* (the host build only: the plugin's entry is not reached here) */

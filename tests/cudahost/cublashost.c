@@ -1,6 +1,7 @@
 /* cublashost.c - a host emulation of the cuBLAS subset the CUDA plugin
  * calls (src/runtime/cuda_matmul.h): cublasCreate_v2, cublasDestroy_v2,
- * cublasSetStream_v2, cublasSetMathMode and S/D/C/Zgemm_v2, as
+ * cublasSetStream_v2, cublasSetMathMode and S/D/C/Zgemm_v2, and the D and Z
+ * getrfBatched, getrsBatched and getriBatched of src/runtime/cuda_linalg.h, as
  * libndtile_cublashost.so, which the plugin's host build
  * (libndtile_cudahost.so) dlopens in place of libcuBLAS, by the same path
  * (next to the plugin, or NDTILE_CUDA_CUBLAS).
@@ -16,8 +17,23 @@
  * float32 (and complex64) inputs to TF32 (10 bits of mantissa), so a test
  * sees whether the plugin asked for it. The products are plain loops in
  * the type's precision, in k order: their bits are not OpenBLAS's, and the
- * plugin's tests hold them to the stated bound. */
+ * plugin's tests hold them to the stated bound.
+ *
+ * The batched LU calls take arrays of matrix pointers that must lie in
+ * device memory (checked as an operand when the call is queued: a host
+ * array faults, as it would on a GPU), and each pointer read from them,
+ * when the call runs, is checked as a device allocation of the stream's
+ * device (cudahost_ext.h's reach); lda, ldb, ldc >= max(1, n), n, nrhs and
+ * batchSize >= 0, else CUBLAS_STATUS_INVALID_VALUE (getrsBatched's info, a
+ * host word, -i for the i-th argument). getrfBatched is unblocked LU with
+ * partial pivoting (1-based pivots, n per matrix; no pivoting for a NULL
+ * pivot array); its info is the first zero pivot (1-based), the
+ * factorisation completed; getriBatched writes the inverse out of place
+ * (NaNs where A and C overlap: cuBLAS leaves that undefined) with the
+ * same info rule. Each counts in NDTILE_CUDAHOST_STATS as a "batched solver
+ * launch". */
 #include <complex.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,4 +199,183 @@ EXPORT int cublasZgemm_v2(handle *h, int opa, int opb, int m, int n, int k, cons
                           void *c, int ldc) {
   double al[2] = {alpha[0], alpha[1]}, be[2] = {beta[0], beta[1]};
   return gemm(h, 3, 16, opa, opb, m, n, k, al, be, a, lda, b, ldb, c, ldc);
+}
+
+/* ---- batched LU (getrfBatched, getrsBatched, getriBatched) ---- */
+
+typedef struct {
+  int what;   /* 0 getrf, 1 getrs, 2 getri */
+  int cx, n, nrhs, lda, ldb, batch;
+  cudaStream_t stream;
+  const ndt_cudahost_ext *x;
+  char *a, *b;        /* the arrays of matrix pointers (A, and B or C) */
+  char *piv, *info;   /* n * batch pivots, batch info words (NULL: getrs, a host word) */
+} bjob;
+
+#define EL(T, p, i, j, ld) (((T *)(p))[(int64_t)(i) + (int64_t)(j) * (ld)])
+
+#define BATCHED_LU(T, SFX, ABS)                                                              \
+  static int lu_##SFX(T *a, int n, int lda, int *piv) {                                      \
+    int info = 0;                                                                            \
+    for (int c = 0; c < n; c++) {                                                            \
+      int p = c;                                                                             \
+      if (piv)                                                                               \
+        for (int r = c + 1; r < n; r++)                                                      \
+          if (ABS(EL(T, a, r, c, lda)) > ABS(EL(T, a, p, c, lda))) p = r;                    \
+      if (piv) piv[c] = p + 1;                                                               \
+      if (p != c)                                                                            \
+        for (int k = 0; k < n; k++) {                                                        \
+          T t = EL(T, a, c, k, lda);                                                         \
+          EL(T, a, c, k, lda) = EL(T, a, p, k, lda);                                         \
+          EL(T, a, p, k, lda) = t;                                                           \
+        }                                                                                    \
+      T d = EL(T, a, c, c, lda);                                                             \
+      if (d == 0) {                                                                          \
+        if (!info) info = c + 1;                                                             \
+        continue;                                                                            \
+      }                                                                                      \
+      for (int r = c + 1; r < n; r++) {                                                      \
+        T l = EL(T, a, r, c, lda) / d;                                                       \
+        EL(T, a, r, c, lda) = l;                                                             \
+        for (int k = c + 1; k < n; k++) EL(T, a, r, k, lda) -= l * EL(T, a, c, k, lda);     \
+      }                                                                                      \
+    }                                                                                        \
+    return info;                                                                             \
+  }                                                                                          \
+  /* x := A^-1 x from the factors (the pivots applied first) */                              \
+  static void lus_##SFX(const T *a, int n, int lda, const int *piv, T *x) {                  \
+    for (int i = 0; i < n && piv; i++)                                                       \
+      if (piv[i] - 1 != i) {                                                                 \
+        T t = x[i];                                                                          \
+        x[i] = x[piv[i] - 1];                                                                \
+        x[piv[i] - 1] = t;                                                                   \
+      }                                                                                      \
+    for (int i = 0; i < n; i++)                                                              \
+      for (int k = 0; k < i; k++) x[i] -= EL(T, a, i, k, lda) * x[k];                       \
+    for (int i = n - 1; i >= 0; i--) {                                                       \
+      for (int k = i + 1; k < n; k++) x[i] -= EL(T, a, i, k, lda) * x[k];                   \
+      x[i] /= EL(T, a, i, i, lda);                                                           \
+    }                                                                                        \
+  }                                                                                          \
+  static void batched_##SFX(bjob *j) {                                                       \
+    int64_t esz = sizeof(T), n = j->n;                                                       \
+    size_t am = (size_t)(((n - 1) * j->lda + n) * esz);                                      \
+    size_t bm = (size_t)(((j->what == 1 ? j->nrhs - 1 : n - 1) * (int64_t)j->ldb + n) * esz); \
+    for (int q = 0; q < j->batch; q++) {                                                     \
+      char *a = ((char **)j->a)[q], *b = j->what ? ((char **)j->b)[q] : NULL;                \
+      char *dev_a = a, *dev_b = b;                                                           \
+      if (j->x->reach(j->stream, &a, am, "a batched LU call's matrix A[i]") ||              \
+          (j->what && j->x->reach(j->stream, &b, bm, j->what == 1                            \
+                                  ? "a batched LU call's matrix B[i]"                        \
+                                  : "a batched LU call's matrix C[i]")))                     \
+        return;                                                                              \
+      int *piv = j->piv ? (int *)j->piv + (int64_t)q * n : NULL;                             \
+      int *info = j->info ? (int *)j->info + q : NULL;                                       \
+      if (j->what == 0) {                                                                    \
+        *info = lu_##SFX((T *)a, j->n, j->lda, piv);                                         \
+      } else if (j->what == 1) {                                                             \
+        for (int c = 0; c < j->nrhs; c++)                                                    \
+          lus_##SFX((const T *)a, j->n, j->lda, piv, &EL(T, b, 0, c, j->ldb));               \
+      } else {                                                                               \
+        int z = 0;                                                                           \
+        for (int i = 0; i < j->n && !z; i++)                                                 \
+          if (EL(T, a, i, i, j->lda) == 0) z = i + 1;                                        \
+        *info = z;                                                                           \
+        int overlap = dev_a < dev_b + bm && dev_b < dev_a + am;                              \
+        for (int c = 0; c < j->n; c++) {                                                     \
+          T *x = &EL(T, b, 0, c, j->ldb);                                                    \
+          for (int i = 0; i < j->n; i++) x[i] = overlap ? NAN : (i == c);                    \
+          if (!overlap) lus_##SFX((const T *)a, j->n, j->lda, piv, x);                       \
+        }                                                                                    \
+      }                                                                                      \
+    }                                                                                        \
+  }
+
+BATCHED_LU(double, d, fabs)
+BATCHED_LU(double complex, z, cabs)
+
+static void run_batched(void *p) {
+  bjob *j = p;
+  if (j->cx) batched_z(j);
+  else batched_d(j);
+}
+
+/* getriBatched with A's pivots: C = inv(A); getrs: B := inv(A) B */
+static int batched(handle *h, bjob *jp, int *host_info) {
+  if (!h) return ST_NOT_INITIALIZED;
+  int n = jp->n, mx = n > 1 ? n : 1, bad = 0;
+  if (n < 0) bad = jp->what == 1 ? 3 : 2;
+  else if (jp->what == 1 && jp->nrhs < 0) bad = 4;
+  else if (jp->lda < mx) bad = jp->what == 1 ? 6 : 4;
+  else if (jp->what && jp->ldb < mx) bad = jp->what == 1 ? 9 : 7;
+  else if (jp->batch < 0) bad = jp->what == 1 ? 11 : jp->what == 2 ? 9 : 7;
+  else if (jp->what != 1 && !jp->info) bad = jp->what == 2 ? 8 : 6;   /* a device word each */
+  if (host_info) *host_info = -bad;
+  if (bad) return ST_INVALID_VALUE;
+  if (n == 0 || jp->batch == 0 || (jp->what == 1 && jp->nrhs == 0)) return ST_OK;
+  const ndt_cudahost_ext *x = ndt_cudahost_ext_of(h->stream);
+  if (!x || x->version != NDT_CUDAHOST_EXT_VERSION) return ST_EXECUTION_FAILED;   /* no stream set */
+  bjob *j = malloc(sizeof *j);
+  if (!j) return ST_EXECUTION_FAILED;
+  *j = *jp;
+  j->stream = h->stream;
+  j->x = x;
+  size_t nb = (size_t)j->batch;
+  size_t bytes[4] = {nb * sizeof(void *), j->what ? nb * sizeof(void *) : 0,
+                     j->piv ? nb * (size_t)n * sizeof(int) : 0,
+                     j->info ? nb * sizeof(int) : 0};
+  char **ptr[4] = {&j->a, &j->b, &j->piv, &j->info};
+  return x->launch(h->stream, 4, ptr, bytes, run_batched, j, NDT_CUDAHOST_TALLY_BATCHED,
+                   j->what == 0 ? "getrfBatched" : j->what == 1 ? "getrsBatched"
+                                                                : "getriBatched") == cudaSuccess
+             ? ST_OK
+             : ST_EXECUTION_FAILED;
+}
+
+EXPORT int cublasDgetrfBatched(handle *h, int n, void *const a[], int lda, int *piv, int *info,
+                               int batch) {
+  bjob j = {.what = 0, .cx = 0, .n = n, .lda = lda, .batch = batch, .a = (char *)a,
+            .piv = (char *)piv, .info = (char *)info};
+  return batched(h, &j, NULL);
+}
+EXPORT int cublasZgetrfBatched(handle *h, int n, void *const a[], int lda, int *piv, int *info,
+                               int batch) {
+  bjob j = {.what = 0, .cx = 1, .n = n, .lda = lda, .batch = batch, .a = (char *)a,
+            .piv = (char *)piv, .info = (char *)info};
+  return batched(h, &j, NULL);
+}
+
+static int getrs_b(handle *h, int cx, int trans, int n, int nrhs, const void *const a[], int lda,
+                   const int *piv, void *const b[], int ldb, int *info, int batch) {
+  if (trans != OP_N && trans != OP_T && trans != 2) {
+    if (info) *info = -2;
+    return ST_INVALID_VALUE;
+  }
+  if (trans != OP_N) return ST_INVALID_VALUE;   /* (the emulation: N only) */
+  bjob j = {.what = 1, .cx = cx, .n = n, .nrhs = nrhs, .lda = lda, .ldb = ldb, .batch = batch,
+            .a = (char *)a, .b = (char *)b, .piv = (char *)piv};
+  return batched(h, &j, info);
+}
+EXPORT int cublasDgetrsBatched(handle *h, int trans, int n, int nrhs, const void *const a[],
+                               int lda, const int *piv, void *const b[], int ldb, int *info,
+                               int batch) {
+  return getrs_b(h, 0, trans, n, nrhs, a, lda, piv, b, ldb, info, batch);
+}
+EXPORT int cublasZgetrsBatched(handle *h, int trans, int n, int nrhs, const void *const a[],
+                               int lda, const int *piv, void *const b[], int ldb, int *info,
+                               int batch) {
+  return getrs_b(h, 1, trans, n, nrhs, a, lda, piv, b, ldb, info, batch);
+}
+
+EXPORT int cublasDgetriBatched(handle *h, int n, const void *const a[], int lda, const int *piv,
+                               void *const c[], int ldc, int *info, int batch) {
+  bjob j = {.what = 2, .cx = 0, .n = n, .lda = lda, .ldb = ldc, .batch = batch, .a = (char *)a,
+            .b = (char *)c, .piv = (char *)piv, .info = (char *)info};
+  return batched(h, &j, NULL);
+}
+EXPORT int cublasZgetriBatched(handle *h, int n, const void *const a[], int lda, const int *piv,
+                               void *const c[], int ldc, int *info, int batch) {
+  bjob j = {.what = 2, .cx = 1, .n = n, .lda = lda, .ldb = ldc, .batch = batch, .a = (char *)a,
+            .b = (char *)c, .piv = (char *)piv, .info = (char *)info};
+  return batched(h, &j, NULL);
 }

@@ -52,9 +52,11 @@ static atomic_long n_alloc, n_kernel, n_fused, n_copy, n_copy_bytes, n_copy2d, n
     n_faults;
 static atomic_long n_rng;   /* the random fills' launches (also in n_kernel) */
 static atomic_long n_index;   /* index_impl.h's launches (gather, put), nz_impl.h's (argwhere) */
+static atomic_long n_view_copy;   /* index_impl.h's view copies (bind.c's gathers, scatters) */
 static atomic_long n_gemm;    /* the emulated cuBLAS's gemms (cublashost.c, cudahost_ext.h) */
 static atomic_long n_fft;     /* the emulated cuFFT's transforms (cuffthost.c) */
 static atomic_long n_solver;  /* the emulated cuSOLVER's calls (cusolverhost.c) */
+static atomic_long n_batched; /* batched LU (cublashost.c) and Cholesky (cusolverhost.c) calls */
 /* the fused groups' tiers: the interpreter's launches and the compiled
  * kernels' (both in n_fused), the emulated NVRTC's compiles (nvrtc_emu.c),
  * and the kernels the plugin found in its disk cache */
@@ -89,7 +91,8 @@ static void stats_report(void) {
           "%ld allocations (%ld refused), %ld faults, %ld fused launches, %ld rng launches, "
           "%ld index launches, %ld reduce launches, %ld scan launches; fused: %ld interpreted, "
           "%ld compiled, %ld compiles, %ld cache hits, %ld gemm launches, %ld combine launches, "
-          "%ld fft launches, %ld solver launches, %ld sort launches, %ld bincount launches\n",
+          "%ld fft launches, %ld solver launches, %ld sort launches, %ld bincount launches, "
+          "%ld batched solver launches, %ld view copies\n",
           atomic_load(&n_kernel), atomic_load(&n_copy), atomic_load(&n_copy_bytes),
           atomic_load(&n_copy2d), atomic_load(&n_alloc), atomic_load(&n_fail_alloc),
           atomic_load(&n_faults), atomic_load(&n_fused), atomic_load(&n_rng),
@@ -98,7 +101,7 @@ static void stats_report(void) {
           atomic_load(&n_fused_compiled), atomic_load(&ndt__cudahost_n_compiles),
           atomic_load(&n_cache_hits), atomic_load(&n_gemm), atomic_load(&n_combine),
           atomic_load(&n_fft), atomic_load(&n_solver), atomic_load(&n_sort),
-          atomic_load(&n_bincount));
+          atomic_load(&n_bincount), atomic_load(&n_batched), atomic_load(&n_view_copy));
   pin_report();
 }
 
@@ -1343,7 +1346,11 @@ void ndt__cudahost_launch_index(void *stream, const ndt_dk_ilaunch *L, void (*gr
   int fault;
   ndt_dk_ilaunch *C = launch_copy(stream, L, sizeof *L, &q, &k_no, &fault);
   if (!C) return;
-  if (C->put) {
+  if (C->put == 2) {   /* a view copy: the buffer, n elements back to back */
+    atomic_fetch_add(&n_view_copy, 1);
+    int64_t n[1] = {C->n}, isz[1] = {C->isz};
+    fault = fault || index_ptr(k_no, &C->out, 1, n, isz, C->isz, "buffer");
+  } else if (C->put) {
     int64_t n[1] = {C->n}, is[1] = {C->is}, vs[1] = {C->vs};
     fault = fault || index_ptr(k_no, &C->idx[0], 1, n, is, 8, "indices") ||
             index_ptr(k_no, &C->vals, 1, n, vs, C->isz, "values");
@@ -1365,7 +1372,7 @@ void ndt__cudahost_launch_index(void *stream, const ndt_dk_ilaunch *L, void (*gr
     fault = index_ptr(k_no, &C->pptr[t], 1, &len, &C->es, 1, "walked piece");
   }
   char *rep = (char *)C->report;
-  if (!fault) fault = index_ptr(k_no, &rep, 1, &one, &one, 8, "report word");
+  if (!fault && C->put != 2) fault = index_ptr(k_no, &rep, 1, &one, &one, 8, "report word");
   C->report = (unsigned long long *)rep;
   launch_queue(q, grid, C, fault);
 }
@@ -1415,6 +1422,7 @@ static cudaError_t ext_launch(cudaStream_t s, int n, char **const *ptr, const si
   if (tally == NDT_CUDAHOST_TALLY_GEMM) atomic_fetch_add(&n_gemm, 1);
   if (tally == NDT_CUDAHOST_TALLY_FFT) atomic_fetch_add(&n_fft, 1);
   if (tally == NDT_CUDAHOST_TALLY_SOLVER) atomic_fetch_add(&n_solver, 1);
+  if (tally == NDT_CUDAHOST_TALLY_BATCHED) atomic_fetch_add(&n_batched, 1);
   int fault = fail_kernel_at > 0 && k_no == fail_kernel_at;
   for (int i = 0; i < n && !fault; i++) {
     if (!bytes[i]) continue;
@@ -1436,8 +1444,25 @@ static cudaError_t ext_launch(cudaStream_t s, int n, char **const *ptr, const si
   return cudaSuccess;
 }
 
+/* A device pointer an ext launch's fn read from device memory, on the
+ * stream's thread (cudahost_ext.h's reach): checked as a launch's operand
+ * is, and moved; outside the device's allocations (a host pointer, another
+ * device's, freed memory) it faults the device as a kernel would. */
+static int ext_reach(cudaStream_t s, char **p, size_t bytes, const char *what) {
+  if (!bytes) return 0;
+  cdev *d = s ? s->dev : NULL;
+  if (d && dev_of_ptr(*p) == d && in_live(*p, bytes)) {
+    *p = work_of(*p);
+    return 0;
+  }
+  fprintf(stderr, "cudahost: %s reaches [%p, %p), outside the device allocations: an illegal "
+          "address\n", what, (const void *)*p, (const void *)(*p + bytes));
+  if (d) dev_fault(d, cudaErrorIllegalAddress);
+  return -1;
+}
+
 static const ndt_cudahost_ext ext_table = {.version = NDT_CUDAHOST_EXT_VERSION,
-                                           .launch = ext_launch};
+                                           .launch = ext_launch, .reach = ext_reach};
 
 /* The integer products' launch (src/kernels/cuda/gemm_impl.h): as the
  * others, each run's a, b and c checked over what they reach and moved. */

@@ -1,7 +1,8 @@
 /* cusolverhost.c - a host emulation of the cuSOLVER subset the CUDA plugin
  * calls (src/runtime/cuda_linalg.h): cusolverDnCreate, cusolverDnDestroy,
  * cusolverDnSetStream, cusolverDnSetDeterministicMode and the D and Z
- * forms of getrf_bufferSize, getrf, getrs, potrf_bufferSize and potrf, as
+ * forms of getrf_bufferSize, getrf, getrs, potrf_bufferSize, potrf and
+ * potrfBatched, as
  * libndtile_cusolverhost.so, which the plugin's host build
  * (libndtile_cudahost.so) dlopens in place of libcusolver, by the same path
  * (next to the plugin, or NDTILE_CUDA_CUSOLVER).
@@ -18,7 +19,16 @@
  * leaves the other triangle as it was (the plugin must zero it). The
  * algorithms are unblocked LU with partial pivoting and Cholesky in double:
  * their bits are not cuSOLVER's (nor OpenBLAS's), and the plugin's tests
- * hold them to the bound it states. */
+ * hold them to the bound it states.
+ *
+ * potrfBatched takes an array of matrix pointers that must lie in device
+ * memory (checked when the call is queued: a host array faults, as on a
+ * GPU), each pointer read from it checked as a device allocation when the
+ * call runs (cudahost_ext.h's reach); lda >= max(1, n), n and batchSize
+ * >= 0; one info word per matrix (potrf's rule); the other triangle is
+ * used as workspace by cuSOLVER: here it is left holding NaNs. It counts
+ * in NDTILE_CUDAHOST_STATS as a "batched solver launch", not a "solver
+ * launch". */
 #include <complex.h>
 #include <math.h>
 #include <stdint.h>
@@ -61,9 +71,11 @@ EXPORT int cusolverDnSetDeterministicMode(handle *h, int mode) {
 static int lwork_of(int n) { return n > 0 ? n : 1; }
 
 typedef struct {
-  int what;   /* 0 getrf, 1 getrs, 2 potrf */
-  int cx, n, nrhs, lda, ldb, uplo;
+  int what;   /* 0 getrf, 1 getrs, 2 potrf, 3 potrfBatched */
+  int cx, n, nrhs, lda, ldb, uplo, batch;
   char *a, *b, *ipiv, *info, *work;
+  cudaStream_t stream;   /* (potrfBatched) */
+  const ndt_cudahost_ext *x;
 } job;
 
 #define EL(T, p, i, j, ld) (((T *)(p))[(int64_t)(i) + (int64_t)(j) * (ld)])
@@ -153,8 +165,34 @@ typedef struct {
 ALGOS(double, d, NOCONJ, fabs)
 ALGOS(double complex, z, conj, cabs)
 
+/* potrfBatched: each matrix's pointer, read from the device array, checked
+ * and moved, then potrf on it, the other triangle then NaNs */
+static void potrf_batched(job *j) {
+  int64_t esz = j->cx ? 16 : 8, n = j->n;
+  size_t am = (size_t)(((n - 1) * j->lda + n) * esz);
+  for (int q = 0; q < j->batch; q++) {
+    job one = *j;
+    one.a = ((char **)j->a)[q];
+    one.info = j->info + (size_t)q * sizeof(int);
+    if (j->x->reach(j->stream, &one.a, am, "potrfBatched's matrix A[i]")) return;
+    if (j->cx) potrf_z(&one);
+    else potrf_d(&one);
+    for (int64_t c = 0; c < n; c++)
+      for (int64_t r = 0; r < n; r++)
+        if (j->uplo == 1 ? r > c : r < c) {
+          double *e = (double *)(one.a + (r + c * j->lda) * esz);
+          e[0] = NAN;
+          if (j->cx) e[1] = NAN;
+        }
+  }
+}
+
 static void run(void *p) {
   job *j = p;
+  if (j->what == 3) {
+    potrf_batched(j);
+    return;
+  }
   switch (j->what * 2 + j->cx) {
     case 0: getrf_d(j); break;
     case 1: getrf_z(j); break;
@@ -257,4 +295,32 @@ EXPORT int cusolverDnDpotrf(handle *h, int uplo, int n, void *a, int lda, void *
 EXPORT int cusolverDnZpotrf(handle *h, int uplo, int n, void *a, int lda, void *w, int lw,
                             int *info) {
   return potrf(h, 1, uplo, n, a, lda, w, lw, info);
+}
+
+static int potrf_b(handle *h, int cx, int uplo, int n, void *const a[], int lda, int *info,
+                   int batch) {
+  if (!h) return ST_NOT_INITIALIZED;
+  if ((uplo != 0 && uplo != 1) || n < 0 || lda < (n > 1 ? n : 1) || batch < 0 || !info)
+    return ST_INVALID_VALUE;
+  if (n == 0 || batch == 0) return ST_OK;
+  const ndt_cudahost_ext *x = ndt_cudahost_ext_of(h->stream);
+  if (!x || x->version != NDT_CUDAHOST_EXT_VERSION) return ST_EXECUTION_FAILED;   /* no stream */
+  job *j = malloc(sizeof *j);
+  if (!j) return ST_ALLOC_FAILED;
+  *j = (job){.what = 3, .cx = cx, .n = n, .lda = lda, .uplo = uplo, .batch = batch,
+             .a = (char *)a, .info = (char *)info, .stream = h->stream, .x = x};
+  size_t bytes[2] = {(size_t)batch * sizeof(void *), (size_t)batch * sizeof(int)};
+  char **ptr[2] = {&j->a, &j->info};
+  return x->launch(h->stream, 2, ptr, bytes, run, j, NDT_CUDAHOST_TALLY_BATCHED,
+                   "potrfBatched") == cudaSuccess
+             ? ST_OK
+             : ST_EXECUTION_FAILED;
+}
+EXPORT int cusolverDnDpotrfBatched(handle *h, int uplo, int n, void *const a[], int lda,
+                                   int *info, int batch) {
+  return potrf_b(h, 0, uplo, n, a, lda, info, batch);
+}
+EXPORT int cusolverDnZpotrfBatched(handle *h, int uplo, int n, void *const a[], int lda,
+                                   int *info, int batch) {
+  return potrf_b(h, 1, uplo, n, a, lda, info, batch);
 }

@@ -529,6 +529,95 @@ def gpu_fused(build, tmp, ranks):
               f"rc={p.returncode} got {got} procs {procs} {(p.stdout + p.stderr)[-1500:]}")
 
 
+GPU_CARRY = """import hashlib, json, sys, warnings, numpy, ndtile as np
+rng = numpy.random.default_rng(6)
+h, bad = hashlib.sha256(), []
+for dt in ["float32", "float64", "complex64", "int64", "int32"]:
+    # a batch of frames spread over the ranks, sums and extremes over the
+    # frames (the X-ray job's pattern): the direct fold's carry steps
+    v = rng.standard_normal((24, 128, 192)) * 100
+    if dt.startswith("complex"):
+        v = v + 1j * rng.standard_normal(v.shape)
+    v = v.astype(dt)
+    if dt.startswith("float"):
+        v[3, 5, 7] = numpy.nan
+        v[0, 1, :] = -0.0
+        v[5, 2, 3] = numpy.inf
+        v[9, 2, 4] = -numpy.inf
+    x = np.asarray(v)
+    x = x + v.dtype.type(0)      # resident on the devices
+    for vn, xv, vv in [("", x, v), ("[::-1]", x[::-1], v[::-1]), ("[:, ::2]", x[:, ::2], v[:, ::2]),
+                       ("[..., ::-1]", x[..., ::-1], v[..., ::-1])]:
+        fs = ["sum", "max", "min", "mean"] + (["prod", "nansum"] if dt[0] in "fc" else [])
+        # (axis 1: each result row is reached by the blocks of one frame, so
+        # a step leaves some elements unreached: they start from the identity)
+        for f, ax in [(f, ax) for f in fs for ax in (0, 1)]:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                want = getattr(numpy, f)(vv, axis=ax)
+                got = numpy.asarray(getattr(np, f)(xv, axis=ax))
+            # (NaNs made canonical: a NaN's sign and payload after NaNs meet
+            # in a product depend on the operand order, as test_devkernels says)
+            c = numpy.where(numpy.isnan(got), numpy.nan, got) if got.dtype.kind in "fc" else got
+            h.update(repr((dt, vn, f, ax)).encode() + c.tobytes())
+            ok = got.dtype == want.dtype and got.shape == want.shape and (
+                numpy.allclose(got, want, rtol=1e-5, atol=1e-3, equal_nan=True)
+                if got.dtype.kind in "fc" else numpy.array_equal(got, want))
+            if not ok:
+                bad.append([dt, vn, f, ax])
+with open(f"{sys.argv[1]}.rank{np.rank()}", "w") as f:
+    print(json.dumps([bad, h.hexdigest()]), file=f)
+"""
+
+
+def gpu_carry(build, tmp, ranks):
+    """The direct fold on many ranks ("reduce carry" steps: sums and extremes
+    over the frames of a batch spread over the ranks) runs on each rank's
+    device (the CUDA plugin's host build): the bits of the one-process CPU
+    run on every rank, NumPy's values, and the trace says the steps ran on
+    the devices (they ran on the CPU before)."""
+    import json
+    plugin = os.path.join(build, 'tests', 'cudahost', 'libndtile_cudahost.so')
+    if not os.path.exists(plugin):
+        check("gpu carry: the CUDA plugin's host build is built", False, plugin)
+        return
+    script = os.path.join(tmp, 'gpu_carry.py')
+    with open(script, 'w') as f:
+        f.write(GPU_CARRY)
+    env = {'NDTILE_CUDA_PLUGIN': plugin, 'NDTILE_CUDAHOST_PLUGIN': plugin, 'NDTILE_CUDA_MEM': '64M'}
+    for tiles in ['', '64k']:
+        tenv = {'NDTILE_TILE_BYTES': tiles} if tiles else {}
+        base = os.path.join(tmp, f'gpu_carry_cpu{tiles}')
+        p, _ = run([PY, script, base], 300, tenv)
+        try:
+            cpu = json.loads(open(f'{base}.rank0').read())
+        except OSError:
+            cpu = None
+        check(f"gpu carry: the one-process CPU run ({tiles or 'default'} tiles)",
+              p.returncode == 0 and cpu is not None and cpu[0] == [],
+              f"rc={p.returncode} {cpu} {(p.stdout + p.stderr)[-1500:]}")
+        for n in ranks:
+            base = os.path.join(tmp, f'gpu_carry{n}{tiles}')
+            p, dt = run(mpirun(n) + [PY, script, base], 300,
+                        dict(env, NDTILE_DEVICES='cuda:0', NDTILE_PROFILE=base + '.json', **tenv))
+            got, procs = [], {}
+            for r in range(n):
+                if os.path.exists(f'{base}.rank{r}'):
+                    got.append(json.loads(open(f'{base}.rank{r}').read()))
+                tr = f'{base}.rank{r}.json'
+                if os.path.exists(tr):
+                    for e in json.load(open(tr))['traceEvents']:
+                        a = e.get('args', {})
+                        if e.get('ph') == 'X' and a.get('kind') == 'reduce carry':
+                            procs[a.get('proc')] = procs.get(a.get('proc'), 0) + 1
+            check(f"gpu carry: the direct fold's steps on {n} ranks run on their devices "
+                  f"with the CPU's bits ({tiles or 'default'} tiles, {dt:.1f} s)",
+                  p.returncode == 0 and cpu is not None and got == [cpu] * n
+                  and procs.get('cuda', 0) > 0 and procs.get('cpu', 0) == 0,
+                  f"rc={p.returncode} got {got} cpu {cpu} procs {procs} "
+                  f"{(p.stdout + p.stderr)[-1500:]}")
+
+
 def out_of_step(tmp):
     """Ranks that stop making the same calls: sys.exit on one rank, an array
     read on one rank only, a read of another array. Every rank ends within
@@ -654,7 +743,7 @@ def main():
     ap.add_argument('--only', default='',
                     help="run only these checks (comma list: out_of_step, fail_stop, output, "
                          "lifetimes, memory, device_plan, fp_errors, placement, gpu_share, "
-                         "gpu_fused, gpu_pinned)")
+                         "gpu_fused, gpu_carry, gpu_pinned)")
     ap.add_argument('--pytest-ranks', default='2,3,4',
                     help="rank counts for the whole Python suite ('' skips it)")
     args = ap.parse_args()
@@ -665,6 +754,7 @@ def main():
                  'lifetimes': lifetimes, 'fp_errors': fp_errors, 'memory': memory,
                  'placement': placement, 'gpu_share': lambda t: gpu_share(args.build, t),
                  'gpu_fused': lambda t: gpu_fused(args.build, t, [n for n in ranks if n in (2, 3)]),
+                 'gpu_carry': lambda t: gpu_carry(args.build, t, [n for n in ranks if n in (2, 3)]),
                  'gpu_pinned': lambda t: gpu_pinned(args.build, t),
                  'device_plan': lambda _: device_plan(args.build, [n for n in ranks if n in (2, 3)])}
         try:
@@ -690,6 +780,7 @@ def main():
         placement(tmp)
         gpu_share(args.build, tmp)
         gpu_fused(args.build, tmp, [n for n in ranks if n in (2, 3)])
+        gpu_carry(args.build, tmp, [n for n in ranks if n in (2, 3)])
         if 2 in ranks:
             gpu_pinned(args.build, tmp)
         xray_report(tmp, [n for n in ranks if n in (1, 3)])

@@ -11,10 +11,14 @@ the bound the plugin states, ||X - X_numpy||_F <= 8 n eps cond(A)
 pivot or a NaN) raise LinAlgError("Singular matrix") and matrices that
 are not positive definite LinAlgError("Matrix is not positive
 definite"), as the CPU; the host build's solver count proves the device
-ran them. The same bits run to run and with one or two workers. Without
-cuSOLVER (NDTILE_CUDA_CUSOLVER naming no file, or 0) they run on the CPU
-with the CPU's bits. Each case runs in a child process: devices are
-chosen when the runtime first starts."""
+ran them: stacks of matrices of order <= 32 through the batched calls
+("batched solver launches": cuBLAS's getrf/getrs/getriBatched,
+cuSOLVER's potrfBatched), larger ones one cuSOLVER call per matrix
+("solver launches"). The same bits run to run and with one or two workers.
+Without cuSOLVER (NDTILE_CUDA_CUSOLVER naming no file, or 0) they run on
+the CPU with the CPU's bits; without cuBLAS, solve and inv go per matrix
+through cuSOLVER. Each case runs in a child process: devices are chosen
+when the runtime first starts."""
 import json
 import os
 import subprocess
@@ -47,8 +51,9 @@ def run(code, devices="cuda:0,1", **env_add):
 def stat(stderr, what):
     line = stderr.split("cudahost: ")[1].splitlines()[0]
     for part in line.split(", "):
-        if part.endswith(what):
-            return int(part.split()[0].strip("("))
+        num, _, name = part.partition(" ")
+        if name == what:   # ("solver launches" is not "batched solver launches")
+            return int(num.strip("("))
     raise AssertionError(line)
 
 
@@ -130,7 +135,10 @@ def test_solve_inv_cholesky_run_on_the_device_within_the_bound():
     assert json.loads(out[-2]) == [], out[-2]
     assert json.loads(out[-3]) == [["singular", "Singular matrix"], ["nan", "Singular matrix"],
                                    ["not positive definite", "Matrix is not positive definite"]]
-    assert stat(r.stderr, "solver launches") >= 6000 * 4, r.stderr
+    # the stacks of small matrices in a few batched calls per block, the
+    # 300 x 300 matrix (inv and solve: getrf + getrs each) per matrix
+    assert 0 < stat(r.stderr, "batched solver launches") < 6000, r.stderr
+    assert stat(r.stderr, "solver launches") == 4, r.stderr
     assert stat(r.stderr, "faults") == 0, r.stderr
 
 
@@ -139,7 +147,8 @@ def test_solve_inv_cholesky_within_the_bound_on_small_tiles():
     assert r.returncode == 0, r.stdout + r.stderr
     out = r.stdout.splitlines()
     assert json.loads(out[-2]) == [], out[-2]
-    assert stat(r.stderr, "solver launches") > 0, r.stderr
+    assert stat(r.stderr, "batched solver launches") > 0, r.stderr
+    assert stat(r.stderr, "solver launches") == 4, r.stderr
 
 
 SAME = """
@@ -162,7 +171,7 @@ def test_the_same_bits_run_to_run_and_with_one_or_two_workers():
     got.append(run(SAME, devices="cuda:0,cuda:0"))
     for r in got:
         assert r.returncode == 0, r.stdout + r.stderr
-        assert stat(r.stderr, "solver launches") > 0, r.stderr
+        assert stat(r.stderr, "batched solver launches") > 0, r.stderr
     assert len({r.stdout.split()[-1] for r in got}) == 1, [r.stdout for r in got]
 
 
@@ -182,8 +191,107 @@ print(bool(numpy.array_equal(s, A * 2 + 1)))
         assert out[-2] == cpu.stdout.split()[-1], (r.stdout, cpu.stdout)   # the CPU's bits
         assert why in r.stderr and setting in r.stderr, r.stderr
         assert stat(r.stderr, "solver launches") == 0, r.stderr
+        assert stat(r.stderr, "batched solver launches") == 0, r.stderr
         assert stat(r.stderr, "kernel launches") > 0, r.stderr   # the rest ran on the device
     r = run(code, NDTILE_VERBOSE="1")
     assert r.returncode == 0 and "cuSOLVER loaded for solve, inv and cholesky" in r.stderr, r.stderr
-    assert stat(r.stderr, "solver launches") > 0, r.stderr
+    assert stat(r.stderr, "batched solver launches") > 0, r.stderr
     assert r.stdout.split()[-2] != cpu.stdout.split()[-1]   # cuSOLVER's bits, not the CPU's
+
+
+# Stacks of many small matrices (order 1..8, and 32, the largest the
+# batched calls take), each stack more than one 2 MiB tile (several
+# blocks, one batched call or two per block), in all four dtypes, plain,
+# reversed-strided and transposed; order 33 goes one cuSOLVER call per
+# matrix (70 matrices: inv and solve 2 calls each, the two choleskys 1:
+# 420).
+BATCHED = SOLVES.split("A = m((6000")[0] + """
+def spd(shape, dt):
+    x = m(shape, dt).astype(numpy.complex128 if numpy.dtype(dt).kind == "c" else numpy.float64)
+    return (x @ x.conj().transpose(0, 2, 1) + shape[-1] * numpy.eye(shape[-1])).astype(dt)
+def stack(n, dt):    # matrices enough for more than one 2 MiB tile
+    return (2 * 2**20 + 2**17) // (n * n * numpy.dtype(dt).itemsize) + 1
+def cases(dt, n, q, views=False):
+    A = m((q, n, n), dt); a = np.asarray(A)
+    B = rng.standard_normal((q, n, 2)).astype(dt); b = np.asarray(B)
+    S = spd((q, n, n), dt); s = np.asarray(S)
+    tag = "%s n=%d" % (numpy.dtype(dt).name, n)
+    check(tag + " inv", np.linalg.inv(a), numpy.linalg.inv(A), A)
+    check(tag + " solve", np.linalg.solve(a, b), numpy.linalg.solve(A, B), A)
+    check(tag + " cholesky", np.linalg.cholesky(s), numpy.linalg.cholesky(S), S)
+    check(tag + " cholesky upper", np.linalg.cholesky(s, upper=True), numpy.linalg.cholesky(S, upper=True), S)
+    if views:
+        check(tag + " inv reversed strided", np.linalg.inv(a[::-2]), numpy.linalg.inv(A[::-2]), A[::-2])
+        check(tag + " inv transposed", np.linalg.inv(a.transpose(0, 2, 1)), numpy.linalg.inv(A.transpose(0, 2, 1)), A.transpose(0, 2, 1))
+        check(tag + " solve transposed, b strided", np.linalg.solve(a.transpose(0, 2, 1), b[::-1, :, ::-2]),
+              numpy.linalg.solve(A.transpose(0, 2, 1), B[::-1, :, ::-2]), A.transpose(0, 2, 1))
+        check(tag + " cholesky reversed", np.linalg.cholesky(s[::-3]), numpy.linalg.cholesky(S[::-3]), S[::-3])
+for n in range(1, 9):
+    cases(numpy.float64, n, stack(n, numpy.float64), views=n in (4, 7))
+for dt in (numpy.float32, numpy.complex64, numpy.complex128):
+    for n in (1, 3, 8):
+        cases(dt, n, stack(n, dt), views=n == 3)
+cases(numpy.float64, 32, 300)
+cases(numpy.float64, 33, 70)
+errs = []
+A = m((stack(4, numpy.float64), 4, 4)); S = spd(A.shape, numpy.float64)
+Z = m((stack(3, numpy.complex64), 3, 3), numpy.complex64)
+A33 = m((70, 33, 33))
+rows = numpy.where(numpy.arange(len(A))[:, None, None] == 12345, A[:, :1, :], A[:, 1:2, :])
+sing = A.copy(); sing[:, 1:2, :] = rows   # matrix 12345: rows 0 and 1 equal (an exact zero pivot)
+zc = Z.copy(); zc[len(Z) - 3] = 0
+s33 = A33.copy(); s33[41] = 0
+nan = A.copy(); nan[777, 2, 2] = numpy.nan
+npd = S.copy(); npd[15000] = -S[15000]
+for tag, f, x in (("singular inv", lambda L, x: L.linalg.inv(x), sing),
+                  ("singular solve", lambda L, x: L.linalg.solve(x, x[..., :1]), sing),
+                  ("singular complex64", lambda L, x: L.linalg.inv(x), zc),
+                  ("singular n=33", lambda L, x: L.linalg.inv(x), s33),
+                  ("nan", lambda L, x: L.linalg.inv(x), nan),
+                  ("not positive definite", lambda L, x: L.linalg.cholesky(x), npd)):
+    got = [tag]
+    for L in (np, numpy):
+        try:
+            numpy.asarray(f(L, L.asarray(x)))
+            got.append("no error")
+        except numpy.linalg.LinAlgError as e:
+            got.append(str(e))
+    errs.append(got)
+print(json.dumps(errs))
+print(json.dumps(bad))
+print(count[0])
+"""
+
+
+def check_batched(r):
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = r.stdout.splitlines()
+    assert json.loads(out[-2]) == [], out[-2]
+    assert int(out[-1]) == (8 + 2 + 9 + 3 + 2) * 4, out[-1]
+    singular, pd = "Singular matrix", "Matrix is not positive definite"
+    errs = json.loads(out[-3])
+    # (a NaN: "Singular matrix" as on ndtile's CPU, where NumPy's inv returns NaNs)
+    errs[4] = errs[4][:2]
+    assert errs == [
+        ["singular inv", singular, singular], ["singular solve", singular, singular],
+        ["singular complex64", singular, singular], ["singular n=33", singular, singular],
+        ["nan", singular], ["not positive definite", pd, pd]], out[-3]
+    assert stat(r.stderr, "faults") == 0, r.stderr
+
+
+@pytest.mark.parametrize("tile", [None, "64k"])
+def test_stacks_of_small_matrices_go_through_the_batched_calls(tile):
+    r = run(BATCHED, **({"NDTILE_TILE_BYTES": tile} if tile else {}))
+    check_batched(r)
+    # order <= 32: batched calls; order 33: 420 calls per matrix, and the
+    # singular stack of order 33 (its inv: up to 70 getrf + 70 getrs)
+    assert 420 <= stat(r.stderr, "solver launches") <= 420 + 140, r.stderr
+    assert stat(r.stderr, "batched solver launches") > 0, r.stderr
+
+
+def test_without_cublas_solve_and_inv_go_per_matrix_through_cusolver():
+    r = run(BATCHED, NDTILE_CUDA_CUBLAS="/nonexistent/libcublas.so.13", NDTILE_VERBOSE="1")
+    check_batched(r)
+    assert "cuBLAS could not be loaded" in r.stderr, r.stderr
+    assert stat(r.stderr, "solver launches") > 100000, r.stderr   # per matrix
+    assert stat(r.stderr, "batched solver launches") > 0, r.stderr   # cholesky's potrfBatched

@@ -501,34 +501,47 @@ def test_fused_groups_on_simulated_devices():
 
 
 # Views whose runs are strided and lie across tiles (a transpose's columns,
-# every fifth element) are gathered into scratch on the device: each run in
-# one 2-d copy (memory copy2d), not a copy and a stream sync per element.
+# every fifth element, reversed steps) are gathered into scratch on the
+# device, and written back, by one launch of the index kernels' view copy
+# over the view's tiles (memory view_copy, cuda.c's cm_view_copy), not a
+# copy and a stream wait per run (2-d copies) or per element (negative
+# steps). (A view over more tiles than a launch holds, 512, is still
+# copied run by run.)
 STRIDED = """
 import numpy, ndtile as np
 x = numpy.arange(3_000_000, dtype=numpy.float64).reshape(1000, 3000)
 b = np.asarray(x) + 1
 t = b.T[::2] * 2 + 1
 u = b[::3, ::5] - 3
-v = b[::-1, ::-5] - 3            # negative steps: element by element still
+v = b[::-1, ::-5] - 3
+c = (np.asarray(x) + 1j).T[::-3].real * 2       # a part of a complex element
+w = np.asarray(x.copy())
+w.T[::-2] = b.T[::-2] * 3                        # a strided write, scattered back
 for got, want in ((t, (x + 1).T[::2] * 2 + 1), (u, (x + 1)[::3, ::5] - 3),
-                  (v, (x + 1)[::-1, ::-5] - 3)):
+                  (v, (x + 1)[::-1, ::-5] - 3), (c, (x + 1j).T[::-3].real * 2)):
     got = numpy.asarray(got)
     assert got.dtype == want.dtype and numpy.array_equal(got, want)
+want = x.copy()
+want.T[::-2] = (x + 1).T[::-2] * 3
+assert numpy.array_equal(numpy.asarray(w), want)
 print("ok")
 """
 
 
-def test_strided_gathers_on_the_device_copy_runs_in_one_call():
+def test_strided_gathers_on_the_device_are_one_launch():
     if cudahost_plugin() is None:
         pytest.skip("no libndtile_cudahost.so (make build)")
     r = run(STRIDED, NDTILE_DEVICES="cuda", NDTILE_CUDA_PLUGIN=cudahost_plugin(),
             NDTILE_CUDAHOST_STATS="1")
     assert r.returncode == 0 and r.stdout.strip().endswith("ok"), r.stdout + r.stderr
     line = r.stderr.split("cudahost: ")[1]
-    fused = int(line.split(" faults, ")[1].split(" fused launches")[0])
-    copy2d = int(line.split(" bytes), ")[1].split(" 2-d copies")[0])
-    assert fused > 0, line           # the ops ran on the (emulated) device
-    assert copy2d > 1000, line       # the strided runs' gathers
+    n = {k: int(re.search(r"(\d+) " + k, line).group(1))
+         for k in ("fused launches", "copies", "2-d copies", "view copies")}
+    assert n["fused launches"] > 0, line      # the ops ran on the (emulated) device
+    assert n["view copies"] >= 4, line        # the gathers and the scatter
+    # (a copy each run made 3000 2-d copies for t alone; element by element
+    # for v, 600 thousand copies)
+    assert n["2-d copies"] == 0 and n["copies"] < 1000, line
 
 
 # Advanced-index reads (gather) and writes (put) on multi-tile arrays run
@@ -1187,6 +1200,27 @@ def test_sorts_run_on_the_device_with_the_cpus_bits(tiles):
 
 
 @needs_cudahost
+def test_reversed_lines_across_tiles_sort_on_the_device(tmp_path):
+    """A reversed line across tiles is gathered by one view copy launch, so
+    its sort runs on the device (it stayed on the CPU while the gather took
+    a copy per element)."""
+    trace = tmp_path / "t.json"
+    r = run("""
+        import numpy, ndtile as np
+        v = numpy.random.default_rng(1).standard_normal(1_500_000)     # 6 tiles
+        got = numpy.asarray(np.sort(np.asarray(v)[::-3], kind="stable"))
+        assert numpy.array_equal(got, numpy.sort(v[::-3], kind="stable"))
+        got = numpy.asarray(np.argsort(np.asarray(v)[::-1]))
+        assert numpy.array_equal(got, numpy.argsort(v[::-1], kind="stable"))
+    """, NDTILE_DEVICES="cuda:0", NDTILE_CUDA_PLUGIN=cudahost_plugin(),
+            NDTILE_PROFILE=str(trace))
+    assert r.returncode == 0, r.stdout + r.stderr
+    procs = [e["args"]["proc"] for e in json.loads(trace.read_text())["traceEvents"]
+             if e["ph"] == "X" and e.get("args", {}).get("kind") == "sort"]
+    assert procs and set(procs) == {"cuda"}, procs
+
+
+@needs_cudahost
 def test_partition_stays_on_the_cpu():
     """partition and argpartition ("partition" tasks) stay on the CPU: off
     the kth positions their result is the CPU introselect's. (median sorts:
@@ -1287,6 +1321,103 @@ def test_bincount_runs_on_the_device_with_the_cpus_bits(tiles):
     line = r.stderr.split("cudahost: ")[1]
     n = int(re.search(r"(\d+) bincount launches", line).group(1))
     assert n >= 200, line      # they ran on the (emulated) devices
+
+
+ARGCOMBINE = """
+import ctypes, hashlib, json, numpy, ndtile as np
+lib = ctypes.CDLL(np._core.__file__)
+lib.ndt_debug_device_log_text.restype = ctypes.c_char_p
+rng = numpy.random.default_rng(8)
+bad, where, h = [], {}, hashlib.sha256()
+def placed(tag, f):
+    lib.ndt_debug_device_log(1)
+    r = numpy.asarray(f())
+    log = lib.ndt_debug_device_log_text().decode()
+    lib.ndt_debug_device_log(0)
+    for line in log.split("-- ran:")[0].splitlines():
+        if line.startswith("place") and "reduce combine" in line:
+            k = "cpu" if line.endswith(" cpu") else "dev"
+            where[k] = where.get(k, []) + [str(tag)]
+    return r
+def data(dt, n):
+    # few distinct values (ties: the first occurrence wins), NaNs of both
+    # signs and payloads, -0.0 and 0.0, infinities
+    dt = numpy.dtype(dt)
+    if dt.kind == "b":
+        return rng.integers(0, 2, n).astype(bool)
+    if dt.kind in "iu":
+        info = numpy.iinfo(dt)
+        v = rng.integers(0, 7, n).astype(dt)
+        v[rng.integers(0, n, 5)] = info.max
+        v[rng.integers(0, n, 5)] = info.min
+        return v
+    f = numpy.float32 if dt in (numpy.float32, numpy.complex64) else numpy.float64
+    def part():
+        v = rng.integers(-3, 4, n).astype(f)
+        v[rng.integers(0, n, 40)] = -0.0
+        v[rng.integers(0, n, 9)] = numpy.inf
+        v[rng.integers(0, n, 9)] = -numpy.inf
+        return v
+    if dt.kind == "f":
+        return part()
+    v = numpy.empty(n, dt)
+    v.real, v.imag = part(), part()
+    return v
+for dt in DTYPES:
+    dt = numpy.dtype(dt)
+    k = max(8, (4 << 20) // (dt.itemsize * 96 * 64) + 1)     # 4 MiB and more: several tiles
+    base = data(dt, k * 96 * 64).reshape(k, 96, 64)
+    for nan in [False, True]:
+        v = base.copy()
+        if nan and dt.kind in "fc":
+            f = v.view(v.real.dtype).reshape(-1)
+            i = rng.integers(0, f.size, 12)
+            f[i[:6]] = numpy.nan
+            f[i[6:]] = -numpy.nan
+            v.reshape(-1)[-1] = numpy.nan                # the last element NaN
+        elif nan:
+            continue
+        x = np.asarray(v)
+        x = x | x if dt.kind == "b" else x + dt.type(0)  # resident on the device
+        for vn, xv, vv in [("", x, v), ("[::-1]", x[::-1], v[::-1]), ("[:, ::2]", x[:, ::2], v[:, ::2])]:
+            for f in ["argmin", "argmax"]:
+                for ax in [0, 1, 2, None]:
+                    tag = (str(dt), nan, vn, f, ax)
+                    got = placed(tag, lambda: getattr(xv, f)(axis=ax))
+                    want = getattr(vv, f)(axis=ax)
+                    h.update(repr(tag).encode() + got.tobytes())
+                    if got.dtype != want.dtype or got.shape != want.shape or not numpy.array_equal(got, want):
+                        bad.append(tag)
+print(json.dumps([bad, where.get("cpu", [])[:20], len(where.get("dev", []))]))
+print(h.hexdigest())
+"""
+
+
+@needs_cudahost
+@pytest.mark.parametrize("tiles", ["", "64k"])
+def test_argmin_argmax_combines_run_on_the_device_with_numpys_indices(tiles):
+    """The argmin/argmax combine ("reduce combine" of (value, index) partials,
+    src/runtime/cuda_combine.h's arg chains) on the host build's devices:
+    NumPy's indices (the first of equals, the first NaN, complex values in
+    lexicographic order) for every dtype, along each axis and over all,
+    views, NaNs, -0.0, infinities; the same as the CPU run, and no combine
+    left on the CPU."""
+    env = {"NDTILE_TILE_BYTES": tiles} if tiles else {}
+    dts = ["?", "i2", "u8", "f4", "f8", "c8"] if tiles else \
+        ["?", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f4", "f8", "c8", "c16"]
+    code = "DTYPES = %r\n" % dts + ARGCOMBINE
+    cpu = run(code, **env)
+    r = run(code, NDTILE_DEVICES="cuda:0,1", NDTILE_CUDA_PLUGIN=cudahost_plugin(),
+            NDTILE_CUDAHOST_STATS="1", **env)
+    assert cpu.returncode == 0 and r.returncode == 0, cpu.stderr + r.stdout + r.stderr
+    bad, on_cpu, on_dev = json.loads(r.stdout.splitlines()[-2])
+    assert bad == [], bad
+    assert on_cpu == [], on_cpu                  # every combine placed on a device
+    assert on_dev > 0
+    assert json.loads(cpu.stdout.splitlines()[-2])[0] == []
+    assert r.stdout.splitlines()[-1] == cpu.stdout.splitlines()[-1]     # the CPU's results
+    line = r.stderr.split("cudahost: ")[1]
+    assert int(re.search(r"(\d+) combine launches", line).group(1)) >= on_dev, line
 
 
 PINNED = """

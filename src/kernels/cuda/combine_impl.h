@@ -97,8 +97,18 @@ NDT_HD const char *ndt_cb_opname(int op, int acc, int fused) {
       NAME##_k<<<dim3((unsigned)(b > 1024 ? 1024 : b), (unsigned)L->nrun, 1), NDT_DK_THREADS, 0, \
                  (cudaStream_t)stream>>>(*L, flags);                                  \
   }
+#elif defined(NDT_DK_STREAM)
+/* (the host build: operand 1 checked and mapped for an empty run too: a
+ * chain of rows 0 fills its columns with the identity) */
+#define NDT_CB_GLOBAL(NAME)                                                       \
+  static void NAME##_grid(const ndt_dk_launch *L, unsigned *flags) {             \
+    ndt_dk_host_grid(L, flags, NAME##_body);                                     \
+  }                                                                              \
+  static void NAME(const ndt_dk_launch *L, unsigned *flags, void *stream) {      \
+    if (L->nrun > 0) ndt__cudahost_launch(stream, 3, 2u, L, flags, NAME##_grid);  \
+  }
 #else
-#define NDT_CB_GLOBAL(NAME) NDT_DK_GLOBAL(NAME, 2)
+#define NDT_CB_GLOBAL(NAME) NDT_DK_GLOBAL(NAME, 3)
 #endif
 
 #if defined(NDT_DK_HOST) && defined(NDT_DK_STREAM)
@@ -142,6 +152,59 @@ typedef struct {
 } ndt_cb_entry;
 #define NDT_CB_ROW(OP, SFX, COMMUT) {#OP, NDT_FD_DT_##SFX, ndt_cbl_##OP##_##SFX},
 static const ndt_cb_entry ndt_cb_table[] = {NDT_CB_ALL(NDT_CB_ROW)};
+
+/* ---- argmin/argmax: the combine of the blocks' (value, index) partials ----
+ * reduce.c's combine_body with ARG: a chain's column j folds the pairs of
+ * its runs in order with fold_impl.h's step (the CPU's ARG kernel on one
+ * element: a pair of index -1 skipped, the first of equals and the first
+ * NaN win; complex values lexicographic), from no pair (index -1), and
+ * writes the index (int64, p[1] + j * cs[1]). Run k's pair (i, j): its
+ * value at p[0] + i * rs[0] + j * cs[0], its index at p[2] + i * rs[2] +
+ * j * cs[2]; the head's rs[3] is the chain's length. A chain runs in one
+ * launch (the running value is not kept: the plugin refuses a chain that
+ * would go on into a second launch). No flags (comparisons only). */
+#define NDT_CBA_K(OP, SFX, T)                                                          \
+  NDT_DK_BODY void ndt_cba_##OP##_##SFX##_body(const ndt_dk_launch *L, unsigned *flags, \
+                                               ndt_dk_grid g) {                        \
+    const ndt_dk_run *h = &L->run[g.by];                                               \
+    (void)flags;                                                                       \
+    if (h->rs[3] <= 0) return;                                                         \
+    for (int64_t j = g.bx * g.ntx + g.tx; j < h->cols; j += g.nbx * g.ntx) {            \
+      T b;                                                                             \
+      int64_t bi = -1;                                                                 \
+      memset(&b, 0, sizeof b);                                                         \
+      for (int64_t c = 0; c < h->rs[3]; c++) {                                         \
+        const ndt_dk_run *r = &L->run[g.by + c];                                       \
+        for (int64_t i = 0; i < r->rows; i++)                                          \
+          ndt_fa_##OP##_##SFX(&b, &bi, *(const T *)(r->p[0] + i * r->rs[0] + j * r->cs[0]), \
+                              *(const int64_t *)(r->p[2] + i * r->rs[2] + j * r->cs[2])); \
+      }                                                                                \
+      *(int64_t *)(h->p[1] + j * h->cs[1]) = bi;                                       \
+    }                                                                                  \
+  }                                                                                    \
+  NDT_CB_GLOBAL(ndt_cba_##OP##_##SFX)                                                  \
+  static void ndt_cbal_##OP##_##SFX(const ndt_dk_launch *L, unsigned *flags, void *stream) { \
+    if (L->nrun > 0) NDT_CB_TALLY();                                                   \
+    ndt_cba_##OP##_##SFX(L, flags, stream);                                            \
+  }
+NDT_FA_ALL(NDT_CBA_K)
+
+#define NDT_CBA_ROW(OP, SFX, T) {NDT_RED_##OP, NDT_FD_DT_##SFX, ndt_cbal_##OP##_##SFX},
+static const ndt_fa_entry ndt_cba_table[] = {NDT_FA_ALL(NDT_CBA_ROW)};
+
+/* The argmin/argmax combine (op NDT_RED_ARGMIN/ARGMAX) of L's chains over
+ * partial values of dtype dt (bool's are uint8's): 0, or -1 when there is
+ * no such kernel (L NULL: only the question). */
+NDT_DK_ENTRY(int) ndt__dk_cbarg(int op, int dt, const ndt_dk_launch *L, unsigned *flags,
+                                void *stream) {
+  if (dt == NDT_BOOL) dt = NDT_UINT8;
+  for (size_t k = 0; k < sizeof ndt_cba_table / sizeof *ndt_cba_table; k++)
+    if (ndt_cba_table[k].op == op && ndt_cba_table[k].dt == dt) {
+      if (L) ndt_cba_table[k].fn(L, flags, stream);
+      return 0;
+    }
+  return -1;
+}
 
 /* The chains of L (operand 0 of dtype acc, L->aux) folded with reduction
  * op (NDT_RED_*) on accumulator acc (fused: see ndt_cb_opname), flags

@@ -38,7 +38,14 @@
  * held copies its value). last: hi - lo words of scratch, zero before.
  * Without it (the plugin could not allocate it) one device thread walks
  * the indices in order (phase 3: the earlier design, a memory latency per
- * index). */
+ * index).
+ *
+ * view copy (put 2): a view's elements to (phase 0) or from (phase 1) the
+ * C-order buffer out, one thread per element (grid-stride): element e of
+ * the view (shape, element strides ast from offset aoff) is out + e * isz.
+ * The view walked as the pieces of its tiles: bind.c's gather of a view
+ * across tiles into scratch and its scatter back (cuda.c, cm_view_copy),
+ * one launch where a copy per run cost a call and a wait each. */
 #ifndef NDT_KERNELS_CUDA_INDEX_IMPL_H
 #define NDT_KERNELS_CUDA_INDEX_IMPL_H
 
@@ -51,7 +58,7 @@
 #define NDT_DK_INONE (~0ull)
 
 typedef struct {
-  int put;                  /* 0: gather, 1: put */
+  int put;                  /* 0: gather, 1: put, 2: view copy */
   int nd, nk, isz, np;      /* axes of the block (gather) or target view (put);
                                index arrays; element bytes; pieces */
   int it[NDT_MAXDIMS];      /* gather: index k's dtype */
@@ -180,6 +187,25 @@ NDT_HD void ndt_dk_put_one(const ndt_dk_ilaunch *L, int64_t e) {
   else if (*c == mine) memcpy(ndt_dk_piece(L, o), L->vals + e * L->vs, (size_t)L->isz);
 }
 
+/* element e of a view copy: isz bytes between out + e * isz and the view */
+NDT_HD void ndt_dk_view_one(const ndt_dk_ilaunch *L, int64_t e) {
+  int64_t f = L->aoff, r = e;
+  for (int j = L->nd - 1; j >= 0; j--) {
+    f += (r % L->shape[j]) * L->ast[j];
+    r /= L->shape[j];
+  }
+  char *p = ndt_dk_piece(L, f), *o = L->out + e * L->isz;
+  char *to = L->phase == 0 ? o : p;
+  const char *from = L->phase == 0 ? p : o;
+  switch (L->isz) {   /* (elements are aligned to their size: one load each) */
+    case 1: *to = *from; break;
+    case 2: *(uint16_t *)to = *(const uint16_t *)from; break;
+    case 4: *(uint32_t *)to = *(const uint32_t *)from; break;
+    case 8: *(uint64_t *)to = *(const uint64_t *)from; break;
+    default: memcpy(to, from, (size_t)L->isz);
+  }
+}
+
 /* thread tx of ntx in block bx of nbx */
 NDT_HD void ndt_dk_index_body(const ndt_dk_ilaunch *L, int64_t bx, int64_t nbx, int64_t tx,
                               int64_t ntx) {
@@ -188,7 +214,8 @@ NDT_HD void ndt_dk_index_body(const ndt_dk_ilaunch *L, int64_t bx, int64_t nbx, 
     return;
   }
   for (int64_t e = bx * ntx + tx; e < L->n; e += nbx * ntx) {
-    if (L->put) ndt_dk_put_one(L, e);
+    if (L->put == 2) ndt_dk_view_one(L, e);
+    else if (L->put) ndt_dk_put_one(L, e);
     else ndt_dk_gather_one(L, e);
   }
 }
@@ -218,7 +245,7 @@ __global__ void ndt_dk_index_k(const __grid_constant__ ndt_dk_ilaunch L) {
   ndt_dk_index_body(&L, blockIdx.x, gridDim.x, threadIdx.x, blockDim.x);
 }
 static void ndt_dk_index_launch(const ndt_dk_ilaunch *L, void *stream) {
-  int one = L->put && L->phase == 3;
+  int one = L->put == 1 && L->phase == 3;
   int64_t b = one ? 1 : (L->n + 4 * NDT_DK_THREADS - 1) / (4 * NDT_DK_THREADS);
   unsigned nb = (unsigned)(b < 1 ? 1 : b > 1024 ? 1024 : b);
   ndt_dk_index_k<<<nb, one ? 1 : NDT_DK_THREADS, 0, (cudaStream_t)stream>>>(*L);
@@ -232,9 +259,15 @@ static void ndt_dk_index_launch(const ndt_dk_ilaunch *L, void *stream) {
  * take. */
 NDT_DK_ENTRY(int) ndt__dk_index(ndt_dk_ilaunch *L, void *stream) {
   if (L->nd < 0 || L->nd > NDT_MAXDIMS || L->np < 1 || L->np > NDT_DK_IMAXPIECES ||
-      L->isz < 1 || L->isz > 16 || (!L->put && (L->nk < 1 || L->nk > NDT_MAXDIMS)))
+      L->isz < 1 || L->isz > 16 || L->put < 0 || L->put > 2 ||
+      (!L->put && (L->nk < 1 || L->nk > NDT_MAXDIMS)) ||
+      (L->put == 2 && (L->phase < 0 || L->phase > 1)))
     return -1;
   if (L->n <= 0) return 0;
+  if (L->put == 2) {   /* a view copy: one launch, in the caller's direction */
+    ndt_dk_index_launch(L, stream);
+    return 0;
+  }
   if (L->put && !L->last) {
     L->phase = 3;
     ndt_dk_index_launch(L, stream);
