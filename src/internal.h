@@ -547,6 +547,14 @@ typedef struct {
    * merged axes and tile: a transpose's columns, a reversed view's
    * elements) */
   ndt_status (*view_copy)(ndt_memory *m, const ndt_array *v, void *buf, int to_buf);
+  /* optional: registers the host buffer [p, p + n) for this memory's
+   * copies (page-locked: cudaHostRegister), 0 on success, -1 when refused
+   * (the copies then go from pageable memory); and unregisters it. The
+   * host cache (memory.c) registers a large buffer at its first copy to or
+   * from this memory and unregisters it before the buffer goes back to the
+   * system (ndt__host_pin). */
+  int (*host_register)(ndt_memory *m, void *p, size_t n);
+  void (*host_unregister)(ndt_memory *m, void *p, size_t n);
 } ndt_memory_iface;
 struct ndt_memory {
   const ndt_memory_iface *iface;
@@ -591,6 +599,19 @@ struct ndt_processor {
 };
 
 extern ndt_memory ndt__host_memory;   /* memory.c */
+/* The host data buffer [p, p + n) (as ndt__alloc_data or _run gave it),
+ * about to be copied to or from memory m: registered with m
+ * (m->iface->host_register) if m has the member and the buffer is large
+ * (NDT__PIN_MIN bytes or more) and not yet registered; the mark stays with
+ * the buffer while the cache keeps it and is undone before the buffer goes
+ * back to the system. A refusal is not an error (the copy goes from
+ * pageable memory; counted): 1 when that was the process's first refusal
+ * (the caller says so under NDTILE_VERBOSE), else 0. */
+#define NDT__PIN_MIN ((size_t)64 << 10)
+int ndt__host_pin(ndt_memory *m, void *p, size_t n);
+/* buffers registered now, registrations made so far, refused so far, and
+ * the large buffers mapped so far (a registration each at most) */
+void ndt__host_pin_stats(int64_t out[4]);
 /* Registration (at start-up, before tasks): 0, or -1 when the table is full.
  * The host memory is memory 0 and the CPU the first processor (ndt_init);
  * processors registered later are preferred, the CPU is the fallback. */

@@ -6,7 +6,7 @@
 # part under NDTILE_DEVICES=cuda, OOM fallback with a small NDTILE_CUDA_MEM,
 # two virtual devices on one GPU (cuda:0,cuda:0), and the GPU benchmarks
 # against CuPy when it is installed (bench/gpu/run.py). Every stage has its own timeout; the
-# caps add up to 9.3 minutes besides the build (most stages end well before
+# caps add up to 9.8 minutes besides the build (most stages end well before
 # their caps; a prebuilt build-cuda/ makes the build seconds). Writes
 # $OUT/gpu_check.json and $OUT/log.txt ($OUT defaults to out/gpu_check).
 #
@@ -102,6 +102,9 @@ else
   # within the stated bounds of the CPU's,
   # the same bits run to run
   stage device_tests 120 "./$BUILD/tests/c/test_device cuda && ./$BUILD/tests/c/test_device nocuda && NDT_REQUIRE_PLANNED=1 ./$BUILD/tests/c/test_device determinism cuda 200000 && ./$BUILD/tests/c/test_device cudasum cuda && ./$BUILD/tests/c/test_device cudaflags cuda && ./$BUILD/tests/c/test_cudamatmul && ./$BUILD/tests/c/test_cudafft && ./$BUILD/tests/c/test_cudalinalg"
+  # pinned host memory: large host buffers registered once at their first
+  # copy, kept while cached, unregistered by a trim; NDTILE_CUDA_PINNED=0
+  stage pinned 30 "./$BUILD/tests/c/test_cudapin on && ./$BUILD/tests/c/test_cudapin off"
 fi
 if [ $HOSTCUDA = 1 ]; then
   # an injected kernel fault: an error naming the op, the devices disabled,

@@ -47,7 +47,9 @@
  * Memory: cudaMallocAsync on the device's stream within a budget per device
  * (NDTILE_CUDA_MEM, default 90% of the card's total memory); nothing is
  * reserved at start. A failed allocation returns NULL: the core evicts,
- * then falls back to the CPU. Copies and kernels run on the device's stream
+ * then falls back to the CPU. Large host buffers are page-locked at their
+ * first copy and stay so while the core's cache keeps them
+ * (cm_host_register). Copies and kernels run on the device's stream
  * and are waited for before a body returns (the worker that runs the task
  * drives the device, one body at a time per device: the stream and the
  * flags word are the device's): simple and correct, not yet fast.
@@ -62,6 +64,7 @@
 #include <cuda_runtime_api.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "runtime/device.h"
 #include "ops/exec.h"
@@ -266,6 +269,32 @@ static ndt_status copy_device(ndt_memory *to, ndt_memory *from, cuda_dev **d, in
   *from_dev = df != NULL;
   cudaSetDevice((*d)->dev);
   return NDT_OK;
+}
+
+/* Pinned host memory: the core registers a large host buffer (a tile's, a
+ * store's run) at its first copy to or from a device and keeps it
+ * registered while its cache keeps the buffer (memory.c, ndt__host_pin):
+ * copies from it then run at the bus's speed. Portable: one registration
+ * serves every device. A refusal (a limit on locked memory) is not an
+ * error: the copy goes from pageable memory. NDTILE_CUDA_PINNED=0: none.
+ * Small buffers (under NDT__PIN_MIN, 64 KiB) are not registered (malloc's
+ * blocks share pages) and no staging pool of our own copies them: the
+ * copies are waited for (copy_wait), so a pool would add a memcpy and gain
+ * no overlap, and the driver stages small pageable copies itself. */
+static int cm_host_register(ndt_memory *m, void *p, size_t n) {
+  cuda_dev *d = m->context;
+  if (atomic_load(&d->dead)) return -1;
+  cudaSetDevice(d->dev);
+  if (cudaHostRegister(p, n, cudaHostRegisterPortable) == cudaSuccess) return 0;
+  cudaGetLastError();   /* (not sticky) */
+  return -1;
+}
+
+static void cm_host_unregister(ndt_memory *m, void *p, size_t n) {
+  cuda_dev *d = m->context;
+  (void)n;
+  cudaSetDevice(d->dev);
+  if (cudaHostUnregister(p) != cudaSuccess) cudaGetLastError();
 }
 
 static void cm_usage(ndt_memory *m, int64_t *cap, int64_t *used) {
@@ -1594,6 +1623,8 @@ static int start(const ndt_plugin_host *h, const int *index, int n, char *why, s
   else
     for (int i = 0; i < n && nw < NDT__MAX_DEVS; i++) want[nw++] = index[i];
   int started = 0, jit_arch = 0;
+  const char *pv = getenv("NDTILE_CUDA_PINNED");   /* (cm_host_register) */
+  int pinned = !(pv && (!strcmp(pv, "0") || !strcmp(pv, "off")));
   for (int i = 0; i < nw; i++) {
     cuda_dev *d = &cdev[started];
     if (want[i] < 0 || want[i] >= count) {
@@ -1626,6 +1657,10 @@ static int start(const ndt_plugin_host *h, const int *index, int n, char *why, s
                                    .scratch_alloc = cm_scratch_alloc,
                                    .scratch_free = cm_scratch_free, .copy2d = cm_copy2d,
                                    .view_copy = cm_view_copy};
+    if (pinned) {
+      d->miface.host_register = cm_host_register;
+      d->miface.host_unregister = cm_host_unregister;
+    }
     d->mem = (ndt_memory){.iface = &d->miface, .device = d->dev, .context = d};
     d->piface = (ndt_processor_iface){.version = NDT_IFACE_VERSION, .name = d->name,
                                       .supports = cd_supports, .launch = cd_launch,

@@ -10,7 +10,7 @@
 #define NDT_DEVICE_H
 #include "internal.h"
 
-#define NDT_PLUGIN_API 9   /* 2: cpu_level; processors may run groups; 3: the plugin reads
+#define NDT_PLUGIN_API 10  /* 2: cpu_level; processors may run groups; 3: the plugin reads
                               * ops/reduce.h's arguments ("pairwise leaf", "reduce block");
                               * 4: memories may give gather scratch outside their budget;
                               * 5: memories may copy strided runs in one call (copy2d);
@@ -18,7 +18,8 @@
                               * 7: and exec.h's gather and put arguments ("gather", "put");
                               * 8: and ops/matmul.h's ("matmul block", "matmul pack",
                               * "matmul copyout", "matvec");
-                              * 9: memories may copy a whole view in one call (view_copy) */
+                              * 9: memories may copy a whole view in one call (view_copy);
+                              * 10: memories may register host buffers (host_register) */
 #define NDT_PLUGIN_ENTRY "ndt_plugin_entry_v1"
 
 typedef struct {

@@ -173,10 +173,13 @@ static size_t rounded(size_t n) {
   return n ? (n + 63) & ~(size_t)63 : 64;
 }
 
+static atomic_llong mapped_large;   /* fresh mappings of NDT__PIN_MIN bytes or more */
+
 /* A new buffer of sz (rounded) bytes; *zeroed tells whether it is known zero. */
 static void *fresh(size_t sz, int *zeroed) {
   *zeroed = 0;
   if (sz < CACHE_MIN) return aligned_alloc(64, sz);
+  if (sz >= NDT__PIN_MIN) atomic_fetch_add(&mapped_large, 1);
   size_t align = sz >= HUGE_MIN ? HUGE : PAGE, len = sz + align;
   char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) return NULL;
@@ -191,9 +194,91 @@ static void *fresh(size_t sz, int *zeroed) {
   return (void *)a;
 }
 
+/* ---- pinned host buffers (ndt__host_pin) ----------------------------
+ * A device's copies from pageable memory run at about half the bus's speed
+ * and are not asynchronous; a large buffer (a tile's, a store's run) is
+ * therefore registered (page-locked) with the device memory that first
+ * copies it, and stays registered while it lives, in use or cached: a loop
+ * that reuses its buffers pays the registration once. A buffer is
+ * unregistered before it goes back to the system (release). The marks are
+ * a table of the registered buffers (mem: the memory that registered it,
+ * NULL: refused, not asked again while the buffer lives). Small buffers are
+ * not registered: they come from malloc, whose blocks share pages. */
+_Static_assert(NDT__PIN_MIN >= CACHE_MIN, "registered buffers are mapped ones");
+typedef struct { char *p; size_t n; ndt_memory *mem; } pin_mark;
+static pthread_mutex_t pin_lock = PTHREAD_MUTEX_INITIALIZER;
+static pin_mark *pin_tab;
+static int pin_n, pin_cap;
+static atomic_int pin_any;   /* pin_n > 0: release looks in the table */
+static atomic_llong pin_made, pin_refused;
+
+static int pin_find(const char *p) {
+  for (int i = pin_n - 1; i >= 0; i--)
+    if (pin_tab[i].p == p) return i;
+  return -1;
+}
+
+/* room for one more mark (plain realloc: ndt__realloc could shed the
+ * cache, and release takes pin_lock) */
+static int pin_room(void) {
+  if (pin_n < pin_cap) return 1;
+  int cap = pin_cap ? 2 * pin_cap : 64;
+  pin_mark *t = realloc(pin_tab, (size_t)cap * sizeof *t);
+  if (!t) return 0;
+  pin_tab = t;
+  pin_cap = cap;
+  return 1;
+}
+
+int ndt__host_pin(ndt_memory *m, void *p, size_t n) {
+  int first_refusal = 0;
+  if (!p || !m->iface->host_register) return 0;
+  size_t sz = rounded(n);
+  if (sz < NDT__PIN_MIN) return 0;
+  pthread_mutex_lock(&pin_lock);
+  /* (no room for the mark: the copy goes from pageable memory) */
+  if (pin_find(p) < 0 && pin_room()) {
+    int ok = m->iface->host_register(m, p, sz) == 0;
+    pin_tab[pin_n++] = (pin_mark){p, sz, ok ? m : NULL};
+    atomic_store(&pin_any, 1);
+    if (ok) atomic_fetch_add(&pin_made, 1);
+    else first_refusal = atomic_fetch_add(&pin_refused, 1) == 0;
+  }
+  pthread_mutex_unlock(&pin_lock);
+  return first_refusal;
+}
+
+void ndt__host_pin_stats(int64_t out[4]) {
+  int64_t now = 0;
+  pthread_mutex_lock(&pin_lock);
+  for (int i = 0; i < pin_n; i++) now += pin_tab[i].mem != NULL;
+  pthread_mutex_unlock(&pin_lock);
+  out[0] = now;
+  out[1] = atomic_load(&pin_made);
+  out[2] = atomic_load(&pin_refused);
+  out[3] = atomic_load(&mapped_large);
+}
+
+/* Before buffer p of sz bytes goes back to the system: unregistered. */
+static void unpin(char *p, size_t sz) {
+  if (sz < NDT__PIN_MIN || !atomic_load(&pin_any)) return;
+  pthread_mutex_lock(&pin_lock);
+  int i = pin_find(p);
+  if (i >= 0) {
+    ndt_memory *m = pin_tab[i].mem;
+    if (m && m->iface->host_unregister) m->iface->host_unregister(m, p, pin_tab[i].n);
+    pin_tab[i] = pin_tab[--pin_n];
+    if (!pin_n) atomic_store(&pin_any, 0);
+  }
+  pthread_mutex_unlock(&pin_lock);
+}
+
 static void release(void *p, size_t sz) {
   if (sz < CACHE_MIN) free(p);
-  else munmap(p, sz);
+  else {
+    unpin(p, sz);
+    munmap(p, sz);
+  }
 }
 
 /* A request the cache cannot serve: releases cached buffers (of other sizes)

@@ -229,6 +229,18 @@ static void lru_touch(ndt_tile *t, int m) {
 
 static size_t tile_bytes(const ndt_tile *t) { return (size_t)t->len * t->store->itemsize; }
 
+/* Before a copy between t's host buffer and device memory m: the buffer
+ * registered with m (page-locked, memory.c), the whole store's when its
+ * tiles share one; not memory the store borrows (its owner frees it). */
+static void pin_host(ndt_tile *t, ndt_memory *m) {
+  ndt_store *s = t->store;
+  if (!m->iface->host_register || s->borrowed) return;
+  size_t n = s->run ? (size_t)s->size * (size_t)s->itemsize : tile_bytes(t);
+  if (ndt__host_pin(m, s->run ? s->run : t->data, n))
+    ndt__verbose("%s: a host buffer of %zu bytes could not be registered (page-locked); its "
+                 "copies go from pageable memory (counted; said once)", m->iface->name, n);
+}
+
 static void copy_freed(ndt_tile *t, int m) {
   ndt_memory *mm = mems[m];
   mm->iface->free(mm, t->mcopy[m], tile_bytes(t));
@@ -246,6 +258,7 @@ static int evict_one(int m) {
     int back = v == bit;   /* the only valid copy: written back first */
     if (back) {
       char *h = ndt__tile_buffer(t);
+      if (h) pin_host(t, mems[m]);
       if (!h || mems[m]->iface->copy(&ndt__host_memory, h, mems[m], t->mcopy[m], tile_bytes(t)))
         continue;
       atomic_store(&t->valid, 1u);
@@ -299,7 +312,10 @@ static ndt_status acquire_locked(ndt_tile *t, ndt_memory *m, int for_write, int 
     /* the side that is not the host knows how to move its bytes */
     ndt_memory *mover = m->id ? m : fm;
     if (!src) st = ndt__error(NDT_ERR_NOMEM, "cannot allocate a tile of %zu bytes", n);
-    else st = mover->iface->copy(m, dst, fm, src, n);
+    else {
+      if (!m->id || !from) pin_host(t, mover);   /* a copy to or from the host */
+      st = mover->iface->copy(m, dst, fm, src, n);
+    }
     if (st == NDT_OK && ndt__dev_track) {
       /* a planned copy was logged when it was planned */
       if (!in_planned) ndt__dev_log("copy %s mem%d->mem%d %zu", ndt__dev_tile_name(t), from, m->id, n);
@@ -569,6 +585,7 @@ void ndt__move_evict(ndt_tile *t, int m) {
     int ok = 1;
     if (v == bit) {   /* the only valid copy: back to the host first */
       char *h = ndt__tile_buffer(t);
+      if (h) pin_host(t, mems[m]);
       ok = h && mems[m]->iface->copy(&ndt__host_memory, h, mems[m], t->mcopy[m],
                                      tile_bytes(t)) == NDT_OK;
       if (ok) atomic_store(&t->valid, 1u);

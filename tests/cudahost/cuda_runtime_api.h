@@ -59,6 +59,8 @@ typedef enum cudaError {
   cudaErrorInvalidResourceHandle = 400,
   cudaErrorNotReady = 600,
   cudaErrorIllegalAddress = 700,
+  cudaErrorHostMemoryAlreadyRegistered = 712,
+  cudaErrorHostMemoryNotRegistered = 713,
   cudaErrorLaunchFailure = 719
 } cudaError_t;
 
@@ -112,6 +114,31 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
                               size_t width, size_t height, enum cudaMemcpyKind kind,
                               cudaStream_t s);
 cudaError_t cudaMemsetAsync(void *p, int value, size_t n, cudaStream_t s);
+
+/* page-locked host memory, with CUDA's rules checked: a range overlapping
+ * a registered one is refused (cudaErrorHostMemoryAlreadyRegistered), an
+ * unregister must name a registered range's start (else
+ * cudaErrorHostMemoryNotRegistered), and a registered range unmapped
+ * before its unregister is found (at the next registration, the
+ * unregister and at exit: an "ERROR" line on stderr, counted as lost in
+ * NDTILE_CUDAHOST_STATS). NDTILE_CUDAHOST_PIN_LIMIT=SIZE: registrations
+ * past SIZE bytes in all fail with cudaErrorMemoryAllocation (a limit on
+ * locked memory). A copy whose host side lies in such memory counts as a
+ * pinned copy, else as a pageable one. */
+#define cudaHostRegisterDefault 0x00
+#define cudaHostRegisterPortable 0x01
+#define cudaHostAllocDefault 0x00
+#define cudaHostAllocPortable 0x01
+cudaError_t cudaHostRegister(void *p, size_t n, unsigned flags);
+cudaError_t cudaHostUnregister(void *p);
+cudaError_t cudaMallocHost(void **p, size_t n);
+cudaError_t cudaHostAlloc(void **p, size_t n, unsigned flags);
+cudaError_t cudaFreeHost(void *p);
+/* not CUDA: the counts of the above (test_cudahost.c, test_cudapin.c):
+ * registrations, unregistrations, refusals, pinned copies, pageable
+ * copies, ranges lost (unmapped while registered), host allocations, the
+ * pinned copies' bytes, the pageable copies' bytes */
+void ndt__cudahost_pin_counts(long out[9]);
 
 cudaError_t cudaStreamCreate(cudaStream_t *s);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags);

@@ -83,6 +83,7 @@ static size_t parse_size(const char *s, size_t dflt) {
   return (size_t)v;
 }
 
+static void pin_report(void);
 /* NDTILE_CUDAHOST_STATS=1: what the devices did, on stderr at exit (a
  * run through the plugin shows it used them) */
 static void stats_report(void) {
@@ -101,6 +102,7 @@ static void stats_report(void) {
           atomic_load(&n_cache_hits), atomic_load(&n_gemm), atomic_load(&n_combine),
           atomic_load(&n_fft), atomic_load(&n_solver), atomic_load(&n_sort),
           atomic_load(&n_bincount), atomic_load(&n_batched), atomic_load(&n_view_copy));
+  pin_report();
 }
 
 void ndt__cudahost_count_cache_hit(void) { atomic_fetch_add(&n_cache_hits, 1); }
@@ -112,6 +114,9 @@ void ndt__cudahost_tally(int what) {
   static atomic_long *const count[] = {&n_reduce, &n_scan, &n_combine, &n_sort, &n_bincount};
   if (what >= 0 && what < 5) atomic_fetch_add(count[what], 1);
 }
+
+static size_t pin_limit = SIZE_MAX;   /* NDTILE_CUDAHOST_PIN_LIMIT */
+static void pin_exit_check(void);
 
 static void settings_read(void) {
   const char *s = getenv("NDTILE_CUDAHOST_DEVICES");
@@ -137,6 +142,8 @@ static void settings_read(void) {
     if (atoi(g) > 0) grid_blocks = atoi(g);
     if (c && atoi(c + 1) > 0) grid_threads = atoi(c + 1);
   }
+  pin_limit = parse_size(getenv("NDTILE_CUDAHOST_PIN_LIMIT"), pin_limit);
+  atexit(pin_exit_check);
   const char *st = getenv("NDTILE_CUDAHOST_STATS");
   if (st && *st && strcmp(st, "0")) atexit(stats_report);
 }
@@ -162,6 +169,8 @@ const char *cudaGetErrorName(cudaError_t e) {
     case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
     case cudaErrorNotReady: return "cudaErrorNotReady";
     case cudaErrorIllegalAddress: return "cudaErrorIllegalAddress";
+    case cudaErrorHostMemoryAlreadyRegistered: return "cudaErrorHostMemoryAlreadyRegistered";
+    case cudaErrorHostMemoryNotRegistered: return "cudaErrorHostMemoryNotRegistered";
     case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
   }
   return "cudaErrorUnknown";
@@ -180,6 +189,10 @@ const char *cudaGetErrorString(cudaError_t e) {
     case cudaErrorInvalidResourceHandle: return "invalid resource handle";
     case cudaErrorNotReady: return "device not ready";
     case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
+    case cudaErrorHostMemoryAlreadyRegistered:
+      return "part or all of the requested memory range is already mapped";
+    case cudaErrorHostMemoryNotRegistered:
+      return "pointer does not correspond to a registered memory region";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
   }
   return "unknown error";
@@ -804,6 +817,7 @@ static int kind_ok(const void *dst, const void *src, size_t n, enum cudaMemcpyKi
   return 0;
 }
 
+static void pin_count(const void *dst, size_t dspan, const void *src, size_t sspan, size_t n);
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind,
                             cudaStream_t s) {
   cudaStream_t q;
@@ -813,6 +827,7 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, enum cudaMemcp
   if (!kind_ok(dst, src, n, kind)) return ret(cudaErrorInvalidValue);
   atomic_fetch_add(&n_copy, 1);
   atomic_fetch_add(&n_copy_bytes, (long)n);
+  pin_count(dst, n, src, n, n);
   return ret(enqueue(q, (op){.kind = OP_COPY, .dst = work_of(dst), .src = work_of(src), .n = n}));
 }
 
@@ -840,6 +855,7 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
   }
   atomic_fetch_add(&n_copy, (long)height);
   atomic_fetch_add(&n_copy_bytes, (long)(width * height));
+  pin_count(dst, (height - 1) * dpitch + width, src, (height - 1) * spitch + width, width * height);
   return ret(enqueue(q, (op){.kind = OP_COPY2D, .dst = d0, .src = s0, .n = width,
                              .dpitch = dpitch, .spitch = spitch, .height = height}));
 }
@@ -847,6 +863,162 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind) {
   cudaError_t e = cudaMemcpyAsync(dst, src, n, kind, NULL);
   return e ? e : cudaStreamSynchronize(NULL);
+}
+
+/* ---- page-locked host memory ----
+ * The ranges registered (cudaHostRegister) or allocated (cudaMallocHost),
+ * in a table; CUDA's rules are checked on it. A registered range must stay
+ * mapped until it is unregistered: each registration, unregistration and
+ * the exit look for ranges that were not (lost). */
+typedef struct { char *p; size_t n; int alloc; int lost; } pinned;
+static pthread_mutex_t pin_lock = PTHREAD_MUTEX_INITIALIZER;
+static pinned *pin_tab;
+static int pin_n, pin_cap;
+static size_t pin_bytes;   /* registered now (the limit's) */
+static atomic_long n_hreg, n_hunreg, n_hrefused, n_pinned_copy, n_pageable_copy, n_hlost,
+    n_halloc, n_pinned_bytes, n_pageable_bytes;
+
+/* 1 when every page of [p, p + n) is mapped */
+static int mapped(const char *p, size_t n) {
+  uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), a = (uintptr_t)p & ~(pg - 1);
+  return msync((void *)a, (uintptr_t)p + n - a, MS_ASYNC) == 0 || errno != ENOMEM;
+}
+
+/* counts (and says, once each) the registered ranges unmapped meanwhile;
+ * pin_lock held */
+static void pin_scan_lost(void) {
+  for (int i = 0; i < pin_n; i++)
+    if (!pin_tab[i].alloc && !pin_tab[i].lost && !mapped(pin_tab[i].p, pin_tab[i].n)) {
+      pin_tab[i].lost = 1;
+      atomic_fetch_add(&n_hlost, 1);
+      fprintf(stderr, "cudahost: ERROR: registered host memory [%p, +%zu) was unmapped before "
+              "cudaHostUnregister\n", (void *)pin_tab[i].p, pin_tab[i].n);
+    }
+}
+
+static int pin_at(const char *p, size_t n) {   /* the range overlapping [p, p + n), or -1 */
+  for (int i = 0; i < pin_n; i++)
+    if (p < pin_tab[i].p + pin_tab[i].n && pin_tab[i].p < p + n) return i;
+  return -1;
+}
+
+static cudaError_t pin_add(char *p, size_t n, int alloc) {
+  if (pin_n == pin_cap) {
+    int cap = pin_cap ? 2 * pin_cap : 64;
+    pinned *t = realloc(pin_tab, (size_t)cap * sizeof *t);
+    if (!t) return cudaErrorMemoryAllocation;
+    pin_tab = t;
+    pin_cap = cap;
+  }
+  pin_tab[pin_n++] = (pinned){p, n, alloc, 0};
+  return cudaSuccess;
+}
+
+cudaError_t cudaHostRegister(void *p, size_t n, unsigned flags) {
+  pthread_once(&once, init_once);
+  if (!p || !n || (flags & ~(unsigned)cudaHostRegisterPortable) || !mapped(p, n))
+    return ret(cudaErrorInvalidValue);
+  pthread_mutex_lock(&pin_lock);
+  pin_scan_lost();
+  cudaError_t e = cudaSuccess;
+  int at = pin_at(p, n);
+  if (at >= 0 && !pin_tab[at].lost) e = cudaErrorHostMemoryAlreadyRegistered;
+  else if (at >= 0) pin_tab[at] = pin_tab[--pin_n];   /* (a lost range's place is reused) */
+  if (!e && n > pin_limit - pin_bytes) e = cudaErrorMemoryAllocation;
+  if (!e) e = pin_add(p, n, 0);
+  if (!e) pin_bytes += n;
+  pthread_mutex_unlock(&pin_lock);
+  atomic_fetch_add(e ? &n_hrefused : &n_hreg, 1);
+  return ret(e);
+}
+
+cudaError_t cudaHostUnregister(void *p) {
+  pthread_mutex_lock(&pin_lock);
+  pin_scan_lost();
+  int i = -1;
+  for (int k = 0; k < pin_n && i < 0; k++)
+    if (pin_tab[k].p == p && !pin_tab[k].alloc) i = k;
+  if (i >= 0) {
+    pin_bytes -= pin_tab[i].n;
+    pin_tab[i] = pin_tab[--pin_n];
+    atomic_fetch_add(&n_hunreg, 1);
+  }
+  pthread_mutex_unlock(&pin_lock);
+  return i < 0 ? ret(cudaErrorHostMemoryNotRegistered) : cudaSuccess;
+}
+
+cudaError_t cudaHostAlloc(void **p, size_t n, unsigned flags) {
+  pthread_once(&once, init_once);
+  if (!p || (flags & ~(unsigned)cudaHostAllocPortable)) return ret(cudaErrorInvalidValue);
+  void *m = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) return ret(cudaErrorMemoryAllocation);
+  pthread_mutex_lock(&pin_lock);
+  cudaError_t e = pin_add(m, n ? n : 1, 1);
+  pthread_mutex_unlock(&pin_lock);
+  if (e) {
+    munmap(m, n ? n : 1);
+    return ret(e);
+  }
+  atomic_fetch_add(&n_halloc, 1);
+  *p = m;
+  return cudaSuccess;
+}
+
+cudaError_t cudaMallocHost(void **p, size_t n) { return cudaHostAlloc(p, n, 0); }
+
+cudaError_t cudaFreeHost(void *p) {
+  pinned f = {0};
+  pthread_mutex_lock(&pin_lock);
+  for (int k = 0; k < pin_n && !f.p; k++)
+    if (pin_tab[k].p == p && pin_tab[k].alloc) {
+      f = pin_tab[k];
+      pin_tab[k] = pin_tab[--pin_n];
+    }
+  pthread_mutex_unlock(&pin_lock);
+  if (!f.p) return ret(cudaErrorInvalidValue);
+  munmap(f.p, f.n);
+  return cudaSuccess;
+}
+
+/* a copy of n bytes counted by its host side (the side that is not
+ * device memory: the span it reaches) as pinned or pageable */
+static void pin_count(const void *dst, size_t dspan, const void *src, size_t sspan, size_t n) {
+  int dd = dev_of_ptr(dst) != NULL, sd = dev_of_ptr(src) != NULL;
+  if (dd == sd) return;   /* device to device, host to host */
+  const char *h = dd ? src : dst;
+  size_t span = dd ? sspan : dspan;
+  pthread_mutex_lock(&pin_lock);
+  int i = pin_at(h, span);
+  int pinned_all = i >= 0 && !pin_tab[i].lost && pin_tab[i].p <= h &&
+                   h + span <= pin_tab[i].p + pin_tab[i].n;
+  pthread_mutex_unlock(&pin_lock);
+  atomic_fetch_add(pinned_all ? &n_pinned_copy : &n_pageable_copy, 1);
+  atomic_fetch_add(pinned_all ? &n_pinned_bytes : &n_pageable_bytes, (long)n);
+}
+
+void ndt__cudahost_pin_counts(long out[9]) {
+  pthread_mutex_lock(&pin_lock);
+  pin_scan_lost();
+  pthread_mutex_unlock(&pin_lock);
+  long v[9] = {atomic_load(&n_hreg), atomic_load(&n_hunreg), atomic_load(&n_hrefused),
+               atomic_load(&n_pinned_copy), atomic_load(&n_pageable_copy), atomic_load(&n_hlost),
+               atomic_load(&n_halloc), atomic_load(&n_pinned_bytes),
+               atomic_load(&n_pageable_bytes)};
+  memcpy(out, v, sizeof v);
+}
+
+static void pin_exit_check(void) {
+  pthread_mutex_lock(&pin_lock);
+  pin_scan_lost();
+  pthread_mutex_unlock(&pin_lock);
+}
+
+static void pin_report(void) {
+  long v[9];
+  ndt__cudahost_pin_counts(v);
+  fprintf(stderr, "cudahost: %ld host registrations (%ld unregistered, %ld refused, %ld lost), "
+          "%ld pinned copies (%ld bytes), %ld pageable copies (%ld bytes), %ld pinned "
+          "allocations\n", v[0], v[1], v[2], v[5], v[3], v[7], v[4], v[8], v[6]);
 }
 
 cudaError_t cudaMemsetAsync(void *p, int value, size_t n, cudaStream_t s) {

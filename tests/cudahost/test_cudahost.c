@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <pthread.h>
@@ -139,6 +140,47 @@ int main(void) {
          "cudaMemGetInfo");
   cudaFree(big);
   cudaFree(big2);
+
+  /* page-locked host memory: CUDA's rules, and copies counted as pinned
+   * or pageable (what the plugin's pinned copies are tested by) */
+  {
+    long c0[9], c1[9];
+    size_t pn = (size_t)256 << 10;
+    char *hb = mmap(NULL, pn, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void *dd = NULL;
+    cudaSetDevice(0);
+    cudaMalloc(&dd, 4096);
+    ndt__cudahost_pin_counts(c0);
+    cudaMemcpy(dd, hb, 4096, cudaMemcpyHostToDevice);   /* pageable */
+    EXPECT(cudaHostRegister(hb, pn, cudaHostRegisterPortable) == cudaSuccess, "a registration");
+    EXPECT(cudaHostRegister(hb + 8192, 4096, 0) == cudaErrorHostMemoryAlreadyRegistered &&
+               cudaGetLastError() == cudaErrorHostMemoryAlreadyRegistered,
+           "an overlapping range registered twice: an error");
+    cudaMemcpy(dd, hb + 4096, 4096, cudaMemcpyHostToDevice);   /* pinned */
+    cudaMemcpy(hb, dd, 4096, cudaMemcpyDeviceToHost);          /* pinned */
+    EXPECT(cudaHostUnregister(hb + 4096) == cudaErrorHostMemoryNotRegistered &&
+               cudaGetLastError() == cudaErrorHostMemoryNotRegistered,
+           "an unregister of no registered range's start: an error");
+    EXPECT(cudaHostUnregister(hb) == cudaSuccess, "an unregister");
+    EXPECT(cudaHostUnregister(hb) == cudaErrorHostMemoryNotRegistered, "a second: an error");
+    cudaGetLastError();
+    void *ph = NULL;
+    EXPECT(cudaMallocHost(&ph, 8192) == cudaSuccess && ph, "cudaMallocHost");
+    cudaMemcpy(ph, dd, 4096, cudaMemcpyDeviceToHost);   /* pinned */
+    EXPECT(cudaFreeHost(hb) == cudaErrorInvalidValue && cudaFreeHost(ph) == cudaSuccess,
+           "cudaFreeHost frees what cudaMallocHost gave only");
+    cudaGetLastError();
+    /* registered memory unmapped before its unregister is found */
+    EXPECT(cudaHostRegister(hb, pn, 0) == cudaSuccess, "registered again");
+    munmap(hb, pn);
+    ndt__cudahost_pin_counts(c1);
+    EXPECT(c1[0] - c0[0] == 2 && c1[1] - c0[1] == 1 && c1[2] - c0[2] == 1 && c1[3] - c0[3] == 3 &&
+               c1[4] - c0[4] == 1 && c1[5] - c0[5] == 1 && c1[6] - c0[6] == 1,
+           "counts: %ld registrations, %ld unregistered, %ld refused, %ld pinned copies, "
+           "%ld pageable, %ld lost, %ld allocations", c1[0] - c0[0], c1[1] - c0[1],
+           c1[2] - c0[2], c1[3] - c0[3], c1[4] - c0[4], c1[5] - c0[5], c1[6] - c0[6]);
+    cudaFree(dd);
+  }
 
   /* a host access through a device pointer faults (in a child) */
   pid_t pid = fork();

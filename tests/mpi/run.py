@@ -693,6 +693,49 @@ def output_once(tmp):
           and os.path.exists(target), f"rc={p.returncode} printed={printed} {p.stderr[-2000:]}")
 
 
+GPU_PINNED = """import sys, numpy, ndtile as np
+rng = numpy.random.default_rng(4)
+x0 = rng.standard_normal(1_200_000)   # 9.6 MB: tiles split between the ranks
+x = np.asarray(x0)
+y = x * 3.0 + 1.0                     # on each rank's device: valid there only
+z = y[::-1] * y                       # the other rank's tiles: D2H, sent, uploaded
+got = numpy.asarray(z)
+w = x0 * 3.0 + 1.0
+with open(f"{sys.argv[1]}.rank{np.rank()}", "w") as f:
+    print(int(got.tobytes() == (w[::-1] * w).tobytes()), file=f)
+"""
+
+
+def gpu_pinned(build, tmp):
+    """Messages between ranks whose tiles live on devices (the CUDA
+    plugin's host build, one emulated GPU a rank): the sender copies a tile
+    D2H into its host buffer, registered (page-locked) by that copy, and
+    sends from there; the receiver's buffer is registered by its upload.
+    Every large copy on both ranks is pinned, none is lost, NumPy's bits."""
+    import re
+    plugin = os.path.join(build, 'tests', 'cudahost', 'libndtile_cudahost.so')
+    if not os.path.exists(plugin):
+        check("gpu pinned: the CUDA plugin's host build is built", False, plugin)
+        return
+    script = os.path.join(tmp, 'gpu_pinned.py')
+    with open(script, 'w') as f:
+        f.write(GPU_PINNED)
+    base = os.path.join(tmp, 'gpu_pinned')
+    p, dt = run(mpirun(2) + [PY, script, base], 300,
+                {'NDTILE_DEVICES': 'cuda:0', 'NDTILE_CUDA_PLUGIN': plugin,
+                 'NDTILE_CUDAHOST_STATS': '1', 'NDTILE_CUDA_MEM': '64M'})
+    got = [open(f'{base}.rank{r}').read().strip() for r in range(2)
+           if os.path.exists(f'{base}.rank{r}')]
+    st = [tuple(map(int, m)) for m in re.findall(
+        r"(\d+) host registrations \(\d+ unregistered, \d+ refused, (\d+) lost\), "
+        r"\d+ pinned copies \((\d+) bytes\), \d+ pageable copies \((\d+) bytes\)", p.stderr)]
+    ok = (p.returncode == 0 and got == ['1', '1'] and len(st) == 2 and
+          all(reg > 0 and lost == 0 and pb >= 4_000_000 and ub < 65536 for reg, lost, pb, ub in st))
+    check(f"gpu pinned: tiles moved between 2 ranks from and to registered host buffers, "
+          f"every large copy pinned ({dt:.1f} s)", ok,
+          f"rc={p.returncode} got {got} stats {st} {(p.stdout + p.stderr)[-1500:]}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--ranks', default='1,2,3,4')
@@ -700,7 +743,7 @@ def main():
     ap.add_argument('--only', default='',
                     help="run only these checks (comma list: out_of_step, fail_stop, output, "
                          "lifetimes, memory, device_plan, fp_errors, placement, gpu_share, "
-                         "gpu_fused, gpu_carry)")
+                         "gpu_fused, gpu_carry, gpu_pinned)")
     ap.add_argument('--pytest-ranks', default='2,3,4',
                     help="rank counts for the whole Python suite ('' skips it)")
     args = ap.parse_args()
@@ -712,6 +755,7 @@ def main():
                  'placement': placement, 'gpu_share': lambda t: gpu_share(args.build, t),
                  'gpu_fused': lambda t: gpu_fused(args.build, t, [n for n in ranks if n in (2, 3)]),
                  'gpu_carry': lambda t: gpu_carry(args.build, t, [n for n in ranks if n in (2, 3)]),
+                 'gpu_pinned': lambda t: gpu_pinned(args.build, t),
                  'device_plan': lambda _: device_plan(args.build, [n for n in ranks if n in (2, 3)])}
         try:
             for n in args.only.split(','):
@@ -737,6 +781,8 @@ def main():
         gpu_share(args.build, tmp)
         gpu_fused(args.build, tmp, [n for n in ranks if n in (2, 3)])
         gpu_carry(args.build, tmp, [n for n in ranks if n in (2, 3)])
+        if 2 in ranks:
+            gpu_pinned(args.build, tmp)
         xray_report(tmp, [n for n in ranks if n in (1, 3)])
         c_suites(args.build, ranks)
         device_plan(args.build, [n for n in ranks if n in (2, 3)])

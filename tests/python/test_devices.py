@@ -1418,3 +1418,78 @@ def test_argmin_argmax_combines_run_on_the_device_with_numpys_indices(tiles):
     assert r.stdout.splitlines()[-1] == cpu.stdout.splitlines()[-1]     # the CPU's results
     line = r.stderr.split("cudahost: ")[1]
     assert int(re.search(r"(\d+) combine launches", line).group(1)) >= on_dev, line
+
+
+PINNED = """
+import hashlib, numpy, ndtile as np
+rng = numpy.random.default_rng(5)
+h = hashlib.sha256()
+for k in range(FRAMES):
+    # the X-ray job's form: frames up to the device, computed, the result
+    # down; each frame 4.3 MB (three tiles), its buffers freed after it
+    x = np.asarray(rng.standard_normal((704, 768)))
+    y = np.asarray(rng.standard_normal((704, 768)))
+    r = np.sqrt(x * x + y * y) - x
+    h.update(numpy.asarray(r).tobytes())
+    del x, y, r
+small = np.arange(500.0) * 3.0 + 1.0    # 4 KB: not registered
+h.update(numpy.asarray(small).tobytes())
+print(h.hexdigest())
+"""
+
+
+def pin_stats(stderr):
+    m = re.search(r"(\d+) host registrations \((\d+) unregistered, (\d+) refused, (\d+) lost\), "
+                  r"(\d+) pinned copies \((\d+) bytes\), (\d+) pageable copies \((\d+) bytes\)",
+                  stderr)
+    assert m, stderr
+    keys = ["reg", "unreg", "refused", "lost", "pinned", "pinned_bytes", "pageable",
+            "pageable_bytes"]
+    return dict(zip(keys, map(int, m.groups())))
+
+
+@needs_cudahost
+def test_copies_go_from_pinned_host_memory():
+    """Large host buffers are registered (page-locked) at their first copy
+    to or from a device and stay registered while the cache keeps them
+    (memory.c's ndt__host_pin, cuda.c's cm_host_register): in the X-ray
+    job's form every large copy is pinned, frames 3-6 reuse the first two
+    frames' registered buffers (no new registration), small arrays stay
+    pageable; without the cache (NDTILE_CACHE_BYTES=0) each freed buffer is
+    unregistered before it is unmapped (none lost); a limit on locked
+    memory (the emulation's NDTILE_CUDAHOST_PIN_LIMIT) is no error;
+    NDTILE_CUDA_PINNED=0: none; always the CPU's bits."""
+    frame = 704 * 768 * 8
+    dev = dict(NDTILE_DEVICES="cuda:0,1", NDTILE_CUDA_PLUGIN=cudahost_plugin(),
+               NDTILE_CUDAHOST_STATS="1")
+    out = {}
+    for frames in (2, 6):
+        code = PINNED.replace("FRAMES", str(frames))
+        cpu = run(code)
+        assert cpu.returncode == 0, cpu.stderr
+        for name, env in [("on", {}), ("off", {"NDTILE_CUDA_PINNED": "0"}),
+                          ("nocache", {"NDTILE_CACHE_BYTES": "0"}),
+                          ("limit", {"NDTILE_CUDAHOST_PIN_LIMIT": "5M"})]:
+            r = run(code, **dev, **env)
+            assert r.returncode == 0, (name, r.stderr)
+            assert r.stdout == cpu.stdout, name            # the CPU's bits
+            assert "ERROR" not in r.stderr, r.stderr
+            out[name, frames] = st = pin_stats(r.stderr)
+            assert st["lost"] == 0, (name, st)
+    on2, on6 = out["on", 2], out["on", 6]
+    # x and y up, r down: three frames' bytes a frame, all pinned
+    assert on6["pinned_bytes"] >= 6 * 3 * frame, on6
+    # x, y and r: three tiles each, registered once; frames 3-6 reuse them
+    # (unregistered on every free, as without the cache below: 9 a frame)
+    assert 6 <= on2["reg"] and on6["reg"] - on2["reg"] <= 3, (on2, on6)
+    assert on6["pageable_bytes"] < 65536, on6     # the small array, the flags words
+    assert on6["pageable"] >= 2, on6              # (the small array: up and down)
+    for f in (2, 6):
+        off = out["off", f]
+        assert off["reg"] == off["pinned"] == 0, off
+        assert off["pageable_bytes"] >= f * 3 * frame, off
+    nc2, nc6 = out["nocache", 2], out["nocache", 6]
+    assert nc6["reg"] >= nc2["reg"] + 4 * 6 and nc6["reg"] > on6["reg"], (nc2, nc6)
+    assert nc6["reg"] - nc6["unreg"] <= 3, nc6    # each freed one unregistered first
+    lim = out["limit", 6]
+    assert lim["refused"] > 0 and lim["reg"] > 0 and lim["pageable_bytes"] >= frame // 3, lim
