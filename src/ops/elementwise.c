@@ -363,6 +363,60 @@ ndt_status ndt_astype(ndt_array **out, const ndt_array *a, ndt_dtype t, ndt_cast
   return NDT_OK;
 }
 
+/* src as dst sees it: leading unit axes dropped, broadcast to dst's shape */
+static void assign_view(const ndt_array *dst, const ndt_array *src, ndt_array *sv) {
+  ndt_array s2 = *src;
+  if (s2.ndim > dst->ndim) {
+    int extra = s2.ndim - dst->ndim;
+    memmove(s2.shape, s2.shape + extra, sizeof(int64_t) * dst->ndim);
+    memmove(s2.strides, s2.strides + extra, sizeof(int64_t) * dst->ndim);
+    s2.ndim = dst->ndim;
+  }
+  ndt__bcast_view(&s2, dst->ndim, dst->shape, sv);
+}
+
+/* NumPy's assignment into a 1-d view from an overlapping source whose
+ * strides run the same way makes no copy first (PyArray_AssignArray): its
+ * loop writes element after element, so an element read after a write
+ * reached it takes the written value. The loop runs in the target's memory
+ * order, backwards when the source starts below the target and reaches it
+ * (memmove's rule, so a shift of one stride reads every value first):
+ * `a[:, 3] = a[2]` of arange(25).reshape(5, 5) sets a[3, 3] to 12, the value
+ * a[2, 3] took one step before. Other overlapping assignments read the
+ * whole source first, as ndt_assign does. For such an assignment of sv (src
+ * as dst sees it, of dst's dtype) *map gets, for each position of dst, the
+ * position of sv whose first value it ends with (NULL when that is every
+ * position's own: nothing to emulate). */
+static ndt_status seq_overlap_map(const ndt_array *dst, const ndt_array *src,
+                                  const ndt_array *sv, int64_t **map) {
+  *map = NULL;
+  if (dst->ndim != 1 || src->ndim < 1 || dst->store != sv->store || dst->part != sv->part ||
+      dst->dtype != sv->dtype || dst->shape[0] < 2)
+    return NDT_OK;
+  int64_t n = dst->shape[0], ds = dst->strides[0], ss = sv->strides[0];
+  if (ds == 0 || (double)ds * (double)src->strides[src->ndim - 1] <= 0) return NDT_OK;
+  /* the loop's order: the target's memory order, reversed when the source
+   * (its strides made positive with the target's) starts below it and reaches it */
+  int64_t db = ds > 0 ? dst->offset : dst->offset + (n - 1) * ds;
+  int64_t sb = ds > 0 ? sv->offset : sv->offset + (n - 1) * ss, sn = ds > 0 ? ss : -ss;
+  int rev = sb < db && sb + n * sn > db;
+  int64_t *m = ndt__malloc((size_t)n * sizeof *m);
+  if (!m) return NDT_ERR_NOMEM;
+  int moved = 0;
+#define RANK(i) (rev ? n - 1 - (ds > 0 ? (i) : n - 1 - (i)) : (ds > 0 ? (i) : n - 1 - (i)))
+  for (int64_t r = 0; r < n; r++) {
+    int64_t p = rev ? n - 1 - r : r, i = ds > 0 ? p : n - 1 - p;   /* step r writes i */
+    int64_t d = sv->offset + i * ss - dst->offset, j = d % ds == 0 ? d / ds : -1;
+    int before = j >= 0 && j < n && RANK(j) < r;   /* j was written before i is read */
+    m[i] = before ? m[j] : i;
+    moved |= m[i] != i;
+  }
+#undef RANK
+  if (moved) *map = m;
+  else ndt__mfree(m);
+  return NDT_OK;
+}
+
 ndt_status ndt_assign(ndt_array *dst, const ndt_array *src, ndt_casting casting) {
   if (dst->readonly) return ndt__error(NDT_ERR_VALUE, "assignment destination is read-only");
   if (!ndt_can_cast(src->dtype, dst->dtype, casting) && !src->weak)
@@ -380,26 +434,35 @@ ndt_status ndt_assign(ndt_array *dst, const ndt_array *src, ndt_casting casting)
     int64_t s = src->shape[src->ndim - 1 - k], d = dst->shape[dst->ndim - 1 - k];
     if (s != d && s != 1) goto bad;
   }
-  if (ndt__may_overlap(src, dst)) {
-    ndt_status st = ndt_copy(&tmp, src);
-    if (st) return st;
-    src = tmp;
-  }
   ndt_array sv;
-  {
-    ndt_array s2 = *src;
-    if (s2.ndim > dst->ndim) {  /* drop leading unit axes */
-      int extra = s2.ndim - dst->ndim;
-      memmove(s2.shape, s2.shape + extra, sizeof(int64_t) * dst->ndim);
-      memmove(s2.strides, s2.strides + extra, sizeof(int64_t) * dst->ndim);
-      s2.ndim = dst->ndim;
+  int64_t *map = NULL;   /* NumPy's element-by-element result, where it differs */
+  assign_view(dst, src, &sv);
+  if (ndt__may_overlap(src, dst)) {
+    ndt_status st = seq_overlap_map(dst, src, &sv, &map);
+    if (st == NDT_OK) st = ndt_copy(&tmp, src);
+    if (st) {
+      ndt__mfree(map);
+      return st;
     }
-    ndt__bcast_view(&s2, dst->ndim, dst->shape, &sv);
+    src = tmp;
+    assign_view(dst, src, &sv);
   }
   /* (a store lost to a failed task is mended: sched.c) */
   ndt_status st = atomic_load_explicit(&dst->store->lost, memory_order_relaxed)
                       ? ndt__rt_overwrite(dst) : NDT_OK;
-  if (st == NDT_OK) st = launch_cast(dst, &sv);
+  if (st == NDT_OK && map) {   /* dst = the copy's values at the map's positions */
+    ndt_array *ia = NULL, *g = NULL;
+    int64_t n = dst->shape[0];
+    st = ndt_from_buffer(&ia, NDT_INT64, 1, &n, map, NULL);
+    const ndt_array *idx[1] = {ia};
+    if (st == NDT_OK) st = ndt_gather(&g, &sv, idx);
+    if (st == NDT_OK) st = launch_cast(dst, g);
+    ndt_free(g);
+    ndt_free(ia);
+  } else if (st == NDT_OK) {
+    st = launch_cast(dst, &sv);
+  }
+  ndt__mfree(map);
   ndt_free(tmp);
   return st;
 bad:;

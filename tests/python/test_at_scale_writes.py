@@ -164,6 +164,14 @@ def test_overlapping_self_assignment(dt):
         lambda v: v.__setitem__(slice(300000, None), v[: n - 300000]),   # shift past a tile
         lambda v: v.__setitem__(slice(None, n - 300000), v[300000:]),
         lambda v: v.__setitem__(slice(None, n // 2), v[::-2][: n // 2]),
+        # 1-d targets whose source overlaps them with strides the same way:
+        # NumPy's loop writes element by element (no copy first), so values
+        # written early are read again later (issue: fuzz seed 73003012)
+        lambda v: v.__setitem__(slice(None, None, 3), v[::2][: len(v[::3])]),
+        lambda v: v.__setitem__(slice(7, 7 + 2 * len(v[1::3]), 2), v[1::3]),
+        lambda v: v.__setitem__(slice(None, None, -3), v[::-2][: len(v[::-3])]),
+        lambda v: v[: n - n % 600].reshape(-1, 600).__setitem__(
+            (slice(None), 5), v[1200: 1200 + (n - n % 600) // 600]),
     ]
     for i, case in enumerate(cases):
         ref = a.copy()

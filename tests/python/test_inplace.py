@@ -61,6 +61,40 @@ def test_augmented_assignment_loop_and_special_values(dt):
     assert_same(y, x)
 
 
+def test_overlapping_1d_assignment_is_numpys_loop():
+    # NumPy assigns a 1-d target from a source that overlaps it with
+    # strides the same way without a copy first, element by element (in
+    # memory order, backwards when the source starts below and reaches the
+    # target): a value written early is read again later. Random strided
+    # views of one array against NumPy; about 5% of them differ from
+    # reading the whole source first.
+    rng = np.random.default_rng(3)
+    a = np.arange(25, dtype=np.int8).reshape(5, 5)
+    b = nt.asarray(a.copy())
+    a[:, 3] = a[2]
+    b[:, 3] = b[2]
+    assert_same(b, a)      # [10 11 12 12 14]: a[3, 3] took a[2, 3]'s new 12
+    differ = 0
+    for _ in range(600):
+        n0 = int(rng.integers(8, 80))
+        st, s2 = (int(rng.choice([1, 2, 3, -1, -2, -3])) for _ in range(2))
+        m = int(rng.integers(1, n0 // max(abs(st), abs(s2)) + 1))
+        def sl(s):
+            span = (m - 1) * abs(s)
+            lo = int(rng.integers(0, n0 - span)) + (span if s < 0 else 0)
+            stop = lo + m * s
+            return slice(lo, stop if stop >= 0 else None, s)
+        d, s = sl(st), sl(s2)
+        base = np.arange(n0, dtype=rng.choice(['int8', 'int64', 'float32', 'complex64']))
+        x, y, c = base.copy(), nt.asarray(base.copy()), base.copy()
+        x[d] = x[s]
+        y[d] = y[s]
+        c[d] = c[s].copy()
+        differ += not np.array_equal(x, c)
+        assert_same(y, x)
+    assert differ > 10, differ   # the cases that need NumPy's loop were met
+
+
 @pytest.mark.parametrize('dt', [np.float64, np.int64])
 def test_overlapping_views(dt):
     a = make(dt, 5000, 5)
