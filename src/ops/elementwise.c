@@ -383,38 +383,61 @@ static void assign_view(const ndt_array *dst, const ndt_array *src, ndt_array *s
  * (memmove's rule, so a shift of one stride reads every value first):
  * `a[:, 3] = a[2]` of arange(25).reshape(5, 5) sets a[3, 3] to 12, the value
  * a[2, 3] took one step before. Other overlapping assignments read the
- * whole source first, as ndt_assign does. For such an assignment of sv (src
- * as dst sees it, of dst's dtype) *map gets, for each position of dst, the
- * position of sv whose first value it ends with (NULL when that is every
- * position's own: nothing to emulate). */
-static ndt_status seq_overlap_map(const ndt_array *dst, const ndt_array *src,
-                                  const ndt_array *sv, int64_t **map) {
-  *map = NULL;
+ * whole source first, as ndt_assign does.
+ *
+ * Such an assignment is one task that runs NumPy's loop over the target
+ * and a copy of the source: step r writes position i from the copy, or,
+ * when i's source element is the target's position j written at an earlier
+ * step, from the target's new value there (the element NumPy's loop reads
+ * back). The steps and the reads depend on the views' offsets and strides
+ * alone, so every tiling, worker count, rank count and device gives NumPy's
+ * result. */
+typedef struct {
+  int64_t n, ds, ss, doff, soff;   /* positions; strides and offsets in store elements */
+  int rev, isz;                    /* the loop backwards; element bytes */
+} seq_arg;
+
+static int64_t seq_step_of(const seq_arg *a, int64_t i) {   /* the step that writes i */
+  int64_t p = a->ds > 0 ? i : a->n - 1 - i;
+  return a->rev ? a->n - 1 - p : p;
+}
+
+/* Operands: the target (write), the source's copy as the target sees it (read). */
+static ndt_status seq_body(ndt_bound *op, void *p) {
+  const seq_arg *a = p;
+  char *out = op[0].ptr;
+  const char *in = op[1].ptr;
+  int64_t os = op[0].st[0], is = op[1].st[0];
+  for (int64_t r = 0; r < a->n; r++) {
+    int64_t q = a->rev ? a->n - 1 - r : r, i = a->ds > 0 ? q : a->n - 1 - q;
+    int64_t d = a->soff + i * a->ss - a->doff, j = d % a->ds == 0 ? d / a->ds : -1;
+    int back = j >= 0 && j < a->n && seq_step_of(a, j) < r;
+    memcpy(out + i * os, back ? out + j * os : in + i * is, (size_t)a->isz);
+  }
+  return NDT_OK;
+}
+static const ndt_task_kind seq_kind = {"assign in order", {seq_body}, NULL};
+
+/* 1 (and *a filled) when assigning sv (src as dst sees it) into dst is
+ * NumPy's loop without a copy, and it reads back a written element. */
+static int seq_case(const ndt_array *dst, const ndt_array *src, const ndt_array *sv,
+                    seq_arg *a) {
   if (dst->ndim != 1 || src->ndim < 1 || dst->store != sv->store || dst->part != sv->part ||
       dst->dtype != sv->dtype || dst->shape[0] < 2)
-    return NDT_OK;
+    return 0;
   int64_t n = dst->shape[0], ds = dst->strides[0], ss = sv->strides[0];
-  if (ds == 0 || (double)ds * (double)src->strides[src->ndim - 1] <= 0) return NDT_OK;
-  /* the loop's order: the target's memory order, reversed when the source
-   * (its strides made positive with the target's) starts below it and reaches it */
+  if (ds == 0 || (double)ds * (double)src->strides[src->ndim - 1] <= 0) return 0;
+  /* backwards when the source (its strides made positive with the
+   * target's) starts below the target and reaches it */
   int64_t db = ds > 0 ? dst->offset : dst->offset + (n - 1) * ds;
   int64_t sb = ds > 0 ? sv->offset : sv->offset + (n - 1) * ss, sn = ds > 0 ? ss : -ss;
-  int rev = sb < db && sb + n * sn > db;
-  int64_t *m = ndt__malloc((size_t)n * sizeof *m);
-  if (!m) return NDT_ERR_NOMEM;
-  int moved = 0;
-#define RANK(i) (rev ? n - 1 - (ds > 0 ? (i) : n - 1 - (i)) : (ds > 0 ? (i) : n - 1 - (i)))
-  for (int64_t r = 0; r < n; r++) {
-    int64_t p = rev ? n - 1 - r : r, i = ds > 0 ? p : n - 1 - p;   /* step r writes i */
-    int64_t d = sv->offset + i * ss - dst->offset, j = d % ds == 0 ? d / ds : -1;
-    int before = j >= 0 && j < n && RANK(j) < r;   /* j was written before i is read */
-    m[i] = before ? m[j] : i;
-    moved |= m[i] != i;
+  *a = (seq_arg){.n = n, .ds = ds, .ss = ss, .doff = dst->offset, .soff = sv->offset,
+                 .rev = sb < db && sb + n * sn > db, .isz = ndt_vsize(dst)};
+  for (int64_t i = 0; i < n; i++) {   /* does any step read a written element back? */
+    int64_t d = a->soff + i * ss - a->doff, j = d % ds == 0 ? d / ds : -1;
+    if (j >= 0 && j < n && seq_step_of(a, j) < seq_step_of(a, i)) return 1;
   }
-#undef RANK
-  if (moved) *map = m;
-  else ndt__mfree(m);
-  return NDT_OK;
+  return 0;
 }
 
 ndt_status ndt_assign(ndt_array *dst, const ndt_array *src, ndt_casting casting) {
@@ -435,34 +458,25 @@ ndt_status ndt_assign(ndt_array *dst, const ndt_array *src, ndt_casting casting)
     if (s != d && s != 1) goto bad;
   }
   ndt_array sv;
-  int64_t *map = NULL;   /* NumPy's element-by-element result, where it differs */
+  seq_arg seq;
+  int in_order = 0;   /* NumPy's loop without a copy (seq_case) */
   assign_view(dst, src, &sv);
   if (ndt__may_overlap(src, dst)) {
-    ndt_status st = seq_overlap_map(dst, src, &sv, &map);
-    if (st == NDT_OK) st = ndt_copy(&tmp, src);
-    if (st) {
-      ndt__mfree(map);
-      return st;
-    }
+    in_order = seq_case(dst, src, &sv, &seq);
+    ndt_status st = ndt_copy(&tmp, src);
+    if (st) return st;
     src = tmp;
     assign_view(dst, src, &sv);
   }
   /* (a store lost to a failed task is mended: sched.c) */
   ndt_status st = atomic_load_explicit(&dst->store->lost, memory_order_relaxed)
                       ? ndt__rt_overwrite(dst) : NDT_OK;
-  if (st == NDT_OK && map) {   /* dst = the copy's values at the map's positions */
-    ndt_array *ia = NULL, *g = NULL;
-    int64_t n = dst->shape[0];
-    st = ndt_from_buffer(&ia, NDT_INT64, 1, &n, map, NULL);
-    const ndt_array *idx[1] = {ia};
-    if (st == NDT_OK) st = ndt_gather(&g, &sv, idx);
-    if (st == NDT_OK) st = launch_cast(dst, g);
-    ndt_free(g);
-    ndt_free(ia);
+  if (st == NDT_OK && in_order) {
+    ndt_operand ops[2] = {{dst, NDT_WRITE}, {&sv, NDT_READ}};
+    st = ndt__record(&seq_kind, "assign", ops, 2, &seq, sizeof seq, 0);
   } else if (st == NDT_OK) {
     st = launch_cast(dst, &sv);
   }
-  ndt__mfree(map);
   ndt_free(tmp);
   return st;
 bad:;
