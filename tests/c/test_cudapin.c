@@ -93,7 +93,11 @@ int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "on";
   if (!strcmp(mode, "off")) setenv("NDTILE_CUDA_PINNED", "0", 1);
   if (!strcmp(mode, "limit")) setenv("NDTILE_CUDAHOST_PIN_LIMIT", "5M", 1);
-  setenv("NDTILE_DEVICES", "cuda:0,1", 0);
+  /* CUDA devices (the caller's choice of them, or two; make test-sim's
+   * NDTILE_DEVICES=sim:... would give simulated devices, which register
+   * nothing) */
+  const char *dv = getenv("NDTILE_DEVICES");
+  if (!dv || strncmp(dv, "cuda", 4)) setenv("NDTILE_DEVICES", "cuda:0,1", 1);
   /* room for every tile (make test-cudahost's 256k would keep them off the
    * devices; evictions would register the buffers of their write-backs) */
   setenv("NDTILE_CUDA_MEM", "512M", 1);
