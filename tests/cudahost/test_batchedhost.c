@@ -16,17 +16,7 @@
 #include <string.h>
 #include "cuda_runtime_api.h"
 
-static int passed, failed;
-#define EXPECT(c, ...)                              \
-  do {                                              \
-    if (c) passed++;                                \
-    else {                                          \
-      failed++;                                     \
-      fprintf(stderr, "FAIL %d: ", __LINE__);       \
-      fprintf(stderr, __VA_ARGS__);                 \
-      fputc('\n', stderr);                          \
-    }                                               \
-  } while (0)
+#include "../c/check.h"   /* EXPECT, passed, failed */
 
 typedef int (*create_fn)(void **);
 typedef int (*stream_fn)(void *, cudaStream_t);

@@ -20,17 +20,7 @@
 void ndt__cudahost_launch(void *stream, int nop, unsigned always, const ndt_dk_launch *L,
                           unsigned *flags, void (*grid)(const ndt_dk_launch *, unsigned *));
 
-static int passed, failed;
-#define EXPECT(c, ...)                              \
-  do {                                              \
-    if (c) passed++;                                \
-    else {                                          \
-      failed++;                                     \
-      fprintf(stderr, "FAIL %d: ", __LINE__);       \
-      fprintf(stderr, __VA_ARGS__);                 \
-      fputc('\n', stderr);                          \
-    }                                               \
-  } while (0)
+#include "../c/check.h"   /* EXPECT, passed, failed */
 
 /* a gate a stream waits on (cudaLaunchHostFunc): held until opened */
 static pthread_mutex_t gm = PTHREAD_MUTEX_INITIALIZER;
