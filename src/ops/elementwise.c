@@ -427,6 +427,10 @@ static int seq_case(const ndt_array *dst, const ndt_array *src, const ndt_array 
     return 0;
   int64_t n = dst->shape[0], ds = dst->strides[0], ss = sv->strides[0];
   if (ds == 0 || (double)ds * (double)src->strides[src->ndim - 1] <= 0) return 0;
+  /* equal strides never read a written element back (the loop's direction
+   * is memmove's): no scan of the positions on the recording thread for
+   * the common shift, a[1:] = a[:-1] */
+  if (ss == ds) return 0;
   /* backwards when the source (its strides made positive with the
    * target's) starts below the target and reaches it */
   int64_t db = ds > 0 ? dst->offset : dst->offset + (n - 1) * ds;
