@@ -134,7 +134,7 @@ from ._arrayprint import (  # noqa: E402
 from ._index_tricks import (  # noqa: E402
     ix_, diag_indices, diag_indices_from, fill_diagonal, mgrid, ogrid, r_, c_, unravel_index,
     vectorize, frompyfunc, apply_along_axis)
-from . import linalg, fft, random, lib, io  # noqa: E402
+from . import linalg, fft, random, lib, io, testing  # noqa: E402
 from ._array_api import __array_namespace_info__, __array_api_version__  # noqa: E402
 
 _FALLBACK_OK = {'nonzero', 'argwhere'}   # native names that are thin fallbacks

@@ -116,7 +116,7 @@ from numpy import polynomial as polynomial
 from . import random as random
 from numpy import rec as rec
 from numpy import strings as strings
-from numpy import testing as testing
+from . import testing as testing
 from numpy import typing as typing
 
 from numpy import False_ as False_

@@ -196,3 +196,40 @@ def test_numpy_code_beside_ndtile_keeps_its_malloc():
         faults.append(int(out.stdout))
     # 100 iterations of fresh 4 MiB mappings would be over 100,000 faults
     assert faults[1] < 2 * faults[0] + 20000, faults
+
+
+def test_testing_module_compares_ndtile_arrays():
+    # `import ndtile as np; np.testing.assert_equal(a, b)`: numpy.testing takes
+    # its array path only for numpy.ndarray, so two ndtile arrays reached
+    # bool(a == b) and raised "truth value ... ambiguous"
+    a = make(np.float64, (300, 200))          # over one default tile
+    x, y = nt.asarray(a), nt.asarray(a.copy())
+    assert nt.testing is not np.testing
+    for f in (nt.testing.assert_equal, nt.testing.assert_array_equal,
+              nt.testing.assert_almost_equal, nt.testing.assert_allclose,
+              nt.testing.assert_array_almost_equal):
+        f(x, y)
+        f(x, a)
+        f(a, y)
+    nt.testing.assert_equal((x, [y[::3, ::-2], {'k': x[1]}]), (a, [a[::3, ::-2], {'k': a[1]}]))
+    nt.testing.assert_array_less(x, y + 1)
+    nt.testing.assert_array_equal(x, a, strict=True)
+    z = y.copy()
+    z[123, 45] += 1e-3
+    for f in (nt.testing.assert_equal, nt.testing.assert_array_equal,
+              nt.testing.assert_allclose):
+        with pytest.raises(AssertionError, match='Mismatched elements: 1 /'):
+            f(x, z)
+    with pytest.raises(AssertionError):        # dtype differs under strict
+        nt.testing.assert_array_equal(x, a.astype(np.float32), strict=True)
+    with pytest.raises(AssertionError):
+        nt.testing.assert_equal(nt.arange(3), nt.arange(4))
+    nt.testing.assert_equal(nt.float64(1.5), 1.5)
+    nt.testing.assert_equal(nt.squeeze(nt.asarray([[1.5]])), 1.5)
+    # the rest is numpy.testing's own: callables get ndtile arrays unchanged
+    seen = []
+    nt.testing.assert_raises(ZeroDivisionError, lambda v: (seen.append(v), 1 // 0), x)
+    assert seen[0] is x
+    assert nt.testing.suppress_warnings is np.testing.suppress_warnings
+    from ndtile.testing import assert_equal
+    assert_equal(x[5:7], a[5:7])
