@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Runs NumPy's own test files against ndtile, side by side with NumPy.
+
+    python3 tools/numpy_tests.py lib/tests/test_shape_base.py [...] [--out DIR]
+                                 [--numpy] [--keep] [-- PYTEST ARGS]
+
+Each file (a path inside the installed numpy package; its wheel ships its
+tests) is copied into DIR (default /tmp/ndtile-numpy-tests) with its imports
+rewritten: `import numpy as np` and `from numpy import ...` take ndtile,
+`from numpy.testing import ...` takes ndtile.testing (numpy.testing on
+gathered operands); every other import (numpy._core internals,
+numpy.exceptions, ...) stays NumPy's. The copy runs under pytest and the
+script prints, per file, passed / failed / errors / skipped, and with
+--numpy the same file unchanged under NumPy, so a failure NumPy has too is
+not counted against ndtile. DIR/<name>.failures.txt lists each failing test
+with its one-line reason.
+
+A failure is one of: a wrong result (the worst: find it and fix it), an
+exception NumPy would not raise, a missing function or keyword (ndtile falls
+back to NumPy with a warning for most), or a test of NumPy's internals
+(its C API, subclass machinery, object dtype) that does not apply.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import numpy
+
+NPDIR = os.path.dirname(numpy.__file__)
+
+_REWRITES = [
+    (re.compile(r'^(\s*)import numpy as np\s*$', re.M), r'\1import ndtile as np'),
+    (re.compile(r'^(\s*)from numpy\.testing import', re.M), r'\1from ndtile.testing import'),
+    (re.compile(r'^(\s*)from numpy import', re.M), r'\1from ndtile import'),
+    (re.compile(r'^(\s*)import numpy\.testing as', re.M), r'\1import ndtile.testing as'),
+]
+
+
+def rewrite(text):
+    for pat, rep in _REWRITES:
+        text = pat.sub(rep, text)
+    return text
+
+
+def copy_file(rel, out, to_ndtile):
+    src = os.path.join(NPDIR, rel)
+    name = rel.replace('/', '_').replace('_tests_test_', '_test_')
+    if not name.startswith('test_'):
+        name = 'test_' + name
+    dst = os.path.join(out, ('nt_' if to_ndtile else 'np_') + name)
+    with open(src) as f:
+        text = f.read()
+    with open(dst, 'w') as f:
+        f.write(rewrite(text) if to_ndtile else text)
+    # data files the tests open beside themselves
+    data = os.path.join(os.path.dirname(src), 'data')
+    if os.path.isdir(data) and not os.path.exists(os.path.join(out, 'data')):
+        shutil.copytree(data, os.path.join(out, 'data'))
+    return dst
+
+
+def run_pytest(path, extra):
+    report = path + '.json'
+    cmd = [sys.executable, '-m', 'pytest', '-q', '-p', 'no:cacheprovider',
+           '-rfE', '--tb=line', '-W', 'ignore', path] + extra
+    env = dict(os.environ, COLUMNS='400')     # -rfE's reasons unshortened
+    p = subprocess.run(cmd, capture_output=True, text=True, cwd=os.path.dirname(path), env=env)
+    counts = {}
+    last = (p.stdout.strip().splitlines() or [''])[-1]
+    for n, what in re.findall(r'(\d+) (passed|failed|errors?|skipped|xfailed|xpassed)', last):
+        counts[what.rstrip('s') if what.startswith('error') else what] = int(n)
+    fails = [ln for ln in p.stdout.splitlines() if ln.startswith(('FAILED ', 'ERROR '))]
+    with open(report, 'w') as f:
+        json.dump({'counts': counts, 'failures': fails, 'rc': p.returncode}, f, indent=1)
+    if p.returncode not in (0, 1):     # 2: interrupted/collection error, <0: a crash
+        fails.append(f'pytest exited with {p.returncode}: {last}')
+        tail = (p.stdout + p.stderr).strip().splitlines()[-20:]
+        fails.extend('    ' + t for t in tail)
+    return counts, fails
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('files', nargs='+', help='paths inside the numpy package')
+    ap.add_argument('--out', default='/tmp/ndtile-numpy-tests')
+    ap.add_argument('--numpy', action='store_true', help='also run each file under NumPy')
+    args, extra = ap.parse_known_args()
+    extra = [e for e in extra if e != '--']
+    os.makedirs(args.out, exist_ok=True)
+    print(f"{'file':48s} {'ndtile pass/fail/err/skip':>26s}" +
+          (f" {'numpy pass/fail/err/skip':>26s}" if args.numpy else ''))
+    for rel in args.files:
+        row = []
+        for to_nt in ((True, False) if args.numpy else (True,)):
+            dst = copy_file(rel, args.out, to_nt)
+            c, fails = run_pytest(dst, extra)
+            row.append('{}/{}/{}/{}'.format(c.get('passed', 0), c.get('failed', 0),
+                                            c.get('error', 0), c.get('skipped', 0)))
+            with open(dst + '.failures.txt', 'w') as f:
+                f.write('\n'.join(fails) + '\n')
+        print(f"{rel:48s} " + ' '.join(f'{r:>26s}' for r in row), flush=True)
+    print(f"failures: {args.out}/*.failures.txt")
+
+
+if __name__ == '__main__':
+    main()
