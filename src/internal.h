@@ -325,6 +325,32 @@ static inline int64_t ndt_store_tile_of(const ndt_store *s, int64_t f) {
   return ndt_tiling_index(s->period, s->seg, s->per, f);
 }
 
+/* The axes of ndim (shape, strides st[o] of nop operands) merged where every
+ * operand steps over the next axis as over one longer axis, and unit axes
+ * dropped, in place: the fewest runs for a loop. Returns the new ndim (0: a
+ * single element). Used by the CPU's loops (ops), the gathers (bind.c) and
+ * the CUDA plugin. */
+static inline int ndt__coalesce(int ndim, int64_t *shape, int nop, int64_t (*st)[NDT_MAXDIMS]) {
+  int nd = 0;
+  for (int k = 0; k < ndim; k++) {
+    if (shape[k] == 1) continue;
+    if (nd > 0) {
+      int ok = 1;
+      for (int o = 0; o < nop && ok; o++)
+        if (st[o][nd - 1] != st[o][k] * shape[k]) ok = 0;
+      if (ok) {
+        shape[nd - 1] *= shape[k];
+        for (int o = 0; o < nop; o++) st[o][nd - 1] = st[o][k];
+        continue;
+      }
+    }
+    shape[nd] = shape[k];
+    for (int o = 0; o < nop; o++) st[o][nd] = st[o][k];
+    nd++;
+  }
+  return nd;
+}
+
 /* A zeroed store with room for ntiles (at least 1) zeroed tiles, s->tiles
  * set: one allocation, freed by ndt__mfree(s) (store.c). */
 ndt_store *ndt__store_alloc(int64_t ntiles);
@@ -541,7 +567,8 @@ typedef struct {
   ndt_status (*copy2d)(ndt_memory *to, void *dst, size_t dpitch, ndt_memory *from,
                        const void *src, size_t spitch, size_t width, size_t height);
   /* optional: every element of view v (its tiles valid in this memory) to
-   * (to_buf) or from the C-order buffer buf in this memory, in one call;
+   * (to_buf) or from the C-order buffer buf in this memory, in one call
+   * (any number of the view's tiles);
    * NDT_ERR_UNSUPPORTED (no error set) when it does not take v, and bind.c
    * copies it run by run (a call, and a wait, per run of the view's
    * merged axes and tile: a transpose's columns, a reversed view's

@@ -200,27 +200,6 @@ ndt_status ndt__finish(ndt_status st, ndt_array *res, ndt_array **out) {
   return NDT_OK;
 }
 
-int ndt__coalesce(int ndim, int64_t *shape, int nop, int64_t (*st)[NDT_MAXDIMS]) {
-  int nd = 0;
-  for (int k = 0; k < ndim; k++) {
-    if (shape[k] == 1) continue;
-    if (nd > 0) {
-      int ok = 1;
-      for (int o = 0; o < nop && ok; o++)
-        if (st[o][nd - 1] != st[o][k] * shape[k]) ok = 0;
-      if (ok) {
-        shape[nd - 1] *= shape[k];
-        for (int o = 0; o < nop; o++) st[o][nd - 1] = st[o][k];
-        continue;
-      }
-    }
-    shape[nd] = shape[k];
-    for (int o = 0; o < nop; o++) st[o][nd] = st[o][k];
-    nd++;
-  }
-  return nd;
-}
-
 void ndt__run_loop(ndt_loop_fn loop, int nin, const ndt_dtype *in_dt, const ndt_dtype *loop_in,
                   ndt_dtype out_dt, ndt_dtype loop_out, char **p, const int64_t *s, int64_t n) {
   if (!loop) {

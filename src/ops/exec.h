@@ -74,8 +74,6 @@ const char *ndt__run_at(const ndt_bound *b, int64_t i, int64_t *n);
 void ndt__run_loop(ndt_loop_fn loop, int nin, const ndt_dtype *in_dt, const ndt_dtype *loop_in,
                   ndt_dtype out_dt, ndt_dtype loop_out, char **p, const int64_t *s, int64_t n);
 
-/* Coalesces dimensions of nop operands sharing one shape; returns new ndim. */
-int ndt__coalesce(int ndim, int64_t *shape, int nop, int64_t (*st)[NDT_MAXDIMS]);
 /* The end of an operation that recorded tasks writing into its fresh result
  * res: on failure it waits for what was recorded and frees res; otherwise it
  * hands res to *out. Returns st. */

@@ -92,17 +92,10 @@ static ndt_status view_transfer(const ndt_array *v, ndt_memory *m, char *buf, in
   /* the view's axes merged where one steps over the next (a block of rows
    * of a C-order array is one run): a memory the host cannot address pays
    * a call per run, and rows of 3 elements (argwhere's) cost a call each */
-  int64_t shp[NDT_MAXDIMS], str[NDT_MAXDIMS];
-  for (int k = 0; k < v->ndim; k++) {
-    if (v->shape[k] == 1) continue;
-    if (nd > 0 && str[nd - 1] == v->shape[k] * v->strides[k]) {
-      shp[nd - 1] *= v->shape[k];
-      str[nd - 1] = v->strides[k];
-    } else {
-      shp[nd] = v->shape[k];
-      str[nd++] = v->strides[k];
-    }
-  }
+  int64_t shp[NDT_MAXDIMS], strs[1][NDT_MAXDIMS], *str = strs[0];
+  memcpy(shp, v->shape, sizeof(int64_t) * (size_t)v->ndim);
+  memcpy(str, v->strides, sizeof(int64_t) * (size_t)v->ndim);
+  nd = ndt__coalesce(v->ndim, shp, 1, strs);
   int64_t n = nd ? shp[nd - 1] : 1, st = nd ? str[nd - 1] : 0;
   int64_t idx[NDT_MAXDIMS] = {0};
   int64_t runs = v->size / (n ? n : 1);

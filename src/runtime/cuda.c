@@ -331,26 +331,6 @@ static int ew_sig_of(const ndt_ew_arg *a, ew_sig *g) {
   return g->op >= 0 && ndt__dk_ew_has(g->op, g->nin, g->loop, fused());
 }
 
-/* Axes merged where every operand steps through them as through one (and
- * unit axes dropped): the fewest runs. */
-static int coalesce(int nd, int64_t *shape, int nop, int64_t (*st)[NDT_MAXDIMS]) {
-  int out = 0;
-  for (int k = 0; k < nd; k++) {
-    if (shape[k] == 1) continue;
-    int merge = out > 0;
-    for (int o = 0; o < nop && merge; o++) merge = st[o][out - 1] == st[o][k] * shape[k];
-    if (merge) {
-      shape[out - 1] *= shape[k];
-      for (int o = 0; o < nop; o++) st[o][out - 1] = st[o][k];
-    } else {
-      shape[out] = shape[k];
-      for (int o = 0; o < nop; o++) st[o][out] = st[o][k];
-      out++;
-    }
-  }
-  return out;
-}
-
 /* ---- the float sums ----
  * A "reduce block" task sums its block into its partials (the block's
  * shape with the reduced axes set to 1, C order); the CPU's body
@@ -382,7 +362,7 @@ static int fold_plan_of(const ndt_red_arg *r, int nd, const int64_t *shape, cons
     pl->st[2][k] = vst[k];
     s *= ps;
   }
-  pl->nd = coalesce(nd, pl->shape, 3, pl->st);
+  pl->nd = ndt__coalesce(nd, pl->shape, 3, pl->st);
   pl->red = -1;
   pl->mode = NDT_FD_LINE;
   if (pl->nd == 0) return 1;   /* one element */
@@ -466,7 +446,7 @@ static int arg_rows(const ndt_red_arg *r, int nd, const int64_t *shape, const in
   if (!r->arg_all || nd < 2) return 1;
   int64_t sh[NDT_MAXDIMS], s2[1][NDT_MAXDIMS];
   for (int k = 0; k < nd - 1; k++) sh[k] = shape[k], s2[0][k] = st[k];
-  int m = coalesce(nd - 1, sh, 1, s2);
+  int m = ndt__coalesce(nd - 1, sh, 1, s2);
   if (m > 1) return 0;
   if (m == 1) *rows = sh[0], *rs = s2[0][0];
   return 1;
@@ -650,12 +630,17 @@ static void index_extent(const ndt_array *v, int64_t *lo, int64_t *hi) {
   }
 }
 
-static int index_walk_ok(const ndt_array *v) {
-  if (!v->store || v->size <= 0 || v->ndim > NDT_MAXDIMS) return 0;
+/* whether the tiles v's elements span fit one launch of the index kernels
+ * (their pieces: NDT_DK_IMAXPIECES) */
+static int index_tiles_fit(const ndt_array *v) {
   int64_t lo, hi;
   index_extent(v, &lo, &hi);
   return ndt_store_tile_of(v->store, hi) - ndt_store_tile_of(v->store, lo) <
          NDT_DK_IMAXPIECES;
+}
+
+static int index_walk_ok(const ndt_array *v) {
+  return v->store && v->size > 0 && v->ndim <= NDT_MAXDIMS && index_tiles_fit(v);
 }
 
 static int index_supports(int what, const ndt_operand *op, int nop, const void *arg) {
@@ -818,22 +803,32 @@ static ndt_status index_run(cuda_dev *d, int what, ndt_bound *b, int n, const in
 }
 
 /* A view's elements to or from a C-order buffer (bind.c's gather of a view
- * across tiles into scratch, and its scatter back): one launch of the index
- * kernels' view copy over its tiles' buffers, then a wait, as a copy waits.
- * Without it bind.c made a copy (and a wait) per run of the view's merged
- * axes in a tile: per column of a transpose, per element of a reversed
- * view. A view over more tiles than a launch holds is left to bind.c. */
+ * across tiles into scratch, and its scatter back): launches of the index
+ * kernels' view copy over its tiles' buffers, then one wait, as a copy
+ * waits. Without it bind.c made a copy (and a wait) per run of the view's
+ * merged axes in a tile: per column of a transpose, per element of a
+ * reversed view. A launch takes the buffers of NDT_DK_IMAXPIECES tiles: a
+ * view over more is split in halves along its first axis longer than 1
+ * (each half a C-order stretch of buf) until each part fits, so a view of
+ * T tiles costs about T / 256 launches, for any strides. */
 static _Thread_local ndt_dk_ilaunch view_launch;   /* 22 KB: not on a worker's stack */
-static ndt_status cm_view_copy(ndt_memory *m, const ndt_array *v, void *buf, int to_buf) {
-  const ndt_store *s = v->store;
-  int isz = ndt_dk_dtype_size(v->dtype);   /* (ndt_vsize: the plugin has no ndt__traits) */
-  if (v->size <= 0) return NDT_OK;
-  if (!s || v->ndim > NDT_MAXDIMS || isz < 1 || isz > 16) return NDT_ERR_UNSUPPORTED;
-  int64_t lo, hi;
-  index_extent(v, &lo, &hi);
-  if (ndt_store_tile_of(s, hi) - ndt_store_tile_of(s, lo) >= NDT_DK_IMAXPIECES)
-    return NDT_ERR_UNSUPPORTED;
-  ndt_dk_ilaunch *L = &view_launch;
+static ndt_status view_copy_part(cuda_dev *d, ndt_memory *m, const ndt_array *v, char *buf,
+                                 int to_buf, int isz) {
+  if (!index_tiles_fit(v)) {
+    int k = 0;
+    while (v->shape[k] == 1) k++;   /* one element always fits: some axis is longer */
+    ndt_array h = *v;
+    h.shape[k] = v->shape[k] / 2;
+    h.size = v->size / v->shape[k] * h.shape[k];
+    ndt_status st = view_copy_part(d, m, &h, buf, to_buf, isz);
+    if (st) return st;
+    h.offset += h.shape[k] * v->strides[k];
+    buf += h.size * isz;
+    h.shape[k] = v->shape[k] - h.shape[k];
+    h.size = v->size - h.size;
+    return view_copy_part(d, m, &h, buf, to_buf, isz);
+  }
+  ndt_dk_ilaunch *L = &view_launch;   /* a launch copies its parameters */
   memset(L, 0, offsetof(ndt_dk_ilaunch, pstart));
   L->put = 2;
   L->phase = to_buf ? 0 : 1;
@@ -846,13 +841,23 @@ static ndt_status cm_view_copy(ndt_memory *m, const ndt_array *v, void *buf, int
     L->shape[j] = v->shape[j];
     L->ast[j] = v->strides[j];
   }
+  ndt_status st = index_pieces(v, m, L);
+  if (st) return st;
+  return ndt__dk_index(L, d->stream) ? NDT_ERR_UNSUPPORTED : NDT_OK;
+}
+
+static ndt_status cm_view_copy(ndt_memory *m, const ndt_array *v, void *buf, int to_buf) {
+  int isz = ndt_dk_dtype_size(v->dtype);   /* (ndt_vsize: the plugin has no ndt__traits) */
+  if (v->size <= 0) return NDT_OK;
+  if (isz < 1 || isz > 16 || !v->store || v->ndim > NDT_MAXDIMS) return NDT_ERR_UNSUPPORTED;
   cuda_dev *d = NULL;
   int fd = 0;
   ndt_status st = copy_device(m, m, &d, &fd);
-  if (st == NDT_OK) st = index_pieces(v, m, L);
   if (st) return st;
-  if (ndt__dk_index(L, d->stream)) return NDT_ERR_UNSUPPORTED;
-  return copy_wait(d, cudaGetLastError(), fd);
+  st = view_copy_part(d, m, v, buf, to_buf, isz);
+  /* launched parts end before bind.c's copies run by run (or the error) */
+  ndt_status w = copy_wait(d, cudaGetLastError(), fd);
+  return st ? st : w;
 }
 
 static ndt_status gather_body(ndt_bound *b, void *argp) {
@@ -1087,7 +1092,7 @@ static ndt_status ew_add(cuda_dev *d, batch *bt, const ndt_ew_arg *a, ndt_bound 
     if (shape[k] == 0) return NDT_OK;   /* empty */
     for (int o = 0; o < nop; o++) st[o][k] = b[o].st[k];
   }
-  nd = coalesce(nd, shape, nop, st);
+  nd = ndt__coalesce(nd, shape, nop, st);
   int64_t rows = nd >= 2 ? shape[nd - 2] : 1, cols = nd >= 1 ? shape[nd - 1] : 1, outer = 1;
   for (int k = 0; k < nd - 2; k++) outer *= shape[k];
   int64_t idx[NDT_MAXDIMS] = {0};
@@ -1424,7 +1429,7 @@ static ndt_status fused_add(cuda_dev *d, fbatch *fb, ndt_bound *bo, int nb) {
     if (shape[k] == 0) return NDT_OK;
     for (int o = 0; o < nop; o++) st[o][k] = b[o]->st[k];
   }
-  nd = coalesce(nd, shape, nop, st);
+  nd = ndt__coalesce(nd, shape, nop, st);
   int64_t rows = nd >= 2 ? shape[nd - 2] : 1, cols = nd >= 1 ? shape[nd - 1] : 1, outer = 1;
   for (int k = 0; k < nd - 2; k++) outer *= shape[k];
   int64_t idx[NDT_MAXDIMS] = {0};

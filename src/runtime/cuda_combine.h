@@ -274,7 +274,7 @@ static void cb_walk_parts(cb_builder *B, const ndt_red_arg *r) {
     memcpy(shape, ps, sizeof(int64_t) * (size_t)nd);
     cb_cstrides(nd, ps, asz, st2[0]);
     memcpy(st2[1], ost, sizeof(int64_t) * (size_t)nd);
-    int cd = coalesce(nd, shape, 2, st2);
+    int cd = ndt__coalesce(nd, shape, 2, st2);
     int64_t n = cd ? shape[cd - 1] : 1, sp = cd ? st2[0][cd - 1] : 0;
     int64_t so = cd ? st2[1][cd - 1] : 0, runs = 1, idx[NDT_MAXDIMS] = {0};
     for (int j = 0; j < cd - 1; j++) runs *= shape[j];
@@ -328,7 +328,7 @@ static void cb_walk_block(cb_builder *B, const ndt_red_arg *r, int64_t blk, cons
     st2[0][j] = src < 0 ? st2[2][j] : sst[j];
   }
   memcpy(st2[1], ost, sizeof(int64_t) * (size_t)nd);
-  int cd = coalesce(nd, shape, 3, st2);
+  int cd = ndt__coalesce(nd, shape, 3, st2);
   int64_t n = cd ? shape[cd - 1] : 1, sp = cd ? st2[0][cd - 1] : 0;
   int64_t so = cd ? st2[1][cd - 1] : 0, runs = 1, idx[NDT_MAXDIMS] = {0};
   for (int j = 0; j < cd - 1; j++) runs *= shape[j];
@@ -383,7 +383,7 @@ static void cb_walk_prodfold(cb_builder *B, const ndt_prodfold_arg *f, const int
     st[0][j] = ist[j];
     st[1][j] = (f->mask >> j & 1) ? 0 : rst[j];
   }
-  int cd = coalesce(nd, shape, 2, st);
+  int cd = ndt__coalesce(nd, shape, 2, st);
   int64_t n = cd ? shape[cd - 1] : 1, sp = cd ? st[0][cd - 1] : 0, so = cd ? st[1][cd - 1] : 0;
   int64_t runs = 1, idx[NDT_MAXDIMS] = {0};
   for (int j = 0; j < cd - 1; j++) runs *= shape[j];
@@ -413,7 +413,7 @@ static int64_t cb_prodfold_so(const ndt_prodfold_arg *f, const int64_t *ist, con
     st[0][j] = ist[j];
     st[1][j] = (f->mask >> j & 1) ? 0 : rst[j];
   }
-  int cd = coalesce(nd, shape, 2, st);
+  int cd = ndt__coalesce(nd, shape, 2, st);
   return cd ? st[1][cd - 1] : 0;
 }
 

@@ -24,24 +24,12 @@ int ndt__dk_sort(int dt, int wix, int quiet, ndt_dk_launch *L, void *stream);
 
 static int sort_kind(const ndt_task_kind *k) { return !strcmp(k->name, "sort"); }
 
-/* 1 when the binding would gather view v element by element: it crosses
- * more tiles (separate device buffers) than cm_view_copy's one launch
- * takes, along a reversed last axis (bind.c's gather then copies a run per
- * tile, and a 2-d copy takes no negative pitch) */
-static int sort_gathers_elements(const ndt_array *v) {
-  if (!v->store || v->size <= 0 || v->strides[v->ndim - 1] >= 0) return 0;
-  int64_t lo, hi;
-  index_extent(v, &lo, &hi);
-  return ndt_store_tile_of(v->store, hi) - ndt_store_tile_of(v->store, lo) >=
-         NDT_DK_IMAXPIECES;
-}
-
 static int sort_supports(const ndt_operand *op, int nop, const void *arg) {
   const ndt_sort_arg *a = arg;
   const int nd = a->in.ndim;
+  (void)op;   /* any view: cm_view_copy gathers one across any number of tiles */
   return nop == 2 && a->nkth == 0 && nd >= 1 && nd <= NDT_MAXDIMS && a->in.dtype >= 0 &&
-         a->in.dtype < NDT_NTYPES && a->in.shape[nd - 1] <= ((int64_t)1 << 31) &&
-         !sort_gathers_elements(op[0].view) && !sort_gathers_elements(op[1].view);
+         a->in.dtype < NDT_NTYPES && a->in.shape[nd - 1] <= ((int64_t)1 << 31);
 }
 
 /* One sort task on d (called with d->run held). */
@@ -56,7 +44,7 @@ static ndt_status sort_one(cuda_dev *d, ndt_bound *b, const ndt_sort_arg *a, ndt
     st[0][k] = b[0].st[k];
     st[1][k] = b[1].st[k];
   }
-  int od = coalesce(nd - 1, shape, 2, st);
+  int od = ndt__coalesce(nd - 1, shape, 2, st);
   const int64_t rows = od ? shape[od - 1] : 1, lines = a->in.size / n;
   const int64_t rec = ndt_ds_scratch(n), nruns = lines / rows;
   const int64_t per = nruns < NDT_DK_MAXRUNS ? nruns : NDT_DK_MAXRUNS;

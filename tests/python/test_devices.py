@@ -505,8 +505,8 @@ def test_fused_groups_on_simulated_devices():
 # device, and written back, by one launch of the index kernels' view copy
 # over the view's tiles (memory view_copy, cuda.c's cm_view_copy), not a
 # copy and a stream wait per run (2-d copies) or per element (negative
-# steps). (A view over more tiles than a launch holds, 512, is still
-# copied run by run.)
+# steps). (A view over more tiles than a launch holds, 512, is split into
+# parts that fit: test_reversed_lines_across_tiles_sort_on_the_device.)
 STRIDED = """
 import numpy, ndtile as np
 x = numpy.arange(3_000_000, dtype=numpy.float64).reshape(1000, 3000)
@@ -1200,10 +1200,13 @@ def test_sorts_run_on_the_device_with_the_cpus_bits(tiles):
 
 
 @needs_cudahost
-def test_reversed_lines_across_tiles_sort_on_the_device(tmp_path):
-    """A reversed line across tiles is gathered by one view copy launch, so
+@pytest.mark.parametrize("tiles", ["", "4k"])
+def test_reversed_lines_across_tiles_sort_on_the_device(tmp_path, tiles):
+    """A reversed line across tiles is gathered by view copy launches, so
     its sort runs on the device (it stayed on the CPU while the gather took
-    a copy per element)."""
+    a copy per element). With 4 KiB tiles the line spans 2,930 tiles, more
+    than a launch's 512: cm_view_copy splits it (it stayed on the CPU)."""
+    env = {"NDTILE_TILE_BYTES": tiles, "NDTILE_CUDAHOST_STATS": "1"} if tiles else {}
     trace = tmp_path / "t.json"
     r = run("""
         import numpy, ndtile as np
@@ -1213,11 +1216,14 @@ def test_reversed_lines_across_tiles_sort_on_the_device(tmp_path):
         got = numpy.asarray(np.argsort(np.asarray(v)[::-1]))
         assert numpy.array_equal(got, numpy.argsort(v[::-1], kind="stable"))
     """, NDTILE_DEVICES="cuda:0", NDTILE_CUDA_PLUGIN=cudahost_plugin(),
-            NDTILE_PROFILE=str(trace))
+            NDTILE_PROFILE=str(trace), **env)
     assert r.returncode == 0, r.stdout + r.stderr
     procs = [e["args"]["proc"] for e in json.loads(trace.read_text())["traceEvents"]
              if e["ph"] == "X" and e.get("args", {}).get("kind") == "sort"]
     assert procs and set(procs) == {"cuda"}, procs
+    if tiles:      # 2,930 tiles over 512 a launch: at least 6 launches a gather
+        n = int(re.search(r"(\d+) view copies", r.stderr).group(1))
+        assert n >= 12, r.stderr
 
 
 @needs_cudahost
