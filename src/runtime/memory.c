@@ -207,27 +207,65 @@ static void *fresh(size_t sz, int *zeroed) {
 _Static_assert(NDT__PIN_MIN >= CACHE_MIN, "registered buffers are mapped ones");
 typedef struct { char *p; size_t n; ndt_memory *mem; } pin_mark;
 static pthread_mutex_t pin_lock = PTHREAD_MUTEX_INITIALIZER;
+/* the marks by buffer address, looked up at every device copy: an
+ * open-addressing table (p NULL: an empty slot), at most half full */
 static pin_mark *pin_tab;
-static int pin_n, pin_cap;
+static size_t pin_cap;   /* 0, or a power of 2 */
+static int pin_n;
 static atomic_int pin_any;   /* pin_n > 0: release looks in the table */
 static atomic_llong pin_made, pin_refused;
 
-static int pin_find(const char *p) {
-  for (int i = pin_n - 1; i >= 0; i--)
-    if (pin_tab[i].p == p) return i;
-  return -1;
+/* the slot p hashes to (buffers are page aligned: the page number, mixed) */
+static size_t pin_home(const char *p) {
+  uint64_t h = (uint64_t)((uintptr_t)p >> 12) * 0x9E3779B97F4A7C15ull;
+  return (size_t)(h ^ (h >> 32)) & (pin_cap - 1);
 }
 
-/* room for one more mark (plain realloc: ndt__realloc could shed the
- * cache, and release takes pin_lock) */
+/* p's slot, or -1 */
+static ptrdiff_t pin_find(const char *p) {
+  if (!pin_cap) return -1;
+  for (size_t i = pin_home(p);; i = (i + 1) & (pin_cap - 1)) {
+    if (pin_tab[i].p == p) return (ptrdiff_t)i;
+    if (!pin_tab[i].p) return -1;
+  }
+}
+
+static void pin_put(pin_mark mk) {
+  size_t i = pin_home(mk.p);
+  while (pin_tab[i].p) i = (i + 1) & (pin_cap - 1);
+  pin_tab[i] = mk;
+  pin_n++;
+}
+
+/* room for one more mark (plain calloc: ndt__malloc could shed the cache,
+ * and release takes pin_lock) */
 static int pin_room(void) {
-  if (pin_n < pin_cap) return 1;
-  int cap = pin_cap ? 2 * pin_cap : 64;
-  pin_mark *t = realloc(pin_tab, (size_t)cap * sizeof *t);
+  if (2 * ((size_t)pin_n + 1) <= pin_cap) return 1;
+  size_t cap = pin_cap ? 2 * pin_cap : 64, old_cap = pin_cap;
+  pin_mark *t = calloc(cap, sizeof *t), *old = pin_tab;
   if (!t) return 0;
   pin_tab = t;
   pin_cap = cap;
+  pin_n = 0;
+  for (size_t i = 0; i < old_cap; i++)
+    if (old[i].p) pin_put(old[i]);
+  free(old);
   return 1;
+}
+
+/* empties slot i, moving back the marks after it that probed past it */
+static void pin_remove(size_t i) {
+  const size_t mask = pin_cap - 1;
+  for (size_t j = (i + 1) & mask; pin_tab[j].p; j = (j + 1) & mask) {
+    size_t h = pin_home(pin_tab[j].p);
+    /* the mark at j may move to i unless its home lies in (i, j] */
+    if (((j - h) & mask) >= ((j - i) & mask)) {
+      pin_tab[i] = pin_tab[j];
+      i = j;
+    }
+  }
+  pin_tab[i].p = NULL;
+  pin_n--;
 }
 
 int ndt__host_pin(ndt_memory *m, void *p, size_t n) {
@@ -239,7 +277,7 @@ int ndt__host_pin(ndt_memory *m, void *p, size_t n) {
   /* (no room for the mark: the copy goes from pageable memory) */
   if (pin_find(p) < 0 && pin_room()) {
     int ok = m->iface->host_register(m, p, sz) == 0;
-    pin_tab[pin_n++] = (pin_mark){p, sz, ok ? m : NULL};
+    pin_put((pin_mark){p, sz, ok ? m : NULL});
     atomic_store(&pin_any, 1);
     if (ok) atomic_fetch_add(&pin_made, 1);
     else first_refusal = atomic_fetch_add(&pin_refused, 1) == 0;
@@ -251,7 +289,7 @@ int ndt__host_pin(ndt_memory *m, void *p, size_t n) {
 void ndt__host_pin_stats(int64_t out[4]) {
   int64_t now = 0;
   pthread_mutex_lock(&pin_lock);
-  for (int i = 0; i < pin_n; i++) now += pin_tab[i].mem != NULL;
+  for (size_t i = 0; i < pin_cap; i++) now += pin_tab[i].p && pin_tab[i].mem;
   pthread_mutex_unlock(&pin_lock);
   out[0] = now;
   out[1] = atomic_load(&pin_made);
@@ -263,11 +301,11 @@ void ndt__host_pin_stats(int64_t out[4]) {
 static void unpin(char *p, size_t sz) {
   if (sz < NDT__PIN_MIN || !atomic_load(&pin_any)) return;
   pthread_mutex_lock(&pin_lock);
-  int i = pin_find(p);
+  ptrdiff_t i = pin_find(p);
   if (i >= 0) {
     ndt_memory *m = pin_tab[i].mem;
     if (m && m->iface->host_unregister) m->iface->host_unregister(m, p, pin_tab[i].n);
-    pin_tab[i] = pin_tab[--pin_n];
+    pin_remove((size_t)i);
     if (!pin_n) atomic_store(&pin_any, 0);
   }
   pthread_mutex_unlock(&pin_lock);

@@ -184,6 +184,50 @@ int main(int argc, char **argv) {
          mode, (long long)core[0], c8[REG], c8[UNREG], c8[LOST]);
   /* and frames after it register afresh, with the same bits */
   EXPECT(run_frame(H, W) == 0, "%s: a frame after the trim", mode);
+
+  /* many buffers alive at once, then freed in another order (the cache is
+   * off since the trim: each goes back to the system at once): the core's
+   * table of marks grows to hundreds and empties from its middle, and
+   * every buffer is unregistered before it is unmapped (a mark the table
+   * lost would be reported lost; one it kept would leave a buffer at a
+   * reused address unregistered) */
+  if (!strcmp(mode, "on")) {
+    enum { NB = 300, NE = 9000 };   /* 72,000 bytes an array: one buffer each */
+    static ndt_array *src[NB], *neg[NB];
+    double *x = malloc(NE * 8), *r = malloc(NE * 8);
+    long m0[9], m1[9];
+    int64_t shape[1] = {NE}, mid[4];
+    for (int i = 0; i < NE; i++) x[i] = rnd();
+    counts(m0);
+    int wrong = 0;
+    for (int round = 0; round < 2; round++) {
+      for (int i = 0; i < NB; i++) {
+        OK(ndt_from_buffer(&src[i], NDT_FLOAT64, 1, shape, x, NULL));
+        OK(ndt_unary(&neg[i], NDT_NEGATIVE, src[i]));
+        OK(ndt_to_buffer(neg[i], r));
+        for (int k = 0; k < NE; k++) wrong += r[k] != -x[k];
+      }
+      ndt__host_pin_stats(mid);
+      EXPECT(mid[0] >= NB, "on: %lld buffers registered at once, of %d", (long long)mid[0],
+             2 * NB);
+      for (int i = 0; i < NB; i++) {   /* every third, then the rest backwards */
+        int j = (int)((i * 3L) % NB + (i * 3L) / NB);
+        ndt_free(src[j]);
+        src[j] = NULL;
+      }
+      for (int i = NB - 1; i >= 0; i--) ndt_free(neg[i]), neg[i] = NULL;
+      OK(ndt_sync());
+      ndt__host_pin_stats(core);
+      counts(m1);
+      EXPECT(core[0] == 0 && m1[UNREG] == m1[REG] && m1[LOST] == 0,
+             "on: many buffers, round %d: %lld still registered, %ld registrations, %ld "
+             "unregistered, %ld lost", round, (long long)core[0], m1[REG], m1[UNREG], m1[LOST]);
+    }
+    EXPECT(wrong == 0 && (!emu || m1[PCOPY] - m0[PCOPY] >= 4 * NB),
+           "on: many buffers: %d wrong values, %ld pinned copies", wrong,
+           m1[PCOPY] - m0[PCOPY]);
+    free(x), free(r);
+  }
   ndt_finalize();
   counts(c8);
   EXPECT(c8[LOST] == 0 && c8[UNREG] == c8[REG], "%s: at the end %ld registrations, %ld "
