@@ -846,6 +846,11 @@ SETTINGS = {
     'sim2': ({'NDTILE_DEVICES': 'sim:2,mem=4M'}, 1, 1_000_000),
     'cudahost': ({'NDTILE_DEVICES': 'cuda:0,1', 'NDTILE_CUDA_PLUGIN': CUDAHOST,
                   'NDTILE_CUDA_MEM': '16M', 'NDTILE_CUDAHOST_STATS': '1'}, 1, 1_000_000),
+    # the same with 4 KiB tiles: views over more tiles than one index or
+    # view copy launch takes (512), many small device tasks
+    'cudahost_small_tiles': ({'NDTILE_DEVICES': 'cuda:0,1', 'NDTILE_CUDA_PLUGIN': CUDAHOST,
+                              'NDTILE_CUDA_MEM': '16M', 'NDTILE_TILE_BYTES': '4096'},
+                             1, 400_000),
     # two ranks, an emulated CUDA device each (fused groups of many ranks,
     # messages to and from device-resident tiles)
     'cudahost_ranks2': ({'NDTILE_WORKERS': '1', 'NDTILE_DEVICES': 'cuda:0',
