@@ -8,8 +8,8 @@ Each file (a path inside the installed numpy package; its wheel ships its
 tests) is copied into DIR (default /tmp/ndtile-numpy-tests) with its imports
 rewritten: `import numpy as np` and `from numpy import ...` take ndtile,
 `from numpy.testing import ...` takes ndtile.testing (numpy.testing on
-gathered operands); every other import (numpy._core internals,
-numpy.exceptions, ...) stays NumPy's. The copy runs under pytest and the
+gathered operands); every other import (numpy._core internals, also
+as np._core, numpy.exceptions, ...) stays NumPy's. The copy runs under pytest and the
 script prints, per file, passed / failed / errors / skipped, and with
 --numpy the same file unchanged under NumPy, so a failure NumPy has too is
 not counted against ndtile. DIR/<name>.failures.txt lists each failing test
@@ -33,7 +33,9 @@ import numpy
 NPDIR = os.path.dirname(numpy.__file__)
 
 _REWRITES = [
-    (re.compile(r'^(\s*)import numpy as np\s*$', re.M), r'\1import ndtile as np'),
+    (re.compile(r'^(\s*)import numpy as np\s*$', re.M), r'\1import numpy\n\1import ndtile as np'),
+    # NumPy's internals stay NumPy's (ndtile._core is ndtile's C extension)
+    (re.compile(r'\bnp\._core\b'), 'numpy._core'),
     (re.compile(r'^(\s*)from numpy\.testing import', re.M), r'\1from ndtile.testing import'),
     (re.compile(r'^(\s*)from numpy import', re.M), r'\1from ndtile import'),
     (re.compile(r'^(\s*)import numpy\.testing as', re.M), r'\1import ndtile.testing as'),

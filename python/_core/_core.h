@@ -113,7 +113,7 @@ extern PyObject *binop_hook, *getitem_hook, *setitem_hook;
  * Plain arrays pay one type-pointer comparison. */
 extern PyObject *unop_hook, *subscript_hook;
 #define IS_SUBCLASS(o) (Py_TYPE(o) != wrap_type && wrap_type != &ArrayType && IS_ARRAY(o))
-extern PyObject *axis_error_type, *ufunc_type_error;
+extern PyObject *axis_error_type, *ufunc_type_error, *complex_warning_type;
 extern PyNumberMethods array_as_number;
 extern PyMappingMethods array_as_mapping;
 extern PyBufferProcs array_as_buffer;
@@ -261,6 +261,8 @@ PyObject *f_fp_setup(PyObject *m, PyObject *args);
 PyObject *f_fp_report(PyObject *m, PyObject *noargs);
 PyObject *f_status_string(PyObject *m, PyObject *arg);
 PyObject *f_raise_status(PyObject *m, PyObject *arg);
+int warn_complex_cast(ndt_dtype from, ndt_dtype to);
+PyObject *f_warn_complex_cast(PyObject *m, PyObject *args);
 
 /* index.c */
 int parse_index(PyObject *key, ndt_index *idx, int *n, int *nint);

@@ -168,6 +168,7 @@ static int scalar_store_ok(ndt_dtype t, ndt_dtype vt, const elem_t *v) {
 static int assign_value(ndt_array *dst, PyObject *value) {
   ndt_status st;
   if (IS_ARRAY(value) && ARR(value)) {
+    if (warn_complex_cast(ndt_dtype_of(ARR(value)), ndt_dtype_of(dst)) < 0) return -1;
     CORE(st = ndt_assign(dst, ARR(value), NDT_CAST_UNSAFE));
     if (st) {
       raise_status(st);

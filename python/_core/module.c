@@ -89,7 +89,7 @@ PyObject *np_scalars[NDT_NTYPES];
 PyObject *int_scalar_types;
 PyObject *binop_hook, *getitem_hook, *setitem_hook;
 PyObject *unop_hook, *subscript_hook;
-PyObject *axis_error_type, *ufunc_type_error;
+PyObject *axis_error_type, *ufunc_type_error, *complex_warning_type;
 
 static PyObject *f_subclass_hooks(PyObject *mod, PyObject *args) {
   (void)mod;
@@ -629,6 +629,8 @@ static PyMethodDef module_methods[] = {
   {"setting_value", f_setting_value, METH_VARARGS, "setting_value(name) -> the value in force"},
   {"status_string", f_status_string, METH_O, "name of a status"},
   {"_raise_status", f_raise_status, METH_O, "test hook: raise the mapped exception"},
+  {"warn_complex_cast", f_warn_complex_cast, METH_VARARGS,
+   "ComplexWarning for a cast from complex to a real dtype (from, to[, stacklevel])"},
   {"linalg", f_linalg, METH_VARARGS, "linalg(op, a, b|None, flags, param): tuple of results"},
   {NULL, NULL, 0, NULL},
 };

@@ -529,6 +529,7 @@ def put(a, ind, v, mode='raise'):
         raise TypeError(f"argument 1 must be numpy.ndarray, not {type(a)}")
     ix = _index_array(ind)._reshape((-1,))
     vals = _values_for(v, a.dtype)._reshape((-1,))
+    _core.warn_complex_cast(vals._dt, a._dt)
     if ix.size == 0 or vals.size == 0:
         return None
     if a.size == 0:

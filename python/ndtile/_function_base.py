@@ -732,6 +732,7 @@ def place(arr, mask, vals):
     nt = _nt()
     if not isinstance(arr, Array):
         return F.call("place", _np.place, (arr, mask, vals), {})
+    _multiarray._safe_values(vals, arr.dtype)
     m = nt.ravel(nt.asarray(mask))
     if m.size != arr.size:
         raise ValueError("place: mask and data must be the same size")

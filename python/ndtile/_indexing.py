@@ -432,6 +432,11 @@ def setitem(a, key, value, delete=False):
     if delete:
         raise ValueError("cannot delete array elements")
     key, basic, _ = normalize(key)
+    if isinstance(value, (Array, _np.ndarray)) and value.dtype.kind == 'c' and \
+            a.dtype.kind in 'iuf':
+        # NumPy's ComplexWarning, once, and the cast's real parts from here
+        _core.warn_complex_cast(D.code(value.dtype) or 0, a._dt, 3)
+        value = value.real
     if basic:
         v = a._view_index(key)     # the index's errors come first
         if _one_element(key, a.ndim) and _is_sequence(value):

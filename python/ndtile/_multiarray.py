@@ -176,6 +176,9 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0, lik
         else:
             if copy is False:
                 raise ValueError("Unable to avoid copy while creating an array as requested.")
+            c = D.code(dt)
+            if c is not None:
+                _core.warn_complex_cast(object._dt, c)
             r = C.asarray(object, dt)
     elif type(object) in (list, tuple) and object and \
             all(isinstance(o, Array) for o in object) and \
@@ -527,6 +530,7 @@ def copyto(dst, src, casting='same_kind', where=True):
                         f"to the rule {casting!r}")
     if not isinstance(s, Array):
         s = C.asnd(_np.asarray(s, dtype=dst.dtype))
+    _core.warn_complex_cast(s._dt, dst._dt)
     if where is True:
         dst._assign(s, _core.CASTING_UNSAFE)
         return None
@@ -686,10 +690,20 @@ def unpackbits(a, /, axis=None, count=None, bitorder='big'):
     return nt.moveaxis(bits, -1, ax)
 
 
+def _safe_values(values, dtype):
+    """NumPy 2's putmask and place cast array values (0-d included) by the
+    'safe' rule; scalars and lists by assignment's rules."""
+    if isinstance(values, (Array, _np.ndarray)) and not _np.can_cast(values.dtype, dtype, 'safe'):
+        what = 'scalar' if values.ndim == 0 else 'array data'
+        raise TypeError(f"Cannot cast {what} from {values.dtype!r} to {_np.dtype(dtype)!r} "
+                        "according to the rule 'safe'")
+
+
 def putmask(a, mask, values):
     nt = _nt()
     if not isinstance(a, Array):
         return F.call("putmask", _np.putmask, (a, mask, values), {})
+    _safe_values(values, a.dtype)
     m = nt.ravel(nt.asarray(mask))      # NumPy: any shape of a's size, no broadcasting
     if m.size != a.size:
         raise ValueError("putmask: mask and data must be the same size")

@@ -463,6 +463,7 @@ class ndarray(Array):
             return C.to_numpy(self).astype(dt, casting=casting)
         if c == self._dt and not copy:
             return self
+        _core.warn_complex_cast(self._dt, c)
         r = self._astype(c, D.CASTING[casting])
         if r.ndim > 1 and (O.is_f_only(self) and order in ('K', 'A', 'F') or order in ('F', 'f')):
             r = O.f_copy(r)     # NumPy keeps a Fortran layout (or makes one)
@@ -514,15 +515,17 @@ class ndarray(Array):
         return C.np_or_nd(C.to_numpy(self).view(dtype))
 
     def fill(self, value):
+        if isinstance(value, (Array, _np.ndarray)):
+            # an array is a scalar only with 0 dimensions (one element of a
+            # 1-d array is a sequence to NumPy); it is cast as its scalar
+            if value.ndim:
+                raise ValueError("setting an array element with a sequence.")
+            value = C.to_numpy(value)[()] if isinstance(value, Array) else value[()]
         if isinstance(value, _np.generic):
             # a NumPy scalar is cast (unsafe), as NumPy does: float64(-1.5)
             # fills a uint8 array with 255; Python numbers are checked below
             value = value.astype(self.dtype).item() if D.code(value.dtype) is not None \
                 else value.item()
-        if isinstance(value, Array):
-            if value.size != 1:
-                raise ValueError("Input object to FillWithScalar is not a scalar")
-            value = value._item()
         v = _np.asarray(value, dtype=self.dtype).item() if not isinstance(
             value, (bool, float)) or D.KIND[self._dt] in 'iu' else value
         self._assign(v, _core.CASTING_UNSAFE)

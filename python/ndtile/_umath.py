@@ -547,6 +547,9 @@ def _check_cast(name, frm, to, casting):
     if not _np.can_cast(frm, to, casting):
         raise _UFuncOutputCastingError(getattr(_np, name), casting, _np.dtype(frm),
                                        _np.dtype(to), 0)
+    c, t = D.code(frm), D.code(to)
+    if c is not None and t is not None:
+        _core.warn_complex_cast(c, t, 4)   # (the ufunc call's caller)
 
 
 def _ufunc_type_error(msg):

@@ -160,3 +160,96 @@ def test_an_array_lost_to_a_failed_task_is_mended_by_a_full_assignment(mend):
         numpy.asarray(before)
     # a view of the mended array reads the new values too
     numpy.testing.assert_array_equal(numpy.asarray(r[::7]), want[::7])
+
+
+# NumPy's ComplexWarning where a cast drops imaginary parts (complex to an
+# integer or float dtype; not to bool). ndtile cast silently before.
+_CASTS = {
+    'astype float': lambda m, x: x.astype(m.float64),
+    'astype int': lambda m, x: x.astype(m.int32),
+    'astype float32 strided': lambda m, x: x[::-3].astype(m.float32),
+    'array dtype': lambda m, x: m.array(x, dtype=m.float64),
+    'asarray dtype': lambda m, x: m.asarray(x, dtype=m.float32),
+    'setitem': lambda m, x: m.zeros(x.shape).__setitem__(Ellipsis, x),
+    'setitem slice': lambda m, x: m.zeros(2 * x.size)[::2].__setitem__(slice(None), x),
+    'setitem fancy': lambda m, x: m.zeros(x.size).__setitem__([0, 2, 1], x[:3]),
+    'copyto': lambda m, x: m.copyto(m.zeros(x.shape), x, casting='unsafe'),
+    'ufunc out': lambda m, x: m.add(x, 1, out=m.zeros(x.shape), casting='unsafe'),
+    'put': lambda m, x: m.put(m.zeros(x.size), [0, 3, 1], x[:3]),
+    'fill 0-d': lambda m, x: m.zeros(x.shape).fill(m.asarray(x[1])),
+    'clip out': lambda m, x: m.clip(x, 0, 1, out=m.zeros(x.shape), casting='unsafe'),
+    'astype bool': lambda m, x: x.astype(bool),
+    'astype complex64': lambda m, x: x.astype(m.complex64),
+    'real': lambda m, x: x.real.copy(),
+    'abs': lambda m, x: m.abs(x),
+    'var': lambda m, x: m.var(x),
+    'norm': lambda m, x: m.linalg.norm(x),
+    'irfft': lambda m, x: m.fft.irfft(x[:1000]),
+    'isclose': lambda m, x: m.isclose(x, x),
+}
+
+
+def _complex_warnings(m, f, x):
+    import warnings
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        f(m, x)
+    return [str(x.message) for x in w if issubclass(x.category, np.exceptions.ComplexWarning)]
+
+
+@pytest.mark.parametrize("n", [7, 300_000])     # inline, and several tiles
+@pytest.mark.parametrize("case", sorted(_CASTS))
+def test_complex_to_real_casts_warn_as_numpy(case, n):
+    a = np.random.default_rng(3).standard_normal((n, 2)) @ np.array([1, 1j])
+    want = _complex_warnings(np, _CASTS[case], a)
+    got = _complex_warnings(nt, _CASTS[case], nt.asarray(a))
+    assert got == want, (case, got, want)
+    with np.errstate(all='ignore'):
+        if case in ('astype float', 'ufunc out', 'copyto'):
+            assert want      # (the cases that must warn do, in NumPy)
+    if want:
+        with pytest.raises(np.exceptions.ComplexWarning, match="discards the imaginary part"):
+            import warnings
+            with warnings.catch_warnings():
+                warnings.simplefilter("error", np.exceptions.ComplexWarning)
+                _CASTS[case](nt, nt.asarray(a))
+
+
+def _outcome(m, f):
+    try:
+        r = f(m)
+    except Exception as e:       # noqa: BLE001 (the exception is the result)
+        return type(e), str(e)
+    return np.asarray(r).dtype, np.asarray(r).tolist()
+
+
+@pytest.mark.parametrize("n", [6, 100_000])
+def test_putmask_place_cast_arrays_safely_and_fill_takes_scalars(n):
+    # NumPy 2: putmask and place cast array values (0-d too) by the 'safe'
+    # rule (TypeError otherwise), Python and NumPy scalars and lists by
+    # assignment's; fill takes a 0-d array as its scalar (a complex one with
+    # a ComplexWarning), and a 1-d array of one element is a sequence
+    import warnings
+    mask = np.arange(n) % 3 == 1
+    vals = {'f8 array': np.arange(n) + 0.5, 'i8 array': np.arange(n) * 100,
+            'i4 array': np.arange(n, dtype=np.int32), 'c16 array': np.arange(n) * 1j,
+            'f8 0-d': np.array(2.5), 'f8 scalar': np.float64(2.5), 'py float': 2.5,
+            'list': [1.5, 2, 3], 'py int': 7}
+    cases = {}
+    for dt in (np.int32, np.int64, np.float32, np.float64, np.int8):
+        for vn, v in vals.items():
+            for fn in ('putmask', 'place'):
+                def f(m, dt=dt, v=v, fn=fn):
+                    a = m.zeros(n, dt)
+                    vv = m.asarray(v) if isinstance(v, np.ndarray) else v
+                    getattr(m, fn)(a, m.asarray(mask), vv)
+                    return a
+                cases[(np.dtype(dt).name, vn, fn)] = f
+    cases['fill 1-elem'] = lambda m: m.zeros(n).fill(m.asarray([2.5]))
+    cases['fill 2-elem'] = lambda m: m.zeros(n).fill(m.asarray([2.5, 1.0]))
+    cases['fill 0-d f->i'] = lambda m: (lambda a: (a.fill(m.asarray(2.75)), a)[1])(m.zeros(n, m.int16))
+    cases['fill 0-d c->f'] = lambda m: (lambda a: (a.fill(m.asarray(1.5 + 2j)), a)[1])(m.zeros(n))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for k, f in cases.items():
+            assert _outcome(nt, f) == _outcome(np, f), k
