@@ -461,7 +461,10 @@ class ndarray(Array):
         c = D.code(dt)
         if c is None:
             return C.to_numpy(self).astype(dt, casting=casting)
-        if c == self._dt and not copy:
+        if isinstance(copy, _np._CopyMode):
+            raise ValueError("_CopyMode enum is not allowed for astype function. "
+                             "Use true/false instead.")
+        if c == self._dt and not copy and _order_met(self, order):
             return self
         _core.warn_complex_cast(self._dt, c)
         r = self._astype(c, D.CASTING[casting])
@@ -1072,6 +1075,16 @@ def _template_method(base):
     method.__qualname__ = '_SubclassBase.' + base.__name__
     method.__doc__ = base.__doc__
     return method
+
+
+def _order_met(a, order):
+    """Whether a's layout is what order asks of a result that may be a
+    itself (astype's copy=False): 'K' any, 'C'/'F' that contiguity, 'A'
+    either."""
+    o = (order or 'K').upper()
+    f = a.flags
+    return o == 'K' or (o == 'C' and f.c_contiguous) or (o == 'F' and f.f_contiguous) or \
+        (o == 'A' and (f.c_contiguous or f.f_contiguous))
 
 
 def _astype(self, dtype, order='K', casting='unsafe', subok=True, copy=True):

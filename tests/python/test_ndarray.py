@@ -229,3 +229,20 @@ def test_method_fallbacks_work(fallback_warnings):
     r = x.nonzero()         # native now: no warning
     assert_same(r, a.nonzero())
     assert_same(x.dot(nt.asarray(a.T)), a.dot(a.T), 1e-12)
+
+
+@pytest.mark.parametrize("shape", [(3, 4), (600, 400)])
+def test_astype_copy_false_keeps_self_only_in_the_asked_layout(shape):
+    # copy=False returns the array itself only when order's layout holds
+    # ('F' of a C array copies into Fortran order); _CopyMode is refused
+    a = np.arange(np.prod(shape), dtype=np.float64).reshape(shape)
+    x = nt.asarray(a)
+    for o in "KACF":
+        for (va, vx) in ((a, x), (a.T, x.T), (a[:, ::2], x[:, ::2])):
+            r, q = va.astype(np.float64, order=o, copy=False), vx.astype(np.float64, order=o, copy=False)
+            assert (r is va) == (q is vx), (o, va.shape)
+            assert (r.flags.c_contiguous, r.flags.f_contiguous) == \
+                (q.flags.c_contiguous, q.flags.f_contiguous), (o, va.shape)
+            np.testing.assert_array_equal(np.asarray(q), r)
+    with pytest.raises(ValueError, match="_CopyMode enum is not allowed"):
+        x.astype(np.float32, copy=np._CopyMode.NEVER)
