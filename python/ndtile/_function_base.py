@@ -527,9 +527,14 @@ def select(condlist, choicelist, default=0):
         raise ValueError("list of cases must be same length as list of conditions")
     if len(condlist) == 0:
         raise ValueError("select with an empty condition list is not possible")
-    choices = [nt.asarray(c) for c in choicelist]
+    # Python int/float/complex stay weak for the common dtype (NEP 50), as
+    # in NumPy; anything else (a list default too) is an array
+    weak = (int, float, complex)
+    choices = [c if type(c) in weak else nt.asarray(c) for c in choicelist]
+    if type(default) not in weak:
+        default = nt.asarray(default)
     try:
-        dtype = _np.result_type(*choices, default)
+        dtype = nt.result_type(*choices, default)
     except TypeError as e:
         raise TypeError(f"Choicelist and default value do not have a common dtype: {e}")
     conds = [nt.asarray(c) for c in condlist]
@@ -539,12 +544,12 @@ def select(condlist, choicelist, default=0):
     # NumPy broadcasts the conditions, then the choices with the default
     # (its errors number the arguments so)
     _np.broadcast_shapes(*[tuple(x.shape) for x in conds])
-    _np.broadcast_shapes(*[tuple(x.shape) for x in choices], _np.shape(default))
-    shape = _np.broadcast_shapes(*[tuple(x.shape) for x in conds + choices],
-                                 _np.shape(default))
+    _np.broadcast_shapes(*[nt.shape(x) for x in choices], nt.shape(default))
+    shape = _np.broadcast_shapes(*[nt.shape(x) for x in conds + choices],
+                                 nt.shape(default))
     r = nt.full(shape, default, dtype=dtype)
     for c, v in zip(reversed(conds), reversed(choices)):
-        r = nt.where(c, v.astype(dtype, copy=False), r)
+        r = nt.where(c, nt.asarray(v, dtype=dtype), r)
     return r
 
 

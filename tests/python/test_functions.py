@@ -122,6 +122,22 @@ def test_select_choose():
     raises_like(lambda m, a: m.select([a], [a]), x)
 
 
+@pytest.mark.parametrize("n", [7, 40000])
+def test_select_weak_scalars_and_list_default(n, request):
+    """Python int/float choices and defaults are weak for the result dtype
+    (NEP 50), as in NumPy: int8 choices with 5 stay int8; a list default
+    is an array, not a dtype spec."""
+    if n > 32768:
+        request.getfixturevalue("default_settings")
+    a = (np.arange(n) % 100 - 50).astype(np.int8)
+    check(lambda m, x: m.select([x < 0, x > 10], [x, 5]), a)
+    check(lambda m, x: m.select([x < 0], [x.astype(np.float32)], default=1.5), a)
+    check(lambda m, x: m.select([x < 0], [x[::-1]], default=-3), a)
+    check(lambda m, x: m.select([x > 0], [x], default=[2]), a)
+    check(lambda m: m.select([True], [0], default=[0]))
+    check(lambda m, x: m.select([x > 0], [x], default=x[::2][:1].astype(np.int16)), a)
+
+
 def test_ix_lexsort():
     check(lambda m: m.ix_([1, 3], m.asarray([True, False, True]), [0]))
     k1 = (np.arange(3000) * 7919) % 13
