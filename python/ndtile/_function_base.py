@@ -274,7 +274,7 @@ def angle(z, deg=False):
 
 def diff(a, n=1, axis=-1, prepend=_NoValue, append=_NoValue):
     if n == 0:
-        return C.asarray(a)
+        return a        # NumPy returns its argument itself, a list too
     if n < 0:
         raise ValueError("order must be non-negative but got " + repr(n))
     x = C.asarray(a)

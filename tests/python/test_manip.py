@@ -107,6 +107,17 @@ def test_where_one_argument_falls_back():
         assert_same(g, w)
 
 
+def test_diff_n0_returns_its_argument():
+    """diff(a, n=0) is a itself, as in NumPy (a list stays that list; an
+    array is not copied nor wrapped anew)."""
+    lst = [3, 1, 2]
+    assert nt.diff(lst, n=0) is lst
+    x = nt.arange(5.)
+    assert nt.diff(x, n=0) is x
+    v = x[::-2]
+    assert nt.diff(v, n=0) is v
+
+
 def test_flip_diff_isclose_misc():
     a = make(np.float64, (5, 7))
     x = nt.asarray(a)
