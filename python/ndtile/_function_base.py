@@ -1232,7 +1232,7 @@ def gradient(f, *varargs, axis=None, edge_order=1):
 
         def osl(s):
             return out._view_index(pre + (s,))
-        uniform = not isinstance(ax_dx, Array)
+        uniform = not isinstance(ax_dx, Array) or ax_dx.ndim == 0
         if not uniform:
             shp = (1,) * ax + (-1,) + (1,) * (N - ax - 1)
 

@@ -166,6 +166,26 @@ def test_gradient_spacing_and_errors():
     errs(lambda: nt.gradient(x, axis=2), lambda: np.gradient(a, axis=2))
 
 
+@pytest.mark.parametrize("n", [18, 40002])
+def test_gradient_zero_d_array_spacing(n, request):
+    """A 0-d array spacing is a uniform step, as a Python float is (it was
+    taken for coordinates and sliced: IndexError)."""
+    if n > 32768:
+        request.getfixturevalue("default_settings")
+    a = make(np.float64, (n,))
+    x = nt.asarray(a)
+    for eo in (1, 2):
+        assert_same(nt.gradient(x, nt.asarray(0.25), edge_order=eo),
+                    np.gradient(a, np.array(0.25), edge_order=eo), rtol=1e-12)
+        assert_same(nt.gradient(x[::-3], nt.asarray(2.0), edge_order=eo),
+                    np.gradient(a[::-3], np.array(2.0), edge_order=eo), rtol=1e-12)
+    b = make(np.float32, (6, n // 6))
+    assert_same(nt.gradient(nt.asarray(b), nt.asarray(1.5)),
+                np.gradient(b, np.array(1.5)), rtol=1e-6)
+    assert_same(nt.gradient(nt.asarray(b), nt.asarray(1.5), np.arange(n // 6) ** 1.5),
+                np.gradient(b, np.array(1.5), np.arange(n // 6) ** 1.5), rtol=1e-5)
+
+
 def test_registered_native():
     from ndtile import _fallback
     for name in ('nanargmax', 'nanargmin', 'nanvar', 'nanstd', 'cov', 'corrcoef', 'gradient'):
