@@ -720,10 +720,27 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         j = nt.clip(nt.searchsorted(xp, x, side='right') - 1, 0, n - 2)
         x0, x1 = xp[j], xp[j + 1]
         y0, y1 = fp[j], fp[j + 1]
-        slope = (y1 - y0) / (x1 - x0)
-        r = slope * (x - x0) + y0
-        # where the slope is undefined (repeated xp) or at the right end, NumPy
-        # takes the sample itself
+
+        def line(y0, y1):
+            # NumPy's loop: a NaN from one end (an infinite x0 or y0) is
+            # tried from the other; still NaN between equal samples, the
+            # sample. Complex parts each so (never a complex division).
+            slope = (y1 - y0) / (x1 - x0)
+            r = slope * (x - x0) + y0
+            r2 = slope * (x - x1) + y1
+            r2 = nt.where(nt.isnan(r2) & (y0 == y1), y0, r2)
+            return nt.where(nt.isnan(r), r2, r)
+        with _np.errstate(all='ignore'):      # NumPy's loop raises nothing
+            if cplx:
+                r = nt.empty(nt.shape(x), dtype=ftype)
+                r.real = line(y0.real, y1.real)
+                r.imag = line(y0.imag, y1.imag)
+            else:
+                r = line(y0, y1)
+        # at a sample (x == x0: no arithmetic with infinities), where the
+        # slope is undefined (repeated xp) or at the right end, NumPy takes
+        # the sample itself
+        r = nt.where(x == x0, y0, r)
         r = nt.where(x == x1, y1, r)
         r = nt.where(x < xp[0], lval, r)
         r = nt.where(x > xp[-1], rval, r)

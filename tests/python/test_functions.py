@@ -353,6 +353,29 @@ def test_interp():
     raises_like(lambda m: m.interp([1], [], []))
 
 
+@pytest.mark.parametrize("n", [40, 40000])
+def test_interp_infinite_samples(n, request):
+    """Infinite xp or fp: NumPy takes the sample at an exact x, retries a
+    NaN from the interval's other end, and takes the sample between equal
+    ones; complex parts each on their own; no warnings."""
+    if n > 32768:
+        request.getfixturevalue("default_settings")
+    inf = np.inf
+    xp = np.array([-inf, 0.0, 1.0, 2.0, 3.0, 4.0, inf])
+    fp = np.array([5.0, 5.0, 2.0, inf, inf, -inf, -inf])
+    x = np.linspace(-6, 6, n)
+    x[:7] = xp
+    x[7] = np.nan
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check(lambda m, a: m.interp(a, xp, fp), x)
+        check(lambda m, a: m.interp(a[::-3], [-inf, inf], [10.0, 10.0]), x)
+        check(lambda m, a: m.interp(a, [0.0, 1.0], [-inf, inf]), x)
+        check(lambda m, a: m.interp(a, xp, fp + 1j * fp[::-1]), x)
+        check(lambda m, a: m.interp(a, xp[1:6], np.array([1 + 1j, inf + 2j, 3 - inf * 1j,
+                                                          4.0, 5j])), x)
+
+
 def test_nanmedian():
     x = make(np.float64, (40, 30))
     x[x < -8] = np.nan
