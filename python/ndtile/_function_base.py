@@ -563,10 +563,11 @@ def sort_complex(a):
 
 def sinc(x):
     nt = _nt()
-    x = nt.asanyarray(x)
-    if x.dtype.kind not in 'fc':
-        x = x.astype(_np.float64)
-    y = nt.pi * nt.where(x == 0, _np.asarray(1.0e-20, dtype=x.dtype), x)
+    # NumPy's order: pi * x first, then a zero becomes the dtype's eps (1e-20
+    # underflows in float16: 0/0)
+    x = nt.pi * nt.asanyarray(x)
+    eps = _np.finfo(x.dtype).eps if x.dtype.kind == 'f' else 1e-20
+    y = nt.where(x != 0, x, _np.asarray(eps, dtype=x.dtype))
     return nt.sin(y) / y
 
 

@@ -175,6 +175,22 @@ def test_fix_sinc(dtype):
     check(lambda m: m.fix(-2.5))
 
 
+def test_sinc_float16_zero(monkeypatch):
+    """sinc(0) is 1 in float16 too: NumPy multiplies by pi first and puts
+    the dtype's eps for a zero (1e-20 underflowed to 0: 0/0 = nan).
+    float16 runs in NumPy (deviations.md item 2), so fallbacks are allowed."""
+    monkeypatch.delenv("NDTILE_FALLBACK")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for a in (np.float16(0), np.array([0, 0.5, -1, 0], np.float16)):
+            exp = np.sinc(a)
+            got = nt.sinc(a)
+            assert np.asarray(got).dtype == exp.dtype
+            np.testing.assert_array_equal(np.asarray(got), exp)
+    check(lambda m, a: m.sinc(a), np.array([0, 1 + 1j, 0.5j, 0]))
+    check(lambda m, a: m.sinc(a), np.arange(7, dtype=np.uint8))
+
+
 def test_ediff1d():
     check(lambda m, a: m.ediff1d(a), M)
     check(lambda m, a: m.ediff1d(a, to_end=[100, 200], to_begin=-1), M)
