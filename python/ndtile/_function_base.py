@@ -1103,10 +1103,10 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         dtype = _np.result_type(x.dtype, _np.float64) if yy is None else \
             _np.result_type(x.dtype, yy.dtype, _np.float64)
     X = _shape_base.atleast_2d(x).astype(dtype)
-    if not rowvar and X.shape[0] != 1:
+    if not rowvar and x.ndim != 1:      # NumPy's test: m's ndim, not X's rows
         X = X.T
     if X.shape[0] == 0:
-        return _core.empty((0, 0), D.code(_np.dtype(dtype)))
+        return _core.empty((0, 0), D.code(_np.dtype(_np.float64)))    # NumPy's, any dtype
     if yy is not None:
         Y = _shape_base.atleast_2d(yy).astype(dtype)
         if not rowvar and Y.shape[0] != 1:

@@ -186,6 +186,27 @@ def test_gradient_zero_d_array_spacing(n, request):
                 np.gradient(b, np.array(1.5), np.arange(n // 6) ** 1.5), rtol=1e-5)
 
 
+@pytest.mark.parametrize("n", [5, 200])
+def test_cov_one_observation_rowvar_false(n, request):
+    """rowvar=False transposes any 2-d m, a (1, n) one too (n variables of
+    one observation: an (n, n) result, NaN for ddof=1); the empty result
+    is float64 whatever dtype= says, as in NumPy."""
+    if n * n > 32768:
+        request.getfixturevalue("default_settings")
+    a = make(np.float64, (1, n))
+    x = nt.asarray(a)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for ddof in (0, 1):
+            assert_same(nt.cov(x, rowvar=False, ddof=ddof), np.cov(a, rowvar=False, ddof=ddof),
+                        rtol=1e-12)
+            assert_same(nt.cov(x.T, ddof=ddof), np.cov(a.T, ddof=ddof), rtol=1e-12)
+        assert_same(nt.cov(x[:, ::-1], rowvar=False, bias=True),
+                    np.cov(a[:, ::-1], rowvar=False, bias=True), rtol=1e-12)
+        assert_same(nt.cov(nt.zeros((0, 3)), dtype=np.float32),
+                    np.cov(np.zeros((0, 3)), dtype=np.float32))
+
+
 def test_registered_native():
     from ndtile import _fallback
     for name in ('nanargmax', 'nanargmin', 'nanvar', 'nanstd', 'cov', 'corrcoef', 'gradient'):
