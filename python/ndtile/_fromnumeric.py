@@ -387,9 +387,9 @@ def _index_array(indices, name='take'):
         raise TypeError(f"Cannot cast array data from {indices.dtype!r} to dtype('int64') "
                         f"according to the rule 'same_kind'")
     k = D.KIND[ix._dt]
+    if name == 'take_along_axis' and k in 'fcb':     # (take casts bool safely)
+        raise IndexError("`indices` must be an integer array")
     if k in 'fc':
-        if name == 'take_along_axis':
-            raise IndexError("`indices` must be an integer array")
         raise TypeError(f"Cannot cast array data from {ix.dtype!r} to dtype('int64') "
                         f"according to the rule 'same_kind'")
     if ix._dt != D.INT64:
