@@ -204,3 +204,19 @@ def test_small_compositions():
     assert_same(nt.logspace(0, 3, 7), np.logspace(0, 3, 7), 1e-13)
     assert_same(nt.logspace(0, 1, 5, base=2.0, endpoint=False),
                 np.logspace(0, 1, 5, base=2.0, endpoint=False), 1e-13)
+
+
+def test_stack_family_refuses_generators():
+    """NumPy refuses a generator of arrays (TypeError) in concatenate and
+    the stack functions; ndtile consumed it."""
+    for name in ('concatenate', 'stack', 'vstack', 'hstack', 'dstack', 'column_stack'):
+        with pytest.raises(TypeError) as en:
+            getattr(np, name)(np.arange(3) for _ in range(2))
+        with pytest.raises(TypeError) as eg:
+            getattr(nt, name)(nt.arange(3) for _ in range(2))
+        assert str(eg.value) == str(en.value), name
+        # sequences still work: lists, tuples, an array (its rows)
+        a = make(np.float64, (4, 50))
+        x = nt.asarray(a)
+        assert_same(getattr(nt, name)([x, x[::-1]]), getattr(np, name)([a, a[::-1]]))
+        assert_same(getattr(nt, name)(x), getattr(np, name)(a))
