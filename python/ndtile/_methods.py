@@ -5,6 +5,7 @@ max/min, which the index clipping of take needs."""
 
 import builtins
 import operator
+import warnings
 
 import numpy as _np
 
@@ -340,7 +341,15 @@ def _minmax(name, a, axis, out, keepdims, initial, where):
                       _fallback_kw(axis, None, out, keepdims, initial, where))
     x, _ = p
     check_out(name, x.shape, axis, keepdims, out)
-    return finish(reduce_nd(name, x, axis, D.DEFAULT, keepdims, initial, where), out)
+    r = reduce_nd(name, x, axis, D.DEFAULT, keepdims, initial, where)
+    if name in ('nanmin', 'nanmax') and D.KIND[r._dt] in 'fc' and \
+            bool(reduce_nd('any', _umath.UFUNCS['isnan'](r), None, D.DEFAULT, False)):
+        # NumPy's words: its array path says slice, its path for anything
+        # else (a list, a scalar) axis
+        what = 'slice' if type(a) in (C.ND, _np.ndarray) else 'axis'
+        warnings.warn(f"All-NaN {what} encountered", RuntimeWarning,
+                      stacklevel=F.user_frame()[0])
+    return finish(r, out)
 
 
 def _meanlike(name, a, axis, dtype, out, keepdims, where, ddof=0, extra=None):

@@ -32,6 +32,45 @@ def test_nanargmax_nanargmin(dt):
                     getattr(np, f)(a[::-1, ::3], axis=0, keepdims=True))
 
 
+def _warned(fn):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        r = fn()
+    return r, [(x.category, str(x.message)) for x in w]
+
+
+@pytest.mark.parametrize("n", [30, 40000])
+@pytest.mark.parametrize("f", ["nanmin", "nanmax"])
+def test_nanmin_nanmax_all_nan_warning(f, n, request):
+    """An all-NaN slice gives NaN and NumPy's RuntimeWarning ('All-NaN
+    slice encountered' for arrays, '... axis ...' for lists and scalars);
+    ndtile gave the NaN silently."""
+    if n > 32768:
+        request.getfixturevalue("default_settings")
+    for dt in (np.float32, np.float64, np.complex128):
+        a = make(dt, (3, n))
+        a[1] = np.nan
+        x = nt.asarray(a)
+        for kw in ({}, {'axis': 1}, {'axis': 0}, {'axis': 1, 'keepdims': True}):
+            r, w = _warned(lambda: getattr(nt, f)(x, **kw))
+            e, we = _warned(lambda: getattr(np, f)(a, **kw))
+            assert_same(r, e)
+            assert w == we, (kw, w, we)
+        for v in (a[1], a[1, ::-7], a[1, :1].reshape(())):
+            r, w = _warned(lambda: getattr(nt, f)(nt.asarray(v)))
+            e, we = _warned(lambda: getattr(np, f)(v))
+            assert w == we and len(we) == 1
+        r, w = _warned(lambda: getattr(nt, f)(x, axis=1, initial=3.0))
+        e, we = _warned(lambda: getattr(np, f)(a, axis=1, initial=3.0))
+        assert w == we
+    for v in ([np.nan, np.nan], np.float64(np.nan)):
+        r, w = _warned(lambda: getattr(nt, f)(v))
+        e, we = _warned(lambda: getattr(np, f)(v))
+        assert w == we and len(we) == 1
+    r, w = _warned(lambda: getattr(nt, f)(nt.arange(5)))
+    assert w == [] and r == (0 if f == 'nanmin' else 4)
+
+
 def test_nanarg_errors():
     a = np.array([[np.nan, 1.0], [np.nan, np.nan]])
     x = nt.asarray(a)
