@@ -947,7 +947,7 @@ def _order_lines(x2, tab, c, extra=()):
 
 
 def _quantile(name, npf, a, q, axis, out, overwrite_input, method, keepdims, weights,
-              is_pct, nan):
+              is_pct, nan, median=False):
     x = C.asarray(a)
     kw = dict(axis=axis, out=out, overwrite_input=overwrite_input, method=method,
               keepdims=keepdims, weights=weights)
@@ -1026,6 +1026,12 @@ def _quantile(name, npf, a, q, axis, out, overwrite_input, method, keepdims, wei
     else:
         lo, hi = values(prev), values(nxt)
         g = per_line(gamma)
+    if interp and median:
+        # nanmedian (q 0.5, midpoint): NumPy's is a median of the valid
+        # values, the middle one or the mean of the two, no lerp (whose
+        # inf - inf made nanmedian([1, 2, inf]) NaN)
+        res = _multiarray.where(g == 0, lo, (lo + hi) / 2)
+    elif interp:
         diff = hi - lo
         if weak_q:
             ldt = rdt

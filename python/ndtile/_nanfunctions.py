@@ -102,8 +102,8 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     x = nt.asarray(a)
     if x.dtype.kind not in 'fc':
         return nt.median(x, axis=axis, out=out, keepdims=keepdims)
-    return nt.nanquantile(x, 0.5, axis=axis, out=out, keepdims=keepdims,
-                          method='midpoint') if x.dtype.kind == 'f' else \
+    return _quantile('nanquantile', _np.nanquantile, x, 0.5, axis, out, False, 'midpoint',
+                     keepdims, None, False, True, median=True) if x.dtype.kind == 'f' else \
         F.call("nanmedian (complex)", _np.nanmedian, (a,),
                dict(axis=axis, out=out, keepdims=keepdims))
 

@@ -404,6 +404,32 @@ def test_nanmedian():
     check(lambda m, a: m.nanmedian(a, axis=0), M)
 
 
+@pytest.mark.parametrize("shape", [(40, 31), (700, 60)])
+def test_nanmedian_infinite_values(shape, request):
+    """nanmedian is the median of the valid values: the middle one, or the
+    mean of the two, as NumPy's; a lerp took inf - inf (NaN) next to an
+    infinity: nanmedian([1, 2, inf]) was NaN, NumPy 2."""
+    if shape[0] * shape[1] > 32768:
+        request.getfixturevalue("default_settings")
+    rng = np.random.default_rng(5)
+    for dt in (np.float64, np.float32):
+        a = (rng.random(shape) * 4 - 2).astype(dt)
+        a[rng.random(shape) < 0.3] = np.nan
+        a[rng.random(shape) < 0.1] = np.inf
+        a[rng.random(shape) < 0.1] = -np.inf
+        a[:, 1] = np.nan
+        a[:, 2] = [np.inf] + [np.nan] * (shape[0] - 1)
+        a[:, 3] = np.inf
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore', RuntimeWarning)
+            for ax in (None, 0, 1):
+                check(lambda m, x: m.nanmedian(x, axis=ax), a)
+            check(lambda m, x: m.nanmedian(x[::-2, ::3], axis=0, keepdims=True), a)
+    for v in ([1.0, 2.0, np.inf], [1.0, np.inf, np.inf], [np.inf, np.nan], [-np.inf, np.inf],
+              [1e308, 1e308, np.nan]):
+        check(lambda m, x: m.nanmedian(x), np.array(v))
+
+
 @pytest.mark.parametrize('shape, wrap', [((5, 5), False), ((7, 3), True), ((7, 3), False),
                                          ((3, 7), False), ((4, 4, 4), False)])
 def test_fill_diagonal_place_putmask(shape, wrap):
