@@ -133,7 +133,8 @@ def _nanarg(name, a, axis, out, keepdims):
         return _methods._arg(base, x, axis, out, keepdims)
     mask = _u('isnan')(x)
     allnan = _fromnumeric.all(mask, axis=axis)
-    if bool(_fromnumeric.any(allnan)):
+    # (NumPy looks only in a non-empty input: argmin's own error for empty)
+    if x.size and bool(_fromnumeric.any(allnan)):
         raise ValueError("All-NaN slice encountered")
     fill = -_np.inf if base == 'argmax' else _np.inf
     y = _core.apply(_ufunc_where(), [mask, _core.scalar(fill, x._dt, False), x])

@@ -79,6 +79,14 @@ def test_nanarg_errors():
         errs(lambda: getattr(nt, f)(x, axis=1), lambda: getattr(np, f)(a, axis=1))
         errs(lambda: getattr(nt, f)(x, axis=2), lambda: getattr(np, f)(a, axis=2))
         errs(lambda: getattr(nt, f)(nt.zeros(0)), lambda: getattr(np, f)(np.zeros(0)))
+        # an empty input: argmin's error, not the all-NaN one
+        for ax in (0, None):
+            with pytest.raises(ValueError) as en:
+                getattr(np, f)(np.zeros((0, 3)), axis=ax)
+            with pytest.raises(ValueError) as eg:
+                getattr(nt, f)(nt.zeros((0, 3)), axis=ax)
+            assert str(eg.value) == str(en.value)
+        assert_same(getattr(nt, f)(nt.zeros((0, 3)), axis=1), getattr(np, f)(np.zeros((0, 3)), axis=1))
     with pytest.raises(ValueError, match="All-NaN slice encountered"):
         nt.nanargmin(nt.asarray(np.full(3, np.nan)))
     out = nt.zeros(2, dtype=np.int64)
