@@ -277,6 +277,7 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
     if D.code(dt) is None:
         return F.call("isin", _np.isin, (element, test_elements),
                       dict(assume_unique=assume_unique, invert=invert, kind=kind))
+    tdt = t.dtype
     e, t = _cast(e, dt), _cast(t, dt)
     if t.size == 0:
         return C.from_numpy(_np.full(e.shape, bool(invert)))
@@ -285,7 +286,13 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
         i64 = _np.dtype(_np.int64)
         t1 = _cast(_fromnumeric.ravel(t), i64)
         lo, hi = int(_fromnumeric.min(t1)), int(_fromnumeric.max(t1))
-        if hi - lo <= 6 * (e.size + t.size) or kind == 'table':
+        # NumPy's table needs the range in the test values' own dtype
+        if hi - lo > _np.iinfo(_np.uint8 if tdt.kind == 'b' else tdt).max:
+            if kind == 'table':
+                raise RuntimeError("You have specified kind='table', but the range of values "
+                                   "in `ar2` or `ar1` exceed the maximum integer of the "
+                                   "datatype. Please set `kind` to None or 'sort'.")
+        elif hi - lo <= 6 * (e.size + t.size) or kind == 'table':
             table = _core.bincount(t1 - lo, None, 0) > 0
             e1 = _cast(e, i64)
             found = _core.gather(table, [_fromnumeric.clip(e1, lo, hi) - lo]) & (e1 >= lo) & (e1 <= hi)

@@ -227,6 +227,29 @@ def test_isin_variants():
                             lambda: np.isin(f, [1.0], kind='table'))[0]
 
 
+def test_isin_table_range_beyond_the_test_dtype():
+    """kind='table' needs the test values' range in their own dtype: NumPy
+    raises RuntimeError beyond it (ndtile made a presence table of 2**63
+    entries: MemoryError), and kind=None sorts instead."""
+    a = np.arange(-5, 40000)
+    for dt in (np.int8, np.int32, np.int64):
+        info = np.iinfo(dt)
+        t = np.array([-1, info.max, 7], dtype=dt)
+        e = a.astype(dt) if dt != np.int8 else (a % 200 - 100).astype(np.int16)
+        x, y = nt.asarray(e), nt.asarray(t)
+        assert check_same_error(lambda: nt.isin(x, y, kind='table'),
+                                lambda: np.isin(e, t, kind='table'))[0]
+        with pytest.raises(RuntimeError, match="exceed the maximum"):
+            nt.isin(x, y, kind='table')
+        assert_same(nt.isin(x, y), np.isin(e, t))
+        assert_same(nt.isin(x[::-3], y, invert=True), np.isin(e[::-3], t, invert=True))
+    # int8 test values [-128, 127] span 255 > 127: table refused, sort agrees
+    e, t = np.array([0, 0, 1, 1, -128], np.int16), np.array([-128, 0, 127], np.int8)
+    assert check_same_error(lambda: nt.isin(nt.asarray(e), nt.asarray(t), kind='table'),
+                            lambda: np.isin(e, t, kind='table'))[0]
+    assert_same(nt.isin(nt.asarray(e), nt.asarray(t)), np.isin(e, t))
+
+
 @pytest.mark.parametrize("dt", ['bool', 'int8', 'uint16', 'int32', 'int64', 'uint32'])
 def test_bincount(dt):
     a = make(dt, (5000,), seed=16, lo=0, hi=60)
