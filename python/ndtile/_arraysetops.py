@@ -162,6 +162,11 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     """NumPy's unique for axis=None: stable argsort, a mask of first
     occurrences, and its cumulative sum for the inverse."""
     x = C.asarray(ar)
+    if axis is not None and isinstance(x, Array) and x.ndim == 1:
+        # NumPy: a 1-d input with an axis is unique of the values (equal_nan
+        # holds), after its check of the axis
+        normalize_axis_index(axis, 1)
+        axis = None
     if axis is not None and isinstance(x, Array) and D.KIND[x._dt] in 'biufc':
         return _unique_axis(x, axis, return_index, return_inverse, return_counts)
     if axis is not None or not isinstance(x, Array):

@@ -172,6 +172,29 @@ def test_unique_complex_nan_is_the_first_in_input_order(dt):
             assert got.tobytes() == exp.tobytes(), (first, kw, got[-3:], exp[-3:])
 
 
+@pytest.mark.parametrize("n", [9, 40001])
+def test_unique_axis_of_a_1d_array(n, request):
+    """unique(a 1-d array, axis=0 or -1) is unique of its values, equal_nan
+    included, as NumPy (ndtile took NaN rows as never equal: [0, nan, nan]
+    for [nan, 0, 0, nan]); an axis of another type or beyond raises as in
+    NumPy."""
+    if n > 32768:
+        request.getfixturevalue("default_settings")
+    a = (np.arange(n) % 5).astype(np.float64)
+    a[::4] = np.nan
+    x = nt.asarray(a)
+    for ax in (0, -1):
+        for en in (True, False):
+            for kw in ({}, dict(return_index=True, return_inverse=True, return_counts=True)):
+                assert_same(nt.unique(x, axis=ax, equal_nan=en, **kw),
+                            np.unique(a, axis=ax, equal_nan=en, **kw))
+        assert_same(nt.unique(x[::-3], axis=ax), np.unique(a[::-3], axis=ax))
+    for ax in (0.0, 1, -2):
+        assert check_same_error(lambda: nt.unique(x, axis=ax), lambda: np.unique(a, axis=ax))[0]
+    with pytest.raises(TypeError, match="integer argument expected"):
+        nt.unique(x, axis=0.0)
+
+
 def test_unique_variants():
     a = data('float64', (3000,), seed=11)
     x = nt.asarray(a)
