@@ -191,6 +191,24 @@ def test_sinc_float16_zero(monkeypatch):
     check(lambda m, a: m.sinc(a), np.arange(7, dtype=np.uint8))
 
 
+def test_unravel_index_edge_errors():
+    """NumPy's errors of unravel_index: a shape whose size exceeds intp, an
+    array of indices for a 0-d shape (after the bounds check), an empty
+    list (inferred float, with NumPy's hint); ndtile returned values."""
+    raises_like(lambda m: m.unravel_index(1, (2**32 - 1, 2**31 + 1)))
+    raises_like(lambda m: m.unravel_index(m.asarray([0, 5]), (2**62, 4)))
+    raises_like(lambda m: m.unravel_index([0], ()))
+    raises_like(lambda m: m.unravel_index([1], ()))
+    raises_like(lambda m, a: m.unravel_index(a, ()), np.array([], np.int64))
+    raises_like(lambda m: m.unravel_index([], (10, 3, 5)))
+    raises_like(lambda m: m.unravel_index((), (10, 3, 5)))
+    raises_like(lambda m, a: m.unravel_index(a, (10, 3, 5)), np.array([]))
+    check(lambda m: m.unravel_index(0, ()))
+    check(lambda m, a: m.unravel_index(a, ()), np.array(0))
+    check(lambda m, a: m.unravel_index(a, (10, 3, 5)), np.array([], np.int64))
+    check(lambda m, a: m.unravel_index(a[::-7], (200, 250)), np.arange(50000))
+
+
 def test_ediff1d():
     check(lambda m, a: m.ediff1d(a), M)
     check(lambda m, a: m.ediff1d(a, to_end=[100, 200], to_begin=-1), M)
