@@ -517,6 +517,32 @@ def test_pad_empty_mode_shape():
     assert nt.pad(nt.ones((3, 4)), ((1, 2), (3, 4)), mode='empty').shape == (6, 11)
 
 
+@pytest.mark.parametrize("big", [False, True])
+def test_pad_dict_width_and_checks(big, request):
+    """pad_width may be a dict {axis: width or (before, after)} (NumPy 2.3);
+    a uint pad_width is refused as NumPy does, and reflect_type is a
+    keyword of reflect and symmetric only (edge and wrap raise)."""
+    if big:
+        request.getfixturevalue("default_settings")
+    a = make(np.float64, (30, 40, 50) if big else (3, 4, 5))
+    for pw in ({-2: (1, 3)}, {0: (5, 2), -1: (3, 4)}, {1: 5}):
+        for mode in ('constant', 'edge', 'reflect', 'wrap'):
+            check(lambda m, x: m.pad(x, pw, mode=mode), a)
+        check(lambda m, x: m.pad(x[::-1], pw, constant_values=7), a)
+    for pw in ({3: 1}, {0: 1.5}, {0: (1, 2, 3)}, np.uint8(1), np.array([1, 2], np.uint16)):
+        with pytest.raises(BaseException) as en:
+            np.pad(a, pw)
+        with pytest.raises(type(en.value)) as eg:
+            nt.pad(nt.asarray(a), pw)
+        assert str(eg.value) == str(en.value)
+    for mode in ('edge', 'wrap', 'reflect', 'symmetric'):
+        raises_or = mode in ('edge', 'wrap')
+        if raises_or:
+            raises_like(lambda m, x: m.pad(x, 1, mode, reflect_type='even'), a[0, 0])
+        else:
+            check(lambda m, x: m.pad(x, 1, mode, reflect_type='even'), a[0, 0])
+
+
 def test_average_weights():
     a = make(np.float64, (40, 60))
     w = np.arange(1.0, 41.0)
