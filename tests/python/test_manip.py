@@ -220,3 +220,23 @@ def test_stack_family_refuses_generators():
         x = nt.asarray(a)
         assert_same(getattr(nt, name)([x, x[::-1]]), getattr(np, name)([a, a[::-1]]))
         assert_same(getattr(nt, name)(x), getattr(np, name)(a))
+
+
+def test_real_imag_isposinf_of_scalars():
+    """real, imag, isposinf and isneginf of a Python or NumPy scalar give
+    what NumPy gives (the scalar's .real: real(1) is the int 1; a NumPy bool
+    scalar), not a 0-d ndtile array; arrays stay ndtile arrays."""
+    for v in (1, 1.5, 1 + 2j, True, np.float32(2), np.complex64(1 + 1j), np.int8(-3)):
+        for f in ('real', 'imag'):
+            g, e = getattr(nt, f)(v), getattr(np, f)(v)
+            assert type(g) is type(e) and g == e, (f, v, g, e)
+    for v in (np.inf, -np.inf, 1.0, np.float32(-np.inf), 3, np.float64(np.nan)):
+        for f in ('isposinf', 'isneginf'):
+            g, e = getattr(nt, f)(v), getattr(np, f)(v)
+            assert type(g) is type(e) and g == e, (f, v, g, e)
+    a = make(np.complex128, (200, 300))
+    x = nt.asarray(a)
+    assert_same(nt.real(x[::-1]), np.real(a[::-1]))
+    assert_same(nt.imag([1 + 2j, 3]), np.imag([1 + 2j, 3]))
+    assert_same(nt.isposinf(nt.asarray(np.array([np.inf, -np.inf]))),
+                np.isposinf(np.array([np.inf, -np.inf])))
