@@ -85,8 +85,11 @@ def _uniform_edges(x, bins, rng):
     bin_type = _np.result_type(first, last, _np.empty(0, x.dtype))
     if _np.issubdtype(bin_type, _np.integer):
         bin_type = _np.result_type(bin_type, float)
-    return n, first, last, bin_type, _np.linspace(first, last, n + 1, endpoint=True,
-                                                  dtype=bin_type)
+    edges = _np.linspace(first, last, n + 1, endpoint=True, dtype=bin_type)
+    if _np.any(edges[:-1] >= edges[1:]):
+        # a range too small for n distinct edges in bin_type (NumPy's check)
+        raise ValueError(f'Too many bins for data range. Cannot create {n} finite-sized bins.')
+    return n, first, last, bin_type, edges
 
 
 def _check_edges(e):

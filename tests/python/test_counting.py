@@ -426,6 +426,19 @@ def test_histogram_errors():
         assert check_same_error(lambda: nt.histogram(x, **nkw), lambda: np.histogram(a, **kw))[0]
     n = np.array([1.0, np.nan])
     assert check_same_error(lambda: nt.histogram(nt.asarray(n)), lambda: np.histogram(n))[0]
+    # a range too narrow for distinct edges: NumPy's 'Too many bins' ValueError
+    t = np.tile([1.0, 1.0 + 2e-16], 20000)
+    for f in ('histogram', 'histogram_bin_edges'):
+        for b in (10, 2):
+            with pytest.raises(ValueError) as en:
+                getattr(np, f)(t, bins=b)
+            with pytest.raises(ValueError) as eg:
+                getattr(nt, f)(nt.asarray(t), bins=b)
+            assert str(eg.value) == str(en.value)
+        assert_same(getattr(nt, f)(nt.asarray(t), bins=1), getattr(np, f)(t, bins=1))
+    t32 = np.array([1.0, 1.0 + 1e-7], np.float32)
+    assert check_same_error(lambda: nt.histogram(nt.asarray(t32), bins=4),
+                            lambda: np.histogram(t32, bins=4))[0]
 
 
 def test_histogram2d_dd():
