@@ -205,9 +205,10 @@ def poly(seq_of_zeros):
         a = nt.convolve(a, nt.concatenate((nt.ones((1,), dtype=dt), -z[k:k + 1])),
                         mode='full')
     if a.dtype.kind == 'c':
-        zh = _np.asarray(z)
-        pos_roots = _np.sort_complex(zh[zh.imag > 0])
-        neg_roots = _np.conjugate(_np.sort_complex(zh[zh.imag < 0]))
-        if len(pos_roots) == len(neg_roots) and _np.all(neg_roots == pos_roots):
+        # NumPy's test: the roots, sorted, equal their sorted conjugates (the
+        # positive and negative halves compared in sorted order missed
+        # [1j, 2j, -2j, -1j])
+        zh = _np.asarray(C.to_numpy(z), complex)
+        if _np.all(_np.sort(zh) == _np.sort(zh.conjugate())):
             a = a.real.copy()
     return a

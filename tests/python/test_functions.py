@@ -584,6 +584,11 @@ def test_roots_poly_piecewise():
     check(lambda m: m.poly([1, 2, 3]), rtol=1e-14)
     check(lambda m: m.poly(m.asarray([[1.0, 2], [3, 4]])), rtol=1e-12)
     check(lambda m: m.poly([1 + 1j, 1 - 1j]), rtol=1e-14)
+    # conjugate pairs in any order give real coefficients (NumPy's sorted
+    # comparison); unpaired complex roots keep complex ones
+    check(lambda m: m.poly([1.082j, 2.613j, -2.613j, -1.082j]), rtol=1e-14)
+    check(lambda m: m.poly([2 - 1j, 3, 1 + 5j, 2 + 1j, 1 - 5j]), rtol=1e-13)
+    check(lambda m: m.poly([1j, 2j, -1j]), rtol=1e-14)
     x = np.linspace(-2, 2, 3001)
     check(lambda m, v: m.piecewise(v, [v < 0, v >= 0], [lambda t: -t, lambda t: t * 2]), x)
     check(lambda m, v: m.piecewise(v, [v < -1, v > 1], [0, lambda t: t ** 2, 5.0]), x)
