@@ -578,6 +578,27 @@ def test_median_more(expr):
     check(lambda m, x, y, z: eval(expr, {'m': m, 'x': x, 'y': y, 'z': z}), a, c, z, rtol=1e-15)
 
 
+def test_poly_functions_keep_poly1d():
+    """polyadd, polysub, polymul, polydiv, polyder and polyint give poly1d
+    results when an argument is a poly1d, as NumPy (ndtile gave arrays:
+    q.coeffs failed); plain coefficients still give ndtile arrays."""
+    b = np.poly1d([2, 6, 6, 1])
+    a = np.poly1d([-1j, 1 + 2j, -(2 + 1j), 1])
+    cases = [('polyadd', (b, a)), ('polysub', (b, [1, 2])), ('polymul', ([1, 2], a)),
+             ('polydiv', (b, a)), ('polydiv', (b, [1.0, 2.0])), ('polyder', (b,)),
+             ('polyder', (b, 2)), ('polyint', (b,)), ('polyint', (a, 2))]
+    for f, args in cases:
+        e, g = getattr(np, f)(*args), getattr(nt, f)(*args)
+        es, gs = (e, g) if isinstance(e, tuple) else ((e,), (g,))
+        assert len(gs) == len(es)
+        for x, y in zip(gs, es):
+            assert type(x) is np.poly1d, (f, type(x))
+            assert x.coeffs.dtype == y.coeffs.dtype
+            np.testing.assert_allclose(x.coeffs, y.coeffs, rtol=1e-13)
+    check(lambda m, u: m.polymul(u, u[::-1]), np.arange(1.0, 6.0))
+    check(lambda m, u: m.polydiv(u, u[:2]), np.arange(1.0, 6.0), rtol=1e-14)
+
+
 def test_roots_poly_piecewise():
     check(lambda m: m.sort(m.roots([1, -6, 11, -6.0])), rtol=1e-12)
     check(lambda m: m.roots([0, 0, 1, 2, 0, 0]), rtol=1e-12)
