@@ -332,10 +332,11 @@ def _minmax(name, a, axis, out, keepdims, initial, where):
             name in _FAST:
         r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim, name), bool(keepdims), -1, 0)
         return r._scalar() if r.ndim == 0 else r
-    if type(a) is not C.ND and isinstance(a, Array):     # NumPy calls a subclass's method
+    sub = type(a) is not C.ND and isinstance(a, Array)
+    if sub and name not in ('nanmin', 'nanmax'):     # NumPy calls a subclass's method
         return C.subclass_method(name, (a,), dict(axis=axis, out=out, keepdims=keepdims,
                                                   initial=initial, where=where))
-    p = _prepare(a, None)
+    p = _prepare(a if not sub else a._view(), None)
     if p is None:
         return F.call(f"{name} (dtype)", getattr(_np, name), (a,),
                       _fallback_kw(axis, None, out, keepdims, initial, where))
@@ -349,6 +350,10 @@ def _minmax(name, a, axis, out, keepdims, initial, where):
         what = 'slice' if type(a) in (C.ND, _np.ndarray) else 'axis'
         warnings.warn(f"All-NaN {what} encountered", RuntimeWarning,
                       stacklevel=F.user_frame()[0])
+    if sub and out is None:
+        # a subclass has no nanmin method: NumPy reduces the instance (its
+        # min/max), so the result is of its class
+        return C.subclass_like(r, a)
     return finish(r, out)
 
 

@@ -629,3 +629,28 @@ def test_module_functions_call_the_subclass_methods():
         return [(tname(r), val(r), getattr(r, 'info', getattr(r, 'unit', 'missing')))
                 for r in res]
     check(f)
+
+
+@pytest.mark.parametrize("n", [3, 200])
+def test_nanmin_nanmax_of_a_subclass_instance(n):
+    """nanmin/nanmax of a subclass instance: ndarray has no such method, so
+    NumPy reduces the instance itself (NaNs left out, all-NaN lines NaN with
+    'All-NaN axis encountered'); the result is of the instance's class.
+    ndtile called a.nanmin(): AttributeError."""
+    import warnings
+    res = {}
+    for name, xp in MODS.items():
+        class Mine(xp.ndarray):
+            pass
+        m = xp.asarray(numpy.arange(n * n, dtype=float).reshape(n, n)[::-1]).view(Mine)
+        m[1] = numpy.nan
+        out = []
+        for f in ('nanmin', 'nanmax'):
+            for kw in ({'axis': 0}, {'axis': 1}, {}, {'axis': 1, 'keepdims': True}):
+                with warnings.catch_warnings(record=True) as w:
+                    warnings.simplefilter('always')
+                    r = getattr(xp, f)(m, **kw)
+                out.append((tname(r), r.shape, numpy.asarray(r).tolist(),
+                            [str(x.message) for x in w]))
+        res[name] = out
+    assert repr(res['ndtile']) == repr(res['numpy'])
