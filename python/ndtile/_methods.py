@@ -306,6 +306,11 @@ def _generic(name, a, axis, dtype, out, keepdims, initial=_NoValue, where=True):
         r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim, name), bool(keepdims), -1, 0)
         return r._scalar() if r.ndim == 0 else r
     if type(a) is not C.ND and isinstance(a, Array):     # NumPy calls a subclass's method
+        if name in ('nansum', 'nanprod'):
+            # (no such method: NumPy sums the instance, NaNs replaced, into
+            # a result of its class)
+            r = _generic(name, a._view(), axis, dtype, out, keepdims, initial, where)
+            return C.subclass_like(C.asarray(r), a) if out is None else r
         kw = dict(axis=axis, out=out, keepdims=keepdims, where=where)
         if name not in ('any', 'all'):
             kw.update(dtype=dtype, initial=initial)
@@ -470,6 +475,9 @@ _SCAN_OPS = {'cumsum': 0, 'cumprod': 1, 'nancumsum': 2, 'nancumprod': 3}
 
 def _scan(name, a, axis, dtype, out):
     if type(a) is not C.ND and isinstance(a, Array):     # NumPy calls a subclass's method
+        if name in ('nancumsum', 'nancumprod'):          # (none: as _generic's nansum)
+            r = _scan(name, a._view(), axis, dtype, out)
+            return C.subclass_like(r, a) if out is None else r
         return C.subclass_method(name, (a,), dict(axis=axis, dtype=dtype, out=out))
     p = _prepare(a, dtype)
     if p is None:

@@ -654,3 +654,22 @@ def test_nanmin_nanmax_of_a_subclass_instance(n):
                             [str(x.message) for x in w]))
         res[name] = out
     assert repr(res['ndtile']) == repr(res['numpy'])
+
+
+def test_nansum_nancumsum_of_a_subclass_instance():
+    """nansum, nanprod, nancumsum and nancumprod of a subclass instance:
+    results of its class with NumPy's values (ndtile called a.nansum():
+    AttributeError)."""
+    res = {}
+    for name, xp in MODS.items():
+        class Mine(xp.ndarray):
+            pass
+        m = xp.asarray(numpy.arange(1.0, 401.0).reshape(20, 20) / 100).view(Mine)
+        m[1, ::3] = numpy.nan
+        out = []
+        for f in ('nansum', 'nanprod', 'nancumsum', 'nancumprod'):
+            for kw in ({'axis': 0}, {}, {'axis': 1}):
+                r = getattr(xp, f)(m, **kw)
+                out.append((f, tname(r), r.shape, numpy.asarray(r).tolist()))
+        res[name] = out
+    assert repr(res['ndtile']) == repr(res['numpy'])
