@@ -100,6 +100,10 @@ def nancumprod(a, axis=None, dtype=None, out=None):
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     nt = _nt()
     x = nt.asarray(a)
+    if not isinstance(x, Array):         # (timedelta: NaT is skipped as NaN)
+        return F.call("nanmedian (dtype)", _np.nanmedian, (a,),
+                      dict(axis=axis, out=out, overwrite_input=overwrite_input,
+                           keepdims=keepdims))
     if x.dtype.kind not in 'fc':
         return nt.median(x, axis=axis, out=out, keepdims=keepdims)
     return _quantile('nanquantile', _np.nanquantile, x, 0.5, axis, out, False, 'midpoint',

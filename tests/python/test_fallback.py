@@ -147,3 +147,15 @@ def test_every_listed_fallback_runs(fallback_warnings):
                     assert_same(g, e, 1e-12)
             else:
                 assert_same(got, exp, 1e-12)
+
+
+def test_nanmedian_of_timedeltas_skips_nat():
+    """nanmedian of a dtype ndtile does not hold runs NumPy's nanmedian
+    (NaT skipped as NaN); it ran median, whose result was NaT."""
+    a = np.array([[1, 'NaT', 3, 8], [4, 5, 'NaT', 'NaT'], ['NaT'] * 4], 'm8[s]')
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', RuntimeWarning)
+        for kw in ({}, {'axis': 1}, {'axis': 0, 'keepdims': True}):
+            g, e = nt.nanmedian(a, **kw), np.nanmedian(a, **kw)
+            assert type(g) is type(e) and g.dtype == e.dtype
+            np.testing.assert_array_equal(g, e)
