@@ -1044,7 +1044,10 @@ def _quantile(name, npf, a, q, axis, out, overwrite_input, method, keepdims, wei
     if floating:
         if nan:
             empty = valid == 0
-            if bool(_fromnumeric.any(empty)):
+            # NumPy's per-line loop warns once per all-NaN line (once for a
+            # full reduction)
+            for _ in builtins_range(int(_numeric.count_nonzero(empty)) if keep else
+                                    int(bool(_fromnumeric.any(empty)))):
                 warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
             bad = _stride_tricks.broadcast_to(_fromnumeric.reshape(empty, (L, 1)), (L, nq))
             if bool(empty[0]):

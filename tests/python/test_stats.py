@@ -71,6 +71,28 @@ def test_nanmin_nanmax_all_nan_warning(f, n, request):
     assert w == [] and r == (0 if f == 'nanmin' else 4)
 
 
+@pytest.mark.parametrize("n", [4, 4000])
+def test_nan_quantiles_warn_once_per_all_nan_line(n, request):
+    """nanmedian, nanquantile and nanpercentile warn 'All-NaN slice
+    encountered' once per all-NaN line, as NumPy's per-line loop does (once
+    for a full reduction); ndtile warned once per call."""
+    if n > 1000:
+        request.getfixturevalue("default_settings")
+    a = np.full((3, n, 5), np.nan)
+    a[0, 0] = 1.0
+    a[1, 2, 3] = 2.0
+    x = nt.asarray(a)
+    for f, args in (('nanmedian', ()), ('nanquantile', (0.3,)), ('nanpercentile', ([30, 60],))):
+        for ax in (None, 0, 2, -2, (0, 1), (0, 2)):
+            r, w = _warned(lambda: getattr(nt, f)(x, *args, axis=ax))
+            e, we = _warned(lambda: getattr(np, f)(a, *args, axis=ax))
+            assert w == we, (f, ax, len(w), len(we))
+            assert_same(r, e)
+        r, w = _warned(lambda: getattr(nt, f)(nt.asarray(a[2]), *args))
+        e, we = _warned(lambda: getattr(np, f)(a[2], *args))
+        assert w == we and len(w) == 1
+
+
 def test_nanarg_errors():
     a = np.array([[np.nan, 1.0], [np.nan, np.nan]])
     x = nt.asarray(a)
