@@ -1111,6 +1111,9 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     if dtype is None:
         dtype = _np.result_type(x.dtype, _np.float64) if yy is None else \
             _np.result_type(x.dtype, yy.dtype, _np.float64)
+    elif D.code(_np.dtype(dtype)) is None:        # float16, longdouble: NumPy's
+        return F.call("cov (dtype)", _np.cov, (m, y, rowvar, bias, ddof, fweights, aweights),
+                      {'dtype': dtype})
     X = _shape_base.atleast_2d(x).astype(dtype)
     if not rowvar and x.ndim != 1:      # NumPy's test: m's ndim, not X's rows
         X = X.T
@@ -1182,6 +1185,8 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
 def corrcoef(x, y=None, rowvar=True, *, dtype=None):
     # NumPy 2.4 has no bias= or ddof= any more (a TypeError, as here)
     c = cov(x, y, rowvar, dtype=dtype)
+    if not isinstance(c, Array):      # a dtype ndtile does not hold (float16)
+        return F.call("corrcoef (dtype)", _np.corrcoef, (x, y, rowvar), {'dtype': dtype})
     if c.ndim != 2:
         with _np.errstate(divide='ignore', invalid='ignore'):
             r = _u('divide')(c, c)

@@ -159,3 +159,21 @@ def test_nanmedian_of_timedeltas_skips_nat():
             g, e = nt.nanmedian(a, **kw), np.nanmedian(a, **kw)
             assert type(g) is type(e) and g.dtype == e.dtype
             np.testing.assert_array_equal(g, e)
+
+
+def test_cov_corrcoef_dtype_ndtile_does_not_hold():
+    """cov/corrcoef with dtype=float16 or longdouble (NumPy arrays, item 2
+    of deviations.md) give NumPy's result; cov of an ndtile array failed on
+    a NumPy intermediate (AttributeError), corrcoef on the fallback's NumPy
+    result (TypeError)."""
+    a = make(np.float64, (4, 300))
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', RuntimeWarning)
+        for dt in (np.float16, np.longdouble):
+            for f in ('cov', 'corrcoef'):
+                for src in (a, a.astype(dt)):
+                    arg = nt.asarray(src) if src.dtype == np.float64 else src
+                    g, e = getattr(nt, f)(arg, dtype=dt), getattr(np, f)(src, dtype=dt)
+                    assert np.asarray(g).dtype == e.dtype
+                    np.testing.assert_allclose(np.asarray(g, float), e.astype(float),
+                                               rtol=1e-3 if dt == np.float16 else 1e-12)
