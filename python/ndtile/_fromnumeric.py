@@ -184,7 +184,9 @@ def permute_dims(a, axes=None):
 
 
 def matrix_transpose(x, /):
-    x = C.asnd(x)
+    a, x = x, C.asarray(x)
+    if not isinstance(x, Array):      # float16, longdouble, ...: NumPy's
+        return F.call("matrix_transpose (dtype)", _np.matrix_transpose, (a,), {})
     if x.ndim < 2:
         raise ValueError("Input array must be at least 2-dimensional")
     return x._swapaxes(-1, -2)

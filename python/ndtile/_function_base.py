@@ -326,7 +326,9 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
 
 
 def rot90(m, k=1, axes=(0, 1)):
-    x = C.asnd(m)
+    x = C.asarray(m)
+    if not isinstance(x, Array):      # float16, longdouble, ...: NumPy's
+        return F.call("rot90 (dtype)", _np.rot90, (m, k, axes), {})
     axes = tuple(axes)
     if len(axes) != 2:
         raise ValueError("len(axes) must be 2.")

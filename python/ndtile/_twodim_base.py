@@ -56,14 +56,18 @@ def identity(n, dtype=None, *, like=None):
 
 
 def fliplr(m):
-    x = C.asnd(m)
+    x = C.asarray(m)
+    if not isinstance(x, Array):      # float16, longdouble, ...: NumPy's
+        return F.call("fliplr (dtype)", _np.fliplr, (m,), {})
     if x.ndim < 2:
         raise ValueError("Input must be >= 2-d.")
     return x[:, ::-1]
 
 
 def flipud(m):
-    x = C.asnd(m)
+    x = C.asarray(m)
+    if not isinstance(x, Array):
+        return F.call("flipud (dtype)", _np.flipud, (m,), {})
     if x.ndim < 1:
         raise ValueError("Input must be >= 1-d.")
     return x[::-1, ...]

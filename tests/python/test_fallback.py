@@ -177,3 +177,26 @@ def test_cov_corrcoef_dtype_ndtile_does_not_hold():
                     assert np.asarray(g).dtype == e.dtype
                     np.testing.assert_allclose(np.asarray(g, float), e.astype(float),
                                                rtol=1e-3 if dt == np.float16 else 1e-12)
+
+
+def test_layout_functions_and_windows_on_dtypes_ndtile_does_not_hold():
+    """fliplr, flipud, rot90, rollaxis and matrix_transpose of a float16 or
+    longdouble array, and the windows of a longdouble M, give NumPy's
+    results (NumPy arrays, deviations.md item 2); they raised TypeError
+    'ndtile arrays cannot hold dtype ...' or gave float64 windows."""
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', RuntimeWarning)
+        for dt in (np.float16, np.longdouble):
+            a = np.arange(24, dtype=dt).reshape(2, 3, 4)
+            for f, args in (('fliplr', ()), ('flipud', ()), ('rot90', ()), ('rot90', (3, (2, 0))),
+                            ('rollaxis', (2,)), ('matrix_transpose', ())):
+                g, e = getattr(nt, f)(a, *args), getattr(np, f)(a, *args)
+                assert g.dtype == e.dtype and g.shape == e.shape, f
+                np.testing.assert_array_equal(g, e)
+        for M in (np.longdouble(10), np.longdouble(1), np.longdouble(0)):
+            for f in ('bartlett', 'blackman', 'hamming', 'hanning'):
+                g, e = getattr(nt, f)(M), getattr(np, f)(M)
+                assert np.asarray(g).dtype == e.dtype, (f, M)
+                np.testing.assert_array_equal(np.asarray(g), e)
+        assert_same(nt.hanning(10), np.hanning(10))
+        assert_same(nt.fliplr(nt.asarray(np.eye(3))), np.fliplr(np.eye(3)))
