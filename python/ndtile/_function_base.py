@@ -129,8 +129,27 @@ def _linspace_general(start, stop, num, endpoint, retstep, dtype, axis):
     return y
 
 
+def _subclass_result(r, proto):
+    """r (an array, a scalar or a tuple of them) as proto's class: NumPy's
+    functions that wrap their results for a subclass instance."""
+    if isinstance(r, tuple):
+        return tuple(_subclass_result(v, proto) for v in r)
+    return C.subclass_like(C.asarray(r), proto)
+
+
+def _is_sub(a):
+    return type(a) is not C.ND and isinstance(a, Array)
+
+
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     """NumPy's average: sum(a * w) / sum(w) in NumPy's result dtype."""
+    if _is_sub(a) or _is_sub(weights):
+        # NumPy computes on plain arrays and wraps the results (a's class)
+        proto = a if _is_sub(a) else weights
+        r = average(a._view() if _is_sub(a) else a, axis,
+                    weights._view() if _is_sub(weights) else weights, returned,
+                    keepdims=keepdims)
+        return _subclass_result(r, proto)
     x = C.asarray(a)
     w = None if weights is None else C.asarray(weights)
     if not isinstance(x, Array) or (w is not None and not isinstance(w, Array)):
@@ -390,6 +409,8 @@ def _keep_positions(obj, n, axis=0):
 
 def delete(arr, obj, axis=None):
     nt = _nt()
+    if _is_sub(arr):        # NumPy wraps the result in the instance's class
+        return _subclass_result(delete(arr._view(), obj, axis), arr)
     a = C.asarray(arr)
     if not isinstance(a, Array):
         return F.call("delete (dtype)", _np.delete, (arr, obj), {'axis': axis})
@@ -410,6 +431,8 @@ def insert(arr, obj, values, axis=None):
     order; its odd corners too: a bool mask obj becomes its positions, one
     position inserts values as a block, the rest is a scatter)."""
     nt = _nt()
+    if _is_sub(arr):        # NumPy wraps the result in the instance's class
+        return _subclass_result(insert(arr._view(), obj, values, axis), arr)
     a = C.asarray(arr)
     if not isinstance(a, Array):
         return F.call("insert (dtype)", _np.insert, (arr, obj, values), {'axis': axis})

@@ -673,3 +673,22 @@ def test_nansum_nancumsum_of_a_subclass_instance():
                 out.append((f, tname(r), r.shape, numpy.asarray(r).tolist()))
         res[name] = out
     assert repr(res['ndtile']) == repr(res['numpy'])
+
+
+def test_insert_delete_average_keep_the_subclass():
+    """insert, delete and average of a subclass instance (average also of
+    subclass weights) return its class, as NumPy wraps its results; ndtile
+    gave plain arrays for insert and delete."""
+    res = {}
+    for name, xp in MODS.items():
+        class Mine(xp.ndarray):
+            pass
+        a = xp.asarray(numpy.arange(600).reshape(20, 30)).view(Mine)
+        w = xp.asarray(numpy.arange(1.0, 601.0).reshape(20, 30)).view(Mine)
+        rs = [xp.insert(a, 0, [7]), xp.insert(a, [], []), xp.insert(a, [1, 5], 9, axis=1),
+              xp.delete(a, 0), xp.delete(a, [0, 3], axis=1), xp.delete(a[::-1], slice(2, 9), 0),
+              xp.average(a), xp.average(a, axis=0, weights=w),
+              *xp.average(a, weights=w[0], axis=1, returned=True),
+              xp.average(xp.ones((20, 30)), weights=w)]
+        res[name] = [(tname(r), numpy.asarray(r).tolist()) for r in rs]
+    assert repr(res['ndtile']) == repr(res['numpy'])
