@@ -162,6 +162,15 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     """NumPy's unique for axis=None: stable argsort, a mask of first
     occurrences, and its cumulative sum for the inverse."""
     x = C.asarray(ar)
+    if type(x) is not C.ND and isinstance(x, Array):
+        # a subclass instance: NumPy's values and first indices are of its
+        # class (its sort and indexing keep it), the inverse and counts not
+        r = unique(x._view(), return_index, return_inverse, return_counts, axis,
+                   equal_nan=equal_nan, sorted=sorted)
+        if not isinstance(r, tuple):
+            return C.subclass_like(r, x)
+        n = 1 + bool(return_index)
+        return tuple(C.subclass_like(v, x) for v in r[:n]) + r[n:]
     if axis is not None and isinstance(x, Array) and x.ndim == 1:
         # NumPy: a 1-d input with an axis is unique of the values (equal_nan
         # holds), after its check of the axis

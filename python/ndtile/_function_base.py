@@ -205,6 +205,11 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """NumPy's median from the core's sort: the mean of the middle one or two
     elements of each sorted line; NaN where a line holds a NaN. Several
     axes are moved to the end and merged into one line."""
+    if _is_sub(a) and out is None and a.size:
+        # NumPy's median of a subclass instance is of its class (a NaN too)
+        # (NumPy takes the middle's mean with the instance's own mean, which
+        # is not called here)
+        return _subclass_result(median(a._view(), axis, None, overwrite_input, keepdims), a)
     x = C.asarray(a)
     if not isinstance(x, Array) or x.size == 0:
         return F.call("median", _np.median, (a,), dict(axis=axis, out=out,

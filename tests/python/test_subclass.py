@@ -692,3 +692,22 @@ def test_insert_delete_average_keep_the_subclass():
               xp.average(xp.ones((20, 30)), weights=w)]
         res[name] = [(tname(r), numpy.asarray(r).tolist()) for r in rs]
     assert repr(res['ndtile']) == repr(res['numpy'])
+
+
+def test_median_unique_keep_the_subclass():
+    """median (a NaN result too) and unique's values and first indices of a
+    subclass instance are of its class, as NumPy's; the inverse and counts
+    are plain. ndtile gave plain arrays and NumPy scalars."""
+    res = {}
+    for name, xp in MODS.items():
+        class Mine(xp.ndarray):
+            pass
+        rs = []
+        for v in ([1.0, 2.0, 3.0], [1.0, numpy.nan, 3.0], numpy.nan, 0.0):
+            rs.append(xp.median(xp.asarray(numpy.array(v)).view(Mine)))
+        m = xp.asarray(numpy.arange(40000.0).reshape(200, 200) % 7).view(Mine)
+        rs += [xp.median(m, axis=0), xp.median(m[::-3], axis=1, keepdims=True)]
+        rs += list(xp.unique(m, return_index=True, return_inverse=True, return_counts=True))
+        rs += [xp.unique(m[:, 0])]
+        res[name] = [(tname(r), numpy.asarray(r).tolist()) for r in rs]
+    assert repr(res['ndtile']) == repr(res['numpy'])
