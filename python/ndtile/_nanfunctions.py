@@ -47,7 +47,19 @@ def nanmin(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True)
     return _minmax('nanmin', a, axis, out, keepdims, initial, where)
 
 
+def _sub_wrap(a, out, f):
+    """f(a's plain view) for a subclass instance a, its result of the
+    instance's class (NumPy reduces the instance itself); None for anything
+    else."""
+    if type(a) is C.ND or not isinstance(a, Array) or out is not None:
+        return None
+    return C.subclass_like(C.asarray(f(a._view())), a)
+
+
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    r = _sub_wrap(a, out, lambda v: nanmean(v, axis, dtype, None, keepdims, where=where))
+    if r is not None:
+        return r
     p = _prepare(a, dtype)
     if p is None or where is not True:
         return F.call("nanmean", _np.nanmean, (a,),
@@ -128,6 +140,10 @@ def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="line
 
 
 def _nanarg(name, a, axis, out, keepdims):
+    if axis is not None or keepdims:          # (a full argmin is NumPy's int)
+        r = _sub_wrap(a, out, lambda v: _nanarg(name, v, axis, None, keepdims))
+        if r is not None:
+            return r
     x = C.asarray(a)
     if not isinstance(x, Array):
         return F.call(f"{name} (dtype)", getattr(_np, name), (a,),
@@ -222,9 +238,15 @@ def _nanvarlike(name, a, axis, dtype, out, ddof, keepdims, where, mean, correcti
 
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
            mean=_NoValue, correction=_NoValue):
-    return _nanvarlike('nanvar', a, axis, dtype, out, ddof, keepdims, where, mean, correction)
+    r = _sub_wrap(a, out, lambda v: nanvar(v, axis, dtype, None, ddof, keepdims, where=where,
+                                           mean=mean, correction=correction))
+    return r if r is not None else \
+        _nanvarlike('nanvar', a, axis, dtype, out, ddof, keepdims, where, mean, correction)
 
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
            mean=_NoValue, correction=_NoValue):
-    return _nanvarlike('nanstd', a, axis, dtype, out, ddof, keepdims, where, mean, correction)
+    r = _sub_wrap(a, out, lambda v: nanstd(v, axis, dtype, None, ddof, keepdims, where=where,
+                                           mean=mean, correction=correction))
+    return r if r is not None else \
+        _nanvarlike('nanstd', a, axis, dtype, out, ddof, keepdims, where, mean, correction)

@@ -711,3 +711,22 @@ def test_median_unique_keep_the_subclass():
         rs += [xp.unique(m[:, 0])]
         res[name] = [(tname(r), numpy.asarray(r).tolist()) for r in rs]
     assert repr(res['ndtile']) == repr(res['numpy'])
+
+
+def test_nanmean_nanvar_nanargmin_keep_the_subclass():
+    """nanmean, nanvar, nanstd (any axis) and nanargmin/nanargmax (along an
+    axis; a full one is NumPy's int) of a subclass instance are of its
+    class, as NumPy's; ndtile gave plain arrays."""
+    res = {}
+    for name, xp in MODS.items():
+        class Mine(xp.ndarray):
+            pass
+        m = xp.asarray(numpy.arange(400.0).reshape(20, 20) % 9).view(Mine)
+        m[1, ::3] = numpy.nan
+        out = []
+        for f in ('nanmean', 'nanvar', 'nanstd', 'nanargmin', 'nanargmax'):
+            for kw in ({'axis': 0}, {'axis': 1}, {}, {'axis': 0, 'keepdims': True}):
+                r = getattr(xp, f)(m, **kw)
+                out.append((f, tname(r), numpy.asarray(r).tolist()))
+        res[name] = out
+    assert repr(res['ndtile']) == repr(res['numpy'])
