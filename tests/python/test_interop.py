@@ -263,3 +263,18 @@ def test_array_method_giving_an_ndtile_array(n, request):
     c = nt.array(x)
     c[0] = 100
     assert int(src[0]) == int(base[-1])
+
+
+def test_testing_module_takes_objects_whose_array_method_gives_ndtile():
+    """ndtile.testing compares an object whose __array__ returns an ndtile
+    array (numpy.testing's np.asarray refused it: 'object __array__ method
+    not producing an array')."""
+    class Like:
+        def __array__(self, dtype=None, copy=None):
+            return nt.arange(40000.0)[::-1]
+    b = np.arange(40000.0)[::-1]
+    nt.testing.assert_array_equal(Like(), b)
+    nt.testing.assert_allclose(nt.asarray(b), Like())
+    nt.testing.assert_equal([Like()], [b])
+    with pytest.raises(AssertionError):
+        nt.testing.assert_array_equal(Like(), b + 1)
