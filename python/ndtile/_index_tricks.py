@@ -369,4 +369,8 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
         buff[ind] = nt.asanyarray(func1d(moved[ind], *args, **kwargs))
     dims = list(range(buff.ndim))
     perm = dims[:axis] + dims[buff.ndim - res.ndim:] + dims[axis:buff.ndim - res.ndim]
-    return buff.transpose(perm)
+    out = buff.transpose(perm)
+    if type(res) is not C.ND and isinstance(res, Array) and isinstance(out, Array):
+        # NumPy wraps the stacked result with the first result's class
+        return C.subclass_like(out, res)
+    return out

@@ -730,3 +730,20 @@ def test_nanmean_nanvar_nanargmin_keep_the_subclass():
                 out.append((f, tname(r), numpy.asarray(r).tolist()))
         res[name] = out
     assert repr(res['ndtile']) == repr(res['numpy'])
+
+
+def test_apply_along_axis_keeps_the_results_class():
+    """apply_along_axis stacks the results in the class of the first
+    function result (NumPy wraps with it): a subclass instance's lines give
+    a subclass result; ndtile gave a plain array."""
+    res = {}
+    for name, xp in MODS.items():
+        class Mine(xp.ndarray):
+            pass
+        m = xp.asarray(numpy.arange(600).reshape(20, 30)).view(Mine)
+        rs = [xp.apply_along_axis(lambda r: r * 2, 0, m),
+              xp.apply_along_axis(lambda r: r[::-1], 1, m[::-1]),
+              xp.apply_along_axis(lambda r: r[:, None] * r[None, :2], 1, m),
+              xp.apply_along_axis(lambda r: r.sum(), 1, xp.asarray(numpy.ones((4, 3))))]
+        res[name] = [(tname(r), numpy.asarray(r).tolist()) for r in rs]
+    assert repr(res['ndtile']) == repr(res['numpy'])
