@@ -587,7 +587,8 @@ def sort_complex(a):
     nt = _nt()
     b = nt.sort(a)
     if b.dtype.kind != 'c':
-        return b.astype(_np.complex64 if b.dtype.char in 'bhBH' else _np.complex128)
+        return b.astype(_np.complex64 if b.dtype.char in 'bhBH' else
+                        _np.clongdouble if b.dtype.char == 'g' else _np.complex128)
     return b
 
 

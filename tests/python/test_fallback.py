@@ -200,3 +200,14 @@ def test_layout_functions_and_windows_on_dtypes_ndtile_does_not_hold():
                 np.testing.assert_array_equal(np.asarray(g), e)
         assert_same(nt.hanning(10), np.hanning(10))
         assert_same(nt.fliplr(nt.asarray(np.eye(3))), np.fliplr(np.eye(3)))
+
+
+def test_sort_complex_of_longdouble_is_clongdouble():
+    """sort_complex of a longdouble array is clongdouble, as NumPy's (it was
+    complex128)."""
+    a = np.array([3.0, -1.5, 2.25, 0.0], np.longdouble)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', RuntimeWarning)
+        g, e = nt.sort_complex(a), np.sort_complex(a)
+    assert g.dtype == e.dtype == np.clongdouble
+    np.testing.assert_array_equal(g, e)
