@@ -211,6 +211,9 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
         # is not called here)
         return _subclass_result(median(a._view(), axis, None, overwrite_input, keepdims), a)
     x = C.asarray(a)
+    if isinstance(x, Array) and x.size == 0 and not isinstance(axis, (tuple, list)):
+        # NumPy's median of no elements is their mean (NaN, its warnings)
+        return mean(x, axis=axis, out=out, keepdims=keepdims)
     if not isinstance(x, Array) or x.size == 0:
         return F.call("median", _np.median, (a,), dict(axis=axis, out=out,
                       overwrite_input=overwrite_input, keepdims=keepdims))

@@ -4,6 +4,7 @@ axes as the core's bit mask, out= checks, one reduction task per call
 max/min, which the index clipping of take needs."""
 
 import builtins
+import math
 import operator
 import warnings
 
@@ -362,9 +363,26 @@ def _minmax(name, a, axis, out, keepdims, initial, where):
     return finish(r, out)
 
 
+def _no_elements_warning(name, x, axis, ddof):
+    """NumPy's RuntimeWarning for a mean of no elements, or a var/std with
+    no degrees of freedom (ddof >= the count), before the result's NaN."""
+    try:
+        n = x.size if axis is None else math.prod(
+            x.shape[k] for k in _np.lib.array_utils.normalize_axis_tuple(axis, x.ndim))
+        bad = n == 0 if name == 'mean' else ddof >= n
+    except Exception:          # NumPy's errors for axis and ddof come later
+        return
+    if bad:
+        warnings.warn("Mean of empty slice" if name == 'mean' else
+                      "Degrees of freedom <= 0 for slice", RuntimeWarning,
+                      stacklevel=F.user_frame()[0])
+
+
 def _meanlike(name, a, axis, dtype, out, keepdims, where, ddof=0, extra=None):
     if out is None and dtype is None and where is True and not extra and type(a) is C.ND \
             and type(ddof) is int:
+        if ddof or not a.size:
+            _no_elements_warning(name, a, axis, ddof)
         r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim, name), bool(keepdims), -1,
                          ddof)
         return r._scalar() if r.ndim == 0 else r
@@ -387,6 +405,7 @@ def _meanlike(name, a, axis, dtype, out, keepdims, where, ddof=0, extra=None):
     check_out_cast(name, x, out)
     if not isinstance(ddof, (int, float, _np.integer, _np.floating)):
         ddof >= _np.intp(0)      # NumPy's error for a ddof it cannot compare
+    _no_elements_warning(name, x, axis, ddof)
     if isinstance(ddof, (float, _np.floating)) and ddof != int(ddof):
         # a fractional ddof: NumPy's steps (the core's kernels take an int);
         # NumPy sums integers in float64

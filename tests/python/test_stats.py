@@ -93,6 +93,44 @@ def test_nan_quantiles_warn_once_per_all_nan_line(n, request):
         assert w == we and len(w) == 1
 
 
+def _runtime_messages(fn):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        r = fn()
+    return r, [str(x.message) for x in w if x.category is RuntimeWarning
+               and 'encountered' not in str(x.message)]
+
+
+@pytest.mark.parametrize("big", [False, True])
+def test_mean_var_of_no_elements_warn(big, request):
+    """mean of no elements warns 'Mean of empty slice', var/std with ddof >=
+    the count 'Degrees of freedom <= 0 for slice' (NumPy's RuntimeWarnings,
+    before the NaN); median of no elements is that mean (it fell back to
+    NumPy with a fallback warning). ndtile gave the NaN with only the
+    divide's warning."""
+    if big:
+        request.getfixturevalue("default_settings")
+    n = 40000 if big else 30
+    cases = [(np.zeros(0), {}), (np.zeros((0, n)), {'axis': 0}), (np.zeros((0, n)), {'axis': 1}),
+             (np.zeros((n, 0), np.int32), {'axis': 1, 'keepdims': True}),
+             (np.ones((n, 1)), {'axis': 1, 'ddof': 1}), (np.ones(1), {'ddof': 1}),
+             (np.ones(n), {'ddof': 1}), (np.ones((2, n)), {'axis': 0, 'ddof': 2.0}),
+             (np.zeros((0, 3)), {'axis': (0, 1)})]
+    for a, kw in cases:
+        x = nt.asarray(a)
+        for f in ('mean', 'var', 'std', 'median'):
+            k = {k: v for k, v in kw.items() if k != 'ddof' or f in ('var', 'std')}
+            if f == 'median' and (a.size or isinstance(k.get('axis'), tuple)):
+                continue
+            r, w = _runtime_messages(lambda: getattr(nt, f)(x, **k))
+            e, we = _runtime_messages(lambda: getattr(np, f)(a, **k))
+            assert w == we, (f, a.shape, kw, w, we)
+            assert_same(r, e)
+            if f in ('mean', 'var'):
+                r, w = _runtime_messages(lambda: getattr(x, f)(**k))
+                assert w == we, (f, 'method', a.shape, kw)
+
+
 def test_nanarg_errors():
     a = np.array([[np.nan, 1.0], [np.nan, np.nan]])
     x = nt.asarray(a)
