@@ -124,6 +124,10 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
         bins = bins._scalar()        # NumPy: a 0-d bins is a bin count
     if _np.ndim(bins) == 0 and not isinstance(bins, Array):
         n, first, last, bin_type, edges_np = _uniform_edges(x, bins, range)
+        if not C.supported(bin_type):
+            # a range of a dtype ndtile does not hold (longdouble): NumPy's
+            return F.call("histogram (dtype)", _np.histogram, (a,),
+                          dict(bins=bins, range=range, density=density, weights=weights))
         denom = _unsigned_subtract(last, first)
         # the dtypes NumPy's own expression (x - first) / denom * n runs in
         d_dt = _np.result_type(_np.empty(0, bin_type), first)

@@ -211,3 +211,18 @@ def test_sort_complex_of_longdouble_is_clongdouble():
         g, e = nt.sort_complex(a), np.sort_complex(a)
     assert g.dtype == e.dtype == np.clongdouble
     np.testing.assert_array_equal(g, e)
+
+
+def test_histogram_with_a_longdouble_range():
+    """histogram of an ndtile array with a longdouble range has longdouble
+    edges (a NumPy array), as NumPy's; it raised TypeError 'ndtile arrays
+    cannot hold dtype float128'."""
+    a = make(np.float32, (40000,))
+    r = (np.longdouble(-3), np.longdouble(4))
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', RuntimeWarning)
+        gh, ge = nt.histogram(nt.asarray(a), bins=7, range=r)
+    eh, ee = np.histogram(a, bins=7, range=r)
+    assert np.asarray(ge).dtype == ee.dtype == np.longdouble
+    np.testing.assert_array_equal(np.asarray(gh), eh)
+    np.testing.assert_array_equal(np.asarray(ge), ee)
