@@ -747,3 +747,22 @@ def test_apply_along_axis_keeps_the_results_class():
               xp.apply_along_axis(lambda r: r.sum(), 1, xp.asarray(numpy.ones((4, 3))))]
         res[name] = [(tname(r), numpy.asarray(r).tolist()) for r in rs]
     assert repr(res['ndtile']) == repr(res['numpy'])
+
+
+def test_as_strided_and_sliding_window_subok():
+    """as_strided and sliding_window_view of a subclass instance: a view of
+    its class (finalized from it) with subok=True, a plain array without,
+    as NumPy's; ndtile ignored subok=True."""
+    res = {}
+    for name, xp in MODS.items():
+        class Mine(xp.ndarray):
+            def __array_finalize__(self, obj):
+                self.info = getattr(obj, 'info', 'fresh')
+        m = xp.asarray(numpy.arange(40.0)).view(Mine)
+        m.info = 'mine'
+        st = xp.lib.stride_tricks
+        rs = [st.as_strided(m, shape=(5,), strides=(2 * m.itemsize,)),
+              st.as_strided(m, shape=(5,), strides=(2 * m.itemsize,), subok=True),
+              st.sliding_window_view(m, 4), st.sliding_window_view(m, 4, subok=True)]
+        res[name] = [(tname(r), getattr(r, 'info', None), numpy.asarray(r).tolist()) for r in rs]
+    assert repr(res['ndtile']) == repr(res['numpy'])
