@@ -16,6 +16,7 @@ static int gather_inputs(PyObject *seq, int op, int *nin, const ndt_array **in,
     PyErr_SetString(PyExc_ValueError, "too many inputs");
     return 0;
   }
+  int cached = 0;
   for (Py_ssize_t i = 0; i < n; i++) {
     PyObject *o = PySequence_Fast_GET_ITEM(fast, i);
     tmps[i] = NULL;
@@ -33,9 +34,18 @@ static int gather_inputs(PyObject *seq, int op, int *nin, const ndt_array **in,
                      Py_TYPE(o)->tp_name);
       goto fail;
     }
-    int owned;
     ndt_array *a;
-    ndt_status st = weak_scalar(vt, &v, &a, &owned);
+    ndt_status st;
+    if (!cached) {
+      int owned;
+      st = weak_scalar(vt, &v, &a, &owned);
+      cached = 1;
+    } else {
+      /* the cache keeps one scalar per slot: a second one from the cache
+       * could evict (free) the first while this call still reads it */
+      CORE(st = ndt_scalar(&a, vt, &v, 1));
+      if (!st) tmps[i] = a;
+    }
     if (st) {
       raise_status(st);
       goto fail;
@@ -201,20 +211,28 @@ PyObject *f_clip(PyObject *m, PyObject *args) {
   PyObject *objs[3] = {a, lo, hi};
   const ndt_array *in[3] = {0};
   ndt_array *tmps[3] = {0};
+  /* the given operands gathered in one call (two Python scalar bounds
+   * must not share the scalar cache), then put back in their places */
+  PyObject *given = PyTuple_New(0);
+  if (!given) return NULL;
   for (int i = 0; i < 3; i++) {
     if (i > 0 && objs[i] == Py_None) continue;
-    PyObject *one = PyTuple_Pack(1, objs[i]);
-    int n;
-    const ndt_array *x[1];
-    ndt_array *tx[1];
-    int ok = one && gather_inputs(one, -1, &n, x, tx);
-    Py_XDECREF(one);
-    if (!ok) {
-      for (int j = 0; j < i; j++) CORE(ndt_free(tmps[j]));
-      return NULL;
-    }
-    in[i] = x[0];
-    tmps[i] = tx[0];
+    Py_ssize_t k = PyTuple_GET_SIZE(given);
+    if (_PyTuple_Resize(&given, k + 1) < 0) return NULL;
+    Py_INCREF(objs[i]);
+    PyTuple_SET_ITEM(given, k, objs[i]);
+  }
+  int n;
+  const ndt_array *x[3];
+  ndt_array *tx[3];
+  int ok = gather_inputs(given, -1, &n, x, tx);
+  Py_DECREF(given);
+  if (!ok) return NULL;
+  for (int i = 0, k = 0; i < 3; i++) {
+    if (i > 0 && objs[i] == Py_None) continue;
+    in[i] = x[k];
+    tmps[i] = tx[k];
+    k++;
   }
   if (out != Py_None && !check_arr(out)) {
     for (int j = 0; j < 3; j++) CORE(ndt_free(tmps[j]));

@@ -1,5 +1,7 @@
 """pad (NumPy's lib/_arraypad_impl)."""
 
+import typing
+
 import numpy as _np
 
 from . import _convert as C
@@ -32,11 +34,35 @@ def _pad_index(mode, n, before, after):
     return _np.where(j >= n, p - 1 - j, j)
 
 
+# NumPy's keywords of each mode
+_ALLOWED_KWARGS = {'empty': set(), 'edge': set(), 'wrap': set(),
+                   'constant': {'constant_values'}, 'linear_ramp': {'end_values'},
+                   'maximum': {'stat_length'}, 'mean': {'stat_length'},
+                   'median': {'stat_length'}, 'minimum': {'stat_length'},
+                   'reflect': {'reflect_type'}, 'symmetric': {'reflect_type'}}
+
+
 def pad(array, pad_width, mode='constant', **kwargs):
     """Constant padding is a filled array and one copy into it; edge, wrap,
     reflect and symmetric padding gather each padded axis through an index
     vector (one ndt_gather per axis). Other modes run NumPy's."""
     x = C.asarray(array)
+    if isinstance(pad_width, dict):
+        # NumPy's: {axis: width or (before, after)}, other axes unpadded
+        seq = [(0, 0)] * x.ndim
+        for axis, width in pad_width.items():
+            match width:
+                case int(both):
+                    seq[axis] = both, both
+                case tuple((int(before), int(after))):
+                    seq[axis] = before, after
+                case _ as invalid:
+                    typing.assert_never(invalid)
+        pad_width = seq
+    allowed = _ALLOWED_KWARGS.get(mode) if isinstance(mode, str) else None
+    if allowed is not None and set(kwargs) - allowed:
+        raise ValueError(f"unsupported keyword arguments for mode '{mode}': "
+                         f"{set(kwargs) - allowed}")
     cv = kwargs.get('constant_values', 0)
     periodic = ('edge', 'wrap', 'reflect', 'symmetric')
     ok = isinstance(x, Array) and (
@@ -48,7 +74,7 @@ def pad(array, pad_width, mode='constant', **kwargs):
         return F.call(f"pad (mode={mode!r})", _np.pad, (array, pad_width),
                       dict(kwargs, mode=mode))
     pw = _np.asarray(pad_width)
-    if pw.dtype.kind not in 'iu':
+    if pw.dtype.kind != 'i':
         raise TypeError("`pad_width` must be of integral type.")
     pw = _np.broadcast_to(pw.astype(_np.int64), (x.ndim, 2))
     if (pw < 0).any():

@@ -162,6 +162,20 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     """NumPy's unique for axis=None: stable argsort, a mask of first
     occurrences, and its cumulative sum for the inverse."""
     x = C.asarray(ar)
+    if type(x) is not C.ND and isinstance(x, Array):
+        # a subclass instance: NumPy's values and first indices are of its
+        # class (its sort and indexing keep it), the inverse and counts not
+        r = unique(x._view(), return_index, return_inverse, return_counts, axis,
+                   equal_nan=equal_nan, sorted=sorted)
+        if not isinstance(r, tuple):
+            return C.subclass_like(r, x)
+        n = 1 + bool(return_index)
+        return tuple(C.subclass_like(v, x) for v in r[:n]) + r[n:]
+    if axis is not None and isinstance(x, Array) and x.ndim == 1:
+        # NumPy: a 1-d input with an axis is unique of the values (equal_nan
+        # holds), after its check of the axis
+        normalize_axis_index(axis, 1)
+        axis = None
     if axis is not None and isinstance(x, Array) and D.KIND[x._dt] in 'biufc':
         return _unique_axis(x, axis, return_index, return_inverse, return_counts)
     if axis is not None or not isinstance(x, Array):
@@ -277,6 +291,7 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
     if D.code(dt) is None:
         return F.call("isin", _np.isin, (element, test_elements),
                       dict(assume_unique=assume_unique, invert=invert, kind=kind))
+    tdt = t.dtype
     e, t = _cast(e, dt), _cast(t, dt)
     if t.size == 0:
         return C.from_numpy(_np.full(e.shape, bool(invert)))
@@ -285,7 +300,13 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
         i64 = _np.dtype(_np.int64)
         t1 = _cast(_fromnumeric.ravel(t), i64)
         lo, hi = int(_fromnumeric.min(t1)), int(_fromnumeric.max(t1))
-        if hi - lo <= 6 * (e.size + t.size) or kind == 'table':
+        # NumPy's table needs the range in the test values' own dtype
+        if hi - lo > _np.iinfo(_np.uint8 if tdt.kind == 'b' else tdt).max:
+            if kind == 'table':
+                raise RuntimeError("You have specified kind='table', but the range of values "
+                                   "in `ar2` or `ar1` exceed the maximum integer of the "
+                                   "datatype. Please set `kind` to None or 'sort'.")
+        elif hi - lo <= 6 * (e.size + t.size) or kind == 'table':
             table = _core.bincount(t1 - lo, None, 0) > 0
             e1 = _cast(e, i64)
             found = _core.gather(table, [_fromnumeric.clip(e1, lo, hi) - lo]) & (e1 >= lo) & (e1 <= hi)

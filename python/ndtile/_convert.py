@@ -71,13 +71,30 @@ def asarray(x, dtype=None):
     if isinstance(x, _ndarray_np):
         y = x if dtype is None or dtype == x.dtype else x.astype(dtype)
     else:
-        y = _np.asarray(x, dtype=dtype)
+        try:
+            y = _np.asarray(x, dtype=dtype)
+        except ValueError:
+            r = _array_method_result(x)
+            if r is None:
+                raise
+            y = asarray(r, dtype)
+            return y._copy() if y is r else y     # a new array, as from any object
     c = D.code(y.dtype)
     if c is None:
         if not y.dtype.isnative and D.code(y.dtype.newbyteorder('=')) is not None:
             return from_numpy(y)
         return y
     return _core.from_buffer(y, c)
+
+
+def _array_method_result(x):
+    """The ndtile array an object's __array__ gives (code written for
+    `import ndtile as np` returns np.array(...) there; NumPy refuses any
+    result but its own arrays), else None."""
+    if getattr(type(x), '__array__', None) is None:
+        return None
+    r = x.__array__()
+    return r if isinstance(r, Array) else None
 
 
 def asnd(x):

@@ -184,7 +184,9 @@ def permute_dims(a, axes=None):
 
 
 def matrix_transpose(x, /):
-    x = C.asnd(x)
+    a, x = x, C.asarray(x)
+    if not isinstance(x, Array):      # float16, longdouble, ...: NumPy's
+        return F.call("matrix_transpose (dtype)", _np.matrix_transpose, (a,), {})
     if x.ndim < 2:
         raise ValueError("Input array must be at least 2-dimensional")
     return x._swapaxes(-1, -2)
@@ -387,9 +389,9 @@ def _index_array(indices, name='take'):
         raise TypeError(f"Cannot cast array data from {indices.dtype!r} to dtype('int64') "
                         f"according to the rule 'same_kind'")
     k = D.KIND[ix._dt]
+    if name == 'take_along_axis' and k in 'fcb':     # (take casts bool safely)
+        raise IndexError("`indices` must be an integer array")
     if k in 'fc':
-        if name == 'take_along_axis':
-            raise IndexError("`indices` must be an integer array")
         raise TypeError(f"Cannot cast array data from {ix.dtype!r} to dtype('int64') "
                         f"according to the rule 'same_kind'")
     if ix._dt != D.INT64:

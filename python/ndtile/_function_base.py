@@ -129,8 +129,27 @@ def _linspace_general(start, stop, num, endpoint, retstep, dtype, axis):
     return y
 
 
+def _subclass_result(r, proto):
+    """r (an array, a scalar or a tuple of them) as proto's class: NumPy's
+    functions that wrap their results for a subclass instance."""
+    if isinstance(r, tuple):
+        return tuple(_subclass_result(v, proto) for v in r)
+    return C.subclass_like(C.asarray(r), proto)
+
+
+def _is_sub(a):
+    return type(a) is not C.ND and isinstance(a, Array)
+
+
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     """NumPy's average: sum(a * w) / sum(w) in NumPy's result dtype."""
+    if _is_sub(a) or _is_sub(weights):
+        # NumPy computes on plain arrays and wraps the results (a's class)
+        proto = a if _is_sub(a) else weights
+        r = average(a._view() if _is_sub(a) else a, axis,
+                    weights._view() if _is_sub(weights) else weights, returned,
+                    keepdims=keepdims)
+        return _subclass_result(r, proto)
     x = C.asarray(a)
     w = None if weights is None else C.asarray(weights)
     if not isinstance(x, Array) or (w is not None and not isinstance(w, Array)):
@@ -186,7 +205,15 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """NumPy's median from the core's sort: the mean of the middle one or two
     elements of each sorted line; NaN where a line holds a NaN. Several
     axes are moved to the end and merged into one line."""
+    if _is_sub(a) and out is None and a.size:
+        # NumPy's median of a subclass instance is of its class (a NaN too)
+        # (NumPy takes the middle's mean with the instance's own mean, which
+        # is not called here)
+        return _subclass_result(median(a._view(), axis, None, overwrite_input, keepdims), a)
     x = C.asarray(a)
+    if isinstance(x, Array) and x.size == 0 and not isinstance(axis, (tuple, list)):
+        # NumPy's median of no elements is their mean (NaN, its warnings)
+        return mean(x, axis=axis, out=out, keepdims=keepdims)
     if not isinstance(x, Array) or x.size == 0:
         return F.call("median", _np.median, (a,), dict(axis=axis, out=out,
                       overwrite_input=overwrite_input, keepdims=keepdims))
@@ -274,7 +301,7 @@ def angle(z, deg=False):
 
 def diff(a, n=1, axis=-1, prepend=_NoValue, append=_NoValue):
     if n == 0:
-        return C.asarray(a)
+        return a        # NumPy returns its argument itself, a list too
     if n < 0:
         raise ValueError("order must be non-negative but got " + repr(n))
     x = C.asarray(a)
@@ -326,7 +353,9 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
 
 
 def rot90(m, k=1, axes=(0, 1)):
-    x = C.asnd(m)
+    x = C.asarray(m)
+    if not isinstance(x, Array):      # float16, longdouble, ...: NumPy's
+        return F.call("rot90 (dtype)", _np.rot90, (m, k, axes), {})
     axes = tuple(axes)
     if len(axes) != 2:
         raise ValueError("len(axes) must be 2.")
@@ -388,6 +417,8 @@ def _keep_positions(obj, n, axis=0):
 
 def delete(arr, obj, axis=None):
     nt = _nt()
+    if _is_sub(arr):        # NumPy wraps the result in the instance's class
+        return _subclass_result(delete(arr._view(), obj, axis), arr)
     a = C.asarray(arr)
     if not isinstance(a, Array):
         return F.call("delete (dtype)", _np.delete, (arr, obj), {'axis': axis})
@@ -408,6 +439,8 @@ def insert(arr, obj, values, axis=None):
     order; its odd corners too: a bool mask obj becomes its positions, one
     position inserts values as a block, the rest is a scatter)."""
     nt = _nt()
+    if _is_sub(arr):        # NumPy wraps the result in the instance's class
+        return _subclass_result(insert(arr._view(), obj, values, axis), arr)
     a = C.asarray(arr)
     if not isinstance(a, Array):
         return F.call("insert (dtype)", _np.insert, (arr, obj, values), {'axis': axis})
@@ -527,9 +560,14 @@ def select(condlist, choicelist, default=0):
         raise ValueError("list of cases must be same length as list of conditions")
     if len(condlist) == 0:
         raise ValueError("select with an empty condition list is not possible")
-    choices = [nt.asarray(c) for c in choicelist]
+    # Python int/float/complex stay weak for the common dtype (NEP 50), as
+    # in NumPy; anything else (a list default too) is an array
+    weak = (int, float, complex)
+    choices = [c if type(c) in weak else nt.asarray(c) for c in choicelist]
+    if type(default) not in weak:
+        default = nt.asarray(default)
     try:
-        dtype = _np.result_type(*choices, default)
+        dtype = nt.result_type(*choices, default)
     except TypeError as e:
         raise TypeError(f"Choicelist and default value do not have a common dtype: {e}")
     conds = [nt.asarray(c) for c in condlist]
@@ -539,12 +577,12 @@ def select(condlist, choicelist, default=0):
     # NumPy broadcasts the conditions, then the choices with the default
     # (its errors number the arguments so)
     _np.broadcast_shapes(*[tuple(x.shape) for x in conds])
-    _np.broadcast_shapes(*[tuple(x.shape) for x in choices], _np.shape(default))
-    shape = _np.broadcast_shapes(*[tuple(x.shape) for x in conds + choices],
-                                 _np.shape(default))
+    _np.broadcast_shapes(*[nt.shape(x) for x in choices], nt.shape(default))
+    shape = _np.broadcast_shapes(*[nt.shape(x) for x in conds + choices],
+                                 nt.shape(default))
     r = nt.full(shape, default, dtype=dtype)
     for c, v in zip(reversed(conds), reversed(choices)):
-        r = nt.where(c, v.astype(dtype, copy=False), r)
+        r = nt.where(c, nt.asarray(v, dtype=dtype), r)
     return r
 
 
@@ -552,16 +590,18 @@ def sort_complex(a):
     nt = _nt()
     b = nt.sort(a)
     if b.dtype.kind != 'c':
-        return b.astype(_np.complex64 if b.dtype.char in 'bhBH' else _np.complex128)
+        return b.astype(_np.complex64 if b.dtype.char in 'bhBH' else
+                        _np.clongdouble if b.dtype.char == 'g' else _np.complex128)
     return b
 
 
 def sinc(x):
     nt = _nt()
-    x = nt.asanyarray(x)
-    if x.dtype.kind not in 'fc':
-        x = x.astype(_np.float64)
-    y = nt.pi * nt.where(x == 0, _np.asarray(1.0e-20, dtype=x.dtype), x)
+    # NumPy's order: pi * x first, then a zero becomes the dtype's eps (1e-20
+    # underflows in float16: 0/0)
+    x = nt.pi * nt.asanyarray(x)
+    eps = _np.finfo(x.dtype).eps if x.dtype.kind == 'f' else 1e-20
+    y = nt.where(x != 0, x, _np.asarray(eps, dtype=x.dtype))
     return nt.sin(y) / y
 
 
@@ -715,10 +755,27 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         j = nt.clip(nt.searchsorted(xp, x, side='right') - 1, 0, n - 2)
         x0, x1 = xp[j], xp[j + 1]
         y0, y1 = fp[j], fp[j + 1]
-        slope = (y1 - y0) / (x1 - x0)
-        r = slope * (x - x0) + y0
-        # where the slope is undefined (repeated xp) or at the right end, NumPy
-        # takes the sample itself
+
+        def line(y0, y1):
+            # NumPy's loop: a NaN from one end (an infinite x0 or y0) is
+            # tried from the other; still NaN between equal samples, the
+            # sample. Complex parts each so (never a complex division).
+            slope = (y1 - y0) / (x1 - x0)
+            r = slope * (x - x0) + y0
+            r2 = slope * (x - x1) + y1
+            r2 = nt.where(nt.isnan(r2) & (y0 == y1), y0, r2)
+            return nt.where(nt.isnan(r), r2, r)
+        with _np.errstate(all='ignore'):      # NumPy's loop raises nothing
+            if cplx:
+                r = nt.empty(nt.shape(x), dtype=ftype)
+                r.real = line(y0.real, y1.real)
+                r.imag = line(y0.imag, y1.imag)
+            else:
+                r = line(y0, y1)
+        # at a sample (x == x0: no arithmetic with infinities), where the
+        # slope is undefined (repeated xp) or at the right end, NumPy takes
+        # the sample itself
+        r = nt.where(x == x0, y0, r)
         r = nt.where(x == x1, y1, r)
         r = nt.where(x < xp[0], lval, r)
         r = nt.where(x > xp[-1], rval, r)
@@ -925,7 +982,7 @@ def _order_lines(x2, tab, c, extra=()):
 
 
 def _quantile(name, npf, a, q, axis, out, overwrite_input, method, keepdims, weights,
-              is_pct, nan):
+              is_pct, nan, median=False):
     x = C.asarray(a)
     kw = dict(axis=axis, out=out, overwrite_input=overwrite_input, method=method,
               keepdims=keepdims, weights=weights)
@@ -1004,6 +1061,12 @@ def _quantile(name, npf, a, q, axis, out, overwrite_input, method, keepdims, wei
     else:
         lo, hi = values(prev), values(nxt)
         g = per_line(gamma)
+    if interp and median:
+        # nanmedian (q 0.5, midpoint): NumPy's is a median of the valid
+        # values, the middle one or the mean of the two, no lerp (whose
+        # inf - inf made nanmedian([1, 2, inf]) NaN)
+        res = _multiarray.where(g == 0, lo, (lo + hi) / 2)
+    elif interp:
         diff = hi - lo
         if weak_q:
             ldt = rdt
@@ -1016,7 +1079,10 @@ def _quantile(name, npf, a, q, axis, out, overwrite_input, method, keepdims, wei
     if floating:
         if nan:
             empty = valid == 0
-            if bool(_fromnumeric.any(empty)):
+            # NumPy's per-line loop warns once per all-NaN line (once for a
+            # full reduction)
+            for _ in builtins_range(int(_numeric.count_nonzero(empty)) if keep else
+                                    int(bool(_fromnumeric.any(empty)))):
                 warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
             bad = _stride_tricks.broadcast_to(_fromnumeric.reshape(empty, (L, 1)), (L, nq))
             if bool(empty[0]):
@@ -1080,11 +1146,14 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     if dtype is None:
         dtype = _np.result_type(x.dtype, _np.float64) if yy is None else \
             _np.result_type(x.dtype, yy.dtype, _np.float64)
+    elif D.code(_np.dtype(dtype)) is None:        # float16, longdouble: NumPy's
+        return F.call("cov (dtype)", _np.cov, (m, y, rowvar, bias, ddof, fweights, aweights),
+                      {'dtype': dtype})
     X = _shape_base.atleast_2d(x).astype(dtype)
-    if not rowvar and X.shape[0] != 1:
+    if not rowvar and x.ndim != 1:      # NumPy's test: m's ndim, not X's rows
         X = X.T
     if X.shape[0] == 0:
-        return _core.empty((0, 0), D.code(_np.dtype(dtype)))
+        return _core.empty((0, 0), D.code(_np.dtype(_np.float64)))    # NumPy's, any dtype
     if yy is not None:
         Y = _shape_base.atleast_2d(yy).astype(dtype)
         if not rowvar and Y.shape[0] != 1:
@@ -1151,6 +1220,8 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
 def corrcoef(x, y=None, rowvar=True, *, dtype=None):
     # NumPy 2.4 has no bias= or ddof= any more (a TypeError, as here)
     c = cov(x, y, rowvar, dtype=dtype)
+    if not isinstance(c, Array):      # a dtype ndtile does not hold (float16)
+        return F.call("corrcoef (dtype)", _np.corrcoef, (x, y, rowvar), {'dtype': dtype})
     if c.ndim != 2:
         with _np.errstate(divide='ignore', invalid='ignore'):
             r = _u('divide')(c, c)
@@ -1228,7 +1299,7 @@ def gradient(f, *varargs, axis=None, edge_order=1):
 
         def osl(s):
             return out._view_index(pre + (s,))
-        uniform = not isinstance(ax_dx, Array)
+        uniform = not isinstance(ax_dx, Array) or ax_dx.ndim == 0
         if not uniform:
             shp = (1,) * ax + (-1,) + (1,) * (N - ax - 1)
 

@@ -85,8 +85,11 @@ def _uniform_edges(x, bins, rng):
     bin_type = _np.result_type(first, last, _np.empty(0, x.dtype))
     if _np.issubdtype(bin_type, _np.integer):
         bin_type = _np.result_type(bin_type, float)
-    return n, first, last, bin_type, _np.linspace(first, last, n + 1, endpoint=True,
-                                                  dtype=bin_type)
+    edges = _np.linspace(first, last, n + 1, endpoint=True, dtype=bin_type)
+    if _np.any(edges[:-1] >= edges[1:]):
+        # a range too small for n distinct edges in bin_type (NumPy's check)
+        raise ValueError(f'Too many bins for data range. Cannot create {n} finite-sized bins.')
+    return n, first, last, bin_type, edges
 
 
 def _check_edges(e):
@@ -121,6 +124,10 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
         bins = bins._scalar()        # NumPy: a 0-d bins is a bin count
     if _np.ndim(bins) == 0 and not isinstance(bins, Array):
         n, first, last, bin_type, edges_np = _uniform_edges(x, bins, range)
+        if not C.supported(bin_type):
+            # a range of a dtype ndtile does not hold (longdouble): NumPy's
+            return F.call("histogram (dtype)", _np.histogram, (a,),
+                          dict(bins=bins, range=range, density=density, weights=weights))
         denom = _unsigned_subtract(last, first)
         # the dtypes NumPy's own expression (x - first) / denom * n runs in
         d_dt = _np.result_type(_np.empty(0, bin_type), first)

@@ -251,6 +251,9 @@ def unravel_index(indices, shape, order='C'):
         if d < 0:
             raise ValueError("dimensions must be non-negative")
     size = math.prod(dims)
+    if size > _np.iinfo(_np.intp).max:
+        raise ValueError("dimensions are too large; arrays and shapes with a total size "
+                         "greater than 'intp' are not supported.")
     walk = range(len(dims) - 1, -1, -1) if order == 'C' else range(len(dims))
     if isinstance(indices, (int, _np.integer)) and not isinstance(indices, (bool, _np.bool_)):
         i = operator.index(indices)
@@ -262,6 +265,9 @@ def unravel_index(indices, shape, order='C'):
             i = i // dims[k] if dims[k] else i
         return tuple(out)
     x = C.asarray(indices)
+    if isinstance(indices, (list, tuple)) and x.size == 0 and x.dtype.kind == 'f':
+        raise TypeError("indices must be integral: the provided empty sequence was inferred "
+                        "as float. Wrap it with 'np.array(indices, dtype=np.intp)'")
     if not isinstance(x, Array) or D.KIND[x._dt] not in 'iu':
         if isinstance(x, Array) and D.KIND[x._dt] == 'b':
             x = x.astype(_np.intp)
@@ -275,6 +281,8 @@ def unravel_index(indices, shape, order='C'):
         bad = lo if lo < 0 else hi if hi >= size else None
         if bad is not None:
             raise ValueError(f"index {bad} is out of bounds for array with size {size}")
+    if not dims and x.ndim:
+        raise ValueError("multiple indices are not supported for 0d arrays")
     out = [None] * len(dims)
     rest = x
     for k in walk:
@@ -361,4 +369,8 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
         buff[ind] = nt.asanyarray(func1d(moved[ind], *args, **kwargs))
     dims = list(range(buff.ndim))
     perm = dims[:axis] + dims[buff.ndim - res.ndim:] + dims[axis:buff.ndim - res.ndim]
-    return buff.transpose(perm)
+    out = buff.transpose(perm)
+    if type(res) is not C.ND and isinstance(res, Array) and isinstance(out, Array):
+        # NumPy wraps the stacked result with the first result's class
+        return C.subclass_like(out, res)
+    return out

@@ -4,7 +4,9 @@ axes as the core's bit mask, out= checks, one reduction task per call
 max/min, which the index clipping of take needs."""
 
 import builtins
+import math
 import operator
+import warnings
 
 import numpy as _np
 
@@ -305,6 +307,11 @@ def _generic(name, a, axis, dtype, out, keepdims, initial=_NoValue, where=True):
         r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim, name), bool(keepdims), -1, 0)
         return r._scalar() if r.ndim == 0 else r
     if type(a) is not C.ND and isinstance(a, Array):     # NumPy calls a subclass's method
+        if name in ('nansum', 'nanprod'):
+            # (no such method: NumPy sums the instance, NaNs replaced, into
+            # a result of its class)
+            r = _generic(name, a._view(), axis, dtype, out, keepdims, initial, where)
+            return C.subclass_like(C.asarray(r), a) if out is None else r
         kw = dict(axis=axis, out=out, keepdims=keepdims, where=where)
         if name not in ('any', 'all'):
             kw.update(dtype=dtype, initial=initial)
@@ -331,21 +338,51 @@ def _minmax(name, a, axis, out, keepdims, initial, where):
             name in _FAST:
         r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim, name), bool(keepdims), -1, 0)
         return r._scalar() if r.ndim == 0 else r
-    if type(a) is not C.ND and isinstance(a, Array):     # NumPy calls a subclass's method
+    sub = type(a) is not C.ND and isinstance(a, Array)
+    if sub and name not in ('nanmin', 'nanmax'):     # NumPy calls a subclass's method
         return C.subclass_method(name, (a,), dict(axis=axis, out=out, keepdims=keepdims,
                                                   initial=initial, where=where))
-    p = _prepare(a, None)
+    p = _prepare(a if not sub else a._view(), None)
     if p is None:
         return F.call(f"{name} (dtype)", getattr(_np, name), (a,),
                       _fallback_kw(axis, None, out, keepdims, initial, where))
     x, _ = p
     check_out(name, x.shape, axis, keepdims, out)
-    return finish(reduce_nd(name, x, axis, D.DEFAULT, keepdims, initial, where), out)
+    r = reduce_nd(name, x, axis, D.DEFAULT, keepdims, initial, where)
+    if name in ('nanmin', 'nanmax') and D.KIND[r._dt] in 'fc' and \
+            bool(reduce_nd('any', _umath.UFUNCS['isnan'](r), None, D.DEFAULT, False)):
+        # NumPy's words: its array path says slice, its path for anything
+        # else (a list, a scalar) axis
+        what = 'slice' if type(a) in (C.ND, _np.ndarray) else 'axis'
+        warnings.warn(f"All-NaN {what} encountered", RuntimeWarning,
+                      stacklevel=F.user_frame()[0])
+    if sub and out is None:
+        # a subclass has no nanmin method: NumPy reduces the instance (its
+        # min/max), so the result is of its class
+        return C.subclass_like(r, a)
+    return finish(r, out)
+
+
+def _no_elements_warning(name, x, axis, ddof):
+    """NumPy's RuntimeWarning for a mean of no elements, or a var/std with
+    no degrees of freedom (ddof >= the count), before the result's NaN."""
+    try:
+        n = x.size if axis is None else math.prod(
+            x.shape[k] for k in _np.lib.array_utils.normalize_axis_tuple(axis, x.ndim))
+        bad = n == 0 if name == 'mean' else ddof >= n
+    except Exception:          # NumPy's errors for axis and ddof come later
+        return
+    if bad:
+        warnings.warn("Mean of empty slice" if name == 'mean' else
+                      "Degrees of freedom <= 0 for slice", RuntimeWarning,
+                      stacklevel=F.user_frame()[0])
 
 
 def _meanlike(name, a, axis, dtype, out, keepdims, where, ddof=0, extra=None):
     if out is None and dtype is None and where is True and not extra and type(a) is C.ND \
             and type(ddof) is int:
+        if ddof or not a.size:
+            _no_elements_warning(name, a, axis, ddof)
         r = _core.reduce(_RED[name], a, _fast_mask(axis, a.ndim, name), bool(keepdims), -1,
                          ddof)
         return r._scalar() if r.ndim == 0 else r
@@ -368,6 +405,7 @@ def _meanlike(name, a, axis, dtype, out, keepdims, where, ddof=0, extra=None):
     check_out_cast(name, x, out)
     if not isinstance(ddof, (int, float, _np.integer, _np.floating)):
         ddof >= _np.intp(0)      # NumPy's error for a ddof it cannot compare
+    _no_elements_warning(name, x, axis, ddof)
     if isinstance(ddof, (float, _np.floating)) and ddof != int(ddof):
         # a fractional ddof: NumPy's steps (the core's kernels take an int);
         # NumPy sums integers in float64
@@ -456,6 +494,9 @@ _SCAN_OPS = {'cumsum': 0, 'cumprod': 1, 'nancumsum': 2, 'nancumprod': 3}
 
 def _scan(name, a, axis, dtype, out):
     if type(a) is not C.ND and isinstance(a, Array):     # NumPy calls a subclass's method
+        if name in ('nancumsum', 'nancumprod'):          # (none: as _generic's nansum)
+            r = _scan(name, a._view(), axis, dtype, out)
+            return C.subclass_like(r, a) if out is None else r
         return C.subclass_method(name, (a,), dict(axis=axis, dtype=dtype, out=out))
     p = _prepare(a, dtype)
     if p is None:

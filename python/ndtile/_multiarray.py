@@ -370,6 +370,8 @@ def fromiter(iter, dtype=_NoValue, count=-1, *, like=None):
 def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
     if casting != "same_kind":
         D.check_casting(casting)
+    if not hasattr(arrays, '__getitem__'):      # NumPy's check (a generator)
+        raise TypeError("The first input argument needs to be a sequence")
     arrays = list(arrays)
     if out is not None and dtype is not None:
         raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both "
@@ -443,7 +445,15 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
 concat = concatenate     # NumPy 2: the same function
 
 
+def _stack_sequence(arrays):
+    # NumPy's dispatcher of the stack functions refuses a generator
+    if not hasattr(arrays, '__getitem__'):
+        raise TypeError('arrays to stack must be passed as a "sequence" type such as list '
+                        'or tuple.')
+
+
 def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    _stack_sequence(arrays)
     arrays = list(arrays)
     if not arrays:
         raise ValueError('need at least one array to stack')

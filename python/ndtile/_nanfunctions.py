@@ -47,7 +47,19 @@ def nanmin(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True)
     return _minmax('nanmin', a, axis, out, keepdims, initial, where)
 
 
+def _sub_wrap(a, out, f):
+    """f(a's plain view) for a subclass instance a, its result of the
+    instance's class (NumPy reduces the instance itself); None for anything
+    else."""
+    if type(a) is C.ND or not isinstance(a, Array) or out is not None:
+        return None
+    return C.subclass_like(C.asarray(f(a._view())), a)
+
+
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    r = _sub_wrap(a, out, lambda v: nanmean(v, axis, dtype, None, keepdims, where=where))
+    if r is not None:
+        return r
     p = _prepare(a, dtype)
     if p is None or where is not True:
         return F.call("nanmean", _np.nanmean, (a,),
@@ -100,10 +112,14 @@ def nancumprod(a, axis=None, dtype=None, out=None):
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     nt = _nt()
     x = nt.asarray(a)
+    if not isinstance(x, Array):         # (timedelta: NaT is skipped as NaN)
+        return F.call("nanmedian (dtype)", _np.nanmedian, (a,),
+                      dict(axis=axis, out=out, overwrite_input=overwrite_input,
+                           keepdims=keepdims))
     if x.dtype.kind not in 'fc':
         return nt.median(x, axis=axis, out=out, keepdims=keepdims)
-    return nt.nanquantile(x, 0.5, axis=axis, out=out, keepdims=keepdims,
-                          method='midpoint') if x.dtype.kind == 'f' else \
+    return _quantile('nanquantile', _np.nanquantile, x, 0.5, axis, out, False, 'midpoint',
+                     keepdims, None, False, True, median=True) if x.dtype.kind == 'f' else \
         F.call("nanmedian (complex)", _np.nanmedian, (a,),
                dict(axis=axis, out=out, keepdims=keepdims))
 
@@ -124,6 +140,10 @@ def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="line
 
 
 def _nanarg(name, a, axis, out, keepdims):
+    if axis is not None or keepdims:          # (a full argmin is NumPy's int)
+        r = _sub_wrap(a, out, lambda v: _nanarg(name, v, axis, None, keepdims))
+        if r is not None:
+            return r
     x = C.asarray(a)
     if not isinstance(x, Array):
         return F.call(f"{name} (dtype)", getattr(_np, name), (a,),
@@ -133,7 +153,8 @@ def _nanarg(name, a, axis, out, keepdims):
         return _methods._arg(base, x, axis, out, keepdims)
     mask = _u('isnan')(x)
     allnan = _fromnumeric.all(mask, axis=axis)
-    if bool(_fromnumeric.any(allnan)):
+    # (NumPy looks only in a non-empty input: argmin's own error for empty)
+    if x.size and bool(_fromnumeric.any(allnan)):
         raise ValueError("All-NaN slice encountered")
     fill = -_np.inf if base == 'argmax' else _np.inf
     y = _core.apply(_ufunc_where(), [mask, _core.scalar(fill, x._dt, False), x])
@@ -217,9 +238,15 @@ def _nanvarlike(name, a, axis, dtype, out, ddof, keepdims, where, mean, correcti
 
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
            mean=_NoValue, correction=_NoValue):
-    return _nanvarlike('nanvar', a, axis, dtype, out, ddof, keepdims, where, mean, correction)
+    r = _sub_wrap(a, out, lambda v: nanvar(v, axis, dtype, None, ddof, keepdims, where=where,
+                                           mean=mean, correction=correction))
+    return r if r is not None else \
+        _nanvarlike('nanvar', a, axis, dtype, out, ddof, keepdims, where, mean, correction)
 
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
            mean=_NoValue, correction=_NoValue):
-    return _nanvarlike('nanstd', a, axis, dtype, out, ddof, keepdims, where, mean, correction)
+    r = _sub_wrap(a, out, lambda v: nanstd(v, axis, dtype, None, ddof, keepdims, where=where,
+                                           mean=mean, correction=correction))
+    return r if r is not None else \
+        _nanvarlike('nanstd', a, axis, dtype, out, ddof, keepdims, where, mean, correction)

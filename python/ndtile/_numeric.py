@@ -111,7 +111,9 @@ def moveaxis(a, source, destination):
 
 
 def rollaxis(a, axis, start=0):
-    x = C.asnd(a)
+    x = C.asarray(a)
+    if not isinstance(x, Array):      # float16, longdouble, ...: NumPy's
+        return F.call("rollaxis (dtype)", _np.rollaxis, (a, axis, start), {})
     n = x.ndim
     axis = _np.lib.array_utils.normalize_axis_index(axis, n)   # NumPy's errors
     if start < 0:

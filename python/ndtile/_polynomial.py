@@ -19,6 +19,24 @@ def _nt():
 # ---- polynomials (numpy.polyval and friends on coefficient arrays) -----------
 
 
+def _keeps_poly1d(nargs):
+    """NumPy's rule for these functions: a poly1d among the first nargs
+    arguments makes each result a poly1d (of NumPy coefficients)."""
+    def deco(f):
+        def wrapper(*args, **kwargs):
+            r = f(*args, **kwargs)
+            if not any(isinstance(a, _np.poly1d) for a in args[:nargs]):
+                return r
+
+            def p1(v):
+                return _np.poly1d(C.to_numpy(v) if isinstance(v, C.Array) else v)
+            return tuple(p1(v) for v in r) if isinstance(r, tuple) else p1(r)
+        wrapper.__name__, wrapper.__qualname__ = f.__name__, f.__qualname__
+        wrapper.__doc__, wrapper.__wrapped__ = f.__doc__, f
+        return wrapper
+    return deco
+
+
 def polyval(p, x):
     nt = _nt()
     p = nt.asarray(p)
@@ -29,6 +47,7 @@ def polyval(p, x):
     return y
 
 
+@_keeps_poly1d(2)
 def polyadd(a1, a2):
     nt = _nt()
     a1 = nt.atleast_1d(a1)
@@ -41,11 +60,13 @@ def polyadd(a1, a2):
     return a1 + a2
 
 
+@_keeps_poly1d(2)
 def polysub(a1, a2):
     nt = _nt()
     return polyadd(a1, nt.negative(nt.atleast_1d(a2)))
 
 
+@_keeps_poly1d(1)
 def polyder(p, m=1):
     nt = _nt()
     m = operator.index(m)
@@ -57,6 +78,7 @@ def polyder(p, m=1):
     return y if m == 1 else (p if m == 0 else polyder(y, m - 1))
 
 
+@_keeps_poly1d(1)
 def polyint(p, m=1, k=None):
     nt = _nt()
     m = operator.index(m)
@@ -80,6 +102,7 @@ def polyint(p, m=1, k=None):
 # ---- polynomials on coefficient arrays --------------------------------------
 
 
+@_keeps_poly1d(2)
 def polymul(a1, a2):
     nt = _nt()
     return nt.convolve(nt.atleast_1d(a1), nt.atleast_1d(a2))
@@ -139,6 +162,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     return c
 
 
+@_keeps_poly1d(2)
 def polydiv(u, v):
     nt = _nt()
     u = nt.atleast_1d(u) + 0.0
@@ -205,9 +229,10 @@ def poly(seq_of_zeros):
         a = nt.convolve(a, nt.concatenate((nt.ones((1,), dtype=dt), -z[k:k + 1])),
                         mode='full')
     if a.dtype.kind == 'c':
-        zh = _np.asarray(z)
-        pos_roots = _np.sort_complex(zh[zh.imag > 0])
-        neg_roots = _np.conjugate(_np.sort_complex(zh[zh.imag < 0]))
-        if len(pos_roots) == len(neg_roots) and _np.all(neg_roots == pos_roots):
+        # NumPy's test: the roots, sorted, equal their sorted conjugates (the
+        # positive and negative halves compared in sorted order missed
+        # [1j, 2j, -2j, -1j])
+        zh = _np.asarray(C.to_numpy(z), complex)
+        if _np.all(_np.sort(zh) == _np.sort(zh.conjugate())):
             a = a.real.copy()
     return a

@@ -75,6 +75,7 @@ def atleast_3d(*arys):
 
 
 def hstack(tup, *, dtype=None, casting="same_kind"):
+    _multiarray._stack_sequence(tup)
     arrs = atleast_1d(*tup)
     if not isinstance(arrs, tuple):
         arrs = (arrs,)
@@ -84,6 +85,7 @@ def hstack(tup, *, dtype=None, casting="same_kind"):
 
 
 def vstack(tup, *, dtype=None, casting="same_kind"):
+    _multiarray._stack_sequence(tup)
     arrs = atleast_2d(*tup)
     if not isinstance(arrs, tuple):
         arrs = (arrs,)
@@ -94,6 +96,7 @@ row_stack = vstack
 
 
 def dstack(tup):
+    _multiarray._stack_sequence(tup)
     arrs = atleast_3d(*tup)
     if not isinstance(arrs, tuple):
         arrs = (arrs,)
@@ -101,6 +104,7 @@ def dstack(tup):
 
 
 def column_stack(tup):
+    _multiarray._stack_sequence(tup)
     arrays = []
     for v in tup:
         x = C.asarray(v)

@@ -14,6 +14,7 @@ from . import _dtypes as D
 from . import _fallback as F
 from ._array_api import _check_device as _device
 from . import _multiarray
+from . import _order as _O
 from . import _umath
 from ._fromnumeric import diagonal
 from ._multiarray import _creation_order, _dim
@@ -44,6 +45,9 @@ def eye(N, M=None, k=0, dtype=float, order='C', *, device=None, like=None):
     k = operator.index(k)
     if k < -N:
         k = -N            # NumPy: a diagonal beyond the array is all zeros
+    if order in ('F', 'f'):
+        # the transpose of the (M, N) eye of diagonal -k, owning its store
+        return _O._owned_t(_core.eye(M, N, -k, c))
     return _core.eye(N, M, k, c)
 
 
@@ -52,14 +56,18 @@ def identity(n, dtype=None, *, like=None):
 
 
 def fliplr(m):
-    x = C.asnd(m)
+    x = C.asarray(m)
+    if not isinstance(x, Array):      # float16, longdouble, ...: NumPy's
+        return F.call("fliplr (dtype)", _np.fliplr, (m,), {})
     if x.ndim < 2:
         raise ValueError("Input must be >= 2-d.")
     return x[:, ::-1]
 
 
 def flipud(m):
-    x = C.asnd(m)
+    x = C.asarray(m)
+    if not isinstance(x, Array):
+        return F.call("flipud (dtype)", _np.flipud, (m,), {})
     if x.ndim < 1:
         raise ValueError("Input must be >= 1-d.")
     return x[::-1, ...]

@@ -20,6 +20,8 @@ def _nt():
 
 
 def real(val):
+    if isinstance(val, (int, float, complex, _np.generic)):
+        return val.real          # NumPy's val.real: a scalar's own (1.real is 1)
     x = C.asarray(val)
     if type(x) is not C.ND and isinstance(x, Array):
         return x.real            # NumPy: val.real, a subclass instance's
@@ -29,6 +31,8 @@ def real(val):
 
 
 def imag(val):
+    if isinstance(val, (int, float, complex, _np.generic)):
+        return val.imag
     x = C.asarray(val)
     if isinstance(x, Array):
         return x.imag

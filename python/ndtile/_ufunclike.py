@@ -14,6 +14,8 @@ def _nt():
 
 
 def isposinf(x, out=None):
+    if out is None and isinstance(x, (int, float, _np.generic)):
+        return _np.isposinf(x)        # a scalar's: NumPy's bool scalar
     a, fb = _real_kind(x, 'isposinf', _np.isposinf)
     if fb is not None:
         return fb
@@ -28,6 +30,8 @@ def isposinf(x, out=None):
 
 
 def isneginf(x, out=None):
+    if out is None and isinstance(x, (int, float, _np.generic)):
+        return _np.isneginf(x)        # a scalar's: NumPy's bool scalar
     a, fb = _real_kind(x, 'isneginf', _np.isneginf)
     if fb is not None:
         return fb

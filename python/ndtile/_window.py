@@ -20,8 +20,20 @@ def _window_n(M):
     return float(M) if isinstance(M, (float, _np.floating)) else operator.index(M)
 
 
+def _numpy_window(M, npf):
+    """NumPy's window for an M of a float dtype ndtile does not hold
+    (longdouble: its result has that dtype, a NumPy array), else None."""
+    if isinstance(M, _np.floating) and M.dtype.itemsize > 8:
+        from . import _fallback as F
+        return F.call(f"{npf.__name__} (dtype)", npf, (M,), {})
+    return None
+
+
 def bartlett(M):
     nt = _nt()
+    r = _numpy_window(M, _np.bartlett)
+    if r is not None:
+        return r
     M = _window_n(M)
     if M < 1:
         return nt.asarray(_np.array([], dtype=_np.result_type(M, 0.0)))
@@ -31,8 +43,11 @@ def bartlett(M):
     return nt.where(nt.less_equal(n, 0), 1 + n / (M - 1), 1 - n / (M - 1))
 
 
-def _cosine_window(M, coefs):
+def _cosine_window(M, coefs, npf):
     nt = _nt()
+    r = _numpy_window(M, npf)
+    if r is not None:
+        return r
     M = _window_n(M)
     if M < 1:
         return nt.asarray(_np.array([], dtype=_np.result_type(M, 0.0)))
@@ -46,12 +61,12 @@ def _cosine_window(M, coefs):
 
 
 def blackman(M):
-    return _cosine_window(M, (0.42, 0.5, 0.08))
+    return _cosine_window(M, (0.42, 0.5, 0.08), _np.blackman)
 
 
 def hamming(M):
-    return _cosine_window(M, (0.54, 0.46))
+    return _cosine_window(M, (0.54, 0.46), _np.hamming)
 
 
 def hanning(M):
-    return _cosine_window(M, (0.5, 0.5))
+    return _cosine_window(M, (0.5, 0.5), _np.hanning)

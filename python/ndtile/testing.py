@@ -15,6 +15,7 @@ import functools as _functools
 import numpy as _np
 import numpy.testing as _npt
 
+from . import _convert
 from ._ndarray import ndarray as _ndarray
 
 # the comparisons whose operands are arrays (numpy.testing's names)
@@ -36,6 +37,11 @@ def _gather(x):
         return y if type(x) is list else tuple(y)
     if type(x) is dict:
         return {k: _gather(v) for k, v in x.items()}
+    if not isinstance(x, (_np.ndarray, _np.generic)):
+        # an object whose __array__ gives an ndtile array (NumPy refuses it)
+        r = _convert._array_method_result(x)
+        if r is not None:
+            return _np.asarray(r)
     return x
 
 

@@ -172,6 +172,29 @@ def test_unique_complex_nan_is_the_first_in_input_order(dt):
             assert got.tobytes() == exp.tobytes(), (first, kw, got[-3:], exp[-3:])
 
 
+@pytest.mark.parametrize("n", [9, 40001])
+def test_unique_axis_of_a_1d_array(n, request):
+    """unique(a 1-d array, axis=0 or -1) is unique of its values, equal_nan
+    included, as NumPy (ndtile took NaN rows as never equal: [0, nan, nan]
+    for [nan, 0, 0, nan]); an axis of another type or beyond raises as in
+    NumPy."""
+    if n > 32768:
+        request.getfixturevalue("default_settings")
+    a = (np.arange(n) % 5).astype(np.float64)
+    a[::4] = np.nan
+    x = nt.asarray(a)
+    for ax in (0, -1):
+        for en in (True, False):
+            for kw in ({}, dict(return_index=True, return_inverse=True, return_counts=True)):
+                assert_same(nt.unique(x, axis=ax, equal_nan=en, **kw),
+                            np.unique(a, axis=ax, equal_nan=en, **kw))
+        assert_same(nt.unique(x[::-3], axis=ax), np.unique(a[::-3], axis=ax))
+    for ax in (0.0, 1, -2):
+        assert check_same_error(lambda: nt.unique(x, axis=ax), lambda: np.unique(a, axis=ax))[0]
+    with pytest.raises(TypeError, match="integer argument expected"):
+        nt.unique(x, axis=0.0)
+
+
 def test_unique_variants():
     a = data('float64', (3000,), seed=11)
     x = nt.asarray(a)
@@ -225,6 +248,29 @@ def test_isin_variants():
     f = a.astype(float)
     assert check_same_error(lambda: nt.isin(nt.asarray(f), [1.0], kind='table'),
                             lambda: np.isin(f, [1.0], kind='table'))[0]
+
+
+def test_isin_table_range_beyond_the_test_dtype():
+    """kind='table' needs the test values' range in their own dtype: NumPy
+    raises RuntimeError beyond it (ndtile made a presence table of 2**63
+    entries: MemoryError), and kind=None sorts instead."""
+    a = np.arange(-5, 40000)
+    for dt in (np.int8, np.int32, np.int64):
+        info = np.iinfo(dt)
+        t = np.array([-1, info.max, 7], dtype=dt)
+        e = a.astype(dt) if dt != np.int8 else (a % 200 - 100).astype(np.int16)
+        x, y = nt.asarray(e), nt.asarray(t)
+        assert check_same_error(lambda: nt.isin(x, y, kind='table'),
+                                lambda: np.isin(e, t, kind='table'))[0]
+        with pytest.raises(RuntimeError, match="exceed the maximum"):
+            nt.isin(x, y, kind='table')
+        assert_same(nt.isin(x, y), np.isin(e, t))
+        assert_same(nt.isin(x[::-3], y, invert=True), np.isin(e[::-3], t, invert=True))
+    # int8 test values [-128, 127] span 255 > 127: table refused, sort agrees
+    e, t = np.array([0, 0, 1, 1, -128], np.int16), np.array([-128, 0, 127], np.int8)
+    assert check_same_error(lambda: nt.isin(nt.asarray(e), nt.asarray(t), kind='table'),
+                            lambda: np.isin(e, t, kind='table'))[0]
+    assert_same(nt.isin(nt.asarray(e), nt.asarray(t)), np.isin(e, t))
 
 
 @pytest.mark.parametrize("dt", ['bool', 'int8', 'uint16', 'int32', 'int64', 'uint32'])
@@ -380,6 +426,19 @@ def test_histogram_errors():
         assert check_same_error(lambda: nt.histogram(x, **nkw), lambda: np.histogram(a, **kw))[0]
     n = np.array([1.0, np.nan])
     assert check_same_error(lambda: nt.histogram(nt.asarray(n)), lambda: np.histogram(n))[0]
+    # a range too narrow for distinct edges: NumPy's 'Too many bins' ValueError
+    t = np.tile([1.0, 1.0 + 2e-16], 20000)
+    for f in ('histogram', 'histogram_bin_edges'):
+        for b in (10, 2):
+            with pytest.raises(ValueError) as en:
+                getattr(np, f)(t, bins=b)
+            with pytest.raises(ValueError) as eg:
+                getattr(nt, f)(nt.asarray(t), bins=b)
+            assert str(eg.value) == str(en.value)
+        assert_same(getattr(nt, f)(nt.asarray(t), bins=1), getattr(np, f)(t, bins=1))
+    t32 = np.array([1.0, 1.0 + 1e-7], np.float32)
+    assert check_same_error(lambda: nt.histogram(nt.asarray(t32), bins=4),
+                            lambda: np.histogram(t32, bins=4))[0]
 
 
 def test_histogram2d_dd():

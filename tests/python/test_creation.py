@@ -127,6 +127,27 @@ def test_eye_identity():
         assert_same(nt.identity(3, dtype=dt), np.identity(3, dtype=dt))
 
 
+@pytest.mark.parametrize("big", [False, True])
+def test_eye_order_f(big, request):
+    """eye(order='F') is Fortran-ordered and owns its data, as NumPy's (it
+    was C-ordered)."""
+    if big:
+        request.getfixturevalue("default_settings")
+    cases = [(300, 200, -1), (200, 300, 5)] if big else \
+        [(4, 3, -1), (3, 5, 2), (4, 4, 0), (3, 3, 7), (3, 3, -9), (0, 3, 0), (5, 2, -4)]
+    for args in cases:
+        for dt in (np.float64, np.int8, np.complex64, bool):
+            e, g = np.eye(*args, dtype=dt, order='F'), nt.eye(*args, dtype=dt, order='F')
+            assert_same(g, e)
+            assert g.flags.f_contiguous == e.flags.f_contiguous
+            assert g.flags.c_contiguous == e.flags.c_contiguous
+            assert g.flags.owndata and g.base is None
+            if e.size:
+                g[0, -1] = 1           # its own memory: writes land where NumPy's do
+                e[0, -1] = 1
+                assert_same(g, e)
+
+
 def test_copy_and_contiguous():
     a = make(np.float64, (6, 8))
     x = nt.asarray(a)

@@ -147,3 +147,82 @@ def test_every_listed_fallback_runs(fallback_warnings):
                     assert_same(g, e, 1e-12)
             else:
                 assert_same(got, exp, 1e-12)
+
+
+def test_nanmedian_of_timedeltas_skips_nat():
+    """nanmedian of a dtype ndtile does not hold runs NumPy's nanmedian
+    (NaT skipped as NaN); it ran median, whose result was NaT."""
+    a = np.array([[1, 'NaT', 3, 8], [4, 5, 'NaT', 'NaT'], ['NaT'] * 4], 'm8[s]')
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', RuntimeWarning)
+        for kw in ({}, {'axis': 1}, {'axis': 0, 'keepdims': True}):
+            g, e = nt.nanmedian(a, **kw), np.nanmedian(a, **kw)
+            assert type(g) is type(e) and g.dtype == e.dtype
+            np.testing.assert_array_equal(g, e)
+
+
+def test_cov_corrcoef_dtype_ndtile_does_not_hold():
+    """cov/corrcoef with dtype=float16 or longdouble (NumPy arrays, item 2
+    of deviations.md) give NumPy's result; cov of an ndtile array failed on
+    a NumPy intermediate (AttributeError), corrcoef on the fallback's NumPy
+    result (TypeError)."""
+    a = make(np.float64, (4, 300))
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', RuntimeWarning)
+        for dt in (np.float16, np.longdouble):
+            for f in ('cov', 'corrcoef'):
+                for src in (a, a.astype(dt)):
+                    arg = nt.asarray(src) if src.dtype == np.float64 else src
+                    g, e = getattr(nt, f)(arg, dtype=dt), getattr(np, f)(src, dtype=dt)
+                    assert np.asarray(g).dtype == e.dtype
+                    np.testing.assert_allclose(np.asarray(g, float), e.astype(float),
+                                               rtol=1e-3 if dt == np.float16 else 1e-12)
+
+
+def test_layout_functions_and_windows_on_dtypes_ndtile_does_not_hold():
+    """fliplr, flipud, rot90, rollaxis and matrix_transpose of a float16 or
+    longdouble array, and the windows of a longdouble M, give NumPy's
+    results (NumPy arrays, deviations.md item 2); they raised TypeError
+    'ndtile arrays cannot hold dtype ...' or gave float64 windows."""
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', RuntimeWarning)
+        for dt in (np.float16, np.longdouble):
+            a = np.arange(24, dtype=dt).reshape(2, 3, 4)
+            for f, args in (('fliplr', ()), ('flipud', ()), ('rot90', ()), ('rot90', (3, (2, 0))),
+                            ('rollaxis', (2,)), ('matrix_transpose', ())):
+                g, e = getattr(nt, f)(a, *args), getattr(np, f)(a, *args)
+                assert g.dtype == e.dtype and g.shape == e.shape, f
+                np.testing.assert_array_equal(g, e)
+        for M in (np.longdouble(10), np.longdouble(1), np.longdouble(0)):
+            for f in ('bartlett', 'blackman', 'hamming', 'hanning'):
+                g, e = getattr(nt, f)(M), getattr(np, f)(M)
+                assert np.asarray(g).dtype == e.dtype, (f, M)
+                np.testing.assert_array_equal(np.asarray(g), e)
+        assert_same(nt.hanning(10), np.hanning(10))
+        assert_same(nt.fliplr(nt.asarray(np.eye(3))), np.fliplr(np.eye(3)))
+
+
+def test_sort_complex_of_longdouble_is_clongdouble():
+    """sort_complex of a longdouble array is clongdouble, as NumPy's (it was
+    complex128)."""
+    a = np.array([3.0, -1.5, 2.25, 0.0], np.longdouble)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', RuntimeWarning)
+        g, e = nt.sort_complex(a), np.sort_complex(a)
+    assert g.dtype == e.dtype == np.clongdouble
+    np.testing.assert_array_equal(g, e)
+
+
+def test_histogram_with_a_longdouble_range():
+    """histogram of an ndtile array with a longdouble range has longdouble
+    edges (a NumPy array), as NumPy's; it raised TypeError 'ndtile arrays
+    cannot hold dtype float128'."""
+    a = make(np.float32, (40000,))
+    r = (np.longdouble(-3), np.longdouble(4))
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', RuntimeWarning)
+        gh, ge = nt.histogram(nt.asarray(a), bins=7, range=r)
+    eh, ee = np.histogram(a, bins=7, range=r)
+    assert np.asarray(ge).dtype == ee.dtype == np.longdouble
+    np.testing.assert_array_equal(np.asarray(gh), eh)
+    np.testing.assert_array_equal(np.asarray(ge), ee)

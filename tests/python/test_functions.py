@@ -122,6 +122,22 @@ def test_select_choose():
     raises_like(lambda m, a: m.select([a], [a]), x)
 
 
+@pytest.mark.parametrize("n", [7, 40000])
+def test_select_weak_scalars_and_list_default(n, request):
+    """Python int/float choices and defaults are weak for the result dtype
+    (NEP 50), as in NumPy: int8 choices with 5 stay int8; a list default
+    is an array, not a dtype spec."""
+    if n > 32768:
+        request.getfixturevalue("default_settings")
+    a = (np.arange(n) % 100 - 50).astype(np.int8)
+    check(lambda m, x: m.select([x < 0, x > 10], [x, 5]), a)
+    check(lambda m, x: m.select([x < 0], [x.astype(np.float32)], default=1.5), a)
+    check(lambda m, x: m.select([x < 0], [x[::-1]], default=-3), a)
+    check(lambda m, x: m.select([x > 0], [x], default=[2]), a)
+    check(lambda m: m.select([True], [0], default=[0]))
+    check(lambda m, x: m.select([x > 0], [x], default=x[::2][:1].astype(np.int16)), a)
+
+
 def test_ix_lexsort():
     check(lambda m: m.ix_([1, 3], m.asarray([True, False, True]), [0]))
     k1 = (np.arange(3000) * 7919) % 13
@@ -157,6 +173,40 @@ def test_fix_sinc(dtype):
     check(lambda m, a: m.sinc(a), x, rtol=1e-6 if dtype == np.float32 else 1e-15)
     check(lambda m, a: m.sinc(a), np.zeros(3, dtype))
     check(lambda m: m.fix(-2.5))
+
+
+def test_sinc_float16_zero(monkeypatch):
+    """sinc(0) is 1 in float16 too: NumPy multiplies by pi first and puts
+    the dtype's eps for a zero (1e-20 underflowed to 0: 0/0 = nan).
+    float16 runs in NumPy (deviations.md item 2), so fallbacks are allowed."""
+    monkeypatch.delenv("NDTILE_FALLBACK")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for a in (np.float16(0), np.array([0, 0.5, -1, 0], np.float16)):
+            exp = np.sinc(a)
+            got = nt.sinc(a)
+            assert np.asarray(got).dtype == exp.dtype
+            np.testing.assert_array_equal(np.asarray(got), exp)
+    check(lambda m, a: m.sinc(a), np.array([0, 1 + 1j, 0.5j, 0]))
+    check(lambda m, a: m.sinc(a), np.arange(7, dtype=np.uint8))
+
+
+def test_unravel_index_edge_errors():
+    """NumPy's errors of unravel_index: a shape whose size exceeds intp, an
+    array of indices for a 0-d shape (after the bounds check), an empty
+    list (inferred float, with NumPy's hint); ndtile returned values."""
+    raises_like(lambda m: m.unravel_index(1, (2**32 - 1, 2**31 + 1)))
+    raises_like(lambda m: m.unravel_index(m.asarray([0, 5]), (2**62, 4)))
+    raises_like(lambda m: m.unravel_index([0], ()))
+    raises_like(lambda m: m.unravel_index([1], ()))
+    raises_like(lambda m, a: m.unravel_index(a, ()), np.array([], np.int64))
+    raises_like(lambda m: m.unravel_index([], (10, 3, 5)))
+    raises_like(lambda m: m.unravel_index((), (10, 3, 5)))
+    raises_like(lambda m, a: m.unravel_index(a, (10, 3, 5)), np.array([]))
+    check(lambda m: m.unravel_index(0, ()))
+    check(lambda m, a: m.unravel_index(a, ()), np.array(0))
+    check(lambda m, a: m.unravel_index(a, (10, 3, 5)), np.array([], np.int64))
+    check(lambda m, a: m.unravel_index(a[::-7], (200, 250)), np.arange(50000))
 
 
 def test_ediff1d():
@@ -337,6 +387,29 @@ def test_interp():
     raises_like(lambda m: m.interp([1], [], []))
 
 
+@pytest.mark.parametrize("n", [40, 40000])
+def test_interp_infinite_samples(n, request):
+    """Infinite xp or fp: NumPy takes the sample at an exact x, retries a
+    NaN from the interval's other end, and takes the sample between equal
+    ones; complex parts each on their own; no warnings."""
+    if n > 32768:
+        request.getfixturevalue("default_settings")
+    inf = np.inf
+    xp = np.array([-inf, 0.0, 1.0, 2.0, 3.0, 4.0, inf])
+    fp = np.array([5.0, 5.0, 2.0, inf, inf, -inf, -inf])
+    x = np.linspace(-6, 6, n)
+    x[:7] = xp
+    x[7] = np.nan
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check(lambda m, a: m.interp(a, xp, fp), x)
+        check(lambda m, a: m.interp(a[::-3], [-inf, inf], [10.0, 10.0]), x)
+        check(lambda m, a: m.interp(a, [0.0, 1.0], [-inf, inf]), x)
+        check(lambda m, a: m.interp(a, xp, fp + 1j * fp[::-1]), x)
+        check(lambda m, a: m.interp(a, xp[1:6], np.array([1 + 1j, inf + 2j, 3 - inf * 1j,
+                                                          4.0, 5j])), x)
+
+
 def test_nanmedian():
     x = make(np.float64, (40, 30))
     x[x < -8] = np.nan
@@ -347,6 +420,32 @@ def test_nanmedian():
         check(lambda m, a: m.nanmedian(a, axis=0), x)
         check(lambda m, a: m.nanmedian(a, axis=1, keepdims=True), x)
     check(lambda m, a: m.nanmedian(a, axis=0), M)
+
+
+@pytest.mark.parametrize("shape", [(40, 31), (700, 60)])
+def test_nanmedian_infinite_values(shape, request):
+    """nanmedian is the median of the valid values: the middle one, or the
+    mean of the two, as NumPy's; a lerp took inf - inf (NaN) next to an
+    infinity: nanmedian([1, 2, inf]) was NaN, NumPy 2."""
+    if shape[0] * shape[1] > 32768:
+        request.getfixturevalue("default_settings")
+    rng = np.random.default_rng(5)
+    for dt in (np.float64, np.float32):
+        a = (rng.random(shape) * 4 - 2).astype(dt)
+        a[rng.random(shape) < 0.3] = np.nan
+        a[rng.random(shape) < 0.1] = np.inf
+        a[rng.random(shape) < 0.1] = -np.inf
+        a[:, 1] = np.nan
+        a[:, 2] = [np.inf] + [np.nan] * (shape[0] - 1)
+        a[:, 3] = np.inf
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore', RuntimeWarning)
+            for ax in (None, 0, 1):
+                check(lambda m, x: m.nanmedian(x, axis=ax), a)
+            check(lambda m, x: m.nanmedian(x[::-2, ::3], axis=0, keepdims=True), a)
+    for v in ([1.0, 2.0, np.inf], [1.0, np.inf, np.inf], [np.inf, np.nan], [-np.inf, np.inf],
+              [1e308, 1e308, np.nan]):
+        check(lambda m, x: m.nanmedian(x), np.array(v))
 
 
 @pytest.mark.parametrize('shape, wrap', [((5, 5), False), ((7, 3), True), ((7, 3), False),
@@ -418,6 +517,32 @@ def test_pad_empty_mode_shape():
     assert nt.pad(nt.ones((3, 4)), ((1, 2), (3, 4)), mode='empty').shape == (6, 11)
 
 
+@pytest.mark.parametrize("big", [False, True])
+def test_pad_dict_width_and_checks(big, request):
+    """pad_width may be a dict {axis: width or (before, after)} (NumPy 2.3);
+    a uint pad_width is refused as NumPy does, and reflect_type is a
+    keyword of reflect and symmetric only (edge and wrap raise)."""
+    if big:
+        request.getfixturevalue("default_settings")
+    a = make(np.float64, (30, 40, 50) if big else (3, 4, 5))
+    for pw in ({-2: (1, 3)}, {0: (5, 2), -1: (3, 4)}, {1: 5}):
+        for mode in ('constant', 'edge', 'reflect', 'wrap'):
+            check(lambda m, x: m.pad(x, pw, mode=mode), a)
+        check(lambda m, x: m.pad(x[::-1], pw, constant_values=7), a)
+    for pw in ({3: 1}, {0: 1.5}, {0: (1, 2, 3)}, np.uint8(1), np.array([1, 2], np.uint16)):
+        with pytest.raises(BaseException) as en:
+            np.pad(a, pw)
+        with pytest.raises(type(en.value)) as eg:
+            nt.pad(nt.asarray(a), pw)
+        assert str(eg.value) == str(en.value)
+    for mode in ('edge', 'wrap', 'reflect', 'symmetric'):
+        raises_or = mode in ('edge', 'wrap')
+        if raises_or:
+            raises_like(lambda m, x: m.pad(x, 1, mode, reflect_type='even'), a[0, 0])
+        else:
+            check(lambda m, x: m.pad(x, 1, mode, reflect_type='even'), a[0, 0])
+
+
 def test_average_weights():
     a = make(np.float64, (40, 60))
     w = np.arange(1.0, 41.0)
@@ -453,12 +578,38 @@ def test_median_more(expr):
     check(lambda m, x, y, z: eval(expr, {'m': m, 'x': x, 'y': y, 'z': z}), a, c, z, rtol=1e-15)
 
 
+def test_poly_functions_keep_poly1d():
+    """polyadd, polysub, polymul, polydiv, polyder and polyint give poly1d
+    results when an argument is a poly1d, as NumPy (ndtile gave arrays:
+    q.coeffs failed); plain coefficients still give ndtile arrays."""
+    b = np.poly1d([2, 6, 6, 1])
+    a = np.poly1d([-1j, 1 + 2j, -(2 + 1j), 1])
+    cases = [('polyadd', (b, a)), ('polysub', (b, [1, 2])), ('polymul', ([1, 2], a)),
+             ('polydiv', (b, a)), ('polydiv', (b, [1.0, 2.0])), ('polyder', (b,)),
+             ('polyder', (b, 2)), ('polyint', (b,)), ('polyint', (a, 2))]
+    for f, args in cases:
+        e, g = getattr(np, f)(*args), getattr(nt, f)(*args)
+        es, gs = (e, g) if isinstance(e, tuple) else ((e,), (g,))
+        assert len(gs) == len(es)
+        for x, y in zip(gs, es):
+            assert type(x) is np.poly1d, (f, type(x))
+            assert x.coeffs.dtype == y.coeffs.dtype
+            np.testing.assert_allclose(x.coeffs, y.coeffs, rtol=1e-13)
+    check(lambda m, u: m.polymul(u, u[::-1]), np.arange(1.0, 6.0))
+    check(lambda m, u: m.polydiv(u, u[:2]), np.arange(1.0, 6.0), rtol=1e-14)
+
+
 def test_roots_poly_piecewise():
     check(lambda m: m.sort(m.roots([1, -6, 11, -6.0])), rtol=1e-12)
     check(lambda m: m.roots([0, 0, 1, 2, 0, 0]), rtol=1e-12)
     check(lambda m: m.poly([1, 2, 3]), rtol=1e-14)
     check(lambda m: m.poly(m.asarray([[1.0, 2], [3, 4]])), rtol=1e-12)
     check(lambda m: m.poly([1 + 1j, 1 - 1j]), rtol=1e-14)
+    # conjugate pairs in any order give real coefficients (NumPy's sorted
+    # comparison); unpaired complex roots keep complex ones
+    check(lambda m: m.poly([1.082j, 2.613j, -2.613j, -1.082j]), rtol=1e-14)
+    check(lambda m: m.poly([2 - 1j, 3, 1 + 5j, 2 + 1j, 1 - 5j]), rtol=1e-13)
+    check(lambda m: m.poly([1j, 2j, -1j]), rtol=1e-14)
     x = np.linspace(-2, 2, 3001)
     check(lambda m, v: m.piecewise(v, [v < 0, v >= 0], [lambda t: -t, lambda t: t * 2]), x)
     check(lambda m, v: m.piecewise(v, [v < -1, v > 1], [0, lambda t: t ** 2, 5.0]), x)

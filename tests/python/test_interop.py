@@ -233,3 +233,48 @@ def test_testing_module_compares_ndtile_arrays():
     assert nt.testing.suppress_warnings is np.testing.suppress_warnings
     from ndtile.testing import assert_equal
     assert_equal(x[5:7], a[5:7])
+
+
+@pytest.mark.parametrize("n", [7, 40000])
+def test_array_method_giving_an_ndtile_array(n, request):
+    """An object whose __array__ returns an ndtile array (code written for
+    `import ndtile as np`) converts as NumPy converts one returning a NumPy
+    array: NumPy itself refuses it ('object __array__ method not producing
+    an array'), so asarray, array and the functions taking array-likes
+    failed. array() copies it."""
+    if n > 32768:
+        request.getfixturevalue("default_settings")
+    base = (np.arange(n, dtype=np.uint64) * 7) % 11
+
+    class Like:
+        def __init__(self, m):
+            self.arr = m.asarray(base)[::-1]
+
+        def __array__(self, dtype=None, copy=None):
+            return self.arr
+
+    a, x = Like(np), Like(nt)
+    assert_same(nt.asarray(x), np.asarray(a))
+    assert_same(nt.asarray(x, dtype=np.float32), np.asarray(a, dtype=np.float32))
+    assert_same(nt.bincount(x), np.bincount(a))
+    assert_same(nt.sort(x), np.sort(a))
+    assert_same(nt.intersect1d(x, [3, 5, 99]), np.intersect1d(a, [3, 5, 99]))
+    src = x.arr
+    c = nt.array(x)
+    c[0] = 100
+    assert int(src[0]) == int(base[-1])
+
+
+def test_testing_module_takes_objects_whose_array_method_gives_ndtile():
+    """ndtile.testing compares an object whose __array__ returns an ndtile
+    array (numpy.testing's np.asarray refused it: 'object __array__ method
+    not producing an array')."""
+    class Like:
+        def __array__(self, dtype=None, copy=None):
+            return nt.arange(40000.0)[::-1]
+    b = np.arange(40000.0)[::-1]
+    nt.testing.assert_array_equal(Like(), b)
+    nt.testing.assert_allclose(nt.asarray(b), Like())
+    nt.testing.assert_equal([Like()], [b])
+    with pytest.raises(AssertionError):
+        nt.testing.assert_array_equal(Like(), b + 1)

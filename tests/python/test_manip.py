@@ -107,6 +107,17 @@ def test_where_one_argument_falls_back():
         assert_same(g, w)
 
 
+def test_diff_n0_returns_its_argument():
+    """diff(a, n=0) is a itself, as in NumPy (a list stays that list; an
+    array is not copied nor wrapped anew)."""
+    lst = [3, 1, 2]
+    assert nt.diff(lst, n=0) is lst
+    x = nt.arange(5.)
+    assert nt.diff(x, n=0) is x
+    v = x[::-2]
+    assert nt.diff(v, n=0) is v
+
+
 def test_flip_diff_isclose_misc():
     a = make(np.float64, (5, 7))
     x = nt.asarray(a)
@@ -193,3 +204,39 @@ def test_small_compositions():
     assert_same(nt.logspace(0, 3, 7), np.logspace(0, 3, 7), 1e-13)
     assert_same(nt.logspace(0, 1, 5, base=2.0, endpoint=False),
                 np.logspace(0, 1, 5, base=2.0, endpoint=False), 1e-13)
+
+
+def test_stack_family_refuses_generators():
+    """NumPy refuses a generator of arrays (TypeError) in concatenate and
+    the stack functions; ndtile consumed it."""
+    for name in ('concatenate', 'stack', 'vstack', 'hstack', 'dstack', 'column_stack'):
+        with pytest.raises(TypeError) as en:
+            getattr(np, name)(np.arange(3) for _ in range(2))
+        with pytest.raises(TypeError) as eg:
+            getattr(nt, name)(nt.arange(3) for _ in range(2))
+        assert str(eg.value) == str(en.value), name
+        # sequences still work: lists, tuples, an array (its rows)
+        a = make(np.float64, (4, 50))
+        x = nt.asarray(a)
+        assert_same(getattr(nt, name)([x, x[::-1]]), getattr(np, name)([a, a[::-1]]))
+        assert_same(getattr(nt, name)(x), getattr(np, name)(a))
+
+
+def test_real_imag_isposinf_of_scalars():
+    """real, imag, isposinf and isneginf of a Python or NumPy scalar give
+    what NumPy gives (the scalar's .real: real(1) is the int 1; a NumPy bool
+    scalar), not a 0-d ndtile array; arrays stay ndtile arrays."""
+    for v in (1, 1.5, 1 + 2j, True, np.float32(2), np.complex64(1 + 1j), np.int8(-3)):
+        for f in ('real', 'imag'):
+            g, e = getattr(nt, f)(v), getattr(np, f)(v)
+            assert type(g) is type(e) and g == e, (f, v, g, e)
+    for v in (np.inf, -np.inf, 1.0, np.float32(-np.inf), 3, np.float64(np.nan)):
+        for f in ('isposinf', 'isneginf'):
+            g, e = getattr(nt, f)(v), getattr(np, f)(v)
+            assert type(g) is type(e) and g == e, (f, v, g, e)
+    a = make(np.complex128, (200, 300))
+    x = nt.asarray(a)
+    assert_same(nt.real(x[::-1]), np.real(a[::-1]))
+    assert_same(nt.imag([1 + 2j, 3]), np.imag([1 + 2j, 3]))
+    assert_same(nt.isposinf(nt.asarray(np.array([np.inf, -np.inf]))),
+                np.isposinf(np.array([np.inf, -np.inf])))

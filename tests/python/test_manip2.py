@@ -144,6 +144,14 @@ def test_along_axis_errors():
          lambda: np.take_along_axis(a, np.zeros((2, 3), int), 2))
     errs(lambda: nt.put_along_axis(x, np.full((2, 3), 5), 1., 1),
          lambda: np.put_along_axis(a.copy(), np.full((2, 3), 5), 1., 1))
+    # boolean indices are refused (IndexError), not cast to 0/1 positions
+    for b in (np.ones((2, 3), bool), np.zeros((2, 1), bool)):
+        errs(lambda: nt.take_along_axis(x, nt.asarray(b), 1),
+             lambda: np.take_along_axis(a, b, 1))
+        errs(lambda: nt.put_along_axis(x, nt.asarray(b), 2., 1),
+             lambda: np.put_along_axis(a.copy(), b, 2., 1))
+    with pytest.raises(IndexError):
+        nt.take_along_axis(nt.ones((200, 300)), nt.ones((200, 300), bool), 0)
 
 
 @pytest.mark.parametrize("dt", DTYPES, ids=NAMES)

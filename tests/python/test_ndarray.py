@@ -126,6 +126,25 @@ def test_squeeze_expand_dims():
         assert_same(nt.expand_dims(x, axis), np.expand_dims(a, axis))
 
 
+@pytest.mark.parametrize("n", [30, 40000])
+def test_clip_two_python_int_bounds(n, request):
+    """Two Python scalar bounds (and where's two scalar branches) each get
+    their own weak 0-d array: the binding's scalar cache could evict and
+    free the first bound for the second (clip(int64, 0, 34) raised
+    'invalid dtype <garbage>', a read of freed memory)."""
+    if n > 32768:
+        request.getfixturevalue("default_settings")
+    a = np.arange(n, dtype=np.int64) % 97 - 20
+    x = nt.asarray(a)
+    for lo in range(0, 40, 3):
+        for hi in (lo, lo + 1, 34, 64, 90):
+            assert_same(nt.clip(x, lo, hi), np.clip(a, lo, hi))
+            assert_same(x[::-2].clip(lo, float(hi)), a[::-2].clip(lo, float(hi)))
+    c = a % 3 == 0
+    for u, v in [(0, 34), (1, 2), (7.5, -1), (True, 3)]:
+        assert_same(nt.where(nt.asarray(c), u, v), np.where(c, u, v))
+
+
 def test_clip_round():
     for dt in DTYPES:
         a = make(dt, (30,))

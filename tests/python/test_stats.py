@@ -32,6 +32,105 @@ def test_nanargmax_nanargmin(dt):
                     getattr(np, f)(a[::-1, ::3], axis=0, keepdims=True))
 
 
+def _warned(fn):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        r = fn()
+    return r, [(x.category, str(x.message)) for x in w]
+
+
+@pytest.mark.parametrize("n", [30, 40000])
+@pytest.mark.parametrize("f", ["nanmin", "nanmax"])
+def test_nanmin_nanmax_all_nan_warning(f, n, request):
+    """An all-NaN slice gives NaN and NumPy's RuntimeWarning ('All-NaN
+    slice encountered' for arrays, '... axis ...' for lists and scalars);
+    ndtile gave the NaN silently."""
+    if n > 32768:
+        request.getfixturevalue("default_settings")
+    for dt in (np.float32, np.float64, np.complex128):
+        a = make(dt, (3, n))
+        a[1] = np.nan
+        x = nt.asarray(a)
+        for kw in ({}, {'axis': 1}, {'axis': 0}, {'axis': 1, 'keepdims': True}):
+            r, w = _warned(lambda: getattr(nt, f)(x, **kw))
+            e, we = _warned(lambda: getattr(np, f)(a, **kw))
+            assert_same(r, e)
+            assert w == we, (kw, w, we)
+        for v in (a[1], a[1, ::-7], a[1, :1].reshape(())):
+            r, w = _warned(lambda: getattr(nt, f)(nt.asarray(v)))
+            e, we = _warned(lambda: getattr(np, f)(v))
+            assert w == we and len(we) == 1
+        r, w = _warned(lambda: getattr(nt, f)(x, axis=1, initial=3.0))
+        e, we = _warned(lambda: getattr(np, f)(a, axis=1, initial=3.0))
+        assert w == we
+    for v in ([np.nan, np.nan], np.float64(np.nan)):
+        r, w = _warned(lambda: getattr(nt, f)(v))
+        e, we = _warned(lambda: getattr(np, f)(v))
+        assert w == we and len(we) == 1
+    r, w = _warned(lambda: getattr(nt, f)(nt.arange(5)))
+    assert w == [] and r == (0 if f == 'nanmin' else 4)
+
+
+@pytest.mark.parametrize("n", [4, 4000])
+def test_nan_quantiles_warn_once_per_all_nan_line(n, request):
+    """nanmedian, nanquantile and nanpercentile warn 'All-NaN slice
+    encountered' once per all-NaN line, as NumPy's per-line loop does (once
+    for a full reduction); ndtile warned once per call."""
+    if n > 1000:
+        request.getfixturevalue("default_settings")
+    a = np.full((3, n, 5), np.nan)
+    a[0, 0] = 1.0
+    a[1, 2, 3] = 2.0
+    x = nt.asarray(a)
+    for f, args in (('nanmedian', ()), ('nanquantile', (0.3,)), ('nanpercentile', ([30, 60],))):
+        for ax in (None, 0, 2, -2, (0, 1), (0, 2)):
+            r, w = _warned(lambda: getattr(nt, f)(x, *args, axis=ax))
+            e, we = _warned(lambda: getattr(np, f)(a, *args, axis=ax))
+            assert w == we, (f, ax, len(w), len(we))
+            assert_same(r, e)
+        r, w = _warned(lambda: getattr(nt, f)(nt.asarray(a[2]), *args))
+        e, we = _warned(lambda: getattr(np, f)(a[2], *args))
+        assert w == we and len(w) == 1
+
+
+def _runtime_messages(fn):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        r = fn()
+    return r, [str(x.message) for x in w if x.category is RuntimeWarning
+               and 'encountered' not in str(x.message)]
+
+
+@pytest.mark.parametrize("big", [False, True])
+def test_mean_var_of_no_elements_warn(big, request):
+    """mean of no elements warns 'Mean of empty slice', var/std with ddof >=
+    the count 'Degrees of freedom <= 0 for slice' (NumPy's RuntimeWarnings,
+    before the NaN); median of no elements is that mean (it fell back to
+    NumPy with a fallback warning). ndtile gave the NaN with only the
+    divide's warning."""
+    if big:
+        request.getfixturevalue("default_settings")
+    n = 40000 if big else 30
+    cases = [(np.zeros(0), {}), (np.zeros((0, n)), {'axis': 0}), (np.zeros((0, n)), {'axis': 1}),
+             (np.zeros((n, 0), np.int32), {'axis': 1, 'keepdims': True}),
+             (np.ones((n, 1)), {'axis': 1, 'ddof': 1}), (np.ones(1), {'ddof': 1}),
+             (np.ones(n), {'ddof': 1}), (np.ones((2, n)), {'axis': 0, 'ddof': 2.0}),
+             (np.zeros((0, 3)), {'axis': (0, 1)})]
+    for a, kw in cases:
+        x = nt.asarray(a)
+        for f in ('mean', 'var', 'std', 'median'):
+            k = {k: v for k, v in kw.items() if k != 'ddof' or f in ('var', 'std')}
+            if f == 'median' and (a.size or isinstance(k.get('axis'), tuple)):
+                continue
+            r, w = _runtime_messages(lambda: getattr(nt, f)(x, **k))
+            e, we = _runtime_messages(lambda: getattr(np, f)(a, **k))
+            assert w == we, (f, a.shape, kw, w, we)
+            assert_same(r, e)
+            if f in ('mean', 'var'):
+                r, w = _runtime_messages(lambda: getattr(x, f)(**k))
+                assert w == we, (f, 'method', a.shape, kw)
+
+
 def test_nanarg_errors():
     a = np.array([[np.nan, 1.0], [np.nan, np.nan]])
     x = nt.asarray(a)
@@ -40,6 +139,14 @@ def test_nanarg_errors():
         errs(lambda: getattr(nt, f)(x, axis=1), lambda: getattr(np, f)(a, axis=1))
         errs(lambda: getattr(nt, f)(x, axis=2), lambda: getattr(np, f)(a, axis=2))
         errs(lambda: getattr(nt, f)(nt.zeros(0)), lambda: getattr(np, f)(np.zeros(0)))
+        # an empty input: argmin's error, not the all-NaN one
+        for ax in (0, None):
+            with pytest.raises(ValueError) as en:
+                getattr(np, f)(np.zeros((0, 3)), axis=ax)
+            with pytest.raises(ValueError) as eg:
+                getattr(nt, f)(nt.zeros((0, 3)), axis=ax)
+            assert str(eg.value) == str(en.value)
+        assert_same(getattr(nt, f)(nt.zeros((0, 3)), axis=1), getattr(np, f)(np.zeros((0, 3)), axis=1))
     with pytest.raises(ValueError, match="All-NaN slice encountered"):
         nt.nanargmin(nt.asarray(np.full(3, np.nan)))
     out = nt.zeros(2, dtype=np.int64)
@@ -164,6 +271,47 @@ def test_gradient_spacing_and_errors():
     errs(lambda: nt.gradient(x, np.ones((12, 2)), 1.0),
          lambda: np.gradient(a, np.ones((12, 2)), 1.0))
     errs(lambda: nt.gradient(x, axis=2), lambda: np.gradient(a, axis=2))
+
+
+@pytest.mark.parametrize("n", [18, 40002])
+def test_gradient_zero_d_array_spacing(n, request):
+    """A 0-d array spacing is a uniform step, as a Python float is (it was
+    taken for coordinates and sliced: IndexError)."""
+    if n > 32768:
+        request.getfixturevalue("default_settings")
+    a = make(np.float64, (n,))
+    x = nt.asarray(a)
+    for eo in (1, 2):
+        assert_same(nt.gradient(x, nt.asarray(0.25), edge_order=eo),
+                    np.gradient(a, np.array(0.25), edge_order=eo), rtol=1e-12)
+        assert_same(nt.gradient(x[::-3], nt.asarray(2.0), edge_order=eo),
+                    np.gradient(a[::-3], np.array(2.0), edge_order=eo), rtol=1e-12)
+    b = make(np.float32, (6, n // 6))
+    assert_same(nt.gradient(nt.asarray(b), nt.asarray(1.5)),
+                np.gradient(b, np.array(1.5)), rtol=1e-6)
+    assert_same(nt.gradient(nt.asarray(b), nt.asarray(1.5), np.arange(n // 6) ** 1.5),
+                np.gradient(b, np.array(1.5), np.arange(n // 6) ** 1.5), rtol=1e-5)
+
+
+@pytest.mark.parametrize("n", [5, 200])
+def test_cov_one_observation_rowvar_false(n, request):
+    """rowvar=False transposes any 2-d m, a (1, n) one too (n variables of
+    one observation: an (n, n) result, NaN for ddof=1); the empty result
+    is float64 whatever dtype= says, as in NumPy."""
+    if n * n > 32768:
+        request.getfixturevalue("default_settings")
+    a = make(np.float64, (1, n))
+    x = nt.asarray(a)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for ddof in (0, 1):
+            assert_same(nt.cov(x, rowvar=False, ddof=ddof), np.cov(a, rowvar=False, ddof=ddof),
+                        rtol=1e-12)
+            assert_same(nt.cov(x.T, ddof=ddof), np.cov(a.T, ddof=ddof), rtol=1e-12)
+        assert_same(nt.cov(x[:, ::-1], rowvar=False, bias=True),
+                    np.cov(a[:, ::-1], rowvar=False, bias=True), rtol=1e-12)
+        assert_same(nt.cov(nt.zeros((0, 3)), dtype=np.float32),
+                    np.cov(np.zeros((0, 3)), dtype=np.float32))
 
 
 def test_registered_native():

@@ -629,3 +629,140 @@ def test_module_functions_call_the_subclass_methods():
         return [(tname(r), val(r), getattr(r, 'info', getattr(r, 'unit', 'missing')))
                 for r in res]
     check(f)
+
+
+@pytest.mark.parametrize("n", [3, 200])
+def test_nanmin_nanmax_of_a_subclass_instance(n):
+    """nanmin/nanmax of a subclass instance: ndarray has no such method, so
+    NumPy reduces the instance itself (NaNs left out, all-NaN lines NaN with
+    'All-NaN axis encountered'); the result is of the instance's class.
+    ndtile called a.nanmin(): AttributeError."""
+    import warnings
+    res = {}
+    for name, xp in MODS.items():
+        class Mine(xp.ndarray):
+            pass
+        m = xp.asarray(numpy.arange(n * n, dtype=float).reshape(n, n)[::-1]).view(Mine)
+        m[1] = numpy.nan
+        out = []
+        for f in ('nanmin', 'nanmax'):
+            for kw in ({'axis': 0}, {'axis': 1}, {}, {'axis': 1, 'keepdims': True}):
+                with warnings.catch_warnings(record=True) as w:
+                    warnings.simplefilter('always')
+                    r = getattr(xp, f)(m, **kw)
+                out.append((tname(r), r.shape, numpy.asarray(r).tolist(),
+                            [str(x.message) for x in w]))
+        res[name] = out
+    assert repr(res['ndtile']) == repr(res['numpy'])
+
+
+def test_nansum_nancumsum_of_a_subclass_instance():
+    """nansum, nanprod, nancumsum and nancumprod of a subclass instance:
+    results of its class with NumPy's values (ndtile called a.nansum():
+    AttributeError)."""
+    res = {}
+    for name, xp in MODS.items():
+        class Mine(xp.ndarray):
+            pass
+        m = xp.asarray(numpy.arange(1.0, 401.0).reshape(20, 20) / 100).view(Mine)
+        m[1, ::3] = numpy.nan
+        out = []
+        for f in ('nansum', 'nanprod', 'nancumsum', 'nancumprod'):
+            for kw in ({'axis': 0}, {}, {'axis': 1}):
+                r = getattr(xp, f)(m, **kw)
+                out.append((f, tname(r), r.shape, numpy.asarray(r).tolist()))
+        res[name] = out
+    assert repr(res['ndtile']) == repr(res['numpy'])
+
+
+def test_insert_delete_average_keep_the_subclass():
+    """insert, delete and average of a subclass instance (average also of
+    subclass weights) return its class, as NumPy wraps its results; ndtile
+    gave plain arrays for insert and delete."""
+    res = {}
+    for name, xp in MODS.items():
+        class Mine(xp.ndarray):
+            pass
+        a = xp.asarray(numpy.arange(600).reshape(20, 30)).view(Mine)
+        w = xp.asarray(numpy.arange(1.0, 601.0).reshape(20, 30)).view(Mine)
+        rs = [xp.insert(a, 0, [7]), xp.insert(a, [], []), xp.insert(a, [1, 5], 9, axis=1),
+              xp.delete(a, 0), xp.delete(a, [0, 3], axis=1), xp.delete(a[::-1], slice(2, 9), 0),
+              xp.average(a), xp.average(a, axis=0, weights=w),
+              *xp.average(a, weights=w[0], axis=1, returned=True),
+              xp.average(xp.ones((20, 30)), weights=w)]
+        res[name] = [(tname(r), numpy.asarray(r).tolist()) for r in rs]
+    assert repr(res['ndtile']) == repr(res['numpy'])
+
+
+def test_median_unique_keep_the_subclass():
+    """median (a NaN result too) and unique's values and first indices of a
+    subclass instance are of its class, as NumPy's; the inverse and counts
+    are plain. ndtile gave plain arrays and NumPy scalars."""
+    res = {}
+    for name, xp in MODS.items():
+        class Mine(xp.ndarray):
+            pass
+        rs = []
+        for v in ([1.0, 2.0, 3.0], [1.0, numpy.nan, 3.0], numpy.nan, 0.0):
+            rs.append(xp.median(xp.asarray(numpy.array(v)).view(Mine)))
+        m = xp.asarray(numpy.arange(40000.0).reshape(200, 200) % 7).view(Mine)
+        rs += [xp.median(m, axis=0), xp.median(m[::-3], axis=1, keepdims=True)]
+        rs += list(xp.unique(m, return_index=True, return_inverse=True, return_counts=True))
+        rs += [xp.unique(m[:, 0])]
+        res[name] = [(tname(r), numpy.asarray(r).tolist()) for r in rs]
+    assert repr(res['ndtile']) == repr(res['numpy'])
+
+
+def test_nanmean_nanvar_nanargmin_keep_the_subclass():
+    """nanmean, nanvar, nanstd (any axis) and nanargmin/nanargmax (along an
+    axis; a full one is NumPy's int) of a subclass instance are of its
+    class, as NumPy's; ndtile gave plain arrays."""
+    res = {}
+    for name, xp in MODS.items():
+        class Mine(xp.ndarray):
+            pass
+        m = xp.asarray(numpy.arange(400.0).reshape(20, 20) % 9).view(Mine)
+        m[1, ::3] = numpy.nan
+        out = []
+        for f in ('nanmean', 'nanvar', 'nanstd', 'nanargmin', 'nanargmax'):
+            for kw in ({'axis': 0}, {'axis': 1}, {}, {'axis': 0, 'keepdims': True}):
+                r = getattr(xp, f)(m, **kw)
+                out.append((f, tname(r), numpy.asarray(r).tolist()))
+        res[name] = out
+    assert repr(res['ndtile']) == repr(res['numpy'])
+
+
+def test_apply_along_axis_keeps_the_results_class():
+    """apply_along_axis stacks the results in the class of the first
+    function result (NumPy wraps with it): a subclass instance's lines give
+    a subclass result; ndtile gave a plain array."""
+    res = {}
+    for name, xp in MODS.items():
+        class Mine(xp.ndarray):
+            pass
+        m = xp.asarray(numpy.arange(600).reshape(20, 30)).view(Mine)
+        rs = [xp.apply_along_axis(lambda r: r * 2, 0, m),
+              xp.apply_along_axis(lambda r: r[::-1], 1, m[::-1]),
+              xp.apply_along_axis(lambda r: r[:, None] * r[None, :2], 1, m),
+              xp.apply_along_axis(lambda r: r.sum(), 1, xp.asarray(numpy.ones((4, 3))))]
+        res[name] = [(tname(r), numpy.asarray(r).tolist()) for r in rs]
+    assert repr(res['ndtile']) == repr(res['numpy'])
+
+
+def test_as_strided_and_sliding_window_subok():
+    """as_strided and sliding_window_view of a subclass instance: a view of
+    its class (finalized from it) with subok=True, a plain array without,
+    as NumPy's; ndtile ignored subok=True."""
+    res = {}
+    for name, xp in MODS.items():
+        class Mine(xp.ndarray):
+            def __array_finalize__(self, obj):
+                self.info = getattr(obj, 'info', 'fresh')
+        m = xp.asarray(numpy.arange(40.0)).view(Mine)
+        m.info = 'mine'
+        st = xp.lib.stride_tricks
+        rs = [st.as_strided(m, shape=(5,), strides=(2 * m.itemsize,)),
+              st.as_strided(m, shape=(5,), strides=(2 * m.itemsize,), subok=True),
+              st.sliding_window_view(m, 4), st.sliding_window_view(m, 4, subok=True)]
+        res[name] = [(tname(r), getattr(r, 'info', None), numpy.asarray(r).tolist()) for r in rs]
+    assert repr(res['ndtile']) == repr(res['numpy'])

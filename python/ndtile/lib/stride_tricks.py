@@ -53,7 +53,17 @@ def as_strided(x, shape=None, strides=None, subok=False, writeable=True):
     r = _core.as_strided(a, a._offset, shape, tuple(s // ssz for s in strides))
     if not writeable:
         r._set_writeable(False)
-    return r
+    return _subok(r, x, subok)
+
+
+def _subok(r, x, subok):
+    """NumPy's subok: the view of a subclass instance x is of its class
+    (finalized from x) with subok=True, a plain array without."""
+    if type(x) is _C.ND or not isinstance(x, _Array):
+        return r
+    if subok:
+        return _C.subclass_like(r if type(r) is _C.ND else r._view(), x)
+    return r if type(r) is _C.ND else r._view()
 
 
 def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=False):
@@ -74,7 +84,7 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
     r = _core.as_strided(a, a._offset, v.shape, v.strides)
     if not writeable:
         r._set_writeable(False)
-    return r
+    return _subok(r, x, subok)
 
 
 def __getattr__(name):
