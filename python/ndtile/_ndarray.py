@@ -80,6 +80,7 @@ class flatiter:
 
 # NumPy's flag bits (ndarray.flags.num); _core.Array._flags gives the first five
 _C, _F, _OWNDATA, _ALIGNED, _WRITEABLE, _WRITEBACKIFCOPY = 0x1, 0x2, 0x4, 0x100, 0x400, 0x2000
+_NP_FLAGS = type(_np.empty(0).flags)
 _FLAG_KEYS = {
     'C': 'c_contiguous', 'C_CONTIGUOUS': 'c_contiguous', 'CONTIGUOUS': 'c_contiguous',
     'F': 'f_contiguous', 'F_CONTIGUOUS': 'f_contiguous', 'FORTRAN': 'f_contiguous',
@@ -143,6 +144,8 @@ class flagsobj:
         self._set(name, value)
 
     def __eq__(self, other):
+        if type(other) is _NP_FLAGS:
+            return self._f == other.num   # NumPy's flags of a NumPy array: the same bits
         if not isinstance(other, flagsobj):
             return NotImplemented
         return self._f == other._f
