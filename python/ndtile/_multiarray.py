@@ -132,12 +132,13 @@ def _like_shape(a, shape):
 
 
 def _like_order(a, order, shape):
-    """NumPy's layout of a *_like result: 'F' is F; 'K' and 'A' follow a
-    Fortran-ordered prototype (when the shape is its own)."""
+    """NumPy's layout of a *_like result: 'F' is F; 'A' follows a
+    Fortran-ordered prototype whatever shape= asks, 'K' only when the
+    result has the prototype's number of axes (its strides' order)."""
     if order in ('F', 'f'):
         return 'F'
-    if order in ('K', 'A', 'k', 'a', None) and shape is None and isinstance(a, Array) and \
-            _O.is_f_only(a):
+    if order in ('K', 'A', 'k', 'a', None) and isinstance(a, Array) and _O.is_f_only(a) and \
+            (order in ('A', 'a') or shape is None or len(_shape(shape)) == a.ndim):
         return 'F'
     return 'C'
 

@@ -43,6 +43,35 @@ def test_like_functions():
         assert_same(nt.zeros_like(x, shape=(2,)), np.zeros_like(a, shape=(2,)))
 
 
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_like_functions_layout_with_shape(big):
+    # NumPy's layout of a *_like result given shape=: 'A' follows a
+    # Fortran-ordered prototype whatever the new shape, 'K' only when the new
+    # shape has the prototype's number of axes; a C-ordered or strided
+    # prototype gives C order
+    n = 300 if big else 6
+    protos = [lambda m: m.zeros((n, 4), order='F'),
+              lambda m: m.arange(24.0 * n).reshape(2, 3, 4 * n).T,
+              lambda m: m.zeros((n, 3))[::-1], lambda m: m.zeros((n, 3), dtype=m.int16)]
+    shapes = [None, (n,), (2, n), (n, 3, 2), (2, 2, n, 2)]
+
+    def layout(r):
+        return (r.shape, r.dtype, r.flags.c_contiguous, r.flags.f_contiguous)
+
+    for proto in protos:
+        p, x = proto(np), proto(nt)
+        assert layout(x) == layout(p)
+        for s in shapes:
+            for o in 'CFAK':
+                for f, args in (('empty_like', ()), ('zeros_like', ()), ('ones_like', ()),
+                                ('full_like', (2.5,))):
+                    want = getattr(np, f)(p, *args, shape=s, order=o)
+                    got = getattr(nt, f)(x, *args, shape=s, order=o)
+                    assert layout(got) == layout(want), (f, p.shape, s, o)
+                    if f != 'empty_like':
+                        assert_same(got, want)
+
+
 def test_array_from_python_objects():
     for obj in [1, 2.5, True, 1 + 2j, [1, 2, 3], [[1.0, 2], [3, 4]], (1, 2), [[True]],
                 [], [[], []], [1, 2.5, 3j], [2**63], np.float32(3), [np.int8(1), np.int8(2)]]:
