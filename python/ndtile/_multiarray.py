@@ -368,6 +368,11 @@ def fromiter(iter, dtype=_NoValue, count=-1, *, like=None):
 def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
     if casting != "same_kind":
         D.check_casting(casting)
+    if type(arrays) in (list, tuple) and len(arrays) > 2**31 - 1:
+        # NumPy's limit, checked before the sequence is copied (a list of
+        # 2**31 arrays would double memory)
+        raise ValueError(f"concatenate() only supports up to {2**31 - 1} arrays but got "
+                         f"{len(arrays)}.")
     arrays = list(arrays)
     if out is not None and dtype is not None:
         raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both "
