@@ -148,6 +148,33 @@ def test_linspace():
         nt.linspace(0, 1, -1)
 
 
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_linspace_subnormal_distance_and_float32_bounds(big):
+    # NumPy: when (stop - start) / div underflows to zero it takes
+    # (i / div) * (stop - start) (a subnormal distance gave all zeros), and
+    # float32 bounds (NumPy scalars; Python scalars beside them are weak)
+    # make it compute in float32, whatever dtype= asks
+    n = 40000 if big else 10
+    tiny64 = np.nextafter(0.0, 1.0) * 5
+    tiny32 = np.nextafter(np.float32(0), np.float32(1)) * 5
+    cases = [(0.0, tiny64), (tiny64, 0.0), (-tiny64, tiny64), (0, 3e-323),
+             (0, tiny32), (tiny32, 0), (-tiny32, tiny32),
+             (np.float32(-1303.1572), np.float32(905.3559)), (np.float32(0.1), 7),
+             (2.5, np.float32(1e4)), (np.float32(3), np.float32(3))]
+    for start, stop in cases:
+        for endpoint in (True, False):
+            for dt in (None, np.float64, np.float32, np.int32):
+                for num in (n, 7, 1):
+                    want = np.linspace(start, stop, num, endpoint=endpoint, dtype=dt)
+                    got = nt.linspace(start, stop, num, endpoint=endpoint, dtype=dt)
+                    assert_same(got, want)
+            r, step = nt.linspace(start, stop, n, endpoint=endpoint, retstep=True)
+            r0, step0 = np.linspace(start, stop, n, endpoint=endpoint, retstep=True)
+            assert_same(r, r0)
+            assert step == step0 and np.asarray(step).dtype == np.asarray(step0).dtype
+    assert bool(nt.any(nt.linspace(0, tiny64, 10, endpoint=False)))
+
+
 def test_eye_identity():
     for args in [(3,), (3, 4), (4, 3), (5, 5, 1), (5, 5, -2), (3, 4, 10), (0,), (60, 70, 3)]:
         assert_same(nt.eye(*args), np.eye(*args))
