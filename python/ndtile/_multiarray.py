@@ -89,7 +89,7 @@ def _like_order_check(order):
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got '{order}')")
 
 
-def empty(shape, dtype=float, order='C', *, device=None, like=None):
+def empty(shape, dtype=None, order='C', *, device=None, like=None):
     if device is not None:
         _device(device)
     c = D.code_of(dtype)
@@ -102,7 +102,7 @@ def empty(shape, dtype=float, order='C', *, device=None, like=None):
     return _core.empty(shape if type(shape) is tuple else _shape(shape), c)
 
 
-def zeros(shape, dtype=float, order='C', *, device=None, like=None):
+def zeros(shape, dtype=None, order='C', *, device=None, like=None):
     if device is not None:
         _device(device)
     c = D.code_of(dtype)

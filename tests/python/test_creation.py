@@ -175,6 +175,36 @@ def test_linspace_subnormal_distance_and_float32_bounds(big):
     assert bool(nt.any(nt.linspace(0, tiny64, 10, endpoint=False)))
 
 
+def test_dtype_classes_as_dtype():
+    # NumPy takes a DType class (numpy.dtypes.Int8DType) for dtype= as its
+    # scalar type, unsized for the flexible ones (full(2, 0, StrDType) is
+    # <U1); numpy.dtype() of the class itself is object, which ndtile used
+    # (full, astype, array gave object arrays)
+    import inspect
+    classes = [np.dtypes.Int8DType, np.dtypes.Float64DType, np.dtypes.Float32DType,
+               np.dtypes.Complex128DType, np.dtypes.BoolDType, np.dtypes.UInt16DType,
+               np.dtypes.StrDType, np.dtypes.BytesDType]
+    a = make(np.float64, (3000,))
+    x = nt.asarray(a)
+    for dt in classes:
+        for f in (lambda m, v: m.full(5, 1, dtype=dt), lambda m, v: m.full((40, 60), 7, dtype=dt),
+                  lambda m, v: v.astype(dt), lambda m, v: v[::-3].astype(dt),
+                  lambda m, v: m.array([1, 2], dtype=dt), lambda m, v: m.asarray([0, 3], dtype=dt),
+                  lambda m, v: m.zeros(3, dtype=dt), lambda m, v: m.ones((2, 3), dtype=dt),
+                  lambda m, v: m.full_like(v, 2, dtype=dt), lambda m, v: m.zeros_like(v, dtype=dt)):
+            want, got = f(np, a), f(nt, x)
+            if want.dtype.kind in 'SU':
+                assert got.dtype == want.dtype and np.array_equal(np.asarray(got), want)
+            else:
+                assert_same(got, want)
+        assert nt.empty(4, dtype=dt).dtype == np.empty(4, dtype=dt).dtype
+    # NumPy's signatures: dtype=None is float64
+    for name in ('empty', 'zeros', 'ones', 'full'):
+        assert inspect.signature(getattr(nt, name)).parameters['dtype'].default is None
+    assert_same(nt.empty(0, None), np.empty(0, None))
+    assert_same(nt.zeros((2, 3), None, 'F'), np.zeros((2, 3), None, 'F'))
+
+
 def test_eye_identity():
     for args in [(3,), (3, 4), (4, 3), (5, 5, 1), (5, 5, -2), (3, 4, 10), (0,), (60, 70, 3)]:
         assert_same(nt.eye(*args), np.eye(*args))
