@@ -329,3 +329,33 @@ def test_advanced_assignment_value_with_more_dims():
             assert res[1] == res[0], (shape, key, vshape)
         else:
             assert_same(res[1], res[0])
+
+
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_index_outside_intp_and_float_slice_order(big):
+    # NumPy: an integer index in [2**63, 2**64) is OverflowError, further out
+    # IndexError (ndtile's binding handed such keys back to Python, which
+    # recursed: RecursionError), for reads and writes; a float among the
+    # components is the IndexError even after a slice with float bounds,
+    # which alone is a TypeError
+    n = 300 if big else 3
+    a = np.arange(n * 4).reshape(n, 4)
+    keys = [1 << 64, (0, 1 << 64), (1 << 63,), 1 << 63, (0, 1 << 63), -(1 << 63) - 1,
+            np.uint64(1 << 63), (Ellipsis, 1 << 64), (None, 1 << 63), ([0], 1 << 64),
+            ([0, 1], 1 << 63), (slice(0.0, None), 0.0), (slice(0.0, None),), slice(0.0, None),
+            (slice(0.0, None), [0, 1]), (0.0, slice(1.0, None)), (slice(None, 1 << 64),),
+            (slice(None, None, 1 << 64), 1), (slice(1, None, -1), slice(None, 2.5))]
+    for k in keys:
+        for write in (False, True):
+            res = []
+            for m in (np, nt):
+                x = m.asarray(a.copy())
+                try:
+                    if write:
+                        x[k] = -7
+                        res.append(('ok', np.asarray(x).tolist()))
+                    else:
+                        res.append(('ok', np.asarray(x[k]).tolist()))
+                except Exception as e:       # noqa: BLE001 (compared with NumPy's)
+                    res.append((type(e), str(e)))
+            assert res[0] == res[1], (k, write)
