@@ -226,7 +226,11 @@ def _split_out(args, nin, out):
             raise TypeError("cannot specify 'out' as both a positional and keyword argument")
         out = args[nin:]
         args = args[:nin]
+        if any(isinstance(o, tuple) for o in out):
+            raise TypeError("return arrays must be of ArrayType")     # NumPy's words
     if isinstance(out, tuple):
+        if not out:
+            raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
         if len(out) == 1:
             out = out[0]
         elif all(o is None for o in out):

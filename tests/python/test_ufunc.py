@@ -433,3 +433,22 @@ def test_fallback_ufuncs_still_work(fallback_warnings):
         # (add.reduceat is native now: bitwise_and has no native reduce)
         assert_same(nt.bitwise_and.reduceat(y, [0, 5, 10]),
                     np.bitwise_and.reduceat(b, [0, 5, 10]))
+
+
+def test_out_empty_tuple_and_positional_tuple():
+    # NumPy: out=() is a ValueError (one entry per output), not "no out";
+    # a positional out that is itself a tuple is a TypeError
+    cases = [lambda m, a, o: m.add(a, 2, out=()), lambda m, a, o: m.frexp(a, out=()),
+             lambda m, a, o: m.divmod(a, 2, out=()), lambda m, a, o: m.add(a, 2, (o,)),
+             lambda m, a, o: m.frexp(a, (o, None)), lambda m, a, o: m.negative(a, (o,))]
+    for n in (1, 40000):
+        a = np.linspace(0.5, 3, n)
+        for f in cases:
+            with pytest.raises(Exception) as en:
+                f(np, a, np.empty(n))
+            with pytest.raises(type(en.value)) as eg:
+                f(nt, nt.asarray(a), nt.empty(n))
+            assert str(eg.value) == str(en.value)
+    x, o = nt.asarray(np.arange(5.0)), nt.empty(5)
+    assert nt.add(x, 1, out=(o,)) is o and nt.add(x, 1, o) is o
+    assert_same(nt.add(x, 1, out=(None,)), np.add(np.arange(5.0), 1))
