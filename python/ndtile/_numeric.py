@@ -208,11 +208,18 @@ def array_equal(a1, a2, equal_nan=False):
 
 
 def array_equiv(a1, a2):
-    x, y = C.asarray(a1), C.asarray(a2)
+    try:
+        x, y = C.asarray(a1), C.asarray(a2)
+    except Exception:
+        return False
     try:
         _core.broadcast_shapes([x.shape, y.shape])
     except ValueError:
         return False
+    if not isinstance(x, Array) or not isinstance(y, Array):
+        # a dtype ndtile does not hold (str, object): NumPy's answer (False
+        # where == has no loop, as array_equal)
+        return _np.array_equiv(C.to_np_tree(x), C.to_np_tree(y))
     return builtins.bool(_fromnumeric.all(_umath.UFUNCS['equal'](x, y)))
 
 
@@ -242,6 +249,10 @@ def outer(a, b, out=None):
 
 
 def astype(x, dtype, /, *, copy=True, device=None):
+    if not isinstance(x, (Array, _np.ndarray, _np.generic)):
+        if _np.isscalar(x):
+            return x.astype(dtype, copy=copy)     # NumPy's AttributeError (1.5.astype)
+        raise TypeError(f"Input should be a NumPy array or scalar. It is a {type(x)} instead.")
     x = C.asnd(x) if not isinstance(x, _np.ndarray) else x
     return x.astype(dtype, copy=copy)
 

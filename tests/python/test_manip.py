@@ -146,6 +146,31 @@ def test_isclose_weak_scalars_and_invalid_tolerances(big):
         nt.isclose(x, x, atol=1.0, rtol=nt.zeros(n))
 
 
+def test_array_equiv_foreign_dtypes_and_astype_function_inputs():
+    # NumPy's array_equiv compares with ==, which is False where no loop
+    # exists (a str array and an int array; ndtile raised the ufunc's no-loop
+    # error); the astype function takes arrays and NumPy scalars only
+    # (TypeError for a list, NumPy's AttributeError for a Python float)
+    big = make(np.int64, (40000,))
+    cases = [(np.array("foo"), np.array(1)), (np.array(["a", "b"]), np.array(["a", "b"])),
+             (np.array(["a", "b"]), big[:2]), ([1, 2], [[1, 2], [1, 2]]), (big, big[::-1]),
+             (big, big.copy()), (np.arange(3), np.arange(4))]
+    for x, y in cases:
+        want = np.array_equiv(x, y)
+        for cx in (lambda v: v, lambda v: nt.asarray(v) if v.dtype.kind in 'iufcb' else v):
+            xx = cx(np.asarray(x))
+            assert nt.array_equiv(xx, y) is want
+            assert nt.array_equal(xx, y) is np.array_equal(x, y)
+    for bad, exc in (([1, 2], TypeError), ((1.0, 2.0), TypeError), (1.5, AttributeError)):
+        with pytest.raises(exc) as en:
+            np.astype(bad, np.float32)
+        with pytest.raises(exc) as eg:
+            nt.astype(bad, np.float32)
+        assert str(eg.value) == str(en.value)
+    assert_same(nt.astype(nt.asarray(big), np.int8), np.astype(big, np.int8))
+    assert float(nt.astype(np.float64(1.5), np.float32)) == 1.5
+
+
 def test_flip_diff_isclose_misc():
     a = make(np.float64, (5, 7))
     x = nt.asarray(a)
