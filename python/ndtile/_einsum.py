@@ -155,6 +155,10 @@ def _from_sublists(operands):
 def einsum(*operands, out=None, optimize=False, dtype=None, order='K', casting='safe'):
     if len(operands) > 1 and not isinstance(operands[0], str):
         operands = _from_sublists(operands)        # the sublist form
+    if out is not None and not isinstance(out, (Array, _np.ndarray)):
+        raise TypeError("keyword parameter out must be an array for einsum")
+    if isinstance(optimize, (list, tuple)) and operands:
+        einsum_path(*operands, optimize=optimize)   # NumPy's RuntimeError for a bad path
     if not operands or not isinstance(operands[0], str) or order not in ('K', 'C', 'A'):
         return F.call("einsum (sublist form or order)", _np.einsum, operands,
                       {'out': out, 'optimize': optimize, 'dtype': dtype, 'order': order,

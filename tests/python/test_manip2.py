@@ -344,6 +344,21 @@ def test_einsum_sublist_form(big):
     errs(lambda: nt.einsum_path(""), lambda: np.einsum_path(""))
 
 
+def test_einsum_out_type_and_explicit_path_checked():
+    # NumPy: out= that is not an array is a TypeError; an explicit path
+    # that does not fit the operands is a RuntimeError (ndtile ignored it)
+    a, b, c = (make(np.float64, s, seed=i) for i, s in enumerate([(3, 4), (4, 5), (5, 2)]))
+    x, y, z = nt.asarray(a), nt.asarray(b), nt.asarray(c)
+    errs(lambda: nt.einsum('ij,jk', x, y, out='test'), lambda: np.einsum('ij,jk', a, b, out='test'))
+    errs(lambda: nt.einsum('i', x[0], out=[0, 0, 0, 0]), lambda: np.einsum('i', a[0], out=[0, 0, 0, 0]))
+    for path in (['einsum_path', (0, 1)], ['einsum_path', (0,), (0, 1)]):
+        errs(lambda: nt.einsum('ij,jk,kl', x, y, z, optimize=path),
+             lambda: np.einsum('ij,jk,kl', a, b, c, optimize=path))
+    assert_same(nt.einsum('ij,jk,kl', x, y, z, optimize=['einsum_path', (0, 1), (0, 1)]),
+                np.einsum('ij,jk,kl', a, b, c, optimize=['einsum_path', (0, 1), (0, 1)]),
+                rtol=1e-13)
+
+
 CORR_DTYPES = [np.bool_, np.int8, np.int32, np.int64, np.uint16, np.uint64, np.float32,
                np.float64, np.complex64, np.complex128]
 
