@@ -359,3 +359,46 @@ def test_index_outside_intp_and_float_slice_order(big):
                 except Exception as e:       # noqa: BLE001 (compared with NumPy's)
                     res.append((type(e), str(e)))
             assert res[0] == res[1], (k, write)
+
+
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_flat_iterator_keys_as_numpy_reads_them(big):
+    # a.flat has its own key rules in NumPy 2.4, not an array's: flat[True]
+    # is element 0 and flat[False] nothing (both deprecated: a warning; ndtile
+    # gave the whole array as a 0-d boolean index does), a list of booleans
+    # and a NumPy bool scalar are IndexErrors, None and strings are refused
+    # with the iterator's message, floats (alone or in a list) are truncated
+    # with a warning, one-element tuples unwrap, () cannot be assigned, and
+    # a wrong-size mask or index has the iterator's own message
+    import warnings
+    n = 300 if big else 3
+    a = np.arange(n * 3).reshape(n, 3)
+    size = a.size
+    mask = np.arange(size) % 2 == 0
+    keys = [True, False, np.True_, [True, True], [True, 1], None, (), Ellipsis, 'a', '', 1.5,
+            (0,), (0, 1), [[True, False]], np.zeros(size + 1, bool), np.array(True),
+            np.array(False), [], slice(None), np.array([1, 2]).astype(float), (slice(None),),
+            (None,), ([1, 2],), mask, (mask,), [-1, -2], np.array([[1, 2], [3, 4]]),
+            slice(10, 5), slice(None, None, -1), 4, -1, size, -size - 1, np.int16(3),
+            [1.0, 2.0], np.array(["a"], dtype="S").flat, np.array([], dtype="S").flat,
+            np.array([1, 2]).flat, [[1.0]]]
+    for k in keys:
+        for write in (False, True):
+            res = []
+            for m in (np, nt):
+                x = m.asarray(a.copy())
+                with warnings.catch_warnings(record=True) as w:
+                    warnings.simplefilter("always")
+                    try:
+                        if write:
+                            x.flat[k] = -1
+                            res.append(('ok', np.asarray(x).tolist()))
+                        else:
+                            r = np.asarray(x.flat[k])
+                            res.append(('ok', r.tolist(), r.shape, r.dtype))
+                    except Exception as e:      # noqa: BLE001 (compared with NumPy's)
+                        res.append((type(e), str(e)))
+                res[-1] += (sorted({c.category.__name__ for c in w}),)
+            assert res[0] == res[1], (k, write)
+    x = nt.asarray(a.copy())
+    assert_same(x.flat[nt.arange(2).flat], a.flat[np.arange(2).flat])
