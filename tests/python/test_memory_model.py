@@ -502,6 +502,25 @@ def test_index_tricks_return_ndtile(k):
         same(*r)
 
 
+def test_frompyfunc_identity_none_is_not_the_default():
+    # NumPy: identity=None makes the ufunc reorderable without an identity
+    # (a reduce over several axes works, an empty one raises); leaving it out
+    # allows one axis only. ndtile dropped identity=None.
+    def mul(a, b):
+        return a * b
+    ones = numpy.ones((2, 3))
+    for kw in ({}, {'identity': None}, {'identity': 1}):
+        for args, rkw in (([2, 3, 4], {}), (ones, {'axis': (0, 1)}), ([], {}), (ones, {})):
+            res = []
+            for m in (numpy, nt):
+                f = m.frompyfunc(mul, nin=2, nout=1, **kw)
+                try:
+                    res.append(('ok', numpy.asarray(f.reduce(args, **rkw)).tolist()))
+                except ValueError as e:
+                    res.append(('ValueError', str(e)))
+            assert res[0] == res[1], (kw, rkw)
+
+
 def test_frompyfunc_and_key_objects():
     f = nt.frompyfunc(lambda v: v + 1, 1, 1)
     r = f(nt.arange(3))
