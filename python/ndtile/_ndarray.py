@@ -56,7 +56,7 @@ class flatiter:
     def __len__(self):
         return self.base.size
 
-    def __array__(self, dtype=None, copy=None):
+    def __array__(self, dtype=None, /, *, copy=None):      # NumPy's signature
         return C.to_numpy(self.base).ravel().astype(dtype) if dtype else \
             C.to_numpy(self.base).ravel()
 
@@ -137,7 +137,7 @@ class flatiter:
         flat[key] = value          # a copy: write it back
         base._assign(flat._reshape(base.shape), _core.CASTING_UNSAFE)
 
-    def copy(self):
+    def copy(self, /):
         r = self.base._ravel('C')
         return r._copy() if r._same_store(self.base) else r
 

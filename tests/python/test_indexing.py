@@ -402,3 +402,18 @@ def test_flat_iterator_keys_as_numpy_reads_them(big):
             assert res[0] == res[1], (k, write)
     x = nt.asarray(a.copy())
     assert_same(x.flat[nt.arange(2).flat], a.flat[np.arange(2).flat])
+
+
+def test_flat_iterator_method_signatures_are_numpys():
+    # inspect sees NumPy's flatiter signatures: self positional-only,
+    # __array__(self, dtype=None, /, *, copy=None), copy(self, /)
+    import inspect
+    for name in ('__array__', 'copy'):
+        got = inspect.signature(getattr(nt.flatiter, name))
+        want = inspect.signature(getattr(np.flatiter, name))
+        assert [(p.name, p.kind, p.default) for p in got.parameters.values()] == \
+            [(p.name, p.kind, p.default) for p in want.parameters.values()]
+    a = np.arange(40000).reshape(200, 200)
+    x = nt.asarray(a)
+    assert_same(nt.asarray(np.asarray(x.flat, dtype=np.float32)), np.asarray(a.flat, dtype=np.float32))
+    assert_same(x.flat.copy(), a.flat.copy())
