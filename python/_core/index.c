@@ -164,10 +164,27 @@ static int scalar_store_ok(ndt_dtype t, ndt_dtype vt, const elem_t *v) {
   }
 }
 
+/* NumPy's ComplexWarning when complex values are stored into a real (not
+ * bool) array: the imaginary part is dropped. -1 when the warning became
+ * an error. */
+static int warn_complex_to_real(ndt_dtype src, ndt_dtype dst) {
+  static PyObject *cls;
+  if (!is_complex_kind(src) || is_complex_kind(dst) || dst == NDT_BOOL) return 0;
+  if (!cls) {
+    PyObject *m = PyImport_ImportModule("numpy.exceptions");
+    if (!m) return -1;
+    cls = PyObject_GetAttrString(m, "ComplexWarning");
+    Py_DECREF(m);
+    if (!cls) return -1;
+  }
+  return PyErr_WarnEx(cls, "Casting complex values to real discards the imaginary part", 1);
+}
+
 /* dst[...] = value for an Array or a simple Python scalar; 0: not handled. */
 static int assign_value(ndt_array *dst, PyObject *value) {
   ndt_status st;
   if (IS_ARRAY(value) && ARR(value)) {
+    if (warn_complex_to_real(ndt_dtype_of(ARR(value)), ndt_dtype_of(dst)) < 0) return -1;
     CORE(st = ndt_assign(dst, ARR(value), NDT_CAST_UNSAFE));
     if (st) {
       raise_status(st);

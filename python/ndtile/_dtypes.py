@@ -54,6 +54,16 @@ def code(dt):
     return _BY_KEY.get((dt.kind, dt.itemsize))
 
 
+def warn_complex_to_real(src, dst, stacklevel=3):
+    """NumPy's ComplexWarning for a cast of complex values to a real (not
+    bool) dtype: astype, copyto and item assignment discard the imaginary
+    part with it."""
+    if src.kind == 'c' and dst.kind in 'iuf':
+        import warnings
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      _np.exceptions.ComplexWarning, stacklevel=stacklevel)
+
+
 def as_dtype(x):
     """numpy.dtype(x) for a dtype-like (None -> float64)."""
     if isinstance(x, _np.dtype):

@@ -396,6 +396,8 @@ def _value_array(value, dtype):
     """value as an ndtile array to assign into an array of `dtype`, with
     NumPy's conversion rules (OverflowError for out-of-range Python ints,
     ValueError for NaN into integers, ...)."""
+    if isinstance(value, (Array, _np.ndarray)):
+        D.warn_complex_to_real(value.dtype, _np.dtype(dtype), 5)
     if isinstance(value, Array):
         return value
     if isinstance(value, _np.ndarray):

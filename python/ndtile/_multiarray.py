@@ -533,6 +533,7 @@ def copyto(dst, src, casting='same_kind', where=True):
                         f"to the rule {casting!r}")
     if not isinstance(s, Array):
         s = C.asnd(_np.asarray(s, dtype=dst.dtype))
+    D.warn_complex_to_real(s.dtype, dst.dtype)
     if where is True:
         dst._assign(s, _core.CASTING_UNSAFE)
         return None

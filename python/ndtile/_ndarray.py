@@ -530,6 +530,7 @@ class ndarray(Array):
             return C.to_numpy(self).astype(dt, casting=casting)
         if c == self._dt and not copy:
             return self
+        D.warn_complex_to_real(self.dtype, dt)
         r = self._astype(c, D.CASTING[casting])
         if r.ndim > 1 and (O.is_f_only(self) and order in ('K', 'A', 'F') or order in ('F', 'f')):
             r = O.f_copy(r)     # NumPy keeps a Fortran layout (or makes one)

@@ -417,3 +417,38 @@ def test_flat_iterator_method_signatures_are_numpys():
     x = nt.asarray(a)
     assert_same(nt.asarray(np.asarray(x.flat, dtype=np.float32)), np.asarray(a.flat, dtype=np.float32))
     assert_same(x.flat.copy(), a.flat.copy())
+
+
+@pytest.mark.parametrize("n", [8, pytest.param(40000, marks=pytest.mark.default_settings)])
+def test_complex_into_real_warns_as_numpy(n):
+    # NumPy warns ComplexWarning when complex values are stored into a real
+    # (not bool) array, whatever the path: basic, fancy and boolean item
+    # assignment, copyto, astype (ndtile dropped the imaginary part silently)
+    import warnings
+    cases = [lambda m, z, b: z.__setitem__(([0], [1]), m.array([2 + 1j])),
+             lambda m, z, b: z.__setitem__(b, m.array([1j])),
+             lambda m, z, b: z.__setitem__(b, m.ones(int(b.sum()), complex)),
+             lambda m, z, b: z.__setitem__(slice(0, 1), m.array(1j)),
+             lambda m, z, b: z.__setitem__(0, m.ones(z.shape[1], complex)),
+             lambda m, z, b: z.__setitem__(Ellipsis, m.ones(z.shape, complex)[::-1]),
+             lambda m, z, b: z.__setitem__((0, 0), np.complex128(1j)),
+             lambda m, z, b: z.__setitem__(slice(None), np.ones(z.shape, complex)),
+             lambda m, z, b: m.copyto(z, m.array(1j), casting='unsafe'),
+             lambda m, z, b: z.__setitem__(slice(None), m.ones(z.shape, np.complex64).astype(np.float32)),
+             lambda m, z, b: z.__setitem__(slice(None), m.ones(z.shape, complex).astype(bool)),
+             lambda m, z, b: z.__setitem__(slice(None), m.ones(z.shape)),
+             lambda m, z, b: b.__setitem__(slice(None), m.ones(b.shape, complex)),
+             lambda m, z, b: m.zeros(3, int).__setitem__(slice(None), m.array([1j, 2, 3])),
+             lambda m, z, b: z.__setitem__(slice(None), m.ones(z.shape, complex).astype(complex))]
+    for f in cases:
+        res = []
+        for m in (np, nt):
+            z = m.zeros((n // 8, 8))
+            b = m.zeros((n // 8, 8), dtype=bool)
+            b[0, 1] = True
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                f(m, z, b)
+            res.append((np.asarray(z).tolist(), np.asarray(b).tolist(),
+                        [(c.category, str(c.message)) for c in w]))
+        assert res[0] == res[1]
