@@ -60,6 +60,10 @@ def as_dtype(x):
         return x
     if x is None:
         return DTYPES[FLOAT64]
+    if isinstance(x, type) and issubclass(x, _np.dtype):
+        # a DType class (numpy.dtypes.Int8DType): numpy.dtype() of it is
+        # object; NumPy's dtype= takes its scalar type (unsized if flexible)
+        return _np.dtype(x.type)
     return _np.dtype(x)
 
 

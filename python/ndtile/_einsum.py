@@ -124,7 +124,41 @@ def _einsum_diag(x, labs):
             return x, labs
 
 
+def _sublist_labels(sub):
+    """A sublist (ints in [0, 52), Ellipsis) as subscript letters, NumPy's
+    way: 0-25 are 'A'-'Z', 26-51 'a'-'z' (so the implicit output keeps the
+    numeric order)."""
+    out = []
+    for k in sub:
+        if k is Ellipsis:
+            out.append('...')
+            continue
+        if isinstance(k, bool) or not isinstance(k, (int, _np.integer)):
+            raise TypeError("each subscript must be either an integer or an ellipsis")
+        if not 0 <= k < 52:
+            raise ValueError("subscript is not within the valid range [0, 52)")
+        out.append(chr(ord('A') + k) if k < 26 else chr(ord('a') + k - 26))
+    return ''.join(out)
+
+
+def _from_sublists(operands):
+    """einsum(op0, sublist0, op1, sublist1, ..., [sublistout]) as
+    (subscripts, operands)."""
+    n = len(operands) // 2
+    ins = [_sublist_labels(operands[2 * i + 1]) for i in range(n)]
+    subscripts = ','.join(ins)
+    if len(operands) % 2:
+        subscripts += '->' + _sublist_labels(operands[-1])
+    return (subscripts,) + tuple(operands[2 * i] for i in range(n))
+
+
 def einsum(*operands, out=None, optimize=False, dtype=None, order='K', casting='safe'):
+    if len(operands) > 1 and not isinstance(operands[0], str):
+        operands = _from_sublists(operands)        # the sublist form
+    if out is not None and not isinstance(out, (Array, _np.ndarray)):
+        raise TypeError("keyword parameter out must be an array for einsum")
+    if isinstance(optimize, (list, tuple)) and operands:
+        einsum_path(*operands, optimize=optimize)   # NumPy's RuntimeError for a bad path
     if not operands or not isinstance(operands[0], str) or order not in ('K', 'C', 'A'):
         return F.call("einsum (sublist form or order)", _np.einsum, operands,
                       {'out': out, 'optimize': optimize, 'dtype': dtype, 'order': order,
@@ -236,12 +270,17 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order='K', casting='
     return x._scalar() if x.ndim == 0 else x
 
 
-def einsum_path(subscripts, *operands, optimize='greedy', einsum_call=False):
+def einsum_path(*operands, optimize='greedy', einsum_call=False):
     """NumPy's einsum_path: the contraction order depends on the operands'
     shapes and dtypes only, so NumPy plans it on data-free stand-ins."""
     if einsum_call:
-        return F.call("einsum_path (einsum_call)", _np.einsum_path, (subscripts,) + operands,
+        return F.call("einsum_path (einsum_call)", _np.einsum_path, operands,
                       {'optimize': optimize, 'einsum_call': einsum_call})
+    if len(operands) > 1 and not isinstance(operands[0], str):
+        operands = _from_sublists(operands)        # the sublist form
+    if not operands:
+        return _np.einsum_path(optimize=optimize)       # NumPy's error
+    subscripts, operands = operands[0], operands[1:]
     stand_ins = []
     for o in operands:
         x = C.asarray(o)

@@ -689,6 +689,8 @@ def choose(a, choices, out=None, mode='raise'):
     if idx.dtype.kind not in 'iub':
         raise TypeError(f"Cannot cast array data from {idx.dtype!r} to dtype('int64') "
                         "according to the rule 'safe'")
+    # NumPy's common type, Python scalars weak (NEP 50): choose(s, (i32, 2)) is int32
+    weak = [c if type(c) in (bool, int, float, complex) else None for c in choices]
     choices = [nt.asarray(c) for c in choices]
     n = len(choices)
     if n == 0:
@@ -703,13 +705,18 @@ def choose(a, choices, out=None, mode='raise'):
         idx = nt.clip(idx, 0, n - 1)
     else:
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
-    dtype = _np.result_type(*choices)
+    dtype = _np.result_type(*[c.dtype if w is None else w for c, w in zip(choices, weak)])
     shape = _np.broadcast_shapes(tuple(idx.shape), *[tuple(c.shape) for c in choices])
+    if out is not None and tuple(out.shape) != shape:
+        raise TypeError("choose: invalid shape for output array.")
     r = nt.broadcast_to(choices[0].astype(dtype, copy=False), shape)
     for k in range(1, n):
         r = nt.where(idx == k, choices[k].astype(dtype, copy=False), r)
     r = nt.asarray(r).copy() if n == 1 else r
-    return to_out(r, out)
+    if out is None:
+        return r
+    copyto(out, r, casting='unsafe')      # NumPy casts into out= unsafely (FORCECAST)
+    return out
 
 
 def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=False):

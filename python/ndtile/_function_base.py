@@ -66,7 +66,9 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
         return F.call("linspace (dtype)", _np.linspace,
                       (start, stop), {'num': num, 'endpoint': endpoint, 'retstep': retstep,
                                       'dtype': dtype, 'axis': axis})
-    if not scalar or axis != 0 or (dt is not None and dt.kind == 'c'):
+    if not scalar or axis != 0 or (dt is not None and dt.kind == 'c') or \
+            _np.result_type(start, stop, float(num)) == _np.float32:
+        # (NumPy computes in float32 when the bounds are float32 scalars)
         return _linspace_general(start, stop, num, endpoint, retstep, dt, axis)
     if dt is None:
         dt = _np.result_type(start, stop, float(num))
@@ -99,7 +101,9 @@ def _linspace_general(start, stop, num, endpoint, retstep, dtype, axis):
         return F.call("linspace (dtype)", _np.linspace, (start, stop),
                       {'num': num, 'endpoint': endpoint, 'retstep': retstep,
                        'dtype': dtype, 'axis': axis})
-    dt = _np.result_type(a.dtype, b.dtype, 1.0)
+    # NumPy's working type: Python scalar bounds weak, at least float
+    dt = _np.result_type(*[v if type(v) in (int, float, complex) else x.dtype
+                           for v, x in ((start, a), (stop, b))], 0.0)
     integer_dtype = dtype is not None and dtype.kind in 'iu'
     if dtype is None:
         dtype = dt

@@ -343,8 +343,10 @@ class _PyUfunc:
         return F.run_numpy(self._u.at, args, kwargs, 'frompyfunc.at')
 
 
-def frompyfunc(func, /, nin, nout, *, identity=None):
-    kw = {} if identity is None else {'identity': identity}
+def frompyfunc(func, /, nin, nout, *, identity=_np._NoValue):
+    # identity=None is not the default: NumPy then reduces over several axes
+    # (reorderable, no identity); without it, one axis at most
+    kw = {} if identity is _np._NoValue else {'identity': identity}
     return _PyUfunc(_np.frompyfunc(func, nin, nout, **kw))
 
 

@@ -61,9 +61,20 @@ def _slice_ok(s):
     return True
 
 
+_BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
+              "integer or boolean arrays are valid indices")
+
+
 def _is_basic(k):
-    return (k is None or k is Ellipsis or (isinstance(k, slice) and _slice_ok(k)) or
-            (isinstance(k, (int, _np.integer)) and not isinstance(k, (bool, _np.bool_))))
+    if isinstance(k, (int, _np.integer)) and not isinstance(k, (bool, _np.bool_)):
+        if not -2**63 <= k < 2**63:
+            # NumPy's errors for an index outside intp (the C binding
+            # handed it back here, which recursed)
+            if 0 <= k < 2**64:
+                raise OverflowError("Python int too large to convert to C long")
+            raise IndexError(_BAD_INDEX)
+        return True
+    return k is None or k is Ellipsis or isinstance(k, slice)
 
 
 def normalize(key):
@@ -73,10 +84,18 @@ def normalize(key):
     if isinstance(key, tuple):
         parts = [_component(k) for k in key]
         key = tuple(k for k, _ in parts)
-        basic = all(_is_basic(k) for k in key)
+        basic = all([_is_basic(k) for k in key])
+        # NumPy checks a slice's bounds after every component's type (a[0.0:, 0.0]
+        # is the IndexError of the float)
+        if basic:
+            for k in key:
+                if isinstance(k, slice):
+                    _slice_ok(k)
         return key, basic, basic and any(c for _, c in parts)
     key, c = _component(key)
     basic = _is_basic(key)
+    if basic and isinstance(key, slice):
+        _slice_ok(key)
     return key, basic, basic and c
 
 
@@ -162,7 +181,6 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None):
         if k is Ellipsis:
             items.append(('ell', None))
         elif isinstance(k, slice):
-            _slice_ok(k)
             items.append(('slice', k))
         elif isinstance(k, (int, _np.integer)) and not isinstance(k, (bool, _np.bool_)):
             items.append(('int', int(k)))
@@ -179,6 +197,9 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None):
             if ix is None:
                 return None
             items.append(('adv', ix))
+    for t, v in items:              # after every type (NumPy's order)
+        if t == 'slice':
+            _slice_ok(v)
     used = sum(v.ndim if t == 'bool' else 0 if t == 'ell' else 1 for t, v in items)
     if used > a.ndim:
         raise IndexError(f"too many indices for array: array is {a.ndim}-dimensional, but "

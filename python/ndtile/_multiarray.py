@@ -89,7 +89,7 @@ def _like_order_check(order):
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got '{order}')")
 
 
-def empty(shape, dtype=float, order='C', *, device=None, like=None):
+def empty(shape, dtype=None, order='C', *, device=None, like=None):
     if device is not None:
         _device(device)
     c = D.code_of(dtype)
@@ -102,7 +102,7 @@ def empty(shape, dtype=float, order='C', *, device=None, like=None):
     return _core.empty(shape if type(shape) is tuple else _shape(shape), c)
 
 
-def zeros(shape, dtype=float, order='C', *, device=None, like=None):
+def zeros(shape, dtype=None, order='C', *, device=None, like=None):
     if device is not None:
         _device(device)
     c = D.code_of(dtype)
@@ -132,12 +132,13 @@ def _like_shape(a, shape):
 
 
 def _like_order(a, order, shape):
-    """NumPy's layout of a *_like result: 'F' is F; 'K' and 'A' follow a
-    Fortran-ordered prototype (when the shape is its own)."""
+    """NumPy's layout of a *_like result: 'F' is F; 'A' follows a
+    Fortran-ordered prototype whatever shape= asks, 'K' only when the
+    result has the prototype's number of axes (its strides' order)."""
     if order in ('F', 'f'):
         return 'F'
-    if order in ('K', 'A', 'k', 'a', None) and shape is None and isinstance(a, Array) and \
-            _O.is_f_only(a):
+    if order in ('K', 'A', 'k', 'a', None) and isinstance(a, Array) and _O.is_f_only(a) and \
+            (order in ('A', 'a') or shape is None or len(_shape(shape)) == a.ndim):
         return 'F'
     return 'C'
 
@@ -372,6 +373,11 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
         D.check_casting(casting)
     if not hasattr(arrays, '__getitem__'):      # NumPy's check (a generator)
         raise TypeError("The first input argument needs to be a sequence")
+    if type(arrays) in (list, tuple) and len(arrays) > 2**31 - 1:
+        # NumPy's limit, checked before the sequence is copied (a list of
+        # 2**31 arrays would double memory)
+        raise ValueError(f"concatenate() only supports up to {2**31 - 1} arrays but got "
+                         f"{len(arrays)}.")
     arrays = list(arrays)
     if out is not None and dtype is not None:
         raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both "

@@ -25,6 +25,7 @@ from . import _fromnumeric
 from . import _multiarray
 from . import _umath
 import inspect
+import warnings
 
 Array = _core.Array
 _NoValue = _np._NoValue
@@ -34,6 +35,12 @@ def _dummy(a):
     """A zero-memory NumPy array of a's shape and dtype (to raise NumPy's
     own errors for conversions of arrays that are not size 1)."""
     return _np.broadcast_to(_np.zeros((), a.dtype), a.shape)
+
+
+_FLAT_BAD = ("only integers, slices (`:`), ellipsis (`...`) and integer or boolean arrays "
+             "are valid indices")
+_FLAT_BOOL = ("boolean indices for iterators are not supported because of previous behavior "
+              "that was confusing (valid boolean indices are expected to work in the future)")
 
 
 class flatiter:
@@ -49,12 +56,66 @@ class flatiter:
     def __len__(self):
         return self.base.size
 
-    def __array__(self, dtype=None, copy=None):
+    def __array__(self, dtype=None, /, *, copy=None):      # NumPy's signature
         return C.to_numpy(self.base).ravel().astype(dtype) if dtype else \
             C.to_numpy(self.base).ravel()
 
+    def _key(self, key, assign):
+        """key as NumPy 2.4's flatiter reads it (its rules are not an
+        array's): (key, skip) with skip true when a False index selects
+        nothing."""
+        if isinstance(key, tuple):
+            if not key:
+                if assign:
+                    raise IndexError("Assigning to a flat iterator with a 0-D index is not "
+                                     "supported")
+                return Ellipsis, False
+            if len(key) > 1:
+                raise IndexError(f"too many indices for flat iterator: flat iterator is "
+                                 f"1-dimensional, but {len(key)} were indexed")
+            key = key[0]
+        if type(key) is bool or (isinstance(key, (Array, _np.ndarray)) and key.ndim == 0 and
+                                 key.dtype == _np.bool_):
+            warnings.warn("Indexing flat iterators with a 0-dimensional boolean index is "
+                          "deprecated and may be removed in a future version. (Deprecated "
+                          "NumPy 2.4)", DeprecationWarning, stacklevel=3)
+            return (0, False) if bool(key) else (slice(0, 0), True)
+        if isinstance(key, _np.bool_) or key is None or isinstance(key, (str, bytes)):
+            raise IndexError(_FLAT_BOOL if isinstance(key, _np.bool_) else _FLAT_BAD)
+        if isinstance(key, (int, _np.integer)) and not -self.base.size <= key < self.base.size:
+            raise IndexError(f"index {key} is out of bounds for size {self.base.size}")
+        if isinstance(key, (float, _np.floating)):
+            warnings.warn("Invalid non-array indices for iterator objects are deprecated and "
+                          "will be removed in a future version. (Deprecated NumPy 2.4)",
+                          DeprecationWarning, stacklevel=3)
+            return int(key), False
+        if isinstance(key, (flatiter, _np.flatiter)):
+            arr = _np.asarray(key)
+            if arr.dtype.kind in 'SUO':
+                if arr.size:
+                    raise IndexError(_FLAT_BAD)
+                return arr.astype(_np.intp), False
+            return key.copy(), False
+        if isinstance(key, list):
+            arr = _np.asarray(key)
+            if arr.dtype == _np.bool_:
+                raise IndexError(_FLAT_BOOL)
+            if arr.dtype.kind == 'f' and arr.size:
+                warnings.warn("Invalid non-array indices for iterator objects are deprecated "
+                              "and will be removed in a future version. (Deprecated NumPy 2.4)",
+                              DeprecationWarning, stacklevel=3)
+                return arr.astype(_np.intp), False
+            return (arr.astype(_np.intp) if arr.size == 0 else key), False
+        if isinstance(key, (Array, _np.ndarray)) and key.dtype == _np.bool_ and \
+                key.size != self.base.size:
+            raise IndexError(f"boolean index did not match indexed flat iterator along axis "
+                             f"0; size of axis is {self.base.size} but size of corresponding "
+                             f"boolean axis is {key.size}")
+        return key, False
+
     def __getitem__(self, key):
         base = self.base
+        key, _ = self._key(key, False)
         r = base._ravel('C')[key]
         if isinstance(r, Array) and r._same_store(base):
             r = r._copy()
@@ -66,6 +127,9 @@ class flatiter:
         base = self.base
         if not base._flags & _WRITEABLE:
             raise ValueError("underlying array is read-only")
+        key, skip = self._key(key, True)
+        if skip:
+            return
         flat = base._ravel('C')
         if flat._same_store(base):
             flat[key] = value
@@ -73,13 +137,14 @@ class flatiter:
         flat[key] = value          # a copy: write it back
         base._assign(flat._reshape(base.shape), _core.CASTING_UNSAFE)
 
-    def copy(self):
+    def copy(self, /):
         r = self.base._ravel('C')
         return r._copy() if r._same_store(self.base) else r
 
 
 # NumPy's flag bits (ndarray.flags.num); _core.Array._flags gives the first five
 _C, _F, _OWNDATA, _ALIGNED, _WRITEABLE, _WRITEBACKIFCOPY = 0x1, 0x2, 0x4, 0x100, 0x400, 0x2000
+_NP_FLAGS = type(_np.empty(0).flags)
 _FLAG_KEYS = {
     'C': 'c_contiguous', 'C_CONTIGUOUS': 'c_contiguous', 'CONTIGUOUS': 'c_contiguous',
     'F': 'f_contiguous', 'F_CONTIGUOUS': 'f_contiguous', 'FORTRAN': 'f_contiguous',
@@ -143,6 +208,8 @@ class flagsobj:
         self._set(name, value)
 
     def __eq__(self, other):
+        if type(other) is _NP_FLAGS:
+            return self._f == other.num   # NumPy's flags of a NumPy array: the same bits
         if not isinstance(other, flagsobj):
             return NotImplemented
         return self._f == other._f

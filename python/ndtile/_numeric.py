@@ -152,19 +152,39 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
         # an operand the core cannot hold (str, object, float16): NumPy's
         # result or NumPy's exception (DTypePromotionError, TypeError)
         return F.call("isclose (dtype)", _np.isclose, (a, b, rtol, atol, equal_nan), {})
+    absolute, isfinite = _umath.UFUNCS['absolute'], _umath.UFUNCS['isfinite']
     if isinstance(y, Array):
         if D.KIND[y._dt] not in 'fc':
             y = y._astype(D.FLOAT64, _core.CASTING_UNSAFE)
+        ay = absolute(y)
     else:
         y = float(y) if not isinstance(y, complex) else y
-    absolute, isfinite = _umath.UFUNCS['absolute'], _umath.UFUNCS['isfinite']
+        ay = abs(y)         # a Python scalar, weak as in NumPy (NEP 50)
+    # Python scalar tolerances stay weak, others are arrays (NumPy's rule)
+    atol, rtol = (t if isinstance(t, (int, float, complex)) else C.asarray(t)
+                  for t in (atol, rtol))
+    if not (_all_finite(atol) and _all_finite(rtol)):
+        msg = f"One of rtol or atol is not valid, atol: {atol}, rtol: {rtol}"
+        mode = _np.geterr()["invalid"]
+        if mode == "warn":
+            warnings.warn(msg, RuntimeWarning, stacklevel=2)
+        elif mode == "raise":
+            raise FloatingPointError(msg)
+        elif mode == "print":
+            print(msg)
     r = _umath.UFUNCS['less_equal'](absolute(_umath.UFUNCS['subtract'](x, y)),
-                               atol + rtol * absolute(y))
+                                    atol + rtol * ay)
     r = (r & isfinite(y)) | _umath.UFUNCS['equal'](x, y)
     if equal_nan:
         isnan = _umath.UFUNCS['isnan']
         r = r | (isnan(x) & isnan(y))
     return r
+
+
+def _all_finite(t):
+    if isinstance(t, Array):
+        return builtins.bool(_fromnumeric.all(_umath.UFUNCS['isfinite'](t)))
+    return builtins.bool(_np.all(_np.isfinite(t)))
 
 
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
@@ -190,11 +210,18 @@ def array_equal(a1, a2, equal_nan=False):
 
 
 def array_equiv(a1, a2):
-    x, y = C.asarray(a1), C.asarray(a2)
+    try:
+        x, y = C.asarray(a1), C.asarray(a2)
+    except Exception:
+        return False
     try:
         _core.broadcast_shapes([x.shape, y.shape])
     except ValueError:
         return False
+    if not isinstance(x, Array) or not isinstance(y, Array):
+        # a dtype ndtile does not hold (str, object): NumPy's answer (False
+        # where == has no loop, as array_equal)
+        return _np.array_equiv(C.to_np_tree(x), C.to_np_tree(y))
     return builtins.bool(_fromnumeric.all(_umath.UFUNCS['equal'](x, y)))
 
 
@@ -224,6 +251,10 @@ def outer(a, b, out=None):
 
 
 def astype(x, dtype, /, *, copy=True, device=None):
+    if not isinstance(x, (Array, _np.ndarray, _np.generic)):
+        if _np.isscalar(x):
+            return x.astype(dtype, copy=copy)     # NumPy's AttributeError (1.5.astype)
+        raise TypeError(f"Input should be a NumPy array or scalar. It is a {type(x)} instead.")
     x = C.asnd(x) if not isinstance(x, _np.ndarray) else x
     return x.astype(dtype, copy=copy)
 

@@ -220,13 +220,21 @@ def _resolution(u, ops):
     return r
 
 
+_COMPARISONS = frozenset(('equal', 'not_equal', 'less', 'less_equal', 'greater',
+                          'greater_equal'))
+
+
 def _split_out(args, nin, out):
     if len(args) > nin:
         if out is not None:
             raise TypeError("cannot specify 'out' as both a positional and keyword argument")
         out = args[nin:]
         args = args[:nin]
+        if any(isinstance(o, tuple) for o in out):
+            raise TypeError("return arrays must be of ArrayType")     # NumPy's words
     if isinstance(out, tuple):
+        if not out:
+            raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
         if len(out) == 1:
             out = out[0]
         elif all(o is None for o in out):
@@ -311,6 +319,10 @@ class ufunc:
             raise TypeError(f"{self.__name__}() takes from {self.nin} to "
                             f"{self.nin + self.nout} positional arguments but {len(args)} "
                             f"were given")
+        if dtype is not None and self.__name__ in _COMPARISONS and D.as_dtype(dtype) == _np.bool_:
+            # NumPy: dtype=bool of a comparison is its output's dtype only; the
+            # inputs compare in their own types (not cast to bool first)
+            dtype = None
         args, out = _split_out(args, self.nin, out)
         if _FOREIGN(args, None) or ((out is not None or where is not True) and
                                     _FOREIGN((out, where), None)):
@@ -334,8 +346,11 @@ class ufunc:
             return self._np(*C.to_np_tree(args))   # NumPy's TypeError
         if casting != 'same_kind':
             D.check_casting(casting)
-            if casting != 'unsafe':
-                self._numpy_cast_check(args, out, dtype, casting)
+        if casting not in ('unsafe', 'same_kind') or dtype is not None:
+            # (dtype= casts the inputs too: add(int64, 1, dtype=uint16) is
+            # NumPy's UFuncTypeError under same_kind; and NumPy refuses a
+            # dtype= it has no loop for, sqrt(x, dtype=int8), whatever casting)
+            self._numpy_cast_check(args, out, dtype, casting)
         if self._op is None or kwargs or isinstance(out, tuple):
             kw = dict(kwargs)
             self._kw(kw, out, where, casting, order, dtype, subok)
@@ -439,7 +454,7 @@ class ufunc:
         return r
 
     def _numpy_cast_check(self, args, out, dtype, casting):
-        """casting='no'/'equiv'/'safe' checks the inputs' casts as well as
+        """casting='no'/'equiv'/'safe', or dtype=, checks the inputs' casts as well as
         the output's: NumPy checks them, on empty arrays of the same dtypes
         (Python scalars as they are), and raises its own error."""
         def probe(x):

@@ -164,11 +164,15 @@ typedef int (*ndt_put_fn)(const ndt_put_desc *d, int64_t *bad);
 /* Elements [first, first + n) of a range, stored as dtype t at out (byte
  * stride os): start + i * step in float64 (in float32 when as_f32, as
  * NumPy computes float32 ranges), or istart + i * istep wrapping in int64
- * (as_int); element 1 is v1 when has_v1 (arange's start + step itself). */
+ * (as_int); element 1 is v1 when has_v1 (arange's start + step itself).
+ * With div != 0 a float element is start + (i / div) * step (NumPy's
+ * linspace when (stop - start) / div underflows to zero: step is then the
+ * whole distance stop - start). */
 typedef struct {
   int as_int, as_f32, has_v1;
   double v1, start, step;
   int64_t istart, istep;
+  double div;
 } ndt_range_desc;
 typedef void (*ndt_range_fn)(const ndt_range_desc *d, int64_t first, int64_t n, ndt_dtype t,
                              char *out, int64_t os);

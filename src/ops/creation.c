@@ -48,14 +48,14 @@ static ndt_status range_body(ndt_bound *op, void *p) {
 static const ndt_task_kind range_kind = {"arange", {range_body}, NULL};
 
 static ndt_status fill_range(ndt_array *r, int as_int, double start, double step,
-                             int64_t istart, int64_t istep, const double *v1) {
+                             int64_t istart, int64_t istep, const double *v1, double div) {
   ndt_tiling tl;
   ndt__tiling_for(1, r->shape, r->store->itemsize, ndt__rt_tile_bytes(), &tl);
   /* float32 results are computed in float32, as NumPy does; element 1 of
    * arange is start + step itself */
   range_arg a = {.d = {.as_int = as_int, .start = start, .step = step, .istart = istart,
                        .istep = istep, .as_f32 = r->dtype == NDT_FLOAT32,
-                       .has_v1 = v1 != NULL, .v1 = v1 ? *v1 : 0}};
+                       .has_v1 = v1 != NULL, .v1 = v1 ? *v1 : 0, .div = div}};
   ndt_status st = NDT_OK;
   ndt_operand op = {&a.out, NDT_WRITE};
   unsigned fl = tl.ntiles == 1 && r->size <= ndt__rt_inline_elems() ? NDT_TASK_INLINE : 0;
@@ -85,7 +85,7 @@ ndt_status ndt_arange(ndt_array **out, double start, double stop, double step, n
   double delta = t == NDT_FLOAT32 ? (double)((float)(start + step) - (float)start)
                                   : (start + step) - start;
   double v1 = t == NDT_FLOAT32 ? (double)(float)(start + step) : start + step;
-  st = fill_range(r, as_int, start, delta, (int64_t)start, (int64_t)step, &v1);
+  st = fill_range(r, as_int, start, delta, (int64_t)start, (int64_t)step, &v1, 0);
   if (st) {
     ndt_free(r);
     return st;
@@ -107,7 +107,12 @@ ndt_status ndt_linspace(ndt_array **out, double start, double stop, int64_t num,
   ndt_array *r;
   ndt_status st = ndt__array_new(&r, work, 1, &num, 0);
   if (st) return st;
-  st = fill_range(r, 0, start, div > 0 ? step : 0.0, 0, 0, NULL);
+  /* NumPy: (i / div) * (stop - start) when the step underflows to zero
+   * (a subnormal distance), else i * step */
+  if (div > 0 && step == 0)
+    st = fill_range(r, 0, start, stop - start, 0, 0, NULL, (double)div);
+  else
+    st = fill_range(r, 0, start, div > 0 ? step : 0.0, 0, 0, NULL, 0);
   if (st == NDT_OK && endpoint && num > 1) {
     ndt_index ix = {.kind = NDT_IDX_INT, .start = num - 1};
     ndt_array *last;

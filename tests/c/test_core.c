@@ -114,6 +114,15 @@ static void test_creation(void) {
   v = to_doubles(a);
   EXPECT(v[0] == 0 && v[1] == 3 && v[2] == 6 && v[3] == 10, "linspace int floors");
   free(v); ndt_free(a);
+  /* a subnormal distance: the step (d / 9) underflows to zero, and NumPy
+   * takes (i / 9) * d instead (np.linspace(0, 5 * 4.9e-324, 10, endpoint=False)) */
+  double tiny = 5 * 4.9406564584124654e-324;
+  OK(ndt_linspace(&a, 0, tiny, 10, 0, NDT_FLOAT64));
+  v = to_doubles(a);
+  ok = 1;
+  for (int i = 0; i < 10; i++) ok &= v[i] == (double)i / 10 * tiny;
+  EXPECT(ok && v[9] > 0, "linspace of a subnormal distance");
+  free(v); ndt_free(a);
   OK(ndt_eye(&a, 40, 50, 3, NDT_FLOAT32));
   v = to_doubles(a);
   ok = 1;

@@ -43,6 +43,35 @@ def test_like_functions():
         assert_same(nt.zeros_like(x, shape=(2,)), np.zeros_like(a, shape=(2,)))
 
 
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_like_functions_layout_with_shape(big):
+    # NumPy's layout of a *_like result given shape=: 'A' follows a
+    # Fortran-ordered prototype whatever the new shape, 'K' only when the new
+    # shape has the prototype's number of axes; a C-ordered or strided
+    # prototype gives C order
+    n = 300 if big else 6
+    protos = [lambda m: m.zeros((n, 4), order='F'),
+              lambda m: m.arange(24.0 * n).reshape(2, 3, 4 * n).T,
+              lambda m: m.zeros((n, 3))[::-1], lambda m: m.zeros((n, 3), dtype=m.int16)]
+    shapes = [None, (n,), (2, n), (n, 3, 2), (2, 2, n, 2)]
+
+    def layout(r):
+        return (r.shape, r.dtype, r.flags.c_contiguous, r.flags.f_contiguous)
+
+    for proto in protos:
+        p, x = proto(np), proto(nt)
+        assert layout(x) == layout(p)
+        for s in shapes:
+            for o in 'CFAK':
+                for f, args in (('empty_like', ()), ('zeros_like', ()), ('ones_like', ()),
+                                ('full_like', (2.5,))):
+                    want = getattr(np, f)(p, *args, shape=s, order=o)
+                    got = getattr(nt, f)(x, *args, shape=s, order=o)
+                    assert layout(got) == layout(want), (f, p.shape, s, o)
+                    if f != 'empty_like':
+                        assert_same(got, want)
+
+
 def test_array_from_python_objects():
     for obj in [1, 2.5, True, 1 + 2j, [1, 2, 3], [[1.0, 2], [3, 4]], (1, 2), [[True]],
                 [], [[], []], [1, 2.5, 3j], [2**63], np.float32(3), [np.int8(1), np.int8(2)]]:
@@ -117,6 +146,63 @@ def test_linspace():
     assert step == step2
     with pytest.raises(ValueError):
         nt.linspace(0, 1, -1)
+
+
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_linspace_subnormal_distance_and_float32_bounds(big):
+    # NumPy: when (stop - start) / div underflows to zero it takes
+    # (i / div) * (stop - start) (a subnormal distance gave all zeros), and
+    # float32 bounds (NumPy scalars; Python scalars beside them are weak)
+    # make it compute in float32, whatever dtype= asks
+    n = 40000 if big else 10
+    tiny64 = np.nextafter(0.0, 1.0) * 5
+    tiny32 = np.nextafter(np.float32(0), np.float32(1)) * 5
+    cases = [(0.0, tiny64), (tiny64, 0.0), (-tiny64, tiny64), (0, 3e-323),
+             (0, tiny32), (tiny32, 0), (-tiny32, tiny32),
+             (np.float32(-1303.1572), np.float32(905.3559)), (np.float32(0.1), 7),
+             (2.5, np.float32(1e4)), (np.float32(3), np.float32(3))]
+    for start, stop in cases:
+        for endpoint in (True, False):
+            for dt in (None, np.float64, np.float32, np.int32):
+                for num in (n, 7, 1):
+                    want = np.linspace(start, stop, num, endpoint=endpoint, dtype=dt)
+                    got = nt.linspace(start, stop, num, endpoint=endpoint, dtype=dt)
+                    assert_same(got, want)
+            r, step = nt.linspace(start, stop, n, endpoint=endpoint, retstep=True)
+            r0, step0 = np.linspace(start, stop, n, endpoint=endpoint, retstep=True)
+            assert_same(r, r0)
+            assert step == step0 and np.asarray(step).dtype == np.asarray(step0).dtype
+    assert bool(nt.any(nt.linspace(0, tiny64, 10, endpoint=False)))
+
+
+def test_dtype_classes_as_dtype():
+    # NumPy takes a DType class (numpy.dtypes.Int8DType) for dtype= as its
+    # scalar type, unsized for the flexible ones (full(2, 0, StrDType) is
+    # <U1); numpy.dtype() of the class itself is object, which ndtile used
+    # (full, astype, array gave object arrays)
+    import inspect
+    classes = [np.dtypes.Int8DType, np.dtypes.Float64DType, np.dtypes.Float32DType,
+               np.dtypes.Complex128DType, np.dtypes.BoolDType, np.dtypes.UInt16DType,
+               np.dtypes.StrDType, np.dtypes.BytesDType]
+    a = make(np.float64, (3000,))
+    x = nt.asarray(a)
+    for dt in classes:
+        for f in (lambda m, v: m.full(5, 1, dtype=dt), lambda m, v: m.full((40, 60), 7, dtype=dt),
+                  lambda m, v: v.astype(dt), lambda m, v: v[::-3].astype(dt),
+                  lambda m, v: m.array([1, 2], dtype=dt), lambda m, v: m.asarray([0, 3], dtype=dt),
+                  lambda m, v: m.zeros(3, dtype=dt), lambda m, v: m.ones((2, 3), dtype=dt),
+                  lambda m, v: m.full_like(v, 2, dtype=dt), lambda m, v: m.zeros_like(v, dtype=dt)):
+            want, got = f(np, a), f(nt, x)
+            if want.dtype.kind in 'SU':
+                assert got.dtype == want.dtype and np.array_equal(np.asarray(got), want)
+            else:
+                assert_same(got, want)
+        assert nt.empty(4, dtype=dt).dtype == np.empty(4, dtype=dt).dtype
+    # NumPy's signatures: dtype=None is float64
+    for name in ('empty', 'zeros', 'ones', 'full'):
+        assert inspect.signature(getattr(nt, name)).parameters['dtype'].default is None
+    assert_same(nt.empty(0, None), np.empty(0, None))
+    assert_same(nt.zeros((2, 3), None, 'F'), np.zeros((2, 3), None, 'F'))
 
 
 def test_eye_identity():

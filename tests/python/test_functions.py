@@ -138,6 +138,31 @@ def test_select_weak_scalars_and_list_default(n, request):
     check(lambda m, x: m.select([x > 0], [x], default=x[::2][:1].astype(np.int16)), a)
 
 
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_choose_out_casts_unsafely_and_python_scalars_are_weak(big):
+    # NumPy casts the chosen values into out= whatever the casting rule
+    # (float64 choices into an int32 out), wants out= of the result's exact
+    # shape (TypeError otherwise), and takes a Python scalar choice as weak:
+    # (int32 array, 2) chooses in int32, not int64.
+    shape = (300, 250) if big else (7, 5)
+    idx = (np.arange(shape[0] * shape[1]) % 3).reshape(shape)
+    a = (np.arange(idx.size) % 11 - 5).reshape(shape).astype(np.int32)
+    for choices in ((a, np.float64(0.5), np.float64(2.75)), (a, 2, -3), (a[::-1], 2.5, a),
+                    (a.astype(np.int8), 7, True)):
+        check(lambda m, i, c0, c1, c2: m.choose(i, (c0, c1, c2)), idx, *choices)
+        for odt in (np.int32, np.float32, np.int8):
+            def run(m, i, c0, c1, c2):
+                o = m.zeros(shape, odt)
+                r = m.choose(i, (c0, c1, c2), out=o)
+                assert r is o
+                return o
+            check(run, idx, *choices)
+            check(lambda m, i, c0, c1, c2: m.asarray(i).choose((c0, c1, c2), out=m.zeros(shape, odt)),
+                  idx, *choices)
+    raises_like(lambda m, i, x: m.choose(i, (x, x), out=m.zeros(shape[1:])), idx % 2, a)
+    raises_like(lambda m, i, x: m.choose(i, (x, x), out=m.zeros((1,) + shape)), idx % 2, a)
+
+
 def test_ix_lexsort():
     check(lambda m: m.ix_([1, 3], m.asarray([True, False, True]), [0]))
     k1 = (np.arange(3000) * 7919) % 13

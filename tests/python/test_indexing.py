@@ -329,3 +329,126 @@ def test_advanced_assignment_value_with_more_dims():
             assert res[1] == res[0], (shape, key, vshape)
         else:
             assert_same(res[1], res[0])
+
+
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_index_outside_intp_and_float_slice_order(big):
+    # NumPy: an integer index in [2**63, 2**64) is OverflowError, further out
+    # IndexError (ndtile's binding handed such keys back to Python, which
+    # recursed: RecursionError), for reads and writes; a float among the
+    # components is the IndexError even after a slice with float bounds,
+    # which alone is a TypeError
+    n = 300 if big else 3
+    a = np.arange(n * 4).reshape(n, 4)
+    keys = [1 << 64, (0, 1 << 64), (1 << 63,), 1 << 63, (0, 1 << 63), -(1 << 63) - 1,
+            np.uint64(1 << 63), (Ellipsis, 1 << 64), (None, 1 << 63), ([0], 1 << 64),
+            ([0, 1], 1 << 63), (slice(0.0, None), 0.0), (slice(0.0, None),), slice(0.0, None),
+            (slice(0.0, None), [0, 1]), (0.0, slice(1.0, None)), (slice(None, 1 << 64),),
+            (slice(None, None, 1 << 64), 1), (slice(1, None, -1), slice(None, 2.5))]
+    for k in keys:
+        for write in (False, True):
+            res = []
+            for m in (np, nt):
+                x = m.asarray(a.copy())
+                try:
+                    if write:
+                        x[k] = -7
+                        res.append(('ok', np.asarray(x).tolist()))
+                    else:
+                        res.append(('ok', np.asarray(x[k]).tolist()))
+                except Exception as e:       # noqa: BLE001 (compared with NumPy's)
+                    res.append((type(e), str(e)))
+            assert res[0] == res[1], (k, write)
+
+
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_flat_iterator_keys_as_numpy_reads_them(big):
+    # a.flat has its own key rules in NumPy 2.4, not an array's: flat[True]
+    # is element 0 and flat[False] nothing (both deprecated: a warning; ndtile
+    # gave the whole array as a 0-d boolean index does), a list of booleans
+    # and a NumPy bool scalar are IndexErrors, None and strings are refused
+    # with the iterator's message, floats (alone or in a list) are truncated
+    # with a warning, one-element tuples unwrap, () cannot be assigned, and
+    # a wrong-size mask or index has the iterator's own message
+    import warnings
+    n = 300 if big else 3
+    a = np.arange(n * 3).reshape(n, 3)
+    size = a.size
+    mask = np.arange(size) % 2 == 0
+    keys = [True, False, np.True_, [True, True], [True, 1], None, (), Ellipsis, 'a', '', 1.5,
+            (0,), (0, 1), [[True, False]], np.zeros(size + 1, bool), np.array(True),
+            np.array(False), [], slice(None), np.array([1, 2]).astype(float), (slice(None),),
+            (None,), ([1, 2],), mask, (mask,), [-1, -2], np.array([[1, 2], [3, 4]]),
+            slice(10, 5), slice(None, None, -1), 4, -1, size, -size - 1, np.int16(3),
+            [1.0, 2.0], np.array(["a"], dtype="S").flat, np.array([], dtype="S").flat,
+            np.array([1, 2]).flat, [[1.0]]]
+    for k in keys:
+        for write in (False, True):
+            res = []
+            for m in (np, nt):
+                x = m.asarray(a.copy())
+                with warnings.catch_warnings(record=True) as w:
+                    warnings.simplefilter("always")
+                    try:
+                        if write:
+                            x.flat[k] = -1
+                            res.append(('ok', np.asarray(x).tolist()))
+                        else:
+                            r = np.asarray(x.flat[k])
+                            res.append(('ok', r.tolist(), r.shape, r.dtype))
+                    except Exception as e:      # noqa: BLE001 (compared with NumPy's)
+                        res.append((type(e), str(e)))
+                res[-1] += (sorted({c.category.__name__ for c in w}),)
+            assert res[0] == res[1], (k, write)
+    x = nt.asarray(a.copy())
+    assert_same(x.flat[nt.arange(2).flat], a.flat[np.arange(2).flat])
+
+
+def test_flat_iterator_method_signatures_are_numpys():
+    # inspect sees NumPy's flatiter signatures: self positional-only,
+    # __array__(self, dtype=None, /, *, copy=None), copy(self, /)
+    import inspect
+    for name in ('__array__', 'copy'):
+        got = inspect.signature(getattr(nt.flatiter, name))
+        want = inspect.signature(getattr(np.flatiter, name))
+        assert [(p.name, p.kind, p.default) for p in got.parameters.values()] == \
+            [(p.name, p.kind, p.default) for p in want.parameters.values()]
+    a = np.arange(40000).reshape(200, 200)
+    x = nt.asarray(a)
+    assert_same(nt.asarray(np.asarray(x.flat, dtype=np.float32)), np.asarray(a.flat, dtype=np.float32))
+    assert_same(x.flat.copy(), a.flat.copy())
+
+
+@pytest.mark.parametrize("n", [8, pytest.param(40000, marks=pytest.mark.default_settings)])
+def test_complex_into_real_warns_as_numpy(n):
+    # NumPy warns ComplexWarning when complex values are stored into a real
+    # (not bool) array, whatever the path: basic, fancy and boolean item
+    # assignment, copyto, astype (ndtile dropped the imaginary part silently)
+    import warnings
+    cases = [lambda m, z, b: z.__setitem__(([0], [1]), m.array([2 + 1j])),
+             lambda m, z, b: z.__setitem__(b, m.array([1j])),
+             lambda m, z, b: z.__setitem__(b, m.ones(int(b.sum()), complex)),
+             lambda m, z, b: z.__setitem__(slice(0, 1), m.array(1j)),
+             lambda m, z, b: z.__setitem__(0, m.ones(z.shape[1], complex)),
+             lambda m, z, b: z.__setitem__(Ellipsis, m.ones(z.shape, complex)[::-1]),
+             lambda m, z, b: z.__setitem__((0, 0), np.complex128(1j)),
+             lambda m, z, b: z.__setitem__(slice(None), np.ones(z.shape, complex)),
+             lambda m, z, b: m.copyto(z, m.array(1j), casting='unsafe'),
+             lambda m, z, b: z.__setitem__(slice(None), m.ones(z.shape, np.complex64).astype(np.float32)),
+             lambda m, z, b: z.__setitem__(slice(None), m.ones(z.shape, complex).astype(bool)),
+             lambda m, z, b: z.__setitem__(slice(None), m.ones(z.shape)),
+             lambda m, z, b: b.__setitem__(slice(None), m.ones(b.shape, complex)),
+             lambda m, z, b: m.zeros(3, int).__setitem__(slice(None), m.array([1j, 2, 3])),
+             lambda m, z, b: z.__setitem__(slice(None), m.ones(z.shape, complex).astype(complex))]
+    for f in cases:
+        res = []
+        for m in (np, nt):
+            z = m.zeros((n // 8, 8))
+            b = m.zeros((n // 8, 8), dtype=bool)
+            b[0, 1] = True
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                f(m, z, b)
+            res.append((np.asarray(z).tolist(), np.asarray(b).tolist(),
+                        [(c.category, str(c.message)) for c in w]))
+        assert res[0] == res[1]

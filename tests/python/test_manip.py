@@ -118,6 +118,70 @@ def test_diff_n0_returns_its_argument():
     assert nt.diff(v, n=0) is v
 
 
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_isclose_weak_scalars_and_invalid_tolerances(big):
+    # NumPy keeps a Python scalar b and Python scalar tolerances weak (NEP
+    # 50): isclose(float32 1.0, 2, atol=0, rtol=0.4999999999999999)
+    # compares in float32, where the tolerance rounds to 0.5 (ndtile took
+    # abs(b) as a float64 array: False); a NumPy scalar tolerance is strong.
+    # A non-finite atol or rtol warns (or raises, per errstate)
+    import warnings
+    n = 40000 if big else 7
+    half = float(1.0 - np.finfo('f8').eps) / 2
+    for dt in (np.float32, np.float64):
+        a = np.ones(n, dt)
+        a[::3] = 1.0 + 1e-7
+        x = nt.asarray(a)
+        for b, kw in ((2, dict(atol=0, rtol=half)), (1.0 - 1e-17, dict(atol=0, rtol=0)),
+                      (0.0, dict(atol=half * 2)), (np.float32(0), dict(atol=np.float64(half * 2))),
+                      (2, dict(atol=0, rtol=np.float64(half))), (1.5, dict(rtol=[0.5] * n)),
+                      (np.asarray(2, dt), dict(atol=0, rtol=half))):
+            want = np.isclose(a, b, **kw)
+            got = nt.isclose(x, b, **kw)
+            assert_same(got, want)
+            assert_same(nt.isclose(x[::-2], b, **{k: v[::-2] if isinstance(v, list) else v
+                                                 for k, v in kw.items()}),
+                        np.isclose(a[::-2], b, **{k: v[::-2] if isinstance(v, list) else v
+                                                 for k, v in kw.items()}))
+    x = nt.ones(n)
+    for atol, rtol in ((np.inf, 1e-5), (1e-8, np.nan), (np.nan, np.inf)):
+        with warnings.catch_warnings(record=True) as w, np.errstate(invalid='warn'):
+            warnings.simplefilter("always")
+            nt.isclose(x, x, atol=atol, rtol=rtol)
+        assert len(w) == 1 and issubclass(w[0].category, RuntimeWarning)
+        assert f"One of rtol or atol is not valid, atol: {atol}, rtol: {rtol}" in str(w[0].message)
+        with np.errstate(invalid='raise'), pytest.raises(FloatingPointError):
+            nt.isclose(x, x, atol=atol, rtol=rtol)
+    with warnings.catch_warnings(), np.errstate(invalid='warn'):
+        warnings.simplefilter("error")
+        nt.isclose(x, x, atol=1.0, rtol=nt.zeros(n))
+
+
+def test_array_equiv_foreign_dtypes_and_astype_function_inputs():
+    # NumPy's array_equiv compares with ==, which is False where no loop
+    # exists (a str array and an int array; ndtile raised the ufunc's no-loop
+    # error); the astype function takes arrays and NumPy scalars only
+    # (TypeError for a list, NumPy's AttributeError for a Python float)
+    big = make(np.int64, (40000,))
+    cases = [(np.array("foo"), np.array(1)), (np.array(["a", "b"]), np.array(["a", "b"])),
+             (np.array(["a", "b"]), big[:2]), ([1, 2], [[1, 2], [1, 2]]), (big, big[::-1]),
+             (big, big.copy()), (np.arange(3), np.arange(4))]
+    for x, y in cases:
+        want = np.array_equiv(x, y)
+        for cx in (lambda v: v, lambda v: nt.asarray(v) if v.dtype.kind in 'iufcb' else v):
+            xx = cx(np.asarray(x))
+            assert nt.array_equiv(xx, y) is want
+            assert nt.array_equal(xx, y) is np.array_equal(x, y)
+    for bad, exc in (([1, 2], TypeError), ((1.0, 2.0), TypeError), (1.5, AttributeError)):
+        with pytest.raises(exc) as en:
+            np.astype(bad, np.float32)
+        with pytest.raises(exc) as eg:
+            nt.astype(bad, np.float32)
+        assert str(eg.value) == str(en.value)
+    assert_same(nt.astype(nt.asarray(big), np.int8), np.astype(big, np.int8))
+    assert float(nt.astype(np.float64(1.5), np.float32)) == 1.5
+
+
 def test_flip_diff_isclose_misc():
     a = make(np.float64, (5, 7))
     x = nt.asarray(a)

@@ -322,6 +322,51 @@ def test_einsum_options_and_errors():
     errs(lambda: nt.einsum('i1', x), lambda: np.einsum('i1', a))
 
 
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_einsum_sublist_form(big):
+    # einsum(op, sublist, ..., [out_sublist]) runs natively (it fell back to
+    # NumPy, a copy where NumPy returns a view) and einsum_path takes it
+    # (einsum_path(x, range(26)) recursed between ndtile and NumPy)
+    n = 300 if big else 4
+    a, b = make(np.float64, (n, 5)), make(np.float64, (5, 3), seed=1)
+    x, y = nt.asarray(a), nt.asarray(b)
+    for args in (((0, 1), (1, 2)), ((0, 1), (1, 2), (0, 2)), ((0, 1), (1, 2), (2, 0)),
+                 ((30, 1), (1, 4)), ((Ellipsis, 1), (1, 2), (Ellipsis, 2))):
+        want = np.einsum(a, list(args[0]), b, list(args[1]), *[list(t) for t in args[2:]])
+        got = nt.einsum(x, list(args[0]), y, list(args[1]), *[list(t) for t in args[2:]])
+        assert_same(got, want, rtol=1e-13)
+    for subl in ([Ellipsis], [0, 1], [1, 0], [Ellipsis, 0]):
+        got, want = nt.einsum(x, subl), np.einsum(a, subl)
+        assert_same(got, want)
+        assert nt.shares_memory(got, x) == np.shares_memory(want, a)
+    sq = make(np.int32, (n, n))
+    assert_same(nt.einsum(nt.asarray(sq), [0, 0]), np.einsum(sq, [0, 0]))
+    assert_same(nt.einsum(nt.asarray(sq), [3, 3], [3]), np.einsum(sq, [3, 3], [3]))
+    for bad in ([0, 52], [0, -1], [0, 'x'], [0, 1.0]):
+        errs(lambda: nt.einsum(x, bad), lambda: np.einsum(a, bad))
+    one = np.ones((1,) * 26)
+    assert nt.einsum_path(nt.asarray(one), range(26)) == np.einsum_path(one, range(26))
+    assert nt.einsum_path(x, [0, 1], y, [1, 2], [0, 2]) == \
+        np.einsum_path(a, [0, 1], b, [1, 2], [0, 2])
+    errs(lambda: nt.einsum_path(), lambda: np.einsum_path())
+    errs(lambda: nt.einsum_path(""), lambda: np.einsum_path(""))
+
+
+def test_einsum_out_type_and_explicit_path_checked():
+    # NumPy: out= that is not an array is a TypeError; an explicit path
+    # that does not fit the operands is a RuntimeError (ndtile ignored it)
+    a, b, c = (make(np.float64, s, seed=i) for i, s in enumerate([(3, 4), (4, 5), (5, 2)]))
+    x, y, z = nt.asarray(a), nt.asarray(b), nt.asarray(c)
+    errs(lambda: nt.einsum('ij,jk', x, y, out='test'), lambda: np.einsum('ij,jk', a, b, out='test'))
+    errs(lambda: nt.einsum('i', x[0], out=[0, 0, 0, 0]), lambda: np.einsum('i', a[0], out=[0, 0, 0, 0]))
+    for path in (['einsum_path', (0, 1)], ['einsum_path', (0,), (0, 1)]):
+        errs(lambda: nt.einsum('ij,jk,kl', x, y, z, optimize=path),
+             lambda: np.einsum('ij,jk,kl', a, b, c, optimize=path))
+    assert_same(nt.einsum('ij,jk,kl', x, y, z, optimize=['einsum_path', (0, 1), (0, 1)]),
+                np.einsum('ij,jk,kl', a, b, c, optimize=['einsum_path', (0, 1), (0, 1)]),
+                rtol=1e-13)
+
+
 CORR_DTYPES = [np.bool_, np.int8, np.int32, np.int64, np.uint16, np.uint64, np.float32,
                np.float64, np.complex64, np.complex128]
 

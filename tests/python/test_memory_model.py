@@ -110,6 +110,22 @@ def test_view_other_itemsize_base_and_flags():
         rv[0] = 1
 
 
+def test_flags_compare_with_numpys_flags():
+    # an ndtile array's flags equal a NumPy array's flags when the bits are
+    # the same (both orders of ==), as two NumPy arrays' flags compare
+    for a in (numpy.arange(12.0).reshape(3, 4), numpy.zeros((2, 3), order='F'),
+              numpy.arange(5)[::2], numpy.ones(()), numpy.arange(40000).reshape(200, 200)):
+        x = nt.asarray(a.copy(order='K'))
+        na = a.copy(order='K')
+        assert (x.flags == na.flags) and (na.flags == x.flags) and not (x.flags != na.flags)
+        ro = na.copy()
+        ro.flags.writeable = False
+        assert x.flags != ro.flags and ro.flags != x.flags
+    v = nt.arange(10)[::2]
+    assert v.flags == numpy.arange(10)[::2].flags
+    assert v.flags != numpy.arange(5).flags
+
+
 def test_view_other_itemsize_numpy_errors():
     for make in (lambda m: m.arange(6, dtype=m.int32).reshape(2, 3).view(m.int64),
                  lambda m: m.arange(6).reshape(2, 3).T.view(m.int32),
@@ -484,6 +500,25 @@ def test_index_tricks_return_ndtile(k):
     r = both(TRICKS[k])
     if r is not None:
         same(*r)
+
+
+def test_frompyfunc_identity_none_is_not_the_default():
+    # NumPy: identity=None makes the ufunc reorderable without an identity
+    # (a reduce over several axes works, an empty one raises); leaving it out
+    # allows one axis only. ndtile dropped identity=None.
+    def mul(a, b):
+        return a * b
+    ones = numpy.ones((2, 3))
+    for kw in ({}, {'identity': None}, {'identity': 1}):
+        for args, rkw in (([2, 3, 4], {}), (ones, {'axis': (0, 1)}), ([], {}), (ones, {})):
+            res = []
+            for m in (numpy, nt):
+                f = m.frompyfunc(mul, nin=2, nout=1, **kw)
+                try:
+                    res.append(('ok', numpy.asarray(f.reduce(args, **rkw)).tolist()))
+                except ValueError as e:
+                    res.append(('ValueError', str(e)))
+            assert res[0] == res[1], (kw, rkw)
 
 
 def test_frompyfunc_and_key_objects():

@@ -433,3 +433,49 @@ def test_fallback_ufuncs_still_work(fallback_warnings):
         # (add.reduceat is native now: bitwise_and has no native reduce)
         assert_same(nt.bitwise_and.reduceat(y, [0, 5, 10]),
                     np.bitwise_and.reduceat(b, [0, 5, 10]))
+
+
+def test_out_empty_tuple_and_positional_tuple():
+    # NumPy: out=() is a ValueError (one entry per output), not "no out";
+    # a positional out that is itself a tuple is a TypeError
+    cases = [lambda m, a, o: m.add(a, 2, out=()), lambda m, a, o: m.frexp(a, out=()),
+             lambda m, a, o: m.divmod(a, 2, out=()), lambda m, a, o: m.add(a, 2, (o,)),
+             lambda m, a, o: m.frexp(a, (o, None)), lambda m, a, o: m.negative(a, (o,))]
+    for n in (1, 40000):
+        a = np.linspace(0.5, 3, n)
+        for f in cases:
+            with pytest.raises(Exception) as en:
+                f(np, a, np.empty(n))
+            with pytest.raises(type(en.value)) as eg:
+                f(nt, nt.asarray(a), nt.empty(n))
+            assert str(eg.value) == str(en.value)
+    x, o = nt.asarray(np.arange(5.0)), nt.empty(5)
+    assert nt.add(x, 1, out=(o,)) is o and nt.add(x, 1, o) is o
+    assert_same(nt.add(x, 1, out=(None,)), np.add(np.arange(5.0), 1))
+
+
+@pytest.mark.parametrize("n", [6, pytest.param(40000, marks=pytest.mark.default_settings)])
+def test_dtype_keyword_checks_input_casts_and_loops(n):
+    # NumPy casts the inputs to dtype= under the casting rule (same_kind by
+    # default: add(int64, 2, dtype=uint16) is a UFuncTypeError) and refuses
+    # a dtype= it has no loop for whatever the casting (sqrt(x,
+    # dtype=int8), equal(x, 2, dtype=uint16)); ndtile computed anyway
+    names = ['add', 'subtract', 'multiply', 'true_divide', 'floor_divide', 'maximum',
+             'negative', 'sqrt', 'sin', 'equal', 'logical_and', 'bitwise_and', 'left_shift',
+             'power', 'absolute', 'arctan2']
+    for name in names:
+        for adt in ('i8', 'u1', 'f4', 'c16', '?'):
+            base = (np.arange(n) % 7 + 1).astype(adt)
+            for dt in (np.uint16, np.int8, np.float32, np.float64, np.complex64, np.bool_):
+                for casting in ('same_kind', 'safe', 'unsafe'):
+                    def run(m, a):
+                        u = getattr(m, name)
+                        return u(*((a,) if u.nin == 1 else (a[::-1], 2)), dtype=dt,
+                                 casting=casting)
+                    try:
+                        want = run(np, base)
+                    except TypeError as e:
+                        with pytest.raises(type(e)):
+                            run(nt, nt.asarray(base))
+                        continue
+                    assert_same(run(nt, nt.asarray(base)), want, rtol=tol_for(want.dtype, "math"))

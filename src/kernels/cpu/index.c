@@ -217,6 +217,9 @@ void ndt__cpu_range(const ndt_range_desc *a, int64_t first, int64_t n, ndt_dtype
     for (int64_t j = 0; j < m; j++) {
       int64_t i = first + c + j;
       if (a->as_int) buf.i[j] = (int64_t)((uint64_t)a->istart + (uint64_t)i * (uint64_t)a->istep);
+      else if (a->div != 0 && a->as_f32)
+        buf.d[j] = (float)((float)a->start + (float)i / (float)a->div * (float)a->step);
+      else if (a->div != 0) buf.d[j] = a->start + (double)i / a->div * a->step;
       else if (a->as_f32) buf.d[j] = (float)((float)a->start + (float)i * (float)a->step);
       else buf.d[j] = a->start + (double)i * a->step;
       if (i == 1 && a->has_v1 && !a->as_int) buf.d[j] = a->v1;
