@@ -38,15 +38,18 @@ ndt_status ndt_reshape(ndt_array **out, const ndt_array *a, int ndim, const int6
     return ndt__error(NDT_ERR_VALUE, "maximum supported dimension for an ndarray is currently "
                      "%d, found %d", NDT_MAXDIMS, ndim);
   int64_t ns[NDT_MAXDIMS], known = 1;
-  int unknown = -1;
+  int unknown = -1, overflow = 0;
   for (int k = 0; k < ndim; k++) {
     ns[k] = shape[k];
     /* NumPy takes any negative value, not only -1, as the unknown one */
     if (shape[k] < 0) {
       if (unknown >= 0) return ndt__error(NDT_ERR_VALUE, "can only specify one unknown dimension");
       unknown = k;
-    } else known *= shape[k];
+    } else if (__builtin_mul_overflow(known, shape[k], &known)) {
+      overflow = 1;   /* (a product that wraps could equal a->size) */
+    }
   }
+  if (overflow) goto bad;
   if (unknown >= 0) {
     if (known == 0 || a->size % known) goto bad;
     ns[unknown] = a->size / known;

@@ -346,7 +346,10 @@ ndt_status ndt_broadcast_to(ndt_array **out, const ndt_array *a, int ndim, const
       v.shape[k] = shape[k];
       v.strides[k] = 0;
     } else goto bad;
-    v.size *= shape[k];
+    /* NumPy's iterator refuses a shape whose running product overflows
+     * (even one with a 0 later on) */
+    if (__builtin_mul_overflow(v.size, shape[k], &v.size))
+      return ndt__error(NDT_ERR_VALUE, "iterator is too large");
   }
   v.weak = a->weak;
   return ndt__array_view(out, &v);

@@ -253,3 +253,28 @@ def test_putmask_place_cast_arrays_safely_and_fill_takes_scalars(n):
         warnings.simplefilter("ignore")
         for k, f in cases.items():
             assert _outcome(nt, f) == _outcome(np, f), k
+
+
+def test_shapes_whose_size_overflows_are_refused():
+    # the product of the new shape wraps around int64: reshape's wrapped
+    # size 10 matched the array's and the view crashed (segfault), and
+    # broadcast_to made a view of a wrapped size
+    a = nt.ones(20)[::2]
+    na = np.ones(20)[::2]
+    for shape in [(2, 13, 419, 691, 823, 2977518503), (-1, 2**62, 4), (2**40, 2**40, 0),
+                  (2**40, 2**40, 0, -1)]:
+        with pytest.raises(ValueError) as en:
+            na.reshape(shape)
+        with pytest.raises(ValueError) as eg:
+            a.reshape(shape)
+        assert str(eg.value) == str(en.value)
+    with pytest.raises(ValueError, match="cannot reshape array of size 0"):
+        nt.zeros(0).reshape(2**40, 2**40, 0)
+    for shape in [(2**62, 4, 3), (2**40, 2**40, 0, 3)]:
+        with pytest.raises(ValueError, match="iterator is too large"):
+            np.broadcast_to(np.ones(3), shape)
+        with pytest.raises(ValueError, match="iterator is too large"):
+            nt.broadcast_to(nt.ones(3), shape)
+    big = nt.ones(300_000)      # several tiles: a reshape that fits still works
+    assert nt.broadcast_to(big[:1], (5, 7)).shape == (5, 7)
+    assert big.reshape(-1, 3, 4, 25).shape == (1000, 3, 4, 25)
