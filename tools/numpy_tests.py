@@ -35,7 +35,7 @@ NPDIR = os.path.dirname(numpy.__file__)
 _REWRITES = [
     (re.compile(r'^(\s*)import numpy as np\s*$', re.M), r'\1import numpy\n\1import ndtile as np'),
     # NumPy's internals stay NumPy's (ndtile._core is ndtile's C extension)
-    (re.compile(r'\bnp\._core\b'), 'numpy._core'),
+    (re.compile(r'\bnp\.(_core|__config__)\b'), r'numpy.\1'),
     (re.compile(r'^(\s*)from numpy\.testing import', re.M), r'\1from ndtile.testing import'),
     (re.compile(r'^(\s*)from numpy import', re.M), r'\1from ndtile import'),
     (re.compile(r'^(\s*)import numpy\.testing as', re.M), r'\1import ndtile.testing as'),
