@@ -6,6 +6,8 @@ import sys
 
 import numpy as _np
 
+from . import _fallback as F
+
 
 def _nt():
     return sys.modules['ndtile']
@@ -24,7 +26,6 @@ def _numpy_window(M, npf):
     """NumPy's window for an M of a float dtype ndtile does not hold
     (longdouble: its result has that dtype, a NumPy array), else None."""
     if isinstance(M, _np.floating) and M.dtype.itemsize > 8:
-        from . import _fallback as F
         return F.call(f"{npf.__name__} (dtype)", npf, (M,), {})
     return None
 
