@@ -382,6 +382,11 @@ def cond(x, p=None):
             r = s[..., -1] / s[..., 0]
         else:
             r = s[..., 0] / s[..., -1]
+    # NumPy: a singular matrix (0/0 above) has condition number inf; a NaN
+    # stays only where the matrix itself holds a NaN
+    isnan = _umath.UFUNCS['isnan']
+    r = _multiarray.where(isnan(r) & ~_fromnumeric.any(isnan(X), axis=(-2, -1)),
+                          _np.inf, r).astype(r.dtype)
     return r._scalar() if isinstance(r, _core.Array) and r.ndim == 0 else r
 
 
