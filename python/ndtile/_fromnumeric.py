@@ -686,10 +686,13 @@ def choose(a, choices, out=None, mode='raise'):
     if idx.dtype.kind not in 'iub':
         raise TypeError(f"Cannot cast array data from {idx.dtype!r} to dtype('int64') "
                         "according to the rule 'safe'")
-    choices = [nt.asarray(c) for c in choices]
+    raw = list(choices)
+    choices = [nt.asarray(c) for c in raw]
     n = len(choices)
     if n == 0:
         raise ValueError("0-length sequence.")
+    if n + 1 > 64:      # NumPy's limit on the operands (a counts too)
+        raise ValueError("Need at least 0 and at most 64 array objects.")
     mode = clip_mode(mode, strict=True)
     if mode == 'raise':
         if idx.size and (bool(nt.any(idx < 0)) or bool(nt.any(idx >= n))):
@@ -700,7 +703,9 @@ def choose(a, choices, out=None, mode='raise'):
         idx = nt.clip(idx, 0, n - 1)
     else:
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
-    dtype = _np.result_type(*choices)
+    # Python scalars are weak (NEP 50): choose([0], (1000, uint8 array)) is uint8
+    dtype = _np.result_type(*[c if type(c) in (bool, int, float, complex) else d.dtype
+                              for c, d in zip(raw, choices)])
     shape = _np.broadcast_shapes(tuple(idx.shape), *[tuple(c.shape) for c in choices])
     r = nt.broadcast_to(choices[0].astype(dtype, copy=False), shape)
     for k in range(1, n):

@@ -714,8 +714,12 @@ class ndarray(Array):
     def compress(self, condition, axis=None, out=None):
         return _fromnumeric.compress(condition, self, axis, out)
 
-    def choose(self, choices, out=None, mode='raise'):
-        return _fromnumeric.choose(self, choices, out, mode)
+    def choose(self, *choices, out=None, mode='raise'):
+        # NumPy's method: several positional arguments are the choices
+        if not choices:
+            raise TypeError("choose() takes exactly 1 argument (0 given)")
+        return _fromnumeric.choose(self, choices[0] if len(choices) == 1 else choices,
+                                   out, mode)
 
     def __array_wrap__(self, array, context=None, return_scalar=False):
         # NumPy's default: a scalar for a plain 0-d result when asked; for a
