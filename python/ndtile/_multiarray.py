@@ -686,7 +686,7 @@ def unpackbits(a, /, axis=None, count=None, bitorder='big'):
     return nt.moveaxis(bits, -1, ax)
 
 
-def putmask(a, mask, values):
+def putmask(a, /, mask, values):
     nt = _nt()
     if not isinstance(a, Array):
         return F.call("putmask", _np.putmask, (a, mask, values), {})

@@ -666,6 +666,21 @@ def test_place_putmask_mask_size(mask):
         check(g)
 
 
+@pytest.mark.parametrize("kw", [dict(mask=[0, 1], values=[-1, -2]),
+                                dict(values=[-1, -2], mask=[0, 1]), dict(a=None)])
+def test_putmask_keywords(kw):
+    # NumPy's putmask(a, /, mask, values): mask and values by keyword, a not
+    def g(np):
+        a = np.zeros(40000, dtype=np.int64)
+        k = dict(kw, mask=np.arange(40000) % 3 == 1, values=[-1, -2]) if 'mask' in kw else kw
+        if 'a' in kw:
+            np.putmask(a=a, mask=a > 0, values=[1])
+        else:
+            np.putmask(a, **k)
+        return a
+    check(g)
+
+
 @pytest.mark.parametrize("xs,ws", [((2, 1), (2, 3)), ((2, 3), (2,)), ((2, 3), (3, 1)),
                                    ((2, 3), (1, 2, 3)), ((3,), (2,)), ((2, 3), (4, 1)),
                                    ((2, 3), (3,)), ((2, 3), ())])
