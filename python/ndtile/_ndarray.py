@@ -321,12 +321,21 @@ class ndarray(Array):
 
     # operators not in the C slots
     def __matmul__(self, other):
+        if not isinstance(other, Array) and _umath.binop_defers(self, other, False):
+            return NotImplemented
         return _umath.UFUNCS['matmul'](self, other)
 
     def __rmatmul__(self, other):
         return _umath.UFUNCS['matmul'](other, self)
 
     def __imatmul__(self, other):
+        if not isinstance(other, Array) and _umath.binop_defers(self, other, True):
+            return NotImplemented
+        if self.ndim >= 1 and getattr(type(other), '__array_ufunc__', 0) is not None and \
+                _np.ndim(other) < 2:
+            # NumPy's a @= b keeps a's shape: a matrix (stack) on the right
+            raise ValueError("inplace matrix multiplication requires the first operand to "
+                             "have at least one and the second at least two dimensions.")
         return _umath.UFUNCS['matmul'](self, other, out=self)
 
     def __divmod__(self, other):

@@ -1,4 +1,6 @@
 """matmul, @, dot, vdot and inner run in the core: compare with NumPy."""
+import re
+
 import numpy as np
 import pytest
 
@@ -57,3 +59,68 @@ def test_matmul_errors():
         nt.matmul(nt.asarray(3.0), nt.ones(3))
     with pytest.raises(ValueError):
         nt.dot(nt.ones((2, 3)), nt.ones((4, 5)))
+
+
+@pytest.mark.parametrize("sa,sb", [((3,), (3,)), ((300, 300), (300,)), ((), (3, 3)),
+                                   ((3,), (3, 3)), ((4, 300), (300, 300)),
+                                   ((2, 300, 300), (300, 300))])
+def test_imatmul_shapes(sa, sb):
+    # a @= b keeps a's shape: NumPy raises ValueError unless a has a
+    # dimension and b two (1-d @= 1-d was accepted, broadcast into a)
+    a, b = make(np.float64, sa, seed=4), make(np.float64, sb, seed=5)
+    x, y = nt.asarray(a), nt.asarray(b)
+    try:
+        a @= b
+    except ValueError as e:
+        with pytest.raises(ValueError, match=re.escape(str(e))):
+            x @= y
+        with pytest.raises(ValueError, match=re.escape(str(e))):
+            x @= b.tolist()
+        return
+    x0 = x
+    x @= y
+    assert x is x0
+    _close(x, a, np.float64)
+
+
+def test_matmul_defers_to_priority():
+    # an object without __array_ufunc__ but of higher __array_priority__
+    # and with the reflected operator gets the operator (NumPy's deferral);
+    # __array_ufunc__ = None always does
+    class Prio:
+        __array_priority__ = 1000
+
+        def __rmatmul__(self, other):
+            return "reflected"
+
+        def __radd__(self, other):
+            return "reflected"
+
+    class NoUfunc:
+        __array_ufunc__ = None
+
+        def __rmatmul__(self, other):
+            return "reflected"
+
+        def __radd__(self, other):
+            return "reflected"
+
+    for m in (np, nt):
+        assert m.ones(2) @ Prio() == "reflected"
+        assert m.ones(2) @ NoUfunc() == "reflected"
+        # in place: the legacy priority defers, __array_ufunc__ = None does
+        # not (the ufunc refuses the operand): NumPy's binop_should_defer
+        for op in ('@=', '+='):
+            x = m.ones((2, 2))
+            x = eval_inplace(x, op, Prio())
+            assert x == "reflected"
+            with pytest.raises(TypeError, match="does not support ufuncs"):
+                eval_inplace(m.ones((2, 2)), op, NoUfunc())
+
+
+def eval_inplace(x, op, y):
+    if op == '@=':
+        x @= y
+    else:
+        x += y
+    return x
