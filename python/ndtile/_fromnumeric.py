@@ -768,7 +768,9 @@ def _check_kth(ks, n):
 
 
 def _check_select_kind(kind):
-    if kind != 'introselect':
+    if not isinstance(kind, (str, bytes)):
+        raise TypeError(f"select kind must be str, not {type(kind).__name__}")
+    if kind not in ('introselect', b'introselect'):
         raise ValueError(f"select kind must be 'introselect' (got {kind!r})".replace('"', "'"))
 
 

@@ -507,6 +507,16 @@ def test_partition_kth(kth):
     check(lambda np: np.argpartition(np.array([3, 1, 2]), k(np)))
 
 
+@pytest.mark.parametrize("kind", [1, None, 2.5, 'nonsense', b'introselect', b'xx', ''])
+def test_partition_kind(kind):
+    # NumPy: a kind that is not a str is a TypeError, bytes are accepted
+    big = "np.arange(40000)[::-1]"
+    for src in (f"np.partition({big}, 2, kind=K)", f"np.argpartition({big}, 2, kind=K)",
+                f"{big}.argpartition(2, kind=K)"):
+        check(lambda np: np.sort(eval(src, {'np': np, 'K': kind})[:3]))   # the order is free
+    check(lambda np: eval(f"{big}.copy().partition(2, kind=K)", {'np': np, 'K': kind}))
+
+
 @pytest.mark.parametrize("side", ['left', 'right', 'l', 'r', 'L', 'Left', 'rightt', 'x', '',
                                   None, 1, b'left', b'l'])
 def test_searchsorted_side(side):
