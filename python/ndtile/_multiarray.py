@@ -162,7 +162,19 @@ def empty_like(prototype, dtype=None, order='K', subok=True, shape=None, *, devi
     return _like(empty, prototype, dtype, order, subok, shape, device)
 
 
+def _copy_mode(copy):
+    """copy= as True, False or None (if needed): NumPy's numpy._CopyMode
+    ALWAYS, NEVER, IF_NEEDED, or any other object by its truth value."""
+    if isinstance(copy, _np._CopyMode):
+        return {_np._CopyMode.ALWAYS: True, _np._CopyMode.NEVER: False}.get(copy)
+    if isinstance(copy, str):
+        raise ValueError("strings are not allowed for 'copy' keyword. "
+                         "Use True/False/None instead.")
+    return copy if copy is None else bool(copy)
+
+
 def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0, like=None):
+    copy = _copy_mode(copy)
     if order != 'K':
         _like_order_check(order)
     if type(ndmin) is not int or ndmin:
@@ -172,7 +184,12 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0, lik
     dt = None if dtype is None else D.as_dtype(dtype)
     if isinstance(object, Array):
         if dt is None or dt == object.dtype:
-            r = object._copy() if copy else object
+            # order 'C' / 'F' of an array not contiguous that way copies
+            # (NumPy's; impossible with copy=False)
+            c = order in ('C', 'c') and not object._flags & 1
+            if copy is False and (c or (order in ('F', 'f') and not object._flags & 2)):
+                raise ValueError("Unable to avoid copy while creating an array as requested.")
+            r = _O.order_copy(object, 'C') if c else object._copy() if copy else object
         else:
             if copy is False:
                 raise ValueError("Unable to avoid copy while creating an array as requested.")
@@ -213,6 +230,7 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0, lik
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     if device is not None:
         _device(device)
+    copy = _copy_mode(copy)
     if isinstance(a, Array) and dtype is None:
         # order 'C'/'F' copies an array not contiguous that way (as NumPy;
         # the copy is in C order: ndtile stores hold C order only)

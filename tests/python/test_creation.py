@@ -80,6 +80,36 @@ def test_array_copy_semantics():
         nt.array([1, 2], copy=False)
 
 
+@pytest.mark.parametrize("shape", [(2, 3), (300, 400)])
+def test_array_order_and_copy_modes(shape):
+    # array(x, order='C'/'F') copies an array not contiguous that way (a
+    # view was returned for order='C'), and with copy=False / NEVER raises;
+    # numpy._CopyMode and truthy objects are copy= values, strings are not
+    a = np.arange(np.prod(shape)).reshape(shape)
+    x = nt.asarray(a)
+    modes = [None, False, True, np._CopyMode.ALWAYS, np._CopyMode.IF_NEEDED,
+             np._CopyMode.NEVER, 0, 1]
+    for xs, ns in ((x, a), (x.T, a.T), (x[:, ::2], a[:, ::2]), (x[::-1], a[::-1])):
+        for order in 'CFAK':
+            for copy in modes:
+                try:
+                    want = np.array(ns, copy=copy, order=order)
+                except ValueError:
+                    with pytest.raises(ValueError, match="Unable to avoid copy"):
+                        nt.array(xs, copy=copy, order=order)
+                    continue
+                got = nt.array(xs, copy=copy, order=order)
+                assert_same(got, want)
+                assert (got.flags.c_contiguous, got.flags.f_contiguous) == \
+                    (want.flags.c_contiguous, want.flags.f_contiguous)
+                assert nt.shares_memory(got, x) == np.shares_memory(want, a)
+    for m in (np, nt):
+        with pytest.raises(ValueError, match="strings are not allowed"):
+            m.array([1, 2], copy="always")
+    assert nt.asarray(x, copy=np._CopyMode.IF_NEEDED) is x
+    assert not nt.shares_memory(nt.asarray(x, copy=np._CopyMode.ALWAYS), x)
+
+
 def test_unsupported_dtypes_stay_numpy():
     h = nt.array([1, 2, 3], dtype=np.float16)
     assert type(h) is np.ndarray and h.dtype == np.float16
