@@ -803,6 +803,9 @@ def partition(a, kth, axis=-1, kind='introselect', order=None):
 
 def argpartition(a, kth, axis=-1, kind='introselect', order=None):
     """NumPy's argpartition (introselect per line; NaNs last)."""
+    if type(a) is not C.ND and isinstance(a, Array):
+        return C.subclass_method('argpartition', (a, kth),
+                                 dict(axis=axis, kind=kind, order=order))
     return _partition('argpartition', a, kth, axis, kind, order, True)
 
 

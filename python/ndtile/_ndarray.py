@@ -1162,7 +1162,7 @@ def _mean(self, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
 _TEMPLATE_METHODS = (
     'reshape', 'ravel', 'flatten', 'transpose', 'swapaxes', 'squeeze', 'copy', 'diagonal',
     'repeat', 'take', '__copy__', '__deepcopy__', 'argsort', 'argmax', 'argmin', 'clip',
-    'round', 'compress', 'choose', 'cumsum', 'cumprod', 'dot', 'searchsorted')
+    'round', 'compress', 'choose', 'cumsum', 'cumprod', 'dot', 'argpartition', 'trace')
 _REDUCTION_METHODS = ('sum', 'prod', 'max', 'min', 'any', 'all', 'var', 'std', 'ptp')
 
 
@@ -1196,7 +1196,8 @@ def _make_subclass_base():
         ns[n] = _template_method(getattr(ndarray, n))
     for n in _REDUCTION_METHODS:
         ns[n] = _reduction_method(n)
-    for n in ('sort', 'partition', 'put', 'fill', 'item', 'tolist', 'nonzero', 'trace'):
+    for n in ('sort', 'partition', 'put', 'fill', 'item', 'tolist', 'nonzero',
+              'searchsorted'):
         ns[n] = _in_place_method(getattr(ndarray, n))
     for n in ('T', 'mT', 'real', 'imag'):
         ns[n] = _template_property(ndarray.__dict__[n])
