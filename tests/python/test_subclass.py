@@ -649,3 +649,27 @@ def test_index_results_and_trace_class():
         return [(tname(r), val(xp.sort(xp.asarray(r)[:i])) if i in (3, 4) else val(r),
                  getattr(r, 'info', 'missing')) for i, r in enumerate(res)]
     check(f)
+
+
+def test_linalg_results_take_the_operand_class():
+    # NumPy's linalg passes some results through an operand's __array_wrap__
+    # (solve, lstsq: b's; inv, cholesky, pinv, qr, the vectors of eig/eigh,
+    # u and vh of svd, tensorsolve: a's), empty matrices too; eigenvalues,
+    # det, singular values stay plain. ndtile returned plain arrays
+    def f(xp, K, log):
+        IA = K['InfoArray']
+        L = xp.linalg
+        a = (xp.arange(8.).reshape(2, 2, 2) + xp.eye(2) * 5).view(IA)
+        a.info = 'a'
+        b = xp.arange(6.).reshape(1, 2, 3).view(IA)
+        b.info = 'b'
+        big = (xp.ones((200, 200)) + xp.eye(200) * 300).view(IA)
+        res = [L.solve(a.view(xp.ndarray), b), L.solve(a, b.view(xp.ndarray)), L.inv(a),
+               L.inv(a[:, 0:0, 0:0]), L.solve(a[:, 0:0, 0:0], b[:, 0:0, :]),
+               L.cholesky(a @ a.mT), L.pinv(big), *L.qr(a[0]), L.qr(a[0], 'r'),
+               *L.qr(a[0], 'raw'), *L.eigh(a), *L.svd(a), L.svd(a, compute_uv=False),
+               *L.lstsq(a[0], b[0]), L.tensorsolve(a[0], b[0, :, 0]), L.det(a),
+               L.eigvals(a), L.inv(big)]
+        return [(tname(r), getattr(r, 'info', 'missing'), getattr(r, 'shape', None))
+                for r in res]
+    check(f, logs=False)
