@@ -433,6 +433,35 @@ def test_as_strided_inside_memory_and_aliasing():
         r[0] = 1
 
 
+def test_as_strided_byte_strides_of_views(monkeypatch):
+    # strides that cut elements (a fallback on gathered data) read the bytes
+    # of the view's own memory, as NumPy's do: the gathered copy of a
+    # strided view has another layout, so it read other values (or past the
+    # copy); a stride on an axis of length 1 is never used (a true view)
+    monkeypatch.setenv("NDTILE_FALLBACK", "warn")       # strides within elements fall back
+    warnings.simplefilter('ignore', RuntimeWarning)
+    x = numpy.arange(40000, dtype=numpy.int32)
+    c = numpy.arange(40000) * (1 + 1j)
+    nst = numpy.lib.stride_tricks
+    cases = [(lambda a: a[3::2], (5,), (6,)), (lambda a: a[::-3], (4, 2), (-6, -2)),
+             (lambda a: a[100:][::7], (3,), (30,))]
+    for f, shape, strides in cases:
+        want = nst.as_strided(f(x), shape, strides)
+        got = as_strided(f(nt.asarray(x)), shape, strides)
+        same(got, want)
+    got = as_strided(nt.asarray(c)[::-2].imag, (3,), (-20,))
+    same(got, nst.as_strided(c[::-2].imag, (3,), (-20,)))
+    with pytest.raises(ValueError, match="outside"):
+        as_strided(nt.asarray(x)[-3:], (3,), (6,))      # past the memory: refused
+    a = numpy.arange(16)[::2].reshape(2, 1, 2, 2).swapaxes(-1, -2)
+    st = list(a.strides)
+    st[1] = 123
+    t = nt.arange(16)[::2].reshape(2, 1, 2, 2).swapaxes(-1, -2)
+    v = as_strided(t, strides=st)
+    assert nt.shares_memory(v, t)
+    same(v.ravel(order='K'), nst.as_strided(a, strides=st).ravel(order='K'))
+
+
 def test_as_strided_at_default_tiles():
     run_default("""
         import numpy, ndtile as np
