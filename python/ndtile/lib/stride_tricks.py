@@ -9,8 +9,9 @@ as_strided reach anywhere and reads whatever lies there.
 
 Strides are bytes, as in NumPy; a stride that is not a whole number of the
 store's elements (a view that would cut elements apart) cannot be an ndtile
-view: as_strided then runs NumPy's on a gathered copy (a fallback warning;
-the result does not share memory)."""
+view: as_strided then runs NumPy's on a gathered copy of the array's memory,
+from the array's byte position (a fallback warning; the result does not
+share memory). The stride of an axis of length 1 is never used."""
 import operator
 
 import numpy as _np
