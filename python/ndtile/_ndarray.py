@@ -650,6 +650,7 @@ class ndarray(Array):
         if order is not None:
             return F.call('ndarray.partition', _np.ndarray.partition,
                           (self, kth, axis, kind, order), {})
+        axis = operator.index(axis)     # NumPy's method: no axis=None (TypeError)
         self._assign(_fromnumeric.partition(self, kth, axis, kind), _core.CASTING_UNSAFE)
 
     def argpartition(self, kth, axis=-1, kind='introselect', order=None):

@@ -517,6 +517,18 @@ def test_partition_kind(kind):
     check(lambda np: eval(f"{big}.copy().partition(2, kind=K)", {'np': np, 'K': kind}))
 
 
+@pytest.mark.parametrize("axis", [None, 1.0, 0, -1, 2])
+def test_partition_method_axis(axis):
+    # ndarray.partition has no axis=None (NumPy: TypeError; it partitioned
+    # the flattened data and failed to write it back with a ValueError)
+    def f(np):
+        d = np.arange(40000)[::-1].reshape(200, 200).copy()
+        d.partition(3, axis=axis)
+        return np.sort(d[:4] if axis in (0, None) else d[:, :4], axis=0 if axis in (0, None)
+                       else 1)
+    check(f, message=False)
+
+
 @pytest.mark.parametrize("side", ['left', 'right', 'l', 'r', 'L', 'Left', 'rightt', 'x', '',
                                   None, 1, b'left', b'l'])
 def test_searchsorted_side(side):
