@@ -588,6 +588,8 @@ def _memory_stand_in(x, buf):
 
 
 def _overlap(a, b, max_work, solver):
+    if not isinstance(a, Array) and not isinstance(b, Array):
+        return solver(a, b, max_work=max_work)      # NumPy arrays (views of one buffer)
     if not (isinstance(a, Array) and isinstance(b, Array)):
         return False
     if not a._same_memory(b):     # one store, or two sharing memory (view(dtype))
