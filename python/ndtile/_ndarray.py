@@ -788,29 +788,48 @@ def _set_dtype(a, dtype):
     a._become(v)
 
 
+def _prod(shape):
+    n = 1
+    for k in shape:
+        n *= k
+    return n
+
+
 def _resize(self, new_shape, refcheck, nrefs):
     """NumPy's in-place resize: the array keeps its first elements (C
     order), new ones are zeros. Only an array owning its data, and with
     refcheck, one no other array or name refers to."""
+    refcheck = operator.index(refcheck)     # NumPy parses it as an int
+    if not new_shape:
+        return None                          # a.resize(): nothing to do
     if len(new_shape) == 1 and (new_shape[0] is None or not isinstance(
             new_shape[0], (int, _np.integer))):
         new_shape = new_shape[0]
-    if new_shape == () or new_shape is None:
+    if new_shape is None:
         return None
-    shape = _fromnumeric.shape_arg(new_shape)
+    shape = _fromnumeric.shape_arg(new_shape)    # () is a 0-d shape
     for n in shape:
         if n < 0:
             raise ValueError("negative dimensions not allowed")
-    if not self._flags & _OWNDATA:
-        raise ValueError("cannot resize this array: it does not own its data")
-    if not self._flags & _WRITEABLE:
-        raise ValueError("resize only works on writeable arrays")     # NumPy's check
     # NumPy keeps the memory order: a Fortran-ordered array stays one, its
     # memory (column-major) kept and extended by zeros
     fortran = not self._c_contiguous and self.size > 1
     if fortran and not self.flags.f_contiguous:
         raise ValueError("resize only works on single-segment arrays")
-    if refcheck and nrefs > 2:
+    if _prod(shape) == self.size:
+        # NumPy: the same number of bytes needs no new memory, so no check
+        # of ownership or references: the shape changes in place (a view
+        # stays one)
+        v = self._transpose(None)._reshape(tuple(reversed(shape)))._transpose(None) \
+            if fortran else self._reshape(shape)
+        self._become(v)
+        return None
+    if not self._flags & _OWNDATA:
+        raise ValueError("cannot resize this array: it does not own its data")
+    if not self._flags & _WRITEABLE:
+        raise ValueError("resize only works on writeable arrays")     # NumPy's check
+    if (refcheck and nrefs > 2) or weakref.getweakrefcount(self):
+        # (NumPy refuses an array with a weak reference even without refcheck)
         # NumPy's count (taken by the C method): the caller's name and the
         # call's own; a view holds its base, so views count
         raise ValueError("cannot resize an array that references or is referenced\n"
