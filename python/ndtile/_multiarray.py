@@ -173,7 +173,13 @@ def _copy_mode(copy):
     return copy if copy is None else bool(copy)
 
 
-def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0, like=None):
+def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0,
+          ndmax=_NoValue, like=None):
+    if ndmax is not _NoValue:
+        # NumPy 2.4's depth limit of the nested-sequence parse: NumPy's
+        # conversion (and errors); the object dtypes it is for stay NumPy's
+        return C.np_or_nd(_np.array(C.to_np_tree(object) if C.has_nd(object) else object,
+                                    dtype, copy=copy, order=order, ndmin=ndmin, ndmax=ndmax))
     copy = _copy_mode(copy)
     if order != 'K':
         _like_order_check(order)

@@ -1,4 +1,6 @@
 """Creation functions against NumPy."""
+import re
+
 import numpy as np
 import pytest
 
@@ -108,6 +110,29 @@ def test_array_order_and_copy_modes(shape):
             m.array([1, 2], copy="always")
     assert nt.asarray(x, copy=np._CopyMode.IF_NEEDED) is x
     assert not nt.shares_memory(nt.asarray(x, copy=np._CopyMode.ALWAYS), x)
+
+
+@pytest.mark.parametrize("src", [
+    "m.array([[1, 2], [3, 4]], ndmax=2)", "m.array([[1, 2], [3, 4]], ndmax=3)",
+    "m.array([[1, 2], [3, 4]], ndmax=0)", "m.array([[[1], [2]], [[3], [4]]], ndmax=2)",
+    "m.array([1, 2], ndmax=-1)", "m.array([1, 2], ndmax=65)",
+    "m.array([[1, 2], [3]], ndmax=1, dtype=object)", "m.array([[1, 2]], ndmax=1, ndmin=2)",
+    "m.array(m.arange(40000).reshape(200, 200), ndmax=1, dtype=object)",
+    "m.array(m.arange(40000.).reshape(200, 200)[::-1], ndmax=2)"])
+def test_array_ndmax(src):
+    # NumPy 2.4's ndmax= (a TypeError before): values, dtype and errors
+    try:
+        want = eval(src, {'m': np})
+    except Exception as e:
+        with pytest.raises(type(e), match=re.escape(str(e))):
+            eval(src, {'m': nt})
+        return
+    got = eval(src, {'m': nt})
+    if want.dtype == object:
+        assert type(got) is np.ndarray and got.shape == want.shape and got.dtype == object
+        assert [list(x) for x in got] == [list(x) for x in want]
+    else:
+        assert_same(got, want)
 
 
 def test_unsupported_dtypes_stay_numpy():
