@@ -40,18 +40,55 @@ class flatiter:
     """a.flat: iteration and indexing over the C-order flattened array.
     Indexing it gives copies (NumPy's flatiter never returns a view)."""
 
+    __slots__ = ('_base', '_i', '_data')
+
     def __init__(self, base):
-        self.base = base
+        self._base = base
+        self._i = 0
+        self._data = None
+
+    # NumPy's flatiter is its own iterator; base, index and coords are
+    # read-only (the data is gathered once, at the first next())
+    base = property(lambda self: self._base)
+    index = property(lambda self: self._i)
+
+    @property
+    def coords(self):
+        """The C-order coordinates of index (past the end: the first
+        axis counts on, as NumPy's do)."""
+        i, out = self._i, []
+        for n in reversed(self._base.shape[1:]):
+            out.append(i % n if n else 0)
+            i = i // n if n else 0
+        if self._base.ndim:
+            out.append(i)
+        return tuple(reversed(out))
 
     def __iter__(self):
-        return iter(C.to_numpy(self.base).ravel())
+        return self
+
+    def __next__(self):
+        if self._data is None:
+            self._data = C.to_numpy(self._base).ravel()
+        if self._i >= self._data.size:
+            raise StopIteration
+        self._i += 1
+        return self._data[self._i - 1]
 
     def __len__(self):
         return self.base.size
 
+    def __delitem__(self, key):
+        raise TypeError("Cannot delete iterator elements")
+
     def __array__(self, dtype=None, copy=None):
-        return C.to_numpy(self.base).ravel().astype(dtype) if dtype else \
+        r = C.to_numpy(self.base).ravel().astype(dtype) if dtype else \
             C.to_numpy(self.base).ravel()
+        if not (self.base._flags & _WRITEABLE and self.base._c_contiguous):
+            # NumPy's is a view of a writeable contiguous array, else a
+            # read-only copy
+            r.flags.writeable = False
+        return r
 
     def __getitem__(self, key):
         base = self.base

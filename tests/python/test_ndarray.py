@@ -229,3 +229,29 @@ def test_method_fallbacks_work(fallback_warnings):
     r = x.nonzero()         # native now: no warning
     assert_same(r, a.nonzero())
     assert_same(x.dot(nt.asarray(a.T)), a.dot(a.T), 1e-12)
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (0, 3), (3, 0, 2), (), (200, 201)])
+def test_flatiter_protocol(shape):
+    # a.flat is its own iterator with NumPy's read-only index, coords and
+    # base (index was writable and missing, coords missing, iter(it) a new
+    # iterator); del it[k] is NumPy's TypeError; __array__ is read-only
+    # unless NumPy's would be a view of a writeable contiguous array
+    def steps(m):
+        a = m.arange(int(np.prod(shape))).reshape(shape)
+        it = a.flat
+        out = [it.index, it.coords, iter(it) is it, len(it)]
+        if a.size:
+            out += [int(next(it)), it.index, it.coords]
+        out += [sum(1 for _ in it), it.index, it.coords, list(it)]
+        for attr in ('base', 'coords', 'index'):
+            with pytest.raises(AttributeError):
+                setattr(it, attr, 3)
+        with pytest.raises(TypeError, match="Cannot delete iterator elements"):
+            del it[0]
+        ro = m.arange(6)
+        ro.flags.writeable = False
+        out += [a.flat.__array__().flags.writeable, ro.flat.__array__().flags.writeable,
+                m.arange(6)[::2].flat.__array__().flags.writeable]
+        return out
+    assert steps(nt) == steps(np)
