@@ -60,6 +60,10 @@ def as_dtype(x):
         return x
     if x is None:
         return DTYPES[FLOAT64]
+    if isinstance(x, type) and issubclass(x, _np.dtype):
+        # a DType class (type(np.dtype('i'))): NumPy's creation functions
+        # take its default instance, where np.dtype() would give object
+        return _np.empty(0, dtype=x).dtype
     return _np.dtype(x)
 
 

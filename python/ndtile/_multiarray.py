@@ -320,7 +320,7 @@ def arange(*args, start=_NoValue, stop=_NoValue, step=_NoValue, dtype=_NoValue, 
         return C.np_or_nd(_np.arange(*[C.to_np_tree(v) for v in vals], dtype=dtype))
     start, stop, step = vals
     if dtype is not None:
-        dt = D.as_dtype(dtype)
+        dt = _np.dtype(dtype)     # NumPy's arange: a DType class is object, as np.dtype()
     else:
         # NumPy: at least intp, promoted with each value's type (so
         # arange(np.uint64(3)) is float64, arange(np.uint8(3)) int64)

@@ -135,6 +135,26 @@ def test_array_ndmax(src):
         assert_same(got, want)
 
 
+@pytest.mark.parametrize("dt", [np.dtype('i'), np.dtype('f8'), np.dtype('?'), np.dtype('c8'),
+                                np.dtype('u2')])
+def test_dtype_classes(dt):
+    # dtype=type(np.dtype('i')) (a DType class): NumPy's creation functions
+    # take its default instance (ndtile made object arrays, np.dtype()'s
+    # answer); arange is NumPy's exception (object)
+    k = type(dt)
+    for src in ("m.array([1, 0, 3], dtype=K)", "m.asarray([1, 0, 3], dtype=K)",
+                "m.asanyarray([1, 0, 3], dtype=K)", "m.ascontiguousarray([1, 0, 3], dtype=K)",
+                "m.asfortranarray([[1, 0], [3, 4]], dtype=K)", "m.zeros(40000, dtype=K)",
+                "m.ones((3, 2), dtype=K)", "m.full(5, 1, dtype=K)",
+                "m.arange(40000).astype(K)"):
+        want = eval(src, {'m': np, 'K': k})
+        got = eval(src, {'m': nt, 'K': k})
+        assert want.dtype == dt
+        assert_same(got, want)
+    got, want = nt.arange(3, dtype=k), np.arange(3, dtype=k)
+    assert got.dtype == want.dtype == object and list(got) == list(want)
+
+
 def test_unsupported_dtypes_stay_numpy():
     h = nt.array([1, 2, 3], dtype=np.float16)
     assert type(h) is np.ndarray and h.dtype == np.float16
