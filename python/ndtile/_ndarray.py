@@ -214,8 +214,24 @@ class ndarray(Array):
     __array_priority__ = 20.0
 
     def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
+        r = None
         if buffer is None and strides is None:
             r = _multiarray.empty(shape, dtype)
+        elif buffer is not None:
+            # NumPy's is a view of the buffer's memory: shared where the core
+            # can hold it (C-contiguous, as frombuffer), else a copy
+            npa = _np.ndarray(shape, dtype, buffer, offset, strides, order)
+            c = D.code(npa.dtype) if npa.dtype.isnative else None
+            if c is not None and npa.size and npa.flags.c_contiguous:
+                try:
+                    r = _core.from_memory(npa, c, npa.flags.writeable)
+                    if tuple(r.shape) != npa.shape:
+                        r = r._reshape(npa.shape)
+                    r._set_base(buffer)
+                except NotImplementedError:
+                    r = None
+            if r is None:
+                r = C.np_or_nd(npa.copy())
         else:
             r = C.np_or_nd(_np.ndarray(shape, dtype, buffer, offset, strides, order).copy())
         if cls is not ndarray and isinstance(r, Array):

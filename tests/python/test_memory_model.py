@@ -322,6 +322,28 @@ def test_base_points_where_numpy_points():
     assert v.base is not None and v.base.shape == (6,)
 
 
+def test_ndarray_constructor_buffer_is_a_view():
+    # ndarray(shape, dtype, buffer=...) is a view of the buffer's memory in
+    # NumPy (writes show both ways, .base the buffer); ndtile copied it.
+    # Contiguous views are shared now (a strided one is still a copy)
+    def prog(m):
+        x = m.ndarray(())
+        x[()] = 5
+        y = m.ndarray((), buffer=x)
+        y[()] = 6
+        b = bytearray(8 * 40000)
+        z = m.ndarray((2,), dtype='f8', buffer=b, offset=8)
+        z[1] = 3
+        v = m.ndarray((200, 199), dtype='f8', buffer=b, offset=8 * 200)
+        v[199, 198] = 4
+        v2 = m.ndarray((4,), dtype='i4', buffer=b)
+        ro = m.ndarray((2,), dtype='f8', buffer=bytes(16))
+        return (float(x[()]), numpy.frombuffer(b)[:4].tolist(), float(numpy.frombuffer(b)[-1]),
+                z.base is b, v.shape, v2.tolist(), ro.flags.writeable)
+    got, want = both(prog)
+    assert got == want
+
+
 def test_frombuffer_readonly_and_base():
     buf = b'abcd'
     a = nt.frombuffer(buf, nt.uint8)
