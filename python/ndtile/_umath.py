@@ -884,6 +884,21 @@ def _power_shortcut(a, b):
     return None
 
 
+def _priority(x, default):
+    """x.__array_priority__ as NumPy reads it: a priority that is missing,
+    not a number or raises is a scalar's (-1e6), the error cleared."""
+    try:
+        p = getattr(x, '__array_priority__')
+    except AttributeError:
+        return default
+    except Exception:
+        return -1000000.0
+    try:
+        return float(p)
+    except Exception:
+        return -1000000.0
+
+
 def binop_defers(a, b, inplace):
     """NumPy's binop deferral: whether an operator of the array a (or of the
     array b, reflected) with the other operand returns NotImplemented."""
@@ -899,8 +914,7 @@ def binop_defers(a, b, inplace):
         return not inplace
     if f is _MISSING and other is b and not isinstance(
             other, (int, float, complex, _np.ndarray, _generic, list, tuple)) and \
-            getattr(other, '__array_priority__', -float('inf')) > \
-            (0.0 if type(a) is _ND else getattr(a, '__array_priority__', 0.0)):
+            _priority(other, -float('inf')) > (0.0 if type(a) is _ND else _priority(a, 0.0)):
         # NumPy's legacy deferral: an object without __array_ufunc__ but of
         # higher __array_priority__ gets its reflected operator
         return True

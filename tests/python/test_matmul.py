@@ -162,3 +162,29 @@ def test_matvec_out_same_bits(dt, sa, sb):
 @pytest.mark.parametrize("sa,sb", [((400000, 3), (3,)), ((3,), (3, 400000)), ((700, 600), (600,))])
 def test_matvec_out_same_bits_default_tiles(sa, sb):
     test_matvec_out_same_bits(np.float64, sa, sb)
+
+
+@pytest.mark.parametrize("priority", [None, "raise", "x"])
+def test_binop_bad_priority_is_a_scalars(priority):
+    # an __array_priority__ that is not a number, or raises, counts as a
+    # scalar's (NumPy's PyArray_GetPriority): no deferral, no error from the
+    # comparison (ndtile raised TypeError / the RuntimeError)
+    class Bad:
+        @property
+        def __array_priority__(self):
+            if priority == "raise":
+                raise RuntimeError("bad priority")
+            return priority
+
+        def __radd__(self, other):
+            return "reflected"
+
+        def __rmatmul__(self, other):
+            return "reflected"
+
+    for m in (np, nt):
+        r = m.arange(3.0) + Bad()
+        assert r.shape == (3,) and list(r) == ["reflected"] * 3
+    for m in (np, nt):
+        with pytest.raises(ValueError, match="does not have enough dimensions"):
+            m.ones(2) @ Bad()
