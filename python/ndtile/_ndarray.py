@@ -672,9 +672,16 @@ class ndarray(Array):
     def round(self, decimals=0, out=None):
         return _fromnumeric.round(self, decimals, out)
 
-    def conj(self):
+    def conj(self, *out):
         # NumPy's method returns the array itself unless it is complex (the
-        # function np.conjugate always makes a new array)
+        # function np.conjugate always makes a new array); an output array
+        # may be passed, positionally only
+        if out:
+            if len(out) > 1:
+                raise TypeError(f"conjugate() takes at most 1 argument ({len(out)} given)")
+            if not isinstance(out[0], (Array, _np.ndarray)):
+                raise TypeError("output must be an array")
+            return _umath.UFUNCS['conjugate'](self, out=out[0])
         if D.KIND[self._dt] != 'c':
             return self
         return _umath.UFUNCS['conjugate'](self)

@@ -255,3 +255,25 @@ def test_flatiter_protocol(shape):
                 m.arange(6)[::2].flat.__array__().flags.writeable]
         return out
     assert steps(nt) == steps(np)
+
+
+@pytest.mark.parametrize("dt", [np.complex128, np.float64, np.int32])
+def test_conj_method_out(dt):
+    # a.conj(out) / a.conjugate(out): NumPy's methods take an output array
+    # positionally (ndtile's took no argument: TypeError)
+    a = (np.arange(40000) * (1 - 2j)).astype(dt) if dt == np.complex128 else \
+        np.arange(40000).astype(dt)
+    x = nt.asarray(a)
+    for name in ('conj', 'conjugate'):
+        o = nt.empty_like(x)
+        assert getattr(x, name)(o) is o
+        assert_same(o, np.conjugate(a))
+        o2 = nt.empty(20000, dtype=dt)
+        getattr(x[::-2], name)(o2)
+        assert_same(o2, np.conjugate(a[::-2]))
+        for m, arr in ((np, a), (nt, x)):
+            with pytest.raises(TypeError, match="at most 1 argument"):
+                getattr(arr, name)(m.empty_like(arr), m.empty_like(arr))
+            with pytest.raises(TypeError, match="output must be an array"):
+                getattr(arr, name)(3)
+    assert (x.conj() is x) == (a.conj() is a)
