@@ -70,6 +70,15 @@ def asarray(x, dtype=None):
         return x._astype(c, _core.CASTING_UNSAFE)
     if isinstance(x, _ndarray_np):
         y = x if dtype is None or dtype == x.dtype else x.astype(dtype)
+    elif not isinstance(x, _generic) and getattr(type(x), '__array__', None) is not None:
+        # the __array__ protocol, called once here: an object may hand back
+        # an ndtile array (NumPy's asarray refused it: "not producing an array")
+        r = x.__array__()
+        if isinstance(r, Array):
+            return asarray(r, dtype)
+        if not isinstance(r, _ndarray_np):
+            raise ValueError("object __array__ method not producing an array")
+        y = _np.asarray(r, dtype=dtype)
     else:
         try:
             y = _np.asarray(x, dtype=dtype)

@@ -61,8 +61,9 @@ def as_dtype(x):
     if x is None:
         return DTYPES[FLOAT64]
     if isinstance(x, type) and issubclass(x, _np.dtype):
-        # a DType class (numpy.dtypes.Int8DType): numpy.dtype() of it is
-        # object; NumPy's dtype= takes its scalar type (unsized if flexible)
+        # a DType class (numpy.dtypes.Int8DType, type(np.dtype('i'))):
+        # numpy.dtype() of it is object; NumPy's dtype= takes its scalar
+        # type (unsized if flexible: astype to StrDType sizes the strings)
         return _np.dtype(x.type)
     return _np.dtype(x)
 

@@ -689,12 +689,13 @@ def choose(a, choices, out=None, mode='raise'):
     if idx.dtype.kind not in 'iub':
         raise TypeError(f"Cannot cast array data from {idx.dtype!r} to dtype('int64') "
                         "according to the rule 'safe'")
-    # NumPy's common type, Python scalars weak (NEP 50): choose(s, (i32, 2)) is int32
-    weak = [c if type(c) in (bool, int, float, complex) else None for c in choices]
-    choices = [nt.asarray(c) for c in choices]
+    raw = list(choices)
+    choices = [nt.asarray(c) for c in raw]
     n = len(choices)
     if n == 0:
         raise ValueError("0-length sequence.")
+    if n + 1 > 64:      # NumPy's limit on the operands (a counts too)
+        raise ValueError("Need at least 0 and at most 64 array objects.")
     mode = clip_mode(mode, strict=True)
     if mode == 'raise':
         if idx.size and (bool(nt.any(idx < 0)) or bool(nt.any(idx >= n))):
@@ -705,7 +706,9 @@ def choose(a, choices, out=None, mode='raise'):
         idx = nt.clip(idx, 0, n - 1)
     else:
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
-    dtype = _np.result_type(*[c.dtype if w is None else w for c, w in zip(choices, weak)])
+    # Python scalars are weak (NEP 50): choose([0], (1000, uint8 array)) is uint8
+    dtype = _np.result_type(*[c if type(c) in (bool, int, float, complex) else d.dtype
+                              for c, d in zip(raw, choices)])
     shape = _np.broadcast_shapes(tuple(idx.shape), *[tuple(c.shape) for c in choices])
     if out is not None and tuple(out.shape) != shape:
         raise TypeError("choose: invalid shape for output array.")
@@ -773,7 +776,9 @@ def _check_kth(ks, n):
 
 
 def _check_select_kind(kind):
-    if kind != 'introselect':
+    if not isinstance(kind, (str, bytes)):
+        raise TypeError(f"select kind must be str, not {type(kind).__name__}")
+    if kind not in ('introselect', b'introselect'):
         raise ValueError(f"select kind must be 'introselect' (got {kind!r})".replace('"', "'"))
 
 
@@ -806,6 +811,9 @@ def partition(a, kth, axis=-1, kind='introselect', order=None):
 
 def argpartition(a, kth, axis=-1, kind='introselect', order=None):
     """NumPy's argpartition (introselect per line; NaNs last)."""
+    if type(a) is not C.ND and isinstance(a, Array):
+        return C.subclass_method('argpartition', (a, kth),
+                                 dict(axis=axis, kind=kind, order=order))
     return _partition('argpartition', a, kth, axis, kind, order, True)
 
 

@@ -375,10 +375,21 @@ def _scatter(a, key, value):
     return True
 
 
+def _long_basic_key(a, key):
+    """A basic key of more entries than the C parser takes (2 * 32 + 1) is
+    never valid in ndtile (getitem went back and forth to the C binding
+    until RecursionError): NumPy's IndexError on a stand-in without data,
+    else ndtile's limit of 32 axes."""
+    if isinstance(key, tuple) and len(key) > 65:
+        _np.broadcast_to(_np.zeros((), _np.uint8), a.shape)[key]
+        raise IndexError("number of dimensions must be within [0, 32]")
+
+
 def getitem(a, key):
     """Array.__getitem__ for keys the C binding does not parse."""
     key, basic, copy = normalize(key)
     if basic:
+        _long_basic_key(a, key)
         res = Array.__getitem__(a, key)
         # an advanced index (a 0-d integer array) copies, also where the
         # integers alone would give a view; a single element stays a scalar
@@ -459,6 +470,7 @@ def setitem(a, key, value, delete=False):
         _core.warn_complex_cast(D.code(value.dtype) or 0, a._dt, 3)
         value = value.real
     if basic:
+        _long_basic_key(a, key)
         v = a._view_index(key)     # the index's errors come first
         if _one_element(key, a.ndim) and _is_sequence(value):
             value = _pack_element(a.dtype, value)

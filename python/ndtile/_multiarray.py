@@ -163,7 +163,25 @@ def empty_like(prototype, dtype=None, order='K', subok=True, shape=None, *, devi
     return _like(empty, prototype, dtype, order, subok, shape, device)
 
 
-def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0, like=None):
+def _copy_mode(copy):
+    """copy= as True, False or None (if needed): NumPy's numpy._CopyMode
+    ALWAYS, NEVER, IF_NEEDED, or any other object by its truth value."""
+    if isinstance(copy, _np._CopyMode):
+        return {_np._CopyMode.ALWAYS: True, _np._CopyMode.NEVER: False}.get(copy)
+    if isinstance(copy, str):
+        raise ValueError("strings are not allowed for 'copy' keyword. "
+                         "Use True/False/None instead.")
+    return copy if copy is None else bool(copy)
+
+
+def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0,
+          ndmax=_NoValue, like=None):
+    if ndmax is not _NoValue:
+        # NumPy 2.4's depth limit of the nested-sequence parse: NumPy's
+        # conversion (and errors); the object dtypes it is for stay NumPy's
+        return C.np_or_nd(_np.array(C.to_np_tree(object) if C.has_nd(object) else object,
+                                    dtype, copy=copy, order=order, ndmin=ndmin, ndmax=ndmax))
+    copy = _copy_mode(copy)
     if order != 'K':
         _like_order_check(order)
     if type(ndmin) is not int or ndmin:
@@ -173,7 +191,12 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0, lik
     dt = None if dtype is None else D.as_dtype(dtype)
     if isinstance(object, Array):
         if dt is None or dt == object.dtype:
-            r = object._copy() if copy else object
+            # order 'C' / 'F' of an array not contiguous that way copies
+            # (NumPy's; impossible with copy=False)
+            c = order in ('C', 'c') and not object._flags & 1
+            if copy is False and (c or (order in ('F', 'f') and not object._flags & 2)):
+                raise ValueError("Unable to avoid copy while creating an array as requested.")
+            r = _O.order_copy(object, 'C') if c else object._copy() if copy else object
         else:
             if copy is False:
                 raise ValueError("Unable to avoid copy while creating an array as requested.")
@@ -217,6 +240,7 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0, lik
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     if device is not None:
         _device(device)
+    copy = _copy_mode(copy)
     if isinstance(a, Array) and dtype is None:
         # order 'C'/'F' copies an array not contiguous that way (as NumPy;
         # the copy is in C order: ndtile stores hold C order only)
@@ -300,7 +324,7 @@ def arange(*args, start=_NoValue, stop=_NoValue, step=_NoValue, dtype=_NoValue, 
         return C.np_or_nd(_np.arange(*[C.to_np_tree(v) for v in vals], dtype=dtype))
     start, stop, step = vals
     if dtype is not None:
-        dt = D.as_dtype(dtype)
+        dt = _np.dtype(dtype)     # NumPy's arange: a DType class is object, as np.dtype()
     else:
         # NumPy: at least intp, promoted with each value's type (so
         # arange(np.uint64(3)) is float64, arange(np.uint8(3)) int64)
@@ -590,6 +614,8 @@ def _memory_stand_in(x, buf):
 
 
 def _overlap(a, b, max_work, solver):
+    if not isinstance(a, Array) and not isinstance(b, Array):
+        return solver(a, b, max_work=max_work)      # NumPy arrays (views of one buffer)
     if not (isinstance(a, Array) and isinstance(b, Array)):
         return False
     if not a._same_memory(b):     # one store, or two sharing memory (view(dtype))
@@ -715,7 +741,7 @@ def _safe_values(values, dtype):
                         "according to the rule 'safe'")
 
 
-def putmask(a, mask, values):
+def putmask(a, /, mask, values):
     nt = _nt()
     if not isinstance(a, Array):
         return F.call("putmask", _np.putmask, (a, mask, values), {})

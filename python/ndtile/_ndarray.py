@@ -47,18 +47,55 @@ class flatiter:
     """a.flat: iteration and indexing over the C-order flattened array.
     Indexing it gives copies (NumPy's flatiter never returns a view)."""
 
+    __slots__ = ('_base', '_i', '_data')
+
     def __init__(self, base):
-        self.base = base
+        self._base = base
+        self._i = 0
+        self._data = None
+
+    # NumPy's flatiter is its own iterator; base, index and coords are
+    # read-only (the data is gathered once, at the first next())
+    base = property(lambda self: self._base)
+    index = property(lambda self: self._i)
+
+    @property
+    def coords(self):
+        """The C-order coordinates of index (past the end: the first
+        axis counts on, as NumPy's do)."""
+        i, out = self._i, []
+        for n in reversed(self._base.shape[1:]):
+            out.append(i % n if n else 0)
+            i = i // n if n else 0
+        if self._base.ndim:
+            out.append(i)
+        return tuple(reversed(out))
 
     def __iter__(self):
-        return iter(C.to_numpy(self.base).ravel())
+        return self
+
+    def __next__(self):
+        if self._data is None:
+            self._data = C.to_numpy(self._base).ravel()
+        if self._i >= self._data.size:
+            raise StopIteration
+        self._i += 1
+        return self._data[self._i - 1]
 
     def __len__(self):
         return self.base.size
 
+    def __delitem__(self, key):
+        raise TypeError("Cannot delete iterator elements")
+
     def __array__(self, dtype=None, /, *, copy=None):      # NumPy's signature
-        return C.to_numpy(self.base).ravel().astype(dtype) if dtype else \
+        r = C.to_numpy(self.base).ravel().astype(dtype) if dtype else \
             C.to_numpy(self.base).ravel()
+        if not (self.base._flags & _WRITEABLE and self.base._c_contiguous):
+            # NumPy's is a view of a writeable contiguous array, else a
+            # read-only copy
+            r.flags.writeable = False
+        return r
 
     def _key(self, key, assign):
         """key as NumPy 2.4's flatiter reads it (its rules are not an
@@ -244,8 +281,24 @@ class ndarray(Array):
     __array_priority__ = 20.0
 
     def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
+        r = None
         if buffer is None and strides is None:
             r = _multiarray.empty(shape, dtype)
+        elif buffer is not None:
+            # NumPy's is a view of the buffer's memory: shared where the core
+            # can hold it (C-contiguous, as frombuffer), else a copy
+            npa = _np.ndarray(shape, dtype, buffer, offset, strides, order)
+            c = D.code(npa.dtype) if npa.dtype.isnative else None
+            if c is not None and npa.size and npa.flags.c_contiguous:
+                try:
+                    r = _core.from_memory(npa, c, npa.flags.writeable)
+                    if tuple(r.shape) != npa.shape:
+                        r = r._reshape(npa.shape)
+                    r._set_base(buffer)
+                except NotImplementedError:
+                    r = None
+            if r is None:
+                r = C.np_or_nd(npa.copy())
         else:
             r = C.np_or_nd(_np.ndarray(shape, dtype, buffer, offset, strides, order).copy())
         if cls is not ndarray and isinstance(r, Array):
@@ -388,12 +441,21 @@ class ndarray(Array):
 
     # operators not in the C slots
     def __matmul__(self, other):
+        if not isinstance(other, Array) and _umath.binop_defers(self, other, False):
+            return NotImplemented
         return _umath.UFUNCS['matmul'](self, other)
 
     def __rmatmul__(self, other):
         return _umath.UFUNCS['matmul'](other, self)
 
     def __imatmul__(self, other):
+        if not isinstance(other, Array) and _umath.binop_defers(self, other, True):
+            return NotImplemented
+        if self.ndim >= 1 and getattr(type(other), '__array_ufunc__', 0) is not None and \
+                _np.ndim(other) < 2:
+            # NumPy's a @= b keeps a's shape: a matrix (stack) on the right
+            raise ValueError("inplace matrix multiplication requires the first operand to "
+                             "have at least one and the second at least two dimensions.")
         return _umath.UFUNCS['matmul'](self, other, out=self)
 
     def __divmod__(self, other):
@@ -683,9 +745,16 @@ class ndarray(Array):
     def round(self, decimals=0, out=None):
         return _fromnumeric.round(self, decimals, out)
 
-    def conj(self):
+    def conj(self, *out):
         # NumPy's method returns the array itself unless it is complex (the
-        # function np.conjugate always makes a new array)
+        # function np.conjugate always makes a new array); an output array
+        # may be passed, positionally only
+        if out:
+            if len(out) > 1:
+                raise TypeError(f"conjugate() takes at most 1 argument ({len(out)} given)")
+            if not isinstance(out[0], (Array, _np.ndarray)):
+                raise TypeError("output must be an array")
+            return _umath.UFUNCS['conjugate'](self, out=out[0])
         if D.KIND[self._dt] != 'c':
             return self
         return _umath.UFUNCS['conjugate'](self)
@@ -714,6 +783,7 @@ class ndarray(Array):
         if order is not None:
             return F.call('ndarray.partition', _np.ndarray.partition,
                           (self, kth, axis, kind, order), {})
+        axis = operator.index(axis)     # NumPy's method: no axis=None (TypeError)
         self._assign(_fromnumeric.partition(self, kth, axis, kind), _core.CASTING_UNSAFE)
 
     def argpartition(self, kth, axis=-1, kind='introselect', order=None):
@@ -787,8 +857,12 @@ class ndarray(Array):
     def compress(self, condition, axis=None, out=None):
         return _fromnumeric.compress(condition, self, axis, out)
 
-    def choose(self, choices, out=None, mode='raise'):
-        return _fromnumeric.choose(self, choices, out, mode)
+    def choose(self, *choices, out=None, mode='raise'):
+        # NumPy's method: several positional arguments are the choices
+        if not choices:
+            raise TypeError("choose() takes exactly 1 argument (0 given)")
+        return _fromnumeric.choose(self, choices[0] if len(choices) == 1 else choices,
+                                   out, mode)
 
     def __array_wrap__(self, array, context=None, return_scalar=False):
         # NumPy's default: a scalar for a plain 0-d result when asked; for a
@@ -847,29 +921,48 @@ def _set_dtype(a, dtype):
     a._become(v)
 
 
+def _prod(shape):
+    n = 1
+    for k in shape:
+        n *= k
+    return n
+
+
 def _resize(self, new_shape, refcheck, nrefs):
     """NumPy's in-place resize: the array keeps its first elements (C
     order), new ones are zeros. Only an array owning its data, and with
     refcheck, one no other array or name refers to."""
+    refcheck = operator.index(refcheck)     # NumPy parses it as an int
+    if not new_shape:
+        return None                          # a.resize(): nothing to do
     if len(new_shape) == 1 and (new_shape[0] is None or not isinstance(
             new_shape[0], (int, _np.integer))):
         new_shape = new_shape[0]
-    if new_shape == () or new_shape is None:
+    if new_shape is None:
         return None
-    shape = _fromnumeric.shape_arg(new_shape)
+    shape = _fromnumeric.shape_arg(new_shape)    # () is a 0-d shape
     for n in shape:
         if n < 0:
             raise ValueError("negative dimensions not allowed")
-    if not self._flags & _OWNDATA:
-        raise ValueError("cannot resize this array: it does not own its data")
-    if not self._flags & _WRITEABLE:
-        raise ValueError("resize only works on writeable arrays")     # NumPy's check
     # NumPy keeps the memory order: a Fortran-ordered array stays one, its
     # memory (column-major) kept and extended by zeros
     fortran = not self._c_contiguous and self.size > 1
     if fortran and not self.flags.f_contiguous:
         raise ValueError("resize only works on single-segment arrays")
-    if refcheck and nrefs > 2:
+    if _prod(shape) == self.size:
+        # NumPy: the same number of bytes needs no new memory, so no check
+        # of ownership or references: the shape changes in place (a view
+        # stays one)
+        v = self._transpose(None)._reshape(tuple(reversed(shape)))._transpose(None) \
+            if fortran else self._reshape(shape)
+        self._become(v)
+        return None
+    if not self._flags & _OWNDATA:
+        raise ValueError("cannot resize this array: it does not own its data")
+    if not self._flags & _WRITEABLE:
+        raise ValueError("resize only works on writeable arrays")     # NumPy's check
+    if (refcheck and nrefs > 2) or weakref.getweakrefcount(self):
+        # (NumPy refuses an array with a weak reference even without refcheck)
         # NumPy's count (taken by the C method): the caller's name and the
         # call's own; a view holds its base, so views count
         raise ValueError("cannot resize an array that references or is referenced\n"
@@ -1232,7 +1325,7 @@ def _mean(self, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
 _TEMPLATE_METHODS = (
     'reshape', 'ravel', 'flatten', 'transpose', 'swapaxes', 'squeeze', 'copy', 'diagonal',
     'repeat', 'take', '__copy__', '__deepcopy__', 'argsort', 'argmax', 'argmin', 'clip',
-    'round', 'compress', 'choose', 'cumsum', 'cumprod', 'dot', 'searchsorted')
+    'round', 'compress', 'choose', 'cumsum', 'cumprod', 'dot', 'argpartition', 'trace')
 _REDUCTION_METHODS = ('sum', 'prod', 'max', 'min', 'any', 'all', 'var', 'std', 'ptp')
 
 
@@ -1266,7 +1359,8 @@ def _make_subclass_base():
         ns[n] = _template_method(getattr(ndarray, n))
     for n in _REDUCTION_METHODS:
         ns[n] = _reduction_method(n)
-    for n in ('sort', 'partition', 'put', 'fill', 'item', 'tolist', 'nonzero', 'trace'):
+    for n in ('sort', 'partition', 'put', 'fill', 'item', 'tolist', 'nonzero',
+              'searchsorted'):
         ns[n] = _in_place_method(getattr(ndarray, n))
     for n in ('T', 'mT', 'real', 'imag'):
         ns[n] = _template_property(ndarray.__dict__[n])

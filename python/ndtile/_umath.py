@@ -902,23 +902,46 @@ def _power_shortcut(a, b):
     return None
 
 
-def binop_hook(op, a, b, inplace):
-    """Called by the C number slots for operands they do not handle."""
+def _priority(x, default):
+    """x.__array_priority__ as NumPy reads it: a priority that is missing,
+    not a number or raises is a scalar's (-1e6), the error cleared."""
+    try:
+        p = getattr(x, '__array_priority__')
+    except AttributeError:
+        return default
+    except Exception:
+        return -1000000.0
+    try:
+        return float(p)
+    except Exception:
+        return -1000000.0
+
+
+def binop_defers(a, b, inplace):
+    """NumPy's binop deferral: whether an operator of the array a (or of the
+    array b, reflected) with the other operand returns NotImplemented."""
     other = a if not isinstance(a, Array) else b
     if other is b and not inplace and isinstance(b, _np.ndarray) and type(b) is not _np.ndarray:
         # a NumPy subclass on the right (a masked array): its reflected
         # operator, as Python gives it the first go after a numpy.ndarray
         # (MaskedArray.__rpow__ masks invalid powers, np.ma's way)
-        return NotImplemented
+        return True
     f = getattr(type(other), '__array_ufunc__', _MISSING)
     if f is None:
-        return NotImplemented
-    if f is _MISSING and not inplace and other is b and not isinstance(
+        # NumPy: not for an in-place operator (the ufunc raises TypeError)
+        return not inplace
+    if f is _MISSING and other is b and not isinstance(
             other, (int, float, complex, _np.ndarray, _generic, list, tuple)) and \
-            getattr(other, '__array_priority__', -float('inf')) > \
-            (0.0 if type(a) is _ND else getattr(a, '__array_priority__', 0.0)):
+            _priority(other, -float('inf')) > (0.0 if type(a) is _ND else _priority(a, 0.0)):
         # NumPy's legacy deferral: an object without __array_ufunc__ but of
         # higher __array_priority__ gets its reflected operator
+        return True
+    return False
+
+
+def binop_hook(op, a, b, inplace):
+    """Called by the C number slots for operands they do not handle."""
+    if binop_defers(a, b, inplace):
         return NotImplemented
     u = _BY_OP[op]
     if op == POWER and type(a) is not _ND and isinstance(a, Array):

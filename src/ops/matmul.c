@@ -711,6 +711,17 @@ static ndt_status matmul_(ndt_array **out, const ndt_array *a, const ndt_array *
   if (!*out) {
     ndt_status mst;
     if (matvec(a, b, out, &mst) == 0) return mst;
+  } else if ((*out)->ndim == 1 && (*out)->dtype == a->dtype && a->ndim + b->ndim == 3 &&
+             (*out)->shape[0] == (an == 2 ? a->shape[0] : b->shape[1])) {
+    /* out= of a matrix-vector product: the same kernel (and bits) as without
+     * out, into a new vector assigned to out (which may overlap a or b) */
+    ndt_array *tmp = NULL;
+    ndt_status mst;
+    if (matvec(a, b, &tmp, &mst) == 0) {
+      if (mst == NDT_OK) mst = ndt_assign(*out, tmp, NDT_CAST_SAME_KIND);
+      ndt_free(tmp);
+      return mst;
+    }
   }
   int64_t M = an >= 2 ? a->shape[an - 2] : 1, N = bn >= 2 ? b->shape[bn - 1] : 1;
   int aloop = an >= 2 ? an - 2 : 0, bloop = bn >= 2 ? bn - 2 : 0;

@@ -1,4 +1,6 @@
 """Creation functions against NumPy."""
+import re
+
 import numpy as np
 import pytest
 
@@ -107,6 +109,79 @@ def test_array_copy_semantics():
     assert nt.asarray(x, copy=True) is not x
     with pytest.raises(ValueError):
         nt.array([1, 2], copy=False)
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (300, 400)])
+def test_array_order_and_copy_modes(shape):
+    # array(x, order='C'/'F') copies an array not contiguous that way (a
+    # view was returned for order='C'), and with copy=False / NEVER raises;
+    # numpy._CopyMode and truthy objects are copy= values, strings are not
+    a = np.arange(np.prod(shape)).reshape(shape)
+    x = nt.asarray(a)
+    modes = [None, False, True, np._CopyMode.ALWAYS, np._CopyMode.IF_NEEDED,
+             np._CopyMode.NEVER, 0, 1]
+    for xs, ns in ((x, a), (x.T, a.T), (x[:, ::2], a[:, ::2]), (x[::-1], a[::-1])):
+        for order in 'CFAK':
+            for copy in modes:
+                try:
+                    want = np.array(ns, copy=copy, order=order)
+                except ValueError:
+                    with pytest.raises(ValueError, match="Unable to avoid copy"):
+                        nt.array(xs, copy=copy, order=order)
+                    continue
+                got = nt.array(xs, copy=copy, order=order)
+                assert_same(got, want)
+                assert (got.flags.c_contiguous, got.flags.f_contiguous) == \
+                    (want.flags.c_contiguous, want.flags.f_contiguous)
+                assert nt.shares_memory(got, x) == np.shares_memory(want, a)
+    for m in (np, nt):
+        with pytest.raises(ValueError, match="strings are not allowed"):
+            m.array([1, 2], copy="always")
+    assert nt.asarray(x, copy=np._CopyMode.IF_NEEDED) is x
+    assert not nt.shares_memory(nt.asarray(x, copy=np._CopyMode.ALWAYS), x)
+
+
+@pytest.mark.parametrize("src", [
+    "m.array([[1, 2], [3, 4]], ndmax=2)", "m.array([[1, 2], [3, 4]], ndmax=3)",
+    "m.array([[1, 2], [3, 4]], ndmax=0)", "m.array([[[1], [2]], [[3], [4]]], ndmax=2)",
+    "m.array([1, 2], ndmax=-1)", "m.array([1, 2], ndmax=65)",
+    "m.array([[1, 2], [3]], ndmax=1, dtype=object)", "m.array([[1, 2]], ndmax=1, ndmin=2)",
+    "m.array(m.arange(40000).reshape(200, 200), ndmax=1, dtype=object)",
+    "m.array(m.arange(40000.).reshape(200, 200)[::-1], ndmax=2)"])
+def test_array_ndmax(src):
+    # NumPy 2.4's ndmax= (a TypeError before): values, dtype and errors
+    try:
+        want = eval(src, {'m': np})
+    except Exception as e:
+        with pytest.raises(type(e), match=re.escape(str(e))):
+            eval(src, {'m': nt})
+        return
+    got = eval(src, {'m': nt})
+    if want.dtype == object:
+        assert type(got) is np.ndarray and got.shape == want.shape and got.dtype == object
+        assert [list(x) for x in got] == [list(x) for x in want]
+    else:
+        assert_same(got, want)
+
+
+@pytest.mark.parametrize("dt", [np.dtype('i'), np.dtype('f8'), np.dtype('?'), np.dtype('c8'),
+                                np.dtype('u2')])
+def test_dtype_classes(dt):
+    # dtype=type(np.dtype('i')) (a DType class): NumPy's creation functions
+    # take its default instance (ndtile made object arrays, np.dtype()'s
+    # answer); arange is NumPy's exception (object)
+    k = type(dt)
+    for src in ("m.array([1, 0, 3], dtype=K)", "m.asarray([1, 0, 3], dtype=K)",
+                "m.asanyarray([1, 0, 3], dtype=K)", "m.ascontiguousarray([1, 0, 3], dtype=K)",
+                "m.asfortranarray([[1, 0], [3, 4]], dtype=K)", "m.zeros(40000, dtype=K)",
+                "m.ones((3, 2), dtype=K)", "m.full(5, 1, dtype=K)",
+                "m.arange(40000).astype(K)"):
+        want = eval(src, {'m': np, 'K': k})
+        got = eval(src, {'m': nt, 'K': k})
+        assert want.dtype == dt
+        assert_same(got, want)
+    got, want = nt.arange(3, dtype=k), np.arange(3, dtype=k)
+    assert got.dtype == want.dtype == object and list(got) == list(want)
 
 
 def test_unsupported_dtypes_stay_numpy():

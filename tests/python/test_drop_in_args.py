@@ -507,6 +507,28 @@ def test_partition_kth(kth):
     check(lambda np: np.argpartition(np.array([3, 1, 2]), k(np)))
 
 
+@pytest.mark.parametrize("kind", [1, None, 2.5, 'nonsense', b'introselect', b'xx', ''])
+def test_partition_kind(kind):
+    # NumPy: a kind that is not a str is a TypeError, bytes are accepted
+    big = "np.arange(40000)[::-1]"
+    for src in (f"np.partition({big}, 2, kind=K)", f"np.argpartition({big}, 2, kind=K)",
+                f"{big}.argpartition(2, kind=K)"):
+        check(lambda np: np.sort(eval(src, {'np': np, 'K': kind})[:3]))   # the order is free
+    check(lambda np: eval(f"{big}.copy().partition(2, kind=K)", {'np': np, 'K': kind}))
+
+
+@pytest.mark.parametrize("axis", [None, 1.0, 0, -1, 2])
+def test_partition_method_axis(axis):
+    # ndarray.partition has no axis=None (NumPy: TypeError; it partitioned
+    # the flattened data and failed to write it back with a ValueError)
+    def f(np):
+        d = np.arange(40000)[::-1].reshape(200, 200).copy()
+        d.partition(3, axis=axis)
+        return np.sort(d[:4] if axis in (0, None) else d[:, :4], axis=0 if axis in (0, None)
+                       else 1)
+    check(f, message=False)
+
+
 @pytest.mark.parametrize("side", ['left', 'right', 'l', 'r', 'L', 'Left', 'rightt', 'x', '',
                                   None, 1, b'left', b'l'])
 def test_searchsorted_side(side):
@@ -664,6 +686,21 @@ def test_place_putmask_mask_size(mask):
             getattr(np, f)(a, eval(mask, {'np': np}), [9, 8])
             return a
         check(g)
+
+
+@pytest.mark.parametrize("kw", [dict(mask=[0, 1], values=[-1, -2]),
+                                dict(values=[-1, -2], mask=[0, 1]), dict(a=None)])
+def test_putmask_keywords(kw):
+    # NumPy's putmask(a, /, mask, values): mask and values by keyword, a not
+    def g(np):
+        a = np.zeros(40000, dtype=np.int64)
+        k = dict(kw, mask=np.arange(40000) % 3 == 1, values=[-1, -2]) if 'mask' in kw else kw
+        if 'a' in kw:
+            np.putmask(a=a, mask=a > 0, values=[1])
+        else:
+            np.putmask(a, **k)
+        return a
+    check(g)
 
 
 @pytest.mark.parametrize("xs,ws", [((2, 1), (2, 3)), ((2, 3), (2,)), ((2, 3), (3, 1)),

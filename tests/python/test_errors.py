@@ -1,4 +1,6 @@
 """Exceptions: NumPy's types for the same mistakes, with clear messages."""
+import re
+
 import numpy as np
 import pytest
 
@@ -26,6 +28,25 @@ def test_index_errors():
         x[0, 0, 0]
     with pytest.raises(IndexError):
         x[[0, 5]]
+
+
+@pytest.mark.parametrize("key", [(None,) * 70, (None,) * 40 + (0,) * 26, (slice(None),) * 66,
+                                 (Ellipsis,) * 66, (None,) * 66 + (Ellipsis,)])
+@pytest.mark.parametrize("shape", [(), (40000,), (1,) * 20])
+def test_long_basic_keys(shape, key):
+    # a basic key of more than 65 entries (the C parser's) recursed between
+    # getitem and the C binding (RecursionError); setitem raised TypeError
+    for write in (False, True):
+        def run(m):
+            a = m.zeros(shape)
+            if write:
+                a[key] = 1
+            else:
+                a[key]
+        with pytest.raises(IndexError) as en:
+            run(np)
+        with pytest.raises(IndexError, match=re.escape(str(en.value))):
+            run(nt)
 
 
 def test_axis_errors():

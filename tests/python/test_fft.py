@@ -181,6 +181,14 @@ def test_out():
         nt.fft.ihfft(a.real, out=nt.zeros((5, 4), complex))
     with pytest.raises(TypeError):
         nt.fft.fft(a, out=nt.zeros((5, 8)))
+    # an out= that is not an array: NumPy's ufunc TypeError, for every
+    # transform (an AttributeError before)
+    for bad in ('', 3, [[0j] * 8] * 5):
+        for f in (nt.fft.fft, nt.fft.rfft, nt.fft.fftn, nt.fft.ihfft):
+            with pytest.raises(TypeError, match="must be of ArrayType"):
+                f(a.real, out=bad)
+            with pytest.raises(TypeError, match="must be of ArrayType"):
+                getattr(np.fft, f.__name__)(np.asarray(a.real), out=bad)
 
 
 def test_errors():

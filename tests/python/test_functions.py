@@ -163,6 +163,28 @@ def test_choose_out_casts_unsafely_and_python_scalars_are_weak(big):
     raises_like(lambda m, i, x: m.choose(i, (x, x), out=m.zeros((1,) + shape)), idx % 2, a)
 
 
+def test_choose_weak_scalars_method_args_limits():
+    # Python scalars among the choices are weak (NEP 50): uint8 with 1000
+    # or -1 stays uint8 (wrapping), a Python float with float32 is float32
+    u8 = np.arange(70000, dtype=np.uint8)
+    f32 = make(np.float32, (70000,))
+    idx = np.arange(70000) % 2
+    for ch in [(1000, u8), (-1, u8[::-1]), (1.0, np.float32(3)), (1.0, f32[::-1]), (2, True),
+               (1j, f32)]:
+        check(lambda m, i, *c: m.choose(i, c), idx,
+              *[c if not isinstance(c, np.ndarray) else c for c in ch])
+    # ndarray.choose takes the choices as several positional arguments
+    x = make(np.float64, (4, 300))
+    i = np.arange(300) % 4
+    check(lambda m, i, a: m.asarray(i).choose(*a), i, x)
+    check(lambda m, i, a: m.asarray(i).choose(a[0], a[1], a[2], a[3], mode='clip'), i, x)
+    raises_like(lambda m, i: m.asarray(i).choose(), i)
+    # NumPy's limit: 64 operands (a counts)
+    a1 = np.zeros(3, dtype=np.intp)
+    check(lambda m, a: m.choose(a, [a] * 63), a1)
+    raises_like(lambda m, a: m.choose(a, [a] * 64), a1)
+
+
 def test_ix_lexsort():
     check(lambda m: m.ix_([1, 3], m.asarray([True, False, True]), [0]))
     k1 = (np.arange(3000) * 7919) % 13

@@ -423,3 +423,23 @@ def test_array_api_aliases(monkeypatch):
                                rtol=1e-13)
     with pytest.raises(ValueError, match="3-dimensional vectors"):
         nt.linalg.cross(x[..., :2], y)
+
+
+@pytest.mark.parametrize('dt', [np.float32, np.float64, np.complex128], ids=str)
+@pytest.mark.parametrize('p', [None, 2, -2])
+def test_cond_singular_is_inf(dt, p):
+    # NumPy: cond of a singular matrix (all singular values 0: 0/0) is inf,
+    # not nan, for every p; a stack mixes finite and infinite entries
+    for a in (np.zeros((2, 2), dt), np.ones((3, 3), dt)):
+        got, want = nt.linalg.cond(nt.asarray(a), p), np.linalg.cond(a, p)
+        assert type(got) is type(want) and got.dtype == want.dtype
+        assert (np.isinf(want) and np.isinf(got)) or abs(got - want) <= 1e-4 * abs(want) + 1e-6
+    s = make(dt, (4000, 3, 3), seed=3)      # 36000 elements: several tiles
+    s[::7] = 0
+    got, want = nt.linalg.cond(nt.asarray(s), p), np.linalg.cond(s, p)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    g = np.asarray(got)
+    np.testing.assert_array_equal(np.isinf(g), np.isinf(want))
+    assert np.isinf(want[::7]).all() and not np.isnan(g).any()
+    np.testing.assert_allclose(g[np.isfinite(want)], want[np.isfinite(want)],
+                               rtol=tol(dt) * 100)

@@ -1,4 +1,6 @@
 """matmul, @, dot, vdot and inner run in the core: compare with NumPy."""
+import re
+
 import numpy as np
 import pytest
 
@@ -57,3 +59,132 @@ def test_matmul_errors():
         nt.matmul(nt.asarray(3.0), nt.ones(3))
     with pytest.raises(ValueError):
         nt.dot(nt.ones((2, 3)), nt.ones((4, 5)))
+
+
+@pytest.mark.parametrize("sa,sb", [((3,), (3,)), ((300, 300), (300,)), ((), (3, 3)),
+                                   ((3,), (3, 3)), ((4, 300), (300, 300)),
+                                   ((2, 300, 300), (300, 300))])
+def test_imatmul_shapes(sa, sb):
+    # a @= b keeps a's shape: NumPy raises ValueError unless a has a
+    # dimension and b two (1-d @= 1-d was accepted, broadcast into a)
+    a, b = make(np.float64, sa, seed=4), make(np.float64, sb, seed=5)
+    x, y = nt.asarray(a), nt.asarray(b)
+    try:
+        a @= b
+    except ValueError as e:
+        with pytest.raises(ValueError, match=re.escape(str(e))):
+            x @= y
+        with pytest.raises(ValueError, match=re.escape(str(e))):
+            x @= b.tolist()
+        return
+    x0 = x
+    x @= y
+    assert x is x0
+    _close(x, a, np.float64)
+
+
+def test_matmul_defers_to_priority():
+    # an object without __array_ufunc__ but of higher __array_priority__
+    # and with the reflected operator gets the operator (NumPy's deferral);
+    # __array_ufunc__ = None always does
+    class Prio:
+        __array_priority__ = 1000
+
+        def __rmatmul__(self, other):
+            return "reflected"
+
+        def __radd__(self, other):
+            return "reflected"
+
+    class NoUfunc:
+        __array_ufunc__ = None
+
+        def __rmatmul__(self, other):
+            return "reflected"
+
+        def __radd__(self, other):
+            return "reflected"
+
+    for m in (np, nt):
+        assert m.ones(2) @ Prio() == "reflected"
+        assert m.ones(2) @ NoUfunc() == "reflected"
+        # in place: the legacy priority defers, __array_ufunc__ = None does
+        # not (the ufunc refuses the operand): NumPy's binop_should_defer
+        for op in ('@=', '+='):
+            x = m.ones((2, 2))
+            x = eval_inplace(x, op, Prio())
+            assert x == "reflected"
+            with pytest.raises(TypeError, match="does not support ufuncs"):
+                eval_inplace(m.ones((2, 2)), op, NoUfunc())
+
+
+def eval_inplace(x, op, y):
+    if op == '@=':
+        x @= y
+    else:
+        x += y
+    return x
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("sa,sb", [((1024, 16), (16,)), ((16,), (16, 1024)), ((300, 200), (200,)),
+                                   ((200,), (200, 300)), ((40000, 3), (3,))])
+def test_matvec_out_same_bits(dt, sa, sb):
+    # dot/matmul of a matrix and a vector with out= ran the general product:
+    # other rounding than the same product without out= (23% of 1024
+    # elements differed in the last bits; NumPy's out= changes no bits)
+    a, b = make(dt, sa, seed=6), make(dt, sb, seed=7)
+    x, y = nt.asarray(a), nt.asarray(b)
+    for f in (nt.dot, nt.matmul):
+        want = np.asarray(f(x, y))
+        _close(want, np.dot(a, b), dt)
+        o = nt.empty(want.shape, dtype=dt)
+        assert f(x, y, out=o) is o
+        np.testing.assert_array_equal(np.asarray(o), want)
+    # out= a strided view (matmul; dot wants a C-contiguous out, as NumPy's)
+    big = nt.zeros(2 * want.shape[0], dtype=dt)
+    nt.matmul(x, y, out=big[::2])
+    np.testing.assert_array_equal(np.asarray(big[::2]), want)
+    with pytest.raises(ValueError):
+        np.dot(a, b, out=np.zeros(2 * want.shape[0], dtype=dt)[::2])
+    with pytest.raises(ValueError):
+        nt.dot(x, y, out=big[::2])
+    # out= the vector operand itself (overlap)
+    n = sb[0] if len(sb) == 1 else sa[0]
+    sq, v = make(dt, (n, n), seed=8), make(dt, (n,), seed=9)
+    want = np.asarray(nt.dot(nt.asarray(sq), nt.asarray(v)))
+    xv = nt.asarray(v)
+    nt.dot(nt.asarray(sq), xv, out=xv)
+    np.testing.assert_array_equal(np.asarray(xv), want)
+
+
+@pytest.mark.default_settings
+@pytest.mark.parametrize("sa,sb", [((400000, 3), (3,)), ((3,), (3, 400000)), ((700, 600), (600,))])
+def test_matvec_out_same_bits_default_tiles(sa, sb):
+    test_matvec_out_same_bits(np.float64, sa, sb)
+
+
+@pytest.mark.parametrize("priority", [None, "raise", "x"])
+def test_binop_bad_priority_is_a_scalars(priority):
+    # an __array_priority__ that is not a number, or raises, counts as a
+    # scalar's (NumPy's PyArray_GetPriority): no deferral, no error from the
+    # comparison (ndtile raised TypeError / the RuntimeError)
+    class Bad:
+        @property
+        def __array_priority__(self):
+            if priority == "raise":
+                raise RuntimeError("bad priority")
+            return priority
+
+        def __radd__(self, other):
+            return "reflected"
+
+        def __rmatmul__(self, other):
+            return "reflected"
+
+    for m in (np, nt):
+        r = m.arange(3.0) + Bad()
+        assert r.shape == (3,) and list(r) == ["reflected"] * 3
+    for m in (np, nt):
+        with pytest.raises(ValueError, match="does not have enough dimensions"):
+            m.ones(2) @ Bad()

@@ -265,3 +265,51 @@ def test_astype_copy_false_keeps_self_only_in_the_asked_layout(shape):
             np.testing.assert_array_equal(np.asarray(q), r)
     with pytest.raises(ValueError, match="_CopyMode enum is not allowed"):
         x.astype(np.float32, copy=np._CopyMode.NEVER)
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (0, 3), (3, 0, 2), (), (200, 201)])
+def test_flatiter_protocol(shape):
+    # a.flat is its own iterator with NumPy's read-only index, coords and
+    # base (index was writable and missing, coords missing, iter(it) a new
+    # iterator); del it[k] is NumPy's TypeError; __array__ is read-only
+    # unless NumPy's would be a view of a writeable contiguous array
+    def steps(m):
+        a = m.arange(int(np.prod(shape))).reshape(shape)
+        it = a.flat
+        out = [it.index, it.coords, iter(it) is it, len(it)]
+        if a.size:
+            out += [int(next(it)), it.index, it.coords]
+        out += [sum(1 for _ in it), it.index, it.coords, list(it)]
+        for attr in ('base', 'coords', 'index'):
+            with pytest.raises(AttributeError):
+                setattr(it, attr, 3)
+        with pytest.raises(TypeError, match="Cannot delete iterator elements"):
+            del it[0]
+        ro = m.arange(6)
+        ro.flags.writeable = False
+        out += [a.flat.__array__().flags.writeable, ro.flat.__array__().flags.writeable,
+                m.arange(6)[::2].flat.__array__().flags.writeable]
+        return out
+    assert steps(nt) == steps(np)
+
+
+@pytest.mark.parametrize("dt", [np.complex128, np.float64, np.int32])
+def test_conj_method_out(dt):
+    # a.conj(out) / a.conjugate(out): NumPy's methods take an output array
+    # positionally (ndtile's took no argument: TypeError)
+    a = (np.arange(40000) * (1 - 2j)).astype(dt) if dt == np.complex128 else \
+        np.arange(40000).astype(dt)
+    x = nt.asarray(a)
+    for name in ('conj', 'conjugate'):
+        o = nt.empty_like(x)
+        assert getattr(x, name)(o) is o
+        assert_same(o, np.conjugate(a))
+        o2 = nt.empty(20000, dtype=dt)
+        getattr(x[::-2], name)(o2)
+        assert_same(o2, np.conjugate(a[::-2]))
+        for m, arr in ((np, a), (nt, x)):
+            with pytest.raises(TypeError, match="at most 1 argument"):
+                getattr(arr, name)(m.empty_like(arr), m.empty_like(arr))
+            with pytest.raises(TypeError, match="output must be an array"):
+                getattr(arr, name)(3)
+    assert (x.conj() is x) == (a.conj() is a)

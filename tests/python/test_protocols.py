@@ -453,3 +453,37 @@ def test_floating_point_errors_reported_at_the_export():
         with pytest.warns(RuntimeWarning, match="overflow encountered in multiply"):
             m = memoryview(y)
         assert m[0] == np.inf
+
+
+def test_array_protocol_object_returning_an_ndtile_array():
+    # an object whose __array__ hands back an ndtile array (a wrapper of
+    # one): array/asarray take it (NumPy's asarray refused it, "object
+    # __array__ method not producing an array"), calling __array__ once;
+    # a result that is no array at all is still NumPy's ValueError
+    base = nt.asarray(make(np.float64, (300, 200)))
+    calls = []
+
+    class Wrap:
+        def __array__(self, dtype=None, copy=None):
+            calls.append(1)
+            return base
+
+    r = nt.asarray(Wrap())
+    assert r is base and len(calls) == 1
+    f = nt.asarray(Wrap(), dtype=np.float32)
+    np.testing.assert_array_equal(np.asarray(f), np.asarray(base).astype(np.float32))
+    c = nt.array(Wrap())        # NumPy trusts __array__ for the copy: base itself
+    np.testing.assert_array_equal(np.asarray(c), np.asarray(base))
+
+    class NumPyWrap:
+        def __array__(self, dtype=None, copy=None):
+            return np.arange(40000).reshape(200, 200)
+    got = nt.asarray(NumPyWrap())
+    assert isinstance(got, nt.ndarray) and got.dtype == np.int64 and got.shape == (200, 200)
+
+    class Bad:
+        def __array__(self, dtype=None, copy=None):
+            return [1, 2]
+    for m in (np, nt):
+        with pytest.raises(ValueError, match="not producing an array"):
+            m.asarray(Bad())

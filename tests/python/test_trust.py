@@ -73,7 +73,12 @@ def test_shares_memory_is_exact():
             r, s = f(mine)
             assert nt.shares_memory(r, s) == numpy.shares_memory(p, q)
             assert nt.may_share_memory(r, s) == numpy.may_share_memory(p, q)
+            # two NumPy arrays: NumPy's answer (ndtile's said False)
+            assert nt.shares_memory(p, q) == numpy.shares_memory(p, q)
+            assert nt.may_share_memory(p, q) == numpy.may_share_memory(p, q)
     assert not nt.shares_memory(B, A)
+    assert nt.may_share_memory(A[1:], A) and nt.shares_memory(A[::-1], A, max_work=10)
+    assert not nt.may_share_memory([1, 2], [1, 2]) and not nt.may_share_memory(B, B.__array__())
 
 
 def test_matmul_of_complex_part_views():

@@ -90,6 +90,8 @@ def _raw_fft(name, a, n, axis, kind, norm, out):
     if ax < -x.ndim or ax >= x.ndim:
         raise _np.exceptions.AxisError(ax, x.ndim)
     if out is not None:
+        if not isinstance(out, (_core.Array, _np.ndarray)):
+            raise TypeError("return arrays must be of ArrayType")   # NumPy's ufunc
         nout = n // 2 + 1 if kind == _R2C else n
         shape = getattr(out, 'shape', None)
         if shape is not None and (len(shape) != x.ndim or shape[ax] != nout):

@@ -9,8 +9,9 @@ as_strided reach anywhere and reads whatever lies there.
 
 Strides are bytes, as in NumPy; a stride that is not a whole number of the
 store's elements (a view that would cut elements apart) cannot be an ndtile
-view: as_strided then runs NumPy's on a gathered copy (a fallback warning;
-the result does not share memory)."""
+view: as_strided then runs NumPy's on a gathered copy of the array's memory,
+from the array's byte position (a fallback warning; the result does not
+share memory). The stride of an axis of length 1 is never used."""
 import operator
 
 import numpy as _np
@@ -47,9 +48,17 @@ def as_strided(x, shape=None, strides=None, subok=False, writeable=True):
     if len(strides) != len(shape):
         raise ValueError("mismatch in length of strides and shape")
     ssz = a._store_itemsize
+    # the stride of an axis of length 1 is never used: any value will do
+    strides = tuple(0 if n == 1 and s % ssz else s for n, s in zip(shape, strides))
     if any(s % ssz for s in strides):
+        # NumPy's on a gathered copy of a's whole store, from a's byte
+        # position (NumPy's on a gathered copy of a read other memory where
+        # a is a view with another layout); out of the store: ValueError
+        whole = a if a.itemsize == ssz else a._base     # .real/.imag: the complex store
+        store = _C.to_numpy(_core.as_strided(whole, 0, (a._store_size,), (1,)))
+        boff = a._offset * ssz + a._part
         return _F.call('lib.stride_tricks.as_strided (strides within elements)',
-                       _nst.as_strided, (x, shape, strides, subok, writeable), {})
+                       _bytes_view, (store, boff, a.dtype, shape, strides), {})
     r = _core.as_strided(a, a._offset, shape, tuple(s // ssz for s in strides))
     if not writeable:
         r._set_writeable(False)
@@ -64,6 +73,14 @@ def _subok(r, x, subok):
     if subok:
         return _C.subclass_like(r if type(r) is _C.ND else r._view(), x)
     return r if type(r) is _C.ND else r._view()
+
+
+def _bytes_view(store, boff, dtype, shape, strides):
+    try:
+        return _np.ndarray(shape, dtype, buffer=store, offset=boff, strides=strides)
+    except (ValueError, TypeError) as e:
+        raise ValueError(f"as_strided: the view would reach outside its array's memory ({e})") \
+            from None
 
 
 def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=False):

@@ -15,6 +15,8 @@ Functions that can fail (singular matrix, not positive definite, no
 convergence) wait for their result so that numpy.linalg.LinAlgError is raised
 by the call itself, as in NumPy.
 """
+import functools as _functools
+import inspect as _inspect
 import operator as _operator
 
 import numpy as _np
@@ -382,6 +384,11 @@ def cond(x, p=None):
             r = s[..., -1] / s[..., 0]
         else:
             r = s[..., 0] / s[..., -1]
+    # NumPy: a singular matrix (0/0 above) has condition number inf; a NaN
+    # stays only where the matrix itself holds a NaN
+    isnan = _umath.UFUNCS['isnan']
+    r = _multiarray.where(isnan(r) & ~_fromnumeric.any(isnan(X), axis=(-2, -1)),
+                          _np.inf, r).astype(r.dtype)
     return r._scalar() if isinstance(r, _core.Array) and r.ndim == 0 else r
 
 
@@ -608,6 +615,51 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
         return r
     return _F.call('linalg.vector_norm', _np.linalg.vector_norm, (x,),
                    {'axis': axis, 'keepdims': keepdims, 'ord': ord})
+
+
+# ---- subclass operands ----------------------------------------------------
+def _subclass_results(f, operand, wrap_fields):
+    """f, with NumPy's treatment of an operand that is an ndarray subclass
+    instance: some results go through its __array_wrap__ (its class).
+    wrap_fields(r, wrap) rewraps f's result r."""
+    sig = _inspect.signature(f)
+
+    @_functools.wraps(f)
+    def g(*args, **kwargs):
+        r = f(*args, **kwargs)
+        src = sig.bind(*args, **kwargs).arguments.get(operand)
+        if type(src) is _C.ND or not isinstance(src, _core.Array):
+            return r
+
+        def wrap(x):      # NumPy wraps a plain result
+            if not isinstance(x, _core.Array):
+                return x
+            return src.__array_wrap__(x if type(x) is _C.ND else x._view())
+        return wrap_fields(r, wrap)
+    return g
+
+
+def _wrap_all(r, wrap):
+    return wrap(r)
+
+
+def _wrap_qr(r, wrap):
+    if isinstance(r, QRResult):
+        return QRResult(wrap(r.Q), wrap(r.R))
+    return (wrap(r[0]), r[1]) if isinstance(r, tuple) else wrap(r)   # raw: h, not tau
+
+
+solve = _subclass_results(solve, 'b', _wrap_all)
+tensorsolve = _subclass_results(tensorsolve, 'a', _wrap_all)
+inv = _subclass_results(inv, 'a', _wrap_all)
+cholesky = _subclass_results(cholesky, 'a', _wrap_all)
+pinv = _subclass_results(pinv, 'a', _wrap_all)
+qr = _subclass_results(qr, 'a', _wrap_qr)
+eig = _subclass_results(eig, 'a', lambda r, w: EigResult(r[0], w(r[1])))
+eigh = _subclass_results(eigh, 'a', lambda r, w: EighResult(r[0], w(r[1])))
+svd = _subclass_results(svd, 'a', lambda r, w: SVDResult(w(r[0]), r[1], w(r[2]))
+                        if isinstance(r, tuple) else r)
+lstsq = _subclass_results(lstsq, 'b', lambda r, w: (w(r[0]), w(r[1]), r[2], r[3]))
 
 
 def __getattr__(name):

@@ -43,7 +43,7 @@ def _entropy(seed, bad):
         if seed.dtype.kind not in 'iuO' and not (seed.dtype.kind == 'b' and seed.ndim == 0):
             raise bad(seed)
         seed = seed.tolist()
-    if isinstance(seed, (list, tuple)):
+    if isinstance(seed, (list, tuple, range)):     # NumPy takes any int sequence
         out = []
         for s in seed:
             out.extend(_entropy(s, bad))
