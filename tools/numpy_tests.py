@@ -39,6 +39,8 @@ _REWRITES = [
     (re.compile(r'^(\s*)from numpy\.testing import', re.M), r'\1from ndtile.testing import'),
     (re.compile(r'^(\s*)from numpy import', re.M), r'\1from ndtile import'),
     (re.compile(r'^(\s*)import numpy\.testing as', re.M), r'\1import ndtile.testing as'),
+    (re.compile(r'^(\s*)from numpy\.lib import stride_tricks', re.M),
+     r'\1from ndtile.lib import stride_tricks'),
 ]
 
 
@@ -90,8 +92,9 @@ def main():
     ap.add_argument('files', nargs='+', help='paths inside the numpy package')
     ap.add_argument('--out', default='/tmp/ndtile-numpy-tests')
     ap.add_argument('--numpy', action='store_true', help='also run each file under NumPy')
-    args, extra = ap.parse_known_args()
-    extra = [e for e in extra if e != '--']
+    argv = sys.argv[1:]
+    cut = argv.index('--') if '--' in argv else len(argv)
+    args, extra = ap.parse_args(argv[:cut]), argv[cut + 1:]   # (after --: pytest's)
     os.makedirs(args.out, exist_ok=True)
     print(f"{'file':48s} {'ndtile pass/fail/err/skip':>26s}" +
           (f" {'numpy pass/fail/err/skip':>26s}" if args.numpy else ''))
