@@ -133,6 +133,17 @@ def test_arange():
     assert_same(nt.arange(2000), np.arange(2000))
 
 
+def test_arange_step_far_larger_than_span():
+    # (stop - start) / step underflows to 0: NumPy gives one element when the
+    # step points towards stop, none when away (ndtile gave none both ways)
+    e, big = np.finfo(np.float64).eps, np.finfo(np.float64).max
+    for args in [(0, e, big), (0, e, -big), (0, -e, -big), (0, -e, big), (0, e, 2 * e),
+                 (1e-300, 2e-300, 1e300), (2e-300, 1e-300, 1e300), (2e-300, 1e-300, -1e300),
+                 (0.0, -0.0, 1e300), (0.0, 0.0, -1e300)]:
+        assert_same(nt.arange(*args), np.arange(*args))
+        assert_same(nt.arange(*args, dtype=np.float32), np.arange(*args, dtype=np.float32))
+
+
 def test_linspace():
     for args in [(0, 1), (0, 1, 7), (-3.5, 10, 101), (5, 5, 3), (0, 1, 0), (0, 1, 1),
                  (1, 0, 9), (0, 10, 2000)]:
