@@ -201,7 +201,7 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0, lik
             copy is not False:
         # NumPy's layouts: 'F' always, 'K'/'A' that of a Fortran-ordered input
         src = object if isinstance(object, (Array, _np.ndarray)) else None
-        if order in ('F', 'f') or (src is not None and src.ndim == r.ndim and
+        if order in ('F', 'f') or (src is not None and src.ndim <= r.ndim and
                                    src.flags.f_contiguous and not src.flags.c_contiguous):
             if not (r._flags & 0x3 == 0x2):
                 r = _O.f_copy(r)

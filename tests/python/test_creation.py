@@ -94,6 +94,22 @@ def test_array_from_numpy_arrays():
     assert_same(nt.asarray(f), f)
 
 
+def test_array_ndmin_keeps_layout():
+    # np.array(fortran_array, ndmin=k) is Fortran-ordered in NumPy (order 'K'
+    # and 'A'); ndtile made it C-ordered once ndmin added dimensions
+    for shape in [(4, 5), (300, 200)]:          # one tile, several tiles
+        a = make(np.float64, shape)
+        for src in (np.asfortranarray(a), a.T, a, a[::2, ::-3]):
+            for x in (src, nt.asarray(src)):
+                for order in 'KACF':
+                    for ndmin in (0, 2, 3, 4):
+                        got = nt.array(x, ndmin=ndmin, order=order)
+                        want = np.array(src, ndmin=ndmin, order=order)
+                        assert_same(got, want)
+                        assert got.flags.c_contiguous == want.flags.c_contiguous
+                        assert got.flags.f_contiguous == want.flags.f_contiguous
+
+
 def test_array_copy_semantics():
     x = nt.arange(5)
     assert nt.asarray(x) is x
