@@ -367,10 +367,10 @@ class ndarray(Array):
         return bool(_fromnumeric.any(self == value))
 
     def __copy__(self):
-        return self._copy()
+        return O.order_copy(self, 'K')     # NumPy's copy(order='K'): F order stays
 
     def __deepcopy__(self, memo):
-        return self._copy()
+        return O.order_copy(self, 'K')
 
     def __reduce__(self):
         if type(self) is not ndarray:
