@@ -860,6 +860,22 @@ def _resize(self, new_shape, refcheck, nrefs):
     for n in shape:
         if n < 0:
             raise ValueError("negative dimensions not allowed")
+    size = 1
+    for n in shape:
+        size *= n
+    if size == self.size:
+        # NumPy: the same size is only a new shape, in place and in the
+        # array's memory order (a view stays a view; no ownership or
+        # reference check)
+        if not (self._c_contiguous or self.flags.f_contiguous):
+            raise ValueError("resize only works on single-segment arrays")
+        fortran = not self._c_contiguous and self.size > 1
+        new = O.reshape(self, shape, 'F') if fortran else self._reshape(shape)
+        e = _LOANS.pop(id(self), None)
+        if e is not None:
+            e[1].release()
+        self._become(new)
+        return None
     if not self._flags & _OWNDATA:
         raise ValueError("cannot resize this array: it does not own its data")
     if not self._flags & _WRITEABLE:
