@@ -624,6 +624,11 @@ def lexsort(keys, axis=-1):
     nt = _nt()
     if isinstance(keys, tuple) or isinstance(keys, list):
         ks = [nt.asarray(k) for k in keys]
+    elif not isinstance(keys, (Array, _np.ndarray)) and hasattr(type(keys), '__len__') and \
+            hasattr(type(keys), '__getitem__'):
+        # another sequence: its items, each its own key (NumPy's
+        # PySequence_GetItem; an error there is the caller's)
+        ks = [nt.asarray(keys[i]) for i in range(len(keys))]
     else:
         k = nt.asarray(keys)
         if k.ndim == 0:

@@ -172,6 +172,39 @@ def test_ix_lexsort():
     check(lambda m, a, b: m.lexsort(m.stack([a, b])), k1, k2)
 
 
+def test_lexsort_keys_from_any_sequence():
+    # NumPy takes the keys item by item from any sequence (len and []), so a
+    # sequence's own error reaches the caller; ndtile made it one array first
+    k1 = (np.arange(40000) * 7919) % 13
+    k2 = (np.arange(40000) * 104729) % 17
+
+    class Keys:
+        def __init__(self, *ks):
+            self.ks = ks
+
+        def __len__(self):
+            return len(self.ks)
+
+        def __getitem__(self, i):
+            return self.ks[i]
+
+    class Broken:
+        def __len__(self):
+            return 4
+
+        def __getitem__(self, i):
+            raise KeyError(i)
+
+    for a, b in ((k1, k2), (k1[::-3], k2[::3]), (k1[:0], k2[:0])):
+        got = nt.lexsort(Keys(nt.asarray(a), nt.asarray(b)))
+        assert_same(got, np.lexsort(Keys(a, b)))
+    for m in (np, nt):
+        with pytest.raises(KeyError):
+            m.lexsort(Broken())
+        with pytest.raises(TypeError):
+            m.lexsort(Keys())
+
+
 def test_sort_complex():
     check(lambda m, a: m.sort_complex(a), M[:, 0])
     check(lambda m, a: m.sort_complex(a), BIG.astype(np.float32))
