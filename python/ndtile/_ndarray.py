@@ -1134,6 +1134,8 @@ def _subclass_method(name, args, kwargs):
     a = args[0]
     if name == 'transpose':
         return a.transpose(kwargs.get('axes'))
+    if name == 'squeeze' and kwargs.get('axis') is None:
+        return a.squeeze()      # NumPy's np.squeeze: no axis keyword when None
     return getattr(a, name)(*args[1:], **{k: v for k, v in kwargs.items() if v is not _NoValue})
 
 
