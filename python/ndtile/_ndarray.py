@@ -288,6 +288,14 @@ class ndarray(Array):
         return _foreign.array_function(func, types, args, kwargs)
 
     def __array_namespace__(self, *, api_version=None):
+        # NumPy's checks of the version asked for (the standard's releases it implements)
+        if api_version is not None and not isinstance(api_version, str):
+            raise ValueError("Only None and strings are allowed as the Array API version, "
+                             f"but received: {api_version}.")
+        if api_version is not None and api_version not in ('2021.12', '2022.12', '2023.12',
+                                                           '2024.12'):
+            raise ValueError(f'Version "{api_version}" of the Array API Standard '
+                             'is not supported.')
         return _sys.modules[__package__]     # the ndtile namespace (this module is below it)
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
