@@ -529,6 +529,20 @@ def test_fill_diagonal_place_putmask(shape, wrap):
     check(pm, np.arange(3000.0).reshape(30, 100))
 
 
+def test_polymul_takes_coefficients_as_poly1d():
+    # NumPy's polymul makes each argument a poly1d: leading zeros trimmed, an
+    # empty one is [0], 2-d refused; ndtile convolved them as given (extra
+    # leading zeros, "a cannot be empty")
+    big = np.r_[np.zeros(40000), np.arange(1.0, 6.0)]     # several tiles of zeros first
+    cases = [([0, 1, 2], [1]), ([0, 0], [1, 2]), ([], [1.0]), ([0.0, 0.0, 3.0], [0, 2]),
+             ([1, 2], [3, 4]), ([0j, 1], [True, False]), (big, [0, 0, 1.0, -1.0]),
+             (big[::-1][::-1], big[-3:])]
+    for a, b in cases:
+        check(lambda m, x, y: m.polymul(x, y), np.asarray(a), np.asarray(b))
+        check(lambda m: m.polymul(a, b))
+    raises_like(lambda m: m.polymul([[1, 2]], [1]))
+
+
 def test_poly_more():
     check(lambda m: m.polymul([1, 2, 3], [4, 5]))
     check(lambda m: m.polydiv([1.0, 2, 3, 4], [2.0, 1]))
