@@ -194,6 +194,10 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0, lik
                              "ndtile arrays always copy data from NumPy arrays and Python "
                              "objects into tiles.")
         r = C.asarray(object, dt)
+        if r is object and copy:
+            # a NumPy array of a dtype ndtile does not hold (object, strings,
+            # ...) is returned as it is: np.array copies it (asarray does not)
+            r = _np.array(object, order=order)
     if ndmin and r.ndim < ndmin:
         shape = (1,) * (ndmin - r.ndim) + r.shape
         r = r._reshape(shape) if isinstance(r, Array) else r.reshape(shape)

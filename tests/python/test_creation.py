@@ -110,6 +110,22 @@ def test_array_ndmin_keeps_layout():
                         assert got.flags.f_contiguous == want.flags.f_contiguous
 
 
+@pytest.mark.parametrize("n", [3, 40000])
+def test_array_copies_numpy_arrays_of_other_dtypes(n):
+    # np.array of a NumPy array ndtile does not hold (object, strings, void)
+    # is a copy, as NumPy's; ndtile returned the same array (writes reached
+    # the original). asarray and copy=None still give it back uncopied.
+    for o in (np.arange(n).astype(object), np.array(['ab', 'c'] * n), np.arange(n).astype('S3'),
+              np.zeros(n, dtype=[('a', 'i4'), ('b', 'f8')]), np.arange(2.0 * n).astype(object)[::-2]):
+        for kw in ({}, {'copy': True}, {'dtype': o.dtype}, {'ndmin': 2}, {'order': 'F'},
+                   {'copy': None}):
+            got, want = nt.array(o, **kw), np.array(o, **kw)
+            assert type(got) is np.ndarray and got.dtype == want.dtype and got.shape == want.shape
+            assert (got is o) == (want is o), kw
+            assert np.shares_memory(got, o) == np.shares_memory(want, o), kw
+        assert nt.asarray(o) is o and nt.asanyarray(o) is o
+
+
 def test_array_copy_semantics():
     x = nt.arange(5)
     assert nt.asarray(x) is x
