@@ -188,6 +188,9 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0, lik
         r = stack(object)
         if dt is not None and dt != r.dtype:
             r = C.asarray(r, dt)
+    elif copy is False and type(object) is _np.ndarray and D.code(object.dtype) is None and \
+            (dt is None or dt == object.dtype):
+        r = object      # a NumPy array ndtile does not hold (object, strings): itself, as NumPy
     else:
         if copy is False:
             raise ValueError("Unable to avoid copy while creating an array as requested.\n"

@@ -124,6 +124,7 @@ def test_array_copies_numpy_arrays_of_other_dtypes(n):
             assert (got is o) == (want is o), kw
             assert np.shares_memory(got, o) == np.shares_memory(want, o), kw
         assert nt.asarray(o) is o and nt.asanyarray(o) is o
+        assert nt.array(o, copy=False) is o and nt.asarray(o, copy=False) is o
 
 
 def test_array_copy_semantics():
