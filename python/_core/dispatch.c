@@ -24,9 +24,14 @@ static PyTypeObject *disp_np_ndarray;
 
 /* 1: another library's array, 0: plain, -1: error. nested: inside a list
  * (a nested list is judged by its first element, so a long list of
- * numbers costs one look per level, not one per number). */
+ * numbers costs one look per level, not one per number). The first-element
+ * walk stops after DISP_MAX_NEST levels: a list that contains itself
+ * (l = []; l.append(l)) would loop forever; NumPy's arrays have at most 64
+ * dimensions, so an object deeper down is an element, not an array there. */
+#define DISP_MAX_NEST 64
 static int disp_foreign(PyObject *x, int nested) {
   PyTypeObject *t = Py_TYPE(x);
+  if (nested > DISP_MAX_NEST) return 0;
   if (t == wrap_type || t == &PyFloat_Type || t == &PyLong_Type || t == disp_np_ndarray ||
       x == Py_None || t == &PyBool_Type || t == &PyUnicode_Type || t == &PySlice_Type ||
       t == &PyType_Type || t == &PyComplex_Type || x == Py_Ellipsis || t == &PyBytes_Type)
@@ -34,7 +39,7 @@ static int disp_foreign(PyObject *x, int nested) {
   if (t == &PyList_Type || t == &PyTuple_Type) {
     Py_ssize_t n = PySequence_Fast_GET_SIZE(x);
     PyObject **items = PySequence_Fast_ITEMS(x);
-    if (nested) return n ? disp_foreign(items[0], 1) : 0;
+    if (nested) return n ? disp_foreign(items[0], nested + 1) : 0;
     for (Py_ssize_t i = 0; i < n; i++) {
       int r = disp_foreign(items[i], 1);
       if (r) return r;

@@ -85,7 +85,10 @@ def asarray(x, dtype=None):
         except ValueError:
             r = _array_method_result(x)
             if r is None:
-                raise
+                t = _array_method_tree(x, 0)
+                if t is None:
+                    raise
+                return asarray(t, dtype)
             y = asarray(r, dtype)
             return y._copy() if y is r else y     # a new array, as from any object
     c = D.code(y.dtype)
@@ -104,6 +107,29 @@ def _array_method_result(x):
         return None
     r = x.__array__()
     return r if isinstance(r, Array) else None
+
+
+def _array_method_tree(x, depth, seen=None):
+    """A list/tuple x with the objects in it whose __array__ gives an
+    ndtile array replaced by NumPy copies of those (np.array([obj])), or
+    None when there are none. Each list is walked once (seen), so a list
+    that holds itself costs no more than another."""
+    if type(x) not in (list, tuple) or depth > 64:
+        return None
+    seen = {} if seen is None else seen
+    if id(x) in seen:
+        return seen[id(x)]
+    seen[id(x)] = None
+    out, found = [], False
+    for v in x:
+        w = _array_method_tree(v, depth + 1, seen)
+        if w is None and type(v) not in (list, tuple):
+            r = _array_method_result(v)
+            w = None if r is None else to_numpy(r)
+        found = found or w is not None
+        out.append(v if w is None else w)
+    seen[id(x)] = r = (out if type(x) is list else tuple(out)) if found else None
+    return r
 
 
 def asnd(x):

@@ -46,18 +46,22 @@ def _type_is_foreign(t):
     return au is not None and au is not _NP_AU
 
 
-def _is_foreign(x):
+def _is_foreign(x, depth=0):
     t = type(x)
     if t is list or t is tuple:
         # one level into sequences (np.concatenate([ma, ma]), np.array([m]));
         # nested sequences by their first element only (a nested list of
-        # numbers costs one look per level, not one per number)
+        # numbers costs one look per level, not one per number), at most 64
+        # levels down (NumPy's most dimensions; a list that contains itself
+        # would recurse forever)
+        if depth > 64:
+            return False
         for v in x:
             tv = type(v)
             if tv in _PLAIN:
                 continue
             if tv is list or tv is tuple:
-                if v and _is_foreign(v[0]):
+                if v and _is_foreign(v[0], depth + 1):
                     return True
                 continue
             f = _by_type.get(tv)

@@ -219,13 +219,20 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
             raise ValueError(f'`bins[{i}]` must be a scalar or 1d array')
         edges.append(ed)
         nbin.append(ed.size + 1)
+    total = 1
+    for n in nbin:
+        total *= n
+    if total > sys.maxsize:
+        # NumPy's error (its ravel_multi_index of the bin numbers); the
+        # product of int64s wrapped and asked for a huge count array
+        raise ValueError("invalid dims: array size defined by dims is larger than the "
+                         "maximum possible size.")
     flat = None
     for i in builtins_range(Dn):
         e, col = _common(edges[i], s[:, i], s[:, i])
         k = _core.searchsorted(e, col, True)
         k = _multiarray.where(col == e[e.size - 1], k - 1, k)
         flat = k if flat is None else flat * nbin[i] + k
-    total = int(_np.prod(nbin))
     if w is not None:
         w = _fromnumeric.ravel(w)
     hist = _core.bincount(flat, w, total)

@@ -240,7 +240,10 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None):
     shapes = [() if axes[i][0] == 'int' else tuple(axes[i][1].shape) for i in adv]
     try:
         bshape = _np.broadcast_shapes(*shapes)
-    except ValueError:
+    except ValueError as e:
+        if 'too large' in str(e):
+            # shapes that broadcast, to more elements than an index can count
+            raise ValueError("iterator is too large") from None    # NumPy's
         shapes = "".join(_shape_str(sh) + " " for sh in shapes)
         raise IndexError("shape mismatch: indexing arrays could not be broadcast together "
                          f"with shapes {shapes}") from None

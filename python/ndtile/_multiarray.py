@@ -211,12 +211,19 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0,
         r = stack(object)
         if dt is not None and dt != r.dtype:
             r = C.asarray(r, dt)
+    elif copy is False and type(object) is _np.ndarray and D.code(object.dtype) is None and \
+            (dt is None or dt == object.dtype):
+        r = object      # a NumPy array ndtile does not hold (object, strings): itself, as NumPy
     else:
         if copy is False:
             raise ValueError("Unable to avoid copy while creating an array as requested.\n"
                              "ndtile arrays always copy data from NumPy arrays and Python "
                              "objects into tiles.")
         r = C.asarray(object, dt)
+        if r is object and copy:
+            # a NumPy array of a dtype ndtile does not hold (object, strings,
+            # ...) is returned as it is: np.array copies it (asarray does not)
+            r = _np.array(object, order=order)
     if ndmin and r.ndim < ndmin:
         shape = (1,) * (ndmin - r.ndim) + r.shape
         r = r._reshape(shape) if isinstance(r, Array) else r.reshape(shape)
@@ -224,7 +231,7 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0,
             copy is not False:
         # NumPy's layouts: 'F' always, 'K'/'A' that of a Fortran-ordered input
         src = object if isinstance(object, (Array, _np.ndarray)) else None
-        if order in ('F', 'f') or (src is not None and src.ndim == r.ndim and
+        if order in ('F', 'f') or (src is not None and src.ndim <= r.ndim and
                                    src.flags.f_contiguous and not src.flags.c_contiguous):
             if not (r._flags & 0x3 == 0x2):
                 r = _O.f_copy(r)
@@ -650,6 +657,11 @@ def lexsort(keys, axis=-1):
     nt = _nt()
     if isinstance(keys, tuple) or isinstance(keys, list):
         ks = [nt.asarray(k) for k in keys]
+    elif not isinstance(keys, (Array, _np.ndarray)) and hasattr(type(keys), '__len__') and \
+            hasattr(type(keys), '__getitem__'):
+        # another sequence: its items, each its own key (NumPy's
+        # PySequence_GetItem; an error there is the caller's)
+        ks = [nt.asarray(keys[i]) for i in range(len(keys))]
     else:
         k = nt.asarray(keys)
         if k.ndim == 0:

@@ -341,6 +341,14 @@ class ndarray(Array):
         return _foreign.array_function(func, types, args, kwargs)
 
     def __array_namespace__(self, *, api_version=None):
+        # NumPy's checks of the version asked for (the standard's releases it implements)
+        if api_version is not None and not isinstance(api_version, str):
+            raise ValueError("Only None and strings are allowed as the Array API version, "
+                             f"but received: {api_version}.")
+        if api_version is not None and api_version not in ('2021.12', '2022.12', '2023.12',
+                                                           '2024.12'):
+            raise ValueError(f'Version "{api_version}" of the Array API Standard '
+                             'is not supported.')
         return _sys.modules[__package__]     # the ndtile namespace (this module is below it)
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
@@ -420,10 +428,10 @@ class ndarray(Array):
         return bool(_fromnumeric.any(self == value))
 
     def __copy__(self):
-        return self._copy()
+        return O.order_copy(self, 'K')     # NumPy's copy(order='K'): F order stays
 
     def __deepcopy__(self, memo):
-        return self._copy()
+        return O.order_copy(self, 'K')
 
     def __reduce__(self):
         if type(self) is not ndarray:
@@ -955,6 +963,9 @@ def _resize(self, new_shape, refcheck, nrefs):
         # stays one)
         v = self._transpose(None)._reshape(tuple(reversed(shape)))._transpose(None) \
             if fortran else self._reshape(shape)
+        e = _LOANS.pop(id(self), None)      # (__array_interface__'s, of the old shape)
+        if e is not None:
+            e[1].release()
         self._become(v)
         return None
     if not self._flags & _OWNDATA:
@@ -1211,6 +1222,8 @@ def _subclass_method(name, args, kwargs):
     a = args[0]
     if name == 'transpose':
         return a.transpose(kwargs.get('axes'))
+    if name == 'squeeze' and kwargs.get('axis') is None:
+        return a.squeeze()      # NumPy's np.squeeze: no axis keyword when None
     return getattr(a, name)(*args[1:], **{k: v for k, v in kwargs.items() if v is not _NoValue})
 
 

@@ -105,7 +105,15 @@ def polyint(p, m=1, k=None):
 @_keeps_poly1d(2)
 def polymul(a1, a2):
     nt = _nt()
-    return nt.convolve(nt.atleast_1d(a1), nt.atleast_1d(a2))
+
+    def coeffs(a):
+        # NumPy makes each a poly1d: 1-d, leading zeros trimmed, [0] if none left
+        a = nt.atleast_1d(a)
+        if a.ndim > 1:
+            raise ValueError("Polynomial must be 1d only.")
+        a = nt.trim_zeros(a, trim='f')
+        return a if a.size else nt.zeros(1, a.dtype)
+    return nt.convolve(coeffs(a1), coeffs(a2))
 
 
 def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):

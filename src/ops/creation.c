@@ -72,7 +72,10 @@ ndt_status ndt_arange(ndt_array **out, double start, double stop, double step, n
   if (step == 0) return ndt__error(NDT_ERR_VALUE, "Maximum allowed size exceeded");
   if (!isfinite(start) || !isfinite(stop) || !isfinite(step))
     return ndt__error(NDT_ERR_VALUE, "arange: cannot compute length");
-  double len = ceil((stop - start) / step);
+  double span = stop - start, q = span / step;
+  /* a quotient that underflows to zero (a step much larger than the span)
+   * is one element when its sign says the step goes towards stop, as NumPy */
+  double len = q == 0 && span != 0 ? (signbit(q) ? 0 : 1) : ceil(q);
   if (!(len > 0)) len = 0;
   if (len > 9.2e18) return ndt__error(NDT_ERR_VALUE, "Maximum allowed size exceeded");
   int64_t n = (int64_t)len;
@@ -85,6 +88,7 @@ ndt_status ndt_arange(ndt_array **out, double start, double stop, double step, n
   double delta = t == NDT_FLOAT32 ? (double)((float)(start + step) - (float)start)
                                   : (start + step) - start;
   double v1 = t == NDT_FLOAT32 ? (double)(float)(start + step) : start + step;
+  if (n == 1) delta = 0;    /* start alone (a float32 step that overflows: 0*inf) */
   st = fill_range(r, as_int, start, delta, (int64_t)start, (int64_t)step, &v1, 0);
   if (st) {
     ndt_free(r);

@@ -13,6 +13,22 @@ def test_array_api_version_and_namespace():
     assert x.__array_namespace__(api_version=None) is nt
 
 
+@pytest.mark.parametrize("version", ["2021.12", "2022.12", "2023.12", "2024.12", "2025.12",
+                                     "2020.12", "", 2024.12, 1, b"2024.12"])
+def test_namespace_api_version_checked_as_numpy(version):
+    # a version NumPy does not implement, or one that is not a string, is NumPy's
+    # ValueError (ndtile took any); the message is NumPy's too
+    x, a = nt.arange(3), np.arange(3)
+    try:
+        a.__array_namespace__(api_version=version)
+    except ValueError as e:
+        with pytest.raises(ValueError) as got:
+            x.__array_namespace__(api_version=version)
+        assert str(got.value) == str(e)
+    else:
+        assert x.__array_namespace__(api_version=version) is nt
+
+
 def test_namespace_info_matches_numpy():
     info, ref = nt.__array_namespace_info__(), np.__array_namespace_info__()
     caps = info.capabilities()

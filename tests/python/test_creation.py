@@ -96,6 +96,39 @@ def test_array_from_numpy_arrays():
     assert_same(nt.asarray(f), f)
 
 
+def test_array_ndmin_keeps_layout():
+    # np.array(fortran_array, ndmin=k) is Fortran-ordered in NumPy (order 'K'
+    # and 'A'); ndtile made it C-ordered once ndmin added dimensions
+    for shape in [(4, 5), (300, 200)]:          # one tile, several tiles
+        a = make(np.float64, shape)
+        for src in (np.asfortranarray(a), a.T, a, a[::2, ::-3]):
+            for x in (src, nt.asarray(src)):
+                for order in 'KACF':
+                    for ndmin in (0, 2, 3, 4):
+                        got = nt.array(x, ndmin=ndmin, order=order)
+                        want = np.array(src, ndmin=ndmin, order=order)
+                        assert_same(got, want)
+                        assert got.flags.c_contiguous == want.flags.c_contiguous
+                        assert got.flags.f_contiguous == want.flags.f_contiguous
+
+
+@pytest.mark.parametrize("n", [3, 40000])
+def test_array_copies_numpy_arrays_of_other_dtypes(n):
+    # np.array of a NumPy array ndtile does not hold (object, strings, void)
+    # is a copy, as NumPy's; ndtile returned the same array (writes reached
+    # the original). asarray and copy=None still give it back uncopied.
+    for o in (np.arange(n).astype(object), np.array(['ab', 'c'] * n), np.arange(n).astype('S3'),
+              np.zeros(n, dtype=[('a', 'i4'), ('b', 'f8')]), np.arange(2.0 * n).astype(object)[::-2]):
+        for kw in ({}, {'copy': True}, {'dtype': o.dtype}, {'ndmin': 2}, {'order': 'F'},
+                   {'copy': None}):
+            got, want = nt.array(o, **kw), np.array(o, **kw)
+            assert type(got) is np.ndarray and got.dtype == want.dtype and got.shape == want.shape
+            assert (got is o) == (want is o), kw
+            assert np.shares_memory(got, o) == np.shares_memory(want, o), kw
+        assert nt.asarray(o) is o and nt.asanyarray(o) is o
+        assert nt.array(o, copy=False) is o and nt.asarray(o, copy=False) is o
+
+
 def test_array_copy_semantics():
     x = nt.arange(5)
     assert nt.asarray(x) is x
@@ -206,6 +239,17 @@ def test_arange():
     assert_same(nt.arange(np.float32(3)), np.arange(np.float32(3)))
     assert_same(nt.arange(0, 1, 0.1, dtype=np.float32), np.arange(0, 1, 0.1, dtype=np.float32))
     assert_same(nt.arange(2000), np.arange(2000))
+
+
+def test_arange_step_far_larger_than_span():
+    # (stop - start) / step underflows to 0: NumPy gives one element when the
+    # step points towards stop, none when away (ndtile gave none both ways)
+    e, big = np.finfo(np.float64).eps, np.finfo(np.float64).max
+    for args in [(0, e, big), (0, e, -big), (0, -e, -big), (0, -e, big), (0, e, 2 * e),
+                 (1e-300, 2e-300, 1e300), (2e-300, 1e-300, 1e300), (2e-300, 1e-300, -1e300),
+                 (0.0, -0.0, 1e300), (0.0, 0.0, -1e300)]:
+        assert_same(nt.arange(*args), np.arange(*args))
+        assert_same(nt.arange(*args, dtype=np.float32), np.arange(*args, dtype=np.float32))
 
 
 def test_linspace():

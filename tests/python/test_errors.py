@@ -299,3 +299,22 @@ def test_shapes_whose_size_overflows_are_refused():
     big = nt.ones(300_000)      # several tiles: a reshape that fits still works
     assert nt.broadcast_to(big[:1], (5, 7)).shape == (5, 7)
     assert big.reshape(-1, 3, 4, 25).shape == (1000, 3, 4, 25)
+
+
+def test_sizes_past_int64_are_numpys_value_errors():
+    # index arrays that broadcast to more elements than an index counts:
+    # NumPy's ValueError "iterator is too large" (ndtile said "shape mismatch",
+    # an IndexError); histogramdd bins whose product passes int64: NumPy's
+    # ValueError (ndtile's wrapped product asked for a huge count array)
+    i = np.zeros(7132, np.intp)
+    for m in (np, nt):
+        a = m.ones((3,) * 5)
+        ix = m.ix_(i, i, i, i, i)
+        with pytest.raises(ValueError, match="iterator is too large"):
+            a[ix]
+        with pytest.raises(ValueError, match="iterator is too large"):
+            a[ix] = 0
+        with pytest.raises(ValueError, match="larger than the maximum possible size"):
+            m.histogramdd(m.ones((1, 10)), bins=2**10)
+        with pytest.raises(IndexError, match="shape mismatch"):
+            a[m.zeros(2, np.intp), m.zeros(3, np.intp)]

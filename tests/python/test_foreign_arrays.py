@@ -217,3 +217,38 @@ def test_entry_check_keeps_functions_functions():
     # a type the check has not seen is judged once (numpy scalars: plain)
     assert type(nt.add(nt.arange(3), numpy.float32(1))) is nt.ndarray
     assert type(nt.sum(nt.arange(3), dtype=numpy.int32)) is numpy.int32
+
+
+def test_self_containing_list_does_not_hang():
+    # The entry check looks into nested lists by their first element; a list
+    # that holds itself once made that walk endless (np.array hung in C, a
+    # ufunc recursed in Python). NumPy makes an object array 64 dimensions
+    # deep; ndtile returns NumPy's array for the object dtype.
+    code = """
+        import numpy, ndtile as nt
+        l = []
+        l.append(l)
+        for args in (([l, l, l],), ([l],), (l,)):
+            want = numpy.array(*args, dtype=object)
+            got = nt.array(*args, dtype=object)
+            assert got.shape == want.shape and got.dtype == want.dtype, got.shape
+            assert nt.asarray(*args, dtype=object).shape == want.shape
+        for f in (lambda m: m.equal([l], [l]), lambda m: m.concatenate([[l], [l]]),
+                  lambda m: m.add((l, l), 1)):
+            kinds = []
+            for m in (numpy, nt):
+                try:
+                    f(m)
+                    kinds.append(None)
+                except Exception as e:
+                    kinds.append(type(e))
+            assert kinds[0] is kinds[1], kinds
+        # plain nested lists still go to ndtile, a masked array in a list to NumPy
+        assert type(nt.add([[1, 2]], 1)) is nt.ndarray
+        ma = numpy.ma.array([1, 2], mask=[0, 1])
+        assert type(nt.concatenate([ma, ma])) is numpy.ma.MaskedArray
+        print("ok")
+    """
+    r = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0 and "ok" in r.stdout, r.stdout + r.stderr

@@ -194,6 +194,39 @@ def test_ix_lexsort():
     check(lambda m, a, b: m.lexsort(m.stack([a, b])), k1, k2)
 
 
+def test_lexsort_keys_from_any_sequence():
+    # NumPy takes the keys item by item from any sequence (len and []), so a
+    # sequence's own error reaches the caller; ndtile made it one array first
+    k1 = (np.arange(40000) * 7919) % 13
+    k2 = (np.arange(40000) * 104729) % 17
+
+    class Keys:
+        def __init__(self, *ks):
+            self.ks = ks
+
+        def __len__(self):
+            return len(self.ks)
+
+        def __getitem__(self, i):
+            return self.ks[i]
+
+    class Broken:
+        def __len__(self):
+            return 4
+
+        def __getitem__(self, i):
+            raise KeyError(i)
+
+    for a, b in ((k1, k2), (k1[::-3], k2[::3]), (k1[:0], k2[:0])):
+        got = nt.lexsort(Keys(nt.asarray(a), nt.asarray(b)))
+        assert_same(got, np.lexsort(Keys(a, b)))
+    for m in (np, nt):
+        with pytest.raises(KeyError):
+            m.lexsort(Broken())
+        with pytest.raises(TypeError):
+            m.lexsort(Keys())
+
+
 def test_sort_complex():
     check(lambda m, a: m.sort_complex(a), M[:, 0])
     check(lambda m, a: m.sort_complex(a), BIG.astype(np.float32))
@@ -516,6 +549,20 @@ def test_fill_diagonal_place_putmask(shape, wrap):
         return a
     check(pl, np.arange(3000.0))
     check(pm, np.arange(3000.0).reshape(30, 100))
+
+
+def test_polymul_takes_coefficients_as_poly1d():
+    # NumPy's polymul makes each argument a poly1d: leading zeros trimmed, an
+    # empty one is [0], 2-d refused; ndtile convolved them as given (extra
+    # leading zeros, "a cannot be empty")
+    big = np.r_[np.zeros(40000), np.arange(1.0, 6.0)]     # several tiles of zeros first
+    cases = [([0, 1, 2], [1]), ([0, 0], [1, 2]), ([], [1.0]), ([0.0, 0.0, 3.0], [0, 2]),
+             ([1, 2], [3, 4]), ([0j, 1], [True, False]), (big, [0, 0, 1.0, -1.0]),
+             (big[::-1][::-1], big[-3:])]
+    for a, b in cases:
+        check(lambda m, x, y: m.polymul(x, y), np.asarray(a), np.asarray(b))
+        check(lambda m: m.polymul(a, b))
+    raises_like(lambda m: m.polymul([[1, 2]], [1]))
 
 
 def test_poly_more():

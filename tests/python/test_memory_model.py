@@ -244,6 +244,40 @@ def test_resize_keeps_fortran_memory_order(shape):
         nt.asfortranarray(nt.arange(6.0).reshape(2, 3))[:, :2].resize(3, refcheck=False)
 
 
+@pytest.mark.parametrize("n", [12, 300 * 200])      # one tile, several tiles
+@pytest.mark.parametrize("view", ["reshape", "T", "view", "sub", "readonly", "strided", "held"])
+def test_resize_same_size_is_a_new_shape(view, n):
+    # NumPy: a resize to the same number of elements only sets the shape (in
+    # the array's memory order), also for a view or an array others refer to;
+    # ndtile refused it ("does not own its data" / "references")
+    class Sub(nt.ndarray):
+        pass
+
+    def prog(m):
+        base = m.arange(n, dtype=m.float64)
+        a = {"reshape": lambda: base.reshape(-1, 4),
+             "T": lambda: base.reshape(-1, 4).T,
+             "view": lambda: base.view(),
+             "sub": lambda: base.view(Sub if m is nt else numpy.ndarray),
+             "readonly": lambda: base.reshape(4, -1),
+             "strided": lambda: base.reshape(-1, 4)[:, ::2],
+             "held": lambda: base}[view]()
+        if view == "readonly":
+            a.flags.writeable = False
+        other = a.view()    # noqa: F841 (a referenced elsewhere)
+        a.resize((2, n // 2) if view != "strided" else (n // 2,))
+        shape = a.shape, a.flags.c_contiguous, a.flags.f_contiguous
+        if view != "readonly":
+            a[0, 0] = -1.0       # still the same memory: base sees it
+        return numpy.array(a) if m is nt else a.copy(), numpy.array(base).copy(), shape
+    r = both(prog)
+    if r is not None:
+        got, want = r
+        for g, w in zip(got[:2], want[:2]):
+            assert numpy.array_equal(g, w)
+        assert got[2] == want[2]
+
+
 def test_resize_reference_rules():
     def refs(m):
         a = m.arange(4)

@@ -83,6 +83,21 @@ def test_copy_fill_view():
     assert_same(copy.deepcopy(x), e)
 
 
+def test_copy_module_keeps_layout():
+    # copy.copy / copy.deepcopy are NumPy's a.copy(order='K'): a Fortran-ordered
+    # array (or a transposed view) stays Fortran-ordered
+    for shape in [(3, 4), (300, 200)]:
+        a = make(np.float64, shape)
+        for src in (np.asfortranarray(a), a.T, a, a[::2, ::-1], a[:, 1:]):
+            x = nt.asarray(src)
+            for f in (copy.copy, copy.deepcopy):
+                got, want = f(x), f(src)
+                assert_same(got, want)
+                assert got.flags.c_contiguous == want.flags.c_contiguous
+                assert got.flags.f_contiguous == want.flags.f_contiguous
+                assert not nt.shares_memory(got, x)
+
+
 def test_reshape_ravel_flatten_transpose():
     a = make(np.int32, (4, 6))
     x = nt.asarray(a)

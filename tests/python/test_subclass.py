@@ -631,6 +631,27 @@ def test_module_functions_call_the_subclass_methods():
     check(f)
 
 
+def test_squeeze_of_a_subclass_whose_method_takes_no_axis():
+    # np.squeeze(a) calls a.squeeze() without axis= when axis is None (a
+    # subclass written before NumPy 1.7 has squeeze(self)); ndtile passed
+    # axis=None and the method raised TypeError
+    def f(xp, K, log):
+        class Old(xp.ndarray):
+            def squeeze(self):
+                log.append('squeeze()')
+                return super().squeeze()
+
+        res = []
+        for n in (3, 50000):
+            v = xp.arange(n * 1.0).reshape(1, n, 1).view(Old)
+            res += [xp.squeeze(v), xp.squeeze(v[:, ::-2])]
+        try:
+            xp.squeeze(v, axis=0)
+        except TypeError:
+            res.append('TypeError')
+        return res
+    check(f)
+
 @pytest.mark.parametrize("n", [3, 200])
 def test_nanmin_nanmax_of_a_subclass_instance(n):
     """nanmin/nanmax of a subclass instance: ndarray has no such method, so
