@@ -6,6 +6,7 @@ import numpy as _np
 
 from . import _convert as C
 from . import _fallback as F
+from . import _order as O
 import functools
 
 
@@ -31,6 +32,11 @@ fromregex = _host_reader(_np.fromregex)
 def load(file, *args, **kwargs):
     r = _np.load(file, *args, **kwargs)
     if isinstance(r, _np.ndarray):
+        if r.ndim > 1 and r.flags.f_contiguous and not r.flags.c_contiguous:
+            # a file written in Fortran order loads as NumPy's: F-ordered (the
+            # transpose of a C-ordered store)
+            a = C.from_np_tree(r.T)
+            return O._owned_t(a) if isinstance(a, C.Array) else r
         return C.from_np_tree(r)
     return r      # an NpzFile: its arrays convert when read (np.asarray works on them)
 
@@ -41,9 +47,21 @@ def _host_writer(name, npfunc):
 
     @functools.wraps(npfunc)
     def writer(*args, **kwargs):
+        # a Fortran-ordered array is written in Fortran order, as NumPy's
+        # (run_numpy's copies are C-ordered)
+        args = tuple(_f_numpy(a) for a in args)
+        kwargs = {k: _f_numpy(v) for k, v in kwargs.items()}
         return F.run_numpy(npfunc, args, kwargs, name)
     writer.__module__ = __name__
     return writer
+
+
+def _f_numpy(x):
+    """A Fortran-ordered ndtile array as a Fortran-ordered NumPy copy (the
+    C-ordered copy of its transposed store, transposed); x else."""
+    if isinstance(x, C.Array) and x.ndim > 1 and O.is_f_only(x):
+        return C.to_numpy(x._transpose(None)).T
+    return x
 
 
 save = _host_writer('save', _np.save)

@@ -666,6 +666,43 @@ def test_text_and_files(tmp_path):
     assert_same(nt.fromfile(b), a.ravel())
 
 
+@pytest.mark.parametrize('shape', [(20, 3), (2, 3, 4), (300, 130)])
+@pytest.mark.parametrize('settings', ['small', 'default'])
+def test_save_load_fortran_order(tmp_path, shape, settings, request):
+    """np.save writes a Fortran-ordered array in Fortran order (its header
+    says fortran_order), and np.load gives it back Fortran-ordered, as
+    NumPy's; savez keeps the layout too. (300, 130) float64 is over one
+    2 MiB tile: at default settings it spans several tiles."""
+    if settings == 'default':
+        request.getfixturevalue('default_settings')
+    from ndtile import _ranks
+    tmp_path = _ranks.bcast(tmp_path, 0)
+    a = np.asfortranarray(make(np.float64, shape))
+    for src in (nt.asfortranarray(nt.asarray(a)), nt.asarray(a).T.copy().T):
+        g = str(tmp_path / 'f.npy')
+        nt.save(g, src)
+        want = np.load(g)
+        assert want.flags.f_contiguous and not want.flags.c_contiguous
+        got = nt.load(g)
+        assert_same(got, a)
+        assert got.flags.f_contiguous == want.flags.f_contiguous
+        assert got.flags.c_contiguous == want.flags.c_contiguous
+        assert got.flags.owndata
+        got[(0,) * len(shape)] = 99           # writable, its own data
+        assert got[(0,) * len(shape)] == 99
+        h = str(tmp_path / 'f.npz')
+        nt.savez(h, src, y=src)
+        with np.load(h) as z:
+            assert z['arr_0'].flags.f_contiguous and z['y'].flags.f_contiguous
+            assert np.array_equal(z['y'], a)
+    # a C-ordered array (and a 1-d one) stays C-ordered
+    c = nt.asarray(np.ascontiguousarray(a))
+    nt.save(g, c)
+    assert nt.load(g).flags.c_contiguous and np.load(g).flags.c_contiguous
+    nt.save(g, nt.asarray(a.ravel()))
+    assert_same(nt.load(g), a.ravel())
+
+
 def test_einsum_path_and_from_dlpack():
     a, b, c = make(np.float64, (3, 4)), make(np.float64, (4, 50)), make(np.float64, (50, 6))
     for opt in ('greedy', 'optimal', True):
