@@ -360,6 +360,27 @@ def test_packbits(bitorder):
     raises_like(lambda m, a: m.unpackbits(a), p.astype(np.int16))
 
 
+@pytest.mark.parametrize('settings', ['small', 'default'])
+def test_packbits_bitorder_spellings(settings, request):
+    """unpackbits reads the first letter of bitorder ('l...'/'b...'), packbits
+    wants 'big' or 'little'; a bitorder that is not a str is a TypeError in
+    both (NumPy's argument parsing), another str a ValueError."""
+    if settings == 'default':
+        request.getfixturevalue('default_settings')
+    x = make(np.int8, (300, 250)) > 0        # 75000 bits, 9375 bytes (one row: 32)
+    p = np.packbits(x, axis=1)
+    for bo in ('l', 'b', 'lsb', 'bo'):
+        check(lambda m, a: m.unpackbits(a, axis=1, bitorder=bo), p)
+        check(lambda m, a: m.unpackbits(a[::-3], bitorder=bo), p)
+    for bo in ('', 'Big', 'L', 'r'):
+        raises_like(lambda m, a: m.unpackbits(a, bitorder=bo), p)
+    for bo in ('l', 'b', 'Big', 'r'):
+        raises_like(lambda m, a: m.packbits(a, bitorder=bo), x)
+    for bo in (10, None, b'big', 1.5):
+        raises_like(lambda m, a: m.unpackbits(a, bitorder=bo), p)
+        raises_like(lambda m, a: m.packbits(a, bitorder=bo), x)
+
+
 def test_mask_indices():
     check(lambda m: m.mask_indices(40, m.triu, 2))
     check(lambda m: m.mask_indices(5, m.tril))
