@@ -10,6 +10,19 @@ from . import _order as O
 import functools
 
 
+def _from_np(r):
+    """A reader's result as ndtile arrays, in NumPy's layout: a Fortran-ordered
+    result (a file written in Fortran order, loadtxt's unpack=True transpose)
+    is the transpose of a C-ordered store, owning it where NumPy's does."""
+    if type(r) is _np.ndarray and r.ndim > 1 and r.flags.f_contiguous and \
+            not r.flags.c_contiguous:
+        a = C.from_np_tree(r.T)
+        if not isinstance(a, C.Array):
+            return r
+        return O._owned_t(a) if r.flags.owndata else a._transpose(None)
+    return C.from_np_tree(r)
+
+
 def _host_reader(npfunc):
     """A NumPy file or text reader whose result becomes ndtile arrays: the
     data comes from the host in any case (every rank reads the file)."""
@@ -17,7 +30,7 @@ def _host_reader(npfunc):
     @functools.wraps(npfunc)
     def reader(*args, **kwargs):
         kwargs.pop('like', None)
-        return C.from_np_tree(npfunc(*args, **kwargs))
+        return _from_np(npfunc(*args, **kwargs))
     reader.__module__ = __name__
     return reader
 
@@ -32,12 +45,7 @@ fromregex = _host_reader(_np.fromregex)
 def load(file, *args, **kwargs):
     r = _np.load(file, *args, **kwargs)
     if isinstance(r, _np.ndarray):
-        if r.ndim > 1 and r.flags.f_contiguous and not r.flags.c_contiguous:
-            # a file written in Fortran order loads as NumPy's: F-ordered (the
-            # transpose of a C-ordered store)
-            a = C.from_np_tree(r.T)
-            return O._owned_t(a) if isinstance(a, C.Array) else r
-        return C.from_np_tree(r)
+        return _from_np(r)
     return r      # an NpzFile: its arrays convert when read (np.asarray works on them)
 
 

@@ -708,7 +708,7 @@ def test_save_load_fortran_order(tmp_path, shape, settings, request):
         assert_same(got, a)
         assert got.flags.f_contiguous == want.flags.f_contiguous
         assert got.flags.c_contiguous == want.flags.c_contiguous
-        assert got.flags.owndata
+        assert got.flags.owndata == want.flags.owndata
         got[(0,) * len(shape)] = 99           # writable, its own data
         assert got[(0,) * len(shape)] == 99
         h = str(tmp_path / 'f.npz')
@@ -722,6 +722,16 @@ def test_save_load_fortran_order(tmp_path, shape, settings, request):
     assert nt.load(g).flags.c_contiguous and np.load(g).flags.c_contiguous
     nt.save(g, nt.asarray(a.ravel()))
     assert_same(nt.load(g), a.ravel())
+    # loadtxt/genfromtxt(unpack=True) give NumPy's transpose (F-ordered, a view)
+    if len(shape) == 2:
+        t = str(tmp_path / 'f.txt')
+        np.savetxt(t, a)
+        for fn in ('loadtxt', 'genfromtxt'):
+            want = getattr(np, fn)(t, unpack=True)
+            got = getattr(nt, fn)(t, unpack=True)
+            assert_same(got, want)
+            assert (got.flags.f_contiguous, got.flags.c_contiguous, got.flags.owndata) == \
+                (want.flags.f_contiguous, want.flags.c_contiguous, want.flags.owndata)
 
 
 def test_einsum_path_and_from_dlpack():
