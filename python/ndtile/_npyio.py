@@ -45,8 +45,18 @@ fromregex = _host_reader(_np.fromregex)
 def load(file, *args, **kwargs):
     r = _np.load(file, *args, **kwargs)
     if isinstance(r, _np.ndarray):
-        return _from_np(r)
-    return r      # an NpzFile: its arrays convert when read (np.asarray works on them)
+        return _from_np(r)      # (a memmap, for mmap_mode, stays NumPy's: its data is the file)
+    if type(r) is _NpzFile.__base__:
+        r.__class__ = _NpzFile  # its arrays convert when read
+    return r
+
+
+class _NpzFile(_np.lib.npyio.NpzFile):
+    """NumPy's NpzFile whose members read as ndtile arrays (f['x'], f.f.x,
+    values(), items())."""
+
+    def __getitem__(self, key):
+        return _from_np(super().__getitem__(key))
 
 
 def _host_writer(name, npfunc):

@@ -734,6 +734,36 @@ def test_save_load_fortran_order(tmp_path, shape, settings, request):
                 (want.flags.f_contiguous, want.flags.c_contiguous, want.flags.owndata)
 
 
+@pytest.mark.parametrize('settings', ['small', 'default'])
+def test_npz_members_are_ndtile_arrays(tmp_path, settings, request):
+    """np.load of an .npz: each member read (f[key], f.f.key, values(),
+    items()) is an ndtile array, NumPy's values, dtype, shape and layout;
+    (250, 1100) float64 spans several 2 MiB tiles."""
+    if settings == 'default':
+        request.getfixturevalue('default_settings')
+    from ndtile import _ranks
+    tmp_path = _ranks.bcast(tmp_path, 0)
+    a = make(np.float64, (250, 1100))
+    i = make(np.int32, (7,))
+    h = str(tmp_path / 'm.npz')
+    for save in (nt.savez, nt.savez_compressed):
+        save(h, nt.asarray(a)[::-1], i=nt.asarray(i), f=nt.asfortranarray(nt.asarray(a[:5])),
+             e=nt.zeros((0, 3)))
+        with np.load(h) as want, nt.load(h) as got:
+            assert isinstance(got, np.lib.npyio.NpzFile)
+            assert sorted(got.keys()) == sorted(want.keys())
+            for k in want:
+                assert type(got[k]) is nt.ndarray
+                assert_same(got[k], want[k])
+                assert got[k].flags.f_contiguous == want[k].flags.f_contiguous
+                assert got[k].flags.c_contiguous == want[k].flags.c_contiguous
+            assert type(got.f.i) is nt.ndarray
+            assert all(type(v) is nt.ndarray for v in got.values())
+            assert all(type(v) is nt.ndarray for _, v in got.items())
+            with pytest.raises(KeyError):
+                got['nope']
+
+
 def test_einsum_path_and_from_dlpack():
     a, b, c = make(np.float64, (3, 4)), make(np.float64, (4, 50)), make(np.float64, (50, 6))
     for opt in ('greedy', 'optimal', True):
