@@ -685,7 +685,14 @@ def lexsort(keys, axis=-1):
 # ---- bits ----------------------------------------------------------------------
 
 
+def _arg_type(x):
+    """A type as CPython's argument errors name it (None for None)."""
+    return 'None' if x is None else type(x).__name__
+
+
 def _bit_weights(bitorder):
+    if not isinstance(bitorder, str):
+        raise TypeError(f"pack() argument 3 must be str, not {_arg_type(bitorder)}")
     if bitorder not in ('big', 'little'):
         raise ValueError("'order' must be either 'little' or 'big'")
     w = _np.array([128, 64, 32, 16, 8, 4, 2, 1], _np.uint8)
@@ -719,9 +726,12 @@ def unpackbits(a, /, axis=None, count=None, bitorder='big'):
     if a.dtype != _np.uint8:
         raise TypeError("Expected an input array of unsigned byte data type")
     shifts = _np.array([7, 6, 5, 4, 3, 2, 1, 0], _np.uint8)
-    if bitorder not in ('big', 'little'):
-        raise ValueError("'order' must be either 'little' or 'big'")
-    if bitorder == 'little':
+    # NumPy's unpackbits reads the first letter only ('l...' or 'b...')
+    if not isinstance(bitorder, str):
+        raise TypeError(f"unpack() argument 4 must be str, not {_arg_type(bitorder)}")
+    if bitorder[:1] not in ('b', 'l'):
+        raise ValueError("'order' must begin with 'l' or 'b'")
+    if bitorder[0] == 'l':
         shifts = shifts[::-1].copy()
     if axis is None:
         a = a.ravel()

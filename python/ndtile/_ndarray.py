@@ -263,6 +263,9 @@ _Flags = flagsobj
 
 
 def _reconstruct(npa):
+    if npa.ndim > 1 and npa.flags.f_contiguous and not npa.flags.c_contiguous:
+        r = C.np_or_nd(npa.T)     # a Fortran-ordered pickle: NumPy's layout back
+        return O._owned_t(r) if isinstance(r, Array) else npa
     return C.np_or_nd(npa)
 
 
@@ -439,6 +442,9 @@ class ndarray(Array):
             # that NumPy's recipe of appending attributes to it works)
             return (_reconstruct_sub, (type(self), self.shape, self.dtype),
                     (C.to_numpy(self),))
+        if self.ndim > 1 and O.is_f_only(self):
+            # Fortran-ordered: pickled in its layout, as NumPy's
+            return (_reconstruct, (C.to_numpy(self._transpose(None)).T,))
         return (_reconstruct, (C.to_numpy(self),))
 
     def __setstate__(self, state):

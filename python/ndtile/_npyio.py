@@ -6,7 +6,21 @@ import numpy as _np
 
 from . import _convert as C
 from . import _fallback as F
+from . import _order as O
 import functools
+
+
+def _from_np(r):
+    """A reader's result as ndtile arrays, in NumPy's layout: a Fortran-ordered
+    result (a file written in Fortran order, loadtxt's unpack=True transpose)
+    is the transpose of a C-ordered store, owning it where NumPy's does."""
+    if type(r) is _np.ndarray and r.ndim > 1 and r.flags.f_contiguous and \
+            not r.flags.c_contiguous:
+        a = C.from_np_tree(r.T)
+        if not isinstance(a, C.Array):
+            return r
+        return O._owned_t(a) if r.flags.owndata else a._transpose(None)
+    return C.from_np_tree(r)
 
 
 def _host_reader(npfunc):
@@ -16,7 +30,7 @@ def _host_reader(npfunc):
     @functools.wraps(npfunc)
     def reader(*args, **kwargs):
         kwargs.pop('like', None)
-        return C.from_np_tree(npfunc(*args, **kwargs))
+        return _from_np(npfunc(*args, **kwargs))
     reader.__module__ = __name__
     return reader
 
@@ -31,8 +45,18 @@ fromregex = _host_reader(_np.fromregex)
 def load(file, *args, **kwargs):
     r = _np.load(file, *args, **kwargs)
     if isinstance(r, _np.ndarray):
-        return C.from_np_tree(r)
-    return r      # an NpzFile: its arrays convert when read (np.asarray works on them)
+        return _from_np(r)      # (a memmap, for mmap_mode, stays NumPy's: its data is the file)
+    if type(r) is _NpzFile.__base__:
+        r.__class__ = _NpzFile  # its arrays convert when read
+    return r
+
+
+class _NpzFile(_np.lib.npyio.NpzFile):
+    """NumPy's NpzFile whose members read as ndtile arrays (f['x'], f.f.x,
+    values(), items())."""
+
+    def __getitem__(self, key):
+        return _from_np(super().__getitem__(key))
 
 
 def _host_writer(name, npfunc):
@@ -41,9 +65,21 @@ def _host_writer(name, npfunc):
 
     @functools.wraps(npfunc)
     def writer(*args, **kwargs):
+        # a Fortran-ordered array is written in Fortran order, as NumPy's
+        # (run_numpy's copies are C-ordered)
+        args = tuple(_f_numpy(a) for a in args)
+        kwargs = {k: _f_numpy(v) for k, v in kwargs.items()}
         return F.run_numpy(npfunc, args, kwargs, name)
     writer.__module__ = __name__
     return writer
+
+
+def _f_numpy(x):
+    """A Fortran-ordered ndtile array as a Fortran-ordered NumPy copy (the
+    C-ordered copy of its transposed store, transposed); x else."""
+    if isinstance(x, C.Array) and x.ndim > 1 and O.is_f_only(x):
+        return C.to_numpy(x._transpose(None)).T
+    return x
 
 
 save = _host_writer('save', _np.save)

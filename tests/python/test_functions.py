@@ -415,6 +415,27 @@ def test_packbits(bitorder):
     raises_like(lambda m, a: m.unpackbits(a), p.astype(np.int16))
 
 
+@pytest.mark.parametrize('settings', ['small', 'default'])
+def test_packbits_bitorder_spellings(settings, request):
+    """unpackbits reads the first letter of bitorder ('l...'/'b...'), packbits
+    wants 'big' or 'little'; a bitorder that is not a str is a TypeError in
+    both (NumPy's argument parsing), another str a ValueError."""
+    if settings == 'default':
+        request.getfixturevalue('default_settings')
+    x = make(np.int8, (300, 250)) > 0        # 75000 bits, 9375 bytes (one row: 32)
+    p = np.packbits(x, axis=1)
+    for bo in ('l', 'b', 'lsb', 'bo'):
+        check(lambda m, a: m.unpackbits(a, axis=1, bitorder=bo), p)
+        check(lambda m, a: m.unpackbits(a[::-3], bitorder=bo), p)
+    for bo in ('', 'Big', 'L', 'r'):
+        raises_like(lambda m, a: m.unpackbits(a, bitorder=bo), p)
+    for bo in ('l', 'b', 'Big', 'r'):
+        raises_like(lambda m, a: m.packbits(a, bitorder=bo), x)
+    for bo in (10, None, b'big', 1.5):
+        raises_like(lambda m, a: m.unpackbits(a, bitorder=bo), p)
+        raises_like(lambda m, a: m.packbits(a, bitorder=bo), x)
+
+
 def test_mask_indices():
     check(lambda m: m.mask_indices(40, m.triu, 2))
     check(lambda m: m.mask_indices(5, m.tril))
@@ -733,6 +754,83 @@ def test_text_and_files(tmp_path):
     b = str(tmp_path / 'a.bin')
     x.tofile(b)                              # written once
     assert_same(nt.fromfile(b), a.ravel())
+
+
+@pytest.mark.parametrize('shape', [(20, 3), (2, 3, 4), (300, 130)])
+@pytest.mark.parametrize('settings', ['small', 'default'])
+def test_save_load_fortran_order(tmp_path, shape, settings, request):
+    """np.save writes a Fortran-ordered array in Fortran order (its header
+    says fortran_order), and np.load gives it back Fortran-ordered, as
+    NumPy's; savez keeps the layout too. (300, 130) float64 is over one
+    2 MiB tile: at default settings it spans several tiles."""
+    if settings == 'default':
+        request.getfixturevalue('default_settings')
+    from ndtile import _ranks
+    tmp_path = _ranks.bcast(tmp_path, 0)
+    a = np.asfortranarray(make(np.float64, shape))
+    for src in (nt.asfortranarray(nt.asarray(a)), nt.asarray(a).T.copy().T):
+        g = str(tmp_path / 'f.npy')
+        nt.save(g, src)
+        want = np.load(g)
+        assert want.flags.f_contiguous and not want.flags.c_contiguous
+        got = nt.load(g)
+        assert_same(got, a)
+        assert got.flags.f_contiguous == want.flags.f_contiguous
+        assert got.flags.c_contiguous == want.flags.c_contiguous
+        assert got.flags.owndata == want.flags.owndata
+        got[(0,) * len(shape)] = 99           # writable, its own data
+        assert got[(0,) * len(shape)] == 99
+        h = str(tmp_path / 'f.npz')
+        nt.savez(h, src, y=src)
+        with np.load(h) as z:
+            assert z['arr_0'].flags.f_contiguous and z['y'].flags.f_contiguous
+            assert np.array_equal(z['y'], a)
+    # a C-ordered array (and a 1-d one) stays C-ordered
+    c = nt.asarray(np.ascontiguousarray(a))
+    nt.save(g, c)
+    assert nt.load(g).flags.c_contiguous and np.load(g).flags.c_contiguous
+    nt.save(g, nt.asarray(a.ravel()))
+    assert_same(nt.load(g), a.ravel())
+    # loadtxt/genfromtxt(unpack=True) give NumPy's transpose (F-ordered, a view)
+    if len(shape) == 2:
+        t = str(tmp_path / 'f.txt')
+        np.savetxt(t, a)
+        for fn in ('loadtxt', 'genfromtxt'):
+            want = getattr(np, fn)(t, unpack=True)
+            got = getattr(nt, fn)(t, unpack=True)
+            assert_same(got, want)
+            assert (got.flags.f_contiguous, got.flags.c_contiguous, got.flags.owndata) == \
+                (want.flags.f_contiguous, want.flags.c_contiguous, want.flags.owndata)
+
+
+@pytest.mark.parametrize('settings', ['small', 'default'])
+def test_npz_members_are_ndtile_arrays(tmp_path, settings, request):
+    """np.load of an .npz: each member read (f[key], f.f.key, values(),
+    items()) is an ndtile array, NumPy's values, dtype, shape and layout;
+    (250, 1100) float64 spans several 2 MiB tiles."""
+    if settings == 'default':
+        request.getfixturevalue('default_settings')
+    from ndtile import _ranks
+    tmp_path = _ranks.bcast(tmp_path, 0)
+    a = make(np.float64, (250, 1100))
+    i = make(np.int32, (7,))
+    h = str(tmp_path / 'm.npz')
+    for save in (nt.savez, nt.savez_compressed):
+        save(h, nt.asarray(a)[::-1], i=nt.asarray(i), f=nt.asfortranarray(nt.asarray(a[:5])),
+             e=nt.zeros((0, 3)))
+        with np.load(h) as want, nt.load(h) as got:
+            assert isinstance(got, np.lib.npyio.NpzFile)
+            assert sorted(got.keys()) == sorted(want.keys())
+            for k in want:
+                assert type(got[k]) is nt.ndarray
+                assert_same(got[k], want[k])
+                assert got[k].flags.f_contiguous == want[k].flags.f_contiguous
+                assert got[k].flags.c_contiguous == want[k].flags.c_contiguous
+            assert type(got.f.i) is nt.ndarray
+            assert all(type(v) is nt.ndarray for v in got.values())
+            assert all(type(v) is nt.ndarray for _, v in got.items())
+            with pytest.raises(KeyError):
+                got['nope']
 
 
 def test_einsum_path_and_from_dlpack():

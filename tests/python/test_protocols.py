@@ -316,7 +316,11 @@ def test_pickle_every_dtype_and_view(dt):
             r = pickle.loads(pickle.dumps(got, protocol=proto))
             assert type(r) is nt.ndarray and r.dtype == exp.dtype and r.shape == exp.shape
             np.testing.assert_array_equal(np.array(r), exp)
-            assert r.flags.c_contiguous and r.flags.writeable and r.flags.owndata
+            assert r.flags.writeable and r.flags.owndata
+            # NumPy's layout: a Fortran-ordered array (x.T) comes back Fortran-ordered
+            e = pickle.loads(pickle.dumps(exp, protocol=proto))
+            assert (r.flags.c_contiguous, r.flags.f_contiguous) == \
+                (e.flags.c_contiguous, e.flags.f_contiguous)
 
 
 def test_pickle_protocol5_out_of_band():
@@ -341,6 +345,9 @@ def test_pickle_large_array_default_tiles():
             r = pickle.loads(pickle.dumps(a[::-1, 3:], protocol=proto))
             assert type(r) is np.ndarray
             assert numpy.array_equal(numpy.asarray(r), numpy.asarray(a)[::-1, 3:])
+            r = pickle.loads(pickle.dumps(a.T, protocol=proto))   # Fortran-ordered
+            assert r.flags.f_contiguous and not r.flags.c_contiguous
+            assert numpy.array_equal(numpy.asarray(r), numpy.asarray(a).T)
     """)
 
 
