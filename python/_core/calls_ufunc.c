@@ -213,14 +213,12 @@ PyObject *f_clip(PyObject *m, PyObject *args) {
   ndt_array *tmps[3] = {0};
   /* the given operands gathered in one call (two Python scalar bounds
    * must not share the scalar cache), then put back in their places */
-  PyObject *given = PyTuple_New(0);
+  Py_ssize_t ng = 1 + (lo != Py_None) + (hi != Py_None);
+  PyObject *given = PyTuple_New(ng);
   if (!given) return NULL;
-  for (int i = 0; i < 3; i++) {
+  for (int i = 0, k = 0; i < 3; i++) {
     if (i > 0 && objs[i] == Py_None) continue;
-    Py_ssize_t k = PyTuple_GET_SIZE(given);
-    if (_PyTuple_Resize(&given, k + 1) < 0) return NULL;
-    Py_INCREF(objs[i]);
-    PyTuple_SET_ITEM(given, k, objs[i]);
+    PyTuple_SET_ITEM(given, k++, Py_NewRef(objs[i]));
   }
   int n;
   const ndt_array *x[3];

@@ -8,6 +8,7 @@ _fallback), with a warning.
 """
 
 import builtins
+import math
 import operator
 import sys as _sys
 import weakref
@@ -935,13 +936,6 @@ def _set_dtype(a, dtype):
     a._become(v)
 
 
-def _prod(shape):
-    n = 1
-    for k in shape:
-        n *= k
-    return n
-
-
 def _resize(self, new_shape, refcheck, nrefs):
     """NumPy's in-place resize: the array keeps its first elements (C
     order), new ones are zeros. Only an array owning its data, and with
@@ -963,7 +957,7 @@ def _resize(self, new_shape, refcheck, nrefs):
     fortran = not self._c_contiguous and self.size > 1
     if fortran and not self.flags.f_contiguous:
         raise ValueError("resize only works on single-segment arrays")
-    if _prod(shape) == self.size:
+    if math.prod(shape) == self.size:
         # NumPy: the same number of bytes needs no new memory, so no check
         # of ownership or references: the shape changes in place (a view
         # stays one)
