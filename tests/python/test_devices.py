@@ -1221,9 +1221,11 @@ def test_reversed_lines_across_tiles_sort_on_the_device(tmp_path, tiles):
     procs = [e["args"]["proc"] for e in json.loads(trace.read_text())["traceEvents"]
              if e["ph"] == "X" and e.get("args", {}).get("kind") == "sort"]
     assert procs and set(procs) == {"cuda"}, procs
-    if tiles:      # 2,930 tiles over 512 a launch: at least 6 launches a gather
+    if tiles:      # 2,930 tiles over 512 a launch: at least 6 launches a split gather
+        # (how many of the two sorts gather on the device depends on where
+        # their tiles are valid when they run: 8 or 16 seen)
         n = int(re.search(r"(\d+) view copies", r.stderr).group(1))
-        assert n >= 12, r.stderr
+        assert n >= 6, r.stderr
 
 
 @needs_cudahost
