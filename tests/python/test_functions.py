@@ -794,7 +794,7 @@ def test_save_load_fortran_order(tmp_path, shape, settings, request):
     # loadtxt/genfromtxt(unpack=True) give NumPy's transpose (F-ordered, a view)
     if len(shape) == 2:
         t = str(tmp_path / 'f.txt')
-        np.savetxt(t, a)
+        nt.savetxt(t, nt.asarray(a))          # one rank writes, all read
         for fn in ('loadtxt', 'genfromtxt'):
             want = getattr(np, fn)(t, unpack=True)
             got = getattr(nt, fn)(t, unpack=True)
