@@ -46,21 +46,25 @@ def supported(dt):
 
 
 def np_or_nd(x):
-    """A NumPy array as ndtile when its dtype is supported, else as it is
-    (NumPy subclasses such as masked arrays stay NumPy's)."""
+    """A NumPy array as ndtile when its dtype is one ndtile holds, else as it
+    is: NumPy subclasses such as masked arrays, and dtypes the core lacks,
+    non-native byte order included (docs/guide/deviations.md, items 2 and
+    13), stay NumPy's."""
     if type(x) is _ndarray_np:
         c = D.code(x.dtype)
         if c is not None:
             return _core.from_buffer(x, c)
-        if not x.dtype.isnative and D.code(x.dtype.newbyteorder('=')) is not None:
-            return from_numpy(x)
     return x
 
 
-def asarray(x, dtype=None):
+def asarray(x, dtype=None, native=True):
     """x as an ndtile array if it can be one, else as a NumPy array.
 
-    dtype: a numpy dtype (or None)."""
+    dtype: a numpy dtype (or None); a non-native one gives a NumPy array of
+    it. native: an operand of non-native byte order (a NumPy array, or what
+    NumPy makes of x) is read into a native ndtile array, as ndtile's
+    functions compute on it; native=False (the public array/asarray) keeps
+    it a NumPy array, as NumPy does."""
     if isinstance(x, Array):
         if dtype is None or dtype == x.dtype:
             return x
@@ -75,7 +79,7 @@ def asarray(x, dtype=None):
         # an ndtile array (NumPy's asarray refused it: "not producing an array")
         r = x.__array__()
         if isinstance(r, Array):
-            return asarray(r, dtype)
+            return asarray(r, dtype, native)
         if not isinstance(r, _ndarray_np):
             raise ValueError("object __array__ method not producing an array")
         y = _np.asarray(r, dtype=dtype)
@@ -88,12 +92,13 @@ def asarray(x, dtype=None):
                 t = _array_method_tree(x, 0)
                 if t is None:
                     raise
-                return asarray(t, dtype)
-            y = asarray(r, dtype)
+                return asarray(t, dtype, native)
+            y = asarray(r, dtype, native)
             return y._copy() if y is r else y     # a new array, as from any object
     c = D.code(y.dtype)
     if c is None:
-        if not y.dtype.isnative and D.code(y.dtype.newbyteorder('=')) is not None:
+        if native and dtype is None and not y.dtype.isnative and \
+                D.code(y.dtype.newbyteorder('=')) is not None:
             return from_numpy(y)
         return y
     return _core.from_buffer(y, c)

@@ -62,6 +62,14 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     scalar = all(isinstance(v, (int, float, _np.integer, _np.floating)) and
                  not isinstance(v, bool) for v in (start, stop))
     dt = None if dtype is None else D.as_dtype(dtype)
+    if dt is not None and not dt.isnative and D.code(dt.newbyteorder('=')) is not None:
+        # a non-native dtype ('>f4'): the native values in NumPy's array of
+        # that byte order (docs/guide/deviations.md, item 13), as NumPy casts
+        # its float64 values to the dtype last
+        r = linspace(start, stop, num, endpoint, retstep, dt.newbyteorder('='), axis)
+        if retstep:
+            return _np.asarray(C.to_np_tree(r[0])).astype(dt), r[1]
+        return _np.asarray(C.to_np_tree(r)).astype(dt)
     if dt is not None and D.code(dt) is None:
         return F.call("linspace (dtype)", _np.linspace,
                       (start, stop), {'num': num, 'endpoint': endpoint, 'retstep': retstep,

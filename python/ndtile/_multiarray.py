@@ -219,10 +219,11 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0,
             raise ValueError("Unable to avoid copy while creating an array as requested.\n"
                              "ndtile arrays always copy data from NumPy arrays and Python "
                              "objects into tiles.")
-        r = C.asarray(object, dt)
+        r = C.asarray(object, dt, native=False)
         if r is object and copy:
             # a NumPy array of a dtype ndtile does not hold (object, strings,
-            # ...) is returned as it is: np.array copies it (asarray does not)
+            # non-native byte order, ...) is returned as it is: np.array
+            # copies it (asarray does not)
             r = _np.array(object, order=order)
     if ndmin and r.ndim < ndmin:
         shape = (1,) * (ndmin - r.ndim) + r.shape
@@ -275,6 +276,8 @@ def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
 
 def ascontiguousarray(a, dtype=None, *, like=None):
     r = asarray(a, dtype)
+    if type(r) is _np.ndarray:
+        return _np.ascontiguousarray(r)     # a dtype ndtile does not hold: NumPy's
     if isinstance(r, Array) and not r._c_contiguous:
         r = r._copy()
     if isinstance(r, Array) and r.ndim == 0:
@@ -284,6 +287,8 @@ def ascontiguousarray(a, dtype=None, *, like=None):
 
 def asfortranarray(a, dtype=None, *, like=None):
     r = asarray(a, dtype, order='F')
+    if type(r) is _np.ndarray:
+        return _np.asfortranarray(r)        # a dtype ndtile does not hold: NumPy's
     if isinstance(r, Array) and r.ndim == 0:
         r = r._reshape((1,))
     return r
@@ -369,8 +374,9 @@ def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None):
     # NumPy's frombuffer: an array over the buffer's memory, no copy (writes
     # through either side are seen by the other), read-only when the buffer
     # is, .base the buffer's exporter as NumPy names it. Where the core cannot
-    # share the memory (a dtype it cannot hold, memory not aligned to the
-    # dtype, several ranks) the data is copied, with the same flags and .base.
+    # share the memory (memory not aligned to the dtype, several ranks) the
+    # data is copied, with the same flags and .base. A dtype the core cannot
+    # hold (float16, non-native byte order: '>i4') gives NumPy's array itself.
     npa = _np.frombuffer(buffer, dtype, count, offset)
     base = npa.base if npa.base is not None else buffer
     c = D.code(npa.dtype) if npa.dtype.isnative else None
@@ -382,6 +388,8 @@ def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None):
         if r is not None:
             r._set_base(base)
             return r
+    if c is None:
+        return npa      # a dtype ndtile does not hold ('>i4', float16): NumPy's view
     r = C.np_or_nd(npa.copy())
     if isinstance(r, Array):
         r._set_base(base)

@@ -302,7 +302,8 @@ class ndarray(Array):
                 except NotImplementedError:
                     r = None
             if r is None:
-                r = C.np_or_nd(npa.copy())
+                # a dtype ndtile does not hold ('>i4', float16): NumPy's view
+                r = npa if c is None else C.np_or_nd(npa.copy())
         else:
             r = C.np_or_nd(_np.ndarray(shape, dtype, buffer, offset, strides, order).copy())
         if cls is not ndarray and isinstance(r, Array):
@@ -616,6 +617,21 @@ class ndarray(Array):
             r = O.f_copy(r)     # NumPy keeps a Fortran layout (or makes one)
         return r
 
+    def byteswap(self, inplace=False):
+        # NumPy's: each element's bytes reversed, the dtype unchanged (ndtile
+        # arrays are native, so the values change; a.byteswap().view(
+        # a.dtype.newbyteorder()) has a's values in a NumPy array of the
+        # other byte order)
+        if inplace and not self.flags.writeable:
+            raise ValueError("array to be byte-swapped is read-only")
+        r = C.from_numpy(C.to_numpy(self).byteswap())
+        if inplace:
+            self._assign(r, _core.CASTING_UNSAFE)
+            return self
+        if r.ndim > 1 and O.is_f_only(self):
+            r = O.f_copy(r)     # NumPy keeps the layout
+        return r
+
     def copy(self, order='C'):
         if order == 'C':
             return self._copy()
@@ -654,6 +670,18 @@ class ndarray(Array):
             r = _view_itemsize(self, dt, c)
             if r is not None:
                 return r
+        else:
+            # a dtype the core lacks (non-native byte order: '>i4', float16):
+            # NumPy's view of the array's own memory, lent through the buffer
+            # protocol (docs/design.md, "Lending memory"), with NumPy's
+            # layout rules and errors; where it cannot be lent (several
+            # ranks), a copy below
+            try:
+                mem = memoryview(self)
+            except BufferError:
+                mem = None
+            if mem is not None:
+                return _np.asarray(mem).view(dt)
         # a dtype the core lacks, or a layout the core cannot share (see
         # _view_itemsize): NumPy's view of a gathered copy, which does not
         # share memory - said by the warning (an error with

@@ -91,7 +91,9 @@ def test_array_from_numpy_arrays():
         assert_same(nt.asarray(a[::2, ::-3]), a[::2, ::-3])
         assert_same(nt.asarray(a.T), a.T)
     b = np.arange(6, dtype='>i4').reshape(2, 3)
-    assert_same(nt.asarray(b), b.astype('=i4'))
+    assert nt.asarray(b) is b           # a non-native dtype: NumPy's (deviation 13)
+    c = nt.array(b)
+    assert type(c) is np.ndarray and c.dtype == b.dtype and not np.shares_memory(c, b)
     f = np.asfortranarray(make(np.float64, (4, 5)))
     assert_same(nt.asarray(f), f)
 
@@ -368,3 +370,133 @@ def test_copy_and_contiguous():
 def test_ndarray_constructor():
     x = nt.ndarray((2, 3), dtype=np.int32)
     assert isinstance(x, nt.ndarray) and x.shape == (2, 3) and x.dtype == np.int32
+
+
+# ---- non-native byte order (docs/guide/deviations.md, item 13) --------------------------
+
+_SWAP = '>' if np.little_endian else '<'
+_SWAPPED = [d.newbyteorder(_SWAP) for d in DTYPES]      # bool, int8, uint8 stay '|'
+
+
+def _same_or_numpy(got, exp):
+    """got is what NumPy gives: a NumPy array of exp's non-native dtype (its
+    values and bytes), else an ndtile array as assert_same checks."""
+    if isinstance(exp, np.ndarray) and not exp.dtype.isnative:
+        assert type(got) is np.ndarray, type(got)
+        assert got.dtype == exp.dtype and got.dtype.byteorder == exp.dtype.byteorder
+        assert got.shape == exp.shape
+        assert got.tobytes() == exp.tobytes()
+        assert np.array_equal(got, exp, equal_nan=got.dtype.kind in 'fc')
+    else:
+        assert_same(got, exp)
+
+
+def _byte_order_paths(dt, a, x, tmp_path):
+    """(name, ndtile result, NumPy result) of every creation and cast path
+    asked for dtype dt; a NumPy data, x the same in an ndtile array."""
+    shp = a.shape
+    b = a.astype(dt)                  # NumPy data of dtype dt
+    out = [
+        ('zeros', nt.zeros(shp, dt), np.zeros(shp, dt)),
+        ('ones', nt.ones(shp, dt), np.ones(shp, dt)),
+        ('full', nt.full(shp, 3, dt), np.full(shp, 3, dt)),
+        ('zeros_like', nt.zeros_like(x, dt), np.zeros_like(a, dt)),
+        ('ones_like', nt.ones_like(x, dt), np.ones_like(a, dt)),
+        ('full_like', nt.full_like(x, 2, dt), np.full_like(a, 2, dt)),
+        ('full_like(b)', nt.full_like(b, 2), np.full_like(b, 2)),
+        ('array(list)', nt.array(a.tolist(), dt), np.array(a.tolist(), dt)),
+        ('asarray(list)', nt.asarray(a.tolist(), dt), np.asarray(a.tolist(), dt)),
+        ('array(x)', nt.array(x, dt), np.array(a, dt)),
+        ('asarray(x)', nt.asarray(x, dt), np.asarray(a, dt)),
+        ('asanyarray(x)', nt.asanyarray(x, dtype=dt), np.asanyarray(a, dtype=dt)),
+        ('array(b)', nt.array(b), np.array(b)),
+        ('asarray(b)', nt.asarray(b), np.asarray(b)),
+        ('copy(b)', nt.copy(b), np.copy(b)),
+        ('ascontiguousarray', nt.ascontiguousarray(x, dt), np.ascontiguousarray(a, dt)),
+        ('asfortranarray', nt.asfortranarray(x, dt), np.asfortranarray(a, dt)),
+        ('astype', x.astype(dt), a.astype(dt)),
+        ('nt.astype', nt.astype(x, dt), np.astype(a, dt)),
+        ('frombuffer', nt.frombuffer(b.tobytes(), dt), np.frombuffer(b.tobytes(), dt)),
+        ('fromiter', nt.fromiter(iter(b.ravel().tolist()), dt), np.fromiter(iter(b.ravel().tolist()), dt)),
+        ('byteswap', x.byteswap(), a.byteswap()),
+    ]
+    if a.ndim:
+        out.append(('view', x.view(dt), a.view(dt)))
+    if dt.kind in 'iuf':
+        out += [('arange', nt.arange(a.size, dtype=dt), np.arange(a.size, dtype=dt)),
+                ('linspace', nt.linspace(0, 9, a.size, dtype=dt),
+                 np.linspace(0, 9, a.size, dtype=dt))]
+    f = tmp_path / 'b.bin'
+    b.tofile(f)
+    out.append(('fromfile', nt.fromfile(f, dt), np.fromfile(f, dt)))
+    nt.save(tmp_path / 'b.npy', nt.asarray(b))
+    out.append(('load', nt.load(tmp_path / 'b.npy'), np.load(tmp_path / 'b.npy')))
+    saved = np.load(tmp_path / 'b.npy')       # the file holds b's dtype and bytes
+    assert saved.dtype == b.dtype and saved.tobytes() == b.tobytes()
+    return out
+
+
+@pytest.mark.parametrize("dt", _SWAPPED, ids=NAMES)
+def test_non_native_byte_order_gives_numpys_array(dt, tmp_path):
+    # one rule on every path: a non-native dtype is not an ndtile dtype, so
+    # the result is NumPy's array of it (values, dtype, bytes); bool, int8 and
+    # uint8 have no byte order ('|'), and their arrays are ndtile's
+    for shape in [(), (0,), (7,), (3, 5), (40, 50)]:
+        a = make(dt.newbyteorder('='), shape)
+        views = [(nt.asarray(a), a)]
+        if a.ndim:                    # a strided view
+            views.append((nt.asarray(a)[::2], a[::2]))
+        for x, av in views:
+            for name, got, exp in _byte_order_paths(dt, av, x, tmp_path):
+                try:
+                    _same_or_numpy(got, exp)
+                except AssertionError as e:
+                    raise AssertionError(f"{name} {shape}: {e}") from None
+
+
+def test_non_native_view_shares_memory():
+    x = nt.arange(6, dtype=np.int32)
+    v = x.view(np.dtype('i4').newbyteorder(_SWAP))
+    assert type(v) is np.ndarray
+    v[1] = 7                          # NumPy's view: the write reaches x
+    assert x.tolist() == [0, 7 << 24, 2, 3, 4, 5]
+    x[2] = 1
+    assert v[2] == 1 << 24
+    with pytest.raises(ValueError, match='read-only'):
+        r = nt.arange(3)
+        r.flags.writeable = False
+        r.byteswap(inplace=True)
+    y = nt.arange(4, dtype=np.int16)
+    assert y.byteswap(inplace=True) is y
+    assert y.tolist() == np.arange(4, dtype=np.int16).byteswap().tolist()
+    # layouts NumPy's view refuses: the same error
+    with pytest.raises(ValueError):
+        nt.arange(12, dtype=np.int32).reshape(3, 4)[:, ::2].view('>i2')
+
+
+def test_non_native_operands_compute_in_ndtile():
+    # an ndtile function reads a non-native operand's values into a native
+    # array: its result is an ndtile array of the native dtype (NumPy keeps
+    # the byte order only where it moves elements: sort, concatenate)
+    b = np.arange(10, dtype='>i4')[::-1]
+    assert_same(nt.add(b, 1), np.add(b, 1))
+    assert_same(nt.sum(b), np.sum(b))
+    s = nt.sort(b)
+    assert isinstance(s, nt.ndarray) and s.dtype == np.int32
+    assert s.tolist() == np.sort(b).tolist()
+
+
+@pytest.mark.default_settings
+def test_non_native_byte_order_large(tmp_path):
+    # arrays larger than a 2 MiB tile, at the default settings
+    a = np.random.default_rng(1).random((700, 500))
+    x = nt.asarray(a)
+    dt = np.dtype('f8').newbyteorder(_SWAP)
+    for name, got, exp in _byte_order_paths(dt, a, x, tmp_path):
+        try:
+            _same_or_numpy(got, exp)
+        except AssertionError as e:
+            raise AssertionError(f"{name}: {e}") from None
+    b = a.astype(dt)
+    assert_same(nt.multiply(b, 2), b * 2)
+    assert_same(nt.asarray(b.astype('f8')), a)
