@@ -11,8 +11,9 @@ ndtile arrays, warning once (NDTILE_FALLBACK=error makes it an error,
 NDTILE_FALLBACK=ignore silences it).
 
 Arrays of dtypes the core lacks (float16, longdouble, object, strings,
-datetimes, structured) are plain NumPy arrays; operations on them run in
-NumPy.
+datetimes, structured, non-native byte order such as '>i4') are plain NumPy
+arrays; operations on them run in NumPy (operands of non-native byte order
+are read into native ndtile arrays).
 
 Runtime settings: NDTILE_WORKERS (threads), NDTILE_TILE_BYTES (tile size),
 and the others of ndtile.settings(); ndtile.sync() waits for all recorded

@@ -1,9 +1,12 @@
 """The 13 dtypes of the core and their NumPy counterparts.
 
 ndtile arrays hold bool, int8..int64, uint8..uint64, float32, float64,
-complex64 and complex128. Any other NumPy dtype (float16, longdouble, object,
-strings, datetimes, structured) is not held in tiles: such arrays stay NumPy
-arrays and every operation on them runs in NumPy (see _fallback).
+complex64 and complex128, in native byte order. Any other NumPy dtype
+(float16, longdouble, object, strings, datetimes, structured, and the 13 in
+the other byte order: '>i4' on a little-endian machine) is not held in
+tiles: such arrays stay NumPy arrays and every operation on them runs in
+NumPy (see _fallback), but for non-native operands of ndtile's functions,
+whose values are read into native arrays (_convert.asarray).
 """
 import operator as _operator
 
@@ -87,6 +90,10 @@ def code_of(x):
 
 def is_int(c):
     return KIND[c] in 'iu'
+
+
+def is_complex(c):
+    return KIND[c] == 'c'
 
 
 def is_inexact(c):

@@ -210,6 +210,10 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0,
         # a list of ndtile arrays: stacked in tiles, without a trip through NumPy
         r = stack(object)
         if dt is not None and dt != r.dtype:
+            c = D.code(dt)
+            if c is not None and D.is_complex(r._dt) and D.KIND[c] in 'iuf':
+                for o in object:        # NumPy warns once for each complex array
+                    _core.warn_complex_cast(o._dt, c)
             r = C.asarray(r, dt)
     elif copy is False and type(object) is _np.ndarray and D.code(object.dtype) is None and \
             (dt is None or dt == object.dtype):
@@ -465,6 +469,11 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
         if not _np.can_cast(x.dtype, dt, casting):
             raise TypeError(f"Cannot cast array data from {x.dtype!r} to {dt!r} according to "
                             f"the rule {casting!r}")
+    if D.KIND[c] in 'iuf':
+        # NumPy's ComplexWarning, once for each complex input (empty ones
+        # too) cast to a real dtype (casting='unsafe'; 'same_kind' raised)
+        for x in xs:
+            _core.warn_complex_cast(x._dt, c)
     if out is not None:
         if out.ndim != nd:
             raise ValueError("Output array has wrong dimensionality")

@@ -207,6 +207,21 @@ _CASTS = {
     'norm': lambda m, x: m.linalg.norm(x),
     'irfft': lambda m, x: m.fft.irfft(x[:1000]),
     'isclose': lambda m, x: m.isclose(x, x),
+    # joining with dtype=/out= of a real dtype, casting='unsafe': once for
+    # each complex input (an empty one too); ndtile cast silently before
+    'concatenate dtype': lambda m, x: m.concatenate([x, x[:5]], dtype=m.float64,
+                                                    casting='unsafe'),
+    'concatenate empty': lambda m, x: m.concatenate([x[:0], x[::-2]], dtype=m.int32,
+                                                    casting='unsafe'),
+    'concatenate out': lambda m, x: m.concatenate([x, x], out=m.zeros(2 * x.size),
+                                                  casting='unsafe'),
+    'concatenate bool': lambda m, x: m.concatenate([x, x], dtype=bool, casting='unsafe'),
+    'concatenate mixed': lambda m, x: m.concatenate([x.real, x], dtype=m.float32,
+                                                    casting='unsafe'),
+    'stack dtype': lambda m, x: m.stack([x, x], dtype=m.float32, casting='unsafe'),
+    'hstack dtype': lambda m, x: m.hstack([x, x], dtype=m.float64, casting='unsafe'),
+    'vstack dtype': lambda m, x: m.vstack([x, x], dtype=m.int64, casting='unsafe'),
+    'array of arrays': lambda m, x: m.array([x, x, x], dtype=m.float64),
 }
 
 
@@ -234,6 +249,26 @@ def test_complex_to_real_casts_warn_as_numpy(case, n):
             with warnings.catch_warnings():
                 warnings.simplefilter("error", np.exceptions.ComplexWarning)
                 _CASTS[case](nt, nt.asarray(a))
+
+
+@pytest.mark.parametrize("n", [0, 7, 300_000])
+def test_joining_complex_to_real_same_kind_raises_as_numpy(n):
+    # casting='same_kind', the default of concatenate and the stacks: NumPy
+    # refuses complex to real (a TypeError, no warning)
+    import warnings
+    a = np.arange(n) * (1 + 1j)
+    for name in ('concatenate', 'stack', 'hstack', 'vstack'):
+        for kw in ({'dtype': np.float64}, {'dtype': np.int32}):
+            errs = []
+            for m, x in ((np, a), (nt, nt.asarray(a))):
+                with warnings.catch_warnings():
+                    warnings.simplefilter("error", np.exceptions.ComplexWarning)
+                    with pytest.raises(TypeError) as e:
+                        getattr(m, name)([x, x], **kw)
+                errs.append(str(e.value))
+            assert errs[0] == errs[1], (name, kw, errs)
+    with pytest.raises(TypeError, match="same_kind"):
+        nt.concatenate([nt.asarray(a)], out=nt.zeros(n))
 
 
 def _outcome(m, f):
