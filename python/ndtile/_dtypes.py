@@ -66,7 +66,10 @@ def as_dtype(x):
     if isinstance(x, type) and issubclass(x, _np.dtype):
         # a DType class (numpy.dtypes.Int8DType, type(np.dtype('i'))):
         # numpy.dtype() of it is object; NumPy's dtype= takes its scalar
-        # type (unsized if flexible: astype to StrDType sizes the strings)
+        # type (unsized if flexible: astype to StrDType sizes the strings);
+        # numpy.dtype itself is none (NumPy's dtype= converter refuses it)
+        if x is _np.dtype:
+            raise TypeError("Cannot convert np.dtype into a dtype.")
         return _np.dtype(x.type)
     return _np.dtype(x)
 

@@ -458,7 +458,8 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
     if out is not None:
         dt = out.dtype
     elif dtype is not None:
-        dt = D.as_dtype(dtype)
+        # (concatenate's converter takes numpy.dtype itself as object)
+        dt = _np.dtype(dtype) if dtype is _np.dtype else D.as_dtype(dtype)
     else:
         dt = _np.result_type(*[x.dtype for x in xs])
     c = D.code(dt)

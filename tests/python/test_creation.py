@@ -500,3 +500,24 @@ def test_non_native_byte_order_large(tmp_path):
     b = a.astype(dt)
     assert_same(nt.multiply(b, 2), b * 2)
     assert_same(nt.asarray(b.astype('f8')), a)
+
+
+def test_numpy_dtype_class_itself_as_dtype():
+    # NumPy's dtype= converter refuses numpy.dtype itself (gh-25031); ndtile
+    # took it for its scalar type. concatenate's converter takes it as object
+    def outcome(m, f):
+        try:
+            r = f(m)
+        except TypeError as e:
+            return 'TypeError', str(e)
+        return type(r).__module__.split('.')[0], r.dtype
+    for f in (lambda m: m.array(m.ones(10), dtype=np.dtype),
+              lambda m: m.asarray([1, 2], dtype=np.dtype),
+              lambda m: m.asarray(m.ones(3), dtype=np.dtype),
+              lambda m: m.ones(3).astype(np.dtype),
+              lambda m: m.full(3, 1, dtype=np.dtype),
+              lambda m: m.empty_like(m.ones(2), dtype=np.dtype),
+              lambda m: m.linspace(0, 1, 3, dtype=np.dtype),
+              lambda m: m.zeros(2, dtype=type(np.dtype('i4'))),
+              lambda m: m.concatenate([m.ones(2)], dtype=np.dtype, casting='unsafe')):
+        assert outcome(nt, f) == outcome(np, f)
