@@ -4,6 +4,7 @@ import numpy as _np
 from . import _core
 from . import _array_api
 from . import _dtypes as D
+from . import _order as _O
 
 Array = _core.Array
 _ndarray_np = _np.ndarray
@@ -26,6 +27,15 @@ def to_numpy(a):
     if out.size:
         a._to_buffer(out)
     return out
+
+
+def to_numpy_k(a):
+    """A NumPy copy of ndtile array a in its layout (NumPy's order 'K' of a
+    Fortran-ordered array is Fortran order), for the casts into dtypes
+    ndtile does not hold."""
+    if a.ndim > 1 and _O.is_f_only(a):
+        return to_numpy(a._transpose(None)).T
+    return to_numpy(a)
 
 
 def from_numpy(x):
@@ -70,7 +80,7 @@ def asarray(x, dtype=None, native=True):
             return x
         c = D.code(dtype)
         if c is None:
-            return to_numpy(x).astype(dtype)
+            return to_numpy_k(x).astype(dtype)
         return x._astype(c, _core.CASTING_UNSAFE)
     if isinstance(x, _ndarray_np):
         y = x if dtype is None or dtype == x.dtype else x.astype(dtype)

@@ -137,9 +137,11 @@ def _like_order(a, order, shape):
     result has the prototype's number of axes (its strides' order)."""
     if order in ('F', 'f'):
         return 'F'
-    if order in ('K', 'A', 'k', 'a', None) and isinstance(a, Array) and _O.is_f_only(a) and \
+    if order in ('K', 'A', 'k', 'a', None) and (
+            _O.is_f_only(a) if isinstance(a, Array) else isinstance(a, _np.ndarray) and
+            a.flags.f_contiguous and not a.flags.c_contiguous) and \
             (order in ('A', 'a') or shape is None or len(_shape(shape)) == a.ndim):
-        return 'F'
+        return 'F'       # (a NumPy prototype's layout too)
     return 'C'
 
 
@@ -203,7 +205,12 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0,
             c = D.code(dt)
             if c is not None:
                 _core.warn_complex_cast(object._dt, c)
-            r = C.asarray(object, dt)
+                r = C.asarray(object, dt)
+            else:
+                # a dtype ndtile does not hold (float16, '>i4'): NumPy's
+                # array, in NumPy's layout for order
+                r = C.to_numpy_k(object).astype(
+                    dt, order=order.upper() if order in ('C', 'F', 'c', 'f') else 'K')
     elif type(object) in (list, tuple) and object and \
             all(isinstance(o, Array) for o in object) and \
             len({o.shape for o in object}) == 1 and copy is not False:
@@ -265,6 +272,9 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     r = array(a, dtype, copy=copy)
     if order in ('F', 'f') and isinstance(r, Array) and not r._flags & 0x2:
         r = _O.f_copy(r)
+    elif type(r) is _np.ndarray and order in ('C', 'F', 'c', 'f'):
+        # a dtype ndtile does not hold: NumPy's layout for order
+        r = _np.asarray(r, order=order, copy=False if copy is False else None)
     return r
 
 

@@ -605,7 +605,9 @@ class ndarray(Array):
         dt = D.as_dtype(dtype)
         c = D.code(dt)
         if c is None:
-            return C.to_numpy(self).astype(dt, casting=casting)
+            # a dtype ndtile does not hold (float16, '>i4'): NumPy's array,
+            # in NumPy's layout for order
+            return C.to_numpy_k(self).astype(dt, order=order, casting=casting)
         if isinstance(copy, _np._CopyMode):
             raise ValueError("_CopyMode enum is not allowed for astype function. "
                              "Use true/false instead.")

@@ -385,6 +385,8 @@ def _same_or_numpy(got, exp):
         assert type(got) is np.ndarray, type(got)
         assert got.dtype == exp.dtype and got.dtype.byteorder == exp.dtype.byteorder
         assert got.shape == exp.shape
+        assert (got.flags.c_contiguous, got.flags.f_contiguous) == \
+            (exp.flags.c_contiguous, exp.flags.f_contiguous)     # NumPy's layout
         assert got.tobytes() == exp.tobytes()
         assert np.array_equal(got, exp, equal_nan=got.dtype.kind in 'fc')
     else:
@@ -415,6 +417,10 @@ def _byte_order_paths(dt, a, x, tmp_path):
         ('ascontiguousarray', nt.ascontiguousarray(x, dt), np.ascontiguousarray(a, dt)),
         ('asfortranarray', nt.asfortranarray(x, dt), np.asfortranarray(a, dt)),
         ('astype', x.astype(dt), a.astype(dt)),
+        ('astype C', x.astype(dt, order='C'), a.astype(dt, order='C')),
+        ('astype F', x.astype(dt, order='F'), a.astype(dt, order='F')),
+        ('array F', nt.array(x, dt, order='F'), np.array(a, dt, order='F')),
+        ('asarray C', nt.asarray(x, dt, order='C'), np.asarray(a, dt, order='C')),
         ('nt.astype', nt.astype(x, dt), np.astype(a, dt)),
         ('frombuffer', nt.frombuffer(b.tobytes(), dt), np.frombuffer(b.tobytes(), dt)),
         ('fromiter', nt.fromiter(iter(b.ravel().tolist()), dt), np.fromiter(iter(b.ravel().tolist()), dt)),
@@ -446,6 +452,8 @@ def test_non_native_byte_order_gives_numpys_array(dt, tmp_path):
         views = [(nt.asarray(a), a)]
         if a.ndim:                    # a strided view
             views.append((nt.asarray(a)[::2], a[::2]))
+        if a.ndim > 1:                # Fortran order
+            views.append((nt.asarray(a).T, a.T))
         for x, av in views:
             for name, got, exp in _byte_order_paths(dt, av, x, tmp_path):
                 try:
@@ -521,3 +529,16 @@ def test_numpy_dtype_class_itself_as_dtype():
               lambda m: m.zeros(2, dtype=type(np.dtype('i4'))),
               lambda m: m.concatenate([m.ones(2)], dtype=np.dtype, casting='unsafe')):
         assert outcome(nt, f) == outcome(np, f)
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.int16, np.float16], ids=str)
+def test_like_functions_of_a_fortran_numpy_prototype(dt):
+    # a NumPy prototype's layout counts as an ndtile one's ('K', 'A')
+    a = np.asfortranarray(make(dt, (4, 6)))
+    for order in ('K', 'A', 'C', 'F'):
+        for f in ('zeros_like', 'ones_like', 'empty_like'):
+            g, e = getattr(nt, f)(a, order=order), getattr(np, f)(a, order=order)
+            assert (g.flags.f_contiguous, g.flags.c_contiguous) == \
+                (e.flags.f_contiguous, e.flags.c_contiguous), (f, order)
+        g, e = nt.full_like(a, 3, order=order), np.full_like(a, 3, order=order)
+        assert np.array_equal(np.asarray(g), e) and g.flags.f_contiguous == e.flags.f_contiguous
