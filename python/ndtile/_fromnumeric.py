@@ -558,6 +558,10 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     if type(a) is not C.ND and isinstance(a, Array):     # NumPy calls a subclass's method
         return a.trace(offset, axis1, axis2, dtype, out)
+    if dtype is not None and not D.as_dtype(dtype).isnative:
+        # NumPy's trace takes a dtype of either byte order (its sum would
+        # not): the result is native
+        dtype = D.as_dtype(dtype).newbyteorder('=')
     return sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype, out=out)
 
 

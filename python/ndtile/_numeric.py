@@ -230,6 +230,9 @@ def indices(dimensions, dtype=int, sparse=False):
     N = len(dimensions)
     if not sparse and builtins.any(operator.index(d) < 0 for d in dimensions):
         raise ValueError("negative dimensions are not allowed")   # NumPy's empty((N,) + dims)
+    if D.code_of(dtype) is None:
+        # a dtype ndtile does not hold ('>i4', float16, object): NumPy's arrays
+        return _np.indices(dimensions, dtype=dtype, sparse=sparse)
     res = []
     for i, dim in enumerate(dimensions):
         idx = _multiarray.arange(dim, dtype=dtype)._reshape((1,) * i + (dim,) + (1,) * (N - i - 1))

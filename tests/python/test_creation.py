@@ -542,3 +542,21 @@ def test_like_functions_of_a_fortran_numpy_prototype(dt):
                 (e.flags.f_contiguous, e.flags.c_contiguous), (f, order)
         g, e = nt.full_like(a, 3, order=order), np.full_like(a, 3, order=order)
         assert np.array_equal(np.asarray(g), e) and g.flags.f_contiguous == e.flags.f_contiguous
+
+
+@pytest.mark.parametrize("dt", [np.dtype('>i4'), np.dtype('<i4'), np.dtype('>f8'), np.dtype('f2')],
+                         ids=str)
+def test_indices_fromfunction_trace_of_a_dtype_ndtile_lacks(dt):
+    # indices/fromfunction read arange's result as an ndtile array (an
+    # AttributeError for '>i4' and float16); trace(dtype='>f8') is native
+    for sparse in (False, True):
+        g, e = nt.indices((2, 3), dtype=dt, sparse=sparse), np.indices((2, 3), dtype=dt,
+                                                                      sparse=sparse)
+        for gv, ev in zip(g if sparse else [g], e if sparse else [e]):
+            _same_or_numpy(gv, ev)
+    g = nt.fromfunction(lambda i, j: i * 3 + j, (2, 3), dtype=dt)
+    e = np.fromfunction(lambda i, j: i * 3 + j, (2, 3), dtype=dt)
+    assert np.asarray(g).dtype == e.dtype and np.array_equal(np.asarray(g), e)
+    a = make(np.float64, (4, 4))
+    g, e = nt.trace(nt.asarray(a), dtype=dt), np.trace(a, dtype=dt)
+    assert type(g) is type(e) and g == e
