@@ -213,7 +213,8 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0,
                     dt, order=order.upper() if order in ('C', 'F', 'c', 'f') else 'K')
     elif type(object) in (list, tuple) and object and \
             all(isinstance(o, Array) for o in object) and \
-            len({o.shape for o in object}) == 1 and copy is not False:
+            len({o.shape for o in object}) == 1 and copy is not False and \
+            (dt is None or D.code(dt) is not None):
         # a list of ndtile arrays: stacked in tiles, without a trip through NumPy
         r = stack(object)
         if dt is not None and dt != r.dtype:

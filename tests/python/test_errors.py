@@ -222,6 +222,8 @@ _CASTS = {
     'hstack dtype': lambda m, x: m.hstack([x, x], dtype=m.float64, casting='unsafe'),
     'vstack dtype': lambda m, x: m.vstack([x, x], dtype=m.int64, casting='unsafe'),
     'array of arrays': lambda m, x: m.array([x, x, x], dtype=m.float64),
+    'array of arrays >f8': lambda m, x: m.array([x, x], dtype='>f8'),
+    'array of arrays f2': lambda m, x: m.array([x, x[::-1]], dtype=m.float16),
 }
 
 
