@@ -1294,7 +1294,9 @@ def _astype(self, dtype, order='K', casting='unsafe', subok=True, copy=True):
     v = self._view()
     r = ndarray.astype(v, dtype, order, casting, subok, copy)
     if r is v:
-        return self
+        # copy=False: self itself, but subok=False never returns a subclass
+        # instance (NumPy's copy)
+        return self if subok else v._copy()
     if not subok or type(r) is not ndarray:
         return r
     return _finalize_as(r, self)

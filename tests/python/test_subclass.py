@@ -401,6 +401,9 @@ def test_asarray_asanyarray_and_subok():
         out.append(val(a))
         out.append(xp.asanyarray(a) is a)
         out.append(a.astype(float, copy=False) is a)
+        # subok=False never returns the subclass: a base-class copy
+        r = a.astype(float, copy=False, subok=False)
+        out.append((tname(r), val(r), r is a, xp.shares_memory(r, a)))
         return out
     check(f)
 
