@@ -598,7 +598,7 @@ class ndarray(Array):
         return C._ctypes(self)
 
     # ---- methods --------------------------------------------------------------------------
-    def astype(self, dtype, order='K', casting='unsafe', subok=True, copy=True):
+    def astype(self, /, dtype, order='K', casting='unsafe', subok=True, copy=True):
         if casting != 'unsafe' and D.check_casting(casting, True) == 'same_value':
             # NumPy 2.4's value-checking cast runs in NumPy
             return C.np_or_nd(C.to_numpy(self).astype(dtype, order, casting, subok, copy))
@@ -619,7 +619,7 @@ class ndarray(Array):
             r = O.f_copy(r)     # NumPy keeps a Fortran layout (or makes one)
         return r
 
-    def byteswap(self, inplace=False):
+    def byteswap(self, /, inplace=False):
         # NumPy's: each element's bytes reversed, the dtype unchanged (ndtile
         # arrays are native, so the values change; a.byteswap().view(
         # a.dtype.newbyteorder()) has a's values in a NumPy array of the
@@ -1290,7 +1290,7 @@ def _order_met(a, order):
         (o == 'A' and (f.c_contiguous or f.f_contiguous))
 
 
-def _astype(self, dtype, order='K', casting='unsafe', subok=True, copy=True):
+def _astype(self, /, dtype, order='K', casting='unsafe', subok=True, copy=True):
     v = self._view()
     r = ndarray.astype(v, dtype, order, casting, subok, copy)
     if r is v:

@@ -1,5 +1,6 @@
 """ndarray attributes, methods and conversions against numpy.ndarray."""
 import copy
+import inspect
 import operator
 import pickle
 
@@ -329,3 +330,10 @@ def test_conj_method_out(dt):
             with pytest.raises(TypeError, match="output must be an array"):
                 getattr(arr, name)(3)
     assert (x.conj() is x) == (a.conj() is a)
+
+
+@pytest.mark.parametrize("name", ["astype", "byteswap"])
+def test_cast_method_signatures_are_numpys(name):
+    # NumPy's text signatures: self positional-only (NumPy's own test)
+    assert inspect.signature(getattr(nt.ndarray, name)) == \
+        inspect.signature(getattr(np.ndarray, name))
