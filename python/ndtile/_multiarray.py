@@ -393,7 +393,9 @@ def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None):
     # data is copied, with the same flags and .base. A dtype the core cannot
     # hold (float16, non-native byte order: '>i4') gives NumPy's array itself.
     npa = _np.frombuffer(buffer, dtype, count, offset)
-    base = npa.base if npa.base is not None else buffer
+    # (an ndtile array is the base itself, as a NumPy array is in NumPy:
+    # NumPy names the memoryview of an exporter that releases its buffers)
+    base = buffer if isinstance(buffer, Array) or npa.base is None else npa.base
     c = D.code(npa.dtype) if npa.dtype.isnative else None
     if c is not None and npa.size:
         try:

@@ -685,3 +685,15 @@ def test_frompyfunc_and_key_objects():
     assert nt.s_ is numpy.s_ and nt.index_exp is numpy.index_exp
     assert nt.s_[1:2, ::3] == numpy.s_[1:2, ::3]
     assert len(nt.r_) == len(numpy.r_) == 0
+
+
+def test_frombuffer_of_an_ndtile_array_has_it_as_base():
+    # NumPy's frombuffer(numpy_array).base is the array (gh-21612); so is
+    # ndtile's of an ndtile array, with the memory shared
+    x = nt.arange(10)
+    a = nt.frombuffer(x)
+    assert a.base is x and numpy.frombuffer(numpy.arange(10)).base is not None
+    a[1] = 2.0
+    assert x[1] == numpy.float64(2.0).view(numpy.int64)
+    b = nt.frombuffer(bytearray(16))
+    assert type(b.base) is memoryview
