@@ -500,11 +500,15 @@ def test_non_native_byte_order_large(tmp_path):
     a = np.random.default_rng(1).random((700, 500))
     x = nt.asarray(a)
     dt = np.dtype('f8').newbyteorder(_SWAP)
-    for name, got, exp in _byte_order_paths(dt, a, x, tmp_path):
-        try:
-            _same_or_numpy(got, exp)
-        except AssertionError as e:
-            raise AssertionError(f"{name}: {e}") from None
+    for xv, av in ((x, a), (x[::3], a[::3]), (x.T, a.T)):
+        for name, got, exp in _byte_order_paths(dt, av, xv, tmp_path):
+            try:
+                _same_or_numpy(got, exp)
+            except AssertionError as e:
+                raise AssertionError(f"{name} {av.shape}: {e}") from None
+    v = x.view(dt)                    # a view of the tiles' memory, several tiles
+    v[-1, -1] = 1.5
+    assert x[-1, -1] == np.array(1.5, dt).view('f8')
     b = a.astype(dt)
     assert_same(nt.multiply(b, 2), b * 2)
     assert_same(nt.asarray(b.astype('f8')), a)
