@@ -12,8 +12,8 @@ NDTILE_FALLBACK=ignore silences it).
 
 Arrays of dtypes the core lacks (float16, longdouble, object, strings,
 datetimes, structured, non-native byte order such as '>i4') are plain NumPy
-arrays; operations on them run in NumPy (operands of non-native byte order
-are read into native ndtile arrays).
+arrays; operations on them run in NumPy, but ndtile's functions read an
+operand of non-native byte order into a native ndtile array.
 
 Runtime settings: NDTILE_WORKERS (threads), NDTILE_TILE_BYTES (tile size),
 and the others of ndtile.settings(); ndtile.sync() waits for all recorded
