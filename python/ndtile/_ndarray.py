@@ -601,7 +601,7 @@ class ndarray(Array):
     def astype(self, /, dtype, order='K', casting='unsafe', subok=True, copy=True):
         if casting != 'unsafe' and D.check_casting(casting, True) == 'same_value':
             # NumPy 2.4's value-checking cast runs in NumPy
-            return C.np_or_nd(C.to_numpy(self).astype(dtype, order, casting, subok, copy))
+            return C.np_or_nd(C.to_numpy_k(self).astype(dtype, order, casting, subok, copy))
         dt = D.as_dtype(dtype)
         c = D.code(dt)
         if c is None:

@@ -419,6 +419,8 @@ def _byte_order_paths(dt, a, x, tmp_path):
         ('astype', x.astype(dt), a.astype(dt)),
         ('astype C', x.astype(dt, order='C'), a.astype(dt, order='C')),
         ('astype F', x.astype(dt, order='F'), a.astype(dt, order='F')),
+        ('astype same_value', x.astype(dt, casting='same_value'),
+         a.astype(dt, casting='same_value')),
         ('array F', nt.array(x, dt, order='F'), np.array(a, dt, order='F')),
         ('asarray C', nt.asarray(x, dt, order='C'), np.asarray(a, dt, order='C')),
         ('nt.astype', nt.astype(x, dt), np.astype(a, dt)),
