@@ -52,7 +52,8 @@ def full(shape, fill_value, dtype=None, order='C', *, device=None, like=None):
     if isinstance(fill_value, Array) and fill_value.ndim == 0:
         fill_value = fill_value._scalar()
     if isinstance(fill_value, (Array, _np.ndarray, list, tuple)):
-        fv = C.asarray(fill_value, None if dtype is None else D.as_dtype(dtype))
+        # (a fill of non-native byte order gives NumPy's array of its dtype)
+        fv = C.asarray(fill_value, None if dtype is None else D.as_dtype(dtype), native=False)
         dt = fv.dtype if dtype is None else D.as_dtype(dtype)
         c = D.code(dt)
         if c is None or not isinstance(fv, Array):

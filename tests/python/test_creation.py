@@ -406,6 +406,7 @@ def _byte_order_paths(dt, a, x, tmp_path):
         ('ones_like', nt.ones_like(x, dt), np.ones_like(a, dt)),
         ('full_like', nt.full_like(x, 2, dt), np.full_like(a, 2, dt)),
         ('full_like(b)', nt.full_like(b, 2), np.full_like(b, 2)),
+        ('full(b)', nt.full((2,) + shp, b), np.full((2,) + shp, b)),
         ('array(list)', nt.array(a.tolist(), dt), np.array(a.tolist(), dt)),
         ('asarray(list)', nt.asarray(a.tolist(), dt), np.asarray(a.tolist(), dt)),
         ('array(x)', nt.array(x, dt), np.array(a, dt)),
