@@ -14,6 +14,7 @@ these classes there."""
 
 import operator
 import sys as _sys
+import warnings as _warnings
 
 import numpy as _np
 from numpy._core._exceptions import UFuncTypeError, _UFuncOutputCastingError
@@ -224,6 +225,72 @@ _COMPARISONS = frozenset(('equal', 'not_equal', 'less', 'less_equal', 'greater',
                           'greater_equal'))
 
 
+class _NoOut:
+    """out= not given (NumPy warns for where= without out=; out=None is quiet)."""
+
+    def __repr__(self):
+        return 'None'
+
+
+_NO_OUT = _NoOut()
+_WHERE_NO_OUT = ("'where' used without 'out', expect unitialized memory in output. "
+                 "If this is intentional, use out=None.")
+_OUT_ELLIPSIS_POS = "out=... is only allowed as a keyword argument."
+_OUT_ELLIPSIS_TUPLE = "must use `...` as `out=...` and not per-operand/in a tuple"
+
+
+def _out_given(args, nin, out, where):
+    """out= as the call gave it, and whether it was out=...: NumPy's checks
+    of `...` (a keyword, alone) and its UserWarning for where= (anything but
+    True itself) with no out at all."""
+    if out is _NO_OUT:
+        if len(args) > nin:
+            if any(a is Ellipsis for a in args[nin:]):
+                raise TypeError(_OUT_ELLIPSIS_POS)
+        elif where is not True:
+            _warnings.warn(_WHERE_NO_OUT, UserWarning, stacklevel=3)
+        return None, False
+    if out is Ellipsis:
+        return None, True
+    if type(out) is tuple and any(o is Ellipsis for o in out):
+        raise TypeError(_OUT_ELLIPSIS_TUPLE)
+    return out, False
+
+
+def _as_array_result(r):
+    """out=...: an array result (NumPy's scalar results as 0-d arrays)."""
+    if isinstance(r, tuple):
+        return tuple(_as_array_result(x) for x in r)
+    if isinstance(r, (Array, _np.ndarray)):
+        return r
+    return C.asarray(r)
+
+
+def _where_mask(where):
+    """where= as a bool array: NumPy casts an array (ndtile's or NumPy's)
+    to bool under casting='safe' (an int mask array is a TypeError) and
+    converts anything else (lists, Python and NumPy scalars) to bool."""
+    if isinstance(where, (Array, _np.ndarray)):
+        if where.dtype != _np.bool_:
+            raise TypeError("Cannot cast array data from dtype('%s') to dtype('bool') "
+                            "according to the rule 'safe'" % where.dtype)
+        return operand(where)
+    m = _np.asarray(C.to_np_tree(where), dtype=_np.bool_)
+    if m.ndim == 0:
+        return _core.scalar(bool(m), D.BOOL, False)
+    return C.from_numpy(m)
+
+
+def _warn_complex_inputs(ops, dtc):
+    """dtype= of a real dtype: NumPy's loop casts each complex input (an
+    array or a Python complex) to it, warning ComplexWarning for each."""
+    for o in ops:
+        if type(o) is complex:
+            _core.warn_complex_cast(D.COMPLEX128, dtc, F.user_frame()[0])
+        elif isinstance(o, Array) and D.KIND[o._dt] == 'c':
+            _core.warn_complex_cast(o._dt, dtc, F.user_frame()[0])
+
+
 def _split_out(args, nin, out):
     if len(args) > nin:
         if out is not None:
@@ -247,6 +314,15 @@ def _has_array(args):
         if isinstance(a, (Array, _np.ndarray, list, tuple)):
             return True
     return False
+
+
+class _Signature:
+    """ufunc.__signature__: NumPy's ufunc's (inspect.signature(np.add):
+    positional-only inputs, out, the keyword-only where/casting/... with
+    their defaults); None on the class itself."""
+
+    def __get__(self, obj, cls=None):
+        return None if obj is None else obj._np.__signature__
 
 
 class ufunc:
@@ -289,14 +365,21 @@ class ufunc:
     def resolve_dtypes(self, *args, **kwargs):
         return self._np.resolve_dtypes(*args, **kwargs)
 
+    __signature__ = _Signature()
+
+    def __reduce__(self):
+        # pickled by name (ndtile.NAME, as NumPy pickles its ufuncs): the
+        # same object when loaded
+        return self.__name__
+
     # -- calling -----------------------------------------------------------
     def _numpy(self, args, kwargs, why=None):
         name = self.__name__ if why is None else f"{self.__name__} ({why})"
         return F.call(name, self._np, args, kwargs)
 
-    def __call__(self, *args, out=None, where=True, casting='same_kind', order='K',
+    def __call__(self, *args, out=_NO_OUT, where=True, casting='same_kind', order='K',
                  dtype=None, subok=True, **kwargs):
-        if out is None and where is True and dtype is None and not kwargs and \
+        if out is _NO_OUT and where is True and dtype is None and not kwargs and \
                 casting == 'same_kind' and len(args) == self.nin and self._fast:
             # the common case: ndtile arrays and small Python scalars whose
             # type resolution is known to agree with NumPy's
@@ -315,6 +398,10 @@ class ufunc:
             else:
                 if arrays and _res_cache.get(tuple(key)) == _AGREE:
                     return _core.apply(self._op, args)
+        out, ellipsis = _out_given(args, self.nin, out, where)
+        if ellipsis:
+            return _as_array_result(self(*args, out=None, where=where, casting=casting,
+                                         order=order, dtype=dtype, subok=subok, **kwargs))
         if len(args) > self.nin + self.nout:
             raise TypeError(f"{self.__name__}() takes from {self.nin} to "
                             f"{self.nin + self.nout} positional arguments but {len(args)} "
@@ -378,6 +465,8 @@ class ufunc:
             kw = {}
             self._kw(kw, out, where, casting, order, dtype, subok)
             return self._numpy(args, kw, why='dtype')
+        if dtc != D.DEFAULT and D.KIND[dtc] in 'iuf':
+            _warn_complex_inputs(ops, dtc)
         if out is not None and not isinstance(out, Array):
             # a NumPy array out: compute here, then copy into it
             tmp = C.from_numpy(out) if where is not True else None
@@ -394,6 +483,7 @@ class ufunc:
             kw['out'] = out
         if where is not True:
             kw['where'] = where
+            kw.setdefault('out', None)    # (NumPy's warning was given here)
         if casting != 'same_kind':
             kw['casting'] = casting
         if order != 'K':
@@ -469,7 +559,10 @@ class ufunc:
         if out is not None:
             kw['out'] = tuple(probe(o) for o in out) if isinstance(out, tuple) else probe(out)
         try:
-            self._np(*[probe(a) for a in args], **kw)
+            with _warnings.catch_warnings():
+                # (only its errors: the call itself gives NumPy's warnings)
+                _warnings.simplefilter('ignore', _np.exceptions.ComplexWarning)
+                self._np(*[probe(a) for a in args], **kw)
         except (TypeError, OverflowError) as e:
             raise e from None
         except Exception:
@@ -489,13 +582,8 @@ class ufunc:
             pass
 
     def _masked(self, ops, out, where, casting, dtc):
+        mask = _where_mask(where)
         res = self._compute(ops, None, True, casting, dtc)
-        mask = operand(where)
-        if not isinstance(mask, Array):
-            mask = _core.scalar(bool(mask), D.BOOL, False)
-        elif mask._dt != D.BOOL:
-            raise TypeError("Cannot cast array data from dtype('%s') to dtype('bool') according "
-                            "to the rule 'safe'" % mask.dtype)
         if not isinstance(res, Array):
             raise _Unsupported(res.dtype)
         if out is None:
@@ -504,6 +592,9 @@ class ufunc:
             out._assign(res, _core.CASTING_UNSAFE)
             return out
         if out._dt != res._dt:
+            # NumPy's output cast: its casting rule and ComplexWarning (made
+            # for the masked elements too)
+            _check_cast(self.__name__, res.dtype, out.dtype, casting)
             res = res._astype(out._dt, _core.CASTING_UNSAFE)
         return _core.apply(WHERE, [mask, res, out], out)
 
@@ -563,8 +654,8 @@ def _check_cast(name, frm, to, casting):
         raise _UFuncOutputCastingError(getattr(_np, name), casting, _np.dtype(frm),
                                        _np.dtype(to), 0)
     c, t = D.code(frm), D.code(to)
-    if c is not None and t is not None:
-        _core.warn_complex_cast(c, t, 4)   # (the ufunc call's caller)
+    if c is not None and t is not None and D.KIND[c] == 'c':
+        _core.warn_complex_cast(c, t, F.user_frame()[0])   # (the ufunc call's caller)
 
 
 def _ufunc_type_error(msg):
@@ -590,10 +681,15 @@ class _fabs(ufunc):
 
 
 class _divmod(ufunc):
-    def __call__(self, x1, x2, /, *args, out=None, **kwargs):
+    def __call__(self, x1, x2, /, *args, out=_NO_OUT, **kwargs):
         if len(args) > 2:
             raise TypeError(f"divmod() takes from 2 to 4 positional arguments but "
                             f"{len(args) + 2} were given")
+        out, ellipsis = _out_given((x1, x2) + args, 2, out, kwargs.get('where', True))
+        if ellipsis:
+            return _as_array_result(self(x1, x2, *args, out=None, **kwargs))
+        if kwargs.get('where', True) is not True and out is None:
+            kwargs['out'] = None     # (NumPy's warning was given here)
         args, out = _split_out((x1, x2) + args, 2, out)
         if kwargs:
             return self._numpy(args, dict(kwargs, out=out) if out is not None else kwargs)
@@ -659,10 +755,12 @@ class _spacing(ufunc):
 class _ldexp(ufunc):
     """ldexp: a Python int exponent runs in NumPy's int32 loop ('fi', 'di'),
     not promoted with the mantissa (the core resolves it so); values beyond
-    int32 are NumPy's OverflowError."""
+    int32 are NumPy's OverflowError (two Python scalars are NumPy's own
+    scalar call, float64 and int64: ldexp(2., 2**40) is inf)."""
 
     def __call__(self, *args, **kwargs):
-        if len(args) >= 2 and type(args[1]) is int and not -2**31 <= args[1] < 2**31:
+        if len(args) >= 2 and type(args[1]) is int and not -2**31 <= args[1] < 2**31 and \
+                type(args[0]) not in (bool, int, float):
             if -2**63 <= args[1] < 2**63:
                 raise OverflowError(f"Python integer {args[1]} out of bounds for int32")
             raise OverflowError("Python int too large to convert to C long")
@@ -709,8 +807,12 @@ class _two_outputs(ufunc):
         self._halves = tuple(ufunc(_Half(npu, k), op) for k, op in enumerate(ops))
         ufunc.__init__(self, npu, ops[0])
 
-    def __call__(self, *args, out=None, where=True, casting='same_kind', order='K',
+    def __call__(self, *args, out=_NO_OUT, where=True, casting='same_kind', order='K',
                  dtype=None, subok=True, **kwargs):
+        out, ellipsis = _out_given(args, self.nin, out, where)
+        if ellipsis:
+            return _as_array_result(self(*args, out=None, where=where, casting=casting,
+                                         order=order, dtype=dtype, subok=subok, **kwargs))
         args, out = _split_out(args, self.nin, out)
         kw = dict(kwargs)
         self._kw(kw, out, where, casting, order, dtype, subok)
