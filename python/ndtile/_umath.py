@@ -291,6 +291,29 @@ def _warn_complex_inputs(ops, dtc):
             _core.warn_complex_cast(o._dt, dtc, F.user_frame()[0])
 
 
+def _multi_out(args, nin, nout, out):
+    """(inputs, outputs) of a ufunc of several outputs by NumPy's rules:
+    positional outputs (the missing ones None), or out= a tuple of one entry
+    per output (out=None or one array is a TypeError); None for no output
+    array. (_out_given checked `...` first.)"""
+    if len(args) > nin:
+        if out is not _NO_OUT:
+            raise TypeError("cannot specify 'out' as both a positional and keyword argument")
+        out = tuple(args[nin:]) + (None,) * (nin + nout - len(args))
+        args = args[:nin]
+        if any(isinstance(o, tuple) for o in out):
+            raise TypeError("return arrays must be of ArrayType")     # NumPy's words
+    elif out is _NO_OUT:
+        return args, None
+    elif not isinstance(out, tuple):
+        raise TypeError("'out' must be a tuple of arrays")
+    elif len(out) != nout:
+        raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+    if all(o is None for o in out):
+        return args, None
+    return args, out
+
+
 def _split_out(args, nin, out):
     if len(args) > nin:
         if out is not None:
@@ -477,13 +500,13 @@ class ufunc:
             return out
         return self._compute(ops, out, where, casting, dtc, args)
 
-    @staticmethod
-    def _kw(kw, out, where, casting, order, dtype, subok):
+    def _kw(self, kw, out, where, casting, order, dtype, subok):
         if out is not None:
             kw['out'] = out
         if where is not True:
             kw['where'] = where
-            kw.setdefault('out', None)    # (NumPy's warning was given here)
+            # (NumPy's warning for where= without out= was given here)
+            kw.setdefault('out', None if self.nout == 1 else (None,) * self.nout)
         if casting != 'same_kind':
             kw['casting'] = casting
         if order != 'K':
@@ -685,14 +708,13 @@ class _divmod(ufunc):
         if len(args) > 2:
             raise TypeError(f"divmod() takes from 2 to 4 positional arguments but "
                             f"{len(args) + 2} were given")
-        out, ellipsis = _out_given((x1, x2) + args, 2, out, kwargs.get('where', True))
+        _, ellipsis = _out_given((x1, x2) + args, 2, out, kwargs.get('where', True))
         if ellipsis:
-            return _as_array_result(self(x1, x2, *args, out=None, **kwargs))
-        if kwargs.get('where', True) is not True and out is None:
-            kwargs['out'] = None     # (NumPy's warning was given here)
-        args, out = _split_out((x1, x2) + args, 2, out)
+            return _as_array_result(self(x1, x2, *args, out=(None, None), **kwargs))
+        args, out = _multi_out((x1, x2) + args, 2, 2, out)
         if kwargs:
-            return self._numpy(args, dict(kwargs, out=out) if out is not None else kwargs)
+            # (out= always given: NumPy's warning for where= was given here)
+            return self._numpy(args, dict(kwargs, out=(None, None) if out is None else out))
         o1, o2 = out if isinstance(out, tuple) else (None, None)
         if all(type(a) is _ND or type(a) in (bool, int, float) for a in args) and \
                 any(type(a) is _ND for a in args) and o1 is None and o2 is None and \
@@ -809,17 +831,17 @@ class _two_outputs(ufunc):
 
     def __call__(self, *args, out=_NO_OUT, where=True, casting='same_kind', order='K',
                  dtype=None, subok=True, **kwargs):
-        out, ellipsis = _out_given(args, self.nin, out, where)
+        _, ellipsis = _out_given(args, self.nin, out, where)
         if ellipsis:
-            return _as_array_result(self(*args, out=None, where=where, casting=casting,
-                                         order=order, dtype=dtype, subok=subok, **kwargs))
-        args, out = _split_out(args, self.nin, out)
+            return _as_array_result(self(*args, out=(None,) * self.nout, where=where,
+                                         casting=casting, order=order, dtype=dtype,
+                                         subok=subok, **kwargs))
+        if len(args) < self.nin or len(args) > self.nin + self.nout:
+            return self._np(*C.to_np_tree(args))   # NumPy's TypeError
+        args, out = _multi_out(args, self.nin, self.nout, out)
         kw = dict(kwargs)
         self._kw(kw, out, where, casting, order, dtype, subok)
-        if len(args) != self.nin:
-            return self._np(*C.to_np_tree(args), **kw)   # NumPy's TypeError
-        if kwargs or dtype is not None or order != 'K' or subok is not True or \
-                (out is not None and not (isinstance(out, tuple) and len(out) == 2)):
+        if kwargs or dtype is not None or order != 'K' or subok is not True:
             return self._numpy(args, kw)
         if out is None and not _has_array(args):
             return self._np(*C.to_np_tree(args), **kw)   # scalars: NumPy's scalars
