@@ -179,6 +179,7 @@ _res_cache = {}
 _AGREE = -1
 _F16_ROUND = -2     # compute in float32, round to float16 (NumPy's half loops do)
 _F16_NUMPY = -3     # NumPy's float16 loop differs: let NumPy do it
+_NO_LOOP = -4       # no loop for these types: NumPy's TypeError (not the fast path's)
 _PY_WEAK = {bool: (D.BOOL, False), int: (D.INT64, True), float: (D.FLOAT64, True),
             complex: (D.COMPLEX128, True)}
 
@@ -215,6 +216,8 @@ def _resolution(u, ops):
                 half = u._np.resolve_dtypes(dts + (None,) * u._np.nout)[-1] == _F16
             if half:
                 r = _F16_NUMPY if u.__name__ in _F16_NATIVE else _F16_ROUND
+        except TypeError:
+            r = _NO_LOOP
         except Exception:
             r = _AGREE
         _res_cache[key] = r
@@ -546,7 +549,7 @@ class ufunc:
         try:
             res = self._core_apply(ops, out, dtc)
         except TypeError:
-            self._numpy_type_error(ops, dtc)
+            self._numpy_type_error(ops, dtc, out, casting)
             raise
         if how == _F16_ROUND and out is None:
             return self._to_half(res)
@@ -591,12 +594,17 @@ class ufunc:
         except Exception:
             pass
 
-    def _numpy_type_error(self, ops, dtc):
+    def _numpy_type_error(self, ops, dtc, out=None, casting='same_kind'):
         """Raises NumPy's own exception (its class and message) when NumPy
-        refuses these operand types too: found on empty arrays of the
-        operands' dtypes, after the core refused them."""
+        refuses these operand types (or this out='s dtype) too: found on
+        empty arrays of the operands' dtypes, after the core refused them
+        (its out= cast error names the core's op and loop: fabs runs on
+        absolute, float16 loops in float32)."""
         probe = [_np.empty(0, o.dtype) if isinstance(o, Array) else o for o in ops]
         kw = {} if dtc == D.DEFAULT else {'dtype': D.DTYPES[dtc]}
+        if isinstance(out, Array):
+            kw['out'] = _np.empty(0, out.dtype)
+            kw['casting'] = casting
         try:
             self._np(*probe, **kw)
         except TypeError as e:
@@ -717,10 +725,13 @@ class _divmod(ufunc):
             return self._numpy(args, dict(kwargs, out=(None, None) if out is None else out))
         o1, o2 = out if isinstance(out, tuple) else (None, None)
         if all(type(a) is _ND or type(a) in (bool, int, float) for a in args) and \
-                any(type(a) is _ND for a in args) and o1 is None and o2 is None and \
-                _resolution(floor_divide, args) == _AGREE:
-            # the core's divmod: one op, its errors reported as "divmod"
-            return _core.divmod(list(args))
+                any(type(a) is _ND for a in args):
+            how = _resolution(floor_divide, args)
+            if how == _NO_LOOP:
+                self._numpy_type_error(args, D.DEFAULT)    # NumPy's, naming divmod
+            elif how == _AGREE and o1 is None and o2 is None:
+                # the core's divmod: one op, its errors reported as "divmod"
+                return _core.divmod(list(args))
         # NumPy's one loop reads an element before it writes it: a quotient
         # written over an input is made apart and written after the remainder
         later = o1 is not None and any(_may_share(o1, a) for a in args)

@@ -52,8 +52,9 @@ def _small_flat_index(a, key):
     n = a.shape[0]
     if k.size:
         lo, hi = int(k.min()), int(k.max())
-        bad = hi if hi >= n else lo if lo < -n else None
-        if bad is not None:
+        if hi >= n or lo < -n:
+            # NumPy names the first bad index in order
+            bad = k.flat[int(_np.argmax(((k >= n) | (k < -n)).reshape(-1)))]
             raise IndexError(f"index {bad} is out of bounds for axis 0 with size {n}")
         if lo < 0:
             k = _np.where(k < 0, k + n, k)
@@ -126,6 +127,25 @@ def _bool_scalar(k):
         (isinstance(k, (Array, _np.ndarray)) and k.ndim == 0 and k.dtype == _np.bool_)
 
 
+def _reduce_type_error(self, array, axis, dtype, out=None, keepdims=False):
+    """Raises NumPy's TypeError (its class and message) when NumPy's reduce
+    refuses this dtype (or dtype=, out='s dtype): found on a one-element
+    array of the same dtype and dimensions."""
+    if not isinstance(array, (Array, _np.ndarray)):
+        return
+    try:
+        x = _np.zeros((1,) * array.ndim, array.dtype)
+        kw = {}
+        if isinstance(out, (Array, _np.ndarray)):
+            kw['out'] = _np.zeros(_np.zeros(x.shape).sum(axis=axis, keepdims=keepdims).shape,
+                                  out.dtype)
+        self._np.reduce(x, axis=axis, dtype=dtype, keepdims=keepdims, **kw)
+    except TypeError as e:
+        raise e from None
+    except Exception:
+        pass
+
+
 def _no_initial(self, array, axis, where):
     """initial=None of a ufunc with an identity: no initial value (NumPy's
     errors for an empty reduction or a where= mask; else the values of the
@@ -191,8 +211,23 @@ def reduce(self, array, axis=0, dtype=None, *args, out=_umath._NO_OUT, keepdims=
         if where is not True:
             kw['where'] = where
         return F.call(self.__name__ + '.reduce', self._np.reduce, (array,), kw)
-    return _methods.ufunc_reduce(self, name, array, axis, dtype, out, keepdims, initial,
-                                where)
+    if dtype is not None:
+        # (NumPy refuses a dtype= it has no loop for: logical_or.reduce(x, dtype=float))
+        _reduce_type_error(self, array, axis, dtype)
+    if name in ('all', 'any') and initial is not _NoValue:
+        # logical_and/or from initial (cast to bool): the reduction, then
+        # initial folded in
+        r = reduce(self, array, axis, dtype, None, keepdims, _NoValue, where)
+        r = self(r, initial)
+        if out is None:
+            return r
+        return _methods.finish(C.asarray(r), out)
+    try:
+        return _methods.ufunc_reduce(self, name, array, axis, dtype, out, keepdims, initial,
+                                     where)
+    except TypeError:
+        _reduce_type_error(self, array, axis, dtype, out, keepdims)
+        raise
 
 
 def accumulate(self, array, axis=0, dtype=None, out=None):
@@ -476,12 +511,18 @@ def _gcd_reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initi
     dtc = D.DEFAULT if dtype is None else D.code_of(dtype)
     if self.__name__ != 'gcd' or not isinstance(x, Array) or where is not True or \
             dtc is None or \
-            x.ndim == 0 or (out is not None and not isinstance(out, Array)):
+            x.ndim == 0 or (out is not None and not (
+                isinstance(out, Array) and out._dt == (x._dt if dtc == D.DEFAULT else dtc))):
+        # (an out= of another dtype: NumPy's loop for it, and its errors)
         return ufunc.reduce(self, array, axis, dtype, out, keepdims, initial, where)
-    if dtc != D.DEFAULT and dtc != x._dt:
-        _core.result_type(self._op, [x, x], dtc)
-        x = x._astype(dtc, _core.CASTING_UNSAFE)
-    _core.result_type(self._op, [x, x])      # NumPy's TypeError for bool/floats
+    try:
+        if dtc != D.DEFAULT and dtc != x._dt:
+            _core.result_type(self._op, [x, x], dtc)
+            x = x._astype(dtc, _core.CASTING_UNSAFE)
+        _core.result_type(self._op, [x, x])      # NumPy's TypeError for bool/floats
+    except TypeError:
+        _reduce_type_error(self, x, axis, dtype, out, keepdims)
+        raise
     nd = x.ndim
     mask = _methods.axes_mask(axis, nd)
     axes = [k for k in range(nd) if mask is None or mask >> k & 1]
@@ -494,6 +535,8 @@ def _gcd_reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initi
         r = self(r, initial, out=r)
     if not keepdims:
         r = r._reshape(tuple(n for k, n in enumerate(r.shape) if k not in axes))
+    if out is not None and tuple(out.shape) != tuple(r.shape):
+        return ufunc.reduce(self, array, axis, dtype, out, keepdims, initial, where)
     return _methods.finish(r, out)
 
 

@@ -384,3 +384,62 @@ def test_complex_warning_large_arrays():
     assert_same(o_nt, o_np)
     with pytest.warns(UserWarning, match=WHERE_MSG):
         nt.add(x, 1, where=nt.asarray(m))
+
+
+# -- NumPy's errors, on every call ----------------------------------------------
+
+def _same_error(fn):
+    with pytest.raises(Exception) as e_np:
+        fn(np)
+    with pytest.raises(type(e_np.value)) as e_nt:
+        fn(nt)
+    assert str(e_nt.value) == str(e_np.value)
+
+
+@pytest.mark.parametrize('shape', [(3,), (), (0,), (4, 5)])
+def test_no_loop_errors_are_numpys_every_time(shape):
+    for name, dts in (('arctan2', ('?', 'F')), ('left_shift', ('?', 'f')), ('invert', ('f',)),
+                      ('divmod', ('?', 'D')), ('floor_divide', ('b', 'F')), ('remainder', ('d', 'D'))):
+        for _ in range(3):      # (the second call took a cached fast path)
+            _same_error(lambda m: getattr(m, name)(*[m.ones(shape, d) for d in dts]))
+
+
+def test_out_cast_errors_name_numpys_ufunc_and_loop():
+    for name, dts in (('fabs', ('h',)), ('fabs', ('b',)), ('nextafter', ('?', '?')),
+                      ('spacing', ('b',)), ('fabs', ('d',))):
+        for out in ('i', 'l', 'B'):
+            _same_error(lambda m: getattr(m, name)(*[m.ones(3, d) for d in dts],
+                                                   out=m.zeros(3, out)))
+
+
+@pytest.mark.parametrize('dt', ['?', 'f', 'd'])
+def test_reduce_type_errors_are_numpys(dt):
+    for kw in ({}, {'axis': None}, {'axis': 1, 'keepdims': True}, {'dtype': 'd'},
+               {'initial': 2}):
+        _same_error(lambda m: m.gcd.reduce(m.ones((3, 4), dt), **kw))
+    _same_error(lambda m: m.gcd.reduce(m.ones((3, 4), dt), axis=1, out=m.zeros(3, 'd')))
+    for u in ('logical_and', 'logical_or'):
+        _same_error(lambda m: getattr(m, u).reduce(m.ones((3, 4), dt), dtype='d'))
+
+
+@pytest.mark.parametrize('dt', ['?', 'b', 'l', 'f', 'D'])
+@pytest.mark.parametrize('u', ['logical_and', 'logical_or'])
+def test_logical_reduce_initial(dt, u):
+    a = make(dt, (3, 4), seed=5)
+    x = nt.asarray(a)
+    for kw in ({'initial': 0}, {'initial': 1}, {'initial': 5, 'axis': 1},
+               {'initial': 0, 'axis': None}, {'initial': 1, 'where': [True, False, True, True]},
+               {'initial': 0, 'where': [True, False, True, True]}, {'initial': False, 'keepdims': True}):
+        assert_same(getattr(nt, u).reduce(x, **kw), getattr(np, u).reduce(a, **kw))
+        assert_same(getattr(nt, u).reduce(x[:0], **kw), getattr(np, u).reduce(a[:0], **kw))
+        assert_same(getattr(nt, u).reduce(x[::2, ::-1], **kw),
+                    getattr(np, u).reduce(a[::2, ::-1], **kw))
+    o_np, o_nt = np.ones(4, bool), nt.ones(4, bool)
+    getattr(np, u).reduce(a, initial=0, out=o_np)
+    getattr(nt, u).reduce(x, initial=0, out=o_nt)
+    assert_same(o_nt, o_np)
+
+
+def test_at_names_the_first_bad_index():
+    for n, idx in ((0, [0, 0, 2]), (3, [1, 5, 7, -9]), (3, [-4, 5]), (3, [2, 1, 3, 0])):
+        _same_error(lambda m: m.add.at(m.zeros(n), idx, 1))
