@@ -454,7 +454,13 @@ class ufunc:
         if sub:
             kw = dict(kwargs)
             self._kw(kw, out, where, casting, order, dtype, subok)
-            return _SUBCLASS_CALL(self, '__call__', args, kw)
+            if where is True:
+                return _SUBCLASS_CALL(self, '__call__', args, kw)
+            with _warnings.catch_warnings():
+                # (NumPy's warning for where= without out= was given here, not
+                # again where the protocol calls the ufunc on plain views)
+                _warnings.filterwarnings('ignore', _WHERE_NO_OUT, UserWarning)
+                return _SUBCLASS_CALL(self, '__call__', args, kw)
         if len(args) != self.nin:
             return self._np(*C.to_np_tree(args))   # NumPy's TypeError
         if casting != 'same_kind':

@@ -60,6 +60,21 @@ def test_where_without_out_warns_as_numpy(dt):
         nt.add(1.0, 2.0, where=[True, False])      # scalars (NumPy's call) too
 
 
+def test_where_without_out_warns_once_for_subclasses():
+    class SubNp(np.ndarray):
+        pass
+
+    class SubNt(nt.ndarray):
+        pass
+    a, x = np.arange(3.).view(SubNp), nt.arange(3.).view(SubNt)
+    m = [True, False, True]
+    for kw, n in (({'where': m}, 1), ({'where': m, 'out': None}, 0)):
+        r_np, n_np = _warned(lambda: np.add(a, 1, **kw), UserWarning)
+        r_nt, n_nt = _warned(lambda: nt.add(x, 1, **kw), UserWarning)
+        assert n_np == n_nt == n
+        assert type(r_nt) is SubNt and type(r_np) is SubNp
+
+
 @pytest.mark.parametrize('dt', DTYPES, ids=str)
 def test_where_list_and_scalar_cast_to_bool(dt):
     for a, x in _views(dt):
