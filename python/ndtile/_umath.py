@@ -432,6 +432,8 @@ class ufunc:
             raise TypeError(f"{self.__name__}() takes from {self.nin} to "
                             f"{self.nin + self.nout} positional arguments but {len(args)} "
                             f"were given")
+        if len(args) < self.nin:
+            return self._np(*C.to_np_tree(args))   # NumPy's TypeError, before out='s
         if dtype is not None and self.__name__ in _COMPARISONS and D.as_dtype(dtype) == _np.bool_:
             # NumPy: dtype=bool of a comparison is its output's dtype only; the
             # inputs compare in their own types (not cast to bool first)
