@@ -21,7 +21,9 @@ test collected, test_ufunc.py's collection failed on `list.remove`).
 Making `isinstance(numpy.add, ndtile.ufunc)` true instead would serve
 only these tests - a program asks that of its own np's ufuncs - and would
 test NumPy's ufuncs, not ndtile's. NumPy's ufuncs that ndtile does not
-have (its string ufuncs, `_ones_like`, `clip`) stay NumPy's there. The copy runs under pytest and the
+have (its string ufuncs, `_ones_like`, `clip`) stay NumPy's there.
+
+The copy runs under pytest and the
 script prints, per file, passed / failed / errors / skipped, and with
 --numpy the same file unchanged under NumPy, so a failure NumPy has too is
 not counted against ndtile. DIR/<name>.failures.txt lists each failing test

@@ -7,7 +7,10 @@ at() on 0-d arrays, vecdot of object and subclass operands, ldexp of Python
 scalars, and ComplexWarning where a ufunc or reduction casts complex values
 to a real dtype (dtype=, a masked out=, a reduction's out=)."""
 import inspect
+import os
 import pickle
+import runpy
+import sys
 import warnings
 
 import numpy as np
@@ -17,6 +20,7 @@ import ndtile as nt
 from _helpers import assert_same, make
 
 CW = np.exceptions.ComplexWarning
+TOOL = os.path.join(os.path.dirname(__file__), '..', '..', 'tools', 'numpy_tests.py')
 WHERE_MSG = "'where' used without 'out'"
 DTYPES = [np.dtype(t) for t in (np.bool_, np.int8, np.uint16, np.int32, np.int64, np.float32,
                                 np.float64, np.complex64, np.complex128)]
@@ -458,3 +462,26 @@ def test_logical_reduce_initial(dt, u):
 def test_at_names_the_first_bad_index():
     for n, idx in ((0, [0, 0, 2]), (3, [1, 5, 7, -9]), (3, [-4, 5]), (3, [2, 1, 3, 0])):
         _same_error(lambda m: m.add.at(m.zeros(n), idx, 1))
+
+
+# -- tools/numpy_tests.py: NumPy's ufunc module as ndtile's ufuncs ----------------
+
+def test_numpy_tests_maps_numpys_umath_to_ndtiles_ufuncs(tmp_path, monkeypatch):
+    tool = runpy.run_path(TOOL)
+    text = tool['rewrite']("import numpy as np\nimport numpy._core.umath as ncu\n"
+                           "UFUNCS = [obj for obj in np._core.umath.__dict__.values()\n"
+                           "          if isinstance(obj, np.ufunc)]\n")
+    assert 'import ndtile as np' in text and 'import _nt_umath as ncu' in text
+    assert '_nt_umath.__dict__.values()' in text
+    (tmp_path / '_nt_umath.py').write_text(tool['_UMATH_SHIM'])
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, '_nt_umath', raising=False)
+    ns = {}
+    exec(compile(text, str(tmp_path / 'probe.py'), 'exec'), ns)
+    names = {u.__name__ for u in ns['UFUNCS']}
+    # every NumPy ufunc ndtile has, as ndtile's object; NumPy's constants stay
+    assert {'add', 'arctan', 'divmod', 'matmul', 'frexp', 'isnat'} <= names
+    assert all(u is getattr(nt, u.__name__) for u in ns['UFUNCS'])
+    assert ns['ncu'].arctan is nt.arctan and ns['ncu'].PZERO == 0.0
+    assert ns['ncu'].BUFSIZE == np._core.umath.BUFSIZE
+    assert ns['ncu'].str_len is np._core.umath.str_len     # (none in ndtile)
