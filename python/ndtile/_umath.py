@@ -336,8 +336,13 @@ def _split_out(args, nin, out):
 
 
 def _has_array(args):
+    """Whether an operand is more than a Python or NumPy scalar (else the
+    call is NumPy's scalar call): arrays, sequences, and objects with
+    __array__ (which may return an ndtile array, which NumPy's own ufunc
+    would refuse)."""
     for a in args:
-        if isinstance(a, (Array, _np.ndarray, list, tuple)):
+        if isinstance(a, (Array, _np.ndarray, list, tuple)) or \
+                (not isinstance(a, _generic) and hasattr(type(a), '__array__')):
             return True
     return False
 

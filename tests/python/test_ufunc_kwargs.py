@@ -485,3 +485,29 @@ def test_numpy_tests_maps_numpys_umath_to_ndtiles_ufuncs(tmp_path, monkeypatch):
     assert ns['ncu'].arctan is nt.arctan and ns['ncu'].PZERO == 0.0
     assert ns['ncu'].BUFSIZE == np._core.umath.BUFSIZE
     assert ns['ncu'].str_len is np._core.umath.str_len     # (none in ndtile)
+
+
+def test_operand_whose_array_is_an_ndtile_array():
+    """An object whose __array__ returns an ndtile array (a program's own
+    class, written with np = ndtile) is an array operand, not a scalar:
+    NumPy's scalar call refused it ('object __array__ method not producing
+    an array')."""
+    class Holder:
+        def __init__(self, data):
+            self.data = data
+
+        def __array__(self, dtype=None, copy=None):
+            return nt.asarray(self.data)
+
+    class NpHolder(Holder):
+        def __array__(self, dtype=None, copy=None):
+            return np.asarray(self.data)
+    for dt in (np.int16, np.float64, np.complex64):
+        for data in (np.arange(5, dtype=dt), np.arange(6, dtype=dt).reshape(2, 3)[:, ::2],
+                     np.array(3, dtype=dt), np.zeros(0, dt)):
+            h = Holder(data)
+            assert_same(nt.add(h, 1), np.add(NpHolder(data), 1), check_scalar_type=False)
+            assert_same(nt.negative(h), np.negative(NpHolder(data)), check_scalar_type=False)
+            if dt is not np.complex64:
+                assert_same(nt.modf(h), np.modf(NpHolder(data)), check_scalar_type=False)
+            assert_same(nt.multiply(h, h), np.multiply(data, data), check_scalar_type=False)
