@@ -93,7 +93,7 @@ def finish(res, out):
     """The value to return: out, a NumPy scalar for 0-d, or the array."""
     if out is not None:
         if isinstance(out, Array):
-            if D.KIND[res._dt] == 'c':
+            if isinstance(res, Array) and D.KIND[res._dt] == 'c':
                 # a complex result cast into a real out: NumPy's ComplexWarning
                 _core.warn_complex_cast(res._dt, out._dt, F.user_frame()[0])
             out._assign(res, _core.CASTING_UNSAFE)
