@@ -9,7 +9,21 @@ tests) is copied into DIR (default /tmp/ndtile-numpy-tests) with its imports
 rewritten: `import numpy as np` and `from numpy import ...` take ndtile,
 `from numpy.testing import ...` takes ndtile.testing (numpy.testing on
 gathered operands); every other import (numpy._core internals, also
-as np._core, numpy.exceptions, ...) stays NumPy's. The copy runs under pytest and the
+as np._core, numpy.exceptions, ...) stays NumPy's, but one:
+numpy._core.umath (NumPy's ufunc module, `import numpy._core.umath as ncu`,
+`np._core.umath.__dict__`) becomes _nt_umath, written beside the copies:
+that module with each ufunc that ndtile has (by name) replaced by ndtile's.
+NumPy's test files build their ufunc lists from it (`[obj for obj in
+np._core.umath.__dict__.values() if isinstance(obj, np.ufunc)]`) and call
+its ufuncs (`ncu.arctan(...)`); with np now ndtile, NumPy's ufunc objects
+are not `ndtile.ufunc` instances and those lists came out empty (no ufunc
+test collected, test_ufunc.py's collection failed on `list.remove`).
+Making `isinstance(numpy.add, ndtile.ufunc)` true instead would serve
+only these tests - a program asks that of its own np's ufuncs - and would
+test NumPy's ufuncs, not ndtile's. NumPy's ufuncs that ndtile does not
+have (its string ufuncs, `_ones_like`, `clip`) stay NumPy's there.
+
+The copy runs under pytest and the
 script prints, per file, passed / failed / errors / skipped, and with
 --numpy the same file unchanged under NumPy, so a failure NumPy has too is
 not counted against ndtile. DIR/<name>.failures.txt lists each failing test
@@ -33,7 +47,10 @@ import numpy
 NPDIR = os.path.dirname(numpy.__file__)
 
 _REWRITES = [
-    (re.compile(r'^(\s*)import numpy as np\s*$', re.M), r'\1import numpy\n\1import ndtile as np'),
+    (re.compile(r'^(\s*)import numpy as np\s*$', re.M),
+     r'\1import numpy\n\1import ndtile as np\n\1import _nt_umath'),
+    # NumPy's ufunc module: ndtile's ufuncs of the same names (_UMATH_SHIM)
+    (re.compile(r'\b(np|numpy)\._core\.umath\b'), r'_nt_umath'),
     # NumPy's internals stay NumPy's (ndtile._core is ndtile's C extension)
     (re.compile(r'\bnp\.(_core|__config__)\b'), r'numpy.\1'),
     (re.compile(r'^(\s*)from numpy\.testing import', re.M), r'\1from ndtile.testing import'),
@@ -59,6 +76,18 @@ def __getattr__(name):
     def g(*a, **k):
         return f(*[_ntt._gather(x) for x in a], **{n: _ntt._gather(v) for n, v in k.items()})
     return g
+'''
+
+
+# written beside the copies: numpy._core.umath, its ufuncs ndtile's where
+# ndtile has one of that name (its constants and helpers stay NumPy's)
+_UMATH_SHIM = '''import numpy as _np
+import numpy._core.umath as _u
+import ndtile as _nt
+
+globals().update({k: v for k, v in vars(_u).items() if not k.startswith('__')})
+globals().update({k: getattr(_nt, k) for k, v in vars(_u).items()
+                  if isinstance(v, _np.ufunc) and isinstance(getattr(_nt, k, None), _nt.ufunc)})
 '''
 
 
@@ -116,6 +145,8 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, '_nt_ma_testutils.py'), 'w') as f:
         f.write(_MA_SHIM)
+    with open(os.path.join(args.out, '_nt_umath.py'), 'w') as f:
+        f.write(_UMATH_SHIM)
     print(f"{'file':48s} {'ndtile pass/fail/err/skip':>26s}" +
           (f" {'numpy pass/fail/err/skip':>26s}" if args.numpy else ''))
     for rel in args.files:

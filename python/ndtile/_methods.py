@@ -93,6 +93,9 @@ def finish(res, out):
     """The value to return: out, a NumPy scalar for 0-d, or the array."""
     if out is not None:
         if isinstance(out, Array):
+            if isinstance(res, Array) and D.KIND[res._dt] == 'c':
+                # a complex result cast into a real out: NumPy's ComplexWarning
+                _core.warn_complex_cast(res._dt, out._dt, F.user_frame()[0])
             out._assign(res, _core.CASTING_UNSAFE)
         else:
             _np.copyto(out, C.to_numpy(res), casting='unsafe')
@@ -191,6 +194,10 @@ def _prepare(a, dtype):
         dtc = D.code_of(dtype)
         if dtc is None:
             return None
+        if D.KIND[x._dt] == 'c':
+            # NumPy's reduction loop runs in dtype: its cast of complex
+            # inputs to a real dtype warns (even of no elements)
+            _core.warn_complex_cast(x._dt, dtc, F.user_frame()[0])
     return x, dtc
 
 

@@ -14,6 +14,7 @@ these classes there."""
 
 import operator
 import sys as _sys
+import warnings as _warnings
 
 import numpy as _np
 from numpy._core._exceptions import UFuncTypeError, _UFuncOutputCastingError
@@ -178,6 +179,7 @@ _res_cache = {}
 _AGREE = -1
 _F16_ROUND = -2     # compute in float32, round to float16 (NumPy's half loops do)
 _F16_NUMPY = -3     # NumPy's float16 loop differs: let NumPy do it
+_NO_LOOP = -4       # no loop for these types: NumPy's TypeError (not the fast path's)
 _PY_WEAK = {bool: (D.BOOL, False), int: (D.INT64, True), float: (D.FLOAT64, True),
             complex: (D.COMPLEX128, True)}
 
@@ -214,6 +216,8 @@ def _resolution(u, ops):
                 half = u._np.resolve_dtypes(dts + (None,) * u._np.nout)[-1] == _F16
             if half:
                 r = _F16_NUMPY if u.__name__ in _F16_NATIVE else _F16_ROUND
+        except TypeError:
+            r = _NO_LOOP
         except Exception:
             r = _AGREE
         _res_cache[key] = r
@@ -222,6 +226,95 @@ def _resolution(u, ops):
 
 _COMPARISONS = frozenset(('equal', 'not_equal', 'less', 'less_equal', 'greater',
                           'greater_equal'))
+
+
+class _NoOut:
+    """out= not given (NumPy warns for where= without out=; out=None is quiet)."""
+
+    def __repr__(self):
+        return 'None'
+
+
+_NO_OUT = _NoOut()
+_WHERE_NO_OUT = ("'where' used without 'out', expect unitialized memory in output. "
+                 "If this is intentional, use out=None.")
+_OUT_ELLIPSIS_POS = "out=... is only allowed as a keyword argument."
+_OUT_ELLIPSIS_TUPLE = "must use `...` as `out=...` and not per-operand/in a tuple"
+
+
+def _out_given(args, nin, out, where):
+    """out= as the call gave it, and whether it was out=...: NumPy's checks
+    of `...` (a keyword, alone) and its UserWarning for where= (anything but
+    True itself) with no out at all."""
+    if out is _NO_OUT:
+        if len(args) > nin:
+            if any(a is Ellipsis for a in args[nin:]):
+                raise TypeError(_OUT_ELLIPSIS_POS)
+        elif where is not True:
+            _warnings.warn(_WHERE_NO_OUT, UserWarning, stacklevel=3)
+        return None, False
+    if out is Ellipsis:
+        return None, True
+    if type(out) is tuple and any(o is Ellipsis for o in out):
+        raise TypeError(_OUT_ELLIPSIS_TUPLE)
+    return out, False
+
+
+def _as_array_result(r):
+    """out=...: an array result (NumPy's scalar results as 0-d arrays)."""
+    if isinstance(r, tuple):
+        return tuple(_as_array_result(x) for x in r)
+    if isinstance(r, (Array, _np.ndarray)):
+        return r
+    return C.asarray(r)
+
+
+def _where_mask(where):
+    """where= as a bool array: NumPy casts an array (ndtile's or NumPy's)
+    to bool under casting='safe' (an int mask array is a TypeError) and
+    converts anything else (lists, Python and NumPy scalars) to bool."""
+    if isinstance(where, (Array, _np.ndarray)):
+        if where.dtype != _np.bool_:
+            raise TypeError("Cannot cast array data from dtype('%s') to dtype('bool') "
+                            "according to the rule 'safe'" % where.dtype)
+        return operand(where)
+    m = _np.asarray(C.to_np_tree(where), dtype=_np.bool_)
+    if m.ndim == 0:
+        return _core.scalar(bool(m), D.BOOL, False)
+    return C.from_numpy(m)
+
+
+def _warn_complex_inputs(ops, dtc):
+    """dtype= of a real dtype: NumPy's loop casts each complex input (an
+    array or a Python complex) to it, warning ComplexWarning for each."""
+    for o in ops:
+        if type(o) is complex:
+            _core.warn_complex_cast(D.COMPLEX128, dtc, F.user_frame()[0])
+        elif isinstance(o, Array) and D.KIND[o._dt] == 'c':
+            _core.warn_complex_cast(o._dt, dtc, F.user_frame()[0])
+
+
+def _multi_out(args, nin, nout, out):
+    """(inputs, outputs) of a ufunc of several outputs by NumPy's rules:
+    positional outputs (the missing ones None), or out= a tuple of one entry
+    per output (out=None or one array is a TypeError); None for no output
+    array. (_out_given checked `...` first.)"""
+    if len(args) > nin:
+        if out is not _NO_OUT:
+            raise TypeError("cannot specify 'out' as both a positional and keyword argument")
+        out = tuple(args[nin:]) + (None,) * (nin + nout - len(args))
+        args = args[:nin]
+        if any(isinstance(o, tuple) for o in out):
+            raise TypeError("return arrays must be of ArrayType")     # NumPy's words
+    elif out is _NO_OUT:
+        return args, None
+    elif not isinstance(out, tuple):
+        raise TypeError("'out' must be a tuple of arrays")
+    elif len(out) != nout:
+        raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+    if all(o is None for o in out):
+        return args, None
+    return args, out
 
 
 def _split_out(args, nin, out):
@@ -243,10 +336,24 @@ def _split_out(args, nin, out):
 
 
 def _has_array(args):
+    """Whether an operand is more than a Python or NumPy scalar (else the
+    call is NumPy's scalar call): arrays, sequences, and objects with
+    __array__ (which may return an ndtile array, which NumPy's own ufunc
+    would refuse)."""
     for a in args:
-        if isinstance(a, (Array, _np.ndarray, list, tuple)):
+        if isinstance(a, (Array, _np.ndarray, list, tuple)) or \
+                (not isinstance(a, _generic) and hasattr(type(a), '__array__')):
             return True
     return False
+
+
+class _Signature:
+    """ufunc.__signature__: NumPy's ufunc's (inspect.signature(np.add):
+    positional-only inputs, out, the keyword-only where/casting/... with
+    their defaults); None on the class itself."""
+
+    def __get__(self, obj, cls=None):
+        return None if obj is None else obj._np.__signature__
 
 
 class ufunc:
@@ -289,14 +396,21 @@ class ufunc:
     def resolve_dtypes(self, *args, **kwargs):
         return self._np.resolve_dtypes(*args, **kwargs)
 
+    __signature__ = _Signature()
+
+    def __reduce__(self):
+        # pickled by name (ndtile.NAME, as NumPy pickles its ufuncs): the
+        # same object when loaded
+        return self.__name__
+
     # -- calling -----------------------------------------------------------
     def _numpy(self, args, kwargs, why=None):
         name = self.__name__ if why is None else f"{self.__name__} ({why})"
         return F.call(name, self._np, args, kwargs)
 
-    def __call__(self, *args, out=None, where=True, casting='same_kind', order='K',
+    def __call__(self, *args, out=_NO_OUT, where=True, casting='same_kind', order='K',
                  dtype=None, subok=True, **kwargs):
-        if out is None and where is True and dtype is None and not kwargs and \
+        if out is _NO_OUT and where is True and dtype is None and not kwargs and \
                 casting == 'same_kind' and len(args) == self.nin and self._fast:
             # the common case: ndtile arrays and small Python scalars whose
             # type resolution is known to agree with NumPy's
@@ -315,10 +429,16 @@ class ufunc:
             else:
                 if arrays and _res_cache.get(tuple(key)) == _AGREE:
                     return _core.apply(self._op, args)
+        out, ellipsis = _out_given(args, self.nin, out, where)
+        if ellipsis:
+            return _as_array_result(self(*args, out=None, where=where, casting=casting,
+                                         order=order, dtype=dtype, subok=subok, **kwargs))
         if len(args) > self.nin + self.nout:
             raise TypeError(f"{self.__name__}() takes from {self.nin} to "
                             f"{self.nin + self.nout} positional arguments but {len(args)} "
                             f"were given")
+        if len(args) < self.nin:
+            return self._np(*C.to_np_tree(args))   # NumPy's TypeError, before out='s
         if dtype is not None and self.__name__ in _COMPARISONS and D.as_dtype(dtype) == _np.bool_:
             # NumPy: dtype=bool of a comparison is its output's dtype only; the
             # inputs compare in their own types (not cast to bool first)
@@ -341,7 +461,13 @@ class ufunc:
         if sub:
             kw = dict(kwargs)
             self._kw(kw, out, where, casting, order, dtype, subok)
-            return _SUBCLASS_CALL(self, '__call__', args, kw)
+            if where is True:
+                return _SUBCLASS_CALL(self, '__call__', args, kw)
+            with _warnings.catch_warnings():
+                # (NumPy's warning for where= without out= was given here, not
+                # again where the protocol calls the ufunc on plain views)
+                _warnings.filterwarnings('ignore', _WHERE_NO_OUT, UserWarning)
+                return _SUBCLASS_CALL(self, '__call__', args, kw)
         if len(args) != self.nin:
             return self._np(*C.to_np_tree(args))   # NumPy's TypeError
         if casting != 'same_kind':
@@ -378,6 +504,8 @@ class ufunc:
             kw = {}
             self._kw(kw, out, where, casting, order, dtype, subok)
             return self._numpy(args, kw, why='dtype')
+        if dtc != D.DEFAULT and D.KIND[dtc] in 'iuf':
+            _warn_complex_inputs(ops, dtc)
         if out is not None and not isinstance(out, Array):
             # a NumPy array out: compute here, then copy into it
             tmp = C.from_numpy(out) if where is not True else None
@@ -388,12 +516,13 @@ class ufunc:
             return out
         return self._compute(ops, out, where, casting, dtc, args)
 
-    @staticmethod
-    def _kw(kw, out, where, casting, order, dtype, subok):
+    def _kw(self, kw, out, where, casting, order, dtype, subok):
         if out is not None:
             kw['out'] = out
         if where is not True:
             kw['where'] = where
+            # (NumPy's warning for where= without out= was given here)
+            kw.setdefault('out', None if self.nout == 1 else (None,) * self.nout)
         if casting != 'same_kind':
             kw['casting'] = casting
         if order != 'K':
@@ -433,7 +562,7 @@ class ufunc:
         try:
             res = self._core_apply(ops, out, dtc)
         except TypeError:
-            self._numpy_type_error(ops, dtc)
+            self._numpy_type_error(ops, dtc, out, casting)
             raise
         if how == _F16_ROUND and out is None:
             return self._to_half(res)
@@ -469,18 +598,26 @@ class ufunc:
         if out is not None:
             kw['out'] = tuple(probe(o) for o in out) if isinstance(out, tuple) else probe(out)
         try:
-            self._np(*[probe(a) for a in args], **kw)
+            with _warnings.catch_warnings():
+                # (only its errors: the call itself gives NumPy's warnings)
+                _warnings.simplefilter('ignore', _np.exceptions.ComplexWarning)
+                self._np(*[probe(a) for a in args], **kw)
         except (TypeError, OverflowError) as e:
             raise e from None
         except Exception:
             pass
 
-    def _numpy_type_error(self, ops, dtc):
+    def _numpy_type_error(self, ops, dtc, out=None, casting='same_kind'):
         """Raises NumPy's own exception (its class and message) when NumPy
-        refuses these operand types too: found on empty arrays of the
-        operands' dtypes, after the core refused them."""
+        refuses these operand types (or this out='s dtype) too: found on
+        empty arrays of the operands' dtypes, after the core refused them
+        (its out= cast error names the core's op and loop: fabs runs on
+        absolute, float16 loops in float32)."""
         probe = [_np.empty(0, o.dtype) if isinstance(o, Array) else o for o in ops]
         kw = {} if dtc == D.DEFAULT else {'dtype': D.DTYPES[dtc]}
+        if isinstance(out, Array):
+            kw['out'] = _np.empty(0, out.dtype)
+            kw['casting'] = casting
         try:
             self._np(*probe, **kw)
         except TypeError as e:
@@ -489,13 +626,8 @@ class ufunc:
             pass
 
     def _masked(self, ops, out, where, casting, dtc):
+        mask = _where_mask(where)
         res = self._compute(ops, None, True, casting, dtc)
-        mask = operand(where)
-        if not isinstance(mask, Array):
-            mask = _core.scalar(bool(mask), D.BOOL, False)
-        elif mask._dt != D.BOOL:
-            raise TypeError("Cannot cast array data from dtype('%s') to dtype('bool') according "
-                            "to the rule 'safe'" % mask.dtype)
         if not isinstance(res, Array):
             raise _Unsupported(res.dtype)
         if out is None:
@@ -504,6 +636,9 @@ class ufunc:
             out._assign(res, _core.CASTING_UNSAFE)
             return out
         if out._dt != res._dt:
+            # NumPy's output cast: its casting rule and ComplexWarning (made
+            # for the masked elements too)
+            _check_cast(self.__name__, res.dtype, out.dtype, casting)
             res = res._astype(out._dt, _core.CASTING_UNSAFE)
         return _core.apply(WHERE, [mask, res, out], out)
 
@@ -563,8 +698,8 @@ def _check_cast(name, frm, to, casting):
         raise _UFuncOutputCastingError(getattr(_np, name), casting, _np.dtype(frm),
                                        _np.dtype(to), 0)
     c, t = D.code(frm), D.code(to)
-    if c is not None and t is not None:
-        _core.warn_complex_cast(c, t, 4)   # (the ufunc call's caller)
+    if c is not None and t is not None and D.KIND[c] == 'c':
+        _core.warn_complex_cast(c, t, F.user_frame()[0])   # (the ufunc call's caller)
 
 
 def _ufunc_type_error(msg):
@@ -590,19 +725,26 @@ class _fabs(ufunc):
 
 
 class _divmod(ufunc):
-    def __call__(self, x1, x2, /, *args, out=None, **kwargs):
+    def __call__(self, x1, x2, /, *args, out=_NO_OUT, **kwargs):
         if len(args) > 2:
             raise TypeError(f"divmod() takes from 2 to 4 positional arguments but "
                             f"{len(args) + 2} were given")
-        args, out = _split_out((x1, x2) + args, 2, out)
+        _, ellipsis = _out_given((x1, x2) + args, 2, out, kwargs.get('where', True))
+        if ellipsis:
+            return _as_array_result(self(x1, x2, *args, out=(None, None), **kwargs))
+        args, out = _multi_out((x1, x2) + args, 2, 2, out)
         if kwargs:
-            return self._numpy(args, dict(kwargs, out=out) if out is not None else kwargs)
+            # (out= always given: NumPy's warning for where= was given here)
+            return self._numpy(args, dict(kwargs, out=(None, None) if out is None else out))
         o1, o2 = out if isinstance(out, tuple) else (None, None)
         if all(type(a) is _ND or type(a) in (bool, int, float) for a in args) and \
-                any(type(a) is _ND for a in args) and o1 is None and o2 is None and \
-                _resolution(floor_divide, args) == _AGREE:
-            # the core's divmod: one op, its errors reported as "divmod"
-            return _core.divmod(list(args))
+                any(type(a) is _ND for a in args):
+            how = _resolution(floor_divide, args)
+            if how == _NO_LOOP:
+                self._numpy_type_error(args, D.DEFAULT)    # NumPy's, naming divmod
+            elif how == _AGREE and o1 is None and o2 is None:
+                # the core's divmod: one op, its errors reported as "divmod"
+                return _core.divmod(list(args))
         # NumPy's one loop reads an element before it writes it: a quotient
         # written over an input is made apart and written after the remainder
         later = o1 is not None and any(_may_share(o1, a) for a in args)
@@ -659,10 +801,12 @@ class _spacing(ufunc):
 class _ldexp(ufunc):
     """ldexp: a Python int exponent runs in NumPy's int32 loop ('fi', 'di'),
     not promoted with the mantissa (the core resolves it so); values beyond
-    int32 are NumPy's OverflowError."""
+    int32 are NumPy's OverflowError (two Python scalars are NumPy's own
+    scalar call, float64 and int64: ldexp(2., 2**40) is inf)."""
 
     def __call__(self, *args, **kwargs):
-        if len(args) >= 2 and type(args[1]) is int and not -2**31 <= args[1] < 2**31:
+        if len(args) >= 2 and type(args[1]) is int and not -2**31 <= args[1] < 2**31 and \
+                type(args[0]) not in (bool, int, float):
             if -2**63 <= args[1] < 2**63:
                 raise OverflowError(f"Python integer {args[1]} out of bounds for int32")
             raise OverflowError("Python int too large to convert to C long")
@@ -709,15 +853,19 @@ class _two_outputs(ufunc):
         self._halves = tuple(ufunc(_Half(npu, k), op) for k, op in enumerate(ops))
         ufunc.__init__(self, npu, ops[0])
 
-    def __call__(self, *args, out=None, where=True, casting='same_kind', order='K',
+    def __call__(self, *args, out=_NO_OUT, where=True, casting='same_kind', order='K',
                  dtype=None, subok=True, **kwargs):
-        args, out = _split_out(args, self.nin, out)
+        _, ellipsis = _out_given(args, self.nin, out, where)
+        if ellipsis:
+            return _as_array_result(self(*args, out=(None,) * self.nout, where=where,
+                                         casting=casting, order=order, dtype=dtype,
+                                         subok=subok, **kwargs))
+        if len(args) < self.nin or len(args) > self.nin + self.nout:
+            return self._np(*C.to_np_tree(args))   # NumPy's TypeError
+        args, out = _multi_out(args, self.nin, self.nout, out)
         kw = dict(kwargs)
         self._kw(kw, out, where, casting, order, dtype, subok)
-        if len(args) != self.nin:
-            return self._np(*C.to_np_tree(args), **kw)   # NumPy's TypeError
-        if kwargs or dtype is not None or order != 'K' or subok is not True or \
-                (out is not None and not (isinstance(out, tuple) and len(out) == 2)):
+        if kwargs or dtype is not None or order != 'K' or subok is not True:
             return self._numpy(args, kw)
         if out is None and not _has_array(args):
             return self._np(*C.to_np_tree(args), **kw)   # scalars: NumPy's scalars

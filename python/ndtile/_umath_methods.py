@@ -52,8 +52,9 @@ def _small_flat_index(a, key):
     n = a.shape[0]
     if k.size:
         lo, hi = int(k.min()), int(k.max())
-        bad = hi if hi >= n else lo if lo < -n else None
-        if bad is not None:
+        if hi >= n or lo < -n:
+            # NumPy names the first bad index in order
+            bad = k.flat[int(_np.argmax(((k >= n) | (k < -n)).reshape(-1)))]
             raise IndexError(f"index {bad} is out of bounds for axis 0 with size {n}")
         if lo < 0:
             k = _np.where(k < 0, k + n, k)
@@ -121,8 +122,80 @@ def _reduceat_identity(name, dt):
     return C.from_numpy(_np.asarray(v).astype(dt))
 
 
-def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoValue,
-           where=True):
+def _bool_scalar(k):
+    return isinstance(k, (bool, _np.bool_)) or \
+        (isinstance(k, (Array, _np.ndarray)) and k.ndim == 0 and k.dtype == _np.bool_)
+
+
+def _reduce_type_error(self, array, axis, dtype, out=None, keepdims=False):
+    """Raises NumPy's TypeError (its class and message) when NumPy's reduce
+    refuses this dtype (or dtype=, out='s dtype): found on a one-element
+    array of the same dtype and dimensions."""
+    if not isinstance(array, (Array, _np.ndarray)):
+        return
+    try:
+        x = _np.zeros((1,) * array.ndim, array.dtype)
+        kw = {}
+        if isinstance(out, (Array, _np.ndarray)):
+            kw['out'] = _np.zeros(_np.zeros(x.shape).sum(axis=axis, keepdims=keepdims).shape,
+                                  out.dtype)
+        self._np.reduce(x, axis=axis, dtype=dtype, keepdims=keepdims, **kw)
+    except TypeError as e:
+        raise e from None
+    except Exception:
+        pass
+
+
+def _no_initial(self, array, axis, where):
+    """initial=None of a ufunc with an identity: no initial value (NumPy's
+    errors for an empty reduction or a where= mask; else the values of the
+    default initial)."""
+    if where is not True:
+        raise ValueError(f"reduction operation '{self.__name__}' does not have an identity, "
+                         f"so to use a where mask one has to specify 'initial'")
+    shape = _np.shape(array) if not isinstance(array, (Array, _np.ndarray)) else array.shape
+    nd = len(shape)
+    try:
+        axes = range(nd) if axis is None else \
+            [_umath._norm_axis(k, nd) for k in (axis if isinstance(axis, tuple) else (axis,))]
+    except (TypeError, _np.exceptions.AxisError):
+        return      # (the reduction's own error)
+    if any(shape[k] == 0 for k in axes) or (nd == 0 and axis is not None and axis != ()):
+        raise ValueError(f"zero-size array to reduction operation {self.__name__} which has "
+                         f"no identity")
+
+
+def reduce(self, array, axis=0, dtype=None, *args, out=_umath._NO_OUT, keepdims=False,
+           initial=_NoValue, where=True):
+    if args:
+        # (out, keepdims, initial, where) given by position: out=... only by keyword
+        if len(args) > 4:
+            raise TypeError(f"reduce() takes from 1 to 7 positional arguments but "
+                            f"{len(args) + 3} were given")
+        if out is not _umath._NO_OUT:
+            raise TypeError("argument for reduce() given by name ('out') and position (4)")
+        if args[0] is Ellipsis:
+            raise TypeError(_umath._OUT_ELLIPSIS_POS)
+        out = args[0]
+        if len(args) > 1:
+            keepdims = args[1]
+        if len(args) > 2:
+            initial = args[2]
+        if len(args) > 3:
+            where = args[3]
+    elif out is _umath._NO_OUT:
+        out = None
+    elif out is Ellipsis:
+        r = reduce(self, array, axis, dtype, None, keepdims, initial, where)
+        return _umath._as_array_result(r)
+    if type(out) is tuple and any(o is Ellipsis for o in out):
+        raise TypeError(_umath._OUT_ELLIPSIS_TUPLE)
+    if isinstance(where, (Array, _np.ndarray)) and where.dtype != _np.bool_:
+        raise TypeError("Cannot cast array data from dtype('%s') to dtype('bool') according "
+                        "to the rule 'safe'" % where.dtype)
+    if initial is None and self.identity is not None and self.nin == 2:
+        _no_initial(self, array, axis, where)
+        initial = _NoValue
     if _umath._FOREIGN((array, out, where), None):
         return F.run_numpy(self._np.reduce, (array,),
                            _override_kw(axis, dtype, out, keepdims, initial, where),
@@ -138,8 +211,23 @@ def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_N
         if where is not True:
             kw['where'] = where
         return F.call(self.__name__ + '.reduce', self._np.reduce, (array,), kw)
-    return _methods.ufunc_reduce(self, name, array, axis, dtype, out, keepdims, initial,
-                                where)
+    if dtype is not None:
+        # (NumPy refuses a dtype= it has no loop for: logical_or.reduce(x, dtype=float))
+        _reduce_type_error(self, array, axis, dtype)
+    if name in ('all', 'any') and initial is not _NoValue:
+        # logical_and/or from initial (cast to bool): the reduction, then
+        # initial folded in
+        r = reduce(self, array, axis, dtype, None, keepdims, _NoValue, where)
+        r = self(r, initial)
+        if out is None:
+            return r
+        return _methods.finish(C.asarray(r), out)
+    try:
+        return _methods.ufunc_reduce(self, name, array, axis, dtype, out, keepdims, initial,
+                                     where)
+    except TypeError:
+        _reduce_type_error(self, array, axis, dtype, out, keepdims)
+        raise
 
 
 def accumulate(self, array, axis=0, dtype=None, out=None):
@@ -346,7 +434,16 @@ def at(self, a, indices, b=None, /):
         raise ValueError("output array is read-only")
     if a.ndim == 0:
         key = indices if isinstance(indices, tuple) else (indices,)
-        a._view_index(key)      # NumPy's IndexError for a bad index of a 0-d array
+        # a 0-d array takes (), ..., None and bool scalars (True: its one
+        # element, False: none); any other index is NumPy's IndexError
+        bools = [bool(k) for k in key if _bool_scalar(k)]
+        n = sum(1 for k in key if k is not None and k is not Ellipsis and not _bool_scalar(k))
+        if n:
+            raise IndexError(f"too many indices for array: array is 0-dimensional, but {n} "
+                             f"were indexed")
+        if not all(bools):
+            return None
+        a._view_index(tuple(k for k in key if not _bool_scalar(k)))
         flat = _core.scalar(0, D.INT64, False)._reshape((1,))
         shape = ()
     else:
@@ -414,12 +511,18 @@ def _gcd_reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initi
     dtc = D.DEFAULT if dtype is None else D.code_of(dtype)
     if self.__name__ != 'gcd' or not isinstance(x, Array) or where is not True or \
             dtc is None or \
-            x.ndim == 0 or (out is not None and not isinstance(out, Array)):
+            x.ndim == 0 or (out is not None and not (
+                isinstance(out, Array) and out._dt == (x._dt if dtc == D.DEFAULT else dtc))):
+        # (an out= of another dtype: NumPy's loop for it, and its errors)
         return ufunc.reduce(self, array, axis, dtype, out, keepdims, initial, where)
-    if dtc != D.DEFAULT and dtc != x._dt:
-        _core.result_type(self._op, [x, x], dtc)
-        x = x._astype(dtc, _core.CASTING_UNSAFE)
-    _core.result_type(self._op, [x, x])      # NumPy's TypeError for bool/floats
+    try:
+        if dtc != D.DEFAULT and dtc != x._dt:
+            _core.result_type(self._op, [x, x], dtc)
+            x = x._astype(dtc, _core.CASTING_UNSAFE)
+        _core.result_type(self._op, [x, x])      # NumPy's TypeError for bool/floats
+    except TypeError:
+        _reduce_type_error(self, x, axis, dtype, out, keepdims)
+        raise
     nd = x.ndim
     mask = _methods.axes_mask(axis, nd)
     axes = [k for k in range(nd) if mask is None or mask >> k & 1]
@@ -432,6 +535,8 @@ def _gcd_reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initi
         r = self(r, initial, out=r)
     if not keepdims:
         r = r._reshape(tuple(n for k, n in enumerate(r.shape) if k not in axes))
+    if out is not None and tuple(out.shape) != tuple(r.shape):
+        return ufunc.reduce(self, array, axis, dtype, out, keepdims, initial, where)
     return _methods.finish(r, out)
 
 
@@ -453,14 +558,29 @@ def _gcd_tree(self, r, k):
     return r
 
 
-def _vecdot_call(self, *args, out=None, axis=-1, **kwargs):
+def _vecdot_call(self, *args, out=None, axis=_NoValue, **kwargs):
     args, out = _split_out(args, 2, out)
     if len(args) != 2 or kwargs or not (out is None or isinstance(out, Array)):
-        kw = dict(kwargs, axis=axis)
+        kw = dict(kwargs)
+        if axis is not _NoValue:      # (NumPy: axis= and axes= not both)
+            kw['axis'] = axis
         if out is not None:
             kw['out'] = out
         return self._numpy(args, kw)
-    return _function_base.vecdot(args[0], args[1], out=out, axis=axis)
+    if _subclass_operand(args, out):
+        # subclass operands: NumPy's override and wrapping protocol
+        kw = {} if axis is _NoValue else {'axis': axis}
+        if out is not None:
+            kw['out'] = out
+        return _umath._SUBCLASS_CALL(self, '__call__', args, kw)
+    if any(isinstance(x, _np.ndarray) and not isinstance(x, Array) and x.dtype == object
+           for x in args):
+        # object arrays: NumPy's loop (it conjugates each element by its method)
+        kw = {} if axis is _NoValue else {'axis': axis}
+        if out is not None:
+            kw['out'] = out
+        return self._numpy(args, kw, why='dtype')
+    return _function_base.vecdot(args[0], args[1], out=out, axis=-1 if axis is _NoValue else axis)
 
 
 _METHODS = (
