@@ -394,6 +394,48 @@ def test_special_values():
             assert_same(getattr(nt, name)(x, nt.asarray(b)), getattr(np, name)(a, b))
 
 
+@pytest.mark.parametrize("n", [None, pytest.param(300000, marks=pytest.mark.default_settings)])
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("name", ['exp', 'expm1', 'exp2', 'sinh', 'cosh'])
+def test_growth_functions_at_the_overflow_edge(name, dt, n):
+    """The last values below the overflow threshold give NumPy's finite
+    results, not inf, and no overflow warning (SLEEF's double exp overflowed
+    about 1e-12 early: exp(709.782712893384) was inf); the first values
+    above it give inf with NumPy's warning. Contiguous, strided, in place."""
+    fi = np.finfo(dt)
+    edge = {'exp': np.log(fi.max, dtype=np.float64), 'expm1': np.log(fi.max, dtype=np.float64),
+            'exp2': float(fi.maxexp), 'sinh': np.log(fi.max, dtype=np.float64) + np.log(2),
+            'cosh': np.log(fi.max, dtype=np.float64) + np.log(2)}[name]
+    v = np.array([edge], dtype=dt)
+    below = [v]
+    for _ in range(300):
+        v = np.nextafter(v, dt(0)); below.append(v)
+    below = np.concatenate(below)
+    below = below[np.isfinite(getattr(np, name)(below))]
+    f, g = getattr(np, name), getattr(nt, name)
+    a = below if n is None else np.resize(below, n)
+    def ulps(got, want):                    # finite and within 4 ULP (deviations 4)
+        got = np.asarray(got)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert np.isfinite(got).all()
+        assert (np.abs(got - want) <= 4 * np.spacing(want)).all()
+    with np.errstate(over='raise'):
+        want = f(a)
+        ulps(g(nt.asarray(a)), want)
+        ulps(g(nt.asarray(a)[::-3]), want[::-3])
+        x = nt.asarray(a)
+        g(x, out=x)
+        ulps(x, want)
+    above = np.nextafter(np.array([max(below)] * 4, dtype=dt), dt(np.inf)) * dt(1.001)
+    with np.errstate(over='raise'):
+        with pytest.raises(FloatingPointError, match='overflow'):
+            f(above)
+        with pytest.raises(FloatingPointError, match='overflow'):
+            g(nt.asarray(above))
+    with np.errstate(over='ignore'):
+        assert_same(g(nt.asarray(above)), f(above))
+
+
 def test_integer_division_by_zero():
     for dt in (np.int8, np.int32, np.int64, np.uint8, np.uint64):
         a = make(dt, (20,), lo=-5, hi=5)

@@ -414,7 +414,7 @@ static const kset2 kset2_tab[K_N2] = {
 };
 
 /* ---- range fix-ups --------------------------------------------------------
- * SLEEF 3.5's vector log1p, sinh, cosh, asinh and acosh overflow to inf
+ * SLEEF 3.5's vector exp (double), log1p, sinh, cosh, asinh and acosh overflow to inf
  * before the true result does (log1p near DBL_MAX, sinh/cosh within ~0.7 of
  * the overflow threshold, asinh/acosh above ~1e154 (double) / ~1.8e19
  * (float)). Elements in those ranges are recomputed with libm. */
@@ -434,6 +434,11 @@ static inline double keep_d(double v) { return v; }
 static inline float keep_f(float v) { return v; }
 FIXUP(log1p, log1p, log1pf, v > 1e300 || SUBN_D(v), v > 1e37f || SUBN_F(v))
 FIXUP(tan, keep_d, keep_f, SUBN_D(v), SUBN_F(v))
+/* SLEEF's double exp gives inf for the last ~1e-12 below log(DBL_MAX)
+ * (709.782712893384 -> 1.7976931348622732e308); its float exp is exact there */
+static void exp_fixd(const double *x, double *y, int64_t n) {
+  for (int64_t i = 0; i < n; i++) if (x[i] > 709.0) y[i] = exp(x[i]);
+}
 FIXUP(sinh, sinh, sinhf, fabs(v) > 700.0, fabsf(v) > 85.0f)
 FIXUP(cosh, cosh, coshf, fabs(v) > 700.0, fabsf(v) > 85.0f)
 FIXUP(asinh, asinh, asinhf, fabs(v) > 1e150 || SUBN_D(v), fabsf(v) > 1e18f || SUBN_F(v))
@@ -678,7 +683,7 @@ static inline int fv_alias(const char *p, int64_t s, const char *q, int64_t t, i
     FV_RUN(float, fv_check_f, 2, CLS, drive2_f(kset2_tab[KID].f[simd_level()], a, steps, m), \
            fv_screen_f);                                                         \
   }
-LOOP1(l_exp, K_EXP, FV_NAN | FV_GROW | FV_TINY | FV_ALWAYS)
+LOOP1F(l_exp, K_EXP, exp_fixd, (fixf_fn)0, FV_NAN | FV_GROW | FV_TINY | FV_ALWAYS)
 LOOP1(l_exp2, K_EXP2, FV_NAN | FV_GROW | FV_TINY | FV_ALWAYS)
 LOOP1(l_expm1, K_EXPM1, FV_NAN | FV_GROW | FV_ALWAYS)
 LOOP1(l_log, K_LOG, FV_NAN | FV_POLE)
