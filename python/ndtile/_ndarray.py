@@ -1178,7 +1178,7 @@ def _ufunc_default(u, method, inputs, kwargs):
                     for i, o in enumerate(outs))
         return res if isinstance(r, tuple) else res[0]
     w = _wrapper(inputs)
-    if w is None:
+    if w is None or kwargs.get('subok', True) is False:   # subok=False: base arrays
         return r
     if isinstance(r, tuple):
         return tuple(_wrap_result(w, x, (u, tuple(inputs), i) if method == '__call__' else None)

@@ -562,6 +562,17 @@ def test_ufunc_methods_on_subclasses():
     check(g, logs=False)     # NumPy's outer reshapes the subclass inputs first
 
 
+def test_ufunc_subok_false_gives_base_arrays():
+    # subok=False: the result is the base class, __array_wrap__ not called
+    # (ndtile wrapped it in the subclass)
+    def f(xp, K, log):
+        m = K['MySubClass'](xp.arange(6.).reshape(2, 3), info='i')
+        res = [xp.add(m, 2, subok=False), xp.sin(m, subok=False),
+               xp.divmod(m, 4, subok=False)[1], xp.add(m, 2, subok=True)]
+        return [(tname(r), val(r)) for r in res]
+    check(f)
+
+
 def test_array_ufunc_none_opts_out():
     for xp in MODS.values():
         class NoUfunc(xp.ndarray):
