@@ -1,4 +1,6 @@
 """Joining, splitting, broadcasting, where, and other composed functions."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -245,6 +247,46 @@ def test_pad_constant(dt):
         for cv in (0, 1):
             assert_same(nt.pad(x, pw, constant_values=cv), np.pad(a, pw, constant_values=cv))
     assert_same(nt.pad(x[::-1, 1:], 2), np.pad(a[::-1, 1:], 2))
+
+
+def _same_layout(got, exp):
+    assert (got.flags.c_contiguous, got.flags.f_contiguous) == \
+        (exp.flags.c_contiguous, exp.flags.f_contiguous)
+
+
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_pad_keeps_fortran_order(big):
+    # NumPy pads a Fortran-ordered array into a Fortran-ordered result in
+    # every mode (lib/tests/test_arraypad.py test_memory_layout_persistence);
+    # ndtile's were C-ordered. Per-axis values and the corners (written by
+    # the last axis) stay NumPy's
+    shape = (600, 700) if big else (5, 6)
+    modes = [('constant', {}), ('constant', {'constant_values': ((1, 2), (3, 4))}),
+             ('edge', {}), ('wrap', {}), ('reflect', {}), ('symmetric', {}),
+             ('reflect', {'reflect_type': 'odd'}), ('mean', {'stat_length': ((1, 2), (3, 1))}),
+             ('linear_ramp', {'end_values': ((1, 2), (3, 4))}), ('maximum', {}), ('empty', {})]
+    for dt in (np.float64, np.int32, np.complex64, np.bool_):
+        base = make(dt, shape)
+        for a in (np.asfortranarray(base), base, base.T[::2], np.asfortranarray(base[:0])):
+            x = nt.asarray(a)
+            assert x.flags.f_contiguous == a.flags.f_contiguous
+            for mode, kw in modes:
+                if dt is np.bool_ and mode in ('mean', 'linear_ramp'):
+                    continue
+                for pw in (2, (1, 3), ((2, 0), (1, 4)), {1: (2, 1)}):
+                    try:
+                        e = np.pad(a, pw, mode, **kw)
+                    except ValueError:
+                        with pytest.raises(ValueError):
+                            nt.pad(x, pw, mode, **kw)
+                        continue
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore", RuntimeWarning)    # fallback modes
+                        g = nt.pad(x, pw, mode, **kw)
+                    _same_layout(g, e)
+                    assert g.flags.owndata
+                    if mode != 'empty':
+                        assert_same(g, e)
 
 
 def test_small_compositions():
