@@ -434,7 +434,12 @@ def delete(arr, obj, axis=None):
     n = a.shape[axis]
     keep = _keep_positions(obj, n, axis)
     if keep.size == n:
-        return a.copy()
+        return _O.order_copy(a, 'A')
+    if a.ndim > 1 and _O.is_f_only(a):
+        # NumPy keeps a Fortran-ordered array's layout: the transpose's
+        # (C-ordered) result, transposed back
+        t = a._transpose(None)
+        return _O._owned_t(nt.asarray(t[_along(t.ndim, t.ndim - 1 - axis, nt.asarray(keep))]))
     return nt.asarray(a[_along(a.ndim, axis, nt.asarray(keep))])
 
 
@@ -456,6 +461,8 @@ def insert(arr, obj, values, axis=None):
         axis = _np.lib.array_utils.normalize_axis_index(axis, a.ndim)
     nd = a.ndim
     n = a.shape[axis]
+    # NumPy's result keeps a Fortran-ordered array's layout
+    layout = 'F' if nd > 1 and _O.is_f_only(a) else 'C'
     if isinstance(obj, slice):
         pos = _np.arange(*obj.indices(n), dtype=_np.intp)
     else:
@@ -485,7 +492,7 @@ def insert(arr, obj, values, axis=None):
                             "method")
         numnew = vals.shape[axis]
         newshape[axis] += numnew
-        new = nt.empty(tuple(newshape), a.dtype)
+        new = nt.empty(tuple(newshape), a.dtype, order=layout)
         new[_along(nd, axis, slice(None, index))] = a[_along(nd, axis, slice(None, index))]
         lead = 0       # NumPy's assignment drops the value's leading 1s (its message too)
         while lead < vals.ndim - 1 and vals.shape[lead] == 1:
@@ -510,7 +517,7 @@ def insert(arr, obj, values, axis=None):
     if keep.size != n:
         # positions that collide (NumPy's odd wrap of far negative ones):
         # NumPy's two scatters, with their errors
-        new = nt.empty(tuple(newshape), a.dtype)
+        new = nt.empty(tuple(newshape), a.dtype, order=layout)
         new[_along(nd, axis, nt.asarray(pos))] = values
         new[_along(nd, axis, nt.asarray(old_mask))] = a
         return new
@@ -526,6 +533,9 @@ def insert(arr, obj, values, axis=None):
     src[pos] = n + _np.arange(k)
     src[keep] = _np.arange(n)
     both = nt.concatenate((a, v), axis=axis)
+    if layout == 'F':
+        t = both._transpose(None)
+        return _O._owned_t(nt.asarray(t[_along(nd, nd - 1 - axis, nt.asarray(src))]))
     return nt.asarray(both[_along(nd, axis, nt.asarray(src))])
 
 
