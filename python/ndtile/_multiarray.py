@@ -151,11 +151,23 @@ def _like(make, a, dtype, order, subok, shape, device, fill=_NoValue):
         _device(device)
     if order != 'K':
         _like_order_check(order)
+    shape = _like_shape(a, shape)
+    lay = _like_order(a, order, shape)
+    perm = None
+    if lay == 'C' and order in ('K', 'k', None) and isinstance(a, Array) and \
+            len(shape) == a.ndim:
+        # NumPy's order K of a prototype neither C- nor F-ordered: its
+        # strides' order (a C array of the permuted shape, axes put back)
+        perm = _O.k_perm(a)
+        if perm is not None:
+            shape = tuple(shape[i] for i in perm)
     if fill is _NoValue:
-        r = make(_like_shape(a, shape), _like_dtype(a, dtype), _like_order(a, order, shape))
+        r = make(shape, _like_dtype(a, dtype), lay)
     else:
-        r = make(_like_shape(a, shape), fill, _like_dtype(a, dtype),
-                 _like_order(a, order, shape))
+        r = make(shape, fill, _like_dtype(a, dtype), lay)
+    if perm is not None:
+        r = _O.owned_permuted(r, perm) if isinstance(r, Array) else \
+            r.transpose(_np.argsort(perm))
     return C.subclass_like(r, a) if subok else r
 
 
@@ -196,14 +208,17 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0,
             c = order in ('C', 'c') and not object._flags & 1
             if copy is False and (c or (order in ('F', 'f') and not object._flags & 2)):
                 raise ValueError("Unable to avoid copy while creating an array as requested.")
-            r = _O.order_copy(object, 'C') if c else object._copy() if copy else object
+            r = _O.order_copy(object, 'C') if c else \
+                _O.order_copy(object, order) if copy else object
         else:
             if copy is False:
                 raise ValueError("Unable to avoid copy while creating an array as requested.")
             c = D.code(dt)
             if c is not None:
                 _core.warn_complex_cast(object._dt, c)
-            r = C.asarray(object, dt)
+            perm = _O.k_perm(object) if order in ('K', 'k') and c is not None else None
+            r = C.asarray(object, dt) if perm is None else \
+                _O.owned_permuted(C.asarray(object._transpose(perm), dt), perm)
     elif type(object) in (list, tuple) and object and \
             all(isinstance(o, Array) for o in object) and \
             len({o.shape for o in object}) == 1 and copy is not False:
