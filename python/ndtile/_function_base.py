@@ -19,6 +19,7 @@ from ._array_api import _check_device as _device
 from ._umath import _ufn
 from . import _fromnumeric
 from . import _multiarray
+from . import _ndarray
 from . import _numeric
 from . import _shape_base
 from . import _stride_tricks
@@ -54,6 +55,19 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
              device=None):
     if device is not None:
         _device(device)
+    subs = [v for v in (start, stop) if _is_sub(v)]
+    if subs:
+        # NumPy computes with the bounds' arithmetic: the result (and the
+        # step) is of the subclass of the highest __array_priority__
+        proto = _ndarray._wrapper(subs)
+        r = linspace(start._view() if _is_sub(start) else start,
+                     stop._view() if _is_sub(stop) else stop, num, endpoint, retstep,
+                     dtype, axis)
+        if retstep:
+            return _subclass_result(r[0], proto), \
+                (_subclass_result(r[1], proto) if isinstance(r[1], (Array, _np.generic))
+                 else r[1])
+        return _subclass_result(r, proto)
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")

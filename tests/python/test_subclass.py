@@ -831,3 +831,32 @@ def test_linalg_results_take_the_operand_class():
         return [(tname(r), getattr(r, 'info', 'missing'), getattr(r, 'shape', None))
                 for r in res]
     check(f, logs=False)
+
+
+@pytest.mark.parametrize("n", [5, pytest.param(300000, marks=pytest.mark.default_settings)])
+def test_linspace_logspace_geomspace_of_subclass_bounds(n):
+    """linspace (and logspace, geomspace through it) of subclass-instance
+    bounds is of the subclass of highest __array_priority__, its step too,
+    as NumPy's (its arithmetic on the bounds wraps); ndtile gave plain
+    arrays (NumPy's _core test_function_base TestLinspace/TestLogspace
+    test_subclass)."""
+    res = {}
+    for name, xp in MODS.items():
+        class Hi(xp.ndarray):
+            __array_priority__ = 10
+
+        class Plain(xp.ndarray):
+            pass
+        a, b = xp.array(1).view(Hi), xp.array(7).view(Hi)
+        v = xp.array([1.0, 2.0]).view(Plain)
+        rs = [xp.linspace(a, b, n), *xp.linspace(a, b, n, retstep=True), xp.logspace(a, b, n),
+              xp.logspace(a, b, 1), xp.geomspace(a, b, 3), xp.linspace(0, b, 3),
+              xp.linspace(v, b, 3), xp.linspace(a, b, 0), *xp.linspace(a, b, 1, retstep=True),
+              xp.linspace(v, 5, 3, dtype=int), *xp.linspace(v, 5, 4, retstep=True, axis=1),
+              xp.linspace(a, 2.5, 4, dtype=xp.float32)]
+        res[name] = rs
+    assert [(tname(r), numpy.asarray(r).dtype.str, numpy.shape(r)) for r in res['ndtile']] == \
+        [(tname(r), numpy.asarray(r).dtype.str, numpy.shape(r)) for r in res['numpy']]
+    for g, e in zip(res['ndtile'], res['numpy']):
+        # (power's last bits: deviation 4)
+        numpy.testing.assert_allclose(numpy.asarray(g), numpy.asarray(e), rtol=1e-15)
