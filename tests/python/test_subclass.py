@@ -860,3 +860,22 @@ def test_linspace_logspace_geomspace_of_subclass_bounds(n):
     for g, e in zip(res['ndtile'], res['numpy']):
         # (power's last bits: deviation 4)
         numpy.testing.assert_allclose(numpy.asarray(g), numpy.asarray(e), rtol=1e-15)
+
+
+def test_resize_to_nothing_keeps_the_subclass():
+    """np.resize of a subclass instance to (or from) no elements is NumPy's
+    zeros_like(a, shape=...): of a's class, as the other sizes already were
+    (NumPy's test_numeric TestResize test_subclass); ndtile gave a plain
+    array."""
+    res = {}
+    for name, xp in MODS.items():
+        class Mine(xp.ndarray):
+            __array_priority__ = 1.
+        rs = []
+        for a in (xp.array([1]).view(Mine), xp.array([]).view(Mine),
+                  xp.arange(6.0).reshape(2, 3).view(Mine)):
+            for s in (5, 0, (2, 0), (3, 2)):
+                rs.append(xp.resize(a, s))
+        res[name] = [(tname(r), numpy.asarray(r).dtype.str, numpy.asarray(r).tolist())
+                     for r in rs]
+    assert repr(res['ndtile']) == repr(res['numpy'])
