@@ -831,21 +831,37 @@ def place(arr, mask, vals):
 
 
 def require(a, dtype=None, requirements=None, *, like=None):
+    """NumPy's require, step by step (its flag names, its order of checks;
+    a string is read letter by letter, as NumPy iterates it)."""
     nt = _nt()
-    reqs = set()
-    if requirements:
-        names = {'C': 'C', 'C_CONTIGUOUS': 'C', 'CONTIGUOUS': 'C', 'F': 'F',
-                 'F_CONTIGUOUS': 'F', 'FORTRAN': 'F', 'A': 'A', 'ALIGNED': 'A', 'W': 'W',
-                 'WRITEABLE': 'W', 'O': 'O', 'OWNDATA': 'O', 'E': 'E', 'ENSUREARRAY': 'E'}
-        for r in ([requirements] if isinstance(requirements, str) else requirements):
-            reqs.add(names[r.upper()])
-    if 'C' in reqs and 'F' in reqs:
-        raise ValueError("Cannot specify both C and Fortran contiguous.")
-    arr = nt.asanyarray(a, dtype=dtype)
-    if 'F' in reqs:
-        return nt.asfortranarray(arr)
-    if 'C' in reqs or 'O' in reqs:
-        return nt.ascontiguousarray(arr) if 'O' not in reqs else nt.array(arr, copy=True)
+    if not requirements:
+        return nt.asanyarray(a, dtype=dtype)
+    names = {'C': 'C', 'C_CONTIGUOUS': 'C', 'CONTIGUOUS': 'C', 'F': 'F',
+             'F_CONTIGUOUS': 'F', 'FORTRAN': 'F', 'A': 'A', 'ALIGNED': 'A', 'W': 'W',
+             'WRITEABLE': 'W', 'O': 'O', 'OWNDATA': 'O', 'E': 'E', 'ENSUREARRAY': 'E'}
+    reqs = {names[r.upper()] for r in requirements}
+    subok = 'E' not in reqs           # E: a base-class array
+    reqs.discard('E')
+    order = 'A'
+    if reqs >= {'C', 'F'}:
+        raise ValueError('Cannot specify both "C" and "F" order')
+    if 'C' in reqs:
+        order = 'C'
+        reqs.discard('C')
+    elif 'F' in reqs:
+        order = 'F'
+        reqs.discard('F')
+    arr = nt.array(a, dtype=dtype, order=order, copy=None, subok=subok)
+    for prop in reqs:
+        if not arr.flags[prop]:
+            if not _is_sub(arr):
+                return arr.copy(order)
+            # a copy of the instance's class that owns its data (OWNDATA)
+            c = arr._view().copy(order)
+            r = _ndarray._finalize_as(c, arr)
+            if c.flags.owndata:
+                _core.take_owner(r, c)
+            return r
     return arr
 
 

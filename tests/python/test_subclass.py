@@ -879,3 +879,34 @@ def test_resize_to_nothing_keeps_the_subclass():
         res[name] = [(tname(r), numpy.asarray(r).dtype.str, numpy.asarray(r).tolist())
                      for r in rs]
     assert repr(res['ndtile']) == repr(res['numpy'])
+
+
+@pytest.mark.parametrize("n", [4, pytest.param(400, marks=pytest.mark.default_settings)])
+def test_require_as_numpy(n):
+    """np.require is NumPy's: 'E' gives a base-class array of a subclass
+    instance (ndtile kept the subclass: NumPy's test_numeric TestRequire
+    test_ensure_array), other flags keep it and copy only when a flag is
+    missing (in the asked order, owning its data); a string of flags is
+    read letter by letter."""
+    res = {}
+    for name, xp in MODS.items():
+        class Mine(xp.ndarray):
+            pass
+        base = xp.arange(n * 1000.0).reshape(n, 1000)
+        out = []
+        for a in (base, base.view(Mine), base.T, base[::2], base.T.view(Mine), [[1, 2], [3, 4]]):
+            for req in (None, 'E', ['E'], 'C', ['F'], ['F', 'E'], 'W', 'O', ['A', 'W', 'O'],
+                        ['C', 'F'], 'CONTIGUOUS', ['C_CONTIGUOUS', 'OWNDATA'], ['fortran'],
+                        ['aligned', 'E'], 'OE'):
+                for dt in (None, 'f4'):
+                    try:
+                        r = xp.require(a, dt, req)
+                    except (ValueError, KeyError) as e:
+                        out.append(('error', type(e).__name__))
+                        continue
+                    out.append((tname(r), r.dtype.str, r.flags.c_contiguous, r.flags.f_contiguous,
+                                r.flags.writeable, r is a, numpy.asarray(r).sum().item()))
+                    if req in ('O', ['C_CONTIGUOUS', 'OWNDATA']):
+                        out.append(r.flags.owndata)
+        res[name] = out
+    assert res['ndtile'] == res['numpy']
