@@ -289,6 +289,27 @@ def test_pad_keeps_fortran_order(big):
                         assert_same(g, e)
 
 
+def test_nan_to_num_of_0d_arrays_is_a_scalar():
+    # NumPy's nan_to_num returns x[()]: a 0-d array gives a NumPy scalar
+    # (NumPy's lib test_type_check TestNanToNum test_complex_bad); ndtile
+    # gave a 0-d array
+    for v in (1 + 1j, np.nan, -np.inf, complex(np.nan, np.inf), 3, True, 2.5):
+        for dt in (None, np.float32, np.complex64):
+            if dt is not None and isinstance(v, complex) and dt is np.float32:
+                continue
+            a = np.array(v, dtype=dt)
+            for kw in ({}, {'nan': 7.0, 'posinf': 1.0}, {'copy': False}):
+                e = np.nan_to_num(a.copy(), **kw)
+                x = nt.asarray(a)
+                g = nt.nan_to_num(x, **kw)
+                assert_same(g, e)
+                if kw.get('copy') is False:
+                    assert_same(x, np.array(np.nan_to_num(a)))    # written in place
+    big = make(np.float64, (300000,))
+    big[::7] = np.nan
+    assert_same(nt.nan_to_num(nt.asarray(big)), np.nan_to_num(big))
+
+
 def test_small_compositions():
     a = make(np.float64, (5, 6))
     a[0, 0], a[1, 1], a[2, 2] = np.nan, np.inf, -np.inf
