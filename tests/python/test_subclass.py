@@ -910,3 +910,31 @@ def test_require_as_numpy(n):
                         out.append(r.flags.owndata)
         res[name] = out
     assert res['ndtile'] == res['numpy']
+
+
+def test_apply_along_axis_numpy_results():
+    """apply_along_axis whose function returns what ndtile does not hold is
+    NumPy's: an object array of sets keeps the sets as elements (ndtile
+    stored 0-d arrays holding them: its indices lacked NumPy's Ellipsis),
+    and masked-array results stack into a masked array (NumPy wraps its
+    buffer with the first result's class). NumPy's lib test_shape_base
+    TestApplyAlongAxis test_with_iterable_object, test_axis_insertion_ma."""
+    res = {}
+    for name, xp in MODS.items():
+        d = numpy.array([[{1, 11}, {2, 22}, {3, 33}], [{4, 44}, {5, 55}, {6, 66}]])
+        r1 = xp.apply_along_axis(lambda a: set.union(*a), 0, d)
+        r2 = xp.apply_along_axis(lambda a: set.union(*a), 1, d)
+
+        def f1to2(x):
+            x = numpy.asarray(x)
+            r = x[::-1] * x[1:, None]
+            return numpy.ma.masked_where(r % 5 == 0, r)
+        a = xp.arange(6 * 3).reshape((6, 3))
+        r3 = xp.apply_along_axis(f1to2, 0, a)
+        r4 = xp.apply_along_axis(lambda v: xp.asarray(v) * 2, 1, a)
+        res[name] = [(type(r1).__name__, r1.dtype.str, [type(v).__name__ for v in r1.flat],
+                      r1.tolist()),
+                     (type(r2).__name__, r2.tolist()),
+                     (type(r3).__name__, r3.shape, r3.mask.tolist(), r3.data.tolist()),
+                     (tname(r4), numpy.asarray(r4).tolist())]
+    assert repr(res['ndtile']) == repr(res['numpy'])
