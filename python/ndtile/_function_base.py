@@ -219,14 +219,37 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     return avg
 
 
+def _median_by_mean(a, axis):
+    """NumPy's _median for a subclass instance whose class has its own
+    mean: the middle one or two elements of each sorted line (NaN last),
+    as the instance's class, averaged by its mean method (np.mean calls
+    it so), then NaN where a line held one."""
+    s = _fromnumeric.sort(a._view().ravel() if axis is None else a._view(), axis=-1 if
+                          axis is None else axis)
+    ax = 0 if axis is None else _np.lib.array_utils.normalize_axis_index(axis, a.ndim)
+    n = s.shape[ax]
+    mid = slice(n // 2, n // 2 + 1) if n % 2 else slice(n // 2 - 1, n // 2 + 1)
+    part = C.subclass_like(s, a)
+    r = part[(slice(None),) * ax + (mid,)].mean(axis=ax, dtype=None, out=None)
+    if a.dtype.kind in 'fc' and n:
+        last = s[(slice(None),) * ax + (-1,)]
+        nans = _umath.UFUNCS['isnan'](last)
+        if bool(nans.any()):
+            if not isinstance(r, Array):
+                return last[()] if last.ndim == 0 else last
+            _multiarray.copyto(r, last, where=nans)
+    return r
+
+
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """NumPy's median from the core's sort: the mean of the middle one or two
     elements of each sorted line; NaN where a line holds a NaN. Several
     axes are moved to the end and merged into one line."""
     if _is_sub(a) and out is None and a.size:
+        if type(a).mean is not C.ND.mean and not keepdims and \
+                not isinstance(axis, (tuple, list)):
+            return _median_by_mean(a, axis)
         # NumPy's median of a subclass instance is of its class (a NaN too)
-        # (NumPy takes the middle's mean with the instance's own mean, which
-        # is not called here)
         return _subclass_result(median(a._view(), axis, None, overwrite_input, keepdims), a)
     x = C.asarray(a)
     if isinstance(x, Array) and x.size == 0 and not isinstance(axis, (tuple, list)):

@@ -938,3 +938,32 @@ def test_apply_along_axis_numpy_results():
                      (type(r3).__name__, r3.shape, r3.mask.tolist(), r3.data.tolist()),
                      (tname(r4), numpy.asarray(r4).tolist())]
     assert repr(res['ndtile']) == repr(res['numpy'])
+
+
+@pytest.mark.parametrize("n", [4, pytest.param(300000, marks=pytest.mark.default_settings)])
+def test_median_calls_the_subclass_mean(n):
+    """np.median of an instance whose class has its own mean averages the
+    middle elements with that mean, as NumPy's (gh-3846: NumPy's
+    test_function_base TestMedian test_subclass); ndtile's ignored it.
+    NaN lines stay NaN."""
+    res = {}
+    for name, xp in MODS.items():
+        class Seven(xp.ndarray):
+            def mean(self, axis=None, dtype=None, out=None):
+                return -7
+
+        class Tenfold(xp.ndarray):
+            def mean(self, axis=None, dtype=None, out=None):
+                return super().mean(axis=axis, dtype=dtype, out=out) * 10
+        base = numpy.arange(3.0 * n).reshape(3, n) % 7
+        base[1, 1] = numpy.nan
+        b = xp.asarray(base).view(Tenfold)
+        c = xp.asarray(base[::2, ::-1]).view(Tenfold)
+        rs = [xp.median(xp.asarray([1, 2, 3]).view(Seven)),
+              xp.median(xp.asarray([[4, 1, 2]]).view(Seven), axis=1)]
+        for x in (b, c, c.astype(numpy.float32), xp.asarray(base[::2].astype(int)).view(Tenfold)):
+            for ax in (None, 0, 1, -1):
+                rs.append(xp.median(x, axis=ax))
+        res[name] = [(tname(r), numpy.asarray(r).dtype.str, numpy.asarray(r).tolist())
+                     for r in rs]
+    assert repr(res['ndtile']) == repr(res['numpy'])
