@@ -635,11 +635,41 @@ def _memory_stand_in(x, buf):
                                             strides=strides if x.size else (1,))
 
 
+class _Interface:
+    """An object NumPy reads through the array interface it holds."""
+
+    def __init__(self, iface):
+        self.__array_interface__ = iface
+
+
+def _overlap_operand(x):
+    """x as NumPy's may_share_memory takes it, without a copy: an array, an
+    object's __array__ (which may be an ndtile array), or NumPy's view of
+    what it exposes (__array_interface__, the buffer protocol)."""
+    if isinstance(x, (Array, _np.ndarray)):
+        return x
+    if getattr(type(x), '__array__', None) is not None:
+        r = x.__array__()
+        if isinstance(r, (Array, _np.ndarray)):
+            return r
+    return _np.asarray(x)
+
+
 def _overlap(a, b, max_work, solver):
+    a, b = _overlap_operand(a), _overlap_operand(b)
     if not isinstance(a, Array) and not isinstance(b, Array):
         return solver(a, b, max_work=max_work)      # NumPy arrays (views of one buffer)
     if not (isinstance(a, Array) and isinstance(b, Array)):
-        return False
+        # a NumPy view of an ndtile array's memory (an object exposing its
+        # __array_interface__) beside an ndtile array: both as NumPy views
+        t, n = (a, b) if isinstance(a, Array) else (b, a)
+        if t.size == 0 or n.size == 0:
+            return False
+        try:
+            tn = _np.asarray(_Interface(t.__array_interface__))
+        except AttributeError:
+            return False        # spread over several ranks: no NumPy array views it
+        return solver(tn, n, max_work=max_work)
     if not a._same_memory(b):     # one store, or two sharing memory (view(dtype))
         return False
     if a.size == 0 or b.size == 0:
