@@ -103,7 +103,7 @@ from ._shape_base import (  # noqa: E402
     column_stack, array_split, split, hsplit, vsplit, dsplit, unstack, kron, block, tile,
     take_along_axis, put_along_axis)
 from ._stride_tricks import (  # noqa: E402
-    broadcast_to, broadcast_shapes, broadcast_arrays)
+    broadcast, broadcast_to, broadcast_shapes, broadcast_arrays)
 from ._twodim_base import (  # noqa: E402
     eye, identity, fliplr, flipud, tri, tril, triu, tril_indices, triu_indices,
     tril_indices_from, triu_indices_from, vander, mask_indices, diagflat, diag)

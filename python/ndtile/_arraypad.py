@@ -9,6 +9,7 @@ from . import _core
 from . import _fallback as F
 from . import _multiarray
 from . import _numeric
+from . import _order as _O
 from ._fromnumeric import take
 
 Array = _core.Array
@@ -70,9 +71,12 @@ def pad(array, pad_width, mode='constant', **kwargs):
          isinstance(cv, (int, float, bool, _np.generic))) or
         (mode in periodic and (not kwargs or kwargs == {'reflect_type': 'even'})) or
         (mode == 'empty' and not kwargs))
+    # NumPy's result of a Fortran-ordered array is Fortran-ordered
+    f_order = isinstance(x, Array) and x.ndim > 1 and _O.is_f_only(x)
     if not ok:
-        return F.call(f"pad (mode={mode!r})", _np.pad, (array, pad_width),
-                      dict(kwargs, mode=mode))
+        r = F.call(f"pad (mode={mode!r})", _np.pad, (array, pad_width),
+                   dict(kwargs, mode=mode))
+        return _O.keep_order(x, r) if f_order and isinstance(r, Array) else r
     pw = _np.asarray(pad_width)
     if pw.dtype.kind != 'i':
         raise TypeError("`pad_width` must be of integral type.")
@@ -80,6 +84,12 @@ def pad(array, pad_width, mode='constant', **kwargs):
     if (pw < 0).any():
         raise ValueError("index can't contain negative values")
     shape = tuple(int(n + a + b) for n, (a, b) in zip(x.shape, pw))
+    if mode in periodic and f_order:
+        # these modes' index maps are separable: the padded transpose
+        # (C-ordered), transposed back
+        r = pad(x._transpose(None), pw[::-1], mode, **kwargs)
+        return _O._owned_t(r)
+    order = 'F' if f_order else 'C'
     if mode in periodic:
         out = x
         for ax, (n, (before, after)) in enumerate(zip(x.shape, pw)):
@@ -93,15 +103,16 @@ def pad(array, pad_width, mode='constant', **kwargs):
         return out if out is not x else x._copy()
     key = tuple(slice(int(a), int(a) + n) for n, (a, _) in zip(x.shape, pw))
     if mode == 'empty' or not x.size:
-        out = _multiarray.zeros(shape, dtype=x.dtype) if mode == 'empty' else \
-            _numeric.full(shape, _np.asarray(cv).astype(x.dtype).item(), dtype=x.dtype)
+        out = _multiarray.zeros(shape, dtype=x.dtype, order=order) if mode == 'empty' else \
+            _numeric.full(shape, _np.asarray(cv).astype(x.dtype).item(), dtype=x.dtype,
+                          order=order)
         if x.size:
             out._view_index(key)._assign(x, _core.CASTING_UNSAFE)
         return out
     # the copy, then the constant on the border slabs of each axis: every
     # element is written once (twice in the corners), as NumPy's pad does,
     # not filled first and then overwritten by the copy
-    out = _multiarray.empty(shape, dtype=x.dtype)
+    out = _multiarray.empty(shape, dtype=x.dtype, order=order)
     out._view_index(key)._assign(x, _core.CASTING_UNSAFE)
     value = _numeric.full((), _np.asarray(cv).astype(x.dtype).item(), dtype=x.dtype)
     for ax, (n, (a, b)) in enumerate(zip(x.shape, pw)):

@@ -9,6 +9,7 @@ from . import _core
 from . import _dtypes as D
 from . import _fallback as F
 from . import _methods
+from . import _order as _O
 
 Array = _core.Array
 
@@ -159,7 +160,8 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order='K', casting='
         raise TypeError("keyword parameter out must be an array for einsum")
     if isinstance(optimize, (list, tuple)) and operands:
         einsum_path(*operands, optimize=optimize)   # NumPy's RuntimeError for a bad path
-    if not operands or not isinstance(operands[0], str) or order not in ('K', 'C', 'A'):
+    order = order.upper() if isinstance(order, str) else order
+    if not operands or not isinstance(operands[0], str) or order not in ('K', 'C', 'A', 'F'):
         return F.call("einsum (sublist form or order)", _np.einsum, operands,
                       {'out': out, 'optimize': optimize, 'dtype': dtype, 'order': order,
                        'casting': casting})
@@ -188,6 +190,8 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order='K', casting='
     if D.code(rdt) is None:
         return F.call("einsum (dtype)", _np.einsum, operands,
                       {'out': out, 'optimize': optimize, 'dtype': dtype, 'casting': casting})
+    all_f = all(x.flags.f_contiguous for x in xs)      # order 'A' means F
+    ops_in = xs
     xs = [x if x.dtype == rdt else x._astype(D.code(rdt), _core.CASTING_UNSAFE) for x in xs]
     # label sizes (size-1 dimensions broadcast)
     sizes = {}
@@ -261,6 +265,15 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order='K', casting='
     shape = tuple(sizes.get(ch, 1) for ch in outl)
     if x.shape != shape:
         x = x._broadcast_to(shape)
+    if out is None and x.ndim > 1 and order != 'K' and not (
+            len(xs) == 1 and xs[0] is ops_in[0] and set(labels[0]) <= outset):
+        # NumPy's layout of a new result (a view of the one operand stays
+        # one, as NumPy's): 'F', 'C', or 'A' (F for operands all
+        # Fortran-contiguous)
+        if order == 'F' or (order == 'A' and all_f):
+            return x if _O.is_f_only(x) else _O.f_copy(x)
+        if not x.flags.c_contiguous:
+            return x._copy()
     if out is not None:
         if not _np.can_cast(x.dtype, out.dtype, casting):
             raise TypeError(f"Cannot cast array data from {x.dtype!r} to {out.dtype!r} "

@@ -660,7 +660,7 @@ def resize(a, new_shape):
     a = nt.ravel(a)
     size = math.prod(new_shape)
     if a.size == 0 or size == 0:
-        return nt.zeros(shape_in, dtype=a.dtype)
+        return nt.zeros_like(a, shape=shape_in)     # (a subclass instance keeps its class)
     # a new array, as NumPy's (a[:size] alone would be a view of the input);
     # tile is one broadcast copy where concatenate took reps operands
     return nt.tile(a, -(-size // a.size))[:size].reshape(shape_in)

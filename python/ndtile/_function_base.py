@@ -19,6 +19,7 @@ from ._array_api import _check_device as _device
 from ._umath import _ufn
 from . import _fromnumeric
 from . import _multiarray
+from . import _ndarray
 from . import _numeric
 from . import _shape_base
 from . import _stride_tricks
@@ -54,6 +55,19 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
              device=None):
     if device is not None:
         _device(device)
+    subs = [v for v in (start, stop) if _is_sub(v)]
+    if subs:
+        # NumPy computes with the bounds' arithmetic: the result (and the
+        # step) is of the subclass of the highest __array_priority__
+        proto = _ndarray._wrapper(subs)
+        r = linspace(start._view() if _is_sub(start) else start,
+                     stop._view() if _is_sub(stop) else stop, num, endpoint, retstep,
+                     dtype, axis)
+        if retstep:
+            return _subclass_result(r[0], proto), \
+                (_subclass_result(r[1], proto) if isinstance(r[1], (Array, _np.generic))
+                 else r[1])
+        return _subclass_result(r, proto)
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
@@ -213,14 +227,37 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     return avg
 
 
+def _median_by_mean(a, axis):
+    """NumPy's _median for a subclass instance whose class has its own
+    mean: the middle one or two elements of each sorted line (NaN last),
+    as the instance's class, averaged by its mean method (np.mean calls
+    it so), then NaN where a line held one."""
+    s = _fromnumeric.sort(a._view().ravel() if axis is None else a._view(), axis=-1 if
+                          axis is None else axis)
+    ax = 0 if axis is None else _np.lib.array_utils.normalize_axis_index(axis, a.ndim)
+    n = s.shape[ax]
+    mid = slice(n // 2, n // 2 + 1) if n % 2 else slice(n // 2 - 1, n // 2 + 1)
+    part = C.subclass_like(s, a)
+    r = part[(slice(None),) * ax + (mid,)].mean(axis=ax, dtype=None, out=None)
+    if a.dtype.kind in 'fc' and n:
+        last = s[(slice(None),) * ax + (-1,)]
+        nans = _umath.UFUNCS['isnan'](last)
+        if bool(nans.any()):
+            if not isinstance(r, Array):
+                return last[()] if last.ndim == 0 else last
+            _multiarray.copyto(r, last, where=nans)
+    return r
+
+
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """NumPy's median from the core's sort: the mean of the middle one or two
     elements of each sorted line; NaN where a line holds a NaN. Several
     axes are moved to the end and merged into one line."""
     if _is_sub(a) and out is None and a.size:
+        if type(a).mean is not C.ND.mean and not keepdims and \
+                not isinstance(axis, (tuple, list)):
+            return _median_by_mean(a, axis)
         # NumPy's median of a subclass instance is of its class (a NaN too)
-        # (NumPy takes the middle's mean with the instance's own mean, which
-        # is not called here)
         return _subclass_result(median(a._view(), axis, None, overwrite_input, keepdims), a)
     x = C.asarray(a)
     if isinstance(x, Array) and x.size == 0 and not isinstance(axis, (tuple, list)):
@@ -442,7 +479,12 @@ def delete(arr, obj, axis=None):
     n = a.shape[axis]
     keep = _keep_positions(obj, n, axis)
     if keep.size == n:
-        return a.copy()
+        return _O.order_copy(a, 'A')
+    if a.ndim > 1 and _O.is_f_only(a):
+        # NumPy keeps a Fortran-ordered array's layout: the transpose's
+        # (C-ordered) result, transposed back
+        t = a._transpose(None)
+        return _O._owned_t(nt.asarray(t[_along(t.ndim, t.ndim - 1 - axis, nt.asarray(keep))]))
     return nt.asarray(a[_along(a.ndim, axis, nt.asarray(keep))])
 
 
@@ -464,6 +506,8 @@ def insert(arr, obj, values, axis=None):
         axis = _np.lib.array_utils.normalize_axis_index(axis, a.ndim)
     nd = a.ndim
     n = a.shape[axis]
+    # NumPy's result keeps a Fortran-ordered array's layout
+    layout = 'F' if nd > 1 and _O.is_f_only(a) else 'C'
     if isinstance(obj, slice):
         pos = _np.arange(*obj.indices(n), dtype=_np.intp)
     else:
@@ -493,7 +537,7 @@ def insert(arr, obj, values, axis=None):
                             "method")
         numnew = vals.shape[axis]
         newshape[axis] += numnew
-        new = nt.empty(tuple(newshape), a.dtype)
+        new = nt.empty(tuple(newshape), a.dtype, order=layout)
         new[_along(nd, axis, slice(None, index))] = a[_along(nd, axis, slice(None, index))]
         lead = 0       # NumPy's assignment drops the value's leading 1s (its message too)
         while lead < vals.ndim - 1 and vals.shape[lead] == 1:
@@ -518,7 +562,7 @@ def insert(arr, obj, values, axis=None):
     if keep.size != n:
         # positions that collide (NumPy's odd wrap of far negative ones):
         # NumPy's two scatters, with their errors
-        new = nt.empty(tuple(newshape), a.dtype)
+        new = nt.empty(tuple(newshape), a.dtype, order=layout)
         new[_along(nd, axis, nt.asarray(pos))] = values
         new[_along(nd, axis, nt.asarray(old_mask))] = a
         return new
@@ -534,6 +578,9 @@ def insert(arr, obj, values, axis=None):
     src[pos] = n + _np.arange(k)
     src[keep] = _np.arange(n)
     both = nt.concatenate((a, v), axis=axis)
+    if layout == 'F':
+        t = both._transpose(None)
+        return _O._owned_t(nt.asarray(t[_along(nd, nd - 1 - axis, nt.asarray(src))]))
     return nt.asarray(both[_along(nd, axis, nt.asarray(src))])
 
 
@@ -815,21 +862,37 @@ def place(arr, mask, vals):
 
 
 def require(a, dtype=None, requirements=None, *, like=None):
+    """NumPy's require, step by step (its flag names, its order of checks;
+    a string is read letter by letter, as NumPy iterates it)."""
     nt = _nt()
-    reqs = set()
-    if requirements:
-        names = {'C': 'C', 'C_CONTIGUOUS': 'C', 'CONTIGUOUS': 'C', 'F': 'F',
-                 'F_CONTIGUOUS': 'F', 'FORTRAN': 'F', 'A': 'A', 'ALIGNED': 'A', 'W': 'W',
-                 'WRITEABLE': 'W', 'O': 'O', 'OWNDATA': 'O', 'E': 'E', 'ENSUREARRAY': 'E'}
-        for r in ([requirements] if isinstance(requirements, str) else requirements):
-            reqs.add(names[r.upper()])
-    if 'C' in reqs and 'F' in reqs:
-        raise ValueError("Cannot specify both C and Fortran contiguous.")
-    arr = nt.asanyarray(a, dtype=dtype)
-    if 'F' in reqs:
-        return nt.asfortranarray(arr)
-    if 'C' in reqs or 'O' in reqs:
-        return nt.ascontiguousarray(arr) if 'O' not in reqs else nt.array(arr, copy=True)
+    if not requirements:
+        return nt.asanyarray(a, dtype=dtype)
+    names = {'C': 'C', 'C_CONTIGUOUS': 'C', 'CONTIGUOUS': 'C', 'F': 'F',
+             'F_CONTIGUOUS': 'F', 'FORTRAN': 'F', 'A': 'A', 'ALIGNED': 'A', 'W': 'W',
+             'WRITEABLE': 'W', 'O': 'O', 'OWNDATA': 'O', 'E': 'E', 'ENSUREARRAY': 'E'}
+    reqs = {names[r.upper()] for r in requirements}
+    subok = 'E' not in reqs           # E: a base-class array
+    reqs.discard('E')
+    order = 'A'
+    if reqs >= {'C', 'F'}:
+        raise ValueError('Cannot specify both "C" and "F" order')
+    if 'C' in reqs:
+        order = 'C'
+        reqs.discard('C')
+    elif 'F' in reqs:
+        order = 'F'
+        reqs.discard('F')
+    arr = nt.array(a, dtype=dtype, order=order, copy=None, subok=subok)
+    for prop in reqs:
+        if not arr.flags[prop]:
+            if not _is_sub(arr):
+                return arr.copy(order)
+            # a copy of the instance's class that owns its data (OWNDATA)
+            c = arr._view().copy(order)
+            r = _ndarray._finalize_as(c, arr)
+            if c.flags.owndata:
+                _core.take_owner(r, c)
+            return r
     return arr
 
 

@@ -361,17 +361,28 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     outer = moved.shape[:-1]
     if math.prod(outer) == 0:
         raise ValueError("Cannot apply_along_axis when any iteration dimensions are 0")
-    it = _np.ndindex(outer)
+    # each index ends in Ellipsis, as NumPy's: a line is a view, and a value
+    # is written through a view (an object array's element is then the
+    # value, not a 0-d array holding it)
+    it = (ind + (Ellipsis,) for ind in _np.ndindex(outer))
     first = next(it)
     res = nt.asanyarray(func1d(moved[first], *args, **kwargs))
-    buff = nt.empty(outer + res.shape, res.dtype) if isinstance(res, Array) else \
-        _np.empty(outer + res.shape, res.dtype)
+    if isinstance(res, Array):
+        buff = nt.empty(outer + res.shape, res.dtype)
+    else:
+        # a NumPy result (object, strings, a masked array): NumPy's buffer,
+        # zeros wrapped by the result's class
+        buff = _np.zeros(outer + res.shape, res.dtype)
+        if type(res) is not _np.ndarray and not isinstance(res, _np.matrix):
+            buff = res.__array_wrap__(buff)
     buff[first] = res
     for ind in it:
         buff[ind] = nt.asanyarray(func1d(moved[ind], *args, **kwargs))
     dims = list(range(buff.ndim))
     perm = dims[:axis] + dims[buff.ndim - res.ndim:] + dims[axis:buff.ndim - res.ndim]
     out = buff.transpose(perm)
+    if isinstance(res, _np.matrix):
+        return res.__array_wrap__(out)
     if type(res) is not C.ND and isinstance(res, Array) and isinstance(out, Array):
         # NumPy wraps the stacked result with the first result's class
         return C.subclass_like(out, res)

@@ -45,6 +45,11 @@ def _component(k):
     if type(k) not in _PLAIN and not isinstance(k, (bool, _np.bool_, _np.generic, list, tuple)) \
             and hasattr(type(k), '__index__'):
         return operator.index(k), False
+    if type(k) not in _PLAIN and not isinstance(k, (_np.generic, list, tuple, str)) and \
+            getattr(type(k), '__array__', None) is not None:
+        # an array-like index is its array (NumPy's; __array__ may hand back
+        # an ndtile array, which NumPy's conversion refuses)
+        return _component(C.asarray(k))
     return k, False
 
 

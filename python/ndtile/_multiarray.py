@@ -153,11 +153,23 @@ def _like(make, a, dtype, order, subok, shape, device, fill=_NoValue):
         _device(device)
     if order != 'K':
         _like_order_check(order)
+    shape = _like_shape(a, shape)
+    lay = _like_order(a, order, shape)
+    perm = None
+    if lay == 'C' and order in ('K', 'k', None) and isinstance(a, Array) and \
+            len(shape) == a.ndim:
+        # NumPy's order K of a prototype neither C- nor F-ordered: its
+        # strides' order (a C array of the permuted shape, axes put back)
+        perm = _O.k_perm(a)
+        if perm is not None:
+            shape = tuple(shape[i] for i in perm)
     if fill is _NoValue:
-        r = make(_like_shape(a, shape), _like_dtype(a, dtype), _like_order(a, order, shape))
+        r = make(shape, _like_dtype(a, dtype), lay)
     else:
-        r = make(_like_shape(a, shape), fill, _like_dtype(a, dtype),
-                 _like_order(a, order, shape))
+        r = make(shape, fill, _like_dtype(a, dtype), lay)
+    if perm is not None:
+        r = _O.owned_permuted(r, perm) if isinstance(r, Array) else \
+            r.transpose(_np.argsort(perm))
     return C.subclass_like(r, a) if subok else r
 
 
@@ -198,14 +210,17 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0,
             c = order in ('C', 'c') and not object._flags & 1
             if copy is False and (c or (order in ('F', 'f') and not object._flags & 2)):
                 raise ValueError("Unable to avoid copy while creating an array as requested.")
-            r = _O.order_copy(object, 'C') if c else object._copy() if copy else object
+            r = _O.order_copy(object, 'C') if c else \
+                _O.order_copy(object, order) if copy else object
         else:
             if copy is False:
                 raise ValueError("Unable to avoid copy while creating an array as requested.")
             c = D.code(dt)
             if c is not None:
                 _core.warn_complex_cast(object._dt, c)
-                r = C.asarray(object, dt)
+                perm = _O.k_perm(object) if order in ('K', 'k') else None
+                r = C.asarray(object, dt) if perm is None else \
+                    _O.owned_permuted(C.asarray(object._transpose(perm), dt), perm)
             else:
                 # a dtype ndtile does not hold (float16, '>i4'): NumPy's
                 # array, in NumPy's layout for order
@@ -651,11 +666,41 @@ def _memory_stand_in(x, buf):
                                             strides=strides if x.size else (1,))
 
 
+class _Interface:
+    """An object NumPy reads through the array interface it holds."""
+
+    def __init__(self, iface):
+        self.__array_interface__ = iface
+
+
+def _overlap_operand(x):
+    """x as NumPy's may_share_memory takes it, without a copy: an array, an
+    object's __array__ (which may be an ndtile array), or NumPy's view of
+    what it exposes (__array_interface__, the buffer protocol)."""
+    if isinstance(x, (Array, _np.ndarray)):
+        return x
+    if getattr(type(x), '__array__', None) is not None:
+        r = x.__array__()
+        if isinstance(r, (Array, _np.ndarray)):
+            return r
+    return _np.asarray(x)
+
+
 def _overlap(a, b, max_work, solver):
+    a, b = _overlap_operand(a), _overlap_operand(b)
     if not isinstance(a, Array) and not isinstance(b, Array):
         return solver(a, b, max_work=max_work)      # NumPy arrays (views of one buffer)
     if not (isinstance(a, Array) and isinstance(b, Array)):
-        return False
+        # a NumPy view of an ndtile array's memory (an object exposing its
+        # __array_interface__) beside an ndtile array: both as NumPy views
+        t, n = (a, b) if isinstance(a, Array) else (b, a)
+        if t.size == 0 or n.size == 0:
+            return False
+        try:
+            tn = _np.asarray(_Interface(t.__array_interface__))
+        except AttributeError:
+            return False        # spread over several ranks: no NumPy array views it
+        return solver(tn, n, max_work=max_work)
     if not a._same_memory(b):     # one store, or two sharing memory (view(dtype))
         return False
     if a.size == 0 or b.size == 0:

@@ -42,10 +42,45 @@ def keep_order(x, r):
     return f_copy(r) if is_f_only(x) and r.ndim > 1 else r
 
 
+def k_perm(x):
+    """NumPy's order='K' layout of a new array like x (PyArray_NewLikeArray):
+    None for C order (x C-contiguous or of one axis), the reversed axes for a
+    Fortran-ordered x, else x's axes by decreasing absolute stride, equal
+    strides in axis order (NumPy's stable stride sort)."""
+    if x.ndim <= 1 or x._flags & _C:
+        return None
+    if x._flags & _F:
+        return tuple(range(x.ndim - 1, -1, -1))
+    st = x.strides
+    perm = tuple(sorted(range(x.ndim), key=lambda i: -abs(st[i])))
+    return None if perm == tuple(range(x.ndim)) else perm
+
+
+def owned_permuted(c, perm):
+    """The fresh C-ordered array c (of the axes perm of the result) with
+    its axes put back, owning c's store: strides in perm's order."""
+    inv = [0] * len(perm)
+    for i, p in enumerate(perm):
+        inv[p] = i
+    r = c._transpose(tuple(inv))
+    _core.take_owner(r, c)
+    return r
+
+
+def k_copy(x):
+    """NumPy's copy(order='K'): x's strides' order (positive strides)."""
+    perm = k_perm(x)
+    if perm is None:
+        return x._copy()
+    return owned_permuted(x._transpose(perm)._copy(), perm)
+
+
 def order_copy(x, order):
-    """x copied in NumPy's order ('C', 'F', 'A', 'K'; K treated as A)."""
+    """x copied in NumPy's order ('C', 'F', 'A', 'K')."""
     o = 'C' if order is None else order.upper() if isinstance(order, str) else order
-    if o == 'F' or (o in ('A', 'K') and is_f_only(x)):
+    if o == 'K':
+        return k_copy(x)
+    if o == 'F' or (o == 'A' and is_f_only(x)):
         return f_copy(x)
     return x._copy()
 

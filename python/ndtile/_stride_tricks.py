@@ -3,11 +3,13 @@ lib/_stride_tricks_impl; ndtile.lib.stride_tricks holds as_strided and
 sliding_window_view)."""
 
 import builtins
+import inspect
 
 import numpy as _np
 
 from . import _convert as C
 from . import _core
+from ._ndarray import flatiter as _flatiter
 from ._umath import _nd_or_fallback
 
 Array = _core.Array
@@ -50,3 +52,92 @@ def broadcast_arrays(*args, subok=False):
         _np.broadcast_shapes(*[x.shape for x in xs])     # NumPy's message
         raise
     return tuple(x if x.shape == shape else x._broadcast_to(shape) for x in xs)
+
+
+class _BroadcastIter(_flatiter):
+    """One of a broadcast object's iterators: it walks the operand as
+    broadcast to the common shape, and its base is the operand itself, as
+    NumPy's."""
+
+    __slots__ = ('_operand',)
+
+    def __init__(self, view, operand):
+        super().__init__(view)
+        self._operand = operand
+
+    base = property(lambda self: self._operand)
+
+    def __len__(self):
+        return self._base.size
+
+    def __getitem__(self, key):
+        return _flatiter(self._base)[key]
+
+
+class broadcast:
+    """NumPy's broadcast object over ndtile arrays: shape, ndim (nd), size,
+    numiter, index, iters (whose bases are the operands themselves, not
+    NumPy copies of them), reset(), and iteration over tuples of elements.
+    A broadcast object among the arguments gives its operands. Operands of
+    a dtype ndtile does not hold make it NumPy's broadcast object."""
+
+    def __new__(cls, *args, **kwargs):
+        if kwargs:
+            raise ValueError("keyword arguments not accepted.")
+        ops = []
+        for a in args:
+            if isinstance(a, (broadcast, _np.broadcast)):
+                ops.extend(it.base for it in a.iters)
+            else:
+                ops.append(C.asarray(a) if not isinstance(a, (Array, _np.ndarray)) else a)
+        # NumPy's checks and messages (at most 64 operands, which ones do
+        # not broadcast) on data-free stand-ins
+        shape = _np.broadcast(*[_np.broadcast_to(_np.empty((), _np.asarray(o).dtype
+                                                          if not isinstance(o, Array)
+                                                          else o.dtype), o.shape)
+                                for o in ops]).shape
+        if not builtins.all(isinstance(o, Array) for o in ops):
+            return _np.broadcast(*[C.to_numpy(o) if isinstance(o, Array) else o for o in ops])
+        self = super().__new__(cls)
+        self._shape = shape
+        self._index = 0
+        self._iters = tuple(_BroadcastIter(o if o.shape == shape else o._broadcast_to(shape), o)
+                            for o in ops)
+        return self
+
+    shape = property(lambda self: self._shape)
+    ndim = property(lambda self: len(self._shape))
+    nd = ndim
+    numiter = property(lambda self: len(self._iters))
+    iters = property(lambda self: self._iters)
+    index = property(lambda self: self._index)
+
+    @property
+    def size(self):
+        n = 1
+        for d in self._shape:
+            n *= d
+        return n
+
+    def reset(self, /):
+        self._index = 0
+        for it in self._iters:
+            it._i = 0
+
+    def __iter__(self):
+        return self
+
+    def __repr__(self):
+        return f"<ndtile.broadcast object at {id(self):#x}>"
+
+    def __next__(self):
+        if self._index >= self.size:
+            raise StopIteration
+        vals = tuple(next(it) for it in self._iters)
+        self._index += 1
+        return vals
+
+
+# NumPy's signature: broadcast(*arrays) (keywords are its ValueError)
+broadcast.__signature__ = inspect.Signature(
+    [inspect.Parameter('arrays', inspect.Parameter.VAR_POSITIONAL)])

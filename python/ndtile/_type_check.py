@@ -77,7 +77,8 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
                       {'copy': copy, 'nan': nan, 'posinf': posinf, 'neginf': neginf})
     k = D.KIND[a._dt]
     if k not in 'fc':
-        return a._copy() if copy else a
+        # NumPy's x[()]: a 0-d array gives a scalar
+        return a._scalar() if a.ndim == 0 else a._copy() if copy else a
     parts = [a._real(), a._imag()] if k == 'c' else [a]
     res = a._copy() if copy else a
     rparts = [res._real(), res._imag()] if k == 'c' else [res]
@@ -98,7 +99,7 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
         _core.apply(w, [isnan(p), conv(nan), p], rp)
         _core.apply(w, [isinf(p) & _umath.UFUNCS['logical_not'](signbit(p)), conv(big), rp], rp)
         _core.apply(w, [isinf(p) & signbit(p), conv(small), rp], rp)
-    return res
+    return res._scalar() if res.ndim == 0 else res
 
 
 def real_if_close(a, tol=100):

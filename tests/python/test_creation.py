@@ -74,6 +74,40 @@ def test_like_functions_layout_with_shape(big):
                         assert_same(got, want)
 
 
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_order_k_keeps_the_strides_order(big):
+    # NumPy's order='K' (the default of *_like, copy(), np.array(copy=True)
+    # and astype) of a prototype neither C- nor F-ordered lays the new array
+    # out in the prototype's strides' order (largest stride first); ndtile's
+    # were C-ordered (NumPy's test_numeric TestLikeFuncs, test_api
+    # test_copy_order)
+    n = 100 if big else 2
+    protos = [lambda m: m.arange(24 * n).reshape(2 * n, 3, 4).swapaxes(0, 1),
+              lambda m: m.arange(24 * n).reshape(4, 3, 2 * n).swapaxes(0, 1)[::-1],
+              lambda m: m.arange(96 * n).reshape(2, 3 * n, 16)[:, :, ::2].transpose(2, 0, 1),
+              lambda m: m.arange(24.0 * n).reshape(2 * n, 1, 3, 4)[:, :, ::-1].transpose(3, 1, 2, 0),
+              lambda m: m.zeros((0, 3, 2)).transpose(1, 0, 2)]
+    makers = [lambda m, v: m.empty_like(v), lambda m, v: m.zeros_like(v, dtype=m.int8),
+              lambda m, v: m.ones_like(v, dtype=m.complex128), lambda m, v: m.full_like(v, 3),
+              lambda m, v: m.full_like(v, 3, shape=(5,) * v.ndim),
+              lambda m, v: v.copy(order='K'), lambda m, v: m.copy(v, order='K'),
+              lambda m, v: m.array(v), lambda m, v: m.array(v, dtype=m.float32),
+              lambda m, v: v.astype(m.uint16), lambda m, v: m.asarray(v, order='K', copy=True),
+              lambda m, v: m.empty_like(v, order='C'), lambda m, v: v.copy()]
+    for proto in protos:
+        p, x = proto(np), proto(nt)
+        assert x.strides == p.strides
+        for i, f in enumerate(makers):
+            want, got = f(np, p), f(nt, x)
+            assert (got.shape, got.strides, got.flags.c_contiguous, got.flags.f_contiguous) == \
+                (want.shape, want.strides, want.flags.c_contiguous, want.flags.f_contiguous), i
+            assert got.flags.owndata and got.flags.writeable
+            if i not in (0, 11):          # empty_like: no values
+                assert_same(got, want)
+            got[...] = 1                  # its own store
+            assert_same(x, p)
+
+
 def test_array_from_python_objects():
     for obj in [1, 2.5, True, 1 + 2j, [1, 2, 3], [[1.0, 2], [3, 4]], (1, 2), [[True]],
                 [], [[], []], [1, 2.5, 3j], [2**63], np.float32(3), [np.int8(1), np.int8(2)]]:

@@ -83,6 +83,33 @@ def test_insert_errors():
     raises_like(lambda m, a: m.insert(a, [0.5], 1.0), BIG)
 
 
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_delete_insert_keep_fortran_order(big):
+    # NumPy's delete and insert make a Fortran-ordered array's result
+    # Fortran-ordered (lib/tests/test_function_base.py TestDelete
+    # test_array_order_preserve); ndtile's were C-ordered
+    shape = (700, 600) if big else (6, 7)
+    for dt in (np.float64, np.int16, np.complex128, np.bool_):
+        a = np.asfortranarray(make(dt, shape))
+        a3 = np.asfortranarray(make(dt, (4,) + shape[1:]))[:, None]      # (4, 1, n), F
+        x, x3 = nt.asarray(a), nt.asarray(a3)
+        assert x.flags.f_contiguous and not x.flags.c_contiguous
+        cases = [(a, x, lambda m, v: m.delete(v, 1, axis=0)),
+                 (a, x, lambda m, v: m.delete(v, slice(1, None, 3), axis=1)),
+                 (a, x, lambda m, v: m.delete(v, slice(60, None), axis=1)),
+                 (a3, x3, lambda m, v: m.delete(v, -1, axis=2)),
+                 (a, x, lambda m, v: m.insert(v, 2, 1, axis=0)),
+                 (a, x, lambda m, v: m.insert(v, [1, 3], 0, axis=1)),
+                 (a, x, lambda m, v: m.insert(v, [0, 0, 5], 1, axis=0)),
+                 (a3, x3, lambda m, v: m.insert(v, 1, 1, axis=2)),
+                 (a, x, lambda m, v: m.insert(v, [0, 1], 1, axis=-1))]
+        for e_in, g_in, f in cases:
+            e, g = f(np, e_in), f(nt, g_in)
+            assert_same(g, e)
+            assert (g.flags.c_contiguous, g.flags.f_contiguous) == \
+                (e.flags.c_contiguous, e.flags.f_contiguous)
+
+
 @pytest.mark.parametrize('shape', [(3000,), (7, 11), (0,), 5, (2, 0)])
 def test_resize(shape):
     check(lambda m, a: m.resize(a, shape), M[::3, ::5])

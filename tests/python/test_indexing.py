@@ -452,3 +452,39 @@ def test_complex_into_real_warns_as_numpy(n):
             res.append((np.asarray(z).tolist(), np.asarray(b).tolist(),
                         [(c.category, str(c.message)) for c in w]))
         assert res[0] == res[1]
+
+
+class _ArrayLikeIndex:
+    """An index object known only by its __array__ (NumPy's test_indexing
+    test_scalar_return_type), handing back the array of module m."""
+
+    def __init__(self, m, value):
+        self.m, self.value = m, value
+
+    def __array__(self, dtype=None, copy=None):
+        return self.m.array(self.value)
+
+
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_index_by_an_array_like(big):
+    # an index whose __array__ returns an ndtile array (code written for
+    # import ndtile as np) indexes as that array; NumPy's conversion
+    # refused it ('object __array__ method not producing an array')
+    n = 700 if big else 7
+    for dt in (np.float64, np.int8, np.complex64):
+        a = make(dt, (n, 600 if big else 5))
+        keys = [lambda m: (0, _ArrayLikeIndex(m, 1)), lambda m: _ArrayLikeIndex(m, [2, 0]),
+                lambda m: _ArrayLikeIndex(m, 1), lambda m: (_ArrayLikeIndex(m, [[1], [3]]), -1),
+                lambda m: (slice(None), _ArrayLikeIndex(m, [True, False, True, False, True]))]
+        if big:
+            keys.pop()
+        for key in keys:
+            x = nt.asarray(a)
+            e, g = a[key(np)], x[key(nt)]
+            assert_same(g, e)
+            if isinstance(e, np.ndarray):
+                assert not nt.shares_memory(g, x)
+            b = a.copy()
+            b[key(np)] = 3
+            x[key(nt)] = 3
+            assert_same(x, b)

@@ -314,3 +314,50 @@ def test_testing_module_takes_objects_whose_array_method_gives_ndtile():
     nt.testing.assert_equal([Like()], [b])
     with pytest.raises(AssertionError):
         nt.testing.assert_array_equal(Like(), b + 1)
+
+
+class _InterfaceOf:
+    """An object exposing another array's memory by __array_interface__
+    (NumPy's test_mem_overlap test_non_ndarray_inputs, gh-5604)."""
+
+    def __init__(self, data):
+        self.data = data
+
+    @property
+    def __array_interface__(self):
+        return self.data.__array_interface__
+
+
+class _ArrayOf:
+    """An object whose __array__ returns the array it holds."""
+
+    def __init__(self, data):
+        self.data = data
+
+    def __array__(self, dtype=None, copy=None):
+        return self.data
+
+
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_may_share_memory_of_array_likes(big):
+    # may_share_memory / shares_memory of objects known by __array__ or
+    # __array_interface__ take them without a copy, as NumPy does: an
+    # ndtile array behind one shares memory with its other views (ndtile
+    # answered False: it copied the object into a new array)
+    n = 600000 if big else 20
+    for wrap in (_InterfaceOf, _ArrayOf):
+        if wrap is _InterfaceOf and nt.nranks() > 1:
+            continue            # several ranks lend no memory (no __array_interface__)
+        a, x = np.arange(n), nt.arange(n)
+        for f in (lambda v: (v[::2], v[1::2]), lambda v: (v[1::3], v[::2]),
+                  lambda v: (v[:n // 2], v[n // 2:]), lambda v: (v[::-1], v[5:6]),
+                  lambda v: (v, v[:0])):
+            p, q = f(a)
+            r, s = f(x)
+            for fn in ('shares_memory', 'may_share_memory'):
+                e = getattr(np, fn)(wrap(p), q)
+                assert getattr(nt, fn)(wrap(r), s) == e, (fn, wrap)
+                assert getattr(nt, fn)(s, wrap(r)) == e, (fn, wrap)
+                assert getattr(nt, fn)(wrap(r), wrap(s)) == e, (fn, wrap)
+        assert not nt.shares_memory(wrap(x), np.arange(n))
+        assert not nt.may_share_memory(wrap(x), nt.arange(n))

@@ -1,4 +1,6 @@
 """Joining, splitting, broadcasting, where, and other composed functions."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -22,6 +24,45 @@ def test_broadcast_to_and_arrays():
     assert nt.broadcast_shapes((3, 1), (4,)) == np.broadcast_shapes((3, 1), (4,))
     with pytest.raises(ValueError):
         nt.broadcast_shapes((3,), (4,))
+
+
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_broadcast_object(big):
+    # np.broadcast over ndtile arrays: NumPy's attributes, iteration and
+    # errors, and iterators whose base is the operand itself (it was
+    # NumPy's broadcast on gathered copies: iters[i].base was a NumPy copy;
+    # NumPy's test_numeric TestBroadcast)
+    n = 300 if big else 5
+    for dt in (np.float64, np.int8, np.complex64, np.bool_):
+        a, b, c = make(dt, (n, 1, 7)), make(dt, (6, 1), seed=1), make(dt, (7,), seed=2)
+        xs = [nt.asarray(v) for v in (a, b, c)]
+        for args, nargs in (((a, b, c), xs), ((a,), xs[:1]), ((2, c), (2, xs[2])),
+                            ((np.broadcast(a, b), c), (nt.broadcast(*xs[:2]), xs[2])),
+                            ((), ())):
+            e, g = np.broadcast(*args), nt.broadcast(*nargs)
+            assert (g.shape, g.ndim, g.nd, g.numiter, g.size, g.index) == \
+                (e.shape, e.ndim, e.nd, e.numiter, e.size, e.index)
+            ops = [o for o in nargs if not isinstance(o, nt.broadcast)]
+            if nargs and isinstance(nargs[0], nt.broadcast):
+                ops = list(xs[:2]) + ops
+            for o, it in zip(ops, g.iters):
+                if isinstance(o, nt.ndarray):
+                    assert it.base is o
+            for _ in range(min(e.size, 40)):
+                assert_same(next(g), next(e))
+            assert g.index == e.index
+            assert [it.index for it in g.iters] == [it.index for it in e.iters]
+            g.reset()
+            e.reset()
+            assert g.index == e.index == 0
+        assert_same(list(nt.broadcast(xs[2][:3], xs[1][:2])), list(np.broadcast(c[:3], b[:2])))
+    for bad in (lambda m: m.broadcast(1, x=1), lambda m: m.broadcast(*[1] * 65),
+                lambda m: m.broadcast([[1, 2, 3]], [[4], [5]], [6, 7])):
+        with pytest.raises(ValueError) as en:
+            bad(np)
+        with pytest.raises(ValueError) as eg:
+            bad(nt)
+        assert str(eg.value) == str(en.value)
 
 
 @pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
@@ -245,6 +286,67 @@ def test_pad_constant(dt):
         for cv in (0, 1):
             assert_same(nt.pad(x, pw, constant_values=cv), np.pad(a, pw, constant_values=cv))
     assert_same(nt.pad(x[::-1, 1:], 2), np.pad(a[::-1, 1:], 2))
+
+
+def _same_layout(got, exp):
+    assert (got.flags.c_contiguous, got.flags.f_contiguous) == \
+        (exp.flags.c_contiguous, exp.flags.f_contiguous)
+
+
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_pad_keeps_fortran_order(big):
+    # NumPy pads a Fortran-ordered array into a Fortran-ordered result in
+    # every mode (lib/tests/test_arraypad.py test_memory_layout_persistence);
+    # ndtile's were C-ordered. Per-axis values and the corners (written by
+    # the last axis) stay NumPy's
+    shape = (600, 700) if big else (5, 6)
+    modes = [('constant', {}), ('constant', {'constant_values': ((1, 2), (3, 4))}),
+             ('edge', {}), ('wrap', {}), ('reflect', {}), ('symmetric', {}),
+             ('reflect', {'reflect_type': 'odd'}), ('mean', {'stat_length': ((1, 2), (3, 1))}),
+             ('linear_ramp', {'end_values': ((1, 2), (3, 4))}), ('maximum', {}), ('empty', {})]
+    for dt in (np.float64, np.int32, np.complex64, np.bool_):
+        base = make(dt, shape)
+        for a in (np.asfortranarray(base), base, base.T[::2], np.asfortranarray(base[:0])):
+            x = nt.asarray(a)
+            assert x.flags.f_contiguous == a.flags.f_contiguous
+            for mode, kw in modes:
+                if dt is np.bool_ and mode in ('mean', 'linear_ramp'):
+                    continue
+                for pw in (2, (1, 3), ((2, 0), (1, 4)), {1: (2, 1)}):
+                    try:
+                        e = np.pad(a, pw, mode, **kw)
+                    except ValueError:
+                        with pytest.raises(ValueError):
+                            nt.pad(x, pw, mode, **kw)
+                        continue
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore", RuntimeWarning)    # fallback modes
+                        g = nt.pad(x, pw, mode, **kw)
+                    _same_layout(g, e)
+                    assert g.flags.owndata
+                    if mode != 'empty':
+                        assert_same(g, e)
+
+
+def test_nan_to_num_of_0d_arrays_is_a_scalar():
+    # NumPy's nan_to_num returns x[()]: a 0-d array gives a NumPy scalar
+    # (NumPy's lib test_type_check TestNanToNum test_complex_bad); ndtile
+    # gave a 0-d array
+    for v in (1 + 1j, np.nan, -np.inf, complex(np.nan, np.inf), 3, True, 2.5):
+        for dt in (None, np.float32, np.complex64):
+            if dt is not None and isinstance(v, complex) and dt is np.float32:
+                continue
+            a = np.array(v, dtype=dt)
+            for kw in ({}, {'nan': 7.0, 'posinf': 1.0}, {'copy': False}):
+                e = np.nan_to_num(a.copy(), **kw)
+                x = nt.asarray(a)
+                g = nt.nan_to_num(x, **kw)
+                assert_same(g, e)
+                if kw.get('copy') is False:
+                    assert_same(x, np.array(np.nan_to_num(a)))    # written in place
+    big = make(np.float64, (300000,))
+    big[::7] = np.nan
+    assert_same(nt.nan_to_num(nt.asarray(big)), np.nan_to_num(big))
 
 
 def test_small_compositions():

@@ -323,6 +323,36 @@ def test_einsum_options_and_errors():
 
 
 @pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_einsum_order(big):
+    # einsum's order= in any case runs natively ('c', 'f', 'a', 'k' and 'F'
+    # fell back to NumPy, whose layout the conversion lost) with NumPy's
+    # layout: 'F', 'C', 'A' (F for Fortran-contiguous operands) for a new
+    # result; a view of the one operand stays a view whatever the order
+    # (NumPy's test_einsum test_output_order)
+    n = 300 if big else 5
+    a = np.asfortranarray(make(np.float64, (2, 3, n)))
+    b = np.asfortranarray(make(np.float32, (4, 3), seed=1))
+    c = make(np.int32, (4, 3), seed=2)
+    cases = [('...ft,mf->...mt', (a, b)), ('...ft,mf->...mt', (a, c)), ('ij->ji', (c,)),
+             ('ij', (b,)), ('ij->i', (b,)), ('ijk->kj', (a,)), ('ij,ij->ji', (c, c)),
+             ('i,j->ji', (c[0], c[1]))]
+
+    def layout(r):
+        return r.flags.c_contiguous, r.flags.f_contiguous
+
+    for sub, ops in cases:
+        xs = [nt.asarray(o) for o in ops]
+        for opt in (False, True):
+            for o in 'aAfFcCkK':
+                e = np.einsum(sub, *ops, order=o, optimize=opt)
+                g = nt.einsum(sub, *xs, order=o, optimize=opt)
+                assert_same(g, e, rtol=1e-6)
+                if o not in 'kK':
+                    assert layout(g) == layout(e), (sub, o, opt)
+                assert nt.shares_memory(g, xs[0]) == np.shares_memory(e, ops[0])
+
+
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
 def test_einsum_sublist_form(big):
     # einsum(op, sublist, ..., [out_sublist]) runs natively (it fell back to
     # NumPy, a copy where NumPy returns a view) and einsum_path takes it

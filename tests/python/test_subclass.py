@@ -845,3 +845,139 @@ def test_linalg_results_take_the_operand_class():
         return [(tname(r), getattr(r, 'info', 'missing'), getattr(r, 'shape', None))
                 for r in res]
     check(f, logs=False)
+
+
+@pytest.mark.parametrize("n", [5, pytest.param(300000, marks=pytest.mark.default_settings)])
+def test_linspace_logspace_geomspace_of_subclass_bounds(n):
+    """linspace (and logspace, geomspace through it) of subclass-instance
+    bounds is of the subclass of highest __array_priority__, its step too,
+    as NumPy's (its arithmetic on the bounds wraps); ndtile gave plain
+    arrays (NumPy's _core test_function_base TestLinspace/TestLogspace
+    test_subclass)."""
+    res = {}
+    for name, xp in MODS.items():
+        class Hi(xp.ndarray):
+            __array_priority__ = 10
+
+        class Plain(xp.ndarray):
+            pass
+        a, b = xp.array(1).view(Hi), xp.array(7).view(Hi)
+        v = xp.array([1.0, 2.0]).view(Plain)
+        rs = [xp.linspace(a, b, n), *xp.linspace(a, b, n, retstep=True), xp.logspace(a, b, n),
+              xp.logspace(a, b, 1), xp.geomspace(a, b, 3), xp.linspace(0, b, 3),
+              xp.linspace(v, b, 3), xp.linspace(a, b, 0), *xp.linspace(a, b, 1, retstep=True),
+              xp.linspace(v, 5, 3, dtype=int), *xp.linspace(v, 5, 4, retstep=True, axis=1),
+              xp.linspace(a, 2.5, 4, dtype=xp.float32)]
+        res[name] = rs
+    assert [(tname(r), numpy.asarray(r).dtype.str, numpy.shape(r)) for r in res['ndtile']] == \
+        [(tname(r), numpy.asarray(r).dtype.str, numpy.shape(r)) for r in res['numpy']]
+    for g, e in zip(res['ndtile'], res['numpy']):
+        # (power's last bits: deviation 4)
+        numpy.testing.assert_allclose(numpy.asarray(g), numpy.asarray(e), rtol=1e-15)
+
+
+def test_resize_to_nothing_keeps_the_subclass():
+    """np.resize of a subclass instance to (or from) no elements is NumPy's
+    zeros_like(a, shape=...): of a's class, as the other sizes already were
+    (NumPy's test_numeric TestResize test_subclass); ndtile gave a plain
+    array."""
+    res = {}
+    for name, xp in MODS.items():
+        class Mine(xp.ndarray):
+            __array_priority__ = 1.
+        rs = []
+        for a in (xp.array([1]).view(Mine), xp.array([]).view(Mine),
+                  xp.arange(6.0).reshape(2, 3).view(Mine)):
+            for s in (5, 0, (2, 0), (3, 2)):
+                rs.append(xp.resize(a, s))
+        res[name] = [(tname(r), numpy.asarray(r).dtype.str, numpy.asarray(r).tolist())
+                     for r in rs]
+    assert repr(res['ndtile']) == repr(res['numpy'])
+
+
+@pytest.mark.parametrize("n", [4, pytest.param(400, marks=pytest.mark.default_settings)])
+def test_require_as_numpy(n):
+    """np.require is NumPy's: 'E' gives a base-class array of a subclass
+    instance (ndtile kept the subclass: NumPy's test_numeric TestRequire
+    test_ensure_array), other flags keep it and copy only when a flag is
+    missing (in the asked order, owning its data); a string of flags is
+    read letter by letter."""
+    res = {}
+    for name, xp in MODS.items():
+        class Mine(xp.ndarray):
+            pass
+        base = xp.arange(n * 1000.0).reshape(n, 1000)
+        out = []
+        for a in (base, base.view(Mine), base.T, base[::2], base.T.view(Mine), [[1, 2], [3, 4]]):
+            for req in (None, 'E', ['E'], 'C', ['F'], ['F', 'E'], 'W', 'O', ['A', 'W', 'O'],
+                        ['C', 'F'], 'CONTIGUOUS', ['C_CONTIGUOUS', 'OWNDATA'], ['fortran'],
+                        ['aligned', 'E'], 'OE'):
+                for dt in (None, 'f4'):
+                    try:
+                        r = xp.require(a, dt, req)
+                    except (ValueError, KeyError) as e:
+                        out.append(('error', type(e).__name__))
+                        continue
+                    out.append((tname(r), r.dtype.str, r.flags.c_contiguous, r.flags.f_contiguous,
+                                r.flags.writeable, r is a, numpy.asarray(r).sum().item()))
+                    if req in ('O', ['C_CONTIGUOUS', 'OWNDATA']):
+                        out.append(r.flags.owndata)
+        res[name] = out
+    assert res['ndtile'] == res['numpy']
+
+
+def test_apply_along_axis_numpy_results():
+    """apply_along_axis whose function returns what ndtile does not hold is
+    NumPy's: an object array of sets keeps the sets as elements (ndtile
+    stored 0-d arrays holding them: its indices lacked NumPy's Ellipsis),
+    and masked-array results stack into a masked array (NumPy wraps its
+    buffer with the first result's class). NumPy's lib test_shape_base
+    TestApplyAlongAxis test_with_iterable_object, test_axis_insertion_ma."""
+    res = {}
+    for name, xp in MODS.items():
+        d = numpy.array([[{1, 11}, {2, 22}, {3, 33}], [{4, 44}, {5, 55}, {6, 66}]])
+        r1 = xp.apply_along_axis(lambda a: set.union(*a), 0, d)
+        r2 = xp.apply_along_axis(lambda a: set.union(*a), 1, d)
+
+        def f1to2(x):
+            x = numpy.asarray(x)
+            r = x[::-1] * x[1:, None]
+            return numpy.ma.masked_where(r % 5 == 0, r)
+        a = xp.arange(6 * 3).reshape((6, 3))
+        r3 = xp.apply_along_axis(f1to2, 0, a)
+        r4 = xp.apply_along_axis(lambda v: xp.asarray(v) * 2, 1, a)
+        res[name] = [(type(r1).__name__, r1.dtype.str, [type(v).__name__ for v in r1.flat],
+                      r1.tolist()),
+                     (type(r2).__name__, r2.tolist()),
+                     (type(r3).__name__, r3.shape, r3.mask.tolist(), r3.data.tolist()),
+                     (tname(r4), numpy.asarray(r4).tolist())]
+    assert repr(res['ndtile']) == repr(res['numpy'])
+
+
+@pytest.mark.parametrize("n", [4, pytest.param(300000, marks=pytest.mark.default_settings)])
+def test_median_calls_the_subclass_mean(n):
+    """np.median of an instance whose class has its own mean averages the
+    middle elements with that mean, as NumPy's (gh-3846: NumPy's
+    test_function_base TestMedian test_subclass); ndtile's ignored it.
+    NaN lines stay NaN."""
+    res = {}
+    for name, xp in MODS.items():
+        class Seven(xp.ndarray):
+            def mean(self, axis=None, dtype=None, out=None):
+                return -7
+
+        class Tenfold(xp.ndarray):
+            def mean(self, axis=None, dtype=None, out=None):
+                return super().mean(axis=axis, dtype=dtype, out=out) * 10
+        base = numpy.arange(3.0 * n).reshape(3, n) % 7
+        base[1, 1] = numpy.nan
+        b = xp.asarray(base).view(Tenfold)
+        c = xp.asarray(base[::2, ::-1]).view(Tenfold)
+        rs = [xp.median(xp.asarray([1, 2, 3]).view(Seven)),
+              xp.median(xp.asarray([[4, 1, 2]]).view(Seven), axis=1)]
+        for x in (b, c, c.astype(numpy.float32), xp.asarray(base[::2].astype(int)).view(Tenfold)):
+            for ax in (None, 0, 1, -1):
+                rs.append(xp.median(x, axis=ax))
+        res[name] = [(tname(r), numpy.asarray(r).dtype.str, numpy.asarray(r).tolist())
+                     for r in rs]
+    assert repr(res['ndtile']) == repr(res['numpy'])
