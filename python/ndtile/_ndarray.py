@@ -1252,13 +1252,37 @@ def _subclass_like(r, proto):
 
 def _subclass_method(name, args, kwargs):
     """np.sum(a), np.transpose(a), ... of a subclass instance: its method,
-    as NumPy's functions call it (arguments left at _NoValue are not passed)."""
+    as NumPy's functions call it (arguments left at _NoValue are not passed).
+    Reached from ndarray's own method on that instance (an override that
+    calls `ndarray.mean(self)` by name, not super()), it is ndarray's
+    computation for subclasses (_SubclassBase's), not the override again
+    (that recursed without end)."""
     a = args[0]
+    kw = {k: v for k, v in kwargs.items() if v is not _NoValue}
+    if _from_ndarray_method(a):
+        own = _SubclassBase.__dict__.get(name)
+        if own is None:
+            return _wrap_result(a, getattr(ndarray, name)(a._view(), *args[1:], **kw), None)
+        if name == 'transpose':
+            return own(a, kw.get('axes'))
+        return own(a, *args[1:], **kw)
     if name == 'transpose':
         return a.transpose(kwargs.get('axes'))
     if name == 'squeeze' and kwargs.get('axis') is None:
         return a.squeeze()      # NumPy's np.squeeze: no axis keyword when None
-    return getattr(a, name)(*args[1:], **{k: v for k, v in kwargs.items() if v is not _NoValue})
+    return getattr(a, name)(*args[1:], **kw)
+
+
+def _from_ndarray_method(a, depth=8):
+    """Whether one of the few callers above is ndarray's own method with a
+    as its self (only subclass instances ask: plain arrays never dispatch)."""
+    f = _sys._getframe(2)
+    while f is not None and depth:
+        if f.f_code in _ND_METHOD_CODES and f.f_locals.get('self') is a:
+            return True
+        f = f.f_back
+        depth -= 1
+    return False
 
 
 def _has_out(args, kwargs, r):
@@ -1432,6 +1456,8 @@ def _adopt_subclass(cls):
 
 
 _MEAN_PLAIN = _reduction_method('mean').__wrapped__
+_ND_METHOD_CODES = frozenset(f.__code__ for f in ndarray.__dict__.values()
+                             if inspect.isfunction(f))
 _SubclassBase = _make_subclass_base()
 _core._subclass_hooks(_unop_hook, _subscript_hook)
 C.subclass_like = _subclass_like

@@ -573,6 +573,28 @@ def test_ufunc_subok_false_gives_base_arrays():
     check(f)
 
 
+@pytest.mark.parametrize('n', [6, pytest.param(300000, marks=pytest.mark.default_settings)])
+def test_override_calling_ndarray_method_explicitly(n):
+    # a subclass override that calls ndarray's method by name (not super()):
+    # np.mean(s) -> S.mean -> ndarray.mean(self) is ndarray's own computation
+    # (ndtile's dispatched back to S.mean until RecursionError)
+    def f(xp, K, log):
+        class S(xp.ndarray):
+            def mean(self, *a, **k):
+                return xp.ndarray.mean(self, *a, **k) * 2
+            def sum(self, *a, **k):
+                return xp.ndarray.sum(self, *a, **k) + 1
+            def std(self, *a, **k):
+                return xp.ndarray.std(self, *a, **k)
+            def argsort(self, *a, **k):
+                return xp.ndarray.argsort(self, *a, **k)
+        s = (xp.arange(float(n)) % 7).view(S)
+        res = [s.mean(), xp.mean(s), xp.sum(s), xp.sum(s.reshape(2, -1), axis=0),
+               xp.std(s), s.std(), xp.argsort(s, kind='stable')]
+        return [(tname(r), val(r)) for r in res]
+    check(f, logs=False)
+
+
 def test_array_ufunc_none_opts_out():
     for xp in MODS.values():
         class NoUfunc(xp.ndarray):
