@@ -28,6 +28,45 @@ OPEN = [
      r"complex(64|128)\((-?nan|-?inf)"),
     ('unique complex NaN',
      r"(?s)at `a\d+ = np\.unique\([^`]*`.*complex(64|128)\((-?nan|-?inf)"),
+    # _function_base.py / _nanfunctions.py (fuzz23, seeds 6217, 6460):
+    # median/percentile/quantile (and the nan* ones) of a 0-d array with
+    # keepdims=True give a NumPy scalar; NumPy gives a 0-d array
+    ('order statistics keepdims of 0-d',
+     r"(?s)NumPy gives an array, ndtile \w+.*"
+     r"\b(nan)?(median|quantile|percentile)\([^\n]*keepdims=True"),
+    # _function_base.py (fuzz23, seed 5205): percentile/quantile of a bool
+    # array with an out-of-range axis raise the bool subtract TypeError;
+    # NumPy checks the axis first (AxisError, a ValueError)
+    ('percentile of bool: axis checked late',
+     r"NumPy raises AxisError[^\n]*; ndtile TypeError: numpy boolean subtract"),
+    # the divmod ufunc (fuzz23, seeds 7732, 10007136): a Python int out of
+    # the other operand's range (np.divmod(uint8, -2), np.divmod(255, int8))
+    # is NumPy's OverflowError; ndtile computes (floor_divide and remainder
+    # raise, as NumPy's)
+    ('divmod with an out-of-range Python int',
+     r"at `[^`]*np\.divmod\([^`]*`: NumPy raises OverflowError: Python integer"),
+    # _umath_methods.py (fuzz23, seed 8009): ufunc.accumulate of a 0-d
+    # array is NumPy's TypeError ("cannot accumulate on a scalar"); ndtile
+    # returns a 1-d array (reduceat raises, as NumPy's)
+    ('accumulate of 0-d',
+     r"NumPy raises TypeError: cannot accumulate on a scalar; ndtile does not"),
+    # _function_base.py (fuzz23, seed 10008076): np.select with a Python
+    # int choice or default beyond int64 (2**63) raises OverflowError;
+    # NumPy converts it (to int64's -2**63, as np.where does)
+    # np.select converts a Python scalar choice or default as NumPy's
+    # weak scalar; NumPy's select converts it with asarray (int64): 2**63
+    # raises OverflowError (NumPy: int64's -2**63), -1 with uint64 choices
+    # OverflowError (NumPy: the TypeError of the int64 -> uint64 cast)
+    ('select of Python scalars',
+     r"at `[^`]*np\.select\([^`]*`: (ndtile raises OverflowError: Python int too large|"
+     r"NumPy raises TypeError: Cannot cast[^\n]*; ndtile OverflowError)"),
+    # _function_base.py (fuzz23, seed 20937): percentile/quantile with a
+    # list of q and an axis give a non-C-contiguous view (NumPy: a
+    # C-contiguous array), so a reshape or ravel of it copies where NumPy's
+    # is a view, and a write through that misses the result
+    ('percentile result layout',
+     r"(?s)\b(a\d+) = np\.(nan)?(percentile|quantile)\([^\n]*\[[^\n]*\n.*"
+     r"(= \1\.(reshape|ravel)\(|np\.(reshape|ravel)\(\1\b)"),
 ]
 
 _RX = [(n, re.compile(p, re.S)) for n, p in OPEN]
