@@ -231,6 +231,28 @@ def test_copyto():
     np.testing.assert_array_equal(nd, a)
 
 
+@pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
+def test_copyto_read_only_destination_first(dt):
+    # NumPy checks that the destination is writeable before the value's cast
+    # rule and shape (a Python int's OverflowError aside, which comes first);
+    # ndtile raised the cast's TypeError (fuzz seed 5225, copyto on a
+    # broadcast_to result with casting='no')
+    for shape in [(3,), (), (0, 2), (3, 4)]:
+        a = np.broadcast_to(make(dt, (1,) * len(shape)), shape)
+        x = nt.broadcast_to(nt.asarray(make(dt, (1,) * len(shape))), shape)
+        for src in (300, -1, 1.5, 1j, True, np.int64(7), np.ones(4), np.ones(shape, 'complex128')):
+            for casting in ('no', 'same_kind', 'unsafe'):
+                for where in (True, make(np.bool_, shape, 1)):
+                    try:
+                        np.copyto(a, src, casting=casting, where=where)
+                        exp = None
+                    except Exception as e:      # noqa: BLE001
+                        exp = type(e)
+                    assert exp is not None
+                    with pytest.raises(exp):
+                        nt.copyto(x, src, casting=casting, where=where)
+
+
 def test_atleast():
     for v in (1.0, [1, 2], [[1, 2]], np.zeros((2, 3, 4))):
         for f in ('atleast_1d', 'atleast_2d', 'atleast_3d'):
