@@ -560,6 +560,9 @@ def copyto(dst, src, casting='same_kind', where=True):
     if not isinstance(dst, Array):
         return _np.copyto(dst, C.to_np_tree(src), casting=casting, where=C.to_np_tree(where))
     D.check_casting(casting)
+    if src is dst:
+        # NumPy skips a copy of an array onto itself before any check
+        return None
     if not dst.flags.writeable:
         # NumPy checks the destination before the value's cast and shape
         # (after converting a Python int: its OverflowError comes first)
@@ -583,6 +586,13 @@ def copyto(dst, src, casting='same_kind', where=True):
                         f"to the rule {casting!r}")
     if not isinstance(s, Array):
         s = C.asnd(_np.asarray(s, dtype=dst.dtype))
+    if s.ndim > dst.ndim and s.shape[0] == 1:
+        # NumPy strips the value's leading length-1 axes beyond dst's
+        # dimensions (with or without where=)
+        k = 0
+        while s.ndim - k > dst.ndim and s.shape[k] == 1:
+            k += 1
+        s = s.reshape(s.shape[k:])
     _core.warn_complex_cast(s._dt, dst._dt)
     if where is True:
         dst._assign(s, _core.CASTING_UNSAFE)
@@ -773,6 +783,9 @@ def putmask(a, /, mask, values):
     nt = _nt()
     if not isinstance(a, Array):
         return F.call("putmask", _np.putmask, (a, mask, values), {})
+    if not a.flags.writeable:
+        # NumPy's first check, before the mask's size and the values
+        raise ValueError("putmask: output array is read-only")
     _safe_values(values, a.dtype)
     m = nt.ravel(nt.asarray(mask))      # NumPy: any shape of a's size, no broadcasting
     if m.size != a.size:

@@ -58,8 +58,21 @@ OPEN = [
     # raises OverflowError (NumPy: int64's -2**63), -1 with uint64 choices
     # OverflowError (NumPy: the TypeError of the int64 -> uint64 cast)
     ('select of Python scalars',
-     r"at `[^`]*np\.select\([^`]*`: (ndtile raises OverflowError: Python int too large|"
+     r"at `[^`]*np\.select\([^`]*`: (ndtile raises OverflowError: Python int|"
      r"NumPy raises TypeError: Cannot cast[^\n]*; ndtile OverflowError)"),
+    # _fromnumeric.py (fuzz23, seed 300001906): np.put into a read-only
+    # array checks the indices' bounds and converts the values first (an
+    # empty index list or value list does nothing); NumPy raises "put:
+    # output array is read-only" before anything else
+    ('put into a read-only array: checked late',
+     r"at `np\.put\([^`]*`: NumPy raises ValueError: put: output array is read-only; "
+     r"ndtile (does not|\w+Error)"),
+    # _shape_base.py: np.put_along_axis into a read-only array checks the
+    # indices' bounds first (IndexError); NumPy raises the read-only
+    # ValueError
+    ('put_along_axis into a read-only array: checked late',
+     r"at `np\.put_along_axis\([^`]*`: NumPy raises ValueError: assignment destination is "
+     r"read-only; ndtile (does not|\w+Error)"),
     # _function_base.py (fuzz23, seed 20937): percentile/quantile with a
     # list of q and an axis give a non-C-contiguous view (NumPy: a
     # C-contiguous array), so a reshape or ravel of it copies where NumPy's
