@@ -1618,7 +1618,7 @@ class Gen:
                 q = [p / 100 for p in q] if isinstance(q, list) else q / 100
             args.append(repr(q))
         args += self.kw_axis(v.ndim)
-        if r.random() < 0.3:
+        if r.random() < 0.3 and not (self.avoid and v.ndim == 0):
             args.append("keepdims=True")
         if 'median' not in f and r.random() < 0.6:
             args.append("method='%s'" % r.choice((
