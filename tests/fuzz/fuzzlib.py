@@ -1763,8 +1763,12 @@ class Gen:
             if w is None:
                 return self.create(ns)
             wv = ns[w]
+            # an integer or bool target takes integer values only: the
+            # ufunc runs in float for a float value and casts the result
+            # back (0 - 1.5 into uint32 is undefined in C)
+            ints = wv.dtype.kind in 'iub'
             val = self.scalar()
-            if not self.safe_cast_ok(numpy.asarray(eval(val, {'np': numpy})), wv.dtype):
+            if ints or not self.safe_cast_ok(numpy.asarray(eval(val, {'np': numpy})), wv.dtype):
                 val = self.scalar_int()
             if wv.ndim == 0:
                 return f"np.{uf}.at({w}, (), {val})  # check"
@@ -1774,7 +1778,7 @@ class Gen:
                 idx[-1] = idx[0]        # a repeated index: applied twice
             val = val if r.random() < 0.6 else \
                 f"np.asarray(data({r.randrange(1 << 30)}, {(len(idx),) + wv.shape[1:]}, " \
-                f"'{self.dtype()}', 0))"
+                f"'{self.dtype(INTS if ints else DTYPES)}', 0))"
             return f"np.{uf}.at({w}, {idx}, {val})  # check"
         if nd == 0:
             return f"{a} = np.{uf}.reduceat({t}, [0])"
