@@ -2016,7 +2016,7 @@ class Gen:
         """A fresh view (swapaxes or transpose of a slice, diagonal) written
         through on the next line."""
         r = self.r
-        x = self.pick_w(ns, )
+        x = self.pick_w(ns)
         if x is None:
             return self.create(ns)
         v = ns[x]
@@ -2039,7 +2039,7 @@ class Gen:
         (NumPy: the last value wins) and in-place operators (each element
         once: the operator reads before it writes)."""
         r = self.r
-        x = self.pick_w(ns, )
+        x = self.pick_w(ns)
         if x is None:
             return self.create(ns)
         v = ns[x]
@@ -2063,7 +2063,7 @@ class Gen:
         broadcasts: one row for every selected one, one value per selected
         element, a wrong length (ValueError)."""
         r = self.r
-        x = self.pick_w(ns, )
+        x = self.pick_w(ns)
         if x is None:
             return self.create(ns)
         v = ns[x]
@@ -2130,7 +2130,8 @@ class Gen:
             m = m.replace(f"{(n, n)}", f"{(v.shape[0],) * 2}").replace(f"np.eye({n})",
                                                                       f"np.eye({v.shape[0]})")
             return f"{a} = np.linalg.solve({m}, {x})"
-        return f"{a} = np.linalg.solve({m}, {self.small_data((n,) + ((r.randint(1, 3),) if r.random() < 0.5 else ()))})"
+        b = (n,) + ((r.randint(1, 3),) if r.random() < 0.5 else ())
+        return f"{a} = np.linalg.solve({m}, {self.small_data(b)})"
 
     def fft(self, ns):
         r = self.r
@@ -2145,7 +2146,8 @@ class Gen:
         kw = []
         if f.endswith('n'):
             if v.ndim and r.random() < 0.4:
-                kw.append(f"axes={tuple(sorted(r.sample(range(v.ndim), r.randint(1, min(2, v.ndim)))))}")
+                axes = sorted(r.sample(range(v.ndim), r.randint(1, min(2, v.ndim))))
+                kw.append(f"axes={tuple(axes)}")
         else:
             if v.ndim and r.random() < 0.4:
                 kw.append(f"axis={r.randrange(-v.ndim, v.ndim)}")

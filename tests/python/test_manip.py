@@ -298,9 +298,9 @@ def test_putmask_read_only_first(dt):
                 for p, q in ((x, a), (y, d)):
                     if size != a.size and q is d:
                         continue
-                    check_same_error(lambda: nt.putmask(p, nt.asarray(mask[:q.size + size - a.size]),
-                                                        values),
-                                     lambda: np.putmask(q, mask[:q.size + size - a.size], values))
+                    m = mask[:q.size + size - a.size]
+                    check_same_error(lambda: nt.putmask(p, nt.asarray(m), values),
+                                     lambda: np.putmask(q, m, values))
 
 
 def test_atleast():
