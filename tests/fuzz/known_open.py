@@ -67,9 +67,17 @@ OPEN = [
     # array checks the indices' bounds and converts the values first (an
     # empty index list or value list does nothing); NumPy raises "put:
     # output array is read-only" before anything else
+    # (and into an empty array NumPy's IndexError "cannot replace elements
+    # of an empty array" comes before the value's conversion; seed 1002471)
     ('put into a read-only array: checked late',
-     r"at `np\.put\([^`]*`: NumPy raises ValueError: put: output array is read-only; "
-     r"ndtile (does not|\w+Error)"),
+     r"at `np\.put\([^`]*`: NumPy raises (ValueError: put: output array is read-only|"
+     r"IndexError: cannot replace elements of an empty array); ndtile (does not|\w+Error)"),
+    # _function_base.py (fuzz23, seed 1002502): np.place into a read-only
+    # array whose mask selects nothing returns quietly; NumPy raises
+    # ValueError ("WRITEBACKIFCOPY base is read-only") whatever the mask
+    ('place into a read-only array with an empty mask',
+     r"at `np\.place\([^`]*`: NumPy raises ValueError: WRITEBACKIFCOPY base is read-only; "
+     r"ndtile does not"),
     # _shape_base.py: np.put_along_axis into a read-only array checks the
     # indices' bounds first (IndexError); NumPy raises the read-only
     # ValueError
