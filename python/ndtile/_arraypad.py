@@ -80,9 +80,11 @@ def pad(array, pad_width, mode='constant', **kwargs):
     pw = _np.asarray(pad_width)
     if pw.dtype.kind != 'i':
         raise TypeError("`pad_width` must be of integral type.")
-    pw = _np.broadcast_to(pw.astype(_np.int64), (x.ndim, 2))
-    if (pw < 0).any():
+    if pw.size and (pw < 0).any():
+        # NumPy checks the widths as given, before it broadcasts them to
+        # (ndim, 2) (to nothing for a 0-d array)
         raise ValueError("index can't contain negative values")
+    pw = _np.broadcast_to(pw.astype(_np.int64), (x.ndim, 2))
     shape = tuple(int(n + a + b) for n, (a, b) in zip(x.shape, pw))
     if mode in periodic and f_order:
         # these modes' index maps are separable: the padded transpose

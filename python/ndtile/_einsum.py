@@ -17,9 +17,12 @@ Array = _core.Array
 # -- einsum --
 
 
-def _einsum_parse(subscripts, shapes):
+def _einsum_parse(subscripts, shapes, sum_broadcast=False):
     """(per-operand label lists, output label list) with ellipses replaced
-    by private labels (right-aligned, broadcasting)."""
+    by private labels (right-aligned, broadcasting). sum_broadcast: an
+    explicit output without '...' sums the dimensions an input's '...'
+    covers (NumPy's optimize= path); otherwise that is NumPy's ValueError
+    (its C einsum, optimize=False)."""
     if not isinstance(subscripts, str):
         raise TypeError("einsum subscripts must be a string")
     sub = subscripts.replace(' ', '')
@@ -95,6 +98,10 @@ def _einsum_parse(subscripts, shapes):
                 raise ValueError(f"invalid subscript '{ch}' in einstein sum subscripts string, "
                                  f"subscripts must be letters")
             seen.add(ch)
+        if nell and '...' not in outs and not sum_broadcast:
+            raise ValueError("output has more dimensions than subscripts given in einstein "
+                             "sum, but no '...' ellipsis provided to broadcast the extra "
+                             "dimensions.")
     return labels, out
 
 
@@ -174,7 +181,7 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order='K', casting='
                           {'out': out, 'optimize': optimize, 'dtype': dtype, 'order': order,
                            'casting': casting})
         xs.append(x)
-    labels, outl = _einsum_parse(subscripts, [x.shape for x in xs])
+    labels, outl = _einsum_parse(subscripts, [x.shape for x in xs], optimize is not False)
     rdt = _np.result_type(*[x.dtype for x in xs]) if dtype is None else _np.dtype(dtype)
     for i, (x, ls) in enumerate(zip(xs, labels)):
         seen = {}

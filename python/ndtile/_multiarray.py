@@ -606,6 +606,15 @@ def copyto(dst, src, casting='same_kind', where=True):
     if not isinstance(dst, Array):
         return _np.copyto(dst, C.to_np_tree(src), casting=casting, where=C.to_np_tree(where))
     D.check_casting(casting)
+    if src is dst:
+        # NumPy skips a copy of an array onto itself before any check
+        return None
+    if not dst.flags.writeable:
+        # NumPy checks the destination before the value's cast and shape
+        # (after converting a Python int: its OverflowError comes first)
+        if isinstance(src, int) and not isinstance(src, bool):
+            _np.copyto(_np.empty((), dst.dtype), src, casting='unsafe')
+        raise ValueError("assignment destination is read-only")
     if src is None or isinstance(src, (bool, int, float, complex, str, bytes)):
         # a Python scalar: NumPy's rules for it (weak types; OverflowError
         # out of range; 1.5 into ints refused by same_kind) are applied by
@@ -623,6 +632,13 @@ def copyto(dst, src, casting='same_kind', where=True):
                         f"to the rule {casting!r}")
     if not isinstance(s, Array):
         s = C.asnd(_np.asarray(s, dtype=dst.dtype))
+    if s.ndim > dst.ndim and s.shape[0] == 1:
+        # NumPy strips the value's leading length-1 axes beyond dst's
+        # dimensions (with or without where=)
+        k = 0
+        while s.ndim - k > dst.ndim and s.shape[k] == 1:
+            k += 1
+        s = s.reshape(s.shape[k:])
     _core.warn_complex_cast(s._dt, dst._dt)
     if where is True:
         dst._assign(s, _core.CASTING_UNSAFE)
@@ -843,6 +859,9 @@ def putmask(a, /, mask, values):
     nt = _nt()
     if not isinstance(a, Array):
         return F.call("putmask", _np.putmask, (a, mask, values), {})
+    if not a.flags.writeable:
+        # NumPy's first check, before the mask's size and the values
+        raise ValueError("putmask: output array is read-only")
     _safe_values(values, a.dtype)
     m = nt.ravel(nt.asarray(mask))      # NumPy: any shape of a's size, no broadcasting
     if m.size != a.size:
@@ -878,13 +897,7 @@ def bincount(x, /, weights=None, minlength=0):
         raise TypeError("use 0 instead of None for minlength")
     if xa.ndim == 0:
         raise ValueError("object of too small depth for desired array")
-    for v, va in ((x, xa), (weights, w)):
-        if va is not None and va.ndim > 1 and not isinstance(v, (Array, _np.ndarray)):
-            # a nested list: NumPy's conversion to a 1-d array fails so
-            raise ValueError("setting an array element with a sequence. The requested array "
-                             "would exceed the maximum number of dimension of 1.")
-    if w is not None and w.dtype.kind == 'c':
-        raise TypeError("float() argument must be a string or a real number, not 'complex'")
+    _bincount_1d(x, xa)
     if xa.dtype.kind == 'f' and not isinstance(x, (Array, _np.ndarray)):
         if xa.size:     # a list of floats: NumPy 2.1+ casts it with a warning
             warnings.warn("Non-integer input passed to bincount. In a future version of NumPy, "
@@ -896,4 +909,21 @@ def bincount(x, /, weights=None, minlength=0):
                         f"to the rule 'safe'")
     elif xa.dtype == _np.uint64:     # NumPy casts uint64 (same_kind)
         xa = _cast(xa, _np.dtype(_np.int64))
+    if xa.size == 0:
+        # NumPy returns minlength zeros of intp before it reads the weights
+        # (their dtype and length are not checked then)
+        n = operator.index(minlength)
+        if n < 0:
+            raise ValueError("'minlength' must not be negative")
+        return C.asnd(_np.zeros(n, _np.intp))
+    _bincount_1d(weights, w)
+    if w is not None and w.dtype.kind == 'c':
+        raise TypeError("float() argument must be a string or a real number, not 'complex'")
     return _core.bincount(xa, w, operator.index(minlength))
+
+
+def _bincount_1d(v, va):
+    if va is not None and va.ndim > 1 and not isinstance(v, (Array, _np.ndarray)):
+        # a nested list: NumPy's conversion to a 1-d array fails so
+        raise ValueError("setting an array element with a sequence. The requested array "
+                         "would exceed the maximum number of dimension of 1.")

@@ -330,7 +330,15 @@ def run_line(line, ns_np, ns_nd, nd):
     return None
 
 
-WRITES = re.compile(r"^(a\d+)\s*(\[|[-+*/%&|^<>]{1,3}=)|out=(a\d+)|^(a\d+)\.sort\(")
+# (group 5: a function that writes its first argument: np.put(a3, ...),
+# np.copyto, np.add.at, ...)
+WRITES = re.compile(r"^(a\d+)\s*(\[|[-+*/%&|^<>]{1,3}=)|out=(a\d+)|^(a\d+)\.sort\(|"
+                    r"^np\.(?:put|place|putmask|copyto|put_along_axis|\w+\.at)\((a\d+)")
+
+
+def written_name(m):
+    """The name a WRITES match writes."""
+    return m.group(1) or m.group(3) or m.group(4) or m.group(5)
 
 
 def resync(line, ns_np, ns_nd, nd):
@@ -340,7 +348,7 @@ def resync(line, ns_np, ns_nd, nd):
     written array into NumPy's (through the same view, so aliasing
     still shows)."""
     for m in WRITES.finditer(line):
-        k = m.group(1) or m.group(3) or m.group(4)
+        k = written_name(m)
         a, b = ns_np.get(k), ns_nd.get(k)
         if isinstance(a, numpy.ndarray) and a.flags.writeable and b is not None:
             try:
@@ -464,7 +472,7 @@ def track_tol(line, ns_np):
             mags.sort()
             mags.append(mags[-1] * max(1.0, mags[-2]) * math.sqrt(max(sizes + [1])))
         m = max(mags + [ns_np.pop('_pre_mag', 0.0)])
-        if re.search(r"\bvar\(", line):
+        if re.search(r"\b(nan)?var\(", line):
             # a variance is a mean of squares: its rounding noise scales with
             # the inputs' square (18 equal float32 values of 1e10 whose mean
             # is a bit off in one order have a variance of 1048576)
@@ -486,7 +494,11 @@ def _magnitude(values):
 
 
 _DATA = re.compile(r"\bdata\(\d+, \([\d, ]*\), '\w+'(, \d+)?\)")
-REDUCING = re.compile(r"\b(sum|prod|mean|std|var|cumsum|cumprod|diff|matmul|dot)\(|@")
+REDUCING = re.compile(r"\b(sum|prod|mean|std|var|cumsum|cumprod|diff|matmul|dot|nansum|nanprod|"
+                      r"nanmean|nanstd|nanvar|nancumsum|nancumprod|trace|einsum|tensordot|"
+                      r"inner|norm|solve|inv|det|fft|ifft|rfft|irfft|hfft|fftn|ifftn|rfftn|"
+                      r"reduce|accumulate|reduceat|at|median|percentile|quantile|nanmedian|"
+                      r"nanpercentile|nanquantile|bincount|pad)\(|@")
 # an addition or subtraction (binary operators are written with spaces)
 ADDITIVE = re.compile(r"\s[-+]=?\s|\b(add|subtract)\(")
 
@@ -516,7 +528,15 @@ TRANSCENDENTAL = ('exp', 'exp2', 'expm1', 'log', 'log2', 'log10', 'log1p', 'sin'
 ULP_BOUND = 4
 _TRANSC = re.compile(r"\bnp\.(%s)\(|\*\*" % '|'.join(TRANSCENDENTAL))
 # the order of a float sum, product or BLAS dot is not promised (deviation 4)
-_ORDER = re.compile(r"\b(sum|prod|mean|std|var|cumsum|cumprod|matmul|dot)\(|@")
+_ORDER = re.compile(r"\b(sum|prod|mean|std|var|cumsum|cumprod|matmul|dot|nansum|nanprod|nanmean|"
+                    r"nanstd|nanvar|nancumsum|nancumprod|trace|einsum|tensordot|inner|reduce|"
+                    r"accumulate|reduceat|at|bincount)\(|@")
+# inexact whatever the inputs' dtypes (an integer input gives a float result
+# through interpolation, LAPACK or an FFT; a mean of a pad): compared within
+# the tolerance
+_ALWAYS = re.compile(r"\bnp\.(linalg|fft)\.|\b(median|percentile|quantile|nanmedian|"
+                     r"nanpercentile|nanquantile|nanmean|nanstd|nanvar|histogram)\(|"
+                     r"mode='(mean|median|linear_ramp)'")
 # complex arithmetic: fma contraction in NumPy's SIMD loops and not in its
 # scalar ones (deviation 11), the division and hypot algorithms
 _CPLX = re.compile(r"[*/]|\b(multiply|divide|true_divide|square|reciprocal|absolute|abs|sqrt|"
@@ -531,18 +551,27 @@ SENSITIVE = re.compile(
     r"greater|less|equal|not_equal|greater_equal|less_equal|logical_and|logical_or|"
     r"logical_xor|logical_not|isclose|allclose|array_equal|isnan|isinf|isfinite|argmax|"
     r"argmin|argsort|unique|searchsorted|nonzero|count_nonzero|any|all|prod|cumprod|"
-    r"reciprocal|sqrt|divide|true_divide|" + '|'.join(TRANSCENDENTAL) + r")\b")
+    r"reciprocal|sqrt|divide|true_divide|nanargmax|nanargmin|nanprod|nancumprod|digitize|"
+    r"histogram|bincount|lexsort|argwhere|flatnonzero|" + '|'.join(TRANSCENDENTAL) + r")\b|"
+    r"\bmultiply\.(reduce|accumulate|reduceat|outer)\b")
 # level ZSIGN: a value equal to NumPy's but for the signs of zeros, which are
 # not promised (deviation 7): NumPy's unstable sort and partition order -0.0
 # and 0.0 their own way, unique keeps either, clip(-0.0, 0, 1) is 0.0 or
 # -0.0 (deviation 11). Compared as an exact value; a SENSITIVE line reading
 # it (x / it, copysign) checks it bit for bit first, as for an inexact one.
 ZSIGN = 0.5
-_ZSIGN = re.compile(r"\b(sort|partition|unique|clip)\(")
+_ZSIGN = re.compile(r"\b(sort|partition|unique|clip|median|percentile|quantile|nanmedian|"
+                    r"nanpercentile|nanquantile|lexsort)\(")
 # ops that move elements by value: an input whose non-finite elements are
 # not compared (a BLAS product, deviation 5: nan against inf) lands them
 # elsewhere, and every finite element after them moves too
-_REORDER = re.compile(r"\b(sort|partition|argpartition|sort_complex)\(")
+_REORDER = re.compile(r"\b(sort|partition|argpartition|sort_complex|median|percentile|quantile|"
+                      r"nanmedian|nanpercentile|nanquantile|lexsort)\(")
+# ops that order values: discontinuous for complex ones (line_mode)
+_CORDER = re.compile(r"\b(max|min|amax|amin|maximum|minimum|fmax|fmin|nanmax|nanmin|sort|argsort|"
+                     r"partition|argpartition|median|percentile|quantile|nanmedian|"
+                     r"nanpercentile|nanquantile|lexsort|clip|unique|searchsorted|argmax|"
+                     r"argmin|nanargmax|nanargmin)\b")
 UNCHECKED = {}      # why a line was not checked -> count, per process
 
 
@@ -639,13 +668,18 @@ def line_mode(line, ns_np, ns_nd):
     sens = SENSITIVE.search(line.split('  # ')[0]) is not None
     for m in WRITES.finditer(line):
         # a float value written into an integer or bool array is cast
-        t = ns_np.get(m.group(1) or m.group(3) or m.group(4))
+        t = ns_np.get(written_name(m))
         if isinstance(t, numpy.ndarray) and t.dtype.kind in 'iub':
             sens = True
     if not sens and any(lvl.get(k) for k in used) and _MULT.search(line.split('  # ')[0]) and \
             _nonfinite_input(line, ns_np):
         # inf times a value that is 0.0 in one and 1e-16 in the other (a
         # cancellation) is nan against inf
+        sens = True
+    if not sens and _CORDER.search(line.split('  # ')[0]) and _involves(line, ns_np, 'c'):
+        # complex values are ordered by the real part, then the imaginary:
+        # a last bit of a real part (an FFT's conjugate pair) decides which
+        # of two values is the max, sorts first or is the median
         sens = True
     mode = 'exact'
     rank = ('exact', 'zsign', 'tolerant', 'unchecked')
@@ -680,7 +714,7 @@ def _touched(line, ns_np):
     """The names a line assigns or writes through, with the names that share
     memory with a written one."""
     out = list(ASSIGNS.findall(line))
-    written = [m.group(1) or m.group(3) or m.group(4) for m in WRITES.finditer(line)]
+    written = [written_name(m) for m in WRITES.finditer(line)]
     out += written
     seen = [ns_np[k] for k in written if isinstance(ns_np.get(k), numpy.ndarray)]
     if seen:
@@ -691,7 +725,7 @@ def _touched(line, ns_np):
     return list(dict.fromkeys(out)), written
 
 
-_BLAS = re.compile(r"@|\b(matmul|dot)\(")
+_BLAS = re.compile(r"@|\b(matmul|dot|einsum|tensordot|inner|solve|inv|det)\(")
 _MULT = re.compile(r"(?<!\*)\*(?!\*)|@|\b(matmul|dot|multiply)\(")
 
 
@@ -722,7 +756,8 @@ def track_inexact(line, ns_np, mode):
     else:
         fc = _involves(line, ns_np, 'fc')
         src = fc and (_TRANSC.search(code) or _ORDER.search(code))
-        src = src or (_involves(line, ns_np, 'c') and _CPLX.search(code))
+        src = src or (_involves(line, ns_np, 'c') and _CPLX.search(code)) or \
+            _ALWAYS.search(code)
         new = 1 if src else (ZSIGN if mode == 'zsign' or (fc and _ZSIGN.search(code)) else 0)
         if src and _TRANSC.search(code) and not _ORDER.search(code) and \
                 not _involves(line, ns_np, 'c') and \
@@ -893,6 +928,7 @@ class Gen:
         self.big_max = big_max
         self.n = 0
         self.big = 0
+        self.queue = []         # lines a step asked for next (a write through its view)
 
     # -- helpers
     def new(self):
@@ -1074,6 +1110,8 @@ class Gen:
     # -- steps
     def step(self, ns):
         r = self.r
+        if self.queue:
+            return self.queue.pop(0)(ns)
         x = self.pick(ns)
         if x is None or r.random() < 0.12:
             return self.create(ns)
@@ -1081,7 +1119,7 @@ class Gen:
             (self.view, 14), (self.basic_read, 8), (self.adv_read, 7), (self.write, 12),
             (self.inplace, 8), (self.ufunc, 14), (self.reduce, 9), (self.scan, 3),
             (self.sort, 4), (self.join, 4), (self.matmul, 3), (self.astype, 5),
-            (self.create, 4), (self.misc, 5))
+            (self.create, 4), (self.misc, 5), (self.wide, 14))
         f = r.choices([c[0] for c in choices], [c[1] for c in choices])[0]
         return f(ns)
 
@@ -1216,10 +1254,11 @@ class Gen:
             dt = tv.dtype.name
         return f"np.asarray(data({r.randrange(1 << 30)}, {self.bshape(shape)}, '{dt}', 0))"
 
-    def write(self, ns):
-        """Writes through a name: slice or index assignment, whole-array fill."""
+    def write(self, ns, x=None):
+        """Writes through a name (x, or one picked): slice or index
+        assignment, whole-array fill."""
         r = self.r
-        x = self.pick_w(ns)
+        x = self.pick_w(ns) if x is None else x
         if x is None:
             return self.create(ns)
         v = ns[x]
@@ -1507,6 +1546,637 @@ class Gen:
             return f"{a} = np.array_equal({x}, {self.operand(ns, x)})"
         return f"{a} = np.{r.choice(('isclose', 'allclose'))}({x}, {self.operand(ns, x)})" \
             if v.dtype.kind != 'b' else f"{a} = np.abs({x})"
+
+    # -- steps beyond the core set (docs/fuzzing.md, "Wider steps"): NaN
+    # functions, order statistics, index functions, ufunc methods, linear
+    # algebra and FFTs, padding, counting, integer edge cases, casting
+    # modes, copyto and writes through fresh views
+    def wide(self, ns):
+        r = self.r
+        choices = (
+            (self.nanfunc, 10), (self.order_stat, 8), (self.index_fn, 12),
+            (self.ufunc_method, 10), (self.contract, 10), (self.pad, 5), (self.counting, 6),
+            (self.int_edges, 8), (self.shifts, 4), (self.cast_modes, 5), (self.copyto, 5),
+            (self.view_write, 6), (self.repeat_write, 5), (self.mask_write, 5),
+            (self.linalg, 5), (self.fft, 5), (self.sort_kinds, 5))
+        f = r.choices([c[0] for c in choices], [c[1] for c in choices])[0]
+        return f(ns)
+
+    def pick_p(self, ns, pred):
+        """A name that satisfies pred, or else any name."""
+        return self.pick(ns, pred) or self.pick(ns)
+
+    def view_expr(self, ns, x):
+        """Source for x or a strided view of it, and the NumPy value."""
+        r = self.r
+        v = ns[x]
+        k = r.random()
+        if v.ndim == 0 or k < 0.5:
+            return x, v
+        if k < 0.65:
+            t = f"{x}.T"
+        elif k < 0.8:
+            t = f"{x}[::-1]"
+        elif k < 0.9:
+            t = f"{x}[..., ::2]"
+        else:
+            t = f"{x}[1:]"
+        return t, eval(t, {x: v})
+
+    def kw_axis(self, nd, tuple_ok=True, none_ok=True):
+        ax = self.axis(nd, allow_none=none_ok, allow_tuple=tuple_ok)
+        return [] if ax is None and self.r.random() < 0.5 else [f"axis={ax}"]
+
+    def nanfunc(self, ns):
+        r = self.r
+        x = self.pick_p(ns, lambda w: w.dtype.kind in 'fc' or r.random() < 0.3)
+        t, v = self.view_expr(ns, x)
+        a = self.new()
+        f = r.choice(('nansum', 'nanprod', 'nanmean', 'nanmax', 'nanmin', 'nanargmax',
+                      'nanargmin', 'nanstd', 'nanvar', 'nancumsum', 'nancumprod', 'nanmedian'))
+        single = f in ('nanargmax', 'nanargmin', 'nancumsum', 'nancumprod')
+        kw = self.kw_axis(v.ndim, tuple_ok=not single)
+        if f not in ('nancumsum', 'nancumprod') and r.random() < 0.3:
+            kw.append("keepdims=True")
+        if f in ('nanstd', 'nanvar') and r.random() < 0.3:
+            kw.append(f"ddof={r.randint(0, 2)}")
+        if f in ('nansum', 'nanmean', 'nancumsum') and r.random() < 0.2:
+            kw.append(f"dtype='{r.choice(('float64', 'complex128', 'float32'))}'")
+        return f"{a} = np.{f}({', '.join([t] + kw)})"
+
+    def order_stat(self, ns):
+        r = self.r
+        x = self.pick_p(ns, lambda w: w.dtype.kind != 'c' or r.random() < 0.2)
+        t, v = self.view_expr(ns, x)
+        a = self.new()
+        f = r.choice(('median', 'percentile', 'quantile', 'nanmedian', 'nanpercentile',
+                      'nanquantile'))
+        args = [t]
+        if 'median' not in f:
+            q = r.choice((0, 25, 50, 99.5, 100, [10, 90], [0, 33, 100], 101, -1))
+            if 'quantile' in f:
+                q = [p / 100 for p in q] if isinstance(q, list) else q / 100
+            args.append(repr(q))
+        args += self.kw_axis(v.ndim)
+        if r.random() < 0.3 and not (self.avoid and v.ndim == 0):
+            args.append("keepdims=True")
+        if 'median' not in f and r.random() < 0.6:
+            args.append("method='%s'" % r.choice((
+                'linear', 'lower', 'higher', 'nearest', 'midpoint', 'inverted_cdf',
+                'averaged_inverted_cdf', 'closest_observation', 'interpolated_inverted_cdf',
+                'hazen', 'weibull', 'median_unbiased', 'normal_unbiased')))
+        return f"{a} = np.{f}({', '.join(args)})"
+
+    def int_list(self, d, n, lo=None, bad=0.03):
+        """n indices into an axis of length d (rarely one out of range)."""
+        r = self.r
+        lo = -d if lo is None else lo
+        out = [r.randint(lo, d - 1) for _ in range(n)] if d else []
+        if r.random() < bad:
+            out.append(d + r.randint(0, 2))
+        return out
+
+    def index_fn(self, ns):
+        r = self.r
+        k = r.random()
+        if k < 0.5:
+            x = self.pick_w(ns) if k > 0.3 else self.pick(ns)
+        else:
+            x = self.pick(ns)
+        if x is None:
+            return self.create(ns)
+        v = ns[x]
+        a = self.new()
+        nd = v.ndim
+        if k < 0.15:
+            mode = r.choice(('raise', 'raise', 'wrap', 'clip'))
+            if nd and r.random() < 0.6:
+                ax = r.randrange(-nd, nd)
+                d = v.shape[ax]
+                idx = self.int_list(d, r.randint(0, 4), bad=0.03 if mode == 'raise' else 0.5)
+                if mode != 'raise' and d == 0:
+                    mode = 'raise'
+                return f"{a} = np.take({x}, {idx}, axis={ax}, mode='{mode}')"
+            idx = self.int_list(v.size, r.randint(0, 4), bad=0.03 if mode == 'raise' else 0.5)
+            if mode != 'raise' and v.size == 0:
+                mode = 'raise'
+            if r.random() < 0.3 and idx:
+                return f"{a} = np.take({x}, {idx[0]})"
+            return f"{a} = np.take({x}, {idx}, mode='{mode}')"
+        if k < 0.3:
+            if nd == 0:
+                return f"{a} = np.take_along_axis({x}, np.array(0), axis=None)"
+            ax = r.randrange(-nd, nd)
+            d = v.shape[ax]
+            shape = list(v.shape)
+            shape[ax] = r.randint(0, 3)
+            idx = f"np.asarray(data({r.randrange(1 << 30)}, {tuple(shape)}, 'int64', 0)) % {d}" \
+                if d else f"np.zeros({tuple(shape)}, dtype='int64')"
+            return f"{a} = np.take_along_axis({x}, {idx}, axis={ax})"
+        if k < 0.4:
+            mode = r.choice(('raise', 'wrap', 'clip'))
+            if v.size == 0:
+                mode = 'raise'
+            idx = self.int_list(v.size, r.randint(0, 4), bad=0.03 if mode == 'raise' else 0.5)
+            vals = self.scalar() if r.random() < 0.4 else \
+                repr([r.randint(-5, 9) for _ in range(r.randint(1, 3))])
+            return f"np.put({x}, {idx}, {vals}, mode='{mode}')  # check"
+        if k < 0.5:
+            if nd == 0:
+                return f"np.putmask({x}, {x} != 0, 1)  # check"
+            if r.random() < 0.5:
+                ax = r.randrange(-nd, nd)
+                shape = list(v.shape)
+                shape[ax] = 1 if r.random() < 0.5 else r.randint(1, 2)
+                d = v.shape[ax]
+                idx = f"np.asarray(data({r.randrange(1 << 30)}, {tuple(shape)}, 'int64', 0)) % " \
+                      f"{d}" if d else f"np.zeros({tuple(shape)}, dtype='int64')"
+                return f"np.put_along_axis({x}, {idx}, {self.scalar_int()}, axis={ax})  # check"
+            m = f"{x} > 0" if v.dtype.kind not in 'bc' else \
+                f"np.asarray(data({r.randrange(1 << 30)}, {v.shape}, 'bool'))"
+            vals = repr([r.randint(-5, 9) for _ in range(r.randint(0, 3))])
+            f = r.choice(('place', 'putmask'))
+            if f == 'putmask' and vals == '[]':
+                vals = '[1]'
+            return f"np.{f}({x}, {m}, {vals})  # check"
+        if k < 0.6:
+            if nd == 0:
+                return f"{a} = np.compress([True], {x})"
+            ax = r.choice((None, r.randrange(-nd, nd)))
+            d = v.size if ax is None else v.shape[ax]
+            cond = [r.random() < 0.5 for _ in range(max(0, d + r.choice((0, 0, 0, -1, 1))))]
+            if len(cond) > 60:
+                cond = f"np.asarray(data({r.randrange(1 << 30)}, ({len(cond)},), 'bool'))"
+            return f"{a} = np.compress({cond}, {x}, axis={ax})"
+        if k < 0.7:
+            y = self.operand(ns, x)
+            n = 3
+            mode = r.choice(('raise', 'raise', 'wrap', 'clip'))
+            kind = 0 if mode == 'raise' else 1
+            idx = f"np.asarray(data({r.randrange(1 << 30)}, {self.bshape(v.shape)}, " \
+                  f"'uint8', {kind})) % {n + (1 if mode != 'raise' or r.random() < 0.05 else 0)}"
+            return f"{a} = np.choose({idx}, [{x}, {y}, {self.scalar()}], mode='{mode}')"
+        if k < 0.8:
+            y = self.operand(ns, x)
+            c1 = f"{x} > 0" if v.dtype.kind != 'c' else f"{x}.real > 0"
+            c2 = f"np.asarray(data({r.randrange(1 << 30)}, {self.bshape(v.shape)}, 'bool'))"
+            return f"{a} = np.select([{c1}, {c2}], [{x}, {y}], default={self.scalar()})"
+        if k < 0.9:
+            c = f"{x} != 0" if r.random() < 0.5 else \
+                f"np.asarray(data({r.randrange(1 << 30)}, {v.shape}, 'bool'))"
+            return f"{a} = np.extract({c}, {x})"
+        # argwhere / flatnonzero
+        t, _ = self.view_expr(ns, x)
+        return f"{a} = np.{r.choice(('argwhere', 'flatnonzero'))}({t})"
+
+    def scalar_int(self):
+        return repr(self.r.choice((0, 1, -1, 7, 100)))
+
+    def ufunc_method(self, ns):
+        r = self.r
+        x = self.pick(ns)
+        t, v = self.view_expr(ns, x)
+        a = self.new()
+        uf = r.choice(('add', 'multiply', 'maximum', 'minimum', 'logical_and', 'logical_or',
+                       'logical_xor', 'bitwise_xor', 'bitwise_or', 'subtract', 'fmax', 'fmin'))
+        k = r.random()
+        nd = v.ndim
+        if k < 0.35:
+            kw = self.kw_axis(nd, tuple_ok=True)
+            if r.random() < 0.25:
+                kw.append("keepdims=True")
+            if uf in ('add', 'multiply') and r.random() < 0.2:
+                kw.append(f"dtype='{r.choice(('int64', 'float64', 'float32'))}'")
+            return f"{a} = np.{uf}.reduce({', '.join([t] + kw)})"
+        if k < 0.5:
+            kw = [] if nd == 0 else [f"axis={r.randrange(-nd, nd)}"]
+            return f"{a} = np.{uf}.accumulate({', '.join([t] + kw)})"
+        if k < 0.65:
+            if v.size > 2000:
+                t = f"{x}.ravel()[:40]"
+            y = self.pick(ns, lambda w: w.size <= 200) or self.scalar()
+            return f"{a} = np.{uf}.outer({t}, {y})"
+        if k < 0.85:
+            # (a writeable target only: NumPy 2.4's ufunc.at writes into a
+            # read-only array, ndtile raises; docs/fuzzing.md, deviations)
+            w = self.pick(ns, lambda w: w.flags.writeable)
+            if w is None:
+                return self.create(ns)
+            wv = ns[w]
+            # an integer or bool target takes integer values only: the
+            # ufunc runs in float for a float value and casts the result
+            # back (0 - 1.5 into uint32 is undefined in C)
+            ints = wv.dtype.kind in 'iub'
+            val = self.scalar()
+            if ints or not self.safe_cast_ok(numpy.asarray(eval(val, {'np': numpy})), wv.dtype):
+                val = self.scalar_int()
+            if wv.ndim == 0:
+                return f"np.{uf}.at({w}, (), {val})  # check"
+            d = wv.shape[0]
+            idx = self.int_list(d, r.randint(0, 6))
+            if len(idx) > 1 and r.random() < 0.7:
+                idx[-1] = idx[0]        # a repeated index: applied twice
+            val = val if r.random() < 0.6 else \
+                f"np.asarray(data({r.randrange(1 << 30)}, {(len(idx),) + wv.shape[1:]}, " \
+                f"'{self.dtype(INTS if ints else DTYPES)}', 0))"
+            return f"np.{uf}.at({w}, {idx}, {val})  # check"
+        if nd == 0:
+            return f"{a} = np.{uf}.reduceat({t}, [0])"
+        ax = r.randrange(-nd, nd)
+        d = v.shape[ax]
+        idx = sorted(self.int_list(d, r.randint(1, 4), lo=0)) if d else [0]
+        if r.random() < 0.3:
+            r.shuffle(idx)
+        return f"{a} = np.{uf}.reduceat({t}, {idx}, axis={ax})"
+
+    def small_data(self, shape, dt=None):
+        r = self.r
+        dt = dt or (r.choice(('int64', 'float64', 'complex128', 'int16', 'float32', 'bool')))
+        return f"np.asarray(data({r.randrange(1 << 30)}, {tuple(shape)}, '{dt}', 0))"
+
+    def contract(self, ns):
+        """einsum, tensordot, outer, inner, kron, trace, diagonal, diag, triu, tril."""
+        r = self.r
+        x = self.pick(ns, lambda w: w.size <= 100_000 or r.random() < 0.1)
+        if x is None:
+            return self.create(ns)
+        v = ns[x]
+        a = self.new()
+        nd = v.ndim
+        k = r.random()
+        if k < 0.3:
+            subs = {0: ['->', ',->'],
+                    1: ['i->', 'i->i', 'i,i->', 'i,j->ij', 'i,i->i'],
+                    2: ['ij->ji', 'ij->', 'ij->i', 'ij->j', 'ii->i', 'ii', 'ij,j->i', 'ij,jk->ik',
+                        'ij,ij->ij', 'ji', '...j->...'],
+                    3: ['ijk->kji', 'ijk->j', '...i->...', 'ijk,k->ij', 'iij->j']}.get(
+                        nd, ['...->...', '...i->i'])
+            s = r.choice(subs)
+            if s.startswith('ii') and v.shape[0] == 0:
+                # NumPy 2.4's einsum('ii->i') of a (0, n) array returns n
+                # uninitialised values (docs/fuzzing.md, deviations)
+                s = 'ij->ji'
+            ins = s.split('->')[0].split(',')
+            ops = [x]
+            if len(ins) == 2:
+                dims = {c: v.shape[i] for i, c in enumerate(ins[0])} if '.' not in ins[0] else {}
+                shape = tuple(dims.get(c, r.randint(1, 4)) for c in ins[1])
+                if math.prod(shape) * max(v.size, 1) > 400_000:
+                    shape = tuple(dims.get(c, 1) for c in ins[1])
+                ops.append(self.small_data(shape))
+            return f"{a} = np.einsum('{s}', {', '.join(ops)})"
+        if k < 0.42:
+            n = r.randint(0, min(2, nd))
+            if v.size > 20_000:
+                n = max(n, min(nd, 1))
+            shape = v.shape[nd - n:] + (r.randint(1, 3),)
+            return f"{a} = np.tensordot({x}, {self.small_data(shape)}, axes={n})"
+        if k < 0.5:
+            if v.size > 2000:
+                return f"{a} = np.outer({x}.ravel()[:50], {self.small_data((r.randint(0, 5),))})"
+            return f"{a} = np.outer({x}, {self.small_data((r.randint(0, 5),))})"
+        if k < 0.58:
+            shape = ((v.shape[-1],) if nd else ()) if r.random() < 0.5 else \
+                ((r.randint(1, 3),) + ((v.shape[-1],) if nd else ()))
+            return f"{a} = np.inner({x}, {self.small_data(shape)})"
+        if k < 0.64:
+            if v.size > 2000:
+                return f"{a} = np.kron({x}.ravel()[:30], {self.small_data((2,))})"
+            shape = tuple(r.randint(1, 3) for _ in range(r.randint(0, 3)))
+            return f"{a} = np.kron({x}, {self.small_data(shape)})"
+        if nd < 2:
+            if nd == 1 and v.size <= 300:
+                return f"{a} = np.diag({x}, {r.randint(-2, 2)})"
+            return f"{a} = np.trace({x})"     # ValueError below 2-d
+        ax1, ax2 = r.sample(range(-nd, nd), 2) if r.random() < 0.4 else (0, 1)
+        off = r.randint(-2, 2)
+        if k < 0.74:
+            kw = f", dtype='{r.choice(('int64', 'float64', 'float32'))}'" \
+                if r.random() < 0.2 else ''
+            return f"{a} = np.trace({x}, {off}, {ax1}, {ax2}{kw})"
+        if k < 0.84:
+            return f"{a} = np.diagonal({x}, {off}, {ax1}, {ax2})" if r.random() < 0.7 else \
+                f"{a} = {x}.diagonal({off})"
+        if k < 0.88 and nd == 2:
+            return f"{a} = np.diag({x}, {off})"
+        return f"{a} = np.{r.choice(('triu', 'tril'))}({x}, {off})"
+
+    def pad(self, ns):
+        r = self.r
+        x = self.pick(ns, lambda w: w.size <= 1_000_000)
+        if x is None:
+            return self.create(ns)
+        v = ns[x]
+        a = self.new()
+        nd = v.ndim
+        k = r.random()
+        if k < 0.3:
+            pw = repr(r.randint(0, 3))
+        elif k < 0.6:
+            pw = repr((r.randint(0, 3), r.randint(0, 2)))
+        else:
+            pw = repr(tuple((r.randint(0, 2), r.randint(0, 3)) for _ in range(nd)))
+        if r.random() < 0.03:
+            pw = '-1'                                   # ValueError
+        mode = r.choice(('constant', 'constant', 'edge', 'reflect', 'symmetric', 'wrap',
+                         'linear_ramp', 'maximum', 'minimum', 'mean', 'median'))
+        kw = ''
+        if mode == 'constant' and r.random() < 0.6:
+            kw = f", constant_values={r.choice(('3', '(1, 2)', '-1'))}"
+        elif mode in ('reflect', 'symmetric') and r.random() < 0.4:
+            kw = ", reflect_type='odd'"
+        elif mode == 'linear_ramp' and r.random() < 0.5:
+            kw = f", end_values={r.choice(('5', '(-2, 4)'))}"
+        elif mode in ('maximum', 'minimum', 'mean', 'median') and r.random() < 0.4:
+            kw = f", stat_length={r.randint(1, 3)}"
+        return f"{a} = np.pad({x}, {pw}, mode='{mode}'{kw})"
+
+    def counting(self, ns):
+        r = self.r
+        x = self.pick(ns)
+        v = ns[x]
+        a = self.new()
+        k = r.random()
+        if k < 0.35:
+            t = f"np.abs({x}).ravel()" if v.dtype.kind in 'iu' and r.random() < 0.8 else \
+                f"{x}.ravel()" if v.ndim != 1 else x
+            kw = ''
+            if r.random() < 0.4:
+                kw += f", minlength={r.randint(0, 12)}"
+            if r.random() < 0.3:
+                kw += f", weights={self.small_data((v.size,), r.choice(('float64', 'int64')))}" \
+                    if v.size <= 100_000 else ''
+            if v.dtype.kind in 'iu' and v.size:
+                # keep the counts' length small (NumPy makes 1e10 zeros
+                # lazily, ndtile's memory budget refuses: deviation 6)
+                t = f"{t} % 97"
+            return f"{a} = np.bincount({t}{kw})"
+        if k < 0.7:
+            bins = r.choice(('10', '3', '1', '[0, 1, 2.5, 4]', '[-3, 0, 3]', "'auto'", '0'))
+            kw = f", range=({r.randint(-5, 0)}, {r.randint(1, 6)})" if r.random() < 0.4 else ''
+            if r.random() < 0.2 and v.size <= 100_000:
+                kw += f", weights={self.small_data(v.shape, 'float64')}"
+            if r.random() < 0.2:
+                kw += ", density=True"
+            return f"{a} = np.histogram({x}, bins={bins}{kw})[{r.randint(0, 1)}]"
+        bins = r.choice(([0, 1, 2.5, 4], [-3, 0, 3], [5, 1, -1], [1], [], [0, 2, 1]))
+        return f"{a} = np.digitize({x}, {bins}, right={r.random() < 0.5})"
+
+    def int_edges(self, ns):
+        """Integer division, remainder and power by zero and negative values,
+        and at the integer extremes."""
+        r = self.r
+        x = self.pick(ns, lambda w: w.dtype.kind in 'iub' or r.random() < 0.15)
+        if x is None:
+            return self.create(ns)
+        v = ns[x]
+        a = self.new()
+        f = r.choice(('floor_divide', 'remainder', 'fmod', 'power', 'divmod', 'true_divide',
+                      'floor_divide', 'remainder'))
+        k = r.random()
+        if k < 0.4:
+            y = r.choice(('0', '-1', '1', '-2', '3', '-128', '2', 'np.int8(-1)', 'np.uint8(0)',
+                          'np.int64(-1)', '255'))
+        else:
+            dt = v.dtype.name if r.random() < 0.6 or v.dtype.kind not in 'iu' else \
+                r.choice(INTS)
+            y = f"np.asarray(data({r.randrange(1 << 30)}, {self.bshape(v.shape)}, '{dt}', " \
+                f"{r.choice((0, 0, 2))}))"
+        if r.random() < 0.3:
+            y, x = x, y
+        if f == 'divmod':
+            return f"{a} = np.divmod({x}, {y})[{r.randint(0, 1)}]"
+        if r.random() < 0.3 and f != 'true_divide':
+            op = {'floor_divide': '//', 'remainder': '%', 'power': '**'}.get(f, '%')
+            return f"{a} = {x} {op} {y}"
+        return f"{a} = np.{f}({x}, {y})"
+
+    def shifts(self, ns):
+        r = self.r
+        x = self.pick(ns, lambda w: w.dtype.kind in 'iub' or r.random() < 0.1)
+        if x is None:
+            return self.create(ns)
+        v = ns[x]
+        a = self.new()
+        if r.random() < 0.5:
+            c = repr(r.choice((0, 1, 7, 8, 15, 16, 31, 32, 33, 63, 64, 65, 100, 127, 200, -1)))
+        else:
+            c = f"np.asarray(data({r.randrange(1 << 30)}, {self.bshape(v.shape)}, " \
+                f"'{r.choice(('uint8', 'int8', 'int64', 'uint64', v.dtype.name))}', 1))"
+            if r.random() < 0.5:
+                c = f"({c} % {r.choice((8, 16, 32, 64, 66, 130))})"
+        f = r.choice(('<<', '>>', 'left_shift', 'right_shift'))
+        if f in ('<<', '>>'):
+            return f"{a} = {x} {f} {c}" if r.random() < 0.8 else f"{a} = {c} {f} {x}"
+        return f"{a} = np.{f}({x}, {c})"
+
+    def cast_modes(self, ns):
+        r = self.r
+        x = self.pick(ns)
+        v = ns[x]
+        a = self.new()
+        dt = self.dtype()
+        casting = r.choice(('no', 'equiv', 'safe', 'same_kind', 'unsafe'))
+        if casting == 'unsafe' and not self.safe_cast_ok(v, dt):
+            casting = 'same_kind'
+        if casting == 'same_kind' and numpy.can_cast(v.dtype, dt, 'same_kind') and \
+                not self.safe_cast_ok(v, dt):
+            casting = 'safe'
+        if r.random() < 0.3:
+            return f"{a} = np.asarray({x}, dtype='{dt}')" if self.safe_cast_ok(v, dt) else \
+                f"{a} = np.asarray({x}, dtype='{v.dtype.name}')"
+        return f"{a} = {x}.astype('{dt}', casting='{casting}')"
+
+    def copyto(self, ns):
+        r = self.r
+        x = self.pick_w(ns)
+        if x is None:
+            return self.create(ns)
+        v = ns[x]
+        src = self.value_for(ns, x, v.shape)
+        casting = r.choice(('same_kind', 'same_kind', 'unsafe', 'safe', 'no'))
+        if casting == 'unsafe':
+            try:
+                sv = ns[src] if src in ns else eval(src, {'np': numpy, 'data': data})
+                ok = self.safe_cast_ok(numpy.asarray(sv), v.dtype)
+            except Exception:           # noqa: BLE001
+                ok = False
+            if not ok:
+                casting = 'same_kind'
+        kw = f", casting='{casting}'"
+        if r.random() < 0.6:
+            w = f"np.asarray(data({r.randrange(1 << 30)}, {self.bshape(v.shape)}, 'bool'))" \
+                if r.random() < 0.7 else r.choice(('True', 'False'))
+            kw += f", where={w}"
+        if src in ns and numpy.may_share_memory(ns[src], v):
+            src = f"{src}.copy()"
+        return f"np.copyto({x}, {src}{kw})  # check"
+
+    def view_write(self, ns):
+        """A fresh view (swapaxes or transpose of a slice, diagonal) written
+        through on the next line."""
+        r = self.r
+        x = self.pick_w(ns)
+        if x is None:
+            return self.create(ns)
+        v = ns[x]
+        a = self.new()
+        nd = v.ndim
+        if nd >= 2:
+            sl = ', '.join(self.slice_text(d) for d in v.shape[:2])
+            t = r.choice((f"np.swapaxes({x}[{sl}], 0, 1)", f"{x}[{sl}].T",
+                          f"np.moveaxis({x}[{sl}], 0, -1)"))
+        elif nd == 1:
+            t = f"{x}[{self.slice_text(v.shape[0])}][::-1]"
+        else:
+            t = f"{x}[...]"
+        self.queue.append(lambda ns: self.write(ns, a) if isinstance(ns.get(a), numpy.ndarray)
+                          else self.create(ns))
+        return f"{a} = {t}"
+
+    def repeat_write(self, ns):
+        """Advanced-index writes with repeated indices: plain assignment
+        (NumPy: the last value wins) and in-place operators (each element
+        once: the operator reads before it writes)."""
+        r = self.r
+        x = self.pick_w(ns)
+        if x is None:
+            return self.create(ns)
+        v = ns[x]
+        if v.ndim == 0 or v.shape[0] == 0:
+            return f"{x}[...] = {self.scalar_int()}  # check"
+        d = v.shape[0]
+        i = r.randint(-d, d - 1)
+        idx = [i, r.randint(-d, d - 1), i] + ([i] if r.random() < 0.5 else [])
+        n = len(idx)
+        if r.random() < 0.3:
+            idx = f"np.array({idx})"
+        if r.random() < 0.5:
+            op = r.choice(('+=', '-=', '*=', '|='))
+            return f"{x}[{idx}] {op} {self.scalar_int()}  # check"
+        val = f"np.arange({n} * {math.prod(v.shape[1:])}).reshape({(n,) + v.shape[1:]})" \
+            if r.random() < 0.6 else self.scalar_int()
+        return f"{x}[{idx}] = {val}  # check"
+
+    def mask_write(self, ns):
+        """a[mask] = value with a mask over the leading axes and a value that
+        broadcasts: one row for every selected one, one value per selected
+        element, a wrong length (ValueError)."""
+        r = self.r
+        x = self.pick_w(ns)
+        if x is None:
+            return self.create(ns)
+        v = ns[x]
+        if v.ndim == 0:
+            return f"{x}[{x} != 0] = {self.scalar_int()}  # check"
+        k = r.randint(1, v.ndim)
+        mshape = v.shape[:k]
+        mseed = r.randrange(1 << 30)
+        mask = f"np.asarray(data({mseed}, {mshape}, 'bool'))"
+        count = int(data(mseed, mshape, 'bool').sum())
+        rest = v.shape[k:]
+        c = r.random()
+        if c < 0.4 and rest:
+            shape = rest[r.randint(0, len(rest)):] if r.random() < 0.5 else rest
+        elif c < 0.7:
+            shape = (count,) + rest
+        elif c < 0.85:
+            shape = (1,) + rest
+        else:
+            shape = (count + r.choice((1, -1)),) + rest if count else (2,) + rest
+        dt = v.dtype.name if r.random() < 0.7 else self.dtype()
+        if not self.safe_cast_ok(numpy.zeros(1, dt), v.dtype):
+            dt = v.dtype.name
+        return f"{x}[{mask}] = np.asarray(data({r.randrange(1 << 30)}, {tuple(shape)}, " \
+               f"'{dt}', 0))  # check"
+
+    def linalg(self, ns):
+        """solve, inv, det, norm with well-conditioned matrices (diagonally
+        dominant: an ill-conditioned one would make LAPACK's rounding
+        anything)."""
+        r = self.r
+        x = self.pick(ns, lambda w: w.dtype.kind != 'b' and w.size <= 200_000 and
+                      bool(numpy.isfinite(w).all()))
+        a = self.new()
+        k = r.random()
+        if x is not None and k < 0.3:
+            v = ns[x]
+            o = r.choice(('None', '1', '2', 'np.inf', '-np.inf', "'fro'", '0', '3'))
+            kw = ''
+            if v.ndim >= 2 and r.random() < 0.5:
+                kw = f", axis=({r.randrange(v.ndim)}, {r.randrange(v.ndim)})"
+                if o in ('0', '3'):
+                    o = 'None'
+            elif v.ndim >= 1 and r.random() < 0.5:
+                kw = f", axis={r.randrange(-v.ndim, v.ndim)}"
+            elif v.ndim == 2 and o in ('0', '3'):
+                o = 'None'
+            elif v.ndim > 2:
+                o, kw = 'None', ''
+            if o in ("'fro'",) and ('axis=(' not in kw and v.ndim != 2):
+                o = 'None'
+            if r.random() < 0.2:
+                kw += ", keepdims=True"
+            return f"{a} = np.linalg.norm({x}, {o}{kw})"
+        n = r.randint(1, 5)
+        dt = r.choice(('float64', 'float32', 'complex128', 'int64', 'float64'))
+        m = f"(np.asarray(data({r.randrange(1 << 30)}, {(n, n)}, '{dt}', 0)) + 40 * np.eye({n}))"
+        if k < 0.45:
+            return f"{a} = np.linalg.det({m})"
+        if k < 0.6:
+            return f"{a} = np.linalg.inv({m})"
+        if x is not None and ns[x].ndim >= 1 and ns[x].shape[0] <= 6 and ns[x].ndim <= 2:
+            v = ns[x]
+            m = m.replace(f"{(n, n)}", f"{(v.shape[0],) * 2}").replace(f"np.eye({n})",
+                                                                      f"np.eye({v.shape[0]})")
+            return f"{a} = np.linalg.solve({m}, {x})"
+        b = (n,) + ((r.randint(1, 3),) if r.random() < 0.5 else ())
+        return f"{a} = np.linalg.solve({m}, {self.small_data(b)})"
+
+    def fft(self, ns):
+        r = self.r
+        x = self.pick(ns, lambda w: w.dtype.kind in 'iufc' and w.size <= 1_000_000 and
+                      bool(numpy.isfinite(w).all()))
+        if x is None:
+            return self.create(ns)
+        v = ns[x]
+        a = self.new()
+        f = r.choice(('fft', 'ifft', 'rfft', 'irfft', 'fft', 'rfft', 'hfft', 'fftn', 'ifftn',
+                      'rfftn'))
+        kw = []
+        if f.endswith('n'):
+            if v.ndim and r.random() < 0.4:
+                axes = sorted(r.sample(range(v.ndim), r.randint(1, min(2, v.ndim))))
+                kw.append(f"axes={tuple(axes)}")
+        else:
+            if v.ndim and r.random() < 0.4:
+                kw.append(f"axis={r.randrange(-v.ndim, v.ndim)}")
+            if r.random() < 0.3:
+                kw.append(f"n={r.choice((1, 2, 5, 8, 16, 0))}")
+        if r.random() < 0.3:
+            kw.append(f"norm='{r.choice(('ortho', 'forward', 'backward'))}'")
+        return f"{a} = np.fft.{f}({', '.join([x] + kw)})"
+
+    def sort_kinds(self, ns):
+        r = self.r
+        x = self.pick(ns)
+        v = ns[x]
+        a = self.new()
+        k = r.random()
+        if k < 0.4:
+            kind = r.choice(('quicksort', 'mergesort', 'heapsort', 'stable'))
+            ax = r.choice((None, -1, 0)) if v.ndim else None
+            return f"{a} = np.sort({x}, axis={ax}, kind='{kind}')"
+        if k < 0.6:
+            ax = r.choice((None, -1, 0)) if v.ndim else None
+            return f"{a} = np.argsort({x}, axis={ax}, kind='{r.choice(('stable', 'mergesort'))}')"
+        if v.ndim == 0:
+            return f"{a} = np.lexsort([{x}])"
+        if k < 0.8 and v.ndim >= 2:
+            return f"{a} = np.lexsort({x}" + (f", axis={r.randrange(v.ndim - 1)})"
+                                               if r.random() < 0.3 else ")")
+        y = self.small_data(v.shape, r.choice(('int8', 'float64', 'bool')))
+        return f"{a} = np.lexsort(({x}, {y}))"
 
 
 # ---------------------------------------------------------------- programs

@@ -310,6 +310,25 @@ def test_bincount_edges_and_errors():
         nt.bincount(nt.asarray(np.arange(-1, 3000)))
 
 
+@pytest.mark.parametrize("dt", ['int8', 'int64', 'uint64', 'bool'])
+def test_bincount_empty_input_ignores_weights(dt):
+    # an empty input gives minlength zeros of intp before NumPy reads the
+    # weights: their dtype (float, complex) and length are not looked at
+    # (ndtile gave float64 zeros for float weights and raised for a length
+    # mismatch; fuzz seeds 20251, 21437)
+    x = np.zeros((8, 0), dt)[0]
+    for w in (None, np.zeros(0), np.zeros(0, np.int64), np.ones(3), np.array([1j]),
+              np.zeros((4, 2))[:0, 1]):
+        for ml in (0, 3):
+            nw = None if w is None else nt.asarray(w)
+            exp = np.bincount(x, w, minlength=ml)
+            assert_same(nt.bincount(nt.asarray(x), nw, minlength=ml), exp)
+            assert_same(nt.bincount(nt.asarray(np.zeros((3, 4), dt))[1:1, 0], nw, minlength=ml),
+                        exp)
+    assert check_same_error(lambda: nt.bincount(nt.asarray(x), minlength=-1),
+                            lambda: np.bincount(x, minlength=-1))[0]
+
+
 def test_bincount_float_weights_same_bits_any_workers():
     a = make('int64', (20000,), seed=19, lo=0, hi=9)
     w = make('float64', (20000,), seed=20)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import ndtile as nt
-from _helpers import make, assert_same
+from _helpers import make, assert_same, check_same_error
 
 
 pytestmark = pytest.mark.usefixtures("native_only")
@@ -653,6 +653,21 @@ def test_pad_modes(mode, pw):
     check(lambda m, a: m.pad(a, 5, mode=mode), np.arange(1.0))
     check(lambda m, a: m.pad(a, (2, 3000), mode=mode), BIG[:50])
     raises_like(lambda m, a: m.pad(a, 1, mode=mode), np.zeros((0, 3)))
+
+
+def test_pad_negative_width_of_0d_and_unbroadcastable():
+    # NumPy checks the widths for negative values as given, before it
+    # broadcasts them to (ndim, 2): a 0-d array padded by -1 raised nothing
+    # (fuzz seed 300001566), a (2, 2) width with a negative entry on a 1-d
+    # array raised the broadcast error
+    for shape in [(), (4,), (2, 3)]:
+        a = make(np.int16, shape)
+        for pw in (-1, (-1, 2), ((0, 1), (-1, 0)), [[-1]], 0, (1, 0), ((1, 2),)):
+            for mode in ('constant', 'edge', 'wrap'):
+                raised, exp = check_same_error(lambda: nt.pad(nt.asarray(a), pw, mode=mode),
+                                               lambda: np.pad(a, pw, mode=mode))
+                if not raised:
+                    assert_same(nt.pad(nt.asarray(a), pw, mode=mode), exp)
 
 
 def test_pad_empty_mode_shape():

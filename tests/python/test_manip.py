@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import ndtile as nt
-from _helpers import DTYPES, NAMES, make, assert_same
+from _helpers import DTYPES, NAMES, make, assert_same, check_same_error
 
 
 def test_broadcast_to_and_arrays():
@@ -270,6 +270,78 @@ def test_copyto():
     nd = np.zeros((4, 5))
     nt.copyto(nd, nt.asarray(a))
     np.testing.assert_array_equal(nd, a)
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
+def test_copyto_read_only_destination_first(dt):
+    # NumPy checks that the destination is writeable before the value's cast
+    # rule and shape (a Python int's OverflowError aside, which comes first);
+    # ndtile raised the cast's TypeError (fuzz seed 5225, copyto on a
+    # broadcast_to result with casting='no')
+    for shape in [(3,), (), (0, 2), (3, 4)]:
+        a = np.broadcast_to(make(dt, (1,) * len(shape)), shape)
+        x = nt.broadcast_to(nt.asarray(make(dt, (1,) * len(shape))), shape)
+        for src in (300, -1, 1.5, 1j, True, np.int64(7), np.ones(4), np.ones(shape, 'complex128')):
+            for casting in ('no', 'same_kind', 'unsafe'):
+                for where in (True, make(np.bool_, shape, 1)):
+                    try:
+                        np.copyto(a, src, casting=casting, where=where)
+                        exp = None
+                    except Exception as e:      # noqa: BLE001
+                        exp = type(e)
+                    assert exp is not None
+                    with pytest.raises(exp):
+                        nt.copyto(x, src, casting=casting, where=where)
+
+
+def test_copyto_value_with_leading_ones_and_onto_itself():
+    # NumPy strips a value's leading length-1 axes beyond the destination's
+    # (with where= too), and a copy of an array onto itself is skipped
+    # before any check (read-only, where='s shape); fuzz seeds 300003150,
+    # 300003756, 901074
+    for dt in (np.float64, np.uint8, np.complex64):
+        for dshape, sshape, wshape in [((1,), (1, 1, 1), None), ((1,), (1, 1, 1), (1,)),
+                                       ((2, 3), (1, 1, 3), (3,)), ((2, 300), (1, 1, 2, 300),
+                                                                   (2, 300)),
+                                       ((2, 3), (2, 1, 3), None), ((0,), (1, 1, 0), (1, 0)),
+                                       ((1,), (1, 1, 1), (1, 1, 1))]:
+            src = make(dt, sshape, seed=3)
+            w = True if wshape is None else make(np.bool_, wshape, seed=4)
+            d = make(dt, dshape)
+            x = nt.asarray(d)
+            raised, _ = check_same_error(lambda: nt.copyto(x, nt.asarray(src), where=w),
+                                         lambda: np.copyto(d, src, where=w))
+            if not raised:
+                nt.copyto(x, nt.asarray(src), where=w)
+            assert_same(x, d)
+    a = np.broadcast_to(make(np.float64, (3,)), (2, 3))
+    x = nt.broadcast_to(nt.asarray(make(np.float64, (3,))), (2, 3))
+    for w in (True, make(np.bool_, (5, 5))):
+        np.copyto(a, a, where=w)
+        nt.copyto(x, x, where=w)
+        assert_same(x, a)
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
+def test_putmask_read_only_first(dt):
+    # NumPy's putmask checks that the array is writeable before the mask's
+    # size and the values (ndtile did nothing for an empty value list or an
+    # all-False mask, and raised the size or the conversion error; fuzz seed
+    # 901593)
+    for shape in [(4,), (2, 3), (0,)]:
+        a = np.broadcast_to(make(dt, (1,) * len(shape)), shape)
+        x = nt.broadcast_to(nt.asarray(make(dt, (1,) * len(shape))), shape)
+        d = np.diagonal(make(dt, (3, 3)))
+        y = nt.diagonal(nt.asarray(make(dt, (3, 3))))
+        for size in (a.size, a.size + 1):
+            for values in ([], [1], [1j], [2**70]):
+                mask = make(np.bool_, (size,), 1)
+                for p, q in ((x, a), (y, d)):
+                    if size != a.size and q is d:
+                        continue
+                    m = mask[:q.size + size - a.size]
+                    check_same_error(lambda: nt.putmask(p, nt.asarray(m), values),
+                                     lambda: np.putmask(q, m, values))
 
 
 def test_atleast():

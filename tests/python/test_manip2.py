@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 import ndtile as nt
-from _helpers import DTYPES, NAMES, make, assert_same, tol_for, raises_same as errs
+from _helpers import DTYPES, NAMES, make, assert_same, tol_for, raises_same as errs, \
+    check_same_error
 
 
 pytestmark = pytest.mark.usefixtures("native_only")
@@ -320,6 +321,25 @@ def test_einsum_options_and_errors():
     errs(lambda: nt.einsum('ij->ii', x), lambda: np.einsum('ij->ii', a))
     errs(lambda: nt.einsum('ij->k', x), lambda: np.einsum('ij->k', a))
     errs(lambda: nt.einsum('i1', x), lambda: np.einsum('i1', a))
+
+
+@pytest.mark.parametrize("sub,shape,raises", [
+    ('...i->i', (2, 3), True), ('...i->', (2, 3), True), ('...->', (4,), True),
+    ('i...->i', (2, 3, 4), True), ('...i->i', (3,), False), ('...ij->j', (2, 3), False),
+    ('...ij->j', (0, 5, 2), True), ('...i,...i->i', [(2, 3), (3,)], True),
+    ('...i,...i->...', [(2, 3), (3,)], False)])
+def test_einsum_ellipsis_not_in_output(sub, shape, raises):
+    # an input's '...' covering dimensions with an explicit output that has
+    # no '...': NumPy's C einsum (optimize=False, the default) raises, its
+    # optimize= path sums them; ndtile summed them always (fuzz seed 6149)
+    shapes = shape if isinstance(shape, list) else [shape]
+    ops = [make(np.int64, s, seed=i) for i, s in enumerate(shapes)]
+    xs = [nt.asarray(o) for o in ops]
+    raised, exp = check_same_error(lambda: nt.einsum(sub, *xs), lambda: np.einsum(sub, *ops))
+    assert raised == raises
+    if not raised:
+        assert_same(nt.einsum(sub, *xs), exp)
+    assert_same(nt.einsum(sub, *xs, optimize=True), np.einsum(sub, *ops, optimize=True))
 
 
 @pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])

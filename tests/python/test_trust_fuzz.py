@@ -32,7 +32,10 @@ def _nudge(r, every=False):
     v = numpy.array(r)
     flat = v.reshape(-1).view(v.real.dtype) if v.dtype.kind == 'c' else v.reshape(-1)
     sel = slice(None) if every else slice(0, 1)
-    flat[sel] = numpy.nextafter(flat[sel], numpy.inf)
+    # (finite values only: an infinity one ULP "up" is the largest finite
+    # value of the other sign, not a rounding; log2(0) is -inf exactly)
+    part = flat[sel]
+    flat[sel] = numpy.where(numpy.isfinite(part), numpy.nextafter(part, numpy.inf), part)
     return ndtile.asarray(v)
 
 
