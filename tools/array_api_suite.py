@@ -28,7 +28,7 @@ import sys
 import ndtile
 
 TOOLS = os.path.dirname(os.path.abspath(__file__))
-_FAILED = re.compile(r"^(?:FAILED|ERROR) (\S+)", re.M)
+_FAILED = re.compile(r"^(?:FAILED|ERROR) (.+?)(?: - .*)?$", re.M)     # ids have spaces
 _COUNTS = re.compile(r"(\d+) (passed|failed|skipped|errors?|xfailed|xpassed)")
 
 
