@@ -354,16 +354,33 @@ def diff(a, n=1, axis=-1, prepend=_NoValue, append=_NoValue):
     if n < 0:
         raise ValueError("order must be non-negative but got " + repr(n))
     x = C.asarray(a)
-    if not isinstance(x, Array) or prepend is not _NoValue or append is not _NoValue:
-        kw = {'n': n, 'axis': axis}
-        if prepend is not _NoValue:
-            kw['prepend'] = prepend
-        if append is not _NoValue:
-            kw['append'] = append
-        return F.call("diff (prepend/append)", _np.diff, (a,), kw)
+    kw = {'n': n, 'axis': axis}
+    if prepend is not _NoValue:
+        kw['prepend'] = prepend
+    if append is not _NoValue:
+        kw['append'] = append
+    if not isinstance(x, Array):
+        return F.call("diff (dtype)", _np.diff, (a,), kw)
     if x.ndim == 0:
         raise ValueError("diff requires input that is at least one dimensional")
     axis = _norm_axis(axis, x.ndim)
+    if prepend is not _NoValue or append is not _NoValue:
+        # NumPy's: a 0-d prepend/append is broadcast to one step along axis,
+        # then the three are concatenated (their dtypes promoted)
+        combined = []
+        for v in (prepend, None, append):
+            if v is None:
+                combined.append(x)
+            elif v is not _NoValue:
+                v = C.asarray(v)
+                if _np.ndim(v) == 0:
+                    shape = list(x.shape)
+                    shape[axis] = 1
+                    v = _stride_tricks.broadcast_to(v, tuple(shape))
+                combined.append(v)
+        x = _multiarray.concatenate(combined, axis)
+        if not isinstance(x, Array):
+            return F.call("diff (dtype)", _np.diff, (a,), kw)
     pre = (slice(None),) * axis
     op = _umath.UFUNCS['not_equal'] if x._dt == D.BOOL else _umath.UFUNCS['subtract']
     for _ in range(n):

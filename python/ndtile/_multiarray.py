@@ -596,7 +596,15 @@ def where(condition, x=_NoValue, y=_NoValue, /):
 
 def nonzero(a):
     x = C.asarray(a)
-    if not isinstance(x, Array) or x.ndim == 0:
+    if isinstance(x, Array) and x.ndim == 0:
+        # NumPy's error, without a fallback to NumPy (and its warning) to raise it
+        msg = ("Calling nonzero on 0d arrays is not allowed. Use "
+               "np.atleast_1d(scalar).nonzero() instead.")
+        if x._dt == D.BOOL:
+            msg += (" If the context of this error is of the form `arr[nonzero(cond)]`, "
+                    "just use `arr[cond]`.")
+        raise ValueError(msg)
+    if not isinstance(x, Array):
         return F.call("nonzero", _np.nonzero, (a,), {})
     w = _core.argwhere(x)
     return tuple(w[:, k].copy() for k in range(x.ndim))

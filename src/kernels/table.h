@@ -164,7 +164,8 @@ typedef int (*ndt_put_fn)(const ndt_put_desc *d, int64_t *bad);
 /* Elements [first, first + n) of a range, stored as dtype t at out (byte
  * stride os): start + i * step in float64 (in float32 when as_f32, as
  * NumPy computes float32 ranges), or istart + i * istep wrapping in int64
- * (as_int); element 1 is v1 when has_v1 (arange's start + step itself).
+ * (as_int); when has_v1 (arange) element 0 is start itself and element 1
+ * is v1 (start + step itself).
  * With div != 0 a float element is start + (i / div) * step (NumPy's
  * linspace when (stop - start) / div underflows to zero: step is then the
  * whole distance stop - start). */

@@ -1,5 +1,6 @@
-"""The array API standard: the inspection namespace, the version, and
-boolean masks with zero-size axes (reads and writes), against NumPy."""
+"""The array API standard: the inspection namespace, the version,
+boolean masks with zero-size axes (reads and writes), and what the
+conformance suite (tools/array_api_suite.py) found, against NumPy."""
 import numpy as np
 import pytest
 
@@ -179,3 +180,19 @@ def test_arange_signature_is_numpys():
     assert [(p.name, p.kind) for p in got.parameters.values()] == \
         [(p.name, p.kind) for p in want.parameters.values()]
     assert np.array_equal(np.asarray(nt.arange(start=2, stop=5)), np.arange(start=2, stop=5))
+
+
+@pytest.mark.parametrize("dt", [np.bool_, np.int8, np.uint64, np.float32, np.complex128])
+def test_nonzero_of_0d_is_numpys_error_without_fallback(dt, native_only):
+    # array-api-tests' test_nonzero_zerodim_error: NumPy's ValueError, raised by
+    # ndtile itself (it fell back to NumPy, with its warning, to raise it)
+    a = np.zeros((), dt)
+    with pytest.raises(ValueError) as exp:
+        np.nonzero(a)
+    for call in (nt.nonzero, lambda x: x.nonzero()):
+        with pytest.raises(ValueError) as got:
+            call(nt.asarray(a))
+        assert str(got.value) == str(exp.value)
+    # a 1-d array is still ndtile's (no fallback)
+    for g, e in zip(nt.nonzero(nt.asarray([0, 3, 0, 1])), np.nonzero(np.array([0, 3, 0, 1]))):
+        assert np.array_equal(np.asarray(g), e) and g.dtype == e.dtype

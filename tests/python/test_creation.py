@@ -288,6 +288,22 @@ def test_arange_step_far_larger_than_span():
         assert_same(nt.arange(*args, dtype=np.float32), np.arange(*args, dtype=np.float32))
 
 
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_arange_negative_zero_start(big):
+    # NumPy stores start itself as element 0: a start of -0.0 (or one that
+    # rounds to -0.0 in float32) stays -0.0; ndtile computed start + 0 * step,
+    # +0.0 (found by the array API suite)
+    n = 300_000 if big else 10      # float64: > 2 MiB, several default tiles
+    for dt in (None, np.float64, np.float32):
+        for args in [(-0.0, n), (-0.0, n / 4, 0.25), (-1e-300, n), (-0.0,), (-0.0, 1e300, 1e300),
+                     (-1.859068993549895e-96, 2.775295542833883e16, 6.759396951772885e16),
+                     (-0.0, -n, -1), (0.0, n), (-2.0, n)]:
+            exp, got = np.arange(*args, dtype=dt), nt.arange(*args, dtype=dt)
+            assert_same(got, exp)
+            g = np.asarray(got)
+            assert (np.signbit(g) == np.signbit(exp)).all(), (args, dt)
+
+
 def test_linspace():
     for args in [(0, 1), (0, 1, 7), (-3.5, 10, 101), (5, 5, 3), (0, 1, 0), (0, 1, 1),
                  (1, 0, 9), (0, 10, 2000)]:

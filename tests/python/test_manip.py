@@ -160,6 +160,39 @@ def test_diff_n0_returns_its_argument():
 
 
 @pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+@pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
+def test_diff_prepend_append_native(dt, big, native_only):
+    """diff(prepend=, append=) (in the array API standard) runs in ndtile
+    (it fell back to NumPy with a warning): NumPy's values and dtype, a 0-d
+    prepend/append broadcast to one step along the axis, dtypes promoted,
+    on strided views, with n > 1 and along either axis."""
+    a = make(dt, (600, 700) if big else (6, 9), 3)       # big: > 2 MiB for 4-byte dtypes
+    views = [(a, nt.asarray(a)), (a[::-2, 1::3], nt.asarray(a)[::-2, 1::3])]
+    pre0, app0 = a.flat[0], a.flat[1]
+    for e, x in views:
+        cases = [dict(prepend=pre0), dict(append=app0), dict(prepend=pre0, append=app0, n=2),
+                 dict(axis=0, prepend=e[:1], append=e[-2:]), dict(prepend=e[:, :1], n=3),
+                 dict(append=np.ones((e.shape[0], 1), np.int8)), dict(prepend=1.5),
+                 dict(axis=0, append=[e[0]])]
+        for kw in cases:
+            ntkw = {k: nt.asarray(v) if isinstance(v, np.ndarray) and v.ndim else v
+                    for k, v in kw.items()}
+            exp = np.diff(e, **kw)
+            got = nt.diff(x, **ntkw)         # native_only: no fallback to NumPy
+            assert isinstance(got, nt.ndarray)
+            assert_same(got, exp)
+    # what NumPy raises: a 0-d a, a prepend of another shape, a bad axis
+    x = nt.asarray(a)
+    for args, kw in [((a[0, 0],), dict(prepend=0)), ((a,), dict(prepend=a[:2, :2])),
+                     ((a,), dict(axis=2, append=0))]:
+        with pytest.raises(Exception) as en:
+            np.diff(*args, **kw)
+        with pytest.raises(type(en.value)):
+            nt.diff(*[nt.asarray(v) for v in args], **kw)
+    assert nt.diff(x, n=0, prepend=0) is x
+
+
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
 def test_isclose_weak_scalars_and_invalid_tolerances(big):
     # NumPy keeps a Python scalar b and Python scalar tolerances weak (NEP
     # 50): isclose(float32 1.0, 2, atol=0, rtol=0.4999999999999999)

@@ -223,6 +223,9 @@ void ndt__cpu_range(const ndt_range_desc *a, int64_t first, int64_t n, ndt_dtype
       else if (a->as_f32) buf.d[j] = (float)((float)a->start + (float)i * (float)a->step);
       else buf.d[j] = a->start + (double)i * a->step;
       if (i == 1 && a->has_v1 && !a->as_int) buf.d[j] = a->v1;
+      /* arange's element 0 is start itself, as NumPy stores it: start + 0 * step
+       * would turn a start of -0.0 into +0.0 */
+      if (i == 0 && a->has_v1 && !a->as_int) buf.d[j] = a->as_f32 ? (double)(float)a->start : a->start;
     }
     cast((char *)&buf, 8, out + c * os, os, m);
   }
