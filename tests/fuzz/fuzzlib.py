@@ -2153,6 +2153,11 @@ class Gen:
                 kw.append(f"axis={r.randrange(-v.ndim, v.ndim)}")
             if r.random() < 0.3:
                 kw.append(f"n={r.choice((1, 2, 5, 8, 16, 0))}")
+            ax = int(kw[0][5:]) if kw and kw[0].startswith('axis=') else -1
+            if f in ('irfft', 'hfft') and v.ndim and v.shape[ax] == 0:
+                # NumPy 2.4's irfft/hfft(n=k) of an empty axis returns
+                # uninitialised values (ndtile's zero padding gives zeros)
+                kw = [k for k in kw if not k.startswith('n=')]
         if r.random() < 0.3:
             kw.append(f"norm='{r.choice(('ortho', 'forward', 'backward'))}'")
         return f"{a} = np.fft.{f}({', '.join([x] + kw)})"
