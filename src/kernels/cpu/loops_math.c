@@ -435,10 +435,17 @@ static inline float keep_f(float v) { return v; }
 FIXUP(log1p, log1p, log1pf, v > 1e300 || SUBN_D(v), v > 1e37f || SUBN_F(v))
 FIXUP(tan, keep_d, keep_f, SUBN_D(v), SUBN_F(v))
 /* SLEEF's double exp gives inf for the last ~1e-12 below log(DBL_MAX)
- * (709.782712893384 -> 1.7976931348622732e308); its float exp is exact there */
-static void exp_fixd(const double *x, double *y, int64_t n) {
-  for (int64_t i = 0; i < n; i++) if (x[i] > 709.0) y[i] = exp(x[i]);
+ * (709.782712893384 -> 1.7976931348622732e308); its float exp is exact
+ * there. An inf result is odd, so FV_RUN's value check sees that chunk
+ * anyway: the fix runs there (exp_oddd), at no cost to other chunks. */
+static int exp_oddd(const double *x, double *y, int64_t n) {
+  int changed = 0;
+  for (int64_t i = 0; i < n; i++)
+    if (x[i] > 709.0 && x[i] < 710.0) { y[i] = exp(x[i]); changed = 1; }
+  return changed;
 }
+typedef int (*oddd_fn)(const double *x, double *y, int64_t n);
+typedef int (*oddf_fn)(const float *x, float *y, int64_t n);
 FIXUP(sinh, sinh, sinhf, fabs(v) > 700.0, fabsf(v) > 85.0f)
 FIXUP(cosh, cosh, coshf, fabs(v) > 700.0, fabsf(v) > 85.0f)
 FIXUP(asinh, asinh, asinhf, fabs(v) > 1e150 || SUBN_D(v), fabsf(v) > 1e18f || SUBN_F(v))
@@ -625,7 +632,7 @@ static inline int fv_alias(const char *p, int64_t s, const char *q, int64_t t, i
  * flags from the values. The values are looked at only in chunks where the
  * kernel raised a flag (most data raises none); inputs the output may
  * overwrite are copied before. */
-#define FV_RUN(ET, CHECK, NIN, CLS, CALL, SCREEN)                                \
+#define FV_RUN(ET, CHECK, NIN, CLS, CALL, SCREEN, ODD)                           \
   do {                                                                           \
     const unsigned saved_ = fv_save();                                           \
     unsigned fl_ = 0;                                                            \
@@ -645,6 +652,9 @@ static inline int fv_alias(const char *p, int64_t s, const char *q, int64_t t, i
         if (!alias_)                                                             \
           for (int k_ = 0; k_ < NIN; k_++) FV_GATHER(ET, xb_[k_], a[k_], steps[k_], m); \
         FV_GATHER(ET, yb_, a[NIN], steps[NIN], m);                               \
+        int (*const odd_)(const ET *, ET *, int64_t) = (ODD);                    \
+        if (odd_ && odd_(xb_[0], yb_, m)) /* odd results fixed, written back */  \
+          for (int64_t i_ = 0; i_ < m; i_++) memcpy(a[NIN] + i_ * steps[NIN], &yb_[i_], sizeof(ET)); \
         fl_ |= CHECK(CLS, NIN, xb_[0], xb_[1], yb_, m);                          \
       }                                                                          \
     }                                                                            \
@@ -652,17 +662,18 @@ static inline int fv_alias(const char *p, int64_t s, const char *q, int64_t t, i
     if (fl_) ndt_fpe_raise(fl_);                                                 \
   } while (0)
 
-#define LOOP1F(NAME, KID, FIXD, FIXF, CLS)                                       \
+#define LOOP1FO(NAME, KID, FIXD, FIXF, ODDD, CLS)                                \
   static void NAME##_f64(char **args, const int64_t *steps, int64_t n) {         \
     const int l = simd_level();                                                  \
     FV_RUN(double, fv_check_d, 1, CLS, drive1_d(kset_tab[KID].d[l], l ? FIXD : 0, a, steps, m), \
-           fv_screen_d);                                                         \
+           fv_screen_d, ODDD);                                                   \
   }                                                                              \
   static void NAME##_f32(char **args, const int64_t *steps, int64_t n) {         \
     const int l = simd_level();                                                  \
     FV_RUN(float, fv_check_f, 1, CLS, drive1_f(kset_tab[KID].f[l], l ? FIXF : 0, a, steps, m), \
-           fv_screen_f);                                                         \
+           fv_screen_f, (oddf_fn)0);                                             \
   }
+#define LOOP1F(NAME, KID, FIXD, FIXF, CLS) LOOP1FO(NAME, KID, FIXD, FIXF, (oddd_fn)0, CLS)
 #define LOOP1(NAME, KID, CLS) LOOP1F(NAME, KID, (fixd_fn)0, (fixf_fn)0, CLS)
 /* sqrt and the roundings: the hardware's flags are NumPy's */
 #define LOOP1HW(NAME, KID)                                                       \
@@ -677,13 +688,13 @@ static inline int fv_alias(const char *p, int64_t s, const char *q, int64_t t, i
 #define LOOP2(NAME, KID, CLS)                                                    \
   static void NAME##_f64(char **args, const int64_t *steps, int64_t n) {         \
     FV_RUN(double, fv_check_d, 2, CLS, drive2_d(kset2_tab[KID].d[simd_level()], a, steps, m), \
-           fv_screen_d);                                                         \
+           fv_screen_d, (oddd_fn)0);                                                         \
   }                                                                              \
   static void NAME##_f32(char **args, const int64_t *steps, int64_t n) {         \
     FV_RUN(float, fv_check_f, 2, CLS, drive2_f(kset2_tab[KID].f[simd_level()], a, steps, m), \
-           fv_screen_f);                                                         \
+           fv_screen_f, (oddf_fn)0);                                                         \
   }
-LOOP1F(l_exp, K_EXP, exp_fixd, (fixf_fn)0, FV_NAN | FV_GROW | FV_TINY | FV_ALWAYS)
+LOOP1FO(l_exp, K_EXP, (fixd_fn)0, (fixf_fn)0, exp_oddd, FV_NAN | FV_GROW | FV_TINY | FV_ALWAYS)
 LOOP1(l_exp2, K_EXP2, FV_NAN | FV_GROW | FV_TINY | FV_ALWAYS)
 LOOP1(l_expm1, K_EXPM1, FV_NAN | FV_GROW | FV_ALWAYS)
 LOOP1(l_log, K_LOG, FV_NAN | FV_POLE)
