@@ -261,6 +261,50 @@ _register_native()
 
 # NumPy's docstrings with an ndtile note on every public function (_docs).
 import sys as _sys  # noqa: E402
+import importlib as _importlib  # noqa: E402
+import importlib.machinery as _machinery  # noqa: E402
+import importlib.util as _imputil  # noqa: E402
+
+
+class _NumpySubmodules:
+    """Imports `ndtile.X` (X a public NumPy submodule ndtile has no module
+    of its own for: ma, polynomial, dtypes, exceptions, lib.recfunctions,
+    ...) as NumPy's module itself, the object `ndtile.X` already is, so that
+    `import numpy.ma as ma` and `from numpy.polynomial import Polynomial`
+    run with ndtile's name in place of numpy's."""
+
+    @staticmethod
+    def find_spec(fullname, path=None, target=None):
+        parts = fullname.split('.')
+        if parts[0] != 'ndtile' or len(parts) < 2 or \
+                '._' in '.' + '.'.join(parts[1:]):    # (this namespace's any is ndtile's)
+            return None
+        parent = _sys.modules.get(fullname.rpartition('.')[0])
+        if parent is not None and getattr(parent, '__name__', '').startswith('ndtile') \
+                and _machinery.PathFinder.find_spec(
+                    fullname, getattr(parent, '__path__', None)) is not None:
+            return None                 # ndtile's own module
+        npname = 'numpy.' + '.'.join(parts[1:])
+        try:
+            if _imputil.find_spec(npname) is None:
+                return None
+        except (ImportError, ValueError):
+            return None
+        return _machinery.ModuleSpec(fullname, _NumpySubmodules, origin=npname)
+
+    @staticmethod
+    def create_module(spec):
+        module = _importlib.import_module(spec.origin)
+        spec.loader_state = module.__spec__
+        return module
+
+    @staticmethod
+    def exec_module(module):
+        # the import machinery gave NumPy's module this spec: NumPy's back
+        module.__spec__ = module.__spec__.loader_state
+
+
+_sys.meta_path.insert(0, _NumpySubmodules)
 from . import _docs  # noqa: E402
 _docs.apply(_sys.modules[__name__])
 del _name, _obj

@@ -3,6 +3,7 @@ ndtile arrays, warns once per function naming the caller's file and line,
 and NDTILE_FALLBACK=error turns it into NotImplementedError.
 
 test_list_of_fallbacks lists the NumPy functions that fall back today."""
+import importlib
 import inspect
 import warnings
 
@@ -226,3 +227,38 @@ def test_histogram_with_a_longdouble_range():
     assert np.asarray(ge).dtype == ee.dtype == np.longdouble
     np.testing.assert_array_equal(np.asarray(gh), eh)
     np.testing.assert_array_equal(np.asarray(ge), ee)
+
+
+@pytest.mark.parametrize("sub", ["ma", "polynomial", "polynomial.polynomial",
+                                 "polynomial.chebyshev", "dtypes", "exceptions",
+                                 "lib.recfunctions", "lib.format", "lib.mixins",
+                                 "lib.scimath", "char", "strings", "rec",
+                                 "ctypeslib", "typing"])
+def test_numpy_submodules_import_by_ndtile_name(sub):
+    # `import numpy.ma as ma`, `from numpy.polynomial import Polynomial`, `from
+    # numpy.lib.recfunctions import repack_fields` with ndtile's name: NumPy's
+    # own module (what the attribute ndtile.<sub> is), its spec left NumPy's
+    m = importlib.import_module("ndtile." + sub)
+    npm = importlib.import_module("numpy." + sub)
+    assert m is npm
+    assert npm.__spec__.name == "numpy." + sub
+    parent, _, leaf = ("ndtile." + sub).rpartition(".")
+    assert getattr(importlib.import_module(parent), leaf) is npm
+
+
+def test_own_submodules_stay_ndtile_and_unknown_ones_fail():
+    assert importlib.import_module("ndtile.lib.stride_tricks").__name__ == "ndtile.lib.stride_tricks"
+    assert importlib.import_module("ndtile.random").__name__ == "ndtile.random"
+    for name in ("ndtile.no_such_module", "ndtile._no_such", "ndtile.lib.no_such"):
+        with pytest.raises(ModuleNotFoundError):
+            importlib.import_module(name)
+
+
+def test_polynomial_fit_and_masked_array_by_submodule_import():
+    P = importlib.import_module("ndtile.polynomial").Polynomial
+    x = nt.arange(6.0)
+    p = P.fit(x, x ** 2, 2)
+    q = np.polynomial.Polynomial.fit(np.arange(6.0), np.arange(6.0) ** 2, 2)
+    np.testing.assert_allclose(p.convert().coef, q.convert().coef, atol=1e-12)
+    ma = importlib.import_module("ndtile.ma")
+    assert ma.masked_array(nt.arange(4), mask=[0, 1, 0, 0]).sum() == 5
