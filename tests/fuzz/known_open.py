@@ -19,7 +19,8 @@ import re
 # searchsorted with mixed signed/unsigned, matmul of .real/.imag views,
 # complex var/std of constant values, var/std of complex in an integer
 # dtype= (the square's rounding), where= with more dimensions, the
-# precedence of out= cast errors, value shapes in advanced assignment.
+# precedence of out= cast errors, value shapes in advanced assignment,
+# nan functions of complex input with a real dtype= (the NaN mask first).
 OPEN = [
     # (name, regex over the mismatch message)
     ('float16 loops',
@@ -92,14 +93,6 @@ OPEN = [
     ('choose: indices checked before the broadcast',
      r"at `[^`]*np\.choose\([^`]*`: ndtile raises ValueError: invalid entry in choice array; "
      r"NumPy does not"),
-    # _nanfunctions.py (fuzz23, seed 400004300): nansum/nanmean/... of a
-    # complex array with a real dtype= cast first, so an element whose
-    # imaginary part alone is NaN (inf+nanj) counts as its real part; NumPy
-    # masks the complex NaNs first (np.nanmean([inf+nanj, 1+2j],
-    # dtype='float64'): NumPy 1.0, ndtile inf)
-    ('nan functions: complex cast before the NaN mask',
-     r"(?s)elements differ.*\bnp\.nan(sum|mean|var|std|prod|cumsum|cumprod)\([^\n]*"
-     r"dtype='[a-z]+\d*'"),
     # _fromnumeric.py (fuzz23, seeds 420002072, 971257): np.take from an
     # empty axis raises "cannot do a non-empty take from an empty axes."
     # whenever the axis is empty, and take and compress check the indices
