@@ -314,7 +314,8 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     if out is not None:
         _multiarray.copyto(out, res, casting='unsafe')     # as mean writes out=
         return out
-    return res[()] if res.ndim == 0 else res
+    # (NumPy's keepdims result is r[..., newaxis...]: a 0-d array for 0-d input)
+    return res if res.ndim or keepdims else res[()]
 
 
 def flip(m, axis=None):
@@ -1079,14 +1080,16 @@ def _quantile(name, npf, a, q, axis, out, overwrite_input, method, keepdims, wei
     if not ok:
         raise ValueError("Percentiles must be in the range [0, 100]" if is_pct
                          else "Quantiles must be in the range [0, 1]")
-    # the result dtype, from NumPy on a stand-in of two zeros
-    rdt = npf(_np.zeros(2, x.dtype), q if not isinstance(q, Array) else qn,
-              method=method).dtype
     nd = x.ndim
     if axis is None:
         red = tuple(builtins_range(nd))
     else:
+        # (NumPy's axis errors come before those of the computation: bool's
+        # subtract)
         red = _normalize_axis_tuple(axis, nd)
+    # the result dtype, from NumPy on a stand-in of two zeros
+    rdt = npf(_np.zeros(2, x.dtype), q if not isinstance(q, Array) else qn,
+              method=method).dtype
     keep = [k for k in builtins_range(nd) if k not in red]
     kshape = tuple(x.shape[k] for k in keep)
     L = int(_np.prod(kshape))
@@ -1187,7 +1190,8 @@ def _quantile(name, npf, a, q, axis, out, overwrite_input, method, keepdims, wei
             _np.add(e, e, out=_np.empty(0, out.dtype))
         _multiarray.copyto(out, res, casting='unsafe')
         return out
-    return res[()] if res.ndim == 0 else res
+    # (NumPy's keepdims result is r[..., newaxis...]: a 0-d array for 0-d input)
+    return res if res.ndim or keepdims else res[()]
 
 
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",

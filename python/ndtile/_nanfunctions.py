@@ -123,6 +123,10 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
         return F.call("nanmedian (dtype)", _np.nanmedian, (a,),
                       dict(axis=axis, out=out, overwrite_input=overwrite_input,
                            keepdims=keepdims))
+    if x.size == 0:
+        # NumPy's nanmedian of no elements is their nanmean (whatever the
+        # dtype: median itself fails on some empty transposed inputs)
+        return nanmean(x, axis, out=out, keepdims=keepdims)
     if x.dtype.kind not in 'fc':
         return nt.median(x, axis=axis, out=out, keepdims=keepdims)
     return _quantile('nanquantile', _np.nanquantile, x, 0.5, axis, out, False, 'midpoint',

@@ -20,7 +20,9 @@ import re
 # complex var/std of constant values, var/std of complex in an integer
 # dtype= (the square's rounding), where= with more dimensions, the
 # precedence of out= cast errors, value shapes in advanced assignment,
-# nan functions of complex input with a real dtype= (the NaN mask first).
+# nan functions of complex input with a real dtype= (the NaN mask first),
+# order statistics keepdims of 0-d, percentile of bool with a bad axis,
+# nanmedian of an empty transposed array.
 OPEN = [
     # (name, regex over the mismatch message)
     ('float16 loops',
@@ -29,20 +31,6 @@ OPEN = [
      r"complex(64|128)\((-?nan|-?inf)"),
     ('unique complex NaN',
      r"(?s)at `a\d+ = np\.unique\([^`]*`.*complex(64|128)\((-?nan|-?inf)"),
-    # _function_base.py / _nanfunctions.py (fuzz23, seeds 6217, 6460):
-    # median/percentile/quantile (and the nan* ones) of a 0-d array with
-    # keepdims=True give a NumPy scalar; NumPy gives a 0-d array
-    # (and what a later line does with that scalar: an item assignment or
-    # out= into it raises TypeError)
-    ('order statistics keepdims of 0-d',
-     r"(?s)(NumPy gives an array, ndtile \w+|ndtile (raises )?TypeError: [^\n]*"
-     r"(numpy\.(float|complex|u?int)\d+|ArrayType|must be an array)).*"
-     r"\b(nan)?(median|quantile|percentile)\([^\n]*keepdims=True"),
-    # _function_base.py (fuzz23, seed 5205): percentile/quantile of a bool
-    # array with an out-of-range axis raise the bool subtract TypeError;
-    # NumPy checks the axis first (AxisError, a ValueError)
-    ('percentile of bool: axis checked late',
-     r"NumPy raises AxisError[^\n]*; ndtile TypeError: numpy boolean subtract"),
     # the divmod ufunc (fuzz23, seeds 7732, 10007136): a Python int out of
     # the other operand's range (np.divmod(uint8, -2), np.divmod(255, int8))
     # is NumPy's OverflowError; ndtile computes (floor_divide and remainder
@@ -102,12 +90,6 @@ OPEN = [
     # array, np.compress([1, 0, 1], np.zeros((0, 2)), axis=1) a (0, 2) one)
     ('take from an empty axis',
      r"at `[^`]*np\.(take|compress)\([^`]*`: ndtile raises IndexError: [^\n]*; NumPy does not"),
-    # _nanfunctions.py (fuzz23, seed 934039): nanmedian of an empty
-    # transposed array over a tuple of axes runs NumPy's median on the
-    # ndtile array, which fails in a reshape ("cannot reshape array of size
-    # 0 into shape (0,1,newaxis)"); NumPy gives an empty result
-    ('nanmedian of an empty transposed array',
-     r"at `[^`]*np\.nanmedian\([^`]*`: ndtile raises ValueError: cannot reshape array of size 0"),
     # _function_base.py (fuzz23, seed 20937): percentile/quantile with a
     # list of q and an axis give a non-C-contiguous view (NumPy: a
     # C-contiguous array), so a reshape or ravel of it copies where NumPy's

@@ -73,3 +73,76 @@ def test_nan_functions_complex_real_dtype_big(name):
     for kw in ({}, {'axis': 0}, {'axis': 1}):
         _both(lambda: getattr(nt, name)(x[:, ::2], dtype='float64', **kw),
               lambda: getattr(np, name)(a[:, ::2], dtype='float64', **kw), rtol=1e-12)
+
+
+# order statistics of a 0-d array with keepdims=True: NumPy's r[..., newaxis*]
+# is a 0-d array, not a scalar
+
+_ORDER = ['median', 'nanmedian', 'percentile', 'nanpercentile', 'quantile', 'nanquantile']
+
+
+def _order_call(m, name, x, **kw):
+    if 'median' in name:
+        return getattr(m, name)(x, **kw)
+    q = 30 if 'percentile' in name else 0.3
+    return getattr(m, name)(x, q, **kw)
+
+
+@pytest.mark.parametrize('name', _ORDER)
+@pytest.mark.parametrize('dt', ['uint16', 'int64', 'bool', 'float32', 'float64'])
+@pytest.mark.parametrize('value', [3, np.nan])
+@pytest.mark.parametrize('kw', [{'keepdims': True}, {'keepdims': True, 'axis': None},
+                                {'keepdims': True, 'axis': ()}, {'keepdims': False},
+                                {'axis': ()}, {'keepdims': True, 'axis': 0}])
+def test_order_statistics_keepdims_of_0d(name, dt, value, kw):
+    if value != value and np.dtype(dt).kind != 'f':
+        return
+    a = np.asarray(value, dtype=dt)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', RuntimeWarning)
+        _both(lambda: _order_call(nt, name, nt.asarray(a), **kw),
+              lambda: _order_call(np, name, a, **kw))
+
+
+@pytest.mark.parametrize('name', _ORDER)
+def test_order_statistics_keepdims_of_0d_writable(name):
+    r = _order_call(nt, name, nt.asarray(np.float64(2.0)), keepdims=True)
+    e = _order_call(np, name, np.asarray(np.float64(2.0)), keepdims=True)
+    r[()] = 7
+    e[()] = 7
+    assert_same(r, e)
+
+
+# nanmedian of no elements is NumPy's nanmean (median itself raises for some
+# empty transposed inputs over a tuple of axes)
+
+@pytest.mark.parametrize('dt', ['int64', 'uint16', 'bool', 'float32'])
+@pytest.mark.parametrize('shape', [(2, 0, 3), (3, 0, 1), (0,), (2, 0)])
+@pytest.mark.parametrize('axis', [None, 0, (0, 1), (-1, 0), (0, 2), 5])
+@pytest.mark.parametrize('keepdims', [False, True])
+def test_nanmedian_of_empty_transposed(dt, shape, axis, keepdims):
+    a = np.zeros(shape, dt).T
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', RuntimeWarning)
+        _both(lambda: nt.nanmedian(nt.asarray(np.zeros(shape, dt)).T, axis=axis,
+                                   keepdims=keepdims),
+              lambda: np.nanmedian(a, axis=axis, keepdims=keepdims))
+
+
+# percentile/quantile of bool with an out-of-range axis: NumPy's AxisError
+# before the bool subtract's TypeError
+
+@pytest.mark.parametrize('name', ['percentile', 'nanpercentile', 'quantile', 'nanquantile'])
+@pytest.mark.parametrize('shape', [(), (4,), (2, 3)])
+@pytest.mark.parametrize('axis', [2, -3, (0, 5), 0])
+def test_percentile_of_bool_axis_first(name, shape, axis):
+    a = (np.arange(int(np.prod(shape))) % 2 == 0).reshape(shape)
+    x = nt.asarray(a)
+    raised, _ = check_same_error(lambda: _order_call(nt, name, x, axis=axis, method='weibull'),
+                                 lambda: _order_call(np, name, a, axis=axis, method='weibull'))
+    assert raised
+    try:
+        _order_call(np, name, a, axis=axis)
+    except Exception as e:
+        with pytest.raises(type(e)):
+            _order_call(nt, name, x, axis=axis)

@@ -1,9 +1,10 @@
-"""Fuzz seed 6217, setting default: a9: NumPy gives an array, ndtile float64"""
+"""Fuzz seed 934039, setting default: exception at `np.nanmedian`: ndtile raises ValueError: cannot reshape array of size 0 into shape (0,newaxis); NumPy does not"""
 SETTING = 'default'
-XFAIL = 'order statistics keepdims of 0-d'
+XFAIL = None  # fixed on main (open23 session)
 PROGRAM = """
-a0 = np.asarray(data(358255360, (), 'uint16', 0))
-a9 = np.nanmedian(a0, axis=None, keepdims=True)
+a0 = np.zeros((2, 0, 3), dtype='int64')
+a1 = np.transpose(a0)
+a2 = np.nanmedian(a1, axis=(0, 2))
 """
 
 if __name__ == '__main__':
