@@ -1178,10 +1178,22 @@ def _quantile(name, npf, a, q, axis, out, overwrite_input, method, keepdims, wei
         res = _multiarray.where(bad, _np.nan, res)
         res = _cast(res, rdt)
     qshape = _np.shape(qq)
-    res = _fromnumeric.transpose(res)                     # (nq, L)
     if keepdims:
         kshape = tuple(1 if k in red else x.shape[k] for k in builtins_range(nd))
-    res = _fromnumeric.reshape(res, qshape + kshape)
+    if nan and qshape and keep:
+        # NumPy's nanquantile along an axis: apply_along_axis fills a C-order
+        # (kept dims, q dims) buffer, moveaxis brings q to the front (a view
+        # of that layout, and a reshape of it copies as NumPy's)
+        res = _fromnumeric.reshape(res.copy(order='C'), kshape + qshape)
+        nk = len(kshape)
+        res = _fromnumeric.transpose(res, list(builtins_range(nk, nk + len(qshape))) +
+                                     list(builtins_range(nk)))
+    else:
+        # NumPy's result is a new C-contiguous array (a reshape of it a view)
+        res = _fromnumeric.transpose(res)                     # (nq, L)
+        res = _fromnumeric.reshape(res, qshape + kshape)
+        if not res.flags.c_contiguous:
+            res = res.copy(order='C')
     if out is not None:
         if method not in ('inverted_cdf', 'closest_observation', 'lower', 'higher', 'nearest') \
                 and not _np.can_cast(res.dtype, out.dtype, 'same_kind'):
