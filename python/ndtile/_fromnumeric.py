@@ -466,8 +466,21 @@ def take(a, indices, axis=None, out=None, mode='raise'):
         x, ax = x._reshape((-1,)), 0
     else:
         ax = _c_axis(axis, x.ndim)
-    ix = _fix_indices(_index_array(indices), x.shape[ax], mode, ax)
+    ix = _index_array(indices)
     shape = x.shape[:ax] + ix.shape + x.shape[ax + 1:]
+    if 0 in shape:
+        # NumPy's take raises for an empty axis only when the result has
+        # elements, and checks the indices only where the axes before
+        # `axis` have elements (np.take(np.zeros((0, 0)), [2], axis=1))
+        mode = clip_mode(mode)
+        if 0 not in x.shape[:ax] and ix.size:
+            if x.shape[ax]:
+                ix = _fix_indices(ix, x.shape[ax], mode, ax)
+            elif mode == 'raise':       # (every index is out of bounds: the first)
+                first = int(ix._reshape((-1,))[0])
+                raise IndexError(f"index {first} is out of bounds for axis {ax} with size 0")
+    else:
+        ix = _fix_indices(ix, x.shape[ax], mode, ax)
     # positions of x's axes in the result
     nd = len(shape)
     parts = []
@@ -679,11 +692,8 @@ def compress(condition, a, axis=None, out=None):
         a = a.ravel()
         axis = 0
     axis = _axis(axis, a.ndim)
-    n = a.shape[axis]
     idx = _np.flatnonzero(cond)
-    if idx.size and idx[-1] >= n:
-        raise IndexError(f"index {idx[-1]} is out of bounds for axis {axis} with size {n}")
-    # NumPy's compress is a take (its out= rules too)
+    # NumPy's compress is a take (its out= rules and index checks too)
     return nt.take(a, nt.asarray(idx.astype(_np.int64)), axis=axis, out=out)
 
 

@@ -196,3 +196,44 @@ def test_percentile_result_layout_big():
         np.put(e6, [6, -5], 1, mode='clip')
         nt.put(r6, [6, -5], 1, mode='clip')
         assert_same(r, e)
+
+
+# take/compress from empty arrays: NumPy raises "non-empty take from an
+# empty axes" only for a result with elements, and checks the indices only
+# where the axes before `axis` have elements
+
+def _same_outcome(fn_nt, fn_np):
+    try:
+        e = fn_np()
+    except Exception as exc:
+        with pytest.raises(type(exc)) as info:
+            fn_nt()
+        assert str(info.value) == str(exc)
+        return
+    assert_same(fn_nt(), e)
+
+
+@pytest.mark.parametrize('shape', [(0, 0), (0, 3), (3, 0), (2, 0, 3), (0, 2, 3), (2, 3, 0),
+                                   (0,), (3,)])
+@pytest.mark.parametrize('axis', [None, 0, 1, -1])
+@pytest.mark.parametrize('ind', [[2], [], [0], [-1], [5, 0], 1])
+@pytest.mark.parametrize('mode', ['raise', 'clip', 'wrap'])
+def test_take_from_empty(shape, axis, ind, mode):
+    if mode == 'wrap' and 0 in shape:
+        return          # (NumPy's wrap by an empty axis loops forever)
+    a = np.arange(int(np.prod(shape)), dtype='int16').reshape(shape)
+    _same_outcome(lambda: nt.take(nt.asarray(a), ind, axis=axis, mode=mode),
+                  lambda: np.take(a, ind, axis=axis, mode=mode))
+
+
+@pytest.mark.parametrize('shape', [(0, 0), (0, 2), (3, 0), (2, 0, 3), (0, 2, 3), (3,), (2, 2)])
+@pytest.mark.parametrize('axis', [None, 0, 1, -1])
+@pytest.mark.parametrize('cond', [[1, 0, 1], [0, 0, 1], [], [True], [0]])
+def test_compress_from_empty(shape, axis, cond):
+    a = np.arange(int(np.prod(shape)), dtype='float32').reshape(shape)
+    _same_outcome(lambda: nt.compress(cond, nt.asarray(a), axis=axis),
+                  lambda: np.compress(cond, a, axis=axis))
+    # strided
+    if a.ndim == 2:
+        _same_outcome(lambda: nt.compress(cond, nt.asarray(a).T, axis=axis),
+                      lambda: np.compress(cond, a.T, axis=axis))
