@@ -23,7 +23,7 @@ import re
 # nan functions of complex input with a real dtype= (the NaN mask first),
 # order statistics keepdims of 0-d, percentile of bool with a bad axis,
 # nanmedian of an empty transposed array, the layout of percentile results,
-# take/compress from an empty axis.
+# take/compress from an empty axis, accumulate of 0-d.
 OPEN = [
     # (name, regex over the mismatch message)
     ('float16 loops',
@@ -38,11 +38,6 @@ OPEN = [
     # raise, as NumPy's)
     ('divmod with an out-of-range Python int',
      r"at `[^`]*np\.divmod\([^`]*`: NumPy raises OverflowError: Python integer"),
-    # _umath_methods.py (fuzz23, seed 8009): ufunc.accumulate of a 0-d
-    # array is NumPy's TypeError ("cannot accumulate on a scalar"); ndtile
-    # returns a 1-d array (reduceat raises, as NumPy's)
-    ('accumulate of 0-d',
-     r"NumPy raises TypeError: cannot accumulate on a scalar; ndtile does not"),
     # _function_base.py (fuzz23, seed 10008076): np.select with a Python
     # int choice or default beyond int64 (2**63) raises OverflowError;
     # NumPy converts it (to int64's -2**63, as np.where does)

@@ -237,3 +237,20 @@ def test_compress_from_empty(shape, axis, cond):
     if a.ndim == 2:
         _same_outcome(lambda: nt.compress(cond, nt.asarray(a).T, axis=axis),
                       lambda: np.compress(cond, a.T, axis=axis))
+
+
+# ufunc.accumulate of a 0-d array or a scalar: NumPy's TypeError
+
+@pytest.mark.parametrize('ufunc', ['add', 'multiply', 'maximum', 'subtract'])
+@pytest.mark.parametrize('dt', ['int16', 'float64', 'bool'])
+def test_accumulate_of_0d(ufunc, dt):
+    a = np.asarray(3, dtype=dt)
+    for x_np, x_nt in ((a, nt.asarray(a)), (a[()], a[()]), (5, 5)):
+        with pytest.raises(TypeError, match="cannot accumulate on a scalar"):
+            getattr(np, ufunc).accumulate(x_np)
+        with pytest.raises(TypeError, match="cannot accumulate on a scalar"):
+            getattr(nt, ufunc).accumulate(x_nt)
+    # 1-d and empty still accumulate
+    for b in (np.arange(4).astype(dt), np.zeros(0, dt)):
+        _both(lambda: getattr(nt, ufunc).accumulate(nt.asarray(b)),
+              lambda: getattr(np, ufunc).accumulate(b))
