@@ -23,7 +23,8 @@ import re
 # nan functions of complex input with a real dtype= (the NaN mask first),
 # order statistics keepdims of 0-d, percentile of bool with a bad axis,
 # nanmedian of an empty transposed array, the layout of percentile results,
-# take/compress from an empty axis, accumulate of 0-d.
+# take/compress from an empty axis, accumulate of 0-d, divmod with an
+# out-of-range Python int.
 OPEN = [
     # (name, regex over the mismatch message)
     ('float16 loops',
@@ -32,12 +33,6 @@ OPEN = [
      r"complex(64|128)\((-?nan|-?inf)"),
     ('unique complex NaN',
      r"(?s)at `a\d+ = np\.unique\([^`]*`.*complex(64|128)\((-?nan|-?inf)"),
-    # the divmod ufunc (fuzz23, seeds 7732, 10007136): a Python int out of
-    # the other operand's range (np.divmod(uint8, -2), np.divmod(255, int8))
-    # is NumPy's OverflowError; ndtile computes (floor_divide and remainder
-    # raise, as NumPy's)
-    ('divmod with an out-of-range Python int',
-     r"at `[^`]*np\.divmod\([^`]*`: NumPy raises OverflowError: Python integer"),
     # _function_base.py (fuzz23, seed 10008076): np.select with a Python
     # int choice or default beyond int64 (2**63) raises OverflowError;
     # NumPy converts it (to int64's -2**63, as np.where does)

@@ -11,7 +11,7 @@ import ndtile as nt
 from _helpers import assert_same, check_same_error, tol_for
 
 
-def _both(fn_nt, fn_np, rtol=0):
+def _both(fn_nt, fn_np, rtol=0, check_scalar_type=True):
     """fn on both; the same error, or the same result and warnings."""
     with warnings.catch_warnings(record=True) as wn:
         warnings.simplefilter('always')
@@ -21,7 +21,7 @@ def _both(fn_nt, fn_np, rtol=0):
     with warnings.catch_warnings(record=True) as wt:
         warnings.simplefilter('always')
         got = fn_nt()
-    assert_same(got, exp, rtol=rtol)
+    assert_same(got, exp, rtol=rtol, check_scalar_type=check_scalar_type)
     assert sorted(w.category.__name__ for w in wt) == sorted(w.category.__name__ for w in wn)
     return got
 
@@ -254,3 +254,22 @@ def test_accumulate_of_0d(ufunc, dt):
     for b in (np.arange(4).astype(dt), np.zeros(0, dt)):
         _both(lambda: getattr(nt, ufunc).accumulate(nt.asarray(b)),
               lambda: getattr(np, ufunc).accumulate(b))
+
+
+# divmod with a Python int out of the other operand's range: NumPy's
+# OverflowError (as floor_divide's and remainder's)
+
+@pytest.mark.parametrize('dt, value', [('uint8', -2), ('uint8', 300), ('int8', 255),
+                                       ('int8', -3), ('uint16', 7), ('uint64', 2**63),
+                                       ('float32', 2**70), ('int64', -2**63)])
+@pytest.mark.parametrize('shape', [(), (0,), (5,), (3, 4)])
+def test_divmod_python_int_range(dt, value, shape):
+    a = (np.arange(int(np.prod(shape))) % 7 + 1).astype(dt).reshape(shape)
+    for x_np, x_nt in ((a, nt.asarray(a)), (a.T, nt.asarray(a).T)):
+        for args in ((x_np, value), (value, x_np)):
+            nargs = tuple(x_nt if v is x_np else v for v in args)
+            with warnings.catch_warnings():
+                warnings.simplefilter('ignore', RuntimeWarning)
+                # (a ufunc's 0-d result: docs/guide/deviations.md)
+                _both(lambda: nt.divmod(*nargs), lambda: np.divmod(*args),
+                      check_scalar_type=False)
