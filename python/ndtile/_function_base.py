@@ -631,18 +631,23 @@ def select(condlist, choicelist, default=0):
     except TypeError as e:
         raise TypeError(f"Choicelist and default value do not have a common dtype: {e}")
     conds = [nt.asarray(c) for c in condlist]
+    # NumPy broadcasts the conditions, then the choices with the default
+    # (its errors number the arguments so): Python scalars become arrays
+    # there (np.asarray: 2**63 is uint64, -2 int64)
+    _np.broadcast_shapes(*[tuple(x.shape) for x in conds])
+    choices = [nt.asarray(c) for c in choices]
+    default = nt.asarray(default)
+    _np.broadcast_shapes(*[tuple(x.shape) for x in choices], tuple(default.shape))
     for i, c in enumerate(conds):
         if c.dtype != _np.bool_:
             raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
-    # NumPy broadcasts the conditions, then the choices with the default
-    # (its errors number the arguments so)
-    _np.broadcast_shapes(*[tuple(x.shape) for x in conds])
-    _np.broadcast_shapes(*[nt.shape(x) for x in choices], nt.shape(default))
-    shape = _np.broadcast_shapes(*[nt.shape(x) for x in conds + choices],
-                                 nt.shape(default))
-    r = nt.full(shape, default, dtype=dtype)
+    shape = _np.broadcast_shapes(*[tuple(x.shape) for x in conds + choices],
+                                 tuple(default.shape))
+    # np.full casts the default unsafely, np.copyto each choice same_kind
+    r = nt.empty(shape, dtype=dtype)
+    nt.copyto(r, default, casting='unsafe')
     for c, v in zip(reversed(conds), reversed(choices)):
-        r = nt.where(c, nt.asarray(v, dtype=dtype), r)
+        nt.copyto(r, v, where=c)
     return r
 
 

@@ -24,7 +24,7 @@ import re
 # order statistics keepdims of 0-d, percentile of bool with a bad axis,
 # nanmedian of an empty transposed array, the layout of percentile results,
 # take/compress from an empty axis, accumulate of 0-d, divmod with an
-# out-of-range Python int.
+# out-of-range Python int, select of Python scalars.
 OPEN = [
     # (name, regex over the mismatch message)
     ('float16 loops',
@@ -33,16 +33,6 @@ OPEN = [
      r"complex(64|128)\((-?nan|-?inf)"),
     ('unique complex NaN',
      r"(?s)at `a\d+ = np\.unique\([^`]*`.*complex(64|128)\((-?nan|-?inf)"),
-    # _function_base.py (fuzz23, seed 10008076): np.select with a Python
-    # int choice or default beyond int64 (2**63) raises OverflowError;
-    # NumPy converts it (to int64's -2**63, as np.where does)
-    # np.select converts a Python scalar choice or default as NumPy's
-    # weak scalar; NumPy's select converts it with asarray (int64): 2**63
-    # raises OverflowError (NumPy: int64's -2**63), -1 with uint64 choices
-    # OverflowError (NumPy: the TypeError of the int64 -> uint64 cast)
-    ('select of Python scalars',
-     r"at `[^`]*np\.select\([^`]*`: (ndtile raises OverflowError: Python int|"
-     r"NumPy raises TypeError: Cannot cast[^\n]*; ndtile (OverflowError|does not))"),
     # _fromnumeric.py (fuzz23, seed 300001906): np.put into a read-only
     # array checks the indices' bounds and converts the values first (an
     # empty index list or value list does nothing); NumPy raises "put:

@@ -273,3 +273,33 @@ def test_divmod_python_int_range(dt, value, shape):
                 # (a ufunc's 0-d result: docs/guide/deviations.md)
                 _both(lambda: nt.divmod(*nargs), lambda: np.divmod(*args),
                       check_scalar_type=False)
+
+
+# select with Python scalar choices or default: the common dtype of weak
+# scalars, but the values converted as np.asarray does (2**63 uint64, -2
+# int64), the default cast unsafely (np.full), each choice same_kind
+# (np.copyto)
+
+@pytest.mark.parametrize('dt', ['int64', 'uint64', 'uint8', 'float32', 'bool', 'int16'])
+@pytest.mark.parametrize('scalar', [2**63, -2, -1, 7, 2.5, 300, True])
+@pytest.mark.parametrize('default', [0, -2, False, 2**63, 1.5])
+@pytest.mark.parametrize('shape', [(4,), (), (0,), (2, 3)])
+def test_select_python_scalars(dt, scalar, default, shape):
+    a = (np.arange(int(np.prod(shape))) % 3).astype(dt).reshape(shape)
+    x = nt.asarray(a)
+    for first in (True, False):
+        def choices(arr):
+            return [arr, scalar] if first else [scalar, arr]
+
+        def conds(m, arr):
+            return [arr > 0, arr == 0] if first else [arr > 0, m.asarray(True)]
+        try:
+            e = np.select(conds(np, a), choices(a), default=default)
+        except Exception as exc:
+            with pytest.raises(type(exc)):
+                nt.select(conds(nt, x), choices(x), default=default)
+            continue
+        assert_same(nt.select(conds(nt, x), choices(x), default=default), e)
+        if a.ndim == 2:
+            assert_same(nt.select([c.T for c in conds(nt, x)], choices(x.T), default=default),
+                        np.select([c.T for c in conds(np, a)], choices(a.T), default=default))
