@@ -542,13 +542,17 @@ def put(a, ind, v, mode='raise'):
         return F.call("put (dtype)", _np.put, (a, ind, v), {'mode': mode})
     if not isinstance(a, Array):
         raise TypeError(f"argument 1 must be numpy.ndarray, not {type(a)}")
+    # NumPy's order: the read-only check, the indices' conversion, an empty
+    # target, the values' conversion, then the indices' bounds
+    if not a.flags.writeable:
+        raise ValueError("put: output array is read-only")
     ix = _index_array(ind)._reshape((-1,))
+    if ix.size and a.size == 0:
+        raise IndexError("cannot replace elements of an empty array")
     vals = _values_for(v, a.dtype)._reshape((-1,))
     _core.warn_complex_cast(vals._dt, a._dt)
     if ix.size == 0 or vals.size == 0:
         return None
-    if a.size == 0:
-        raise IndexError("cannot replace elements of an empty array")
     ix = _fix_indices(ix, a.size, mode, 0)
     if vals.size != ix.size:
         vals = take(vals, _multiarray.arange(ix.size) % vals.size) if vals.size < ix.size else \

@@ -24,7 +24,7 @@ import re
 # order statistics keepdims of 0-d, percentile of bool with a bad axis,
 # nanmedian of an empty transposed array, the layout of percentile results,
 # take/compress from an empty axis, accumulate of 0-d, divmod with an
-# out-of-range Python int, select of Python scalars.
+# out-of-range Python int, select of Python scalars, the check order of np.put.
 OPEN = [
     # (name, regex over the mismatch message)
     ('float16 loops',
@@ -33,15 +33,6 @@ OPEN = [
      r"complex(64|128)\((-?nan|-?inf)"),
     ('unique complex NaN',
      r"(?s)at `a\d+ = np\.unique\([^`]*`.*complex(64|128)\((-?nan|-?inf)"),
-    # _fromnumeric.py (fuzz23, seed 300001906): np.put into a read-only
-    # array checks the indices' bounds and converts the values first (an
-    # empty index list or value list does nothing); NumPy raises "put:
-    # output array is read-only" before anything else
-    # (and into an empty array NumPy's IndexError "cannot replace elements
-    # of an empty array" comes before the value's conversion; seed 1002471)
-    ('put into a read-only array: checked late',
-     r"at `np\.put\([^`]*`: NumPy raises (ValueError: put: output array is read-only|"
-     r"IndexError: cannot replace elements of an empty array); ndtile (does not|\w+Error)"),
     # _function_base.py (fuzz23, seed 1002502): np.place into a read-only
     # array whose mask selects nothing returns quietly; NumPy raises
     # ValueError ("WRITEBACKIFCOPY base is read-only") whatever the mask

@@ -303,3 +303,26 @@ def test_select_python_scalars(dt, scalar, default, shape):
         if a.ndim == 2:
             assert_same(nt.select([c.T for c in conds(nt, x)], choices(x.T), default=default),
                         np.select([c.T for c in conds(np, a)], choices(a.T), default=default))
+
+
+# np.put checks in NumPy's order: read-only target, the indices, an empty
+# target, the values, then the indices' bounds
+
+@pytest.mark.parametrize('shape', [(0,), (3,), (2, 2), ()])
+@pytest.mark.parametrize('readonly', [False, True])
+@pytest.mark.parametrize('ind', [[], [1], [9], [-9], [0, 1]])
+@pytest.mark.parametrize('v', [[], 5, 2**70, [1.5, 2], 'x', -1])
+@pytest.mark.parametrize('dt', ['uint8', 'float32'])
+def test_put_check_order(shape, readonly, ind, v, dt):
+    a, x = np.zeros(shape, dt), nt.zeros(shape, dt)
+    a.flags.writeable = x.flags.writeable = not readonly
+    probe = a.copy()
+    probe.flags.writeable = not readonly
+    try:
+        np.put(probe, ind, v)
+    except Exception:
+        _same_outcome(lambda: nt.put(x, ind, v), lambda: np.put(a, ind, v))
+        return          # (NumPy may have written some elements before its error)
+    nt.put(x, ind, v)
+    np.put(a, ind, v)
+    assert_same(x, a)
