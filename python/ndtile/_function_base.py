@@ -854,6 +854,9 @@ def place(arr, mask, vals):
     nt = _nt()
     if not isinstance(arr, Array):
         return F.call("place", _np.place, (arr, mask, vals), {})
+    if not arr.flags.writeable:
+        # NumPy's first step, whatever the mask: a writable C-order copy
+        raise ValueError("WRITEBACKIFCOPY base is read-only")
     _multiarray._safe_values(vals, arr.dtype)
     m = nt.ravel(nt.asarray(mask))
     if m.size != arr.size:

@@ -24,7 +24,8 @@ import re
 # order statistics keepdims of 0-d, percentile of bool with a bad axis,
 # nanmedian of an empty transposed array, the layout of percentile results,
 # take/compress from an empty axis, accumulate of 0-d, divmod with an
-# out-of-range Python int, select of Python scalars, the check order of np.put.
+# out-of-range Python int, select of Python scalars, the check order of np.put,
+# put_along_axis and place into read-only arrays.
 OPEN = [
     # (name, regex over the mismatch message)
     ('float16 loops',
@@ -33,20 +34,6 @@ OPEN = [
      r"complex(64|128)\((-?nan|-?inf)"),
     ('unique complex NaN',
      r"(?s)at `a\d+ = np\.unique\([^`]*`.*complex(64|128)\((-?nan|-?inf)"),
-    # _function_base.py (fuzz23, seed 1002502): np.place into a read-only
-    # array whose mask selects nothing returns quietly; NumPy raises
-    # ValueError ("WRITEBACKIFCOPY base is read-only") whatever the mask
-    ('place into a read-only array with an empty mask',
-     r"at `np\.place\([^`]*`: NumPy raises ValueError: WRITEBACKIFCOPY base is read-only; "
-     r"ndtile does not"),
-    # _shape_base.py: np.put_along_axis into a read-only array checks the
-    # indices' bounds first (IndexError); NumPy raises the read-only
-    # ValueError
-    # (and a Python int value out of the array's range is NumPy's
-    # OverflowError before the indices are looked at)
-    ('put_along_axis: checks in another order',
-     r"at `np\.put_along_axis\([^`]*`: NumPy raises (ValueError: assignment destination is "
-     r"read-only|OverflowError: Python integer)[^\n]*; ndtile (does not|\w+Error)"),
     # _fromnumeric.py (fuzz23, seed 310006262): np.choose(mode='raise')
     # checks every index before the broadcast; NumPy checks the elements of
     # the broadcast result only (none when a choice is empty: no error)

@@ -326,3 +326,39 @@ def test_put_check_order(shape, readonly, ind, v, dt):
     nt.put(x, ind, v)
     np.put(a, ind, v)
     assert_same(x, a)
+
+
+# put_along_axis and place into read-only arrays: NumPy's read-only error
+# first (place whatever the mask), then put_along_axis converts the values
+# before it looks at the indices' bounds
+
+@pytest.mark.parametrize('shape, ind', [((0,), [0]), ((3,), [9]), ((3,), [1]), ((3,), []),
+                                        ((2, 3), [[0, 9, 1]]), ((2, 3), [[-1], [0]]),
+                                        ((2, 0), [[], []])])
+@pytest.mark.parametrize('readonly', [False, True])
+@pytest.mark.parametrize('v', [5, 2**70, -1])
+@pytest.mark.parametrize('axis', [0, -1, None])
+@pytest.mark.parametrize('dt', ['uint8', 'float32'])
+def test_put_along_axis_check_order(shape, ind, readonly, v, axis, dt):
+    i = np.asarray(ind, dtype=np.intp)
+    if axis is None:
+        i = i.ravel()
+    a, x = np.zeros(shape, dt), nt.zeros(shape, dt)
+    a.flags.writeable = x.flags.writeable = not readonly
+    _same_outcome(lambda: nt.put_along_axis(x, nt.asarray(i), v, axis=axis),
+                  lambda: np.put_along_axis(a, i, v, axis=axis))
+    assert_same(x, a)
+
+
+@pytest.mark.parametrize('shape', [(0,), (3,), (2, 3)])
+@pytest.mark.parametrize('readonly', [False, True])
+@pytest.mark.parametrize('which', ['none', 'all', 'some'])
+@pytest.mark.parametrize('v', [[], [5], [1.5, 2]])
+def test_place_check_order(shape, readonly, which, v):
+    n = int(np.prod(shape))
+    mask = {'none': np.zeros(n, bool), 'all': np.ones(n, bool),
+            'some': np.arange(n) % 2 == 0}[which].reshape(shape)
+    a, x = np.zeros(shape, 'uint8'), nt.zeros(shape, 'uint8')
+    a.flags.writeable = x.flags.writeable = not readonly
+    _same_outcome(lambda: nt.place(x, mask, v), lambda: np.place(a, mask, v))
+    assert_same(x, a)
