@@ -716,8 +716,7 @@ def choose(a, choices, out=None, mode='raise'):
         raise ValueError("Need at least 0 and at most 64 array objects.")
     mode = clip_mode(mode, strict=True)
     if mode == 'raise':
-        if idx.size and (bool(nt.any(idx < 0)) or bool(nt.any(idx >= n))):
-            raise ValueError("invalid entry in choice array")
+        pass            # (checked on the broadcast result, below)
     elif mode == 'wrap':
         idx = nt.mod(idx, n)
     elif mode == 'clip':
@@ -730,6 +729,11 @@ def choose(a, choices, out=None, mode='raise'):
     shape = _np.broadcast_shapes(tuple(idx.shape), *[tuple(c.shape) for c in choices])
     if out is not None and tuple(out.shape) != shape:
         raise TypeError("choose: invalid shape for output array.")
+    # NumPy checks the indices of the broadcast result's elements: none
+    # when it is empty, after the broadcast's and out='s errors
+    if mode == 'raise' and 0 not in shape and idx.size and \
+            (bool(nt.any(idx < 0)) or bool(nt.any(idx >= n))):
+        raise ValueError("invalid entry in choice array")
     r = nt.broadcast_to(choices[0].astype(dtype, copy=False), shape)
     for k in range(1, n):
         r = nt.where(idx == k, choices[k].astype(dtype, copy=False), r)

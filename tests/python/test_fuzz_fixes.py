@@ -202,13 +202,13 @@ def test_percentile_result_layout_big():
 # empty axes" only for a result with elements, and checks the indices only
 # where the axes before `axis` have elements
 
-def _same_outcome(fn_nt, fn_np):
+def _same_outcome(fn_nt, fn_np, message=True):
     try:
         e = fn_np()
     except Exception as exc:
         with pytest.raises(type(exc)) as info:
             fn_nt()
-        assert str(info.value) == str(exc)
+        assert str(info.value) == str(exc) or not message
         return
     assert_same(fn_nt(), e)
 
@@ -362,3 +362,24 @@ def test_place_check_order(shape, readonly, which, v):
     a.flags.writeable = x.flags.writeable = not readonly
     _same_outcome(lambda: nt.place(x, mask, v), lambda: np.place(a, mask, v))
     assert_same(x, a)
+
+
+# choose(mode='raise') checks the indices of the broadcast result only (none
+# when a choice is empty), after the broadcast's and out='s errors
+
+@pytest.mark.parametrize('idx', [[0, 5], [[-1], [1]], [1], [], 3, 0])
+@pytest.mark.parametrize('chshape', [(0,), (2,), (3, 2), (0, 2), (3,)])
+@pytest.mark.parametrize('dt', ['int16', 'float64'])
+@pytest.mark.parametrize('with_out', [False, True])
+def test_choose_checks_broadcast(idx, chshape, dt, with_out):
+    c = [np.full(chshape, k, dt) for k in range(2)]
+    i = np.asarray(idx)
+    try:
+        oshape = np.broadcast_shapes(i.shape, chshape)
+    except ValueError:
+        oshape = (7,)
+    outs = (np.zeros(oshape, dt), nt.zeros(oshape, dt)) if with_out else (None, None)
+    _same_outcome(lambda: nt.choose(nt.asarray(i), [nt.asarray(v) for v in c], out=outs[1]),
+                  lambda: np.choose(i, c, out=outs[0]), message=False)
+    if with_out:
+        assert_same(outs[1], outs[0])
