@@ -466,8 +466,21 @@ def take(a, indices, axis=None, out=None, mode='raise'):
         x, ax = x._reshape((-1,)), 0
     else:
         ax = _c_axis(axis, x.ndim)
-    ix = _fix_indices(_index_array(indices), x.shape[ax], mode, ax)
+    ix = _index_array(indices)
     shape = x.shape[:ax] + ix.shape + x.shape[ax + 1:]
+    if 0 in shape:
+        # NumPy's take raises for an empty axis only when the result has
+        # elements, and checks the indices only where the axes before
+        # `axis` have elements (np.take(np.zeros((0, 0)), [2], axis=1))
+        mode = clip_mode(mode)
+        if 0 not in x.shape[:ax] and ix.size:
+            if x.shape[ax]:
+                ix = _fix_indices(ix, x.shape[ax], mode, ax)
+            elif mode == 'raise':       # (every index is out of bounds: the first)
+                first = int(ix._reshape((-1,))[0])
+                raise IndexError(f"index {first} is out of bounds for axis {ax} with size 0")
+    else:
+        ix = _fix_indices(ix, x.shape[ax], mode, ax)
     # positions of x's axes in the result
     nd = len(shape)
     parts = []
@@ -529,13 +542,17 @@ def put(a, ind, v, mode='raise'):
         return F.call("put (dtype)", _np.put, (a, ind, v), {'mode': mode})
     if not isinstance(a, Array):
         raise TypeError(f"argument 1 must be numpy.ndarray, not {type(a)}")
+    # NumPy's order: the read-only check, the indices' conversion, an empty
+    # target, the values' conversion, then the indices' bounds
+    if not a.flags.writeable:
+        raise ValueError("put: output array is read-only")
     ix = _index_array(ind)._reshape((-1,))
+    if ix.size and a.size == 0:
+        raise IndexError("cannot replace elements of an empty array")
     vals = _values_for(v, a.dtype)._reshape((-1,))
     _core.warn_complex_cast(vals._dt, a._dt)
     if ix.size == 0 or vals.size == 0:
         return None
-    if a.size == 0:
-        raise IndexError("cannot replace elements of an empty array")
     ix = _fix_indices(ix, a.size, mode, 0)
     if vals.size != ix.size:
         vals = take(vals, _multiarray.arange(ix.size) % vals.size) if vals.size < ix.size else \
@@ -679,11 +696,8 @@ def compress(condition, a, axis=None, out=None):
         a = a.ravel()
         axis = 0
     axis = _axis(axis, a.ndim)
-    n = a.shape[axis]
     idx = _np.flatnonzero(cond)
-    if idx.size and idx[-1] >= n:
-        raise IndexError(f"index {idx[-1]} is out of bounds for axis {axis} with size {n}")
-    # NumPy's compress is a take (its out= rules too)
+    # NumPy's compress is a take (its out= rules and index checks too)
     return nt.take(a, nt.asarray(idx.astype(_np.int64)), axis=axis, out=out)
 
 
@@ -702,8 +716,7 @@ def choose(a, choices, out=None, mode='raise'):
         raise ValueError("Need at least 0 and at most 64 array objects.")
     mode = clip_mode(mode, strict=True)
     if mode == 'raise':
-        if idx.size and (bool(nt.any(idx < 0)) or bool(nt.any(idx >= n))):
-            raise ValueError("invalid entry in choice array")
+        pass            # (checked on the broadcast result, below)
     elif mode == 'wrap':
         idx = nt.mod(idx, n)
     elif mode == 'clip':
@@ -716,6 +729,11 @@ def choose(a, choices, out=None, mode='raise'):
     shape = _np.broadcast_shapes(tuple(idx.shape), *[tuple(c.shape) for c in choices])
     if out is not None and tuple(out.shape) != shape:
         raise TypeError("choose: invalid shape for output array.")
+    # NumPy checks the indices of the broadcast result's elements: none
+    # when it is empty, after the broadcast's and out='s errors
+    if mode == 'raise' and 0 not in shape and idx.size and \
+            (bool(nt.any(idx < 0)) or bool(nt.any(idx >= n))):
+        raise ValueError("invalid entry in choice array")
     r = nt.broadcast_to(choices[0].astype(dtype, copy=False), shape)
     for k in range(1, n):
         r = nt.where(idx == k, choices[k].astype(dtype, copy=False), r)

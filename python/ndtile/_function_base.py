@@ -314,7 +314,8 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     if out is not None:
         _multiarray.copyto(out, res, casting='unsafe')     # as mean writes out=
         return out
-    return res[()] if res.ndim == 0 else res
+    # (NumPy's keepdims result is r[..., newaxis...]: a 0-d array for 0-d input)
+    return res if res.ndim or keepdims else res[()]
 
 
 def flip(m, axis=None):
@@ -647,18 +648,23 @@ def select(condlist, choicelist, default=0):
     except TypeError as e:
         raise TypeError(f"Choicelist and default value do not have a common dtype: {e}")
     conds = [nt.asarray(c) for c in condlist]
+    # NumPy broadcasts the conditions, then the choices with the default
+    # (its errors number the arguments so): Python scalars become arrays
+    # there (np.asarray: 2**63 is uint64, -2 int64)
+    _np.broadcast_shapes(*[tuple(x.shape) for x in conds])
+    choices = [nt.asarray(c) for c in choices]
+    default = nt.asarray(default)
+    _np.broadcast_shapes(*[tuple(x.shape) for x in choices], tuple(default.shape))
     for i, c in enumerate(conds):
         if c.dtype != _np.bool_:
             raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
-    # NumPy broadcasts the conditions, then the choices with the default
-    # (its errors number the arguments so)
-    _np.broadcast_shapes(*[tuple(x.shape) for x in conds])
-    _np.broadcast_shapes(*[nt.shape(x) for x in choices], nt.shape(default))
-    shape = _np.broadcast_shapes(*[nt.shape(x) for x in conds + choices],
-                                 nt.shape(default))
-    r = nt.full(shape, default, dtype=dtype)
+    shape = _np.broadcast_shapes(*[tuple(x.shape) for x in conds + choices],
+                                 tuple(default.shape))
+    # np.full casts the default unsafely, np.copyto each choice same_kind
+    r = nt.empty(shape, dtype=dtype)
+    nt.copyto(r, default, casting='unsafe')
     for c, v in zip(reversed(conds), reversed(choices)):
-        r = nt.where(c, nt.asarray(v, dtype=dtype), r)
+        nt.copyto(r, v, where=c)
     return r
 
 
@@ -865,6 +871,9 @@ def place(arr, mask, vals):
     nt = _nt()
     if not isinstance(arr, Array):
         return F.call("place", _np.place, (arr, mask, vals), {})
+    if not arr.flags.writeable:
+        # NumPy's first step, whatever the mask: a writable C-order copy
+        raise ValueError("WRITEBACKIFCOPY base is read-only")
     _multiarray._safe_values(vals, arr.dtype)
     m = nt.ravel(nt.asarray(mask))
     if m.size != arr.size:
@@ -1096,14 +1105,16 @@ def _quantile(name, npf, a, q, axis, out, overwrite_input, method, keepdims, wei
     if not ok:
         raise ValueError("Percentiles must be in the range [0, 100]" if is_pct
                          else "Quantiles must be in the range [0, 1]")
-    # the result dtype, from NumPy on a stand-in of two zeros
-    rdt = npf(_np.zeros(2, x.dtype), q if not isinstance(q, Array) else qn,
-              method=method).dtype
     nd = x.ndim
     if axis is None:
         red = tuple(builtins_range(nd))
     else:
+        # (NumPy's axis errors come before those of the computation: bool's
+        # subtract)
         red = _normalize_axis_tuple(axis, nd)
+    # the result dtype, from NumPy on a stand-in of two zeros
+    rdt = npf(_np.zeros(2, x.dtype), q if not isinstance(q, Array) else qn,
+              method=method).dtype
     keep = [k for k in builtins_range(nd) if k not in red]
     kshape = tuple(x.shape[k] for k in keep)
     L = int(_np.prod(kshape))
@@ -1192,10 +1203,22 @@ def _quantile(name, npf, a, q, axis, out, overwrite_input, method, keepdims, wei
         res = _multiarray.where(bad, _np.nan, res)
         res = _cast(res, rdt)
     qshape = _np.shape(qq)
-    res = _fromnumeric.transpose(res)                     # (nq, L)
     if keepdims:
         kshape = tuple(1 if k in red else x.shape[k] for k in builtins_range(nd))
-    res = _fromnumeric.reshape(res, qshape + kshape)
+    if nan and qshape and keep:
+        # NumPy's nanquantile along an axis: apply_along_axis fills a C-order
+        # (kept dims, q dims) buffer, moveaxis brings q to the front (a view
+        # of that layout, and a reshape of it copies as NumPy's)
+        res = _fromnumeric.reshape(res.copy(order='C'), kshape + qshape)
+        nk = len(kshape)
+        res = _fromnumeric.transpose(res, list(builtins_range(nk, nk + len(qshape))) +
+                                     list(builtins_range(nk)))
+    else:
+        # NumPy's result is a new C-contiguous array (a reshape of it a view)
+        res = _fromnumeric.transpose(res)                     # (nq, L)
+        res = _fromnumeric.reshape(res, qshape + kshape)
+        if not res.flags.c_contiguous:
+            res = res.copy(order='C')
     if out is not None:
         if method not in ('inverted_cdf', 'closest_observation', 'lower', 'higher', 'nearest') \
                 and not _np.can_cast(res.dtype, out.dtype, 'same_kind'):
@@ -1204,7 +1227,8 @@ def _quantile(name, npf, a, q, axis, out, overwrite_input, method, keepdims, wei
             _np.add(e, e, out=_np.empty(0, out.dtype))
         _multiarray.copyto(out, res, casting='unsafe')
         return out
-    return res[()] if res.ndim == 0 else res
+    # (NumPy's keepdims result is r[..., newaxis...]: a 0-d array for 0-d input)
+    return res if res.ndim or keepdims else res[()]
 
 
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",

@@ -329,9 +329,10 @@ def _generic(name, a, axis, dtype, out, keepdims, initial=_NoValue, where=True):
                       _fallback_kw(axis, dtype, out, keepdims, initial, where))
     x, dtc = p
     check_out(name, x.shape, axis, keepdims, out)
-    if name in ('nansum', 'nanprod') and dtc != D.DEFAULT and D.KIND[dtc] not in 'fc' and \
-            D.KIND[x._dt] in 'fc':
+    if name in ('nansum', 'nanprod') and dtc != D.DEFAULT and D.KIND[x._dt] in 'fc' and \
+            D.KIND[dtc] not in ('fc' if D.KIND[x._dt] == 'f' else 'c'):
         # NumPy replaces the NaNs before the sum casts them to dtype=int
+        # (or complex ones to a real dtype=: inf+nanj is a NaN, not inf)
         x = _multiarray.where(_umath.UFUNCS['isnan'](x), 0 if name == 'nansum' else 1, x)
         name = name[3:]
     if _seeded_inexact(name, x, dtc, initial, where):

@@ -14,6 +14,7 @@ from . import _fallback as F
 from ._umath import _ufn
 from . import _fromnumeric
 from . import _methods
+from . import _multiarray
 from . import _umath
 from ._fromnumeric import mean
 from ._function_base import _quantile
@@ -70,8 +71,14 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
         return mean(x, axis, dtype, out, keepdims)
     _nan_dtype_check(dtype, out)
     check_out('nanmean', x.shape, axis, keepdims, out)
-    s = reduce_nd('nansum', x, axis, dtc, keepdims)
-    notnan = _umath.UFUNCS['logical_not'](_umath.UFUNCS['isnan'](x))
+    isnan = _umath.UFUNCS['isnan'](x)
+    if D.KIND[x._dt] == 'c' and dtc != D.DEFAULT and D.KIND[dtc] != 'c':
+        # NumPy replaces the NaNs before the sum casts them to a real dtype=
+        # (inf+nanj is a NaN, its real part alone inf)
+        s = reduce_nd('sum', _multiarray.where(isnan, 0, x), axis, dtc, keepdims)
+    else:
+        s = reduce_nd('nansum', x, axis, dtc, keepdims)
+    notnan = _umath.UFUNCS['logical_not'](isnan)
     n = reduce_nd('sum', notnan, axis, D.DEFAULT, keepdims)
     r = _divide_by_count(s, n, s._dt if D.KIND[s._dt] in 'fc' else D.FLOAT64)
     if bool(_fromnumeric.any(_u('equal')(n, 0))):
@@ -116,6 +123,10 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
         return F.call("nanmedian (dtype)", _np.nanmedian, (a,),
                       dict(axis=axis, out=out, overwrite_input=overwrite_input,
                            keepdims=keepdims))
+    if x.size == 0:
+        # NumPy's nanmedian of no elements is their nanmean (whatever the
+        # dtype: median itself fails on some empty transposed inputs)
+        return nanmean(x, axis, out=out, keepdims=keepdims)
     if x.dtype.kind not in 'fc':
         return nt.median(x, axis=axis, out=out, keepdims=keepdims)
     return _quantile('nanquantile', _np.nanquantile, x, 0.5, axis, out, False, 'midpoint',
@@ -230,6 +241,9 @@ def _nanvarlike(name, a, axis, dtype, out, ddof, keepdims, where, mean, correcti
     _methods.axes_mask(axis, x.ndim, True)   # axis errors first (x is inexact here)
     _methods.check_out(name, x.shape, axis, keepdims, out)
     _methods.check_out_cast(name, x, out)
+    if dtype is not None and D.KIND[x._dt] == 'c':
+        # NumPy's sums run in dtype: a real one warns of the complex cast
+        _core.warn_complex_cast(x._dt, D.code_of(dtype), F.user_frame()[0])
     v = _nanvar_nd(x, axis, dtype, ddof, bool(keepdims))
     if name == 'nanstd':
         v = _u('sqrt')(v)

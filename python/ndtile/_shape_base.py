@@ -206,7 +206,7 @@ def tile(A, reps):
     return x._reshape(tuple(inter))._broadcast_to(tuple(big))._copy()._reshape(tuple(out))
 
 
-def _along_axis(arr, indices, axis):
+def _along_axis(arr, indices, axis, check=True):
     x = C.asnd(arr)
     ix = _index_array(indices, 'take_along_axis')
     if axis is None:
@@ -218,7 +218,8 @@ def _along_axis(arr, indices, axis):
     if ix.ndim != x.ndim:
         raise ValueError("`indices` and `arr` must have the same number of dimensions")
     shape = _core.broadcast_shapes([x.shape[:ax] + (1,) + x.shape[ax + 1:], ix.shape])
-    ix = _fix_indices(ix, x.shape[ax], 'raise', ax)
+    if check:
+        ix = _fix_indices(ix, x.shape[ax], 'raise', ax)
     return x, ix._broadcast_to(shape), ax, shape
 
 
@@ -232,10 +233,18 @@ def take_along_axis(arr, indices, axis=-1):
 def put_along_axis(arr, indices, values, axis):
     if not isinstance(arr, Array):
         return F.call("put_along_axis", _np.put_along_axis, (arr, indices, values, axis), {})
-    x, ix, ax, shape = _along_axis(arr, indices, axis)
+    x, ix, ax, shape = _along_axis(arr, indices, axis, check=False)
+    # NumPy's arr[index] = values: the read-only check, the values'
+    # conversion and broadcast, then the indices' bounds
+    if not arr.flags.writeable:
+        raise ValueError("assignment destination is read-only")
+    vals = _values_for(values, arr.dtype)._broadcast_to(shape)
+    if ix.size and x.shape[ax] == 0:
+        first = int(ix._reshape((-1,))[0])
+        raise IndexError(f"index {first} is out of bounds for axis {ax} with size 0")
+    ix = _fix_indices(ix, x.shape[ax], 'raise', ax)
     if 0 in shape:
         return None
-    vals = _values_for(values, arr.dtype)._broadcast_to(shape)
     # flat C-order index into x of each position
     flat = None
     stride = 1

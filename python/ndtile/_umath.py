@@ -744,7 +744,10 @@ class _divmod(ufunc):
                 self._numpy_type_error(args, D.DEFAULT)    # NumPy's, naming divmod
             elif how == _AGREE and o1 is None and o2 is None:
                 # the core's divmod: one op, its errors reported as "divmod"
-                return _core.divmod(list(args))
+                # (a Python int out of the loop's range: NumPy's OverflowError)
+                ops = list(args)
+                fix_ints(_CORE_INDEX['floor_divide'], ops)
+                return _core.divmod(ops)
         # NumPy's one loop reads an element before it writes it: a quotient
         # written over an input is made apart and written after the remainder
         later = o1 is not None and any(_may_share(o1, a) for a in args)

@@ -237,6 +237,9 @@ def accumulate(self, array, axis=0, dtype=None, out=None):
     if _subclass_operand((array,), out):
         return _umath._SUBCLASS_CALL(self, 'accumulate', (array,), _override_kw(axis, dtype, out))
     if self.__name__ in ('add', 'multiply') and out is None:
+        if _np.ndim(array) == 0:
+            # (cumsum takes a 0-d array as 1-d; NumPy's accumulate does not)
+            raise TypeError("cannot accumulate on a scalar")
         f = _fromnumeric.cumsum if self.__name__ == 'add' else _fromnumeric.cumprod
         return f(array, axis=axis, dtype=dtype)
     return F.call(self.__name__ + '.accumulate', self._np.accumulate, (array,),

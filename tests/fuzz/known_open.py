@@ -19,7 +19,13 @@ import re
 # searchsorted with mixed signed/unsigned, matmul of .real/.imag views,
 # complex var/std of constant values, var/std of complex in an integer
 # dtype= (the square's rounding), where= with more dimensions, the
-# precedence of out= cast errors, value shapes in advanced assignment.
+# precedence of out= cast errors, value shapes in advanced assignment,
+# nan functions of complex input with a real dtype= (the NaN mask first),
+# order statistics keepdims of 0-d, percentile of bool with a bad axis,
+# nanmedian of an empty transposed array, the layout of percentile results,
+# take/compress from an empty axis, accumulate of 0-d, divmod with an
+# out-of-range Python int, select of Python scalars, the check order of np.put,
+# put_along_axis and place into read-only arrays, choose of an empty broadcast.
 OPEN = [
     # (name, regex over the mismatch message)
     ('float16 loops',
@@ -28,100 +34,6 @@ OPEN = [
      r"complex(64|128)\((-?nan|-?inf)"),
     ('unique complex NaN',
      r"(?s)at `a\d+ = np\.unique\([^`]*`.*complex(64|128)\((-?nan|-?inf)"),
-    # _function_base.py / _nanfunctions.py (fuzz23, seeds 6217, 6460):
-    # median/percentile/quantile (and the nan* ones) of a 0-d array with
-    # keepdims=True give a NumPy scalar; NumPy gives a 0-d array
-    # (and what a later line does with that scalar: an item assignment or
-    # out= into it raises TypeError)
-    ('order statistics keepdims of 0-d',
-     r"(?s)(NumPy gives an array, ndtile \w+|ndtile (raises )?TypeError: [^\n]*"
-     r"(numpy\.(float|complex|u?int)\d+|ArrayType|must be an array)).*"
-     r"\b(nan)?(median|quantile|percentile)\([^\n]*keepdims=True"),
-    # _function_base.py (fuzz23, seed 5205): percentile/quantile of a bool
-    # array with an out-of-range axis raise the bool subtract TypeError;
-    # NumPy checks the axis first (AxisError, a ValueError)
-    ('percentile of bool: axis checked late',
-     r"NumPy raises AxisError[^\n]*; ndtile TypeError: numpy boolean subtract"),
-    # the divmod ufunc (fuzz23, seeds 7732, 10007136): a Python int out of
-    # the other operand's range (np.divmod(uint8, -2), np.divmod(255, int8))
-    # is NumPy's OverflowError; ndtile computes (floor_divide and remainder
-    # raise, as NumPy's)
-    ('divmod with an out-of-range Python int',
-     r"at `[^`]*np\.divmod\([^`]*`: NumPy raises OverflowError: Python integer"),
-    # _umath_methods.py (fuzz23, seed 8009): ufunc.accumulate of a 0-d
-    # array is NumPy's TypeError ("cannot accumulate on a scalar"); ndtile
-    # returns a 1-d array (reduceat raises, as NumPy's)
-    ('accumulate of 0-d',
-     r"NumPy raises TypeError: cannot accumulate on a scalar; ndtile does not"),
-    # _function_base.py (fuzz23, seed 10008076): np.select with a Python
-    # int choice or default beyond int64 (2**63) raises OverflowError;
-    # NumPy converts it (to int64's -2**63, as np.where does)
-    # np.select converts a Python scalar choice or default as NumPy's
-    # weak scalar; NumPy's select converts it with asarray (int64): 2**63
-    # raises OverflowError (NumPy: int64's -2**63), -1 with uint64 choices
-    # OverflowError (NumPy: the TypeError of the int64 -> uint64 cast)
-    ('select of Python scalars',
-     r"at `[^`]*np\.select\([^`]*`: (ndtile raises OverflowError: Python int|"
-     r"NumPy raises TypeError: Cannot cast[^\n]*; ndtile (OverflowError|does not))"),
-    # _fromnumeric.py (fuzz23, seed 300001906): np.put into a read-only
-    # array checks the indices' bounds and converts the values first (an
-    # empty index list or value list does nothing); NumPy raises "put:
-    # output array is read-only" before anything else
-    # (and into an empty array NumPy's IndexError "cannot replace elements
-    # of an empty array" comes before the value's conversion; seed 1002471)
-    ('put into a read-only array: checked late',
-     r"at `np\.put\([^`]*`: NumPy raises (ValueError: put: output array is read-only|"
-     r"IndexError: cannot replace elements of an empty array); ndtile (does not|\w+Error)"),
-    # _function_base.py (fuzz23, seed 1002502): np.place into a read-only
-    # array whose mask selects nothing returns quietly; NumPy raises
-    # ValueError ("WRITEBACKIFCOPY base is read-only") whatever the mask
-    ('place into a read-only array with an empty mask',
-     r"at `np\.place\([^`]*`: NumPy raises ValueError: WRITEBACKIFCOPY base is read-only; "
-     r"ndtile does not"),
-    # _shape_base.py: np.put_along_axis into a read-only array checks the
-    # indices' bounds first (IndexError); NumPy raises the read-only
-    # ValueError
-    # (and a Python int value out of the array's range is NumPy's
-    # OverflowError before the indices are looked at)
-    ('put_along_axis: checks in another order',
-     r"at `np\.put_along_axis\([^`]*`: NumPy raises (ValueError: assignment destination is "
-     r"read-only|OverflowError: Python integer)[^\n]*; ndtile (does not|\w+Error)"),
-    # _fromnumeric.py (fuzz23, seed 310006262): np.choose(mode='raise')
-    # checks every index before the broadcast; NumPy checks the elements of
-    # the broadcast result only (none when a choice is empty: no error)
-    ('choose: indices checked before the broadcast',
-     r"at `[^`]*np\.choose\([^`]*`: ndtile raises ValueError: invalid entry in choice array; "
-     r"NumPy does not"),
-    # _nanfunctions.py (fuzz23, seed 400004300): nansum/nanmean/... of a
-    # complex array with a real dtype= cast first, so an element whose
-    # imaginary part alone is NaN (inf+nanj) counts as its real part; NumPy
-    # masks the complex NaNs first (np.nanmean([inf+nanj, 1+2j],
-    # dtype='float64'): NumPy 1.0, ndtile inf)
-    ('nan functions: complex cast before the NaN mask',
-     r"(?s)elements differ.*\bnp\.nan(sum|mean|var|std|prod|cumsum|cumprod)\([^\n]*"
-     r"dtype='[a-z]+\d*'"),
-    # _fromnumeric.py (fuzz23, seeds 420002072, 971257): np.take from an
-    # empty axis raises "cannot do a non-empty take from an empty axes."
-    # whenever the axis is empty, and take and compress check the indices
-    # against the axis always; NumPy raises the first only for a non-empty
-    # result and checks indices only where the axes before `axis` have
-    # elements (np.take(np.zeros((0, 0)), [2], axis=1) is an empty (0, 1)
-    # array, np.compress([1, 0, 1], np.zeros((0, 2)), axis=1) a (0, 2) one)
-    ('take from an empty axis',
-     r"at `[^`]*np\.(take|compress)\([^`]*`: ndtile raises IndexError: [^\n]*; NumPy does not"),
-    # _nanfunctions.py (fuzz23, seed 934039): nanmedian of an empty
-    # transposed array over a tuple of axes runs NumPy's median on the
-    # ndtile array, which fails in a reshape ("cannot reshape array of size
-    # 0 into shape (0,1,newaxis)"); NumPy gives an empty result
-    ('nanmedian of an empty transposed array',
-     r"at `[^`]*np\.nanmedian\([^`]*`: ndtile raises ValueError: cannot reshape array of size 0"),
-    # _function_base.py (fuzz23, seed 20937): percentile/quantile with a
-    # list of q and an axis give a non-C-contiguous view (NumPy: a
-    # C-contiguous array), so a reshape or ravel of it copies where NumPy's
-    # is a view, and a write through that misses the result
-    ('percentile result layout',
-     r"(?s)\b(a\d+) = np\.(nan)?(percentile|quantile)\([^\n]*\[[^\n]*\n.*"
-     r"(= \1\.(reshape|ravel)\(|np\.(reshape|ravel)\(\1\b)"),
 ]
 
 _RX = [(n, re.compile(p, re.S)) for n, p in OPEN]

@@ -1,9 +1,10 @@
-"""Fuzz seed 7732, setting default: NumPy raises OverflowError: Python integer -2 out of bounds for uint8; ndtile does not"""
+"""Fuzz seed 934039, setting default: exception at `np.nanmedian`: ndtile raises ValueError: cannot reshape array of size 0 into shape (0,newaxis); NumPy does not"""
 SETTING = 'default'
-XFAIL = 'divmod with an out-of-range Python int'
+XFAIL = None  # fixed on main (open23 session)
 PROGRAM = """
-a13 = np.asarray(data(5, (3,), 'uint8', 0))
-a14 = np.divmod(a13, -2)[1]
+a0 = np.zeros((2, 0, 3), dtype='int64')
+a1 = np.transpose(a0)
+a2 = np.nanmedian(a1, axis=(0, 2))
 """
 
 if __name__ == '__main__':

@@ -1,9 +1,9 @@
-"""Fuzz seed 5205, setting default: NumPy raises AxisError: axis 2 is out of bounds for array of dimension 1; ndtile TypeError: numpy boolean subtract"""
+"""Fuzz seed 6217, setting default: a9: NumPy gives an array, ndtile float64"""
 SETTING = 'default'
-XFAIL = 'percentile of bool: axis checked late'
+XFAIL = None  # fixed on main (open23 session)
 PROGRAM = """
-a6 = np.asarray(data(7, (4,), 'bool', 0))
-a12 = np.nanpercentile(a6, 50, axis=2, method='weibull')
+a0 = np.asarray(data(358255360, (), 'uint16', 0))
+a9 = np.nanmedian(a0, axis=None, keepdims=True)
 """
 
 if __name__ == '__main__':
