@@ -917,6 +917,7 @@ def test_resize_to_nothing_keeps_the_subclass():
     assert repr(res['ndtile']) == repr(res['numpy'])
 
 
+@pytest.mark.skipif(ndtile.nranks() > 1, reason="its float32 sum is split by ranks (deviation 4)")
 @pytest.mark.parametrize("n", [4, pytest.param(400, marks=pytest.mark.default_settings)])
 def test_require_as_numpy(n):
     """np.require is NumPy's: 'E' gives a base-class array of a subclass
