@@ -95,10 +95,6 @@ def is_int(c):
     return KIND[c] in 'iu'
 
 
-def is_complex(c):
-    return KIND[c] == 'c'
-
-
 def is_inexact(c):
     return KIND[c] in 'fc'
 

@@ -424,6 +424,13 @@ def clip_mode(mode, strict=False):
     raise TypeError("clipmode not understood")
 
 
+def _empty_axis_error(ix, ax):
+    """NumPy's error for indices into an axis of length 0: every index is
+    out of bounds, the first one is named."""
+    first = int(ix._reshape((-1,))[0])
+    raise IndexError(f"index {first} is out of bounds for axis {ax} with size 0")
+
+
 def _fix_indices(ix, n, mode, ax):
     """Indices normalized into [0, n): 'raise' checks bounds (IndexError),
     'wrap' takes them modulo n, 'clip' clips them."""
@@ -476,9 +483,8 @@ def take(a, indices, axis=None, out=None, mode='raise'):
         if 0 not in x.shape[:ax] and ix.size:
             if x.shape[ax]:
                 ix = _fix_indices(ix, x.shape[ax], mode, ax)
-            elif mode == 'raise':       # (every index is out of bounds: the first)
-                first = int(ix._reshape((-1,))[0])
-                raise IndexError(f"index {first} is out of bounds for axis {ax} with size 0")
+            elif mode == 'raise':
+                _empty_axis_error(ix, ax)
     else:
         ix = _fix_indices(ix, x.shape[ax], mode, ax)
     # positions of x's axes in the result
@@ -715,13 +721,11 @@ def choose(a, choices, out=None, mode='raise'):
     if n + 1 > 64:      # NumPy's limit on the operands (a counts too)
         raise ValueError("Need at least 0 and at most 64 array objects.")
     mode = clip_mode(mode, strict=True)
-    if mode == 'raise':
-        pass            # (checked on the broadcast result, below)
-    elif mode == 'wrap':
+    if mode == 'wrap':
         idx = nt.mod(idx, n)
     elif mode == 'clip':
         idx = nt.clip(idx, 0, n - 1)
-    else:
+    elif mode != 'raise':       # ('raise' is checked on the broadcast result, below)
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
     # Python scalars are weak (NEP 50): choose([0], (1000, uint8 array)) is uint8
     dtype = _np.result_type(*[c if type(c) in (bool, int, float, complex) else d.dtype

@@ -218,9 +218,8 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0,
             c = D.code(dt)
             if c is not None:
                 _core.warn_complex_cast(object._dt, c)
-                perm = _O.k_perm(object) if order in ('K', 'k') else None
-                r = C.asarray(object, dt) if perm is None else \
-                    _O.owned_permuted(C.asarray(object._transpose(perm), dt), perm)
+                r = _O.k_made(object, lambda v: C.asarray(v, dt)) if order in ('K', 'k') \
+                    else C.asarray(object, dt)
             else:
                 # a dtype ndtile does not hold (float16, '>i4'): NumPy's
                 # array, in NumPy's layout for order
@@ -234,7 +233,7 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0,
         r = stack(object)
         if dt is not None and dt != r.dtype:
             c = D.code(dt)
-            if c is not None and D.is_complex(r._dt) and D.KIND[c] in 'iuf':
+            if c is not None and D.KIND[r._dt] == 'c' and D.KIND[c] in 'iuf':
                 for o in object:        # NumPy warns once for each complex array
                     _core.warn_complex_cast(o._dt, c)
             r = C.asarray(r, dt)

@@ -614,10 +614,9 @@ class ndarray(Array):
         if c == self._dt and not copy and _order_met(self, order):
             return self
         _core.warn_complex_cast(self._dt, c)
-        perm = O.k_perm(self) if order in ('K', 'k') else None
-        if perm is not None:
+        if order in ('K', 'k'):
             # NumPy's order K: the strides' order of self
-            return O.owned_permuted(self._transpose(perm)._astype(c, D.CASTING[casting]), perm)
+            return O.k_made(self, lambda v: v._astype(c, D.CASTING[casting]))
         r = self._astype(c, D.CASTING[casting])
         if r.ndim > 1 and (O.is_f_only(self) and order in ('K', 'A', 'F') or order in ('F', 'f')):
             r = O.f_copy(r)     # NumPy keeps a Fortran layout (or makes one)

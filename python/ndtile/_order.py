@@ -18,9 +18,7 @@ def f_copy(x):
 def _owned_t(c):
     """The transpose of the fresh array c, owning c's store (OWNDATA, base
     None, as NumPy's Fortran-ordered arrays)."""
-    r = c._transpose(None)
-    _core.take_owner(r, c)
-    return r
+    return owned_permuted(c, tuple(range(c.ndim - 1, -1, -1)))
 
 
 def f_empty(shape, code, fill=None):
@@ -67,12 +65,19 @@ def owned_permuted(c, perm):
     return r
 
 
-def k_copy(x):
-    """NumPy's copy(order='K'): x's strides' order (positive strides)."""
+def k_made(x, make):
+    """make(x) (a new array of x's shape from x: a copy, a cast) laid out
+    as NumPy's order 'K': make of x's axes in their strides' order, axes
+    put back (k_perm)."""
     perm = k_perm(x)
     if perm is None:
-        return x._copy()
-    return owned_permuted(x._transpose(perm)._copy(), perm)
+        return make(x)
+    return owned_permuted(make(x._transpose(perm)), perm)
+
+
+def k_copy(x):
+    """NumPy's copy(order='K'): x's strides' order (positive strides)."""
+    return k_made(x, lambda v: v._copy())
 
 
 def order_copy(x, order):

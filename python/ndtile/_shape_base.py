@@ -14,7 +14,7 @@ from . import _core
 from . import _fallback as F
 from . import _multiarray
 from ._fromnumeric import (
-    _arange_at, _fix_indices, _gather_along, _index_array, _put_flat, _values_for)
+    _arange_at, _empty_axis_error, _fix_indices, _gather_along, _index_array, _put_flat, _values_for)
 from ._multiarray import concatenate
 from ._umath import _nd, _nd_or_fallback, _norm_axis
 
@@ -240,8 +240,7 @@ def put_along_axis(arr, indices, values, axis):
         raise ValueError("assignment destination is read-only")
     vals = _values_for(values, arr.dtype)._broadcast_to(shape)
     if ix.size and x.shape[ax] == 0:
-        first = int(ix._reshape((-1,))[0])
-        raise IndexError(f"index {first} is out of bounds for axis {ax} with size 0")
+        _empty_axis_error(ix, ax)
     ix = _fix_indices(ix, x.shape[ax], 'raise', ax)
     if 0 in shape:
         return None

@@ -4,6 +4,7 @@ sliding_window_view)."""
 
 import builtins
 import inspect
+import math
 
 import numpy as _np
 
@@ -112,12 +113,7 @@ class broadcast:
     iters = property(lambda self: self._iters)
     index = property(lambda self: self._index)
 
-    @property
-    def size(self):
-        n = 1
-        for d in self._shape:
-            n *= d
-        return n
+    size = property(lambda self: math.prod(self._shape))
 
     def reset(self, /):
         self._index = 0

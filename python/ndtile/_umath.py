@@ -269,14 +269,19 @@ def _as_array_result(r):
     return C.asarray(r)
 
 
+def _check_where_dtype(where):
+    """NumPy casts a where= array (ndtile's or NumPy's) to bool under
+    casting='safe': an int mask array is a TypeError."""
+    if isinstance(where, (Array, _np.ndarray)) and where.dtype != _np.bool_:
+        raise TypeError("Cannot cast array data from dtype('%s') to dtype('bool') "
+                        "according to the rule 'safe'" % where.dtype)
+
+
 def _where_mask(where):
-    """where= as a bool array: NumPy casts an array (ndtile's or NumPy's)
-    to bool under casting='safe' (an int mask array is a TypeError) and
-    converts anything else (lists, Python and NumPy scalars) to bool."""
+    """where= as a bool array (_check_where_dtype); anything but an array
+    (lists, Python and NumPy scalars) converted to bool."""
     if isinstance(where, (Array, _np.ndarray)):
-        if where.dtype != _np.bool_:
-            raise TypeError("Cannot cast array data from dtype('%s') to dtype('bool') "
-                            "according to the rule 'safe'" % where.dtype)
+        _check_where_dtype(where)
         return operand(where)
     m = _np.asarray(C.to_np_tree(where), dtype=_np.bool_)
     if m.ndim == 0:
@@ -410,8 +415,8 @@ class ufunc:
 
     def __call__(self, *args, out=_NO_OUT, where=True, casting='same_kind', order='K',
                  dtype=None, subok=True, **kwargs):
-        if out is _NO_OUT and where is True and dtype is None and not kwargs and \
-                casting == 'same_kind' and len(args) == self.nin and self._fast:
+        if (out is _NO_OUT or out is None) and where is True and dtype is None and \
+                not kwargs and casting == 'same_kind' and len(args) == self.nin and self._fast:
             # the common case: ndtile arrays and small Python scalars whose
             # type resolution is known to agree with NumPy's
             key = [self]

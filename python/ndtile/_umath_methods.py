@@ -190,9 +190,7 @@ def reduce(self, array, axis=0, dtype=None, *args, out=_umath._NO_OUT, keepdims=
         return _umath._as_array_result(r)
     if type(out) is tuple and any(o is Ellipsis for o in out):
         raise TypeError(_umath._OUT_ELLIPSIS_TUPLE)
-    if isinstance(where, (Array, _np.ndarray)) and where.dtype != _np.bool_:
-        raise TypeError("Cannot cast array data from dtype('%s') to dtype('bool') according "
-                        "to the rule 'safe'" % where.dtype)
+    _umath._check_where_dtype(where)
     if initial is None and self.identity is not None and self.nin == 2:
         _no_initial(self, array, axis, where)
         initial = _NoValue

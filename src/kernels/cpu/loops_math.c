@@ -688,11 +688,11 @@ static inline int fv_alias(const char *p, int64_t s, const char *q, int64_t t, i
 #define LOOP2(NAME, KID, CLS)                                                    \
   static void NAME##_f64(char **args, const int64_t *steps, int64_t n) {         \
     FV_RUN(double, fv_check_d, 2, CLS, drive2_d(kset2_tab[KID].d[simd_level()], a, steps, m), \
-           fv_screen_d, (oddd_fn)0);                                                         \
+           fv_screen_d, (oddd_fn)0);                                             \
   }                                                                              \
   static void NAME##_f32(char **args, const int64_t *steps, int64_t n) {         \
     FV_RUN(float, fv_check_f, 2, CLS, drive2_f(kset2_tab[KID].f[simd_level()], a, steps, m), \
-           fv_screen_f, (oddf_fn)0);                                                         \
+           fv_screen_f, (oddf_fn)0);                                             \
   }
 LOOP1FO(l_exp, K_EXP, (fixd_fn)0, (fixf_fn)0, exp_oddd, FV_NAN | FV_GROW | FV_TINY | FV_ALWAYS)
 LOOP1(l_exp2, K_EXP2, FV_NAN | FV_GROW | FV_TINY | FV_ALWAYS)
