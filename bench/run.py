@@ -38,7 +38,8 @@ REPO = HERE.parent
 # Table order; any other workload file found in bench/workloads/ comes after.
 ORDER = ["blackscholes_f32", "blackscholes_f64", "chain", "transcendental", "jacobi", "cg",
          "kmeans", "logreg", "matmul", "reductions", "small_loop", "xray", "stats", "linalg",
-         "histogram", "fft", "sort_search", "random_draws", "scan_join"]
+         "histogram", "fft", "sort_search", "lexsort_few", "lexsort_many", "random_draws",
+         "scan_join"]
 ALL_LIBS = ["numpy", "ndtile", "numexpr", "cupynumeric"]
 SHORT = {"numpy": "np", "ndtile": "nd", "numexpr": "ne", "cupynumeric": "cpn"}
 # Results bigger than this many elements are forced with the library's sync()

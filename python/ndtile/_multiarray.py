@@ -4,6 +4,7 @@ concatenate, copyto, result_type, can_cast, shares_memory, dot, lexsort,
 putmask, packbits, bincount, from_dlpack."""
 
 import inspect
+import math
 import operator
 import sys
 import warnings
@@ -752,8 +753,116 @@ def dot(a, b, out=None):
     return F.call("dot", _np.dot, (a, b), {'out': out} if out is not None else {})
 
 
-def lexsort(keys, axis=-1):
+def _lex_equal_next(s):
+    """Where s[..., i + 1] sorts equal to s[..., i] (s sorted along its last
+    axis): NumPy's sort order makes NaNs equal to each other, and a complex
+    value equal to another when its real and its imaginary parts are (NaN
+    parts equal to NaN parts: NumPy's classes R + Rj, R + nanj, nan + Rj,
+    nan + nanj)."""
     nt = _nt()
+    a, b = s[..., 1:], s[..., :-1]
+    if s.dtype.kind == 'c':
+        return nt.logical_and(_lex_equal_parts(a.real, b.real), _lex_equal_parts(a.imag, b.imag))
+    if s.dtype.kind == 'f':
+        return _lex_equal_parts(a, b)
+    return nt.equal(a, b)
+
+
+def _lex_equal_parts(a, b):
+    nt = _nt()
+    return nt.logical_or(nt.equal(a, b), nt.logical_and(nt.isnan(a), nt.isnan(b)))
+
+
+def _lex_ranks(x):
+    """Dense ranks (int64, 0 for the smallest) of x's lines along its last
+    axis, in NumPy's sort order; one batched stable argsort for all lines."""
+    nt = _nt()
+    idx = nt.argsort(x, axis=-1, kind='stable')
+    s = nt.take_along_axis(x, idx, -1)
+    step = nt.logical_not(_lex_equal_next(s)).astype(_np.int64)
+    d = nt.concatenate((nt.zeros(tuple(x.shape[:-1]) + (1,), _np.int64),
+                        nt.cumsum(step, axis=-1)), axis=-1)
+    # d's values into the places idx names: one flat scatter (quicker than
+    # put_along_axis's broadcast index arrays)
+    n = x.shape[-1]
+    lines = math.prod(x.shape[:-1])
+    flat = (idx.reshape(lines, n) + nt.arange(0, lines * n, n).reshape(lines, 1)).ravel()
+    r = nt.empty(lines * n, _np.int64)
+    r[flat] = d.ravel()
+    return r.reshape(tuple(x.shape))
+
+
+# lexsort runs one stable argsort per key up to this many keys; more keys
+# are ranked together and their ranks combined (_lexsort_ranked)
+_LEX_LOOP_KEYS = 4
+
+
+def _lexsort_ranked(groups, nkeys, n):
+    """The lexsort order of lines of length n >= 2 under nkeys keys, in
+    O(log nkeys) batched argsorts: groups are (positions, keys) pairs, keys
+    an array (k, L, n) of one dtype holding the keys at those positions
+    (position 0: lexsort's first key, the least significant). Each key
+    becomes its dense ranks (< n; booleans and integers of a small range
+    their offsets, without a sort); m consecutive ranks, the more
+    significant key first, make one int64 code < base**m (which sorts as
+    the m keys do lexicographically); the codes are ranked again, and so on
+    until one line of codes is left, whose stable argsort is the order."""
+    nt = _nt()
+    ranks = []
+    base = 2
+    for pos, k in groups:
+        r, b = _lex_small_ints(k, n)
+        if r is None:
+            r, b = _lex_ranks(k), n
+        ranks.append((pos, r))
+        base = max(base, b)
+    if len(ranks) == 1:
+        r = ranks[0][1]
+    else:
+        r = nt.concatenate([x for _, x in ranks], axis=0)
+        where = _np.concatenate([_np.asarray(p, _np.intp) for p, _ in ranks])
+        r = r[nt.asarray(_np.argsort(where))]
+    r = r[::-1]        # the primary key (lexsort's last) first
+    while True:
+        m = 1
+        while base ** (m + 1) <= 2**63 - 1:
+            m += 1
+        k = r.shape[0]
+        if k % m and k > m:
+            r = nt.concatenate((r, nt.zeros((m - k % m,) + tuple(r.shape[1:]), _np.int64)))
+            k = r.shape[0]
+        g = min(m, k)
+        w = nt.asarray(_np.array([base ** (g - 1 - t) for t in range(g)], _np.int64))
+        code = nt.sum(r.reshape((k // g, g) + tuple(r.shape[1:])) *
+                      w.reshape((1, g) + (1,) * (r.ndim - 1)), axis=1)
+        if code.shape[0] == 1:
+            return nt.argsort(code[0], axis=-1, kind='stable')
+        r, base = _lex_ranks(code), n
+
+
+def _lex_small_ints(k, n):
+    """Booleans and integers spanning at most n values order as their
+    offsets from the smallest: those (int64) and their bound, without a
+    sort; (None, None) for other keys."""
+    nt = _nt()
+    if k.dtype.kind == 'b':
+        return k.astype(_np.int64), 2
+    if k.dtype.kind not in 'iu':
+        return None, None
+    lo, hi = int(nt.min(k)), int(nt.max(k))
+    if hi - lo >= n:
+        return None, None
+    if k.dtype == _np.uint64:
+        return (k - _np.uint64(lo)).astype(_np.int64), hi - lo + 1
+    return k.astype(_np.int64) - lo, hi - lo + 1
+
+
+def lexsort(keys, axis=-1):
+    """NumPy's lexsort: the last key is the primary one. Few keys: a stable
+    argsort per key; many keys (an (n, 1) array has n): the keys' dense
+    ranks, combined into int64 codes in O(log nkeys) batched argsorts."""
+    nt = _nt()
+    block = None      # keys as one array (k, *shape)
     if isinstance(keys, tuple) or isinstance(keys, list):
         ks = [nt.asarray(k) for k in keys]
     elif not isinstance(keys, (Array, _np.ndarray)) and hasattr(type(keys), '__len__') and \
@@ -762,22 +871,63 @@ def lexsort(keys, axis=-1):
         # PySequence_GetItem; an error there is the caller's)
         ks = [nt.asarray(keys[i]) for i in range(len(keys))]
     else:
-        k = nt.asarray(keys)
-        if k.ndim == 0:
+        block = nt.asarray(keys)
+        if block.ndim == 0:
             raise TypeError("need sequence of keys with len > 0 in lexsort")
-        ks = [k[i] for i in range(k.shape[0])]
-    if not ks:
-        raise TypeError("need sequence of keys with len > 0 in lexsort")
-    shape = tuple(ks[0].shape)
-    if any(tuple(k.shape) != shape for k in ks):
-        raise ValueError("all keys need to be the same shape")
-    if len(shape) != 1:
-        return F.call("lexsort (n-d keys)", _np.lexsort, (keys,), {'axis': axis})
-    _axis(axis, 1)
-    # The last key is primary: sort by each key in turn, stably, from the first.
-    order = nt.argsort(ks[0], kind='stable')
-    for k in ks[1:]:
-        order = order[nt.argsort(k[order], kind='stable')]
+        if block.shape[0] == 0:
+            raise TypeError("need sequence of keys with len > 0 in lexsort")
+        ks = None
+    if ks is not None:
+        if not ks:
+            raise TypeError("need sequence of keys with len > 0 in lexsort")
+        shape = tuple(ks[0].shape)
+        if any(tuple(k.shape) != shape for k in ks):
+            raise ValueError("all keys need to be the same shape")
+        native = all(isinstance(k, Array) for k in ks)
+        nkeys = len(ks)
+    else:
+        shape = tuple(block.shape[1:])
+        native = isinstance(block, Array)
+        nkeys = block.shape[0]
+    if not native:
+        # a dtype the core lacks (strings, datetimes, objects): NumPy's
+        return F.call("lexsort", _np.lexsort, (keys,), {'axis': axis})
+    # the axis as NumPy checks it (its messages), on an empty stand-in
+    _np.lexsort((_np.empty((0,) * len(shape)),), axis=axis)
+    if not shape:
+        return _np.intp(0)
+    ax = operator.index(axis)
+    ax = ax + len(shape) if ax < 0 else ax
+    n = shape[ax]
+    lead = shape[:ax] + shape[ax + 1:]
+    if n <= 1 or math.prod(lead) == 0:
+        return nt.zeros(shape, _np.intp)
+
+    def lines(k):       # (..., n): the sorted axis last
+        return k if ax == len(shape) - 1 else nt.moveaxis(k, ax, -1)
+
+    if nkeys <= _LEX_LOOP_KEYS:
+        if ks is None:
+            ks = [block[i] for i in range(nkeys)]
+        ks = [lines(k) for k in ks]
+        order = nt.argsort(ks[0], axis=-1, kind='stable')
+        for k in ks[1:]:
+            order = nt.take_along_axis(
+                order, nt.argsort(nt.take_along_axis(k, order, -1), axis=-1, kind='stable'), -1)
+    else:
+        flat = (math.prod(lead), n)
+        if ks is None:
+            b = block if ax == len(shape) - 1 else nt.moveaxis(block, ax + 1, -1)
+            groups = [(range(nkeys), b.reshape((nkeys,) + flat))]
+        else:
+            by = {}
+            for i, k in enumerate(ks):
+                by.setdefault(k.dtype, []).append(i)
+            groups = [(p, nt.stack([lines(ks[i]).reshape(flat) for i in p]))
+                      for p in by.values()]
+        order = _lexsort_ranked(groups, nkeys, n).reshape(lead + (n,))
+    if ax != len(shape) - 1:
+        order = nt.ascontiguousarray(nt.moveaxis(order, -1, ax))
     return order
 
 

@@ -115,6 +115,15 @@ def test_set_operations_and_lexsort():
         assert_big(getattr(nt, name)(x, y), getattr(np, name)(a, b))
     k1, k2 = a % 13, a // 7
     assert_big(nt.lexsort((nt.asarray(k1), nt.asarray(k2))), np.lexsort((k1, k2)))
+    # many keys (ranked together and combined): rows of an array over tiles
+    for dt in (np.float64, np.int64, np.complex64):
+        m = _data(dt, 600_003, 3).reshape(-1, 3)
+        assert_big(nt.lexsort(nt.asarray(m)), np.lexsort(m))
+        assert_big(nt.lexsort(nt.asarray(m).T, axis=0), np.lexsort(m.T, axis=0))
+        assert_big(nt.lexsort(nt.asarray(m[:, :1])), np.lexsort(m[:, :1]))
+    w = _data(np.float64, 400_000, 4).reshape(8, -1) // 300
+    assert_big(nt.lexsort(nt.asarray(w)), np.lexsort(w))
+    assert_big(nt.lexsort(tuple(nt.asarray(r) for r in w)), np.lexsort(tuple(w)))
     f = _data(np.float64, n_tiles(np.float64, 1.6), 9)
     z = nt.asarray(f)
     assert_big(nt.argmax(z), np.argmax(f))

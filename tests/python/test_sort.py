@@ -205,3 +205,89 @@ def test_long_lines_bitwise_stable(dt, n):
     m = x[: (n // 300) * 300].reshape(-1, 300)[:, ::-1]     # strided rows of 300
     assert np.asarray(nt.sort(nt.asarray(m), axis=1, kind='stable')).tobytes() == \
         np.sort(m, axis=1, kind='stable').tobytes()
+
+
+# ---- lexsort -------------------------------------------------------------------
+# Up to 4 keys ndtile runs one stable argsort per key; more keys (an (n, 1)
+# array has n) are ranked together and combined into int64 codes: both
+# paths, every dtype, NaNs (complex NaN classes too), ties, axes, views.
+
+LEX_SHAPES = [(1,), (2,), (7,), (0,), (3, 6), (4, 0), (0, 3), (2, 3, 5)]
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=NAMES)
+@pytest.mark.parametrize("nkeys", [1, 2, 4, 5, 9, 70])
+def test_lexsort_all_dtypes(dtype, nkeys):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")        # no fallback to NumPy
+        for shape in LEX_SHAPES:
+            a = data(dtype, (nkeys,) + shape, seed=nkeys)
+            for axis in range(-len(shape), len(shape)):
+                assert_same(nt.lexsort(nt.asarray(a), axis=axis), np.lexsort(a, axis=axis))
+                assert_same(nt.lexsort(tuple(nt.asarray(k) for k in a), axis=axis),
+                            np.lexsort(tuple(a), axis=axis))
+
+
+def test_lexsort_many_keys():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        # the fuzzer's case (seed 90004940): many one-element keys
+        a = make(np.float64, (200_000, 1))
+        assert_same(nt.lexsort(nt.asarray(a)), np.lexsort(a))
+        for dt, shape in ((np.float64, (3000, 3)), (np.int64, (600, 40)),
+                          (np.complex128, (300, 20)), (np.bool_, (2000, 9)),
+                          (np.uint8, (100, 1500)), (np.float32, (7, 1500))):
+            a = data(dt, shape, seed=3)
+            assert_same(nt.lexsort(nt.asarray(a)), np.lexsort(a))
+            assert_same(nt.lexsort(nt.asarray(a)[::-2, 1::3]), np.lexsort(a[::-2, 1::3]))
+            assert_same(nt.lexsort(nt.asarray(a).T, axis=0), np.lexsort(a.T, axis=0))
+        # integers of a wide range and at the ends of their dtype (ranked by
+        # their offsets when they span few values)
+        rng = np.random.default_rng(5)
+        for dt, lo, hi in ((np.uint64, 2**64 - 6, 2**64 - 1), (np.uint64, 0, 2**64 - 1),
+                           (np.int64, -2**63, -2**63 + 4), (np.int64, -2**63, 2**63 - 1),
+                           (np.int8, -128, 127), (np.uint16, 0, 65535)):
+            for shape in ((6, 3), (6, 7), (9, 40), (5, 300)):
+                a = rng.integers(lo, hi, shape, dtype=dt, endpoint=True)
+                a[:, 1::2] = a[:, ::2][:, :shape[1] // 2]       # ties
+                assert_same(nt.lexsort(nt.asarray(a)), np.lexsort(a))
+
+
+def test_lexsort_mixed_dtypes_and_0d():
+    names = [np.bool_, np.int8, np.float64, np.complex64, np.uint64, np.float32]
+    for nkeys in (3, 6, 13):
+        for shape in ((11,), (3, 8)):
+            ks = [data(names[i % 6], shape, seed=i) for i in range(nkeys)]
+            for axis in range(-len(shape), len(shape)):
+                assert_same(nt.lexsort([nt.asarray(k) for k in ks], axis=axis),
+                            np.lexsort(ks, axis=axis))
+    # 0-d keys: index 0 (a NumPy scalar); the rows of a 1-d array are 0-d keys
+    z = (np.array(1), np.array(2.5))
+    assert_same(nt.lexsort(tuple(nt.asarray(k) for k in z)), np.lexsort(z))
+    assert_same(nt.lexsort(nt.asarray(z[1]).reshape(1)), np.lexsort(z[1].reshape(1)))
+    assert_same(nt.lexsort(nt.zeros(3)), np.lexsort(np.zeros(3)))
+    # strings stay NumPy's (not held in tiles)
+    s = (np.array(['b', 'a', 'b']), np.array([2, 1, 1]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        np.testing.assert_array_equal(np.asarray(nt.lexsort((s[0], nt.asarray(s[1])))),
+                                      np.lexsort(s))
+
+
+def test_lexsort_errors():
+    cases = [lambda m: m.lexsort(m.asarray(5.0)),
+             lambda m: m.lexsort(m.zeros((0, 3))),
+             lambda m: m.lexsort(()),
+             lambda m: m.lexsort((m.zeros(3), m.zeros(4))),
+             lambda m: m.lexsort((m.zeros(3), m.zeros((1, 3)))),
+             lambda m: m.lexsort(m.zeros((6, 3)), axis=1),
+             lambda m: m.lexsort(m.zeros((6, 3, 2)), axis=-3),
+             lambda m: m.lexsort(m.zeros((6, 3)), axis=1.0),
+             lambda m: m.lexsort(m.zeros((6, 3)), axis=None),
+             lambda m: m.lexsort((m.asarray(1), m.asarray(2)), axis=5)]
+    for fn in cases:
+        with pytest.raises(Exception) as en:
+            fn(np)
+        with pytest.raises(type(en.value)) as eg:
+            fn(nt)
+        assert str(eg.value) == str(en.value)
