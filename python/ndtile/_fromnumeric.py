@@ -444,10 +444,18 @@ def _fix_indices(ix, n, mode, ax):
     if mode == 'clip':
         return clip(ix, 0, n - 1)
     lo, hi = int(min(ix)), int(max(ix))
-    bad = hi if hi >= n else lo if lo < -n else None
-    if bad is not None:
-        raise IndexError(f"index {bad} is out of bounds for axis {ax} with size {n}")
+    if hi >= n or lo < -n:
+        p = _first_out_of_bounds(ix, n)
+        raise IndexError(f"index {int(ix.ravel()[p])} is out of bounds for axis {ax} "
+                         f"with size {n}")
     return where(ix < 0, ix + n, ix) if lo < 0 else ix
+
+
+def _first_out_of_bounds(ix, n):
+    """The flat position of ix's first index outside [-n, n) (NumPy checks
+    them in order and names the first)."""
+    flat = ix.ravel()
+    return int(argmax(_ufn('logical_or')(flat >= n, flat < -n)))
 
 
 def _arange_at(n, pos, nd):
@@ -559,7 +567,20 @@ def put(a, ind, v, mode='raise'):
     _core.warn_complex_cast(vals._dt, a._dt)
     if ix.size == 0 or vals.size == 0:
         return None
-    ix = _fix_indices(ix, a.size, mode, 0)
+    n = a.size
+    if clip_mode(mode) == 'raise':
+        lo, hi = int(min(ix)), int(max(ix))
+        if lo < -n or hi >= n:
+            # NumPy puts the values in order and stops at the first index
+            # out of bounds: the ones before it are written
+            p = _first_out_of_bounds(ix, n)
+            if p:
+                put(a, ix._view_index((slice(0, p),)), vals, mode)
+            raise IndexError(f"index {int(ix[p])} is out of bounds for axis 0 with size {n}")
+        if lo < 0:
+            ix = where(ix < 0, ix + n, ix)
+    else:
+        ix = _fix_indices(ix, n, mode, 0)
     if vals.size != ix.size:
         vals = take(vals, _multiarray.arange(ix.size) % vals.size) if vals.size < ix.size else \
             vals._view_index((slice(0, ix.size),))

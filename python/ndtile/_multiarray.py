@@ -617,6 +617,12 @@ def copyto(dst, src, casting='same_kind', where=True):
     if src is dst:
         # NumPy skips a copy of an array onto itself before any check
         return None
+    if isinstance(where, (Array, _np.ndarray)) and where.dtype != _np.bool_:
+        # NumPy converts an array mask to bool by the 'safe' rule (lists
+        # and scalars are converted as they are), before dst's checks
+        what = 'array data' if where.ndim else 'scalar'
+        raise TypeError(f"Cannot cast {what} from {where.dtype!r} to dtype('bool') "
+                        "according to the rule 'safe'")
     if not dst.flags.writeable:
         # NumPy checks the destination before the value's cast and shape
         # (after converting a Python int: its OverflowError comes first)
@@ -654,10 +660,28 @@ def copyto(dst, src, casting='same_kind', where=True):
     w = _umath.operand(where)
     if not isinstance(w, Array):
         w = _core.scalar(bool(w), D.BOOL, False)
+    # NumPy's messages: the value's shape, then the mask's (whose leading
+    # length-1 axes are not stripped)
+    for what, sh in (('input array', s.shape), ('where mask', w.shape)):
+        if not _fits(sh, dst.shape):
+            raise ValueError(f"could not broadcast {what} from shape {_shape_text(sh)} "
+                             f"into shape {_shape_text(dst.shape)}")
     if s._dt != dst._dt:
         s = s._astype(dst._dt, _core.CASTING_UNSAFE)
     _core.apply(_umath.WHERE, [w, s, dst], dst)
     return None
+
+
+def _fits(shape, target):
+    """shape broadcasts to target (one way: target is not enlarged)."""
+    if len(shape) > len(target):
+        return False
+    return all(a == 1 or a == b for a, b in zip(shape[::-1], target[::-1]))
+
+
+def _shape_text(sh):
+    """A shape as NumPy's assignment errors write it: (3,1), (4,), ()."""
+    return '(' + ','.join(map(str, sh)) + (',' if len(sh) == 1 else '') + ')'
 
 
 def result_type(*arrays_and_dtypes):

@@ -206,7 +206,7 @@ def tile(A, reps):
     return x._reshape(tuple(inter))._broadcast_to(tuple(big))._copy()._reshape(tuple(out))
 
 
-def _along_axis(arr, indices, axis, check=True):
+def _along_axis(arr, indices, axis):
     x = C.asnd(arr)
     ix = _index_array(indices, 'take_along_axis')
     if axis is None:
@@ -217,14 +217,33 @@ def _along_axis(arr, indices, axis, check=True):
         ax = _norm_axis(axis, x.ndim)
     if ix.ndim != x.ndim:
         raise ValueError("`indices` and `arr` must have the same number of dimensions")
-    shape = _core.broadcast_shapes([x.shape[:ax] + (1,) + x.shape[ax + 1:], ix.shape])
-    if check:
-        ix = _fix_indices(ix, x.shape[ax], 'raise', ax)
-    return x, ix._broadcast_to(shape), ax, shape
+    return x, ix, ax
+
+
+def _shape_text(sh):
+    """A shape as NumPy's indexing errors write it: (3,1), (4,), ()."""
+    return '(' + ','.join(map(str, sh)) + (',' if len(sh) == 1 else '') + ')'
+
+
+def _along_shape(x, ix, ax):
+    """The shape of NumPy's fancy index (an arange per other axis, shaped
+    to broadcast, and the indices at ax); NumPy's IndexError, naming every
+    index array's shape, when they do not broadcast."""
+    try:
+        return _core.broadcast_shapes([x.shape[:ax] + (1,) + x.shape[ax + 1:], ix.shape])
+    except ValueError:
+        nd = x.ndim
+        shapes = [ix.shape if k == ax else (1,) * k + (x.shape[k],) + (1,) * (nd - k - 1)
+                  for k in range(nd)]
+        text = ''.join(_shape_text(sh) + ' ' for sh in shapes)
+        raise IndexError("shape mismatch: indexing arrays could not be broadcast together "
+                         "with shapes " + text) from None
 
 
 def take_along_axis(arr, indices, axis=-1):
-    x, ix, ax, shape = _along_axis(arr, indices, axis)
+    x, ix, ax = _along_axis(arr, indices, axis)
+    shape = _along_shape(x, ix, ax)
+    ix = _fix_indices(ix, x.shape[ax], 'raise', ax)._broadcast_to(shape)
     if 0 in shape:
         return _multiarray.empty(shape, dtype=x.dtype)
     return _gather_along(x, ix, ax, shape)
@@ -233,15 +252,26 @@ def take_along_axis(arr, indices, axis=-1):
 def put_along_axis(arr, indices, values, axis):
     if not isinstance(arr, Array):
         return F.call("put_along_axis", _np.put_along_axis, (arr, indices, values, axis), {})
-    x, ix, ax, shape = _along_axis(arr, indices, axis, check=False)
+    x, ix, ax = _along_axis(arr, indices, axis)
     # NumPy's arr[index] = values: the read-only check, the values'
-    # conversion and broadcast, then the indices' bounds
+    # conversion, the indices' broadcast, the values' broadcast, then the
+    # indices' bounds
     if not arr.flags.writeable:
         raise ValueError("assignment destination is read-only")
-    vals = _values_for(values, arr.dtype)._broadcast_to(shape)
+    vals = _values_for(values, arr.dtype)
+    shape = _along_shape(x, ix, ax)
+    vs = vals.shape
+    while len(vs) > len(shape) and vs[0] == 1:     # NumPy drops leading 1s
+        vs = vs[1:]
+    try:
+        vals = vals._reshape(vs)._broadcast_to(shape)
+    except ValueError:
+        raise ValueError(f"shape mismatch: value array of shape {_shape_text(vals.shape)} "
+                         f"could not be broadcast to indexing result of shape "
+                         f"{_shape_text(shape)}") from None
     if ix.size and x.shape[ax] == 0:
         _empty_axis_error(ix, ax)
-    ix = _fix_indices(ix, x.shape[ax], 'raise', ax)
+    ix = _fix_indices(ix, x.shape[ax], 'raise', ax)._broadcast_to(shape)
     if 0 in shape:
         return None
     # flat C-order index into x of each position

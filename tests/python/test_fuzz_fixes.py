@@ -322,7 +322,8 @@ def test_put_check_order(shape, readonly, ind, v, dt):
         np.put(probe, ind, v)
     except Exception:
         _same_outcome(lambda: nt.put(x, ind, v), lambda: np.put(a, ind, v))
-        return          # (NumPy may have written some elements before its error)
+        assert_same(x, a)       # (what NumPy wrote before its error too)
+        return
     nt.put(x, ind, v)
     np.put(a, ind, v)
     assert_same(x, a)
@@ -383,3 +384,90 @@ def test_choose_checks_broadcast(idx, chshape, dt, with_out):
                   lambda: np.choose(i, c, out=outs[0]), message=False)
     if with_out:
         assert_same(outs[1], outs[0])
+
+
+# put(mode='raise') stops at the first index out of bounds, as NumPy's loop
+# does: the values before it are written (0-d targets too), the error names
+# that index; take's error names the first bad index in order
+
+@pytest.mark.parametrize('dt', ['bool', 'int8', 'uint64', 'float32', 'complex128'])
+@pytest.mark.parametrize('shape, ind, v', [
+    ((), [0, 3], [7, 8]), ((), [0, 0, 5], [1, 2, 3]), ((), [3, 0], [7, 8]),
+    ((), [0, 1], 9), ((), [-1, -2], [1, 0]),
+    ((3,), [0, 1, 5], [1, 0, 1]), ((3,), [0, 1, -5], [1, 0]), ((2, 3), [1, 7, 2], [1]),
+    ((3,), [2, 2, 9, 0], [0, 1]), ((2, 3), [-6, 5, 6, -7], [1, 0, 1])])
+def test_put_writes_up_to_the_first_bad_index(dt, shape, ind, v):
+    a, x = np.zeros(shape, dt), nt.zeros(shape, dt)
+    _same_outcome(lambda: nt.put(x, ind, v), lambda: np.put(a, ind, v))
+    assert_same(x, a)
+    # a strided view, and the method
+    a, x = np.zeros((2,) + shape, dt)[::-1][0], nt.zeros((2,) + shape, dt)[::-1][0]
+    _same_outcome(lambda: x.put(ind, v), lambda: a.put(ind, v))
+    assert_same(x, a)
+
+
+@pytest.mark.default_settings
+def test_put_first_bad_index_large():
+    n = 600_000                                 # 4.8 MB of float64: several tiles
+    a, x = np.zeros(n), nt.zeros(n)
+    ind = np.arange(0, 3 * n, 3) % (n + 5)      # out of bounds from about n / 3 on
+    ind[-1] = -n - 1
+    v = np.arange(7.0)
+    _same_outcome(lambda: nt.put(x, nt.asarray(ind), v), lambda: np.put(a, ind, v))
+    assert_same(x, a)
+    _same_outcome(lambda: nt.take(nt.asarray(a), nt.asarray(ind[::-1])),
+                  lambda: np.take(a, ind[::-1]))
+
+
+# take_along_axis / put_along_axis whose indices do not broadcast against the
+# array's other axes: NumPy's fancy-index IndexError (every index array's
+# shape named); put_along_axis's values that do not broadcast: its ValueError,
+# after the read-only check and the values' conversion
+
+@pytest.mark.parametrize('shape, ishape, axis', [
+    ((3, 4), (2, 4), 1), ((3, 4), (2, 4), 0), ((3, 4), (3, 2), 1), ((2, 3, 4), (3, 1, 4), 1),
+    ((2, 3, 4), (3, 1, 4), -1), ((2, 0), (3, 1), 1), ((0, 3), (2, 3), 1), ((3,), (5,), 0)])
+@pytest.mark.parametrize('dt', ['int16', 'float64', 'complex64'])
+def test_along_axis_indices_that_do_not_broadcast(shape, ishape, axis, dt):
+    a = np.arange(int(np.prod(shape))).astype(dt).reshape(shape)
+    i = np.zeros(ishape, np.intp)
+    _same_outcome(lambda: nt.take_along_axis(nt.asarray(a), nt.asarray(i), axis),
+                  lambda: np.take_along_axis(a, i, axis))
+    _same_outcome(lambda: nt.take_along_axis(nt.asarray(a), nt.asarray(i + 9), axis),
+                  lambda: np.take_along_axis(a, i + 9, axis))
+    for v in (1, np.ones(4, dt), np.ones((1, 1) + ishape, dt), 'x'):
+        b, x = a.copy(), nt.asarray(a)
+        _same_outcome(lambda: nt.put_along_axis(x, nt.asarray(i), v, axis),
+                      lambda: np.put_along_axis(b, i, v, axis))
+        assert_same(x, b)
+    ro = np.broadcast_to(a, (2,) + shape)[1]
+    _same_outcome(lambda: nt.put_along_axis(nt.broadcast_to(nt.asarray(a), (2,) + shape)[1],
+                                            nt.asarray(i), 1, axis),
+                  lambda: np.put_along_axis(ro, i, 1, axis))
+
+
+# copyto(dst, src, where=w): NumPy converts an array mask by the 'safe' rule
+# (before dst's read-only check), then checks the value's shape and the
+# mask's (no leading length-1 axes stripped), with its own messages; a
+# zero-strided dst of broadcast_to is read-only, one of as_strided is not
+
+@pytest.mark.parametrize('dshape, sshape, wshape', [
+    ((4, 0), (), (2, 0)), ((4, 0), (3, 0), (2, 0)), ((4, 0), (), (1, 0)), ((4, 0), (2, 0), (1, 0)),
+    ((4,), (), (1, 1, 4)), ((4,), (), (2, 1, 4)), ((2, 4), (1, 1, 4), (3,)), ((2, 4), (4,), (2, 1)),
+    ((), (), (1,)), ((), (1, 1), ())])
+@pytest.mark.parametrize('wdt', ['bool', 'float64', 'uint8', 'list'])
+@pytest.mark.parametrize('kind', ['plain', 'broadcast_to', 'as_strided'])
+def test_copyto_where_shapes(dshape, sshape, wshape, wdt, kind):
+    def run(m, stride_tricks):
+        if kind == 'plain':
+            d = m.zeros(dshape)
+        elif kind == 'broadcast_to':
+            d = m.broadcast_to(m.zeros(dshape[-1:]), dshape)
+        else:
+            d = stride_tricks.as_strided(m.zeros(1), dshape, (0,) * len(dshape))
+        w = np.arange(int(np.prod(wshape))).reshape(wshape) % 2 == 0
+        w = w.tolist() if wdt == 'list' else m.asarray(w.astype(wdt))
+        m.copyto(d, m.full(sshape, 3.0), where=w)
+        return d
+    _same_outcome(lambda: run(nt, nt.lib.stride_tricks),
+                  lambda: run(np, np.lib.stride_tricks).copy())
