@@ -888,14 +888,14 @@ def lexsort(keys, axis=-1):
     nt = _nt()
     block = None      # keys as one array (k, *shape)
     if isinstance(keys, tuple) or isinstance(keys, list):
-        ks = [nt.asarray(k) for k in keys]
+        ks = [C.asarray(k) for k in keys]
     elif not isinstance(keys, (Array, _np.ndarray)) and hasattr(type(keys), '__len__') and \
             hasattr(type(keys), '__getitem__'):
         # another sequence: its items, each its own key (NumPy's
         # PySequence_GetItem; an error there is the caller's)
-        ks = [nt.asarray(keys[i]) for i in range(len(keys))]
+        ks = [C.asarray(keys[i]) for i in range(len(keys))]
     else:
-        block = nt.asarray(keys)
+        block = C.asarray(keys)   # (other byte orders read into native)
         if block.ndim == 0:
             raise TypeError("need sequence of keys with len > 0 in lexsort")
         if block.shape[0] == 0:
@@ -930,7 +930,8 @@ def lexsort(keys, axis=-1):
     def lines(k):       # (..., n): the sorted axis last
         return k if ax == len(shape) - 1 else nt.moveaxis(k, ax, -1)
 
-    if nkeys <= _LEX_LOOP_KEYS:
+    if nkeys <= _LEX_LOOP_KEYS or n > math.isqrt(2**63 - 1):
+        # (lines too long for two ranks in one int64 code: the loop)
         if ks is None:
             ks = [block[i] for i in range(nkeys)]
         ks = [lines(k) for k in ks]

@@ -261,6 +261,13 @@ def test_lexsort_mixed_dtypes_and_0d():
             for axis in range(-len(shape), len(shape)):
                 assert_same(nt.lexsort([nt.asarray(k) for k in ks], axis=axis),
                             np.lexsort(ks, axis=axis))
+    # keys in the other byte order are read into native arrays (no fallback)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for nkeys in (3, 8):
+            a = data(np.float64, (nkeys, 9), seed=nkeys).astype('>f8')
+            assert_same(nt.lexsort(a), np.lexsort(a))
+            assert_same(nt.lexsort(tuple(a.astype('>i4'))), np.lexsort(tuple(a.astype('>i4'))))
     # 0-d keys: index 0 (a NumPy scalar); the rows of a 1-d array are 0-d keys
     z = (np.array(1), np.array(2.5))
     assert_same(nt.lexsort(tuple(nt.asarray(k) for k in z)), np.lexsort(z))
