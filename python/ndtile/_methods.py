@@ -15,6 +15,7 @@ from . import _core
 from . import _dtypes as D
 from . import _fallback as F
 from . import _multiarray
+from ._multiarray import _shape_text
 from . import _umath
 from ._umath import _fallback_kw
 
@@ -110,18 +111,6 @@ _OUT_OP = {'sum': 'add', 'nansum': 'add', 'mean': 'add', 'var': 'add', 'std': 'a
            'nanmean': 'add', 'nanvar': 'add', 'nanstd': 'add', 'prod': 'multiply',
            'nanprod': 'multiply', 'max': 'maximum', 'min': 'minimum', 'ptp': 'maximum',
            'nanmax': 'fmax', 'nanmin': 'fmin', 'any': 'logical_or', 'all': 'logical_and'}
-
-
-def _shape_text(shape):
-    """NumPy's spelling of a shape in iterator errors: no spaces, a negative
-    entry (an axis the operand lacks) as newaxis and dropped when leading."""
-    k = 0
-    while k < len(shape) and shape[k] < 0:
-        k += 1
-    if k == len(shape):
-        return "()"
-    parts = [str(shape[k])] + ["newaxis" if v < 0 else str(v) for v in shape[k + 1:]]
-    return "(" + ",".join(parts) + ("," if len(shape) == 1 else "") + ")"
 
 
 def check_out(name, xs, axis, keepdims, out):

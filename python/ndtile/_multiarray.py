@@ -679,9 +679,16 @@ def _fits(shape, target):
     return all(a == 1 or a == b for a, b in zip(shape[::-1], target[::-1]))
 
 
-def _shape_text(sh):
-    """A shape as NumPy's assignment errors write it: (3,1), (4,), ()."""
-    return '(' + ','.join(map(str, sh)) + (',' if len(sh) == 1 else '') + ')'
+def _shape_text(shape):
+    """NumPy's spelling of a shape in its errors (iterator, broadcast, index): no spaces, a negative
+    entry (an axis the operand lacks) as newaxis and dropped when leading."""
+    k = 0
+    while k < len(shape) and shape[k] < 0:
+        k += 1
+    if k == len(shape):
+        return "()"
+    parts = [str(shape[k])] + ["newaxis" if v < 0 else str(v) for v in shape[k + 1:]]
+    return "(" + ",".join(parts) + ("," if len(shape) == 1 else "") + ")"
 
 
 def result_type(*arrays_and_dtypes):

@@ -220,11 +220,6 @@ def _along_axis(arr, indices, axis):
     return x, ix, ax
 
 
-def _shape_text(sh):
-    """A shape as NumPy's indexing errors write it: (3,1), (4,), ()."""
-    return '(' + ','.join(map(str, sh)) + (',' if len(sh) == 1 else '') + ')'
-
-
 def _along_shape(x, ix, ax):
     """The shape of NumPy's fancy index (an arange per other axis, shaped
     to broadcast, and the indices at ax); NumPy's IndexError, naming every
@@ -235,7 +230,7 @@ def _along_shape(x, ix, ax):
         nd = x.ndim
         shapes = [ix.shape if k == ax else (1,) * k + (x.shape[k],) + (1,) * (nd - k - 1)
                   for k in range(nd)]
-        text = ''.join(_shape_text(sh) + ' ' for sh in shapes)
+        text = ''.join(_multiarray._shape_text(sh) + ' ' for sh in shapes)
         raise IndexError("shape mismatch: indexing arrays could not be broadcast together "
                          "with shapes " + text) from None
 
@@ -266,9 +261,9 @@ def put_along_axis(arr, indices, values, axis):
     try:
         vals = vals._reshape(vs)._broadcast_to(shape)
     except ValueError:
-        raise ValueError(f"shape mismatch: value array of shape {_shape_text(vals.shape)} "
+        raise ValueError(f"shape mismatch: value array of shape {_multiarray._shape_text(vals.shape)} "
                          f"could not be broadcast to indexing result of shape "
-                         f"{_shape_text(shape)}") from None
+                         f"{_multiarray._shape_text(shape)}") from None
     if ix.size and x.shape[ax] == 0:
         _empty_axis_error(ix, ax)
     ix = _fix_indices(ix, x.shape[ax], 'raise', ax)._broadcast_to(shape)

@@ -20,11 +20,13 @@
  * they are compared bitwise against a reference run with one worker at the
  * processor's tile size, and against the one-tile reference within rounding.
  *
- *   test_backend_ops [-o op] [-b processor] [-q] [-s] [-l]
+ *   test_backend_ops [-o op] [-b processor] [-p K/N] [-q] [-s] [-l]
  *     -o op         only cases of this op ("add", "sum", "astype", "sort", ...)
  *     -b processor  only these processor configurations ("cpu:w4", or a comma
  *                   list "cpu:w4,simdev:w1")
  *     -q            print failures and the summary only
+ *     -p K/N        every N-th case from the K-th (meson runs N such shards in
+ *                   parallel: K = 0 .. N-1 together run every case once)
  *     -s            strict: known differences and NaN signs fail too
  *     -l            list the processors and exit
  *
@@ -1018,18 +1020,26 @@ static int registered(const char *proc) {
 
 int main(int argc, char **argv) {
   const char *opf = NULL, *bf = NULL;
-  int quiet = 0, strict = 0;
+  int quiet = 0, strict = 0, part = 0, nparts = 1;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "-o") && i + 1 < argc) opf = argv[++i];
     else if (!strcmp(argv[i], "-b") && i + 1 < argc) bf = argv[++i];
     else if (!strcmp(argv[i], "-q")) quiet = 1;
     else if (!strcmp(argv[i], "-s")) strict = 1;
+    else if (!strcmp(argv[i], "-p") && i + 1 < argc) {
+      /* -p K/N: every N-th case from the K-th, so N processes share the work */
+      if (sscanf(argv[++i], "%d/%d", &part, &nparts) != 2 || nparts < 1 || part < 0 ||
+          part >= nparts) {
+        fprintf(stderr, "-p wants K/N with 0 <= K < N, not '%s'\n", argv[i]);
+        return 2;
+      }
+    }
     else if (!strcmp(argv[i], "-l")) {
       printf("reference: %s (%s)\n", REFERENCE.name, REFERENCE.desc);
       for (int p = 0; p < NPROC; p++) printf("%s (%s)\n", PROCESSORS[p].name, PROCESSORS[p].desc);
       return 0;
     } else {
-      fprintf(stderr, "usage: %s [-o op] [-b processor] [-q] [-s] [-l]\n", argv[0]);
+      fprintf(stderr, "usage: %s [-o op] [-b processor] [-p K/N] [-q] [-s] [-l]\n", argv[0]);
       return 2;
     }
   }
@@ -1038,7 +1048,7 @@ int main(int argc, char **argv) {
   build_cases();
   int *sel = malloc(sizeof(int) * (size_t)ncases), nsel = 0;
   for (int i = 0; i < ncases; i++)
-    if (!opf || !strcmp(opf, cases[i].opname)) sel[nsel++] = i;
+    if ((!opf || !strcmp(opf, cases[i].opname)) && i % nparts == part) sel[nsel++] = i;
   int procs[NPROC], np = 0;
   for (int p = 0; p < NPROC; p++) {
     if (bf && !listed(bf, PROCESSORS[p].name)) continue;
