@@ -334,8 +334,11 @@ class ndarray(Array):
         # NumPy's default: NotImplemented when another operand overrides
         # __array_ufunc__ (a subclass must pass plain arrays to super())
         if method not in ('__call__', 'reduce', 'accumulate', 'reduceat', 'outer', 'at'):
-            return NotImplemented
-        for x in inputs + _outs(kwargs.get('out')):
+            # NumPy calls getattr(ufunc, method): a TypeError for a method
+            # that is not a string, an AttributeError for an unknown one
+            return getattr(ufunc, method)(*inputs, **kwargs)
+        where = kwargs.get('where', True)
+        for x in inputs + _outs(kwargs.get('out')) + ((where,) if where is not True else ()):
             if type(x) is not ndarray and isinstance(x, Array) and \
                     _overrides_ufunc(type(x)):
                 return NotImplemented
@@ -1165,8 +1168,12 @@ def _ufunc_default(u, method, inputs, kwargs):
     outs = _outs(out)
     pin = [_plain(x) for x in inputs]
     kw = kwargs
-    if outs:
+    where = kwargs.get('where', True)
+    if outs or where is not True:
         kw = dict(kwargs)
+    if where is not True:
+        kw['where'] = _plain(where)
+    if outs:
         if len(outs) == 1 and method != '__call__':
             kw['out'] = _plain(outs[0])      # the methods take one array
         else:
@@ -1175,8 +1182,10 @@ def _ufunc_default(u, method, inputs, kwargs):
     if method == 'at':
         return r
     if outs and any(o is not None for o in outs):
+        # (NumPy's context names the outputs after the inputs)
+        args = tuple(inputs) + tuple(outs)
         res = tuple(o if type(o) is ndarray or not isinstance(o, Array) else
-                    o.__array_wrap__(o, (u, tuple(inputs), i) if method == '__call__' else None,
+                    o.__array_wrap__(o, (u, args, i) if method == '__call__' else None,
                                      False)
                     for i, o in enumerate(outs))
         return res if isinstance(r, tuple) else res[0]
@@ -1202,7 +1211,9 @@ def _ufunc_call(u, method, inputs, kwargs):
         else:
             del kwargs['out']
     over = []
-    for x in tuple(inputs) + outs:
+    where = kwargs.get('where', True)
+    for x in tuple(inputs) + outs + ((where,) if where is not True else ()):
+        # (NumPy looks for overrides in where= too)
         t = type(x)
         if t is ndarray or not isinstance(x, Array) or not _overrides_ufunc(t) or \
                 any(type(o) is t for o in over):

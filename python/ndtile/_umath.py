@@ -352,6 +352,84 @@ def _has_array(args):
     return False
 
 
+_SCALAR_TYPES = frozenset((int, float, complex, bool))
+_NO_WRAP = object()
+
+
+def array_wrap_of(args):
+    """NumPy's choice of the __array_wrap__ that wraps a ufunc's result, for
+    inputs that are neither ndtile arrays nor their subclasses (those take
+    the override protocol): among the inputs that bring an __array_wrap__
+    (objects with __array__, say), the one of highest __array_priority__
+    (the first among equals; an exact array counts as priority 0 without
+    one, a scalar as -1e6, so an object of priority 0 still wins over them).
+    None when no input brings one (the result stays as it is)."""
+    wrap = None
+    prio = 0.0
+    for a in args:
+        t = type(a)
+        if t is _ND or t is _np.ndarray or isinstance(a, Array):
+            if wrap is None or prio < 0.0:
+                wrap, prio = _NO_WRAP, 0.0
+        elif t in _SCALAR_TYPES or isinstance(a, _generic):
+            if wrap is None or prio < -1e6:
+                wrap, prio = _NO_WRAP, -1e6
+        elif t is not list and t is not tuple and not isinstance(a, _np.ndarray):
+            w = getattr(a, '__array_wrap__', None)
+            if w is None:
+                continue
+            try:
+                p = float(getattr(a, '__array_priority__', 0.0))
+            except (TypeError, ValueError):
+                p = 0.0
+            if wrap is None or prio < p or (p == 0.0 and wrap is _NO_WRAP):
+                wrap, prio = w, p
+    return None if wrap is _NO_WRAP else wrap
+
+
+def needs_array_wrap(args):
+    """Whether an input may bring its own __array_wrap__ (array_wrap_of):
+    one that is not an array, a scalar, a list or a tuple."""
+    for a in args:
+        t = type(a)
+        if t is _ND or t in _SCALAR_TYPES or t is list or t is tuple or \
+                isinstance(a, (Array, _np.ndarray, _generic)):
+            continue
+        if getattr(a, '__array_wrap__', None) is not None:
+            return True
+    return False
+
+
+def wrap_input(a):
+    """An input whose __array_wrap__ wraps the result, as an array."""
+    t = type(a)
+    if t in _SCALAR_TYPES or t is list or t is tuple or \
+            isinstance(a, (Array, _np.ndarray, _generic)) or \
+            getattr(a, '__array_wrap__', None) is None:
+        return a
+    return C.asarray(a)
+
+
+def apply_array_wrap(w, r, context):
+    """w(r, context, return_scalar), as NumPy calls an input's __array_wrap__
+    (return_scalar: a 0-d result, which NumPy would return as a scalar); a
+    wrap that takes no return_scalar is called with (r, context) after
+    NumPy's DeprecationWarning."""
+    if not isinstance(r, Array):
+        if isinstance(r, (_generic, int, float, complex, bool)) and \
+                D.code(_np.asarray(r).dtype) is not None:
+            r = C.asarray(r)
+        elif not isinstance(r, _np.ndarray):
+            return r
+    try:
+        return w(r, context, r.ndim == 0)
+    except TypeError:
+        _warnings.warn("__array_wrap__ must accept context and return_scalar arguments "
+                       "(positionally) in the future. (Deprecated NumPy 2.0)",
+                       DeprecationWarning, stacklevel=3)
+        return w(r, context)
+
+
 class _Signature:
     """ufunc.__signature__: NumPy's ufunc's (inspect.signature(np.add):
     positional-only inputs, out, the keyword-only where/casting/... with
@@ -463,6 +541,8 @@ class ufunc:
         for a in args:
             if type(a) is not _ND and isinstance(a, Array):
                 sub = True
+        if where is not True and type(where) is not _ND and isinstance(where, Array):
+            sub = True      # (NumPy looks for overrides in where= too)
         if sub:
             kw = dict(kwargs)
             self._kw(kw, out, where, casting, order, dtype, subok)
@@ -475,6 +555,17 @@ class ufunc:
                 return _SUBCLASS_CALL(self, '__call__', args, kw)
         if len(args) != self.nin:
             return self._np(*C.to_np_tree(args))   # NumPy's TypeError
+        if out is None and subok and needs_array_wrap(args):
+            # an input with its own __array_wrap__ (not an array: an object
+            # with __array__) wraps the result, as in NumPy
+            w = array_wrap_of(args)
+            r = self(*[wrap_input(a) for a in args], where=where, casting=casting,
+                     order=order, dtype=dtype, subok=subok, **kwargs)
+            if w is None:
+                return r
+            if isinstance(r, tuple):
+                return tuple(apply_array_wrap(w, x, (self, args, i)) for i, x in enumerate(r))
+            return apply_array_wrap(w, r, (self, args, 0))
         if casting != 'same_kind':
             D.check_casting(casting)
         if casting not in ('unsafe', 'same_kind') or dtype is not None:
@@ -741,6 +832,12 @@ class _divmod(ufunc):
         if kwargs:
             # (out= always given: NumPy's warning for where= was given here)
             return self._numpy(args, dict(kwargs, out=(None, None) if out is None else out))
+        if out is None and needs_array_wrap(args):
+            w = array_wrap_of(args)
+            r = self(*[wrap_input(a) for a in args])
+            if w is None:
+                return r
+            return tuple(apply_array_wrap(w, x, (self, args, i)) for i, x in enumerate(r))
         o1, o2 = out if isinstance(out, tuple) else (None, None)
         if all(type(a) is _ND or type(a) in (bool, int, float) for a in args) and \
                 any(type(a) is _ND for a in args):
@@ -877,6 +974,12 @@ class _two_outputs(ufunc):
             return self._numpy(args, kw)
         if out is None and not _has_array(args):
             return self._np(*C.to_np_tree(args), **kw)   # scalars: NumPy's scalars
+        if out is None and needs_array_wrap(args):
+            w = array_wrap_of(args)
+            r = self(*[wrap_input(a) for a in args], where=where, casting=casting)
+            if w is None:
+                return r
+            return tuple(apply_array_wrap(w, x, (self, args, i)) for i, x in enumerate(r))
         outs = out if out is not None else (None, None)
         try:
             operand(args[0])

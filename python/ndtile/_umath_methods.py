@@ -201,6 +201,12 @@ def reduce(self, array, axis=0, dtype=None, *args, out=_umath._NO_OUT, keepdims=
     if _subclass_operand((array,), out):
         return _umath._SUBCLASS_CALL(self, 'reduce', (array,),
                               _override_kw(axis, dtype, out, keepdims, initial, where))
+    if out is None and _umath.needs_array_wrap((array,)):
+        # an object with __array__ and __array_wrap__: the latter wraps the
+        # result, as NumPy's reduce does (no context)
+        w = _umath.array_wrap_of((array,))
+        r = reduce(self, _umath.wrap_input(array), axis, dtype, None, keepdims, initial, where)
+        return r if w is None else _umath.apply_array_wrap(w, r, None)
     name = _methods.UFUNC_REDUCTIONS.get(self.__name__)
     if name is None or self._op is None:
         kw = {'axis': axis, 'dtype': dtype, 'out': out, 'keepdims': keepdims}
@@ -234,6 +240,10 @@ def accumulate(self, array, axis=0, dtype=None, out=None):
                            self.__name__ + '.accumulate')
     if _subclass_operand((array,), out):
         return _umath._SUBCLASS_CALL(self, 'accumulate', (array,), _override_kw(axis, dtype, out))
+    if out is None and _umath.needs_array_wrap((array,)):
+        w = _umath.array_wrap_of((array,))
+        r = accumulate(self, _umath.wrap_input(array), axis, dtype, None)
+        return r if w is None else _umath.apply_array_wrap(w, r, None)
     if self.__name__ in ('add', 'multiply') and out is None:
         if _np.ndim(array) == 0:
             # (cumsum takes a 0-d array as 1-d; NumPy's accumulate does not)
