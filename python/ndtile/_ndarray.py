@@ -339,8 +339,15 @@ class ndarray(Array):
             return getattr(ufunc, method)(*inputs, **kwargs)
         where = kwargs.get('where', True)
         for x in inputs + _outs(kwargs.get('out')) + ((where,) if where is not True else ()):
-            if type(x) is not ndarray and isinstance(x, Array) and \
-                    _overrides_ufunc(type(x)):
+            t = type(x)
+            if t is ndarray or t in _SCALARS:
+                continue
+            if isinstance(x, Array):
+                if _overrides_ufunc(t):
+                    return NotImplemented
+            elif not isinstance(x, _np.ndarray) and \
+                    getattr(t, '__array_ufunc__', _NP_AU) is not _NP_AU:
+                # another library's override (or __array_ufunc__ = None)
                 return NotImplemented
         u = ufunc if isinstance(ufunc, _umath.ufunc) else _umath.wrap_numpy_ufunc(ufunc)
         return _ufunc_default(u, method, inputs, kwargs)
@@ -1113,6 +1120,8 @@ def _plain(x):
 
 
 _DEFAULT_UFUNC = ndarray.__dict__['__array_ufunc__']
+_NP_AU = _np.ndarray.__array_ufunc__
+_SCALARS = frozenset((int, float, complex, bool, type(None)))
 
 
 def _overrides_ufunc(t):
@@ -1184,10 +1193,20 @@ def _ufunc_default(u, method, inputs, kwargs):
     if outs and any(o is not None for o in outs):
         # (NumPy's context names the outputs after the inputs)
         args = tuple(inputs) + tuple(outs)
-        res = tuple(o if type(o) is ndarray or not isinstance(o, Array) else
-                    o.__array_wrap__(o, (u, args, i) if method == '__call__' else None,
-                                     False)
-                    for i, o in enumerate(outs))
+        rs = r if isinstance(r, tuple) else (r,)
+        w = None if kwargs.get('subok', True) is False else _wrapper(inputs)
+
+        def one(i, o):
+            if o is None:
+                # an output not given (out=(None, b)): wrapped as without out=
+                if w is None:
+                    return rs[i]
+                return _wrap_result(w, rs[i], (u, args, i) if method == '__call__' else None)
+            if type(o) is ndarray or not isinstance(o, Array):
+                return o
+            return o.__array_wrap__(o, (u, args, i) if method == '__call__' else None, False)
+
+        res = tuple(one(i, o) for i, o in enumerate(outs))
         return res if isinstance(r, tuple) else res[0]
     w = _wrapper(inputs)
     if w is None or kwargs.get('subok', True) is False:   # subok=False: base arrays

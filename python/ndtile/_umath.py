@@ -829,6 +829,14 @@ class _divmod(ufunc):
         if ellipsis:
             return _as_array_result(self(x1, x2, *args, out=(None, None), **kwargs))
         args, out = _multi_out((x1, x2) + args, 2, 2, out)
+        where = kwargs.get('where', True)
+        if _subclass_operand(args, out) or (where is not True and type(where) is not _ND and
+                                            isinstance(where, Array)):
+            # subclass operands: the override protocol for divmod itself
+            kw = dict(kwargs)
+            if out is not None:
+                kw['out'] = out
+            return _SUBCLASS_CALL(self, '__call__', args, kw)
         if kwargs:
             # (out= always given: NumPy's warning for where= was given here)
             return self._numpy(args, dict(kwargs, out=(None, None) if out is None else out))
@@ -970,6 +978,11 @@ class _two_outputs(ufunc):
         args, out = _multi_out(args, self.nin, self.nout, out)
         kw = dict(kwargs)
         self._kw(kw, out, where, casting, order, dtype, subok)
+        if _subclass_operand(args, out) or (where is not True and type(where) is not _ND and
+                                            isinstance(where, Array)):
+            # subclass operands: the override protocol for this ufunc (not
+            # for each half)
+            return _SUBCLASS_CALL(self, '__call__', args, kw)
         if kwargs or dtype is not None or order != 'K' or subok is not True:
             return self._numpy(args, kw)
         if out is None and not _has_array(args):

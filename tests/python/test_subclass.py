@@ -1143,3 +1143,46 @@ def test_array_ufunc_called_directly():
         with pytest.raises(AttributeError):
             a.__array_ufunc__(mod.add, 'nomethod', a)
         assert int(a.__array_ufunc__(mod.add, '__call__', a, a)) == 2
+
+
+@pytest.mark.parametrize("name", ['modf', 'frexp', 'divmod'])
+def test_two_output_ufunc_override_sees_the_ufunc_and_its_outputs(name):
+    res = {}
+    for mname, mod in MODS.items():
+        seen = []
+
+        class A(mod.ndarray):
+            def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+                seen.append((ufunc.__name__, method, [tname(x) for x in inputs],
+                             [tname(o) for o in kwargs.get('out', ())]))
+                ins = [x.view(mod.ndarray) if isinstance(x, A) else x for x in inputs]
+                if 'out' in kwargs:
+                    kwargs['out'] = tuple(o.view(mod.ndarray) if isinstance(o, A) else o
+                                          for o in kwargs['out'])
+                return super().__array_ufunc__(ufunc, method, *ins, **kwargs)
+
+        d = mod.arange(1.0, 6.0)
+        args = (d, 2.0) if name == 'divmod' else (d,)
+        dt = 'int32' if name == 'frexp' else 'float64'
+        b = mod.zeros(5, dtype=dt).view(A)
+        r = getattr(mod, name)(*args, out=(None, b))
+        seen.append([tname(x) for x in r] + [r[1] is b, numpy.asarray(r[0]).tolist()])
+        r = getattr(mod, name)(*args[:0], args[0].view(A), *args[1:])
+        seen.append([tname(x) for x in r])
+        res[mname] = seen
+    assert res['ndtile'] == res['numpy']
+
+
+def test_plain_array_ufunc_defers_to_another_librarys_override():
+    for mod in MODS.values():
+        class B:
+            def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+                return NotImplemented
+
+        class Never:
+            __array_ufunc__ = None
+
+        a = mod.arange(5.0)
+        assert a.__array_ufunc__(mod.add, '__call__', a, B()) is NotImplemented
+        assert a.__array_ufunc__(mod.add, '__call__', a, Never()) is NotImplemented
+        assert a.__array_ufunc__(mod.add, '__call__', a, numpy.ones(5)) is not NotImplemented
