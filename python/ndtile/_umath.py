@@ -322,7 +322,7 @@ def _multi_out(args, nin, nout, out):
     return args, out
 
 
-def _split_out(args, nin, out):
+def _split_out(args, nin, out, nout=1):
     if len(args) > nin:
         if out is not None:
             raise TypeError("cannot specify 'out' as both a positional and keyword argument")
@@ -331,7 +331,7 @@ def _split_out(args, nin, out):
         if any(isinstance(o, tuple) for o in out):
             raise TypeError("return arrays must be of ArrayType")     # NumPy's words
     if isinstance(out, tuple):
-        if not out:
+        if len(out) != nout:
             raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
         if len(out) == 1:
             out = out[0]
@@ -494,7 +494,8 @@ class ufunc:
     def __call__(self, *args, out=_NO_OUT, where=True, casting='same_kind', order='K',
                  dtype=None, subok=True, **kwargs):
         if (out is _NO_OUT or out is None) and where is True and dtype is None and \
-                not kwargs and casting == 'same_kind' and len(args) == self.nin and self._fast:
+                not kwargs and casting == 'same_kind' and order == 'K' and \
+                len(args) == self.nin and self._fast:
             # the common case: ndtile arrays and small Python scalars whose
             # type resolution is known to agree with NumPy's
             key = [self]
@@ -526,7 +527,7 @@ class ufunc:
             # NumPy: dtype=bool of a comparison is its output's dtype only; the
             # inputs compare in their own types (not cast to bool first)
             dtype = None
-        args, out = _split_out(args, self.nin, out)
+        args, out = _split_out(args, self.nin, out, self.nout)
         if _FOREIGN(args, None) or ((out is not None or where is not True) and
                                     _FOREIGN((out, where), None)):
             # other people's arrays (masked arrays, matrix, __array_ufunc__
@@ -568,6 +569,8 @@ class ufunc:
             return apply_array_wrap(w, r, (self, args, 0))
         if casting != 'same_kind':
             D.check_casting(casting)
+        if order != 'K':
+            C.ravel_order(order)      # NumPy's TypeError/ValueError for a bad order
         if casting not in ('unsafe', 'same_kind') or dtype is not None:
             # (dtype= casts the inputs too: add(int64, 1, dtype=uint16) is
             # NumPy's UFuncTypeError under same_kind; and NumPy refuses a

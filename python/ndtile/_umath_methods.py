@@ -234,6 +234,30 @@ def reduce(self, array, axis=0, dtype=None, *args, out=_umath._NO_OUT, keepdims=
         raise
 
 
+def _one_axis(axis, ndim, what):
+    """accumulate's and reduceat's axis, normalized, with NumPy's errors in
+    its order: each axis of a tuple checked (AxisError), an int 0 or -1 of a
+    0-d array taken as no axis; then a 0-d array is a TypeError and other
+    than one axis (None of a 2-d array, a tuple of two) a ValueError."""
+    if axis is None:
+        naxes, ax = ndim, 0
+    elif type(axis) is tuple:
+        axes = [_np.lib.array_utils.normalize_axis_index(operator.index(a), ndim) for a in axis]
+        naxes, ax = len(axes), (axes[0] if axes else 0)
+    else:
+        ax = operator.index(axis)
+        if ndim == 0 and ax in (0, -1):
+            naxes = 0
+        else:
+            ax = _np.lib.array_utils.normalize_axis_index(ax, ndim)
+            naxes = 1
+    if ndim == 0:
+        raise TypeError(f"cannot {what} on a scalar")
+    if naxes != 1:
+        raise ValueError(f"{what} does not allow multiple axes")
+    return ax
+
+
 def accumulate(self, array, axis=0, dtype=None, out=None):
     if _umath._FOREIGN((array, out), None):
         return F.run_numpy(self._np.accumulate, (array,), _override_kw(axis, dtype, out),
@@ -245,9 +269,9 @@ def accumulate(self, array, axis=0, dtype=None, out=None):
         r = accumulate(self, _umath.wrap_input(array), axis, dtype, None)
         return r if w is None else _umath.apply_array_wrap(w, r, None)
     if self.__name__ in ('add', 'multiply') and out is None:
-        if _np.ndim(array) == 0:
-            # (cumsum takes a 0-d array as 1-d; NumPy's accumulate does not)
-            raise TypeError("cannot accumulate on a scalar")
+        # (cumsum takes a 0-d array as 1-d and flattens for axis=None;
+        # NumPy's accumulate does neither)
+        axis = _one_axis(axis, _np.ndim(array), 'accumulate')
         f = _fromnumeric.cumsum if self.__name__ == 'add' else _fromnumeric.cumprod
         return f(array, axis=axis, dtype=dtype)
     return F.call(self.__name__ + '.accumulate', self._np.accumulate, (array,),
@@ -295,9 +319,7 @@ def reduceat(self, array, indices, axis=0, dtype=None, out=None):
     if not isinstance(x, Array) or self._op is None or \
             _methods.UFUNC_REDUCTIONS.get(self.__name__) is None or type(self) is not ufunc:
         return numpy()
-    if x.ndim == 0:
-        raise TypeError("cannot reduceat on a scalar")
-    ax = _np.lib.array_utils.normalize_axis_index(operator.index(axis), x.ndim)
+    ax = _one_axis(axis, x.ndim, 'reduceat')
     idx = indices if isinstance(indices, _np.ndarray) else _np.asarray(C.to_np_tree(indices))
     if idx.size == 0 and idx.ndim == 1 and not isinstance(indices, _np.ndarray):
         idx = idx.astype(_np.intp)      # [] is an empty index list

@@ -511,3 +511,62 @@ def test_operand_whose_array_is_an_ndtile_array():
             if dt is not np.complex64:
                 assert_same(nt.modf(h), np.modf(NpHolder(data)), check_scalar_type=False)
             assert_same(nt.multiply(h, h), np.multiply(data, data), check_scalar_type=False)
+
+
+def _outcome(f):
+    try:
+        return 'ok', f()
+    except Exception as e:       # the exception's type and words, as NumPy's
+        return type(e).__name__, str(e)
+
+
+def _same_outcome(f):
+    (kn, rn), (kt, rt) = _outcome(lambda: f(np)), _outcome(lambda: f(nt))
+    assert kt == kn, (rt, rn)
+    if kn == 'ok':
+        assert_same(rt, rn, check_scalar_type=False)    # (0-d: deviation 3)
+    else:
+        assert rt == rn
+
+
+@pytest.mark.parametrize('dt', ['int8', 'uint16', 'int64', 'float32', 'float64', 'complex128'])
+@pytest.mark.parametrize('shape', [(), (0,), (3, 4), 'strided'])
+def test_order_keyword_is_checked(dt, shape):
+    def data(m):
+        a = m.asarray(make(dt, (6, 8) if shape == 'strided' else shape, 1))
+        return a[::2, ::2] if shape == 'strided' else a
+    for order in ('K', 'C', 'F', 'A', 'c', 'k', None, 'X', 'kk', '', 1):
+        _same_outcome(lambda m: m.add(data(m), 1, order=order).tolist())
+        _same_outcome(lambda m: m.negative(data(m), order=order).tolist())
+        _same_outcome(lambda m: m.add(data(m), data(m), order=order, out=None).tolist())
+
+
+@pytest.mark.parametrize('shape', [(), (0,), (5,), (3, 4)])
+def test_out_tuple_needs_one_entry_per_output(shape):
+    a = make('float64', shape, 2)
+    for out in ((None, None), (), (None,), (None, None, None)):
+        _same_outcome(lambda m: m.add(m.asarray(a), 1, out=out))
+        _same_outcome(lambda m: m.sqrt(m.asarray(a), out=out))
+    _same_outcome(lambda m: m.add(m.asarray(a), 1, out=(m.zeros(shape), None)))
+
+
+@pytest.mark.parametrize('dt', ['int32', 'float64', 'complex64', 'bool'])
+@pytest.mark.parametrize('name', ['add', 'multiply', 'maximum'])
+def test_accumulate_and_reduceat_axis_forms(dt, name):
+    base = make(dt, (6, 8), 3)
+    for view in (lambda m: m.asarray(base), lambda m: m.asarray(base)[::2, 1::3],
+                 lambda m: m.asarray(base)[:0]):
+        for axis in (0, 1, -1, (0,), (-1,), (1,), None, (0, 1), (), [1], 5, (5,)):
+            _same_outcome(lambda m: getattr(m, name).accumulate(view(m), axis=axis))
+            _same_outcome(lambda m: getattr(m, name).reduceat(view(m), [0, 1], axis=axis))
+    for axis in (None, (0,), (0, 1)):
+        _same_outcome(lambda m: getattr(m, name).accumulate(m.asarray(base)[0, 0], axis=axis))
+
+
+@pytest.mark.default_settings
+def test_accumulate_tuple_axis_large():
+    a = make('float64', (300, 1100), 4)      # 2.6 MB: several 2 MiB tiles
+    for axis in ((0,), (-1,)):
+        assert_same(nt.add.accumulate(nt.asarray(a), axis=axis), np.add.accumulate(a, axis=axis),
+                    rtol=1e-12)
+    _same_outcome(lambda m: m.add.accumulate(m.asarray(a), axis=None))
