@@ -190,6 +190,13 @@ def reduce(self, array, axis=0, dtype=None, *args, out=_umath._NO_OUT, keepdims=
         return _umath._as_array_result(r)
     if type(out) is tuple and any(o is Ellipsis for o in out):
         raise TypeError(_umath._OUT_ELLIPSIS_TUPLE)
+    if type(out) is tuple:
+        # out=(array,), as NumPy takes it (another length is its ValueError;
+        # (None,) stays its TypeError, below)
+        if len(out) != 1:
+            raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+        if out[0] is not None:
+            out = out[0]
     _umath._check_where_dtype(where)
     if initial is None and self.identity is not None and self.nin == 2:
         _no_initial(self, array, axis, where)

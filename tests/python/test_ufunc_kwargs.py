@@ -570,3 +570,23 @@ def test_accumulate_tuple_axis_large():
         assert_same(nt.add.accumulate(nt.asarray(a), axis=axis), np.add.accumulate(a, axis=axis),
                     rtol=1e-12)
     _same_outcome(lambda m: m.add.accumulate(m.asarray(a), axis=None))
+
+
+@pytest.mark.parametrize('dt', ['int16', 'uint32', 'float32', 'float64', 'complex128'])
+@pytest.mark.parametrize('shape', [(0, 3), (2, 3), 'strided'])
+def test_reduce_takes_out_as_a_tuple_of_one(dt, shape):
+    base = make(dt, (4, 6) if shape == 'strided' else shape, 5)
+
+    def data(m):
+        a = m.asarray(base)
+        return a[::2, ::2] if shape == 'strided' else a
+
+    n = 3
+    for name in ('add', 'multiply', 'maximum'):
+        if name == 'maximum' and shape == (0, 3):
+            continue
+        _same_outcome(lambda m: getattr(m, name).reduce(data(m), axis=0, out=(m.zeros(n, dt),)))
+        for out in ((None,), (), (None, None)):
+            _same_outcome(lambda m: getattr(m, name).reduce(data(m), axis=0, out=out))
+        _same_outcome(lambda m: getattr(m, name).reduce(data(m), axis=0,
+                                                        out=(m.zeros(n, dt), None)))
