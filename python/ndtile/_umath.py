@@ -443,6 +443,7 @@ class ufunc:
     """An ndtile ufunc: NumPy's interface, the core's elementwise op."""
 
     _inexact = False
+    _out_index = 0      # (frexp's and modf's halves: their output's operand index)
 
     def __init__(self, npu, op):
         self._np = npu
@@ -642,18 +643,29 @@ class ufunc:
             how = _resolution(self, ops)
             if how >= 0:
                 dtc = how
-            elif how == _F16_NUMPY and out is None:
-                return self._numpy(ops if args is None else args, {}, why='float16')
+            elif how == _F16_NUMPY:
+                if out is None:
+                    return self._numpy(ops if args is None else args, {}, why='float16')
+                # NumPy's float16 loop (spacing, nextafter of bool, int8,
+                # uint8): its float16 result, cast into out
+                res = _np.asarray(self._compute(ops, None, True, casting, dtc, args))
+                _check_cast(self.__name__, res.dtype, out.dtype, casting, self._out_index)
+                out._assign(C.from_numpy(res.astype(_np.float32)), _core.CASTING_UNSAFE)
+                return out
         if out is not None and (casting != 'same_kind' or how == _F16_ROUND):
             # computed apart, then cast into out; NumPy's loop is float16
             # for _F16_ROUND, so the float32 result is rounded to float16
             # on the way (exp(int8, out=float64) holds float16 values)
-            res = self._core_apply(ops, None, dtc)
+            try:
+                res = self._core_apply(ops, None, dtc)
+            except TypeError:
+                self._numpy_type_error(ops, dtc)     # NumPy's: no loop for the inputs
+                raise
             frm = res.dtype
             if how == _F16_ROUND:
                 frm = _F16
                 res = C.from_numpy(self._to_half(res).astype(_np.float32))
-            _check_cast(self.__name__, frm, out.dtype, casting)
+            _check_cast(self.__name__, frm, out.dtype, casting, self._out_index)
             out._assign(res, _core.CASTING_UNSAFE)
             return out
         if self._op == POWER and type(self) is ufunc:
@@ -728,7 +740,17 @@ class ufunc:
         mask = _where_mask(where)
         res = self._compute(ops, None, True, casting, dtc)
         if not isinstance(res, Array):
-            raise _Unsupported(res.dtype)
+            # a float16 result (NumPy's loop for bool, int8, uint8 inputs):
+            # NumPy's array, or its values cast into out
+            res = _np.asarray(res)
+            m = C.to_numpy(mask) if isinstance(mask, Array) else _np.asarray(mask)
+            if out is None:
+                r = _np.zeros(_np.broadcast_shapes(res.shape, m.shape), res.dtype)
+                _np.copyto(r, res, where=m)
+                return r
+            _check_cast(self.__name__, res.dtype, out.dtype, casting, self._out_index)
+            res = C.from_numpy(res.astype(_np.float32))._astype(out._dt, _core.CASTING_UNSAFE)
+            return _core.apply(WHERE, [mask, res, out], out)
         if out is None:
             shape = _core.broadcast_shapes([res.shape, mask.shape])
             out = _core.empty(shape, res._dt)
@@ -737,7 +759,7 @@ class ufunc:
         if out._dt != res._dt:
             # NumPy's output cast: its casting rule and ComplexWarning (made
             # for the masked elements too)
-            _check_cast(self.__name__, res.dtype, out.dtype, casting)
+            _check_cast(self.__name__, res.dtype, out.dtype, casting, self._out_index)
             res = res._astype(out._dt, _core.CASTING_UNSAFE)
         return _core.apply(WHERE, [mask, res, out], out)
 
@@ -790,12 +812,14 @@ def _check_int_power(ops, dtc, out=None):
     raise ValueError("Integers to negative integer powers are not allowed.")
 
 
-def _check_cast(name, frm, to, casting):
+def _check_cast(name, frm, to, casting, index=0):
     """NumPy's output-cast check, raising its own exception class
-    (_UFuncOutputCastingError, a UFuncTypeError) with its message."""
+    (_UFuncOutputCastingError, a UFuncTypeError) with its message (index:
+    the output's operand index, nin + k, which NumPy names for ufuncs of
+    several outputs)."""
     if not _np.can_cast(frm, to, casting):
         raise _UFuncOutputCastingError(getattr(_np, name), casting, _np.dtype(frm),
-                                       _np.dtype(to), 0)
+                                       _np.dtype(to), index)
     c, t = D.code(frm), D.code(to)
     if c is not None and t is not None and D.KIND[c] == 'c':
         _core.warn_complex_cast(c, t, F.user_frame()[0])   # (the ufunc call's caller)
@@ -959,6 +983,16 @@ class _Half:
         return r[:self.nin] + (r[self.nin + self._k],)
 
     def __call__(self, *args, **kwargs):
+        # out= (by position or keyword) is this output's: NumPy's ufunc
+        # takes a tuple with one entry per output
+        if len(args) > self.nin:
+            kwargs['out'] = args[self.nin]
+            args = args[:self.nin]
+        out = kwargs.get('out')
+        if type(out) is tuple and len(out) == 1:
+            out = out[0]
+        if out is not None and type(out) is not tuple:
+            kwargs['out'] = tuple(out if i == self._k else None for i in range(self._u.nout))
         return self._u(*args, **kwargs)[self._k]
 
 
@@ -967,6 +1001,8 @@ class _two_outputs(ufunc):
 
     def __init__(self, npu, ops):
         self._halves = tuple(ufunc(_Half(npu, k), op) for k, op in enumerate(ops))
+        for k, h in enumerate(self._halves):
+            h._out_index = npu.nin + k
         ufunc.__init__(self, npu, ops[0])
 
     def __call__(self, *args, out=_NO_OUT, where=True, casting='same_kind', order='K',
