@@ -310,13 +310,26 @@ def reduceat(self, array, indices, axis=0, dtype=None, out=None):
         # computed, then written into out (NumPy's shape and cast checks)
         if not isinstance(out, Array):
             return numpy()
-        # (in out's dtype, as NumPy's loop runs, where dtype= is not given)
-        try:
-            r = self.reduceat(array, indices, axis, out.dtype if dtype is None else dtype)
-        except TypeError:
-            if dtype is not None:
-                raise
-            r = self.reduceat(array, indices, axis)
+        if dtype is None and isinstance(x, Array):
+            # NumPy's loop, where dtype= is not given, is the one for (out's
+            # dtype, the input's): add of float64 into int64 out sums in
+            # float64, add of int8 into int64 out in int64; no loop is its
+            # error (from a run on one element)
+            self._np.reduceat(_np.zeros(1, x.dtype), [0], out=_np.zeros(1, out.dtype))
+            try:
+                lt = self._np.resolve_dtypes((out.dtype, x.dtype, None))
+            except Exception:
+                lt = None
+            if lt is not None and lt[0] == lt[1] == lt[2]:
+                r = self.reduceat(array, indices, axis, lt[0])
+            else:
+                # (logical_and's loops give bool: the input's own loop, cast)
+                try:
+                    r = self.reduceat(array, indices, axis, out.dtype)
+                except TypeError:
+                    r = self.reduceat(array, indices, axis)
+        else:
+            r = self.reduceat(array, indices, axis, dtype)
         if tuple(out.shape) != tuple(r.shape):
             raise ValueError(f"operands could not be broadcast together with remapped "
                              f"shapes [original->remapped]: out {tuple(out.shape)}, "

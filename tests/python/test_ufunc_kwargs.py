@@ -677,3 +677,31 @@ def test_no_loop_and_output_cast_errors_are_numpys():
               lambda m: m.modf(m.arange(3.0), m.zeros(3, 'i8'))):
         (kn, rn), (kt, rt) = _outcome(lambda: f(np)), _outcome(lambda: f(nt))
         assert (kt, rt) == (kn, rn)
+
+
+@pytest.mark.parametrize('dt', ['bool', 'int8', 'uint8', 'int64', 'uint64', 'float32', 'float64',
+                                'complex128'])
+@pytest.mark.parametrize('odt', ['int8', 'int64', 'float32', 'float64', 'complex64'])
+def test_reduceat_into_out_of_another_dtype_runs_numpys_loop(dt, odt):
+    # NumPy's loop is the one for (out's dtype, the input's): float input
+    # summed in float64 then cast into an int out, int8 summed in int64
+    base = (make(dt, (6, 8), 11, lo=-3, hi=3) * (2.7 if dt[0] in 'fc' else 1)).astype(dt)
+    for name in ('add', 'multiply', 'maximum', 'bitwise_or', 'logical_and', 'gcd', 'subtract'):
+        for view in (lambda m: m.asarray(base), lambda m: m.asarray(base)[::2, 1::2]):
+            def f(m):
+                v = view(m)
+                return getattr(m, name).reduceat(v, [0, 2, 1, 3], axis=1,
+                                                 out=m.zeros((v.shape[0], 4), odt))
+            with warnings.catch_warnings():
+                warnings.simplefilter('ignore')
+                _same_outcome(f)
+
+
+@pytest.mark.default_settings
+def test_reduceat_into_out_of_another_dtype_large():
+    a = (make('float64', (400_000,), 12) * 0.3)           # 3.2 MB: several tiles
+    idx = [0, 1000, 1000, 250_000, 399_999]
+    o_np, o_nt = np.zeros(5, 'i8'), nt.zeros(5, 'i8')
+    np.add.reduceat(a, idx, out=o_np)
+    nt.add.reduceat(nt.asarray(a), idx, out=o_nt)
+    assert_same(o_nt, o_np)
