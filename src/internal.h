@@ -400,6 +400,9 @@ static inline void ndt__view_copy(ndt_array *dst, const ndt_array *src) {
 void ndt__view_extent(const ndt_array *a, int64_t *lo, int64_t *hi);
 /* 1 when two views may touch a common element (conservative). */
 int ndt__may_overlap(const ndt_array *a, const ndt_array *b);
+/* whether two elements of a may be one memory location (a zero stride of a
+ * broadcast view, an as_strided view): conservative, 0 only if they never are */
+int ndt__internal_overlap(const ndt_array *a);
 
 /* ---- tasks: kinds, operands, bound operands (runtime/task.c, bind.c) ----
  * A task is recorded with its operands - views with a privilege - and a

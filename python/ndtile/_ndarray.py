@@ -334,10 +334,20 @@ class ndarray(Array):
         # NumPy's default: NotImplemented when another operand overrides
         # __array_ufunc__ (a subclass must pass plain arrays to super())
         if method not in ('__call__', 'reduce', 'accumulate', 'reduceat', 'outer', 'at'):
-            return NotImplemented
-        for x in inputs + _outs(kwargs.get('out')):
-            if type(x) is not ndarray and isinstance(x, Array) and \
-                    _overrides_ufunc(type(x)):
+            # NumPy calls getattr(ufunc, method): a TypeError for a method
+            # that is not a string, an AttributeError for an unknown one
+            return getattr(ufunc, method)(*inputs, **kwargs)
+        where = kwargs.get('where', True)
+        for x in inputs + _outs(kwargs.get('out')) + ((where,) if where is not True else ()):
+            t = type(x)
+            if t is ndarray or t in _SCALARS:
+                continue
+            if isinstance(x, Array):
+                if _overrides_ufunc(t):
+                    return NotImplemented
+            elif not isinstance(x, _np.ndarray) and \
+                    getattr(t, '__array_ufunc__', _NP_AU) is not _NP_AU:
+                # another library's override (or __array_ufunc__ = None)
                 return NotImplemented
         u = ufunc if isinstance(ufunc, _umath.ufunc) else _umath.wrap_numpy_ufunc(ufunc)
         return _ufunc_default(u, method, inputs, kwargs)
@@ -1110,6 +1120,8 @@ def _plain(x):
 
 
 _DEFAULT_UFUNC = ndarray.__dict__['__array_ufunc__']
+_NP_AU = _np.ndarray.__array_ufunc__
+_SCALARS = frozenset((int, float, complex, bool, type(None)))
 
 
 def _overrides_ufunc(t):
@@ -1165,8 +1177,12 @@ def _ufunc_default(u, method, inputs, kwargs):
     outs = _outs(out)
     pin = [_plain(x) for x in inputs]
     kw = kwargs
-    if outs:
+    where = kwargs.get('where', True)
+    if outs or where is not True:
         kw = dict(kwargs)
+    if where is not True:
+        kw['where'] = _plain(where)
+    if outs:
         if len(outs) == 1 and method != '__call__':
             kw['out'] = _plain(outs[0])      # the methods take one array
         else:
@@ -1175,10 +1191,22 @@ def _ufunc_default(u, method, inputs, kwargs):
     if method == 'at':
         return r
     if outs and any(o is not None for o in outs):
-        res = tuple(o if type(o) is ndarray or not isinstance(o, Array) else
-                    o.__array_wrap__(o, (u, tuple(inputs), i) if method == '__call__' else None,
-                                     False)
-                    for i, o in enumerate(outs))
+        # (NumPy's context names the outputs after the inputs)
+        args = tuple(inputs) + tuple(outs)
+        rs = r if isinstance(r, tuple) else (r,)
+        w = None if kwargs.get('subok', True) is False else _wrapper(inputs)
+
+        def one(i, o):
+            if o is None:
+                # an output not given (out=(None, b)): wrapped as without out=
+                if w is None:
+                    return rs[i]
+                return _wrap_result(w, rs[i], (u, args, i) if method == '__call__' else None)
+            if type(o) is ndarray or not isinstance(o, Array):
+                return o
+            return o.__array_wrap__(o, (u, args, i) if method == '__call__' else None, False)
+
+        res = tuple(one(i, o) for i, o in enumerate(outs))
         return res if isinstance(r, tuple) else res[0]
     w = _wrapper(inputs)
     if w is None or kwargs.get('subok', True) is False:   # subok=False: base arrays
@@ -1202,7 +1230,9 @@ def _ufunc_call(u, method, inputs, kwargs):
         else:
             del kwargs['out']
     over = []
-    for x in tuple(inputs) + outs:
+    where = kwargs.get('where', True)
+    for x in tuple(inputs) + outs + ((where,) if where is not True else ()):
+        # (NumPy looks for overrides in where= too)
         t = type(x)
         if t is ndarray or not isinstance(x, Array) or not _overrides_ufunc(t) or \
                 any(type(o) is t for o in over):

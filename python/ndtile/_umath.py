@@ -322,7 +322,7 @@ def _multi_out(args, nin, nout, out):
     return args, out
 
 
-def _split_out(args, nin, out):
+def _split_out(args, nin, out, nout=1):
     if len(args) > nin:
         if out is not None:
             raise TypeError("cannot specify 'out' as both a positional and keyword argument")
@@ -331,7 +331,7 @@ def _split_out(args, nin, out):
         if any(isinstance(o, tuple) for o in out):
             raise TypeError("return arrays must be of ArrayType")     # NumPy's words
     if isinstance(out, tuple):
-        if not out:
+        if len(out) != nout:
             raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
         if len(out) == 1:
             out = out[0]
@@ -352,6 +352,84 @@ def _has_array(args):
     return False
 
 
+_SCALAR_TYPES = frozenset((int, float, complex, bool))
+_NO_WRAP = object()
+
+
+def array_wrap_of(args):
+    """NumPy's choice of the __array_wrap__ that wraps a ufunc's result, for
+    inputs that are neither ndtile arrays nor their subclasses (those take
+    the override protocol): among the inputs that bring an __array_wrap__
+    (objects with __array__, say), the one of highest __array_priority__
+    (the first among equals; an exact array counts as priority 0 without
+    one, a scalar as -1e6, so an object of priority 0 still wins over them).
+    None when no input brings one (the result stays as it is)."""
+    wrap = None
+    prio = 0.0
+    for a in args:
+        t = type(a)
+        if t is _ND or t is _np.ndarray or isinstance(a, Array):
+            if wrap is None or prio < 0.0:
+                wrap, prio = _NO_WRAP, 0.0
+        elif t in _SCALAR_TYPES or isinstance(a, _generic):
+            if wrap is None or prio < -1e6:
+                wrap, prio = _NO_WRAP, -1e6
+        elif t is not list and t is not tuple and not isinstance(a, _np.ndarray):
+            w = getattr(a, '__array_wrap__', None)
+            if w is None:
+                continue
+            try:
+                p = float(getattr(a, '__array_priority__', 0.0))
+            except (TypeError, ValueError):
+                p = 0.0
+            if wrap is None or prio < p or (p == 0.0 and wrap is _NO_WRAP):
+                wrap, prio = w, p
+    return None if wrap is _NO_WRAP else wrap
+
+
+def needs_array_wrap(args):
+    """Whether an input may bring its own __array_wrap__ (array_wrap_of):
+    one that is not an array, a scalar, a list or a tuple."""
+    for a in args:
+        t = type(a)
+        if t is _ND or t in _SCALAR_TYPES or t is list or t is tuple or \
+                isinstance(a, (Array, _np.ndarray, _generic)):
+            continue
+        if getattr(a, '__array_wrap__', None) is not None:
+            return True
+    return False
+
+
+def wrap_input(a):
+    """An input whose __array_wrap__ wraps the result, as an array."""
+    t = type(a)
+    if t in _SCALAR_TYPES or t is list or t is tuple or \
+            isinstance(a, (Array, _np.ndarray, _generic)) or \
+            getattr(a, '__array_wrap__', None) is None:
+        return a
+    return C.asarray(a)
+
+
+def apply_array_wrap(w, r, context):
+    """w(r, context, return_scalar), as NumPy calls an input's __array_wrap__
+    (return_scalar: a 0-d result, which NumPy would return as a scalar); a
+    wrap that takes no return_scalar is called with (r, context) after
+    NumPy's DeprecationWarning."""
+    if not isinstance(r, Array):
+        if isinstance(r, (_generic, int, float, complex, bool)) and \
+                D.code(_np.asarray(r).dtype) is not None:
+            r = C.asarray(r)
+        elif not isinstance(r, _np.ndarray):
+            return r
+    try:
+        return w(r, context, r.ndim == 0)
+    except TypeError:
+        _warnings.warn("__array_wrap__ must accept context and return_scalar arguments "
+                       "(positionally) in the future. (Deprecated NumPy 2.0)",
+                       DeprecationWarning, stacklevel=3)
+        return w(r, context)
+
+
 class _Signature:
     """ufunc.__signature__: NumPy's ufunc's (inspect.signature(np.add):
     positional-only inputs, out, the keyword-only where/casting/... with
@@ -365,6 +443,7 @@ class ufunc:
     """An ndtile ufunc: NumPy's interface, the core's elementwise op."""
 
     _inexact = False
+    _out_index = 0      # (frexp's and modf's halves: their output's operand index)
 
     def __init__(self, npu, op):
         self._np = npu
@@ -416,7 +495,8 @@ class ufunc:
     def __call__(self, *args, out=_NO_OUT, where=True, casting='same_kind', order='K',
                  dtype=None, subok=True, **kwargs):
         if (out is _NO_OUT or out is None) and where is True and dtype is None and \
-                not kwargs and casting == 'same_kind' and len(args) == self.nin and self._fast:
+                not kwargs and casting == 'same_kind' and order == 'K' and \
+                len(args) == self.nin and self._fast:
             # the common case: ndtile arrays and small Python scalars whose
             # type resolution is known to agree with NumPy's
             key = [self]
@@ -448,7 +528,7 @@ class ufunc:
             # NumPy: dtype=bool of a comparison is its output's dtype only; the
             # inputs compare in their own types (not cast to bool first)
             dtype = None
-        args, out = _split_out(args, self.nin, out)
+        args, out = _split_out(args, self.nin, out, self.nout)
         if _FOREIGN(args, None) or ((out is not None or where is not True) and
                                     _FOREIGN((out, where), None)):
             # other people's arrays (masked arrays, matrix, __array_ufunc__
@@ -463,6 +543,8 @@ class ufunc:
         for a in args:
             if type(a) is not _ND and isinstance(a, Array):
                 sub = True
+        if where is not True and type(where) is not _ND and isinstance(where, Array):
+            sub = True      # (NumPy looks for overrides in where= too)
         if sub:
             kw = dict(kwargs)
             self._kw(kw, out, where, casting, order, dtype, subok)
@@ -475,8 +557,21 @@ class ufunc:
                 return _SUBCLASS_CALL(self, '__call__', args, kw)
         if len(args) != self.nin:
             return self._np(*C.to_np_tree(args))   # NumPy's TypeError
+        if out is None and subok and needs_array_wrap(args):
+            # an input with its own __array_wrap__ (not an array: an object
+            # with __array__) wraps the result, as in NumPy
+            w = array_wrap_of(args)
+            r = self(*[wrap_input(a) for a in args], where=where, casting=casting,
+                     order=order, dtype=dtype, subok=subok, **kwargs)
+            if w is None:
+                return r
+            if isinstance(r, tuple):
+                return tuple(apply_array_wrap(w, x, (self, args, i)) for i, x in enumerate(r))
+            return apply_array_wrap(w, r, (self, args, 0))
         if casting != 'same_kind':
             D.check_casting(casting)
+        if order != 'K':
+            C.ravel_order(order)      # NumPy's TypeError/ValueError for a bad order
         if casting not in ('unsafe', 'same_kind') or dtype is not None:
             # (dtype= casts the inputs too: add(int64, 1, dtype=uint16) is
             # NumPy's UFuncTypeError under same_kind; and NumPy refuses a
@@ -548,18 +643,29 @@ class ufunc:
             how = _resolution(self, ops)
             if how >= 0:
                 dtc = how
-            elif how == _F16_NUMPY and out is None:
-                return self._numpy(ops if args is None else args, {}, why='float16')
+            elif how == _F16_NUMPY:
+                if out is None:
+                    return self._numpy(ops if args is None else args, {}, why='float16')
+                # NumPy's float16 loop (spacing, nextafter of bool, int8,
+                # uint8): its float16 result, cast into out
+                res = _np.asarray(self._compute(ops, None, True, casting, dtc, args))
+                _check_cast(self.__name__, res.dtype, out.dtype, casting, self._out_index)
+                out._assign(C.from_numpy(res.astype(_np.float32)), _core.CASTING_UNSAFE)
+                return out
         if out is not None and (casting != 'same_kind' or how == _F16_ROUND):
             # computed apart, then cast into out; NumPy's loop is float16
             # for _F16_ROUND, so the float32 result is rounded to float16
             # on the way (exp(int8, out=float64) holds float16 values)
-            res = self._core_apply(ops, None, dtc)
+            try:
+                res = self._core_apply(ops, None, dtc)
+            except TypeError:
+                self._numpy_type_error(ops, dtc)     # NumPy's: no loop for the inputs
+                raise
             frm = res.dtype
             if how == _F16_ROUND:
                 frm = _F16
                 res = C.from_numpy(self._to_half(res).astype(_np.float32))
-            _check_cast(self.__name__, frm, out.dtype, casting)
+            _check_cast(self.__name__, frm, out.dtype, casting, self._out_index)
             out._assign(res, _core.CASTING_UNSAFE)
             return out
         if self._op == POWER and type(self) is ufunc:
@@ -634,7 +740,17 @@ class ufunc:
         mask = _where_mask(where)
         res = self._compute(ops, None, True, casting, dtc)
         if not isinstance(res, Array):
-            raise _Unsupported(res.dtype)
+            # a float16 result (NumPy's loop for bool, int8, uint8 inputs):
+            # NumPy's array, or its values cast into out
+            res = _np.asarray(res)
+            m = C.to_numpy(mask) if isinstance(mask, Array) else _np.asarray(mask)
+            if out is None:
+                r = _np.zeros(_np.broadcast_shapes(res.shape, m.shape), res.dtype)
+                _np.copyto(r, res, where=m)
+                return r
+            _check_cast(self.__name__, res.dtype, out.dtype, casting, self._out_index)
+            res = C.from_numpy(res.astype(_np.float32))._astype(out._dt, _core.CASTING_UNSAFE)
+            return _core.apply(WHERE, [mask, res, out], out)
         if out is None:
             shape = _core.broadcast_shapes([res.shape, mask.shape])
             out = _core.empty(shape, res._dt)
@@ -643,7 +759,7 @@ class ufunc:
         if out._dt != res._dt:
             # NumPy's output cast: its casting rule and ComplexWarning (made
             # for the masked elements too)
-            _check_cast(self.__name__, res.dtype, out.dtype, casting)
+            _check_cast(self.__name__, res.dtype, out.dtype, casting, self._out_index)
             res = res._astype(out._dt, _core.CASTING_UNSAFE)
         return _core.apply(WHERE, [mask, res, out], out)
 
@@ -696,12 +812,14 @@ def _check_int_power(ops, dtc, out=None):
     raise ValueError("Integers to negative integer powers are not allowed.")
 
 
-def _check_cast(name, frm, to, casting):
+def _check_cast(name, frm, to, casting, index=0):
     """NumPy's output-cast check, raising its own exception class
-    (_UFuncOutputCastingError, a UFuncTypeError) with its message."""
+    (_UFuncOutputCastingError, a UFuncTypeError) with its message (index:
+    the output's operand index, nin + k, which NumPy names for ufuncs of
+    several outputs)."""
     if not _np.can_cast(frm, to, casting):
         raise _UFuncOutputCastingError(getattr(_np, name), casting, _np.dtype(frm),
-                                       _np.dtype(to), 0)
+                                       _np.dtype(to), index)
     c, t = D.code(frm), D.code(to)
     if c is not None and t is not None and D.KIND[c] == 'c':
         _core.warn_complex_cast(c, t, F.user_frame()[0])   # (the ufunc call's caller)
@@ -738,9 +856,23 @@ class _divmod(ufunc):
         if ellipsis:
             return _as_array_result(self(x1, x2, *args, out=(None, None), **kwargs))
         args, out = _multi_out((x1, x2) + args, 2, 2, out)
+        where = kwargs.get('where', True)
+        if _subclass_operand(args, out) or (where is not True and type(where) is not _ND and
+                                            isinstance(where, Array)):
+            # subclass operands: the override protocol for divmod itself
+            kw = dict(kwargs)
+            if out is not None:
+                kw['out'] = out
+            return _SUBCLASS_CALL(self, '__call__', args, kw)
         if kwargs:
             # (out= always given: NumPy's warning for where= was given here)
             return self._numpy(args, dict(kwargs, out=(None, None) if out is None else out))
+        if out is None and needs_array_wrap(args):
+            w = array_wrap_of(args)
+            r = self(*[wrap_input(a) for a in args])
+            if w is None:
+                return r
+            return tuple(apply_array_wrap(w, x, (self, args, i)) for i, x in enumerate(r))
         o1, o2 = out if isinstance(out, tuple) else (None, None)
         if all(type(a) is _ND or type(a) in (bool, int, float) for a in args) and \
                 any(type(a) is _ND for a in args):
@@ -851,6 +983,16 @@ class _Half:
         return r[:self.nin] + (r[self.nin + self._k],)
 
     def __call__(self, *args, **kwargs):
+        # out= (by position or keyword) is this output's: NumPy's ufunc
+        # takes a tuple with one entry per output
+        if len(args) > self.nin:
+            kwargs['out'] = args[self.nin]
+            args = args[:self.nin]
+        out = kwargs.get('out')
+        if type(out) is tuple and len(out) == 1:
+            out = out[0]
+        if out is not None and type(out) is not tuple:
+            kwargs['out'] = tuple(out if i == self._k else None for i in range(self._u.nout))
         return self._u(*args, **kwargs)[self._k]
 
 
@@ -859,6 +1001,8 @@ class _two_outputs(ufunc):
 
     def __init__(self, npu, ops):
         self._halves = tuple(ufunc(_Half(npu, k), op) for k, op in enumerate(ops))
+        for k, h in enumerate(self._halves):
+            h._out_index = npu.nin + k
         ufunc.__init__(self, npu, ops[0])
 
     def __call__(self, *args, out=_NO_OUT, where=True, casting='same_kind', order='K',
@@ -873,10 +1017,21 @@ class _two_outputs(ufunc):
         args, out = _multi_out(args, self.nin, self.nout, out)
         kw = dict(kwargs)
         self._kw(kw, out, where, casting, order, dtype, subok)
+        if _subclass_operand(args, out) or (where is not True and type(where) is not _ND and
+                                            isinstance(where, Array)):
+            # subclass operands: the override protocol for this ufunc (not
+            # for each half)
+            return _SUBCLASS_CALL(self, '__call__', args, kw)
         if kwargs or dtype is not None or order != 'K' or subok is not True:
             return self._numpy(args, kw)
         if out is None and not _has_array(args):
             return self._np(*C.to_np_tree(args), **kw)   # scalars: NumPy's scalars
+        if out is None and needs_array_wrap(args):
+            w = array_wrap_of(args)
+            r = self(*[wrap_input(a) for a in args], where=where, casting=casting)
+            if w is None:
+                return r
+            return tuple(apply_array_wrap(w, x, (self, args, i)) for i, x in enumerate(r))
         outs = out if out is not None else (None, None)
         try:
             operand(args[0])

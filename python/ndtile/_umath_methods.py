@@ -190,6 +190,13 @@ def reduce(self, array, axis=0, dtype=None, *args, out=_umath._NO_OUT, keepdims=
         return _umath._as_array_result(r)
     if type(out) is tuple and any(o is Ellipsis for o in out):
         raise TypeError(_umath._OUT_ELLIPSIS_TUPLE)
+    if type(out) is tuple:
+        # out=(array,), as NumPy takes it (another length is its ValueError;
+        # (None,) stays its TypeError, below)
+        if len(out) != 1:
+            raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+        if out[0] is not None:
+            out = out[0]
     _umath._check_where_dtype(where)
     if initial is None and self.identity is not None and self.nin == 2:
         _no_initial(self, array, axis, where)
@@ -201,6 +208,12 @@ def reduce(self, array, axis=0, dtype=None, *args, out=_umath._NO_OUT, keepdims=
     if _subclass_operand((array,), out):
         return _umath._SUBCLASS_CALL(self, 'reduce', (array,),
                               _override_kw(axis, dtype, out, keepdims, initial, where))
+    if out is None and _umath.needs_array_wrap((array,)):
+        # an object with __array__ and __array_wrap__: the latter wraps the
+        # result, as NumPy's reduce does (no context)
+        w = _umath.array_wrap_of((array,))
+        r = reduce(self, _umath.wrap_input(array), axis, dtype, None, keepdims, initial, where)
+        return r if w is None else _umath.apply_array_wrap(w, r, None)
     name = _methods.UFUNC_REDUCTIONS.get(self.__name__)
     if name is None or self._op is None:
         kw = {'axis': axis, 'dtype': dtype, 'out': out, 'keepdims': keepdims}
@@ -228,16 +241,44 @@ def reduce(self, array, axis=0, dtype=None, *args, out=_umath._NO_OUT, keepdims=
         raise
 
 
+def _one_axis(axis, ndim, what):
+    """accumulate's and reduceat's axis, normalized, with NumPy's errors in
+    its order: each axis of a tuple checked (AxisError), an int 0 or -1 of a
+    0-d array taken as no axis; then a 0-d array is a TypeError and other
+    than one axis (None of a 2-d array, a tuple of two) a ValueError."""
+    if axis is None:
+        naxes, ax = ndim, 0
+    elif type(axis) is tuple:
+        axes = [_np.lib.array_utils.normalize_axis_index(operator.index(a), ndim) for a in axis]
+        naxes, ax = len(axes), (axes[0] if axes else 0)
+    else:
+        ax = operator.index(axis)
+        if ndim == 0 and ax in (0, -1):
+            naxes = 0
+        else:
+            ax = _np.lib.array_utils.normalize_axis_index(ax, ndim)
+            naxes = 1
+    if ndim == 0:
+        raise TypeError(f"cannot {what} on a scalar")
+    if naxes != 1:
+        raise ValueError(f"{what} does not allow multiple axes")
+    return ax
+
+
 def accumulate(self, array, axis=0, dtype=None, out=None):
     if _umath._FOREIGN((array, out), None):
         return F.run_numpy(self._np.accumulate, (array,), _override_kw(axis, dtype, out),
                            self.__name__ + '.accumulate')
     if _subclass_operand((array,), out):
         return _umath._SUBCLASS_CALL(self, 'accumulate', (array,), _override_kw(axis, dtype, out))
+    if out is None and _umath.needs_array_wrap((array,)):
+        w = _umath.array_wrap_of((array,))
+        r = accumulate(self, _umath.wrap_input(array), axis, dtype, None)
+        return r if w is None else _umath.apply_array_wrap(w, r, None)
     if self.__name__ in ('add', 'multiply') and out is None:
-        if _np.ndim(array) == 0:
-            # (cumsum takes a 0-d array as 1-d; NumPy's accumulate does not)
-            raise TypeError("cannot accumulate on a scalar")
+        # (cumsum takes a 0-d array as 1-d and flattens for axis=None;
+        # NumPy's accumulate does neither)
+        axis = _one_axis(axis, _np.ndim(array), 'accumulate')
         f = _fromnumeric.cumsum if self.__name__ == 'add' else _fromnumeric.cumprod
         return f(array, axis=axis, dtype=dtype)
     return F.call(self.__name__ + '.accumulate', self._np.accumulate, (array,),
@@ -269,13 +310,26 @@ def reduceat(self, array, indices, axis=0, dtype=None, out=None):
         # computed, then written into out (NumPy's shape and cast checks)
         if not isinstance(out, Array):
             return numpy()
-        # (in out's dtype, as NumPy's loop runs, where dtype= is not given)
-        try:
-            r = self.reduceat(array, indices, axis, out.dtype if dtype is None else dtype)
-        except TypeError:
-            if dtype is not None:
-                raise
-            r = self.reduceat(array, indices, axis)
+        if dtype is None and isinstance(x, Array):
+            # NumPy's loop, where dtype= is not given, is the one for (out's
+            # dtype, the input's): add of float64 into int64 out sums in
+            # float64, add of int8 into int64 out in int64; no loop is its
+            # error (from a run on one element)
+            self._np.reduceat(_np.zeros(1, x.dtype), [0], out=_np.zeros(1, out.dtype))
+            try:
+                lt = self._np.resolve_dtypes((out.dtype, x.dtype, None))
+            except Exception:
+                lt = None
+            if lt is not None and lt[0] == lt[1] == lt[2]:
+                r = self.reduceat(array, indices, axis, lt[0])
+            else:
+                # (logical_and's loops give bool: the input's own loop, cast)
+                try:
+                    r = self.reduceat(array, indices, axis, out.dtype)
+                except TypeError:
+                    r = self.reduceat(array, indices, axis)
+        else:
+            r = self.reduceat(array, indices, axis, dtype)
         if tuple(out.shape) != tuple(r.shape):
             raise ValueError(f"operands could not be broadcast together with remapped "
                              f"shapes [original->remapped]: out {tuple(out.shape)}, "
@@ -285,9 +339,7 @@ def reduceat(self, array, indices, axis=0, dtype=None, out=None):
     if not isinstance(x, Array) or self._op is None or \
             _methods.UFUNC_REDUCTIONS.get(self.__name__) is None or type(self) is not ufunc:
         return numpy()
-    if x.ndim == 0:
-        raise TypeError("cannot reduceat on a scalar")
-    ax = _np.lib.array_utils.normalize_axis_index(operator.index(axis), x.ndim)
+    ax = _one_axis(axis, x.ndim, 'reduceat')
     idx = indices if isinstance(indices, _np.ndarray) else _np.asarray(C.to_np_tree(indices))
     if idx.size == 0 and idx.ndim == 1 and not isinstance(indices, _np.ndarray):
         idx = idx.astype(_np.intp)      # [] is an empty index list

@@ -198,6 +198,9 @@ static ndt_status apply_as(ndt_ew_arg *argp, int nin, const ndt_array *const *in
     }
   }
   ndt_array *res = *out, *copies[NDT_MAXOPS] = {0};
+  const ndt_array *ins[NDT_MAXOPS];
+  for (int i = 0; i < nin; i++) ins[i] = in[i];
+  in = ins;
   if (res) {
     int ok = nd == res->ndim;
     for (int k = 0; ok && k < nd; k++) ok = shape[k] == res->shape[k];
@@ -212,9 +215,25 @@ static ndt_status apply_as(ndt_ew_arg *argp, int nin, const ndt_array *const *in
                        "doesn't match the broadcast shape (%s%s)", a, res->ndim == 1 ? "," : "",
                        b, nd == 1 ? "," : "");
     }
-    int fused = ndt__fuse_try(arg, nin, in, nd, shape, res, NULL);
-    if (fused < 0) return (ndt_status)fused;
-    if (fused) return NDT_OK;
+    int self_overlap = ndt__internal_overlap(res);
+    if (self_overlap) {
+      /* an output that writes some memory more than once (a broadcast or
+       * as_strided view): the inputs it overlaps are read as they were
+       * before the call, as NumPy's copies make them, not as rewritten.
+       * The copies are made now (flushed: fusion would read through a
+       * pending copy) and the op is not fused. */
+      for (int i = 0; i < nin && st == NDT_OK; i++)
+        if (ndt__may_overlap(in[i], res)) {
+          st = ndt_copy(&copies[i], in[i]);
+          if (st == NDT_OK) ins[i] = copies[i];
+        }
+      if (st == NDT_OK) st = ndt__flush();
+    }
+    int fused = st || self_overlap ? 0 : ndt__fuse_try(arg, nin, in, nd, shape, res, NULL);
+    if (st || fused) {
+      for (int i = 0; i < nin; i++) ndt_free(copies[i]);
+      return st ? st : fused < 0 ? (ndt_status)fused : NDT_OK;
+    }
   } else {
     int fused = ndt__fuse_try(arg, nin, in, nd, shape, NULL, out);
     if (fused < 0) return (ndt_status)fused;

@@ -169,6 +169,30 @@ void ndt__view_extent(const ndt_array *a, int64_t *lo, int64_t *hi) {
   *hi = h;
 }
 
+int ndt__internal_overlap(const ndt_array *a) {
+  if (a->size <= 1) return 0;
+  int64_t s[NDT_MAXDIMS], n[NDT_MAXDIMS];
+  int m = 0;
+  for (int k = 0; k < a->ndim; k++) {
+    if (a->shape[k] <= 1) continue;
+    int64_t v = a->strides[k] < 0 ? -a->strides[k] : a->strides[k];
+    int j = m++;
+    for (; j > 0 && s[j - 1] > v; j--) {   /* insertion sort by |stride| */
+      s[j] = s[j - 1];
+      n[j] = n[j - 1];
+    }
+    s[j] = v;
+    n[j] = a->shape[k];
+  }
+  /* each axis must step past everything the smaller-strided axes span */
+  int64_t ext = 1;
+  for (int i = 0; i < m; i++) {
+    if (s[i] < ext) return 1;
+    ext += s[i] * (n[i] - 1);
+  }
+  return 0;
+}
+
 int ndt__may_overlap(const ndt_array *a, const ndt_array *b) {
   if (a->size == 0 || b->size == 0) return 0;
   if (a->store != b->store) {

@@ -2,6 +2,8 @@
 x += x, overlapping views): the loops' in-place fast paths and their SIMD
 copies give NumPy's values bit for bit, for every kind of dtype, one-tile
 and many-tile arrays, and lengths that leave a vector remainder."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -115,3 +117,46 @@ def test_overlapping_views(dt):
     x += x[::-1]
     y += y[::-1]
     assert_same(y, x)
+
+
+def _self_overlapping(mod, base, shape, strides):
+    return mod.lib.stride_tricks.as_strided(base, shape, [s * base.itemsize for s in strides])
+
+
+@pytest.mark.parametrize('dt', DTS + [np.complex128, np.bool_])
+@pytest.mark.parametrize('n', [0, 1, 7, pytest.param(300_001, marks=pytest.mark.default_settings)])
+def test_out_writing_one_location_more_than_once(dt, n):
+    # an out= view that writes some memory more than once (a zero stride, an
+    # as_strided view of overlapping rows): NumPy reads the inputs as before
+    # the call, so each write of a location writes the same value here
+    base = make(dt, n + 2, 3)
+    cases = [((3, n), (0, 1)), ((n, 3), (1, 0)), ((max(n - 1, 0), 3), (1, 1))]
+    for shape, strides in cases:
+        for name in ('negative', 'add', 'multiply', 'square'):
+            if dt == np.bool_ and name in ('negative', 'square'):
+                continue
+            x, y = base.copy(), nt.asarray(base)
+            vx, vy = _self_overlapping(np, x, shape, strides), _self_overlapping(nt, y, shape, strides)
+            f, g = getattr(np, name), getattr(nt, name)
+            if f.nin == 1:
+                f(vx, out=vx)
+                g(vy, out=vy)
+            else:
+                f(vx, vx, out=vx)
+                g(vy, vy, out=vy)
+            assert_same(y, x)
+
+
+@pytest.mark.parametrize('dt', [np.int64, np.float32])
+def test_broadcast_arrays_inplace_reads_the_inputs_first(dt):
+    # one tile: the writes land in NumPy's order, the last row wins
+    for mod in (np, nt):
+        a = mod.arange(2, dtype=dt)
+        b = mod.arange(4, dtype=dt).reshape((2, 2))
+        u, v = mod.broadcast_arrays(a, b)
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore', DeprecationWarning)   # (NumPy's)
+            u += v
+        if mod is np:
+            want = a
+    assert_same(a, want)

@@ -1004,3 +1004,185 @@ def test_median_calls_the_subclass_mean(n):
         res[name] = [(tname(r), numpy.asarray(r).dtype.str, numpy.asarray(r).tolist())
                      for r in rs]
     assert repr(res['ndtile']) == repr(res['numpy'])
+
+
+# ---- objects (not arrays) with __array__ and __array_wrap__ ----------------
+# NumPy wraps a ufunc's result (and reduce's, accumulate's) with the
+# __array_wrap__ of the input of highest __array_priority__ that has one:
+# context (ufunc, inputs, output index), None for the methods.
+
+def _wrapper_classes(mod, data):
+    calls = []
+
+    class W:
+        def __array__(self, dtype=None, copy=None):
+            return mod.asarray(data)
+
+        def __array_wrap__(self, arr, context, return_scalar):
+            ctx = None if context is None else (context[0].__name__,
+                                                [tname(a) for a in context[1]], context[2])
+            calls.append((type(self).__name__, tname(arr), arr.dtype.name, arr.shape, ctx,
+                          return_scalar))
+            return type(self)
+
+    class Hi(W):
+        __array_priority__ = 5.0
+
+    return calls, W, Hi
+
+
+def _wrap_calls(mod, data, calls_of):
+    calls, W, Hi = _wrapper_classes(mod, data)
+    res = []
+    for f in calls_of:
+        try:
+            r = f(mod, W, Hi)
+            res.append(tuple(x.__name__ for x in r) if isinstance(r, tuple)
+                       else r.__name__ if isinstance(r, type) else numpy.asarray(r).tolist())
+        except Exception as e:
+            res.append(type(e).__name__)
+    return res, calls
+
+
+@pytest.mark.parametrize("dt", ['bool', 'int8', 'uint32', 'int64', 'float32', 'float64',
+                                'complex128'])
+@pytest.mark.parametrize("shape", [(), (0,), (5,), (3, 4), 'strided'])
+def test_array_wrap_of_objects_with_array(dt, shape):
+    base = numpy.arange(24).reshape(4, 6).astype(dt)
+    data = base[::2, ::3] if shape == 'strided' else numpy.resize(base, shape).astype(dt)
+    calls_of = [
+        lambda m, W, Hi: m.add(W(), 1),
+        lambda m, W, Hi: m.multiply(m.asarray(data), W()),
+        lambda m, W, Hi: m.negative(W()) if dt != 'bool' else m.logical_not(W()),
+        lambda m, W, Hi: m.add(W(), Hi()),
+        lambda m, W, Hi: m.add(Hi(), W()),
+        lambda m, W, Hi: m.less(W(), 2),
+        lambda m, W, Hi: m.add(W(), 1, subok=False),
+        lambda m, W, Hi: m.add.reduce(W(), axis=None),
+        lambda m, W, Hi: m.maximum.reduce(W()),
+        lambda m, W, Hi: m.add.accumulate(W()),
+        lambda m, W, Hi: m.modf(W()) if dt.startswith('float') else m.divmod(W(), 3),
+        lambda m, W, Hi: m.sqrt(W()),
+    ]
+    assert _wrap_calls(ndtile, data, calls_of) == _wrap_calls(numpy, data, calls_of)
+
+
+@pytest.mark.default_settings
+def test_array_wrap_of_an_object_with_a_large_array():
+    data = numpy.arange(400000.0)          # 3.2 MB: several 2 MiB tiles
+    calls_of = [lambda m, W, Hi: m.add(W(), 1.5), lambda m, W, Hi: m.add.reduce(W())]
+    assert _wrap_calls(ndtile, data, calls_of) == _wrap_calls(numpy, data, calls_of)
+
+
+def test_array_wrap_of_objects_errors_and_none():
+    for mod in MODS.values():
+        class Bad:
+            def __array__(self, dtype=None, copy=None):
+                return mod.zeros(2)
+
+            def __array_wrap__(self, arr, context, return_scalar):
+                raise RuntimeError
+
+        class Nothing(Bad):
+            def __array_wrap__(self, arr, context=None, return_scalar=False):
+                return None
+
+        with pytest.raises(RuntimeError):
+            mod.maximum(Bad(), Bad())
+        with pytest.raises(RuntimeError):
+            mod.maximum.reduce(Bad())
+        assert mod.maximum(Nothing(), Nothing()) is None
+
+
+def test_out_subclass_wrap_context_names_the_outputs():
+    seen = {}
+    for name, mod in MODS.items():
+        class S(mod.ndarray):
+            def __array_wrap__(self, obj, context=None, return_scalar=False):
+                seen.setdefault(name, []).append([tname(a) for a in context[1]])
+                return obj
+
+        a = mod.zeros(()).view(S)
+        mod.add(0, 0, a)
+        mod.add(0, 0, out=(a,))
+        mod.add(0, 0, a, where=False)
+        mod.add(a, 0, out=(None,))
+    assert seen['ndtile'] == seen['numpy']
+
+
+def test_where_subclass_takes_part_in_the_override_protocol():
+    res = {}
+    for name, mod in MODS.items():
+        class Plain(mod.ndarray):
+            pass
+
+        class Refuses(mod.ndarray):
+            def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+                return NotImplemented
+
+        got = []
+        a = mod.arange(4.0)
+        w = mod.array([True, False, True, False])
+        r = mod.negative(a, where=w.view(Plain), out=mod.zeros(4))
+        got.append((tname(r), r.tolist()))
+        r = mod.add(a, 1, where=w.view(Plain), out=mod.zeros(4).view(Plain))
+        got.append((tname(r), r.tolist()))
+        with pytest.raises(TypeError):
+            mod.negative(a, where=w.view(Refuses), out=mod.zeros(4))
+        res[name] = got
+    assert res['ndtile'] == res['numpy']
+
+
+def test_array_ufunc_called_directly():
+    for mod in MODS.values():
+        a = mod.array(1)
+        with pytest.raises(TypeError):
+            a.__array_ufunc__()
+        with pytest.raises(TypeError):
+            a.__array_ufunc__(1, 2)
+        with pytest.raises(AttributeError):
+            a.__array_ufunc__(mod.add, 'nomethod', a)
+        assert int(a.__array_ufunc__(mod.add, '__call__', a, a)) == 2
+
+
+@pytest.mark.parametrize("name", ['modf', 'frexp', 'divmod'])
+def test_two_output_ufunc_override_sees_the_ufunc_and_its_outputs(name):
+    res = {}
+    for mname, mod in MODS.items():
+        seen = []
+
+        class A(mod.ndarray):
+            def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+                seen.append((ufunc.__name__, method, [tname(x) for x in inputs],
+                             [tname(o) for o in kwargs.get('out', ())]))
+                ins = [x.view(mod.ndarray) if isinstance(x, A) else x for x in inputs]
+                if 'out' in kwargs:
+                    kwargs['out'] = tuple(o.view(mod.ndarray) if isinstance(o, A) else o
+                                          for o in kwargs['out'])
+                return super().__array_ufunc__(ufunc, method, *ins, **kwargs)
+
+        d = mod.arange(1.0, 6.0)
+        args = (d, 2.0) if name == 'divmod' else (d,)
+        dt = 'int32' if name == 'frexp' else 'float64'
+        b = mod.zeros(5, dtype=dt).view(A)
+        r = getattr(mod, name)(*args, out=(None, b))
+        seen.append([tname(x) for x in r] + [r[1] is b, numpy.asarray(r[0]).tolist()])
+        r = getattr(mod, name)(*args[:0], args[0].view(A), *args[1:])
+        seen.append([tname(x) for x in r])
+        res[mname] = seen
+    assert res['ndtile'] == res['numpy']
+
+
+def test_plain_array_ufunc_defers_to_another_librarys_override():
+    for mod in MODS.values():
+        class B:
+            def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+                return NotImplemented
+
+        class Never:
+            __array_ufunc__ = None
+
+        a = mod.arange(5.0)
+        assert a.__array_ufunc__(mod.add, '__call__', a, B()) is NotImplemented
+        assert a.__array_ufunc__(mod.add, '__call__', a, Never()) is NotImplemented
+        assert a.__array_ufunc__(mod.add, '__call__', a, numpy.ones(5)) is not NotImplemented
