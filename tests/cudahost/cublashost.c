@@ -90,23 +90,60 @@ static float tf32(float x) {
   return x;
 }
 
+/* Each element of C is one sum in k order, acc += op(A)[row, l] op(B)[l, col],
+ * in T's precision. op(A)'s rows and NB of op(B)'s columns are first copied
+ * (LOAD applied) into contiguous buffers, and NB columns are summed side by
+ * side: NB independent sums, each in k order, so the bits are those of one
+ * element at a time, at a speed that keeps the emulated tests short (a
+ * strided walk per element took minutes in make test). Without memory for
+ * the buffers the elements are summed one at a time from the matrices. */
+enum { NB = 8 };
 #define GEMM_LOOP(T, LOAD)                                                                 \
   do {                                                                                     \
     const T *A = (const T *)j->a, *B = (const T *)j->b;                                    \
     T *Cm = (T *)j->c;                                                                     \
-    for (int col = 0; col < j->n; col++)                                                   \
+    int64_t K = j->k;                                                                      \
+    T *pa = malloc(sizeof(T) * (size_t)(j->m * K + NB * K + 1)), *pb = pa + j->m * K;      \
+    if (pa)                                                                                \
+      for (int row = 0; row < j->m; row++)                                                 \
+        for (int64_t l = 0; l < K; l++)                                                    \
+          pa[row * K + l] = LOAD(j->opa == OP_N ? A[row + l * j->lda] : A[l + (int64_t)row * j->lda]); \
+    for (int c0 = 0; c0 < j->n; c0 += NB) {                                                \
+      int nb = j->n - c0 < NB ? j->n - c0 : NB;                                            \
+      if (pa)                                                                              \
+        for (int c = 0; c < nb; c++)                                                       \
+          for (int64_t l = 0; l < K; l++) {                                                \
+            int64_t col = c0 + c;                                                          \
+            pb[c * K + l] = LOAD(j->opb == OP_N ? B[l + col * j->ldb] : B[col + l * j->ldb]); \
+          }                                                                                \
+      if (pa)                                   /* the last group's unused columns */       \
+        for (int64_t l = (int64_t)nb * K; l < NB * K; l++) pb[l] = 0;                      \
       for (int row = 0; row < j->m; row++) {                                               \
-        T acc = 0;                                                                         \
-        for (int l = 0; l < j->k; l++) {                                                   \
-          T x = j->opa == OP_N ? A[row + (int64_t)l * j->lda] : A[l + (int64_t)row * j->lda]; \
-          T y = j->opb == OP_N ? B[l + (int64_t)col * j->ldb] : B[col + (int64_t)l * j->ldb]; \
-          acc += LOAD(x) * LOAD(y);                                                        \
+        T acc[NB] = {0};                                                                   \
+        if (pa) {                                                                          \
+          const T *ar = pa + row * K;                                                      \
+          for (int64_t l = 0; l < K; l++) {                                                \
+            T x = ar[l];                                                                   \
+            for (int c = 0; c < NB; c++) acc[c] += x * pb[c * K + l];                     \
+          }                                                                                \
+        } else                                                                             \
+          for (int c = 0; c < nb; c++) {                                                   \
+            int64_t col = c0 + c;                                                          \
+            for (int64_t l = 0; l < K; l++) {                                              \
+              T x = j->opa == OP_N ? A[row + l * j->lda] : A[l + (int64_t)row * j->lda];   \
+              T y = j->opb == OP_N ? B[l + col * j->ldb] : B[col + l * j->ldb];            \
+              acc[c] += LOAD(x) * LOAD(y);                                                 \
+            }                                                                              \
+          }                                                                                \
+        for (int c = 0; c < nb; c++) {                                                     \
+          T *cp = &Cm[row + (int64_t)(c0 + c) * j->ldc];                                   \
+          T r = alpha * acc[c];                                                            \
+          if (bz) *cp = r;                                                                 \
+          else *cp = r + beta * *cp;                                                       \
         }                                                                                  \
-        T *cp = &Cm[row + (int64_t)col * j->ldc];                                          \
-        T r = alpha * acc;                                                                 \
-        if (bz) *cp = r;                                                                   \
-        else *cp = r + beta * *cp;                                                         \
       }                                                                                    \
+    }                                                                                      \
+    free(pa);                                                                              \
   } while (0)
 
 #define AS_IS(x) (x)
