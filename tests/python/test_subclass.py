@@ -1132,3 +1132,27 @@ def test_vectorize_keeps_the_subclass():
         out.append((tname(r), r.tolist()))
         res[name] = out
     assert repr(res['ndtile']) == repr(res['numpy'])
+
+
+def test_broadcast_arrays_subok():
+    """broadcast_arrays of subclass instances: plain arrays without subok
+    (those not broadcast too), the class (finalized) with subok=True, as
+    NumPy's; ndtile returned the unbroadcast instances as they were and
+    plain arrays for the broadcast ones whatever subok said."""
+    res = {}
+    for name, xp in MODS.items():
+        class S(xp.ndarray):
+            def __array_finalize__(self, obj):
+                self.info = getattr(obj, 'info', '') + ' fin'
+        a = xp.arange(4).view(S)
+        a.info = 'x'
+        b = xp.arange(4).reshape(-1, 1)
+        out = []
+        for subok in (False, True):
+            for args in [(a, b), (a,), (a, a), (b, a), (a, 0), (a.reshape(4, 1), b), (a[:0],)]:
+                r = xp.broadcast_arrays(*args, subok=subok)
+                out.append([(tname(x), getattr(x, 'info', '-'), x.shape,
+                             i < len(args) and x is args[i], numpy.asarray(x).tolist())
+                            for i, x in enumerate(r)])
+        res[name] = out
+    assert res['ndtile'] == res['numpy']
