@@ -316,12 +316,12 @@ class ndarray(Array):
         super().__init_subclass__(**kwargs)
         _adopt_subclass(cls)
 
-    def __array_finalize__(self, obj):
+    def __array_finalize__(self, /, obj):
         """NumPy's hook for subclasses, called with the object a new
         instance comes from (None from the explicit constructor)."""
 
     # ---- NumPy protocols ------------------------------------------------------
-    def __array__(self, dtype=None, copy=None):
+    def __array__(self, /, dtype=None, copy=None):
         if copy is False:
             raise ValueError("Unable to avoid copy while creating an array as requested: the "
                              "data of an ndtile array lives in tiles")
@@ -330,7 +330,7 @@ class ndarray(Array):
             a = a.astype(dtype)
         return a
 
-    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+    def __array_ufunc__(self, /, ufunc, method, *inputs, **kwargs):
         # NumPy's default: NotImplemented when another operand overrides
         # __array_ufunc__ (a subclass must pass plain arrays to super())
         if method not in ('__call__', 'reduce', 'accumulate', 'reduceat', 'outer', 'at'):
@@ -342,10 +342,10 @@ class ndarray(Array):
         u = ufunc if isinstance(ufunc, _umath.ufunc) else _umath.wrap_numpy_ufunc(ufunc)
         return _ufunc_default(u, method, inputs, kwargs)
 
-    def __array_function__(self, func, types, args, kwargs):
+    def __array_function__(self, /, func, types, args, kwargs):
         return _foreign.array_function(func, types, args, kwargs)
 
-    def __array_namespace__(self, *, api_version=None):
+    def __array_namespace__(self, /, *, api_version=None):
         # NumPy's checks of the version asked for (the standard's releases it implements)
         if api_version is not None and not isinstance(api_version, str):
             raise ValueError("Only None and strings are allowed as the Array API version, "
@@ -356,7 +356,7 @@ class ndarray(Array):
                              'is not supported.')
         return _sys.modules[__package__]     # the ndtile namespace (this module is below it)
 
-    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+    def __dlpack__(self, /, *, stream=None, max_version=None, dl_device=None, copy=None):
         a = C.dlpack_source(self, copy)
         kw = {}
         if max_version is not None:
@@ -365,7 +365,7 @@ class ndarray(Array):
             kw['dl_device'] = dl_device
         return a.__dlpack__(stream=stream, **kw)
 
-    def __dlpack_device__(self):
+    def __dlpack_device__(self, /):
         return (1, 0)    # kDLCPU
 
     @property
@@ -378,10 +378,10 @@ class ndarray(Array):
         return self
 
     # ---- printing ---------------------------------------------------------------
-    def __repr__(self):
+    def __repr__(self, /):
         return P.array_repr(self)
 
-    def __str__(self):
+    def __str__(self, /):
         return P.array_str(self)
 
     def __format__(self, spec):
@@ -392,37 +392,37 @@ class ndarray(Array):
         return format(_dummy(self), spec)
 
     # ---- conversions --------------------------------------------------------------
-    def __bool__(self):
+    def __bool__(self, /):
         if self.size == 1:
             return bool(self._item())
         return bool(_dummy(self))
 
-    def __int__(self):
+    def __int__(self, /):
         if self.size == 1:
             return int(C.to_numpy(self))     # NumPy's rules (complex -> float raises)
         return int(_dummy(self))
 
-    def __float__(self):
+    def __float__(self, /):
         if self.size == 1:
             return float(C.to_numpy(self))     # NumPy's rules (complex -> float raises)
         return float(_dummy(self))
 
-    def __complex__(self):
+    def __complex__(self, /):
         if self.size == 1:
             return complex(C.to_numpy(self))     # NumPy's rules (complex -> float raises)
         return complex(_dummy(self))
 
-    def __index__(self):
+    def __index__(self, /):
         if self.ndim == 0 and D.KIND[self._dt] in 'iu':
             return int(self._item())
         raise TypeError("only integer scalar arrays can be converted to a scalar index")
 
-    def __len__(self):
+    def __len__(self, /):
         if self.ndim == 0:
             raise TypeError("len() of unsized object")
         return self.shape[0]
 
-    def __iter__(self):
+    def __iter__(self, /):
         if type(self) is not ndarray:     # np.ndarray.__iter__(s): the subclass's
             return _SubclassBase.__iter__(self)
         if self.ndim == 0:
@@ -434,17 +434,17 @@ class ndarray(Array):
     def __contains__(self, value):
         return bool(_fromnumeric.any(self == value))
 
-    def __copy__(self):
+    def __copy__(self, /):
         if type(self) is not ndarray:     # np.ndarray.__copy__(s): the subclass's
             return _SubclassBase.__copy__(self)
         return O.order_copy(self, 'K')     # NumPy's copy(order='K'): F order stays
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, /, memo):
         if type(self) is not ndarray:     # np.ndarray.__deepcopy__(s): the subclass's
             return _SubclassBase.__deepcopy__(self, memo)
         return O.order_copy(self, 'K')
 
-    def __reduce__(self):
+    def __reduce__(self, /):
         if type(self) is not ndarray:
             # a subclass: its class, and the data as the state (a tuple, so
             # that NumPy's recipe of appending attributes to it works)
@@ -455,7 +455,7 @@ class ndarray(Array):
             return (_reconstruct, (C.to_numpy(self._transpose(None)).T,))
         return (_reconstruct, (C.to_numpy(self),))
 
-    def __setstate__(self, state):
+    def __setstate__(self, /, state):
         data = state[0] if isinstance(state, tuple) and state else state
         if not isinstance(data, _np.ndarray) or data.shape != self.shape:
             raise ValueError("ndarray.__setstate__: expected the array's data")
@@ -554,7 +554,7 @@ class ndarray(Array):
     def flags(self):
         return flagsobj(self)
 
-    def setflags(self, write=None, align=None, uic=None):
+    def setflags(self, /, write=None, align=None, uic=None):
         """NumPy's setflags: write=False makes the array read-only (ops that
         write into it raise ValueError, and views made from it are read-only);
         write=True fails on a view of a read-only base, as in NumPy."""
@@ -645,14 +645,14 @@ class ndarray(Array):
             r = O.f_copy(r)     # NumPy keeps the layout
         return r
 
-    def copy(self, order='C'):
+    def copy(self, /, order='C'):
         if type(self) is not ndarray:     # np.ndarray.copy(s): the subclass's
             return _SubclassBase.copy(self, order)
         if order == 'C':
             return self._copy()
         return O.order_copy(self, order)
 
-    def view(self, dtype=None, type=None):
+    def view(self, /, dtype=None, type=None):
         # view casting: the result's class is type, dtype when it is an
         # ndarray class, else self's; __array_finalize__(new, self)
         cls = builtins.type(self)
@@ -720,7 +720,7 @@ class ndarray(Array):
             value, (bool, float)) or D.KIND[self._dt] in 'iu' else value
         self._assign(v, _core.CASTING_UNSAFE)
 
-    def reshape(self, *shape, order='C', copy=None):
+    def reshape(self, /, *shape, order='C', copy=None):
         if type(self) is not ndarray:     # np.ndarray.reshape(s): the subclass's
             return _SubclassBase.reshape(self, *shape, order=order, copy=copy)
         if len(shape) == 1:
@@ -737,18 +737,18 @@ class ndarray(Array):
             r = r._copy()
         return r
 
-    def ravel(self, order='C'):
+    def ravel(self, /, order='C'):
         if type(self) is not ndarray:     # np.ndarray.ravel(s): the subclass's
             return _SubclassBase.ravel(self, order)
         return _fromnumeric.ravel(self, order)
 
-    def flatten(self, order='C'):
+    def flatten(self, /, order='C'):
         if type(self) is not ndarray:     # np.ndarray.flatten(s): the subclass's
             return _SubclassBase.flatten(self, order)
         r = self._ravel(C.ravel_order(order))
         return r._copy() if r._same_store(self) else r
 
-    def transpose(self, *axes):
+    def transpose(self, /, *axes):
         if type(self) is not ndarray:     # np.ndarray.transpose(s): the subclass's
             return _SubclassBase.transpose(self, *axes)
         if len(axes) == 1:
@@ -762,39 +762,39 @@ class ndarray(Array):
             return _SubclassBase.swapaxes(self, axis1, axis2)
         return _fromnumeric.swapaxes(self, axis1, axis2)
 
-    def squeeze(self, axis=None):
+    def squeeze(self, /, axis=None):
         if type(self) is not ndarray:     # np.ndarray.squeeze(s): the subclass's
             return _SubclassBase.squeeze(self, axis)
         return _fromnumeric.squeeze(self, axis)
 
-    def sum(self, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue,
+    def sum(self, /, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue,
             where=True):
         if type(self) is not ndarray:     # np.ndarray.sum(s): the subclass's
             return _SubclassBase.sum(self, axis, dtype, out, keepdims, initial, where)
         return _fromnumeric.sum(self, axis, dtype, out, keepdims, initial, where)
 
-    def prod(self, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue,
+    def prod(self, /, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue,
              where=True):
         if type(self) is not ndarray:     # np.ndarray.prod(s): the subclass's
             return _SubclassBase.prod(self, axis, dtype, out, keepdims, initial, where)
         return _fromnumeric.prod(self, axis, dtype, out, keepdims, initial, where)
 
-    def max(self, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
+    def max(self, /, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
         if type(self) is not ndarray:     # np.ndarray.max(s): the subclass's
             return _SubclassBase.max(self, axis, out, keepdims, initial, where)
         return _fromnumeric.max(self, axis, out, keepdims, initial, where)
 
-    def min(self, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
+    def min(self, /, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
         if type(self) is not ndarray:     # np.ndarray.min(s): the subclass's
             return _SubclassBase.min(self, axis, out, keepdims, initial, where)
         return _fromnumeric.min(self, axis, out, keepdims, initial, where)
 
-    def mean(self, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    def mean(self, /, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
         if type(self) is not ndarray:     # np.ndarray.mean(s): the subclass's
             return _SubclassBase.mean(self, axis, dtype, out, keepdims, where=where)
         return _fromnumeric.mean(self, axis, dtype, out, keepdims, where=where)
 
-    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+    def var(self, /, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
             mean=_NoValue, correction=_NoValue):
         if type(self) is not ndarray:     # np.ndarray.var(s): the subclass's
             return _SubclassBase.var(
@@ -803,7 +803,7 @@ class ndarray(Array):
         return _fromnumeric.var(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean,
                    correction=correction)
 
-    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+    def std(self, /, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
             mean=_NoValue, correction=_NoValue):
         if type(self) is not ndarray:     # np.ndarray.std(s): the subclass's
             return _SubclassBase.std(
@@ -812,22 +812,22 @@ class ndarray(Array):
         return _fromnumeric.std(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean,
                    correction=correction)
 
-    def argmax(self, axis=None, out=None, *, keepdims=False):
+    def argmax(self, /, axis=None, out=None, *, keepdims=False):
         if type(self) is not ndarray:     # np.ndarray.argmax(s): the subclass's
             return _SubclassBase.argmax(self, axis, out, keepdims=keepdims)
         return _fromnumeric.argmax(self, axis, out, keepdims=keepdims)
 
-    def argmin(self, axis=None, out=None, *, keepdims=False):
+    def argmin(self, /, axis=None, out=None, *, keepdims=False):
         if type(self) is not ndarray:     # np.ndarray.argmin(s): the subclass's
             return _SubclassBase.argmin(self, axis, out, keepdims=keepdims)
         return _fromnumeric.argmin(self, axis, out, keepdims=keepdims)
 
-    def any(self, axis=None, out=None, keepdims=False, *, where=True):
+    def any(self, /, axis=None, out=None, keepdims=False, *, where=True):
         if type(self) is not ndarray:     # np.ndarray.any(s): the subclass's
             return _SubclassBase.any(self, axis, out, keepdims, where=where)
         return _fromnumeric.any(self, axis, out, keepdims, where=where)
 
-    def all(self, axis=None, out=None, keepdims=False, *, where=True):
+    def all(self, /, axis=None, out=None, keepdims=False, *, where=True):
         if type(self) is not ndarray:     # np.ndarray.all(s): the subclass's
             return _SubclassBase.all(self, axis, out, keepdims, where=where)
         return _fromnumeric.all(self, axis, out, keepdims, where=where)
@@ -837,17 +837,17 @@ class ndarray(Array):
             return _SubclassBase.ptp(self, axis, out, keepdims)
         return _fromnumeric.ptp(self, axis, out, keepdims)
 
-    def clip(self, min=None, max=None, out=None, **kwargs):
+    def clip(self, /, min=None, max=None, out=None, **kwargs):
         if type(self) is not ndarray:     # np.ndarray.clip(s): the subclass's
             return _SubclassBase.clip(self, min, max, out, **kwargs)
         return _fromnumeric.clip(self, min, max, out, **kwargs)
 
-    def round(self, decimals=0, out=None):
+    def round(self, /, decimals=0, out=None):
         if type(self) is not ndarray:     # np.ndarray.round(s): the subclass's
             return _SubclassBase.round(self, decimals, out)
         return _fromnumeric.round(self, decimals, out)
 
-    def conj(self, *out):
+    def conj(self, /, *out):
         # NumPy's method returns the array itself unless it is complex (the
         # function np.conjugate always makes a new array); an output array
         # may be passed, positionally only
@@ -868,7 +868,7 @@ class ndarray(Array):
     def nonzero(self, /):
         return _multiarray.nonzero(self)
 
-    def sort(self, axis=-1, kind=None, order=None, *, stable=None):
+    def sort(self, /, axis=-1, kind=None, order=None, *, stable=None):
         if order is not None:
             F.notify('ndarray.sort')
             return F.run_numpy(_np.ndarray.sort, (self, axis, kind, order),
@@ -878,12 +878,12 @@ class ndarray(Array):
         r = _fromnumeric.sort(self, operator.index(axis), kind, None, stable=stable)
         self._assign(r, _core.CASTING_UNSAFE)
 
-    def argsort(self, axis=-1, kind=None, order=None, *, stable=None):
+    def argsort(self, /, axis=-1, kind=None, order=None, *, stable=None):
         if type(self) is not ndarray:     # np.ndarray.argsort(s): the subclass's
             return _SubclassBase.argsort(self, axis, kind, order, stable=stable)
         return _fromnumeric.argsort(self, axis, kind, order, stable=stable)
 
-    def partition(self, kth, axis=-1, kind='introselect', order=None):
+    def partition(self, /, kth, axis=-1, kind='introselect', order=None):
         if not self._flags & _WRITEABLE:
             raise ValueError("partition array is read-only")
         if order is not None:
@@ -892,18 +892,18 @@ class ndarray(Array):
         axis = operator.index(axis)     # NumPy's method: no axis=None (TypeError)
         self._assign(_fromnumeric.partition(self, kth, axis, kind), _core.CASTING_UNSAFE)
 
-    def argpartition(self, kth, axis=-1, kind='introselect', order=None):
+    def argpartition(self, /, kth, axis=-1, kind='introselect', order=None):
         if type(self) is not ndarray:     # np.ndarray.argpartition(s): the subclass's
             return _SubclassBase.argpartition(self, kth, axis, kind, order)
         return _fromnumeric.argpartition(self, kth, axis, kind, order)
 
-    def searchsorted(self, v, side='left', sorter=None):
+    def searchsorted(self, /, v, side='left', sorter=None):
         return _fromnumeric.searchsorted(self, v, side, sorter)
 
     def tolist(self, /):
         return C.to_numpy(self).tolist()
 
-    def item(self, *args):
+    def item(self, /, *args):
         if not args:
             if self.size != 1:
                 raise ValueError("can only convert an array of size 1 to a Python scalar")
@@ -919,7 +919,7 @@ class ndarray(Array):
             return self[tuple(int(k) for k in idx)].item()
         return self[tuple(args)].item()
 
-    def tobytes(self, order='C'):
+    def tobytes(self, /, order='C'):
         # NumPy's: 'F' in Fortran order, 'A' in Fortran order for a
         # Fortran-contiguous array, 'C' and 'K' in C order
         o = 'C' if order == 'C' else C.ravel_order(order)
@@ -927,61 +927,61 @@ class ndarray(Array):
             return C.to_numpy(self).tobytes()
         return C.to_numpy(_fromnumeric.ravel(self, o)).tobytes()
 
-    def dot(self, b, out=None):
+    def dot(self, /, b, out=None):
         if type(self) is not ndarray:     # np.ndarray.dot(s): the subclass's
             return _SubclassBase.dot(self, b, out)
         return _multiarray.dot(self, b, out)
 
-    def cumsum(self, axis=None, dtype=None, out=None):
+    def cumsum(self, /, axis=None, dtype=None, out=None):
         if type(self) is not ndarray:     # np.ndarray.cumsum(s): the subclass's
             return _SubclassBase.cumsum(self, axis, dtype, out)
         return _fromnumeric.cumsum(self, axis, dtype, out)
 
-    def cumprod(self, axis=None, dtype=None, out=None):
+    def cumprod(self, /, axis=None, dtype=None, out=None):
         if type(self) is not ndarray:     # np.ndarray.cumprod(s): the subclass's
             return _SubclassBase.cumprod(self, axis, dtype, out)
         return _fromnumeric.cumprod(self, axis, dtype, out)
 
-    def repeat(self, repeats, axis=None):
+    def repeat(self, /, repeats, axis=None):
         if type(self) is not ndarray:     # np.ndarray.repeat(s): the subclass's
             return _SubclassBase.repeat(self, repeats, axis)
         return _fromnumeric.repeat(self, repeats, axis)
 
-    def take(self, indices, axis=None, out=None, mode='raise'):
+    def take(self, /, indices, axis=None, out=None, mode='raise'):
         if type(self) is not ndarray:     # np.ndarray.take(s): the subclass's
             return _SubclassBase.take(self, indices, axis, out, mode)
         return _fromnumeric.take(self, indices, axis, out, mode)
 
-    def put(self, indices, values, mode='raise'):
+    def put(self, /, indices, values, mode='raise'):
         return _fromnumeric.put(self, indices, values, mode)
 
-    def diagonal(self, offset=0, axis1=0, axis2=1):
+    def diagonal(self, /, offset=0, axis1=0, axis2=1):
         if type(self) is not ndarray:     # np.ndarray.diagonal(s): the subclass's
             return _SubclassBase.diagonal(self, offset, axis1, axis2)
         return _fromnumeric.diagonal(self, offset, axis1, axis2)
 
-    def trace(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    def trace(self, /, offset=0, axis1=0, axis2=1, dtype=None, out=None):
         if type(self) is not ndarray:     # np.ndarray.trace(s): the subclass's
             return _SubclassBase.trace(self, offset, axis1, axis2, dtype, out)
         return _fromnumeric.trace(self, offset, axis1, axis2, dtype, out)
 
     # Files and pickles: the data is gathered to the host (written once, by
     # rank 0, on many ranks).
-    def tofile(self, fid, sep='', format='%s'):
+    def tofile(self, /, fid, sep='', format='%s'):
         return F.run_numpy(_np.ndarray.tofile, (self, fid, sep, format), {}, 'ndarray.tofile')
 
-    def dump(self, file):
+    def dump(self, /, file):
         return F.run_numpy(_np.ndarray.dump, (self, file), {}, 'ndarray.dump')
 
-    def dumps(self):
+    def dumps(self, /):
         return C.to_numpy(self).dumps()
 
-    def compress(self, condition, axis=None, out=None):
+    def compress(self, /, condition, axis=None, out=None):
         if type(self) is not ndarray:     # np.ndarray.compress(s): the subclass's
             return _SubclassBase.compress(self, condition, axis, out)
         return _fromnumeric.compress(condition, self, axis, out)
 
-    def choose(self, *choices, out=None, mode='raise'):
+    def choose(self, /, *choices, out=None, mode='raise'):
         if type(self) is not ndarray:     # np.ndarray.choose(s): the subclass's
             return _SubclassBase.choose(self, *choices, out=out, mode=mode)
         # NumPy's method: several positional arguments are the choices
@@ -990,7 +990,7 @@ class ndarray(Array):
         return _fromnumeric.choose(self, choices[0] if len(choices) == 1 else choices,
                                    out, mode)
 
-    def __array_wrap__(self, array, context=None, return_scalar=False):
+    def __array_wrap__(self, /, array, context=None, return_scalar=False):
         # NumPy's default: a scalar for a plain 0-d result when asked; for a
         # subclass, the result as self's class (__array_finalize__ with self)
         t = type(self)
@@ -1126,13 +1126,14 @@ class _DocMethod:
     # A C method of _core.Array with a docstring that can be written (the
     # notes of _docs): bound, it is the C method itself, so a.resize(...)
     # meets NumPy's reference count (the caller's name and the bound method).
-    __slots__ = ('_m', '__doc__', '__name__', '__qualname__')
+    __slots__ = ('_m', '__doc__', '__name__', '__qualname__', '__signature__')
 
     def __init__(self, m):
         self._m = m
         self.__doc__ = m.__doc__
         self.__name__ = m.__name__
         self.__qualname__ = 'ndarray.' + m.__name__
+        self.__signature__ = None
 
     def __get__(self, obj, cls=None):
         return self if obj is None else self._m.__get__(obj, cls)
@@ -1142,13 +1143,17 @@ class _DocMethod:
 
 
 ndarray.resize = _DocMethod(Array.__dict__['resize'])
+_P = inspect.Parameter
+ndarray.resize.__signature__ = inspect.Signature(    # NumPy's ($self, /, *new_shape, refcheck=True)
+    [_P('self', _P.POSITIONAL_ONLY), _P('new_shape', _P.VAR_POSITIONAL),
+     _P('refcheck', _P.KEYWORD_ONLY, default=True)])
 
 
 def _make_method_fallback(name):
     npmeth = getattr(_np.ndarray, name)
     qual = 'ndarray.' + name
 
-    def method(self, *args, **kwargs):
+    def method(self, /, *args, **kwargs):
         F.notify(qual)
         return F.run_numpy(npmeth, (self,) + args, kwargs, qual)
     method.__name__ = name

@@ -388,6 +388,14 @@ def test_method_arguments_as_numpys():
         assert z.conj(None).tolist() == [1 - 2j, -3j]
         with pytest.raises(TypeError, match="output must be an array"):
             z.conj([1, 2])
+    # every method's self is positional-only, as in NumPy's C methods
+    for name in dir(np.ndarray):
+        m = getattr(np.ndarray, name)
+        if not callable(m) or not getattr(m, '__text_signature__', None) or \
+                not m.__text_signature__.startswith('($self, /'):
+            continue
+        sig = inspect.signature(getattr(nt.ndarray, name))
+        assert sig.parameters['self'].kind is inspect.Parameter.POSITIONAL_ONLY, name
     for name in ('ndim', 'size', 'itemsize', 'nbytes', 'T', 'mT', 'base', 'flags', 'data',
                  'ctypes', 'device', '__array_interface__'):
         msg = f"attribute '{name}' of 'numpy.ndarray' objects is not writable"
