@@ -286,6 +286,11 @@ class ndarray(Array):
 
     def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
         r = None
+        # an ndtile array of sizes or strides: its values, as NumPy reads an array's
+        if isinstance(shape, Array):
+            shape = C.to_numpy(shape)
+        if isinstance(strides, Array):
+            strides = C.to_numpy(strides)
         if buffer is None and strides is None:
             r = _multiarray.empty(shape, dtype)
         elif buffer is not None:
@@ -373,8 +378,11 @@ class ndarray(Array):
         return 'cpu'
 
     def to_device(self, device, /, *, stream=None):
+        # NumPy's checks, in its order
+        if stream is not None:
+            raise ValueError("The stream argument in to_device() is not supported")
         if device != 'cpu':
-            raise ValueError(f"Unsupported device {device!r}")
+            raise ValueError(f"Unsupported device: {device}. Only 'cpu' is accepted.")
         return self
 
     # ---- printing ---------------------------------------------------------------

@@ -405,3 +405,37 @@ def test_method_arguments_as_numpys():
                 setattr(a, name, 1)
             with pytest.raises(AttributeError, match=msg):
                 delattr(a, name)
+
+
+def _outcome(f):
+    try:
+        r = f()
+    except Exception as e:       # the exception's class and message, as NumPy's
+        return (type(e).__name__, str(e))
+    return (type(r).__name__ if not hasattr(r, 'tolist') else np.asarray(r).tolist(),
+            getattr(r, 'shape', None))
+
+
+def test_constructor_array_arguments_and_to_device():
+    """ndarray(shape, buffer=, strides=) with ndtile arrays of sizes or
+    strides reads their values, as NumPy's (gh-2503's ValueError, not a
+    TypeError from NumPy's constructor given an ndtile array); to_device
+    with a stream or another device raises NumPy's ValueErrors."""
+    res = {}
+    for xp in (np, nt):
+        x = xp.arange(10)
+
+        def mk(size, offset, strides):
+            return xp.ndarray(size, buffer=x, dtype=int, offset=offset * x.itemsize,
+                              strides=strides * x.itemsize)
+        out = [_outcome(lambda: mk(*args)) for args in [
+            (4, 4, -1), (4, 4, -2), (8, 3, 0), ((2, 3), 5, xp.array([-2, -3])), (0, 0, 10),
+            (xp.array([2, 2]), 0, xp.array([2, 1])), (xp.array(3), 0, 1)]]
+        out.append(_outcome(lambda: xp.ndarray(xp.array([2, 3])).shape))
+        a = xp.arange(3)
+        out += [_outcome(f) for f in (lambda: a.to_device('cpu', stream=None) is a,
+                                      lambda: a.to_device('gpu'),
+                                      lambda: a.to_device('gpu', stream=1),
+                                      lambda: a.to_device('cpu', stream=1))]
+        res[xp.__name__] = out
+    assert res['ndtile'] == res['numpy']
