@@ -1197,7 +1197,11 @@ def _finalize_as(r, obj, cls=None, owned=False):
         _core.take_owner(new, r)
     elif isinstance(obj, Array) and not r._flags & _OWNDATA and r._same_store(obj):
         new._set_base(_view_base(obj, cls))
-    new.__array_finalize__(obj)
+    # NumPy's lookup: the class's attribute, called with the new instance
+    # (a property there is a TypeError, "'property' object is not callable")
+    f = getattr(cls, '__array_finalize__')
+    if f is not _DEFAULT_FINALIZE:
+        f(new, obj)
     return new
 
 
@@ -1222,6 +1226,7 @@ def _plain(x):
 
 
 _DEFAULT_UFUNC = ndarray.__dict__['__array_ufunc__']
+_DEFAULT_FINALIZE = ndarray.__dict__['__array_finalize__']
 
 
 def _overrides_ufunc(t):

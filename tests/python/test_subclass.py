@@ -1156,3 +1156,39 @@ def test_broadcast_arrays_subok():
                             for i, x in enumerate(r)])
         res[name] = out
     assert res['ndtile'] == res['numpy']
+
+
+def test_array_finalize_looked_up_on_the_class():
+    """__array_finalize__ is the class's attribute called with the new
+    instance, as NumPy calls it: a property there raises TypeError (not the
+    property's own error), a staticmethod gets (new, obj)."""
+    res = {}
+    for name, xp in MODS.items():
+        log = []
+
+        class P(xp.ndarray):
+            @property
+            def __array_finalize__(self):
+                raise RuntimeError("boohoo!")
+
+        class Two(xp.ndarray):
+            def __array_finalize__(self):
+                raise RuntimeError("boohoo!")
+
+        class Three(xp.ndarray):
+            def __array_finalize__(self, obj):
+                raise RuntimeError("boohoo!")
+
+        class St(xp.ndarray):
+            @staticmethod
+            def __array_finalize__(new, obj):
+                log.append((tname(new), tname(obj)))
+        out = []
+        for c in (P, Two, Three, St):
+            for a in (xp.arange(3), xp.arange(6.0).reshape(2, 3)[:, 1:]):
+                try:
+                    out.append(tname(a.view(c)))
+                except Exception as e:
+                    out.append((type(e).__name__, str(e)))
+        res[name] = (out, log)
+    assert res['ndtile'] == res['numpy']
