@@ -198,14 +198,25 @@ static PyObject *get_base(ArrayObject *self, void *c) {
   return Py_NewRef(self->base ? self->base : Py_None);
 }
 
+/* Setting a read-only attribute (closure: its name): NumPy's message. */
+static int set_readonly(PyObject *self, PyObject *value, void *name) {
+  (void)self;
+  (void)value;
+  PyErr_Format(PyExc_AttributeError, "attribute '%s' of 'numpy.ndarray' objects is not writable",
+               (const char *)name);
+  return -1;
+}
+
 static PyGetSetDef array_getset[] = {
   {"_base", (getter)get_base, NULL, "the object owning a view's memory, or None", NULL},
   {"shape", (getter)get_shape, (setter)set_shape, "Tuple of array dimensions.", NULL},
-  {"ndim", (getter)get_ndim, NULL, "Number of array dimensions.", NULL},
-  {"size", (getter)get_size, NULL, "Number of elements in the array.", NULL},
+  {"ndim", (getter)get_ndim, set_readonly, "Number of array dimensions.", (void *)"ndim"},
+  {"size", (getter)get_size, set_readonly, "Number of elements in the array.", (void *)"size"},
   {"dtype", (getter)get_dtype, (setter)set_dtype, "Data-type of the array's elements.", NULL},
-  {"itemsize", (getter)get_itemsize, NULL, "Length of one array element in bytes.", NULL},
-  {"nbytes", (getter)get_nbytes, NULL, "Total bytes consumed by the elements.", NULL},
+  {"itemsize", (getter)get_itemsize, set_readonly, "Length of one array element in bytes.",
+   (void *)"itemsize"},
+  {"nbytes", (getter)get_nbytes, set_readonly, "Total bytes consumed by the elements.",
+   (void *)"nbytes"},
   {"_dt", (getter)get_dt, NULL, "ndtile dtype code", NULL},
   {"_estrides", (getter)get_estrides, NULL, "strides of the view in store elements", NULL},
   {"_offset", (getter)get_offset, NULL, "offset of the view in store elements", NULL},

@@ -15,6 +15,7 @@ _PYSCALARS = (bool, int, float, complex)
 ND = None
 subclass_like = None
 subclass_method = None     # (name, args, kwargs): args[0].name(*args[1:], **kwargs)
+wrap_by_inputs = None      # (inputs, r): r wrapped as a ufunc's by its subclass inputs
 
 
 def is_nd(x):

@@ -365,7 +365,11 @@ def repeat(a, repeats, axis=None):
             k = 0
         shp = x.shape
         v = x._expand_dims(ax + 1)._broadcast_to(shp[:ax + 1] + (k,) + shp[ax + 1:])
-        return v._copy()._reshape(shp[:ax] + (n * k,) + shp[ax + 1:])
+        c = v._copy()
+        r = c._reshape(shp[:ax] + (n * k,) + shp[ax + 1:])
+        if r._same_store(c):
+            _core.take_owner(r, c)      # NumPy's result owns its data
+        return r
     r = r._astype(D.INT64, _core.CASTING_UNSAFE)
     if n and int(min(r)) < 0:
         raise ValueError("repeats may not contain negative values.")

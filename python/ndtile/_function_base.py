@@ -47,7 +47,7 @@ def copy(a, order='K', subok=False):
         _like_order_check(order)
     if isinstance(a, Array):
         r = _O.order_copy(a, order)
-        return C.subclass_like(r, a) if subok else r
+        return C.subclass_like(r, a, True) if subok else r
     return array(a, copy=True)
 
 
@@ -914,11 +914,7 @@ def require(a, dtype=None, requirements=None, *, like=None):
             if not _is_sub(arr):
                 return arr.copy(order)
             # a copy of the instance's class that owns its data (OWNDATA)
-            c = arr._view().copy(order)
-            r = _ndarray._finalize_as(c, arr)
-            if c.flags.owndata:
-                _core.take_owner(r, c)
-            return r
+            return _ndarray._finalize_as(arr._view().copy(order), arr, None, True)
     return arr
 
 

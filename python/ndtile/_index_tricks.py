@@ -300,11 +300,11 @@ def unravel_index(indices, shape, order='C'):
 class vectorize(_np.vectorize):
     """NumPy's vectorize (the function runs per element in NumPy's loop);
     array arguments may be ndtile arrays and array results are ndtile
-    arrays."""
+    arrays (of the class of a subclass argument, as NumPy's)."""
 
     def __call__(self, *args, **kwargs):
-        return C.from_np_tree(super().__call__(*C.to_np_tree(args),
-                                               **C.to_np_tree(kwargs)))
+        r = C.from_np_tree(super().__call__(*C.to_np_tree(args), **C.to_np_tree(kwargs)))
+        return C.wrap_by_inputs(args + tuple(kwargs.values()), r)
 
 
 class _PyUfunc:

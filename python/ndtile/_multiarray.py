@@ -171,7 +171,7 @@ def _like(make, a, dtype, order, subok, shape, device, fill=_NoValue):
     if perm is not None:
         r = _O.owned_permuted(r, perm) if isinstance(r, Array) else \
             r.transpose(_np.argsort(perm))
-    return C.subclass_like(r, a) if subok else r
+    return C.subclass_like(r, a, True) if subok else r
 
 
 def empty_like(prototype, dtype=None, order='K', subok=True, shape=None, *, device=None):
@@ -266,7 +266,7 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0,
     if isinstance(object, Array) and type(object) is not C.ND and isinstance(r, Array):
         # a subclass instance: its class with subok, else a base-class array
         if subok:
-            r = r if r is object else C.subclass_like(r, object)
+            r = r if r is object else C.subclass_like(r, object, True)
         elif type(r) is not C.ND:
             r = r._view()
     return r

@@ -274,7 +274,7 @@ def _reconstruct_sub(cls, shape, dtype):
     """Unpickling a subclass instance: an empty array of its class
     (__array_finalize__(None), as NumPy's unpickling calls it); the data
     comes with __setstate__."""
-    return _finalize_as(_multiarray.empty(shape, dtype), None, cls)
+    return _finalize_as(_multiarray.empty(shape, dtype), None, cls, True)
 
 
 class ndarray(Array):
@@ -286,6 +286,11 @@ class ndarray(Array):
 
     def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
         r = None
+        # an ndtile array of sizes or strides: its values, as NumPy reads an array's
+        if isinstance(shape, Array):
+            shape = C.to_numpy(shape)
+        if isinstance(strides, Array):
+            strides = C.to_numpy(strides)
         if buffer is None and strides is None:
             r = _multiarray.empty(shape, dtype)
         elif buffer is not None:
@@ -309,19 +314,19 @@ class ndarray(Array):
         if cls is not ndarray and isinstance(r, Array):
             # NumPy's explicit constructor: an instance of cls, then
             # __array_finalize__(None)
-            r = _finalize_as(r, None, cls)
+            r = _finalize_as(r, None, cls, True)
         return r
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         _adopt_subclass(cls)
 
-    def __array_finalize__(self, obj):
+    def __array_finalize__(self, /, obj):
         """NumPy's hook for subclasses, called with the object a new
         instance comes from (None from the explicit constructor)."""
 
     # ---- NumPy protocols ------------------------------------------------------
-    def __array__(self, dtype=None, copy=None):
+    def __array__(self, /, dtype=None, copy=None):
         if copy is False:
             raise ValueError("Unable to avoid copy while creating an array as requested: the "
                              "data of an ndtile array lives in tiles")
@@ -330,7 +335,7 @@ class ndarray(Array):
             a = a.astype(dtype)
         return a
 
-    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+    def __array_ufunc__(self, /, ufunc, method, *inputs, **kwargs):
         # NumPy's default: NotImplemented when another operand overrides
         # __array_ufunc__ (a subclass must pass plain arrays to super())
         if method not in ('__call__', 'reduce', 'accumulate', 'reduceat', 'outer', 'at'):
@@ -352,10 +357,10 @@ class ndarray(Array):
         u = ufunc if isinstance(ufunc, _umath.ufunc) else _umath.wrap_numpy_ufunc(ufunc)
         return _ufunc_default(u, method, inputs, kwargs)
 
-    def __array_function__(self, func, types, args, kwargs):
+    def __array_function__(self, /, func, types, args, kwargs):
         return _foreign.array_function(func, types, args, kwargs)
 
-    def __array_namespace__(self, *, api_version=None):
+    def __array_namespace__(self, /, *, api_version=None):
         # NumPy's checks of the version asked for (the standard's releases it implements)
         if api_version is not None and not isinstance(api_version, str):
             raise ValueError("Only None and strings are allowed as the Array API version, "
@@ -366,7 +371,7 @@ class ndarray(Array):
                              'is not supported.')
         return _sys.modules[__package__]     # the ndtile namespace (this module is below it)
 
-    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+    def __dlpack__(self, /, *, stream=None, max_version=None, dl_device=None, copy=None):
         a = C.dlpack_source(self, copy)
         kw = {}
         if max_version is not None:
@@ -375,7 +380,7 @@ class ndarray(Array):
             kw['dl_device'] = dl_device
         return a.__dlpack__(stream=stream, **kw)
 
-    def __dlpack_device__(self):
+    def __dlpack_device__(self, /):
         return (1, 0)    # kDLCPU
 
     @property
@@ -383,15 +388,18 @@ class ndarray(Array):
         return 'cpu'
 
     def to_device(self, device, /, *, stream=None):
+        # NumPy's checks, in its order
+        if stream is not None:
+            raise ValueError("The stream argument in to_device() is not supported")
         if device != 'cpu':
-            raise ValueError(f"Unsupported device {device!r}")
+            raise ValueError(f"Unsupported device: {device}. Only 'cpu' is accepted.")
         return self
 
     # ---- printing ---------------------------------------------------------------
-    def __repr__(self):
+    def __repr__(self, /):
         return P.array_repr(self)
 
-    def __str__(self):
+    def __str__(self, /):
         return P.array_str(self)
 
     def __format__(self, spec):
@@ -402,37 +410,39 @@ class ndarray(Array):
         return format(_dummy(self), spec)
 
     # ---- conversions --------------------------------------------------------------
-    def __bool__(self):
+    def __bool__(self, /):
         if self.size == 1:
             return bool(self._item())
         return bool(_dummy(self))
 
-    def __int__(self):
+    def __int__(self, /):
         if self.size == 1:
             return int(C.to_numpy(self))     # NumPy's rules (complex -> float raises)
         return int(_dummy(self))
 
-    def __float__(self):
+    def __float__(self, /):
         if self.size == 1:
             return float(C.to_numpy(self))     # NumPy's rules (complex -> float raises)
         return float(_dummy(self))
 
-    def __complex__(self):
+    def __complex__(self, /):
         if self.size == 1:
             return complex(C.to_numpy(self))     # NumPy's rules (complex -> float raises)
         return complex(_dummy(self))
 
-    def __index__(self):
+    def __index__(self, /):
         if self.ndim == 0 and D.KIND[self._dt] in 'iu':
             return int(self._item())
         raise TypeError("only integer scalar arrays can be converted to a scalar index")
 
-    def __len__(self):
+    def __len__(self, /):
         if self.ndim == 0:
             raise TypeError("len() of unsized object")
         return self.shape[0]
 
-    def __iter__(self):
+    def __iter__(self, /):
+        if type(self) is not ndarray:     # np.ndarray.__iter__(s): the subclass's
+            return _SubclassBase.__iter__(self)
         if self.ndim == 0:
             raise TypeError("iteration over a 0-d array")
         if self.ndim == 1:
@@ -442,13 +452,17 @@ class ndarray(Array):
     def __contains__(self, value):
         return bool(_fromnumeric.any(self == value))
 
-    def __copy__(self):
+    def __copy__(self, /):
+        if type(self) is not ndarray:     # np.ndarray.__copy__(s): the subclass's
+            return _SubclassBase.__copy__(self)
         return O.order_copy(self, 'K')     # NumPy's copy(order='K'): F order stays
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, /, memo):
+        if type(self) is not ndarray:     # np.ndarray.__deepcopy__(s): the subclass's
+            return _SubclassBase.__deepcopy__(self, memo)
         return O.order_copy(self, 'K')
 
-    def __reduce__(self):
+    def __reduce__(self, /):
         if type(self) is not ndarray:
             # a subclass: its class, and the data as the state (a tuple, so
             # that NumPy's recipe of appending attributes to it works)
@@ -459,7 +473,7 @@ class ndarray(Array):
             return (_reconstruct, (C.to_numpy(self._transpose(None)).T,))
         return (_reconstruct, (C.to_numpy(self),))
 
-    def __setstate__(self, state):
+    def __setstate__(self, /, state):
         data = state[0] if isinstance(state, tuple) and state else state
         if not isinstance(data, _np.ndarray) or data.shape != self.shape:
             raise ValueError("ndarray.__setstate__: expected the array's data")
@@ -558,7 +572,7 @@ class ndarray(Array):
     def flags(self):
         return flagsobj(self)
 
-    def setflags(self, write=None, align=None, uic=None):
+    def setflags(self, /, write=None, align=None, uic=None):
         """NumPy's setflags: write=False makes the array read-only (ops that
         write into it raise ValueError, and views made from it are read-only);
         write=True fails on a view of a read-only base, as in NumPy."""
@@ -609,6 +623,8 @@ class ndarray(Array):
 
     # ---- methods --------------------------------------------------------------------------
     def astype(self, /, dtype, order='K', casting='unsafe', subok=True, copy=True):
+        if type(self) is not ndarray:     # np.ndarray.astype(s): the subclass's
+            return _SubclassBase.astype(self, dtype, order, casting, subok, copy)
         if casting != 'unsafe' and D.check_casting(casting, True) == 'same_value':
             # NumPy 2.4's value-checking cast runs in NumPy
             return C.np_or_nd(C.to_numpy_k(self).astype(dtype, order, casting, subok, copy))
@@ -647,12 +663,14 @@ class ndarray(Array):
             r = O.f_copy(r)     # NumPy keeps the layout
         return r
 
-    def copy(self, order='C'):
+    def copy(self, /, order='C'):
+        if type(self) is not ndarray:     # np.ndarray.copy(s): the subclass's
+            return _SubclassBase.copy(self, order)
         if order == 'C':
             return self._copy()
         return O.order_copy(self, order)
 
-    def view(self, dtype=None, type=None):
+    def view(self, /, dtype=None, type=None):
         # view casting: the result's class is type, dtype when it is an
         # ndarray class, else self's; __array_finalize__(new, self)
         cls = builtins.type(self)
@@ -704,7 +722,7 @@ class ndarray(Array):
         F.notify("ndarray.view (a copy: writes to it do not reach the array)")
         return C.np_or_nd(C.to_numpy(self).view(dtype))
 
-    def fill(self, value):
+    def fill(self, value, /):
         if isinstance(value, (Array, _np.ndarray)):
             # an array is a scalar only with 0 dimensions (one element of a
             # 1-d array is a sequence to NumPy); it is cast as its scalar
@@ -720,7 +738,9 @@ class ndarray(Array):
             value, (bool, float)) or D.KIND[self._dt] in 'iu' else value
         self._assign(v, _core.CASTING_UNSAFE)
 
-    def reshape(self, *shape, order='C', copy=None):
+    def reshape(self, /, *shape, order='C', copy=None):
+        if type(self) is not ndarray:     # np.ndarray.reshape(s): the subclass's
+            return _SubclassBase.reshape(self, *shape, order=order, copy=copy)
         if len(shape) == 1:
             shape = shape[0]    # NumPy: an int, a sequence, an int array; None a view
         elif not shape:
@@ -735,81 +755,125 @@ class ndarray(Array):
             r = r._copy()
         return r
 
-    def ravel(self, order='C'):
+    def ravel(self, /, order='C'):
+        if type(self) is not ndarray:     # np.ndarray.ravel(s): the subclass's
+            return _SubclassBase.ravel(self, order)
         return _fromnumeric.ravel(self, order)
 
-    def flatten(self, order='C'):
+    def flatten(self, /, order='C'):
+        if type(self) is not ndarray:     # np.ndarray.flatten(s): the subclass's
+            return _SubclassBase.flatten(self, order)
         r = self._ravel(C.ravel_order(order))
         return r._copy() if r._same_store(self) else r
 
-    def transpose(self, *axes):
+    def transpose(self, /, *axes):
+        if type(self) is not ndarray:     # np.ndarray.transpose(s): the subclass's
+            return _SubclassBase.transpose(self, *axes)
         if len(axes) == 1:
             axes = axes[0]      # NumPy: None, an int, a sequence or an int array
         elif not axes:
             axes = None
         return _fromnumeric.transpose(self, axes)
 
-    def swapaxes(self, axis1, axis2):
+    def swapaxes(self, axis1, axis2, /):
+        if type(self) is not ndarray:     # np.ndarray.swapaxes(s): the subclass's
+            return _SubclassBase.swapaxes(self, axis1, axis2)
         return _fromnumeric.swapaxes(self, axis1, axis2)
 
-    def squeeze(self, axis=None):
+    def squeeze(self, /, axis=None):
+        if type(self) is not ndarray:     # np.ndarray.squeeze(s): the subclass's
+            return _SubclassBase.squeeze(self, axis)
         return _fromnumeric.squeeze(self, axis)
 
-    def sum(self, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue,
+    def sum(self, /, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue,
             where=True):
+        if type(self) is not ndarray:     # np.ndarray.sum(s): the subclass's
+            return _SubclassBase.sum(self, axis, dtype, out, keepdims, initial, where)
         return _fromnumeric.sum(self, axis, dtype, out, keepdims, initial, where)
 
-    def prod(self, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue,
+    def prod(self, /, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue,
              where=True):
+        if type(self) is not ndarray:     # np.ndarray.prod(s): the subclass's
+            return _SubclassBase.prod(self, axis, dtype, out, keepdims, initial, where)
         return _fromnumeric.prod(self, axis, dtype, out, keepdims, initial, where)
 
-    def max(self, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
+    def max(self, /, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
+        if type(self) is not ndarray:     # np.ndarray.max(s): the subclass's
+            return _SubclassBase.max(self, axis, out, keepdims, initial, where)
         return _fromnumeric.max(self, axis, out, keepdims, initial, where)
 
-    def min(self, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
+    def min(self, /, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
+        if type(self) is not ndarray:     # np.ndarray.min(s): the subclass's
+            return _SubclassBase.min(self, axis, out, keepdims, initial, where)
         return _fromnumeric.min(self, axis, out, keepdims, initial, where)
 
-    def mean(self, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    def mean(self, /, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+        if type(self) is not ndarray:     # np.ndarray.mean(s): the subclass's
+            return _SubclassBase.mean(self, axis, dtype, out, keepdims, where=where)
         return _fromnumeric.mean(self, axis, dtype, out, keepdims, where=where)
 
-    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+    def var(self, /, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
             mean=_NoValue, correction=_NoValue):
+        if type(self) is not ndarray:     # np.ndarray.var(s): the subclass's
+            return _SubclassBase.var(
+                self, axis, dtype, out, ddof, keepdims, where=where, mean=mean,
+                correction=correction)
         return _fromnumeric.var(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean,
                    correction=correction)
 
-    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+    def std(self, /, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
             mean=_NoValue, correction=_NoValue):
+        if type(self) is not ndarray:     # np.ndarray.std(s): the subclass's
+            return _SubclassBase.std(
+                self, axis, dtype, out, ddof, keepdims, where=where, mean=mean,
+                correction=correction)
         return _fromnumeric.std(self, axis, dtype, out, ddof, keepdims, where=where, mean=mean,
                    correction=correction)
 
-    def argmax(self, axis=None, out=None, *, keepdims=False):
+    def argmax(self, /, axis=None, out=None, *, keepdims=False):
+        if type(self) is not ndarray:     # np.ndarray.argmax(s): the subclass's
+            return _SubclassBase.argmax(self, axis, out, keepdims=keepdims)
         return _fromnumeric.argmax(self, axis, out, keepdims=keepdims)
 
-    def argmin(self, axis=None, out=None, *, keepdims=False):
+    def argmin(self, /, axis=None, out=None, *, keepdims=False):
+        if type(self) is not ndarray:     # np.ndarray.argmin(s): the subclass's
+            return _SubclassBase.argmin(self, axis, out, keepdims=keepdims)
         return _fromnumeric.argmin(self, axis, out, keepdims=keepdims)
 
-    def any(self, axis=None, out=None, keepdims=False, *, where=True):
+    def any(self, /, axis=None, out=None, keepdims=False, *, where=True):
+        if type(self) is not ndarray:     # np.ndarray.any(s): the subclass's
+            return _SubclassBase.any(self, axis, out, keepdims, where=where)
         return _fromnumeric.any(self, axis, out, keepdims, where=where)
 
-    def all(self, axis=None, out=None, keepdims=False, *, where=True):
+    def all(self, /, axis=None, out=None, keepdims=False, *, where=True):
+        if type(self) is not ndarray:     # np.ndarray.all(s): the subclass's
+            return _SubclassBase.all(self, axis, out, keepdims, where=where)
         return _fromnumeric.all(self, axis, out, keepdims, where=where)
 
     def ptp(self, axis=None, out=None, keepdims=False):
+        if type(self) is not ndarray:     # np.ndarray.ptp(s): the subclass's
+            return _SubclassBase.ptp(self, axis, out, keepdims)
         return _fromnumeric.ptp(self, axis, out, keepdims)
 
-    def clip(self, min=None, max=None, out=None, **kwargs):
+    def clip(self, /, min=None, max=None, out=None, **kwargs):
+        if type(self) is not ndarray:     # np.ndarray.clip(s): the subclass's
+            return _SubclassBase.clip(self, min, max, out, **kwargs)
         return _fromnumeric.clip(self, min, max, out, **kwargs)
 
-    def round(self, decimals=0, out=None):
+    def round(self, /, decimals=0, out=None):
+        if type(self) is not ndarray:     # np.ndarray.round(s): the subclass's
+            return _SubclassBase.round(self, decimals, out)
         return _fromnumeric.round(self, decimals, out)
 
-    def conj(self, *out):
+    def conj(self, /, *out):
         # NumPy's method returns the array itself unless it is complex (the
         # function np.conjugate always makes a new array); an output array
         # may be passed, positionally only
         if out:
             if len(out) > 1:
                 raise TypeError(f"conjugate() takes at most 1 argument ({len(out)} given)")
+            if out[0] is None:        # NumPy's: no output array
+                return self.conj()
             if not isinstance(out[0], (Array, _np.ndarray)):
                 raise TypeError("output must be an array")
             return _umath.UFUNCS['conjugate'](self, out=out[0])
@@ -819,10 +883,10 @@ class ndarray(Array):
 
     conjugate = conj
 
-    def nonzero(self):
+    def nonzero(self, /):
         return _multiarray.nonzero(self)
 
-    def sort(self, axis=-1, kind=None, order=None, *, stable=None):
+    def sort(self, /, axis=-1, kind=None, order=None, *, stable=None):
         if order is not None:
             F.notify('ndarray.sort')
             return F.run_numpy(_np.ndarray.sort, (self, axis, kind, order),
@@ -832,10 +896,12 @@ class ndarray(Array):
         r = _fromnumeric.sort(self, operator.index(axis), kind, None, stable=stable)
         self._assign(r, _core.CASTING_UNSAFE)
 
-    def argsort(self, axis=-1, kind=None, order=None, *, stable=None):
+    def argsort(self, /, axis=-1, kind=None, order=None, *, stable=None):
+        if type(self) is not ndarray:     # np.ndarray.argsort(s): the subclass's
+            return _SubclassBase.argsort(self, axis, kind, order, stable=stable)
         return _fromnumeric.argsort(self, axis, kind, order, stable=stable)
 
-    def partition(self, kth, axis=-1, kind='introselect', order=None):
+    def partition(self, /, kth, axis=-1, kind='introselect', order=None):
         if not self._flags & _WRITEABLE:
             raise ValueError("partition array is read-only")
         if order is not None:
@@ -844,16 +910,18 @@ class ndarray(Array):
         axis = operator.index(axis)     # NumPy's method: no axis=None (TypeError)
         self._assign(_fromnumeric.partition(self, kth, axis, kind), _core.CASTING_UNSAFE)
 
-    def argpartition(self, kth, axis=-1, kind='introselect', order=None):
+    def argpartition(self, /, kth, axis=-1, kind='introselect', order=None):
+        if type(self) is not ndarray:     # np.ndarray.argpartition(s): the subclass's
+            return _SubclassBase.argpartition(self, kth, axis, kind, order)
         return _fromnumeric.argpartition(self, kth, axis, kind, order)
 
-    def searchsorted(self, v, side='left', sorter=None):
+    def searchsorted(self, /, v, side='left', sorter=None):
         return _fromnumeric.searchsorted(self, v, side, sorter)
 
-    def tolist(self):
+    def tolist(self, /):
         return C.to_numpy(self).tolist()
 
-    def item(self, *args):
+    def item(self, /, *args):
         if not args:
             if self.size != 1:
                 raise ValueError("can only convert an array of size 1 to a Python scalar")
@@ -869,7 +937,7 @@ class ndarray(Array):
             return self[tuple(int(k) for k in idx)].item()
         return self[tuple(args)].item()
 
-    def tobytes(self, order='C'):
+    def tobytes(self, /, order='C'):
         # NumPy's: 'F' in Fortran order, 'A' in Fortran order for a
         # Fortran-contiguous array, 'C' and 'K' in C order
         o = 'C' if order == 'C' else C.ravel_order(order)
@@ -877,52 +945,70 @@ class ndarray(Array):
             return C.to_numpy(self).tobytes()
         return C.to_numpy(_fromnumeric.ravel(self, o)).tobytes()
 
-    def dot(self, b, out=None):
+    def dot(self, /, b, out=None):
+        if type(self) is not ndarray:     # np.ndarray.dot(s): the subclass's
+            return _SubclassBase.dot(self, b, out)
         return _multiarray.dot(self, b, out)
 
-    def cumsum(self, axis=None, dtype=None, out=None):
+    def cumsum(self, /, axis=None, dtype=None, out=None):
+        if type(self) is not ndarray:     # np.ndarray.cumsum(s): the subclass's
+            return _SubclassBase.cumsum(self, axis, dtype, out)
         return _fromnumeric.cumsum(self, axis, dtype, out)
 
-    def cumprod(self, axis=None, dtype=None, out=None):
+    def cumprod(self, /, axis=None, dtype=None, out=None):
+        if type(self) is not ndarray:     # np.ndarray.cumprod(s): the subclass's
+            return _SubclassBase.cumprod(self, axis, dtype, out)
         return _fromnumeric.cumprod(self, axis, dtype, out)
 
-    def repeat(self, repeats, axis=None):
+    def repeat(self, /, repeats, axis=None):
+        if type(self) is not ndarray:     # np.ndarray.repeat(s): the subclass's
+            return _SubclassBase.repeat(self, repeats, axis)
         return _fromnumeric.repeat(self, repeats, axis)
 
-    def take(self, indices, axis=None, out=None, mode='raise'):
+    def take(self, /, indices, axis=None, out=None, mode='raise'):
+        if type(self) is not ndarray:     # np.ndarray.take(s): the subclass's
+            return _SubclassBase.take(self, indices, axis, out, mode)
         return _fromnumeric.take(self, indices, axis, out, mode)
 
-    def put(self, indices, values, mode='raise'):
+    def put(self, /, indices, values, mode='raise'):
         return _fromnumeric.put(self, indices, values, mode)
 
-    def diagonal(self, offset=0, axis1=0, axis2=1):
+    def diagonal(self, /, offset=0, axis1=0, axis2=1):
+        if type(self) is not ndarray:     # np.ndarray.diagonal(s): the subclass's
+            return _SubclassBase.diagonal(self, offset, axis1, axis2)
         return _fromnumeric.diagonal(self, offset, axis1, axis2)
 
-    def trace(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    def trace(self, /, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+        if type(self) is not ndarray:     # np.ndarray.trace(s): the subclass's
+            return _SubclassBase.trace(self, offset, axis1, axis2, dtype, out)
         return _fromnumeric.trace(self, offset, axis1, axis2, dtype, out)
 
     # Files and pickles: the data is gathered to the host (written once, by
     # rank 0, on many ranks).
-    def tofile(self, fid, sep='', format='%s'):
+    def tofile(self, /, fid, sep='', format='%s'):
         return F.run_numpy(_np.ndarray.tofile, (self, fid, sep, format), {}, 'ndarray.tofile')
 
-    def dump(self, file):
+    def dump(self, /, file):
         return F.run_numpy(_np.ndarray.dump, (self, file), {}, 'ndarray.dump')
 
-    def dumps(self):
+    def dumps(self, /):
         return C.to_numpy(self).dumps()
 
-    def compress(self, condition, axis=None, out=None):
+    def compress(self, /, condition, axis=None, out=None):
+        if type(self) is not ndarray:     # np.ndarray.compress(s): the subclass's
+            return _SubclassBase.compress(self, condition, axis, out)
         return _fromnumeric.compress(condition, self, axis, out)
 
-    def choose(self, *choices, out=None, mode='raise'):
+    def choose(self, /, *choices, out=None, mode='raise'):
+        if type(self) is not ndarray:     # np.ndarray.choose(s): the subclass's
+            return _SubclassBase.choose(self, *choices, out=out, mode=mode)
         # NumPy's method: several positional arguments are the choices
         if not choices:
             raise TypeError("choose() takes exactly 1 argument (0 given)")
         return _fromnumeric.choose(self, choices[0] if len(choices) == 1 else choices,
                                    out, mode)
 
-    def __array_wrap__(self, array, context=None, return_scalar=False):
+    def __array_wrap__(self, /, array, context=None, return_scalar=False):
         # NumPy's default: a scalar for a plain 0-d result when asked; for a
         # subclass, the result as self's class (__array_finalize__ with self)
         t = type(self)
@@ -1058,13 +1144,14 @@ class _DocMethod:
     # A C method of _core.Array with a docstring that can be written (the
     # notes of _docs): bound, it is the C method itself, so a.resize(...)
     # meets NumPy's reference count (the caller's name and the bound method).
-    __slots__ = ('_m', '__doc__', '__name__', '__qualname__')
+    __slots__ = ('_m', '__doc__', '__name__', '__qualname__', '__signature__')
 
     def __init__(self, m):
         self._m = m
         self.__doc__ = m.__doc__
         self.__name__ = m.__name__
         self.__qualname__ = 'ndarray.' + m.__name__
+        self.__signature__ = None
 
     def __get__(self, obj, cls=None):
         return self if obj is None else self._m.__get__(obj, cls)
@@ -1074,13 +1161,17 @@ class _DocMethod:
 
 
 ndarray.resize = _DocMethod(Array.__dict__['resize'])
+_P = inspect.Parameter
+ndarray.resize.__signature__ = inspect.Signature(    # NumPy's ($self, /, *new_shape, refcheck=True)
+    [_P('self', _P.POSITIONAL_ONLY), _P('new_shape', _P.VAR_POSITIONAL),
+     _P('refcheck', _P.KEYWORD_ONLY, default=True)])
 
 
 def _make_method_fallback(name):
     npmeth = getattr(_np.ndarray, name)
     qual = 'ndarray.' + name
 
-    def method(self, *args, **kwargs):
+    def method(self, /, *args, **kwargs):
         F.notify(qual)
         return F.run_numpy(npmeth, (self,) + args, kwargs, qual)
     method.__name__ = name
@@ -1104,12 +1195,37 @@ for _name in dir(_np.ndarray):
 _SubclassBase = None
 
 
-def _finalize_as(r, obj, cls=None):
+def _finalize_as(r, obj, cls=None, owned=False):
     """The plain array r as an instance of cls (type(obj) by default),
-    sharing r's data, after cls.__array_finalize__(new, obj)."""
-    new = r._view_as(type(obj) if cls is None else cls)
-    new.__array_finalize__(obj)
+    sharing r's data, after cls.__array_finalize__(new, obj). owned: r is
+    a new array of the caller's (a copy) that the new instance takes over,
+    as NumPy makes a subclass's copy (OWNDATA, .base None); otherwise a
+    view of r, whose .base is NumPy's (below)."""
+    cls = type(obj) if cls is None else cls
+    new = r._view_as(cls)
+    if owned and r is not obj and r._flags & _OWNDATA:
+        _core.take_owner(new, r)
+    elif isinstance(obj, Array) and not r._flags & _OWNDATA and r._same_store(obj):
+        new._set_base(_view_base(obj, cls))
+    # NumPy's lookup: the class's attribute, called with the new instance
+    # (a property there is a TypeError, "'property' object is not callable")
+    f = getattr(cls, '__array_finalize__')
+    if f is not _DEFAULT_FINALIZE:
+        f(new, obj)
     return new
+
+
+def _view_base(obj, cls):
+    """NumPy's .base of a view of cls made from the array obj: obj, or the
+    array obj is a view of while that one is of cls too and does not own
+    its memory (NumPy collapses a chain of views only while the class stays
+    the same: s[:3].base is s for s = a.view(S))."""
+    while not obj._flags & _OWNDATA:
+        b = obj.base
+        if type(b) is not cls or b is obj:
+            break
+        obj = b
+    return obj
 
 
 def _plain(x):
@@ -1122,6 +1238,7 @@ def _plain(x):
 _DEFAULT_UFUNC = ndarray.__dict__['__array_ufunc__']
 _NP_AU = _np.ndarray.__array_ufunc__
 _SCALARS = frozenset((int, float, complex, bool, type(None)))
+_DEFAULT_FINALIZE = ndarray.__dict__['__array_finalize__']
 
 
 def _overrides_ufunc(t):
@@ -1271,12 +1388,35 @@ def _subscript_hook(r, self):
     return r
 
 
-def _subclass_like(r, proto):
+def _subclass_like(r, proto, owned=False):
     """r (new, plain) as proto's class, finalized with proto: NumPy's
-    subok=True for *_like, array, copy, broadcast_to."""
+    subok=True for *_like, array, copy, broadcast_to (owned: r is a copy the
+    instance takes over, see _finalize_as)."""
     if type(proto) is not ndarray and isinstance(proto, Array) and type(r) is ndarray:
-        return _finalize_as(r, proto)
+        return _finalize_as(r, proto, None, owned)
     return r
+
+
+def _wrap_by_inputs(inputs, r):
+    """r (a new plain array, or a tuple of them) computed from inputs by a
+    Python function per element (vectorize): as NumPy's, through the
+    __array_wrap__ of the subclass input of highest priority (NumPy's
+    object ufunc wraps it), owning its data (NumPy's astype to the output
+    type copies it)."""
+    w = _wrapper(inputs)
+    if w is None:
+        return r
+    if isinstance(r, tuple):
+        return tuple(_wrap_by_inputs(inputs, x) for x in r)
+    if isinstance(r, _np.generic) and D.code(r.dtype) is not None:
+        r = C.asarray(r)        # a 0-d result: the subclass's 0-d array, as NumPy's
+    if type(r) is not ndarray:
+        return r
+    new = w.__array_wrap__(r, None, r.ndim == 0)
+    if isinstance(new, Array) and new is not r and r._flags & _OWNDATA and \
+            not new._flags & _OWNDATA and new._same_store(r):
+        _core.take_owner(new, r)
+    return new
 
 
 def _subclass_method(name, args, kwargs):
@@ -1320,9 +1460,11 @@ def _has_out(args, kwargs, r):
     return any(r is a for a in args)
 
 
-def _template_method(base):
+def _template_method(base, owned=True):
     """A method whose array result takes the class of self (copies, views,
-    reshapes, ...): ndarray's on a plain view, the result finalized."""
+    reshapes, ...): ndarray's on a plain view, the result finalized (a new
+    array owned by the instance, as NumPy's copies are; owned=False: a view
+    of it, as NumPy's ufunc-made results through __array_wrap__)."""
     def method(self, *args, **kwargs):
         v = self._view()
         r = base(v, *args, **kwargs)
@@ -1330,7 +1472,7 @@ def _template_method(base):
             return self
         if type(r) is not ndarray or _has_out(args, kwargs, r):
             return r
-        return _finalize_as(r, self)
+        return _finalize_as(r, self, None, owned)
     method.__name__ = base.__name__
     method.__qualname__ = '_SubclassBase.' + base.__name__
     method.__doc__ = base.__doc__
@@ -1356,7 +1498,7 @@ def _astype(self, /, dtype, order='K', casting='unsafe', subok=True, copy=True):
         return self if subok else v._copy()
     if not subok or type(r) is not ndarray:
         return r
-    return _finalize_as(r, self)
+    return _finalize_as(r, self, None, True)
 
 
 _REDUCE_UFUNC = {'sum': 'add', 'prod': 'multiply', 'max': 'maximum', 'min': 'minimum',
@@ -1428,6 +1570,9 @@ _TEMPLATE_METHODS = (
     'reshape', 'ravel', 'flatten', 'transpose', 'swapaxes', 'squeeze', 'copy', 'diagonal',
     'repeat', 'take', '__copy__', '__deepcopy__', 'argsort', 'argmax', 'argmin', 'clip',
     'round', 'compress', 'choose', 'cumsum', 'cumprod', 'dot', 'argpartition', 'trace')
+# NumPy computes these with ufuncs: a subclass gets a view of the new array
+# (__array_wrap__), not an array owning its data
+_WRAPPED_METHODS = frozenset(('clip', 'round', 'cumsum', 'cumprod', 'trace'))
 _REDUCTION_METHODS = ('sum', 'prod', 'max', 'min', 'any', 'all', 'var', 'std', 'ptp')
 
 
@@ -1458,7 +1603,7 @@ def _make_subclass_base():
           '__doc__': "The base of every ndarray subclass: ndarray's methods, their "
                      "results wrapped as NumPy's subclassing rules say."}
     for n in _TEMPLATE_METHODS + tuple(METHOD_FALLBACKS):
-        ns[n] = _template_method(getattr(ndarray, n))
+        ns[n] = _template_method(getattr(ndarray, n), n not in _WRAPPED_METHODS)
     for n in _REDUCTION_METHODS:
         ns[n] = _reduction_method(n)
     for n in ('sort', 'partition', 'put', 'fill', 'item', 'tolist', 'nonzero',
@@ -1484,13 +1629,27 @@ def _adopt_subclass(cls):
                     setattr(cls, n, f)
 
 
+def _readonly(name):
+    def setter(self, value=None):       # (deleting: no value)
+        raise AttributeError(f"attribute '{name}' of 'numpy.ndarray' objects is not writable")
+    return setter
+
+
+# NumPy's read-only attributes: its message when set or deleted (strides,
+# which NumPy 2.4 still lets a program set, deprecated, is read-only here)
+for _name in ('device', 'T', 'mT', 'flags', 'base', 'data', '__array_interface__', 'ctypes'):
+    _p = ndarray.__dict__[_name]
+    setattr(ndarray, _name, property(_p.fget, _readonly(_name), _readonly(_name), _p.__doc__))
+
 _MEAN_PLAIN = _reduction_method('mean').__wrapped__
 _ND_METHOD_CODES = frozenset(f.__code__ for f in ndarray.__dict__.values()
                              if inspect.isfunction(f))
 _SubclassBase = _make_subclass_base()
+
 _core._subclass_hooks(_unop_hook, _subscript_hook)
 C.subclass_like = _subclass_like
 C.subclass_method = _subclass_method
+C.wrap_by_inputs = _wrap_by_inputs
 C.ND = ndarray
 
 

@@ -52,7 +52,17 @@ def broadcast_arrays(*args, subok=False):
     except ValueError:
         _np.broadcast_shapes(*[x.shape for x in xs])     # NumPy's message
         raise
-    return tuple(x if x.shape == shape else x._broadcast_to(shape) for x in xs)
+    out = []
+    for x in xs:
+        sub = type(x) is not C.ND and isinstance(x, Array)
+        if sub and not subok:
+            x = x._view()       # NumPy's np.array(x, copy=None, subok=False): a plain view
+        elif x.shape != shape and sub:
+            x = C.subclass_like(x._broadcast_to(shape), x)    # subok: the class kept
+        if x.shape != shape:
+            x = x._broadcast_to(shape)
+        out.append(x)
+    return tuple(out)
 
 
 class _BroadcastIter(_flatiter):

@@ -187,9 +187,11 @@ def vander(x, N=None, increasing=False):
         return nt.empty((x.shape[0], 0), dtype=dtype)
     v = nt.ones((x.shape[0], 1), dtype=dtype)
     if N > 1:
+        # a new C-ordered array, as NumPy's (not a reversed view of one)
         cols = nt.broadcast_to(x.astype(dtype, copy=False)[:, None], (x.shape[0], N - 1))
-        v = nt.concatenate((v, nt.cumprod(cols, axis=1)), axis=1)
-    return v if increasing else v[:, ::-1]
+        p = nt.cumprod(cols, axis=1)
+        return nt.concatenate((v, p) if increasing else (p[:, ::-1], v), axis=1)
+    return v
 
 
 def mask_indices(n, mask_func, k=0):

@@ -490,6 +490,8 @@ int ndt__fuse_try(const ndt_ew_arg *proto, int nin, const ndt_array *const *in, 
       ndt_free(res);
       return st;
     }
+    user->owner = 1;   /* NumPy's OWNDATA: the program's handle owns the new array */
+    res->owner = 0;
   }
   /* the group's own array is no handle: once the program drops `user` (or
    * its array written in place), the store counts as doomed while tasks

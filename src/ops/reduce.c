@@ -1264,6 +1264,9 @@ static ndt_status drop_axes(ndt_array **res, uint64_t mask, int nd) {
   if (n == 0) return NDT_OK;
   ndt_array *v;
   ndt_status st = ndt_squeeze(&v, *res, n, axes);
+  /* the result owns its data (NumPy's OWNDATA, no .base), not a view of
+   * the keepdims array freed here */
+  if (!st && ndt_owns_data(*res)) st = ndt_take_owner(v, *res);
   ndt_free(*res);
   *res = st ? NULL : v;
   return st;

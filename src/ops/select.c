@@ -142,6 +142,9 @@ static ndt_status find_run(const char *name, find_arg *g, const ndt_array *v,
   ndt_array *r1 = NULL;
   if ((st = ndt__finish(st, res, &r1))) return st;
   st = ndt_reshape(out, r1, v->ndim, v->shape);
+  /* the result owns its data (NumPy's OWNDATA), not a view of r1 */
+  if (st == NDT_OK && ndt_owns_data(r1) && ndt_same_store(*out, r1))
+    st = ndt_take_owner(*out, r1);
   ndt_free(r1);
   return st;
 }

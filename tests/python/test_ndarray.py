@@ -337,3 +337,105 @@ def test_cast_method_signatures_are_numpys(name):
     # NumPy's text signatures: self positional-only (NumPy's own test)
     assert inspect.signature(getattr(nt.ndarray, name)) == \
         inspect.signature(getattr(np.ndarray, name))
+
+
+def _ownership(r):
+    return (bool(r.flags.owndata), r.base is None, bool(r.flags.c_contiguous), r.dtype.str,
+            r.shape)
+
+
+_NEW_ARRAYS = [
+    lambda xp, a, b: a + 1, lambda xp, a, b: xp.sin(a), lambda xp, a, b: a * 2 + 1,
+    lambda xp, a, b: a == 1, lambda xp, a, b: -a, lambda xp, a, b: a.sum(axis=0),
+    lambda xp, a, b: a.max(axis=1), lambda xp, a, b: a.any(axis=0),
+    lambda xp, a, b: a.argmax(axis=0), lambda xp, a, b: xp.count_nonzero(a, axis=0),
+    lambda xp, a, b: a.mean(axis=0), lambda xp, a, b: xp.repeat(b, 2),
+    lambda xp, a, b: xp.repeat(a, 3, axis=1), lambda xp, a, b: xp.repeat(a, 2, axis=0),
+    lambda xp, a, b: xp.searchsorted(b, b[::2]), lambda xp, a, b: xp.vander(b[:6]),
+    lambda xp, a, b: xp.vander(b[:6], 4, increasing=True), lambda xp, a, b: xp.vander(b[:6], 1),
+    lambda xp, a, b: xp.digitize(b, b[:3]), lambda xp, a, b: xp.vecdot(a, a)]
+
+
+@pytest.mark.parametrize("n", [6, pytest.param(300000, marks=pytest.mark.default_settings)])
+@pytest.mark.parametrize("dt", ['int32', 'float64'])
+def test_new_arrays_own_their_data(n, dt):
+    """The arrays NumPy makes new (ufunc results, reductions over an axis,
+    repeat, searchsorted, vander) own their data (flags.owndata, .base None)
+    and are C-ordered. ndtile's were views of an internal array: fused
+    elementwise results of several tiles and reductions over axes named
+    themselves as .base (x.base is x), repeat named its copy, vander was a
+    reversed view."""
+    for f in _NEW_ARRAYS:
+        res = {}
+        for xp in (np, nt):
+            a = xp.asarray((np.arange(4 * n) % 7).astype(dt).reshape(4, n))
+            b = xp.asarray(np.arange(n).astype(dt))
+            res[xp.__name__] = _ownership(f(xp, a, b))
+        assert res['ndtile'] == res['numpy'], (f.__code__.co_firstlineno, res)
+
+
+def test_method_arguments_as_numpys():
+    """ndarray.nonzero/tolist take self by position only, swapaxes and fill
+    no keywords, conj(None) is conj() - NumPy's method signatures; a
+    read-only attribute set or deleted raises NumPy's AttributeError."""
+    for xp in (np, nt):
+        a = xp.arange(6.0).reshape(2, 3)
+        for f in (lambda: xp.ndarray.nonzero(self=a), lambda: xp.ndarray.tolist(self=a),
+                  lambda: a.swapaxes(axis1=0, axis2=1), lambda: a.copy().fill(value=1)):
+            with pytest.raises(TypeError):
+                f()
+        z = xp.asarray([1 + 2j, 3j])
+        assert z.conj(None).tolist() == [1 - 2j, -3j]
+        with pytest.raises(TypeError, match="output must be an array"):
+            z.conj([1, 2])
+    # every method's self is positional-only, as in NumPy's C methods
+    for name in dir(np.ndarray):
+        m = getattr(np.ndarray, name)
+        if not callable(m) or not getattr(m, '__text_signature__', None) or \
+                not m.__text_signature__.startswith('($self, /'):
+            continue
+        sig = inspect.signature(getattr(nt.ndarray, name))
+        assert sig.parameters['self'].kind is inspect.Parameter.POSITIONAL_ONLY, name
+    for name in ('ndim', 'size', 'itemsize', 'nbytes', 'T', 'mT', 'base', 'flags', 'data',
+                 'ctypes', 'device', '__array_interface__'):
+        msg = f"attribute '{name}' of 'numpy.ndarray' objects is not writable"
+        for xp in (np, nt):
+            a = xp.arange(4.0).reshape(2, 2)
+            with pytest.raises(AttributeError, match=msg):
+                setattr(a, name, 1)
+            with pytest.raises(AttributeError, match=msg):
+                delattr(a, name)
+
+
+def _outcome(f):
+    try:
+        r = f()
+    except Exception as e:       # the exception's class and message, as NumPy's
+        return (type(e).__name__, str(e))
+    return (type(r).__name__ if not hasattr(r, 'tolist') else np.asarray(r).tolist(),
+            getattr(r, 'shape', None))
+
+
+def test_constructor_array_arguments_and_to_device():
+    """ndarray(shape, buffer=, strides=) with ndtile arrays of sizes or
+    strides reads their values, as NumPy's (gh-2503's ValueError, not a
+    TypeError from NumPy's constructor given an ndtile array); to_device
+    with a stream or another device raises NumPy's ValueErrors."""
+    res = {}
+    for xp in (np, nt):
+        x = xp.arange(10)
+
+        def mk(size, offset, strides):
+            return xp.ndarray(size, buffer=x, dtype=int, offset=offset * x.itemsize,
+                              strides=strides * x.itemsize)
+        out = [_outcome(lambda: mk(*args)) for args in [
+            (4, 4, -1), (4, 4, -2), (8, 3, 0), ((2, 3), 5, xp.array([-2, -3])), (0, 0, 10),
+            (xp.array([2, 2]), 0, xp.array([2, 1])), (xp.array(3), 0, 1)]]
+        out.append(_outcome(lambda: xp.ndarray(xp.array([2, 3])).shape))
+        a = xp.arange(3)
+        out += [_outcome(f) for f in (lambda: a.to_device('cpu', stream=None) is a,
+                                      lambda: a.to_device('gpu'),
+                                      lambda: a.to_device('gpu', stream=1),
+                                      lambda: a.to_device('cpu', stream=1))]
+        res[xp.__name__] = out
+    assert res['ndtile'] == res['numpy']

@@ -1186,3 +1186,191 @@ def test_plain_array_ufunc_defers_to_another_librarys_override():
         assert a.__array_ufunc__(mod.add, '__call__', a, B()) is NotImplemented
         assert a.__array_ufunc__(mod.add, '__call__', a, Never()) is NotImplemented
         assert a.__array_ufunc__(mod.add, '__call__', a, numpy.ones(5)) is not NotImplemented
+
+
+def _own(x):
+    """A result's class, OWNDATA and where its .base points (by name)."""
+    return (tname(x), bool(x.flags.owndata), tname(x.base))
+
+
+# methods called through ndarray itself (np.ndarray.NAME(s), as a subclass's
+# override calls them by name), with their arguments
+_UNBOUND = [('reshape', (-1, 2)), ('ravel', ()), ('flatten', ()), ('transpose', ()),
+            ('swapaxes', (0, 1)), ('squeeze', ()), ('copy', ()), ('diagonal', ()),
+            ('repeat', (2,)), ('take', ([1, 2],)), ('__copy__', ()), ('argsort', ()),
+            ('argmax', (0,)), ('clip', (1, 5)), ('round', ()), ('compress', ([1, 0],)),
+            ('cumsum', (0,)), ('cumprod', (0,)), ('argpartition', (1,)), ('trace', ()),
+            ('sum', (0,)), ('prod', (1,)), ('max', (0,)), ('min', (0,)), ('any', (0,)),
+            ('all', (0,)), ('var', (0,)), ('std', (0,)), ('mean', (0,)),
+            ('astype', (numpy.float32,))]
+
+
+@pytest.mark.parametrize("dtype", [numpy.int64, numpy.float64, numpy.complex128])
+@pytest.mark.parametrize("n", [4, pytest.param(300000, marks=pytest.mark.default_settings)])
+def test_unbound_methods_keep_the_subclass(dtype, n):
+    """np.ndarray.reshape(s) and the other methods called through ndarray on
+    a subclass instance give the subclass (with __array_finalize__), as
+    NumPy's; ndtile's gave plain arrays (its subclass wrappers sit on the
+    subclass only). Plain arrays are unchanged."""
+    res = {}
+    for name, xp in MODS.items():
+        class S(xp.ndarray):
+            def __array_finalize__(self, obj):
+                self.info = getattr(obj, 'info', None)
+        base = (numpy.arange(6 * n) % 11).astype(dtype).reshape(6, n)
+        s = xp.asarray(base).view(S)
+        s.info = 'x'
+        out = []
+        for m, args in _UNBOUND:
+            for x in (s, s[::2, ::-1], xp.asarray(base)):
+                r = getattr(xp.ndarray, m)(x, *args)
+                out.append((m, tname(r), getattr(r, 'info', '-'), numpy.asarray(r).dtype.str,
+                            numpy.asarray(r).shape))
+        res[name] = out
+    assert res['ndtile'] == res['numpy']
+
+
+@pytest.mark.parametrize("dtype", [numpy.int32, numpy.float64, numpy.bool_])
+@pytest.mark.parametrize("n", [4, pytest.param(300000, marks=pytest.mark.default_settings)])
+def test_subclass_copies_own_their_data(dtype, n):
+    """A copy of a subclass instance (copy, astype, flatten, take, the
+    *_like functions, np.array/np.copy with subok, ...) owns its data
+    (flags.owndata, .base None), as NumPy's; ndtile's were views of a plain
+    copy. Results NumPy makes by a ufunc stay views of a plain array (its
+    __array_wrap__), in both."""
+    res = {}
+    for name, xp in MODS.items():
+        class S(xp.ndarray):
+            pass
+        base = (numpy.arange(4 * n) % 7).astype(dtype).reshape(4, n)
+        s = xp.asarray(base).view(S)
+        cases = [s.copy(), s.copy('F'), s.astype(float), s.flatten(), s.take([1, 2]),
+                 s.repeat(2), s.argsort(), s.compress([1, 0, 1]), s.__copy__(),
+                 copy.deepcopy(s), s.T.ravel(), xp.zeros_like(s), xp.empty_like(s),
+                 xp.ones_like(s), xp.full_like(s, 1), xp.array(s, subok=True),
+                 xp.copy(s, subok=True), xp.require(s.T, requirements='C'), xp.sort(s),
+                 s.argmax(axis=0), S((2, 3)), s + 1, xp.multiply(s, s), s.sum(axis=0), s[[1, 2]],
+                 s.cumsum(), s.clip(1, 3), s[::-1].copy()[::2].copy()]
+        res[name] = [_own(r) for r in cases]
+    assert res['ndtile'] == res['numpy']
+
+
+def test_view_base_is_numpys():
+    """.base of a view of a subclass instance is the instance it was taken
+    from while that one is a view of another class (s[:3].base is s for
+    s = a.view(S)), and a chain of views of one class collapses to its
+    first; plain views name the array owning the memory. ndtile named the
+    memory's owner always."""
+    res = {}
+    for name, xp in MODS.items():
+        class S(xp.ndarray):
+            pass
+
+        class S2(S):
+            pass
+        a = xp.arange(24.0)
+        s = a.view(S)
+        v = s[:12]
+        vv = v[1:]
+        w = s.reshape(4, 6)
+        o = s.copy()
+        p = a[2:]
+        objs = {'a': a, 's': s, 'v': v, 'vv': vv, 'w': w, 'o': o, 'p': p}
+
+        def who(x):
+            return next((k for k, y in objs.items() if y is x), tname(x))
+        rs = [s[:3], v[:2], vv[::2], s.T, w.T, w[1], s.view(S), s.view(S2), s.view(S2)[1:],
+              w.diagonal(), w.swapaxes(0, 1), s[...], s.reshape(2, 12), o[1:], o.view(S)[1:],
+              xp.asarray(s), p[1:], p.view(S), p.view(S)[1:], list(w)[0], w.real, a.view(S)]
+        res[name] = [(tname(r), who(r.base), bool(r.flags.owndata)) for r in rs]
+    assert res['ndtile'] == res['numpy']
+
+
+def test_vectorize_keeps_the_subclass():
+    """np.vectorize of a subclass instance returns that class (the input of
+    highest priority's __array_wrap__, owning its data), as NumPy's; ndtile
+    returned plain arrays."""
+    res = {}
+    for name, xp in MODS.items():
+        class S(xp.ndarray):
+            def __array_finalize__(self, obj):
+                self.info = getattr(obj, 'info', 'none')
+
+        class T(xp.ndarray):
+            __array_priority__ = 5
+        s = xp.arange(4.0).view(S)
+        s.info = 'x'
+        t = xp.arange(4.0).view(T)
+        f = xp.vectorize(lambda x: x + 1)
+        g = xp.vectorize(lambda x, y: x + y)
+        rs = [f(s), f(s[1:2].reshape(())), f(xp.float64(2.0)), g(s, t), g(xp.arange(4.0), s),
+              g(s, y=t), xp.vectorize(lambda x: x + 1, otypes=[int])(s), f([1, 2]),
+              xp.vectorize(lambda x: x, otypes=[float])(s[:0])]
+        out = [(tname(r), getattr(r, 'info', '-'), numpy.asarray(r).dtype.str,
+                numpy.asarray(r).tolist()) for r in rs]
+        two = xp.vectorize(lambda x: (x, x * 2))(s)
+        out.append([(tname(r), r.info) for r in two])
+        r = xp.vectorize(lambda x: x.sum(), signature='(n)->()')(s.reshape(2, 2))
+        out.append((tname(r), r.tolist()))
+        res[name] = out
+    assert repr(res['ndtile']) == repr(res['numpy'])
+
+
+def test_broadcast_arrays_subok():
+    """broadcast_arrays of subclass instances: plain arrays without subok
+    (those not broadcast too), the class (finalized) with subok=True, as
+    NumPy's; ndtile returned the unbroadcast instances as they were and
+    plain arrays for the broadcast ones whatever subok said."""
+    res = {}
+    for name, xp in MODS.items():
+        class S(xp.ndarray):
+            def __array_finalize__(self, obj):
+                self.info = getattr(obj, 'info', '') + ' fin'
+        a = xp.arange(4).view(S)
+        a.info = 'x'
+        b = xp.arange(4).reshape(-1, 1)
+        out = []
+        for subok in (False, True):
+            for args in [(a, b), (a,), (a, a), (b, a), (a, 0), (a.reshape(4, 1), b), (a[:0],)]:
+                r = xp.broadcast_arrays(*args, subok=subok)
+                out.append([(tname(x), getattr(x, 'info', '-'), x.shape,
+                             i < len(args) and x is args[i], numpy.asarray(x).tolist())
+                            for i, x in enumerate(r)])
+        res[name] = out
+    assert res['ndtile'] == res['numpy']
+
+
+def test_array_finalize_looked_up_on_the_class():
+    """__array_finalize__ is the class's attribute called with the new
+    instance, as NumPy calls it: a property there raises TypeError (not the
+    property's own error), a staticmethod gets (new, obj)."""
+    res = {}
+    for name, xp in MODS.items():
+        log = []
+
+        class P(xp.ndarray):
+            @property
+            def __array_finalize__(self):
+                raise RuntimeError("boohoo!")
+
+        class Two(xp.ndarray):
+            def __array_finalize__(self):
+                raise RuntimeError("boohoo!")
+
+        class Three(xp.ndarray):
+            def __array_finalize__(self, obj):
+                raise RuntimeError("boohoo!")
+
+        class St(xp.ndarray):
+            @staticmethod
+            def __array_finalize__(new, obj):
+                log.append((tname(new), tname(obj)))
+        out = []
+        for c in (P, Two, Three, St):
+            for a in (xp.arange(3), xp.arange(6.0).reshape(2, 3)[:, 1:]):
+                try:
+                    out.append(tname(a.view(c)))
+                except Exception as e:
+                    out.append((type(e).__name__, str(e)))
+        res[name] = (out, log)
+    assert res['ndtile'] == res['numpy']
