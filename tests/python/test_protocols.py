@@ -542,3 +542,20 @@ def test_array_as_a_shape_argument(shape):
     assert nt.zeros(nt.array(shape)[::-1], dtype='O').shape == \
         np.zeros(np.array(shape)[::-1], dtype='O').shape
     assert tuple(np.ones(nt.array(shape), dtype=np.int8).shape) == want
+
+
+@pytest.mark.parametrize("n", [6, 0])
+def test_zero_d_array_as_a_shape(n):
+    # a 0-d array is a sequence type but not iterable: a shape of one
+    # integer, as in NumPy (its converter falls back to the integer)
+    for mk in (nt.array, np.array):
+        a, b = nt.arange(n), np.arange(n)
+        a.shape, b.shape = mk(n), np.array(n)
+        assert a.shape == b.shape
+        assert nt.arange(n).reshape(mk(n)).shape == np.arange(n).reshape(np.array(n)).shape
+        assert nt.zeros(mk(n), dtype=np.int16).shape == np.zeros(np.array(n)).shape
+    a = nt.arange(6)
+    with pytest.raises(TypeError):
+        a.shape = nt.array(2.5)
+    with pytest.raises(TypeError):
+        np.arange(6).shape = np.array(2.5)
