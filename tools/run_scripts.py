@@ -606,7 +606,8 @@ def _norm_ws(s):
 def _no_addresses(s):
     """s without object addresses and timings (they differ run to run)."""
     s = re.sub(r' at 0x[0-9a-fA-F]+', ' at 0x?', s)
-    return re.sub(r'(\d+ loops?, best of \d+: )?[\d.]+ ?(ns|us|usec|µs|ms|msec|s|sec)'
+    return re.sub(r'(\d+ loops?, best of \d+: )?[\d.]+(e[-+]?\d+)? ?'
+                  r'(ns|us|usec|µs|ms|msec|s|sec)'
                   r' per loop', 'T per loop', s)
 
 
