@@ -385,6 +385,8 @@ def _wrap_fn(fn, np, nd, inplace=False):
     def to_np(a):
         if isinstance(a, nd.ndarray):
             return np.array(a)
+        if isinstance(a, _Wrap):            # default_rng(rng): NumPy's own
+            return a._obj
         if isinstance(a, (list, tuple)):
             return type(a)(to_np(x) for x in a)
         return a
@@ -616,7 +618,10 @@ def compare_text(a, b):
     if a == b:
         return None
     la, lb = a.splitlines(), b.splitlines()
-    ta, tb = _NUM.split(_norm_ws(a)), _NUM.split(_norm_ws(b))
+    # the text between numbers, without spaces (an array's columns are
+    # padded to its widest number, which may have a digit more or less)
+    ta = [t.replace(' ', '') for t in _NUM.split(_norm_ws(a))]
+    tb = [t.replace(' ', '') for t in _NUM.split(_norm_ws(b))]
     na, nb = _NUM.findall(_norm_ws(a)), _NUM.findall(_norm_ws(b))
     if ta == tb and len(na) == len(nb) and all(
             _close(float(x), float(y)) for x, y in zip(na, nb)):
