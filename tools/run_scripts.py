@@ -199,8 +199,8 @@ def module_doctests(path, src):
     tree.body = [n for n in tree.body if not (
         isinstance(n, ast.If) and '__name__' in ast.unparse(n.test))]
     head = ast.unparse(tree)
-    if skip_reason(head, os.path.dirname(path)):
-        return head             # one cell: skipped with the reason
+    if skip_reason(_code_only(head), os.path.dirname(path)):
+        return _code_only(head)     # one cell: skipped with the reason
     return doctests(path, src, head=head)
 
 
@@ -306,10 +306,28 @@ def collect(src):
     return scripts
 
 
+def _code_only(cell):
+    """cell without comments and string statements (docstrings): what the
+    skip markers look at (a docstring that names torch or input() needs
+    neither)."""
+    try:
+        tree = ast.parse(cell)
+    except SyntaxError:
+        return cell
+    for node in ast.walk(tree):
+        body = getattr(node, 'body', None)
+        if isinstance(body, list):
+            node.body = [ast.Pass() if isinstance(n, ast.Expr) and
+                         isinstance(n.value, ast.Constant) and
+                         isinstance(n.value.value, str) else n for n in body]
+    return ast.unparse(tree)
+
+
 def drop_cells(code):
     """A notebook's code without the cells a skip marker matches."""
     cells = code.split(CELL)
-    keep = [c if not any(re.search(rx, c, re.M) for rx, _ in _SKIP_MARKERS)
+    keep = [c if not any(re.search(rx, _code_only(c), re.M)
+                         for rx, _ in _SKIP_MARKERS)
             else 'pass' for c in cells]
     return CELL.join(keep)
 
