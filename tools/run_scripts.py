@@ -11,7 +11,31 @@ SRC_DIR holds checkouts (never part of this repository) of any of:
   numpy-tutorials       numpy/numpy-tutorials: content/*.md, MyST notebooks,
                         the code cells of each one script (run in content/)
   from-python-to-numpy  rougier/from-python-to-numpy: code/*.py
-(a folder is recognised by the files it holds, whatever its name).
+  (any)                 the .py files of code/, examples/, solutions/,
+                        scripts/ folders (rougier/numpy-tutorial scripts/,
+                        scientific-python-lectures' examples)
+  (any)                 MyST notebooks (.md with {code-cell}s:
+                        scientific-python-lectures), `>>>` examples of .rst
+                        files (numpy/numpy doc/source/user)
+  (any)                 Jupyter notebooks (.ipynb), their code cells:
+                        jakevdp/PythonDataScienceHandbook notebooks/02.*
+                        (the NumPy chapter), scipy/scipy-cookbook ipython/
+                        (the notebooks that import only numpy and
+                        matplotlib). A cell that is not Python 3 is a
+                        pasted `>>>` session (one cell a statement) or
+                        Python 2 (converted with lib2to3 where this Python
+                        has it)
+  (any)                 other .py modules that import numpy and carry `>>>`
+                        examples in their docstrings (TheAlgorithms/Python's
+                        numpy files): the module without its
+                        `if __name__ == "__main__":` part one cell, then
+                        each example one cell (a module that needs what is
+                        missing is skipped whole)
+(a folder is recognised by the files it holds, whatever its name). Only
+what needs NumPy alone (and matplotlib) is meant to run: give SRC folders
+that hold such programs (a notebook's cells that import a missing package
+are dropped, and what uses their names raises alike in both processes;
+a `same` line says how many cells raised in both).
 
 Each script runs twice, in separate processes: unchanged under NumPy, and
 with its numpy imports rewritten to ndtile (`import numpy as np` ->
@@ -36,6 +60,11 @@ through NumPy: every `ndtile.random` function, `RandomState` and
 global state with the same number first. This compares everything but the
 generator itself. --native-random keeps ndtile's generators: values that
 depend on draws then differ, and only `raised` / `timeout` mean much.
+
+`timeit.timeit` / `timeit.repeat` run their statement once per repeat
+(how many loops they take otherwise follows the speed, and the statement
+may draw random numbers). `empty` and `empty_like` return zeros in both processes (what they hold
+otherwise differs from run to run).
 
 matplotlib runs with its Agg backend and `plt.show` does nothing.
 """
@@ -117,10 +146,31 @@ def notebook(md, src):
     cells = re.findall(r'^```\{code-cell\}[^\n]*\n(.*?)^```', text, re.M | re.S)
     if not cells:
         return None
+    return _join_cells(
+        re.sub(r'\A(---\n.*?\n---\n|(:\w+:[^\n]*\n)+)', '', cell, flags=re.S)
+        for cell in cells)
+
+
+def ipynb(path, src):
+    """The code cells of a Jupyter notebook, CELL-separated (None: none)."""
+    try:
+        nb = json.load(open(path, encoding='utf-8'))
+    except ValueError:
+        return None
+    cells = nb.get('cells') or [c for ws in nb.get('worksheets', [])
+                                for c in ws.get('cells', [])]
+    code = []
+    for c in cells:
+        if c.get('cell_type') == 'code':
+            body = c.get('source', c.get('input', ''))
+            code.append(''.join(body) if isinstance(body, list) else body)
+    return _join_cells(code) if code else None
+
+
+def _join_cells(cells):
+    """Notebook cells (their code) CELL-joined, IPython magics replaced."""
     out = []
-    for cell in cells:
-        body = re.sub(r'\A(---\n.*?\n---\n|(:\w+:[^\n]*\n)+)', '', cell,
-                      flags=re.S)
+    for body in cells:
         if re.match(r'\s*%%', body):        # cell magic (%%timeit): dropped
             continue
         lines = []
@@ -130,14 +180,42 @@ def notebook(md, src):
                 line = m.group(1) + m.group(3)
             elif re.match(r'\s*[%!]', line):   # other magics: dropped
                 line = re.sub(r'[%!].*', 'pass', line)
+            elif re.match(r'\s*[\w.]+\?+\s*$', line):  # obj? (help): dropped
+                line = re.sub(r'[\w.]+\?+', 'pass', line)
             lines.append(line)
-        out.append('\n'.join(lines))
+        out += _python3('\n'.join(lines))
     return CELL.join(out)
 
 
-def doctests(path, src):
-    """The >>> examples of an .rst file, one cell a statement (None: none)."""
+def module_doctests(path, src):
+    """A module with >>> examples in its docstrings: the module (without its
+    `if __name__ == "__main__":` part) one cell, then each example one cell
+    (None: no examples)."""
     text = open(path, encoding='utf-8', errors='replace').read()
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return None
+    tree.body = [n for n in tree.body if not (
+        isinstance(n, ast.If) and '__name__' in ast.unparse(n.test))]
+    head = ast.unparse(tree)
+    if skip_reason(_code_only(head), os.path.dirname(path)):
+        return _code_only(head)     # one cell: skipped with the reason
+    return doctests(path, src, head=head)
+
+
+def doctests(path, src, head='import numpy as np'):
+    """The >>> examples of an .rst file (or a module's docstrings), one cell
+    a statement, after the cell `head` (None: none)."""
+    text = open(path, encoding='utf-8', errors='replace').read()
+    cells = _doctest_cells(text)
+    if not cells:
+        return None
+    return CELL.join([head] + cells)
+
+
+def _doctest_cells(text):
+    """The >>> examples of a text, one cell a statement."""
     cells, cur, vary = [], None, False
 
     def done():
@@ -162,10 +240,31 @@ def doctests(path, src):
             cur = None
     if cur is not None:
         done()
-    cells = [c for c in cells if c.strip()]
-    if not cells:
-        return None
-    return CELL.join(['import numpy as np'] + cells)
+    return [c for c in cells if c.strip()]
+
+
+def _python3(body):
+    """A notebook cell as Python 3 cells: a pasted >>> session one cell a
+    statement, Python 2 (print statements, ...) through lib2to3 where this
+    Python has it; else unchanged (it raises SyntaxError in both)."""
+    try:
+        ast.parse(body)
+        return [body]
+    except SyntaxError:
+        pass
+    if re.search(r'^\s*>>> ', body, re.M):
+        return _doctest_cells(body) or [body]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            from lib2to3 import refactor
+        tool = refactor.RefactoringTool(
+            refactor.get_fixers_from_package('lib2to3.fixes'))
+        new = str(tool.refactor_string(body.rstrip('\n') + '\n', 'cell'))
+        ast.parse(new)
+        return [new]
+    except Exception:
+        return [body]
 
 
 def collect(src):
@@ -189,18 +288,46 @@ def collect(src):
                 code = doctests(path, src)
                 if code and re.search(r'\bnp\.', code):
                     scripts.append((name, code, root))
-            elif f.endswith('.py') and os.path.basename(root) in (
-                    'code', 'examples', 'solutions', 'scripts'):
-                code = open(path, encoding='utf-8', errors='replace').read()
-                if re.search(r'^\s*(import|from) numpy', code, re.M):
+            elif f.endswith('.ipynb'):
+                code = ipynb(path, src)
+                if code and re.search(r'\bnumpy\b|\bpylab\b', code):
                     scripts.append((name, code, root))
+            elif f.endswith('.py'):
+                code = open(path, encoding='utf-8', errors='replace').read()
+                if not re.search(r'^\s*(import|from) numpy', code, re.M):
+                    continue
+                if os.path.basename(root) in (
+                        'code', 'examples', 'solutions', 'scripts'):
+                    scripts.append((name, code, root))
+                elif re.search(r'^\s*>>> ', code, re.M):
+                    code = module_doctests(path, src)
+                    if code:
+                        scripts.append((name, code, root))
     return scripts
+
+
+def _code_only(cell):
+    """cell without comments and string statements (docstrings): what the
+    skip markers look at (a docstring that names torch or input() needs
+    neither)."""
+    try:
+        tree = ast.parse(cell)
+    except SyntaxError:
+        return cell
+    for node in ast.walk(tree):
+        body = getattr(node, 'body', None)
+        if isinstance(body, list):
+            node.body = [ast.Pass() if isinstance(n, ast.Expr) and
+                         isinstance(n.value, ast.Constant) and
+                         isinstance(n.value.value, str) else n for n in body]
+    return ast.unparse(tree)
 
 
 def drop_cells(code):
     """A notebook's code without the cells a skip marker matches."""
     cells = code.split(CELL)
-    keep = [c if not any(re.search(rx, c, re.M) for rx, _ in _SKIP_MARKERS)
+    keep = [c if not any(re.search(rx, _code_only(c), re.M)
+                         for rx, _ in _SKIP_MARKERS)
             else 'pass' for c in cells]
     return CELL.join(keep)
 
@@ -276,6 +403,8 @@ def _wrap_fn(fn, np, nd, inplace=False):
     def to_np(a):
         if isinstance(a, nd.ndarray):
             return np.array(a)
+        if isinstance(a, _Wrap):            # default_rng(rng): NumPy's own
+            return a._obj
         if isinstance(a, (list, tuple)):
             return type(a)(to_np(x) for x in a)
         return a
@@ -363,7 +492,44 @@ def _seed_unseeded(np):
             return fn(SEED if seed is None else seed, *a, **k)
         return f
     np.random.default_rng = seeded(np.random.default_rng)
-    np.random.RandomState = seeded(np.random.RandomState)
+
+    class RandomState(np.random.RandomState):
+        # a class still (NumPy's default_rng tests isinstance(seed, it))
+        def __init__(self, seed=None):
+            super().__init__(SEED if seed is None else seed)
+    np.random.RandomState = RandomState
+
+
+def _zero_empty(mod):
+    """empty / empty_like return zeros (both processes): their values are
+    whatever the memory held, which no two runs share."""
+    def zeroed(fn):
+        def f(*a, **k):
+            r = fn(*a, **k)
+            try:
+                r[...] = 0
+            except Exception:
+                pass
+            return r
+        return f
+    for name in ('empty', 'empty_like'):
+        setattr(mod, name, zeroed(getattr(mod, name)))
+
+
+def _once_timeit():
+    """timeit runs a statement once per repeat (both processes): how many
+    loops a timing takes follows the speed, and the statement may draw
+    random numbers or print."""
+    import timeit
+    tt, tr, clock = timeit.timeit, timeit.repeat, timeit.default_timer
+
+    def once(stmt='pass', setup='pass', timer=clock, number=1, globals=None):
+        return tt(stmt, setup, timer, 1, globals)
+
+    def repeat(stmt='pass', setup='pass', timer=clock, repeat=5, number=1,
+               globals=None):
+        return tr(stmt, setup, timer, repeat, 1, globals)
+    timeit.timeit, timeit.repeat = once, repeat
 
 
 def worker(mode, script_path, result_path, cwd):
@@ -380,6 +546,10 @@ def worker(mode, script_path, result_path, cwd):
         import ndtile as nd
         sys.meta_path.insert(0, _LocalRewriter(cwd))
     _seed_unseeded(np)
+    _zero_empty(np)
+    _once_timeit()
+    if nd is not None:
+        _zero_empty(nd)
     if nd is not None and mode == 'ndtile':
         _patch_random(np, nd)
     np.random.seed(SEED)
@@ -456,7 +626,8 @@ def _norm_ws(s):
 def _no_addresses(s):
     """s without object addresses and timings (they differ run to run)."""
     s = re.sub(r' at 0x[0-9a-fA-F]+', ' at 0x?', s)
-    return re.sub(r'(\d+ loops?, best of \d+: )?[\d.]+ ?(ns|us|usec|µs|ms|msec|s|sec)'
+    return re.sub(r'(\d+ loops?, best of \d+: )?[\d.]+(e[-+]?\d+)? ?'
+                  r'(ns|us|usec|µs|ms|msec|s|sec)'
                   r' per loop', 'T per loop', s)
 
 
@@ -465,7 +636,10 @@ def compare_text(a, b):
     if a == b:
         return None
     la, lb = a.splitlines(), b.splitlines()
-    ta, tb = _NUM.split(_norm_ws(a)), _NUM.split(_norm_ws(b))
+    # the text between numbers, without spaces (an array's columns are
+    # padded to its widest number, which may have a digit more or less)
+    ta = [t.replace(' ', '') for t in _NUM.split(_norm_ws(a))]
+    tb = [t.replace(' ', '') for t in _NUM.split(_norm_ws(b))]
     na, nb = _NUM.findall(_norm_ws(a)), _NUM.findall(_norm_ws(b))
     if ta == tb and len(na) == len(nb) and all(
             _close(float(x), float(y)) for x, y in zip(na, nb)):
@@ -622,6 +796,10 @@ def main():
                     else:
                         status, detail = compare(rn, rt, np,
                                                  args.native_random)
+                        if status == 'same' and rn['excs']:
+                            # what ran not at all (names of a dropped cell)
+                            detail = '(%d of %d cells raised in both)' % (
+                                len(rn['excs']), code.count(CELL) + 1)
                         if status != 'same':
                             log = os.path.join(args.out, name.replace('/', '_')
                                                + '.txt')

@@ -116,6 +116,7 @@ extern PyObject *unop_hook, *subscript_hook;
 extern PyObject *axis_error_type, *ufunc_type_error, *complex_warning_type;
 extern PyNumberMethods array_as_number;
 extern PyMappingMethods array_as_mapping;
+extern PySequenceMethods array_as_sequence;
 extern PyBufferProcs array_as_buffer;
 extern int fp_sync_wanted;
 

@@ -621,6 +621,7 @@ PyTypeObject ArrayType = {
   .tp_dealloc = (destructor)array_dealloc,
   .tp_as_number = &array_as_number,
   .tp_as_mapping = &array_as_mapping,
+  .tp_as_sequence = &array_as_sequence,
   .tp_as_buffer = &array_as_buffer,
   .tp_hash = PyObject_HashNotImplemented,
   .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,

@@ -150,15 +150,21 @@ int parse_shape(PyObject *o, int *nd, int64_t *shape) {
                  "expected a sequence of integers or a single integer, got '%S'", o);
     return 0;
   }
-  if (PyLong_Check(o) || !PySequence_Check(o)) {
+  PyObject *seq = NULL;
+  if (!PyLong_Check(o) && PySequence_Check(o)) {
+    /* not iterable (a 0-d array is a sequence type): a single integer, as
+     * NumPy's PyArray_IntpConverter tries next */
+    seq = PySequence_Fast(o, "shape must be a sequence of integers");
+    if (!seq && !PyErr_ExceptionMatches(PyExc_TypeError)) return 0;
+    PyErr_Clear();
+  }
+  if (!seq) {
     long long v = PyLong_AsLongLong(o);
     if (v == -1 && PyErr_Occurred()) return PyLong_Check(o) ? shape_overflow() : 0;
     *nd = 1;
     shape[0] = v;
     return 1;
   }
-  PyObject *seq = PySequence_Fast(o, "shape must be a sequence of integers");
-  if (!seq) return 0;
   Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
   if (n > NDT_MAXDIMS) {
     Py_DECREF(seq);

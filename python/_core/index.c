@@ -258,3 +258,19 @@ PyMappingMethods array_as_mapping = {
   .mp_ass_subscript = array_ass_subscript,
 };
 
+/* a[i] as a sequence too (NumPy's ndarray has both): PySequence_Check is
+ * true, so what takes "a sequence of integers" (NumPy's shape converter,
+ * PySequence_Fast) accepts an array. (ndarray, a Python subclass, reaches
+ * it through slot_sq_item: a[i] with i as PySequence_GetItem adjusted it) */
+static PyObject *array_sq_item(PyObject *self, Py_ssize_t i) {
+  PyObject *key = PyLong_FromSsize_t(i);
+  if (!key) return NULL;
+  PyObject *r = array_subscript(self, key);
+  Py_DECREF(key);
+  return r;
+}
+
+PySequenceMethods array_as_sequence = {
+  .sq_item = array_sq_item,
+};
+

@@ -494,3 +494,68 @@ def test_array_protocol_object_returning_an_ndtile_array():
     for m in (np, nt):
         with pytest.raises(ValueError, match="not producing an array"):
             m.asarray(Bad())
+
+
+# ---- the sequence protocol (PySequence_Check / PySequence_GetItem) -------------
+_seq_check = ctypes.pythonapi.PySequence_Check
+_seq_check.argtypes = [ctypes.py_object]
+_seq_check.restype = ctypes.c_int
+_seq_item = ctypes.pythonapi.PySequence_GetItem
+_seq_item.argtypes = [ctypes.py_object, ctypes.c_ssize_t]
+_seq_item.restype = ctypes.py_object
+
+
+def seq_item(a, i):
+    try:
+        return _seq_item(a, i)
+    except Exception as e:
+        return type(e)
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
+def test_sequence_protocol_matches_numpy(dt):
+    # an array is a sequence to C code as NumPy's is: PySequence_Check, a[i]
+    # through sq_item (negative i counted from the end), on views too
+    a = make(dt, (4, 6))
+    for name, f in views(a).items():
+        x, y = f(a), f(nt.asarray(a))
+        assert _seq_check(y) == _seq_check(x), name
+        n = x.shape[0] if x.ndim else 1
+        # (not i < -n: PySequence_GetItem adds n first, and ndtile's ndarray,
+        # a Python subclass, then sees an index in range)
+        for i in (0, n - 1, -1, -n, n):
+            r, s = seq_item(x, i), seq_item(y, i)
+            if isinstance(r, type):
+                assert s is r, (name, i)
+            else:
+                np.testing.assert_array_equal(np.asarray(s), r)
+
+
+@pytest.mark.parametrize("shape", [(3,), (2, 4), (0,), (1,)])
+def test_array_as_a_shape_argument(shape):
+    # NumPy takes an integer array where it wants a sequence of integers
+    # (its shape converter); ndtile's arrays pass there too: np.empty with an
+    # ndtile shape, and ndtile's own object-dtype empty (NumPy underneath)
+    want = np.empty(np.array(shape), dtype=object).shape
+    assert np.empty(nt.array(shape), dtype=object).shape == want
+    assert nt.empty(nt.array(shape), dtype='O').shape == want
+    assert nt.zeros(nt.array(shape)[::-1], dtype='O').shape == \
+        np.zeros(np.array(shape)[::-1], dtype='O').shape
+    assert tuple(np.ones(nt.array(shape), dtype=np.int8).shape) == want
+
+
+@pytest.mark.parametrize("n", [6, 0])
+def test_zero_d_array_as_a_shape(n):
+    # a 0-d array is a sequence type but not iterable: a shape of one
+    # integer, as in NumPy (its converter falls back to the integer)
+    for mk in (nt.array, np.array):
+        a, b = nt.arange(n), np.arange(n)
+        a.shape, b.shape = mk(n), np.array(n)
+        assert a.shape == b.shape
+        assert nt.arange(n).reshape(mk(n)).shape == np.arange(n).reshape(np.array(n)).shape
+        assert nt.zeros(mk(n), dtype=np.int16).shape == np.zeros(np.array(n)).shape
+    a = nt.arange(6)
+    with pytest.raises(TypeError):
+        a.shape = nt.array(2.5)
+    with pytest.raises(TypeError):
+        np.arange(6).shape = np.array(2.5)
