@@ -1576,6 +1576,8 @@ class Gen:
         if r.random() < 0.5:
             return (n,)
         rows = r.choice((2, 3, 8, 16, 50)) if n > 100 else r.choice((2, 3, 4, 6))
+        if r.random() < 0.4:
+            return (max(1, n // rows), rows)        # many short rows
         return (rows, max(1, n // rows))
 
     def fill_value(self, src, sl, i):
@@ -1654,10 +1656,12 @@ class Gen:
             k = -(-n0 // m)
             lines.append(f"for i in range({k}): {t}[{sl}] = {self.fill_value(s, sl, 'i')}")
         elif p < 0.5:
-            c = min(shape[1], 16)
+            # (every column where there are at most 500: many small writes
+            # pending at once)
+            c = shape[1] if shape[1] <= 500 and r.random() < 0.4 else min(shape[1], 16)
             lines.append(f"for j in range({c}): {t}[:, j] = {self.fill_value(s, ':, j', 'j')}")
         elif p < 0.65:
-            rows = min(n0, 16)
+            rows = n0 if n0 <= 1000 and r.random() < 0.4 else min(n0, 16)
             src = r.choice((f"{s}[i]", f"{s}[{n0 - 1} - i]", f"{s}[i] * 3 - i",
                             f"{s}[i, ::-1]"))
             lines.append(f"for i in range({rows}): {t}[i] = {src}")
