@@ -927,7 +927,7 @@ class Gen:
     def __init__(self, seed, big_max=3_000_000, avoid=False, write_focus=False):
         """avoid: steer clear of the constructs of known_open.py's bugs, so
         that programs run on past them (a campaign mode); write_focus: the
-        write patterns (Gen.writes) take about half the steps."""
+        write patterns (Gen.writes) take about a third of the steps."""
         self.avoid = avoid
         self.write_focus = write_focus
         self.r = random.Random(seed)
@@ -1798,8 +1798,12 @@ class Gen:
         a, b = self.new(), self.new()
         sl = self.basic_index(v.shape)
         vw = r.choice((f"{x}[{sl}]", f"{x}.T", f"{x}.reshape(-1)" if v.flags.c_contiguous
-                       else f"{x}[...]", f"{x}[::-1]"))
-        cp = r.choice((f"{x}.copy()", f"np.array({x})", f"{x}[::-1].copy()", f"{x} + 0"))
+                       else f"{x}[...]", f"{x}[::-1]", f"{x}.view()", f"{x}.ravel()",
+                       f"np.asarray({x})", f"{x}.real"))
+        cp = r.choice((f"{x}.copy()", f"np.array({x})", f"{x}[::-1].copy()", f"{x} + 0",
+                       f"{x}.astype({x}.dtype)", f"np.copy({x})", f"{x}.flatten()",
+                       f"np.ascontiguousarray({x}[::-1])", f"{x}[[0, -1]]" if v.shape[0]
+                       else f"{x}.copy()"))
         def then(ns):
             if not isinstance(ns.get(x), numpy.ndarray):
                 return self.create(ns)

@@ -354,7 +354,8 @@ def main():
     ap.add_argument('--avoid-open', action='store_true',
                     help="generate around known_open.py's bugs (programs run on past them)")
     ap.add_argument('--writes', action='store_true',
-                    help='the write patterns (fills, overlaps, view writes) take half the steps')
+                    help='the write patterns (fills, overlaps, view writes) take a third '
+                         'of the steps')
     ap.add_argument('--corpus', default=None, help='run the corpus files in this folder')
     ap.add_argument('--worker', action='store_true', help=argparse.SUPPRESS)
     args = ap.parse_args()
