@@ -1612,13 +1612,20 @@ class Gen:
                     f"{r.choice(('* 1', '+ 0', '* 2'))}"
         else:
             # the target is a view: the fill writes through it into its base
+            # (a named base: the fuzzer makes an unshared strided NumPy
+            # result C-ordered, deviation 1, so `np.zeros(n)[::-2].ravel()`
+            # would be a view in NumPy and a copy in ndtile)
             big = tuple(d * 2 for d in shape[:1]) + shape[1:]
-            first = f"{t} = np.zeros({big}, dtype='{dt}')[{r.choice(('::2', '1::2', '::-2'))}]"
+            base = self.new()
+            first = f"{base} = np.zeros({big}, dtype='{dt}')"
+            view_of = f"{t} = {base}[{r.choice(('::2', '1::2', '::-2'))}]"
         s = self.new()
         sdt = dt if r.random() < 0.6 else self.dtype(NUMERIC)
         if not self.safe_cast_ok(numpy.zeros(1, sdt), numpy.dtype(dt)):
             sdt = dt
         lines = [f"{s} = np.asarray(data({r.randrange(1 << 30)}, {shape}, '{sdt}', 0))"]
+        if init >= 0.85:
+            lines.insert(0, view_of)
         if r.random() < 0.3:
             # the source is itself made in blocks or reversed
             lines.append(f"{s} = {s}[::-1] * 1" if r.random() < 0.5 else f"{s} = {s} + {s}[::-1]")
