@@ -165,15 +165,57 @@ class flatiter:
         base = self.base
         if not base._flags & _WRITEABLE:
             raise ValueError("underlying array is read-only")
+        k0 = key[0] if isinstance(key, tuple) and len(key) == 1 else key
         key, skip = self._key(key, True)
         if skip:
             return
-        flat = base._ravel('C')
-        if flat._same_store(base):
-            flat[key] = value
-            return
-        flat[key] = value          # a copy: write it back
+        # one element by an integer (a Python or NumPy integer, a float or a
+        # 0-d integer array): NumPy's flatiter packs the value itself and
+        # turns any failure into this ValueError (iter_ass_subscript)
+        boolean = isinstance(k0, (bool, _np.bool_)) or getattr(k0, 'dtype', None) == _np.bool_
+        single = not boolean and (
+            isinstance(key, (int, _np.integer)) or
+            (isinstance(key, (Array, _np.ndarray)) and key.ndim == 0 and
+             key.dtype.kind in 'iu'))
+        if not single:
+            vnd = value.ndim if isinstance(value, (Array, _np.ndarray)) else _np.ndim(value)
+            if vnd:
+                value = self._cycled(key, value)
+                if value is None:
+                    return
+        try:
+            flat = base._ravel('C')
+            if flat._same_store(base):
+                flat[key] = value
+                return
+            flat[key] = value          # a copy: write it back
+        except Exception:           # noqa: BLE001 - NumPy replaces any error
+            if not single:
+                raise
+            raise ValueError("Error setting single item of array.") from None
         base._assign(flat._reshape(base.shape), _core.CASTING_UNSAFE)
+
+    def _cycled(self, key, value):
+        """The value NumPy's flatiter writes into the elements `key`
+        selects: the value's elements in C order, taken cyclically (as
+        np.put does), whatever its shape; None for an empty value (nothing
+        is written)."""
+        base = self.base
+        v = C.asarray(value, base.dtype)
+        v = v.ravel()
+        if v.size == 0:
+            return None
+        if isinstance(key, slice):
+            shape = (len(range(*key.indices(base.size))),)
+        elif key is Ellipsis:
+            shape = (base.size,)
+        else:
+            k = C.to_numpy(key) if isinstance(key, Array) else _np.asarray(key)
+            shape = (int(_np.count_nonzero(k)),) if k.dtype == _np.bool_ else k.shape
+        n = math.prod(shape)
+        if v.size != n:
+            v = v[_np.arange(n, dtype=_np.intp) % v.size]
+        return v.reshape(shape)
 
     def copy(self, /):
         r = self.base._ravel('C')

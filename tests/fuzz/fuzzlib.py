@@ -332,13 +332,18 @@ def run_line(line, ns_np, ns_nd, nd):
 
 # (group 5: a function that writes its first argument: np.put(a3, ...),
 # np.copyto, np.add.at, ...)
-WRITES = re.compile(r"^(a\d+)\s*(\[|[-+*/%&|^<>]{1,3}=)|out=(a\d+)|^(a\d+)\.sort\(|"
-                    r"^np\.(?:put|place|putmask|copyto|put_along_axis|\w+\.at)\((a\d+)")
+# (a write may sit in a one-line loop, `for i in range(4): a3[i] = ...`, and
+# go through a view: `a3.T[0] = `, `a3.flat[::2] = `, `a3.real[...] = `,
+# `a3.reshape(-1)[::2] = ` (a copy where a3 is not contiguous), `a3.flat = `)
+WRITES = re.compile(r"^(?:for [^:]*: (?:[^;]*; )?)?(a\d+)(?:\.(?:T|flat|real|imag|"
+                    r"reshape\(-1\)))?\s*(\[|[-+*/%&|^<>]{1,3}=)|out=(a\d+)|^(a\d+)\.sort\(|"
+                    r"^np\.(?:put|place|putmask|copyto|put_along_axis|\w+\.at)\((a\d+)|"
+                    r"^(a\d+)\.flat = ")
 
 
 def written_name(m):
     """The name a WRITES match writes."""
-    return m.group(1) or m.group(3) or m.group(4) or m.group(5)
+    return m.group(1) or m.group(3) or m.group(4) or m.group(5) or m.group(6)
 
 
 def resync(line, ns_np, ns_nd, nd):
@@ -919,10 +924,12 @@ def fits(shape, into):
 class Gen:
     """Draws the next line of a program from the NumPy namespace's state."""
 
-    def __init__(self, seed, big_max=3_000_000, avoid=False):
+    def __init__(self, seed, big_max=3_000_000, avoid=False, write_focus=False):
         """avoid: steer clear of the constructs of known_open.py's bugs, so
-        that programs run on past them (a campaign mode)."""
+        that programs run on past them (a campaign mode); write_focus: the
+        write patterns (Gen.writes) take about a third of the steps."""
         self.avoid = avoid
+        self.write_focus = write_focus
         self.r = random.Random(seed)
         self.seed = seed
         self.big_max = big_max
@@ -1119,7 +1126,8 @@ class Gen:
             (self.view, 14), (self.basic_read, 8), (self.adv_read, 7), (self.write, 12),
             (self.inplace, 8), (self.ufunc, 14), (self.reduce, 9), (self.scan, 3),
             (self.sort, 4), (self.join, 4), (self.matmul, 3), (self.astype, 5),
-            (self.create, 4), (self.misc, 5), (self.wide, 14))
+            (self.create, 4), (self.misc, 5), (self.wide, 14),
+            (self.writes, 60 if self.write_focus else 8))
         f = r.choices([c[0] for c in choices], [c[1] for c in choices])[0]
         return f(ns)
 
@@ -1551,6 +1559,281 @@ class Gen:
     # functions, order statistics, index functions, ufunc methods, linear
     # algebra and FFTs, padding, counting, integer edge cases, casting
     # modes, copyto and writes through fresh views
+    # -- write patterns (session 24): fills in slices and blocks, in-place
+    # work on overlapping views, writes through views of every kind, views
+    # made before a write and copies taken before it
+    def fill_shape(self, dt):
+        """A shape for a filled array: more than one 2 MiB tile in bytes
+        (about one in three, where the setting allows) or small."""
+        r = self.r
+        item = numpy.dtype(dt).itemsize
+        if r.random() < 0.35 and self.big < 2:
+            self.big += 1
+            n = int(r.uniform(2.1, 4.5) * (1 << 20)) // item
+            n = max(1000, min(n, self.big_max, 1_200_000))
+        else:
+            n = r.choice((12, 30, 64, 100, 257, 1000, 4099))
+        if r.random() < 0.5:
+            return (n,)
+        rows = r.choice((2, 3, 8, 16, 50)) if n > 100 else r.choice((2, 3, 4, 6))
+        if r.random() < 0.4:
+            return (max(1, n // rows), rows)        # many short rows
+        return (rows, max(1, n // rows))
+
+    def fill_value(self, src, sl, i):
+        """A value computed from src[sl] (exact for small data), i the loop
+        variable or a number."""
+        r = self.r
+        s = f"{src}[{sl}]"
+        return r.choice((s, f"{s} * 2", f"{s} + {i}", f"{s} - {s}[::-1]" if ',' not in sl
+                         else f"-{s}", f"np.maximum({s}, {i})", f"np.abs({s})",
+                         f"{i} + 1", f"{s}.astype({src}.dtype)"))
+
+    def fill(self, ns):
+        """A fresh array (or a view of one) filled in slices, blocks, rows,
+        columns or a negative stride, then read whole, reduced or chained
+        through ufuncs (fused at default settings); a view made before the
+        fill and a copy taken before it are compared too."""
+        r = self.r
+        dt = self.dtype(NUMERIC) if r.random() < 0.95 else 'bool'
+        shape = self.fill_shape(dt)
+        t = self.new()
+        init = r.random()
+        if init < 0.45:
+            first = f"{t} = np.zeros({shape}, dtype='{dt}')"
+        elif init < 0.65:
+            v = r.choice((1, 3, -2) if numpy.dtype(dt).kind != 'u' else (1, 3))
+            first = f"{t} = np.full({shape}, {v}, dtype='{dt}')"
+        elif init < 0.75:
+            first = f"{t} = np.asarray(data({r.randrange(1 << 30)}, {shape}, '{dt}', 0))"
+        elif init < 0.85:
+            # a deferred result (not computed yet where tasks are deferred)
+            first = f"{t} = np.asarray(data({r.randrange(1 << 30)}, {shape}, '{dt}', 0)) " \
+                    f"{r.choice(('* 1', '+ 0', '* 2'))}"
+        else:
+            # the target is a view: the fill writes through it into its base
+            # (a named base: the fuzzer makes an unshared strided NumPy
+            # result C-ordered, deviation 1, so `np.zeros(n)[::-2].ravel()`
+            # would be a view in NumPy and a copy in ndtile)
+            big = tuple(d * 2 for d in shape[:1]) + shape[1:]
+            base = self.new()
+            first = f"{base} = np.zeros({big}, dtype='{dt}')"
+            view_of = f"{t} = {base}[{r.choice(('::2', '1::2', '::-2'))}]"
+        s = self.new()
+        sdt = dt if r.random() < 0.6 else self.dtype(NUMERIC)
+        if numpy.dtype(dt).kind in 'iu' and numpy.dtype(sdt).kind in 'fc':
+            # a float value written into an integer array must be in range
+            # (a negative or too large one is undefined in C, and a
+            # recurrence grows them: 4294967297.5 into uint32 is 1 in NumPy,
+            # 0 in ndtile; small_tiles seed 54501665)
+            sdt = dt
+        lines = [f"{s} = np.asarray(data({r.randrange(1 << 30)}, {shape}, '{sdt}', 0))"]
+        if init >= 0.85:
+            lines.insert(0, view_of)
+        if r.random() < 0.3:
+            # the source is itself made in blocks or reversed
+            lines.append(f"{s} = {s}[::-1] * 1" if r.random() < 0.5 else f"{s} = {s} + {s}[::-1]")
+        view = copy = None
+        if r.random() < 0.5:
+            view = self.new()
+            lines.append(f"{view} = {t}[{r.choice(('1:', '::-1', '::3', '-5:', ':7'))}]")
+        if r.random() < 0.4:
+            copy = self.new()
+            lines.append(f"{copy} = {t}.copy()" if r.random() < 0.5 else
+                         f"{copy} = np.array({t}[::2])")
+        if r.random() < 0.35:
+            # a result computed from the target before the fill: it must not
+            # see the writes (deferred work reads the old values)
+            lines.append(f"{self.new()} = " + r.choice((f"({t} + 1) * {t}", f"{t}.sum()",
+                                                         f"{t}[::-1] * 2", f"{t}.astype('float64')",
+                                                         f"np.cumsum({t}, axis=0)")))
+        n0 = shape[0]
+        p = r.random()
+        if p < 0.12 and n0 >= 2:
+            # a recurrence: each block from the one before it
+            k = r.randint(2, min(n0, 10))
+            m = n0 // k
+            lines.append(f"for i in range(1, {k}): {t}[i * {m}:(i + 1) * {m}] = "
+                         f"{t}[(i - 1) * {m}:i * {m}] + {s}[i * {m}:(i + 1) * {m}]")
+        elif len(shape) == 1 or p < 0.35:
+            k = r.randint(2, 12)
+            m = -(-n0 // k)
+            if r.random() < 0.3:
+                m += r.choice((-1, 1)) if m > 1 else 1     # a short or ragged last block
+            sl = f"i * {m}:(i + 1) * {m}"
+            if len(shape) == 2 and r.random() < 0.5:
+                c = shape[1] // 2
+                sl += f", {c}:" if r.random() < 0.5 else ", ::-1"
+            k = -(-n0 // m)
+            lines.append(f"for i in range({k}): {t}[{sl}] = {self.fill_value(s, sl, 'i')}")
+        elif p < 0.5:
+            # (every column where there are at most 500: many small writes
+            # pending at once)
+            c = shape[1] if shape[1] <= 500 and r.random() < 0.4 else min(shape[1], 16)
+            lines.append(f"for j in range({c}): {t}[:, j] = {self.fill_value(s, ':, j', 'j')}")
+        elif p < 0.65:
+            rows = n0 if n0 <= 1000 and r.random() < 0.4 else min(n0, 16)
+            src = r.choice((f"{s}[i]", f"{s}[{n0 - 1} - i]", f"{s}[i] * 3 - i",
+                            f"{s}[i, ::-1]"))
+            lines.append(f"for i in range({rows}): {t}[i] = {src}")
+        elif p < 0.8:
+            k = r.choice((1, 2, 3))
+            sl = f"::-{k}" if len(shape) == 1 or r.random() < 0.5 else f":, ::-{k}"
+            other = sl.replace('-', '') if r.random() < 0.5 else sl
+            lines.append(f"{t}[{sl}] = {self.fill_value(s, other, 2)}")
+        else:
+            # 2-d blocks in a double loop
+            bi, bj = r.choice((2, 3)), r.choice((2, 4))
+            mi, mj = -(-n0 // bi), -(-shape[1] // bj)
+            lines.append(f"for q in range({bi * bj}): i, j = divmod(q, {bj}); "
+                         f"{t}[i * {mi}:(i + 1) * {mi}, j * {mj}:(j + 1) * {mj}] = "
+                         f"{s}[i * {mi}:(i + 1) * {mi}, j * {mj}:(j + 1) * {mj}] + i - j")
+        if r.random() < 0.3:
+            lines[-1] += "  # check"
+        reads = [f"{{a}} = {t}.sum()", f"{{a}} = {t}.sum(axis=0)", f"{{a}} = {t}.max()",
+                 f"{{a}} = {t}.min(axis=-1)", f"{{a}} = np.abs({t} * 2 - 1) + {t}",
+                 f"{{a}} = ({t} + 1) * {t} - {t}[::-1]", f"{{a}} = np.maximum({t}, 0) * 3 + {s}",
+                 f"{{a}} = {t}.copy()", f"{{a}} = {t}[::-1].ravel()",
+                 f"{{a}} = np.cumsum({t}, axis=0)", f"{{a}} = {t} == {s}",
+                 f"{{a}} = ({t} - {s}).any()", f"{{a}} = np.count_nonzero({t})"]
+        if view:
+            reads += [f"{{a}} = {view} * 2 + 1", f"{{a}} = {view}.sum()"]
+        for _ in range(r.randint(1, 3)):
+            lines.append(r.choice(reads).format(a=self.new()))
+            if r.random() < 0.25:
+                lines.append(f"{t} += 1" if dt != 'bool' else f"{t} |= True")
+        lines[-1] += "  # check" if not lines[-1].endswith('# check') else ''
+        for ln in lines:
+            self.queue.append(lambda ns, ln=ln: ln)
+        return first
+
+    def overlap(self, ns):
+        """In-place work whose output overlaps an input: NumPy computes as if
+        the inputs were copied first (ufuncs, assignment); ufunc.at and
+        in-place operators on repeated fancy indices apply once per index
+        (ufunc.at) or once per element (a[idx] += 1 buffers)."""
+        r = self.r
+        x = self.pick(ns, lambda v: v.flags.writeable and v.ndim >= 1 and v.shape[0] >= 2
+                      and v.dtype.kind != 'b')
+        if x is None:
+            return self.fill(ns)
+        v = ns[x]
+        n = v.shape[0]
+        uf = r.choice(('add', 'subtract', 'multiply', 'maximum', 'minimum'))
+        k = r.random()
+        if k < 0.15:
+            return f"{x}[1:] {r.choice(('+=', '-=', '*='))} {x}[:-1]  # check"
+        if k < 0.25:
+            return f"{x}[:-1] += {x}[1:]  # check"
+        if k < 0.4:
+            return f"np.{uf}({x}[:-1:2], {x}[1::2], out={x}[:-1:2])  # check"
+        if k < 0.5:
+            return f"np.{uf}({x}, {x}[::-1], out={x})  # check"
+        if k < 0.58:
+            m = n // 2
+            return f"np.{uf}({x}[:{m}], {x}[{n - m}:][::-1], out={x}[{n // 4}:{n // 4 + m}])" \
+                   f"  # check"
+        if k < 0.66:
+            return r.choice((f"{x}[...] = {x}[::-1]  # check", f"{x}[1:] = {x}[:-1]  # check",
+                             f"{x}[:-1] = {x}[1:]  # check",
+                             f"{x}[::2] = {x}[{'1::2' if n % 2 == 0 else '::-2'}]  # check"))
+        if k < 0.74 and v.ndim >= 2 and v.shape[0] == v.shape[1]:
+            return f"{x} {r.choice(('+=', '-='))} {x}.{r.choice(('T', 'swapaxes(0, 1)'))}  # check"
+        if k < 0.74:
+            return f"{x}[::-1] += {x}  # check"
+        idx = self.int_list(n, r.randint(2, 6), lo=0)
+        idx[-1] = idx[0]
+        if k < 0.84:
+            return f"{x}[{idx}] {r.choice(('+=', '-=', '*='))} {r.choice((1, 2, -1))}  # check"
+        if k < 0.92:
+            w = r.choice((x, f"{x}[::-1]", f"{x}[1:]"))
+            return f"np.{uf}.at({w}, {[i for i in idx if i < n - 1]}, {r.choice((1, 3))})  # check"
+        return f"{x}[::2][{[i // 2 for i in idx]}] += 1  # check"
+
+    def view_setitem(self, ns):
+        """Writes through a view: bool masks and fancy indices on strided
+        views, putmask/place/copyto(where=) on views, and through .T,
+        reshape, .flat, .real and .imag."""
+        r = self.r
+        x = self.pick(ns, lambda v: v.flags.writeable and v.ndim >= 1 and v.size >= 2)
+        if x is None:
+            return self.fill(ns)
+        v = ns[x]
+        ints = v.dtype.kind in 'iub'
+        val = self.scalar_int() if ints else r.choice(('1.5', '-2.0', '0.25', '7'))
+        vw = r.choice((f"{x}[::2]", f"{x}[::-1]", f"{x}[1:]") +
+                      ((f"{x}[:, ::-2]", f"{x}.T", f"{x}[::-1, 1:]") if v.ndim >= 2 else ()))
+        vv = eval(vw, {x: v})
+        if vv.size == 0:
+            return f"{x}[...] = {val}  # check"
+        k = r.random()
+        cmp = f"{vw} > 0" if v.dtype.kind != 'c' else f"{vw}.real > 0"
+        if v.dtype.kind == 'b':
+            cmp = vw
+        if k < 0.15:
+            return f"{vw}[{cmp}] = {val}  # check"
+        if k < 0.25:
+            d = vv.shape[0]
+            idx = self.int_list(d, r.randint(1, 4), lo=0)
+            return f"{vw}[{idx}] = {val}  # check"
+        if k < 0.35:
+            return f"np.putmask({vw}, {cmp}, {r.choice((val, f'[{val}, 0]'))})  # check"
+        if k < 0.45:
+            return f"np.place({vw}, {cmp}, [{val}, 1])  # check"
+        if k < 0.55:
+            return f"np.copyto({vw}, {vw}[::-1].copy(), where={cmp})  # check"
+        if k < 0.65:
+            return f"{x}.T[{r.randrange(v.shape[-1])}] = {val}  # check"
+        if k < 0.73:
+            return f"{x}.reshape(-1)[::{r.choice((2, 3))}] = {val}  # check"
+        if k < 0.85:
+            f = r.choice((f"{x}.flat[{r.randrange(v.size)}]", f"{x}.flat[::{r.choice((2, 5))}]",
+                          f"{x}.flat[{self.int_list(v.size, 3, lo=0)}]", f"{x}.flat"))
+            if (not f.endswith(']') or '::' in f) and r.random() < 0.5:
+                # the iterator takes a value's elements cyclically
+                val = r.choice((f"[{val}, 0]", "[1, 2, 3]", "[]", "np.arange(6).reshape((2, 3))"))
+            return f"{f} = {val}  # check"
+        part = r.choice(('real', 'imag'))
+        if v.dtype.kind != 'c':
+            return f"{x}.real[{r.choice(('::2', '...', '1:'))}] = {val}  # check"
+        return f"{x}.{part}[{r.choice(('::2', '...', '1:', '::-1'))}] = {val}  # check"
+
+    def before_after(self, ns):
+        """A view and a copy taken before a write: the view sees it, the copy
+        does not."""
+        r = self.r
+        x = self.pick(ns, lambda v: v.flags.writeable and v.ndim >= 1)
+        if x is None:
+            return self.fill(ns)
+        v = ns[x]
+        a, b = self.new(), self.new()
+        sl = self.basic_index(v.shape)
+        vw = r.choice((f"{x}[{sl}]", f"{x}.T", f"{x}.reshape(-1)" if v.flags.c_contiguous
+                       else f"{x}[...]", f"{x}[::-1]", f"{x}.view()", f"{x}.ravel()",
+                       f"np.asarray({x})", f"{x}.real"))
+        cp = r.choice((f"{x}.copy()", f"np.array({x})", f"{x}[::-1].copy()", f"{x} + 0",
+                       f"{x}.astype({x}.dtype)", f"np.copy({x})", f"{x}.flatten()",
+                       f"np.ascontiguousarray({x}[::-1])", f"{x}[[0, -1]]" if v.shape[0]
+                       else f"{x}.copy()"))
+        def then(ns):
+            if not isinstance(ns.get(x), numpy.ndarray):
+                return self.create(ns)
+            k = r.random()
+            if k < 0.5:
+                return self.write(ns, x)
+            if k < 0.75:
+                return f"{x} {r.choice(('+=', '*=', '-='))} {r.choice((1, 2, 3))}  # check"
+            return f"{x}[...] = {x}[::-1]  # check" if ns[x].ndim else f"{x}[...] = 5  # check"
+        self.queue += [lambda ns: f"{b} = {cp}", then,
+                       lambda ns: f"{self.new()} = {a}.sum() * 1  # check"
+                       if isinstance(ns.get(a), numpy.ndarray) else self.create(ns)]
+        return f"{a} = {vw}"
+
+    def writes(self, ns):
+        r = self.r
+        return r.choices((self.fill, self.overlap, self.view_setitem, self.before_after),
+                         (4, 3, 3, 2))[0](ns)
+
     def wide(self, ns):
         r = self.r
         choices = (
@@ -2187,11 +2470,12 @@ class Gen:
 
 # ---------------------------------------------------------------- programs
 
-def run_program(seed, nd, big_max=3_000_000, steps=None, check_every=False, avoid=False):
+def run_program(seed, nd, big_max=3_000_000, steps=None, check_every=False, avoid=False,
+                write_focus=False):
     """Generate and run program `seed`. Returns (lines, None) or (lines,
     Mismatch). The program goes on past a mismatch only to keep MPI ranks in
     step (the caller stops at the first one)."""
-    g = Gen(seed, big_max, avoid)
+    g = Gen(seed, big_max, avoid, write_focus)
     r = g.r
     nsteps = steps if steps is not None else r.randint(3, 25)
     ns_np, ns_nd = namespaces(nd)

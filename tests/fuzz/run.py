@@ -94,7 +94,8 @@ def worker(args):
         with open(prog_path, 'w') as f:
             f.write(f'{seed} {done} {failed}\n')
         try:
-            lines, m = fuzzlib.run_program(seed, ndtile, big_max, avoid=args.avoid_open)
+            lines, m = fuzzlib.run_program(seed, ndtile, big_max, avoid=args.avoid_open,
+                                           write_focus=args.writes)
         except Exception as e:      # noqa: BLE001 - the harness itself failed
             import traceback
             lines, m = [], fuzzlib.Mismatch('harness', '?', ''.join(
@@ -172,6 +173,8 @@ def launch(setting, start, args, seconds, count):
         extra += ['--allow-open']
     if args.avoid_open:
         extra += ['--avoid-open']
+    if args.writes:
+        extra += ['--writes']
     extra += ['--minimise-each', str(args.minimise_each)]
     cmd, e = command(setting, extra)
     if cmd is None:
@@ -319,7 +322,7 @@ def replay_one(args):
     import ndtile
     env, ranks, big_max = fuzzlib.SETTINGS[args.settings]
     lines, m = fuzzlib.run_program(args.replay, ndtile, args.big_max or big_max,
-                                   avoid=args.avoid_open)
+                                   avoid=args.avoid_open, write_focus=args.writes)
     print('\n'.join(lines))
     print('#', m if m else 'no mismatch')
     if m and args.minimise:
@@ -350,6 +353,9 @@ def main():
                     help='count mismatches of known_open.py as open, not failed')
     ap.add_argument('--avoid-open', action='store_true',
                     help="generate around known_open.py's bugs (programs run on past them)")
+    ap.add_argument('--writes', action='store_true',
+                    help='the write patterns (fills, overlaps, view writes) take a third '
+                         'of the steps')
     ap.add_argument('--corpus', default=None, help='run the corpus files in this folder')
     ap.add_argument('--worker', action='store_true', help=argparse.SUPPRESS)
     args = ap.parse_args()

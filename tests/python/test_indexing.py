@@ -1,6 +1,7 @@
 """Indexing: basic (views), Ellipsis, newaxis, negative steps; integer
 arrays and boolean masks, to read and to assign; aliasing as in NumPy."""
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -488,3 +489,54 @@ def test_index_by_an_array_like(big):
             b[key(np)] = 3
             x[key(nt)] = 3
             assert_same(x, b)
+
+
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+@pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
+def test_flat_assignment_values_as_numpy(dt, big):
+    # NumPy's flatiter writes a value its own way (iter_ass_subscript): one
+    # element by an integer key turns any failure of the value into
+    # ValueError("Error setting single item of array.") (ndtile raised the
+    # OverflowError or TypeError of the conversion: fuzz seed 24100050,
+    # `a.flat[1] = -1` into uint64), and a slice, mask or index list takes
+    # the value's elements in C order cyclically whatever its shape, an
+    # empty value writing nothing (ndtile broadcast it: ValueError for
+    # `flat[:] = [5, 6]`, `flat[1:3] = [1, 2, 3]` or a (2, 4) value). On a
+    # contiguous base, through a transposed one (the written copy goes
+    # back), and over several 2 MiB tiles at default settings.
+    n = 300_000 if big else 12
+    base = make(dt, (n // 6, 6), seed=3)
+    size = base.size
+    mask = np.arange(size) % 3 == 1
+    keys = [1, -1, np.int64(2), 2.0, np.array(3), (4,), slice(1, 3), slice(None),
+            slice(None, None, -2), [0, 1, 2], [3, 3, 0], [[0, 1], [2, 5]], mask, Ellipsis, []]
+    values = [-1, 300, 2 ** 64, 1.5j, 'x', None, [1, 2, 3], [5, 6], [7], [],
+              np.arange(8).reshape(2, 4), [[1.5, -2.5]], 9]
+    if big:
+        keys = [1, slice(None, None, -2), [3, 3, 0], mask]
+        values = [-1, 1.5j, [5, 6], [], np.arange(8).reshape(2, 4)]
+    for layout in ('c', 't'):
+        for k in keys:
+            for v in values:
+                res = []
+                for m in (np, nt):
+                    x = m.asarray(base.copy())
+                    if layout == 't':
+                        x = x.T
+                    kk = nt.asarray(k) if m is nt and isinstance(k, np.ndarray) else k
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        try:
+                            x.flat[kk] = v
+                            res.append(('ok', np.asarray(x).tobytes()))
+                        except Exception as e:      # noqa: BLE001 (compared with NumPy's)
+                            one = isinstance(k, (int, float)) and not isinstance(k, bool)
+                            res.append((type(e), str(e) if one else ''))
+                assert res[0] == res[1], (layout, k, v)
+    # an ndtile array as the value, and an empty value with an index past the end
+    x, a = nt.asarray(base.copy()), base.copy()
+    x.flat[::3] = nt.arange(5)
+    a.flat[::3] = np.arange(5)
+    assert_same(x, a)
+    x.flat[[size + 5]] = []
+    assert_same(x, a)
