@@ -132,6 +132,17 @@ ndt_status ndt_apply(ndt_array **out, ndt_ufunc op, int nin, const ndt_array *co
   return st;
 }
 
+/* a and b are one view: the same memory, dtype, shape and steps */
+static int same_view(const ndt_array *a, const ndt_array *b) {
+  if (a->store != b->store || a->offset != b->offset || a->dtype != b->dtype ||
+      a->part != b->part || a->ndim != b->ndim)
+    return 0;
+  for (int k = 0; k < a->ndim; k++)
+    if (a->shape[k] != b->shape[k] || (a->shape[k] > 1 && a->strides[k] != b->strides[k]))
+      return 0;
+  return 1;
+}
+
 static ndt_status apply_as(ndt_ew_arg *argp, int nin, const ndt_array *const *in,
                            ndt_array **out);
 
@@ -221,9 +232,14 @@ static ndt_status apply_as(ndt_ew_arg *argp, int nin, const ndt_array *const *in
        * as_strided view): the inputs it overlaps are read as they were
        * before the call, as NumPy's copies make them, not as rewritten.
        * The copies are made now (flushed: fusion would read through a
-       * pending copy) and the op is not fused. */
+       * pending copy) and the op is not fused. The one exception is
+       * where's third operand when it is the output itself (a masked
+       * write: copyto(where=), a ufunc's where=): it stands for "leave
+       * this element", which NumPy does by not writing it, so it is read
+       * as the earlier writes left it. */
       for (int i = 0; i < nin && st == NDT_OK; i++)
-        if (ndt__may_overlap(in[i], res)) {
+        if (ndt__may_overlap(in[i], res) &&
+            !(arg->ufunc == NDT_WHERE && i == 2 && same_view(in[i], res))) {
           st = ndt_copy(&copies[i], in[i]);
           if (st == NDT_OK) ins[i] = copies[i];
         }

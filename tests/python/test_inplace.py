@@ -160,3 +160,22 @@ def test_broadcast_arrays_inplace_reads_the_inputs_first(dt):
         if mod is np:
             want = a
     assert_same(a, want)
+
+
+@pytest.mark.parametrize('dt', [np.float64, np.int32, np.bool_])
+@pytest.mark.parametrize('n', [4, pytest.param(300_001, marks=pytest.mark.default_settings)])
+def test_masked_write_into_one_location_more_than_once(dt, n):
+    # a ufunc's where= and copyto(where=) into a zero-stride out=: NumPy
+    # leaves the masked-off elements unwritten, so the masked-on ones decide
+    # (reading the out's copy from before the call wrote the old value back)
+    for first in (True, False):
+        mask = np.array([[first], [not first]])
+        got = []
+        for mod in (np, nt):
+            d = mod.lib.stride_tricks.as_strided(mod.zeros(1, dt), (2, n), (0, 0))
+            mod.add(mod.ones((2, n), dt), mod.ones(1, dt), out=d, where=mod.asarray(mask))
+            e = mod.lib.stride_tricks.as_strided(mod.zeros(1, dt), (2, n), (0, 0))
+            mod.copyto(e, mod.full(n, 3, dt), where=mod.asarray(mask))
+            got.append((d.copy(), e.copy()))
+        assert_same(got[1][0], got[0][0])
+        assert_same(got[1][1], got[0][1])
