@@ -51,11 +51,9 @@ test-tsan: setup
 	ninja -C $(BUILD)-tsan -j $(JOBS)
 	TSAN_OPTIONS=halt_on_error=1 meson test -C $(BUILD)-tsan --print-errorlogs --suite tsan
 
-# The suite with 4096-byte tiles (conftest.py: small arrays span many tiles;
-# test_at_scale_*.py switch to the default 2 MiB tiles per test), then once
-# more with the default tiles throughout (~100 s of CPU on 2 cores each).
 # The suite twice: with the conftest's 4096-byte tiles (many tiles on small
-# arrays), then with the default 2 MiB tiles. Modules that already run at
+# arrays; test_at_scale_*.py switch to the default 2 MiB tiles per test),
+# then with the default 2 MiB tiles throughout. Modules that already run at
 # default settings (children without NDTILE_*, or the default_settings
 # fixture) run once: among them the device modules, whose every test
 # starts processes with devices of their own and drops the caller's
