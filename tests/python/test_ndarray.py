@@ -428,7 +428,9 @@ def test_constructor_array_arguments_and_to_device():
         def mk(size, offset, strides):
             return xp.ndarray(size, buffer=x, dtype=int, offset=offset * x.itemsize,
                               strides=strides * x.itemsize)
-        out = [_outcome(lambda: mk(*args)) for args in [
+        # (buffer= lends the host memory of one process: on several ranks an
+        # array has none of its own to lend: BufferError, docs/guide/ranks.md)
+        out = [] if nt.nranks() > 1 else [_outcome(lambda: mk(*args)) for args in [
             (4, 4, -1), (4, 4, -2), (8, 3, 0), ((2, 3), 5, xp.array([-2, -3])), (0, 0, 10),
             (xp.array([2, 2]), 0, xp.array([2, 1])), (xp.array(3), 0, 1)]]
         out.append(_outcome(lambda: xp.ndarray(xp.array([2, 3])).shape))
