@@ -374,8 +374,8 @@ def array_wrap_of(args):
         elif t in _SCALAR_TYPES or isinstance(a, _generic):
             if wrap is None or prio < -1e6:
                 wrap, prio = _NO_WRAP, -1e6
-        elif t is not list and t is not tuple and not isinstance(a, _np.ndarray):
-            w = getattr(a, '__array_wrap__', None)
+        else:
+            w = _own_wrap(a)
             if w is None:
                 continue
             try:
@@ -387,27 +387,24 @@ def array_wrap_of(args):
     return None if wrap is _NO_WRAP else wrap
 
 
+def _own_wrap(a):
+    """a's own __array_wrap__ when a is not an array, a scalar, a list or a
+    tuple (an object with __array__, say); None otherwise."""
+    t = type(a)
+    if t is _ND or t in _SCALAR_TYPES or t is list or t is tuple or \
+            isinstance(a, (Array, _np.ndarray, _generic)):
+        return None
+    return getattr(a, '__array_wrap__', None)
+
+
 def needs_array_wrap(args):
-    """Whether an input may bring its own __array_wrap__ (array_wrap_of):
-    one that is not an array, a scalar, a list or a tuple."""
-    for a in args:
-        t = type(a)
-        if t is _ND or t in _SCALAR_TYPES or t is list or t is tuple or \
-                isinstance(a, (Array, _np.ndarray, _generic)):
-            continue
-        if getattr(a, '__array_wrap__', None) is not None:
-            return True
-    return False
+    """Whether an input may bring its own __array_wrap__ (array_wrap_of)."""
+    return any(_own_wrap(a) is not None for a in args)
 
 
 def wrap_input(a):
     """An input whose __array_wrap__ wraps the result, as an array."""
-    t = type(a)
-    if t in _SCALAR_TYPES or t is list or t is tuple or \
-            isinstance(a, (Array, _np.ndarray, _generic)) or \
-            getattr(a, '__array_wrap__', None) is None:
-        return a
-    return C.asarray(a)
+    return a if _own_wrap(a) is None else C.asarray(a)
 
 
 def apply_array_wrap(w, r, context):
