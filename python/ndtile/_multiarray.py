@@ -617,12 +617,9 @@ def copyto(dst, src, casting='same_kind', where=True):
     if src is dst:
         # NumPy skips a copy of an array onto itself before any check
         return None
-    if isinstance(where, (Array, _np.ndarray)) and where.dtype != _np.bool_:
-        # NumPy converts an array mask to bool by the 'safe' rule (lists
-        # and scalars are converted as they are), before dst's checks
-        what = 'array data' if where.ndim else 'scalar'
-        raise TypeError(f"Cannot cast {what} from {where.dtype!r} to dtype('bool') "
-                        "according to the rule 'safe'")
+    # NumPy converts an array mask to bool by the 'safe' rule (lists and
+    # scalars are converted as they are), before dst's checks
+    _umath._check_where_dtype(where)
     if not dst.flags.writeable:
         # NumPy checks the destination before the value's cast and shape
         # (after converting a Python int: its OverflowError comes first)

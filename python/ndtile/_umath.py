@@ -273,8 +273,9 @@ def _check_where_dtype(where):
     """NumPy casts a where= array (ndtile's or NumPy's) to bool under
     casting='safe': an int mask array is a TypeError."""
     if isinstance(where, (Array, _np.ndarray)) and where.dtype != _np.bool_:
-        raise TypeError("Cannot cast array data from dtype('%s') to dtype('bool') "
-                        "according to the rule 'safe'" % where.dtype)
+        what = 'array data' if where.ndim else 'scalar'
+        raise TypeError(f"Cannot cast {what} from {where.dtype!r} to dtype('bool') "
+                        "according to the rule 'safe'")
 
 
 def _where_mask(where):
@@ -579,9 +580,11 @@ class ufunc:
             self._kw(kw, out, where, casting, order, dtype, subok)
             return self._numpy(args, kw)
         if out is None and not _has_array(args):
-            # scalars only: NumPy's scalar result
+            # scalars only: NumPy's scalar result (a where= array as NumPy's:
+            # an ndtile one would send NumPy's ufunc back here)
             kw = {}
-            self._kw(kw, out, where, casting, order, dtype, subok)
+            self._kw(kw, out, where if where is True else C.to_np_tree(where), casting, order,
+                     dtype, subok)
             return self._np(*C.to_np_tree(args), **kw)
         if isinstance(out, Array) and not out._flags & 0x400:
             # NumPy's first check, before the operands' values are converted

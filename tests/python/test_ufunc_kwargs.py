@@ -705,3 +705,22 @@ def test_reduceat_into_out_of_another_dtype_large():
     np.add.reduceat(a, idx, out=o_np)
     nt.add.reduceat(nt.asarray(a), idx, out=o_nt)
     assert_same(o_nt, o_np)
+
+
+@pytest.mark.parametrize('w', [True, False])
+def test_scalar_inputs_with_an_array_where(w):
+    # scalars only with an ndtile where= array: NumPy's result (it recursed
+    # through NumPy's override check until RecursionError), and an int
+    # mask's 'safe' cast error with NumPy's words for a 0-d array
+    for m in (np.array(w), np.array([w, not w])):
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore', UserWarning)   # (where without out)
+            want = np.add(1., 2., where=m, out=np.zeros(m.shape))
+            got = nt.add(1., 2., where=nt.asarray(m), out=nt.zeros(m.shape))
+        assert np.asarray(got).tolist() == want.tolist()
+    for bad in (np.array(1), np.array([1, 0])):
+        with pytest.raises(TypeError) as e_np:
+            np.add(1., 2., where=bad)
+        with pytest.raises(TypeError) as e_nt:
+            nt.add(1., 2., where=nt.asarray(bad))
+        assert str(e_nt.value) == str(e_np.value)
