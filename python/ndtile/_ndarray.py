@@ -717,9 +717,13 @@ class ndarray(Array):
         # ndarray class, else self's; __array_finalize__(new, self)
         cls = builtins.type(self)
         if type is not None:
+            if isinstance(type, builtins.type) and issubclass(type, _np.ndarray):
+                return self._numpy_view(dtype, type)
             if not (isinstance(type, builtins.type) and issubclass(type, Array)):
-                raise TypeError("Type must be a sub-type of ndarray type")
+                raise ValueError("Type must be a sub-type of ndarray type")
             cls = type
+        elif isinstance(dtype, builtins.type) and issubclass(dtype, _np.ndarray):
+            return self._numpy_view(None, dtype)
         elif isinstance(dtype, builtins.type) and issubclass(dtype, Array):
             cls = dtype
             dtype = None
@@ -730,6 +734,23 @@ class ndarray(Array):
         if not isinstance(r, Array):
             return r
         return _finalize_as(r, self, cls)
+
+    def _numpy_view(self, dtype, cls):
+        """a.view(dtype, cls) for cls numpy.ndarray or a subclass of it:
+        NumPy's view of the array's own memory, lent through the buffer
+        protocol as np.asarray(a) is (writes go both ways; read-only when a
+        is), then NumPy's view casting; where it cannot be lent (several
+        ranks), NumPy's view of a gathered copy, with the fallback warning."""
+        try:
+            mem = memoryview(self)
+        except BufferError:
+            mem = None
+        if mem is not None:
+            r = _np.asarray(mem)
+        else:
+            F.notify("ndarray.view (a copy: writes to it do not reach the array)")
+            r = C.to_numpy(self)
+        return r.view(cls) if dtype is None else r.view(dtype, cls)
 
     def _view_dtype(self, dtype):
         if dtype is None:
