@@ -1374,3 +1374,84 @@ def test_array_finalize_looked_up_on_the_class():
                     out.append((type(e).__name__, str(e)))
         res[name] = (out, log)
     assert res['ndtile'] == res['numpy']
+
+
+def test_ptp_of_a_subclass_goes_through_its_wrap():
+    # NumPy's ptp is subtract(maximum.reduce, minimum.reduce): the result is
+    # of the subclass, its __array_wrap__ called for each step
+    def f(xp, K, log):
+        m = K['MySubClass'](xp.arange(6.).reshape(2, 3), info='i')
+        res = [xp.ptp(m), xp.ptp(m, axis=0), xp.ptp(m, axis=1, keepdims=True)]
+        return [(tname(r), val(r), getattr(r, 'info', 'missing')) for r in res]
+    check(f)
+
+
+def _duck_classes(xp, log):
+    class Wrapped:
+        """No array: __array__ and __array_wrap__ (NumPy's fromnumeric
+        wraps the ufunc reductions' and the _wrapfunc functions' results)."""
+        def __init__(self, a):
+            self.a = a
+
+        def __array__(self, dtype=None, copy=None):
+            return xp.asarray(self.a)
+
+        def __array_wrap__(self, arr, context=None, return_scalar=False):
+            log.append(('wrap', tname(arr), getattr(arr, 'shape', None),
+                        context[0].__name__ if context else None, return_scalar))
+            return ('W', val(arr))
+
+    class Methods:
+        """No array: __array__ and methods of NumPy's names (pandas-like),
+        which NumPy's functions call."""
+        def __init__(self, a):
+            self.a = a
+
+        def __array__(self, dtype=None, copy=None):
+            return xp.asarray(self.a)
+
+        def __getattr__(self, name):
+            if name in ('sum', 'prod', 'max', 'min', 'any', 'all', 'mean', 'std', 'var',
+                        'argmax', 'argmin', 'cumsum', 'cumprod', 'clip', 'round',
+                        'transpose', 'swapaxes', 'squeeze', 'take', 'repeat', 'argsort',
+                        'searchsorted', 'compress', 'reshape'):
+                return lambda *args, **kw: ('M', name, args, sorted(kw.items()))
+            raise AttributeError(name)
+    return Wrapped, Methods
+
+
+def test_module_functions_of_objects_with_array_wrap_or_methods():
+    def f(xp, K, log):
+        Wrapped, Methods = _duck_classes(xp, log)
+        res = []
+        for obj in (Wrapped(numpy.arange(6.).reshape(2, 3)),
+                    Methods(numpy.arange(6.).reshape(2, 3))):
+            res += [xp.sum(obj), xp.sum(obj, axis=0), xp.prod(obj, axis=1, keepdims=True),
+                    xp.max(obj), xp.min(obj, axis=0), xp.any(obj), xp.all(obj, axis=1),
+                    xp.sum(obj, dtype=numpy.int32), xp.argmax(obj), xp.argmin(obj, axis=1),
+                    xp.cumsum(obj), xp.cumprod(obj, axis=0), xp.clip(obj, 1, 4),
+                    xp.round(obj, 1), xp.around(obj), xp.transpose(obj),
+                    xp.transpose(obj, (1, 0)), xp.swapaxes(obj, 0, 1), xp.squeeze(obj),
+                    xp.take(obj, [0, 2], axis=1), xp.repeat(obj, 2), xp.argsort(obj),
+                    xp.compress([True, False], obj, axis=0), xp.reshape(obj, (3, 2))]
+            # mean/std/var: an object's own method only (NumPy's _methods
+            # take an array of the rest, no __array_wrap__)
+            res += [xp.mean(obj), xp.std(obj, axis=0), xp.var(obj, ddof=1)]
+        res.append(xp.searchsorted(Methods(numpy.arange(3.)), 1.5))
+        res.append(xp.searchsorted(Wrapped(numpy.arange(3.)), [0.5, 1.5]))
+        return [r if isinstance(r, tuple) else (tname(r), val(r)) for r in res]
+    a, b = check(f)
+    assert ('W', 15.0) in a
+
+
+def test_module_functions_of_plain_objects_stay_arrays():
+    # __array__ alone (no wrap, no methods): the functions of its array
+    def f(xp, K, log):
+        class Plain:
+            def __array__(self, dtype=None, copy=None):
+                return xp.arange(6.).reshape(2, 3)
+        p = Plain()
+        res = [xp.sum(p), xp.sum(p, axis=0), xp.argmax(p), xp.cumsum(p), xp.clip(p, 1, 3),
+               xp.transpose(p), xp.ptp(p), xp.mean(p), xp.round(p)]
+        return [(tname(r), val(r)) for r in res]
+    check(f)
