@@ -193,7 +193,15 @@ class flatiter:
             if not single:
                 raise
             raise ValueError("Error setting single item of array.") from None
-        base._assign(flat._reshape(base.shape), _core.CASTING_UNSAFE)
+        if base.ndim == 0:
+            base._assign(flat._reshape(()), _core.CASTING_UNSAFE)
+            return
+        # only the elements the key selects: the others of the copy would
+        # write their old values over the new ones where base's elements
+        # share memory (an as_strided view with a 0 stride)
+        pos = _np.arange(base.size, dtype=_np.intp)[
+            C.to_numpy(key) if isinstance(key, Array) else key]
+        base[_np.unravel_index(pos, base.shape)] = flat[key]
 
     def _cycled(self, key, value):
         """The value NumPy's flatiter writes into the elements `key`
@@ -609,6 +617,42 @@ class ndarray(Array):
                     st *= n
             return tuple(reversed(out))
         return tuple(s * isz for s in self._estrides)
+
+    @strides.setter
+    def strides(self, value):
+        # NumPy 2.4's (deprecated) setter: the same memory seen with other
+        # strides, in place; strides that reach outside the memory of the
+        # array's owner are its ValueError
+        warnings.warn("Setting the strides on a NumPy array has been deprecated in NumPy "
+                      "2.4.\nAs an alternative, you can create a new view using "
+                      "np.lib.stride_tricks.as_strided.", DeprecationWarning, stacklevel=2)
+        try:
+            st = (operator.index(value),) if not isinstance(value, (tuple, list)) else \
+                tuple(operator.index(s) for s in value)
+        except TypeError:
+            raise TypeError("invalid strides") from None
+        if len(st) != self.ndim:
+            raise ValueError(f"strides must be  same length as shape ({self.ndim})")
+        if self.size == 0:
+            return          # NumPy: any strides of an empty array (it reads nothing)
+        ssz = self._store_itemsize
+        # the stride of an axis of length 1 is never used
+        st = tuple(0 if n == 1 else s for n, s in zip(self.shape, st))
+        if self.itemsize != ssz or any(s % ssz for s in st):
+            raise ValueError("ndtile arrays cannot have strides that are not a multiple of "
+                             "their elements' size (use np.lib.stride_tricks.as_strided)")
+        try:
+            r = _core.as_strided(self, self._offset, tuple(self.shape),
+                                 tuple(s // ssz for s in st))
+        except ValueError:
+            raise ValueError("strides is not compatible with available memory") from None
+        if not self._flags & _WRITEABLE:
+            r._set_writeable(False)
+        self._become(r)
+
+    @strides.deleter
+    def strides(self):
+        raise AttributeError("Cannot delete array strides")
 
     @property
     def flags(self):
