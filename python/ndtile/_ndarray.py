@@ -667,7 +667,27 @@ class ndarray(Array):
         if align is not None and not align:
             pass      # ndtile arrays are always aligned (NumPy allows clearing it)
         if write is not None:
-            self._set_writeable(bool(write))
+            try:
+                self._set_writeable(bool(write))
+            except ValueError:
+                # the owner is read-only; NumPy (_IsWriteable) still allows
+                # it where a base array between this one and the owner is
+                # writeable (a view of a subclass view: its .base is that view)
+                if not (write and self._writeable_base()):
+                    raise
+                self._set_writeable(2)
+
+    def _writeable_base(self):
+        """NumPy's _IsWriteable walk: whether a base array of this one, before
+        an array that owns its data, is writeable."""
+        b = self._base
+        while isinstance(b, Array):
+            if b._flags & _WRITEABLE:
+                return True
+            if b._flags & _OWNDATA or b._base is None:
+                return False
+            b = b._base
+        return False
 
     @property
     def base(self):

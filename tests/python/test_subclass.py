@@ -1455,3 +1455,55 @@ def test_module_functions_of_plain_objects_stay_arrays():
                xp.transpose(p), xp.ptp(p), xp.mean(p), xp.round(p)]
         return [(tname(r), val(r)) for r in res]
     check(f)
+
+
+def test_writeable_through_a_writeable_base_between_view_and_read_only_owner():
+    # NumPy's _IsWriteable: a view may be made writeable again where a base
+    # array between it and the owner is writeable; a subclass view's views
+    # have that view as .base (NumPy stops collapsing bases at a class change)
+    def f(xp, K, log):
+        S = K['MySubClass']
+        out = []
+
+        def settable(a):
+            try:
+                a.flags.writeable = True
+            except ValueError as e:
+                return str(e)
+            return a.flags.writeable
+
+        b = xp.arange(6.)
+        v = b.view(S)
+        b.flags.writeable = False
+        w = v[1:]
+        out.append((v.flags.writeable, w.flags.writeable, w.base is v))
+        w.flags.writeable = False
+        out.append(settable(w))
+        w[0] = 7                          # NumPy writes through it into b
+        out.append(val(b))
+        v.flags.writeable = False
+        out.append(settable(v))           # its base is b, read-only
+        u = v[::2]
+        out.append(settable(u))           # v and b read-only
+        out.append(settable(b[2:]))       # b owns its data, read-only
+        c = xp.arange(4.)
+        c.flags.writeable = False
+        d = c.view(S)
+        out.append(settable(d))
+        e = xp.arange(4.).view(S)
+        e.flags.writeable = False
+        g = e.view(S)[1:]
+        out.append(settable(g))           # the owner is writeable
+        h = xp.arange(4.).view(S)
+        h2 = h[1:]
+        h.flags.writeable = False
+        h2.flags.writeable = False
+        h2.setflags(write=False)
+        try:
+            h2.setflags(write=True)
+            out.append(h2.flags.writeable)
+        except ValueError as ex:
+            out.append(str(ex))
+        return [out]
+    a, b = check(f, logs=False)
+    assert a[0][1] is True
