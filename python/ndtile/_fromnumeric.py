@@ -55,6 +55,8 @@ def _wrapreduction(a, ufunc, method, axis, dtype, out, **kwargs):
         return m(axis=axis, out=out, **kw)
     if ufunc is None or _umath._own_wrap(a) is None:
         return _NO_WRAP
+    if method in ('any', 'all'):
+        dtype = _np.bool_       # NumPy's _wrapreduction_any_all
     return _umath.UFUNCS[ufunc].reduce(a, axis, dtype, out, **kw)
 
 

@@ -1397,7 +1397,7 @@ def _duck_classes(xp, log):
             return xp.asarray(self.a)
 
         def __array_wrap__(self, arr, context=None, return_scalar=False):
-            log.append(('wrap', tname(arr), getattr(arr, 'shape', None),
+            log.append(('wrap', tname(arr), getattr(arr, 'shape', None), str(arr.dtype),
                         context[0].__name__ if context else None, return_scalar))
             return ('W', val(arr))
 
