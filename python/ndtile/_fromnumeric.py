@@ -353,6 +353,8 @@ def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoVa
     elif min is not _NoValue or max is not _NoValue:
         raise ValueError("Passing `min` or `max` keyword argument when `a_min` and `a_max` are "
                          "provided is forbidden.")
+    if type(a) is not C.ND and isinstance(a, Array):     # NumPy calls a subclass's method
+        return C.subclass_method('clip', (a, a_min, a_max), dict(kwargs, out=out))
     if type(a) is not C.ND:
         r = _wrapfunc(a, 'clip', (a_min, a_max), dict(kwargs, out=out))
         if r is not _NO_WRAP:
@@ -382,6 +384,8 @@ def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoVa
 
 
 def round(a, decimals=0, out=None):
+    if type(a) is not C.ND and isinstance(a, Array):     # NumPy calls a subclass's method
+        return C.subclass_method('round', (a,), dict(decimals=decimals, out=out))
     if type(a) is not C.ND:
         r = _wrapfunc(a, 'round', (), dict(decimals=decimals, out=out))
         if r is not _NO_WRAP:

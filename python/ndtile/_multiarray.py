@@ -595,6 +595,10 @@ def where(condition, x=_NoValue, y=_NoValue, /):
 
 
 def nonzero(a):
+    if type(a) is not C.ND and (isinstance(a, Array) or (
+            _umath.duck_of(a) and getattr(a, 'nonzero', None) is not None)):
+        # NumPy's _wrapfunc: a subclass's or another object's own method
+        return a.nonzero()
     x = C.asarray(a)
     if isinstance(x, Array) and x.ndim == 0:
         # NumPy's error, without a fallback to NumPy (and its warning) to raise it

@@ -1591,7 +1591,10 @@ def _template_method(base, owned=True):
     """A method whose array result takes the class of self (copies, views,
     reshapes, ...): ndarray's on a plain view, the result finalized (a new
     array owned by the instance, as NumPy's copies are; owned=False: a view
-    of it, as NumPy's ufunc-made results through __array_wrap__)."""
+    of it, as NumPy's ufunc-made results through __array_wrap__: for
+    cumsum/cumprod/clip self's __array_wrap__ is called, as NumPy's
+    accumulate and clip ufunc call it)."""
+    name = base.__name__
     def method(self, *args, **kwargs):
         v = self._view()
         r = base(v, *args, **kwargs)
@@ -1599,6 +1602,15 @@ def _template_method(base, owned=True):
             return self
         if type(r) is not ndarray or _has_out(args, kwargs, r):
             return r
+        if name in ('cumsum', 'cumprod'):
+            # NumPy's accumulate runs on the instance raveled (a view of its
+            # class) without an axis, and its __array_wrap__ wraps the result
+            axis = args[0] if args else kwargs.get('axis')
+            src = self.ravel() if axis is None and self.ndim != 1 else self
+            return _umath.apply_array_wrap(src.__array_wrap__, r, None, False)
+        if name == 'clip' and _NP_CLIP is not None:
+            return _umath.apply_array_wrap(self.__array_wrap__, r,
+                                           (_NP_CLIP, (self,) + args, 0), False)
         return _finalize_as(r, self, None, owned)
     method.__name__ = base.__name__
     method.__qualname__ = '_SubclassBase.' + base.__name__
@@ -1700,6 +1712,8 @@ _TEMPLATE_METHODS = (
 # NumPy computes these with ufuncs: a subclass gets a view of the new array
 # (__array_wrap__), not an array owning its data
 _WRAPPED_METHODS = frozenset(('clip', 'round', 'cumsum', 'cumprod', 'trace'))
+_NP_CLIP = getattr(getattr(_np, '_core', None), 'umath', None)
+_NP_CLIP = getattr(_NP_CLIP, 'clip', None)      # the ufunc clip's context names
 _REDUCTION_METHODS = ('sum', 'prod', 'max', 'min', 'any', 'all', 'var', 'std', 'ptp')
 
 
@@ -1724,6 +1738,25 @@ def _iter_sub(self):
         yield _finalize_as(x, self) if type(x) is ndarray else x
 
 
+def _round_sub(self, /, decimals=0, out=None):
+    """NumPy's round of a subclass instance: its class through the ufuncs
+    (decimals 0, complex, integers with decimals >= 0), but a new base-class
+    array where NumPy's PyArray_Round allocates one (float with decimals
+    other than 0, integers with decimals < 0)."""
+    if out is None and ((decimals != 0 and D.KIND[self._dt] == 'f') or
+                        (decimals < 0 and D.KIND[self._dt] in 'iu')):
+        return ndarray.round(self._view(), decimals)
+    return _ROUND_SUB(self, decimals, out)
+
+
+def _trace_sub(self, /, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    """NumPy's trace of a subclass instance (PyArray_Trace): add.reduce of
+    its diagonal (a view of its class) along the last axis, wrapped by the
+    ufunc's rules; a 0-d result is a scalar (PyArray_Return)."""
+    r = _umath.UFUNCS['add'].reduce(self.diagonal(offset, axis1, axis2), -1, dtype, out)
+    return r._scalar() if out is None and isinstance(r, Array) and r.ndim == 0 else r
+
+
 def _make_subclass_base():
     ns = {'__slots__': (), '__module__': __name__, 'astype': _astype,
           '__iter__': _iter_sub, 'mean': _mean,
@@ -1733,6 +1766,8 @@ def _make_subclass_base():
         ns[n] = _template_method(getattr(ndarray, n), n not in _WRAPPED_METHODS)
     for n in _REDUCTION_METHODS:
         ns[n] = _reduction_method(n)
+    ns['round'] = _round_sub
+    ns['trace'] = _trace_sub
     for n in ('sort', 'partition', 'put', 'fill', 'item', 'tolist', 'nonzero',
               'searchsorted'):
         ns[n] = _in_place_method(getattr(ndarray, n))
@@ -1763,7 +1798,7 @@ def _readonly(name):
 
 
 # NumPy's read-only attributes: its message when set or deleted (strides,
-# which NumPy 2.4 still lets a program set, deprecated, is read-only here)
+# which NumPy 2.4 still lets a program set, deprecated, has its setter above)
 for _name in ('device', 'T', 'mT', 'flags', 'base', 'data', '__array_interface__', 'ctypes'):
     _p = ndarray.__dict__[_name]
     setattr(ndarray, _name, property(_p.fget, _readonly(_name), _readonly(_name), _p.__doc__))
@@ -1771,6 +1806,7 @@ for _name in ('device', 'T', 'mT', 'flags', 'base', 'data', '__array_interface__
 _MEAN_PLAIN = _reduction_method('mean').__wrapped__
 _ND_METHOD_CODES = frozenset(f.__code__ for f in ndarray.__dict__.values()
                              if inspect.isfunction(f))
+_ROUND_SUB = _template_method(ndarray.round, False)
 _SubclassBase = _make_subclass_base()
 
 _core._subclass_hooks(_unop_hook, _subscript_hook)

@@ -1507,3 +1507,52 @@ def test_writeable_through_a_writeable_base_between_view_and_read_only_owner():
         return [out]
     a, b = check(f, logs=False)
     assert a[0][1] is True
+
+
+def test_ufunc_made_methods_call_the_subclass_wrap():
+    # cumsum/cumprod (accumulate), clip (the clip ufunc) and trace (add.reduce
+    # of the diagonal) wrap through the instance's __array_wrap__, as NumPy's
+    # do; round keeps the class where NumPy's goes through ufuncs and is a
+    # base-class array where NumPy's PyArray_Round allocates one
+    def f(xp, K, log):
+        m = K['MySubClass'](xp.arange(6.).reshape(2, 3), info='i')
+        res = []
+        for name, fn in [('cumsum', lambda: m.cumsum()), ('cumsum0', lambda: m.cumsum(0)),
+                         ('npcumsum', lambda: xp.cumsum(m, axis=1)),
+                         ('cumprod', lambda: m.cumprod(axis=1)), ('cumprod1', lambda: m[0].cumprod()),
+                         ('clip', lambda: m.clip(1, 3)), ('npclip', lambda: xp.clip(m, 1, 3)),
+                         ('trace', lambda: m.trace()), ('nptrace', lambda: xp.trace(m, 1))]:
+            log.append(name)
+            r = fn()
+            res.append((name, tname(r), val(r), getattr(r, 'info', 'missing')))
+        return res
+    check(f)
+
+    def g(xp, K, log):
+        # (NumPy's internal steps of round - rint, views of the parts of a
+        # complex array - are not followed call by call: results only)
+        res = []
+        for dt in ('f8', 'i8', 'c16'):
+            p = K['MySubClass'](xp.arange(3, dtype=dt) * 7, info='p')
+            for d in (0, 1, -1):
+                for r in (p.round(d), xp.round(p, d), xp.around(p, d)):
+                    res.append((dt, d, tname(r), val(r), getattr(r, 'info', 'missing')))
+        return res
+    check(g, logs=False)
+
+
+def test_clip_round_nonzero_call_the_subclass_methods():
+    def f(xp, K, log):
+        class S(xp.ndarray):
+            def clip(self, *args, **kw):
+                return ('clip', args, sorted(kw))
+
+            def round(self, *args, **kw):
+                return ('round', args, sorted(kw))
+
+            def nonzero(self):
+                return 'nonzero'
+        s = xp.arange(3.).view(S)
+        return [xp.clip(s, 0, 1), xp.round(s, 2), xp.around(s), xp.nonzero(s),
+                xp.clip(s, min=1)]
+    check(f)
