@@ -349,13 +349,11 @@ class ndarray(Array):
             npa = _np.ndarray(shape, dtype, buffer, offset, strides, order)
             c = D.code(npa.dtype) if npa.dtype.isnative else None
             if c is not None and npa.size and npa.flags.c_contiguous:
-                try:
-                    r = _core.from_memory(npa, c, npa.flags.writeable)
+                r = _multiarray.lend_buffer(npa, buffer, offset, c)
+                if r is not None:
                     if tuple(r.shape) != npa.shape:
                         r = r._reshape(npa.shape)
                     r._set_base(buffer)
-                except NotImplementedError:
-                    r = None
             if r is None:
                 # a dtype ndtile does not hold ('>i4', float16): NumPy's view
                 r = npa if c is None else C.np_or_nd(npa.copy())

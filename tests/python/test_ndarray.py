@@ -537,3 +537,38 @@ def test_flat_assignment_into_a_view_with_shared_elements():
         z.flat[key] = value
         assert_same(z, y)
         assert_same(x, a)
+
+
+@pytest.mark.parametrize("make_buffer", [
+    lambda: bytearray(np.arange(10.).tobytes()), lambda: np.arange(10.),
+    lambda: nt.arange(10.), lambda: bytes(np.arange(10.).tobytes())])
+def test_strides_of_an_array_over_a_buffer_reach_the_whole_buffer(make_buffer):
+    # NumPy's available memory of ndarray(buffer=...) and frombuffer is the
+    # buffer's, before the offset too (ndtile's store was the array's bytes)
+    for make, n, off in ((lambda m, b: m.ndarray((4,), 'f8', buffer=b, offset=32), 4, 32),
+                         (lambda m, b: m.frombuffer(b, 'f8', count=4, offset=32), 4, 32),
+                         (lambda m, b: m.frombuffer(b, 'f8', count=3, offset=8), 3, 8)):
+        for st in [(-8,), (-16,), (16,), (8,), (24,), (-24,)]:
+            if off + (n - 1) * st[0] + 8 > 80:
+                continue    # NumPy's check over a Python buffer counts the
+                # offset twice and lets these read past the buffer's end
+            a = make(np, make_buffer() if not isinstance(make_buffer(), nt.ndarray)
+                     else np.arange(10.))
+            x = make(nt, make_buffer())
+            with pytest.warns(DeprecationWarning):
+                err, _ = check_same_error(lambda: _set_strides(x, st),
+                                          lambda: _set_strides(a, st))
+            if err:
+                continue
+            with pytest.warns(DeprecationWarning):
+                x.strides = st
+            assert x.strides == a.strides
+            assert_same(x, a)
+            assert x.flags.writeable == a.flags.writeable
+            assert not x.flags.owndata
+    b = bytearray(np.arange(10.).tobytes())
+    x = nt.frombuffer(b, 'f8', count=4, offset=32)
+    with pytest.warns(DeprecationWarning):
+        x.strides = (-8,)
+    x[...] = -1                      # into the buffer, in its elements 1..4
+    assert np.frombuffer(b).tolist() == [0, -1, -1, -1, -1, 5, 6, 7, 8, 9]
