@@ -406,3 +406,22 @@ def test_may_share_memory_of_array_likes(big):
                 assert getattr(nt, fn)(wrap(r), wrap(s)) == e, (fn, wrap)
         assert not nt.shares_memory(wrap(x), np.arange(n))
         assert not nt.may_share_memory(wrap(x), nt.arange(n))
+
+
+def test_view_as_numpy_class_at_default_settings(default_settings):
+    # an array of several 2 MiB tiles, and a strided view of it: NumPy's view
+    # of the memory, writes both ways
+    a = np.arange(600_000.0)
+    x = nt.arange(600_000.0)
+    x = x + 0       # deferred work pending on the tiles
+    for key in (slice(None), slice(5, None, 3), slice(None, None, -7)):
+        v = x[key].view(np.ndarray)
+        assert type(v) is np.ndarray
+        np.testing.assert_array_equal(v, a[key])
+        if nt.nranks() == 1:
+            v[1] = -1
+            assert float(x[key][1]) == -1
+            x[key][2] = -2
+            assert v[2] == -2
+            a[key][1], a[key][2] = -1, -2
+        del v
