@@ -415,7 +415,9 @@ int ndt_owns_data(const ndt_array *a);
  * "assignment destination is read-only" / "output array is read-only") and
  * writes nothing. Clearing always succeeds; setting it again fails with
  * NDT_ERR_VALUE on a view whose store's owner handle is read-only (NumPy's
- * rule for a view of a read-only base). */
+ * rule for a view of a read-only base). writeable 2 sets it on such a view
+ * too: NumPy allows it where another view between this one and the owner
+ * is writeable (the binding walks that chain of Python bases). */
 int ndt_is_writeable(const ndt_array *a);
 ndt_status ndt_set_writeable(ndt_array *a, int writeable);
 int64_t ndt_store_size(const ndt_array *a);

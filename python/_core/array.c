@@ -406,7 +406,8 @@ static PyObject *m_ravel(PyObject *self, PyObject *arg) {
 
 static PyObject *m_set_writeable(PyObject *self, PyObject *arg) {
   if (!check_arr(self)) return NULL;
-  int w = PyObject_IsTrue(arg);
+  /* 2: set even on a view of a read-only owner (see ndt_set_writeable) */
+  int w = PyLong_CheckExact(arg) && PyLong_AsLong(arg) == 2 ? 2 : PyObject_IsTrue(arg);
   if (w < 0) return NULL;
   ndt_status st;
   CORE(st = ndt_set_writeable(ARR(self), w));

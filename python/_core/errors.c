@@ -25,12 +25,65 @@ static PyObject *lazy_attr(PyObject **cache, const char *mod, const char *name) 
 
 /* numpy's UFuncTypeError (a TypeError), built without calling its
  * __init__, which wants the ufunc object; 0 when numpy has none. */
+static PyObject *numpy_dtype_fn;
+
 static int set_ufunc_type_error(const char *msg) {
   PyObject *t = lazy_attr(&ufunc_type_error, "numpy._core._exceptions", "UFuncTypeError");
   if (!t || !PyType_Check(t)) return 0;
   PyObject *args = Py_BuildValue("(s)", msg);
   PyObject *exc = args ? ((PyTypeObject *)t)->tp_new((PyTypeObject *)t, args, NULL) : NULL;
   Py_XDECREF(args);
+  if (!exc) {
+    PyErr_Clear();
+    return 0;
+  }
+  PyErr_SetObject(t, exc);
+  Py_DECREF(exc);
+  return 1;
+}
+
+/* numpy's _ArrayMemoryError (a MemoryError) for the core's "Unable to
+ * allocate SIZE for an array with shape (...) and data type NAME", built by
+ * its own constructor from the message's shape and dtype, so that its
+ * .shape, .dtype and text are NumPy's; 0 (nothing set) for another message
+ * or where it cannot be built (a plain MemoryError then). */
+static int set_array_memory_error(const char *msg) {
+  static PyObject *amem_type;
+  static const char head[] = "Unable to allocate ";
+  if (strncmp(msg, head, sizeof head - 1) != 0) return 0;
+  const char *s = strstr(msg, " for an array with shape (");
+  const char *d = s ? strstr(s, ") and data type ") : NULL;
+  if (!s || !d) return 0;
+  PyObject *t = lazy_attr(&amem_type, "numpy._core._exceptions", "_ArrayMemoryError");
+  if (!t || !PyType_Check(t)) return 0;
+  PyObject *shape = PyList_New(0);
+  if (!shape) {
+    PyErr_Clear();
+    return 0;
+  }
+  const char *p = s + strlen(" for an array with shape (");
+  while (p < d) {
+    char *end;
+    long long v = strtoll(p, &end, 10);
+    PyObject *o = end != p ? PyLong_FromLongLong(v) : NULL;
+    if (!o || PyList_Append(shape, o) < 0) {
+      Py_XDECREF(o);
+      Py_DECREF(shape);
+      PyErr_Clear();
+      return 0;
+    }
+    Py_DECREF(o);
+    p = end;
+    while (p < d && (*p == ',' || *p == ' ')) p++;
+  }
+  PyObject *tup = PyList_AsTuple(shape);
+  Py_DECREF(shape);
+  PyObject *dt = NULL, *exc = NULL;
+  PyObject *dtype_fn = tup ? lazy_attr(&numpy_dtype_fn, "numpy", "dtype") : NULL;
+  if (dtype_fn) dt = PyObject_CallFunction(dtype_fn, "s", d + strlen(") and data type "));
+  if (dt) exc = PyObject_CallFunctionObjArgs(t, tup, dt, NULL);
+  Py_XDECREF(tup);
+  Py_XDECREF(dt);
   if (!exc) {
     PyErr_Clear();
     return 0;
@@ -51,7 +104,10 @@ PyObject *raise_status(ndt_status st) {
   if (!msg || !*msg) msg = ndt_status_string(st);
   PyObject *type = PyExc_RuntimeError;
   switch (kind) {
-    case NDT_KIND_MEMORY: type = PyExc_MemoryError; break;
+    case NDT_KIND_MEMORY:
+      if (set_array_memory_error(msg)) return NULL;
+      type = PyExc_MemoryError;
+      break;
     case NDT_KIND_VALUE: type = PyExc_ValueError; break;
     case NDT_KIND_AXIS: {
       PyObject *t = lazy_attr(&axis_error_type, "numpy.exceptions", "AxisError");

@@ -34,19 +34,72 @@ def _nt():
     return sys.modules['ndtile']
 
 
+_NO_WRAP = _umath._NO_WRAP
+
+
+def _wrapreduction(a, ufunc, method, axis, dtype, out, **kwargs):
+    """NumPy's fromnumeric._wrapreduction for an object a of _umath.duck_of
+    (else _NO_WRAP): a's own method (axis, dtype unless None, out and the
+    keywords given), else, where a brings an __array_wrap__, the ufunc's
+    reduce (which wraps the result with it); _NO_WRAP for neither. (The
+    keywords whose default NumPy's signature leaves unset are passed only
+    when they differ from that default.)"""
+    if type(a) is C.ND or not _umath.duck_of(a):
+        return _NO_WRAP
+    kw = {k: v for k, v in kwargs.items() if v is not _NoValue and
+          not (k == 'keepdims' and v is False) and not (k == 'where' and v is True)}
+    m = getattr(a, method, None)
+    if m is not None:
+        if dtype is not None:
+            return m(axis=axis, dtype=dtype, out=out, **kw)
+        return m(axis=axis, out=out, **kw)
+    if ufunc is None or _umath._own_wrap(a) is None:
+        return _NO_WRAP
+    if method in ('any', 'all'):
+        dtype = _np.bool_       # NumPy's _wrapreduction_any_all
+    return _umath.UFUNCS[ufunc].reduce(a, axis, dtype, out, **kw)
+
+
+def _wrapfunc(a, name, args, kwargs):
+    """_umath.wrapfunc (NumPy's _wrapfunc) of a, args the method's."""
+    if type(a) is C.ND:
+        return _NO_WRAP
+    return _umath.wrapfunc(name, (a,) + args, kwargs)
+
+
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
+    if type(a) is not C.ND:
+        r = _wrapreduction(a, 'add', 'sum', axis, dtype, out, keepdims=keepdims,
+                           initial=initial, where=where)
+        if r is not _NO_WRAP:
+            return r
     return _generic('sum', a, axis, dtype, out, keepdims, initial, where)
 
 
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
+    if type(a) is not C.ND:
+        r = _wrapreduction(a, 'multiply', 'prod', axis, dtype, out, keepdims=keepdims,
+                           initial=initial, where=where)
+        if r is not _NO_WRAP:
+            return r
     return _generic('prod', a, axis, dtype, out, keepdims, initial, where)
 
 
 def max(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
+    if type(a) is not C.ND:
+        r = _wrapreduction(a, 'maximum', 'max', axis, None, out, keepdims=keepdims,
+                           initial=initial, where=where)
+        if r is not _NO_WRAP:
+            return r
     return _minmax('max', a, axis, out, keepdims, initial, where)
 
 
 def min(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
+    if type(a) is not C.ND:
+        r = _wrapreduction(a, 'minimum', 'min', axis, None, out, keepdims=keepdims,
+                           initial=initial, where=where)
+        if r is not _NO_WRAP:
+            return r
     return _minmax('min', a, axis, out, keepdims, initial, where)
 
 
@@ -55,14 +108,28 @@ amin = min
 
 
 def any(a, axis=None, out=None, keepdims=False, *, where=True):
+    if type(a) is not C.ND:
+        r = _wrapreduction(a, 'logical_or', 'any', axis, None, out, keepdims=keepdims, where=where)
+        if r is not _NO_WRAP:
+            return r
     return _generic('any', a, axis, None, out, keepdims, _NoValue, where)
 
 
 def all(a, axis=None, out=None, keepdims=False, *, where=True):
+    if type(a) is not C.ND:
+        r = _wrapreduction(a, 'logical_and', 'all', axis, None, out, keepdims=keepdims, where=where)
+        if r is not _NO_WRAP:
+            return r
     return _generic('all', a, axis, None, out, keepdims, _NoValue, where)
 
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    if type(a) is not C.ND and _umath.duck_of(a) and getattr(a, 'mean', None) is not None:
+        # NumPy's _methods._mean: an object's own mean (no __array_wrap__)
+        kw = {'keepdims': keepdims} if keepdims is not False else {}
+        if where is not True:
+            kw['where'] = where
+        return a.mean(axis=axis, dtype=dtype, out=out, **kw)
     return _meanlike('mean', a, axis, dtype, out, keepdims, where)
 
 
@@ -72,6 +139,14 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
         if ddof != 0:
             raise ValueError("ddof and correction can't be provided simultaneously.")
         ddof = correction
+    if type(a) is not C.ND and _umath.duck_of(a) and getattr(a, 'var', None) is not None:
+        # NumPy's _methods._var: an object's own method (no __array_wrap__)
+        kw = {'keepdims': keepdims} if keepdims is not False else {}
+        if where is not True:
+            kw['where'] = where
+        if mean is not _NoValue:
+            kw['mean'] = mean
+        return a.var(axis=axis, dtype=dtype, out=out, ddof=ddof, **kw)
     extra = {'mean': mean} if mean is not _NoValue else None
     return _meanlike('var', a, axis, dtype, out, keepdims, where, ddof, extra)
 
@@ -82,19 +157,43 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
         if ddof != 0:
             raise ValueError("ddof and correction can't be provided simultaneously.")
         ddof = correction
+    if type(a) is not C.ND and _umath.duck_of(a) and getattr(a, 'std', None) is not None:
+        # NumPy's _methods._std: an object's own method (no __array_wrap__)
+        kw = {'keepdims': keepdims} if keepdims is not False else {}
+        if where is not True:
+            kw['where'] = where
+        if mean is not _NoValue:
+            kw['mean'] = mean
+        return a.std(axis=axis, dtype=dtype, out=out, ddof=ddof, **kw)
     extra = {'mean': mean} if mean is not _NoValue else None
     return _meanlike('std', a, axis, dtype, out, keepdims, where, ddof, extra)
 
 
 def argmax(a, axis=None, out=None, *, keepdims=False):
+    if type(a) is not C.ND:
+        r = _wrapfunc(a, 'argmax', (), dict(axis=axis, out=out, **(
+            {'keepdims': keepdims} if keepdims is not False else {})))
+        if r is not _NO_WRAP:
+            return r
     return _arg('argmax', a, axis, out, keepdims)
 
 
 def argmin(a, axis=None, out=None, *, keepdims=False):
+    if type(a) is not C.ND:
+        r = _wrapfunc(a, 'argmin', (), dict(axis=axis, out=out, **(
+            {'keepdims': keepdims} if keepdims is not False else {})))
+        if r is not _NO_WRAP:
+            return r
     return _arg('argmin', a, axis, out, keepdims)
 
 
 def ptp(a, axis=None, out=None, keepdims=False):
+    if type(a) is not C.ND and (isinstance(a, Array) or _umath._own_wrap(a) is not None):
+        # NumPy's _methods._ptp: through the ufuncs, so that a subclass or an
+        # object's __array_wrap__ wraps the results
+        uf = _umath.UFUNCS
+        return uf['subtract'](uf['maximum'].reduce(a, axis, None, out, keepdims),
+                              uf['minimum'].reduce(a, axis, None, None, keepdims), out)
     p = _prepare(a, None)
     if p is None:
         return F.call("ptp (dtype)", _np.ptp, (a,), {'axis': axis, 'out': out,
@@ -110,10 +209,18 @@ def ptp(a, axis=None, out=None, keepdims=False):
 
 
 def cumsum(a, axis=None, dtype=None, out=None):
+    if type(a) is not C.ND:
+        r = _wrapfunc(a, 'cumsum', (), dict(axis=axis, dtype=dtype, out=out))
+        if r is not _NO_WRAP:
+            return r
     return _scan('cumsum', a, axis, dtype, out)
 
 
 def cumprod(a, axis=None, dtype=None, out=None):
+    if type(a) is not C.ND:
+        r = _wrapfunc(a, 'cumprod', (), dict(axis=axis, dtype=dtype, out=out))
+        if r is not _NO_WRAP:
+            return r
     return _scan('cumprod', a, axis, dtype, out)
 
 
@@ -162,6 +269,10 @@ def ravel(a, order='C'):
 
 
 def transpose(a, axes=None):
+    if type(a) is not C.ND:
+        r = _wrapfunc(a, 'transpose', (axes,), {})
+        if r is not _NO_WRAP:
+            return r
     xs, fb = _nd_or_fallback('transpose', _np.transpose, (a,), {'axes': axes}, a)
     if fb is not None:
         return fb
@@ -193,6 +304,10 @@ def matrix_transpose(x, /):
 
 
 def swapaxes(a, axis1, axis2):
+    if type(a) is not C.ND:
+        r = _wrapfunc(a, 'swapaxes', (axis1, axis2), {})
+        if r is not _NO_WRAP:
+            return r
     xs, fb = _nd_or_fallback('swapaxes', _np.swapaxes, (a, axis1, axis2), {}, a)
     if fb is not None:
         return fb
@@ -204,6 +319,10 @@ def swapaxes(a, axis1, axis2):
 
 
 def squeeze(a, axis=None):
+    if type(a) is not C.ND:
+        r = _wrapfunc(a, 'squeeze', (), {} if axis is None else {'axis': axis})
+        if r is not _NO_WRAP:
+            return r
     xs, fb = _nd_or_fallback('squeeze', _np.squeeze, (a,), {'axis': axis}, a)
     if fb is not None:
         return fb
@@ -234,6 +353,12 @@ def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoVa
     elif min is not _NoValue or max is not _NoValue:
         raise ValueError("Passing `min` or `max` keyword argument when `a_min` and `a_max` are "
                          "provided is forbidden.")
+    if type(a) is not C.ND and isinstance(a, Array):     # NumPy calls a subclass's method
+        return C.subclass_method('clip', (a, a_min, a_max), dict(kwargs, out=out))
+    if type(a) is not C.ND:
+        r = _wrapfunc(a, 'clip', (a_min, a_max), dict(kwargs, out=out))
+        if r is not _NO_WRAP:
+            return r
     if kwargs or (out is not None and not isinstance(out, Array)):
         return F.call("clip (kwargs)", _np.clip, (a, a_min, a_max),
                       dict(kwargs, out=out))
@@ -259,6 +384,12 @@ def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoVa
 
 
 def round(a, decimals=0, out=None):
+    if type(a) is not C.ND and isinstance(a, Array):     # NumPy calls a subclass's method
+        return C.subclass_method('round', (a,), dict(decimals=decimals, out=out))
+    if type(a) is not C.ND:
+        r = _wrapfunc(a, 'round', (), dict(decimals=decimals, out=out))
+        if r is not _NO_WRAP:
+            return r
     r = _round(a, decimals, out)
     # NumPy: a 0-d result (of a scalar or a 0-d array) is a scalar
     return r._scalar() if out is None and isinstance(r, Array) and r.ndim == 0 else r
@@ -678,6 +809,10 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None):
 
 def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
     """NumPy's argsort; stable for every kind (ties keep their order)."""
+    if type(a) is not C.ND:
+        r = _wrapfunc(a, 'argsort', (), dict(axis=axis, kind=kind, order=order, stable=stable))
+        if r is not _NO_WRAP:
+            return r
     if type(a) is not C.ND and isinstance(a, Array):
         return C.subclass_method('argsort', (a,), dict(axis=axis, kind=kind, order=order,
                                                         stable=stable))
@@ -718,6 +853,10 @@ def resize(a, new_shape):
 
 
 def compress(condition, a, axis=None, out=None):
+    if type(a) is not C.ND:
+        r = _wrapfunc(a, 'compress', (condition,), dict(axis=axis, out=out))
+        if r is not _NO_WRAP:
+            return r
     nt = _nt()
     cond = _np.asarray(C.to_np_tree(condition))
     if cond.ndim != 1:
@@ -733,6 +872,10 @@ def compress(condition, a, axis=None, out=None):
 
 
 def choose(a, choices, out=None, mode='raise'):
+    if type(a) is not C.ND:
+        r = _wrapfunc(a, 'choose', (choices,), dict(out=out, mode=mode))
+        if r is not _NO_WRAP:
+            return r
     nt = _nt()
     idx = nt.asarray(a)
     if idx.dtype.kind not in 'iub':
@@ -862,6 +1005,10 @@ def partition(a, kth, axis=-1, kind='introselect', order=None):
 
 def argpartition(a, kth, axis=-1, kind='introselect', order=None):
     """NumPy's argpartition (introselect per line; NaNs last)."""
+    if type(a) is not C.ND:
+        r = _wrapfunc(a, 'argpartition', (kth,), dict(axis=axis, kind=kind, order=order))
+        if r is not _NO_WRAP:
+            return r
     if type(a) is not C.ND and isinstance(a, Array):
         return C.subclass_method('argpartition', (a, kth),
                                  dict(axis=axis, kind=kind, order=order))
@@ -900,6 +1047,10 @@ def _common(x, v, vorig):
 
 def searchsorted(a, v, side='left', sorter=None):
     """NumPy's searchsorted: binary search per value, tasks over tiles of v."""
+    if type(a) is not C.ND:
+        r = _wrapfunc(a, 'searchsorted', (v,), dict(side=side, sorter=sorter))
+        if r is not _NO_WRAP:
+            return r
     x, y = C.asarray(a), C.asarray(v)
     s = None if sorter is None else C.asarray(sorter)
     if not isinstance(x, Array) or not isinstance(y, Array) or \

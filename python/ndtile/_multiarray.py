@@ -400,6 +400,35 @@ arange.__signature__ = inspect.Signature([
     inspect.Parameter('like', inspect.Parameter.KEYWORD_ONLY, default=None)])
 
 
+def lend_buffer(npa, buffer, offset, code):
+    """An ndtile array over npa's memory (NumPy's C-contiguous array over
+    buffer from byte offset), made a view of a store over the whole buffer,
+    so that its memory is NumPy's: the buffer's (strides set later, and
+    as_strided, may reach it all, as in NumPy); over npa's memory alone
+    where the buffer is not one C-contiguous run of whole elements from
+    offset's alignment; None where the core cannot lend it (a copy then)."""
+    isz = npa.itemsize
+    whole = None
+    if offset % isz == 0:
+        try:
+            with memoryview(buffer) as mv:
+                n = mv.nbytes // isz if mv.c_contiguous else -1
+            if n > npa.size:
+                whole = _np.frombuffer(buffer, npa.dtype, n)
+                if whole.ctypes.data + offset != npa.ctypes.data:
+                    whole = None
+        except (TypeError, ValueError, BufferError):
+            whole = None
+    try:
+        if whole is None:
+            return _core.from_memory(npa, code, npa.flags.writeable)
+        k = offset // isz
+        r = _core.from_memory(whole, code, npa.flags.writeable)
+        return r[k:k + npa.size]._reshape(npa.shape)
+    except NotImplementedError:
+        return None
+
+
 def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None):
     # NumPy's frombuffer: an array over the buffer's memory, no copy (writes
     # through either side are seen by the other), read-only when the buffer
@@ -413,10 +442,7 @@ def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None):
     base = buffer if isinstance(buffer, Array) or npa.base is None else npa.base
     c = D.code(npa.dtype) if npa.dtype.isnative else None
     if c is not None and npa.size:
-        try:
-            r = _core.from_memory(npa, c, npa.flags.writeable)
-        except NotImplementedError:
-            r = None
+        r = lend_buffer(npa, buffer, offset, c)
         if r is not None:
             r._set_base(base)
             return r
@@ -595,6 +621,10 @@ def where(condition, x=_NoValue, y=_NoValue, /):
 
 
 def nonzero(a):
+    if type(a) is not C.ND and (isinstance(a, Array) or (
+            _umath.duck_of(a) and getattr(a, 'nonzero', None) is not None)):
+        # NumPy's _wrapfunc: a subclass's or another object's own method
+        return a.nonzero()
     x = C.asarray(a)
     if isinstance(x, Array) and x.ndim == 0:
         # NumPy's error, without a fallback to NumPy (and its warning) to raise it

@@ -193,7 +193,15 @@ class flatiter:
             if not single:
                 raise
             raise ValueError("Error setting single item of array.") from None
-        base._assign(flat._reshape(base.shape), _core.CASTING_UNSAFE)
+        if base.ndim == 0:
+            base._assign(flat._reshape(()), _core.CASTING_UNSAFE)
+            return
+        # only the elements the key selects: the others of the copy would
+        # write their old values over the new ones where base's elements
+        # share memory (an as_strided view with a 0 stride)
+        pos = _np.arange(base.size, dtype=_np.intp)[
+            C.to_numpy(key) if isinstance(key, Array) else key]
+        base[_np.unravel_index(pos, base.shape)] = flat[key]
 
     def _cycled(self, key, value):
         """The value NumPy's flatiter writes into the elements `key`
@@ -341,13 +349,11 @@ class ndarray(Array):
             npa = _np.ndarray(shape, dtype, buffer, offset, strides, order)
             c = D.code(npa.dtype) if npa.dtype.isnative else None
             if c is not None and npa.size and npa.flags.c_contiguous:
-                try:
-                    r = _core.from_memory(npa, c, npa.flags.writeable)
+                r = _multiarray.lend_buffer(npa, buffer, offset, c)
+                if r is not None:
                     if tuple(r.shape) != npa.shape:
                         r = r._reshape(npa.shape)
                     r._set_base(buffer)
-                except NotImplementedError:
-                    r = None
             if r is None:
                 # a dtype ndtile does not hold ('>i4', float16): NumPy's view
                 r = npa if c is None else C.np_or_nd(npa.copy())
@@ -610,6 +616,42 @@ class ndarray(Array):
             return tuple(reversed(out))
         return tuple(s * isz for s in self._estrides)
 
+    @strides.setter
+    def strides(self, value):
+        # NumPy 2.4's (deprecated) setter: the same memory seen with other
+        # strides, in place; strides that reach outside the memory of the
+        # array's owner are its ValueError
+        warnings.warn("Setting the strides on a NumPy array has been deprecated in NumPy "
+                      "2.4.\nAs an alternative, you can create a new view using "
+                      "np.lib.stride_tricks.as_strided.", DeprecationWarning, stacklevel=2)
+        try:
+            st = (operator.index(value),) if not isinstance(value, (tuple, list)) else \
+                tuple(operator.index(s) for s in value)
+        except TypeError:
+            raise TypeError("invalid strides") from None
+        if len(st) != self.ndim:
+            raise ValueError(f"strides must be  same length as shape ({self.ndim})")
+        if self.size == 0:
+            return          # NumPy: any strides of an empty array (it reads nothing)
+        ssz = self._store_itemsize
+        # the stride of an axis of length 1 is never used
+        st = tuple(0 if n == 1 else s for n, s in zip(self.shape, st))
+        if self.itemsize != ssz or any(s % ssz for s in st):
+            raise ValueError("ndtile arrays cannot have strides that are not a multiple of "
+                             "their elements' size (use np.lib.stride_tricks.as_strided)")
+        try:
+            r = _core.as_strided(self, self._offset, tuple(self.shape),
+                                 tuple(s // ssz for s in st))
+        except ValueError:
+            raise ValueError("strides is not compatible with available memory") from None
+        if not self._flags & _WRITEABLE:
+            r._set_writeable(False)
+        self._become(r)
+
+    @strides.deleter
+    def strides(self):
+        raise AttributeError("Cannot delete array strides")
+
     @property
     def flags(self):
         return flagsobj(self)
@@ -623,7 +665,27 @@ class ndarray(Array):
         if align is not None and not align:
             pass      # ndtile arrays are always aligned (NumPy allows clearing it)
         if write is not None:
-            self._set_writeable(bool(write))
+            try:
+                self._set_writeable(bool(write))
+            except ValueError:
+                # the owner is read-only; NumPy (_IsWriteable) still allows
+                # it where a base array between this one and the owner is
+                # writeable (a view of a subclass view: its .base is that view)
+                if not (write and self._writeable_base()):
+                    raise
+                self._set_writeable(2)
+
+    def _writeable_base(self):
+        """NumPy's _IsWriteable walk: whether a base array of this one, before
+        an array that owns its data, is writeable."""
+        b = self._base
+        while isinstance(b, Array):
+            if b._flags & _WRITEABLE:
+                return True
+            if b._flags & _OWNDATA or b._base is None:
+                return False
+            b = b._base
+        return False
 
     @property
     def base(self):
@@ -717,9 +779,13 @@ class ndarray(Array):
         # ndarray class, else self's; __array_finalize__(new, self)
         cls = builtins.type(self)
         if type is not None:
+            if isinstance(type, builtins.type) and issubclass(type, _np.ndarray):
+                return self._numpy_view(dtype, type)
             if not (isinstance(type, builtins.type) and issubclass(type, Array)):
-                raise TypeError("Type must be a sub-type of ndarray type")
+                raise ValueError("Type must be a sub-type of ndarray type")
             cls = type
+        elif isinstance(dtype, builtins.type) and issubclass(dtype, _np.ndarray):
+            return self._numpy_view(None, dtype)
         elif isinstance(dtype, builtins.type) and issubclass(dtype, Array):
             cls = dtype
             dtype = None
@@ -730,6 +796,23 @@ class ndarray(Array):
         if not isinstance(r, Array):
             return r
         return _finalize_as(r, self, cls)
+
+    def _numpy_view(self, dtype, cls):
+        """a.view(dtype, cls) for cls numpy.ndarray or a subclass of it:
+        NumPy's view of the array's own memory, lent through the buffer
+        protocol as np.asarray(a) is (writes go both ways; read-only when a
+        is), then NumPy's view casting; where it cannot be lent (several
+        ranks), NumPy's view of a gathered copy, with the fallback warning."""
+        try:
+            mem = memoryview(self)
+        except BufferError:
+            mem = None
+        if mem is not None:
+            r = _np.asarray(mem)
+        else:
+            F.notify("ndarray.view (a copy: writes to it do not reach the array)")
+            r = C.to_numpy(self)
+        return r.view(cls) if dtype is None else r.view(dtype, cls)
 
     def _view_dtype(self, dtype):
         if dtype is None:
@@ -1506,7 +1589,10 @@ def _template_method(base, owned=True):
     """A method whose array result takes the class of self (copies, views,
     reshapes, ...): ndarray's on a plain view, the result finalized (a new
     array owned by the instance, as NumPy's copies are; owned=False: a view
-    of it, as NumPy's ufunc-made results through __array_wrap__)."""
+    of it, as NumPy's ufunc-made results through __array_wrap__: for
+    cumsum/cumprod/clip self's __array_wrap__ is called, as NumPy's
+    accumulate and clip ufunc call it)."""
+    name = base.__name__
     def method(self, *args, **kwargs):
         v = self._view()
         r = base(v, *args, **kwargs)
@@ -1514,6 +1600,15 @@ def _template_method(base, owned=True):
             return self
         if type(r) is not ndarray or _has_out(args, kwargs, r):
             return r
+        if name in ('cumsum', 'cumprod'):
+            # NumPy's accumulate runs on the instance raveled (a view of its
+            # class) without an axis, and its __array_wrap__ wraps the result
+            axis = args[0] if args else kwargs.get('axis')
+            src = self.ravel() if axis is None and self.ndim != 1 else self
+            return _umath.apply_array_wrap(src.__array_wrap__, r, None, False)
+        if name == 'clip' and _NP_CLIP is not None:
+            return _umath.apply_array_wrap(self.__array_wrap__, r,
+                                           (_NP_CLIP, (self,) + args, 0), False)
         return _finalize_as(r, self, None, owned)
     method.__name__ = base.__name__
     method.__qualname__ = '_SubclassBase.' + base.__name__
@@ -1615,6 +1710,8 @@ _TEMPLATE_METHODS = (
 # NumPy computes these with ufuncs: a subclass gets a view of the new array
 # (__array_wrap__), not an array owning its data
 _WRAPPED_METHODS = frozenset(('clip', 'round', 'cumsum', 'cumprod', 'trace'))
+_NP_CLIP = getattr(getattr(_np, '_core', None), 'umath', None)
+_NP_CLIP = getattr(_NP_CLIP, 'clip', None)      # the ufunc clip's context names
 _REDUCTION_METHODS = ('sum', 'prod', 'max', 'min', 'any', 'all', 'var', 'std', 'ptp')
 
 
@@ -1639,6 +1736,25 @@ def _iter_sub(self):
         yield _finalize_as(x, self) if type(x) is ndarray else x
 
 
+def _round_sub(self, /, decimals=0, out=None):
+    """NumPy's round of a subclass instance: its class through the ufuncs
+    (decimals 0, complex, integers with decimals >= 0), but a new base-class
+    array where NumPy's PyArray_Round allocates one (float with decimals
+    other than 0, integers with decimals < 0)."""
+    if out is None and ((decimals != 0 and D.KIND[self._dt] == 'f') or
+                        (decimals < 0 and D.KIND[self._dt] in 'iu')):
+        return ndarray.round(self._view(), decimals)
+    return _ROUND_SUB(self, decimals, out)
+
+
+def _trace_sub(self, /, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    """NumPy's trace of a subclass instance (PyArray_Trace): add.reduce of
+    its diagonal (a view of its class) along the last axis, wrapped by the
+    ufunc's rules; a 0-d result is a scalar (PyArray_Return)."""
+    r = _umath.UFUNCS['add'].reduce(self.diagonal(offset, axis1, axis2), -1, dtype, out)
+    return r._scalar() if out is None and isinstance(r, Array) and r.ndim == 0 else r
+
+
 def _make_subclass_base():
     ns = {'__slots__': (), '__module__': __name__, 'astype': _astype,
           '__iter__': _iter_sub, 'mean': _mean,
@@ -1648,6 +1764,8 @@ def _make_subclass_base():
         ns[n] = _template_method(getattr(ndarray, n), n not in _WRAPPED_METHODS)
     for n in _REDUCTION_METHODS:
         ns[n] = _reduction_method(n)
+    ns['round'] = _round_sub
+    ns['trace'] = _trace_sub
     for n in ('sort', 'partition', 'put', 'fill', 'item', 'tolist', 'nonzero',
               'searchsorted'):
         ns[n] = _in_place_method(getattr(ndarray, n))
@@ -1678,7 +1796,7 @@ def _readonly(name):
 
 
 # NumPy's read-only attributes: its message when set or deleted (strides,
-# which NumPy 2.4 still lets a program set, deprecated, is read-only here)
+# which NumPy 2.4 still lets a program set, deprecated, has its setter above)
 for _name in ('device', 'T', 'mT', 'flags', 'base', 'data', '__array_interface__', 'ctypes'):
     _p = ndarray.__dict__[_name]
     setattr(ndarray, _name, property(_p.fget, _readonly(_name), _readonly(_name), _p.__doc__))
@@ -1686,6 +1804,7 @@ for _name in ('device', 'T', 'mT', 'flags', 'base', 'data', '__array_interface__
 _MEAN_PLAIN = _reduction_method('mean').__wrapped__
 _ND_METHOD_CODES = frozenset(f.__code__ for f in ndarray.__dict__.values()
                              if inspect.isfunction(f))
+_ROUND_SUB = _template_method(ndarray.round, False)
 _SubclassBase = _make_subclass_base()
 
 _core._subclass_hooks(_unop_hook, _subscript_hook)

@@ -398,6 +398,38 @@ def _own_wrap(a):
     return getattr(a, '__array_wrap__', None)
 
 
+def duck_of(a):
+    """Whether NumPy's fromnumeric functions ask a for its own method of
+    their name (or, lacking one, for its __array_wrap__): a is no array
+    (ndtile's, its subclasses', NumPy's), scalar, string, list or tuple."""
+    t = type(a)
+    return not (t is _ND or t in _SCALAR_TYPES or t is list or t is tuple or t is str or
+                a is None or isinstance(a, (Array, _np.ndarray, _generic)))
+
+
+def wrapfunc(name, args, kwargs):
+    """NumPy's fromnumeric._wrapfunc for an object a = args[0] of duck_of
+    (for another a, _NO_WRAP):
+    a's own method of that name (its TypeError, a signature unlike NumPy's,
+    falls through), else, where a brings an __array_wrap__, the method of
+    a's array with the result wrapped by it (return_scalar False: _wrapit);
+    _NO_WRAP when a has neither (the caller goes on as for any array-like)."""
+    a = args[0]
+    if not duck_of(a):
+        return _NO_WRAP
+    m = getattr(a, name, None)
+    if m is not None:
+        try:
+            return m(*args[1:], **kwargs)
+        except TypeError:
+            pass
+    w = _own_wrap(a)
+    if w is None:
+        return _NO_WRAP
+    r = getattr(C.asarray(a), name)(*args[1:], **kwargs)
+    return apply_array_wrap(w, r, None, False)
+
+
 def needs_array_wrap(args):
     """Whether an input may bring its own __array_wrap__ (array_wrap_of)."""
     return any(_own_wrap(a) is not None for a in args)
@@ -408,11 +440,11 @@ def wrap_input(a):
     return a if _own_wrap(a) is None else C.asarray(a)
 
 
-def apply_array_wrap(w, r, context):
+def apply_array_wrap(w, r, context, return_scalar=None):
     """w(r, context, return_scalar), as NumPy calls an input's __array_wrap__
-    (return_scalar: a 0-d result, which NumPy would return as a scalar); a
-    wrap that takes no return_scalar is called with (r, context) after
-    NumPy's DeprecationWarning."""
+    (return_scalar: by default a 0-d result, which NumPy would return as a
+    scalar); a wrap that takes no return_scalar is called with (r, context)
+    after NumPy's DeprecationWarning."""
     if not isinstance(r, Array):
         if isinstance(r, (_generic, int, float, complex, bool)) and \
                 D.code(_np.asarray(r).dtype) is not None:
@@ -420,7 +452,7 @@ def apply_array_wrap(w, r, context):
         elif not isinstance(r, _np.ndarray):
             return r
     try:
-        return w(r, context, r.ndim == 0)
+        return w(r, context, r.ndim == 0 if return_scalar is None else return_scalar)
     except TypeError:
         _warnings.warn("__array_wrap__ must accept context and return_scalar arguments "
                        "(positionally) in the future. (Deprecated NumPy 2.0)",
@@ -1297,7 +1329,11 @@ def _fallback_kw(axis, dtype, out, keepdims, initial=_NoValue, where=True, **ext
 
 def _nd_or_fallback(name, npfunc, args, kwargs, *arrays):
     """Converts arrays; returns (list, None) or (None, fallback result)."""
-    if args and type(args[0]) is not C.ND and isinstance(args[0], Array):   # () for broadcast_arrays()
+    if args and name in _WRAPFUNC and type(args[0]) is not C.ND and duck_of(args[0]):
+        r = wrapfunc(name, args, kwargs)
+        if r is not _NO_WRAP:
+            return None, r
+    elif args and type(args[0]) is not C.ND and isinstance(args[0], Array):   # () for broadcast_arrays()
         if name in _METHOD_FORMS:
             # NumPy's function calls the method of a subclass instance
             return None, C.subclass_method(name, args, kwargs)
@@ -1317,6 +1353,11 @@ def _nd_or_fallback(name, npfunc, args, kwargs, *arrays):
     return out, None
 
 
+# the functions NumPy's fromnumeric runs through _wrapfunc (an object's own
+# method, else the function of its array wrapped by its __array_wrap__)
+_WRAPFUNC = frozenset(('take', 'repeat', 'clip', 'round',
+                       'argmax', 'argmin', 'cumsum', 'cumprod', 'argsort', 'argpartition',
+                       'searchsorted', 'compress', 'choose', 'reshape'))
 _METHOD_FORMS = frozenset(('ravel', 'transpose', 'swapaxes', 'squeeze', 'diagonal', 'take',
                            'repeat'))
 _TEMPLATE_FORMS = frozenset(('expand_dims', 'moveaxis', 'flip', 'roll', 'tile'))

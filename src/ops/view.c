@@ -146,8 +146,10 @@ ndt_status ndt_set_writeable(ndt_array *a, int writeable) {
     return NDT_OK;
   }
   /* NumPy: an array that owns its data may always be made writeable again;
-   * a view only while its base (here: the store's owner handle) is */
-  if (!a->owner && a->store->readonly)
+   * a view only while its base (here: the store's owner handle) is, or
+   * (writeable 2, the caller's judgement) while a base between the view
+   * and the owner is */
+  if (writeable != 2 && !a->owner && a->store->readonly)
     return ndt__error(NDT_ERR_VALUE, "cannot set WRITEABLE flag to True of this array");
   a->readonly = 0;
   if (a->owner) a->store->readonly = 0;

@@ -66,6 +66,23 @@ static void readonly_refused(void) {
   ndt_free(a);
 }
 
+/* WRITEABLE on a view of a read-only owner: 1 is refused, 2 (the binding's
+ * judgement that a base between them is writeable) sets it; the owner
+ * stays read-only. */
+static void writeable_view_of_readonly_owner(void) {
+  ndt_array *a, *v;
+  OK(ndt_zeros(&a, 1, (int64_t[]){10}, NDT_FLOAT64));
+  OK(ndt_transpose(&v, a, (int[]){0}));
+  OK(ndt_set_writeable(a, 0));
+  OK(ndt_set_writeable(v, 0));
+  EXPECT(ndt_set_writeable(v, 1) == NDT_ERR_VALUE, "a view of a read-only owner made writeable");
+  EXPECT(!ndt_is_writeable(v), "the refused view stays read-only");
+  OK(ndt_set_writeable(v, 2));
+  EXPECT(ndt_is_writeable(v) && !ndt_is_writeable(a), "writeable 2 sets the view's flag only");
+  ndt_free(v);
+  ndt_free(a);
+}
+
 /* ndt_host_tiles: the owned tiles' ranges cover the array once, in order;
  * bytes written there are what the tasks recorded after read; an array with
  * pending readers is waited for; views and read-only arrays are refused. */
@@ -169,6 +186,7 @@ int main(void) {
   lends_in_place(100);
   lends_in_place(100000);
   readonly_refused();
+  writeable_view_of_readonly_owner();
   host_tiles_fill(100);
   host_tiles_fill(100000);
   from_memory(100);

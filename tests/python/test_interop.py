@@ -1,5 +1,7 @@
 """NumPy interoperability: __array__, __array_ufunc__, __array_function__,
 DLPack, the array API namespace; NumPy arrays, scalars, lists accepted."""
+import re
+
 import numpy as np
 import pytest
 
@@ -25,6 +27,48 @@ def test_numpy_asarray():
         with pytest.raises(ValueError):   # several ranks lend no memory
             np.asarray(x, copy=False)
     assert np.asarray(x, copy=True) is not np.asarray(x)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int32, np.bool_, np.complex64, np.uint8])
+def test_view_as_numpy_class(dtype):
+    # a.view(numpy.ndarray) (or a NumPy subclass, positional or type=) is
+    # NumPy's view of the array's memory, as np.asarray(a) is; a type that is
+    # no ndarray class is NumPy's ValueError
+    for shape, key in [((3, 4), (slice(None, None, 2), slice(None, None, -1))),
+                       ((), Ellipsis), ((0, 3), Ellipsis), ((6,), slice(1, None))]:
+        a = make(dtype, shape)[key]
+        x = nt.asarray(make(dtype, shape))[key]
+        for f in (lambda y: y.view(np.ndarray), lambda y: y.view(type=np.ndarray),
+                  lambda y: y.view(np.uint8, np.ndarray),
+                  lambda y: y.view(dtype=np.int16, type=np.ndarray)):
+            try:
+                e = f(a)
+            except ValueError as ex:
+                with pytest.raises(ValueError, match=re.escape(str(ex))):
+                    f(x)
+                continue
+            r = f(x)
+            assert type(r) is np.ndarray and r.dtype == e.dtype and r.shape == e.shape
+            np.testing.assert_array_equal(r, e)
+        if len(shape) == 2:
+            assert type(x.view(np.matrix)) is np.matrix
+            np.testing.assert_array_equal(x.view(np.matrix), a.view(np.matrix))
+    x = nt.arange(4.)
+    for bad in (list, int):
+        for f in (np.arange(4.).view, x.view):
+            with pytest.raises(ValueError, match="Type must be a sub-type of ndarray type"):
+                f(type=bad)
+    with pytest.raises(TypeError, match="Cannot change data-type"):
+        x.view(list)            # a dtype to NumPy: object
+    if nt.nranks() == 1:
+        v = x.view(np.ndarray)
+        v[1] = 7                # the same memory, both ways
+        assert float(x[1]) == 7
+        x[2] = 8
+        assert v[2] == 8
+        del v
+        x.flags.writeable = False
+        assert not x.view(np.ndarray).flags.writeable
 
 
 def test_numpy_ufuncs_dispatch_to_ndtile():
@@ -362,3 +406,22 @@ def test_may_share_memory_of_array_likes(big):
                 assert getattr(nt, fn)(wrap(r), wrap(s)) == e, (fn, wrap)
         assert not nt.shares_memory(wrap(x), np.arange(n))
         assert not nt.may_share_memory(wrap(x), nt.arange(n))
+
+
+def test_view_as_numpy_class_at_default_settings(default_settings):
+    # an array of several 2 MiB tiles, and a strided view of it: NumPy's view
+    # of the memory, writes both ways
+    a = np.arange(600_000.0)
+    x = nt.arange(600_000.0)
+    x = x + 0       # deferred work pending on the tiles
+    for key in (slice(None), slice(5, None, 3), slice(None, None, -7)):
+        v = x[key].view(np.ndarray)
+        assert type(v) is np.ndarray
+        np.testing.assert_array_equal(v, a[key])
+        if nt.nranks() == 1:
+            v[1] = -1
+            assert float(x[key][1]) == -1
+            x[key][2] = -2
+            assert v[2] == -2
+            a[key][1], a[key][2] = -1, -2
+        del v

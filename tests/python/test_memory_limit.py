@@ -180,3 +180,22 @@ def test_allocation_failure_injection_still_works():
     finally:
         _core.debug_fail_alloc_after(0)
     assert float(a.sum()) == 12497500.0
+
+
+@pytest.mark.parametrize("shape, dtype", [
+    ((2**47,), numpy.float64), ((2**20, 2**20, 2**10), numpy.bool_),
+    ((3, 2**46), numpy.complex128), ((2**48,), numpy.int32),
+    # past the index limit: NumPy's ValueErrors
+    ((2**60,), numpy.float64), ((2**62, 2), numpy.int8), ((2**63,), numpy.uint8)])
+@pytest.mark.parametrize("maker", ["empty", "zeros", "ones"])
+def test_impossible_size_is_numpys_error(shape, dtype, maker):
+    # NumPy's exception class (its _ArrayMemoryError, a MemoryError, with
+    # .shape and .dtype), or its ValueError, and its message
+    with pytest.raises((MemoryError, ValueError)) as e:
+        getattr(numpy, maker)(shape, dtype)
+    with pytest.raises((MemoryError, ValueError)) as r:
+        getattr(np, maker)(shape, dtype)
+    assert type(r.value) is type(e.value)
+    assert str(r.value) == str(e.value)
+    if isinstance(e.value, MemoryError):
+        assert r.value.shape == e.value.shape and r.value.dtype == e.value.dtype

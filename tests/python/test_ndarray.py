@@ -441,3 +441,134 @@ def test_constructor_array_arguments_and_to_device():
                                       lambda: a.to_device('cpu', stream=1))]
         res[xp.__name__] = out
     assert res['ndtile'] == res['numpy']
+
+
+def _set_strides(a, st):
+    a.strides = st
+    return a
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.int8, np.complex128, np.bool_, np.uint16])
+def test_setting_strides(dt):
+    # NumPy 2.4's deprecated setter: a DeprecationWarning, then the same
+    # memory seen with the new strides in place (views too: writes reach the
+    # base), or NumPy's TypeError/ValueError (out of the owner's memory)
+    isz = np.dtype(dt).itemsize
+    cases = [((12,), None, [(isz,), (2 * isz,), (-isz,), (0,), [3 * isz], 2 * isz, None, 'x',
+                            (float(isz),), (isz, isz), (12 * isz,)]),
+             ((12,), slice(None, None, 2), [(2 * isz,), (3 * isz,), (-2 * isz,), (isz,)]),
+             ((12,), slice(6, None), [(-isz,), (isz,), (2 * isz,)]),
+             ((3, 4), None, [(4 * isz, isz), (isz, 3 * isz), (0, isz), (isz, 0), (5 * isz, isz),
+                             (-4 * isz, isz)]),
+             ((12,), (slice(1, 11),), []),
+             ((0, 3), None, [(isz, 2 * isz), (0, 0)]),
+             ((), None, [(), (isz,)])]
+    for shape, key, strides in cases:
+        if key == (slice(1, 11),):
+            shape, strides = (2, 5), [(5 * isz, isz), (isz, 2 * isz), (6 * isz, isz),
+                                      (isz, 3 * isz)]
+        for st in strides:
+            a = make(dt, (12,) if shape == (2, 5) else shape)
+            x = nt.asarray(a)
+            if shape == (2, 5):
+                a, x = a[1:11].reshape(2, 5), x[1:11].reshape(2, 5)
+            elif key is not None:
+                a, x = a[key], x[key]
+            with pytest.warns(DeprecationWarning, match="Setting the strides"):
+                err, _ = check_same_error(lambda: _set_strides(x, st),
+                                          lambda: _set_strides(a, st))
+            if err:
+                continue
+            with pytest.warns(DeprecationWarning, match="Setting the strides"):
+                x.strides = st
+            assert x.shape == a.shape
+            if a.size:
+                assert x.strides == a.strides
+                assert_same(x, a)
+                assert x.flags.c_contiguous == a.flags.c_contiguous
+            if a.size and x.flags.writeable:
+                x.flat[0] = a.flat[0] = a.flat[-1]     # the same memory as before
+                base_x = x.base if x.base is not None else x
+                base_a = a.base if a.base is not None else a
+                assert_same(base_x, base_a)
+    x = nt.arange(4.)
+    with pytest.raises(AttributeError, match="Cannot delete array strides"):
+        del x.strides
+    x.flags.writeable = False
+    with pytest.warns(DeprecationWarning):
+        x.strides = (8,)
+    assert not x.flags.writeable
+    with pytest.warns(DeprecationWarning), \
+            pytest.raises(ValueError, match="strides is not compatible with available memory"):
+        x.strides = (16,)
+
+
+def test_setting_strides_at_default_settings(default_settings):
+    # an array of several 2 MiB tiles: the new view reads across them
+    n = 600_000
+    a = np.arange(n, dtype=np.float64)
+    x = nt.arange(n, dtype=np.float64)
+    y = x[::3]
+    b = a[::3]
+    with pytest.warns(DeprecationWarning):
+        y.strides = (8 * 2,)
+    with pytest.warns(DeprecationWarning):
+        b.strides = (16,)
+    assert_same(y, b)
+    assert float(y.sum()) == float(b.sum())
+    y[...] = -1
+    b[...] = -1
+    assert_same(x, a)
+    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="available memory"):
+        y.strides = (24 * 2,)
+
+
+def test_flat_assignment_into_a_view_with_shared_elements():
+    # a view whose elements share memory (a 0 stride): a.flat[k] = v writes
+    # the elements k selects, as NumPy's flatiter does (the others of the
+    # gathered copy were written back over them)
+    for key, value in [(0, 50), (5, 70), ([0, 1], 5), (slice(1, 3), [8, 9]), (-1, -1),
+                       (np.array([True] + [False] * 10 + [True]), [3, 4]), (Ellipsis, 2)]:
+        a = np.arange(12.)
+        x = nt.arange(12.)
+        y = np.lib.stride_tricks.as_strided(a, (3, 4), (0, 8))
+        z = nt.lib.stride_tricks.as_strided(x, (3, 4), (0, 8))
+        y.flat[key] = value
+        z.flat[key] = value
+        assert_same(z, y)
+        assert_same(x, a)
+
+
+@pytest.mark.parametrize("make_buffer", [
+    lambda: bytearray(np.arange(10.).tobytes()), lambda: np.arange(10.),
+    lambda: nt.arange(10.), lambda: bytes(np.arange(10.).tobytes())])
+def test_strides_of_an_array_over_a_buffer_reach_the_whole_buffer(make_buffer):
+    # NumPy's available memory of ndarray(buffer=...) and frombuffer is the
+    # buffer's, before the offset too (ndtile's store was the array's bytes)
+    for make, n, off in ((lambda m, b: m.ndarray((4,), 'f8', buffer=b, offset=32), 4, 32),
+                         (lambda m, b: m.frombuffer(b, 'f8', count=4, offset=32), 4, 32),
+                         (lambda m, b: m.frombuffer(b, 'f8', count=3, offset=8), 3, 8)):
+        for st in [(-8,), (-16,), (16,), (8,), (24,), (-24,)]:
+            if off + (n - 1) * st[0] + 8 > 80:
+                continue    # NumPy's check over a Python buffer counts the
+                # offset twice and lets these read past the buffer's end
+            a = make(np, make_buffer() if not isinstance(make_buffer(), nt.ndarray)
+                     else np.arange(10.))
+            x = make(nt, make_buffer())
+            with pytest.warns(DeprecationWarning):
+                err, _ = check_same_error(lambda: _set_strides(x, st),
+                                          lambda: _set_strides(a, st))
+            if err:
+                continue
+            with pytest.warns(DeprecationWarning):
+                x.strides = st
+            assert x.strides == a.strides
+            assert_same(x, a)
+            assert x.flags.writeable == a.flags.writeable
+            assert not x.flags.owndata
+    b = bytearray(np.arange(10.).tobytes())
+    x = nt.frombuffer(b, 'f8', count=4, offset=32)
+    with pytest.warns(DeprecationWarning):
+        x.strides = (-8,)
+    x[...] = -1                      # into the buffer, in its elements 1..4
+    assert np.frombuffer(b).tolist() == [0, -1, -1, -1, -1, 5, 6, 7, 8, 9]

@@ -1374,3 +1374,185 @@ def test_array_finalize_looked_up_on_the_class():
                     out.append((type(e).__name__, str(e)))
         res[name] = (out, log)
     assert res['ndtile'] == res['numpy']
+
+
+def test_ptp_of_a_subclass_goes_through_its_wrap():
+    # NumPy's ptp is subtract(maximum.reduce, minimum.reduce): the result is
+    # of the subclass, its __array_wrap__ called for each step
+    def f(xp, K, log):
+        m = K['MySubClass'](xp.arange(6.).reshape(2, 3), info='i')
+        res = [xp.ptp(m), xp.ptp(m, axis=0), xp.ptp(m, axis=1, keepdims=True)]
+        return [(tname(r), val(r), getattr(r, 'info', 'missing')) for r in res]
+    check(f)
+
+
+def _duck_classes(xp, log):
+    class Wrapped:
+        """No array: __array__ and __array_wrap__ (NumPy's fromnumeric
+        wraps the ufunc reductions' and the _wrapfunc functions' results)."""
+        def __init__(self, a):
+            self.a = a
+
+        def __array__(self, dtype=None, copy=None):
+            return xp.asarray(self.a)
+
+        def __array_wrap__(self, arr, context=None, return_scalar=False):
+            log.append(('wrap', tname(arr), getattr(arr, 'shape', None), str(arr.dtype),
+                        context[0].__name__ if context else None, return_scalar))
+            return ('W', val(arr))
+
+    class Methods:
+        """No array: __array__ and methods of NumPy's names (pandas-like),
+        which NumPy's functions call."""
+        def __init__(self, a):
+            self.a = a
+
+        def __array__(self, dtype=None, copy=None):
+            return xp.asarray(self.a)
+
+        def __getattr__(self, name):
+            if name in ('sum', 'prod', 'max', 'min', 'any', 'all', 'mean', 'std', 'var',
+                        'argmax', 'argmin', 'cumsum', 'cumprod', 'clip', 'round',
+                        'transpose', 'swapaxes', 'squeeze', 'take', 'repeat', 'argsort',
+                        'searchsorted', 'compress', 'reshape'):
+                return lambda *args, **kw: ('M', name, args, sorted(kw.items()))
+            raise AttributeError(name)
+    return Wrapped, Methods
+
+
+def test_module_functions_of_objects_with_array_wrap_or_methods():
+    def f(xp, K, log):
+        Wrapped, Methods = _duck_classes(xp, log)
+        res = []
+        for obj in (Wrapped(numpy.arange(6.).reshape(2, 3)),
+                    Methods(numpy.arange(6.).reshape(2, 3))):
+            res += [xp.sum(obj), xp.sum(obj, axis=0), xp.prod(obj, axis=1, keepdims=True),
+                    xp.max(obj), xp.min(obj, axis=0), xp.any(obj), xp.all(obj, axis=1),
+                    xp.sum(obj, dtype=numpy.int32), xp.argmax(obj), xp.argmin(obj, axis=1),
+                    xp.cumsum(obj), xp.cumprod(obj, axis=0), xp.clip(obj, 1, 4),
+                    xp.round(obj, 1), xp.around(obj), xp.transpose(obj),
+                    xp.transpose(obj, (1, 0)), xp.swapaxes(obj, 0, 1), xp.squeeze(obj),
+                    xp.take(obj, [0, 2], axis=1), xp.repeat(obj, 2), xp.argsort(obj),
+                    xp.compress([True, False], obj, axis=0), xp.reshape(obj, (3, 2))]
+            # mean/std/var: an object's own method only (NumPy's _methods
+            # take an array of the rest, no __array_wrap__)
+            res += [xp.mean(obj), xp.std(obj, axis=0), xp.var(obj, ddof=1)]
+        res.append(xp.searchsorted(Methods(numpy.arange(3.)), 1.5))
+        res.append(xp.searchsorted(Wrapped(numpy.arange(3.)), [0.5, 1.5]))
+        return [r if isinstance(r, tuple) else (tname(r), val(r)) for r in res]
+    a, b = check(f)
+    assert ('W', 15.0) in a
+
+
+def test_module_functions_of_plain_objects_stay_arrays():
+    # __array__ alone (no wrap, no methods): the functions of its array
+    def f(xp, K, log):
+        class Plain:
+            def __array__(self, dtype=None, copy=None):
+                return xp.arange(6.).reshape(2, 3)
+        p = Plain()
+        res = [xp.sum(p), xp.sum(p, axis=0), xp.argmax(p), xp.cumsum(p), xp.clip(p, 1, 3),
+               xp.transpose(p), xp.ptp(p), xp.mean(p), xp.round(p)]
+        return [(tname(r), val(r)) for r in res]
+    check(f)
+
+
+def test_writeable_through_a_writeable_base_between_view_and_read_only_owner():
+    # NumPy's _IsWriteable: a view may be made writeable again where a base
+    # array between it and the owner is writeable; a subclass view's views
+    # have that view as .base (NumPy stops collapsing bases at a class change)
+    def f(xp, K, log):
+        S = K['MySubClass']
+        out = []
+
+        def settable(a):
+            try:
+                a.flags.writeable = True
+            except ValueError as e:
+                return str(e)
+            return a.flags.writeable
+
+        b = xp.arange(6.)
+        v = b.view(S)
+        b.flags.writeable = False
+        w = v[1:]
+        out.append((v.flags.writeable, w.flags.writeable, w.base is v))
+        w.flags.writeable = False
+        out.append(settable(w))
+        w[0] = 7                          # NumPy writes through it into b
+        out.append(val(b))
+        v.flags.writeable = False
+        out.append(settable(v))           # its base is b, read-only
+        u = v[::2]
+        out.append(settable(u))           # v and b read-only
+        out.append(settable(b[2:]))       # b owns its data, read-only
+        c = xp.arange(4.)
+        c.flags.writeable = False
+        d = c.view(S)
+        out.append(settable(d))
+        e = xp.arange(4.).view(S)
+        e.flags.writeable = False
+        g = e.view(S)[1:]
+        out.append(settable(g))           # the owner is writeable
+        h = xp.arange(4.).view(S)
+        h2 = h[1:]
+        h.flags.writeable = False
+        h2.flags.writeable = False
+        h2.setflags(write=False)
+        try:
+            h2.setflags(write=True)
+            out.append(h2.flags.writeable)
+        except ValueError as ex:
+            out.append(str(ex))
+        return [out]
+    a, b = check(f, logs=False)
+    assert a[0][1] is True
+
+
+def test_ufunc_made_methods_call_the_subclass_wrap():
+    # cumsum/cumprod (accumulate), clip (the clip ufunc) and trace (add.reduce
+    # of the diagonal) wrap through the instance's __array_wrap__, as NumPy's
+    # do; round keeps the class where NumPy's goes through ufuncs and is a
+    # base-class array where NumPy's PyArray_Round allocates one
+    def f(xp, K, log):
+        m = K['MySubClass'](xp.arange(6.).reshape(2, 3), info='i')
+        res = []
+        for name, fn in [('cumsum', lambda: m.cumsum()), ('cumsum0', lambda: m.cumsum(0)),
+                         ('npcumsum', lambda: xp.cumsum(m, axis=1)),
+                         ('cumprod', lambda: m.cumprod(axis=1)), ('cumprod1', lambda: m[0].cumprod()),
+                         ('clip', lambda: m.clip(1, 3)), ('npclip', lambda: xp.clip(m, 1, 3)),
+                         ('trace', lambda: m.trace()), ('nptrace', lambda: xp.trace(m, 1))]:
+            log.append(name)
+            r = fn()
+            res.append((name, tname(r), val(r), getattr(r, 'info', 'missing')))
+        return res
+    check(f)
+
+    def g(xp, K, log):
+        # (NumPy's internal steps of round - rint, views of the parts of a
+        # complex array - are not followed call by call: results only)
+        res = []
+        for dt in ('f8', 'i8', 'c16'):
+            p = K['MySubClass'](xp.arange(3, dtype=dt) * 7, info='p')
+            for d in (0, 1, -1):
+                for r in (p.round(d), xp.round(p, d), xp.around(p, d)):
+                    res.append((dt, d, tname(r), val(r), getattr(r, 'info', 'missing')))
+        return res
+    check(g, logs=False)
+
+
+def test_clip_round_nonzero_call_the_subclass_methods():
+    def f(xp, K, log):
+        class S(xp.ndarray):
+            def clip(self, *args, **kw):
+                return ('clip', args, sorted(kw))
+
+            def round(self, *args, **kw):
+                return ('round', args, sorted(kw))
+
+            def nonzero(self):
+                return 'nonzero'
+        s = xp.arange(3.).view(S)
+        return [xp.clip(s, 0, 1), xp.round(s, 2), xp.around(s), xp.nonzero(s),
+                xp.clip(s, min=1)]
+    check(f)
