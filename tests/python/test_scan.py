@@ -394,7 +394,7 @@ def test_accumulate_subtract_overflow_warns():
     with pytest.warns(RuntimeWarning, match="overflow encountered in accumulate"):
         with np.errstate(over='warn'):
             got = nt.subtract.accumulate(nt.asarray(a))
-    bits_equal(got, np.subtract.accumulate(a))
+            bits_equal(got, np.subtract.accumulate(a))    # (read: the flags are in on ranks)
     with warnings.catch_warnings():
         warnings.simplefilter('error')
         with np.errstate(all='warn'):
