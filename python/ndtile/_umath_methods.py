@@ -314,6 +314,8 @@ def _accumulate_native(self, array, axis, dtype, out):
     x = C.asarray(array) if not isinstance(array, _np.ndarray) else array
     if not isinstance(x, Array):
         return None
+    if out is not None and not out._flags & 0x400:
+        raise ValueError("output array is read-only")     # (NumPy's first check)
     ax = _one_axis(axis, x.ndim, 'accumulate')
     one = _np.zeros(1, x.dtype)
     pout = None if out is None else _np.zeros(1, out.dtype)

@@ -374,6 +374,18 @@ def test_accumulate_out_and_dtype(func):
 
 
 @pytest.mark.usefixtures("native_only")
+def test_accumulate_read_only_out_first():
+    for m in (np, nt):
+        o = m.zeros(3)
+        o.flags.writeable = False
+        for args, kw in [((m.zeros(3),), {}), ((m.zeros(()),), {}), ((m.zeros(3),), {'axis': 3})]:
+            with pytest.raises(ValueError, match="output array is read-only"):
+                m.maximum.accumulate(*args, out=o, **kw)
+        with pytest.raises(ValueError, match="output array is read-only"):
+            m.bitwise_and.accumulate(m.zeros(3), out=o)
+
+
+@pytest.mark.usefixtures("native_only")
 def test_accumulate_complex_warning():
     c = np.array([1j, 2, 3 + 1j])
     x = nt.asarray(c)
