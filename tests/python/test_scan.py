@@ -413,6 +413,20 @@ def test_accumulate_subtract_overflow_warns():
             nt.maximum.accumulate(nt.asarray(np.array([1.0, np.nan, 2.0])))
 
 
+@pytest.mark.usefixtures("native_only")
+def test_accumulate_cast_warnings():
+    """maximum's loop raises nothing; its input's cast to dtype= warns as
+    NumPy's cast does."""
+    a = np.array([np.nan, 1.0, 1e300])
+    for dt, what in ((np.int64, "invalid value encountered in cast"),
+                     (np.float32, "overflow encountered in cast")):
+        with np.errstate(all='warn'):
+            with pytest.warns(RuntimeWarning, match=what):
+                exp = np.maximum.accumulate(a, dtype=dt)
+            with pytest.warns(RuntimeWarning, match=what):
+                bits_equal(nt.maximum.accumulate(nt.asarray(a), dtype=dt), exp)
+
+
 @pytest.mark.default_settings
 @pytest.mark.usefixtures("native_only")
 def test_accumulate_default_settings():
