@@ -39,7 +39,7 @@ REPO = HERE.parent
 ORDER = ["blackscholes_f32", "blackscholes_f64", "chain", "transcendental", "jacobi", "cg",
          "kmeans", "logreg", "matmul", "reductions", "small_loop", "xray", "stats", "linalg",
          "histogram", "fft", "sort_search", "lexsort_few", "lexsort_many", "random_draws",
-         "scan_join"]
+         "scan_join", "running_max"]
 ALL_LIBS = ["numpy", "ndtile", "numexpr", "cupynumeric"]
 SHORT = {"numpy": "np", "ndtile": "nd", "numexpr": "ne", "cupynumeric": "cpn"}
 # Results bigger than this many elements are forced with the library's sync()

@@ -687,23 +687,38 @@ ndt_status ndt_histogram_count(ndt_array **out, const ndt_array *x, const ndt_ar
                                const ndt_array *weights);
 
 /* ---- scans (src/ops/scan.c) ---- */
-/* NumPy's cumsum, cumprod, nancumsum and nancumprod along one axis, or over
- * the C-order flattened array when axis is NDT_AXIS_FLAT (a 0-d array is
- * scanned as one element with axis NDT_AXIS_FLAT, 0 or -1). The result is a
- * new C-contiguous array of dtype `dtype`, or, for NDT_DTYPE_DEFAULT,
- * NumPy's: bool and signed integers narrower than 64 bits give int64,
- * narrower unsigned integers uint64, others keep their dtype. Input elements
- * are cast to the result dtype and accumulated in it (integers wrap; bool
- * sums are logical or, products logical and). The nan variants treat NaN as
- * 0 (sums) or 1 (products). Each block is scanned sequentially and blocks
- * are combined through carries in block order, so the bits are the same for
- * any number of workers (float results may differ from NumPy's purely
- * sequential loop in the last bits). *out receives the new array. */
+/* NumPy's cumsum, cumprod, nancumsum and nancumprod, and the accumulate
+ * method of maximum, minimum, fmax, fmin, logical_and/or/xor,
+ * bitwise_and/or/xor and subtract, along one axis, or over the C-order
+ * flattened array when axis is NDT_AXIS_FLAT (a 0-d array is scanned as one
+ * element with axis NDT_AXIS_FLAT, 0 or -1). The result is a new
+ * C-contiguous array of dtype `dtype`, or, for NDT_DTYPE_DEFAULT, NumPy's:
+ * for the sums and products, bool and signed integers narrower than 64 bits
+ * give int64, narrower unsigned integers uint64, others keep their dtype;
+ * the logical scans give bool; the others keep the input's dtype. Input
+ * elements are cast to the result dtype and accumulated in it (integers
+ * wrap; bool sums are logical or, products logical and), as NumPy's loop:
+ * out[0] = x[0], out[i] = out[i-1] (op) x[i]. The nan variants treat NaN as
+ * 0 (sums) or 1 (products). maximum and minimum propagate NaN (the first
+ * one sticks), fmax and fmin ignore it; complex values compare
+ * lexicographically, with NumPy's NaN rules. NDT_ERR_TYPE where NumPy has
+ * no loop: the bitwise scans of a float or complex result dtype, the
+ * logical scans of a result dtype other than bool, subtract of bool.
+ * Float and complex sums, products and subtract run each line in NumPy's
+ * sequential order (blocks along the axis follow each other), the other
+ * scans are exact and associative (integers wrap) and combine per-block
+ * scans through carries in block order: the bits are NumPy's for any
+ * number of workers or ranks. *out receives the new array. */
 typedef enum {
-  NDT_SCAN_CUMSUM = 0, NDT_SCAN_CUMPROD, NDT_SCAN_NANCUMSUM, NDT_SCAN_NANCUMPROD
+  NDT_SCAN_CUMSUM = 0, NDT_SCAN_CUMPROD, NDT_SCAN_NANCUMSUM, NDT_SCAN_NANCUMPROD,
+  NDT_SCAN_MAXIMUM, NDT_SCAN_MINIMUM, NDT_SCAN_FMAX, NDT_SCAN_FMIN,
+  NDT_SCAN_LOGICAL_AND, NDT_SCAN_LOGICAL_OR, NDT_SCAN_LOGICAL_XOR,
+  NDT_SCAN_BITWISE_AND, NDT_SCAN_BITWISE_OR, NDT_SCAN_BITWISE_XOR,
+  NDT_SCAN_SUBTRACT
 } ndt_scan_op;
 ndt_status ndt_scan(ndt_array **out, ndt_scan_op op, const ndt_array *a, int axis, ndt_dtype dtype);
-/* The result dtype ndt_scan uses for an input dtype and a requested dtype. */
+/* The result dtype ndt_scan uses for an input dtype and a requested dtype
+ * (NDT_DTYPE_DEFAULT for a combination ndt_scan refuses). */
 ndt_dtype ndt_scan_result_type(ndt_scan_op op, ndt_dtype in, ndt_dtype dtype);
 
 /* ---- Fourier transforms (src/ops/fft.c) ------------------------------ */

@@ -6,6 +6,7 @@ classes of _umath at import (the end of this module), so _umath, the
 bottom module, imports none of them."""
 
 import operator
+import warnings
 
 import numpy as _np
 
@@ -281,8 +282,72 @@ def accumulate(self, array, axis=0, dtype=None, out=None):
         axis = _one_axis(axis, _np.ndim(array), 'accumulate')
         f = _fromnumeric.cumsum if self.__name__ == 'add' else _fromnumeric.cumprod
         return f(array, axis=axis, dtype=dtype)
+    r = _accumulate_native(self, array, axis, dtype, out)
+    if r is not None:
+        return r
     return F.call(self.__name__ + '.accumulate', self._np.accumulate, (array,),
                   {'axis': axis, 'dtype': dtype, 'out': out})
+
+
+# the ufuncs whose accumulate is a core scan (ndt_scan_op, include/ndtile.h)
+_ACCUMULATE_OPS = {'add': 0, 'multiply': 1, 'maximum': 4, 'minimum': 5, 'fmax': 6, 'fmin': 7,
+                   'logical_and': 8, 'logical_or': 9, 'logical_xor': 10, 'bitwise_and': 11,
+                   'bitwise_or': 12, 'bitwise_xor': 13, 'subtract': 14}
+
+
+def _accumulate_native(self, array, axis, dtype, out):
+    """accumulate as a core scan, or None where NumPy must run it (a dtype
+    the core lacks, an out= that is not an ndtile array of the result's
+    shape). The loop dtype is NumPy's: the result's (dtype= or the
+    default) without out=; with out= and no dtype=, the loop NumPy's
+    resolution picks for (out's dtype, the input's) where it is one dtype
+    (maximum of int8 into uint8 out runs in int16), else the default; the
+    result is cast into out unsafely, as NumPy's accumulate does. NumPy's
+    own errors come from a run on one element."""
+    op = _ACCUMULATE_OPS.get(self.__name__)
+    if op is None or type(self) is not ufunc:
+        return None
+    if isinstance(out, tuple) and len(out) == 1:
+        out = out[0]
+    if out is not None and not isinstance(out, Array):
+        return None
+    x = C.asarray(array) if not isinstance(array, _np.ndarray) else array
+    if not isinstance(x, Array):
+        return None
+    if out is not None and not out._flags & 0x400:
+        raise ValueError("output array is read-only")     # (NumPy's first check)
+    ax = _one_axis(axis, x.ndim, 'accumulate')
+    one = _np.zeros(1, x.dtype)
+    pout = None if out is None else _np.zeros(1, out.dtype)
+    if D.KIND[x._dt] == 'c':
+        with warnings.catch_warnings():
+            # (only its errors: the ComplexWarning comes from the run itself)
+            warnings.simplefilter('ignore', _np.exceptions.ComplexWarning)
+            probe = self._np.accumulate(one, dtype=dtype, out=pout)
+    else:
+        probe = self._np.accumulate(one, dtype=dtype, out=pout)
+    if dtype is not None or out is None:
+        lt = probe.dtype if dtype is None else _np.dtype(dtype)
+    else:
+        try:
+            t = self._np.resolve_dtypes((out.dtype, x.dtype, None))
+        except Exception:
+            t = None
+        if t is not None and t[0] == t[1] == t[2]:
+            lt = t[0]
+        else:
+            lt = self._np.accumulate(one).dtype
+    dtc = D.code_of(lt)
+    if dtc is None:
+        return None
+    if out is not None and tuple(out.shape) != tuple(x.shape):
+        return None     # (NumPy's broadcasting of out, and its errors)
+    if D.KIND[x._dt] == 'c' and D.KIND[dtc] != 'c':
+        _core.warn_complex_cast(x._dt, dtc, F.user_frame()[0])
+    r = _core.scan(op, x, ax, dtc)
+    if out is None:
+        return r
+    return _methods.finish(r, out)
 
 
 def reduceat(self, array, indices, axis=0, dtype=None, out=None):

@@ -24,7 +24,7 @@
  *                            and transfers)
  *   gather, put, range       advanced-index reads, put and ufunc.at (by
  *                            flat index, in order), arange's values
- *   scan                     cumulative sum / product of one run
+ *   scan                     cumulative sum / product / max / ... of one run
  *   corr                     1-d correlation by the direct sum
  *   gemm, gemv               matrix products of every dtype (floats and
  *                            complex through BLAS on the CPU), the float
@@ -181,10 +181,19 @@ typedef void (*ndt_range_fn)(const ndt_range_desc *d, int64_t first, int64_t n, 
 /* ---- scan ---------------------------------------------------------------- */
 /* scan: out[i*os] = acc (op) x[i] over m contiguous values; *started == 0
  * means no element seen yet (the first is copied, as NumPy's loop does);
- * nan: NaNs count as the identity. comb: r[i*rs] = *c (op) r[i*rs]. */
+ * nan: NaNs count as the identity (sums and products only). comb:
+ * r[i*rs] = *c (op) r[i*rs] (not for NDT_SK_SUB, which is not associative:
+ * its blocks run in sequence). op is one of: */
+enum {
+  NDT_SK_ADD = 0, NDT_SK_MUL = 1,  /* sum, product (bool: or, and) */
+  NDT_SK_MAX, NDT_SK_MIN,           /* NumPy's maximum/minimum: NaN propagates */
+  NDT_SK_FMAX, NDT_SK_FMIN,         /* fmax/fmin: NaN ignored */
+  NDT_SK_AND, NDT_SK_OR, NDT_SK_XOR, /* bitwise (bool and integers only) */
+  NDT_SK_SUB                        /* acc - x */
+};
 typedef void (*ndt_scan_fn)(const char *x, int64_t m, void *acc, int *started, char *out,
-                            int64_t os, int prod, int nan);
-typedef void (*ndt_comb_fn)(const char *c, char *r, int64_t rs, int64_t n, int prod);
+                            int64_t os, int op, int nan);
+typedef void (*ndt_comb_fn)(const char *c, char *r, int64_t rs, int64_t n, int op);
 
 /* ---- correlate ------------------------------------------------------------ */
 /* Outputs [0, n): out[i] sums a[first+i+j] * w(v[j]) over j < m in order,

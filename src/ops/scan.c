@@ -1,5 +1,7 @@
 /* scan.c - cumulative sums and products along one axis (NumPy's cumsum,
- * cumprod, nancumsum, nancumprod).
+ * cumprod, nancumsum, nancumprod) and the other ufuncs' accumulate
+ * (maximum, minimum, fmax, fmin, logical and bitwise and/or/xor,
+ * subtract).
  *
  * The result is split into blocks by the tiling of its own shape. Each block
  * task scans its block sequentially along the axis (in the result dtype).
@@ -12,8 +14,16 @@
  * slice of its predecessor's result: the blocks of one chain run one after
  * another, chains run in parallel.
  *
+ * subtract is not associative at all (out[i] = out[i-1] - x[i]): its
+ * blocks follow each other in the same way, for every dtype.
+ *
  * Integer and bool scans wrap modulo 2^n, where (c + x0) + x1 = c + (x0 + x1)
- * and likewise for products, so their blocks run in parallel: each copies
+ * and likewise for products; maximum, minimum, fmax, fmin (NumPy's rules:
+ * the latest of equal floats, the earliest of equal complex values, the
+ * first NaN, are kept, so op(c, op(x0, x1)) = op(op(c, x0), x1) bit for
+ * bit) and the bitwise ops
+ * are exact and associative for every dtype; so their blocks run in
+ * parallel: each copies
  * its last slice (its total) into a private buffer; one carry task walks all
  * blocks in order and folds each block's predecessor's carry and total into
  * the block's carry; then a fix-up task per block combines its carry into
@@ -97,7 +107,7 @@ static ndt_status block_body(ndt_bound *op, void *p) {
     for (int64_t c = 0; c < n; c += CH) {
       int64_t m = n - c < CH ? n - c : CH;
       cast(p1 + c * is, is, buf, rsz, m);
-      sf(buf, m, acc, &started, p0 + c * os, os, a->prod, a->nan);
+      sf(buf, m, acc, &started, p0 + c * os, os, a->op, a->nan);
     }
     if (tot) memcpy(tot + line * rsz, acc, (size_t)rsz);
   });
@@ -122,7 +132,7 @@ static ndt_status carry_body(ndt_bound *op, void *p) {
     memcpy(cb, base + q * a->slot, (size_t)(nl * rsz));          /* total of q */
     if (pred_of(a, q) >= 0)                                        /* + carry of q */
       for (int64_t i = 0; i < nl; i++)
-        cf(base + a->carr_off + q * a->slot + i * rsz, cb + i * rsz, 0, 1, a->prod);
+        cf(base + a->carr_off + q * a->slot + i * rsz, cb + i * rsz, 0, 1, a->op);
   }
   return NDT_OK;
 }
@@ -140,7 +150,7 @@ static ndt_status fix_body(ndt_bound *op, void *p) {
   int64_t n = rv.shape[ax], os = br.st[ax];
   const char *cb = op[1].ptr;
   ndt_bound *none = NULL;
-  FOR_LINES(rv, ax, &br, none, none, { cf(cb + line * rsz, p0, os, n, a->prod); });
+  FOR_LINES(rv, ax, &br, none, none, { cf(cb + line * rsz, p0, os, n, a->op); });
   return NDT_OK;
 }
 
@@ -169,7 +179,8 @@ static ndt_status run_scan(scan_arg *proto, ndt_array *res) {
   ndt_status st = NDT_OK;
   proto->parts = NULL;
   char kind = ndt__traits[proto->rt].kind;
-  proto->seq = proto->chain && (kind == 'f' || kind == 'c');
+  proto->seq = proto->chain && (proto->op == NDT_SK_SUB ||
+                                (proto->op <= NDT_SK_MUL && (kind == 'f' || kind == 'c')));
   if (proto->chain && !proto->seq) {
     ndt_array b0;
     ndt__block_view(res, tl, 0, &b0);
@@ -212,23 +223,63 @@ static ndt_status run_scan(scan_arg *proto, ndt_array *res) {
   return st;
 }
 
+/* The kernel op of a scan op. */
+static int kernel_op(ndt_scan_op op) {
+  switch (op) {
+    case NDT_SCAN_CUMSUM: case NDT_SCAN_NANCUMSUM: return NDT_SK_ADD;
+    case NDT_SCAN_CUMPROD: case NDT_SCAN_NANCUMPROD: return NDT_SK_MUL;
+    case NDT_SCAN_MAXIMUM: return NDT_SK_MAX;
+    case NDT_SCAN_MINIMUM: return NDT_SK_MIN;
+    case NDT_SCAN_FMAX: return NDT_SK_FMAX;
+    case NDT_SCAN_FMIN: return NDT_SK_FMIN;
+    case NDT_SCAN_LOGICAL_AND: case NDT_SCAN_BITWISE_AND: return NDT_SK_AND;
+    case NDT_SCAN_LOGICAL_OR: case NDT_SCAN_BITWISE_OR: return NDT_SK_OR;
+    case NDT_SCAN_LOGICAL_XOR: case NDT_SCAN_BITWISE_XOR: return NDT_SK_XOR;
+    default: return NDT_SK_SUB;
+  }
+}
+
+/* Whether NumPy has a loop of op for result dtype rt. */
+static int scan_supported(ndt_scan_op op, ndt_dtype rt) {
+  char k = ndt__traits[rt].kind;
+  switch (op) {
+    case NDT_SCAN_LOGICAL_AND: case NDT_SCAN_LOGICAL_OR: case NDT_SCAN_LOGICAL_XOR:
+      return rt == NDT_BOOL;
+    case NDT_SCAN_BITWISE_AND: case NDT_SCAN_BITWISE_OR: case NDT_SCAN_BITWISE_XOR:
+      return k == 'b' || k == 'i' || k == 'u';
+    case NDT_SCAN_SUBTRACT: return rt != NDT_BOOL;
+    default: return 1;
+  }
+}
+
 ndt_dtype ndt_scan_result_type(ndt_scan_op op, ndt_dtype in, ndt_dtype dtype) {
-  NDT_UNUSED(op);
-  if (dtype != NDT_DTYPE_DEFAULT) return dtype;
-  if (in < 0 || in >= NDT_NTYPES) return NDT_DTYPE_DEFAULT;
-  char k = ndt__traits[in].kind;
-  if ((k == 'b' || k == 'i') && ndt__traits[in].size < 8) return NDT_INT64;
-  if (k == 'u' && ndt__traits[in].size < 8) return NDT_UINT64;
-  return in;
+  if (op < NDT_SCAN_CUMSUM || op > NDT_SCAN_SUBTRACT) return NDT_DTYPE_DEFAULT;
+  ndt_dtype rt = dtype;
+  if (rt == NDT_DTYPE_DEFAULT) {
+    if (in < 0 || in >= NDT_NTYPES) return NDT_DTYPE_DEFAULT;
+    char k = ndt__traits[in].kind;
+    rt = in;
+    if (op <= NDT_SCAN_NANCUMPROD) {
+      if ((k == 'b' || k == 'i') && ndt__traits[in].size < 8) rt = NDT_INT64;
+      if (k == 'u' && ndt__traits[in].size < 8) rt = NDT_UINT64;
+    } else if (op >= NDT_SCAN_LOGICAL_AND && op <= NDT_SCAN_LOGICAL_XOR) {
+      rt = NDT_BOOL;
+    }
+  }
+  if (rt < 0 || rt >= NDT_NTYPES || !scan_supported(op, rt)) return NDT_DTYPE_DEFAULT;
+  return rt;
 }
 
 ndt_status ndt_scan(ndt_array **out, ndt_scan_op op, const ndt_array *a, int axis,
                     ndt_dtype dtype) {
-  if (op < NDT_SCAN_CUMSUM || op > NDT_SCAN_NANCUMPROD)
+  if (op < NDT_SCAN_CUMSUM || op > NDT_SCAN_SUBTRACT)
     return ndt__error(NDT_ERR_VALUE, "unknown scan operation %d", (int)op);
   if (dtype != NDT_DTYPE_DEFAULT && (dtype < 0 || dtype >= NDT_NTYPES))
     return ndt__error(NDT_ERR_TYPE, "invalid dtype %d", (int)dtype);
   ndt_dtype rt = ndt_scan_result_type(op, a->dtype, dtype);
+  if (rt == NDT_DTYPE_DEFAULT)
+    return ndt__error(NDT_ERR_TYPE, "no loop of this accumulate for dtype %s",
+                      ndt_dtype_name(dtype == NDT_DTYPE_DEFAULT ? a->dtype : dtype));
   ndt_array *src = NULL, *tmp = NULL;
   ndt_status st = NDT_OK;
   int ax = axis;
@@ -260,6 +311,7 @@ ndt_status ndt_scan(ndt_array **out, ndt_scan_op op, const ndt_array *a, int axi
     memset(&proto, 0, sizeof proto);
     proto.prod = op == NDT_SCAN_CUMPROD || op == NDT_SCAN_NANCUMPROD;
     proto.nan = op == NDT_SCAN_NANCUMSUM || op == NDT_SCAN_NANCUMPROD;
+    proto.op = kernel_op(op);
     proto.axis = ax;
     proto.rt = rt;
     proto.in = *src;
@@ -267,8 +319,11 @@ ndt_status ndt_scan(ndt_array **out, ndt_scan_op op, const ndt_array *a, int axi
     /* NumPy's add.accumulate and multiply.accumulate report their errors as
      * "... encountered in accumulate"; the float and complex blocks run in
      * NumPy's order (above), so they raise what its loop raises */
-    ndt_fp_begin("accumulate", NDT_FPE_DIVIDE | NDT_FPE_OVERFLOW | NDT_FPE_UNDERFLOW |
-                                   NDT_FPE_INVALID);
+    /* (maximum, minimum, fmax, fmin compare quietly and the bitwise ops
+     * raise nothing: what they raise comes from the cast of the input) */
+    int arith = proto.op <= NDT_SK_MUL || proto.op == NDT_SK_SUB;
+    ndt_fp_begin(arith ? "accumulate" : "cast", NDT_FPE_DIVIDE | NDT_FPE_OVERFLOW |
+                                                     NDT_FPE_UNDERFLOW | NDT_FPE_INVALID);
     st = run_scan(&proto, res);
     ndt_fp_end();
   }

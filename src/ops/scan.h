@@ -13,14 +13,16 @@
  * lines along the axis in C order of the other axes; slot entries are a
  * line's value each, in that order. */
 typedef struct {
-  int prod, nan, axis;
+  int prod, nan, axis;   /* sums and products: product, NaN-ignoring (op <= NDT_SK_MUL) */
+  int op;                /* the kernel's op (NDT_SK_*, src/kernels/table.h) */
   ndt_dtype rt;
   ndt_array in, res;     /* whole input and result views */
   ndt_tiling tl;
   int64_t blk, nblocks;
   int64_t slot;          /* bytes of one block's total (and carry) */
   int64_t chain;         /* > 0: blocks b and b - chain follow each other */
-  int seq;               /* float/complex: a block starts from its predecessor's end */
+  int seq;               /* float/complex sums and products, subtract: a block starts
+                          * from its predecessor's end */
   int64_t carr_off;      /* byte offset of the carries in parts */
   ndt_store *parts;      /* NULL when no block has a predecessor */
 } ndt_scan_arg;

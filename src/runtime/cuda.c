@@ -453,12 +453,15 @@ static int arg_rows(const ndt_red_arg *r, int nd, const int64_t *shape, const in
 }
 
 /* ---- the scans (src/kernels/cuda/scan_impl.h) ----
- * "scan" blocks of every result dtype and input dtype (the casts with
+ * "scan" blocks (sums and products) of every result dtype and input dtype (the casts with
  * their flags), a line a thread in the CPU's order; "scan fixup" of the
  * integer and bool scans (every element plus its line's carry). The
  * "scan carry" task (a walk over every block's totals, in block order)
  * stays on the CPU: it is tiny. */
 static int scan_ok(const ndt_scan_arg *a, int fix) {
+  /* the sums and products only: the other accumulates (maximum, ...,
+   * subtract) run on the CPU */
+  if (a->op > NDT_SK_MUL) return 0;
   if (a->rt < 0 || a->rt >= NDT_NTYPES || a->in.dtype < 0 || a->in.dtype >= NDT_NTYPES) return 0;
   return !fix || a->rt <= NDT_UINT64;
 }

@@ -1,5 +1,6 @@
-/* test_scan.c - ndt_scan (cumsum, cumprod, nancumsum, nancumprod) against a
- * sequential loop computed here: int64 exactly (wrapping), float64 on
+/* test_scan.c - ndt_scan (cumsum, cumprod, nancumsum, nancumprod, and the
+ * accumulates of maximum, minimum, fmax, fmin, logical and bitwise
+ * and/or/xor, subtract) against a sequential loop computed here: int64 exactly (wrapping), float64 on
  * integer-valued data exactly, every axis of 1-d..3-d arrays with tiny tiles
  * (many blocks on every split axis), flattened and 0-d input, empty arrays,
  * negative-step views, NaN handling, result dtypes, errors, and the same
@@ -147,6 +148,145 @@ static void test_dtypes_and_errors(void) {
   ndt_free(a);
 }
 
+/* NumPy's loop of the other accumulates: float64 (maximum ... subtract) */
+static double ref_f(ndt_scan_op op, double acc, double v) {
+  switch (op) {
+    case NDT_SCAN_MAXIMUM: return (acc > v || acc != acc) ? acc : v;
+    case NDT_SCAN_MINIMUM: return (acc < v || acc != acc) ? acc : v;
+    case NDT_SCAN_FMAX: return (acc > v || v != v) ? acc : v;
+    case NDT_SCAN_FMIN: return (acc < v || v != v) ? acc : v;
+    default: return acc - v;
+  }
+}
+static int64_t ref_i(ndt_scan_op op, int64_t acc, int64_t v) {
+  switch (op) {
+    case NDT_SCAN_MAXIMUM: case NDT_SCAN_FMAX: return acc > v ? acc : v;
+    case NDT_SCAN_MINIMUM: case NDT_SCAN_FMIN: return acc < v ? acc : v;
+    case NDT_SCAN_BITWISE_AND: return acc & v;
+    case NDT_SCAN_BITWISE_OR: return acc | v;
+    case NDT_SCAN_BITWISE_XOR: return acc ^ v;
+    case NDT_SCAN_LOGICAL_AND: return acc && v;
+    case NDT_SCAN_LOGICAL_OR: return acc || v;
+    case NDT_SCAN_LOGICAL_XOR: return !acc != !v;
+    default: return (int64_t)((uint64_t)acc - (uint64_t)v);
+  }
+}
+
+/* One accumulate of float64 data with NaNs (the float ops) and of int64
+ * data (every op but the float-only ones), against the loops above; every
+ * element compared bit for bit (NaN by NaN-ness). */
+static void check_acc(int ndim, const int64_t *shape, int axis, ndt_scan_op op) {
+  int64_t size = 1;
+  for (int k = 0; k < ndim; k++) size *= shape[k];
+  int64_t sz = size ? size : 1;
+  double *x = malloc(sizeof(double) * sz), *r = malloc(sizeof(double) * sz),
+         *got = malloc(sizeof(double) * sz);
+  int64_t *xi = malloc(sizeof(int64_t) * sz), *ri = malloc(sizeof(int64_t) * sz),
+          *gi = malloc(sizeof(int64_t) * sz);
+  uint8_t *gb = malloc((size_t)sz);
+  for (int64_t i = 0; i < size; i++) {
+    x[i] = floor(urand() * 200) - 100;
+    if (urand() < 0.01) x[i] = NAN;
+    xi[i] = (int64_t)(urand() * 4e18) - (int64_t)2e18;
+    if (urand() < 0.2) xi[i] = 0;
+  }
+  int64_t o = 1, n = size, in = 1;
+  if (axis != NDT_AXIS_FLAT) {
+    n = shape[axis];
+    for (int k = 0; k < axis; k++) o *= shape[k];
+    for (int k = axis + 1; k < ndim; k++) in *= shape[k];
+  }
+  int logical = op >= NDT_SCAN_LOGICAL_AND && op <= NDT_SCAN_LOGICAL_XOR;
+  for (int64_t a = 0; a < o; a++)
+    for (int64_t c = 0; c < in; c++)
+      for (int64_t j = 0; j < n; j++) {
+        int64_t k = (a * n + j) * in + c, p = k - in;
+        r[k] = j == 0 ? x[k] : ref_f(op, r[p], x[k]);
+        ri[k] = j == 0 ? (logical ? xi[k] != 0 : xi[k]) : ref_i(op, ri[p], xi[k]);
+      }
+  ndt_array *a, *res;
+  int bad = 0;
+  if (op <= NDT_SCAN_FMIN || op == NDT_SCAN_SUBTRACT) {
+    OK(ndt_from_buffer(&a, NDT_FLOAT64, ndim, shape, x, NULL));
+    OK(ndt_scan(&res, op, a, axis, NDT_DTYPE_DEFAULT));
+    EXPECT(ndt_dtype_of(res) == NDT_FLOAT64, "float64 keeps its dtype");
+    OK(ndt_to_buffer(res, got));
+    for (int64_t i = 0; i < size; i++)
+      if (!(got[i] == r[i] || (got[i] != got[i] && r[i] != r[i]))) bad++;
+    EXPECT(bad == 0, "float64 accumulate %d ndim %d axis %d: %d wrong", op, ndim, axis, bad);
+    ndt_free(res);
+    ndt_free(a);
+  }
+  OK(ndt_from_buffer(&a, NDT_INT64, ndim, shape, xi, NULL));
+  OK(ndt_scan(&res, op, a, axis, NDT_DTYPE_DEFAULT));
+  EXPECT(ndt_dtype_of(res) == (logical ? NDT_BOOL : NDT_INT64), "int64 accumulate dtype");
+  bad = 0;
+  if (logical) {
+    OK(ndt_to_buffer(res, gb));
+    for (int64_t i = 0; i < size; i++) bad += gb[i] != (uint8_t)ri[i];
+  } else {
+    OK(ndt_to_buffer(res, gi));
+    for (int64_t i = 0; i < size; i++) bad += gi[i] != ri[i];
+  }
+  EXPECT(bad == 0, "int64 accumulate %d ndim %d axis %d: %d wrong", op, ndim, axis, bad);
+  ndt_free(res);
+  ndt_free(a);
+  free(x);
+  free(r);
+  free(got);
+  free(xi);
+  free(ri);
+  free(gi);
+  free(gb);
+}
+
+static void test_accumulates(void) {
+  int64_t s1[1] = {3000}, s2[2] = {37, 150}, s3[3] = {5, 40, 33}, s0[2] = {0, 7};
+  for (int op = NDT_SCAN_MAXIMUM; op <= NDT_SCAN_SUBTRACT; op++) {
+    check_acc(1, s1, 0, op);
+    check_acc(2, s2, NDT_AXIS_FLAT, op);
+    for (int ax = 0; ax < 2; ax++) check_acc(2, s2, ax, op);
+    for (int ax = 0; ax < 3; ax++) check_acc(3, s3, ax, op);
+    check_acc(2, s0, 1, op);
+  }
+  /* dtypes and NumPy's missing loops */
+  EXPECT(ndt_scan_result_type(NDT_SCAN_MAXIMUM, NDT_INT8, NDT_DTYPE_DEFAULT) == NDT_INT8, "max");
+  EXPECT(ndt_scan_result_type(NDT_SCAN_LOGICAL_OR, NDT_FLOAT32, NDT_DTYPE_DEFAULT) == NDT_BOOL,
+         "logical");
+  EXPECT(ndt_scan_result_type(NDT_SCAN_BITWISE_OR, NDT_FLOAT32, NDT_DTYPE_DEFAULT) ==
+             NDT_DTYPE_DEFAULT, "bitwise float");
+  int64_t n3 = 3;
+  double fx[3] = {1, 2, 3};
+  ndt_array *a, *r = NULL;
+  OK(ndt_from_buffer(&a, NDT_FLOAT64, 1, &n3, fx, NULL));
+  EXPECT(ndt_scan(&r, NDT_SCAN_BITWISE_AND, a, 0, NDT_DTYPE_DEFAULT) == NDT_ERR_TYPE, "bitwise f");
+  EXPECT(ndt_scan(&r, NDT_SCAN_LOGICAL_AND, a, 0, NDT_INT64) == NDT_ERR_TYPE, "logical int");
+  EXPECT(ndt_scan(&r, NDT_SCAN_SUBTRACT, a, 0, NDT_BOOL) == NDT_ERR_TYPE, "subtract bool");
+  EXPECT(ndt_scan(&r, (ndt_scan_op)(NDT_SCAN_SUBTRACT + 1), a, 0, NDT_DTYPE_DEFAULT) ==
+             NDT_ERR_VALUE, "unknown op");
+  /* maximum in a requested dtype: int8 wraps before the comparison */
+  OK(ndt_scan(&r, NDT_SCAN_MAXIMUM, a, 0, NDT_INT8));
+  int8_t g8[3];
+  OK(ndt_to_buffer(r, g8));
+  EXPECT(ndt_dtype_of(r) == NDT_INT8 && g8[0] == 1 && g8[2] == 3, "maximum int8");
+  ndt_free(r);
+  ndt_free(a);
+  /* complex maximum: lexicographic, a NaN sticks; fmax skips it */
+  double cz[8] = {1, 1, 1, 2, NAN, 0, 3, 0};
+  int64_t n4 = 4;
+  double gc[8];
+  OK(ndt_from_buffer(&a, NDT_COMPLEX128, 1, &n4, cz, NULL));
+  OK(ndt_scan(&r, NDT_SCAN_MAXIMUM, a, 0, NDT_DTYPE_DEFAULT));
+  OK(ndt_to_buffer(r, gc));
+  EXPECT(gc[2] == 1 && gc[3] == 2 && gc[4] != gc[4] && gc[6] != gc[6], "complex maximum");
+  ndt_free(r);
+  OK(ndt_scan(&r, NDT_SCAN_FMAX, a, 0, NDT_DTYPE_DEFAULT));
+  OK(ndt_to_buffer(r, gc));
+  EXPECT(gc[4] == 1 && gc[5] == 2 && gc[6] == 3 && gc[7] == 0, "complex fmax");
+  ndt_free(r);
+  ndt_free(a);
+}
+
 static void test_views(void) {
   /* negative-step and transposed view, flattened */
   int64_t s[2] = {60, 70};
@@ -220,8 +360,10 @@ int main(void) {
   test_dtypes_and_errors();
   test_views();
   test_workers();
+  test_accumulates();
   OK(ndt_set_tile_bytes(0));
   test_shapes();
+  test_accumulates();
   ndt_finalize();
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;

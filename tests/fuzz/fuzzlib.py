@@ -2033,6 +2033,9 @@ class Gen:
             return f"{a} = np.{uf}.reduce({', '.join([t] + kw)})"
         if k < 0.5:
             kw = [] if nd == 0 else [f"axis={r.randrange(-nd, nd)}"]
+            if r.random() < 0.25:
+                # (the loop dtype; NumPy's TypeError where it has no loop)
+                kw.append(f"dtype='{r.choice(('int64', 'float64', 'float32', 'bool', 'int8'))}'")
             return f"{a} = np.{uf}.accumulate({', '.join([t] + kw)})"
         if k < 0.65:
             if v.size > 2000:

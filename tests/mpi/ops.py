@@ -104,6 +104,21 @@ keep('bincount', np.bincount((i.ravel() + 50)), numpy.bincount(I.ravel() + 50))
 # scans, sorting
 keep('cumsum', np.cumsum(a, axis=0), numpy.cumsum(A, axis=0), exact=False)
 keep('cumsum_flat', np.cumsum(i), numpy.cumsum(I))
+# the other accumulates: parallel blocks with carries (maximum, fmin,
+# bitwise, logical) and chained ones (subtract), NumPy's bits
+An = A.copy()
+An[40, 5] = An[3, 90] = numpy.nan
+an = np.asarray(An)
+keep('max_acc0', np.maximum.accumulate(an, axis=0), numpy.maximum.accumulate(An, axis=0))
+keep('max_acc1', np.maximum.accumulate(an, axis=1), numpy.maximum.accumulate(An, axis=1))
+keep('fmin_acc', np.fmin.accumulate(an.ravel()), numpy.fmin.accumulate(An.ravel()))
+keep('sub_acc0', np.subtract.accumulate(an, axis=0), numpy.subtract.accumulate(An, axis=0))
+keep('sub_acc1', np.subtract.accumulate(a, axis=1), numpy.subtract.accumulate(A, axis=1))
+keep('xor_acc', np.bitwise_xor.accumulate(i, axis=0), numpy.bitwise_xor.accumulate(I, axis=0))
+keep('lor_acc', np.logical_or.accumulate(a > 2, axis=1), numpy.logical_or.accumulate(A > 2, axis=1))
+o = np.zeros(I.shape, np.float32)
+np.add.accumulate(i, axis=1, out=o)
+keep('add_acc_out', o, numpy.add.accumulate(I, axis=1, out=numpy.zeros(I.shape, numpy.float32)))
 keep('sort', np.sort(a, axis=1), numpy.sort(A, axis=1))
 keep('sort0', np.sort(i, axis=0), numpy.sort(I, axis=0))
 keep('argsort', np.argsort(i, axis=1, kind='stable'), numpy.argsort(I, axis=1, kind='stable'))

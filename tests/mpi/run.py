@@ -759,9 +759,10 @@ def main():
     ap.add_argument('--ranks', default='1,2,3,4')
     ap.add_argument('--build', default=os.path.join(ROOT, 'build'))
     ap.add_argument('--only', default='',
-                    help="run only these checks (comma list: out_of_step, fail_stop, output, "
-                         "lifetimes, memory, device_plan, fp_errors, placement, gpu_share, "
-                         "gpu_fused, gpu_carry, gpu_pinned)")
+                    help="run only these checks (comma list: ops (tests/mpi/ops.py's bits), "
+                         "c_suites, out_of_step, fail_stop, output, lifetimes, memory, "
+                         "device_plan, fp_errors, placement, gpu_share, gpu_fused, gpu_carry, "
+                         "gpu_pinned)")
     ap.add_argument('--pytest-ranks', default='2,3,4',
                     help="rank counts for the Python suite: the whole suite on the first, "
                          "its SPLIT_MODULES on the others ('' skips it)")
@@ -775,7 +776,9 @@ def main():
                  'gpu_fused': lambda t: gpu_fused(args.build, t, [n for n in ranks if n in (2, 3)]),
                  'gpu_carry': lambda t: gpu_carry(args.build, t, [n for n in ranks if n in (2, 3)]),
                  'gpu_pinned': lambda t: gpu_pinned(args.build, t),
-                 'device_plan': lambda _: device_plan(args.build, [n for n in ranks if n in (2, 3)])}
+                 'device_plan': lambda _: device_plan(args.build, [n for n in ranks if n in (2, 3)]),
+                 'ops': lambda t: bits_test('python', [PY, os.path.join(HERE, 'ops.py')], ranks, t),
+                 'c_suites': lambda _: c_suites(args.build, ranks)}
         try:
             for n in args.only.split(','):
                 names[n](tmp)
