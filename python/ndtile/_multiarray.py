@@ -439,6 +439,9 @@ def fromiter(iter, dtype=_NoValue, count=-1, *, like=None):
 # ---- joining and splitting --------------------------------------------------------
 
 
+_WEAK_SCALARS = (int, float, complex)
+
+
 def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
     if casting != "same_kind":
         D.check_casting(casting)
@@ -489,12 +492,18 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
         # (concatenate's converter takes numpy.dtype itself as object)
         dt = _np.dtype(dtype) if dtype is _np.dtype else D.as_dtype(dtype)
     else:
-        dt = _np.result_type(*[x.dtype for x in xs])
+        # NEP 50: a Python int, float or complex (axis=None takes scalars)
+        # is weak, its value cast to the arrays' dtype (NumPy:
+        # concatenate([float32(1), 1.], axis=None) is float32)
+        weak = [type(a) in _WEAK_SCALARS for a in arrays]
+        dt = _np.result_type(*[a if w else x.dtype for a, w, x in zip(arrays, weak, xs)])
     c = D.code(dt)
     if c is None:
         return F.call("concatenate (dtype)", _np.concatenate, (arrays,),
                       {'axis': axis, 'out': out, 'dtype': dtype, 'casting': casting})
-    for x in xs:
+    for i, x in enumerate(xs):
+        if out is None and dtype is None and weak[i]:
+            continue
         if not _np.can_cast(x.dtype, dt, casting):
             raise TypeError(f"Cannot cast array data from {x.dtype!r} to {dt!r} according to "
                             f"the rule {casting!r}")
