@@ -541,6 +541,11 @@ class ndarray(Array):
         return _umath.UFUNCS['matmul'](self, other, out=self)
 
     def __divmod__(self, other):
+        # NumPy's binop deferral, as the C slots' operators (an object with
+        # __array_ufunc__ = None or a higher __array_priority__ gets its
+        # __rdivmod__)
+        if not isinstance(other, Array) and _umath.binop_defers(self, other, False):
+            return NotImplemented
         return _umath.UFUNCS['divmod'](self, other)
 
     def __rdivmod__(self, other):

@@ -441,3 +441,40 @@ def test_constructor_array_arguments_and_to_device():
                                       lambda: a.to_device('cpu', stream=1))]
         res[xp.__name__] = out
     assert res['ndtile'] == res['numpy']
+
+
+@pytest.mark.parametrize('dtype', ['int64', 'float64', 'uint8'])
+def test_divmod_defers_as_the_other_operators(dtype):
+    # divmod(a, x) gives x its __rdivmod__ where NumPy's binop deferral says
+    # so (an object of higher __array_priority__ without __array_ufunc__, or
+    # __array_ufunc__ = None), as a + x does; ndtile's __divmod__ called the
+    # ufunc (which coerced x through __array__)
+    class Prio:
+        __array_priority__ = 1
+
+        def __array__(self, dtype=None, copy=None):
+            raise AssertionError("coerced")
+
+        def __rdivmod__(self, other):
+            return "reverse"
+
+        __radd__ = __rdivmod__
+
+    class NoUfunc:
+        __array_ufunc__ = None
+
+        def __rdivmod__(self, other):
+            return "reverse"
+
+    for x in (np.arange(3, 7, dtype=dtype).reshape(2, 2), np.ones(0, dtype), np.ones((), dtype),
+              np.arange(12, dtype=dtype)[::3]):
+        for o in (Prio(), NoUfunc()):
+            assert divmod(x, o) == divmod(nt.asarray(x), o) == "reverse"
+        assert x + Prio() == nt.asarray(x) + Prio() == "reverse"
+    # an ndtile or NumPy array, a number: the ufunc
+    a = np.arange(1, 7, dtype=dtype)
+    for other in (3, nt.asarray(a[::-1]), a[::-1]):
+        got, want = divmod(nt.asarray(a), other), divmod(a, other)
+        for g, w in zip(got, want, strict=True):
+            assert type(g) is nt.ndarray and g.dtype == w.dtype
+            np.testing.assert_array_equal(np.asarray(g), w)
