@@ -340,11 +340,17 @@ class ndarray(Array):
             # can hold it (C-contiguous, as frombuffer), else a copy
             npa = _np.ndarray(shape, dtype, buffer, offset, strides, order)
             c = D.code(npa.dtype) if npa.dtype.isnative else None
-            if c is not None and npa.size and npa.flags.c_contiguous:
+            if c is not None and npa.size and (npa.flags.c_contiguous or
+                                               npa.flags.f_contiguous):
+                # (order='F': the transpose of the C-ordered memory, shared too)
+                f = not npa.flags.c_contiguous
+                t = npa.T if f else npa
                 try:
-                    r = _core.from_memory(npa, c, npa.flags.writeable)
-                    if tuple(r.shape) != npa.shape:
-                        r = r._reshape(npa.shape)
+                    r = _core.from_memory(t, c, npa.flags.writeable)
+                    if tuple(r.shape) != t.shape:
+                        r = r._reshape(t.shape)
+                    if f:
+                        r = r._transpose(None)
                     r._set_base(buffer)
                 except NotImplementedError:
                     r = None
