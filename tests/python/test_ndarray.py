@@ -3,6 +3,7 @@ import copy
 import inspect
 import operator
 import pickle
+import warnings
 
 import numpy as np
 import pytest
@@ -478,3 +479,35 @@ def test_divmod_defers_as_the_other_operators(dtype):
         for g, w in zip(got, want, strict=True):
             assert type(g) is nt.ndarray and g.dtype == w.dtype
             np.testing.assert_array_equal(np.asarray(g), w)
+
+
+FILL_VALUES = [np.float16(np.inf), np.float32(np.nan), np.float64(np.inf), np.float64(300.0),
+               np.float64(-1.5), 300.5, 300, -1, 2**64, 1.5, True, 1 + 2j, np.complex64(1 + 2j),
+               '7', None, np.int64(-1), np.uint64(2**64 - 1), 1e300, np.array(300.0),
+               np.array(-3), np.array(np.inf), np.array(1 + 1j), np.zeros(1), np.zeros((1, 1)),
+               np.arange(5.0), np.zeros(0)]
+
+
+@pytest.mark.parametrize('dt', DTYPES, ids=NAMES)
+@pytest.mark.parametrize('shape', [(), (0,), (7,), pytest.param(
+    (300000,), marks=pytest.mark.default_settings)])
+def test_fill_converts_as_numpys_setitem(dt, shape):
+    # fill converts its value as NumPy's does (its setitem of one element):
+    # float64(300.0) into int8 raises OverflowError (ndtile: 44), float16 inf
+    # into uint8 warns 'invalid value' (ndtile: OverflowError), a 0-d array
+    # is cast as an array (array(300.) into int8 is 44; ndtile raised), a
+    # one-element array is a scalar to a bool array
+    for v in FILL_VALUES:
+        a = np.ones(shape, dt)
+        x = nt.ones(shape, dt)[::-1] if shape else nt.ones(shape, dt)
+        nv = nt.asarray(v) if isinstance(v, np.ndarray) else v
+        with warnings.catch_warnings(record=True) as wn:
+            warnings.simplefilter('always')
+            raised, _ = check_same_error(lambda: x.fill(nv), lambda: a.fill(v))
+        if raised:
+            continue
+        with warnings.catch_warnings(record=True) as wx:
+            warnings.simplefilter('always')
+            x.fill(nv)
+        assert [type(w.message) for w in wx] == [type(w.message) for w in wn], (v, wx, wn)
+        assert_same(x, a)
