@@ -18,6 +18,15 @@ subclass_method = None     # (name, args, kwargs): args[0].name(*args[1:], **kwa
 wrap_by_inputs = None      # (inputs, r): r wrapped as a ufunc's by its subclass inputs
 
 
+def check_like(like):
+    """NumPy's check of a creation function's like= (not None): an object
+    whose type implements __array_function__ (a NumPy or ndtile array;
+    other people's arrays were sent to NumPy's function by the entry check)."""
+    if getattr(type(like), '__array_function__', None) is None:
+        raise TypeError("The `like` argument must be an array-like that implements the "
+                        "`__array_function__` protocol.")
+
+
 def is_nd(x):
     return isinstance(x, Array)
 

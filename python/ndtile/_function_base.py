@@ -890,6 +890,8 @@ def place(arr, mask, vals):
 def require(a, dtype=None, requirements=None, *, like=None):
     """NumPy's require, step by step (its flag names, its order of checks;
     a string is read letter by letter, as NumPy iterates it)."""
+    if like is not None:
+        C.check_like(like)
     nt = _nt()
     if not requirements:
         return nt.asanyarray(a, dtype=dtype)

@@ -336,7 +336,7 @@ def _scatter(a, key, value):
 
     def convert():
         nonlocal val
-        val = _value_array(value, a.dtype)
+        val = _value_array(value, a.dtype, True)
 
     def fits(shape):
         # NumPy's mapping iterator reshapes a value of more dimensions than
@@ -411,14 +411,19 @@ def getitem(a, key):
     return res
 
 
-def _value_array(value, dtype):
+def _value_array(value, dtype, advanced=False):
     """value as an ndtile array to assign into an array of `dtype`, with
     NumPy's conversion rules (OverflowError for out-of-range Python ints,
-    ValueError for NaN into integers, ...)."""
+    ValueError for NaN into integers, ...). advanced: for an advanced index
+    (a mask, integer arrays), where NumPy casts a NumPy scalar as an array
+    (unsafe: float64(300.) into int8 is 44, inf is 0 with NumPy's 'invalid
+    value' warning), as basic indexing does not."""
     if isinstance(value, Array):
         return value
     if isinstance(value, _np.ndarray):
         arr = value
+    elif advanced and isinstance(value, _np.generic):
+        arr = _np.asarray(value).astype(dtype)
     elif not isinstance(value, (_np.generic, int, float, complex)):
         arr = _np.asarray(C.to_np_tree(value) if isinstance(value, (list, tuple)) else value,
                           dtype=dtype)
@@ -487,7 +492,7 @@ def setitem(a, key, value, delete=False):
     mask = _mask_of(key, a.shape)
     sval = value        # what _scatter converts (the converted value where it is done here)
     if mask is not None and a.ndim:
-        val = sval = _value_array(value, a.dtype)
+        val = sval = _value_array(value, a.dtype, True)
         if val.ndim > 1:
             raise TypeError("NumPy boolean array indexing assignment requires a 0 or "
                             f"1-dimensional input, input has {val.ndim} dimensions")

@@ -91,6 +91,8 @@ def _like_order_check(order):
 
 
 def empty(shape, dtype=None, order='C', *, device=None, like=None):
+    if like is not None:
+        C.check_like(like)
     if device is not None:
         _device(device)
     c = D.code_of(dtype)
@@ -104,6 +106,8 @@ def empty(shape, dtype=None, order='C', *, device=None, like=None):
 
 
 def zeros(shape, dtype=None, order='C', *, device=None, like=None):
+    if like is not None:
+        C.check_like(like)
     if device is not None:
         _device(device)
     c = D.code_of(dtype)
@@ -191,6 +195,8 @@ def _copy_mode(copy):
 
 def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0,
           ndmax=_NoValue, like=None):
+    if like is not None:
+        C.check_like(like)
     if ndmax is not _NoValue:
         # NumPy 2.4's depth limit of the nested-sequence parse: NumPy's
         # conversion (and errors); the object dtypes it is for stay NumPy's
@@ -273,6 +279,8 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0,
 
 
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+    if like is not None:
+        C.check_like(like)
     if device is not None:
         _device(device)
     copy = _copy_mode(copy)
@@ -295,6 +303,8 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
 
 
 def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+    if like is not None:
+        C.check_like(like)
     if device is not None:
         _device(device)
     if isinstance(a, Array) and type(a) is not C.ND:
@@ -305,6 +315,8 @@ def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
 
 
 def ascontiguousarray(a, dtype=None, *, like=None):
+    if like is not None:
+        C.check_like(like)
     r = asarray(a, dtype)
     if type(r) is _np.ndarray:
         return _np.ascontiguousarray(r)     # a dtype ndtile does not hold: NumPy's
@@ -316,6 +328,8 @@ def ascontiguousarray(a, dtype=None, *, like=None):
 
 
 def asfortranarray(a, dtype=None, *, like=None):
+    if like is not None:
+        C.check_like(like)
     r = asarray(a, dtype, order='F')
     if type(r) is _np.ndarray:
         return _np.asfortranarray(r)        # a dtype ndtile does not hold: NumPy's
@@ -329,6 +343,8 @@ _ARANGE_ARGS = ('start', 'stop', 'step', 'dtype')
 
 def arange(*args, start=_NoValue, stop=_NoValue, step=_NoValue, dtype=_NoValue, device=None,
            like=None):
+    if like is not None:
+        C.check_like(like)
     if device is not None:
         _device(device)
     # NumPy's signature: arange([start,] stop[, step,], dtype=None), each of
@@ -430,6 +446,8 @@ def lend_buffer(npa, buffer, offset, code):
 
 
 def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None):
+    if like is not None:
+        C.check_like(like)
     # NumPy's frombuffer: an array over the buffer's memory, no copy (writes
     # through either side are seen by the other), read-only when the buffer
     # is, .base the buffer's exporter as NumPy names it. Where the core cannot
@@ -457,12 +475,17 @@ def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None):
 
 
 def fromiter(iter, dtype=_NoValue, count=-1, *, like=None):
+    if like is not None:
+        C.check_like(like)
     if dtype is _NoValue:
         raise TypeError("fromiter() missing required argument 'dtype' (pos 2)")
     return C.np_or_nd(_np.fromiter(iter, dtype, count))
 
 
 # ---- joining and splitting --------------------------------------------------------
+
+
+_WEAK_SCALARS = (int, float, complex)
 
 
 def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
@@ -515,12 +538,18 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
         # (concatenate's converter takes numpy.dtype itself as object)
         dt = _np.dtype(dtype) if dtype is _np.dtype else D.as_dtype(dtype)
     else:
-        dt = _np.result_type(*[x.dtype for x in xs])
+        # NEP 50: a Python int, float or complex (axis=None takes scalars)
+        # is weak, its value cast to the arrays' dtype (NumPy:
+        # concatenate([float32(1), 1.], axis=None) is float32)
+        weak = [type(a) in _WEAK_SCALARS for a in arrays]
+        dt = _np.result_type(*[a if w else x.dtype for a, w, x in zip(arrays, weak, xs)])
     c = D.code(dt)
     if c is None:
         return F.call("concatenate (dtype)", _np.concatenate, (arrays,),
                       {'axis': axis, 'out': out, 'dtype': dtype, 'casting': casting})
-    for x in xs:
+    for i, x in enumerate(xs):
+        if out is None and dtype is None and weak[i]:
+            continue
         if not _np.can_cast(x.dtype, dt, casting):
             raise TypeError(f"Cannot cast array data from {x.dtype!r} to {dt!r} according to "
                             f"the rule {casting!r}")

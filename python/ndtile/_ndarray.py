@@ -348,11 +348,17 @@ class ndarray(Array):
             # can hold it (C-contiguous, as frombuffer), else a copy
             npa = _np.ndarray(shape, dtype, buffer, offset, strides, order)
             c = D.code(npa.dtype) if npa.dtype.isnative else None
-            if c is not None and npa.size and npa.flags.c_contiguous:
-                r = _multiarray.lend_buffer(npa, buffer, offset, c)
+            if c is not None and npa.size and (npa.flags.c_contiguous or
+                                               npa.flags.f_contiguous):
+                # (order='F': the transpose of the C-ordered memory, shared too)
+                f = not npa.flags.c_contiguous
+                t = npa.T if f else npa
+                r = _multiarray.lend_buffer(t, buffer, offset, c)
                 if r is not None:
-                    if tuple(r.shape) != npa.shape:
-                        r = r._reshape(npa.shape)
+                    if tuple(r.shape) != t.shape:
+                        r = r._reshape(t.shape)
+                    if f:
+                        r = r._transpose(None)
                     r._set_base(buffer)
             if r is None:
                 # a dtype ndtile does not hold ('>i4', float16): NumPy's view
@@ -547,6 +553,11 @@ class ndarray(Array):
         return _umath.UFUNCS['matmul'](self, other, out=self)
 
     def __divmod__(self, other):
+        # NumPy's binop deferral, as the C slots' operators (an object with
+        # __array_ufunc__ = None or a higher __array_priority__ gets its
+        # __rdivmod__)
+        if not isinstance(other, Array) and _umath.binop_defers(self, other, False):
+            return NotImplemented
         return _umath.UFUNCS['divmod'](self, other)
 
     def __rdivmod__(self, other):
@@ -848,20 +859,18 @@ class ndarray(Array):
         return C.np_or_nd(C.to_numpy(self).view(dtype))
 
     def fill(self, value, /):
-        if isinstance(value, (Array, _np.ndarray)):
-            # an array is a scalar only with 0 dimensions (one element of a
-            # 1-d array is a sequence to NumPy); it is cast as its scalar
-            if value.ndim:
-                raise ValueError("setting an array element with a sequence.")
-            value = C.to_numpy(value)[()] if isinstance(value, Array) else value[()]
-        if isinstance(value, _np.generic):
-            # a NumPy scalar is cast (unsafe), as NumPy does: float64(-1.5)
-            # fills a uint8 array with 255; Python numbers are checked below
-            value = value.astype(self.dtype).item() if D.code(value.dtype) is not None \
-                else value.item()
-        v = _np.asarray(value, dtype=self.dtype).item() if not isinstance(
-            value, (bool, float)) or D.KIND[self._dt] in 'iu' else value
-        self._assign(v, _core.CASTING_UNSAFE)
+        if isinstance(value, Array):
+            # (NumPy's error for several elements, from two of them)
+            value = C.to_numpy(value if value.size < 2 else value._reshape((-1,))[:2])
+        # NumPy's fill converts the value as its setitem of one element does:
+        # its casts, errors and warnings (float64(-1.5) fills a uint8 array
+        # with 255, float64(300.0) an int8 one raises OverflowError, float16
+        # inf a uint8 one warns 'invalid value encountered in cast'; an
+        # array is cast as one, unsafe: array(300.) fills an int8 array with
+        # 44; an array of one element is a scalar to a bool array)
+        one = _np.empty((), self.dtype)
+        one[()] = value
+        self._assign(one.item(), _core.CASTING_UNSAFE)
 
     def reshape(self, /, *shape, order='C', copy=None):
         if type(self) is not ndarray:     # np.ndarray.reshape(s): the subclass's

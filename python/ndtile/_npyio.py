@@ -29,7 +29,9 @@ def _host_reader(npfunc):
 
     @functools.wraps(npfunc)
     def reader(*args, **kwargs):
-        kwargs.pop('like', None)
+        like = kwargs.pop('like', None)
+        if like is not None:
+            C.check_like(like)      # (other people's arrays went to NumPy's reader)
         return _from_np(npfunc(*args, **kwargs))
     reader.__module__ = __name__
     return reader

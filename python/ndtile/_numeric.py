@@ -32,6 +32,8 @@ def _nt():
 
 
 def ones(shape, dtype=None, order='C', *, device=None, like=None):
+    if like is not None:
+        C.check_like(like)
     if device is not None:
         _device(device)
     c = D.code_of(dtype)
@@ -45,6 +47,8 @@ def ones(shape, dtype=None, order='C', *, device=None, like=None):
 
 
 def full(shape, fill_value, dtype=None, order='C', *, device=None, like=None):
+    if like is not None:
+        C.check_like(like)
     if device is not None:
         _device(device)
     if order != 'C':
@@ -425,6 +429,8 @@ def correlate(a, v, mode='valid'):
 
 
 def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
+    if like is not None:
+        C.check_like(like)
     return function(*_nt().indices(shape, dtype=dtype), **kwargs)
 
 

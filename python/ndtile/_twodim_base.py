@@ -28,6 +28,8 @@ def _nt():
 
 
 def eye(N, M=None, k=0, dtype=float, order='C', *, device=None, like=None):
+    if like is not None:
+        C.check_like(like)
     if device is not None:
         _device(device)
     dt = D.as_dtype(dtype)
@@ -52,6 +54,8 @@ def eye(N, M=None, k=0, dtype=float, order='C', *, device=None, like=None):
 
 
 def identity(n, dtype=None, *, like=None):
+    if like is not None:
+        C.check_like(like)
     return eye(n, dtype=dtype)
 
 
@@ -74,6 +78,8 @@ def flipud(m):
 
 
 def tri(N, M=None, k=0, dtype=float, *, like=None):
+    if like is not None:
+        C.check_like(like)
     if M is None:
         M = N
     m = _umath.UFUNCS['greater_equal'](_multiarray.arange(N)._reshape((-1, 1)),

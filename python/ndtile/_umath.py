@@ -565,7 +565,7 @@ class ufunc:
             # objects): NumPy's ufunc and its dispatch (_foreign)
             kw = dict(kwargs)
             self._kw(kw, out, where, casting, order, dtype, subok)
-            return F.run_numpy(self._np, args, kw, self.__name__)
+            return run_foreign(self, '__call__', args, kw)
         # subclass operands: NumPy's override and wrapping protocol (inline
         # checks: this path also serves plain arrays with out=, dtype=, ...)
         sub = out is not None and type(out) is not _ND and (
@@ -799,7 +799,7 @@ class ufunc:
 
     def outer(self, A, B, /, **kwargs):
         if _FOREIGN((A, B), kwargs):
-            return F.run_numpy(self._np.outer, (A, B), kwargs, self.__name__ + '.outer')
+            return run_foreign(self, 'outer', (A, B), kwargs)
         if _subclass_operand((A, B), kwargs.get('out')):
             return _SUBCLASS_CALL(self, 'outer', (A, B), kwargs)
         if self.nin != 2 or self._op is None:
@@ -1234,6 +1234,57 @@ def by_op(op):
 
 
 _MISSING = object()
+_ALL_DECLINED = "operand type(s) all returned NotImplemented from __array_ufunc__"
+
+
+def run_foreign(u, method, args, kwargs):
+    """A ufunc method with other people's arrays among its operands: NumPy's
+    ufunc and its override protocol on NumPy copies of the ndtile arrays
+    (_foreign). When every override there declines, the protocol once more
+    with the operands themselves and ndtile's ufunc (the one the program
+    called): a class written for ndtile's arrays lists ndtile.ndarray among
+    the types it handles (NumPy's NDArrayOperatorsMixin example, with
+    np.ndarray, under import ndtile as np), and declines NumPy's arrays."""
+    name = u.__name__ if method == '__call__' else f"{u.__name__}.{method}"
+    try:
+        return F.run_numpy(u._np if method == '__call__' else getattr(u._np, method),
+                           args, kwargs, name)
+    except TypeError as e:
+        if not str(e).startswith(_ALL_DECLINED):
+            raise
+        r = _native_overrides(u, method, args, kwargs)
+        if r is NotImplemented:
+            raise
+        return r
+
+
+def _native_overrides(u, method, args, kwargs):
+    """NumPy's override protocol (NEP 13) for the operands that are no
+    one's arrays but their own (not ndtile's, not NumPy's): subclasses
+    before their bases, else left to right; out= as a tuple, or not at all."""
+    kw = dict(kwargs)
+    out = kw.pop('out', None)
+    outs = () if out is None else out if type(out) is tuple else (out,)
+    if any(o is not None for o in outs):
+        kw['out'] = outs
+    where = kw.get('where', True)
+    over = []
+    for x in tuple(args) + outs + ((where,) if where is not True else ()):
+        t = type(x)
+        if isinstance(x, (Array, _np.ndarray)) or \
+                getattr(t, '__array_ufunc__', None) is None or any(type(o) is t for o in over):
+            continue
+        for i, o in enumerate(over):
+            if issubclass(t, type(o)):
+                over.insert(i, x)
+                break
+        else:
+            over.append(x)
+    for o in over:
+        r = type(o).__array_ufunc__(o, u, method, *args, **kw)
+        if r is not NotImplemented:
+            return r
+    return NotImplemented
 
 
 def _power_shortcut(a, b):

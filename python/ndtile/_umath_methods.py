@@ -203,9 +203,8 @@ def reduce(self, array, axis=0, dtype=None, *args, out=_umath._NO_OUT, keepdims=
         _no_initial(self, array, axis, where)
         initial = _NoValue
     if _umath._FOREIGN((array, out, where), None):
-        return F.run_numpy(self._np.reduce, (array,),
-                           _override_kw(axis, dtype, out, keepdims, initial, where),
-                           self.__name__ + '.reduce')
+        return _umath.run_foreign(self, 'reduce', (array,),
+                                  _override_kw(axis, dtype, out, keepdims, initial, where))
     if _subclass_operand((array,), out):
         return _umath._SUBCLASS_CALL(self, 'reduce', (array,),
                               _override_kw(axis, dtype, out, keepdims, initial, where))
@@ -268,8 +267,7 @@ def _one_axis(axis, ndim, what):
 
 def accumulate(self, array, axis=0, dtype=None, out=None):
     if _umath._FOREIGN((array, out), None):
-        return F.run_numpy(self._np.accumulate, (array,), _override_kw(axis, dtype, out),
-                           self.__name__ + '.accumulate')
+        return _umath.run_foreign(self, 'accumulate', (array,), _override_kw(axis, dtype, out))
     if _subclass_operand((array,), out):
         return _umath._SUBCLASS_CALL(self, 'accumulate', (array,), _override_kw(axis, dtype, out))
     if out is None and _umath.needs_array_wrap((array,)):
@@ -515,6 +513,9 @@ def at(self, a, indices, b=None, /):
     if isinstance(a, _np.ndarray) and not isinstance(a, Array):
         rest = C.to_np_tree((indices,) if b is None else (indices, b))
         return self._np.at(a, *rest)
+    if _umath._FOREIGN((a, indices, b), None):
+        # an object with its own __array_ufunc__: its at (NumPy's protocol)
+        return _umath.run_foreign(self, 'at', (a, indices) if b is None else (a, indices, b), {})
     if not isinstance(a, Array):
         raise TypeError("first operand must be array")
     if self.nout != 1:

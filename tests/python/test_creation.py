@@ -626,3 +626,34 @@ def test_indices_fromfunction_trace_of_a_dtype_ndtile_lacks(dt):
     a = make(np.float64, (4, 4))
     g, e = nt.trace(nt.asarray(a), dtype=dt), np.trace(a, dtype=dt)
     assert type(g) is type(e) and g == e
+
+
+LIKE_CALLS = [
+    ('array', ([1, 2],), {}), ('asarray', ([1, 2],), {}), ('asanyarray', ([1, 2],), {}),
+    ('ascontiguousarray', ([1, 2],), {}), ('asfortranarray', ([1, 2],), {}),
+    ('require', ([1, 2],), {}), ('empty', (2,), {}), ('zeros', (2,), {}), ('ones', (2,), {}),
+    ('full', ((2,), 3), {}), ('arange', (3,), {}), ('eye', (2,), {}), ('identity', (2,), {}),
+    ('tri', (2,), {}), ('frombuffer', (b'\0' * 8,), {}), ('fromiter', (range(3), int), {}),
+    ('fromfunction', (lambda i: i, (3,)), {}), ('fromstring', ('1 2',), {'sep': ' '}),
+    ('loadtxt', (['1 2'],), {}), ('genfromtxt', (['1 2'],), {})]
+
+
+@pytest.mark.parametrize('name, args, kwargs', LIKE_CALLS, ids=[c[0] for c in LIKE_CALLS])
+def test_like_must_implement_array_function(name, args, kwargs):
+    # NumPy's TypeError for like= an object without __array_function__ (a
+    # number, a list, a NumPy scalar, any object); ndtile ignored it
+    class NoProtocol:
+        pass
+    for ref in (1, [1], np.float64(1), NoProtocol()):
+        with pytest.raises(TypeError, match='The `like` argument must be an array-like'):
+            getattr(np, name)(*args, **kwargs, like=ref)
+        with pytest.raises(TypeError, match='The `like` argument must be an array-like'):
+            getattr(nt, name)(*args, **kwargs, like=ref)
+    # a NumPy or ndtile array (0-d, empty, a view) is fine: the call as without like=
+    for ref in (np.zeros(()), nt.zeros(0), nt.arange(6.0)[::2], np.ones((2, 2)).T):
+        want = getattr(np, name)(*args, **kwargs)
+        got = getattr(nt, name)(*args, **kwargs, like=ref)
+        assert type(got) is nt.ndarray
+        assert (got.shape, got.dtype) == (want.shape, want.dtype)
+        if name != 'empty':
+            np.testing.assert_array_equal(np.asarray(got), want)

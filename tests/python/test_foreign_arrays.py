@@ -3,6 +3,7 @@ NumPy subclasses (masked arrays, np.matrix, user subclasses of
 numpy.ndarray) or objects with their own __array_function__ /
 __array_ufunc__ leave them to their own implementation, as NumPy's
 protocols say; numpy.ma on ndtile arrays works as on NumPy arrays."""
+import numbers
 import os
 import subprocess
 import sys
@@ -252,3 +253,63 @@ def test_self_containing_list_does_not_hang():
     r = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
                        text=True, timeout=120)
     assert r.returncode == 0 and "ok" in r.stdout, r.stdout + r.stderr
+
+
+def mixin_array_like(m):
+    """NumPy's NDArrayOperatorsMixin docstring example, written against the
+    module m (as a program under import ndtile as np writes it): it handles
+    m.ndarray and numbers, and declines anything else."""
+
+    class ArrayLike(m.lib.mixins.NDArrayOperatorsMixin):
+        _HANDLED_TYPES = (m.ndarray, numbers.Number)
+
+        def __init__(self, value):
+            self.value = m.asarray(value)
+
+        def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+            for x in inputs + kwargs.get('out', ()):
+                if not isinstance(x, self._HANDLED_TYPES + (ArrayLike,)):
+                    return NotImplemented
+            inputs = tuple(x.value if isinstance(x, ArrayLike) else x for x in inputs)
+            if 'out' in kwargs:
+                kwargs['out'] = tuple(x.value if isinstance(x, ArrayLike) else x
+                                      for x in kwargs['out'])
+            r = getattr(ufunc, method)(*inputs, **kwargs)
+            if type(r) is tuple:
+                return tuple(ArrayLike(x) for x in r)
+            return None if method == 'at' else ArrayLike(r)
+
+    return ArrayLike
+
+
+@pytest.mark.parametrize('dtype', ['int64', 'float64', 'complex128', 'bool'])
+@pytest.mark.parametrize('shape', [(), (0,), (6,), (3, 4)])
+def test_overrides_written_for_ndtile_arrays(dtype, shape):
+    # an __array_ufunc__ class that handles m.ndarray (and so declines NumPy's
+    # arrays under ndtile) gets ndtile's arrays and ufunc when an ndtile array
+    # meets it: ndtile gave NumPy copies of the arrays and raised TypeError
+    # ("operand type(s) all returned NotImplemented")
+    def run(m):
+        W = mixin_array_like(m)
+        base = (m.arange(2 * max(1, int(numpy.prod(shape)))) % 3).astype(dtype)[::2]
+        a = base[:int(numpy.prod(shape))].reshape(shape)   # a strided view
+        w = W(m.ones(shape, dtype=dtype))
+        res = [a + w, w + a, a * w, m.add(a, w), m.maximum(w, a), a == w, m.add.outer(a, w)]
+        if dtype != 'bool':
+            res.append(m.subtract(a, w))
+        if a.ndim == 1:
+            res += [a @ w, m.matmul(w, a), m.add.accumulate(W(a))]
+        if a.ndim == 1 and dtype != 'bool':
+            v = W(m.array(a))
+            m.negative.at(v, m.array([0, 0]) if a.size else m.array([], dtype=int))
+            res.append(v)
+        c = m.array(a)
+        c += w                   # c is now a W over the array it wrote into
+        res.append(c)
+        return [(type(r).__name__, type(r.value), r.value.dtype, numpy.asarray(r.value))
+                for r in res]
+    for (n1, t1, d1, v1), (n2, t2, d2, v2) in zip(run(nt), run(numpy), strict=True):
+        assert n1 == n2 == 'ArrayLike'
+        assert (t1, t2) == (nt.ndarray, numpy.ndarray)
+        assert d1 == d2
+        numpy.testing.assert_array_equal(v1, v2)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import ndtile as nt
-from _helpers import DTYPES, NAMES, make, assert_same
+from _helpers import DTYPES, NAMES, make, assert_same, check_same_error
 
 BASIC_KEYS = [0, -1, 3, slice(None), slice(2, 8), slice(None, None, -1), slice(8, 1, -3),
               slice(-3, None), slice(100, 200), (1, 2), (slice(None), 2), (Ellipsis, 1),
@@ -540,3 +540,43 @@ def test_flat_assignment_values_as_numpy(dt, big):
     assert_same(x, a)
     x.flat[[size + 5]] = []
     assert_same(x, a)
+
+
+ADV_VALUES = [np.float16(np.inf), np.float32(np.nan), np.float64(np.inf), np.float64(300.0),
+              np.float64(-1.5), np.uint64(2**64 - 1), np.int64(-1), np.longdouble(1e300),
+              np.complex64(1 + 2j), np.str_('7'), np.uint8(200), 300, 300.5, -1]
+
+
+@pytest.mark.parametrize('dt', DTYPES, ids=NAMES)
+@pytest.mark.parametrize('n', [5, pytest.param(300000, marks=pytest.mark.default_settings)])
+def test_advanced_assignment_casts_numpy_scalars_as_arrays(dt, n):
+    # a[mask] = s and a[idx] = s cast a NumPy scalar s as an array (unsafe,
+    # NumPy's 'invalid value' warning for inf/NaN into integers), where a[i] = s
+    # checks it as a Python number: float64(300.) into int8 is 44 through a
+    # mask (ndtile raised OverflowError), an int8 array stays a[i]'s error
+    a0 = np.zeros(n, dt)
+    mask = np.arange(n) % 2 == 0
+    idx = np.arange(0, n, 3)
+    for v in ADV_VALUES:
+        for key in (mask, idx, (idx,), mask[::-1]):
+            a, x = a0.copy(), nt.asarray(a0)
+            nkey = tuple(nt.asarray(k) for k in key) if isinstance(key, tuple) else nt.asarray(key)
+            with warnings.catch_warnings(record=True) as wn:
+                warnings.simplefilter('always')
+                raised, _ = check_same_error(lambda: x.__setitem__(nkey, v),
+                                             lambda: a.__setitem__(key, v))
+            if raised:
+                continue
+            with warnings.catch_warnings(record=True) as wx:
+                warnings.simplefilter('always')
+                x[nkey] = v
+            assert [type(w.message) for w in wx] == [type(w.message) for w in wn], (v, wx, wn)
+            assert_same(x, a)
+        # basic indexing keeps NumPy's scalar checks
+        a, x = a0.copy(), nt.asarray(a0)
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            raised, _ = check_same_error(lambda: x.__setitem__(1, v), lambda: a.__setitem__(1, v))
+            if not raised:
+                x[1] = v
+                assert_same(x, a)

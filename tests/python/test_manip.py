@@ -107,6 +107,33 @@ def test_concatenate_mixed_dtypes_and_errors():
     assert_same(out, np.concatenate([a, b]).astype(np.float32))
 
 
+@pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
+def test_concatenate_python_scalars_are_weak(dt):
+    # NEP 50: with axis=None a Python int, float or complex among the
+    # arrays is weak (NumPy: concatenate([float32(1), 1.], axis=None) is
+    # float32; ndtile made it float64)
+    a = make(dt, (7,), 3)
+    x = nt.asarray(a)
+    for scalars in ([1.5], [2], [1j], [True], [2, 0.5], [dt.type(1), 3]):
+        for pre in ([a], [a[::-2]], [a[:0]], [a[0]], []):
+            args = pre + scalars
+            nargs = [nt.asarray(v) if isinstance(v, np.ndarray) else v for v in args]
+            with warnings.catch_warnings():
+                warnings.simplefilter('ignore', np.exceptions.ComplexWarning)
+                assert_same(nt.concatenate(nargs, axis=None), np.concatenate(args, axis=None))
+    # a value out of the weak scalar's result dtype wraps, as NumPy's cast does
+    if dt.kind in 'iu' and dt.itemsize == 1:
+        assert_same(nt.concatenate([x, 300], axis=None), np.concatenate([a, 300], axis=None))
+    # casting= is not asked of weak scalars; dtype= and out= still check them
+    for casting in ('no', 'equiv', 'safe'):
+        raised, exp = check_same_error(lambda: nt.concatenate([x, 1], axis=None, casting=casting),
+                                       lambda: np.concatenate([a, 1], axis=None, casting=casting))
+        if not raised:
+            assert_same(nt.concatenate([x, 1], axis=None, casting=casting), exp)
+    with pytest.raises(TypeError):
+        nt.concatenate([nt.zeros(2, np.int8), 1.5], axis=None, dtype=np.int8)
+
+
 def test_split():
     a = make(np.float64, (10, 6))
     x = nt.asarray(a)

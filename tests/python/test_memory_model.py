@@ -394,6 +394,52 @@ def test_ndarray_constructor_buffer_is_a_view():
     assert got == want
 
 
+@pytest.mark.parametrize('dtype', ['f8', 'i4', 'u1', '?', 'c16'])
+@pytest.mark.parametrize('shape', [(2, 3), (1, 2, 3, 1), (4, 1), (3, 0), (5,)])
+def test_ndarray_constructor_buffer_order_f_is_a_view(dtype, shape):
+    # ndarray(shape, dtype, buffer, order='F') reads the memory in Fortran
+    # order and is a view of it (writes show both ways, f_contiguous, .base
+    # the buffer); ndtile made a C-ordered copy
+    def prog(m):
+        n = int(numpy.prod(shape))
+        b = bytearray(numpy.arange(n + 2).astype(dtype).tobytes())
+        x = m.ndarray(shape, dtype, buffer=b, offset=numpy.dtype(dtype).itemsize, order='F')
+        before = numpy.array(x).tolist()
+        if n:
+            x[(0,) * len(shape)] = 1
+            x[tuple(k - 1 for k in shape)] = 0
+        ro = m.ndarray(shape, dtype, buffer=bytes(b), order='F')
+        return (before, numpy.array(x).tolist(), numpy.frombuffer(b, dtype).tolist(),
+                x.flags.f_contiguous, x.flags.c_contiguous,
+                # (an empty one is a fresh array in ndtile, writeable)
+                n and x.flags.owndata, n and x.base is b,
+                # (NumPy's strides of a length 1 axis vary)
+                n and tuple(s for s, k in zip(x.strides, shape) if k > 1),
+                n and ro.flags.writeable, (x.T * 1).tolist())
+    got, want = both(prog)
+    assert got == want
+
+
+def test_ndarray_constructor_buffer_order_f_at_default_settings():
+    # larger than a tile: the shared memory through deferred work
+    run_default("""
+        import numpy
+        import ndtile as np
+        shape = (1000, 700)
+        b = bytearray(numpy.arange(700000, dtype=numpy.float64).tobytes())
+        x = np.ndarray(shape, numpy.float64, b, order='F')
+        want = numpy.ndarray(shape, numpy.float64, bytearray(b), order='F')
+        assert x.flags.f_contiguous and x.base is b
+        assert numpy.array_equal(numpy.asarray(x), want)
+        x *= 2.0
+        x[:, 3] = -1.0
+        want *= 2.0
+        want[:, 3] = -1.0
+        assert numpy.array_equal(numpy.ndarray(shape, numpy.float64, b, order='F'), want)
+        assert float(x.sum()) == float(want.sum())
+    """)
+
+
 def test_frombuffer_readonly_and_base():
     buf = b'abcd'
     a = nt.frombuffer(buf, nt.uint8)

@@ -3,6 +3,7 @@ import copy
 import inspect
 import operator
 import pickle
+import warnings
 
 import numpy as np
 import pytest
@@ -572,3 +573,72 @@ def test_strides_of_an_array_over_a_buffer_reach_the_whole_buffer(make_buffer):
         x.strides = (-8,)
     x[...] = -1                      # into the buffer, in its elements 1..4
     assert np.frombuffer(b).tolist() == [0, -1, -1, -1, -1, 5, 6, 7, 8, 9]
+
+
+@pytest.mark.parametrize('dtype', ['int64', 'float64', 'uint8'])
+def test_divmod_defers_as_the_other_operators(dtype):
+    # divmod(a, x) gives x its __rdivmod__ where NumPy's binop deferral says
+    # so (an object of higher __array_priority__ without __array_ufunc__, or
+    # __array_ufunc__ = None), as a + x does; ndtile's __divmod__ called the
+    # ufunc (which coerced x through __array__)
+    class Prio:
+        __array_priority__ = 1
+
+        def __array__(self, dtype=None, copy=None):
+            raise AssertionError("coerced")
+
+        def __rdivmod__(self, other):
+            return "reverse"
+
+        __radd__ = __rdivmod__
+
+    class NoUfunc:
+        __array_ufunc__ = None
+
+        def __rdivmod__(self, other):
+            return "reverse"
+
+    for x in (np.arange(3, 7, dtype=dtype).reshape(2, 2), np.ones(0, dtype), np.ones((), dtype),
+              np.arange(12, dtype=dtype)[::3]):
+        for o in (Prio(), NoUfunc()):
+            assert divmod(x, o) == divmod(nt.asarray(x), o) == "reverse"
+        assert x + Prio() == nt.asarray(x) + Prio() == "reverse"
+    # an ndtile or NumPy array, a number: the ufunc
+    a = np.arange(1, 7, dtype=dtype)
+    for other in (3, nt.asarray(a[::-1]), a[::-1]):
+        got, want = divmod(nt.asarray(a), other), divmod(a, other)
+        for g, w in zip(got, want, strict=True):
+            assert type(g) is nt.ndarray and g.dtype == w.dtype
+            np.testing.assert_array_equal(np.asarray(g), w)
+
+
+FILL_VALUES = [np.float16(np.inf), np.float32(np.nan), np.float64(np.inf), np.float64(300.0),
+               np.float64(-1.5), 300.5, 300, -1, 2**64, 1.5, True, 1 + 2j, np.complex64(1 + 2j),
+               '7', None, np.int64(-1), np.uint64(2**64 - 1), 1e300, np.array(300.0),
+               np.array(-3), np.array(np.inf), np.array(1 + 1j), np.zeros(1), np.zeros((1, 1)),
+               np.arange(5.0), np.zeros(0)]
+
+
+@pytest.mark.parametrize('dt', DTYPES, ids=NAMES)
+@pytest.mark.parametrize('shape', [(), (0,), (7,), pytest.param(
+    (300000,), marks=pytest.mark.default_settings)])
+def test_fill_converts_as_numpys_setitem(dt, shape):
+    # fill converts its value as NumPy's does (its setitem of one element):
+    # float64(300.0) into int8 raises OverflowError (ndtile: 44), float16 inf
+    # into uint8 warns 'invalid value' (ndtile: OverflowError), a 0-d array
+    # is cast as an array (array(300.) into int8 is 44; ndtile raised), a
+    # one-element array is a scalar to a bool array
+    for v in FILL_VALUES:
+        a = np.ones(shape, dt)
+        x = nt.ones(shape, dt)[::-1] if shape else nt.ones(shape, dt)
+        nv = nt.asarray(v) if isinstance(v, np.ndarray) else v
+        with warnings.catch_warnings(record=True) as wn:
+            warnings.simplefilter('always')
+            raised, _ = check_same_error(lambda: x.fill(nv), lambda: a.fill(v))
+        if raised:
+            continue
+        with warnings.catch_warnings(record=True) as wx:
+            warnings.simplefilter('always')
+            x.fill(nv)
+        assert [type(w.message) for w in wx] == [type(w.message) for w in wn], (v, wx, wn)
+        assert_same(x, a)
