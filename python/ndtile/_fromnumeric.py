@@ -133,6 +133,18 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     return _meanlike('mean', a, axis, dtype, out, keepdims, where)
 
 
+def _own_var_std(method, axis, dtype, out, ddof, keepdims, where, mean):
+    """NumPy's _methods._var/_std for an object with its own method: the
+    method called (no __array_wrap__), with keepdims/where/mean only where
+    given."""
+    kw = {'keepdims': keepdims} if keepdims is not False else {}
+    if where is not True:
+        kw['where'] = where
+    if mean is not _NoValue:
+        kw['mean'] = mean
+    return method(axis=axis, dtype=dtype, out=out, ddof=ddof, **kw)
+
+
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
         mean=_NoValue, correction=_NoValue):
     if correction is not _NoValue:
@@ -140,13 +152,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
             raise ValueError("ddof and correction can't be provided simultaneously.")
         ddof = correction
     if type(a) is not C.ND and _umath.duck_of(a) and getattr(a, 'var', None) is not None:
-        # NumPy's _methods._var: an object's own method (no __array_wrap__)
-        kw = {'keepdims': keepdims} if keepdims is not False else {}
-        if where is not True:
-            kw['where'] = where
-        if mean is not _NoValue:
-            kw['mean'] = mean
-        return a.var(axis=axis, dtype=dtype, out=out, ddof=ddof, **kw)
+        return _own_var_std(a.var, axis, dtype, out, ddof, keepdims, where, mean)
     extra = {'mean': mean} if mean is not _NoValue else None
     return _meanlike('var', a, axis, dtype, out, keepdims, where, ddof, extra)
 
@@ -158,13 +164,7 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
             raise ValueError("ddof and correction can't be provided simultaneously.")
         ddof = correction
     if type(a) is not C.ND and _umath.duck_of(a) and getattr(a, 'std', None) is not None:
-        # NumPy's _methods._std: an object's own method (no __array_wrap__)
-        kw = {'keepdims': keepdims} if keepdims is not False else {}
-        if where is not True:
-            kw['where'] = where
-        if mean is not _NoValue:
-            kw['mean'] = mean
-        return a.std(axis=axis, dtype=dtype, out=out, ddof=ddof, **kw)
+        return _own_var_std(a.std, axis, dtype, out, ddof, keepdims, where, mean)
     extra = {'mean': mean} if mean is not _NoValue else None
     return _meanlike('std', a, axis, dtype, out, keepdims, where, ddof, extra)
 

@@ -1480,20 +1480,11 @@ def _ufunc_call(u, method, inputs, kwargs):
             kwargs['out'] = outs
         else:
             del kwargs['out']
-    over = []
     where = kwargs.get('where', True)
-    for x in tuple(inputs) + outs + ((where,) if where is not True else ()):
-        # (NumPy looks for overrides in where= too)
-        t = type(x)
-        if t is ndarray or not isinstance(x, Array) or not _overrides_ufunc(t) or \
-                any(type(o) is t for o in over):
-            continue
-        for i, o in enumerate(over):
-            if issubclass(t, type(o)):
-                over.insert(i, x)
-                break
-        else:
-            over.append(x)
+    # (NumPy looks for overrides in where= too)
+    over = _umath.override_order(
+        tuple(inputs) + outs + ((where,) if where is not True else ()),
+        lambda x: type(x) is not ndarray and isinstance(x, Array) and _overrides_ufunc(type(x)))
     if not over:
         return _ufunc_default(u, method, inputs, kwargs)
     for o in over:

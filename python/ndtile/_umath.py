@@ -1258,6 +1258,24 @@ def run_foreign(u, method, args, kwargs):
         return r
 
 
+def override_order(objs, overrides):
+    """NumPy's order of the __array_ufunc__ overrides among objs (NEP 13):
+    one object per type, for which overrides(x) holds, a subclass before
+    its bases, else left to right."""
+    over = []
+    for x in objs:
+        t = type(x)
+        if not overrides(x) or any(type(o) is t for o in over):
+            continue
+        for i, o in enumerate(over):
+            if issubclass(t, type(o)):
+                over.insert(i, x)
+                break
+        else:
+            over.append(x)
+    return over
+
+
 def _native_overrides(u, method, args, kwargs):
     """NumPy's override protocol (NEP 13) for the operands that are no
     one's arrays but their own (not ndtile's, not NumPy's): subclasses
@@ -1268,18 +1286,9 @@ def _native_overrides(u, method, args, kwargs):
     if any(o is not None for o in outs):
         kw['out'] = outs
     where = kw.get('where', True)
-    over = []
-    for x in tuple(args) + outs + ((where,) if where is not True else ()):
-        t = type(x)
-        if isinstance(x, (Array, _np.ndarray)) or \
-                getattr(t, '__array_ufunc__', None) is None or any(type(o) is t for o in over):
-            continue
-        for i, o in enumerate(over):
-            if issubclass(t, type(o)):
-                over.insert(i, x)
-                break
-        else:
-            over.append(x)
+    over = override_order(tuple(args) + outs + ((where,) if where is not True else ()),
+                          lambda x: not isinstance(x, (Array, _np.ndarray)) and
+                          getattr(type(x), '__array_ufunc__', None) is not None)
     for o in over:
         r = type(o).__array_ufunc__(o, u, method, *args, **kw)
         if r is not NotImplemented:
