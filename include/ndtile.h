@@ -420,6 +420,15 @@ int ndt_owns_data(const ndt_array *a);
  * is writeable (the binding walks that chain of Python bases). */
 int ndt_is_writeable(const ndt_array *a);
 ndt_status ndt_set_writeable(ndt_array *a, int writeable);
+/* NumPy's private WARN_ON_WRITE flag (set on np.broadcast_arrays results
+ * that are broadcast views of writeable inputs). Views are made with their
+ * base's flag, ndt_set_writeable (either way) clears it, and a handle
+ * without WRITEABLE never reports it. The core only stores it: ops still
+ * write into such an array without a word; a front end that wants NumPy's
+ * DeprecationWarning checks it before it writes and clears it on that
+ * handle once it has warned (the Python binding does). */
+int ndt_warn_on_write(const ndt_array *a);
+void ndt_set_warn_on_write(ndt_array *a, int on);
 int64_t ndt_store_size(const ndt_array *a);
 /* Bytes per element of the store (twice a .real/.imag view's itemsize). */
 size_t ndt_store_itemsize(const ndt_array *a);

@@ -301,6 +301,9 @@ struct ndt_array {
                      * read-only), checked where a public op takes an existing output
                      * (ndt_assign/ndt_fill, ndt_apply with *out, ndt_put, ndt_matmul,
                      * ndt_dot): one test per call, none per task or element. */
+  int warn_on_write; /* NumPy's WARN_ON_WRITE (np.broadcast_arrays results): copied into
+                     * views like readonly, cleared by ndt_set_writeable; the core only
+                     * stores it (the binding warns before a write, see ndtile.h) */
   int owner;        /* the handle ndt__array_new made with its store (NumPy's OWNDATA) */
   int64_t offset;  /* elements */
   int64_t size;

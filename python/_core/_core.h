@@ -163,6 +163,11 @@ static inline int check_arr(PyObject *o) {
   return IS_ARRAY(o) && ARR(o) ? 1 : check_arr_fail();
 }
 PyObject *m_to_buffer(PyObject *self, PyObject *dst);
+/* NumPy's array_might_be_written: before a write into a (an array with
+ * WARN_ON_WRITE, from np.broadcast_arrays) NumPy's DeprecationWarning, then
+ * the flag cleared on that handle. -1 with the warning raised as an error
+ * (the flag kept, nothing to be written), else 0. */
+int warn_before_write(ndt_array *a);
 ndt_status same_view(ndt_array **r, const ndt_array *a);
 PyObject *f_set_dtype_hook(PyObject *m, PyObject *args);
 

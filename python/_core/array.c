@@ -162,7 +162,8 @@ static PyObject *get_store_itemsize(ArrayObject *self, void *c) {
   return PyLong_FromSize_t(ndt_store_itemsize(self->arr));
 }
 /* NumPy's flags as NumPy's bits (ndarray.flags.num): C_CONTIGUOUS 0x1,
- * F_CONTIGUOUS 0x2, OWNDATA 0x4, ALIGNED 0x100 (always), WRITEABLE 0x400. */
+ * F_CONTIGUOUS 0x2, OWNDATA 0x4, ALIGNED 0x100 (always), WRITEABLE 0x400,
+ * WARN_ON_WRITE 0x80000000 (unsigned here; NumPy's num is a signed int). */
 static PyObject *get_flags(ArrayObject *self, void *c) {
   (void)c;
   if (!check_arr((PyObject *)self)) return NULL;
@@ -172,6 +173,7 @@ static PyObject *get_flags(ArrayObject *self, void *c) {
   if (ndt_is_f_contiguous(a)) f |= 0x2;
   if (ndt_owns_data(a)) f |= 0x4;
   if (ndt_is_writeable(a)) f |= 0x400;
+  if (ndt_warn_on_write(a)) f |= 0x80000000L;   /* NumPy's WARN_ON_WRITE */
   return PyLong_FromLong(f);
 }
 
@@ -525,10 +527,39 @@ static PyObject *m_astype(PyObject *self, PyObject *args) {
   return wrap_status(st, r);
 }
 
+int warn_before_write(ndt_array *a) {
+  if (!ndt_warn_on_write(a)) return 0;
+  if (PyErr_WarnEx(PyExc_DeprecationWarning,
+                   "Numpy has detected that you (may be) writing to an array with\n"
+                   "overlapping memory from np.broadcast_arrays. If this is intentional\n"
+                   "set the WRITEABLE flag True or make a copy immediately before writing.",
+                   1) < 0)
+    return -1;
+  ndt_set_warn_on_write(a, 0);
+  return 0;
+}
+
+/* a._before_write(): warn_before_write, for the Python side's write paths */
+static PyObject *m_before_write(PyObject *self, PyObject *c) {
+  (void)c;
+  if (!check_arr(self) || warn_before_write(ARR(self)) < 0) return NULL;
+  Py_RETURN_NONE;
+}
+
+/* a._set_warn_on_write(flag): NumPy's flags._warn_on_write = True */
+static PyObject *m_set_warn_on_write(PyObject *self, PyObject *arg) {
+  if (!check_arr(self)) return NULL;
+  int on = PyObject_IsTrue(arg);
+  if (on < 0) return NULL;
+  ndt_set_warn_on_write(ARR(self), on);
+  Py_RETURN_NONE;
+}
+
 static PyObject *m_assign(PyObject *self, PyObject *args) {
   PyObject *src;
   int casting = NDT_CAST_UNSAFE;
   if (!check_arr(self) || !PyArg_ParseTuple(args, "O|i", &src, &casting)) return NULL;
+  if (warn_before_write(ARR(self)) < 0) return NULL;
   ndt_status st;
   if (IS_ARRAY(src)) {
     if (!check_arr(src)) return NULL;
@@ -608,6 +639,9 @@ static PyMethodDef array_methods[] = {
   {"_view_as", m_view_as, METH_O, "new handle on the same view, of a given subtype"},
   {"_ravel", m_ravel, METH_O, "NumPy's ravel (order 'C', 'F', 'A', 'K'): a view or a copy"},
   {"_set_writeable", m_set_writeable, METH_O, "set or clear NumPy's WRITEABLE flag"},
+  {"_set_warn_on_write", m_set_warn_on_write, METH_O, "set or clear NumPy's WARN_ON_WRITE flag"},
+  {"_before_write", m_before_write, METH_NOARGS,
+   "NumPy's DeprecationWarning before a write into a broadcast_arrays result"},
   {"_astype", m_astype, METH_VARARGS, "cast copy (dtype code, casting)"},
   {"_assign", m_assign, METH_VARARGS, "self[...] = src (array or number), casting"},
   {"_same_store", m_same_store, METH_O, "views of the same store"},

@@ -47,6 +47,10 @@ int array_getbuffer(PyObject *self, Py_buffer *view, int flags) {
     PyErr_SetString(PyExc_ValueError, "buffer source array is read-only");
     return -1;
   }
+  /* NumPy: a writable request warns (and clears WARN_ON_WRITE); otherwise
+   * such an array is lent read-only */
+  if ((flags & PyBUF_WRITABLE) == PyBUF_WRITABLE && warn_before_write(a) < 0) return -1;
+  int lend_readonly = !writeable || ndt_warn_on_write(a);
   lent_buffer *lb = PyMem_Calloc(1, sizeof *lb);
   if (!lb) {
     PyErr_NoMemory();
@@ -85,7 +89,7 @@ int array_getbuffer(PyObject *self, Py_buffer *view, int flags) {
   view->obj = Py_NewRef(self);
   view->len = (Py_ssize_t)ndt_size(a) * isz;
   view->itemsize = isz;
-  view->readonly = !writeable;
+  view->readonly = lend_readonly;
   view->format = (flags & PyBUF_FORMAT) == PyBUF_FORMAT ? (char *)buffer_formats[t] : NULL;
   view->ndim = (flags & PyBUF_ND) == PyBUF_ND ? nd : 0;
   view->shape = (flags & PyBUF_ND) == PyBUF_ND && nd ? lb->shape : NULL;

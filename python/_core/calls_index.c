@@ -48,6 +48,7 @@ PyObject *f_put(PyObject *m, PyObject *args) {
   if (!PyArg_ParseTuple(args, "OOO", &a, &idx, &vals) || !check_arr(a) || !check_arr(idx) ||
       !check_arr(vals))
     return NULL;
+  if (warn_before_write(ARR(a)) < 0) return NULL;
   ndt_status st;
   CORE(st = ndt_put(ARR(a), ARR(idx), ARR(vals)));
   if (st) return raise_status(st);

@@ -7,6 +7,11 @@ static PyObject *product(PyObject *args, int dot) {
   if (!PyArg_ParseTuple(args, "OO|O", &a, &b, &out) || !check_arr(a) || !check_arr(b) ||
       (out != Py_None && !check_arr(out)))
     return NULL;
+  /* NumPy's warning for a broadcast_arrays result (dot refuses a
+   * non-C-contiguous out first, and such a result is one) */
+  if (out != Py_None && (!dot || ndt_is_c_contiguous(ARR(out))) &&
+      warn_before_write(ARR(out)) < 0)
+    return NULL;
   ndt_array *r = out == Py_None ? NULL : ARR(out);
   ndt_status st;
   CORE(st = dot ? ndt_dot(&r, ARR(a), ARR(b)) : ndt_matmul(&r, ARR(a), ARR(b)));

@@ -69,7 +69,7 @@ PyObject *f_apply(PyObject *m, PyObject *args) {
   ndt_dtype t = NDT_DTYPE_DEFAULT;
   if (!PyArg_ParseTuple(args, "iO|OO", &op, &inputs, &out, &dto)) return NULL;
   if (dto && !get_dtype_arg(dto, &t)) return NULL;
-  if (out != Py_None && !check_arr(out)) return NULL;
+  if (out != Py_None && (!check_arr(out) || warn_before_write(ARR(out)) < 0)) return NULL;
   const ndt_array *in[3];
   ndt_array *tmps[3] = {0};
   int nin;
@@ -232,7 +232,7 @@ PyObject *f_clip(PyObject *m, PyObject *args) {
     tmps[i] = tx[k];
     k++;
   }
-  if (out != Py_None && !check_arr(out)) {
+  if (out != Py_None && (!check_arr(out) || warn_before_write(ARR(out)) < 0)) {
     for (int j = 0; j < 3; j++) CORE(ndt_free(tmps[j]));
     return NULL;
   }

@@ -221,6 +221,7 @@ static int array_ass_subscript(PyObject *self, PyObject *key, PyObject *value) {
     PyErr_SetString(PyExc_ValueError, "assignment destination is read-only");
     return -1;
   }
+  if (value && warn_before_write(ARR(self)) < 0) return -1;
   if (value) {
     ndt_index idx[MAXIDX];
     int n, nint;

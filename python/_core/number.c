@@ -105,6 +105,10 @@ static PyObject *binop(PyObject *a, PyObject *b, ndt_ufunc op, int inplace) {
     if (tx || ty) CORE(ndt_free(tx); ndt_free(ty));
     return call_binop_hook(op, a, b, inplace);
   }
+  if (inplace && warn_before_write(ARR(a)) < 0) {   /* NumPy's, before the write */
+    if (tx || ty) CORE(ndt_free(tx); ndt_free(ty));
+    return NULL;
+  }
   ndt_array *res = inplace ? ARR(a) : NULL;
   ndt_status st;
   core_enter();
@@ -190,6 +194,7 @@ static PyObject *power(PyObject *a, PyObject *b, PyObject *c, int inplace) {
   if (c != Py_None) Py_RETURN_NOTIMPLEMENTED;
   ndt_ufunc op;
   if (fast_power_op(a, b, &op)) {
+    if (inplace && warn_before_write(ARR(a)) < 0) return NULL;   /* NumPy's, before */
     ndt_array *res = inplace ? ARR(a) : NULL;
     ndt_status st;
     CORE(st = ndt_unary(&res, op, ARR(a)));

@@ -693,6 +693,7 @@ def put(a, ind, v, mode='raise'):
         raise TypeError(f"argument 1 must be numpy.ndarray, not {type(a)}")
     # NumPy's order: the read-only check, the indices' conversion, an empty
     # target, the values' conversion, then the indices' bounds
+    a._before_write()     # NumPy's warning for a broadcast_arrays result
     if not a.flags.writeable:
         raise ValueError("put: output array is read-only")
     ix = _index_array(ind)._reshape((-1,))

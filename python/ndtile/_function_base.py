@@ -871,6 +871,7 @@ def place(arr, mask, vals):
     nt = _nt()
     if not isinstance(arr, Array):
         return F.call("place", _np.place, (arr, mask, vals), {})
+    arr._before_write()     # NumPy's warning for a broadcast_arrays result
     if not arr.flags.writeable:
         # NumPy's first step, whatever the mask: a writable C-order copy
         raise ValueError("WRITEBACKIFCOPY base is read-only")

@@ -679,6 +679,7 @@ def copyto(dst, src, casting='same_kind', where=True):
     # NumPy converts an array mask to bool by the 'safe' rule (lists and
     # scalars are converted as they are), before dst's checks
     _umath._check_where_dtype(where)
+    dst._before_write()     # NumPy's warning for a broadcast_arrays result
     if not dst.flags.writeable:
         # NumPy checks the destination before the value's cast and shape
         # (after converting a Python int: its OverflowError comes first)
@@ -1104,6 +1105,7 @@ def putmask(a, /, mask, values):
     nt = _nt()
     if not isinstance(a, Array):
         return F.call("putmask", _np.putmask, (a, mask, values), {})
+    a._before_write()     # NumPy's warning for a broadcast_arrays result
     if not a.flags.writeable:
         # NumPy's first check, before the mask's size and the values
         raise ValueError("putmask: output array is read-only")

@@ -232,6 +232,7 @@ class flatiter:
 
 # NumPy's flag bits (ndarray.flags.num); _core.Array._flags gives the first five
 _C, _F, _OWNDATA, _ALIGNED, _WRITEABLE, _WRITEBACKIFCOPY = 0x1, 0x2, 0x4, 0x100, 0x400, 0x2000
+_WARN_ON_WRITE = 0x80000000     # NumPy's private flag (np.broadcast_arrays results)
 _NP_FLAGS = type(_np.empty(0).flags)
 _FLAG_KEYS = {
     'C': 'c_contiguous', 'C_CONTIGUOUS': 'c_contiguous', 'CONTIGUOUS': 'c_contiguous',
@@ -268,11 +269,30 @@ class flagsobj:
     # what NumPy's flagsobj answers (its farray is true for every array that
     # is not C-contiguous, whatever its other flags)
     farray = property(lambda self: not self._f & _C)
-    num = property(lambda self: self._f)
+    # NumPy's num is a C int: WARN_ON_WRITE (bit 31) makes it negative
+    num = property(lambda self: self._f - (1 << 32) if self._f & _WARN_ON_WRITE else self._f)
 
     @property
     def writeable(self):
+        if self._f & _WARN_ON_WRITE:
+            warnings.warn("future versions will not create a writeable array from "
+                           "broadcast_array. Set the writable flag explicitly to avoid "
+                           "this warning.", FutureWarning, stacklevel=2)
         return bool(self._f & _WRITEABLE)
+
+    def _get_warn_on_write(self):
+        raise AttributeError("attribute '_warn_on_write' of 'numpy._core.multiarray.flagsobj' "
+                             "objects is not readable")
+
+    def _set_warn_on_write(self, value):
+        # NumPy's private setter: it only sets the flag
+        if not value:
+            raise ValueError("cannot clear '_warn_on_write', set writeable True to clear "
+                             "this private flag")
+        self._a._set_warn_on_write(True)
+        self._f = self._a._flags
+
+    _warn_on_write = property(_get_warn_on_write, _set_warn_on_write)
 
     @writeable.setter
     def writeable(self, value):
@@ -297,7 +317,7 @@ class flagsobj:
 
     def __eq__(self, other):
         if type(other) is _NP_FLAGS:
-            return self._f == other.num   # NumPy's flags of a NumPy array: the same bits
+            return self.num == other.num   # NumPy's flags of a NumPy array: the same bits
         if not isinstance(other, flagsobj):
             return NotImplemented
         return self._f == other._f
@@ -305,9 +325,12 @@ class flagsobj:
     __hash__ = None
 
     def __repr__(self):
-        return "\n".join(f"  {n.upper()} : {getattr(self, n)}" for n in (
-            'c_contiguous', 'f_contiguous', 'owndata', 'writeable', 'aligned',
-            'writebackifcopy')) + "\n"
+        # NumPy's, without the FutureWarning of reading writeable
+        warn = "  (with WARN_ON_WRITE=True)" if self._f & _WARN_ON_WRITE else ""
+        return "\n".join(f"  {n.upper()} : " + (f"{bool(self._f & _WRITEABLE)}{warn}"
+                                                 if n == 'writeable' else f"{getattr(self, n)}")
+                         for n in ('c_contiguous', 'f_contiguous', 'owndata', 'writeable',
+                                   'aligned', 'writebackifcopy')) + "\n"
 
 
 _Flags = flagsobj
@@ -605,6 +628,7 @@ class ndarray(Array):
     def flat(self, value):
         if not self._flags & _WRITEABLE:
             raise ValueError("array is read-only")
+        self._before_write()     # NumPy's warning for a broadcast_arrays result
         self.flat[...] = value
 
     @property
@@ -768,6 +792,8 @@ class ndarray(Array):
         # arrays are native, so the values change; a.byteswap().view(
         # a.dtype.newbyteorder()) has a's values in a NumPy array of the
         # other byte order)
+        if inplace:
+            self._before_write()     # NumPy's warning for a broadcast_arrays result
         if inplace and not self.flags.writeable:
             raise ValueError("array to be byte-swapped is read-only")
         r = C.from_numpy(C.to_numpy(self).byteswap())
@@ -1027,6 +1053,7 @@ class ndarray(Array):
                                dict(stable=stable), 'ndarray.sort')
         if not self._flags & _WRITEABLE:
             raise ValueError("sort array is read-only")
+        self._before_write()     # NumPy's warning for a broadcast_arrays result
         r = _fromnumeric.sort(self, operator.index(axis), kind, None, stable=stable)
         self._assign(r, _core.CASTING_UNSAFE)
 
@@ -1038,6 +1065,7 @@ class ndarray(Array):
     def partition(self, /, kth, axis=-1, kind='introselect', order=None):
         if not self._flags & _WRITEABLE:
             raise ValueError("partition array is read-only")
+        self._before_write()     # NumPy's warning for a broadcast_arrays result
         if order is not None:
             return F.call('ndarray.partition', _np.ndarray.partition,
                           (self, kth, axis, kind, order), {})

@@ -251,6 +251,7 @@ def put_along_axis(arr, indices, values, axis):
     # NumPy's arr[index] = values: the read-only check, the values'
     # conversion, the indices' broadcast, the values' broadcast, then the
     # indices' bounds
+    arr._before_write()     # NumPy's warning for a broadcast_arrays result
     if not arr.flags.writeable:
         raise ValueError("assignment destination is read-only")
     vals = _values_for(values, arr.dtype)

@@ -61,6 +61,11 @@ def broadcast_arrays(*args, subok=False):
             x = C.subclass_like(x._broadcast_to(shape), x)    # subok: the class kept
         if x.shape != shape:
             x = x._broadcast_to(shape)
+        if x.shape != xs[len(out)].shape and x._flags & 0x400:
+            # NumPy's: a broadcast view of a writeable input warns on its
+            # first write (DeprecationWarning) and on reading its WRITEABLE
+            # flag (FutureWarning) until that flag is set explicitly
+            x._set_warn_on_write(True)
         out.append(x)
     return tuple(out)
 

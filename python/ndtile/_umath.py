@@ -621,6 +621,8 @@ class ufunc:
         if isinstance(out, Array) and not out._flags & 0x400:
             # NumPy's first check, before the operands' values are converted
             raise ValueError("output array is read-only")
+        if isinstance(out, Array):
+            out._before_write()     # NumPy's warning for a broadcast_arrays result
         try:
             ops = [operand(a) for a in args]
             dtc = D.DEFAULT

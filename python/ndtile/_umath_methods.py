@@ -620,6 +620,10 @@ def _at_view(self, v, bv, loop):
     x = v if v._dt == loop[0] else v._astype(loop[0], _core.CASTING_UNSAFE)
     ops = [x] if bv is None else [x, bv if bv._dt == loop[1] else bv._astype(loop[1], _core.CASTING_UNSAFE)]
     r = _core.apply(self._op, ops)
+    if v.ndim == 0:
+        # NumPy's ufunc.at warns for a broadcast_arrays result (its
+        # WARN_ON_WRITE) over slices, not for one element by integers
+        v._set_warn_on_write(False)
     v._assign(r, _core.CASTING_UNSAFE)
     return None
 

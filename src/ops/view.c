@@ -16,6 +16,7 @@ ndt_array *ndt__array_alloc(void) {
     a->weak = 0;
     a->internal = 0;
     a->readonly = 0;
+    a->warn_on_write = 0;
     a->owner = 0;
     a->ndim = 0;
     a->offset = 0;
@@ -139,8 +140,12 @@ int ndt_is_f_contiguous(const ndt_array *a) { return contiguous(a, 1); }
 int ndt_owns_data(const ndt_array *a) { return a->owner; }
 int ndt_is_writeable(const ndt_array *a) { return !a->readonly; }
 
+int ndt_warn_on_write(const ndt_array *a) { return a->warn_on_write && !a->readonly; }
+void ndt_set_warn_on_write(ndt_array *a, int on) { a->warn_on_write = on != 0; }
+
 ndt_status ndt_set_writeable(ndt_array *a, int writeable) {
   if (!writeable) {
+    a->warn_on_write = 0;
     a->readonly = 1;
     if (a->owner) a->store->readonly = 1;
     return NDT_OK;
@@ -152,6 +157,7 @@ ndt_status ndt_set_writeable(ndt_array *a, int writeable) {
   if (writeable != 2 && !a->owner && a->store->readonly)
     return ndt__error(NDT_ERR_VALUE, "cannot set WRITEABLE flag to True of this array");
   a->readonly = 0;
+  a->warn_on_write = 0;
   if (a->owner) a->store->readonly = 0;
   return NDT_OK;
 }

@@ -83,6 +83,33 @@ static void writeable_view_of_readonly_owner(void) {
   ndt_free(a);
 }
 
+/* NumPy's WARN_ON_WRITE: views are made with it, ndt_set_writeable (either
+ * way) clears it on that handle only, a read-only handle never reports it,
+ * and the core still writes into such an array. */
+static void warn_on_write_flag(void) {
+  ndt_array *a, *v, *w;
+  OK(ndt_zeros(&a, 1, (int64_t[]){10}, NDT_FLOAT64));
+  EXPECT(!ndt_warn_on_write(a), "a new array has no WARN_ON_WRITE");
+  ndt_set_warn_on_write(a, 1);
+  EXPECT(ndt_warn_on_write(a), "set");
+  OK(ndt_transpose(&v, a, (int[]){0}));
+  EXPECT(ndt_warn_on_write(v), "a view inherits WARN_ON_WRITE");
+  double one = 1.0;
+  OK(ndt_fill(v, &one, NDT_FLOAT64));   /* the core writes; it does not warn */
+  OK(ndt_set_writeable(v, 1));
+  EXPECT(!ndt_warn_on_write(v) && ndt_warn_on_write(a), "cleared on the view only");
+  OK(ndt_transpose(&w, a, (int[]){0}));
+  OK(ndt_set_writeable(w, 0));
+  EXPECT(!ndt_warn_on_write(w), "cleared by WRITEABLE False");
+  ndt_set_warn_on_write(w, 1);
+  EXPECT(!ndt_warn_on_write(w), "a read-only handle never reports it");
+  ndt_set_warn_on_write(a, 0);
+  EXPECT(!ndt_warn_on_write(a), "cleared");
+  ndt_free(w);
+  ndt_free(v);
+  ndt_free(a);
+}
+
 /* ndt_host_tiles: the owned tiles' ranges cover the array once, in order;
  * bytes written there are what the tasks recorded after read; an array with
  * pending readers is waited for; views and read-only arrays are refused. */
@@ -187,6 +214,7 @@ int main(void) {
   lends_in_place(100000);
   readonly_refused();
   writeable_view_of_readonly_owner();
+  warn_on_write_flag();
   host_tiles_fill(100);
   host_tiles_fill(100000);
   from_memory(100);

@@ -538,3 +538,147 @@ def test_real_imag_isposinf_of_scalars():
     assert_same(nt.imag([1 + 2j, 3]), np.imag([1 + 2j, 3]))
     assert_same(nt.isposinf(nt.asarray(np.array([np.inf, -np.inf]))),
                 np.isposinf(np.array([np.inf, -np.inf])))
+
+
+def _warned(f):
+    """f()'s result (or exception type) and the warnings' categories it gave."""
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        try:
+            r = f()
+        except Exception as e:     # noqa: BLE001 - compared with NumPy's
+            r = type(e)
+    return r, [x.category for x in w]
+
+
+_WRITES = {
+    'setitem': lambda m, a: a.__setitem__((0, 0), 7),
+    'setitem_all': lambda m, a: a.__setitem__(Ellipsis, 7),
+    'setitem_mask': lambda m, a: a.__setitem__(m.ones(a.shape, bool), 7),
+    'fill': lambda m, a: a.fill(7),
+    'iadd': lambda m, a: a.__iadd__(1),
+    'ufunc_out': lambda m, a: m.add(a, 1, out=a),
+    'copyto': lambda m, a: m.copyto(a, 7),
+    'put': lambda m, a: a.put(0, 7),
+    'putmask': lambda m, a: m.putmask(a, m.ones(a.shape, bool), 7),
+    'place': lambda m, a: m.place(a, m.ones(a.shape, bool), 7),
+    'sort': lambda m, a: a.sort(),
+    'partition': lambda m, a: a.partition(0),
+    'flat': lambda m, a: a.flat.__setitem__(0, 7),
+    'flat_set': lambda m, a: setattr(a, 'flat', 7),
+    'byteswap': lambda m, a: a.byteswap(inplace=True),
+    'put_along_axis': lambda m, a: m.put_along_axis(a, m.zeros((a.shape[0], 1), m.intp), 7,
+                                                    axis=1),
+    'view_setitem': lambda m, a: a[0].__setitem__(0, 7),
+    'ipow': lambda m, a: a.__ipow__(2),
+    'imul': lambda m, a: a.__imul__(2),
+    'clip_out': lambda m, a: m.clip(a, 0, 1, out=a),
+    'matmul_out': lambda m, a: m.matmul(m.ones((2, 1), a.dtype), m.ones((1, a.shape[1]), a.dtype),
+                                        out=a),
+    'reduce_out': lambda m, a: m.add.reduce(m.ones((2, a.shape[1]), a.dtype), axis=0, out=a[0]),
+    'where_out': lambda m, a: m.add(a, 1, out=a, where=m.ones(a.shape, bool)),
+}
+
+
+@pytest.mark.parametrize("n", [5, pytest.param(300_001, marks=pytest.mark.default_settings)])
+def test_broadcast_arrays_ufunc_at_warn_on_write(n):
+    # NumPy's ufunc.at into a broadcast_arrays result: one element by
+    # integers or index arrays without a word (the flag stays), a slice
+    # with the warning
+    for m in (np, nt):
+        a, _ = m.broadcast_arrays(m.arange(n), m.zeros((2, n), m.int64))
+        with warnings.catch_warnings():
+            warnings.simplefilter('error')
+            m.add.at(a, (0, 1), 1)
+            m.add.at(a, ([0, 1], [2, 2]), 1)
+            assert int(a[1, 1]) == 2 and int(a[0, 2]) == 4
+            assert 'WARN_ON_WRITE' in repr(a.flags)
+            with pytest.raises(DeprecationWarning):
+                m.add.at(a, (0, slice(None)), 1)
+        assert int(a[1, 1]) == 2
+
+
+@pytest.mark.parametrize("write", list(_WRITES))
+@pytest.mark.parametrize("dt", ['int64', 'float32', 'complex128', 'bool'])
+@pytest.mark.parametrize("n", [5, pytest.param(300_001, marks=pytest.mark.default_settings)])
+def test_broadcast_arrays_warn_on_write(write, dt, n):
+    # NumPy's WARN_ON_WRITE: the first write into a broadcast result warns
+    # (DeprecationWarning) once; as an error, nothing is written and the flag
+    # stays; a write into a view warns on the view and leaves the base's flag
+    f = _WRITES[write]
+    got = []
+    for m in (np, nt):
+        x = m.arange(n).astype(dt)
+        y = m.zeros((2, n), dt)
+        a, b = m.broadcast_arrays(x, y)
+        assert b is y
+        before = a.copy()
+        with warnings.catch_warnings():
+            warnings.simplefilter('error')
+            try:
+                f(m, a)
+                err = None
+            except Exception as e:     # noqa: BLE001 - compared with NumPy's
+                err = type(e)
+                if err is DeprecationWarning:
+                    assert str(e).startswith('Numpy has detected that you (may be) writing')
+        after_error = a.copy()
+        r1 = _warned(lambda: f(m, a))
+        r2 = _warned(lambda: f(m, a))
+        # (the values written are not compared: which of the overlapping
+        # writes wins is deviation 8)
+        got.append((err, before, after_error, r1[0] is None, r1[1], r2[1], repr(a.flags)))
+    assert got[0][0] is DeprecationWarning or dt == 'bool'     # (not vacuous)
+    for g, w in zip(got[1], got[0]):
+        if isinstance(w, np.ndarray):
+            assert_same(g, w)
+        else:
+            assert g == w
+
+
+@pytest.mark.parametrize("n", [4, pytest.param(300_001, marks=pytest.mark.default_settings)])
+def test_broadcast_arrays_warn_on_write_flags(n):
+    for m in (np, nt):
+        x = m.arange(n)
+        a, b = m.broadcast_arrays(x, m.ones((2, n)))
+        c, d = m.broadcast_arrays(m.arange(3), m.arange(3))
+        assert c.flags.writeable and 'WARN' not in repr(c.flags)
+        assert 'WARN' not in repr(m.broadcast_arrays(x)[0].flags)
+        assert repr(a.flags).splitlines()[3] == "  WRITEABLE : True  (with WARN_ON_WRITE=True)"
+        assert a.flags.num == np.broadcast_arrays(np.arange(n), np.ones((2, n)))[0].flags.num
+        # reading WRITEABLE warns (FutureWarning), also by key; repr does not
+        assert _warned(lambda: a.flags.writeable) == (True, [FutureWarning])
+        assert _warned(lambda: a.flags['W']) == (True, [FutureWarning])
+        assert _warned(lambda: repr(a.flags))[1] == []
+        assert _warned(lambda: b.flags.writeable) == (True, [])
+        # read-only exports, views inherit the flag; a copy has none
+        assert memoryview(a).readonly
+        assert a.__array_interface__['data'][1]
+        assert 'WARN' in repr(a[1].flags) and 'WARN' in repr(a.T.flags)
+        assert 'WARN' not in repr(a.copy().flags)
+        # the flag is private: write-only, and cleared by setting WRITEABLE
+        with pytest.raises(AttributeError):
+            a.flags._warn_on_write
+        with pytest.raises(ValueError, match="cannot clear '_warn_on_write'"):
+            a.flags._warn_on_write = False
+        v = a[0]
+        v.flags.writeable = True
+        assert _warned(lambda: v.flags.writeable) == (True, [])
+        assert _warned(lambda: v.__setitem__(0, 5)) == (None, [])
+        assert 'WARN' in repr(a.flags)
+        a.flags.writeable = True
+        assert _warned(lambda: a.flags.writeable) == (True, [])
+        assert _warned(lambda: a.__setitem__((0, 0), 5)) == (None, [])
+        assert not memoryview(a).readonly
+        e, _ = m.broadcast_arrays(x, m.ones((2, n)))
+        e.flags.writeable = False
+        assert 'WARN' not in repr(e.flags)
+        # a read-only input stays read-only, without the flag
+        x.flags.writeable = False
+        r = m.broadcast_arrays(x, m.ones((2, n)))[0]
+        assert _warned(lambda: r.flags.writeable) == (False, [])
+        # set by hand on any array (NumPy's own test)
+        z = m.arange(10)
+        z.flags._warn_on_write = True
+        assert _warned(lambda: (z.__setitem__(1, 10), z.__setitem__(2, 10))) == (
+            (None, None), [DeprecationWarning])
