@@ -466,11 +466,20 @@ def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None):
             return r
     if c is None:
         return npa      # a dtype ndtile does not hold ('>i4', float16): NumPy's view
+    return copy_of_buffer(npa, base)
+
+
+def copy_of_buffer(npa, base):
+    """ndtile's copy of npa, NumPy's array over another object's memory,
+    where the core cannot share that memory (empty, misaligned, strided,
+    several ranks): flagged as NumPy's view is, not owning its data, .base
+    the buffer's object, read-only when npa is."""
     r = C.np_or_nd(npa.copy())
     if isinstance(r, Array):
-        r._set_base(base)
         if not npa.flags.writeable:
-            r._set_writeable(False)
+            r._set_writeable(False)     # the copy's owner too: setflags(write=True) fails
+        r = r.view()        # a view of the copy: OWNDATA clear, as NumPy's
+        r._set_base(base)   # (the copy's handle gone: r is the store's owner object)
     return r
 
 

@@ -361,8 +361,9 @@ class ndarray(Array):
                         r = r._transpose(None)
                     r._set_base(buffer)
             if r is None:
-                # a dtype ndtile does not hold ('>i4', float16): NumPy's view
-                r = npa if c is None else C.np_or_nd(npa.copy())
+                # a dtype ndtile does not hold ('>i4', float16): NumPy's view;
+                # else a copy, flagged as NumPy's view (.base the buffer)
+                r = npa if c is None else _multiarray.copy_of_buffer(npa, buffer)
         else:
             r = C.np_or_nd(_np.ndarray(shape, dtype, buffer, offset, strides, order).copy())
         if cls is not ndarray and isinstance(r, Array):

@@ -513,6 +513,60 @@ def test_frombuffer_unaligned_is_a_copy_swapped_is_numpys_view():
     assert numpy.shares_memory(a, numpy.frombuffer(b, "u1"))
 
 
+_BUFFER_CASES = {
+    # NumPy's array over a buffer the core does not share (empty, strided,
+    # misaligned): ndtile's copy is flagged as NumPy's view (it was
+    # writeable and owned its data, .base None)
+    "empty 2-d": lambda m, b, dt: m.ndarray((3, 0), dt, buffer=b),
+    "empty 1-d": lambda m, b, dt: m.ndarray((0,), dt, buffer=b),
+    "empty at the end": lambda m, b, dt: m.ndarray((2, 0), dt, buffer=b, offset=len(b)),
+    "strided": lambda m, b, dt: m.ndarray((2,), dt, buffer=b,
+                                          strides=(2 * numpy.dtype(dt).itemsize,)),
+    "misaligned": lambda m, b, dt: m.ndarray((2,), dt, buffer=b, offset=1),
+    "frombuffer empty": lambda m, b, dt: m.frombuffer(b, dt, count=0),
+    "frombuffer at the end": lambda m, b, dt: m.frombuffer(b, dt, offset=len(b)),
+    "frombuffer misaligned": lambda m, b, dt: m.frombuffer(b, dt, count=2, offset=1),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_BUFFER_CASES))
+@pytest.mark.parametrize("kind", [bytes, bytearray])
+@pytest.mark.parametrize("dtype", ["uint8", "int32", "float64", "complex128", "bool"])
+def test_array_over_a_buffer_it_cannot_share_is_flagged_as_numpys(case, kind, dtype):
+    make = _BUFFER_CASES[case]
+    if dtype in ("uint8", "bool") and "misaligned" in case:
+        pytest.skip("every offset is aligned for one byte")
+    src = numpy.arange(48, dtype=numpy.uint8).astype(bool if dtype == "bool" else "u1")
+    b_nt, b_np = kind(src.tobytes()), kind(src.tobytes())
+    a, e = make(nt, b_nt, dtype), make(numpy, b_np, dtype)
+    assert type(a) is nt.ndarray
+    assert a.flags.writeable == e.flags.writeable == (kind is bytearray)
+    assert a.flags.owndata == e.flags.owndata is False
+    assert type(a.base) is type(e.base)
+    if e.base is b_np:
+        assert a.base is b_nt
+    same(a, e)
+    if not e.flags.writeable:
+        with pytest.raises(ValueError):
+            a[...] = 1
+        with pytest.raises(ValueError):
+            a.setflags(write=True)
+    same(a.reshape(-1)[:1].base is a, e.reshape(-1)[:1].base is e)
+
+
+def test_array_over_a_strided_buffer_at_default_settings(default_settings):
+    # larger than a 2 MiB tile: the copy of a buffer the core cannot share
+    n = 400_000
+    buf = numpy.arange(2 * n, dtype=numpy.float64).tobytes()
+    a = nt.ndarray((n,), "f8", buffer=buf, strides=(16,))
+    e = numpy.ndarray((n,), "f8", buffer=buf, strides=(16,))
+    assert not a.flags.writeable and not a.flags.owndata and a.base is buf
+    same(a, e)
+    same(a.sum(), e.sum())
+    with pytest.raises(ValueError):
+        a[0] = 1.0
+
+
 def test_frombuffer_shares_memory_at_default_settings():
     # many tiles, deferred and fused work on the buffer's memory, every call
     # leaving it settled for the buffer's owner
