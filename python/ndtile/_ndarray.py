@@ -734,6 +734,29 @@ class ndarray(Array):
                 'descr': dt.descr, 'typestr': dt.str, 'shape': self.shape, 'version': 3}
 
     @property
+    def __array_struct__(self):
+        """NumPy's array struct: a PyCapsule holding a PyArrayInterface over
+        the same loan of the array's own host memory as __array_interface__
+        (the capsule keeps the array and the loan alive); on several ranks
+        there is none (AttributeError: NumPy takes __array__, a copy)."""
+        self._raise_stashed()
+        try:
+            mv = _loan(self)
+        except BufferError:
+            raise AttributeError("'ndarray' object has no attribute "
+                                 "'__array_struct__' (its data is spread over several "
+                                 "ranks)") from None
+        dt = self.dtype
+        # NumPy's flags: C/F contiguous, ALIGNED, NOTSWAPPED, WRITEABLE
+        flags = 0x100 | 0x200 | (0 if mv.readonly else 0x400)
+        if self._c_contiguous:
+            flags |= 0x1
+        if self.flags.f_contiguous:
+            flags |= 0x2
+        return _core.array_struct(self, mv, self.shape, self.strides, dt.kind, dt.itemsize,
+                                  flags)
+
+    @property
     def ctypes(self):
         return C._ctypes(self)
 

@@ -623,6 +623,73 @@ def test_array_interface_readonly():
     assert a.__array_interface__['data'][1] is True
 
 
+# ---- __array_struct__ -----------------------------------------------------------
+class _StructOf:
+    """An object exposing another array's memory by __array_struct__ (as
+    NumPy's test_array_coercion makes one): it holds the array too."""
+    def __init__(self, a):
+        self.a = a
+        self.__array_struct__ = a.__array_struct__
+
+
+_STRUCT_ARRAYS = [lambda m: m.arange(5.0), lambda m: m.arange(12, dtype=m.int32).reshape(3, 4).T,
+                  lambda m: m.arange(12.0)[::-2], lambda m: m.zeros((0, 3)),
+                  lambda m: m.zeros((), m.complex64), lambda m: m.ones((2, 3), bool)[:, 1:],
+                  lambda m: m.arange(24, dtype=m.uint16).reshape(2, 3, 4)[:, ::2, 1:3]]
+
+
+@pytest.mark.skipif(nt.nranks() > 1, reason='several ranks lend no memory')
+@pytest.mark.parametrize("make", _STRUCT_ARRAYS)
+def test_array_struct_shares_the_arrays_memory(make):
+    # NumPy's __array_struct__ (ndtile had none): NumPy's array made from it
+    # has the dtype, shape, strides and flags of NumPy's, over a's memory
+    a, e = make(nt), make(numpy)
+    cap = a.__array_struct__
+    assert type(cap) is type(e.__array_struct__)
+    g, w = numpy.asarray(_StructOf(a)), numpy.asarray(_StructOf(e))
+    assert (g.dtype, g.shape, g.strides) == (w.dtype, w.shape, w.strides)
+    for f in ('c_contiguous', 'f_contiguous', 'writeable'):
+        assert getattr(g.flags, f) == getattr(w.flags, f), f
+    assert numpy.array_equal(g, w)
+    if a.size:
+        g[(0,) * a.ndim] = 1            # a's own memory, both ways
+        assert nt.asarray(a)[(0,) * a.ndim] == 1
+        a[(-1,) * a.ndim] = 0
+        assert g[(-1,) * a.ndim] == 0
+        assert numpy.shares_memory(g, numpy.asarray(a))
+
+
+@pytest.mark.skipif(nt.nranks() > 1, reason='several ranks lend no memory')
+def test_array_struct_keeps_the_array_and_its_flags():
+    a = nt.arange(6.0)
+    cap = a.__array_struct__
+    del a                               # the capsule holds the array
+    class Holder:
+        __array_struct__ = cap
+    assert numpy.array_equal(numpy.asarray(Holder()), numpy.arange(6.0))
+    r = nt.arange(3)
+    r.flags.writeable = False           # NumPy's test_readonly_flag_protocols
+    n = numpy.arange(3)
+    n.flags.writeable = False
+    assert numpy.asarray(_StructOf(r)).flags.writeable is \
+        numpy.asarray(_StructOf(n)).flags.writeable is False
+
+
+@pytest.mark.default_settings
+def test_array_struct_at_default_settings():
+    # many tiles moved into one buffer, lent while the array lives
+    n = 600_000
+    a, e = nt.arange(n, dtype=nt.float64) * 2, numpy.arange(n, dtype=numpy.float64) * 2
+    if nt.nranks() > 1:
+        with pytest.raises(AttributeError):
+            a.__array_struct__
+        return
+    g = numpy.asarray(_StructOf(a[::3]))
+    assert numpy.array_equal(g, e[::3]) and g.strides == e[::3].strides
+    a += 1
+    assert g[1] == e[3] + 1
+
+
 # ---- tobytes / ravel / flatten orders ----------------------------------------------
 def _layouts(m):
     a = m.arange(24, dtype=m.int32).reshape(2, 3, 4)
