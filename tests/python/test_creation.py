@@ -731,3 +731,18 @@ def test_like_a_subclass_whose_array_function_declines():
                 f(*a, **kw, like=ref)
             r = f(*a, **kw, like=mod.array(1.0).view(Plain))
             assert type(r) is mod.ndarray
+
+
+@pytest.mark.parametrize('code', ['q', 'Q', np.longlong, np.ulonglong])
+def test_longlong_is_the_equal_long_dtype(code):
+    # deviations.md 18: 'q' gives ndtile's one 64-bit dtype of the kind, 'l'
+    # ('L'): equal to NumPy's, differing only in .char/.num/.type
+    for got, want in ((nt.zeros(3).astype(code), np.zeros(3).astype(code)),
+                      (nt.arange(5, dtype=code)[::2], np.arange(5, dtype=code)[::2]),
+                      (nt.ones((2, 0), code), np.ones((2, 0), code))):
+        assert got.dtype == want.dtype
+        assert (got.dtype.str, got.dtype.name, repr(got.dtype)) == \
+            (want.dtype.str, want.dtype.name, repr(want.dtype))
+        assert want.dtype.char == {'i': 'q', 'u': 'Q'}[want.dtype.kind]
+        assert got.dtype.char == {'i': 'l', 'u': 'L'}[want.dtype.kind]
+        np.testing.assert_array_equal(np.asarray(got), want)
