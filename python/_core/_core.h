@@ -174,6 +174,7 @@ PyObject *f_set_dtype_hook(PyObject *m, PyObject *args);
 /* buffer.c */
 int array_getbuffer(PyObject *self, Py_buffer *view, int flags);
 PyObject *f_buffer_address(PyObject *m, PyObject *obj);
+PyObject *f_array_struct(PyObject *m, PyObject *args);
 
 /* calls_creation.c */
 int get_dtype_arg(PyObject *o, ndt_dtype *t);

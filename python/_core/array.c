@@ -452,11 +452,15 @@ static PyObject *m_become(PyObject *self, PyObject *other) {
 }
 
 /* self._set_base(obj): NumPy's .base of an array made from obj's memory
- * (frombuffer): the data is a copy in tiles, .base names the source. */
+ * (frombuffer): the data is a copy in tiles, .base names the source. A
+ * view whose store has no owner object left (the view of a dropped copy)
+ * becomes it: the views made from self name self as .base, as NumPy's
+ * views of an array over a buffer do. */
 static PyObject *m_set_base(PyObject *self, PyObject *obj) {
   if (!check_arr(self)) return NULL;
   ArrayObject *o = (ArrayObject *)self;
   Py_XSETREF(o->base, obj == Py_None ? NULL : Py_NewRef(obj));
+  if (!ndt_owns_data(o->arr) && !ndt_owner_ctx(o->arr)) ndt_set_owner_ctx(o->arr, self);
   Py_RETURN_NONE;
 }
 

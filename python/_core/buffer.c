@@ -142,6 +142,74 @@ PyObject *f_buffer_address(PyObject *m, PyObject *obj) {
   return PyLong_FromVoidPtr(PyMemoryView_GET_BUFFER(obj)->buf);
 }
 
+/* ---- __array_struct__ ----------------------------------------------------------
+ * array_struct(a, mv, shape, strides, kind, itemsize, flags): NumPy's
+ * __array_struct__, a PyCapsule (no name) holding a PyArrayInterface (the
+ * layout of numpy/ndarraytypes.h, version 2) over the memory that mv, the
+ * array's loan (as the buffer protocol lends it), holds; the capsule's
+ * context keeps (a, mv) alive until the capsule goes, as NumPy's keeps the
+ * array. shape and strides in elements/bytes as NumPy's; flags NumPy's. */
+typedef struct {
+  int two;              /* 2: the interface's version check */
+  int nd;
+  char typekind;
+  int itemsize;
+  int flags;
+  Py_intptr_t *shape, *strides;
+  void *data;
+  PyObject *descr;      /* NULL: typekind and itemsize say it (no ARR_HAS_DESCR) */
+} ArrayInterface;
+
+static void array_struct_free(PyObject *cap) {
+  void *p = PyCapsule_GetPointer(cap, NULL);
+  PyObject *ctx = PyCapsule_GetContext(cap);
+  PyMem_Free(p);
+  Py_XDECREF(ctx);
+}
+
+PyObject *f_array_struct(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *a, *mv, *shape, *strides;
+  int kind, itemsize, flags;
+  if (!PyArg_ParseTuple(args, "OO!O!O!Cii", &a, &PyMemoryView_Type, &mv, &PyTuple_Type, &shape,
+                        &PyTuple_Type, &strides, &kind, &itemsize, &flags))
+    return NULL;
+  Py_ssize_t nd = PyTuple_GET_SIZE(shape);
+  if (PyTuple_GET_SIZE(strides) != nd || nd > NDT_MAXDIMS) {
+    PyErr_SetString(PyExc_ValueError, "array_struct: shape and strides differ in length");
+    return NULL;
+  }
+  /* the interface, then its shape and strides, in one block */
+  ArrayInterface *in = PyMem_Malloc(sizeof *in + 2 * (size_t)(nd ? nd : 1) * sizeof(Py_intptr_t));
+  if (!in) return PyErr_NoMemory();
+  in->two = 2;
+  in->nd = (int)nd;
+  in->typekind = (char)kind;
+  in->itemsize = itemsize;
+  in->flags = flags;
+  in->shape = (Py_intptr_t *)(in + 1);
+  in->strides = in->shape + (nd ? nd : 1);
+  in->data = PyMemoryView_GET_BUFFER(mv)->buf;
+  in->descr = NULL;
+  for (Py_ssize_t i = 0; i < nd; i++) {
+    in->shape[i] = (Py_intptr_t)PyLong_AsSsize_t(PyTuple_GET_ITEM(shape, i));
+    in->strides[i] = (Py_intptr_t)PyLong_AsSsize_t(PyTuple_GET_ITEM(strides, i));
+  }
+  PyObject *ctx = PyErr_Occurred() ? NULL : PyTuple_Pack(2, a, mv);
+  PyObject *cap = ctx ? PyCapsule_New(in, NULL, array_struct_free) : NULL;
+  if (!cap) {
+    Py_XDECREF(ctx);
+    PyMem_Free(in);
+    return NULL;
+  }
+  if (PyCapsule_SetContext(cap, ctx)) {     /* (cannot fail on a new capsule) */
+    Py_DECREF(ctx);
+    Py_DECREF(cap);
+    return NULL;
+  }
+  return cap;
+}
+
 /* ---- the other direction: another object's memory as an array ----------------
  * from_memory(obj, code, writable): an array over obj's memory (a C-contiguous
  * buffer of code's dtype; ndt_from_memory), holding the buffer until the

@@ -545,6 +545,8 @@ static PyMethodDef module_methods[] = {
   {"eye", f_eye, METH_VARARGS, "eye(n, m, k, dt)"},
   {"from_buffer", f_from_buffer, METH_VARARGS, "from_buffer(obj, dt): copy of a buffer"},
   {"buffer_address", f_buffer_address, METH_O, "buffer_address(memoryview): its first byte"},
+  {"array_struct", f_array_struct, METH_VARARGS,
+   "array_struct(a, mv, shape, strides, kind, itemsize, flags): __array_struct__'s capsule"},
   {"apply", f_apply, METH_VARARGS, "apply(op, inputs, out=None, dt=-1)"},
   {"divmod", f_divmod, METH_VARARGS, "divmod(inputs, out1=None, out2=None, dt=-1)"},
   {"fp_group_begin", f_fp_group_begin, METH_O, "fp_group_begin(name): ndt_fp_group_begin"},

@@ -1,4 +1,7 @@
 """Moving data between NumPy and ndtile, and normalising operands."""
+import inspect
+import types
+
 import numpy as _np
 
 from . import _core
@@ -25,6 +28,78 @@ def check_like(like):
     if getattr(type(like), '__array_function__', None) is None:
         raise TypeError("The `like` argument must be an array-like that implements the "
                         "`__array_function__` protocol.")
+
+
+NO_LIKE = object()     # like_call's answer where the creation function runs itself
+_LIKE_SIGS = {}
+
+
+def like_call(like, func, params, name=None):
+    """NumPy's like= dispatch (NEP 35) of creation function func (ndtile's,
+    called with its parameters params: its locals() as it is entered): an
+    ndtile array whose class brings its own __array_function__ gets the call
+    as NumPy gives it, like.__array_function__(numpy's function, (its
+    class,), args, kwargs without like); NO_LIKE where func runs itself
+    (an ndtile or NumPy array with the default hook). Checks like first."""
+    check_like(like)
+    t = type(like)
+    if not isinstance(like, Array) or t.__array_function__ is ND.__array_function__:
+        return NO_LIKE
+    name = name or func.__name__
+    sig = _LIKE_SIGS.get(func)
+    if sig is None:
+        # the code's own parameters (a __signature__ set for NumPy's may differ)
+        sig = _LIKE_SIGS[func] = inspect.signature(
+            types.FunctionType(func.__code__, {}, None, func.__defaults__))
+    kwdefaults = func.__kwdefaults__ or {}
+    args, kwargs = [], {}
+    for p in sig.parameters.values():
+        if p.name == 'like':
+            continue
+        v = params[p.name]
+        if p.kind is p.VAR_POSITIONAL:
+            args.extend(v)
+        elif p.kind is p.VAR_KEYWORD:
+            kwargs.update(v)
+        elif p.kind is p.KEYWORD_ONLY:
+            if p.name not in kwdefaults or v is not kwdefaults[p.name]:
+                kwargs[p.name] = v
+        elif p.default is p.empty:
+            args.append(v)          # a required argument, by position as callers give it
+        elif v is not p.default:
+            kwargs[p.name] = v      # the others as given (those left at their defaults left out)
+    return like_dispatch(like, name, tuple(args), kwargs)
+
+
+def like_dispatch(like, name, args, kwargs):
+    """like.__array_function__(numpy.<name>, (type(like),), args, kwargs),
+    NumPy's TypeError where it answers NotImplemented."""
+    npf = getattr(_np, name)
+    if isinstance(npf, types.FunctionType):
+        # NumPy's functions written in Python pass on every argument, by
+        # keyword after the required ones (ones(2) gives dtype=None,
+        # order='C', device=None); those in C pass the caller's own
+        b = inspect.signature(npf).bind(*args, **kwargs)
+        b.apply_defaults()
+        args, kwargs = [], {}
+        for p in b.signature.parameters.values():
+            v = b.arguments.get(p.name)
+            if p.name == 'like':
+                continue
+            if p.kind is p.VAR_KEYWORD:
+                kwargs.update(v)
+            elif p.kind is p.VAR_POSITIONAL:
+                args.extend(v)
+            elif p.default is p.empty and p.kind is not p.KEYWORD_ONLY:
+                args.append(v)
+            else:
+                kwargs[p.name] = v
+        args = tuple(args)
+    r = like.__array_function__(npf, (type(like),), args, kwargs)
+    if r is NotImplemented:
+        raise TypeError(f"no implementation found for 'numpy.{name}' on types that implement "
+                        f"__array_function__: [{type(like)}]")
+    return r
 
 
 def is_nd(x):

@@ -892,7 +892,9 @@ def require(a, dtype=None, requirements=None, *, like=None):
     """NumPy's require, step by step (its flag names, its order of checks;
     a string is read letter by letter, as NumPy iterates it)."""
     if like is not None:
-        C.check_like(like)
+        liked = C.like_call(like, require, locals())
+        if liked is not C.NO_LIKE:
+            return liked
     nt = _nt()
     if not requirements:
         return nt.asanyarray(a, dtype=dtype)

@@ -92,7 +92,9 @@ def _like_order_check(order):
 
 def empty(shape, dtype=None, order='C', *, device=None, like=None):
     if like is not None:
-        C.check_like(like)
+        liked = C.like_call(like, empty, locals())
+        if liked is not C.NO_LIKE:
+            return liked
     if device is not None:
         _device(device)
     c = D.code_of(dtype)
@@ -107,7 +109,9 @@ def empty(shape, dtype=None, order='C', *, device=None, like=None):
 
 def zeros(shape, dtype=None, order='C', *, device=None, like=None):
     if like is not None:
-        C.check_like(like)
+        liked = C.like_call(like, zeros, locals())
+        if liked is not C.NO_LIKE:
+            return liked
     if device is not None:
         _device(device)
     c = D.code_of(dtype)
@@ -196,7 +200,9 @@ def _copy_mode(copy):
 def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0,
           ndmax=_NoValue, like=None):
     if like is not None:
-        C.check_like(like)
+        liked = C.like_call(like, array, locals())
+        if liked is not C.NO_LIKE:
+            return liked
     if ndmax is not _NoValue:
         # NumPy 2.4's depth limit of the nested-sequence parse: NumPy's
         # conversion (and errors); the object dtypes it is for stay NumPy's
@@ -280,7 +286,9 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0,
 
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     if like is not None:
-        C.check_like(like)
+        liked = C.like_call(like, asarray, locals())
+        if liked is not C.NO_LIKE:
+            return liked
     if device is not None:
         _device(device)
     copy = _copy_mode(copy)
@@ -304,7 +312,9 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
 
 def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     if like is not None:
-        C.check_like(like)
+        liked = C.like_call(like, asanyarray, locals())
+        if liked is not C.NO_LIKE:
+            return liked
     if device is not None:
         _device(device)
     if isinstance(a, Array) and type(a) is not C.ND:
@@ -316,7 +326,9 @@ def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
 
 def ascontiguousarray(a, dtype=None, *, like=None):
     if like is not None:
-        C.check_like(like)
+        liked = C.like_call(like, ascontiguousarray, locals())
+        if liked is not C.NO_LIKE:
+            return liked
     r = asarray(a, dtype)
     if type(r) is _np.ndarray:
         return _np.ascontiguousarray(r)     # a dtype ndtile does not hold: NumPy's
@@ -329,7 +341,9 @@ def ascontiguousarray(a, dtype=None, *, like=None):
 
 def asfortranarray(a, dtype=None, *, like=None):
     if like is not None:
-        C.check_like(like)
+        liked = C.like_call(like, asfortranarray, locals())
+        if liked is not C.NO_LIKE:
+            return liked
     r = asarray(a, dtype, order='F')
     if type(r) is _np.ndarray:
         return _np.asfortranarray(r)        # a dtype ndtile does not hold: NumPy's
@@ -344,7 +358,9 @@ _ARANGE_ARGS = ('start', 'stop', 'step', 'dtype')
 def arange(*args, start=_NoValue, stop=_NoValue, step=_NoValue, dtype=_NoValue, device=None,
            like=None):
     if like is not None:
-        C.check_like(like)
+        liked = C.like_call(like, arange, locals())
+        if liked is not C.NO_LIKE:
+            return liked
     if device is not None:
         _device(device)
     # NumPy's signature: arange([start,] stop[, step,], dtype=None), each of
@@ -447,7 +463,9 @@ def lend_buffer(npa, buffer, offset, code):
 
 def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None):
     if like is not None:
-        C.check_like(like)
+        liked = C.like_call(like, frombuffer, locals())
+        if liked is not C.NO_LIKE:
+            return liked
     # NumPy's frombuffer: an array over the buffer's memory, no copy (writes
     # through either side are seen by the other), read-only when the buffer
     # is, .base the buffer's exporter as NumPy names it. Where the core cannot
@@ -466,17 +484,28 @@ def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None):
             return r
     if c is None:
         return npa      # a dtype ndtile does not hold ('>i4', float16): NumPy's view
+    return copy_of_buffer(npa, base)
+
+
+def copy_of_buffer(npa, base):
+    """ndtile's copy of npa, NumPy's array over another object's memory,
+    where the core cannot share that memory (empty, misaligned, strided,
+    several ranks): flagged as NumPy's view is, not owning its data, .base
+    the buffer's object, read-only when npa is."""
     r = C.np_or_nd(npa.copy())
     if isinstance(r, Array):
-        r._set_base(base)
         if not npa.flags.writeable:
-            r._set_writeable(False)
+            r._set_writeable(False)     # the copy's owner too: setflags(write=True) fails
+        r = r.view()        # a view of the copy: OWNDATA clear, as NumPy's
+        r._set_base(base)   # (the copy's handle gone: r is the store's owner object)
     return r
 
 
 def fromiter(iter, dtype=_NoValue, count=-1, *, like=None):
     if like is not None:
-        C.check_like(like)
+        liked = C.like_call(like, fromiter, locals())
+        if liked is not C.NO_LIKE:
+            return liked
     if dtype is _NoValue:
         raise TypeError("fromiter() missing required argument 'dtype' (pos 2)")
     return C.np_or_nd(_np.fromiter(iter, dtype, count))

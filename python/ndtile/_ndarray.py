@@ -384,8 +384,9 @@ class ndarray(Array):
                         r = r._transpose(None)
                     r._set_base(buffer)
             if r is None:
-                # a dtype ndtile does not hold ('>i4', float16): NumPy's view
-                r = npa if c is None else C.np_or_nd(npa.copy())
+                # a dtype ndtile does not hold ('>i4', float16): NumPy's view;
+                # else a copy, flagged as NumPy's view (.base the buffer)
+                r = npa if c is None else _multiarray.copy_of_buffer(npa, buffer)
         else:
             r = C.np_or_nd(_np.ndarray(shape, dtype, buffer, offset, strides, order).copy())
         if cls is not ndarray and isinstance(r, Array):
@@ -755,6 +756,29 @@ class ndarray(Array):
         return {'data': (_core.buffer_address(mv), bool(mv.readonly)),
                 'strides': None if self._c_contiguous else self.strides,
                 'descr': dt.descr, 'typestr': dt.str, 'shape': self.shape, 'version': 3}
+
+    @property
+    def __array_struct__(self):
+        """NumPy's array struct: a PyCapsule holding a PyArrayInterface over
+        the same loan of the array's own host memory as __array_interface__
+        (the capsule keeps the array and the loan alive); on several ranks
+        there is none (AttributeError: NumPy takes __array__, a copy)."""
+        self._raise_stashed()
+        try:
+            mv = _loan(self)
+        except BufferError:
+            raise AttributeError("'ndarray' object has no attribute "
+                                 "'__array_struct__' (its data is spread over several "
+                                 "ranks)") from None
+        dt = self.dtype
+        # NumPy's flags: C/F contiguous, ALIGNED, NOTSWAPPED, WRITEABLE
+        flags = 0x100 | 0x200 | (0 if mv.readonly else 0x400)
+        if self._c_contiguous:
+            flags |= 0x1
+        if self.flags.f_contiguous:
+            flags |= 0x2
+        return _core.array_struct(self, mv, self.shape, self.strides, dt.kind, dt.itemsize,
+                                  flags)
 
     @property
     def ctypes(self):

@@ -31,7 +31,12 @@ def _host_reader(npfunc):
     def reader(*args, **kwargs):
         like = kwargs.pop('like', None)
         if like is not None:
-            C.check_like(like)      # (other people's arrays went to NumPy's reader)
+            # (other people's arrays went to NumPy's reader; an ndtile
+            # subclass with its own __array_function__ gets the call)
+            C.check_like(like)
+            if isinstance(like, C.Array) and \
+                    type(like).__array_function__ is not C.ND.__array_function__:
+                return C.like_dispatch(like, npfunc.__name__, args, kwargs)
         return _from_np(npfunc(*args, **kwargs))
     reader.__module__ = __name__
     return reader

@@ -33,7 +33,9 @@ def _nt():
 
 def ones(shape, dtype=None, order='C', *, device=None, like=None):
     if like is not None:
-        C.check_like(like)
+        liked = C.like_call(like, ones, locals())
+        if liked is not C.NO_LIKE:
+            return liked
     if device is not None:
         _device(device)
     c = D.code_of(dtype)
@@ -48,7 +50,9 @@ def ones(shape, dtype=None, order='C', *, device=None, like=None):
 
 def full(shape, fill_value, dtype=None, order='C', *, device=None, like=None):
     if like is not None:
-        C.check_like(like)
+        liked = C.like_call(like, full, locals())
+        if liked is not C.NO_LIKE:
+            return liked
     if device is not None:
         _device(device)
     if order != 'C':
@@ -430,7 +434,9 @@ def correlate(a, v, mode='valid'):
 
 def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
     if like is not None:
-        C.check_like(like)
+        liked = C.like_call(like, fromfunction, locals())
+        if liked is not C.NO_LIKE:
+            return liked
     return function(*_nt().indices(shape, dtype=dtype), **kwargs)
 
 

@@ -29,7 +29,9 @@ def _nt():
 
 def eye(N, M=None, k=0, dtype=float, order='C', *, device=None, like=None):
     if like is not None:
-        C.check_like(like)
+        liked = C.like_call(like, eye, locals())
+        if liked is not C.NO_LIKE:
+            return liked
     if device is not None:
         _device(device)
     dt = D.as_dtype(dtype)
@@ -55,7 +57,9 @@ def eye(N, M=None, k=0, dtype=float, order='C', *, device=None, like=None):
 
 def identity(n, dtype=None, *, like=None):
     if like is not None:
-        C.check_like(like)
+        liked = C.like_call(like, identity, locals())
+        if liked is not C.NO_LIKE:
+            return liked
     return eye(n, dtype=dtype)
 
 
@@ -79,7 +83,9 @@ def flipud(m):
 
 def tri(N, M=None, k=0, dtype=float, *, like=None):
     if like is not None:
-        C.check_like(like)
+        liked = C.like_call(like, tri, locals())
+        if liked is not C.NO_LIKE:
+            return liked
     if M is None:
         M = N
     m = _umath.UFUNCS['greater_equal'](_multiarray.arange(N)._reshape((-1, 1)),

@@ -1,5 +1,6 @@
 """Creation functions against NumPy."""
 import re
+import types
 
 import numpy as np
 import pytest
@@ -657,3 +658,91 @@ def test_like_must_implement_array_function(name, args, kwargs):
         assert (got.shape, got.dtype) == (want.shape, want.dtype)
         if name != 'empty':
             np.testing.assert_array_equal(np.asarray(got), want)
+
+
+def _recording_subclass(base):
+    class Sub(base):
+        calls = []
+
+        def __array_function__(self, func, types, args, kwargs):
+            type(self).calls.append((func, types, args, kwargs))
+            return super().__array_function__(func, types, args, kwargs).view(type(self))
+    return Sub
+
+
+@pytest.mark.parametrize('name, args, kwargs', LIKE_CALLS + [
+    ('zeros', ((2, 3),), {'dtype': 'i4'}), ('full', ((2, 0), 1.5), {'dtype': 'c16'}),
+    ('arange', (1, 7, 2), {'dtype': 'u2'}), ('fromfile', (), {})],
+    ids=[c[0] for c in LIKE_CALLS] + ['zeros-dtype', 'full-empty', 'arange-dtype',
+                                      'fromfile'])
+def test_like_a_subclass_with_its_own_array_function(name, args, kwargs, tmp_path):
+    # NEP 35: a creation function with like= an array whose class brings its
+    # own __array_function__ is that hook's call (NumPy's function, the
+    # class, the arguments without like); ndtile made a plain array
+    if name == 'genfromtxt':
+        args = (['1 2', '3 4'],)
+    if name == 'fromfile':
+        path = tmp_path / 'x.bin'
+        np.arange(4.0).tofile(path)
+        args = (str(path),)
+    got_cls, want_cls = _recording_subclass(nt.ndarray), _recording_subclass(np.ndarray)
+    for ref in (nt.array(1).view(got_cls), nt.zeros((2, 0)).view(got_cls)[:, ::2]):
+        got_cls.calls.clear()
+        want_cls.calls.clear()
+        got = getattr(nt, name)(*args, **kwargs, like=ref)
+        npf = getattr(np, name)
+        if not isinstance(npf, types.FunctionType):
+            # NumPy's functions in C pass the caller's arguments on as given;
+            # their like= path in NumPy 2.4 drops references to the arguments
+            # (a buffer, a dtype: "Reference count error detected") when the
+            # hook returns a view, so the call they make is written here
+            want_cls.calls.append((npf, (want_cls,), args, kwargs))
+            want = npf(*args, **kwargs).view(want_cls)
+        else:
+            want = getattr(np, name)(*args, **kwargs, like=np.array(1).view(want_cls))
+        assert type(got) is got_cls and type(want) is want_cls
+        assert len(got_cls.calls) == len(want_cls.calls) == 1
+        (gf, gt, ga, gk), (wf, wt, wa, wk) = got_cls.calls[0], want_cls.calls[0]
+        assert gf is getattr(np, name) is wf and gt == (got_cls,) and wt == (want_cls,)
+        assert 'like' not in gk and 'like' not in wk
+        if name not in ('fromiter', 'loadtxt', 'genfromtxt'):   # (iterators: used up)
+            assert ga == wa and gk == wk, (ga, gk, wa, wk)
+        g, w = np.asarray(got.view(nt.ndarray)), want.view(np.ndarray)
+        assert (g.shape, g.dtype) == (w.shape, w.dtype)
+        if name != 'empty':
+            np.testing.assert_array_equal(g, w)
+
+
+def test_like_a_subclass_whose_array_function_declines():
+    # NotImplemented from the hook: NumPy's TypeError; a subclass without its
+    # own hook: the plain call (NumPy's default __array_function__)
+    for mod in (np, nt):
+        class Declines(mod.ndarray):
+            def __array_function__(self, func, types, args, kwargs):
+                return NotImplemented
+
+        class Plain(mod.ndarray):
+            pass
+        ref = mod.array(1.0).view(Declines)
+        for f, a in ((mod.zeros, (2,)), (mod.asarray, ([1],)), (mod.arange, (3,)),
+                     (mod.eye, (2,)), (mod.fromstring, ('1 2',))):
+            kw = {'sep': ' '} if f is mod.fromstring else {}
+            with pytest.raises(TypeError, match="no implementation found for 'numpy."):
+                f(*a, **kw, like=ref)
+            r = f(*a, **kw, like=mod.array(1.0).view(Plain))
+            assert type(r) is mod.ndarray
+
+
+@pytest.mark.parametrize('code', ['q', 'Q', np.longlong, np.ulonglong])
+def test_longlong_is_the_equal_long_dtype(code):
+    # deviations.md 18: 'q' gives ndtile's one 64-bit dtype of the kind, 'l'
+    # ('L'): equal to NumPy's, differing only in .char/.num/.type
+    for got, want in ((nt.zeros(3).astype(code), np.zeros(3).astype(code)),
+                      (nt.arange(5, dtype=code)[::2], np.arange(5, dtype=code)[::2]),
+                      (nt.ones((2, 0), code), np.ones((2, 0), code))):
+        assert got.dtype == want.dtype
+        assert (got.dtype.str, got.dtype.name, repr(got.dtype)) == \
+            (want.dtype.str, want.dtype.name, repr(want.dtype))
+        assert want.dtype.char == {'i': 'q', 'u': 'Q'}[want.dtype.kind]
+        assert got.dtype.char == {'i': 'l', 'u': 'L'}[want.dtype.kind]
+        np.testing.assert_array_equal(np.asarray(got), want)

@@ -361,3 +361,22 @@ def test_clip_of_nan_is_quiet(where, dt, n):
         with numpy.errstate(**state):
             got = numpy.asarray(fn(ndtile))
         numpy.testing.assert_array_equal(got, fn(numpy))
+
+
+@pytest.mark.parametrize("src", ["float32", "float64"])
+@pytest.mark.parametrize("dst", ["uint32", "int32", "uint64", "int64", "uint8"])
+@pytest.mark.parametrize("val", [numpy.nan, numpy.inf, -numpy.inf, -1.0, 3e9])
+def test_nan_inf_to_integer_values_are_numpys_simd_loops_on_every_layout(src, dst, val):
+    # deviations.md 11: the value NumPy's contiguous SIMD cast gives (64
+    # equal elements: no scalar tail) is ndtile's at every size and layout,
+    # and put of a scalar agrees with ndtile's astype of it
+    x = numpy.full(64, val, src)
+    with numpy.errstate(invalid='ignore'):
+        want = x.astype(dst)[0]
+        got = ndtile.asarray(x)
+        for g in (got.astype(dst), got[::3].astype(dst), got[:2].astype(dst),
+                  got[:1].reshape(()).astype(dst)):
+            assert (numpy.asarray(g) == want).all(), (g, want)
+        a = ndtile.zeros(3, dst)
+        a.put([1], x.dtype.type(val))
+        assert int(a[1]) == int(want)

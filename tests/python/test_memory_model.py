@@ -513,6 +513,60 @@ def test_frombuffer_unaligned_is_a_copy_swapped_is_numpys_view():
     assert numpy.shares_memory(a, numpy.frombuffer(b, "u1"))
 
 
+_BUFFER_CASES = {
+    # NumPy's array over a buffer the core does not share (empty, strided,
+    # misaligned): ndtile's copy is flagged as NumPy's view (it was
+    # writeable and owned its data, .base None)
+    "empty 2-d": lambda m, b, dt: m.ndarray((3, 0), dt, buffer=b),
+    "empty 1-d": lambda m, b, dt: m.ndarray((0,), dt, buffer=b),
+    "empty at the end": lambda m, b, dt: m.ndarray((2, 0), dt, buffer=b, offset=len(b)),
+    "strided": lambda m, b, dt: m.ndarray((2,), dt, buffer=b,
+                                          strides=(2 * numpy.dtype(dt).itemsize,)),
+    "misaligned": lambda m, b, dt: m.ndarray((2,), dt, buffer=b, offset=1),
+    "frombuffer empty": lambda m, b, dt: m.frombuffer(b, dt, count=0),
+    "frombuffer at the end": lambda m, b, dt: m.frombuffer(b, dt, offset=len(b)),
+    "frombuffer misaligned": lambda m, b, dt: m.frombuffer(b, dt, count=2, offset=1),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_BUFFER_CASES))
+@pytest.mark.parametrize("kind", [bytes, bytearray])
+@pytest.mark.parametrize("dtype", ["uint8", "int32", "float64", "complex128", "bool"])
+def test_array_over_a_buffer_it_cannot_share_is_flagged_as_numpys(case, kind, dtype):
+    make = _BUFFER_CASES[case]
+    if dtype in ("uint8", "bool") and "misaligned" in case:
+        pytest.skip("every offset is aligned for one byte")
+    src = numpy.arange(48, dtype=numpy.uint8).astype(bool if dtype == "bool" else "u1")
+    b_nt, b_np = kind(src.tobytes()), kind(src.tobytes())
+    a, e = make(nt, b_nt, dtype), make(numpy, b_np, dtype)
+    assert type(a) is nt.ndarray
+    assert a.flags.writeable == e.flags.writeable == (kind is bytearray)
+    assert a.flags.owndata == e.flags.owndata is False
+    assert type(a.base) is type(e.base)
+    if e.base is b_np:
+        assert a.base is b_nt
+    same(a, e)
+    if not e.flags.writeable:
+        with pytest.raises(ValueError):
+            a[...] = 1
+        with pytest.raises(ValueError):
+            a.setflags(write=True)
+    same(a.reshape(-1)[:1].base is a, e.reshape(-1)[:1].base is e)
+
+
+def test_array_over_a_strided_buffer_at_default_settings(default_settings):
+    # larger than a 2 MiB tile: the copy of a buffer the core cannot share
+    n = 400_000
+    buf = numpy.arange(2 * n, dtype=numpy.float64).tobytes()
+    a = nt.ndarray((n,), "f8", buffer=buf, strides=(16,))
+    e = numpy.ndarray((n,), "f8", buffer=buf, strides=(16,))
+    assert not a.flags.writeable and not a.flags.owndata and a.base is buf
+    same(a, e)
+    same(a.sum(), e.sum())
+    with pytest.raises(ValueError):
+        a[0] = 1.0
+
+
 def test_frombuffer_shares_memory_at_default_settings():
     # many tiles, deferred and fused work on the buffer's memory, every call
     # leaving it settled for the buffer's owner
@@ -567,6 +621,73 @@ def test_array_interface_readonly():
     a = nt.arange(3)
     a.flags.writeable = False
     assert a.__array_interface__['data'][1] is True
+
+
+# ---- __array_struct__ -----------------------------------------------------------
+class _StructOf:
+    """An object exposing another array's memory by __array_struct__ (as
+    NumPy's test_array_coercion makes one): it holds the array too."""
+    def __init__(self, a):
+        self.a = a
+        self.__array_struct__ = a.__array_struct__
+
+
+_STRUCT_ARRAYS = [lambda m: m.arange(5.0), lambda m: m.arange(12, dtype=m.int32).reshape(3, 4).T,
+                  lambda m: m.arange(12.0)[::-2], lambda m: m.zeros((0, 3)),
+                  lambda m: m.zeros((), m.complex64), lambda m: m.ones((2, 3), bool)[:, 1:],
+                  lambda m: m.arange(24, dtype=m.uint16).reshape(2, 3, 4)[:, ::2, 1:3]]
+
+
+@pytest.mark.skipif(nt.nranks() > 1, reason='several ranks lend no memory')
+@pytest.mark.parametrize("make", _STRUCT_ARRAYS)
+def test_array_struct_shares_the_arrays_memory(make):
+    # NumPy's __array_struct__ (ndtile had none): NumPy's array made from it
+    # has the dtype, shape, strides and flags of NumPy's, over a's memory
+    a, e = make(nt), make(numpy)
+    cap = a.__array_struct__
+    assert type(cap) is type(e.__array_struct__)
+    g, w = numpy.asarray(_StructOf(a)), numpy.asarray(_StructOf(e))
+    assert (g.dtype, g.shape, g.strides) == (w.dtype, w.shape, w.strides)
+    for f in ('c_contiguous', 'f_contiguous', 'writeable'):
+        assert getattr(g.flags, f) == getattr(w.flags, f), f
+    assert numpy.array_equal(g, w)
+    if a.size:
+        g[(0,) * a.ndim] = 1            # a's own memory, both ways
+        assert nt.asarray(a)[(0,) * a.ndim] == 1
+        a[(-1,) * a.ndim] = 0
+        assert g[(-1,) * a.ndim] == 0
+        assert numpy.shares_memory(g, numpy.asarray(a))
+
+
+@pytest.mark.skipif(nt.nranks() > 1, reason='several ranks lend no memory')
+def test_array_struct_keeps_the_array_and_its_flags():
+    a = nt.arange(6.0)
+    cap = a.__array_struct__
+    del a                               # the capsule holds the array
+    class Holder:
+        __array_struct__ = cap
+    assert numpy.array_equal(numpy.asarray(Holder()), numpy.arange(6.0))
+    r = nt.arange(3)
+    r.flags.writeable = False           # NumPy's test_readonly_flag_protocols
+    n = numpy.arange(3)
+    n.flags.writeable = False
+    assert numpy.asarray(_StructOf(r)).flags.writeable is \
+        numpy.asarray(_StructOf(n)).flags.writeable is False
+
+
+@pytest.mark.default_settings
+def test_array_struct_at_default_settings():
+    # many tiles moved into one buffer, lent while the array lives
+    n = 600_000
+    a, e = nt.arange(n, dtype=nt.float64) * 2, numpy.arange(n, dtype=numpy.float64) * 2
+    if nt.nranks() > 1:
+        with pytest.raises(AttributeError):
+            a.__array_struct__
+        return
+    g = numpy.asarray(_StructOf(a[::3]))
+    assert numpy.array_equal(g, e[::3]) and g.strides == e[::3].strides
+    a += 1
+    assert g[1] == e[3] + 1
 
 
 # ---- tobytes / ravel / flatten orders ----------------------------------------------
