@@ -312,9 +312,13 @@ int64_t ndt_tiles_for(int ndim, const int64_t *shape, ndt_dtype t);
 #define NDT_FPE_OVERFLOW 2
 #define NDT_FPE_UNDERFLOW 4
 #define NDT_FPE_INVALID 8
+/* Not an IEEE error: a write into an array with NumPy's WARN_ON_WRITE
+ * flag (ndt_warn_on_write), the DeprecationWarning NumPy gives then. */
+#define NDT_WARN_BROADCAST_WRITE 0x100
 typedef struct {
   const char *op;      /* static string */
-  unsigned flags;      /* NDT_FPE_* bits not handed out before for this op, not 0 */
+  unsigned flags;      /* NDT_FPE_* bits (or NDT_WARN_BROADCAST_WRITE) not handed out
+                       * before for this op, not 0 */
   void *ctx;           /* the capture hook's value for this op (see below), or NULL */
 } ndt_fp_error;
 /* Not 0 when ndt_fp_errors_take may have something (a cheap check). */
@@ -423,10 +427,17 @@ ndt_status ndt_set_writeable(ndt_array *a, int writeable);
 /* NumPy's private WARN_ON_WRITE flag (set on np.broadcast_arrays results
  * that are broadcast views of writeable inputs). Views are made with their
  * base's flag, ndt_set_writeable (either way) clears it, and a handle
- * without WRITEABLE never reports it. The core only stores it: ops still
- * write into such an array without a word; a front end that wants NumPy's
- * DeprecationWarning checks it before it writes and clears it on that
- * handle once it has warned (the Python binding does). */
+ * without WRITEABLE never reports it. Like NumPy's C API
+ * (PyArray_FailUnlessWriteable), an op that writes into such a handle
+ * (ndt_assign, ndt_fill, ndt_apply and ndt_matmul with *out, ndt_put,
+ * ndt_host_export and ndt_host_tiles for writing) clears its flag and
+ * writes (the ufunc .at ops by indexes write without a word, the flag kept,
+ * as NumPy's ufunc.at), and NumPy's DeprecationWarning becomes a record
+ * for ndt_fp_errors_take: op "write", flags NDT_WARN_BROADCAST_WRITE
+ * (once per handle, as the flag is cleared). A front end that warns
+ * itself checks ndt_warn_on_write before it writes and clears the flag
+ * once it has warned, so the core records nothing more (the Python
+ * binding does, and ignores the record). */
 int ndt_warn_on_write(const ndt_array *a);
 void ndt_set_warn_on_write(ndt_array *a, int on);
 int64_t ndt_store_size(const ndt_array *a);

@@ -298,18 +298,27 @@ struct ndt_array {
   int internal;     /* held by the runtime (a fused group), not a handle */
   int readonly;     /* NumPy's WRITEABLE flag cleared: ops refuse this view as an output.
                      * Copied into every view made from it (views of read-only arrays are
-                     * read-only), checked where a public op takes an existing output
-                     * (ndt_assign/ndt_fill, ndt_apply with *out, ndt_put, ndt_matmul,
-                     * ndt_dot): one test per call, none per task or element. */
+                     * read-only), checked by ndt__check_writeable where a public op takes
+                     * an existing output (ndt_assign/ndt_fill, ndt_apply with *out,
+                     * ndt_put, the ufunc .at ops, ndt_matmul, ndt_dot, the exports for
+                     * writing): one test per call, none per task or element. */
   int warn_on_write; /* NumPy's WARN_ON_WRITE (np.broadcast_arrays results): copied into
-                     * views like readonly, cleared by ndt_set_writeable; the core only
-                     * stores it (the binding warns before a write, see ndtile.h) */
+                     * views like readonly, cleared by ndt_set_writeable and by the first
+                     * write (ndt__check_writeable records the warning, see ndtile.h) */
   int owner;        /* the handle ndt__array_new made with its store (NumPy's OWNDATA) */
   int64_t offset;  /* elements */
   int64_t size;
   int64_t shape[NDT_MAXDIMS];
   int64_t strides[NDT_MAXDIMS];   /* elements */
 };
+
+/* NumPy's PyArray_FailUnlessWriteable, the one check before an op writes
+ * into an existing array (src/ops/view.c): NDT_ERR_VALUE with the message
+ * what for a read-only one; for a WARN_ON_WRITE one its flag is cleared
+ * and NDT_WARN_BROADCAST_WRITE recorded (ndt_fp_errors_take), NDT_OK;
+ * warn 0 leaves the flag and records nothing (NumPy's ufunc.at by indexes
+ * writes so). */
+ndt_status ndt__check_writeable(const ndt_array *a, const char *what, int warn);
 
 /* Byte size of one element of the view's dtype. */
 static inline int ndt_vsize(const ndt_array *v) { return ndt__traits[v->dtype].size; }

@@ -183,7 +183,8 @@ static ndt_status put_body(ndt_bound *op, void *p) {
 static const ndt_task_kind put_kind = {"put", {put_body}, NULL};
 
 ndt_status ndt_put(ndt_array *a, const ndt_array *idx, const ndt_array *vals) {
-  if (a->readonly) return ndt__error(NDT_ERR_VALUE, "put: output array is read-only");
+  ndt_status wst = ndt__check_writeable(a, "put: output array is read-only", 1);
+  if (wst) return wst;
   if (idx->ndim != 1 || vals->ndim != 1 || idx->shape[0] != vals->shape[0])
     return ndt__error(NDT_ERR_SHAPE, "put: idx and vals must be 1-d of one length");
   if (idx->dtype != NDT_INT64) return ndt__error(NDT_ERR_TYPE, "put: idx must be int64");

@@ -115,7 +115,8 @@ static ndt_status weak_narrowed(const ndt_array *a, ndt_dtype to, ndt_array **co
 ndt_status ndt_apply(ndt_array **out, ndt_ufunc op, int nin, const ndt_array *const *in,
                      ndt_dtype dtype) {
   /* first, as NumPy checks it before shapes and dtypes */
-  if (*out && (*out)->readonly) return ndt__error(NDT_ERR_VALUE, "output array is read-only");
+  ndt_status wst = *out ? ndt__check_writeable(*out, "output array is read-only", 1) : NDT_OK;
+  if (wst) return wst;
   /* one record of floating-point errors for the whole op (all its tiles) */
   unsigned mask = (int)op >= 0 && op < NDT_NUFUNCS ? ndt__ufunc_fp_mask(op) : 0;
   if ((op >= NDT_LESS && op <= NDT_GREATER_EQUAL) || op == NDT_SIGN) {
@@ -480,7 +481,8 @@ static int seq_case(const ndt_array *dst, const ndt_array *src, const ndt_array 
 }
 
 ndt_status ndt_assign(ndt_array *dst, const ndt_array *src, ndt_casting casting) {
-  if (dst->readonly) return ndt__error(NDT_ERR_VALUE, "assignment destination is read-only");
+  ndt_status wst = ndt__check_writeable(dst, "assignment destination is read-only", 1);
+  if (wst) return wst;
   if (!ndt_can_cast(src->dtype, dst->dtype, casting) && !src->weak)
     return ndt__error(NDT_ERR_CAST, "Cannot cast array data from dtype('%s') to dtype('%s') "
                      "according to the rule '%s'", ndt_dtype_name(src->dtype),

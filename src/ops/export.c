@@ -23,8 +23,9 @@ static void unlend(ndt_store *s);
 static void lent_close(ndt_store *s);
 
 ndt_status ndt_host_export(const ndt_array *a, int for_write, void **ptr) {
-  if (for_write && a->readonly)
-    return ndt__error(NDT_ERR_VALUE, "buffer source array is read-only");
+  ndt_status wst =
+      for_write ? ndt__check_writeable(a, "buffer source array is read-only", 1) : NDT_OK;
+  if (wst) return wst;
   if (ndt_distributed())
     return ndt__error(NDT_ERR_UNSUPPORTED, "an array spread over several ranks has no "
                      "host memory of its own to lend");
@@ -320,8 +321,9 @@ ndt_status ndt_host_tiles(const ndt_array *a, int for_write, ndt_host_tile *out,
   if (a->part || a->dtype != s->dtype || a->offset != 0 || a->size != s->size ||
       !ndt_is_c_contiguous(a))
     return ndt__error(NDT_ERR_VALUE, "host tiles need a whole C-contiguous array, not a view");
-  if (for_write && a->readonly)
-    return ndt__error(NDT_ERR_VALUE, "assignment destination is read-only");
+  ndt_status wst = for_write ? ndt__check_writeable(a, "assignment destination is read-only", 1)
+                             : NDT_OK;
+  if (wst) return wst;
   /* no task may still use the tiles: a fresh array has none; for an older
    * one this waits (the fusion group too). As a write's wait it broadcasts
    * nothing, and on many ranks an error is agreed, so every rank fails

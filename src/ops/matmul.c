@@ -695,7 +695,8 @@ ndt_status ndt_matmul(ndt_array **out, const ndt_array *a, const ndt_array *b) {
 static ndt_status matmul_(ndt_array **out, const ndt_array *a, const ndt_array *b) {
   ndt__blas_init();
   if (!a || !b || !out) return ndt__error(NDT_ERR_VALUE, "matmul: NULL argument");
-  if (*out && (*out)->readonly) return ndt__error(NDT_ERR_VALUE, "output array is read-only");
+  ndt_status wst = *out ? ndt__check_writeable(*out, "output array is read-only", 1) : NDT_OK;
+  if (wst) return wst;
   for (int i = 0; i < 2; i++) {
     const ndt_array *x = i ? b : a;
     if (x->ndim == 0)

@@ -121,7 +121,10 @@ ndt_status ndt_put_op(ndt_array *a, const ndt_array *idx, const ndt_array *vals,
 
 static ndt_status put_op(ndt_array *a, const ndt_array *idx, const ndt_array *vals, ndt_ufunc op,
                          const ndt_dtype *loop) {
-  if (a->readonly) return ndt__error(NDT_ERR_VALUE, "at: output array is read-only");
+  /* NumPy's ufunc.at by integers or index arrays writes into a WARN_ON_WRITE
+   * array without a word, its flag kept (a slice warns: the binding's) */
+  ndt_status wst = ndt__check_writeable(a, "at: output array is read-only", 0);
+  if (wst) return wst;
   int nin = vals ? 2 : 1;
   if (idx->ndim != 1 || idx->dtype != NDT_INT64)
     return ndt__error(NDT_ERR_TYPE, "at: idx must be a 1-d int64 array");

@@ -143,6 +143,21 @@ int ndt_is_writeable(const ndt_array *a) { return !a->readonly; }
 int ndt_warn_on_write(const ndt_array *a) { return a->warn_on_write && !a->readonly; }
 void ndt_set_warn_on_write(ndt_array *a, int on) { a->warn_on_write = on != 0; }
 
+/* NumPy's PyArray_FailUnlessWriteable: read-only fails with what; a
+ * WARN_ON_WRITE array gets its flag cleared and the warning recorded with
+ * the floating-point errors (ndtile.h), the write going ahead (warn 0: the
+ * flag kept, no warning, as NumPy's ufunc.at by indexes). The flag is
+ * a handle's mark, not its data: cleared here through a const handle as
+ * NumPy clears it on the array the caller passed. */
+ndt_status ndt__check_writeable(const ndt_array *a, const char *what, int warn) {
+  if (a->readonly) return ndt__error(NDT_ERR_VALUE, "%s", what);
+  if (warn && a->warn_on_write) {
+    ((ndt_array *)a)->warn_on_write = 0;
+    ndt__fp_report_now("write", NDT_WARN_BROADCAST_WRITE);
+  }
+  return NDT_OK;
+}
+
 ndt_status ndt_set_writeable(ndt_array *a, int writeable) {
   if (!writeable) {
     a->warn_on_write = 0;

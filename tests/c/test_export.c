@@ -85,7 +85,8 @@ static void writeable_view_of_readonly_owner(void) {
 
 /* NumPy's WARN_ON_WRITE: views are made with it, ndt_set_writeable (either
  * way) clears it on that handle only, a read-only handle never reports it,
- * and the core still writes into such an array. */
+ * and the core still writes into such an array (the write clears the flag
+ * on the handle written, see warn_on_write_writes). */
 static void warn_on_write_flag(void) {
   ndt_array *a, *v, *w;
   OK(ndt_zeros(&a, 1, (int64_t[]){10}, NDT_FLOAT64));
@@ -95,7 +96,8 @@ static void warn_on_write_flag(void) {
   OK(ndt_transpose(&v, a, (int[]){0}));
   EXPECT(ndt_warn_on_write(v), "a view inherits WARN_ON_WRITE");
   double one = 1.0;
-  OK(ndt_fill(v, &one, NDT_FLOAT64));   /* the core writes; it does not warn */
+  OK(ndt_fill(v, &one, NDT_FLOAT64));   /* the core writes, clearing v's flag */
+  EXPECT(!ndt_warn_on_write(v) && ndt_warn_on_write(a), "the write cleared the view's flag");
   OK(ndt_set_writeable(v, 1));
   EXPECT(!ndt_warn_on_write(v) && ndt_warn_on_write(a), "cleared on the view only");
   OK(ndt_transpose(&w, a, (int[]){0}));
@@ -107,6 +109,86 @@ static void warn_on_write_flag(void) {
   EXPECT(!ndt_warn_on_write(a), "cleared");
   ndt_free(w);
   ndt_free(v);
+  ndt_free(a);
+}
+
+/* The records ndt_fp_errors_take hands out: how many are the write warning
+ * (op "write", NDT_WARN_BROADCAST_WRITE), how many anything else. */
+static int write_warnings(int *others) {
+  ndt_fp_error e[16];
+  int n, w = 0;
+  *others = 0;
+  while ((n = ndt_fp_errors_take(e, 16)) > 0)
+    for (int i = 0; i < n; i++) {
+      if (e[i].flags == NDT_WARN_BROADCAST_WRITE && strcmp(e[i].op, "write") == 0) w++;
+      else (*others)++;
+    }
+  return w;
+}
+
+/* A handle with WARN_ON_WRITE c, written through the C API, writes
+ * through, clears its flag and records NumPy's DeprecationWarning once
+ * (PyArray_FailUnlessWriteable); reads and a read-only handle record
+ * nothing, the latter failing as before. */
+static void warn_on_write_writes(int64_t n) {
+  int others = 0;
+  write_warnings(&others);   /* what earlier tests left */
+  ndt_array *a, *b, *s, *src;
+  OK(ndt_zeros(&a, 1, &n, NDT_FLOAT64));
+  OK(ndt_ones(&b, 1, &n, NDT_FLOAT64));
+  int64_t half = n / 2, two = 2;
+  OK(ndt_as_strided(&s, a, 1, 1, &half, &two));   /* a[1::2] */
+  OK(ndt_as_strided(&src, b, 0, 1, &half, &two)); /* b[::2] */
+  /* elementwise op with out= */
+  ndt_set_warn_on_write(a, 1);
+  ndt_array *out = a;
+  OK(ndt_apply(&out, NDT_ADD, 2, (const ndt_array *const[]){b, b}, NDT_FLOAT64));
+  EXPECT(out == a && at(a, n - 1) == 2.0, "n=%lld: out= written", (long long)n);
+  EXPECT(!ndt_warn_on_write(a), "n=%lld: out= cleared the flag", (long long)n);
+  EXPECT(write_warnings(&others) == 1 && others == 0, "n=%lld: out= warned once", (long long)n);
+  out = a;
+  OK(ndt_apply(&out, NDT_ADD, 2, (const ndt_array *const[]){b, b}, NDT_FLOAT64));
+  EXPECT(write_warnings(&others) == 0, "n=%lld: a second write is not warned", (long long)n);
+  /* strided copy into a strided view: the view's flag, not the owner's */
+  ndt_set_warn_on_write(s, 1);
+  OK(ndt_assign(s, src, NDT_CAST_SAME_KIND));
+  EXPECT(at(a, 1) == 1.0 && at(a, 0) == 2.0, "n=%lld: strided copy written", (long long)n);
+  EXPECT(!ndt_warn_on_write(s), "n=%lld: the view's flag cleared", (long long)n);
+  EXPECT(write_warnings(&others) == 1 && others == 0, "n=%lld: strided copy warned once",
+         (long long)n);
+  /* exported for writing: warned; for reading: nothing, the flag kept */
+  ndt_set_warn_on_write(a, 1);
+  double *p = lend(a, 0);
+  ndt_host_release(a);
+  EXPECT(p && ndt_warn_on_write(a) && write_warnings(&others) == 0,
+         "n=%lld: a read export does not warn", (long long)n);
+  p = lend(a, 1);
+  if (p) p[0] = 7.0;
+  ndt_host_release(a);
+  EXPECT(at(a, 0) == 7.0 && !ndt_warn_on_write(a), "n=%lld: export for writing", (long long)n);
+  EXPECT(write_warnings(&others) == 1 && others == 0, "n=%lld: export warned once", (long long)n);
+  ndt_set_warn_on_write(a, 1);
+  int64_t k = 0;
+  OK(ndt_host_tiles(a, 1, NULL, 0, &k));
+  EXPECT(!ndt_warn_on_write(a) && write_warnings(&others) == 1,
+         "n=%lld: host tiles for writing warned", (long long)n);
+  /* put and fill */
+  ndt_set_warn_on_write(a, 1);
+  double one = 1.0;
+  OK(ndt_fill(a, &one, NDT_FLOAT64));
+  EXPECT(!ndt_warn_on_write(a) && write_warnings(&others) == 1, "n=%lld: fill warned",
+         (long long)n);
+  /* read-only wins: refused, nothing recorded */
+  ndt_set_warn_on_write(s, 1);
+  OK(ndt_set_writeable(s, 0));
+  ndt_set_warn_on_write(s, 1);   /* kept, but never reported on a read-only handle */
+  EXPECT(ndt_assign(s, src, NDT_CAST_SAME_KIND) == NDT_ERR_VALUE, "n=%lld: read-only refused",
+         (long long)n);
+  EXPECT(write_warnings(&others) == 0 && others == 0, "n=%lld: a refused write does not warn",
+         (long long)n);
+  ndt_free(src);
+  ndt_free(s);
+  ndt_free(b);
   ndt_free(a);
 }
 
@@ -215,6 +297,8 @@ int main(void) {
   readonly_refused();
   writeable_view_of_readonly_owner();
   warn_on_write_flag();
+  warn_on_write_writes(100);
+  warn_on_write_writes(100000);
   host_tiles_fill(100);
   host_tiles_fill(100000);
   from_memory(100);
