@@ -165,8 +165,9 @@ static inline int check_arr(PyObject *o) {
 PyObject *m_to_buffer(PyObject *self, PyObject *dst);
 /* NumPy's array_might_be_written: before a write into a (an array with
  * WARN_ON_WRITE, from np.broadcast_arrays) NumPy's DeprecationWarning, then
- * the flag cleared on that handle. -1 with the warning raised as an error
- * (the flag kept, nothing to be written), else 0. */
+ * the flag cleared on that handle (so the core, ndt__check_writeable,
+ * records nothing more), at the user's line (user_stacklevel). -1 with the
+ * warning raised as an error (the flag kept, nothing to be written), else 0. */
 int warn_before_write(ndt_array *a);
 ndt_status same_view(ndt_array **r, const ndt_array *a);
 PyObject *f_set_dtype_hook(PyObject *m, PyObject *args);
@@ -249,6 +250,10 @@ PyObject *f_dispatch_setup(PyObject *m, PyObject *args);
 
 /* errors.c */
 PyObject *raise_status(ndt_status st);
+/* PyErr_WarnEx's stacklevel of the first frame outside the ndtile package
+ * (1: the running frame is the user's), so that a warning raised in C
+ * under ndtile's Python code names the user's line, as NumPy's does. */
+int user_stacklevel(void);
 int fp_report(void);
 /* The end of a call that ran work inline: floating-point errors it raised
  * are reported now (o dropped when that raises). Inline, with wrap_status:

@@ -537,7 +537,7 @@ int warn_before_write(ndt_array *a) {
                    "Numpy has detected that you (may be) writing to an array with\n"
                    "overlapping memory from np.broadcast_arrays. If this is intentional\n"
                    "set the WRITEABLE flag True or make a copy immediately before writing.",
-                   1) < 0)
+                   user_stacklevel()) < 0)
     return -1;
   ndt_set_warn_on_write(a, 0);
   return 0;

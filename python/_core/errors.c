@@ -171,6 +171,20 @@ static int fp_in_package(PyFrameObject *f) {
   return in;
 }
 
+int user_stacklevel(void) {
+  int level = 1;
+  PyFrameObject *f = PyEval_GetFrame();
+  Py_XINCREF(f);
+  while (f && fp_in_package(f)) {
+    PyFrameObject *b = PyFrame_GetBack(f);
+    Py_DECREF(f);
+    f = b;
+    level++;
+  }
+  Py_XDECREF(f);
+  return level;
+}
+
 /* The capture hook (recording thread, an op's first deferred task): a tuple
  * (errstate object, file, line, module globals) of the first frame outside
  * ndtile. */

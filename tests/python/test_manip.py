@@ -1,4 +1,5 @@
 """Joining, splitting, broadcasting, where, and other composed functions."""
+import os
 import warnings
 
 import numpy as np
@@ -634,6 +635,38 @@ def test_broadcast_arrays_warn_on_write(write, dt, n):
             assert_same(g, w)
         else:
             assert g == w
+
+
+_WRITES_PY = {   # writes NumPy makes in its own Python code
+    'np_put': lambda m, a: m.put(a, [0], [7]),
+    'fill_diagonal': lambda m, a: m.fill_diagonal(a, 7),
+}
+
+
+@pytest.mark.parametrize("write", list(_WRITES) + list(_WRITES_PY))
+@pytest.mark.parametrize("n", [5, pytest.param(300_001, marks=pytest.mark.default_settings)])
+def test_broadcast_arrays_warn_on_write_location(write, n):
+    # the DeprecationWarning names the line that wrote, as NumPy's does for
+    # the writes it makes in C (methods, .flat, ufuncs, copyto, putmask, ...),
+    # not ndtile's own line; where NumPy writes from its own Python code
+    # (np.place, np.put, fill_diagonal, put_along_axis, clip with out=)
+    # NumPy names that file and ndtile
+    # the user's line (deviations.md 19)
+    f = {**_WRITES, **_WRITES_PY}[write]
+    got = []
+    for m in (np, nt):
+        a, _ = m.broadcast_arrays(m.arange(n), m.zeros((2, n), m.int64))
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter('always')
+            f(m, a)
+        got.append([(x.filename, x.lineno) for x in w if x.category is DeprecationWarning])
+    want, have = got
+    assert len(want) == 1 and have == [(__file__, have[0][1])], (want, have)
+    if want[0][0] == __file__:
+        assert have == want
+    else:
+        assert want[0][0].startswith(os.path.dirname(np.__file__)), want
+        assert write in ('place', 'np_put', 'fill_diagonal', 'put_along_axis', 'clip_out')
 
 
 @pytest.mark.parametrize("n", [4, pytest.param(300_001, marks=pytest.mark.default_settings)])
