@@ -681,7 +681,7 @@ def compare_value(a, b, np):
     if kind == 'py':
         if isinstance(x, float) and isinstance(y, float):
             return None if _close(x, y) else f'{x!r} vs {y!r}'
-        return None if x == y else f'{x!r} vs {y!r}'[:160]
+        return None if _eq(x, y) else f'{x!r} vs {y!r}'[:160]
     if kind in ('list', 'tuple'):
         if len(x) != len(y):
             return f'len {len(x)} vs {len(y)}'
@@ -698,7 +698,16 @@ def compare_value(a, b, np):
             if d:
                 return f'[{k}] {d}'
         return None
-    return None if x == y else f'{x!r} vs {y!r}'[:160]
+    return None if _eq(x, y) else f'{x!r} vs {y!r}'[:160]
+
+
+def _eq(x, y):
+    """x == y as a bool; by repr where == gives no bool (an object that
+    holds arrays)."""
+    try:
+        return bool(x == y)
+    except Exception:
+        return repr(x) == repr(y)
 
 
 def compare(rn, rt, np, native_random):

@@ -413,7 +413,13 @@ def arange(*args, start=_NoValue, stop=_NoValue, step=_NoValue, dtype=_NoValue, 
         lo, hi = D.int_range(c)
         if not lo <= start <= hi:      # NumPy converts start to the dtype
             raise OverflowError(f"Python integer {start} out of bounds for {dt}")
-    if c is None or dt.kind in 'bc' or step == 0 or any(
+    # NumPy fills an integer arange with start and (start + step) cast to
+    # the dtype and their difference as the step: a float start or step
+    # gives its sequence (arange(-3, 3, 0.5, dtype=int) is -3..8) and its
+    # OverflowError (arange(-3.0, 3, 2.0, dtype=np.uint8))
+    frac = c is not None and D.is_int(c) and any(
+        isinstance(v, (float, _np.floating)) for v in (start, step))
+    if c is None or frac or dt.kind in 'bc' or step == 0 or any(
             (isinstance(v, (int, _np.integer)) and abs(int(v)) >= 2**53) or
             (isinstance(v, _np.floating) and not _np.isfinite(v)) for v in vals):
         return C.np_or_nd(_np.arange(start, stop, step, dtype=dtype))

@@ -95,7 +95,15 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
         small = fi.min if neginf is None else neginf
         isnan, isinf, signbit = _umath.UFUNCS['isnan'], _umath.UFUNCS['isinf'], _umath.UFUNCS['signbit']
         w = _umath.WHERE
-        conv = lambda v: _core.scalar(float(v), p._dt, False)   # noqa: E731
+        def conv(v, p=p):
+            # an array_like nan/posinf/neginf broadcasts (NumPy's copyto)
+            if _np.ndim(v) == 0:
+                return _core.scalar(float(v), p._dt, False)
+            v = C.asarray(v).astype(p.dtype)
+            lead = v.ndim - p.ndim      # assignment drops leading 1s
+            if lead > 0 and all(s == 1 for s in v.shape[:lead]):
+                v = v.reshape(v.shape[lead:])
+            return v
         _core.apply(w, [isnan(p), conv(nan), p], rp)
         _core.apply(w, [isinf(p) & _umath.UFUNCS['logical_not'](signbit(p)), conv(big), rp], rp)
         _core.apply(w, [isinf(p) & signbit(p), conv(small), rp], rp)

@@ -283,6 +283,25 @@ def test_arange():
     assert_same(nt.arange(2000), np.arange(2000))
 
 
+
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_arange_integer_dtype_fractional_start_or_step(big):
+    # NumPy's arange fills an integer dtype from start and start + step cast
+    # to it, stepping by their difference: arange(-3, 3, 0.5, dtype=int) is
+    # -3, -2, ..., 8 (its docstring); ndtile gave -3 twelve times
+    n = 400000 if big else 3
+    for args in [(-3, n, 0.5), (0, n, 0.5), (-2.5, n, 1), (0.5, n, 1), (-2.5, n, 1.5),
+                 (n, 0, -0.25), (np.float32(-1.5), n, 2), (-7, n, np.float64(2.5)),
+                 (0, n, 3), (-3.0, n, 2.0)]:
+        for dt in (int, np.uint8, np.int16, np.int32, np.uint64, float, np.float32):
+            try:
+                e = np.arange(*args, dtype=dt)
+            except (ValueError, OverflowError) as ex:
+                with pytest.raises(type(ex)):
+                    nt.arange(*args, dtype=dt)
+                continue
+            assert_same(nt.arange(*args, dtype=dt), e)
+
 def test_arange_step_far_larger_than_span():
     # (stop - start) / step underflows to 0: NumPy gives one element when the
     # step points towards stop, none when away (ndtile gave none both ways)

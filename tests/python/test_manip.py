@@ -482,6 +482,38 @@ def test_nan_to_num_of_0d_arrays_is_a_scalar():
     assert_same(nt.nan_to_num(nt.asarray(big)), np.nan_to_num(big))
 
 
+
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_nan_to_num_array_valued_replacements(big):
+    # NumPy's nan_to_num takes array_like nan/posinf/neginf and broadcasts
+    # them against x (its docstring example); ndtile raised TypeError
+    # (float() of the array)
+    n = 70000 if big else 12
+    for dt in (np.float32, np.float64, np.complex128):
+        a = make(dt, (5, n))
+        a[:, ::3] = np.inf
+        a[:, 1::3] = -np.inf
+        a[:, 2::5] = np.nan
+        if dt == np.complex128:
+            a.imag[:, ::4] = np.nan
+            a.imag[:, 1::4] = -np.inf
+        for x in (a, a[:, ::2], a[1:, 1::3], a[:0], a[2, 4]):
+            row = np.arange(x.shape[-1] if x.ndim else 1) * 10.0 + 1.0
+            for kw in ({'nan': row, 'posinf': row + 1, 'neginf': -row},
+                       {'posinf': [7.0]},
+                       {'nan': np.arange(x.shape[-1] if x.ndim else 1, dtype=np.int64)}):
+                e = np.nan_to_num(x, **kw)
+                g = nt.nan_to_num(nt.asarray(x),
+                                  **{k: nt.asarray(v) if isinstance(v, np.ndarray) else v
+                                     for k, v in kw.items()})
+                assert_same(g, e)
+            y = np.array(x)
+            t = nt.asarray(y)
+            if y.ndim:
+                r = nt.nan_to_num(t, copy=False, posinf=row, neginf=row)
+                assert r is t
+                assert_same(t, np.nan_to_num(y, posinf=row, neginf=row))
+
 def test_small_compositions():
     a = make(np.float64, (5, 6))
     a[0, 0], a[1, 1], a[2, 2] = np.nan, np.inf, -np.inf
