@@ -683,7 +683,7 @@ def test_broadcast_arrays_warn_on_write_location(write, n):
     # not ndtile's own line; where NumPy writes from its own Python code
     # (np.place, np.put, fill_diagonal, put_along_axis, clip with out=)
     # NumPy names that file and ndtile
-    # the user's line (deviations.md 19)
+    # the user's line (deviations.md 20)
     f = {**_WRITES, **_WRITES_PY}[write]
     got = []
     for m in (np, nt):
