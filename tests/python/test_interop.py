@@ -44,8 +44,11 @@ def test_view_as_numpy_class(dtype):
             try:
                 e = f(a)
             except ValueError as ex:
-                with pytest.raises(ValueError, match=re.escape(str(ex))):
-                    f(x)
+                if nt.nranks() == 1:
+                    # (on several ranks the view is NumPy's view of a
+                    # C-ordered copy, deviations.md 16: no layout error)
+                    with pytest.raises(ValueError, match=re.escape(str(ex))):
+                        f(x)
                 continue
             r = f(x)
             assert type(r) is np.ndarray and r.dtype == e.dtype and r.shape == e.shape

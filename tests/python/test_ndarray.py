@@ -540,6 +540,8 @@ def test_flat_assignment_into_a_view_with_shared_elements():
         assert_same(x, a)
 
 
+@pytest.mark.skipif(nt.nranks() > 1, reason="an array over a buffer is one process's "
+                    "memory (on ranks: a copy, or BufferError; docs/guide/ranks.md)")
 @pytest.mark.parametrize("make_buffer", [
     lambda: bytearray(np.arange(10.).tobytes()), lambda: np.arange(10.),
     lambda: nt.arange(10.), lambda: bytes(np.arange(10.).tobytes())])
