@@ -23,6 +23,18 @@ static PyObject *lazy_attr(PyObject **cache, const char *mod, const char *name) 
   return *cache;
 }
 
+/* Raise exc, an instance of t built here (stolen); 0 with nothing set
+ * where it could not be built (NULL: the build's error cleared). */
+static int raise_built(PyObject *t, PyObject *exc) {
+  if (!exc) {
+    PyErr_Clear();
+    return 0;
+  }
+  PyErr_SetObject(t, exc);
+  Py_DECREF(exc);
+  return 1;
+}
+
 /* numpy's UFuncTypeError (a TypeError), built without calling its
  * __init__, which wants the ufunc object; 0 when numpy has none. */
 static PyObject *numpy_dtype_fn;
@@ -33,13 +45,7 @@ static int set_ufunc_type_error(const char *msg) {
   PyObject *args = Py_BuildValue("(s)", msg);
   PyObject *exc = args ? ((PyTypeObject *)t)->tp_new((PyTypeObject *)t, args, NULL) : NULL;
   Py_XDECREF(args);
-  if (!exc) {
-    PyErr_Clear();
-    return 0;
-  }
-  PyErr_SetObject(t, exc);
-  Py_DECREF(exc);
-  return 1;
+  return raise_built(t, exc);
 }
 
 /* numpy's _ArrayMemoryError (a MemoryError) for the core's "Unable to
@@ -84,13 +90,7 @@ static int set_array_memory_error(const char *msg) {
   if (dt) exc = PyObject_CallFunctionObjArgs(t, tup, dt, NULL);
   Py_XDECREF(tup);
   Py_XDECREF(dt);
-  if (!exc) {
-    PyErr_Clear();
-    return 0;
-  }
-  PyErr_SetObject(t, exc);
-  Py_DECREF(exc);
-  return 1;
+  return raise_built(t, exc);
 }
 
 /* The one place where a status becomes a Python exception: the class is
