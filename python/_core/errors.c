@@ -171,18 +171,27 @@ static int fp_in_package(PyFrameObject *f) {
   return in;
 }
 
-int user_stacklevel(void) {
-  int level = 1;
+/* The first frame outside the ndtile package (a new reference; NULL where
+ * every frame is ndtile's), *depth the frames skipped to reach it. */
+static PyFrameObject *first_user_frame(int *depth) {
   PyFrameObject *f = PyEval_GetFrame();
   Py_XINCREF(f);
+  int n = 0;
   while (f && fp_in_package(f)) {
     PyFrameObject *b = PyFrame_GetBack(f);
     Py_DECREF(f);
     f = b;
-    level++;
+    n++;
   }
+  *depth = n;
+  return f;
+}
+
+int user_stacklevel(void) {
+  int skipped;
+  PyFrameObject *f = first_user_frame(&skipped);
   Py_XDECREF(f);
-  return level;
+  return 1 + skipped;
 }
 
 /* The capture hook (recording thread, an op's first deferred task): a tuple
@@ -219,13 +228,8 @@ static void *fp_capture(void) {
     Py_XSETREF(fp_rank_ctx, Py_NewRef(t));
     return t;
   }
-  PyFrameObject *f = PyEval_GetFrame();
-  Py_XINCREF(f);
-  while (f && fp_in_package(f)) {
-    PyFrameObject *b = PyFrame_GetBack(f);
-    Py_DECREF(f);
-    f = b;
-  }
+  int skipped;
+  PyFrameObject *f = first_user_frame(&skipped);
   PyObject *file = NULL, *glob = NULL;
   int line = 0;
   if (f) {

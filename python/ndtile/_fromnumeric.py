@@ -125,24 +125,20 @@ def all(a, axis=None, out=None, keepdims=False, *, where=True):
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     if type(a) is not C.ND and _umath.duck_of(a) and getattr(a, 'mean', None) is not None:
-        # NumPy's _methods._mean: an object's own mean (no __array_wrap__)
-        kw = {'keepdims': keepdims} if keepdims is not False else {}
-        if where is not True:
-            kw['where'] = where
-        return a.mean(axis=axis, dtype=dtype, out=out, **kw)
+        return _own_moment(a.mean, axis, dtype, out, keepdims, where)
     return _meanlike('mean', a, axis, dtype, out, keepdims, where)
 
 
-def _own_var_std(method, axis, dtype, out, ddof, keepdims, where, mean):
-    """NumPy's _methods._var/_std for an object with its own method: the
-    method called (no __array_wrap__), with keepdims/where/mean only where
-    given."""
-    kw = {'keepdims': keepdims} if keepdims is not False else {}
+def _own_moment(method, axis, dtype, out, keepdims, where, **kw):
+    """NumPy's _methods._mean/_var/_std for an object with its own method:
+    the method called (no __array_wrap__), keepdims, where and kw (ddof,
+    mean) passed only where given."""
+    kw = {k: v for k, v in kw.items() if v is not _NoValue}
+    if keepdims is not False:
+        kw['keepdims'] = keepdims
     if where is not True:
         kw['where'] = where
-    if mean is not _NoValue:
-        kw['mean'] = mean
-    return method(axis=axis, dtype=dtype, out=out, ddof=ddof, **kw)
+    return method(axis=axis, dtype=dtype, out=out, **kw)
 
 
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
@@ -152,7 +148,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
             raise ValueError("ddof and correction can't be provided simultaneously.")
         ddof = correction
     if type(a) is not C.ND and _umath.duck_of(a) and getattr(a, 'var', None) is not None:
-        return _own_var_std(a.var, axis, dtype, out, ddof, keepdims, where, mean)
+        return _own_moment(a.var, axis, dtype, out, keepdims, where, ddof=ddof, mean=mean)
     extra = {'mean': mean} if mean is not _NoValue else None
     return _meanlike('var', a, axis, dtype, out, keepdims, where, ddof, extra)
 
@@ -164,7 +160,7 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
             raise ValueError("ddof and correction can't be provided simultaneously.")
         ddof = correction
     if type(a) is not C.ND and _umath.duck_of(a) and getattr(a, 'std', None) is not None:
-        return _own_var_std(a.std, axis, dtype, out, ddof, keepdims, where, mean)
+        return _own_moment(a.std, axis, dtype, out, keepdims, where, ddof=ddof, mean=mean)
     extra = {'mean': mean} if mean is not _NoValue else None
     return _meanlike('std', a, axis, dtype, out, keepdims, where, ddof, extra)
 

@@ -1658,7 +1658,7 @@ def _template_method(base, owned=True):
             axis = args[0] if args else kwargs.get('axis')
             src = self.ravel() if axis is None and self.ndim != 1 else self
             return _umath.apply_array_wrap(src.__array_wrap__, r, None, False)
-        if name == 'clip' and _NP_CLIP is not None:
+        if name == 'clip':
             return _umath.apply_array_wrap(self.__array_wrap__, r,
                                            (_NP_CLIP, (self,) + args, 0), False)
         return _finalize_as(r, self, None, owned)
@@ -1762,8 +1762,7 @@ _TEMPLATE_METHODS = (
 # NumPy computes these with ufuncs: a subclass gets a view of the new array
 # (__array_wrap__), not an array owning its data
 _WRAPPED_METHODS = frozenset(('clip', 'round', 'cumsum', 'cumprod', 'trace'))
-_NP_CLIP = getattr(getattr(_np, '_core', None), 'umath', None)
-_NP_CLIP = getattr(_NP_CLIP, 'clip', None)      # the ufunc clip's context names
+_NP_CLIP = _np._core.umath.clip      # the ufunc the clip method's wrap context names
 _REDUCTION_METHODS = ('sum', 'prod', 'max', 'min', 'any', 'all', 'var', 'std', 'ptp')
 
 

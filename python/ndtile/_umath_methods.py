@@ -315,6 +315,14 @@ def _accumulate_native(self, array, axis, dtype, out):
     if out is not None and not out._flags & 0x400:
         raise ValueError("output array is read-only")     # (NumPy's first check)
     ax = _one_axis(axis, x.ndim, 'accumulate')
+    if dtype is None and out is None:
+        # the core's default loop is NumPy's (the input's dtype; bool for
+        # the logical ops): no probe, whose run costs more than a small
+        # scan; where the core has no loop, the probe raises NumPy's error
+        try:
+            return _core.scan(op, x, ax, D.DEFAULT)
+        except TypeError:
+            pass
     one = _np.zeros(1, x.dtype)
     pout = None if out is None else _np.zeros(1, out.dtype)
     if D.KIND[x._dt] == 'c':

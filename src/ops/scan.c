@@ -309,7 +309,6 @@ ndt_status ndt_scan(ndt_array **out, ndt_scan_op op, const ndt_array *a, int axi
   if (st == NDT_OK) {
     scan_arg proto;
     memset(&proto, 0, sizeof proto);
-    proto.prod = op == NDT_SCAN_CUMPROD || op == NDT_SCAN_NANCUMPROD;
     proto.nan = op == NDT_SCAN_NANCUMSUM || op == NDT_SCAN_NANCUMPROD;
     proto.op = kernel_op(op);
     proto.axis = ax;

@@ -13,8 +13,8 @@
  * lines along the axis in C order of the other axes; slot entries are a
  * line's value each, in that order. */
 typedef struct {
-  int prod, nan, axis;   /* sums and products: product, NaN-ignoring (op <= NDT_SK_MUL) */
   int op;                /* the kernel's op (NDT_SK_*, src/kernels/table.h) */
+  int nan, axis;         /* nan: sums and products ignoring NaNs (op <= NDT_SK_MUL) */
   ndt_dtype rt;
   ndt_array in, res;     /* whole input and result views */
   ndt_tiling tl;

@@ -1259,7 +1259,7 @@ static ndt_status fold_add(cuda_dev *d, batch *bt, const ndt_red_arg *r, ndt_bou
 }
 
 static void scan_sig(const ndt_scan_arg *a, ew_sig *g) {
-  g->op = a->prod | a->nan << 1;
+  g->op = (a->op == NDT_SK_MUL) | a->nan << 1;
   g->loop[0] = a->rt;
   g->loop[1] = a->in.dtype;
 }
