@@ -126,6 +126,16 @@ AT_CASES = [
     (lambda m, a: m.add.at(a, ([0, 0, 1], slice(None)), numpy.arange(4.)),
      numpy.arange(12.).reshape(3, 4)),
     (lambda m, a: m.add.at(a, ([0, 1], [0, 0, 0]), 1), numpy.zeros((3, 3))),
+    # a basic index that holds an Ellipsis (ndtile added a second one)
+    (lambda m, a: m.add.at(a, (Ellipsis, 1), 1), numpy.arange(12.).reshape(3, 4)),
+    (lambda m, a: m.add.at(a, (slice(None), Ellipsis), numpy.arange(4)),
+     numpy.arange(12, dtype=numpy.int32).reshape(3, 4)),
+    (lambda m, a: m.multiply.at(a, Ellipsis, 2.5), numpy.arange(6.).reshape(2, 3)[:, ::2]),
+    (lambda m, a: m.add.at(a, (1, Ellipsis, slice(None, None, -1)), numpy.arange(3.)),
+     numpy.zeros((2, 2, 3), numpy.float32)),
+    (lambda m, a: m.add.at(a, (Ellipsis, None, 0), 1), numpy.zeros((2, 3), complex)),
+    (lambda m, a: m.add.at(a, (Ellipsis, Ellipsis), 1), numpy.zeros(3)),
+    (lambda m, a: m.add.at(a, Ellipsis, 1), numpy.zeros(())),
 ]
 
 
