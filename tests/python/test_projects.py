@@ -1,0 +1,159 @@
+"""What other projects' NumPy test suites found (tools/project_tests.py:
+a project's pytest suite with its numpy imports rewritten to ndtile, beside
+the same suite under NumPy), and the tool itself with the import rewriting
+it shares with tools/numpy_tests.py and tools/run_scripts.py
+(tools/ndtile_imports.py). Each behaviour compared with NumPy's."""
+import json
+import os
+import runpy
+import textwrap
+
+import numpy
+import pytest
+
+import ndtile as nt
+
+TOOLS = os.path.join(os.path.dirname(__file__), '..', '..', 'tools')
+IMPORTS = runpy.run_path(os.path.join(TOOLS, 'ndtile_imports.py'))
+PROJECT = runpy.run_path(os.path.join(TOOLS, 'project_tests.py'))
+
+
+# -- where of scalars: an ndtile 0-d array (autograd's where wrapper) -----------
+
+SCALARS = [
+    (True, 3.0, 4.0), (False, 1, 2.0), (True, 1, 2), (False, 1, 2), (True, 1j, 2),
+    (numpy.bool_(True), numpy.float32(1.5), 2), (0, numpy.int8(3), numpy.int16(-4)),
+    (numpy.float64(2.0), False, True), (True, numpy.uint64(2**63), -1.5),
+    (1.5, numpy.complex64(1 + 2j), numpy.float32(3)), (False, 2**62, numpy.int32(1)),
+]
+
+
+@pytest.mark.parametrize("c,x,y", SCALARS)
+def test_where_of_scalars_is_an_ndtile_array(c, x, y):
+    # NumPy's where gives a 0-d array (never a scalar); ndtile's gave
+    # NumPy's own array, which `isinstance(r, np.ndarray)` refused
+    r, e = nt.where(c, x, y), numpy.where(c, x, y)
+    assert isinstance(r, nt.ndarray) and not isinstance(r, numpy.ndarray)
+    assert r.shape == e.shape == () and r.dtype == e.dtype
+    assert r.item() == e.item() and type(r.item()) is type(e.item())
+    assert r.flags.writeable
+    r[...] = y
+    assert r.item() == numpy.where(False, x, y).item()
+
+
+def test_where_of_scalars_errors():
+    for args in ((True, 1), (numpy.bool_(False), 2.0)):
+        en = et = None
+        try:
+            numpy.where(*args)
+        except Exception as e:      # noqa: BLE001 - the exception is compared
+            en = e
+        try:
+            nt.where(*args)
+        except Exception as e:      # noqa: BLE001
+            et = e
+        assert type(en) is type(et)
+
+
+# -- tools/ndtile_imports.py ----------------------------------------------------
+
+def test_rewrite_imports():
+    text = textwrap.dedent('''\
+        import numpy as np  # a comment
+        import numpy
+        import numpy.linalg
+        import numpy.testing as npt
+        import numpy._core.umath as um
+        import numpyro
+        from numpy import array
+        from numpy.random import default_rng
+        from numpy.lib.stride_tricks import as_strided
+        from numpy.lib._function_base_impl import _quantile
+        from numpy._core.multiarray import normalize_axis_index
+        def f():
+            import numpy as onp
+            from numpy.polynomial import Polynomial
+        x = """
+        >>> import numpy as np
+        """
+        ''')
+    out = IMPORTS['rewrite'](text).splitlines()
+    assert out[:4] == ['import ndtile as np  # a comment', 'import ndtile as numpy',
+                       'import ndtile.linalg', 'import ndtile as numpy']
+    assert out[4:13] == [
+        'import ndtile.testing as npt',
+        'import numpy._core.umath as um',           # NumPy's internals stay NumPy's
+        'import numpyro',
+        'from ndtile import array',
+        'from ndtile.random import default_rng',
+        'from ndtile.lib.stride_tricks import as_strided',
+        'from numpy.lib._function_base_impl import _quantile',
+        'from numpy._core.multiarray import normalize_axis_index',
+        'def f():']
+    assert out[13:15] == ['    import ndtile as onp', '    from ndtile.polynomial import Polynomial']
+    assert out[16] == '>>> import numpy as np'       # a docstring's example stays
+    # only=: the submodules that take ndtile; plain_numpy=False keeps `numpy`
+    out = IMPORTS['rewrite']('import numpy\nfrom numpy.linalg import norm\n'
+                             'from numpy.testing import assert_equal\n',
+                             only=('', 'testing'), plain_numpy=False)
+    assert out == 'import numpy\nfrom numpy.linalg import norm\nfrom ndtile.testing import assert_equal\n'
+
+
+def test_rewritten_module_runs_on_ndtile(tmp_path):
+    code = IMPORTS['rewrite']('import numpy\nimport numpy.testing\nimport numpy.linalg as la\n'
+                              'from numpy.testing import assert_allclose\n'
+                              'a = numpy.arange(4.0).reshape(2, 2)\n'
+                              'assert_allclose(la.inv(la.inv(a)), a)\n')
+    ns = {}
+    exec(compile(code, str(tmp_path / 'm.py'), 'exec'), ns)
+    assert ns['numpy'] is nt and isinstance(ns['a'], nt.ndarray)
+
+
+# -- tools/project_tests.py -------------------------------------------------------
+
+MINI = {
+    'mini/__init__.py': 'import numpy as np\n\n\ndef double(x):\n    return np.asarray(x) * 2\n',
+    'tests/test_mini.py': textwrap.dedent('''\
+        import numpy
+        import pytest
+        from numpy.testing import assert_array_equal
+
+        import mini
+
+
+        def test_double():
+            assert_array_equal(mini.double([1, 2]), [2, 4])
+
+
+        def test_numpys_own_class():
+            assert type(mini.double([1])) is __import__('numpy').ndarray
+
+
+        def test_fails_everywhere():
+            assert numpy.sum([1, 2]) == 4
+
+
+        @pytest.mark.skip(reason='no')
+        def test_skipped():
+            pass
+        '''),
+    'pyproject.toml': '[tool.pytest.ini_options]\naddopts = "--cov=mini"\n',
+}
+
+
+def test_project_tests_lists_the_ndtile_only_failures(tmp_path):
+    src = tmp_path / 'mini-project'
+    for rel, text in MINI.items():
+        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+        (src / rel).write_text(text)
+    rep, res = PROJECT['run_project'](str(src), str(tmp_path / 'out'), [], 300, False)
+    # (the project's addopts, pytest-cov's --cov, are dropped)
+    assert rep['numpy']['counts'] == {'passed': 2, 'failed': 1, 'skipped': 1}
+    assert rep['ndtile']['counts'] == {'passed': 1, 'failed': 2, 'skipped': 1}
+    assert rep['ndtile']['files_rewritten'] == 2
+    assert list(rep['ndtile_only']) == ['tests.test_mini::test_numpys_own_class']
+    assert rep['ndtile_only']['tests.test_mini::test_numpys_own_class'].startswith('AssertionError')
+    saved = json.loads((tmp_path / 'out' / 'mini-project' / 'report.json').read_text())
+    assert saved['ndtile_only'] == rep['ndtile_only']
+    # the source checkout is left as it was
+    assert (src / 'mini' / '__init__.py').read_text() == MINI['mini/__init__.py']
