@@ -11,6 +11,7 @@ import builtins
 import math
 import operator
 import sys as _sys
+import types as _types
 import weakref
 
 import numpy as _np
@@ -356,6 +357,17 @@ class ndarray(Array):
 
     __slots__ = ()
     __array_priority__ = 20.0
+
+    def __class_getitem__(cls, item):
+        """NumPy's `ndarray[shape, dtype]` for type annotations
+        (`np.ndarray[Any, np.dtype[np.float64]]`): a types.GenericAlias."""
+        n = len(item) if type(item) is tuple else 1
+        if n == 0 or n > 2:
+            # NumPy names the type by its tp_name: 'numpy.ndarray', a
+            # subclass's bare name
+            name = 'ndtile.ndarray' if cls is ndarray else cls.__name__
+            raise TypeError(f"Too {'many' if n > 2 else 'few'} arguments for {name}")
+        return _types.GenericAlias(cls, item)
 
     def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
         r = None

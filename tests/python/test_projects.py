@@ -7,6 +7,8 @@ import json
 import os
 import runpy
 import textwrap
+import types
+import typing
 
 import numpy
 import pytest
@@ -53,6 +55,31 @@ def test_where_of_scalars_errors():
         except Exception as e:      # noqa: BLE001
             et = e
         assert type(en) is type(et)
+
+
+# -- ndarray[shape, dtype]: annotations (numdifftools' cast(np.ndarray[Any, Any], x)) --
+
+@pytest.mark.parametrize("item", [(typing.Any, typing.Any), int,
+                                  (tuple[int, int], numpy.dtype[numpy.float64]), (int,)])
+def test_ndarray_class_getitem(item):
+    r, e = nt.ndarray[item], numpy.ndarray[item]
+    assert type(r) is type(e) is types.GenericAlias
+    assert typing.get_origin(r) is nt.ndarray and typing.get_args(r) == typing.get_args(e)
+    x = nt.arange(3.0)
+    assert typing.cast(nt.ndarray[item], x) is x
+
+    class Sub(nt.ndarray):
+        pass
+    assert typing.get_origin(Sub[item]) is Sub
+
+
+@pytest.mark.parametrize("item", [(), (int, int, int)])
+def test_ndarray_class_getitem_arguments(item):
+    with pytest.raises(TypeError) as en:
+        numpy.ndarray[item]
+    with pytest.raises(TypeError) as et:
+        nt.ndarray[item]
+    assert str(et.value) == str(en.value).replace('numpy', 'ndtile')
 
 
 # -- tools/ndtile_imports.py ----------------------------------------------------
