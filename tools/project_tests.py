@@ -19,6 +19,9 @@ from pytest's junit XML, and prints per project the passed / failed / errors
 its first error line; DIR/<name>/report.json and ndtile-only.txt keep them.
 A test that fails under NumPy as well is not counted against ndtile.
 
+Docstring examples keep their `>>> import numpy as np` (NumPy's, in both
+runs, under --doctest-modules).
+
 PYTEST ARGS (after --) go to both runs: test paths (default: pytest's own
 discovery from the project's configuration), `-k`, `-x`, `-n 2`. The
 project's `addopts` (coverage, benchmark plugins that are not installed)
