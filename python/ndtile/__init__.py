@@ -66,7 +66,7 @@ _PASSTHROUGH = (
     'printoptions', 'format_float_positional', 'format_float_scientific', 'seterr', 'geterr',
     'seterrcall', 'geterrcall', 'typename', 'mintypecode', 'base_repr', 'binary_repr',
     'get_include', 'show_config', 'show_runtime', 'getbufsize', 'setbufsize', 'info',
-    'common_type', 'ravel_multi_index', 'iterable',
+    'common_type', 'iterable',
 )
 for _name in _PASSTHROUGH:
     if hasattr(_np, _name):
@@ -134,7 +134,7 @@ from ._arrayprint import (  # noqa: E402
     array_repr, array_str, array2string)
 from ._index_tricks import (  # noqa: E402
     ix_, diag_indices, diag_indices_from, fill_diagonal, mgrid, ogrid, r_, c_, unravel_index,
-    vectorize, frompyfunc, apply_along_axis)
+    ravel_multi_index, vectorize, frompyfunc, apply_along_axis)
 from . import linalg, fft, random, lib, io, testing  # noqa: E402
 from ._array_api import __array_namespace_info__, __array_api_version__  # noqa: E402
 

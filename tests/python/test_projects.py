@@ -9,6 +9,7 @@ import runpy
 import textwrap
 import types
 import typing
+import warnings
 
 import numpy
 import pytest
@@ -80,6 +81,102 @@ def test_ndarray_class_getitem_arguments(item):
     with pytest.raises(TypeError) as et:
         nt.ndarray[item]
     assert str(et.value) == str(en.value).replace('numpy', 'ndtile')
+
+
+# -- ravel_multi_index of ndtile arrays (numdifftools' limits): ndtile's own ---------
+
+def _outcome(f):
+    try:
+        return f(), None
+    except Exception as e:      # noqa: BLE001 - the exception is compared
+        return None, e
+
+
+def _same_ravel(mi, dims, *a, **k):
+    """ravel_multi_index of the coordinates as ndtile arrays and as NumPy
+    arrays: the same values, dtype, type (a NumPy scalar for 0-d), or the
+    same exception; and no fallback to NumPy."""
+    tm = tuple(nt.asarray(m) if isinstance(m, numpy.ndarray) else m for m in mi)
+    en_r, en = _outcome(lambda: numpy.ravel_multi_index(mi, dims, *a, **k))
+    with warnings.catch_warnings():
+        warnings.simplefilter('error', RuntimeWarning)
+        et_r, et = _outcome(lambda: nt.ravel_multi_index(tm, dims, *a, **k))
+    if en is not None or et is not None:
+        assert type(en) is type(et) and str(en) == str(et), (en, et)
+        return
+    if isinstance(en_r, numpy.ndarray):
+        assert isinstance(et_r, nt.ndarray)
+        assert et_r.shape == en_r.shape and et_r.dtype == en_r.dtype
+        numpy.testing.assert_array_equal(numpy.asarray(et_r), en_r)
+    else:
+        assert type(et_r) is type(en_r) and et_r == en_r
+
+
+RNG = numpy.random.default_rng(26)
+
+
+@pytest.mark.parametrize("dt", [numpy.int8, numpy.uint8, numpy.int16, numpy.int32, numpy.int64,
+                                numpy.uint32, numpy.uint64, numpy.bool_])
+@pytest.mark.parametrize("mode", ['raise', 'wrap', 'clip', ('clip', 'wrap', 'raise')])
+@pytest.mark.parametrize("order", ['C', 'F'])
+def test_ravel_multi_index(dt, mode, order):
+    dims = (3, 5, 2)
+    lo = 0 if mode == 'raise' or numpy.dtype(dt).kind in 'ub' else -7
+    hi = 1 if dt == numpy.bool_ else (2 if mode == 'raise' else 9)
+    mi = tuple(RNG.integers(lo, hi, (4, 6), endpoint=True).astype(dt) for _ in dims)
+    if mode == 'raise':
+        mi = tuple(numpy.minimum(m, d - 1).astype(dt) for m, d in zip(mi, dims))
+    _same_ravel(mi, dims, mode=mode, order=order)
+    # strided views, broadcasting, 0-d and empty coordinates
+    _same_ravel((mi[0][::2, ::-3], mi[1][0], mi[2][1::2, :2]), dims, mode, order)
+    _same_ravel((mi[0][0, 0], mi[1][1, 1], mi[2][2, 2]), dims, mode, order)
+    _same_ravel(tuple(m[:0] for m in mi), dims, mode, order)
+    _same_ravel(tuple(m[:0] for m in mi), (3, 0, 2), mode, order)
+
+
+def test_ravel_multi_index_errors():
+    a = numpy.array([1, 2])
+    _same_ravel((a, numpy.array([3, 5])), (3, 4))                       # out of bounds
+    _same_ravel((a, numpy.array([-1, 0])), (3, 4))
+    _same_ravel((a, numpy.array([3, 0])), (3, 4), mode='bad')
+    _same_ravel((a, numpy.array([3, 0])), (3, 4), mode=('clip',))
+    _same_ravel((a, numpy.array([3, 0])), (3, 4), order='A')
+    _same_ravel((a, numpy.array([3, 0, 1])), (3, 4))                    # broadcast
+    _same_ravel((numpy.zeros((2, 3), int), numpy.zeros((4, 3), int)), (3, 4))
+    _same_ravel((a,), (3, 4))                                           # too few
+    _same_ravel((a, numpy.array([1.0, 2.0])), (3, 4))                   # float
+    _same_ravel((a, numpy.array([3, 0])), (3, -4))
+    _same_ravel((a, numpy.array([0, 0])), (0, 4))
+    _same_ravel((a, numpy.array([3, 0])), (2**40, 2**40))
+    _same_ravel((a, numpy.array([3, 0])), (3.0, 4))
+    _same_ravel((a, []), (3, 4))                                        # an empty list
+    _same_ravel((a, [3, 0]), (3, 4))                                    # mixed with a list
+    _same_ravel((a, 3), (3, 4), mode='wrap')
+
+
+def test_ravel_multi_index_result_is_new():
+    # one dimension: the result is a new array, not the coordinates
+    x = nt.arange(5)
+    r = nt.ravel_multi_index((x,), (5,))
+    r[0] = 9
+    assert int(x[0]) == 0
+    # an ndtile array of coordinates (its rows)
+    m = numpy.array([[1, 2], [3, 0]])
+    _same_ravel(tuple(m), (3, 4))
+    numpy.testing.assert_array_equal(nt.ravel_multi_index(nt.asarray(m), (3, 4)),
+                                     numpy.ravel_multi_index(m, (3, 4)))
+
+
+def test_ravel_multi_index_large(default_settings):
+    n = 400_000        # 3.2 MB coordinates: several 2 MiB tiles
+    dims = (1000, 700, 30)
+    mi = tuple(RNG.integers(-50, d + 50, n) for d in dims)
+    for mode in ('wrap', 'clip'):
+        _same_ravel(mi, dims, mode=mode)
+    _same_ravel(tuple(m % d for m, d in zip(mi, dims)), dims, order='F')
+    bad = tuple(m % d for m, d in zip(mi, dims))
+    bad[1][n - 1] = 700
+    _same_ravel(bad, dims)
 
 
 # -- tools/ndtile_imports.py ----------------------------------------------------
