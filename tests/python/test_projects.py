@@ -179,6 +179,73 @@ def test_ravel_multi_index_large(default_settings):
     _same_ravel(bad, dims)
 
 
+# -- inner of a scalar, norm of any vector order (autograd's tests): ndtile's own --
+
+def _warned(f):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        r = f()
+    return r, sorted((type(x.message).__name__, str(x.message)) for x in w)
+
+
+def _same_value(r, e, rtol):
+    assert type(r) is type(e) if not isinstance(e, numpy.ndarray) else isinstance(r, nt.ndarray)
+    r = numpy.asarray(r)
+    assert r.dtype == e.dtype and r.shape == numpy.shape(e)
+    numpy.testing.assert_allclose(r, e, rtol=rtol, equal_nan=True)
+
+
+@pytest.mark.parametrize("a,b", [
+    (1.5, 0.3), (3, 4), (numpy.float32(2), numpy.ones(3, numpy.float32)),
+    (numpy.ones(3, numpy.float32), 1.5), (3, numpy.arange(4, dtype=numpy.int8)),
+    (numpy.int8(3), numpy.arange(4, dtype=numpy.int8)), (True, numpy.array([1, 2], numpy.uint8)),
+    (numpy.array(2.0), numpy.array(3.0)), (numpy.arange(6.).reshape(2, 3)[:, ::2], 2j),
+    (1j, numpy.zeros(0, numpy.float32)), (numpy.array(5, numpy.int16), numpy.arange(3)),
+])
+def test_inner_of_a_scalar(monkeypatch, a, b):
+    monkeypatch.setenv("NDTILE_FALLBACK", "error")
+    e = numpy.inner(a, b)
+    r = nt.inner(*(nt.asarray(v) if isinstance(v, numpy.ndarray) else v for v in (a, b)))
+    _same_value(r, e, 0)
+
+
+VECTORS = [
+    numpy.random.default_rng(1).standard_normal(9),
+    numpy.random.default_rng(2).standard_normal(9).astype(numpy.float32),
+    (numpy.arange(7) - 3 + 1j * numpy.arange(7)).astype(numpy.complex64),
+    numpy.array([0, 3, -4, 0]), numpy.array([0., 3, 0]), numpy.array([True, False, True]),
+    numpy.array([numpy.inf, 1.0]), numpy.array([1e300, 1e300]),
+    numpy.random.default_rng(3).standard_normal((3, 4))[:, ::-1],
+]
+
+
+@pytest.mark.parametrize("x", range(len(VECTORS)))
+@pytest.mark.parametrize("ord", [3, 4, 0.5, -1, -0.5, -2.5, 0, 3.0, 1e-300])
+def test_vector_norm_of_any_order(monkeypatch, x, ord):
+    monkeypatch.setenv("NDTILE_FALLBACK", "error")
+    x = VECTORS[x]
+    axes = [None] if x.ndim == 1 else [0, 1, -1]
+    rtol = 1e-5 if x.dtype in (numpy.float32, numpy.complex64) else 1e-12
+    for axis in axes:
+        for keepdims in (False, True):
+            e, we = _warned(lambda: numpy.linalg.norm(x, ord, axis, keepdims))
+            r, wr = _warned(lambda: nt.linalg.norm(nt.asarray(x), ord, axis, keepdims))
+            _same_value(r, e, rtol)
+            assert wr == we
+
+
+def test_vector_norm_of_any_order_large(default_settings):
+    x = numpy.random.default_rng(4).standard_normal(600_000)      # 4.8 MB: several tiles
+    for ord in (3, -1.5, 0):
+        e = numpy.linalg.norm(x, ord)
+        r = nt.linalg.norm(nt.asarray(x), ord)
+        assert type(r) is type(e)
+        numpy.testing.assert_allclose(r, e, rtol=1e-10)
+    m = x.reshape(1000, 600)
+    numpy.testing.assert_allclose(nt.linalg.norm(nt.asarray(m), 3, axis=0),
+                                  numpy.linalg.norm(m, 3, axis=0), rtol=1e-12)
+
+
 # -- tools/ndtile_imports.py ----------------------------------------------------
 
 def test_rewrite_imports():
