@@ -136,6 +136,14 @@ AT_CASES = [
     (lambda m, a: m.add.at(a, (Ellipsis, None, 0), 1), numpy.zeros((2, 3), complex)),
     (lambda m, a: m.add.at(a, (Ellipsis, Ellipsis), 1), numpy.zeros(3)),
     (lambda m, a: m.add.at(a, Ellipsis, 1), numpy.zeros(())),
+    # tuples inside the index tuple are index arrays, as lists are (NumPy
+    # reads a nested sequence as an array; ndtile fell back to NumPy)
+    (lambda m, a: m.add.at(a, ((0, 1, 0), (3, 3, 2)), 1.5), numpy.zeros((4, 4, 3), complex)),
+    (lambda m, a: m.add.at(a, ((0, 1),), numpy.arange(2.)[:, None]), numpy.zeros((4, 3))),
+    (lambda m, a: m.add.at(a, ((True, False, True),), 2), numpy.zeros(3, numpy.int16)),
+    (lambda m, a: m.add.at(a, ((0, -1), slice(None), (2, 0)), 1), numpy.zeros((4, 4, 3))),
+    (lambda m, a: m.add.at(a, ((0, 1), Ellipsis), 1), numpy.zeros((2, 2), numpy.float32)),
+    (lambda m, a: m.add.at(a, ((0, 5),), 1), numpy.zeros(3)),
 ]
 
 
