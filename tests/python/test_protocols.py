@@ -440,6 +440,45 @@ def test_from_dlpack_of_an_ndtile_array_is_a_view(big):
             assert got[0] == got[1]
 
 
+@lending
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_nested_iters_over_the_arrays_memory(big):
+    # np.nested_iters ran NumPy's on gathered copies (the fallback): 'K'
+    # order followed the copy's layout, not a flipped view's, and writes
+    # through readwrite / writebackifcopy operands were lost. It is
+    # NumPy's, as nditer is, over the memory the arrays lend
+    n = 300 * 1024 if big else 6        # 2.4 MiB+ of float64 at default settings
+    base = np.arange(2 * n * 2, dtype=np.float64).reshape(2, n, 2)
+    views = [lambda x: x, lambda x: x[::-1, ::-1, ::-1], lambda x: x.transpose(2, 0, 1),
+             lambda x: x[:, 1::2]]
+    for view in views:
+        got = []
+        for m in (np, nt):
+            x = view(m.array(base))
+            for axes in ([[0], [1, 2]], [[0, 1], [2]], [[2, 0], [1]]):
+                for order in ('K', 'C', 'F'):
+                    i, j = m.nested_iters(x, axes, order=order)
+                    got.append([[float(v) for v, __ in zip(j, range(8))]
+                                for _, __ in zip(i, range(3))])
+        assert got[:len(got) // 2] == got[len(got) // 2:]
+        res = []
+        for m in (np, nt):
+            x = view(m.array(base))[:, :3, :3]      # (a view of a large array)
+            i, j = m.nested_iters(x, [[0], [1, 2]], op_flags=['readwrite'])
+            for _ in i:
+                for y in j:
+                    y[...] = -y
+            a32 = view(m.array(base, dtype=np.float32))[:, :4, :4]
+            i, j = m.nested_iters(a32, [[0], [1, 2]], op_flags=['readwrite', 'updateifcopy'],
+                                  casting='same_kind', op_dtypes='f8')
+            with i, j:
+                for _ in i:
+                    for y in j:
+                        y[...] += 1
+            res.append((np.asarray(x).sum(), np.asarray(x)[0, 0, 0], np.asarray(a32).tolist()))
+        assert res[0] == res[1]
+
+
 @pytest.mark.skipif(LENDS, reason="one process lends its memory")
 def test_several_ranks_refuse_to_lend():
     x = nt.arange(10.0)
