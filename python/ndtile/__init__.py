@@ -71,6 +71,13 @@ _PASSTHROUGH = (
 for _name in _PASSTHROUGH:
     if hasattr(_np, _name):
         globals()[_name] = getattr(_np, _name)
+# NumPy's iterators, as nditer (a NumPy type, kept above): they take ndtile
+# arrays through the memory those lend (docs/design.md, "Lending memory"),
+# so the order is the views' own and writes land in the arrays (a fallback
+# on gathered copies iterated a copy's order and lost the writes)
+_ITERATORS = ('nested_iters',)
+for _name in _ITERATORS:
+    globals()[_name] = getattr(_np, _name)
 
 # ndtile's own build and memory, not NumPy's (obs17)
 from ._config import show_config, memory_stats  # noqa: E402
@@ -236,7 +243,7 @@ def _register_native():
         npobj = getattr(_np, name, None)
         if npobj is None or npobj is obj or isinstance(npobj, _np.ufunc):
             continue
-        if name in _FALLBACK_OK or name in _PASSTHROUGH:
+        if name in _FALLBACK_OK or name in _PASSTHROUGH or name in _ITERATORS:
             continue
         if getattr(obj, '__module__', '').startswith('ndtile'):
             _fallback.NATIVE[npobj] = obj

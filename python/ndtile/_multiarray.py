@@ -1163,7 +1163,7 @@ def putmask(a, /, mask, values):
 def from_dlpack(x, /, *, device=None, copy=None):
     """An array from another library's DLPack capsule: NumPy imports it
     (host memory) and ndtile copies it into tiles (copy=False: BufferError;
-    an ndtile array is itself)."""
+    an ndtile array gives a view of its memory, as NumPy's does)."""
     return C.from_dlpack(x, device, copy)
 
 

@@ -45,6 +45,12 @@ _FLAT_BOOL = ("boolean indices for iterators are not supported because of previo
               "that was confusing (valid boolean indices are expected to work in the future)")
 
 
+def _flat_index_error(e):
+    """An out-of-bounds index into the raveled array in NumPy's flatiter
+    words ("index 10 is out of bounds for size 6": it has no axis)."""
+    return IndexError(str(e).replace(" for axis 0 with size ", " for size "))
+
+
 class flatiter:
     """a.flat: iteration and indexing over the C-order flattened array.
     Indexing it gives copies (NumPy's flatiter never returns a view)."""
@@ -121,6 +127,8 @@ class flatiter:
             return (0, False) if bool(key) else (slice(0, 0), True)
         if isinstance(key, _np.bool_) or key is None or isinstance(key, (str, bytes)):
             raise IndexError(_FLAT_BOOL if isinstance(key, _np.bool_) else _FLAT_BAD)
+        if isinstance(key, (Array, _np.ndarray)) and key.ndim == 0 and key.dtype.kind in 'iu':
+            key = int(key)      # NumPy's flatiter takes a 0-d integer array as an integer
         if isinstance(key, (int, _np.integer)) and not -self.base.size <= key < self.base.size:
             raise IndexError(f"index {key} is out of bounds for size {self.base.size}")
         if isinstance(key, (float, _np.floating)):
@@ -155,7 +163,10 @@ class flatiter:
     def __getitem__(self, key):
         base = self.base
         key, _ = self._key(key, False)
-        r = base._ravel('C')[key]
+        try:
+            r = base._ravel('C')[key]
+        except IndexError as e:
+            raise _flat_index_error(e) from None
         if isinstance(r, Array) and r._same_store(base):
             r = r._copy()
         if type(base) is not ndarray and type(r) is ndarray:
@@ -190,6 +201,10 @@ class flatiter:
                 flat[key] = value
                 return
             flat[key] = value          # a copy: write it back
+        except IndexError as e:
+            if not single:
+                raise _flat_index_error(e) from None
+            raise ValueError("Error setting single item of array.") from None
         except Exception:           # noqa: BLE001 - NumPy replaces any error
             if not single:
                 raise
