@@ -322,7 +322,7 @@ def test_copy_false_of_a_numpy_subclass_raises_as_for_a_numpy_array(tmp_path, bi
     # silently, writes through the result missing the file. ndtile copies
     # every NumPy array into tiles (design.md), so copy=False raises NumPy's
     # ValueError, as for a plain NumPy array; without copy=False the values
-    # are NumPy's (deviations.md 21)
+    # are NumPy's (deviations.md 22)
     n = 300 * 1024 if big else 12          # 2.4 MiB of float64 at default settings
     mm = numpy.memmap(tmp_path / "m.dat", dtype=numpy.float64, mode="w+", shape=(n,))
     mm[:] = numpy.arange(n)
