@@ -389,6 +389,13 @@ def _reconstruct(npa):
     return r
 
 
+def _reconstruct_transposed(npa, axes):
+    """A transposed C-contiguous array pickled with protocol 5: the
+    contiguous data's array, its axes put back (NumPy's _frombuffer with
+    axis_order)."""
+    return _reconstruct(npa)._transpose(axes)
+
+
 def _reconstruct_inband(reduced):
     """A non-contiguous array pickled with protocol 5: NumPy's in-band
     recipe (its __reduce__) of the data, as NumPy pickles such an array."""
@@ -622,7 +629,16 @@ class ndarray(Array):
         else:
             npa = C.to_numpy(self)
         if not self._flags & (_C | _F):
-            return (_reconstruct_inband, (npa.__reduce__(),))
+            # NumPy's too where a permutation of the axes is C-contiguous (by
+            # strides, largest first): that transpose's data, transposed back
+            perm = sorted(range(self.ndim), key=lambda k: -abs(self.strides[k]))
+            t = self._transpose(tuple(perm))
+            if not t._c_contiguous:
+                return (_reconstruct_inband, (npa.__reduce__(),))
+            npa = C.to_numpy(t)
+            if not self._flags & _WRITEABLE:
+                npa.flags.writeable = False
+            return (_reconstruct_transposed, (npa, tuple(perm.index(k) for k in range(self.ndim))))
         if not self._flags & _WRITEABLE:
             npa.flags.writeable = False
         return (_reconstruct, (npa,))

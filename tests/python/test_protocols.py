@@ -358,6 +358,20 @@ def test_pickle_protocol5_out_of_band(dt, n):
                 r2 = pickle.loads(pickle.dumps(v, protocol=5))      # in band
                 res.append((r2.flags.writeable, r2.flags.c_contiguous, r2.flags.f_contiguous))
             assert res[2:] == res[:2], (f, ro)
+    # a 3-d transpose of a C-contiguous array: out of band too, loaded as
+    # the same transposed view (NumPy's axis_order)
+    b = make(dt, (4, 3, n // 10))
+    for axes in [(1, 0, 2), (2, 0, 1), (0, 2, 1)]:
+        for key in [Ellipsis, (slice(None), slice(None, None, 2))]:
+            res = []
+            for v in (b.transpose(axes)[key], nt.asarray(b).transpose(axes)[key]):
+                bufs = []
+                r = pickle.loads(pickle.dumps(v, protocol=5, buffer_callback=bufs.append),
+                                 buffers=bufs)
+                np.testing.assert_array_equal(np.asarray(r), b.transpose(axes)[key])
+                res.append((len(bufs), r.shape, r.strides, r.flags.c_contiguous,
+                            r.flags.f_contiguous, r.flags.writeable))
+            assert res[1] == res[0], (axes, key)
     x2 = x[::2]
     bufs = []
     r = pickle.loads(pickle.dumps(x2, protocol=5, buffer_callback=bufs.append), buffers=bufs)
