@@ -145,7 +145,7 @@ from ._index_tricks import (  # noqa: E402
 from . import linalg, fft, random, lib, io, testing  # noqa: E402
 from ._array_api import __array_namespace_info__, __array_api_version__  # noqa: E402
 
-_FALLBACK_OK = {'nonzero', 'argwhere'}   # native names that are thin fallbacks
+_FALLBACK_OK = set()   # native names left out of the dispatch (none now)
 
 
 from ._ranks import rank, nranks, barrier, comm_stats  # noqa: E402

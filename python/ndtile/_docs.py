@@ -75,6 +75,10 @@ DEVIATIONS['unique'] = ("Which of several complex NaNs unique keeps, and the sig
                         "infinite part next to a NaN, can differ from NumPy's choice.")
 DEVIATIONS['clip'] = ("clip(-0.0, -1, 0) is 0.0 (NumPy gives -0.0 with scalar bounds and 0.0 "
                       "with array bounds).")
+for _n in ('asarray', 'array', 'asanyarray'):
+    DEVIATIONS[_n] = ("Another object's memory (a NumPy array, memoryview, bytearray, "
+                      "array.array, __array_interface__) is copied into tiles where NumPy "
+                      "shares it, so copy=False raises for it; frombuffer shares it.")
 del _n
 
 

@@ -75,6 +75,8 @@ def fill_diagonal(a, val, wrap=False):
     size = a.size
     end = size if end is None else min(end, size)
     idx = _np.arange(0, end, step, dtype=_np.int64)
+    if isinstance(a, _core.Array) and not a._flags & 0x400:
+        raise ValueError("underlying array is read-only")    # NumPy's a.flat[...] = val
     if idx.size:
         nt.put(a, nt.asarray(idx), val)
 

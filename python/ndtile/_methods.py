@@ -113,6 +113,13 @@ _OUT_OP = {'sum': 'add', 'nansum': 'add', 'mean': 'add', 'var': 'add', 'std': 'a
            'nanmax': 'fmax', 'nanmin': 'fmin', 'any': 'logical_or', 'all': 'logical_and'}
 
 
+def check_out_writeable(out):
+    """NumPy's ValueError for a read-only out= of a reduction or scan, before
+    any work (flags.num: no FutureWarning for a broadcast_arrays result)."""
+    if isinstance(out, (Array, _np.ndarray)) and not out.flags.num & 0x400:
+        raise ValueError("output array is read-only")
+
+
 def check_out(name, xs, axis, keepdims, out):
     """NumPy's errors for a reduction's out= of the wrong type or shape (the
     reduction iterator's, in its order), before any work is done; xs is
@@ -121,6 +128,7 @@ def check_out(name, xs, axis, keepdims, out):
         return
     if not isinstance(out, (Array, _np.ndarray)):
         raise TypeError("return arrays must be of ArrayType")
+    check_out_writeable(out)      # NumPy's first check of out
     xs = tuple(xs)
     nd = len(xs)
     mask = axes_mask(axis, nd, name not in _NOT_UFUNC)
@@ -511,6 +519,7 @@ def _scan(name, a, axis, dtype, out):
         nd = x.ndim if x.ndim else 1
         if ax < -nd or ax >= nd:
             raise _np.exceptions.AxisError(ax, nd)
+    check_out_writeable(out)
     return finish(_core.scan(op, x, ax, dtc), out)
 
 

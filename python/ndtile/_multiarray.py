@@ -599,7 +599,10 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
         if out.shape != tuple(shape):
             raise ValueError("Output array is the wrong shape")
     if out is not None and isinstance(out, Array):
-        res = out
+        # NumPy writes through one view of out: its broadcast_arrays warning
+        # once, out's own flag kept
+        res = out.view()
+        res._before_write()
     else:
         res = _core.empty(tuple(shape), c)
     pos = 0
@@ -611,8 +614,7 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
         pos += n
     if out is not None and not isinstance(out, Array):
         _np.copyto(out, C.to_numpy(res))
-        return out
-    return res
+    return res if out is None else out
 
 
 concat = concatenate     # NumPy 2: the same function
@@ -687,10 +689,22 @@ def where(condition, x=_NoValue, y=_NoValue, /):
 
 
 def nonzero(a):
-    if type(a) is not C.ND and (isinstance(a, Array) or (
-            _umath.duck_of(a) and getattr(a, 'nonzero', None) is not None)):
-        # NumPy's _wrapfunc: a subclass's or another object's own method
-        return a.nonzero()
+    if type(a) is not C.ND and isinstance(a, Array):
+        return a.nonzero()      # a subclass's own method
+    if _umath.duck_of(a):
+        # NumPy's _wrapfunc: the object's own method (its TypeError falls
+        # through), else, with an __array_wrap__, the array's nonzero with
+        # the tuple wrapped as one array (NumPy's _wrapit)
+        m = getattr(a, 'nonzero', None)
+        if m is not None:
+            try:
+                return m()
+            except TypeError:
+                pass
+        w = _umath._own_wrap(a)
+        if w is not None:
+            r = nonzero(C.asarray(a))
+            return _umath.apply_array_wrap(w, C.asarray(r), None, False)
     x = C.asarray(a)
     if isinstance(x, Array) and x.ndim == 0:
         # NumPy's error, without a fallback to NumPy (and its warning) to raise it

@@ -177,6 +177,7 @@ class flatiter:
         base = self.base
         if not base._flags & _WRITEABLE:
             raise ValueError("underlying array is read-only")
+        base._before_write()     # NumPy's warning for a broadcast_arrays result, on base
         k0 = key[0] if isinstance(key, tuple) and len(key) == 1 else key
         key, skip = self._key(key, True)
         if skip:
@@ -195,6 +196,23 @@ class flatiter:
                 value = self._cycled(key, value)
                 if value is None:
                     return
+        pos = None if base.ndim < 2 or base._c_contiguous else self._positions(key, single)
+        if pos is not None:
+            # a base that ravels to a copy: only the elements the key selects,
+            # each gathered once (u) and written as flat[key] = value would
+            # write them, then put back in the key's order (where base's
+            # elements share memory, an as_strided view with a 0 stride, the
+            # last write wins, as in NumPy's flatiter)
+            u, inv = _np.unique(pos.ravel(), return_inverse=True)
+            sel = base[_np.unravel_index(u, base.shape)]
+            try:
+                sel[int(inv[0]) if single else inv.reshape(pos.shape)] = value
+            except Exception:           # noqa: BLE001 - NumPy replaces any error
+                if not single:
+                    raise
+                raise ValueError("Error setting single item of array.") from None
+            base[_np.unravel_index(pos.ravel(), base.shape)] = sel[inv.ravel()]
+            return
         try:
             flat = base._ravel('C')
             if flat._same_store(base):
@@ -218,6 +236,28 @@ class flatiter:
         pos = _np.arange(base.size, dtype=_np.intp)[
             C.to_numpy(key) if isinstance(key, Array) else key]
         base[_np.unravel_index(pos, base.shape)] = flat[key]
+
+    def _positions(self, key, single):
+        """The flat (C-order) positions in base that key selects, a NumPy
+        intp array of the selection's shape, computed from the key alone
+        (O(selected elements)); None for a key this does not read (an
+        index out of bounds: the caller's general path raises NumPy's
+        error)."""
+        n = self.base.size
+        if isinstance(key, slice):
+            return _np.arange(*key.indices(n), dtype=_np.intp)
+        if key is Ellipsis:
+            return _np.arange(n, dtype=_np.intp)
+        if single:
+            k = int(key)
+            return _np.array(k + n if k < 0 else k, dtype=_np.intp) if -n <= k < n else None
+        k = C.to_numpy(key) if isinstance(key, Array) else _np.asarray(key)
+        if k.dtype == _np.bool_:
+            return _np.flatnonzero(k) if k.ndim == 1 and k.size == n else None
+        if k.dtype.kind not in 'iu' or (k.size and (k.min() < -n or k.max() >= n)):
+            return None
+        k = k.astype(_np.intp)
+        return _np.where(k < 0, k + n, k)
 
     def _cycled(self, key, value):
         """The value NumPy's flatiter writes into the elements `key`
@@ -355,8 +395,30 @@ _Flags = flagsobj
 def _reconstruct(npa):
     if npa.ndim > 1 and npa.flags.f_contiguous and not npa.flags.c_contiguous:
         r = C.np_or_nd(npa.T)     # a Fortran-ordered pickle: NumPy's layout back
-        return O._owned_t(r) if isinstance(r, Array) else npa
-    return C.np_or_nd(npa)
+        r = O._owned_t(r) if isinstance(r, Array) else npa
+    else:
+        r = C.np_or_nd(npa)
+    if isinstance(r, Array) and not npa.flags.writeable:
+        # protocol 5 of a read-only array: NumPy's is read-only again (its
+        # data comes in a read-only buffer)
+        r.flags.writeable = False
+    return r
+
+
+def _reconstruct_transposed(npa, axes):
+    """A transposed C-contiguous array pickled with protocol 5: the
+    contiguous data's array, its axes put back (NumPy's _frombuffer with
+    axis_order)."""
+    return _reconstruct(npa)._transpose(axes)
+
+
+def _reconstruct_inband(reduced):
+    """A non-contiguous array pickled with protocol 5: NumPy's in-band
+    recipe (its __reduce__) of the data, as NumPy pickles such an array."""
+    f, args, state = reduced
+    npa = f(*args)
+    npa.__setstate__(state)
+    return _reconstruct(npa)
 
 
 def _reconstruct_sub(cls, shape, dtype):
@@ -438,6 +500,11 @@ class ndarray(Array):
         a = C.to_numpy(self)
         if dtype is not None and _np.dtype(dtype) != a.dtype:
             a = a.astype(dtype)
+        elif copy is None and not self._flags & _WRITEABLE:
+            # NumPy's a.__array__() is a itself: read-only where a is
+            a.flags.writeable = False
+        elif copy is None and self._flags & _WARN_ON_WRITE:
+            a.flags._warn_on_write = True     # and a write into it warns
         return a
 
     def __array_ufunc__(self, /, ufunc, method, *inputs, **kwargs):
@@ -578,6 +645,31 @@ class ndarray(Array):
             return (_reconstruct, (C.to_numpy(self._transpose(None)).T,))
         return (_reconstruct, (C.to_numpy(self),))
 
+    def __reduce_ex__(self, protocol, /):
+        if protocol < 5 or type(self) is not ndarray:
+            return self.__reduce__()
+        # NumPy's protocol 5: a contiguous (C or F) array's data as an
+        # out-of-band PickleBuffer, read-only where the array is; another
+        # array's in-band (NumPy's __reduce__)
+        if self.ndim > 1 and O.is_f_only(self):
+            npa = C.to_numpy(self._transpose(None)).T
+        else:
+            npa = C.to_numpy(self)
+        if not self._flags & (_C | _F):
+            # NumPy's too where a permutation of the axes is C-contiguous (by
+            # strides, largest first): that transpose's data, transposed back
+            perm = sorted(range(self.ndim), key=lambda k: -abs(self.strides[k]))
+            t = self._transpose(tuple(perm))
+            if not t._c_contiguous:
+                return (_reconstruct_inband, (npa.__reduce__(),))
+            npa = C.to_numpy(t)
+            if not self._flags & _WRITEABLE:
+                npa.flags.writeable = False
+            return (_reconstruct_transposed, (npa, tuple(perm.index(k) for k in range(self.ndim))))
+        if not self._flags & _WRITEABLE:
+            npa.flags.writeable = False
+        return (_reconstruct, (npa,))
+
     def __setstate__(self, /, state):
         data = state[0] if isinstance(state, tuple) and state else state
         if not isinstance(data, _np.ndarray) or data.shape != self.shape:
@@ -633,7 +725,9 @@ class ndarray(Array):
 
     @real.setter
     def real(self, value):
-        self._real()[...] = value
+        # NumPy writes into a real array itself (its broadcast_arrays flag
+        # cleared by the warning), into a complex one's real-part view
+        (self if D.KIND[self._dt] != 'c' else self._real())[...] = value
 
     @property
     def imag(self):

@@ -71,6 +71,10 @@ def iscomplex(x):
 
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    if not copy and isinstance(x, _np.ndarray):
+        # in place into a NumPy array: NumPy's own, which returns x itself
+        # (a copy into tiles would leave x as it was)
+        return _np.nan_to_num(x, copy=False, nan=nan, posinf=posinf, neginf=neginf)
     a = C.asarray(x)
     if not isinstance(a, Array) or a.ndim == 0 and not isinstance(x, Array):
         return F.call("nan_to_num (scalar or dtype)", _np.nan_to_num, (x,),
@@ -80,6 +84,9 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
         # NumPy's x[()]: a 0-d array gives a scalar
         return a._scalar() if a.ndim == 0 else a._copy() if copy else a
     parts = [a._real(), a._imag()] if k == 'c' else [a]
+    if not copy and not a._flags & 0x400:
+        # NumPy writes with copyto: its message, before its casting check
+        raise ValueError("assignment destination is read-only")
     res = a._copy() if copy else a
     rparts = [res._real(), res._imag()] if k == 'c' else [res]
     for v in (nan, posinf, neginf):

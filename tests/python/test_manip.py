@@ -483,6 +483,33 @@ def test_nan_to_num_of_0d_arrays_is_a_scalar():
 
 
 
+def test_nan_to_num_in_place_into_a_numpy_array():
+    # copy=False writes into x itself and returns it, a NumPy array too
+    # (ndtile wrote into a copy in tiles and left x as it was); read-only:
+    # NumPy's copyto message
+    for dt in (np.float64, np.complex64, np.int32):
+        for shape, key in (((7,), Ellipsis), ((4, 6), (slice(None), slice(None, None, -2))),
+                           ((), Ellipsis), ((0, 3), Ellipsis)):
+            base = make(dt, shape)
+            if base.dtype.kind in 'fc' and base.size:
+                base.flat[::2] = np.nan
+                base.flat[1::3] = np.inf
+            e, g = base.copy()[key], base.copy()[key]
+            re, rg = np.nan_to_num(e, copy=False), nt.nan_to_num(g, copy=False)
+            if shape:
+                assert rg is g and re is e
+            else:
+                assert type(rg) is type(re) and rg == re     # NumPy's x[()]
+            np.testing.assert_array_equal(g, e)
+            g.flags.writeable = False
+            x = nt.asarray(base.copy())
+            x.flags.writeable = False
+            for arr in (g, x):
+                if base.dtype.kind in 'fc':
+                    with pytest.raises(ValueError, match="assignment destination is read-only"):
+                        nt.nan_to_num(arr, copy=False)
+
+
 @pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
 def test_nan_to_num_array_valued_replacements(big):
     # NumPy's nan_to_num takes array_like nan/posinf/neginf and broadcasts
@@ -606,8 +633,8 @@ _WRITES = {
     'ipow': lambda m, a: a.__ipow__(2),
     'imul': lambda m, a: a.__imul__(2),
     'clip_out': lambda m, a: m.clip(a, 0, 1, out=a),
-    'matmul_out': lambda m, a: m.matmul(m.ones((2, 1), a.dtype), m.ones((1, a.shape[1]), a.dtype),
-                                        out=a),
+    'matmul_out': lambda m, a: m.matmul(m.ones((a.shape[0], 1), a.dtype),
+                                        m.ones((1, a.shape[1]), a.dtype), out=a),
     'reduce_out': lambda m, a: m.add.reduce(m.ones((2, a.shape[1]), a.dtype), axis=0, out=a[0]),
     'where_out': lambda m, a: m.add(a, 1, out=a, where=m.ones(a.shape, bool)),
 }
@@ -699,6 +726,96 @@ def test_broadcast_arrays_warn_on_write_location(write, n):
     else:
         assert want[0][0].startswith(os.path.dirname(np.__file__)), want
         assert write in ('place', 'np_put', 'fill_diagonal', 'put_along_axis', 'clip_out')
+
+
+# Every other entry that writes into an existing array, for the two checks
+# NumPy makes before it writes: a read-only array raises ValueError, a
+# broadcast_arrays result warns (DeprecationWarning; FutureWarning where NumPy
+# only reads flags.writeable: random's shuffle). a is 2-d (2, n) and NumPy's
+# own functions take it as it is.
+_ALL_WRITES = {
+    **_WRITES,
+    'setitem_fancy': lambda m, a: a.__setitem__(([0, 1], [1, 0]), 7),
+    'setitem_row': lambda m, a: a.__setitem__(0, m.ones(a.shape[1], a.dtype)),
+    'flat_slice': lambda m, a: a.flat.__setitem__(slice(1, 4), 7),
+    'flat_fancy': lambda m, a: a.flat.__setitem__([0, 3], 7),
+    'np_put': lambda m, a: m.put(a, [0], [7]),
+    'copyto_where': lambda m, a: m.copyto(a, 7, where=m.ones(a.shape, bool)),
+    'copyto_array': lambda m, a: m.copyto(a, m.ones(a.shape, a.dtype)),
+    'ufunc_out_tuple': lambda m, a: m.add(1, 1, out=(a,)),
+    'divmod_out': lambda m, a: m.divmod(m.ones(a.shape), 3, out=(a, m.empty(a.shape))),
+    'modf_out': lambda m, a: m.modf(m.ones(a.shape), out=(m.empty(a.shape), a)),
+    'sum_out': lambda m, a: m.sum(m.ones((3,) + a.shape), axis=0, out=a),
+    'cumsum_out': lambda m, a: m.cumsum(m.ones(a.shape), axis=1, out=a),
+    'accumulate_out': lambda m, a: m.add.accumulate(m.ones(a.shape), axis=1, out=a),
+    'mean_out': lambda m, a: m.mean(m.ones((3,) + a.shape), axis=0, out=a),
+    'max_out': lambda m, a: m.max(m.ones((3,) + a.shape), axis=0, out=a),
+    'median_out': lambda m, a: m.median(m.ones((3,) + a.shape), axis=0, out=a),
+    'take_out': lambda m, a: m.take(m.ones(9), m.zeros(a.shape, m.intp), out=a),
+    'choose_out': lambda m, a: m.choose(m.zeros(a.shape, m.intp), [m.ones(a.shape)], out=a),
+    'concatenate_out': lambda m, a: m.concatenate([m.ones((1, a.shape[1]))] * 2, out=a),
+    'einsum_out': lambda m, a: m.einsum('kij->ij', m.ones((2,) + a.shape), out=a),
+    'round_out': lambda m, a: m.round(a, out=a),
+    'isubtract': lambda m, a: a.__isub__(1),
+    'ifloordiv': lambda m, a: a.__ifloordiv__(1),
+    'fill_diagonal': lambda m, a: m.fill_diagonal(a, 7),
+    'add_at_slice': lambda m, a: m.add.at(a, (0, slice(None)), 1),
+    'real_set': lambda m, a: setattr(a, 'real', 7),
+    'nan_to_num': lambda m, a: m.nan_to_num(a, copy=False),
+    'shuffle_rows': lambda m, a: (m.random.seed(1), m.random.shuffle(a.T)),
+    'rng_shuffle': lambda m, a: m.random.default_rng(0).shuffle(a, axis=1),
+    'as_strided': lambda m, a: m.lib.stride_tricks.as_strided(a, a.shape, a.strides)
+    .__setitem__((0, 0), 7),
+    'sliding_window': lambda m, a: m.lib.stride_tricks.sliding_window_view(
+        a, 2, axis=1, writeable=True).__setitem__((0, 0, 0), 7),
+    'array_method': lambda m, a: a.__array__().__setitem__((0, 0), 7),
+}
+# ValueError all the same, but another message than NumPy's (its iterator's,
+# or WRITEBACKIFCOPY's where it copies out)
+_RO_MESSAGE_DIFFERS = {'take_out', 'choose_out', 'einsum_out', 'add_at_slice'}
+# NumPy warns for these only where its C code copies a (WRITEBACKIFCOPY): not
+# for a C-contiguous view of a broadcast result (a[0] here); ndtile always warns
+_NUMPY_SKIPS_CONTIGUOUS = {'place'}
+
+
+@pytest.mark.parametrize("write", list(_ALL_WRITES))
+@pytest.mark.parametrize("n", [5, pytest.param(300_001, marks=pytest.mark.default_settings)])
+def test_every_write_checks_read_only_and_warn_on_write(write, n):
+    f = _ALL_WRITES[write]
+    got = []
+    for m in (np, nt):
+        ro = m.arange(2 * n, dtype=float).reshape(2, n)
+        ro.flags.writeable = False
+        views = [ro, ro[:, ::-1]]
+        res = []
+        for a in views:
+            before = a.copy()
+            r, w = _warned(lambda: f(m, a))
+            msg = None
+            if r is ValueError and write not in _RO_MESSAGE_DIFFERS:
+                with pytest.raises(ValueError) as e, warnings.catch_warnings():
+                    warnings.simplefilter('ignore')
+                    f(m, a)
+                msg = str(e.value)
+            res.append((r if r is ValueError else None, w, msg))
+            assert np.array_equal(np.asarray(a), np.asarray(before))
+        a, _ = m.broadcast_arrays(m.arange(n, dtype=float), m.zeros((2, n)))
+        r, w = _warned(lambda: f(m, a))
+        res.append((r if isinstance(r, type) else None, w, repr(a.flags)))
+        a, _ = m.broadcast_arrays(m.arange(n, dtype=float), m.zeros((2, 2, n)))
+        a = a[0, :1]        # a C-contiguous view
+        r, w = _warned(lambda: f(m, a))
+        res.append((r if isinstance(r, type) else None, w, repr(a.flags)))
+        got.append(res)
+    if write in _NUMPY_SKIPS_CONTIGUOUS:
+        assert got[0][3][:2] == (None, []) and got[1][3][:2] == (None, [DeprecationWarning])
+        got[0].pop(), got[1].pop()
+    if write == 'array_method':
+        # ndtile's a.__array__() is a copy (flagged as a is): the write warns,
+        # and a's own flag stays (NumPy's is a itself)
+        got = [[r[:2] for r in g] for g in got]
+    assert got[1] == got[0]
+    assert got[0][0][0] is ValueError or write in ('array_method', 'as_strided')
 
 
 @pytest.mark.parametrize("n", [4, pytest.param(300_001, marks=pytest.mark.default_settings)])

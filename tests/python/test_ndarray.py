@@ -540,6 +540,28 @@ def test_flat_assignment_into_a_view_with_shared_elements():
         assert_same(x, a)
 
 
+@pytest.mark.parametrize("dt", [np.float64, np.int32, np.complex64, np.bool_])
+def test_flat_assignment_costs_the_selected_elements(dt):
+    # a.flat[k] = v on a base that ravels to a copy reads and writes only the
+    # elements k selects (it ravelled the base and built arange(base.size)):
+    # a 0-stride view of 10**12 elements, as NumPy's flatiter, in a moment
+    for key, value in [(5, 1), (-1, 2), ([7, 10 ** 12 - 3, 7], [3, 4, 5]),
+                       (slice(10 ** 12 - 5, None, 2), 6), (slice(4, 0, -1), [1, 0]),
+                       (np.array([[2, 3]]), 9), (np.int64(10 ** 12 - 1), 0)]:
+        a = np.zeros(4, dt)
+        x = nt.zeros(4, dt)
+        y = np.lib.stride_tricks.as_strided(a, (10 ** 6, 10 ** 6), (0, 0))
+        z = nt.lib.stride_tricks.as_strided(x, (10 ** 6, 10 ** 6), (0, 0))
+        y.flat[key] = value
+        z.flat[key] = value
+        assert_same(x, a)
+        w = nt.lib.stride_tricks.as_strided(x, (2, 10 ** 6, 5 * 10 ** 5), (0, 0, 0))[:, ::-1]
+        w.flat[key] = 1
+        np.lib.stride_tricks.as_strided(a, (2, 10 ** 6, 5 * 10 ** 5), (0, 0, 0))[:, ::-1] \
+            .flat[key] = 1
+        assert_same(x, a)
+
+
 @pytest.mark.skipif(nt.nranks() > 1, reason="an array over a buffer is one process's "
                     "memory (on ranks: a copy, or BufferError; docs/guide/ranks.md)")
 @pytest.mark.parametrize("make_buffer", [

@@ -323,16 +323,60 @@ def test_pickle_every_dtype_and_view(dt):
                 (e.flags.c_contiguous, e.flags.f_contiguous)
 
 
-def test_pickle_protocol5_out_of_band():
-    a = make(np.float32, (50, 60))
-    x = nt.asarray(a)[::2]
+@pytest.mark.parametrize("dt", [np.float32, np.int64, np.complex128, np.bool_])
+@pytest.mark.parametrize("n", [60, pytest.param(80_000, marks=pytest.mark.default_settings)])
+def test_pickle_protocol5_out_of_band(dt, n):
+    # NumPy's protocol 5: a C- or F-contiguous array's data out of band
+    # (one PickleBuffer, read-only where the array is, and the array loaded
+    # from a read-only buffer read-only again); another array's in band
+    a = make(dt, (8, n))         # > 2 MiB at n = 80,000 for the wider dtypes
+    x = nt.asarray(a)
+    cases = [lambda m: m, lambda m: m[::2], lambda m: m.T, lambda m: m[:, 1:3],
+             lambda m: m[3], lambda m: m[3, 4], lambda m: m[:0], lambda m: m[::-1, ::3],
+             lambda m: m[:, 5], lambda m: m[2:4]]
+    for f in cases:
+        for ro in (False, True):
+            exp, got = f(a), f(x)
+            if not isinstance(got, nt.ndarray):
+                continue
+            exp = np.asarray(exp)
+            if ro:
+                exp = exp.view()
+                exp.flags.writeable = False
+                got = got.view()
+                got.flags.writeable = False
+            res = []
+            for v in (exp, got):
+                bufs = []
+                s = pickle.dumps(v, protocol=5, buffer_callback=bufs.append)
+                r = pickle.loads(s, buffers=bufs)
+                res.append((len(bufs), [b.raw().readonly for b in bufs], r.dtype, r.shape,
+                            r.flags.c_contiguous, r.flags.f_contiguous, r.flags.writeable))
+                if v is got:
+                    assert type(r) is nt.ndarray
+                    np.testing.assert_array_equal(np.array(r), exp)
+                r2 = pickle.loads(pickle.dumps(v, protocol=5))      # in band
+                res.append((r2.flags.writeable, r2.flags.c_contiguous, r2.flags.f_contiguous))
+            assert res[2:] == res[:2], (f, ro)
+    # a 3-d transpose of a C-contiguous array: out of band too, loaded as
+    # the same transposed view (NumPy's axis_order)
+    b = make(dt, (4, 3, n // 10))
+    for axes in [(1, 0, 2), (2, 0, 1), (0, 2, 1)]:
+        for key in [Ellipsis, (slice(None), slice(None, None, 2))]:
+            res = []
+            for v in (b.transpose(axes)[key], nt.asarray(b).transpose(axes)[key]):
+                bufs = []
+                r = pickle.loads(pickle.dumps(v, protocol=5, buffer_callback=bufs.append),
+                                 buffers=bufs)
+                np.testing.assert_array_equal(np.asarray(r), b.transpose(axes)[key])
+                res.append((len(bufs), r.shape, r.strides, r.flags.c_contiguous,
+                            r.flags.f_contiguous, r.flags.writeable))
+            assert res[1] == res[0], (axes, key)
+    x2 = x[::2]
     bufs = []
-    s = pickle.dumps(x, protocol=5, buffer_callback=bufs.append)
-    assert bufs                              # the data travelled out of band
-    r = pickle.loads(s, buffers=bufs)
-    np.testing.assert_array_equal(np.array(r), a[::2])
+    r = pickle.loads(pickle.dumps(x2, protocol=5, buffer_callback=bufs.append), buffers=bufs)
     r[0, 0] = 5                              # a copy of its own
-    assert float(x[0, 0]) == a[0, 0]
+    assert x2[0, 0] == a[0, 0]
 
 
 @pytest.mark.skipif(not LENDS, reason="starts a process of its own")

@@ -1,4 +1,6 @@
 """bincount, nonzero, argwhere and flatnonzero run in the core: compare with NumPy."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -72,3 +74,64 @@ def test_nonzero_of_views():
     t = nt.asarray(a).T
     for g, e in zip(nt.nonzero(t), np.nonzero(a.T)):
         _same(g, e)
+
+
+class _Wrapping:
+    """An array-like with __array_wrap__ and no nonzero: NumPy's _wrapit."""
+
+    def __array__(self, dtype=None, copy=None):
+        return np.array([0, 1, 2])
+
+    def __array_wrap__(self, arr, context=None, return_scalar=False):
+        return ('wrapped', np.asarray(arr).tolist())
+
+
+class _OddNonzero:
+    """Its nonzero takes an argument: NumPy's _wrapfunc falls through on the
+    TypeError to the array's nonzero."""
+
+    def __array__(self, dtype=None, copy=None):
+        return np.array([3, 0, 4])
+
+    def nonzero(self, x):
+        return 'not called'
+
+
+class _OwnNonzero:
+    def nonzero(self):
+        return ('own',)
+
+
+def test_nonzero_of_other_objects():
+    # NumPy's fromnumeric _wrapfunc: an object's own method, a subclass's
+    # (a masked array's honours the mask), lists and 0-d: results as NumPy's
+    # (index arrays as ndtile arrays), nonzero of an ndtile array through
+    # NumPy's namespace with no fallback
+    objs = [[0, 1, 2], [[0, 1], [2, 0]], (1, 0), [], np.array([0, 3, 0]), np.zeros((2, 0)),
+            np.arange(6).reshape(2, 3)[:, ::-2], np.ma.masked_array([0, 1, 2], mask=[0, 1, 0]),
+            np.ma.masked_array([[0, 1], [2, 3]], mask=[[0, 1], [0, 0]]), _OddNonzero()]
+    for o in objs:
+        for f in ('nonzero', 'argwhere', 'flatnonzero'):
+            exp = getattr(np, f)(o)
+            got = getattr(nt, f)(o)
+            if f == 'nonzero':
+                assert type(got) is tuple and len(got) == len(exp)
+                for g, e in zip(got, exp):
+                    assert isinstance(g, nt.ndarray)
+                    _same(g, e)
+            else:
+                _same(got, exp)
+    assert nt.nonzero(_OwnNonzero()) == np.nonzero(_OwnNonzero()) == ('own',)
+    w = nt.nonzero(_Wrapping())
+    assert w == np.nonzero(_Wrapping()) == ('wrapped', [[1, 2]])
+    for o in (0, 3, np.array(5), np.float64(0), nt.asarray(2), True):
+        for m in (np, nt):
+            with pytest.raises(ValueError, match="Calling nonzero on 0d arrays"):
+                m.nonzero(o)
+    x = nt.arange(5) % 2
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        got = np.nonzero(x)
+        assert type(got) is tuple and isinstance(got[0], nt.ndarray)
+        _same(got[0], np.array([1, 3]))
+        _same(np.argwhere(x), np.array([[1], [3]]))

@@ -24,6 +24,7 @@ from .. import _umath
 
 _Array = _core.Array
 _NATIVE = ('as_strided', 'sliding_window_view')
+_WARN_ON_WRITE = 0x80000000     # NumPy's private flag (np.broadcast_arrays results)
 
 
 def _nd(x):
@@ -60,7 +61,9 @@ def as_strided(x, shape=None, strides=None, subok=False, writeable=True):
         return _F.call('lib.stride_tricks.as_strided (strides within elements)',
                        _bytes_view, (store, boff, a.dtype, shape, strides), {})
     r = _core.as_strided(a, a._offset, shape, tuple(s // ssz for s in strides))
-    if not writeable:
+    if not writeable or a._flags & _WARN_ON_WRITE:
+        # NumPy's view comes through x's __array_interface__, read-only for
+        # a broadcast_arrays result (whatever writeable says)
         r._set_writeable(False)
     return _subok(r, x, subok)
 
@@ -99,7 +102,7 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
     probe = _nst.as_strided(_np.zeros(1, _np.uint8), tuple(a.shape), tuple(a._estrides))
     v = _nst.sliding_window_view(probe, window_shape, axis)
     r = _core.as_strided(a, a._offset, v.shape, v.strides)
-    if not writeable:
+    if not writeable or a._flags & _WARN_ON_WRITE:     # NumPy's as_strided (above)
         r._set_writeable(False)
     return _subok(r, x, subok)
 

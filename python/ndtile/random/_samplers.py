@@ -17,6 +17,8 @@ from .. import _fallback as _F
 from .._methods import reduce_nd
 from .._multiarray import empty, stack, where
 from .._umath import UFUNCS
+
+_WARN_ON_WRITE = 0x80000000     # NumPy's private flag (np.broadcast_arrays results)
 from ._bit_generator import _NAME
 
 _Array = _core.Array
@@ -777,9 +779,40 @@ class _Sampler:
             if x.ndim == 0:
                 raise TypeError("len() of unsized object")
             axis = _normalize_axis(axis, x.ndim)
+            # NumPy reads x.flags.writeable (its FutureWarning for a
+            # broadcast_arrays result), then shuffles in place without the
+            # write's DeprecationWarning, the flag kept
+            warn = isinstance(x, _Array) and x._flags & _WARN_ON_WRITE
+            if warn:
+                warnings.warn("future versions will not create a writeable array from "
+                              "broadcast_array. Set the writable flag explicitly to avoid "
+                              "this warning.", FutureWarning, stacklevel=3)
+                if axis and not self._legacy:
+                    # Generator's shuffle along another axis writes through
+                    # a view of x: NumPy's write warning too (x's flag kept)
+                    warnings.warn("Numpy has detected that you (may be) writing to an array "
+                                  "with\noverlapping memory from np.broadcast_arrays. If this "
+                                  "is intentional\nset the WRITEABLE flag True or make a copy "
+                                  "immediately before writing.", DeprecationWarning,
+                                  stacklevel=3)
+            elif not x.flags.writeable:
+                raise ValueError("array is read-only")
             perm = self._rng.permutation(x.shape[axis])
+            if warn and self._legacy and x.ndim > 1 and \
+                    bool(_np.any(_C.to_numpy(perm) != _np.arange(x.shape[axis]))):
+                # RandomState's shuffle of rows swaps them through x itself
+                # (where its draw moves any): NumPy's write warning, x's flag
+                # cleared
+                x._before_write()
+                warn = False
             if isinstance(x, _Array):
-                x._assign(x[(slice(None),) * axis + (perm,)], _core.CASTING_UNSAFE)
+                if warn:
+                    x._set_warn_on_write(False)
+                try:
+                    x._assign(x[(slice(None),) * axis + (perm,)], _core.CASTING_UNSAFE)
+                finally:
+                    if warn:
+                        x._set_warn_on_write(True)
             else:
                 x[...] = x[(slice(None),) * axis + (_C.to_numpy(perm),)]
             return None
