@@ -131,7 +131,10 @@ static const char *op_name(ndt_linalg_op op);
  * column panel, as LAPACK), then updates every block column j > k: the
  * panel's row swaps (laswp), trsm with its unit lower diagonal block, gemm
  * of the rows below. The right-hand sides thus become L^-1 P b, and one
- * trsm with U per right-hand block column solves (inv: A^-1). Each piece
+ * trsm with U per right-hand block column solves (inv: A^-1). inv, det and
+ * slogdet factor A^T instead (det(A^T) = det(A), inv(A^T) = inv(A)^T), so a
+ * C-ordered A is loaded, and inv's result stored, by contiguous copies rather
+ * than transposes; solve factors A itself (b joins its columns). Each piece
  * is one single-threaded BLAS/LAPACK call on one block column, in an order
  * that depends on n only, so the bits are the same whether the pieces run
  * as tasks over the workers (lu_record) or one after another in one task
@@ -144,6 +147,8 @@ static int lu_op(ndt_linalg_op op) {
          op == NDT_LINALG_SLOGDET;
 }
 static int lu_rhs_op(ndt_linalg_op op) { return op == NDT_LINALG_SOLVE || op == NDT_LINALG_INV; }
+/* The matrix factored is A^T (inv, det, slogdet). */
+static int lu_tr(ndt_linalg_op op) { return op != NDT_LINALG_SOLVE; }
 
 /* W's layout: n x (n + r) column-major, then n pivots (absolute, 1-based),
  * then one info word per panel (its first zero pivot, absolute; 0: none). */
@@ -271,7 +276,12 @@ static ndt_status lu_serial(const la_arg *a, la_ws *ws, const mref *in, const mr
   if (!W) return NDT_ERR_NOMEM;
   lint *ipiv = (lint *)(W + s.ipiv_off);
   int64_t csz = s.csz;
-  load(&in[0], a->in[0].dtype, n, n, a->ct, W, n);
+  mref at = in[0];
+  if (lu_tr(a->op)) {
+    at.rs = in[0].cs;
+    at.cs = in[0].rs;
+  }
+  load(&at, a->in[0].dtype, n, n, a->ct, W, n);
   for (int64_t j = s.na; j < s.nbc; j++) {
     char *Y = W + lu_c0(&s, j) * n * csz;
     if (a->op == NDT_LINALG_INV) {
@@ -298,7 +308,12 @@ static ndt_status lu_serial(const la_arg *a, la_ws *ws, const mref *in, const mr
   }
   if (lu_nan_pivot(a->ct, &s, W)) return fail("Singular matrix");
   for (int64_t j = s.na; j < s.nbc; j++) lu_backsolve(cpx, &s, W, j, W + lu_c0(&s, j) * n * csz);
-  store(W + n * n * csz, n, n, r, (int)csz, &out[0]);
+  mref ot = out[0];
+  if (lu_tr(a->op)) {   /* inv(A) = inv(A^T)^T */
+    ot.rs = out[0].cs;
+    ot.cs = out[0].rs;
+  }
+  store(W + n * n * csz, n, n, r, (int)csz, &ot);
   return NDT_OK;
 }
 
@@ -358,13 +373,18 @@ static ndt_status lu_backsolve_body(ndt_bound *op, void *p) {
   return NDT_OK;
 }
 
-/* Operands: W's right-hand part (read), the result's rows i0.. (write). */
+/* Operands: W's right-hand part (read; inv: its columns i0.., the rows'),
+ * the result's rows i0.. (write). */
 static ndt_status lu_store_body(ndt_bound *op, void *p) {
   const lu_arg *a = p;
   const lu_shape *s = &a->s;
   const ndt_bound *o = &op[1];
-  ndt__kern->copy2d(o->shape[0], o->shape[1], op[0].ptr + a->i0 * s->csz, s->csz,
-                    s->n * s->csz, a->ct, o->ptr, o->st[0], o->st[1], o->view->dtype);
+  if (lu_tr(a->op))   /* inv: the rows are Y's columns i0.. (op[0]: those) */
+    ndt__kern->copy2d(o->shape[0], o->shape[1], op[0].ptr, s->n * s->csz, s->csz, a->ct, o->ptr,
+                      o->st[0], o->st[1], o->view->dtype);
+  else
+    ndt__kern->copy2d(o->shape[0], o->shape[1], op[0].ptr + a->i0 * s->csz, s->csz,
+                      s->n * s->csz, a->ct, o->ptr, o->st[0], o->st[1], o->view->dtype);
   return NDT_OK;
 }
 
@@ -440,12 +460,23 @@ static ndt_status lu_record(const la_arg *s, const ndt_array *vin, ndt_array *co
     for (int64_t j = 0; j < sh->nbc && st == NDT_OK; j++) {
       a.j = j;
       int64_t c0 = lu_c0(sh, j), wc = lu_wc(sh, j);
-      if (j < sh->na) lu_view(&vin[0], nbd, bshape, q, 2, 0, n, c0, wc, &src);
-      else if (s->op == NDT_LINALG_SOLVE) lu_view(&vin[1], nbd, bshape, q, 2, 0, n, c0 - n, wc, &src);
-      else src = ndt__empty_view;
+      if (j < sh->na && lu_tr(s->op)) {   /* A^T's columns: A's rows */
+        lu_view(&vin[0], nbd, bshape, q, 2, c0, wc, 0, n, &src);
+        int64_t t = src.strides[0];
+        src.strides[0] = src.strides[1];
+        src.strides[1] = t;
+        src.shape[0] = n;
+        src.shape[1] = wc;
+      } else if (j < sh->na) {
+        lu_view(&vin[0], nbd, bshape, q, 2, 0, n, c0, wc, &src);
+      } else if (s->op == NDT_LINALG_SOLVE) {
+        lu_view(&vin[1], nbd, bshape, q, 2, 0, n, c0 - n, wc, &src);
+      } else {
+        src = ndt__empty_view;
+      }
       COL(&col[0], j);
       ndt_operand ops[2] = {{&src, NDT_READ}, {&col[0], NDT_WRITE}};
-      st = ndt__record(&lu_load_kind, name, ops, 2, &a, sizeof a, 0);
+      st = ndt__record(&lu_load_kind, NULL, ops, 2, &a, sizeof a, 0);
     }
     for (int64_t k = 0; k < sh->na && st == NDT_OK; k++) {
       a.k = k;
@@ -458,7 +489,7 @@ static ndt_status lu_record(const la_arg *s, const ndt_array *vin, ndt_array *co
         a.j = j;
         COL(&col[1], j);
         ndt_operand uops[3] = {{&col[0], NDT_READ}, {&piv, NDT_READ}, {&col[1], NDT_RW}};
-        st = ndt__record(&lu_update_kind, name, uops, 3, &a, sizeof a, 0);
+        st = ndt__record(&lu_update_kind, NULL, uops, 3, &a, sizeof a, 0);
       }
     }
     if (lu_rhs_op(s->op)) {
@@ -471,10 +502,12 @@ static ndt_status lu_record(const la_arg *s, const ndt_array *vin, ndt_array *co
       }
       ndt__range_view(&col[0], S, n * n * csz, n * r * csz);
       for (int64_t i0 = 0; i0 < n && st == NDT_OK; i0 += LA_NB) {
+        int64_t rows = n - i0 < LA_NB ? n - i0 : LA_NB;
         a.i0 = i0;
-        lu_view(res[0], nbd, bshape, q, 2, i0, n - i0 < LA_NB ? n - i0 : LA_NB, 0, r, &outv[0]);
+        if (lu_tr(s->op)) ndt__range_view(&col[0], S, (n + i0) * n * csz, rows * n * csz);
+        lu_view(res[0], nbd, bshape, q, 2, i0, rows, 0, r, &outv[0]);
         ndt_operand sops[2] = {{&col[0], NDT_READ}, {&outv[0], NDT_WRITE}};
-        st = ndt__record(&lu_store_kind, name, sops, 2, &a, sizeof a, 0);
+        st = ndt__record(&lu_store_kind, NULL, sops, 2, &a, sizeof a, 0);
       }
     } else if (st == NDT_OK) {
       ndt__range_view(&whole, S, 0, sh->bytes);
@@ -485,7 +518,7 @@ static ndt_status lu_record(const la_arg *s, const ndt_array *vin, ndt_array *co
         nop = 3;
       }
       ndt_operand dops[3] = {{&whole, NDT_READ}, {&outv[0], NDT_WRITE}, {&outv[1], NDT_WRITE}};
-      st = ndt__record(&lu_det_kind, name, dops, nop, &a, sizeof a, 0);
+      st = ndt__record(&lu_det_kind, NULL, dops, nop, &a, sizeof a, 0);
     }
 #undef COL
     ndt__store_decref(S);
