@@ -484,12 +484,15 @@ static ndt_status lu_record(const la_arg *s, const ndt_array *vin, ndt_array *co
       ndt__range_view(&piv, S, sh->ipiv_off + k * LA_NB * lb, lu_wc(sh, k) * lb);
       ndt__range_view(&inf, S, sh->info_off + k * lb, lb);
       ndt_operand pops[3] = {{&col[0], NDT_RW}, {&piv, NDT_WRITE}, {&inf, NDT_WRITE}};
-      st = ndt__record(&lu_panel_kind, name, pops, 3, &a, sizeof a, 0);
+      st = ndt__record(&lu_panel_kind, name, pops, 3, &a, sizeof a, NDT_TASK_URGENT);
       for (int64_t j = k + 1; j < sh->nbc && st == NDT_OK; j++) {
         a.j = j;
         COL(&col[1], j);
         ndt_operand uops[3] = {{&col[0], NDT_READ}, {&piv, NDT_READ}, {&col[1], NDT_RW}};
-        st = ndt__record(&lu_update_kind, NULL, uops, 3, &a, sizeof a, 0);
+        /* the panel and the update the next panel waits for go first: the
+         * other updates of this step overlap the next panel (look-ahead) */
+        st = ndt__record(&lu_update_kind, NULL, uops, 3, &a, sizeof a,
+                         j == k + 1 ? NDT_TASK_URGENT : 0);
       }
     }
     if (lu_rhs_op(s->op)) {
