@@ -6,11 +6,13 @@
  * one element, weighted by its work), each block is one task, and every
  * matrix lies whole inside one task. A task copies each matrix, cast to the
  * compute dtype, into a column-major scratch buffer, calls LAPACK on it and
- * copies the results out. A single matrix is therefore one task (on many
- * ranks it is gathered to the rank that owns the first tile of the result).
- * LAPACK runs single-threaded inside the tasks (the workers are the
- * parallelism), and the blocks depend on shapes only, so results have the
- * same bits for any number of workers or ranks.
+ * copies the results out (on many ranks a matrix is gathered to the rank
+ * that owns the first tile of the result). solve, inv, det and slogdet of
+ * a large matrix (order >= LA_BLOCK_MIN) are a blocked LU whose pieces are
+ * tasks instead (see "large matrices" below). LAPACK runs single-threaded
+ * inside the tasks (the workers are the parallelism), and the blocks depend
+ * on shapes only, so results have the same bits for any number of workers
+ * or ranks.
  *
  * As in NumPy, LAPACK always runs in double precision (complex128 when any
  * operand is complex): inputs are cast while being copied in, and float32 /
