@@ -8,8 +8,9 @@
  * compute dtype, into a column-major scratch buffer, calls LAPACK on it and
  * copies the results out (on many ranks a matrix is gathered to the rank
  * that owns the first tile of the result). solve, inv, det and slogdet of
- * a large matrix (order >= LA_BLOCK_MIN) are a blocked LU whose pieces are
- * tasks instead (see "large matrices" below). LAPACK runs single-threaded
+ * a large matrix (order >= LA_BLOCK_MIN) are a blocked LU, cholesky a
+ * blocked Cholesky, whose pieces are tasks instead (see "large matrices"
+ * below). LAPACK runs single-threaded
  * inside the tasks (the workers are the parallelism), and the blocks depend
  * on shapes only, so results have the same bits for any number of workers
  * or ranks.
@@ -326,6 +327,7 @@ typedef struct {
   lu_shape s;
   int64_t k, j;   /* panel k; update of block column j by step k; load, backsolve: j */
   int64_t i0;     /* store: the first row */
+  int upper;      /* cholesky: upper=True */
 } lu_arg;
 
 /* Operands: the input's columns of block column j (read; absent for inv's
@@ -531,8 +533,169 @@ static ndt_status lu_record(const la_arg *s, const ndt_array *vin, ndt_array *co
   return st;
 }
 
-/* 1 with a CUDA device (solve and inv then stay whole-matrix tasks that
- * cuSOLVER runs; their CPU body is lu_serial). */
+/* ---- cholesky of a large matrix: the same block columns, right-looking ----
+ * Panel k: potrf of the diagonal block, trsm of the rows below (L_below =
+ * A_below L_kk^-H); block column j > k: its rows j0.. -= L[j0:, k]
+ * L[j0:j0+wj, k]^H (one gemm). NumPy reads A's lower triangle (upper=False:
+ * W holds A, a transposed load, and the result's rows are W's rows) or its
+ * upper one (upper=True: W holds A^T, whose lower triangle that is, loaded
+ * by contiguous copies; U = L^T, the result's rows are W's columns). */
+static lint ch_panel(int cpx, const lu_shape *s, int64_t k, char *P) {
+  static const double one[2] = {1, 0};
+  int64_t n = s->n, k0 = k * LA_NB, w = lu_wc(s, k), csz = s->csz;
+  lint W = CH(w), LD = CH(n), info = 0, MR = CH(n - k0 - w);
+  LAPACK->potrf[cpx]("L", &W, P + k0 * csz, &LD, &info, 1);
+  if (info > 0) return info + (lint)k0;
+  if (MR > 0)
+    LAPACK->trsm[cpx]("R", "L", cpx ? "C" : "T", "N", &MR, &W, one, P + k0 * csz, &LD,
+                      P + (k0 + w) * csz, &LD, 1, 1, 1, 1);
+  return 0;
+}
+
+static void ch_update(int cpx, const lu_shape *s, int64_t k, const char *P, int64_t j, char *C) {
+  static const double one[2] = {1, 0}, mone[2] = {-1, 0};
+  int64_t n = s->n, j0 = lu_c0(s, j), csz = s->csz;
+  lint M = CH(n - j0), NC = CH(lu_wc(s, j)), K = CH(lu_wc(s, k)), LD = CH(n);
+  LAPACK->gemm[cpx]("N", cpx ? "C" : "T", &M, &NC, &K, mone, P + j0 * csz, &LD, P + j0 * csz, &LD,
+                    one, C + j0 * csz, &LD, 1, 1);
+}
+
+/* Result rows i0.. (o: rows x n, dtype odt, byte strides rs, cs) from W
+ * (src: W + i0 (lower) or W's column i0 (upper)), the other triangle zero. */
+static void ch_rows(int upper, ndt_dtype ct, int64_t n, int64_t i0, int64_t rows, const char *src,
+                    char *o, int64_t rs, int64_t cs, ndt_dtype odt) {
+  int csz = ndt__traits[ct].size, osz = ndt__traits[odt].size;
+  if (upper) ndt__kern->copy2d(rows, n, src, n * csz, csz, ct, o, rs, cs, odt);
+  else ndt__kern->copy2d(rows, n, src, csz, n * csz, ct, o, rs, cs, odt);
+  for (int64_t r = 0; r < rows; r++)
+    for (int64_t c = upper ? 0 : i0 + r + 1; c < (upper ? i0 + r : n); c++)
+      memset(o + r * rs + c * cs, 0, (size_t)osz);
+}
+
+/* The whole blocked Cholesky in one task (k_cholesky for n >= LA_BLOCK_MIN). */
+static ndt_status ch_serial(const la_arg *a, la_ws *ws, const mref *in, const mref *out) {
+  int64_t n = a->n;
+  int cpx = is_cpx(a->ct), upper = (a->flags & NDT_LINALG_UPPER) != 0;
+  lu_shape s;
+  lu_shape_of(a->ct, n, 0, &s);
+  char *W = ws_get(ws, (size_t)s.bytes);
+  if (!W) return NDT_ERR_NOMEM;
+  int64_t csz = s.csz;
+  mref at = in[0];
+  if (upper) {
+    at.rs = in[0].cs;
+    at.cs = in[0].rs;
+  }
+  load(&at, a->in[0].dtype, n, n, a->ct, W, n);
+  for (int64_t k = 0; k < s.na; k++) {
+    char *P = W + k * LA_NB * n * csz;
+    if (ch_panel(cpx, &s, k, P)) return fail("Matrix is not positive definite");
+    for (int64_t j = k + 1; j < s.na; j++) ch_update(cpx, &s, k, P, j, W + lu_c0(&s, j) * n * csz);
+  }
+  /* out[0] is the task's double buffer (la_body) or the result: rows of csz */
+  for (int64_t i0 = 0; i0 < n; i0 += LA_NB) {
+    int64_t rows = n - i0 < LA_NB ? n - i0 : LA_NB;
+    ch_rows(upper, a->ct, n, i0, rows, W + (upper ? i0 * n : i0) * csz,
+            out[0].p + i0 * out[0].rs, out[0].rs, out[0].cs, a->ct);
+  }
+  return NDT_OK;
+}
+
+/* Operands: W's block column k (rw). */
+static ndt_status ch_panel_body(ndt_bound *op, void *p) {
+  const lu_arg *a = p;
+  if (ch_panel(is_cpx(a->ct), &a->s, a->k, op[0].ptr)) return fail("Matrix is not positive definite");
+  return NDT_OK;
+}
+
+/* Operands: W's block column k (read), block column j (rw). */
+static ndt_status ch_update_body(ndt_bound *op, void *p) {
+  const lu_arg *a = p;
+  ch_update(is_cpx(a->ct), &a->s, a->k, op[0].ptr, a->j, op[1].ptr);
+  return NDT_OK;
+}
+
+/* Operands: W's columns [0, i0 + rows) (lower) or i0.. (upper) (read), the
+ * result's rows i0.. (write). */
+static ndt_status ch_store_body(ndt_bound *op, void *p) {
+  const lu_arg *a = p;
+  const ndt_bound *o = &op[1];
+  const char *src = a->upper ? op[0].ptr : op[0].ptr + a->i0 * a->s.csz;
+  ch_rows(a->upper, a->ct, a->s.n, a->i0, o->shape[0], src, o->ptr, o->st[0], o->st[1],
+          o->view->dtype);
+  return NDT_OK;
+}
+
+static const ndt_task_kind ch_panel_kind = {"linalg cholesky panel", {ch_panel_body}, NULL};
+static const ndt_task_kind ch_update_kind = {"linalg cholesky update", {ch_update_body}, NULL};
+static const ndt_task_kind ch_store_kind = {"linalg cholesky store", {ch_store_body}, NULL};
+
+static ndt_status ch_record(const la_arg *s, const ndt_array *vin, ndt_array *const *res,
+                            const int64_t *bshape, int64_t nmat) {
+  int nbd = s->nbd;
+  int64_t n = s->n;
+  lu_arg a;
+  memset(&a, 0, sizeof a);
+  a.op = s->op;
+  a.ct = s->ct;
+  a.upper = (s->flags & NDT_LINALG_UPPER) != 0;
+  lu_shape_of(s->ct, n, 0, &a.s);
+  const lu_shape *sh = &a.s;
+  int64_t csz = sh->csz;
+  ndt_status st = NDT_OK;
+  for (int64_t q = 0; q < nmat && st == NDT_OK; q++) {
+    ndt_store *S = NULL;
+    st = ndt__store_new_bytes(&S, sh->bytes);
+    if (st) break;
+    ndt_array col[2], src, outv;
+#define COL(v, j) ndt__range_view((v), S, lu_c0(sh, (j)) * n * csz, lu_wc(sh, (j)) * n * csz)
+    for (int64_t j = 0; j < sh->na && st == NDT_OK; j++) {
+      int64_t c0 = lu_c0(sh, j), wc = lu_wc(sh, j);
+      a.j = j;
+      if (a.upper) {   /* A^T's columns: A's rows */
+        lu_view(&vin[0], nbd, bshape, q, 2, c0, wc, 0, n, &src);
+        int64_t t = src.strides[0];
+        src.strides[0] = src.strides[1];
+        src.strides[1] = t;
+        src.shape[0] = n;
+        src.shape[1] = wc;
+      } else {
+        lu_view(&vin[0], nbd, bshape, q, 2, 0, n, c0, wc, &src);
+      }
+      COL(&col[0], j);
+      ndt_operand ops[2] = {{&src, NDT_READ}, {&col[0], NDT_WRITE}};
+      st = ndt__record(&lu_load_kind, NULL, ops, 2, &a, sizeof a, 0);
+    }
+    for (int64_t k = 0; k < sh->na && st == NDT_OK; k++) {
+      a.k = k;
+      COL(&col[0], k);
+      ndt_operand pops[1] = {{&col[0], NDT_RW}};
+      st = ndt__record(&ch_panel_kind, op_name(s->op), pops, 1, &a, sizeof a, NDT_TASK_URGENT);
+      for (int64_t j = k + 1; j < sh->na && st == NDT_OK; j++) {
+        a.j = j;
+        COL(&col[1], j);
+        ndt_operand uops[2] = {{&col[0], NDT_READ}, {&col[1], NDT_RW}};
+        st = ndt__record(&ch_update_kind, NULL, uops, 2, &a, sizeof a,
+                         j == k + 1 ? NDT_TASK_URGENT : 0);
+      }
+    }
+    for (int64_t i0 = 0; i0 < n && st == NDT_OK; i0 += LA_NB) {
+      int64_t rows = n - i0 < LA_NB ? n - i0 : LA_NB;
+      a.i0 = i0;
+      if (a.upper) ndt__range_view(&col[0], S, i0 * n * csz, rows * n * csz);
+      else ndt__range_view(&col[0], S, 0, (i0 + rows) * n * csz);
+      lu_view(res[0], nbd, bshape, q, 2, i0, rows, 0, n, &outv);
+      ndt_operand sops[2] = {{&col[0], NDT_READ}, {&outv, NDT_WRITE}};
+      st = ndt__record(&ch_store_kind, NULL, sops, 2, &a, sizeof a, 0);
+    }
+#undef COL
+    ndt__store_decref(S);
+  }
+  return st;
+}
+
+/* 1 with a CUDA device (solve, inv and cholesky then stay whole-matrix
+ * tasks that cuSOLVER runs; their CPU body is lu_serial / ch_serial). */
 static int cuda_devices(void) {
   for (int i = 0; i < ndt_device_count(); i++) {
     ndt_device_info di;
@@ -572,6 +735,7 @@ static ndt_status k_solve(const la_arg *a, la_ws *w, const mref *in, const mref 
 }
 
 static ndt_status k_cholesky(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
+  if (a->n >= LA_BLOCK_MIN) return ch_serial(a, w, in, out);
   int64_t n = a->n;
   int csz = ndt__traits[a->ct].size, upper = (a->flags & NDT_LINALG_UPPER) != 0;
   char *A = ws_get(w, (size_t)(n * n * csz));
@@ -1140,8 +1304,10 @@ ndt_status ndt_linalg(ndt_array **out, ndt_linalg_op op, const ndt_array *a, con
   /* Large solve, inv, det, slogdet: the blocked LU's tasks over the workers
    * (on many ranks, or with a CUDA device, whole-matrix tasks as below,
    * whose CPU body runs the same blocked LU in one task: the same bits). */
-  if (lu_op(op) && n >= LA_BLOCK_MIN && !ndt_distributed() && !cuda_devices()) {
-    st = lu_record(&s, vin, res, bshape, nmat);
+  if ((lu_op(op) || op == NDT_LINALG_CHOLESKY) && n >= LA_BLOCK_MIN && !ndt_distributed() &&
+      !cuda_devices()) {
+    st = op == NDT_LINALG_CHOLESKY ? ch_record(&s, vin, res, bshape, nmat)
+                                   : lu_record(&s, vin, res, bshape, nmat);
     if (st) ndt_sync();
     for (int i = 0; i < nout; i++) {
       if (st) ndt_free(res[i]);

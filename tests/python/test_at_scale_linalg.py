@@ -172,8 +172,9 @@ def test_random_reproducible_across_tiles_and_workers():
     assert len(np.unique(u)) == u.size          # no tile repeated another's stream
 
 
-# ---- large matrices: solve, inv, det and slogdet as a blocked LU whose
-# pieces are tasks over the workers (order >= 512, src/ops/linalg.c) ----
+# ---- large matrices: solve, inv, det and slogdet as a blocked LU, cholesky
+# as a blocked Cholesky, whose pieces are tasks over the workers (order >=
+# 512, src/ops/linalg.c) ----
 LU_N = 520      # past the blocked LU's order; float64: 2.2 MB, more than a tile
 
 
@@ -219,6 +220,24 @@ def test_large_solve_inv_det(dt):
         assert_big(nt.linalg.det(nt.asarray(s)), np.linalg.det(s), t)
 
 
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.complex128, np.complex64, np.int64])
+def test_large_cholesky(dt):
+    g = np.random.default_rng(7)
+    a = _large(dt, (LU_N, LU_N), 8).astype(np.result_type(dt, np.float64))
+    h = a @ a.conj().T + LU_N * np.eye(LU_N)
+    junk = g.standard_normal((LU_N, LU_N)) * 5     # NumPy reads one triangle only
+    t = 2e-4 if np.dtype(dt) in (np.float32, np.complex64) else 1e-11
+    for upper in (False, True):
+        m = (h + (np.tril(junk, -1) if upper else np.triu(junk, 1))).astype(dt)
+        got = nt.linalg.cholesky(nt.asarray(m), upper=upper)
+        assert_big(got, np.linalg.cholesky(m, upper=upper), t)
+    bad = np.eye(LU_N)
+    bad[300, 300] = -1
+    raises_same(lambda: nt.linalg.cholesky(nt.asarray(bad)), lambda: np.linalg.cholesky(bad))
+    with pytest.raises(np.linalg.LinAlgError, match='^Matrix is not positive definite$'):
+        nt.linalg.cholesky(nt.asarray(bad), upper=True)
+
+
 def test_large_singular_and_nan():
     a = _large(np.float64, (LU_N, LU_N), 4)
     a[:, 300] = 0           # an exact zero pivot in the third panel
@@ -249,16 +268,18 @@ z = a + 1j * g.standard_normal((n, n)) * (0.3 / n ** 0.5)
 b = g.standard_normal((n, 130))
 h = hashlib.sha1()
 for m in (np.asarray(a), np.asarray(z), np.asarray(a.astype(numpy.float32))):
+    p = m @ m.conj().T
     for y in (np.linalg.solve(m, np.asarray(b)), np.linalg.inv(m), np.linalg.det(m),
-              *np.linalg.slogdet(m)):
+              *np.linalg.slogdet(m), np.linalg.cholesky(p), np.linalg.cholesky(p, upper=True)):
         h.update(numpy.asarray(y).tobytes())
 print(h.hexdigest())
 """
 
 
 def test_large_lu_same_bits_any_workers():
-    """The blocked LU's pieces and their order depend on n only: the same
-    bits with 1, 2 and 4 workers (child processes at default settings)."""
+    """The blocked LU's and Cholesky's pieces and their order depend on n
+    only: the same bits with 1, 2 and 4 workers (child processes at default
+    settings)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("NDTILE_")}
     got = []
     for w in (1, 2, 4, 2):
