@@ -20,7 +20,8 @@ typedef void (*ndt_la_geqrf_fn)(const int *, const int *, void *, const int *, v
 typedef void (*ndt_la_orgqr_fn)(const int *, const int *, const int *, void *, const int *,
                                 const void *, void *, const int *, int *);
 
-/* The blocked LU's pieces (src/ops/linalg.c: large solve, inv, det):
+/* The blocked LU's and Cholesky's pieces (src/ops/linalg.c: large solve,
+ * inv, det, cholesky):
  * BLAS's ?trsm, ?gemm and LAPACK's ?laswp, Fortran convention as above. */
 typedef void (*ndt_la_trsm_fn)(const char *, const char *, const char *, const char *,
                                const int *, const int *, const void *, const void *,
