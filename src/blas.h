@@ -46,6 +46,13 @@
 #define dgeev_ NDT_BLAS(dgeev_)
 #define zgeev_ NDT_BLAS(zgeev_)
 #define dgelsd_ NDT_BLAS(dgelsd_)
+/* Fortran BLAS and LAPACK pieces of the blocked LU (src/ops/linalg.c) */
+#define dtrsm_ NDT_BLAS(dtrsm_)
+#define ztrsm_ NDT_BLAS(ztrsm_)
+#define dgemm_ NDT_BLAS(dgemm_)
+#define zgemm_ NDT_BLAS(zgemm_)
+#define dlaswp_ NDT_BLAS(dlaswp_)
+#define zlaswp_ NDT_BLAS(zlaswp_)
 #define zgelsd_ NDT_BLAS(zgelsd_)
 #else
 #define NDT_BLAS(name) name

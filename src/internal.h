@@ -493,10 +493,14 @@ typedef struct {
  * of bounds), which on many ranks every rank must raise at this call.
  * NDT_TASK_FAILS_CLEAN: a failure of the task writes nothing (put checks
  * every index before it writes), so what it writes keeps its values; a
- * failed task without it leaves what it writes lost (sched.c). */
+ * failed task without it leaves what it writes lost (sched.c).
+ * NDT_TASK_URGENT: once ready, the task goes ahead of the worker pool's other
+ * ready tasks (a critical path: the blocked LU's next panel); the order tasks
+ * run in never changes a result, only when it comes. */
 #define NDT_TASK_INLINE 1u
 #define NDT_TASK_CALLER_ERROR 2u
 #define NDT_TASK_FAILS_CLEAN 4u
+#define NDT_TASK_URGENT 8u
 
 /* Records a task of `kind` (name NULL: kind->name) over operands op[0..nop)
  * that runs after every earlier task whose accesses conflict. arg (arg_size

@@ -2,8 +2,9 @@
 inverses of a stack of small 8 x 8 matrices, float64.
 
 NumPy's LAPACK (OpenBLAS) runs the single large solve on all cores; ndtile
-runs it as one task with single-threaded LAPACK (bitwise reproducible), and
-spreads the stack of small inverses over its workers.
+runs it as a blocked LU whose panels and block updates are tasks over its
+workers (single-threaded BLAS calls: bitwise reproducible), and spreads the
+stack of small inverses over its workers.
 """
 import numpy
 

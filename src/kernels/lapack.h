@@ -20,12 +20,29 @@ typedef void (*ndt_la_geqrf_fn)(const int *, const int *, void *, const int *, v
 typedef void (*ndt_la_orgqr_fn)(const int *, const int *, const int *, void *, const int *,
                                 const void *, void *, const int *, int *);
 
+/* The blocked LU's and Cholesky's pieces (src/ops/linalg.c: large solve,
+ * inv, det, cholesky):
+ * BLAS's ?trsm, ?gemm and LAPACK's ?laswp, Fortran convention as above. */
+typedef void (*ndt_la_trsm_fn)(const char *, const char *, const char *, const char *,
+                               const int *, const int *, const void *, const void *,
+                               const int *, void *, const int *, size_t, size_t, size_t,
+                               size_t);
+typedef void (*ndt_la_gemm_fn)(const char *, const char *, const int *, const int *,
+                               const int *, const void *, const void *, const int *,
+                               const void *, const int *, const void *, void *, const int *,
+                               size_t, size_t);
+typedef void (*ndt_la_laswp_fn)(const int *, void *, const int *, const int *, const int *,
+                                const int *, const int *);
+
 typedef struct {
   ndt_la_gesv_fn gesv[2];     /* dgesv, zgesv */
   ndt_la_getrf_fn getrf[2];   /* dgetrf, zgetrf */
   ndt_la_potrf_fn potrf[2];   /* dpotrf, zpotrf */
   ndt_la_geqrf_fn geqrf[2];   /* dgeqrf, zgeqrf */
   ndt_la_orgqr_fn orgqr[2];   /* dorgqr, zungqr */
+  ndt_la_trsm_fn trsm[2];     /* dtrsm, ztrsm */
+  ndt_la_gemm_fn gemm[2];     /* dgemm, zgemm */
+  ndt_la_laswp_fn laswp[2];   /* dlaswp, zlaswp */
   void (*dgesdd)(const char *, const int *, const int *, void *, const int *, void *, void *,
                  const int *, void *, const int *, void *, const int *, int *, int *, size_t);
   void (*zgesdd)(const char *, const int *, const int *, void *, const int *, void *, void *,

@@ -6,11 +6,14 @@
  * one element, weighted by its work), each block is one task, and every
  * matrix lies whole inside one task. A task copies each matrix, cast to the
  * compute dtype, into a column-major scratch buffer, calls LAPACK on it and
- * copies the results out. A single matrix is therefore one task (on many
- * ranks it is gathered to the rank that owns the first tile of the result).
- * LAPACK runs single-threaded inside the tasks (the workers are the
- * parallelism), and the blocks depend on shapes only, so results have the
- * same bits for any number of workers or ranks.
+ * copies the results out (on many ranks a matrix is gathered to the rank
+ * that owns the first tile of the result). solve, inv, det and slogdet of
+ * a large matrix (order >= LA_BLOCK_MIN) are a blocked LU, cholesky a
+ * blocked Cholesky, whose pieces are tasks instead (see "large matrices"
+ * below). LAPACK runs single-threaded
+ * inside the tasks (the workers are the parallelism), and the blocks depend
+ * on shapes only, so results have the same bits for any number of workers
+ * or ranks.
  *
  * As in NumPy, LAPACK always runs in double precision (complex128 when any
  * operand is complex): inputs are cast while being copied in, and float32 /
@@ -118,8 +121,592 @@ static ndt_status fail(const char *msg) { return ndt__error(NDT_ERR_LINALG, "%s"
 /* LAPACK: the table's (kernels/lapack.h) */
 #define LAPACK (ndt__kern->lapack)
 
+static const char *op_name(ndt_linalg_op op);
+
+/* ---- large matrices: a blocked LU --------------------------------------
+ * solve, inv, det and slogdet of a matrix of order n >= LA_BLOCK_MIN run as
+ * a right-looking blocked LU with partial pivoting (LAPACK's dgetrf order)
+ * on a column-major work buffer W (leading dimension n) that holds A's n
+ * columns and then the right-hand sides' r columns (b for solve, the
+ * identity for inv, none for det): the columns are cut into block columns
+ * of LA_NB (A's, then the right-hand sides'). Step k factors panel k
+ * (getrf on the tall panel, rows k*LA_NB..n-1: pivoting over the whole
+ * column panel, as LAPACK), then updates every block column j > k: the
+ * panel's row swaps (laswp), trsm with its unit lower diagonal block, gemm
+ * of the rows below. The right-hand sides thus become L^-1 P b, and one
+ * trsm with U per right-hand block column solves (inv: A^-1). inv, det and
+ * slogdet factor A^T instead (det(A^T) = det(A), inv(A^T) = inv(A)^T), so a
+ * C-ordered A is loaded, and inv's result stored, by contiguous copies rather
+ * than transposes; solve factors A itself (b joins its columns). Each piece
+ * is one single-threaded BLAS/LAPACK call on one block column, in an order
+ * that depends on n only, so the bits are the same whether the pieces run
+ * as tasks over the workers (lu_record) or one after another in one task
+ * (lu_serial: on many ranks, and the CPU body of a device's task). */
+#define LA_BLOCK_MIN 512   /* the order from which the blocked LU is used */
+#define LA_NB 128          /* block column width */
+
+static int lu_op(ndt_linalg_op op) {
+  return op == NDT_LINALG_SOLVE || op == NDT_LINALG_INV || op == NDT_LINALG_DET ||
+         op == NDT_LINALG_SLOGDET;
+}
+static int lu_rhs_op(ndt_linalg_op op) { return op == NDT_LINALG_SOLVE || op == NDT_LINALG_INV; }
+/* The matrix factored is A^T (inv, det, slogdet). */
+static int lu_tr(ndt_linalg_op op) { return op != NDT_LINALG_SOLVE; }
+
+/* W's layout: n x (n + r) column-major, then n pivots (absolute, 1-based),
+ * then one info word per panel (its first zero pivot, absolute; 0: none). */
+typedef struct {
+  int64_t n, r, na, nbc;          /* order, rhs columns, A's block columns, all block columns */
+  int csz;
+  int64_t ipiv_off, info_off, bytes;
+} lu_shape;
+
+static void lu_shape_of(ndt_dtype ct, int64_t n, int64_t r, lu_shape *s) {
+  s->n = n;
+  s->r = r;
+  s->csz = ndt__traits[ct].size;
+  s->na = (n + LA_NB - 1) / LA_NB;
+  s->nbc = s->na + (r + LA_NB - 1) / LA_NB;
+  s->ipiv_off = (int64_t)al((size_t)(n * (n + r) * s->csz));
+  s->info_off = s->ipiv_off + (int64_t)al((size_t)n * sizeof(lint));
+  s->bytes = s->info_off + s->na * (int64_t)sizeof(lint);
+}
+/* Block column j: its first column and width. */
+static int64_t lu_c0(const lu_shape *s, int64_t j) {
+  return j < s->na ? j * LA_NB : s->n + (j - s->na) * LA_NB;
+}
+static int64_t lu_wc(const lu_shape *s, int64_t j) {
+  int64_t c0 = lu_c0(s, j), end = j < s->na ? s->n : s->n + s->r;
+  return end - c0 < LA_NB ? end - c0 : LA_NB;
+}
+
+/* Panel k (P: its block column, column 0 row 0): getrf on rows k0.., the
+ * pivots into ipiv[k0..] made absolute; returns the absolute info. */
+static lint lu_panel(int cpx, const lu_shape *s, int64_t k, char *P, lint *ipiv) {
+  int64_t k0 = k * LA_NB, w = lu_wc(s, k);
+  lint M = CH(s->n - k0), N = CH(w), LD = CH(s->n), info = 0;
+  LAPACK->getrf[cpx](&M, &N, P + k0 * s->csz, &LD, ipiv + k0, &info);
+  for (int64_t i = 0; i < w; i++) ipiv[k0 + i] += (lint)k0;
+  return info > 0 ? info + (lint)k0 : 0;
+}
+
+/* Block column j (C) by step k's panel (P, pivots ipiv): swaps, trsm, gemm. */
+static void lu_update(int cpx, const lu_shape *s, int64_t k, const char *P, const lint *ipiv,
+                      int64_t j, char *C) {
+  static const double one[2] = {1, 0}, mone[2] = {-1, 0};
+  int64_t n = s->n, k0 = k * LA_NB, w = lu_wc(s, k), csz = s->csz;
+  lint NC = CH(lu_wc(s, j)), LD = CH(n), K1 = CH(k0 + 1), K2 = CH(k0 + w), inc = 1, W = CH(w);
+  LAPACK->laswp[cpx](&NC, C, &LD, &K1, &K2, ipiv, &inc);
+  LAPACK->trsm[cpx]("L", "L", "N", "U", &W, &NC, one, P + k0 * csz, &LD, C + k0 * csz, &LD,
+                    1, 1, 1, 1);
+  lint MR = CH(n - k0 - w);
+  if (MR > 0)
+    LAPACK->gemm[cpx]("N", "N", &MR, &NC, &W, mone, P + (k0 + w) * csz, &LD, C + k0 * csz, &LD,
+                      one, C + (k0 + w) * csz, &LD, 1, 1);
+}
+
+/* U's diagonal has a NaN (NaN input): NumPy's LAPACK reports it singular. */
+static int lu_nan_pivot(ndt_dtype ct, const lu_shape *s, const char *A) {
+  for (int64_t i = 0; i < s->n; i++) {
+    double re, im;
+    getc_(ct, A, i + i * s->n, &re, &im);
+    if (re != re || im != im) return 1;
+  }
+  return 0;
+}
+
+/* Right-hand block column j (Y) = U^-1 Y (A: W's A part). */
+static void lu_backsolve(int cpx, const lu_shape *s, const char *A, int64_t j, char *Y) {
+  static const double one[2] = {1, 0};
+  lint N = CH(s->n), NC = CH(lu_wc(s, j));
+  LAPACK->trsm[cpx]("L", "U", "N", "N", &N, &NC, one, A, &N, Y, &N, 1, 1, 1, 1);
+}
+
+/* det (out[0]) or slogdet (sign out[0], log|det| out[1]) from the LU of
+ * order n in A (leading dimension ld) and its absolute 1-based pivots;
+ * singular: a zero pivot was met. NumPy's way (sign and the sum of
+ * log|u_ii| in order; det = sign * exp(logdet)). */
+static void det_out(ndt_linalg_op op, ndt_dtype ct, int64_t n, const char *A, int64_t ld,
+                    const lint *ipiv, int singular, const mref *out) {
+  int csz = ndt__traits[ct].size;
+  double sr = 0, si = 0, logdet = -INFINITY;
+  if (!singular) {
+    int odd = 0;
+    for (int64_t i = 0; i < n; i++) odd ^= ipiv[i] != (lint)(i + 1);
+    sr = odd ? -1.0 : 1.0;
+    logdet = 0;
+    for (int64_t i = 0; i < n; i++) {
+      double re, im;
+      getc_(ct, A, i + i * ld, &re, &im);
+      double ab_ = is_cpx(ct) ? hypot(re, im) : fabs(re);
+      if (is_cpx(ct)) {
+        double ur = re / ab_, ui = im / ab_, t = sr * ur - si * ui;
+        si = sr * ui + si * ur;
+        sr = t;
+      } else if (re < 0) {
+        sr = -sr;
+      }
+      logdet += log(ab_);
+    }
+  }
+  double tmp[2];
+  if (op == NDT_LINALG_DET) {
+    double e = exp(logdet);
+    putc_(ct, tmp, 0, sr * e, si * e);
+    memcpy(out[0].p, tmp, (size_t)csz);
+  } else {
+    putc_(ct, tmp, 0, sr, si);
+    memcpy(out[0].p, tmp, (size_t)csz);
+    putc_(real_of(ct), tmp, 0, logdet, 0);
+    memcpy(out[1].p, tmp, ndt__traits[real_of(ct)].size);
+  }
+}
+
+/* The identity's block column j (its rows all of W's column). */
+static void lu_identity(const lu_shape *s, ndt_dtype ct, int64_t j, char *Y) {
+  int64_t wc = lu_wc(s, j), c = lu_c0(s, j) - s->n;
+  memset(Y, 0, (size_t)(wc * s->n * s->csz));
+  for (int64_t i = 0; i < wc; i++) putc_(ct, Y, (c + i) + i * s->n, 1, 0);
+}
+
+/* The whole blocked LU in one task (la_body's kernels for n >= LA_BLOCK_MIN). */
+static ndt_status lu_serial(const la_arg *a, la_ws *ws, const mref *in, const mref *out) {
+  int64_t n = a->n, r = a->op == NDT_LINALG_SOLVE ? a->k : a->op == NDT_LINALG_INV ? n : 0;
+  int cpx = is_cpx(a->ct);
+  lu_shape s;
+  lu_shape_of(a->ct, n, r, &s);
+  char *W = ws_get(ws, (size_t)s.bytes);
+  if (!W) return NDT_ERR_NOMEM;
+  lint *ipiv = (lint *)(W + s.ipiv_off);
+  int64_t csz = s.csz;
+  mref at = in[0];
+  if (lu_tr(a->op)) {
+    at.rs = in[0].cs;
+    at.cs = in[0].rs;
+  }
+  load(&at, a->in[0].dtype, n, n, a->ct, W, n);
+  for (int64_t j = s.na; j < s.nbc; j++) {
+    char *Y = W + lu_c0(&s, j) * n * csz;
+    if (a->op == NDT_LINALG_INV) {
+      lu_identity(&s, a->ct, j, Y);
+    } else {
+      mref b = in[1];
+      b.p += (lu_c0(&s, j) - n) * b.cs;
+      load(&b, a->in[1].dtype, n, lu_wc(&s, j), a->ct, Y, n);
+    }
+  }
+  int singular = 0;
+  for (int64_t k = 0; k < s.na; k++) {
+    char *P = W + k * LA_NB * n * csz;
+    if (lu_panel(cpx, &s, k, P, ipiv)) {
+      if (lu_rhs_op(a->op)) return fail("Singular matrix");
+      singular = 1;
+    }
+    for (int64_t j = k + 1; j < s.nbc; j++)
+      lu_update(cpx, &s, k, P, ipiv, j, W + lu_c0(&s, j) * n * csz);
+  }
+  if (!lu_rhs_op(a->op)) {
+    det_out(a->op, a->ct, n, W, n, ipiv, singular, out);
+    return NDT_OK;
+  }
+  if (lu_nan_pivot(a->ct, &s, W)) return fail("Singular matrix");
+  for (int64_t j = s.na; j < s.nbc; j++) lu_backsolve(cpx, &s, W, j, W + lu_c0(&s, j) * n * csz);
+  mref ot = out[0];
+  if (lu_tr(a->op)) {   /* inv(A) = inv(A^T)^T */
+    ot.rs = out[0].cs;
+    ot.cs = out[0].rs;
+  }
+  store(W + n * n * csz, n, n, r, (int)csz, &ot);
+  return NDT_OK;
+}
+
+/* ---- the blocked LU as tasks (one rank, no CUDA device) ---- */
+typedef struct {
+  ndt_linalg_op op;
+  ndt_dtype ct;
+  lu_shape s;
+  int64_t k, j;   /* panel k; update of block column j by step k; load, backsolve: j */
+  int64_t i0;     /* store: the first row */
+  int upper;      /* cholesky: upper=True */
+} lu_arg;
+
+/* Operands: the input's columns of block column j (read; absent for inv's
+ * identity), W's block column j (write). */
+static ndt_status lu_load_body(ndt_bound *op, void *p) {
+  const lu_arg *a = p;
+  const lu_shape *s = &a->s;
+  char *dst = op[1].ptr;
+  if (!op[0].view->store) {
+    lu_identity(s, a->ct, a->j, dst);
+    return NDT_OK;
+  }
+  int64_t wc = lu_wc(s, a->j), csz = s->csz;
+  const ndt_bound *b = &op[0];
+  /* by 128 rows: a transposed read stays in cache */
+  for (int64_t i0 = 0; i0 < s->n; i0 += 128) {
+    int64_t rows = s->n - i0 < 128 ? s->n - i0 : 128;
+    ndt__kern->copy2d(wc, rows, b->ptr + i0 * b->st[0], b->st[1], b->st[0], b->view->dtype,
+                      dst + i0 * csz, s->n * csz, csz, a->ct);
+  }
+  return NDT_OK;
+}
+
+/* Operands: W's block column k (rw), its pivots and info word (write). */
+static ndt_status lu_panel_body(ndt_bound *op, void *p) {
+  const lu_arg *a = p;
+  lint *ipiv = (lint *)op[1].ptr - a->k * LA_NB;   /* (W's pivots, indexed by row) */
+  lint info = lu_panel(is_cpx(a->ct), &a->s, a->k, op[0].ptr, ipiv);
+  if (info && lu_rhs_op(a->op)) return fail("Singular matrix");
+  memcpy(op[2].ptr, &info, sizeof info);
+  return NDT_OK;
+}
+
+/* Operands: W's block column k and its pivots (read), block column j (rw). */
+static ndt_status lu_update_body(ndt_bound *op, void *p) {
+  const lu_arg *a = p;
+  const lint *ipiv = (const lint *)op[1].ptr - a->k * LA_NB;
+  lu_update(is_cpx(a->ct), &a->s, a->k, op[0].ptr, ipiv, a->j, op[2].ptr);
+  return NDT_OK;
+}
+
+/* Operands: W's A part (read), right-hand block column j (rw). */
+static ndt_status lu_backsolve_body(ndt_bound *op, void *p) {
+  const lu_arg *a = p;
+  if (lu_nan_pivot(a->ct, &a->s, op[0].ptr)) return fail("Singular matrix");
+  lu_backsolve(is_cpx(a->ct), &a->s, op[0].ptr, a->j, op[1].ptr);
+  return NDT_OK;
+}
+
+/* Operands: W's right-hand part (read; inv: its columns i0.., the rows'),
+ * the result's rows i0.. (write). */
+static ndt_status lu_store_body(ndt_bound *op, void *p) {
+  const lu_arg *a = p;
+  const lu_shape *s = &a->s;
+  const ndt_bound *o = &op[1];
+  if (lu_tr(a->op))   /* inv: the rows are Y's columns i0.. (op[0]: those) */
+    ndt__kern->copy2d(o->shape[0], o->shape[1], op[0].ptr, s->n * s->csz, s->csz, a->ct, o->ptr,
+                      o->st[0], o->st[1], o->view->dtype);
+  else
+    ndt__kern->copy2d(o->shape[0], o->shape[1], op[0].ptr + a->i0 * s->csz, s->csz,
+                      s->n * s->csz, a->ct, o->ptr, o->st[0], o->st[1], o->view->dtype);
+  return NDT_OK;
+}
+
+/* Operands: W whole (read), det (or sign, log|det|) (write). */
+static ndt_status lu_det_body(ndt_bound *op, void *p) {
+  const lu_arg *a = p;
+  const lu_shape *s = &a->s;
+  const lint *info = (const lint *)(op[0].ptr + s->info_off);
+  int singular = 0;
+  for (int64_t k = 0; k < s->na; k++) singular |= info[k] != 0;
+  double tmp[2][2];
+  mref mo[2] = {{(char *)tmp[0], 0, 0}, {(char *)tmp[1], 0, 0}};
+  det_out(a->op, a->ct, s->n, op[0].ptr, s->n, (const lint *)(op[0].ptr + s->ipiv_off),
+          singular, mo);
+  int nout = a->op == NDT_LINALG_SLOGDET ? 2 : 1;
+  for (int i = 0; i < nout; i++)
+    ndt__kern->copy2d(1, 1, (char *)tmp[i], 0, 0, i ? real_of(a->ct) : a->ct, op[1 + i].ptr, 0,
+                      0, op[1 + i].view->dtype);
+  return NDT_OK;
+}
+
+static const ndt_task_kind lu_load_kind = {"linalg lu load", {lu_load_body}, NULL};
+static const ndt_task_kind lu_panel_kind = {"linalg lu panel", {lu_panel_body}, NULL};
+static const ndt_task_kind lu_update_kind = {"linalg lu update", {lu_update_body}, NULL};
+static const ndt_task_kind lu_backsolve_kind = {"linalg lu backsolve", {lu_backsolve_body}, NULL};
+static const ndt_task_kind lu_store_kind = {"linalg lu store", {lu_store_body}, NULL};
+static const ndt_task_kind lu_det_kind = {"linalg lu det", {lu_det_body}, NULL};
+
+/* v's matrix of batch q (C order over bshape[0..nbd)): rows r0.. (nr) and
+ * columns c0.. (nc) as a 2-d view, or the 0-d element when ncore is 0. */
+static void lu_view(const ndt_array *v, int nbd, const int64_t *bshape, int64_t q, int ncore,
+                    int64_t r0, int64_t nr, int64_t c0, int64_t nc, ndt_array *out) {
+  *out = *v;
+  int64_t off = v->offset;
+  for (int d = nbd - 1; d >= 0; d--) {
+    off += (q % bshape[d]) * v->strides[d];
+    q /= bshape[d];
+  }
+  out->offset = off;
+  out->ndim = 0;
+  out->size = 1;
+  if (!ncore) return;
+  out->offset += r0 * v->strides[nbd] + c0 * v->strides[nbd + 1];
+  out->ndim = 2;
+  out->shape[0] = nr;
+  out->shape[1] = nc;
+  out->strides[0] = v->strides[nbd];
+  out->strides[1] = v->strides[nbd + 1];
+  out->size = nr * nc;
+}
+
+/* Records the blocked LU of every matrix of the batch (s: the op's
+ * argument, vin its operands, res its results). */
+static ndt_status lu_record(const la_arg *s, const ndt_array *vin, ndt_array *const *res,
+                            const int64_t *bshape, int64_t nmat) {
+  int nbd = s->nbd;
+  const char *name = op_name(s->op);
+  int64_t n = s->n, r = s->op == NDT_LINALG_SOLVE ? s->k : s->op == NDT_LINALG_INV ? n : 0;
+  lu_arg a;
+  memset(&a, 0, sizeof a);
+  a.op = s->op;
+  a.ct = s->ct;
+  lu_shape_of(s->ct, n, r, &a.s);
+  const lu_shape *sh = &a.s;
+  int64_t csz = sh->csz, lb = (int64_t)sizeof(lint);
+  ndt_status st = NDT_OK;
+  for (int64_t q = 0; q < nmat && st == NDT_OK; q++) {
+    ndt_store *S = NULL;
+    st = ndt__store_new_bytes(&S, sh->bytes);
+    if (st) break;
+    ndt_array col[2], src, piv, inf, whole, outv[2] = {ndt__empty_view, ndt__empty_view};
+#define COL(v, j) ndt__range_view((v), S, lu_c0(sh, (j)) * n * csz, lu_wc(sh, (j)) * n * csz)
+    for (int64_t j = 0; j < sh->nbc && st == NDT_OK; j++) {
+      a.j = j;
+      int64_t c0 = lu_c0(sh, j), wc = lu_wc(sh, j);
+      if (j < sh->na && lu_tr(s->op)) {   /* A^T's columns: A's rows */
+        lu_view(&vin[0], nbd, bshape, q, 2, c0, wc, 0, n, &src);
+        int64_t t = src.strides[0];
+        src.strides[0] = src.strides[1];
+        src.strides[1] = t;
+        src.shape[0] = n;
+        src.shape[1] = wc;
+      } else if (j < sh->na) {
+        lu_view(&vin[0], nbd, bshape, q, 2, 0, n, c0, wc, &src);
+      } else if (s->op == NDT_LINALG_SOLVE) {
+        lu_view(&vin[1], nbd, bshape, q, 2, 0, n, c0 - n, wc, &src);
+      } else {
+        src = ndt__empty_view;
+      }
+      COL(&col[0], j);
+      ndt_operand ops[2] = {{&src, NDT_READ}, {&col[0], NDT_WRITE}};
+      st = ndt__record(&lu_load_kind, NULL, ops, 2, &a, sizeof a, 0);
+    }
+    for (int64_t k = 0; k < sh->na && st == NDT_OK; k++) {
+      a.k = k;
+      COL(&col[0], k);
+      ndt__range_view(&piv, S, sh->ipiv_off + k * LA_NB * lb, lu_wc(sh, k) * lb);
+      ndt__range_view(&inf, S, sh->info_off + k * lb, lb);
+      ndt_operand pops[3] = {{&col[0], NDT_RW}, {&piv, NDT_WRITE}, {&inf, NDT_WRITE}};
+      st = ndt__record(&lu_panel_kind, name, pops, 3, &a, sizeof a, NDT_TASK_URGENT);
+      for (int64_t j = k + 1; j < sh->nbc && st == NDT_OK; j++) {
+        a.j = j;
+        COL(&col[1], j);
+        ndt_operand uops[3] = {{&col[0], NDT_READ}, {&piv, NDT_READ}, {&col[1], NDT_RW}};
+        /* the panel and the update the next panel waits for go first: the
+         * other updates of this step overlap the next panel (look-ahead) */
+        st = ndt__record(&lu_update_kind, NULL, uops, 3, &a, sizeof a,
+                         j == k + 1 ? NDT_TASK_URGENT : 0);
+      }
+    }
+    if (lu_rhs_op(s->op)) {
+      ndt__range_view(&whole, S, 0, n * n * csz);
+      for (int64_t j = sh->na; j < sh->nbc && st == NDT_OK; j++) {
+        a.j = j;
+        COL(&col[1], j);
+        ndt_operand bops[2] = {{&whole, NDT_READ}, {&col[1], NDT_RW}};
+        st = ndt__record(&lu_backsolve_kind, name, bops, 2, &a, sizeof a, 0);
+      }
+      ndt__range_view(&col[0], S, n * n * csz, n * r * csz);
+      for (int64_t i0 = 0; i0 < n && st == NDT_OK; i0 += LA_NB) {
+        int64_t rows = n - i0 < LA_NB ? n - i0 : LA_NB;
+        a.i0 = i0;
+        if (lu_tr(s->op)) ndt__range_view(&col[0], S, (n + i0) * n * csz, rows * n * csz);
+        lu_view(res[0], nbd, bshape, q, 2, i0, rows, 0, r, &outv[0]);
+        ndt_operand sops[2] = {{&col[0], NDT_READ}, {&outv[0], NDT_WRITE}};
+        st = ndt__record(&lu_store_kind, NULL, sops, 2, &a, sizeof a, 0);
+      }
+    } else if (st == NDT_OK) {
+      ndt__range_view(&whole, S, 0, sh->bytes);
+      lu_view(res[0], nbd, bshape, q, 0, 0, 0, 0, 0, &outv[0]);
+      int nop = 2;
+      if (s->op == NDT_LINALG_SLOGDET) {
+        lu_view(res[1], nbd, bshape, q, 0, 0, 0, 0, 0, &outv[1]);
+        nop = 3;
+      }
+      ndt_operand dops[3] = {{&whole, NDT_READ}, {&outv[0], NDT_WRITE}, {&outv[1], NDT_WRITE}};
+      st = ndt__record(&lu_det_kind, NULL, dops, nop, &a, sizeof a, 0);
+    }
+#undef COL
+    ndt__store_decref(S);
+  }
+  return st;
+}
+
+/* ---- cholesky of a large matrix: the same block columns, right-looking ----
+ * Panel k: potrf of the diagonal block, trsm of the rows below (L_below =
+ * A_below L_kk^-H); block column j > k: its rows j0.. -= L[j0:, k]
+ * L[j0:j0+wj, k]^H (one gemm). NumPy reads A's lower triangle (upper=False:
+ * W holds A, a transposed load, and the result's rows are W's rows) or its
+ * upper one (upper=True: W holds A^T, whose lower triangle that is, loaded
+ * by contiguous copies; U = L^T, the result's rows are W's columns). */
+static lint ch_panel(int cpx, const lu_shape *s, int64_t k, char *P) {
+  static const double one[2] = {1, 0};
+  int64_t n = s->n, k0 = k * LA_NB, w = lu_wc(s, k), csz = s->csz;
+  lint W = CH(w), LD = CH(n), info = 0, MR = CH(n - k0 - w);
+  LAPACK->potrf[cpx]("L", &W, P + k0 * csz, &LD, &info, 1);
+  if (info > 0) return info + (lint)k0;
+  if (MR > 0)
+    LAPACK->trsm[cpx]("R", "L", cpx ? "C" : "T", "N", &MR, &W, one, P + k0 * csz, &LD,
+                      P + (k0 + w) * csz, &LD, 1, 1, 1, 1);
+  return 0;
+}
+
+static void ch_update(int cpx, const lu_shape *s, int64_t k, const char *P, int64_t j, char *C) {
+  static const double one[2] = {1, 0}, mone[2] = {-1, 0};
+  int64_t n = s->n, j0 = lu_c0(s, j), csz = s->csz;
+  lint M = CH(n - j0), NC = CH(lu_wc(s, j)), K = CH(lu_wc(s, k)), LD = CH(n);
+  LAPACK->gemm[cpx]("N", cpx ? "C" : "T", &M, &NC, &K, mone, P + j0 * csz, &LD, P + j0 * csz, &LD,
+                    one, C + j0 * csz, &LD, 1, 1);
+}
+
+/* Result rows i0.. (o: rows x n, dtype odt, byte strides rs, cs) from W
+ * (src: W + i0 (lower) or W's column i0 (upper)), the other triangle zero. */
+static void ch_rows(int upper, ndt_dtype ct, int64_t n, int64_t i0, int64_t rows, const char *src,
+                    char *o, int64_t rs, int64_t cs, ndt_dtype odt) {
+  int csz = ndt__traits[ct].size, osz = ndt__traits[odt].size;
+  if (upper) ndt__kern->copy2d(rows, n, src, n * csz, csz, ct, o, rs, cs, odt);
+  else ndt__kern->copy2d(rows, n, src, csz, n * csz, ct, o, rs, cs, odt);
+  for (int64_t r = 0; r < rows; r++)
+    for (int64_t c = upper ? 0 : i0 + r + 1; c < (upper ? i0 + r : n); c++)
+      memset(o + r * rs + c * cs, 0, (size_t)osz);
+}
+
+/* The whole blocked Cholesky in one task (k_cholesky for n >= LA_BLOCK_MIN). */
+static ndt_status ch_serial(const la_arg *a, la_ws *ws, const mref *in, const mref *out) {
+  int64_t n = a->n;
+  int cpx = is_cpx(a->ct), upper = (a->flags & NDT_LINALG_UPPER) != 0;
+  lu_shape s;
+  lu_shape_of(a->ct, n, 0, &s);
+  char *W = ws_get(ws, (size_t)s.bytes);
+  if (!W) return NDT_ERR_NOMEM;
+  int64_t csz = s.csz;
+  mref at = in[0];
+  if (upper) {
+    at.rs = in[0].cs;
+    at.cs = in[0].rs;
+  }
+  load(&at, a->in[0].dtype, n, n, a->ct, W, n);
+  for (int64_t k = 0; k < s.na; k++) {
+    char *P = W + k * LA_NB * n * csz;
+    if (ch_panel(cpx, &s, k, P)) return fail("Matrix is not positive definite");
+    for (int64_t j = k + 1; j < s.na; j++) ch_update(cpx, &s, k, P, j, W + lu_c0(&s, j) * n * csz);
+  }
+  /* out[0] is the task's double buffer (la_body) or the result: rows of csz */
+  for (int64_t i0 = 0; i0 < n; i0 += LA_NB) {
+    int64_t rows = n - i0 < LA_NB ? n - i0 : LA_NB;
+    ch_rows(upper, a->ct, n, i0, rows, W + (upper ? i0 * n : i0) * csz,
+            out[0].p + i0 * out[0].rs, out[0].rs, out[0].cs, a->ct);
+  }
+  return NDT_OK;
+}
+
+/* Operands: W's block column k (rw). */
+static ndt_status ch_panel_body(ndt_bound *op, void *p) {
+  const lu_arg *a = p;
+  if (ch_panel(is_cpx(a->ct), &a->s, a->k, op[0].ptr)) return fail("Matrix is not positive definite");
+  return NDT_OK;
+}
+
+/* Operands: W's block column k (read), block column j (rw). */
+static ndt_status ch_update_body(ndt_bound *op, void *p) {
+  const lu_arg *a = p;
+  ch_update(is_cpx(a->ct), &a->s, a->k, op[0].ptr, a->j, op[1].ptr);
+  return NDT_OK;
+}
+
+/* Operands: W's columns [0, i0 + rows) (lower) or i0.. (upper) (read), the
+ * result's rows i0.. (write). */
+static ndt_status ch_store_body(ndt_bound *op, void *p) {
+  const lu_arg *a = p;
+  const ndt_bound *o = &op[1];
+  const char *src = a->upper ? op[0].ptr : op[0].ptr + a->i0 * a->s.csz;
+  ch_rows(a->upper, a->ct, a->s.n, a->i0, o->shape[0], src, o->ptr, o->st[0], o->st[1],
+          o->view->dtype);
+  return NDT_OK;
+}
+
+static const ndt_task_kind ch_panel_kind = {"linalg cholesky panel", {ch_panel_body}, NULL};
+static const ndt_task_kind ch_update_kind = {"linalg cholesky update", {ch_update_body}, NULL};
+static const ndt_task_kind ch_store_kind = {"linalg cholesky store", {ch_store_body}, NULL};
+
+static ndt_status ch_record(const la_arg *s, const ndt_array *vin, ndt_array *const *res,
+                            const int64_t *bshape, int64_t nmat) {
+  int nbd = s->nbd;
+  int64_t n = s->n;
+  lu_arg a;
+  memset(&a, 0, sizeof a);
+  a.op = s->op;
+  a.ct = s->ct;
+  a.upper = (s->flags & NDT_LINALG_UPPER) != 0;
+  lu_shape_of(s->ct, n, 0, &a.s);
+  const lu_shape *sh = &a.s;
+  int64_t csz = sh->csz;
+  ndt_status st = NDT_OK;
+  for (int64_t q = 0; q < nmat && st == NDT_OK; q++) {
+    ndt_store *S = NULL;
+    st = ndt__store_new_bytes(&S, sh->bytes);
+    if (st) break;
+    ndt_array col[2], src, outv;
+#define COL(v, j) ndt__range_view((v), S, lu_c0(sh, (j)) * n * csz, lu_wc(sh, (j)) * n * csz)
+    for (int64_t j = 0; j < sh->na && st == NDT_OK; j++) {
+      int64_t c0 = lu_c0(sh, j), wc = lu_wc(sh, j);
+      a.j = j;
+      if (a.upper) {   /* A^T's columns: A's rows */
+        lu_view(&vin[0], nbd, bshape, q, 2, c0, wc, 0, n, &src);
+        int64_t t = src.strides[0];
+        src.strides[0] = src.strides[1];
+        src.strides[1] = t;
+        src.shape[0] = n;
+        src.shape[1] = wc;
+      } else {
+        lu_view(&vin[0], nbd, bshape, q, 2, 0, n, c0, wc, &src);
+      }
+      COL(&col[0], j);
+      ndt_operand ops[2] = {{&src, NDT_READ}, {&col[0], NDT_WRITE}};
+      st = ndt__record(&lu_load_kind, NULL, ops, 2, &a, sizeof a, 0);
+    }
+    for (int64_t k = 0; k < sh->na && st == NDT_OK; k++) {
+      a.k = k;
+      COL(&col[0], k);
+      ndt_operand pops[1] = {{&col[0], NDT_RW}};
+      st = ndt__record(&ch_panel_kind, op_name(s->op), pops, 1, &a, sizeof a, NDT_TASK_URGENT);
+      for (int64_t j = k + 1; j < sh->na && st == NDT_OK; j++) {
+        a.j = j;
+        COL(&col[1], j);
+        ndt_operand uops[2] = {{&col[0], NDT_READ}, {&col[1], NDT_RW}};
+        st = ndt__record(&ch_update_kind, NULL, uops, 2, &a, sizeof a,
+                         j == k + 1 ? NDT_TASK_URGENT : 0);
+      }
+    }
+    for (int64_t i0 = 0; i0 < n && st == NDT_OK; i0 += LA_NB) {
+      int64_t rows = n - i0 < LA_NB ? n - i0 : LA_NB;
+      a.i0 = i0;
+      if (a.upper) ndt__range_view(&col[0], S, i0 * n * csz, rows * n * csz);
+      else ndt__range_view(&col[0], S, 0, (i0 + rows) * n * csz);
+      lu_view(res[0], nbd, bshape, q, 2, i0, rows, 0, n, &outv);
+      ndt_operand sops[2] = {{&col[0], NDT_READ}, {&outv, NDT_WRITE}};
+      st = ndt__record(&ch_store_kind, NULL, sops, 2, &a, sizeof a, 0);
+    }
+#undef COL
+    ndt__store_decref(S);
+  }
+  return st;
+}
+
+/* 1 with a CUDA device (solve, inv and cholesky then stay whole-matrix
+ * tasks that cuSOLVER runs; their CPU body is lu_serial / ch_serial). */
+static int cuda_devices(void) {
+  for (int i = 0; i < ndt_device_count(); i++) {
+    ndt_device_info di;
+    if (ndt_device_get(i, &di) == NDT_OK && di.kind && !strcmp(di.kind, "cuda")) return 1;
+  }
+  return 0;
+}
+
 /* solve (b given) and inv (b = I) */
 static ndt_status k_solve(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
+  if (a->n >= LA_BLOCK_MIN) return lu_serial(a, w, in, out);
   int64_t n = a->n, k = a->op == NDT_LINALG_INV ? n : a->k;
   int csz = ndt__traits[a->ct].size;
   size_t ab = al((size_t)(n * n * csz)), bb = al((size_t)(n * k * csz));
@@ -148,6 +735,7 @@ static ndt_status k_solve(const la_arg *a, la_ws *w, const mref *in, const mref 
 }
 
 static ndt_status k_cholesky(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
+  if (a->n >= LA_BLOCK_MIN) return ch_serial(a, w, in, out);
   int64_t n = a->n;
   int csz = ndt__traits[a->ct].size, upper = (a->flags & NDT_LINALG_UPPER) != 0;
   char *A = ws_get(w, (size_t)(n * n * csz));
@@ -163,9 +751,9 @@ static ndt_status k_cholesky(const la_arg *a, la_ws *w, const mref *in, const mr
   return NDT_OK;
 }
 
-/* det (out[0]) or slogdet (sign out[0], log|det| out[1]), from LU: NumPy's
- * way (sign and the sum of log|u_ii| in order; det = sign * exp(logdet)). */
+/* det (out[0]) or slogdet (sign out[0], log|det| out[1]), from LU (det_out). */
 static ndt_status k_det(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
+  if (a->n >= LA_BLOCK_MIN) return lu_serial(a, w, in, out);
   int64_t n = a->n;
   int csz = ndt__traits[a->ct].size;
   size_t ab = al((size_t)(n * n * csz));
@@ -175,37 +763,7 @@ static ndt_status k_det(const la_arg *a, la_ws *w, const mref *in, const mref *o
   load(&in[0], a->in[0].dtype, n, n, a->ct, A, n);
   lint N = CH(n), info = 0;
   LAPACK->getrf[is_cpx(a->ct)](&N, &N, A, &N, ipiv, &info);
-  double sr = 0, si = 0, logdet = -INFINITY;
-  if (info == 0) {
-    int odd = 0;
-    for (int64_t i = 0; i < n; i++) odd ^= ipiv[i] != (lint)(i + 1);
-    sr = odd ? -1.0 : 1.0;
-    logdet = 0;
-    for (int64_t i = 0; i < n; i++) {
-      double re, im;
-      getc_(a->ct, A, i + i * n, &re, &im);
-      double ab_ = is_cpx(a->ct) ? hypot(re, im) : fabs(re);
-      if (is_cpx(a->ct)) {
-        double ur = re / ab_, ui = im / ab_, t = sr * ur - si * ui;
-        si = sr * ui + si * ur;
-        sr = t;
-      } else if (re < 0) {
-        sr = -sr;
-      }
-      logdet += log(ab_);
-    }
-  }
-  double tmp[2];
-  if (a->op == NDT_LINALG_DET) {
-    double e = exp(logdet);
-    putc_(a->ct, tmp, 0, sr * e, si * e);
-    memcpy(out[0].p, tmp, (size_t)csz);
-  } else {
-    putc_(a->ct, tmp, 0, sr, si);
-    memcpy(out[0].p, tmp, (size_t)csz);
-    putc_(real_of(a->ct), tmp, 0, logdet, 0);
-    memcpy(out[1].p, tmp, ndt__traits[real_of(a->ct)].size);
-  }
+  det_out(a->op, a->ct, n, A, n, ipiv, info != 0, out);
   return NDT_OK;
 }
 
@@ -738,6 +1296,20 @@ ndt_status ndt_linalg(ndt_array **out, ndt_linalg_op op, const ndt_array *a, con
   for (int d = 0; d < nbd; d++) nmat *= bshape[d];
   if (st || nmat == 0) {
     for (int i = 0; i < LA_NOUT; i++) {
+      if (st) ndt_free(res[i]);
+      else out[i] = res[i];
+    }
+    return st;
+  }
+  /* Large solve, inv, det, slogdet: the blocked LU's tasks over the workers
+   * (on many ranks, or with a CUDA device, whole-matrix tasks as below,
+   * whose CPU body runs the same blocked LU in one task: the same bits). */
+  if ((lu_op(op) || op == NDT_LINALG_CHOLESKY) && n >= LA_BLOCK_MIN && !ndt_distributed() &&
+      !cuda_devices()) {
+    st = op == NDT_LINALG_CHOLESKY ? ch_record(&s, vin, res, bshape, nmat)
+                                   : lu_record(&s, vin, res, bshape, nmat);
+    if (st) ndt_sync();
+    for (int i = 0; i < nout; i++) {
       if (st) ndt_free(res[i]);
       else out[i] = res[i];
     }

@@ -40,6 +40,7 @@ struct ndt_task {
   int waited;             /* a wait sleeps until this task finishes (under lock) */
   int queued;             /* launched into the pool's queue: counted runnable */
   int fails_clean;        /* NDT_TASK_FAILS_CLEAN: a failure wrote nothing */
+  int urgent;             /* NDT_TASK_URGENT: queued ahead of the pool's other ready tasks */
 };
 
 /* One task as the recording thread hands it down (task.c -> dist.c ->

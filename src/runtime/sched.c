@@ -263,6 +263,11 @@ static void push_ready(ndt_task *t) {
   rt.runnable++;
   t->queued = 1;
   t->next = NULL;
+  if (t->urgent && rt.head) {   /* ahead of the others (a critical path) */
+    t->next = rt.head;
+    rt.head = t;
+    return;
+  }
   if (rt.tail) rt.tail->next = t; else rt.head = t;
   rt.tail = t;
 }
@@ -1043,6 +1048,7 @@ static ndt_status record_task(const ndt_taskrec *r) {
   }
   t->seq = rt.recorded++;
   t->fails_clean = (r->flags & NDT_TASK_FAILS_CLEAN) != 0;
+  t->urgent = (r->flags & NDT_TASK_URGENT) != 0;
   rt.pending++;
   rt.pending_bytes += bytes;
   if (t->ndeps == 0) t->proc->iface->launch(t->proc, t);

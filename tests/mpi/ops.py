@@ -150,6 +150,21 @@ keep('eye', np.eye(70, 90, k=3), numpy.eye(70, 90, k=3))
 keep('fallback', np.unique(i), numpy.unique(I))
 keep('empty0d', np.asarray(a[:0].sum(axis=0)), A[:0].sum(axis=0))
 
+# linear algebra of a large matrix: the blocked LU's (Cholesky's) pieces are tasks over
+# the workers on one process and run one after another in one task on
+# ranks (src/ops/linalg.c): the same bits
+LA = numpy.eye(520) + rng0.standard_normal((520, 520)) * 0.013
+LB = rng0.standard_normal((520, 3))
+la = np.asarray(LA)
+keep('la_solve', np.linalg.solve(la, np.asarray(LB)), numpy.linalg.solve(LA, LB), exact=False)
+keep('la_inv', np.linalg.inv(la), numpy.linalg.inv(LA), exact=False)
+keep('la_slogdet', np.stack(np.linalg.slogdet(la)), numpy.stack(numpy.linalg.slogdet(LA)),
+     exact=False)
+LP = LA @ LA.T
+keep('la_cholesky', np.linalg.cholesky(np.asarray(LP)), numpy.linalg.cholesky(LP), exact=False)
+keep('la_cholesky_u', np.linalg.cholesky(np.asarray(LP), upper=True),
+     numpy.linalg.cholesky(LP, upper=True), exact=False)
+
 # reading an array other ranks hold a copy of, after a write on its owner:
 # each rank's copy is replaced by the owner's, and tasks still reading the
 # old copy there finish first (the matmul keeps every worker busy, so

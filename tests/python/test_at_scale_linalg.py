@@ -1,7 +1,12 @@
-"""matmul/dot/einsum, fft, linalg on a large batched stack and random
-reproducibility at default settings (2 MiB tiles), on operands of several
+"""matmul/dot/einsum, fft, linalg on a large batched stack and on large
+matrices (the blocked LU over the workers: the same bits for 1, 2 and 4
+workers, in child processes), and random reproducibility at default settings (2 MiB tiles), on operands of several
 tiles; compared with NumPy on the same inputs (random: with the same draws
 made at other tile sizes and worker counts)."""
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -165,3 +170,121 @@ def test_random_reproducible_across_tiles_and_workers():
     assert u32.dtype == np.float32 and 0 <= u32.min() and u32.max() < 1
     assert abs(leg.mean() - 0.5) < 0.01
     assert len(np.unique(u)) == u.size          # no tile repeated another's stream
+
+
+# ---- large matrices: solve, inv, det and slogdet as a blocked LU, cholesky
+# as a blocked Cholesky, whose pieces are tasks over the workers (order >=
+# 512, src/ops/linalg.c) ----
+LU_N = 520      # past the blocked LU's order; float64: 2.2 MB, more than a tile
+
+
+def _large(dt, shape, seed):
+    """Well-conditioned (condition number about 3) with a modest det."""
+    g = np.random.default_rng(seed)
+    a = g.standard_normal(shape)
+    if np.dtype(dt).kind == 'c':
+        a = a + 1j * g.standard_normal(shape)
+    n = shape[-2]
+    eye = np.eye(n, shape[-1])
+    if np.dtype(dt).kind in 'iu':
+        return (np.round(a * 3) + 4 * round(np.sqrt(n)) * eye).astype(dt)
+    return (eye + a * (0.3 / np.sqrt(n))).astype(dt)
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.complex128, np.complex64, np.int64])
+def test_large_solve_inv_det(dt):
+    a = _large(dt, (LU_N, LU_N), 1)
+    b = _large(dt, (LU_N, 3), 2)
+    x = nt.asarray(a)
+    t = 2e-4 if np.dtype(dt) in (np.float32, np.complex64) else 1e-11
+    assert_big(nt.linalg.solve(x, nt.asarray(b)), np.linalg.solve(a, b), t)
+    assert_big(nt.linalg.solve(x, nt.asarray(b[:, 0])), np.linalg.solve(a, b[:, 0]), t)
+    assert_big(nt.linalg.inv(x), np.linalg.inv(a), t)
+    sg, ld = nt.linalg.slogdet(x)
+    es, el = np.linalg.slogdet(a)
+    np.testing.assert_allclose(np.asarray(sg), es, rtol=t)
+    np.testing.assert_allclose(np.asarray(ld), el, rtol=t, atol=t)
+    assert np.asarray(sg).dtype == es.dtype and np.asarray(ld).dtype == el.dtype
+    if np.dtype(dt).kind != 'i':     # (the integer matrix's det overflows)
+        d, e = np.asarray(nt.linalg.det(x)), np.linalg.det(a)
+        assert d.dtype == e.dtype
+        np.testing.assert_allclose(d, e, rtol=t)
+    if dt is np.float64:
+        # strided and transposed views, a stack with a broadcast right-hand side
+        for v, w in ((x.T, a.T), (x[::-1], a[::-1]), (x[:, ::-1], a[:, ::-1])):
+            assert_big(nt.linalg.solve(v, nt.asarray(b)), np.linalg.solve(w, b), t)
+            assert_big(nt.linalg.inv(v), np.linalg.inv(w), t)
+        s = np.stack([a, _large(dt, (LU_N, LU_N), 3)])
+        assert_big(nt.linalg.solve(nt.asarray(s), nt.asarray(b)), np.linalg.solve(s, b), t)
+        assert_big(nt.linalg.inv(nt.asarray(s)), np.linalg.inv(s), t)
+        assert_big(nt.linalg.det(nt.asarray(s)), np.linalg.det(s), t)
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.complex128, np.complex64, np.int64])
+def test_large_cholesky(dt):
+    g = np.random.default_rng(7)
+    a = _large(dt, (LU_N, LU_N), 8).astype(np.result_type(dt, np.float64))
+    h = a @ a.conj().T + LU_N * np.eye(LU_N)
+    junk = g.standard_normal((LU_N, LU_N)) * 5     # NumPy reads one triangle only
+    t = 2e-4 if np.dtype(dt) in (np.float32, np.complex64) else 1e-11
+    for upper in (False, True):
+        m = (h + (np.tril(junk, -1) if upper else np.triu(junk, 1))).astype(dt)
+        got = nt.linalg.cholesky(nt.asarray(m), upper=upper)
+        assert_big(got, np.linalg.cholesky(m, upper=upper), t)
+    bad = np.eye(LU_N)
+    bad[300, 300] = -1
+    raises_same(lambda: nt.linalg.cholesky(nt.asarray(bad)), lambda: np.linalg.cholesky(bad))
+    with pytest.raises(np.linalg.LinAlgError, match='^Matrix is not positive definite$'):
+        nt.linalg.cholesky(nt.asarray(bad), upper=True)
+
+
+def test_large_singular_and_nan():
+    a = _large(np.float64, (LU_N, LU_N), 4)
+    a[:, 300] = 0           # an exact zero pivot in the third panel
+    x = nt.asarray(a)
+    b = np.ones((LU_N, 2))
+    raises_same(lambda: nt.linalg.solve(x, nt.asarray(b)), lambda: np.linalg.solve(a, b))
+    raises_same(lambda: nt.linalg.inv(x), lambda: np.linalg.inv(a))
+    with pytest.raises(np.linalg.LinAlgError, match='^Singular matrix$'):
+        nt.linalg.inv(x)
+    assert float(nt.linalg.det(x)) == np.linalg.det(a) == 0
+    sg, ld = nt.linalg.slogdet(x)
+    assert (float(sg), float(ld)) == tuple(np.linalg.slogdet(a)) == (0.0, -np.inf)
+    c = _large(np.complex128, (LU_N, LU_N), 5)
+    c[:, 7] = 0
+    raises_same(lambda: nt.linalg.inv(nt.asarray(c)), lambda: np.linalg.inv(c))
+    assert complex(nt.linalg.det(nt.asarray(c))) == np.linalg.det(c) == 0
+    # the runtime is fine afterwards
+    good = _large(np.float64, (LU_N, LU_N), 6)
+    assert_big(nt.linalg.inv(nt.asarray(good)), np.linalg.inv(good), 1e-11)
+
+
+_SAME_BITS = """
+import hashlib, numpy, ndtile as np
+g = numpy.random.default_rng(8)
+n = 600
+a = numpy.eye(n) + g.standard_normal((n, n)) * (0.3 / n ** 0.5)
+z = a + 1j * g.standard_normal((n, n)) * (0.3 / n ** 0.5)
+b = g.standard_normal((n, 130))
+h = hashlib.sha1()
+for m in (np.asarray(a), np.asarray(z), np.asarray(a.astype(numpy.float32))):
+    p = m @ m.conj().T
+    for y in (np.linalg.solve(m, np.asarray(b)), np.linalg.inv(m), np.linalg.det(m),
+              *np.linalg.slogdet(m), np.linalg.cholesky(p), np.linalg.cholesky(p, upper=True)):
+        h.update(numpy.asarray(y).tobytes())
+print(h.hexdigest())
+"""
+
+
+def test_large_lu_same_bits_any_workers():
+    """The blocked LU's and Cholesky's pieces and their order depend on n
+    only: the same bits with 1, 2 and 4 workers (child processes at default
+    settings)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NDTILE_")}
+    got = []
+    for w in (1, 2, 4, 2):
+        r = subprocess.run([sys.executable, "-c", _SAME_BITS], env=dict(env, NDTILE_WORKERS=str(w)),
+                           capture_output=True, text=True, timeout=600)
+        assert r.returncode == 0, r.stdout + r.stderr
+        got.append(r.stdout.split()[-1])
+    assert len(set(got)) == 1, got

@@ -19,6 +19,16 @@ DECL2(dgeqrf_, zgeqrf_, (const lint *, const lint *, void *, const lint *, void 
 DECL2(dorgqr_, zungqr_,
       (const lint *, const lint *, const lint *, void *, const lint *, const void *, void *,
        const lint *, lint *))
+DECL2(dtrsm_, ztrsm_,
+      (const char *, const char *, const char *, const char *, const lint *, const lint *,
+       const void *, const void *, const lint *, void *, const lint *, flen, flen, flen, flen))
+DECL2(dgemm_, zgemm_,
+      (const char *, const char *, const lint *, const lint *, const lint *, const void *,
+       const void *, const lint *, const void *, const lint *, const void *, void *,
+       const lint *, flen, flen))
+DECL2(dlaswp_, zlaswp_,
+      (const lint *, void *, const lint *, const lint *, const lint *, const lint *,
+       const lint *))
 void dgesdd_(const char *, const lint *, const lint *, void *, const lint *, void *, void *,
              const lint *, void *, const lint *, void *, const lint *, lint *, lint *, flen);
 void zgesdd_(const char *, const lint *, const lint *, void *, const lint *, void *, void *,
@@ -46,6 +56,9 @@ const ndt_lapack ndt__cpu_lapack = {
   .potrf = {dpotrf_, zpotrf_},
   .geqrf = {dgeqrf_, zgeqrf_},
   .orgqr = {dorgqr_, zungqr_},
+  .trsm = {dtrsm_, ztrsm_},
+  .gemm = {dgemm_, zgemm_},
+  .laswp = {dlaswp_, zlaswp_},
   .dgesdd = dgesdd_,
   .zgesdd = zgesdd_,
   .dsyevd = dsyevd_,
