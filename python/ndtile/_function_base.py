@@ -1390,7 +1390,11 @@ def gradient(f, *varargs, axis=None, edge_order=1):
             if D.KIND[dd._dt] in 'iub':
                 dd = dd.astype(_np.float64)
             diffx = diff(dd)
-            if diffx.size and bool(_fromnumeric.all(diffx == diffx[0])):
+            if not diffx.size:
+                # NumPy's `(diffx == diffx[0]).all()` of one coordinate,
+                # before the length check below
+                raise IndexError("index 0 is out of bounds for axis 0 with size 0")
+            if bool(_fromnumeric.all(diffx == diffx[0])):
                 diffx = diffx[0]
             dx[i] = diffx
     else:

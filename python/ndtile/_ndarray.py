@@ -98,6 +98,19 @@ class flatiter:
             r.flags.writeable = False
         return r
 
+    def _nd_flat_array(self):
+        """np.asarray(a.flat) as NumPy's iter_array makes it: a 1-d view of a
+        C-contiguous base (with its flags: writes reach the base), else a
+        read-only copy in C order."""
+        b = self._base
+        if b._c_contiguous:
+            return b._reshape((b.size,))
+        r = b._ravel('C')
+        if r._same_store(b):
+            r = r._copy()
+        r._set_writeable(False)
+        return r
+
     def _key(self, key, assign):
         """key as NumPy 2.4's flatiter reads it (its rules are not an
         array's): (key, skip) with skip true when a False index selects
@@ -173,6 +186,22 @@ class flatiter:
         # 0-d integer array): NumPy's flatiter packs the value itself and
         # turns any failure into this ValueError (iter_ass_subscript)
         boolean = isinstance(k0, (bool, _np.bool_)) or getattr(k0, 'dtype', None) == _np.bool_
+        if boolean and key == 0 and not isinstance(key, (Array, _np.ndarray)):
+            # a True 0-d boolean index: NumPy 2.4 writes element 0, packing
+            # the value itself with its own errors (TypeError for a list,
+            # OverflowError out of range; not the ValueError of an integer
+            # index)
+            one = _np.empty(1, base.dtype)
+            with warnings.catch_warnings():
+                warnings.simplefilter('ignore', DeprecationWarning)
+                one.flat[_np.array(True)] = C.to_numpy(value) if isinstance(value, Array) \
+                    else value
+            flat = base._ravel('C')
+            if flat._same_store(base):
+                flat[0] = one[0]
+            else:
+                base[_np.unravel_index(0, base.shape)] = one[0]
+            return
         single = not boolean and (
             isinstance(key, (int, _np.integer)) or
             (isinstance(key, (Array, _np.ndarray)) and key.ndim == 0 and
@@ -909,6 +938,11 @@ class ndarray(Array):
         return C.np_or_nd(C.to_numpy(self).view(dtype))
 
     def fill(self, value, /):
+        self._before_write()     # NumPy's warning for a broadcast_arrays result
+        if not self._flags & _WRITEABLE:
+            # NumPy's first check, before the value's conversion (fill(inf)
+            # of a read-only integer array: this, not OverflowError)
+            raise ValueError("assignment destination is read-only")
         if isinstance(value, Array):
             # (NumPy's error for several elements, from two of them)
             value = C.to_numpy(value if value.size < 2 else value._reshape((-1,))[:2])
