@@ -186,7 +186,7 @@ class flatiter:
         # 0-d integer array): NumPy's flatiter packs the value itself and
         # turns any failure into this ValueError (iter_ass_subscript)
         boolean = isinstance(k0, (bool, _np.bool_)) or getattr(k0, 'dtype', None) == _np.bool_
-        if boolean and key == 0 and not isinstance(key, (Array, _np.ndarray)):
+        if boolean and type(key) is int and key == 0:
             # a True 0-d boolean index: NumPy 2.4 writes element 0, packing
             # the value itself with its own errors (TypeError for a list,
             # OverflowError out of range; not the ValueError of an integer

@@ -629,3 +629,19 @@ def test_matmul_out_cast_before_shapes(ashape, bshape, oshape, adt, odt):
     raises_same(lambda: nt.matmul(a_nt, b_nt, out=o_nt), lambda: np.matmul(a_np, b_np, out=o_np))
     with pytest.raises(TypeError):
         nt.matmul(a_nt, b_nt, out=o_nt)
+
+
+@pytest.mark.parametrize('dt', ['int8', 'float64', 'complex64'])
+def test_flat_setitem_boolean_mask(dt):
+    # (a mask of the array's size beside the 0-d boolean path above)
+    for shape in [(6,), (2, 3)]:
+        a_np = make(dt, shape)
+        a_nt = nt.asarray(a_np.copy())
+        for v_np, v_nt in ((a_np, a_nt), (a_np.T, a_nt.T), (a_np[::-1], a_nt[::-1])):
+            m = (np.arange(v_np.size) % 3 == 0)
+            v_np.flat[m] = 1
+            v_nt.flat[nt.asarray(m)] = 1
+            assert_same(a_nt, a_np)
+            v_np.flat[m] = [2, 3]
+            v_nt.flat[m] = [2, 3]
+            assert_same(a_nt, a_np)
