@@ -1965,7 +1965,9 @@ class Gen:
         else:
             # (not `vw > 0` of a 0-d array: a NumPy bool scalar, which
             # flatiter refuses, against ndtile's 0-d array, which it takes)
-            idx = r.choice(('...', '()', 'np.array(True)', '[]') +
+            # (nor a True 0-d index of an empty array: NumPy 2.4 reads the
+            # element past its end, garbage)
+            idx = r.choice(('...', '()', '[]') + (('np.array(True)',) if n else ()) +
                            ((f'{vw} > 0',) if vv.ndim and vv.dtype.kind != 'c' else ()))
         write = r.random() < 0.45 and (v.flags.writeable or not self.avoid)
         if write:
