@@ -168,7 +168,10 @@ class flatiter:
         base = self.base
         key, _ = self._key(key, False)
         r = base._ravel('C')[key]
-        if isinstance(r, Array) and r._same_store(base):
+        if isinstance(r, Array) and (r._same_store(base) or not r._c_contiguous):
+            # NumPy's is a new C-contiguous array (a stepped slice of the
+            # gathered copy of a non-contiguous base is not: its ravel
+            # would copy where NumPy's is a view)
             r = r._copy()
         if type(base) is not ndarray and type(r) is ndarray:
             r = _finalize_as(r, base)

@@ -645,3 +645,22 @@ def test_flat_setitem_boolean_mask(dt):
             v_np.flat[m] = [2, 3]
             v_nt.flat[m] = [2, 3]
             assert_same(a_nt, a_np)
+
+
+@pytest.mark.parametrize('dt', ['bool', 'int16', 'float64'])
+@pytest.mark.parametrize('key', [slice(None, None, -2), slice(-5, None, -1), slice(1, None, 3),
+                                 [3, 1, 1], slice(None)])
+def test_flat_read_is_a_fresh_contiguous_array(dt, key):
+    # NumPy's a.flat[slice] is a new C-contiguous array: its ravel is a
+    # view (a write through it reaches it), of a non-contiguous a too
+    a_np = make(dt, (4, 3, 2))
+    a_nt = nt.asarray(a_np)
+    for v_np, v_nt in zip(_views(a_np), _views(a_nt)):
+        r_np, r_nt = v_np.flat[key], v_nt.flat[key]
+        assert r_nt.flags.c_contiguous == r_np.flags.c_contiguous
+        f_np, f_nt = np.ravel(r_np), nt.ravel(r_nt)
+        if f_np.size:
+            f_np[-1] = 1
+            f_nt[-1] = 1
+        assert_same(r_nt, r_np)
+        assert_same(a_nt, a_np)
