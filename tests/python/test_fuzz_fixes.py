@@ -664,3 +664,30 @@ def test_flat_read_is_a_fresh_contiguous_array(dt, key):
             f_nt[-1] = 1
         assert_same(r_nt, r_np)
         assert_same(a_nt, a_np)
+
+
+@pytest.mark.parametrize('dt', ['int8', 'int32', 'int64', 'uint16'])
+@pytest.mark.parametrize('edt', ['int8', 'int64', 'uint8'])
+@pytest.mark.parametrize('which', ['positive', 'none', 'first', 'all', 'row'])
+@pytest.mark.parametrize('odt', ['same', 'float64', 'int16'])
+def test_integer_power_where_checks_selected_exponents(dt, edt, which, odt):
+    # NumPy refuses a negative integer exponent only in the elements
+    # where= selects
+    for shape in [(0,), (5,), (3, 4)]:
+        b_np = make(dt, shape, seed=1)
+        e_np = make(edt, shape, seed=2, lo=-3, hi=4)
+        m_np = {'positive': e_np >= 0, 'none': False, 'all': True,
+                'first': np.arange(e_np.size).reshape(shape) == 0,
+                'row': np.asarray(np.arange(shape[-1]) % 2 == 0)}[which]
+        o = dt if odt == 'same' else odt
+        for e_arg_np in (e_np, -2):
+            o_np, o_nt = np.ones(shape, o), nt.ones(shape, o)
+            b_nt = nt.asarray(b_np)
+            e_arg_nt = nt.asarray(e_arg_np) if isinstance(e_arg_np, np.ndarray) else e_arg_np
+            m_nt = nt.asarray(m_np) if isinstance(m_np, np.ndarray) else m_np
+            raised, _ = check_same_error(
+                lambda: nt.power(b_nt, e_arg_nt, out=o_nt, where=m_nt),
+                lambda: np.power(b_np, e_arg_np, out=o_np, where=m_np))
+            if not raised:      # (what a refused power leaves is not specified)
+                nt.power(b_nt, e_arg_nt, out=o_nt, where=m_nt)
+                assert_same(o_nt, o_np)
