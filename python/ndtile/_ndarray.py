@@ -210,7 +210,13 @@ class flatiter:
             (isinstance(key, (Array, _np.ndarray)) and key.ndim == 0 and
              key.dtype.kind in 'iu'))
         if not single:
-            vnd = value.ndim if isinstance(value, (Array, _np.ndarray)) else _np.ndim(value)
+            # NumPy converts the value as np.asarray(value, dtype=a.dtype)
+            # does (a forced cast: uint8(200) into int8 is -56, a Python
+            # 300 still OverflowError), then takes its elements cyclically
+            if not isinstance(value, Array):
+                value = _np.asarray(C.to_np_tree(value) if C.has_nd(value) else value,
+                                    dtype=base.dtype)
+            vnd = value.ndim
             if vnd:
                 value = self._cycled(key, value)
                 if value is None:

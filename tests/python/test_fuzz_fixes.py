@@ -691,3 +691,29 @@ def test_integer_power_where_checks_selected_exponents(dt, edt, which, odt):
             if not raised:      # (what a refused power leaves is not specified)
                 nt.power(b_nt, e_arg_nt, out=o_nt, where=m_nt)
                 assert_same(o_nt, o_np)
+
+
+@pytest.mark.parametrize('dt', ['int8', 'uint16', 'int64', 'float32', 'bool', 'complex64'])
+@pytest.mark.parametrize('value', [np.uint8(200), np.float32(1e39), np.int64(2 ** 40), 300, 2.5,
+                                   -1, np.float64(np.nan), [np.int16(-300)], 1e10, (1 + 2j),
+                                   np.array(200, 'uint8'), None])
+@pytest.mark.parametrize('key', [slice(1, None), slice(None, None, -2), [0, 2, 2], Ellipsis])
+def test_flat_setitem_converts_as_asarray(dt, value, key):
+    # a.flat[slice/list/...] = v: NumPy's np.asarray(v, dtype=a.dtype) (a
+    # forced cast of NumPy scalars and arrays), then cyclic
+    for shape in [(), (0,), (5,), (2, 3)]:
+        a_np = make(dt, shape)
+        a_nt = nt.asarray(a_np.copy())
+        for v_np, v_nt in ((a_np, a_nt), (a_np.T, a_nt.T)):
+            with warnings.catch_warnings():
+                warnings.simplefilter('ignore')
+                raised, _ = check_same_error(lambda: v_nt.flat.__setitem__(key, value),
+                                             lambda: v_np.flat.__setitem__(key, value))
+                if not raised:
+                    v_nt.flat[key] = value
+            # (a cast of inf or NaN to an integer is undefined in C: the
+            # exceptions only)
+            if not raised and not (np.dtype(dt).kind in 'iu' and
+                                   isinstance(value, (np.floating, float)) and
+                                   not np.isfinite(value)):
+                assert_same(a_nt, a_np)
