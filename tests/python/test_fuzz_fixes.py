@@ -717,3 +717,32 @@ def test_flat_setitem_converts_as_asarray(dt, value, key):
                                    isinstance(value, (np.floating, float)) and
                                    not np.isfinite(value)):
                 assert_same(a_nt, a_np)
+
+
+@pytest.mark.parametrize('dt', ['int8', 'uint16', 'float32', 'float64', 'bool'])
+@pytest.mark.parametrize('shape', [(), (1,), (5,), (3, 4)])
+def test_interp_complex_bitwise(dt, shape):
+    # NumPy's complex loop multiplies by 1 / (x1 - x0) (its real one
+    # divides): the same bits, not a last-bit difference
+    x_np = make(dt, shape, seed=4)
+    x_nt = nt.asarray(x_np)
+    for xp, fp in (([-1, 0, 2.5], [3j, -1, 0.5 + 1j]), ([-3, 0.1, 0.7, 9], [1 + 1j, -2j, 0.3, 7])):
+        for kw in ({}, {'left': -7, 'right': np.nan}):
+            assert_same(nt.interp(x_nt, xp, fp, **kw), np.interp(x_np, xp, fp, **kw),
+                        check_scalar_type=False)
+            assert_same(nt.interp(x_nt, xp, np.real(fp), **kw),
+                        np.interp(x_np, xp, np.real(fp), **kw), check_scalar_type=False)
+
+
+@pytest.mark.parametrize('edge_order', [1, 2])
+@pytest.mark.parametrize('spacing', ['coords', 'scalar', 'none'])
+def test_gradient_of_bool_is_float64(edge_order, spacing):
+    # NumPy converts integers to float64 and gives booleans a float64
+    # result (their differences themselves raise TypeError)
+    for shape, axis in [((5,), 0), ((3, 4), 0), ((3, 4), 1)]:
+        a_np = make('bool', shape)
+        a_nt = nt.asarray(a_np)
+        sp = {'coords': [np.cumsum(np.arange(shape[axis]) + 1.0)], 'scalar': [2.0],
+              'none': []}[spacing]
+        _both(lambda: nt.gradient(a_nt, *sp, axis=axis, edge_order=edge_order),
+              lambda: np.gradient(a_np, *sp, axis=axis, edge_order=edge_order))
