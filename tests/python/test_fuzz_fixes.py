@@ -746,3 +746,17 @@ def test_gradient_of_bool_is_float64(edge_order, spacing):
               'none': []}[spacing]
         _both(lambda: nt.gradient(a_nt, *sp, axis=axis, edge_order=edge_order),
               lambda: np.gradient(a_np, *sp, axis=axis, edge_order=edge_order))
+
+
+@pytest.mark.parametrize('mode', ['edge', 'wrap', 'reflect', 'symmetric'])
+@pytest.mark.parametrize('dt', ['int16', 'float64', 'complex64', 'bool'])
+@pytest.mark.parametrize('shape,width', [((1,), 3), ((2,), 7), ((5,), (2, 9)), ((3, 1, 4), 3),
+                                         ((4, 5), ((1, 0), (6, 2))), ((1,), 40),
+                                         ((2, 3), 70), ((0, 3), ((0, 0), (2, 1)))])
+def test_pad_periodic_modes_by_slices(mode, dt, shape, width):
+    # (the periodic modes copy runs of slices where the index map has few,
+    # else gather: both NumPy's values, of strided inputs too)
+    a_np = make(dt, shape)
+    a_nt = nt.asarray(a_np)
+    for v_np, v_nt in zip(_views(a_np), _views(a_nt)):
+        _both(lambda: nt.pad(v_nt, width, mode=mode), lambda: np.pad(v_np, width, mode=mode))
