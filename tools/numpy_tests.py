@@ -44,18 +44,19 @@ import sys
 
 import numpy
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ndtile_imports  # noqa: E402  (tools/ndtile_imports.py)
+
 NPDIR = os.path.dirname(numpy.__file__)
 
-_REWRITES = [
+# this tool's own rewrites, before ndtile_imports' common ones
+_PRE = [
     (re.compile(r'^(\s*)import numpy as np\s*$', re.M),
      r'\1import numpy\n\1import ndtile as np\n\1import _nt_umath'),
     # NumPy's ufunc module: ndtile's ufuncs of the same names (_UMATH_SHIM)
     (re.compile(r'\b(np|numpy)\._core\.umath\b'), r'_nt_umath'),
     # NumPy's internals stay NumPy's (ndtile._core is ndtile's C extension)
     (re.compile(r'\bnp\.(_core|__config__)\b'), r'numpy.\1'),
-    (re.compile(r'^(\s*)from numpy\.testing import', re.M), r'\1from ndtile.testing import'),
-    (re.compile(r'^(\s*)from numpy import', re.M), r'\1from ndtile import'),
-    (re.compile(r'^(\s*)import numpy\.testing as', re.M), r'\1import ndtile.testing as'),
     (re.compile(r'^(\s*)from numpy\.lib import stride_tricks', re.M),
      r'\1from ndtile.lib import stride_tricks'),
     # numpy.ma.testutils' comparisons, on gathered operands (_MA_SHIM)
@@ -92,9 +93,10 @@ globals().update({k: getattr(_nt, k) for k, v in vars(_u).items()
 
 
 def rewrite(text):
-    for pat, rep in _REWRITES:
-        text = pat.sub(rep, text)
-    return text
+    # numpy itself and numpy.testing take ndtile; every other import (and
+    # `import numpy`, which the tool's rewrites use for NumPy's internals)
+    # stays NumPy's
+    return ndtile_imports.rewrite(text, only=('', 'testing'), plain_numpy=False, pre=_PRE)
 
 
 def copy_file(rel, out, to_ndtile):

@@ -87,6 +87,9 @@ import time
 import traceback
 import warnings
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ndtile_imports  # noqa: E402  (tools/ndtile_imports.py)
+
 SEED = 12345
 
 # ---------------------------------------------------------------- extraction
@@ -346,20 +349,9 @@ def skip_reason(code, cwd):
     return None
 
 
-_IMPORT_RX = [
-    (re.compile(r'^(\s*)import numpy as (\w+)', re.M), r'\1import ndtile as \2'),
-    (re.compile(r'^(\s*)import numpy\s*$', re.M), r'\1import ndtile as numpy'),
-    (re.compile(r'^(\s*)from numpy(\.[\w.]+)? import', re.M),
-     r'\1from ndtile\2 import'),
-    (re.compile(r'^(\s*)import numpy\.([\w.]+) as (\w+)', re.M),
-     r'\1import ndtile.\2 as \3'),
-]
-
-
 def to_ndtile(code):
-    for rx, rep in _IMPORT_RX:
-        code = rx.sub(rep, code)
-    return code
+    # numpy and each numpy submodule ndtile has take ndtile (ndtile_imports)
+    return ndtile_imports.rewrite(code)
 
 # ------------------------------------------------------------------- worker
 
@@ -424,12 +416,18 @@ def _wrap_fn(fn, np, nd, inplace=False):
     return wrapped
 
 
-def _patch_random(np, nd):
+def _patch_random(np, nd, classes=True):
+    """ndtile.random's functions draw NumPy's numbers (ndtile arrays of
+    them); classes=False keeps ndtile's classes and default_rng (a project's
+    `isinstance(rng, np.random.Generator)`, its annotations) and so patches
+    the functions of NumPy's global RandomState (seed, rand, randn, ...)."""
     for name in dir(np.random):
         if name.startswith('_'):
             continue
         attr = getattr(np.random, name)
         if not callable(attr) or not hasattr(nd.random, name):
+            continue
+        if not classes and (isinstance(attr, type) or name == 'default_rng'):
             continue
         if name in ('default_rng', 'RandomState', 'Generator'):
             setattr(nd.random, name, _wrap_fn(attr, np, nd))

@@ -66,11 +66,18 @@ _PASSTHROUGH = (
     'printoptions', 'format_float_positional', 'format_float_scientific', 'seterr', 'geterr',
     'seterrcall', 'geterrcall', 'typename', 'mintypecode', 'base_repr', 'binary_repr',
     'get_include', 'show_config', 'show_runtime', 'getbufsize', 'setbufsize', 'info',
-    'common_type', 'ravel_multi_index', 'iterable',
+    'common_type', 'iterable',
 )
 for _name in _PASSTHROUGH:
     if hasattr(_np, _name):
         globals()[_name] = getattr(_np, _name)
+# NumPy's iterators, as nditer (a NumPy type, kept above): they take ndtile
+# arrays through the memory those lend (docs/design.md, "Lending memory"),
+# so the order is the views' own and writes land in the arrays (a fallback
+# on gathered copies iterated a copy's order and lost the writes)
+_ITERATORS = ('nested_iters',)
+for _name in _ITERATORS:
+    globals()[_name] = getattr(_np, _name)
 
 # ndtile's own build and memory, not NumPy's (obs17)
 from ._config import show_config, memory_stats  # noqa: E402
@@ -134,7 +141,7 @@ from ._arrayprint import (  # noqa: E402
     array_repr, array_str, array2string)
 from ._index_tricks import (  # noqa: E402
     ix_, diag_indices, diag_indices_from, fill_diagonal, mgrid, ogrid, r_, c_, unravel_index,
-    vectorize, frompyfunc, apply_along_axis)
+    ravel_multi_index, vectorize, frompyfunc, apply_along_axis)
 from . import linalg, fft, random, lib, io, testing  # noqa: E402
 from ._array_api import __array_namespace_info__, __array_api_version__  # noqa: E402
 
@@ -236,7 +243,7 @@ def _register_native():
         npobj = getattr(_np, name, None)
         if npobj is None or npobj is obj or isinstance(npobj, _np.ufunc):
             continue
-        if name in _FALLBACK_OK or name in _PASSTHROUGH:
+        if name in _FALLBACK_OK or name in _PASSTHROUGH or name in _ITERATORS:
             continue
         if getattr(obj, '__module__', '').startswith('ndtile'):
             _fallback.NATIVE[npobj] = obj

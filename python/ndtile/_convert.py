@@ -369,12 +369,14 @@ def dlpack_source(a, copy):
 
 
 def from_dlpack(x, device=None, copy=None):
-    """ndtile.from_dlpack: an ndtile array is returned as it is (copy=True:
-    a copy); another library's data is copied into tiles, so copy=False
-    raises BufferError, as the standard says for a copy that is needed."""
+    """ndtile.from_dlpack: an ndtile array gives a new view of its memory,
+    a plain ndarray as NumPy's (not the array itself: a shape or flag set
+    on the result must not change it; copy=True: a copy); another
+    library's data is copied into tiles, so copy=False raises BufferError,
+    as the standard says for a copy that is needed."""
     if isinstance(x, Array):
         _array_api._check_device(device)
-        return x._copy() if copy else x
+        return x._copy() if copy else x._view()
     if copy is False:
         if not hasattr(x, '__dlpack__'):
             _np.from_dlpack(x, device=device, copy=copy)   # NumPy's error for a non-producer

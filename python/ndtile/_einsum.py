@@ -3,6 +3,8 @@
 import builtins
 
 import numpy as _np
+from numpy._core import einsumfunc as _np_einsumfunc
+from numpy._core._exceptions import _UFuncOutputCastingError
 
 from . import _convert as C
 from . import _core
@@ -160,7 +162,51 @@ def _from_sublists(operands):
     return (subscripts,) + tuple(operands[2 * i] for i in range(n))
 
 
-def einsum(*operands, out=None, optimize=False, dtype=None, order='K', casting='safe'):
+def _out_casting(subscripts, xs, optimize, casting):
+    """(rule, ufunc name or None): how NumPy's einsum casts its result into
+    out=. Its C einsum (optimize=False, and the optimize= path's last
+    contraction of one or of three and more operands) checks casting=,
+    'safe' by default. A last contraction of two operands is its
+    bmm_einsum's: multiply or matmul writing into out (the ufunc's rule:
+    casting=, by default 'same_kind'), or, where the product is reshaped or
+    transposed first, `out[...] = ab`, an unsafe assignment whatever
+    casting= says ('i,i->' into an integer out of float operands). The
+    path is NumPy's, planned on data-free stand-ins."""
+    c_rule = 'safe' if casting is None else casting
+    bmm = getattr(_np_einsumfunc, '_parse_eq_to_batch_matmul', None)
+    if optimize is False or bmm is None:
+        return c_rule, None
+    stand = [_np.broadcast_to(_np.empty((), x.dtype), tuple(x.shape)) for x in xs]
+    _, steps = _np.einsum_path(subscripts, *stand, optimize=optimize, einsum_call=True)
+    shapes = [s.shape for s in stand]
+    for k, step in enumerate(steps):
+        inds, eq = step[0], step[1]
+        opsh = [shapes.pop(i) for i in inds]
+        ins, outs = eq.split('->')
+        if k == len(steps) - 1:
+            if len(opsh) != 2:
+                return c_rule, None
+            parsed = bmm(eq, tuple(opsh[0]), tuple(opsh[1]))
+            new_shape_ab, perm_ab, pure = parsed[4], parsed[5], parsed[6]
+            if pure or (new_shape_ab is None and perm_ab is None):
+                return ('same_kind' if casting is None else casting,
+                        'multiply' if pure else 'matmul')
+            return 'unsafe', None
+        size = {}
+        for t, sh in zip(ins.split(','), opsh):
+            for ch, n in zip(t, sh):
+                if size.get(ch, 1) == 1:
+                    size[ch] = n
+        shapes.append(tuple(size[ch] for ch in outs))
+    return c_rule, None
+
+
+def einsum(*operands, out=None, optimize=False, dtype=None, order='K', casting=None):
+    # casting=None: NumPy's default, 'safe' for the operands and its C
+    # einsum's out=, the ufuncs' 'same_kind' where its optimize= path
+    # writes out= with multiply or matmul (_out_casting)
+    kw = {} if casting is None else {'casting': casting}
+    in_casting = 'safe' if casting is None else casting
     if len(operands) > 1 and not isinstance(operands[0], str):
         operands = _from_sublists(operands)        # the sublist form
     if out is not None and not isinstance(out, (Array, _np.ndarray)):
@@ -170,8 +216,7 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order='K', casting='
     order = order.upper() if isinstance(order, str) else order
     if not operands or not isinstance(operands[0], str) or order not in ('K', 'C', 'A', 'F'):
         return F.call("einsum (sublist form or order)", _np.einsum, operands,
-                      {'out': out, 'optimize': optimize, 'dtype': dtype, 'order': order,
-                       'casting': casting})
+                      {'out': out, 'optimize': optimize, 'dtype': dtype, 'order': order, **kw})
     subscripts, ops = operands[0], list(operands[1:])
     xs = []
     for o in ops:
@@ -179,7 +224,7 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order='K', casting='
         if not isinstance(x, Array):
             return F.call("einsum (dtype)", _np.einsum, operands,
                           {'out': out, 'optimize': optimize, 'dtype': dtype, 'order': order,
-                           'casting': casting})
+                           **kw})
         xs.append(x)
     labels, outl = _einsum_parse(subscripts, [x.shape for x in xs], optimize is not False)
     rdt = _np.result_type(*[x.dtype for x in xs]) if dtype is None else _np.dtype(dtype)
@@ -191,12 +236,12 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order='K', casting='
                                  f"match ({seen[ch]} != {n})")
             seen[ch] = n
     for i, x in enumerate(xs):
-        if not _np.can_cast(x.dtype, rdt, casting):
+        if not _np.can_cast(x.dtype, rdt, in_casting):
             raise TypeError(f"Iterator operand {i} dtype could not be cast from {x.dtype!r} to "
-                            f"{rdt!r} according to the rule {casting!r}")
+                            f"{rdt!r} according to the rule {in_casting!r}")
     if D.code(rdt) is None:
         return F.call("einsum (dtype)", _np.einsum, operands,
-                      {'out': out, 'optimize': optimize, 'dtype': dtype, 'casting': casting})
+                      {'out': out, 'optimize': optimize, 'dtype': dtype, **kw})
     all_f = all(x.flags.f_contiguous for x in xs)      # order 'A' means F
     ops_in = xs
     xs = [x if x.dtype == rdt else x._astype(D.code(rdt), _core.CASTING_UNSAFE) for x in xs]
@@ -282,9 +327,12 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order='K', casting='
         if not x.flags.c_contiguous:
             return x._copy()
     if out is not None:
-        if not _np.can_cast(x.dtype, out.dtype, casting):
+        rule, ufunc = _out_casting(subscripts, ops_in, optimize, casting)
+        if not _np.can_cast(x.dtype, out.dtype, rule):
+            if ufunc is not None:       # NumPy's multiply or matmul raised it
+                raise _UFuncOutputCastingError(getattr(_np, ufunc), rule, x.dtype, out.dtype, 2)
             raise TypeError(f"Cannot cast array data from {x.dtype!r} to {out.dtype!r} "
-                            f"according to the rule {casting!r}")
+                            f"according to the rule {rule!r}")
         out[...] = x
         return out
     return x._scalar() if x.ndim == 0 else x

@@ -154,6 +154,11 @@ def _summary_at_exit():
 atexit.register(_summary_at_exit)
 
 
+# functions whose copy=False means "never copy" (astype's and meshgrid's
+# mean "where it can be avoided")
+_NEVER_COPY = frozenset(('array', 'asarray', 'asanyarray', 'from_dlpack', 'reshape'))
+
+
 def run_numpy(func, args, kwargs, name=None):
     """func(*args, **kwargs) on NumPy copies of ndtile arguments; writes back
     outputs and mutated arguments; converts array results to ndtile."""
@@ -186,7 +191,15 @@ def run_numpy(func, args, kwargs, name=None):
     for nd, npa in writeback:
         nd._assign(C.from_numpy(npa) if C.supported(npa.dtype) else
                    C.from_numpy(npa.astype(nd.dtype)), _core.CASTING_UNSAFE)
-    return _convert_result(res, keep)
+    r = _convert_result(res, keep)
+    if name in _NEVER_COPY and kwargs.get('copy') is False and type(res) is _np.ndarray \
+            and r is not res:
+        # NumPy's view (np.asarray(memmap, copy=False)) would be copied into
+        # tiles: copy=False promises no copy here, so NumPy's ValueError
+        raise ValueError("Unable to avoid copy while creating an array as requested.\n"
+                         "ndtile arrays always copy data from NumPy arrays and Python "
+                         "objects into tiles.")
+    return r
 
 
 def _convert_result(res, keep):

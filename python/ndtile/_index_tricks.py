@@ -294,6 +294,72 @@ def unravel_index(indices, shape, order='C'):
     return tuple(out)
 
 
+def _shape_str(shape):
+    # NumPy's iterator prints a shape as (2,3), (2,), ()
+    return '(' + ','.join(map(str, shape)) + (',' if len(shape) == 1 else '') + ')'
+
+
+def ravel_multi_index(multi_index, dims, mode='raise', order='C'):
+    """NumPy's ravel_multi_index: the flat indices of coordinate arrays in an
+    array of shape dims, with NumPy's modes, orders and errors. Coordinates
+    that are ndtile arrays are computed on; host data (lists, scalars,
+    NumPy arrays) go to NumPy's function."""
+    nt = _nt()
+    if isinstance(multi_index, Array):
+        items = list(multi_index) if multi_index.ndim else None
+    elif isinstance(multi_index, (list, tuple)):
+        items = list(multi_index)
+    else:
+        items = None
+    if items is None or not any(isinstance(m, Array) for m in items) or \
+            any(isinstance(m, (list, tuple)) and len(m) == 0 for m in items):
+        # (an empty list: NumPy's TypeError for its float dtype)
+        r = _np.ravel_multi_index(C.to_np_tree(multi_index), C.to_np_tree(dims), mode, order)
+        return C.asarray(r) if isinstance(r, _np.ndarray) else r
+    xs = [C.asarray(m) for m in items]
+    if not all(isinstance(x, Array) for x in xs):
+        return F.call("ravel_multi_index (dtype)", _np.ravel_multi_index,
+                      (multi_index, dims, mode, order), {})
+    try:
+        bshape = _np.broadcast_shapes(*[x.shape for x in xs])
+    except ValueError:
+        raise ValueError("operands could not be broadcast together with shapes " +
+                         ''.join(_shape_str(x.shape) + ' ' for x in xs)) from None
+    # NumPy's checks of dims, mode, order, the number and dtypes of the
+    # coordinate arrays, on one-element stand-ins (none: empty coordinates
+    # take dims with zeros)
+    n = 1 if math.prod(bshape) else 0
+    _np.ravel_multi_index(tuple(_np.zeros(n, x.dtype) for x in xs), C.to_np_tree(dims),
+                          mode, order)
+    modes = [mode] * len(xs) if isinstance(mode, str) else list(mode)
+    if any(m not in ('raise', 'wrap', 'clip') for m in modes) or order not in ('C', 'F', None):
+        # (NumPy's other spellings of these)
+        return F.call("ravel_multi_index (mode)", _np.ravel_multi_index,
+                      (multi_index, dims, mode, order), {})
+    dims = C.to_np_tree(dims)
+    shape = tuple(operator.index(d) for d in (dims if _np.iterable(dims) else (dims,)))
+    xs = nt.broadcast_arrays(*xs)
+    out = None
+    stride = 1
+    walk = range(len(shape) - 1, -1, -1) if order != 'F' else range(len(shape))
+    for k in walk:
+        x = xs[k] if xs[k].dtype == _np.intp else xs[k].astype(_np.intp)
+        d = shape[k]
+        if modes[k] == 'raise':
+            if x.size and (int(nt.min(x)) < 0 or int(nt.max(x)) >= d):
+                raise ValueError("invalid entry in coordinates array")
+        elif modes[k] == 'wrap':
+            x = nt.remainder(x, d)
+        else:
+            x = nt.clip(x, 0, d - 1)
+        term = x if stride == 1 else nt.multiply(x, stride)
+        out = term if out is None else nt.add(out, term)
+        stride *= d
+    if out.ndim == 0:
+        return _np.intp(out.item())     # NumPy's scalar
+    return out.copy() if any(out is x for x in xs) else out
+
+
 # ---- Python functions over arrays ----------------------------------------------
 
 

@@ -113,24 +113,26 @@ def _np_key(key):
 
 
 def _int_array(k):
-    """k as an ndtile integer array if it is an integer array or list, else None."""
+    """k as an ndtile integer array if it is an integer array or list (or
+    tuple: within an index tuple NumPy takes one as a list), else None."""
     if isinstance(k, Array):
         return k if D.KIND[k._dt] in 'iu' else None
     if isinstance(k, _np.ndarray):
         return C.from_numpy(k) if k.dtype.kind in 'iu' and D.code(k.dtype) is not None else None
-    if isinstance(k, list) and k:
+    if isinstance(k, (list, tuple)) and k:
         arr = _np.asarray(k)
         return C.from_numpy(arr) if arr.dtype.kind in 'iu' else None
     return None
 
 
 def _bool_array(k):
-    """k as an ndtile bool array if it is a boolean array or list, else None."""
+    """k as an ndtile bool array if it is a boolean array or list (or tuple),
+    else None."""
     if isinstance(k, Array):
         return k if k._dt == D.BOOL else None
     if isinstance(k, _np.ndarray):
         return C.from_numpy(k) if k.dtype == _np.bool_ else None
-    if isinstance(k, list) and k:
+    if isinstance(k, (list, tuple)) and k:
         arr = _np.asarray(k)
         return C.from_numpy(arr) if arr.dtype == _np.bool_ else None
     return None

@@ -671,7 +671,9 @@ def where(condition, x=_NoValue, y=_NoValue, /):
         c = c._astype(D.BOOL, _core.CASTING_UNSAFE)
     if not isinstance(ops[0], Array) and not isinstance(ops[1], Array) and c.ndim == 0 and \
             not isinstance(condition, Array):
-        return _np.where(condition, x, y)
+        # NumPy's where of scalars (its promotion of Python scalars), as
+        # ndtile's 0-d array: NumPy's gives its own (an array, never a scalar)
+        return C.asarray(_np.where(condition, x, y))
     if any(type(o) is int for o in ops):
         # NumPy's where casts Python ints to the result dtype, wrapping
         st = _umath.strong_type(ops)
@@ -1167,7 +1169,7 @@ def putmask(a, /, mask, values):
 def from_dlpack(x, /, *, device=None, copy=None):
     """An array from another library's DLPack capsule: NumPy imports it
     (host memory) and ndtile copies it into tiles (copy=False: BufferError;
-    an ndtile array is itself)."""
+    an ndtile array gives a view of its memory, as NumPy's does)."""
     return C.from_dlpack(x, device, copy)
 
 

@@ -11,6 +11,7 @@ import builtins
 import math
 import operator
 import sys as _sys
+import types as _types
 import weakref
 
 import numpy as _np
@@ -42,6 +43,12 @@ _FLAT_BAD = ("only integers, slices (`:`), ellipsis (`...`) and integer or boole
              "are valid indices")
 _FLAT_BOOL = ("boolean indices for iterators are not supported because of previous behavior "
               "that was confusing (valid boolean indices are expected to work in the future)")
+
+
+def _flat_index_error(e):
+    """An out-of-bounds index into the raveled array in NumPy's flatiter
+    words ("index 10 is out of bounds for size 6": it has no axis)."""
+    return IndexError(str(e).replace(" for axis 0 with size ", " for size "))
 
 
 class flatiter:
@@ -133,6 +140,8 @@ class flatiter:
             return (0, False) if bool(key) else (slice(0, 0), True)
         if isinstance(key, _np.bool_) or key is None or isinstance(key, (str, bytes)):
             raise IndexError(_FLAT_BOOL if isinstance(key, _np.bool_) else _FLAT_BAD)
+        if isinstance(key, (Array, _np.ndarray)) and key.ndim == 0 and key.dtype.kind in 'iu':
+            key = int(key)      # NumPy's flatiter takes a 0-d integer array as an integer
         if isinstance(key, (int, _np.integer)) and not -self.base.size <= key < self.base.size:
             raise IndexError(f"index {key} is out of bounds for size {self.base.size}")
         if isinstance(key, (float, _np.floating)):
@@ -167,7 +176,10 @@ class flatiter:
     def __getitem__(self, key):
         base = self.base
         key, _ = self._key(key, False)
-        r = base._ravel('C')[key]
+        try:
+            r = base._ravel('C')[key]
+        except IndexError as e:
+            raise _flat_index_error(e) from None
         if isinstance(r, Array) and (r._same_store(base) or not r._c_contiguous):
             # NumPy's is a new C-contiguous array (a stepped slice of the
             # gathered copy of a non-contiguous base is not: its ravel
@@ -227,6 +239,10 @@ class flatiter:
                 flat[key] = value
                 return
             flat[key] = value          # a copy: write it back
+        except IndexError as e:
+            if not single:
+                raise _flat_index_error(e) from None
+            raise ValueError("Error setting single item of array.") from None
         except Exception:           # noqa: BLE001 - NumPy replaces any error
             if not single:
                 raise
@@ -394,6 +410,17 @@ class ndarray(Array):
 
     __slots__ = ()
     __array_priority__ = 20.0
+
+    def __class_getitem__(cls, item):
+        """NumPy's `ndarray[shape, dtype]` for type annotations
+        (`np.ndarray[Any, np.dtype[np.float64]]`): a types.GenericAlias."""
+        n = len(item) if type(item) is tuple else 1
+        if n == 0 or n > 2:
+            # NumPy names the type by its tp_name: 'numpy.ndarray', a
+            # subclass's bare name
+            name = 'ndtile.ndarray' if cls is ndarray else cls.__name__
+            raise TypeError(f"Too {'many' if n > 2 else 'few'} arguments for {name}")
+        return _types.GenericAlias(cls, item)
 
     def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
         r = None

@@ -287,6 +287,11 @@ def vdot(a, b, /):
 
 def inner(a, b, /):
     x, y = C.asarray(a), C.asarray(b)
+    if isinstance(x, Array) and isinstance(y, Array) and (x.ndim == 0 or y.ndim == 0):
+        # NumPy's inner of a scalar: the product of the two as arrays (a
+        # Python scalar is no weak operand here), a NumPy scalar for 0-d
+        r = _umath.UFUNCS['multiply'](x, y)
+        return r[()] if r.ndim == 0 else r
     if isinstance(x, Array) and isinstance(y, Array) and x.ndim >= 1 and y.ndim >= 1:
         if y.ndim == 1:
             return _core.dot(x, y, None) if x.ndim > 1 else _core.dot(x, y, None)[()]

@@ -580,7 +580,9 @@ def at(self, a, indices, b=None, /):
             key = C.asarray(key, _np.int64) if len(key) == 0 else C.asarray(key)
         key, basic, _ = _indexing.normalize(key)
         if basic:
-            key = (key if isinstance(key, tuple) else (key,)) + (Ellipsis,)
+            key = key if isinstance(key, tuple) else (key,)
+            if not any(k is Ellipsis for k in key):
+                key += (Ellipsis,)      # (a view, never a scalar)
             v = a._view_index(key)      # basic: each element at most once
             return self._at_view(v, bv, loop)
         small = _small_flat_index(a, key)

@@ -313,3 +313,36 @@ def test_overrides_written_for_ndtile_arrays(dtype, shape):
         assert (t1, t2) == (nt.ndarray, numpy.ndarray)
         assert d1 == d2
         numpy.testing.assert_array_equal(v1, v2)
+
+
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_copy_false_of_a_numpy_subclass_raises_as_for_a_numpy_array(tmp_path, big):
+    # np.asarray(memmap, copy=False) ran NumPy's asarray (a view of the map)
+    # and then copied the view into tiles: the promise of no copy broken
+    # silently, writes through the result missing the file. ndtile copies
+    # every NumPy array into tiles (design.md), so copy=False raises NumPy's
+    # ValueError, as for a plain NumPy array; without copy=False the values
+    # are NumPy's (deviations.md 22)
+    n = 300 * 1024 if big else 12          # 2.4 MiB of float64 at default settings
+    mm = numpy.memmap(tmp_path / "m.dat", dtype=numpy.float64, mode="w+", shape=(n,))
+    mm[:] = numpy.arange(n)
+    objs = [mm, mm[::3], numpy.ma.MaskedArray(numpy.arange(n), mask=numpy.arange(n) % 2),
+            numpy.arange(n)]
+    for x in objs:
+        for fn in (nt.asarray, nt.array):
+            with pytest.raises(ValueError, match="Unable to avoid copy"):
+                fn(x, copy=False)
+            for kw in ({}, {'copy': None}, {'copy': True}):
+                r = fn(x, **kw)
+                assert type(r) is nt.ndarray
+                assert numpy.array_equal(numpy.asarray(r), numpy.asarray(x))
+        if type(x) is numpy.ndarray:
+            continue
+        # a subclass NumPy keeps (asanyarray), and copy=False where it means
+        # "if it can be avoided" (astype, meshgrid): NumPy's result
+        assert type(nt.asanyarray(x, copy=False)) is type(numpy.asanyarray(x, copy=False))
+        r, want = nt.astype(x, numpy.float32, copy=False), numpy.astype(x, numpy.float32,
+                                                                       copy=False)
+        assert numpy.array_equal(numpy.asarray(r), numpy.asarray(want))
+        nt.meshgrid(x[:3], x[:2], copy=False)      # views where it can: no error
+    del mm

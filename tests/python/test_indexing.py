@@ -405,6 +405,37 @@ def test_flat_iterator_keys_as_numpy_reads_them(big):
     assert_same(x.flat[nt.arange(2).flat], a.flat[np.arange(2).flat])
 
 
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_flat_integer_array_keys_out_of_bounds_as_numpy(big):
+    # a.flat[k] = v with a 0-d integer array k out of bounds raised
+    # ValueError ("Error setting single item of array.", NumPy's message for
+    # a value it cannot set) where NumPy raises IndexError (its
+    # test_indexerrors); and an out-of-bounds integer array said "for axis
+    # 0 with size n" where NumPy's flat iterator says "for size n"
+    n = 300 * 1024 if big else 6          # 2.4 MiB of float64 at default settings
+    for shape in [(1, 2, n // 2), (1, 0, 3), (n,), ()]:
+        size = math.prod(shape)
+        for make_key in (lambda m: m.array(size + 4), lambda m: m.array(-size - 1),
+                         lambda m: m.array(size - 1), lambda m: m.array(-size),
+                         lambda m: m.array([size + 4]), lambda m: m.array([[size + 4, 0]]),
+                         lambda m: m.array(0, dtype=m.uint8),
+                         lambda m: m.array(size + 4, dtype=m.uint32),
+                         lambda m: (m.array(size),), lambda m: m.array(2.0)):
+            for write in (False, True):
+                res = []
+                for m in (np, nt):
+                    x, k = m.zeros(shape), make_key(m)
+                    try:
+                        if write:
+                            x.flat[k] = 5
+                            res.append(('ok', float(np.asarray(x).sum())))
+                        else:
+                            res.append(('ok', np.asarray(x.flat[k]).tolist()))
+                    except Exception as e:      # noqa: BLE001 (compared with NumPy's)
+                        res.append((type(e), str(e)))
+                assert res[0] == res[1], (shape, make_key(np), write)
+
+
 def test_flat_iterator_method_signatures_are_numpys():
     # inspect sees NumPy's flatiter signatures: self positional-only,
     # __array__(self, dtype=None, /, *, copy=None), copy(self, /)

@@ -417,6 +417,36 @@ def test_einsum_out_type_and_explicit_path_checked():
                 rtol=1e-13)
 
 
+@pytest.mark.parametrize("opt", [False, True, 'optimal', 'greedy'])
+@pytest.mark.parametrize("casting", [None, 'safe', 'same_kind', 'unsafe'])
+def test_einsum_out_casting_follows_numpys_path(opt, casting):
+    # NumPy's optimize= path casts into out= by the way its last contraction
+    # writes it: its C einsum checks casting= ('safe' by default), multiply
+    # or matmul writing out= the ufunc rule ('same_kind' by default), a
+    # product reshaped or transposed first `out[...] = ab` (unsafe, whatever
+    # casting= says). ndtile checked 'safe' always: a 0-d int out of
+    # 'i,i->' with optimize='optimal' raised (NumPy's test_einsum_0d_out)
+    cases = [('i,i->', [(7,), (7,)]), ('ij,ij->i', [(3, 4), (3, 4)]),
+             ('ij,kj->i', [(3, 4), (2, 4)]), ('ij,jk->ik', [(3, 4), (4, 2)]),
+             ('ij,jk->ki', [(3, 4), (4, 2)]), ('ij,j->ij', [(3, 4), (4,)]),
+             ('ij,jk,kl->li', [(2, 3), (3, 4), (4, 5)]), ('ij->j', [(3, 4)]),
+             ('...i,...i->...', [(2, 3), (3,)]), ('ijk,jk->ki', [(2, 3, 4), (3, 4)])]
+    kw = {} if casting is None else {'casting': casting}
+    for sub, shapes in cases:
+        ops = [make(np.float64, s, seed=i, lo=-2, hi=2) for i, s in enumerate(shapes)]
+        ops[0] = ops[0][..., ::-1]       # a strided view
+        xs = [nt.asarray(o) for o in ops]
+        shape = np.einsum(sub, *ops).shape
+        for dt in (np.int64, np.float32, np.int8, np.bool_, np.complex128, np.float64):
+            want, got = np.zeros(shape, dt), nt.zeros(shape, dt)
+            raised, _ = check_same_error(
+                lambda: nt.einsum(sub, *xs, out=got, optimize=opt, **kw),
+                lambda: np.einsum(sub, *ops, out=want, optimize=opt, **kw))
+            if not raised:
+                assert nt.einsum(sub, *xs, out=got, optimize=opt, **kw) is got
+                assert_same(got, want, rtol=1e-6)
+
+
 CORR_DTYPES = [np.bool_, np.int8, np.int32, np.int64, np.uint16, np.uint64, np.float32,
                np.float64, np.complex64, np.complex128]
 

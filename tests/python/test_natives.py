@@ -126,6 +126,24 @@ AT_CASES = [
     (lambda m, a: m.add.at(a, ([0, 0, 1], slice(None)), numpy.arange(4.)),
      numpy.arange(12.).reshape(3, 4)),
     (lambda m, a: m.add.at(a, ([0, 1], [0, 0, 0]), 1), numpy.zeros((3, 3))),
+    # a basic index that holds an Ellipsis (ndtile added a second one)
+    (lambda m, a: m.add.at(a, (Ellipsis, 1), 1), numpy.arange(12.).reshape(3, 4)),
+    (lambda m, a: m.add.at(a, (slice(None), Ellipsis), numpy.arange(4)),
+     numpy.arange(12, dtype=numpy.int32).reshape(3, 4)),
+    (lambda m, a: m.multiply.at(a, Ellipsis, 2.5), numpy.arange(6.).reshape(2, 3)[:, ::2]),
+    (lambda m, a: m.add.at(a, (1, Ellipsis, slice(None, None, -1)), numpy.arange(3.)),
+     numpy.zeros((2, 2, 3), numpy.float32)),
+    (lambda m, a: m.add.at(a, (Ellipsis, None, 0), 1), numpy.zeros((2, 3), complex)),
+    (lambda m, a: m.add.at(a, (Ellipsis, Ellipsis), 1), numpy.zeros(3)),
+    (lambda m, a: m.add.at(a, Ellipsis, 1), numpy.zeros(())),
+    # tuples inside the index tuple are index arrays, as lists are (NumPy
+    # reads a nested sequence as an array; ndtile fell back to NumPy)
+    (lambda m, a: m.add.at(a, ((0, 1, 0), (3, 3, 2)), 1.5), numpy.zeros((4, 4, 3), complex)),
+    (lambda m, a: m.add.at(a, ((0, 1),), numpy.arange(2.)[:, None]), numpy.zeros((4, 3))),
+    (lambda m, a: m.add.at(a, ((True, False, True),), 2), numpy.zeros(3, numpy.int16)),
+    (lambda m, a: m.add.at(a, ((0, -1), slice(None), (2, 0)), 1), numpy.zeros((4, 4, 3))),
+    (lambda m, a: m.add.at(a, ((0, 1), Ellipsis), 1), numpy.zeros((2, 2), numpy.float32)),
+    (lambda m, a: m.add.at(a, ((0, 5),), 1), numpy.zeros(3)),
 ]
 
 

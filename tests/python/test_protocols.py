@@ -375,7 +375,10 @@ def test_asarray_copy_false():
 @lending
 def test_from_dlpack_copy():
     x = nt.arange(5.0)
-    assert nt.from_dlpack(x) is x and nt.from_dlpack(x, copy=False) is x
+    for y in (nt.from_dlpack(x), nt.from_dlpack(x, copy=False)):
+        # NumPy's is a new view of the memory (not x: see
+        # test_from_dlpack_of_an_ndtile_array_is_a_view)
+        assert y is not x and nt.shares_memory(x, y) and y.shape == x.shape
     y = nt.from_dlpack(x, copy=True)
     assert y is not x and np.array_equal(np.array(y), np.array(x))
     with pytest.raises(ValueError, match="Device not understood"):
@@ -397,6 +400,83 @@ def test_from_dlpack_copy():
     with pytest.raises(BufferError):           # NumPy's rule for read-only arrays
         ro.__dlpack__()
     assert np.array_equal(np.from_dlpack(ro), [0.0, 1.0, 2.0])
+
+
+class _DlpackSub(nt.ndarray):
+    pass
+
+
+class _NpDlpackSub(np.ndarray):
+    pass
+
+
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_from_dlpack_of_an_ndtile_array_is_a_view(big):
+    # NumPy's from_dlpack of its own array is a new view of the memory, a
+    # plain ndarray (a subclass's too), read-only where the array is;
+    # ndtile returned the array itself, so y.shape = ... reshaped x too
+    n = 300 * 1024 if big else 12          # 2.4 MiB of float64 at default settings
+    a = make(np.float64, (n,))
+    cases = [lambda m: m.array(a), lambda m: m.array(a)[::-3],
+             lambda m: m.array(a).reshape(-1, 4)[1:, ::2], lambda m: m.array(a)[:0],
+             lambda m: m.array(a)[5, ...], lambda m: m.array(a).reshape(-1, 2).T,
+             lambda m: m.array(a).view(_DlpackSub if m is nt else _NpDlpackSub)]
+    for make_x in cases:
+        for readonly in (False, True):
+            got = []
+            for m in (np, nt):
+                x = make_x(m)
+                if readonly:
+                    x.flags.writeable = False
+                y = m.from_dlpack(x)
+                res = [y is x, type(y) is m.ndarray, m.shares_memory(x, y) if x.size else True,
+                       y.flags.writeable, y.shape, y.strides == x.strides]
+                if x.ndim == 1 and x.size > 1 and not readonly:
+                    y.shape = (1, x.size)               # y's own shape
+                    res.append(x.shape)
+                    y[0, 0] = -7.0                       # the same memory
+                    res.append(float(np.asarray(x).ravel()[0]))
+                got.append(res)
+            assert got[0] == got[1]
+
+
+@lending
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_nested_iters_over_the_arrays_memory(big):
+    # np.nested_iters ran NumPy's on gathered copies (the fallback): 'K'
+    # order followed the copy's layout, not a flipped view's, and writes
+    # through readwrite / writebackifcopy operands were lost. It is
+    # NumPy's, as nditer is, over the memory the arrays lend
+    n = 300 * 1024 if big else 6        # 2.4 MiB+ of float64 at default settings
+    base = np.arange(2 * n * 2, dtype=np.float64).reshape(2, n, 2)
+    views = [lambda x: x, lambda x: x[::-1, ::-1, ::-1], lambda x: x.transpose(2, 0, 1),
+             lambda x: x[:, 1::2]]
+    for view in views:
+        got = []
+        for m in (np, nt):
+            x = view(m.array(base))
+            for axes in ([[0], [1, 2]], [[0, 1], [2]], [[2, 0], [1]]):
+                for order in ('K', 'C', 'F'):
+                    i, j = m.nested_iters(x, axes, order=order)
+                    got.append([[float(v) for v, __ in zip(j, range(8))]
+                                for _, __ in zip(i, range(3))])
+        assert got[:len(got) // 2] == got[len(got) // 2:]
+        res = []
+        for m in (np, nt):
+            x = view(m.array(base))[:, :3, :3]      # (a view of a large array)
+            i, j = m.nested_iters(x, [[0], [1, 2]], op_flags=['readwrite'])
+            for _ in i:
+                for y in j:
+                    y[...] = -y
+            a32 = view(m.array(base, dtype=np.float32))[:, :4, :4]
+            i, j = m.nested_iters(a32, [[0], [1, 2]], op_flags=['readwrite', 'updateifcopy'],
+                                  casting='same_kind', op_dtypes='f8')
+            with i, j:
+                for _ in i:
+                    for y in j:
+                        y[...] += 1
+            res.append((np.asarray(x).sum(), np.asarray(x)[0, 0, 0], np.asarray(a32).tolist()))
+        assert res[0] == res[1]
 
 
 @pytest.mark.skipif(LENDS, reason="one process lends its memory")

@@ -580,10 +580,13 @@ def norm(x, ord=None, axis=None, keepdims=False):
             return _matrix_norm(a, ord, axis, keepdims)
         if axis is None and a.ndim == 2 and ord is not None and ord != 'fro':
             return _matrix_norm(a, ord, (0, 1), keepdims)
+    # a vector's p-norm of any real order p (a Python int or float)
+    p_ord = type(ord) in (int, float) and (
+        (axis is None and isinstance(a, _core.Array) and a.ndim == 1) or isinstance(axis, int))
     if not isinstance(a, _core.Array) or not (
             (axis is None and (ord is None or (ord == 'fro' and a.ndim == 2) or
                                (a.ndim == 1 and ord in (1, 2, _np.inf, -_np.inf)))) or
-            (isinstance(axis, int) and ord in (None, 1, 2, _np.inf, -_np.inf))):
+            (isinstance(axis, int) and ord in (None, 1, 2, _np.inf, -_np.inf)) or p_ord):
         return _F.call('linalg.norm', _np.linalg.norm, (x,),
                        {'ord': ord, 'axis': axis, 'keepdims': keepdims})
     if _D.KIND[a._dt] not in 'fc':
@@ -599,8 +602,23 @@ def norm(x, ord=None, axis=None, keepdims=False):
         r = _methods.reduce_nd('sum', absx, axis, _D.DEFAULT, keepdims)
     elif ord == _np.inf:
         r = _methods.reduce_nd('max', absx, axis, _D.DEFAULT, keepdims)
-    else:
+    elif ord == -_np.inf:
         r = _methods.reduce_nd('min', absx, axis, _D.DEFAULT, keepdims)
+    elif ord == 0:
+        # NumPy's: the count of nonzero elements, in the real dtype
+        nz = _umath.UFUNCS['not_equal'](a, 0)._astype(absx._dt, _core.CASTING_UNSAFE)
+        r = _methods.reduce_nd('sum', nz, axis, _D.DEFAULT, keepdims)
+    else:
+        # NumPy's: (sum |x|**p) ** (1/p), the power in |x|'s dtype and the
+        # root by 1/p in the sum's; NumPy's `**=` operators (their fast
+        # scalar powers: -1 a reciprocal, 0.5 a sqrt, 2 a square, with
+        # those functions' warnings)
+        s = _methods.reduce_nd('sum', absx ** ord, axis, _D.DEFAULT, keepdims)
+        if s.ndim == 0:
+            s = s._scalar()     # NumPy's root of its scalar sum (its warnings)
+        r = s ** _np.reciprocal(ord, dtype=s.dtype)
+        if not isinstance(r, _core.Array):
+            return r
     if axis is None and keepdims:
         r = r._reshape((1,) * a.ndim)
     return _methods.finish(r, None)
