@@ -54,7 +54,9 @@ def ediff1d(ary, to_end=None, to_begin=None):
             raise TypeError(f"dtype of `{name}` must be compatible with input `ary` under "
                             f"the `same_kind` rule.")
         parts.append(nt.asarray(e.ravel().astype(dtype)))
-    d = nt.diff(a) if a.size else nt.empty((0,), dtype=dtype)
+    # NumPy's ary[1:] - ary[:-1] (np.subtract: a TypeError for booleans,
+    # which diff would take as not_equal)
+    d = nt.subtract(a[1:], a[:-1])
     seq = [p for p in (parts[0], d, parts[1]) if p is not None]
     return nt.concatenate(seq) if len(seq) > 1 else d
 

@@ -407,6 +407,15 @@ def _round(a, decimals, out):
             return out
         return F.call("round (integer, decimals<0)", _np.round, (a,),
                       {'decimals': decimals, 'out': out})
+    if k == 'c':
+        # NumPy rounds the real and imaginary parts each as a float array
+        # (complex64's in float32; never a complex multiplication)
+        r = x._copy()
+        r.real = _round(x.real, decimals, None)
+        r.imag = _round(x.imag, decimals, None)
+        if out is None:
+            return r
+        return _umath.UFUNCS['positive'](r, out=out)
     rint = _umath.UFUNCS['rint']
     if decimals == 0:
         return rint(x, out=out)

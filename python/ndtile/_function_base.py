@@ -842,7 +842,9 @@ def interp(x, xp, fp, left=None, right=None, period=None):
             # NumPy's loop: a NaN from one end (an infinite x0 or y0) is
             # tried from the other; still NaN between equal samples, the
             # sample. Complex parts each so (never a complex division).
-            slope = (y1 - y0) / (x1 - x0)
+            # (NumPy's complex loop multiplies by 1 / (x1 - x0), its real
+            # one divides)
+            slope = (y1 - y0) * (1.0 / (x1 - x0)) if cplx else (y1 - y0) / (x1 - x0)
             r = slope * (x - x0) + y0
             r2 = slope * (x - x1) + y1
             r2 = nt.where(nt.isnan(r2) & (y0 == y1), y0, r2)
@@ -1390,7 +1392,11 @@ def gradient(f, *varargs, axis=None, edge_order=1):
             if D.KIND[dd._dt] in 'iub':
                 dd = dd.astype(_np.float64)
             diffx = diff(dd)
-            if diffx.size and bool(_fromnumeric.all(diffx == diffx[0])):
+            if not diffx.size:
+                # NumPy's `(diffx == diffx[0]).all()` of one coordinate,
+                # before the length check below
+                raise IndexError("index 0 is out of bounds for axis 0 with size 0")
+            if bool(_fromnumeric.all(diffx == diffx[0])):
                 diffx = diffx[0]
             dx[i] = diffx
     else:
@@ -1398,8 +1404,11 @@ def gradient(f, *varargs, axis=None, edge_order=1):
     if edge_order > 2:
         raise ValueError("'edge_order' greater than 2 not supported")
     otype = x.dtype
-    if otype.kind in 'iu':
-        x = x.astype(_np.float64)
+    if otype.kind not in 'fc':
+        # NumPy: integers are converted (no modular differences), every
+        # other kind (bool) only gets a float64 result
+        if otype.kind in 'iu':
+            x = x.astype(_np.float64)
         otype = _np.dtype(_np.float64)
     sub = _u('subtract')
     mul, div, add = _u('multiply'), _u('divide'), _u('add')

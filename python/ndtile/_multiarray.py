@@ -301,6 +301,12 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
                 raise ValueError("Unable to avoid copy while creating an array as requested.")
             return _O.order_copy(a, 'K' if order is None else order)
         return a if type(a) is C.ND else a._view()   # a subclass: a base-class view
+    if dtype is None and copy is None and getattr(type(a), '_nd_flat_array', None) is not None:
+        # a.flat: NumPy's view of a contiguous array, else a read-only copy
+        r = a._nd_flat_array()
+        if order in ('F', 'f') and r.ndim > 1:
+            r = _O.f_copy(r)
+        return r
     r = array(a, dtype, copy=copy)
     if order in ('F', 'f') and isinstance(r, Array) and not r._flags & 0x2:
         r = _O.f_copy(r)

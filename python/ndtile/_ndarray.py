@@ -105,6 +105,19 @@ class flatiter:
             r.flags.writeable = False
         return r
 
+    def _nd_flat_array(self):
+        """np.asarray(a.flat) as NumPy's iter_array makes it: a 1-d view of a
+        C-contiguous base (with its flags: writes reach the base), else a
+        read-only copy in C order."""
+        b = self._base
+        if b._c_contiguous:
+            return b._reshape((b.size,))
+        r = b._ravel('C')
+        if r._same_store(b):
+            r = r._copy()
+        r._set_writeable(False)
+        return r
+
     def _key(self, key, assign):
         """key as NumPy 2.4's flatiter reads it (its rules are not an
         array's): (key, skip) with skip true when a False index selects
@@ -167,7 +180,10 @@ class flatiter:
             r = base._ravel('C')[key]
         except IndexError as e:
             raise _flat_index_error(e) from None
-        if isinstance(r, Array) and r._same_store(base):
+        if isinstance(r, Array) and (r._same_store(base) or not r._c_contiguous):
+            # NumPy's is a new C-contiguous array (a stepped slice of the
+            # gathered copy of a non-contiguous base is not: its ravel
+            # would copy where NumPy's is a view)
             r = r._copy()
         if type(base) is not ndarray and type(r) is ndarray:
             r = _finalize_as(r, base)
@@ -186,12 +202,34 @@ class flatiter:
         # 0-d integer array): NumPy's flatiter packs the value itself and
         # turns any failure into this ValueError (iter_ass_subscript)
         boolean = isinstance(k0, (bool, _np.bool_)) or getattr(k0, 'dtype', None) == _np.bool_
+        if boolean and type(key) is int and key == 0:
+            # a True 0-d boolean index: NumPy 2.4 writes element 0, packing
+            # the value itself with its own errors (TypeError for a list,
+            # OverflowError out of range; not the ValueError of an integer
+            # index)
+            one = _np.empty(1, base.dtype)
+            with warnings.catch_warnings():
+                warnings.simplefilter('ignore', DeprecationWarning)
+                one.flat[_np.array(True)] = C.to_numpy(value) if isinstance(value, Array) \
+                    else value
+            flat = base._ravel('C')
+            if flat._same_store(base):
+                flat[0] = one[0]
+            else:
+                base[_np.unravel_index(0, base.shape)] = one[0]
+            return
         single = not boolean and (
             isinstance(key, (int, _np.integer)) or
             (isinstance(key, (Array, _np.ndarray)) and key.ndim == 0 and
              key.dtype.kind in 'iu'))
         if not single:
-            vnd = value.ndim if isinstance(value, (Array, _np.ndarray)) else _np.ndim(value)
+            # NumPy converts the value as np.asarray(value, dtype=a.dtype)
+            # does (a forced cast: uint8(200) into int8 is -56, a Python
+            # 300 still OverflowError), then takes its elements cyclically
+            if not isinstance(value, Array):
+                value = _np.asarray(C.to_np_tree(value) if C.has_nd(value) else value,
+                                    dtype=base.dtype)
+            vnd = value.ndim
             if vnd:
                 value = self._cycled(key, value)
                 if value is None:
@@ -1030,6 +1068,11 @@ class ndarray(Array):
         return C.np_or_nd(C.to_numpy(self).view(dtype))
 
     def fill(self, value, /):
+        self._before_write()     # NumPy's warning for a broadcast_arrays result
+        if not self._flags & _WRITEABLE:
+            # NumPy's first check, before the value's conversion (fill(inf)
+            # of a read-only integer array: this, not OverflowError)
+            raise ValueError("assignment destination is read-only")
         if isinstance(value, Array):
             # (NumPy's error for several elements, from two of them)
             value = C.to_numpy(value if value.size < 2 else value._reshape((-1,))[:2])

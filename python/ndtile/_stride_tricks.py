@@ -82,6 +82,7 @@ class _BroadcastIter(_flatiter):
         self._operand = operand
 
     base = property(lambda self: self._operand)
+    _nd_flat_array = None       # np.asarray of it: through __array__
 
     def __len__(self):
         return self._base.size

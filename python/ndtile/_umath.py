@@ -772,6 +772,23 @@ class ufunc:
 
     def _masked(self, ops, out, where, casting, dtc):
         mask = _where_mask(where)
+        if self._op == POWER and type(self) is ufunc and len(ops) == 2:
+            # NumPy's integer power refuses a negative exponent only where
+            # where= selects the element: the others' exponents become 0
+            # (their results are not kept)
+            e = ops[1]
+            if out is not None:
+                # the output's cast error first (NumPy resolves the loop
+                # before its loop sees an exponent): from empty stand-ins
+                empty = [_core.empty((0,), x._dt) if isinstance(x, Array) else x for x in ops]
+                r0 = self._compute(empty, None, True, casting, dtc)
+                if isinstance(r0, Array) and r0._dt != out._dt:
+                    _check_cast(self.__name__, r0.dtype, out.dtype, casting, self._out_index)
+            if isinstance(e, Array) and D.KIND[e._dt] == 'i':
+                ops = (ops[0], UFUNCS['multiply'](e, mask))
+            elif type(e) is int and e < 0 and \
+                    not bool(_core.reduce(4, mask, None, False, D.DEFAULT, 0)._item()):
+                ops = (ops[0], 0)
         res = self._compute(ops, None, True, casting, dtc)
         if not isinstance(res, Array):
             # a float16 result (NumPy's loop for bool, int8, uint8 inputs):

@@ -697,6 +697,16 @@ static ndt_status matmul_(ndt_array **out, const ndt_array *a, const ndt_array *
   if (!a || !b || !out) return ndt__error(NDT_ERR_VALUE, "matmul: NULL argument");
   ndt_status wst = *out ? ndt__check_writeable(*out, "output array is read-only", 1) : NDT_OK;
   if (wst) return wst;
+  ndt_dtype ct = ndt_promote(a->dtype, 0, b->dtype, 0);
+  if ((int)ct < 0 || ct >= NDT_NTYPES)
+    return ndt__error(NDT_ERR_TYPE, "matmul: unsupported operand dtypes");
+  /* NumPy resolves the loop and checks the output's cast before any core
+   * or loop dimension (a float product into an int out is a TypeError
+   * whatever the shapes) */
+  if (*out && !ndt_can_cast(ct, (*out)->dtype, NDT_CAST_SAME_KIND))
+    return ndt__error(NDT_ERR_CAST, "Cannot cast ufunc 'matmul' output from dtype('%s') to "
+                     "dtype('%s') with casting rule 'same_kind'", ndt_dtype_name(ct),
+                     ndt_dtype_name((*out)->dtype));
   for (int i = 0; i < 2; i++) {
     const ndt_array *x = i ? b : a;
     if (x->ndim == 0)
@@ -756,9 +766,6 @@ static ndt_status matmul_(ndt_array **out, const ndt_array *a, const ndt_array *
                        "shapes [original->remapped]: %s %s  and requested shape %s", s[0], s[1], r);
     }
   }
-  ndt_dtype ct = ndt_promote(a->dtype, 0, b->dtype, 0);
-  if ((int)ct < 0 || ct >= NDT_NTYPES)
-    return ndt__error(NDT_ERR_TYPE, "matmul: unsupported operand dtypes");
   ndt_array *res = *out;
   int64_t rshape[NDT_MAXDIMS];
   int rnd = nbd + nc;
@@ -794,10 +801,6 @@ static ndt_status matmul_(ndt_array **out, const ndt_array *a, const ndt_array *
     nbd = ond;
     memcpy(bshape, res->shape, sizeof(int64_t) * nbd);
     rnd = res->ndim;
-    if (!ndt_can_cast(ct, res->dtype, NDT_CAST_SAME_KIND))
-      return ndt__error(NDT_ERR_CAST, "Cannot cast ufunc 'matmul' output from dtype('%s') to "
-                       "dtype('%s') with casting rule 'same_kind'", ndt_dtype_name(ct),
-                       ndt_dtype_name(res->dtype));
   } else {
     ndt_status st = ndt__array_new(&res, ct, rnd, rshape, 0);
     if (st) return st;

@@ -501,8 +501,12 @@ static void test_out(void) {
   OK(ndt_empty(&o, 2, is, NDT_INT8));
   check("int64 product into int8 out", ia, ib, o);
   ndt_free(o);
-  /* errors */
+  /* errors (NumPy's order: the output's cast before any dimension) */
   OK(ndt_empty(&o, 2, is, NDT_INT64));
+  r = o;
+  EXPECT(ndt_matmul(&r, a, b) == NDT_ERR_CAST, "cast before core mismatch: %s", ndt_last_error());
+  ndt_free(o);
+  OK(ndt_empty(&o, 2, is, NDT_FLOAT64));
   r = o;
   EXPECT(ndt_matmul(&r, a, b) == NDT_ERR_VALUE &&
              !strcmp(ndt_last_error(), "matmul: Output operand 0 has a mismatch in its core "

@@ -336,14 +336,15 @@ def run_line(line, ns_np, ns_nd, nd):
 # go through a view: `a3.T[0] = `, `a3.flat[::2] = `, `a3.real[...] = `,
 # `a3.reshape(-1)[::2] = ` (a copy where a3 is not contiguous), `a3.flat = `)
 WRITES = re.compile(r"^(?:for [^:]*: (?:[^;]*; )?)?(a\d+)(?:\.(?:T|flat|real|imag|"
-                    r"reshape\(-1\)))?\s*(\[|[-+*/%&|^<>]{1,3}=)|out=(a\d+)|^(a\d+)\.sort\(|"
+                    r"reshape\(-1\)))*\s*(\[|[-+*/%&|^<>]{1,3}=)|out=(a\d+)|^(a\d+)\.sort\(|"
                     r"^np\.(?:put|place|putmask|copyto|put_along_axis|\w+\.at)\((a\d+)|"
-                    r"^(a\d+)\.flat = ")
+                    r"^(a\d+)\.flat = |^(a\d+)(?:\.T|\[[^\]]*\])?\.fill\(")
 
 
 def written_name(m):
     """The name a WRITES match writes."""
-    return m.group(1) or m.group(3) or m.group(4) or m.group(5) or m.group(6)
+    return m.group(1) or m.group(3) or m.group(4) or m.group(5) or m.group(6) or \
+        m.group(7)
 
 
 def resync(line, ns_np, ns_nd, nd):
@@ -503,7 +504,9 @@ REDUCING = re.compile(r"\b(sum|prod|mean|std|var|cumsum|cumprod|diff|matmul|dot|
                       r"nanmean|nanstd|nanvar|nancumsum|nancumprod|trace|einsum|tensordot|"
                       r"inner|norm|solve|inv|det|fft|ifft|rfft|irfft|hfft|fftn|ifftn|rfftn|"
                       r"reduce|accumulate|reduceat|at|median|percentile|quantile|nanmedian|"
-                      r"nanpercentile|nanquantile|bincount|pad)\(|@")
+                      r"nanpercentile|nanquantile|bincount|pad|convolve|correlate|cross|vecdot|"
+                      r"matvec|vecmat|trapezoid|gradient|interp|apply_along_axis|"
+                      r"histogram2d|histogramdd)\(|@")
 # an addition or subtraction (binary operators are written with spaces)
 ADDITIVE = re.compile(r"\s[-+]=?\s|\b(add|subtract)\(")
 
@@ -535,12 +538,14 @@ _TRANSC = re.compile(r"\bnp\.(%s)\(|\*\*" % '|'.join(TRANSCENDENTAL))
 # the order of a float sum, product or BLAS dot is not promised (deviation 4)
 _ORDER = re.compile(r"\b(sum|prod|mean|std|var|cumsum|cumprod|matmul|dot|nansum|nanprod|nanmean|"
                     r"nanstd|nanvar|nancumsum|nancumprod|trace|einsum|tensordot|inner|reduce|"
-                    r"accumulate|reduceat|at|bincount)\(|@")
+                    r"accumulate|reduceat|at|bincount|convolve|correlate|cross|vecdot|matvec|"
+                    r"vecmat|apply_along_axis)\(|@")
 # inexact whatever the inputs' dtypes (an integer input gives a float result
 # through interpolation, LAPACK or an FFT; a mean of a pad): compared within
 # the tolerance
 _ALWAYS = re.compile(r"\bnp\.(linalg|fft)\.|\b(median|percentile|quantile|nanmedian|"
-                     r"nanpercentile|nanquantile|nanmean|nanstd|nanvar|histogram)\(|"
+                     r"nanpercentile|nanquantile|nanmean|nanstd|nanvar|histogram|histogram2d|"
+                     r"histogramdd|interp|gradient|trapezoid)\(|"
                      r"mode='(mean|median|linear_ramp)'")
 # complex arithmetic: fma contraction in NumPy's SIMD loops and not in its
 # scalar ones (deviation 11), the division and hypot algorithms
@@ -557,7 +562,9 @@ SENSITIVE = re.compile(
     r"logical_xor|logical_not|isclose|allclose|array_equal|isnan|isinf|isfinite|argmax|"
     r"argmin|argsort|unique|searchsorted|nonzero|count_nonzero|any|all|prod|cumprod|"
     r"reciprocal|sqrt|divide|true_divide|nanargmax|nanargmin|nanprod|nancumprod|digitize|"
-    r"histogram|bincount|lexsort|argwhere|flatnonzero|" + '|'.join(TRANSCENDENTAL) + r")\b|"
+    r"histogram|bincount|lexsort|argwhere|flatnonzero|histogram2d|histogramdd|isin|setdiff1d|"
+    r"intersect1d|union1d|setxor1d|unique_values|unique_counts|unique_inverse|unique_all|"
+    r"frexp|modf|" + '|'.join(TRANSCENDENTAL) + r")\b|"
     r"\bmultiply\.(reduce|accumulate|reduceat|outer)\b")
 # level ZSIGN: a value equal to NumPy's but for the signs of zeros, which are
 # not promised (deviation 7): NumPy's unstable sort and partition order -0.0
@@ -566,7 +573,8 @@ SENSITIVE = re.compile(
 # it (x / it, copysign) checks it bit for bit first, as for an inexact one.
 ZSIGN = 0.5
 _ZSIGN = re.compile(r"\b(sort|partition|unique|clip|median|percentile|quantile|nanmedian|"
-                    r"nanpercentile|nanquantile|lexsort)\(")
+                    r"nanpercentile|nanquantile|lexsort|unique_values|unique_counts|"
+                    r"unique_inverse|unique_all|setdiff1d|intersect1d|union1d|setxor1d)\(")
 # ops that move elements by value: an input whose non-finite elements are
 # not compared (a BLAS product, deviation 5: nan against inf) lands them
 # elsewhere, and every finite element after them moves too
@@ -576,7 +584,8 @@ _REORDER = re.compile(r"\b(sort|partition|argpartition|sort_complex|median|perce
 _CORDER = re.compile(r"\b(max|min|amax|amin|maximum|minimum|fmax|fmin|nanmax|nanmin|sort|argsort|"
                      r"partition|argpartition|median|percentile|quantile|nanmedian|"
                      r"nanpercentile|nanquantile|lexsort|clip|unique|searchsorted|argmax|"
-                     r"argmin|nanargmax|nanargmin)\b")
+                     r"argmin|nanargmax|nanargmin|unique_values|unique_counts|unique_inverse|"
+                     r"unique_all|setdiff1d|intersect1d|union1d|setxor1d|isin|interp)\b")
 UNCHECKED = {}      # why a line was not checked -> count, per process
 
 
@@ -730,7 +739,8 @@ def _touched(line, ns_np):
     return list(dict.fromkeys(out)), written
 
 
-_BLAS = re.compile(r"@|\b(matmul|dot|einsum|tensordot|inner|solve|inv|det)\(")
+_BLAS = re.compile(r"@|\b(matmul|dot|einsum|tensordot|inner|solve|inv|det|convolve|correlate|"
+                   r"vecdot|matvec|vecmat)\(")
 _MULT = re.compile(r"(?<!\*)\*(?!\*)|@|\b(matmul|dot|multiply)\(")
 
 
@@ -924,11 +934,13 @@ def fits(shape, into):
 class Gen:
     """Draws the next line of a program from the NumPy namespace's state."""
 
-    def __init__(self, seed, big_max=3_000_000, avoid=False, write_focus=False):
+    def __init__(self, seed, big_max=3_000_000, avoid=False, write_focus=False, api_focus=False):
         """avoid: steer clear of the constructs of known_open.py's bugs, so
         that programs run on past them (a campaign mode); write_focus: the
-        write patterns (Gen.writes) take about a third of the steps."""
+        write patterns (Gen.writes) take about a third of the steps;
+        api_focus: so do the API steps (Gen.api)."""
         self.avoid = avoid
+        self.api_focus = api_focus
         self.write_focus = write_focus
         self.r = random.Random(seed)
         self.seed = seed
@@ -1127,7 +1139,8 @@ class Gen:
             (self.inplace, 8), (self.ufunc, 14), (self.reduce, 9), (self.scan, 3),
             (self.sort, 4), (self.join, 4), (self.matmul, 3), (self.astype, 5),
             (self.create, 4), (self.misc, 5), (self.wide, 14),
-            (self.writes, 60 if self.write_focus else 8))
+            (self.writes, 60 if self.write_focus else 8),
+            (self.api, 60 if self.api_focus else 10))
         f = r.choices([c[0] for c in choices], [c[1] for c in choices])[0]
         return f(ns)
 
@@ -1845,6 +1858,576 @@ class Gen:
         f = r.choices([c[0] for c in choices], [c[1] for c in choices])[0]
         return f(ns)
 
+    # -- API steps (session 26): functions and forms real programs use that
+    # the steps above do not make: the accumulate kinds with out= and
+    # dtype=, flatiter reads and writes, fill with scalars of other kinds,
+    # insert/delete/append, unique with its returns and axis=, resize,
+    # interp, convolve/correlate, cross, gradient, trapezoid, meshgrid,
+    # histogram2d/dd, apply_along_axis, ediff1d, the set functions, rot90,
+    # block, column_stack, atleast_*d, split at index lists,
+    # sliding_window_view, matmul/vecdot/matvec/vecmat (out=), ufuncs with
+    # where= and out=, round(decimals=), ldexp/frexp/modf/bitwise_count
+    def api(self, ns):
+        r = self.r
+        choices = (
+            (self.api_accumulate, 8), (self.api_flat, 8), (self.api_fill, 4),
+            (self.api_insert, 6), (self.api_unique, 5), (self.api_resize, 3),
+            (self.api_numeric, 10), (self.api_sets, 6), (self.api_shape, 8),
+            (self.api_products, 6), (self.api_where_out, 6), (self.api_ufuncs, 7))
+        return r.choices([c[0] for c in choices], [c[1] for c in choices])[0](ns)
+
+    def one_d(self, ns, x, cap=4000):
+        """Source for a 1-d array made of x (itself, ravelled, a reversed or
+        stepped view), at most cap elements."""
+        r = self.r
+        v = ns[x]
+        t = x if v.ndim == 1 else f"{x}.ravel()"
+        if v.size > cap:
+            t = f"{t}[:{cap}]"
+        k = r.random()
+        if k < 0.2:
+            t = f"{t}[::-1]"
+        elif k < 0.3:
+            t = f"{t}[::2]"
+        return t
+
+    def out_name(self, shape, dt):
+        """A fresh out= array (its line) of shape and dtype."""
+        o = self.new()
+        return o, f"{o} = np.{self.r.choice(('zeros', 'ones'))}({tuple(shape)}, dtype='{dt}')"
+
+    def api_accumulate(self, ns):
+        r = self.r
+        x = self.pick(ns, lambda w: w.size <= 300_000)
+        if x is None:
+            return self.create(ns)
+        t, v = self.view_expr(ns, x)
+        a = self.new()
+        uf = r.choice(('maximum', 'minimum', 'fmax', 'fmin', 'logical_and', 'logical_or',
+                       'logical_xor', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'subtract',
+                       'add', 'multiply'))
+        nd = v.ndim
+        kw = [] if nd == 0 else [f"axis={r.randrange(-nd, nd)}"]
+        if nd and r.random() < 0.1:
+            kw = ["axis=None"] if nd == 1 or r.random() < 0.5 else [f"axis={nd}"]
+        dt = None
+        if r.random() < 0.3:
+            dt = r.choice(('int64', 'float64', 'float32', 'bool', 'int8', 'uint8', 'int32',
+                           'complex128'))
+            if not self.safe_cast_ok(v, dt):
+                dt = 'float64'
+            kw.append(f"dtype='{dt}'")
+        if r.random() < 0.4 and nd:
+            try:
+                with numpy.errstate(all='ignore'), warnings.catch_warnings():
+                    warnings.simplefilter('ignore')
+                    res = eval(f"numpy.{uf}.accumulate(v, {', '.join(kw)})",
+                               {'numpy': numpy, 'v': v})
+            except Exception:       # noqa: BLE001
+                res = None
+            if res is not None:
+                odt = res.dtype.name if r.random() < 0.6 else self.dtype(NUMERIC)
+                if res.dtype.kind in 'fc' and numpy.dtype(odt).kind in 'iub' and \
+                        not self.safe_cast_ok(res, odt):
+                    odt = res.dtype.name
+                o, mk = self.out_name(res.shape, odt)
+                kw.append(f"out={o}")
+                return f"{mk}; np.{uf}.accumulate({', '.join([t] + kw)})  # check"
+        return f"{a} = np.{uf}.accumulate({', '.join([t] + kw)})"
+
+    def api_flat(self, ns):
+        r = self.r
+        x = self.pick(ns, lambda w: w.size >= 1)
+        if x is None:
+            return self.create(ns)
+        v = ns[x]
+        vw = x
+        if v.ndim >= 1 and r.random() < 0.6:
+            vw = r.choice((f"{x}.T", f"{x}[::-1]", f"{x}[..., ::2]", f"{x}[1:]")
+                          if v.ndim else (x,))
+        vv = eval(vw, {x: v})
+        n = vv.size
+        k = r.random()
+        if k < 0.3 and n:
+            i = r.randrange(-n, n) if r.random() < 0.97 else n
+            idx = str(i)
+        elif k < 0.55:
+            idx = self.slice_text(n)
+        elif k < 0.75:
+            idx = repr(self.int_list(n, r.randint(0, 5)))
+            if r.random() < 0.3:
+                idx = f"np.array({idx}, dtype='int64')"
+        elif k < 0.9:
+            if n <= 4000:
+                idx = f"np.asarray(data({r.randrange(1 << 30)}, ({n},), 'bool'))"
+            else:
+                idx = f"({vw} != 0).ravel()"
+        else:
+            # (not `vw > 0` of a 0-d array: a NumPy bool scalar, which
+            # flatiter refuses, against ndtile's 0-d array, which it takes)
+            # (nor a True 0-d index of an empty array: NumPy 2.4 reads the
+            # element past its end, garbage)
+            idx = r.choice(('...', '()', '[]') + (('np.array(True)',) if n else ()) +
+                           ((f'{vw} > 0',) if vv.ndim and vv.dtype.kind != 'c' else ()))
+        write = r.random() < 0.45 and (v.flags.writeable or not self.avoid)
+        if write:
+            val = self.scalar_int() if v.dtype.kind in 'iub' else r.choice(('1.5', '-2.0', '7'))
+            if r.random() < 0.3:
+                val = r.choice(("[1, 2, 3]", "[]", "np.arange(4)", f"[{val}, 0]"))
+            return f"{vw}.flat[{idx}] = {val}  # check"
+        a = self.new()
+        if r.random() < 0.1:
+            return f"{a} = np.asarray({vw}.flat)"
+        return f"{a} = {vw}.flat[{idx}]"
+
+    def api_fill(self, ns):
+        r = self.r
+        x = self.pick_w(ns)
+        if x is None:
+            return self.create(ns)
+        v = ns[x]
+        vw = x
+        if v.ndim and r.random() < 0.4:
+            vw = r.choice((f"{x}[::2]", f"{x}.T", f"{x}[::-1]", f"{x}[..., 1:]"))
+        val = self.scalar()
+        if r.random() < 0.2:
+            val = r.choice(("np.array(3)", "np.array([2.5])", "np.float32(1e39)",
+                            "np.int64(2**40)", "np.uint8(200)", "-1"))
+        return f"{vw}.fill({val})  # check"
+
+    def api_insert(self, ns):
+        r = self.r
+        x = self.pick(ns, lambda w: w.size <= 200_000)
+        if x is None:
+            return self.create(ns)
+        v = ns[x]
+        a = self.new()
+        nd = v.ndim
+        f = r.choice(('insert', 'delete', 'append'))
+        ax = None if nd == 0 or r.random() < 0.3 else r.randrange(-nd, nd)
+        d = v.size if ax is None else v.shape[ax]
+        axkw = f", axis={ax}" if ax is not None or r.random() < 0.5 else ''
+        if f == 'append':
+            if ax is None:
+                y = self.scalar() if r.random() < 0.4 else (
+                    self.pick(ns, lambda w: w.size <= 1000) or '[1, 2]')
+                return f"{a} = np.append({x}, {y}{axkw})"
+            same = self.pick(ns, lambda w: w.ndim == nd and all(
+                p == q for i, (p, q) in enumerate(zip(w.shape, v.shape)) if i != ax % nd))
+            return f"{a} = np.append({x}, {same or x}{axkw})"
+        k = r.random()
+        if k < 0.35:
+            obj = str(r.randint(-d, d) if f == 'insert' else (r.randint(-d, d - 1) if d else 0))
+            if r.random() < 0.03:
+                obj = str(d + 2)
+        elif k < 0.55:
+            obj = f"slice({r.choice(('None', str(r.randint(-d, d))))}, None, " \
+                  f"{r.choice((1, 2, -1, 3))})"
+        elif k < 0.85:
+            obj = repr(self.int_list(d + (1 if f == 'insert' else 0), r.randint(0, 4)))
+        else:
+            if f == 'delete':
+                obj = f"np.asarray(data({r.randrange(1 << 30)}, ({d + r.choice((0, 0, 0, 1))},)," \
+                      f" 'bool'))"
+            else:
+                obj = f"np.array({self.int_list(d + 1, r.randint(0, 3))}, dtype='int64')"
+        if f == 'delete':
+            return f"{a} = np.delete({x}, {obj}{axkw})"
+        val = self.scalar() if r.random() < 0.6 else repr([r.randint(-5, 9) for _ in range(
+            r.randint(1, 3))])
+        if not self.safe_cast_ok(numpy.asarray(eval(val, {'np': numpy})), v.dtype):
+            val = '1'
+        return f"{a} = np.insert({x}, {obj}, {val}{axkw})"
+
+    def api_unique(self, ns):
+        r = self.r
+        x = self.pick(ns, lambda w: w.size <= 200_000 and (w.dtype.kind != 'c' or
+                                                          r.random() < 0.2))
+        if x is None:
+            return self.create(ns)
+        v = ns[x]
+        a = self.new()
+        t = x if r.random() < 0.7 or not v.ndim else f"{x}[::-1]"
+        if r.random() < 0.2:
+            f = r.choice(('unique_values', 'unique_counts', 'unique_inverse', 'unique_all'))
+            if f == 'unique_values':
+                return f"{a} = np.sort(np.unique_values({t}))"
+            fld = {'unique_counts': ('values', 'counts'),
+                   'unique_inverse': ('values', 'inverse_indices'),
+                   'unique_all': ('values', 'indices', 'inverse_indices', 'counts')}[f]
+            return f"{a} = np.{f}({t}).{r.choice(fld)}"
+        kw = []
+        rets = [k for k in ('return_index', 'return_inverse', 'return_counts')
+                if r.random() < 0.5]
+        kw += [f"{k}=True" for k in rets]
+        if v.ndim and r.random() < 0.4:
+            kw.append(f"axis={r.randrange(-v.ndim, v.ndim) if r.random() < 0.95 else v.ndim}")
+        if r.random() < 0.15:
+            kw.append("equal_nan=False")
+        call = f"np.unique({', '.join([t] + kw)})"
+        if rets:
+            call += f"[{r.randint(0, len(rets))}]"
+        return f"{a} = {call}"
+
+    def api_resize(self, ns):
+        r = self.r
+        x = self.pick(ns, lambda w: w.size <= 200_000)
+        if x is None:
+            return self.create(ns)
+        v = ns[x]
+        a = self.new()
+        shape = tuple(r.randint(0, 5) for _ in range(r.randint(0, 3)))
+        if r.random() < 0.3:
+            shape = (v.size + r.randint(-2, 3),)
+        if r.random() < 0.5:
+            s = shape if len(shape) != 1 or r.random() < 0.5 else shape[0]
+            return f"{a} = np.resize({x}, {s})"
+        # in place, on an array that owns its data and that nothing else views
+        b = f"{a} = {x}.copy(); {a}.resize({shape}, refcheck=False)"
+        if r.random() < 0.3:
+            b = f"{a} = {x}.copy(); {a}.resize({', '.join(map(str, shape)) or '()'}, " \
+                f"refcheck=False)"
+        return b
+
+    def api_numeric(self, ns):
+        r = self.r
+        x = self.pick(ns, lambda w: w.size >= 1 and w.dtype.kind != 'b' or r.random() < 0.1)
+        if x is None:
+            return self.create(ns)
+        v = ns[x]
+        a = self.new()
+        k = r.random()
+        nd = v.ndim
+        if k < 0.15:
+            # interp: xp increasing (sorted small data), fp of any kind
+            # (with period=, xp mod period is sorted by NumPy's unstable
+            # argsort: equal samples would take either fp; so distinct xp
+            # and a period beyond their range)
+            n = r.randint(1, 8)
+            per = r.random() < 0.15
+            xs, xdt = r.randrange(1 << 30), r.choice(('float64', 'int64', 'float32'))
+            xp = f"np.{'unique' if per else 'sort'}(np.asarray(data({xs}, ({n},), '{xdt}', 0)))"
+            if per:
+                n = numpy.unique(data(xs, (n,), xdt, 0)).size
+            fp = f"np.asarray(data({r.randrange(1 << 30)}, ({n if r.random() < 0.97 else n + 1},)," \
+                 f" '{r.choice(('float64', 'float32', 'complex128', 'int32'))}', 0))"
+            src = x if v.dtype.kind != 'c' else f"{x}.real"
+            kw = []
+            if r.random() < 0.3:
+                kw.append(f"left={r.choice(('-1.0', 'np.nan', '5'))}")
+            if r.random() < 0.3:
+                kw.append(f"right={r.choice(('-1.0', 'np.inf', '7'))}")
+            if per:
+                kw.append(f"period={r.choice(('300.0', '360'))}")
+            return f"{a} = np.interp({', '.join([src, xp, fp] + kw)})"
+        if k < 0.3:
+            f = r.choice(('convolve', 'correlate'))
+            u = self.one_d(ns, x, cap=3000)
+            m = r.randint(0, 9)
+            w = f"np.asarray(data({r.randrange(1 << 30)}, ({m},), '{self.dtype(NUMERIC)}', 0))"
+            if r.random() < 0.5:
+                u, w = w, u
+            mode = r.choice(('', ", mode='full'", ", mode='same'", ", mode='valid'",
+                             ", 'same'"))
+            return f"{a} = np.{f}({u}, {w}{mode})"
+        if k < 0.4:
+            d = r.choice((2, 3, 3, 3, 4))
+            lead = tuple(r.randint(1, 4) for _ in range(r.randint(0, 2)))
+            p = f"np.asarray(data({r.randrange(1 << 30)}, {lead + (d,)}, " \
+                f"'{self.dtype(NUMERIC)}', 0))"
+            q = f"np.asarray(data({r.randrange(1 << 30)}, {(r.choice((d, 2, 3)),)}, " \
+                f"'{self.dtype(NUMERIC)}', 0))"
+            kw = ''
+            if r.random() < 0.2 and lead:
+                kw = f", axisa={r.choice((0, -1))}, axisb=-1, axisc={r.choice((0, -1))}"
+            if v.ndim and v.shape[-1] in (2, 3) and r.random() < 0.5:
+                p = x
+            return f"{a} = np.cross({p}, {q}{kw})"
+        if k < 0.55:
+            kw = []
+            if nd and r.random() < 0.5:
+                kw.append(f"axis={r.randrange(-nd, nd)}")
+            if r.random() < 0.3:
+                kw.append(f"edge_order={r.choice((1, 2))}")
+            sp = []
+            if r.random() < 0.3:
+                sp.append(r.choice(('2.0', '0.5', '3')))
+            elif r.random() < 0.2 and nd == 1:
+                sp.append(f"np.cumsum(np.abs(np.asarray(data({r.randrange(1 << 30)}, "
+                          f"{v.shape}, 'float64', 0))) + 1)")
+            res = f"np.gradient({', '.join([x] + sp + kw)})"
+            if nd > 1 and not any(s.startswith('axis') for s in kw):
+                res += f"[{r.randrange(nd)}]"
+            return f"{a} = {res}"
+        if k < 0.65:
+            kw = []
+            if nd and r.random() < 0.5:
+                kw.append(f"axis={r.randrange(-nd, nd)}")
+            if r.random() < 0.3:
+                kw.append(f"dx={r.choice(('2.0', '0.5', '3'))}")
+            elif r.random() < 0.3 and nd:
+                ax = int(kw[0][5:]) if kw else -1
+                kw.append(f"x=np.arange({v.shape[ax]}) * 1.5")
+            return f"{a} = np.trapezoid({', '.join([x] + kw)})"
+        if k < 0.75:
+            u = self.one_d(ns, x, cap=300)
+            y = self.pick(ns, lambda w: w.size <= 300) or x
+            w = self.one_d(ns, y, cap=300)
+            kw = []
+            if r.random() < 0.4:
+                kw.append(f"indexing='{r.choice(('ij', 'xy'))}'")
+            if r.random() < 0.3:
+                kw.append("sparse=True")
+            if r.random() < 0.3:
+                kw.append("copy=False")
+            args = [u, w] if r.random() < 0.8 else [u]
+            return f"{a} = np.meshgrid({', '.join(args + kw)})[{r.randrange(len(args))}]"
+        if k < 0.85:
+            n = min(v.size, 5000)
+            src = f"{x}.ravel()[:{n}]" if v.dtype.kind != 'c' else f"{x}.real.ravel()[:{n}]"
+            y = f"np.asarray(data({r.randrange(1 << 30)}, ({n if r.random() < 0.97 else n + 1},)," \
+                f" '{r.choice(('float64', 'int32', 'float32'))}', {r.choice((0, 1))}))"
+            kw = []
+            if r.random() < 0.5:
+                kw.append(f"bins={r.choice(('3', '[2, 4]', '[[0, 1, 5], [-3, 0, 2, 9]]', '10'))}")
+            if r.random() < 0.3:
+                kw.append("range=[[-5, 5], [0, 10]]")
+            if r.random() < 0.2:
+                kw.append("density=True")
+            if r.random() < 0.2:
+                kw.append(f"weights=np.asarray(data({r.randrange(1 << 30)}, ({n},), "
+                          f"'float64', 0))")
+            if r.random() < 0.5:
+                return f"{a} = np.histogram2d({src}, {y}, {', '.join(kw)})" \
+                       f"[{r.randint(0, 2)}]".replace(', )', ')')
+            return f"{a} = np.histogramdd(np.stack([{src}, {y}], axis=1), {', '.join(kw)})" \
+                   f"[0]".replace(', )', ')')
+        if k < 0.93:
+            if nd == 0:
+                return f"{a} = np.apply_along_axis(np.sum, 0, {x})"
+            f = r.choice(('np.sum', 'np.max', 'np.sort', 'np.cumsum', 'np.diff',
+                          'lambda r: r[::-1]', 'lambda r: r[:2] * 2', 'np.argmax'))
+            if f == 'np.max' and 0 in v.shape:
+                f = 'np.sum'
+            return f"{a} = np.apply_along_axis({f}, {r.randrange(-nd, nd)}, {x})"
+        kw = []
+        if r.random() < 0.3:
+            kw.append(f"to_end={r.choice(('1', '[7, 8]', 'np.array([-1])'))}")
+        if r.random() < 0.3:
+            kw.append(f"to_begin={r.choice(('0', '[5]', '2.5'))}")
+        return f"{a} = np.ediff1d({', '.join([x] + kw)})"
+
+    def api_sets(self, ns):
+        r = self.r
+        x = self.pick(ns, lambda w: w.size <= 100_000 and (w.dtype.kind != 'c' or
+                                                          r.random() < 0.2))
+        if x is None:
+            return self.create(ns)
+        v = ns[x]
+        a = self.new()
+        y = self.pick(ns, lambda w: w.size <= 100_000 and w.dtype.kind != 'c') or \
+            f"np.asarray(data({r.randrange(1 << 30)}, ({r.randint(0, 9)},), " \
+            f"'{self.dtype(NUMERIC)}', 0))"
+        f = r.choice(('isin', 'isin', 'setdiff1d', 'intersect1d', 'union1d', 'setxor1d'))
+        kw = []
+        if f == 'isin':
+            if r.random() < 0.3:
+                kw.append("invert=True")
+            # (kind='table' allocates the range of y's values: small types
+            # only, NumPy's table of a uint32 range is 4 GB)
+            if r.random() < 0.2 and v.dtype.itemsize <= 2 and v.dtype.kind in 'iub' and \
+                    getattr(ns.get(y), 'dtype', numpy.dtype('f')).kind in 'iub' and \
+                    ns[y].dtype.itemsize <= 2:
+                kw.append(f"kind='{r.choice(('sort', 'table'))}'")
+        elif f in ('setdiff1d', 'intersect1d', 'setxor1d') and r.random() < 0.2:
+            kw.append("assume_unique=False")
+        if f == 'intersect1d' and r.random() < 0.3:
+            return f"{a} = np.intersect1d({x}, {y}, return_indices=True)" \
+                   f"[{r.randint(0, 2)}]"
+        return f"{a} = np.{f}({', '.join([x, y] + kw)})"
+
+    def api_shape(self, ns):
+        r = self.r
+        x = self.pick(ns)
+        if x is None:
+            return self.create(ns)
+        v = ns[x]
+        a = self.new()
+        nd = v.ndim
+        k = r.random()
+        if k < 0.2:
+            kw = [str(r.randint(-2, 5))] if r.random() < 0.8 else []
+            if nd >= 2 and r.random() < 0.4:
+                p, q = r.sample(range(-nd, nd), 2)
+                kw.append(f"axes=({p}, {q})")
+            line = f"{a} = np.rot90({', '.join([x] + kw)})"
+            if r.random() < 0.4 and v.flags.writeable:
+                # a write through the view on the next line
+                self.queue.append(lambda ns: self.write(ns, a) if isinstance(
+                    ns.get(a), numpy.ndarray) and ns[a].flags.writeable
+                    else self.create(ns))
+            return line
+        if k < 0.35:
+            y = self.pick(ns, lambda w: w.shape == v.shape) or x
+            if nd == 0 or r.random() < 0.3:
+                return f"{a} = np.block([{x}, {y}])"
+            if nd == 1:
+                return f"{a} = np.block([{x}, {y}[::-1], {self.scalar()}])" \
+                    if r.random() < 0.2 else f"{a} = np.block([[{x}], [{y}]])"
+            return f"{a} = np.block([[{x}, {y}], [{y}, {x}]])"
+        if k < 0.45:
+            y = self.pick(ns, lambda w: w.ndim <= 2 and (w.ndim == 0 or w.shape[0] == (
+                v.shape[0] if nd else 1))) or x
+            return f"{a} = np.column_stack([{x}, {y}])"
+        if k < 0.6:
+            f = r.choice(('atleast_1d', 'atleast_2d', 'atleast_3d'))
+            if r.random() < 0.3:
+                y = self.pick(ns) or x
+                return f"{a} = np.{f}({x}, {y})[{r.randint(0, 1)}]"
+            line = f"{a} = np.{f}({x})"
+            if r.random() < 0.3 and v.flags.writeable:
+                self.queue.append(lambda ns: self.write(ns, a) if isinstance(
+                    ns.get(a), numpy.ndarray) and ns[a].flags.writeable
+                    else self.create(ns))
+            return line
+        if k < 0.75:
+            if nd == 0:
+                return f"{a} = np.array_split({x}, [1])"
+            ax = r.randrange(-nd, nd)
+            d = v.shape[ax]
+            idx = sorted(self.int_list(d + 2, r.randint(0, 4), lo=-d))
+            if r.random() < 0.3:
+                r.shuffle(idx)
+            f = r.choice(('array_split', 'split'))
+            return f"{a} = np.{f}({x}, {idx}, axis={ax})[{r.randint(0, len(idx))}]"
+        # sliding_window_view (reads)
+        if nd == 0 or v.size > 200_000:
+            return f"{a} = np.atleast_1d({x})"
+        ax = r.randrange(-nd, nd)
+        w = r.randint(1, 4)
+        if r.random() < 0.05:
+            w = v.shape[ax] + 1          # ValueError
+        kw = f", axis={ax}" if r.random() < 0.7 else ''
+        if not kw:
+            w = tuple(min(s, r.randint(1, 3)) for s in v.shape)
+        view = f"np.lib.stride_tricks.sliding_window_view({x}, {w}{kw})"
+        return r.choice((f"{a} = {view}", f"{a} = {view}.sum(axis=-1)",
+                         f"{a} = {view}.max(axis=-1)" if all(v.shape) else f"{a} = {view}",
+                         f"{a} = {view}[::2].copy()"))
+
+    def api_products(self, ns):
+        r = self.r
+        x = self.pick(ns, lambda w: w.ndim >= 1 and w.size <= 200_000 and
+                      (w.dtype.kind != 'b' or r.random() < 0.2))
+        if x is None:
+            return self.create(ns)
+        v = ns[x]
+        a = self.new()
+        kdim = v.shape[-1]
+        dt = v.dtype.name if r.random() < 0.6 else self.dtype(NUMERIC)
+        k = r.random()
+        if k < 0.4:
+            m = r.choice((1, 2, 3, 5))
+            shape = (kdim, m) if r.random() < 0.8 else (kdim,)
+            y = f"np.asarray(data({r.randrange(1 << 30)}, {shape}, '{dt}', 0))"
+            try:
+                res = numpy.matmul(v, numpy.zeros(shape, dt))
+            except Exception:       # noqa: BLE001
+                return f"{a} = np.matmul({x}, {y})"
+            odt = res.dtype.name if r.random() < 0.7 else self.dtype(NUMERIC)
+            oshape = res.shape if r.random() < 0.95 else res.shape + (1,)
+            o, mk = self.out_name(oshape, odt)
+            return f"{mk}; np.matmul({x}, {y}, out={o})  # check"
+        f = r.choice(('vecdot', 'vecdot', 'matvec', 'vecmat'))
+        if f == 'vecdot':
+            shape = (kdim,) if r.random() < 0.6 else v.shape
+            y = f"np.asarray(data({r.randrange(1 << 30)}, {shape}, '{dt}', 0))"
+            kw = ''
+            if r.random() < 0.3:
+                kw = f", axis={r.randrange(-v.ndim, v.ndim)}"
+                y = f"np.asarray(data({r.randrange(1 << 30)}, {v.shape}, '{dt}', 0))"
+            return f"{a} = np.vecdot({x}, {y}{kw})" if r.random() < 0.7 else \
+                f"{a} = np.vecdot({y}, {x}{kw})"
+        if v.ndim < 2:
+            mat = f"np.asarray(data({r.randrange(1 << 30)}, ({r.randint(1, 4)}, {kdim}), " \
+                  f"'{dt}', 0))"
+            return f"{a} = np.matvec({mat}, {x})" if f == 'matvec' else \
+                f"{a} = np.vecmat({x}, {mat}.T)"
+        vec = f"np.asarray(data({r.randrange(1 << 30)}, " \
+              f"({kdim if f == 'matvec' else v.shape[-2]},), '{dt}', 0))"
+        return f"{a} = np.{f}({x}, {vec})" if f == 'matvec' else f"{a} = np.vecmat({vec}, {x})"
+
+    def api_where_out(self, ns):
+        r = self.r
+        x = self.pick(ns, lambda w: w.size <= 500_000)
+        if x is None:
+            return self.create(ns)
+        v = ns[x]
+        m = f"np.asarray(data({r.randrange(1 << 30)}, {self.bshape(v.shape)}, 'bool'))"
+        if r.random() < 0.3:
+            m = f"{x} > 0" if v.dtype.kind != 'c' else f"{x}.real > 0"
+        if r.random() < 0.1:
+            m = r.choice(('True', 'False'))
+        unary = r.random() < 0.4
+        f = r.choice(UNARY[:4] + ('sqrt', 'floor', 'square', 'logical_not', 'invert')) if unary \
+            else r.choice(BINARY[:14])
+        args = [x] if unary else [x, self.operand(ns, x)]
+        try:
+            with numpy.errstate(all='ignore'), warnings.catch_warnings():
+                warnings.simplefilter('ignore')
+                res = eval(f"numpy.{f}({', '.join(args)})", {'numpy': numpy, 'np': numpy,
+                                                            'data': data, **{
+                                                                k: ns[k] for k in names_of(ns)}})
+        except Exception:           # noqa: BLE001
+            return f"{self.new()} = np.{f}({', '.join(args)})"
+        if not isinstance(res, numpy.ndarray) or res.dtype == numpy.float16:
+            return f"{self.new()} = np.{f}({', '.join(args)})"
+        out = self.pick(ns, lambda w: w.shape == res.shape and w.flags.writeable)
+        if out is None or r.random() < 0.5 or (
+                res.dtype.kind in 'fc' and ns[out].dtype.kind in 'iub' and
+                not self.safe_cast_ok(res, ns[out].dtype)):
+            odt = res.dtype.name if r.random() < 0.8 else self.dtype(NUMERIC)
+            if res.dtype.kind in 'fc' and numpy.dtype(odt).kind in 'iub' and \
+                    not self.safe_cast_ok(res, odt):
+                odt = res.dtype.name
+            o, mk = self.out_name(res.shape, odt)
+            return f"{mk}; np.{f}({', '.join(args)}, out={o}, where={m})  # check"
+        if out is not None and numpy.may_share_memory(ns[out], v) and \
+                not (ns[out].flags.c_contiguous and v.flags.c_contiguous):
+            # NumPy 2.4's in-place loops on overlapping non-contiguous arrays
+            # (docs/fuzzing.md, deviations)
+            o, mk = self.out_name(res.shape, res.dtype.name)
+            return f"{mk}; np.{f}({', '.join(args)}, out={o}, where={m})  # check"
+        return f"np.{f}({', '.join(args)}, out={out}, where={m})  # check"
+
+    def api_ufuncs(self, ns):
+        r = self.r
+        x = self.pick(ns)
+        if x is None:
+            return self.create(ns)
+        v = ns[x]
+        a = self.new()
+        k = r.random()
+        if k < 0.3:
+            d = r.choice((-2, -1, 0, 1, 2, 3))
+            f = r.choice((f"np.round({x}, {d})", f"np.round({x}, decimals={d})",
+                          f"{x}.round({d})", f"np.around({x}, {d})", f"np.round({x})"))
+            return f"{a} = {f}"
+        if k < 0.45:
+            e = f"np.asarray(data({r.randrange(1 << 30)}, {self.bshape(v.shape)}, " \
+                f"'{r.choice(('int32', 'int64', 'int8', 'int16'))}', 0))"
+            if r.random() < 0.3:
+                e = r.choice(('3', '-2', '0', '1100', '-1100'))
+            return f"{a} = np.ldexp({x}, {e})"
+        if k < 0.65:
+            return f"{a} = np.{r.choice(('frexp', 'modf'))}({x})[{r.randint(0, 1)}]"
+        if k < 0.8:
+            return f"{a} = np.bitwise_count({x})"
+        f = r.choice(('sign', 'heaviside', 'copysign', 'nextafter', 'spacing'))
+        if f in ('sign', 'spacing'):
+            return f"{a} = np.{f}({x})"
+        return f"{a} = np.{f}({x}, {self.operand(ns, x)})"
+
     def pick_p(self, ns, pred):
         """A name that satisfies pred, or else any name."""
         return self.pick(ns, pred) or self.pick(ns)
@@ -2474,11 +3057,11 @@ class Gen:
 # ---------------------------------------------------------------- programs
 
 def run_program(seed, nd, big_max=3_000_000, steps=None, check_every=False, avoid=False,
-                write_focus=False):
+                write_focus=False, api_focus=False):
     """Generate and run program `seed`. Returns (lines, None) or (lines,
     Mismatch). The program goes on past a mismatch only to keep MPI ranks in
     step (the caller stops at the first one)."""
-    g = Gen(seed, big_max, avoid, write_focus)
+    g = Gen(seed, big_max, avoid, write_focus, api_focus)
     r = g.r
     nsteps = steps if steps is not None else r.randint(3, 25)
     ns_np, ns_nd = namespaces(nd)

@@ -95,7 +95,8 @@ def worker(args):
             f.write(f'{seed} {done} {failed}\n')
         try:
             lines, m = fuzzlib.run_program(seed, ndtile, big_max, avoid=args.avoid_open,
-                                           write_focus=args.writes)
+                                           write_focus=args.writes,
+                                           api_focus=args.api)
         except Exception as e:      # noqa: BLE001 - the harness itself failed
             import traceback
             lines, m = [], fuzzlib.Mismatch('harness', '?', ''.join(
@@ -175,6 +176,8 @@ def launch(setting, start, args, seconds, count):
         extra += ['--avoid-open']
     if args.writes:
         extra += ['--writes']
+    if args.api:
+        extra += ['--api']
     extra += ['--minimise-each', str(args.minimise_each)]
     cmd, e = command(setting, extra)
     if cmd is None:
@@ -322,7 +325,8 @@ def replay_one(args):
     import ndtile
     env, ranks, big_max = fuzzlib.SETTINGS[args.settings]
     lines, m = fuzzlib.run_program(args.replay, ndtile, args.big_max or big_max,
-                                   avoid=args.avoid_open, write_focus=args.writes)
+                                   avoid=args.avoid_open, write_focus=args.writes,
+                                           api_focus=args.api)
     print('\n'.join(lines))
     print('#', m if m else 'no mismatch')
     if m and args.minimise:
@@ -353,6 +357,10 @@ def main():
                     help='count mismatches of known_open.py as open, not failed')
     ap.add_argument('--avoid-open', action='store_true',
                     help="generate around known_open.py's bugs (programs run on past them)")
+    ap.add_argument('--api', action='store_true',
+                    help='the API steps (Gen.api: accumulate kinds, flat, insert/delete, '
+                         'unique, interp, convolve, set functions, ...) take a third of the '
+                         'steps')
     ap.add_argument('--writes', action='store_true',
                     help='the write patterns (fills, overlaps, view writes) take a third '
                          'of the steps')

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import ndtile as nt
-from _helpers import assert_same, check_same_error, tol_for
+from _helpers import assert_same, check_same_error, make, raises_same, tol_for
 
 
 def _both(fn_nt, fn_np, rtol=0, check_scalar_type=True):
@@ -471,3 +471,292 @@ def test_copyto_where_shapes(dshape, sshape, wshape, wdt, kind):
         return d
     _same_outcome(lambda: run(nt, nt.lib.stride_tricks),
                   lambda: run(np, np.lib.stride_tricks).copy())
+
+
+# ---- found by the API steps (Gen.api, session 26)
+
+def _views(a):
+    out = [a]
+    if a.ndim:
+        out += [a[::-1], a[..., ::2], a[1:]]
+    if a.ndim > 1:
+        out.append(a.T)
+    return out
+
+
+@pytest.mark.parametrize('dt', ['bool', 'int8', 'uint16', 'int64', 'float32', 'complex128'])
+@pytest.mark.parametrize('shape', [(), (0,), (5,), (3, 4), (2, 1, 3)])
+def test_asarray_of_flat_as_numpy(dt, shape):
+    # np.asarray(a.flat): a 1-d view of a C-contiguous a (writes reach a,
+    # a read-only a gives a read-only view), else a read-only copy
+    base = make(dt, shape, seed=3)
+    for ro in (False, True):
+        a_np = base.copy()
+        a_nt = nt.asarray(a_np.copy())
+        a_np.flags.writeable = not ro
+        a_nt.flags.writeable = not ro
+        for v_np, v_nt in zip(_views(a_np), _views(a_nt)):
+            r_np, r_nt = np.asarray(v_np.flat), nt.asarray(v_nt.flat)
+            assert_same(r_nt, r_np)
+            assert r_nt.flags.writeable == r_np.flags.writeable
+            assert np.shares_memory(r_np, a_np) == nt.shares_memory(r_nt, a_nt)
+            if r_np.flags.writeable and r_np.size:
+                r_np[0] = r_np[-1]
+                r_nt[0] = r_nt[-1]
+                assert_same(a_nt, a_np)
+            elif r_np.size:
+                check_same_error(lambda: r_nt.__setitem__(0, 1), lambda: r_np.__setitem__(0, 1))
+
+
+@pytest.mark.default_settings
+def test_asarray_of_flat_big():
+    a_np = np.arange(700_000, dtype=np.float64).reshape(700, 1000)
+    a_nt = nt.asarray(a_np)
+    r_np, r_nt = np.asarray(a_np.flat), nt.asarray(a_nt.flat)
+    r_np[::7] = -1.0
+    r_nt[::7] = -1.0
+    assert_same(a_nt, a_np)
+    t_np, t_nt = np.asarray(a_np.T.flat), nt.asarray(a_nt.T.flat)
+    assert not t_nt.flags.writeable and not t_np.flags.writeable
+    assert_same(t_nt, t_np)
+
+
+@pytest.mark.parametrize('dt', ['int8', 'uint8', 'int32', 'float32', 'bool', 'complex64'])
+@pytest.mark.parametrize('value', [np.inf, np.nan, 300, -1, 1.5, 'x', 2 + 1j, [1, 2]])
+@pytest.mark.parametrize('how', ['flag', 'broadcast_to'])
+def test_fill_read_only_first(dt, value, how):
+    # NumPy's fill checks the destination before it converts the value
+    for shape in [(), (0,), (3,), (2, 3)]:
+        a_np = make(dt, shape)
+        a_nt = nt.asarray(a_np.copy())
+        if how == 'flag':
+            a_np.flags.writeable = False
+            a_nt.flags.writeable = False
+        else:
+            a_np = np.broadcast_to(a_np, (2,) + shape)
+            a_nt = nt.broadcast_to(a_nt, (2,) + shape)
+        raises_same(lambda: a_nt.fill(value), lambda: a_np.fill(value))
+
+
+@pytest.mark.parametrize('dt', ['int8', 'uint8', 'int64', 'float64', 'bool', 'complex128'])
+@pytest.mark.parametrize('key', [True, False, np.array(True), np.array(False)])
+@pytest.mark.parametrize('value', [7, [5], [0, 0], [], np.array([5]), np.array(5), 2.5, 300,
+                                   'x', 1 + 2j, None])
+def test_flat_setitem_0d_boolean_index(dt, key, value):
+    # NumPy 2.4: a True 0-d boolean index writes element 0, packing the
+    # value itself (its own errors); a False one writes nothing
+    for shape in [(5,), (2, 3)]:
+        a_np = make(dt, shape)
+        a_nt = nt.asarray(a_np.copy())
+        for v_np, v_nt in ((a_np, a_nt), (a_np.T, a_nt.T)):
+            with warnings.catch_warnings():
+                warnings.simplefilter('ignore', DeprecationWarning)
+                warnings.simplefilter('ignore', np.exceptions.ComplexWarning)
+                raised, _ = check_same_error(lambda: v_nt.flat.__setitem__(key, value),
+                                             lambda: v_np.flat.__setitem__(key, value))
+                if not raised:
+                    v_nt.flat[key] = value
+            assert_same(a_nt, a_np)
+
+
+@pytest.mark.parametrize('dt', ['bool', 'int8', 'uint32', 'float32', 'complex64'])
+@pytest.mark.parametrize('shape', [(), (0,), (1,), (4,), (2, 3)])
+@pytest.mark.parametrize('kw', [{}, {'to_end': [7]}, {'to_begin': 0, 'to_end': [1, 2]}])
+def test_ediff1d_is_a_subtraction(dt, shape, kw):
+    # NumPy's ary[1:] - ary[:-1]: booleans raise TypeError (diff would
+    # take them as not_equal)
+    a_np = make(dt, shape)
+    a_nt = nt.asarray(a_np)
+    for v_np, v_nt in zip(_views(a_np), _views(a_nt)):
+        _both(lambda: nt.ediff1d(v_nt, **kw), lambda: np.ediff1d(v_np, **kw))
+
+
+@pytest.mark.parametrize('dt', ['int32', 'float64', 'uint16'])
+@pytest.mark.parametrize('edge_order', [1, 2])
+def test_gradient_one_coordinate(dt, edge_order):
+    # a coordinate array of one element: NumPy's diffx[0] raises IndexError
+    # before the too-small check's ValueError
+    for shape, axis in [((1,), None), ((1, 4), 0), ((3, 1), 1)]:
+        a_np = make(dt, shape)
+        a_nt = nt.asarray(a_np)
+        kw = {} if axis is None else {'axis': axis}
+        raises_same(lambda: nt.gradient(a_nt, nt.asarray([2.0]), edge_order=edge_order, **kw),
+                    lambda: np.gradient(a_np, np.asarray([2.0]), edge_order=edge_order, **kw))
+
+
+@pytest.mark.parametrize('dt', ['complex64', 'complex128'])
+@pytest.mark.parametrize('decimals', [-2, -1, 0, 1, 2, 3])
+@pytest.mark.parametrize('shape', [(), (0,), (7,), (3, 5)])
+def test_round_complex_by_parts(dt, decimals, shape):
+    # NumPy rounds the real and imaginary parts each as a float array
+    # (complex64's in float32: 1.8, not 1.8000001)
+    rng = np.random.default_rng(decimals + 7)
+    a_np = ((rng.standard_normal(shape) + 1j * rng.standard_normal(shape)) *
+            rng.choice([1, 10, 1000], shape)).astype(dt)
+    a_nt = nt.asarray(a_np)
+    for v_np, v_nt in zip(_views(a_np), _views(a_nt)):
+        _both(lambda: nt.round(v_nt, decimals), lambda: np.round(v_np, decimals),
+              check_scalar_type=False)
+        _both(lambda: v_nt.round(decimals), lambda: v_np.round(decimals),
+              check_scalar_type=False)
+        o_np, o_nt = np.zeros(v_np.shape, dt), nt.zeros(v_np.shape, dt)
+        np.round(v_np, decimals, out=o_np)
+        nt.round(v_nt, decimals, out=o_nt)
+        assert_same(o_nt, o_np)
+
+
+@pytest.mark.default_settings
+def test_round_complex_big():
+    rng = np.random.default_rng(5)
+    a_np = (rng.standard_normal(300_000) * 100 + 1j * rng.standard_normal(300_000)
+            ).astype(np.complex64)
+    a_nt = nt.asarray(a_np)
+    assert_same(nt.round(a_nt, 1), np.round(a_np, 1))
+    assert_same(nt.round(a_nt[::-3], -1), np.round(a_np[::-3], -1))
+
+
+@pytest.mark.parametrize('ashape,bshape,oshape', [
+    ((2, 3), (3,), (2,)), ((2, 3), (4,), (2,)), ((2, 3), (3, 4), (5, 4)),
+    ((2, 3, 5), (1, 1), (2, 3, 1)), ((1, 1), (3,), (2, 1)), ((), (3,), (3,))])
+@pytest.mark.parametrize('adt,odt', [('float64', 'int64'), ('complex64', 'float32'),
+                                     ('uint64', 'int8'), ('float32', 'bool')])
+def test_matmul_out_cast_before_shapes(ashape, bshape, oshape, adt, odt):
+    # NumPy resolves the loop and checks the output's cast (TypeError)
+    # before any dimension (ValueError)
+    a_np, b_np = make(adt, ashape), make('int16', bshape)
+    o_np = np.zeros(oshape, odt)
+    a_nt, b_nt, o_nt = nt.asarray(a_np), nt.asarray(b_np), nt.zeros(oshape, odt)
+    raises_same(lambda: nt.matmul(a_nt, b_nt, out=o_nt), lambda: np.matmul(a_np, b_np, out=o_np))
+    with pytest.raises(TypeError):
+        nt.matmul(a_nt, b_nt, out=o_nt)
+
+
+@pytest.mark.parametrize('dt', ['int8', 'float64', 'complex64'])
+def test_flat_setitem_boolean_mask(dt):
+    # (a mask of the array's size beside the 0-d boolean path above)
+    for shape in [(6,), (2, 3)]:
+        a_np = make(dt, shape)
+        a_nt = nt.asarray(a_np.copy())
+        for v_np, v_nt in ((a_np, a_nt), (a_np.T, a_nt.T), (a_np[::-1], a_nt[::-1])):
+            m = (np.arange(v_np.size) % 3 == 0)
+            v_np.flat[m] = 1
+            v_nt.flat[nt.asarray(m)] = 1
+            assert_same(a_nt, a_np)
+            v_np.flat[m] = [2, 3]
+            v_nt.flat[m] = [2, 3]
+            assert_same(a_nt, a_np)
+
+
+@pytest.mark.parametrize('dt', ['bool', 'int16', 'float64'])
+@pytest.mark.parametrize('key', [slice(None, None, -2), slice(-5, None, -1), slice(1, None, 3),
+                                 [3, 1, 1], slice(None)])
+def test_flat_read_is_a_fresh_contiguous_array(dt, key):
+    # NumPy's a.flat[slice] is a new C-contiguous array: its ravel is a
+    # view (a write through it reaches it), of a non-contiguous a too
+    a_np = make(dt, (4, 3, 2))
+    a_nt = nt.asarray(a_np)
+    for v_np, v_nt in zip(_views(a_np), _views(a_nt)):
+        r_np, r_nt = v_np.flat[key], v_nt.flat[key]
+        assert r_nt.flags.c_contiguous == r_np.flags.c_contiguous
+        f_np, f_nt = np.ravel(r_np), nt.ravel(r_nt)
+        if f_np.size:
+            f_np[-1] = 1
+            f_nt[-1] = 1
+        assert_same(r_nt, r_np)
+        assert_same(a_nt, a_np)
+
+
+@pytest.mark.parametrize('dt', ['int8', 'int32', 'int64', 'uint16'])
+@pytest.mark.parametrize('edt', ['int8', 'int64', 'uint8'])
+@pytest.mark.parametrize('which', ['positive', 'none', 'first', 'all', 'row'])
+@pytest.mark.parametrize('odt', ['same', 'float64', 'int16'])
+def test_integer_power_where_checks_selected_exponents(dt, edt, which, odt):
+    # NumPy refuses a negative integer exponent only in the elements
+    # where= selects
+    for shape in [(0,), (5,), (3, 4)]:
+        b_np = make(dt, shape, seed=1)
+        e_np = make(edt, shape, seed=2, lo=-3, hi=4)
+        m_np = {'positive': e_np >= 0, 'none': False, 'all': True,
+                'first': np.arange(e_np.size).reshape(shape) == 0,
+                'row': np.asarray(np.arange(shape[-1]) % 2 == 0)}[which]
+        o = dt if odt == 'same' else odt
+        for e_arg_np in (e_np, -2):
+            o_np, o_nt = np.ones(shape, o), nt.ones(shape, o)
+            b_nt = nt.asarray(b_np)
+            e_arg_nt = nt.asarray(e_arg_np) if isinstance(e_arg_np, np.ndarray) else e_arg_np
+            m_nt = nt.asarray(m_np) if isinstance(m_np, np.ndarray) else m_np
+            raised, _ = check_same_error(
+                lambda: nt.power(b_nt, e_arg_nt, out=o_nt, where=m_nt),
+                lambda: np.power(b_np, e_arg_np, out=o_np, where=m_np))
+            if not raised:      # (what a refused power leaves is not specified)
+                nt.power(b_nt, e_arg_nt, out=o_nt, where=m_nt)
+                assert_same(o_nt, o_np)
+
+
+@pytest.mark.parametrize('dt', ['int8', 'uint16', 'int64', 'float32', 'bool', 'complex64'])
+@pytest.mark.parametrize('value', [np.uint8(200), np.float32(1e39), np.int64(2 ** 40), 300, 2.5,
+                                   -1, np.float64(np.nan), [np.int16(-300)], 1e10, (1 + 2j),
+                                   np.array(200, 'uint8'), None])
+@pytest.mark.parametrize('key', [slice(1, None), slice(None, None, -2), [0, 2, 2], Ellipsis])
+def test_flat_setitem_converts_as_asarray(dt, value, key):
+    # a.flat[slice/list/...] = v: NumPy's np.asarray(v, dtype=a.dtype) (a
+    # forced cast of NumPy scalars and arrays), then cyclic
+    for shape in [(), (0,), (5,), (2, 3)]:
+        a_np = make(dt, shape)
+        a_nt = nt.asarray(a_np.copy())
+        for v_np, v_nt in ((a_np, a_nt), (a_np.T, a_nt.T)):
+            with warnings.catch_warnings():
+                warnings.simplefilter('ignore')
+                raised, _ = check_same_error(lambda: v_nt.flat.__setitem__(key, value),
+                                             lambda: v_np.flat.__setitem__(key, value))
+                if not raised:
+                    v_nt.flat[key] = value
+            # (a cast of inf or NaN to an integer is undefined in C: the
+            # exceptions only)
+            if not raised and not (np.dtype(dt).kind in 'iu' and
+                                   isinstance(value, (np.floating, float)) and
+                                   not np.isfinite(value)):
+                assert_same(a_nt, a_np)
+
+
+@pytest.mark.parametrize('dt', ['int8', 'uint16', 'float32', 'float64', 'bool'])
+@pytest.mark.parametrize('shape', [(), (1,), (5,), (3, 4)])
+def test_interp_complex_bitwise(dt, shape):
+    # NumPy's complex loop multiplies by 1 / (x1 - x0) (its real one
+    # divides): the same bits, not a last-bit difference
+    x_np = make(dt, shape, seed=4)
+    x_nt = nt.asarray(x_np)
+    for xp, fp in (([-1, 0, 2.5], [3j, -1, 0.5 + 1j]), ([-3, 0.1, 0.7, 9], [1 + 1j, -2j, 0.3, 7])):
+        for kw in ({}, {'left': -7, 'right': np.nan}):
+            assert_same(nt.interp(x_nt, xp, fp, **kw), np.interp(x_np, xp, fp, **kw),
+                        check_scalar_type=False)
+            assert_same(nt.interp(x_nt, xp, np.real(fp), **kw),
+                        np.interp(x_np, xp, np.real(fp), **kw), check_scalar_type=False)
+
+
+@pytest.mark.parametrize('edge_order', [1, 2])
+@pytest.mark.parametrize('spacing', ['coords', 'scalar', 'none'])
+def test_gradient_of_bool_is_float64(edge_order, spacing):
+    # NumPy converts integers to float64 and gives booleans a float64
+    # result (their differences themselves raise TypeError)
+    for shape, axis in [((5,), 0), ((3, 4), 0), ((3, 4), 1)]:
+        a_np = make('bool', shape)
+        a_nt = nt.asarray(a_np)
+        sp = {'coords': [np.cumsum(np.arange(shape[axis]) + 1.0)], 'scalar': [2.0],
+              'none': []}[spacing]
+        _both(lambda: nt.gradient(a_nt, *sp, axis=axis, edge_order=edge_order),
+              lambda: np.gradient(a_np, *sp, axis=axis, edge_order=edge_order))
+
+
+@pytest.mark.parametrize('mode', ['edge', 'wrap', 'reflect', 'symmetric'])
+@pytest.mark.parametrize('dt', ['int16', 'float64', 'complex64', 'bool'])
+@pytest.mark.parametrize('shape,width', [((1,), 3), ((2,), 7), ((5,), (2, 9)), ((3, 1, 4), 3),
+                                         ((4, 5), ((1, 0), (6, 2))), ((1,), 40),
+                                         ((2, 3), 70), ((0, 3), ((0, 0), (2, 1)))])
+def test_pad_periodic_modes_by_slices(mode, dt, shape, width):
+    # (the periodic modes copy runs of slices where the index map has few,
+    # else gather: both NumPy's values, of strided inputs too)
+    a_np = make(dt, shape)
+    a_nt = nt.asarray(a_np)
+    for v_np, v_nt in zip(_views(a_np), _views(a_nt)):
+        _both(lambda: nt.pad(v_nt, width, mode=mode), lambda: np.pad(v_np, width, mode=mode))
