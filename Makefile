@@ -37,18 +37,23 @@ test-backend: build python
 
 # AddressSanitizer + UndefinedBehaviorSanitizer over the C tests (without the
 # CUDA plugin: it cannot run on a machine without a GPU, and build/ builds it).
+# meson test builds what the tests run (not the benchmarks: build/ compiles
+# them).
 test-asan: setup
 	@[ -f $(BUILD)-asan/build.ninja ] || meson setup $(BUILD)-asan -Dpython=false -Dcuda=disabled \
 	  -Dbuildtype=debugoptimized -Db_sanitize=address,undefined -Db_lundef=false
-	ninja -C $(BUILD)-asan -j $(JOBS)
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
 	  meson test -C $(BUILD)-asan --print-errorlogs
 
-# ThreadSanitizer over the runtime's concurrency tests.
+# ThreadSanitizer over the runtime's concurrency tests (meson suite tsan).
+# meson test builds only the programs of that suite (test_core, test_device,
+# test_export, test_lookahead, the plugin's host build and its emulation's
+# test): the rest of the tree under ThreadSanitizer (the kernel emulation
+# test_devkernels, the backend harness, the other C tests, the benchmarks)
+# ran in no test, and build/ and build-asan/ compile it.
 test-tsan: setup
 	@[ -f $(BUILD)-tsan/build.ninja ] || meson setup $(BUILD)-tsan -Dpython=false -Dcuda=disabled \
 	  -Dbuildtype=debugoptimized -Db_sanitize=thread -Db_lundef=false
-	ninja -C $(BUILD)-tsan -j $(JOBS)
 	TSAN_OPTIONS=halt_on_error=1 meson test -C $(BUILD)-tsan --print-errorlogs --suite tsan
 
 # The suite twice: with the conftest's 4096-byte tiles (many tiles on small
