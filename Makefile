@@ -4,7 +4,13 @@
 PY      ?= python3
 BUILD   ?= build
 JOBS    ?= $(shell nproc)
-PIP      = $(PY) -m pip install --no-build-isolation --no-deps -q -Cbuild-dir=$(BUILD)/py
+# make python builds in $(BUILD)-py, beside $(BUILD) (not inside it): ccache's
+# keys hold the source paths relative to the build folder, so at the same
+# depth the C core's objects are the ones make build compiled (found by their
+# preprocessed text: the flags differ in the plugin path's -D only); in
+# $(BUILD)/py a cold ccache compiled the core again. (The CUDA plugin's nvcc
+# objects are compiled in each: ccache keys nvcc's by the working folder.)
+PIP      = $(PY) -m pip install --no-build-isolation --no-deps -q -Cbuild-dir=$(BUILD)-py
 export OMPI_ALLOW_RUN_AS_ROOT = 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM = 1
 
@@ -162,4 +168,4 @@ test-pythons: setup
 	bash tools/test_pythons.sh $(PY)
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan out dist
+	rm -rf $(BUILD) $(BUILD)-py $(BUILD)-asan $(BUILD)-tsan build-py3.* out dist
