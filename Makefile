@@ -4,7 +4,13 @@
 PY      ?= python3
 BUILD   ?= build
 JOBS    ?= $(shell nproc)
-PIP      = $(PY) -m pip install --no-build-isolation --no-deps -q -Cbuild-dir=$(BUILD)/py
+# make python builds in $(BUILD)-py, beside $(BUILD) (not inside it): ccache's
+# keys hold the source paths relative to the build folder, so at the same
+# depth the C core's objects are the ones make build compiled (found by their
+# preprocessed text: the flags differ in the plugin path's -D only); in
+# $(BUILD)/py a cold ccache compiled the core again. (The CUDA plugin's nvcc
+# objects are compiled in each: ccache keys nvcc's by the working folder.)
+PIP      = $(PY) -m pip install --no-build-isolation --no-deps -q -Cbuild-dir=$(BUILD)-py
 export OMPI_ALLOW_RUN_AS_ROOT = 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM = 1
 
@@ -37,18 +43,23 @@ test-backend: build python
 
 # AddressSanitizer + UndefinedBehaviorSanitizer over the C tests (without the
 # CUDA plugin: it cannot run on a machine without a GPU, and build/ builds it).
+# meson test builds what the tests run (not the benchmarks: build/ compiles
+# them).
 test-asan: setup
 	@[ -f $(BUILD)-asan/build.ninja ] || meson setup $(BUILD)-asan -Dpython=false -Dcuda=disabled \
 	  -Dbuildtype=debugoptimized -Db_sanitize=address,undefined -Db_lundef=false
-	ninja -C $(BUILD)-asan -j $(JOBS)
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
 	  meson test -C $(BUILD)-asan --print-errorlogs
 
-# ThreadSanitizer over the runtime's concurrency tests.
+# ThreadSanitizer over the runtime's concurrency tests (meson suite tsan).
+# meson test builds only the programs of that suite (test_core, test_device,
+# test_export, test_lookahead, the plugin's host build and its emulation's
+# test): the rest of the tree under ThreadSanitizer (the kernel emulation
+# test_devkernels, the backend harness, the other C tests, the benchmarks)
+# ran in no test, and build/ and build-asan/ compile it.
 test-tsan: setup
 	@[ -f $(BUILD)-tsan/build.ninja ] || meson setup $(BUILD)-tsan -Dpython=false -Dcuda=disabled \
 	  -Dbuildtype=debugoptimized -Db_sanitize=thread -Db_lundef=false
-	ninja -C $(BUILD)-tsan -j $(JOBS)
 	TSAN_OPTIONS=halt_on_error=1 meson test -C $(BUILD)-tsan --print-errorlogs --suite tsan
 
 # The suite twice: with the conftest's 4096-byte tiles (many tiles on small
@@ -157,4 +168,4 @@ test-pythons: setup
 	bash tools/test_pythons.sh $(PY)
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-tsan out dist
+	rm -rf $(BUILD) $(BUILD)-py $(BUILD)-asan $(BUILD)-tsan build-py3.* out dist

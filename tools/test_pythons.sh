@@ -7,10 +7,18 @@
 #
 # Each Python gets a venv in build/pythons/3.X (NumPy, meson-python, meson,
 # ninja, scipy-openblas32 from the index; kept between runs) and its own
-# meson build folder; the C objects do not depend on the Python, so with
-# ccache (tools/setup.sh installs it) a Python after the first costs about
-# the extension and a link. A version that is not installed is skipped with
-# a message. Interpreters are looked for as python3.X on PATH, then in
+# meson build folder, build-py3.X beside build/: at build/'s depth, as
+# ccache's keys hold the source paths relative to the build folder, its C
+# core's objects are the ones make build compiled (found by their
+# preprocessed text; the few that include the BLAS header name this venv's
+# scipy-openblas32 and are compiled again), so a Python costs about those,
+# the extension and a link (in build/pythons/3.X/b each compiled the whole
+# core). Not the CUDA plugin (-Dcuda=disabled): it is no part of the package
+# (meson.build: install: false), does not depend on the Python, and make
+# build and make python compile it; ccache keys nvcc's objects by the build
+# folder, so each Python compiled it afresh (116 CPU s cold, most of a
+# Python's build). A version that is not installed is skipped with a
+# message. Interpreters are looked for as python3.X on PATH, then in
 # pyenv's versions folder.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -56,7 +64,7 @@ one_version() {
       { res "$v FAILED (pip install of the build requirements)"; return; }
   fi
   if ! PATH="$root/$dir/venv/bin:$PATH" "$vpy" -m pip install --no-build-isolation --no-deps -q \
-      --config-settings=build-dir="$dir/b" . \
+      --config-settings=build-dir="build-py$v" --config-settings=setup-args=-Dcuda=disabled . \
       > "$dir/build.log" 2>&1; then
     tail -30 "$dir/build.log"
     res "$v FAILED (build; $dir/build.log)"; return
