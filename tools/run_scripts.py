@@ -25,6 +25,10 @@ SRC_DIR holds checkouts (never part of this repository) of any of:
                         pasted `>>>` session (one cell a statement) or
                         Python 2 (converted with lib2to3 where this Python
                         has it)
+  (any)                 `>>>` examples of .rst files written out from NumPy's
+                        own docstrings (one file a function, with
+                        `inspect.getdoc`; docs/contributing.md lists the
+                        modules run)
   (any)                 other .py modules that import numpy and carry `>>>`
                         examples in their docstrings (TheAlgorithms/Python's
                         numpy files): the module without its
@@ -60,6 +64,12 @@ through NumPy: every `ndtile.random` function, `RandomState` and
 global state with the same number first. This compares everything but the
 generator itself. --native-random keeps ndtile's generators: values that
 depend on draws then differ, and only `raised` / `timeout` mean much.
+
+What differs from run to run is not compared: object addresses (` at
+0x...`), timings, a displayed value that is an address or the time
+(`np.datetime64('now')`); the script's `id()` numbers objects in the order
+it first meets them; a class shows without its module (`type(a)` is
+`numpy.ndarray` or `ndtile._ndarray.ndarray`, deviations.md 16).
 
 `timeit.timeit` / `timeit.repeat` run their statement once per repeat
 (how many loops they take otherwise follows the speed, and the statement
@@ -289,7 +299,8 @@ def collect(src):
                     scripts.append((name, code, root))
             elif f.endswith('.rst'):
                 code = doctests(path, src)
-                if code and re.search(r'\bnp\.', code):
+                if code and re.search(r'\bnp\.|\bnumpy\b',
+                                      code.split(CELL, 1)[1]):
                     scripts.append((name, code, root))
             elif f.endswith('.ipynb'):
                 code = ipynb(path, src)
@@ -457,8 +468,10 @@ class _LocalRewriter:
         exec(compile(code, module.__file__, 'exec'), module.__dict__)
 
 
-# expressions whose value is a memory address or an id (differs run to run)
-_ADDRESS = r"__array_interface__|\.ctypes\.data\b|\bid\("
+# expressions whose value is a memory address, an id or the time (differs
+# run to run)
+_ADDRESS = (r"__array_interface__|\.ctypes\.data\b|\bid\(|"
+            r"datetime64\(\s*['\"](now|today)\b|\bnow\(|\btoday\(|\btime\.time\(")
 
 
 def _cell_code(cell, filename):
@@ -563,6 +576,10 @@ def worker(mode, script_path, result_path, cwd):
     buf = io.StringIO()
     ns = {'__name__': '__main__', '__file__': script_path,
           '__ndtile_display__': _display}
+    # the script's id() numbers objects in the order it first meets them (an
+    # address otherwise, which no two runs share; the libraries keep theirs)
+    ids = {}
+    ns['id'] = lambda o: ids.setdefault(builtins.id(o), len(ids) + 1)
     excs = []
     real = sys.stdout
     sys.stdout = buf
@@ -622,8 +639,11 @@ def _norm_ws(s):
 
 
 def _no_addresses(s):
-    """s without object addresses and timings (they differ run to run)."""
+    """s without object addresses and timings (they differ run to run), and
+    with the module of a NumPy or ndtile class dropped (`type(a)` shows
+    `numpy.ndarray` or `ndtile._ndarray.ndarray`: deviations.md 16)."""
     s = re.sub(r' at 0x[0-9a-fA-F]+', ' at 0x?', s)
+    s = re.sub(r"<class '(?:numpy|ndtile)\.(?:\w+\.)*(\w+)'>", r"<class '\1'>", s)
     return re.sub(r'(\d+ loops?, best of \d+: )?[\d.]+(e[-+]?\d+)? ?'
                   r'(ns|us|usec|µs|ms|msec|s|sec)'
                   r' per loop', 'T per loop', s)

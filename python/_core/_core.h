@@ -129,6 +129,8 @@ typedef struct {
   PyObject *base;       /* NumPy's .base: the object owning the memory of a view (held, as
                          * NumPy's base is), or what an owner was made from (frombuffer's
                          * buffer); NULL for none */
+  int unaligned;        /* NumPy's ALIGNED cleared by setflags(align=False) (the memory
+                         * is aligned; this object's flag only, as NumPy's) */
 } ArrayObject;
 
 #define IS_ARRAY(o) PyObject_TypeCheck((o), &ArrayType)

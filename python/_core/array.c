@@ -162,13 +162,14 @@ static PyObject *get_store_itemsize(ArrayObject *self, void *c) {
   return PyLong_FromSize_t(ndt_store_itemsize(self->arr));
 }
 /* NumPy's flags as NumPy's bits (ndarray.flags.num): C_CONTIGUOUS 0x1,
- * F_CONTIGUOUS 0x2, OWNDATA 0x4, ALIGNED 0x100 (always), WRITEABLE 0x400,
+ * F_CONTIGUOUS 0x2, OWNDATA 0x4, ALIGNED 0x100 (unless setflags(align=False)
+ * cleared it), WRITEABLE 0x400,
  * WARN_ON_WRITE 0x80000000 (unsigned here; NumPy's num is a signed int). */
 static PyObject *get_flags(ArrayObject *self, void *c) {
   (void)c;
   if (!check_arr((PyObject *)self)) return NULL;
   const ndt_array *a = self->arr;
-  long f = 0x100;
+  long f = self->unaligned ? 0 : 0x100;
   if (ndt_is_c_contiguous(a)) f |= 0x1;
   if (ndt_is_f_contiguous(a)) f |= 0x2;
   if (ndt_owns_data(a)) f |= 0x4;
@@ -559,6 +560,16 @@ static PyObject *m_set_warn_on_write(PyObject *self, PyObject *arg) {
   Py_RETURN_NONE;
 }
 
+/* a._set_aligned(flag): NumPy's setflags(align=flag) (ndtile's memory is always
+ * aligned, so setting it never fails) */
+static PyObject *m_set_aligned(PyObject *self, PyObject *arg) {
+  if (!check_arr(self)) return NULL;
+  int on = PyObject_IsTrue(arg);
+  if (on < 0) return NULL;
+  ((ArrayObject *)self)->unaligned = !on;
+  Py_RETURN_NONE;
+}
+
 static PyObject *m_assign(PyObject *self, PyObject *args) {
   PyObject *src;
   int casting = NDT_CAST_UNSAFE;
@@ -644,6 +655,7 @@ static PyMethodDef array_methods[] = {
   {"_ravel", m_ravel, METH_O, "NumPy's ravel (order 'C', 'F', 'A', 'K'): a view or a copy"},
   {"_set_writeable", m_set_writeable, METH_O, "set or clear NumPy's WRITEABLE flag"},
   {"_set_warn_on_write", m_set_warn_on_write, METH_O, "set or clear NumPy's WARN_ON_WRITE flag"},
+  {"_set_aligned", m_set_aligned, METH_O, "set or clear NumPy's ALIGNED flag"},
   {"_before_write", m_before_write, METH_NOARGS,
    "NumPy's DeprecationWarning before a write into a broadcast_arrays result"},
   {"_astype", m_astype, METH_VARARGS, "cast copy (dtype code, casting)"},

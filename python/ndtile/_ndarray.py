@@ -351,15 +351,16 @@ class flagsobj:
     c_contiguous = property(lambda self: bool(self._f & _C))
     f_contiguous = property(lambda self: bool(self._f & _F))
     owndata = property(lambda self: bool(self._f & _OWNDATA))
-    aligned = property(lambda self: True, lambda self, v: self._set('aligned', v))
+    aligned = property(lambda self: bool(self._f & _ALIGNED),
+                       lambda self, v: self._set('aligned', v))
     writebackifcopy = property(lambda self: False,
                                lambda self, v: self._set('writebackifcopy', v))
     contiguous = c_contiguous
     fortran = f_contiguous
     fnc = property(lambda self: bool(self._f & _F) and not self._f & _C)
     forc = property(lambda self: bool(self._f & (_F | _C)))
-    behaved = property(lambda self: bool(self._f & _WRITEABLE))
-    carray = property(lambda self: bool(self._f & _WRITEABLE) and bool(self._f & _C))
+    behaved = property(lambda self: self._f & (_ALIGNED | _WRITEABLE) == _ALIGNED | _WRITEABLE)
+    carray = property(lambda self: self.behaved and bool(self._f & _C))
     # what NumPy's flagsobj answers (its farray is true for every array that
     # is not C-contiguous, whatever its other flags)
     farray = property(lambda self: not self._f & _C)
@@ -857,8 +858,11 @@ class ndarray(Array):
         write=True fails on a view of a read-only base, as in NumPy."""
         if uic:
             raise ValueError("cannot set WRITEBACKIFCOPY flag to True")
-        if align is not None and not align:
-            pass      # ndtile arrays are always aligned (NumPy allows clearing it)
+        if align is not None:
+            # NumPy clears the flag of this array (its views and copies are
+            # aligned again); ndtile's memory is always aligned, so setting
+            # it back never fails
+            self._set_aligned(bool(align))
         if write is not None:
             try:
                 self._set_writeable(bool(write))

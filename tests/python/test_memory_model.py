@@ -864,3 +864,43 @@ def test_frombuffer_of_an_ndtile_array_has_it_as_base():
     assert x[1] == numpy.float64(2.0).view(numpy.int64)
     b = nt.frombuffer(bytearray(16))
     assert type(b.base) is memoryview
+
+
+# ---- setflags(align=...): NumPy's ALIGNED flag, this array's only --------------------
+def _align_flags(m, dt, shape, view, how):
+    a = m.arange(int(numpy.prod(shape))).astype(dt).reshape(shape)
+    if view:
+        a = a[..., ::2] if a.ndim else a[...]
+    if how == 'setflags':
+        a.setflags(align=False)
+    elif how == 'attr':
+        a.flags.aligned = False
+    else:
+        a.flags['A'] = False
+    f = a.flags
+    out = [f.aligned, f.behaved, f.carray, f['ALIGNED'], f.num, repr(f)]
+    # a view and a copy are aligned again; the array's own flag stays clear
+    out += [a[...].flags.aligned, a.copy().flags.aligned, a.T.flags.aligned, a.flags.aligned]
+    a.setflags(align=True)
+    out += [a.flags.aligned, a.flags.num, a.flags.behaved]
+    a.setflags(write=False, align=0)
+    out += [a.flags.aligned, a.flags.writeable, a.flags.behaved, a.flags.num]
+    return out
+
+
+@pytest.mark.parametrize('dt', ['bool', 'int8', 'uint16', 'int64', 'float32', 'float64',
+                                'complex128'])
+@pytest.mark.parametrize('shape', [(), (0,), (7,), (3, 4)])
+@pytest.mark.parametrize('view', [False, True])
+@pytest.mark.parametrize('how', ['setflags', 'attr', 'item'])
+def test_setflags_align(dt, shape, view, how):
+    got, want = both(lambda m: _align_flags(m, dt, shape, view, how))
+    assert got == want, (got, want)
+
+
+@pytest.mark.default_settings
+def test_setflags_align_default_settings():
+    # an array of several 2 MiB tiles, and a strided view of it
+    for view in (False, True):
+        got, want = both(lambda m: _align_flags(m, 'float64', (600, 1000), view, 'setflags'))
+        assert got == want
