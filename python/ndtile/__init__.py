@@ -126,6 +126,7 @@ from ._nanfunctions import (  # noqa: E402
     nanargmin, nanvar, nanstd, nanpercentile, nanquantile)
 from ._histograms import (  # noqa: E402
     histogram_bin_edges, histogram, histogram2d, histogramdd)
+from . import _polynomial as _polynomial_mod  # noqa: E402
 from ._polynomial import (  # noqa: E402
     polyval, polyadd, polysub, polyder, polyint, polymul, polyfit, polydiv, roots, poly)
 from ._npyio import (  # noqa: E402
@@ -226,6 +227,9 @@ _check_settings()
 
 
 def __getattr__(name):
+    if name == 'polynomial':            # NumPy's, with ndtile arrays as points
+        _polynomial_mod.adapt_numpy_polynomial()
+        globals()[name] = _np.polynomial
     return _umath.module_getattr('ndtile', _np, name, globals())
 
 
@@ -301,6 +305,8 @@ class _NumpySubmodules:
 
     @staticmethod
     def create_module(spec):
+        if spec.origin.startswith('numpy.polynomial'):
+            _polynomial_mod.adapt_numpy_polynomial()
         module = _importlib.import_module(spec.origin)
         spec.loader_state = module.__spec__
         return module

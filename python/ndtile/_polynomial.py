@@ -2,6 +2,8 @@
 polyadd, polysub, polymul, polydiv, polyder, polyint, polyfit, roots,
 poly."""
 
+import functools
+import importlib
 import operator
 import sys
 
@@ -244,3 +246,40 @@ def poly(seq_of_zeros):
         if _np.all(_np.sort(zh) == _np.sort(zh.conjugate())):
             a = a.real.copy()
     return a
+
+
+# ---- numpy.polynomial (NumPy's own module) on ndtile's arrays ----------------
+# `ndtile.polynomial` is NumPy's package itself (the import hook in
+# __init__). Its evaluation functions ask `isinstance(x, np.ndarray)` of the
+# points x to reshape the coefficients for tensor=True (and polyvalfromroots
+# to check shapes); an ndtile array is no NumPy array, so
+# `polyval(x, c2d)` broadcast instead of taking the outer product: a wrong
+# shape and wrong values, silently. Those functions get NumPy arrays of
+# ndtile points (NumPy's own computation, NumPy's bits) and give an ndtile
+# array back. For any other argument the wrapper calls NumPy's function
+# unchanged, so NumPy's programs in the same process see no difference.
+_NUMPY_POINT_FUNCTIONS = (('polynomial', 'polyval'), ('polynomial', 'polyvalfromroots'),
+                          ('chebyshev', 'chebval'), ('legendre', 'legval'),
+                          ('laguerre', 'lagval'), ('hermite', 'hermval'),
+                          ('hermite_e', 'hermeval'))
+
+
+def _points_as_numpy(f):
+    @functools.wraps(f)
+    def evaluate(x, *args, **kwargs):
+        if not isinstance(x, _nt().ndarray):
+            return f(x, *args, **kwargs)
+        r = f(_np.asarray(x), *args, **kwargs)
+        return _nt().asarray(r) if isinstance(r, _np.ndarray) else r
+    evaluate._ndtile_points = True
+    return evaluate
+
+
+def adapt_numpy_polynomial():
+    """Make numpy.polynomial's evaluation functions take ndtile arrays as
+    points (once; called where ndtile hands out numpy.polynomial)."""
+    for sub, name in _NUMPY_POINT_FUNCTIONS:
+        mod = importlib.import_module('numpy.polynomial.' + sub)
+        f = getattr(mod, name)
+        if not getattr(f, '_ndtile_points', False):
+            setattr(mod, name, _points_as_numpy(f))

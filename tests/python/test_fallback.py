@@ -254,6 +254,65 @@ def test_own_submodules_stay_ndtile_and_unknown_ones_fail():
             importlib.import_module(name)
 
 
+_POINT_FUNCTIONS = [('polynomial', 'polyval'), ('chebyshev', 'chebval'),
+                    ('legendre', 'legval'), ('laguerre', 'lagval'),
+                    ('hermite', 'hermval'), ('hermite_e', 'hermeval')]
+
+
+@pytest.mark.parametrize("sub,name", _POINT_FUNCTIONS)
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_numpy_polynomial_evaluates_ndtile_points_as_numpy_points(sub, name, big):
+    # numpy.polynomial's evaluation functions reshape the coefficients for
+    # tensor=True only where isinstance(x, np.ndarray): ndtile's points were
+    # broadcast against 2-d coefficients, a wrong shape and wrong values
+    # with no error (polyval(x, [[1, 2], [3, 4]]) gave [4, 10], not 2 x 2)
+    f = getattr(importlib.import_module("ndtile.polynomial." + sub), name)
+    g = getattr(importlib.import_module("numpy.polynomial." + sub), name)
+    n = 300_000 if big else 5                # 2.4 MiB of float64 points at default settings
+    xs = [np.linspace(-1.0, 1.0, n), np.linspace(-1.0, 1.0, 2 * n).reshape(2, n)[:, ::-2],
+          np.array(0.5), np.linspace(0, 1, 0)]
+    cs = [[1.0, 2.0, -3.0], [[1, 2], [3, 4], [5, 6]], np.arange(12.0).reshape(3, 2, 2)]
+    for x in xs:
+        for c in cs:
+            for tensor in (True, False):
+                try:
+                    want = g(x, c, tensor=tensor)
+                except ValueError as e:
+                    with pytest.raises(type(e)):
+                        f(nt.asarray(x), c, tensor=tensor)
+                    continue
+                got = f(nt.asarray(x), c, tensor=tensor)
+                assert isinstance(got, nt.ndarray) == isinstance(want, np.ndarray)
+                assert np.shape(got) == np.shape(want)
+                np.testing.assert_array_equal(np.asarray(got), want)
+    # points that are no ndtile array are NumPy's call unchanged
+    assert f(0.5, [1.0, 2.0]) == g(0.5, [1.0, 2.0])
+    np.testing.assert_array_equal(f([0.5, 1.0], [1.0, 2.0]), g([0.5, 1.0], [1.0, 2.0]))
+
+
+def test_numpy_polyvalfromroots_and_grids_of_ndtile_points():
+    P = importlib.import_module("ndtile.polynomial.polynomial")
+    NP = np.polynomial.polynomial
+    x = np.array([1.0, 2.0, -0.5])
+    r2 = [[1, 2], [3, 4], [0.5, 0.25]]
+    for tensor in (True, False):
+        want = NP.polyvalfromroots(x[:2] if not tensor else x, r2 if tensor else [[1, 2], [3, 4]],
+                                   tensor=tensor)
+        got = P.polyvalfromroots(nt.asarray(x[:2] if not tensor else x),
+                                 r2 if tensor else [[1, 2], [3, 4]], tensor=tensor)
+        assert got.shape == want.shape
+        np.testing.assert_array_equal(np.asarray(got), want)
+    with pytest.raises(ValueError):        # x.ndim >= r.ndim with tensor=False, as NumPy
+        P.polyvalfromroots(nt.asarray(x), [1.0, 2.0], tensor=False)
+    c = np.arange(6.0).reshape(2, 3)
+    for grid, ngrid in ((P.polygrid2d, NP.polygrid2d),
+                        (nt.polynomial.chebyshev.chebgrid2d, np.polynomial.chebyshev.chebgrid2d)):
+        got = grid(nt.asarray(x), nt.asarray(x[::-1]), c)
+        want = ngrid(x, x[::-1], c)
+        assert got.shape == want.shape
+        np.testing.assert_array_equal(np.asarray(got), want)
+
+
 def test_polynomial_fit_and_masked_array_by_submodule_import():
     P = importlib.import_module("ndtile.polynomial").Polynomial
     x = nt.arange(6.0)
