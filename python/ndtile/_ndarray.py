@@ -166,6 +166,10 @@ class flatiter:
                               DeprecationWarning, stacklevel=3)
                 return arr.astype(_np.intp), False
             return (arr.astype(_np.intp) if arr.size == 0 else key), False
+        if isinstance(key, (Array, _np.ndarray)) and key.dtype == _np.bool_ and key.ndim > 1:
+            # NumPy counts an n-d mask as n indices, before any size check
+            raise IndexError(f"too many indices for flat iterator: flat iterator is "
+                             f"1-dimensional, but {key.ndim} were indexed")
         if isinstance(key, (Array, _np.ndarray)) and key.dtype == _np.bool_ and \
                 key.size != self.base.size:
             raise IndexError(f"boolean index did not match indexed flat iterator along axis "

@@ -647,6 +647,28 @@ def test_flat_setitem_boolean_mask(dt):
             assert_same(a_nt, a_np)
 
 
+@pytest.mark.parametrize('shape,mshape', [((2, 2), (2, 2)), ((1, 1), (1, 1)), ((2, 3), (1, 3)),
+                                          ((1, 1, 1, 1, 1), (1, 1, 1, 1, 1)), ((0, 2), (0, 2))])
+@pytest.mark.parametrize('value', [[], 5, [1.5, 2.5], 'get'])
+def test_flat_of_an_nd_boolean_mask_is_too_many_indices(shape, mshape, value):
+    # NumPy counts an n-d mask as n indices of the 1-d flat iterator: an
+    # IndexError before any size or value check; ndtile wrote nothing
+    # without an error for a value of [] (small_tiles 19101734, 19102620)
+    a_np = np.arange(float(np.prod(shape))).reshape(shape)
+    a_nt = nt.asarray(a_np)
+    m_np = np.ones(mshape, bool)
+    for m in (m_np, nt.asarray(m_np)):
+        if value == 'get':
+            raises_same(lambda: a_nt.flat[m], lambda: a_np.flat[m_np])
+        else:
+            def put(x, k):
+                x.flat[k] = value
+            raises_same(lambda: put(a_nt, m), lambda: put(a_np, m_np))
+    with pytest.raises(IndexError, match="flat iterator is 1-dimensional"):
+        a_nt.flat[nt.asarray(m_np)] = []
+    assert_same(a_nt, a_np)
+
+
 @pytest.mark.parametrize('dt', ['bool', 'int16', 'float64'])
 @pytest.mark.parametrize('key', [slice(None, None, -2), slice(-5, None, -1), slice(1, None, 3),
                                  [3, 1, 1], slice(None)])
