@@ -111,6 +111,9 @@ typedef struct {
   int64_t mem;                /* sim: bytes per device (0: the default) */
 } ndt__devspec;
 ndt_status ndt__devices_parse(const char *text, ndt__devspec *d);
+/* 1 when a CUDA device is in use (device.c): it holds each tile in a buffer
+ * of its own, and its solver runs whole matrices (matmul.c, linalg.c). */
+int ndt__cuda_devices(void);
 /* The setting called name; NDT_ERR_VALUE, naming it, when there is none. */
 ndt_status ndt__setting_find(const char *name, ndt__setting_id *id);
 /* NDTILE_MPI_SPIN when unset: MPI_Test calls before a wait sleeps (comm.c) */

@@ -152,6 +152,10 @@ static int lu_op(ndt_linalg_op op) {
 static int lu_rhs_op(ndt_linalg_op op) { return op == NDT_LINALG_SOLVE || op == NDT_LINALG_INV; }
 /* The matrix factored is A^T (inv, det, slogdet). */
 static int lu_tr(ndt_linalg_op op) { return op != NDT_LINALG_SOLVE; }
+/* W's right-hand columns: b's k (solve), the identity's n (inv), none. */
+static int64_t lu_rhs_cols(const la_arg *a) {
+  return a->op == NDT_LINALG_SOLVE ? a->k : a->op == NDT_LINALG_INV ? a->n : 0;
+}
 
 /* W's layout: n x (n + r) column-major, then n pivots (absolute, 1-based),
  * then one info word per panel (its first zero pivot, absolute; 0: none). */
@@ -271,7 +275,7 @@ static void lu_identity(const lu_shape *s, ndt_dtype ct, int64_t j, char *Y) {
 
 /* The whole blocked LU in one task (la_body's kernels for n >= LA_BLOCK_MIN). */
 static ndt_status lu_serial(const la_arg *a, la_ws *ws, const mref *in, const mref *out) {
-  int64_t n = a->n, r = a->op == NDT_LINALG_SOLVE ? a->k : a->op == NDT_LINALG_INV ? n : 0;
+  int64_t n = a->n, r = lu_rhs_cols(a);
   int cpx = is_cpx(a->ct);
   lu_shape s;
   lu_shape_of(a->ct, n, r, &s);
@@ -440,13 +444,35 @@ static void lu_view(const ndt_array *v, int nbd, const int64_t *bshape, int64_t 
   out->size = nr * nc;
 }
 
+/* The source of W's block column j (< na) of matrix q: A's columns c0..
+ * (wc of them), or A^T's (tr: A's rows, as an n x wc view). */
+static void lu_a_cols(const ndt_array *a, int nbd, const int64_t *bshape, int64_t q, int tr,
+                      int64_t n, int64_t c0, int64_t wc, ndt_array *src) {
+  if (!tr) {
+    lu_view(a, nbd, bshape, q, 2, 0, n, c0, wc, src);
+    return;
+  }
+  lu_view(a, nbd, bshape, q, 2, c0, wc, 0, n, src);
+  int64_t t = src->strides[0];
+  src->strides[0] = src->strides[1];
+  src->strides[1] = t;
+  src->shape[0] = n;
+  src->shape[1] = wc;
+}
+
+/* W's block column j of store S as a 1-d byte view. */
+static void lu_col(ndt_array *v, ndt_store *S, const lu_shape *sh, int64_t j) {
+  int64_t cb = sh->n * sh->csz;
+  ndt__range_view(v, S, lu_c0(sh, j) * cb, lu_wc(sh, j) * cb);
+}
+
 /* Records the blocked LU of every matrix of the batch (s: the op's
  * argument, vin its operands, res its results). */
 static ndt_status lu_record(const la_arg *s, const ndt_array *vin, ndt_array *const *res,
                             const int64_t *bshape, int64_t nmat) {
   int nbd = s->nbd;
   const char *name = op_name(s->op);
-  int64_t n = s->n, r = s->op == NDT_LINALG_SOLVE ? s->k : s->op == NDT_LINALG_INV ? n : 0;
+  int64_t n = s->n, r = lu_rhs_cols(s);
   lu_arg a;
   memset(&a, 0, sizeof a);
   a.op = s->op;
@@ -460,38 +486,30 @@ static ndt_status lu_record(const la_arg *s, const ndt_array *vin, ndt_array *co
     st = ndt__store_new_bytes(&S, sh->bytes);
     if (st) break;
     ndt_array col[2], src, piv, inf, whole, outv[2] = {ndt__empty_view, ndt__empty_view};
-#define COL(v, j) ndt__range_view((v), S, lu_c0(sh, (j)) * n * csz, lu_wc(sh, (j)) * n * csz)
     for (int64_t j = 0; j < sh->nbc && st == NDT_OK; j++) {
       a.j = j;
       int64_t c0 = lu_c0(sh, j), wc = lu_wc(sh, j);
-      if (j < sh->na && lu_tr(s->op)) {   /* A^T's columns: A's rows */
-        lu_view(&vin[0], nbd, bshape, q, 2, c0, wc, 0, n, &src);
-        int64_t t = src.strides[0];
-        src.strides[0] = src.strides[1];
-        src.strides[1] = t;
-        src.shape[0] = n;
-        src.shape[1] = wc;
-      } else if (j < sh->na) {
-        lu_view(&vin[0], nbd, bshape, q, 2, 0, n, c0, wc, &src);
+      if (j < sh->na) {
+        lu_a_cols(&vin[0], nbd, bshape, q, lu_tr(s->op), n, c0, wc, &src);
       } else if (s->op == NDT_LINALG_SOLVE) {
         lu_view(&vin[1], nbd, bshape, q, 2, 0, n, c0 - n, wc, &src);
       } else {
         src = ndt__empty_view;
       }
-      COL(&col[0], j);
+      lu_col(&col[0], S, sh, j);
       ndt_operand ops[2] = {{&src, NDT_READ}, {&col[0], NDT_WRITE}};
       st = ndt__record(&lu_load_kind, NULL, ops, 2, &a, sizeof a, 0);
     }
     for (int64_t k = 0; k < sh->na && st == NDT_OK; k++) {
       a.k = k;
-      COL(&col[0], k);
+      lu_col(&col[0], S, sh, k);
       ndt__range_view(&piv, S, sh->ipiv_off + k * LA_NB * lb, lu_wc(sh, k) * lb);
       ndt__range_view(&inf, S, sh->info_off + k * lb, lb);
       ndt_operand pops[3] = {{&col[0], NDT_RW}, {&piv, NDT_WRITE}, {&inf, NDT_WRITE}};
       st = ndt__record(&lu_panel_kind, name, pops, 3, &a, sizeof a, NDT_TASK_URGENT);
       for (int64_t j = k + 1; j < sh->nbc && st == NDT_OK; j++) {
         a.j = j;
-        COL(&col[1], j);
+        lu_col(&col[1], S, sh, j);
         ndt_operand uops[3] = {{&col[0], NDT_READ}, {&piv, NDT_READ}, {&col[1], NDT_RW}};
         /* the panel and the update the next panel waits for go first: the
          * other updates of this step overlap the next panel (look-ahead) */
@@ -503,7 +521,7 @@ static ndt_status lu_record(const la_arg *s, const ndt_array *vin, ndt_array *co
       ndt__range_view(&whole, S, 0, n * n * csz);
       for (int64_t j = sh->na; j < sh->nbc && st == NDT_OK; j++) {
         a.j = j;
-        COL(&col[1], j);
+        lu_col(&col[1], S, sh, j);
         ndt_operand bops[2] = {{&whole, NDT_READ}, {&col[1], NDT_RW}};
         st = ndt__record(&lu_backsolve_kind, name, bops, 2, &a, sizeof a, 0);
       }
@@ -527,7 +545,6 @@ static ndt_status lu_record(const la_arg *s, const ndt_array *vin, ndt_array *co
       ndt_operand dops[3] = {{&whole, NDT_READ}, {&outv[0], NDT_WRITE}, {&outv[1], NDT_WRITE}};
       st = ndt__record(&lu_det_kind, NULL, dops, nop, &a, sizeof a, 0);
     }
-#undef COL
     ndt__store_decref(S);
   }
   return st;
@@ -648,32 +665,22 @@ static ndt_status ch_record(const la_arg *s, const ndt_array *vin, ndt_array *co
     st = ndt__store_new_bytes(&S, sh->bytes);
     if (st) break;
     ndt_array col[2], src, outv;
-#define COL(v, j) ndt__range_view((v), S, lu_c0(sh, (j)) * n * csz, lu_wc(sh, (j)) * n * csz)
     for (int64_t j = 0; j < sh->na && st == NDT_OK; j++) {
       int64_t c0 = lu_c0(sh, j), wc = lu_wc(sh, j);
       a.j = j;
-      if (a.upper) {   /* A^T's columns: A's rows */
-        lu_view(&vin[0], nbd, bshape, q, 2, c0, wc, 0, n, &src);
-        int64_t t = src.strides[0];
-        src.strides[0] = src.strides[1];
-        src.strides[1] = t;
-        src.shape[0] = n;
-        src.shape[1] = wc;
-      } else {
-        lu_view(&vin[0], nbd, bshape, q, 2, 0, n, c0, wc, &src);
-      }
-      COL(&col[0], j);
+      lu_a_cols(&vin[0], nbd, bshape, q, a.upper, n, c0, wc, &src);   /* upper: A^T */
+      lu_col(&col[0], S, sh, j);
       ndt_operand ops[2] = {{&src, NDT_READ}, {&col[0], NDT_WRITE}};
       st = ndt__record(&lu_load_kind, NULL, ops, 2, &a, sizeof a, 0);
     }
     for (int64_t k = 0; k < sh->na && st == NDT_OK; k++) {
       a.k = k;
-      COL(&col[0], k);
+      lu_col(&col[0], S, sh, k);
       ndt_operand pops[1] = {{&col[0], NDT_RW}};
       st = ndt__record(&ch_panel_kind, op_name(s->op), pops, 1, &a, sizeof a, NDT_TASK_URGENT);
       for (int64_t j = k + 1; j < sh->na && st == NDT_OK; j++) {
         a.j = j;
-        COL(&col[1], j);
+        lu_col(&col[1], S, sh, j);
         ndt_operand uops[2] = {{&col[0], NDT_READ}, {&col[1], NDT_RW}};
         st = ndt__record(&ch_update_kind, NULL, uops, 2, &a, sizeof a,
                          j == k + 1 ? NDT_TASK_URGENT : 0);
@@ -688,20 +695,9 @@ static ndt_status ch_record(const la_arg *s, const ndt_array *vin, ndt_array *co
       ndt_operand sops[2] = {{&col[0], NDT_READ}, {&outv, NDT_WRITE}};
       st = ndt__record(&ch_store_kind, NULL, sops, 2, &a, sizeof a, 0);
     }
-#undef COL
     ndt__store_decref(S);
   }
   return st;
-}
-
-/* 1 with a CUDA device (solve, inv and cholesky then stay whole-matrix
- * tasks that cuSOLVER runs; their CPU body is lu_serial / ch_serial). */
-static int cuda_devices(void) {
-  for (int i = 0; i < ndt_device_count(); i++) {
-    ndt_device_info di;
-    if (ndt_device_get(i, &di) == NDT_OK && di.kind && !strcmp(di.kind, "cuda")) return 1;
-  }
-  return 0;
 }
 
 /* solve (b given) and inv (b = I) */
@@ -1305,7 +1301,7 @@ ndt_status ndt_linalg(ndt_array **out, ndt_linalg_op op, const ndt_array *a, con
    * (on many ranks, or with a CUDA device, whole-matrix tasks as below,
    * whose CPU body runs the same blocked LU in one task: the same bits). */
   if ((lu_op(op) || op == NDT_LINALG_CHOLESKY) && n >= LA_BLOCK_MIN && !ndt_distributed() &&
-      !cuda_devices()) {
+      !ndt__cuda_devices()) {
     st = op == NDT_LINALG_CHOLESKY ? ch_record(&s, vin, res, bshape, nmat)
                                    : lu_record(&s, vin, res, bshape, nmat);
     if (st) ndt_sync();

@@ -356,17 +356,6 @@ static int64_t own_count(const mm_arg *m, int w) {
   return n;
 }
 
-/* 1 with a CUDA device: it holds each tile in a buffer of its own (the
- * simulated devices run the CPU's bodies, which read adjacent tiles in
- * place as on the host: their bits stay the CPU's). */
-static int cuda_devices(void) {
-  for (int i = 0; i < ndt_device_count(); i++) {
-    ndt_device_info di;
-    if (ndt_device_get(i, &di) == NDT_OK && di.kind && !strcmp(di.kind, "cuda")) return 1;
-  }
-  return 0;
-}
-
 /* 1 when every own matrix of operand w can be read in place. With a CUDA
  * device, only a matrix in one tile is (src/runtime/cuda_matmul.h reads a
  * piece in place only when it lies in one tile), so a shared operand
@@ -374,7 +363,9 @@ static int cuda_devices(void) {
  * reads it. */
 static int all_direct(const mm_arg *m, int w) {
   const ndt_array *v = &m->op[w];
-  int nbd = m->nbd, one_tile = cuda_devices();
+  /* (the simulated devices run the CPU's bodies, which read adjacent tiles
+   * in place as on the host: their bits stay the CPU's) */
+  int nbd = m->nbd, one_tile = ndt__cuda_devices();
   int64_t R = v->shape[nbd], C = v->shape[nbd + 1], n = own_count(m, w);
   int64_t rs = v->strides[nbd], cs = v->strides[nbd + 1];
   ndt_bound hb = {.view = v, .mem = &ndt__host_memory};   /* a layout question */

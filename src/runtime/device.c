@@ -33,6 +33,14 @@ ndt_status ndt_device_get(int i, ndt_device_info *out) {
 
 const char *ndt_device_note(void) { return note; }
 
+int ndt__cuda_devices(void) {
+  for (int i = 0; i < ndt_device_count(); i++) {
+    ndt_device_info di;
+    if (ndt_device_get(i, &di) == NDT_OK && di.kind && !strcmp(di.kind, "cuda")) return 1;
+  }
+  return 0;
+}
+
 /* ---- the CUDA plugin ---- */
 static const char *cur_kind = "cuda";
 static int host_proc_register(ndt_processor *p) {
