@@ -216,11 +216,7 @@ class flatiter:
                 warnings.simplefilter('ignore', DeprecationWarning)
                 one.flat[_np.array(True)] = C.to_numpy(value) if isinstance(value, Array) \
                     else value
-            flat = base._ravel('C')
-            if flat._same_store(base):
-                flat[0] = one[0]
-            else:
-                base[_np.unravel_index(0, base.shape)] = one[0]
+            base[(0,) * base.ndim] = one[0]      # (element 0 in C order)
             return
         single = not boolean and (
             isinstance(key, (int, _np.integer)) or
