@@ -355,3 +355,68 @@ def test_sizes_past_int64_are_numpys_value_errors():
             m.histogramdd(m.ones((1, 10)), bins=2**10)
         with pytest.raises(IndexError, match="shape mismatch"):
             a[m.zeros(2, np.intp), m.zeros(3, np.intp)]
+
+
+def _raised(f):
+    try:
+        f()
+    except (IndexError, ValueError) as e:
+        return type(e), str(e)
+    return None
+
+
+def _index_cases(m, idx, n):
+    """The out-of-bounds index uses whose messages name a bad index."""
+    def setitem():
+        a = m.zeros(n)
+        a[idx] = 1
+
+    def flat_set():
+        a = m.zeros(n)
+        a.flat[idx] = 1
+
+    def put():
+        m.put(m.zeros(n), idx, 1)
+
+    def at():
+        m.add.at(m.zeros(n), idx, 1)
+
+    two = m.zeros((2, n))
+    return [lambda: m.zeros(n)[idx], setitem, lambda: m.zeros(n).flat[idx], flat_set,
+            lambda: m.take(m.zeros(n), idx), put, at,
+            lambda: two[:, idx], lambda: two[m.zeros(idx.shape, dtype=int), idx],
+            lambda: m.take_along_axis(m.zeros(n), idx.reshape(-1), axis=0),
+            lambda: m.unravel_index(idx, (n,))]
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int32", "int64", "uint16"])
+@pytest.mark.parametrize("layout", ["contiguous", "strided", "2d"])
+def test_out_of_bounds_index_names_the_first_bad_one(dtype, layout):
+    # NumPy checks the indices in order and names the first bad one; the
+    # extents named the largest (or smallest) of them. (For index arrays
+    # not in C order - reversed, transposed - NumPy's order depends on its
+    # path: memory order for a[ix] = v, C order for a[ix] on a 2-d a.)
+    vals = [0, 7, 3, 9, 2, 12, -7, 1] if dtype != "uint16" else [0, 7, 3, 9, 2, 12, 1, 4]
+    src = np.array(vals * 2, dtype=dtype)
+    view = {"contiguous": lambda a: a, "strided": lambda a: a[1::2],
+            "2d": lambda a: a.reshape(4, 4)}[layout]
+    for n in (5, 3):
+        want = [_raised(f) for f in _index_cases(np, view(src), n)]
+        got = [_raised(f) for f in _index_cases(nt, view(nt.asarray(src)), n)]
+        assert got == want
+        assert all(w is not None for w in want)
+
+
+def test_out_of_bounds_index_first_bad_one_past_a_tile(default_settings):
+    # an index array of several 2 MiB tiles whose bad indices grow towards
+    # its end: the first, not the largest
+    src = np.arange(600_000, dtype=np.int64) % 1000
+    src[300_001] = 10 ** 6
+    src[-1] = 10 ** 7
+    for m, ix in ((np, src), (nt, nt.asarray(src))):
+        with pytest.raises(IndexError, match="^index 1000000 is out of bounds for axis 0 "
+                           "with size 300000$"):
+            m.zeros(300_000)[ix]
+        with pytest.raises(ValueError, match="^index 1000000 is out of bounds for array "
+                           "with size 300000$"):
+            m.unravel_index(ix, (300_000,))
