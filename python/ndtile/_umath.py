@@ -1114,6 +1114,8 @@ class _matvec(ufunc):
         a, b = (C.asarray(x) for x in args)
         if not isinstance(a, Array) or not isinstance(b, Array):
             return self._numpy(args, {} if out is None else {'out': out}, why='dtype')
+        if out is not None and not out.flags.num & 0x400:
+            raise ValueError("output array is read-only")     # (the gufunc's first check)
         name = self.__name__
         sig = '(n),(n,m)->(m)' if self._vecmat else '(m,n),(n)->(m)'
         need = (1, 2) if self._vecmat else (2, 1)
