@@ -1381,6 +1381,9 @@ def binop_hook(op, a, b, inplace):
         try:
             return u(a, b)
         except TypeError:
+            if any(type(x) is not _ND and isinstance(x, Array) and
+                   getattr(type(x), '__array_ufunc__', 0) is None for x in (a, b)):
+                raise       # a subclass with __array_ufunc__ = None: NumPy's TypeError
             # ndarray == and != answer all False / all True where the ufunc
             # has no loop (a float array == 'a'); NumPy decides, on the data
             f = operator.eq if op == _EQ else operator.ne

@@ -1585,14 +1585,21 @@ def _scalar_comparisons(M):
     class Pr(M.ndarray):
         __array_priority__ = 100
 
+    class No(M.ndarray):
+        __array_ufunc__ = None      # NumPy's TypeError, for == and != too
+
     out = []
     for x in (M.arange(3).view(Cmp), M.arange(3.0).view(Eq), M.arange(3).view(Uf),
-              M.arange(3).view(Pr)):
+              M.arange(3).view(Pr), M.arange(3).view(No)):
         for sc in (numpy.int32(1), numpy.float64(1.5), numpy.bool_(True), numpy.complex64(1),
                    numpy.arange(3), numpy.array(2)):
             for f in (lambda a, b: a == b, lambda a, b: a != b, lambda a, b: a < b,
-                      lambda a, b: a >= b, lambda a, b: a + b):
-                r = f(sc, x)
+                      lambda a, b: a >= b, lambda a, b: a + b, lambda a, b: b == a,
+                      lambda a, b: b != 1):
+                try:
+                    r = f(sc, x)
+                except TypeError as e:
+                    r = str(e)
                 out.append((type(x).__name__, repr(sc), r if isinstance(r, (str, tuple))
                             else (type(r).__name__, numpy.asarray(r).tolist())))
     return out
