@@ -246,6 +246,10 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None):
                 axes.append(('adv', nz[j], g))
             ax += v.ndim
         else:
+            if t == 'adv' and v._dt == D.UINT64:
+                # NumPy casts index arrays to intp: a uint64 index past
+                # int64's range wraps negative (2**64 - 1 is -1, the last)
+                v = v._astype(D.INT64, _core.CASTING_UNSAFE)
             axes.append((t, v, g))
             ax += 1
     if on_parsed is not None:

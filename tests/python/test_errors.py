@@ -516,3 +516,20 @@ def test_nan_quantiles_assign_into_out_unsafely(dtype):
             np.testing.assert_array_equal(o, np.nanquantile(src, [.3, .5], axis=ax).astype('i1'))
             with pytest.raises(ValueError, match="^assignment destination is read-only$"):
                 m.nanmedian(a, axis=ax, out=_read_only(m, m.zeros(() if ax is None else 2)))
+
+
+def test_uint64_index_arrays_wrap_as_numpys_intp():
+    # NumPy casts a uint64 index array to intp: 2**64 - 1 is -1 (the last
+    # element) and 2**63 + 5 a negative index out of bounds, named so
+    big = [2 ** 64 - 1, 1, 2 ** 64 - 5]
+    for m in (np, nt):
+        a = m.arange(10).reshape(2, 5)
+        np.testing.assert_array_equal(m.arange(5)[m.array(big, m.uint64)], [4, 1, 0])
+        np.testing.assert_array_equal(a[:, m.array(big, m.uint64)], [[4, 1, 0], [9, 6, 5]])
+        np.testing.assert_array_equal(m.arange(5).flat[m.array(big, m.uint64)], [4, 1, 0])
+        b = m.arange(5)
+        b[m.array(big[:1], m.uint64)] = 9
+        np.testing.assert_array_equal(b, [0, 1, 2, 3, 9])
+        with pytest.raises(IndexError, match="^index -9223372036854775803 is out of bounds "
+                           "for axis 0 with size 5$"):
+            m.arange(5)[m.array([1, 2 ** 63 + 5, 2 ** 64 - 1], m.uint64)]
