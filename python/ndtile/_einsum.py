@@ -171,7 +171,8 @@ def _out_casting(subscripts, xs, optimize, casting):
     casting=, by default 'same_kind'), or, where the product is reshaped or
     transposed first, `out[...] = ab`, an unsafe assignment whatever
     casting= says ('i,i->' into an integer out of float operands). The
-    path is NumPy's, planned on data-free stand-ins."""
+    path is NumPy's, planned on data-free stand-ins. (The ufunc name is ''
+    for the assignment.)"""
     c_rule = 'safe' if casting is None else casting
     bmm = getattr(_np_einsumfunc, '_parse_eq_to_batch_matmul', None)
     if optimize is False or bmm is None:
@@ -191,7 +192,7 @@ def _out_casting(subscripts, xs, optimize, casting):
             if pure or (new_shape_ab is None and perm_ab is None):
                 return ('same_kind' if casting is None else casting,
                         'multiply' if pure else 'matmul')
-            return 'unsafe', None
+            return 'unsafe', ''       # (the assignment: '')
         size = {}
         for t, sh in zip(ins.split(','), opsh):
             for ch, n in zip(t, sh):
@@ -227,6 +228,9 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order='K', casting=N
                            **kw})
         xs.append(x)
     labels, outl = _einsum_parse(subscripts, [x.shape for x in xs], optimize is not False)
+    if optimize is False:
+        # NumPy's C einsum: its iterator's check of out=, after the subscripts'
+        _methods.check_out_writeable(out, _methods.RO_ITER)
     rdt = _np.result_type(*[x.dtype for x in xs]) if dtype is None else _np.dtype(dtype)
     for i, (x, ls) in enumerate(zip(xs, labels)):
         seen = {}
@@ -328,6 +332,10 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order='K', casting=N
             return x._copy()
     if out is not None:
         rule, ufunc = _out_casting(subscripts, ops_in, optimize, casting)
+        if ufunc != '':
+            # a read-only out= in the words of what writes it (the
+            # assignment's own: "assignment destination is read-only")
+            _methods.check_out_writeable(out, _methods.RO_UFUNC if ufunc else _methods.RO_ITER)
         if not _np.can_cast(x.dtype, out.dtype, rule):
             if ufunc is not None:       # NumPy's multiply or matmul raised it
                 raise _UFuncOutputCastingError(getattr(_np, ufunc), rule, x.dtype, out.dtype, 2)

@@ -19,8 +19,8 @@ from . import _order
 from . import _multiarray
 from . import _umath
 from ._methods import (
-    _arg, _generic, _meanlike, _minmax, _prepare, _scan, check_out, check_out_cast, finish,
-    reduce_nd)
+    RO_WRITEBACK, _arg, _generic, _meanlike, _minmax, _prepare, _scan, check_out,
+    check_out_cast, check_out_writeable, finish, reduce_nd)
 from ._multiarray import copyto, where
 from ._umath import (
     _c_axis, _cast, _host, _nd, _nd_or_fallback, _norm_axis, _norm_axis as _axis, _take,
@@ -623,6 +623,15 @@ def take(a, indices, axis=None, out=None, mode='raise'):
         ax = _c_axis(axis, x.ndim)
     ix = _index_array(indices)
     shape = x.shape[:ax] + ix.shape + x.shape[ax + 1:]
+    if out is not None:
+        # NumPy: out of the result's shape, writeable, whose dtype casts
+        # safely to a's, checked before the indices
+        if tuple(out.shape) != tuple(shape):
+            raise ValueError("output array does not match result of ndarray.take")
+        check_out_writeable(out, RO_WRITEBACK)
+        if not _np.can_cast(out.dtype, x.dtype, 'safe'):
+            raise TypeError(f"Cannot cast array data from {out.dtype!r} to {x.dtype!r} "
+                            f"according to the rule 'safe'")
     if 0 in shape:
         # NumPy's take raises for an empty axis only when the result has
         # elements, and checks the indices only where the axes before
@@ -650,12 +659,6 @@ def take(a, indices, axis=None, out=None, mode='raise'):
     else:
         res = _core.gather(x, [p._broadcast_to(shape) for p in parts])
     if out is not None:
-        # NumPy: out of the result's shape, whose dtype casts safely to a's
-        if tuple(out.shape) != tuple(shape):
-            raise ValueError("output array does not match result of ndarray.take")
-        if not _np.can_cast(out.dtype, x.dtype, 'safe'):
-            raise TypeError(f"Cannot cast array data from {out.dtype!r} to {x.dtype!r} "
-                            f"according to the rule 'safe'")
         out[...] = res
         return out
     return res._scalar() if res.ndim == 0 else res
@@ -907,6 +910,7 @@ def choose(a, choices, out=None, mode='raise'):
     shape = _np.broadcast_shapes(tuple(idx.shape), *[tuple(c.shape) for c in choices])
     if out is not None and tuple(out.shape) != shape:
         raise TypeError("choose: invalid shape for output array.")
+    check_out_writeable(out)
     # NumPy checks the indices of the broadcast result's elements: none
     # when it is empty, after the broadcast's and out='s errors
     if mode == 'raise' and 0 not in shape and idx.size and \
@@ -931,6 +935,7 @@ def cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=Fa
 
 
 def _cumulative(name, initial, x, axis, dtype, out, include_initial):
+    check_out_writeable(out)    # (a ufunc's accumulate: before the shape checks)
     nt = _nt()
     x = nt.asarray(x)
     if x.ndim == 0:

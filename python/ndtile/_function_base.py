@@ -25,7 +25,7 @@ from . import _shape_base
 from . import _stride_tricks
 from . import _umath
 from ._fromnumeric import _common, mean, partition, to_out, transpose
-from ._methods import check_out
+from ._methods import check_out, check_out_writeable
 from ._multiarray import _like_order_check, arange, array, asarray
 from ._shape_base import expand_dims
 from ._stride_tricks import broadcast_arrays
@@ -715,6 +715,7 @@ def vecdot(x1, x2, /, out=None, *, axis=-1, **kwargs):
         return F.call("vecdot (keywords)", _np.vecdot, (x1, x2),
                       dict(kwargs, out=out, axis=axis))
     a, b = nt.asarray(x1), nt.asarray(x2)
+    check_out_writeable(out)    # (the gufunc's first check of out=)
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError("vecdot: Input operand does not have enough dimensions")
     aa, ab = _axis(axis, a.ndim), _axis(axis, b.ndim)
@@ -1115,6 +1116,11 @@ def _quantile(name, npf, a, q, axis, out, overwrite_input, method, keepdims, wei
         # (NumPy's axis errors come before those of the computation: bool's
         # subtract)
         red = _normalize_axis_tuple(axis, nd)
+    if not nan:
+        # NumPy's ufuncs write out=, before its shape is checked (the nan
+        # functions end in out[...] = result: "assignment destination is
+        # read-only", after the work)
+        check_out_writeable(out)
     # the result dtype, from NumPy on a stand-in of two zeros
     rdt = npf(_np.zeros(2, x.dtype), q if not isinstance(q, Array) else qn,
               method=method).dtype
@@ -1223,9 +1229,11 @@ def _quantile(name, npf, a, q, axis, out, overwrite_input, method, keepdims, wei
         if not res.flags.c_contiguous:
             res = res.copy(order='C')
     if out is not None:
-        if method not in ('inverted_cdf', 'closest_observation', 'lower', 'higher', 'nearest') \
+        if not nan and method not in ('inverted_cdf', 'closest_observation', 'lower', 'higher',
+                                      'nearest') \
                 and not _np.can_cast(res.dtype, out.dtype, 'same_kind'):
-            # NumPy's interpolation ends in add(..., out=out): its casting error
+            # NumPy's interpolation ends in add(..., out=out): its casting
+            # error (the nan functions' end in an unsafe out[...] = result)
             e = _np.empty(0, res.dtype)
             _np.add(e, e, out=_np.empty(0, out.dtype))
         _multiarray.copyto(out, res, casting='unsafe')

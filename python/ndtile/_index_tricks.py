@@ -280,8 +280,10 @@ def unravel_index(indices, shape, order='C'):
     if x.size:
         lo = int(nt.min(x))
         hi = int(nt.max(x))
-        bad = lo if lo < 0 else hi if hi >= size else None
-        if bad is not None:
+        if lo < 0 or hi >= size:
+            # NumPy names the first bad index in order: found on this path only
+            flat = x.ravel()
+            bad = int(flat[int(nt.argmax(nt.logical_or(flat < 0, flat >= size)))])
             raise ValueError(f"index {bad} is out of bounds for array with size {size}")
     if not dims and x.ndim:
         raise ValueError("multiple indices are not supported for 0d arrays")

@@ -168,6 +168,15 @@ def _extents(arrays):
     return out
 
 
+def _first_bad(ix, n):
+    """The first index of ix in C order outside [-n, n) (NumPy's bounds
+    check walks each index array in order and names the first bad one):
+    read on the error path only, after the extents have found one."""
+    flat = ix._reshape((-1,))
+    bad = _umath.logical_or(flat >= n, flat < -n)
+    return int(flat[int(_fromnumeric.argmax(bad))])
+
+
 def _index_arrays(a, key, on_shape=None, on_parsed=None):
     """NumPy's advanced indexing as one int64 index array per axis of a,
     all of the result's shape: (arrays, result shape), or None for keys
@@ -237,6 +246,10 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None):
                 axes.append(('adv', nz[j], g))
             ax += v.ndim
         else:
+            if t == 'adv' and v._dt == D.UINT64:
+                # NumPy casts index arrays to intp: a uint64 index past
+                # int64's range wraps negative (2**64 - 1 is -1, the last)
+                v = v._astype(D.INT64, _core.CASTING_UNSAFE)
             axes.append((t, v, g))
             ax += 1
     if on_parsed is not None:
@@ -281,9 +294,11 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None):
             continue
         if ix.size and 0 not in bshape:   # NumPy checks only the indices it visits
             lo, hi = extent[id(ix)]
-            bad = hi if hi >= n else lo if lo < -n else None
-            if bad is not None:
-                raise IndexError(f"index {bad} is out of bounds for axis {i} with size {n}")
+            if hi >= n or lo < -n:
+                # NumPy checks each index array in C order and names its
+                # first bad index: found only now, on the error path
+                raise IndexError(f"index {_first_bad(ix, n)} is out of bounds for axis {i} "
+                                 f"with size {n}")
             if lo < 0:
                 ix = _multiarray.where(ix < 0, ix + n, ix)
         if ix._dt != D.INT64:

@@ -113,11 +113,22 @@ _OUT_OP = {'sum': 'add', 'nansum': 'add', 'mean': 'add', 'var': 'add', 'std': 'a
            'nanmax': 'fmax', 'nanmin': 'fmin', 'any': 'logical_or', 'all': 'logical_and'}
 
 
-def check_out_writeable(out):
-    """NumPy's ValueError for a read-only out= of a reduction or scan, before
-    any work (flags.num: no FutureWarning for a broadcast_arrays result)."""
+# NumPy's words for a read-only out=, which are those of the machinery that
+# writes it: a ufunc's (reductions, scans, gufuncs, choose, percentile), a
+# WRITEBACKIFCOPY copy of out (take, compress, argmax, argmin), einsum's
+# iterator. (A copy or assignment into an array, a[...] = v, says
+# "assignment destination is read-only".)
+RO_UFUNC = "output array is read-only"
+RO_WRITEBACK = "WRITEBACKIFCOPY base is read-only"
+RO_ITER = "operand array with iterator write flag set is read-only"
+
+
+def check_out_writeable(out, words=RO_UFUNC):
+    """NumPy's ValueError for a read-only out=, before any work, in the words
+    of the NumPy machinery that writes it (flags.num: no FutureWarning for
+    a broadcast_arrays result)."""
     if isinstance(out, (Array, _np.ndarray)) and not out.flags.num & 0x400:
-        raise ValueError("output array is read-only")
+        raise ValueError(words)
 
 
 def check_out(name, xs, axis, keepdims, out):
@@ -487,6 +498,7 @@ def _arg(name, a, axis, out, keepdims):
         # safely to intp (NumPy passes it to the C loop as one)
         if tuple(_np.shape(out)) != tuple(r.shape):
             raise ValueError(f"output array does not match result of np.{name}.")
+        check_out_writeable(out, RO_WRITEBACK)
         if not _np.can_cast(out.dtype, _np.intp, 'safe'):
             what = 'scalar' if r.ndim == 0 else 'array data'
             raise TypeError(f"Cannot cast {what} from {out.dtype!r} to dtype('int64') according "

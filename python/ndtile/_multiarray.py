@@ -358,6 +358,18 @@ def asfortranarray(a, dtype=None, *, like=None):
     return r
 
 
+def asmatrix(data, dtype=None):
+    """NumPy's asmatrix, matrix(data, dtype=dtype, copy=False). np.matrix is
+    NumPy's class (ndtile has none of its own), so the matrix of an ndtile
+    array is NumPy's matrix view of the array's memory, a.view(numpy.matrix):
+    no copy, as NumPy's asmatrix of an ndarray makes none (writes go both
+    ways; read-only where the array is; a copy with the fallback warning
+    where the memory cannot be lent, on several ranks)."""
+    if isinstance(data, Array):
+        data = data.view(_np.ndarray)
+    return _np.asmatrix(data, dtype)
+
+
 _ARANGE_ARGS = ('start', 'stop', 'step', 'dtype')
 
 

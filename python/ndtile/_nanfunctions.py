@@ -128,7 +128,11 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
         # dtype: median itself fails on some empty transposed inputs)
         return nanmean(x, axis, out=out, keepdims=keepdims)
     if x.dtype.kind not in 'fc':
-        return nt.median(x, axis=axis, out=out, keepdims=keepdims)
+        r = nt.median(x, axis=axis, keepdims=keepdims)
+        if out is None:
+            return r
+        out[...] = r        # NumPy's nanmedian ends in out[...] = result (unsafe)
+        return out
     return _quantile('nanquantile', _np.nanquantile, x, 0.5, axis, out, False, 'midpoint',
                      keepdims, None, False, True, median=True) if x.dtype.kind == 'f' else \
         F.call("nanmedian (complex)", _np.nanmedian, (a,),

@@ -553,6 +553,10 @@ class ndarray(Array):
             # NumPy calls getattr(ufunc, method): a TypeError for a method
             # that is not a string, an AttributeError for an unknown one
             return getattr(ufunc, method)(*inputs, **kwargs)
+        if method == '__call__' and len(inputs) == 2 and not kwargs and ufunc in _REFLECTED:
+            r = _reflected_compare(ufunc, inputs)
+            if r is not NotImplemented:
+                return r
         where = kwargs.get('where', True)
         for x in inputs + _outs(kwargs.get('out')) + ((where,) if where is not True else ()):
             t = type(x)
@@ -1719,6 +1723,37 @@ def _ufunc_call(u, method, inputs, kwargs):
     names = ", ".join(repr(type(x).__name__) for x in tuple(inputs) + outs)
     raise TypeError(f"operand type(s) all returned NotImplemented from __array_ufunc__"
                     f"({u!r}, {method!r}, {', '.join(args)}): {names}")
+
+
+# NumPy's comparison ufuncs: the reflected comparison method of each
+_REFLECTED = {_np.equal: '__eq__', _np.not_equal: '__ne__', _np.less: '__gt__',
+              _np.less_equal: '__ge__', _np.greater: '__lt__', _np.greater_equal: '__le__'}
+_COMPARE_OPS = frozenset(__import__('dis').opmap[n] for n in ('COMPARE_OP', 'CONTAINS_OP'))
+
+
+def _reflected_compare(ufunc, inputs):
+    """np.int32(10) == sub, or numpy_array < sub, where sub's class (an
+    ndtile.ndarray subclass) overrides the reflected comparison (__eq__,
+    __gt__ for <): NumPy compares its scalar as a 0-d array, and Python
+    calls the reflected method of a right operand whose type subclasses
+    the left's first, so for an ndarray subclass NumPy's answer is
+    sub.__eq__(0-d array). ndtile's subclasses are not NumPy's: the
+    comparison reaches the ufunc, here, and the reflected method is called
+    now - where the caller's line is that comparison (`==`, `in`; an
+    explicit numpy.equal(x, sub) call is the ufunc's, as in NumPy, and so,
+    unlike NumPy, are operator.eq(x, sub) and comparisons made by a
+    function, sorted or max). NotImplemented otherwise (the ufunc runs)."""
+    x, y = inputs
+    if type(x) is not _np.ndarray or type(y) is ndarray or not isinstance(y, Array):
+        return NotImplemented
+    name = _REFLECTED[ufunc]
+    meth = getattr(type(y), name, None)
+    if meth is None or meth is getattr(ndarray, name):
+        return NotImplemented
+    f = _sys._getframe(2)       # (_getframe(1) is __array_ufunc__; NumPy's C has no frame)
+    if f is None or f.f_code.co_code[f.f_lasti] not in _COMPARE_OPS:
+        return NotImplemented
+    return meth(y, x)
 
 
 def _unop_hook(op, a):

@@ -275,11 +275,31 @@ def _points_as_numpy(f):
     return evaluate
 
 
+def _call_points_as_numpy(call):
+    """ABCPolyBase.__call__ (Polynomial(c)(x), Chebyshev's, ...) of ndtile
+    points: NumPy's mapdomain made a NumPy array of them (np.asanyarray), so
+    the values came back as a NumPy array. NumPy's computation on a NumPy
+    copy of the points, its array result as an ndtile array (a scalar stays
+    NumPy's, as for a 0-d NumPy array); any other argument unchanged."""
+    @functools.wraps(call)
+    def __call__(self, arg):
+        if not isinstance(arg, _nt().ndarray):
+            return call(self, arg)
+        r = call(self, _np.asarray(arg))
+        return _nt().asarray(r) if isinstance(r, _np.ndarray) else r
+    __call__._ndtile_points = True
+    return __call__
+
+
 def adapt_numpy_polynomial():
-    """Make numpy.polynomial's evaluation functions take ndtile arrays as
-    points (once; called where ndtile hands out numpy.polynomial)."""
+    """Make numpy.polynomial's evaluation functions, and its classes' calls,
+    take ndtile arrays as points (once; called where ndtile hands out
+    numpy.polynomial)."""
     for sub, name in _NUMPY_POINT_FUNCTIONS:
         mod = importlib.import_module('numpy.polynomial.' + sub)
         f = getattr(mod, name)
         if not getattr(f, '_ndtile_points', False):
             setattr(mod, name, _points_as_numpy(f))
+    base = importlib.import_module('numpy.polynomial._polybase').ABCPolyBase
+    if not getattr(base.__call__, '_ndtile_points', False):
+        base.__call__ = _call_points_as_numpy(base.__call__)

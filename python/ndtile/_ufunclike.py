@@ -5,6 +5,7 @@ import sys
 import numpy as _np
 
 from . import _dtypes as D
+from . import _methods
 from . import _umath
 from ._type_check import _real_kind
 
@@ -19,6 +20,7 @@ def isposinf(x, out=None):
     a, fb = _real_kind(x, 'isposinf', _np.isposinf)
     if fb is not None:
         return fb
+    _methods.check_out_writeable(out)     # (NumPy's ufuncs write out=)
     if D.KIND[a._dt] == 'c':
         raise TypeError(f"This operation is not supported for {a.dtype} values because it "
                         "would be ambiguous.")
@@ -35,6 +37,7 @@ def isneginf(x, out=None):
     a, fb = _real_kind(x, 'isneginf', _np.isneginf)
     if fb is not None:
         return fb
+    _methods.check_out_writeable(out)     # (NumPy's ufuncs write out=)
     if D.KIND[a._dt] == 'c':
         raise TypeError(f"This operation is not supported for {a.dtype} values because it "
                         "would be ambiguous.")

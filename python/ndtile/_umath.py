@@ -1114,6 +1114,8 @@ class _matvec(ufunc):
         a, b = (C.asarray(x) for x in args)
         if not isinstance(a, Array) or not isinstance(b, Array):
             return self._numpy(args, {} if out is None else {'out': out}, why='dtype')
+        if out is not None and not out.flags.num & 0x400:
+            raise ValueError("output array is read-only")     # (the gufunc's first check)
         name = self.__name__
         sig = '(n),(n,m)->(m)' if self._vecmat else '(m,n),(n)->(m)'
         need = (1, 2) if self._vecmat else (2, 1)
@@ -1379,6 +1381,9 @@ def binop_hook(op, a, b, inplace):
         try:
             return u(a, b)
         except TypeError:
+            if any(type(x) is not _ND and isinstance(x, Array) and
+                   getattr(type(x), '__array_ufunc__', 0) is None for x in (a, b)):
+                raise       # a subclass with __array_ufunc__ = None: NumPy's TypeError
             # ndarray == and != answer all False / all True where the ufunc
             # has no loop (a float array == 'a'); NumPy decides, on the data
             f = operator.eq if op == _EQ else operator.ne

@@ -377,6 +377,7 @@ def reduceat(self, array, indices, axis=0, dtype=None, out=None):
     x = C.asarray(array) if not isinstance(array, _np.ndarray) else array
     if isinstance(out, tuple) and len(out) == 1:
         out = out[0]
+    _methods.check_out_writeable(out)     # (the ufunc's first check of out=)
     if out is not None:
         # computed, then written into out (NumPy's shape and cast checks)
         if not isinstance(out, Array):

@@ -355,3 +355,181 @@ def test_sizes_past_int64_are_numpys_value_errors():
             m.histogramdd(m.ones((1, 10)), bins=2**10)
         with pytest.raises(IndexError, match="shape mismatch"):
             a[m.zeros(2, np.intp), m.zeros(3, np.intp)]
+
+
+def _raised(f):
+    try:
+        f()
+    except (IndexError, ValueError) as e:
+        return type(e), str(e)
+    return None
+
+
+def _index_cases(m, idx, n):
+    """The out-of-bounds index uses whose messages name a bad index."""
+    def setitem():
+        a = m.zeros(n)
+        a[idx] = 1
+
+    def flat_set():
+        a = m.zeros(n)
+        a.flat[idx] = 1
+
+    def put():
+        m.put(m.zeros(n), idx, 1)
+
+    def at():
+        m.add.at(m.zeros(n), idx, 1)
+
+    two = m.zeros((2, n))
+    return [lambda: m.zeros(n)[idx], setitem, lambda: m.zeros(n).flat[idx], flat_set,
+            lambda: m.take(m.zeros(n), idx), put, at,
+            lambda: two[:, idx], lambda: two[m.zeros(idx.shape, dtype=int), idx],
+            lambda: m.take_along_axis(m.zeros(n), idx.reshape(-1), axis=0),
+            lambda: m.unravel_index(idx, (n,))]
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int32", "int64", "uint16"])
+@pytest.mark.parametrize("layout", ["contiguous", "strided", "2d"])
+def test_out_of_bounds_index_names_the_first_bad_one(dtype, layout):
+    # NumPy checks the indices in order and names the first bad one; the
+    # extents named the largest (or smallest) of them. (For index arrays
+    # not in C order - reversed, transposed - NumPy's order depends on its
+    # path: memory order for a[ix] = v, C order for a[ix] on a 2-d a.)
+    vals = [0, 7, 3, 9, 2, 12, -7, 1] if dtype != "uint16" else [0, 7, 3, 9, 2, 12, 1, 4]
+    src = np.array(vals * 2, dtype=dtype)
+    view = {"contiguous": lambda a: a, "strided": lambda a: a[1::2],
+            "2d": lambda a: a.reshape(4, 4)}[layout]
+    for n in (5, 3):
+        want = [_raised(f) for f in _index_cases(np, view(src), n)]
+        got = [_raised(f) for f in _index_cases(nt, view(nt.asarray(src)), n)]
+        assert got == want
+        assert all(w is not None for w in want)
+
+
+def test_out_of_bounds_index_first_bad_one_past_a_tile(default_settings):
+    # an index array of several 2 MiB tiles whose bad indices grow towards
+    # its end: the first, not the largest
+    src = np.arange(600_000, dtype=np.int64) % 1000
+    src[300_001] = 10 ** 6
+    src[-1] = 10 ** 7
+    for m, ix in ((np, src), (nt, nt.asarray(src))):
+        with pytest.raises(IndexError, match="^index 1000000 is out of bounds for axis 0 "
+                           "with size 300000$"):
+            m.zeros(300_000)[ix]
+        with pytest.raises(ValueError, match="^index 1000000 is out of bounds for array "
+                           "with size 300000$"):
+            m.unravel_index(ix, (300_000,))
+
+
+def _read_only(m, x):
+    x.flags.writeable = False
+    return x
+
+
+# out= paths whose read-only error NumPy words by the machinery that writes
+# out: a ufunc's "output array is read-only", a WRITEBACKIFCOPY copy's, the
+# C einsum iterator's, an assignment's
+_RO_OUT_CASES = {
+    'take': lambda m, a, o: m.take(a, m.arange(a.size) % 3, out=o),
+    'take-bad-index': lambda m, a, o: m.take(a, m.arange(a.size) + 99, out=o),
+    'a.take': lambda m, a, o: a.take(m.arange(a.size) % 3, out=o),
+    'compress': lambda m, a, o: m.compress(m.ones(a.size, bool), a, out=o),
+    'a.compress': lambda m, a, o: a.compress(m.ones(a.size, bool), out=o),
+    'argmax': lambda m, a, o: m.argmax(a, out=_read_only(m, m.zeros((), m.intp))),
+    'argmin': lambda m, a, o: m.argmin(a, out=_read_only(m, m.zeros((), m.intp))),
+    'a.argmax': lambda m, a, o: a.argmax(out=_read_only(m, m.zeros((), m.intp))),
+    'einsum': lambda m, a, o: m.einsum('i->i', a, out=o),
+    'einsum-bad-shape': lambda m, a, o: m.einsum('i->i', a, out=o[:0]),
+    'einsum-2': lambda m, a, o: m.einsum('i,i->i', a, a, out=o),
+    'einsum-opt': lambda m, a, o: m.einsum('i,i->i', a, a, out=o, optimize=True),
+    'einsum-opt-3': lambda m, a, o: m.einsum('ij,jk,kl->il', a.reshape(-1, 1), a.reshape(1, -1),
+                                             a.reshape(-1, 1), out=o.reshape(-1, 1),
+                                             optimize=True),
+    'choose': lambda m, a, o: m.choose(m.zeros(a.size, int), [a, a], out=o),
+    'choose-bad-index': lambda m, a, o: m.choose(m.full(a.size, 5), [a, a], out=o),
+    'a.choose': lambda m, a, o: m.zeros(a.size, int).choose([a, a], out=o),
+    'percentile': lambda m, a, o: m.percentile(a, 50, out=o[:1].reshape(())),
+    'quantile': lambda m, a, o: m.quantile(a, 0.5, out=o),
+    'nanpercentile': lambda m, a, o: m.nanpercentile(a, 50, out=o[:1].reshape(())),
+    'median': lambda m, a, o: m.median(a, out=o[:1].reshape(())),
+    'isposinf': lambda m, a, o: m.isposinf(a, out=_read_only(m, m.zeros(a.size, bool))),
+    'isneginf': lambda m, a, o: m.isneginf(a, out=_read_only(m, m.zeros(a.size, bool))),
+    'add.reduceat': lambda m, a, o: m.add.reduceat(a, [0, 1], out=o),
+    'vecdot': lambda m, a, o: m.vecdot(a, a, out=o[:1].reshape(())),
+    'vecdot-bad-shape': lambda m, a, o: m.vecdot(a, a[:1], out=o),
+    'matvec': lambda m, a, o: m.matvec(m.ones((a.size, a.size)), a, out=o),
+    'cumulative_sum': lambda m, a, o: m.cumulative_sum(a, out=o),
+    'cumulative_prod': lambda m, a, o: m.cumulative_prod(a, out=o[1:]),
+    'cumsum': lambda m, a, o: m.cumsum(a, out=o),
+    'sum': lambda m, a, o: m.sum(a, out=o[:1].reshape(())),
+    'clip': lambda m, a, o: m.clip(a, 0, 1, out=o),
+    'add': lambda m, a, o: m.add(a, 1, out=o),
+    'matmul': lambda m, a, o: m.matmul(a.reshape(-1, 1), a.reshape(1, -1)[:, :1], out=o.reshape(-1, 1)),
+    'dot': lambda m, a, o: m.dot(a.reshape(-1, 1), a.reshape(1, -1)[:, :1], out=o.reshape(-1, 1)),
+    'around': lambda m, a, o: m.around(a, out=o),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int32"])
+@pytest.mark.parametrize("name", sorted(_RO_OUT_CASES))
+def test_read_only_out_errors_are_numpys(name, dtype):
+    f = _RO_OUT_CASES[name]
+    for n in (5, 1):
+        src = np.arange(1, n + 1, dtype=dtype)
+        want = _raised_any(lambda: f(np, src.copy(), _read_only(np, np.zeros(n, dtype))))
+        got = _raised_any(lambda: f(nt, nt.asarray(src), _read_only(nt, nt.zeros(n, dtype))))
+        assert got == want
+        assert want is not None
+
+
+def _raised_any(f):
+    try:
+        f()
+    except Exception as e:      # noqa: BLE001 - the class and words are compared
+        return type(e), str(e)
+    return None
+
+
+def test_read_only_out_errors_past_a_tile(default_settings):
+    src = np.arange(400_000.0)
+    for name in ('take', 'einsum', 'cumulative_sum', 'choose', 'compress', 'add'):
+        f = _RO_OUT_CASES[name]
+        want = _raised_any(lambda: f(np, src, _read_only(np, np.zeros(src.size))))
+        got = _raised_any(lambda: f(nt, nt.asarray(src), _read_only(nt, nt.zeros(src.size))))
+        assert got == want, name
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float64"])
+def test_nan_quantiles_assign_into_out_unsafely(dtype):
+    # NumPy's nanpercentile/nanquantile/nanmedian end in out[...] = result
+    # (no ufunc's same_kind check), and its read-only error is that
+    # assignment's, after the work
+    src = np.arange(1, 7, dtype=dtype).reshape(2, 3)
+    for m, a in ((np, src), (nt, nt.asarray(src))):
+        for ax in (None, 1):
+            o = m.zeros(() if ax is None else 2, 'int8')
+            m.nanpercentile(a, 50, axis=ax, out=o)
+            np.testing.assert_array_equal(o, np.nanpercentile(src, 50, axis=ax).astype('int8'))
+            o = m.zeros((2,) if ax is None else (2, 2), 'int8')
+            m.nanquantile(a, [.3, .5], axis=ax, out=o)
+            np.testing.assert_array_equal(o, np.nanquantile(src, [.3, .5], axis=ax).astype('i1'))
+            with pytest.raises(ValueError, match="^assignment destination is read-only$"):
+                m.nanmedian(a, axis=ax, out=_read_only(m, m.zeros(() if ax is None else 2)))
+
+
+def test_uint64_index_arrays_wrap_as_numpys_intp():
+    # NumPy casts a uint64 index array to intp: 2**64 - 1 is -1 (the last
+    # element) and 2**63 + 5 a negative index out of bounds, named so
+    big = [2 ** 64 - 1, 1, 2 ** 64 - 5]
+    for m in (np, nt):
+        a = m.arange(10).reshape(2, 5)
+        np.testing.assert_array_equal(m.arange(5)[m.array(big, m.uint64)], [4, 1, 0])
+        np.testing.assert_array_equal(a[:, m.array(big, m.uint64)], [[4, 1, 0], [9, 6, 5]])
+        np.testing.assert_array_equal(m.arange(5).flat[m.array(big, m.uint64)], [4, 1, 0])
+        b = m.arange(5)
+        b[m.array(big[:1], m.uint64)] = 9
+        np.testing.assert_array_equal(b, [0, 1, 2, 3, 9])
+        with pytest.raises(IndexError, match="^index -9223372036854775803 is out of bounds "
+                           "for axis 0 with size 5$"):
+            m.arange(5)[m.array([1, 2 ** 63 + 5, 2 ** 64 - 1], m.uint64)]

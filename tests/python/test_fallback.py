@@ -97,7 +97,7 @@ def test_unknown_name_is_attribute_error():
 # few others. A function leaving this list is progress (remove it here); a
 # function joining it is a regression and fails the test.
 EXPECTED_FALLBACKS = set("""
-apply_along_axis apply_over_axes asmatrix bmat busday_count busday_offset
+apply_along_axis apply_over_axes bmat busday_count busday_offset
 datetime_as_string datetime_data frompyfunc i0 is_busday
 kaiser test
 """.split())
@@ -321,3 +321,30 @@ def test_polynomial_fit_and_masked_array_by_submodule_import():
     np.testing.assert_allclose(p.convert().coef, q.convert().coef, atol=1e-12)
     ma = importlib.import_module("ndtile.ma")
     assert ma.masked_array(nt.arange(4), mask=[0, 1, 0, 0]).sum() == 5
+
+
+@pytest.mark.parametrize("cls", ["Polynomial", "Chebyshev", "Legendre", "Laguerre", "Hermite",
+                                 "HermiteE"])
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_numpy_polynomial_classes_evaluate_ndtile_points_to_ndtile_arrays(cls, big):
+    # Polynomial(c)(x): NumPy's mapdomain made a NumPy array of ndtile
+    # points, and the values came back as one; now an ndtile array of
+    # NumPy's values (a 0-d point gives NumPy's scalar, as NumPy's 0-d does)
+    poly = importlib.import_module("ndtile.polynomial")
+    assert poly is np.polynomial
+    n = 300_000 if big else 5
+    xs = [np.linspace(-1.0, 1.0, n), np.linspace(-1.0, 1.0, 2 * n).reshape(2, n)[:, ::-2],
+          np.array(0.5), np.linspace(0, 1, 0), np.arange(n, dtype=np.int32),
+          np.linspace(0, 1, n).astype(np.float32)]
+    for c, kw in (([1.0, 2.0, -3.0], {}), ([1 + 2j, 0.5], {}), ([2, 1], {'domain': [0, 4]}),
+                  ([1.5], {'window': [-2, 2]})):
+        p = getattr(poly, cls)(c, **kw)
+        for x in xs:
+            want = p(x)
+            got = p(nt.asarray(x))
+            assert isinstance(got, nt.ndarray) == isinstance(want, np.ndarray)
+            assert type(got) is type(want) or isinstance(got, nt.ndarray)
+            assert np.shape(got) == np.shape(want) and np.asarray(got).dtype == want.dtype
+            np.testing.assert_array_equal(np.asarray(got), want)
+        assert type(p([0.5, 1.0])) is np.ndarray     # other points: NumPy's call unchanged
+        assert isinstance(p(2.0), np.generic)

@@ -428,3 +428,38 @@ def test_view_as_numpy_class_at_default_settings(default_settings):
             assert v[2] == -2
             a[key][1], a[key][2] = -1, -2
         del v
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.float32, np.complex128, np.bool_])
+def test_asmatrix_is_numpys_matrix_view_natively(monkeypatch, dtype):
+    # np.matrix is NumPy's class: np.asmatrix(a) of an ndtile array is
+    # NumPy's matrix view of its memory (no copy, as NumPy's asmatrix of an
+    # ndarray), with no fallback; NumPy's shapes, dtypes and errors
+    monkeypatch.setenv('NDTILE_FALLBACK', 'error')
+    src = make(dtype, (4, 6))
+    for key in (..., (slice(None, None, 2), slice(1, None, 2)), 0, (0, 0), (slice(0, 0),)):
+        a, x = src[key], nt.asarray(src)[key]
+        for dt in (None, np.float64):
+            with pytest.warns(PendingDeprecationWarning):
+                e = np.asmatrix(a, dt)
+            with pytest.warns(PendingDeprecationWarning):
+                r = nt.asmatrix(x, dt)
+            assert type(r) is np.matrix and r.dtype == e.dtype and r.shape == e.shape
+            np.testing.assert_array_equal(r, e)
+    if nt.nranks() == 1:
+        x = nt.asarray(src)
+        with pytest.warns(PendingDeprecationWarning):
+            m = nt.asmatrix(x[:, 1:])
+        m[1, 1] = 1             # the same memory, both ways
+        assert x[1, 2] == 1
+        x[0, 1] = 0
+        assert m[0, 0] == 0
+        y = nt.asarray(src)
+        y.flags.writeable = False
+        with pytest.warns(PendingDeprecationWarning):
+            assert not nt.asmatrix(y).flags.writeable
+    with pytest.warns(PendingDeprecationWarning):
+        assert nt.asmatrix([[1, 2]]).shape == (1, 2)
+    with pytest.warns(PendingDeprecationWarning), pytest.raises(ValueError, match="shape too "
+                                                                 "large to be a matrix"):
+        nt.asmatrix(nt.zeros((2, 2, 2)))

@@ -453,3 +453,26 @@ def test_cond_singular_is_inf(dt, p):
     assert np.isinf(want[::7]).all() and not np.isnan(g).any()
     np.testing.assert_allclose(g[np.isfinite(want)], want[np.isfinite(want)],
                                rtol=tol(dt) * 100)
+
+
+@pytest.mark.parametrize('dt', [np.int16, np.float32, np.float64, np.complex64], ids=str)
+def test_vector_norm_of_numpy_scalar_orders(dt):
+    # a NumPy integer or float order (np.int64(3), a 0-d array's item) is
+    # the p-norm of that order, natively, as a Python number is; NumPy's
+    # absx **= ord keeps absx's dtype for an np.int64 order
+    a = make(dt, (7, 9), seed=31, lo=-3, hi=3)
+    x = nt.asarray(a)
+    for o in (np.int64(3), np.int32(-2), np.uint8(4), np.int8(0), np.int64(1), np.int64(2),
+              np.float64(2.5), np.float32(-1.5), np.float64(np.inf), np.float32(-np.inf)):
+        for ax in (None, 0, 1, -1):
+            p, q = (a.ravel(), x.ravel()) if ax is None else (a, x)
+            close(nt.linalg.norm(q, o, axis=ax), np.linalg.norm(p, o, axis=ax), tol(dt))
+            close(nt.linalg.norm(x[::2, 1::3], o, axis=ax if ax is not None else 0),
+                  np.linalg.norm(a[::2, 1::3], o, axis=ax if ax is not None else 0), tol(dt))
+        close(nt.linalg.norm(x, o, axis=1, keepdims=True),
+              np.linalg.norm(a, o, axis=1, keepdims=True), tol(dt))
+
+
+def test_vector_norm_of_numpy_scalar_order_past_a_tile(default_settings):
+    a = make(np.float64, (400_000,), seed=32, lo=-2, hi=2)
+    close(nt.linalg.norm(nt.asarray(a), np.int64(3)), np.linalg.norm(a, np.int64(3)), 1e-12)

@@ -1556,3 +1556,63 @@ def test_clip_round_nonzero_call_the_subclass_methods():
         return [xp.clip(s, 0, 1), xp.round(s, 2), xp.around(s), xp.nonzero(s),
                 xp.clip(s, min=1)]
     check(f)
+
+
+def _scalar_comparisons(M):
+    """NumPy scalars and arrays compared with instances of M.ndarray
+    subclasses: overriding the reflected comparison, with __array_priority__,
+    with their own __array_ufunc__, or none of these."""
+    class Cmp(M.ndarray):
+        __array_priority__ = 100
+
+        def __eq__(self, o):
+            return ('Cmp.eq', type(o).__name__, numpy.ndim(o))
+
+        def __gt__(self, o):
+            return 'Cmp.gt'
+
+        def __le__(self, o):
+            return NotImplemented       # declined: the ufunc's answer
+
+    class Eq(M.ndarray):
+        def __eq__(self, o):
+            return 'Eq.eq'
+
+    class Uf(M.ndarray):
+        def __array_ufunc__(self, uf, method, *a, **k):
+            return 'Uf.ufunc'
+
+    class Pr(M.ndarray):
+        __array_priority__ = 100
+
+    class No(M.ndarray):
+        __array_ufunc__ = None      # NumPy's TypeError, for == and != too
+
+    out = []
+    for x in (M.arange(3).view(Cmp), M.arange(3.0).view(Eq), M.arange(3).view(Uf),
+              M.arange(3).view(Pr), M.arange(3).view(No)):
+        for sc in (numpy.int32(1), numpy.float64(1.5), numpy.bool_(True), numpy.complex64(1),
+                   numpy.arange(3), numpy.array(2)):
+            for f in (lambda a, b: a == b, lambda a, b: a != b, lambda a, b: a < b,
+                      lambda a, b: a >= b, lambda a, b: a + b, lambda a, b: b == a,
+                      lambda a, b: b != 1):
+                try:
+                    r = f(sc, x)
+                except TypeError as e:
+                    r = str(e)
+                out.append((type(x).__name__, repr(sc), r if isinstance(r, (str, tuple))
+                            else (type(r).__name__, numpy.asarray(r).tolist())))
+    return out
+
+
+def test_numpy_scalar_comparison_defers_to_subclass_reflected_method():
+    # numpy.int32(10) == sub: NumPy compares its scalar as a 0-d array, and
+    # Python calls the reflected method of an ndarray subclass first
+    assert _scalar_comparisons(ndtile) == _scalar_comparisons(numpy)
+    # an explicit ufunc call is the ufunc's, as NumPy's
+    for M in (numpy, ndtile):
+        class Cmp(M.ndarray):
+            def __eq__(self, o):
+                return 'Cmp.eq'
+        r = numpy.equal(numpy.arange(3), M.arange(3).view(Cmp))
+        assert type(r).__name__ == 'Cmp' and numpy.asarray(r).tolist() == [True] * 3

@@ -580,8 +580,8 @@ def norm(x, ord=None, axis=None, keepdims=False):
             return _matrix_norm(a, ord, axis, keepdims)
         if axis is None and a.ndim == 2 and ord is not None and ord != 'fro':
             return _matrix_norm(a, ord, (0, 1), keepdims)
-    # a vector's p-norm of any real order p (a Python int or float)
-    p_ord = type(ord) in (int, float) and (
+    # a vector's p-norm of any real order p (a Python or NumPy int or float)
+    p_ord = isinstance(ord, (int, float, _np.integer, _np.floating)) and (
         (axis is None and isinstance(a, _core.Array) and a.ndim == 1) or isinstance(axis, int))
     if not isinstance(a, _core.Array) or not (
             (axis is None and (ord is None or (ord == 'fro' and a.ndim == 2) or
@@ -613,7 +613,10 @@ def norm(x, ord=None, axis=None, keepdims=False):
         # root by 1/p in the sum's; NumPy's `**=` operators (their fast
         # scalar powers: -1 a reciprocal, 0.5 a sqrt, 2 a square, with
         # those functions' warnings)
-        s = _methods.reduce_nd('sum', absx ** ord, axis, _D.DEFAULT, keepdims)
+        p = absx ** ord
+        if p._dt != absx._dt:   # NumPy's absx **= ord: an np.int64 order in absx's dtype
+            p = p._astype(absx._dt, _core.CASTING_UNSAFE)
+        s = _methods.reduce_nd('sum', p, axis, _D.DEFAULT, keepdims)
         if s.ndim == 0:
             s = s._scalar()     # NumPy's root of its scalar sum (its warnings)
         r = s ** _np.reciprocal(ord, dtype=s.dtype)
