@@ -573,10 +573,11 @@ def _empty_axis_error(ix, ax):
 
 def _fix_indices(ix, n, mode, ax, bound=False):
     """Indices normalized into [0, n): 'raise' checks bounds (IndexError),
-    'wrap' takes them modulo n, 'clip' clips them. bound: (indices, an upper
-    bound of their values: max + 1 where 'raise' found it, else n)."""
+    'wrap' takes them modulo n, 'clip' clips them. bound: (indices, lb, ub)
+    with every value in [lb, ub): [min, max + 1) where 'raise' found them
+    (indices of one sign), else [0, n)."""
     mode = clip_mode(mode)
-    ub = n
+    lb, ub = 0, n
     if ix.size and n == 0:
         raise IndexError("cannot do a non-empty take from an empty axes.")
     if ix.size == 0:
@@ -591,9 +592,10 @@ def _fix_indices(ix, n, mode, ax, bound=False):
             p = _first_out_of_bounds(ix, n)
             raise IndexError(f"index {int(ix.ravel()[p])} is out of bounds for axis {ax} "
                              f"with size {n}")
-        ub = hi + 1 if lo >= 0 else hi + n + 1 if hi < 0 else n
+        if lo >= 0 or hi < 0:
+            lb, ub = (lo, hi + 1) if lo >= 0 else (lo + n, hi + n + 1)
         ix = where(ix < 0, ix + n, ix) if lo < 0 else ix
-    return (ix, ub) if bound else ix
+    return (ix, lb, ub) if bound else ix
 
 
 def _first_out_of_bounds(ix, n):
@@ -641,10 +643,15 @@ def take(a, indices, axis=None, out=None, mode='raise'):
             elif mode == 'raise':
                 _empty_axis_error(ix, ax)
     else:
-        ix, ub = _fix_indices(ix, x.shape[ax], mode, ax, bound=True)
+        ix, lb, ub = _fix_indices(ix, x.shape[ax], mode, ax, bound=True)
     if 0 in shape:
         res = _multiarray.empty(shape, dtype=x.dtype)
     else:
+        if lb > 0 and ix.size * 4 <= math.prod(shape):
+            # the indices in [lb, ub): a take from that slice of x, with
+            # indices shifted (a pass over ix, much smaller than the result)
+            x = x._view_index((slice(None),) * ax + (slice(lb, ub),))
+            ix, ub = ix - lb, ub - lb
         # x's other axes as slices at their positions in the result (the
         # core's tasks then read only the rows of x their block reaches);
         # the indices' values below ub

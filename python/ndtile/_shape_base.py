@@ -238,7 +238,7 @@ def _along_shape(x, ix, ax):
 def take_along_axis(arr, indices, axis=-1):
     x, ix, ax = _along_axis(arr, indices, axis)
     shape = _along_shape(x, ix, ax)
-    ix, ub = _fix_indices(ix, x.shape[ax], 'raise', ax, bound=True)
+    ix, _, ub = _fix_indices(ix, x.shape[ax], 'raise', ax, bound=True)
     if 0 in shape:
         return _multiarray.empty(shape, dtype=x.dtype)
     return _gather_along(x, ix._broadcast_to(shape), ax, shape, ub)

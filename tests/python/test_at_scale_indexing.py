@@ -117,6 +117,7 @@ def test_gathers_along_one_axis(dt):
         for ax in range(3):
             n = b.shape[ax]
             for idx in ([0, 0, 0], [n - 1, -1, 2, -n], [[1, -2], [0, n - 1]], np.array(-1),
+                        [n // 2, n - 1, n // 2 + 1], [-2, -1, -3],
                         np.array([], np.int64)):
                 assert_big(nt.take(y, idx, axis=ax), np.take(b, idx, axis=ax))
             for mode in ('wrap', 'clip'):

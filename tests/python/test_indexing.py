@@ -630,7 +630,9 @@ def test_take_each_axis_modes_and_out(dt):
     for b, x in sources:
         for ax in range(b.ndim):
             n = b.shape[ax]
+            # (indices of one sign above 0: a take from a slice of the axis)
             for idx in ([0, 0, 0], [n - 1, -1, 0, -n], [[1 % n, -1], [0, n - 1]], -1,
+                        [n // 2, n - 1, n // 2], [-1, -(n + 1) // 2], [[n - 1]],
                         np.array(0), np.array([], np.int64), np.zeros((2, 0), np.int32)):
                 assert_same(nt.take(x, idx, axis=ax), np.take(b, idx, axis=ax))
             for mode in ('wrap', 'clip'):
