@@ -648,6 +648,22 @@ ndt_status ndt_argwhere(ndt_array **out, const ndt_array *a);
  * in [0, shape[k]) (NDT_ERR_INDEX otherwise, reported at the next wait). The
  * result has idx's shape and a's dtype. */
 ndt_status ndt_gather(ndt_array **out, const ndt_array *a, const ndt_array *const *idx);
+/* ndt_gather with a result of shape (nd axes) where axes of a may be
+ * sliced rather than indexed: for axis k of a, idx[k] is an integer array
+ * of that shape whose every value lies in [0, hi[k]) (hi NULL: a's length
+ * of axis k; 0 <= hi[k] <= that length; a value outside it is
+ * NDT_ERR_INDEX, reported as out of bounds for an axis of size hi[k]), or
+ * NULL: then a's index along k is start[k] + step[k] * i at the result's
+ * index i along axis ax[k] (every one in range; step 0 repeats one).
+ * ndt_gather(out, a, idx) is ndt_gather_slices(out, a, nd, idx[0]'s shape,
+ * idx, NULL, NULL, NULL, NULL). Each task reads only the part of a that
+ * its block of the result can reach: the block's own positions along the
+ * sliced axes, [0, hi[k]) along the indexed ones (NumPy's take along an
+ * axis, take_along_axis and a[..., idx, ...] with slices elsewhere read
+ * one block's rows, not the whole source). */
+ndt_status ndt_gather_slices(ndt_array **out, const ndt_array *a, int nd, const int64_t *shape,
+                             const ndt_array *const *idx, const int *ax, const int64_t *start,
+                             const int64_t *step, const int64_t *hi);
 
 /* Reads a 0-d or size-1 array's element (waits for it), cast to t. */
 ndt_status ndt_item(const ndt_array *a, ndt_dtype t, void *dst);

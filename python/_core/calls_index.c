@@ -2,10 +2,15 @@
  * put, put_op, view_dtype, view_itemsize, take_owner, as_strided. */
 #include "_core.h"
 
+/* gather(a, indices[, shape, hi]): indices holds per axis of a an index
+ * array, or a tuple (ax, start, step): the axis is sliced, its index
+ * start + step * i at the result's index i along axis ax (shape: the
+ * result's, needed where no entry is an array); hi: None, or per axis an
+ * upper bound of the index array's values (ndt_gather_slices). */
 PyObject *f_gather(PyObject *m, PyObject *args) {
   (void)m;
-  PyObject *a, *seq;
-  if (!PyArg_ParseTuple(args, "OO", &a, &seq) || !check_arr(a)) return NULL;
+  PyObject *a, *seq, *shp = Py_None, *hio = Py_None;
+  if (!PyArg_ParseTuple(args, "OO|OO", &a, &seq, &shp, &hio) || !check_arr(a)) return NULL;
   PyObject *fast = PySequence_Fast(seq, "gather: indices must be a sequence");
   if (!fast) return NULL;
   Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
@@ -15,17 +20,51 @@ PyObject *f_gather(PyObject *m, PyObject *args) {
     return NULL;
   }
   const ndt_array *idx[NDT_MAXDIMS];
+  int ax[NDT_MAXDIMS], nd = -1, nh = 0, sliced = 0;
+  int64_t start[NDT_MAXDIMS], step[NDT_MAXDIMS], shape[NDT_MAXDIMS], hi[NDT_MAXDIMS];
   for (Py_ssize_t k = 0; k < n; k++) {
     PyObject *o = PySequence_Fast_GET_ITEM(fast, k);
+    long long st0, sp0;
+    if (PyTuple_Check(o)) {
+      if (!PyArg_ParseTuple(o, "iLL", &ax[k], &st0, &sp0)) {
+        Py_DECREF(fast);
+        return NULL;
+      }
+      idx[k] = NULL;
+      start[k] = st0;
+      step[k] = sp0;
+      sliced = 1;
+      continue;
+    }
     if (!check_arr(o)) {
       Py_DECREF(fast);
       return NULL;
     }
     idx[k] = ARR(o);
+    if (nd < 0) {
+      nd = ndt_ndim(idx[k]);
+      memcpy(shape, ndt_shape(idx[k]), sizeof(int64_t) * (size_t)nd);
+    }
+  }
+  if (shp != Py_None && !parse_shape_nonneg(shp, &nd, shape)) {
+    Py_DECREF(fast);
+    return NULL;
+  }
+  if (hio != Py_None && (!parse_shape(hio, &nh, hi) || nh != n)) {
+    Py_DECREF(fast);
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "gather: one bound per axis");
+    return NULL;
+  }
+  if (nd < 0) {
+    Py_DECREF(fast);
+    PyErr_SetString(PyExc_ValueError, "gather: the result's shape is needed");
+    return NULL;
   }
   ndt_array *r = NULL;
   ndt_status st;
-  CORE(st = ndt_gather(&r, ARR(a), idx));
+  CORE(st = ndt_gather_slices(&r, ARR(a), nd, shape, idx, sliced ? ax : NULL,
+                              sliced ? start : NULL, sliced ? step : NULL,
+                              hio != Py_None ? hi : NULL));
   Py_DECREF(fast);   /* idx points into arrays `a` and the caller still hold */
   return wrap_status(st, r);
 }

@@ -571,24 +571,31 @@ def _empty_axis_error(ix, ax):
     raise IndexError(f"index {first} is out of bounds for axis {ax} with size 0")
 
 
-def _fix_indices(ix, n, mode, ax):
+def _fix_indices(ix, n, mode, ax, bound=False):
     """Indices normalized into [0, n): 'raise' checks bounds (IndexError),
-    'wrap' takes them modulo n, 'clip' clips them."""
+    'wrap' takes them modulo n, 'clip' clips them. bound: (indices, lb, ub)
+    with every value in [lb, ub): [min, max + 1) where 'raise' found them
+    (indices of one sign), else [0, n)."""
     mode = clip_mode(mode)
-    if ix.size == 0:
-        return ix
-    if n == 0:
+    lb, ub = 0, n
+    if ix.size and n == 0:
         raise IndexError("cannot do a non-empty take from an empty axes.")
-    if mode == 'wrap':
-        return _ufn('remainder')(ix, n)
-    if mode == 'clip':
-        return clip(ix, 0, n - 1)
-    lo, hi = int(min(ix)), int(max(ix))
-    if hi >= n or lo < -n:
-        p = _first_out_of_bounds(ix, n)
-        raise IndexError(f"index {int(ix.ravel()[p])} is out of bounds for axis {ax} "
-                         f"with size {n}")
-    return where(ix < 0, ix + n, ix) if lo < 0 else ix
+    if ix.size == 0:
+        pass
+    elif mode == 'wrap':
+        ix = _ufn('remainder')(ix, n)
+    elif mode == 'clip':
+        ix = clip(ix, 0, n - 1)
+    else:
+        lo, hi = int(min(ix)), int(max(ix))
+        if hi >= n or lo < -n:
+            p = _first_out_of_bounds(ix, n)
+            raise IndexError(f"index {int(ix.ravel()[p])} is out of bounds for axis {ax} "
+                             f"with size {n}")
+        if lo >= 0 or hi < 0:
+            lb, ub = (lo, hi + 1) if lo >= 0 else (lo + n, hi + n + 1)
+        ix = where(ix < 0, ix + n, ix) if lo < 0 else ix
+    return (ix, lb, ub) if bound else ix
 
 
 def _first_out_of_bounds(ix, n):
@@ -602,13 +609,15 @@ def _arange_at(n, pos, nd):
     return _multiarray.arange(n, dtype=_np.int64)._reshape((1,) * pos + (n,) + (1,) * (nd - pos - 1))
 
 
-def _gather_along(x, ix, ax, shape):
-    """x[..., ix, ...] with ix broadcast into shape at axis ax's positions."""
-    nd = len(shape)
-    parts = []
-    for k in range(x.ndim):
-        parts.append(ix if k == ax else _arange_at(x.shape[k], k, nd))
-    return _core.gather(x, [p._broadcast_to(shape) for p in parts])
+def _gather_along(x, ix, ax, shape, ub=None):
+    """x[..., ix, ...] with ix broadcast into shape at axis ax's positions
+    (its values below ub when given). The other axes go to the core as
+    slices (a length-1 axis of x broadcast: step 0), so each task reads
+    only the rows of x its block of the result reaches."""
+    parts = [ix._broadcast_to(shape) if k == ax else (k, 0, 1 if x.shape[k] == shape[k] else 0)
+             for k in range(x.ndim)]
+    hi = [ub if k == ax and ub is not None else x.shape[k] for k in range(x.ndim)]
+    return _core.gather(x, parts, shape, hi)
 
 
 def take(a, indices, axis=None, out=None, mode='raise'):
@@ -643,21 +652,23 @@ def take(a, indices, axis=None, out=None, mode='raise'):
             elif mode == 'raise':
                 _empty_axis_error(ix, ax)
     else:
-        ix = _fix_indices(ix, x.shape[ax], mode, ax)
-    # positions of x's axes in the result
-    nd = len(shape)
-    parts = []
-    for k in range(x.ndim):
-        if k < ax:
-            parts.append(_arange_at(x.shape[k], k, nd))
-        elif k == ax:
-            parts.append(ix._reshape((1,) * ax + ix.shape + (1,) * (x.ndim - ax - 1)))
-        else:
-            parts.append(_arange_at(x.shape[k], k - 1 + ix.ndim, nd))
+        ix, lb, ub = _fix_indices(ix, x.shape[ax], mode, ax, bound=True)
     if 0 in shape:
         res = _multiarray.empty(shape, dtype=x.dtype)
     else:
-        res = _core.gather(x, [p._broadcast_to(shape) for p in parts])
+        if lb > 0 and ix.size * 4 <= math.prod(shape):
+            # the indices in [lb, ub): a take from that slice of x, with
+            # indices shifted (a pass over ix, much smaller than the result)
+            x = x._view_index((slice(None),) * ax + (slice(lb, ub),))
+            ix, ub = ix - lb, ub - lb
+        # x's other axes as slices at their positions in the result (the
+        # core's tasks then read only the rows of x their block reaches);
+        # the indices' values below ub
+        parts = [(k if k < ax else k - 1 + ix.ndim, 0, 1) for k in range(x.ndim)]
+        parts[ax] = ix._reshape((1,) * ax + ix.shape + (1,) * (x.ndim - ax - 1))._broadcast_to(shape)
+        hi = list(x.shape)
+        hi[ax] = ub
+        res = _core.gather(x, parts, shape, hi)
     if out is not None:
         out[...] = res
         return out

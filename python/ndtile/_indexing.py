@@ -177,7 +177,7 @@ def _first_bad(ix, n):
     return int(flat[int(_fromnumeric.argmax(bad))])
 
 
-def _index_arrays(a, key, on_shape=None, on_parsed=None):
+def _index_arrays(a, key, on_shape=None, on_parsed=None, sliced=False):
     """NumPy's advanced indexing as one int64 index array per axis of a,
     all of the result's shape: (arrays, result shape), or None for keys
     this does not cover (newaxis among advanced indices, other types).
@@ -187,7 +187,10 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None):
     else first) and NumPy's IndexErrors. A written value is checked in
     NumPy's order: on_parsed() once the index's types and boolean shapes
     are valid (the value's conversion), on_shape(shape) after the index
-    arrays broadcast (the value's shape), before the bounds."""
+    arrays broadcast (the value's shape), before the bounds. sliced: a
+    sliced axis comes as (its result axis, start, step) (ndtile's gather
+    reads only the part of `a` a block reaches), and the result is
+    (arrays, shape, bounds): an upper bound of each axis's indices."""
     parts = list(key) if isinstance(key, tuple) else [key]
     if any(k is None for k in parts) or sum(k is Ellipsis for k in parts) > 1:
         return None
@@ -282,6 +285,7 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None):
     if on_shape is not None:
         on_shape(shape)     # NumPy checks a written value's shape before the bounds
     arrays = {}
+    bounds = {}      # an index array's values lie below bounds[i] (known from its extent)
     extent = _extents([axes[i][1] for i in adv if axes[i][0] == 'adv' and axes[i][1].size
                        and 0 not in bshape])
     for i in adv:
@@ -291,6 +295,7 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None):
             if not -n <= ix < n:
                 raise IndexError(f"index {ix} is out of bounds for axis {i} with size {n}")
             arrays[i] = C.from_numpy(_np.asarray(ix + n if ix < 0 else ix, dtype=_np.int64))
+            bounds[i] = (ix + n if ix < 0 else ix) + 1
             continue
         if ix.size and 0 not in bshape:   # NumPy checks only the indices it visits
             lo, hi = extent[id(ix)]
@@ -299,6 +304,7 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None):
                 # first bad index: found only now, on the error path
                 raise IndexError(f"index {_first_bad(ix, n)} is out of bounds for axis {i} "
                                  f"with size {n}")
+            bounds[i] = hi + 1 if lo >= 0 else hi + n + 1 if hi < 0 else n
             if lo < 0:
                 ix = _multiarray.where(ix < 0, ix + n, ix)
         if ix._dt != D.INT64:
@@ -313,6 +319,10 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None):
             ix = ix._reshape((1,) * (len(bshape) - ix.ndim) + tuple(ix.shape)) \
                 if ix.ndim < nb else ix
             ix = ix._reshape((1,) * len(before) + tuple(ix.shape) + (1,) * len(after))
+        elif sliced:
+            start, _, step = axes[i][1].indices(a.shape[i])
+            out.append((pos[i], start, step))
+            continue
         else:
             s = axes[i][1]
             start, _, step = s.indices(a.shape[i])
@@ -322,6 +332,8 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None):
             sh[pos[i]] = lens[i]
             ix = ix._reshape(tuple(sh))
         out.append(ix if tuple(ix.shape) == shape else ix._broadcast_to(shape))
+    if sliced:
+        return out, shape, [bounds.get(i, a.shape[i]) for i in range(a.ndim)]
     return out, shape
 
 
@@ -334,13 +346,15 @@ def _gather(a, key):
     if mask is not None:
         cols = _numeric.argwhere(mask)
         return _core.gather(a, [cols[:, k] for k in range(a.ndim)])
-    r = _index_arrays(a, key)
+    r = _index_arrays(a, key, sliced=True)
     if r is None:
         return None
-    arrays, shape = r
+    arrays, shape, bounds = r
     if 0 in shape:
         return _multiarray.empty(shape, dtype=a.dtype)
-    return _core.gather(a, arrays)
+    # the sliced axes as (result axis, start, step) and the index arrays'
+    # bounds: each task reads only the part of `a` its block reaches
+    return _core.gather(a, arrays, shape, bounds)
 
 
 def _scatter(a, key, value):

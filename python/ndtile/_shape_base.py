@@ -238,10 +238,10 @@ def _along_shape(x, ix, ax):
 def take_along_axis(arr, indices, axis=-1):
     x, ix, ax = _along_axis(arr, indices, axis)
     shape = _along_shape(x, ix, ax)
-    ix = _fix_indices(ix, x.shape[ax], 'raise', ax)._broadcast_to(shape)
+    ix, _, ub = _fix_indices(ix, x.shape[ax], 'raise', ax, bound=True)
     if 0 in shape:
         return _multiarray.empty(shape, dtype=x.dtype)
-    return _gather_along(x, ix, ax, shape)
+    return _gather_along(x, ix._broadcast_to(shape), ax, shape, ub)
 
 
 def put_along_axis(arr, indices, values, axis):

@@ -104,11 +104,12 @@ ndt_status ndt__put_record(const ndt_task_kind *kind, ndt_put_head *g, size_t ar
  * before anything is written. */
 ndt_status ndt__put_run(const ndt_put_head *g, const ndt_bound *op, ndt_put_desc *d);
 
-/* A "gather" task's argument (search.c's ndt_gather; the CUDA plugin reads
- * it): operands the whole source (read, walked), the result block (write),
- * the index blocks (read). */
+/* A "gather" task's argument (search.c's ndt_gather_slices; the CUDA
+ * plugin reads it): operands the part of the source the block can reach
+ * (read, walked), the result block (write), the index blocks (read; a
+ * sliced axis's: positions relative to the part's first element). */
 typedef struct {
-  ndt_array a;                     /* the whole source view */
+  ndt_array a;                     /* the part of the source view the block reaches */
   ndt_array idx[NDT_MAXDIMS];      /* this block of each index array */
   ndt_array out;                   /* this block of the result */
 } ndt_gather_arg;

@@ -345,8 +345,9 @@ ndt_status ndt_argwhere(ndt_array **out, const ndt_array *a) {
 /* ---- gather ----------------------------------------------------------- */
 typedef ndt_gather_arg gather_arg;   /* exec.h: the CUDA plugin reads it too */
 
-/* Operands: the whole source (read, walked: any element may be read), the
- * result block (write), the index blocks (read). */
+/* Operands: the part of the source the block can reach (read, walked: any
+ * element of it may be read), the result block (write), the index blocks
+ * (read). */
 static ndt_status gather_body(ndt_bound *op, void *p) {
   const gather_arg *g = p;
   ndt_gather_desc d;
@@ -376,40 +377,124 @@ static ndt_status gather_body(ndt_bound *op, void *p) {
 static const ndt_task_kind gather_kind = {"gather", {gather_body}, NULL};
 
 ndt_status ndt_gather(ndt_array **out, const ndt_array *a, const ndt_array *const *idx) {
-  int nd = a->ndim;
-  if (nd == 0) return ndt__error(NDT_ERR_INDEX, "too many indices for array: array is "
+  if (a->ndim == 0) return ndt__error(NDT_ERR_INDEX, "too many indices for array: array is "
+                                     "0-dimensional, but 1 were indexed");
+  return ndt_gather_slices(out, a, idx[0]->ndim, idx[0]->shape, idx, NULL, NULL, NULL, NULL);
+}
+
+/* The part of a (its view, in *r) that block `blk` of the result (starting
+ * at bst) can reach: along a sliced axis k the block's own positions of
+ * the slice (with the slice's step: a's index start + step * i at r's
+ * index i - bst[ax[k]]), along an indexed one [0, hi[k]) (the kernel
+ * checks every index against it). */
+static void gather_region(const ndt_array *a, const ndt_array *blk, const int64_t *bst,
+                          const ndt_array *const *idx, const int *ax, const int64_t *start,
+                          const int64_t *step, const int64_t *hi, ndt_array *r) {
+  *r = *a;
+  r->size = 1;
+  for (int k = 0; k < a->ndim; k++) {
+    if (!idx[k]) {
+      int j = ax[k];
+      r->offset += (start[k] + step[k] * bst[j]) * a->strides[k];
+      r->shape[k] = blk->shape[j];
+      r->strides[k] = step[k] * a->strides[k];
+    } else if (hi) {
+      r->shape[k] = hi[k];
+    }
+    r->size *= r->shape[k];
+  }
+  if (r->size == 0) r->offset = a->offset;   /* (an empty view stays in range) */
+}
+
+ndt_status ndt_gather_slices(ndt_array **out, const ndt_array *a, int nd, const int64_t *shape,
+                             const ndt_array *const *idx, const int *ax, const int64_t *start,
+                             const int64_t *step, const int64_t *hi) {
+  int na = a->ndim;
+  if (na == 0) return ndt__error(NDT_ERR_INDEX, "too many indices for array: array is "
                                 "0-dimensional, but 1 were indexed");
-  for (int k = 0; k < nd; k++) {
+  if (nd < 0 || nd > NDT_MAXDIMS)
+    return ndt__error(NDT_ERR_VALUE, "gather: %d dimensions (at most %d)", nd, NDT_MAXDIMS);
+  for (int j = 0; j < nd; j++)
+    if (shape[j] < 0) return ndt__error(NDT_ERR_VALUE, "gather: negative dimensions");
+  for (int k = 0; k < na; k++) {
+    if (!idx[k]) continue;
     char kd = ndt__traits[idx[k]->dtype].kind;
     if (kd != 'i' && kd != 'u')
       return ndt__error(NDT_ERR_INDEX, "arrays used as indices must be of integer (or boolean) "
                        "type");
-    if (idx[k]->ndim != idx[0]->ndim ||
-        memcmp(idx[k]->shape, idx[0]->shape, sizeof(int64_t) * idx[0]->ndim))
+    if (idx[k]->ndim != nd || memcmp(idx[k]->shape, shape, sizeof(int64_t) * nd))
       return ndt__error(NDT_ERR_SHAPE, "index arrays must have one shape");
   }
+  int64_t alen = 0;   /* the longest slice: the relative positions' arange */
+  for (int k = 0; k < na; k++) {
+    int64_t n = a->shape[k];
+    if (idx[k]) {
+      if (hi && (hi[k] < 0 || hi[k] > n))
+        return ndt__error(NDT_ERR_VALUE, "gather: bound %lld of axis %d outside [0, %lld]",
+                         (long long)hi[k], k, (long long)n);
+      continue;
+    }
+    if (!ax || !start || !step || ax[k] < 0 || ax[k] >= nd)
+      return ndt__error(NDT_ERR_VALUE, "gather: axis %d has neither indices nor a slice", k);
+    int64_t len = shape[ax[k]], last;
+    if (len > alen) alen = len;
+    if (len > 0 && (start[k] < 0 || start[k] >= n ||
+                    __builtin_mul_overflow(step[k], len - 1, &last) ||
+                    __builtin_add_overflow(last, start[k], &last) || last < 0 || last >= n))
+      return ndt__error(NDT_ERR_VALUE, "gather: the slice of axis %d leaves [0, %lld)", k,
+                       (long long)n);
+  }
   ndt_array *res;
-  ndt_status st = ndt__array_new(&res, a->dtype, idx[0]->ndim, idx[0]->shape, 0);
+  ndt_status st = ndt__array_new(&res, a->dtype, nd, shape, 0);
   if (st) return st;
+  if (res->size == 0) {
+    *out = res;
+    return NDT_OK;
+  }
+  /* a sliced axis's index operand: positions 0, 1, ... along its result
+   * axis (relative to the block's first, as the block's region starts
+   * there), a view of one arange */
+  ndt_array *ar = NULL;
+  if (alen > 0 && (st = ndt_arange(&ar, 0, (double)alen, 1, NDT_INT64))) {
+    ndt_free(res);
+    return st;
+  }
   ndt_tiling tl;
   ndt__tiling_for(res->ndim, res->shape, res->store->itemsize, ndt__rt_tile_bytes(), &tl);
   gather_arg *g = ndt__malloc(sizeof *g);
   if (!g) {
+    ndt_free(ar);
     ndt_free(res);
     return NDT_ERR_NOMEM;
   }
-  g->a = *a;
   ndt_operand ops[NDT_MAXDIMS + 2];
   ops[0] = (ndt_operand){&g->a, NDT_READ | NDT_OPND_WALK};
   ops[1] = (ndt_operand){&g->out, NDT_WRITE};
-  for (int k = 0; k < nd; k++) ops[2 + k] = (ndt_operand){&g->idx[k], NDT_READ};
+  for (int k = 0; k < na; k++) ops[2 + k] = (ndt_operand){&g->idx[k], NDT_READ};
   unsigned fl = tl.ntiles == 1 && res->size <= ndt__rt_inline_elems()
                     ? NDT_TASK_INLINE | NDT_TASK_CALLER_ERROR : 0;
-  for (int64_t b = 0; b < (res->size ? tl.ntiles : 0) && st == NDT_OK; b++) {
+  for (int64_t b = 0; b < tl.ntiles && st == NDT_OK; b++) {
+    int64_t bst[NDT_MAXDIMS];
     ndt__block_view(res, &tl, b, &g->out);
-    for (int k = 0; k < nd; k++) ndt__block_view(idx[k], &tl, b, &g->idx[k]);
-    st = ndt__record(&gather_kind, NULL, ops, nd + 2, g, sizeof *g, fl);
+    ndt__block_start(res, &tl, b, bst);
+    gather_region(a, &g->out, bst, idx, ax, start, step, hi, &g->a);
+    for (int k = 0; k < na; k++) {
+      if (idx[k]) {
+        ndt__block_view(idx[k], &tl, b, &g->idx[k]);
+        continue;
+      }
+      ndt_array *v = &g->idx[k];
+      *v = *ar;
+      v->ndim = nd;
+      v->size = g->out.size;
+      for (int j = 0; j < nd; j++) {
+        v->shape[j] = g->out.shape[j];
+        v->strides[j] = j == ax[k] ? ar->strides[0] : 0;
+      }
+    }
+    st = ndt__record(&gather_kind, NULL, ops, na + 2, g, sizeof *g, fl);
   }
   ndt__mfree(g);
+  ndt_free(ar);
   return ndt__finish(st, res, out);
 }

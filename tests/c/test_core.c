@@ -725,6 +725,34 @@ static void test_search(void) {
   }
   EXPECT(gs == NDT_ERR_INDEX, "gather out of range: %s", ndt_last_error());
   ndt_free(bi);
+  /* sliced axes: r[i] = sm[5 - 2i, six[i]] (axis 0 a slice of step -2
+   * following the result's axis 0, axis 1 indexed below a bound) */
+  double mv[30], ixv[3] = {4, 0, 4};
+  for (int q = 0; q < 30; q++) mv[q] = q;
+  int64_t ms[2] = {6, 5}, is3[1] = {3};
+  ndt_array *sm = from_doubles(mv, 2, ms, NDT_FLOAT64), *six = from_doubles(ixv, 1, is3, NDT_INT64);
+  const ndt_array *sidx[2] = {NULL, six};
+  int sax[2] = {0, 0};
+  int64_t sst[2] = {5, 0}, ssp[2] = {-2, 0}, shi[2] = {6, 5};
+  OK(ndt_gather_slices(&g, sm, 1, is3, sidx, sax, sst, ssp, shi));
+  double *sg = to_doubles(g);
+  EXPECT(ndt_size(g) == 3 && sg[0] == 29 && sg[1] == 15 && sg[2] == 9,
+         "gather_slices: a sliced and an indexed axis");
+  free(sg);
+  ndt_free(g);
+  sst[0] = 6;   /* the slice leaves the axis: refused */
+  EXPECT(ndt_gather_slices(&g, sm, 1, is3, sidx, sax, sst, ssp, shi) == NDT_ERR_VALUE,
+         "gather_slices: a slice out of range");
+  sst[0] = 5;
+  shi[1] = 4;   /* an index at its bound: out of bounds */
+  gs = ndt_gather_slices(&g, sm, 1, is3, sidx, sax, sst, ssp, shi);
+  if (gs == NDT_OK) {
+    gs = ndt_sync();
+    ndt_free(g);
+  }
+  EXPECT(gs == NDT_ERR_INDEX, "gather_slices: an index at its bound: %s", ndt_last_error());
+  ndt_free(sm);
+  ndt_free(six);
   for (int k = 0; k < 3; k++) ndt_free(cols[k]);
   ndt_free(nz); ndt_free(view); ndt_free(a); free(u);
   ndt_free(x); ndt_free(wx); free(v); free(w);

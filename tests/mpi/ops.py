@@ -98,6 +98,13 @@ D[D < -0.5] = 0
 keep('mask_set', d, D)
 idx = rng0.integers(0, 150, size=300)
 keep('take', a[np.asarray(idx)], A[idx])
+# gathers along one axis: each task reads its block's rows of the source
+keep('take_ax1', np.take(a, [3, -1, 50, 3], axis=1), numpy.take(A, [3, -1, 50, 3], axis=1))
+keep('take_wrap', np.take(a[::-2], [200, -7], axis=0, mode='wrap'),
+     numpy.take(A[::-2], [200, -7], axis=0, mode='wrap'))
+keep('fancy_cols', a[3:140:3, np.asarray(idx[:20] % 97)], A[3:140:3, idx[:20] % 97])
+S = numpy.argsort(A, axis=1, kind='stable')
+keep('take_along', np.take_along_axis(a, np.asarray(S), axis=1), numpy.take_along_axis(A, S, axis=1))
 keep('nonzero', np.nonzero(i > 40)[1], numpy.nonzero(I > 40)[1])
 keep('bincount', np.bincount((i.ravel() + 50)), numpy.bincount(I.ravel() + 50))
 

@@ -101,6 +101,47 @@ def test_writes(dt):
     raises_same(lambda: x.__setitem__(mx[:5], 1), lambda: a.__setitem__(m[:5], 1))
 
 
+@pytest.mark.parametrize("dt", [np.float64, np.int16, np.complex128, np.bool_])
+def test_gathers_along_one_axis(dt):
+    """take, take_along_axis, compress and a[..., idx, ...] on arrays of
+    several tiles: each task reads only the rows its block of the result
+    reaches (the other axes sliced, the index axis below the indices'
+    maximum); NumPy's bits, with negative indices, modes, out=, 0-d and
+    empty indices and strided views."""
+    rows = n_tiles(dt, 3) // 301 | 1
+    a = make(dt, (rows, 7, 43), 21)
+    x = nt.asarray(a)
+    views = [(a, x), (a[::-3, ::2, 40:1:-1], x[::-3, ::2, 40:1:-1]),
+             (a.transpose(2, 0, 1), x.transpose(2, 0, 1))]
+    for b, y in views:
+        for ax in range(3):
+            n = b.shape[ax]
+            for idx in ([0, 0, 0], [n - 1, -1, 2, -n], [[1, -2], [0, n - 1]], np.array(-1),
+                        [n // 2, n - 1, n // 2 + 1], [-2, -1, -3],
+                        np.array([], np.int64)):
+                assert_big(nt.take(y, idx, axis=ax), np.take(b, idx, axis=ax))
+            for mode in ('wrap', 'clip'):
+                idx = [n + 5, -3 * n, 1, -1]
+                assert_big(nt.take(y, idx, axis=ax, mode=mode), np.take(b, idx, axis=ax, mode=mode))
+            raises_same(lambda: nt.take(y, [0, n], axis=ax), lambda: np.take(b, [0, n], axis=ax))
+            o = np.zeros(np.take(b, [2, 0], axis=ax).shape, dt)
+            yo = nt.asarray(o.copy())
+            assert nt.take(y, [2, 0], axis=ax, out=yo) is yo
+            assert_big(yo, np.take(b, [2, 0], axis=ax, out=o))
+            s = np.argsort(b, axis=ax, kind='stable')
+            assert_big(nt.take_along_axis(y, nt.asarray(s), axis=ax),
+                       np.take_along_axis(b, s, axis=ax))
+            s1 = np.take(s, [1], axis=(ax + 1) % 3)    # broadcast against the source
+            assert_big(nt.take_along_axis(y, nt.asarray(s1), axis=ax),
+                       np.take_along_axis(b, s1, axis=ax))
+            cond = np.arange(n) % 4 == 3
+            assert_big(nt.compress(cond, y, axis=ax), np.compress(cond, b, axis=ax))
+        i = np.array([3, -1, 0, 3, 2])
+        for key in [(i,), (slice(None), i[:3]), (slice(None, None, -2), slice(1, None), i),
+                    (i[:, None], slice(None), i), (Ellipsis, [3]), (np.array(4), slice(None))]:
+            assert_big(y[key], b[key])
+
+
 @pytest.mark.parametrize("dt", [np.float64, np.int64, np.int8, np.complex64])
 def test_take_put(dt):
     n = n_tiles(dt, 1.6)

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import ndtile as nt
+from ndtile import _core
 from _helpers import DTYPES, NAMES, make, assert_same, check_same_error
 
 BASIC_KEYS = [0, -1, 3, slice(None), slice(2, 8), slice(None, None, -1), slice(8, 1, -3),
@@ -611,3 +612,103 @@ def test_advanced_assignment_casts_numpy_scalars_as_arrays(dt, n):
             if not raised:
                 x[1] = v
                 assert_same(x, a)
+
+
+# ---- gathers along one axis: each task reads only the part of the source its
+# block of the result reaches (ndt_gather_slices). At the suite's 4096-byte
+# tiles these arrays span many tiles; the results are NumPy's bits.
+
+GATHER_DTYPES = [np.float64, np.int8, np.uint16, np.complex128, np.bool_]
+
+
+@pytest.mark.parametrize("dt", GATHER_DTYPES)
+def test_take_each_axis_modes_and_out(dt):
+    a = make(dt, (11, 12, 9, 1, 30))
+    sources = [(a, nt.asarray(a)),
+               (a[::-2, 1:, :, :, ::3], nt.asarray(a)[::-2, 1:, :, :, ::3]),    # strided view
+               (a.transpose(4, 2, 0, 3, 1), nt.asarray(a).transpose(4, 2, 0, 3, 1))]
+    for b, x in sources:
+        for ax in range(b.ndim):
+            n = b.shape[ax]
+            # (indices of one sign above 0: a take from a slice of the axis)
+            for idx in ([0, 0, 0], [n - 1, -1, 0, -n], [[1 % n, -1], [0, n - 1]], -1,
+                        [n // 2, n - 1, n // 2], [-1, -(n + 1) // 2], [[n - 1]],
+                        np.array(0), np.array([], np.int64), np.zeros((2, 0), np.int32)):
+                assert_same(nt.take(x, idx, axis=ax), np.take(b, idx, axis=ax))
+            for mode in ('wrap', 'clip'):
+                idx = [5, -7, 100, -100, 0]
+                assert_same(nt.take(x, idx, axis=ax, mode=mode), np.take(b, idx, axis=ax, mode=mode))
+            raises_idx = [0, n]
+            check_same_error(lambda: nt.take(x, raises_idx, axis=ax),
+                             lambda: np.take(b, raises_idx, axis=ax))
+            o = np.zeros(np.take(b, [1 % n, 0], axis=ax).shape, dt)
+            xo = nt.asarray(o.copy())
+            r = nt.take(x, [1 % n, 0], axis=ax, out=xo)
+            assert r is xo
+            assert_same(xo, np.take(b, [1 % n, 0], axis=ax, out=o))
+        assert_same(nt.take(x, [3, -2]), np.take(b, [3, -2]))    # flat
+
+
+@pytest.mark.parametrize("dt", GATHER_DTYPES)
+def test_take_along_axis_and_compress_read_their_rows(dt):
+    a = make(dt, (13, 7, 40))
+    x = nt.asarray(a)
+    for ax in range(3):
+        s = np.argsort(a, axis=ax, kind='stable')
+        assert_same(nt.take_along_axis(x, nt.asarray(s), axis=ax), np.take_along_axis(a, s, axis=ax))
+        # an index of length 1 along another axis, and a source of length 1
+        # broadcast against the index (a step-0 axis)
+        s1 = np.take(s, [0], axis=(ax + 1) % 3)
+        assert_same(nt.take_along_axis(x, nt.asarray(s1), axis=ax),
+                    np.take_along_axis(a, s1, axis=ax))
+        a1 = np.take(a, [2], axis=(ax + 1) % 3)
+        assert_same(nt.take_along_axis(nt.asarray(a1), nt.asarray(s), axis=ax),
+                    np.take_along_axis(a1, s, axis=ax))
+        neg = -1 - s
+        assert_same(nt.take_along_axis(x, nt.asarray(neg), axis=ax),
+                    np.take_along_axis(a, neg, axis=ax))
+        cond = np.arange(a.shape[ax]) % 3 == 1
+        assert_same(nt.compress(cond, x, axis=ax), np.compress(cond, a, axis=ax))
+    v = a[::2, ::-1, 5:]
+    s = np.argsort(v, axis=-1, kind='stable')
+    assert_same(nt.take_along_axis(nt.asarray(a)[::2, ::-1, 5:], nt.asarray(s), axis=-1),
+                np.take_along_axis(v, s, axis=-1))
+
+
+@pytest.mark.parametrize("dt", GATHER_DTYPES)
+def test_fancy_index_with_slices_on_other_axes(dt):
+    a = make(dt, (20, 9, 31))
+    x = nt.asarray(a)
+    i = np.array([3, -1, 7, 7, 0])
+    for key in [(i,), (slice(None), i), (slice(None, None, -3), i), (i, slice(25, 1, -2)),
+                (Ellipsis, i), (slice(2, 18), [[0], [8]], slice(None, None, 4)),
+                (i, slice(None), np.array([0, 30, -31, 2, 2])), (i[:, None], 4, slice(3, 4)),
+                (np.array(5), slice(None), slice(None, None, 7)), (np.array([], np.int64),),
+                (slice(None), np.array([True] + [False] * 7 + [True]))]:
+        assert_same(x[key], a[key])
+    t = a.transpose(2, 0, 1)[::2]
+    y = x.transpose(2, 0, 1)[::2]
+    for key in [(i,), (slice(1, None), i), (slice(None), slice(None), [0, -1])]:
+        assert_same(y[key], t[key])
+    check_same_error(lambda: x[:, [9]], lambda: a[:, [9]])
+    check_same_error(lambda: x[::2, [-10]], lambda: a[::2, [-10]])
+
+
+def test_core_gather_slices_refuses_bad_arguments():
+    x = nt.arange(12.0).reshape(3, 4)
+    i = nt.asarray(np.array([0, 1], np.int64))
+    with pytest.raises(ValueError):
+        _core.gather(x, [i, (0, 3, 1)], (2,), None)       # 3 + 1 leaves [0, 4)
+    with pytest.raises(ValueError):
+        _core.gather(x, [i, (1, 0, 1)], (2,), None)       # no result axis 1
+    with pytest.raises(ValueError):
+        _core.gather(x, [i, (0, 0, 1)], (2,), [4, 4])      # bound above the axis
+    with pytest.raises(ValueError):
+        _core.gather(x, [(0, 0, 1), (0, 0, 1)])           # no shape
+    with pytest.raises(IndexError):
+        # an index at or above its bound is out of bounds
+        np.asarray(_core.gather(x, [i, (0, 0, 1)], (2,), [1, 4]))
+    r = _core.gather(x, [(0, 2, -1), (1, 3, -1)], (3, 4))   # slices alone
+    assert_same(r, np.arange(12.0).reshape(3, 4)[::-1, ::-1])
+    r = _core.gather(x, [i, (0, 1, 0)], (2,), [2, 4])       # step 0
+    assert_same(r, np.array([1.0, 5.0]))

@@ -319,6 +319,33 @@ def test_trace_events_carry_bytes_and_tiles(tmp_path):
     assert all("proc" not in e["args"] and "kind" not in e["args"] for e in tasks)
 
 
+def test_trace_gather_tasks_read_only_the_tiles_their_block_reaches(tmp_path):
+    """take, take_along_axis and a[:, idx] along one axis: each gather task
+    reads the source tiles its block of the result reaches, not the whole
+    source (which made them cost output tiles x source tiles: 700 source
+    tiles per task here)."""
+    path = tmp_path / "t.json"
+    r = child("""
+        import numpy
+        import ndtile as np
+        a = np.zeros((11, 12, 9, 1, 300))
+        s = np.argsort(np.asarray(numpy.random.default_rng(0).random((40, 2000))), axis=1)
+        b = np.asarray(numpy.random.default_rng(1).random((40, 2000)))
+        c = np.asarray(numpy.random.default_rng(2).random((2000, 40)))
+        print(float(np.take(a, [0, 0, 0], axis=3).sum()),
+              float(np.take_along_axis(b, s, axis=1).sum()) > 0,
+              float(c[:, np.asarray([5, 39, 0])].sum()) > 0)
+    """, NDTILE_PROFILE=str(path), NDTILE_TILE_BYTES="4096")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["0.0", "True", "True"]
+    tasks = [e for e in json.loads(path.read_text())["traceEvents"]
+             if e["ph"] == "X" and e["cat"] in ("task", "inline") and e["name"] == "gather"]
+    assert len(tasks) > 100
+    # its block's rows of the source, the result block, the index blocks
+    assert max(e["args"]["tiles"] for e in tasks) <= 24, \
+        sorted(e["args"]["tiles"] for e in tasks)[-5:]
+
+
 def test_trace_names_the_processor_and_kind_with_devices(tmp_path):
     """With devices, each task event says where it ran ("proc") and its task
     kind ("kind"): the fused chain and the sum on the simulated devices, the
