@@ -9,7 +9,8 @@
  * copies the results out (on many ranks a matrix is gathered to the rank
  * that owns the first tile of the result). solve, inv, det and slogdet of
  * a large matrix (order >= LA_BLOCK_MIN) are a blocked LU, cholesky a
- * blocked Cholesky, whose pieces are tasks instead (see "large matrices"
+ * blocked Cholesky, qr (m >= n >= LA_BLOCK_MIN) a blocked Householder QR,
+ * whose pieces are tasks instead (see "large matrices"
  * below). LAPACK runs single-threaded
  * inside the tasks (the workers are the parallelism), and the blocks depend
  * on shapes only, so results have the same bits for any number of workers
@@ -877,6 +878,264 @@ static ndt_status ch_record(const la_arg *s, const ndt_array *vin, ndt_array *co
   return st;
 }
 
+/* ---- qr of a large matrix: a blocked Householder QR --------------------
+ * qr (modes reduced, complete and r) of an m x n matrix with m >= n >=
+ * LA_BLOCK_MIN, in LAPACK's dgeqrf order on W (A column-major, leading
+ * dimension m, block columns of LA_NB): step k's panel task is geqrf of the
+ * tall panel (rows k*LA_NB..m-1) and larft of its block reflector's T
+ * (LA_NB x LA_NB, its own range); each later block column's update applies
+ * it from the left (larfb, H^H). R is W's upper triangle (stores of 128
+ * rows, zeros below). Q (reduced: m x n, complete: m x m) is dorgqr's
+ * order on a region Q of W: its block column J starts as the identity's
+ * and gets the block reflectors of the panels k <= J from the last (larfb
+ * without transpose): the block columns are independent of each other.
+ * Each piece is one single-threaded LAPACK call on fixed blocks, so the
+ * bits depend on the shapes only (qr_serial: the same pieces in one task,
+ * on ranks). */
+typedef struct {
+  int64_t m, n, qc, na, nq;   /* rows, columns, Q's columns, A's and Q's block columns */
+  int csz;
+  int64_t t_off, q_off, bytes;
+} qr_shape;
+
+static int qr_blocked(const la_arg *a) {
+  return a->op == NDT_LINALG_QR && a->flags <= NDT_LINALG_QR_R && a->m >= a->n &&
+         a->n >= LA_BLOCK_MIN;
+}
+
+static void qr_shape_of(ndt_dtype ct, int64_t m, int64_t n, int mode, qr_shape *s) {
+  s->m = m;
+  s->n = n;
+  s->qc = mode == NDT_LINALG_QR_REDUCED ? n : mode == NDT_LINALG_QR_COMPLETE ? m : 0;
+  s->csz = ndt__traits[ct].size;
+  s->na = (n + LA_NB - 1) / LA_NB;
+  s->nq = (s->qc + LA_NB - 1) / LA_NB;
+  s->t_off = (int64_t)al((size_t)(m * n * s->csz));
+  s->q_off = s->t_off + (int64_t)al((size_t)(s->na * LA_NB * LA_NB * s->csz));
+  s->bytes = s->q_off + m * s->qc * s->csz;
+}
+static int64_t qr_w(int64_t total, int64_t j) {
+  return total - j * LA_NB < LA_NB ? total - j * LA_NB : LA_NB;
+}
+
+/* Panel k (P: W's block column k) and its T (LA_NB x LA_NB). */
+static ndt_status qr_panel(int cpx, const qr_shape *s, int64_t k, char *P, char *T) {
+  int64_t k0 = k * LA_NB, w = qr_w(s->n, k), csz = s->csz;
+  lint M = CH(s->m - k0), N = CH(w), LD = CH(s->m), LT = LA_NB, info = 0, m1 = -1;
+  double q[2] = {0, 0};
+  LAPACK->geqrf[cpx](&M, &N, NULL, &LD, NULL, q, &m1, &info);
+  int64_t lwork = (int64_t)q[0] > w ? (int64_t)q[0] : w;
+  char *buf = ndt__malloc((size_t)((w + lwork) * csz));
+  if (!buf) return NDT_ERR_NOMEM;
+  lint LW = CH(lwork);
+  LAPACK->geqrf[cpx](&M, &N, P + k0 * csz, &LD, buf, buf + w * csz, &LW, &info);
+  LAPACK->larft[cpx]("F", "C", &M, &N, P + k0 * csz, &LD, buf, T, &LT, 1, 1);
+  ndt__mfree(buf);
+  return info ? ndt__error(NDT_ERR_INTERNAL, "geqrf failed (info %d)", (int)info) : NDT_OK;
+}
+
+/* Block column C (wc columns, leading dimension m) by panel k's block
+ * reflector (P: its block column, T): H^H C (tr: the factorisation's
+ * update) or H C (Q's); first: C is the identity's block column jc first. */
+static ndt_status qr_apply(int cpx, ndt_dtype ct, const qr_shape *s, int64_t k, const char *P,
+                           const char *T, int tr, int64_t wc, int first, int64_t jc, char *C) {
+  int64_t m = s->m, k0 = k * LA_NB, csz = s->csz;
+  if (first) {
+    memset(C, 0, (size_t)(wc * m * csz));
+    for (int64_t c = 0; c < wc; c++) putc_(ct, C, jc * LA_NB + c + c * m, 1, 0);
+  }
+  char *work = ndt__malloc((size_t)(wc * LA_NB * csz));
+  if (!work) return NDT_ERR_NOMEM;
+  lint M = CH(m - k0), N = CH(wc), K = CH(qr_w(s->n, k)), LD = CH(m), LT = LA_NB, LW = CH(wc);
+  LAPACK->larfb[cpx]("L", tr ? (cpx ? "C" : "T") : "N", "F", "C", &M, &N, &K, P + k0 * csz, &LD,
+                     T, &LT, C + k0 * csz, &LD, work, &LW, 1, 1, 1, 1);
+  ndt__mfree(work);
+  return NDT_OK;
+}
+
+/* R's rows r0.. (rows of them; o: dtype odt, byte strides rs, cs) from W:
+ * its upper triangle, zeros below (and in rows >= n: complete mode). */
+static void qr_rrows(ndt_dtype ct, const qr_shape *s, const char *W, int64_t r0, int64_t rows,
+                     char *o, int64_t rs, int64_t cs, ndt_dtype odt) {
+  int64_t m = s->m, n = s->n, csz = s->csz, osz = ndt__traits[odt].size;
+  for (int64_t r = r0; r < r0 + rows; r++) {
+    char *orow = o + (r - r0) * rs;
+    int64_t c1 = r < n ? r : n;
+    for (int64_t c = 0; c < c1; c++) memset(orow + c * cs, 0, (size_t)osz);
+    if (r < n) ndt__kern->copy2d(1, n - r, W + (r + r * m) * csz, 0, m * csz, ct, orow + r * cs, 0,
+                                 cs, odt);
+  }
+}
+
+/* The whole blocked QR in one task (k_qr for qr_blocked). */
+static ndt_status qr_serial(const la_arg *a, la_ws *ws, const mref *in, const mref *out) {
+  int cpx = is_cpx(a->ct), mode = a->flags;
+  qr_shape s;
+  qr_shape_of(a->ct, a->m, a->n, mode, &s);
+  char *W = ws_get(ws, (size_t)s.bytes);
+  if (!W) return NDT_ERR_NOMEM;
+  int64_t m = s.m, csz = s.csz, cb = m * csz;
+  char *T = W + s.t_off, *Q = W + s.q_off;
+  load(&in[0], a->in[0].dtype, m, s.n, a->ct, W, m);
+  ndt_status st = NDT_OK;
+  for (int64_t k = 0; k < s.na && st == NDT_OK; k++) {
+    char *P = W + k * LA_NB * cb, *Tk = T + k * LA_NB * LA_NB * csz;
+    st = qr_panel(cpx, &s, k, P, Tk);
+    for (int64_t j = k + 1; j < s.na && st == NDT_OK; j++)
+      st = qr_apply(cpx, a->ct, &s, k, P, Tk, 1, qr_w(s.n, j), 0, j, W + j * LA_NB * cb);
+  }
+  for (int64_t jq = 0; jq < s.nq && st == NDT_OK; jq++) {
+    int64_t kl = jq < s.na - 1 ? jq : s.na - 1;
+    for (int64_t k = kl; k >= 0 && st == NDT_OK; k--)
+      st = qr_apply(cpx, a->ct, &s, k, W + k * LA_NB * cb, T + k * LA_NB * LA_NB * csz, 0,
+                    qr_w(s.qc, jq), k == kl, jq, Q + jq * LA_NB * cb);
+  }
+  if (st) return st;
+  const mref *rr = &out[mode == NDT_LINALG_QR_R ? 0 : 1];
+  qr_rrows(a->ct, &s, W, 0, mode == NDT_LINALG_QR_COMPLETE ? m : s.n, rr->p, rr->rs, rr->cs, a->ct);
+  if (s.qc) ndt__kern->copy2d(m, s.qc, Q, csz, cb, a->ct, out[0].p, out[0].rs, out[0].cs, a->ct);
+  return NDT_OK;
+}
+
+typedef struct {
+  ndt_dtype ct;
+  int mode;
+  qr_shape s;
+  int64_t k, j, r0;   /* panel k; update of block column j (Q's: jq); store: rows r0.. */
+  int q;              /* the update is Q's (H C), else the factorisation's (H^H C) */
+  int first;          /* Q's block column starts as the identity's */
+} qr_arg;
+
+/* Operands: A's columns of block column j (read), W's block column j (write). */
+static ndt_status qr_load_body(ndt_bound *op, void *p) {
+  const qr_arg *a = p;
+  const ndt_bound *b = &op[0];
+  int64_t wc = qr_w(a->s.n, a->j), csz = a->s.csz;
+  for (int64_t i0 = 0; i0 < a->s.m; i0 += 128) {
+    int64_t rows = a->s.m - i0 < 128 ? a->s.m - i0 : 128;
+    ndt__kern->copy2d(wc, rows, b->ptr + i0 * b->st[0], b->st[1], b->st[0], b->view->dtype,
+                      op[1].ptr + i0 * csz, a->s.m * csz, csz, a->ct);
+  }
+  return NDT_OK;
+}
+
+/* Operands: W's block column k (rw), its T (write). */
+static ndt_status qr_panel_body(ndt_bound *op, void *p) {
+  const qr_arg *a = p;
+  return qr_panel(is_cpx(a->ct), &a->s, a->k, op[0].ptr, op[1].ptr);
+}
+
+/* Operands: W's block column k and its T (read), the block column updated
+ * (W's j: rw; Q's j (q): rw, or write when first). */
+static ndt_status qr_update_body(ndt_bound *op, void *p) {
+  const qr_arg *a = p;
+  int64_t wc = qr_w(a->q ? a->s.qc : a->s.n, a->j);
+  return qr_apply(is_cpx(a->ct), a->ct, &a->s, a->k, op[0].ptr, op[1].ptr, !a->q, wc, a->first,
+                  a->j, op[2].ptr);
+}
+
+/* Operands: W's A part (read), R's rows r0.. (write). */
+static ndt_status qr_rstore_body(ndt_bound *op, void *p) {
+  const qr_arg *a = p;
+  const ndt_bound *o = &op[1];
+  qr_rrows(a->ct, &a->s, op[0].ptr, a->r0, o->shape[0], o->ptr, o->st[0], o->st[1],
+           o->view->dtype);
+  return NDT_OK;
+}
+
+/* Operands: the region Q (read), Q's rows r0.. (write). */
+static ndt_status qr_qstore_body(ndt_bound *op, void *p) {
+  const qr_arg *a = p;
+  const ndt_bound *o = &op[1];
+  int64_t csz = a->s.csz;
+  ndt__kern->copy2d(o->shape[0], o->shape[1], op[0].ptr + a->r0 * csz, csz, a->s.m * csz, a->ct,
+                    o->ptr, o->st[0], o->st[1], o->view->dtype);
+  return NDT_OK;
+}
+
+static const ndt_task_kind qr_load_kind = {"linalg qr load", {qr_load_body}, NULL};
+static const ndt_task_kind qr_panel_kind = {"linalg qr panel", {qr_panel_body}, NULL};
+static const ndt_task_kind qr_update_kind = {"linalg qr update", {qr_update_body}, NULL};
+static const ndt_task_kind qr_rstore_kind = {"linalg qr store r", {qr_rstore_body}, NULL};
+static const ndt_task_kind qr_qstore_kind = {"linalg qr store q", {qr_qstore_body}, NULL};
+
+/* Records the blocked QR of every matrix of the batch. */
+static ndt_status qr_record(const la_arg *s, const ndt_array *vin, ndt_array *const *res,
+                            const int64_t *bshape, int64_t nmat) {
+  int nbd = s->nbd;
+  qr_arg a;
+  memset(&a, 0, sizeof a);
+  a.ct = s->ct;
+  a.mode = s->flags;
+  qr_shape_of(s->ct, s->m, s->n, a.mode, &a.s);
+  const qr_shape *sh = &a.s;
+  int64_t m = sh->m, csz = sh->csz, cb = m * csz, tb = LA_NB * LA_NB * csz;
+  ndt_array *rres = res[a.mode == NDT_LINALG_QR_R ? 0 : 1];
+  int64_t rrows = a.mode == NDT_LINALG_QR_COMPLETE ? m : sh->n;
+  ndt_status st = NDT_OK;
+  for (int64_t q = 0; q < nmat && st == NDT_OK; q++) {
+    ndt_store *S = NULL;
+    st = ndt__store_new_bytes(&S, sh->bytes);
+    if (st) break;
+    ndt_array col[2], tv, src, outv;
+    for (int64_t j = 0; j < sh->na && st == NDT_OK; j++) {
+      a.j = j;
+      lu_view(&vin[0], nbd, bshape, q, 2, 0, m, j * LA_NB, qr_w(sh->n, j), &src);
+      ndt__range_view(&col[0], S, j * LA_NB * cb, qr_w(sh->n, j) * cb);
+      ndt_operand ops[2] = {{&src, NDT_READ}, {&col[0], NDT_WRITE}};
+      st = ndt__record(&qr_load_kind, NULL, ops, 2, &a, sizeof a, 0);
+    }
+    for (int64_t k = 0; k < sh->na && st == NDT_OK; k++) {
+      a.k = k;
+      a.q = 0;
+      a.first = 0;
+      ndt__range_view(&col[0], S, k * LA_NB * cb, qr_w(sh->n, k) * cb);
+      ndt__range_view(&tv, S, sh->t_off + k * tb, tb);
+      ndt_operand pops[2] = {{&col[0], NDT_RW}, {&tv, NDT_WRITE}};
+      st = ndt__record(&qr_panel_kind, "linalg.qr", pops, 2, &a, sizeof a, NDT_TASK_URGENT);
+      for (int64_t j = k + 1; j < sh->na && st == NDT_OK; j++) {
+        a.j = j;
+        ndt__range_view(&col[1], S, j * LA_NB * cb, qr_w(sh->n, j) * cb);
+        ndt_operand uops[3] = {{&col[0], NDT_READ}, {&tv, NDT_READ}, {&col[1], NDT_RW}};
+        st = ndt__record(&qr_update_kind, NULL, uops, 3, &a, sizeof a,
+                         j == k + 1 ? NDT_TASK_URGENT : 0);
+      }
+    }
+    /* Q: per panel from the last, its block reflector on Q's block columns
+     * from its own (each starts as the identity's at the last panel it gets) */
+    for (int64_t k = sh->na - 1; k >= 0 && sh->nq && st == NDT_OK; k--) {
+      a.k = k;
+      a.q = 1;
+      ndt__range_view(&col[0], S, k * LA_NB * cb, qr_w(sh->n, k) * cb);
+      ndt__range_view(&tv, S, sh->t_off + k * tb, tb);
+      for (int64_t jq = k; jq < sh->nq && st == NDT_OK; jq++) {
+        a.j = jq;
+        a.first = k == (jq < sh->na - 1 ? jq : sh->na - 1);
+        ndt__range_view(&col[1], S, sh->q_off + jq * LA_NB * cb, qr_w(sh->qc, jq) * cb);
+        ndt_operand uops[3] = {{&col[0], NDT_READ}, {&tv, NDT_READ},
+                               {&col[1], a.first ? NDT_WRITE : NDT_RW}};
+        st = ndt__record(&qr_update_kind, NULL, uops, 3, &a, sizeof a, 0);
+      }
+    }
+    ndt__range_view(&col[0], S, 0, sh->n * cb);
+    for (int64_t r0 = 0; r0 < rrows && st == NDT_OK; r0 += LA_NB) {
+      a.r0 = r0;
+      lu_view(rres, nbd, bshape, q, 2, r0, qr_w(rrows, r0 / LA_NB), 0, sh->n, &outv);
+      ndt_operand sops[2] = {{&col[0], NDT_READ}, {&outv, NDT_WRITE}};
+      st = ndt__record(&qr_rstore_kind, NULL, sops, 2, &a, sizeof a, 0);
+    }
+    ndt__range_view(&col[1], S, sh->q_off, sh->qc * cb);
+    for (int64_t r0 = 0; r0 < m && sh->qc && st == NDT_OK; r0 += LA_NB) {
+      a.r0 = r0;
+      lu_view(res[0], nbd, bshape, q, 2, r0, qr_w(m, r0 / LA_NB), 0, sh->qc, &outv);
+      ndt_operand sops[2] = {{&col[1], NDT_READ}, {&outv, NDT_WRITE}};
+      st = ndt__record(&qr_qstore_kind, NULL, sops, 2, &a, sizeof a, 0);
+    }
+    ndt__store_decref(S);
+  }
+  return st;
+}
+
 /* solve (b given) and inv (b = I) */
 static ndt_status k_solve(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
   if (a->n >= LA_BLOCK_MIN) return lu_serial(a, w, in, out);
@@ -942,6 +1201,7 @@ static ndt_status k_det(const la_arg *a, la_ws *w, const mref *in, const mref *o
 
 /* qr: flags 0 reduced (q, r), 1 complete (q, r), 2 r, 3 raw (h, tau). */
 static ndt_status k_qr(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
+  if (qr_blocked(a)) return qr_serial(a, w, in, out);
   int64_t m = a->m, n = a->n, k = m < n ? m : n;
   int mode = a->flags, csz = ndt__traits[a->ct].size, t = is_cpx(a->ct);
   int64_t qc = mode == 1 ? m : k;
@@ -1477,9 +1737,10 @@ ndt_status ndt_linalg(ndt_array **out, ndt_linalg_op op, const ndt_array *a, con
   /* Large solve, inv, det, slogdet: the blocked LU's tasks over the workers
    * (on many ranks, or with a CUDA device, whole-matrix tasks as below,
    * whose CPU body runs the same blocked LU in one task: the same bits). */
-  if ((lu_op(op) || op == NDT_LINALG_CHOLESKY) && n >= LA_BLOCK_MIN && !ndt_distributed() &&
-      !ndt__cuda_devices()) {
+  if ((((lu_op(op) || op == NDT_LINALG_CHOLESKY) && n >= LA_BLOCK_MIN) || qr_blocked(&s)) &&
+      !ndt_distributed() && !ndt__cuda_devices()) {
     st = op == NDT_LINALG_CHOLESKY ? ch_record(&s, vin, res, bshape, nmat)
+         : op == NDT_LINALG_QR     ? qr_record(&s, vin, res, bshape, nmat)
                                    : lu_record(&s, vin, res, bshape, nmat);
     if (st) ndt_sync();
     for (int i = 0; i < nout; i++) {

@@ -244,6 +244,27 @@ def test_large_solve_many_rhs(dt):
 
 
 @pytest.mark.parametrize("dt", [np.float64, np.float32, np.complex128, np.complex64, np.int64])
+def test_large_qr(dt):
+    """qr of a large matrix (m >= n >= 512: the blocked Householder QR's
+    tasks) in every mode, against NumPy's LAPACK (the same reflectors, so
+    the same signs): tall and square, a stack, a transposed view; raw mode
+    and a wide matrix stay one task per matrix."""
+    t = 2e-4 if np.dtype(dt) in (np.float32, np.complex64) else 1e-11
+    for shape in ((LU_N + 90, LU_N), (LU_N, LU_N)):
+        a = _large(dt, shape, 21)
+        x = nt.asarray(a)
+        for mode in ("reduced", "complete", "r", "raw"):
+            assert_big(nt.linalg.qr(x, mode=mode), np.linalg.qr(a, mode=mode), t)
+    if dt is np.float64:
+        a = _large(dt, (LU_N, LU_N + 40), 22)
+        for v, w in ((nt.asarray(a).T, a.T), (nt.asarray(a), a)):
+            assert_big(nt.linalg.qr(v), np.linalg.qr(w), t)
+        s = np.stack([a[:, :LU_N], _large(dt, (LU_N, LU_N), 23)])
+        assert_big(nt.linalg.qr(nt.asarray(s)), np.linalg.qr(s), t)
+        assert_big(nt.linalg.qr(nt.asarray(s), mode="r"), np.linalg.qr(s, mode="r"), t)
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.complex128, np.complex64, np.int64])
 def test_large_cholesky(dt):
     g = np.random.default_rng(7)
     a = _large(dt, (LU_N, LU_N), 8).astype(np.result_type(dt, np.float64))
@@ -294,7 +315,8 @@ for m in (np.asarray(a), np.asarray(z), np.asarray(a.astype(numpy.float32))):
     p = m @ m.conj().T
     for y in (np.linalg.solve(m, np.asarray(b[:, :130])), np.linalg.solve(m, np.asarray(b)),
               np.linalg.solve(m, np.asarray(b[:, :8])), np.linalg.solve(m, np.asarray(b[:, 0])),
-              np.linalg.inv(m), np.linalg.det(m),
+              np.linalg.inv(m), np.linalg.det(m), *np.linalg.qr(m), np.linalg.qr(m[:, :520], mode="r"),
+              *np.linalg.qr(m[:, :520], mode="complete"),
               *np.linalg.slogdet(m), np.linalg.cholesky(p), np.linalg.cholesky(p, upper=True)):
         h.update(numpy.asarray(y).tobytes())
 print(h.hexdigest())
