@@ -53,6 +53,10 @@
 #define zgemm_ NDT_BLAS(zgemm_)
 #define dlaswp_ NDT_BLAS(dlaswp_)
 #define zlaswp_ NDT_BLAS(zlaswp_)
+#define dlarft_ NDT_BLAS(dlarft_)
+#define zlarft_ NDT_BLAS(zlarft_)
+#define dlarfb_ NDT_BLAS(dlarfb_)
+#define zlarfb_ NDT_BLAS(zlarfb_)
 #define zgelsd_ NDT_BLAS(zgelsd_)
 #else
 #define NDT_BLAS(name) name

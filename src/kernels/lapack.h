@@ -33,6 +33,15 @@ typedef void (*ndt_la_gemm_fn)(const char *, const char *, const int *, const in
                                size_t, size_t);
 typedef void (*ndt_la_laswp_fn)(const int *, void *, const int *, const int *, const int *,
                                 const int *, const int *);
+/* The blocked QR's (src/ops/linalg.c: large qr): LAPACK's ?larft (a block
+ * reflector's T) and ?larfb (applying it). */
+typedef void (*ndt_la_larft_fn)(const char *, const char *, const int *, const int *,
+                                const void *, const int *, const void *, void *, const int *,
+                                size_t, size_t);
+typedef void (*ndt_la_larfb_fn)(const char *, const char *, const char *, const char *,
+                                const int *, const int *, const int *, const void *, const int *,
+                                const void *, const int *, void *, const int *, void *,
+                                const int *, size_t, size_t, size_t, size_t);
 
 typedef struct {
   ndt_la_gesv_fn gesv[2];     /* dgesv, zgesv */
@@ -43,6 +52,8 @@ typedef struct {
   ndt_la_trsm_fn trsm[2];     /* dtrsm, ztrsm */
   ndt_la_gemm_fn gemm[2];     /* dgemm, zgemm */
   ndt_la_laswp_fn laswp[2];   /* dlaswp, zlaswp */
+  ndt_la_larft_fn larft[2];   /* dlarft, zlarft */
+  ndt_la_larfb_fn larfb[2];   /* dlarfb, zlarfb */
   void (*dgesdd)(const char *, const int *, const int *, void *, const int *, void *, void *,
                  const int *, void *, const int *, void *, const int *, int *, int *, size_t);
   void (*zgesdd)(const char *, const int *, const int *, void *, const int *, void *, void *,

@@ -9,7 +9,8 @@
  * copies the results out (on many ranks a matrix is gathered to the rank
  * that owns the first tile of the result). solve, inv, det and slogdet of
  * a large matrix (order >= LA_BLOCK_MIN) are a blocked LU, cholesky a
- * blocked Cholesky, whose pieces are tasks instead (see "large matrices"
+ * blocked Cholesky, qr (m >= n >= LA_BLOCK_MIN) a blocked Householder QR,
+ * whose pieces are tasks instead (see "large matrices"
  * below). LAPACK runs single-threaded
  * inside the tasks (the workers are the parallelism), and the blocks depend
  * on shapes only, so results have the same bits for any number of workers
@@ -127,20 +128,26 @@ static const char *op_name(ndt_linalg_op op);
  * solve, inv, det and slogdet of a matrix of order n >= LA_BLOCK_MIN run as
  * a right-looking blocked LU with partial pivoting (LAPACK's dgetrf order)
  * on a column-major work buffer W (leading dimension n) that holds A's n
- * columns and then the right-hand sides' r columns (b for solve, the
- * identity for inv, none for det): the columns are cut into block columns
- * of LA_NB (A's, then the right-hand sides'). Step k factors panel k
- * (getrf on the tall panel, rows k*LA_NB..n-1: pivoting over the whole
- * column panel, as LAPACK), then updates every block column j > k: the
- * panel's row swaps (laswp), trsm with its unit lower diagonal block, gemm
- * of the rows below. The right-hand sides thus become L^-1 P b, and one
- * trsm with U per right-hand block column solves (inv: A^-1). inv, det and
- * slogdet factor A^T instead (det(A^T) = det(A), inv(A^T) = inv(A)^T), so a
- * C-ordered A is loaded, and inv's result stored, by contiguous copies rather
- * than transposes; solve factors A itself (b joins its columns). Each piece
- * is one single-threaded BLAS/LAPACK call on one block column, in an order
- * that depends on n only, so the bits are the same whether the pieces run
- * as tasks over the workers (lu_record) or one after another in one task
+ * columns and then, for solve, b's r columns: the columns are cut into
+ * block columns of LA_NB (A's, then b's). Step k factors panel k (getrf on
+ * the tall panel, rows k*LA_NB..n-1: pivoting over the whole column panel,
+ * as LAPACK), then updates every block column j > k: the panel's row swaps
+ * (laswp), trsm with its unit lower diagonal block, gemm of the rows below.
+ * b thus becomes L^-1 P b; the back-substitution with U is tiled: row block
+ * i of b's block column j lives in its own piece of a second region Y
+ * (rows i x r, column-major), and from the last row block up each is
+ * solved with U's diagonal block (trsm), then subtracted from every row
+ * block above it (gemm with U's block): pieces that run side by side.
+ * inv is LAPACK's getri: U^-1 one block column at a time (trsm of U's
+ * leading block on the identity's columns, into a region R), L's earlier
+ * block columns given the later panels' row swaps (LAPACK's L), then each
+ * block of 128 rows of inv(A) = U^-1 L^-1 P on its own (trsm of R's rows
+ * with L from the right, getri's column swaps), 2 n^3 flops where solving
+ * with the identity takes 8/3 n^3. det and slogdet factor A^T (det(A^T) =
+ * det(A)), so a C-ordered A is loaded by contiguous copies. Each piece is
+ * one single-threaded BLAS/LAPACK call on fixed blocks, in an order that
+ * depends on n only, so the bits are the same whether the pieces run as
+ * tasks over the workers (lu_record) or one after another in one task
  * (lu_serial: on many ranks, and the CPU body of a device's task). */
 #define LA_BLOCK_MIN 512   /* the order from which the blocked LU is used */
 #define LA_NB 128          /* block column width */
@@ -150,38 +157,43 @@ static int lu_op(ndt_linalg_op op) {
          op == NDT_LINALG_SLOGDET;
 }
 static int lu_rhs_op(ndt_linalg_op op) { return op == NDT_LINALG_SOLVE || op == NDT_LINALG_INV; }
-/* The matrix factored is A^T (inv, det, slogdet). */
-static int lu_tr(ndt_linalg_op op) { return op != NDT_LINALG_SOLVE; }
-/* W's right-hand columns: b's k (solve), the identity's n (inv), none. */
-static int64_t lu_rhs_cols(const la_arg *a) {
-  return a->op == NDT_LINALG_SOLVE ? a->k : a->op == NDT_LINALG_INV ? a->n : 0;
-}
+/* The matrix factored is A^T (det, slogdet). */
+static int lu_tr(ndt_linalg_op op) { return op == NDT_LINALG_DET || op == NDT_LINALG_SLOGDET; }
 
-/* W's layout: n x (n + r) column-major, then n pivots (absolute, 1-based),
- * then one info word per panel (its first zero pivot, absolute; 0: none). */
+/* W's layout: n x (n + r) column-major (r: b's columns, solve), then the
+ * second region (solve: Y, n x r by row blocks; inv: R, n x n column-major),
+ * then n pivots (absolute, 1-based), then one info word per panel (its
+ * first zero pivot, absolute; 0: none). */
 typedef struct {
-  int64_t n, r, na, nbc;          /* order, rhs columns, A's block columns, all block columns */
+  int64_t n, r, na, nbc;          /* order, b's columns, A's block columns, all block columns */
   int csz;
-  int64_t ipiv_off, info_off, bytes;
+  int64_t y_off, ipiv_off, info_off, bytes;
 } lu_shape;
 
-static void lu_shape_of(ndt_dtype ct, int64_t n, int64_t r, lu_shape *s) {
+static void lu_shape_of(ndt_dtype ct, ndt_linalg_op op, int64_t n, int64_t r, lu_shape *s) {
   s->n = n;
-  s->r = r;
+  s->r = op == NDT_LINALG_SOLVE ? r : 0;
   s->csz = ndt__traits[ct].size;
   s->na = (n + LA_NB - 1) / LA_NB;
-  s->nbc = s->na + (r + LA_NB - 1) / LA_NB;
-  s->ipiv_off = (int64_t)al((size_t)(n * (n + r) * s->csz));
+  s->nbc = s->na + (s->r + LA_NB - 1) / LA_NB;
+  int64_t y = op == NDT_LINALG_SOLVE ? r : op == NDT_LINALG_INV ? n : 0;
+  s->y_off = (int64_t)al((size_t)(n * (n + s->r) * s->csz));
+  s->ipiv_off = s->y_off + (int64_t)al((size_t)(n * y * s->csz));
   s->info_off = s->ipiv_off + (int64_t)al((size_t)n * sizeof(lint));
   s->bytes = s->info_off + s->na * (int64_t)sizeof(lint);
 }
-/* Block column j: its first column and width. */
+/* Block column j: its first column and width (j < na: also row block j's). */
 static int64_t lu_c0(const lu_shape *s, int64_t j) {
   return j < s->na ? j * LA_NB : s->n + (j - s->na) * LA_NB;
 }
 static int64_t lu_wc(const lu_shape *s, int64_t j) {
   int64_t c0 = lu_c0(s, j), end = j < s->na ? s->n : s->n + s->r;
   return end - c0 < LA_NB ? end - c0 : LA_NB;
+}
+/* solve: Y's piece of row block i and b's block column j (>= na), from Y's
+ * start: rows_i x wc_j, leading dimension rows_i. */
+static int64_t lu_y(const lu_shape *s, int64_t i, int64_t j) {
+  return (i * LA_NB * s->r + (lu_c0(s, j) - s->n) * lu_wc(s, i)) * s->csz;
 }
 
 /* Panel k (P: its block column, column 0 row 0): getrf on rows k0.., the
@@ -209,21 +221,97 @@ static void lu_update(int cpx, const lu_shape *s, int64_t k, const char *P, cons
                       one, C + (k0 + w) * csz, &LD, 1, 1);
 }
 
-/* U's diagonal has a NaN (NaN input): NumPy's LAPACK reports it singular. */
-static int lu_nan_pivot(ndt_dtype ct, const lu_shape *s, const char *A) {
-  for (int64_t i = 0; i < s->n; i++) {
+/* U's diagonal block i has a NaN (NaN input): NumPy's LAPACK reports the
+ * matrix singular. A: W's A part. */
+static int lu_nan_pivot(ndt_dtype ct, const lu_shape *s, int64_t i, const char *A) {
+  for (int64_t d = i * LA_NB; d < i * LA_NB + lu_wc(s, i); d++) {
     double re, im;
-    getc_(ct, A, i + i * s->n, &re, &im);
+    getc_(ct, A, d + d * s->n, &re, &im);
     if (re != re || im != im) return 1;
   }
   return 0;
 }
 
-/* Right-hand block column j (Y) = U^-1 Y (A: W's A part). */
-static void lu_backsolve(int cpx, const lu_shape *s, const char *A, int64_t j, char *Y) {
+/* solve's back-substitution, row block i of b's block column j (Yij: its
+ * piece of Y): Yij = U_ii^-1 Yij; B (W's block column j) when i is the last
+ * row block: Yij is first copied from B's rows. */
+static void bs_diag(int cpx, const lu_shape *s, const char *A, const char *B, int64_t i,
+                    int64_t j, char *Yij) {
   static const double one[2] = {1, 0};
-  lint N = CH(s->n), NC = CH(lu_wc(s, j));
-  LAPACK->trsm[cpx]("L", "U", "N", "N", &N, &NC, one, A, &N, Y, &N, 1, 1, 1, 1);
+  int64_t n = s->n, i0 = i * LA_NB, rows = lu_wc(s, i), wc = lu_wc(s, j), csz = s->csz;
+  if (B)
+    for (int64_t c = 0; c < wc; c++)
+      memcpy(Yij + c * rows * csz, B + (c * n + i0) * csz, (size_t)(rows * csz));
+  lint M = CH(rows), NC = CH(wc), LD = CH(n);
+  LAPACK->trsm[cpx]("L", "U", "N", "N", &M, &NC, one, A + (i0 + i0 * n) * csz, &LD, Yij, &M,
+                    1, 1, 1, 1);
+}
+
+/* Row block i < l of b's block column j: Yij -= U_il Ylj (B: as bs_diag's,
+ * when l is the last row block). */
+static void bs_update(int cpx, const lu_shape *s, const char *A, const char *B, int64_t i,
+                      int64_t l, int64_t j, const char *Ylj, char *Yij) {
+  static const double one[2] = {1, 0}, mone[2] = {-1, 0};
+  int64_t n = s->n, i0 = i * LA_NB, rows = lu_wc(s, i), wc = lu_wc(s, j), csz = s->csz;
+  if (B)
+    for (int64_t c = 0; c < wc; c++)
+      memcpy(Yij + c * rows * csz, B + (c * n + i0) * csz, (size_t)(rows * csz));
+  lint M = CH(rows), NC = CH(wc), K = CH(lu_wc(s, l)), LD = CH(n);
+  LAPACK->gemm[cpx]("N", "N", &M, &NC, &K, mone, A + (i0 + l * LA_NB * n) * csz, &LD, Ylj, &K,
+                    one, Yij, &M, 1, 1);
+}
+
+/* inv: L's block column j (C) gets the later panels' row swaps, so that W
+ * holds LAPACK's L (P A = L U). */
+static void inv_swaps(int cpx, const lu_shape *s, const lint *ipiv, int64_t j, char *C) {
+  int64_t j1 = j * LA_NB + lu_wc(s, j);
+  if (j1 >= s->n) return;
+  lint NC = CH(lu_wc(s, j)), LD = CH(s->n), K1 = CH(j1 + 1), K2 = CH(s->n), inc = 1;
+  LAPACK->laswp[cpx](&NC, C, &LD, &K1, &K2, ipiv, &inc);
+}
+
+/* inv: U^-1's block column j (Rj: R's, rows from j's end zero) by trsm of
+ * U's leading block on the identity's columns; 1 for a NaN pivot. */
+static int inv_uinv(int cpx, ndt_dtype ct, const lu_shape *s, const char *A, int64_t j, char *Rj) {
+  static const double one[2] = {1, 0};
+  if (lu_nan_pivot(ct, s, j, A)) return 1;
+  int64_t n = s->n, j0 = j * LA_NB, wc = lu_wc(s, j);
+  memset(Rj, 0, (size_t)(wc * n * s->csz));
+  for (int64_t c = 0; c < wc; c++) putc_(ct, Rj, j0 + c + c * n, 1, 0);
+  lint M = CH(j0 + wc), NC = CH(wc), LD = CH(n);
+  LAPACK->trsm[cpx]("L", "U", "N", "N", &M, &NC, one, A, &LD, Rj, &LD, 1, 1, 1, 1);
+  return 0;
+}
+
+/* inv: row block i of inv(A) = U^-1 L^-1 P (getri) into X (rows x n,
+ * column-major): R's rows (U^-1's, zero left of the block), then X L = X
+ * by L's block columns from the last (getri's: gemm with the later ones'
+ * results, trsm with the unit lower diagonal block), then the pivots'
+ * column swaps in reverse order. */
+static void inv_rows(int cpx, const lu_shape *s, const char *A, const char *R, const lint *ipiv,
+                     int64_t i, char *X) {
+  static const double one[2] = {1, 0}, mone[2] = {-1, 0};
+  int64_t n = s->n, i0 = i * LA_NB, rows = lu_wc(s, i), csz = s->csz, cb = rows * csz;
+  memset(X, 0, (size_t)(i0 * cb));
+  for (int64_t c = i0; c < n; c++) memcpy(X + c * cb, R + (c * n + i0) * csz, (size_t)cb);
+  lint M = CH(rows), N = CH(n);
+  for (int64_t j = s->na - 1; j >= 0; j--) {
+    int64_t j0 = j * LA_NB, j1 = j0 + lu_wc(s, j);
+    lint NC = CH(j1 - j0), K = CH(n - j1);
+    if (K > 0)
+      LAPACK->gemm[cpx]("N", "N", &M, &NC, &K, mone, X + j1 * cb, &M, A + (j1 + j0 * n) * csz,
+                        &N, one, X + j0 * cb, &M, 1, 1);
+    LAPACK->trsm[cpx]("R", "L", "N", "U", &M, &NC, one, A + (j0 + j0 * n) * csz, &N,
+                      X + j0 * cb, &M, 1, 1, 1, 1);
+  }
+  char tmp[LA_NB * 16];
+  for (int64_t c = n - 2; c >= 0; c--) {
+    int64_t p = ipiv[c] - 1;
+    if (p == c) continue;
+    memcpy(tmp, X + c * cb, (size_t)cb);
+    memcpy(X + c * cb, X + p * cb, (size_t)cb);
+    memcpy(X + p * cb, tmp, (size_t)cb);
+  }
 }
 
 /* det (out[0]) or slogdet (sign out[0], log|det| out[1]) from the LU of
@@ -266,23 +354,17 @@ static void det_out(ndt_linalg_op op, ndt_dtype ct, int64_t n, const char *A, in
   }
 }
 
-/* The identity's block column j (its rows all of W's column). */
-static void lu_identity(const lu_shape *s, ndt_dtype ct, int64_t j, char *Y) {
-  int64_t wc = lu_wc(s, j), c = lu_c0(s, j) - s->n;
-  memset(Y, 0, (size_t)(wc * s->n * s->csz));
-  for (int64_t i = 0; i < wc; i++) putc_(ct, Y, (c + i) + i * s->n, 1, 0);
-}
-
 /* The whole blocked LU in one task (la_body's kernels for n >= LA_BLOCK_MIN). */
 static ndt_status lu_serial(const la_arg *a, la_ws *ws, const mref *in, const mref *out) {
-  int64_t n = a->n, r = lu_rhs_cols(a);
+  int64_t n = a->n;
   int cpx = is_cpx(a->ct);
   lu_shape s;
-  lu_shape_of(a->ct, n, r, &s);
+  lu_shape_of(a->ct, a->op, n, a->k, &s);
   char *W = ws_get(ws, (size_t)s.bytes);
   if (!W) return NDT_ERR_NOMEM;
   lint *ipiv = (lint *)(W + s.ipiv_off);
   int64_t csz = s.csz;
+  char *Y = W + s.y_off;
   mref at = in[0];
   if (lu_tr(a->op)) {
     at.rs = in[0].cs;
@@ -290,14 +372,9 @@ static ndt_status lu_serial(const la_arg *a, la_ws *ws, const mref *in, const mr
   }
   load(&at, a->in[0].dtype, n, n, a->ct, W, n);
   for (int64_t j = s.na; j < s.nbc; j++) {
-    char *Y = W + lu_c0(&s, j) * n * csz;
-    if (a->op == NDT_LINALG_INV) {
-      lu_identity(&s, a->ct, j, Y);
-    } else {
-      mref b = in[1];
-      b.p += (lu_c0(&s, j) - n) * b.cs;
-      load(&b, a->in[1].dtype, n, lu_wc(&s, j), a->ct, Y, n);
-    }
+    mref b = in[1];
+    b.p += (lu_c0(&s, j) - n) * b.cs;
+    load(&b, a->in[1].dtype, n, lu_wc(&s, j), a->ct, W + lu_c0(&s, j) * n * csz, n);
   }
   int singular = 0;
   for (int64_t k = 0; k < s.na; k++) {
@@ -313,14 +390,36 @@ static ndt_status lu_serial(const la_arg *a, la_ws *ws, const mref *in, const mr
     det_out(a->op, a->ct, n, W, n, ipiv, singular, out);
     return NDT_OK;
   }
-  if (lu_nan_pivot(a->ct, &s, W)) return fail("Singular matrix");
-  for (int64_t j = s.na; j < s.nbc; j++) lu_backsolve(cpx, &s, W, j, W + lu_c0(&s, j) * n * csz);
-  mref ot = out[0];
-  if (lu_tr(a->op)) {   /* inv(A) = inv(A^T)^T */
-    ot.rs = out[0].cs;
-    ot.cs = out[0].rs;
+  if (a->op == NDT_LINALG_SOLVE) {
+    for (int64_t j = s.na; j < s.nbc; j++) {
+      const char *B = W + lu_c0(&s, j) * n * csz;
+      for (int64_t i = s.na - 1; i >= 0; i--) {
+        const char *first = i == s.na - 1 ? B : NULL;
+        if (lu_nan_pivot(a->ct, &s, i, W)) return fail("Singular matrix");
+        bs_diag(cpx, &s, W, first, i, j, Y + lu_y(&s, i, j));
+        for (int64_t t = 0; t < i; t++)
+          bs_update(cpx, &s, W, first, t, i, j, Y + lu_y(&s, i, j), Y + lu_y(&s, t, j));
+      }
+    }
+    for (int64_t i = 0; i < s.na; i++) {
+      int64_t rows = lu_wc(&s, i);
+      ndt__kern->copy2d(rows, s.r, Y + i * LA_NB * s.r * csz, csz, rows * csz, a->ct,
+                        out[0].p + i * LA_NB * out[0].rs, out[0].rs, out[0].cs, a->ct);
+    }
+    return NDT_OK;
   }
-  store(W + n * n * csz, n, n, r, (int)csz, &ot);
+  for (int64_t j = 0; j < s.na; j++)
+    if (inv_uinv(cpx, a->ct, &s, W, j, Y + j * LA_NB * n * csz)) return fail("Singular matrix");
+  for (int64_t j = 0; j < s.na; j++) inv_swaps(cpx, &s, ipiv, j, W + j * LA_NB * n * csz);
+  char *X = ndt__malloc((size_t)(LA_NB * n * csz));
+  if (!X) return NDT_ERR_NOMEM;
+  for (int64_t i = 0; i < s.na; i++) {
+    int64_t rows = lu_wc(&s, i);
+    inv_rows(cpx, &s, W, Y, ipiv, i, X);
+    ndt__kern->copy2d(rows, n, X, csz, rows * csz, a->ct, out[0].p + i * LA_NB * out[0].rs,
+                      out[0].rs, out[0].cs, a->ct);
+  }
+  ndt__mfree(X);
   return NDT_OK;
 }
 
@@ -329,21 +428,18 @@ typedef struct {
   ndt_linalg_op op;
   ndt_dtype ct;
   lu_shape s;
-  int64_t k, j;   /* panel k; update of block column j by step k; load, backsolve: j */
-  int64_t i0;     /* store: the first row */
+  int64_t k, j;   /* panel k; update of block column j by step k; load, back-solve: j */
+  int64_t i, l;   /* back-solve: row block i (by row block l); inv: row block i */
+  int64_t i0;     /* cholesky store: the first row */
   int upper;      /* cholesky: upper=True */
 } lu_arg;
 
-/* Operands: the input's columns of block column j (read; absent for inv's
- * identity), W's block column j (write). */
+/* Operands: the input's columns of block column j (read), W's block column
+ * j (write). */
 static ndt_status lu_load_body(ndt_bound *op, void *p) {
   const lu_arg *a = p;
   const lu_shape *s = &a->s;
   char *dst = op[1].ptr;
-  if (!op[0].view->store) {
-    lu_identity(s, a->ct, a->j, dst);
-    return NDT_OK;
-  }
   int64_t wc = lu_wc(s, a->j), csz = s->csz;
   const ndt_bound *b = &op[0];
   /* by 128 rows: a transposed read stays in cache */
@@ -373,26 +469,64 @@ static ndt_status lu_update_body(ndt_bound *op, void *p) {
   return NDT_OK;
 }
 
-/* Operands: W's A part (read), right-hand block column j (rw). */
-static ndt_status lu_backsolve_body(ndt_bound *op, void *p) {
+/* Operands: W's columns of row block l (read: U's block column), W's block
+ * column j (read, when l is the last row block; else absent), Y's piece
+ * (l, j) (rw for the diagonal, i == l; else read), Y's piece (i, j) (rw;
+ * absent for the diagonal). */
+static ndt_status bs_body(ndt_bound *op, void *p) {
   const lu_arg *a = p;
-  if (lu_nan_pivot(a->ct, &a->s, op[0].ptr)) return fail("Singular matrix");
-  lu_backsolve(is_cpx(a->ct), &a->s, op[0].ptr, a->j, op[1].ptr);
+  const lu_shape *s = &a->s;
+  const char *A = op[0].ptr - a->l * LA_NB * s->n * s->csz;   /* (W, as indexed by column) */
+  const char *B = a->l == s->na - 1 ? op[1].ptr : NULL;
+  if (a->i == a->l) {
+    if (lu_nan_pivot(a->ct, s, a->l, A)) return fail("Singular matrix");
+    bs_diag(is_cpx(a->ct), s, A, B, a->l, a->j, op[2].ptr);
+  } else {
+    bs_update(is_cpx(a->ct), s, A, B, a->i, a->l, a->j, op[2].ptr, op[3].ptr);
+  }
   return NDT_OK;
 }
 
-/* Operands: W's right-hand part (read; inv: its columns i0.., the rows'),
- * the result's rows i0.. (write). */
-static ndt_status lu_store_body(ndt_bound *op, void *p) {
+/* Operands: Y's row block i (read), the result's rows (write). */
+static ndt_status bs_store_body(ndt_bound *op, void *p) {
+  const lu_arg *a = p;
+  const ndt_bound *o = &op[1];
+  int64_t csz = a->s.csz;
+  ndt__kern->copy2d(o->shape[0], o->shape[1], op[0].ptr, csz, o->shape[0] * csz, a->ct, o->ptr,
+                    o->st[0], o->st[1], o->view->dtype);
+  return NDT_OK;
+}
+
+/* Operands: W's columns [0, j's end) (read), R's block column j (write). */
+static ndt_status inv_uinv_body(ndt_bound *op, void *p) {
+  const lu_arg *a = p;
+  if (inv_uinv(is_cpx(a->ct), a->ct, &a->s, op[0].ptr, a->j, op[1].ptr))
+    return fail("Singular matrix");
+  return NDT_OK;
+}
+
+/* Operands: the pivots from block column j's end (read), its columns (rw). */
+static ndt_status inv_swaps_body(ndt_bound *op, void *p) {
+  const lu_arg *a = p;
+  const lint *ipiv = (const lint *)op[0].ptr - (a->j * LA_NB + lu_wc(&a->s, a->j));
+  inv_swaps(is_cpx(a->ct), &a->s, ipiv, a->j, op[1].ptr);
+  return NDT_OK;
+}
+
+/* Operands: W's A part (read), R's columns from row block i's (read), the
+ * pivots (read), the result's rows of row block i (write). */
+static ndt_status inv_rows_body(ndt_bound *op, void *p) {
   const lu_arg *a = p;
   const lu_shape *s = &a->s;
-  const ndt_bound *o = &op[1];
-  if (lu_tr(a->op))   /* inv: the rows are Y's columns i0.. (op[0]: those) */
-    ndt__kern->copy2d(o->shape[0], o->shape[1], op[0].ptr, s->n * s->csz, s->csz, a->ct, o->ptr,
-                      o->st[0], o->st[1], o->view->dtype);
-  else
-    ndt__kern->copy2d(o->shape[0], o->shape[1], op[0].ptr + a->i0 * s->csz, s->csz,
-                      s->n * s->csz, a->ct, o->ptr, o->st[0], o->st[1], o->view->dtype);
+  int64_t rows = lu_wc(s, a->i), csz = s->csz;
+  char *X = ndt__malloc((size_t)(rows * s->n * csz));
+  if (!X) return NDT_ERR_NOMEM;
+  const char *R = op[1].ptr - a->i * LA_NB * s->n * csz;   /* (R, as indexed by column) */
+  inv_rows(is_cpx(a->ct), s, op[0].ptr, R, (const lint *)op[2].ptr, a->i, X);
+  const ndt_bound *o = &op[3];
+  ndt__kern->copy2d(rows, s->n, X, csz, rows * csz, a->ct, o->ptr, o->st[0], o->st[1],
+                    o->view->dtype);
+  ndt__mfree(X);
   return NDT_OK;
 }
 
@@ -417,8 +551,11 @@ static ndt_status lu_det_body(ndt_bound *op, void *p) {
 static const ndt_task_kind lu_load_kind = {"linalg lu load", {lu_load_body}, NULL};
 static const ndt_task_kind lu_panel_kind = {"linalg lu panel", {lu_panel_body}, NULL};
 static const ndt_task_kind lu_update_kind = {"linalg lu update", {lu_update_body}, NULL};
-static const ndt_task_kind lu_backsolve_kind = {"linalg lu backsolve", {lu_backsolve_body}, NULL};
-static const ndt_task_kind lu_store_kind = {"linalg lu store", {lu_store_body}, NULL};
+static const ndt_task_kind bs_kind = {"linalg lu backsolve", {bs_body}, NULL};
+static const ndt_task_kind bs_store_kind = {"linalg lu store", {bs_store_body}, NULL};
+static const ndt_task_kind inv_uinv_kind = {"linalg inv uinv", {inv_uinv_body}, NULL};
+static const ndt_task_kind inv_swaps_kind = {"linalg inv swaps", {inv_swaps_body}, NULL};
+static const ndt_task_kind inv_rows_kind = {"linalg inv rows", {inv_rows_body}, NULL};
 static const ndt_task_kind lu_det_kind = {"linalg lu det", {lu_det_body}, NULL};
 
 /* v's matrix of batch q (C order over bshape[0..nbd)): rows r0.. (nr) and
@@ -472,35 +609,30 @@ static ndt_status lu_record(const la_arg *s, const ndt_array *vin, ndt_array *co
                             const int64_t *bshape, int64_t nmat) {
   int nbd = s->nbd;
   const char *name = op_name(s->op);
-  int64_t n = s->n, r = lu_rhs_cols(s);
+  int64_t n = s->n;
   lu_arg a;
   memset(&a, 0, sizeof a);
   a.op = s->op;
   a.ct = s->ct;
-  lu_shape_of(s->ct, n, r, &a.s);
+  lu_shape_of(s->ct, s->op, n, s->k, &a.s);
   const lu_shape *sh = &a.s;
-  int64_t csz = sh->csz, lb = (int64_t)sizeof(lint);
+  int64_t csz = sh->csz, lb = (int64_t)sizeof(lint), na = sh->na, cb = n * csz;
   ndt_status st = NDT_OK;
   for (int64_t q = 0; q < nmat && st == NDT_OK; q++) {
     ndt_store *S = NULL;
     st = ndt__store_new_bytes(&S, sh->bytes);
     if (st) break;
-    ndt_array col[2], src, piv, inf, whole, outv[2] = {ndt__empty_view, ndt__empty_view};
+    ndt_array col[2], src, piv, inf, whole, yv[2], outv[2] = {ndt__empty_view, ndt__empty_view};
     for (int64_t j = 0; j < sh->nbc && st == NDT_OK; j++) {
       a.j = j;
       int64_t c0 = lu_c0(sh, j), wc = lu_wc(sh, j);
-      if (j < sh->na) {
-        lu_a_cols(&vin[0], nbd, bshape, q, lu_tr(s->op), n, c0, wc, &src);
-      } else if (s->op == NDT_LINALG_SOLVE) {
-        lu_view(&vin[1], nbd, bshape, q, 2, 0, n, c0 - n, wc, &src);
-      } else {
-        src = ndt__empty_view;
-      }
+      if (j < na) lu_a_cols(&vin[0], nbd, bshape, q, lu_tr(s->op), n, c0, wc, &src);
+      else lu_view(&vin[1], nbd, bshape, q, 2, 0, n, c0 - n, wc, &src);
       lu_col(&col[0], S, sh, j);
       ndt_operand ops[2] = {{&src, NDT_READ}, {&col[0], NDT_WRITE}};
       st = ndt__record(&lu_load_kind, NULL, ops, 2, &a, sizeof a, 0);
     }
-    for (int64_t k = 0; k < sh->na && st == NDT_OK; k++) {
+    for (int64_t k = 0; k < na && st == NDT_OK; k++) {
       a.k = k;
       lu_col(&col[0], S, sh, k);
       ndt__range_view(&piv, S, sh->ipiv_off + k * LA_NB * lb, lu_wc(sh, k) * lb);
@@ -517,22 +649,68 @@ static ndt_status lu_record(const la_arg *s, const ndt_array *vin, ndt_array *co
                          j == k + 1 ? NDT_TASK_URGENT : 0);
       }
     }
-    if (lu_rhs_op(s->op)) {
-      ndt__range_view(&whole, S, 0, n * n * csz);
-      for (int64_t j = sh->na; j < sh->nbc && st == NDT_OK; j++) {
+    if (s->op == NDT_LINALG_SOLVE) {
+      /* the back-substitution by pieces of Y: per b's block column, from the
+       * last row block up, its diagonal solve then the updates above it
+       * (the next row block's first: the path the next solve waits on) */
+      for (int64_t j = na; j < sh->nbc && st == NDT_OK; j++) {
         a.j = j;
         lu_col(&col[1], S, sh, j);
-        ndt_operand bops[2] = {{&whole, NDT_READ}, {&col[1], NDT_RW}};
-        st = ndt__record(&lu_backsolve_kind, name, bops, 2, &a, sizeof a, 0);
+        for (int64_t l = na - 1; l >= 0 && st == NDT_OK; l--) {
+          int first = l == na - 1;
+          a.l = l;
+          lu_col(&col[0], S, sh, l);
+          ndt__range_view(&yv[0], S, sh->y_off + lu_y(sh, l, j), lu_wc(sh, l) * lu_wc(sh, j) * csz);
+          for (int64_t i = l; i >= 0 && st == NDT_OK; i--) {
+            a.i = i;
+            ndt_operand bops[4] = {{&col[0], NDT_READ},
+                                   {first ? &col[1] : &ndt__empty_view, NDT_READ},
+                                   {&yv[0], i == l ? (first ? NDT_WRITE : NDT_RW) : NDT_READ},
+                                   {&ndt__empty_view, NDT_READ}};
+            if (i < l) {
+              ndt__range_view(&yv[1], S, sh->y_off + lu_y(sh, i, j),
+                              lu_wc(sh, i) * lu_wc(sh, j) * csz);
+              bops[3] = (ndt_operand){&yv[1], first ? NDT_WRITE : NDT_RW};
+            }
+            st = ndt__record(&bs_kind, i == l ? name : NULL, bops, 4, &a, sizeof a,
+                             i >= l - 1 ? NDT_TASK_URGENT : 0);
+          }
+        }
       }
-      ndt__range_view(&col[0], S, n * n * csz, n * r * csz);
-      for (int64_t i0 = 0; i0 < n && st == NDT_OK; i0 += LA_NB) {
-        int64_t rows = n - i0 < LA_NB ? n - i0 : LA_NB;
-        a.i0 = i0;
-        if (lu_tr(s->op)) ndt__range_view(&col[0], S, (n + i0) * n * csz, rows * n * csz);
-        lu_view(res[0], nbd, bshape, q, 2, i0, rows, 0, r, &outv[0]);
-        ndt_operand sops[2] = {{&col[0], NDT_READ}, {&outv[0], NDT_WRITE}};
-        st = ndt__record(&lu_store_kind, NULL, sops, 2, &a, sizeof a, 0);
+      for (int64_t i = 0; i < na && st == NDT_OK; i++) {
+        int64_t rows = lu_wc(sh, i);
+        ndt__range_view(&yv[0], S, sh->y_off + i * LA_NB * sh->r * csz, rows * sh->r * csz);
+        lu_view(res[0], nbd, bshape, q, 2, i * LA_NB, rows, 0, sh->r, &outv[0]);
+        ndt_operand sops[2] = {{&yv[0], NDT_READ}, {&outv[0], NDT_WRITE}};
+        st = ndt__record(&bs_store_kind, NULL, sops, 2, &a, sizeof a, 0);
+      }
+    } else if (s->op == NDT_LINALG_INV) {
+      /* U^-1's block column j as soon as panel j is done (U's leading block
+       * is final then), L's swaps once every panel is, then the rows */
+      for (int64_t j = 0; j < na && st == NDT_OK; j++) {
+        a.j = j;
+        ndt__range_view(&whole, S, 0, (j * LA_NB + lu_wc(sh, j)) * cb);
+        ndt__range_view(&yv[0], S, sh->y_off + j * LA_NB * cb, lu_wc(sh, j) * cb);
+        ndt_operand iops[2] = {{&whole, NDT_READ}, {&yv[0], NDT_WRITE}};
+        st = ndt__record(&inv_uinv_kind, NULL, iops, 2, &a, sizeof a, 0);
+      }
+      for (int64_t j = 0; j < na - 1 && st == NDT_OK; j++) {
+        int64_t j1 = j * LA_NB + lu_wc(sh, j);
+        a.j = j;
+        ndt__range_view(&piv, S, sh->ipiv_off + j1 * lb, (n - j1) * lb);
+        lu_col(&col[0], S, sh, j);
+        ndt_operand wops[2] = {{&piv, NDT_READ}, {&col[0], NDT_RW}};
+        st = ndt__record(&inv_swaps_kind, NULL, wops, 2, &a, sizeof a, 0);
+      }
+      ndt__range_view(&whole, S, 0, n * cb);
+      ndt__range_view(&piv, S, sh->ipiv_off, n * lb);
+      for (int64_t i = 0; i < na && st == NDT_OK; i++) {
+        a.i = i;
+        ndt__range_view(&yv[0], S, sh->y_off + i * LA_NB * cb, (n - i * LA_NB) * cb);
+        lu_view(res[0], nbd, bshape, q, 2, i * LA_NB, lu_wc(sh, i), 0, n, &outv[0]);
+        ndt_operand rops[4] = {{&whole, NDT_READ}, {&yv[0], NDT_READ}, {&piv, NDT_READ},
+                               {&outv[0], NDT_WRITE}};
+        st = ndt__record(&inv_rows_kind, NULL, rops, 4, &a, sizeof a, 0);
       }
     } else if (st == NDT_OK) {
       ndt__range_view(&whole, S, 0, sh->bytes);
@@ -594,7 +772,7 @@ static ndt_status ch_serial(const la_arg *a, la_ws *ws, const mref *in, const mr
   int64_t n = a->n;
   int cpx = is_cpx(a->ct), upper = (a->flags & NDT_LINALG_UPPER) != 0;
   lu_shape s;
-  lu_shape_of(a->ct, n, 0, &s);
+  lu_shape_of(a->ct, a->op, n, 0, &s);
   char *W = ws_get(ws, (size_t)s.bytes);
   if (!W) return NDT_ERR_NOMEM;
   int64_t csz = s.csz;
@@ -656,7 +834,7 @@ static ndt_status ch_record(const la_arg *s, const ndt_array *vin, ndt_array *co
   a.op = s->op;
   a.ct = s->ct;
   a.upper = (s->flags & NDT_LINALG_UPPER) != 0;
-  lu_shape_of(s->ct, n, 0, &a.s);
+  lu_shape_of(s->ct, s->op, n, 0, &a.s);
   const lu_shape *sh = &a.s;
   int64_t csz = sh->csz;
   ndt_status st = NDT_OK;
@@ -694,6 +872,264 @@ static ndt_status ch_record(const la_arg *s, const ndt_array *vin, ndt_array *co
       lu_view(res[0], nbd, bshape, q, 2, i0, rows, 0, n, &outv);
       ndt_operand sops[2] = {{&col[0], NDT_READ}, {&outv, NDT_WRITE}};
       st = ndt__record(&ch_store_kind, NULL, sops, 2, &a, sizeof a, 0);
+    }
+    ndt__store_decref(S);
+  }
+  return st;
+}
+
+/* ---- qr of a large matrix: a blocked Householder QR --------------------
+ * qr (modes reduced, complete and r) of an m x n matrix with m >= n >=
+ * LA_BLOCK_MIN, in LAPACK's dgeqrf order on W (A column-major, leading
+ * dimension m, block columns of LA_NB): step k's panel task is geqrf of the
+ * tall panel (rows k*LA_NB..m-1) and larft of its block reflector's T
+ * (LA_NB x LA_NB, its own range); each later block column's update applies
+ * it from the left (larfb, H^H). R is W's upper triangle (stores of 128
+ * rows, zeros below). Q (reduced: m x n, complete: m x m) is dorgqr's
+ * order on a region Q of W: its block column J starts as the identity's
+ * and gets the block reflectors of the panels k <= J from the last (larfb
+ * without transpose): the block columns are independent of each other.
+ * Each piece is one single-threaded LAPACK call on fixed blocks, so the
+ * bits depend on the shapes only (qr_serial: the same pieces in one task,
+ * on ranks). */
+typedef struct {
+  int64_t m, n, qc, na, nq;   /* rows, columns, Q's columns, A's and Q's block columns */
+  int csz;
+  int64_t t_off, q_off, bytes;
+} qr_shape;
+
+static int qr_blocked(const la_arg *a) {
+  return a->op == NDT_LINALG_QR && a->flags <= NDT_LINALG_QR_R && a->m >= a->n &&
+         a->n >= LA_BLOCK_MIN;
+}
+
+static void qr_shape_of(ndt_dtype ct, int64_t m, int64_t n, int mode, qr_shape *s) {
+  s->m = m;
+  s->n = n;
+  s->qc = mode == NDT_LINALG_QR_REDUCED ? n : mode == NDT_LINALG_QR_COMPLETE ? m : 0;
+  s->csz = ndt__traits[ct].size;
+  s->na = (n + LA_NB - 1) / LA_NB;
+  s->nq = (s->qc + LA_NB - 1) / LA_NB;
+  s->t_off = (int64_t)al((size_t)(m * n * s->csz));
+  s->q_off = s->t_off + (int64_t)al((size_t)(s->na * LA_NB * LA_NB * s->csz));
+  s->bytes = s->q_off + m * s->qc * s->csz;
+}
+static int64_t qr_w(int64_t total, int64_t j) {
+  return total - j * LA_NB < LA_NB ? total - j * LA_NB : LA_NB;
+}
+
+/* Panel k (P: W's block column k) and its T (LA_NB x LA_NB). */
+static ndt_status qr_panel(int cpx, const qr_shape *s, int64_t k, char *P, char *T) {
+  int64_t k0 = k * LA_NB, w = qr_w(s->n, k), csz = s->csz;
+  lint M = CH(s->m - k0), N = CH(w), LD = CH(s->m), LT = LA_NB, info = 0, m1 = -1;
+  double q[2] = {0, 0};
+  LAPACK->geqrf[cpx](&M, &N, NULL, &LD, NULL, q, &m1, &info);
+  int64_t lwork = (int64_t)q[0] > w ? (int64_t)q[0] : w;
+  char *buf = ndt__malloc((size_t)((w + lwork) * csz));
+  if (!buf) return NDT_ERR_NOMEM;
+  lint LW = CH(lwork);
+  LAPACK->geqrf[cpx](&M, &N, P + k0 * csz, &LD, buf, buf + w * csz, &LW, &info);
+  LAPACK->larft[cpx]("F", "C", &M, &N, P + k0 * csz, &LD, buf, T, &LT, 1, 1);
+  ndt__mfree(buf);
+  return info ? ndt__error(NDT_ERR_INTERNAL, "geqrf failed (info %d)", (int)info) : NDT_OK;
+}
+
+/* Block column C (wc columns, leading dimension m) by panel k's block
+ * reflector (P: its block column, T): H^H C (tr: the factorisation's
+ * update) or H C (Q's); first: C is the identity's block column jc first. */
+static ndt_status qr_apply(int cpx, ndt_dtype ct, const qr_shape *s, int64_t k, const char *P,
+                           const char *T, int tr, int64_t wc, int first, int64_t jc, char *C) {
+  int64_t m = s->m, k0 = k * LA_NB, csz = s->csz;
+  if (first) {
+    memset(C, 0, (size_t)(wc * m * csz));
+    for (int64_t c = 0; c < wc; c++) putc_(ct, C, jc * LA_NB + c + c * m, 1, 0);
+  }
+  char *work = ndt__malloc((size_t)(wc * LA_NB * csz));
+  if (!work) return NDT_ERR_NOMEM;
+  lint M = CH(m - k0), N = CH(wc), K = CH(qr_w(s->n, k)), LD = CH(m), LT = LA_NB, LW = CH(wc);
+  LAPACK->larfb[cpx]("L", tr ? (cpx ? "C" : "T") : "N", "F", "C", &M, &N, &K, P + k0 * csz, &LD,
+                     T, &LT, C + k0 * csz, &LD, work, &LW, 1, 1, 1, 1);
+  ndt__mfree(work);
+  return NDT_OK;
+}
+
+/* R's rows r0.. (rows of them; o: dtype odt, byte strides rs, cs) from W:
+ * its upper triangle, zeros below (and in rows >= n: complete mode). */
+static void qr_rrows(ndt_dtype ct, const qr_shape *s, const char *W, int64_t r0, int64_t rows,
+                     char *o, int64_t rs, int64_t cs, ndt_dtype odt) {
+  int64_t m = s->m, n = s->n, csz = s->csz, osz = ndt__traits[odt].size;
+  for (int64_t r = r0; r < r0 + rows; r++) {
+    char *orow = o + (r - r0) * rs;
+    int64_t c1 = r < n ? r : n;
+    for (int64_t c = 0; c < c1; c++) memset(orow + c * cs, 0, (size_t)osz);
+    if (r < n) ndt__kern->copy2d(1, n - r, W + (r + r * m) * csz, 0, m * csz, ct, orow + r * cs, 0,
+                                 cs, odt);
+  }
+}
+
+/* The whole blocked QR in one task (k_qr for qr_blocked). */
+static ndt_status qr_serial(const la_arg *a, la_ws *ws, const mref *in, const mref *out) {
+  int cpx = is_cpx(a->ct), mode = a->flags;
+  qr_shape s;
+  qr_shape_of(a->ct, a->m, a->n, mode, &s);
+  char *W = ws_get(ws, (size_t)s.bytes);
+  if (!W) return NDT_ERR_NOMEM;
+  int64_t m = s.m, csz = s.csz, cb = m * csz;
+  char *T = W + s.t_off, *Q = W + s.q_off;
+  load(&in[0], a->in[0].dtype, m, s.n, a->ct, W, m);
+  ndt_status st = NDT_OK;
+  for (int64_t k = 0; k < s.na && st == NDT_OK; k++) {
+    char *P = W + k * LA_NB * cb, *Tk = T + k * LA_NB * LA_NB * csz;
+    st = qr_panel(cpx, &s, k, P, Tk);
+    for (int64_t j = k + 1; j < s.na && st == NDT_OK; j++)
+      st = qr_apply(cpx, a->ct, &s, k, P, Tk, 1, qr_w(s.n, j), 0, j, W + j * LA_NB * cb);
+  }
+  for (int64_t jq = 0; jq < s.nq && st == NDT_OK; jq++) {
+    int64_t kl = jq < s.na - 1 ? jq : s.na - 1;
+    for (int64_t k = kl; k >= 0 && st == NDT_OK; k--)
+      st = qr_apply(cpx, a->ct, &s, k, W + k * LA_NB * cb, T + k * LA_NB * LA_NB * csz, 0,
+                    qr_w(s.qc, jq), k == kl, jq, Q + jq * LA_NB * cb);
+  }
+  if (st) return st;
+  const mref *rr = &out[mode == NDT_LINALG_QR_R ? 0 : 1];
+  qr_rrows(a->ct, &s, W, 0, mode == NDT_LINALG_QR_COMPLETE ? m : s.n, rr->p, rr->rs, rr->cs, a->ct);
+  if (s.qc) ndt__kern->copy2d(m, s.qc, Q, csz, cb, a->ct, out[0].p, out[0].rs, out[0].cs, a->ct);
+  return NDT_OK;
+}
+
+typedef struct {
+  ndt_dtype ct;
+  int mode;
+  qr_shape s;
+  int64_t k, j, r0;   /* panel k; update of block column j (Q's: jq); store: rows r0.. */
+  int q;              /* the update is Q's (H C), else the factorisation's (H^H C) */
+  int first;          /* Q's block column starts as the identity's */
+} qr_arg;
+
+/* Operands: A's columns of block column j (read), W's block column j (write). */
+static ndt_status qr_load_body(ndt_bound *op, void *p) {
+  const qr_arg *a = p;
+  const ndt_bound *b = &op[0];
+  int64_t wc = qr_w(a->s.n, a->j), csz = a->s.csz;
+  for (int64_t i0 = 0; i0 < a->s.m; i0 += 128) {
+    int64_t rows = a->s.m - i0 < 128 ? a->s.m - i0 : 128;
+    ndt__kern->copy2d(wc, rows, b->ptr + i0 * b->st[0], b->st[1], b->st[0], b->view->dtype,
+                      op[1].ptr + i0 * csz, a->s.m * csz, csz, a->ct);
+  }
+  return NDT_OK;
+}
+
+/* Operands: W's block column k (rw), its T (write). */
+static ndt_status qr_panel_body(ndt_bound *op, void *p) {
+  const qr_arg *a = p;
+  return qr_panel(is_cpx(a->ct), &a->s, a->k, op[0].ptr, op[1].ptr);
+}
+
+/* Operands: W's block column k and its T (read), the block column updated
+ * (W's j: rw; Q's j (q): rw, or write when first). */
+static ndt_status qr_update_body(ndt_bound *op, void *p) {
+  const qr_arg *a = p;
+  int64_t wc = qr_w(a->q ? a->s.qc : a->s.n, a->j);
+  return qr_apply(is_cpx(a->ct), a->ct, &a->s, a->k, op[0].ptr, op[1].ptr, !a->q, wc, a->first,
+                  a->j, op[2].ptr);
+}
+
+/* Operands: W's A part (read), R's rows r0.. (write). */
+static ndt_status qr_rstore_body(ndt_bound *op, void *p) {
+  const qr_arg *a = p;
+  const ndt_bound *o = &op[1];
+  qr_rrows(a->ct, &a->s, op[0].ptr, a->r0, o->shape[0], o->ptr, o->st[0], o->st[1],
+           o->view->dtype);
+  return NDT_OK;
+}
+
+/* Operands: the region Q (read), Q's rows r0.. (write). */
+static ndt_status qr_qstore_body(ndt_bound *op, void *p) {
+  const qr_arg *a = p;
+  const ndt_bound *o = &op[1];
+  int64_t csz = a->s.csz;
+  ndt__kern->copy2d(o->shape[0], o->shape[1], op[0].ptr + a->r0 * csz, csz, a->s.m * csz, a->ct,
+                    o->ptr, o->st[0], o->st[1], o->view->dtype);
+  return NDT_OK;
+}
+
+static const ndt_task_kind qr_load_kind = {"linalg qr load", {qr_load_body}, NULL};
+static const ndt_task_kind qr_panel_kind = {"linalg qr panel", {qr_panel_body}, NULL};
+static const ndt_task_kind qr_update_kind = {"linalg qr update", {qr_update_body}, NULL};
+static const ndt_task_kind qr_rstore_kind = {"linalg qr store r", {qr_rstore_body}, NULL};
+static const ndt_task_kind qr_qstore_kind = {"linalg qr store q", {qr_qstore_body}, NULL};
+
+/* Records the blocked QR of every matrix of the batch. */
+static ndt_status qr_record(const la_arg *s, const ndt_array *vin, ndt_array *const *res,
+                            const int64_t *bshape, int64_t nmat) {
+  int nbd = s->nbd;
+  qr_arg a;
+  memset(&a, 0, sizeof a);
+  a.ct = s->ct;
+  a.mode = s->flags;
+  qr_shape_of(s->ct, s->m, s->n, a.mode, &a.s);
+  const qr_shape *sh = &a.s;
+  int64_t m = sh->m, csz = sh->csz, cb = m * csz, tb = LA_NB * LA_NB * csz;
+  ndt_array *rres = res[a.mode == NDT_LINALG_QR_R ? 0 : 1];
+  int64_t rrows = a.mode == NDT_LINALG_QR_COMPLETE ? m : sh->n;
+  ndt_status st = NDT_OK;
+  for (int64_t q = 0; q < nmat && st == NDT_OK; q++) {
+    ndt_store *S = NULL;
+    st = ndt__store_new_bytes(&S, sh->bytes);
+    if (st) break;
+    ndt_array col[2], tv, src, outv;
+    for (int64_t j = 0; j < sh->na && st == NDT_OK; j++) {
+      a.j = j;
+      lu_view(&vin[0], nbd, bshape, q, 2, 0, m, j * LA_NB, qr_w(sh->n, j), &src);
+      ndt__range_view(&col[0], S, j * LA_NB * cb, qr_w(sh->n, j) * cb);
+      ndt_operand ops[2] = {{&src, NDT_READ}, {&col[0], NDT_WRITE}};
+      st = ndt__record(&qr_load_kind, NULL, ops, 2, &a, sizeof a, 0);
+    }
+    for (int64_t k = 0; k < sh->na && st == NDT_OK; k++) {
+      a.k = k;
+      a.q = 0;
+      a.first = 0;
+      ndt__range_view(&col[0], S, k * LA_NB * cb, qr_w(sh->n, k) * cb);
+      ndt__range_view(&tv, S, sh->t_off + k * tb, tb);
+      ndt_operand pops[2] = {{&col[0], NDT_RW}, {&tv, NDT_WRITE}};
+      st = ndt__record(&qr_panel_kind, "linalg.qr", pops, 2, &a, sizeof a, NDT_TASK_URGENT);
+      for (int64_t j = k + 1; j < sh->na && st == NDT_OK; j++) {
+        a.j = j;
+        ndt__range_view(&col[1], S, j * LA_NB * cb, qr_w(sh->n, j) * cb);
+        ndt_operand uops[3] = {{&col[0], NDT_READ}, {&tv, NDT_READ}, {&col[1], NDT_RW}};
+        st = ndt__record(&qr_update_kind, NULL, uops, 3, &a, sizeof a,
+                         j == k + 1 ? NDT_TASK_URGENT : 0);
+      }
+    }
+    /* Q: per panel from the last, its block reflector on Q's block columns
+     * from its own (each starts as the identity's at the last panel it gets) */
+    for (int64_t k = sh->na - 1; k >= 0 && sh->nq && st == NDT_OK; k--) {
+      a.k = k;
+      a.q = 1;
+      ndt__range_view(&col[0], S, k * LA_NB * cb, qr_w(sh->n, k) * cb);
+      ndt__range_view(&tv, S, sh->t_off + k * tb, tb);
+      for (int64_t jq = k; jq < sh->nq && st == NDT_OK; jq++) {
+        a.j = jq;
+        a.first = k == (jq < sh->na - 1 ? jq : sh->na - 1);
+        ndt__range_view(&col[1], S, sh->q_off + jq * LA_NB * cb, qr_w(sh->qc, jq) * cb);
+        ndt_operand uops[3] = {{&col[0], NDT_READ}, {&tv, NDT_READ},
+                               {&col[1], a.first ? NDT_WRITE : NDT_RW}};
+        st = ndt__record(&qr_update_kind, NULL, uops, 3, &a, sizeof a, 0);
+      }
+    }
+    ndt__range_view(&col[0], S, 0, sh->n * cb);
+    for (int64_t r0 = 0; r0 < rrows && st == NDT_OK; r0 += LA_NB) {
+      a.r0 = r0;
+      lu_view(rres, nbd, bshape, q, 2, r0, qr_w(rrows, r0 / LA_NB), 0, sh->n, &outv);
+      ndt_operand sops[2] = {{&col[0], NDT_READ}, {&outv, NDT_WRITE}};
+      st = ndt__record(&qr_rstore_kind, NULL, sops, 2, &a, sizeof a, 0);
+    }
+    ndt__range_view(&col[1], S, sh->q_off, sh->qc * cb);
+    for (int64_t r0 = 0; r0 < m && sh->qc && st == NDT_OK; r0 += LA_NB) {
+      a.r0 = r0;
+      lu_view(res[0], nbd, bshape, q, 2, r0, qr_w(m, r0 / LA_NB), 0, sh->qc, &outv);
+      ndt_operand sops[2] = {{&col[1], NDT_READ}, {&outv, NDT_WRITE}};
+      st = ndt__record(&qr_qstore_kind, NULL, sops, 2, &a, sizeof a, 0);
     }
     ndt__store_decref(S);
   }
@@ -765,6 +1201,7 @@ static ndt_status k_det(const la_arg *a, la_ws *w, const mref *in, const mref *o
 
 /* qr: flags 0 reduced (q, r), 1 complete (q, r), 2 r, 3 raw (h, tau). */
 static ndt_status k_qr(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
+  if (qr_blocked(a)) return qr_serial(a, w, in, out);
   int64_t m = a->m, n = a->n, k = m < n ? m : n;
   int mode = a->flags, csz = ndt__traits[a->ct].size, t = is_cpx(a->ct);
   int64_t qc = mode == 1 ? m : k;
@@ -1300,9 +1737,10 @@ ndt_status ndt_linalg(ndt_array **out, ndt_linalg_op op, const ndt_array *a, con
   /* Large solve, inv, det, slogdet: the blocked LU's tasks over the workers
    * (on many ranks, or with a CUDA device, whole-matrix tasks as below,
    * whose CPU body runs the same blocked LU in one task: the same bits). */
-  if ((lu_op(op) || op == NDT_LINALG_CHOLESKY) && n >= LA_BLOCK_MIN && !ndt_distributed() &&
-      !ndt__cuda_devices()) {
+  if ((((lu_op(op) || op == NDT_LINALG_CHOLESKY) && n >= LA_BLOCK_MIN) || qr_blocked(&s)) &&
+      !ndt_distributed() && !ndt__cuda_devices()) {
     st = op == NDT_LINALG_CHOLESKY ? ch_record(&s, vin, res, bshape, nmat)
+         : op == NDT_LINALG_QR     ? qr_record(&s, vin, res, bshape, nmat)
                                    : lu_record(&s, vin, res, bshape, nmat);
     if (st) ndt_sync();
     for (int i = 0; i < nout; i++) {

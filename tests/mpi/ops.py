@@ -169,6 +169,10 @@ keep('la_slogdet', np.stack(np.linalg.slogdet(la)), numpy.stack(numpy.linalg.slo
      exact=False)
 LP = LA @ LA.T
 keep('la_cholesky', np.linalg.cholesky(np.asarray(LP)), numpy.linalg.cholesky(LP), exact=False)
+keep('la_qr', np.concatenate(np.linalg.qr(la[:, :515])), numpy.concatenate(numpy.linalg.qr(LA[:, :515])),
+     exact=False)
+keep('la_qr_c', np.linalg.qr(la[:, :515], mode='complete')[0], numpy.linalg.qr(LA[:, :515], mode='complete')[0],
+     exact=False)
 keep('la_cholesky_u', np.linalg.cholesky(np.asarray(LP), upper=True),
      numpy.linalg.cholesky(LP, upper=True), exact=False)
 

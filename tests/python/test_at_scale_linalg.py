@@ -220,6 +220,50 @@ def test_large_solve_inv_det(dt):
         assert_big(nt.linalg.det(nt.asarray(s)), np.linalg.det(s), t)
 
 
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.complex128, np.complex64])
+def test_large_solve_many_rhs(dt):
+    """The back-substitution by row blocks and right-hand block columns
+    (solve's last phase), for 1, 8, n and a ragged number of right-hand
+    sides, a strided b and a b of another dtype, and inv's getri phases
+    for a matrix whose pivoting swaps rows across many blocks."""
+    a = _large(dt, (LU_N, LU_N), 11)
+    x = nt.asarray(a)
+    t = 2e-4 if np.dtype(dt) in (np.float32, np.complex64) else 1e-11
+    for k in (1, 8, 200, LU_N):
+        b = _large(dt, (LU_N, k), 12 + k)
+        assert_big(nt.linalg.solve(x, nt.asarray(b)), np.linalg.solve(a, b), t)
+    b = _large(dt, (LU_N, 2 * LU_N), 13)
+    assert_big(nt.linalg.solve(x, nt.asarray(b)[:, ::2]), np.linalg.solve(a, b[:, ::2]), t)
+    bi = np.arange(LU_N * 3).reshape(LU_N, 3) % 7
+    assert_big(nt.linalg.solve(x, nt.asarray(bi)), np.linalg.solve(a, bi), t)
+    # a permutation-like matrix: every panel pivots, L's swaps matter for inv
+    p = np.random.default_rng(14).permutation(LU_N)
+    c = (a[p] * 2).astype(dt)
+    assert_big(nt.linalg.inv(nt.asarray(c)), np.linalg.inv(c), t)
+    assert_big(nt.linalg.solve(nt.asarray(c), nt.asarray(b[:, :9])), np.linalg.solve(c, b[:, :9]), t)
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.complex128, np.complex64, np.int64])
+def test_large_qr(dt):
+    """qr of a large matrix (m >= n >= 512: the blocked Householder QR's
+    tasks) in every mode, against NumPy's LAPACK (the same reflectors, so
+    the same signs): tall and square, a stack, a transposed view; raw mode
+    and a wide matrix stay one task per matrix."""
+    t = 2e-4 if np.dtype(dt) in (np.float32, np.complex64) else 1e-11
+    for shape in ((LU_N + 90, LU_N), (LU_N, LU_N)):
+        a = _large(dt, shape, 21)
+        x = nt.asarray(a)
+        for mode in ("reduced", "complete", "r", "raw"):
+            assert_big(nt.linalg.qr(x, mode=mode), np.linalg.qr(a, mode=mode), t)
+    if dt is np.float64:
+        a = _large(dt, (LU_N, LU_N + 40), 22)
+        for v, w in ((nt.asarray(a).T, a.T), (nt.asarray(a), a)):
+            assert_big(nt.linalg.qr(v), np.linalg.qr(w), t)
+        s = np.stack([a[:, :LU_N], _large(dt, (LU_N, LU_N), 23)])
+        assert_big(nt.linalg.qr(nt.asarray(s)), np.linalg.qr(s), t)
+        assert_big(nt.linalg.qr(nt.asarray(s), mode="r"), np.linalg.qr(s, mode="r"), t)
+
+
 @pytest.mark.parametrize("dt", [np.float64, np.float32, np.complex128, np.complex64, np.int64])
 def test_large_cholesky(dt):
     g = np.random.default_rng(7)
@@ -265,11 +309,14 @@ g = numpy.random.default_rng(8)
 n = 600
 a = numpy.eye(n) + g.standard_normal((n, n)) * (0.3 / n ** 0.5)
 z = a + 1j * g.standard_normal((n, n)) * (0.3 / n ** 0.5)
-b = g.standard_normal((n, 130))
+b = g.standard_normal((n, n))
 h = hashlib.sha1()
 for m in (np.asarray(a), np.asarray(z), np.asarray(a.astype(numpy.float32))):
     p = m @ m.conj().T
-    for y in (np.linalg.solve(m, np.asarray(b)), np.linalg.inv(m), np.linalg.det(m),
+    for y in (np.linalg.solve(m, np.asarray(b[:, :130])), np.linalg.solve(m, np.asarray(b)),
+              np.linalg.solve(m, np.asarray(b[:, :8])), np.linalg.solve(m, np.asarray(b[:, 0])),
+              np.linalg.inv(m), np.linalg.det(m), *np.linalg.qr(m), np.linalg.qr(m[:, :520], mode="r"),
+              *np.linalg.qr(m[:, :520], mode="complete"),
               *np.linalg.slogdet(m), np.linalg.cholesky(p), np.linalg.cholesky(p, upper=True)):
         h.update(numpy.asarray(y).tobytes())
 print(h.hexdigest())

@@ -29,6 +29,13 @@ DECL2(dgemm_, zgemm_,
 DECL2(dlaswp_, zlaswp_,
       (const lint *, void *, const lint *, const lint *, const lint *, const lint *,
        const lint *))
+DECL2(dlarft_, zlarft_,
+      (const char *, const char *, const lint *, const lint *, const void *, const lint *,
+       const void *, void *, const lint *, flen, flen))
+DECL2(dlarfb_, zlarfb_,
+      (const char *, const char *, const char *, const char *, const lint *, const lint *,
+       const lint *, const void *, const lint *, const void *, const lint *, void *,
+       const lint *, void *, const lint *, flen, flen, flen, flen))
 void dgesdd_(const char *, const lint *, const lint *, void *, const lint *, void *, void *,
              const lint *, void *, const lint *, void *, const lint *, lint *, lint *, flen);
 void zgesdd_(const char *, const lint *, const lint *, void *, const lint *, void *, void *,
@@ -59,6 +66,8 @@ const ndt_lapack ndt__cpu_lapack = {
   .trsm = {dtrsm_, ztrsm_},
   .gemm = {dgemm_, zgemm_},
   .laswp = {dlaswp_, zlaswp_},
+  .larft = {dlarft_, zlarft_},
+  .larfb = {dlarfb_, zlarfb_},
   .dgesdd = dgesdd_,
   .zgesdd = zgesdd_,
   .dsyevd = dsyevd_,
