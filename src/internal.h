@@ -46,7 +46,7 @@ void ndt__mfree(void *p);
 void *ndt__alloc_data(size_t n, int zero);
 /* Frees a tile buffer of n bytes, keeping large ones for reuse. */
 void ndt__free_data_sized(void *p, size_t n);
-/* One buffer for all tiles of a store of total bytes (32 MiB or more),
+/* One buffer for all tiles of a store of total bytes (4 MiB or more),
  * freed as one (ndt__free_data_sized) when the store goes; NULL when the size
  * does not qualify or memory is short (allocate tile by tile then). */
 void *ndt__alloc_data_run(size_t total, int zero);
