@@ -133,7 +133,8 @@ static int direct(const ndt_bound *b, int64_t off, int64_t R, int64_t C, int64_t
  * strides rs, cs) and a buffer of dtype bdt with byte strides brs, bcs,
  * casting (the table's copy2d); rows run along the axis with the smaller
  * stride: in one call when the region lies in one buffer, else a call per
- * run, split where it leaves a tile. */
+ * stretch of rows that lie in one tile (a row across tiles: a call per
+ * run, split where it leaves a tile). */
 static void xfer2d(const ndt_bound *b, int64_t off, int64_t R, int64_t C, int64_t rs, int64_t cs,
                    char *buf, int64_t brs, int64_t bcs, ndt_dtype bdt, int to_buf) {
   const ndt_array *v = b->view;
@@ -153,9 +154,24 @@ static void xfer2d(const ndt_bound *b, int64_t off, int64_t R, int64_t C, int64_
     else copy(R, C, buf, brs, bcs, bdt, tp, rs * ssz, cs * ssz, v->dtype);
     return;
   }
+  const ndt_store *s = v->store;
   for (int64_t r = 0; r < R; r++) {
     int64_t fi = off + r * rs, left = C;
     char *bp = buf + r * brs;
+    /* rows r.. that each lie in the tile holding row r: one call for all
+     * of them (their extremes move by rs a row; the run of the extreme
+     * element on the side they move to counts them) */
+    int64_t rlo, rhi;
+    ndt_mm_extent2(fi, 1, C, rs, cs, &rlo, &rhi);
+    if (ndt_store_tile_of(s, rlo) == ndt_store_tile_of(s, rhi)) {
+      int64_t q = R - r;
+      (void)ndt__elem_run(b, rs >= 0 ? rhi : rlo, rs, &q);
+      char *tp = ndt__elem_run(b, fi, 0, NULL);
+      if (to_buf) copy(q, C, tp, rs * ssz, cs * ssz, v->dtype, bp, brs, bcs, bdt);
+      else copy(q, C, bp, brs, bcs, bdt, tp, rs * ssz, cs * ssz, v->dtype);
+      r += q - 1;
+      continue;
+    }
     while (left > 0) {
       int64_t n = left;
       char *tp = ndt__elem_run(b, fi, cs, &n);   /* n: the run's part in one tile */

@@ -92,13 +92,14 @@ static ndt_status block_body(ndt_bound *op, void *p) {
       }
     } else {
       int ax = r->arg_axis;
-      int64_t idx[NDT_MAXDIMS] = {0}, runs = pn;
+      int64_t idx[NDT_MAXDIMS] = {0}, runs = pn, pe[NDT_MAXDIMS];
+      for (int j = 0; j < nd; j++) pe[j] = pst[j] / asz;   /* (no division a run) */
       for (int64_t q = 0; q < runs; q++) {
         const char *ip = b.ptr;
         int64_t po = 0;
         for (int j = 0; j < nd; j++) {
           ip += idx[j] * b.st[j];
-          po += idx[j] * (pst[j] / asz);
+          po += idx[j] * pe[j];
         }
         argk(ip, b.st[ax], bv.shape[ax], pdata + po * asz, pidx + po, start[ax]);
         for (int j = nd - 1; j >= 0; j--) {
@@ -276,6 +277,9 @@ static ndt_status combine_body(ndt_bound *op, void *p) {
      * fold (above) reads the input, so it combines from the identity, as
      * NumPy. */
     int copy_first = !r->arg;
+    /* an arg* block that holds the whole reduced axis is the only block of
+     * its out elements: its index partials are the result */
+    int whole = r->arg && !r->arg_all && bv.shape[r->arg_axis] == r->in.shape[r->arg_axis];
     for (int j = 0; j < nd; j++) {
       if (!(r->mask >> j & 1)) obase += start[j] * ost[j];
       else if (start[j] != 0) copy_first = 0;
@@ -304,6 +308,9 @@ static ndt_status combine_body(ndt_bound *op, void *p) {
           memcpy(b.ptr + (oi + j * so - lo) * osz, src + pb + j * sp, (size_t)asz);
       } else if (j1 > j0 && !r->arg) {
         k.acc(b.ptr + (oi + j0 * so - lo) * osz, so * osz, src + pb + j0 * sp, sp, j1 - j0);
+      } else if (whole) {
+        for (int64_t j = j0; j < j1; j++)
+          ((int64_t *)b.ptr)[oi + j * so - lo] = ibase[poff + (pb + j * sp) / asz];
       } else {
         for (int64_t j = j0; j < j1; j++) {
           int64_t d = oi + j * so - lo, pj = poff + (pb + j * sp) / asz;

@@ -414,9 +414,13 @@ void *ndt__alloc_data(size_t n, int zero) {
 /* Large stores are one buffer: their tiles then lie back to back, so a view
  * that crosses tiles is still one strided array (the binder, bind.c, and matmul use
  * such views in place instead of gathering them). Stores of RUN_MIN bytes
- * or more only: tiles of smaller ones are recycled one by one through the
- * cache. */
-#define RUN_MIN ((size_t)32 << 20)
+ * or more only (two default tiles): tiles of smaller ones are recycled one
+ * by one through the cache. (At 32 MiB, the k-means workload's 13-26 MB
+ * arrays were gathered into scratch of other sizes than the tiles, which
+ * the cache, matching sizes exactly, did not keep: 55 fresh 2 MiB tiles
+ * and nine fresh 12.8 MB scratch buffers a run, a third of its time in the
+ * kernel's page zeroing.) */
+#define RUN_MIN ((size_t)4 << 20)
 void *ndt__alloc_data_run(size_t total, int zero) {
   /* while a test injects failures, tiles are allocated one by one as ever */
   if (total < RUN_MIN || atomic_load(&fail_after) > 0) return NULL;

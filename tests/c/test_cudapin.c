@@ -12,7 +12,7 @@
  *          every large copy is pinned, each large buffer registered once
  *          (a recycled buffer keeps its registration: frames 3-6 add
  *          none), small buffers (< 64 KiB) stay pageable and unregistered,
- *          a store of one run (>= 32 MiB) is registered whole; a cache trim
+ *          a store of one run (>= 4 MiB) is registered whole; a cache trim
  *          unregisters every cached buffer before it is unmapped (none is
  *          lost); the CPU's bits
  *   off    NDTILE_CUDA_PINNED=0: no registration, every copy pageable, the

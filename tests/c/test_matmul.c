@@ -649,9 +649,8 @@ static void test_default_tiles(void) {
   OK(ndt_set_tile_bytes(tb));
 }
 
-/* Stores over the cache's 32 MiB whose tiles are whole 2 MiB pages are
- * mapped in one piece, and matmul reads and writes pieces that cross their
- * tiles in place: row blocks of A and C across tiles, a column-major A (the
+/* Stores of 4 MiB or more (ndt__alloc_data_run) are mapped in one piece,
+ * and matmul reads and writes pieces that cross their tiles in place: row blocks of A and C across tiles, a column-major A (the
  * transpose of such a store) and a long K of B. Values against the
  * reference, bits alike for 1, 2 and 4 workers. */
 static void test_adjacent_tiles(void) {

@@ -2,7 +2,7 @@
 with 4096-byte tiles, see conftest.py), in a child process with the
 default:
 
-- stores of 32 MiB or more are one buffer with their tiles back to back,
+- stores of 4 MiB or more are one buffer with their tiles back to back,
   and tasks use views across tiles in place instead of gathering them
   (ndt_bind): sorts, scans, selection and unique along lines across tiles;
 - reductions over leading axes fold the rows of blocks that hold several

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import ndtile as nt
-from _helpers import make
+from _helpers import assert_same, make
 
 PAIRS = [((5,), (5,)), ((3, 4), (4,)), ((4,), (4, 6)), ((2, 3, 4), (4, 5)),
          ((1, 3, 4), (2, 4, 2)), ((40, 33), (33, 50)), ((0, 3), (3, 2)), ((3, 0), (0, 2))]
@@ -188,3 +188,40 @@ def test_binop_bad_priority_is_a_scalars(priority):
     for m in (np, nt):
         with pytest.raises(ValueError, match="does not have enough dimensions"):
             m.ones(2) @ Bad()
+
+
+# Skinny products whose operands span several tiles that are not one buffer
+# (stores under 4 MiB, see ndt__alloc_data_run): the pieces are gathered and
+# scattered a run of rows per tile, not a row at a time (k-means: X @ C.T
+# and onehot.T @ X); larger stores are read in place.
+def _skinny_cases(n):
+    return [((n, 8), (16, 8), lambda x, c: x @ c.T),
+            ((n, 16), (n, 8), lambda o, x: o.T @ x),
+            ((n, 8), (16, 8), lambda x, c: x[::-1] @ c.T),
+            ((n, 10), (16, 5), lambda x, c: x[:, ::2] @ c.T),
+            ((n, 8), (8, 16), lambda x, c: x.T[:, ::3] @ x[::3])]
+
+
+def _check_skinny(n):
+    for dt in [np.float64, np.float32, np.int64, np.int32, np.complex128, np.bool_]:
+        for sa, sb, f in _skinny_cases(n):
+            a, b = make(dt, sa, seed=4, lo=-3, hi=3), make(dt, sb, seed=5, lo=-3, hi=3)
+            got, exp = f(nt.asarray(a), nt.asarray(b)), f(a, b)
+            if np.dtype(dt).kind in 'biu':
+                assert_same(got, exp)
+            else:
+                _close(got, exp, dt)
+    # operands cast to the compute dtype while gathered
+    a, b = make(np.int32, (n, 8), seed=6), make(np.float64, (16, 8), seed=7)
+    _close(nt.asarray(a) @ nt.asarray(b).T, a @ b.T, np.float64)
+    _close(nt.asarray(b) @ nt.asarray(a).T[:, ::-1], b @ a.T[:, ::-1], np.float64)
+
+
+def test_skinny_products_across_tiles():
+    _check_skinny(3000)
+
+
+@pytest.mark.default_settings
+def test_skinny_products_across_tiles_default_tiles():
+    _check_skinny(40000)   # 40000 x 8 float64: 2.4 MiB, two tiles apart
+    _check_skinny(70000)   # 70000 x 16 float64: 8.5 MiB, one buffer

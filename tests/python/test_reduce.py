@@ -208,3 +208,27 @@ def test_empty_reduced_axis_of_broadcast_view():
                     want = getattr(np, f)(a, axis=ax)
                     got = getattr(nt, f)(x, axis=ax)
                 assert_same(got, want)
+
+
+def _check_arg_axes(shapes):
+    for dt in [np.float64, np.float32, np.int64, np.int16, np.uint8, np.bool_, np.complex128]:
+        for shape in shapes:
+            a = make(dt, shape, seed=8, lo=-3, hi=3)   # few values: ties
+            if np.dtype(dt).kind in 'fc':
+                a.flat[::997] = np.nan
+            x = nt.asarray(a)
+            for axis in range(-len(shape), len(shape)):
+                for name in ('argmin', 'argmax'):
+                    assert_same(getattr(nt, name)(x, axis=axis), getattr(np, name)(a, axis=axis))
+                    assert_same(getattr(x[::-1], name)(axis=axis), getattr(a[::-1], name)(axis=axis))
+
+
+def test_arg_along_an_axis_whole_or_split_blocks():
+    # 4096-byte tiles: blocks of (1000, 16) rows hold whole rows (the index
+    # partials are the result), those of (6, 1500) split them
+    _check_arg_axes([(1000, 16), (6, 1500), (30, 7, 40)])
+
+
+@pytest.mark.default_settings
+def test_arg_along_an_axis_default_tiles():
+    _check_arg_axes([(200000, 16), (3, 400000)])   # several 2 MiB tiles

@@ -94,12 +94,17 @@ int64_t ndt__cpu_nonzero(ndt_dtype t, const char *p0, int nd, const int64_t *sha
 
 /* dst = src for R x C elements (byte strides), cast from dtype sdt to ddt;
  * a row whose elements are adjacent on both sides, in one dtype but bool
- * (whose casts normalise to 0/1), is one memcpy. */
+ * (whose casts normalise to 0/1), is one memcpy; rows that continue one
+ * another on both sides are one row. */
 void ndt__cpu_copy2d(int64_t R, int64_t C, const char *src, int64_t srs, int64_t scs,
                      ndt_dtype sdt, char *dst, int64_t drs, int64_t dcs, ndt_dtype ddt) {
   int sz = ndt__traits[sdt].size;
   int plain = sdt == ddt && sdt != NDT_BOOL && scs == sz && dcs == sz;
   ndt_cast_fn f = plain ? NULL : ndt__cpu_cast(sdt, ddt);
+  if (R > 1 && srs == C * scs && drs == C * dcs) {   /* the rows are one run on both sides */
+    C *= R;
+    R = 1;
+  }
   for (int64_t r = 0; r < R; r++) {
     if (plain) memcpy(dst + r * drs, src + r * srs, (size_t)(C * sz));
     else f(src + r * srs, scs, dst + r * drs, dcs, C);
