@@ -244,3 +244,64 @@ MORE_ERRORS = [
 @pytest.mark.parametrize('expr', MORE_ERRORS)
 def test_more_errors_as_numpy(expr):
     test_parameter_errors_as_numpy(expr)
+
+
+_F32_PVALS = [0.99, 0.99] + [1e-9] * 8      # over 1 once cast to float64, not in float32
+
+
+@pytest.mark.parametrize('mod', ['np', 'nt'])
+@pytest.mark.parametrize('legacy', [False, True])
+@pytest.mark.parametrize('expr', [
+    "g.multinomial(1, (lambda a: a / a.sum())(m.array(P, dtype=m.float32)))",
+    "g.multinomial(1, (lambda a: a / a.sum())(m.array(P, dtype=m.float32)).astype(m.float64))",
+    "g.multinomial(1, m.array([[0.7, 0.5, 0.0], [0.2, 0.2, 0.6]], dtype=m.float32))",
+    "g.multinomial(1, m.array([[0.7, 0.5, 0.0], [0.2, 0.2, 0.6]]))",
+    "g.multinomial(1, [0.7, 0.5, 0.0])",
+    "g.multinomial(5, 0.5)", "g.multinomial(m.array([10]), [0.5, 0.5])",
+    "g.multinomial([10, 10], [0.5, 0.5], size=(3,))", "g.multinomial(-1, [])",
+    "g.multinomial([10, 10], [[0.5, 0.5]] * 3)", "g.multinomial([[10], [10]], [0.5, 0.5], size=(3,))",
+    "g.multinomial([[10], [10]], [0.5, 0.5], size=(2, 1))",
+])
+def test_multinomial_errors_as_numpy(expr, legacy, mod):
+    # NumPy's messages: "[...,:-1]" for pvals of more than one dimension, and
+    # its note on the cast of a float32 array of pvals; RandomState's pvals
+    # are one 1-d sequence and its n one integer (ndtile's broadcast both)
+    def err(m, g):
+        try:
+            eval(expr, {'m': m, 'g': g, 'P': _F32_PVALS})
+        except Exception as e:
+            return type(e), str(e)
+        return None
+    rng = (lambda r: r.RandomState(0)) if legacy else (lambda r: r.default_rng(0))
+    theirs = err(np, rng(np.random))
+    mine = err(nt if mod == 'nt' else np, rng(NTR))
+    assert mine == theirs
+
+
+@pytest.mark.parametrize('legacy', [False, True])
+@pytest.mark.parametrize('n, pvals, size', [
+    (10, [0.25] * 4, None), (np.int64(10), [0.5, 0.5], None), (np.array(10), [0.5, 0.5], None),
+    (10.7, [0.5, 0.5], None), (10, [0.5, 0.5], ()), (10, [0.5, 0.5], 3), (10, [0.3, 0.7], (2, 3)),
+    (0, [1.0], None), (10, [], None), (10, [], (2, 3))])
+def test_multinomial_shapes_as_numpy(n, pvals, size, legacy):
+    # a scalar n with 1-d pvals draws one (k,) sample: ndtile's was (1, k)
+    # (np.ascontiguousarray made its 0-d n 1-d); and RandomState draws
+    # nothing from empty pvals, as NumPy's legacy one does
+    if not legacy and len(pvals) == 0:
+        pytest.skip("Generator raises for empty pvals (test_more_errors_as_numpy)")
+    def draw(r, conv):
+        g = r.RandomState(0) if legacy else r.default_rng(0)
+        return g.multinomial(conv(n), conv(pvals), size=size)
+    for conv in (lambda x: x, lambda x: nt.asarray(x) if isinstance(x, (list, np.ndarray)) else x):
+        m = draw(NTR, conv)
+        ref = draw(np.random, lambda x: x)
+        assert isinstance(m, nt.ndarray)
+        assert m.shape == ref.shape and m.dtype == ref.dtype
+        assert np.array_equal(np.asarray(m).sum(-1), np.broadcast_to(int(n) if pvals else 0,
+                                                                      ref.shape[:-1]))
+    if not legacy:
+        g = NTR.default_rng(0)
+        ref = np.random.default_rng(0).multinomial(n, pvals, size=size)
+        assert nt.random.default_rng(0).multinomial(n, nt.asarray(pvals), size=size).shape == \
+            ref.shape
+        assert g.multinomial(nt.asarray(n), pvals, size=size).shape == ref.shape

@@ -508,14 +508,31 @@ class _Sampler:
         if not (_np.all(pv >= 0) and _np.all(pv <= 1)):
             raise ValueError("pvals < 0, pvals > 1 or pvals contains NaNs")
         if _np.any(pv[..., :-1].sum(axis=-1) > 1.0 + 1e-12):
-            raise ValueError("sum(pvals[:-1]) > 1.0")
+            # NumPy's message, with its note for a float32 (float16) array of
+            # pvals whose own sum is below 1.0001
+            part = "[:-1]" if pv.ndim == 1 else "[...,:-1]"
+            dt = getattr(pvals, 'dtype', None) if isinstance(pvals, (_Array, _np.ndarray)) else None
+            if dt is not None and dt.kind == 'f' and dt != _np.float64 and \
+                    float(_np.asarray(pvals, dtype=dt).sum()) < 1.0001:
+                raise ValueError(f"sum(pvals{part}.astype(np.float64)) > 1.0. The pvals array "
+                                 "is cast to 64-bit floating point prior to checking the sum. "
+                                 "Precision changes when casting may cause problems even if "
+                                 "the sum of the original pvals is valid.")
+            raise ValueError(f"sum(pvals{part}) > 1.0")
         k = pv.shape[-1]
-        bshape = _np.broadcast_shapes(nv.shape, pv.shape[:-1])
         shape = _shape(size)
-        S = bshape if shape is None else _bshape(shape, [nv.shape, pv.shape[:-1]])
+        if shape is None or (nv.ndim == 0 and pv.ndim == 1):
+            S = _np.broadcast_shapes(nv.shape, pv.shape[:-1]) if shape is None else shape
+        else:
+            # NumPy broadcasts n, the rows of pvals and size, in that order
+            S = _np.broadcast_shapes(nv.shape, pv.shape[:-1], shape)
+            if S != shape:
+                raise ValueError(f"Output size {shape} is not compatible with broadcast "
+                                 f"dimensions of inputs {S}.")
         U = _U()
-        left = _C.from_numpy(_np.ascontiguousarray(_np.broadcast_to(
-            nv.astype(_np.int64), S)))
+        # (np.array, not np.ascontiguousarray: that makes a 0-d n one-element
+        # 1-d, and the draws of a scalar n shape (1, k), not NumPy's (k,))
+        left = _C.from_numpy(_np.array(_np.broadcast_to(nv.astype(_np.int64), S), order='C'))
         P = _C.from_numpy(_np.ascontiguousarray(pv))
         rest = 1.0
         parts = []
