@@ -103,6 +103,22 @@ def _fparams(*pairs):
     return vals, shapes
 
 
+def _check_out(out, want, shape, c_only):
+    """NumPy's checks of a Generator's out= (its check_output), in its
+    order: a C-contiguous array (F-contiguous too where not c_only),
+    writable, aligned, native; of the dtype `want`; of the shape of size."""
+    f = getattr(out, 'flags', None) if isinstance(out, (_Array, _np.ndarray)) else None
+    if f is None or not ((f.c_contiguous or (f.f_contiguous and not c_only)) and f.writeable and
+            f.aligned and out.dtype.isnative):
+        raise ValueError(f"Supplied output array must be {'C-' if c_only else ''}contiguous, "
+                         "writable, aligned, and in machine byte-order.")
+    if out.dtype != want:
+        raise TypeError(f"Supplied output array has the wrong type. Expected {want}, "
+                        f"got {out.dtype}")
+    if shape is not None and shape != tuple(out.shape):
+        raise ValueError("size must match out.shape when used together")
+
+
 def _bshape(shape, shapes):
     """The result shape for size `shape` (or None) and array parameters of
     `shapes`; NumPy's errors."""
@@ -262,23 +278,13 @@ class _Sampler:
         return f"{self._kind}({_NAME}) at 0x{id(self):X}"
 
     # -- float samplers
-    def _float_draw(self, fn, draw, size, dtype, out):
+    def _float_draw(self, fn, draw, size, dtype, out, c_only=False):
         code = _float_code(dtype, fn)
         shape = _shape(size)
         if out is None:
             return _finish(draw(() if shape is None else shape, code), shape)
+        _check_out(out, _D.DTYPES[code], shape, c_only)
         oshape = tuple(out.shape)
-        if shape is not None and shape != oshape:
-            raise ValueError("size must match out.shape when used together")
-        want = _D.DTYPES[code]
-        if out.dtype != want:
-            raise TypeError(f"Supplied output array has the wrong type. Expected {want}, "
-                            f"got {out.dtype}")
-        if not isinstance(out, _Array) and not (
-                isinstance(out, _np.ndarray) and out.flags.c_contiguous and
-                out.flags.writeable and out.flags.aligned and out.dtype.isnative):
-            raise ValueError("Supplied output array must be contiguous, writable, aligned, "
-                             "and in machine byte-order.")
         r = draw(oshape, code)
         if isinstance(out, _Array):
             out._assign(r, _core.CASTING_UNSAFE)
