@@ -450,18 +450,25 @@ class _Sampler:
             return (self._chisq(shp, a) * b) / (self._chisq(shp, b) * a)
         return self._dist('f', [(dfnum, _POS, 'dfnum'), (dfden, _POS, 'dfden')], size, make)
 
+    def _noncentral_chisq(self, shp, d, c):
+        """A Poisson(nonc / 2) mixture of central chi-squares with df + 2i;
+        NaN where nonc is NaN (NumPy's; the Poisson draw refuses NaN)."""
+        U = _U()
+        if not isinstance(c, _Array):
+            if math.isnan(c):
+                return U['add'](self._chisq(shp, d), _np.nan)
+            return self._chisq(shp, d + 2.0 * self._poisson_array(c / 2.0, shp))
+        nan = U['isnan'](c)
+        i = self._poisson_array(_where(nan, 0.0, c) / 2.0, shp)
+        return _where(nan, _np.nan, self._chisq(shp, d + 2.0 * i))
+
     def noncentral_chisquare(self, df, nonc, size=None):
-        # a Poisson(nonc / 2) mixture of central chi-squares with df + 2i
-        def make(shp, d, c):
-            i = self._poisson_array(c / 2.0, shp)
-            return self._chisq(shp, d + 2.0 * i)
         return self._dist('noncentral_chisquare', [(df, _POS, 'df'), (nonc, _NONNEG, 'nonc')],
-                          size, make)
+                          size, self._noncentral_chisq)
 
     def noncentral_f(self, dfnum, dfden, nonc, size=None):
         def make(shp, a, b, c):
-            i = self._poisson_array(c / 2.0, shp)
-            return (self._chisq(shp, a + 2.0 * i) * b) / (self._chisq(shp, b) * a)
+            return (self._noncentral_chisq(shp, a, c) * b) / (self._chisq(shp, b) * a)
         return self._dist('noncentral_f', [(dfnum, _POS, 'dfnum'), (dfden, _POS, 'dfden'),
                                            (nonc, _NONNEG, 'nonc')], size, make)
 
@@ -492,13 +499,19 @@ class _Sampler:
         out_shape = (() if shape is None else shape) + (al.size,)
         if al.size == 0 or 0 in out_shape:
             return empty(out_shape)
+        if _np.all(al == 0):
+            # NumPy's zeros (the normalisation below would give 0/0)
+            return _core.zeros(out_shape, _F64)
         U = _U()
-        lg = self._log_gamma(out_shape, _C.from_numpy(al))
-        # normalize in log space: tiny alphas underflow gamma draws to 0
-        top = reduce_nd('max', lg, -1, _D.DEFAULT, True)
-        top = _where(U['isfinite'](top), top, 0.0)
-        w = U['exp'](lg - top)
-        return w / reduce_nd('sum', w, -1, _D.DEFAULT, True)
+        # (a zero alpha's log draw is -inf through a division by zero, which
+        # NumPy's sampler does not report)
+        with _np.errstate(divide='ignore', invalid='ignore', over='ignore', under='ignore'):
+            lg = self._log_gamma(out_shape, _C.from_numpy(al))
+            # normalize in log space: tiny alphas underflow gamma draws to 0
+            top = reduce_nd('max', lg, -1, _D.DEFAULT, True)
+            top = _where(U['isfinite'](top), top, 0.0)
+            w = U['exp'](lg - top)
+            return w / reduce_nd('sum', w, -1, _D.DEFAULT, True)
 
     def multinomial(self, n, pvals, size=None):
         # one binomial per category on what the earlier ones left (NumPy's
@@ -703,9 +716,20 @@ class _Sampler:
         if high is None:
             low, high = 0, low
         dt = _np.dtype(dtype)
+        if not dt.isnative:
+            msg = ("Providing a dtype with a non-native byteorder is not supported. If you "
+                   "require platform-independent byteorder, call byteswap when required.")
+            if not self._legacy:
+                raise ValueError(msg)
+            warnings.warn(msg + "\nIn future version, providing byteorder will raise a "
+                          "ValueError", DeprecationWarning, stacklevel=3)
+            dt = dtype = dt.newbyteorder()
         code = _D.code(dt)
         if dt.kind not in 'biu' or code is None:
             raise TypeError(f"Unsupported dtype {dt!r} for {name}")
+        shape = _shape(size)
+        if shape is not None and math.prod(shape) == 0:
+            return empty(shape, dt)          # NumPy's: before any check of the bounds
         (lv, la), (hv, ha) = _param(low), _param(high)
         if la is not None or ha is not None:
             kw = {'size': size, 'dtype': dtype}
@@ -713,7 +737,6 @@ class _Sampler:
                 kw['endpoint'] = endpoint
             return self._fallback(name, (low, high), kw)
         lo, hi = int(lv), int(hv)
-        shape = _shape(size)
         # the core checks the bounds (NumPy's rules and messages)
         r = self._rng.integers(() if shape is None else shape, code, lo, hi, bool(endpoint))
         if shape is not None:
