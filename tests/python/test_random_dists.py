@@ -389,3 +389,21 @@ def test_nan_noncentrality_and_zero_alphas_as_numpy(call):
     (s1, d1, n1, z1), (s2, d2, n2, z2) = run(nt, NTR), run(np, np.random)
     assert (s1, d1) == (s2, d2)
     assert np.array_equal(n1, n2) and np.array_equal(z1, z2)
+
+
+@pytest.mark.parametrize('make', [lambda r: r.default_rng(0), lambda r: r.RandomState(0)])
+def test_methods_compare_as_numpy_methods(make, monkeypatch):
+    # a sampler ndtile runs through NumPy (zipf, logseries, ...) was a new
+    # function at every access, so g.zipf != g.zipf and NumPy's own test
+    # `func in (random.geometric, random.logseries)` took the other branch;
+    # bound methods compare equal for the same generator, as NumPy's do
+    monkeypatch.setenv('NDTILE_FALLBACK', 'ignore')
+    for mod in (NTR, np.random):
+        g, h = make(mod), make(mod)
+        names = [n for n in ('zipf', 'logseries', 'geometric', 'hypergeometric', 'normal')
+                 if hasattr(g, n)]
+        assert all(getattr(g, n) == getattr(g, n) for n in names)
+        assert all(getattr(g, n) != getattr(h, n) for n in names)
+        assert g.zipf in (g.logseries, g.zipf) and g.zipf not in (g.logseries, h.zipf)
+        assert g.zipf.__name__ == 'zipf' and g.zipf.__self__ is g
+        assert np.shape(g.zipf(np.array([2.0]))) == (1,)

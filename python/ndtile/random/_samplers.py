@@ -6,6 +6,7 @@ of ours where the core has none."""
 from builtins import bytes as _bytes
 import math
 import operator
+import types
 import warnings
 
 import numpy as _np
@@ -242,6 +243,9 @@ def _check_poisson(L):
         raise ValueError("lam < 0 or lam is NaN")
 
 
+_FALLBACK_METHODS = {}
+
+
 class _Sampler:
     _kind = 'Generator'
     _legacy = False
@@ -267,12 +271,18 @@ class _Sampler:
         if name.startswith('_') or not callable(getattr(self._np_class, name, None)):
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
-        def method(*args, **kwargs):
-            return self._fallback(name, args, kwargs)
-        method.__name__ = name
-        method.__doc__ = getattr(self._np_class, name).__doc__
-        method.__ndtile_fallback__ = True
-        return method
+        # one function per class and name, bound as a method: g.zipf == g.zipf
+        # as for NumPy's methods (a program's `func in (g.zipf, ...)`)
+        key = (type(self), name)
+        f = _FALLBACK_METHODS.get(key)
+        if f is None:
+            def f(self, *args, **kwargs):
+                return self._fallback(name, args, kwargs)
+            f.__name__ = f.__qualname__ = name
+            f.__doc__ = getattr(self._np_class, name).__doc__
+            f.__ndtile_fallback__ = True
+            f = _FALLBACK_METHODS.setdefault(key, f)
+        return types.MethodType(f, self)
 
     def __repr__(self):
         return f"{self._kind}({_NAME}) at 0x{id(self):X}"
