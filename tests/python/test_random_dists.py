@@ -407,3 +407,23 @@ def test_methods_compare_as_numpy_methods(make, monkeypatch):
         assert g.zipf in (g.logseries, g.zipf) and g.zipf not in (g.logseries, h.zipf)
         assert g.zipf.__name__ == 'zipf' and g.zipf.__self__ is g
         assert np.shape(g.zipf(np.array([2.0]))) == (1,)
+
+
+@pytest.mark.parametrize('replace', [True, False])
+@pytest.mark.parametrize('legacy', [False, True])
+def test_choice_of_a_numpy_array_size_empty_tuple_as_numpy(replace, legacy):
+    # choice(a, ()) of a NumPy array (object, strings: dtypes ndtile keeps
+    # as NumPy arrays) is NumPy's 0-d array of a's dtype holding the element:
+    # ndtile made np.asarray(element), an array of the element's own
+    # (a 1-d int array, or '<U1')
+    inner = np.array([1, 2])
+    obj = np.empty(1, dtype=object)
+    obj[0] = inner
+    for a in (obj, np.array(['a']), np.array([b'x']), np.array([None])):
+        rs = [(r.RandomState(0) if legacy else r.default_rng(0)).choice(a, (), replace=replace)
+              for r in (NTR, np.random)]
+        for r in rs:
+            assert type(r) is np.ndarray and r.shape == () and r.dtype == a.dtype
+        assert rs[0].item() is a[0] if a.dtype == object else rs[0].item() == a[0]
+    r = NTR.default_rng(0).choice(nt.array([5, 6]), (), replace=replace)
+    assert type(r) is nt.ndarray and r.shape == () and r.dtype == np.int64

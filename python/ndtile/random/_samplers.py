@@ -151,7 +151,16 @@ def _finish(r, shape):
 def _take(arr, idx, axis):
     """arr indexed by idx (an int or an int64 ndtile array) along axis."""
     if isinstance(idx, _Array) and idx.ndim == 0:
-        # a 0-d index array gives a 0-d array (NumPy's take), not a scalar
+        # a 0-d index array gives a 0-d array (NumPy's take), not a scalar;
+        # of a NumPy array, its take (an object element, itself an array or
+        # a string, stays the element of a 0-d object array)
+        if not isinstance(arr, _Array):
+            i = int(idx._item())
+            if arr.ndim != 1:
+                return _C.np_or_nd(arr.take(i, axis=axis))
+            res = _np.empty((), dtype=arr.dtype)      # (NumPy's choice does so)
+            res[()] = arr[i]
+            return _C.np_or_nd(res)
         r = _take(arr, int(idx._item()), axis)
         return _C.np_or_nd(_np.asarray(r)) if not isinstance(r, _Array) else r
     key = (slice(None),) * axis + (idx,)
