@@ -427,3 +427,15 @@ def test_choice_of_a_numpy_array_size_empty_tuple_as_numpy(replace, legacy):
         assert rs[0].item() is a[0] if a.dtype == object else rs[0].item() == a[0]
     r = NTR.default_rng(0).choice(nt.array([5, 6]), (), replace=replace)
     assert type(r) is nt.ndarray and r.shape == () and r.dtype == np.int64
+
+
+@pytest.mark.parametrize('cls', ['MT19937', 'PCG64', 'Philox', 'SFC64', 'PCG64DXSM'])
+def test_generator_of_a_bit_generator_class_raises_as_numpy(cls):
+    # NumPy's ValueError for the class rather than an instance (ndtile took
+    # it for a seed: SeedSequence's TypeError)
+    errs = []
+    for r in (NTR, np.random):
+        with pytest.raises(ValueError) as e:
+            r.Generator(getattr(r, cls))
+        errs.append(str(e.value))
+    assert errs[0] == errs[1]

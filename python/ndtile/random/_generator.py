@@ -17,6 +17,8 @@ class Generator(_Sampler):
     _np_class = _np.random.Generator
 
     def __init__(self, bit_generator):
+        if isinstance(bit_generator, type) and issubclass(bit_generator, _np.random.BitGenerator):
+            raise ValueError("Invalid bit generator. The bit generator must be instantiated.")
         self._bit_generator = _as_bitgen(bit_generator)
 
     @property
