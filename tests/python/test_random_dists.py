@@ -439,3 +439,19 @@ def test_generator_of_a_bit_generator_class_raises_as_numpy(cls):
             r.Generator(getattr(r, cls))
         errs.append(str(e.value))
     assert errs[0] == errs[1]
+
+
+@pytest.mark.parametrize('make', [lambda r: r.default_rng(0), lambda r: r.RandomState(0),
+                                  lambda r: r])
+def test_shuffle_of_a_non_sequence_warns_as_numpy(make):
+    # NumPy warns that a dict (any non-Sequence) may not shuffle correctly,
+    # naming the caller's line; a list does not warn
+    for mod in (NTR, np.random):
+        values = {i: i for i in range(7)}
+        with pytest.warns(UserWarning, match="you are shuffling a 'dict' object") as rec:
+            make(mod).shuffle(values)
+        assert len(rec) == 1 and rec[0].filename == __file__
+        assert sorted(values.values()) == list(range(7))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            make(mod).shuffle([1, 2, 3])

@@ -8,6 +8,7 @@ import math
 import operator
 import types
 import warnings
+from collections.abc import Sequence as _Sequence
 
 import numpy as _np
 
@@ -883,6 +884,11 @@ class _Sampler:
             return None
         if axis != 0:
             raise NotImplementedError("Axis argument is only supported on ndarray objects")
+        if not isinstance(x, _Sequence):
+            warnings.warn(f"you are shuffling a '{type(x).__name__}' object which is not a "
+                          "subclass of 'Sequence'; `shuffle` is not guaranteed to behave "
+                          "correctly. E.g., non-numpy array/tensor objects with view semantics "
+                          "may contain duplicates after shuffling.", UserWarning, stacklevel=3)
         n = len(x)
         perm = _C.to_numpy(self._rng.permutation(n)).tolist()
         vals = [x[i] for i in perm]
