@@ -1271,12 +1271,20 @@ def run_foreign(u, method, args, kwargs):
         return F.run_numpy(u._np if method == '__call__' else getattr(u._np, method),
                            args, kwargs, name)
     except TypeError as e:
-        if not str(e).startswith(_ALL_DECLINED):
+        # without an ndtile array among the operands the overrides saw them
+        # as they are and all declined: NumPy asks each one once
+        if not str(e).startswith(_ALL_DECLINED) or not _has_ndtile_operand(args, kwargs):
             raise
         r = _native_overrides(u, method, args, kwargs)
         if r is NotImplemented:
             raise
         return r
+
+
+def _has_ndtile_operand(args, kwargs):
+    out = kwargs.get('out', None)
+    outs = out if type(out) is tuple else (out,)
+    return any(isinstance(x, Array) for x in (*args, *outs, kwargs.get('where', True)))
 
 
 def override_order(objs, overrides):

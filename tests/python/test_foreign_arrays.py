@@ -315,6 +315,45 @@ def test_overrides_written_for_ndtile_arrays(dtype, shape):
         numpy.testing.assert_array_equal(v1, v2)
 
 
+def test_declining_overrides_without_ndtile_operands_are_asked_once():
+    # NumPy asks each operand's __array_ufunc__ once; when every one declined
+    # and no operand was an ndtile array, ndtile asked them all a second time
+    # (its retry with ndtile's ufunc and arrays, for classes written for
+    # ndtile's arrays), so a counting override saw two calls
+    # (NumPy's test_umath.py::TestSpecialMethods::test_ufunc_override_mro)
+    def run(m):
+        class C:
+            def __init__(self):
+                self.count = 0
+
+            def __array_ufunc__(self, func, method, *inputs, **kwargs):
+                self.count += 1
+                return NotImplemented
+
+        class CSub(C):
+            pass
+
+        class A:
+            def __array_ufunc__(self, func, method, *inputs, **kwargs):
+                return "A"
+
+        counts = []
+        for call in (lambda c, d: m.multiply(c, d), lambda c, d: m.multiply(2, c),
+                     lambda c, d: m.add(c, c), lambda c, d: m.add.reduce(c),
+                     lambda c, d: m.negative(c, out=(d,)), lambda c, d: m.add.outer(c, d)):
+            c, d = C(), CSub()
+            try:
+                r = call(c, d)
+            except TypeError as e:
+                r = type(e).__name__
+            counts.append((r, c.count, d.count))
+        c = C()
+        counts.append((m.multiply(c, A()), c.count))
+        return counts
+
+    assert run(nt) == run(numpy)
+
+
 @pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
 def test_copy_false_of_a_numpy_subclass_raises_as_for_a_numpy_array(tmp_path, big):
     # np.asarray(memmap, copy=False) ran NumPy's asarray (a view of the map)

@@ -4,6 +4,8 @@ Weibull, Pareto, power, triangular, Wald, geometric): the values follow the
 distribution (a two-sample Kolmogorov-Smirnov test against NumPy's sampler,
 fixed seeds), result types and shapes are NumPy's, array parameters
 broadcast, bad parameters raise NumPy's errors, and nothing falls back."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -244,3 +246,212 @@ MORE_ERRORS = [
 @pytest.mark.parametrize('expr', MORE_ERRORS)
 def test_more_errors_as_numpy(expr):
     test_parameter_errors_as_numpy(expr)
+
+
+_F32_PVALS = [0.99, 0.99] + [1e-9] * 8      # over 1 once cast to float64, not in float32
+
+
+@pytest.mark.parametrize('mod', ['np', 'nt'])
+@pytest.mark.parametrize('legacy', [False, True])
+@pytest.mark.parametrize('expr', [
+    "g.multinomial(1, (lambda a: a / a.sum())(m.array(P, dtype=m.float32)))",
+    "g.multinomial(1, (lambda a: a / a.sum())(m.array(P, dtype=m.float32)).astype(m.float64))",
+    "g.multinomial(1, m.array([[0.7, 0.5, 0.0], [0.2, 0.2, 0.6]], dtype=m.float32))",
+    "g.multinomial(1, m.array([[0.7, 0.5, 0.0], [0.2, 0.2, 0.6]]))",
+    "g.multinomial(1, [0.7, 0.5, 0.0])",
+    "g.multinomial(5, 0.5)", "g.multinomial(m.array([10]), [0.5, 0.5])",
+    "g.multinomial([10, 10], [0.5, 0.5], size=(3,))", "g.multinomial(-1, [])",
+    "g.multinomial([10, 10], [[0.5, 0.5]] * 3)", "g.multinomial([[10], [10]], [0.5, 0.5], size=(3,))",
+    "g.multinomial([[10], [10]], [0.5, 0.5], size=(2, 1))",
+])
+def test_multinomial_errors_as_numpy(expr, legacy, mod):
+    # NumPy's messages: "[...,:-1]" for pvals of more than one dimension, and
+    # its note on the cast of a float32 array of pvals; RandomState's pvals
+    # are one 1-d sequence and its n one integer (ndtile's broadcast both)
+    def err(m, g):
+        try:
+            eval(expr, {'m': m, 'g': g, 'P': _F32_PVALS})
+        except Exception as e:
+            return type(e), str(e)
+        return None
+    rng = (lambda r: r.RandomState(0)) if legacy else (lambda r: r.default_rng(0))
+    theirs = err(np, rng(np.random))
+    mine = err(nt if mod == 'nt' else np, rng(NTR))
+    assert mine == theirs
+
+
+@pytest.mark.parametrize('legacy', [False, True])
+@pytest.mark.parametrize('n, pvals, size', [
+    (10, [0.25] * 4, None), (np.int64(10), [0.5, 0.5], None), (np.array(10), [0.5, 0.5], None),
+    (10.7, [0.5, 0.5], None), (10, [0.5, 0.5], ()), (10, [0.5, 0.5], 3), (10, [0.3, 0.7], (2, 3)),
+    (0, [1.0], None), (10, [], None), (10, [], (2, 3))])
+def test_multinomial_shapes_as_numpy(n, pvals, size, legacy):
+    # a scalar n with 1-d pvals draws one (k,) sample: ndtile's was (1, k)
+    # (np.ascontiguousarray made its 0-d n 1-d); and RandomState draws
+    # nothing from empty pvals, as NumPy's legacy one does
+    if not legacy and len(pvals) == 0:
+        pytest.skip("Generator raises for empty pvals (test_more_errors_as_numpy)")
+    def draw(r, conv):
+        g = r.RandomState(0) if legacy else r.default_rng(0)
+        return g.multinomial(conv(n), conv(pvals), size=size)
+    for conv in (lambda x: x, lambda x: nt.asarray(x) if isinstance(x, (list, np.ndarray)) else x):
+        m = draw(NTR, conv)
+        ref = draw(np.random, lambda x: x)
+        assert isinstance(m, nt.ndarray)
+        assert m.shape == ref.shape and m.dtype == ref.dtype
+        assert np.array_equal(np.asarray(m).sum(-1), np.broadcast_to(int(n) if pvals else 0,
+                                                                      ref.shape[:-1]))
+    if not legacy:
+        g = NTR.default_rng(0)
+        ref = np.random.default_rng(0).multinomial(n, pvals, size=size)
+        assert nt.random.default_rng(0).multinomial(n, nt.asarray(pvals), size=size).shape == \
+            ref.shape
+        assert g.multinomial(nt.asarray(n), pvals, size=size).shape == ref.shape
+
+
+_OUTS = ["m.empty((2, 3), order='F', dtype=d)", "m.empty((2, 6), dtype=d)[:, ::2]",
+         "m.empty((3, 2), dtype=d).T", "m.empty((2, 3), dtype=d)", "m.empty((2, 3), dtype=m.int64)",
+         "m.empty((3, 3), dtype=d)[::2]", "m.empty((0, 3), dtype=d)", "m.empty((), dtype=d)",
+         "[1.0]", "(lambda a: (a.setflags(write=False), a)[1])(m.empty((2, 3), dtype=d))"]
+
+
+@pytest.mark.parametrize('dtype', ['float64', 'float32'])
+@pytest.mark.parametrize('out', _OUTS)
+@pytest.mark.parametrize('call', [
+    "g.random(out=o, dtype=d)", "g.standard_normal(out=o, dtype=d)",
+    "g.standard_exponential(out=o, dtype=d)", "g.standard_gamma(2.0, out=o, dtype=d)",
+    "g.standard_gamma(m.array([1.0, 2.0, 3.0]), out=o, dtype=d)",
+    "g.random(size=(2, 3), out=o, dtype=d)", "g.random(size=(3, 2), out=o, dtype=d)"])
+def test_generator_out_checks_as_numpy(call, out, dtype, monkeypatch):
+    # NumPy's checks of out= and their order: contiguous (C or F; C only for
+    # standard_gamma), writable, then the dtype, then size; ndtile took
+    # strided and (for standard_gamma) Fortran-ordered outs, and checked
+    # size first. (standard_gamma of an array shape with out= falls back to
+    # NumPy, on a gathered copy: the checks are on the caller's array)
+    monkeypatch.setenv('NDTILE_FALLBACK', 'ignore')
+
+    def run(m, rng):
+        env = {'m': m, 'd': getattr(m, dtype), 'g': rng.default_rng(0)}
+        try:
+            env['o'] = eval(out, env)
+        except ValueError:           # a read-only ndtile array this way
+            pytest.skip("setflags(write=False)")
+        try:
+            r = eval(call, env)
+        except Exception as e:
+            return type(e), str(e)
+        return r is env['o'], tuple(r.shape), r.dtype
+    assert run(nt, NTR) == run(np, np.random)
+
+
+@pytest.mark.parametrize('legacy', [False, True])
+@pytest.mark.parametrize('expr', [
+    "f(0, -10, size=0)", "f(0, 0, (3, 0, 4))", "f(10, 10, size=0)", "f(5, 0, size=(2, 0), dtype=m.int8)",
+    "f(0, 300, size=0, dtype=m.uint8)", "f(0, -10, size=0, dtype=m.float64)",
+    "f(0, 200, size=10, dtype='>i4')", "f(0, 200, dtype='>i8')", "f(0, 2, size=3, dtype='>f8')",
+])
+def test_integers_empty_sizes_and_byteorder_as_numpy(expr, legacy):
+    # NumPy returns an empty draw before it checks the bounds (ndtile raised
+    # 'high <= 0'); a non-native dtype is Generator's ValueError and
+    # RandomState's DeprecationWarning (then the native dtype), not ndtile's
+    # TypeError "Unsupported dtype"
+    def run(m, r):
+        g = r.RandomState(0) if legacy else r.default_rng(0)
+        f = g.randint if legacy else g.integers
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            try:
+                x = eval(expr, {'m': m, 'f': f})
+                res = (np.shape(x), np.asarray(x).dtype, type(x) in (nt.ndarray, np.ndarray))
+            except Exception as e:
+                res = (type(e), str(e))
+        return res, [(x.category, str(x.message)) for x in w]
+    assert run(nt, NTR) == run(np, np.random)
+
+
+@pytest.mark.parametrize('call', [
+    "g.noncentral_chisquare(3.0, m.nan)", "g.noncentral_chisquare(3.0, m.nan, size=4)",
+    "g.noncentral_chisquare(m.array([0.5, 3.0, 3.0]), m.array([m.nan, 1.0, 0.0]))",
+    "g.noncentral_f(5, 2, m.nan)", "g.noncentral_f(5, 2, m.nan, size=(2, 2))",
+    "g.noncentral_f(5, m.array([2.0, 3.0]), m.array([1.0, m.nan]))",
+    "g.dirichlet([0.0, 0.0, 0.0])", "g.dirichlet(m.array([0.0]), size=3)",
+    "g.dirichlet([0.0, 1.0, 0.0, 0.0])", "g.dirichlet([0.5, 0, 0, 2.0, 0], size=5)",
+    "g.dirichlet([1, 5, 0, 0, 1.5, 0, 0, 0])", "g.dirichlet([m.nan, 1.0])"])
+def test_nan_noncentrality_and_zero_alphas_as_numpy(call):
+    # NaN nonc gives NaN draws, as NumPy's (ndtile raised the Poisson's
+    # "lam < 0 or lam is NaN"); dirichlet of all-zero alpha is zeros (ndtile
+    # 0/0: NaN), and zero alphas give zeros without a divide-by-zero warning
+    def run(m, r):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            x = np.asarray(eval(call, {'m': m, 'g': r.default_rng(0)}))
+        return x.shape, x.dtype, np.isnan(x), x == 0
+    (s1, d1, n1, z1), (s2, d2, n2, z2) = run(nt, NTR), run(np, np.random)
+    assert (s1, d1) == (s2, d2)
+    assert np.array_equal(n1, n2) and np.array_equal(z1, z2)
+
+
+@pytest.mark.parametrize('make', [lambda r: r.default_rng(0), lambda r: r.RandomState(0)])
+def test_methods_compare_as_numpy_methods(make, monkeypatch):
+    # a sampler ndtile runs through NumPy (zipf, logseries, ...) was a new
+    # function at every access, so g.zipf != g.zipf and NumPy's own test
+    # `func in (random.geometric, random.logseries)` took the other branch;
+    # bound methods compare equal for the same generator, as NumPy's do
+    monkeypatch.setenv('NDTILE_FALLBACK', 'ignore')
+    for mod in (NTR, np.random):
+        g, h = make(mod), make(mod)
+        names = [n for n in ('zipf', 'logseries', 'geometric', 'hypergeometric', 'normal')
+                 if hasattr(g, n)]
+        assert all(getattr(g, n) == getattr(g, n) for n in names)
+        assert all(getattr(g, n) != getattr(h, n) for n in names)
+        assert g.zipf in (g.logseries, g.zipf) and g.zipf not in (g.logseries, h.zipf)
+        assert g.zipf.__name__ == 'zipf' and g.zipf.__self__ is g
+        assert np.shape(g.zipf(np.array([2.0]))) == (1,)
+
+
+@pytest.mark.parametrize('replace', [True, False])
+@pytest.mark.parametrize('legacy', [False, True])
+def test_choice_of_a_numpy_array_size_empty_tuple_as_numpy(replace, legacy):
+    # choice(a, ()) of a NumPy array (object, strings: dtypes ndtile keeps
+    # as NumPy arrays) is NumPy's 0-d array of a's dtype holding the element:
+    # ndtile made np.asarray(element), an array of the element's own
+    # (a 1-d int array, or '<U1')
+    inner = np.array([1, 2])
+    obj = np.empty(1, dtype=object)
+    obj[0] = inner
+    for a in (obj, np.array(['a']), np.array([b'x']), np.array([None])):
+        rs = [(r.RandomState(0) if legacy else r.default_rng(0)).choice(a, (), replace=replace)
+              for r in (NTR, np.random)]
+        for r in rs:
+            assert type(r) is np.ndarray and r.shape == () and r.dtype == a.dtype
+        assert rs[0].item() is a[0] if a.dtype == object else rs[0].item() == a[0]
+    r = NTR.default_rng(0).choice(nt.array([5, 6]), (), replace=replace)
+    assert type(r) is nt.ndarray and r.shape == () and r.dtype == np.int64
+
+
+@pytest.mark.parametrize('cls', ['MT19937', 'PCG64', 'Philox', 'SFC64', 'PCG64DXSM'])
+def test_generator_of_a_bit_generator_class_raises_as_numpy(cls):
+    # NumPy's ValueError for the class rather than an instance (ndtile took
+    # it for a seed: SeedSequence's TypeError)
+    errs = []
+    for r in (NTR, np.random):
+        with pytest.raises(ValueError) as e:
+            r.Generator(getattr(r, cls))
+        errs.append(str(e.value))
+    assert errs[0] == errs[1]
+
+
+@pytest.mark.parametrize('make', [lambda r: r.default_rng(0), lambda r: r.RandomState(0),
+                                  lambda r: r])
+def test_shuffle_of_a_non_sequence_warns_as_numpy(make):
+    # NumPy warns that a dict (any non-Sequence) may not shuffle correctly,
+    # naming the caller's line; a list does not warn
+    for mod in (NTR, np.random):
+        values = {i: i for i in range(7)}
+        with pytest.warns(UserWarning, match="you are shuffling a 'dict' object") as rec:
+            make(mod).shuffle(values)
+        assert len(rec) == 1 and rec[0].filename == __file__
+        assert sorted(values.values()) == list(range(7))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            make(mod).shuffle([1, 2, 3])

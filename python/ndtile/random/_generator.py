@@ -2,8 +2,10 @@
 
 import numpy as _np
 
+from .. import _dtypes as _D
 from ._bit_generator import TilePhilox, _as_bitgen, _bitgen_from_state
-from ._samplers import _Sampler, _bshape, _check_nonneg, _float_code, _fparams, _param, _shape
+from ._samplers import (_Sampler, _bshape, _check_nonneg, _check_out, _float_code, _fparams,
+                        _param, _shape)
 
 
 class Generator(_Sampler):
@@ -15,6 +17,8 @@ class Generator(_Sampler):
     _np_class = _np.random.Generator
 
     def __init__(self, bit_generator):
+        if isinstance(bit_generator, type) and issubclass(bit_generator, _np.random.BitGenerator):
+            raise ValueError("Invalid bit generator. The bit generator must be instantiated.")
         self._bit_generator = _as_bitgen(bit_generator)
 
     @property
@@ -40,6 +44,10 @@ class Generator(_Sampler):
 
     def standard_gamma(self, shape, size=None, dtype=_np.float64, out=None):
         k, ka = _param(shape)
+        if out is not None:
+            # (NumPy's checks, on the caller's array: the fallback's gathered
+            # copy of it is C-contiguous)
+            _check_out(out, _D.DTYPES[_float_code(dtype, 'standard_gamma')], _shape(size), True)
         if ka is not None:
             if out is not None:
                 return self._fallback('standard_gamma', (shape,),
@@ -51,7 +59,7 @@ class Generator(_Sampler):
         k = float(k)
         rng = self._rng
         return self._float_draw('standard_gamma', lambda shp, c: rng.gamma(shp, c, k, 1.0),
-                                size, dtype, out)
+                                size, dtype, out, c_only=True)
 
     def uniform(self, low=0.0, high=1.0, size=None):
         return self._uniform(low, high, size, False)

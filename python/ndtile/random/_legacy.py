@@ -5,9 +5,13 @@ import warnings
 
 import numpy as _np
 
+from .. import _core
 from .. import _dtypes as _D
+from .._multiarray import zeros as _zeros
 from ._bit_generator import _NAME, _as_bitgen, _bitgen_from_state, _legacy_seed64
 from ._samplers import _Sampler
+
+_Array = _core.Array
 
 
 class RandomState(_Sampler):
@@ -66,6 +70,25 @@ class RandomState(_Sampler):
 
     def uniform(self, low=0.0, high=1.0, size=None):
         return self._uniform(low, high, size, True)
+
+    def multinomial(self, n, pvals, size=None):
+        # NumPy's legacy signature: n one integer, pvals one 1-d sequence
+        # (an empty one draws nothing); Generator's broadcasts both
+        if _np.ndim(n) != 0:
+            raise TypeError("only 0-dimensional arrays can be converted to Python scalars"
+                            if isinstance(n, (_np.ndarray, _Array)) else
+                            "an integer is required")
+        nd = _np.ndim(pvals)
+        if nd == 0:
+            raise TypeError("pvals must be a 1-d sequence")
+        if nd > 1:
+            raise ValueError("object too deep for desired array")
+        if _np.shape(pvals)[0] == 0:
+            if n < 0:
+                raise ValueError("n < 0")
+            shape = () if size is None else tuple(_np.atleast_1d(_np.asarray(size, _np.intp)))
+            return _zeros(shape + (0,), _np.int64)
+        return super().multinomial(int(n), pvals, size)
 
     def random_integers(self, low, high=None, size=None):
         if high is None:

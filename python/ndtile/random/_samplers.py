@@ -6,7 +6,9 @@ of ours where the core has none."""
 from builtins import bytes as _bytes
 import math
 import operator
+import types
 import warnings
+from collections.abc import Sequence as _Sequence
 
 import numpy as _np
 
@@ -103,6 +105,22 @@ def _fparams(*pairs):
     return vals, shapes
 
 
+def _check_out(out, want, shape, c_only):
+    """NumPy's checks of a Generator's out= (its check_output), in its
+    order: a C-contiguous array (F-contiguous too where not c_only),
+    writable, aligned, native; of the dtype `want`; of the shape of size."""
+    f = getattr(out, 'flags', None) if isinstance(out, (_Array, _np.ndarray)) else None
+    if f is None or not ((f.c_contiguous or (f.f_contiguous and not c_only)) and f.writeable and
+            f.aligned and out.dtype.isnative):
+        raise ValueError(f"Supplied output array must be {'C-' if c_only else ''}contiguous, "
+                         "writable, aligned, and in machine byte-order.")
+    if out.dtype != want:
+        raise TypeError(f"Supplied output array has the wrong type. Expected {want}, "
+                        f"got {out.dtype}")
+    if shape is not None and shape != tuple(out.shape):
+        raise ValueError("size must match out.shape when used together")
+
+
 def _bshape(shape, shapes):
     """The result shape for size `shape` (or None) and array parameters of
     `shapes`; NumPy's errors."""
@@ -134,7 +152,16 @@ def _finish(r, shape):
 def _take(arr, idx, axis):
     """arr indexed by idx (an int or an int64 ndtile array) along axis."""
     if isinstance(idx, _Array) and idx.ndim == 0:
-        # a 0-d index array gives a 0-d array (NumPy's take), not a scalar
+        # a 0-d index array gives a 0-d array (NumPy's take), not a scalar;
+        # of a NumPy array, its take (an object element, itself an array or
+        # a string, stays the element of a 0-d object array)
+        if not isinstance(arr, _Array):
+            i = int(idx._item())
+            if arr.ndim != 1:
+                return _C.np_or_nd(arr.take(i, axis=axis))
+            res = _np.empty((), dtype=arr.dtype)      # (NumPy's choice does so)
+            res[()] = arr[i]
+            return _C.np_or_nd(res)
         r = _take(arr, int(idx._item()), axis)
         return _C.np_or_nd(_np.asarray(r)) if not isinstance(r, _Array) else r
     key = (slice(None),) * axis + (idx,)
@@ -226,6 +253,9 @@ def _check_poisson(L):
         raise ValueError("lam < 0 or lam is NaN")
 
 
+_FALLBACK_METHODS = {}
+
+
 class _Sampler:
     _kind = 'Generator'
     _legacy = False
@@ -251,34 +281,30 @@ class _Sampler:
         if name.startswith('_') or not callable(getattr(self._np_class, name, None)):
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
-        def method(*args, **kwargs):
-            return self._fallback(name, args, kwargs)
-        method.__name__ = name
-        method.__doc__ = getattr(self._np_class, name).__doc__
-        method.__ndtile_fallback__ = True
-        return method
+        # one function per class and name, bound as a method: g.zipf == g.zipf
+        # as for NumPy's methods (a program's `func in (g.zipf, ...)`)
+        key = (type(self), name)
+        f = _FALLBACK_METHODS.get(key)
+        if f is None:
+            def f(self, *args, **kwargs):
+                return self._fallback(name, args, kwargs)
+            f.__name__ = f.__qualname__ = name
+            f.__doc__ = getattr(self._np_class, name).__doc__
+            f.__ndtile_fallback__ = True
+            f = _FALLBACK_METHODS.setdefault(key, f)
+        return types.MethodType(f, self)
 
     def __repr__(self):
         return f"{self._kind}({_NAME}) at 0x{id(self):X}"
 
     # -- float samplers
-    def _float_draw(self, fn, draw, size, dtype, out):
+    def _float_draw(self, fn, draw, size, dtype, out, c_only=False):
         code = _float_code(dtype, fn)
         shape = _shape(size)
         if out is None:
             return _finish(draw(() if shape is None else shape, code), shape)
+        _check_out(out, _D.DTYPES[code], shape, c_only)
         oshape = tuple(out.shape)
-        if shape is not None and shape != oshape:
-            raise ValueError("size must match out.shape when used together")
-        want = _D.DTYPES[code]
-        if out.dtype != want:
-            raise TypeError(f"Supplied output array has the wrong type. Expected {want}, "
-                            f"got {out.dtype}")
-        if not isinstance(out, _Array) and not (
-                isinstance(out, _np.ndarray) and out.flags.c_contiguous and
-                out.flags.writeable and out.flags.aligned and out.dtype.isnative):
-            raise ValueError("Supplied output array must be contiguous, writable, aligned, "
-                             "and in machine byte-order.")
         r = draw(oshape, code)
         if isinstance(out, _Array):
             out._assign(r, _core.CASTING_UNSAFE)
@@ -444,18 +470,25 @@ class _Sampler:
             return (self._chisq(shp, a) * b) / (self._chisq(shp, b) * a)
         return self._dist('f', [(dfnum, _POS, 'dfnum'), (dfden, _POS, 'dfden')], size, make)
 
+    def _noncentral_chisq(self, shp, d, c):
+        """A Poisson(nonc / 2) mixture of central chi-squares with df + 2i;
+        NaN where nonc is NaN (NumPy's; the Poisson draw refuses NaN)."""
+        U = _U()
+        if not isinstance(c, _Array):
+            if math.isnan(c):
+                return U['add'](self._chisq(shp, d), _np.nan)
+            return self._chisq(shp, d + 2.0 * self._poisson_array(c / 2.0, shp))
+        nan = U['isnan'](c)
+        i = self._poisson_array(_where(nan, 0.0, c) / 2.0, shp)
+        return _where(nan, _np.nan, self._chisq(shp, d + 2.0 * i))
+
     def noncentral_chisquare(self, df, nonc, size=None):
-        # a Poisson(nonc / 2) mixture of central chi-squares with df + 2i
-        def make(shp, d, c):
-            i = self._poisson_array(c / 2.0, shp)
-            return self._chisq(shp, d + 2.0 * i)
         return self._dist('noncentral_chisquare', [(df, _POS, 'df'), (nonc, _NONNEG, 'nonc')],
-                          size, make)
+                          size, self._noncentral_chisq)
 
     def noncentral_f(self, dfnum, dfden, nonc, size=None):
         def make(shp, a, b, c):
-            i = self._poisson_array(c / 2.0, shp)
-            return (self._chisq(shp, a + 2.0 * i) * b) / (self._chisq(shp, b) * a)
+            return (self._noncentral_chisq(shp, a, c) * b) / (self._chisq(shp, b) * a)
         return self._dist('noncentral_f', [(dfnum, _POS, 'dfnum'), (dfden, _POS, 'dfden'),
                                            (nonc, _NONNEG, 'nonc')], size, make)
 
@@ -486,13 +519,19 @@ class _Sampler:
         out_shape = (() if shape is None else shape) + (al.size,)
         if al.size == 0 or 0 in out_shape:
             return empty(out_shape)
+        if _np.all(al == 0):
+            # NumPy's zeros (the normalisation below would give 0/0)
+            return _core.zeros(out_shape, _F64)
         U = _U()
-        lg = self._log_gamma(out_shape, _C.from_numpy(al))
-        # normalize in log space: tiny alphas underflow gamma draws to 0
-        top = reduce_nd('max', lg, -1, _D.DEFAULT, True)
-        top = _where(U['isfinite'](top), top, 0.0)
-        w = U['exp'](lg - top)
-        return w / reduce_nd('sum', w, -1, _D.DEFAULT, True)
+        # (a zero alpha's log draw is -inf through a division by zero, which
+        # NumPy's sampler does not report)
+        with _np.errstate(divide='ignore', invalid='ignore', over='ignore', under='ignore'):
+            lg = self._log_gamma(out_shape, _C.from_numpy(al))
+            # normalize in log space: tiny alphas underflow gamma draws to 0
+            top = reduce_nd('max', lg, -1, _D.DEFAULT, True)
+            top = _where(U['isfinite'](top), top, 0.0)
+            w = U['exp'](lg - top)
+            return w / reduce_nd('sum', w, -1, _D.DEFAULT, True)
 
     def multinomial(self, n, pvals, size=None):
         # one binomial per category on what the earlier ones left (NumPy's
@@ -508,14 +547,31 @@ class _Sampler:
         if not (_np.all(pv >= 0) and _np.all(pv <= 1)):
             raise ValueError("pvals < 0, pvals > 1 or pvals contains NaNs")
         if _np.any(pv[..., :-1].sum(axis=-1) > 1.0 + 1e-12):
-            raise ValueError("sum(pvals[:-1]) > 1.0")
+            # NumPy's message, with its note for a float32 (float16) array of
+            # pvals whose own sum is below 1.0001
+            part = "[:-1]" if pv.ndim == 1 else "[...,:-1]"
+            dt = getattr(pvals, 'dtype', None) if isinstance(pvals, (_Array, _np.ndarray)) else None
+            if dt is not None and dt.kind == 'f' and dt != _np.float64 and \
+                    float(_np.asarray(pvals, dtype=dt).sum()) < 1.0001:
+                raise ValueError(f"sum(pvals{part}.astype(np.float64)) > 1.0. The pvals array "
+                                 "is cast to 64-bit floating point prior to checking the sum. "
+                                 "Precision changes when casting may cause problems even if "
+                                 "the sum of the original pvals is valid.")
+            raise ValueError(f"sum(pvals{part}) > 1.0")
         k = pv.shape[-1]
-        bshape = _np.broadcast_shapes(nv.shape, pv.shape[:-1])
         shape = _shape(size)
-        S = bshape if shape is None else _bshape(shape, [nv.shape, pv.shape[:-1]])
+        if shape is None or (nv.ndim == 0 and pv.ndim == 1):
+            S = _np.broadcast_shapes(nv.shape, pv.shape[:-1]) if shape is None else shape
+        else:
+            # NumPy broadcasts n, the rows of pvals and size, in that order
+            S = _np.broadcast_shapes(nv.shape, pv.shape[:-1], shape)
+            if S != shape:
+                raise ValueError(f"Output size {shape} is not compatible with broadcast "
+                                 f"dimensions of inputs {S}.")
         U = _U()
-        left = _C.from_numpy(_np.ascontiguousarray(_np.broadcast_to(
-            nv.astype(_np.int64), S)))
+        # (np.array, not np.ascontiguousarray: that makes a 0-d n one-element
+        # 1-d, and the draws of a scalar n shape (1, k), not NumPy's (k,))
+        left = _C.from_numpy(_np.array(_np.broadcast_to(nv.astype(_np.int64), S), order='C'))
         P = _C.from_numpy(_np.ascontiguousarray(pv))
         rest = 1.0
         parts = []
@@ -680,9 +736,20 @@ class _Sampler:
         if high is None:
             low, high = 0, low
         dt = _np.dtype(dtype)
+        if not dt.isnative:
+            msg = ("Providing a dtype with a non-native byteorder is not supported. If you "
+                   "require platform-independent byteorder, call byteswap when required.")
+            if not self._legacy:
+                raise ValueError(msg)
+            warnings.warn(msg + "\nIn future version, providing byteorder will raise a "
+                          "ValueError", DeprecationWarning, stacklevel=3)
+            dt = dtype = dt.newbyteorder()
         code = _D.code(dt)
         if dt.kind not in 'biu' or code is None:
             raise TypeError(f"Unsupported dtype {dt!r} for {name}")
+        shape = _shape(size)
+        if shape is not None and math.prod(shape) == 0:
+            return empty(shape, dt)          # NumPy's: before any check of the bounds
         (lv, la), (hv, ha) = _param(low), _param(high)
         if la is not None or ha is not None:
             kw = {'size': size, 'dtype': dtype}
@@ -690,7 +757,6 @@ class _Sampler:
                 kw['endpoint'] = endpoint
             return self._fallback(name, (low, high), kw)
         lo, hi = int(lv), int(hv)
-        shape = _shape(size)
         # the core checks the bounds (NumPy's rules and messages)
         r = self._rng.integers(() if shape is None else shape, code, lo, hi, bool(endpoint))
         if shape is not None:
@@ -818,6 +884,11 @@ class _Sampler:
             return None
         if axis != 0:
             raise NotImplementedError("Axis argument is only supported on ndarray objects")
+        if not isinstance(x, _Sequence):
+            warnings.warn(f"you are shuffling a '{type(x).__name__}' object which is not a "
+                          "subclass of 'Sequence'; `shuffle` is not guaranteed to behave "
+                          "correctly. E.g., non-numpy array/tensor objects with view semantics "
+                          "may contain duplicates after shuffling.", UserWarning, stacklevel=3)
         n = len(x)
         perm = _C.to_numpy(self._rng.permutation(n)).tolist()
         vals = [x[i] for i in perm]
