@@ -252,7 +252,9 @@ def _register_native():
         if getattr(obj, '__module__', '').startswith('ndtile'):
             _fallback.NATIVE[npobj] = obj
             # entered through the check for other people's arrays (_foreign)
-            g[name] = _foreign.dispatching(obj, npobj, name)
+            g[name] = _foreign.dispatching(
+                obj, _foreign.constructor(npobj, obj) if name in _foreign.CONSTRUCTORS
+                else npobj, name)
     for sub, npsub in ((linalg, _np.linalg), (fft, _np.fft), (random, _np.random),
                        (lib.stride_tricks, _np.lib.stride_tricks)):
         for name in getattr(sub, '_NATIVE', ()):

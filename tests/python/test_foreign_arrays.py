@@ -346,3 +346,54 @@ def test_copy_false_of_a_numpy_subclass_raises_as_for_a_numpy_array(tmp_path, bi
         assert numpy.array_equal(numpy.asarray(r), numpy.asarray(want))
         nt.meshgrid(x[:3], x[:2], copy=False)      # views where it can: no error
     del mm
+
+
+def quantity_like(m):
+    """An array-like with its own protocols whose __array__ gives the
+    module's array (pint's Quantity under `import ndtile as np`: an ndtile
+    array) and whose __array_function__ declines what it does not know."""
+    class Q:
+        def __init__(self, v):
+            self.v = v
+
+        def __array__(self, dtype=None, copy=None):
+            return m.asarray(self.v, dtype=dtype)
+
+        def __array_function__(self, func, types, args, kwargs):
+            return NotImplemented
+
+        def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+            return NotImplemented
+    return Q
+
+
+@pytest.mark.parametrize('dtype', ['int64', 'float64', 'complex128', 'bool'])
+@pytest.mark.parametrize('shape', [(), (0,), (6,), (3, 4)])
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_constructors_of_objects_whose_array_is_ndtiles(dtype, shape, big):
+    # np.asarray(obj) calls obj.__array__ whatever obj's __array_function__
+    # (NumPy's constructors take none): ndtile sent such an object to NumPy's
+    # asarray, which refused the ndtile array its __array__ gave ("object
+    # __array__ method not producing an array": pint's np.asarray(q)), and
+    # a.put's values took NumPy's asarray too (pint's q.put(i, [1.0, 2.0]))
+    if big:
+        shape = (300 * 1024,) if len(shape) == 1 else shape   # 2.4 MiB of float64
+    n = int(numpy.prod(shape))
+
+    def run(m):
+        Q = quantity_like(m)
+        base = (m.arange(2 * max(1, n)) % 3).astype(dtype)[::2]
+        q = Q(base[:n].reshape(shape))            # a strided view
+        res = [m.asarray(q), m.asarray(q, dtype=numpy.float32), m.array(q),
+               m.array(q, dtype='f8', ndmin=2), m.asanyarray(q), m.ascontiguousarray(q),
+               m.asfortranarray(q)]
+        if shape:
+            res.append(m.array([q, q]))     # (NumPy's TypeError for 0-d ones)
+        a = m.zeros(max(n, 2), dtype=dtype)
+        a.put([0, 1], Q(m.ones(2, dtype=dtype)))    # the method: no dispatch on values
+        res.append(a)
+        return res
+    for got, want in zip(run(nt), run(numpy), strict=True):
+        assert type(got) is nt.ndarray, type(got)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        numpy.testing.assert_array_equal(numpy.asarray(got), want)
