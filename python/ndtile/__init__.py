@@ -262,9 +262,12 @@ def _register_native():
             if npobj is not None:
                 impl = getattr(sub, name)
                 _fallback.NATIVE[npobj] = impl
-                if sub is linalg or sub is fft:
-                    setattr(sub, name, _foreign.dispatching(
-                        impl, npobj, ('linalg.' if sub is linalg else 'fft.') + name))
+                # linalg's, fft's and NumPy's other __array_function__
+                # functions (sliding_window_view; not random's, nor as_strided)
+                if sub is linalg or sub is fft or \
+                        (sub is not random and hasattr(npobj, '_implementation')):
+                    prefix = {linalg: 'linalg.', fft: 'fft.'}.get(sub, 'lib.stride_tricks.')
+                    setattr(sub, name, _foreign.dispatching(impl, npobj, prefix + name))
 
 
 from . import _foreign  # noqa: E402

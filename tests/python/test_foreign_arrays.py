@@ -166,6 +166,29 @@ def test_array_function_objects_dispatch():
     assert nt.add.reduce(d) == numpy.add.reduce(d) == ('duck-ufunc', 'add', 'reduce')
 
 
+def test_array_function_objects_dispatch_in_submodules():
+    # NumPy's stride_tricks.sliding_window_view takes __array_function__
+    # (ndtile's read the object as an array: pint's Quantity lost its units);
+    # as_strided and random's functions take none
+    d = Duck([1, 2, 3])
+    got = nt.lib.stride_tricks.sliding_window_view(d, 2)
+    assert got == numpy.lib.stride_tricks.sliding_window_view(d, 2) == \
+        ('duck-function', 'sliding_window_view')
+    assert nt.linalg.norm(d) == numpy.linalg.norm(d) == ('duck-function', 'norm')
+    assert nt.fft.fft(d) == numpy.fft.fft(d) == ('duck-function', 'fft')
+    m = numpy.ma.MaskedArray(numpy.arange(4.0), mask=[0, 1, 0, 0])
+    for mod in (nt, numpy):
+        w = mod.lib.stride_tricks.sliding_window_view(m, 2, subok=True)
+        assert type(w) is numpy.ma.MaskedArray   # NumPy's: the subclass kept
+    a = nt.arange(6.0)[::2]
+    w = nt.lib.stride_tricks.sliding_window_view(a, 2)
+    assert type(w) is nt.ndarray and nt.shares_memory(w, a)
+    numpy.testing.assert_array_equal(
+        numpy.asarray(w), numpy.lib.stride_tricks.sliding_window_view(numpy.arange(6.0)[::2], 2))
+    s = nt.lib.stride_tricks.as_strided(a, (2,), (16,))
+    assert type(s) is nt.ndarray
+
+
 def test_numpy_function_on_mixed_ndtile_and_masked():
     # numpy's own functions called with ndtile arrays and a masked array
     m = masked(numpy)
