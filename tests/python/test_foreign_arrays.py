@@ -420,3 +420,49 @@ def test_constructors_of_objects_whose_array_is_ndtiles(dtype, shape, big):
         assert type(got) is nt.ndarray, type(got)
         assert got.dtype == want.dtype and got.shape == want.shape
         numpy.testing.assert_array_equal(numpy.asarray(got), want)
+
+
+def wrapping_like(m):
+    """A Quantity-like: __array__ gives the module's array, __array_ufunc__
+    computes on the magnitudes and wraps the result (pint's)."""
+    class W:
+        def __init__(self, v):
+            self.v = v
+
+        def __array__(self, dtype=None, copy=None):
+            return m.asarray(self.v, dtype=dtype)
+
+        def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+            ins = [x.v if isinstance(x, W) else x for x in inputs]
+            return W(getattr(ufunc, method)(*ins, **kwargs))
+
+        def __matmul__(self, other):
+            return m.matmul(self, other)
+
+        def __rmatmul__(self, other):
+            return m.matmul(other, self)
+    return W
+
+
+@pytest.mark.parametrize('dtype', ['int64', 'float64', 'complex128', 'bool'])
+@pytest.mark.parametrize('shapes', [((3, 4), (4, 2)), ((4,), (4, 3)), ((2, 3, 4), (4,)),
+                                    ((0, 3), (3, 0))])
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_matmul_with_an_array_ufunc_object_whose_array_is_ndtiles(dtype, shapes, big):
+    # matmul's fast path read such an operand through its __array__ (units
+    # stripped: pint's A @ B gave a plain array) instead of its __array_ufunc__
+    s1, s2 = shapes
+    if big:
+        s1, s2 = (600, 600), (600, 2)            # 2.7 MiB of float64
+
+    def run(m):
+        W = wrapping_like(m)
+        n1, n2 = int(numpy.prod(s1)), int(numpy.prod(s2))
+        a = (m.arange(2 * max(n1, 1)) % 5 - 2).astype(dtype)[::2][:n1].reshape(s1)
+        b = (m.arange(n2) % 3 - 1).astype(dtype).reshape(s2)
+        res = [m.matmul(W(a), b), m.matmul(a, W(b)), W(a) @ b, a @ W(b), m.matmul(W(a), W(b))]
+        return [(type(r).__name__, r.v) for r in res]
+    for (n1, v1), (n2, v2) in zip(run(nt), run(numpy), strict=True):
+        assert n1 == n2 == 'W'
+        assert type(v1) is nt.ndarray and v1.dtype == v2.dtype and v1.shape == v2.shape
+        numpy.testing.assert_array_equal(numpy.asarray(v1), v2)
