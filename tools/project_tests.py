@@ -37,9 +37,9 @@ isinstance checks and annotations). `np.__version__` under ndtile is
 ndtile's (docs/guide/deviations.md 21), so a project's NumPy version gates
 (`NumpyVersion(np.__version__) < "2.0.0"`: autograd wraps np.msort, pint
 calls np.trapz, einops and pint skip tests) take the wrong branch;
---numpy-version rewrites `ALIAS.__version__` in the ndtile copy, for every
-name a file binds to ndtile (`import ndtile as np`), to
-`__import__("numpy").__version__`, NumPy's.
+--numpy-version rewrites `ALIAS.__version__` in the ndtile copy's code
+(not its strings), for every name a file binds to ndtile (`import ndtile
+as np`), to `__import__("numpy").__version__`, NumPy's.
 
 An ndtile-only failure is one of: a wrong result (the worst: find it and
 fix it), an exception NumPy would not raise, a missing function or keyword,
@@ -48,12 +48,14 @@ numpy.ndarray`, NumPy's scalar types, `np.core` helpers, C-level buffers):
 those are deviations (docs/guide/deviations.md) or not ours.
 """
 import argparse
+import io
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tokenize
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -68,11 +70,30 @@ _ALIAS = re.compile(r'^\s*import ndtile as (\w+)', re.M)
 
 def numpy_version(text):
     """text with `ALIAS.__version__` of each name bound to ndtile
-    (`import ndtile as ALIAS`, and `ndtile`) reading NumPy's version."""
-    for alias in set(_ALIAS.findall(text)) | {'ndtile'}:
-        text = re.sub(r'(?<![\w.])' + re.escape(alias) + r'\.__version__\b',
-                      '__import__("numpy").__version__', text)
-    return text
+    (`import ndtile as ALIAS`, and `ndtile`) reading NumPy's version. Code
+    only: strings (an f-string's `{np.__version__}` too, where the quotes
+    would clash) are left as they are."""
+    aliases = set(_ALIAS.findall(text)) | {'ndtile'}
+    try:
+        toks = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return text
+    spans = []     # ((row, col) of the alias, (row, col) past __version__)
+    for i in range(len(toks) - 2):
+        a, dot, v = toks[i], toks[i + 1], toks[i + 2]
+        if a.type == tokenize.NAME and a.string in aliases and dot.string == '.' and \
+                v.type == tokenize.NAME and v.string == '__version__' and \
+                not (i and toks[i - 1].string == '.'):
+            spans.append((a.start, v.end))
+    if not spans:
+        return text
+    lines = text.splitlines(keepends=True)
+    for (r0, c0), (r1, c1) in reversed(spans):
+        if r0 != r1:
+            continue
+        ln = lines[r0 - 1]
+        lines[r0 - 1] = ln[:c0] + '__import__("numpy").__version__' + ln[c1:]
+    return ''.join(lines)
 
 
 def copy_project(src, dst, to_ndtile, version_gates=False):

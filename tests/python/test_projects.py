@@ -357,10 +357,13 @@ def test_project_tests_numpy_version_gates(tmp_path):
     nv = PROJECT['numpy_version']
     text = IMPORTS['rewrite']('import numpy as np\nimport numpy as onp\nimport numpy\n'
                               'a = np.__version__\nb = onp.__version__\nc = numpy.__version__\n'
-                              'd = mod.np.__version__\ne = np.version\n')
+                              'd = mod.np.__version__\ne = np.version\n'
+                              'f = f"numpy-{np.__version__}"\n')
     out = nv(text)
     assert out.count('__import__("numpy").__version__') == 3
     assert 'd = mod.np.__version__' in out and 'e = np.version' in out
+    # strings are left alone (in an f-string the new quotes would clash)
+    assert 'f = f"numpy-{np.__version__}"' in out
     ns = {'mod': types.SimpleNamespace(np=nt)}
     exec(out, ns)
     assert ns['a'] == ns['b'] == ns['c'] == numpy.__version__
