@@ -2,7 +2,8 @@
 """Runs another project's pytest suite against ndtile, side by side with NumPy.
 
     python3 tools/project_tests.py SRC [SRC ...] [--out DIR] [--timeout S]
-                                   [--keep-addopts] [-- PYTEST ARGS]
+                                   [--keep-addopts] [--numpy-random]
+                                   [--numpy-version] [-- PYTEST ARGS]
 
 SRC is a checkout of a pure-Python project built on NumPy (its package and
 its tests). The tool copies it twice under DIR (default
@@ -32,7 +33,13 @@ check near its tolerance may fail on them alone; --numpy-random makes the
 functions of ndtile.random (seed, rand, randn, normal, ...: NumPy's global
 RandomState) draw NumPy's numbers in the ndtile run (tools/run_scripts.py's
 patch; `default_rng` and the classes stay ndtile's, for a project's
-isinstance checks and annotations).
+isinstance checks and annotations). `np.__version__` under ndtile is
+ndtile's (docs/guide/deviations.md 21), so a project's NumPy version gates
+(`NumpyVersion(np.__version__) < "2.0.0"`: autograd wraps np.msort, pint
+calls np.trapz, einops and pint skip tests) take the wrong branch;
+--numpy-version rewrites `ALIAS.__version__` in the ndtile copy's code
+(not its strings), for every name a file binds to ndtile (`import ndtile
+as np`), to `__import__("numpy").__version__`, NumPy's.
 
 An ndtile-only failure is one of: a wrong result (the worst: find it and
 fix it), an exception NumPy would not raise, a missing function or keyword,
@@ -41,12 +48,14 @@ numpy.ndarray`, NumPy's scalar types, `np.core` helpers, C-level buffers):
 those are deviations (docs/guide/deviations.md) or not ours.
 """
 import argparse
+import io
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tokenize
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -56,8 +65,40 @@ _SKIP_DIRS = {'.git', '.hg', '.tox', '.nox', '.venv', 'venv', 'build', 'dist',
               '__pycache__', '.pytest_cache', '.mypy_cache', 'node_modules'}
 
 
-def copy_project(src, dst, to_ndtile):
-    """src copied to dst; with to_ndtile its .py files rewritten. Returns the
+_ALIAS = re.compile(r'^\s*import ndtile as (\w+)', re.M)
+
+
+def numpy_version(text):
+    """text with `ALIAS.__version__` of each name bound to ndtile
+    (`import ndtile as ALIAS`, and `ndtile`) reading NumPy's version. Code
+    only: strings (an f-string's `{np.__version__}` too, where the quotes
+    would clash) are left as they are."""
+    aliases = set(_ALIAS.findall(text)) | {'ndtile'}
+    try:
+        toks = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return text
+    spans = []     # ((row, col) of the alias, (row, col) past __version__)
+    for i in range(len(toks) - 2):
+        a, dot, v = toks[i], toks[i + 1], toks[i + 2]
+        if a.type == tokenize.NAME and a.string in aliases and dot.string == '.' and \
+                v.type == tokenize.NAME and v.string == '__version__' and \
+                not (i and toks[i - 1].string == '.'):
+            spans.append((a.start, v.end))
+    if not spans:
+        return text
+    lines = text.splitlines(keepends=True)
+    for (r0, c0), (r1, c1) in reversed(spans):
+        if r0 != r1:
+            continue
+        ln = lines[r0 - 1]
+        lines[r0 - 1] = ln[:c0] + '__import__("numpy").__version__' + ln[c1:]
+    return ''.join(lines)
+
+
+def copy_project(src, dst, to_ndtile, version_gates=False):
+    """src copied to dst; with to_ndtile its .py files rewritten (with
+    version_gates their ndtile.__version__ reads as NumPy's). Returns the
     number of files whose imports changed."""
     if os.path.exists(dst):
         shutil.rmtree(dst)
@@ -79,6 +120,8 @@ def copy_project(src, dst, to_ndtile):
             except UnicodeDecodeError:
                 continue
             new = ndtile_imports.rewrite(text)
+            if version_gates:
+                new = numpy_version(new)
             if new != text:
                 changed += 1
                 with open(path, 'w', encoding='utf-8') as fh:
@@ -184,7 +227,8 @@ def _fmt(c):
                                 c.get('error', 0), c.get('skipped', 0) + c.get('xfailed', 0))
 
 
-def run_project(src, out, extra, timeout, keep_addopts, numpy_random=False):
+def run_project(src, out, extra, timeout, keep_addopts, numpy_random=False,
+                numpy_version=False):
     name = os.path.basename(os.path.abspath(src).rstrip('/'))
     base = os.path.join(out, name)
     os.makedirs(base, exist_ok=True)
@@ -197,7 +241,7 @@ def run_project(src, out, extra, timeout, keep_addopts, numpy_random=False):
     res = {}
     for mode in ('numpy', 'ndtile'):
         copy = os.path.join(base, mode)
-        changed = copy_project(src, copy, mode == 'ndtile')
+        changed = copy_project(src, copy, mode == 'ndtile', numpy_version)
         rc, tests, tail = run_pytest(copy, extra, timeout, keep_addopts,
                                      plugin if mode == 'ndtile' else None)
         res[mode] = {'rc': rc, 'tests': tests, 'tail': tail, 'rewritten': changed}
@@ -207,7 +251,7 @@ def run_project(src, out, extra, timeout, keep_addopts, numpy_random=False):
             if o in bad and np_tests.get(t, ('missing',))[0] not in bad}
     report = {
         'project': name, 'src': os.path.abspath(src), 'pytest_args': extra,
-        'numpy_random': numpy_random,
+        'numpy_random': numpy_random, 'numpy_version': numpy_version,
         'numpy': {'rc': res['numpy']['rc'], 'counts': _counts(np_tests)},
         'ndtile': {'rc': res['ndtile']['rc'], 'counts': _counts(nt_tests),
                    'files_rewritten': res['ndtile']['rewritten']},
@@ -231,6 +275,9 @@ def main():
                     help="keep the project's pytest addopts")
     ap.add_argument('--numpy-random', action='store_true',
                     help="ndtile.random's functions draw NumPy's numbers")
+    ap.add_argument('--numpy-version', action='store_true',
+                    help="np.__version__ reads NumPy's version in the ndtile copy "
+                         "(a project's NumPy version gates)")
     argv = sys.argv[1:]
     cut = argv.index('--') if '--' in argv else len(argv)
     args, extra = ap.parse_args(argv[:cut]), argv[cut + 1:]   # (after --: pytest's)
@@ -239,7 +286,7 @@ def main():
           f"{'ndtile pass/fail/err/skip':>26s} {'ndtile only':>11s}", flush=True)
     for src in args.src:
         rep, res = run_project(src, args.out, extra, args.timeout, args.keep_addopts,
-                               args.numpy_random)
+                               args.numpy_random, args.numpy_version)
         print(f"{rep['project']:24s} {_fmt(rep['numpy']['counts']):>26s} "
               f"{_fmt(rep['ndtile']['counts']):>26s} {len(rep['ndtile_only']):>11d}", flush=True)
         for mode in ('numpy', 'ndtile'):

@@ -252,7 +252,9 @@ def _register_native():
         if getattr(obj, '__module__', '').startswith('ndtile'):
             _fallback.NATIVE[npobj] = obj
             # entered through the check for other people's arrays (_foreign)
-            g[name] = _foreign.dispatching(obj, npobj, name)
+            g[name] = _foreign.dispatching(
+                obj, _foreign.constructor(npobj, obj) if name in _foreign.CONSTRUCTORS
+                else npobj, name)
     for sub, npsub in ((linalg, _np.linalg), (fft, _np.fft), (random, _np.random),
                        (lib.stride_tricks, _np.lib.stride_tricks)):
         for name in getattr(sub, '_NATIVE', ()):
@@ -260,9 +262,12 @@ def _register_native():
             if npobj is not None:
                 impl = getattr(sub, name)
                 _fallback.NATIVE[npobj] = impl
-                if sub is linalg or sub is fft:
-                    setattr(sub, name, _foreign.dispatching(
-                        impl, npobj, ('linalg.' if sub is linalg else 'fft.') + name))
+                # linalg's, fft's and NumPy's other __array_function__
+                # functions (sliding_window_view; not random's, nor as_strided)
+                if sub is linalg or sub is fft or \
+                        (sub is not random and hasattr(npobj, '_implementation')):
+                    prefix = {linalg: 'linalg.', fft: 'fft.'}.get(sub, 'lib.stride_tricks.')
+                    setattr(sub, name, _foreign.dispatching(impl, npobj, prefix + name))
 
 
 from . import _foreign  # noqa: E402

@@ -99,6 +99,48 @@ def dispatching(impl, npfunc, name):
     return _core.dispatcher(impl, npfunc, name)
 
 
+# NumPy's array constructors take no argument's __array_function__ or
+# __array_ufunc__ (only like='s): np.asarray(obj) calls obj.__array__. Of
+# the objects that send a call to NumPy, only a numpy.ndarray subclass (a
+# masked array, which np.asanyarray and np.array(subok=True) keep) needs
+# NumPy's constructor; another library's array-like (a pint Quantity)
+# goes to ndtile's, which calls its __array__, and that may hand back an
+# ndtile array (code written for `import ndtile as np`), which NumPy's
+# refuses ("object __array__ method not producing an array").
+CONSTRUCTORS = frozenset(('array', 'asarray', 'asanyarray', 'ascontiguousarray',
+                          'asfortranarray'))
+
+
+def _np_subclass_in(x, depth=0):
+    t = type(x)
+    if t is list or t is tuple:
+        # as _is_foreign: each item, nested sequences by their first item
+        if depth > 64:
+            return False
+        for v in x:
+            if type(v) is list or type(v) is tuple:
+                if v and _np_subclass_in(v[0], depth + 1):
+                    return True
+            elif _np_subclass_in(v, depth + 1):
+                return True
+        return False
+    return t is not _NP and issubclass(t, _NP)
+
+
+def constructor(npfunc, impl):
+    """The NumPy side of the constructor impl (see CONSTRUCTORS): NumPy's
+    npfunc for a numpy.ndarray subclass or a like= object, else impl."""
+    def run(*args, **kwargs):
+        if kwargs.get('like') is not None or \
+                any(_np_subclass_in(a) for a in args) or \
+                any(_np_subclass_in(v) for v in kwargs.values()):
+            return npfunc(*args, **kwargs)
+        return impl(*args, **kwargs)
+    run.__name__ = run.__qualname__ = npfunc.__name__
+    run.__wrapped__ = npfunc
+    return run
+
+
 def _judge(t):
     f = _by_type[t] = _type_is_foreign(t)
     return f

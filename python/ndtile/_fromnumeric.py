@@ -700,6 +700,13 @@ def _values_for(v, dtype):
         if isinstance(vals, Array):
             return vals
         return C.from_numpy(_np.asarray(v).astype(dtype))
+    if type(v) not in (list, tuple) and getattr(type(v), '__array__', None) is not None:
+        # an array-like: its __array__ (once), which may give an ndtile
+        # array (NumPy's asarray refuses that: pint's q.put(i, [1.0, 2.0]))
+        vals = C.asarray(v)
+        if isinstance(vals, Array):
+            return vals
+        return C.from_numpy(_np.asarray(vals).astype(dtype))
     arr = _np.asarray(C.to_np_tree(v) if C.has_nd(v) else v, dtype=dtype)
     vals = C.asarray(arr)
     return vals if isinstance(vals, Array) else C.from_numpy(arr.astype(dtype))

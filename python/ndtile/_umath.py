@@ -1231,8 +1231,10 @@ class _Matmul(ufunc):
     """matmul runs in the core (OpenBLAS per block) for ndtile-able operands."""
 
     def __call__(self, *args, out=None, **kwargs):
+        # (an operand with its own __array_ufunc__, a pint Quantity whose
+        # __array__ gives an ndtile array, goes to ufunc.__call__'s protocol)
         if len(args) == 2 and not kwargs and (out is None or isinstance(out, Array)) and \
-                not _subclass_operand(args, out):
+                not _subclass_operand(args, out) and not _FOREIGN(args, None):
             a, b = (C.asarray(x) for x in args)
             if isinstance(a, Array) and isinstance(b, Array):
                 r = _core.matmul(a, b, out)

@@ -166,6 +166,29 @@ def test_array_function_objects_dispatch():
     assert nt.add.reduce(d) == numpy.add.reduce(d) == ('duck-ufunc', 'add', 'reduce')
 
 
+def test_array_function_objects_dispatch_in_submodules():
+    # NumPy's stride_tricks.sliding_window_view takes __array_function__
+    # (ndtile's read the object as an array: pint's Quantity lost its units);
+    # as_strided and random's functions take none
+    d = Duck([1, 2, 3])
+    got = nt.lib.stride_tricks.sliding_window_view(d, 2)
+    assert got == numpy.lib.stride_tricks.sliding_window_view(d, 2) == \
+        ('duck-function', 'sliding_window_view')
+    assert nt.linalg.norm(d) == numpy.linalg.norm(d) == ('duck-function', 'norm')
+    assert nt.fft.fft(d) == numpy.fft.fft(d) == ('duck-function', 'fft')
+    m = numpy.ma.MaskedArray(numpy.arange(4.0), mask=[0, 1, 0, 0])
+    for mod in (nt, numpy):
+        w = mod.lib.stride_tricks.sliding_window_view(m, 2, subok=True)
+        assert type(w) is numpy.ma.MaskedArray   # NumPy's: the subclass kept
+    a = nt.arange(6.0)[::2]
+    w = nt.lib.stride_tricks.sliding_window_view(a, 2)
+    assert type(w) is nt.ndarray and nt.shares_memory(w, a)
+    numpy.testing.assert_array_equal(
+        numpy.asarray(w), numpy.lib.stride_tricks.sliding_window_view(numpy.arange(6.0)[::2], 2))
+    s = nt.lib.stride_tricks.as_strided(a, (2,), (16,))
+    assert type(s) is nt.ndarray
+
+
 def test_numpy_function_on_mixed_ndtile_and_masked():
     # numpy's own functions called with ndtile arrays and a masked array
     m = masked(numpy)
@@ -385,3 +408,100 @@ def test_copy_false_of_a_numpy_subclass_raises_as_for_a_numpy_array(tmp_path, bi
         assert numpy.array_equal(numpy.asarray(r), numpy.asarray(want))
         nt.meshgrid(x[:3], x[:2], copy=False)      # views where it can: no error
     del mm
+
+
+def quantity_like(m):
+    """An array-like with its own protocols whose __array__ gives the
+    module's array (pint's Quantity under `import ndtile as np`: an ndtile
+    array) and whose __array_function__ declines what it does not know."""
+    class Q:
+        def __init__(self, v):
+            self.v = v
+
+        def __array__(self, dtype=None, copy=None):
+            return m.asarray(self.v, dtype=dtype)
+
+        def __array_function__(self, func, types, args, kwargs):
+            return NotImplemented
+
+        def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+            return NotImplemented
+    return Q
+
+
+@pytest.mark.parametrize('dtype', ['int64', 'float64', 'complex128', 'bool'])
+@pytest.mark.parametrize('shape', [(), (0,), (6,), (3, 4)])
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_constructors_of_objects_whose_array_is_ndtiles(dtype, shape, big):
+    # np.asarray(obj) calls obj.__array__ whatever obj's __array_function__
+    # (NumPy's constructors take none): ndtile sent such an object to NumPy's
+    # asarray, which refused the ndtile array its __array__ gave ("object
+    # __array__ method not producing an array": pint's np.asarray(q)), and
+    # a.put's values took NumPy's asarray too (pint's q.put(i, [1.0, 2.0]))
+    if big:
+        shape = (300 * 1024,) if len(shape) == 1 else shape   # 2.4 MiB of float64
+    n = int(numpy.prod(shape))
+
+    def run(m):
+        Q = quantity_like(m)
+        base = (m.arange(2 * max(1, n)) % 3).astype(dtype)[::2]
+        q = Q(base[:n].reshape(shape))            # a strided view
+        res = [m.asarray(q), m.asarray(q, dtype=numpy.float32), m.array(q),
+               m.array(q, dtype='f8', ndmin=2), m.asanyarray(q), m.ascontiguousarray(q),
+               m.asfortranarray(q)]
+        if shape:
+            res.append(m.array([q, q]))     # (NumPy's TypeError for 0-d ones)
+        a = m.zeros(max(n, 2), dtype=dtype)
+        a.put([0, 1], Q(m.ones(2, dtype=dtype)))    # the method: no dispatch on values
+        res.append(a)
+        return res
+    for got, want in zip(run(nt), run(numpy), strict=True):
+        assert type(got) is nt.ndarray, type(got)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        numpy.testing.assert_array_equal(numpy.asarray(got), want)
+
+
+def wrapping_like(m):
+    """A Quantity-like: __array__ gives the module's array, __array_ufunc__
+    computes on the magnitudes and wraps the result (pint's)."""
+    class W:
+        def __init__(self, v):
+            self.v = v
+
+        def __array__(self, dtype=None, copy=None):
+            return m.asarray(self.v, dtype=dtype)
+
+        def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+            ins = [x.v if isinstance(x, W) else x for x in inputs]
+            return W(getattr(ufunc, method)(*ins, **kwargs))
+
+        def __matmul__(self, other):
+            return m.matmul(self, other)
+
+        def __rmatmul__(self, other):
+            return m.matmul(other, self)
+    return W
+
+
+@pytest.mark.parametrize('dtype', ['int64', 'float64', 'complex128', 'bool'])
+@pytest.mark.parametrize('shapes', [((3, 4), (4, 2)), ((4,), (4, 3)), ((2, 3, 4), (4,)),
+                                    ((0, 3), (3, 0))])
+@pytest.mark.parametrize("big", [False, pytest.param(True, marks=pytest.mark.default_settings)])
+def test_matmul_with_an_array_ufunc_object_whose_array_is_ndtiles(dtype, shapes, big):
+    # matmul's fast path read such an operand through its __array__ (units
+    # stripped: pint's A @ B gave a plain array) instead of its __array_ufunc__
+    s1, s2 = shapes
+    if big:
+        s1, s2 = (600, 600), (600, 2)            # 2.7 MiB of float64
+
+    def run(m):
+        W = wrapping_like(m)
+        n1, n2 = int(numpy.prod(s1)), int(numpy.prod(s2))
+        a = (m.arange(2 * max(n1, 1)) % 5 - 2).astype(dtype)[::2][:n1].reshape(s1)
+        b = (m.arange(n2) % 3 - 1).astype(dtype).reshape(s2)
+        res = [m.matmul(W(a), b), m.matmul(a, W(b)), W(a) @ b, a @ W(b), m.matmul(W(a), W(b))]
+        return [(type(r).__name__, r.v) for r in res]
+    for (n1, v1), (n2, v2) in zip(run(nt), run(numpy), strict=True):
+        assert n1 == n2 == 'W'
+        assert type(v1) is nt.ndarray and v1.dtype == v2.dtype and v1.shape == v2.shape
+        numpy.testing.assert_array_equal(numpy.asarray(v1), v2)

@@ -348,3 +348,32 @@ def test_project_tests_lists_the_ndtile_only_failures(tmp_path):
     assert saved['ndtile_only'] == rep['ndtile_only']
     # the source checkout is left as it was
     assert (src / 'mini' / '__init__.py').read_text() == MINI['mini/__init__.py']
+
+
+def test_project_tests_numpy_version_gates(tmp_path):
+    # --numpy-version: a project's gate on np.__version__ (ndtile's under
+    # ndtile, deviations.md 21) reads NumPy's in the ndtile copy, for every
+    # name bound to ndtile; other attributes and names are left alone
+    nv = PROJECT['numpy_version']
+    text = IMPORTS['rewrite']('import numpy as np\nimport numpy as onp\nimport numpy\n'
+                              'a = np.__version__\nb = onp.__version__\nc = numpy.__version__\n'
+                              'd = mod.np.__version__\ne = np.version\n'
+                              'f = f"numpy-{np.__version__}"\n')
+    out = nv(text)
+    assert out.count('__import__("numpy").__version__') == 3
+    assert 'd = mod.np.__version__' in out and 'e = np.version' in out
+    # strings are left alone (in an f-string the new quotes would clash)
+    assert 'f = f"numpy-{np.__version__}"' in out
+    ns = {'mod': types.SimpleNamespace(np=nt)}
+    exec(out, ns)
+    assert ns['a'] == ns['b'] == ns['c'] == numpy.__version__
+    src = tmp_path / 'gate'
+    (src / 'tests').mkdir(parents=True)
+    (src / 'tests' / 'test_gate.py').write_text(
+        'import numpy as np\n\n\ndef test_gate():\n'
+        '    assert np.lib.NumpyVersion(np.__version__) >= "2.0.0"\n')
+    for flag, outcome in ((False, 'failed'), (True, 'passed')):
+        rep, _ = PROJECT['run_project'](str(src), str(tmp_path / 'out'), [], 300, False,
+                                        False, flag)
+        assert rep['numpy']['counts'] == {'passed': 1}
+        assert rep['ndtile']['counts'] == {outcome: 1}

@@ -497,6 +497,35 @@ def test_state_get_set_replays():
     same_values(rs2.randint(0, 100, 10), rs.randint(0, 100, 10))
 
 
+def test_mtrand_namespace():
+    # numpy.random.mtrand.RandomState is numpy.random.RandomState and
+    # mtrand._rand is the legacy functions' RandomState; emcee builds
+    # np.random.mtrand.RandomState() and sets np.random.get_state() on it
+    assert np.random.mtrand.RandomState is np.random.RandomState
+    assert NTR.mtrand.RandomState is NTR.RandomState
+    for name in ("seed", "get_state", "set_state", "rand", "randn", "randint", "normal",
+                 "choice", "shuffle"):
+        assert getattr(NTR.mtrand, name) is getattr(NTR, name), name
+    assert isinstance(NTR.mtrand._rand, NTR.RandomState)
+    NTR.seed(7)
+    st = NTR.get_state()
+    x = NTR.rand(20)
+    rs = NTR.mtrand.RandomState()
+    rs.set_state(st)
+    same_values(rs.rand(20), x)
+    NTR.mtrand._rand.seed(3)
+    y = NTR.randn(5)
+    NTR.seed(3)
+    same_values(NTR.randn(5), y)
+    # names NumPy's mtrand has that ndtile.random takes from NumPy
+    assert callable(NTR.mtrand.hypergeometric)
+    assert callable(NTR.mtrand.get_bit_generator)
+    for bad in ("default_rng", "Generator", "nonexistent"):
+        assert hasattr(np.random.mtrand, bad) == hasattr(NTR.mtrand, bad), bad
+    with pytest.raises(AttributeError):
+        NTR.mtrand.nonexistent
+
+
 def test_state_errors():
     g = NTR.default_rng(1)
     with pytest.raises(TypeError, match="state must be a dict"):

@@ -39,6 +39,8 @@ bit generator classes), _samplers (the distributions, calling the core),
 _generator (Generator, default_rng), _legacy (RandomState and the
 module-level functions); this module re-exports them.
 """
+import importlib as _importlib
+
 import numpy as _np
 
 from .. import _umath
@@ -77,3 +79,9 @@ def __getattr__(name):
 
 def __dir__():
     return sorted(set(globals()) | set(dir(_np.random)))
+
+
+# numpy.random.mtrand (RandomState, the legacy functions, _rand) as ours
+# (imported by name: `from . import mtrand` would get NumPy's through
+# __getattr__)
+mtrand = _importlib.import_module('.mtrand', __name__)
