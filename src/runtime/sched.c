@@ -73,6 +73,8 @@ static struct {
   uint32_t aoff[NDT_GROUP_MAX], asize[NDT_GROUP_MAX];
   ndt_access *acc;
   int nacc, capacc;
+  ndt_access *wacc;             /* the writes among acc (what a read can meet) */
+  int nwacc, capwacc;
   ndt_store **stores;           /* one reference each */
   int nstores, capstores;
   ndt_task **after;             /* one reference each */
@@ -1122,13 +1124,18 @@ static int group_fits(const ndt_taskrec *r, const ndt_fprec *fp) {
  * takes its tile for writing to order itself in the graph, but it only
  * reads the tile's valid copy and writes another memory's) */
 static int group_conflicts(const ndt_access *acc, int nacc, int as_read) {
-  for (int i = 0; i < nacc; i++)
-    for (int j = 0; j < grp.nacc; j++) {
-      const ndt_access *a = &acc[i], *b = &grp.acc[j];
-      if (a->tile == b->tile && a->lo <= b->hi && b->lo <= a->hi &&
-          (((as_read ? 0 : a->priv) | b->priv) & NDT_WRITE))
-        return 1;
-    }
+  /* a write meets any access of the group, a read only the group's writes
+   * (an operand's accesses are the tiles of its extent: a transposed view
+   * of a (7, n) array reads about every tile of it in every task, and
+   * each read against every access held took time cubic in n) */
+  for (int i = 0; i < nacc; i++) {
+    const ndt_access *a = &acc[i];
+    int w = !as_read && (a->priv & NDT_WRITE);
+    const ndt_access *b = w ? grp.acc : grp.wacc;
+    int nb = w ? grp.nacc : grp.nwacc;
+    for (int j = 0; j < nb; j++)
+      if (a->tile == b[j].tile && a->lo <= b[j].hi && b[j].lo <= a->hi) return 1;
+  }
   return 0;
 }
 
@@ -1173,6 +1180,8 @@ static ndt_status group_add(const ndt_taskrec *r, ndt_fprec *fp) {
     }
   }
   if (!fail) fail = grow_to((void **)&grp.acc, &grp.capacc, sizeof *grp.acc, grp.nacc + r->nacc);
+  if (!fail)
+    fail = grow_to((void **)&grp.wacc, &grp.capwacc, sizeof *grp.wacc, grp.nwacc + r->nacc);
   /* its stores: r's, or else its operands' (as record_task takes them) */
   int nst = r->stores ? r->nstores : r->nop;
   if (!fail)
@@ -1208,6 +1217,7 @@ static ndt_status group_add(const ndt_taskrec *r, ndt_fprec *fp) {
   grp.alen = at + r->arg_size;
   for (int i = 0; i < r->nacc; i++) {
     grp.acc[grp.nacc++] = r->acc[i];
+    if (r->acc[i].priv & NDT_WRITE) grp.wacc[grp.nwacc++] = r->acc[i];
     grp.data += (r->acc[i].hi - r->acc[i].lo + 1) * r->acc[i].tile->store->itemsize;
   }
   for (int i = 0; i < nst; i++) {
@@ -1290,7 +1300,7 @@ static ndt_status group_flush(void) {
   ndt__fp_release(grp.fprec);
   for (int i = 0; i < grp.nstores; i++) ndt__store_decref(grp.stores[i]);
   for (int i = 0; i < grp.nafter; i++) task_decref(grp.after[i]);
-  grp.nop = grp.nacc = grp.nstores = grp.nafter = 0;
+  grp.nop = grp.nacc = grp.nwacc = grp.nstores = grp.nafter = 0;
   grp.alen = 0;
   grp.bytes = grp.data = 0;
   grp.fprec = NULL;

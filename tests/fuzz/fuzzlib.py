@@ -934,12 +934,15 @@ def fits(shape, into):
 class Gen:
     """Draws the next line of a program from the NumPy namespace's state."""
 
-    def __init__(self, seed, big_max=3_000_000, avoid=False, write_focus=False, api_focus=False):
+    def __init__(self, seed, big_max=3_000_000, avoid=False, write_focus=False, api_focus=False,
+                 mix_focus=False):
         """avoid: steer clear of the constructs of known_open.py's bugs, so
         that programs run on past them (a campaign mode); write_focus: the
         write patterns (Gen.writes) take about a third of the steps;
-        api_focus: so do the API steps (Gen.api)."""
+        api_focus: so do the API steps (Gen.api); mix_focus: so do the
+        mixed layouts and arithmetic edges (Gen.mix)."""
         self.avoid = avoid
+        self.mix_focus = mix_focus
         self.api_focus = api_focus
         self.write_focus = write_focus
         self.r = random.Random(seed)
@@ -1140,7 +1143,8 @@ class Gen:
             (self.sort, 4), (self.join, 4), (self.matmul, 3), (self.astype, 5),
             (self.create, 4), (self.misc, 5), (self.wide, 14),
             (self.writes, 60 if self.write_focus else 8),
-            (self.api, 60 if self.api_focus else 10))
+            (self.api, 60 if self.api_focus else 10),
+            (self.mix, 60 if self.mix_focus else 6))
         f = r.choices([c[0] for c in choices], [c[1] for c in choices])[0]
         return f(ns)
 
@@ -1846,6 +1850,286 @@ class Gen:
         r = self.r
         return r.choices((self.fill, self.overlap, self.view_setitem, self.before_after),
                          (4, 3, 3, 2))[0](ns)
+
+    # -- mixed layouts and arithmetic edges (session 27): operands of
+    # different tile layouts (a transposed or reshaped view against a fresh
+    # array), chains of negative-step views written then read while their
+    # base is still deferred, masked assignments between reductions,
+    # out= aliasing an input with other strides, integer wraparound inside
+    # fused chains, and casting='unsafe' with dtype= and out=
+    def mix(self, ns):
+        r = self.r
+        return r.choices((self.mix_layouts, self.mix_chain, self.mix_mask_reduce,
+                          self.mix_out_alias, self.mix_wrap, self.mix_steps),
+                         (4, 3, 3, 3, 4, 3))[0](ns)
+
+    def mix_steps(self, ns):
+        """An array filled block by block over separate lines (not a
+        one-line loop), each block from the source or from blocks written
+        before, with reads of the half-filled array between the writes."""
+        r = self.r
+        dt = self.dtype(NUMERIC)
+        shape = self.fill_shape(dt)
+        n0 = shape[0]
+        t, src = self.new(), self.new()
+        lines = [f"{t} = np.{r.choice(('zeros', 'ones'))}({shape}, dtype='{dt}')",
+                 self.mix_fresh(src, shape, dt)]
+        k = r.randint(2, min(6, max(2, n0)))
+        m = -(-n0 // k)
+        col = ", ::-1" if len(shape) == 2 and r.random() < 0.3 else ''
+        for i in range(k):
+            blk = f"{i * m}:{(i + 1) * m}"
+            if i and r.random() < 0.4:
+                prev = f"{(i - 1) * m}:{i * m}"
+                # the block before, as long as this one (the last may be short)
+                ln = min(m, n0 - i * m)
+                val = f"{t}[{prev}][:{ln}{col}] * 2 - {src}[{blk}]"
+            else:
+                val = r.choice((f"{src}[{blk}]", f"{src}[{blk}{col}] + {i}",
+                                f"{src}[::-1][{blk}]"))
+            lines.append(f"{t}[{blk}] = {val}")
+            if r.random() < 0.5:
+                lines.append(f"{self.new()} = " + r.choice((
+                    f"{t}.sum(axis=0)", f"{t}[::-1].cumsum(axis=0)", f"{t}.max()",
+                    f"{t}[{blk}] + {t}[::-1][{blk}]", f"np.count_nonzero({t})",
+                    f"{t}.copy()")))
+        lines[-1] += '  # check'
+        lines.append(f"{self.new()} = ({t} - {src}).sum()  # check")
+        return self.mix_queue(lines)
+
+    def mix_shape(self, dt, square=False):
+        """A 2-d shape larger than one 2 MiB tile (about one in three, as
+        the setting allows) or a small one; square where asked."""
+        r = self.r
+        item = numpy.dtype(dt).itemsize
+        if r.random() < 0.35 and self.big < 2:
+            self.big += 1
+            n = int(r.uniform(2.1, 4.5) * (1 << 20)) // item
+            n = max(1000, min(n, self.big_max, 1_200_000))
+        else:
+            n = r.choice((12, 30, 64, 100, 257, 1000, 4099))
+        if square:
+            s = max(2, int(math.isqrt(n)))
+            return (s, s)
+        rows = r.choice((2, 3, 7, 16, 50, 333)) if n > 400 else r.choice((2, 3, 4, 6))
+        return (max(1, n // rows), rows) if r.random() < 0.5 else (rows, max(1, n // rows))
+
+    def mix_fresh(self, name, shape, dt):
+        """A line making `name`: data, sometimes a deferred result of it."""
+        r = self.r
+        s = f"{name} = np.asarray(data({r.randrange(1 << 30)}, {tuple(shape)}, '{dt}', 0))"
+        if r.random() < 0.4:
+            s += f" {r.choice(('* 1', '+ 0', '* 2', '- 1'))}"
+        return s
+
+    def mix_queue(self, lines):
+        for ln in lines[1:]:
+            self.queue.append(lambda ns, ln=ln: ln)
+        return lines[0]
+
+    def mix_layouts(self, ns):
+        """Operands of different tile layouts: x (R, C) against y (C, R)
+        through y.T, reshapes of views, reversed axes, out= a transposed
+        view; read whole and reduced."""
+        r = self.r
+        dt = self.dtype(NUMERIC)
+        dt2 = dt if r.random() < 0.6 else self.dtype(NUMERIC)
+        square = r.random() < 0.3
+        R, C = self.mix_shape(dt, square)
+        x, y = self.new(), self.new()
+        lines = [self.mix_fresh(x, (R, C), dt), self.mix_fresh(y, (C, R), dt2)]
+        n = R * C
+        k = max(d for d in (1, 2, 3, 4, 5, 6, 7, 8) if n % d == 0)
+        forms = [f"{x} + {y}.T", f"{x}[::-1] * {y}.T[:, ::-1]", f"({x}.T - {y}) * 2",
+                 f"{x}.reshape({C}, {R}) + {y}", f"{x}.reshape(-1)[::-1].reshape({R}, {C}) - {x}",
+                 f"{x}.T.reshape(-1) + {y}.reshape(-1)", f"np.maximum({x}.T, {y})",
+                 f"{x}.reshape({n // k}, {k}) - {y}.T.reshape({n // k}, {k})",
+                 f"({x}[:, 1:] + {y}.T[:, :-1]).T", f"{x}.T[::-1] + {y}[:, ::-1]",
+                 f"{x} * ({y}.T + 1) - {x}[::-1, ::-1]", f"{x}.T.copy() + {y}",
+                 f"np.where({x} > 0, {y}.T, {x})"]
+        for _ in range(r.randint(1, 3)):
+            a = self.new()
+            lines.append(f"{a} = {r.choice(forms)}")
+            red = r.random()
+            if red < 0.3:
+                lines.append(f"{self.new()} = {a}.sum(axis={r.choice((0, -1))})")
+            elif red < 0.45:
+                lines.append(f"{self.new()} = {a}.max()")
+        w = r.random()
+        if w < 0.2:
+            lines.append(f"{x} += {y}.T  # check")
+        elif w < 0.35:
+            lines.append(f"np.add({x}.T, {y}, out={y})  # check")
+        elif w < 0.5:
+            lines.append(f"np.subtract({y}, 1, out={x}.T)  # check")
+        elif w < 0.6:
+            lines.append(f"{x}.T[...] = {y}  # check")
+        elif w < 0.7 and square:
+            lines.append(f"{x} {r.choice(('+=', '-='))} {x}.T  # check")
+        elif w < 0.8 and square:
+            lines.append(f"np.add({x}, {x}.T, out={x}.T)  # check")
+        elif w < 0.9:
+            lines.append(f"{x}.reshape({C}, {R})[::2] = {y}[::2]  # check")
+        lines.append(f"{self.new()} = {x}.sum(axis=0)  # check")
+        return self.mix_queue(lines)
+
+    def mix_chain(self, ns):
+        """Chains of views with negative steps (a view of a view of a
+        deferred result) written, then the base and the views read."""
+        r = self.r
+        dt = self.dtype(NUMERIC)
+        two = r.random() < 0.4
+        shape = self.mix_shape(dt) if two else (max(2, math.prod(self.fill_shape(dt))),)
+        t, v, w = self.new(), self.new(), self.new()
+        lines = [self.mix_fresh(t, shape, dt)]
+        if two:
+            lines.append(f"{v} = {t}[::-1, {r.choice(('::2', '::-2', '1:', '::-1'))}]")
+            lines.append(f"{w} = {v}{r.choice(('[::-3]', '.T[::-1]', '[1::2, ::-1]', '[:, ::-2].T'))}")
+        else:
+            lines.append(f"{v} = {t}[{r.choice(('::-1', '::-2', '5:', '::3'))}]"
+                         f"[{r.choice(('1::2', '::-1', '::-3', ':-1'))}]")
+            lines.append(f"{w} = {v}[{r.choice(('::-1', '::2', '1:', '::-5'))}]")
+        one = 'True' if dt == 'bool' else '1'
+        writes = [f"{w}[...] = {w} * 2 + {one}" if dt != 'bool' else f"{w}[...] = ~{w}",
+                  f"{w} += {one}" if dt != 'bool' else f"{w} |= True",
+                  f"{w}[...] = {w}[::-1]", f"{v}[::-1] = {v}",
+                  f"{w}[{w} > 0] = 0" if dt not in ('bool',) and not dt.startswith('c')
+                  else f"{w}[...] = 0",
+                  f"np.copyto({w}, {w}[::-1].copy(), where={w} != 0)"]
+        reads = [f"{t}.sum()", f"{v}.max()", f"({t}[::-1] - {t}).sum(axis=0)", f"{w} * 3",
+                 f"{v}.copy()", f"np.cumsum({t}, axis=0)", f"{t}[::-1].ravel()",
+                 f"({v} + 1) * {w}.sum()"]
+        if dt.startswith('c'):
+            reads = [s for s in reads if 'max' not in s]
+        for _ in range(r.randint(1, 3)):
+            lines.append(r.choice(writes))
+            if r.random() < 0.6:
+                lines.append(f"{self.new()} = {r.choice(reads)}")
+        lines[-1] += '  # check'
+        return self.mix_queue(lines)
+
+    def mix_mask_reduce(self, ns):
+        """Masked assignments interleaved with reductions of the same array
+        (a reduction's result as the mask's threshold or the value)."""
+        r = self.r
+        dt = r.choice(('int8', 'int16', 'int32', 'int64', 'uint8', 'uint32', 'float32',
+                       'float64'))
+        shape = self.mix_shape(dt) if r.random() < 0.5 else self.fill_shape(dt)
+        t = self.new()
+        lines = [self.mix_fresh(t, shape, dt)]
+        for _ in range(r.randint(2, 4)):
+            k = r.random()
+            s = self.new()
+            if k < 0.2:
+                lines.append(f"{s} = {t}.max()")
+                lines.append(f"{t}[{t} == {s}] = {r.choice(('0', '1', f'{s} // 2'))}")
+            elif k < 0.4:
+                lines.append(f"{s} = {t}.sum(axis=0)")
+                if len(shape) == 2:
+                    lines.append(f"{t}[:, {s} > 0] {r.choice(('+=', '-=', '*='))} 1")
+                else:
+                    lines.append(f"{t}[{t} > 0] = {s} % 5")
+            elif k < 0.55:
+                lines.append(f"{s} = {t} > {r.choice(('0', '2', '-1'))}")
+                lines.append(f"{t}[{s}] = {t}[{s}][::-1]")
+            elif k < 0.7:
+                lines.append(f"{s} = {t}.min(axis=-1, keepdims=True)")
+                lines.append(f"np.copyto({t}, {s}, where={t} < 0)")
+            elif k < 0.85:
+                lines.append(f"{s} = np.count_nonzero({t} > 1)")
+                lines.append(f"{t}[{t} > 1] = np.arange({s}) % 7")
+            else:
+                lines.append(f"{t}[::-1][{t}[::-1] % 3 == 0] += 2")
+                lines.append(f"{s} = {t}.cumsum(axis=0)")
+            if r.random() < 0.3:
+                lines[-1] += '  # check'
+        lines.append(f"{self.new()} = {t}.sum()  # check")
+        return self.mix_queue(lines)
+
+    def mix_out_alias(self, ns):
+        """out= an input, or a window of it, with other strides (NumPy
+        computes as if the inputs were copied first)."""
+        r = self.r
+        dt = self.dtype(NUMERIC)
+        uf = r.choice(('add', 'subtract', 'multiply', 'maximum', 'minimum'))
+        if r.random() < 0.5:
+            shape = self.fill_shape(dt)[:1]
+            n = shape[0]
+            t = self.new()
+            h = n // 2
+            outs = [f"np.{uf}({t}[::2], {t}[1::2], out={t}[:{h}])" if n % 2 == 0 else
+                    f"np.{uf}({t}[:-1:2], {t}[1::2], out={t}[:{h}])",
+                    f"np.{uf}({t}[:{h}], {t}[{n - h}:], out={t}[{n - 2 * h}::2][:{h}])"
+                    if n >= 4 else f"np.{uf}({t}, {t}, out={t})",
+                    f"np.{uf}({t}[::-1], {t}, out={t}[::-1])",
+                    f"np.{uf}({t}[1:], {t}[:-1], out={t}[:-1])",
+                    f"np.{uf}({t}[::2], 2, out={t}[{h}:][:{(n + 1) // 2}])"
+                    if (n + 1) // 2 <= n - h else f"np.{uf}({t}, 2, out={t})",
+                    f"{t}[:{h}] = {t}[::2][:{h}] * 2"]
+        else:
+            shape = self.mix_shape(dt, square=r.random() < 0.5)
+            R, C = shape
+            t = self.new()
+            outs = [f"np.{uf}({t}[:, :{2 * (C // 2)}:2], {t}[:, 1::2], out={t}[:, :{C // 2}])",
+                    f"np.{uf}({t}[1:], {t}[:-1], out={t}[:-1])",
+                    f"np.{uf}({t}[::-1], {t}[:, ::-1], out={t})",
+                    f"np.{uf}({t}.T, 1, out={t}.T)"]
+            if R == C:
+                outs += [f"np.{uf}({t}, {t}.T, out={t})", f"np.{uf}({t}.T, {t}, out={t}.T)",
+                         f"np.{uf}({t}[::-1].T, {t}, out={t}[:, ::-1])"]
+        lines = [self.mix_fresh(t, shape, dt)]
+        if r.random() < 0.4:
+            lines.append(f"{self.new()} = {t}[::-1]")
+        lines.append(r.choice(outs) + '  # check')
+        if r.random() < 0.5:
+            lines.append(r.choice(outs) + '  # check')
+        lines.append(f"{self.new()} = {t}.sum(axis=0)  # check")
+        return self.mix_queue(lines)
+
+    def mix_wrap(self, ns):
+        """Integer wraparound (inside fused chains too: an intermediate that
+        wraps before a division, a shift, a comparison or a max) and
+        casting='unsafe' with dtype= and out=."""
+        r = self.r
+        dt = r.choice(('int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32', 'int64', 'uint64'))
+        shape = self.fill_shape(dt)
+        x, y = self.new(), self.new()
+        kind = r.choice((0, 1, 1))
+        lines = [f"{x} = np.asarray(data({r.randrange(1 << 30)}, {shape}, '{dt}', {kind}))",
+                 f"{y} = np.asarray(data({r.randrange(1 << 30)}, {shape}, '{dt}', {kind}))"]
+        small = r.choice(('int8', 'uint8', 'int16', 'uint16', 'int32'))
+        fl = r.choice(('float32', 'float64'))
+        forms = [f"({x} * {x}) // 3", f"({x} + {y}) > 0", f"np.maximum({x} * 2, {y})",
+                 f"({x} + 100) >> 2", f"({x} * {x}) % 7", f"({x} - {y}) < {x}",
+                 f"(({x} * 3 + {y}) * {x} - 7) // 5", f"np.minimum({x} + {y}, {x}) * 2",
+                 f"({x} * 16) // ({y} | 1)", f"np.abs({x} * 2)", f"-{x} > 0",
+                 f"np.add({x}, {y}, dtype='{small}', casting='unsafe')",
+                 f"np.multiply({x}, {y}, dtype='{small}', casting='unsafe') // 3",
+                 f"{x}.astype('{small}') + {y}.astype('{small}')",
+                 f"np.cumsum({x}, dtype='{small}')", f"{x}.sum(axis=0, dtype='{small}')",
+                 f"np.subtract({x}, {y}, dtype='{fl}', casting='unsafe')",
+                 f"({x}.astype('{small}') * 3).astype('int64').sum()"]
+        for _ in range(r.randint(1, 3)):
+            lines.append(f"{self.new()} = {r.choice(forms)}")
+        z = self.new()
+        k = r.random()
+        if k < 0.3:
+            lines.append(f"{z} = np.zeros({shape}, dtype='{small}')")
+            lines.append(f"np.{r.choice(('add', 'multiply', 'subtract'))}({x}, {y}, out={z}, "
+                         f"casting='unsafe')  # check")
+        elif k < 0.5:
+            lines.append(f"{x} {r.choice(('+=', '*=', '-='))} {y}  # check")
+        elif k < 0.65:
+            lines.append(f"{x} {r.choice(('+=', '*=', '-='))} "
+                         f"{r.choice(('200', '1000', '-129', '2**40', 'np.int64(300)'))}  # check")
+        elif k < 0.8:
+            lines.append(f"{z} = np.asarray(data({r.randrange(1 << 30)}, {shape}, "
+                         f"'{small}', 1))")
+            lines.append(f"np.add({z}, {x}, out={z}, casting='unsafe')  # check")
+        else:
+            lines.append(f"{x}[::2] = {y}[::2] * {y}[::2]  # check")
+        lines.append(f"{self.new()} = {x}.sum()  # check")
+        return self.mix_queue(lines)
 
     def wide(self, ns):
         r = self.r
@@ -3068,11 +3352,11 @@ class Gen:
 # ---------------------------------------------------------------- programs
 
 def run_program(seed, nd, big_max=3_000_000, steps=None, check_every=False, avoid=False,
-                write_focus=False, api_focus=False):
+                write_focus=False, api_focus=False, mix_focus=False):
     """Generate and run program `seed`. Returns (lines, None) or (lines,
     Mismatch). The program goes on past a mismatch only to keep MPI ranks in
     step (the caller stops at the first one)."""
-    g = Gen(seed, big_max, avoid, write_focus, api_focus)
+    g = Gen(seed, big_max, avoid, write_focus, api_focus, mix_focus)
     r = g.r
     nsteps = steps if steps is not None else r.randint(3, 25)
     ns_np, ns_nd = namespaces(nd)

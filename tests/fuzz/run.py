@@ -96,7 +96,7 @@ def worker(args):
         try:
             lines, m = fuzzlib.run_program(seed, ndtile, big_max, avoid=args.avoid_open,
                                            write_focus=args.writes,
-                                           api_focus=args.api)
+                                           api_focus=args.api, mix_focus=args.mixes)
         except Exception as e:      # noqa: BLE001 - the harness itself failed
             import traceback
             lines, m = [], fuzzlib.Mismatch('harness', '?', ''.join(
@@ -178,6 +178,8 @@ def launch(setting, start, args, seconds, count):
         extra += ['--writes']
     if args.api:
         extra += ['--api']
+    if args.mixes:
+        extra += ['--mixes']
     extra += ['--minimise-each', str(args.minimise_each)]
     cmd, e = command(setting, extra)
     if cmd is None:
@@ -326,7 +328,7 @@ def replay_one(args):
     env, ranks, big_max = fuzzlib.SETTINGS[args.settings]
     lines, m = fuzzlib.run_program(args.replay, ndtile, args.big_max or big_max,
                                    avoid=args.avoid_open, write_focus=args.writes,
-                                           api_focus=args.api)
+                                           api_focus=args.api, mix_focus=args.mixes)
     print('\n'.join(lines))
     print('#', m if m else 'no mismatch')
     if m and args.minimise:
@@ -361,6 +363,11 @@ def main():
                     help='the API steps (Gen.api: accumulate kinds, flat, insert/delete, '
                          'unique, interp, convolve, set functions, ...) take a third of the '
                          'steps')
+    ap.add_argument('--mixes', action='store_true',
+                    help='the mixed layouts and arithmetic edges (Gen.mix: transposed and '
+                         'reshaped operands, chained negative-step views, masks between '
+                         'reductions, out= aliasing, integer wraparound, unsafe casts) take '
+                         'a third of the steps')
     ap.add_argument('--writes', action='store_true',
                     help='the write patterns (fills, overlaps, view writes) take a third '
                          'of the steps')

@@ -544,6 +544,44 @@ def test_strided_gathers_on_the_device_are_one_launch():
     assert n["2-d copies"] == 0 and n["copies"] < 1000, line
 
 
+# Transposed operands of a (7, n) array with 4 KiB tiles: an operand's
+# accesses are the tiles of its extent, so every task of `a.T.copy()` reads
+# about every tile of `a`; a grouped device task checked each read against
+# every access the group held (sched.c group_conflicts), time cubic in n
+# (the fuzzer's cudahost_small_tiles setting hung on a (57142, 7) where;
+# `a.T.copy()` on sim:2 took 0.25, 2.6 and 14 s for n = 2,500, 5,000 and
+# 10,000: 40,000 here would take minutes, past run()'s 300 s; now seconds).
+# Reads meet only the group's writes now. NumPy's values on sim and cudahost.
+TRANSPOSED = """
+import numpy, ndtile as np
+n = 40_000
+x = numpy.arange(7 * n, dtype=numpy.int64).reshape(7, n) % 1009 - 500
+y = numpy.arange(7 * n, dtype=numpy.int64).reshape(n, 7) % 997 - 400
+a, b = np.asarray(x) * 1, np.asarray(y) + 0
+got = [a.T.copy(), np.where(b > 0, a.T, b), (b - a.T).max(axis=0)]
+want = [x.T.copy(), numpy.where(y > 0, x.T, y), (y - x.T).max(axis=0)]
+b.T[...] = a
+y.T[...] = x
+got.append(b)
+want.append(y)
+for g, w in zip(got, want):
+    g = numpy.asarray(g)
+    assert g.dtype == w.dtype and numpy.array_equal(g, w)
+print("ok")
+"""
+
+
+@pytest.mark.parametrize("devices", ["sim:2,mem=4M", "cuda:0,1"])
+def test_transposed_operands_across_many_small_tiles_on_devices(devices):
+    env = {"NDTILE_DEVICES": devices, "NDTILE_TILE_BYTES": "4096"}
+    if devices.startswith("cuda"):
+        if cudahost_plugin() is None:
+            pytest.skip("no libndtile_cudahost.so (make build)")
+        env.update(NDTILE_CUDA_PLUGIN=cudahost_plugin(), NDTILE_CUDA_MEM="16M")
+    r = run(TRANSPOSED, **env)
+    assert r.returncode == 0 and r.stdout.strip().endswith("ok"), r.stdout + r.stderr
+
+
 # Advanced-index reads (gather) and writes (put) on multi-tile arrays run
 # on the device (src/kernels/cuda/index_impl.h through the plugin's host
 # build): NumPy's values, and its IndexError for the first bad index.
