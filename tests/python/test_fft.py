@@ -298,3 +298,84 @@ def test_freqs():
         nt.fft.rfftfreq(4.0)
     with pytest.raises(ZeroDivisionError):
         nt.fft.fftfreq(0)
+
+
+def same_zero_signs(got, exp):
+    """Values close; where both are exactly zero, NumPy's sign of zero."""
+    close(got, exp)
+    g = np.asarray(got)
+    parts = (np.real, np.imag) if exp.dtype.kind == 'c' else (np.asarray,)
+    for part in parts:
+        pg, pe = part(g), part(exp)
+        z = (pg == 0) & (pe == 0)
+        assert (np.signbit(pg[z]) == np.signbit(pe[z])).all(), (pg[z], pe[z])
+
+
+def sign_inputs(n, dt):
+    """All-zero, real-only, imaginary-only, a delta and ones (exact zeros in
+    their transforms), and small integers."""
+    rng = np.random.default_rng(n)
+    re = rng.integers(-3, 4, n).astype(dt)
+    delta = np.zeros(n, dt)
+    delta[0] = 1
+    return [np.zeros(n, dt), re, (1j * re).astype(dt), delta, np.ones(n, dt),
+            (re + 1j * rng.integers(-3, 4, n)).astype(dt)]
+
+
+# (lengths where NumPy's pocketfft does not use Bluestein's algorithm, whose
+# all-zero input can give it -0.0 parts: 97, 101, 1031 do; 67 and ndtile's
+# own Bluestein lengths give +0.0)
+SIGN_LENS = [1, 2, 3, 5, 8, 12, 64, 67, 210, 1000, 1024]
+
+
+@pytest.mark.parametrize('n', SIGN_LENS)
+@pytest.mark.parametrize('dt', [np.complex128, np.complex64])
+def test_inverse_zero_signs(n, dt):
+    # the backward transform keeps the signs of zeros (it was
+    # conj(forward(conj(x))): ifft of zeros gave -0.0 imaginary parts)
+    for x in sign_inputs(n, dt):
+        for norm in (None, 'ortho', 'forward'):
+            a = nt.asarray(x)
+            same_zero_signs(nt.fft.ifft(a, norm=norm), np.fft.ifft(x, norm=norm))
+            same_zero_signs(nt.fft.fft(a, norm=norm), np.fft.fft(x, norm=norm))
+            h = x[:n // 2 + 1]
+            same_zero_signs(nt.fft.irfft(nt.asarray(h), n, norm=norm),
+                            np.fft.irfft(h, n, norm=norm))
+            same_zero_signs(nt.fft.hfft(nt.asarray(h), n, norm=norm),
+                            np.fft.hfft(h, n, norm=norm))
+
+
+@pytest.mark.parametrize('shape', [(3, 4), (5, 8), (2, 3, 5), (64, 3), (7, 67)])
+def test_inverse_zero_signs_nd(shape):
+    rng = np.random.default_rng(1)
+    re = rng.integers(-3, 4, shape).astype(float)
+    for dt in (np.complex128, np.complex64):
+        for x in (np.zeros(shape, dt), re.astype(dt), (1j * re).astype(dt)):
+            a = nt.asarray(x)
+            for norm in (None, 'ortho'):
+                same_zero_signs(nt.fft.ifft2(a, norm=norm), np.fft.ifft2(x, norm=norm))
+                same_zero_signs(nt.fft.ifftn(a, norm=norm), np.fft.ifftn(x, norm=norm))
+                # along a strided axis (lines transformed together)
+                same_zero_signs(nt.fft.ifft(a, axis=0, norm=norm),
+                                np.fft.ifft(x, axis=0, norm=norm))
+                same_zero_signs(nt.fft.ifft(a[..., ::-2], norm=norm),
+                                np.fft.ifft(x[..., ::-2], norm=norm))
+        z = np.zeros(shape[:-1] + (shape[-1] // 2 + 1,), np.complex128)
+        ax = tuple(range(len(shape)))
+        same_zero_signs(nt.fft.irfftn(nt.asarray(z), shape, axes=ax),
+                        np.fft.irfftn(z, shape, axes=ax))
+        same_zero_signs(nt.fft.irfft2(nt.asarray(z), shape[-2:], axes=(-2, -1)),
+                        np.fft.irfft2(z, shape[-2:], axes=(-2, -1)))
+
+
+def test_inverse_zero_signs_default(default_settings):
+    # arrays larger than a 2 MiB tile, at the default settings
+    rng = np.random.default_rng(2)
+    re = rng.integers(-3, 4, (300, 1024)).astype(float)
+    for x in (np.zeros((300, 1024), np.complex128), re.astype(np.complex128),
+              (1j * re).astype(np.complex64)):
+        a = nt.asarray(x)
+        same_zero_signs(nt.fft.ifft(a), np.fft.ifft(x))
+        same_zero_signs(nt.fft.ifft(a, axis=0), np.fft.ifft(x, axis=0))
+        same_zero_signs(nt.fft.ifft2(a), np.fft.ifft2(x))
+        same_zero_signs(nt.fft.irfft(a), np.fft.irfft(x))

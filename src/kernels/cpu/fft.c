@@ -10,7 +10,10 @@
  * float32 data are widened on load and rounded once on store). Twiddles are
  * computed from cos/sin of 2*pi*k/n in double (one table per length,
  * filled by exact symmetries from the first octant), never by recurrence. The
- * backward transform is conj(forward(conj(x))), which is exact.
+ * backward transform is swap(forward(swap(x))), swap(a + bi) = b + ai: the
+ * same operations as a transform with conjugated twiddles (NumPy's
+ * pocketfft computes it so), which keeps the signs of zeros (all-zero input
+ * gives +0.0 parts, as NumPy's), where conj(forward(conj(x))) would not.
  *
  * Real transforms (r2c, c2r) of even n run as a complex transform of n/2
  * (half_line). For odd n, real input is transformed as complex data with
@@ -383,13 +386,16 @@ static cd *fft_forward(const fplan *P, cd *x, cd *y, cd *w) {
   for (int64_t j = 0; j < n; j++) a[j] = cmul(x[j], c[j]);
   for (int64_t j = n; j < m; j++) a[j] = (cd){0, 0};
   cd *r = ct_run(S, a, A, 1);
-  /* inverse transform of R*K as conj(DFT(conj(R*K))) */
+  /* inverse transform of R*K as swap(DFT(swap(R*K))) */
   for (int64_t j = 0; j < m; j++) {
     cd v = cmul(r[j], k[j]);
-    r[j] = (cd){v.r, -v.i};
+    r[j] = (cd){v.i, v.r};
   }
   r = ct_run(S, r, r == a ? A : a, 1);
-  for (int64_t j = 0; j < n; j++) y[j] = cmul((cd){r[j].r, -r[j].i}, c[j]);
+  for (int64_t j = 0; j < n; j++) {   /* (+ 0.0: a zero result is +0.0) */
+    cd v = cmul((cd){r[j].i, r[j].r}, c[j]);
+    y[j] = (cd){v.r + 0.0, v.i + 0.0};
+  }
   return y;
 }
 
@@ -409,13 +415,15 @@ static void full_line(const ndt_fft_desc *a, const fplan *P, const char *ip, int
       x[n - k] = k < h ? (cd){x[k].r, -x[k].i} : (cd){0, 0};
   }
   if (back)
-    for (int64_t j = 0; j < n; j++) x[j].i = -x[j].i;
+    for (int64_t j = 0; j < n; j++) x[j] = (cd){x[j].i, x[j].r};
   cd *y = fft_forward(P, x, yb, w);
-  if (back || a->scale != 1.0) {
-    double sr = a->scale, si = back ? -a->scale : a->scale;
+  if (back) {
+    double sc = a->scale;
+    for (int64_t j = 0; j < nout; j++) y[j] = sc != 1.0 ? (cd){y[j].i * sc, y[j].r * sc} : (cd){y[j].i, y[j].r};
+  } else if (a->scale != 1.0) {
     for (int64_t j = 0; j < nout; j++) {
-      y[j].r *= sr;
-      y[j].i *= si;
+      y[j].r *= a->scale;
+      y[j].i *= a->scale;
     }
   }
   ndt__cpu_cast(NDT_COMPLEX128, a->out)((const char *)y, 16, op, os, nout);
@@ -442,7 +450,7 @@ static void half_line(const ndt_fft_desc *a, const fplan *P, const char *ip, int
     for (int64_t k = 0; k <= h; k++) {
       cd p = z[k == h ? 0 : k], q = z[k == 0 ? 0 : h - k];
       cd e = {0.5 * (p.r + q.r), 0.5 * (p.i - q.i)};
-      cd d = {0.5 * (p.i + q.i), -0.5 * (p.r - q.r)};   /* (p - conj q) / (2i) */
+      cd d = {0.5 * (p.i + q.i), 0.5 * (q.r - p.r)};   /* (p - conj q) / (2i) */
       cd t = cmul(rt[k], d);
       o[k] = (cd){(e.r + t.r) * sc, (e.i + t.i) * sc};
     }
@@ -457,13 +465,11 @@ static void half_line(const ndt_fft_desc *a, const fplan *P, const char *ip, int
     cd p = x[k], q = {x[h - k].r, -x[h - k].i};
     cd su = {p.r + q.r, p.i + q.i};
     cd t = cmul((cd){p.r - q.r, p.i - q.i}, (cd){rt[k].r, -rt[k].i});
-    yb[k] = (cd){su.r - t.i, -(su.i + t.r)};   /* conj(Z[k]): backward via forward */
+    yb[k] = (cd){su.i + t.r, su.r - t.i};   /* swap(Z[k]): backward via forward */
   }
   cd *r = fft_forward(P, yb, x, w);
-  for (int64_t j = 0; j < h; j++) {   /* conj(r) = (x[2j], x[2j+1]) */
-    r[j].r *= sc;
-    r[j].i *= -sc;
-  }
+  for (int64_t j = 0; j < h; j++)   /* swap(r) = (x[2j], x[2j+1]) */
+    r[j] = sc != 1.0 ? (cd){r[j].i * sc, r[j].r * sc} : (cd){r[j].i, r[j].r};
   ndt__cpu_cast(NDT_FLOAT64, a->out)((const char *)r, 8, op, os, n);
 }
 
@@ -483,13 +489,16 @@ static void batch_lines(const ndt_fft_desc *a, const fplan *P, const char *ip, i
   }
   if (nl < n) memset(x + nl * cnt, 0, (size_t)((n - nl) * cnt) * sizeof(cd));
   if (back)
-    for (int64_t j = 0; j < n * cnt; j++) x[j].i = -x[j].i;
+    for (int64_t j = 0; j < n * cnt; j++) x[j] = (cd){x[j].i, x[j].r};
   cd *r = ct_run(P, x, yb, cnt);
-  if (back || a->scale != 1.0) {
-    double sr = a->scale, si = back ? -a->scale : a->scale;
+  double sc = a->scale;
+  if (back) {
+    for (int64_t j = 0; j < n * cnt; j++)
+      r[j] = sc != 1.0 ? (cd){r[j].i * sc, r[j].r * sc} : (cd){r[j].i, r[j].r};
+  } else if (sc != 1.0) {
     for (int64_t j = 0; j < n * cnt; j++) {
-      r[j].r *= sr;
-      r[j].i *= si;
+      r[j].r *= sc;
+      r[j].i *= sc;
     }
   }
   ndt_cast_fn store = ndt__cpu_cast(NDT_COMPLEX128, a->out);
