@@ -21,11 +21,12 @@
  *   - larger ones (or without cuBLAS's batched LU, or cuSOLVER's
  *     potrfBatched) one call per matrix: cusolverDn?getrf + ?getrs (solve,
  *     inv) or ?potrf.
- * The pivots' info words and the U factors' diagonals come back to the
- * host once per task:
- * as on the CPU, a zero pivot or a NaN on U's diagonal is "Singular
- * matrix" and a failed Cholesky "Matrix is not positive definite"
- * (NDT_ERR_LINALG: numpy.linalg.LinAlgError).
+ * The pivots' info words come back to the host once per task: as on the
+ * CPU, an exact zero pivot (info > 0) is "Singular matrix" and a failed
+ * Cholesky "Matrix is not positive definite" (NDT_ERR_LINALG:
+ * numpy.linalg.LinAlgError); a NaN on U's diagonal is no error (getrf's
+ * info, LAPACK's and cuSOLVER's, reports exact zeros only), its NaNs
+ * propagate into the result as NumPy's.
  *
  * The bits are cuSOLVER's, not OpenBLAS's LAPACK: the stated bound, per
  * matrix, is ||X - X_cpu||_F <= 8 n eps cond(A) ||X_cpu||_F for the
@@ -207,8 +208,8 @@ static ndt_status la_task(cuda_dev *d, csv_handle h, cbl_handle bh, ndt_bound *b
   for (int i = 0; i < a->nbd; i++) nmat *= a->out[0].shape[i];
   int bat = n <= NDT_LA_BATCH_N && nmat <= INT_MAX / 2 &&
             (chol ? csv.potrf_batched[cx] != NULL : bh != NULL);
-  /* A's matrices n(n+1) elements apart, so that the diagonals of all of
-   * them are one run of step n + 1 (read back for the NaN-pivot rule) */
+  /* A's matrices n(n+1) elements apart (the diagonals of all of them one
+   * run of step n + 1) */
   int64_t ast = n * (n + 1), bst = n * k;
   int lwork = 0, nn = (int)n, upper = (a->flags & NDT_LINALG_UPPER) != 0;
   size_t ab = (size_t)(nmat * ast * esz), bb = chol ? 0 : (size_t)(nmat * bst * esz);
@@ -220,7 +221,6 @@ static ndt_status la_task(cuda_dev *d, csv_handle h, cbl_handle bh, ndt_bound *b
   ib = (ib + 255) / 256 * 256;
   char *A = dev_malloc(d, ab + bb + pb + ib + tb), *W = NULL;
   int *hinfo = malloc(ib);
-  char *hdiag = chol ? NULL : malloc((size_t)(nmat * n * esz));
   void **htab = bat ? malloc(tb) : NULL;
   int rc = 0;
   if (A && !bat) {
@@ -228,10 +228,9 @@ static ndt_status la_task(cuda_dev *d, csv_handle h, cbl_handle bh, ndt_bound *b
               : csv.getrf_bs[cx](h, nn, nn, A, nn, &lwork);
     if (rc == 0) W = dev_malloc(d, (size_t)(lwork > 0 ? lwork : 1) * (size_t)esz);
   }
-  if (!A || (!bat && !W) || !hinfo || (!chol && !hdiag) || (bat && !htab)) {
+  if (!A || (!bat && !W) || !hinfo || (bat && !htab)) {
     if (A && !atomic_load(&d->dead)) cudaFreeAsync(A, d->stream);
     free(hinfo);
-    free(hdiag);
     free(htab);
     char msg[128];
     snprintf(msg, sizeof msg, "no memory or workspace (cuSOLVER status %d) for a linalg task: "
@@ -336,21 +335,13 @@ static ndt_status la_task(cuda_dev *d, csv_handle h, cbl_handle bh, ndt_bound *b
   if (st == NDT_OK) {
     cudaError_t e = cudaMemcpyAsync(hinfo, info, (size_t)nmat * sizeof(int),
                                     cudaMemcpyDeviceToHost, d->stream);
-    if (e == cudaSuccess && !chol)
-      e = cudaMemcpy2DAsync(hdiag, (size_t)esz, A, (size_t)((n + 1) * esz), (size_t)esz,
-                            (size_t)(nmat * n), cudaMemcpyDeviceToHost, d->stream);
     if (e == cudaSuccess) e = cudaStreamSynchronize(d->stream);
     if (e != cudaSuccess) st = disable(d, e, "a linalg task");
   } else if (htab && !atomic_load(&d->dead)) {
     cudaStreamSynchronize(d->stream);   /* (the copy of htab done before it is freed) */
   }
   for (int64_t q = 0; q < nmat && st == NDT_OK; q++) {
-    int bad = hinfo[q] > 0;
-    for (int64_t i = 0; i < n && !chol && !bad; i++) {
-      const double *v = (const double *)(hdiag + (q * n + i) * esz);
-      bad = v[0] != v[0] || (cx && v[1] != v[1]);
-    }
-    if (bad)
+    if (hinfo[q] > 0)
       st = host->error(NDT_ERR_LINALG,
                        chol ? "Matrix is not positive definite" : "Singular matrix");
     else if (hinfo[q] < 0)
@@ -361,7 +352,6 @@ static ndt_status la_task(cuda_dev *d, csv_handle h, cbl_handle bh, ndt_bound *b
     cudaFreeAsync(A, d->stream);
   }
   free(hinfo);
-  free(hdiag);
   free(htab);
   return st;
 }

@@ -476,3 +476,29 @@ def test_vector_norm_of_numpy_scalar_orders(dt):
 def test_vector_norm_of_numpy_scalar_order_past_a_tile(default_settings):
     a = make(np.float64, (400_000,), seed=32, lo=-2, hi=2)
     close(nt.linalg.norm(nt.asarray(a), np.int64(3)), np.linalg.norm(a, np.int64(3)), 1e-12)
+
+
+# A NaN on U's diagonal is no error (LAPACK's getrf reports exact zero
+# pivots only): solve, inv, det give NumPy's NaNs, small and blocked (n >= 512).
+def nan_pivot_check(n, dt):
+    a = (np.eye(n) + .01).astype(dt)
+    a[0, 0] = np.nan
+    b = np.ones(n, dt)
+    with np.errstate(invalid="ignore"):
+        for got, want in ((nt.linalg.inv(nt.asarray(a)), np.linalg.inv(a)),
+                          (nt.linalg.solve(nt.asarray(a), nt.asarray(b)), np.linalg.solve(a, b)),
+                          (nt.linalg.matrix_power(nt.asarray(a), -1), np.linalg.inv(a)),
+                          (nt.linalg.det(nt.asarray(a)), np.linalg.det(a))):
+            got = np.asarray(got)
+            assert got.dtype == want.dtype and got.shape == want.shape
+            assert np.array_equal(np.isnan(got), np.isnan(want))
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.complex128, np.complex64])
+def test_nan_pivot_gives_nans_not_singular(dt):
+    for n in (1, 4, 40):
+        nan_pivot_check(n, dt)
+
+
+def test_nan_pivot_blocked_gives_nans(default_settings):
+    nan_pivot_check(600, np.float64)
