@@ -1579,17 +1579,22 @@ class Gen:
     # -- write patterns (session 24): fills in slices and blocks, in-place
     # work on overlapping views, writes through views of every kind, views
     # made before a write and copies taken before it
+    def fill_count(self, dt):
+        """An element count: more than one 2 MiB tile in bytes (about one
+        in three, at most two per program, where the setting allows) or
+        small."""
+        r = self.r
+        if r.random() < 0.35 and self.big < 2:
+            self.big += 1
+            n = int(r.uniform(2.1, 4.5) * (1 << 20)) // numpy.dtype(dt).itemsize
+            return max(1000, min(n, self.big_max, 1_200_000))
+        return r.choice((12, 30, 64, 100, 257, 1000, 4099))
+
     def fill_shape(self, dt):
         """A shape for a filled array: more than one 2 MiB tile in bytes
         (about one in three, where the setting allows) or small."""
         r = self.r
-        item = numpy.dtype(dt).itemsize
-        if r.random() < 0.35 and self.big < 2:
-            self.big += 1
-            n = int(r.uniform(2.1, 4.5) * (1 << 20)) // item
-            n = max(1000, min(n, self.big_max, 1_200_000))
-        else:
-            n = r.choice((12, 30, 64, 100, 257, 1000, 4099))
+        n = self.fill_count(dt)
         if r.random() < 0.5:
             return (n,)
         rows = r.choice((2, 3, 8, 16, 50)) if n > 100 else r.choice((2, 3, 4, 6))
@@ -1901,13 +1906,7 @@ class Gen:
         """A 2-d shape larger than one 2 MiB tile (about one in three, as
         the setting allows) or a small one; square where asked."""
         r = self.r
-        item = numpy.dtype(dt).itemsize
-        if r.random() < 0.35 and self.big < 2:
-            self.big += 1
-            n = int(r.uniform(2.1, 4.5) * (1 << 20)) // item
-            n = max(1000, min(n, self.big_max, 1_200_000))
-        else:
-            n = r.choice((12, 30, 64, 100, 257, 1000, 4099))
+        n = self.fill_count(dt)
         if square:
             s = max(2, int(math.isqrt(n)))
             return (s, s)
