@@ -13,15 +13,10 @@ import sys as _sys
 
 import numpy as _np
 
+# the module-level RandomState (private, so named here); every public name
+# of NumPy's mtrand is ndtile.random's (RandomState, the legacy functions,
+# the ones ndtile.random takes from NumPy), through __getattr__ below
 from ._legacy import _rand  # noqa: F401
-from ._legacy import (  # noqa: F401
-    RandomState, seed, get_state, set_state, rand, randn, random, random_sample, ranf,
-    sample, randint, uniform, normal, standard_normal, standard_exponential, exponential,
-    gamma, standard_gamma, poisson, binomial, choice, permutation, shuffle, multinomial,
-    multivariate_normal, bytes, random_integers, noncentral_chisquare, noncentral_f,
-    negative_binomial, dirichlet, standard_cauchy, standard_t, chisquare, f, beta,
-    lognormal, laplace, logistic, gumbel, rayleigh, weibull, pareto, power, triangular,
-    wald, geometric)
 
 
 def __getattr__(name):
