@@ -103,6 +103,18 @@ static void store(const char *src, int64_t ld, int64_t rows, int64_t cols, int e
       memcpy(r->p + i * r->rs + j * r->cs, src + (i + j * ld) * esz, (size_t)esz);
 }
 
+/* A load task's block column: b (rows x cols of its dtype) into dst,
+ * column-major of ct (leading dimension rows), by 128 rows so that a
+ * transposed read stays in cache. */
+static void load_block(const ndt_bound *b, int64_t rows, int64_t cols, ndt_dtype ct, char *dst) {
+  int64_t csz = ndt__traits[ct].size;
+  for (int64_t i0 = 0; i0 < rows; i0 += 128) {
+    int64_t r = rows - i0 < 128 ? rows - i0 : 128;
+    ndt__kern->copy2d(cols, r, b->ptr + i0 * b->st[0], b->st[1], b->st[0], b->view->dtype,
+                      dst + i0 * csz, rows * csz, csz, ct);
+  }
+}
+
 /* 1 when the n elements of the (double or complex double) buffer are finite. */
 static int all_finite(ndt_dtype ct, const char *p, int64_t n) {
   int64_t m = is_cpx(ct) ? 2 * n : n;
@@ -221,6 +233,14 @@ static void lu_update(int cpx, const lu_shape *s, int64_t k, const char *P, cons
                       one, C + (k0 + w) * csz, &LD, 1, 1);
 }
 
+/* Yij (row block i of b's block column j, rows_i x wc_j column-major) =
+ * those rows of B (W's block column j, leading dimension n). */
+static void bs_take_b(const lu_shape *s, const char *B, int64_t i, int64_t j, char *Yij) {
+  int64_t rows = lu_wc(s, i), csz = s->csz;
+  for (int64_t c = 0; c < lu_wc(s, j); c++)
+    memcpy(Yij + c * rows * csz, B + (c * s->n + i * LA_NB) * csz, (size_t)(rows * csz));
+}
+
 /* solve's back-substitution, row block i of b's block column j (Yij: its
  * piece of Y): Yij = U_ii^-1 Yij; B (W's block column j) when i is the last
  * row block: Yij is first copied from B's rows. */
@@ -228,9 +248,7 @@ static void bs_diag(int cpx, const lu_shape *s, const char *A, const char *B, in
                     int64_t j, char *Yij) {
   static const double one[2] = {1, 0};
   int64_t n = s->n, i0 = i * LA_NB, rows = lu_wc(s, i), wc = lu_wc(s, j), csz = s->csz;
-  if (B)
-    for (int64_t c = 0; c < wc; c++)
-      memcpy(Yij + c * rows * csz, B + (c * n + i0) * csz, (size_t)(rows * csz));
+  if (B) bs_take_b(s, B, i, j, Yij);
   lint M = CH(rows), NC = CH(wc), LD = CH(n);
   LAPACK->trsm[cpx]("L", "U", "N", "N", &M, &NC, one, A + (i0 + i0 * n) * csz, &LD, Yij, &M,
                     1, 1, 1, 1);
@@ -242,9 +260,7 @@ static void bs_update(int cpx, const lu_shape *s, const char *A, const char *B, 
                       int64_t l, int64_t j, const char *Ylj, char *Yij) {
   static const double one[2] = {1, 0}, mone[2] = {-1, 0};
   int64_t n = s->n, i0 = i * LA_NB, rows = lu_wc(s, i), wc = lu_wc(s, j), csz = s->csz;
-  if (B)
-    for (int64_t c = 0; c < wc; c++)
-      memcpy(Yij + c * rows * csz, B + (c * n + i0) * csz, (size_t)(rows * csz));
+  if (B) bs_take_b(s, B, i, j, Yij);
   lint M = CH(rows), NC = CH(wc), K = CH(lu_wc(s, l)), LD = CH(n);
   LAPACK->gemm[cpx]("N", "N", &M, &NC, &K, mone, A + (i0 + l * LA_NB * n) * csz, &LD, Ylj, &K,
                     one, Yij, &M, 1, 1);
@@ -426,16 +442,7 @@ typedef struct {
  * j (write). */
 static ndt_status lu_load_body(ndt_bound *op, void *p) {
   const lu_arg *a = p;
-  const lu_shape *s = &a->s;
-  char *dst = op[1].ptr;
-  int64_t wc = lu_wc(s, a->j), csz = s->csz;
-  const ndt_bound *b = &op[0];
-  /* by 128 rows: a transposed read stays in cache */
-  for (int64_t i0 = 0; i0 < s->n; i0 += 128) {
-    int64_t rows = s->n - i0 < 128 ? s->n - i0 : 128;
-    ndt__kern->copy2d(wc, rows, b->ptr + i0 * b->st[0], b->st[1], b->st[0], b->view->dtype,
-                      dst + i0 * csz, s->n * csz, csz, a->ct);
-  }
+  load_block(&op[0], a->s.n, lu_wc(&a->s, a->j), a->ct, op[1].ptr);
   return NDT_OK;
 }
 
@@ -995,13 +1002,7 @@ typedef struct {
 /* Operands: A's columns of block column j (read), W's block column j (write). */
 static ndt_status qr_load_body(ndt_bound *op, void *p) {
   const qr_arg *a = p;
-  const ndt_bound *b = &op[0];
-  int64_t wc = qr_w(a->s.n, a->j), csz = a->s.csz;
-  for (int64_t i0 = 0; i0 < a->s.m; i0 += 128) {
-    int64_t rows = a->s.m - i0 < 128 ? a->s.m - i0 : 128;
-    ndt__kern->copy2d(wc, rows, b->ptr + i0 * b->st[0], b->st[1], b->st[0], b->view->dtype,
-                      op[1].ptr + i0 * csz, a->s.m * csz, csz, a->ct);
-  }
+  load_block(&op[0], a->s.m, qr_w(a->s.n, a->j), a->ct, op[1].ptr);
   return NDT_OK;
 }
 

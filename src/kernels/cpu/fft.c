@@ -196,6 +196,11 @@ static void plan_build(fplan *P, int64_t n) {
   ndt__mfree(base);
 }
 
+/* swap(a + bi) * sc = (b + ai) * sc: a backward transform is
+ * swap(forward(swap(x))) (the file's head), its scale folded into the
+ * second swap (sc 1: the bare swap's bits) */
+static inline cd cswap(cd a, double sc) { return (cd){a.i * sc, a.r * sc}; }
+
 static inline cd cmul(cd a, cd b) {
   return (cd){a.r * b.r - a.i * b.i, a.r * b.i + a.i * b.r};
 }
@@ -389,11 +394,11 @@ static cd *fft_forward(const fplan *P, cd *x, cd *y, cd *w) {
   /* inverse transform of R*K as swap(DFT(swap(R*K))) */
   for (int64_t j = 0; j < m; j++) {
     cd v = cmul(r[j], k[j]);
-    r[j] = (cd){v.i, v.r};
+    r[j] = cswap(v, 1.0);
   }
   r = ct_run(S, r, r == a ? A : a, 1);
   for (int64_t j = 0; j < n; j++) {   /* (+ 0.0: a zero result is +0.0) */
-    cd v = cmul((cd){r[j].i, r[j].r}, c[j]);
+    cd v = cmul(cswap(r[j], 1.0), c[j]);
     y[j] = (cd){v.r + 0.0, v.i + 0.0};
   }
   return y;
@@ -415,11 +420,10 @@ static void full_line(const ndt_fft_desc *a, const fplan *P, const char *ip, int
       x[n - k] = k < h ? (cd){x[k].r, -x[k].i} : (cd){0, 0};
   }
   if (back)
-    for (int64_t j = 0; j < n; j++) x[j] = (cd){x[j].i, x[j].r};
+    for (int64_t j = 0; j < n; j++) x[j] = cswap(x[j], 1.0);
   cd *y = fft_forward(P, x, yb, w);
   if (back) {
-    double sc = a->scale;
-    for (int64_t j = 0; j < nout; j++) y[j] = sc != 1.0 ? (cd){y[j].i * sc, y[j].r * sc} : (cd){y[j].i, y[j].r};
+    for (int64_t j = 0; j < nout; j++) y[j] = cswap(y[j], a->scale);
   } else if (a->scale != 1.0) {
     for (int64_t j = 0; j < nout; j++) {
       y[j].r *= a->scale;
@@ -469,7 +473,7 @@ static void half_line(const ndt_fft_desc *a, const fplan *P, const char *ip, int
   }
   cd *r = fft_forward(P, yb, x, w);
   for (int64_t j = 0; j < h; j++)   /* swap(r) = (x[2j], x[2j+1]) */
-    r[j] = sc != 1.0 ? (cd){r[j].i * sc, r[j].r * sc} : (cd){r[j].i, r[j].r};
+    r[j] = cswap(r[j], sc);
   ndt__cpu_cast(NDT_FLOAT64, a->out)((const char *)r, 8, op, os, n);
 }
 
@@ -489,12 +493,11 @@ static void batch_lines(const ndt_fft_desc *a, const fplan *P, const char *ip, i
   }
   if (nl < n) memset(x + nl * cnt, 0, (size_t)((n - nl) * cnt) * sizeof(cd));
   if (back)
-    for (int64_t j = 0; j < n * cnt; j++) x[j] = (cd){x[j].i, x[j].r};
+    for (int64_t j = 0; j < n * cnt; j++) x[j] = cswap(x[j], 1.0);
   cd *r = ct_run(P, x, yb, cnt);
   double sc = a->scale;
   if (back) {
-    for (int64_t j = 0; j < n * cnt; j++)
-      r[j] = sc != 1.0 ? (cd){r[j].i * sc, r[j].r * sc} : (cd){r[j].i, r[j].r};
+    for (int64_t j = 0; j < n * cnt; j++) r[j] = cswap(r[j], sc);
   } else if (sc != 1.0) {
     for (int64_t j = 0; j < n * cnt; j++) {
       r[j].r *= sc;
