@@ -168,15 +168,6 @@ def _extents(arrays):
     return out
 
 
-def _first_bad(ix, n):
-    """The first index of ix in C order outside [-n, n) (NumPy's bounds
-    check walks each index array in order and names the first bad one):
-    read on the error path only, after the extents have found one."""
-    flat = ix._reshape((-1,))
-    bad = _umath.logical_or(flat >= n, flat < -n)
-    return int(flat[int(_fromnumeric.argmax(bad))])
-
-
 def _index_arrays(a, key, on_shape=None, on_parsed=None, sliced=False):
     """NumPy's advanced indexing as one int64 index array per axis of a,
     all of the result's shape: (arrays, result shape), or None for keys
@@ -302,8 +293,8 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None, sliced=False):
             if hi >= n or lo < -n:
                 # NumPy checks each index array in C order and names its
                 # first bad index: found only now, on the error path
-                raise IndexError(f"index {_first_bad(ix, n)} is out of bounds for axis {i} "
-                                 f"with size {n}")
+                bad = int(ix.ravel()[_fromnumeric._first_out_of_bounds(ix, n)])
+                raise IndexError(f"index {bad} is out of bounds for axis {i} with size {n}")
             bounds[i] = hi + 1 if lo >= 0 else hi + n + 1 if hi < 0 else n
             if lo < 0:
                 ix = _multiarray.where(ix < 0, ix + n, ix)

@@ -8,6 +8,7 @@ _fallback), with a warning.
 """
 
 import builtins
+import dis as _dis
 import math
 import operator
 import sys as _sys
@@ -1728,7 +1729,7 @@ def _ufunc_call(u, method, inputs, kwargs):
 # NumPy's comparison ufuncs: the reflected comparison method of each
 _REFLECTED = {_np.equal: '__eq__', _np.not_equal: '__ne__', _np.less: '__gt__',
               _np.less_equal: '__ge__', _np.greater: '__lt__', _np.greater_equal: '__le__'}
-_COMPARE_OPS = frozenset(__import__('dis').opmap[n] for n in ('COMPARE_OP', 'CONTAINS_OP'))
+_COMPARE_OPS = frozenset(_dis.opmap[n] for n in ('COMPARE_OP', 'CONTAINS_OP'))
 
 
 def _reflected_compare(ufunc, inputs):
