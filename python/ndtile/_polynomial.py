@@ -264,13 +264,21 @@ _NUMPY_POINT_FUNCTIONS = (('polynomial', 'polyval'), ('polynomial', 'polyvalfrom
                           ('hermite_e', 'hermeval'))
 
 
+def _on_numpy_points(run, x):
+    """run(x) for x not an ndtile array; for ndtile points, run on a NumPy
+    copy of them (NumPy's computation, NumPy's bits), an array result as an
+    ndtile array (a scalar stays NumPy's, as for a 0-d NumPy array)."""
+    if not isinstance(x, _nt().ndarray):
+        return run(x)
+    r = run(_np.asarray(x))
+    return _nt().asarray(r) if isinstance(r, _np.ndarray) else r
+
+
 def _points_as_numpy(f):
+    """An evaluation function (polyval(x, c), ...) of ndtile points x."""
     @functools.wraps(f)
     def evaluate(x, *args, **kwargs):
-        if not isinstance(x, _nt().ndarray):
-            return f(x, *args, **kwargs)
-        r = f(_np.asarray(x), *args, **kwargs)
-        return _nt().asarray(r) if isinstance(r, _np.ndarray) else r
+        return _on_numpy_points(lambda p: f(p, *args, **kwargs), x)
     evaluate._ndtile_points = True
     return evaluate
 
@@ -278,15 +286,10 @@ def _points_as_numpy(f):
 def _call_points_as_numpy(call):
     """ABCPolyBase.__call__ (Polynomial(c)(x), Chebyshev's, ...) of ndtile
     points: NumPy's mapdomain made a NumPy array of them (np.asanyarray), so
-    the values came back as a NumPy array. NumPy's computation on a NumPy
-    copy of the points, its array result as an ndtile array (a scalar stays
-    NumPy's, as for a 0-d NumPy array); any other argument unchanged."""
+    the values came back as a NumPy array."""
     @functools.wraps(call)
     def __call__(self, arg):
-        if not isinstance(arg, _nt().ndarray):
-            return call(self, arg)
-        r = call(self, _np.asarray(arg))
-        return _nt().asarray(r) if isinstance(r, _np.ndarray) else r
+        return _on_numpy_points(lambda p: call(self, p), arg)
     __call__._ndtile_points = True
     return __call__
 

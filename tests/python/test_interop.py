@@ -457,18 +457,17 @@ def test_asmatrix_is_numpys_matrix_view_natively(monkeypatch, dtype):
                 r = nt.asmatrix(x, dt)
             assert type(r) is np.matrix and r.dtype == e.dtype and r.shape == e.shape
             np.testing.assert_array_equal(r, e)
-    if nt.nranks() == 1:
-        x = nt.asarray(src)
-        with pytest.warns(PendingDeprecationWarning):
-            m = nt.asmatrix(x[:, 1:])
-        m[1, 1] = 1             # the same memory, both ways
-        assert x[1, 2] == 1
-        x[0, 1] = 0
-        assert m[0, 0] == 0
-        y = nt.asarray(src)
-        y.flags.writeable = False
-        with pytest.warns(PendingDeprecationWarning):
-            assert not nt.asmatrix(y).flags.writeable
+    x = nt.asarray(src)
+    with pytest.warns(PendingDeprecationWarning):
+        m = nt.asmatrix(x[:, 1:])
+    m[1, 1] = 1             # the same memory, both ways
+    assert x[1, 2] == 1
+    x[0, 1] = 0
+    assert m[0, 0] == 0
+    y = nt.asarray(src)
+    y.flags.writeable = False
+    with pytest.warns(PendingDeprecationWarning):
+        assert not nt.asmatrix(y).flags.writeable
     with pytest.warns(PendingDeprecationWarning):
         assert nt.asmatrix([[1, 2]]).shape == (1, 2)
     with pytest.warns(PendingDeprecationWarning), pytest.raises(ValueError, match="shape too "
