@@ -46,10 +46,17 @@ _FLAT_BOOL = ("boolean indices for iterators are not supported because of previo
               "that was confusing (valid boolean indices are expected to work in the future)")
 
 
-def _flat_index_error(e):
+def _flat_index_error(e, key, n):
     """An out-of-bounds index into the raveled array in NumPy's flatiter
-    words ("index 10 is out of bounds for size 6": it has no axis)."""
-    return IndexError(str(e).replace(" for axis 0 with size ", " for size "))
+    words ("index 10 is out of bounds for size 6": it has no axis), naming
+    the first bad index of an index array in C order, as NumPy's flatiter
+    (indexing the raveled array checks another order)."""
+    msg = str(e)
+    if " out of bounds for axis 0 " in msg and isinstance(key, (Array, _np.ndarray)) and \
+            key.ndim and key.dtype.kind in 'iu':
+        return IndexError(f"index {_fromnumeric._first_out_of_bounds(key, n)[1]} is out of "
+                          f"bounds for size {n}")
+    return IndexError(msg.replace(" for axis 0 with size ", " for size "))
 
 
 class flatiter:
@@ -184,7 +191,7 @@ class flatiter:
         try:
             r = base._ravel('C')[key]
         except IndexError as e:
-            raise _flat_index_error(e) from None
+            raise _flat_index_error(e, key, base.size) from None
         if isinstance(r, Array) and (r._same_store(base) or not r._c_contiguous):
             # NumPy's is a new C-contiguous array (a stepped slice of the
             # gathered copy of a non-contiguous base is not: its ravel
@@ -260,7 +267,7 @@ class flatiter:
             flat[key] = value          # a copy: write it back
         except IndexError as e:
             if not single:
-                raise _flat_index_error(e) from None
+                raise _flat_index_error(e, key, base.size) from None
             raise ValueError("Error setting single item of array.") from None
         except Exception:           # noqa: BLE001 - NumPy replaces any error
             if not single:
