@@ -507,6 +507,9 @@ class _Sampler:
         return self._dist('beta', [(a, _POS, 'a'), (b, _POS, 'b')], size, make)
 
     def dirichlet(self, alpha, size=None):
+        len(alpha)      # NumPy's first step (its TypeError for a scalar)
+        if isinstance(alpha, (str, _bytes)):
+            raise ValueError("object of too small depth for desired array")
         al = _np.asarray(alpha.__array__() if isinstance(alpha, _Array) else
                          _C.to_np_tree(alpha), dtype=_np.float64)
         if al.ndim != 1:
@@ -541,7 +544,12 @@ class _Sampler:
         if pv.ndim == 0 or pv.shape[-1] == 0:
             raise ValueError("pvals must have at least 1 dimension and the last dimension of "
                              "pvals must be greater than 0.")
-        nv = _np.asarray(n.__array__() if isinstance(n, _Array) else _C.to_np_tree(n))
+        # NumPy converts n to int64 (its errors), and one n once more as an
+        # integer (a string of digits is a TypeError there)
+        nv = _np.asarray(n.__array__() if isinstance(n, _Array) else _C.to_np_tree(n),
+                         dtype=_np.int64)
+        if nv.ndim == 0 and not (hasattr(n, '__index__') or hasattr(n, '__int__')):
+            raise TypeError("an integer is required")
         if _np.any(nv < 0):
             raise ValueError("n < 0")
         if not (_np.all(pv >= 0) and _np.all(pv <= 1)):
@@ -598,6 +606,9 @@ class _Sampler:
         mean = _np.array(mean.__array__() if isinstance(mean, _Array) else
                          _C.to_np_tree(mean))
         cov = _np.array(cov.__array__() if isinstance(cov, _Array) else _C.to_np_tree(cov))
+        if not self._legacy and (_np.issubdtype(mean.dtype, _np.complexfloating) or
+                                 _np.issubdtype(cov.dtype, _np.complexfloating)):
+            raise TypeError("mean and cov must not be complex")     # Generator's first check
         shape = [] if size is None else list(_shape(size))
         if mean.ndim != 1:
             raise ValueError("mean must be 1 dimensional")
@@ -607,7 +618,14 @@ class _Sampler:
             raise ValueError("mean and cov must have same length")
         if _np.issubdtype(mean.dtype, _np.complexfloating) or \
                 _np.issubdtype(cov.dtype, _np.complexfloating):
+            if self._legacy and _np.issubdtype(mean.dtype, _np.complexfloating):
+                z = _np.zeros(mean.shape)
+                z += mean       # RandomState's error: its draws += mean cannot cast
             raise TypeError("mean and cov must not be complex")
+        if mean.dtype.kind not in 'biuf':
+            # NumPy adds mean to its draws: the ufunc's TypeError (strings)
+            z = _np.zeros(mean.shape)
+            _np.add(z, mean) if self._legacy else _np.add(mean, z)
         if check_valid not in ('warn', 'raise', 'ignore'):
             raise ValueError("check_valid must equal 'warn', 'raise', or 'ignore'")
         if method not in ('svd', 'eigh', 'cholesky'):
@@ -752,7 +770,8 @@ class _Sampler:
             return empty(shape, dt)          # NumPy's: before any check of the bounds
         (lv, la), (hv, ha) = _param(low), _param(high)
         if la is not None or ha is not None:
-            kw = {'size': size, 'dtype': dtype}
+            # (random_integers takes no dtype)
+            kw = {'size': size} if name == 'random_integers' else {'size': size, 'dtype': dtype}
             if not self._legacy:
                 kw['endpoint'] = endpoint
             return self._fallback(name, (low, high), kw)
@@ -774,6 +793,14 @@ class _Sampler:
             kw.update(extra)
             return self._fallback('choice', (a,), kw)
         msg = _CHOICE_MSG[self._legacy]
+        if size is not None and not isinstance(size, _Array):
+            try:
+                _shape(size)
+            except TypeError:
+                # NumPy's size of the draw, np.prod(size, dtype=intp): its
+                # ValueError for strings
+                _np.prod(size, dtype=_np.intp)
+                raise
         shape = _shape(size)
         n = 1 if shape is None else math.prod(shape)
         arr = a if isinstance(a, _Array) else _np.asarray(_C.to_np_tree(a))
@@ -890,6 +917,8 @@ class _Sampler:
                           "correctly. E.g., non-numpy array/tensor objects with view semantics "
                           "may contain duplicates after shuffling.", UserWarning, stacklevel=3)
         n = len(x)
+        if n <= 1:
+            return None      # NumPy swaps nothing (a str of one character passes)
         perm = _C.to_numpy(self._rng.permutation(n)).tolist()
         vals = [x[i] for i in perm]
         for i, v in enumerate(vals):
