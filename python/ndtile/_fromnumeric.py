@@ -960,7 +960,8 @@ def choose(a, choices, out=None, mode='raise'):
     # Python scalars are weak (NEP 50): choose([0], (1000, uint8 array)) is uint8
     dtype = _np.result_type(*[c if type(c) in (bool, int, float, complex) else d.dtype
                               for c, d in zip(raw, choices)])
-    shape = _np.broadcast_shapes(tuple(idx.shape), *[tuple(c.shape) for c in choices])
+    # (NumPy broadcasts the choices, then the indices: its error's arg numbers)
+    shape = _np.broadcast_shapes(*[tuple(c.shape) for c in choices], tuple(idx.shape))
     if out is not None and tuple(out.shape) != shape:
         raise TypeError("choose: invalid shape for output array.")
     check_out_writeable(out)
