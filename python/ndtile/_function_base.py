@@ -476,9 +476,12 @@ def _keep_positions(obj, n, axis=0):
     shaped = obj if isinstance(obj, (Array, _np.ndarray)) and obj.dtype.kind in 'iu' else idx
     idx = idx.ravel().astype(_np.int64)
     if idx.size and (idx.min() < -n or idx.max() >= n):
-        # NumPy's keep[obj,] = False: the first bad index in memory order
+        # NumPy's keep[obj,] = False: the first bad index in memory order,
+        # on axis 0 of that 1-d mask (one index is NumPy's path for an int,
+        # which names the axis)
         bad = _fromnumeric._first_out_of_bounds(shaped, n, 'K')[1]
-        raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {n}")
+        raise IndexError(f"index {bad} is out of bounds for axis "
+                         f"{axis if idx.size == 1 else 0} with size {n}")
     keep = _np.ones(n, bool)
     keep[idx] = False
     return _np.flatnonzero(keep)

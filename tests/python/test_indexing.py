@@ -760,6 +760,9 @@ _ORDER_OPS = {
         m.zeros(ix.shape[:-1] + (5,)), ix, 1, axis=-1),
     'put_along_axis_none': lambda m, ix: m.put_along_axis(m.zeros(5), ix.reshape(-1), 1, None),
     'delete': lambda m, ix: m.delete(m.zeros(5), ix),
+    'delete_axis': lambda m, ix: m.delete(m.zeros((2, 5)), ix, axis=1),
+    'unravel_index': lambda m, ix: m.unravel_index(ix, (5,)),
+    'add_at_pair': lambda m, ix: m.add.at(m.zeros((5, 5)), (ix, ix), 1),
     'flat_get': lambda m, ix: m.zeros(5).flat[ix],
     'flat_set': lambda m, ix: m.zeros(5).flat.__setitem__(ix, 1),
 }
@@ -771,8 +774,10 @@ def test_out_of_bounds_index_named_in_numpys_order(op, dt):
     # NumPy names the first bad index it meets: take, put and flat in C
     # order; an assignment, ufunc.at, several index arrays (take_along_axis)
     # and delete in memory order (a 1-d intp array in its own order); a
-    # getitem's one index array in its strides' order, or C order beside a
-    # sliced axis. ndtile named the first in C order everywhere.
+    # getitem's one index array and unravel_index in the strides' order, or
+    # C order beside a sliced axis. ndtile named the first in C order
+    # everywhere (and delete along another axis names axis 0, NumPy's
+    # mask's).
     f = _ORDER_OPS[op]
     rng_np, rng_nt = np.random.default_rng(5), np.random.default_rng(5)
     for case in range(3):
