@@ -712,6 +712,9 @@ _BAD_ARG_CALLS = [
     "rs.multivariate_normal([1j, 0], [[1, 0], [0, 1]])",
     "rs.shuffle('a')", "g.shuffle('a')", "rs.shuffle('ab')",
     "rs.random_integers([1, 'a'], 5)", "rs.random_integers([1, 2], 5, 2)",
+    "g.negative_binomial(None, 0.5)", "g.negative_binomial(5, None)",
+    "g.negative_binomial(float('nan'), 0.5)", "g.negative_binomial([None, 1], 0.5)",
+    "g.negative_binomial(np.array([1.0, np.nan]), 0.5)", "g.negative_binomial([0, 1], 0.5)",
 ]
 
 
@@ -722,7 +725,8 @@ def test_random_bad_arguments_raise_numpys_exceptions(call):
     # converted to float64 first; Generator's n converted to int64; dirichlet
     # takes len(alpha) first; choice's size is np.prod(size, dtype=intp);
     # shuffle of one element swaps nothing; random_integers with array
-    # bounds passed a dtype NumPy's has not
+    # bounds passed a dtype NumPy's has not; Generator.negative_binomial
+    # reads None as NaN and refuses a NaN n by name
     res = []
     for m in (np, nt):
         env = {'rs': m.random.RandomState(0), 'g': m.random.default_rng(0), 'np': m}

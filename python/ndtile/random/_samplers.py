@@ -195,7 +195,7 @@ _CHOICE_MSG = {
 
 
 # NumPy's parameter constraints (numpy/random/_common.pyx) and messages.
-_POS, _NONNEG, _GT0_LE1 = 'pos', 'nonneg', 'gt0le1'
+_POS, _NONNEG, _GT0_LE1, _POS_NOT_NAN = 'pos', 'nonneg', 'gt0le1', 'posnotnan'
 
 
 def _where(c, x, y):
@@ -207,6 +207,11 @@ def _constraint(v, cons, name):
         return
     if cons == _NONNEG:
         return _check_nonneg(v, name)
+    if cons == _POS_NOT_NAN:
+        nan = _U()['isnan'](v).any() if isinstance(v, _Array) else v != v
+        if nan:
+            raise ValueError(f"{name} must not be NaN")
+        cons = _POS
     if isinstance(v, _Array):
         U = _U()
         if cons == _POS:
@@ -497,8 +502,12 @@ class _Sampler:
         def make(shp, n, p):
             lam = self._sgamma(shp, n) * ((1.0 - p) / p)
             return self._poisson_array(lam, shp)
-        return self._dist('negative_binomial', [(n, _POS, 'n'), (p, _GT0_LE1, 'p')], size,
-                          make)
+        if not self._legacy:
+            # Generator's reads both as float64 arrays (None is NaN) and
+            # refuses a NaN n by name
+            n, p = (_np.nan if v is None else v for v in (n, p))
+        return self._dist('negative_binomial', [(n, _POS if self._legacy else _POS_NOT_NAN, 'n'),
+                                                (p, _GT0_LE1, 'p')], size, make)
 
     def beta(self, a, b, size=None):
         def make(shp, a, b):
