@@ -1,6 +1,7 @@
 """Moving data between NumPy and ndtile, and normalising operands."""
 import inspect
 import types
+import weakref
 
 import numpy as _np
 
@@ -232,7 +233,8 @@ def _array_method_tree(x, depth, seen=None):
     return r
 
 
-_STAND_INS = {}       # an object's class: the class of its stand-ins (_zero_d_stand_in)
+# an object's class: the class of its stand-ins (_zero_d_stand_in)
+_STAND_INS = weakref.WeakKeyDictionary()
 
 
 def _zero_d_stand_in(v, r):
