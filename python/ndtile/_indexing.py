@@ -168,7 +168,7 @@ def _extents(arrays):
     return out
 
 
-def _index_arrays(a, key, on_shape=None, on_parsed=None, sliced=False):
+def _index_arrays(a, key, on_shape=None, on_parsed=None, sliced=False, getting=False):
     """NumPy's advanced indexing as one int64 index array per axis of a,
     all of the result's shape: (arrays, result shape), or None for keys
     this does not cover (newaxis among advanced indices, other types).
@@ -181,7 +181,9 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None, sliced=False):
     arrays broadcast (the value's shape), before the bounds. sliced: a
     sliced axis comes as (its result axis, start, step) (ndtile's gather
     reads only the part of `a` a block reaches), and the result is
-    (arrays, shape, bounds): an upper bound of each axis's indices."""
+    (arrays, shape, bounds): an upper bound of each axis's indices.
+    getting: a[key] (NumPy checks a single index array in another order
+    than an assignment's)."""
     parts = list(key) if isinstance(key, tuple) else [key]
     if any(k is None for k in parts) or sum(k is Ellipsis for k in parts) > 1:
         return None
@@ -224,6 +226,7 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None, sliced=False):
         full.extend([('slice', slice(None))] * (a.ndim - used))
     # one entry per axis; booleans split into per-axis arrays
     axes = []        # (kind, value, group) with group = position of the key item
+    unsigned = {}    # id of an int64 index array made from uint64: that array
     ax = 0
     for g, (t, v) in enumerate(full):
         if t == 'bool':
@@ -242,8 +245,11 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None, sliced=False):
         else:
             if t == 'adv' and v._dt == D.UINT64:
                 # NumPy casts index arrays to intp: a uint64 index past
-                # int64's range wraps negative (2**64 - 1 is -1, the last)
+                # int64's range wraps negative (2**64 - 1 is -1, the last);
+                # NumPy checks them in the uint64 array's order
+                u64 = v
                 v = v._astype(D.INT64, _core.CASTING_UNSAFE)
+                unsigned[id(v)] = u64
             axes.append((t, v, g))
             ax += 1
     if on_parsed is not None:
@@ -279,21 +285,29 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None, sliced=False):
     bounds = {}      # an index array's values lie below bounds[i] (known from its extent)
     extent = _extents([axes[i][1] for i in adv if axes[i][0] == 'adv' and axes[i][1].size
                        and 0 not in bshape])
+    for i in adv:      # NumPy checks the integers first (as it parses the key)
+        t, ix, _ = axes[i]
+        if t == 'int' and not -a.shape[i] <= ix < a.shape[i]:
+            raise IndexError(f"index {ix} is out of bounds for axis {i} with size {a.shape[i]}")
+    # the order in which NumPy checks an index array's values (it names the
+    # first bad one): an assignment's, and several arrays', in memory order;
+    # a getitem's one array in its strides' order (its own order beside a
+    # sliced axis)
+    nfancy = sum(t == 'adv' for t, _, _ in axes)
+    order = 'K' if not getting or nfancy > 1 else 'C' if slices else 'S'
     for i in adv:
         t, ix, _ = axes[i]
         n = a.shape[i]
-        if t == 'int':      # checked here, not by reductions over a 0-d array
-            if not -n <= ix < n:
-                raise IndexError(f"index {ix} is out of bounds for axis {i} with size {n}")
+        if t == 'int':
             arrays[i] = C.from_numpy(_np.asarray(ix + n if ix < 0 else ix, dtype=_np.int64))
             bounds[i] = (ix + n if ix < 0 else ix) + 1
             continue
         if ix.size and 0 not in bshape:   # NumPy checks only the indices it visits
             lo, hi = extent[id(ix)]
             if hi >= n or lo < -n:
-                # NumPy checks each index array in C order and names its
+                # NumPy checks each index array in order and names its
                 # first bad index: found only now, on the error path
-                bad = int(ix.ravel()[_fromnumeric._first_out_of_bounds(ix, n)])
+                bad = _fromnumeric._first_out_of_bounds(unsigned.get(id(ix), ix), n, order)[1]
                 raise IndexError(f"index {bad} is out of bounds for axis {i} with size {n}")
             bounds[i] = hi + 1 if lo >= 0 else hi + n + 1 if hi < 0 else n
             if lo < 0:
@@ -337,7 +351,7 @@ def _gather(a, key):
     if mask is not None:
         cols = _numeric.argwhere(mask)
         return _core.gather(a, [cols[:, k] for k in range(a.ndim)])
-    r = _index_arrays(a, key, sliced=True)
+    r = _index_arrays(a, key, sliced=True, getting=True)
     if r is None:
         return None
     arrays, shape, bounds = r

@@ -370,6 +370,54 @@ def asmatrix(data, dtype=None):
     return _np.asmatrix(data, dtype)
 
 
+def _bmat_blocks(text, gdict, ldict):
+    """NumPy's bmat string: rows split at ';', names at ',' or spaces, each
+    looked up in ldict, then gdict (NameError), joined by concatenate."""
+    rows = []
+    for row in text.split(';'):
+        names = []
+        for x in row.split(','):
+            names.extend(x.split())
+        blocks = []
+        for name in names:
+            name = name.strip()
+            try:
+                blocks.append(ldict[name])
+            except KeyError:
+                try:
+                    blocks.append(gdict[name])
+                except KeyError:
+                    raise NameError(f"name {name!r} is not defined") from None
+        rows.append(concatenate(blocks, axis=-1))
+    return concatenate(rows, axis=0)
+
+
+def bmat(obj, ldict=None, gdict=None):
+    """NumPy's bmat: a matrix of blocks, from a string of names ('A, B; C,
+    D': looked up in ldict then gdict, by default the caller's locals and
+    globals), nested sequences ([[A, B], [C, D]]; a sequence of arrays is
+    one row) or an array (copied), joined by ndtile's concatenate; the
+    matrix is what ndtile's asmatrix returns (NumPy's class, viewing the
+    ndtile result). Another object gives None, as NumPy's."""
+    if isinstance(obj, str):
+        if gdict is None:
+            f = F.user_frame()[1]     # the caller's, past ndtile's own frames
+            gdict, ldict = f.f_globals, f.f_locals
+        return asmatrix(_bmat_blocks(obj, gdict, ldict))
+    if isinstance(obj, (tuple, list)):
+        rows = []
+        for row in obj:
+            if isinstance(row, (Array, _np.ndarray)):     # not 2-d: one row
+                return asmatrix(concatenate(obj, axis=-1))
+            rows.append(concatenate(row, axis=-1))
+        return asmatrix(concatenate(rows, axis=0))
+    if isinstance(obj, Array):
+        return asmatrix(obj._copy())     # NumPy's matrix(obj) copies
+    if isinstance(obj, _np.ndarray):
+        return _np.matrix(obj)
+    return None
+
+
 _ARANGE_ARGS = ('start', 'stop', 'step', 'dtype')
 
 
