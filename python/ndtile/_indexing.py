@@ -383,8 +383,10 @@ def _one_index_array(a, key):
         ix = C.from_numpy(key)
     if ix._dt != D.INT64:
         ix = ix._astype(D.INT64, _core.CASTING_UNSAFE)
-    nb = ix.ndim
     rest = tuple(a.shape[1:])
+    if not rest:
+        return [ix], tuple(ix.shape), [hi + 1]     # (what the lines below give)
+    nb = ix.ndim
     shape = tuple(ix.shape) + rest
     if rest:
         ix = ix._reshape(tuple(ix.shape) + (1,) * len(rest))
