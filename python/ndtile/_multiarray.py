@@ -158,6 +158,13 @@ def _like(make, a, dtype, order, subok, shape, device, fill=_NoValue):
     """make (empty, zeros, ones; full with fill) of a's shape, dtype and
     layout, with NumPy's *_like argument checks; subok=True gives a subclass
     prototype's class (see _ndarray._subclass_like)."""
+    if type(a) is C.ND and dtype is None and order == 'K' and shape is None and \
+            device is None and (a.ndim <= 1 or a._flags & 1):
+        # a plain C-ordered prototype, no other arguments: the steps below
+        # give make of its shape and dtype in C order
+        if fill is _NoValue:
+            return make(a.shape, a.dtype, 'C')
+        return make(a.shape, fill, a.dtype, 'C')
     if device is not None:
         _device(device)
     if order != 'K':
@@ -285,6 +292,9 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0,
 
 
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+    if type(a) is C.ND and dtype is None and order is None and copy is None and \
+            device is None and like is None:
+        return a        # (what the steps below give a plain array alone)
     if like is not None:
         liked = C.like_call(like, asarray, locals())
         if liked is not C.NO_LIKE:
@@ -419,6 +429,8 @@ def bmat(obj, ldict=None, gdict=None):
 
 
 _ARANGE_ARGS = ('start', 'stop', 'step', 'dtype')
+_EXACT = 2**53          # integers below this are exact in float64
+_INTP = D.code(_np.dtype(_np.intp))
 
 
 def arange(*args, start=_NoValue, stop=_NoValue, step=_NoValue, dtype=_NoValue, device=None,
@@ -456,6 +468,14 @@ def arange(*args, start=_NoValue, stop=_NoValue, step=_NoValue, dtype=_NoValue, 
         if start is None:
             return _np.arange(None)     # NumPy's TypeError
         start, stop = 0, start
+    if dtype is None and type(start) is int and type(stop) is int and \
+            (step is None or (type(step) is int and step != 0)) and \
+            -_EXACT < start < _EXACT and -_EXACT < stop < _EXACT and \
+            (step is None or -_EXACT < step < _EXACT):
+        # Python ints below 2**53 (exact in float64), no dtype: what the
+        # steps below give them (intp; the core's arange)
+        return _core.arange(float(start), float(stop), 1.0 if step is None else float(step),
+                            _INTP)
     vals = [v._scalar() if isinstance(v, Array) and v.ndim == 0 else v
             for v in (start, stop, step)]
     if any(not isinstance(v, (int, float, _np.integer, _np.floating, _np.bool_)) or
@@ -589,7 +609,44 @@ def fromiter(iter, dtype=_NoValue, count=-1, *, like=None):
 _WEAK_SCALARS = (int, float, complex)
 
 
+def _concat_same(arrays, axis):
+    """concatenate of ndtile arrays of one dtype along an int axis in range,
+    matching elsewhere (no out=, dtype=, casting=): the steps of the general
+    path below for them, without its type resolution; None for anything else."""
+    x0 = arrays[0]
+    if not isinstance(x0, Array):
+        return None
+    dt, nd = x0._dt, x0.ndim
+    if not -nd <= axis < nd:
+        return None
+    if axis < 0:
+        axis += nd
+    shape = list(x0.shape)
+    for x in arrays[1:]:
+        if not isinstance(x, Array) or x._dt != dt or x.ndim != nd:
+            return None
+        s = x.shape
+        for k in range(nd):
+            if k != axis and s[k] != shape[k]:
+                return None
+        shape[axis] += s[axis]
+    res = _core.empty(tuple(shape), dt)
+    pos = 0
+    pre = (slice(None),) * axis
+    for x in arrays:
+        n = x.shape[axis]
+        if n:
+            res._view_index(pre + (slice(pos, pos + n),))._assign(x, _core.CASTING_UNSAFE)
+        pos += n
+    return res
+
+
 def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    if out is None and dtype is None and casting == "same_kind" and type(axis) is int and \
+            type(arrays) in (tuple, list) and len(arrays) > 1:
+        res = _concat_same(arrays, axis)
+        if res is not None:
+            return res
     if casting != "same_kind":
         D.check_casting(casting)
     if not hasattr(arrays, '__getitem__'):      # NumPy's check (a generator)

@@ -476,6 +476,27 @@ def _reconstruct_sub(cls, shape, dtype):
     return _finalize_as(_multiarray.empty(shape, dtype), None, cls, True)
 
 
+_ASTYPE_CODES = {}     # (type, dtype argument) -> core code: scalar types and dtypes
+
+
+def _astype_code(dtype):
+    """The core code of astype's dtype argument when it is a type or a
+    numpy.dtype that ndtile holds (cached), else None."""
+    t = type(dtype)
+    if t is not type and not isinstance(dtype, _np.dtype):
+        return None
+    key = (t, dtype)
+    c = _ASTYPE_CODES.get(key)
+    if c is None:
+        try:
+            c = D.code(D.as_dtype(dtype))
+        except Exception:
+            return None
+        if c is not None:
+            _ASTYPE_CODES[key] = c
+    return c
+
+
 class ndarray(Array):
     """An N-dimensional array split into tiles; operations on it run as
     tasks on all cores. Behaves like numpy.ndarray."""
@@ -962,6 +983,14 @@ class ndarray(Array):
 
     # ---- methods --------------------------------------------------------------------------
     def astype(self, /, dtype, order='K', casting='unsafe', subok=True, copy=True):
+        if type(self) is ndarray and copy is True and casting == 'unsafe' and order == 'K' and \
+                (self.ndim <= 1 or self._flags & 0x1):
+            # the defaults, a C-ordered array, a scalar type or dtype ndtile
+            # holds: the steps below (order K of a C-ordered array is C)
+            c = _astype_code(dtype)
+            if c is not None:
+                _core.warn_complex_cast(self._dt, c)
+                return self._astype(c, _core.CASTING_UNSAFE)
         if type(self) is not ndarray:     # np.ndarray.astype(s): the subclass's
             return _SubclassBase.astype(self, dtype, order, casting, subok, copy)
         if casting != 'unsafe' and D.check_casting(casting, True) == 'same_value':
@@ -1121,6 +1150,8 @@ class ndarray(Array):
         return r
 
     def ravel(self, /, order='C'):
+        if type(self) is ndarray and type(order) is str and order == 'C':
+            return self._ravel('C')     # (the steps below for the default)
         if type(self) is not ndarray:     # np.ndarray.ravel(s): the subclass's
             return _SubclassBase.ravel(self, order)
         return _fromnumeric.ravel(self, order)
