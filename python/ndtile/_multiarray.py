@@ -337,6 +337,16 @@ def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
         # a subclass instance stays one (NumPy's subok=True)
         r = array(a, dtype, copy=copy, order='K' if order is None else order, subok=True)
         return a if r is a else r
+    if not isinstance(a, (Array, _np.ndarray, _np.generic)) and \
+            getattr(type(a), '__array__', None) is not None:
+        # the __array__ protocol, called once: a NumPy subclass instance it
+        # hands back (nibabel's ArrayProxy: a numpy.memmap) is NumPy's
+        # asanyarray's result, as for such an argument
+        r = a.__array__()
+        if isinstance(r, _np.ndarray) and type(r) is not _np.ndarray:
+            return _np.asanyarray(r, dtype, order, copy=copy)
+        if isinstance(r, (Array, _np.ndarray)):
+            a = r
     return asarray(a, dtype, order, copy=copy)
 
 
