@@ -1123,9 +1123,118 @@ static ndt_status qr_record(const la_arg *s, const ndt_array *vin, ndt_array *co
   return st;
 }
 
+/* ---- small real matrices: solve and inv without LAPACK's per-call setup ----
+ * Order n <= LA_SMALL (double compute type): gesv's algorithm written out
+ * (getf2's partial pivoting, the first largest |a_ik| of a column, the row
+ * swaps and multipliers, then getrs's L and U solves on all right-hand sides
+ * at once), on row-major copies whose order is a constant in each of the
+ * specialised bodies. An exact zero pivot is "Singular matrix", as gesv's
+ * info > 0; a NaN pivot is no error (its NaNs propagate as NumPy's).
+ * The order of the operations depends on n only: the same bits for any
+ * number of workers or ranks. */
+#define LA_SMALL 16
+
+static inline __attribute__((always_inline)) int small_gesv(int n, int k, double *restrict A,
+                                                            double *restrict B) {
+  for (int c = 0; c < n; c++) {
+    int p = c;
+    double big = fabs(A[c * n + c]);
+    for (int i = c + 1; i < n; i++)
+      if (fabs(A[i * n + c]) > big) {
+        big = fabs(A[i * n + c]);
+        p = i;
+      }
+    if (A[p * n + c] == 0) return 1;
+    if (p != c) {
+      for (int j = 0; j < n; j++) {
+        double t = A[c * n + j];
+        A[c * n + j] = A[p * n + j];
+        A[p * n + j] = t;
+      }
+      for (int j = 0; j < k; j++) {
+        double t = B[c * k + j];
+        B[c * k + j] = B[p * k + j];
+        B[p * k + j] = t;
+      }
+    }
+    double d = A[c * n + c];
+    for (int i = c + 1; i < n; i++) {
+      double l = A[i * n + c] / d;
+      A[i * n + c] = l;
+      for (int j = c + 1; j < n; j++) A[i * n + j] -= l * A[c * n + j];
+      for (int j = 0; j < k; j++) B[i * k + j] -= l * B[c * k + j];
+    }
+  }
+  for (int c = n - 1; c >= 0; c--) {
+    double d = A[c * n + c];
+    for (int j = 0; j < k; j++) B[c * k + j] /= d;
+    for (int i = 0; i < c; i++) {
+      double u = A[i * n + c];
+      for (int j = 0; j < k; j++) B[i * k + j] -= u * B[c * k + j];
+    }
+  }
+  return 0;
+}
+
+/* small_gesv with n (and, for inv, k = n) constants the compiler unrolls. */
+static int small_gesv_n(int n, int k, int inv, double *A, double *B) {
+#define SG(N) case N: return inv ? small_gesv(N, N, A, B) : small_gesv(N, k, A, B);
+  switch (n) {
+    SG(1) SG(2) SG(3) SG(4) SG(5) SG(6) SG(7) SG(8)
+    SG(9) SG(10) SG(11) SG(12) SG(13) SG(14) SG(15) SG(16)
+    default: return small_gesv(n, k, A, B);
+  }
+#undef SG
+}
+
+/* 1 when the n doubles are all finite. */
+static int finite_n(const double *x, int n) {
+  double z = 0;
+  for (int i = 0; i < n; i++) z += x[i] * 0;   /* NaN once any x[i] is inf or NaN */
+  return z == 0;
+}
+
+/* in[0] (and in[1] unless inv) into row-major doubles, solved, stored;
+ * returns 0, or 1 (nothing stored) when the input or the result is not
+ * all finite or a pivot is an exact zero: then gesv decides, as for NumPy
+ * (the singular error, and where its NaNs go: OpenBLAS's pivot search
+ * treats NaNs its own way). */
+static int small_solve(const la_arg *a, const mref *in, const mref *out) {
+  int n = (int)a->n, inv = a->op == NDT_LINALG_INV;
+  int k = inv ? n : (int)a->k;
+  double A[LA_SMALL * LA_SMALL], B[LA_SMALL * LA_SMALL];
+  /* a row-major copy is the column-major load of the transpose */
+  if (a->in[0].dtype == NDT_FLOAT64) {
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++) memcpy(&A[i * n + j], in[0].p + i * in[0].rs + j * in[0].cs, 8);
+  } else {
+    mref t = {in[0].p, in[0].cs, in[0].rs};
+    load(&t, a->in[0].dtype, n, n, NDT_FLOAT64, (char *)A, n);
+  }
+  if (inv) {
+    memset(B, 0, sizeof(double) * (size_t)(n * n));
+    for (int i = 0; i < n; i++) B[i * n + i] = 1;
+  } else if (a->in[1].dtype == NDT_FLOAT64) {
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < k; j++) memcpy(&B[i * k + j], in[1].p + i * in[1].rs + j * in[1].cs, 8);
+  } else {
+    mref t = {in[1].p, in[1].cs, in[1].rs};
+    load(&t, a->in[1].dtype, k, n, NDT_FLOAT64, (char *)B, k);
+  }
+  if (!finite_n(A, n * n) || !finite_n(B, n * k) || small_gesv_n(n, k, inv, A, B) ||
+      !finite_n(B, n * k))
+    return 1;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < k; j++) memcpy(out[0].p + i * out[0].rs + j * out[0].cs, &B[i * k + j], 8);
+  return 0;
+}
+
 /* solve (b given) and inv (b = I) */
 static ndt_status k_solve(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
   if (a->n >= LA_BLOCK_MIN) return lu_serial(a, w, in, out);
+  if (a->n <= LA_SMALL && a->ct == NDT_FLOAT64 && (a->op == NDT_LINALG_INV || a->k <= LA_SMALL) &&
+      !small_solve(a, in, out))
+    return NDT_OK;
   int64_t n = a->n, k = a->op == NDT_LINALG_INV ? n : a->k;
   int csz = ndt__traits[a->ct].size;
   size_t ab = al((size_t)(n * n * csz)), bb = al((size_t)(n * k * csz));
