@@ -266,6 +266,17 @@ static void bs_update(int cpx, const lu_shape *s, const char *A, const char *B, 
                     one, Yij, &M, 1, 1);
 }
 
+/* solve with few right-hand sides (r <= LA_BS_ONE): the back-substitution of
+ * b's block column j (C, in W) as one trsm with U, in place: b's 8 or so
+ * columns are too little work to cut into 128-row pieces (a chain of tiny
+ * tasks whose hand-offs cost more than the solve). */
+#define LA_BS_ONE 32
+static void bs_whole(int cpx, const lu_shape *s, const char *A, int64_t j, char *C) {
+  static const double one[2] = {1, 0};
+  lint M = CH(s->n), NC = CH(lu_wc(s, j)), LD = CH(s->n);
+  LAPACK->trsm[cpx]("L", "U", "N", "N", &M, &NC, one, A, &LD, C, &LD, 1, 1, 1, 1);
+}
+
 /* inv: L's block column j (C) gets the later panels' row swaps, so that W
  * holds LAPACK's L (P A = L U). */
 static void inv_swaps(int cpx, const lu_shape *s, const lint *ipiv, int64_t j, char *C) {
@@ -395,6 +406,15 @@ static ndt_status lu_serial(const la_arg *a, la_ws *ws, const mref *in, const mr
     det_out(a->op, a->ct, n, W, n, ipiv, singular, out);
     return NDT_OK;
   }
+  if (a->op == NDT_LINALG_SOLVE && s.r <= LA_BS_ONE) {
+    for (int64_t j = s.na; j < s.nbc; j++) {
+      char *C = W + lu_c0(&s, j) * n * csz;
+      bs_whole(cpx, &s, W, j, C);
+      ndt__kern->copy2d(n, lu_wc(&s, j), C, csz, n * csz, a->ct,
+                        out[0].p + (lu_c0(&s, j) - n) * out[0].cs, out[0].rs, out[0].cs, a->ct);
+    }
+    return NDT_OK;
+  }
   if (a->op == NDT_LINALG_SOLVE) {
     for (int64_t j = s.na; j < s.nbc; j++) {
       const char *B = W + lu_c0(&s, j) * n * csz;
@@ -481,6 +501,18 @@ static ndt_status bs_body(ndt_bound *op, void *p) {
   return NDT_OK;
 }
 
+/* Operands: W's A part (read), W's block column j (rw), the result's
+ * columns of j (write). */
+static ndt_status bs_whole_body(ndt_bound *op, void *p) {
+  const lu_arg *a = p;
+  const ndt_bound *o = &op[2];
+  int64_t n = a->s.n, csz = a->s.csz;
+  bs_whole(is_cpx(a->ct), &a->s, op[0].ptr, a->j, op[1].ptr);
+  ndt__kern->copy2d(o->shape[0], o->shape[1], op[1].ptr, csz, n * csz, a->ct, o->ptr, o->st[0],
+                    o->st[1], o->view->dtype);
+  return NDT_OK;
+}
+
 /* Operands: Y's row block i (read), the result's rows (write). */
 static ndt_status bs_store_body(ndt_bound *op, void *p) {
   const lu_arg *a = p;
@@ -545,6 +577,7 @@ static const ndt_task_kind lu_load_kind = {"linalg lu load", {lu_load_body}, NUL
 static const ndt_task_kind lu_panel_kind = {"linalg lu panel", {lu_panel_body}, NULL};
 static const ndt_task_kind lu_update_kind = {"linalg lu update", {lu_update_body}, NULL};
 static const ndt_task_kind bs_kind = {"linalg lu backsolve", {bs_body}, NULL};
+static const ndt_task_kind bs_whole_kind = {"linalg lu backsolve", {bs_whole_body}, NULL};
 static const ndt_task_kind bs_store_kind = {"linalg lu store", {bs_store_body}, NULL};
 static const ndt_task_kind inv_uinv_kind = {"linalg inv uinv", {inv_uinv_body}, NULL};
 static const ndt_task_kind inv_swaps_kind = {"linalg inv swaps", {inv_swaps_body}, NULL};
@@ -642,7 +675,16 @@ static ndt_status lu_record(const la_arg *s, const ndt_array *vin, ndt_array *co
                          j == k + 1 ? NDT_TASK_URGENT : 0);
       }
     }
-    if (s->op == NDT_LINALG_SOLVE) {
+    if (s->op == NDT_LINALG_SOLVE && sh->r <= LA_BS_ONE) {
+      ndt__range_view(&whole, S, 0, n * cb);
+      for (int64_t j = na; j < sh->nbc && st == NDT_OK; j++) {
+        a.j = j;
+        lu_col(&col[1], S, sh, j);
+        lu_view(res[0], nbd, bshape, q, 2, 0, n, lu_c0(sh, j) - n, lu_wc(sh, j), &outv[0]);
+        ndt_operand bops[3] = {{&whole, NDT_READ}, {&col[1], NDT_RW}, {&outv[0], NDT_WRITE}};
+        st = ndt__record(&bs_whole_kind, name, bops, 3, &a, sizeof a, NDT_TASK_URGENT);
+      }
+    } else if (s->op == NDT_LINALG_SOLVE) {
       /* the back-substitution by pieces of Y: per b's block column, from the
        * last row block up, its diagonal solve then the updates above it
        * (the next row block's first: the path the next solve waits on) */
