@@ -714,6 +714,51 @@ def test_core_gather_slices_refuses_bad_arguments():
     assert_same(r, np.array([1.0, 5.0]))
 
 
+# --- views whose elements leave whole tiles out (4 KiB tiles) -------------
+# Each task names only the tiles its elements lie in (src/runtime/bind.c
+# ndt__view_tiles); a write through such a view, then reads through views
+# that interleave with it, check that the real overlaps are still ordered.
+
+@pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
+def test_transposed_and_stepped_views_skipping_tiles(dt):
+    a = make(dt, (7, 5003), seed=1)
+    x = nt.asarray(a)
+    assert_same(x.T.copy(), a.T.copy())
+    assert_same(x[:, ::-3].T.copy(), a[:, ::-3].T.copy())
+    b, y = a.copy(), x.copy()
+    b.T[::9] = b.T[4::9][: b.T[::9].shape[0]]
+    y.T[::9] = y.T[4::9][: y.T[::9].shape[0]]
+    assert_same(y[2, 1000:1100].copy(), b[2, 1000:1100].copy())
+    assert_same(y[::2, 3::9].copy(), b[::2, 3::9].copy())
+    assert_same(y, b)
+    f = make(dt, 40_001, seed=2)
+    g = nt.asarray(f)
+    f[::700] = f[350::700][: f[::700].shape[0] - 1].sum() if dt != np.bool_ else True
+    g[::700] = g[350::700][: g[::700].shape[0] - 1].sum() if dt != np.bool_ else True
+    assert_same(g[::350].copy(), f[::350].copy())
+    assert_same(g, f)
+
+
+def test_writes_through_transposes_ordered_with_reads():
+    a = np.arange(9 * 3000, dtype=np.float64).reshape(9, 3000)
+    x = nt.asarray(a)
+    for k in range(3):
+        a.T[k::3] = a.T[(k + 1) % 3::3] + a[:, :1].T * 0.5
+        x.T[k::3] = x.T[(k + 1) % 3::3] + x[:, :1].T * 0.5
+        a[k::4] = a[k::4, ::-1] - 1
+        x[k::4] = x[k::4, ::-1] - 1
+    assert_same(x, a)
+    assert_same(x.T.copy(), a.T.copy())
+    c = np.zeros((64, 1000))
+    z = nt.zeros((64, 1000))
+    for j in range(0, 1000, 97):
+        c[:, j] = c[:, j - 1] + j if j else 1.0
+        z[:, j] = z[:, j - 1] + j if j else 1.0
+    c[::5] += c[:, ::97].sum()
+    z[::5] += z[:, ::97].sum()
+    assert_same(z, c)
+
+
 def _index_layouts(m, dt, rng):
     """Index arrays (module m's, dtype dt) whose out-of-bounds values (for
     a length of 5) come first in different places in C order and in memory
