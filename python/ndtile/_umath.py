@@ -290,6 +290,29 @@ def _where_mask(where):
     return C.from_numpy(m)
 
 
+# ufuncs that report no floating-point error (the core's ndt__ufunc_fp_mask)
+_NO_FPE = frozenset((
+    'logical_and', 'logical_or', 'logical_xor', 'logical_not', 'bitwise_and', 'bitwise_or',
+    'bitwise_xor', 'left_shift', 'right_shift', 'invert', 'bitwise_invert',
+    'bitwise_left_shift', 'bitwise_right_shift', 'maximum', 'minimum', 'fmax', 'fmin',
+    'isnan', 'isinf', 'isfinite', 'signbit', 'copysign', 'bitwise_count', 'heaviside'))
+
+
+def _benign_unselected(name, ops, mask):
+    """where=: NumPy's loop never sees an element where= leaves out, so it
+    reports no error of it (divide(a, b, out=..., where=b != 0) warns of
+    nothing). The core computes every element: each array operand's
+    left-out elements become 1 (0 for arctanh), for which no ufunc raises
+    a floating-point error; their results are not kept."""
+    safe = 0 if name == 'arctanh' else 1
+    out = []
+    for o in ops:
+        if isinstance(o, Array) and not o._is_weak() and o.size:
+            o = _core.apply(WHERE, [mask, o, _core.scalar(safe, o._dt, False)])
+        out.append(o)
+    return out
+
+
 def _warn_complex_inputs(ops, dtc):
     """dtype= of a real dtype: NumPy's loop casts each complex input (an
     array or a Python complex) to it, warning ComplexWarning for each."""
@@ -638,8 +661,15 @@ class ufunc:
             kw = {}
             self._kw(kw, out, where, casting, order, dtype, subok)
             return self._numpy(args, kw, why='dtype')
+        if dtc != D.DEFAULT and self.nout == 1:
+            dtc = self._loop_input(ops, dtc, casting)
         if dtc != D.DEFAULT and D.KIND[dtc] in 'iuf':
             _warn_complex_inputs(ops, dtc)
+            if casting == 'unsafe':
+                # (the core refuses complex inputs to a real loop; NumPy's
+                # unsafe cast drops the imaginary part, warned above)
+                ops = [o._astype(dtc, _core.CASTING_UNSAFE)
+                       if isinstance(o, Array) and D.KIND[o._dt] == 'c' else o for o in ops]
         if out is not None and not isinstance(out, Array):
             # a NumPy array out: compute here, then copy into it
             tmp = C.from_numpy(out) if where is not True else None
@@ -649,6 +679,26 @@ class ufunc:
                        casting=casting)
             return out
         return self._compute(ops, out, where, casting, dtc, args)
+
+    def _loop_input(self, ops, dtc, casting):
+        """dtype= names the loop's output dtype (NumPy: signature=(None, ...,
+        dtype)), and NumPy's loop for it can take inputs of another dtype:
+        absolute(complex128, dtype=float64) is its complex128 -> float64
+        loop, not a cast of the input to float64. The core's loop code is
+        the inputs' dtype where NumPy's loop has one dtype for all of them
+        (dtc itself otherwise, or where NumPy finds no loop: its error comes
+        from the checks)."""
+        ins = tuple(D.DTYPES[o._dt] if isinstance(o, Array) else
+                    _np.dtype(bool) if type(o) is bool else type(o) for o in ops)
+        try:
+            loop = self._np.resolve_dtypes(ins + (None,), casting=casting,
+                                           signature=(None,) * self.nin + (D.DTYPES[dtc],))
+        except Exception:
+            return dtc
+        c = D.code(loop[0])
+        if c is None or c == dtc or any(t != loop[0] for t in loop[1:self.nin]):
+            return dtc
+        return c
 
     def _kw(self, kw, out, where, casting, order, dtype, subok):
         if out is not None:
@@ -772,23 +822,30 @@ class ufunc:
 
     def _masked(self, ops, out, where, casting, dtc):
         mask = _where_mask(where)
+        if out is not None:
+            # the output's cast error first (NumPy resolves the loop before
+            # its loop sees an element, and warns of none): from empty
+            # stand-ins
+            empty = [_core.empty((0,), x._dt) if isinstance(x, Array) and not x._is_weak()
+                     else x for x in ops]
+            r0 = self._compute(empty, None, True, casting, dtc)
+            if r0.dtype != out.dtype:
+                with _warnings.catch_warnings():
+                    # (its error only: the ComplexWarning comes with the cast)
+                    _warnings.simplefilter('ignore', _np.exceptions.ComplexWarning)
+                    _check_cast(self.__name__, r0.dtype, out.dtype, casting, self._out_index)
         if self._op == POWER and type(self) is ufunc and len(ops) == 2:
             # NumPy's integer power refuses a negative exponent only where
             # where= selects the element: the others' exponents become 0
             # (their results are not kept)
             e = ops[1]
-            if out is not None:
-                # the output's cast error first (NumPy resolves the loop
-                # before its loop sees an exponent): from empty stand-ins
-                empty = [_core.empty((0,), x._dt) if isinstance(x, Array) else x for x in ops]
-                r0 = self._compute(empty, None, True, casting, dtc)
-                if isinstance(r0, Array) and r0._dt != out._dt:
-                    _check_cast(self.__name__, r0.dtype, out.dtype, casting, self._out_index)
             if isinstance(e, Array) and D.KIND[e._dt] == 'i':
                 ops = (ops[0], UFUNCS['multiply'](e, mask))
             elif type(e) is int and e < 0 and \
                     not bool(_core.reduce(4, mask, None, False, D.DEFAULT, 0)._item()):
                 ops = (ops[0], 0)
+        if self.__name__ not in _NO_FPE:
+            ops = _benign_unselected(self.__name__, ops, mask)
         res = self._compute(ops, None, True, casting, dtc)
         if not isinstance(res, Array):
             # a float16 result (NumPy's loop for bool, int8, uint8 inputs):
@@ -837,8 +894,17 @@ def _check_int_power(ops, dtc, out=None):
     element of the (non-empty) broadcast result has a negative exponent."""
     b, e = ops[0], ops[1]
     if dtc != D.DEFAULT:
-        if not D.is_int(dtc):
+        if not D.is_int(dtc) or D.KIND[dtc] == 'u':
             return
+        # dtype= of an integer: the exponent as the loop sees it, cast to
+        # dtc (float64 -1.5 is -1, uint8 255 as int8 is -1)
+        if isinstance(e, Array):
+            if e._dt != dtc:
+                e = e._astype(dtc, _core.CASTING_UNSAFE)
+        elif type(e) in (float, complex, bool):
+            with _np.errstate(all='ignore'), _warnings.catch_warnings():
+                _warnings.simplefilter('ignore')
+                e = int(_np.asarray(e).astype(D.DTYPES[dtc]))
     else:
         kinds = [D.DTYPES[x._dt] if isinstance(x, Array) else None for x in (b, e)]
         if any(k is None and type(x) not in (int, bool) for k, x in zip(kinds, (b, e))):
