@@ -1303,8 +1303,16 @@ class _Matmul(ufunc):
                 not _subclass_operand(args, out) and not _FOREIGN(args, None):
             a, b = (C.asarray(x) for x in args)
             if isinstance(a, Array) and isinstance(b, Array):
+                if out is not None and not _np.can_cast(_np.result_type(a.dtype, b.dtype),
+                                                        out.dtype, 'same_kind'):
+                    # NumPy's exception class (the core's is a plain UFuncTypeError)
+                    _check_cast('matmul', _np.result_type(a.dtype, b.dtype), out.dtype,
+                                'same_kind', 2)
                 r = _core.matmul(a, b, out)
                 return r[()] if out is None and r.ndim == 0 else r
+        if 'where' in kwargs:
+            # a gufunc takes no where= (NumPy's TypeError, even for where=True)
+            raise TypeError("matmul() got an unexpected keyword argument 'where'")
         return ufunc.__call__(self, *args, out=out, **kwargs)
 
 

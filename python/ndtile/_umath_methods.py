@@ -233,6 +233,12 @@ def reduce(self, array, axis=0, dtype=None, *args, out=_umath._NO_OUT, keepdims=
         if out is None:
             return r
         return _methods.finish(C.asarray(r), out)
+    if dtype is None and isinstance(array, Array):
+        # NumPy's loop is the one for (out's dtype, the input's), as for
+        # accumulate and reduceat (_methods.out_loop)
+        c = _methods.out_loop(self.__name__, array, D.DEFAULT, out)
+        if c != D.DEFAULT:
+            dtype = D.DTYPES[c]
     try:
         return _methods.ufunc_reduce(self, name, array, axis, dtype, out, keepdims, initial,
                                      where)

@@ -5,7 +5,8 @@ an integer dtype= of power checks the exponents the loop sees, where=
 reports no error of an element it leaves out (divide(a, b, out=...,
 where=b != 0)) and refuses the output's cast before any warning, and
 ufunc.at reports its errors as "at" except in NumPy's indexed loops, and
-runs NumPy's float16 loops (hypot of uint8) as NumPy."""
+runs NumPy's float16 loops (hypot of uint8) as NumPy; matmul takes no
+where= and refuses an output cast with NumPy's exception class."""
 import warnings
 
 import numpy as np
@@ -32,11 +33,13 @@ def _run(mod, fn):
                       if 'ndtile does not implement' not in str(x.message)})
 
 
-def _same(fn):
+def _same(fn, messages=True):
     """fn(nt) gives fn(np)'s values (to the last bits of a float), dtype,
-    exception type and warnings."""
+    exception type and warnings (their categories only, not messages=)."""
     got, w_nt = _run(nt, fn)
     exp, w_np = _run(np, fn)
+    if not messages:
+        w_nt, w_np = {c for c, _ in w_nt}, {c for c, _ in w_np}
     if isinstance(exp, type):
         assert isinstance(got, type) and issubclass(got, exp), (got, exp)
     else:
@@ -274,3 +277,74 @@ def test_at_indexed_loop_only_for_one_dimension():
             m.add.at(a, idx, m.full(bshape, -np.inf))
             return a
         _same(fn)
+
+
+# -- matmul: a gufunc's keywords and its output cast ---------------------------
+
+@pytest.mark.parametrize('dt', ['bool', 'int32', 'float32', 'float64', 'complex128'])
+def test_matmul_refuses_where_and_names_the_output_cast(dt):
+    def operands(m):
+        return (m.asarray(make(dt, (3, 4), seed=1)), m.asarray(make(dt, (4, 5), seed=2))[:, ::-1])
+    for where in (True, False, [True]):
+        # a gufunc takes no where=, not even where=True (NumPy's TypeError)
+        _same(lambda m: m.matmul(*operands(m), where=where))
+    for out_dt in ('int8', 'int64', 'float32', 'complex64', 'bool'):
+        for casting in ('same_kind', 'unsafe'):
+            def fn(m):
+                o = m.zeros((3, 5), out_dt)
+                return m.matmul(*operands(m), out=o, casting=casting) if casting != 'same_kind' \
+                    else m.matmul(*operands(m), out=o)
+            _same(fn)
+    if dt != 'bool':
+        # NumPy's own exception class, not only its UFuncTypeError base
+        with pytest.raises(np._core._exceptions._UFuncOutputCastingError):
+            nt.matmul(*operands(nt), out=nt.zeros((3, 5), 'bool'))
+
+
+# -- a reduction's out= chooses its loop ----------------------------------------
+
+_RED = ['sum', 'prod', 'nansum', 'nanprod', 'cumsum', 'cumprod', 'nancumsum', 'nancumprod',
+        'add.reduce', 'multiply.reduce', 'add.accumulate']
+
+
+def _reduction(m, name):
+    if '.' in name:
+        u, meth = name.split('.')
+        return getattr(getattr(m, u), meth)
+    return getattr(m, name)
+
+
+@pytest.mark.parametrize('name', _RED)
+@pytest.mark.parametrize('dt', ['bool', 'uint8', 'int8', 'uint64', 'float64', 'complex64'])
+def test_reduction_loop_is_outs_and_the_inputs(name, dt):
+    # without dtype=, NumPy's loop is the ufunc's for (out's dtype, the
+    # input's): sum of uint8 [128, 128] into a bool out adds in uint8 (0:
+    # False), into int16 in int16 (256), of uint64 into float32 in float64
+    data = {'bool': [True, True, False], 'uint8': [128, 128, 56], 'int8': [100, 100, -100],
+            'uint64': [2**62, 2**62, 2**63], 'float64': [1.5, np.nan, 2.5],
+            'complex64': [1 + 1j, 2, 3j]}[dt]
+    base = np.array(data * 3, dt)
+    for out_dt in ('bool', 'uint8', 'int16', 'int64', 'float32', 'complex128'):
+        for view in (slice(None), slice(None, None, -2), slice(0, 0)):
+            def fn(m):
+                x = m.asarray(base)[view]
+                o = m.ones(x.shape if 'cum' in name or 'accumulate' in name else (), out_dt)
+                _reduction(m, name)(x, out=o)
+                return o
+            # (NumPy names an invalid cast into out "reduce", "accumulate"
+            # or "cast"; ndtile "cast")
+            _same(fn, messages=False)
+
+
+@pytest.mark.default_settings
+def test_reduction_loop_of_out_at_default_settings():
+    a = (np.arange(3_000_001) % 251).astype(np.uint8)       # more than one 2 MiB tile
+    x = nt.asarray(a)
+    for out_dt in ('bool', 'int16', 'float32'):
+        for name in ('sum', 'add.reduce', 'cumsum'):
+            o_nt = nt.zeros(a.shape if name == 'cumsum' else (), out_dt)
+            o_np = np.zeros(a.shape if name == 'cumsum' else (), out_dt)
+            _reduction(nt, name)(x[::2] if name != 'cumsum' else x, out=o_nt[...] if name !=
+                                 'cumsum' else o_nt)
+            _reduction(np, name)(a[::2] if name != 'cumsum' else a, out=o_np)
+            assert_big(o_nt, o_np)
