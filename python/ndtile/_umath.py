@@ -740,17 +740,29 @@ class ufunc:
             # computed apart, then cast into out; NumPy's loop is float16
             # for _F16_ROUND, so the float32 result is rounded to float16
             # on the way (exp(int8, out=float64) holds float16 values)
+            # NumPy resolves the loop and refuses the output's cast before
+            # its loop runs (no warning of it): the loop's dtype from empty
+            # stand-ins
             try:
-                res = self._core_apply(ops, None, dtc)
+                frm = _F16 if how == _F16_ROUND else self._core_apply(
+                    [_core.empty((0,), x._dt) if isinstance(x, Array) and not x._is_weak()
+                     else x for x in ops], None, dtc).dtype
             except TypeError:
                 self._numpy_type_error(ops, dtc)     # NumPy's: no loop for the inputs
                 raise
-            frm = res.dtype
-            if how == _F16_ROUND:
-                frm = _F16
-                res = C.from_numpy(self._to_half(res).astype(_np.float32))
             _check_cast(self.__name__, frm, out.dtype, casting, self._out_index)
-            out._assign(res, _core.CASTING_UNSAFE)
+            if self._op == POWER and type(self) is ufunc:
+                _check_int_power(ops, dtc)
+            # the cast into out is the loop's: its errors are the ufunc's
+            # (sqrt of -1 into an int out: "invalid value encountered in sqrt")
+            _core.fp_group_begin(_sys.intern(self.__name__))
+            try:
+                res = self._core_apply(ops, None, dtc)
+                if how == _F16_ROUND:
+                    res = C.from_numpy(self._to_half(res).astype(_np.float32))
+                out._assign(res, _core.CASTING_UNSAFE)
+            finally:
+                _core.fp_group_end()
             return out
         if self._op == POWER and type(self) is ufunc:
             _check_int_power(ops, dtc, out)
