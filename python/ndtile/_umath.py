@@ -290,29 +290,6 @@ def _where_mask(where):
     return C.from_numpy(m)
 
 
-# ufuncs that report no floating-point error (the core's ndt__ufunc_fp_mask)
-_NO_FPE = frozenset((
-    'logical_and', 'logical_or', 'logical_xor', 'logical_not', 'bitwise_and', 'bitwise_or',
-    'bitwise_xor', 'left_shift', 'right_shift', 'invert', 'bitwise_invert',
-    'bitwise_left_shift', 'bitwise_right_shift', 'maximum', 'minimum', 'fmax', 'fmin',
-    'isnan', 'isinf', 'isfinite', 'signbit', 'copysign', 'bitwise_count', 'heaviside'))
-
-
-def _benign_unselected(name, ops, mask):
-    """where=: NumPy's loop never sees an element where= leaves out, so it
-    reports no error of it (divide(a, b, out=..., where=b != 0) warns of
-    nothing). The core computes every element: each array operand's
-    left-out elements become 1 (0 for arctanh), for which no ufunc raises
-    a floating-point error; their results are not kept."""
-    safe = 0 if name == 'arctanh' else 1
-    out = []
-    for o in ops:
-        if isinstance(o, Array) and not o._is_weak() and o.size:
-            o = _core.apply(WHERE, [mask, o, _core.scalar(safe, o._dt, False)])
-        out.append(o)
-    return out
-
-
 def _warn_complex_inputs(ops, dtc):
     """dtype= of a real dtype: NumPy's loop casts each complex input (an
     array or a Python complex) to it, warning ComplexWarning for each."""
@@ -856,8 +833,6 @@ class ufunc:
             elif type(e) is int and e < 0 and \
                     not bool(_core.reduce(4, mask, None, False, D.DEFAULT, 0)._item()):
                 ops = (ops[0], 0)
-        if self.__name__ not in _NO_FPE:
-            ops = _benign_unselected(self.__name__, ops, mask)
         res = self._compute(ops, None, True, casting, dtc)
         if not isinstance(res, Array):
             # a float16 result (NumPy's loop for bool, int8, uint8 inputs):
