@@ -96,8 +96,10 @@ PyObject *f_fp_group_begin(PyObject *m, PyObject *arg) {
     PyErr_SetString(PyExc_TypeError, "name must be a str");
     return NULL;
   }
-  PyUnicode_InternInPlace(&arg);
-  Py_INCREF(arg);   /* interned: lives on; its UTF-8 buffer with it */
+  /* arg is borrowed: a reference of our own first, which InternInPlace may
+   * swap for the interned string (it releases the one it is given) */
+  Py_INCREF(arg);
+  PyUnicode_InternInPlace(&arg);   /* interned: lives on; its UTF-8 buffer with it */
   const char *name = PyUnicode_AsUTF8(arg);
   if (!name) return NULL;
   CORE(ndt_fp_group_begin(name));

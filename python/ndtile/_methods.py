@@ -209,6 +209,30 @@ def _prepare(a, dtype):
     return x, dtc
 
 
+# the ufunc of each reduction and scan whose loop an out= can choose
+_OUT_LOOP = {'sum': 'add', 'prod': 'multiply', 'nansum': 'add', 'nanprod': 'multiply',
+             'cumsum': 'add', 'cumprod': 'multiply', 'nancumsum': 'add',
+             'nancumprod': 'multiply'}
+
+
+def out_loop(ufunc_name, x, dtc, out):
+    """The loop dtype code of a reduction or scan of x (ufunc_name's) into
+    out: without dtype=, NumPy's loop is the ufunc's for (out's dtype, x's)
+    where that is one dtype: sum of uint8 into a bool out adds in uint8
+    (128 + 128 is 0: False), into int16 in int16, of uint64 into float32
+    in float64. dtc otherwise (dtype= given, no out=, or out of x's dtype,
+    whose loop's results cast into out are the default's)."""
+    if dtc != D.DEFAULT or not isinstance(out, Array) or out._dt == x._dt:
+        return dtc
+    try:
+        lt = getattr(_np, ufunc_name).resolve_dtypes((out.dtype, x.dtype, None))
+    except Exception:
+        return dtc      # (NumPy's error, if any, comes from the checks)
+    if lt[0] == lt[1] == lt[2] and D.code(lt[0]) is not None:
+        return D.code(lt[0])
+    return dtc
+
+
 def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0):
     """The reduction as an ndtile array (0-d for a full reduction)."""
     mask = axes_mask(axis, x.ndim, name not in _NOT_UFUNC)
@@ -337,6 +361,8 @@ def _generic(name, a, axis, dtype, out, keepdims, initial=_NoValue, where=True):
                       _fallback_kw(axis, dtype, out, keepdims, initial, where))
     x, dtc = p
     check_out(name, x.shape, axis, keepdims, out)
+    if name in _OUT_LOOP:
+        dtc = out_loop(_OUT_LOOP[name], x, dtc, out)
     if name in ('nansum', 'nanprod') and dtc != D.DEFAULT and D.KIND[x._dt] in 'fc' and \
             D.KIND[dtc] not in ('fc' if D.KIND[x._dt] == 'f' else 'c'):
         # NumPy replaces the NaNs before the sum casts them to dtype=int
@@ -519,6 +545,7 @@ def _scan(name, a, axis, dtype, out):
     if p is None:
         return F.call(name, getattr(_np, name), (a,), {'axis': axis, 'dtype': dtype, 'out': out})
     x, dtc = p
+    dtc = out_loop(_OUT_LOOP[name], x, dtc, out)
     op = _SCAN_OPS[name]
     if op >= 2 and dtc != D.DEFAULT and D.is_inexact(x._dt):
         # NumPy replaces NaN before casting to the requested dtype

@@ -665,8 +665,15 @@ class ufunc:
             kw = {}
             self._kw(kw, out, where, casting, order, dtype, subok)
             return self._numpy(args, kw, why='dtype')
+        if dtc != D.DEFAULT and self.nout == 1:
+            dtc = self._loop_input(ops, dtc, casting)
         if dtc != D.DEFAULT and D.KIND[dtc] in 'iuf':
             _warn_complex_inputs(ops, dtc)
+            if casting == 'unsafe':
+                # (the core refuses complex inputs to a real loop; NumPy's
+                # unsafe cast drops the imaginary part, warned above)
+                ops = [o._astype(dtc, _core.CASTING_UNSAFE)
+                       if isinstance(o, Array) and D.KIND[o._dt] == 'c' else o for o in ops]
         if out is not None and not isinstance(out, Array):
             # a NumPy array out: compute here, then copy into it
             tmp = C.from_numpy(out) if where is not True else None
@@ -676,6 +683,26 @@ class ufunc:
                        casting=casting)
             return out
         return self._compute(ops, out, where, casting, dtc, args)
+
+    def _loop_input(self, ops, dtc, casting):
+        """dtype= names the loop's output dtype (NumPy: signature=(None, ...,
+        dtype)), and NumPy's loop for it can take inputs of another dtype:
+        absolute(complex128, dtype=float64) is its complex128 -> float64
+        loop, not a cast of the input to float64. The core's loop code is
+        the inputs' dtype where NumPy's loop has one dtype for all of them
+        (dtc itself otherwise, or where NumPy finds no loop: its error comes
+        from the checks)."""
+        ins = tuple(D.DTYPES[o._dt] if isinstance(o, Array) else
+                    _np.dtype(bool) if type(o) is bool else type(o) for o in ops)
+        try:
+            loop = self._np.resolve_dtypes(ins + (None,), casting=casting,
+                                           signature=(None,) * self.nin + (D.DTYPES[dtc],))
+        except Exception:
+            return dtc
+        c = D.code(loop[0])
+        if c is None or c == dtc or any(t != loop[0] for t in loop[1:self.nin]):
+            return dtc
+        return c
 
     def _kw(self, kw, out, where, casting, order, dtype, subok):
         if out is not None:
@@ -717,17 +744,29 @@ class ufunc:
             # computed apart, then cast into out; NumPy's loop is float16
             # for _F16_ROUND, so the float32 result is rounded to float16
             # on the way (exp(int8, out=float64) holds float16 values)
+            # NumPy resolves the loop and refuses the output's cast before
+            # its loop runs (no warning of it): the loop's dtype from empty
+            # stand-ins
             try:
-                res = self._core_apply(ops, None, dtc)
+                frm = _F16 if how == _F16_ROUND else self._core_apply(
+                    [_core.empty((0,), x._dt) if isinstance(x, Array) and not x._is_weak()
+                     else x for x in ops], None, dtc).dtype
             except TypeError:
                 self._numpy_type_error(ops, dtc)     # NumPy's: no loop for the inputs
                 raise
-            frm = res.dtype
-            if how == _F16_ROUND:
-                frm = _F16
-                res = C.from_numpy(self._to_half(res).astype(_np.float32))
             _check_cast(self.__name__, frm, out.dtype, casting, self._out_index)
-            out._assign(res, _core.CASTING_UNSAFE)
+            if self._op == POWER and type(self) is ufunc:
+                _check_int_power(ops, dtc)
+            # the cast into out is the loop's: its errors are the ufunc's
+            # (sqrt of -1 into an int out: "invalid value encountered in sqrt")
+            _core.fp_group_begin(_sys.intern(self.__name__))
+            try:
+                res = self._core_apply(ops, None, dtc)
+                if how == _F16_ROUND:
+                    res = C.from_numpy(self._to_half(res).astype(_np.float32))
+                out._assign(res, _core.CASTING_UNSAFE)
+            finally:
+                _core.fp_group_end()
             return out
         if self._op == POWER and type(self) is ufunc:
             _check_int_power(ops, dtc, out)
@@ -799,18 +838,23 @@ class ufunc:
 
     def _masked(self, ops, out, where, casting, dtc):
         mask = _where_mask(where)
+        if out is not None:
+            # the output's cast error first (NumPy resolves the loop before
+            # its loop sees an element, and warns of none): from empty
+            # stand-ins
+            empty = [_core.empty((0,), x._dt) if isinstance(x, Array) and not x._is_weak()
+                     else x for x in ops]
+            r0 = self._compute(empty, None, True, casting, dtc)
+            if r0.dtype != out.dtype:
+                with _warnings.catch_warnings():
+                    # (its error only: the ComplexWarning comes with the cast)
+                    _warnings.simplefilter('ignore', _np.exceptions.ComplexWarning)
+                    _check_cast(self.__name__, r0.dtype, out.dtype, casting, self._out_index)
         if self._op == POWER and type(self) is ufunc and len(ops) == 2:
             # NumPy's integer power refuses a negative exponent only where
             # where= selects the element: the others' exponents become 0
             # (their results are not kept)
             e = ops[1]
-            if out is not None:
-                # the output's cast error first (NumPy resolves the loop
-                # before its loop sees an exponent): from empty stand-ins
-                empty = [_core.empty((0,), x._dt) if isinstance(x, Array) else x for x in ops]
-                r0 = self._compute(empty, None, True, casting, dtc)
-                if isinstance(r0, Array) and r0._dt != out._dt:
-                    _check_cast(self.__name__, r0.dtype, out.dtype, casting, self._out_index)
             if isinstance(e, Array) and D.KIND[e._dt] == 'i':
                 ops = (ops[0], UFUNCS['multiply'](e, mask))
             elif type(e) is int and e < 0 and \
@@ -900,8 +944,17 @@ def _check_int_power(ops, dtc, out=None):
     element of the (non-empty) broadcast result has a negative exponent."""
     b, e = ops[0], ops[1]
     if dtc != D.DEFAULT:
-        if not D.is_int(dtc):
+        if not D.is_int(dtc) or D.KIND[dtc] == 'u':
             return
+        # dtype= of an integer: the exponent as the loop sees it, cast to
+        # dtc (float64 -1.5 is -1, uint8 255 as int8 is -1)
+        if isinstance(e, Array):
+            if e._dt != dtc:
+                e = e._astype(dtc, _core.CASTING_UNSAFE)
+        elif type(e) in (float, complex, bool):
+            with _np.errstate(all='ignore'), _warnings.catch_warnings():
+                _warnings.simplefilter('ignore')
+                e = int(_np.asarray(e).astype(D.DTYPES[dtc]))
     else:
         kinds = [D.DTYPES[x._dt] if isinstance(x, Array) else None for x in (b, e)]
         if any(k is None and type(x) not in (int, bool) for k, x in zip(kinds, (b, e))):
@@ -1300,8 +1353,16 @@ class _Matmul(ufunc):
                 not _subclass_operand(args, out) and not _FOREIGN(args, None):
             a, b = (C.asarray(x) for x in args)
             if isinstance(a, Array) and isinstance(b, Array):
+                if out is not None and not _np.can_cast(_np.result_type(a.dtype, b.dtype),
+                                                        out.dtype, 'same_kind'):
+                    # NumPy's exception class (the core's is a plain UFuncTypeError)
+                    _check_cast('matmul', _np.result_type(a.dtype, b.dtype), out.dtype,
+                                'same_kind', 2)
                 r = _core.matmul(a, b, out)
                 return r[()] if out is None and r.ndim == 0 else r
+        if 'where' in kwargs:
+            # a gufunc takes no where= (NumPy's TypeError, even for where=True)
+            raise TypeError("matmul() got an unexpected keyword argument 'where'")
         return ufunc.__call__(self, *args, out=out, **kwargs)
 
 

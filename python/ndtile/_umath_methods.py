@@ -234,6 +234,12 @@ def reduce(self, array, axis=0, dtype=None, *args, out=_umath._NO_OUT, keepdims=
         if out is None:
             return r
         return _methods.finish(C.asarray(r), out)
+    if dtype is None and isinstance(array, Array):
+        # NumPy's loop is the one for (out's dtype, the input's), as for
+        # accumulate and reduceat (_methods.out_loop)
+        c = _methods.out_loop(self.__name__, array, D.DEFAULT, out)
+        if c != D.DEFAULT:
+            dtype = D.DTYPES[c]
     try:
         return _methods.ufunc_reduce(self, name, array, axis, dtype, out, keepdims, initial,
                                      where)
@@ -553,10 +559,12 @@ def at(self, a, indices, b=None, /):
         if bv._is_weak():       # NumPy's at takes b as an array: strong
             bv = bv._astype(bv._dt, _core.CASTING_UNSAFE)
     try:
-        loop = _core.ufunc_resolve(self._op, [a._dt] + ([bv._dt] if bv is not None else []),
-                                   [False] * self.nin)[0]
+        loop, flags = _core.ufunc_resolve(self._op, [a._dt] + ([bv._dt] if bv is not None else []),
+                                          [False] * self.nin)
     except TypeError:
         return numpy('dtype')      # NumPy's TypeError (or its own loop)
+    if flags & _core.RESOLVE_HALF:
+        return numpy('float16')    # NumPy's float16 loop (hypot of uint8), its rounding
     if self._op == POWER and D.KIND[loop[0]] in 'iu':
         return numpy()      # integer powers: NumPy's negative-exponent error
     if not a._flags & 0x400:
@@ -586,7 +594,7 @@ def at(self, a, indices, b=None, /):
             if not any(k is Ellipsis for k in key):
                 key += (Ellipsis,)      # (a view, never a scalar)
             v = a._view_index(key)      # basic: each element at most once
-            return self._at_view(v, bv, loop)
+            return self._at_view(a, v, bv, loop)
         small = _small_flat_index(a, key)
         r = small if small is not None else _indexing._index_arrays(a, key)
         if small is not None:
@@ -613,30 +621,63 @@ def at(self, a, indices, b=None, /):
     vals = None
     if bv is not None:
         _at_broadcastable(bv, shape)
-        if bv._dt != loop[1]:
-            bv = bv._astype(loop[1], _core.CASTING_UNSAFE)
-        vals = bv._broadcast_to(shape)._copy()._reshape((-1,))
     if flat.size == 0:
         return None
-    _core.put_op(a, flat, vals, self._op, tuple(loop))
+    group = _at_group(self, a, bv, loop, True)
+    if group:
+        _core.fp_group_begin('at')
+    try:
+        if bv is not None:
+            if bv._dt != loop[1]:
+                bv = bv._astype(loop[1], _core.CASTING_UNSAFE)
+            vals = bv._broadcast_to(shape)._copy()._reshape((-1,))
+        _core.put_op(a, flat, vals, self._op, tuple(loop))
+    finally:
+        if group:
+            _core.fp_group_end()
     return None
 
 
-def _at_view(self, v, bv, loop):
+# NumPy's indexed loops for ufunc.at (the kinds of dtype each has): they
+# report errors under the ufunc's name; every other at reports "at"
+_AT_INDEXED = {'add': 'iufc', 'subtract': 'iufc', 'multiply': 'iufc', 'divide': 'f',
+               'floor_divide': 'iuf', 'maximum': 'iuf', 'minimum': 'iuf', 'fmax': 'iuf',
+               'fmin': 'iuf'}
+
+
+def _at_group(self, a, bv, loop, one):
+    """Whether at's errors (its loop's and its casts') are reported as "at",
+    as NumPy's at reports them unless its indexed loop runs: a 1-d, one
+    index array or integer (one), b of at most one dimension, a and b of
+    the loop's own dtype, for the ufuncs and kinds that have one."""
+    kinds = _AT_INDEXED.get(self.__name__)
+    return not (kinds and one and a.ndim == 1 and bv is not None and bv.ndim <= 1 and
+                a._dt == loop[0] == loop[1] == bv._dt and D.KIND[a._dt] in kinds)
+
+
+def _at_view(self, a, v, bv, loop):
     """at over a basic index: every element once, so one in-place pass
         through the loop dtype (NumPy's unsafe cast back into a)."""
     if bv is not None:
         _at_broadcastable(bv, tuple(v.shape))
     if v.size == 0:
         return None
-    x = v if v._dt == loop[0] else v._astype(loop[0], _core.CASTING_UNSAFE)
-    ops = [x] if bv is None else [x, bv if bv._dt == loop[1] else bv._astype(loop[1], _core.CASTING_UNSAFE)]
-    r = _core.apply(self._op, ops)
-    if v.ndim == 0:
-        # NumPy's ufunc.at warns for a broadcast_arrays result (its
-        # WARN_ON_WRITE) over slices, not for one element by integers
-        v._set_warn_on_write(False)
-    v._assign(r, _core.CASTING_UNSAFE)
+    group = _at_group(self, a, bv, loop, v.ndim == 0)     # (an integer index: one)
+    if group:
+        _core.fp_group_begin('at')
+    try:
+        x = v if v._dt == loop[0] else v._astype(loop[0], _core.CASTING_UNSAFE)
+        ops = [x] if bv is None else \
+            [x, bv if bv._dt == loop[1] else bv._astype(loop[1], _core.CASTING_UNSAFE)]
+        r = _core.apply(self._op, ops)
+        if v.ndim == 0:
+            # NumPy's ufunc.at warns for a broadcast_arrays result (its
+            # WARN_ON_WRITE) over slices, not for one element by integers
+            v._set_warn_on_write(False)
+        v._assign(r, _core.CASTING_UNSAFE)
+    finally:
+        if group:
+            _core.fp_group_end()
     return None
 
 
