@@ -618,8 +618,29 @@ ndt_status ndt_gather_slices(ndt_array **out, const ndt_array *a, int nd, const 
     ni += idx[k] != NULL;
     if (__builtin_mul_overflow(reach, idx[k] ? lim[k] : shape[ax[k]], &reach)) reach = INT64_MAX;
   }
+  /* with hi, the caller bounded (and checked) the indices: the pass only
+   * where a block's part of a could span more than two tiles of it (the
+   * pass reads the index blocks once more: a fifth more traffic where an
+   * index array is the result's size, as take_along_axis's) */
+  int pre = ni > 0 && (tl.ntiles > 1 || ni > 1 || reach > ndt__rt_tile_bytes());
+  for (int64_t b = 0; pre && hi && b < tl.ntiles; b++) {
+    int64_t bst[NDT_MAXDIMS];
+    ndt_array blk, r, reg;
+    ndt__block_view(res, &tl, b, &blk);
+    ndt__block_start(res, &tl, b, bst);
+    gather_region(a, &blk, bst, idx, ax, start, step, lo0, lim, &r, &reg);
+    int64_t e0 = reg.offset, e1 = reg.offset;
+    for (int k = 0; k < na; k++) {
+      int64_t d = (reg.shape[k] - 1) * reg.strides[k];
+      if (d < 0) e0 += d;
+      else e1 += d;
+    }
+    if (reg.size > 0 && ndt_store_tile_of(a->store, e1) - ndt_store_tile_of(a->store, e0) > 1)
+      break;
+    if (b == tl.ntiles - 1) pre = 0;
+  }
   ndt_store *parts = NULL;
-  if (ni > 0 && (tl.ntiles > 1 || ni > 1 || reach > ndt__rt_tile_bytes()) &&
+  if (pre &&
       (st = gather_bounds(res, &tl, idx, na, lim, &parts))) {
     if (parts) ndt__store_decref(parts);
     ndt_free(ar);
