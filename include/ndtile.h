@@ -665,9 +665,12 @@ ndt_status ndt_gather(ndt_array **out, const ndt_array *a, const ndt_array *cons
  * idx, NULL, NULL, NULL, NULL). Each task reads only the part of a that
  * its block of the result can reach: the block's own positions along the
  * sliced axes, along the indexed ones its indices' [least, greatest] (or
- * [0, hi[k]) where one task does all) (NumPy's take along an axis,
+ * [0, hi[k]) where one task does all): NumPy's take along an axis,
  * take_along_axis and a[..., idx, ...] with slices elsewhere read one
- * block's rows, not the whole source). */
+ * block's rows, not the whole source. With hi, whose caller has checked
+ * its indices, ndt_gather's bounds pass runs only where a block's part of
+ * a could span more than two tiles of a (a bad index is then still
+ * NDT_ERR_INDEX, though not always the first one). */
 ndt_status ndt_gather_slices(ndt_array **out, const ndt_array *a, int nd, const int64_t *shape,
                              const ndt_array *const *idx, const int *ax, const int64_t *start,
                              const int64_t *step, const int64_t *hi);
