@@ -807,3 +807,117 @@ def test_core_gather_names_the_first_bad_index_in_c_order():
             np.asarray(_core.gather(x, [ii, jj]))
     with pytest.raises(IndexError, match=r"^index 100 is out of bounds for axis 1 with size 100$"):
         np.asarray(_core.gather(x, [nt.asarray(np.arange(3000) % 40), jj]))
+
+
+def _index_layouts(m, dt, rng):
+    """Index arrays (module m's, dtype dt) whose out-of-bounds values (for
+    a length of 5) come first in different places in C order and in memory
+    order: Fortran-ordered, transposed, reversed, sliced, broadcast, 1-d
+    reversed, 3-d permuted."""
+    def data(shape):
+        d = rng.integers(-5 if np.dtype(dt).kind == 'i' else 0, 5, shape).astype(dt)
+        flat = d.reshape(-1)
+        bad = (7, 9, -8) if np.dtype(dt).kind == 'i' else (7, 9, 2**64 - 2**40)
+        for v, p in zip(bad, rng.choice(flat.size, 3, replace=False)):
+            flat[p] = v
+        return d
+    out = []
+    for layout in ('C', 'F', 'T', 'neg', 'sliced', 'bcast', '1dneg', 'perm3', 'negT'):
+        d = data((4, 6)) if layout != 'perm3' else data((3, 4, 5))
+        x = m.array(d)
+        x = {'C': lambda: x, 'F': lambda: m.asfortranarray(x), 'T': lambda: x.T,
+             'neg': lambda: x[::-1, ::-2], 'sliced': lambda: x[:, 1::2].T,
+             'bcast': lambda: m.broadcast_to(x[:1], (3, 6)).T,
+             '1dneg': lambda: x.reshape(-1)[::-1],
+             'perm3': lambda: x.transpose(1, 2, 0)[:, ::-1], 'negT': lambda: x[::-1].T}[layout]()
+        out.append((layout, x))
+    return out
+
+
+_ORDER_OPS = {
+    'getitem': lambda m, ix: m.zeros(5)[ix],
+    'getitem_int': lambda m, ix: m.zeros((5, 5))[ix, 1],
+    'getitem_sliced': lambda m, ix: m.zeros((3, 5))[:, ix],
+    'getitem_two': lambda m, ix: m.zeros((5, 5))[ix, m.zeros(ix.shape, np.int64)],
+    'setitem': lambda m, ix: m.zeros(5).__setitem__(ix, 1),
+    'setitem_values': lambda m, ix: m.zeros(5).__setitem__(ix, m.ones(ix.shape)),
+    'setitem_sliced': lambda m, ix: m.zeros((3, 5)).__setitem__((slice(None), ix), 1),
+    'take': lambda m, ix: m.take(m.zeros(5), ix),
+    'take_axis': lambda m, ix: m.take(m.zeros((5, 2)), ix, axis=0),
+    'put': lambda m, ix: m.put(m.zeros(5), ix, 1),
+    'add_at': lambda m, ix: m.add.at(m.zeros(5), ix, 1),
+    'negative_at': lambda m, ix: m.negative.at(m.zeros(5), ix),
+    'add_at_two': lambda m, ix: m.add.at(m.zeros((5, 5)), (ix, 0), 1),
+    'take_along_axis': lambda m, ix: m.take_along_axis(
+        m.zeros(ix.shape[:-1] + (5,)), ix, axis=-1),
+    'take_along_axis_none': lambda m, ix: m.take_along_axis(m.zeros(5), ix.reshape(-1), None),
+    'put_along_axis': lambda m, ix: m.put_along_axis(
+        m.zeros(ix.shape[:-1] + (5,)), ix, 1, axis=-1),
+    'put_along_axis_none': lambda m, ix: m.put_along_axis(m.zeros(5), ix.reshape(-1), 1, None),
+    'delete': lambda m, ix: m.delete(m.zeros(5), ix),
+    'delete_axis': lambda m, ix: m.delete(m.zeros((2, 5)), ix, axis=1),
+    'unravel_index': lambda m, ix: m.unravel_index(ix, (5,)),
+    'add_at_pair': lambda m, ix: m.add.at(m.zeros((5, 5)), (ix, ix), 1),
+    'flat_get': lambda m, ix: m.zeros(5).flat[ix],
+    'flat_set': lambda m, ix: m.zeros(5).flat.__setitem__(ix, 1),
+}
+
+
+@pytest.mark.parametrize("op", sorted(_ORDER_OPS))
+@pytest.mark.parametrize("dt", [np.int64, np.int32, np.uint64, np.int16])
+def test_out_of_bounds_index_named_in_numpys_order(op, dt):
+    # NumPy names the first bad index it meets: take, put and flat in C
+    # order; an assignment, ufunc.at, several index arrays (take_along_axis)
+    # and delete in memory order (a 1-d intp array in its own order); a
+    # getitem's one index array and unravel_index in the strides' order, or
+    # C order beside a sliced axis. ndtile named the first in C order
+    # everywhere (and delete along another axis names axis 0, NumPy's
+    # mask's).
+    f = _ORDER_OPS[op]
+    rng_np, rng_nt = np.random.default_rng(5), np.random.default_rng(5)
+    for case in range(3):
+        for (layout, a), (_, x) in zip(_index_layouts(np, dt, rng_np), _index_layouts(nt, dt, rng_nt)):
+            try:
+                f(np, a)
+            except Exception as e:      # noqa: BLE001 - put's TypeError for uint64
+                want = e
+            else:
+                continue
+            with pytest.raises(type(want)) as got:
+                f(nt, x)
+            assert str(got.value) == str(want), (case, layout)
+
+
+@pytest.mark.default_settings
+def test_out_of_bounds_index_order_in_tiles():
+    # index arrays of several 2 MiB tiles, Fortran-ordered and reversed
+    d = np.zeros((700, 600), np.int64)
+    d[3, 0], d[0, 500] = 10**6, -10**7     # first in C order: -10**7; in F order: 10**6
+    for make_ in (np.asfortranarray, lambda v: v[::-1, ::-1]):
+        a = make_(d)
+        x = make_(nt.asarray(d)) if make_ is not np.asfortranarray else nt.asfortranarray(d)
+        for f in (lambda m, ix: m.zeros(10)[ix], lambda m, ix: m.zeros(10).__setitem__(ix, 1),
+                  lambda m, ix: m.add.at(m.zeros(10), ix, 1), lambda m, ix: m.take(m.zeros(10), ix)):
+            with pytest.raises(IndexError) as e:
+                f(np, a)
+            with pytest.raises(IndexError) as got:
+                f(nt, x)
+            assert str(got.value) == str(e.value)
+
+
+def test_put_casts_index_arrays_safely():
+    # NumPy's put casts an index array to intp by the 'safe' rule (uint64
+    # and float arrays are TypeErrors; take's rule is same_kind, so uint64
+    # passes there); ndtile's put took uint64 and named same_kind
+    for dt in (np.uint64, np.float32, np.complex128, np.uint32, np.int8, np.bool_):
+        ind = np.array([1, 0], dt)
+        a, x = np.zeros(5), nt.zeros(5)
+        raised, _ = check_same_error(lambda: nt.put(x, nt.asarray(ind), 1),
+                                     lambda: np.put(a, ind, 1))
+        if raised:
+            with pytest.raises(TypeError, match="according to the rule 'safe'"):
+                x.put(nt.asarray(ind), 1)
+        else:
+            nt.put(x, nt.asarray(ind), 1)
+            assert_same(x, a)
+    assert_same(nt.take(nt.arange(5.0), nt.asarray(np.array([4], np.uint64))), np.array([4.0]))
