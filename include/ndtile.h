@@ -645,8 +645,14 @@ ndt_status ndt_argwhere(ndt_array **out, const ndt_array *a);
 
 /* Integer-array indexing, a[idx[0], ..., idx[ndim-1]]: idx holds ndim(a)
  * integer arrays of one shape (broadcast by the caller), each index already
- * in [0, shape[k]) (NDT_ERR_INDEX otherwise, reported at the next wait). The
- * result has idx's shape and a's dtype. */
+ * in [0, shape[k]) (NDT_ERR_INDEX otherwise, naming NumPy's index: the first
+ * index array holding a bad index, its first in C order, on any number of
+ * workers). The result has idx's shape and a's dtype. Where the result has
+ * several blocks, there are several index arrays, or the indices may reach
+ * more than a tile of a, the call first finds each block's least and
+ * greatest index (one task per block) and waits for them: each gather task
+ * then reads only the part of a between them, and the call reports a bad
+ * index itself; otherwise (one task) at the next wait. */
 ndt_status ndt_gather(ndt_array **out, const ndt_array *a, const ndt_array *const *idx);
 /* ndt_gather with a result of shape (nd axes) where axes of a may be
  * sliced rather than indexed: for axis k of a, idx[k] is an integer array
@@ -658,9 +664,13 @@ ndt_status ndt_gather(ndt_array **out, const ndt_array *a, const ndt_array *cons
  * ndt_gather(out, a, idx) is ndt_gather_slices(out, a, nd, idx[0]'s shape,
  * idx, NULL, NULL, NULL, NULL). Each task reads only the part of a that
  * its block of the result can reach: the block's own positions along the
- * sliced axes, [0, hi[k]) along the indexed ones (NumPy's take along an
- * axis, take_along_axis and a[..., idx, ...] with slices elsewhere read
- * one block's rows, not the whole source). */
+ * sliced axes, along the indexed ones its indices' [least, greatest] (or
+ * [0, hi[k]) where one task does all): NumPy's take along an axis,
+ * take_along_axis and a[..., idx, ...] with slices elsewhere read one
+ * block's rows, not the whole source. With hi, whose caller has checked
+ * its indices, ndt_gather's bounds pass runs only where a block's part of
+ * a could span more than two tiles of a (a bad index is then still
+ * NDT_ERR_INDEX, though not always the first one). */
 ndt_status ndt_gather_slices(ndt_array **out, const ndt_array *a, int nd, const int64_t *shape,
                              const ndt_array *const *idx, const int *ax, const int64_t *start,
                              const int64_t *step, const int64_t *hi);

@@ -1,16 +1,16 @@
 """Gathers along one axis of a 4000 x 5000 float64 array (160 MB): take of
-rows and of columns, take_along_axis with a per-row argsort, and a[idx] /
-a[:, idx] with 1-d integer arrays.
+rows and of columns (mode='raise', 'wrap' and 'clip'), take_along_axis with
+a per-row argsort, and a[idx] / a[:, idx] with 1-d integer arrays.
 
 ndtile runs each as one gather task per tile of the result, reading only
-the source rows its tile reaches (the indexed axis below the indices'
-maximum): not the whole source per tile.
+the source rows its tile reaches (the indexed axis between its block's
+least and greatest index): not the whole source per tile.
 """
 import numpy
 
 from _common import digest, rng
 
-DESCRIPTION = "take rows/cols + take_along_axis(argsort) + a[idx], a[:, idx], float64"
+DESCRIPTION = "take rows/cols (raise/wrap/clip) + take_along_axis(argsort) + a[idx], a[:, idx], float64"
 SIZES = {"full": 4000, "quick": 300}
 TOL = {"rtol": 0, "atol": 0}
 KIND = "memory"
@@ -31,7 +31,8 @@ def kernel(np, a, rows, cols, order):
     s = np.take_along_axis(a, order, axis=1)
     f0 = a[rows]
     f1 = a[:, cols]
-    return t0, t1, s, f0, f1
+    t2 = np.take(a, rows, axis=0, mode="clip")
+    return t0, t1, s, f0, f1, t2
 
 
 def summarize(out):

@@ -1151,16 +1151,14 @@ def _quantile(name, npf, a, q, axis, out, overwrite_input, method, keepdims, wei
         # element, the NaN if a line has one) instead of sorting
         tab = _index_table(_np.array([[n]], dtype=_np.int64), qf, method)
         s = _order_lines(x2, tab, n, [n - 1])
-    lines = C.from_numpy(_np.arange(L, dtype=_np.int64).reshape(L, 1))
-    rows = _stride_tricks.broadcast_to(lines, (L, nq))
     if nan and floating:
-        cols = _stride_tricks.broadcast_to(C.from_numpy(_np.arange(nq, dtype=_np.int64)).reshape(1, nq),
-                              (L, nq))
         vrow = _stride_tricks.broadcast_to(_i64(which.reshape(L, 1)), (L, nq))
         line_n = _stride_tricks.broadcast_to(_fromnumeric.reshape(valid, (L, 1)), (L, nq))
 
         def per_line(t):
-            return _core.gather(C.from_numpy(_np.ascontiguousarray(t)), [vrow, cols])
+            # (the table's columns follow the result's: a slice)
+            return _core.gather(C.from_numpy(_np.ascontiguousarray(t)), [vrow, (1, 0, 1)],
+                                (L, nq))
     else:
         def per_line(t):
             return _stride_tricks.broadcast_to(C.from_numpy(_np.ascontiguousarray(t)), (L, nq))
@@ -1170,7 +1168,9 @@ def _quantile(name, npf, a, q, axis, out, overwrite_input, method, keepdims, wei
         i = per_line(t)
         i = _multiarray.where(i < 0, i + line_n, i)
         i = _fromnumeric.clip(i, 0, n - 1)
-        return _core.gather(s, [rows, i])
+        # line l of s is the result's row l (a slice): each task reads its
+        # block's lines, between its least and greatest index
+        return _core.gather(s, [(0, 0, 1), i], (L, nq))
 
     prev, nxt, gamma, interp = tab
     if not interp:

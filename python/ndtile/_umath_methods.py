@@ -80,21 +80,16 @@ def _take_rows(x, idx, ax):
             strides = tuple(st[:ax]) + (d * st[ax],) + ((st[ax],) if idx.ndim == 2 else ()) + \
                 tuple(st[ax + 1:])
             return _core.as_strided(x, x._offset + int(col[0]) * st[ax], shape, strides)
-    nd = x.ndim + idx.ndim - 1
     shape = tuple(x.shape[:ax]) + idx.shape + tuple(x.shape[ax + 1:])
-    arrays = []
-    for k in range(x.ndim):
-        if k == ax:
-            ix = C.from_numpy(_np.ascontiguousarray(idx, dtype=_np.int64))
-            ix = ix._reshape((1,) * ax + idx.shape + (1,) * (x.ndim - ax - 1))
-        else:
-            pos = k if k < ax else k + idx.ndim - 1
-            ix = _multiarray.arange(x.shape[k], dtype=_np.int64)._reshape(
-                (1,) * pos + (x.shape[k],) + (1,) * (nd - pos - 1))
-        arrays.append(ix._broadcast_to(shape))
     if 0 in shape:
         return _multiarray.empty(shape, x.dtype)
-    return _core.gather(x, arrays)
+    # the other axes as slices and the indices below their maximum: each
+    # task reads only the rows of x its block of the result reaches
+    ix = C.from_numpy(_np.ascontiguousarray(idx, dtype=_np.int64))
+    ix = ix._reshape((1,) * ax + idx.shape + (1,) * (x.ndim - ax - 1))._broadcast_to(shape)
+    parts = [ix if k == ax else (k if k < ax else k + idx.ndim - 1, 0, 1) for k in range(x.ndim)]
+    hi = [int(idx.max()) + 1 if k == ax else x.shape[k] for k in range(x.ndim)]
+    return _core.gather(x, parts, shape, hi)
 
 
 def _reduceat_identity(name, dt):

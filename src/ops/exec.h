@@ -106,12 +106,16 @@ ndt_status ndt__put_run(const ndt_put_head *g, const ndt_bound *op, ndt_put_desc
 
 /* A "gather" task's argument (search.c's ndt_gather_slices; the CUDA
  * plugin reads it): operands the part of the source the block can reach
- * (read, walked), the result block (write), the index blocks (read; a
- * sliced axis's: positions relative to the part's first element). */
+ * (reg: read, walked; every element a's indices reach lies in it), the
+ * result block (write), the index blocks (read; a sliced axis's: positions
+ * relative to the part's first element). */
 typedef struct {
-  ndt_array a;                     /* the part of the source view the block reaches */
+  ndt_array a;                     /* the source view from index 0 of each indexed axis to
+                                      the block's bound (the kernel's offsets and bounds) */
   ndt_array idx[NDT_MAXDIMS];      /* this block of each index array */
   ndt_array out;                   /* this block of the result */
+  ndt_array reg;                   /* the part of a the block reaches (operand 0): a's,
+                                      from the block's least index on each indexed axis */
 } ndt_gather_arg;
 
 /* The argument of argwhere's tasks (search.c; the CUDA plugin reads it):

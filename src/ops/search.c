@@ -382,14 +382,16 @@ ndt_status ndt_gather(ndt_array **out, const ndt_array *a, const ndt_array *cons
   return ndt_gather_slices(out, a, idx[0]->ndim, idx[0]->shape, idx, NULL, NULL, NULL, NULL);
 }
 
-/* The part of a (its view, in *r) that block `blk` of the result (starting
- * at bst) can reach: along a sliced axis k the block's own positions of
- * the slice (with the slice's step: a's index start + step * i at r's
- * index i - bst[ax[k]]), along an indexed one [0, hi[k]) (the kernel
- * checks every index against it). */
+/* Block `blk` of the result (starting at bst): in *r, a's view from
+ * index 0 to hi[k] along each indexed axis k (the kernel's offsets and its
+ * check of every index against hi[k]); in *reg, the part of it the block
+ * can reach: [lo[k], hi[k]) along an indexed axis, along a sliced axis k
+ * the block's own positions of the slice (with the slice's step: a's index
+ * start + step * i at r's index i - bst[ax[k]]). */
 static void gather_region(const ndt_array *a, const ndt_array *blk, const int64_t *bst,
                           const ndt_array *const *idx, const int *ax, const int64_t *start,
-                          const int64_t *step, const int64_t *hi, ndt_array *r) {
+                          const int64_t *step, const int64_t *lo, const int64_t *hi,
+                          ndt_array *r, ndt_array *reg) {
   *r = *a;
   r->size = 1;
   for (int k = 0; k < a->ndim; k++) {
@@ -398,12 +400,156 @@ static void gather_region(const ndt_array *a, const ndt_array *blk, const int64_
       r->offset += (start[k] + step[k] * bst[j]) * a->strides[k];
       r->shape[k] = blk->shape[j];
       r->strides[k] = step[k] * a->strides[k];
-    } else if (hi) {
+    } else {
       r->shape[k] = hi[k];
     }
     r->size *= r->shape[k];
   }
+  *reg = *r;
+  reg->size = 1;
+  for (int k = 0; k < a->ndim; k++) {
+    if (idx[k]) {
+      reg->offset += lo[k] * r->strides[k];
+      reg->shape[k] = hi[k] - lo[k];
+    }
+    reg->size *= reg->shape[k];
+  }
   if (r->size == 0) r->offset = a->offset;   /* (an empty view stays in range) */
+  if (reg->size == 0) *reg = *r;
+}
+
+/* ---- the gather's index bounds per block ("gather bounds") ----------- */
+/* One task per block of the result: for each index array (in axis order),
+ * the block's least and greatest index and its first index outside
+ * [0, lim) in C order (its flat position in the result, its value): the
+ * reads of each gather task narrow to its block's indices, and an error
+ * names the first bad index of the whole array, whichever task ran first. */
+typedef struct {
+  ndt_array idx[NDT_MAXDIMS];   /* the block of each index array, broadcast axes cut to 1 */
+  int ni;
+  int64_t lim[NDT_MAXDIMS];
+  int64_t first;                /* the flat position of the block's first element */
+  int64_t cst[NDT_MAXDIMS];     /* the result's C-order element strides */
+} gbound_arg;
+
+#define GB_CH 256
+
+/* Operands: the ni index blocks (read), the block's 4 int64 per index
+ * array in parts (write): least, greatest, first bad position (-1: none),
+ * its value. */
+static ndt_status gbound_body(ndt_bound *op, void *p) {
+  const gbound_arg *g = p;
+  char *out = op[g->ni].ptr;
+  int64_t buf[GB_CH];
+  for (int i = 0; i < g->ni; i++) {
+    const ndt_array *v = &g->idx[i];
+    int nd = v->ndim;
+    const int64_t *st = op[i].st, lim = g->lim[i];
+    int64_t inner = nd ? v->shape[nd - 1] : 1, ist = nd ? st[nd - 1] : 0;
+    int64_t cin = nd ? g->cst[nd - 1] : 0;
+    int64_t outer = v->size / inner;
+    ndt_cast_fn cast = ndt__kern->cast(v->dtype, NDT_INT64);
+    int64_t r[4] = {INT64_MAX, INT64_MIN, -1, 0};
+    int64_t pos[NDT_MAXDIMS] = {0};
+    for (int64_t o = 0; o < outer && r[2] < 0; o++) {
+      const char *q = op[i].ptr;
+      int64_t f = g->first;
+      for (int j = 0; j < nd - 1; j++) {
+        q += pos[j] * st[j];
+        f += pos[j] * g->cst[j];
+      }
+      for (int64_t c = 0; c < inner && r[2] < 0; c += GB_CH) {
+        int64_t m = inner - c < GB_CH ? inner - c : GB_CH;
+        cast(q + c * ist, ist, (char *)buf, 8, m);
+        for (int64_t e = 0; e < m; e++) {
+          int64_t x = buf[e];
+          if (x < 0 || x >= lim) {
+            r[2] = f + (c + e) * cin;
+            r[3] = x;
+            break;
+          }
+          if (x < r[0]) r[0] = x;
+          if (x > r[1]) r[1] = x;
+        }
+      }
+      for (int j = nd - 2; j >= 0; j--) {
+        if (++pos[j] < v->shape[j]) break;
+        pos[j] = 0;
+      }
+    }
+    memcpy(out + 32 * i, r, 32);
+  }
+  return NDT_OK;
+}
+
+static const ndt_task_kind gbound_kind = {"gather bounds", {gbound_body}, NULL};
+
+/* Records and waits for the bounds tasks of the result res (tiled as tl):
+ * in *parts (the caller's to drop), per block 4 int64 per index array.
+ * Returns NDT_ERR_INDEX naming the first bad index (the first index array
+ * holding one, its first in C order). */
+static ndt_status gather_bounds(const ndt_array *res, const ndt_tiling *tl,
+                                const ndt_array *const *idx, int na, const int64_t *lim,
+                                ndt_store **parts) {
+  gbound_arg g;
+  int ks[NDT_MAXDIMS];
+  g.ni = 0;
+  for (int k = 0; k < na; k++)
+    if (idx[k]) {
+      ks[g.ni] = k;
+      g.lim[g.ni++] = lim[k];
+    }
+  int nd = res->ndim;
+  int64_t c = 1;
+  for (int j = nd - 1; j >= 0; j--) {
+    g.cst[j] = c;
+    c *= res->shape[j];
+  }
+  int64_t rec = 32 * g.ni;
+  ndt_status st = ndt__store_new_bytes(parts, tl->ntiles * rec);
+  if (st) return st;
+  unsigned fl = tl->ntiles <= 1 && res->size <= ndt__rt_inline_elems() ? NDT_TASK_INLINE : 0;
+  ndt_operand ops[NDT_MAXDIMS + 1];
+  for (int i = 0; i < g.ni; i++) ops[i] = (ndt_operand){&g.idx[i], NDT_READ};
+  for (int64_t b = 0; b < tl->ntiles && st == NDT_OK; b++) {
+    int64_t bst[NDT_MAXDIMS];
+    ndt__block_start(res, tl, b, bst);
+    g.first = 0;
+    for (int j = 0; j < nd; j++) g.first += bst[j] * g.cst[j];
+    for (int i = 0; i < g.ni; i++) {
+      ndt_array *v = &g.idx[i];
+      ndt__block_view(idx[ks[i]], tl, b, v);
+      v->size = 1;
+      for (int j = 0; j < nd; j++) {
+        if (v->strides[j] == 0) v->shape[j] = 1;   /* a broadcast axis: one pass */
+        v->size *= v->shape[j];
+      }
+    }
+    ndt_array rv;
+    ndt__range_view(&rv, *parts, b * rec, rec);
+    ops[g.ni] = (ndt_operand){&rv, NDT_WRITE};
+    st = ndt__record(&gbound_kind, NULL, ops, g.ni + 1, &g, sizeof g, fl);
+  }
+  if (st == NDT_OK) st = ndt__wait_tiles(*parts, 0, 0, 0);
+  if (st) return st;
+  ndt_array pv;
+  ndt__range_view(&pv, *parts, 0, (*parts)->size);
+  const char *r = ndt__host_elem(&pv, 0, 0, NULL);
+  for (int i = 0; i < g.ni; i++) {
+    int64_t pos = -1, val = 0;
+    for (int64_t b = 0; b < tl->ntiles; b++) {
+      int64_t q[4];
+      memcpy(q, r + b * rec + 32 * i, 32);
+      if (q[2] >= 0 && (pos < 0 || q[2] < pos)) {
+        pos = q[2];
+        val = q[3];
+      }
+    }
+    if (pos >= 0)
+      return ndt__error(NDT_ERR_INDEX, "index %lld is out of bounds for axis %d with size %lld",
+                       (long long)val, ks[i], (long long)g.lim[i]);
+  }
+  return NDT_OK;
 }
 
 ndt_status ndt_gather_slices(ndt_array **out, const ndt_array *a, int nd, const int64_t *shape,
@@ -461,23 +607,82 @@ ndt_status ndt_gather_slices(ndt_array **out, const ndt_array *a, int nd, const 
   }
   ndt_tiling tl;
   ndt__tiling_for(res->ndim, res->shape, res->store->itemsize, ndt__rt_tile_bytes(), &tl);
+  /* the index bounds: hi's, or the axis; per block, the block's own
+   * (waited for) where there are several tasks, several index arrays (a
+   * task checks its indices element by element, not array by array) or
+   * the bounds span more than a tile of a */
+  int64_t lim[NDT_MAXDIMS], lo0[NDT_MAXDIMS] = {0}, reach = ndt_vsize(a);
+  int ni = 0;
+  for (int k = 0; k < na; k++) {
+    lim[k] = idx[k] ? (hi ? hi[k] : a->shape[k]) : 0;
+    ni += idx[k] != NULL;
+    if (__builtin_mul_overflow(reach, idx[k] ? lim[k] : shape[ax[k]], &reach)) reach = INT64_MAX;
+  }
+  /* with hi, the caller bounded (and checked) the indices: the pass only
+   * where a block's part of a could span more than two tiles of it (the
+   * pass reads the index blocks once more: a fifth more traffic where an
+   * index array is the result's size, as take_along_axis's) */
+  int pre = ni > 0 && (tl.ntiles > 1 || ni > 1 || reach > ndt__rt_tile_bytes());
+  for (int64_t b = 0; pre && hi && b < tl.ntiles; b++) {
+    int64_t bst[NDT_MAXDIMS];
+    ndt_array blk, r, reg;
+    ndt__block_view(res, &tl, b, &blk);
+    ndt__block_start(res, &tl, b, bst);
+    gather_region(a, &blk, bst, idx, ax, start, step, lo0, lim, &r, &reg);
+    int64_t e0 = reg.offset, e1 = reg.offset;
+    for (int k = 0; k < na; k++) {
+      int64_t d = (reg.shape[k] - 1) * reg.strides[k];
+      if (d < 0) e0 += d;
+      else e1 += d;
+    }
+    if (reg.size > 0 && ndt_store_tile_of(a->store, e1) - ndt_store_tile_of(a->store, e0) > 1)
+      break;
+    if (b == tl.ntiles - 1) pre = 0;
+  }
+  ndt_store *parts = NULL;
+  if (pre &&
+      (st = gather_bounds(res, &tl, idx, na, lim, &parts))) {
+    if (parts) ndt__store_decref(parts);
+    ndt_free(ar);
+    ndt_free(res);
+    return st;
+  }
+  const char *bp = NULL;
+  if (parts) {
+    ndt_array pv;
+    ndt__range_view(&pv, parts, 0, parts->size);
+    bp = ndt__host_elem(&pv, 0, 0, NULL);
+  }
   gather_arg *g = ndt__malloc(sizeof *g);
   if (!g) {
+    if (parts) ndt__store_decref(parts);
     ndt_free(ar);
     ndt_free(res);
     return NDT_ERR_NOMEM;
   }
   ndt_operand ops[NDT_MAXDIMS + 2];
-  ops[0] = (ndt_operand){&g->a, NDT_READ | NDT_OPND_WALK};
+  ops[0] = (ndt_operand){&g->reg, NDT_READ | NDT_OPND_WALK};
   ops[1] = (ndt_operand){&g->out, NDT_WRITE};
   for (int k = 0; k < na; k++) ops[2 + k] = (ndt_operand){&g->idx[k], NDT_READ};
   unsigned fl = tl.ntiles == 1 && res->size <= ndt__rt_inline_elems()
                     ? NDT_TASK_INLINE | NDT_TASK_CALLER_ERROR : 0;
   for (int64_t b = 0; b < tl.ntiles && st == NDT_OK; b++) {
-    int64_t bst[NDT_MAXDIMS];
+    int64_t bst[NDT_MAXDIMS], blo[NDT_MAXDIMS], bhi[NDT_MAXDIMS];
+    const int64_t *lo = lo0, *up = lim;
+    if (bp) {   /* the block's [least, greatest] index of each index array */
+      for (int k = 0, i = 0; k < na; k++) {
+        if (!idx[k]) continue;
+        int64_t q[2];
+        memcpy(q, bp + (b * ni + i++) * 32, 16);
+        blo[k] = q[0];
+        bhi[k] = q[1] + 1;
+      }
+      lo = blo;
+      up = bhi;
+    }
     ndt__block_view(res, &tl, b, &g->out);
     ndt__block_start(res, &tl, b, bst);
-    gather_region(a, &g->out, bst, idx, ax, start, step, hi, &g->a);
+    gather_region(a, &g->out, bst, idx, ax, start, step, lo, up, &g->a, &g->reg);
     for (int k = 0; k < na; k++) {
       if (idx[k]) {
         ndt__block_view(idx[k], &tl, b, &g->idx[k]);
@@ -494,6 +699,7 @@ ndt_status ndt_gather_slices(ndt_array **out, const ndt_array *a, int nd, const 
     }
     st = ndt__record(&gather_kind, NULL, ops, na + 2, g, sizeof *g, fl);
   }
+  if (parts) ndt__store_decref(parts);
   ndt__mfree(g);
   ndt_free(ar);
   return ndt__finish(st, res, out);

@@ -648,6 +648,8 @@ static void test_fusion(void) {
   free(v);
 }
 
+static void test_gather_bounds_and_errors(void);
+
 static void test_search(void) {
   int64_t n = 3001, s1[1] = {n};
   double *v = malloc(sizeof(double) * n), *w = malloc(sizeof(double) * n);
@@ -753,9 +755,94 @@ static void test_search(void) {
   EXPECT(gs == NDT_ERR_INDEX, "gather_slices: an index at its bound: %s", ndt_last_error());
   ndt_free(sm);
   ndt_free(six);
+  test_gather_bounds_and_errors();
   for (int k = 0; k < 3; k++) ndt_free(cols[k]);
   ndt_free(nz); ndt_free(view); ndt_free(a); free(u);
   ndt_free(x); ndt_free(wx); free(v); free(w);
+}
+
+/* A gather of many blocks (512-byte tiles): each block's indices bound its
+ * reads, the values are the source's; with bad indices in several blocks
+ * the error names the first index array holding one and its first bad
+ * index in C order, on every run (not whichever task failed first). */
+static void test_gather_bounds_and_errors(void) {
+  enum { N = 4096, M = 3000 };
+  double *av = malloc(sizeof(double) * N), *iv = malloc(sizeof(double) * M);
+  for (int q = 0; q < N; q++) av[q] = q * 0.5;
+  for (int q = 0; q < M; q++) iv[q] = (q * 7) % 500 + (q / 100) * 100;   /* local indices */
+  int64_t an[1] = {N}, im[1] = {M};
+  ndt_array *a = from_doubles(av, 1, an, NDT_FLOAT64), *ix = from_doubles(iv, 1, im, NDT_INT64);
+  ndt_array *g;
+  const ndt_array *one[1] = {ix};
+  OK(ndt_gather(&g, a, one));
+  double *gv = to_doubles(g);
+  int ok = ndt_size(g) == M;
+  for (int q = 0; q < M && ok; q++) ok = gv[q] == iv[q] * 0.5;
+  EXPECT(ok, "gather of many blocks with bounded indices");
+  free(gv);
+  ndt_free(g);
+  ndt_free(ix);
+  /* bad indices in three blocks: 5000 at 2100 comes first in C order */
+  iv[2500] = -3;
+  iv[2100] = 5000;
+  iv[2999] = 9999;
+  ix = from_doubles(iv, 1, im, NDT_INT64);
+  one[0] = ix;
+  for (int run = 0; run < 20; run++) {
+    ndt_status gs = ndt_gather(&g, a, one);
+    if (gs == NDT_OK) {
+      gs = ndt_sync();
+      ndt_free(g);
+    }
+    EXPECT(gs == NDT_ERR_INDEX &&
+               strcmp(ndt_last_error(), "index 5000 is out of bounds for axis 0 with size 4096") == 0,
+           "gather names the first bad index (run %d): %s", run, ndt_last_error());
+  }
+  /* two index arrays: the first one's bad index, though the second's
+   * comes earlier in C order (NumPy checks them array by array) */
+  int64_t ms[2] = {64, 64};
+  ndt_array *m = from_doubles(av, 2, ms, NDT_FLOAT64);
+  for (int q = 0; q < M; q++) iv[q] = q % 64;
+  iv[10] = 64;
+  iv[M - 1] = -1;
+  ndt_array *i1 = from_doubles(iv, 1, im, NDT_INT64);
+  iv[10] = 0;
+  iv[M - 1] = 0;
+  iv[1500] = 77;
+  ndt_array *i0 = from_doubles(iv, 1, im, NDT_INT64);
+  const ndt_array *two[2] = {i0, i1};
+  for (int run = 0; run < 5; run++) {
+    ndt_status gs = ndt_gather(&g, m, two);
+    if (gs == NDT_OK) {
+      gs = ndt_sync();
+      ndt_free(g);
+    }
+    EXPECT(gs == NDT_ERR_INDEX &&
+               strcmp(ndt_last_error(), "index 77 is out of bounds for axis 0 with size 64") == 0,
+           "gather names the first index array's bad index (run %d): %s", run, ndt_last_error());
+  }
+  /* a bound below the axis (ndt_gather_slices' hi) is what the error names */
+  int64_t hi1[1] = {3000};
+  for (int q = 0; q < M; q++) iv[q] = q;
+  iv[M - 1] = 3500;
+  ndt_array *i2 = from_doubles(iv, 1, im, NDT_INT64);
+  const ndt_array *three[1] = {i2};
+  ndt_status gs = ndt_gather_slices(&g, a, 1, im, three, NULL, NULL, NULL, hi1);
+  if (gs == NDT_OK) {
+    gs = ndt_sync();
+    ndt_free(g);
+  }
+  EXPECT(gs == NDT_ERR_INDEX &&
+             strcmp(ndt_last_error(), "index 3500 is out of bounds for axis 0 with size 3000") == 0,
+         "gather_slices names the bound: %s", ndt_last_error());
+  ndt_free(i0);
+  ndt_free(i1);
+  ndt_free(i2);
+  ndt_free(m);
+  ndt_free(ix);
+  ndt_free(a);
+  free(av);
+  free(iv);
 }
 
 /* Every allocation may fail: the call reports NOMEM, nothing crashes or leaks,

@@ -245,3 +245,35 @@ def test_copyto(dt):
     np.copyto(o, a if np.dtype(dt).kind != 'c' else a.real, casting='unsafe')
     nt.copyto(ox, x if np.dtype(dt).kind != 'c' else x.real, casting='unsafe')
     assert_big(ox, o)
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.int16, np.complex64])
+def test_gathers_whose_bounds_the_core_finds_per_block(dt):
+    """take with mode='wrap'/'clip', take_along_axis with indices near
+    their position, median and isin's sorted lookup on arrays of several
+    tiles: the core finds each block's least and greatest index and each
+    task reads the source between them; NumPy's bits, errors and a strided
+    view."""
+    rows = n_tiles(dt, 3) // 64 | 1
+    a = make(dt, (rows, 64), 31)
+    x = nt.asarray(a)
+    for b, y in [(a, x), (a[::-2, 3::5], x[::-2, 3::5])]:
+        for ax in (0, 1):
+            n = b.shape[ax]
+            idx = np.arange(-n - 3, 2 * n)
+            for mode in ('wrap', 'clip'):
+                assert_big(nt.take(y, nt.asarray(idx), axis=ax, mode=mode),
+                           np.take(b, idx, axis=ax, mode=mode))
+            sh = [1, 1]
+            sh[ax] = n
+            s = np.broadcast_to(np.minimum(np.arange(n) ^ 1, n - 1).reshape(sh), b.shape).copy()
+            assert_big(nt.take_along_axis(y, nt.asarray(s), axis=ax),
+                       np.take_along_axis(b, s, axis=ax))
+            s[-1, -1] = n
+            raises_same(lambda: nt.take_along_axis(y, nt.asarray(s), axis=ax),
+                        lambda: np.take_along_axis(b, s, axis=ax))
+    if np.dtype(dt).kind != 'c':
+        assert_big(nt.median(x, axis=1), np.median(a, axis=1))
+        e = (np.arange(a.size) // 3).astype(dt)
+        t = np.arange(0, a.size // 3, 2).astype(dt)
+        assert_big(nt.isin(nt.asarray(e), nt.asarray(t), kind='sort'), np.isin(e, t, kind='sort'))

@@ -668,8 +668,10 @@ a2 = np.asarray(x2)
 r = rng.integers(0, 1500, 80_000).astype(numpy.int32)
 c = rng.integers(0, 1000, 80_000).astype(numpy.int16)
 r[60_000], c[50_000], c[60_000], r[70_000] = 1500, -1, 1000, -7
+# (several blocks: the call finds the bad index itself, NumPy's: the first
+# index array holding one, its first in C order, though c's comes earlier)
 core_err("core 2-d", lambda: (np._core.gather(a2, [np.asarray(r), np.asarray(c)]), np._core.sync()),
-         "gather: index -1 is out of bounds for axis 1 with size 1000")
+         "index 1500 is out of bounds for axis 0 with size 1500")
 same("core 2-d ok", np._core.gather(a2, [np.asarray(r[:50_000]), np.asarray(c[:50_000])]),
      x2[r[:50_000], c[:50_000]])
 u = rng.integers(0, 200, (400, 300)).astype(numpy.uint8)

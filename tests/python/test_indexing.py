@@ -871,3 +871,98 @@ def test_put_casts_index_arrays_safely():
             nt.put(x, nt.asarray(ind), 1)
             assert_same(x, a)
     assert_same(nt.take(nt.arange(5.0), nt.asarray(np.array([4], np.uint64))), np.array([4.0]))
+
+
+# ---- gathers whose index bounds the core finds per block: take with
+# mode='wrap'/'clip', take_along_axis, quantiles, set operations and
+# reduceat read, per task, the source between their block's least and
+# greatest index (ndt_gather_slices' bounds pass); NumPy's bits and errors.
+
+@pytest.mark.parametrize("dt", GATHER_DTYPES)
+def test_take_wrap_clip_and_along_axis_with_local_indices(dt):
+    a = make(dt, (60, 7, 23))
+    sources = [(a, nt.asarray(a)),
+               (a[::-2, :, 1::3], nt.asarray(a)[::-2, :, 1::3]),
+               (a.transpose(2, 0, 1), nt.asarray(a).transpose(2, 0, 1))]
+    for b, x in sources:
+        for ax in range(3):
+            n = b.shape[ax]
+            for idx in (np.arange(-2 * n, 2 * n), np.arange(3 * n)[::-1].reshape(3, n),
+                        np.array(n + 2), np.array([], np.int64), np.array([-1, n, 5 * n])):
+                for mode in ('wrap', 'clip'):
+                    assert_same(nt.take(x, idx, axis=ax, mode=mode),
+                                 np.take(b, idx, axis=ax, mode=mode))
+                    assert_same(nt.take(x, nt.asarray(idx.astype(np.int16)), axis=ax, mode=mode),
+                                np.take(b, idx.astype(np.int16), axis=ax, mode=mode))
+            # each position's neighbour (local indices), negative ones, and
+            # one row broadcast
+            sh = [1, 1, 1]
+            sh[ax] = n
+            s = np.minimum(np.arange(n) ^ 1, n - 1).reshape(sh)
+            s = np.broadcast_to(s, b.shape).copy()
+            assert_same(nt.take_along_axis(x, nt.asarray(s), axis=ax),
+                        np.take_along_axis(b, s, axis=ax))
+            assert_same(nt.take_along_axis(x, nt.asarray(s - n), axis=ax),
+                        np.take_along_axis(b, s - n, axis=ax))
+            s1 = np.take(s, [0], axis=(ax + 1) % 3)
+            assert_same(nt.take_along_axis(x, nt.asarray(s1), axis=ax),
+                        np.take_along_axis(b, s1, axis=ax))
+            check_same_error(lambda: nt.take_along_axis(x, nt.asarray(s + 1), axis=ax),
+                             lambda: np.take_along_axis(b, s + 1, axis=ax))
+    # 0-d and empty sources
+    z = np.array(3, dt)
+    assert_same(nt.take(nt.asarray(z), [0, 1, -5], mode='wrap'), np.take(z, [0, 1, -5], mode='wrap'))
+    e = np.zeros((0, 4), dt)
+    assert_same(nt.take(nt.asarray(e), [1, 7], axis=1, mode='clip'),
+                np.take(e, [1, 7], axis=1, mode='clip'))
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int16, np.uint8])
+def test_order_statistics_set_ops_and_reduceat_across_tiles(dt):
+    a = make(dt, (300, 41))
+    for b, x in [(a, nt.asarray(a)), (a[::-3, ::2], nt.asarray(a)[::-3, ::2]),
+                 (a.T, nt.asarray(a).T)]:
+        for ax in (0, 1, None):
+            assert_same(nt.median(x, axis=ax), np.median(b, axis=ax))
+            for q in (0.3, [0.0, 0.5, 1.0]):
+                assert_same(nt.quantile(x, q, axis=ax), np.quantile(b, q, axis=ax))
+                assert_same(nt.percentile(x, np.multiply(q, 100), axis=ax, method='nearest'),
+                            np.percentile(b, np.multiply(q, 100), axis=ax, method='nearest'))
+        if np.dtype(dt).kind == 'f':
+            c = b.copy()
+            c[::7, 3] = np.nan
+            assert_same(nt.nanmedian(nt.asarray(c), axis=1), np.nanmedian(c, axis=1))
+            assert_same(nt.nanquantile(nt.asarray(c), [0.1, 0.9], axis=0),
+                        np.nanquantile(c, [0.1, 0.9], axis=0))
+    e = np.arange(3000, dtype=np.int64) // 3
+    t = np.arange(0, 2000, 2)
+    for kind in (None, 'sort'):
+        assert_same(nt.isin(nt.asarray(e), nt.asarray(t), kind=kind), np.isin(e, t, kind=kind))
+        assert_same(nt.isin(nt.asarray(e[::-2]), nt.asarray(t), kind=kind, invert=True),
+                    np.isin(e[::-2], t, kind=kind, invert=True))
+    for f in ('intersect1d', 'setdiff1d', 'union1d', 'setxor1d', 'unique'):
+        args = (e,) if f == 'unique' else (e, t)
+        assert_same(getattr(nt, f)(*[nt.asarray(v) for v in args]), getattr(np, f)(*args))
+    ix = [0, 40, 7, 299, 3, 3]
+    for ax in (0, 1):
+        i = [v % a.shape[ax] for v in ix]
+        assert_same(nt.add.reduceat(nt.asarray(a), i, axis=ax), np.add.reduceat(a, i, axis=ax))
+        assert_same(nt.maximum.reduceat(nt.asarray(a)[::-1], i, axis=ax),
+                    np.maximum.reduceat(a[::-1], i, axis=ax))
+
+
+def test_core_gather_names_the_first_bad_index_in_c_order():
+    """Bad indices in several blocks (and index arrays): the error names
+    the first index array holding one and its first bad index in C order,
+    as NumPy, on every run."""
+    x = nt.arange(4000.0).reshape(40, 100)
+    i = np.arange(3000) % 40
+    j = np.arange(3000) % 100
+    i[2500], i[1200], j[5] = 40, -1 + 2 ** 40, 100
+    ii, jj = nt.asarray(i), nt.asarray(j)
+    for _ in range(10):
+        with pytest.raises(IndexError, match=r"^index 1099511627775 is out of bounds for axis 0 "
+                                             r"with size 40$"):
+            np.asarray(_core.gather(x, [ii, jj]))
+    with pytest.raises(IndexError, match=r"^index 100 is out of bounds for axis 1 with size 100$"):
+        np.asarray(_core.gather(x, [nt.asarray(np.arange(3000) % 40), jj]))

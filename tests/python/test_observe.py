@@ -402,3 +402,44 @@ def test_trace_names_the_processor_and_kind_with_devices(tmp_path):
              if e["ph"] == "X" and e["cat"] in ("task", "inline")]
     assert tasks and {e["args"]["proc"] for e in tasks} == {"cpu"}
     assert {"reduce combine", "fused elementwise"} <= {e["args"]["kind"] for e in tasks}
+
+
+def test_trace_gathers_read_between_their_blocks_least_and_greatest_index(tmp_path):
+    """take with mode='wrap' and 'clip', take_along_axis, median (its
+    gather of the selected elements), isin's sorted lookup and reduceat's rows:
+    the core finds each block's least and greatest index, and
+    each gather task reads the source tiles between them: a few, where the
+    bounds of the whole index array (or the axis) made every task read the
+    whole axis (390 tiles of a, 196 a row of b, 98 of isin's sorted table)."""
+    path = tmp_path / "t.json"
+    r = child("""
+        import numpy
+        import ndtile as np
+        n = 20000
+        an = numpy.arange(n * 10.0).reshape(n, 10)                # 80-byte rows: 51 a tile
+        a = np.asarray(an)
+        bn = numpy.random.default_rng(0).random((4, 100000))     # 196 tiles a row
+        b = np.asarray(bn)
+        s = numpy.broadcast_to(numpy.arange(100000) ^ 1, (4, 100000)).copy()  # neighbours
+        en, tn = numpy.arange(50000) // 2, numpy.arange(0, 100000, 2)
+        i = numpy.arange(n) + n
+        c = numpy.arange(-5, n - 5)
+        checks = [
+            (np.take(a, np.asarray(i), axis=0, mode='wrap'), numpy.take(an, i, axis=0, mode='wrap')),
+            (np.take(a, np.asarray(c), axis=0, mode='clip'), numpy.take(an, c, axis=0, mode='clip')),
+            (np.take_along_axis(b, np.asarray(s), axis=1), numpy.take_along_axis(bn, s, axis=1)),
+            (np.median(a, axis=1), numpy.median(an, axis=1)),
+            (np.isin(np.asarray(en), np.asarray(tn), kind='sort'), numpy.isin(en, tn, kind='sort')),
+            (np.add.reduceat(a, [0, 5, 3, 9], axis=1), numpy.add.reduceat(an, [0, 5, 3, 9], axis=1)),
+        ]
+        print(all(numpy.array_equal(numpy.asarray(x), y) for x, y in checks))
+    """, NDTILE_PROFILE=str(path), NDTILE_TILE_BYTES="4096")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["True"]
+    tasks = [e for e in json.loads(path.read_text())["traceEvents"]
+             if e["ph"] == "X" and e["cat"] in ("task", "inline") and e["name"] == "gather"]
+    assert len(tasks) > 300
+    # the source tiles between the block's bounds, the result block, the
+    # index blocks
+    assert max(e["args"]["tiles"] for e in tasks) <= 24, \
+        sorted(e["args"]["tiles"] for e in tasks)[-5:]
