@@ -2290,11 +2290,7 @@ class Gen:
                  f"np.putmask({view}, {view} > 0, {t}[::-1][:{m}])",
                  f"np.putmask({t}[1:], {t}[:-1] > 0, {t}[:-1])",
                  f"np.copyto({t}[1:], {t}[:-1], where={t}[:-1] > 0)",
-                 # a source running the other way than the view (NumPy copies it
-                 # first); one running the same way with other strides NumPy reads
-                 # while it writes (deviation 8)
-                 f"np.copyto({view}, {t}[:{m}]{'' if '-' in view else '[::-1]'}, "
-                 f"where={t}[:{m}] < 1)",
+                 f"np.copyto({view}, {t}[:{m}][::-1], where={t}[:{m}] < 1)",
                  f"np.place({view}, {view} < 0, [1, 2, 3])"]
         if not dup:
             forms += [f"np.put({view}, {idx}, {t}[:len({idx})])",
