@@ -37,7 +37,7 @@ REPO = HERE.parent
 
 # Table order; any other workload file found in bench/workloads/ comes after.
 ORDER = ["blackscholes_f32", "blackscholes_f64", "chain", "transcendental", "jacobi", "cg",
-         "kmeans", "logreg", "matmul", "reductions", "small_loop", "xray", "stats", "linalg",
+         "kmeans", "logreg", "matmul", "reductions", "small_loop", "small_ops", "xray", "stats", "linalg",
          "histogram", "fft", "sort_search", "lexsort_few", "lexsort_many", "random_draws",
          "scan_join", "running_max"]
 ALL_LIBS = ["numpy", "ndtile", "numexpr", "cupynumeric"]

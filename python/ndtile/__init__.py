@@ -90,7 +90,7 @@ from ._multiarray import (  # noqa: E402
     stack, empty, zeros, empty_like, array, asarray, asanyarray, ascontiguousarray, asfortranarray,
     arange, frombuffer, fromiter, concatenate, concat, where, nonzero, copyto, result_type,
     can_cast, min_scalar_type, may_share_memory, shares_memory, dot, lexsort, packbits,
-    unpackbits, putmask, from_dlpack, bincount, asmatrix)
+    unpackbits, putmask, from_dlpack, bincount, asmatrix, bmat)
 from ._numeric import (  # noqa: E402
     ones, full, zeros_like, ones_like, full_like, count_nonzero, moveaxis, rollaxis, argwhere,
     flatnonzero, isclose, allclose, array_equal, array_equiv, indices, outer, astype, isscalar,

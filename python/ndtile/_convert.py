@@ -1,6 +1,7 @@
 """Moving data between NumPy and ndtile, and normalising operands."""
 import inspect
 import types
+import weakref
 
 import numpy as _np
 
@@ -187,7 +188,7 @@ def asarray(x, dtype=None, native=True):
                 t = _array_method_tree(x, 0)
                 if t is None:
                     raise
-                return asarray(t, dtype, native)
+                return _put_back(asarray(t, dtype, native))
             y = asarray(r, dtype, native)
             return y._copy() if y is r else y     # a new array, as from any object
     c = D.code(y.dtype)
@@ -225,11 +226,54 @@ def _array_method_tree(x, depth, seen=None):
         w = _array_method_tree(v, depth + 1, seen)
         if w is None and type(v) not in (list, tuple):
             r = _array_method_result(v)
-            w = None if r is None else to_numpy(r)
+            w = None if r is None else to_numpy(r) if r.ndim else _zero_d_stand_in(v, r)
         found = found or w is not None
         out.append(v if w is None else w)
     seen[id(x)] = r = (out if type(x) is list else tuple(out)) if found else None
     return r
+
+
+# an object's class: the class of its stand-ins (_zero_d_stand_in)
+_STAND_INS = weakref.WeakKeyDictionary()
+
+
+def _zero_d_stand_in(v, r):
+    """A stand-in for v, inside a list, whose __array__ gives the ndtile 0-d
+    array r: NumPy reads an object whose __array__ gives a 0-d array for
+    its dtype only, and converts the object itself into the element
+    (float(v), int(v), str(v): NumPy's TypeError for most objects; v itself
+    in an object array, see _put_back). The stand-in's __array__ gives
+    NumPy's copy of r; its class has v's class's name, and the conversions
+    are v's."""
+    t = type(v)
+    cls = _STAND_INS.get(t)
+    if cls is None:
+        def forward(name):
+            return lambda self, *args: getattr(type(self._v), name)(self._v, *args)
+        ns = {'__slots__': ('_v', '_a'), '__module__': t.__module__,
+              '__array__': lambda self, dtype=None, copy=None: self._a,
+              '__bool__': lambda self: bool(self._v), '__str__': lambda self: str(self._v),
+              '__repr__': lambda self: repr(self._v)}
+        for name in ('__float__', '__int__', '__index__', '__complex__', '__bytes__'):
+            if hasattr(t, name):
+                ns[name] = forward(name)
+        cls = type(t.__name__, (), ns)
+        cls.__qualname__ = t.__qualname__
+        _STAND_INS[t] = cls
+    s = object.__new__(cls)
+    s._v, s._a = v, to_numpy(r)
+    return s
+
+
+def _put_back(y):
+    """The objects the stand-ins of _zero_d_stand_in stand for, back in
+    the object array y (NumPy keeps each object itself)."""
+    if isinstance(y, _ndarray_np) and y.dtype == object and _STAND_INS:
+        kinds = tuple(_STAND_INS.values())
+        for idx, e in _np.ndenumerate(y):
+            if isinstance(e, kinds):
+                y[idx] = e._v
+    return y
 
 
 def asnd(x):

@@ -516,7 +516,10 @@ def repeat(a, repeats, axis=None):
     return take(x, idx, axis=ax)
 
 
-def _index_array(indices, name='take'):
+def _index_array(indices, name='take', orig=False):
+    """indices as an ndtile int64 array (NumPy's conversion and errors for
+    take and the *_along_axis functions); orig: (that array, the integer
+    array it was converted from)."""
     if not isinstance(indices, (Array, _np.ndarray)):
         if name == 'take_along_axis':
             # NumPy reads indices.dtype
@@ -531,12 +534,14 @@ def _index_array(indices, name='take'):
     k = D.KIND[ix._dt]
     if name == 'take_along_axis' and k in 'fcb':     # (take casts bool safely)
         raise IndexError("`indices` must be an integer array")
-    if k in 'fc':
+    if k in 'fc' or (name == 'put' and ix._dt == D.UINT64):
+        # (put casts an index array safely, take same_kind)
         raise TypeError(f"Cannot cast array data from {ix.dtype!r} to dtype('int64') "
-                        f"according to the rule 'same_kind'")
+                        f"according to the rule '{'safe' if name == 'put' else 'same_kind'}'")
+    ix0 = ix
     if ix._dt != D.INT64:
         ix = ix._astype(D.INT64, _core.CASTING_UNSAFE)
-    return ix
+    return (ix, ix0) if orig else ix
 
 
 def clip_mode(mode, strict=False):
@@ -571,11 +576,13 @@ def _empty_axis_error(ix, ax):
     raise IndexError(f"index {first} is out of bounds for axis {ax} with size 0")
 
 
-def _fix_indices(ix, n, mode, ax, bound=False):
-    """Indices normalized into [0, n): 'raise' checks bounds (IndexError),
-    'wrap' takes them modulo n, 'clip' clips them. bound: (indices, lb, ub)
-    with every value in [lb, ub): [min, max + 1) where 'raise' found them
-    (indices of one sign), else [0, n)."""
+def _fix_indices(ix, n, mode, ax, bound=False, order='C', orig=None):
+    """Indices normalized into [0, n): 'raise' checks bounds (IndexError,
+    naming the first bad index in NumPy's order: _in_check_order), 'wrap'
+    takes them modulo n, 'clip' clips them. bound: (indices, lb, ub) with
+    every value in [lb, ub): [min, max + 1) where 'raise' found them
+    (indices of one sign), else [0, n). orig: the indices before their
+    conversion to int64 (their layout and dtype give NumPy's order)."""
     mode = clip_mode(mode)
     lb, ub = 0, n
     if ix.size and n == 0:
@@ -589,20 +596,48 @@ def _fix_indices(ix, n, mode, ax, bound=False):
     else:
         lo, hi = int(min(ix)), int(max(ix))
         if hi >= n or lo < -n:
-            p = _first_out_of_bounds(ix, n)
-            raise IndexError(f"index {int(ix.ravel()[p])} is out of bounds for axis {ax} "
-                             f"with size {n}")
+            bad = _first_out_of_bounds(ix if orig is None else orig, n, order)[1]
+            raise IndexError(f"index {bad} is out of bounds for axis {ax} with size {n}")
         if lo >= 0 or hi < 0:
             lb, ub = (lo, hi + 1) if lo >= 0 else (lo + n, hi + n + 1)
         ix = where(ix < 0, ix + n, ix) if lo < 0 else ix
     return (ix, lb, ub) if bound else ix
 
 
-def _first_out_of_bounds(ix, n):
-    """The flat position of ix's first index outside [-n, n) (NumPy checks
-    them in order and names the first)."""
-    flat = ix.ravel()
-    return int(argmax(_ufn('logical_or')(flat >= n, flat < -n)))
+def _in_check_order(ix, order, intp=None):
+    """ix's values (an ndtile or a NumPy array) as a 1-d array in the order
+    NumPy checks them: 'C' (take, put, flat), 'K' (NumPy's
+    MapIterCheckIndices, for assignments, ufunc.at and several index
+    arrays: its nditer's memory order, axes by decreasing absolute stride
+    and negative strides reversed, but an intp array of one axis, `intp`
+    when given (the indices' dtype before a conversion), in its own order),
+    'S' (a getitem's one index array beside no sliced axis: axes by
+    decreasing absolute stride, each in its own direction). Axes of stride
+    0 only repeat values, so they are dropped."""
+    intp = ix.dtype == _np.intp if intp is None else intp
+    if order == 'C' or ix.ndim == 0 or (order == 'K' and ix.ndim == 1 and intp):
+        return ix.ravel()
+    st = ix.strides
+    keep = [k for k in range(ix.ndim) if ix.shape[k] > 1 and st[k] != 0]
+    v = ix[tuple(slice(None) if k in keep else 0 for k in range(ix.ndim))]
+    sst = [st[k] for k in keep]
+    if order == 'K':
+        v = v[tuple(slice(None, None, -1) if s < 0 else slice(None) for s in sst)]
+    perm = sorted(range(len(keep)), key=lambda i: -abs(sst[i]))
+    return v.transpose(perm).ravel()
+
+
+def _first_out_of_bounds(ix, n, order='C', intp=None):
+    """(position, value) of the first index of ix (an ndtile or a NumPy
+    array) outside [-n, n) in NumPy's order of checking them
+    (_in_check_order: the first it meets is the one it names); the
+    position counts in that order. A uint64 ix counts as NumPy's cast to
+    intp (its order is the uint64 array's)."""
+    flat = _in_check_order(ix, order, intp)
+    if flat.dtype == _np.uint64:
+        flat = flat.astype(_np.int64)
+    p = int(((flat >= n) | (flat < -n)).argmax())
+    return p, int(flat[p])
 
 
 def _arange_at(n, pos, nd):
@@ -722,7 +757,7 @@ def put(a, ind, v, mode='raise'):
     a._before_write()     # NumPy's warning for a broadcast_arrays result
     if not a.flags.writeable:
         raise ValueError("put: output array is read-only")
-    ix = _index_array(ind)._reshape((-1,))
+    ix = _index_array(ind, 'put')._reshape((-1,))
     if ix.size and a.size == 0:
         raise IndexError("cannot replace elements of an empty array")
     vals = _values_for(v, a.dtype)._reshape((-1,))
@@ -735,10 +770,10 @@ def put(a, ind, v, mode='raise'):
         if lo < -n or hi >= n:
             # NumPy puts the values in order and stops at the first index
             # out of bounds: the ones before it are written
-            p = _first_out_of_bounds(ix, n)
+            p, bad = _first_out_of_bounds(ix, n)
             if p:
                 put(a, ix._view_index((slice(0, p),)), vals, mode)
-            raise IndexError(f"index {int(ix[p])} is out of bounds for axis 0 with size {n}")
+            raise IndexError(f"index {bad} is out of bounds for axis 0 with size {n}")
         if lo < 0:
             ix = where(ix < 0, ix + n, ix)
     else:
@@ -925,7 +960,8 @@ def choose(a, choices, out=None, mode='raise'):
     # Python scalars are weak (NEP 50): choose([0], (1000, uint8 array)) is uint8
     dtype = _np.result_type(*[c if type(c) in (bool, int, float, complex) else d.dtype
                               for c, d in zip(raw, choices)])
-    shape = _np.broadcast_shapes(tuple(idx.shape), *[tuple(c.shape) for c in choices])
+    # (NumPy broadcasts the choices, then the indices: its error's arg numbers)
+    shape = _np.broadcast_shapes(*[tuple(c.shape) for c in choices], tuple(idx.shape))
     if out is not None and tuple(out.shape) != shape:
         raise TypeError("choose: invalid shape for output array.")
     check_out_writeable(out)

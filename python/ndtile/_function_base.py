@@ -473,10 +473,15 @@ def _keep_positions(obj, n, axis=0):
         idx = idx.astype(_np.intp)      # NumPy: an empty list, not an empty float array
     if idx.dtype.kind not in 'iu':
         raise IndexError("arrays used as indices must be of integer (or boolean) type")
+    shaped = obj if isinstance(obj, (Array, _np.ndarray)) and obj.dtype.kind in 'iu' else idx
     idx = idx.ravel().astype(_np.int64)
     if idx.size and (idx.min() < -n or idx.max() >= n):
-        bad = idx[(idx < -n) | (idx >= n)][0]
-        raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {n}")
+        # NumPy's keep[obj,] = False: the first bad index in memory order,
+        # on axis 0 of that 1-d mask (one index is NumPy's path for an int,
+        # which names the axis)
+        bad = _fromnumeric._first_out_of_bounds(shaped, n, 'K')[1]
+        raise IndexError(f"index {bad} is out of bounds for axis "
+                         f"{axis if idx.size == 1 else 0} with size {n}")
     keep = _np.ones(n, bool)
     keep[idx] = False
     return _np.flatnonzero(keep)

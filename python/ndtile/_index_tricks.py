@@ -22,6 +22,7 @@ from . import _convert as C
 from . import _core
 from . import _dtypes as D
 from . import _fallback as F
+from . import _fromnumeric
 
 Array = _core.Array
 
@@ -275,14 +276,19 @@ def unravel_index(indices, shape, order='C'):
             x = x.astype(_np.intp)
         else:
             raise TypeError("only int indices permitted")     # NumPy's
+    x0 = x
     if x.dtype != _np.intp:
         x = x.astype(_np.intp)
     if x.size:
         lo = int(nt.min(x))
         hi = int(nt.max(x))
         if lo < 0 or hi >= size:
-            # NumPy names the first bad index in order: found on this path only
-            flat = x.ravel()
+            # NumPy names the first bad index it meets, in the order of the
+            # indices' strides (each axis in its own direction): found on
+            # this path only
+            flat = _fromnumeric._in_check_order(x0, 'S')
+            if flat.dtype != _np.intp:
+                flat = flat.astype(_np.intp)
             bad = int(flat[int(nt.argmax(nt.logical_or(flat < 0, flat >= size)))])
             raise ValueError(f"index {bad} is out of bounds for array with size {size}")
     if not dims and x.ndim:

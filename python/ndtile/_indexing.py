@@ -144,13 +144,21 @@ def _shape_str(shape):
     return "(" + ",".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
 
 
+# index arrays up to this many elements (all together) are read whole by _extents
+_SMALL_EXTENTS = 1 << 14
+
+
 def _extents(arrays):
     """{id(ix): (min, max)} of integer index arrays, with one read for all
     of them: each read waits for the arrays' producers, and on many ranks
     is two agreements and a broadcast (a 3-d gather read six, 18
     collectives for a 30-element index in the X-ray job's peak finder).
-    uint64 arrays are read apart (their values may not fit int64)."""
+    uint64 arrays are read apart (their values may not fit int64). Index
+    arrays of at most _SMALL_EXTENTS elements in all are read whole, in one
+    read, and their extents taken on the host (no reductions: a tenth of the
+    time of a small gather)."""
     out, parts, keys = {}, [], []
+    small = []
     for ix in arrays:
         if id(ix) in out or id(ix) in keys:
             continue
@@ -158,6 +166,21 @@ def _extents(arrays):
             out[id(ix)] = int(_fromnumeric.min(ix)), int(_fromnumeric.max(ix))
             continue
         keys.append(id(ix))
+        small.append(ix)
+    if keys and sum(ix.size for ix in small) <= _SMALL_EXTENTS:
+        # small index arrays: their values in one read (no reductions)
+        if len(small) == 1:
+            vals = C.to_numpy(small[0]).ravel()
+        else:
+            vals = C.to_numpy(_multiarray.concatenate(
+                [ix._reshape((-1,))._astype(D.INT64, _core.CASTING_UNSAFE) for ix in small]))
+        at = 0
+        for key, ix in zip(keys, small):
+            part = vals[at:at + ix.size]
+            at += ix.size
+            out[key] = int(part.min()), int(part.max())
+        return out
+    for ix in small:
         for f in (_fromnumeric.min, _fromnumeric.max):
             parts.append(f(ix, keepdims=True)._reshape((1,))._astype(D.INT64,
                                                                        _core.CASTING_UNSAFE))
@@ -168,7 +191,7 @@ def _extents(arrays):
     return out
 
 
-def _index_arrays(a, key, on_shape=None, on_parsed=None, sliced=False):
+def _index_arrays(a, key, on_shape=None, on_parsed=None, sliced=False, getting=False):
     """NumPy's advanced indexing as one int64 index array per axis of a,
     all of the result's shape: (arrays, result shape), or None for keys
     this does not cover (newaxis among advanced indices, other types).
@@ -181,7 +204,9 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None, sliced=False):
     arrays broadcast (the value's shape), before the bounds. sliced: a
     sliced axis comes as (its result axis, start, step) (ndtile's gather
     reads only the part of `a` a block reaches), and the result is
-    (arrays, shape, bounds): an upper bound of each axis's indices."""
+    (arrays, shape, bounds): an upper bound of each axis's indices.
+    getting: a[key] (NumPy checks a single index array in another order
+    than an assignment's)."""
     parts = list(key) if isinstance(key, tuple) else [key]
     if any(k is None for k in parts) or sum(k is Ellipsis for k in parts) > 1:
         return None
@@ -224,6 +249,7 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None, sliced=False):
         full.extend([('slice', slice(None))] * (a.ndim - used))
     # one entry per axis; booleans split into per-axis arrays
     axes = []        # (kind, value, group) with group = position of the key item
+    unsigned = {}    # id of an int64 index array made from uint64: that array
     ax = 0
     for g, (t, v) in enumerate(full):
         if t == 'bool':
@@ -242,8 +268,11 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None, sliced=False):
         else:
             if t == 'adv' and v._dt == D.UINT64:
                 # NumPy casts index arrays to intp: a uint64 index past
-                # int64's range wraps negative (2**64 - 1 is -1, the last)
+                # int64's range wraps negative (2**64 - 1 is -1, the last);
+                # NumPy checks them in the uint64 array's order
+                u64 = v
                 v = v._astype(D.INT64, _core.CASTING_UNSAFE)
+                unsigned[id(v)] = u64
             axes.append((t, v, g))
             ax += 1
     if on_parsed is not None:
@@ -279,21 +308,29 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None, sliced=False):
     bounds = {}      # an index array's values lie below bounds[i] (known from its extent)
     extent = _extents([axes[i][1] for i in adv if axes[i][0] == 'adv' and axes[i][1].size
                        and 0 not in bshape])
+    for i in adv:      # NumPy checks the integers first (as it parses the key)
+        t, ix, _ = axes[i]
+        if t == 'int' and not -a.shape[i] <= ix < a.shape[i]:
+            raise IndexError(f"index {ix} is out of bounds for axis {i} with size {a.shape[i]}")
+    # the order in which NumPy checks an index array's values (it names the
+    # first bad one): an assignment's, and several arrays', in memory order;
+    # a getitem's one array in its strides' order (its own order beside a
+    # sliced axis)
+    nfancy = sum(t == 'adv' for t, _, _ in axes)
+    order = 'K' if not getting or nfancy > 1 else 'C' if slices else 'S'
     for i in adv:
         t, ix, _ = axes[i]
         n = a.shape[i]
-        if t == 'int':      # checked here, not by reductions over a 0-d array
-            if not -n <= ix < n:
-                raise IndexError(f"index {ix} is out of bounds for axis {i} with size {n}")
+        if t == 'int':
             arrays[i] = C.from_numpy(_np.asarray(ix + n if ix < 0 else ix, dtype=_np.int64))
             bounds[i] = (ix + n if ix < 0 else ix) + 1
             continue
         if ix.size and 0 not in bshape:   # NumPy checks only the indices it visits
             lo, hi = extent[id(ix)]
             if hi >= n or lo < -n:
-                # NumPy checks each index array in C order and names its
+                # NumPy checks each index array in order and names its
                 # first bad index: found only now, on the error path
-                bad = int(ix.ravel()[_fromnumeric._first_out_of_bounds(ix, n)])
+                bad = _fromnumeric._first_out_of_bounds(unsigned.get(id(ix), ix), n, order)[1]
                 raise IndexError(f"index {bad} is out of bounds for axis {i} with size {n}")
             bounds[i] = hi + 1 if lo >= 0 else hi + n + 1 if hi < 0 else n
             if lo < 0:
@@ -328,6 +365,50 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None, sliced=False):
     return out, shape
 
 
+def _one_index_array(a, key):
+    """_index_arrays(a, key, sliced=True) for a key that is one small
+    integer array (ndtile's or NumPy's; not uint64) of one axis or more,
+    all its values in [0, a.shape[0]), and a without empty axes; None for
+    anything else (negative values and errors: the general path)."""
+    if isinstance(key, Array):
+        if not key.ndim or D.KIND[key._dt] not in 'iu' or key._dt == D.UINT64:
+            return None
+        ix, vals = key, None
+    elif type(key) is _np.ndarray:
+        if not key.ndim or key.dtype.kind not in 'iu' or key.dtype == _np.uint64 or \
+                D.code(key.dtype) is None:
+            return None
+        ix, vals = None, key
+    else:
+        return None
+    size = key.size
+    if not size or size > _SMALL_EXTENTS or 0 in a.shape:
+        return None
+    if vals is None:
+        vals = C.to_numpy(ix)
+    if size <= 64:
+        flat = vals.ravel().tolist()     # (NumPy's min and max cost more)
+        lo, hi = min(flat), max(flat)
+    else:
+        lo, hi = int(vals.min()), int(vals.max())
+    if lo < 0 or hi >= a.shape[0]:
+        return None
+    if ix is None:
+        ix = C.from_numpy(key)
+    if ix._dt != D.INT64:
+        ix = ix._astype(D.INT64, _core.CASTING_UNSAFE)
+    rest = tuple(a.shape[1:])
+    if not rest:
+        return [ix], tuple(ix.shape), [hi + 1]     # (what the lines below give)
+    nb = ix.ndim
+    shape = tuple(ix.shape) + rest
+    if rest:
+        ix = ix._reshape(tuple(ix.shape) + (1,) * len(rest))
+    out = [ix if tuple(ix.shape) == shape else ix._broadcast_to(shape)]
+    out.extend((nb + k, 0, 1) for k in range(len(rest)))
+    return out, shape, [hi + 1] + list(rest)
+
+
 def _gather(a, key):
     """a[key] in the core for advanced keys _index_arrays covers (or a
     boolean mask of a's shape); None otherwise."""
@@ -337,7 +418,9 @@ def _gather(a, key):
     if mask is not None:
         cols = _numeric.argwhere(mask)
         return _core.gather(a, [cols[:, k] for k in range(a.ndim)])
-    r = _index_arrays(a, key, sliced=True)
+    r = _one_index_array(a, key)
+    if r is None:
+        r = _index_arrays(a, key, sliced=True, getting=True)
     if r is None:
         return None
     arrays, shape, bounds = r

@@ -158,6 +158,13 @@ def _like(make, a, dtype, order, subok, shape, device, fill=_NoValue):
     """make (empty, zeros, ones; full with fill) of a's shape, dtype and
     layout, with NumPy's *_like argument checks; subok=True gives a subclass
     prototype's class (see _ndarray._subclass_like)."""
+    if type(a) is C.ND and dtype is None and order == 'K' and shape is None and \
+            device is None and (a.ndim <= 1 or a._flags & 1):
+        # a plain C-ordered prototype, no other arguments: the steps below
+        # give make of its shape and dtype in C order
+        if fill is _NoValue:
+            return make(a.shape, a.dtype, 'C')
+        return make(a.shape, fill, a.dtype, 'C')
     if device is not None:
         _device(device)
     if order != 'K':
@@ -285,6 +292,9 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0,
 
 
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+    if type(a) is C.ND and dtype is None and order is None and copy is None and \
+            device is None and like is None:
+        return a        # (what the steps below give a plain array alone)
     if like is not None:
         liked = C.like_call(like, asarray, locals())
         if liked is not C.NO_LIKE:
@@ -327,6 +337,16 @@ def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
         # a subclass instance stays one (NumPy's subok=True)
         r = array(a, dtype, copy=copy, order='K' if order is None else order, subok=True)
         return a if r is a else r
+    if not isinstance(a, (Array, _np.ndarray, _np.generic)) and \
+            getattr(type(a), '__array__', None) is not None:
+        # the __array__ protocol, called once: a NumPy subclass instance it
+        # hands back (nibabel's ArrayProxy: a numpy.memmap) is NumPy's
+        # asanyarray's result, as for such an argument
+        r = a.__array__()
+        if isinstance(r, _np.ndarray) and type(r) is not _np.ndarray:
+            return _np.asanyarray(r, dtype, order, copy=copy)
+        if isinstance(r, (Array, _np.ndarray)):
+            a = r
     return asarray(a, dtype, order, copy=copy)
 
 
@@ -370,7 +390,57 @@ def asmatrix(data, dtype=None):
     return _np.asmatrix(data, dtype)
 
 
+def _bmat_blocks(text, gdict, ldict):
+    """NumPy's bmat string: rows split at ';', names at ',' or spaces, each
+    looked up in ldict, then gdict (NameError), joined by concatenate."""
+    rows = []
+    for row in text.split(';'):
+        names = []
+        for x in row.split(','):
+            names.extend(x.split())
+        blocks = []
+        for name in names:
+            name = name.strip()
+            try:
+                blocks.append(ldict[name])
+            except KeyError:
+                try:
+                    blocks.append(gdict[name])
+                except KeyError:
+                    raise NameError(f"name {name!r} is not defined") from None
+        rows.append(concatenate(blocks, axis=-1))
+    return concatenate(rows, axis=0)
+
+
+def bmat(obj, ldict=None, gdict=None):
+    """NumPy's bmat: a matrix of blocks, from a string of names ('A, B; C,
+    D': looked up in ldict then gdict, by default the caller's locals and
+    globals), nested sequences ([[A, B], [C, D]]; a sequence of arrays is
+    one row) or an array (copied), joined by ndtile's concatenate; the
+    matrix is what ndtile's asmatrix returns (NumPy's class, viewing the
+    ndtile result). Another object gives None, as NumPy's."""
+    if isinstance(obj, str):
+        if gdict is None:
+            f = F.user_frame()[1]     # the caller's, past ndtile's own frames
+            gdict, ldict = f.f_globals, f.f_locals
+        return asmatrix(_bmat_blocks(obj, gdict, ldict))
+    if isinstance(obj, (tuple, list)):
+        rows = []
+        for row in obj:
+            if isinstance(row, (Array, _np.ndarray)):     # not 2-d: one row
+                return asmatrix(concatenate(obj, axis=-1))
+            rows.append(concatenate(row, axis=-1))
+        return asmatrix(concatenate(rows, axis=0))
+    if isinstance(obj, Array):
+        return asmatrix(obj._copy())     # NumPy's matrix(obj) copies
+    if isinstance(obj, _np.ndarray):
+        return _np.matrix(obj)
+    return None
+
+
 _ARANGE_ARGS = ('start', 'stop', 'step', 'dtype')
+_EXACT = 2**53          # integers below this are exact in float64
+_INTP = D.code(_np.dtype(_np.intp))
 
 
 def arange(*args, start=_NoValue, stop=_NoValue, step=_NoValue, dtype=_NoValue, device=None,
@@ -408,6 +478,14 @@ def arange(*args, start=_NoValue, stop=_NoValue, step=_NoValue, dtype=_NoValue, 
         if start is None:
             return _np.arange(None)     # NumPy's TypeError
         start, stop = 0, start
+    if dtype is None and type(start) is int and type(stop) is int and \
+            (step is None or (type(step) is int and step != 0)) and \
+            -_EXACT < start < _EXACT and -_EXACT < stop < _EXACT and \
+            (step is None or -_EXACT < step < _EXACT):
+        # Python ints below 2**53 (exact in float64), no dtype: what the
+        # steps below give them (intp; the core's arange)
+        return _core.arange(float(start), float(stop), 1.0 if step is None else float(step),
+                            _INTP)
     vals = [v._scalar() if isinstance(v, Array) and v.ndim == 0 else v
             for v in (start, stop, step)]
     if any(not isinstance(v, (int, float, _np.integer, _np.floating, _np.bool_)) or
@@ -541,7 +619,44 @@ def fromiter(iter, dtype=_NoValue, count=-1, *, like=None):
 _WEAK_SCALARS = (int, float, complex)
 
 
+def _concat_same(arrays, axis):
+    """concatenate of ndtile arrays of one dtype along an int axis in range,
+    matching elsewhere (no out=, dtype=, casting=): the steps of the general
+    path below for them, without its type resolution; None for anything else."""
+    x0 = arrays[0]
+    if not isinstance(x0, Array):
+        return None
+    dt, nd = x0._dt, x0.ndim
+    if not -nd <= axis < nd:
+        return None
+    if axis < 0:
+        axis += nd
+    shape = list(x0.shape)
+    for x in arrays[1:]:
+        if not isinstance(x, Array) or x._dt != dt or x.ndim != nd:
+            return None
+        s = x.shape
+        for k in range(nd):
+            if k != axis and s[k] != shape[k]:
+                return None
+        shape[axis] += s[axis]
+    res = _core.empty(tuple(shape), dt)
+    pos = 0
+    pre = (slice(None),) * axis
+    for x in arrays:
+        n = x.shape[axis]
+        if n:
+            res._view_index(pre + (slice(pos, pos + n),))._assign(x, _core.CASTING_UNSAFE)
+        pos += n
+    return res
+
+
 def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    if out is None and dtype is None and casting == "same_kind" and type(axis) is int and \
+            type(arrays) in (tuple, list) and len(arrays) > 1:
+        res = _concat_same(arrays, axis)
+        if res is not None:
+            return res
     if casting != "same_kind":
         D.check_casting(casting)
     if not hasattr(arrays, '__getitem__'):      # NumPy's check (a generator)

@@ -9,6 +9,7 @@ _fallback), with a warning.
 
 import builtins
 import dis as _dis
+import functools
 import math
 import operator
 import sys as _sys
@@ -46,10 +47,17 @@ _FLAT_BOOL = ("boolean indices for iterators are not supported because of previo
               "that was confusing (valid boolean indices are expected to work in the future)")
 
 
-def _flat_index_error(e):
+def _flat_index_error(e, key, n):
     """An out-of-bounds index into the raveled array in NumPy's flatiter
-    words ("index 10 is out of bounds for size 6": it has no axis)."""
-    return IndexError(str(e).replace(" for axis 0 with size ", " for size "))
+    words ("index 10 is out of bounds for size 6": it has no axis), naming
+    the first bad index of an index array in C order, as NumPy's flatiter
+    (indexing the raveled array checks another order)."""
+    msg = str(e)
+    if " out of bounds for axis 0 " in msg and isinstance(key, (Array, _np.ndarray)) and \
+            key.ndim and key.dtype.kind in 'iu':
+        return IndexError(f"index {_fromnumeric._first_out_of_bounds(key, n)[1]} is out of "
+                          f"bounds for size {n}")
+    return IndexError(msg.replace(" for axis 0 with size ", " for size "))
 
 
 class flatiter:
@@ -184,7 +192,7 @@ class flatiter:
         try:
             r = base._ravel('C')[key]
         except IndexError as e:
-            raise _flat_index_error(e) from None
+            raise _flat_index_error(e, key, base.size) from None
         if isinstance(r, Array) and (r._same_store(base) or not r._c_contiguous):
             # NumPy's is a new C-contiguous array (a stepped slice of the
             # gathered copy of a non-contiguous base is not: its ravel
@@ -260,7 +268,7 @@ class flatiter:
             flat[key] = value          # a copy: write it back
         except IndexError as e:
             if not single:
-                raise _flat_index_error(e) from None
+                raise _flat_index_error(e, key, base.size) from None
             raise ValueError("Error setting single item of array.") from None
         except Exception:           # noqa: BLE001 - NumPy replaces any error
             if not single:
@@ -466,6 +474,27 @@ def _reconstruct_sub(cls, shape, dtype):
     (__array_finalize__(None), as NumPy's unpickling calls it); the data
     comes with __setstate__."""
     return _finalize_as(_multiarray.empty(shape, dtype), None, cls, True)
+
+
+_ASTYPE_CODES = {}     # (type, dtype argument) -> core code: scalar types and dtypes
+
+
+def _astype_code(dtype):
+    """The core code of astype's dtype argument when it is a type or a
+    numpy.dtype that ndtile holds (cached), else None."""
+    t = type(dtype)
+    if t is not type and not isinstance(dtype, _np.dtype):
+        return None
+    key = (t, dtype)
+    c = _ASTYPE_CODES.get(key)
+    if c is None:
+        try:
+            c = D.code(D.as_dtype(dtype))
+        except Exception:
+            return None
+        if c is not None:
+            _ASTYPE_CODES[key] = c
+    return c
 
 
 class ndarray(Array):
@@ -954,6 +983,14 @@ class ndarray(Array):
 
     # ---- methods --------------------------------------------------------------------------
     def astype(self, /, dtype, order='K', casting='unsafe', subok=True, copy=True):
+        if type(self) is ndarray and copy is True and casting == 'unsafe' and order == 'K' and \
+                (self.ndim <= 1 or self._flags & 0x1):
+            # the defaults, a C-ordered array, a scalar type or dtype ndtile
+            # holds: the steps below (order K of a C-ordered array is C)
+            c = _astype_code(dtype)
+            if c is not None:
+                _core.warn_complex_cast(self._dt, c)
+                return self._astype(c, _core.CASTING_UNSAFE)
         if type(self) is not ndarray:     # np.ndarray.astype(s): the subclass's
             return _SubclassBase.astype(self, dtype, order, casting, subok, copy)
         if casting != 'unsafe' and D.check_casting(casting, True) == 'same_value':
@@ -1113,6 +1150,8 @@ class ndarray(Array):
         return r
 
     def ravel(self, /, order='C'):
+        if type(self) is ndarray and type(order) is str and order == 'C':
+            return self._ravel('C')     # (the steps below for the default)
         if type(self) is not ndarray:     # np.ndarray.ravel(s): the subclass's
             return _SubclassBase.ravel(self, order)
         return _fromnumeric.ravel(self, order)
@@ -1726,10 +1765,84 @@ def _ufunc_call(u, method, inputs, kwargs):
                     f"({u!r}, {method!r}, {', '.join(args)}): {names}")
 
 
+# functions that compare their arguments from C (Python's rich comparison,
+# where NumPy's scalar or array on the left gives way to the reflected
+# method of a right operand of an ndarray subclass)
+_C_COMPARERS = frozenset((operator.eq, operator.ne, operator.lt, operator.le, operator.gt,
+                          operator.ge, builtins.sorted, builtins.min, builtins.max))
+_NAME_LOADS = frozenset(('LOAD_GLOBAL', 'LOAD_NAME', 'LOAD_FAST', 'LOAD_DEREF',
+                         'LOAD_FAST_CHECK', 'LOAD_CLOSURE'))
+_ATTR_LOADS = frozenset(('LOAD_ATTR', 'LOAD_METHOD'))
+_CALL_SITES = {}      # code object: {offset of a call: its callee's loads, or None}
+
+
+def _callee_loads(code, offset):
+    """The instructions that load the function a call at offset calls, when
+    they are a name and attributes (`operator.eq`, `eq`, `x.__eq__`): found
+    by their source positions, which begin where the call's do; else None.
+    Kept per call site."""
+    sites = _CALL_SITES.get(code)
+    if sites is None:
+        if len(_CALL_SITES) > 256:
+            _CALL_SITES.clear()
+        sites = _CALL_SITES[code] = {}
+    if offset in sites:
+        return sites[offset]
+    ins = list(_dis.get_instructions(code))
+    loads = None
+    at = [i for i, x in enumerate(ins) if x.offset == offset]
+    pos = ins[at[0]].positions if at and ins[at[0]].opname.startswith('CALL') else None
+    if pos is not None and pos.col_offset is not None:
+        chain = [x for x in ins[:at[0]]
+                 if x.positions is not None and x.positions.lineno == pos.lineno and
+                 x.positions.col_offset == pos.col_offset and
+                 (x.positions.end_lineno, x.positions.end_col_offset) <
+                 (pos.end_lineno, pos.end_col_offset) and
+                 x.opname not in ('PUSH_NULL', 'PRECALL', 'KW_NAMES', 'CACHE', 'NOP')]
+        if chain and chain[0].opname in _NAME_LOADS and \
+                all(x.opname in _ATTR_LOADS for x in chain[1:]):
+            loads = [(x.opname, x.argval) for x in chain]
+    sites[offset] = loads
+    return loads
+
+
+def _compares_from_c(f):
+    """Whether the frame f is calling a function that compares from C
+    (operator.eq, sorted, a NumPy scalar's __eq__, ...): its
+    callee found from the call's source (_callee_loads) and looked up
+    without running any code (inspect.getattr_static)."""
+    loads = _callee_loads(f.f_code, f.f_lasti)
+    if loads is None:
+        return False
+    (op, name), attrs = loads[0], loads[1:]
+    spaces = (f.f_globals, f.f_builtins) if op == 'LOAD_GLOBAL' else \
+        (f.f_locals,) if op != 'LOAD_NAME' else (f.f_locals, f.f_globals, f.f_builtins)
+    for ns in spaces:
+        if name in ns:
+            obj = ns[name]
+            break
+    else:
+        return False
+    try:
+        for _, attr in attrs:
+            owner = obj
+            obj = inspect.getattr_static(obj, attr)
+    except AttributeError:
+        return False
+    if attrs and attrs[-1][1] in _REFLECTED_NAMES and isinstance(owner, _np.generic):
+        # x.__eq__(sub) of NumPy's scalar x: a rich comparison of its 0-d
+        # array (an array's own __eq__ runs the ufunc, in NumPy too)
+        return True
+    if isinstance(obj, functools.partial):
+        obj = obj.func
+    return any(obj is c for c in _C_COMPARERS)
+
+
 # NumPy's comparison ufuncs: the reflected comparison method of each
 _REFLECTED = {_np.equal: '__eq__', _np.not_equal: '__ne__', _np.less: '__gt__',
               _np.less_equal: '__ge__', _np.greater: '__lt__', _np.greater_equal: '__le__'}
 _COMPARE_OPS = frozenset(_dis.opmap[n] for n in ('COMPARE_OP', 'CONTAINS_OP'))
+_REFLECTED_NAMES = frozenset(('__eq__', '__ne__', '__lt__', '__le__', '__gt__', '__ge__'))
 
 
 def _reflected_compare(ufunc, inputs):
@@ -1740,10 +1853,13 @@ def _reflected_compare(ufunc, inputs):
     the left's first, so for an ndarray subclass NumPy's answer is
     sub.__eq__(0-d array). ndtile's subclasses are not NumPy's: the
     comparison reaches the ufunc, here, and the reflected method is called
-    now - where the caller's line is that comparison (`==`, `in`; an
-    explicit numpy.equal(x, sub) call is the ufunc's, as in NumPy, and so,
-    unlike NumPy, are operator.eq(x, sub) and comparisons made by a
-    function, sorted or max). NotImplemented otherwise (the ufunc runs)."""
+    now - where the caller's line is that comparison (`==`, `in`) or a call
+    of a function that compares from C (operator.eq(x, sub), a partial of
+    it by name, x.__eq__(sub), sorted, min, max: _compares_from_c); an explicit
+    numpy.equal(x, sub) call is the ufunc's, as in NumPy, and so, unlike
+    NumPy, are comparisons made from C by other functions (map(operator.eq,
+    ...), functools.reduce, list.sort, partial(operator.eq, x)(sub)).
+    NotImplemented otherwise (the ufunc runs)."""
     x, y = inputs
     if type(x) is not _np.ndarray or type(y) is ndarray or not isinstance(y, Array):
         return NotImplemented
@@ -1752,7 +1868,8 @@ def _reflected_compare(ufunc, inputs):
     if meth is None or meth is getattr(ndarray, name):
         return NotImplemented
     f = _sys._getframe(2)       # (_getframe(1) is __array_ufunc__; NumPy's C has no frame)
-    if f is None or f.f_code.co_code[f.f_lasti] not in _COMPARE_OPS:
+    if f is None or (f.f_code.co_code[f.f_lasti] not in _COMPARE_OPS and
+                     (_sys.version_info < (3, 11) or not _compares_from_c(f))):
         return NotImplemented
     return meth(y, x)
 

@@ -208,7 +208,7 @@ def tile(A, reps):
 
 def _along_axis(arr, indices, axis):
     x = C.asnd(arr)
-    ix = _index_array(indices, 'take_along_axis')
+    ix, ix0 = _index_array(indices, 'take_along_axis', orig=True)
     if axis is None:
         if ix.ndim != 1:
             raise ValueError("when axis=None, `indices` must have a single dimension.")
@@ -217,7 +217,7 @@ def _along_axis(arr, indices, axis):
         ax = _norm_axis(axis, x.ndim)
     if ix.ndim != x.ndim:
         raise ValueError("`indices` and `arr` must have the same number of dimensions")
-    return x, ix, ax
+    return x, ix, ax, ix0
 
 
 def _along_shape(x, ix, ax):
@@ -236,9 +236,12 @@ def _along_shape(x, ix, ax):
 
 
 def take_along_axis(arr, indices, axis=-1):
-    x, ix, ax = _along_axis(arr, indices, axis)
+    x, ix, ax, ix0 = _along_axis(arr, indices, axis)
     shape = _along_shape(x, ix, ax)
-    ix, _, ub = _fix_indices(ix, x.shape[ax], 'raise', ax, bound=True)
+    # NumPy's arr[index]: one index array (a 1-d arr) checked in its own
+    # order, several (with aranges) each in memory order
+    ix, _, ub = _fix_indices(ix, x.shape[ax], 'raise', ax, bound=True,
+                             order='C' if x.ndim == 1 else 'K', orig=ix0)
     if 0 in shape:
         return _multiarray.empty(shape, dtype=x.dtype)
     return _gather_along(x, ix._broadcast_to(shape), ax, shape, ub)
@@ -247,7 +250,7 @@ def take_along_axis(arr, indices, axis=-1):
 def put_along_axis(arr, indices, values, axis):
     if not isinstance(arr, Array):
         return F.call("put_along_axis", _np.put_along_axis, (arr, indices, values, axis), {})
-    x, ix, ax = _along_axis(arr, indices, axis)
+    x, ix, ax, ix0 = _along_axis(arr, indices, axis)
     # NumPy's arr[index] = values: the read-only check, the values'
     # conversion, the indices' broadcast, the values' broadcast, then the
     # indices' bounds
@@ -267,7 +270,9 @@ def put_along_axis(arr, indices, values, axis):
                          f"{_multiarray._shape_text(shape)}") from None
     if ix.size and x.shape[ax] == 0:
         _empty_axis_error(ix, ax)
-    ix = _fix_indices(ix, x.shape[ax], 'raise', ax)._broadcast_to(shape)
+    # NumPy's assignment checks the indices in memory order
+    ix = _fix_indices(ix, x.shape[ax], 'raise', ax, order='K',
+                      orig=ix0)._broadcast_to(shape)
     if 0 in shape:
         return None
     # flat C-order index into x of each position

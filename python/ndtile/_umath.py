@@ -35,6 +35,8 @@ _CORE_INDEX.pop('where', None)
 _CORE_INDEX.pop('clip', None)
 WHERE = _core.UFUNC_NAMES.index('where')
 POWER = _CORE_INDEX['power']
+_ANY = _core.REDUCE_NAMES.index('any')
+_ARGMAX = _core.REDUCE_NAMES.index('argmax')
 COMPARISONS = frozenset(_CORE_INDEX[n] for n in (
     'equal', 'not_equal', 'less', 'less_equal', 'greater', 'greater_equal'))
 LOGICAL = frozenset(_CORE_INDEX[n] for n in ('logical_and', 'logical_or', 'logical_xor'))
@@ -544,6 +546,31 @@ class ufunc:
             else:
                 if arrays and _res_cache.get(tuple(key)) == _AGREE:
                     return _core.apply(self._op, args)
+        elif type(out) is _ND and where is True and dtype is None and not kwargs and \
+                casting == 'same_kind' and order == 'K' and len(args) == self.nin and \
+                self._fast and self.nout == 1 and out._flags & 0x400:
+            # out= a plain writeable ndtile array, inputs as in the case above:
+            # the general path's steps for them (_compute with _AGREE)
+            key = [self]
+            arrays = False
+            for a in args:
+                if type(a) is _ND:
+                    key.append(a._dt)
+                    arrays = True
+                    continue
+                t = type(a)
+                if t is float or t is bool or t is complex or (t is int and 0 <= a <= 127):
+                    key.append(t)
+                else:
+                    break
+            else:
+                if arrays and _res_cache.get(tuple(key)) == _AGREE:
+                    out._before_write()
+                    try:
+                        return _core.apply(self._op, args, out, D.DEFAULT)
+                    except TypeError:
+                        self._numpy_type_error(list(args), D.DEFAULT, out, casting)
+                        raise
         out, ellipsis = _out_given(args, self.nin, out, where)
         if ellipsis:
             return _as_array_result(self(*args, out=None, where=where, casting=casting,
@@ -789,7 +816,7 @@ class ufunc:
             elif type(e) is int and e < 0 and \
                     not bool(_core.reduce(4, mask, None, False, D.DEFAULT, 0)._item()):
                 ops = (ops[0], 0)
-        res = self._compute(ops, None, True, casting, dtc)
+        res = self._masked_values(ops, mask, casting, dtc)
         if not isinstance(res, Array):
             # a float16 result (NumPy's loop for bool, int8, uint8 inputs):
             # NumPy's array, or its values cast into out
@@ -813,6 +840,42 @@ class ufunc:
             _check_cast(self.__name__, res.dtype, out.dtype, casting, self._out_index)
             res = res._astype(out._dt, _core.CASTING_UNSAFE)
         return _core.apply(WHERE, [mask, res, out], out)
+
+    def _masked_values(self, ops, mask, casting, dtc):
+        """The ufunc of ops for where= (mask), its floating-point errors those
+        of the elements mask selects: NumPy's loop skips the others (0/0
+        where where= is False is no 'invalid value'). Run on all elements
+        under 'raise' first; where that finds an error, run again with each
+        left-out element's operands replaced by those of one selected
+        element, in the caller's error state (values there are not kept)."""
+        if all(v == 'ignore' for v in _np.geterr().values()):
+            return self._compute(ops, None, True, casting, dtc)
+        try:
+            with _np.errstate(all='raise'):
+                return self._compute(ops, None, True, casting, dtc)
+        except FloatingPointError:
+            pass
+        shape = _core.broadcast_shapes([x.shape for x in ops if isinstance(x, Array)] +
+                                       [mask.shape])
+        mb = mask._broadcast_to(shape) if mask.shape != shape else mask
+        if not mb.size or not bool(_core.reduce(_ANY, mb, None, False, D.DEFAULT, 0)._item()):
+            with _np.errstate(all='ignore'):     # nothing selected
+                return self._compute(ops, None, True, casting, dtc)
+        k = int(_core.reduce(_ARGMAX, mb, None, False, D.DEFAULT, 0)._item())
+        at = []
+        for n in reversed(shape):
+            k, i = divmod(k, n)
+            at.append(i)
+        at.reverse()
+        subs = []
+        for x in ops:
+            if isinstance(x, Array) and x.ndim and x.size:
+                lead = len(shape) - x.ndim
+                one = x._view_index(tuple(0 if n == 1 else at[lead + d]
+                                          for d, n in enumerate(x.shape)))
+                x = _core.apply(WHERE, [mb, x, one])
+            subs.append(x)
+        return self._compute(subs, None, True, casting, dtc)
 
     # -- methods -----------------------------------------------------------
 

@@ -54,8 +54,9 @@ def _small_flat_index(a, key):
     if k.size:
         lo, hi = int(k.min()), int(k.max())
         if hi >= n or lo < -n:
-            # NumPy names the first bad index in order
-            bad = k.flat[int(_np.argmax(((k >= n) | (k < -n)).reshape(-1)))]
+            # NumPy names the first bad index in memory order (its
+            # MapIterCheckIndices), a 1-d intp array's in its own order
+            bad = _fromnumeric._first_out_of_bounds(key, n, 'K')[1]
             raise IndexError(f"index {bad} is out of bounds for axis 0 with size {n}")
         if lo < 0:
             k = _np.where(k < 0, k + n, k)

@@ -9,9 +9,10 @@
  * copies the results out (on many ranks a matrix is gathered to the rank
  * that owns the first tile of the result). solve, inv, det and slogdet of
  * a large matrix (order >= LA_BLOCK_MIN) are a blocked LU, cholesky a
- * blocked Cholesky, qr (m >= n >= LA_BLOCK_MIN) a blocked Householder QR,
- * whose pieces are tasks instead (see "large matrices"
- * below). LAPACK runs single-threaded
+ * blocked Cholesky, qr and lstsq (m >= n >= LA_BLOCK_MIN) a blocked
+ * Householder QR, whose pieces are tasks instead (see "large matrices"
+ * below); real solve and inv of order <= LA_SMALL skip LAPACK's per-call
+ * setup (small_gesv). LAPACK runs single-threaded
  * inside the tasks (the workers are the parallelism), and the blocks depend
  * on shapes only, so results have the same bits for any number of workers
  * or ranks.
@@ -145,7 +146,8 @@ static const char *op_name(ndt_linalg_op op);
  * the tall panel, rows k*LA_NB..n-1: pivoting over the whole column panel,
  * as LAPACK), then updates every block column j > k: the panel's row swaps
  * (laswp), trsm with its unit lower diagonal block, gemm of the rows below.
- * b thus becomes L^-1 P b; the back-substitution with U is tiled: row block
+ * b thus becomes L^-1 P b; the back-substitution with U (more than
+ * LA_BS_ONE right-hand sides; fewer: one trsm, bs_whole) is tiled: row block
  * i of b's block column j lives in its own piece of a second region Y
  * (rows i x r, column-major), and from the last row block up each is
  * solved with U's diagonal block (trsm), then subtracted from every row
@@ -264,6 +266,17 @@ static void bs_update(int cpx, const lu_shape *s, const char *A, const char *B, 
   lint M = CH(rows), NC = CH(wc), K = CH(lu_wc(s, l)), LD = CH(n);
   LAPACK->gemm[cpx]("N", "N", &M, &NC, &K, mone, A + (i0 + l * LA_NB * n) * csz, &LD, Ylj, &K,
                     one, Yij, &M, 1, 1);
+}
+
+/* solve with few right-hand sides (r <= LA_BS_ONE): the back-substitution of
+ * b's block column j (C, in W) as one trsm with U, in place: b's 8 or so
+ * columns are too little work to cut into 128-row pieces (a chain of tiny
+ * tasks whose hand-offs cost more than the solve). */
+#define LA_BS_ONE 32
+static void bs_whole(int cpx, const lu_shape *s, const char *A, int64_t j, char *C) {
+  static const double one[2] = {1, 0};
+  lint M = CH(s->n), NC = CH(lu_wc(s, j)), LD = CH(s->n);
+  LAPACK->trsm[cpx]("L", "U", "N", "N", &M, &NC, one, A, &LD, C, &LD, 1, 1, 1, 1);
 }
 
 /* inv: L's block column j (C) gets the later panels' row swaps, so that W
@@ -395,6 +408,15 @@ static ndt_status lu_serial(const la_arg *a, la_ws *ws, const mref *in, const mr
     det_out(a->op, a->ct, n, W, n, ipiv, singular, out);
     return NDT_OK;
   }
+  if (a->op == NDT_LINALG_SOLVE && s.r <= LA_BS_ONE) {
+    for (int64_t j = s.na; j < s.nbc; j++) {
+      char *C = W + lu_c0(&s, j) * n * csz;
+      bs_whole(cpx, &s, W, j, C);
+      ndt__kern->copy2d(n, lu_wc(&s, j), C, csz, n * csz, a->ct,
+                        out[0].p + (lu_c0(&s, j) - n) * out[0].cs, out[0].rs, out[0].cs, a->ct);
+    }
+    return NDT_OK;
+  }
   if (a->op == NDT_LINALG_SOLVE) {
     for (int64_t j = s.na; j < s.nbc; j++) {
       const char *B = W + lu_c0(&s, j) * n * csz;
@@ -481,6 +503,18 @@ static ndt_status bs_body(ndt_bound *op, void *p) {
   return NDT_OK;
 }
 
+/* Operands: W's A part (read), W's block column j (rw), the result's
+ * columns of j (write). */
+static ndt_status bs_whole_body(ndt_bound *op, void *p) {
+  const lu_arg *a = p;
+  const ndt_bound *o = &op[2];
+  int64_t n = a->s.n, csz = a->s.csz;
+  bs_whole(is_cpx(a->ct), &a->s, op[0].ptr, a->j, op[1].ptr);
+  ndt__kern->copy2d(o->shape[0], o->shape[1], op[1].ptr, csz, n * csz, a->ct, o->ptr, o->st[0],
+                    o->st[1], o->view->dtype);
+  return NDT_OK;
+}
+
 /* Operands: Y's row block i (read), the result's rows (write). */
 static ndt_status bs_store_body(ndt_bound *op, void *p) {
   const lu_arg *a = p;
@@ -545,6 +579,7 @@ static const ndt_task_kind lu_load_kind = {"linalg lu load", {lu_load_body}, NUL
 static const ndt_task_kind lu_panel_kind = {"linalg lu panel", {lu_panel_body}, NULL};
 static const ndt_task_kind lu_update_kind = {"linalg lu update", {lu_update_body}, NULL};
 static const ndt_task_kind bs_kind = {"linalg lu backsolve", {bs_body}, NULL};
+static const ndt_task_kind bs_whole_kind = {"linalg lu backsolve", {bs_whole_body}, NULL};
 static const ndt_task_kind bs_store_kind = {"linalg lu store", {bs_store_body}, NULL};
 static const ndt_task_kind inv_uinv_kind = {"linalg inv uinv", {inv_uinv_body}, NULL};
 static const ndt_task_kind inv_swaps_kind = {"linalg inv swaps", {inv_swaps_body}, NULL};
@@ -642,7 +677,16 @@ static ndt_status lu_record(const la_arg *s, const ndt_array *vin, ndt_array *co
                          j == k + 1 ? NDT_TASK_URGENT : 0);
       }
     }
-    if (s->op == NDT_LINALG_SOLVE) {
+    if (s->op == NDT_LINALG_SOLVE && sh->r <= LA_BS_ONE) {
+      ndt__range_view(&whole, S, 0, n * cb);
+      for (int64_t j = na; j < sh->nbc && st == NDT_OK; j++) {
+        a.j = j;
+        lu_col(&col[1], S, sh, j);
+        lu_view(res[0], nbd, bshape, q, 2, 0, n, lu_c0(sh, j) - n, lu_wc(sh, j), &outv[0]);
+        ndt_operand bops[3] = {{&whole, NDT_READ}, {&col[1], NDT_RW}, {&outv[0], NDT_WRITE}};
+        st = ndt__record(&bs_whole_kind, name, bops, 3, &a, sizeof a, NDT_TASK_URGENT);
+      }
+    } else if (s->op == NDT_LINALG_SOLVE) {
       /* the back-substitution by pieces of Y: per b's block column, from the
        * last row block up, its diagonal solve then the updates above it
        * (the next row block's first: the path the next solve waits on) */
@@ -887,6 +931,7 @@ static ndt_status ch_record(const la_arg *s, const ndt_array *vin, ndt_array *co
  * on ranks). */
 typedef struct {
   int64_t m, n, qc, na, nq;   /* rows, columns, Q's columns, A's and Q's block columns */
+  int64_t r, nb;              /* lstsq: b's columns (after A's in W), all block columns */
   int csz;
   int64_t t_off, q_off, bytes;
 } qr_shape;
@@ -896,19 +941,28 @@ static int qr_blocked(const la_arg *a) {
          a->n >= LA_BLOCK_MIN;
 }
 
-static void qr_shape_of(ndt_dtype ct, int64_t m, int64_t n, int mode, qr_shape *s) {
+static void qr_shape_of(ndt_dtype ct, int64_t m, int64_t n, int mode, int64_t r, qr_shape *s) {
   s->m = m;
   s->n = n;
+  s->r = r;
   s->qc = mode == NDT_LINALG_QR_REDUCED ? n : mode == NDT_LINALG_QR_COMPLETE ? m : 0;
   s->csz = ndt__traits[ct].size;
   s->na = (n + LA_NB - 1) / LA_NB;
   s->nq = (s->qc + LA_NB - 1) / LA_NB;
-  s->t_off = (int64_t)al((size_t)(m * n * s->csz));
+  s->nb = s->na + (r + LA_NB - 1) / LA_NB;
+  s->t_off = (int64_t)al((size_t)(m * (n + r) * s->csz));
   s->q_off = s->t_off + (int64_t)al((size_t)(s->na * LA_NB * LA_NB * s->csz));
   s->bytes = s->q_off + m * s->qc * s->csz;
 }
 static int64_t qr_w(int64_t total, int64_t j) {
   return total - j * LA_NB < LA_NB ? total - j * LA_NB : LA_NB;
+}
+/* W's block column j (A's, then b's): its first column and width. */
+static int64_t qr_c0(const qr_shape *s, int64_t j) {
+  return j < s->na ? j * LA_NB : s->n + (j - s->na) * LA_NB;
+}
+static int64_t qr_wc(const qr_shape *s, int64_t j) {
+  return j < s->na ? qr_w(s->n, j) : qr_w(s->r, j - s->na);
 }
 
 /* Panel k (P: W's block column k) and its T (LA_NB x LA_NB). */
@@ -964,7 +1018,7 @@ static void qr_rrows(ndt_dtype ct, const qr_shape *s, const char *W, int64_t r0,
 static ndt_status qr_serial(const la_arg *a, la_ws *ws, const mref *in, const mref *out) {
   int cpx = is_cpx(a->ct), mode = a->flags;
   qr_shape s;
-  qr_shape_of(a->ct, a->m, a->n, mode, &s);
+  qr_shape_of(a->ct, a->m, a->n, mode, 0, &s);
   char *W = ws_get(ws, (size_t)s.bytes);
   if (!W) return NDT_ERR_NOMEM;
   int64_t m = s.m, csz = s.csz, cb = m * csz;
@@ -997,12 +1051,13 @@ typedef struct {
   int64_t k, j, r0;   /* panel k; update of block column j (Q's: jq); store: rows r0.. */
   int q;              /* the update is Q's (H C), else the factorisation's (H^H C) */
   int first;          /* Q's block column starts as the identity's */
+  double rcond;       /* lstsq's last task: gelsd's rcond */
 } qr_arg;
 
 /* Operands: A's columns of block column j (read), W's block column j (write). */
 static ndt_status qr_load_body(ndt_bound *op, void *p) {
   const qr_arg *a = p;
-  load_block(&op[0], a->s.m, qr_w(a->s.n, a->j), a->ct, op[1].ptr);
+  load_block(&op[0], a->s.m, qr_wc(&a->s, a->j), a->ct, op[1].ptr);
   return NDT_OK;
 }
 
@@ -1016,7 +1071,7 @@ static ndt_status qr_panel_body(ndt_bound *op, void *p) {
  * (W's j: rw; Q's j (q): rw, or write when first). */
 static ndt_status qr_update_body(ndt_bound *op, void *p) {
   const qr_arg *a = p;
-  int64_t wc = qr_w(a->q ? a->s.qc : a->s.n, a->j);
+  int64_t wc = a->q ? qr_w(a->s.qc, a->j) : qr_wc(&a->s, a->j);
   return qr_apply(is_cpx(a->ct), a->ct, &a->s, a->k, op[0].ptr, op[1].ptr, !a->q, wc, a->first,
                   a->j, op[2].ptr);
 }
@@ -1054,7 +1109,7 @@ static ndt_status qr_record(const la_arg *s, const ndt_array *vin, ndt_array *co
   memset(&a, 0, sizeof a);
   a.ct = s->ct;
   a.mode = s->flags;
-  qr_shape_of(s->ct, s->m, s->n, a.mode, &a.s);
+  qr_shape_of(s->ct, s->m, s->n, a.mode, 0, &a.s);
   const qr_shape *sh = &a.s;
   int64_t m = sh->m, csz = sh->csz, cb = m * csz, tb = LA_NB * LA_NB * csz;
   ndt_array *rres = res[a.mode == NDT_LINALG_QR_R ? 0 : 1];
@@ -1123,9 +1178,295 @@ static ndt_status qr_record(const la_arg *s, const ndt_array *vin, ndt_array *co
   return st;
 }
 
+/* ---- lstsq of a tall matrix through the blocked QR ---------------------
+ * m >= n >= LA_BLOCK_MIN with at least one right-hand side: W holds A and
+ * then b (k columns, b's own block columns), the QR's panels and updates
+ * run over all of them (b becomes Q^H b, as the LU's b becomes L^-1 P b),
+ * and one last task solves the n x n problem R x = (Q^H b)[:n] with
+ * LAPACK's gelsd (the minimum-norm solution with NumPy's rcond cut-off:
+ * ||A x - b|| = ||R x - (Q^H b)[:n]|| + ||(Q^H b)[n:]||, and R's singular
+ * values are A's); the residuals are the squared norms of (Q^H b)[n:]'s
+ * columns (rank n). The same pieces in one task on ranks (lsq_serial). */
+static int lsq_blocked(const la_arg *a) {
+  return a->op == NDT_LINALG_LSTSQ && a->m >= a->n && a->n >= LA_BLOCK_MIN && a->k >= 1;
+}
+
+/* The last step from the factored W: o[0..3] (x, residuals, rank, s) of
+ * dtypes odt[0..3]. */
+static ndt_status lsq_final(const la_arg *a, const qr_shape *s, const char *W, const mref *o,
+                            const ndt_dtype *odt) {
+  int64_t m = s->m, n = s->n, k = s->r, csz = s->csz;
+  ndt_dtype ct = a->ct, rt = real_of(ct);
+  int cpx = is_cpx(ct), rsz = ndt__traits[rt].size;
+  /* (a NaN or inf in A or b reaches W: NumPy's gelsd fails on it) */
+  if (!all_finite(ct, W, m * (n + k))) return fail("SVD did not converge in Linear Least Squares");
+  lint N = CH(n), NR = CH(k), rank = 0, info = 0, m1 = -1;
+  double wq[2] = {0, 0}, rq[2] = {0, 0};
+  lint iq[2] = {0, 0};
+  const double *rc = &a->param;
+  if (cpx)
+    LAPACK->zgelsd(&N, &N, &NR, NULL, &N, NULL, &N, NULL, rc, &rank, wq, &m1, rq, iq, &info);
+  else
+    LAPACK->dgelsd(&N, &N, &NR, NULL, &N, NULL, &N, NULL, rc, &rank, wq, &m1, iq, &info);
+  int64_t lw = (int64_t)wq[0] > 1 ? (int64_t)wq[0] : 1, lrw = (int64_t)rq[0] > 1 ? (int64_t)rq[0] : 1;
+  int64_t liw = iq[0] > 1 ? iq[0] : 1;
+  size_t ab = al((size_t)(n * n * csz)), bb = al((size_t)(n * k * csz)), sb = al((size_t)(n * rsz));
+  size_t rb = al((size_t)(k * rsz)), wb = al((size_t)(lw * csz)), xb = cpx ? al((size_t)(lrw * rsz)) : 0;
+  char *R = ndt__malloc(ab + bb + sb + rb + wb + xb + (size_t)liw * sizeof(lint));
+  if (!R) return NDT_ERR_NOMEM;
+  char *B = R + ab, *S = B + bb, *res = S + sb, *work = res + rb, *rwork = work + wb;
+  lint *iwork = (lint *)(rwork + xb), LW = CH(lw);
+  memset(R, 0, (size_t)(n * n * csz));
+  for (int64_t c = 0; c < n; c++) memcpy(R + c * n * csz, W + c * m * csz, (size_t)((c + 1) * csz));
+  for (int64_t j = 0; j < k; j++)
+    memcpy(B + j * n * csz, W + (n + j) * m * csz, (size_t)(n * csz));
+  if (cpx)
+    LAPACK->zgelsd(&N, &N, &NR, R, &N, B, &N, S, rc, &rank, work, &LW, rwork, iwork, &info);
+  else
+    LAPACK->dgelsd(&N, &N, &NR, R, &N, B, &N, S, rc, &rank, work, &LW, iwork, &info);
+  if (info != 0) {
+    ndt__mfree(R);
+    return fail("SVD did not converge in Linear Least Squares");
+  }
+  for (int64_t j = 0; j < k; j++) {
+    double r = 0;
+    if (rank == n && m > n)
+      for (int64_t i = n; i < m; i++) {
+        double re, im;
+        getc_(ct, W, i + (n + j) * m, &re, &im);
+        r += re * re + im * im;
+      }
+    putc_(rt, res, j, r, 0);
+  }
+  int64_t r64 = rank;
+  ndt__kern->copy2d(n, k, B, csz, n * csz, ct, o[0].p, o[0].rs, o[0].cs, odt[0]);
+  ndt__kern->copy2d(k, 1, res, rsz, 0, rt, o[1].p, o[1].rs, 0, odt[1]);
+  ndt__kern->copy2d(1, 1, (char *)&r64, 0, 0, NDT_INT64, o[2].p, 0, 0, odt[2]);
+  ndt__kern->copy2d(n, 1, S, rsz, 0, rt, o[3].p, o[3].rs, 0, odt[3]);
+  ndt__mfree(R);
+  return NDT_OK;
+}
+
+/* The whole of it in one task (k_lstsq for lsq_blocked). */
+static ndt_status lsq_serial(const la_arg *a, la_ws *ws, const mref *in, const mref *out) {
+  int cpx = is_cpx(a->ct);
+  qr_shape s;
+  qr_shape_of(a->ct, a->m, a->n, NDT_LINALG_QR_R, a->k, &s);
+  char *W = ws_get(ws, (size_t)s.bytes);
+  if (!W) return NDT_ERR_NOMEM;
+  int64_t m = s.m, csz = s.csz, cb = m * csz;
+  char *T = W + s.t_off;
+  load(&in[0], a->in[0].dtype, m, s.n, a->ct, W, m);
+  load(&in[1], a->in[1].dtype, m, s.r, a->ct, W + s.n * cb, m);
+  ndt_status st = NDT_OK;
+  for (int64_t k = 0; k < s.na && st == NDT_OK; k++) {
+    char *P = W + k * LA_NB * cb, *Tk = T + k * LA_NB * LA_NB * csz;
+    st = qr_panel(cpx, &s, k, P, Tk);
+    for (int64_t j = k + 1; j < s.nb && st == NDT_OK; j++)
+      st = qr_apply(cpx, a->ct, &s, k, P, Tk, 1, qr_wc(&s, j), 0, j, W + qr_c0(&s, j) * cb);
+  }
+  if (st) return st;
+  ndt_dtype rt = real_of(a->ct), odt[4] = {a->ct, rt, NDT_INT64, rt};
+  return lsq_final(a, &s, W, out, odt);
+}
+
+/* Operands: W's A and b parts (read), x, the residuals, the rank, s (write). */
+static ndt_status lsq_final_body(ndt_bound *op, void *p) {
+  const qr_arg *a = p;
+  la_arg la;
+  memset(&la, 0, sizeof la);
+  la.ct = a->ct;
+  la.param = a->rcond;
+  mref o[4];
+  ndt_dtype odt[4];
+  for (int i = 0; i < 4; i++) {
+    const ndt_bound *b = &op[1 + i];
+    int nd = b->view->ndim;
+    o[i] = (mref){b->ptr, nd > 0 ? b->st[0] : 0, nd > 1 ? b->st[1] : 0};
+    odt[i] = b->view->dtype;
+  }
+  return lsq_final(&la, &a->s, op[0].ptr, o, odt);
+}
+
+static const ndt_task_kind lsq_final_kind = {"linalg.lstsq", {lsq_final_body}, NULL};
+
+/* Records the blocked lstsq of every matrix of the batch. */
+static ndt_status lsq_record(const la_arg *s, const ndt_array *vin, ndt_array *const *res,
+                             const int64_t *bshape, int64_t nmat) {
+  int nbd = s->nbd;
+  qr_arg a;
+  memset(&a, 0, sizeof a);
+  a.ct = s->ct;
+  a.mode = NDT_LINALG_QR_R;
+  a.rcond = s->param;
+  qr_shape_of(s->ct, s->m, s->n, a.mode, s->k, &a.s);
+  const qr_shape *sh = &a.s;
+  int64_t m = sh->m, n = sh->n, csz = sh->csz, cb = m * csz, tb = LA_NB * LA_NB * csz;
+  ndt_status st = NDT_OK;
+  for (int64_t q = 0; q < nmat && st == NDT_OK; q++) {
+    ndt_store *S = NULL;
+    st = ndt__store_new_bytes(&S, sh->bytes);
+    if (st) break;
+    ndt_array col[2], tv, src, outv[4];
+    for (int64_t j = 0; j < sh->nb && st == NDT_OK; j++) {
+      a.j = j;
+      int64_t c0 = qr_c0(sh, j), wc = qr_wc(sh, j);
+      if (j < sh->na) lu_view(&vin[0], nbd, bshape, q, 2, 0, m, c0, wc, &src);
+      else lu_view(&vin[1], nbd, bshape, q, 2, 0, m, c0 - n, wc, &src);
+      ndt__range_view(&col[0], S, c0 * cb, wc * cb);
+      ndt_operand ops[2] = {{&src, NDT_READ}, {&col[0], NDT_WRITE}};
+      st = ndt__record(&qr_load_kind, NULL, ops, 2, &a, sizeof a, 0);
+    }
+    for (int64_t k = 0; k < sh->na && st == NDT_OK; k++) {
+      a.k = k;
+      ndt__range_view(&col[0], S, k * LA_NB * cb, qr_w(n, k) * cb);
+      ndt__range_view(&tv, S, sh->t_off + k * tb, tb);
+      ndt_operand pops[2] = {{&col[0], NDT_RW}, {&tv, NDT_WRITE}};
+      st = ndt__record(&qr_panel_kind, "linalg.lstsq", pops, 2, &a, sizeof a, NDT_TASK_URGENT);
+      for (int64_t j = k + 1; j < sh->nb && st == NDT_OK; j++) {
+        a.j = j;
+        ndt__range_view(&col[1], S, qr_c0(sh, j) * cb, qr_wc(sh, j) * cb);
+        ndt_operand uops[3] = {{&col[0], NDT_READ}, {&tv, NDT_READ}, {&col[1], NDT_RW}};
+        st = ndt__record(&qr_update_kind, NULL, uops, 3, &a, sizeof a,
+                         j == k + 1 ? NDT_TASK_URGENT : 0);
+      }
+    }
+    if (st == NDT_OK) {
+      ndt__range_view(&col[0], S, 0, (n + sh->r) * cb);
+      static const int ncore[4] = {2, 1, 0, 1};
+      for (int i = 0; i < 4; i++) {
+        lu_view(res[i], nbd, bshape, q, ncore[i], 0, 0, 0, 0, &outv[i]);
+        if (ncore[i]) {   /* the whole core: x (n x k), residuals (k), s (n) */
+          outv[i].ndim = ncore[i];
+          outv[i].size = 1;
+          for (int d = 0; d < ncore[i]; d++) {
+            outv[i].shape[d] = res[i]->shape[nbd + d];
+            outv[i].strides[d] = res[i]->strides[nbd + d];
+            outv[i].size *= outv[i].shape[d];
+          }
+        }
+      }
+      ndt_operand fops[5] = {{&col[0], NDT_READ}, {&outv[0], NDT_WRITE}, {&outv[1], NDT_WRITE},
+                             {&outv[2], NDT_WRITE}, {&outv[3], NDT_WRITE}};
+      st = ndt__record(&lsq_final_kind, NULL, fops, 5, &a, sizeof a, 0);
+    }
+    ndt__store_decref(S);
+  }
+  return st;
+}
+
+/* ---- small real matrices: solve and inv without LAPACK's per-call setup ----
+ * Order n <= LA_SMALL (double compute type): gesv's algorithm written out
+ * (getf2's partial pivoting, the first largest |a_ik| of a column, the row
+ * swaps and multipliers, then getrs's L and U solves on all right-hand sides
+ * at once), on row-major copies whose order is a constant in each of the
+ * specialised bodies. An exact zero pivot is "Singular matrix", as gesv's
+ * info > 0; a NaN pivot is no error (its NaNs propagate as NumPy's).
+ * The order of the operations depends on n only: the same bits for any
+ * number of workers or ranks. */
+#define LA_SMALL 16
+
+static inline __attribute__((always_inline)) int small_gesv(int n, int k, double *restrict A,
+                                                            double *restrict B) {
+  for (int c = 0; c < n; c++) {
+    int p = c;
+    double big = fabs(A[c * n + c]);
+    for (int i = c + 1; i < n; i++)
+      if (fabs(A[i * n + c]) > big) {
+        big = fabs(A[i * n + c]);
+        p = i;
+      }
+    if (A[p * n + c] == 0) return 1;
+    if (p != c) {
+      for (int j = 0; j < n; j++) {
+        double t = A[c * n + j];
+        A[c * n + j] = A[p * n + j];
+        A[p * n + j] = t;
+      }
+      for (int j = 0; j < k; j++) {
+        double t = B[c * k + j];
+        B[c * k + j] = B[p * k + j];
+        B[p * k + j] = t;
+      }
+    }
+    double d = A[c * n + c];
+    for (int i = c + 1; i < n; i++) {
+      double l = A[i * n + c] / d;
+      A[i * n + c] = l;
+      for (int j = c + 1; j < n; j++) A[i * n + j] -= l * A[c * n + j];
+      for (int j = 0; j < k; j++) B[i * k + j] -= l * B[c * k + j];
+    }
+  }
+  for (int c = n - 1; c >= 0; c--) {
+    double d = A[c * n + c];
+    for (int j = 0; j < k; j++) B[c * k + j] /= d;
+    for (int i = 0; i < c; i++) {
+      double u = A[i * n + c];
+      for (int j = 0; j < k; j++) B[i * k + j] -= u * B[c * k + j];
+    }
+  }
+  return 0;
+}
+
+/* small_gesv with n (and, for inv, k = n) constants the compiler unrolls. */
+static int small_gesv_n(int n, int k, int inv, double *A, double *B) {
+#define SG(N) case N: return inv ? small_gesv(N, N, A, B) : small_gesv(N, k, A, B);
+  switch (n) {
+    SG(1) SG(2) SG(3) SG(4) SG(5) SG(6) SG(7) SG(8)
+    SG(9) SG(10) SG(11) SG(12) SG(13) SG(14) SG(15) SG(16)
+    default: return small_gesv(n, k, A, B);
+  }
+#undef SG
+}
+
+/* 1 when the n doubles are all finite. */
+static int finite_n(const double *x, int n) {
+  double z = 0;
+  for (int i = 0; i < n; i++) z += x[i] * 0;   /* NaN once any x[i] is inf or NaN */
+  return z == 0;
+}
+
+/* in[0] (and in[1] unless inv) into row-major doubles, solved, stored;
+ * returns 0, or 1 (nothing stored) when the input or the result is not
+ * all finite or a pivot is an exact zero: then gesv decides, as for NumPy
+ * (the singular error, and where its NaNs go: OpenBLAS's pivot search
+ * treats NaNs its own way). */
+static int small_solve(const la_arg *a, const mref *in, const mref *out) {
+  int n = (int)a->n, inv = a->op == NDT_LINALG_INV;
+  int k = inv ? n : (int)a->k;
+  double A[LA_SMALL * LA_SMALL], B[LA_SMALL * LA_SMALL];
+  /* a row-major copy is the column-major load of the transpose */
+  if (a->in[0].dtype == NDT_FLOAT64) {
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++) memcpy(&A[i * n + j], in[0].p + i * in[0].rs + j * in[0].cs, 8);
+  } else {
+    mref t = {in[0].p, in[0].cs, in[0].rs};
+    load(&t, a->in[0].dtype, n, n, NDT_FLOAT64, (char *)A, n);
+  }
+  if (inv) {
+    memset(B, 0, sizeof(double) * (size_t)(n * n));
+    for (int i = 0; i < n; i++) B[i * n + i] = 1;
+  } else if (a->in[1].dtype == NDT_FLOAT64) {
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < k; j++) memcpy(&B[i * k + j], in[1].p + i * in[1].rs + j * in[1].cs, 8);
+  } else {
+    mref t = {in[1].p, in[1].cs, in[1].rs};
+    load(&t, a->in[1].dtype, k, n, NDT_FLOAT64, (char *)B, k);
+  }
+  if (!finite_n(A, n * n) || !finite_n(B, n * k) || small_gesv_n(n, k, inv, A, B) ||
+      !finite_n(B, n * k))
+    return 1;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < k; j++) memcpy(out[0].p + i * out[0].rs + j * out[0].cs, &B[i * k + j], 8);
+  return 0;
+}
+
 /* solve (b given) and inv (b = I) */
 static ndt_status k_solve(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
   if (a->n >= LA_BLOCK_MIN) return lu_serial(a, w, in, out);
+  if (a->n <= LA_SMALL && a->ct == NDT_FLOAT64 && (a->op == NDT_LINALG_INV || a->k <= LA_SMALL) &&
+      !small_solve(a, in, out))
+    return NDT_OK;
   int64_t n = a->n, k = a->op == NDT_LINALG_INV ? n : a->k;
   int csz = ndt__traits[a->ct].size;
   size_t ab = al((size_t)(n * n * csz)), bb = al((size_t)(n * k * csz));
@@ -1429,6 +1770,7 @@ static ndt_status k_eig(const la_arg *a, la_ws *w, const mref *in, const mref *o
 
 /* lstsq: outputs x (n, k), residuals (k), rank (int64), s (min(m, n)). */
 static ndt_status k_lstsq(const la_arg *a, la_ws *w, const mref *in, const mref *out) {
+  if (lsq_blocked(a)) return lsq_serial(a, w, in, out);
   int64_t m = a->m, n = a->n, k = a->k, mn = m < n ? m : n, mx = m > n ? m : n;
   ndt_dtype ct = a->ct, rt = real_of(ct);
   int csz = ndt__traits[ct].size, rsz = ndt__traits[rt].size, cpx = is_cpx(ct);
@@ -1720,10 +2062,12 @@ ndt_status ndt_linalg(ndt_array **out, ndt_linalg_op op, const ndt_array *a, con
   /* Large solve, inv, det, slogdet: the blocked LU's tasks over the workers
    * (on many ranks, or with a CUDA device, whole-matrix tasks as below,
    * whose CPU body runs the same blocked LU in one task: the same bits). */
-  if ((((lu_op(op) || op == NDT_LINALG_CHOLESKY) && n >= LA_BLOCK_MIN) || qr_blocked(&s)) &&
+  if ((((lu_op(op) || op == NDT_LINALG_CHOLESKY) && n >= LA_BLOCK_MIN) || qr_blocked(&s) ||
+       lsq_blocked(&s)) &&
       !ndt_distributed() && !ndt__cuda_devices()) {
     st = op == NDT_LINALG_CHOLESKY ? ch_record(&s, vin, res, bshape, nmat)
          : op == NDT_LINALG_QR     ? qr_record(&s, vin, res, bshape, nmat)
+         : op == NDT_LINALG_LSTSQ  ? lsq_record(&s, vin, res, bshape, nmat)
                                    : lu_record(&s, vin, res, bshape, nmat);
     if (st) ndt_sync();
     for (int i = 0; i < nout; i++) {

@@ -151,6 +151,116 @@ static void scratch_free(ndt_memory *m, void *p, size_t n) {
   else m->iface->free(m, p, n);
 }
 
+/* The tiles a view touches. Its elements are lo + sum i_k * st_k over the
+ * axes sorted by |stride| (a negative stride flipped: the same elements),
+ * so the smallest axes make runs of span E and the next axis steps s: a
+ * tile can lie between two runs only when the gap s - E - 1 is at least
+ * the smallest tile of the store. The axes whose gaps cannot hold a tile
+ * are merged into the run ("inner"); the others ("outer") are walked, run
+ * by run, when they nest (each steps past all the smaller ones span, so
+ * the runs come in ascending order) and their runs are few (at most about
+ * twice the tiles of the extent); else the extent's tiles are all taken,
+ * as they are when no gap can hold a tile (contiguous views, rows that
+ * span whole tiles, every block of one or two tiles). */
+int ndt__view_tiles(const ndt_array *v, int64_t lo, int64_t hi, ndt__tile_fn fn, void *ctx) {
+  const ndt_store *s = v->store;
+  if (s->ntiles < 3 || v->size == hi - lo + 1) return 0;
+  int64_t t0 = ndt_store_tile_of(s, lo), t1 = ndt_store_tile_of(s, hi);
+  if (t1 - t0 < 2) return 0;
+  int64_t minlen = s->seg, last = s->period - (s->per - 1) * s->seg;
+  if (last > 0 && last < minlen) minlen = last;
+  if (minlen < 1) return 0;
+  int64_t st[NDT_MAXDIMS], n[NDT_MAXDIMS];
+  int na = 0;
+  for (int k = 0; k < v->ndim; k++) {
+    if (v->shape[k] <= 1 || v->strides[k] == 0) continue;
+    int64_t a = v->strides[k] < 0 ? -v->strides[k] : v->strides[k];
+    int j = na++;
+    for (; j > 0 && st[j - 1] > a; j--) {
+      st[j] = st[j - 1];
+      n[j] = n[j - 1];
+    }
+    st[j] = a;
+    n[j] = v->shape[k];
+  }
+  int64_t E = 0;
+  int m = 0;
+  while (m < na && st[m] - E - 1 < minlen) {
+    E += (n[m] - 1) * st[m];
+    m++;
+  }
+  if (m == na) return 0;
+  int64_t runs = 1, cap = 2 * (t1 - t0 + 1) + 16, span = E;
+  for (int k = m; k < na; k++) {
+    if (st[k] <= span) return 0;   /* runs that interleave: the extent */
+    span += (n[k] - 1) * st[k];
+    if (n[k] > cap / runs) return 0;
+    runs *= n[k];
+  }
+  int64_t idx[NDT_MAXDIMS] = {0}, pt = -1, pl = 0, ph = 0, b = lo;
+  for (int64_t r = 0; r < runs; r++) {
+    int64_t e = b + E;
+    for (int64_t t = ndt_store_tile_of(s, b), tz = ndt_store_tile_of(s, e); t <= tz; t++) {
+      const ndt_tile *tl = &s->tiles[t];
+      int64_t l = b > tl->start ? b : tl->start, end = tl->start + tl->len - 1;
+      int64_t h = e < end ? e : end;
+      if (t == pt) {
+        ph = h;
+        continue;
+      }
+      if (pt >= 0 && fn(ctx, pt, pl, ph)) return -1;
+      pt = t;
+      pl = l;
+      ph = h;
+    }
+    for (int k = m; k < na; k++) {   /* the next run: the smallest outer axis first */
+      b += st[k];
+      if (++idx[k] < n[k]) break;
+      b -= n[k] * st[k];
+      idx[k] = 0;
+    }
+  }
+  if (pt >= 0 && fn(ctx, pt, pl, ph)) return -1;
+  return 1;
+}
+
+/* The tiles of a view that leaves whole tiles out (ndt__view_tiles), for
+ * bind_view: each acquired (acquire), and whether their buffers in m lie
+ * as one piece of memory would hold them (in place). Only these tiles are
+ * looked at: the others are not the task's, other tasks may be moving
+ * them. */
+typedef struct {
+  const ndt_store *s;
+  ndt_memory *m;
+  int acquire, w, adj, first;
+  char *base;
+  int64_t start0;
+  ndt_status st;
+} bind_ctx;
+
+static int bind_tile(void *cp, int64_t t, int64_t lo, int64_t hi) {
+  NDT_UNUSED(lo);
+  NDT_UNUSED(hi);
+  bind_ctx *c = cp;
+  ndt_tile *tl = &c->s->tiles[t];
+  char *p;
+  if (c->acquire) {
+    c->st = ndt__tile_acquire(tl, c->m, c->w, &p);
+    if (c->st) return 1;
+  } else {
+    p = ndt_tile_mem(tl, c->m);
+  }
+  if (c->first) {
+    c->first = 0;
+    c->base = p;
+    c->start0 = tl->start;
+    if (!p) c->adj = 0;
+  } else if (!p || !c->base || p != c->base + (tl->start - c->start0) * c->s->itemsize) {
+    c->adj = 0;
+  }
+  return 0;
+}
+
 /* Binds v for memory m. acquire: first make its tiles valid there (a
  * write: only there); pieces of a walked operand skip it. */
 static ndt_status bind_view(const ndt_array *v, unsigned priv, ndt_memory *m, int acquire,
@@ -192,18 +302,34 @@ static ndt_status bind_view(const ndt_array *v, unsigned priv, ndt_memory *m, in
     b->ptr = base + (v->offset - tl->start) * ssz + v->part;
     return NDT_OK;
   }
-  if (acquire) {
-    int w = (priv & NDT_WRITE) != 0;
-    for (int64_t t = t0; t <= t1; t++) {
-      char *p;
-      ndt_status st = ndt__tile_acquire(&s->tiles[t], m, w, &p);
-      if (st) return st;
-      if (t == t0) base = p;
-    }
-  } else {
-    base = ndt_tile_mem(&s->tiles[t0], m);
+  /* a view that leaves whole tiles out: the tiles it touches alone (a
+   * walked operand's body may reach any of its extent) */
+  int gaps = 0, adj;
+  bind_ctx c = {s, m, acquire, (priv & NDT_WRITE) != 0, 1, 1, NULL, 0, NDT_OK};
+  if (t1 - t0 >= 2 && !(priv & NDT_OPND_WALK)) {
+    int64_t lo, hi;
+    ndt__view_extent(v, &lo, &hi);
+    gaps = ndt__view_tiles(v, lo, hi, bind_tile, &c);
+    if (gaps < 0) return c.st;
   }
-  if (adjacent_in(s, t0, t1, m)) {   /* in place */
+  if (gaps) {
+    base = c.base;
+    adj = c.adj;
+  } else {
+    if (acquire) {
+      int w = (priv & NDT_WRITE) != 0;
+      for (int64_t t = t0; t <= t1; t++) {
+        char *p;
+        ndt_status st = ndt__tile_acquire(&s->tiles[t], m, w, &p);
+        if (st) return st;
+        if (t == t0) base = p;
+      }
+    } else {
+      base = ndt_tile_mem(&s->tiles[t0], m);
+    }
+    adj = adjacent_in(s, t0, t1, m);
+  }
+  if (adj) {   /* in place */
     b->ptr = base + (v->offset - s->tiles[t0].start) * ssz + v->part;
     return NDT_OK;
   }
@@ -285,10 +411,48 @@ static ndt_status exec_on(const ndt_task_kind *k, ndt_processor *p, const ndt_op
 _Thread_local const ndt_processor *ndt__ran_on;
 _Thread_local const char *ndt__ran_kind;
 
+/* The ranges of a view that leaves whole tiles out: one per run of
+ * consecutive tiles it touches. */
+typedef struct {
+  ndt_range **r, *local;
+  int *nr, *cap, first;
+  ndt_store *s;
+  int w;
+} range_ctx;
+
+/* room for one more range: 0, or -1 (no memory) */
+static int range_room(range_ctx *c) {
+  if (*c->nr == *c->cap) {
+    int nc = *c->cap * 2;
+    ndt_range *n = ndt__malloc((size_t)nc * sizeof *n);
+    if (!n) return -1;
+    memcpy(n, *c->r, (size_t)*c->nr * sizeof *n);
+    if (*c->r != c->local) ndt__mfree(*c->r);
+    *c->r = n;
+    *c->cap = nc;
+  }
+  return 0;
+}
+
+static int add_range(void *cp, int64_t t, int64_t lo, int64_t hi) {
+  NDT_UNUSED(lo);
+  NDT_UNUSED(hi);
+  range_ctx *c = cp;
+  ndt_range *q = *c->nr > c->first ? &(*c->r)[*c->nr - 1] : NULL;
+  if (q && q->t1 == t - 1) {
+    q->t1 = t;
+    return 0;
+  }
+  if (range_room(c)) return -1;
+  (*c->r)[(*c->nr)++] = (ndt_range){c->s, t, t, 1, 0, c->w};
+  return 0;
+}
+
 static ndt_status exec_tracked(const ndt_task_kind *k, ndt_processor *p, const ndt_operand *op,
                                int nop, void *arg, const int64_t *span, int *ran) {
   ndt_bound local[NB_LOCAL], *b = local;
   ndt_range rloc[NB_LOCAL], *r = rloc;
+  int rcap = nop > NB_LOCAL ? nop : NB_LOCAL;
   *ran = 0;
   ndt__ran_on = p;
   /* (a group: its members' kind) */
@@ -316,6 +480,25 @@ static ndt_status exec_tracked(const ndt_task_kind *k, ndt_processor *p, const n
     }
     const ndt_array *v = op[i].view;
     if (v->size == 0 || (op[i].priv & NDT_OPND_KEEP)) continue;
+    if (!(op[i].priv & NDT_OPND_WALK) && v->store->ntiles > 2) {
+      /* a view that leaves whole tiles out: the runs of those it touches */
+      int64_t lo, hi;
+      ndt__view_extent(v, &lo, &hi);
+      range_ctx c = {&r, rloc, &nr, &rcap, nr, v->store, (op[i].priv & NDT_WRITE) != 0};
+      int g = ndt__view_tiles(v, lo, hi, add_range, &c);
+      if (g < 0) {
+        if (b != local) ndt__mfree(b);
+        if (r != rloc) ndt__mfree(r);
+        return NDT_ERR_NOMEM;
+      }
+      if (g) continue;
+    }
+    range_ctx c = {&r, rloc, &nr, &rcap, nr, v->store, 0};
+    if (range_room(&c)) {   /* (only a view that left tiles out took more than one) */
+      if (b != local) ndt__mfree(b);
+      if (r != rloc) ndt__mfree(r);
+      return NDT_ERR_NOMEM;
+    }
     ndt_range *x = &r[nr++];
     x->s = v->store;
     x->w = (op[i].priv & NDT_WRITE) != 0;
@@ -360,10 +543,8 @@ static ndt_status exec_tracked(const ndt_task_kind *k, ndt_processor *p, const n
     st = unbind_all(b, nb, st);
     ndt__release_ranges(p->mem, nr, r);
   }
-  if (b != local) {
-    ndt__mfree(b);
-    ndt__mfree(r);
-  }
+  if (b != local) ndt__mfree(b);
+  if (r != rloc) ndt__mfree(r);
   return st;
 }
 

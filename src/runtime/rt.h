@@ -58,7 +58,8 @@ typedef struct {
   ndt_store *const *stores;   /* the stores a deferred task holds; NULL: its operands' */
   int nstores;
   unsigned flags;
-  const int64_t *span;    /* the first and last tile of each operand, or NULL */
+  const int64_t *span;    /* the first and last tile of each operand, or NULL (a view
+                           * may skip tiles between: the binding asks ndt__view_tiles) */
   /* the device plan's tasks (proc.c): explicit predecessors besides the
    * tiles' (NULL entries skipped), and where to hand back the recorded
    * task with a reference (ndt__task_put drops it) */
@@ -120,10 +121,22 @@ ndt_status ndt__trace_dump(int nworkers);
 /* Binds op[0..nop) for processor p into b, calls the body of p's kind and
  * unbinds (scattering written operands back when the body succeeded).
  * span: the first and last tile of each non-empty operand, as recording
- * found them (the inline path), or NULL. */
+ * found them (the inline path), or NULL. An operand whose elements leave
+ * whole tiles out binds only the tiles they lie in, as recording named
+ * them (ndt__view_tiles, the same rule on the same view). */
 ndt_status ndt__exec_body(const ndt_task_kind *k, ndt_processor *p, const ndt_operand *op,
                          int nop, void *arg, const int64_t *span);
 #define NDT_SPAN_OPS (NDT_MAXDIMS + 8)   /* operands whose span recording keeps */
+
+/* The tiles of v's store that hold elements of v, when they leave whole
+ * tiles out between lo and hi (v's extent, v not empty): fn(ctx, t, l, h)
+ * for each, in ascending order, [l, h] within tile t covering the elements
+ * of v there (conservatively: what lies between them too). Returns 1 when
+ * it called fn for them; 0 when every tile from lo's to hi's holds one, or
+ * when telling which would take too long (the caller takes them all); -1
+ * when fn returned nonzero (it stops there). */
+typedef int (*ndt__tile_fn)(void *ctx, int64_t t, int64_t lo, int64_t hi);
+int ndt__view_tiles(const ndt_array *v, int64_t lo, int64_t hi, ndt__tile_fn fn, void *ctx);
 
 /* ---- dist.c ---- */
 /* Records a task under the owner-computes protocol (many ranks). */

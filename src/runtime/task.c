@@ -17,6 +17,25 @@ static int grow(void **p, int *cap, size_t sz, int need, void *local) {
   return 0;
 }
 
+typedef struct {
+  ndt_access **acc, *local;
+  int *nacc, *cap;
+  const ndt_store *s;
+  ndt_priv p;
+} acc_ctx;
+
+static int add_access(void *cp, int64_t t, int64_t lo, int64_t hi) {
+  acc_ctx *c = cp;
+  if (*c->nacc == *c->cap && grow((void **)c->acc, c->cap, sizeof **c->acc, *c->nacc + 1, c->local))
+    return -1;
+  ndt_access *a = &(*c->acc)[(*c->nacc)++];
+  a->tile = &c->s->tiles[t];
+  a->priv = c->p;
+  a->lo = lo;
+  a->hi = hi;
+  return 0;
+}
+
 ndt_status ndt__record(const ndt_task_kind *kind, const char *name, const ndt_operand *op,
                       int nop, void *arg, size_t arg_size, unsigned flags) {
   ndt_status st = ndt__runtime_ensure();
@@ -37,12 +56,23 @@ ndt_status ndt__record(const ndt_task_kind *kind, const char *name, const ndt_op
       span[2 * i] = t0;
       span[2 * i + 1] = t1;
     }
+    ndt_priv p = (ndt_priv)(op[i].priv & NDT_PRIV_MASK);
+    /* a view whose elements leave whole tiles out names only those it
+     * touches (a walked operand: its extent, the body may reach any) */
+    if (t1 - t0 >= 2 && !(op[i].priv & NDT_OPND_WALK)) {
+      acc_ctx c = {&acc, acc_local, &nacc, &cap, s, p};
+      int g = ndt__view_tiles(v, lo, hi, add_access, &c);
+      if (g < 0) {
+        st = NDT_ERR_NOMEM;
+        break;
+      }
+      if (g) continue;
+    }
     if (nacc + (t1 - t0 + 1) > cap &&
         grow((void **)&acc, &cap, sizeof *acc, nacc + (int)(t1 - t0 + 1), acc_local)) {
       st = NDT_ERR_NOMEM;
       break;
     }
-    ndt_priv p = (ndt_priv)(op[i].priv & NDT_PRIV_MASK);
     /* a write with as many elements as its extent covers all of it (of
      * whole elements: not a .real or .imag view of complex ones) */
     if (p == NDT_WRITE && v->size == hi - lo + 1 && ndt_vsize(v) == s->itemsize)

@@ -165,6 +165,22 @@ LB = rng0.standard_normal((520, 3))
 la = np.asarray(LA)
 keep('la_solve', np.linalg.solve(la, np.asarray(LB)), numpy.linalg.solve(LA, LB), exact=False)
 keep('la_inv', np.linalg.inv(la), numpy.linalg.inv(LA), exact=False)
+LW = rng0.standard_normal((520, 40))    # over 32 right-hand sides: the tiled back-substitution
+keep('la_solve_wide', np.linalg.solve(la, np.asarray(LW)), numpy.linalg.solve(LA, LW), exact=False)
+# lstsq of a tall matrix: the blocked QR over A and b, then gelsd on R
+LQ = numpy.concatenate([LA, LA[:40]])
+LQB = numpy.concatenate([LB, LB[:40]])
+lq = np.linalg.lstsq(np.asarray(LQ), np.asarray(LQB), rcond=None)
+eq = numpy.linalg.lstsq(LQ, LQB, rcond=None)
+keep('la_lstsq_x', lq[0], eq[0], exact=False)
+keep('la_lstsq_res', lq[1], eq[1], exact=False)
+keep('la_lstsq_s', lq[3], eq[3], exact=False)
+# stacks of small matrices (order <= 16: gesv's algorithm written out per matrix)
+LS = rng0.standard_normal((300, 8, 8)) + 6 * numpy.eye(8)
+LT = rng0.standard_normal((300, 8, 3))
+keep('la_inv_small', np.linalg.inv(np.asarray(LS)), numpy.linalg.inv(LS), exact=False)
+keep('la_solve_small', np.linalg.solve(np.asarray(LS), np.asarray(LT)), numpy.linalg.solve(LS, LT),
+     exact=False)
 keep('la_slogdet', np.stack(np.linalg.slogdet(la)), numpy.stack(numpy.linalg.slogdet(LA)),
      exact=False)
 LP = LA @ LA.T

@@ -282,6 +282,38 @@ def test_large_cholesky(dt):
         nt.linalg.cholesky(nt.asarray(bad), upper=True)
 
 
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.complex128, np.int64])
+def test_large_lstsq(dt):
+    """lstsq of a tall matrix (m >= n >= 512: the blocked QR's tasks over A
+    and b, then gelsd on R): x, residuals, rank and singular values as
+    NumPy's, for 1-d and 2-d b, square, rank-deficient, rcond cutting."""
+    t = 2e-4 if np.dtype(dt) in (np.float32, np.complex64) else 1e-10
+    for m, k in ((900, 3), (LU_N, 2), (600, None)):
+        a = _large(dt, (m, LU_N), 20 + m)
+        b = _large(dt, (m, k or 1), 21)[:, 0] if k is None else _large(dt, (m, k), 21)
+        got = nt.linalg.lstsq(nt.asarray(a), nt.asarray(b), rcond=None)
+        want = np.linalg.lstsq(a, b, rcond=None)
+        assert isinstance(got[2], np.int32) and got[2] == want[2]
+        for g, w in (got[0], want[0]), (got[1], want[1]), (got[3], want[3]):
+            if np.size(w):
+                assert_big(g, w, t)
+            g = np.asarray(g)
+            assert g.dtype == w.dtype and g.shape == w.shape
+    # rank-deficient: a repeated column; and an rcond above the smallest s
+    a = _large(np.float64, (900, LU_N), 30)
+    a[:, 5] = a[:, 9]
+    b = _large(np.float64, (900, 2), 31)
+    for rc in (None, 0.5):
+        got = nt.linalg.lstsq(nt.asarray(a), nt.asarray(b), rcond=rc)
+        want = np.linalg.lstsq(a, b, rcond=rc)
+        assert got[2] == want[2] and np.asarray(got[1]).shape == want[1].shape == (0,)
+        assert_big(got[0], want[0], 1e-9)
+        assert_big(got[3], want[3], 1e-10)
+    a[4, 4] = np.nan
+    raises_same(lambda: nt.linalg.lstsq(nt.asarray(a), nt.asarray(b), rcond=None),
+                lambda: np.linalg.lstsq(a, b, rcond=None))
+
+
 def test_large_singular_and_nan():
     a = _large(np.float64, (LU_N, LU_N), 4)
     a[:, 300] = 0           # an exact zero pivot in the third panel
@@ -317,7 +349,9 @@ for m in (np.asarray(a), np.asarray(z), np.asarray(a.astype(numpy.float32))):
               np.linalg.solve(m, np.asarray(b[:, :8])), np.linalg.solve(m, np.asarray(b[:, 0])),
               np.linalg.inv(m), np.linalg.det(m), *np.linalg.qr(m), np.linalg.qr(m[:, :520], mode="r"),
               *np.linalg.qr(m[:, :520], mode="complete"),
-              *np.linalg.slogdet(m), np.linalg.cholesky(p), np.linalg.cholesky(p, upper=True)):
+              *np.linalg.slogdet(m), np.linalg.cholesky(p), np.linalg.cholesky(p, upper=True),
+              *np.linalg.lstsq(np.concatenate([m, m[:90]]),
+                               np.asarray(numpy.concatenate([b[:, :3], b[:90, :3]])), rcond=None)[:2]):
         h.update(numpy.asarray(y).tobytes())
 print(h.hexdigest())
 """

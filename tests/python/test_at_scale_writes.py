@@ -222,3 +222,49 @@ def test_writes_through_views_reach_base():
     x[:] = 0
     assert_big(old, a[:ABOVE_INLINE] * 1)
     assert float(x.sum()) == 0.0
+
+
+# --- strided views whose elements leave whole tiles out --------------------
+# A task on a block of a.T or of a stepped view names only the tiles its
+# elements lie in (the runtime's access lists, src/runtime/bind.c
+# ndt__view_tiles): these check that what depends on the real overlaps is
+# still ordered, at 2 MiB tiles, where rows of 2.4 MB and steps of
+# several rows skip whole tiles.
+
+@pytest.mark.parametrize("dt", [np.float64, np.int32, np.complex128])
+def test_transposed_copy_and_writes_skipping_tiles(dt):
+    a = make(dt, (8, 300_000), seed=3)
+    x = nt.asarray(a)
+    assert_big(x.T.copy(), a.T.copy())
+    assert_big(nt.ascontiguousarray(x[:, ::-1].T), np.ascontiguousarray(a[:, ::-1].T))
+    # a write through the transpose, then reads through views that
+    # interleave with it (rows, columns, a stepped block)
+    b, y = a.copy(), x.copy()
+    b.T[100:150_000] = b.T[150_000:299_900] * 2
+    y.T[100:150_000] = y.T[150_000:299_900] * 2
+    assert_big(y[3].copy(), b[3].copy())
+    assert_big(y[:, 149_990:150_010].copy(), b[:, 149_990:150_010].copy())
+    assert_big(y[::3, ::1000] + 1, b[::3, ::1000] + 1)
+    assert_big(y, b)
+
+
+def test_stepped_writes_then_interleaved_reads():
+    a = make(np.float64, (30, 100_000), seed=4)
+    x = nt.asarray(a)
+    b, y = a.copy(), x.copy()
+    b[::7] = 5.0
+    y[::7] = 5.0
+    b[1:29:7] = b[0:28:7] + b[2:30:7]
+    y[1:29:7] = y[0:28:7] + y[2:30:7]
+    assert_big(y.sum(axis=1), b.sum(axis=1), rtol=1e-12)
+    b.T[::20_000] = -b.T[1::20_000]
+    y.T[::20_000] = -y.T[1::20_000]
+    assert_big(y[:, :3].copy(), b[:, :3].copy())
+    assert_big(y, b)
+    # a flat stepped view: one element in every few tiles
+    f = make(np.float64, 3_000_001, seed=5)
+    g = nt.asarray(f)
+    f[::400_000] = f[1::400_000] + 1
+    g[::400_000] = g[1::400_000] + 1
+    assert_big(g[::400_000] * 1, f[::400_000] * 1)
+    assert_big(g, f)

@@ -505,3 +505,39 @@ def test_matmul_with_an_array_ufunc_object_whose_array_is_ndtiles(dtype, shapes,
         assert n1 == n2 == 'W'
         assert type(v1) is nt.ndarray and v1.dtype == v2.dtype and v1.shape == v2.shape
         numpy.testing.assert_array_equal(numpy.asarray(v1), v2)
+
+
+class _ArrayOf:
+    """An object whose __array__ hands back a given array (nibabel's
+    ArrayProxy hands back a numpy.memmap)."""
+    def __init__(self, arr):
+        self.arr = arr
+
+    def __array__(self, dtype=None, copy=None):
+        return self.arr
+
+
+@pytest.mark.parametrize('dtype', [None, 'f8', 'i2'])
+def test_asanyarray_keeps_the_subclass_array_gives(tmp_path, dtype):
+    """asanyarray of an object whose __array__ gives a NumPy subclass
+    instance (a memmap, a masked array) is that subclass, as NumPy's;
+    a plain result, and asarray, give ndtile arrays."""
+    fn = str(tmp_path / 'x.bin')
+    numpy.arange(6, dtype='i2').tofile(fn)
+    mm = numpy.memmap(fn, dtype='i2', mode='r', shape=(2, 3))
+    ma = numpy.ma.masked_array([1, 2, 3], [0, 1, 0])
+    for src in (mm, mm[:, ::2], ma):
+        want = numpy.asanyarray(_ArrayOf(src), dtype)
+        got = nt.asanyarray(_ArrayOf(src), dtype)
+        assert type(got) is type(want)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        numpy.testing.assert_array_equal(got, want)
+        assert numpy.shares_memory(got, src) == numpy.shares_memory(want, src)
+        assert type(nt.asarray(_ArrayOf(src), dtype)) is nt.ndarray
+    plain = numpy.arange(4.0)
+    got = nt.asanyarray(_ArrayOf(plain), dtype)
+    assert type(got) is nt.ndarray
+    numpy.testing.assert_array_equal(got, numpy.asanyarray(_ArrayOf(plain), dtype))
+    got = nt.asanyarray(_ArrayOf(nt.arange(3)), dtype)
+    assert type(got) is nt.ndarray and got.dtype == (numpy.dtype(dtype) if dtype else numpy.int64)
+    del mm

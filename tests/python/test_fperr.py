@@ -298,3 +298,91 @@ def test_c_api_records_drained():
         ndtile.ones(LARGE) / 0
         _core.sync()
     assert _core._fp_report() is None
+
+
+def _where_cases(mod, n, dt, sel):
+    """(name, fn) pairs of where= calls whose left-out elements err
+    (0/0, sqrt(-1), log(0), int x // 0) and, with sel, selected ones too."""
+    isf = dt.startswith('float')
+    k = numpy.arange(n)
+    num = numpy.where(k % 3 == 0, 0, k % 7 + 1).astype(dt)
+    den = numpy.where(k % 3 == 0, 0, k % 5 + 1).astype(dt)
+    m = k % 3 != 0
+    if sel:
+        m = m | (k == n // 2)         # one 0/0 (0 // 0) selected
+    a, b, w = mod.asarray(num), mod.asarray(den), mod.asarray(m)
+    cases = [lambda: mod.divide(a, b, out=mod.zeros(n), where=w),
+             lambda: mod.floor_divide(a, b, out=mod.zeros(n, dt), where=w),
+             lambda: mod.remainder(a, b, out=mod.zeros(n, dt), where=w)]
+    if isf:
+        s = mod.asarray(numpy.where(m, 4.0, -1.0).astype(dt))
+        z = mod.asarray(numpy.where(m, 2.0, 0.0).astype(dt))
+        cases += [lambda: mod.sqrt(s, out=mod.ones(n, dt), where=w),
+                  lambda: mod.log(z, out=mod.ones(n, dt), where=w),
+                  lambda: mod.true_divide(a[::2], b[::2], out=mod.zeros(len(k[::2])),
+                                          where=w[::2])]
+    return cases
+
+
+@pytest.mark.parametrize('sel', [False, True])
+@pytest.mark.parametrize('dt', ['float64', 'float32', 'int64', 'int32'])
+@pytest.mark.parametrize('n', [SMALL, LARGE])
+def test_where_left_out_elements_do_not_err(n, dt, sel):
+    """NumPy's loop skips the elements where= leaves out: their errors
+    (0/0, sqrt(-1), log(0), integer // 0) are not reported, those of the
+    selected ones are; the values kept are NumPy's."""
+    for i in range(len(_where_cases(numpy, n, dt, sel))):
+        for state in (DEFAULT, dict(all='raise'), dict(all='warn')):
+            def run(mod, i=i):
+                return _where_cases(mod, n, dt, sel)[i]()
+            try:
+                exp = caught(numpy, run, state)
+            except FloatingPointError as e:
+                with pytest.raises(FloatingPointError, match=str(e)):
+                    caught(ndtile, run, state)
+                continue
+            assert caught(ndtile, run, state) == exp
+        with numpy.errstate(all='ignore'):
+            numpy.testing.assert_array_equal(numpy.asarray(_where_cases(ndtile, n, dt, sel)[i]()),
+                                             _where_cases(numpy, n, dt, sel)[i]())
+
+
+@pytest.mark.parametrize('n', [SMALL, LARGE])
+def test_where_broadcast_mask_and_operands(n):
+    """where= that broadcasts against the operands (a row, a column, a 0-d
+    operand, an empty selection): the errors of the selected elements only."""
+    def cases(mod):
+        a = mod.asarray(numpy.arange(n, dtype=float).reshape(-1, 2) % 3)
+        col = mod.asarray(numpy.array([[0.0], [1.0]]).repeat(n // 4, 0))
+        row = mod.asarray(numpy.array([False, True]))
+        zero = mod.asarray(numpy.float64(0))
+        h = len(col)
+        return [lambda: mod.divide(1.0, a, out=mod.zeros(a.shape), where=a != 0),
+                lambda: mod.divide(a[:h], col, where=col != 0, out=mod.ones((h, 2))),
+                lambda: mod.divide(a, zero, out=mod.ones(a.shape), where=row),
+                lambda: mod.divide(a, zero, out=mod.ones(a.shape), where=False),
+                lambda: mod.log(a, out=mod.ones(a.shape), where=mod.asarray(numpy.ones(a.shape, bool)))]
+    for i in range(5):
+        for state in (DEFAULT, dict(all='warn')):
+            def run(mod, i=i):
+                return cases(mod)[i]()
+            assert caught(ndtile, run, state) == caught(numpy, run, state)
+
+
+@pytest.mark.default_settings
+def test_where_default_settings():
+    """Arrays of several 2 MiB tiles at default settings: a left-out 0/0 in
+    one tile, a selected one in another."""
+    n = 1_000_000
+    for sel in (False, True):
+        def run(mod, sel=sel):
+            a = mod.zeros(n)
+            m = numpy.ones(n, bool)
+            m[10] = False
+            m[n - 3] = not sel
+            b = mod.asarray(numpy.where(m, 2.0, 0.0))
+            b[n - 3] = 0.0
+            return mod.divide(a, b, out=mod.ones(n), where=mod.asarray(m))
+        assert caught(ndtile, run) == caught(numpy, run)
+        with numpy.errstate(all='ignore'):
+            numpy.testing.assert_array_equal(numpy.asarray(run(ndtile)), run(numpy))

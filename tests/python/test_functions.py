@@ -895,3 +895,15 @@ def test_isnat(monkeypatch):
         np.isnat(nt.ones(3))
     d = np.array(['2020-01-01', 'NaT'], dtype='datetime64[D]')
     assert np.array_equal(nt.isnat(d), [False, True])
+
+
+def test_choose_shape_mismatch_names_numpys_args():
+    # NumPy broadcasts the choices, then the index array: its error numbers
+    # them so (ndtile put the index array first)
+    for idx, ch in [((2,), [(5,), (5,)]), ((5,), [(5,), (2,)]), ((3, 1), [(4,), (2, 4)]),
+                    ((2,), [(5,), (3,)]), ((), [(2,), (3,)])]:
+        with pytest.raises(ValueError) as e:
+            np.choose(np.zeros(idx, int), [np.zeros(c) for c in ch])
+        with pytest.raises(ValueError) as got:
+            nt.choose(nt.zeros(idx, int), [nt.zeros(c) for c in ch])
+        assert str(got.value) == str(e.value)

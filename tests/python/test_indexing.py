@@ -712,3 +712,162 @@ def test_core_gather_slices_refuses_bad_arguments():
     assert_same(r, np.arange(12.0).reshape(3, 4)[::-1, ::-1])
     r = _core.gather(x, [i, (0, 1, 0)], (2,), [2, 4])       # step 0
     assert_same(r, np.array([1.0, 5.0]))
+
+
+# --- views whose elements leave whole tiles out (4 KiB tiles) -------------
+# Each task names only the tiles its elements lie in (src/runtime/bind.c
+# ndt__view_tiles); a write through such a view, then reads through views
+# that interleave with it, check that the real overlaps are still ordered.
+
+@pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
+def test_transposed_and_stepped_views_skipping_tiles(dt):
+    a = make(dt, (7, 5003), seed=1)
+    x = nt.asarray(a)
+    assert_same(x.T.copy(), a.T.copy())
+    assert_same(x[:, ::-3].T.copy(), a[:, ::-3].T.copy())
+    b, y = a.copy(), x.copy()
+    b.T[::9] = b.T[4::9][: b.T[::9].shape[0]]
+    y.T[::9] = y.T[4::9][: y.T[::9].shape[0]]
+    assert_same(y[2, 1000:1100].copy(), b[2, 1000:1100].copy())
+    assert_same(y[::2, 3::9].copy(), b[::2, 3::9].copy())
+    assert_same(y, b)
+    f = make(dt, 40_001, seed=2)
+    g = nt.asarray(f)
+    f[::700] = f[350::700][: f[::700].shape[0] - 1].sum() if dt != np.bool_ else True
+    g[::700] = g[350::700][: g[::700].shape[0] - 1].sum() if dt != np.bool_ else True
+    assert_same(g[::350].copy(), f[::350].copy())
+    assert_same(g, f)
+
+
+def test_writes_through_transposes_ordered_with_reads():
+    a = np.arange(9 * 3000, dtype=np.float64).reshape(9, 3000)
+    x = nt.asarray(a)
+    for k in range(3):
+        a.T[k::3] = a.T[(k + 1) % 3::3] + a[:, :1].T * 0.5
+        x.T[k::3] = x.T[(k + 1) % 3::3] + x[:, :1].T * 0.5
+        a[k::4] = a[k::4, ::-1] - 1
+        x[k::4] = x[k::4, ::-1] - 1
+    assert_same(x, a)
+    assert_same(x.T.copy(), a.T.copy())
+    c = np.zeros((64, 1000))
+    z = nt.zeros((64, 1000))
+    for j in range(0, 1000, 97):
+        c[:, j] = c[:, j - 1] + j if j else 1.0
+        z[:, j] = z[:, j - 1] + j if j else 1.0
+    c[::5] += c[:, ::97].sum()
+    z[::5] += z[:, ::97].sum()
+    assert_same(z, c)
+
+
+def _index_layouts(m, dt, rng):
+    """Index arrays (module m's, dtype dt) whose out-of-bounds values (for
+    a length of 5) come first in different places in C order and in memory
+    order: Fortran-ordered, transposed, reversed, sliced, broadcast, 1-d
+    reversed, 3-d permuted."""
+    def data(shape):
+        d = rng.integers(-5 if np.dtype(dt).kind == 'i' else 0, 5, shape).astype(dt)
+        flat = d.reshape(-1)
+        bad = (7, 9, -8) if np.dtype(dt).kind == 'i' else (7, 9, 2**64 - 2**40)
+        for v, p in zip(bad, rng.choice(flat.size, 3, replace=False)):
+            flat[p] = v
+        return d
+    out = []
+    for layout in ('C', 'F', 'T', 'neg', 'sliced', 'bcast', '1dneg', 'perm3', 'negT'):
+        d = data((4, 6)) if layout != 'perm3' else data((3, 4, 5))
+        x = m.array(d)
+        x = {'C': lambda: x, 'F': lambda: m.asfortranarray(x), 'T': lambda: x.T,
+             'neg': lambda: x[::-1, ::-2], 'sliced': lambda: x[:, 1::2].T,
+             'bcast': lambda: m.broadcast_to(x[:1], (3, 6)).T,
+             '1dneg': lambda: x.reshape(-1)[::-1],
+             'perm3': lambda: x.transpose(1, 2, 0)[:, ::-1], 'negT': lambda: x[::-1].T}[layout]()
+        out.append((layout, x))
+    return out
+
+
+_ORDER_OPS = {
+    'getitem': lambda m, ix: m.zeros(5)[ix],
+    'getitem_int': lambda m, ix: m.zeros((5, 5))[ix, 1],
+    'getitem_sliced': lambda m, ix: m.zeros((3, 5))[:, ix],
+    'getitem_two': lambda m, ix: m.zeros((5, 5))[ix, m.zeros(ix.shape, np.int64)],
+    'setitem': lambda m, ix: m.zeros(5).__setitem__(ix, 1),
+    'setitem_values': lambda m, ix: m.zeros(5).__setitem__(ix, m.ones(ix.shape)),
+    'setitem_sliced': lambda m, ix: m.zeros((3, 5)).__setitem__((slice(None), ix), 1),
+    'take': lambda m, ix: m.take(m.zeros(5), ix),
+    'take_axis': lambda m, ix: m.take(m.zeros((5, 2)), ix, axis=0),
+    'put': lambda m, ix: m.put(m.zeros(5), ix, 1),
+    'add_at': lambda m, ix: m.add.at(m.zeros(5), ix, 1),
+    'negative_at': lambda m, ix: m.negative.at(m.zeros(5), ix),
+    'add_at_two': lambda m, ix: m.add.at(m.zeros((5, 5)), (ix, 0), 1),
+    'take_along_axis': lambda m, ix: m.take_along_axis(
+        m.zeros(ix.shape[:-1] + (5,)), ix, axis=-1),
+    'take_along_axis_none': lambda m, ix: m.take_along_axis(m.zeros(5), ix.reshape(-1), None),
+    'put_along_axis': lambda m, ix: m.put_along_axis(
+        m.zeros(ix.shape[:-1] + (5,)), ix, 1, axis=-1),
+    'put_along_axis_none': lambda m, ix: m.put_along_axis(m.zeros(5), ix.reshape(-1), 1, None),
+    'delete': lambda m, ix: m.delete(m.zeros(5), ix),
+    'delete_axis': lambda m, ix: m.delete(m.zeros((2, 5)), ix, axis=1),
+    'unravel_index': lambda m, ix: m.unravel_index(ix, (5,)),
+    'add_at_pair': lambda m, ix: m.add.at(m.zeros((5, 5)), (ix, ix), 1),
+    'flat_get': lambda m, ix: m.zeros(5).flat[ix],
+    'flat_set': lambda m, ix: m.zeros(5).flat.__setitem__(ix, 1),
+}
+
+
+@pytest.mark.parametrize("op", sorted(_ORDER_OPS))
+@pytest.mark.parametrize("dt", [np.int64, np.int32, np.uint64, np.int16])
+def test_out_of_bounds_index_named_in_numpys_order(op, dt):
+    # NumPy names the first bad index it meets: take, put and flat in C
+    # order; an assignment, ufunc.at, several index arrays (take_along_axis)
+    # and delete in memory order (a 1-d intp array in its own order); a
+    # getitem's one index array and unravel_index in the strides' order, or
+    # C order beside a sliced axis. ndtile named the first in C order
+    # everywhere (and delete along another axis names axis 0, NumPy's
+    # mask's).
+    f = _ORDER_OPS[op]
+    rng_np, rng_nt = np.random.default_rng(5), np.random.default_rng(5)
+    for case in range(3):
+        for (layout, a), (_, x) in zip(_index_layouts(np, dt, rng_np), _index_layouts(nt, dt, rng_nt)):
+            try:
+                f(np, a)
+            except Exception as e:      # noqa: BLE001 - put's TypeError for uint64
+                want = e
+            else:
+                continue
+            with pytest.raises(type(want)) as got:
+                f(nt, x)
+            assert str(got.value) == str(want), (case, layout)
+
+
+@pytest.mark.default_settings
+def test_out_of_bounds_index_order_in_tiles():
+    # index arrays of several 2 MiB tiles, Fortran-ordered and reversed
+    d = np.zeros((700, 600), np.int64)
+    d[3, 0], d[0, 500] = 10**6, -10**7     # first in C order: -10**7; in F order: 10**6
+    for make_ in (np.asfortranarray, lambda v: v[::-1, ::-1]):
+        a = make_(d)
+        x = make_(nt.asarray(d)) if make_ is not np.asfortranarray else nt.asfortranarray(d)
+        for f in (lambda m, ix: m.zeros(10)[ix], lambda m, ix: m.zeros(10).__setitem__(ix, 1),
+                  lambda m, ix: m.add.at(m.zeros(10), ix, 1), lambda m, ix: m.take(m.zeros(10), ix)):
+            with pytest.raises(IndexError) as e:
+                f(np, a)
+            with pytest.raises(IndexError) as got:
+                f(nt, x)
+            assert str(got.value) == str(e.value)
+
+
+def test_put_casts_index_arrays_safely():
+    # NumPy's put casts an index array to intp by the 'safe' rule (uint64
+    # and float arrays are TypeErrors; take's rule is same_kind, so uint64
+    # passes there); ndtile's put took uint64 and named same_kind
+    for dt in (np.uint64, np.float32, np.complex128, np.uint32, np.int8, np.bool_):
+        ind = np.array([1, 0], dt)
+        a, x = np.zeros(5), nt.zeros(5)
+        raised, _ = check_same_error(lambda: nt.put(x, nt.asarray(ind), 1),
+                                     lambda: np.put(a, ind, 1))
+        if raised:
+            with pytest.raises(TypeError, match="according to the rule 'safe'"):
+                x.put(nt.asarray(ind), 1)
+        else:
+            nt.put(x, nt.asarray(ind), 1)
+            assert_same(x, a)
+    assert_same(nt.take(nt.arange(5.0), nt.asarray(np.array([4], np.uint64))), np.array([4.0]))

@@ -473,3 +473,58 @@ def test_asmatrix_is_numpys_matrix_view_natively(monkeypatch, dtype):
     with pytest.warns(PendingDeprecationWarning), pytest.raises(ValueError, match="shape too "
                                                                  "large to be a matrix"):
         nt.asmatrix(nt.zeros((2, 2, 2)))
+
+
+BM_A = np.arange(4).reshape(2, 2)        # names the bmat strings below look up
+
+
+def _bmat_cases(m):
+    """np.bmat calls of module m (NumPy or ndtile) with m's arrays."""
+    A, B = m.asarray(BM_A), m.ones((2, 2), m.float32)
+    C = m.arange(6.0).reshape(2, 3)[:, ::-1][:, :2]     # strided
+    E = m.zeros((0, 2))
+    return [lambda A=A, B=B, C=C: m.bmat('A, B; C, A'), lambda A=A, C=C: m.bmat('A C;C A'),
+            lambda: m.bmat('BM_A'), lambda: m.bmat('A, B'), lambda A=A: m.bmat('A, BM_A'),
+            lambda: m.bmat([[A, B], [C, A]]), lambda: m.bmat([A, B]), lambda: m.bmat((C,)),
+            lambda: m.bmat(C), lambda: m.bmat(5), lambda: m.bmat('A, Z'),
+            lambda: m.bmat('X, Y', gdict={'X': A, 'Y': C}),
+            lambda: m.bmat('X, Y', ldict={'X': B}, gdict={'X': A, 'Y': C}),
+            lambda: m.bmat('X; Y', ldict={}, gdict={'X': A, 'Y': m.ones((1, 3))}),
+            lambda: m.bmat([[m.arange(3)], [m.arange(3)]]), lambda: m.bmat(m.zeros((2, 2, 2))),
+            lambda: m.bmat([[E], [E[:1]]]), lambda: m.bmat([[E], [A]]), lambda: m.bmat([[1, 2]]),
+            lambda: m.bmat(m.arange(3.0)[::2]), lambda: m.bmat(m.zeros(())),
+            lambda: m.bmat([[A.astype(m.bool_), A.astype(m.complex64)]])]
+
+
+def test_bmat_is_native(monkeypatch):
+    # np.bmat fell back to NumPy's, whose string form reads the frame that
+    # calls it (ndtile's wrapper: NameError for the caller's names); it is
+    # ndtile's now: the caller's locals and globals (or ldict/gdict),
+    # nested lists, an array (copied), NumPy's errors and its None for
+    # another object, the matrix of ndtile's asmatrix
+    if nt.nranks() == 1:
+        monkeypatch.setenv('NDTILE_FALLBACK', 'error')
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', PendingDeprecationWarning)
+        for f, g in zip(_bmat_cases(np), _bmat_cases(nt)):
+            try:
+                e = f()
+            except Exception as exc:        # noqa: BLE001
+                with pytest.raises(type(exc)) as got:
+                    g()
+                assert str(got.value) == str(exc)
+                continue
+            r = g()
+            if e is None:
+                assert r is None
+                continue
+            assert type(r) is np.matrix and r.dtype == e.dtype and r.shape == e.shape
+            np.testing.assert_array_equal(r, e)
+        # an array is copied (NumPy's matrix(obj))
+        x = nt.arange(4.0).reshape(2, 2)
+        m = nt.bmat(x)
+        x[0, 0] = 9
+        assert m[0, 0] == 0
+        # NumPy's bmat called with ndtile arrays (its __array_function__)
+        r = np.bmat([[x, x]])
+        assert type(r) is np.matrix and r.shape == (2, 4) and r[0, 2] == 9

@@ -9,6 +9,7 @@ import pytest
 
 import ndtile as nt
 from _helpers import make
+from ndtile import _core
 
 LA_DTYPES = [np.dtype(t) for t in (np.int64, np.float32, np.float64, np.complex64,
                                    np.complex128)]
@@ -502,3 +503,69 @@ def test_nan_pivot_gives_nans_not_singular(dt):
 
 def test_nan_pivot_blocked_gives_nans(default_settings):
     nan_pivot_check(600, np.float64)
+
+
+# Orders up to 16 of a real (float64-computed) solve or inv run gesv's
+# algorithm written out per matrix; anything not all finite, or an exact zero
+# pivot, goes through LAPACK's gesv, as NumPy's does.
+@pytest.mark.parametrize('dt', [np.int64, np.float32, np.float64], ids=str)
+def test_small_orders_solve_inv(dt):
+    for n in (1, 2, 3, 7, 8, 9, 16, 17):
+        a = well(dt, (5, n, n), seed=n)
+        x = nt.asarray(a)
+        close(nt.linalg.inv(x), np.linalg.inv(a), tol(dt))
+        close(nt.linalg.inv(nt.swapaxes(x, 1, 2)[::2]), np.linalg.inv(np.swapaxes(a, 1, 2)[::2]),
+              tol(dt))
+        for k in (1, 5, 16, 17):
+            b = make(dt, (5, n, k), seed=k, lo=-3, hi=3)
+            close(nt.linalg.solve(x, nt.asarray(b)), np.linalg.solve(a, b), tol(dt))
+        b = make(dt, (n,), seed=3, lo=-3, hi=3)
+        close(nt.linalg.solve(x[2], nt.asarray(b)), np.linalg.solve(a[2], b), tol(dt))
+
+
+def test_small_orders_singular_nan_inf():
+    s = well(np.float64, (6, 8, 8), seed=5)
+    s[3, 2] = s[3, 5]                                # one singular matrix of the stack
+    with pytest.raises(np.linalg.LinAlgError, match='^Singular matrix$'):
+        nt.linalg.inv(nt.asarray(s))
+    with pytest.raises(np.linalg.LinAlgError, match='^Singular matrix$'):
+        nt.linalg.solve(nt.asarray(s), nt.asarray(np.ones((6, 8, 2))))
+    for bad in (np.nan, np.inf):
+        for where in ((0, 0), (3, 1), (7, 7)):
+            a = well(np.float64, (3, 8, 8), seed=6)
+            a[1][where] = bad
+            b = np.ones((3, 8, 3))
+            b[2, 4, 1] = bad
+            with np.errstate(all='ignore'):
+                for got, f in ((lambda: nt.linalg.inv(nt.asarray(a)), lambda: np.linalg.inv(a)),
+                               (lambda: nt.linalg.solve(nt.asarray(a), nt.asarray(b)),
+                                lambda: np.linalg.solve(a, b))):
+                    g, e = np.asarray(got()), f()
+                    assert np.array_equal(np.isnan(g), np.isnan(e))
+                    ok = np.isfinite(e)
+                    np.testing.assert_allclose(g[ok], e[ok], rtol=1e-10, atol=1e-12)
+    for m in ([[np.nan, 1.0], [1.0, 1.0]], [[0.0, 1.0], [np.nan, 1.0]]):
+        with pytest.raises(np.linalg.LinAlgError, match='^Singular matrix$'):
+            nt.linalg.inv(nt.asarray(np.array(m)))
+    m = np.array([[1.0, 1.0], [np.nan, 1.0]])
+    with np.errstate(all='ignore'):
+        g = np.asarray(nt.linalg.inv(nt.asarray(m)))
+    assert np.array_equal(np.isnan(g), np.isnan(np.linalg.inv(m)))
+
+
+def test_small_orders_stack_past_a_tile_same_bits_any_workers(default_settings):
+    a = well(np.float64, (6000, 8, 8), seed=7)       # 3 MB
+    b = make(np.float64, (6000, 8, 3), seed=8, lo=-3, hi=3)
+    saved = _core.workers()
+    try:
+        res = []
+        for w in (1, 3):
+            _core.set_workers(w)
+            x = nt.asarray(a)
+            res.append((np.asarray(nt.linalg.inv(x)), np.asarray(nt.linalg.solve(x, nt.asarray(b)))))
+        for p, q in zip(*res):
+            np.testing.assert_array_equal(p, q)
+        close(nt.asarray(res[0][0]), np.linalg.inv(a), 1e-12)
+        close(nt.asarray(res[0][1]), np.linalg.solve(a, b), 1e-12)
+    finally:
+        _core.set_workers(saved)

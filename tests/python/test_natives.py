@@ -183,6 +183,21 @@ def test_at_read_only():
     a.flags.writeable = False
     with pytest.raises(ValueError, match="read-only"):
         np.add.at(a, [0], 1)
+    # deviations.md: NumPy 2.4 writes into a read-only array with an
+    # integer, index-array or boolean key (its ValueError only for a slice);
+    # ndtile raises for every ufunc and key, the array unchanged
+    ro = np.zeros(4, np.int64)
+    ro.flags.writeable = False
+    b = np.zeros(1)
+    b.flags.writeable = False
+    for target in (ro, ro[::2], np.broadcast_to(np.zeros(1), (4,)), b[:]):
+        for call in (lambda t: np.add.at(t, [0, 1], 1), lambda t: np.add.at(t, 0, 1),
+                     lambda t: np.add.at(t, slice(None), 1), lambda t: np.negative.at(t, [0]),
+                     lambda t: np.maximum.at(t, [0], 5), lambda t: np.add.at(t, [], 1),
+                     lambda t: np.multiply.at(t, np.ones(t.shape, bool), 2)):
+            with pytest.raises(ValueError, match="read-only"):
+                call(target)
+            assert not target.any()
 
 
 def test_at_deferred_then_read():

@@ -346,6 +346,32 @@ def test_trace_gather_tasks_read_only_the_tiles_their_block_reaches(tmp_path):
         sorted(e["args"]["tiles"] for e in tasks)[-5:]
 
 
+def test_trace_strided_view_tasks_name_only_the_tiles_they_touch(tmp_path):
+    """A task on a block of a transposed view names the tiles that hold its
+    elements, not every tile of the view's extent: a.T.copy() of a
+    (7, 57142) array in 4 KiB tiles (784 tiles) made each copy task name
+    all 784 (tasks x tiles accesses: 6 s with devices), and tasks on
+    disjoint tiles waited for each other."""
+    path = tmp_path / "t.json"
+    r = child("""
+        import numpy
+        import ndtile as np
+        n = numpy.arange(7 * 57142, dtype=numpy.float64).reshape(7, 57142)
+        a = np.asarray(n)
+        b = a.T.copy()
+        print(bool((numpy.asarray(b) == n.T).all()))
+    """, NDTILE_PROFILE=str(path), NDTILE_TILE_BYTES="4096")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["True"]
+    tasks = [e for e in json.loads(path.read_text())["traceEvents"]
+             if e["ph"] == "X" and e["cat"] in ("task", "inline") and e["name"] == "copy"]
+    assert len(tasks) > 784
+    # a block of the result and the 7 rows it reads (a tile or two each)
+    assert max(e["args"]["tiles"] for e in tasks) <= 24, \
+        sorted(e["args"]["tiles"] for e in tasks)[-5:]
+    assert sum(e["args"]["tiles"] for e in tasks) <= 16 * len(tasks)
+
+
 def test_trace_names_the_processor_and_kind_with_devices(tmp_path):
     """With devices, each task event says where it ran ("proc") and its task
     kind ("kind"): the fused chain and the sum on the simulated devices, the

@@ -683,3 +683,59 @@ def test_zero_d_array_as_a_shape(n):
         a.shape = nt.array(2.5)
     with pytest.raises(TypeError):
         np.arange(6).shape = np.array(2.5)
+
+
+def _zero_d_likes(m):
+    """Objects whose __array__ gives module m's 0-d array (ndtile's for
+    code written for `import ndtile as np`), one with __float__ and
+    __int__, one with __len__, and one giving a 1-d array."""
+    class Plain:
+        def __array__(self, dtype=None, copy=None):
+            return m.array(3.0)
+
+    class Ints:
+        def __array__(self, dtype=None, copy=None):
+            return m.array(4, dtype=m.int32)
+
+    class Floaty:
+        def __array__(self, dtype=None, copy=None):
+            return m.array(2.5)
+
+        def __float__(self):
+            return 7.5
+
+        def __int__(self):
+            return 7
+
+    class Sized:
+        def __array__(self, dtype=None, copy=None):
+            return m.array(True)
+
+        def __len__(self):
+            return 0
+
+    class One:
+        def __array__(self, dtype=None, copy=None):
+            return m.array([1.0, 2.0])
+    return [Plain(), Ints(), Floaty(), Sized(), One()]
+
+
+@pytest.mark.parametrize("k", range(5))
+@pytest.mark.parametrize("dtype", [None, np.float32, np.int64, np.complex128, np.bool_, object,
+                                   'U4'])
+def test_list_of_zero_d_array_likes(k, dtype):
+    # np.array([q, q]) of objects whose __array__ gives a 0-d array: NumPy
+    # takes the dtype from the 0-d array and converts each object itself
+    # (float(q): a TypeError unless q has __float__; q itself in an object
+    # array); ndtile built the array of the 0-d arrays' values when __array__
+    # gave ndtile's 0-d array
+    def build(m):
+        q = _zero_d_likes(m)[k]
+        try:
+            r = m.array([q, [q, q][0]], dtype=dtype)
+        except Exception as e:      # noqa: BLE001
+            return type(e), str(e)
+        if r.dtype == object:
+            return r.shape, [type(v).__name__ for v in r.ravel()]
+        return r.dtype, r.shape, np.asarray(r).tolist()
+    assert build(nt) == build(np)

@@ -694,3 +694,51 @@ def test_rng_binding_errors():
     with pytest.raises(ValueError):
         r.normal((3,), -1, 0.0, -1.0)
     assert r.get_state() == (9, 3, 6)
+
+
+_BAD_ARG_CALLS = [
+    "rs.multinomial('a', [0.5, 0.5])", "rs.multinomial(b'3', [0.5, 0.5])",
+    "rs.multinomial(1j, [0.5, 0.5])", "rs.multinomial(None, [0.5, 0.5])",
+    "rs.multinomial(5.5, [0.5, 0.5])", "rs.multinomial(5, 'a')", "rs.multinomial(5, 1j)",
+    "rs.multinomial(5, [[0.5, 0.5]])", "rs.multinomial(5, None)", "rs.multinomial(5, object())",
+    "g.multinomial('a', [0.5, 0.5])", "g.multinomial('3', [0.5, 0.5])",
+    "g.multinomial(1j, [0.5, 0.5])", "g.multinomial(None, [0.5, 0.5])",
+    "g.multinomial(5.5, [0.5, 0.5])", "g.multinomial([5, 'a'], [0.5, 0.5])",
+    "rs.dirichlet(None)", "g.dirichlet(1.0)", "g.dirichlet('a')", "rs.dirichlet(object())",
+    "rs.choice(5, 'a')", "g.choice(5, [1, 'a'])", "g.choice(5, 2.5)",
+    "rs.multivariate_normal([1, 'a'], [[1, 0], [0, 1]])",
+    "g.multivariate_normal([1, 'a'], [[1, 0], [0, 1]])",
+    "g.multivariate_normal(1j, [[1, 0], [0, 1]])", "g.multivariate_normal([0, 0], [1j, 0])",
+    "rs.multivariate_normal([1j, 0], [[1, 0], [0, 1]])",
+    "rs.shuffle('a')", "g.shuffle('a')", "rs.shuffle('ab')",
+    "rs.random_integers([1, 'a'], 5)", "rs.random_integers([1, 2], 5, 2)",
+    "g.negative_binomial(None, 0.5)", "g.negative_binomial(5, None)",
+    "g.negative_binomial(float('nan'), 0.5)", "g.negative_binomial([None, 1], 0.5)",
+    "g.negative_binomial(np.array([1.0, np.nan]), 0.5)", "g.negative_binomial([0, 1], 0.5)",
+]
+
+
+@pytest.mark.parametrize("call", _BAD_ARG_CALLS)
+def test_random_bad_arguments_raise_numpys_exceptions(call):
+    # NumPy's exception type (and message) for arguments of a wrong type:
+    # RandomState.multinomial's n is a C long (TypeError), its pvals
+    # converted to float64 first; Generator's n converted to int64; dirichlet
+    # takes len(alpha) first; choice's size is np.prod(size, dtype=intp);
+    # shuffle of one element swaps nothing; random_integers with array
+    # bounds passed a dtype NumPy's has not; Generator.negative_binomial
+    # reads None as NaN and refuses a NaN n by name
+    res = []
+    for m in (np, nt):
+        env = {'rs': m.random.RandomState(0), 'g': m.random.default_rng(0), 'np': m}
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            try:
+                r = eval(call, env)
+            except Exception as e:      # noqa: BLE001
+                res.append((type(e), str(e)))
+            else:
+                res.append((None, getattr(r, 'shape', None)))
+    (te, me), (tg, mg) = res
+    assert tg is te or (te is not None and tg is not None and issubclass(te, tg)), (res, call)
+    if te is not None and te.__name__ != 'UFuncTypeError':
+        assert mg == me

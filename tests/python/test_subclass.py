@@ -5,6 +5,8 @@ Every subclass here is defined twice by one factory, once on numpy.ndarray
 results, result classes, attributes and the sequence of __array_finalize__
 / __array_wrap__ / __array_ufunc__ calls are compared."""
 import copy
+import functools
+import operator
 import pickle
 
 import numpy
@@ -1616,3 +1618,52 @@ def test_numpy_scalar_comparison_defers_to_subclass_reflected_method():
                 return 'Cmp.eq'
         r = numpy.equal(numpy.arange(3), M.arange(3).view(Cmp))
         assert type(r).__name__ == 'Cmp' and numpy.asarray(r).tolist() == [True] * 3
+
+
+def _scalar_comparisons_by_call(M):
+    """NumPy scalars and arrays compared with an M.ndarray subclass instance
+    by a call of a function that compares from C: operator's functions
+    (by module attribute, by name, through a partial), the scalar's own
+    __eq__, sorted, min, max."""
+    class Cmp(M.ndarray):
+        def __eq__(self, o):
+            return 'Cmp.eq'
+
+        def __ne__(self, o):
+            return 'Cmp.ne'
+
+        def __lt__(self, o):
+            return 'Cmp.lt'
+
+        def __gt__(self, o):
+            return 'Cmp.gt'
+
+        def __le__(self, o):
+            return 'Cmp.le'
+
+        def __ge__(self, o):
+            return 'Cmp.ge'
+
+    def show(r):
+        return r if isinstance(r, str) else (type(r).__name__, numpy.asarray(r).tolist())
+    s = M.arange(3).view(Cmp)
+    out = []
+    eq, lt = operator.eq, operator.lt
+    for x in (numpy.int32(1), numpy.float64(2.5), numpy.arange(3), numpy.array(1.0)):
+        part = functools.partial(operator.ge, x)
+        out += [show(operator.eq(x, s)), show(operator.ne(x, s)), show(operator.lt(x, s)),
+                show(operator.le(x, s)), show(operator.gt(x, s)), show(operator.ge(x, s)),
+                show(operator.__eq__(x, s)), show(eq(x, s)), show(lt(x, s)), show(part(s)),
+                show(x.__eq__(s)), show(x.__ge__(s)),
+                show(numpy.equal(x, s))]        # the ufunc's, called explicitly
+        if numpy.ndim(x) == 0:
+            out += [type(min([s, x])).__name__, type(max([x, s])).__name__,
+                    [type(v).__name__ for v in sorted([s, x])]]
+    return out
+
+
+def test_numpy_scalar_comparison_by_call_defers_to_subclass_reflected_method():
+    # operator.eq(numpy.int32(1), sub) and the like compare from C, as `==`
+    # does: NumPy's scalar or array gives way to the subclass's reflected
+    # method; ndtile ran the ufunc there (deviations.md, item 16)
+    assert _scalar_comparisons_by_call(ndtile) == _scalar_comparisons_by_call(numpy)

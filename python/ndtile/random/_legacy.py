@@ -5,6 +5,7 @@ import warnings
 
 import numpy as _np
 
+from .. import _convert as _C
 from .. import _core
 from .. import _dtypes as _D
 from .._multiarray import zeros as _zeros
@@ -78,6 +79,15 @@ class RandomState(_Sampler):
             raise TypeError("only 0-dimensional arrays can be converted to Python scalars"
                             if isinstance(n, (_np.ndarray, _Array)) else
                             "an integer is required")
+        if not (hasattr(n, '__index__') or hasattr(n, '__int__')):
+            raise TypeError("an integer is required")    # (NumPy's C long argument)
+        # NumPy converts pvals to float64 of at most one axis, then asks for one
+        # (a sequence; an array of more is "too deep", below)
+        if not isinstance(pvals, (_Array, _np.ndarray)):
+            if _np.ndim(pvals) > 1:
+                raise ValueError("setting an array element with a sequence. The requested "
+                                 "array would exceed the maximum number of dimension of 1.")
+            _np.asarray(_C.to_np_tree(pvals), dtype=_np.float64)    # its conversion errors
         nd = _np.ndim(pvals)
         if nd == 0:
             raise TypeError("pvals must be a 1-d sequence")

@@ -195,7 +195,7 @@ _CHOICE_MSG = {
 
 
 # NumPy's parameter constraints (numpy/random/_common.pyx) and messages.
-_POS, _NONNEG, _GT0_LE1 = 'pos', 'nonneg', 'gt0le1'
+_POS, _NONNEG, _GT0_LE1, _POS_NOT_NAN = 'pos', 'nonneg', 'gt0le1', 'posnotnan'
 
 
 def _where(c, x, y):
@@ -207,6 +207,11 @@ def _constraint(v, cons, name):
         return
     if cons == _NONNEG:
         return _check_nonneg(v, name)
+    if cons == _POS_NOT_NAN:
+        nan = _U()['isnan'](v).any() if isinstance(v, _Array) else v != v
+        if nan:
+            raise ValueError(f"{name} must not be NaN")
+        cons = _POS
     if isinstance(v, _Array):
         U = _U()
         if cons == _POS:
@@ -497,8 +502,12 @@ class _Sampler:
         def make(shp, n, p):
             lam = self._sgamma(shp, n) * ((1.0 - p) / p)
             return self._poisson_array(lam, shp)
-        return self._dist('negative_binomial', [(n, _POS, 'n'), (p, _GT0_LE1, 'p')], size,
-                          make)
+        if not self._legacy:
+            # Generator's reads both as float64 arrays (None is NaN) and
+            # refuses a NaN n by name
+            n, p = (_np.nan if v is None else v for v in (n, p))
+        return self._dist('negative_binomial', [(n, _POS if self._legacy else _POS_NOT_NAN, 'n'),
+                                                (p, _GT0_LE1, 'p')], size, make)
 
     def beta(self, a, b, size=None):
         def make(shp, a, b):
@@ -507,6 +516,9 @@ class _Sampler:
         return self._dist('beta', [(a, _POS, 'a'), (b, _POS, 'b')], size, make)
 
     def dirichlet(self, alpha, size=None):
+        len(alpha)      # NumPy's first step (its TypeError for a scalar)
+        if isinstance(alpha, (str, _bytes)):
+            raise ValueError("object of too small depth for desired array")
         al = _np.asarray(alpha.__array__() if isinstance(alpha, _Array) else
                          _C.to_np_tree(alpha), dtype=_np.float64)
         if al.ndim != 1:
@@ -541,7 +553,12 @@ class _Sampler:
         if pv.ndim == 0 or pv.shape[-1] == 0:
             raise ValueError("pvals must have at least 1 dimension and the last dimension of "
                              "pvals must be greater than 0.")
-        nv = _np.asarray(n.__array__() if isinstance(n, _Array) else _C.to_np_tree(n))
+        # NumPy converts n to int64 (its errors), and one n once more as an
+        # integer (a string of digits is a TypeError there)
+        nv = _np.asarray(n.__array__() if isinstance(n, _Array) else _C.to_np_tree(n),
+                         dtype=_np.int64)
+        if nv.ndim == 0 and not (hasattr(n, '__index__') or hasattr(n, '__int__')):
+            raise TypeError("an integer is required")
         if _np.any(nv < 0):
             raise ValueError("n < 0")
         if not (_np.all(pv >= 0) and _np.all(pv <= 1)):
@@ -598,6 +615,9 @@ class _Sampler:
         mean = _np.array(mean.__array__() if isinstance(mean, _Array) else
                          _C.to_np_tree(mean))
         cov = _np.array(cov.__array__() if isinstance(cov, _Array) else _C.to_np_tree(cov))
+        if not self._legacy and (_np.issubdtype(mean.dtype, _np.complexfloating) or
+                                 _np.issubdtype(cov.dtype, _np.complexfloating)):
+            raise TypeError("mean and cov must not be complex")     # Generator's first check
         shape = [] if size is None else list(_shape(size))
         if mean.ndim != 1:
             raise ValueError("mean must be 1 dimensional")
@@ -607,7 +627,14 @@ class _Sampler:
             raise ValueError("mean and cov must have same length")
         if _np.issubdtype(mean.dtype, _np.complexfloating) or \
                 _np.issubdtype(cov.dtype, _np.complexfloating):
+            if self._legacy and _np.issubdtype(mean.dtype, _np.complexfloating):
+                z = _np.zeros(mean.shape)
+                z += mean       # RandomState's error: its draws += mean cannot cast
             raise TypeError("mean and cov must not be complex")
+        if mean.dtype.kind not in 'biuf':
+            # NumPy adds mean to its draws: the ufunc's TypeError (strings)
+            z = _np.zeros(mean.shape)
+            _np.add(z, mean) if self._legacy else _np.add(mean, z)
         if check_valid not in ('warn', 'raise', 'ignore'):
             raise ValueError("check_valid must equal 'warn', 'raise', or 'ignore'")
         if method not in ('svd', 'eigh', 'cholesky'):
@@ -752,7 +779,8 @@ class _Sampler:
             return empty(shape, dt)          # NumPy's: before any check of the bounds
         (lv, la), (hv, ha) = _param(low), _param(high)
         if la is not None or ha is not None:
-            kw = {'size': size, 'dtype': dtype}
+            # (random_integers takes no dtype)
+            kw = {'size': size} if name == 'random_integers' else {'size': size, 'dtype': dtype}
             if not self._legacy:
                 kw['endpoint'] = endpoint
             return self._fallback(name, (low, high), kw)
@@ -774,6 +802,14 @@ class _Sampler:
             kw.update(extra)
             return self._fallback('choice', (a,), kw)
         msg = _CHOICE_MSG[self._legacy]
+        if size is not None and not isinstance(size, _Array):
+            try:
+                _shape(size)
+            except TypeError:
+                # NumPy's size of the draw, np.prod(size, dtype=intp): its
+                # ValueError for strings
+                _np.prod(size, dtype=_np.intp)
+                raise
         shape = _shape(size)
         n = 1 if shape is None else math.prod(shape)
         arr = a if isinstance(a, _Array) else _np.asarray(_C.to_np_tree(a))
@@ -890,6 +926,8 @@ class _Sampler:
                           "correctly. E.g., non-numpy array/tensor objects with view semantics "
                           "may contain duplicates after shuffling.", UserWarning, stacklevel=3)
         n = len(x)
+        if n <= 1:
+            return None      # NumPy swaps nothing (a str of one character passes)
         perm = _C.to_numpy(self._rng.permutation(n)).tolist()
         vals = [x[i] for i in perm]
         for i, v in enumerate(vals):
