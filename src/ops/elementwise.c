@@ -146,6 +146,8 @@ static int same_view(const ndt_array *a, const ndt_array *b) {
 
 static ndt_status apply_as(ndt_ew_arg *argp, int nin, const ndt_array *const *in,
                            ndt_array **out);
+static int where_in_order(const ndt_array *const *in, const int64_t *shape, ndt_array *res,
+                          ndt_status *st);
 
 static ndt_status apply(ndt_ufunc op, int nin, const ndt_array *const *in, ndt_array **out,
                         ndt_dtype dtype) {
@@ -227,6 +229,9 @@ static ndt_status apply_as(ndt_ew_arg *argp, int nin, const ndt_array *const *in
                        "doesn't match the broadcast shape (%s%s)", a, res->ndim == 1 ? "," : "",
                        b, nd == 1 ? "," : "");
     }
+    if (arg->ufunc == NDT_WHERE && nin == 3 && nd == 1 && same_view(in[2], res) &&
+        where_in_order(in, shape, res, &st))
+      return st;
     int self_overlap = ndt__internal_overlap(res);
     if (self_overlap) {
       /* an output that writes some memory more than once (a broadcast or
@@ -431,6 +436,7 @@ static void assign_view(const ndt_array *dst, const ndt_array *src, ndt_array *s
 typedef struct {
   int64_t n, ds, ss, doff, soff;   /* positions; strides and offsets in store elements */
   int rev, isz;                    /* the loop backwards; element bytes */
+  int masked;                      /* a third operand: the where= mask (copyto) */
 } seq_arg;
 
 static int64_t seq_step_of(const seq_arg *a, int64_t i) {   /* the step that writes i */
@@ -438,14 +444,18 @@ static int64_t seq_step_of(const seq_arg *a, int64_t i) {   /* the step that wri
   return a->rev ? a->n - 1 - p : p;
 }
 
-/* Operands: the target (write), the source's copy as the target sees it (read). */
+/* Operands: the target (write; read and write when masked), the source's
+ * copy as the target sees it (read), and where masked, the mask as the
+ * target sees it (read): a step the mask leaves out writes nothing, and a
+ * position it left out still holds the source's value there. */
 static ndt_status seq_body(ndt_bound *op, void *p) {
   const seq_arg *a = p;
   char *out = op[0].ptr;
-  const char *in = op[1].ptr;
-  int64_t os = op[0].st[0], is = op[1].st[0];
+  const char *in = op[1].ptr, *m = a->masked ? op[2].ptr : NULL;
+  int64_t os = op[0].st[0], is = op[1].st[0], ms = a->masked ? op[2].st[0] : 0;
   for (int64_t r = 0; r < a->n; r++) {
     int64_t q = a->rev ? a->n - 1 - r : r, i = a->ds > 0 ? q : a->n - 1 - q;
+    if (m && !*(const unsigned char *)(m + i * ms)) continue;
     int64_t d = a->soff + i * a->ss - a->doff, j = d % a->ds == 0 ? d / a->ds : -1;
     int back = j >= 0 && j < a->n && seq_step_of(a, j) < r;
     memcpy(out + i * os, back ? out + j * os : in + i * is, (size_t)a->isz);
@@ -478,6 +488,33 @@ static int seq_case(const ndt_array *dst, const ndt_array *src, const ndt_array 
     if (j >= 0 && j < n && seq_step_of(a, j) < seq_step_of(a, i)) return 1;
   }
   return 0;
+}
+
+/* copyto(dst, src, where=m) (where's third operand the output itself) of
+ * a 1-d dst from a source of its dtype that overlaps it with strides the
+ * same way: NumPy's masked loop (PyArray_AssignArray) makes no copy first
+ * either, so it reads back what it wrote, as in seq_case; 1 when recorded
+ * so (*st its status). A mask that overlaps dst takes the ordinary path. */
+static int where_in_order(const ndt_array *const *in, const int64_t *shape, ndt_array *res,
+                          ndt_status *st) {
+  const ndt_array *m = in[0], *src = in[1];
+  if (m->dtype != NDT_BOOL || src->dtype != res->dtype || !ndt__may_overlap(src, res) ||
+      ndt__may_overlap(m, res))
+    return 0;
+  ndt_array sv, mv;
+  seq_arg seq;
+  ndt__bcast_view(src, 1, shape, &sv);
+  if (!seq_case(res, src, &sv, &seq)) return 0;
+  seq.masked = 1;
+  ndt_array *tmp = NULL;
+  *st = ndt_copy(&tmp, src);
+  if (*st) return 1;
+  ndt__bcast_view(tmp, 1, shape, &sv);
+  ndt__bcast_view(m, 1, shape, &mv);
+  ndt_operand ops[3] = {{res, NDT_RW}, {&sv, NDT_READ}, {&mv, NDT_READ}};
+  *st = ndt__record(&seq_kind, "assign", ops, 3, &seq, sizeof seq, 0);
+  ndt_free(tmp);
+  return 1;
 }
 
 ndt_status ndt_assign(ndt_array *dst, const ndt_array *src, ndt_casting casting) {

@@ -336,7 +336,7 @@ def run_line(line, ns_np, ns_nd, nd):
 # go through a view: `a3.T[0] = `, `a3.flat[::2] = `, `a3.real[...] = `,
 # `a3.reshape(-1)[::2] = ` (a copy where a3 is not contiguous), `a3.flat = `)
 WRITES = re.compile(r"^(?:for [^:]*: (?:[^;]*; )?)?(a\d+)(?:\.(?:T|flat|real|imag|"
-                    r"reshape\(-1\)))*\s*(\[|[-+*/%&|^<>]{1,3}=)|out=(a\d+)|^(a\d+)\.sort\(|"
+                    r"reshape\(-1\)))*\s*(\[|[-+*/%&|^<>@]{1,3}=)|out=(a\d+)|^(a\d+)\.sort\(|"
                     r"^np\.(?:put|place|putmask|copyto|put_along_axis|\w+\.at)\((a\d+)|"
                     r"^(a\d+)\.flat = |^(a\d+)(?:\.T|\[[^\]]*\])?\.fill\(")
 
@@ -935,13 +935,15 @@ class Gen:
     """Draws the next line of a program from the NumPy namespace's state."""
 
     def __init__(self, seed, big_max=3_000_000, avoid=False, write_focus=False, api_focus=False,
-                 mix_focus=False):
+                 mix_focus=False, idiom_focus=False):
         """avoid: steer clear of the constructs of known_open.py's bugs, so
         that programs run on past them (a campaign mode); write_focus: the
         write patterns (Gen.writes) take about a third of the steps;
         api_focus: so do the API steps (Gen.api); mix_focus: so do the
-        mixed layouts and arithmetic edges (Gen.mix)."""
+        mixed layouts and arithmetic edges (Gen.mix); idiom_focus: so do
+        the idioms of real programs at default sizes (Gen.idiom)."""
         self.avoid = avoid
+        self.idiom_focus = idiom_focus
         self.mix_focus = mix_focus
         self.api_focus = api_focus
         self.write_focus = write_focus
@@ -1144,7 +1146,8 @@ class Gen:
             (self.create, 4), (self.misc, 5), (self.wide, 14),
             (self.writes, 60 if self.write_focus else 8),
             (self.api, 60 if self.api_focus else 10),
-            (self.mix, 60 if self.mix_focus else 6))
+            (self.mix, 60 if self.mix_focus else 6),
+            (self.idiom, 60 if self.idiom_focus else 5))
         f = r.choices([c[0] for c in choices], [c[1] for c in choices])[0]
         return f(ns)
 
@@ -2128,6 +2131,383 @@ class Gen:
         else:
             lines.append(f"{x}[::2] = {y}[::2] * {y}[::2]  # check")
         lines.append(f"{self.new()} = {x}.sum()  # check")
+        return self.mix_queue(lines)
+
+    # idioms of real programs at default sizes (session 28): results filled
+    # row by row or column by column from reductions, in-place chains on
+    # views of views across tile boundaries, ufunc.at/put/putmask/copyto on
+    # overlapping views, out= of reductions and scans into views of their
+    # input, matmul/dot/einsum with out= and transposed operands, sorts in
+    # place on views, roll/flip/rot90 written back into their source, fancy
+    # writes with repeated and negative indices on large arrays, reshapes
+    # of non-contiguous arrays written through, astype/asarray aliasing
+    def idiom(self, ns):
+        r = self.r
+        return r.choices((self.idiom_rows, self.idiom_tile_views, self.idiom_at,
+                          self.idiom_out_reduce, self.idiom_contract_out, self.idiom_sort_views,
+                          self.idiom_writeback, self.idiom_fancy_set, self.idiom_reshape_write,
+                          self.idiom_alias),
+                         (5, 4, 4, 4, 3, 3, 3, 3, 3, 2))[0](ns)
+
+    def idiom_count(self, dt):
+        """An element count: several 2 MiB tiles in bytes (2.1-10 MiB, about
+        one in two, at most two per program, as the setting allows) or
+        small."""
+        r = self.r
+        if r.random() < 0.5 and self.big < 2:
+            self.big += 1
+            n = int(r.uniform(2.1, 10) * (1 << 20)) // numpy.dtype(dt).itemsize
+            return max(1000, min(n, self.big_max, 1_300_000))
+        return r.choice((7, 30, 64, 257, 1000, 4099))
+
+    def idiom_shape(self, dt, lead_max=None, square=False):
+        """A 2-d shape of idiom_count's size; lead_max bounds the first axis
+        (a loop over it), square where asked."""
+        r = self.r
+        n = self.idiom_count(dt)
+        if square:
+            s = max(2, int(math.isqrt(n)))
+            return (s, s)
+        rows = r.choice((2, 3, 5, 8, 16, 40)) if n > 300 else r.choice((2, 3, 4))
+        if lead_max is None and r.random() < 0.4:
+            return (max(1, n // rows), rows)
+        return (rows, max(1, n // rows))
+
+    def idiom_dt(self, floats=True):
+        r = self.r
+        return r.choice(('int16', 'int32', 'int64', 'uint32', 'float32', 'float64') if floats
+                        else ('int8', 'int16', 'int32', 'int64', 'uint16', 'uint32', 'uint64'))
+
+    def idiom_rows(self, ns):
+        """A result filled row by row or column by column from reductions
+        and scans of other arrays (a one-line loop), or rows updated from
+        the row before; then read whole."""
+        r = self.r
+        dt = self.idiom_dt()
+        R, C = self.idiom_shape(dt, lead_max=40)
+        x, y, res = self.new(), self.new(), self.new()
+        lines = [self.mix_fresh(x, (R, C), dt), self.mix_fresh(y, (R, C), dt)]
+        red = r.choice(('sum', 'max', 'min'))
+        k = r.random()
+        if k < 0.2:
+            lines.append(f"{res} = np.zeros({R}, dtype='{dt}')")
+            lines.append(f"for i in range({R}): {res}[i] = {x}[i].{red}()")
+        elif k < 0.35:
+            lines.append(f"{res} = np.zeros({R}, dtype='float64')")
+            lines.append(f"for i in range({R}): {res}[i] = ({x}[i] * {y}[i]).sum()")
+        elif k < 0.5:
+            lines.append(f"{res} = np.zeros(({C}, {R}), dtype='{dt}')")
+            lines.append(f"for i in range({R}): {res}[:, i] = {r.choice((f'{x}[i]', f'{x}[i] - {y}[i]', f'{x}[i, ::-1]', f'np.cumsum({x}[i])'))}")
+        elif k < 0.62:
+            lines.append(f"{res} = np.zeros(({R}, {C}), dtype='{dt}')")
+            lines.append(f"for i in range({R}): {res}[i] = np.cumsum({x}[i]) - {y}[i].{red}()")
+        elif k < 0.75:
+            lines.append(f"for i in range(1, {R}): {x}[i] {r.choice(('+=', '-='))} {x}[i - 1]")
+        elif k < 0.85 and C <= 40:
+            lines.append(f"{res} = np.zeros(({C},), dtype='{dt}')")
+            lines.append(f"for j in range({C}): {res}[j] = {x}[:, j].{red}()")
+        elif k < 0.92 and C <= 40:
+            lines.append(f"for j in range({C}): {x}[:, j] = {x}[:, j] - {x}[:, j].min()")
+        else:
+            h = max(1, C // 2)
+            lines.append(f"{res} = np.zeros(({R}, {h}), dtype='{dt}')")
+            lines.append(f"for i in range({R}): {res}[i] = np.maximum({x}[i, :{h}], {y}[i, ::-1][:{h}])")
+        lines[-1] += '  # check'
+        if res in lines[-1] or any(res in ln for ln in lines[2:]):
+            lines.append(f"{self.new()} = {r.choice((f'{res}.sum()', f'{res} * 2', f'{res}[::-1].cumsum(axis=0)', f'{res}.max(axis=0)'))}  # check")
+        lines.append(f"{self.new()} = {x}.sum(axis=0)  # check")
+        return self.mix_queue(lines)
+
+    def tile_elems(self, dt):
+        """Elements in one tile of a 1-d array: 2 MiB, or 4 KiB (small_tiles)."""
+        return (4096 if self.big_max <= 200_000 else 1 << 21) // numpy.dtype(dt).itemsize
+
+    def idiom_tile_views(self, ns):
+        """In-place operator chains on views of views whose bounds sit at
+        tile boundaries (a slice from just before one tile's end to just
+        after the next's start, stepped views of it), then the base read."""
+        r = self.r
+        dt = self.idiom_dt()
+        n = max(40, self.idiom_count(dt))
+        T = self.tile_elems(dt)
+        if T >= n:
+            T = max(4, n // 3)
+        t, v, w = self.new(), self.new(), self.new()
+        lines = [self.mix_fresh(t, (n,), dt)]
+        lo = max(0, T - r.randint(1, 9))
+        hi = min(n, r.choice((2, 3)) * T + r.randint(0, 9))
+        if hi - lo < 6:
+            lo, hi = 0, n
+        lines.append(f"{v} = {t}[{lo}:{hi}]")
+        lines.append(f"{w} = {v}{r.choice(('[::3]', '[::-1][2::5]', '[1::2]', '[::-7]', '[T:]'.replace('T', str(T - lo))))}")
+        m = (hi - lo) // 4
+        ops = [f"{w} *= 2", f"{w} += 1", f"{v}[1::2] -= 1", f"{w} += {v}[:len({w})]",
+               f"{v}[::-1][::2] += {t}[:len({v}[::-1][::2])]", f"{t}[{T - 1}:{T + 1}] = 7",
+               f"{w}[...] = {w}[::-1]", f"{v}[:{m}] += {v}[-{m}:]" if m else f"{v} += 1",
+               f"{v}[::2][:len({v}[1::2])] = {v}[1::2] * 2",
+               f"np.add({w}, {v}[::-1][:len({w})], out={w})",
+               f"{t}[{T - 3}::{T}] -= {t}[{T - 4}::{T}][:len({t}[{T - 3}::{T}])]"]
+        reads = [f"{t}.sum()", f"{t}[{max(0, T - 10)}:{T + 10}].copy()", f"{v}.max()",
+                 f"{w} * 2", f"({t} + 1)[::-1].cumsum()[-3:]", f"{t}[::{T}].copy()"]
+        for _ in range(r.randint(2, 5)):
+            lines.append(r.choice(ops))
+            if r.random() < 0.4:
+                lines.append(f"{self.new()} = {r.choice(reads)}")
+        lines[-1] += '  # check'
+        lines.append(f"{self.new()} = {t}.sum()  # check")
+        return self.mix_queue(lines)
+
+    def idiom_index(self, n, k, neg=True, dup=True):
+        """Source of an int64 index array of k positions spread over 0..n-1,
+        every other one negative, with repeats where asked."""
+        r = self.r
+        p = r.choice((7919, 104729, 1299709, 3))
+        s = f"np.arange({k}, dtype='int64') * {p} % {n}"
+        if neg:
+            s = f"({s} - {n} * (np.arange({k}) % 2))"
+        if dup:
+            s = f"np.concatenate([{s}, ({s})[{r.randint(0, max(0, k - 3))}::{r.choice((1, 3))}]])"
+        return s
+
+    def idiom_at(self, ns):
+        """ufunc.at with repeated and negative indices, put, putmask and
+        copyto(where=) on overlapping views of large arrays."""
+        r = self.r
+        dt = self.idiom_dt()
+        n = max(8, self.idiom_count(dt))
+        t, idx = self.new(), self.new()
+        k = r.choice((5, 100, 3000, min(n, 50000)))
+        lines = [self.mix_fresh(t, (n,), dt)]
+        view, m = r.choice(((t, n), (f"{t}[::2]", (n + 1) // 2), (f"{t}[1:]", n - 1),
+                            (f"{t}[::-1]", n), (f"{t}[::-3]", (n + 2) // 3)))
+        dup = r.random() < 0.7
+        lines.append(f"{idx} = {self.idiom_index(m, min(k, m), dup=dup)}")
+        uf = r.choice(('add', 'subtract', 'maximum', 'minimum', 'multiply'))
+        forms = [f"np.{uf}.at({view}, {idx}, 1)",
+                 f"np.{uf}.at({view}, {idx}, {t}[{idx}])",
+                 f"np.{uf}.at({view}, {idx}, {t}[:len({idx})][::-1])",
+                 f"{view}[{idx}] += 1", f"{view}[{idx}] = {view}[{idx}] * 2",
+                 f"np.putmask({view}, {view} > 0, {t}[::-1][:{m}])",
+                 f"np.putmask({t}[1:], {t}[:-1] > 0, {t}[:-1])",
+                 f"np.copyto({t}[1:], {t}[:-1], where={t}[:-1] > 0)",
+                 f"np.copyto({view}, {t}[:{m}][::-1], where={t}[:{m}] < 1)",
+                 f"np.place({view}, {view} < 0, [1, 2, 3])"]
+        if not dup:
+            forms += [f"np.put({view}, {idx}, {t}[:len({idx})])",
+                      f"np.put({view}, {idx}[::-1], np.arange(len({idx})))"]
+        for _ in range(r.randint(1, 3)):
+            lines.append(r.choice(forms) + '  # check')
+            if r.random() < 0.4:
+                lines.append(f"{self.new()} = {t}.{r.choice(('sum', 'max', 'min'))}()")
+        lines.append(f"{self.new()} = {t}.sum()  # check")
+        return self.mix_queue(lines)
+
+    def idiom_out_reduce(self, ns):
+        """out= of reductions and scans into views of their own input (NumPy
+        computes as if the input were copied first) or into another dtype."""
+        r = self.r
+        dt = self.idiom_dt()
+        R, C = self.idiom_shape(dt)
+        x, z = self.new(), self.new()
+        lines = [self.mix_fresh(x, (R, C), dt)]
+        red = r.choice(('sum', 'max', 'min'))
+        forms = [f"np.{red}({x}, axis=0, out={x}[0])", f"np.{red}({x}, axis=0, out={x}[-1])",
+                 f"np.{red}({x}, axis=1, out={x}[:, 0])",
+                 f"np.{red}({x}, axis=1, out={x}[:, -1])",
+                 f"np.cumsum({x}, axis=0, out={x})", f"np.cumsum({x}, axis=1, out={x})",
+                 f"np.cumsum({x}, axis=0, out={x}[::-1])",
+                 f"np.cumsum({x}, axis=1, out={x}[:, ::-1])",
+                 f"np.cumsum({x}.T, axis=1, out={x}.T)",
+                 f"np.{r.choice(('maximum', 'minimum', 'add'))}.accumulate({x}, axis=0, out={x})",
+                 f"np.cumsum({x}[:-1], axis=0, out={x}[1:])",
+                 f"np.add.reduce({x}, axis=0, out={x}[{R // 2}])",
+                 f"{x}.sum(axis=0, out={x}[::-1][0])",
+                 f"np.cumsum({x}.reshape(-1)[:-1], out={x}.reshape(-1)[1:])"]
+        if dt.startswith('float'):
+            forms += [f"np.mean({x}, axis=0, out={x}[1 % {R}])"]
+        lines.append(r.choice(forms) + '  # check')
+        if r.random() < 0.5:
+            # (float values into an integer out=: NumPy casts its buffer's partial
+            # sums, so the result depends on its buffer size: not generated; a
+            # float32 value's tolerance does not pass through out= into
+            # float64, so a float reduction keeps its dtype)
+            zt = dt if dt.startswith('float') else r.choice(('float64', 'int64', dt))
+            lines.append(f"{z} = np.zeros({C}, dtype='{zt}')")
+            lines.append(f"np.{red}({x}[::-1], axis=0, out={z})  # check")
+            if not (zt.startswith('float') and not dt.startswith('float')):
+                # (a float out of an integer type's range cast back is undefined)
+                lines.append(f"{x}[{R // 2}] = {z}  # check")
+        if r.random() < 0.5:
+            lines.append(r.choice(forms) + '  # check')
+        lines.append(f"{self.new()} = {x}.sum(axis=1)  # check")
+        return self.mix_queue(lines)
+
+    def idiom_contract_out(self, ns):
+        """matmul, dot, einsum and tensordot with out= (contiguous or not,
+        aliasing an operand) and transposed operands."""
+        r = self.r
+        dt = r.choice(('int32', 'int64', 'float32', 'float64'))
+        big = r.random() < 0.4 and self.big < 2
+        if big:
+            self.big += 1
+        N = r.choice((300, 400, 520) if big and self.big_max > 200_000 else (3, 8, 33, 64))
+        K = r.choice((N, N // 2 + 1, 7))
+        a, b, s, c = self.new(), self.new(), self.new(), self.new()
+        lines = [self.mix_fresh(a, (N, K), dt), self.mix_fresh(b, (K, N), dt),
+                 self.mix_fresh(s, (N, N), dt), f"{c} = np.zeros(({N}, {N}), dtype='{dt}')"]
+        forms = [f"np.matmul({a}, {b}, out={c})", f"np.matmul({b}.T, {a}.T, out={c})",
+                 f"np.matmul({a}, {b}, out={c}.T)", f"np.matmul({a}[::-1], {b}, out={c}[:, ::-1])",
+                 f"np.matmul({s}, {s}, out={s})", f"np.matmul({s}.T, {s}, out={s}.T)",
+                 f"np.matmul({s}, {s}.T, out={s})", f"np.dot({s}, {s}, out={s})",
+                 f"np.dot({a}, {b}, out={c})", f"np.dot({a}, {b}, out={c}.T)",
+                 f"np.einsum('ij,jk->ik', {a}, {b}, out={c})",
+                 f"np.einsum('ji,kj->ik', {b}, {a}, out={c})",
+                 f"np.einsum('ij,jk->ki', {a}, {b}, out={c}[::-1])",
+                 f"{c}[...] = {a} @ {b}", f"{c}[::-1] = {b}.T @ {a}.T",
+                 f"{s} @= {s}.T", f"{s}[...] = {s} @ {s}",
+                 f"{c}[:] = np.tensordot({a}, {b}, axes=1)",
+                 f"{c}[...] = np.tensordot({b}.T, {a}.T, axes=([1], [0]))"]
+        for _ in range(r.randint(1, 3)):
+            lines.append(r.choice(forms) + '  # check')
+        lines.append(f"{self.new()} = {c}.sum(axis=0) + {s}.sum(axis=1)  # check")
+        return self.mix_queue(lines)
+
+    def idiom_sort_views(self, ns):
+        """Sorts in place on views (a[::2].sort(), a.T.sort(), a[:, ::-1].
+        sort(axis=0)), in-place partition then a sort, sorted values and
+        argsort permutations written back into views."""
+        r = self.r
+        dt = self.idiom_dt(floats=r.random() < 0.5)
+        two = r.random() < 0.5
+        kind = r.choice(('', "kind='stable'", "kind='quicksort'", "kind='heapsort'"))
+        if two:
+            R, C = self.idiom_shape(dt)
+            t = self.new()
+            lines = [self.mix_fresh(t, (R, C), dt)]
+            forms = [f"{t}[::2].sort(axis=1{', ' + kind if kind else ''})",
+                     f"{t}[:, ::-1].sort(axis=0)", f"{t}.T.sort({kind})",
+                     f"{t}[1:, ::2].sort(axis=0)", f"{t}[::-1].sort(axis=1)",
+                     f"{t}[...] = np.sort({t}, axis=0)[::-1]",
+                     f"{t}[:, ::-2] = np.sort({t}[:, ::2], axis=1)",
+                     f"{t}.T[...] = np.sort({t}.T, axis=0)"]
+        else:
+            n = max(4, self.idiom_count(dt))
+            t = self.new()
+            lines = [self.mix_fresh(t, (n,), dt)]
+            k = r.randrange(max(1, n // 3))
+            forms = [f"{t}[::2].sort({kind})", f"{t}[::-1].sort({kind})", f"{t}[5:-5].sort()",
+                     f"{t}[::-3].sort({kind})", f"{t}[1::2][::-1].sort()",
+                     f"{t}[::3].partition({k}); {t}[::3].sort()",
+                     f"{t}[::-2].partition({k}); {t}[::-2].sort()",
+                     f"{t}[::2] = {t}[::2][np.argsort({t}[::2], kind='stable')]",
+                     f"{t}[1:] = np.sort({t}[:-1])", f"{t}[:] = np.sort({t})[::-1]"]
+        for _ in range(r.randint(1, 3)):
+            lines.append(r.choice(forms) + '  # check')
+            if r.random() < 0.4:
+                lines.append(f"{self.new()} = np.diff({t}, axis=0).min(axis=0)")
+        lines.append(f"{self.new()} = {t}.sum(axis=0)  # check")
+        return self.mix_queue(lines)
+
+    def idiom_writeback(self, ns):
+        """np.roll, flip, rot90 and transposes written back into their own
+        source (a view of it on both sides, or a copy)."""
+        r = self.r
+        dt = self.idiom_dt()
+        square = r.random() < 0.4
+        R, C = self.idiom_shape(dt, square=square)
+        t = self.new()
+        lines = [self.mix_fresh(t, (R, C), dt)]
+        k = r.choice((1, 3, -2, R + 1, 1000))
+        forms = [f"{t}[...] = np.roll({t}, {k}, axis=0)", f"{t}[...] = np.roll({t}, {k})",
+                 f"{t}[...] = np.roll({t}, {k}, axis=1)", f"{t}[:] = np.flip({t})",
+                 f"{t}[...] = np.flip({t}, 0)", f"{t}[...] = np.flip({t}, 1)",
+                 f"np.copyto({t}, np.flip({t}, 0))", f"{t}[1:] = np.roll({t}[:-1], {k}, axis=0)",
+                 f"{t}[::2] = np.flip({t}[1::2][:len({t}[::2])], 1)"
+                 if R % 2 == 0 else f"{t}[1::2] = np.flip({t}[::2][:len({t}[1::2])], 1)",
+                 f"{t}[...] = np.rot90({t}, 2)", f"{t}[:, :{C // 2}] = np.flip({t}[:, {C - C // 2}:], 1)",
+                 f"{t}[...] = np.roll({t}[::-1], -1, axis=1)"]
+        if square:
+            forms += [f"{t}[...] = np.rot90({t})", f"{t}[...] = np.rot90({t}, -1)",
+                      f"{t}[...] = {t}.T", f"{t}[...] = np.transpose({t})[::-1]",
+                      f"{t}[:] = np.rot90({t}, axes=(1, 0))[::-1]"]
+        for _ in range(r.randint(1, 3)):
+            lines.append(r.choice(forms) + '  # check')
+        lines.append(f"{self.new()} = {t}.sum(axis=0)  # check")
+        return self.mix_queue(lines)
+
+    def idiom_fancy_set(self, ns):
+        """Fancy-index writes with repeated and negative indices on large
+        arrays: a repeated index gets the same value (`t[i] = t[i] * 2`) or
+        buffered once (`t[i] += 1`); rows and columns of 2-d arrays."""
+        r = self.r
+        dt = self.idiom_dt()
+        if r.random() < 0.5:
+            n = max(8, self.idiom_count(dt))
+            t, idx = self.new(), self.new()
+            kk = r.choice((4, 300, min(n, 100000)))
+            lines = [self.mix_fresh(t, (n,), dt), f"{idx} = {self.idiom_index(n, min(kk, n))}"]
+            forms = [f"{t}[{idx}] = {t}[{idx}] * 2", f"{t}[{idx}] += 3", f"{t}[{idx}] -= {t}[{idx}]",
+                     f"{t}[{idx}] = 5", f"{t}[[-1, 0, -1, {n // 2}]] = 9",
+                     f"{t}[::-1][{idx}] = -{t}[{idx}]", f"{t}[{idx}[::-1]] *= 2",
+                     f"{t}[{idx}] = np.minimum({t}[{idx}], {t}[::-1][{idx}])"]
+        else:
+            R, C = self.idiom_shape(dt)
+            t, ri, ci = self.new(), self.new(), self.new()
+            lines = [self.mix_fresh(t, (R, C), dt), f"{ri} = {self.idiom_index(R, min(R, 6))}",
+                     f"{ci} = {self.idiom_index(C, min(C, 9))}"]
+            forms = [f"{t}[{ri}] = {t}[{ri}][:, ::-1]", f"{t}[:, {ci}] *= 2", f"{t}[{ri}] += 1",
+                     f"{t}[{ri}, {ci}[:len({ri})]] = 0" if R <= C else f"{t}[{ri}[:len({ci})], {ci}] = 0",
+                     f"{t}[{ri}[:, None], {ci}] = -1", f"{t}[::-1][{ri}] = {t}[{ri}] + 1",
+                     f"{t}.T[{ci}] = {t}.T[{ci}] * 3", f"{t}[{ri}, ::2] -= 1"]
+        for _ in range(r.randint(1, 3)):
+            lines.append(r.choice(forms) + '  # check')
+        lines.append(f"{self.new()} = {t}.sum(axis=0)  # check")
+        return self.mix_queue(lines)
+
+    def idiom_reshape_write(self, ns):
+        """Reshapes of non-contiguous arrays (a view where the strides
+        allow it, a copy otherwise, in both), then written through: the base
+        must change exactly where NumPy's does."""
+        r = self.r
+        dt = self.idiom_dt()
+        R, C = self.idiom_shape(dt)
+        C -= C % 2
+        C = max(C, 2)
+        t, v = self.new(), self.new()
+        lines = [self.mix_fresh(t, (R, C), dt)]
+        forms = [f"{t}[::2].reshape(-1, {C // 2}, 2)", f"{t}[:, ::2].reshape(-1)",
+                 f"{t}.T.reshape(-1)", f"{t}.T.reshape({C}, {R})[::-1]",
+                 f"{t}[::-1].reshape({R}, 2, {C // 2})", f"{t}[:, 1:].reshape(-1)",
+                 f"{t}[::2].ravel()", f"{t}.ravel()[::2].reshape({R}, {C // 2})",
+                 f"{t}.T[::-1].reshape(-1, {R})", f"{t}[:, ::-1].reshape({R}, {C // 2}, 2)",
+                 f"{t}.reshape(-1)[::-1].reshape({R}, {C})", f"{t}[::-1, ::2].T.reshape(-1)",
+                 f"{t}.T.ravel(order='F')", f"{t}[:, ::2].ravel(order='K')"]
+        lines.append(f"{v} = {r.choice(forms)}")
+        lines.append(r.choice((f"{v}[...] = 0", f"{v} += 1", f"{v}[::3] = -1",
+                               f"{v}[{v} > 0] = 2", f"{v}[1:] = {v}[:-1]")) + '  # check')
+        lines.append(f"{self.new()} = {t}.sum(axis=0)  # check")
+        return self.mix_queue(lines)
+
+    def idiom_alias(self, ns):
+        """astype(copy=False), asarray, ascontiguousarray and array(copy=
+        False) of views: the same memory or a copy as in NumPy, then written
+        through."""
+        r = self.r
+        dt = self.idiom_dt()
+        n = max(8, self.idiom_count(dt))
+        t, v = self.new(), self.new()
+        lines = [self.mix_fresh(t, (n,), dt)]
+        other = 'float64' if dt != 'float64' else 'int64'
+        forms = [f"{t}[::2].astype('{dt}', copy=False)", f"{t}.astype('{dt}', copy=False)",
+                 f"{t}[1:].astype('{other}', copy=False)", f"np.asarray({t}[::-1], dtype='{dt}')",
+                 f"np.ascontiguousarray({t}[::2])", f"np.ascontiguousarray({t}[5:])",
+                 f"np.asarray({t}[3:], order='C')", f"np.array({t}[::2], copy=None)",
+                 f"np.asarray({t}.reshape(2, -1)[:, 1:], order='F')" if n % 2 == 0 else
+                 f"np.asarray({t}, order='F')",
+                 f"np.require({t}[::3], requirements='C')", f"np.require({t}[2:], requirements='W')"]
+        lines.append(f"{v} = {r.choice(forms)}")
+        lines.append(r.choice((f"{v}[...] = 1", f"{v} *= 2", f"{v}[::-1][:4] = 7")) + '  # check')
+        lines.append(f"{self.new()} = {t}.sum()  # check")
         return self.mix_queue(lines)
 
     def wide(self, ns):
@@ -3351,11 +3731,11 @@ class Gen:
 # ---------------------------------------------------------------- programs
 
 def run_program(seed, nd, big_max=3_000_000, steps=None, check_every=False, avoid=False,
-                write_focus=False, api_focus=False, mix_focus=False):
+                write_focus=False, api_focus=False, mix_focus=False, idiom_focus=False):
     """Generate and run program `seed`. Returns (lines, None) or (lines,
     Mismatch). The program goes on past a mismatch only to keep MPI ranks in
     step (the caller stops at the first one)."""
-    g = Gen(seed, big_max, avoid, write_focus, api_focus, mix_focus)
+    g = Gen(seed, big_max, avoid, write_focus, api_focus, mix_focus, idiom_focus)
     r = g.r
     nsteps = steps if steps is not None else r.randint(3, 25)
     ns_np, ns_nd = namespaces(nd)

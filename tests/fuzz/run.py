@@ -96,7 +96,8 @@ def worker(args):
         try:
             lines, m = fuzzlib.run_program(seed, ndtile, big_max, avoid=args.avoid_open,
                                            write_focus=args.writes,
-                                           api_focus=args.api, mix_focus=args.mixes)
+                                           api_focus=args.api, mix_focus=args.mixes,
+                                           idiom_focus=args.idioms)
         except Exception as e:      # noqa: BLE001 - the harness itself failed
             import traceback
             lines, m = [], fuzzlib.Mismatch('harness', '?', ''.join(
@@ -180,6 +181,8 @@ def launch(setting, start, args, seconds, count):
         extra += ['--api']
     if args.mixes:
         extra += ['--mixes']
+    if args.idioms:
+        extra += ['--idioms']
     extra += ['--minimise-each', str(args.minimise_each)]
     cmd, e = command(setting, extra)
     if cmd is None:
@@ -328,7 +331,8 @@ def replay_one(args):
     env, ranks, big_max = fuzzlib.SETTINGS[args.settings]
     lines, m = fuzzlib.run_program(args.replay, ndtile, args.big_max or big_max,
                                    avoid=args.avoid_open, write_focus=args.writes,
-                                           api_focus=args.api, mix_focus=args.mixes)
+                                           api_focus=args.api, mix_focus=args.mixes,
+                                           idiom_focus=args.idioms)
     print('\n'.join(lines))
     print('#', m if m else 'no mismatch')
     if m and args.minimise:
@@ -368,6 +372,12 @@ def main():
                          'reshaped operands, chained negative-step views, masks between '
                          'reductions, out= aliasing, integer wraparound, unsafe casts) take '
                          'a third of the steps')
+    ap.add_argument('--idioms', action='store_true',
+                    help='the idioms of real programs at default sizes (Gen.idiom: rows '
+                         'filled from reductions, in-place chains at tile boundaries, '
+                         'ufunc.at/put/putmask on views, out= of reductions and matmul, '
+                         'sorts in place on views, roll/flip written back, fancy writes, '
+                         'reshapes written through, astype aliasing) take a third of the steps')
     ap.add_argument('--writes', action='store_true',
                     help='the write patterns (fills, overlaps, view writes) take a third '
                          'of the steps')

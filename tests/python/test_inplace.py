@@ -97,6 +97,58 @@ def test_overlapping_1d_assignment_is_numpys_loop():
     assert differ > 10, differ   # the cases that need NumPy's loop were met
 
 
+def test_overlapping_1d_copyto_where_is_numpys_loop():
+    # copyto(dst, src, where=m) of a 1-d dst from a source of its dtype
+    # that overlaps it with strides the same way: NumPy's masked loop makes
+    # no copy first either (PyArray_AssignArray), so an element it wrote is
+    # read again later where the mask selected it (fuzz seed 38000148:
+    # copyto(a[::-3], a[:334][::-1], where=a[:334] < 1)). Random strided
+    # views and masks against NumPy, 0-d masks and empty views included.
+    x, y = np.arange(10), nt.arange(10)
+    np.copyto(x[::3], x[:4], where=np.ones(4, bool))
+    nt.copyto(y[::3], y[:4], where=nt.ones(4, bool))
+    assert_same(y, x)      # [0 1 2 1 4 5 2 7 8 1]: x[9] took x[3]'s new 1
+    rng = np.random.default_rng(5)
+    differ = 0
+    for _ in range(600):
+        n0 = int(rng.integers(8, 80))
+        st, s2 = (int(rng.choice([1, 2, 3, -1, -2, -3])) for _ in range(2))
+        m = int(rng.integers(0, n0 // max(abs(st), abs(s2)) + 1))
+        def sl(s):
+            span = max(m - 1, 0) * abs(s)
+            lo = int(rng.integers(0, n0 - span)) + (span if s < 0 else 0)
+            stop = lo + m * s
+            return slice(lo, stop if stop >= 0 else None, s)
+        d, s = sl(st), sl(s2)
+        dt = rng.choice(['int8', 'int64', 'float32', 'complex64', 'bool'])
+        base = np.arange(n0) % 3 == 0 if dt == 'bool' else np.arange(n0, dtype=dt)
+        mask = rng.random(m) < 0.7 if rng.random() < 0.9 else np.array(rng.random() < 0.5)
+        x, y, c = base.copy(), nt.asarray(base.copy()), base.copy()
+        np.copyto(x[d], x[s], where=mask)
+        nt.copyto(y[d], y[s], where=nt.asarray(mask))
+        np.copyto(c[d], c[s].copy(), where=mask)
+        differ += not np.array_equal(x, c)
+        assert_same(y, x)
+    assert differ > 10, differ   # the cases that need NumPy's loop were met
+
+
+@pytest.mark.default_settings
+@pytest.mark.parametrize('dt', [np.float64, np.uint32, np.int16])
+def test_overlapping_copyto_where_across_tiles(dt):
+    # the same at default settings on several 2 MiB tiles
+    n = (5 << 20) // np.dtype(dt).itemsize
+    a = make(dt, n, 7)
+    x, y = a.copy(), nt.asarray(a)
+    k = n // 3
+    np.copyto(x[::-3], x[:k + 1][::-1], where=x[:k + 1] > x[-k - 1:])
+    nt.copyto(y[::-3], y[:k + 1][::-1], where=y[:k + 1] > y[-k - 1:])
+    assert_same(y, x)
+    h = n // 2
+    np.copyto(x[1::2], x[:h], where=x[1::2] < x[::2][:h])
+    nt.copyto(y[1::2], y[:h], where=y[1::2] < y[::2][:h])
+    assert_same(y, x)
+
+
 @pytest.mark.parametrize('dt', [np.float64, np.int64])
 def test_overlapping_views(dt):
     a = make(dt, 5000, 5)
