@@ -471,6 +471,25 @@ class _Signature:
         return None if obj is None else obj._np.__signature__
 
 
+
+def _agrees(uf, args):
+    """Whether args are ndtile arrays (one at least) and small Python scalars
+    whose type resolution for ufunc uf is cached as agreeing with NumPy's:
+    the fast paths of ufunc.__call__."""
+    key = [uf]
+    arrays = False
+    for a in args:
+        if type(a) is _ND:
+            key.append(a._dt)
+            arrays = True
+            continue
+        t = type(a)
+        if t is float or t is bool or t is complex or (t is int and 0 <= a <= 127):
+            key.append(t)
+        else:
+            return False
+    return arrays and _res_cache.get(tuple(key)) == _AGREE
+
 class ufunc:
     """An ndtile ufunc: NumPy's interface, the core's elementwise op."""
 
@@ -531,46 +550,20 @@ class ufunc:
                 len(args) == self.nin and self._fast:
             # the common case: ndtile arrays and small Python scalars whose
             # type resolution is known to agree with NumPy's
-            key = [self]
-            arrays = False
-            for a in args:
-                if type(a) is _ND:
-                    key.append(a._dt)
-                    arrays = True
-                    continue
-                t = type(a)
-                if t is float or t is bool or t is complex or (t is int and 0 <= a <= 127):
-                    key.append(t)
-                else:
-                    break
-            else:
-                if arrays and _res_cache.get(tuple(key)) == _AGREE:
-                    return _core.apply(self._op, args)
+            if _agrees(self, args):
+                return _core.apply(self._op, args)
         elif type(out) is _ND and where is True and dtype is None and not kwargs and \
                 casting == 'same_kind' and order == 'K' and len(args) == self.nin and \
                 self._fast and self.nout == 1 and out._flags & 0x400:
             # out= a plain writeable ndtile array, inputs as in the case above:
             # the general path's steps for them (_compute with _AGREE)
-            key = [self]
-            arrays = False
-            for a in args:
-                if type(a) is _ND:
-                    key.append(a._dt)
-                    arrays = True
-                    continue
-                t = type(a)
-                if t is float or t is bool or t is complex or (t is int and 0 <= a <= 127):
-                    key.append(t)
-                else:
-                    break
-            else:
-                if arrays and _res_cache.get(tuple(key)) == _AGREE:
-                    out._before_write()
-                    try:
-                        return _core.apply(self._op, args, out, D.DEFAULT)
-                    except TypeError:
-                        self._numpy_type_error(list(args), D.DEFAULT, out, casting)
-                        raise
+            if _agrees(self, args):
+                out._before_write()
+                try:
+                    return _core.apply(self._op, args, out, D.DEFAULT)
+                except TypeError:
+                    self._numpy_type_error(list(args), D.DEFAULT, out, casting)
+                    raise
         out, ellipsis = _out_given(args, self.nin, out, where)
         if ellipsis:
             return _as_array_result(self(*args, out=None, where=where, casting=casting,
