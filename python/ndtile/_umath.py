@@ -837,6 +837,18 @@ class ufunc:
             pass
 
     def _masked(self, ops, out, where, casting, dtc):
+        try:
+            return self._masked_call(ops, out, where, casting, dtc)
+        except FloatingPointError:
+            if out is None:
+                raise
+            # NumPy's loop writes every selected element, then raises the
+            # error of the 'raise' state: out= holds them too
+            with _np.errstate(all='ignore'):
+                self._masked_call(ops, out, where, casting, dtc)
+            raise
+
+    def _masked_call(self, ops, out, where, casting, dtc):
         mask = _where_mask(where)
         if out is not None:
             # the output's cast error first (NumPy resolves the loop before

@@ -409,6 +409,38 @@ def test_where_output_cast_errs_for_selected_elements_only(n, odt):
                 _where_cast_cases(numpy, n, odt)[i]())
 
 
+@pytest.mark.parametrize('case', range(5))
+@pytest.mark.parametrize('n', [1, SMALL, LARGE])
+def test_where_raise_writes_the_selected_elements(n, case):
+    """Under errstate(all='raise') a selected element's error raises after
+    NumPy's loop has written every selected element into out= (inf, nan,
+    a wrapped integer); the left-out ones keep out's values."""
+    k = numpy.arange(n)
+
+    def run(mod):
+        sel = mod.asarray((k % 3 != 1) | (k == 0))
+        num = mod.asarray((k % 4).astype(float))
+        den = mod.asarray((k % 2).astype(float))
+        out = [mod.full(n, 7.0), mod.full(n, 7.0), mod.full(n, 7, 'int32'),
+               mod.full(n, 7.0, 'float32'), mod.full(n, 7, 'int64')][case]
+        with mod.errstate(all='raise'):
+            with pytest.raises(FloatingPointError):
+                if case == 0:
+                    mod.divide(num, den, out=out, where=sel)
+                elif case == 1:
+                    mod.log(den - 1, out=out, where=sel)
+                elif case == 2:
+                    mod.divide(num, den, out=out, where=sel, casting='unsafe')
+                elif case == 3:
+                    mod.multiply(num + 1e300, 1e10, out=out, where=sel)
+                else:
+                    ints = mod.asarray(k % 3)
+                    mod.floor_divide(ints, mod.asarray(k % 2), out=out, where=sel)
+        return out
+    with numpy.errstate(all='ignore'):
+        numpy.testing.assert_array_equal(numpy.asarray(run(ndtile)), run(numpy))
+
+
 @pytest.mark.default_settings
 def test_where_default_settings():
     """Arrays of several 2 MiB tiles at default settings: a left-out 0/0 in
