@@ -442,6 +442,34 @@ def test_where_raise_writes_the_selected_elements(n, case):
 
 
 @pytest.mark.default_settings
+def test_where_output_cast_default_settings():
+    """Arrays of several 2 MiB tiles at default settings: where= into an
+    int8 out= leaves out the elements whose cast errs, in every tile but
+    one, where a selected one errs (under 'warn' and 'raise')."""
+    n = 1_000_000
+    k = numpy.arange(n)
+
+    def run(mod, sel):
+        m = k % 2 == 1
+        if sel:
+            m = m | (k == n - 2)
+        out = mod.full(n, 7, numpy.int8)
+        mod.multiply(mod.asarray(numpy.where(k % 2 == 0, 1e300, 1.0)), 3.0, out=out,
+                     casting='unsafe', where=mod.asarray(m))
+        return out
+    for sel in (False, True):
+        assert caught(ndtile, lambda mod: run(mod, sel)) == \
+            caught(numpy, lambda mod: run(mod, sel))
+        with numpy.errstate(all='raise'):
+            if sel:
+                with pytest.raises(FloatingPointError):
+                    run(ndtile, sel)
+            else:
+                numpy.testing.assert_array_equal(numpy.asarray(run(ndtile, sel)),
+                                                 run(numpy, sel))
+
+
+@pytest.mark.default_settings
 def test_where_default_settings():
     """Arrays of several 2 MiB tiles at default settings: a left-out 0/0 in
     one tile, a selected one in another."""
