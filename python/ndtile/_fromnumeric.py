@@ -519,7 +519,7 @@ def repeat(a, repeats, axis=None):
 def _index_array(indices, name='take', orig=False):
     """indices as an ndtile int64 array (NumPy's conversion and errors for
     take and the *_along_axis functions); orig: (that array, the integer
-    array it was converted from)."""
+    array it was converted from: a NumPy array given, as given)."""
     if not isinstance(indices, (Array, _np.ndarray)):
         if name == 'take_along_axis':
             # NumPy reads indices.dtype
@@ -538,7 +538,8 @@ def _index_array(indices, name='take', orig=False):
         # (put casts an index array safely, take same_kind)
         raise TypeError(f"Cannot cast array data from {ix.dtype!r} to dtype('int64') "
                         f"according to the rule '{'safe' if name == 'put' else 'same_kind'}'")
-    ix0 = ix
+    # (a NumPy array's own layout gives NumPy's order of checking it)
+    ix0 = indices if isinstance(indices, _np.ndarray) else ix
     if ix._dt != D.INT64:
         ix = ix._astype(D.INT64, _core.CASTING_UNSAFE)
     return (ix, ix0) if orig else ix

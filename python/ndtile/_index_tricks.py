@@ -276,7 +276,8 @@ def unravel_index(indices, shape, order='C'):
             x = x.astype(_np.intp)
         else:
             raise TypeError("only int indices permitted")     # NumPy's
-    x0 = x
+    # (a NumPy array's own layout gives NumPy's order of checking it)
+    x0 = indices if isinstance(indices, _np.ndarray) and indices.dtype.kind in 'iu' else x
     if x.dtype != _np.intp:
         x = x.astype(_np.intp)
     if x.size:

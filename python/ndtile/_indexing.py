@@ -212,6 +212,8 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None, sliced=False, getting=F
         return None
     # expand booleans into their nonzero positions (one array per axis)
     items = []       # (kind, value): 'adv' int array, 'int' int, 'slice' slice, 'ell'
+    given = {}       # id of an index array made from a NumPy array: that array (its layout
+    #                  gives the order in which NumPy checks its values)
     for k in parts:
         if k is Ellipsis:
             items.append(('ell', None))
@@ -231,6 +233,8 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None, sliced=False, getting=F
             ix = _int_array(k)
             if ix is None:
                 return None
+            if isinstance(k, _np.ndarray):
+                given[id(ix)] = k
             items.append(('adv', ix))
     for t, v in items:              # after every type (NumPy's order)
         if t == 'slice':
@@ -270,7 +274,7 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None, sliced=False, getting=F
                 # NumPy casts index arrays to intp: a uint64 index past
                 # int64's range wraps negative (2**64 - 1 is -1, the last);
                 # NumPy checks them in the uint64 array's order
-                u64 = v
+                u64 = given.get(id(v), v)
                 v = v._astype(D.INT64, _core.CASTING_UNSAFE)
                 unsigned[id(v)] = u64
             axes.append((t, v, g))
@@ -330,7 +334,8 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None, sliced=False, getting=F
             if hi >= n or lo < -n:
                 # NumPy checks each index array in order and names its
                 # first bad index: found only now, on the error path
-                bad = _fromnumeric._first_out_of_bounds(unsigned.get(id(ix), ix), n, order)[1]
+                bad = _fromnumeric._first_out_of_bounds(
+                    unsigned.get(id(ix), given.get(id(ix), ix)), n, order)[1]
                 raise IndexError(f"index {bad} is out of bounds for axis {i} with size {n}")
             bounds[i] = hi + 1 if lo >= 0 else hi + n + 1 if hi < 0 else n
             if lo < 0:

@@ -619,6 +619,19 @@ def fromiter(iter, dtype=_NoValue, count=-1, *, like=None):
 _WEAK_SCALARS = (int, float, complex)
 
 
+def _fill_along(res, xs, axis):
+    """res with the arrays xs written one after another along axis (cast
+    unsafely: the callers have checked the casting); res."""
+    pos = 0
+    pre = (slice(None),) * axis
+    for x in xs:
+        n = x.shape[axis]
+        if n:
+            res._view_index(pre + (slice(pos, pos + n),))._assign(x, _core.CASTING_UNSAFE)
+        pos += n
+    return res
+
+
 def _concat_same(arrays, axis):
     """concatenate of ndtile arrays of one dtype along an int axis in range,
     matching elsewhere (no out=, dtype=, casting=): the steps of the general
@@ -640,15 +653,7 @@ def _concat_same(arrays, axis):
             if k != axis and s[k] != shape[k]:
                 return None
         shape[axis] += s[axis]
-    res = _core.empty(tuple(shape), dt)
-    pos = 0
-    pre = (slice(None),) * axis
-    for x in arrays:
-        n = x.shape[axis]
-        if n:
-            res._view_index(pre + (slice(pos, pos + n),))._assign(x, _core.CASTING_UNSAFE)
-        pos += n
-    return res
+    return _fill_along(_core.empty(tuple(shape), dt), arrays, axis)
 
 
 def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
@@ -738,13 +743,7 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
         res._before_write()
     else:
         res = _core.empty(tuple(shape), c)
-    pos = 0
-    pre = (slice(None),) * axis
-    for x in xs:
-        n = x.shape[axis]
-        if n:
-            res._view_index(pre + (slice(pos, pos + n),))._assign(x, _core.CASTING_UNSAFE)
-        pos += n
+    _fill_along(res, xs, axis)
     if out is not None and not isinstance(out, Array):
         _np.copyto(out, C.to_numpy(res))
     return res if out is None else out

@@ -471,6 +471,25 @@ class _Signature:
         return None if obj is None else obj._np.__signature__
 
 
+
+def _agrees(uf, args):
+    """Whether args are ndtile arrays (one at least) and small Python scalars
+    whose type resolution for ufunc uf is cached as agreeing with NumPy's:
+    the fast paths of ufunc.__call__."""
+    key = [uf]
+    arrays = False
+    for a in args:
+        if type(a) is _ND:
+            key.append(a._dt)
+            arrays = True
+            continue
+        t = type(a)
+        if t is float or t is bool or t is complex or (t is int and 0 <= a <= 127):
+            key.append(t)
+        else:
+            return False
+    return arrays and _res_cache.get(tuple(key)) == _AGREE
+
 class ufunc:
     """An ndtile ufunc: NumPy's interface, the core's elementwise op."""
 
@@ -531,46 +550,20 @@ class ufunc:
                 len(args) == self.nin and self._fast:
             # the common case: ndtile arrays and small Python scalars whose
             # type resolution is known to agree with NumPy's
-            key = [self]
-            arrays = False
-            for a in args:
-                if type(a) is _ND:
-                    key.append(a._dt)
-                    arrays = True
-                    continue
-                t = type(a)
-                if t is float or t is bool or t is complex or (t is int and 0 <= a <= 127):
-                    key.append(t)
-                else:
-                    break
-            else:
-                if arrays and _res_cache.get(tuple(key)) == _AGREE:
-                    return _core.apply(self._op, args)
+            if _agrees(self, args):
+                return _core.apply(self._op, args)
         elif type(out) is _ND and where is True and dtype is None and not kwargs and \
                 casting == 'same_kind' and order == 'K' and len(args) == self.nin and \
                 self._fast and self.nout == 1 and out._flags & 0x400:
             # out= a plain writeable ndtile array, inputs as in the case above:
             # the general path's steps for them (_compute with _AGREE)
-            key = [self]
-            arrays = False
-            for a in args:
-                if type(a) is _ND:
-                    key.append(a._dt)
-                    arrays = True
-                    continue
-                t = type(a)
-                if t is float or t is bool or t is complex or (t is int and 0 <= a <= 127):
-                    key.append(t)
-                else:
-                    break
-            else:
-                if arrays and _res_cache.get(tuple(key)) == _AGREE:
-                    out._before_write()
-                    try:
-                        return _core.apply(self._op, args, out, D.DEFAULT)
-                    except TypeError:
-                        self._numpy_type_error(list(args), D.DEFAULT, out, casting)
-                        raise
+            if _agrees(self, args):
+                out._before_write()
+                try:
+                    return _core.apply(self._op, args, out, D.DEFAULT)
+                except TypeError:
+                    self._numpy_type_error(list(args), D.DEFAULT, out, casting)
+                    raise
         out, ellipsis = _out_given(args, self.nin, out, where)
         if ellipsis:
             return _as_array_result(self(*args, out=None, where=where, casting=casting,
@@ -837,6 +830,18 @@ class ufunc:
             pass
 
     def _masked(self, ops, out, where, casting, dtc):
+        try:
+            return self._masked_call(ops, out, where, casting, dtc)
+        except FloatingPointError:
+            if out is None:
+                raise
+            # NumPy's loop writes every selected element, then raises the
+            # error of the 'raise' state: out= holds them too
+            with _np.errstate(all='ignore'):
+                self._masked_call(ops, out, where, casting, dtc)
+            raise
+
+    def _masked_call(self, ops, out, where, casting, dtc):
         mask = _where_mask(where)
         if out is not None:
             # the output's cast error first (NumPy resolves the loop before
@@ -882,8 +887,33 @@ class ufunc:
             # NumPy's output cast: its casting rule and ComplexWarning (made
             # for the masked elements too)
             _check_cast(self.__name__, res.dtype, out.dtype, casting, self._out_index)
-            res = res._astype(out._dt, _core.CASTING_UNSAFE)
+            res = self._masked_cast(res, mask, out._dt)
         return _core.apply(WHERE, [mask, res, out], out)
+
+    def _masked_cast(self, res, mask, dt):
+        """res cast (unsafely) to dt for where= (mask): the cast is NumPy's
+        loop's, so its floating-point errors are those of the elements mask
+        selects (1e300 left out by where= is no 'overflow' into float32),
+        named for the ufunc. Tried under 'raise' first; where that finds an
+        error, the left-out elements become 0 and the cast runs again in the
+        caller's error state."""
+        if all(v == 'ignore' for v in _np.geterr().values()):
+            return res._astype(dt, _core.CASTING_UNSAFE)
+        try:
+            with _np.errstate(all='raise'):
+                return res._astype(dt, _core.CASTING_UNSAFE)
+        except FloatingPointError:
+            pass
+        shape = _core.broadcast_shapes([res.shape, mask.shape])
+        mb = mask._broadcast_to(shape) if mask.shape != shape else mask
+        zero = _core.empty((), res._dt)
+        zero._assign(0, _core.CASTING_UNSAFE)
+        res = _core.apply(WHERE, [mb, res, zero])
+        _core.fp_group_begin(_sys.intern(self.__name__))
+        try:
+            return res._astype(dt, _core.CASTING_UNSAFE)
+        finally:
+            _core.fp_group_end()
 
     def _masked_values(self, ops, mask, casting, dtc):
         """The ufunc of ops for where= (mask), its floating-point errors those

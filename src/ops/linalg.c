@@ -1101,6 +1101,43 @@ static const ndt_task_kind qr_update_kind = {"linalg qr update", {qr_update_body
 static const ndt_task_kind qr_rstore_kind = {"linalg qr store r", {qr_rstore_body}, NULL};
 static const ndt_task_kind qr_qstore_kind = {"linalg qr store q", {qr_qstore_body}, NULL};
 
+/* Records, for matrix q of the batch, the loads of W's block columns (A's,
+ * then b's for lstsq) into the work store S and the panel factorisations
+ * with their updates of the block columns to their right. */
+static ndt_status qr_record_factor(qr_arg *a, ndt_store *S, const ndt_array *vin, int nbd,
+                                   const int64_t *bshape, int64_t q, const char *name) {
+  const qr_shape *sh = &a->s;
+  int64_t m = sh->m, n = sh->n, cb = m * sh->csz, tb = LA_NB * LA_NB * sh->csz;
+  ndt_array col[2], tv, src;
+  ndt_status st = NDT_OK;
+  a->q = 0;
+  a->first = 0;
+  for (int64_t j = 0; j < sh->nb && st == NDT_OK; j++) {
+    a->j = j;
+    int64_t c0 = qr_c0(sh, j), wc = qr_wc(sh, j);
+    if (j < sh->na) lu_view(&vin[0], nbd, bshape, q, 2, 0, m, c0, wc, &src);
+    else lu_view(&vin[1], nbd, bshape, q, 2, 0, m, c0 - n, wc, &src);
+    ndt__range_view(&col[0], S, c0 * cb, wc * cb);
+    ndt_operand ops[2] = {{&src, NDT_READ}, {&col[0], NDT_WRITE}};
+    st = ndt__record(&qr_load_kind, NULL, ops, 2, a, sizeof *a, 0);
+  }
+  for (int64_t k = 0; k < sh->na && st == NDT_OK; k++) {
+    a->k = k;
+    ndt__range_view(&col[0], S, k * LA_NB * cb, qr_w(n, k) * cb);
+    ndt__range_view(&tv, S, sh->t_off + k * tb, tb);
+    ndt_operand pops[2] = {{&col[0], NDT_RW}, {&tv, NDT_WRITE}};
+    st = ndt__record(&qr_panel_kind, name, pops, 2, a, sizeof *a, NDT_TASK_URGENT);
+    for (int64_t j = k + 1; j < sh->nb && st == NDT_OK; j++) {
+      a->j = j;
+      ndt__range_view(&col[1], S, qr_c0(sh, j) * cb, qr_wc(sh, j) * cb);
+      ndt_operand uops[3] = {{&col[0], NDT_READ}, {&tv, NDT_READ}, {&col[1], NDT_RW}};
+      st = ndt__record(&qr_update_kind, NULL, uops, 3, a, sizeof *a,
+                       j == k + 1 ? NDT_TASK_URGENT : 0);
+    }
+  }
+  return st;
+}
+
 /* Records the blocked QR of every matrix of the batch. */
 static ndt_status qr_record(const la_arg *s, const ndt_array *vin, ndt_array *const *res,
                             const int64_t *bshape, int64_t nmat) {
@@ -1119,30 +1156,8 @@ static ndt_status qr_record(const la_arg *s, const ndt_array *vin, ndt_array *co
     ndt_store *S = NULL;
     st = ndt__store_new_bytes(&S, sh->bytes);
     if (st) break;
-    ndt_array col[2], tv, src, outv;
-    for (int64_t j = 0; j < sh->na && st == NDT_OK; j++) {
-      a.j = j;
-      lu_view(&vin[0], nbd, bshape, q, 2, 0, m, j * LA_NB, qr_w(sh->n, j), &src);
-      ndt__range_view(&col[0], S, j * LA_NB * cb, qr_w(sh->n, j) * cb);
-      ndt_operand ops[2] = {{&src, NDT_READ}, {&col[0], NDT_WRITE}};
-      st = ndt__record(&qr_load_kind, NULL, ops, 2, &a, sizeof a, 0);
-    }
-    for (int64_t k = 0; k < sh->na && st == NDT_OK; k++) {
-      a.k = k;
-      a.q = 0;
-      a.first = 0;
-      ndt__range_view(&col[0], S, k * LA_NB * cb, qr_w(sh->n, k) * cb);
-      ndt__range_view(&tv, S, sh->t_off + k * tb, tb);
-      ndt_operand pops[2] = {{&col[0], NDT_RW}, {&tv, NDT_WRITE}};
-      st = ndt__record(&qr_panel_kind, "linalg.qr", pops, 2, &a, sizeof a, NDT_TASK_URGENT);
-      for (int64_t j = k + 1; j < sh->na && st == NDT_OK; j++) {
-        a.j = j;
-        ndt__range_view(&col[1], S, j * LA_NB * cb, qr_w(sh->n, j) * cb);
-        ndt_operand uops[3] = {{&col[0], NDT_READ}, {&tv, NDT_READ}, {&col[1], NDT_RW}};
-        st = ndt__record(&qr_update_kind, NULL, uops, 3, &a, sizeof a,
-                         j == k + 1 ? NDT_TASK_URGENT : 0);
-      }
-    }
+    ndt_array col[2], tv, outv;
+    st = qr_record_factor(&a, S, vin, nbd, bshape, q, "linalg.qr");
     /* Q: per panel from the last, its block reflector on Q's block columns
      * from its own (each starts as the identity's at the last panel it gets) */
     for (int64_t k = sh->na - 1; k >= 0 && sh->nq && st == NDT_OK; k--) {
@@ -1301,36 +1316,14 @@ static ndt_status lsq_record(const la_arg *s, const ndt_array *vin, ndt_array *c
   a.rcond = s->param;
   qr_shape_of(s->ct, s->m, s->n, a.mode, s->k, &a.s);
   const qr_shape *sh = &a.s;
-  int64_t m = sh->m, n = sh->n, csz = sh->csz, cb = m * csz, tb = LA_NB * LA_NB * csz;
+  int64_t m = sh->m, n = sh->n, cb = m * sh->csz;
   ndt_status st = NDT_OK;
   for (int64_t q = 0; q < nmat && st == NDT_OK; q++) {
     ndt_store *S = NULL;
     st = ndt__store_new_bytes(&S, sh->bytes);
     if (st) break;
-    ndt_array col[2], tv, src, outv[4];
-    for (int64_t j = 0; j < sh->nb && st == NDT_OK; j++) {
-      a.j = j;
-      int64_t c0 = qr_c0(sh, j), wc = qr_wc(sh, j);
-      if (j < sh->na) lu_view(&vin[0], nbd, bshape, q, 2, 0, m, c0, wc, &src);
-      else lu_view(&vin[1], nbd, bshape, q, 2, 0, m, c0 - n, wc, &src);
-      ndt__range_view(&col[0], S, c0 * cb, wc * cb);
-      ndt_operand ops[2] = {{&src, NDT_READ}, {&col[0], NDT_WRITE}};
-      st = ndt__record(&qr_load_kind, NULL, ops, 2, &a, sizeof a, 0);
-    }
-    for (int64_t k = 0; k < sh->na && st == NDT_OK; k++) {
-      a.k = k;
-      ndt__range_view(&col[0], S, k * LA_NB * cb, qr_w(n, k) * cb);
-      ndt__range_view(&tv, S, sh->t_off + k * tb, tb);
-      ndt_operand pops[2] = {{&col[0], NDT_RW}, {&tv, NDT_WRITE}};
-      st = ndt__record(&qr_panel_kind, "linalg.lstsq", pops, 2, &a, sizeof a, NDT_TASK_URGENT);
-      for (int64_t j = k + 1; j < sh->nb && st == NDT_OK; j++) {
-        a.j = j;
-        ndt__range_view(&col[1], S, qr_c0(sh, j) * cb, qr_wc(sh, j) * cb);
-        ndt_operand uops[3] = {{&col[0], NDT_READ}, {&tv, NDT_READ}, {&col[1], NDT_RW}};
-        st = ndt__record(&qr_update_kind, NULL, uops, 3, &a, sizeof a,
-                         j == k + 1 ? NDT_TASK_URGENT : 0);
-      }
-    }
+    ndt_array col[1], outv[4];
+    st = qr_record_factor(&a, S, vin, nbd, bshape, q, "linalg.lstsq");
     if (st == NDT_OK) {
       ndt__range_view(&col[0], S, 0, (n + sh->r) * cb);
       static const int ncore[4] = {2, 1, 0, 1};

@@ -369,6 +369,106 @@ def test_where_broadcast_mask_and_operands(n):
             assert caught(ndtile, run, state) == caught(numpy, run, state)
 
 
+def _where_cast_cases(mod, n, odt):
+    """where= into an out= of another dtype whose cast errs (1e300 into
+    float32, inf and nan into an int) for the left-out elements only, and,
+    as the last case, for a selected one too."""
+    k = numpy.arange(n)
+    big = numpy.where(k % 2 == 0, 1e300, k + 1.0)
+    m = mod.asarray(k % 2 == 1)
+    msel = mod.asarray((k % 2 == 1) | (k == 0))
+    a = mod.asarray(big)
+    return [lambda: mod.sqrt(a, out=mod.full(n, 7, odt), casting='unsafe', where=m),
+            lambda: mod.multiply(a, a, out=mod.full(n, 7, odt), casting='unsafe', where=m),
+            lambda: mod.multiply(a[::-2], 2.0, out=mod.full(len(k[::2]), 7, odt),
+                                 casting='unsafe', where=m[::2]),
+            lambda: mod.multiply(a, 1.0, out=mod.full(n, 7, odt), casting='unsafe', where=msel)]
+
+
+@pytest.mark.parametrize('odt', ['float32', 'int32', 'int8', 'uint16'])
+@pytest.mark.parametrize('n', [1, SMALL, LARGE])
+def test_where_output_cast_errs_for_selected_elements_only(n, odt):
+    """The cast into out= is NumPy's loop's: an element where= leaves out
+    is not cast (no 'overflow' or 'invalid value' for it, under 'warn' or
+    'raise'); a selected one's error is reported; out= keeps its values
+    where the mask is False."""
+    for i in range(len(_where_cast_cases(numpy, n, odt))):
+        for state in (DEFAULT, dict(all='raise')):
+            def run(mod, i=i):
+                return _where_cast_cases(mod, n, odt)[i]()
+            try:
+                exp = caught(numpy, run, state)
+            except FloatingPointError:
+                with pytest.raises(FloatingPointError):
+                    caught(ndtile, run, state)
+                continue
+            assert sorted(caught(ndtile, run, state)) == sorted(exp)
+        with numpy.errstate(all='ignore'):
+            numpy.testing.assert_array_equal(
+                numpy.asarray(_where_cast_cases(ndtile, n, odt)[i]()),
+                _where_cast_cases(numpy, n, odt)[i]())
+
+
+@pytest.mark.parametrize('case', range(5))
+@pytest.mark.parametrize('n', [1, SMALL, LARGE])
+def test_where_raise_writes_the_selected_elements(n, case):
+    """Under errstate(all='raise') a selected element's error raises after
+    NumPy's loop has written every selected element into out= (inf, nan,
+    a wrapped integer); the left-out ones keep out's values."""
+    k = numpy.arange(n)
+
+    def run(mod):
+        sel = mod.asarray((k % 3 != 1) | (k == 0))
+        num = mod.asarray((k % 4).astype(float))
+        den = mod.asarray((k % 2).astype(float))
+        out = [mod.full(n, 7.0), mod.full(n, 7.0), mod.full(n, 7, 'int32'),
+               mod.full(n, 7.0, 'float32'), mod.full(n, 7, 'int64')][case]
+        with mod.errstate(all='raise'):
+            with pytest.raises(FloatingPointError):
+                if case == 0:
+                    mod.divide(num, den, out=out, where=sel)
+                elif case == 1:
+                    mod.log(den - 1, out=out, where=sel)
+                elif case == 2:
+                    mod.divide(num, den, out=out, where=sel, casting='unsafe')
+                elif case == 3:
+                    mod.multiply(num + 1e300, 1e10, out=out, where=sel)
+                else:
+                    ints = mod.asarray(k % 3)
+                    mod.floor_divide(ints, mod.asarray(k % 2), out=out, where=sel)
+        return out
+    with numpy.errstate(all='ignore'):
+        numpy.testing.assert_array_equal(numpy.asarray(run(ndtile)), run(numpy))
+
+
+@pytest.mark.default_settings
+def test_where_output_cast_default_settings():
+    """Arrays of several 2 MiB tiles at default settings: where= into an
+    int8 out= leaves out the elements whose cast errs, in every tile but
+    one, where a selected one errs (under 'warn' and 'raise')."""
+    n = 1_000_000
+    k = numpy.arange(n)
+
+    def run(mod, sel):
+        m = k % 2 == 1
+        if sel:
+            m = m | (k == n - 2)
+        out = mod.full(n, 7, numpy.int8)
+        mod.multiply(mod.asarray(numpy.where(k % 2 == 0, 1e300, 1.0)), 3.0, out=out,
+                     casting='unsafe', where=mod.asarray(m))
+        return out
+    for sel in (False, True):
+        assert caught(ndtile, lambda mod: run(mod, sel)) == \
+            caught(numpy, lambda mod: run(mod, sel))
+        with numpy.errstate(all='raise'):
+            if sel:
+                with pytest.raises(FloatingPointError):
+                    run(ndtile, sel)
+            else:
+                numpy.testing.assert_array_equal(numpy.asarray(run(ndtile, sel)),
+                                                 run(numpy, sel))
+
+
 @pytest.mark.default_settings
 def test_where_default_settings():
     """Arrays of several 2 MiB tiles at default settings: a left-out 0/0 in

@@ -838,6 +838,29 @@ def test_out_of_bounds_index_named_in_numpys_order(op, dt):
             assert str(got.value) == str(want), (case, layout)
 
 
+@pytest.mark.parametrize("op", sorted(_ORDER_OPS))
+@pytest.mark.parametrize("dt", [np.int64, np.int8, np.uint64])
+def test_out_of_bounds_numpy_index_array_named_in_numpys_order(op, dt):
+    # the same with NumPy index arrays (transposed, reversed) indexing an
+    # ndtile array: the order is the NumPy array's layout's, not that of
+    # ndtile's C-ordered copy of it (the first bad index named was -9, not
+    # -7, for a[np.array([[-9, 1], [3, -7]])[::-1]] with a of 4 rows)
+    f = _ORDER_OPS[op]
+    rng = np.random.default_rng(7)
+    for case in range(4):
+        base = rng.integers(0 if dt == np.uint64 else -12, 12, size=(3, 4)).astype(dt)
+        for a in (base.T, base[::-1], base[:, ::-1], base[::-1, ::-2].T, base[1][::-1]):
+            try:
+                f(np, a)
+            except Exception as e:      # noqa: BLE001 - put's TypeError for uint64
+                want = e
+            else:
+                continue
+            with pytest.raises(type(want)) as got:
+                f(nt, a)
+            assert str(got.value) == str(want), (case, a.strides)
+
+
 @pytest.mark.default_settings
 def test_out_of_bounds_index_order_in_tiles():
     # index arrays of several 2 MiB tiles, Fortran-ordered and reversed
