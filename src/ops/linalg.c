@@ -1353,14 +1353,15 @@ static ndt_status lsq_record(const la_arg *s, const ndt_array *vin, ndt_array *c
  * (getf2's partial pivoting, the first largest |a_ik| of a column, the row
  * swaps and multipliers, then getrs's L and U solves on all right-hand sides
  * at once), on row-major copies whose order is a constant in each of the
- * specialised bodies. An exact zero pivot is "Singular matrix", as gesv's
- * info > 0; a NaN pivot is no error (its NaNs propagate as NumPy's).
+ * specialised bodies. A pivot not above tol (a matrix singular or nearly
+ * so: whether LAPACK's own order of operations rounds a pivot to an exact
+ * zero, "Singular matrix", is LAPACK's to say) hands the matrix to gesv.
  * The order of the operations depends on n only: the same bits for any
  * number of workers or ranks. */
 #define LA_SMALL 16
 
 static inline __attribute__((always_inline)) int small_gesv(int n, int k, double *restrict A,
-                                                            double *restrict B) {
+                                                            double *restrict B, double tol) {
   for (int c = 0; c < n; c++) {
     int p = c;
     double big = fabs(A[c * n + c]);
@@ -1369,7 +1370,7 @@ static inline __attribute__((always_inline)) int small_gesv(int n, int k, double
         big = fabs(A[i * n + c]);
         p = i;
       }
-    if (A[p * n + c] == 0) return 1;
+    if (!(big > tol)) return 1;
     if (p != c) {
       for (int j = 0; j < n; j++) {
         double t = A[c * n + j];
@@ -1402,12 +1403,12 @@ static inline __attribute__((always_inline)) int small_gesv(int n, int k, double
 }
 
 /* small_gesv with n (and, for inv, k = n) constants the compiler unrolls. */
-static int small_gesv_n(int n, int k, int inv, double *A, double *B) {
-#define SG(N) case N: return inv ? small_gesv(N, N, A, B) : small_gesv(N, k, A, B);
+static int small_gesv_n(int n, int k, int inv, double *A, double *B, double tol) {
+#define SG(N) case N: return inv ? small_gesv(N, N, A, B, tol) : small_gesv(N, k, A, B, tol);
   switch (n) {
     SG(1) SG(2) SG(3) SG(4) SG(5) SG(6) SG(7) SG(8)
     SG(9) SG(10) SG(11) SG(12) SG(13) SG(14) SG(15) SG(16)
-    default: return small_gesv(n, k, A, B);
+    default: return small_gesv(n, k, A, B, tol);
   }
 #undef SG
 }
@@ -1446,7 +1447,14 @@ static int small_solve(const la_arg *a, const mref *in, const mref *out) {
     mref t = {in[1].p, in[1].cs, in[1].rs};
     load(&t, a->in[1].dtype, k, n, NDT_FLOAT64, (char *)B, k);
   }
-  if (!finite_n(A, n * n) || !finite_n(B, n * k) || small_gesv_n(n, k, inv, A, B) ||
+  /* pivots of a matrix singular in exact arithmetic come out as rounding
+   * noise, about eps * n * max|a_ij|, or as zeros, depending on the order
+   * of the operations: such a pivot goes to gesv, NumPy's (tol: far above
+   * the noise, far below a well-conditioned matrix's pivots) */
+  double amax = 0;
+  for (int i = 0; i < n * n; i++) amax = fabs(A[i]) > amax ? fabs(A[i]) : amax;
+  double tol = amax * (double)n * 1024 * DBL_EPSILON;
+  if (!finite_n(A, n * n) || !finite_n(B, n * k) || small_gesv_n(n, k, inv, A, B, tol) ||
       !finite_n(B, n * k))
     return 1;
   for (int i = 0; i < n; i++)

@@ -506,8 +506,8 @@ def test_nan_pivot_blocked_gives_nans(default_settings):
 
 
 # Orders up to 16 of a real (float64-computed) solve or inv run gesv's
-# algorithm written out per matrix; anything not all finite, or an exact zero
-# pivot, goes through LAPACK's gesv, as NumPy's does.
+# algorithm written out per matrix; anything not all finite, or a pivot of
+# rounding noise or zero, goes through LAPACK's gesv, as NumPy's does.
 @pytest.mark.parametrize('dt', [np.int64, np.float32, np.float64], ids=str)
 def test_small_orders_solve_inv(dt):
     for n in (1, 2, 3, 7, 8, 9, 16, 17):
@@ -551,6 +551,27 @@ def test_small_orders_singular_nan_inf():
     with np.errstate(all='ignore'):
         g = np.asarray(nt.linalg.inv(nt.asarray(m)))
     assert np.array_equal(np.isnan(g), np.isnan(np.linalg.inv(m)))
+
+
+# Integer matrices singular in exact arithmetic (last column = first + second):
+# gesv's order of operations rounds a pivot to an exact zero (NumPy's
+# "Singular matrix"), the written-out elimination left a pivot of rounding
+# noise and returned garbage; such pivots now go to gesv.
+SINGULAR_BY_ROUNDING = [[[-2, 0, -2, -2], [3, -2, 0, 1], [2, 1, 1, 3], [2, 0, -3, 2]],
+                        [[2, -1, -1, 1], [3, -1, 1, 2], [1, 0, 1, 1], [1, 3, -2, 4]],
+                        [[-1, -2, -3, -3], [2, -3, -1, -1], [3, -2, -3, 1], [-3, -1, 0, -4]]]
+
+
+@pytest.mark.parametrize('dt', [np.int64, np.float64], ids=str)
+@pytest.mark.parametrize('m', SINGULAR_BY_ROUNDING)
+def test_small_orders_singular_by_rounding(m, dt):
+    a = np.array(m, dtype=dt)
+    b = np.ones((4, 2))
+    for f in (lambda lib, x: lib.linalg.inv(x), lambda lib, x: lib.linalg.solve(x, lib.asarray(b))):
+        with pytest.raises(np.linalg.LinAlgError, match='^Singular matrix$'):
+            f(np, a)
+        with pytest.raises(np.linalg.LinAlgError, match='^Singular matrix$'):
+            f(nt, nt.asarray(a))
 
 
 def test_small_orders_stack_past_a_tile_same_bits_any_workers(default_settings):
