@@ -167,8 +167,10 @@ def _extents(arrays):
             continue
         keys.append(id(ix))
         small.append(ix)
-    if keys and sum(ix.size for ix in small) <= _SMALL_EXTENTS:
-        # small index arrays: their values in one read (no reductions)
+    if keys and sum(ix.size for ix in small) <= _SMALL_EXTENTS and _core.nranks() == 1:
+        # small index arrays: their values in one read (no reductions; on
+        # many ranks a read of whole arrays takes a collective more than
+        # the read of their extents)
         if len(small) == 1:
             vals = C.to_numpy(small[0]).ravel()
         else:
@@ -373,7 +375,8 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None, sliced=False, getting=F
 def _one_index_array(a, key):
     """_index_arrays(a, key, sliced=True) for a key that is one small
     integer array (ndtile's or NumPy's; not uint64) of one axis or more,
-    all its values in [0, a.shape[0]), and a without empty axes; None for
+    all its values in [0, a.shape[0]), and a without empty axes, in one
+    process; None for
     anything else (negative values and errors: the general path)."""
     if isinstance(key, Array):
         if not key.ndim or D.KIND[key._dt] not in 'iu' or key._dt == D.UINT64:
@@ -387,8 +390,8 @@ def _one_index_array(a, key):
     else:
         return None
     size = key.size
-    if not size or size > _SMALL_EXTENTS or 0 in a.shape:
-        return None
+    if not size or size > _SMALL_EXTENTS or 0 in a.shape or _core.nranks() > 1:
+        return None      # (on many ranks: _extents' reductions, fewer collectives)
     if vals is None:
         vals = C.to_numpy(ix)
     if size <= 64:

@@ -623,6 +623,10 @@ ndt_status ndt_gather_slices(ndt_array **out, const ndt_array *a, int nd, const 
    * pass reads the index blocks once more: a fifth more traffic where an
    * index array is the result's size, as take_along_axis's) */
   int pre = ni > 0 && (tl.ntiles > 1 || ni > 1 || reach > ndt__rt_tile_bytes());
+  /* one block with hi: the pass would only raise its lower bounds, at the
+   * cost of a wait (on many ranks, collectives: a small 3-d gather of the
+   * X-ray job's peak finder took 3 and would take 6) */
+  if (hi && tl.ntiles == 1) pre = 0;
   for (int64_t b = 0; pre && hi && b < tl.ntiles; b++) {
     int64_t bst[NDT_MAXDIMS];
     ndt_array blk, r, reg;
