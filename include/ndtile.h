@@ -668,8 +668,9 @@ ndt_status ndt_gather(ndt_array **out, const ndt_array *a, const ndt_array *cons
  * [0, hi[k]) where one task does all): NumPy's take along an axis,
  * take_along_axis and a[..., idx, ...] with slices elsewhere read one
  * block's rows, not the whole source. With hi, whose caller has checked
- * its indices, ndt_gather's bounds pass runs only where a block's part of
- * a could span more than two tiles of a (a bad index is then still
+ * its indices, ndt_gather's bounds pass runs only where the result has
+ * several blocks and a block's part of a could span more than two tiles of
+ * a (a bad index is then still
  * NDT_ERR_INDEX, though not always the first one). */
 ndt_status ndt_gather_slices(ndt_array **out, const ndt_array *a, int nd, const int64_t *shape,
                              const ndt_array *const *idx, const int *ax, const int64_t *start,
