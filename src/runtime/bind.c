@@ -164,6 +164,10 @@ static void scratch_free(ndt_memory *m, void *p, size_t n) {
  * span whole tiles, every block of one or two tiles). */
 int ndt__view_tiles(const ndt_array *v, int64_t lo, int64_t hi, ndt__tile_fn fn, void *ctx) {
   const ndt_store *s = v->store;
+  /* with devices, the whole extent: the CUDA view copy of a view with gaps
+   * failed under the emulated plugin (cudaErrorIllegalAddress, CI's cudahost
+   * run of test_transposed_and_stepped_views_skipping_tiles); open work */
+  if (ndt__dev_track) return 0;
   if (s->ntiles < 3 || v->size == hi - lo + 1) return 0;
   int64_t t0 = ndt_store_tile_of(s, lo), t1 = ndt_store_tile_of(s, hi);
   if (t1 - t0 < 2) return 0;
