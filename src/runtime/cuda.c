@@ -659,11 +659,8 @@ static int index_supports(int what, const ndt_operand *op, int nop, const void *
          h->vals.store && index_walk_ok(op[2].view);
 }
 
-/* the walked view's tiles (their buffers in m) as L's pieces; gaps: a
- * view copy's view, whose binding acquired only the tiles that hold its
- * elements (bind.c: it may leave whole tiles out), so a tile without a
- * buffer in m is one no element reaches (a NULL piece, never read) */
-static ndt_status index_pieces(const ndt_array *v, ndt_memory *m, ndt_dk_ilaunch *L, int gaps) {
+/* the walked view's tiles (their buffers in m) as L's pieces */
+static ndt_status index_pieces(const ndt_array *v, ndt_memory *m, ndt_dk_ilaunch *L) {
   const ndt_store *s = v->store;
   int64_t lo, hi;
   index_extent(v, &lo, &hi);
@@ -679,8 +676,8 @@ static ndt_status index_pieces(const ndt_array *v, ndt_memory *m, ndt_dk_ilaunch
   for (int64_t t = t0; t <= t1; t++) {
     const ndt_tile *tl = &s->tiles[t];
     char *p = ndt_tile_mem(tl, m);
-    if (!p && !gaps) return host->error(NDT_ERR_INTERNAL, "a walked tile has no device copy");
-    L->pptr[t - t0] = p ? p + v->part : NULL;
+    if (!p) return host->error(NDT_ERR_INTERNAL, "a walked tile has no device copy");
+    L->pptr[t - t0] = p + v->part;
     L->pstart[t - t0] = tl->start;
     L->plen[t - t0] = tl->len;
   }
@@ -724,7 +721,7 @@ static ndt_status index_one(cuda_dev *d, int what, ndt_bound *b, const void *arg
     }
     L->aoff = g->a.offset;
     L->out = b[1].ptr;
-    st = index_pieces(b[0].view, b[0].mem, L, 0);
+    st = index_pieces(b[0].view, b[0].mem, L);
   } else {
     const ndt_put_head *h = arg;
     L->put = 1;
@@ -743,7 +740,7 @@ static ndt_status index_one(cuda_dev *d, int what, ndt_bound *b, const void *arg
     L->is = b[0].st[0];
     L->vals = b[1].ptr;
     L->vs = b[1].st[0];
-    st = index_pieces(b[2].view, b[2].mem, L, 0);
+    st = index_pieces(b[2].view, b[2].mem, L);
   }
   if (st) return st;
   /* a put's claims: a word per element of its range, zero (index_impl.h) */
@@ -847,7 +844,7 @@ static ndt_status view_copy_part(cuda_dev *d, ndt_memory *m, const ndt_array *v,
     L->shape[j] = v->shape[j];
     L->ast[j] = v->strides[j];
   }
-  ndt_status st = index_pieces(v, m, L, 1);
+  ndt_status st = index_pieces(v, m, L);
   if (st) return st;
   return ndt__dk_index(L, d->stream) ? NDT_ERR_UNSUPPORTED : NDT_OK;
 }

@@ -1369,10 +1369,6 @@ void ndt__cudahost_launch_index(void *stream, const ndt_dk_ilaunch *L, void (*gr
   int64_t one = 1;
   for (int t = 0; t < C->np && !fault; t++) {
     int64_t len = C->plen[t];
-    /* a view copy's tile that none of its elements lie in (the view
-     * leaves it out; bind.c acquired only the others): no buffer, never
-     * reached */
-    if (C->put == 2 && !C->pptr[t]) continue;
     fault = index_ptr(k_no, &C->pptr[t], 1, &len, &C->es, 1, "walked piece");
   }
   char *rep = (char *)C->report;
