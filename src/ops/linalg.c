@@ -1422,7 +1422,7 @@ static int finite_n(const double *x, int n) {
 
 /* in[0] (and in[1] unless inv) into row-major doubles, solved, stored;
  * returns 0, or 1 (nothing stored) when the input or the result is not
- * all finite or a pivot is an exact zero: then gesv decides, as for NumPy
+ * all finite or a pivot is zero or rounding noise: then gesv decides, as for NumPy
  * (the singular error, and where its NaNs go: OpenBLAS's pivot search
  * treats NaNs its own way). */
 static int small_solve(const la_arg *a, const mref *in, const mref *out) {
@@ -1457,8 +1457,8 @@ static int small_solve(const la_arg *a, const mref *in, const mref *out) {
   if (!finite_n(A, n * n) || !finite_n(B, n * k) || small_gesv_n(n, k, inv, A, B, tol) ||
       !finite_n(B, n * k))
     return 1;
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < k; j++) memcpy(out[0].p + i * out[0].rs + j * out[0].cs, &B[i * k + j], 8);
+  mref t = {out[0].p, out[0].cs, out[0].rs};   /* (B row-major: the transpose's store) */
+  store((const char *)B, k, k, n, 8, &t);
   return 0;
 }
 

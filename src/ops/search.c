@@ -552,6 +552,30 @@ static ndt_status gather_bounds(const ndt_array *res, const ndt_tiling *tl,
   return NDT_OK;
 }
 
+/* Whether the part of a that some block of res (tiled as tl) can reach,
+ * its indices bounded by [0, lim), spans more than two tiles of a. */
+static int block_spans_tiles(const ndt_array *a, const ndt_array *res, const ndt_tiling *tl,
+                             const ndt_array *const *idx, const int *ax, const int64_t *start,
+                             const int64_t *step, const int64_t *lim) {
+  int64_t lo0[NDT_MAXDIMS] = {0};
+  for (int64_t b = 0; b < tl->ntiles; b++) {
+    int64_t bst[NDT_MAXDIMS];
+    ndt_array blk, r, reg;
+    ndt__block_view(res, tl, b, &blk);
+    ndt__block_start(res, tl, b, bst);
+    gather_region(a, &blk, bst, idx, ax, start, step, lo0, lim, &r, &reg);
+    int64_t e0 = reg.offset, e1 = reg.offset;
+    for (int k = 0; k < a->ndim; k++) {
+      int64_t d = (reg.shape[k] - 1) * reg.strides[k];
+      if (d < 0) e0 += d;
+      else e1 += d;
+    }
+    if (reg.size > 0 && ndt_store_tile_of(a->store, e1) - ndt_store_tile_of(a->store, e0) > 1)
+      return 1;
+  }
+  return 0;
+}
+
 ndt_status ndt_gather_slices(ndt_array **out, const ndt_array *a, int nd, const int64_t *shape,
                              const ndt_array *const *idx, const int *ax, const int64_t *start,
                              const int64_t *step, const int64_t *hi) {
@@ -619,30 +643,14 @@ ndt_status ndt_gather_slices(ndt_array **out, const ndt_array *a, int nd, const 
     if (__builtin_mul_overflow(reach, idx[k] ? lim[k] : shape[ax[k]], &reach)) reach = INT64_MAX;
   }
   /* with hi, the caller bounded (and checked) the indices: the pass only
-   * where a block's part of a could span more than two tiles of it (the
-   * pass reads the index blocks once more: a fifth more traffic where an
-   * index array is the result's size, as take_along_axis's) */
+   * where the result has several blocks and a block's part of a could span
+   * more than two tiles of it (the pass reads the index blocks once more: a
+   * fifth more traffic where an index array is the result's size, as
+   * take_along_axis's; and its wait costs collectives on ranks, where one
+   * block would only gain its lower bounds) */
   int pre = ni > 0 && (tl.ntiles > 1 || ni > 1 || reach > ndt__rt_tile_bytes());
-  /* one block with hi: the pass would only raise its lower bounds, at the
-   * cost of a wait (on many ranks, collectives: a small 3-d gather of the
-   * X-ray job's peak finder took 3 and would take 6) */
-  if (hi && tl.ntiles == 1) pre = 0;
-  for (int64_t b = 0; pre && hi && b < tl.ntiles; b++) {
-    int64_t bst[NDT_MAXDIMS];
-    ndt_array blk, r, reg;
-    ndt__block_view(res, &tl, b, &blk);
-    ndt__block_start(res, &tl, b, bst);
-    gather_region(a, &blk, bst, idx, ax, start, step, lo0, lim, &r, &reg);
-    int64_t e0 = reg.offset, e1 = reg.offset;
-    for (int k = 0; k < na; k++) {
-      int64_t d = (reg.shape[k] - 1) * reg.strides[k];
-      if (d < 0) e0 += d;
-      else e1 += d;
-    }
-    if (reg.size > 0 && ndt_store_tile_of(a->store, e1) - ndt_store_tile_of(a->store, e0) > 1)
-      break;
-    if (b == tl.ntiles - 1) pre = 0;
-  }
+  if (pre && hi)
+    pre = tl.ntiles > 1 && block_spans_tiles(a, res, &tl, idx, ax, start, step, lim);
   ndt_store *parts = NULL;
   if (pre &&
       (st = gather_bounds(res, &tl, idx, na, lim, &parts))) {
