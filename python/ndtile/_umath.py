@@ -471,7 +471,6 @@ class _Signature:
         return None if obj is None else obj._np.__signature__
 
 
-
 def _agrees(uf, args):
     """Whether args are ndtile arrays (one at least) and small Python scalars
     whose type resolution for ufunc uf is cached as agreeing with NumPy's:
@@ -489,6 +488,25 @@ def _agrees(uf, args):
         else:
             return False
     return arrays and _res_cache.get(tuple(key)) == _AGREE
+
+def _stand_ins(ops):
+    """ops with each (non-weak) array replaced by an empty one of its dtype:
+    a loop's dtypes and cast errors resolved before any element is seen."""
+    return [_core.empty((0,), x._dt) if isinstance(x, Array) and not x._is_weak() else x
+            for x in ops]
+
+
+def _without_fp_error(run):
+    """run()'s result when it meets no floating-point error under 'raise'
+    (or every error is ignored: run() as it is); None when it met one."""
+    if all(v == 'ignore' for v in _np.geterr().values()):
+        return run()
+    try:
+        with _np.errstate(all='raise'):
+            return run()
+    except FloatingPointError:
+        return None
+
 
 class ufunc:
     """An ndtile ufunc: NumPy's interface, the core's elementwise op."""
@@ -741,9 +759,8 @@ class ufunc:
             # its loop runs (no warning of it): the loop's dtype from empty
             # stand-ins
             try:
-                frm = _F16 if how == _F16_ROUND else self._core_apply(
-                    [_core.empty((0,), x._dt) if isinstance(x, Array) and not x._is_weak()
-                     else x for x in ops], None, dtc).dtype
+                frm = _F16 if how == _F16_ROUND else \
+                    self._core_apply(_stand_ins(ops), None, dtc).dtype
             except TypeError:
                 self._numpy_type_error(ops, dtc)     # NumPy's: no loop for the inputs
                 raise
@@ -847,9 +864,7 @@ class ufunc:
             # the output's cast error first (NumPy resolves the loop before
             # its loop sees an element, and warns of none): from empty
             # stand-ins
-            empty = [_core.empty((0,), x._dt) if isinstance(x, Array) and not x._is_weak()
-                     else x for x in ops]
-            r0 = self._compute(empty, None, True, casting, dtc)
+            r0 = self._compute(_stand_ins(ops), None, True, casting, dtc)
             if r0.dtype != out.dtype:
                 with _warnings.catch_warnings():
                     # (its error only: the ComplexWarning comes with the cast)
@@ -897,13 +912,9 @@ class ufunc:
         named for the ufunc. Tried under 'raise' first; where that finds an
         error, the left-out elements become 0 and the cast runs again in the
         caller's error state."""
-        if all(v == 'ignore' for v in _np.geterr().values()):
-            return res._astype(dt, _core.CASTING_UNSAFE)
-        try:
-            with _np.errstate(all='raise'):
-                return res._astype(dt, _core.CASTING_UNSAFE)
-        except FloatingPointError:
-            pass
+        r = _without_fp_error(lambda: res._astype(dt, _core.CASTING_UNSAFE))
+        if r is not None:
+            return r
         shape = _core.broadcast_shapes([res.shape, mask.shape])
         mb = mask._broadcast_to(shape) if mask.shape != shape else mask
         zero = _core.empty((), res._dt)
@@ -922,30 +933,22 @@ class ufunc:
         under 'raise' first; where that finds an error, run again with each
         left-out element's operands replaced by those of one selected
         element, in the caller's error state (values there are not kept)."""
-        if all(v == 'ignore' for v in _np.geterr().values()):
-            return self._compute(ops, None, True, casting, dtc)
-        try:
-            with _np.errstate(all='raise'):
-                return self._compute(ops, None, True, casting, dtc)
-        except FloatingPointError:
-            pass
+        r = _without_fp_error(lambda: self._compute(ops, None, True, casting, dtc))
+        if r is not None:
+            return r
         shape = _core.broadcast_shapes([x.shape for x in ops if isinstance(x, Array)] +
                                        [mask.shape])
         mb = mask._broadcast_to(shape) if mask.shape != shape else mask
         if not mb.size or not bool(_core.reduce(_ANY, mb, None, False, D.DEFAULT, 0)._item()):
             with _np.errstate(all='ignore'):     # nothing selected
                 return self._compute(ops, None, True, casting, dtc)
-        k = int(_core.reduce(_ARGMAX, mb, None, False, D.DEFAULT, 0)._item())
-        at = []
-        for n in reversed(shape):
-            k, i = divmod(k, n)
-            at.append(i)
-        at.reverse()
+        at = _np.unravel_index(int(_core.reduce(_ARGMAX, mb, None, False, D.DEFAULT, 0)._item()),
+                               shape)
         subs = []
         for x in ops:
             if isinstance(x, Array) and x.ndim and x.size:
                 lead = len(shape) - x.ndim
-                one = x._view_index(tuple(0 if n == 1 else at[lead + d]
+                one = x._view_index(tuple(0 if n == 1 else int(at[lead + d])
                                           for d, n in enumerate(x.shape)))
                 x = _core.apply(WHERE, [mb, x, one])
             subs.append(x)
