@@ -12,6 +12,7 @@ the ufunc methods that need the array library (reduce, accumulate,
 reduceat, at) are defined in _umath_methods, above it, and installed on
 these classes there."""
 
+import contextlib
 import operator
 import sys as _sys
 import warnings as _warnings
@@ -471,6 +472,20 @@ class _Signature:
         return None if obj is None else obj._np.__signature__
 
 
+@contextlib.contextmanager
+def fp_named(name):
+    """The floating-point errors of the work inside reported under name (as
+    one operation's: a loop and its casts), or as they are when name is None."""
+    if name is None:
+        yield
+        return
+    _core.fp_group_begin(_sys.intern(name))
+    try:
+        yield
+    finally:
+        _core.fp_group_end()
+
+
 def _agrees(uf, args):
     """Whether args are ndtile arrays (one at least) and small Python scalars
     whose type resolution for ufunc uf is cached as agreeing with NumPy's:
@@ -769,14 +784,11 @@ class ufunc:
                 _check_int_power(ops, dtc)
             # the cast into out is the loop's: its errors are the ufunc's
             # (sqrt of -1 into an int out: "invalid value encountered in sqrt")
-            _core.fp_group_begin(_sys.intern(self.__name__))
-            try:
+            with fp_named(self.__name__):
                 res = self._core_apply(ops, None, dtc)
                 if how == _F16_ROUND:
                     res = C.from_numpy(self._to_half(res).astype(_np.float32))
                 out._assign(res, _core.CASTING_UNSAFE)
-            finally:
-                _core.fp_group_end()
             return out
         if self._op == POWER and type(self) is ufunc:
             _check_int_power(ops, dtc, out)
@@ -920,11 +932,8 @@ class ufunc:
         zero = _core.empty((), res._dt)
         zero._assign(0, _core.CASTING_UNSAFE)
         res = _core.apply(WHERE, [mb, res, zero])
-        _core.fp_group_begin(_sys.intern(self.__name__))
-        try:
+        with fp_named(self.__name__):
             return res._astype(dt, _core.CASTING_UNSAFE)
-        finally:
-            _core.fp_group_end()
 
     def _masked_values(self, ops, mask, casting, dtc):
         """The ufunc of ops for where= (mask), its floating-point errors those

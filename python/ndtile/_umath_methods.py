@@ -618,18 +618,12 @@ def at(self, a, indices, b=None, /):
         _at_broadcastable(bv, shape)
     if flat.size == 0:
         return None
-    group = _at_group(self, a, bv, loop, True)
-    if group:
-        _core.fp_group_begin('at')
-    try:
+    with _umath.fp_named(_at_name(self, a, bv, loop, True)):
         if bv is not None:
             if bv._dt != loop[1]:
                 bv = bv._astype(loop[1], _core.CASTING_UNSAFE)
             vals = bv._broadcast_to(shape)._copy()._reshape((-1,))
         _core.put_op(a, flat, vals, self._op, tuple(loop))
-    finally:
-        if group:
-            _core.fp_group_end()
     return None
 
 
@@ -640,14 +634,15 @@ _AT_INDEXED = {'add': 'iufc', 'subtract': 'iufc', 'multiply': 'iufc', 'divide': 
                'fmin': 'iuf'}
 
 
-def _at_group(self, a, bv, loop, one):
-    """Whether at's errors (its loop's and its casts') are reported as "at",
-    as NumPy's at reports them unless its indexed loop runs: a 1-d, one
-    index array or integer (one), b of at most one dimension, a and b of
-    the loop's own dtype, for the ufuncs and kinds that have one."""
+def _at_name(self, a, bv, loop, one):
+    """"at", the name NumPy's at reports its errors (its loop's and its
+    casts') under, unless its indexed loop runs (None: the ufunc's name): a
+    1-d, one index array or integer (one), b of at most one dimension, a and
+    b of the loop's own dtype, for the ufuncs and kinds that have one."""
     kinds = _AT_INDEXED.get(self.__name__)
-    return not (kinds and one and a.ndim == 1 and bv is not None and bv.ndim <= 1 and
-                a._dt == loop[0] == loop[1] == bv._dt and D.KIND[a._dt] in kinds)
+    indexed = kinds and one and a.ndim == 1 and bv is not None and bv.ndim <= 1 and \
+        a._dt == loop[0] == loop[1] == bv._dt and D.KIND[a._dt] in kinds
+    return None if indexed else 'at'
 
 
 def _at_view(self, a, v, bv, loop):
@@ -657,10 +652,7 @@ def _at_view(self, a, v, bv, loop):
         _at_broadcastable(bv, tuple(v.shape))
     if v.size == 0:
         return None
-    group = _at_group(self, a, bv, loop, v.ndim == 0)     # (an integer index: one)
-    if group:
-        _core.fp_group_begin('at')
-    try:
+    with _umath.fp_named(_at_name(self, a, bv, loop, v.ndim == 0)):   # (an integer: one)
         x = v if v._dt == loop[0] else v._astype(loop[0], _core.CASTING_UNSAFE)
         ops = [x] if bv is None else \
             [x, bv if bv._dt == loop[1] else bv._astype(loop[1], _core.CASTING_UNSAFE)]
@@ -670,9 +662,6 @@ def _at_view(self, a, v, bv, loop):
             # WARN_ON_WRITE) over slices, not for one element by integers
             v._set_warn_on_write(False)
         v._assign(r, _core.CASTING_UNSAFE)
-    finally:
-        if group:
-            _core.fp_group_end()
     return None
 
 
