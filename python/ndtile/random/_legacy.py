@@ -10,7 +10,7 @@ from .. import _core
 from .. import _dtypes as _D
 from .._multiarray import zeros as _zeros
 from ._bit_generator import _NAME, _as_bitgen, _bitgen_from_state, _legacy_seed64
-from ._samplers import _Sampler
+from ._samplers import _Sampler, _require_int
 
 _Array = _core.Array
 
@@ -79,8 +79,7 @@ class RandomState(_Sampler):
             raise TypeError("only 0-dimensional arrays can be converted to Python scalars"
                             if isinstance(n, (_np.ndarray, _Array)) else
                             "an integer is required")
-        if not (hasattr(n, '__index__') or hasattr(n, '__int__')):
-            raise TypeError("an integer is required")    # (NumPy's C long argument)
+        _require_int(n)     # (NumPy's C long argument)
         # NumPy converts pvals to float64 of at most one axis, then asks for one
         # (a sequence; an array of more is "too deep", below)
         if not isinstance(pvals, (_Array, _np.ndarray)):

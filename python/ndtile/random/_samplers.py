@@ -198,6 +198,13 @@ _CHOICE_MSG = {
 _POS, _NONNEG, _GT0_LE1, _POS_NOT_NAN = 'pos', 'nonneg', 'gt0le1', 'posnotnan'
 
 
+def _require_int(n):
+    """NumPy's check of an argument it reads as a C integer (a string of
+    digits too is refused)."""
+    if not (hasattr(n, '__index__') or hasattr(n, '__int__')):
+        raise TypeError("an integer is required")
+
+
 def _where(c, x, y):
     return where(c, x, y)
 
@@ -557,8 +564,8 @@ class _Sampler:
         # integer (a string of digits is a TypeError there)
         nv = _np.asarray(n.__array__() if isinstance(n, _Array) else _C.to_np_tree(n),
                          dtype=_np.int64)
-        if nv.ndim == 0 and not (hasattr(n, '__index__') or hasattr(n, '__int__')):
-            raise TypeError("an integer is required")
+        if nv.ndim == 0:
+            _require_int(n)
         if _np.any(nv < 0):
             raise ValueError("n < 0")
         if not (_np.all(pv >= 0) and _np.all(pv <= 1)):
