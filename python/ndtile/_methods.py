@@ -180,16 +180,13 @@ def check_out(name, xs, axis, keepdims, out):
 
 
 def check_out_cast(name, x, out):
-    """std and ptp end in a ufunc that writes out= under 'same_kind'
-    (sqrt(var, out=out), subtract(max, min, out)): NumPy's casting error,
-    raised by NumPy on empty stand-ins."""
+    """std ends in a ufunc that writes out= under 'same_kind' (sqrt(var,
+    out=out)): NumPy's casting error, raised by NumPy on empty stand-ins."""
     if out is None or not isinstance(out, (Array, _np.ndarray)):
         return
-    o = _np.empty(0, out.dtype)
     if name in ('std', 'nanstd'):
+        o = _np.empty(0, out.dtype)
         _np.sqrt(o, out=o)
-    elif name == 'ptp':
-        _np.subtract(o, _np.empty(0, x.dtype), out=o)
 
 
 def _prepare(a, dtype):
@@ -209,32 +206,60 @@ def _prepare(a, dtype):
     return x, dtc
 
 
-# the ufunc of each reduction and scan whose loop an out= can choose
-_OUT_LOOP = {'sum': 'add', 'prod': 'multiply', 'nansum': 'add', 'nanprod': 'multiply',
-             'cumsum': 'add', 'cumprod': 'multiply', 'nancumsum': 'add',
-             'nancumprod': 'multiply'}
+# the ufunc whose loop each reduction and scan runs (NumPy's: sum is
+# add.reduce, max maximum.reduce, nanmax fmax.reduce, cumsum add.accumulate)
+_LOOP_UFUNC = dict(_OUT_OP, nanmax='fmax', nanmin='fmin', cumsum='add', cumprod='multiply',
+                   nancumsum='add', nancumprod='multiply')
 
 
 def out_loop(ufunc_name, x, dtc, out):
     """The loop dtype code of a reduction or scan of x (ufunc_name's) into
-    out: without dtype=, NumPy's loop is the ufunc's for (out's dtype, x's)
-    where that is one dtype: sum of uint8 into a bool out adds in uint8
-    (128 + 128 is 0: False), into int16 in int16, of uint64 into float32
-    in float64. dtc otherwise (dtype= given, no out=, or out of x's dtype,
-    whose loop's results cast into out are the default's)."""
-    if dtc != D.DEFAULT or not isinstance(out, Array) or out._dt == x._dt:
+    out: without dtype=, NumPy's reduction loop is the ufunc's for (out's
+    dtype, x's) where that is one dtype (the core's resolution, which is
+    NumPy's for these): sum of uint8 into a bool out adds in uint8 (128 +
+    128 is 0: False), into int16 in int16, of uint64 into float32 in
+    float64; max of uint8 into int8 compares in int16. dtc otherwise
+    (dtype= given, no out=, out of x's dtype, or no such loop: the logical
+    ops' are bool), whose results cast into out are the default's. Warns
+    NumPy's ComplexWarning for a complex out= and a real loop."""
+    oc = out_code(out)
+    if oc is None:
         return dtc
-    try:
-        lt = getattr(_np, ufunc_name).resolve_dtypes((out.dtype, x.dtype, None))
-    except Exception:
-        return dtc      # (NumPy's error, if any, comes from the checks)
-    if lt[0] == lt[1] == lt[2] and D.code(lt[0]) is not None:
-        return D.code(lt[0])
-    return dtc
+    c = dtc
+    if dtc == D.DEFAULT and oc != x._dt:
+        try:
+            loop, _ = _core.ufunc_resolve(_umath.UFUNCS[ufunc_name]._op, [oc, x._dt], [0, 0])
+            if loop[0] == loop[1] == loop[2]:
+                c = loop[0]
+        except TypeError:
+            pass        # (NumPy's error, if any, comes from the checks)
+    warn_out_read(oc, c if c != D.DEFAULT else
+                  D.BOOL if ufunc_name.startswith('logical') else x._dt)
+    return c
 
 
-def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0):
-    """The reduction as an ndtile array (0-d for a full reduction)."""
+def warn_out_read(oc, lc):
+    """NumPy's ComplexWarning where a reduction's or scan's out= is complex
+    (dtype code oc) and its loop real (code lc; not bool): NumPy's iterator
+    reads out into the loop's dtype (the accumulator starts there), even
+    for an empty input."""
+    if oc is not None and D.KIND[oc] == 'c':
+        _core.warn_complex_cast(oc, lc, F.user_frame()[0])
+
+
+def out_code(out):
+    """out='s dtype code (None: no out=, or one the core lacks)."""
+    if isinstance(out, Array):
+        return out._dt
+    return D.code(out.dtype) if isinstance(out, _np.ndarray) else None
+
+
+def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0, through=None):
+    """The reduction as an ndtile array (0-d for a full reduction). through:
+    the dtype code of out= (None: none), where NumPy's accumulator lives:
+    where it is not the loop's dtype, the value the fold starts from
+    (initial=, or the first element of a reduction without identity) passes
+    through it (_start_as, _first_through)."""
     mask = axes_mask(axis, x.ndim, name not in _NOT_UFUNC)
     if initial is None:
         initial = _NoValue           # NumPy: initial=None is no initial
@@ -256,8 +281,23 @@ def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0
         if full != tuple(x.shape):
             raise ValueError(f"non-broadcastable operand with shape {_shape_text(x.shape)} "
                              f"doesn't match the broadcast shape {_shape_text(full)}")
-    if initial is not _NoValue and name in _NEEDS_INITIAL:
-        initial = _initial_as(initial, x._dt if dtc == D.DEFAULT else dtc)
+    if name in _NEEDS_INITIAL:
+        # no identity: NumPy's loop compares in its dtype, the input cast
+        # to it first (the core's kernels take the input's)
+        lc = x._dt if dtc == D.DEFAULT else dtc
+        if initial is _NoValue and where is True and through not in (None, lc) and \
+                _reduced_size(x, mask):
+            return _first_through(name, x, mask, keepdims, lc, through)
+        if initial is not _NoValue:
+            if through not in (None, lc) and _reduced_size(x, mask) == 0:
+                # the start as out holds it: no round trip through the loop's dtype
+                v = _np.asarray(_initial_as(initial, lc), D.DTYPES[lc])
+                return _core.full(_kept_shape(x.shape, mask, keepdims), through,
+                                  v.astype(D.DTYPES[through]).item())
+            initial = _start_as(initial, lc, through)
+        if lc != x._dt:
+            x = x._astype(lc, _core.CASTING_UNSAFE)
+        dtc = D.DEFAULT
     if where is not True:
         fill = _WHERE_FILL.get(name)
         if fill is None:
@@ -269,24 +309,29 @@ def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0
         fv = fill if isinstance(fill, (bool, int, float, complex)) else _umath.operand(fill)
         x = _core.apply(_umath.WHERE, [w, x, fv if not isinstance(fv, Array) else fv._astype(x._dt, _core.CASTING_UNSAFE)])
     if initial is not _NoValue and name in _NEEDS_INITIAL and _reduced_size(x, mask) == 0:
-        shape = tuple(1 if (mask is None or mask >> k & 1) else s for k, s in enumerate(x.shape)) \
-            if keepdims else tuple(s for k, s in enumerate(x.shape)
-                                   if not (mask is None or mask >> k & 1))
-        r = _core.full(shape, x._dt if dtc == D.DEFAULT else dtc, _py(initial))
-        return r
+        return _core.full(_kept_shape(x.shape, mask, keepdims), x._dt, _py(initial))
     r = _core.reduce(_RED[name], x, mask, bool(keepdims), dtc, int(ddof))
     if initial is not _NoValue:
         op = {'sum': 'add', 'nansum': 'add', 'prod': 'multiply', 'nanprod': 'multiply',
               'min': 'minimum', 'max': 'maximum', 'nanmin': 'fmin', 'nanmax': 'fmax'}.get(name)
         if op is not None:
             if name not in _NEEDS_INITIAL:
-                initial = _initial_as(initial, r._dt)
+                initial = _start_as(initial, r._dt, through)
             # initial first: NumPy's fold starts from it (maximum(x, y)
             # gives y on ties, so the signed zero NumPy keeps is r's)
             r = _umath.UFUNCS[op](initial, r)
             if not isinstance(r, Array):
                 r = C.asnd(r)
     return r
+
+
+def _kept_shape(shape, mask, keepdims):
+    """A reduction's result shape: the reduced axes (mask, None: all) as
+    1s, or dropped."""
+    red = [mask is None or bool(mask >> k & 1) for k in range(len(shape))]
+    if keepdims:
+        return tuple(1 if r else s for r, s in zip(red, shape))
+    return tuple(s for r, s in zip(red, shape) if not r)
 
 
 def _initial_as(v, c):
@@ -296,6 +341,46 @@ def _initial_as(v, c):
     t = _np.empty((), dtype=D.DTYPES[c])
     t[()] = _py(v)      # NumPy's conversion: initial=[2, 3] a TypeError for ints
     return t.item()
+
+
+def _start_as(v, c, through):
+    """The value a reduction's fold starts from, initial= v: in the loop's
+    dtype (code c), then, where out= is of another dtype (code through),
+    cast into out and back, as NumPy's accumulator starts in out: max of
+    int64 [5] into an int8 out from initial=200 starts at -56 (its max is
+    5, not int8(200))."""
+    v = _initial_as(v, c)
+    if through is None or through == c:
+        return v
+    return _np.asarray(v, D.DTYPES[c]).astype(D.DTYPES[through]).astype(D.DTYPES[c]).item()
+
+
+def _first_through(name, x, mask, keepdims, c, through):
+    """A reduction without identity (max, min, fmax, fmin) into an out= of
+    another dtype than its loop's (code c), as NumPy's loop runs it: the
+    accumulator starts as the first element along the reduced axes copied
+    into out (cast from x's dtype into out's, code through), and the other
+    elements fold in, in the loop's dtype: op(c(out(x0)), op(the rest)).
+    The rest is one view per reduced axis (that axis from 1, the ones
+    before it at 0), each reduced with keepdims. (max of uint8 [250, 3]
+    into int8 starts at -6 and is 3.)"""
+    nd = x.ndim
+    red = [k for k in range(nd) if mask is None or mask >> k & 1]
+    r = x._view_index(tuple(slice(0, 1) if k in red else slice(None) for k in range(nd)))
+    _core.warn_complex_cast(x._dt, through, F.user_frame()[0])
+    r = r._astype(through, _core.CASTING_UNSAFE)._astype(c, _core.CASTING_UNSAFE)
+    op = _umath.UFUNCS[_np_name(name)]
+    # (all of x cast to the loop's dtype, as NumPy's buffers cast it: the
+    # first elements' cast errors too)
+    xc = x if x._dt == c else x._astype(c, _core.CASTING_UNSAFE)
+    for j, k in enumerate(red):
+        v = xc._view_index(tuple(slice(0, 1) if kk in red[:j] else slice(1, None) if kk == k
+                                 else slice(None) for kk in range(nd)))
+        if v.size:
+            r = op(r, _core.reduce(_RED[name], v, mask, True, D.DEFAULT, 0))
+    if not keepdims:
+        r = r._reshape(_kept_shape(r.shape, mask, False))
+    return r
 
 
 def _py(v):
@@ -361,8 +446,7 @@ def _generic(name, a, axis, dtype, out, keepdims, initial=_NoValue, where=True):
                       _fallback_kw(axis, dtype, out, keepdims, initial, where))
     x, dtc = p
     check_out(name, x.shape, axis, keepdims, out)
-    if name in _OUT_LOOP:
-        dtc = out_loop(_OUT_LOOP[name], x, dtc, out)
+    dtc = out_loop(_LOOP_UFUNC[name], x, dtc, out)
     if name in ('nansum', 'nanprod') and dtc != D.DEFAULT and D.KIND[x._dt] in 'fc' and \
             D.KIND[dtc] not in ('fc' if D.KIND[x._dt] == 'f' else 'c'):
         # NumPy replaces the NaNs before the sum casts them to dtype=int
@@ -370,9 +454,11 @@ def _generic(name, a, axis, dtype, out, keepdims, initial=_NoValue, where=True):
         x = _multiarray.where(_umath.UFUNCS['isnan'](x), 0 if name == 'nansum' else 1, x)
         name = name[3:]
     if _seeded_inexact(name, x, dtc, initial, where):
-        return F.call(f"{name} (initial)", getattr(_np, name), (a,),
+        # (x: a nansum's NaNs replaced above)
+        return F.call(f"{name} (initial)", getattr(_np, name), (x,),
                       _fallback_kw(axis, dtype, out, keepdims, initial, where))
-    return finish(reduce_nd(name, x, axis, dtc, keepdims, initial, where), out)
+    return finish(reduce_nd(name, x, axis, dtc, keepdims, initial, where, through=out_code(out)),
+                  out)
 
 
 def _minmax(name, a, axis, out, keepdims, initial, where):
@@ -390,7 +476,8 @@ def _minmax(name, a, axis, out, keepdims, initial, where):
                       _fallback_kw(axis, None, out, keepdims, initial, where))
     x, _ = p
     check_out(name, x.shape, axis, keepdims, out)
-    r = reduce_nd(name, x, axis, D.DEFAULT, keepdims, initial, where)
+    r = reduce_nd(name, x, axis, out_loop(_LOOP_UFUNC[name], x, D.DEFAULT, out), keepdims,
+                  initial, where, through=out_code(out))
     if name in ('nanmin', 'nanmax') and D.KIND[r._dt] in 'fc' and \
             bool(reduce_nd('any', _umath.UFUNCS['isnan'](r), None, D.DEFAULT, False)):
         # NumPy's words: its array path says slice, its path for anything
@@ -448,6 +535,13 @@ def _meanlike(name, a, axis, dtype, out, keepdims, where, ddof=0, extra=None):
     if not isinstance(ddof, (int, float, _np.integer, _np.floating)):
         ddof >= _np.intp(0)      # NumPy's error for a ddof it cannot compare
     _no_elements_warning(name, x, axis, ddof)
+    if out is not None and out_code(out) != _moment_code(name, x, dtc):
+        # NumPy's last sum accumulates in out, the quotient taken there
+        if isinstance(ddof, (float, _np.floating)):
+            ddof = float(ddof)      # (NumPy's count is then a float)
+        if dtc == D.DEFAULT and D.KIND[x._dt] in 'biu':
+            dtc = D.FLOAT64      # (NumPy's dtype for the sums of integers)
+        return _meanlike_steps(name, x, axis, dtc, keepdims, ddof, out)
     if isinstance(ddof, (float, _np.floating)) and ddof != int(ddof):
         # a fractional ddof: NumPy's steps (the core's kernels take an int);
         # NumPy sums integers in float64
@@ -460,38 +554,45 @@ def _meanlike(name, a, axis, dtype, out, keepdims, where, ddof=0, extra=None):
     return finish(reduce_nd(name, x, axis, dtc, keepdims, ddof=ddof), out)
 
 
-def _meanlike_steps(name, x, axis, dtc, keepdims, ddof):
+def _moment_code(name, x, dtc):
+    """The dtype code of mean's, var's or std's result without out=: dtype=,
+    else float64 for integers and bools, x's for mean of floats, the real
+    one of x's for var and std."""
+    c = dtc if dtc != D.DEFAULT else D.FLOAT64 if D.KIND[x._dt] in 'biu' else x._dt
+    if name == 'mean' or dtc != D.DEFAULT or D.KIND[c] != 'c':
+        return c
+    return D.code(D.SCALARS[c](0).real.dtype)
+
+
+def _meanlike_steps(name, x, axis, dtc, keepdims, ddof, out=None):
     """mean/var/std in NumPy's own steps (numpy/_core/_methods.py), for the
     dtype= arguments where those steps give what the core's fused kernels do
     not: integer and bool dtypes (the sums and the quotients cast back to
-    that dtype: mean(ints, dtype=int64) is an int64), and complex dtypes for
-    var/std (NumPy's var is then complex)."""
+    that dtype: mean(ints, dtype=int64) is an int64), complex dtypes for
+    var/std (NumPy's var is then complex), and an out= of another dtype
+    than the result's, where NumPy's last sum accumulates (its loop for
+    out's dtype, _generic's) and the quotient and std's square root are
+    taken in place (mean of int32 into a uint8 out sums into uint8)."""
     mask = axes_mask(axis, x.ndim)
     n = _reduced_size(x, mask)
-    s = reduce_nd('sum', x, axis, dtc, keepdims if name == 'mean' else True)
-    # NumPy divides by an intp count array (a strong int64: complex64 sums
-    # are divided in complex128), then casts back
-    m = _umath.UFUNCS['true_divide'](s, _core.scalar(n, D.INT64, False))
-    if m._dt != s._dt:
-        m = m._astype(s._dt, _core.CASTING_UNSAFE)
-    if name == 'mean':
-        return m
-    d = _umath.UFUNCS['subtract'](x, m)
-    if D.KIND[x._dt] == 'c':
-        # NumPy: re * re + im * im, each product rounded (the real part of
-        # d * conj(d) may be one fused multiply-add)
-        re, im = d._real(), d._imag()
-        sq = _umath.UFUNCS['add'](_umath.UFUNCS['multiply'](re, re),
-                                  _umath.UFUNCS['multiply'](im, im))
-    else:
-        sq = _umath.UFUNCS['multiply'](d, d)
-    ret = reduce_nd('sum', sq, axis, dtc, keepdims)
-    dof = builtins.max(n - ddof, 0)
-    v = _umath.UFUNCS['true_divide'](ret, _core.scalar(dof, D.FLOAT64 if type(dof) is float
-                                                  else D.INT64, False))
-    if v._dt != ret._dt:
-        v = v._astype(ret._dt, _core.CASTING_UNSAFE)
-    if name == 'var':
+    if name != 'mean':
+        s = reduce_nd('sum', x, axis, dtc, True)
+        d = _umath.UFUNCS['subtract'](x, _quotient(s, n))
+        if D.KIND[x._dt] == 'c':
+            # NumPy: re * re + im * im, each product rounded (the real part of
+            # d * conj(d) may be one fused multiply-add)
+            re, im = d._real(), d._imag()
+            x = _umath.UFUNCS['add'](_umath.UFUNCS['multiply'](re, re),
+                                     _umath.UFUNCS['multiply'](im, im))
+        else:
+            x = _umath.UFUNCS['multiply'](d, d)
+        n = builtins.max(n - ddof, 0)
+    if out is not None:
+        r = _generic('sum', x, axis, None if dtc == D.DEFAULT else D.DTYPES[dtc], out, keepdims)
+        r = _quotient(r, n)
+        return _umath.UFUNCS['sqrt'](r, out=r) if name == 'std' else r
+    v = _quotient(reduce_nd('sum', x, axis, dtc, keepdims), n)
+    if name != 'std':
         return v
     if v.ndim:
         return _umath.UFUNCS['sqrt'](v, out=v)     # NumPy's casting error for ints
@@ -499,6 +600,14 @@ def _meanlike_steps(name, x, axis, dtc, keepdims, ddof):
     if not isinstance(r, Array):        # NumPy's float16 result for small ints
         return C.from_numpy(_np.asarray(r).astype(D.DTYPES[v._dt]))
     return r._astype(v._dt, _core.CASTING_UNSAFE) if r._dt != v._dt else r
+
+
+def _quotient(s, n):
+    """s /= n (casting='unsafe'), as NumPy's _methods divide by the count:
+    an intp (a strong int64: complex64 sums are divided in complex128; a
+    float for a fractional ddof)."""
+    q = _core.scalar(n, D.FLOAT64 if type(n) is float else D.INT64, False)
+    return _umath.UFUNCS['true_divide'](s, q, out=s, casting='unsafe')
 
 
 def _arg(name, a, axis, out, keepdims):
@@ -545,7 +654,7 @@ def _scan(name, a, axis, dtype, out):
     if p is None:
         return F.call(name, getattr(_np, name), (a,), {'axis': axis, 'dtype': dtype, 'out': out})
     x, dtc = p
-    dtc = out_loop(_OUT_LOOP[name], x, dtc, out)
+    dtc = out_loop(_LOOP_UFUNC[name], x, dtc, out)
     op = _SCAN_OPS[name]
     if op >= 2 and dtc != D.DEFAULT and D.is_inexact(x._dt):
         # NumPy replaces NaN before casting to the requested dtype
@@ -569,8 +678,9 @@ def ufunc_reduce(u, name, array, axis, dtype, out, keepdims, initial, where):
         kw = _fallback_kw(axis, dtype, out, keepdims, initial, where)
         return F.call(u.__name__ + '.reduce (dtype)', u._np.reduce, (array,), kw)
     x, dtc = p
-    if name in ('min', 'max', 'nanmin', 'nanmax') and dtc not in (D.DEFAULT, x._dt):
-        x = x._astype(dtc, _core.CASTING_UNSAFE)
-        dtc = D.DEFAULT
+    # NumPy's loop for (out's dtype, the input's), as for accumulate and
+    # reduceat
+    dtc = out_loop(u.__name__, x, dtc, out)
     check_out(name, x.shape, axis, keepdims, out)
-    return finish(reduce_nd(name, x, axis, dtc, keepdims, initial, where), out)
+    return finish(reduce_nd(name, x, axis, dtc, keepdims, initial, where, through=out_code(out)),
+                  out)

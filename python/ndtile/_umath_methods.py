@@ -229,12 +229,6 @@ def reduce(self, array, axis=0, dtype=None, *args, out=_umath._NO_OUT, keepdims=
         if out is None:
             return r
         return _methods.finish(C.asarray(r), out)
-    if dtype is None and isinstance(array, Array):
-        # NumPy's loop is the one for (out's dtype, the input's), as for
-        # accumulate and reduceat (_methods.out_loop)
-        c = _methods.out_loop(self.__name__, array, D.DEFAULT, out)
-        if c != D.DEFAULT:
-            dtype = D.DTYPES[c]
     try:
         return _methods.ufunc_reduce(self, name, array, axis, dtype, out, keepdims, initial,
                                      where)
@@ -337,14 +331,8 @@ def _accumulate_native(self, array, axis, dtype, out):
     if dtype is not None or out is None:
         lt = probe.dtype if dtype is None else _np.dtype(dtype)
     else:
-        try:
-            t = self._np.resolve_dtypes((out.dtype, x.dtype, None))
-        except Exception:
-            t = None
-        if t is not None and t[0] == t[1] == t[2]:
-            lt = t[0]
-        else:
-            lt = self._np.accumulate(one).dtype
+        c = _methods.out_loop(self.__name__, x, D.DEFAULT, out)
+        lt = D.DTYPES[c] if c != D.DEFAULT else self._np.accumulate(one).dtype
     dtc = D.code_of(lt)
     if dtc is None:
         return None
@@ -389,13 +377,13 @@ def reduceat(self, array, indices, axis=0, dtype=None, out=None):
             # dtype, the input's): add of float64 into int64 out sums in
             # float64, add of int8 into int64 out in int64; no loop is its
             # error (from a run on one element)
-            self._np.reduceat(_np.zeros(1, x.dtype), [0], out=_np.zeros(1, out.dtype))
-            try:
-                lt = self._np.resolve_dtypes((out.dtype, x.dtype, None))
-            except Exception:
-                lt = None
-            if lt is not None and lt[0] == lt[1] == lt[2]:
-                r = self.reduceat(array, indices, axis, lt[0])
+            with warnings.catch_warnings():
+                # (only its errors: finish warns of a complex result's cast)
+                warnings.simplefilter('ignore', _np.exceptions.ComplexWarning)
+                self._np.reduceat(_np.zeros(1, x.dtype), [0], out=_np.zeros(1, out.dtype))
+            c = _methods.out_loop(self.__name__, x, D.DEFAULT, out)
+            if c != D.DEFAULT:
+                r = self.reduceat(array, indices, axis, D.DTYPES[c])
             else:
                 # (logical_and's loops give bool: the input's own loop, cast)
                 try:
@@ -404,12 +392,13 @@ def reduceat(self, array, indices, axis=0, dtype=None, out=None):
                     r = self.reduceat(array, indices, axis)
         else:
             r = self.reduceat(array, indices, axis, dtype)
+            if isinstance(r, Array):
+                _methods.warn_out_read(out._dt, r._dt)
         if tuple(out.shape) != tuple(r.shape):
             raise ValueError(f"operands could not be broadcast together with remapped "
                              f"shapes [original->remapped]: out {tuple(out.shape)}, "
                              f"result {tuple(r.shape)}")
-        out._assign(r, _core.CASTING_UNSAFE)
-        return out
+        return _methods.finish(r, out)
     if not isinstance(x, Array) or self._op is None or \
             _methods.UFUNC_REDUCTIONS.get(self.__name__) is None or type(self) is not ufunc:
         return numpy()
