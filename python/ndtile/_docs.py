@@ -64,6 +64,12 @@ for _n in ('sum', 'prod', 'mean', 'var', 'std', 'nansum', 'nanprod', 'nanmean', 
 DEVIATIONS['prod'] = _ORDER + " " + ("A complex product with infinities over several axes "
                                      "multiplies in another order than NumPy's, which decides "
                                      "between nan+nanj and inf-infj.")
+_OUT_ONCE = ("Into an out= of another dtype than its loop's, the running result is cast into "
+             "out once, where NumPy's is at every 8192-element buffer: they differ where it "
+             "is not exact in out's dtype (a float sum into an int out).")
+for _n in ('sum', 'prod', 'max', 'min', 'amax', 'amin', 'ptp', 'nansum', 'nanprod', 'nanmax',
+           'nanmin', 'mean', 'var', 'std'):
+    DEVIATIONS[_n] = (DEVIATIONS[_n] + " " if _n in DEVIATIONS else "") + _OUT_ONCE
 for _n in ('dot', 'vdot', 'inner', 'outer', 'matmul', 'tensordot', 'einsum', 'kron',
            'vecdot', 'matvec', 'vecmat', 'multi_dot'):
     DEVIATIONS[_n] = _BLAS

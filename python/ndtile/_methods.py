@@ -281,6 +281,10 @@ def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0
         if full != tuple(x.shape):
             raise ValueError(f"non-broadcastable operand with shape {_shape_text(x.shape)} "
                              f"doesn't match the broadcast shape {_shape_text(full)}")
+        if name in _NEEDS_INITIAL and initial is _NoValue:
+            raise ValueError(f"reduction operation '{_np_name(name)}' does not have an "
+                             f"identity, so to use a where mask one has to specify "
+                             f"'initial'")
     if name in _NEEDS_INITIAL:
         # no identity: NumPy's loop compares in its dtype, the input cast
         # to it first (the core's kernels take the input's)
@@ -301,10 +305,6 @@ def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0
     if where is not True:
         fill = _WHERE_FILL.get(name)
         if fill is None:
-            if name in _NEEDS_INITIAL and initial is _NoValue:
-                raise ValueError(f"reduction operation '{_np_name(name)}' does not have an "
-                                 f"identity, so to use a where mask one has to specify "
-                                 f"'initial'")
             fill = initial
         fv = fill if isinstance(fill, (bool, int, float, complex)) else _umath.operand(fill)
         x = _core.apply(_umath.WHERE, [w, x, fv if not isinstance(fv, Array) else fv._astype(x._dt, _core.CASTING_UNSAFE)])

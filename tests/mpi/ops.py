@@ -126,6 +126,20 @@ keep('lor_acc', np.logical_or.accumulate(a > 2, axis=1), numpy.logical_or.accumu
 o = np.zeros(I.shape, np.float32)
 np.add.accumulate(i, axis=1, out=o)
 keep('add_acc_out', o, numpy.add.accumulate(I, axis=1, out=numpy.zeros(I.shape, numpy.float32)))
+# reductions into an out= of another dtype, in NumPy's loop: max of uint8
+# into int8 compares in int16 from the first element cast into int8 (a fold
+# started from one slice, the rest reduced as views), ptp and mean through out
+U = (I + 178).astype(numpy.uint8)
+u = np.asarray(U)
+for ax in (0, 1, None):
+    shape = numpy.max(U, axis=ax).shape
+    for f in ('max', 'min', 'ptp', 'mean'):
+        o = np.zeros(shape, np.int8)
+        getattr(np, f)(u, axis=ax, out=o)
+        keep(f'{f}_out_{ax}', o, getattr(numpy, f)(U, axis=ax, out=numpy.zeros(shape, numpy.int8)))
+o = np.zeros(97, np.float32)
+np.sum(a, axis=0, out=o)
+keep('sum_out_f32', o, numpy.sum(A, axis=0, out=numpy.zeros(97, numpy.float32)), exact=False)
 keep('sort', np.sort(a, axis=1), numpy.sort(A, axis=1))
 keep('sort0', np.sort(i, axis=0), numpy.sort(I, axis=0))
 keep('argsort', np.argsort(i, axis=1, kind='stable'), numpy.argsort(I, axis=1, kind='stable'))
