@@ -19,8 +19,8 @@ from . import _order
 from . import _multiarray
 from . import _umath
 from ._methods import (
-    RO_WRITEBACK, _arg, _generic, _meanlike, _minmax, _prepare, _scan, check_out,
-    check_out_writeable, finish, reduce_nd)
+    RO_WRITEBACK, _arg, _generic, _meanlike, _minmax, _prepare, _reduced_size, _scan,
+    axes_mask, check_out, check_out_cast, check_out_writeable, finish, out_code, reduce_nd)
 from ._multiarray import copyto, where
 from ._umath import (
     _c_axis, _cast, _host, _nd, _nd_or_fallback, _norm_axis, _norm_axis as _axis, _take,
@@ -197,17 +197,21 @@ def ptp(a, axis=None, out=None, keepdims=False):
     x, _ = p
     check_out('ptp', x.shape, axis, keepdims, out)
     sub = _umath.UFUNCS['subtract']
-    if out is not None:
+    if out_code(out) not in (None, x._dt):
         # NumPy's ptp: subtract(max(out=out), min, out) - the maximum in
         # its loop for out's dtype, subtracted in out's and the minimum's
-        # (int8 into a float64 out: 127 - -128 is 255)
+        # (int8 into a float64 out: 127 - -128 is 255); the subtraction's
+        # casting error after the maximum's for no elements, as NumPy's
+        # order, but before any work
+        if _reduced_size(x, axes_mask(axis, x.ndim, True)):
+            check_out_cast('ptp', x, out)
         hi = _minmax('max', x, axis, out, keepdims, _NoValue, True)
         return sub(hi, reduce_nd('min', x, axis, D.DEFAULT, keepdims), out=out)
     hi = reduce_nd('max', x, axis, D.DEFAULT, keepdims)
     lo = reduce_nd('min', x, axis, D.DEFAULT, keepdims)
     if D.KIND[x._dt] == 'b':
         _np.subtract(_np.True_, _np.True_)    # NumPy's boolean-subtract TypeError
-    return finish(sub(hi, lo), None)
+    return finish(sub(hi, lo), out)
 
 
 def cumsum(a, axis=None, dtype=None, out=None):

@@ -180,13 +180,17 @@ def check_out(name, xs, axis, keepdims, out):
 
 
 def check_out_cast(name, x, out):
-    """std ends in a ufunc that writes out= under 'same_kind' (sqrt(var,
-    out=out)): NumPy's casting error, raised by NumPy on empty stand-ins."""
+    """std and ptp end in a ufunc that writes out= under 'same_kind'
+    (sqrt(var, out=out), subtract(max, min, out)): NumPy's casting error,
+    raised by NumPy on empty stand-ins before any work (a refused call
+    leaves no deferred work whose errors would surface later)."""
     if out is None or not isinstance(out, (Array, _np.ndarray)):
         return
+    o = _np.empty(0, out.dtype)
     if name in ('std', 'nanstd'):
-        o = _np.empty(0, out.dtype)
         _np.sqrt(o, out=o)
+    elif name == 'ptp':
+        _np.subtract(o, _np.empty(0, x.dtype), out=o)
 
 
 def _prepare(a, dtype):
@@ -575,6 +579,13 @@ def _meanlike_steps(name, x, axis, dtc, keepdims, ddof, out=None):
     taken in place (mean of int32 into a uint8 out sums into uint8)."""
     mask = axes_mask(axis, x.ndim)
     n = _reduced_size(x, mask)
+    if name == 'std' and out is None and D.KIND[dtc] in 'biu' and \
+            len(_kept_shape(x.shape, mask, keepdims)):
+        # NumPy's sqrt(var, out=var) of an integer var: its casting error,
+        # raised before any work (a refused call leaves no deferred work
+        # whose errors would surface later)
+        o = _np.empty(0, D.DTYPES[dtc])
+        _np.sqrt(o, out=o)
     if name != 'mean':
         s = reduce_nd('sum', x, axis, dtc, True)
         d = _umath.UFUNCS['subtract'](x, _quotient(s, n))

@@ -137,6 +137,9 @@ class Case:
         self.shape = shape
         nd = len(shape)
         self.nan = bool(rng.integers(3) == 0)
+        # a view with negative steps of a base twice as long (NumPy's first
+        # element of a reduction is the view's, not memory's)
+        self.view = nd > 0 and rng.integers(4) == 0
         self.kw = {}
         if kind == 'red':
             axes = [None] + list(range(nd)) + ([tuple(range(nd))[-2:]] if nd > 1 else []) + \
@@ -162,11 +165,13 @@ class Case:
 
     def __str__(self):
         kw = ', '.join(f'{k}={v!r}' for k, v in self.kw.items())
-        extra = (', where=mask' if self.where else '') + (', nan' if self.nan else '')
+        extra = (', where=mask' if self.where else '') + (', nan' if self.nan else '') + \
+            (', view [..., ::-2]' if self.view else '')
         return (f"{self.name}({self.dt}{list(self.shape)}, out={self.out_dt}, {kw}{extra})")
 
-    def _out_shape(self, a):
+    def _out_shape(self):
         """The shape of NumPy's result (its out= shape)."""
+        a = np.zeros(self.shape)
         kw = dict(self.kw)
         kw.pop('initial', None)
         kw['dtype'] = None if self.kind in ('scan', 'at') else 'float64'
@@ -194,13 +199,15 @@ class Case:
 
     def _call(self, m, a):
         x = m.asarray(a)
+        if self.view:
+            x = x[..., ::-2]
         kw = dict(self.kw)
         if self.where:
-            mask = (np.arange(a.shape[-1]) % 3 != 1) if a.ndim else np.True_
+            mask = (np.arange(x.shape[-1]) % 3 != 1) if x.ndim else np.True_
             kw['where'] = m.asarray(mask)
         out = None
         if self.out_dt is not None:
-            shape = self._out_shape(a)
+            shape = self._out_shape()
             if shape is None:
                 shape = ()
             out = m.zeros(shape, self.out_dt)
@@ -214,7 +221,8 @@ class Case:
         return v, type(r).__name__ if out is None and v.ndim == 0 else None, same
 
     def data(self):
-        return _data(self.name, self.dt, self.shape, self.nan)
+        shape = self.shape[:-1] + (2 * self.shape[-1],) if self.view else self.shape
+        return _data(self.name, self.dt, shape, self.nan)
 
 
 def _tol(dt):
@@ -244,9 +252,18 @@ def difference(case, a=None):
         ok = np.array_equal(gv, ev)
     if not ok:
         return f"values: numpy {_short(ev)}, ndtile {_short(gv)}"
-    if w_np != w_nt:
+    if w_np != w_nt and not _flags_numpy_loses(case, w_np, w_nt):
         return f"warnings: numpy {w_np}, ndtile {w_nt}"
     return None
+
+
+def _flags_numpy_loses(case, w_np, w_nt):
+    """docs/guide/deviations.md 11: NumPy's accumulate into an out= of
+    another dtype than its loop's casts its buffer into out and loses the
+    loop's floating-point flags (cumprod of float32 into a bool out reports
+    no underflow; its reduce does); ndtile reports them."""
+    return case.kind == 'scan' and case.out_dt not in (None, case.dt) and \
+        set(w_nt) - set(w_np) == {'RuntimeWarning'}
 
 
 def _name(r):
@@ -318,6 +335,7 @@ def test_loop_dtype_at_default_settings(name):
     for dt, o in _BIG_PAIRS:
         c = Case(name, dt, o, None, np.random.default_rng(zlib.crc32(f"{name}{dt}".encode())),
                  [(3, 300_007)])
+        c.view = False
         if c.kind == 'red':
             c.kw.update(axis=(None, 0, 1)[zlib.crc32(f"{name}{dt}{o}".encode()) % 3])
             c.kw.pop('initial', None)
