@@ -201,7 +201,7 @@ def ptp(a, axis=None, out=None, keepdims=False):
     lo = reduce_nd('min', x, axis, D.DEFAULT, keepdims)
     if D.KIND[x._dt] == 'b':
         _np.subtract(_np.True_, _np.True_)    # NumPy's boolean-subtract TypeError
-    return finish(_umath.UFUNCS['subtract'](hi, lo), out)     # NumPy's ptp: subtract(max, min)
+    return finish(_umath.UFUNCS['subtract']._arrays(hi, lo), out)     # NumPy's ptp: subtract(max, min)
 
 
 def cumsum(a, axis=None, dtype=None, out=None):
@@ -376,7 +376,8 @@ def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoVa
         it = iter(ops[1:])
         lo = next(it) if lo is not None else None
         hi = next(it) if hi is not None else None
-    return _core.clip(x, lo, hi, out)
+    r = _core.clip(x, lo, hi, out)
+    return r if out is not None else _umath.scalar_result(r)    # (NumPy's clip is a ufunc)
 
 
 def round(a, decimals=0, out=None):

@@ -367,7 +367,7 @@ def _generic(name, a, axis, dtype, out, keepdims, initial=_NoValue, where=True):
             D.KIND[dtc] not in ('fc' if D.KIND[x._dt] == 'f' else 'c'):
         # NumPy replaces the NaNs before the sum casts them to dtype=int
         # (or complex ones to a real dtype=: inf+nanj is a NaN, not inf)
-        x = _multiarray.where(_umath.UFUNCS['isnan'](x), 0 if name == 'nansum' else 1, x)
+        x = _multiarray.where(_umath.UFUNCS['isnan']._arrays(x), 0 if name == 'nansum' else 1, x)
         name = name[3:]
     if _seeded_inexact(name, x, dtc, initial, where):
         return F.call(f"{name} (initial)", getattr(_np, name), (a,),
@@ -392,7 +392,7 @@ def _minmax(name, a, axis, out, keepdims, initial, where):
     check_out(name, x.shape, axis, keepdims, out)
     r = reduce_nd(name, x, axis, D.DEFAULT, keepdims, initial, where)
     if name in ('nanmin', 'nanmax') and D.KIND[r._dt] in 'fc' and \
-            bool(reduce_nd('any', _umath.UFUNCS['isnan'](r), None, D.DEFAULT, False)):
+            bool(reduce_nd('any', _umath.UFUNCS['isnan']._arrays(r), None, D.DEFAULT, False)):
         # NumPy's words: its array path says slice, its path for anything
         # else (a list, a scalar) axis
         what = 'slice' if type(a) in (C.ND, _np.ndarray) else 'axis'
@@ -471,23 +471,23 @@ def _meanlike_steps(name, x, axis, dtc, keepdims, ddof):
     s = reduce_nd('sum', x, axis, dtc, keepdims if name == 'mean' else True)
     # NumPy divides by an intp count array (a strong int64: complex64 sums
     # are divided in complex128), then casts back
-    m = _umath.UFUNCS['true_divide'](s, _core.scalar(n, D.INT64, False))
+    m = _umath.UFUNCS['true_divide']._arrays(s, _core.scalar(n, D.INT64, False))
     if m._dt != s._dt:
         m = m._astype(s._dt, _core.CASTING_UNSAFE)
     if name == 'mean':
         return m
-    d = _umath.UFUNCS['subtract'](x, m)
+    d = _umath.UFUNCS['subtract']._arrays(x, m)
     if D.KIND[x._dt] == 'c':
         # NumPy: re * re + im * im, each product rounded (the real part of
         # d * conj(d) may be one fused multiply-add)
         re, im = d._real(), d._imag()
-        sq = _umath.UFUNCS['add'](_umath.UFUNCS['multiply'](re, re),
-                                  _umath.UFUNCS['multiply'](im, im))
+        sq = _umath.UFUNCS['add']._arrays(_umath.UFUNCS['multiply']._arrays(re, re),
+                                  _umath.UFUNCS['multiply']._arrays(im, im))
     else:
-        sq = _umath.UFUNCS['multiply'](d, d)
+        sq = _umath.UFUNCS['multiply']._arrays(d, d)
     ret = reduce_nd('sum', sq, axis, dtc, keepdims)
     dof = builtins.max(n - ddof, 0)
-    v = _umath.UFUNCS['true_divide'](ret, _core.scalar(dof, D.FLOAT64 if type(dof) is float
+    v = _umath.UFUNCS['true_divide']._arrays(ret, _core.scalar(dof, D.FLOAT64 if type(dof) is float
                                                   else D.INT64, False))
     if v._dt != ret._dt:
         v = v._astype(ret._dt, _core.CASTING_UNSAFE)
@@ -495,7 +495,7 @@ def _meanlike_steps(name, x, axis, dtc, keepdims, ddof):
         return v
     if v.ndim:
         return _umath.UFUNCS['sqrt'](v, out=v)     # NumPy's casting error for ints
-    r = _umath.UFUNCS['sqrt'](v)
+    r = _umath.UFUNCS['sqrt']._arrays(v)
     if not isinstance(r, Array):        # NumPy's float16 result for small ints
         return C.from_numpy(_np.asarray(r).astype(D.DTYPES[v._dt]))
     return r._astype(v._dt, _core.CASTING_UNSAFE) if r._dt != v._dt else r
@@ -549,7 +549,7 @@ def _scan(name, a, axis, dtype, out):
     op = _SCAN_OPS[name]
     if op >= 2 and dtc != D.DEFAULT and D.is_inexact(x._dt):
         # NumPy replaces NaN before casting to the requested dtype
-        x = _multiarray.where(_umath.UFUNCS['isnan'](x), 1 if op == 3 else 0, x)
+        x = _multiarray.where(_umath.UFUNCS['isnan']._arrays(x), 1 if op == 3 else 0, x)
         op -= 2
     if axis is None:
         ax = None   # the flattened array
