@@ -697,7 +697,7 @@ def take(a, indices, axis=None, out=None, mode='raise'):
             # the indices in [lb, ub): a take from that slice of x, with
             # indices shifted (a pass over ix, much smaller than the result)
             x = x._view_index((slice(None),) * ax + (slice(lb, ub),))
-            ix, ub = ix - lb, ub - lb
+            ix, ub = _ufn('subtract')(ix, lb), ub - lb      # (ix may be 0-d: an array)
         # x's other axes as slices at their positions in the result (the
         # core's tasks then read only the rows of x their block reaches);
         # the indices' values below ub
