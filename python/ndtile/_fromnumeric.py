@@ -977,7 +977,7 @@ def choose(a, choices, out=None, mode='raise'):
         r = nt.where(idx == k, choices[k].astype(dtype, copy=False), r)
     r = nt.asarray(r).copy() if n == 1 else r
     if out is None:
-        return r
+        return _umath.scalar_result(r)      # (NumPy's PyArray_Return)
     copyto(out, r, casting='unsafe')      # NumPy casts into out= unsafely (FORCECAST)
     return out
 
