@@ -594,7 +594,7 @@ def _fix_indices(ix, n, mode, ax, bound=False, order='C', orig=None):
     elif mode == 'wrap':
         ix = _ufn('remainder')(ix, n)
     elif mode == 'clip':
-        ix = clip(ix, 0, n - 1)
+        ix = _core.clip(ix, 0, n - 1, None)     # (an array, 0-d too)
     else:
         lo, hi = int(min(ix)), int(max(ix))
         if hi >= n or lo < -n:
