@@ -246,3 +246,18 @@ def test_same_answer_on_every_rank():
         _same(f(np, a), f(numpy, na))
     b = np.arange(100.0) * 2          # a 0-d view of work recorded on several ranks
     _same(b[37:38].reshape(()) + 1, numpy.float64(75.0))
+
+
+@pytest.mark.parametrize('draw', [
+    lambda g: g.standard_t(3.0, size=()), lambda g: g.lognormal(size=()),
+    lambda g: g.beta(2.0, 3.0, size=()), lambda g: g.weibull(2.0, size=()),
+    lambda g: g.f(5, 2, size=()), lambda g: g.geometric(0.5, size=()),
+    lambda g: g.noncentral_chisquare(3.0, 2.0, size=()), lambda g: g.standard_t(3.0),
+    lambda g: g.multinomial(10, [0.2, 0.8])])
+def test_random_draws_of_size_0d_stay_arrays(draw):
+    """The samplers compute with ufuncs and operators on 0-d draws: size=()
+    is NumPy's 0-d array, size=None its Python scalar (values are ndtile's
+    own streams: deviations.md 15)."""
+    a, b = draw(numpy.random.default_rng(0)), draw(np.random.default_rng(0))
+    assert type(b) is (np.ndarray if isinstance(a, numpy.ndarray) else type(a))
+    assert numpy.shape(a) == numpy.shape(b) and numpy.asarray(a).dtype == numpy.asarray(b).dtype
