@@ -139,6 +139,11 @@ typedef struct {
 /* Takes ownership of a; frees it on failure (array.c). */
 PyObject *wrap_as(PyTypeObject *t, ndt_array *a);
 static inline PyObject *wrap(ndt_array *a) { return wrap_as(wrap_type, a); }
+/* A new result of a ufunc or an operator, as NumPy returns it: a 0-d one
+ * as its NumPy scalar (NumPy's ufuncs unwrap 0-d outputs unless out= is
+ * given; the value is read, so a deferred one is waited for, and on many
+ * ranks every rank gets it), any other as an array. Takes ownership of a. */
+PyObject *ufunc_result(ndt_array *a);
 
 /* ---- elements (convert.c) ------------------------------------------------- */
 static inline int is_int_kind(ndt_dtype t) { return t >= NDT_INT8 && t <= NDT_UINT64; }

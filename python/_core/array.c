@@ -261,16 +261,27 @@ PyObject *m_to_buffer(PyObject *self, PyObject *dst) {
   return fp_done(Py_NewRef(Py_None));
 }
 
-static PyObject *m_scalar(PyObject *self, PyObject *noargs) {
-  (void)noargs;
-  if (!check_arr(self)) return NULL;
-  ndt_array *a = ARR(self);
+/* a's one element as a NumPy scalar (waiting for it where it is deferred). */
+static PyObject *np_item(const ndt_array *a) {
   ndt_dtype t = ndt_dtype_of(a);
   elem_t v;
   ndt_status st;
   CORE_BLOCKING(st = ndt_item(a, t, &v));
   if (st) return raise_status(st);
-  return fp_done(elem_to_np(t, &v));
+  return elem_to_np(t, &v);
+}
+
+PyObject *ufunc_result(ndt_array *a) {
+  if (ndt_ndim(a)) return wrap(a);
+  PyObject *r = np_item(a);
+  CORE(ndt_free(a));
+  return r;
+}
+
+static PyObject *m_scalar(PyObject *self, PyObject *noargs) {
+  (void)noargs;
+  if (!check_arr(self)) return NULL;
+  return fp_done(np_item(ARR(self)));
 }
 
 static PyObject *m_item(PyObject *self, PyObject *noargs) {

@@ -67,7 +67,8 @@ PyObject *f_apply(PyObject *m, PyObject *args) {
   int op;
   PyObject *inputs, *out = Py_None, *dto = NULL;
   ndt_dtype t = NDT_DTYPE_DEFAULT;
-  if (!PyArg_ParseTuple(args, "iO|OO", &op, &inputs, &out, &dto)) return NULL;
+  int scalar = 0;
+  if (!PyArg_ParseTuple(args, "iO|OOp", &op, &inputs, &out, &dto, &scalar)) return NULL;
   if (dto && !get_dtype_arg(dto, &t)) return NULL;
   if (out != Py_None && (!check_arr(out) || warn_before_write(ARR(out)) < 0)) return NULL;
   const ndt_array *in[3];
@@ -85,7 +86,7 @@ PyObject *f_apply(PyObject *m, PyObject *args) {
     Py_INCREF(out);
     return fp_done(out);
   }
-  return fp_done(wrap(res));
+  return fp_done(scalar ? ufunc_result(res) : wrap(res));
 }
 
 /* fp_group_begin(name) / fp_group_end(): ndt_fp_group_begin/end (the name is
@@ -119,7 +120,8 @@ PyObject *f_divmod(PyObject *m, PyObject *args) {
   (void)m;
   PyObject *inputs, *o1 = Py_None, *o2 = Py_None, *dto = NULL;
   ndt_dtype t = NDT_DTYPE_DEFAULT;
-  if (!PyArg_ParseTuple(args, "O|OOO", &inputs, &o1, &o2, &dto)) return NULL;
+  int scalar = 0;
+  if (!PyArg_ParseTuple(args, "O|OOOp", &inputs, &o1, &o2, &dto, &scalar)) return NULL;
   if (dto && !get_dtype_arg(dto, &t)) return NULL;
   if ((o1 != Py_None && !check_arr(o1)) || (o2 != Py_None && !check_arr(o2))) return NULL;
   const ndt_array *in[3];
@@ -138,8 +140,9 @@ PyObject *f_divmod(PyObject *m, PyObject *args) {
   for (int i = 0; i < nin; i++) ndt_free(tmps[i]);
   core_leave();
   if (st) return raise_status(st);
-  PyObject *a = o1 == Py_None ? wrap(q) : Py_NewRef(o1);
-  PyObject *b = o2 == Py_None ? wrap(r) : Py_NewRef(o2);
+  PyObject *a = o1 != Py_None ? Py_NewRef(o1) : scalar ? ufunc_result(q) : wrap(q), *b = NULL;
+  if (a) b = o2 != Py_None ? Py_NewRef(o2) : scalar ? ufunc_result(r) : wrap(r);
+  else if (o2 == Py_None) CORE(ndt_free(r));   /* (nothing may run with the error set) */
   if (!a || !b) {
     Py_XDECREF(a);
     Py_XDECREF(b);

@@ -121,7 +121,7 @@ static PyObject *binop(PyObject *a, PyObject *b, ndt_ufunc op, int inplace) {
     Py_INCREF(a);
     return fp_done(a);
   }
-  return fp_done(wrap(res));
+  return fp_done(ufunc_result(res));
 }
 
 static PyObject *unop(PyObject *a, ndt_ufunc op) {
@@ -136,7 +136,8 @@ static PyObject *unop(PyObject *a, ndt_ufunc op) {
   ndt_array *res = NULL;
   ndt_status st;
   CORE(st = ndt_unary(&res, op, ARR(a)));
-  return wrap_status(st, res);
+  if (st) return raise_status(st);
+  return fp_done(ufunc_result(res));
 }
 
 /* The number protocol's binary operators (and their in-place forms). */
@@ -203,7 +204,7 @@ static PyObject *power(PyObject *a, PyObject *b, PyObject *c, int inplace) {
       Py_INCREF(a);
       return fp_done(a);
     }
-    return fp_done(wrap(res));
+    return fp_done(ufunc_result(res));
   }
   return binop(a, b, NDT_POWER, inplace);
 }

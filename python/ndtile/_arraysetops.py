@@ -294,9 +294,12 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
         return F.call("isin", _np.isin, (element, test_elements),
                       dict(assume_unique=assume_unique, invert=invert, kind=kind))
     tdt = t.dtype
-    e, t = _cast(e, dt), _cast(t, dt)
+    # (computed on e's elements in a line, then given e's shape: a 0-d e
+    # gives NumPy's 0-d array, where the ufuncs below would give a scalar)
+    shape = e.shape
+    e, t = _cast(_fromnumeric.ravel(e), dt), _cast(t, dt)
     if t.size == 0:
-        return C.from_numpy(_np.full(e.shape, bool(invert)))
+        return C.from_numpy(_np.full(shape, bool(invert)))
     if dt.kind in 'iub' and dt != _np.uint64 and kind != 'sort':
         # NumPy's table method: a presence table of the test values' range
         i64 = _np.dtype(_np.int64)
@@ -312,9 +315,9 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
             table = _core.bincount(t1 - lo, None, 0) > 0
             e1 = _cast(e, i64)
             found = _core.gather(table, [_fromnumeric.clip(e1, lo, hi) - lo]) & (e1 >= lo) & (e1 <= hi)
-            return ~found if invert else found
+            return (~found if invert else found)._reshape(shape)
     s = _fromnumeric.sort(_fromnumeric.ravel(t))
     pos = _core.searchsorted(s, e, False)
     pos = _u('minimum')(pos, s.size - 1)
     found = _take(s, pos) == e
-    return ~found if invert else found
+    return (~found if invert else found)._reshape(shape)

@@ -35,8 +35,7 @@ NATIVE = ("ndtile: runs natively (deferred tasks over the array's tiles, on ever
 UFUNC = ("ndtile: a native ufunc (elementwise tasks over tiles; chains of elementwise "
          "operations on large arrays are fused into one pass). Loops in float16 (float "
          "functions of bool, int8, uint8 inputs) and dtypes the core lacks (float16, "
-         "longdouble, object, strings, datetimes) run in NumPy. On 0-d inputs the result "
-         "is a 0-d ndtile array where NumPy returns a scalar.")
+         "longdouble, object, strings, datetimes) run in NumPy.")
 UFUNC_NUMPY = ("ndtile: the core has no loop for this ufunc; NumPy's runs on gathered data "
                "and the result comes back as an ndtile array (warns once; "
                "NDTILE_FALLBACK=error makes it an error).")

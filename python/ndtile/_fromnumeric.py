@@ -211,7 +211,7 @@ def ptp(a, axis=None, out=None, keepdims=False):
     lo = reduce_nd('min', x, axis, D.DEFAULT, keepdims)
     if D.KIND[x._dt] == 'b':
         _np.subtract(_np.True_, _np.True_)    # NumPy's boolean-subtract TypeError
-    return finish(sub(hi, lo), out)
+    return finish(sub._arrays(hi, lo), out)     # NumPy's ptp: subtract(max, min)
 
 
 def cumsum(a, axis=None, dtype=None, out=None):
@@ -386,7 +386,8 @@ def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoVa
         it = iter(ops[1:])
         lo = next(it) if lo is not None else None
         hi = next(it) if hi is not None else None
-    return _core.clip(x, lo, hi, out)
+    r = _core.clip(x, lo, hi, out)
+    return r if out is not None else _umath.scalar_result(r)    # (NumPy's clip is a ufunc)
 
 
 def round(a, decimals=0, out=None):
@@ -603,7 +604,7 @@ def _fix_indices(ix, n, mode, ax, bound=False, order='C', orig=None):
     elif mode == 'wrap':
         ix = _ufn('remainder')(ix, n)
     elif mode == 'clip':
-        ix = clip(ix, 0, n - 1)
+        ix = _core.clip(ix, 0, n - 1, None)     # (an array, 0-d too)
     else:
         lo, hi = int(min(ix)), int(max(ix))
         if hi >= n or lo < -n:
@@ -706,7 +707,7 @@ def take(a, indices, axis=None, out=None, mode='raise'):
             # the indices in [lb, ub): a take from that slice of x, with
             # indices shifted (a pass over ix, much smaller than the result)
             x = x._view_index((slice(None),) * ax + (slice(lb, ub),))
-            ix, ub = ix - lb, ub - lb
+            ix, ub = _ufn('subtract')(ix, lb), ub - lb      # (ix may be 0-d: an array)
         # x's other axes as slices at their positions in the result (the
         # core's tasks then read only the rows of x their block reaches);
         # the indices' values below ub
@@ -986,7 +987,7 @@ def choose(a, choices, out=None, mode='raise'):
         r = nt.where(idx == k, choices[k].astype(dtype, copy=False), r)
     r = nt.asarray(r).copy() if n == 1 else r
     if out is None:
-        return r
+        return _umath.scalar_result(r)      # (NumPy's PyArray_Return)
     copyto(out, r, casting='unsafe')      # NumPy casts into out= unsafely (FORCECAST)
     return out
 

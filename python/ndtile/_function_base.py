@@ -129,7 +129,7 @@ def _linspace_general(start, stop, num, endpoint, retstep, dtype, axis):
     integer_dtype = dtype is not None and dtype.kind in 'iu'
     if dtype is None:
         dtype = dt
-    delta = _umath.UFUNCS['subtract'](b.astype(dt), a.astype(dt))
+    delta = _umath.UFUNCS['subtract']._arrays(b.astype(dt), a.astype(dt))
     y = arange(0, num, dtype=dt).reshape((-1,) + (1,) * delta.ndim)
     if div > 0:
         step = delta / div
@@ -1356,8 +1356,7 @@ def corrcoef(x, y=None, rowvar=True, *, dtype=None):
         return F.call("corrcoef (dtype)", _np.corrcoef, (x, y, rowvar), {'dtype': dtype})
     if c.ndim != 2:
         with _np.errstate(divide='ignore', invalid='ignore'):
-            r = _u('divide')(c, c)
-        return r._scalar() if r.ndim == 0 else r
+            return _umath.UFUNCS['divide'](c, c)     # (a 0-d result: NumPy's scalar)
     d = _core.diagonal(c, 0, 0, 1)
     stddev = _u('sqrt')(d._real() if D.KIND[d._dt] == 'c' else d)
     with _np.errstate(divide='ignore', invalid='ignore'):

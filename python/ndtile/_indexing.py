@@ -482,8 +482,8 @@ def _scatter(a, key, value):
     flat = None
     stride = 1
     for i in range(a.ndim - 1, -1, -1):
-        term = arrays[i] if stride == 1 else _umath.UFUNCS['multiply'](arrays[i], stride)
-        flat = term if flat is None else _umath.UFUNCS['add'](flat, term)
+        term = arrays[i] if stride == 1 else _umath.UFUNCS['multiply']._arrays(arrays[i], stride)
+        flat = term if flat is None else _umath.UFUNCS['add']._arrays(flat, term)
         stride *= a.shape[i]
     if a.ndim == 1:
         flat = flat._copy()

@@ -381,7 +381,7 @@ def _first_through(name, x, mask, keepdims, c, through):
         v = xc._view_index(tuple(slice(0, 1) if kk in red[:j] else slice(1, None) if kk == k
                                  else slice(None) for kk in range(nd)))
         if v.size:
-            r = op(r, _core.reduce(_RED[name], v, mask, True, D.DEFAULT, 0))
+            r = op._arrays(r, _core.reduce(_RED[name], v, mask, True, D.DEFAULT, 0))
     if not keepdims:
         r = r._reshape(_kept_shape(r.shape, mask, False))
     return r
@@ -455,7 +455,7 @@ def _generic(name, a, axis, dtype, out, keepdims, initial=_NoValue, where=True):
             D.KIND[dtc] not in ('fc' if D.KIND[x._dt] == 'f' else 'c'):
         # NumPy replaces the NaNs before the sum casts them to dtype=int
         # (or complex ones to a real dtype=: inf+nanj is a NaN, not inf)
-        x = _multiarray.where(_umath.UFUNCS['isnan'](x), 0 if name == 'nansum' else 1, x)
+        x = _multiarray.where(_umath.UFUNCS['isnan']._arrays(x), 0 if name == 'nansum' else 1, x)
         name = name[3:]
     if _seeded_inexact(name, x, dtc, initial, where):
         # (x: a nansum's NaNs replaced above)
@@ -483,7 +483,7 @@ def _minmax(name, a, axis, out, keepdims, initial, where):
     r = reduce_nd(name, x, axis, out_loop(_LOOP_UFUNC[name], x, D.DEFAULT, out), keepdims,
                   initial, where, through=out_code(out))
     if name in ('nanmin', 'nanmax') and D.KIND[r._dt] in 'fc' and \
-            bool(reduce_nd('any', _umath.UFUNCS['isnan'](r), None, D.DEFAULT, False)):
+            bool(reduce_nd('any', _umath.UFUNCS['isnan']._arrays(r), None, D.DEFAULT, False)):
         # NumPy's words: its array path says slice, its path for anything
         # else (a list, a scalar) axis
         what = 'slice' if type(a) in (C.ND, _np.ndarray) else 'axis'
@@ -588,15 +588,15 @@ def _meanlike_steps(name, x, axis, dtc, keepdims, ddof, out=None):
         _np.sqrt(o, out=o)
     if name != 'mean':
         s = reduce_nd('sum', x, axis, dtc, True)
-        d = _umath.UFUNCS['subtract'](x, _quotient(s, n))
+        d = _umath.UFUNCS['subtract']._arrays(x, _quotient(s, n))
         if D.KIND[x._dt] == 'c':
             # NumPy: re * re + im * im, each product rounded (the real part of
             # d * conj(d) may be one fused multiply-add)
             re, im = d._real(), d._imag()
-            x = _umath.UFUNCS['add'](_umath.UFUNCS['multiply'](re, re),
-                                     _umath.UFUNCS['multiply'](im, im))
+            x = _umath.UFUNCS['add']._arrays(_umath.UFUNCS['multiply']._arrays(re, re),
+                                             _umath.UFUNCS['multiply']._arrays(im, im))
         else:
-            x = _umath.UFUNCS['multiply'](d, d)
+            x = _umath.UFUNCS['multiply']._arrays(d, d)
         n = builtins.max(n - ddof, 0)
     if out is not None:
         r = _generic('sum', x, axis, None if dtc == D.DEFAULT else D.DTYPES[dtc], out, keepdims)
@@ -607,7 +607,7 @@ def _meanlike_steps(name, x, axis, dtc, keepdims, ddof, out=None):
         return v
     if v.ndim:
         return _umath.UFUNCS['sqrt'](v, out=v)     # NumPy's casting error for ints
-    r = _umath.UFUNCS['sqrt'](v)
+    r = _umath.UFUNCS['sqrt']._arrays(v)
     if not isinstance(r, Array):        # NumPy's float16 result for small ints
         return C.from_numpy(_np.asarray(r).astype(D.DTYPES[v._dt]))
     return r._astype(v._dt, _core.CASTING_UNSAFE) if r._dt != v._dt else r
@@ -669,7 +669,7 @@ def _scan(name, a, axis, dtype, out):
     op = _SCAN_OPS[name]
     if op >= 2 and dtc != D.DEFAULT and D.is_inexact(x._dt):
         # NumPy replaces NaN before casting to the requested dtype
-        x = _multiarray.where(_umath.UFUNCS['isnan'](x), 1 if op == 3 else 0, x)
+        x = _multiarray.where(_umath.UFUNCS['isnan']._arrays(x), 1 if op == 3 else 0, x)
         op -= 2
     if axis is None:
         ax = None   # the flattened array

@@ -71,14 +71,14 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
         return mean(x, axis, dtype, out, keepdims)
     _nan_dtype_check(dtype, out)
     check_out('nanmean', x.shape, axis, keepdims, out)
-    isnan = _umath.UFUNCS['isnan'](x)
+    isnan = _umath.UFUNCS['isnan']._arrays(x)
     if D.KIND[x._dt] == 'c' and dtc != D.DEFAULT and D.KIND[dtc] != 'c':
         # NumPy replaces the NaNs before the sum casts them to a real dtype=
         # (inf+nanj is a NaN, its real part alone inf)
         s = reduce_nd('sum', _multiarray.where(isnan, 0, x), axis, dtc, keepdims)
     else:
         s = reduce_nd('nansum', x, axis, dtc, keepdims)
-    notnan = _umath.UFUNCS['logical_not'](isnan)
+    notnan = _umath.UFUNCS['logical_not']._arrays(isnan)
     n = reduce_nd('sum', notnan, axis, D.DEFAULT, keepdims)
     r = _divide_by_count(s, n, s._dt if D.KIND[s._dt] in 'fc' else D.FLOAT64)
     if bool(_fromnumeric.any(_u('equal')(n, 0))):

@@ -471,7 +471,9 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     a2 = a[..., 2] if a.shape[-1] == 3 else None
     b2 = b[..., 2] if b.shape[-1] == 3 else None
     if a2 is None and b2 is None:
-        return a0 * b1 - a1 * b0
+        # NumPy's result is an array, 0-d for one pair of vectors (out=...)
+        mul = _umath.UFUNCS['multiply']._arrays
+        return _umath.UFUNCS['subtract']._arrays(mul(a0, b1), mul(a1, b0))
     if a2 is None:
         c = nt.stack([a1 * b2, -(a0 * b2), a0 * b1 - a1 * b0], axis=-1)
     elif b2 is None:

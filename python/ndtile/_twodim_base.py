@@ -101,7 +101,7 @@ def _tri_k(k, n, m):
     # NumPy builds arange(-k, m - k) in int64
     if not (-2**63 <= -k < 2**63 and -2**63 <= m - k < 2**63):
         raise OverflowError("Python int too large to convert to C long")
-    return builtins.max(-n - 1, builtins.min(k, m + 1))
+    return builtins.max(-1 - n, builtins.min(k, m + 1))     # (-n: no bool N)
 
 
 def _tri_cols(k, n, m):

@@ -89,6 +89,11 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
         raise ValueError("assignment destination is read-only")
     res = a._copy() if copy else a
     rparts = [res._real(), res._imag()] if k == 'c' else [res]
+    if a.ndim == 0:
+        # one-element views: the ufuncs below give arrays (of a 0-d array,
+        # NumPy's scalars)
+        parts = [p._reshape((1,)) for p in parts]
+        rparts = [p._reshape((1,)) for p in rparts]
     for v in (nan, posinf, neginf):
         if v is not None and not _np.can_cast(_np.asarray(v).dtype, a.dtype, 'same_kind') \
                 and not isinstance(v, (int, float, complex)):

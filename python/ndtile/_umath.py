@@ -263,6 +263,18 @@ def _out_given(args, nin, out, where):
     return out, False
 
 
+def scalar_result(r):
+    """A ufunc's result without out=, as NumPy returns it: a 0-d array
+    (ndtile's, or NumPy's own: a float16 result) as its NumPy scalar, each
+    of a tuple's too. A subclass instance stays as its class's wrap made it."""
+    t = type(r)
+    if t is _ND or t is _np.ndarray:
+        return r[()] if r.ndim == 0 else r
+    if t is tuple:
+        return tuple(scalar_result(x) for x in r)
+    return r
+
+
 def _as_array_result(r):
     """out=...: an array result (NumPy's scalar results as 0-d arrays)."""
     if isinstance(r, tuple):
@@ -572,19 +584,26 @@ class ufunc:
         return self.__name__
 
     # -- calling -----------------------------------------------------------
+    def _arrays(self, *args, **kwargs):
+        """self(*args, **kwargs) with a 0-d result as a 0-d array, not
+        NumPy's scalar (out=...): for ndtile's own code, which goes on
+        with the result as an array."""
+        return self(*args, out=..., **kwargs)
+
     def _numpy(self, args, kwargs, why=None):
         name = self.__name__ if why is None else f"{self.__name__} ({why})"
         return F.call(name, self._np, args, kwargs)
 
     def __call__(self, *args, out=_NO_OUT, where=True, casting='same_kind', order='K',
                  dtype=None, subok=True, **kwargs):
-        if (out is _NO_OUT or out is None) and where is True and dtype is None and \
-                not kwargs and casting == 'same_kind' and order == 'K' and \
+        if (out is _NO_OUT or out is None or out is Ellipsis) and where is True and \
+                dtype is None and not kwargs and casting == 'same_kind' and order == 'K' and \
                 len(args) == self.nin and self._fast:
             # the common case: ndtile arrays and small Python scalars whose
-            # type resolution is known to agree with NumPy's
+            # type resolution is known to agree with NumPy's (a 0-d result
+            # is NumPy's scalar, an array for out=...)
             if _agrees(self, args):
-                return _core.apply(self._op, args)
+                return _core.apply(self._op, args, None, D.DEFAULT, out is not Ellipsis)
         elif type(out) is _ND and where is True and dtype is None and not kwargs and \
                 casting == 'same_kind' and order == 'K' and len(args) == self.nin and \
                 self._fast and self.nout == 1 and out._flags & 0x400:
@@ -599,8 +618,14 @@ class ufunc:
                     raise
         out, ellipsis = _out_given(args, self.nin, out, where)
         if ellipsis:
-            return _as_array_result(self(*args, out=None, where=where, casting=casting,
-                                         order=order, dtype=dtype, subok=subok, **kwargs))
+            # out=...: NumPy's way to ask for arrays (ndtile's own code asks so)
+            return _as_array_result(self._call(args, None, where, casting, order, dtype,
+                                               subok, kwargs, False))
+        return self._call(args, out, where, casting, order, dtype, subok, kwargs, True)
+
+    def _call(self, args, out, where, casting, order, dtype, subok, kwargs, scalars):
+        """__call__ past its fast paths and out=... (scalars: a 0-d result
+        without out= as its NumPy scalar, as NumPy returns it)."""
         if len(args) > self.nin + self.nout:
             raise TypeError(f"{self.__name__}() takes from {self.nin} to "
                             f"{self.nin + self.nout} positional arguments but {len(args)} "
@@ -644,7 +669,7 @@ class ufunc:
             # an input with its own __array_wrap__ (not an array: an object
             # with __array__) wraps the result, as in NumPy
             w = array_wrap_of(args)
-            r = self(*[wrap_input(a) for a in args], where=where, casting=casting,
+            r = self(*[wrap_input(a) for a in args], out=..., where=where, casting=casting,
                      order=order, dtype=dtype, subok=subok, **kwargs)
             if w is None:
                 return r
@@ -708,7 +733,8 @@ class ufunc:
             _np.copyto(out, C.to_numpy(res) if isinstance(res, Array) else res,
                        casting=casting)
             return out
-        return self._compute(ops, out, where, casting, dtc, args)
+        res = self._compute(ops, out, where, casting, dtc, args)
+        return scalar_result(res) if out is None and scalars else res
 
     def _loop_input(self, ops, dtc, casting):
         """dtype= names the loop's output dtype (NumPy: signature=(None, ...,
@@ -888,7 +914,7 @@ class ufunc:
             # (their results are not kept)
             e = ops[1]
             if isinstance(e, Array) and D.KIND[e._dt] == 'i':
-                ops = (ops[0], UFUNCS['multiply'](e, mask))
+                ops = (ops[0], UFUNCS['multiply']._arrays(e, mask))
             elif type(e) is int and e < 0 and \
                     not bool(_core.reduce(4, mask, None, False, D.DEFAULT, 0)._item()):
                 ops = (ops[0], 0)
@@ -1016,7 +1042,8 @@ def _check_int_power(ops, dtc, out=None):
     shapes = [tuple(x.shape) for x in (b, e) if isinstance(x, Array)]
     if 0 in _np.broadcast_shapes(*shapes):
         return
-    if isinstance(e, Array) and not (e.size and bool(_core.reduce(4, e < 0, None, False, D.DEFAULT, 0)._item())):
+    if isinstance(e, Array) and not (e.size and bool(_core.reduce(
+            4, _core.apply(_CORE_INDEX['less'], [e, 0]), None, False, D.DEFAULT, 0)._item())):
         return
     raise ValueError("Integers to negative integer powers are not allowed.")
 
@@ -1078,7 +1105,7 @@ class _divmod(ufunc):
             return self._numpy(args, dict(kwargs, out=(None, None) if out is None else out))
         if out is None and needs_array_wrap(args):
             w = array_wrap_of(args)
-            r = self(*[wrap_input(a) for a in args])
+            r = self(*[wrap_input(a) for a in args], out=...)
             if w is None:
                 return r
             return tuple(apply_array_wrap(w, x, (self, args, i)) for i, x in enumerate(r))
@@ -1093,13 +1120,13 @@ class _divmod(ufunc):
                 # (a Python int out of the loop's range: NumPy's OverflowError)
                 ops = list(args)
                 fix_ints(_CORE_INDEX['floor_divide'], ops)
-                return _core.divmod(ops)
+                return _core.divmod(ops, None, None, D.DEFAULT, True)
         # NumPy's one loop reads an element before it writes it: a quotient
         # written over an input is made apart and written after the remainder
         later = o1 is not None and any(_may_share(o1, a) for a in args)
         _core.fp_group_begin('divmod')
         try:
-            q = floor_divide(*args, out=None if later else o1)
+            q = floor_divide(*args, out=... if later else o1)
             r = remainder(*args, out=o2)
             if later:
                 q = _copy_into(o1, q)
@@ -1140,9 +1167,14 @@ class _spacing(ufunc):
             e = _core.apply(_CORE_INDEX['_frexp_exponent'], [xf])
             # a negative power of two: the step toward zero, half as large
             m = _core.apply(_CORE_INDEX['frexp'], [xf])
-            e = e - (m == -0.5)._astype(D.INT32, _core.CASTING_UNSAFE)
-            s = _core.apply(_CORE_INDEX['ldexp'], [_core.scalar(1.0, D.FLOAT32, False), e - 11])
-            s = _core.apply(WHERE, [xf == 0, _core.scalar(2.0 ** -24, D.FLOAT32, False), s])
+            # (the core's ops: arrays, 0-d ones too)
+            ap = _core.apply
+            e = ap(_CORE_INDEX['subtract'], [e, ap(_CORE_INDEX['equal'], [m, -0.5])._astype(
+                D.INT32, _core.CASTING_UNSAFE)])
+            s = ap(_CORE_INDEX['ldexp'], [_core.scalar(1.0, D.FLOAT32, False),
+                                          ap(_CORE_INDEX['subtract'], [e, 11])])
+            s = ap(WHERE, [ap(_CORE_INDEX['equal'], [xf, 0]),
+                           _core.scalar(2.0 ** -24, D.FLOAT32, False), s])
             return C.to_numpy(s).astype(_F16)
         return ufunc._compute(self, ops, out, where, casting, dtc, args)
 
@@ -1237,7 +1269,7 @@ class _two_outputs(ufunc):
             return self._np(*C.to_np_tree(args), **kw)   # scalars: NumPy's scalars
         if out is None and needs_array_wrap(args):
             w = array_wrap_of(args)
-            r = self(*[wrap_input(a) for a in args], where=where, casting=casting)
+            r = self(*[wrap_input(a) for a in args], out=..., where=where, casting=casting)
             if w is None:
                 return r
             return tuple(apply_array_wrap(w, x, (self, args, i)) for i, x in enumerate(r))
@@ -1303,7 +1335,7 @@ class _matvec(ufunc):
             r = _core.matmul(a, b._reshape(b.shape + (1,)), None)
             r = r._reshape(r.shape[:-1])
         if out is None:
-            return r
+            return scalar_result(r)
         if tuple(out.shape) != batch + (m,):
             if out.ndim < 1 or out.shape[-1] != m:
                 raise ValueError(f"{name}: Output operand 0 has a mismatch in its core "
@@ -1401,7 +1433,7 @@ class _Matmul(ufunc):
                     _check_cast('matmul', _np.result_type(a.dtype, b.dtype), out.dtype,
                                 'same_kind', 2)
                 r = _core.matmul(a, b, out)
-                return r[()] if out is None and r.ndim == 0 else r
+                return r if out is not None else scalar_result(r)
         if 'where' in kwargs:
             # a gufunc takes no where= (NumPy's TypeError, even for where=True)
             raise TypeError("matmul() got an unexpected keyword argument 'where'")
@@ -1652,7 +1684,9 @@ def _nd(a, name, npfunc, args, kwargs):
 
 
 def _ufn(name):
-    return UFUNCS[name]
+    """A ufunc by name, for ndtile's own code: its results are arrays, 0-d
+    ones too (a function that returns one gives NumPy's scalar itself)."""
+    return UFUNCS[name]._arrays
 
 
 def _along(ndim, axis, index):

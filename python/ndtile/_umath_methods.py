@@ -598,8 +598,8 @@ def at(self, a, indices, b=None, /):
             flat = None
             stride = 1
             for i in range(a.ndim - 1, -1, -1):
-                term = arrays[i] if stride == 1 else UFUNCS['multiply'](arrays[i], stride)
-                flat = term if flat is None else UFUNCS['add'](flat, term)
+                term = arrays[i] if stride == 1 else UFUNCS['multiply']._arrays(arrays[i], stride)
+                flat = term if flat is None else UFUNCS['add']._arrays(flat, term)
                 stride *= a.shape[i]
             flat = flat._copy()._reshape((-1,))
     vals = None

@@ -74,9 +74,6 @@ def data(seed, shape, dtype, kind=0):
 # Deviations that are counted but do not fail a program (docs/fuzzing.md
 # lists each with its reason). KNOWN_SEEN counts them per process.
 KNOWN = {
-    # a ufunc or operator on 0-d arrays gives a 0-d ndtile array where NumPy
-    # gives a NumPy scalar (the values and dtype are still compared)
-    'scalar-0d': True,
     # NumPy raises MemoryError for an array of hundreds of GiB; ndtile is
     # not asked (it would allocate tiles lazily until memory runs out)
     'numpy-memoryerror': True,
@@ -233,10 +230,7 @@ def compare(x_np, x_nd, nd, line, name, tol=0.0, ascale=0.0, level=1, ulp=None,
             raise Mismatch('type', line, f"{name}: NumPy gives an array, ndtile "
                            f"{type(x_nd).__name__}")
     elif isinstance(x_np, (numpy.generic, bool, int, float, complex)):
-        if isinstance(x_np, numpy.generic) and is_array(x_nd, nd) and \
-                x_nd.ndim == 0 and known('scalar-0d'):
-            pass
-        elif type(x_nd) is not type(x_np):
+        if type(x_nd) is not type(x_np):
             raise Mismatch('type', line, f"{name}: NumPy gives {type(x_np).__name__}, "
                            f"ndtile {type(x_nd).__name__}")
     else:

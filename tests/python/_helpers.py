@@ -59,12 +59,12 @@ def tol_for(dtype, kind='exact'):
     raise ValueError(kind)
 
 
-def assert_same(got, exp, rtol=0, atol=None, check_scalar_type=True):
+def assert_same(got, exp, rtol=0, atol=None):
     """got (ndtile) equals exp (NumPy): kind of result, dtype, shape, values."""
     if isinstance(exp, tuple):
         assert isinstance(got, tuple) and len(got) == len(exp), (type(got), got)
         for g, e in zip(got, exp):
-            assert_same(g, e, rtol, atol, check_scalar_type)
+            assert_same(g, e, rtol, atol)
         return
     if isinstance(exp, np.ndarray):
         if exp.dtype == np.float16:
@@ -77,14 +77,7 @@ def assert_same(got, exp, rtol=0, atol=None, check_scalar_type=True):
         assert g.dtype == exp.dtype, f"dtype {g.dtype} != {exp.dtype}"
         assert g.shape == exp.shape, f"shape {g.shape} != {exp.shape}"
     elif isinstance(exp, np.generic):
-        if check_scalar_type:
-            assert isinstance(got, np.generic), f"expected a NumPy scalar, got {type(got)}"
-        else:
-            # ndtile keeps 0-d arrays where NumPy's ufuncs return scalars
-            assert isinstance(got, np.generic) or (isinstance(got, nt.ndarray) and
-                                                   got.ndim == 0) or (
-                isinstance(got, np.ndarray) and got.ndim == 0 and exp.dtype == np.float16), \
-                type(got)
+        assert isinstance(got, np.generic), f"expected a NumPy scalar, got {type(got)}"
         g = np.asarray(got)
         assert g.dtype == exp.dtype, f"dtype {g.dtype} != {exp.dtype}"
         exp = np.asarray(exp)

@@ -58,10 +58,10 @@ def both(dt, lay, seed, base=None, **kw):
     return view(np, b, lay), view(nt, nt.asarray(b), lay)
 
 
-def compare(f_np, f_nt, rtol=0, check_scalar_type=False):
+def compare(f_np, f_nt, rtol=0):
     raised, exp = check_same_error(f_nt, f_np)
     if not raised:
-        assert_same(f_nt(), exp, rtol, check_scalar_type=check_scalar_type)
+        assert_same(f_nt(), exp, rtol)
     return exp
 
 
@@ -75,7 +75,7 @@ def test_unary(name, dt):
         a, x = both(dt, lay, i, base)
         raised, e = check_same_error(lambda: f_nt(x), lambda: f_np(a))
         if not raised:
-            assert_same(f_nt(x), e, tu._tol(name, np.asarray(e).dtype), check_scalar_type=False)
+            assert_same(f_nt(x), e, tu._tol(name, np.asarray(e).dtype))
 
 
 @pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
@@ -92,8 +92,7 @@ def test_binary(name, dt):
             (a, x), (b, y) = both(dt, lay, i, a0), both(dt, lay, i, b0)
         raised, e = check_same_error(lambda: f_nt(x, y), lambda: f_np(a, b))
         if not raised:
-            assert_same(f_nt(x, y), e, tu._tol(name, np.asarray(e).dtype),
-                        check_scalar_type=False)
+            assert_same(f_nt(x, y), e, tu._tol(name, np.asarray(e).dtype))
 
 
 @pytest.mark.parametrize("lay", LAYOUTS)
@@ -187,7 +186,7 @@ def test_reduce(name, dt):
             # sums: within rounding of the largest result (docs/fuzzing.md)
             fin = np.abs(ea[np.isfinite(ea)]) if tol else ()
             atol = tol * max(1.0, float(fin.max())) if len(fin) else None
-            assert_same(f_nt(x, axis=axis), e, tol, atol=atol, check_scalar_type=False)
+            assert_same(f_nt(x, axis=axis), e, tol, atol=atol)
 
 
 @pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
@@ -200,8 +199,7 @@ def test_scan(name, dt):
         for axis in ([None] if lay == '0d' else [None, 0, 1]):
             e = getattr(np, name)(a, axis=axis)
             tol = 4 * max(1, a.size) * np.finfo(e.dtype).eps if e.dtype.kind in 'fc' else 0
-            assert_same(getattr(nt, name)(x, axis=axis), e, tol, atol=tol if tol else None,
-                        check_scalar_type=False)
+            assert_same(getattr(nt, name)(x, axis=axis), e, tol, atol=tol if tol else None)
 
 
 # ---- sorting, searching, selection ---------------------------------------------
@@ -222,7 +220,7 @@ def test_sort_search(lay):
         s = np.sort(make(dt, (50,), i + 9, lo=-5, hi=5))
         for side in ('left', 'right'):
             assert_same(nt.searchsorted(nt.asarray(s), x, side=side),
-                        np.searchsorted(s, a, side=side), check_scalar_type=False)
+                        np.searchsorted(s, a, side=side))
         assert_same(nt.argwhere(x), np.argwhere(a))
 
 
@@ -236,7 +234,7 @@ def _assert_product(got, exp, a, b):
     1.8e-5 relative in one element, within 0.2 % of this bound), so a
     relative tolerance on the result alone fails where the sum cancels."""
     if exp.dtype.kind not in 'fc':
-        assert_same(got, exp, 0, check_scalar_type=False)
+        assert_same(got, exp, 0)
         return
     assert isinstance(got, nt.ndarray), type(got)
     g = got.__array__()

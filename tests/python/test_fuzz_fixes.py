@@ -11,7 +11,7 @@ import ndtile as nt
 from _helpers import assert_same, check_same_error, make, raises_same, tol_for
 
 
-def _both(fn_nt, fn_np, rtol=0, check_scalar_type=True):
+def _both(fn_nt, fn_np, rtol=0):
     """fn on both; the same error, or the same result and warnings."""
     with warnings.catch_warnings(record=True) as wn:
         warnings.simplefilter('always')
@@ -21,7 +21,7 @@ def _both(fn_nt, fn_np, rtol=0, check_scalar_type=True):
     with warnings.catch_warnings(record=True) as wt:
         warnings.simplefilter('always')
         got = fn_nt()
-    assert_same(got, exp, rtol=rtol, check_scalar_type=check_scalar_type)
+    assert_same(got, exp, rtol=rtol)
     assert sorted(w.category.__name__ for w in wt) == sorted(w.category.__name__ for w in wn)
     return got
 
@@ -271,8 +271,7 @@ def test_divmod_python_int_range(dt, value, shape):
             with warnings.catch_warnings():
                 warnings.simplefilter('ignore', RuntimeWarning)
                 # (a ufunc's 0-d result: docs/guide/deviations.md)
-                _both(lambda: nt.divmod(*nargs), lambda: np.divmod(*args),
-                      check_scalar_type=False)
+                _both(lambda: nt.divmod(*nargs), lambda: np.divmod(*args))
 
 
 # select with Python scalar choices or default: the common dtype of weak
@@ -595,10 +594,8 @@ def test_round_complex_by_parts(dt, decimals, shape):
             rng.choice([1, 10, 1000], shape)).astype(dt)
     a_nt = nt.asarray(a_np)
     for v_np, v_nt in zip(_views(a_np), _views(a_nt)):
-        _both(lambda: nt.round(v_nt, decimals), lambda: np.round(v_np, decimals),
-              check_scalar_type=False)
-        _both(lambda: v_nt.round(decimals), lambda: v_np.round(decimals),
-              check_scalar_type=False)
+        _both(lambda: nt.round(v_nt, decimals), lambda: np.round(v_np, decimals))
+        _both(lambda: v_nt.round(decimals), lambda: v_np.round(decimals))
         o_np, o_nt = np.zeros(v_np.shape, dt), nt.zeros(v_np.shape, dt)
         np.round(v_np, decimals, out=o_np)
         nt.round(v_nt, decimals, out=o_nt)
@@ -750,10 +747,9 @@ def test_interp_complex_bitwise(dt, shape):
     x_nt = nt.asarray(x_np)
     for xp, fp in (([-1, 0, 2.5], [3j, -1, 0.5 + 1j]), ([-3, 0.1, 0.7, 9], [1 + 1j, -2j, 0.3, 7])):
         for kw in ({}, {'left': -7, 'right': np.nan}):
-            assert_same(nt.interp(x_nt, xp, fp, **kw), np.interp(x_np, xp, fp, **kw),
-                        check_scalar_type=False)
+            assert_same(nt.interp(x_nt, xp, fp, **kw), np.interp(x_np, xp, fp, **kw))
             assert_same(nt.interp(x_nt, xp, np.real(fp), **kw),
-                        np.interp(x_np, xp, np.real(fp), **kw), check_scalar_type=False)
+                        np.interp(x_np, xp, np.real(fp), **kw))
 
 
 @pytest.mark.parametrize('edge_order', [1, 2])

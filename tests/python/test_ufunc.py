@@ -62,7 +62,7 @@ def _compare(name, np_args, nt_args, rtol=None, **kw):
     got = f_nt(*nt_args, **kw)
     if rtol is None:
         rtol = _tol(name, exp.dtype)
-    assert_same(got, exp, rtol, check_scalar_type=False)
+    assert_same(got, exp, rtol)
 
 
 @pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
@@ -154,22 +154,22 @@ def test_operators(op, dt):
         x, y = nt.asarray(a), nt.asarray(b)
         raised, exp = check_same_error(lambda: op(x, y), lambda: op(a, b))
         if not raised:
-            assert_same(op(x, y), exp, _tol(name, exp.dtype), check_scalar_type=False)
+            assert_same(op(x, y), exp, _tol(name, exp.dtype))
         # mixed with NumPy arrays on either side
         raised, exp = check_same_error(lambda: op(x, b), lambda: op(a, b))
         if not raised:
-            assert_same(op(x, b), exp, _tol(name, exp.dtype), check_scalar_type=False)
-            assert_same(op(a, y), exp, _tol(name, exp.dtype), check_scalar_type=False)
+            assert_same(op(x, b), exp, _tol(name, exp.dtype))
+            assert_same(op(a, y), exp, _tol(name, exp.dtype))
         # Python scalars on either side (reflected)
         for s in (2, 1.5, True):
             if name in SHIFTS and not isinstance(s, int):
                 continue
             raised, exp = check_same_error(lambda: op(x, s), lambda: op(a, s))
             if not raised:
-                assert_same(op(x, s), exp, _tol(name, exp.dtype), check_scalar_type=False)
+                assert_same(op(x, s), exp, _tol(name, exp.dtype))
             raised, exp = check_same_error(lambda: op(s, x), lambda: op(s, a))
             if not raised:
-                assert_same(op(s, x), exp, _tol(name, exp.dtype), check_scalar_type=False)
+                assert_same(op(s, x), exp, _tol(name, exp.dtype))
 
 
 @pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
@@ -193,7 +193,7 @@ def test_inplace_operators(op, dt):
             ident = x
             res = op(x, y)
             assert res is ident, "in-place operator must return the same object"
-            assert_same(res, exp, _tol(name, exp.dtype), check_scalar_type=False)
+            assert_same(res, exp, _tol(name, exp.dtype))
 
 
 def test_inplace_casting_error():
@@ -214,7 +214,7 @@ def test_unary_operators(dt):
             raised, exp = check_same_error(lambda: op(x), lambda: op(a))
             if not raised:
                 assert_same(op(x), exp, 0 if dt.kind != 'c' or op is not abs
-                            else tol_for(dt, 'math'), check_scalar_type=False)
+                            else tol_for(dt, 'math'))
 
 
 def test_out_argument():
@@ -468,7 +468,7 @@ def test_fallback_ufuncs_still_work(fallback_warnings):
     x, y = nt.asarray(a), nt.asarray(b)
     with pytest.warns(RuntimeWarning, match="logaddexp.reduce"):
         r = nt.logaddexp.reduce(x)
-    assert_same(r, np.logaddexp.reduce(a), check_scalar_type=False)
+    assert_same(r, np.logaddexp.reduce(a))
     with pytest.warns(RuntimeWarning):
         assert_same(nt.hypot.accumulate(x), np.hypot.accumulate(a))
     with pytest.warns(RuntimeWarning):

@@ -59,7 +59,7 @@ def test_where_without_out_warns_as_numpy(dt):
         for kw in ({'where': m, 'out': None}, {'where': True}, {}):
             r, n = _warned(lambda: nt.add(x, x, **kw), UserWarning)
             assert n == 0
-            assert_same(r, np.add(a, a, **kw), check_scalar_type=False)   # (m: all True)
+            assert_same(r, np.add(a, a, **kw))   # (m: all True)
     with pytest.warns(UserWarning, match=WHERE_MSG):
         nt.add(1.0, 2.0, where=[True, False])      # scalars (NumPy's call) too
 
@@ -89,8 +89,7 @@ def test_where_list_and_scalar_cast_to_bool(dt):
         for w in wheres:
             o_np = np.zeros(a.shape, a.dtype)
             o_nt = nt.zeros(a.shape, a.dtype)
-            assert_same(nt.add(x, x, out=o_nt, where=w), np.add(a, a, out=o_np, where=w),
-                        check_scalar_type=False)
+            assert_same(nt.add(x, x, out=o_nt, where=w), np.add(a, a, out=o_np, where=w))
         # an array mask must be bool (casting='safe'), NumPy's or ndtile's
         if a.size:
             im = np.ones(a.shape, np.int64)
@@ -217,8 +216,7 @@ def test_reduce_initial_none(dt):
                     with pytest.raises(type(e), match=str(e)[:30].replace('(', '.')):
                         getattr(nt, u).reduce(x, axis=axis, initial=None)
                     continue
-                assert_same(getattr(nt, u).reduce(x, axis=axis, initial=None), exp, 1e-5,
-                            check_scalar_type=False)
+                assert_same(getattr(nt, u).reduce(x, axis=axis, initial=None), exp, 1e-5)
     x = nt.arange(3.)
     with pytest.raises(ValueError, match="to use a where mask one has to specify 'initial'"):
         nt.add.reduce(x, where=nt.asarray([True, False, True]), initial=None)
@@ -309,13 +307,13 @@ def test_complex_warning_ufunc_dtype(cdt, to):
                 continue
             e, g = _same_warning(lambda: getattr(np, f)(a, 1, dtype=to, casting='unsafe'),
                                  lambda: getattr(nt, f)(x, 1, dtype=to, casting='unsafe'))
-            assert_same(g, e, check_scalar_type=False)
+            assert_same(g, e)
         e, g = _same_warning(lambda: np.negative(a, dtype=to, casting='unsafe')
                              if to is not np.bool_ else None,
                              lambda: nt.negative(x, dtype=to, casting='unsafe')
                              if to is not np.bool_ else None)
         if e is not None:
-            assert_same(g, e, check_scalar_type=False)
+            assert_same(g, e)
     # a Python complex operand is cast too; real arrays with it
     r = np.arange(3.)
     e, g = _same_warning(lambda: np.add(r, 1j, dtype=to, casting='unsafe'),
@@ -356,7 +354,7 @@ def test_complex_warning_masked_out_and_reduction_out(to):
             o_np, o_nt = np.zeros(a.shape, to), nt.zeros(a.shape, to)
             e, g = _same_warning(lambda: np.add(a, 1, out=o_np, where=mask, casting='unsafe'),
                                  lambda: nt.add(x, 1, out=o_nt, where=mask, casting='unsafe'))
-            assert_same(o_nt, o_np, check_scalar_type=False)
+            assert_same(o_nt, o_np)
         # the masked out's cast follows casting= (same_kind: NumPy's UFuncTypeError)
         if to is not np.bool_ and a.size:
             with pytest.raises(np._core._exceptions._UFuncOutputCastingError):
@@ -506,11 +504,11 @@ def test_operand_whose_array_is_an_ndtile_array():
         for data in (np.arange(5, dtype=dt), np.arange(6, dtype=dt).reshape(2, 3)[:, ::2],
                      np.array(3, dtype=dt), np.zeros(0, dt)):
             h = Holder(data)
-            assert_same(nt.add(h, 1), np.add(NpHolder(data), 1), check_scalar_type=False)
-            assert_same(nt.negative(h), np.negative(NpHolder(data)), check_scalar_type=False)
+            assert_same(nt.add(h, 1), np.add(NpHolder(data), 1))
+            assert_same(nt.negative(h), np.negative(NpHolder(data)))
             if dt is not np.complex64:
-                assert_same(nt.modf(h), np.modf(NpHolder(data)), check_scalar_type=False)
-            assert_same(nt.multiply(h, h), np.multiply(data, data), check_scalar_type=False)
+                assert_same(nt.modf(h), np.modf(NpHolder(data)))
+            assert_same(nt.multiply(h, h), np.multiply(data, data))
 
 
 def _outcome(f):
@@ -524,7 +522,7 @@ def _same_outcome(f):
     (kn, rn), (kt, rt) = _outcome(lambda: f(np)), _outcome(lambda: f(nt))
     assert kt == kn, (rt, rn)
     if kn == 'ok':
-        assert_same(rt, rn, check_scalar_type=False)    # (0-d: deviation 3)
+        assert_same(rt, rn)
     else:
         assert rt == rn
 

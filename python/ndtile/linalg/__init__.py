@@ -591,13 +591,13 @@ def norm(x, ord=None, axis=None, keepdims=False):
                        {'ord': ord, 'axis': axis, 'keepdims': keepdims})
     if _D.KIND[a._dt] not in 'fc':
         a = a._astype(_D.FLOAT64, _core.CASTING_UNSAFE)
-    absx = _umath.UFUNCS['absolute'](a)
+    # (arrays, 0-d ones too: the ufuncs' out=...)
+    absx = _umath.UFUNCS['absolute']._arrays(a)
     if ord in (None, 2, 'fro'):
-        if _D.KIND[a._dt] == 'c':
-            sq = absx * absx
-        else:
-            sq = a * a
-        r = _umath.UFUNCS['sqrt'](_methods.reduce_nd('sum', sq, axis, _D.DEFAULT, keepdims))
+        mul = _umath.UFUNCS['multiply']._arrays
+        sq = mul(absx, absx) if _D.KIND[a._dt] == 'c' else mul(a, a)
+        r = _umath.UFUNCS['sqrt']._arrays(_methods.reduce_nd('sum', sq, axis, _D.DEFAULT,
+                                                             keepdims))
     elif ord == 1:
         r = _methods.reduce_nd('sum', absx, axis, _D.DEFAULT, keepdims)
     elif ord == _np.inf:
@@ -606,7 +606,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
         r = _methods.reduce_nd('min', absx, axis, _D.DEFAULT, keepdims)
     elif ord == 0:
         # NumPy's: the count of nonzero elements, in the real dtype
-        nz = _umath.UFUNCS['not_equal'](a, 0)._astype(absx._dt, _core.CASTING_UNSAFE)
+        nz = _umath.UFUNCS['not_equal']._arrays(a, 0)._astype(absx._dt, _core.CASTING_UNSAFE)
         r = _methods.reduce_nd('sum', nz, axis, _D.DEFAULT, keepdims)
     else:
         # NumPy's: (sum |x|**p) ** (1/p), the power in |x|'s dtype and the
@@ -614,6 +614,8 @@ def norm(x, ord=None, axis=None, keepdims=False):
         # scalar powers: -1 a reciprocal, 0.5 a sqrt, 2 a square, with
         # those functions' warnings)
         p = absx ** ord
+        if not isinstance(p, _core.Array):      # (of a 0-d absx: NumPy's scalar)
+            p = _C.asnd(p)
         if p._dt != absx._dt:   # NumPy's absx **= ord: an np.int64 order in absx's dtype
             p = p._astype(absx._dt, _core.CASTING_UNSAFE)
         s = _methods.reduce_nd('sum', p, axis, _D.DEFAULT, keepdims)

@@ -29,8 +29,15 @@ _F32, _F64, _I64, _U32 = _D.FLOAT32, _D.FLOAT64, _D.INT64, _D.UINT32
 _normalize_axis = _np.lib.array_utils.normalize_axis_index
 
 
+_UA = {}
+
+
 def _U():
-    return UFUNCS
+    """The ufuncs by name, for this module's work: arrays, 0-d ones too
+    (out=...), where NumPy's ufuncs give a scalar."""
+    if not _UA:
+        _UA.update((n, u._arrays) for n, u in UFUNCS.items())
+    return _UA
 
 
 def _shape(size):
@@ -145,8 +152,12 @@ def _check_nonneg(v, name):
 
 
 def _finish(r, shape):
-    """A drawn array, or its only element as a Python scalar for size=None."""
-    return r._item() if shape is None else r
+    """A drawn array, or its only element as a Python scalar for size=None
+    (r: an array, or NumPy's scalar where ufuncs or operators made it of 0-d
+    draws: a 0-d array again for size=(), as NumPy's)."""
+    if shape is None:
+        return r.item()
+    return r if isinstance(r, _Array) else _C.asnd(r)
 
 
 def _take(arr, idx, axis):
@@ -601,8 +612,8 @@ class _Sampler:
         parts = []
         for j in range(k - 1):
             pj = P[..., j]
-            prob = U['minimum'](pj / rest, 1.0) if not isinstance(rest, float) or rest != 1.0 \
-                else pj
+            prob = U['minimum'](U['true_divide'](pj, rest), 1.0) \
+                if not isinstance(rest, float) or rest != 1.0 else pj
             if isinstance(rest, _Array):
                 prob = _where(U['greater'](rest, 0.0), prob, 0.0)
             prob = U['maximum'](prob, 0.0)
@@ -610,8 +621,8 @@ class _Sampler:
                                     else prob,), S)
             x = self._rng.binomial_array(left, prob)
             parts.append(x)
-            left = left - x
-            rest = rest - pj
+            left = U['subtract'](left, x)     # (arrays, 0-d ones too)
+            rest = U['subtract'](rest, pj)
         parts.append(left)
         return stack(parts, axis=-1)
 
