@@ -782,3 +782,72 @@ def test_pad_periodic_modes_by_slices(mode, dt, shape, width):
     a_nt = nt.asarray(a_np)
     for v_np, v_nt in zip(_views(a_np), _views(a_nt)):
         _both(lambda: nt.pad(v_nt, width, mode=mode), lambda: np.pad(v_np, width, mode=mode))
+
+
+# index arrays of a narrow integer type with negative values into an axis
+# longer than the type's range: the negative ones were wrapped (-1 + n) in
+# the index's own dtype, so `a[np.array([-1], dtype='int8')]` of 300
+# elements raised OverflowError (indexing, fancy writes, .flat, ufunc.at)
+
+_NARROW_KEYS = {'int8': [-1, 0, 2, -2, 127, -128], 'int16': [-1, 5, -300, 299]}
+
+
+def _narrow_index_ops(xp, a, k):
+    """The operations taking an index array, each on a fresh copy of a."""
+    out = []
+    c = xp.array(a)
+    out.append(c[k])
+    out.append(c[::-1][k])
+    out.append(c.reshape(1, -1)[:, k])
+    out.append(c.reshape(1, -1)[xp.ix_([0], k)])
+    out.append(c.flat[k])
+    c[k] = 5
+    out.append(c)
+    c = xp.array(a)
+    c[k] += 1                   # repeated indices: once each
+    out.append(c)
+    c = xp.array(a)
+    m = c[::-2].size
+    c[::-2][k[(k < m) & (k >= -m)]] = 7
+    out.append(c)
+    c = xp.array(a)
+    c.flat[k] = 9
+    out.append(c)
+    c = xp.array(a)
+    xp.add.at(c, k, 1)
+    out.append(c)
+    out.append(xp.take(a, k))
+    c = xp.array(a)
+    xp.put(c, k, 3)
+    out.append(c)
+    return out
+
+
+@pytest.mark.parametrize('idt', ['int8', 'int16'])
+@pytest.mark.parametrize('n', [130, 300, 40_000])
+def test_narrow_negative_index_arrays(idt, n):
+    keys = np.array(_NARROW_KEYS[idt], dtype=idt)
+    if n < 300:
+        keys = keys[np.abs(keys.astype(np.int64)) < n - 1]
+    a_np = np.arange(n, dtype=np.int64) * 3 - 7
+    for got, exp in zip(_narrow_index_ops(nt, nt.asarray(a_np), nt.asarray(keys)),
+                        _narrow_index_ops(np, a_np, keys)):
+        assert_same(got, exp)
+    # a NumPy index array into an ndtile array alike
+    assert_same(nt.asarray(a_np)[keys], a_np[keys])
+
+
+@pytest.mark.default_settings
+def test_narrow_negative_index_arrays_big():
+    a_np = np.arange(700_000, dtype=np.float64).reshape(700, 1000)    # 5.6 MB
+    k = np.array([-1, 3, -700, 3, -2], dtype='int16')
+    a_nt = nt.asarray(a_np)
+    assert_same(a_nt[k], a_np[k])
+    assert_same(a_nt[:, k], a_np[:, k])
+    assert_same(a_nt[::-1][k, k], a_np[::-1][k, k])
+    a_nt[k, ::-3] += 2.5
+    a_np[k, ::-3] += 2.5
+    assert_same(a_nt, a_np)
+    nt.add.at(a_nt, (k, k[::-1]), 1.0)
+    np.add.at(a_np, (k, k[::-1]), 1.0)
+    assert_same(a_nt, a_np)
