@@ -851,3 +851,30 @@ def test_narrow_negative_index_arrays_big():
     nt.add.at(a_nt, (k, k[::-1]), 1.0)
     np.add.at(a_np, (k, k[::-1]), 1.0)
     assert_same(a_nt, a_np)
+
+
+# tri/tril/triu with sizes or offsets given as NumPy integers of a narrow
+# type: `m - k` and `-n - 1` were computed in that type and wrapped
+# (tri(np.uint8(3), np.uint8(250), 100) was all False); the arrays are
+# those of the same Python ints (NumPy's own overflows there:
+# docs/guide/deviations.md)
+
+@pytest.mark.parametrize('n, m, k', [(np.uint8(200), None, np.int8(-100)),
+                                     (np.uint8(3), np.uint8(250), np.int8(100)),
+                                     (np.uint8(3), np.uint8(250), 100),
+                                     (np.uint8(250), np.uint8(3), -100),
+                                     (np.int16(5), np.int8(5), np.int8(-127)),
+                                     (np.uint16(300), np.int8(7), np.uint8(2))])
+@pytest.mark.parametrize('dt', ['float64', 'int8', 'bool'])
+def test_tri_of_narrow_numpy_integers(n, m, k, dt):
+    py = (int(n), None if m is None else int(m), int(k))
+    assert_same(nt.tri(n, m, k, dtype=dt), np.tri(*py, dtype=dt))
+
+
+@pytest.mark.parametrize('k', [np.int8(-100), np.uint8(200), np.int8(100), np.int16(-3)])
+@pytest.mark.parametrize('shape', [(30, 30), (300, 7), (2, 30, 300)])
+def test_tril_triu_of_narrow_numpy_offsets(k, shape):
+    a = np.arange(np.prod(shape), dtype=np.int32).reshape(shape)
+    x = nt.asarray(a)
+    assert_same(nt.tril(x, k), np.tril(a, int(k)))
+    assert_same(nt.triu(x[..., ::-1], k), np.triu(a[..., ::-1], int(k)))
