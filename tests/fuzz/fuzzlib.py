@@ -2286,6 +2286,10 @@ class Gen:
             s = f"({s} - {n} * (np.arange({k}) % 2))"
         if dup:
             s = f"np.concatenate([{s}, ({s})[{r.randint(0, max(0, k - 3))}::{r.choice((1, 3))}]])"
+        if r.random() < 0.3:
+            # an index type narrower than intp (negative positions are
+            # wrapped by the index's length, not in its type)
+            s = f"({s}).astype('{r.choice(('int32', 'int32') + (() if neg else ('uint32',)))}')"
         return s
 
     def idiom_at(self, ns):
