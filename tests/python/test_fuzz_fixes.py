@@ -851,6 +851,15 @@ def test_narrow_negative_index_arrays_big():
     nt.add.at(a_nt, (k, k[::-1]), 1.0)
     np.add.at(a_np, (k, k[::-1]), 1.0)
     assert_same(a_nt, a_np)
+    k8 = np.array([-1, 3, -100, -1], dtype='int8')       # -1 + 700 is not an int8
+    nt.add.at(a_nt, (k8, k8[::-1]), 1.0)
+    np.add.at(a_np, (k8, k8[::-1]), 1.0)
+    nt.add.at(a_nt, (slice(None, None, -1), k8), 2.0)
+    np.add.at(a_np, (slice(None, None, -1), k8), 2.0)
+    a_nt[nt.ix_(k8, k8)] -= 3
+    a_np[np.ix_(k8, k8)] -= 3
+    assert_same(a_nt, a_np)
+    assert_same(a_nt[k8, ::-7], a_np[k8, ::-7])
 
 
 # tri/tril/triu with sizes or offsets given as NumPy integers of a narrow
