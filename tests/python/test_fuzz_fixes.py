@@ -887,3 +887,91 @@ def test_tril_triu_of_narrow_numpy_offsets(k, shape):
     x = nt.asarray(a)
     assert_same(nt.tril(x, k), np.tril(a, int(k)))
     assert_same(nt.triu(x[..., ::-1], k), np.triu(a[..., ::-1], int(k)))
+
+
+# frexp/modf with the first output over the input: the second output was
+# computed from the first one's writes (`np.modf(a, out=(a, w))` gave w
+# zeros); NumPy's one loop reads each element before it writes either
+
+def _two_output_cases(xp, a, i_dt):
+    """(name, call) of frexp/modf with out[0] over the input."""
+    n = a.shape[0]
+    m = (xp.arange(a.size) % 3 != 1).reshape(a.shape)
+    return [
+        lambda: xp.modf(a, out=(a, xp.zeros_like(a))),
+        lambda: xp.modf(a[::-1], out=(a, xp.zeros_like(a))),
+        lambda: xp.modf(a[1:], out=(a[:-1], xp.zeros(a[1:].shape, a.dtype))),
+        lambda: xp.modf(a, out=(a, xp.ones_like(a)), where=m),
+        lambda: xp.frexp(a, out=(a, xp.zeros(a.shape, i_dt))),
+        lambda: xp.frexp(a[::-1], out=(a, xp.zeros(a.shape, i_dt))),
+        lambda: xp.frexp(a.T if a.ndim > 1 and a.shape[0] == a.shape[-1] else a[:n],
+                         out=(a, xp.zeros(a.shape, i_dt)), where=m),
+    ]
+
+
+@pytest.mark.parametrize('dt', ['float32', 'float64'])
+@pytest.mark.parametrize('shape', [(7,), (3000,), (40, 40)])
+def test_two_output_ufuncs_over_their_input(dt, shape):
+    base = (np.arange(np.prod(shape), dtype=np.float64).reshape(shape) % 11 - 4.75) * 1.5
+    cases_np = _two_output_cases(np, base.astype(dt), 'int32')
+    for k in range(len(cases_np)):
+        a_np = base.astype(dt)
+        a_nt = nt.asarray(a_np.copy())
+        r_np = _two_output_cases(np, a_np, 'int32')[k]()
+        r_nt = _two_output_cases(nt, a_nt, 'int32')[k]()
+        assert_same(a_nt, a_np)
+        assert_same(r_nt[1], r_np[1])
+        assert r_nt[0] is not None and r_np[0] is not None
+
+
+@pytest.mark.default_settings
+def test_two_output_ufuncs_over_their_input_big():
+    a_np = (np.arange(600_000, dtype=np.float64) % 13 - 6.5) * 0.75    # 4.8 MB
+    a_nt = nt.asarray(a_np)
+    w_np, w_nt = np.zeros_like(a_np), nt.zeros(a_np.shape)
+    np.modf(a_np[::-1], out=(a_np, w_np))
+    nt.modf(a_nt[::-1], out=(a_nt, w_nt))
+    assert_same(a_nt, a_np)
+    assert_same(w_nt, w_np)
+    e_np, e_nt = np.zeros(a_np.shape, np.int32), nt.zeros(a_np.shape, dtype='int32')
+    np.frexp(a_np, out=(a_np, e_np))
+    nt.frexp(a_nt, out=(a_nt, e_nt))
+    assert_same(a_nt, a_np)
+    assert_same(e_nt, e_np)
+
+
+# ptp with out= a part of its input: NumPy writes the max into out, then
+# takes the min of the array as that write left it
+
+@pytest.mark.parametrize('dt', ['float64', 'int16', 'uint8', 'complex64'])
+@pytest.mark.parametrize('how', ['row', 'col', 'keepdims', 'T'])
+def test_ptp_out_over_the_input(dt, how):
+    base = (np.arange(60).reshape(6, 10) * 7 % 11 - 3).astype(dt)
+    for xp in (np, nt):
+        a = xp.asarray(base.copy())
+        if how == 'row':
+            r = xp.ptp(a, axis=0, out=a[2])
+        elif how == 'col':
+            r = xp.ptp(a, axis=1, out=a[:, 7])
+        elif how == 'keepdims':
+            r = xp.ptp(a, axis=0, out=a[:1], keepdims=True)
+        else:
+            r = xp.ptp(a.T, axis=1, out=a[5])
+        if xp is np:
+            exp, r_np = a, r
+        else:
+            assert r is not None
+            assert_same(a, exp)
+            assert_same(r, r_np)
+
+
+@pytest.mark.default_settings
+def test_ptp_out_over_the_input_big():
+    a_np = (np.arange(700_000) * 7 % 1013 - 300).astype(np.float64).reshape(700, 1000)
+    a_nt = nt.asarray(a_np)
+    np.ptp(a_np, axis=0, out=a_np[350])
+    nt.ptp(a_nt, axis=0, out=a_nt[350])
+    assert_same(a_nt, a_np)
+    np.ptp(a_np[::-1].T, axis=0, out=a_np[:, 3])
+    nt.ptp(a_nt[::-1].T, axis=0, out=a_nt[:, 3])
+    assert_same(a_nt, a_np)
