@@ -2544,8 +2544,51 @@ class Gen:
     def selfref(self, ns):
         r = self.r
         return r.choices((self.self_steps, self.self_bcast, self.self_index,
-                          self.self_reduce_t, self.self_alias),
-                         (4, 3, 4, 3, 3))[0](ns)
+                          self.self_reduce_t, self.self_alias, self.self_out),
+                         (4, 3, 4, 3, 3, 3))[0](ns)
+
+    def self_out(self, ns):
+        """Functions other than the plain ufuncs with out= a part of their
+        own input: frexp/modf/divmod (out=(t, w)), ptp, order statistics,
+        nan functions, std/var, clip with bounds from the array, choose,
+        reduceat, accumulate, einsum, dot and matmul into a row."""
+        r = self.r
+        dt = r.choice(('float32', 'float64')) if r.random() < 0.7 else self.idiom_dt()
+        t = self.new()
+        first = self.mix_fresh(t, self.mix_shape(dt, square=r.random() < 0.3), dt)
+
+        def line(v, ns):
+            if v.ndim != 2 or 0 in v.shape:
+                return "__T__[...] = __T__[::-1]"
+            R, C = v.shape
+            i, j = r.randrange(R), r.randrange(C)
+            w = self.new()
+            fl = v.dtype.kind == 'f'
+            forms = [f"{w} = np.ptp(__T__, axis=0, out=__T__[{i}])",
+                     f"{w} = np.ptp(__T__.T, axis=0, out=__T__[:, {j}])",
+                     f"{w} = np.divmod(__T__[::-1], 3, out=(__T__, np.zeros(__T__.shape, __T__.dtype)))",
+                     f"{w} = np.clip(__T__, __T__[::-1], __T__[::-1] + 2, out=__T__)",
+                     f"{w} = np.choose((__T__ > 0).astype('int8'), [__T__, __T__[::-1]], out=__T__)",
+                     f"{w} = np.add.reduceat(__T__, [0, {C // 2}, {j}], axis=1, out=__T__[:, :3])"
+                     if C >= 3 else f"{w} = __T__.sum()",
+                     f"{w} = np.maximum.accumulate(__T__[:, ::-1], axis=1, out=__T__)",
+                     f"{w} = np.dot(__T__, __T__[{i}], out=__T__[:, {j}])" if R == C and fl
+                     else f"{w} = np.max(__T__, axis=1, out=__T__[:, {j}])",
+                     f"{w} = np.einsum('ij->j', __T__, out=__T__[{i}])" if fl
+                     else f"{w} = np.min(__T__, axis=0, out=__T__[{i}])"]
+            if fl:
+                forms += [f"{w} = np.modf(__T__{r.choice(('', '[::-1]'))}, out=(__T__, np.zeros_like(__T__)))",
+                          f"{w} = np.frexp(__T__{r.choice(('', '[::-1]'))}, "
+                          f"out=(__T__, np.zeros(__T__.shape, 'int32')))",
+                          f"{w} = np.median(__T__, axis=0, out=__T__[{i}])",
+                          f"{w} = np.percentile(__T__, 30, axis=1, out=__T__[:, {j}])",
+                          f"{w} = np.nanmean(__T__, axis=0, out=__T__[{i}])",
+                          f"{w} = np.std(__T__, axis=0, out=__T__[{i}])",
+                          f"{w} = np.var(__T__[::-1], axis=1, out=__T__[:, {j}])",
+                          f"{w} = np.nanmax(__T__, axis=1, out=__T__[:, {j}])",
+                          f"{w} = np.fix(__T__[::-1] / 3, out=__T__)"]
+            return r.choice(forms)
+        return self.self_queue(first, t, line, r.randint(1, 3))
 
     def self_queue(self, first, t, make, k, end=True):
         """first, then k lines made by make(v) from t's value at their
