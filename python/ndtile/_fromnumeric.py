@@ -208,9 +208,17 @@ def ptp(a, axis=None, out=None, keepdims=False):
         hi = _minmax('max', x, axis, out, keepdims, _NoValue, True)
         return sub(hi, reduce_nd('min', x, axis, D.DEFAULT, keepdims), out=out)
     hi = reduce_nd('max', x, axis, D.DEFAULT, keepdims)
+    if isinstance(out, Array) and out._same_memory(x):
+        # NumPy's _ptp is subtract(maximum.reduce(a, out=out),
+        # minimum.reduce(a), out): the max is written first, and the min is
+        # that of the array as the write left it (`np.ptp(a, axis=0,
+        # out=a[2])`)
+        hi = finish(hi, out)
     lo = reduce_nd('min', x, axis, D.DEFAULT, keepdims)
     if D.KIND[x._dt] == 'b':
         _np.subtract(_np.True_, _np.True_)    # NumPy's boolean-subtract TypeError
+    if hi is out:
+        return sub(out, lo, out=out)
     return finish(sub._arrays(hi, lo), out)     # NumPy's ptp: subtract(max, min)
 
 

@@ -331,6 +331,7 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None, sliced=False, getting=F
             arrays[i] = C.from_numpy(_np.asarray(ix + n if ix < 0 else ix, dtype=_np.int64))
             bounds[i] = (ix + n if ix < 0 else ix) + 1
             continue
+        lo = 0
         if ix.size and 0 not in bshape:   # NumPy checks only the indices it visits
             lo, hi = extent[id(ix)]
             if hi >= n or lo < -n:
@@ -340,10 +341,12 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None, sliced=False, getting=F
                     unsigned.get(id(ix), given.get(id(ix), ix)), n, order)[1]
                 raise IndexError(f"index {bad} is out of bounds for axis {i} with size {n}")
             bounds[i] = hi + 1 if lo >= 0 else hi + n + 1 if hi < 0 else n
-            if lo < 0:
-                ix = _multiarray.where(ix < 0, ix + n, ix)
         if ix._dt != D.INT64:
+            # (before the negative ones are wrapped: -1 + n of an int8
+            # index into 300 elements is out of int8's range)
             ix = ix._astype(D.INT64, _core.CASTING_UNSAFE)
+        if lo < 0:
+            ix = _multiarray.where(ix < 0, ix + n, ix)
         arrays[i] = ix
     pos = {i: k for k, i in enumerate(before)}
     pos.update({i: len(before) + nb + k for k, i in enumerate(after)})

@@ -106,6 +106,9 @@ def _tri_k(k, n, m):
 
 def _tri_cols(k, n, m):
     """The column row NumPy's tri compares rows with: arange(-k, m - k)."""
+    # NumPy integer sizes as Python ints: `m - k` and `-n - 1` of a uint8 n
+    # or m wrapped (tri(np.uint8(3), np.uint8(250), 100) was all False)
+    n, m = (int(v) if isinstance(v, _np.integer) else v for v in (n, m))
     if isinstance(k, (int, _np.integer)):
         k = _tri_k(k, n, m)
         return _multiarray.arange(-k, m - k)

@@ -1280,7 +1280,14 @@ class _two_outputs(ufunc):
                 raise _Unsupported('out')
         except _Unsupported:
             return self._numpy(args, kw, why='dtype')
-        return tuple(h(args[0], out=o, where=where, casting=casting)
+        x = args[0]
+        if _may_share(outs[0], x):
+            # NumPy's one loop reads an element before it writes either
+            # output: the second half must not read the first one's writes
+            # (`np.modf(a, out=(a, w))` gave w the integral part of the
+            # fraction, 0)
+            x = x.copy()
+        return tuple(h(x, out=o, where=where, casting=casting)
                      for h, o in zip(self._halves, outs))
 
 

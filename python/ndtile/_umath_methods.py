@@ -59,6 +59,7 @@ def _small_flat_index(a, key):
             bad = _fromnumeric._first_out_of_bounds(key, n, 'K')[1]
             raise IndexError(f"index {bad} is out of bounds for axis 0 with size {n}")
         if lo < 0:
+            k = k.astype(_np.int64)     # (-1 + n of int8 indices may not fit int8)
             k = _np.where(k < 0, k + n, k)
     return C.from_numpy(_np.ascontiguousarray(k, dtype=_np.int64).reshape(-1)), k.shape
 

@@ -929,14 +929,17 @@ class Gen:
     """Draws the next line of a program from the NumPy namespace's state."""
 
     def __init__(self, seed, big_max=3_000_000, avoid=False, write_focus=False, api_focus=False,
-                 mix_focus=False, idiom_focus=False):
+                 mix_focus=False, idiom_focus=False, selfref_focus=False):
         """avoid: steer clear of the constructs of known_open.py's bugs, so
         that programs run on past them (a campaign mode); write_focus: the
         write patterns (Gen.writes) take about a third of the steps;
         api_focus: so do the API steps (Gen.api); mix_focus: so do the
         mixed layouts and arithmetic edges (Gen.mix); idiom_focus: so do
-        the idioms of real programs at default sizes (Gen.idiom)."""
+        the idioms of real programs at default sizes (Gen.idiom);
+        selfref_focus: so do the writes of an array from itself
+        (Gen.selfref)."""
         self.avoid = avoid
+        self.selfref_focus = selfref_focus
         self.idiom_focus = idiom_focus
         self.mix_focus = mix_focus
         self.api_focus = api_focus
@@ -1097,11 +1100,16 @@ class Gen:
         for d in shape:
             if nadv < 2 and r.random() < 0.5:
                 n = r.randint(0, 4)
-                idx = [r.randint(-d, d - 1) for _ in range(n)] if d else []
+                if d > 100 and r.random() < 0.3:
+                    # near the ends: fits a narrow index type (-1 + d
+                    # does not: int8 indices into 300 elements, session 29)
+                    idx = [r.choice((0, 1, 2, -1, -2, -3, 100, -100)) for _ in range(n)]
+                else:
+                    idx = [r.randint(-d, d - 1) for _ in range(n)] if d else []
                 if r.random() < 0.02:
                     idx.append(d)     # IndexError
-                parts.append(f"np.array({idx}, dtype='int64')" if r.random() < 0.3 or not idx
-                             else repr(idx))
+                parts.append(f"np.array({idx}, dtype='{self.index_dtype(idx)}')"
+                             if r.random() < 0.3 or not idx else repr(idx))
                 nadv += 1
             elif r.random() < 0.3:
                 parts.append(str(r.randint(-d, d - 1)) if d else ':')
@@ -1112,6 +1120,16 @@ class Gen:
         if nadv == 0:
             parts[0] = f"[{r.randint(-shape[0], shape[0] - 1) if shape[0] else 0}]"
         return ', '.join(parts)
+
+    def index_dtype(self, idx):
+        """An integer dtype that holds the index values idx (int64 most
+        often, else a narrower or unsigned one)."""
+        r = self.r
+        if r.random() < 0.5:
+            return 'int64'
+        fit = [t for t in ('int8', 'int16', 'int32', 'uint8', 'uint16', 'uint32', 'uint64')
+               if all(numpy.iinfo(t).min <= v <= numpy.iinfo(t).max for v in idx)]
+        return r.choice(fit) if fit else 'int64'
 
     def safe_cast_ok(self, src, dt):
         """False where a cast of src's values to dt is undefined in C (NaN,
@@ -1141,7 +1159,8 @@ class Gen:
             (self.writes, 60 if self.write_focus else 8),
             (self.api, 60 if self.api_focus else 10),
             (self.mix, 60 if self.mix_focus else 6),
-            (self.idiom, 60 if self.idiom_focus else 5))
+            (self.idiom, 60 if self.idiom_focus else 5),
+            (self.selfref, 60 if self.selfref_focus else 5))
         f = r.choices([c[0] for c in choices], [c[1] for c in choices])[0]
         return f(ns)
 
@@ -2261,6 +2280,10 @@ class Gen:
             s = f"({s} - {n} * (np.arange({k}) % 2))"
         if dup:
             s = f"np.concatenate([{s}, ({s})[{r.randint(0, max(0, k - 3))}::{r.choice((1, 3))}]])"
+        if r.random() < 0.3:
+            # an index type narrower than intp (negative positions are
+            # wrapped by the index's length, not in its type)
+            s = f"({s}).astype('{r.choice(('int32', 'int32') + (() if neg else ('uint32',)))}')"
         return s
 
     def idiom_at(self, ns):
@@ -2503,6 +2526,301 @@ class Gen:
         lines.append(r.choice((f"{v}[...] = 1", f"{v} *= 2", f"{v}[::-1][:4] = 7")) + '  # check')
         lines.append(f"{self.new()} = {t}.sum()  # check")
         return self.mix_queue(lines)
+
+    # -- self-referencing writes (session 29): what a program that works on
+    # one array in place writes from that same array - 1-d assignments from
+    # an overlapping view of another step (NumPy's loop copies in order, no
+    # copy first: a value written is read again), rows and columns
+    # broadcast from the array itself, np.ix_ and nonzero-tuple keys,
+    # inverse permutations, fancy keys beside negative steps and of narrow
+    # index types, reductions over transposed and stepped views (and out=
+    # into the array), in-place operators through alias names
+    def selfref(self, ns):
+        r = self.r
+        return r.choices((self.self_steps, self.self_bcast, self.self_index,
+                          self.self_reduce_t, self.self_alias, self.self_out),
+                         (4, 3, 4, 3, 3, 3))[0](ns)
+
+    def self_out(self, ns):
+        """Functions other than the plain ufuncs with out= a part of their
+        own input: frexp/modf/divmod (out=(t, w)), ptp, order statistics,
+        nan functions, std/var, clip with bounds from the array, choose,
+        reduceat, accumulate, einsum, dot and matmul into a row."""
+        r = self.r
+        dt = r.choice(('float32', 'float64')) if r.random() < 0.7 else self.idiom_dt()
+        t = self.new()
+        first = self.mix_fresh(t, self.mix_shape(dt, square=r.random() < 0.3), dt)
+
+        def line(v, ns):
+            if v.ndim != 2 or 0 in v.shape:
+                return "__T__[...] = __T__[::-1]"
+            R, C = v.shape
+            i, j = r.randrange(R), r.randrange(C)
+            w = self.new()
+            fl = v.dtype.kind == 'f'
+            forms = [f"{w} = np.ptp(__T__, axis=0, out=__T__[{i}])",
+                     f"{w} = np.ptp(__T__.T, axis=0, out=__T__[:, {j}])",
+                     f"{w} = np.divmod(__T__[::-1], 3, out=(__T__, np.zeros(__T__.shape, __T__.dtype)))",
+                     f"{w} = np.clip(__T__, __T__[::-1], __T__[::-1] + 2, out=__T__)",
+                     f"{w} = np.choose((__T__ > 0).astype('int8'), [__T__, __T__[::-1]], out=__T__)",
+                     f"{w} = np.add.reduceat(__T__, [0, {C // 2}, {j}], axis=1, out=__T__[:, :3])"
+                     if C >= 3 else f"{w} = __T__.sum()",
+                     f"{w} = np.maximum.accumulate(__T__[:, ::-1], axis=1, out=__T__)",
+                     f"{w} = np.dot(__T__, __T__[{i}], out=__T__[:, {j}])" if R == C and fl
+                     else f"{w} = np.max(__T__, axis=1, out=__T__[:, {j}])",
+                     f"{w} = np.einsum('ij->j', __T__, out=__T__[{i}])" if fl
+                     else f"{w} = np.min(__T__, axis=0, out=__T__[{i}])"]
+            if fl:
+                forms += [f"{w} = np.modf(__T__{r.choice(('', '[::-1]'))}, out=(__T__, np.zeros_like(__T__)))",
+                          f"{w} = np.frexp(__T__{r.choice(('', '[::-1]'))}, "
+                          f"out=(__T__, np.zeros(__T__.shape, 'int32')))",
+                          f"{w} = np.median(__T__, axis=0, out=__T__[{i}])",
+                          f"{w} = np.percentile(__T__, 30, axis=1, out=__T__[:, {j}])",
+                          f"{w} = np.nanmean(__T__, axis=0, out=__T__[{i}])",
+                          f"{w} = np.std(__T__, axis=0, out=__T__[{i}])",
+                          f"{w} = np.var(__T__[::-1], axis=1, out=__T__[:, {j}])",
+                          f"{w} = np.nanmax(__T__, axis=1, out=__T__[:, {j}])",
+                          f"{w} = np.fix(__T__[::-1] / 3, out=__T__)"]
+            return r.choice(forms)
+        return self.self_queue(first, t, line, r.randint(1, 3))
+
+    def self_queue(self, first, t, make, k, end=True):
+        """first, then k lines made by make(v) from t's value at their
+        turn (each checked), reads between them, a checked read at the end."""
+        r = self.r
+
+        def then(ns, make=make):
+            v = ns.get(t)
+            if not isinstance(v, numpy.ndarray):
+                return self.create(ns)
+            # (a make may give two lines: the second runs next)
+            lines = make(v, ns).replace('__T__', t).split('\n')
+            for ln in reversed(lines[1:]):
+                self.queue.insert(0, lambda ns, ln=ln: ln + '  # check')
+            return lines[0] + ('  # check' if len(lines) == 1 else '')
+
+        def read(ns):
+            if not isinstance(ns.get(t), numpy.ndarray):
+                return self.create(ns)
+            return f"{self.new()} = " + r.choice((
+                f"{t}.sum()", f"{t}.max()", f"{t}[::-1].cumsum(axis=0)", f"{t} * 2 - {t}[::-1]",
+                f"{t}.copy()", f"{t}.min(axis=-1)")) + '  # check'
+        for _ in range(k):
+            self.queue.append(then)
+            if r.random() < 0.3:
+                self.queue.append(read)
+        if end:
+            self.queue.append(read)
+        return first
+
+    def self_steps(self, ns):
+        """1-d assignments from overlapping views of another step or
+        direction (of the array or of a stepped window of it), and blocks
+        written from a function of an overlapping block."""
+        r = self.r
+        dt = self.idiom_dt()
+        n = max(6, self.fill_count(dt))
+        t = self.new()
+        first = self.mix_fresh(t, (n,), dt)
+        w = t
+        if r.random() < 0.3:
+            w = self.new()
+            self.queue.append(lambda ns, w=w: f"{w} = {t}[{r.choice(('::-1', '1:', '::2', '::-3'))}]")
+        return self.self_queue(first, w, self.self_step_line, r.randint(1, 3))
+
+    def self_step_line(self, v, ns=None):
+        """One write of the 1-d v (named by the caller) from an overlapping
+        view of itself."""
+        r = self.r
+        n = v.shape[0] if v.ndim == 1 else 0
+        if n < 4:
+            return "__T__[...] = __T__[::-1]"
+        k = r.choice((2, 3, 5))
+        m = len(range(0, n, k))             # the length of [::k]
+        j = r.randint(0, n - m)
+        back = r.randint(0, n - m)
+        forms = [f"__T__[::{k}] = __T__[{j}:{j + m}]",       # the target runs ahead
+                 f"__T__[{j}:{j + m}] = __T__[::{k}]",
+                 f"__T__[{n - 1}::-{k}] = __T__[{j}:{j + m}]",   # opposite: copied
+                 f"__T__[{j}:{j + m}] = __T__[{back}:{back + m}]",
+                 f"__T__[{j + m - 1}:{j - 1 if j else ''}:-1] = __T__[{back}:{back + m}]",
+                 f"__T__[1::{k}] = __T__[:{len(range(1, n, k))}]",
+                 f"__T__[:{len(range(1, n, k))}] = __T__[1::{k}]",
+                 f"__T__[{j}:{j + m}] = " + r.choice((
+                     f"__T__[{back}:{back + m}] * 2 - 1", f"np.abs(__T__[::{k}])",
+                     f"np.cumsum(__T__[{back}:{back + m}])", f"__T__[::-{k}] + __T__[::{k}]",
+                     f"np.maximum(__T__[{back}:{back + m}], __T__[::{k}])")),
+                 f"__T__[{j}:{j + m}] += __T__[::{k}]",
+                 f"__T__[::{k}] -= __T__[{back}:{back + m}][::-1]"]
+        return r.choice(forms)
+
+    def self_bcast(self, ns):
+        """Rows, columns and blocks of a 2-d array written from other rows
+        and columns of itself, broadcast: `t[1:] = t[0]`, `t[:, 1:] =
+        t[:, :1]`, `t[...] = t[k]`, a column from a row."""
+        r = self.r
+        dt = self.idiom_dt()
+        t = self.new()
+        first = self.mix_fresh(t, self.mix_shape(dt, square=r.random() < 0.3), dt)
+        return self.self_queue(first, t, self.self_bcast_line, r.randint(1, 3))
+
+    def self_bcast_line(self, v, ns=None):
+        r = self.r
+        if v.ndim != 2 or 0 in v.shape:
+            return "__T__[...] = __T__[::-1]"
+        R, C = v.shape
+        i, i2 = r.randrange(R), r.randrange(R)
+        j, j2 = r.randrange(C), r.randrange(C)
+        forms = [f"__T__[1:] = __T__[0]", f"__T__[:-1] = __T__[-1, ::-1]",
+                 f"__T__[:, 1:] = __T__[:, :1]", f"__T__[:, ::-2] = __T__[:, {j}:{j + 1}]",
+                 f"__T__[...] = __T__[{i}]", f"__T__[::-1] = __T__[{i}]",
+                 f"__T__[{i}:] = __T__[{i2}]", f"__T__[:, {j}] = __T__[:, {j2}]",
+                 f"__T__[{i}] += __T__[{i2}]", f"__T__ -= __T__[{i}]",
+                 f"__T__ -= __T__[:, {j}:{j + 1}]", f"__T__[:, {j}:] *= __T__[:, :1]",
+                 f"__T__[..., None][{i}] = __T__[{i2}, :, None]"]
+        if R == C:
+            forms += [f"__T__[:, {j}] = __T__[{i}]", f"__T__[{i}] = __T__[:, {j}]",
+                      f"__T__[:, {j}] = __T__[{i}, ::-1]", f"__T__[{i}, ::-1] = __T__[:, {j}]"]
+        elif C > R:
+            forms += [f"__T__[:, {j}] = __T__[{i}, :{R}]", f"__T__[:, {j}] = __T__[{i}, {C - R}:][::-1]"]
+        else:
+            forms += [f"__T__[{i}] = __T__[:{C}, {j}]", f"__T__[{i}, ::-1] = __T__[{R - C}:, {j}]"]
+        return r.choice(forms)
+
+    def self_index(self, ns):
+        """np.ix_ and nonzero-tuple keys, an inverse permutation, fancy keys
+        beside negative steps and narrow index types, read and written."""
+        r = self.r
+        dt = self.idiom_dt()
+        t = self.new()
+        shape = self.mix_shape(dt) if r.random() < 0.7 else (max(6, self.fill_count(dt)),)
+        first = self.mix_fresh(t, shape, dt)
+        return self.self_queue(first, t, self.self_index_line, r.randint(1, 3))
+
+    def self_key(self, d, k):
+        """Source of an index array of k positions into an axis of d, with
+        repeats and negative ones, sometimes of a narrow type."""
+        r = self.r
+        idx = self.int_list(d, k, bad=0.01) if d < 128 or r.random() < 0.5 else \
+            [r.choice((0, 1, 2, -1, -2, -3, -100, 100)) % d - (d if r.random() < 0.5 else 0)
+             for _ in range(k)]
+        return f"np.array({idx}, dtype='{self.index_dtype(idx)}')" if r.random() < 0.6 \
+            else repr(idx)
+
+    def self_index_line(self, v, ns=None):
+        r = self.r
+        if v.ndim == 0 or 0 in v.shape:
+            return "__T__[...] = 1"
+        d0 = v.shape[0]
+        a = self.new()
+        cmp = r.choice(('> 0', '< 1', '% 3 == 0'))
+        forms = [f"{a} = __T__[np.nonzero(__T__ {cmp})]",
+                 f"__T__[np.nonzero(__T__ {cmp})] = 0",
+                 f"__T__[np.where(__T__ {cmp})] += 1",
+                 f"{a} = __T__[::-1][{self.self_key(d0, r.randint(1, 5))}]",
+                 f"__T__[::-1][{self.self_key(d0, r.randint(1, 5))}] = __T__[:1]",
+                 f"__T__[{self.self_key(d0, r.randint(1, 5))}] = __T__[{self.self_key(d0, 1)}]",
+                 f"__T__[{self.self_key(d0, r.randint(1, 5))}] += __T__[0]"]
+        if v.ndim == 1:
+            n = d0
+            # (an inverse permutation: two lines)
+            forms += [f"{a} = np.argsort(__T__, kind='stable')\n__T__[{a}] = np.arange({n}) % 50",
+                      f"{a} = np.argsort(__T__[::-1], kind='stable')\n"
+                      f"__T__[...] = __T__[{a}][np.argsort({a}, kind='stable')]",
+                      f"__T__[::-2][{self.self_key(len(range(0, n, 2)), 3)}] -= 1",
+                      f"{a} = np.argsort(__T__, kind='stable')\n__T__[...] = __T__[{a}]"]
+        else:
+            d1 = v.shape[1]
+            rows, cols = self.self_key(d0, r.randint(1, 4)), self.self_key(d1, r.randint(1, 3))
+            rows2, cols2 = self.self_key(d0, 1), self.self_key(d1, 1)
+            forms += [f"{a} = __T__[np.ix_({rows}, {cols})]",
+                      f"__T__[np.ix_({rows}, {cols})] = 7",
+                      f"__T__[np.ix_({rows}, {cols})] += __T__[np.ix_({rows2}, {cols2})]",
+                      f"__T__[np.ix_(__T__[:, 0] {cmp}, __T__[0] {cmp})] = 1",
+                      f"{a} = __T__[::-1][np.ix_({rows}, {cols})]",
+                      f"{a} = __T__[{rows}, ::-2]", f"{a} = __T__[::-2, {cols}]",
+                      f"__T__[{rows}, ::-2] = __T__[0, ::-2]",
+                      f"__T__[::-1, {cols}] += 1",
+                      f"__T__[:, {cols}] = __T__[:, {cols2}]",
+                      f"{a} = __T__.T[np.nonzero(__T__.T {cmp})]"]
+        return r.choice(forms)
+
+    def self_reduce_t(self, ns):
+        """Reductions and scans over transposed, stepped and swapped views,
+        some with out= a row or column of the array itself."""
+        r = self.r
+        dt = self.idiom_dt()
+        t = self.new()
+        shape = self.mix_shape(dt) if r.random() < 0.75 else \
+            (r.choice((2, 3, 5)),) + self.mix_shape(dt)
+        first = self.mix_fresh(t, shape, dt)
+        return self.self_queue(first, t, self.self_reduce_line, r.randint(1, 4))
+
+    def self_reduce_line(self, v, ns=None):
+        r = self.r
+        if v.ndim < 2 or 0 in v.shape:
+            return f"{self.new()} = __T__.sum()"
+        a = self.new()
+        view = r.choice(("__T__.T", "__T__.T[::-1]", "__T__[::-1, ::2].T", "__T__.T[:, 1:]",
+                         "np.swapaxes(__T__, 0, -1)", "__T__[:, ::-1].T[::3]",
+                         "np.moveaxis(__T__, 0, -1)[..., ::-1]"))
+        fn = r.choice(('sum', 'max', 'min', 'argmax', 'argmin', 'cumsum', 'any', 'mean', 'prod'))
+        ax = r.choice((0, 1, -1, None) + ((0, 1),) * (fn not in ('argmax', 'argmin', 'cumsum')))
+        kw = f"axis={ax}" + (", keepdims=True" if r.random() < 0.2 and fn not in
+                             ('cumsum', 'argmax', 'argmin') else '')
+        if fn == 'prod':
+            kw += ", dtype='int64'" if v.dtype.kind in 'iu' else ''
+        k = r.random()
+        if k < 0.6:
+            return f"{a} = {view}.{fn}({kw})"
+        if k < 0.75:
+            return f"{a} = np.add.reduce({view}, axis={r.choice((0, 1, (0, 1), -1))})"
+        R, C = v.shape[-2:]
+        if v.ndim == 2 and k < 0.9:
+            # into the array itself: NumPy reads the inputs as they were
+            return r.choice((f"np.sum(__T__.T, axis=0, out=__T__[:, 0])",
+                             f"np.max(__T__.T[::-1], axis=0, out=__T__[:, 0])",
+                             f"np.min(__T__[::-1], axis=0, out=__T__[{R - 1}])",
+                             f"np.cumsum(__T__.T, axis=1, out=__T__.T)",
+                             f"np.cumsum(__T__[::-1], axis=0, out=__T__)",
+                             f"np.maximum.accumulate(__T__.T[::-1], axis=0, out=__T__.T)"))
+        return f"{a} = {view}.{fn}({kw}) - {view}[::-1].{fn}({kw})" \
+            if fn not in ('any', 'argmax', 'argmin') else f"{a} = {view}.{fn}({kw})"
+
+    def self_alias(self, ns):
+        """In-place operators and out= through names that alias the same
+        base with other strides (`w = t[::-1]; w += t`)."""
+        r = self.r
+        dt = self.idiom_dt()
+        t = self.new()
+        shape = self.mix_shape(dt, square=r.random() < 0.3) if r.random() < 0.7 else \
+            (max(6, self.fill_count(dt)),)
+        first = self.mix_fresh(t, shape, dt)
+        w = self.new()
+        views = ["__T__[::-1]", "__T__[1:]", "__T__[::2]", "__T__.reshape(-1)",
+                 "__T__.ravel()[::-1]"]
+        if len(shape) == 2:
+            views += ["__T__[:, ::-1]", "__T__[::-1, 1:]", "__T__[:, 1:]"] + \
+                (["__T__.T", "__T__.T[::-1]"] if shape[0] == shape[1] else [])
+        vw = r.choice(views).replace('__T__', t)
+        self.queue.append(lambda ns: f"{w} = {vw}")
+
+        def line(v, ns):
+            x = ns.get(w)
+            if not isinstance(x, numpy.ndarray):
+                return "__T__[...] = __T__[::-1]"
+            # the part of t of w's shape (w is t's shape or a part of it)
+            part = "__T__" if x.shape == v.shape else \
+                f"__T__[{', '.join(f':{d}' for d in x.shape)}]" if x.ndim == v.ndim else \
+                f"__T__.reshape(-1)[:{x.size}]"
+            op = r.choice(('+=', '-=', '*=', '//=' if dt[0] in 'iu' else '/=',
+                           '|=' if dt[0] in 'iu' else '+='))
+            return r.choice((f"{w} {op} {part}", f"{part} {op} {w}", f"{w} {op} {part}[::-1]",
+                             f"np.add({w}, 1, out={w})", f"np.subtract({part}, {w}, out={w})",
+                             f"np.multiply({w}, {part}[::-1], out={part})",
+                             f"{w}[...] = {w}[::-1]", f"{w} {op} {w}[::-1]",
+                             f"{w} -= {w}.max()", f"{part}[...] = {w} * 2 - {part}"))
+        return self.self_queue(first, t, line, r.randint(1, 3))
 
     def wide(self, ns):
         r = self.r
@@ -3725,11 +4043,12 @@ class Gen:
 # ---------------------------------------------------------------- programs
 
 def run_program(seed, nd, big_max=3_000_000, steps=None, check_every=False, avoid=False,
-                write_focus=False, api_focus=False, mix_focus=False, idiom_focus=False):
+                write_focus=False, api_focus=False, mix_focus=False, idiom_focus=False,
+                selfref_focus=False):
     """Generate and run program `seed`. Returns (lines, None) or (lines,
     Mismatch). The program goes on past a mismatch only to keep MPI ranks in
     step (the caller stops at the first one)."""
-    g = Gen(seed, big_max, avoid, write_focus, api_focus, mix_focus, idiom_focus)
+    g = Gen(seed, big_max, avoid, write_focus, api_focus, mix_focus, idiom_focus, selfref_focus)
     r = g.r
     nsteps = steps if steps is not None else r.randint(3, 25)
     ns_np, ns_nd = namespaces(nd)

@@ -97,7 +97,8 @@ def worker(args):
             lines, m = fuzzlib.run_program(seed, ndtile, big_max, avoid=args.avoid_open,
                                            write_focus=args.writes,
                                            api_focus=args.api, mix_focus=args.mixes,
-                                           idiom_focus=args.idioms)
+                                           idiom_focus=args.idioms,
+                                           selfref_focus=args.selfref)
         except Exception as e:      # noqa: BLE001 - the harness itself failed
             import traceback
             lines, m = [], fuzzlib.Mismatch('harness', '?', ''.join(
@@ -183,6 +184,8 @@ def launch(setting, start, args, seconds, count):
         extra += ['--mixes']
     if args.idioms:
         extra += ['--idioms']
+    if args.selfref:
+        extra += ['--selfref']
     extra += ['--minimise-each', str(args.minimise_each)]
     cmd, e = command(setting, extra)
     if cmd is None:
@@ -332,7 +335,8 @@ def replay_one(args):
     lines, m = fuzzlib.run_program(args.replay, ndtile, args.big_max or big_max,
                                    avoid=args.avoid_open, write_focus=args.writes,
                                            api_focus=args.api, mix_focus=args.mixes,
-                                           idiom_focus=args.idioms)
+                                           idiom_focus=args.idioms,
+                                           selfref_focus=args.selfref)
     print('\n'.join(lines))
     print('#', m if m else 'no mismatch')
     if m and args.minimise:
@@ -378,6 +382,12 @@ def main():
                          'ufunc.at/put/putmask on views, out= of reductions and matmul, '
                          'sorts in place on views, roll/flip written back, fancy writes, '
                          'reshapes written through, astype aliasing) take a third of the steps')
+    ap.add_argument('--selfref', action='store_true',
+                    help='writes of an array from itself (Gen.selfref: 1-d assignments from '
+                         'overlapping views of other steps, rows and columns broadcast from the '
+                         'array, ix_ and nonzero keys, inverse permutations, narrow index '
+                         'types, reductions over transposed views, in-place through aliases) '
+                         'take a third of the steps')
     ap.add_argument('--writes', action='store_true',
                     help='the write patterns (fills, overlaps, view writes) take a third '
                          'of the steps')

@@ -778,3 +778,196 @@ def test_pad_periodic_modes_by_slices(mode, dt, shape, width):
     a_nt = nt.asarray(a_np)
     for v_np, v_nt in zip(_views(a_np), _views(a_nt)):
         _both(lambda: nt.pad(v_nt, width, mode=mode), lambda: np.pad(v_np, width, mode=mode))
+
+
+# index arrays of a narrow integer type with negative values into an axis
+# longer than the type's range: the negative ones were wrapped (-1 + n) in
+# the index's own dtype, so `a[np.array([-1], dtype='int8')]` of 300
+# elements raised OverflowError (indexing, fancy writes, .flat, ufunc.at)
+
+_NARROW_KEYS = {'int8': [-1, 0, 2, -2, 127, -128], 'int16': [-1, 5, -300, 299]}
+
+
+def _narrow_index_ops(xp, a, k):
+    """The operations taking an index array, each on a fresh copy of a."""
+    out = []
+    c = xp.array(a)
+    out.append(c[k])
+    out.append(c[::-1][k])
+    out.append(c.reshape(1, -1)[:, k])
+    out.append(c.reshape(1, -1)[xp.ix_([0], k)])
+    out.append(c.flat[k])
+    c[k] = 5
+    out.append(c)
+    c = xp.array(a)
+    c[k] += 1                   # repeated indices: once each
+    out.append(c)
+    c = xp.array(a)
+    m = c[::-2].size
+    c[::-2][k[(k < m) & (k >= -m)]] = 7
+    out.append(c)
+    c = xp.array(a)
+    c.flat[k] = 9
+    out.append(c)
+    c = xp.array(a)
+    xp.add.at(c, k, 1)
+    out.append(c)
+    out.append(xp.take(a, k))
+    c = xp.array(a)
+    xp.put(c, k, 3)
+    out.append(c)
+    return out
+
+
+@pytest.mark.parametrize('idt', ['int8', 'int16'])
+@pytest.mark.parametrize('n', [130, 300, 40_000])
+def test_narrow_negative_index_arrays(idt, n):
+    keys = np.array(_NARROW_KEYS[idt], dtype=idt)
+    if n < 300:
+        keys = keys[np.abs(keys.astype(np.int64)) < n - 1]
+    a_np = np.arange(n, dtype=np.int64) * 3 - 7
+    for got, exp in zip(_narrow_index_ops(nt, nt.asarray(a_np), nt.asarray(keys)),
+                        _narrow_index_ops(np, a_np, keys)):
+        assert_same(got, exp)
+    # a NumPy index array into an ndtile array alike
+    assert_same(nt.asarray(a_np)[keys], a_np[keys])
+
+
+@pytest.mark.default_settings
+def test_narrow_negative_index_arrays_big():
+    a_np = np.arange(700_000, dtype=np.float64).reshape(700, 1000)    # 5.6 MB
+    k = np.array([-1, 3, -700, 3, -2], dtype='int16')
+    a_nt = nt.asarray(a_np)
+    assert_same(a_nt[k], a_np[k])
+    assert_same(a_nt[:, k], a_np[:, k])
+    assert_same(a_nt[::-1][k, k], a_np[::-1][k, k])
+    a_nt[k, ::-3] += 2.5
+    a_np[k, ::-3] += 2.5
+    assert_same(a_nt, a_np)
+    nt.add.at(a_nt, (k, k[::-1]), 1.0)
+    np.add.at(a_np, (k, k[::-1]), 1.0)
+    assert_same(a_nt, a_np)
+    k8 = np.array([-1, 3, -100, -1], dtype='int8')       # -1 + 700 is not an int8
+    nt.add.at(a_nt, (k8, k8[::-1]), 1.0)
+    np.add.at(a_np, (k8, k8[::-1]), 1.0)
+    nt.add.at(a_nt, (slice(None, None, -1), k8), 2.0)
+    np.add.at(a_np, (slice(None, None, -1), k8), 2.0)
+    a_nt[nt.ix_(k8, k8)] -= 3
+    a_np[np.ix_(k8, k8)] -= 3
+    assert_same(a_nt, a_np)
+    assert_same(a_nt[k8, ::-7], a_np[k8, ::-7])
+
+
+# tri/tril/triu with sizes or offsets given as NumPy integers of a narrow
+# type: `m - k` and `-n - 1` were computed in that type and wrapped
+# (tri(np.uint8(3), np.uint8(250), 100) was all False); the arrays are
+# those of the same Python ints (NumPy's own overflows there:
+# docs/guide/deviations.md)
+
+@pytest.mark.parametrize('n, m, k', [(np.uint8(200), None, np.int8(-100)),
+                                     (np.uint8(3), np.uint8(250), np.int8(100)),
+                                     (np.uint8(3), np.uint8(250), 100),
+                                     (np.uint8(250), np.uint8(3), -100),
+                                     (np.int16(5), np.int8(5), np.int8(-127)),
+                                     (np.uint16(300), np.int8(7), np.uint8(2))])
+@pytest.mark.parametrize('dt', ['float64', 'int8', 'bool'])
+def test_tri_of_narrow_numpy_integers(n, m, k, dt):
+    py = (int(n), None if m is None else int(m), int(k))
+    assert_same(nt.tri(n, m, k, dtype=dt), np.tri(*py, dtype=dt))
+
+
+@pytest.mark.parametrize('k', [np.int8(-100), np.uint8(200), np.int8(100), np.int16(-3)])
+@pytest.mark.parametrize('shape', [(30, 30), (300, 7), (2, 30, 300)])
+def test_tril_triu_of_narrow_numpy_offsets(k, shape):
+    a = np.arange(np.prod(shape), dtype=np.int32).reshape(shape)
+    x = nt.asarray(a)
+    assert_same(nt.tril(x, k), np.tril(a, int(k)))
+    assert_same(nt.triu(x[..., ::-1], k), np.triu(a[..., ::-1], int(k)))
+
+
+# frexp/modf with the first output over the input: the second output was
+# computed from the first one's writes (`np.modf(a, out=(a, w))` gave w
+# zeros); NumPy's one loop reads each element before it writes either
+
+def _two_output_cases(xp, a, i_dt):
+    """(name, call) of frexp/modf with out[0] over the input."""
+    n = a.shape[0]
+    m = (xp.arange(a.size) % 3 != 1).reshape(a.shape)
+    return [
+        lambda: xp.modf(a, out=(a, xp.zeros_like(a))),
+        lambda: xp.modf(a[::-1], out=(a, xp.zeros_like(a))),
+        lambda: xp.modf(a[1:], out=(a[:-1], xp.zeros(a[1:].shape, a.dtype))),
+        lambda: xp.modf(a, out=(a, xp.ones_like(a)), where=m),
+        lambda: xp.frexp(a, out=(a, xp.zeros(a.shape, i_dt))),
+        lambda: xp.frexp(a[::-1], out=(a, xp.zeros(a.shape, i_dt))),
+        lambda: xp.frexp(a.T if a.ndim > 1 and a.shape[0] == a.shape[-1] else a[:n],
+                         out=(a, xp.zeros(a.shape, i_dt)), where=m),
+    ]
+
+
+@pytest.mark.parametrize('dt', ['float32', 'float64'])
+@pytest.mark.parametrize('shape', [(7,), (3000,), (40, 40)])
+def test_two_output_ufuncs_over_their_input(dt, shape):
+    base = (np.arange(np.prod(shape), dtype=np.float64).reshape(shape) % 11 - 4.75) * 1.5
+    cases_np = _two_output_cases(np, base.astype(dt), 'int32')
+    for k in range(len(cases_np)):
+        a_np = base.astype(dt)
+        a_nt = nt.asarray(a_np.copy())
+        r_np = _two_output_cases(np, a_np, 'int32')[k]()
+        r_nt = _two_output_cases(nt, a_nt, 'int32')[k]()
+        assert_same(a_nt, a_np)
+        assert_same(r_nt[1], r_np[1])
+        assert r_nt[0] is not None and r_np[0] is not None
+
+
+@pytest.mark.default_settings
+def test_two_output_ufuncs_over_their_input_big():
+    a_np = (np.arange(600_000, dtype=np.float64) % 13 - 6.5) * 0.75    # 4.8 MB
+    a_nt = nt.asarray(a_np)
+    w_np, w_nt = np.zeros_like(a_np), nt.zeros(a_np.shape)
+    np.modf(a_np[::-1], out=(a_np, w_np))
+    nt.modf(a_nt[::-1], out=(a_nt, w_nt))
+    assert_same(a_nt, a_np)
+    assert_same(w_nt, w_np)
+    e_np, e_nt = np.zeros(a_np.shape, np.int32), nt.zeros(a_np.shape, dtype='int32')
+    np.frexp(a_np, out=(a_np, e_np))
+    nt.frexp(a_nt, out=(a_nt, e_nt))
+    assert_same(a_nt, a_np)
+    assert_same(e_nt, e_np)
+
+
+# ptp with out= a part of its input: NumPy writes the max into out, then
+# takes the min of the array as that write left it
+
+@pytest.mark.parametrize('dt', ['float64', 'int16', 'uint8', 'complex64'])
+@pytest.mark.parametrize('how', ['row', 'col', 'keepdims', 'T'])
+def test_ptp_out_over_the_input(dt, how):
+    base = (np.arange(60).reshape(6, 10) * 7 % 11 - 3).astype(dt)
+    for xp in (np, nt):
+        a = xp.asarray(base.copy())
+        if how == 'row':
+            r = xp.ptp(a, axis=0, out=a[2])
+        elif how == 'col':
+            r = xp.ptp(a, axis=1, out=a[:, 7])
+        elif how == 'keepdims':
+            r = xp.ptp(a, axis=0, out=a[:1], keepdims=True)
+        else:
+            r = xp.ptp(a.T, axis=1, out=a[5])
+        if xp is np:
+            exp, r_np = a, r
+        else:
+            assert r is not None
+            assert_same(a, exp)
+            assert_same(r, r_np)
+
+
+@pytest.mark.default_settings
+def test_ptp_out_over_the_input_big():
+    a_np = (np.arange(700_000) * 7 % 1013 - 300).astype(np.float64).reshape(700, 1000)
+    a_nt = nt.asarray(a_np)
+    np.ptp(a_np, axis=0, out=a_np[350])
+    nt.ptp(a_nt, axis=0, out=a_nt[350])
+    assert_same(a_nt, a_np)
+    np.ptp(a_np[::-1].T, axis=0, out=a_np[:, 3])
+    nt.ptp(a_nt[::-1].T, axis=0, out=a_nt[:, 3])
+    assert_same(a_nt, a_np)
