@@ -6,8 +6,11 @@
  * right elements (in place or gathered), that a task on a tile the other
  * task's extent covers but its elements skip runs while that task is
  * still running (no false dependency), and that what depends on real
- * overlaps is still ordered (the values). On the CPU only: with devices
- * the rule is off (see main). */
+ * overlaps is still ordered (the values). The devices are argv[1]'s, else
+ * NDTILE_DEVICES's (meson: none, and sim:2 as access-sim2; make test-sim
+ * and test-cudahost run it under theirs): the lists are the same with
+ * devices, where the tiles a task pins are those its list names (bind.c,
+ * exec_tracked) and a simulated device runs the tasks in its memory. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -121,12 +124,13 @@ static ndt_array *slice2(const ndt_array *a, int64_t s0, int64_t e0, int64_t st0
   return v;
 }
 
-int main(void) {
-  /* the CPU's rule: with devices the lists keep the whole extent (bind.c
-   * ndt__view_tiles), so the caller's NDTILE_DEVICES (make test-sim) is
-   * overridden */
-  ndt_config cfg = {.workers = 2, .tile_bytes = 4096, .inline_elems = 0, .devices = "none"};
+int main(int argc, char **argv) {
+  ndt_config cfg = {.workers = 2, .tile_bytes = 4096, .inline_elems = 0,
+                    .devices = argc > 1 ? argv[1] : NULL};
   OK(ndt_init(&cfg));
+  printf("access: %d devices\n", ndt_device_count());
+  if (argc > 1 && strcmp(argv[1], "none"))
+    EXPECT(ndt_device_count() > 0, "no device for %s: %s", argv[1], ndt_device_note());
   double *h = malloc(sizeof(double) * R * C), *got = malloc(sizeof(double) * R * C);
   for (int64_t i = 0; i < R * C; i++) h[i] = (double)i;
   int64_t shape[2] = {R, C};
