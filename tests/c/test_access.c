@@ -148,6 +148,7 @@ int main(int argc, char **argv) {
   OK(ndt_empty(&O, 2, oshape, NDT_FLOAT64));
   OK(ndt_sync());
   ndt__set_flush_hook(hook);
+  int64_t fb0 = ndt_processor_fallbacks();
   capture = 1;
   OK(record_copy(O, blk, 0.5, NULL, NULL, NDT_WRITE));
   capture = 0;
@@ -165,6 +166,11 @@ int main(int argc, char **argv) {
   for (int i = 0; i < 100; i++)
     for (int j = 0; j < R; j++) bad += ob[i * R + j] != h[j * C + 100 + i] + 0.5;
   EXPECT(!bad, "A.T block copied: %d wrong", bad);
+  /* with devices the task pinned those 8 tiles and O's 2 (40 KiB) in a
+   * device, not its extent's 57 (228 KiB: more than access-sim2's 64 KiB
+   * devices hold, so it would have fallen back to the CPU) */
+  EXPECT(ndt_processor_fallbacks() == fb0, "A.T block: %lld fallbacks to the CPU",
+         (long long)(ndt_processor_fallbacks() - fb0));
 
   /* a block across a tile boundary of each row (columns 500..529): two
    * tiles a row, bound by gathering or in place */
@@ -221,12 +227,21 @@ int main(int argc, char **argv) {
   ndt_array *blk3 = slice2(AT, 0, 10, 1, 0, R, 1);
   ndt_array *row0 = slice2(A, 0, 1, 1, 3 * TE, 4 * TE, 1);   /* tile 3 */
   ndt_array *row0b = slice2(A, 1, 2, 1, 3 * TE, 4 * TE, 1);  /* tile 11 */
+  /* a wait on another array ends the pending group of device tasks
+   * (sched.c: tasks of one op on one device run as one, in order), so that
+   * each task below is submitted by itself, as on the CPU */
+  ndt_array *K;
+  int64_t one = 1;
+  double k1;
+  OK(ndt_zeros(&K, 1, &one, NDT_FLOAT64));
   OK(ndt_sync());
   ndt__set_flush_hook(NULL);
   /* O3 = A.T[0:10] (waits for the gate; reads tiles 0, 8, ..., 56) */
   OK(record_copy(O3, blk3, 0.0, &gate, NULL, NDT_WRITE));
+  OK(ndt_to_buffer(K, &k1));
   /* A[0, 1536:2048] = A[1, 1536:2048] + 0.25 (tiles 3 and 11) */
   OK(record_copy(row0, row0b, 0.25, NULL, &done, NDT_WRITE));
+  OK(ndt_to_buffer(K, &k1));
   for (int ms = 0; ms < 20000 && !atomic_load(&done); ms += 5) nap_ms(5);
   EXPECT(atomic_load(&done), "a task on a tile the gated task skips waited for it");
   atomic_store(&gate, 1);
@@ -262,6 +277,7 @@ int main(int argc, char **argv) {
   ndt_free(blk5);
   ndt_free(row0);
   ndt_free(row0b);
+  ndt_free(K);
   ndt_free(O);
   ndt_free(O2);
   ndt_free(O3);
