@@ -633,19 +633,19 @@ static void index_extent(const ndt_array *v, int64_t *lo, int64_t *hi) {
   }
 }
 
-/* The tiles a view copy's view was pinned in (cm_view_copy): those the
- * core's rule names (host->view_tiles, as the binding pinned them), in
- * ascending order; NULL for a walked operand, whose binding pinned its
- * whole extent. */
+/* The tiles of a view copy's view that its binding pinned (cm_view_copy):
+ * those the core's rule names (host->view_tiles), in ascending order. A
+ * walked operand, or a view the rule takes whole, passes NULL instead:
+ * every tile of its extent is pinned. */
 typedef struct {
   int64_t *t, local[64];
   int n, cap;
-} pin_list;
+} tile_list;
 
-static int pin_list_add(void *cp, int64_t t, int64_t l, int64_t h) {
+static int tile_list_add(void *cp, int64_t t, int64_t l, int64_t h) {
   (void)l;
   (void)h;
-  pin_list *c = cp;
+  tile_list *c = cp;
   if (c->n == c->cap) {
     int nc = c->cap * 2;
     int64_t *q = malloc((size_t)nc * sizeof *q);
@@ -660,7 +660,7 @@ static int pin_list_add(void *cp, int64_t t, int64_t l, int64_t h) {
 }
 
 /* the first listed tile at or after t */
-static int pin_list_at(const pin_list *pl, int64_t t) {
+static int tile_list_at(const tile_list *pl, int64_t t) {
   int lo = 0, hi = pl->n;
   while (lo < hi) {
     int mid = (lo + hi) / 2;
@@ -673,20 +673,20 @@ static int pin_list_at(const pin_list *pl, int64_t t) {
 /* The pieces of v for one launch (the tiles it may reach): every tile of
  * its extent, or with pl the listed ones among them; their count, the
  * first tile's index in *t0 (or in pl, at *first). */
-static int64_t index_piece_count(const ndt_array *v, const pin_list *pl, int64_t *t0,
+static int64_t index_piece_count(const ndt_array *v, const tile_list *pl, int64_t *t0,
                                  int *first) {
   int64_t lo, hi;
   index_extent(v, &lo, &hi);
   *t0 = ndt_store_tile_of(v->store, lo);
   int64_t t1 = ndt_store_tile_of(v->store, hi);
   if (!pl) return t1 - *t0 + 1;
-  *first = pin_list_at(pl, *t0);
-  return pin_list_at(pl, t1 + 1) - *first;
+  *first = tile_list_at(pl, *t0);
+  return tile_list_at(pl, t1 + 1) - *first;
 }
 
 /* whether the tiles v may reach fit one launch of the index kernels
  * (their pieces: NDT_DK_IMAXPIECES) */
-static int index_tiles_fit(const ndt_array *v, const pin_list *pl) {
+static int index_tiles_fit(const ndt_array *v, const tile_list *pl) {
   int64_t t0;
   int first;
   return index_piece_count(v, pl, &t0, &first) <= NDT_DK_IMAXPIECES;
@@ -716,7 +716,7 @@ static int index_supports(int what, const ndt_operand *op, int nop, const void *
  * kernel is never handed them; index_impl.h then finds a piece by its
  * start). */
 static ndt_status index_pieces(const ndt_array *v, ndt_memory *m, ndt_dk_ilaunch *L,
-                               const pin_list *pl) {
+                               const tile_list *pl) {
   const ndt_store *s = v->store;
   int64_t t0;
   int first = 0;
@@ -875,7 +875,7 @@ static ndt_status index_run(cuda_dev *d, int what, ndt_bound *b, int n, const in
  * tiles costs about T / 256 launches, for any strides. */
 static _Thread_local ndt_dk_ilaunch view_launch;   /* 22 KB: not on a worker's stack */
 static ndt_status view_copy_part(cuda_dev *d, ndt_memory *m, const ndt_array *v, char *buf,
-                                 int to_buf, int isz, const pin_list *pl) {
+                                 int to_buf, int isz, const tile_list *pl) {
   if (!index_tiles_fit(v, pl)) {
     int k = 0;
     while (v->shape[k] == 1) k++;   /* one element always fits: some axis is longer */
@@ -913,11 +913,11 @@ static ndt_status cm_view_copy(ndt_memory *m, const ndt_array *v, void *buf, int
   if (v->size <= 0) return NDT_OK;
   if (isz < 1 || isz > 16 || !v->store || v->ndim > NDT_MAXDIMS) return NDT_ERR_UNSUPPORTED;
   /* the tiles the binding pinned, when it left some of the extent out */
-  pin_list pl = {.cap = 64};
+  tile_list pl = {.cap = 64};
   pl.t = pl.local;
   int64_t lo, hi;
   index_extent(v, &lo, &hi);
-  int g = host->view_tiles(v, lo, hi, pin_list_add, &pl);
+  int g = host->view_tiles(v, lo, hi, tile_list_add, &pl);
   if (g < 0) {
     if (pl.t != pl.local) free(pl.t);
     return host->error(NDT_ERR_NOMEM, "out of memory listing a view's tiles");
