@@ -164,9 +164,6 @@ static void scratch_free(ndt_memory *m, void *p, size_t n) {
  * span whole tiles, every block of one or two tiles). */
 int ndt__view_tiles(const ndt_array *v, int64_t lo, int64_t hi, ndt__tile_fn fn, void *ctx) {
   const ndt_store *s = v->store;
-  /* with devices, the whole extent: the CUDA plugin's view copy takes a
-   * pointer of every tile of it, pinned or not (docs/design.md) */
-  if (ndt__dev_track) return 0;
   if (s->ntiles < 3 || v->size == hi - lo + 1) return 0;
   int64_t t0 = ndt_store_tile_of(s, lo), t1 = ndt_store_tile_of(s, hi);
   if (t1 - t0 < 2) return 0;
@@ -414,10 +411,49 @@ static ndt_status exec_on(const ndt_task_kind *k, ndt_processor *p, const ndt_op
 _Thread_local const ndt_processor *ndt__ran_on;
 _Thread_local const char *ndt__ran_kind;
 
+/* The ranges of a view that leaves whole tiles out: one per run of
+ * consecutive tiles it touches (the tiles its access list names, so no
+ * tile another task may be moving is pinned). */
+typedef struct {
+  ndt_range **r, *local;
+  int *nr, *cap, first;
+  ndt_store *s;
+  int w;
+} range_ctx;
+
+/* room for one more range: 0, or -1 (no memory) */
+static int range_room(range_ctx *c) {
+  if (*c->nr == *c->cap) {
+    int nc = *c->cap * 2;
+    ndt_range *n = ndt__malloc((size_t)nc * sizeof *n);
+    if (!n) return -1;
+    memcpy(n, *c->r, (size_t)*c->nr * sizeof *n);
+    if (*c->r != c->local) ndt__mfree(*c->r);
+    *c->r = n;
+    *c->cap = nc;
+  }
+  return 0;
+}
+
+static int add_range(void *cp, int64_t t, int64_t lo, int64_t hi) {
+  NDT_UNUSED(lo);
+  NDT_UNUSED(hi);
+  range_ctx *c = cp;
+  ndt_range *q = *c->nr > c->first ? &(*c->r)[*c->nr - 1] : NULL;
+  if (q && q->t1 == t - 1) {
+    q->t1 = t;
+    return 0;
+  }
+  if (range_room(c)) return -1;
+  (*c->r)[(*c->nr)++] = (ndt_range){c->s, t, t, 1, 0, c->w};
+  return 0;
+}
+
 static ndt_status exec_tracked(const ndt_task_kind *k, ndt_processor *p, const ndt_operand *op,
                                int nop, void *arg, const int64_t *span, int *ran) {
   ndt_bound local[NB_LOCAL], *b = local;
   ndt_range rloc[NB_LOCAL], *r = rloc;
+  int rcap = nop > NB_LOCAL ? nop : NB_LOCAL;
   *ran = 0;
   ndt__ran_on = p;
   /* (a group: its members' kind) */
@@ -445,6 +481,25 @@ static ndt_status exec_tracked(const ndt_task_kind *k, ndt_processor *p, const n
     }
     const ndt_array *v = op[i].view;
     if (v->size == 0 || (op[i].priv & NDT_OPND_KEEP)) continue;
+    if (!(op[i].priv & NDT_OPND_WALK) && v->store->ntiles > 2) {
+      /* a view that leaves whole tiles out: the runs of those it touches */
+      int64_t lo, hi;
+      ndt__view_extent(v, &lo, &hi);
+      range_ctx c = {&r, rloc, &nr, &rcap, nr, v->store, (op[i].priv & NDT_WRITE) != 0};
+      int g = ndt__view_tiles(v, lo, hi, add_range, &c);
+      if (g < 0) {
+        if (b != local) ndt__mfree(b);
+        if (r != rloc) ndt__mfree(r);
+        return NDT_ERR_NOMEM;
+      }
+      if (g) continue;
+    }
+    range_ctx c = {&r, rloc, &nr, &rcap, nr, v->store, 0};
+    if (range_room(&c)) {   /* (only a view that left tiles out took more than one) */
+      if (b != local) ndt__mfree(b);
+      if (r != rloc) ndt__mfree(r);
+      return NDT_ERR_NOMEM;
+    }
     ndt_range *x = &r[nr++];
     x->s = v->store;
     x->w = (op[i].priv & NDT_WRITE) != 0;
@@ -489,10 +544,8 @@ static ndt_status exec_tracked(const ndt_task_kind *k, ndt_processor *p, const n
     st = unbind_all(b, nb, st);
     ndt__release_ranges(p->mem, nr, r);
   }
-  if (b != local) {
-    ndt__mfree(b);
-    ndt__mfree(r);
-  }
+  if (b != local) ndt__mfree(b);
+  if (r != rloc) ndt__mfree(r);
   return st;
 }
 

@@ -633,17 +633,67 @@ static void index_extent(const ndt_array *v, int64_t *lo, int64_t *hi) {
   }
 }
 
-/* whether the tiles v's elements span fit one launch of the index kernels
- * (their pieces: NDT_DK_IMAXPIECES) */
-static int index_tiles_fit(const ndt_array *v) {
+/* The tiles of a view copy's view that its binding pinned (cm_view_copy):
+ * those the core's rule names (host->view_tiles), in ascending order. A
+ * walked operand, or a view the rule takes whole, passes NULL instead:
+ * every tile of its extent is pinned. */
+typedef struct {
+  int64_t *t, local[64];
+  int n, cap;
+} tile_list;
+
+static int tile_list_add(void *cp, int64_t t, int64_t l, int64_t h) {
+  (void)l;
+  (void)h;
+  tile_list *c = cp;
+  if (c->n == c->cap) {
+    int nc = c->cap * 2;
+    int64_t *q = malloc((size_t)nc * sizeof *q);
+    if (!q) return -1;
+    memcpy(q, c->t, (size_t)c->n * sizeof *q);
+    if (c->t != c->local) free(c->t);
+    c->t = q;
+    c->cap = nc;
+  }
+  c->t[c->n++] = t;
+  return 0;
+}
+
+/* the first listed tile at or after t */
+static int tile_list_at(const tile_list *pl, int64_t t) {
+  int lo = 0, hi = pl->n;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (pl->t[mid] < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* The pieces of v for one launch (the tiles it may reach): every tile of
+ * its extent, or with pl the listed ones among them; their count, the
+ * first tile's index in *t0 (or in pl, at *first). */
+static int64_t index_piece_count(const ndt_array *v, const tile_list *pl, int64_t *t0,
+                                 int *first) {
   int64_t lo, hi;
   index_extent(v, &lo, &hi);
-  return ndt_store_tile_of(v->store, hi) - ndt_store_tile_of(v->store, lo) <
-         NDT_DK_IMAXPIECES;
+  *t0 = ndt_store_tile_of(v->store, lo);
+  int64_t t1 = ndt_store_tile_of(v->store, hi);
+  if (!pl) return t1 - *t0 + 1;
+  *first = tile_list_at(pl, *t0);
+  return tile_list_at(pl, t1 + 1) - *first;
+}
+
+/* whether the tiles v may reach fit one launch of the index kernels
+ * (their pieces: NDT_DK_IMAXPIECES) */
+static int index_tiles_fit(const ndt_array *v, const tile_list *pl) {
+  int64_t t0;
+  int first;
+  return index_piece_count(v, pl, &t0, &first) <= NDT_DK_IMAXPIECES;
 }
 
 static int index_walk_ok(const ndt_array *v) {
-  return v->store && v->size > 0 && v->ndim <= NDT_MAXDIMS && index_tiles_fit(v);
+  return v->store && v->size > 0 && v->ndim <= NDT_MAXDIMS && index_tiles_fit(v, NULL);
 }
 
 static int index_supports(int what, const ndt_operand *op, int nop, const void *arg) {
@@ -659,27 +709,34 @@ static int index_supports(int what, const ndt_operand *op, int nop, const void *
          h->vals.store && index_walk_ok(op[2].view);
 }
 
-/* the walked view's tiles (their buffers in m) as L's pieces */
-static ndt_status index_pieces(const ndt_array *v, ndt_memory *m, ndt_dk_ilaunch *L) {
+/* The tiles v may reach (their buffers in m) as L's pieces: every tile of
+ * its extent (a walked operand: its binding pinned them all), or with pl
+ * only the pinned ones (a view copy of a view that leaves whole tiles
+ * out: the others may be freed or moved by other tasks meanwhile, so the
+ * kernel is never handed them; index_impl.h then finds a piece by its
+ * start). */
+static ndt_status index_pieces(const ndt_array *v, ndt_memory *m, ndt_dk_ilaunch *L,
+                               const tile_list *pl) {
   const ndt_store *s = v->store;
-  int64_t lo, hi;
-  index_extent(v, &lo, &hi);
-  int64_t t0 = ndt_store_tile_of(s, lo), t1 = ndt_store_tile_of(s, hi);
-  if (t1 - t0 >= NDT_DK_IMAXPIECES)
+  int64_t t0;
+  int first = 0;
+  int64_t np = index_piece_count(v, pl, &t0, &first);
+  if (np > NDT_DK_IMAXPIECES)
     return host->error(NDT_ERR_INTERNAL, "the CUDA index kernels take at most 512 tiles");
-  L->np = (int)(t1 - t0 + 1);
+  L->np = (int)np;
+  L->gaps = pl && (np == 0 || pl->t[first] != t0 || pl->t[first + np - 1] != t0 + np - 1);
   L->period = s->period;
   L->seg = s->seg;
   L->per = s->per;
   L->t0 = t0;
   L->es = s->itemsize;
-  for (int64_t t = t0; t <= t1; t++) {
-    const ndt_tile *tl = &s->tiles[t];
+  for (int i = 0; i < L->np; i++) {
+    const ndt_tile *tl = &s->tiles[pl ? pl->t[first + i] : t0 + i];
     char *p = ndt_tile_mem(tl, m);
     if (!p) return host->error(NDT_ERR_INTERNAL, "a walked tile has no device copy");
-    L->pptr[t - t0] = p + v->part;
-    L->pstart[t - t0] = tl->start;
-    L->plen[t - t0] = tl->len;
+    L->pptr[i] = p + v->part;
+    L->pstart[i] = tl->start;
+    L->plen[i] = tl->len;
   }
   return NDT_OK;
 }
@@ -721,7 +778,7 @@ static ndt_status index_one(cuda_dev *d, int what, ndt_bound *b, const void *arg
     }
     L->aoff = g->a.offset;
     L->out = b[1].ptr;
-    st = index_pieces(b[0].view, b[0].mem, L);
+    st = index_pieces(b[0].view, b[0].mem, L, NULL);
   } else {
     const ndt_put_head *h = arg;
     L->put = 1;
@@ -740,7 +797,7 @@ static ndt_status index_one(cuda_dev *d, int what, ndt_bound *b, const void *arg
     L->is = b[0].st[0];
     L->vals = b[1].ptr;
     L->vs = b[1].st[0];
-    st = index_pieces(b[2].view, b[2].mem, L);
+    st = index_pieces(b[2].view, b[2].mem, L, NULL);
   }
   if (st) return st;
   /* a put's claims: a word per element of its range, zero (index_impl.h) */
@@ -810,26 +867,28 @@ static ndt_status index_run(cuda_dev *d, int what, ndt_bound *b, int n, const in
  * kernels' view copy over its tiles' buffers, then one wait, as a copy
  * waits. Without it bind.c made a copy (and a wait) per run of the view's
  * merged axes in a tile: per column of a transpose, per element of a
- * reversed view. A launch takes the buffers of NDT_DK_IMAXPIECES tiles: a
- * view over more is split in halves along its first axis longer than 1
- * (each half a C-order stretch of buf) until each part fits, so a view of
- * T tiles costs about T / 256 launches, for any strides. */
+ * reversed view. The tiles are those the binding pinned (pl: a view that
+ * leaves whole tiles out, a transpose's block, a stepped view; else its
+ * extent's). A launch takes the buffers of NDT_DK_IMAXPIECES tiles: a view
+ * over more is split in halves along its first axis longer than 1 (each
+ * half a C-order stretch of buf) until each part fits, so a view of T
+ * tiles costs about T / 256 launches, for any strides. */
 static _Thread_local ndt_dk_ilaunch view_launch;   /* 22 KB: not on a worker's stack */
 static ndt_status view_copy_part(cuda_dev *d, ndt_memory *m, const ndt_array *v, char *buf,
-                                 int to_buf, int isz) {
-  if (!index_tiles_fit(v)) {
+                                 int to_buf, int isz, const tile_list *pl) {
+  if (!index_tiles_fit(v, pl)) {
     int k = 0;
     while (v->shape[k] == 1) k++;   /* one element always fits: some axis is longer */
     ndt_array h = *v;
     h.shape[k] = v->shape[k] / 2;
     h.size = v->size / v->shape[k] * h.shape[k];
-    ndt_status st = view_copy_part(d, m, &h, buf, to_buf, isz);
+    ndt_status st = view_copy_part(d, m, &h, buf, to_buf, isz, pl);
     if (st) return st;
     h.offset += h.shape[k] * v->strides[k];
     buf += h.size * isz;
     h.shape[k] = v->shape[k] - h.shape[k];
     h.size = v->size - h.size;
-    return view_copy_part(d, m, &h, buf, to_buf, isz);
+    return view_copy_part(d, m, &h, buf, to_buf, isz, pl);
   }
   ndt_dk_ilaunch *L = &view_launch;   /* a launch copies its parameters */
   memset(L, 0, offsetof(ndt_dk_ilaunch, pstart));
@@ -844,7 +903,7 @@ static ndt_status view_copy_part(cuda_dev *d, ndt_memory *m, const ndt_array *v,
     L->shape[j] = v->shape[j];
     L->ast[j] = v->strides[j];
   }
-  ndt_status st = index_pieces(v, m, L);
+  ndt_status st = index_pieces(v, m, L, pl);
   if (st) return st;
   return ndt__dk_index(L, d->stream) ? NDT_ERR_UNSUPPORTED : NDT_OK;
 }
@@ -853,14 +912,27 @@ static ndt_status cm_view_copy(ndt_memory *m, const ndt_array *v, void *buf, int
   int isz = ndt_dk_dtype_size(v->dtype);   /* (ndt_vsize: the plugin has no ndt__traits) */
   if (v->size <= 0) return NDT_OK;
   if (isz < 1 || isz > 16 || !v->store || v->ndim > NDT_MAXDIMS) return NDT_ERR_UNSUPPORTED;
+  /* the tiles the binding pinned, when it left some of the extent out */
+  tile_list pl = {.cap = 64};
+  pl.t = pl.local;
+  int64_t lo, hi;
+  index_extent(v, &lo, &hi);
+  int g = host->view_tiles(v, lo, hi, tile_list_add, &pl);
+  if (g < 0) {
+    if (pl.t != pl.local) free(pl.t);
+    return host->error(NDT_ERR_NOMEM, "out of memory listing a view's tiles");
+  }
   cuda_dev *d = NULL;
   int fd = 0;
   ndt_status st = copy_device(m, m, &d, &fd);
-  if (st) return st;
-  st = view_copy_part(d, m, v, buf, to_buf, isz);
-  /* launched parts end before bind.c's copies run by run (or the error) */
-  ndt_status w = copy_wait(d, cudaGetLastError(), fd);
-  return st ? st : w;
+  if (st == NDT_OK) {
+    st = view_copy_part(d, m, v, buf, to_buf, isz, g ? &pl : NULL);
+    /* launched parts end before bind.c's copies run by run (or the error) */
+    ndt_status w = copy_wait(d, cudaGetLastError(), fd);
+    st = st ? st : w;
+  }
+  if (pl.t != pl.local) free(pl.t);
+  return st;
 }
 
 static ndt_status gather_body(ndt_bound *b, void *argp) {

@@ -61,7 +61,7 @@ static const ndt_plugin_host plugin_host = {
     .api = NDT_PLUGIN_API, .mem_register = ndt__mem_register,
     .proc_register = host_proc_register, .cpu_launch = host_cpu_launch, .error = host_error,
     .alloc_fails = ndt__dev_alloc_fails, .verbose = host_verbose, .env_size = host_env_size,
-    .cpu_level = host_cpu_level};
+    .cpu_level = host_cpu_level, .view_tiles = ndt__view_tiles};
 
 /* dlopens the first plugin file found: NDTILE_CUDA_PLUGIN, then next to the
  * module the core is linked into (the extension, a program), then the build

@@ -10,7 +10,7 @@
 #define NDT_DEVICE_H
 #include "internal.h"
 
-#define NDT_PLUGIN_API 10  /* 2: cpu_level; processors may run groups; 3: the plugin reads
+#define NDT_PLUGIN_API 11  /* 2: cpu_level; processors may run groups; 3: the plugin reads
                               * ops/reduce.h's arguments ("pairwise leaf", "reduce block");
                               * 4: memories may give gather scratch outside their budget;
                               * 5: memories may copy strided runs in one call (copy2d);
@@ -19,7 +19,8 @@
                               * 8: and ops/matmul.h's ("matmul block", "matmul pack",
                               * "matmul copyout", "matvec");
                               * 9: memories may copy a whole view in one call (view_copy);
-                              * 10: memories may register host buffers (host_register) */
+                              * 10: memories may register host buffers (host_register);
+                              * 11: the tiles a view's binding pinned (view_tiles) */
 #define NDT_PLUGIN_ENTRY "ndt_plugin_entry_v1"
 
 typedef struct {
@@ -37,6 +38,17 @@ typedef struct {
   /* the CPU's SIMD level (>= 2: its complex products are fused, and the
    * device's must be for the same bits) */
   int (*cpu_level)(void);
+  /* The tiles of v's store that a task binding v pinned in a device's
+   * memory, when they leave whole tiles of its extent [lo, hi] out (the
+   * core's rule, ndt__view_tiles: recording, the plan, the pins and the
+   * binding apply it to the same view): fn(ctx, t, l, h) for each, in
+   * ascending order, [l, h] the part of tile t the elements span; 1 when
+   * it called fn, 0 when every tile of the extent is pinned, -1 when fn
+   * returned nonzero. The other tiles of the extent are no task's of
+   * this binding: their device buffers may be freed or moved meanwhile,
+   * so a kernel is never handed them (cuda.c, the view copy). */
+  int (*view_tiles)(const ndt_array *v, int64_t lo, int64_t hi,
+                    int (*fn)(void *ctx, int64_t t, int64_t l, int64_t h), void *ctx);
 } ndt_plugin_host;
 
 typedef struct {

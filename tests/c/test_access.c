@@ -6,8 +6,11 @@
  * right elements (in place or gathered), that a task on a tile the other
  * task's extent covers but its elements skip runs while that task is
  * still running (no false dependency), and that what depends on real
- * overlaps is still ordered (the values). On the CPU only: with devices
- * the rule is off (see main). */
+ * overlaps is still ordered (the values). The devices are argv[1]'s, else
+ * NDTILE_DEVICES's (meson: none, and sim:2 as access-sim2; make test-sim
+ * and test-cudahost run it under theirs): the lists are the same with
+ * devices, where the tiles a task pins are those its list names (bind.c,
+ * exec_tracked) and a simulated device runs the tasks in its memory. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -121,12 +124,13 @@ static ndt_array *slice2(const ndt_array *a, int64_t s0, int64_t e0, int64_t st0
   return v;
 }
 
-int main(void) {
-  /* the CPU's rule: with devices the lists keep the whole extent (bind.c
-   * ndt__view_tiles), so the caller's NDTILE_DEVICES (make test-sim) is
-   * overridden */
-  ndt_config cfg = {.workers = 2, .tile_bytes = 4096, .inline_elems = 0, .devices = "none"};
+int main(int argc, char **argv) {
+  ndt_config cfg = {.workers = 2, .tile_bytes = 4096, .inline_elems = 0,
+                    .devices = argc > 1 ? argv[1] : NULL};
   OK(ndt_init(&cfg));
+  printf("access: %d devices\n", ndt_device_count());
+  if (argc > 1 && strcmp(argv[1], "none"))
+    EXPECT(ndt_device_count() > 0, "no device for %s: %s", argv[1], ndt_device_note());
   double *h = malloc(sizeof(double) * R * C), *got = malloc(sizeof(double) * R * C);
   for (int64_t i = 0; i < R * C; i++) h[i] = (double)i;
   int64_t shape[2] = {R, C};
@@ -144,6 +148,7 @@ int main(void) {
   OK(ndt_empty(&O, 2, oshape, NDT_FLOAT64));
   OK(ndt_sync());
   ndt__set_flush_hook(hook);
+  int64_t fb0 = ndt_processor_fallbacks();
   capture = 1;
   OK(record_copy(O, blk, 0.5, NULL, NULL, NDT_WRITE));
   capture = 0;
@@ -161,6 +166,11 @@ int main(void) {
   for (int i = 0; i < 100; i++)
     for (int j = 0; j < R; j++) bad += ob[i * R + j] != h[j * C + 100 + i] + 0.5;
   EXPECT(!bad, "A.T block copied: %d wrong", bad);
+  /* with devices the task pinned those 8 tiles and O's 2 (40 KiB) in a
+   * device, not its extent's 57 (228 KiB: more than access-sim2's 64 KiB
+   * devices hold, so it would have fallen back to the CPU) */
+  EXPECT(ndt_processor_fallbacks() == fb0, "A.T block: %lld fallbacks to the CPU",
+         (long long)(ndt_processor_fallbacks() - fb0));
 
   /* a block across a tile boundary of each row (columns 500..529): two
    * tiles a row, bound by gathering or in place */
@@ -217,12 +227,21 @@ int main(void) {
   ndt_array *blk3 = slice2(AT, 0, 10, 1, 0, R, 1);
   ndt_array *row0 = slice2(A, 0, 1, 1, 3 * TE, 4 * TE, 1);   /* tile 3 */
   ndt_array *row0b = slice2(A, 1, 2, 1, 3 * TE, 4 * TE, 1);  /* tile 11 */
+  /* a wait on another array ends the pending group of device tasks
+   * (sched.c: tasks of one op on one device run as one, in order), so that
+   * each task below is submitted by itself, as on the CPU */
+  ndt_array *K;
+  int64_t one = 1;
+  double k1;
+  OK(ndt_zeros(&K, 1, &one, NDT_FLOAT64));
   OK(ndt_sync());
   ndt__set_flush_hook(NULL);
   /* O3 = A.T[0:10] (waits for the gate; reads tiles 0, 8, ..., 56) */
   OK(record_copy(O3, blk3, 0.0, &gate, NULL, NDT_WRITE));
+  OK(ndt_to_buffer(K, &k1));
   /* A[0, 1536:2048] = A[1, 1536:2048] + 0.25 (tiles 3 and 11) */
   OK(record_copy(row0, row0b, 0.25, NULL, &done, NDT_WRITE));
+  OK(ndt_to_buffer(K, &k1));
   for (int ms = 0; ms < 20000 && !atomic_load(&done); ms += 5) nap_ms(5);
   EXPECT(atomic_load(&done), "a task on a tile the gated task skips waited for it");
   atomic_store(&gate, 1);
@@ -258,6 +277,7 @@ int main(void) {
   ndt_free(blk5);
   ndt_free(row0);
   ndt_free(row0b);
+  ndt_free(K);
   ndt_free(O);
   ndt_free(O2);
   ndt_free(O3);

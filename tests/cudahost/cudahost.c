@@ -1340,6 +1340,31 @@ static void launch_queue(cudaStream_t q, void (*grid)(void *), void *C, int faul
   }
 }
 
+/* A view copy reaches only the tiles it was handed: every element lies in
+ * the piece the kernel picks for it (ndt_dk_piece_of). With gaps the
+ * pieces are the tiles the task's binding pinned; the others of the
+ * view's extent are no concern of the task (other tasks may be freeing or
+ * moving their buffers), and a pointer to one is never handed over (each
+ * piece handed is checked whole and live below). */
+static int view_reach(long k_no, const ndt_dk_ilaunch *C) {
+  int64_t idx[NDT_MAXDIMS] = {0};
+  for (int64_t e = 0; e < C->n; e++) {
+    int64_t f = C->aoff;
+    for (int j = 0; j < C->nd; j++) f += idx[j] * C->ast[j];
+    int t = ndt_dk_piece_of(C, f);
+    if (t < 0 || t >= C->np || f < C->pstart[t] || f >= C->pstart[t] + C->plen[t]) {
+      fprintf(stderr, "cudahost: kernel launch %ld: its view copy reaches store offset %lld, "
+              "in no tile it was handed: an illegal address\n", k_no, (long long)f);
+      return 1;
+    }
+    for (int j = C->nd - 1; j >= 0; j--) {
+      if (++idx[j] < C->shape[j]) break;
+      idx[j] = 0;
+    }
+  }
+  return 0;
+}
+
 void ndt__cudahost_launch_index(void *stream, const ndt_dk_ilaunch *L, void (*grid)(void *)) {
   cudaStream_t q;
   long k_no;
@@ -1349,7 +1374,7 @@ void ndt__cudahost_launch_index(void *stream, const ndt_dk_ilaunch *L, void (*gr
   if (C->put == 2) {   /* a view copy: the buffer, n elements back to back */
     atomic_fetch_add(&n_view_copy, 1);
     int64_t n[1] = {C->n}, isz[1] = {C->isz};
-    fault = fault || index_ptr(k_no, &C->out, 1, n, isz, C->isz, "buffer");
+    fault = fault || index_ptr(k_no, &C->out, 1, n, isz, C->isz, "buffer") || view_reach(k_no, C);
   } else if (C->put) {
     int64_t n[1] = {C->n}, is[1] = {C->is}, vs[1] = {C->vs};
     fault = fault || index_ptr(k_no, &C->idx[0], 1, n, is, 8, "indices") ||

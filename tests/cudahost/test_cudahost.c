@@ -4,8 +4,9 @@
  * host access through a device pointer faults, the capacity holds (and a
  * failed allocation is not sticky), fresh device memory is poisoned, a
  * launch copies its parameters, a copy of the wrong kind or past its
- * allocation is an error, events order streams, and a kernel that reaches
- * outside the allocations faults, stickily, on its device only. */
+ * allocation is an error, events order streams, a kernel that reaches
+ * outside the allocations faults, stickily, on its device only, and so
+ * does a view copy that reaches a tile it was not handed. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,9 +17,12 @@
 #include <pthread.h>
 #include "cuda_runtime_api.h"
 #include "kernels/cuda/dk.h"
+#include "kernels/cuda/index_impl.h"
 
 void ndt__cudahost_launch(void *stream, int nop, unsigned always, const ndt_dk_launch *L,
                           unsigned *flags, void (*grid)(const ndt_dk_launch *, unsigned *));
+void ndt__cudahost_launch_index(void *stream, const ndt_dk_ilaunch *L, void (*grid)(void *));
+static void no_grid(void *p) { (void)p; }   /* (the launch check is what is tested) */
 
 #include "../c/check.h"   /* EXPECT, passed, failed */
 
@@ -198,6 +202,44 @@ int main(void) {
              cudaErrorIllegalAddress, "sticky: every later call on the device");
   EXPECT(cudaSetDevice(1) == cudaSuccess && cudaMalloc(&big, 16) == cudaSuccess,
          "device 1 goes on");
+
+  /* a view copy with gaps (cuda.c: the pieces of the tiles its task
+   * pinned alone): two rows of 8 float64, in tiles 0 and 2 of 64 elements
+   * each; handed both tiles it runs, handed tile 0 alone it faults (tile 1,
+   * which no element reaches, is never handed) */
+  {
+    cudaStream_t q;
+    char *tile[3], *buf;
+    EXPECT(cudaStreamCreateWithFlags(&q, cudaStreamNonBlocking) == cudaSuccess, "a stream");
+    for (int i = 0; i < 3; i++) cudaMalloc((void **)&tile[i], 64 * 8);
+    cudaMalloc((void **)&buf, 16 * 8);
+    static ndt_dk_ilaunch V;
+    memset(&V, 0, sizeof V);
+    V.put = 2;
+    V.nd = 2;
+    V.isz = V.es = 8;
+    V.n = 16;
+    V.aoff = 10;
+    V.shape[0] = 2;
+    V.shape[1] = 8;
+    V.ast[0] = 128;
+    V.ast[1] = 1;
+    V.period = V.seg = 64;
+    V.per = 1;
+    V.out = buf;
+    V.gaps = 1;
+    V.np = 2;
+    V.pptr[0] = tile[0];
+    V.pptr[1] = tile[2];
+    V.pstart[1] = 128;
+    V.plen[0] = V.plen[1] = 64;
+    ndt__cudahost_launch_index(q, &V, no_grid);
+    EXPECT(cudaStreamSynchronize(q) == cudaSuccess, "a view copy over the tiles it was handed");
+    V.np = 1;
+    ndt__cudahost_launch_index(q, &V, no_grid);
+    EXPECT(cudaStreamSynchronize(q) == cudaErrorIllegalAddress,
+           "a view copy that reaches a tile it was not handed: an illegal address");
+  }
   printf("cudahost: %d passed, %d failed\n", passed, failed);
   return failed != 0;
 }

@@ -582,6 +582,51 @@ def test_transposed_operands_across_many_small_tiles_on_devices(devices):
     assert r.returncode == 0 and r.stdout.strip().endswith("ok"), r.stdout + r.stderr
 
 
+# A block of a transpose or a stepped view reaches a few of the tiles of
+# its extent (bind.c ndt__view_tiles): its task names and pins those alone,
+# and the CUDA plugin's view copy is handed their pieces alone (cuda.c,
+# through ndt_plugin_host.view_tiles; the emulation's launch check fails a
+# launch that reaches a tile it was not handed, or is handed a freed one:
+# the illegal address that kept the rule off with devices). Each block of
+# `a.T.copy()` of a (7, 57142) array in 4 KiB tiles spans about 780 tiles
+# and reaches 7 to 14 of them: it fits a 256 KiB device (its extent did
+# not: every task ran on the CPU) and is gathered in one launch (its
+# extent, split into parts of at most 512 tiles, took two or more).
+# NumPy's values.
+GAPS = """
+import numpy, ndtile as np
+n = 57_142
+x = numpy.arange(7 * n, dtype=numpy.float64).reshape(7, n)
+a = np.asarray(x) * 1
+got = [a.T.copy(), a[::2, ::-900].T.copy(), a[1:, 3::97].copy()]
+want = [x.T.copy(), x[::2, ::-900].T.copy(), x[1:, 3::97].copy()]
+a.T[4::9] = a.T[::9][: a.T[4::9].shape[0]] * 2          # a strided write, scattered back
+x.T[4::9] = x.T[::9][: x.T[4::9].shape[0]] * 2
+got.append(a)
+want.append(x)
+for g, w in zip(got, want):
+    g = numpy.asarray(g)
+    assert g.dtype == w.dtype and numpy.array_equal(g, w)
+print(np._core.device_stats()["fallbacks"], "ok")
+"""
+
+
+def test_views_with_gaps_copy_only_their_pinned_tiles_on_the_device():
+    if cudahost_plugin() is None:
+        pytest.skip("no libndtile_cudahost.so (make build)")
+    r = run(GAPS, NDTILE_DEVICES="cuda:0,1", NDTILE_CUDA_PLUGIN=cudahost_plugin(),
+            NDTILE_CUDA_MEM="256k", NDTILE_TILE_BYTES="4096", NDTILE_CUDAHOST_STATS="1")
+    assert r.returncode == 0 and r.stdout.strip().endswith("ok"), r.stdout + r.stderr
+    line = r.stderr.split("cudahost: ")[1]
+    views = int(re.search(r"(\d+) view copies", line).group(1))
+    # a.T.copy() is 50,104 tasks (64 an output tile: a 4 KiB tile of the
+    # (57142, 7) result is not whole rows, and the elementwise split makes a
+    # block and then a task a row), each gathering its block on a device in
+    # one launch; 61,304 in all (the extents split into parts of at most
+    # 512 tiles took 139,808, on devices of 16 MiB where they fit)
+    assert 50_104 <= views < 80_000, line
+
+
 # Advanced-index reads (gather) and writes (put) on multi-tile arrays run
 # on the device (src/kernels/cuda/index_impl.h through the plugin's host
 # build): NumPy's values, and its IndexError for the first bad index.

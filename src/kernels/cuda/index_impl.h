@@ -45,7 +45,11 @@
  * the view (shape, element strides ast from offset aoff) is out + e * isz.
  * The view walked as the pieces of its tiles: bind.c's gather of a view
  * across tiles into scratch and its scatter back (cuda.c, cm_view_copy),
- * one launch where a copy per run cost a call and a wait each. */
+ * one launch where a copy per run cost a call and a wait each. A view
+ * that leaves whole tiles of its extent out (a block of a transpose, a
+ * stepped view) has pieces for the tiles its elements lie in alone, in
+ * order (gaps: the binding pinned only those); an element's piece is then
+ * found by binary search over their starts. */
 #ifndef NDT_KERNELS_CUDA_INDEX_IMPL_H
 #define NDT_KERNELS_CUDA_INDEX_IMPL_H
 
@@ -61,6 +65,7 @@ typedef struct {
   int put;                  /* 0: gather, 1: put, 2: view copy */
   int nd, nk, isz, np;      /* axes of the block (gather) or target view (put);
                                index arrays; element bytes; pieces */
+  int gaps;                 /* view copy: the pieces leave tiles of the extent out */
   int it[NDT_MAXDIMS];      /* gather: index k's dtype */
   int64_t n;                /* gather: positions; put: indices */
   int64_t shape[NDT_MAXDIMS], ost[NDT_MAXDIMS];  /* gather: block shape, out byte strides;
@@ -98,6 +103,20 @@ NDT_HD int ndt_dk_dtype_size(int t) {
   }
 }
 
+/* the piece of store offset f of the walked operand: its tile's place
+ * after t0, or with gaps the last piece that starts at or before f (also
+ * the host build's launch check, tests/cudahost) */
+NDT_HD int ndt_dk_piece_of(const ndt_dk_ilaunch *L, int64_t f) {
+  if (!L->gaps) return (int)((f / L->period) * L->per + (f % L->period) / L->seg - L->t0);
+  int lo = 0, hi = L->np - 1;
+  while (lo < hi) {
+    int mid = (lo + hi + 1) / 2;
+    if (L->pstart[mid] <= f) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 #if defined(NDT_DK_HOST) || defined(__CUDACC__)
 
 #if defined(__CUDA_ARCH__)   /* (nvcc's device pass of these host-device functions) */
@@ -116,7 +135,7 @@ NDT_HD int ndt_dk_dtype_size(int t) {
 
 /* store offset f of the walked operand */
 NDT_HD char *ndt_dk_piece(const ndt_dk_ilaunch *L, int64_t f) {
-  int64_t t = (f / L->period) * L->per + (f % L->period) / L->seg - L->t0;
+  int t = ndt_dk_piece_of(L, f);
   return L->pptr[t] + (f - L->pstart[t]) * L->es;
 }
 
