@@ -212,8 +212,8 @@ def _prepare(a, dtype):
 
 # the ufunc whose loop each reduction and scan runs (NumPy's: sum is
 # add.reduce, max maximum.reduce, nanmax fmax.reduce, cumsum add.accumulate)
-_LOOP_UFUNC = dict(_OUT_OP, nanmax='fmax', nanmin='fmin', cumsum='add', cumprod='multiply',
-                   nancumsum='add', nancumprod='multiply')
+_LOOP_UFUNC = dict(_OUT_OP, cumsum='add', cumprod='multiply', nancumsum='add',
+                   nancumprod='multiply')
 
 
 def out_loop(ufunc_name, x, dtc, out):
@@ -299,9 +299,8 @@ def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0
         if initial is not _NoValue:
             if through not in (None, lc) and _reduced_size(x, mask) == 0:
                 # the start as out holds it: no round trip through the loop's dtype
-                v = _np.asarray(_initial_as(initial, lc), D.DTYPES[lc])
                 return _core.full(_kept_shape(x.shape, mask, keepdims), through,
-                                  v.astype(D.DTYPES[through]).item())
+                                  _cast_value(_initial_as(initial, lc), lc, through))
             initial = _start_as(initial, lc, through)
         if lc != x._dt:
             x = x._astype(lc, _core.CASTING_UNSAFE)
@@ -323,9 +322,7 @@ def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0
                 initial = _start_as(initial, r._dt, through)
             # initial first: NumPy's fold starts from it (maximum(x, y)
             # gives y on ties, so the signed zero NumPy keeps is r's)
-            r = _umath.UFUNCS[op](initial, r)
-            if not isinstance(r, Array):
-                r = C.asnd(r)
+            r = _umath.UFUNCS[op]._arrays(initial, r)
     return r
 
 
@@ -356,7 +353,12 @@ def _start_as(v, c, through):
     v = _initial_as(v, c)
     if through is None or through == c:
         return v
-    return _np.asarray(v, D.DTYPES[c]).astype(D.DTYPES[through]).astype(D.DTYPES[c]).item()
+    return _cast_value(_cast_value(v, c, through), through, c)
+
+
+def _cast_value(v, frm, to):
+    """The Python value v of dtype code frm cast (unsafe) to code to's."""
+    return _np.asarray(v, D.DTYPES[frm]).astype(D.DTYPES[to]).item()
 
 
 def _first_through(name, x, mask, keepdims, c, through):
