@@ -197,28 +197,22 @@ def ptp(a, axis=None, out=None, keepdims=False):
     x, _ = p
     check_out('ptp', x.shape, axis, keepdims, out)
     sub = _umath.UFUNCS['subtract']
-    if out_code(out) not in (None, x._dt):
+    if out_code(out) not in (None, x._dt) or (isinstance(out, Array) and out._same_memory(x)):
         # NumPy's ptp: subtract(max(out=out), min, out) - the maximum in
         # its loop for out's dtype, subtracted in out's and the minimum's
-        # (int8 into a float64 out: 127 - -128 is 255); the subtraction's
-        # casting error after the maximum's for no elements, as NumPy's
-        # order, but before any work
+        # (int8 into a float64 out: 127 - -128 is 255), the minimum that of
+        # the array as the maximum's write left it (`np.ptp(a, axis=0,
+        # out=a[2])`); the subtraction's casting error after the maximum's
+        # for no elements, as NumPy's order, but before any work
         if _reduced_size(x, axes_mask(axis, x.ndim, True)):
             check_out_cast('ptp', x, out)
         hi = _minmax('max', x, axis, out, keepdims, _NoValue, True)
         return sub(hi, reduce_nd('min', x, axis, D.DEFAULT, keepdims), out=out)
+    # (no out=, or one of x's dtype apart from it: one pass less)
     hi = reduce_nd('max', x, axis, D.DEFAULT, keepdims)
-    if isinstance(out, Array) and out._same_memory(x):
-        # NumPy's _ptp is subtract(maximum.reduce(a, out=out),
-        # minimum.reduce(a), out): the max is written first, and the min is
-        # that of the array as the write left it (`np.ptp(a, axis=0,
-        # out=a[2])`)
-        hi = finish(hi, out)
     lo = reduce_nd('min', x, axis, D.DEFAULT, keepdims)
     if D.KIND[x._dt] == 'b':
         _np.subtract(_np.True_, _np.True_)    # NumPy's boolean-subtract TypeError
-    if hi is out:
-        return sub(out, lo, out=out)
     return finish(sub._arrays(hi, lo), out)     # NumPy's ptp: subtract(max, min)
 
 
