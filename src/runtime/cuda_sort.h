@@ -9,7 +9,7 @@
  * them as one; one run per index of the others), at most NDT_DK_MAXRUNS a
  * launch series, with device scratch for each line (two index and two
  * key arrays and the digit counts: ndt_ds_scratch, 32 bytes an element and
- * 2 KiB a chunk of 256),
+ * 1 KiB a chunk of 256 and 1 KiB a line),
  * outside the budget as a gather's scratch is (a failure sends the task
  * to the CPU). A block the binding would gather element by element (a
  * reversed line across more tiles than the view copy takes: a copy call

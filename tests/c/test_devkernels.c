@@ -1992,14 +1992,15 @@ static ndt_dk_ilaunch it_L;
 /* ---- sort (sort_impl.h) against the CPU's sort kernels ----
  * Every dtype over its edge values (many ties; NaNs of several payloads
  * and signs, -0.0 and 0.0, infinities, integer extremes), lines of 1 to
- * 2000 (the insertion sort, and the radix passes over several chunks),
+ * 2309 (the insertion sort, and the radix passes over several chunks: the
+ * offsets a thread per line up to NDT_DS_OFF_LINE chunks, 2309 past it),
  * three lines in two runs of one launch, contiguous, interleaved (strided
  * input and output) and reversed; values (with and without the quiet NaN)
  * and indices; bit for bit against sort_body's calls (sort_linear, else
  * the merge sort; quiet_nans). */
 static void test_sort(void) {
-  static const int64_t lens[] = {1, 2, 5, 32, 33, 256, 300, 700, 2000};
-  enum { R = 3, MAXL = 2000 };
+  static const int64_t lens[] = {1, 2, 5, 32, 33, 256, 300, 700, 2000, 2309};
+  enum { R = 3, MAXL = 2309 };
   unsigned char *in = malloc((size_t)R * MAXL * 2 * 16), *out = malloc((size_t)R * MAXL * 2 * 16);
   unsigned char *ref = malloc((size_t)R * MAXL * 16), *keys = malloc((size_t)MAXL * 16);
   unsigned char *kt = malloc((size_t)MAXL * 16);

@@ -20,11 +20,14 @@
  * digits (the key's bytes, least significant first: 1 to 8 passes, 9 or
  * 17 for complex), each pass four launches over every line at once:
  *   hist   a thread per chunk of NDT_DS_CHUNK positions: its digit counts;
- *   tot    a thread per (line, digit): the digit's count over the chunks;
- *   off    a thread per (line, digit): where the digit's run of each chunk
+ *   tot    a thread per (line, digit): the digit's count over the chunks,
+ *          and the line's flag when that digit holds the whole line (the
+ *          flag cleared by the hist launch's first chunk);
+ *   off    a thread per (line, digit), or per line for a line of at most
+ *          NDT_DS_OFF_LINE chunks: where the digit's run of each chunk
  *          starts (the digits before it, then the chunks before it, in
- *          order); a pass in which one digit holds the whole line moves
- *          nothing (as on the CPU), the scatter copies it;
+ *          order); a pass in which one digit holds the whole line (the
+ *          flag) moves nothing (as on the CPU), the scatter copies it;
  *   scat   a thread per chunk: its positions, in order, to their places.
  * Each chunk is one thread's, walked in order, and its runs start after
  * every earlier chunk's: a stable pass. Lines of at most NDT_DS_SMALL
@@ -34,7 +37,8 @@
  * the input (line i, element j at p[0] + i * rs[0] + j * cs[0]), 1 the
  * result (its dtype's or int64), 2 the lines' scratch (line i's at p[2] +
  * i * rs[2], rs[2] >= ndt_ds_scratch(n): two index arrays, two key
- * arrays, the chunks' digit counts, the digit totals; one index array for
+ * arrays, the chunks' digit counts, the digit totals and the pass's flag
+ * (8 bytes, so a line's scratch stays a multiple of 8); one index array for
  * a short line). The launch's aux: phase | dtype << 4 |
  * pass << 8 | from << 13 (the pass reads the second index array; the
  * final indices lie there) | indices << 14 | quiet << 15 (NaNs written as
@@ -56,13 +60,18 @@
 
 #define NDT_DS_CHUNK 256
 #define NDT_DS_SMALL 32
+/* lines of at most this many chunks take their offsets a thread each (256
+ * x chunks steps, the digits' prefix once) rather than a thread per digit,
+ * each of which summed the totals before its digit (half of a short line's
+ * emulated sort) */
+#define NDT_DS_OFF_LINE 8
 enum { NDT_DS_INIT, NDT_DS_INS, NDT_DS_HIST, NDT_DS_TOT, NDT_DS_OFF, NDT_DS_SCAT, NDT_DS_OUT };
 
 /* the chunks of a line of n, and the bytes of its scratch (a short line's
  * insertion sort: its index array alone) */
 NDT_HD int64_t ndt_ds_nch(int64_t n) { return (n + NDT_DS_CHUNK - 1) / NDT_DS_CHUNK; }
 NDT_HD int64_t ndt_ds_scratch(int64_t n) {
-  return n <= NDT_DS_SMALL ? 8 * n : 32 * n + 4 * 256 * (ndt_ds_nch(n) + 1);
+  return n <= NDT_DS_SMALL ? 8 * n : 32 * n + 4 * 256 * (ndt_ds_nch(n) + 1) + 8;
 }
 
 NDT_HD int ndt_ds_size(int dt) {
@@ -160,7 +169,7 @@ typedef struct {
   int64_t is, nbins;
   int64_t *a, *b;    /* the index arrays */
   uint64_t *ka, *kb;  /* their keys (not complex: one word) */
-  uint32_t *hist, *tot;
+  uint32_t *hist, *tot;   /* tot[256]: the pass's flag (ndt_ds_skip) */
 } ndt_ds_line;
 
 NDT_HD ndt_ds_line ndt_ds_line_of(const ndt_dk_run *r, int64_t i, int aux) {
@@ -187,12 +196,10 @@ NDT_HD ndt_ds_key ndt_ds_key_at(int dt, const ndt_ds_line *l, int64_t j) {
   return ndt_ds_key_of(dt, l->in + j * l->is);
 }
 
-/* 1 when one digit holds the whole line (the pass moves nothing) */
-NDT_HD int ndt_ds_skip(const ndt_ds_line *l, int64_t n) {
-  for (int d = 0; d < 256; d++)
-    if (l->tot[d] == (uint32_t)n) return 1;
-  return 0;
-}
+/* 1 when one digit holds the whole line (the pass moves nothing): the
+ * flag the tot launch set, read once (not the 256 totals scanned by every
+ * off and scat thread: most of a short line's emulated sort) */
+NDT_HD int ndt_ds_skip(const ndt_ds_line *l) { return l->tot[256] != 0; }
 
 /* work item e of phase ph in run r */
 NDT_HD void ndt_ds_item(const ndt_dk_run *r, int aux, int64_t e) {
@@ -227,6 +234,7 @@ NDT_HD void ndt_ds_item(const ndt_dk_run *r, int aux, int64_t e) {
       const uint64_t *sk = from ? l.kb : l.ka;
       uint32_t *h = l.hist + 256 * c;
       for (int d = 0; d < 256; d++) h[d] = 0;
+      if (c == 0) l.tot[256] = 0;   /* the flag: set by tot, after this launch */
       if (dt < NDT_COMPLEX64)
         for (int64_t j = c * NDT_DS_CHUNK; j < hi; j++) h[(sk[j] >> (8 * pass)) & 255u]++;
       else
@@ -240,19 +248,22 @@ NDT_HD void ndt_ds_item(const ndt_dk_run *r, int aux, int64_t e) {
       uint32_t s = 0;
       for (int64_t c = 0; c < nch; c++) s += l.hist[256 * c + d];
       l.tot[d] = s;
+      if (s == (uint32_t)n) l.tot[256] = 1;   /* one digit: its only writer */
       break;
     }
-    case NDT_DS_OFF: {
-      ndt_ds_line l = ndt_ds_line_of(r, e / 256, aux);
-      const int d = (int)(e % 256);
-      if (ndt_ds_skip(&l, n)) break;
+    case NDT_DS_OFF: {   /* a thread per line of few chunks, else per (line, digit) */
+      const int per_line = nch <= NDT_DS_OFF_LINE;
+      ndt_ds_line l = ndt_ds_line_of(r, per_line ? e : e / 256, aux);
+      if (ndt_ds_skip(&l)) break;
+      const int d0 = per_line ? 0 : (int)(e % 256), d1 = per_line ? 256 : d0 + 1;
       uint32_t base = 0;
-      for (int q = 0; q < d; q++) base += l.tot[q];
-      for (int64_t c = 0; c < nch; c++) {
-        const uint32_t t = l.hist[256 * c + d];
-        l.hist[256 * c + d] = base;
-        base += t;
-      }
+      for (int q = 0; q < d0; q++) base += l.tot[q];
+      for (int d = d0; d < d1; d++)
+        for (int64_t c = 0; c < nch; c++) {
+          const uint32_t t = l.hist[256 * c + d];
+          l.hist[256 * c + d] = base;
+          base += t;
+        }
       break;
     }
     case NDT_DS_SCAT: {
@@ -263,7 +274,7 @@ NDT_HD void ndt_ds_item(const ndt_dk_run *r, int aux, int64_t e) {
       const uint64_t *sk = from ? l.kb : l.ka;
       uint64_t *dk = from ? l.ka : l.kb;
       uint32_t *h = l.hist + 256 * c;
-      const int skip = ndt_ds_skip(&l, n);
+      const int skip = ndt_ds_skip(&l);
       if (dt < NDT_COMPLEX64) {   /* the keys move with the indices */
         for (int64_t j = c * NDT_DS_CHUNK; j < hi; j++) {
           const uint64_t k = sk[j];
@@ -324,9 +335,11 @@ NDT_DK_BODY void ndt_ds_k_body(const ndt_dk_launch *L, unsigned *flags, ndt_dk_g
   const ndt_dk_run *r = &L->run[g.by];
   const int ph = L->aux & 15;
   const int64_t n = r->cols, rows = r->rows;
+  const int64_t nch = ndt_ds_nch(n);
   const int64_t items = ph == NDT_DS_INIT || ph == NDT_DS_OUT ? rows * n
                         : ph == NDT_DS_INS                    ? rows
-                        : ph == NDT_DS_HIST || ph == NDT_DS_SCAT ? rows * ndt_ds_nch(n)
+                        : ph == NDT_DS_HIST || ph == NDT_DS_SCAT ? rows * nch
+                        : ph == NDT_DS_OFF && nch <= NDT_DS_OFF_LINE ? rows
                                                                  : rows * 256;
   (void)flags;
   if (n <= 0) return;
