@@ -290,10 +290,11 @@ def _guard_methods(cls):
             _guard_methods(sub)
 
 
-_GUARDED_DUNDERS = {'__call__', '__array__', '__array_ufunc__', '__array_function__',
-                    '__iter__', '__next__', '__getitem__', '__setitem__', '__matmul__',
-                    '__rmatmul__', '__imatmul__', '__divmod__', '__rdivmod__', '__pow__',
-                    '__rpow__', '__ipow__', '__round__', '__contains__'}
+# (not the protocols NumPy calls, __array_ufunc__ and __array_function__:
+# ndtile compares them with ndarray's own to find a subclass's override)
+_GUARDED_DUNDERS = {'__call__', '__iter__', '__next__', '__getitem__', '__setitem__',
+                    '__matmul__', '__rmatmul__', '__imatmul__', '__divmod__', '__rdivmod__',
+                    '__round__', '__contains__'}
 for _cls in (ndarray, flatiter, ufunc):
     _guard_methods(_cls)
 
