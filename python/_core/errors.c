@@ -178,10 +178,12 @@ int fp_sync_wanted;
  * ended (the ranks' agreement at a later read) still learns how it ended.
  * Errors under errstate 'raise' are not held: the FloatingPointError comes
  * from its op, as NumPy's does. */
-static int fp_depth;              /* guarded calls open (the recording thread) */
-static PyObject *fp_scope;        /* the open call's scope, made at its first capture */
-static PyObject *fp_held;         /* [(op, flags, ctx)] of the open call taken so far */
-static int fp_raised_exit;        /* fp_call_exit of a call that raised is reporting */
+/* Per thread: each Python thread's calls are its own (the GIL orders them,
+ * but a thread's wait lets another one in, in the middle of its call). */
+static _Thread_local int fp_depth;         /* guarded calls open */
+static _Thread_local PyObject *fp_scope;   /* the open call's scope, made at its first capture */
+static _Thread_local PyObject *fp_held;    /* [(op, flags, ctx)] of the open call taken so far */
+static _Thread_local int fp_raised_exit;   /* fp_call_exit of a call that raised is reporting */
 /* A scope is a one-item list: None while its call runs, True once it
  * returned, False once it raised. */
 #define SCOPE_OPEN Py_None
@@ -213,8 +215,8 @@ static PyObject *fp_current_scope(void) {
  * callback: apply_along_axis, vectorize, a subclass's method) are calls of
  * their own, as in NumPy; the enclosing ones wait here. */
 #define FP_OUTER_MAX 16
-static struct { PyObject *scope, *held; int depth; } fp_outer[FP_OUTER_MAX];
-static int fp_nouter;
+static _Thread_local struct { PyObject *scope, *held; int depth; } fp_outer[FP_OUTER_MAX];
+static _Thread_local int fp_nouter;
 
 void fp_call_enter(void) {
   if (fp_depth > 0 && fp_nouter < FP_OUTER_MAX) {
@@ -346,7 +348,9 @@ static int fp_fate(const ndt_fp_error *e, PyObject **item) {
   int fate = FP_REPORT;
   if (scope != Py_None) {
     PyObject *state = PyList_GET_ITEM(scope, 0);
-    fate = state == SCOPE_RAISED ? FP_DROP : state == SCOPE_OPEN ? FP_HOLD : FP_REPORT;
+    /* (an open scope seen outside a call: another thread's) */
+    fate = state == SCOPE_RAISED ? FP_DROP
+           : state == SCOPE_OPEN && fp_depth > 0 ? FP_HOLD : FP_REPORT;
     if (fate == FP_HOLD && (fp_ext_raises(PyTuple_GET_ITEM(ctx, 0)) & e->flags)) fate = FP_REPORT;
   } else if (!ctx && fp_raised_exit) {
     *item = NULL;
