@@ -348,9 +348,10 @@ static int fp_fate(const ndt_fp_error *e, PyObject **item) {
   int fate = FP_REPORT;
   if (scope != Py_None) {
     PyObject *state = PyList_GET_ITEM(scope, 0);
-    /* (an open scope seen outside a call: another thread's) */
+    /* (an open scope seen outside any call of this thread's: another
+     * thread's) */
     fate = state == SCOPE_RAISED ? FP_DROP
-           : state == SCOPE_OPEN && fp_depth > 0 ? FP_HOLD : FP_REPORT;
+           : state == SCOPE_OPEN && (fp_depth > 0 || fp_nouter > 0) ? FP_HOLD : FP_REPORT;
     if (fate == FP_HOLD && (fp_ext_raises(PyTuple_GET_ITEM(ctx, 0)) & e->flags)) fate = FP_REPORT;
   } else if (!ctx && fp_raised_exit) {
     *item = NULL;

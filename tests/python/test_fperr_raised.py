@@ -157,18 +157,28 @@ def test_earlier_calls_still_report():
     assert _messages(w) == ['divide by zero encountered in log']
 
 
-def test_callback_is_a_call_of_its_own():
+@pytest.mark.parametrize('fail', [False, True])
+def test_callback_is_a_call_of_its_own(fail):
     """The program's own code that an ndtile function calls reports as
-    NumPy does (each op's warnings, at its line), whatever the function does."""
-    def g(x):
-        return x / 0
-
+    NumPy does (each op's warnings, at its line), whatever the function does
+    (also when the callback raises, after its ops)."""
     def run(mod):
+        def g(x):
+            y = x / 0
+            z = mod.divide(x, 0)      # a guarded call inside the function's call
+            if fail:
+                raise ValueError("callback")
+            return y + z
+
         with warnings.catch_warnings(record=True) as w:
             warnings.simplefilter('always')
             with numpy.errstate(**ALL_WARN):
-                r = mod.apply_along_axis(g, 0, mod.arange(6.0).reshape(2, 3))
-                numpy.asarray(r)
+                try:
+                    r = mod.apply_along_axis(g, 0, mod.arange(6.0).reshape(2, 3))
+                    numpy.asarray(r)
+                except ValueError:
+                    assert fail
+                float(mod.ones(1).sum())   # (on ranks: the agreement that reports)
         # on ranks a warning shows at the line of the read that reports it
         # (docs/guide/ranks.md)
         return [(str(x.message), x.lineno if ndtile.nranks() == 1 else 0) for x in w]
