@@ -101,7 +101,7 @@ static inline void core_leave(void) {
 
 
 /* ---- registered from Python (module.c) ------------------------------------ */
-extern PyTypeObject ArrayType, RngType, DispatchType;
+extern PyTypeObject ArrayType, RngType, DispatchType, GuardType;
 extern PyTypeObject *wrap_type;       /* type of new arrays: ndtile.ndarray */
 extern PyObject *np_dtypes[NDT_NTYPES];   /* numpy dtype objects */
 extern PyObject *np_scalars[NDT_NTYPES];  /* numpy scalar types */
@@ -253,6 +253,7 @@ int parse_axes(PyObject *o, int *n, int *axes);
 
 /* dispatch.c */
 PyObject *f_dispatcher(PyObject *m, PyObject *args);
+PyObject *f_guard(PyObject *m, PyObject *func);
 PyObject *f_dispatch_setup(PyObject *m, PyObject *args);
 
 /* errors.c */
@@ -262,6 +263,12 @@ PyObject *raise_status(ndt_status st);
  * under ndtile's Python code names the user's line, as NumPy's does. */
 int user_stacklevel(void);
 int fp_report(void);
+/* Around an ndtile function the program calls (errors.c: the call in
+ * progress): the floating-point errors of the work it records are reported
+ * when it returns and dropped when it raises. fp_call_exit takes and
+ * returns the call's result (NULL: it raised). */
+void fp_call_enter(void);
+PyObject *fp_call_exit(PyObject *result);
 /* The end of a call that ran work inline: floating-point errors it raised
  * are reported now (o dropped when that raises). Inline, with wrap_status:
  * every call returning an array ends here. */

@@ -77,7 +77,8 @@ static PyObject *disp_call(PyObject *self, PyObject *const *args, size_t nargsf,
       return res;
     }
   }
-  return PyObject_Vectorcall(d->impl, args, nargsf, kwnames);
+  fp_call_enter();
+  return fp_call_exit(PyObject_Vectorcall(d->impl, args, nargsf, kwnames));
 }
 
 static void disp_dealloc(DispatchObject *d) {
@@ -184,3 +185,89 @@ PyObject *f_dispatch_setup(PyObject *m, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+
+/* ---- methods as calls --------------------------------------------------------
+ * guard(func): a method of ndarray or ufunc entered as a call of the
+ * program's (fp_call_enter/fp_call_exit: the floating-point errors of the
+ * work it records are dropped when it raises). A method descriptor, so
+ * a.sum(...) calls it with a as its first argument, as a function's; its
+ * other attributes are the function's. */
+typedef struct {
+  PyObject_HEAD
+  PyObject *func;
+  vectorcallfunc vectorcall;
+} GuardObject;
+
+static PyObject *guard_call(PyObject *self, PyObject *const *args, size_t nargsf,
+                            PyObject *kwnames) {
+  fp_call_enter();
+  return fp_call_exit(PyObject_Vectorcall(((GuardObject *)self)->func, args, nargsf, kwnames));
+}
+
+static void guard_dealloc(GuardObject *g) {
+  Py_CLEAR(g->func);
+  Py_TYPE(g)->tp_free((PyObject *)g);
+}
+
+static PyObject *guard_getattro(PyObject *self, PyObject *name) {
+  PyObject *r = PyObject_GenericGetAttr(self, name);
+  if (r || !PyErr_ExceptionMatches(PyExc_AttributeError)) return r;
+  PyErr_Clear();
+  return PyObject_GetAttr(((GuardObject *)self)->func, name);
+}
+
+static int guard_setattro(PyObject *self, PyObject *name, PyObject *value) {
+  return PyObject_SetAttr(((GuardObject *)self)->func, name, value);
+}
+
+static PyObject *guard_descr_get(PyObject *self, PyObject *obj, PyObject *type) {
+  (void)type;
+  if (!obj || obj == Py_None) return Py_NewRef(self);
+  return PyMethod_New(self, obj);
+}
+
+static PyObject *guard_func_attr(PyObject *self, void *c) {
+  return PyObject_GetAttrString(((GuardObject *)self)->func, (const char *)c);
+}
+
+static PyObject *guard_wrapped(PyObject *self, void *c) {
+  (void)c;
+  return Py_NewRef(((GuardObject *)self)->func);
+}
+
+static PyObject *guard_repr(PyObject *self) {
+  return PyObject_Repr(((GuardObject *)self)->func);
+}
+
+static PyGetSetDef guard_getset[] = {
+  {"__name__", guard_func_attr, NULL, NULL, "__name__"},
+  {"__qualname__", guard_func_attr, NULL, NULL, "__qualname__"},
+  {"__doc__", guard_func_attr, NULL, NULL, "__doc__"},
+  {"__module__", guard_func_attr, NULL, NULL, "__module__"},
+  {"__wrapped__", guard_wrapped, NULL, "the function", NULL},
+  {NULL, NULL, NULL, NULL, NULL},
+};
+
+PyTypeObject GuardType = {
+  PyVarObject_HEAD_INIT(NULL, 0)
+  .tp_name = "ndtile._core.method",
+  .tp_basicsize = sizeof(GuardObject),
+  .tp_dealloc = (destructor)guard_dealloc,
+  .tp_vectorcall_offset = offsetof(GuardObject, vectorcall),
+  .tp_call = PyVectorcall_Call,
+  .tp_getattro = guard_getattro,
+  .tp_setattro = guard_setattro,
+  .tp_descr_get = guard_descr_get,
+  .tp_repr = guard_repr,
+  .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
+  .tp_getset = guard_getset,
+};
+
+PyObject *f_guard(PyObject *m, PyObject *func) {
+  (void)m;
+  GuardObject *g = PyObject_New(GuardObject, &GuardType);
+  if (!g) return NULL;
+  g->func = Py_NewRef(func);
+  g->vectorcall = guard_call;
+  return (PyObject *)g;
+}

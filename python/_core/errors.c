@@ -158,9 +158,104 @@ PyObject *raise_status(ndt_status st) {
  * line that called it, as in NumPy. */
 static PyObject *fp_report_fn, *fp_raises_fn, *fp_extobj_var, *fp_pkg_dir;
 static PyObject *fp_last_ext;     /* errstate object fp_last_raises was found for */
-static int fp_last_raises;
-static PyObject *fp_rank_ctx;     /* on ranks: the last capture (ext, None, 0, None) */
+static int fp_last_raises;        /* its NPY_FPE bits under 'raise' */
+static PyObject *fp_rank_ctx;     /* on ranks: the last capture (ext, None, 0, None, scope) */
 int fp_sync_wanted;
+
+/* ---- the call in progress -----------------------------------------------------
+ * NumPy checks an op's floating-point flags after its loop completed and
+ * validates its arguments before computing, so a call that raises reports
+ * nothing but its exception, and nothing of it is left for the next call.
+ * ndtile's ops record work that is reported later, and a function may record
+ * some before it finds the error that it raises (a late check, an error of
+ * the runtime: MemoryError, KeyboardInterrupt, a failed task). So the errors
+ * of the work that a call records are held until the call ends: reported
+ * when it returns, dropped when it raises. The call is the outermost ndtile
+ * function the program entered (fp_call_enter/fp_call_exit: the Dispatch
+ * functions, the guarded methods of ndarray and ufunc, the hooks the array
+ * type's slots call); a record knows its call through the scope its capture
+ * holds (ctx[4]), so work whose errors are agreed or done after the call
+ * ended (the ranks' agreement at a later read) still learns how it ended.
+ * Errors under errstate 'raise' are not held: the FloatingPointError comes
+ * from its op, as NumPy's does. */
+/* Per thread: each Python thread's calls are its own (the GIL orders them,
+ * but a thread's wait lets another one in, in the middle of its call). */
+static _Thread_local int fp_depth;         /* guarded calls open */
+static _Thread_local PyObject *fp_scope;   /* the open call's scope, made at its first capture */
+static _Thread_local PyObject *fp_held;    /* [(op, flags, ctx)] of the open call taken so far */
+static _Thread_local int fp_raised_exit;   /* fp_call_exit of a call that raised is reporting */
+/* A scope is a one-item list: None while its call runs, True once it
+ * returned, False once it raised. */
+#define SCOPE_OPEN Py_None
+#define SCOPE_RETURNED Py_True
+#define SCOPE_RAISED Py_False
+
+static int fp_in_package(PyFrameObject *f);
+
+/* 1 when the running Python code is the program's (an operator in a
+ * callback that an ndtile function called is a call of its own). */
+static int fp_user_code(void) {
+  PyFrameObject *f = PyEval_GetFrame();   /* borrowed */
+  return f && !fp_in_package(f);
+}
+
+/* The scope of the work being recorded (borrowed): the open call's, None
+ * outside a call or for the program's own code; NULL on error. */
+static PyObject *fp_current_scope(void) {
+  if (fp_depth == 0 || fp_user_code()) return Py_None;
+  if (!fp_scope) {
+    fp_scope = PyList_New(1);
+    if (!fp_scope) return NULL;
+    PyList_SET_ITEM(fp_scope, 0, Py_NewRef(SCOPE_OPEN));
+  }
+  return fp_scope;
+}
+
+/* The calls of the program's own code that an ndtile function made (a
+ * callback: apply_along_axis, vectorize, a subclass's method) are calls of
+ * their own, as in NumPy; the enclosing ones wait here. */
+#define FP_OUTER_MAX 16
+static _Thread_local struct { PyObject *scope, *held; int depth; } fp_outer[FP_OUTER_MAX];
+static _Thread_local int fp_nouter;
+
+void fp_call_enter(void) {
+  if (fp_depth > 0 && fp_nouter < FP_OUTER_MAX) {
+    if (fp_user_code()) {
+      fp_outer[fp_nouter].scope = fp_scope;
+      fp_outer[fp_nouter].held = fp_held;
+      fp_outer[fp_nouter].depth = fp_depth;
+      fp_nouter++;
+      fp_scope = fp_held = NULL;
+      fp_depth = 0;
+    }
+  }
+  fp_depth++;
+}
+
+/* The NPY_FPE bits of the errors the errstate object ext says 'raise' for
+ * (cached for the last one asked about). */
+static int fp_ext_raises(PyObject *ext) {
+  if (ext != fp_last_ext && fp_raises_fn) {
+    PyObject *r = PyObject_CallOneArg(fp_raises_fn, ext);
+    long bits = r ? PyLong_AsLong(r) : 0;
+    fp_last_raises = bits > 0 ? (int)bits : 0;
+    if (bits == -1) PyErr_Clear();
+    if (!r) PyErr_Clear();
+    Py_XDECREF(r);
+    Py_XSETREF(fp_last_ext, Py_NewRef(ext));
+  }
+  return fp_last_raises;
+}
+
+/* The errstate object of the moment (a new reference). */
+static PyObject *fp_current_ext(void) {
+  PyObject *ext = NULL;
+  if (!fp_extobj_var || PyContextVar_Get(fp_extobj_var, NULL, &ext) < 0 || !ext) {
+    PyErr_Clear();
+    ext = Py_NewRef(Py_None);
+  }
+  return ext;
+}
 
 /* 1 when the frame's code lies in the ndtile package */
 static int fp_in_package(PyFrameObject *f) {
@@ -199,28 +294,23 @@ int user_stacklevel(void) {
  * ndtile. */
 static void *fp_capture(void) {
   if (!fp_report_fn || !PyGILState_Check()) return NULL;
-  PyObject *ext = NULL;
-  if (!fp_extobj_var || PyContextVar_Get(fp_extobj_var, NULL, &ext) < 0 || !ext) {
+  PyObject *ext = fp_current_ext();
+  if (fp_ext_raises(ext)) fp_sync_wanted = 1;
+  PyObject *scope = fp_current_scope();
+  if (!scope) {
     PyErr_Clear();
-    ext = Py_NewRef(Py_None);
+    scope = Py_None;
   }
-  if (ext != fp_last_ext && fp_raises_fn) {
-    PyObject *r = PyObject_CallOneArg(fp_raises_fn, ext);
-    fp_last_raises = r ? PyObject_IsTrue(r) == 1 : 0;
-    if (!r) PyErr_Clear();
-    Py_XDECREF(r);
-    Py_XSETREF(fp_last_ext, Py_NewRef(ext));
-  }
-  if (fp_last_raises) fp_sync_wanted = 1;
   if (ndt_nranks() > 1) {
     /* on ranks every op is captured (its record is on every rank): the
      * errstate only, no line (a frame walk per op would double the cost of
      * a small op); the warning shows at the line of the call that reports */
-    if (fp_rank_ctx && PyTuple_GET_ITEM(fp_rank_ctx, 0) == ext) {
+    if (fp_rank_ctx && PyTuple_GET_ITEM(fp_rank_ctx, 0) == ext &&
+        PyTuple_GET_ITEM(fp_rank_ctx, 4) == scope) {
       Py_DECREF(ext);
       return Py_NewRef(fp_rank_ctx);
     }
-    PyObject *t = Py_BuildValue("(NOiO)", ext, Py_None, 0, Py_None);
+    PyObject *t = Py_BuildValue("(NOiOO)", ext, Py_None, 0, Py_None, scope);
     if (!t) {
       PyErr_Clear();
       return NULL;
@@ -240,10 +330,50 @@ static void *fp_capture(void) {
     glob = PyFrame_GetGlobals(f);
     Py_DECREF(f);
   }
-  PyObject *t = Py_BuildValue("(NNiN)", ext, file ? file : Py_NewRef(Py_None), line,
-                              glob ? glob : Py_NewRef(Py_None));
+  PyObject *t = Py_BuildValue("(NNiNO)", ext, file ? file : Py_NewRef(Py_None), line,
+                              glob ? glob : Py_NewRef(Py_None), scope);
   if (!t) PyErr_Clear();
   return t;
+}
+
+enum { FP_REPORT, FP_HOLD, FP_DROP };
+
+/* What becomes of a record taken from the core: reported now, held with
+ * its call (the call is still open), or dropped (its call raised). *item
+ * is the (op, flags, ctx) to report or hold (a new reference), NULL with
+ * an exception set on error. */
+static int fp_fate(const ndt_fp_error *e, PyObject **item) {
+  PyObject *ctx = e->ctx ? (PyObject *)e->ctx : NULL;
+  PyObject *scope = ctx && PyTuple_GET_SIZE(ctx) > 4 ? PyTuple_GET_ITEM(ctx, 4) : Py_None;
+  int fate = FP_REPORT;
+  if (scope != Py_None) {
+    PyObject *state = PyList_GET_ITEM(scope, 0);
+    /* (an open scope seen outside any call of this thread's: another
+     * thread's) */
+    fate = state == SCOPE_RAISED ? FP_DROP
+           : state == SCOPE_OPEN && (fp_depth > 0 || fp_nouter > 0) ? FP_HOLD : FP_REPORT;
+    if (fate == FP_HOLD && (fp_ext_raises(PyTuple_GET_ITEM(ctx, 0)) & e->flags)) fate = FP_REPORT;
+  } else if (!ctx && fp_raised_exit) {
+    *item = NULL;
+    return FP_DROP;
+  } else if (!ctx && fp_depth > 0 && !fp_user_code()) {
+    /* inline work of the open call (taken at the end of the core call that
+     * ran it): held in the errstate of the moment, shown at the line of the
+     * call as inline work's warnings are */
+    PyObject *ext = fp_current_ext();
+    if (fp_ext_raises(ext) & e->flags) {
+      Py_DECREF(ext);
+    } else {
+      *item = Py_BuildValue("(sI(NOiO))", e->op, e->flags, ext, Py_None, 0, Py_None);
+      return *item ? FP_HOLD : -1;
+    }
+  }
+  if (fate == FP_DROP) {
+    *item = NULL;
+    return fate;
+  }
+  *item = Py_BuildValue("(sIO)", e->op, e->flags, ctx ? ctx : Py_None);
+  return *item ? fate : -1;
 }
 
 /* The release hook: a record done and reported (GIL held: called from
@@ -266,17 +396,17 @@ int fp_report(void) {
     ndt_fp_error e[16];
     int n = ndt_fp_errors_take(e, 16);
     if (n == 0) break;
-    PyObject *list = PyList_New(n);
-    for (int i = 0; i < n; i++) {
-      PyObject *ctx = e[i].ctx ? (PyObject *)e[i].ctx : Py_None;   /* borrowed */
-      PyObject *item = list ? Py_BuildValue("(sIO)", e[i].op, e[i].flags, ctx) : NULL;
-      if (!item) {
+    PyObject *list = PyList_New(0);
+    for (int i = 0; i < n && list; i++) {
+      PyObject *item;
+      int fate = fp_fate(&e[i], &item);
+      if (fate == FP_HOLD && !fp_held && !(fp_held = PyList_New(0))) fate = -1;
+      if (fate == FP_DROP) continue;
+      if (fate < 0 || PyList_Append(fate == FP_HOLD ? fp_held : list, item) < 0)
         Py_CLEAR(list);
-        break;
-      }
-      PyList_SET_ITEM(list, i, item);
+      Py_XDECREF(item);
     }
-    if (rc == 0 && list && fp_report_fn) {
+    if (rc == 0 && list && PyList_GET_SIZE(list) && fp_report_fn) {
       PyObject *r = PyObject_CallOneArg(fp_report_fn, list);
       if (!r) rc = -1;   /* the rest is still reported: warnings, say */
       Py_XDECREF(r);
@@ -287,8 +417,84 @@ int fp_report(void) {
   return rc;
 }
 
-/* The end of a call that may have run or waited for work: o, or NULL (o
- * released) when reporting floating-point errors raised. */
+/* The end of a guarded call: result, or NULL when it raised. A call that
+ * returns reports what it held (result dropped when that raises, as in
+ * fp_done); one that raises drops it, and what its work reports later. */
+static PyObject *fp_call_end(PyObject *result);
+
+PyObject *fp_call_exit(PyObject *result) {
+  if (--fp_depth > 0) return result;
+  result = fp_call_end(result);
+  if (fp_nouter > 0) {
+    /* back in the enclosing call: what this one's end held of the
+     * enclosing call's work stays with it */
+    fp_nouter--;
+    PyObject *held = fp_held;
+    fp_scope = fp_outer[fp_nouter].scope;
+    fp_held = fp_outer[fp_nouter].held;
+    fp_depth = fp_outer[fp_nouter].depth;
+    if (held && PyList_GET_SIZE(held)) {
+      if (!fp_held) {
+        fp_held = held;
+        held = NULL;
+      } else if (PyList_SetSlice(fp_held, PY_SSIZE_T_MAX, PY_SSIZE_T_MAX, held) < 0) {
+        PyErr_WriteUnraisable(NULL);
+      }
+    }
+    Py_XDECREF(held);
+  }
+  return result;
+}
+
+static PyObject *fp_call_end(PyObject *result) {
+  PyObject *scope = fp_scope, *held = fp_held;
+  fp_scope = fp_held = NULL;
+  if (scope) PyList_SetItem(scope, 0, Py_NewRef(result ? SCOPE_RETURNED : SCOPE_RAISED));
+  Py_XDECREF(scope);
+  if (!result) {
+    /* a 'raise' capture whose core call failed: nothing of it is reported */
+    fp_sync_wanted = 0;
+    Py_XDECREF(held);
+    /* What is ready now is reported with the exception, as NumPy's earlier
+     * ops warned before it, except the inline work of a core call that
+     * failed (no record of its own: it was to be taken at that call's end). */
+    if (ndt_fp_errors_pending()) {
+      PyObject *et, *ev, *tb;
+      PyErr_Fetch(&et, &ev, &tb);
+      fp_raised_exit = 1;
+      int rc = fp_report();
+      fp_raised_exit = 0;
+      if (rc < 0) {
+        /* a warning made an error (filters, 'call'): it propagates, as it
+         * would have from its own op, with the call's error as its context */
+        PyErr_NormalizeException(&et, &ev, &tb);
+        if (tb) PyException_SetTraceback(ev, tb);
+        PyObject *et2, *ev2, *tb2;
+        PyErr_Fetch(&et2, &ev2, &tb2);
+        PyErr_NormalizeException(&et2, &ev2, &tb2);
+        PyException_SetContext(ev2, ev);   /* steals ev */
+        Py_XDECREF(et);
+        Py_XDECREF(tb);
+        PyErr_Restore(et2, ev2, tb2);
+      } else {
+        PyErr_Restore(et, ev, tb);
+      }
+    }
+    return NULL;
+  }
+  if (held && PyList_GET_SIZE(held) && fp_report_fn) {
+    PyObject *r = PyObject_CallOneArg(fp_report_fn, held);
+    Py_DECREF(held);
+    if (!r) {
+      Py_DECREF(result);
+      return NULL;
+    }
+    Py_DECREF(r);
+  } else {
+    Py_XDECREF(held);
+  }
+  return fp_done(result);
+}
 
 PyObject *f_fp_setup(PyObject *m, PyObject *args) {
   (void)m;

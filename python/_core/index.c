@@ -117,7 +117,8 @@ static inline __attribute__((always_inline)) PyObject *array_subscript_base(PyOb
       PyErr_SetString(PyExc_IndexError, "only basic indexing is supported by _core");
       return NULL;
     }
-    return PyObject_CallFunctionObjArgs(getitem_hook, self, key, NULL);
+    fp_call_enter();
+    return fp_call_exit(PyObject_CallFunctionObjArgs(getitem_hook, self, key, NULL));
   }
   ndt_array *a = ARR(self);
   int nd = ndt_ndim(a);
@@ -247,8 +248,9 @@ static int array_ass_subscript(PyObject *self, PyObject *key, PyObject *value) {
     PyErr_SetString(PyExc_IndexError, "unsupported assignment");
     return -1;
   }
-  PyObject *r = PyObject_CallFunctionObjArgs(setitem_hook, self, key, value ? value : Py_None,
-                                             value ? Py_False : Py_True, NULL);
+  fp_call_enter();
+  PyObject *r = fp_call_exit(PyObject_CallFunctionObjArgs(
+      setitem_hook, self, key, value ? value : Py_None, value ? Py_False : Py_True, NULL));
   if (!r) return -1;
   Py_DECREF(r);
   return 0;

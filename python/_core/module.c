@@ -573,6 +573,8 @@ static PyMethodDef module_methods[] = {
   {"from_memory", f_from_memory, METH_VARARGS, "from_memory(obj, code, writable)"},
   {"view_itemsize", f_view_itemsize, METH_VARARGS,
    "view_itemsize(a, dt, shape, bstrides, boffset): the memory as a dtype of another size"},
+  {"guard", f_guard, METH_O,
+   "guard(func): func as a method whose call holds its floating-point errors"},
   {"dispatcher", f_dispatcher, METH_VARARGS,
    "dispatcher(impl, npfunc, name): impl behind the foreign-array check"},
   {"dispatch_setup", f_dispatch_setup, METH_VARARGS,
@@ -647,7 +649,8 @@ static struct PyModuleDef coremodule = {
 
 PyMODINIT_FUNC PyInit__core(void) {
   if (PyType_Ready(&ArrayType) < 0 || PyType_Ready(&RngType) < 0 ||
-      PyType_Ready(&DispatchType) < 0)
+      PyType_Ready(&DispatchType) < 0 ||
+      PyType_Ready(&GuardType) < 0)
     return NULL;
   PyObject *m = PyModule_Create(&coremodule);
   if (!m) return NULL;

@@ -79,7 +79,8 @@ static PyObject *call_binop_hook(int op, PyObject *a, PyObject *b, int inplace) 
   args[1] = a;
   args[2] = b;
   args[3] = inplace ? Py_True : Py_False;
-  PyObject *r = PyObject_Vectorcall(binop_hook, args, 4, NULL);
+  fp_call_enter();
+  PyObject *r = fp_call_exit(PyObject_Vectorcall(binop_hook, args, 4, NULL));
   Py_DECREF(args[0]);
   return r;
 }

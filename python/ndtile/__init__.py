@@ -275,6 +275,29 @@ _foreign.setup(ndarray)
 _umath._FOREIGN = _foreign.foreign
 _register_native()
 
+
+# The methods of ndtile's arrays and ufuncs are calls of the program's, as
+# the Dispatch functions are: the floating-point errors of the work a call
+# records are reported when it returns, dropped when it raises (_core's
+# errors.c, "the call in progress").
+def _guard_methods(cls):
+    for name, obj in list(vars(cls).items()):
+        if type(obj) is _types.FunctionType and (
+                not name.startswith('_') or name in _GUARDED_DUNDERS):
+            setattr(cls, name, _core.guard(obj))
+    for sub in cls.__subclasses__():
+        if sub.__module__.startswith('ndtile.'):
+            _guard_methods(sub)
+
+
+# (not the protocols NumPy calls, __array_ufunc__ and __array_function__:
+# ndtile compares them with ndarray's own to find a subclass's override)
+_GUARDED_DUNDERS = {'__call__', '__iter__', '__next__', '__getitem__', '__setitem__',
+                    '__matmul__', '__rmatmul__', '__imatmul__', '__divmod__', '__rdivmod__',
+                    '__round__', '__contains__'}
+for _cls in (ndarray, flatiter, ufunc):
+    _guard_methods(_cls)
+
 # NumPy's docstrings with an ndtile note on every public function (_docs).
 import sys as _sys  # noqa: E402
 import importlib as _importlib  # noqa: E402

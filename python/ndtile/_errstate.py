@@ -54,8 +54,10 @@ def _state(ext):
 
 
 def raises(ext):
-    """True when the errstate object says 'raise' for some error."""
-    return 'raise' in _state(ext)[0].values()
+    """The NPY_FPE bits of the errors the errstate object says 'raise' for
+    (0: none)."""
+    modes = _state(ext)[0]
+    return sum(bit for bit, key, _ in _KINDS if modes[key] == 'raise')
 
 
 def _stacklevel():
@@ -72,10 +74,10 @@ def _stacklevel():
 def report(records):
     """records: [(op name, NPY_FPE flags, ctx)]; ctx is None for work run
     inline (reported in the current state, at the caller's line), else
-    (errstate object, file, line, module globals) captured when the op was
-    called."""
+    (errstate object, file, line, module globals[, the call's scope])
+    captured when the op was called (file None: at the caller's line)."""
     for name, flags, ctx in records:
-        ext, filename, lineno, glob = ctx if ctx is not None else (None, None, 0, None)
+        ext, filename, lineno, glob = ctx[:4] if ctx is not None else (None, None, 0, None)
         modes, func = _state(ext)
         for bit, key, what in _KINDS:
             if not flags & bit:
