@@ -872,9 +872,14 @@ class ufunc:
         empty arrays of the operands' dtypes, after the core refused them
         (its out= cast error names the core's op and loop: fabs runs on
         absolute, float16 loops in float32)."""
-        probe = [_np.empty(0, o.dtype) if isinstance(o, Array) else o for o in ops]
+        def empty(o):
+            return _np.empty(0, o.dtype) if isinstance(o, (Array, _np.ndarray)) else o
+        probe = [empty(o) for o in ops]
         kw = {} if dtc == D.DEFAULT else {'dtype': D.DTYPES[dtc]}
-        if isinstance(out, Array):
+        if isinstance(out, tuple) and any(isinstance(o, Array) for o in out):
+            kw['out'] = tuple(empty(o) for o in out)     # (divmod's, frexp's outputs)
+            kw['casting'] = casting
+        elif isinstance(out, Array):
             kw['out'] = _np.empty(0, out.dtype)
             kw['casting'] = casting
         try:
@@ -1130,6 +1135,10 @@ class _divmod(ufunc):
             r = remainder(*args, out=o2)
             if later:
                 q = _copy_into(o1, q)
+        except TypeError:
+            # NumPy's exception names divmod (the halves' name floor_divide)
+            self._numpy_type_error(args, D.DEFAULT, (o1, o2))
+            raise
         finally:
             _core.fp_group_end()
         return q, r

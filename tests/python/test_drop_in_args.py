@@ -757,3 +757,56 @@ def test_empty_partition_and_delete(src):
 def test_broadcast_arrays_without_arguments():
     check(lambda np: np.broadcast_arrays())
     check(lambda np: np.broadcast_arrays(np.ones(3)))
+
+
+# ---- 0-d array arguments where NumPy takes a scalar --------------------------
+@pytest.mark.parametrize("src", [
+    "np.hanning(np.array(5))", "np.hanning(np.array(5.0))", "np.hamming(np.array(True))",
+    "np.blackman(np.array(4.5))", "np.bartlett(np.array(5, np.uint8))", "np.bartlett(np.array(0))",
+    "np.hanning(np.array(1.0))", "np.bartlett(np.array(2.5))", "np.hanning(np.array([5]))",
+    "np.tile(np.array([1, 2]), np.array(True))", "np.tile(np.array([1, 2]), np.True_)",
+    "np.tile(np.array(3), np.array(2))", "np.tile(np.array([1, 2]), [np.array(2), np.array(True)])",
+    "np.tile(np.array([1, 2]), np.array(2.0))", "np.tile(np.array([1, 2]), 2.0)",
+    "np.tri(np.array(True))", "np.tri(3, np.array(True))", "np.tri(3, 3, np.array(True))",
+    "np.polyint(np.array(2.0))", "np.polyint(np.array([1, 2]), 2.0)",
+    "np.polyint(np.array([1, 2]), k=1j)", "np.polyint(np.array([1, 2], np.float32), k=[3])",
+    "np.polyder(np.array(2.0))", "np.polyder(np.array([1, 2, 3]), 1.0)",
+    "np.polyfit(np.arange(4.), np.arange(4.), 1.0)",
+    "np.broadcast_shapes(np.array(3))", "np.broadcast_shapes(np.array(3), (2, 1))",
+    "np.broadcast_shapes(np.array([2, 3]))", "np.broadcast_shapes(np.array(True))",
+    "np.broadcast_shapes(True)", "np.broadcast_shapes(np.array(3.0))",
+    "np.broadcast_shapes((np.array(2), 3))", "np.broadcast_shapes(3, [1, 3])",
+    "np.broadcast_shapes((2,), (3,))",
+    "np.histogramdd(np.array([[1.0, 2.0]]), bins=np.array(3))[0]",
+    "np.histogramdd(np.array([[1.0, 2.0]]), bins=np.array(3.5))"])
+def test_zero_d_arguments(src):
+    check(lambda np: eval(src, {'np': np}))
+
+
+# ---- operators the core has no loop for: NumPy's exception -----------------
+@pytest.mark.parametrize("src", [
+    "+np.array([True])", "+np.array(True)", "-np.array([True])", "~np.array([1.0])",
+    "np.array([True]) - np.array([True])", "np.array([True]) - True",
+    "np.array([1.0]) & np.array([1.0])", "np.array([True]) << 1.5", "1.5 >> np.array([1])",
+    "np.array([True]) % 1j", "np.array([1j]) // np.array([1j])",
+    "divmod(np.array([True]), 1j)", "divmod(1j, np.array([1.0]))",
+    "np.divmod(np.array([1j]), np.array([1j]))"])
+def test_operator_without_a_loop(src):
+    check(lambda np: eval(src, {'np': np}))
+
+
+@pytest.mark.parametrize("op", ["+=", "-=", "&=", "<<=", "//=", "/="])
+@pytest.mark.parametrize("value", ["np.ones(3, np.int8)", "1.5", "True", "1j"])
+def test_inplace_operator_refused(op, value):
+    def f(np):
+        a = np.ones(3, bool)
+        exec(f"a {op} {value}", {'np': np, 'a': a})
+        return a
+    check(f)
+    check(lambda np: exec(f"a = np.ones(3, np.int64)\na {op} {value}", {'np': np}))
+
+
+@pytest.mark.parametrize("reps", ["np.array(2, np.uint64)", "np.uint64(2)", "np.float32(2)",
+                                  "np.array(2, np.uint8)", "np.array(1j)"])
+def test_tile_counts_cast_safely(reps):
+    check(lambda np: np.tile(np.array([1, 2]), eval(reps, {'np': np})))
