@@ -810,3 +810,12 @@ def test_inplace_operator_refused(op, value):
                                   "np.array(2, np.uint8)", "np.array(1j)"])
 def test_tile_counts_cast_safely(reps):
     check(lambda np: np.tile(np.array([1, 2]), eval(reps, {'np': np})))
+
+
+@pytest.mark.parametrize("src", [
+    "np.vecdot(np.ones((2, 3), 'f4'), np.ones(3, 'f4'), out=np.empty(2, 'i1'))",
+    "np.vecdot(np.ones(3, 'c16'), np.ones(3, bool), out=np.empty((), 'f8'))",
+    "np.vecdot(np.ones(3, 'f4'), np.ones(4, 'f4'), out=np.empty((), 'i1'))",
+    "np.vecdot(np.ones(3, 'f4'), np.ones(3, 'f4'), out=np.empty((), 'f8'))"])
+def test_vecdot_out_cast(src):
+    check(lambda np: eval(src, {'np': np}))
