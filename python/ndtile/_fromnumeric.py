@@ -575,11 +575,12 @@ def clip_mode(mode, strict=False):
         if mode[:1] in ('c', 'C', 'w', 'W', 'r', 'R'):
             raise ValueError("Use one of 'clip', 'raise', or 'wrap' for clip mode")
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
-    if isinstance(mode, (int, _np.integer)) and not isinstance(mode, (bool, _np.bool_)):
-        if strict and int(mode) not in (0, 1, 2):
+    k = C.int_scalar(mode)
+    if k is not None:
+        if strict and k not in (0, 1, 2):
             raise ValueError("integer clipmode must be RAISE, WRAP, or CLIP from "
                              "'numpy._core.multiarray'")
-        return {0: 'clip', 1: 'wrap'}.get(int(mode), 'raise')
+        return {0: 'clip', 1: 'wrap'}.get(k, 'raise')
     raise TypeError("clipmode not understood")
 
 

@@ -43,8 +43,8 @@ def polyval(p, x):
     p = nt.asarray(p)
     x = nt.asanyarray(x)
     y = nt.zeros_like(x)
-    for k in range(p.shape[0]):
-        y = y * x + p[k]
+    for pv in p:        # (NumPy's loop: a 0-d p is iteration's TypeError)
+        y = y * x + pv
     return y
 
 
@@ -195,8 +195,18 @@ def polydiv(u, v):
 # ---- roots of polynomials (companion-matrix eigenvalues) ---------------------
 
 
+def _dispatched_whole(x):
+    """NumPy's roots and poly dispatch on their argument itself, which
+    must be iterable: a scalar or 0-d array is the dispatcher's TypeError."""
+    try:
+        iter(x)
+    except TypeError:
+        raise TypeError("dispatcher for __array_function__ did not return an iterable") from None
+
+
 def roots(p):
     nt = _nt()
+    _dispatched_whole(p)
     p = _np.atleast_1d(_np.asarray(C.to_np_tree(p)))
     if p.ndim != 1:
         raise ValueError("Input must be a rank-1 array.")
@@ -221,6 +231,7 @@ def roots(p):
 
 def poly(seq_of_zeros):
     nt = _nt()
+    _dispatched_whole(seq_of_zeros)
     z = nt.atleast_1d(nt.asarray(seq_of_zeros))
     sh = z.shape
     if len(sh) == 2 and sh[0] == sh[1] and sh[0] != 0:

@@ -819,3 +819,22 @@ def test_tile_counts_cast_safely(reps):
     "np.vecdot(np.ones(3, 'f4'), np.ones(3, 'f4'), out=np.empty((), 'f8'))"])
 def test_vecdot_out_cast(src):
     check(lambda np: eval(src, {'np': np}))
+
+
+@pytest.mark.parametrize("mode", ["np.array(0)", "np.array(2, np.uint8)", "np.array(True)",
+                                  "np.array(1.0)", "np.array([1])", "np.int8(1)"])
+def test_modes_of_0d_integer_arrays(mode):
+    check(lambda np: np.convolve(np.array([1, 2, 3]), np.array([1, 1]), mode=eval(mode, {'np': np})))
+    check(lambda np: np.take(np.array([1, 2, 3]), [5], mode=eval(mode, {'np': np})))
+
+
+@pytest.mark.parametrize("p", ["np.array(2.0)", "np.array([2.0])", "np.array([1, 2, 3])", "[]"])
+def test_polyval_coefficients(p):
+    check(lambda np: np.polyval(eval(p, {'np': np}), np.array([1.5, 2.0])))
+
+
+@pytest.mark.parametrize("src", ["np.roots(np.array(2.0))", "np.roots(2.0)", "np.poly(2.0)",
+                                 "np.poly(np.array(2.0))", "np.poly([2.0])", "np.roots([1.0, -2.0])",
+                                 "np.poly(())"])
+def test_roots_poly_of_scalars(src):
+    check(lambda np: eval(src, {'np': np}))
