@@ -340,9 +340,7 @@ def angle(z, deg=False):
     if D.KIND[x._dt] == 'c':
         zi, zr = x._imag(), x._real()
     else:
-        zi, zr = 0, x
-        if D.KIND[x._dt] in 'biu':
-            zr = x._astype(D.FLOAT64, _core.CASTING_UNSAFE)
+        zi, zr = 0, x       # (NumPy's: int8 gives float16, int16 float32)
     a = _umath.UFUNCS['arctan2'](zi, zr)
     if deg:
         a = a * (180 / _np.pi)

@@ -838,3 +838,10 @@ def test_polyval_coefficients(p):
                                  "np.poly(())"])
 def test_roots_poly_of_scalars(src):
     check(lambda np: eval(src, {'np': np}))
+
+
+@pytest.mark.parametrize("dt", ['?', 'i1', 'u1', 'i2', 'u2', 'i4', 'u8', 'f4', 'c8'])
+@pytest.mark.parametrize("deg", [False, True])
+def test_angle_dtype_of_integers(dt, deg):
+    check(lambda np: np.angle(np.array([1, 0, 2], dtype=dt), deg=deg))
+    check(lambda np: np.angle(np.array(1, dtype=dt), deg=deg))
