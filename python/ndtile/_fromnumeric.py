@@ -370,6 +370,9 @@ def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoVa
     if kwargs or (out is not None and not isinstance(out, Array)):
         return F.call("clip (kwargs)", _np.clip, (a, a_min, a_max),
                       dict(kwargs, out=out))
+    if a_min is None and a_max is None:
+        # NumPy's _clip: positive (a copy; a bool array has no loop, its error)
+        return _umath.UFUNCS['positive'](a, out=out)
     try:
         x = _umath.operand(a)
         lo = None if a_min is None else _umath.operand(a_min)

@@ -845,3 +845,11 @@ def test_roots_poly_of_scalars(src):
 def test_angle_dtype_of_integers(dt, deg):
     check(lambda np: np.angle(np.array([1, 0, 2], dtype=dt), deg=deg))
     check(lambda np: np.angle(np.array(1, dtype=dt), deg=deg))
+
+
+@pytest.mark.parametrize("dt", ['?', 'i8', 'f8', 'c16'])
+@pytest.mark.parametrize("src", ["np.clip(a)", "a.clip()", "np.clip(a, None, None)",
+                                 "a.clip(None, None)", "np.clip(a, None, None, out=np.empty(3, a.dtype))",
+                                 "np.clip(a[0])", "np.clip(np.array(a[0]))"])
+def test_clip_without_bounds(dt, src):
+    check(lambda np: eval(src, {'np': np, 'a': np.array([2, 0, 1], dtype=dt)}))
