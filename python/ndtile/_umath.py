@@ -1588,7 +1588,8 @@ def binop_defers(a, b, inplace):
 
 
 def binop_hook(op, a, b, inplace):
-    """Called by the C number slots for operands they do not handle."""
+    """Called by the C number slots for operands they do not handle, and
+    where the core refused the operand types (NumPy's exception then)."""
     if binop_defers(a, b, inplace):
         return NotImplemented
     u = _BY_OP[op]
