@@ -1323,6 +1323,9 @@ class _matvec(ufunc):
         if out is not None and not out.flags.num & 0x400:
             raise ValueError("output array is read-only")     # (the gufunc's first check)
         name = self.__name__
+        if out is not None:
+            # NumPy's loop resolution, before the core dimensions are looked at
+            _check_cast(name, _np.result_type(a.dtype, b.dtype), out.dtype, 'same_kind')
         sig = '(n),(n,m)->(m)' if self._vecmat else '(m,n),(n)->(m)'
         need = (1, 2) if self._vecmat else (2, 1)
         for i, (x, r) in enumerate(zip((a, b), need)):

@@ -853,3 +853,13 @@ def test_angle_dtype_of_integers(dt, deg):
                                  "np.clip(a[0])", "np.clip(np.array(a[0]))"])
 def test_clip_without_bounds(dt, src):
     check(lambda np: eval(src, {'np': np, 'a': np.array([2, 0, 1], dtype=dt)}))
+
+
+@pytest.mark.parametrize("src", [
+    "np.matvec(np.ones(3, 'f4'), np.ones(3, 'f4'), out=np.empty(2, 'i1'))",
+    "np.vecmat(np.ones(3, 'f4'), np.ones(3, 'f4'), out=np.empty(2, 'i1'))",
+    "np.matvec(np.ones((2, 3), 'i1'), np.ones(3, 'u1'), out=np.empty(2, 'i1'))",
+    "np.matvec(np.ones((2, 3), 'f4'), np.ones(3, 'f4'), out=np.empty(2, 'f8'))",
+    "np.vecmat(np.ones(3, 'c8'), np.ones((3, 2), 'c8'), out=np.empty(2, 'f4'))"])
+def test_matvec_out_cast_before_dimensions(src):
+    check(lambda np: eval(src, {'np': np}))
