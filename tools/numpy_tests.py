@@ -8,7 +8,10 @@ Each file (a path inside the installed numpy package; its wheel ships its
 tests) is copied into DIR (default /tmp/ndtile-numpy-tests) with its imports
 rewritten: `import numpy as np` and `from numpy import ...` take ndtile,
 `from numpy.testing import ...` takes ndtile.testing (numpy.testing on
-gathered operands); every other import (numpy._core internals, also
+gathered operands), numpy.linalg and numpy.fft ndtile's, the public names a
+test imports from NumPy's implementation modules (`from
+numpy.lib._stride_tricks_impl import as_strided`) ndtile's where ndtile has
+them; every other import (numpy._core internals, also
 as np._core, numpy.exceptions, ...) stays NumPy's, but one:
 numpy._core.umath (NumPy's ufunc module, `import numpy._core.umath as ncu`,
 `np._core.umath.__dict__`) becomes _nt_umath, written beside the copies:
@@ -61,7 +64,41 @@ _PRE = [
      r'\1from ndtile.lib import stride_tricks'),
     # numpy.ma.testutils' comparisons, on gathered operands (_MA_SHIM)
     (re.compile(r'^(\s*)from numpy\.ma\.testutils import', re.M), r'\1from _nt_ma_testutils import'),
+    # NumPy's implementation modules export public functions (test_stride_tricks
+    # imports as_strided, broadcast_to, ... from numpy.lib._stride_tricks_impl,
+    # test_index_tricks mgrid, r_, ...): ndtile's where ndtile has the name,
+    # the private helpers (_as_pairs, _replace_nan) NumPy's
+    (re.compile(r'^([ \t]*)from (numpy\.(?:lib\._\w+_impl|_core\.[a-z]\w*)) import '
+                r'(\([^)]*\)|[^\n(]*)$', re.M),
+     lambda m: _public_names(*m.groups())),
 ]
+
+# written beside the copies: ndtile's public names (its namespace, then the
+# public submodules NumPy's _impl modules stand behind)
+_PUBLIC_SHIM = '''import ndtile
+import ndtile.lib.stride_tricks
+
+_SPACES = (vars(ndtile), vars(ndtile.lib.stride_tricks))
+
+
+def get(name, default):
+    for space in _SPACES:
+        if name in space:
+            return space[name]
+    return default
+'''
+
+
+def _public_names(ind, mod, names):
+    """`from mod import names`, then each public name rebound to ndtile's
+    where ndtile has it."""
+    public = [n.split(' as ')[-1].strip() for n in names.strip('()').replace('\n', ' ').split(',')]
+    public = [n for n in public if n and not n.startswith('_')]
+    text = f'{ind}from {mod} import {names}'
+    if public:
+        text += (f'\n{ind}import _nt_public\n' +
+                 ''.join(f'{ind}{n} = _nt_public.get({n!r}, {n})\n' for n in public))
+    return text.rstrip('\n')
 
 # written beside the copies: numpy.ma.testutils with ndtile arrays gathered
 # into NumPy arrays first (its comparisons take their array path for
@@ -96,7 +133,10 @@ def rewrite(text):
     # numpy itself and numpy.testing take ndtile; every other import (and
     # `import numpy`, which the tool's rewrites use for NumPy's internals)
     # stays NumPy's
-    return ndtile_imports.rewrite(text, only=('', 'testing'), plain_numpy=False, pre=_PRE)
+    # (numpy.linalg and numpy.fft too: test_linalg imports norm, matrix_rank,
+    # ... from numpy.linalg; numpy.random stays NumPy's, deviations.md 15)
+    return ndtile_imports.rewrite(text, only=('', 'testing', 'linalg', 'fft'),
+                                  plain_numpy=False, pre=_PRE)
 
 
 def copy_file(rel, out, to_ndtile):
@@ -149,6 +189,8 @@ def main():
         f.write(_MA_SHIM)
     with open(os.path.join(args.out, '_nt_umath.py'), 'w') as f:
         f.write(_UMATH_SHIM)
+    with open(os.path.join(args.out, '_nt_public.py'), 'w') as f:
+        f.write(_PUBLIC_SHIM)
     print(f"{'file':48s} {'ndtile pass/fail/err/skip':>26s}" +
           (f" {'numpy pass/fail/err/skip':>26s}" if args.numpy else ''))
     for rel in args.files:

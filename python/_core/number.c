@@ -85,6 +85,16 @@ static PyObject *call_binop_hook(int op, PyObject *a, PyObject *b, int inplace) 
   return r;
 }
 
+/* The core refused the operand types (no loop, an output cast): NumPy's own
+ * exception, class and message, comes from the ufunc's Python path, which
+ * asks NumPy (_UFuncNoLoopError for +bool_array, 'numpy boolean subtract'
+ * for bool - bool, _UFuncOutputCastingError for int_array += 1.5). */
+static int refused_types(ndt_status st) {
+  const ndt_error *e = ndt_last_error_info();
+  ndt_error_kind k = e->status == st ? e->kind : ndt_status_kind(st);
+  return k == NDT_KIND_TYPE || k == NDT_KIND_UFUNC_TYPE;
+}
+
 static PyObject *binop(PyObject *a, PyObject *b, ndt_ufunc op, int inplace) {
   ndt_array *x, *y, *tx = NULL, *ty = NULL;
   if (IS_SUBCLASS(a) || IS_SUBCLASS(b)) return call_binop_hook(op, a, b, inplace);
@@ -117,7 +127,8 @@ static PyObject *binop(PyObject *a, PyObject *b, ndt_ufunc op, int inplace) {
   ndt_free(tx);
   ndt_free(ty);
   core_leave();
-  if (st) return raise_status(st);
+  if (st) return binop_hook && refused_types(st) ? call_binop_hook(op, a, b, inplace)
+                                                 : raise_status(st);
   if (inplace) {
     Py_INCREF(a);
     return fp_done(a);
@@ -137,6 +148,13 @@ static PyObject *unop(PyObject *a, ndt_ufunc op) {
   ndt_array *res = NULL;
   ndt_status st;
   CORE(st = ndt_unary(&res, op, ARR(a)));
+  if (st && unop_hook && refused_types(st)) {   /* NumPy's exception (above) */
+    PyObject *o = PyLong_FromLong(op);
+    if (!o) return NULL;
+    PyObject *r = PyObject_CallFunctionObjArgs(unop_hook, o, a, NULL);
+    Py_DECREF(o);
+    return r;
+  }
   if (st) return raise_status(st);
   return fp_done(ufunc_result(res));
 }

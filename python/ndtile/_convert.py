@@ -107,6 +107,19 @@ def is_nd(x):
     return isinstance(x, Array)
 
 
+def int_scalar(x):
+    """x as a Python int where NumPy's C converters (PyArray_PyIntAsInt) take
+    it as one: a Python or NumPy integer or a 0-d integer array (not a bool);
+    else None."""
+    if isinstance(x, (bool, _np.bool_)):
+        return None
+    if isinstance(x, (int, _np.integer)):
+        return int(x)
+    if isinstance(x, (Array, _np.ndarray)) and x.ndim == 0 and x.dtype.kind in 'iu':
+        return int(x)
+    return None
+
+
 def to_numpy(a):
     """A NumPy copy of an ndtile array (waits for its data)."""
     out = _np.empty(a.shape, a.dtype)

@@ -370,6 +370,9 @@ def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoVa
     if kwargs or (out is not None and not isinstance(out, Array)):
         return F.call("clip (kwargs)", _np.clip, (a, a_min, a_max),
                       dict(kwargs, out=out))
+    if a_min is None and a_max is None:
+        # NumPy's _clip: positive (a copy; a bool array has no loop, its error)
+        return _umath.UFUNCS['positive'](a, out=out)
     try:
         x = _umath.operand(a)
         lo = None if a_min is None else _umath.operand(a_min)
@@ -575,11 +578,12 @@ def clip_mode(mode, strict=False):
         if mode[:1] in ('c', 'C', 'w', 'W', 'r', 'R'):
             raise ValueError("Use one of 'clip', 'raise', or 'wrap' for clip mode")
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
-    if isinstance(mode, (int, _np.integer)) and not isinstance(mode, (bool, _np.bool_)):
-        if strict and int(mode) not in (0, 1, 2):
+    k = C.int_scalar(mode)
+    if k is not None:
+        if strict and k not in (0, 1, 2):
             raise ValueError("integer clipmode must be RAISE, WRAP, or CLIP from "
                              "'numpy._core.multiarray'")
-        return {0: 'clip', 1: 'wrap'}.get(int(mode), 'raise')
+        return {0: 'clip', 1: 'wrap'}.get(k, 'raise')
     raise TypeError("clipmode not understood")
 
 

@@ -340,9 +340,7 @@ def angle(z, deg=False):
     if D.KIND[x._dt] == 'c':
         zi, zr = x._imag(), x._real()
     else:
-        zi, zr = 0, x
-        if D.KIND[x._dt] in 'biu':
-            zr = x._astype(D.FLOAT64, _core.CASTING_UNSAFE)
+        zi, zr = 0, x       # (NumPy's: int8 gives float16, int16 float32)
     a = _umath.UFUNCS['arctan2'](zi, zr)
     if deg:
         a = a * (180 / _np.pi)
@@ -721,6 +719,10 @@ def vecdot(x1, x2, /, out=None, *, axis=-1, **kwargs):
                       dict(kwargs, out=out, axis=axis))
     a, b = nt.asarray(x1), nt.asarray(x2)
     check_out_writeable(out)    # (the gufunc's first check of out=)
+    if out is not None:
+        # NumPy's loop resolution, before the core dimensions are looked at
+        _umath._check_cast('vecdot', _np.result_type(a.dtype, b.dtype), out.dtype,
+                           'same_kind', 2)
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError("vecdot: Input operand does not have enough dimensions")
     aa, ab = _axis(axis, a.ndim), _axis(axis, b.ndim)

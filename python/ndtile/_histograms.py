@@ -202,7 +202,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
     nbin = []
     for i in builtins_range(Dn):
         col = s[:, i]
-        if _np.ndim(bins[i]) == 0 and not isinstance(bins[i], Array):
+        if _np.ndim(bins[i]) == 0:     # (a 0-d array too, as NumPy's)
             if bins[i] < 1:
                 raise ValueError(f'`bins[{i}]` must be positive, when an integer')
             smin, smax = _outer_edges(col, range[i])

@@ -657,6 +657,11 @@ def _concat_same(arrays, axis):
 
 
 def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    if type(arrays) in (list, tuple) and len(arrays) > 2**31 - 1:
+        # NumPy's limit, checked before the sequence is walked or copied (a
+        # list of 2**31 arrays would double memory)
+        raise ValueError(f"concatenate() only supports up to {2**31 - 1} arrays but got "
+                         f"{len(arrays)}.")
     if out is None and dtype is None and casting == "same_kind" and type(axis) is int and \
             type(arrays) in (tuple, list) and len(arrays) > 1:
         res = _concat_same(arrays, axis)
@@ -666,11 +671,6 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
         D.check_casting(casting)
     if not hasattr(arrays, '__getitem__'):      # NumPy's check (a generator)
         raise TypeError("The first input argument needs to be a sequence")
-    if type(arrays) in (list, tuple) and len(arrays) > 2**31 - 1:
-        # NumPy's limit, checked before the sequence is copied (a list of
-        # 2**31 arrays would double memory)
-        raise ValueError(f"concatenate() only supports up to {2**31 - 1} arrays but got "
-                         f"{len(arrays)}.")
     arrays = list(arrays)
     if out is not None and dtype is not None:
         raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both "

@@ -1875,7 +1875,8 @@ def _reflected_compare(ufunc, inputs):
 
 
 def _unop_hook(op, a):
-    """-a, +a, abs(a), ~a for a subclass instance (from the C slots)."""
+    """-a, +a, abs(a), ~a for a subclass instance, or where the core has no
+    loop for a's dtype (NumPy's exception then; from the C slots)."""
     return _umath.by_op(op)(a)
 
 

@@ -377,10 +377,11 @@ def _corr_mode(mode):
         if mode[:1] in ('v', 'V', 's', 'S', 'f', 'F'):
             raise ValueError("Use one of 'valid', 'same', or 'full' for convolve/correlate mode")
         raise ValueError(f"mode must be one of 'valid', 'same', or 'full' (got {mode!r})")
-    if isinstance(mode, (int, _np.integer)) and not isinstance(mode, (bool, _np.bool_)):
-        if int(mode) not in (0, 1, 2):
+    k = C.int_scalar(mode)
+    if k is not None:
+        if k not in (0, 1, 2):
             raise ValueError("integer convolve/correlate mode must be 0, 1, or 2")
-        return int(mode)
+        return k
     raise TypeError("convolve/correlate mode not understood")
 
 

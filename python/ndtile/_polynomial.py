@@ -4,7 +4,6 @@ poly."""
 
 import functools
 import importlib
-import operator
 import sys
 
 import numpy as _np
@@ -44,8 +43,8 @@ def polyval(p, x):
     p = nt.asarray(p)
     x = nt.asanyarray(x)
     y = nt.zeros_like(x)
-    for k in range(p.shape[0]):
-        y = y * x + p[k]
+    for pv in p:        # (NumPy's loop: a 0-d p is iteration's TypeError)
+        y = y * x + pv
     return y
 
 
@@ -71,11 +70,11 @@ def polysub(a1, a2):
 @_keeps_poly1d(1)
 def polyder(p, m=1):
     nt = _nt()
-    m = operator.index(m)
+    m = int(m)          # (NumPy's: a float order is truncated)
     if m < 0:
         raise ValueError("Order of derivative must be positive (see polyint)")
     p = nt.asarray(p)
-    n = p.shape[0] - 1
+    n = len(p) - 1      # (a 0-d p: len()'s TypeError, as NumPy's)
     y = p[:-1] * nt.arange(n, 0, -1)
     return y if m == 1 else (p if m == 0 else polyder(y, m - 1))
 
@@ -83,7 +82,7 @@ def polyder(p, m=1):
 @_keeps_poly1d(1)
 def polyint(p, m=1, k=None):
     nt = _nt()
-    m = operator.index(m)
+    m = int(m)          # (NumPy's: a float order is truncated)
     if m < 0:
         raise ValueError("Order of integral must be positive (see polyder)")
     if k is None:
@@ -96,8 +95,9 @@ def polyint(p, m=1, k=None):
     p = nt.asarray(p)
     if m == 0:
         return p
-    y = nt.concatenate((p.astype(_np.result_type(p.dtype, float)) /
-                        nt.arange(p.shape[0], 0, -1), nt.asarray([float(k[0])])))
+    # NumPy's p / arange(len(p), 0, -1) (len(): a 0-d p is its TypeError)
+    # and the constant as an array of its own dtype (a complex k too)
+    y = nt.concatenate((nt.true_divide(p, nt.arange(len(p), 0, -1)), nt.asarray([k[0]])))
     return polyint(y, m - 1, k=k[1:])
 
 
@@ -121,7 +121,7 @@ def polymul(a1, a2):
 def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     """NumPy's polyfit: least squares on the scaled Vandermonde matrix."""
     nt = _nt()
-    order = operator.index(deg) + 1
+    order = int(deg) + 1     # (NumPy's)
     x, y = nt.asarray(x), nt.asarray(y)
     x = x.astype(_np.result_type(x.dtype, 0.0), copy=False)
     y = y.astype(_np.result_type(y.dtype, 0.0), copy=False)
@@ -195,8 +195,18 @@ def polydiv(u, v):
 # ---- roots of polynomials (companion-matrix eigenvalues) ---------------------
 
 
+def _dispatched_whole(x):
+    """NumPy's roots and poly dispatch on their argument itself, which
+    must be iterable: a scalar or 0-d array is the dispatcher's TypeError."""
+    try:
+        iter(x)
+    except TypeError:
+        raise TypeError("dispatcher for __array_function__ did not return an iterable") from None
+
+
 def roots(p):
     nt = _nt()
+    _dispatched_whole(p)
     p = _np.atleast_1d(_np.asarray(C.to_np_tree(p)))
     if p.ndim != 1:
         raise ValueError("Input must be a rank-1 array.")
@@ -221,6 +231,7 @@ def roots(p):
 
 def poly(seq_of_zeros):
     nt = _nt()
+    _dispatched_whole(seq_of_zeros)
     z = nt.atleast_1d(nt.asarray(seq_of_zeros))
     sh = z.shape
     if len(sh) == 2 and sh[0] == sh[1] and sh[0] != 0:

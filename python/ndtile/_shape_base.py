@@ -180,14 +180,28 @@ def dsplit(ary, indices_or_sections):
     return split(x, indices_or_sections, 2)
 
 
+def _repeat_count(r):
+    """A count as NumPy's tile takes it: a 0-d array cast to intp by the
+    'safe' rule (repeat's), a bool (a NumPy bool too), else an integer."""
+    if isinstance(r, _np.bool_):
+        return int(r)
+    if isinstance(r, (Array, _np.ndarray)) and r.ndim == 0:
+        if not _np.can_cast(r.dtype, _np.intp, 'safe'):
+            raise TypeError(f"Cannot cast scalar from {r.dtype!r} to dtype('int64') "
+                            f"according to the rule 'safe'")
+        return int(r)
+    return operator.index(r)
+
+
 def tile(A, reps):
     x, fb = _nd(A, 'tile', _np.tile, (A, reps), {})
     if fb is not None:
         return fb
     try:
-        tup = tuple(operator.index(r) for r in reps)
+        tup = tuple(reps)
     except TypeError:
-        tup = (operator.index(reps),)
+        tup = (reps,)
+    tup = tuple(_repeat_count(r) for r in tup)
     if builtins.any(r < 0 for r in tup):
         raise ValueError("negative dimensions are not allowed")
     d = len(tup)

@@ -35,10 +35,25 @@ def broadcast_to(array, shape, subok=False):
     return C.subclass_like(r, array) if subok else r
 
 
+def _plain_shape(s):
+    """s as a shape tuple where it is a Python or NumPy integer or a tuple or
+    list of Python ints (no bool: NumPy refuses one), else None."""
+    if isinstance(s, (int, _np.integer)) and not isinstance(s, bool):
+        return (s,)
+    if type(s) in (tuple, list) and all(type(n) is int for n in s):
+        return tuple(s)
+    return None
+
+
 def broadcast_shapes(*args):
+    shapes = [_plain_shape(s) for s in args]
+    if None in shapes:
+        # NumPy's shape conversion (a 0-d integer array is one length, an
+        # array its lengths; its TypeError for a bool or a float)
+        args = [_np.asarray(s) if isinstance(s, Array) else s for s in args]
+        return _np.broadcast_shapes(*args)
     try:
-        return _core.broadcast_shapes([(s,) if isinstance(s, (int, _np.integer)) else tuple(s)
-                                       for s in args])
+        return _core.broadcast_shapes(shapes)
     except ValueError:
         return _np.broadcast_shapes(*args)      # NumPy's message (which argument)
 

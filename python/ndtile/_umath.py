@@ -872,9 +872,14 @@ class ufunc:
         empty arrays of the operands' dtypes, after the core refused them
         (its out= cast error names the core's op and loop: fabs runs on
         absolute, float16 loops in float32)."""
-        probe = [_np.empty(0, o.dtype) if isinstance(o, Array) else o for o in ops]
+        def empty(o):
+            return _np.empty(0, o.dtype) if isinstance(o, (Array, _np.ndarray)) else o
+        probe = [empty(o) for o in ops]
         kw = {} if dtc == D.DEFAULT else {'dtype': D.DTYPES[dtc]}
-        if isinstance(out, Array):
+        if isinstance(out, tuple) and any(isinstance(o, Array) for o in out):
+            kw['out'] = tuple(empty(o) for o in out)     # (divmod's, frexp's outputs)
+            kw['casting'] = casting
+        elif isinstance(out, Array):
             kw['out'] = _np.empty(0, out.dtype)
             kw['casting'] = casting
         try:
@@ -1130,6 +1135,10 @@ class _divmod(ufunc):
             r = remainder(*args, out=o2)
             if later:
                 q = _copy_into(o1, q)
+        except TypeError:
+            # NumPy's exception names divmod (the halves' name floor_divide)
+            self._numpy_type_error(args, D.DEFAULT, (o1, o2))
+            raise
         finally:
             _core.fp_group_end()
         return q, r
@@ -1314,6 +1323,9 @@ class _matvec(ufunc):
         if out is not None and not out.flags.num & 0x400:
             raise ValueError("output array is read-only")     # (the gufunc's first check)
         name = self.__name__
+        if out is not None:
+            # NumPy's loop resolution, before the core dimensions are looked at
+            _check_cast(name, _np.result_type(a.dtype, b.dtype), out.dtype, 'same_kind')
         sig = '(n),(n,m)->(m)' if self._vecmat else '(m,n),(n)->(m)'
         need = (1, 2) if self._vecmat else (2, 1)
         for i, (x, r) in enumerate(zip((a, b), need)):
@@ -1579,7 +1591,8 @@ def binop_defers(a, b, inplace):
 
 
 def binop_hook(op, a, b, inplace):
-    """Called by the C number slots for operands they do not handle."""
+    """Called by the C number slots for operands they do not handle, and
+    where the core refused the operand types (NumPy's exception then)."""
     if binop_defers(a, b, inplace):
         return NotImplemented
     u = _BY_OP[op]

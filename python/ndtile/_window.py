@@ -1,7 +1,6 @@
 """The window functions (NumPy's lib/_function_base_impl): bartlett,
 blackman, hamming, hanning."""
 
-import operator
 import sys
 
 import numpy as _np
@@ -16,28 +15,25 @@ def _nt():
 # ---- window functions --------------------------------------------------------
 
 
-def _window_n(M):
-    # NumPy computes with M as a float64 (np.array([0.0, M])[1]): a
-    # fractional M gives its own window, not int(M)'s
-    return float(M) if isinstance(M, (float, _np.floating)) else operator.index(M)
-
-
-def _numpy_window(M, npf):
-    """NumPy's window for an M of a float dtype ndtile does not hold
-    (longdouble: its result has that dtype, a NumPy array), else None."""
-    if isinstance(M, _np.floating) and M.dtype.itemsize > 8:
-        return F.call(f"{npf.__name__} (dtype)", npf, (M,), {})
-    return None
+def _window_m(M, npf):
+    """NumPy's M: values = np.array([0.0, M]), M = values[1] (a 0-d array,
+    bool or fractional M too: a fractional M gives its own window, not
+    int(M)'s); (M, None) for a float64 M, else (None, NumPy's window), for
+    the dtypes of M ndtile does not compute in (longdouble: its result has
+    that dtype, a NumPy array; complex)."""
+    values = _np.array([0.0, M])
+    if values.dtype != _np.float64:
+        return None, F.call(f"{npf.__name__} (dtype)", npf, (M,), {})
+    return values[1], None
 
 
 def bartlett(M):
     nt = _nt()
-    r = _numpy_window(M, _np.bartlett)
+    M, r = _window_m(M, _np.bartlett)
     if r is not None:
         return r
-    M = _window_n(M)
     if M < 1:
-        return nt.asarray(_np.array([], dtype=_np.result_type(M, 0.0)))
+        return nt.zeros(0, float)
     if M == 1:
         return nt.ones(1, float)
     n = nt.arange(1 - M, M, 2)
@@ -46,14 +42,13 @@ def bartlett(M):
 
 def _cosine_window(M, coefs, npf):
     nt = _nt()
-    r = _numpy_window(M, npf)
+    M, r = _window_m(M, npf)
     if r is not None:
         return r
-    M = _window_n(M)
     if M < 1:
-        return nt.asarray(_np.array([], dtype=_np.result_type(M, 0.0)))
+        return nt.zeros(0, float)
     if M == 1:
-        return nt.ones(1, dtype=_np.result_type(M, 0.0))
+        return nt.ones(1, float)
     n = nt.arange(1 - M, M, 2)
     w = coefs[0]
     for j, c in enumerate(coefs[1:], start=1):

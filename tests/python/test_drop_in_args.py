@@ -757,3 +757,109 @@ def test_empty_partition_and_delete(src):
 def test_broadcast_arrays_without_arguments():
     check(lambda np: np.broadcast_arrays())
     check(lambda np: np.broadcast_arrays(np.ones(3)))
+
+
+# ---- 0-d array arguments where NumPy takes a scalar --------------------------
+@pytest.mark.parametrize("src", [
+    "np.hanning(np.array(5))", "np.hanning(np.array(5.0))", "np.hamming(np.array(True))",
+    "np.blackman(np.array(4.5))", "np.bartlett(np.array(5, np.uint8))", "np.bartlett(np.array(0))",
+    "np.hanning(np.array(1.0))", "np.bartlett(np.array(2.5))", "np.hanning(np.array([5]))",
+    "np.tile(np.array([1, 2]), np.array(True))", "np.tile(np.array([1, 2]), np.True_)",
+    "np.tile(np.array(3), np.array(2))", "np.tile(np.array([1, 2]), [np.array(2), np.array(True)])",
+    "np.tile(np.array([1, 2]), np.array(2.0))", "np.tile(np.array([1, 2]), 2.0)",
+    "np.tri(np.array(True))", "np.tri(3, np.array(True))", "np.tri(3, 3, np.array(True))",
+    "np.polyint(np.array(2.0))", "np.polyint(np.array([1, 2]), 2.0)",
+    "np.polyint(np.array([1, 2]), k=1j)", "np.polyint(np.array([1, 2], np.float32), k=[3])",
+    "np.polyder(np.array(2.0))", "np.polyder(np.array([1, 2, 3]), 1.0)",
+    "np.polyfit(np.arange(4.), np.arange(4.), 1.0)",
+    "np.broadcast_shapes(np.array(3))", "np.broadcast_shapes(np.array(3), (2, 1))",
+    "np.broadcast_shapes(np.array([2, 3]))", "np.broadcast_shapes(np.array(True))",
+    "np.broadcast_shapes(True)", "np.broadcast_shapes(np.array(3.0))",
+    "np.broadcast_shapes((np.array(2), 3))", "np.broadcast_shapes(3, [1, 3])",
+    "np.broadcast_shapes((2,), (3,))",
+    "np.histogramdd(np.array([[1.0, 2.0]]), bins=np.array(3))[0]",
+    "np.histogramdd(np.array([[1.0, 2.0]]), bins=np.array(3.5))"])
+def test_zero_d_arguments(src):
+    check(lambda np: eval(src, {'np': np}))
+
+
+# ---- operators the core has no loop for: NumPy's exception -----------------
+@pytest.mark.parametrize("src", [
+    "+np.array([True])", "+np.array(True)", "-np.array([True])", "~np.array([1.0])",
+    "np.array([True]) - np.array([True])", "np.array([True]) - True",
+    "np.array([1.0]) & np.array([1.0])", "np.array([True]) << 1.5", "1.5 >> np.array([1])",
+    "np.array([True]) % 1j", "np.array([1j]) // np.array([1j])",
+    "divmod(np.array([True]), 1j)", "divmod(1j, np.array([1.0]))",
+    "np.divmod(np.array([1j]), np.array([1j]))"])
+def test_operator_without_a_loop(src):
+    check(lambda np: eval(src, {'np': np}))
+
+
+@pytest.mark.parametrize("op", ["+=", "-=", "&=", "<<=", "//=", "/="])
+@pytest.mark.parametrize("value", ["np.ones(3, np.int8)", "1.5", "True", "1j"])
+def test_inplace_operator_refused(op, value):
+    def f(np):
+        a = np.ones(3, bool)
+        exec(f"a {op} {value}", {'np': np, 'a': a})
+        return a
+    check(f)
+    check(lambda np: exec(f"a = np.ones(3, np.int64)\na {op} {value}", {'np': np}))
+
+
+@pytest.mark.parametrize("reps", ["np.array(2, np.uint64)", "np.uint64(2)", "np.float32(2)",
+                                  "np.array(2, np.uint8)", "np.array(1j)"])
+def test_tile_counts_cast_safely(reps):
+    check(lambda np: np.tile(np.array([1, 2]), eval(reps, {'np': np})))
+
+
+@pytest.mark.parametrize("src", [
+    "np.vecdot(np.ones((2, 3), 'f4'), np.ones(3, 'f4'), out=np.empty(2, 'i1'))",
+    "np.vecdot(np.ones(3, 'c16'), np.ones(3, bool), out=np.empty((), 'f8'))",
+    "np.vecdot(np.ones(3, 'f4'), np.ones(4, 'f4'), out=np.empty((), 'i1'))",
+    "np.vecdot(np.ones(3, 'f4'), np.ones(3, 'f4'), out=np.empty((), 'f8'))"])
+def test_vecdot_out_cast(src):
+    check(lambda np: eval(src, {'np': np}))
+
+
+@pytest.mark.parametrize("mode", ["np.array(0)", "np.array(2, np.uint8)", "np.array(True)",
+                                  "np.array(1.0)", "np.array([1])", "np.int8(1)"])
+def test_modes_of_0d_integer_arrays(mode):
+    check(lambda np: np.convolve(np.array([1, 2, 3]), np.array([1, 1]), mode=eval(mode, {'np': np})))
+    check(lambda np: np.take(np.array([1, 2, 3]), [5], mode=eval(mode, {'np': np})))
+
+
+@pytest.mark.parametrize("p", ["np.array(2.0)", "np.array([2.0])", "np.array([1, 2, 3])", "[]"])
+def test_polyval_coefficients(p):
+    check(lambda np: np.polyval(eval(p, {'np': np}), np.array([1.5, 2.0])))
+
+
+@pytest.mark.parametrize("src", ["np.roots(np.array(2.0))", "np.roots(2.0)", "np.poly(2.0)",
+                                 "np.poly(np.array(2.0))", "np.poly([2.0])", "np.roots([1.0, -2.0])",
+                                 "np.poly(())"])
+def test_roots_poly_of_scalars(src):
+    check(lambda np: eval(src, {'np': np}))
+
+
+@pytest.mark.parametrize("dt", ['?', 'i1', 'u1', 'i2', 'u2', 'i4', 'u8', 'f4', 'c8'])
+@pytest.mark.parametrize("deg", [False, True])
+def test_angle_dtype_of_integers(dt, deg):
+    check(lambda np: np.angle(np.array([1, 0, 2], dtype=dt), deg=deg))
+    check(lambda np: np.angle(np.array(1, dtype=dt), deg=deg))
+
+
+@pytest.mark.parametrize("dt", ['?', 'i8', 'f8', 'c16'])
+@pytest.mark.parametrize("src", ["np.clip(a)", "a.clip()", "np.clip(a, None, None)",
+                                 "a.clip(None, None)", "np.clip(a, None, None, out=np.empty(3, a.dtype))",
+                                 "np.clip(a[0])", "np.clip(np.array(a[0]))"])
+def test_clip_without_bounds(dt, src):
+    check(lambda np: eval(src, {'np': np, 'a': np.array([2, 0, 1], dtype=dt)}))
+
+
+@pytest.mark.parametrize("src", [
+    "np.matvec(np.ones(3, 'f4'), np.ones(3, 'f4'), out=np.empty(2, 'i1'))",
+    "np.vecmat(np.ones(3, 'f4'), np.ones(3, 'f4'), out=np.empty(2, 'i1'))",
+    "np.matvec(np.ones((2, 3), 'i1'), np.ones(3, 'u1'), out=np.empty(2, 'i1'))",
+    "np.matvec(np.ones((2, 3), 'f4'), np.ones(3, 'f4'), out=np.empty(2, 'f8'))",
+    "np.vecmat(np.ones(3, 'c8'), np.ones((3, 2), 'c8'), out=np.empty(2, 'f4'))"])
+def test_matvec_out_cast_before_dimensions(src):
+    check(lambda np: eval(src, {'np': np}))

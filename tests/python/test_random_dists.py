@@ -455,3 +455,21 @@ def test_shuffle_of_a_non_sequence_warns_as_numpy(make):
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             make(mod).shuffle([1, 2, 3])
+
+
+def test_wald_large_mean_is_nonnegative():
+    # NumPy 2.3.4's Generator formula (gh-29609): the old one cancels for a
+    # mean far above the scale and gave negative samples (NumPy's
+    # test_wald_nonnegative); no floating-point warning for a tiny mean
+    g = nt.random.default_rng(12345)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        s = np.asarray(g.wald(mean=1e9, scale=2.25, size=20000))
+        t = np.asarray(g.wald(mean=1e-320, scale=1.0, size=100))
+    assert s.dtype == np.float64 and s.shape == (20000,)
+    assert (s >= 0).all() and np.isfinite(s).all()
+    assert (t >= 0).all()
+    # the distribution's mean and variance (mean**3 / scale) at a moderate mean
+    w = np.asarray(g.wald(mean=2.0, scale=1.5, size=400000))
+    assert abs(w.mean() - 2.0) < 0.02
+    assert abs(w.var() - 8.0 / 1.5) / (8.0 / 1.5) < 0.05

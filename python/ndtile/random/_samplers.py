@@ -758,10 +758,18 @@ class _Sampler:
         def make(shp, m, s):
             U = _U()
             y = self._std_normal(shp)
-            y = m * (y * y)
-            x = m + (m / (2.0 * s)) * (y - U['sqrt'](4.0 * s * y + y * y))
-            u = self._rng.random(shp, _F64)
-            return _where(U['less_equal'](u, m / (m + x)), x, (m * m) / x)
+            # (NumPy's C sampler reports no floating-point errors: 4s/y of a
+            # y of 0 or tiny is inf, x = m; m*m/x of the branch not taken)
+            with _np.errstate(divide='ignore', over='ignore', invalid='ignore'):
+                y = m * (y * y)
+                if self._legacy:        # RandomState's formula, kept as NumPy keeps it
+                    x = m + (m / (2.0 * s)) * (y - U['sqrt'](4.0 * s * y + y * y))
+                else:
+                    # NumPy 2.3.4's Generator: no cancellation for y >> s (the
+                    # formula above gave negative samples, wald(1e9, 2.25))
+                    x = m * (1.0 - 2.0 / (1.0 + U['sqrt'](1.0 + 4.0 * s / y)))
+                u = self._rng.random(shp, _F64)
+                return _where(U['less_equal'](u, m / (m + x)), x, (m * m) / x)
         return self._dist('wald', [(mean, _POS, 'mean'), (scale, _POS, 'scale')], size, make)
 
     def geometric(self, p, size=None):
