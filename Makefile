@@ -14,6 +14,10 @@ PIP      = $(PY) -m pip install --no-build-isolation --no-deps -q -Cbuild-dir=$(
 export OMPI_ALLOW_RUN_AS_ROOT = 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM = 1
 
+# Each stage of make test prints its name and the time it starts, so a CI
+# log shows where its minutes went.
+STAGE = @echo "== make $@: $$(date +%T)"
+
 .PHONY: all setup build python test test-c test-backend test-asan test-tsan test-python test-mpi test-sim test-cudahost gpu-check run bench bench-scaling clean fuzz wheel test-pythons
 
 all: build python
@@ -31,6 +35,7 @@ python: setup
 	$(PIP) .
 
 test-c: build
+	$(STAGE)
 	meson test -C $(BUILD) --print-errorlogs
 
 # The backend harness alone: every op x dtype x layout on each processor
@@ -46,6 +51,7 @@ test-backend: build python
 # meson test builds what the tests run (not the benchmarks: build/ compiles
 # them).
 test-asan: setup
+	$(STAGE)
 	@[ -f $(BUILD)-asan/build.ninja ] || meson setup $(BUILD)-asan -Dpython=false -Dcuda=disabled \
 	  -Dbuildtype=debugoptimized -Db_sanitize=address,undefined -Db_lundef=false
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
@@ -58,6 +64,7 @@ test-asan: setup
 # test_devkernels, the backend harness, the other C tests, the benchmarks)
 # ran in no test, and build/ and build-asan/ compile it.
 test-tsan: setup
+	$(STAGE)
 	@[ -f $(BUILD)-tsan/build.ninja ] || meson setup $(BUILD)-tsan -Dpython=false -Dcuda=disabled \
 	  -Dbuildtype=debugoptimized -Db_sanitize=thread -Db_lundef=false
 	TSAN_OPTIONS=halt_on_error=1 meson test -C $(BUILD)-tsan --print-errorlogs --suite tsan
@@ -75,10 +82,13 @@ ONCE = test_fuzz_corpus.py test_trust_algos.py test_default_tiles.py test_interr
 # Each pass runs in PYTEST_JOBS processes (pytest-xdist; default one per
 # core, 1 for one process): most of its time is the modules whose tests
 # start child processes at default settings (test_trust_algos, the device
-# modules), which one process would run one after another.
+# modules), which one process would run one after another. worksteal: a
+# process that runs out of tests takes pending ones from the other (their
+# times range from milliseconds to half a minute).
 PYTEST_JOBS ?= $(JOBS)
-XDIST = $(if $(filter-out 0 1,$(PYTEST_JOBS)),-n $(PYTEST_JOBS))
+XDIST = $(if $(filter-out 0 1,$(PYTEST_JOBS)),-n $(PYTEST_JOBS) --dist worksteal)
 test-python: python
+	$(STAGE)
 	$(PY) -m pytest tests/python -q $(XDIST)
 	NDTILE_TILE_BYTES=2097152 $(PY) -m pytest tests/python -q $(XDIST) $(addprefix --ignore=tests/python/,$(ONCE))
 
@@ -86,10 +96,15 @@ test-python: python
 # suites passing on 2-4 ranks, the Python suite on 2 ranks and its modules
 # whose results depend on the split (tests/mpi/run.py's SPLIT_MODULES) on 3
 # (PYTEST_RANKS=2,3,4 adds 4; PYTEST_RANKS=3,2 the whole suite on 3),
-# output once, fail-stop, array lifetimes that differ between ranks.
+# output once, fail-stop, array lifetimes that differ between ranks. The
+# Python suite runs as MPI_JOBS mpiruns at a time (its modules cut into
+# 3 x MPI_JOBS groups): the ranks of one run wait on each other at every
+# collective, and another run's ranks fill those waits.
 PYTEST_RANKS ?= 2,3
+MPI_JOBS ?= 1
 test-mpi: build python
-	$(PY) tests/mpi/run.py --build $(BUILD) --pytest-ranks $(PYTEST_RANKS)
+	$(STAGE)
+	$(PY) tests/mpi/run.py --build $(BUILD) --pytest-ranks $(PYTEST_RANKS) --pytest-jobs $(MPI_JOBS)
 
 # The suites on two simulated devices of 4 MiB each (docs/design.md,
 # "Devices"): every task placed on a device by the owner rule, tiles copied,
@@ -104,6 +119,7 @@ SIM_ENV = NDTILE_DEVICES=sim:2,mem=4M
 SIM_PY  = test_ufunc.py test_reduce.py test_fusion.py test_inplace.py test_indexing.py \
           test_sort.py test_scan.py test_matmul.py test_random.py test_manip.py
 test-sim: build python
+	$(STAGE)
 	$(SIM_ENV) meson test -C $(BUILD) --print-errorlogs --no-suite backend
 	$(SIM_ENV) $(PY) -m pytest -q -p no:cacheprovider $(XDIST) $(addprefix tests/python/,$(SIM_PY))
 	$(MAKE) test-cudahost PY=$(PY) BUILD=$(BUILD)
@@ -118,6 +134,7 @@ CUDAHOST_PLUGIN = $(abspath $(BUILD))/tests/cudahost/libndtile_cudahost.so
 CUDAHOST_ENV = NDTILE_DEVICES=cuda:0,1 NDTILE_CUDA_MEM=256k NDTILE_CUDA_PLUGIN=$(CUDAHOST_PLUGIN) \
                NDTILE_CUDAHOST_PLUGIN=$(CUDAHOST_PLUGIN) NDTILE_CACHE_DIR=$(abspath $(BUILD))/fused-cache
 test-cudahost: build python
+	$(STAGE)
 	$(CUDAHOST_ENV) meson test -C $(BUILD) --print-errorlogs --no-suite backend
 	$(CUDAHOST_ENV) $(PY) -m pytest -q -p no:cacheprovider $(XDIST) $(addprefix tests/python/,$(SIM_PY))
 
@@ -127,6 +144,7 @@ gpu-check: build python
 	PY=$(PY) BUILD=$(BUILD) tools/gpu_check.sh --sim
 
 test: test-c test-asan test-tsan test-python test-mpi test-sim
+	@echo "== make test: all passed $$(date +%T)"
 
 # Differential fuzzing against NumPy over the settings matrix, SECONDS per
 # setting (docs/fuzzing.md). test-python runs its corpus and fixed seeds
@@ -165,6 +183,7 @@ wheel:
 # Build and smoke-test the package on the other Pythons 3.10-3.13 that are
 # installed (each skipped with a message where absent); `make test` covers PY.
 test-pythons: setup
+	$(STAGE)
 	bash tools/test_pythons.sh $(PY)
 
 clean:
