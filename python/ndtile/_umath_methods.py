@@ -222,8 +222,8 @@ def reduce(self, array, axis=0, dtype=None, *args, out=_umath._NO_OUT, keepdims=
     if dtype is not None:
         # (NumPy refuses a dtype= it has no loop for: logical_or.reduce(x, dtype=float))
         _reduce_type_error(self, array, axis, dtype)
-    if name in ('all', 'any') and initial is not _NoValue:
-        # logical_and/or from initial (cast to bool): the reduction, then
+    if name in ('all', 'any', 'logical_xor') and initial is not _NoValue:
+        # logical_and/or/xor from initial (cast to bool): the reduction, then
         # initial folded in
         r = reduce(self, array, axis, dtype, None, keepdims, _NoValue, where)
         r = self(r, initial)
