@@ -319,7 +319,8 @@ def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0
             # uint8's 255 cast to int16 would clear the high bits; a Python
             # 0 would make a bool input int)
             if dtc != D.DEFAULT and dtc != x._dt:
-                x = x._astype(dtc, _core.CASTING_UNSAFE)
+                with _umath.fp_named('reduce'):      # (NumPy casts inside its reduce)
+                    x = x._astype(dtc, _core.CASTING_UNSAFE)
             fill = _np.asarray(-1 if name == 'bitwise_and' else 0).astype(D.DTYPES[x._dt])
         elif fill is None:
             fill = initial
@@ -328,6 +329,10 @@ def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0
     if initial is not _NoValue and name in _NEEDS_INITIAL and _reduced_size(x, mask) == 0:
         return _core.full(_kept_shape(x.shape, mask, keepdims), x._dt, _py(initial))
     r = _core.reduce(_RED[name], x, mask, bool(keepdims), dtc, int(ddof))
+    if name == 'bitwise_and' and initial is _NoValue and through not in (None, r._dt):
+        # NumPy's fold starts from the identity as out holds it: all bits
+        # set in a narrower out= (or True in a bool one) are fewer
+        initial = _np.asarray(-1).astype(D.DTYPES[r._dt]).item()
     if initial is not _NoValue:
         op = {'sum': 'add', 'nansum': 'add', 'prod': 'multiply', 'nanprod': 'multiply',
               'min': 'minimum', 'max': 'maximum', 'nanmin': 'fmin', 'nanmax': 'fmax',

@@ -1435,8 +1435,13 @@ ndt_status ndt_reduce(ndt_array **out, ndt_reduce_op op, const ndt_array *a, uin
        * reductions report nothing */
       int sums = op == NDT_RED_SUM || op == NDT_RED_PROD || op == NDT_RED_NANSUM ||
                  op == NDT_RED_NANPROD;
+      /* (and the bitwise reductions the cast of a float input: NaN into
+       * dtype=int64 is "invalid value encountered in reduce") */
+      int bits = op == NDT_RED_BITWISE_AND || op == NDT_RED_BITWISE_OR ||
+                 op == NDT_RED_BITWISE_XOR;
       ndt_fp_begin("reduce", sums ? NDT_FPE_DIVIDE | NDT_FPE_OVERFLOW | NDT_FPE_UNDERFLOW |
-                                        NDT_FPE_INVALID : 0);
+                                        NDT_FPE_INVALID
+                             : bits ? NDT_FPE_INVALID : 0);
       st = reduce_kd(op, a, mask, acc, &res);
       ndt_fp_end();
       if (st == NDT_OK && !keepdims) st = drop_axes(&res, mask, nd);
