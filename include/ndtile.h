@@ -618,6 +618,10 @@ typedef enum {
   NDT_RED_COUNT_NONZERO, NDT_RED_MEAN, NDT_RED_VAR, NDT_RED_STD,
   NDT_RED_ARGMIN, NDT_RED_ARGMAX,
   NDT_RED_NANSUM, NDT_RED_NANPROD, NDT_RED_NANMIN, NDT_RED_NANMAX,
+  /* the bitwise ufuncs' reductions (bool and integers) and logical_xor's
+   * (into bool, as ANY and ALL): exact and associative, any order of the
+   * fold gives the same bits */
+  NDT_RED_BITWISE_AND, NDT_RED_BITWISE_OR, NDT_RED_BITWISE_XOR, NDT_RED_LOGICAL_XOR,
   NDT_NREDUCE
 } ndt_reduce_op;
 

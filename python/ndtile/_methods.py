@@ -26,10 +26,16 @@ _RED = {n: i for i, n in enumerate(_core.REDUCE_NAMES)}
 UFUNC_REDUCTIONS = {'add': 'sum', 'multiply': 'prod', 'minimum': 'min', 'maximum': 'max',
                     'logical_and': 'all', 'logical_or': 'any', 'fmin': 'nanmin',
                     'fmax': 'nanmax'}
+# the core's reductions named after their ufuncs (no NumPy function is
+# theirs): exact and associative, so the tiled fold gives NumPy's bits
+_BITWISE = ('bitwise_and', 'bitwise_or', 'bitwise_xor', 'logical_xor')
+UFUNC_REDUCTIONS.update((n, n) for n in _BITWISE)
 
 
 # value used for masked-out elements (where=) by reductions with an identity
-_WHERE_FILL = {'sum': 0, 'nansum': 0, 'prod': 1, 'nanprod': 1, 'any': False, 'all': True}
+# (the bitwise ops' are made in the loop's dtype: reduce_nd)
+_WHERE_FILL = {'sum': 0, 'nansum': 0, 'prod': 1, 'nanprod': 1, 'any': False, 'all': True,
+               'logical_xor': False}
 _NEEDS_INITIAL = ('min', 'max', 'nanmin', 'nanmax')
 _SEEDED = frozenset(('sum', 'nansum', 'prod', 'nanprod'))
 
@@ -111,6 +117,7 @@ _OUT_OP = {'sum': 'add', 'nansum': 'add', 'mean': 'add', 'var': 'add', 'std': 'a
            'nanmean': 'add', 'nanvar': 'add', 'nanstd': 'add', 'prod': 'multiply',
            'nanprod': 'multiply', 'max': 'maximum', 'min': 'minimum', 'ptp': 'maximum',
            'nanmax': 'fmax', 'nanmin': 'fmin', 'any': 'logical_or', 'all': 'logical_and'}
+_OUT_OP.update((n, n) for n in _BITWISE)
 
 
 # NumPy's words for a read-only out=, which are those of the machinery that
@@ -307,16 +314,30 @@ def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0
         dtc = D.DEFAULT
     if where is not True:
         fill = _WHERE_FILL.get(name)
-        if fill is None:
+        if name in _BITWISE[:3]:
+            # the identity in the loop's dtype (bitwise_and's all bits set:
+            # uint8's 255 cast to int16 would clear the high bits; a Python
+            # 0 would make a bool input int)
+            if dtc != D.DEFAULT and dtc != x._dt:
+                with _umath.fp_named('reduce'):      # (NumPy casts inside its reduce)
+                    x = x._astype(dtc, _core.CASTING_UNSAFE)
+            fill = _np.asarray(-1 if name == 'bitwise_and' else 0).astype(D.DTYPES[x._dt])
+        elif fill is None:
             fill = initial
         fv = fill if isinstance(fill, (bool, int, float, complex)) else _umath.operand(fill)
         x = _core.apply(_umath.WHERE, [w, x, fv if not isinstance(fv, Array) else fv._astype(x._dt, _core.CASTING_UNSAFE)])
     if initial is not _NoValue and name in _NEEDS_INITIAL and _reduced_size(x, mask) == 0:
         return _core.full(_kept_shape(x.shape, mask, keepdims), x._dt, _py(initial))
     r = _core.reduce(_RED[name], x, mask, bool(keepdims), dtc, int(ddof))
+    if name == 'bitwise_and' and initial is _NoValue and through not in (None, r._dt):
+        # NumPy's fold starts from the identity as out holds it: all bits
+        # set in a narrower out= (or True in a bool one) are fewer
+        initial = _np.asarray(-1).astype(D.DTYPES[r._dt]).item()
     if initial is not _NoValue:
         op = {'sum': 'add', 'nansum': 'add', 'prod': 'multiply', 'nanprod': 'multiply',
-              'min': 'minimum', 'max': 'maximum', 'nanmin': 'fmin', 'nanmax': 'fmax'}.get(name)
+              'min': 'minimum', 'max': 'maximum', 'nanmin': 'fmin', 'nanmax': 'fmax',
+              'bitwise_and': 'bitwise_and', 'bitwise_or': 'bitwise_or',
+              'bitwise_xor': 'bitwise_xor'}.get(name)
         if op is not None:
             if name not in _NEEDS_INITIAL:
                 initial = _start_as(initial, r._dt, through)

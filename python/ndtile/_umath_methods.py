@@ -219,11 +219,14 @@ def reduce(self, array, axis=0, dtype=None, *args, out=_umath._NO_OUT, keepdims=
         if where is not True:
             kw['where'] = where
         return F.call(self.__name__ + '.reduce', self._np.reduce, (array,), kw)
-    if dtype is not None:
-        # (NumPy refuses a dtype= it has no loop for: logical_or.reduce(x, dtype=float))
-        _reduce_type_error(self, array, axis, dtype)
-    if name in ('all', 'any') and initial is not _NoValue:
-        # logical_and/or from initial (cast to bool): the reduction, then
+    if dtype is not None or (out is not None and name in _methods._BITWISE):
+        # (NumPy refuses a dtype= it has no loop for: logical_or.reduce(x,
+        # dtype=float); and an out= of a dtype whose loop with the input's
+        # is not bitwise: bitwise_and.reduce(ints, out=float64 array))
+        _reduce_type_error(self, array, axis, dtype,
+                           out if name in _methods._BITWISE else None, keepdims)
+    if name in ('all', 'any', 'logical_xor') and initial is not _NoValue:
+        # logical_and/or/xor from initial (cast to bool): the reduction, then
         # initial folded in
         r = reduce(self, array, axis, dtype, None, keepdims, _NoValue, where)
         r = self(r, initial)

@@ -508,7 +508,9 @@ static ndt_status cast_copy(ndt_array **c, const ndt_array *a, ndt_dtype acc) {
 static const char *red_name(ndt_reduce_op op) {
   static const char *n[] = {"sum", "prod", "minimum", "maximum", "any", "all",
                             "count_nonzero", "mean", "var", "std", "argmin", "argmax",
-                            "nansum", "nanprod", "nanmin", "nanmax"};
+                            "nansum", "nanprod", "nanmin", "nanmax", "bitwise_and",
+                            "bitwise_or", "bitwise_xor", "logical_xor"};
+  _Static_assert(sizeof n / sizeof *n == NDT_NREDUCE, "a name per reduction");
   return op >= 0 && op < NDT_NREDUCE ? n[op] : "reduce";
 }
 
@@ -1302,7 +1304,8 @@ const char *ndt_reduce_name(ndt_reduce_op op) {
    * ufuncs' for messages and task names: minimum, maximum) */
   static const char *const names[NDT_NREDUCE] = {
       "sum", "prod", "min", "max", "any", "all", "count_nonzero", "mean", "var", "std",
-      "argmin", "argmax", "nansum", "nanprod", "nanmin", "nanmax"};
+      "argmin", "argmax", "nansum", "nanprod", "nanmin", "nanmax", "bitwise_and", "bitwise_or",
+      "bitwise_xor", "logical_xor"};  /* (the last four: the ufuncs' names) */
   return (int)op >= 0 && op < NDT_NREDUCE ? names[op] : NULL;
 }
 
@@ -1418,8 +1421,11 @@ ndt_status ndt_reduce(ndt_array **out, ndt_reduce_op op, const ndt_array *a, uin
         case NDT_RED_SUM: case NDT_RED_PROD: case NDT_RED_NANSUM: case NDT_RED_NANPROD:
           acc = dtype != NDT_DTYPE_DEFAULT ? dtype : sum_dtype(t);
           break;
-        case NDT_RED_ANY: case NDT_RED_ALL:
+        case NDT_RED_ANY: case NDT_RED_ALL: case NDT_RED_LOGICAL_XOR:
           acc = NDT_BOOL;
+          break;
+        case NDT_RED_BITWISE_AND: case NDT_RED_BITWISE_OR: case NDT_RED_BITWISE_XOR:
+          acc = dtype != NDT_DTYPE_DEFAULT ? dtype : t;
           break;
         default:
           acc = t;
@@ -1429,8 +1435,13 @@ ndt_status ndt_reduce(ndt_array **out, ndt_reduce_op op, const ndt_array *a, uin
        * reductions report nothing */
       int sums = op == NDT_RED_SUM || op == NDT_RED_PROD || op == NDT_RED_NANSUM ||
                  op == NDT_RED_NANPROD;
+      /* (and the bitwise reductions the cast of a float input: NaN into
+       * dtype=int64 is "invalid value encountered in reduce") */
+      int bits = op == NDT_RED_BITWISE_AND || op == NDT_RED_BITWISE_OR ||
+                 op == NDT_RED_BITWISE_XOR;
       ndt_fp_begin("reduce", sums ? NDT_FPE_DIVIDE | NDT_FPE_OVERFLOW | NDT_FPE_UNDERFLOW |
-                                        NDT_FPE_INVALID : 0);
+                                        NDT_FPE_INVALID
+                             : bits ? NDT_FPE_INVALID : 0);
       st = reduce_kd(op, a, mask, acc, &res);
       ndt_fp_end();
       if (st == NDT_OK && !keepdims) st = drop_axes(&res, mask, nd);

@@ -123,6 +123,13 @@ keep('sub_acc0', np.subtract.accumulate(an, axis=0), numpy.subtract.accumulate(A
 keep('sub_acc1', np.subtract.accumulate(a, axis=1), numpy.subtract.accumulate(A, axis=1))
 keep('xor_acc', np.bitwise_xor.accumulate(i, axis=0), numpy.bitwise_xor.accumulate(I, axis=0))
 keep('lor_acc', np.logical_or.accumulate(a > 2, axis=1), numpy.logical_or.accumulate(A > 2, axis=1))
+# the bitwise and logical_xor reductions (the core's tiled folds)
+for k, ax in (('all', None), ('0', 0), ('1', 1)):
+    keep('xor_red' + k, np.bitwise_xor.reduce(i, axis=ax), numpy.bitwise_xor.reduce(I, axis=ax))
+    keep('and_red' + k, np.bitwise_and.reduce(i, axis=ax), numpy.bitwise_and.reduce(I, axis=ax))
+    keep('or_red' + k, np.bitwise_or.reduce(i, axis=ax), numpy.bitwise_or.reduce(I, axis=ax))
+    keep('lxor_red' + k, np.logical_xor.reduce(a > 2, axis=ax),
+         numpy.logical_xor.reduce(A > 2, axis=ax))
 o = np.zeros(I.shape, np.float32)
 np.add.accumulate(i, axis=1, out=o)
 keep('add_acc_out', o, numpy.add.accumulate(I, axis=1, out=numpy.zeros(I.shape, numpy.float32)))

@@ -2,6 +2,7 @@
 0-d, empty, one-element and multi-tile arrays, mixed dtypes and Python
 scalars (NEP 50), operators (plain, reflected, in-place), out= and where=."""
 import operator
+import warnings
 
 import numpy as np
 import pytest
@@ -472,9 +473,15 @@ def test_fallback_ufuncs_still_work(fallback_warnings):
     with pytest.warns(RuntimeWarning):
         assert_same(nt.hypot.accumulate(x), np.hypot.accumulate(a))
     with pytest.warns(RuntimeWarning):
-        # (add.reduceat is native now: bitwise_and has no native reduce)
+        # (add.reduceat and bitwise_and.reduceat are native now: logaddexp
+        # has no native reduce)
+        assert_same(nt.logaddexp.reduceat(x, [0, 5, 10]), np.logaddexp.reduceat(a, [0, 5, 10]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)   # (no fallback)
         assert_same(nt.bitwise_and.reduceat(y, [0, 5, 10]),
                     np.bitwise_and.reduceat(b, [0, 5, 10]))
+        assert_same(nt.bitwise_xor.reduce(y), np.bitwise_xor.reduce(b))
+        assert_same(nt.logical_xor.reduce(x), np.logical_xor.reduce(a))
 
 
 def test_out_empty_tuple_and_positional_tuple():

@@ -356,6 +356,42 @@ static void all_acc(char *a, int64_t as, const char *p, int64_t s, int64_t n) {
   for (int64_t i = 0; i < n; i++) a[i * as] = a[i * as] && AT(uint8_t, p, i, s);
 }
 
+/* The bitwise reductions (bool's bytes hold 0 or 1, so its are the
+ * integers' loops on uint8) and logical_xor's into bool. */
+#define BITWISE(NAME, T, OP)                                                      \
+  static void NAME##_run_##T(char *acc, const char *p, int64_t s, int64_t n) {   \
+    T r = *(T *)acc;                                                             \
+    if (s == (int64_t)sizeof(T)) {                                               \
+      const T *q = (const T *)p;                                                 \
+      for (int64_t i = 0; i < n; i++) r OP q[i];                                 \
+    } else {                                                                     \
+      for (int64_t i = 0; i < n; i++) r OP AT(T, p, i, s);                       \
+    }                                                                            \
+    *(T *)acc = r;                                                               \
+  }                                                                              \
+  static void NAME##_acc_##T(char *a, int64_t as, const char *p, int64_t s, int64_t n) { \
+    if (as == (int64_t)sizeof(T) && s == (int64_t)sizeof(T)) {                   \
+      T *restrict d = (T *)a;                                                    \
+      const T *restrict q = (const T *)p;                                        \
+      for (int64_t i = 0; i < n; i++) d[i] OP q[i];                              \
+      return;                                                                    \
+    }                                                                            \
+    for (int64_t i = 0; i < n; i++) *(T *)(a + i * as) OP AT(T, p, i, s);        \
+  }
+#define BITWISE_ALL(T) BITWISE(band, T, &=) BITWISE(bor, T, |=) BITWISE(bxor, T, ^=)
+BITWISE_ALL(uint8_t)
+BITWISE_ALL(uint16_t)
+BITWISE_ALL(uint32_t)
+BITWISE_ALL(uint64_t)
+static void lxor_run(char *acc, const char *p, int64_t s, int64_t n) {
+  uint8_t r = *(uint8_t *)acc;
+  for (int64_t i = 0; i < n; i++) r ^= AT(uint8_t, p, i, s) != 0;
+  *(uint8_t *)acc = r;
+}
+static void lxor_acc(char *a, int64_t as, const char *p, int64_t s, int64_t n) {
+  for (int64_t i = 0; i < n; i++) a[i * as] = (a[i * as] != 0) ^ (AT(uint8_t, p, i, s) != 0);
+}
+
 #define SETK(R, A, T, V)                                                          \
   do {                                                                           \
     k->run = R;                                                                  \
@@ -364,9 +400,12 @@ static void all_acc(char *a, int64_t as, const char *p, int64_t s, int64_t n) {
     memcpy(k->identity, &id_, sizeof id_);                                       \
   } while (0)
 
-#define CASE_INT(E, T, MINV, MAXV)                                               \
+#define CASE_INT(E, T, MINV, MAXV, U)                                            \
   case E:                                                                        \
     switch (op) {                                                                \
+      case NDT_RED_BITWISE_AND: SETK(band_run_##U, band_acc_##U, U, (U)~(U)0); return 0; \
+      case NDT_RED_BITWISE_OR: SETK(bor_run_##U, bor_acc_##U, U, 0); return 0;   \
+      case NDT_RED_BITWISE_XOR: SETK(bxor_run_##U, bxor_acc_##U, U, 0); return 0; \
       case NDT_RED_SUM: case NDT_RED_NANSUM: SETK(sum_run_##T, sum_acc_##T, T, 0); return 0; \
       case NDT_RED_PROD: case NDT_RED_NANPROD: SETK(prod_run_##T, prod_acc_##T, T, 1); return 0; \
       case NDT_RED_MIN: case NDT_RED_NANMIN: SETK(min_runc_##T, min_acc_##T, T, MAXV); return 0; \
@@ -401,16 +440,20 @@ int ndt__cpu_reduce_kernel(ndt_reduce_op op, ndt_dtype t, ndt_red_kernel *k) {
         case NDT_RED_NANMIN:
           SETK(all_run, all_acc, uint8_t, 1);
           return 0;
+        case NDT_RED_BITWISE_AND: SETK(band_run_uint8_t, band_acc_uint8_t, uint8_t, 1); return 0;
+        case NDT_RED_BITWISE_OR: SETK(bor_run_uint8_t, bor_acc_uint8_t, uint8_t, 0); return 0;
+        case NDT_RED_BITWISE_XOR: SETK(bxor_run_uint8_t, bxor_acc_uint8_t, uint8_t, 0); return 0;
+        case NDT_RED_LOGICAL_XOR: SETK(lxor_run, lxor_acc, uint8_t, 0); return 0;
         default: return -1;
       }
-    CASE_INT(NDT_INT8, int8_t, INT8_MIN, INT8_MAX)
-    CASE_INT(NDT_INT16, int16_t, INT16_MIN, INT16_MAX)
-    CASE_INT(NDT_INT32, int32_t, INT32_MIN, INT32_MAX)
-    CASE_INT(NDT_INT64, int64_t, INT64_MIN, INT64_MAX)
-    CASE_INT(NDT_UINT8, uint8_t, 0, UINT8_MAX)
-    CASE_INT(NDT_UINT16, uint16_t, 0, UINT16_MAX)
-    CASE_INT(NDT_UINT32, uint32_t, 0, UINT32_MAX)
-    CASE_INT(NDT_UINT64, uint64_t, 0, UINT64_MAX)
+    CASE_INT(NDT_INT8, int8_t, INT8_MIN, INT8_MAX, uint8_t)
+    CASE_INT(NDT_INT16, int16_t, INT16_MIN, INT16_MAX, uint16_t)
+    CASE_INT(NDT_INT32, int32_t, INT32_MIN, INT32_MAX, uint32_t)
+    CASE_INT(NDT_INT64, int64_t, INT64_MIN, INT64_MAX, uint64_t)
+    CASE_INT(NDT_UINT8, uint8_t, 0, UINT8_MAX, uint8_t)
+    CASE_INT(NDT_UINT16, uint16_t, 0, UINT16_MAX, uint16_t)
+    CASE_INT(NDT_UINT32, uint32_t, 0, UINT32_MAX, uint32_t)
+    CASE_INT(NDT_UINT64, uint64_t, 0, UINT64_MAX, uint64_t)
     CASE_FLT(NDT_FLOAT32, float, INFINITY, NAN)
     CASE_FLT(NDT_FLOAT64, double, INFINITY, NAN)
     CASE_FLT(NDT_COMPLEX64, c64, CMPLXF(INFINITY, INFINITY), CMPLXF(NAN, NAN))
