@@ -255,13 +255,16 @@ def reshape(a, /, shape, order='C', *, copy=None):
     # NumPy: a.reshape(None) is a view of a, unchanged
     if shape is None:
         r = x._view()
-    elif order in ('F', 'f') or (order in ('A', 'a') and x._flags & 3 == 2):
-        r = _order.reshape(x, shape, order)
-    elif order not in ('C', 'A', 'K', None):
-        return F.call("reshape (order=%r)" % (order,), _np.reshape, (a, shape),
-                      {'order': order})
     else:
-        r = x._reshape(shape)
+        # NumPy checks order= before the shape: 'K' is refused, letters in
+        # either case, None is 'C'
+        order = C.ravel_order(order)
+        if order == 'K':
+            raise ValueError("order 'K' is not permitted for reshaping")
+        if order == 'F' or (order == 'A' and x._flags & 3 == 2):
+            r = _order.reshape(x, shape, order)
+        else:
+            r = x._reshape(shape)
     if copy is False and not r._same_store(x):
         raise ValueError("Unable to avoid creating a copy while reshaping.")
     if copy and r._same_store(x):

@@ -340,9 +340,9 @@ def angle(z, deg=False):
     if D.KIND[x._dt] == 'c':
         zi, zr = x._imag(), x._real()
     else:
+        # NumPy's arctan2(0, z): the loop of z's type against a Python int
+        # (float32 for int16, float16 for int8: handed to NumPy)
         zi, zr = 0, x
-        if D.KIND[x._dt] in 'biu':
-            zr = x._astype(D.FLOAT64, _core.CASTING_UNSAFE)
     a = _umath.UFUNCS['arctan2'](zi, zr)
     if deg:
         a = a * (180 / _np.pi)
@@ -756,7 +756,6 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * _np.pi):
     if discont is None:
         discont = period / 2
     hi = _along(nd, ax, slice(1, None))
-    lo = _along(nd, ax, slice(0, 1))
     dtype = _np.result_type(dd.dtype, period)
     if dtype.kind in 'iu':
         interval_high, rem = divmod(period, 2)
@@ -770,9 +769,12 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * _np.pi):
         ddmod = nt.where((ddmod == interval_low) & (dd > 0), interval_high, ddmod)
     ph_correct = ddmod - dd
     ph_correct = nt.where(nt.absolute(dd) < discont, 0, ph_correct)
-    up = p.astype(dtype, copy=False)
-    rest = up[hi] + nt.cumsum(ph_correct, axis=ax)
-    return nt.concatenate((up[lo], rest), axis=ax)
+    # NumPy's: the corrected tail written into a copy of p of that dtype
+    # (an integer sum wider than p's type is cast back, as NumPy's
+    # assignment does)
+    up = nt.array(p, copy=True, dtype=dtype)
+    up[hi] = p[hi] + nt.cumsum(ph_correct, axis=ax)
+    return up
 
 
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):

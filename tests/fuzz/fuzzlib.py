@@ -2955,7 +2955,8 @@ class Gen:
         key = r.choice((f"np.triu_indices_from({x}, {kk})", f"np.tril_indices_from({x}, k={kk})",
                         f"np.triu_indices({n}, {kk}, {m})", f"np.tril_indices({n}, {kk}, {m})",
                         f"np.diag_indices_from({x})", f"np.diag_indices({min(n, m)}, {v.ndim})",
-                        f"np.triu_indices({n + r.randint(0, 2)})"))
+                        f"np.triu_indices({n + r.randint(0, 2)})" if n <= 300 else
+                        f"np.tril_indices({n}, {kk}, {m})"))
         if k < 0.65 or not v.flags.writeable:
             return f"{self.new()} = {x}[{key}]"
         if k < 0.85:
@@ -3004,6 +3005,10 @@ class Gen:
             kw = []
             if r.random() < 0.3:
                 kw.append('rowvar=False')
+            if nd == 2 and v.shape[1 if kw else 0] > 300:
+                kw = ['rowvar=False'] if not kw else []     # (variables)**2 results
+                if v.shape[1 if kw else 0] > 300:
+                    return f"{a} = np.ptp({x})"
             if f == 'cov':
                 if r.random() < 0.2:
                     kw.append('bias=True')
@@ -3294,8 +3299,9 @@ class Gen:
             f"{a} = {x}.cumprod(axis={ax})",
             f"{a} = {x}.var(axis={ax}, ddof={r.randint(0, 2)})",
             f"{a} = {x}.argsort(axis={ax}, kind='stable')",
-            f"{a} = {x}.searchsorted({r.randint(-2, 6)})" if nd == 1 else
-            f"{a} = {x}.ravel().searchsorted({x}.ravel()[::-1], side='right')",
+            # (of sorted values: an unsorted array's answer is the search's own)
+            f"{a} = np.sort({x}).searchsorted({r.randint(-2, 6)})" if nd == 1 else
+            f"{a} = np.sort({x}.ravel()).searchsorted({x}.ravel()[::-1], side='right')",
         ]
         if nd >= 2:
             forms.append(f"{a} = {x}.trace({r.randint(-2, 2)})")

@@ -971,3 +971,50 @@ def test_ptp_out_over_the_input_big():
     np.ptp(a_np[::-1].T, axis=0, out=a_np[:, 3])
     nt.ptp(a_nt[::-1].T, axis=0, out=a_nt[:, 3])
     assert_same(a_nt, a_np)
+
+
+# session 30 (Gen.lib): angle of integers in arctan2's own loop type;
+# unwrap's result in the type NumPy writes it in; reshape's order checks
+
+@pytest.mark.parametrize('dt', ['bool', 'int16', 'uint16', 'int32', 'uint32', 'int64',
+                                'uint64', 'float32', 'float64', 'complex64'])
+@pytest.mark.parametrize('deg', [False, True])
+@pytest.mark.parametrize('shape', [(), (0,), (7,), (3, 1500)])
+def test_angle_dtype_of_the_arctan2_loop(dt, deg, shape):
+    x_np = make(dt, shape, seed=3)
+    for view in (lambda a: a, lambda a: a[..., ::-2] if a.ndim else a[()]):
+        v_np = view(x_np)
+        v_nt = view(nt.asarray(x_np))
+        _both(lambda: nt.angle(v_nt, deg=deg), lambda: np.angle(v_np, deg=deg),
+              rtol=tol_for(np.angle(v_np).dtype, 'math'))
+
+
+@pytest.mark.parametrize('dt', ['int8', 'int16', 'uint8', 'int32', 'int64', 'float32',
+                                'float64'])
+@pytest.mark.parametrize('period', [6, 7, 6.0, 2 * np.pi])
+@pytest.mark.parametrize('shape', [(9,), (4, 5), (3, 2100)])
+def test_unwrap_result_dtype_and_values(dt, period, shape):
+    base = (np.arange(int(np.prod(shape))) * 5 % 23 - 9).reshape(shape)
+    if dt.startswith('uint'):
+        base = base + 9
+    x_np = base.astype(dt)
+    for kw in ({}, {'axis': 0}, {'discont': 4}):
+        for v_np, v_nt in ((x_np, nt.asarray(x_np)),
+                           (x_np[..., ::-1], nt.asarray(x_np)[..., ::-1])):
+            # (unsigned with an integer period: NumPy's OverflowError, the same)
+            _both(lambda: nt.unwrap(v_nt, period=period, **kw),
+                  lambda: np.unwrap(v_np, period=period, **kw),
+                  rtol=tol_for(np.result_type(dt, period), 'sum'))
+
+
+@pytest.mark.parametrize('order', ['K', 'k', 'X', 1, 'c', 'a', 'f', None])
+@pytest.mark.parametrize('shape', [(6,), (2, 3), (7,)])
+def test_reshape_order_checked_first(order, shape):
+    x_np = np.arange(6, dtype=np.int32).reshape(2, 3)
+    x_nt = nt.asarray(x_np)
+    for a_np, a_nt in ((x_np, x_nt), (x_np.T, x_nt.T), (x_np[:, ::-1], x_nt[:, ::-1])):
+        _both(lambda: a_nt.reshape(shape, order=order), lambda: a_np.reshape(shape, order=order))
+        _both(lambda: nt.reshape(a_nt, shape, order=order),
+              lambda: np.reshape(a_np, shape, order=order))
+    # a shape of None is a view whatever the order
+    _both(lambda: x_nt.reshape(None, order='K'), lambda: x_np.reshape(None, order='K'))
