@@ -381,6 +381,17 @@ def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoVa
         return F.call("clip (dtype)", _np.clip, (a, a_min, a_max), {'out': out})
     if not isinstance(x, Array):
         x = C.asnd(_np.asarray(x))
+    if D.KIND[x._dt] in 'iu':
+        # NumPy's _clip: a Python int bound at or past the type's range is
+        # no bound
+        info = _np.iinfo(x.dtype)
+        if type(a_min) is int and a_min <= info.min:
+            lo = None
+        if type(a_max) is int and a_max >= info.max:
+            hi = None
+    if lo is None and hi is None:
+        # NumPy's identity: positive (a TypeError for bool), into out=
+        return _umath.UFUNCS['positive'](x, out=out)
     ops = [x] + [o for o in (lo, hi) if o is not None]
     if builtins.any(type(o) is int for o in ops[1:]):
         try:

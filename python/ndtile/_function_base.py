@@ -188,10 +188,11 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
         axis = _np.lib.array_utils.normalize_axis_tuple(axis, x.ndim, argname="axis")
     if w is None:
         avg = mean(x, axis=axis, keepdims=keepdims)
+        # NumPy's scale a.size / avg.size, made returned= or not: an empty
+        # result is its ZeroDivisionError
+        scl = avg.dtype.type(x.size / int(_np.prod(_np.shape(avg))))
         if not returned:
             return avg
-        size = int(_np.prod(_np.shape(avg)))
-        scl = avg.dtype.type(x.size / size if size else _np.nan)
         return avg, (_numeric.full(avg.shape, scl, dtype=avg.dtype) if _np.ndim(avg) else scl)
     if x.dtype.kind in 'biu':
         rt = _np.result_type(x.dtype, w.dtype, 'f8')

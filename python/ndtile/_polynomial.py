@@ -44,6 +44,8 @@ def polyval(p, x):
     p = nt.asarray(p)
     x = nt.asanyarray(x)
     y = nt.zeros_like(x)
+    if p.ndim == 0:     # NumPy's `for pv in p`
+        raise TypeError("iteration over a 0-d array")
     for k in range(p.shape[0]):
         y = y * x + p[k]
     return y

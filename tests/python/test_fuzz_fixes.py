@@ -1018,3 +1018,47 @@ def test_reshape_order_checked_first(order, shape):
               lambda: np.reshape(a_np, shape, order=order))
     # a shape of None is a view whatever the order
     _both(lambda: x_nt.reshape(None, order='K'), lambda: x_np.reshape(None, order='K'))
+
+
+@pytest.mark.parametrize('dt', ['bool', 'int8', 'uint8', 'int64', 'uint64', 'float32',
+                                'complex64'])
+@pytest.mark.parametrize('bounds', [(None, None), (-200, None), (None, 300), (-200, 300),
+                                    (-2 ** 63, 2 ** 64 - 1), (0, None), (-1, 2)])
+@pytest.mark.parametrize('shape', [(), (0,), (5, 3), (3, 1500)])
+def test_clip_without_bounds_is_positive(dt, bounds, shape):
+    # NumPy's _clip: a Python int bound at or past an integer type's range
+    # is no bound, and no bound at all is positive(a) (bool: TypeError)
+    x_np = make(dt, shape, seed=5)
+    x_nt = nt.asarray(x_np)
+    lo, hi = bounds
+    for v_np, v_nt in ((x_np, x_nt), (x_np.T, x_nt.T)):
+        _both(lambda: nt.clip(v_nt, lo, hi), lambda: np.clip(v_np, lo, hi))
+        _both(lambda: v_nt.clip(lo, hi), lambda: v_np.clip(lo, hi))
+        o_np, o_nt = np.zeros_like(v_np), nt.zeros_like(v_nt)
+        _both(lambda: nt.clip(v_nt, lo, hi, out=o_nt), lambda: np.clip(v_np, lo, hi, out=o_np))
+        assert_same(o_nt, o_np)
+
+
+@pytest.mark.parametrize('p', [np.int32(3), np.array(2.5), [], [1, -2], np.arange(4)])
+def test_polyval_of_0d_coefficients(p):
+    x_np = np.arange(6, dtype=np.int16).reshape(2, 3)
+    p_nt = nt.asarray(p) if isinstance(p, np.ndarray) else p
+    for xx_np in (x_np, x_np[0, 0], 2.5):
+        xx_nt = nt.asarray(xx_np) if isinstance(xx_np, np.ndarray) else xx_np
+        _both(lambda: nt.polyval(p_nt, xx_nt), lambda: np.polyval(p, xx_np))
+
+
+@pytest.mark.parametrize('dt', ['bool', 'int32', 'float64'])
+@pytest.mark.parametrize('axis', [None, (0, 2, 3, 4), 1, (1, 2), -1])
+@pytest.mark.parametrize('returned', [False, True])
+def test_average_of_an_empty_result_divides_by_zero(dt, axis, returned):
+    # NumPy makes a.size / avg.size whether returned= or not: ZeroDivisionError
+    # where the mean is empty
+    x_np = make(dt, (1, 0, 7, 5, 7), seed=2)
+    x_nt = nt.asarray(x_np)
+    for kd in (False, True):
+        _both(lambda: nt.average(x_nt, axis=axis, returned=returned, keepdims=kd),
+              lambda: np.average(x_np, axis=axis, returned=returned, keepdims=kd))
+    y_np = make(dt, (4, 3), seed=2)
+    _both(lambda: nt.average(nt.asarray(y_np), axis=-1, returned=returned),
+          lambda: np.average(y_np, axis=-1, returned=returned), rtol=1e-12)
