@@ -941,7 +941,8 @@ class Gen:
     """Draws the next line of a program from the NumPy namespace's state."""
 
     def __init__(self, seed, big_max=3_000_000, avoid=False, write_focus=False, api_focus=False,
-                 mix_focus=False, idiom_focus=False, selfref_focus=False, lib_focus=False):
+                 mix_focus=False, idiom_focus=False, selfref_focus=False, lib_focus=False,
+                 ranks=1):
         """avoid: steer clear of the constructs of known_open.py's bugs, so
         that programs run on past them (a campaign mode); write_focus: the
         write patterns (Gen.writes) take about a third of the steps;
@@ -950,8 +951,12 @@ class Gen:
         the idioms of real programs at default sizes (Gen.idiom);
         selfref_focus: so do the writes of an array from itself
         (Gen.selfref); lib_focus: so do the library functions and
-        ndarray method forms the other steps leave out (Gen.lib)."""
+        ndarray method forms the other steps leave out (Gen.lib); ranks: the
+        setting's rank count (the same on every rank; a view of another
+        item size is a copy on several ranks, deviation 17, so not made
+        there)."""
         self.avoid = avoid
+        self.ranks = ranks
         self.lib_focus = lib_focus
         self.selfref_focus = selfref_focus
         self.idiom_focus = idiom_focus
@@ -3256,6 +3261,11 @@ class Gen:
             dt = r.choice([t for t in DTYPES if t != 'bool'] + ['bool'])
             if v.dtype.kind in 'fc' and numpy.dtype(dt).kind == 'b':
                 dt = 'uint8'        # bool bits of any byte: not compared by value
+            if self.ranks > 1 and numpy.dtype(dt).itemsize != v.dtype.itemsize:
+                # on several ranks NumPy's view of a gathered copy (deviation
+                # 17 of docs/guide/deviations.md): the same item size only
+                dt = {1: 'int8', 2: 'uint16', 4: 'float32', 8: 'int64',
+                      16: 'complex128'}[v.dtype.itemsize]
             line = f"{a} = {x}.view('{dt}')" if r.random() < 0.7 else \
                 f"{a} = {x}.view(dtype=np.{dt})"
             if r.random() < 0.3 and v.flags.writeable:
@@ -4543,12 +4553,12 @@ class Gen:
 
 def run_program(seed, nd, big_max=3_000_000, steps=None, check_every=False, avoid=False,
                 write_focus=False, api_focus=False, mix_focus=False, idiom_focus=False,
-                selfref_focus=False, lib_focus=False):
+                selfref_focus=False, lib_focus=False, ranks=1):
     """Generate and run program `seed`. Returns (lines, None) or (lines,
     Mismatch). The program goes on past a mismatch only to keep MPI ranks in
     step (the caller stops at the first one)."""
     g = Gen(seed, big_max, avoid, write_focus, api_focus, mix_focus, idiom_focus, selfref_focus,
-            lib_focus)
+            lib_focus, ranks)
     r = g.r
     nsteps = steps if steps is not None else r.randint(3, 25)
     ns_np, ns_nd = namespaces(nd)

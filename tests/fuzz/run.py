@@ -98,7 +98,8 @@ def worker(args):
                                            write_focus=args.writes,
                                            api_focus=args.api, mix_focus=args.mixes,
                                            idiom_focus=args.idioms,
-                                           selfref_focus=args.selfref, lib_focus=args.lib)
+                                           selfref_focus=args.selfref, lib_focus=args.lib,
+                                           ranks=ranks)
         except Exception as e:      # noqa: BLE001 - the harness itself failed
             import traceback
             lines, m = [], fuzzlib.Mismatch('harness', '?', ''.join(
@@ -338,7 +339,8 @@ def replay_one(args):
                                    avoid=args.avoid_open, write_focus=args.writes,
                                            api_focus=args.api, mix_focus=args.mixes,
                                            idiom_focus=args.idioms,
-                                           selfref_focus=args.selfref, lib_focus=args.lib)
+                                           selfref_focus=args.selfref, lib_focus=args.lib,
+                                           ranks=ranks)
     print('\n'.join(lines))
     print('#', m if m else 'no mismatch')
     if m and args.minimise:
