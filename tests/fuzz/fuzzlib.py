@@ -627,27 +627,30 @@ def _identical(x_np, x_nd):
 
 # ops that read the sign bit of a NaN into a value that is not a NaN
 _SIGNREAD = re.compile(r"\b(signbit|copysign)\(")
+# lines that read every bit of a value (a NaN's payload too)
+_BITREAD = re.compile(r"\.tobytes\(|\.view\((?!\))")
 
 
 def align_nan_signs(line, ns_np, ns_nd):
-    """Before a line that reads sign bits (signbit, copysign): the signs of
-    NaNs are not promised (deviation 7: x86's default NaN is negative, and
-    NumPy's and SLEEF's loops make either), so where an input is a NaN in
-    both, NumPy's is given ndtile's bits; every other element (a NaN in one
-    only, the sign of a number) is compared as before. Returns False when an
-    input NumPy cannot write (a broadcast view) differs so: the line is then
-    not checked."""
+    """Before a line that reads sign bits (signbit, copysign) or all the
+    bits (tobytes, view(dtype)): the signs and payloads of NaNs are not
+    promised (deviation 7: x86's default NaN is negative, and NumPy's and
+    SLEEF's loops make either), so where an input is a NaN in both, NumPy's
+    is given ndtile's bits (its sign, or all of them for a bit read); every
+    other element (a NaN in one only, the sign of a number) is compared as
+    before. Returns False when an input NumPy cannot write (a broadcast
+    view) differs so: the line is then not checked."""
     code = line.split('  # ')[0]
-    if not _SIGNREAD.search(code):
+    bits = _BITREAD.search(code) is not None
+    if not bits and not _SIGNREAD.search(code):
         return True
     ok = True
     for k in dict.fromkeys(NAME.findall(code)):
         v, w = ns_np.get(k), ns_nd.get(k)
         if w is None:
             continue
-        if isinstance(v, numpy.ndarray) and v.dtype.kind == 'f' and v.size:
-            nan = numpy.isnan(v)
-            if not nan.any():
+        if isinstance(v, numpy.ndarray) and v.dtype.kind in ('fc' if bits else 'f') and v.size:
+            if not numpy.isnan(v).any():
                 continue
             try:
                 b = host_copy(w)
@@ -655,14 +658,19 @@ def align_nan_signs(line, ns_np, ns_nd):
                 continue
             if b.shape != v.shape or b.dtype != v.dtype:
                 continue
-            fix = nan & numpy.isnan(b) & (numpy.signbit(v) != numpy.signbit(b))
-            if not fix.any():
-                continue
-            unchecked('NaN sign (deviation 7)')
-            if v.flags.writeable:
-                v[fix] = b[fix]
-            else:
-                ok = False
+            for pv, pb in ((v.real, b.real), (v.imag, b.imag)) if v.dtype.kind == 'c' else \
+                    ((v, b),):
+                u = 'u%d' % pv.dtype.itemsize
+                differ = pv.view(u) != pb.view(u) if bits else \
+                    numpy.signbit(pv) != numpy.signbit(pb)
+                fix = numpy.isnan(pv) & numpy.isnan(pb) & differ
+                if not fix.any():
+                    continue
+                unchecked('NaN sign (deviation 7)')
+                if v.flags.writeable:
+                    pv[fix] = pb[fix]
+                else:
+                    ok = False
         elif isinstance(v, (float, numpy.floating)) and v != v:
             try:
                 b = host_copy(w)
