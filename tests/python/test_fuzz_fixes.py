@@ -1062,3 +1062,21 @@ def test_average_of_an_empty_result_divides_by_zero(dt, axis, returned):
     y_np = make(dt, (4, 3), seed=2)
     _both(lambda: nt.average(nt.asarray(y_np), axis=-1, returned=returned),
           lambda: np.average(y_np, axis=-1, returned=returned), rtol=1e-12)
+
+
+@pytest.mark.parametrize('shape', [(0, 0), (0, 3), (3, 0), (1, 0, 0), (5, 3), (3, 5),
+                                   (4, 4, 4), (3, 1500)])
+@pytest.mark.parametrize('dt', ['uint64', 'uint8', 'bool', 'int8', 'float32', 'complex64'])
+@pytest.mark.parametrize('val', [-1, 300, 2 ** 64, 1.5, [1, -1], [], np.nan, 'x', 5,
+                                 [[1, 2], [3, 4]], 1 + 2j])
+def test_fill_diagonal_converts_the_value_as_flat_does(shape, dt, val):
+    # NumPy's fill_diagonal is a.flat[:end:step] = val: the value is
+    # converted (OverflowError, ValueError) even where the diagonal is empty
+    for wrap in (False, True):
+        for view in (lambda x: x, lambda x: x.T, lambda x: x[::-1]):
+            a_np, a_nt = np.zeros(shape, dt), nt.zeros(shape, dt)
+            raised, _ = check_same_error(lambda: nt.fill_diagonal(view(a_nt), val, wrap=wrap),
+                                         lambda: np.fill_diagonal(view(a_np), val, wrap=wrap))
+            if not raised:
+                nt.fill_diagonal(view(a_nt), val, wrap=wrap)
+            assert_same(a_nt, a_np)
