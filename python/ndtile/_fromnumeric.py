@@ -338,17 +338,19 @@ def squeeze(a, axis=None):
     if fb is not None:
         return fb
     x = xs[0]
+    # NumPy returns the array itself, not a view, where no axis goes (its
+    # flags, setflags included, are then the array's)
     if axis is None:
-        return x._squeeze(None)
+        return x._squeeze(None) if 1 in x.shape else x
     if isinstance(axis, list):
         raise TypeError("'list' object cannot be interpreted as an integer")
     if x.ndim == 0 and not isinstance(axis, tuple) and D.int_axis(axis) in (0, -1):
-        return x._view()     # NumPy: axis 0 or -1 of a 0-d array
+        return x     # NumPy: axis 0 or -1 of a 0-d array
     axes = axis if isinstance(axis, tuple) else (axis,)
     axes = tuple(_c_axis(ax, x.ndim) for ax in axes)
     if len(set(axes)) != len(axes):
         raise ValueError("duplicate value in 'axis'")
-    return x._squeeze(axes) if axes else x._view()
+    return x._squeeze(axes) if axes else x
 
 
 def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoValue,

@@ -1080,3 +1080,26 @@ def test_fill_diagonal_converts_the_value_as_flat_does(shape, dt, val):
             if not raised:
                 nt.fill_diagonal(view(a_nt), val, wrap=wrap)
             assert_same(a_nt, a_np)
+
+
+@pytest.mark.parametrize('shape', [(), (3,), (1,), (1, 3), (4, 1, 2), (0,), (2, 0)])
+@pytest.mark.parametrize('axis', [None, (), 0, -1, (0,)])
+def test_squeeze_of_nothing_is_the_array_itself(shape, axis):
+    # NumPy's squeeze returns the array itself where no axis goes, so its
+    # flags are the array's: setflags(write=False) on it makes the array
+    # read-only (small_tiles seed 611685073: `a2 += a2` after
+    # `a2.squeeze().setflags(write=False)` of a 0-d a2)
+    a_np = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
+    a_nt = nt.asarray(a_np)
+    for f in (lambda a, xp: a.squeeze(axis=axis), lambda a, xp: xp.squeeze(a, axis=axis)):
+        raised, r_np = check_same_error(lambda: f(a_nt, nt), lambda: f(a_np, np))
+        if raised:
+            continue
+        r_nt = f(a_nt, nt)
+        assert_same(r_nt, r_np)
+        assert (r_nt is a_nt) == (r_np is a_np)
+    if not check_same_error(lambda: a_nt.squeeze(axis=axis), lambda: a_np.squeeze(axis=axis))[0]:
+        a_np.squeeze(axis=axis).setflags(write=False)
+        a_nt.squeeze(axis=axis).setflags(write=False)
+        _both(lambda: a_nt.__iadd__(1), lambda: a_np.__iadd__(1))
+        assert_same(a_nt, a_np)
