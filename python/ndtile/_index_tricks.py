@@ -62,7 +62,6 @@ def diag_indices_from(arr):
 
 
 def fill_diagonal(a, val, wrap=False):
-    nt = _nt()
     if a.ndim < 2:
         raise ValueError("array must be at least 2-d")
     if a.ndim == 2:
