@@ -255,13 +255,16 @@ def reshape(a, /, shape, order='C', *, copy=None):
     # NumPy: a.reshape(None) is a view of a, unchanged
     if shape is None:
         r = x._view()
-    elif order in ('F', 'f') or (order in ('A', 'a') and x._flags & 3 == 2):
-        r = _order.reshape(x, shape, order)
-    elif order not in ('C', 'A', 'K', None):
-        return F.call("reshape (order=%r)" % (order,), _np.reshape, (a, shape),
-                      {'order': order})
     else:
-        r = x._reshape(shape)
+        # NumPy checks order= before the shape: 'K' is refused, letters in
+        # either case, None is 'C'
+        order = C.ravel_order(order)
+        if order == 'K':
+            raise ValueError("order 'K' is not permitted for reshaping")
+        if order == 'F' or (order == 'A' and x._flags & 3 == 2):
+            r = _order.reshape(x, shape, order)
+        else:
+            r = x._reshape(shape)
     if copy is False and not r._same_store(x):
         raise ValueError("Unable to avoid creating a copy while reshaping.")
     if copy and r._same_store(x):
@@ -335,17 +338,19 @@ def squeeze(a, axis=None):
     if fb is not None:
         return fb
     x = xs[0]
+    # NumPy returns the array itself, not a view, where no axis goes (its
+    # flags, setflags included, are then the array's)
     if axis is None:
-        return x._squeeze(None)
+        return x._squeeze(None) if 1 in x.shape else x
     if isinstance(axis, list):
         raise TypeError("'list' object cannot be interpreted as an integer")
     if x.ndim == 0 and not isinstance(axis, tuple) and D.int_axis(axis) in (0, -1):
-        return x._view()     # NumPy: axis 0 or -1 of a 0-d array
+        return x     # NumPy: axis 0 or -1 of a 0-d array
     axes = axis if isinstance(axis, tuple) else (axis,)
     axes = tuple(_c_axis(ax, x.ndim) for ax in axes)
     if len(set(axes)) != len(axes):
         raise ValueError("duplicate value in 'axis'")
-    return x._squeeze(axes) if axes else x._view()
+    return x._squeeze(axes) if axes else x
 
 
 def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoValue,
@@ -370,9 +375,6 @@ def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoVa
     if kwargs or (out is not None and not isinstance(out, Array)):
         return F.call("clip (kwargs)", _np.clip, (a, a_min, a_max),
                       dict(kwargs, out=out))
-    if a_min is None and a_max is None:
-        # NumPy's _clip: positive (a copy; a bool array has no loop, its error)
-        return _umath.UFUNCS['positive'](a, out=out)
     try:
         x = _umath.operand(a)
         lo = None if a_min is None else _umath.operand(a_min)
@@ -381,6 +383,17 @@ def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoVa
         return F.call("clip (dtype)", _np.clip, (a, a_min, a_max), {'out': out})
     if not isinstance(x, Array):
         x = C.asnd(_np.asarray(x))
+    if D.KIND[x._dt] in 'iu':
+        # NumPy's _clip: a Python int bound at or past the type's range is
+        # no bound
+        info = _np.iinfo(x.dtype)
+        if type(a_min) is int and a_min <= info.min:
+            lo = None
+        if type(a_max) is int and a_max >= info.max:
+            hi = None
+    if lo is None and hi is None:
+        # NumPy's identity: positive (a TypeError for bool), into out=
+        return _umath.UFUNCS['positive'](x, out=out)
     ops = [x] + [o for o in (lo, hi) if o is not None]
     if builtins.any(type(o) is int for o in ops[1:]):
         try:

@@ -62,7 +62,6 @@ def diag_indices_from(arr):
 
 
 def fill_diagonal(a, val, wrap=False):
-    nt = _nt()
     if a.ndim < 2:
         raise ValueError("array must be at least 2-d")
     if a.ndim == 2:
@@ -73,13 +72,11 @@ def fill_diagonal(a, val, wrap=False):
             raise ValueError("All dimensions of input must be of equal length")
         step = 1 + int(_np.cumprod(a.shape[:-1]).sum())
         end = None
-    size = a.size
-    end = size if end is None else min(end, size)
-    idx = _np.arange(0, end, step, dtype=_np.int64)
     if isinstance(a, _core.Array) and not a._flags & 0x400:
         raise ValueError("underlying array is read-only")    # NumPy's a.flat[...] = val
-    if idx.size:
-        nt.put(a, nt.asarray(idx), val)
+    # NumPy's own write: the value converted (and refused) even where the
+    # diagonal is empty, repeated over the positions
+    a.flat[:end:step] = val
 
 
 def _is_complex_step(step):

@@ -1139,7 +1139,7 @@ class ndarray(Array):
             shape = shape[0]    # NumPy: an int, a sequence, an int array; None a view
         elif not shape:
             raise TypeError("reshape() takes exactly 1 argument (0 given)")
-        if order not in ('C', 'A', 'K', None) or (order == 'A' and O.is_f_only(self)):
+        if order not in ('C', 'A', None) or (order == 'A' and O.is_f_only(self)):
             return _fromnumeric.reshape(self, shape, order=order, copy=copy)
         r = self._view() if shape is None else self._reshape(
             shape if type(shape) is tuple else _fromnumeric.shape_arg(shape))

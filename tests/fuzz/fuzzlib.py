@@ -196,6 +196,9 @@ def _same(a, b):
     return eq, zs
 
 
+_LONG = {numpy.longlong: numpy.int64, numpy.ulonglong: numpy.uint64}
+
+
 def compare(x_np, x_nd, nd, line, name, tol=0.0, ascale=0.0, level=1, ulp=None,
             nonfinite=False):
     """Raise Mismatch unless the ndtile value matches the NumPy value.
@@ -230,7 +233,9 @@ def compare(x_np, x_nd, nd, line, name, tol=0.0, ascale=0.0, level=1, ulp=None,
             raise Mismatch('type', line, f"{name}: NumPy gives an array, ndtile "
                            f"{type(x_nd).__name__}")
     elif isinstance(x_np, (numpy.generic, bool, int, float, complex)):
-        if type(x_nd) is not type(x_np):
+        # one scalar type per width (deviation 18 of docs/guide/deviations.md:
+        # NumPy's longlong of asarray(2**63) is ndtile's int64/uint64)
+        if type(x_nd) is not _LONG.get(type(x_np), type(x_np)):
             raise Mismatch('type', line, f"{name}: NumPy gives {type(x_np).__name__}, "
                            f"ndtile {type(x_nd).__name__}")
     else:
@@ -331,14 +336,15 @@ def run_line(line, ns_np, ns_nd, nd):
 # `a3.reshape(-1)[::2] = ` (a copy where a3 is not contiguous), `a3.flat = `)
 WRITES = re.compile(r"^(?:for [^:]*: (?:[^;]*; )?)?(a\d+)(?:\.(?:T|flat|real|imag|"
                     r"reshape\(-1\)))*\s*(\[|[-+*/%&|^<>@]{1,3}=)|out=(a\d+)|^(a\d+)\.sort\(|"
-                    r"^np\.(?:put|place|putmask|copyto|put_along_axis|\w+\.at)\((a\d+)|"
+                    r"^np\.(?:put|place|putmask|copyto|put_along_axis|fill_diagonal|"
+                    r"nan_to_num|\w+\.at)\((a\d+)|^(a\d+)\.put\(|"
                     r"^(a\d+)\.flat = |^(a\d+)(?:\.T|\[[^\]]*\])?\.fill\(")
 
 
 def written_name(m):
     """The name a WRITES match writes."""
     return m.group(1) or m.group(3) or m.group(4) or m.group(5) or m.group(6) or \
-        m.group(7)
+        m.group(7) or m.group(8)
 
 
 def resync(line, ns_np, ns_nd, nd):
@@ -500,7 +506,8 @@ REDUCING = re.compile(r"\b(sum|prod|mean|std|var|cumsum|cumprod|diff|matmul|dot|
                       r"reduce|accumulate|reduceat|at|median|percentile|quantile|nanmedian|"
                       r"nanpercentile|nanquantile|bincount|pad|convolve|correlate|cross|vecdot|"
                       r"matvec|vecmat|trapezoid|gradient|interp|apply_along_axis|"
-                      r"histogram2d|histogramdd)\(|@")
+                      r"histogram2d|histogramdd|average|cov|corrcoef|cumulative_sum|"
+                      r"cumulative_prod|vander|polyval|polymul|polyint|polyder)\(|@")
 # an addition or subtraction (binary operators are written with spaces)
 ADDITIVE = re.compile(r"\s[-+]=?\s|\b(add|subtract)\(")
 
@@ -533,13 +540,15 @@ _TRANSC = re.compile(r"\bnp\.(%s)\(|\*\*" % '|'.join(TRANSCENDENTAL))
 _ORDER = re.compile(r"\b(sum|prod|mean|std|var|cumsum|cumprod|matmul|dot|nansum|nanprod|nanmean|"
                     r"nanstd|nanvar|nancumsum|nancumprod|trace|einsum|tensordot|inner|reduce|"
                     r"accumulate|reduceat|at|bincount|convolve|correlate|cross|vecdot|matvec|"
-                    r"vecmat|apply_along_axis)\(|@")
+                    r"vecmat|apply_along_axis|average|cumulative_sum|cumulative_prod|vander|"
+                    r"polyval|polymul|polyint|polyder)\(|@")
 # inexact whatever the inputs' dtypes (an integer input gives a float result
 # through interpolation, LAPACK or an FFT; a mean of a pad): compared within
 # the tolerance
 _ALWAYS = re.compile(r"\bnp\.(linalg|fft)\.|\b(median|percentile|quantile|nanmedian|"
                      r"nanpercentile|nanquantile|nanmean|nanstd|nanvar|histogram|histogram2d|"
-                     r"histogramdd|interp|gradient|trapezoid)\(|"
+                     r"histogramdd|interp|gradient|trapezoid|cov|corrcoef|geomspace|logspace|"
+                     r"unwrap|sinc|angle|histogram_bin_edges)\(|"
                      r"mode='(mean|median|linear_ramp)'")
 # complex arithmetic: fma contraction in NumPy's SIMD loops and not in its
 # scalar ones (deviation 11), the division and hypot algorithms
@@ -558,7 +567,9 @@ SENSITIVE = re.compile(
     r"reciprocal|sqrt|divide|true_divide|nanargmax|nanargmin|nanprod|nancumprod|digitize|"
     r"histogram|bincount|lexsort|argwhere|flatnonzero|histogram2d|histogramdd|isin|setdiff1d|"
     r"intersect1d|union1d|setxor1d|unique_values|unique_counts|unique_inverse|unique_all|"
-    r"frexp|modf|" + '|'.join(TRANSCENDENTAL) + r")\b|"
+    r"frexp|modf|cumulative_prod|packbits|unpackbits|isposinf|isneginf|isreal|iscomplex|"
+    r"real_if_close|trim_zeros|array_equiv|asarray_chkfinite|unwrap|histogram_bin_edges|"
+    r"tobytes|sinc|angle|" + '|'.join(TRANSCENDENTAL) + r")\b|\.view\((?!\))|"
     r"\bmultiply\.(reduce|accumulate|reduceat|outer)\b")
 # level ZSIGN: a value equal to NumPy's but for the signs of zeros, which are
 # not promised (deviation 7): NumPy's unstable sort and partition order -0.0
@@ -566,7 +577,7 @@ SENSITIVE = re.compile(
 # -0.0 (deviation 11). Compared as an exact value; a SENSITIVE line reading
 # it (x / it, copysign) checks it bit for bit first, as for an inexact one.
 ZSIGN = 0.5
-_ZSIGN = re.compile(r"\b(sort|partition|unique|clip|median|percentile|quantile|nanmedian|"
+_ZSIGN = re.compile(r"\b(sort|sort_complex|partition|unique|clip|median|percentile|quantile|nanmedian|"
                     r"nanpercentile|nanquantile|lexsort|unique_values|unique_counts|"
                     r"unique_inverse|unique_all|setdiff1d|intersect1d|union1d|setxor1d)\(")
 # ops that move elements by value: an input whose non-finite elements are
@@ -579,7 +590,8 @@ _CORDER = re.compile(r"\b(max|min|amax|amin|maximum|minimum|fmax|fmin|nanmax|nan
                      r"partition|argpartition|median|percentile|quantile|nanmedian|"
                      r"nanpercentile|nanquantile|lexsort|clip|unique|searchsorted|argmax|"
                      r"argmin|nanargmax|nanargmin|unique_values|unique_counts|unique_inverse|"
-                     r"unique_all|setdiff1d|intersect1d|union1d|setxor1d|isin|interp)\b")
+                     r"unique_all|setdiff1d|intersect1d|union1d|setxor1d|isin|interp|"
+                     r"sort_complex|ptp|trim_zeros)\b")
 UNCHECKED = {}      # why a line was not checked -> count, per process
 
 
@@ -615,27 +627,30 @@ def _identical(x_np, x_nd):
 
 # ops that read the sign bit of a NaN into a value that is not a NaN
 _SIGNREAD = re.compile(r"\b(signbit|copysign)\(")
+# lines that read every bit of a value (a NaN's payload too)
+_BITREAD = re.compile(r"\.tobytes\(|\.view\((?!\))")
 
 
 def align_nan_signs(line, ns_np, ns_nd):
-    """Before a line that reads sign bits (signbit, copysign): the signs of
-    NaNs are not promised (deviation 7: x86's default NaN is negative, and
-    NumPy's and SLEEF's loops make either), so where an input is a NaN in
-    both, NumPy's is given ndtile's bits; every other element (a NaN in one
-    only, the sign of a number) is compared as before. Returns False when an
-    input NumPy cannot write (a broadcast view) differs so: the line is then
-    not checked."""
+    """Before a line that reads sign bits (signbit, copysign) or all the
+    bits (tobytes, view(dtype)): the signs and payloads of NaNs are not
+    promised (deviation 7: x86's default NaN is negative, and NumPy's and
+    SLEEF's loops make either), so where an input is a NaN in both, NumPy's
+    is given ndtile's bits (its sign, or all of them for a bit read); every
+    other element (a NaN in one only, the sign of a number) is compared as
+    before. Returns False when an input NumPy cannot write (a broadcast
+    view) differs so: the line is then not checked."""
     code = line.split('  # ')[0]
-    if not _SIGNREAD.search(code):
+    bits = _BITREAD.search(code) is not None
+    if not bits and not _SIGNREAD.search(code):
         return True
     ok = True
     for k in dict.fromkeys(NAME.findall(code)):
         v, w = ns_np.get(k), ns_nd.get(k)
         if w is None:
             continue
-        if isinstance(v, numpy.ndarray) and v.dtype.kind == 'f' and v.size:
-            nan = numpy.isnan(v)
-            if not nan.any():
+        if isinstance(v, numpy.ndarray) and v.dtype.kind in ('fc' if bits else 'f') and v.size:
+            if not numpy.isnan(v).any():
                 continue
             try:
                 b = host_copy(w)
@@ -643,14 +658,19 @@ def align_nan_signs(line, ns_np, ns_nd):
                 continue
             if b.shape != v.shape or b.dtype != v.dtype:
                 continue
-            fix = nan & numpy.isnan(b) & (numpy.signbit(v) != numpy.signbit(b))
-            if not fix.any():
-                continue
-            unchecked('NaN sign (deviation 7)')
-            if v.flags.writeable:
-                v[fix] = b[fix]
-            else:
-                ok = False
+            for pv, pb in ((v.real, b.real), (v.imag, b.imag)) if v.dtype.kind == 'c' else \
+                    ((v, b),):
+                u = 'u%d' % pv.dtype.itemsize
+                differ = pv.view(u) != pb.view(u) if bits else \
+                    numpy.signbit(pv) != numpy.signbit(pb)
+                fix = numpy.isnan(pv) & numpy.isnan(pb) & differ
+                if not fix.any():
+                    continue
+                unchecked('NaN sign (deviation 7)')
+                if v.flags.writeable:
+                    pv[fix] = pb[fix]
+                else:
+                    ok = False
         elif isinstance(v, (float, numpy.floating)) and v != v:
             try:
                 b = host_copy(w)
@@ -929,7 +949,8 @@ class Gen:
     """Draws the next line of a program from the NumPy namespace's state."""
 
     def __init__(self, seed, big_max=3_000_000, avoid=False, write_focus=False, api_focus=False,
-                 mix_focus=False, idiom_focus=False, selfref_focus=False):
+                 mix_focus=False, idiom_focus=False, selfref_focus=False, lib_focus=False,
+                 ranks=1):
         """avoid: steer clear of the constructs of known_open.py's bugs, so
         that programs run on past them (a campaign mode); write_focus: the
         write patterns (Gen.writes) take about a third of the steps;
@@ -937,8 +958,14 @@ class Gen:
         mixed layouts and arithmetic edges (Gen.mix); idiom_focus: so do
         the idioms of real programs at default sizes (Gen.idiom);
         selfref_focus: so do the writes of an array from itself
-        (Gen.selfref)."""
+        (Gen.selfref); lib_focus: so do the library functions and
+        ndarray method forms the other steps leave out (Gen.lib); ranks: the
+        setting's rank count (the same on every rank; a view of another
+        item size is a copy on several ranks, deviation 17, so not made
+        there)."""
         self.avoid = avoid
+        self.ranks = ranks
+        self.lib_focus = lib_focus
         self.selfref_focus = selfref_focus
         self.idiom_focus = idiom_focus
         self.mix_focus = mix_focus
@@ -1160,7 +1187,8 @@ class Gen:
             (self.api, 60 if self.api_focus else 10),
             (self.mix, 60 if self.mix_focus else 6),
             (self.idiom, 60 if self.idiom_focus else 5),
-            (self.selfref, 60 if self.selfref_focus else 5))
+            (self.selfref, 60 if self.selfref_focus else 5),
+            (self.lib, 60 if self.lib_focus else 6))
         f = r.choices([c[0] for c in choices], [c[1] for c in choices])[0]
         return f(ns)
 
@@ -2822,6 +2850,502 @@ class Gen:
                              f"{w} -= {w}.max()", f"{part}[...] = {w} * 2 - {part}"))
         return self.self_queue(first, t, line, r.randint(1, 3))
 
+    # -- library steps (session 30): public functions and ndarray method
+    # forms real programs use that the steps above never make: index grids
+    # (indices, mgrid, ogrid, unravel_index, ravel_multi_index, tri,
+    # identity) and triangle and diagonal keys (triu/tril_indices(_from),
+    # diag_indices(_from), fill_diagonal, vander, diagflat); statistics
+    # (average with weights and returned=, cov, corrcoef, ptp, diff with
+    # prepend/append, cumulative_sum/prod with include_initial,
+    # histogram_bin_edges, searchsorted with sorter=, trim_zeros,
+    # sort_complex); elementwise helpers (nan_to_num, isposinf, isreal,
+    # real_if_close, angle, degrees, sinc, unwrap, packbits/unpackbits,
+    # polyval & co, piecewise, fromfunction, geomspace/logspace,
+    # array_equiv, asarray_chkfinite); shape forms (fliplr/flipud,
+    # rollaxis, dstack, hsplit/vsplit/dsplit, broadcast_arrays, concat,
+    # unstack, permute_dims, matrix_transpose, .mT, asfortranarray); and
+    # method forms (view(dtype), reshape/ravel/flatten/copy with order=,
+    # take/repeat/clip/compress/trace/nonzero/searchsorted/put/swapaxes/
+    # squeeze/transpose/cumprod/var/dot as methods, setflags(write=False),
+    # tobytes through frombuffer)
+    def lib(self, ns):
+        r = self.r
+        choices = (
+            (self.lib_grids, 8), (self.lib_keys, 6), (self.lib_stats, 10),
+            (self.lib_elem, 10), (self.lib_shape, 8), (self.lib_methods, 12))
+        return r.choices([c[0] for c in choices], [c[1] for c in choices])[0](ns)
+
+    def lib_write_next(self, a):
+        """A write through name a on the next line (when NumPy made it a
+        writable array)."""
+        self.queue.append(lambda ns: self.write(ns, a) if isinstance(
+            ns.get(a), numpy.ndarray) and ns[a].flags.writeable else self.create(ns))
+
+    def small_shape(self, nd=None, lo=1, hi=6):
+        r = self.r
+        nd = r.randint(1, 3) if nd is None else nd
+        return tuple(r.randint(lo, hi) for _ in range(nd))
+
+    def lib_grids(self, ns):
+        r = self.r
+        a = self.new()
+        k = r.random()
+        if k < 0.2:
+            shape = self.small_shape(r.randint(0, 3), 0 if r.random() < 0.1 else 1)
+            kw = []
+            if r.random() < 0.4:
+                kw.append(f"dtype='{r.choice(('int32', 'int8', 'uint8', 'float64', 'int64'))}'")
+            if r.random() < 0.3:
+                kw.append('sparse=True')
+            i = r.randint(0, max(0, len(shape) - 1))
+            return f"{a} = np.indices({', '.join([repr(shape)] + kw)})[{i}]"
+        if k < 0.4:
+            parts = []
+            for _ in range(r.randint(1, 3)):
+                lo, hi = r.randint(-3, 2), r.randint(-1, 6)
+                st = r.choice(('', ':2', ':-1', f":{r.randint(1, 6)}j", ':0.5'))
+                parts.append(f"{lo}:{hi}{st}")
+            g = r.choice(('mgrid', 'ogrid'))
+            if len(parts) == 1:
+                return f"{a} = np.{g}[{parts[0]}]"
+            return f"{a} = np.{g}[{', '.join(parts)}][{r.randint(0, len(parts) - 1)}]"
+        if k < 0.6:
+            dims = self.small_shape(r.randint(1, 3))
+            size = math.prod(dims)
+            x = self.pick(ns, lambda w: w.dtype.kind in 'iu' and 0 < w.size <= 5000)
+            if x is not None and r.random() < 0.5:
+                idx = f"np.abs({x}) % {size + (1 if r.random() < 0.05 else 0)}"
+            else:
+                idx = repr([r.randint(0, size - 1 + (r.random() < 0.05)) for _ in range(
+                    r.randint(1, 6))]) if r.random() < 0.8 else str(r.randint(0, size - 1))
+            order = r.choice(('', ", order='F'", ", order='C'"))
+            return f"{a} = np.unravel_index({idx}, {dims}{order})" \
+                f"[{r.randint(0, len(dims) - 1)}]"
+        if k < 0.75:
+            dims = self.small_shape(r.randint(1, 3))
+            n = r.randint(1, 6)
+            mode = r.choice(('raise', 'wrap', 'clip'))
+            lists = [[r.randint(-2, d + 1) if mode != 'raise' or r.random() < 0.05
+                      else r.randint(0, d - 1) for _ in range(n)] for d in dims]
+            kw = [f"mode='{mode}'"] if r.random() < 0.7 else []
+            if len(dims) > 1 and r.random() < 0.2:
+                kw = [f"mode={tuple(r.choice(('raise', 'wrap', 'clip')) for _ in dims)}"]
+            if r.random() < 0.3:
+                kw.append("order='F'")
+            return f"{a} = np.ravel_multi_index({tuple(lists)}, {dims}{''.join(', ' + w for w in kw)})"
+        if k < 0.88:
+            n, m = r.randint(0, 6), r.randint(0, 6)
+            kk = r.randint(-3, 3)
+            dt = r.choice(('', ", dtype='int32'", ", dtype=bool", ", dtype='float32'"))
+            return r.choice((f"{a} = np.tri({n}, {m}, {kk}{dt})", f"{a} = np.tri({n}{dt})",
+                             f"{a} = np.identity({n}{dt})"))
+        x = self.pick(ns, lambda w: w.ndim <= 2 and 0 < w.size <= 400 and w.dtype.kind != 'b')
+        if x is None:
+            return self.create(ns)
+        if r.random() < 0.5:
+            src = x if ns[x].ndim == 1 else f"{x}.ravel()"
+            kw = f", {r.randint(0, 5)}" if r.random() < 0.6 else ''
+            if r.random() < 0.4:
+                kw += ', increasing=True'
+            return f"{a} = np.vander({src}{kw})"
+        return f"{a} = np.diagflat({x}{f', {r.randint(-3, 3)}' if r.random() < 0.5 else ''})"
+
+    def lib_keys(self, ns):
+        r = self.r
+        k = r.random()
+        if k < 0.3:
+            x = self.pick_w(ns)
+            if x is None or ns[x].ndim < 2:
+                return self.lib_grids(ns)
+            v = ns[x]
+            val = r.choice((self.scalar(v.dtype.name), repr([r.randint(-3, 9) for _ in range(
+                r.randint(1, 4))]), f"np.arange({r.randint(1, 5)})"))
+            if v.dtype.kind in 'iub' and val.startswith(('np.nan', 'np.inf', '-np.inf')):
+                val = '7'
+            wrap = ', wrap=True' if r.random() < 0.3 else ''
+            return f"np.fill_diagonal({x}, {val}{wrap})  # check"
+        x = self.pick(ns, lambda w: w.ndim == 2) or self.pick(ns)
+        if x is None:
+            return self.create(ns)
+        v = ns[x]
+        n, m = (v.shape + (1, 1))[:2] if v.ndim == 2 else (r.randint(1, 5), r.randint(1, 5))
+        kk = r.randint(-2, 2)
+        key = r.choice((f"np.triu_indices_from({x}, {kk})", f"np.tril_indices_from({x}, k={kk})",
+                        f"np.triu_indices({n}, {kk}, {m})", f"np.tril_indices({n}, {kk}, {m})",
+                        f"np.diag_indices_from({x})", f"np.diag_indices({min(n, m)}, {v.ndim})",
+                        f"np.triu_indices({n + r.randint(0, 2)})" if n <= 300 else
+                        f"np.tril_indices({n}, {kk}, {m})"))
+        if k < 0.65 or not v.flags.writeable:
+            return f"{self.new()} = {x}[{key}]"
+        if k < 0.85:
+            return f"{x}[{key}] = {self.value_text(ns, v)}  # check"
+        return f"{x}[{key}] {r.choice(('+=', '*=', '-='))} {r.choice(('1', '2', 'True'))}  # check"
+
+    def value_text(self, ns, v):
+        """A scalar of v's kind, or one that does not fit (rarely)."""
+        r = self.r
+        if r.random() < 0.1:
+            return self.scalar()
+        return {'b': 'True', 'i': '-4', 'u': '9', 'f': '2.5', 'c': '(1-2j)'}[v.dtype.kind]
+
+    def lib_stats(self, ns):
+        r = self.r
+        x = self.pick(ns, lambda w: w.size <= 200_000)
+        if x is None:
+            return self.create(ns)
+        v = ns[x]
+        a = self.new()
+        nd = v.ndim
+        k = r.random()
+        if k < 0.18:
+            kw = []
+            ax = self.axis(nd, allow_tuple=r.random() < 0.3)
+            if ax is not None:
+                kw.append(f"axis={ax}")
+            if r.random() < 0.6 and nd:
+                wdt = r.choice(('float64', 'int64', 'float32', 'int8', 'bool'))
+                if isinstance(ax, int) and r.random() < 0.5 and -nd <= ax < nd:
+                    wshape = (v.shape[ax],)
+                else:
+                    wshape = v.shape if r.random() < 0.95 else v.shape[1:]
+                kw.append(f"weights=np.asarray(data({r.randrange(1 << 30)}, {wshape}, "
+                          f"'{wdt}', 0))")
+                if r.random() < 0.3:
+                    kw.append('returned=True')
+            if r.random() < 0.2:
+                kw.append('keepdims=True')
+            line = f"np.average({', '.join([x] + kw)})"
+            return f"{a} = {line}[{r.randint(0, 1)}]" if 'returned' in line else f"{a} = {line}"
+        if k < 0.3:
+            if nd > 2 or v.size > 20_000:
+                return f"{a} = np.ptp({x})"
+            f = r.choice(('cov', 'cov', 'corrcoef'))
+            kw = []
+            if r.random() < 0.3:
+                kw.append('rowvar=False')
+            if nd == 2 and v.shape[1 if kw else 0] > 300:
+                kw = ['rowvar=False'] if not kw else []     # (variables)**2 results
+                if v.shape[1 if kw else 0] > 300:
+                    return f"{a} = np.ptp({x})"
+            if f == 'cov':
+                if r.random() < 0.2:
+                    kw.append('bias=True')
+                if r.random() < 0.2:
+                    kw.append(f"ddof={r.randint(0, 2)}")
+                nobs = (v.shape[0] if 'rowvar' in ' '.join(kw) else v.shape[-1]) if nd else 1
+                if r.random() < 0.2:
+                    kw.append(f"fweights={[r.randint(0, 3) for _ in range(nobs)]}")
+                if r.random() < 0.2:
+                    kw.append(f"aweights=np.asarray(data({r.randrange(1 << 30)}, ({nobs},), "
+                              f"'float64', 0))")
+            if r.random() < 0.2:
+                y = self.pick(ns, lambda w: w.shape == v.shape) or x
+                kw.insert(0, y)
+            return f"{a} = np.{f}({', '.join([x] + kw)})"
+        if k < 0.4:
+            ax = self.axis(nd, allow_tuple=True)
+            kw = [f"axis={ax}"] if ax is not None else []
+            if r.random() < 0.3:
+                kw.append('keepdims=True')
+            return f"{a} = np.ptp({', '.join([x] + kw)})"
+        if k < 0.55:
+            if nd == 0:
+                return f"{a} = np.diff({x})"
+            ax = r.randrange(-nd, nd)
+            kw = [f"n={r.randint(0, 3)}", f"axis={ax}"]
+            for side in ('prepend', 'append'):
+                if r.random() < 0.5:
+                    sh = list(v.shape)
+                    sh[ax] = r.randint(1, 2)
+                    kw.append(f"{side}=" + (self.scalar(v.dtype.name) if r.random() < 0.4 else
+                                            f"np.asarray(data({r.randrange(1 << 30)}, "
+                                            f"{tuple(sh)}, '{v.dtype.name}', 0))"))
+            return f"{a} = np.diff({', '.join([x] + kw)})"
+        if k < 0.7:
+            f = r.choice(('cumulative_sum', 'cumulative_sum', 'cumulative_prod'))
+            kw = []
+            if nd != 1 or r.random() < 0.5:
+                kw.append(f"axis={r.randrange(-nd, nd) if nd else 0}")
+            if r.random() < 0.4:
+                kw.append('include_initial=True')
+            if r.random() < 0.2:
+                kw.append(f"dtype='{self.dtype(NUMERIC)}'")
+            return f"{a} = np.{f}({', '.join([x] + kw)})"
+        if k < 0.78:
+            if v.dtype.kind == 'c' or v.size > 50_000:
+                return f"{a} = np.sort_complex({self.one_d(ns, x)})"
+            bins = r.choice(('5', "'auto'", "'sturges'", "'fd'", "'sqrt'", '[0, 1, 4]', '1'))
+            rng = ", range=(-3, 5)" if r.random() < 0.3 else ''
+            if bins.startswith("'") and not rng:
+                # an estimator's bin count grows with the range over the
+                # spread: wide data of a small spread asks for billions
+                with numpy.errstate(all='ignore'):
+                    fin = v[numpy.isfinite(v)] if v.dtype.kind == 'f' else v
+                    if fin.size and float(numpy.ptp(fin.astype('float64'))) > 1000:
+                        rng = ", range=(-3, 5)"
+            return f"{a} = np.histogram_bin_edges({x}, bins={bins}{rng})"
+        if k < 0.9:
+            if v.dtype.kind == 'c':
+                return f"{a} = np.trim_zeros({self.one_d(ns, x)})"
+            u = self.one_d(ns, x)
+            w = self.pick(ns, lambda w: w.dtype.kind in 'iuf' and w.size <= 5000) or x
+            side = r.choice(('', ", side='right'", ", side='left'"))
+            srt = r.choice(('', ', sorter=np.argsort(__U__, kind=\'stable\')'))
+            srt = srt.replace('__U__', u)
+            return f"{a} = np.searchsorted({u}, {w}{side}{srt})" if srt else \
+                f"{a} = np.searchsorted(np.sort({u}), {w}{side})"
+        u = self.one_d(ns, x)
+        trim = r.choice(('', ", 'f'", ", 'b'", ", trim='fb'"))
+        return f"{a} = np.trim_zeros({u}{trim})"
+
+    def lib_elem(self, ns):
+        r = self.r
+        x = self.pick(ns, lambda w: w.size <= 200_000)
+        if x is None:
+            return self.create(ns)
+        v = ns[x]
+        a = self.new()
+        nd = v.ndim
+        k = r.random()
+        if k < 0.15:
+            kw = []
+            for key, val in (('nan', '-1.0'), ('posinf', '1e30'), ('neginf', '0')):
+                if r.random() < 0.3:
+                    kw.append(f"{key}={val}")
+            if r.random() < 0.25 and v.dtype.kind in 'fc' and v.flags.writeable:
+                return f"np.nan_to_num({', '.join([x, 'copy=False'] + kw)})  # check"
+            return f"{a} = np.nan_to_num({', '.join([x] + kw)})"
+        if k < 0.3:
+            f = r.choice(('isposinf', 'isneginf', 'isreal', 'iscomplex', 'real_if_close',
+                          'angle', 'degrees', 'radians', 'deg2rad', 'rad2deg', 'sinc',
+                          'isrealobj', 'iscomplexobj'))
+            if f == 'angle' and r.random() < 0.4:
+                return f"{a} = np.angle({x}, deg=True)"
+            return f"{a} = np.{f}({x})"
+        if k < 0.4:
+            if v.dtype.kind not in 'iuf' or nd == 0:
+                return f"{a} = np.unwrap(np.atleast_1d({x}).real.astype(float))"
+            kw = []
+            if r.random() < 0.3:
+                kw.append(f"discont={r.choice(('1.0', '4', 'np.pi'))}")
+            if r.random() < 0.3:
+                kw.append(f"period={r.choice(('6', '10.0', '2 * np.pi'))}")
+            if r.random() < 0.4:
+                kw.append(f"axis={r.randrange(-nd, nd)}")
+            return f"{a} = np.unwrap({', '.join([x] + kw)})"
+        if k < 0.55:
+            if v.dtype == numpy.uint8 and r.random() < 0.7:
+                kw = []
+                if nd and r.random() < 0.5:
+                    kw.append(f"axis={r.randrange(-nd, nd)}")
+                if r.random() < 0.3:
+                    kw.append(f"count={r.randint(-9, 17)}")
+                if r.random() < 0.3:
+                    kw.append("bitorder='little'")
+                return f"{a} = np.unpackbits({', '.join([x] + kw)})"
+            src = x if v.dtype.kind in 'biu' or r.random() < 0.1 else f"{x} > 0" \
+                if v.dtype.kind != 'c' else f"{x}.real > 0"
+            kw = []
+            if nd and r.random() < 0.6:
+                kw.append(f"axis={r.randrange(-nd, nd)}")
+            if r.random() < 0.3:
+                kw.append("bitorder='little'")
+            line = f"np.packbits({', '.join([src] + kw)})"
+            return f"{a} = np.unpackbits({line})" if r.random() < 0.2 else f"{a} = {line}"
+        if k < 0.68:
+            p = [r.randint(-3, 3) for _ in range(r.randint(0, 4))]
+            f = r.choice(('polyval', 'polyval', 'polyadd', 'polymul', 'polyder', 'polyint',
+                          'polysub'))
+            u = self.one_d(ns, x, cap=50) if f != 'polyval' else x
+            if f == 'polyval':
+                return f"{a} = np.polyval({p if r.random() < 0.6 else u}, {x})"
+            if f in ('polyder', 'polyint'):
+                return f"{a} = np.{f}({u}{f', {r.randint(0, 2)}' if r.random() < 0.5 else ''})"
+            return f"{a} = np.{f}({u}, {p})"
+        if k < 0.8:
+            if v.dtype.kind == 'c':
+                conds = [f"{x}.real < 0", f"{x}.real > 2"]
+            elif v.dtype.kind == 'b':
+                conds = [x, f"~{x}"]
+            else:
+                conds = [f"{x} < 0", f"{x} > 2", f"{x} == 1"][:r.randint(1, 3)]
+            funcs = [r.choice(('lambda t: -t', 'lambda t: t * 2', '7', '0', 'lambda t: t + 1',
+                               'lambda t: t[::-1]'))
+                     for _ in range(len(conds) + (r.random() < 0.5))]
+            return f"{a} = np.piecewise({x}, [{', '.join(conds)}], [{', '.join(funcs)}])"
+        if k < 0.88:
+            shape = self.small_shape(r.randint(1, 3))
+            body = r.choice(('i * 3 + j', 'i - j', '(i + 1) * (j + 2)', 'i == j', 'i % 2 + j'))
+            names = ', '.join('ijk'[:len(shape)])
+            body = body if len(shape) >= 2 else body.replace('j', '1')
+            if len(shape) == 3:
+                body += ' + k'
+            dt = r.choice(("", ", dtype=int", ", dtype='float32'", ", dtype='int16'"))
+            return f"{a} = np.fromfunction(lambda {names}: {body}, {shape}{dt})"
+        if k < 0.94:
+            f = r.choice(('geomspace', 'logspace'))
+            lo, hi = r.choice((1, 2, -1, 0.5, 10)), r.choice((1000, 3, -8, 2.5, 1))
+            if f == 'logspace':
+                lo, hi = r.randint(-2, 2), r.randint(-1, 4)
+            kw = f", num={r.randint(0, 9)}"
+            if r.random() < 0.3:
+                kw += ', endpoint=False'
+            if f == 'logspace' and r.random() < 0.3:
+                kw += f", base={r.choice((2, 2.0, 10))}"
+            return f"{a} = np.{f}({lo}, {hi}{kw})"
+        if r.random() < 0.5:
+            y = self.pick(ns, lambda w: fits(w.shape, v.shape)) or x
+            return f"{a} = np.asarray(np.array_equiv({x}, {y}))"
+        return f"{a} = np.asarray_chkfinite({x})"
+
+    def lib_shape(self, ns):
+        r = self.r
+        x = self.pick(ns)
+        if x is None:
+            return self.create(ns)
+        v = ns[x]
+        a = self.new()
+        nd = v.ndim
+        k = r.random()
+        if k < 0.15:
+            f = r.choice(('fliplr', 'flipud'))
+            line = f"{a} = np.{f}({x})"
+            if r.random() < 0.4 and v.flags.writeable:
+                self.lib_write_next(a)
+            return line
+        if k < 0.25:
+            if nd == 0:
+                return f"{a} = np.rollaxis({x}, 0)"
+            return f"{a} = np.rollaxis({x}, {r.randint(-nd, nd - 1)}" \
+                f"{f', {r.randint(-nd, nd)}' if r.random() < 0.6 else ''})"
+        if k < 0.35:
+            y = self.pick(ns, lambda w: w.shape[:1] == v.shape[:1] and w.ndim == nd) or x
+            return f"{a} = np.dstack([{x}, {y}])" if r.random() < 0.5 else \
+                f"{a} = np.concat([{x}, {y}], axis={r.choice(('None', '0', '-1'))})"
+        if k < 0.5:
+            f, ax = r.choice((('hsplit', 1), ('vsplit', 0), ('dsplit', 2)))
+            d = v.shape[ax] if nd > ax else 1
+            if f == 'hsplit' and nd == 1:
+                d = v.shape[0]
+            if r.random() < 0.5:
+                n = r.choice([q for q in range(1, 5) if d % q == 0] + [3])
+                return f"{a} = np.{f}({x}, {n})[0]"
+            idx = sorted(self.int_list(d + 2, r.randint(0, 3), lo=-d))
+            return f"{a} = np.{f}({x}, {idx})[{r.randint(0, len(idx))}]"
+        if k < 0.6:
+            y = self.pick(ns, lambda w: fits(w.shape, v.shape) or fits(v.shape, w.shape)) or x
+            return f"{a} = np.broadcast_arrays({x}, {y})[{r.randint(0, 1)}]"
+        if k < 0.7:
+            if nd == 0:
+                return f"{a} = np.unstack(np.atleast_1d({x}))[0]"
+            ax = r.randrange(-nd, nd)
+            n = v.shape[ax]
+            line = f"{a} = np.unstack({x}, axis={ax})[{r.randint(0, n - 1) if n else 0}]"
+            if n and r.random() < 0.3 and v.flags.writeable:
+                self.lib_write_next(a)
+            return line
+        if k < 0.85:
+            if nd < 2 and r.random() < 0.8:
+                axes = list(range(nd))
+                r.shuffle(axes)
+                return f"{a} = np.permute_dims({x}, {tuple(axes)})"
+            line = r.choice((f"{a} = np.matrix_transpose({x})", f"{a} = {x}.mT",
+                             f"{a} = np.permute_dims({x}, {tuple(r.sample(range(nd), nd))})"))
+            if r.random() < 0.3 and v.flags.writeable:
+                self.lib_write_next(a)
+            return line
+        f = r.choice(('asfortranarray', 'ascontiguousarray', 'asanyarray', 'conj'))
+        line = f"{a} = np.{f}({x})" if f != 'conj' or r.random() < 0.5 else f"{a} = {x}.conj()"
+        if r.random() < 0.4 and v.flags.writeable:
+            self.lib_write_next(a)
+        return line
+
+    def lib_methods(self, ns):
+        r = self.r
+        x = self.pick(ns)
+        if x is None:
+            return self.create(ns)
+        v = ns[x]
+        a = self.new()
+        nd = v.ndim
+        k = r.random()
+        if k < 0.15:
+            # view(dtype): the same bytes as another type (the last axis
+            # scaled by the item sizes; ValueError where it is not
+            # contiguous or does not divide)
+            dt = r.choice([t for t in DTYPES if t != 'bool'] + ['bool'])
+            if v.dtype.kind != 'b' and numpy.dtype(dt).kind == 'b':
+                dt = 'uint8'        # bools of any byte (2, 0x80): undefined
+            if self.ranks > 1 and numpy.dtype(dt).itemsize != v.dtype.itemsize:
+                # on several ranks NumPy's view of a gathered copy (deviation
+                # 17 of docs/guide/deviations.md): the same item size only
+                dt = {1: 'int8', 2: 'uint16', 4: 'float32', 8: 'int64',
+                      16: 'complex128'}[v.dtype.itemsize]
+            line = f"{a} = {x}.view('{dt}')" if r.random() < 0.7 else \
+                f"{a} = {x}.view(dtype=np.{dt})"
+            if r.random() < 0.3 and v.flags.writeable:
+                self.lib_write_next(a)
+            return line
+        if k < 0.32:
+            order = r.choice(("'F'", "'A'", "'K'", "'C'"))
+            if nd == 0 or r.random() < 0.4:
+                f = r.choice(('ravel', 'flatten', 'copy'))
+                line = f"{a} = {x}.{f}({order if r.random() < 0.5 else 'order=' + order})"
+            else:
+                shape = self.reshape_to(v.shape)
+                line = r.choice((f"{a} = {x}.reshape({shape}, order={order[:3]})",
+                                 f"{a} = np.reshape({x}, {shape}, order={order[:3]})"))
+            if r.random() < 0.4 and v.flags.writeable:
+                self.lib_write_next(a)
+            return line
+        if k < 0.4:
+            if not v.flags.writeable:
+                return f"{a} = {x}.copy()"
+            self.lib_write_next(x)
+            return f"{x}.setflags(write=False)"
+        if k < 0.48:
+            order = r.choice(('', "order='F'", "'C'", "order='A'"))
+            dt = r.choice(('uint8', v.dtype.name))
+            y = x if r.random() < 0.6 else f"{x}[::-1]"
+            return f"{a} = np.frombuffer({y}.tobytes({order}), dtype='{dt}')"
+        if nd == 0:
+            return f"{a} = {x}.{r.choice(('copy', 'squeeze', 'transpose', 'conj'))}()"
+        ax = r.randrange(-nd, nd)
+        d = v.shape[ax]
+        idx = self.int_list(d, r.randint(0, 4), lo=-d) if d else []
+        cond = [r.random() < 0.5 for _ in range(r.randint(0, d + 1))]
+        forms = [
+            f"{a} = {x}.take({idx}, axis={ax})",
+            f"{a} = {x}.take({idx}{f', mode={chr(39)}wrap{chr(39)}' if d else ''})",
+            f"{a} = {x}.repeat({r.randint(0, 3)}, axis={ax})",
+            f"{a} = {x}.repeat({[r.randint(0, 2) for _ in range(d)]}, axis={ax})",
+            f"{a} = {x}.clip({r.choice(('0', '-1', 'None'))}, {r.choice(('3', '1', 'None'))})",
+            f"{a} = {x}.clip(max={r.randint(0, 4)})",
+            f"{a} = {x}.compress({cond}, axis={ax})",
+            f"{a} = {x}.nonzero()[{r.randint(0, nd - 1)}]",
+            f"{a} = {x}.swapaxes({r.randrange(-nd, nd)}, {ax})",
+            f"{a} = {x}.squeeze()",
+            f"{a} = {x}.transpose({', '.join(map(str, r.sample(range(nd), nd)))})",
+            f"{a} = {x}.cumprod(axis={ax})",
+            f"{a} = {x}.var(axis={ax}, ddof={r.randint(0, 2)})",
+            f"{a} = {x}.argsort(axis={ax}, kind='stable')",
+            # (of sorted values: an unsorted array's answer is the search's own)
+            f"{a} = np.sort({x}).searchsorted({r.randint(-2, 6)})" if nd == 1 else
+            f"{a} = np.sort({x}.ravel()).searchsorted({x}.ravel()[::-1], side='right')",
+        ]
+        if nd >= 2:
+            forms.append(f"{a} = {x}.trace({r.randint(-2, 2)})")
+            forms.append(f"{a} = {x}.diagonal({r.randint(-2, 2)}, {r.randrange(nd)}, "
+                         f"{r.randrange(nd)})")
+        y = self.pick(ns, lambda w: w.ndim >= 1 and w.shape[0] == v.shape[-1] and w.size <= 20_000)
+        if y is not None and v.size <= 20_000:
+            forms.append(f"{a} = {x}.dot({y})")
+        if v.flags.writeable and v.size:
+            vals = [r.randint(-3, 9) for _ in range(r.randint(1, 3))]
+            forms.append(f"{x}.put({self.int_list(v.size, r.randint(0, 3), lo=-v.size)}, {vals}"
+                         f"{r.choice(('', ', mode=' + chr(39) + 'clip' + chr(39)))})  # check")
+        return r.choice(forms)
+
     def wide(self, ns):
         r = self.r
         choices = (
@@ -4044,11 +4568,12 @@ class Gen:
 
 def run_program(seed, nd, big_max=3_000_000, steps=None, check_every=False, avoid=False,
                 write_focus=False, api_focus=False, mix_focus=False, idiom_focus=False,
-                selfref_focus=False):
+                selfref_focus=False, lib_focus=False, ranks=1):
     """Generate and run program `seed`. Returns (lines, None) or (lines,
     Mismatch). The program goes on past a mismatch only to keep MPI ranks in
     step (the caller stops at the first one)."""
-    g = Gen(seed, big_max, avoid, write_focus, api_focus, mix_focus, idiom_focus, selfref_focus)
+    g = Gen(seed, big_max, avoid, write_focus, api_focus, mix_focus, idiom_focus, selfref_focus,
+            lib_focus, ranks)
     r = g.r
     nsteps = steps if steps is not None else r.randint(3, 25)
     ns_np, ns_nd = namespaces(nd)

@@ -98,7 +98,8 @@ def worker(args):
                                            write_focus=args.writes,
                                            api_focus=args.api, mix_focus=args.mixes,
                                            idiom_focus=args.idioms,
-                                           selfref_focus=args.selfref)
+                                           selfref_focus=args.selfref, lib_focus=args.lib,
+                                           ranks=ranks)
         except Exception as e:      # noqa: BLE001 - the harness itself failed
             import traceback
             lines, m = [], fuzzlib.Mismatch('harness', '?', ''.join(
@@ -186,6 +187,8 @@ def launch(setting, start, args, seconds, count):
         extra += ['--idioms']
     if args.selfref:
         extra += ['--selfref']
+    if args.lib:
+        extra += ['--lib']
     extra += ['--minimise-each', str(args.minimise_each)]
     cmd, e = command(setting, extra)
     if cmd is None:
@@ -336,7 +339,8 @@ def replay_one(args):
                                    avoid=args.avoid_open, write_focus=args.writes,
                                            api_focus=args.api, mix_focus=args.mixes,
                                            idiom_focus=args.idioms,
-                                           selfref_focus=args.selfref)
+                                           selfref_focus=args.selfref, lib_focus=args.lib,
+                                           ranks=ranks)
     print('\n'.join(lines))
     print('#', m if m else 'no mismatch')
     if m and args.minimise:
@@ -388,6 +392,12 @@ def main():
                          'array, ix_ and nonzero keys, inverse permutations, narrow index '
                          'types, reductions over transposed views, in-place through aliases) '
                          'take a third of the steps')
+    ap.add_argument('--lib', action='store_true',
+                    help='the library functions and method forms of session 30 (Gen.lib: '
+                         'index grids and triangle keys, fill_diagonal, average/cov/ptp/diff '
+                         'prepend/cumulative_sum, nan_to_num, packbits, piecewise, '
+                         'fromfunction, split and stack forms, view(dtype), order=\'F\' '
+                         'reshapes and copies, method forms) take a third of the steps')
     ap.add_argument('--writes', action='store_true',
                     help='the write patterns (fills, overlaps, view writes) take a third '
                          'of the steps')

@@ -131,8 +131,8 @@ def main():
     if args.file:
         lines = [ln for ln in ns['PROGRAM'].strip().splitlines() if ln.strip()]
     else:
-        _, _, big = fuzzlib.SETTINGS[setting]
-        lines, m = fuzzlib.run_program(args.seed, ndtile, big)
+        _, ranks, big = fuzzlib.SETTINGS[setting]
+        lines, m = fuzzlib.run_program(args.seed, ndtile, big, ranks=ranks)
         print('# fuzzer:', m if m else 'no mismatch')
     first = triage(lines, ndtile, args.all)
     print('# first bitwise difference at line', first)

@@ -971,3 +971,135 @@ def test_ptp_out_over_the_input_big():
     np.ptp(a_np[::-1].T, axis=0, out=a_np[:, 3])
     nt.ptp(a_nt[::-1].T, axis=0, out=a_nt[:, 3])
     assert_same(a_nt, a_np)
+
+
+# session 30 (Gen.lib): angle of integers in arctan2's own loop type;
+# unwrap's result in the type NumPy writes it in; reshape's order checks
+
+@pytest.mark.parametrize('dt', ['bool', 'int16', 'uint16', 'int32', 'uint32', 'int64',
+                                'uint64', 'float32', 'float64', 'complex64'])
+@pytest.mark.parametrize('deg', [False, True])
+@pytest.mark.parametrize('shape', [(), (0,), (7,), (3, 1500)])
+def test_angle_dtype_of_the_arctan2_loop(dt, deg, shape):
+    x_np = make(dt, shape, seed=3)
+    for view in (lambda a: a, lambda a: a[..., ::-2] if a.ndim else a[()]):
+        v_np = view(x_np)
+        v_nt = view(nt.asarray(x_np))
+        _both(lambda: nt.angle(v_nt, deg=deg), lambda: np.angle(v_np, deg=deg),
+              rtol=tol_for(np.angle(v_np).dtype, 'math'))
+
+
+@pytest.mark.parametrize('dt', ['int8', 'int16', 'uint8', 'int32', 'int64', 'float32',
+                                'float64'])
+@pytest.mark.parametrize('period', [6, 7, 6.0, 2 * np.pi])
+@pytest.mark.parametrize('shape', [(9,), (4, 5), (3, 2100)])
+def test_unwrap_result_dtype_and_values(dt, period, shape):
+    base = (np.arange(int(np.prod(shape))) * 5 % 23 - 9).reshape(shape)
+    if dt.startswith('uint'):
+        base = base + 9
+    x_np = base.astype(dt)
+    for kw in ({}, {'axis': 0}, {'discont': 4}):
+        for v_np, v_nt in ((x_np, nt.asarray(x_np)),
+                           (x_np[..., ::-1], nt.asarray(x_np)[..., ::-1])):
+            # (unsigned with an integer period: NumPy's OverflowError, the same)
+            _both(lambda: nt.unwrap(v_nt, period=period, **kw),
+                  lambda: np.unwrap(v_np, period=period, **kw),
+                  rtol=tol_for(np.result_type(dt, period), 'sum'))
+
+
+@pytest.mark.parametrize('order', ['K', 'k', 'X', 1, 'c', 'a', 'f', None])
+@pytest.mark.parametrize('shape', [(6,), (2, 3), (7,)])
+def test_reshape_order_checked_first(order, shape):
+    x_np = np.arange(6, dtype=np.int32).reshape(2, 3)
+    x_nt = nt.asarray(x_np)
+    for a_np, a_nt in ((x_np, x_nt), (x_np.T, x_nt.T), (x_np[:, ::-1], x_nt[:, ::-1])):
+        _both(lambda: a_nt.reshape(shape, order=order), lambda: a_np.reshape(shape, order=order))
+        _both(lambda: nt.reshape(a_nt, shape, order=order),
+              lambda: np.reshape(a_np, shape, order=order))
+    # a shape of None is a view whatever the order
+    _both(lambda: x_nt.reshape(None, order='K'), lambda: x_np.reshape(None, order='K'))
+
+
+@pytest.mark.parametrize('dt', ['bool', 'int8', 'uint8', 'int64', 'uint64', 'float32',
+                                'complex64'])
+@pytest.mark.parametrize('bounds', [(None, None), (-200, None), (None, 300), (-200, 300),
+                                    (-2 ** 63, 2 ** 64 - 1), (0, None), (-1, 2)])
+@pytest.mark.parametrize('shape', [(), (0,), (5, 3), (3, 1500)])
+def test_clip_without_bounds_is_positive(dt, bounds, shape):
+    # NumPy's _clip: a Python int bound at or past an integer type's range
+    # is no bound, and no bound at all is positive(a) (bool: TypeError)
+    x_np = make(dt, shape, seed=5)
+    x_nt = nt.asarray(x_np)
+    lo, hi = bounds
+    for v_np, v_nt in ((x_np, x_nt), (x_np.T, x_nt.T)):
+        _both(lambda: nt.clip(v_nt, lo, hi), lambda: np.clip(v_np, lo, hi))
+        _both(lambda: v_nt.clip(lo, hi), lambda: v_np.clip(lo, hi))
+        o_np, o_nt = np.zeros_like(v_np), nt.zeros_like(v_nt)
+        _both(lambda: nt.clip(v_nt, lo, hi, out=o_nt), lambda: np.clip(v_np, lo, hi, out=o_np))
+        assert_same(o_nt, o_np)
+
+
+@pytest.mark.parametrize('p', [np.int32(3), np.array(2.5), [], [1, -2], np.arange(4)])
+def test_polyval_of_0d_coefficients(p):
+    x_np = np.arange(6, dtype=np.int16).reshape(2, 3)
+    p_nt = nt.asarray(p) if isinstance(p, np.ndarray) else p
+    for xx_np in (x_np, x_np[0, 0], 2.5):
+        xx_nt = nt.asarray(xx_np) if isinstance(xx_np, np.ndarray) else xx_np
+        _both(lambda: nt.polyval(p_nt, xx_nt), lambda: np.polyval(p, xx_np))
+
+
+@pytest.mark.parametrize('dt', ['bool', 'int32', 'float64'])
+@pytest.mark.parametrize('axis', [None, (0, 2, 3, 4), 1, (1, 2), -1])
+@pytest.mark.parametrize('returned', [False, True])
+def test_average_of_an_empty_result_divides_by_zero(dt, axis, returned):
+    # NumPy makes a.size / avg.size whether returned= or not: ZeroDivisionError
+    # where the mean is empty
+    x_np = make(dt, (1, 0, 7, 5, 7), seed=2)
+    x_nt = nt.asarray(x_np)
+    for kd in (False, True):
+        _both(lambda: nt.average(x_nt, axis=axis, returned=returned, keepdims=kd),
+              lambda: np.average(x_np, axis=axis, returned=returned, keepdims=kd))
+    y_np = make(dt, (4, 3), seed=2)
+    _both(lambda: nt.average(nt.asarray(y_np), axis=-1, returned=returned),
+          lambda: np.average(y_np, axis=-1, returned=returned), rtol=1e-12)
+
+
+@pytest.mark.parametrize('shape', [(0, 0), (0, 3), (3, 0), (1, 0, 0), (5, 3), (3, 5),
+                                   (4, 4, 4), (3, 1500)])
+@pytest.mark.parametrize('dt', ['uint64', 'uint8', 'bool', 'int8', 'float32', 'complex64'])
+@pytest.mark.parametrize('val', [-1, 300, 2 ** 64, 1.5, [1, -1], [], np.nan, 'x', 5,
+                                 [[1, 2], [3, 4]], 1 + 2j])
+def test_fill_diagonal_converts_the_value_as_flat_does(shape, dt, val):
+    # NumPy's fill_diagonal is a.flat[:end:step] = val: the value is
+    # converted (OverflowError, ValueError) even where the diagonal is empty
+    for wrap in (False, True):
+        for view in (lambda x: x, lambda x: x.T, lambda x: x[::-1]):
+            a_np, a_nt = np.zeros(shape, dt), nt.zeros(shape, dt)
+            raised, _ = check_same_error(lambda: nt.fill_diagonal(view(a_nt), val, wrap=wrap),
+                                         lambda: np.fill_diagonal(view(a_np), val, wrap=wrap))
+            if not raised:
+                nt.fill_diagonal(view(a_nt), val, wrap=wrap)
+            assert_same(a_nt, a_np)
+
+
+@pytest.mark.parametrize('shape', [(), (3,), (1,), (1, 3), (4, 1, 2), (0,), (2, 0)])
+@pytest.mark.parametrize('axis', [None, (), 0, -1, (0,)])
+def test_squeeze_of_nothing_is_the_array_itself(shape, axis):
+    # NumPy's squeeze returns the array itself where no axis goes, so its
+    # flags are the array's: setflags(write=False) on it makes the array
+    # read-only (small_tiles seed 611685073: `a2 += a2` after
+    # `a2.squeeze().setflags(write=False)` of a 0-d a2)
+    a_np = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
+    a_nt = nt.asarray(a_np)
+    for f in (lambda a, xp: a.squeeze(axis=axis), lambda a, xp: xp.squeeze(a, axis=axis)):
+        raised, r_np = check_same_error(lambda: f(a_nt, nt), lambda: f(a_np, np))
+        if raised:
+            continue
+        r_nt = f(a_nt, nt)
+        assert_same(r_nt, r_np)
+        assert (r_nt is a_nt) == (r_np is a_np)
+    if not check_same_error(lambda: a_nt.squeeze(axis=axis), lambda: a_np.squeeze(axis=axis))[0]:
+        a_np.squeeze(axis=axis).setflags(write=False)
+        a_nt.squeeze(axis=axis).setflags(write=False)
+        _both(lambda: a_nt.__iadd__(1), lambda: a_np.__iadd__(1))
+        assert_same(a_nt, a_np)

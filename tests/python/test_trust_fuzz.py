@@ -293,6 +293,22 @@ def test_sign_of_a_number_is_still_compared(monkeypatch):
         fuzzlib.replay(lines, ndtile, every=False)
 
 
+def test_nan_bits_read_as_bytes_are_not_compared(monkeypatch):
+    # deviation 7 for lines that read every bit (tobytes, view(dtype)): a
+    # NaN's sign and payload are ndtile's (sim2 seed 630089498: log10's NaN
+    # through frombuffer); a number's bytes are still compared
+    lines = ["a0 = np.asarray(data(11, (60,), 'float64', 1))", "a1 = np.log1p(a0)",
+             "a2 = np.frombuffer(a1[::-1].tobytes(), dtype='uint8')",
+             "a3 = a1.view('uint64')", "a4 = (a1 + 1j).view('int32')"]
+    monkeypatch.setattr(ndtile, 'log1p', _log1p_nan_signs_flipped())
+    before = fuzzlib.UNCHECKED.get('NaN sign (deviation 7)', 0)
+    fuzzlib.replay(lines, ndtile)
+    assert fuzzlib.UNCHECKED.get('NaN sign (deviation 7)', 0) > before
+    monkeypatch.setattr(ndtile, 'log1p', _log1p_nan_signs_flipped(bad_number=True))
+    with pytest.raises(fuzzlib.Mismatch):
+        fuzzlib.replay(lines[:3], ndtile)
+
+
 @pytest.mark.parametrize('off, reported', [(1, False), (1_000_000, True)])
 def test_a_difference_after_an_inexact_value_scales_with_its_inputs(monkeypatch, off, reported):
     # cos(x) a ULP off, then `y += -1`: the rounding noise of the difference
