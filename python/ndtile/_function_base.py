@@ -188,10 +188,11 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
         axis = _np.lib.array_utils.normalize_axis_tuple(axis, x.ndim, argname="axis")
     if w is None:
         avg = mean(x, axis=axis, keepdims=keepdims)
+        # NumPy's scale a.size / avg.size, made returned= or not: an empty
+        # result is its ZeroDivisionError
+        scl = avg.dtype.type(x.size / int(_np.prod(_np.shape(avg))))
         if not returned:
             return avg
-        size = int(_np.prod(_np.shape(avg)))
-        scl = avg.dtype.type(x.size / size if size else _np.nan)
         return avg, (_numeric.full(avg.shape, scl, dtype=avg.dtype) if _np.ndim(avg) else scl)
     if x.dtype.kind in 'biu':
         rt = _np.result_type(x.dtype, w.dtype, 'f8')
@@ -758,7 +759,6 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * _np.pi):
     if discont is None:
         discont = period / 2
     hi = _along(nd, ax, slice(1, None))
-    lo = _along(nd, ax, slice(0, 1))
     dtype = _np.result_type(dd.dtype, period)
     if dtype.kind in 'iu':
         interval_high, rem = divmod(period, 2)
@@ -772,9 +772,12 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * _np.pi):
         ddmod = nt.where((ddmod == interval_low) & (dd > 0), interval_high, ddmod)
     ph_correct = ddmod - dd
     ph_correct = nt.where(nt.absolute(dd) < discont, 0, ph_correct)
-    up = p.astype(dtype, copy=False)
-    rest = up[hi] + nt.cumsum(ph_correct, axis=ax)
-    return nt.concatenate((up[lo], rest), axis=ax)
+    # NumPy's: the corrected tail written into a copy of p of that dtype
+    # (an integer sum wider than p's type is cast back, as NumPy's
+    # assignment does)
+    up = nt.array(p, copy=True, dtype=dtype)
+    up[hi] = p[hi] + nt.cumsum(ph_correct, axis=ax)
+    return up
 
 
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
