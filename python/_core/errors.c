@@ -229,6 +229,14 @@ void fp_call_enter(void) {
       fp_depth = 0;
     }
   }
+  /* the outermost call: an interrupt cancels only the work recorded from
+   * here on (a callback's calls belong to the enclosing call) */
+  if (fp_depth == 0 && fp_nouter == 0) {
+    if (core_held)
+      ndt_call_begin();
+    else
+      CORE(ndt_call_begin());
+  }
   fp_depth++;
 }
 
