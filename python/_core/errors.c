@@ -235,9 +235,13 @@ void fp_call_enter(void) {
     if (core_held)
       ndt_call_begin();
     else
-      CORE(ndt_call_begin());
+      CORE(ndt_call_begin());   /* (core_enter marks it) */
   }
   fp_depth++;
+}
+
+void fp_call_mark(void) {
+  if (fp_depth == 0 && fp_nouter == 0) ndt_call_begin();
 }
 
 /* The NPY_FPE bits of the errors the errstate object ext says 'raise' for

@@ -1133,11 +1133,13 @@ static ndt_status record_task(const ndt_taskrec *r) {
       why = rt.pending > ndt__set_.max_pending ? "look-ahead (tasks)" : "look-ahead (bytes)";
     }
     if (wait_done(intr)) {
-      /* Cancels what was recorded, this task too, and goes on: the op that
-       * records it must not see an error for a task it recorded. The
-       * request stays for the next wait to report (KeyboardInterrupt). */
+      /* Cancels what the call recorded, this task too, and goes on
+       * without waiting more (earlier calls' work, still pending, may
+       * take long): the op that records it must not see an error for a
+       * task it recorded. The request stays for the next wait to report
+       * (KeyboardInterrupt). */
       cancel_call();
-      intr = 0;
+      break;
     }
   }
   rt.any_waiters--;
