@@ -241,10 +241,17 @@ void ndt_memory_usage(int64_t *store_bytes, int64_t *data_bytes, int64_t *limit)
  * their next check), waits for the running ones and returns
  * NDT_ERR_INTERRUPTED. Arrays that cancelled work was writing are marked
  * lost: reading one fails with NDT_ERR_INTERRUPTED; other arrays are
- * intact. ndt_clear_interrupt() forgets a request nobody acted on. */
+ * intact. ndt_clear_interrupt() forgets a request nobody acted on.
+ * ndt_call_begin() marks where the program's current "call" (a statement:
+ * the binding calls it as each outermost NumPy call starts) begins: an
+ * interrupt then cancels only the work recorded since the last mark, and
+ * the work of earlier calls goes on running; its arrays read their values
+ * (the read waits for it). Without a mark, everything pending is
+ * cancelled. Called on the thread that records (as every ndt_ call). */
 void ndt_interrupt(void);
 int ndt_interrupt_pending(void);
 void ndt_clear_interrupt(void);
+void ndt_call_begin(void);
 /* Called by a thread whose wait lasts another slice (20 ms), with no lock
  * of the caller's held: the binding checks there that its SIGINT handler is
  * still in place. Must be async-signal-safe in spirit: no waiting. */

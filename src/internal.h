@@ -193,6 +193,8 @@ ndt_status ndt__comm_agree(ndt_status st);
 ndt_status ndt__comm_agree_read(ndt_status st, long long *pay);
 /* Tasks recorded so far on many ranks (the same on every rank). */
 int64_t ndt__rt_task_seq(void);
+/* Calls begun so far (ndt_call_begin): a group remembers the one it began in. */
+int64_t ndt__rt_call_no(void);
 int64_t ndt__rt_task_hash(void);   /* of the tasks' names, in order */
 
 /* The timeline: a span of the recording thread (communication), from
@@ -502,11 +504,15 @@ typedef struct {
  * failed task without it leaves what it writes lost (sched.c).
  * NDT_TASK_URGENT: once ready, the task goes ahead of the worker pool's other
  * ready tasks (a critical path: the blocked LU's next panel); the order tasks
- * run in never changes a result, only when it comes. */
+ * run in never changes a result, only when it comes.
+ * NDT_TASK_EARLY: the task holds work of a call before the current one (a
+ * fusion or device group begun then, recorded now): an interrupt of the
+ * current call does not cancel it (ndt_call_begin). */
 #define NDT_TASK_INLINE 1u
 #define NDT_TASK_CALLER_ERROR 2u
 #define NDT_TASK_FAILS_CLEAN 4u
 #define NDT_TASK_URGENT 8u
+#define NDT_TASK_EARLY 16u
 
 /* Records a task of `kind` (name NULL: kind->name) over operands op[0..nop)
  * that runs after every earlier task whose accesses conflict. arg (arg_size

@@ -51,6 +51,9 @@ extern int core_lent;
 extern ndt_array **dead_arrays;
 extern size_t ndead, capdead;
 
+/* A core call outside any guarded call (an unguarded read, a package
+ * function's _core call) is a call of its own for interrupts (errors.c). */
+void fp_call_mark(void);
 static inline void core_enter(void) {
   /* a request left from a Ctrl-C that Python already handled between
    * calls must not stop this one */
@@ -61,6 +64,7 @@ static inline void core_enter(void) {
     Py_END_ALLOW_THREADS
   }
   core_held = 1;
+  fp_call_mark();
 }
 /* A floating-point error a buffer export raised, kept for the array's
  * copy-out that NumPy falls back to (array_getbuffer); cleared as any core

@@ -229,7 +229,19 @@ void fp_call_enter(void) {
       fp_depth = 0;
     }
   }
+  /* the outermost call: an interrupt cancels only the work recorded from
+   * here on (a callback's calls belong to the enclosing call) */
+  if (fp_depth == 0 && fp_nouter == 0) {
+    if (core_held)
+      ndt_call_begin();
+    else
+      CORE((void)0);   /* core_enter marks it (fp_call_mark) */
+  }
   fp_depth++;
+}
+
+void fp_call_mark(void) {
+  if (fp_depth == 0 && fp_nouter == 0) ndt_call_begin();
 }
 
 /* The NPY_FPE bits of the errors the errstate object ext says 'raise' for

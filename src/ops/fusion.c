@@ -48,6 +48,8 @@ typedef struct {
   ndt_array ext[MAXE];      /* inputs broadcast to shape; store references held */
   int ext_used[MAXE];
   int ranks;                /* recorded for many ranks: every result an operand (flush) */
+  int64_t call;             /* ndt__rt_call_no() when the group began: its tasks of a
+                               later call hold earlier calls' ops (NDT_TASK_EARLY) */
   ndt_fused_desc desc;      /* for devices: filled by the flush */
 } fgroup;
 
@@ -371,7 +373,8 @@ ndt_status ndt__flush(void) {
           }
       }
       atomic_fetch_add(&g->refs, 1);
-      st = ndt__record(&fused_kind, name, ops, nop, &fa, sizeof fa, 0);
+      st = ndt__record(&fused_kind, name, ops, nop, &fa, sizeof fa,
+                       g->call != ndt__rt_call_no() ? NDT_TASK_EARLY : 0);
       if (st) atomic_fetch_sub(&g->refs, 1);
     }
   }
@@ -471,6 +474,7 @@ int ndt__fuse_try(const ndt_ew_arg *proto, int nin, const ndt_array *const *in, 
     if (!g) return NDT_ERR_NOMEM;
     atomic_init(&g->refs, 1);
     g->nops = g->next = 0;
+    g->call = ndt__rt_call_no();
     g->nd = nd;
     memcpy(g->shape, shape, sizeof(int64_t) * nd);
     g->isz = ndt__traits[proto->loop_out].size;

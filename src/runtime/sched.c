@@ -30,8 +30,6 @@ static struct {
   int64_t pending_bytes;  /* sum of the pending tasks' bytes */
   int64_t runnable;       /* tasks launched (ready or running) and not finished */
   int64_t recorded;       /* tasks recorded so far (their seq) */
-  _Atomic int64_t cancel_below;   /* an interrupt cancelled the tasks recorded before
-                                     (written under lock, read without) */
   int64_t finished;       /* tasks finished so far (the progress line) */
   atomic_int idle;        /* workers waiting for work (written under lock) */
   int any_waiters;        /* waits that look again after every finished task */
@@ -80,6 +78,7 @@ static struct {
   ndt_task **after;             /* one reference each */
   int nafter, capafter;
   unsigned flags;               /* the members' NDT_TASK_FAILS_CLEAN (one op: alike) */
+  int64_t call;                 /* the call it began in (NDT_TASK_EARLY when flushed later) */
 } grp;
 static ndt_status group_flush(void);
 
@@ -101,18 +100,62 @@ ndt_status ndt__rt_flush(int all, const ndt_store *s, const ndt_access *acc, int
  * ndt_interrupt only stores to a lock-free atomic, so a signal handler may
  * call it. The recording thread's waits sleep in slices of INTR_SLICE_NS
  * and look at the flag between them (a condition variable cannot be
- * signalled from a signal handler). A wait that sees it cancels every task
- * recorded so far: those not started are dropped by the worker that takes
- * them, those running finish in the background; both mark the stores they
- * write lost, and a read of a lost store fails. The wait returns
- * NDT_ERR_INTERRUPTED at once. With many ranks interrupts are not acted on
- * (every rank must take the same steps; the launcher ends the job). */
+ * signalled from a signal handler). A wait that sees it cancels the tasks
+ * the current call recorded (those from the last ndt_call_begin on; all of
+ * them when it was never called): those not started are dropped by the
+ * worker that takes them, those running finish in the background; both
+ * mark the stores they write lost, and a read of a lost store fails. Tasks
+ * of earlier calls go on running, and a task that holds an earlier call's
+ * ops (a fusion or device group begun then: NDT_TASK_EARLY) is not
+ * cancelled either. The wait returns NDT_ERR_INTERRUPTED at once. The
+ * cancelled seq ranges are kept until no task is pending (at most
+ * CANCEL_MAX; past that the last one grows to the new end, cancelling the
+ * earlier calls' tasks between them too, as before ndt_call_begin). With
+ * many ranks interrupts are not acted on (every rank must take the same
+ * steps; the launcher ends the job). */
 static atomic_int interrupt_req;
 #define INTR_SLICE_NS 20000000L
 
 void ndt_interrupt(void) { atomic_store(&interrupt_req, 1); }
 int ndt_interrupt_pending(void) { return atomic_load_explicit(&interrupt_req, memory_order_relaxed); }
 void ndt_clear_interrupt(void) { atomic_store(&interrupt_req, 0); }
+
+#define CANCEL_MAX 16
+/* written under rt.lock by the recording thread, read by workers without
+ * it: a range only grows or is added while tasks are pending */
+static struct { _Atomic int64_t lo, hi; } cancel_r[CANCEL_MAX];
+static atomic_int ncancel;
+static int64_t call_start, call_no;   /* the recording thread's */
+
+/* (rt.recorded is written by the recording thread only: this one) */
+void ndt_call_begin(void) {
+  call_no++;
+  call_start = rt.recorded;
+}
+int64_t ndt__rt_call_no(void) { return call_no; }
+
+/* Cancels the current call's tasks recorded so far (lock held). */
+static void cancel_call(void) {
+  int n = atomic_load(&ncancel);
+  if (rt.pending == 0) n = 0;   /* nothing that the old ranges name is left */
+  int64_t lo = call_start, hi = rt.recorded;
+  if (n > 0 && (atomic_load(&cancel_r[n - 1].lo) == lo || n == CANCEL_MAX)) {
+    atomic_store(&cancel_r[n - 1].hi, hi);
+    atomic_store(&ncancel, n);
+    return;
+  }
+  atomic_store(&cancel_r[n].lo, lo);
+  atomic_store(&cancel_r[n].hi, hi);
+  atomic_store(&ncancel, n + 1);
+}
+
+static int is_cancelled(const ndt_task *t) {
+  if (t->early) return 0;
+  int n = atomic_load(&ncancel);
+  for (int i = 0; i < n; i++)
+    if (t->seq >= atomic_load(&cancel_r[i].lo) && t->seq < atomic_load(&cancel_r[i].hi)) return 1;
+  return 0;
+}
 static void (*wait_hook)(void);
 void ndt_set_wait_hook(void (*hook)(void)) { wait_hook = hook; }
 
@@ -188,7 +231,7 @@ static void progress_end(progress *pg) {
 
 /* Acts on an interrupt (lock held): cancels what was recorded so far. */
 static ndt_status interrupted(void) {
-  rt.cancel_below = rt.recorded;
+  cancel_call();
   atomic_store(&interrupt_req, 0);
   return ndt__error(NDT_ERR_INTERRUPTED, "interrupted");
 }
@@ -349,7 +392,7 @@ static const char *ran_name(void) {
 /* Runs a ready task's body on this thread (tid: its trace row, -1 the
  * caller) and releases its stores; complete() finishes it. */
 static ndt_status run_body(ndt_task *t, int tid) {
-  int cancelled = t->seq < atomic_load(&rt.cancel_below);
+  int cancelled = is_cancelled(t);
   double t0 = ndt__trace_on_ ? ndt__now_us() : 0;
   int64_t g0 = ndt__gathered;
   /* the IEEE flags are this thread's: what the task raised goes to its
@@ -382,7 +425,7 @@ static ndt_status run_body(ndt_task *t, int tid) {
     ndt__trace_add_io(t->name, tid, t0, ndt__now_us(), t->io_bytes, t->ntiles, ndt__gathered - g0,
                       ran_name());
   /* read again: an interrupt may have come while it ran */
-  cancelled = lost_in ? 0 : t->seq < atomic_load(&rt.cancel_below) || st == NDT_ERR_INTERRUPTED;
+  cancelled = lost_in ? 0 : is_cancelled(t) || st == NDT_ERR_INTERRUPTED;
   if (cancelled) {
     mark_lost(t);
     st = NDT_OK;   /* reported by the wait that cancelled it, and by reads */
@@ -826,7 +869,7 @@ void ndt__rt_settle_store(ndt_store *s) {
       if (wait_for(b, intr)) {
         /* cancels what was recorded (as the look-ahead wait does) and goes
          * on; the request stays for the next wait to report */
-        rt.cancel_below = rt.recorded;
+        cancel_call();
         intr = 0;
       }
   }
@@ -1051,6 +1094,7 @@ static ndt_status record_task(const ndt_taskrec *r) {
   t->seq = rt.recorded++;
   t->fails_clean = (r->flags & NDT_TASK_FAILS_CLEAN) != 0;
   t->urgent = (r->flags & NDT_TASK_URGENT) != 0;
+  t->early = (r->flags & NDT_TASK_EARLY) != 0;
   rt.pending++;
   rt.pending_bytes += bytes;
   if (t->ndeps == 0) t->proc->iface->launch(t->proc, t);
@@ -1089,11 +1133,13 @@ static ndt_status record_task(const ndt_taskrec *r) {
       why = rt.pending > ndt__set_.max_pending ? "look-ahead (tasks)" : "look-ahead (bytes)";
     }
     if (wait_done(intr)) {
-      /* Cancels what was recorded, this task too, and goes on: the op that
-       * records it must not see an error for a task it recorded. The
-       * request stays for the next wait to report (KeyboardInterrupt). */
-      rt.cancel_below = rt.recorded;
-      intr = 0;
+      /* Cancels what the call recorded, this task too, and goes on
+       * without waiting more (earlier calls' work, still pending, may
+       * take long): the op that records it must not see an error for a
+       * task it recorded. The request stays for the next wait to report
+       * (KeyboardInterrupt). */
+      cancel_call();
+      break;
     }
   }
   rt.any_waiters--;
@@ -1197,12 +1243,14 @@ static ndt_status group_add(const ndt_taskrec *r, ndt_fprec *fp) {
   if (!grp.n) {
     grp.kind = r->kind;
     grp.flags = r->flags & NDT_TASK_FAILS_CLEAN;
+    grp.call = call_no;
     grp.proc = r->proc;
     grp.name = r->name;
     grp.fprec = fp;
   } else if (fp) {
     ndt__fp_release(fp);   /* the group holds the op's record once */
   }
+  grp.flags |= r->flags & NDT_TASK_EARLY;
   int m = grp.n++;
   grp.nops[m] = r->nop;
   grp.naccs[m] = r->nacc;
@@ -1248,6 +1296,7 @@ static ndt_status group_add(const ndt_taskrec *r, ndt_fprec *fp) {
  * that ended the group goes on. */
 static ndt_status group_flush(void) {
   if (!grp.n) return NDT_OK;
+  unsigned gflags = grp.flags | (grp.call != call_no ? NDT_TASK_EARLY : 0);
   int n = grp.n;
   grp.n = 0;
   size_t head = (sizeof(ndt_group_arg) + 15) & ~(size_t)15;
@@ -1270,7 +1319,7 @@ static ndt_status group_flush(void) {
     ndt_taskrec r = {.name = grp.name, .kind = &ndt__group_kind, .proc = grp.proc,
                      .op = grp.op, .nop = grp.nop, .arg = arg, .arg_size = head + grp.alen,
                      .acc = grp.acc, .nacc = grp.nacc, .stores = grp.stores,
-                     .nstores = grp.nstores, .flags = grp.flags, .span = NULL, .after = grp.after,
+                     .nstores = grp.nstores, .flags = gflags, .span = NULL, .after = grp.after,
                      .nafter = grp.nafter, .made = NULL, .grouped = 1, .fprec = grp.fprec,
                      .bytes = grp.bytes};
     st = record_task(&r);
@@ -1282,7 +1331,7 @@ static ndt_status group_flush(void) {
     ndt_taskrec r = {.name = grp.name, .kind = grp.kind, .proc = grp.proc, .op = grp.op + op,
                      .nop = grp.nops[i], .arg = grp.args + grp.aoff[i],
                      .arg_size = grp.asize[i], .acc = grp.acc + ac, .nacc = grp.naccs[i],
-                     .stores = grp.stores, .nstores = grp.nstores, .flags = grp.flags, .span = NULL,
+                     .stores = grp.stores, .nstores = grp.nstores, .flags = gflags, .span = NULL,
                      .after = grp.after, .nafter = grp.nafter, .made = NULL, .grouped = 1,
                      .fprec = grp.fprec, .bytes = i ? 0 : grp.bytes};
     ndt_status ms = record_task(&r);

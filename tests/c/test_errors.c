@@ -3,6 +3,8 @@
  * op of a deferred failure and NumPy's message; the rules the Python binding
  * used to apply itself (negative dimensions, integers' bounds, axes, the
  * reduce names) are the C API's. */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "check.h"
 
@@ -158,6 +160,58 @@ static void test_deferred(void) {
   EXPECT(ndt_sync() == NDT_OK, "one report");
 }
 
+/* n sin ops on a (a is freed; the result returned) */
+static ndt_array *sin_chain(ndt_array *a, int n) {
+  for (int i = 0; i < n; i++) {
+    ndt_array *r = NULL;
+    OK(ndt_unary(&r, NDT_SIN, a));
+    ndt_free(a);
+    a = r;
+  }
+  return a;
+}
+
+/* An interrupt cancels the work of the call in progress (recorded since the
+ * last ndt_call_begin) only: an earlier call's work, pending still, runs on
+ * and its array reads its values; the interrupted call's array is lost. */
+static void test_interrupt_cancels_the_current_call(void) {
+  enum { N = 4000000, DEPTH = 12 };
+  ndt_array *x = NULL;
+  ndt_call_begin();
+  OK(ndt_linspace(&x, 0.0, 1.0, N, 1, NDT_FLOAT64));
+  ndt_array *a = sin_chain(x, DEPTH), *srt = NULL;
+  /* call 1, not waited for: the sort records it (ends its fusion group) and
+   * is long; the sin chain is increasing on [0, 1], so srt equals a */
+  OK(ndt_sort(&srt, a, 0, 0));
+  ndt_call_begin();
+  ndt_array *b = NULL;
+  OK(ndt_unary(&b, NDT_COS, a));
+  b = sin_chain(b, DEPTH);                    /* call 2: interrupted */
+  ndt_interrupt();
+  ndt_status st = ndt_sync();
+  EXPECT(st == NDT_ERR_INTERRUPTED, "sync: %d", st);
+  double *va = malloc(sizeof(double) * N), *vb = malloc(sizeof(double) * N);
+  OK(ndt_to_buffer(srt, vb));                 /* waits for call 1's work */
+  OK(ndt_to_buffer(a, va));
+  EXPECT(!memcmp(va, vb, sizeof(double) * N), "sort(a) == a");
+  for (int64_t i = 0; i < N; i += 99991) {
+    double v = i / (double)(N - 1);
+    for (int k = 0; k < DEPTH; k++) v = sin(v);
+    EXPECT(fabs(va[i] - v) <= 1e-15 * (1 + fabs(v)), "a[%lld] %.17g want %.17g", (long long)i,
+           va[i], v);
+  }
+  st = ndt_to_buffer(b, vb);
+  EXPECT(st == NDT_ERR_DEFERRED && strstr(ndt_last_error(), "interrupt"), "b: %d %s", st,
+         ndt_last_error());
+  free(va);
+  free(vb);
+  ndt_free(a);
+  ndt_free(b);
+  ndt_free(srt);
+  ndt_call_begin();
+  EXPECT(ndt_sync() == NDT_OK, "later work runs");
+}
+
 static void test_names(void) {
   EXPECT(!strcmp(ndt_reduce_name(NDT_RED_SUM), "sum"), "sum");
   EXPECT(!strcmp(ndt_reduce_name(NDT_RED_MIN), "min"), "min");
@@ -184,6 +238,7 @@ int main(void) {
   test_type_errors();
   test_deferred();
   test_names();
+  test_interrupt_cancels_the_current_call();
   ndt_finalize();
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;
