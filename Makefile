@@ -96,15 +96,11 @@ test-python: python
 # suites passing on 2-4 ranks, the Python suite on 2 ranks and its modules
 # whose results depend on the split (tests/mpi/run.py's SPLIT_MODULES) on 3
 # (PYTEST_RANKS=2,3,4 adds 4; PYTEST_RANKS=3,2 the whole suite on 3),
-# output once, fail-stop, array lifetimes that differ between ranks. The
-# Python suite runs as MPI_JOBS mpiruns at a time (its modules cut into
-# 3 x MPI_JOBS groups): the ranks of one run wait on each other at every
-# collective, and another run's ranks fill those waits.
+# output once, fail-stop, array lifetimes that differ between ranks.
 PYTEST_RANKS ?= 2,3
-MPI_JOBS ?= 1
 test-mpi: build python
 	$(STAGE)
-	$(PY) tests/mpi/run.py --build $(BUILD) --pytest-ranks $(PYTEST_RANKS) --pytest-jobs $(MPI_JOBS)
+	$(PY) tests/mpi/run.py --build $(BUILD) --pytest-ranks $(PYTEST_RANKS)
 
 # The suites on two simulated devices of 4 MiB each (docs/design.md,
 # "Devices"): every task placed on a device by the owner rule, tiles copied,
