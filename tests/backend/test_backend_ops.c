@@ -271,9 +271,6 @@ static tcase *add_case(kind k, int op, const char *opname, ndt_dtype t0, ndt_dty
   return c;
 }
 
-static const char *RED_NAME[NDT_NREDUCE] = {
-  "sum", "prod", "min", "max", "any", "all", "count_nonzero", "mean", "var", "std",
-  "argmin", "argmax", "nansum", "nanprod", "nanmin", "nanmax"};
 static const char *SCAN_NAME[4] = {"cumsum", "cumprod", "nancumsum", "nancumprod"};
 static const char *FFT_NAME[4] = {"fft", "ifft", "rfft", "irfft"};
 enum { R_RANDOM, R_UNIFORM, R_NORMAL, R_EXPONENTIAL, R_GAMMA, R_POISSON, R_BINOMIAL,
@@ -378,7 +375,7 @@ static void build_cases(void) {
       for (int l = 0; l < nall; l++)
         for (int ax = 0; ax < 3; ax++) {
           if (ALL_LAY[l] == L_0D && ax) continue;
-          c = add_case(K_REDUCE, op, RED_NAME[op], DTYPES[i], DTYPES[i], ALL_LAY[l], ax,
+          c = add_case(K_REDUCE, op, ndt_reduce_name((ndt_reduce_op)op), DTYPES[i], DTYPES[i], ALL_LAY[l], ax,
                        ax == 1 && l == 0);
           /* float accumulators: sums of floats, and mean/var/std of any dtype */
           if (sum_like(op) && (is_float(DTYPES[i]) || op == NDT_RED_MEAN ||
