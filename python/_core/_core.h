@@ -51,9 +51,13 @@ extern int core_lent;
 extern ndt_array **dead_arrays;
 extern size_t ndead, capdead;
 
-/* A core call outside any guarded call (an unguarded read, a package
- * function's _core call) is a call of its own for interrupts (errors.c). */
-void fp_call_mark(void);
+/* Where a call starts for interrupts (ndt_call_begin; errors.c): outside
+ * any guarded call every core call marks (an unguarded read, a package
+ * function's _core call is a call of its own: CALL_MARK_EACH); an outermost
+ * guarded call marks at its first core entry (CALL_MARK_ONCE), then not
+ * (CALL_MARK_NONE). */
+enum { CALL_MARK_NONE, CALL_MARK_ONCE, CALL_MARK_EACH };
+extern _Thread_local int call_mark;
 static inline void core_enter(void) {
   /* a request left from a Ctrl-C that Python already handled between
    * calls must not stop this one */
@@ -64,7 +68,10 @@ static inline void core_enter(void) {
     Py_END_ALLOW_THREADS
   }
   core_held = 1;
-  fp_call_mark();
+  if (call_mark) {
+    ndt_call_begin();
+    if (call_mark == CALL_MARK_ONCE) call_mark = CALL_MARK_NONE;
+  }
 }
 /* A floating-point error a buffer export raised, kept for the array's
  * copy-out that NumPy falls back to (array_getbuffer); cleared as any core

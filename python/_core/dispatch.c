@@ -13,9 +13,20 @@
  * judged once each by the Python side and remembered in its dict. */
 typedef struct {
   PyObject_HEAD
-  PyObject *impl, *npfunc, *name;
+  PyObject *impl, *npfunc, *name;   /* (impl first: a WrapperObject) */
   vectorcallfunc vectorcall;
 } DispatchObject;
+
+/* The two types that wrap a function (Dispatch, Guard below) hold it first:
+ * the attributes they lack are its own (__name__, __doc__, __module__,
+ * __qualname__, __signature__ through __wrapped__, ...). */
+typedef struct {
+  PyObject_HEAD
+  PyObject *func;
+} WrapperObject;
+#define WRAPPED(self) (((WrapperObject *)(self))->func)
+_Static_assert(offsetof(DispatchObject, impl) == offsetof(WrapperObject, func),
+               "the wrapped function first");
 
 static PyObject *disp_cache;     /* type -> bool (the Python side's dict) */
 static PyObject *disp_judge;     /* judge(type) -> bool, fills disp_cache */
@@ -88,32 +99,39 @@ static void disp_dealloc(DispatchObject *d) {
   Py_TYPE(d)->tp_free((PyObject *)d);
 }
 
-/* attributes the wrapper lacks are the function's own (__name__, __doc__,
- * __module__, __qualname__, __signature__ through __wrapped__, ...) */
-static PyObject *disp_getattro(PyObject *self, PyObject *name) {
+static PyObject *wrap_getattro(PyObject *self, PyObject *name) {
   PyObject *r = PyObject_GenericGetAttr(self, name);
   if (r || !PyErr_ExceptionMatches(PyExc_AttributeError)) return r;
   PyErr_Clear();
-  return PyObject_GetAttr(((DispatchObject *)self)->impl, name);
+  return PyObject_GetAttr(WRAPPED(self), name);
 }
 
-static PyObject *disp_impl_attr(PyObject *self, void *c) {
-  return PyObject_GetAttrString(((DispatchObject *)self)->impl, (const char *)c);
+static PyObject *wrap_func_attr(PyObject *self, void *c) {
+  return PyObject_GetAttrString(WRAPPED(self), (const char *)c);
 }
 
 /* a.__doc__ = ...: the function's own (_docs.py notes every public name) */
-static int disp_set_impl_attr(PyObject *self, PyObject *value, void *c) {
+static int wrap_set_func_attr(PyObject *self, PyObject *value, void *c) {
   if (!value) {
     PyErr_SetString(PyExc_AttributeError, "cannot delete the attribute");
     return -1;
   }
-  return PyObject_SetAttrString(((DispatchObject *)self)->impl, (const char *)c, value);
+  return PyObject_SetAttrString(WRAPPED(self), (const char *)c, value);
 }
 
-static PyObject *disp_wrapped(PyObject *self, void *c) {
+static PyObject *wrap_wrapped(PyObject *self, void *c) {
   (void)c;
-  return Py_NewRef(((DispatchObject *)self)->impl);
+  return Py_NewRef(WRAPPED(self));
 }
+
+static PyGetSetDef wrap_getset[] = {
+  {"__name__", wrap_func_attr, NULL, NULL, "__name__"},
+  {"__qualname__", wrap_func_attr, NULL, NULL, "__qualname__"},
+  {"__doc__", wrap_func_attr, wrap_set_func_attr, NULL, "__doc__"},
+  {"__module__", wrap_func_attr, NULL, NULL, "__module__"},
+  {"__wrapped__", wrap_wrapped, NULL, "the ndtile function", NULL},
+  {NULL, NULL, NULL, NULL, NULL},
+};
 
 static PyObject *disp_repr(PyObject *self) {
   return PyUnicode_FromFormat("<function %U>", ((DispatchObject *)self)->name);
@@ -127,15 +145,6 @@ static PyObject *disp_reduce(PyObject *self, PyObject *noargs) {
   return Py_BuildValue("O(O)", disp_restore, ((DispatchObject *)self)->name);
 }
 
-static PyGetSetDef disp_getset[] = {
-  {"__name__", disp_impl_attr, NULL, NULL, "__name__"},
-  {"__qualname__", disp_impl_attr, NULL, NULL, "__qualname__"},
-  {"__doc__", disp_impl_attr, disp_set_impl_attr, NULL, "__doc__"},
-  {"__module__", disp_impl_attr, NULL, NULL, "__module__"},
-  {"__wrapped__", disp_wrapped, NULL, "the ndtile function", NULL},
-  {NULL, NULL, NULL, NULL, NULL},
-};
-
 static PyMethodDef disp_methods[] = {
   {"__reduce__", disp_reduce, METH_NOARGS, "pickled as the function it enters"},
   {NULL, NULL, 0, NULL},
@@ -148,11 +157,11 @@ PyTypeObject DispatchType = {
   .tp_dealloc = (destructor)disp_dealloc,
   .tp_vectorcall_offset = offsetof(DispatchObject, vectorcall),
   .tp_call = PyVectorcall_Call,
-  .tp_getattro = disp_getattro,
+  .tp_getattro = wrap_getattro,
   .tp_repr = disp_repr,
   .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL,
   .tp_doc = NULL,
-  .tp_getset = disp_getset,
+  .tp_getset = wrap_getset,
   .tp_methods = disp_methods,
 };
 
@@ -194,7 +203,7 @@ PyObject *f_dispatch_setup(PyObject *m, PyObject *args) {
  * other attributes are the function's. */
 typedef struct {
   PyObject_HEAD
-  PyObject *func;
+  PyObject *func;   /* (first: a WrapperObject) */
   vectorcallfunc vectorcall;
 } GuardObject;
 
@@ -209,13 +218,6 @@ static void guard_dealloc(GuardObject *g) {
   Py_TYPE(g)->tp_free((PyObject *)g);
 }
 
-static PyObject *guard_getattro(PyObject *self, PyObject *name) {
-  PyObject *r = PyObject_GenericGetAttr(self, name);
-  if (r || !PyErr_ExceptionMatches(PyExc_AttributeError)) return r;
-  PyErr_Clear();
-  return PyObject_GetAttr(((GuardObject *)self)->func, name);
-}
-
 static int guard_setattro(PyObject *self, PyObject *name, PyObject *value) {
   return PyObject_SetAttr(((GuardObject *)self)->func, name, value);
 }
@@ -226,27 +228,9 @@ static PyObject *guard_descr_get(PyObject *self, PyObject *obj, PyObject *type) 
   return PyMethod_New(self, obj);
 }
 
-static PyObject *guard_func_attr(PyObject *self, void *c) {
-  return PyObject_GetAttrString(((GuardObject *)self)->func, (const char *)c);
-}
-
-static PyObject *guard_wrapped(PyObject *self, void *c) {
-  (void)c;
-  return Py_NewRef(((GuardObject *)self)->func);
-}
-
 static PyObject *guard_repr(PyObject *self) {
   return PyObject_Repr(((GuardObject *)self)->func);
 }
-
-static PyGetSetDef guard_getset[] = {
-  {"__name__", guard_func_attr, NULL, NULL, "__name__"},
-  {"__qualname__", guard_func_attr, NULL, NULL, "__qualname__"},
-  {"__doc__", guard_func_attr, NULL, NULL, "__doc__"},
-  {"__module__", guard_func_attr, NULL, NULL, "__module__"},
-  {"__wrapped__", guard_wrapped, NULL, "the function", NULL},
-  {NULL, NULL, NULL, NULL, NULL},
-};
 
 PyTypeObject GuardType = {
   PyVarObject_HEAD_INIT(NULL, 0)
@@ -255,12 +239,12 @@ PyTypeObject GuardType = {
   .tp_dealloc = (destructor)guard_dealloc,
   .tp_vectorcall_offset = offsetof(GuardObject, vectorcall),
   .tp_call = PyVectorcall_Call,
-  .tp_getattro = guard_getattro,
+  .tp_getattro = wrap_getattro,
   .tp_setattro = guard_setattro,
   .tp_descr_get = guard_descr_get,
   .tp_repr = guard_repr,
   .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
-  .tp_getset = guard_getset,
+  .tp_getset = wrap_getset,
 };
 
 PyObject *f_guard(PyObject *m, PyObject *func) {

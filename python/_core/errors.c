@@ -214,6 +214,8 @@ static PyObject *fp_current_scope(void) {
 /* The calls of the program's own code that an ndtile function made (a
  * callback: apply_along_axis, vectorize, a subclass's method) are calls of
  * their own, as in NumPy; the enclosing ones wait here. */
+_Thread_local int call_mark = CALL_MARK_EACH;
+
 #define FP_OUTER_MAX 16
 static _Thread_local struct { PyObject *scope, *held; int depth; } fp_outer[FP_OUTER_MAX];
 static _Thread_local int fp_nouter;
@@ -230,18 +232,10 @@ void fp_call_enter(void) {
     }
   }
   /* the outermost call: an interrupt cancels only the work recorded from
-   * here on (a callback's calls belong to the enclosing call) */
-  if (fp_depth == 0 && fp_nouter == 0) {
-    if (core_held)
-      ndt_call_begin();
-    else
-      CORE((void)0);   /* core_enter marks it (fp_call_mark) */
-  }
+   * its first core entry on (a callback's calls belong to the enclosing
+   * call; nothing is recorded outside the core) */
+  if (fp_depth == 0 && fp_nouter == 0) call_mark = CALL_MARK_ONCE;
   fp_depth++;
-}
-
-void fp_call_mark(void) {
-  if (fp_depth == 0 && fp_nouter == 0) ndt_call_begin();
 }
 
 /* The NPY_FPE bits of the errors the errstate object ext says 'raise' for
@@ -437,24 +431,26 @@ static PyObject *fp_call_end(PyObject *result);
 PyObject *fp_call_exit(PyObject *result) {
   if (--fp_depth > 0) return result;
   result = fp_call_end(result);
-  if (fp_nouter > 0) {
-    /* back in the enclosing call: what this one's end held of the
-     * enclosing call's work stays with it */
-    fp_nouter--;
-    PyObject *held = fp_held;
-    fp_scope = fp_outer[fp_nouter].scope;
-    fp_held = fp_outer[fp_nouter].held;
-    fp_depth = fp_outer[fp_nouter].depth;
-    if (held && PyList_GET_SIZE(held)) {
-      if (!fp_held) {
-        fp_held = held;
-        held = NULL;
-      } else if (PyList_SetSlice(fp_held, PY_SSIZE_T_MAX, PY_SSIZE_T_MAX, held) < 0) {
-        PyErr_WriteUnraisable(NULL);
-      }
-    }
-    Py_XDECREF(held);
+  if (fp_nouter == 0) {
+    call_mark = CALL_MARK_EACH;   /* outside every call again */
+    return result;
   }
+  /* back in the enclosing call: what this one's end held of the enclosing
+   * call's work stays with it */
+  fp_nouter--;
+  PyObject *held = fp_held;
+  fp_scope = fp_outer[fp_nouter].scope;
+  fp_held = fp_outer[fp_nouter].held;
+  fp_depth = fp_outer[fp_nouter].depth;
+  if (held && PyList_GET_SIZE(held)) {
+    if (!fp_held) {
+      fp_held = held;
+      held = NULL;
+    } else if (PyList_SetSlice(fp_held, PY_SSIZE_T_MAX, PY_SSIZE_T_MAX, held) < 0) {
+      PyErr_WriteUnraisable(NULL);
+    }
+  }
+  Py_XDECREF(held);
   return result;
 }
 

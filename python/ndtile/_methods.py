@@ -223,6 +223,12 @@ _LOOP_UFUNC = dict(_OUT_OP, cumsum='add', cumprod='multiply', nancumsum='add',
                    nancumprod='multiply')
 
 
+# the reductions whose result initial= is folded into after the reduction,
+# by their loop's ufunc (any/all take it through their ufunc: _umath_methods)
+_FOLDS_INITIAL = frozenset(('sum', 'nansum', 'prod', 'nanprod', 'min', 'max', 'nanmin',
+                            'nanmax') + _BITWISE[:3])
+
+
 def out_loop(ufunc_name, x, dtc, out):
     """The loop dtype code of a reduction or scan of x (ufunc_name's) into
     out: without dtype=, NumPy's reduction loop is the ufunc's for (out's
@@ -334,10 +340,7 @@ def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0
         # set in a narrower out= (or True in a bool one) are fewer
         initial = _np.asarray(-1).astype(D.DTYPES[r._dt]).item()
     if initial is not _NoValue:
-        op = {'sum': 'add', 'nansum': 'add', 'prod': 'multiply', 'nanprod': 'multiply',
-              'min': 'minimum', 'max': 'maximum', 'nanmin': 'fmin', 'nanmax': 'fmax',
-              'bitwise_and': 'bitwise_and', 'bitwise_or': 'bitwise_or',
-              'bitwise_xor': 'bitwise_xor'}.get(name)
+        op = _LOOP_UFUNC[name] if name in _FOLDS_INITIAL else None
         if op is not None:
             if name not in _NEEDS_INITIAL:
                 initial = _start_as(initial, r._dt, through)
