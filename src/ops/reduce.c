@@ -505,13 +505,13 @@ static ndt_status cast_copy(ndt_array **c, const ndt_array *a, ndt_dtype acc) {
   return st;
 }
 
+/* The ufunc's name, for messages and task names: ndt_reduce_name's but
+ * minimum/maximum for min/max (their ufuncs). */
 static const char *red_name(ndt_reduce_op op) {
-  static const char *n[] = {"sum", "prod", "minimum", "maximum", "any", "all",
-                            "count_nonzero", "mean", "var", "std", "argmin", "argmax",
-                            "nansum", "nanprod", "nanmin", "nanmax", "bitwise_and",
-                            "bitwise_or", "bitwise_xor", "logical_xor"};
-  _Static_assert(sizeof n / sizeof *n == NDT_NREDUCE, "a name per reduction");
-  return op >= 0 && op < NDT_NREDUCE ? n[op] : "reduce";
+  if (op == NDT_RED_MIN) return "minimum";
+  if (op == NDT_RED_MAX) return "maximum";
+  const char *n = ndt_reduce_name(op);
+  return n ? n : "reduce";
 }
 
 /* ---- full float sums in NumPy's pairwise order ----------------------------
