@@ -415,16 +415,68 @@ def round(a, decimals=0, out=None):
         r = _wrapfunc(a, 'round', (), dict(decimals=decimals, out=out))
         if r is not _NO_WRAP:
             return r
-    r = _round(a, decimals, out)
+    r = _round(a, round_decimals(decimals), out)
     # NumPy: a 0-d result (of a scalar or a 0-d array) is a scalar
     return r._scalar() if out is None and isinstance(r, Array) and r.ndim == 0 else r
 
 
+def around(a, decimals=0, out=None):
+    return round(a, decimals, out)
+
+
+def round_decimals(decimals):
+    """decimals as NumPy's round parses it: a C int ('i'), with its errors."""
+    d = operator.index(decimals)
+    if not -2**63 <= d < 2**63:
+        raise OverflowError("Python int too large to convert to C long")
+    if d > 2**31 - 1:
+        raise OverflowError("signed integer is greater than maximum")
+    if d < -2**31:
+        raise OverflowError("signed integer is less than minimum")
+    return d
+
+
+def _power_of_ten(n):
+    """10**n as NumPy's round computes it (products of 10.0 past 1e9, so
+    its bits; inf once it overflows)."""
+    if n < 9:
+        return float(10 ** n)
+    r = 1e9
+    for _ in range(n - 9):
+        r *= 10.0
+        if r == math.inf:
+            break
+    return r
+
+
+def _check_round_out(x, decimals, out):
+    """NumPy's checks of round's out= (PyArray_Round), before any work: an
+    array of x's shape, of a dtype the first step's loop may cast to."""
+    if not isinstance(out, (Array, _np.ndarray)):
+        raise TypeError("output must be an array")
+    if tuple(out.shape) != x.shape:
+        raise ValueError("invalid output shape")
+    k = D.KIND[x._dt]
+    if k == 'c':
+        if out.dtype.kind != 'c':
+            raise TypeError("array does not have imaginary part to set")
+    elif k in 'iu' and decimals >= 0:
+        if not _np.can_cast(x.dtype, out.dtype, 'same_kind'):
+            raise TypeError(f"Cannot cast array data from {x.dtype!r} to {out.dtype!r} "
+                            f"according to the rule 'same_kind'")
+    elif k != 'b':
+        # the first ufunc NumPy runs into out (integers go through float64)
+        name = 'rint' if decimals == 0 else 'multiply' if decimals > 0 else 'divide'
+        _umath._check_cast(name, x.dtype if k == 'f' else _np.dtype(_np.float64), out.dtype,
+                           'same_kind')
+
+
 def _round(a, decimals, out):
     x = C.asarray(a)
+    if isinstance(x, Array) and out is not None:
+        _check_round_out(x, decimals, out)
     if not isinstance(x, Array) or (out is not None and not isinstance(out, Array)):
         return F.call("round (dtype)", _np.round, (a,), {'decimals': decimals, 'out': out})
-    decimals = operator.index(decimals)
     k = D.KIND[x._dt]
     if k == 'b':
         return F.call("round (bool)", _np.round, (a,), {'decimals': decimals, 'out': out})
@@ -449,15 +501,12 @@ def _round(a, decimals, out):
     if decimals == 0:
         return rint(x, out=out)
     if decimals > 0:
-        f = 10.0 ** decimals
+        f = _power_of_ten(decimals)
         y = rint(x * f)
         return _umath.UFUNCS['true_divide'](y, f, out=out)
-    f = 10.0 ** (-decimals)
+    f = _power_of_ten(-decimals)
     y = rint(x / f)
     return _umath.UFUNCS['multiply'](y, f, out=out)
-
-
-around = round
 
 
 def to_out(res, out):

@@ -718,7 +718,7 @@ def vecdot(x1, x2, /, out=None, *, axis=-1, **kwargs):
     if kwargs:
         return F.call("vecdot (keywords)", _np.vecdot, (x1, x2),
                       dict(kwargs, out=out, axis=axis))
-    a, b = nt.asarray(x1), nt.asarray(x2)
+    a, b = (nt.asarray(x) for x in _umath.fix_gufunc_ints((x1, x2)))
     check_out_writeable(out)    # (the gufunc's first check of out=)
     if out is not None:
         # NumPy's loop resolution, before the core dimensions are looked at

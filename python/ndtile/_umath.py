@@ -170,12 +170,24 @@ def fix_ints(op, ops, inexact=False):
                 # range the int behaves like an infinity
                 ops[i] = float('inf') if o > hi else float('-inf')
                 continue
-            if op in COMPARISONS:
+            if op in COMPARISONS or not -2**63 <= o < 2**63:
+                # (NumPy's words for an int no C long holds, in any dtype)
                 raise OverflowError("Python int too large to convert to C long")
             raise OverflowError(f"Python integer {o} out of bounds for {D.NAMES[lt]}")
         elif not (-2**63 <= o < 2**63):
             ops[i] = float(o)
     return ops
+
+
+def fix_gufunc_ints(args):
+    """fix_ints for a gufunc's operands (matmul, matvec, vecmat, vecdot):
+    NumPy converts a Python int by the other operand's dtype (NEP 50) before
+    it looks at core dimensions, so `int8 array @ 300` is its OverflowError,
+    not the 0-d operand's ValueError. The multiply loop stands for the
+    gufunc's (the same type resolution)."""
+    if any(type(x) is int for x in args):
+        args = fix_ints(_CORE_INDEX['multiply'], list(args))
+    return args
 
 
 _res_cache = {}
@@ -1317,7 +1329,7 @@ class _matvec(ufunc):
             if len(args) != 2:
                 return self._np(*C.to_np_tree(args), **kw)
             return self._numpy(args, kw)
-        a, b = (C.asarray(x) for x in args)
+        a, b = (C.asarray(x) for x in fix_gufunc_ints(args))
         if not isinstance(a, Array) or not isinstance(b, Array):
             return self._numpy(args, {} if out is None else {'out': out}, why='dtype')
         if out is not None and not out.flags.num & 0x400:
@@ -1444,7 +1456,7 @@ class _Matmul(ufunc):
         # __array__ gives an ndtile array, goes to ufunc.__call__'s protocol)
         if len(args) == 2 and not kwargs and (out is None or isinstance(out, Array)) and \
                 not _subclass_operand(args, out) and not _FOREIGN(args, None):
-            a, b = (C.asarray(x) for x in args)
+            a, b = (C.asarray(x) for x in fix_gufunc_ints(args))
             if isinstance(a, Array) and isinstance(b, Array):
                 if out is not None and not _np.can_cast(_np.result_type(a.dtype, b.dtype),
                                                         out.dtype, 'same_kind'):
