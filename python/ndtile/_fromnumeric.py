@@ -20,7 +20,8 @@ from . import _multiarray
 from . import _umath
 from ._methods import (
     RO_WRITEBACK, _arg, _generic, _meanlike, _minmax, _prepare, _reduced_size, _scan,
-    axes_mask, check_out, check_out_cast, check_out_writeable, finish, out_code, reduce_nd)
+    axes_mask, check_out, check_out_cast, check_out_writeable, check_scan_out, finish, out_code,
+    reduce_nd)
 from ._multiarray import copyto, where
 from ._umath import (
     _c_axis, _cast, _host, _nd, _nd_or_fallback, _norm_axis, _norm_axis as _axis, _take,
@@ -1080,6 +1081,9 @@ def _cumulative(name, initial, x, axis, dtype, out, include_initial):
                              "argument is required.")
         axis = 0
     ax = _axis(axis, x.ndim)
+    shape = list(x.shape)
+    shape[ax] += bool(include_initial)
+    check_scan_out(shape, out)
     r = getattr(nt, name)(x, axis=ax, dtype=dtype)
     if include_initial:
         shape = list(x.shape)

@@ -1138,6 +1138,8 @@ class _divmod(ufunc):
                 ops = list(args)
                 fix_ints(_CORE_INDEX['floor_divide'], ops)
                 return _core.divmod(ops, None, None, D.DEFAULT, True)
+        if out is not None:
+            check_outs(self, args, out)
         # NumPy's one loop reads an element before it writes it: a quotient
         # written over an input is made apart and written after the remainder
         later = o1 is not None and any(_may_share(o1, a) for a in args)
@@ -1154,6 +1156,36 @@ class _divmod(ufunc):
         finally:
             _core.fp_group_end()
         return q, r
+
+
+def shape_str(shape):
+    """A shape in NumPy's error messages: (6,), (2,3), ()."""
+    return "(" + ",".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+
+
+def check_outs(u, args, outs, casting='same_kind'):
+    """NumPy's checks of the outputs of a ufunc of several outputs, in its
+    order and before any work: each an array and writeable, the loop's
+    casts into them (NumPy's own resolution, on empty stand-ins), then the
+    broadcast of every operand, no output broadcast."""
+    given = [o for o in outs if o is not None]
+    for o in given:
+        if not isinstance(o, (Array, _np.ndarray)):
+            raise TypeError("return arrays must be of ArrayType")
+        if not o.flags.writeable:
+            raise ValueError("output array is read-only")
+    ins = [a if type(a) in (bool, int, float, complex) else   # (weak: NumPy's rules)
+           _np.empty(0, a.dtype if hasattr(a, 'dtype') else _np.asarray(C.to_np_tree(a)).dtype)
+           for a in args]
+    u._np(*ins, out=tuple(None if o is None else _np.empty(0, o.dtype) for o in outs),
+          casting=casting)
+    shapes = [tuple(a.shape) if isinstance(a, (Array, _np.ndarray)) else _np.shape(a)
+              for a in args] + [tuple(o.shape) for o in given]
+    full = tuple(_core.broadcast_shapes(shapes))
+    for o in given:
+        if tuple(o.shape) != full:
+            raise ValueError(f"non-broadcastable output operand with shape {shape_str(o.shape)} "
+                             f"doesn't match the broadcast shape {shape_str(full)}")
 
 
 def _may_share(o, a):
@@ -1302,6 +1334,8 @@ class _two_outputs(ufunc):
         except _Unsupported:
             return self._numpy(args, kw, why='dtype')
         x = args[0]
+        if out is not None:
+            check_outs(self, args, outs, casting)
         if _may_share(outs[0], x):
             # NumPy's one loop reads an element before it writes either
             # output: the second half must not read the first one's writes
