@@ -498,16 +498,19 @@ def _round(a, decimals, out):
         if out is None:
             return r
         return _umath.UFUNCS['positive'](r, out=out)
-    rint = _umath.UFUNCS['rint']
+    uf = _umath.UFUNCS
     if decimals == 0:
-        return rint(x, out=out)
-    if decimals > 0:
-        f = _power_of_ten(decimals)
-        y = rint(x * f)
-        return _umath.UFUNCS['true_divide'](y, f, out=out)
-    f = _power_of_ten(-decimals)
-    y = rint(x / f)
-    return _umath.UFUNCS['multiply'](y, f, out=out)
+        return uf['rint'](x, out=out)
+    # NumPy's steps: x * 10**d (x / 10**-d), rint, then back, each into
+    # out where one is given (its dtype's rounding at every step)
+    op1, op2 = (uf['multiply'], uf['true_divide']) if decimals > 0 else \
+        (uf['true_divide'], uf['multiply'])
+    f = _power_of_ten(abs(decimals))
+    if out is None:
+        return op2(uf['rint'](op1(x, f)), f)
+    op1(x, f, out=out)
+    uf['rint'](out, out=out)
+    return op2(out, f, out=out)
 
 
 def to_out(res, out):

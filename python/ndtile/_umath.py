@@ -1139,7 +1139,7 @@ class _divmod(ufunc):
                 fix_ints(_CORE_INDEX['floor_divide'], ops)
                 return _core.divmod(ops, None, None, D.DEFAULT, True)
         if out is not None:
-            check_outs(self, args, out)
+            args = check_outs(self, args, out)
         # NumPy's one loop reads an element before it writes it: a quotient
         # written over an input is made apart and written after the remainder
         later = o1 is not None and any(_may_share(o1, a) for a in args)
@@ -1167,7 +1167,8 @@ def check_outs(u, args, outs, casting='same_kind'):
     """NumPy's checks of the outputs of a ufunc of several outputs, in its
     order and before any work: each an array and writeable, the loop's
     casts into them (NumPy's own resolution, on empty stand-ins), then the
-    broadcast of every operand, no output broadcast."""
+    broadcast of every operand, no output broadcast. Returns args, broadcast
+    where an output is larger than their broadcast."""
     given = [o for o in outs if o is not None]
     for o in given:
         if not isinstance(o, (Array, _np.ndarray)):
@@ -1186,6 +1187,17 @@ def check_outs(u, args, outs, casting='same_kind'):
         if tuple(o.shape) != full:
             raise ValueError(f"non-broadcastable output operand with shape {shape_str(o.shape)} "
                              f"doesn't match the broadcast shape {shape_str(full)}")
+    if len(given) < len(outs) and full != tuple(_core.broadcast_shapes(shapes[:len(args)])):
+        # an output larger than the inputs' broadcast: NumPy's other
+        # outputs have its shape too (the inputs broadcast to it)
+        bt = _stride_tricks().broadcast_to
+        args = tuple(bt(a, full) if isinstance(a, Array) else a for a in args)
+    return args
+
+
+def _stride_tricks():
+    from . import _stride_tricks
+    return _stride_tricks
 
 
 def _may_share(o, a):
@@ -1333,9 +1345,9 @@ class _two_outputs(ufunc):
                 raise _Unsupported('out')
         except _Unsupported:
             return self._numpy(args, kw, why='dtype')
-        x = args[0]
         if out is not None:
-            check_outs(self, args, outs, casting)
+            args = check_outs(self, args, outs, casting)
+        x = args[0]
         if _may_share(outs[0], x):
             # NumPy's one loop reads an element before it writes either
             # output: the second half must not read the first one's writes
