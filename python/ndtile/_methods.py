@@ -481,9 +481,17 @@ def _generic(name, a, axis, dtype, out, keepdims, initial=_NoValue, where=True):
             # a result of its class)
             r = _generic(name, a._view(), axis, dtype, out, keepdims, initial, where)
             return C.subclass_like(C.asarray(r), a) if out is None else r
-        kw = dict(axis=axis, out=out, keepdims=keepdims, where=where)
-        if name not in ('any', 'all'):
-            kw.update(dtype=dtype, initial=initial)
+        # NumPy's _wrapreduction: axis and out, dtype unless None, and the
+        # keywords whose default its signature leaves unset only when given
+        kw = dict(axis=axis, out=out)
+        if dtype is not None and name not in ('any', 'all'):
+            kw['dtype'] = dtype
+        if keepdims is not False:
+            kw['keepdims'] = keepdims
+        if where is not True:
+            kw['where'] = where
+        if initial is not _NoValue and name not in ('any', 'all'):
+            kw['initial'] = initial
         return C.subclass_method(name, (a,), kw)
     p = _prepare(a, dtype)
     if p is None:

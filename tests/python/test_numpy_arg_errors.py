@@ -238,3 +238,29 @@ def test_dropped_result_warns(expr):
             nt.sync()
         return None
     same(f)
+
+
+# ---- found by NumPy's test_overrides.py -------------------------------------
+
+@pytest.mark.parametrize('bad', ['args', 'kwargs'])
+def test_array_function_guards(bad):
+    def f(xp):
+        a = xp.array([1, 2])
+        if bad == 'args':
+            return a.__array_function__(xp.reshape, (xp.ndarray,), a, (2, 1))
+        return a.__array_function__(xp.reshape, (xp.ndarray,), (a,), (2, 1))
+    same(f)
+
+
+def test_reduction_calls_subclass_method_as_numpy():
+    # np.sum(sub) calls sub.sum(axis=, out=) and only the keywords given
+    def f(xp):
+        class Sub(xp.ndarray):
+            def sum(self, axis, out):
+                return xp.array(7)
+
+            def any(self, axis, out, keepdims):
+                return xp.array(keepdims)
+        a = xp.arange(6.0).reshape(2, 3).view(Sub)
+        return xp.sum(a), xp.sum(a, axis=0), xp.any(a, keepdims=True)
+    same(f)
