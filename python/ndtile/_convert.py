@@ -103,6 +103,27 @@ def like_dispatch(like, name, args, kwargs):
     return r
 
 
+def c_method_args(fname, names, defaults, args, kwargs):
+    """A C method's arguments parsed as NumPy's npy_parse_arguments does,
+    with its TypeErrors (too many, unknown keyword, given twice): the values
+    of names in order, defaults for those not given."""
+    n = len(args) + len(kwargs)
+    if n > len(names):
+        what = "arguments" if args else "keyword arguments"
+        raise TypeError(f"{fname}() takes at most {len(names)} {what} ({n} given)")
+    values = list(args) + list(defaults[len(args):])
+    for k, v in kwargs.items():
+        try:
+            i = names.index(k)
+        except ValueError:
+            raise TypeError(f"'{k}' is an invalid keyword argument for {fname}()") from None
+        if i < len(args):
+            raise TypeError(f"argument for {fname}() given by name ('{k}') and position "
+                            f"({i + 1})")
+        values[i] = v
+    return values
+
+
 def is_nd(x):
     return isinstance(x, Array)
 

@@ -159,6 +159,11 @@ def _restore(name):
 
 def array_function(func, types, args, kwargs):
     """ndarray.__array_function__: ndtile's version where there is one."""
+    # (NumPy's guards: its C method refuses these before dispatching)
+    if not isinstance(args, tuple):
+        raise TypeError("args must be a tuple.")
+    if not isinstance(kwargs, dict):
+        raise TypeError("kwargs must be a dict.")
     impl = F.NATIVE.get(func)
     if impl is not None:
         if foreign(args, kwargs):

@@ -20,7 +20,8 @@ from . import _multiarray
 from . import _umath
 from ._methods import (
     RO_WRITEBACK, _arg, _generic, _meanlike, _minmax, _prepare, _reduced_size, _scan,
-    axes_mask, check_out, check_out_cast, check_out_writeable, finish, out_code, reduce_nd)
+    axes_mask, check_out, check_out_cast, check_out_writeable, check_scan_out, finish, out_code,
+    reduce_nd)
 from ._multiarray import copyto, where
 from ._umath import (
     _c_axis, _cast, _host, _nd, _nd_or_fallback, _norm_axis, _norm_axis as _axis, _take,
@@ -415,16 +416,68 @@ def round(a, decimals=0, out=None):
         r = _wrapfunc(a, 'round', (), dict(decimals=decimals, out=out))
         if r is not _NO_WRAP:
             return r
-    r = _round(a, decimals, out)
+    r = _round(a, round_decimals(decimals), out)
     # NumPy: a 0-d result (of a scalar or a 0-d array) is a scalar
     return r._scalar() if out is None and isinstance(r, Array) and r.ndim == 0 else r
 
 
+def around(a, decimals=0, out=None):
+    return round(a, decimals, out)
+
+
+def round_decimals(decimals):
+    """decimals as NumPy's round parses it: a C int ('i'), with its errors."""
+    d = operator.index(decimals)
+    if not -2**63 <= d < 2**63:
+        raise OverflowError("Python int too large to convert to C long")
+    if d > 2**31 - 1:
+        raise OverflowError("signed integer is greater than maximum")
+    if d < -2**31:
+        raise OverflowError("signed integer is less than minimum")
+    return d
+
+
+def _power_of_ten(n):
+    """10**n as NumPy's round computes it (products of 10.0 past 1e9, so
+    its bits; inf once it overflows)."""
+    if n < 9:
+        return float(10 ** n)
+    r = 1e9
+    for _ in range(n - 9):
+        r *= 10.0
+        if r == math.inf:
+            break
+    return r
+
+
+def _check_round_out(x, decimals, out):
+    """NumPy's checks of round's out= (PyArray_Round), before any work: an
+    array of x's shape, of a dtype the first step's loop may cast to."""
+    if not isinstance(out, (Array, _np.ndarray)):
+        raise TypeError("output must be an array")
+    if tuple(out.shape) != x.shape:
+        raise ValueError("invalid output shape")
+    k = D.KIND[x._dt]
+    if k == 'c':
+        if out.dtype.kind != 'c':
+            raise TypeError("array does not have imaginary part to set")
+    elif k in 'iu' and decimals >= 0:
+        if not _np.can_cast(x.dtype, out.dtype, 'same_kind'):
+            raise TypeError(f"Cannot cast array data from {x.dtype!r} to {out.dtype!r} "
+                            f"according to the rule 'same_kind'")
+    elif k != 'b':
+        # the first ufunc NumPy runs into out (integers go through float64)
+        name = 'rint' if decimals == 0 else 'multiply' if decimals > 0 else 'divide'
+        _umath._check_cast(name, x.dtype if k == 'f' else _np.dtype(_np.float64), out.dtype,
+                           'same_kind')
+
+
 def _round(a, decimals, out):
     x = C.asarray(a)
+    if isinstance(x, Array) and out is not None:
+        _check_round_out(x, decimals, out)
     if not isinstance(x, Array) or (out is not None and not isinstance(out, Array)):
         return F.call("round (dtype)", _np.round, (a,), {'decimals': decimals, 'out': out})
-    decimals = operator.index(decimals)
     k = D.KIND[x._dt]
     if k == 'b':
         return F.call("round (bool)", _np.round, (a,), {'decimals': decimals, 'out': out})
@@ -445,19 +498,19 @@ def _round(a, decimals, out):
         if out is None:
             return r
         return _umath.UFUNCS['positive'](r, out=out)
-    rint = _umath.UFUNCS['rint']
+    uf = _umath.UFUNCS
     if decimals == 0:
-        return rint(x, out=out)
-    if decimals > 0:
-        f = 10.0 ** decimals
-        y = rint(x * f)
-        return _umath.UFUNCS['true_divide'](y, f, out=out)
-    f = 10.0 ** (-decimals)
-    y = rint(x / f)
-    return _umath.UFUNCS['multiply'](y, f, out=out)
-
-
-around = round
+        return uf['rint'](x, out=out)
+    # NumPy's steps: x * 10**d (x / 10**-d), rint, then back, each into
+    # out where one is given (its dtype's rounding at every step)
+    op1, op2 = (uf['multiply'], uf['true_divide']) if decimals > 0 else \
+        (uf['true_divide'], uf['multiply'])
+    f = _power_of_ten(abs(decimals))
+    if out is None:
+        return op2(uf['rint'](op1(x, f)), f)
+    op1(x, f, out=out)
+    uf['rint'](out, out=out)
+    return op2(out, f, out=out)
 
 
 def to_out(res, out):
@@ -1031,6 +1084,9 @@ def _cumulative(name, initial, x, axis, dtype, out, include_initial):
                              "argument is required.")
         axis = 0
     ax = _axis(axis, x.ndim)
+    shape = list(x.shape)
+    shape[ax] += bool(include_initial)
+    check_scan_out(shape, out)
     r = getattr(nt, name)(x, axis=ax, dtype=dtype)
     if include_initial:
         shape = list(x.shape)

@@ -718,14 +718,16 @@ def vecdot(x1, x2, /, out=None, *, axis=-1, **kwargs):
     if kwargs:
         return F.call("vecdot (keywords)", _np.vecdot, (x1, x2),
                       dict(kwargs, out=out, axis=axis))
-    a, b = nt.asarray(x1), nt.asarray(x2)
+    a, b = (nt.asarray(x) for x in _umath.fix_gufunc_ints((x1, x2)))
     check_out_writeable(out)    # (the gufunc's first check of out=)
     if out is not None:
         # NumPy's loop resolution, before the core dimensions are looked at
         _umath._check_cast('vecdot', _np.result_type(a.dtype, b.dtype), out.dtype,
                            'same_kind', 2)
-    if a.ndim == 0 or b.ndim == 0:
-        raise ValueError("vecdot: Input operand does not have enough dimensions")
+    for i, x in enumerate((a, b)):
+        if x.ndim == 0:
+            raise ValueError(f"vecdot: Input operand {i} does not have enough dimensions (has 0, "
+                             f"gufunc core with signature (n),(n)->() requires 1)")
     aa, ab = _axis(axis, a.ndim), _axis(axis, b.ndim)
     if a.shape[aa] != b.shape[ab]:
         raise ValueError(f"vecdot: Input operand 1 has a mismatch in its core dimension 0, "

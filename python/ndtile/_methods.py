@@ -138,6 +138,21 @@ def check_out_writeable(out, words=RO_UFUNC):
         raise ValueError(words)
 
 
+def check_scan_out(shape, out):
+    """NumPy's errors for a cumulative sum's or product's out= (not an
+    array, read-only, not of the result's shape), before any work. (Where
+    NumPy's accumulation needs its iterator, a cast or several dimensions,
+    NumPy words a wrong shape as the iterator does; the ValueError is the
+    same.)"""
+    if out is None:
+        return
+    if not isinstance(out, (Array, _np.ndarray)):
+        raise TypeError("output must be an array")
+    check_out_writeable(out)
+    if tuple(out.shape) != (tuple(shape) or (1,)):
+        raise ValueError("provided out is the wrong size for the accumulation.")
+
+
 def check_out(name, xs, axis, keepdims, out):
     """NumPy's errors for a reduction's out= of the wrong type or shape (the
     reduction iterator's, in its order), before any work is done; xs is
@@ -466,9 +481,17 @@ def _generic(name, a, axis, dtype, out, keepdims, initial=_NoValue, where=True):
             # a result of its class)
             r = _generic(name, a._view(), axis, dtype, out, keepdims, initial, where)
             return C.subclass_like(C.asarray(r), a) if out is None else r
-        kw = dict(axis=axis, out=out, keepdims=keepdims, where=where)
-        if name not in ('any', 'all'):
-            kw.update(dtype=dtype, initial=initial)
+        # NumPy's _wrapreduction: axis and out, dtype unless None, and the
+        # keywords whose default its signature leaves unset only when given
+        kw = dict(axis=axis, out=out)
+        if dtype is not None and name not in ('any', 'all'):
+            kw['dtype'] = dtype
+        if keepdims is not False:
+            kw['keepdims'] = keepdims
+        if where is not True:
+            kw['where'] = where
+        if initial is not _NoValue and name not in ('any', 'all'):
+            kw['initial'] = initial
         return C.subclass_method(name, (a,), kw)
     p = _prepare(a, dtype)
     if p is None:
@@ -691,12 +714,6 @@ def _scan(name, a, axis, dtype, out):
     if p is None:
         return F.call(name, getattr(_np, name), (a,), {'axis': axis, 'dtype': dtype, 'out': out})
     x, dtc = p
-    dtc = out_loop(_LOOP_UFUNC[name], x, dtc, out)
-    op = _SCAN_OPS[name]
-    if op >= 2 and dtc != D.DEFAULT and D.is_inexact(x._dt):
-        # NumPy replaces NaN before casting to the requested dtype
-        x = _multiarray.where(_umath.UFUNCS['isnan']._arrays(x), 1 if op == 3 else 0, x)
-        op -= 2
     if axis is None:
         ax = None   # the flattened array
     else:
@@ -704,7 +721,13 @@ def _scan(name, a, axis, dtype, out):
         nd = x.ndim if x.ndim else 1
         if ax < -nd or ax >= nd:
             raise _np.exceptions.AxisError(ax, nd)
-    check_out_writeable(out)
+    check_scan_out(x.shape if axis is not None else (x.size,), out)
+    dtc = out_loop(_LOOP_UFUNC[name], x, dtc, out)
+    op = _SCAN_OPS[name]
+    if op >= 2 and dtc != D.DEFAULT and D.is_inexact(x._dt):
+        # NumPy replaces NaN before casting to the requested dtype
+        x = _multiarray.where(_umath.UFUNCS['isnan']._arrays(x), 1 if op == 3 else 0, x)
+        op -= 2
     return finish(_core.scan(op, x, ax, dtc), out)
 
 

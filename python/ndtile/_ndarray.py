@@ -1256,7 +1256,9 @@ class ndarray(Array):
             return _SubclassBase.clip(self, min, max, out, **kwargs)
         return _fromnumeric.clip(self, min, max, out, **kwargs)
 
-    def round(self, /, decimals=0, out=None):
+    def round(self, /, *args, **kwargs):
+        # (NumPy's C method: its argument errors)
+        decimals, out = C.c_method_args('round', ('decimals', 'out'), (0, None), args, kwargs)
         if type(self) is not ndarray:     # np.ndarray.round(s): the subclass's
             return _SubclassBase.round(self, decimals, out)
         return _fromnumeric.round(self, decimals, out)
@@ -2114,6 +2116,7 @@ def _round_sub(self, /, decimals=0, out=None):
     (decimals 0, complex, integers with decimals >= 0), but a new base-class
     array where NumPy's PyArray_Round allocates one (float with decimals
     other than 0, integers with decimals < 0)."""
+    decimals = _fromnumeric.round_decimals(decimals)
     if out is None and ((decimals != 0 and D.KIND[self._dt] == 'f') or
                         (decimals < 0 and D.KIND[self._dt] in 'iu')):
         return ndarray.round(self._view(), decimals)

@@ -170,12 +170,24 @@ def fix_ints(op, ops, inexact=False):
                 # range the int behaves like an infinity
                 ops[i] = float('inf') if o > hi else float('-inf')
                 continue
-            if op in COMPARISONS:
+            if op in COMPARISONS or not -2**63 <= o < 2**63:
+                # (NumPy's words for an int no C long holds, in any dtype)
                 raise OverflowError("Python int too large to convert to C long")
             raise OverflowError(f"Python integer {o} out of bounds for {D.NAMES[lt]}")
         elif not (-2**63 <= o < 2**63):
             ops[i] = float(o)
     return ops
+
+
+def fix_gufunc_ints(args):
+    """fix_ints for a gufunc's operands (matmul, matvec, vecmat, vecdot):
+    NumPy converts a Python int by the other operand's dtype (NEP 50) before
+    it looks at core dimensions, so `int8 array @ 300` is its OverflowError,
+    not the 0-d operand's ValueError. The multiply loop stands for the
+    gufunc's (the same type resolution)."""
+    if any(type(x) is int for x in args):
+        args = fix_ints(_CORE_INDEX['multiply'], list(args))
+    return args
 
 
 _res_cache = {}
@@ -1126,6 +1138,8 @@ class _divmod(ufunc):
                 ops = list(args)
                 fix_ints(_CORE_INDEX['floor_divide'], ops)
                 return _core.divmod(ops, None, None, D.DEFAULT, True)
+        if out is not None:
+            args = check_outs(self, args, out)
         # NumPy's one loop reads an element before it writes it: a quotient
         # written over an input is made apart and written after the remainder
         later = o1 is not None and any(_may_share(o1, a) for a in args)
@@ -1142,6 +1156,48 @@ class _divmod(ufunc):
         finally:
             _core.fp_group_end()
         return q, r
+
+
+def shape_str(shape):
+    """A shape in NumPy's error messages: (6,), (2,3), ()."""
+    return "(" + ",".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+
+
+def check_outs(u, args, outs, casting='same_kind'):
+    """NumPy's checks of the outputs of a ufunc of several outputs, in its
+    order and before any work: each an array and writeable, the loop's
+    casts into them (NumPy's own resolution, on empty stand-ins), then the
+    broadcast of every operand, no output broadcast. Returns args, broadcast
+    where an output is larger than their broadcast."""
+    given = [o for o in outs if o is not None]
+    for o in given:
+        if not isinstance(o, (Array, _np.ndarray)):
+            raise TypeError("return arrays must be of ArrayType")
+        if not o.flags.writeable:
+            raise ValueError("output array is read-only")
+    ins = [a if type(a) in (bool, int, float, complex) else   # (weak: NumPy's rules)
+           _np.empty(0, a.dtype if hasattr(a, 'dtype') else _np.asarray(C.to_np_tree(a)).dtype)
+           for a in args]
+    u._np(*ins, out=tuple(None if o is None else _np.empty(0, o.dtype) for o in outs),
+          casting=casting)
+    shapes = [tuple(a.shape) if isinstance(a, (Array, _np.ndarray)) else _np.shape(a)
+              for a in args] + [tuple(o.shape) for o in given]
+    full = tuple(_core.broadcast_shapes(shapes))
+    for o in given:
+        if tuple(o.shape) != full:
+            raise ValueError(f"non-broadcastable output operand with shape {shape_str(o.shape)} "
+                             f"doesn't match the broadcast shape {shape_str(full)}")
+    if len(given) < len(outs) and full != tuple(_core.broadcast_shapes(shapes[:len(args)])):
+        # an output larger than the inputs' broadcast: NumPy's other
+        # outputs have its shape too (the inputs broadcast to it)
+        bt = _stride_tricks().broadcast_to
+        args = tuple(bt(a, full) if isinstance(a, Array) else a for a in args)
+    return args
+
+
+def _stride_tricks():
+    from . import _stride_tricks
+    return _stride_tricks
 
 
 def _may_share(o, a):
@@ -1289,6 +1345,8 @@ class _two_outputs(ufunc):
                 raise _Unsupported('out')
         except _Unsupported:
             return self._numpy(args, kw, why='dtype')
+        if out is not None:
+            args = check_outs(self, args, outs, casting)
         x = args[0]
         if _may_share(outs[0], x):
             # NumPy's one loop reads an element before it writes either
@@ -1317,7 +1375,7 @@ class _matvec(ufunc):
             if len(args) != 2:
                 return self._np(*C.to_np_tree(args), **kw)
             return self._numpy(args, kw)
-        a, b = (C.asarray(x) for x in args)
+        a, b = (C.asarray(x) for x in fix_gufunc_ints(args))
         if not isinstance(a, Array) or not isinstance(b, Array):
             return self._numpy(args, {} if out is None else {'out': out}, why='dtype')
         if out is not None and not out.flags.num & 0x400:
@@ -1444,7 +1502,7 @@ class _Matmul(ufunc):
         # __array__ gives an ndtile array, goes to ufunc.__call__'s protocol)
         if len(args) == 2 and not kwargs and (out is None or isinstance(out, Array)) and \
                 not _subclass_operand(args, out) and not _FOREIGN(args, None):
-            a, b = (C.asarray(x) for x in args)
+            a, b = (C.asarray(x) for x in fix_gufunc_ints(args))
             if isinstance(a, Array) and isinstance(b, Array):
                 if out is not None and not _np.can_cast(_np.result_type(a.dtype, b.dtype),
                                                         out.dtype, 'same_kind'):

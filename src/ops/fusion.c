@@ -33,7 +33,7 @@ typedef struct {
   ndt_dtype loop_in[NDT_MAXOPS - 1], loop_out, out_dt;
   int src[NDT_MAXOPS - 1];  /* >= 0: external input; < 0: output of op -(src+1) */
   ndt_array *out;           /* the group's handle on the result (fresh or existing) */
-  int alive, needed;
+  int alive;
   ndt_fprec *fprec;         /* its floating-point error record, or NULL */
 } fop;
 
@@ -89,14 +89,6 @@ static ndt_status fused_body(ndt_bound *b, void *p) {
     for (int k = 0; k < g->nops; k++)
       if (incl >> k & 1) ob[k] = &b[nb++];
   }
-  /* the ops computed: the written ones and those whose values they use */
-  unsigned char need[MAXF];
-  for (int k = g->nops - 1; k >= 0; k--) {
-    need[k] = incl >> k & 1;
-    for (int j = k + 1; j < g->nops && !need[k]; j++)
-      for (int i = 0; i < g->ops[j].nin && need[j]; i++)
-        if (g->ops[j].src[i] == -(k + 1)) need[k] = 1;
-  }
   if (st == NDT_OK) {
     /* one stride table over every bound operand, coalesced together */
     int64_t shape[NDT_MAXDIMS], s[MAXE + MAXF][NDT_MAXDIMS];
@@ -119,7 +111,7 @@ static ndt_status fused_body(ndt_bound *b, void *p) {
     for (int j = 0; j < nd - 1; j++) runs *= shape[j];
     _Alignas(64) char scratch[MAXF][FCH * 16];
     char *base[MAXE + MAXF];
-    /* Each needed op's call, worked out once for the task: where each
+    /* Each op's call, worked out once for the task: where each
      * argument comes from (an operand's run, at its inner stride, or a
      * dead result's scratch), and whether the loop runs without casts.
      * Runs are often one row (a padded frame's views: 768 elements), so
@@ -134,8 +126,7 @@ static ndt_status fused_body(ndt_bound *b, void *p) {
     } step[MAXF];
     int nstep = 0;
     for (int k = 0; k < g->nops; k++) {
-      const fop *f = &g->ops[k];
-      if (!need[k]) continue;
+      const fop *f = &g->ops[k];   /* (every op, a dead one too: see ndt__flush) */
       int direct = f->loop != NULL && f->out_dt == f->loop_out;
       for (int i = 0; i <= f->nin; i++) {
         int o = -1, sr = i < f->nin ? f->src[i] : -(k + 1);
@@ -246,8 +237,7 @@ static const char *group_name(const fgroup *g) {
   char buf[160];
   int len = snprintf(buf, sizeof buf, "fused ");
   for (int k = 0; k < g->nops && len < (int)sizeof buf; k++)
-    if (g->ops[k].needed)
-      len += snprintf(buf + len, sizeof buf - len, "%s%s", len > 6 ? "+" : "", g->ops[k].name);
+    len += snprintf(buf + len, sizeof buf - len, "%s%s", len > 6 ? "+" : "", g->ops[k].name);
   if (len >= (int)sizeof buf) return "fused elementwise";
   for (int i = 0; i < nnames; i++)
     if (strcmp(names[i], buf) == 0) return names[i];
@@ -300,20 +290,16 @@ ndt_status ndt__flush(void) {
    * every flush (an allreduce): 50 a batch in the X-ray job, each holding
    * both ranks' recording threads until the later one came. */
   g->ranks = ndt__comm_size_ > 1;
-  int any = 0;
-  for (int k = g->nops - 1; k >= 0; k--) {
-    fop *f = &g->ops[k];
-    f->needed = f->alive || g->ranks;
-    for (int j = k + 1; j < g->nops && !f->needed; j++)
-      for (int i = 0; i < g->ops[j].nin; i++)
-        if (g->ops[j].needed && g->ops[j].src[i] == -(k + 1)) f->needed = 1;
-    any |= f->needed;
-  }
+  /* Every op is computed, a dead one into scratch: NumPy computes a result
+   * the program drops (`a / 0` as a statement, `x = a / b` rebound before
+   * use) and reports its floating-point errors. Skipping the ops no live
+   * result needed saved only work a NumPy program pays for, and lost its
+   * warnings (and made them depend on what Python had freed by the flush). */
+  int any = g->nops > 0;
   memset(g->ext_used, 0, sizeof g->ext_used);
   for (int k = 0; k < g->nops; k++)
-    if (g->ops[k].needed)
-      for (int i = 0; i < g->ops[k].nin; i++)
-        if (g->ops[k].src[i] >= 0) g->ext_used[g->ops[k].src[i]] = 1;
+    for (int i = 0; i < g->ops[k].nin; i++)
+      if (g->ops[k].src[i] >= 0) g->ext_used[g->ops[k].src[i]] = 1;
   ndt_status st = NDT_OK;
   const char *name = g->nops == 1 ? g->ops[0].name : group_name(g);
   ndt_array *cv[MAXE + MAXF];

@@ -45,13 +45,14 @@ def _shape(size):
     if size is None:
         return None
     if isinstance(size, (bool, _np.bool_)):
-        raise TypeError(f"expected a sequence of integers or a single integer, got '{size}'")
+        raise TypeError(f"expected a sequence of integers or a single integer, got '{size!r}'")
     try:
         shape = (operator.index(size),)
     except TypeError:
-        if isinstance(size, (str, _bytes)) or not hasattr(size, '__iter__'):
+        # (a 0-d array is no sequence: NumPy names it by its repr)
+        if not hasattr(size, '__iter__') or getattr(size, 'ndim', 1) == 0:
             raise TypeError(f"expected a sequence of integers or a single integer, "
-                            f"got '{size}'") from None
+                            f"got '{size!r}'") from None
         if any(isinstance(s, (bool, _np.bool_)) for s in size):
             raise TypeError("an integer is required")
         shape = tuple(operator.index(s) for s in size)
