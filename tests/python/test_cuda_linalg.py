@@ -293,7 +293,11 @@ def test_stacks_of_small_matrices_go_through_the_batched_calls(tile):
 
 
 def test_without_cublas_solve_and_inv_go_per_matrix_through_cusolver():
-    r = run(BATCHED, NDTILE_CUDA_CUBLAS="/nonexistent/libcublas.so.13", NDTILE_VERBOSE="1")
+    # at 64 KiB tiles: stacks sized to the tile, the same blocks per stack
+    # as at 2 MiB (whose stacks the batched run above takes), the same
+    # per-matrix path (at 2 MiB tiles this was the module's slowest test)
+    r = run(BATCHED, NDTILE_CUDA_CUBLAS="/nonexistent/libcublas.so.13", NDTILE_VERBOSE="1",
+            NDTILE_TILE_BYTES="64k")
     check_batched(r)
     assert "cuBLAS could not be loaded" in r.stderr, r.stderr
     assert stat(r.stderr, "solver launches") > 100000, r.stderr   # per matrix
