@@ -101,10 +101,10 @@ test-python: python
 # differ between ranks. The split modules ran on 2 ranks as well until
 # session 31 (about 100 s of CI: their 3-rank pass took 244 s, and a test
 # takes 2.4 times as long on 3 ranks as on 2 on 2 cores): 3 ranks hold
-# every kind of split point 2 have, and a middle rank; the even split stays compared
-# with one process by ops.py's bits on 1-4 ranks, the C suites on 2-4 and
-# test_fuzz_corpus's ranks2 settings (tests/mpi/run.py, SPLIT_MODULES, says
-# more).
+# every kind of split point 2 have, and a middle rank; the even split
+# stays compared with one process by ops.py's bits on 1-4 ranks, the C
+# suites on 2-4 and test_fuzz_corpus's ranks2 settings (tests/mpi/run.py,
+# SPLIT_MODULES, says more).
 PYTEST_RANKS ?= 2,3
 test-mpi: build python
 	$(STAGE)
