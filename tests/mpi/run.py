@@ -142,10 +142,19 @@ ONE_PROCESS = ['test_launcher.py', 'test_fuzz_corpus.py', 'test_trust_algos.py',
 # The modules whose results depend on how the data is split over ranks
 # (every rank runs every test; these hold the ops whose tiles, blocks and
 # collectives the rank count changes). The first rank count of
-# --pytest-ranks runs the whole suite, a further count only these: the
-# front end's semantics (errors, promotion, protocols, arguments) were
-# checked on ranks by the first, and a third rank count repeated them at
-# several of CI's minutes on 2 cores.
+# --pytest-ranks runs the rest of the suite (the front end's semantics:
+# errors, promotion, protocols, arguments), a further count these; with
+# one rank count it runs them all. So on 2 cores CI runs each module once
+# on ranks: the split modules on 3 ranks, the rest on 2 (the split modules
+# also ran on 2, about 100 s of CI's time). Each split path is still
+# compared with NumPy on several ranks: 3 ranks hold every kind of split
+# point that 2 have (a first and a last rank with a part, a boundary inside
+# a tile's rows and between tiles, ranks holding no tile of a small array),
+# and besides a middle rank with two boundaries and uneven shares; the even
+# 2-rank split is still compared with one process for every op family by
+# ops.py's bits test (1-4 ranks, above), the C suites (2, 3 and 4 ranks)
+# and test_fuzz_corpus's ranks2 and cudahost_ranks2 settings (random
+# programs against NumPy on 2 ranks, in test-python).
 SPLIT_MODULES = ['test_ufunc.py', 'test_reduce.py', 'test_fusion.py', 'test_inplace.py',
                  'test_indexing.py', 'test_gather.py', 'test_sort.py', 'test_search.py',
                  'test_counting.py', 'test_scan.py', 'test_matmul.py', 'test_linalg.py',
@@ -154,20 +163,22 @@ SPLIT_MODULES = ['test_ufunc.py', 'test_reduce.py', 'test_fusion.py', 'test_inpl
 
 
 def pytest_suite(ranks):
-    """The Python suite on several ranks: every rank runs every test (the
-    whole suite on the first rank count, SPLIT_MODULES on the others). (Two
+    """The Python suite on several ranks: every rank runs every test (all but
+    SPLIT_MODULES on the first rank count, SPLIT_MODULES on the others; the
+    whole suite where there is one rank count). (Two
     runs of 2 ranks at a time over halves of the modules took 140 s where
     one run took 98 s, on 2 cores: more processes than cores slow every
     collective.)"""
     here = os.path.join(ROOT, 'tests', 'python')
     skip = ONE_PROCESS + [f for f in os.listdir(here) if f.startswith('test_at_scale_')]
     ignore = [a for f in sorted(skip) for a in ('--ignore', os.path.join(here, f))]
-    first = True
-    for n in ranks:
-        if n == 1:
-            continue
-        which = [here] + ignore if first else [os.path.join(here, f) for f in SPLIT_MODULES]
-        first = False
+    ranks = [n for n in ranks if n != 1]
+    split = [a for f in SPLIT_MODULES for a in ('--ignore', os.path.join(here, f))]
+    for i, n in enumerate(ranks):
+        if i == 0:
+            which = [here] + ignore + (split if len(ranks) > 1 else [])
+        else:
+            which = [os.path.join(here, f) for f in SPLIT_MODULES]
         p, dt = run(mpirun(n) + [PY, '-m', 'pytest', '-q', '-x', '-p', 'no:cacheprovider',
                                  '--color=no'] + which, 1800)
         tail = p.stdout.strip().splitlines()[-1:] if p.stdout.strip() else ['']
@@ -767,8 +778,9 @@ def main():
                          "device_plan, fp_errors, placement, gpu_share, gpu_fused, gpu_carry, "
                          "gpu_pinned, pytest (the Python suite on --pytest-ranks))")
     ap.add_argument('--pytest-ranks', default='2,3,4',
-                    help="rank counts for the Python suite: the whole suite on the first, "
-                         "its SPLIT_MODULES on the others ('' skips it)")
+                    help="rank counts for the Python suite: all but its SPLIT_MODULES on "
+                         "the first, SPLIT_MODULES on the others (one count: the whole "
+                         "suite; '' skips it)")
     args = ap.parse_args()
     ranks = [int(x) for x in args.ranks.split(',')]
     tmp = tempfile.mkdtemp(prefix='ndtile-mpi-')

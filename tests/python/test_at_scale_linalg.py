@@ -286,7 +286,8 @@ def test_large_cholesky(dt):
 def test_large_lstsq(dt):
     """lstsq of a tall matrix (m >= n >= 512: the blocked QR's tasks over A
     and b, then gelsd on R): x, residuals, rank and singular values as
-    NumPy's, for 1-d and 2-d b, square, rank-deficient, rcond cutting."""
+    NumPy's, for 1-d and 2-d b, square (rank-deficient and rcond cutting:
+    test_large_lstsq_rank_deficient)."""
     t = 2e-4 if np.dtype(dt) in (np.float32, np.complex64) else 1e-10
     for m, k in ((900, 3), (LU_N, 2), (600, None)):
         a = _large(dt, (m, LU_N), 20 + m)
@@ -299,7 +300,12 @@ def test_large_lstsq(dt):
                 assert_big(g, w, t)
             g = np.asarray(g)
             assert g.dtype == w.dtype and g.shape == w.shape
-    # rank-deficient: a repeated column; and an rcond above the smallest s
+
+
+def test_large_lstsq_rank_deficient():
+    """(float64 only: it ran the same for each dtype of test_large_lstsq)
+    rank-deficient: a repeated column; and an rcond above the smallest s;
+    a NaN raises as NumPy."""
     a = _large(np.float64, (900, LU_N), 30)
     a[:, 5] = a[:, 9]
     b = _large(np.float64, (900, 2), 31)

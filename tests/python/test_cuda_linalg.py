@@ -200,8 +200,11 @@ print(bool(numpy.array_equal(s, A * 2 + 1)))
 
 
 # Stacks of many small matrices (order 1..8, and 32, the largest the
-# batched calls take), each stack more than one 2 MiB tile (several
-# blocks, one batched call or two per block), in all four dtypes, plain,
+# batched calls take), each stack more than one tile (several blocks, one
+# batched call or two per block: 2 MiB tiles at default settings; at 64 KiB
+# tiles the stacks are sized to the tile, the same blocks per stack with
+# 1/32 of the matrices, where 2 MiB stacks made this the slowest CPU test
+# of the suite's device modules), in all four dtypes, plain,
 # reversed-strided and transposed; order 33 goes one cuSOLVER call per
 # matrix (70 matrices: inv and solve 2 calls each, the two choleskys 1:
 # 420).
@@ -209,8 +212,9 @@ BATCHED = SOLVES.split("A = m((6000")[0] + """
 def spd(shape, dt):
     x = m(shape, dt).astype(numpy.complex128 if numpy.dtype(dt).kind == "c" else numpy.float64)
     return (x @ x.conj().transpose(0, 2, 1) + shape[-1] * numpy.eye(shape[-1])).astype(dt)
-def stack(n, dt):    # matrices enough for more than one 2 MiB tile
-    return (2 * 2**20 + 2**17) // (n * n * numpy.dtype(dt).itemsize) + 1
+TILE = np._core.tile_bytes()
+def stack(n, dt):    # matrices enough for more than one tile (2 MiB at default settings)
+    return (TILE + TILE // 16) // (n * n * numpy.dtype(dt).itemsize) + 1
 def cases(dt, n, q, views=False):
     A = m((q, n, n), dt); a = np.asarray(A)
     B = rng.standard_normal((q, n, 2)).astype(dt); b = np.asarray(B)
@@ -237,12 +241,13 @@ errs = []
 A = m((stack(4, numpy.float64), 4, 4)); S = spd(A.shape, numpy.float64)
 Z = m((stack(3, numpy.complex64), 3, 3), numpy.complex64)
 A33 = m((70, 33, 33))
-rows = numpy.where(numpy.arange(len(A))[:, None, None] == 12345, A[:, :1, :], A[:, 1:2, :])
-sing = A.copy(); sing[:, 1:2, :] = rows   # matrix 12345: rows 0 and 1 equal (an exact zero pivot)
+k = len(A) * 5 // 7     # (12435 of 17409 at 2 MiB tiles)
+rows = numpy.where(numpy.arange(len(A))[:, None, None] == k, A[:, :1, :], A[:, 1:2, :])
+sing = A.copy(); sing[:, 1:2, :] = rows   # matrix k: rows 0 and 1 equal (an exact zero pivot)
 zc = Z.copy(); zc[len(Z) - 3] = 0
 s33 = A33.copy(); s33[41] = 0
-nan = A.copy(); nan[777, 2, 2] = numpy.nan
-npd = S.copy(); npd[15000] = -S[15000]
+nan = A.copy(); nan[len(A) // 22, 2, 2] = numpy.nan
+npd = S.copy(); npd[len(A) * 6 // 7] = -S[len(A) * 6 // 7]
 for tag, f, x in (("singular inv", lambda L, x: L.linalg.inv(x), sing),
                   ("singular solve", lambda L, x: L.linalg.solve(x, x[..., :1]), sing),
                   ("singular complex64", lambda L, x: L.linalg.inv(x), zc),
@@ -288,7 +293,11 @@ def test_stacks_of_small_matrices_go_through_the_batched_calls(tile):
 
 
 def test_without_cublas_solve_and_inv_go_per_matrix_through_cusolver():
-    r = run(BATCHED, NDTILE_CUDA_CUBLAS="/nonexistent/libcublas.so.13", NDTILE_VERBOSE="1")
+    # at 64 KiB tiles: stacks sized to the tile, the same blocks per stack
+    # as at 2 MiB (whose stacks the batched run above takes), the same
+    # per-matrix path (at 2 MiB tiles this was the module's slowest test)
+    r = run(BATCHED, NDTILE_CUDA_CUBLAS="/nonexistent/libcublas.so.13", NDTILE_VERBOSE="1",
+            NDTILE_TILE_BYTES="64k")
     check_batched(r)
     assert "cuBLAS could not be loaded" in r.stderr, r.stderr
     assert stat(r.stderr, "solver launches") > 100000, r.stderr   # per matrix
