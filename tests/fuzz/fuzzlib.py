@@ -4462,7 +4462,7 @@ class Gen:
 
     def gap_alias(self, ns):
         """The array API's names of ufuncs (acos, pow, bitwise_invert, ...),
-        amax/amin, vdot, conjugate and argmin as methods."""
+        amax/amin, vdot, conjugate, to_device and argmin as methods."""
         r = self.r
         x, v, a = self.arg(ns, lambda w: w.size <= 500_000)
         k = r.random()
@@ -4489,7 +4489,8 @@ class Gen:
             f = r.choice(('argmin', 'argmax'))
             return f"{a} = {x}.{f}(axis={r.randrange(-v.ndim, v.ndim)}{kd})"
         self.lib_write_next(a)
-        return f"{a} = {x}.conjugate()"
+        f = r.choice(('conjugate()', 'conjugate()', f"to_device({x}.device)"))
+        return f"{a} = {x}.{f}"
 
     def gap_strided(self, ns):
         """as_strided windows over a contiguous copy (overlapping rows, a
@@ -4515,8 +4516,9 @@ class Gen:
 
     def gap_query(self, ns):
         """Dtype and shape queries of arrays (result_type, promote_types,
-        can_cast, ndim, size, shape, nbytes, isfortran, iterable,
-        isscalar); a dtype is compared through an array made of it."""
+        can_cast, ndim, size, shape, nbytes, strides of views, isfortran,
+        iterable, isscalar); a dtype is compared through an array made of
+        it."""
         r = self.r
         x, v, a = self.arg(ns)
         dt = self.dtype()
@@ -4533,6 +4535,10 @@ class Gen:
             return f"{a} = np.size({x}{ax}) + np.ndim({x})"
         if k < 0.7:
             return f"{a} = np.array(np.shape({x}) + ({x}.nbytes, {x}.itemsize))"
+        if k < 0.8 and v.size:
+            # (an empty array's strides read back as zeros: deviation 17)
+            t, _ = self.view_expr(ns, x)
+            return f"{a} = np.array({t}.strides)"
         return f"{a} = " + r.choice((f"np.isfortran({x})", f"np.iterable({x})",
                                      f"np.isscalar({x})", f"np.isscalar({x}.sum())",
                                      f"np.isfortran({x}.T)"))
