@@ -222,7 +222,6 @@ def _zero_d_array(subscripts, xs, optimize, order):
         last[0] is not None or last[1] is not None or order != 'K')
 
 
-
 def einsum(*operands, out=None, optimize=False, dtype=None, order='K', casting=None):
     # casting=None: NumPy's default, 'safe' for the operands and its C
     # einsum's out=, the ufuncs' 'same_kind' where its optimize= path
