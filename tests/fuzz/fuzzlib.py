@@ -4538,7 +4538,8 @@ class Gen:
         if k < 0.8 and v.size:
             # (the strides of axes of length 1, and an empty array's, are
             # not NumPy's: deviation 17)
-            t, _ = self.view_expr(ns, x)
+            t, w = self.view_expr(ns, x)
+            t = t if w.size else x      # (a[1:] of one element is empty)
             return f"{a} = np.array({t}.strides)[np.array({t}.shape) != 1]"
         return f"{a} = " + r.choice((f"np.isfortran({x})", f"np.iterable({x})",
                                      f"np.isscalar({x})", f"np.isscalar({x}.sum())",
