@@ -162,21 +162,17 @@ def _from_sublists(operands):
     return (subscripts,) + tuple(operands[2 * i] for i in range(n))
 
 
-def _out_casting(subscripts, xs, optimize, casting):
-    """(rule, ufunc name or None): how NumPy's einsum casts its result into
-    out=. Its C einsum (optimize=False, and the optimize= path's last
-    contraction of one or of three and more operands) checks casting=,
-    'safe' by default. A last contraction of two operands is its
-    bmm_einsum's: multiply or matmul writing into out (the ufunc's rule:
-    casting=, by default 'same_kind'), or, where the product is reshaped or
-    transposed first, `out[...] = ab`, an unsafe assignment whatever
-    casting= says ('i,i->' into an integer out of float operands). The
-    path is NumPy's, planned on data-free stand-ins. (The ufunc name is ''
-    for the assignment.)"""
-    c_rule = 'safe' if casting is None else casting
+def _last_step(subscripts, xs, optimize):
+    """How NumPy's einsum makes its result: None where its C einsum does
+    (optimize=False, and the optimize= path's last contraction of one or of
+    three and more operands), else the last contraction of two operands
+    as its bmm_einsum parses it, (new_shape_ab, perm_ab, pure): a product
+    by multiply (pure), else by matmul, reshaped or transposed after where
+    new_shape_ab or perm_ab says. The path is NumPy's, planned on
+    data-free stand-ins."""
     bmm = getattr(_np_einsumfunc, '_parse_eq_to_batch_matmul', None)
     if optimize is False or bmm is None:
-        return c_rule, None
+        return None
     stand = [_np.broadcast_to(_np.empty((), x.dtype), tuple(x.shape)) for x in xs]
     _, steps = _np.einsum_path(subscripts, *stand, optimize=optimize, einsum_call=True)
     shapes = [s.shape for s in stand]
@@ -186,20 +182,44 @@ def _out_casting(subscripts, xs, optimize, casting):
         ins, outs = eq.split('->')
         if k == len(steps) - 1:
             if len(opsh) != 2:
-                return c_rule, None
+                return None
             parsed = bmm(eq, tuple(opsh[0]), tuple(opsh[1]))
-            new_shape_ab, perm_ab, pure = parsed[4], parsed[5], parsed[6]
-            if pure or (new_shape_ab is None and perm_ab is None):
-                return ('same_kind' if casting is None else casting,
-                        'multiply' if pure else 'matmul')
-            return 'unsafe', ''       # (the assignment: '')
+            return parsed[4], parsed[5], parsed[6]
         size = {}
         for t, sh in zip(ins.split(','), opsh):
             for ch, n in zip(t, sh):
                 if size.get(ch, 1) == 1:
                     size[ch] = n
         shapes.append(tuple(size[ch] for ch in outs))
-    return c_rule, None
+    return None
+
+
+def _out_casting(subscripts, xs, optimize, casting):
+    """(rule, ufunc name or None): how NumPy's einsum casts its result into
+    out=. Its C einsum (_last_step None) checks casting=, 'safe' by
+    default. A last contraction of two operands is its bmm_einsum's:
+    multiply or matmul writing into out (the ufunc's rule: casting=, by
+    default 'same_kind'), or, where the product is reshaped or transposed
+    first, `out[...] = ab`, an unsafe assignment whatever casting= says
+    ('i,i->' into an integer out of float operands). (The ufunc name is ''
+    for the assignment.)"""
+    last = _last_step(subscripts, xs, optimize)
+    if last is None:
+        return 'safe' if casting is None else casting, None
+    new_shape_ab, perm_ab, pure = last
+    if pure or (new_shape_ab is None and perm_ab is None):
+        return 'same_kind' if casting is None else casting, 'multiply' if pure else 'matmul'
+    return 'unsafe', ''       # (the assignment: '')
+
+
+def _zero_d_array(subscripts, xs, optimize, order):
+    """Whether NumPy's einsum gives a 0-d result as an array, not a
+    scalar: where bmm_einsum's matmul product is reshaped, transposed or
+    made an array of order= C, F or A (its C einsum and multiply give
+    scalars)."""
+    last = _last_step(subscripts, xs, optimize)
+    return last is not None and not last[2] and (
+        last[0] is not None or last[1] is not None or order != 'K')
 
 
 def einsum(*operands, out=None, optimize=False, dtype=None, order='K', casting=None):
@@ -343,7 +363,9 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order='K', casting=N
                             f"according to the rule {rule!r}")
         out[...] = x
         return out
-    return x._scalar() if x.ndim == 0 else x
+    if x.ndim == 0 and not _zero_d_array(subscripts, ops_in, optimize, order):
+        return x._scalar()
+    return x
 
 
 def einsum_path(*operands, optimize='greedy', einsum_call=False):

@@ -348,7 +348,8 @@ def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0
         fv = fill if isinstance(fill, (bool, int, float, complex)) else _umath.operand(fill)
         x = _core.apply(_umath.WHERE, [w, x, fv if not isinstance(fv, Array) else fv._astype(x._dt, _core.CASTING_UNSAFE)])
     if initial is not _NoValue and name in _NEEDS_INITIAL and _reduced_size(x, mask) == 0:
-        return _core.full(_kept_shape(x.shape, mask, keepdims), x._dt, _py(initial))
+        return _core.full(_kept_shape(x.shape, mask, keepdims), x._dt,
+                          _initial_as(initial, x._dt))
     r = _core.reduce(_RED[name], x, mask, bool(keepdims), dtc, int(ddof))
     if name == 'bitwise_and' and initial is _NoValue and through not in (None, r._dt):
         # NumPy's fold starts from the identity as out holds it: all bits
@@ -376,10 +377,12 @@ def _kept_shape(shape, mask, keepdims):
 
 def _initial_as(v, c):
     """initial= in the reduction's dtype (code c), as NumPy converts it:
-    OverflowError out of range, 1.5 -> 1 for ints, TypeError for complex into
-    reals; a Python scalar of that value."""
+    a Python int out of range an OverflowError, 1.5 -> 1 for ints, a Python
+    complex into reals a TypeError; a Python scalar of that value."""
     t = _np.empty((), dtype=D.DTYPES[c])
-    t[()] = _py(v)      # NumPy's conversion: initial=[2, 3] a TypeError for ints
+    # NumPy's conversion: initial=[2, 3] a TypeError for ints, a NumPy
+    # scalar cast as it is (np.complex128(2-1j) into ints: 2, a ComplexWarning)
+    t[()] = v if isinstance(v, _np.generic) else _py(v)
     return t.item()
 
 

@@ -507,7 +507,7 @@ REDUCING = re.compile(r"\b(sum|prod|mean|std|var|cumsum|cumprod|diff|matmul|dot|
                       r"nanpercentile|nanquantile|bincount|pad|convolve|correlate|cross|vecdot|"
                       r"matvec|vecmat|trapezoid|gradient|interp|apply_along_axis|"
                       r"histogram2d|histogramdd|average|cov|corrcoef|cumulative_sum|"
-                      r"cumulative_prod|vander|polyval|polymul|polyint|polyder)\(|@")
+                      r"cumulative_prod|vander|polyval|polymul|polyint|polyder|vdot)\(|@")
 # an addition or subtraction (binary operators are written with spaces)
 ADDITIVE = re.compile(r"\s[-+]=?\s|\b(add|subtract)\(")
 
@@ -533,7 +533,7 @@ ADDITIVE = re.compile(r"\s[-+]=?\s|\b(add|subtract)\(")
 TRANSCENDENTAL = ('exp', 'exp2', 'expm1', 'log', 'log2', 'log10', 'log1p', 'sin', 'cos', 'tan',
                   'arcsin', 'arccos', 'arctan', 'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh',
                   'arctanh', 'cbrt', 'arctan2', 'hypot', 'logaddexp', 'logaddexp2', 'power',
-                  'float_power')
+                  'float_power', 'acos', 'asin', 'atan', 'acosh', 'asinh', 'atanh', 'atan2', 'pow')
 ULP_BOUND = 4
 _TRANSC = re.compile(r"\bnp\.(%s)\(|\*\*" % '|'.join(TRANSCENDENTAL))
 # the order of a float sum, product or BLAS dot is not promised (deviation 4)
@@ -541,14 +541,15 @@ _ORDER = re.compile(r"\b(sum|prod|mean|std|var|cumsum|cumprod|matmul|dot|nansum|
                     r"nanstd|nanvar|nancumsum|nancumprod|trace|einsum|tensordot|inner|reduce|"
                     r"accumulate|reduceat|at|bincount|convolve|correlate|cross|vecdot|matvec|"
                     r"vecmat|apply_along_axis|average|cumulative_sum|cumulative_prod|vander|"
-                    r"polyval|polymul|polyint|polyder)\(|@")
+                    r"polyval|polymul|polyint|polyder|vdot)\(|@")
 # inexact whatever the inputs' dtypes (an integer input gives a float result
 # through interpolation, LAPACK or an FFT; a mean of a pad): compared within
 # the tolerance
 _ALWAYS = re.compile(r"\bnp\.(linalg|fft)\.|\b(median|percentile|quantile|nanmedian|"
                      r"nanpercentile|nanquantile|nanmean|nanstd|nanvar|histogram|histogram2d|"
                      r"histogramdd|interp|gradient|trapezoid|cov|corrcoef|geomspace|logspace|"
-                     r"unwrap|sinc|angle|histogram_bin_edges)\(|"
+                     r"unwrap|sinc|angle|histogram_bin_edges|bartlett|blackman|hamming|hanning|"
+                     r"polydiv)\(|"
                      r"mode='(mean|median|linear_ramp)'")
 # complex arithmetic: fma contraction in NumPy's SIMD loops and not in its
 # scalar ones (deviation 11), the division and hypot algorithms
@@ -569,7 +570,7 @@ SENSITIVE = re.compile(
     r"intersect1d|union1d|setxor1d|unique_values|unique_counts|unique_inverse|unique_all|"
     r"frexp|modf|cumulative_prod|packbits|unpackbits|isposinf|isneginf|isreal|iscomplex|"
     r"real_if_close|trim_zeros|array_equiv|asarray_chkfinite|unwrap|histogram_bin_edges|"
-    r"tobytes|sinc|angle|" + '|'.join(TRANSCENDENTAL) + r")\b|\.view\((?!\))|"
+    r"tobytes|sinc|angle|mod|polydiv|" + '|'.join(TRANSCENDENTAL) + r")\b|\.view\((?!\))|"
     r"\bmultiply\.(reduce|accumulate|reduceat|outer)\b")
 # level ZSIGN: a value equal to NumPy's but for the signs of zeros, which are
 # not promised (deviation 7): NumPy's unstable sort and partition order -0.0
@@ -754,7 +755,7 @@ def _touched(line, ns_np):
 
 
 _BLAS = re.compile(r"@|\b(matmul|dot|einsum|tensordot|inner|solve|inv|det|convolve|correlate|"
-                   r"vecdot|matvec|vecmat)\(")
+                   r"vecdot|matvec|vecmat|vdot)\(")
 _MULT = re.compile(r"(?<!\*)\*(?!\*)|@|\b(matmul|dot|multiply)\(")
 
 
@@ -945,32 +946,38 @@ def fits(shape, into):
         return False
 
 
+class Instead(Exception):
+    """A step found no array to work on (Gen.arg): its line is this one."""
+
+    def __init__(self, line):
+        super().__init__(line)
+        self.line = line
+
+
+# the step families a run can focus on (--writes, --api, --mixes, --idioms,
+# --selfref, --lib, --gaps): Gen's method of each, and its weight among the
+# steps where it is not the focus
+FAMILIES = {'writes': 8, 'api': 10, 'mix': 6, 'idiom': 5, 'selfref': 5, 'lib': 6, 'gaps': 5}
+
+
 class Gen:
     """Draws the next line of a program from the NumPy namespace's state."""
 
-    def __init__(self, seed, big_max=3_000_000, avoid=False, write_focus=False, api_focus=False,
-                 mix_focus=False, idiom_focus=False, selfref_focus=False, lib_focus=False,
-                 ranks=1):
+    def __init__(self, seed, big_max=3_000_000, avoid=False, focus=None, ranks=1):
         """avoid: steer clear of the constructs of known_open.py's bugs, so
-        that programs run on past them (a campaign mode); write_focus: the
-        write patterns (Gen.writes) take about a third of the steps;
-        api_focus: so do the API steps (Gen.api); mix_focus: so do the
-        mixed layouts and arithmetic edges (Gen.mix); idiom_focus: so do
-        the idioms of real programs at default sizes (Gen.idiom);
-        selfref_focus: so do the writes of an array from itself
-        (Gen.selfref); lib_focus: so do the library functions and
-        ndarray method forms the other steps leave out (Gen.lib); ranks: the
-        setting's rank count (the same on every rank; a view of another
-        item size is a copy on several ranks, deviation 17, so not made
-        there)."""
+        that programs run on past them (a campaign mode); focus: one of
+        FAMILIES, whose steps then take about a third of the steps (writes:
+        the write patterns, Gen.writes; api: the API steps; mix: mixed
+        layouts and arithmetic edges; idiom: the idioms of real programs at
+        default sizes; selfref: writes of an array from itself; lib: the
+        library functions and method forms; gaps: the names and forms no
+        other family makes); ranks: the setting's rank count (the same on
+        every rank; a view of another item size is a copy on several ranks,
+        deviation 17, so not made there)."""
+        assert focus is None or focus in FAMILIES, focus
         self.avoid = avoid
         self.ranks = ranks
-        self.lib_focus = lib_focus
-        self.selfref_focus = selfref_focus
-        self.idiom_focus = idiom_focus
-        self.mix_focus = mix_focus
-        self.api_focus = api_focus
-        self.write_focus = write_focus
+        self.focus = focus
         self.r = random.Random(seed)
         self.seed = seed
         self.big_max = big_max
@@ -992,6 +999,22 @@ class Gen:
             return None
         i = len(names) - 1 - min(int(self.r.expovariate(0.5)), len(names) - 1)
         return names[i]
+
+    def arg(self, ns, pred=None, write=False, any_else=False, instead=None):
+        """The prologue of a step: an existing name x (satisfying pred,
+        else any name where any_else; one to write through where write),
+        its NumPy value and a new name for the result. Where no name
+        fits, the step is a fresh array's creation instead (or the line
+        of `instead`): raised as Instead, which Gen.step returns."""
+        if write and self.avoid:
+            pred = (lambda v: v.flags.writeable) if pred is None else \
+                (lambda v, p=pred: v.flags.writeable and p(v))
+        x = self.pick(ns, pred)
+        if x is None and any_else:
+            x = self.pick(ns)
+        if x is None:
+            raise Instead((instead or self.create)(ns))
+        return x, ns[x], self.new()
 
     def pick_w(self, ns):
         """A name to write through (read-only ones too, unless avoiding
@@ -1172,6 +1195,12 @@ class Gen:
 
     # -- steps
     def step(self, ns):
+        try:
+            return self.any_step(ns)
+        except Instead as e:
+            return e.line
+
+    def any_step(self, ns):
         r = self.r
         if self.queue:
             return self.queue.pop(0)(ns)
@@ -1182,15 +1211,13 @@ class Gen:
             (self.view, 14), (self.basic_read, 8), (self.adv_read, 7), (self.write, 12),
             (self.inplace, 8), (self.ufunc, 14), (self.reduce, 9), (self.scan, 3),
             (self.sort, 4), (self.join, 4), (self.matmul, 3), (self.astype, 5),
-            (self.create, 4), (self.misc, 5), (self.wide, 14),
-            (self.writes, 60 if self.write_focus else 8),
-            (self.api, 60 if self.api_focus else 10),
-            (self.mix, 60 if self.mix_focus else 6),
-            (self.idiom, 60 if self.idiom_focus else 5),
-            (self.selfref, 60 if self.selfref_focus else 5),
-            (self.lib, 60 if self.lib_focus else 6))
-        f = r.choices([c[0] for c in choices], [c[1] for c in choices])[0]
-        return f(ns)
+            (self.create, 4), (self.misc, 5), (self.wide, 14)) + tuple(
+            (getattr(self, f), 60 if self.focus == f else w) for f, w in FAMILIES.items())
+        return self.one_of(ns, choices)
+
+    def one_of(self, ns, choices):
+        """The step of (step, weight) pairs drawn by weight, run."""
+        return self.r.choices([c[0] for c in choices], [c[1] for c in choices])[0](ns)
 
     def create(self, ns):
         r = self.r
@@ -1228,9 +1255,7 @@ class Gen:
 
     def view(self, ns):
         r = self.r
-        x = self.pick(ns)
-        v = ns[x]
-        a = self.new()
+        x, v, a = self.arg(ns)
         nd = v.ndim
         k = r.random()
         if k < 0.25:
@@ -1364,10 +1389,7 @@ class Gen:
 
     def inplace(self, ns):
         r = self.r
-        x = self.pick_w(ns)
-        if x is None:
-            return self.create(ns)
-        v = ns[x]
+        x, v, _ = self.arg(ns, write=True)
         op = r.choice(('+=', '-=', '*=', '/=', '//=', '%=', '**=', '&=', '|=', '^=', '<<=',
                        '>>='))
         if r.random() < 0.5:
@@ -1437,9 +1459,7 @@ class Gen:
 
     def reduce(self, ns):
         r = self.r
-        x = self.pick(ns)
-        v = ns[x]
-        a = self.new()
+        x, v, a = self.arg(ns)
         f = r.choice(REDUCE)
         kw = []
         ax = self.axis(v.ndim, allow_tuple=f not in ('argmax', 'argmin'))
@@ -1472,9 +1492,7 @@ class Gen:
 
     def scan(self, ns):
         r = self.r
-        x = self.pick(ns)
-        v = ns[x]
-        a = self.new()
+        x, v, a = self.arg(ns)
         f = r.choice(('cumsum', 'cumprod', 'cumsum', 'diff'))
         kw = []
         if f == 'diff':
@@ -1491,9 +1509,7 @@ class Gen:
 
     def sort(self, ns):
         r = self.r
-        x = self.pick(ns)
-        v = ns[x]
-        a = self.new()
+        x, v, a = self.arg(ns)
         k = r.random()
         ax = -1 if v.ndim and r.random() < 0.5 else (r.randrange(-v.ndim, v.ndim) if v.ndim
                                                       else None)
@@ -1519,9 +1535,7 @@ class Gen:
 
     def join(self, ns):
         r = self.r
-        x = self.pick(ns)
-        v = ns[x]
-        a = self.new()
+        x, v, a = self.arg(ns)
         k = r.random()
         others = [y for y in names_of(ns) if isinstance(ns[y], numpy.ndarray) and
                   ns[y].ndim == v.ndim and y != x]
@@ -1554,11 +1568,7 @@ class Gen:
 
     def matmul(self, ns):
         r = self.r
-        x = self.pick(ns, lambda w: w.dtype.kind != 'b' or r.random() < 0.2)
-        if x is None:
-            return self.create(ns)
-        v = ns[x]
-        a = self.new()
+        x, v, a = self.arg(ns, lambda w: w.dtype.kind != 'b' or r.random() < 0.2)
         if v.ndim == 0:
             return f"{a} = {x} @ {x}"     # ValueError
         kdim = v.shape[-1]
@@ -1580,9 +1590,7 @@ class Gen:
 
     def astype(self, ns):
         r = self.r
-        x = self.pick(ns)
-        v = ns[x]
-        a = self.new()
+        x, v, a = self.arg(ns)
         dt = self.dtype()
         if not self.safe_cast_ok(v, dt):
             dt = 'float64' if v.dtype.kind == 'f' else v.dtype.name
@@ -1592,9 +1600,7 @@ class Gen:
 
     def misc(self, ns):
         r = self.r
-        x = self.pick(ns)
-        v = ns[x]
-        a = self.new()
+        x, v, a = self.arg(ns)
         k = r.random()
         if k < 0.2:
             return f"{a} = np.clip({x}, {r.randint(-3, 0)}, {r.randint(0, 4)})"
@@ -1779,11 +1785,8 @@ class Gen:
         in-place operators on repeated fancy indices apply once per index
         (ufunc.at) or once per element (a[idx] += 1 buffers)."""
         r = self.r
-        x = self.pick(ns, lambda v: v.flags.writeable and v.ndim >= 1 and v.shape[0] >= 2
-                      and v.dtype.kind != 'b')
-        if x is None:
-            return self.fill(ns)
-        v = ns[x]
+        x, v, _ = self.arg(ns, lambda v: v.flags.writeable and v.ndim >= 1 and v.shape[0] >= 2
+                           and v.dtype.kind != 'b', instead=self.fill)
         n = v.shape[0]
         uf = r.choice(('add', 'subtract', 'multiply', 'maximum', 'minimum'))
         k = r.random()
@@ -1821,10 +1824,8 @@ class Gen:
         views, putmask/place/copyto(where=) on views, and through .T,
         reshape, .flat, .real and .imag."""
         r = self.r
-        x = self.pick(ns, lambda v: v.flags.writeable and v.ndim >= 1 and v.size >= 2)
-        if x is None:
-            return self.fill(ns)
-        v = ns[x]
+        x, v, _ = self.arg(ns, lambda v: v.flags.writeable and v.ndim >= 1 and v.size >= 2,
+                           instead=self.fill)
         ints = v.dtype.kind in 'iub'
         val = self.scalar_int() if ints else r.choice(('1.5', '-2.0', '0.25', '7'))
         vw = r.choice((f"{x}[::2]", f"{x}[::-1]", f"{x}[1:]") +
@@ -1868,11 +1869,8 @@ class Gen:
         """A view and a copy taken before a write: the view sees it, the copy
         does not."""
         r = self.r
-        x = self.pick(ns, lambda v: v.flags.writeable and v.ndim >= 1)
-        if x is None:
-            return self.fill(ns)
-        v = ns[x]
-        a, b = self.new(), self.new()
+        x, v, a = self.arg(ns, lambda v: v.flags.writeable and v.ndim >= 1, instead=self.fill)
+        b = self.new()
         sl = self.basic_index(v.shape)
         vw = r.choice((f"{x}[{sl}]", f"{x}.T", f"{x}.reshape(-1)" if v.flags.c_contiguous
                        else f"{x}[...]", f"{x}[::-1]", f"{x}.view()", f"{x}.ravel()",
@@ -2873,7 +2871,7 @@ class Gen:
         choices = (
             (self.lib_grids, 8), (self.lib_keys, 6), (self.lib_stats, 10),
             (self.lib_elem, 10), (self.lib_shape, 8), (self.lib_methods, 12))
-        return r.choices([c[0] for c in choices], [c[1] for c in choices])[0](ns)
+        return self.one_of(ns, choices)
 
     def lib_write_next(self, a):
         """A write through name a on the next line (when NumPy made it a
@@ -2964,10 +2962,7 @@ class Gen:
                 val = '7'
             wrap = ', wrap=True' if r.random() < 0.3 else ''
             return f"np.fill_diagonal({x}, {val}{wrap})  # check"
-        x = self.pick(ns, lambda w: w.ndim == 2) or self.pick(ns)
-        if x is None:
-            return self.create(ns)
-        v = ns[x]
+        x, v, _ = self.arg(ns, lambda w: w.ndim == 2, any_else=True)
         n, m = (v.shape + (1, 1))[:2] if v.ndim == 2 else (r.randint(1, 5), r.randint(1, 5))
         kk = r.randint(-2, 2)
         key = r.choice((f"np.triu_indices_from({x}, {kk})", f"np.tril_indices_from({x}, k={kk})",
@@ -2990,11 +2985,7 @@ class Gen:
 
     def lib_stats(self, ns):
         r = self.r
-        x = self.pick(ns, lambda w: w.size <= 200_000)
-        if x is None:
-            return self.create(ns)
-        v = ns[x]
-        a = self.new()
+        x, v, a = self.arg(ns, lambda w: w.size <= 200_000)
         nd = v.ndim
         k = r.random()
         if k < 0.18:
@@ -3100,11 +3091,7 @@ class Gen:
 
     def lib_elem(self, ns):
         r = self.r
-        x = self.pick(ns, lambda w: w.size <= 200_000)
-        if x is None:
-            return self.create(ns)
-        v = ns[x]
-        a = self.new()
+        x, v, a = self.arg(ns, lambda w: w.size <= 200_000)
         nd = v.ndim
         k = r.random()
         if k < 0.15:
@@ -3200,11 +3187,7 @@ class Gen:
 
     def lib_shape(self, ns):
         r = self.r
-        x = self.pick(ns)
-        if x is None:
-            return self.create(ns)
-        v = ns[x]
-        a = self.new()
+        x, v, a = self.arg(ns)
         nd = v.ndim
         k = r.random()
         if k < 0.15:
@@ -3262,11 +3245,7 @@ class Gen:
 
     def lib_methods(self, ns):
         r = self.r
-        x = self.pick(ns)
-        if x is None:
-            return self.create(ns)
-        v = ns[x]
-        a = self.new()
+        x, v, a = self.arg(ns)
         nd = v.ndim
         k = r.random()
         if k < 0.15:
@@ -3354,8 +3333,7 @@ class Gen:
             (self.int_edges, 8), (self.shifts, 4), (self.cast_modes, 5), (self.copyto, 5),
             (self.view_write, 6), (self.repeat_write, 5), (self.mask_write, 5),
             (self.linalg, 5), (self.fft, 5), (self.sort_kinds, 5))
-        f = r.choices([c[0] for c in choices], [c[1] for c in choices])[0]
-        return f(ns)
+        return self.one_of(ns, choices)
 
     # -- API steps (session 26): functions and forms real programs use that
     # the steps above do not make: the accumulate kinds with out= and
@@ -3373,7 +3351,7 @@ class Gen:
             (self.api_insert, 6), (self.api_unique, 5), (self.api_resize, 3),
             (self.api_numeric, 10), (self.api_sets, 6), (self.api_shape, 8),
             (self.api_products, 6), (self.api_where_out, 6), (self.api_ufuncs, 7))
-        return r.choices([c[0] for c in choices], [c[1] for c in choices])[0](ns)
+        return self.one_of(ns, choices)
 
     def one_d(self, ns, x, cap=4000):
         """Source for a 1-d array made of x (itself, ravelled, a reversed or
@@ -3397,11 +3375,8 @@ class Gen:
 
     def api_accumulate(self, ns):
         r = self.r
-        x = self.pick(ns, lambda w: w.size <= 300_000)
-        if x is None:
-            return self.create(ns)
+        x, _, a = self.arg(ns, lambda w: w.size <= 300_000)
         t, v = self.view_expr(ns, x)
-        a = self.new()
         uf = r.choice(('maximum', 'minimum', 'fmax', 'fmin', 'logical_and', 'logical_or',
                        'logical_xor', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'subtract',
                        'add', 'multiply'))
@@ -3436,10 +3411,7 @@ class Gen:
 
     def api_flat(self, ns):
         r = self.r
-        x = self.pick(ns, lambda w: w.size >= 1)
-        if x is None:
-            return self.create(ns)
-        v = ns[x]
+        x, v, _ = self.arg(ns, lambda w: w.size >= 1)
         vw = x
         if v.ndim >= 1 and r.random() < 0.6:
             vw = r.choice((f"{x}.T", f"{x}[::-1]", f"{x}[..., ::2]", f"{x}[1:]")
@@ -3481,10 +3453,7 @@ class Gen:
 
     def api_fill(self, ns):
         r = self.r
-        x = self.pick_w(ns)
-        if x is None:
-            return self.create(ns)
-        v = ns[x]
+        x, v, _ = self.arg(ns, write=True)
         vw = x
         if v.ndim and r.random() < 0.4:
             vw = r.choice((f"{x}[::2]", f"{x}.T", f"{x}[::-1]", f"{x}[..., 1:]"))
@@ -3496,11 +3465,7 @@ class Gen:
 
     def api_insert(self, ns):
         r = self.r
-        x = self.pick(ns, lambda w: w.size <= 200_000)
-        if x is None:
-            return self.create(ns)
-        v = ns[x]
-        a = self.new()
+        x, v, a = self.arg(ns, lambda w: w.size <= 200_000)
         nd = v.ndim
         f = r.choice(('insert', 'delete', 'append'))
         ax = None if nd == 0 or r.random() < 0.3 else r.randrange(-nd, nd)
@@ -3545,12 +3510,8 @@ class Gen:
     # NumPy's promise: such an input has its NaNs replaced first.
     def api_unique(self, ns):
         r = self.r
-        x = self.pick(ns, lambda w: w.size <= 200_000 and (w.dtype.kind != 'c' or
-                                                          r.random() < 0.2))
-        if x is None:
-            return self.create(ns)
-        v = ns[x]
-        a = self.new()
+        x, v, a = self.arg(ns, lambda w: w.size <= 200_000 and (w.dtype.kind != 'c' or
+                                                               r.random() < 0.2))
         t = x if r.random() < 0.7 or not v.ndim else f"{x}[::-1]"
         if r.random() < 0.2:
             f = r.choice(('unique_values', 'unique_counts', 'unique_inverse', 'unique_all'))
@@ -3581,11 +3542,7 @@ class Gen:
 
     def api_resize(self, ns):
         r = self.r
-        x = self.pick(ns, lambda w: w.size <= 200_000)
-        if x is None:
-            return self.create(ns)
-        v = ns[x]
-        a = self.new()
+        x, v, a = self.arg(ns, lambda w: w.size <= 200_000)
         shape = tuple(r.randint(0, 5) for _ in range(r.randint(0, 3)))
         if r.random() < 0.3:
             shape = (v.size + r.randint(-2, 3),)
@@ -3601,11 +3558,7 @@ class Gen:
 
     def api_numeric(self, ns):
         r = self.r
-        x = self.pick(ns, lambda w: w.size >= 1 and w.dtype.kind != 'b' or r.random() < 0.1)
-        if x is None:
-            return self.create(ns)
-        v = ns[x]
-        a = self.new()
+        x, v, a = self.arg(ns, lambda w: w.size >= 1 and w.dtype.kind != 'b' or r.random() < 0.1)
         k = r.random()
         nd = v.ndim
         if k < 0.15:
@@ -3729,12 +3682,8 @@ class Gen:
 
     def api_sets(self, ns):
         r = self.r
-        x = self.pick(ns, lambda w: w.size <= 100_000 and (w.dtype.kind != 'c' or
-                                                          r.random() < 0.2))
-        if x is None:
-            return self.create(ns)
-        v = ns[x]
-        a = self.new()
+        x, v, a = self.arg(ns, lambda w: w.size <= 100_000 and (w.dtype.kind != 'c' or
+                                                               r.random() < 0.2))
         y = self.pick(ns, lambda w: w.size <= 100_000 and w.dtype.kind != 'c') or \
             f"np.asarray(data({r.randrange(1 << 30)}, ({r.randint(0, 9)},), " \
             f"'{self.dtype(NUMERIC)}', 0))"
@@ -3758,11 +3707,7 @@ class Gen:
 
     def api_shape(self, ns):
         r = self.r
-        x = self.pick(ns)
-        if x is None:
-            return self.create(ns)
-        v = ns[x]
-        a = self.new()
+        x, v, a = self.arg(ns)
         nd = v.ndim
         k = r.random()
         if k < 0.2:
@@ -3827,12 +3772,8 @@ class Gen:
 
     def api_products(self, ns):
         r = self.r
-        x = self.pick(ns, lambda w: w.ndim >= 1 and w.size <= 200_000 and
-                      (w.dtype.kind != 'b' or r.random() < 0.2))
-        if x is None:
-            return self.create(ns)
-        v = ns[x]
-        a = self.new()
+        x, v, a = self.arg(ns, lambda w: w.ndim >= 1 and w.size <= 200_000 and
+                           (w.dtype.kind != 'b' or r.random() < 0.2))
         kdim = v.shape[-1]
         dt = v.dtype.name if r.random() < 0.6 else self.dtype(NUMERIC)
         k = r.random()
@@ -3869,10 +3810,7 @@ class Gen:
 
     def api_where_out(self, ns):
         r = self.r
-        x = self.pick(ns, lambda w: w.size <= 500_000)
-        if x is None:
-            return self.create(ns)
-        v = ns[x]
+        x, v, _ = self.arg(ns, lambda w: w.size <= 500_000)
         m = f"np.asarray(data({r.randrange(1 << 30)}, {self.bshape(v.shape)}, 'bool'))"
         if r.random() < 0.3:
             m = f"{x} > 0" if v.dtype.kind != 'c' else f"{x}.real > 0"
@@ -3912,11 +3850,7 @@ class Gen:
 
     def api_ufuncs(self, ns):
         r = self.r
-        x = self.pick(ns)
-        if x is None:
-            return self.create(ns)
-        v = ns[x]
-        a = self.new()
+        x, v, a = self.arg(ns)
         k = r.random()
         if k < 0.3:
             d = r.choice((-2, -1, 0, 1, 2, 3))
@@ -3965,9 +3899,8 @@ class Gen:
 
     def nanfunc(self, ns):
         r = self.r
-        x = self.pick_p(ns, lambda w: w.dtype.kind in 'fc' or r.random() < 0.3)
+        x, _, a = self.arg(ns, lambda w: w.dtype.kind in 'fc' or r.random() < 0.3, any_else=True)
         t, v = self.view_expr(ns, x)
-        a = self.new()
         f = r.choice(('nansum', 'nanprod', 'nanmean', 'nanmax', 'nanmin', 'nanargmax',
                       'nanargmin', 'nanstd', 'nanvar', 'nancumsum', 'nancumprod', 'nanmedian'))
         single = f in ('nanargmax', 'nanargmin', 'nancumsum', 'nancumprod')
@@ -3982,9 +3915,8 @@ class Gen:
 
     def order_stat(self, ns):
         r = self.r
-        x = self.pick_p(ns, lambda w: w.dtype.kind != 'c' or r.random() < 0.2)
+        x, _, a = self.arg(ns, lambda w: w.dtype.kind != 'c' or r.random() < 0.2, any_else=True)
         t, v = self.view_expr(ns, x)
-        a = self.new()
         f = r.choice(('median', 'percentile', 'quantile', 'nanmedian', 'nanpercentile',
                       'nanquantile'))
         args = [t]
@@ -4015,14 +3947,7 @@ class Gen:
     def index_fn(self, ns):
         r = self.r
         k = r.random()
-        if k < 0.5:
-            x = self.pick_w(ns) if k > 0.3 else self.pick(ns)
-        else:
-            x = self.pick(ns)
-        if x is None:
-            return self.create(ns)
-        v = ns[x]
-        a = self.new()
+        x, v, a = self.arg(ns, write=0.3 < k < 0.5)
         nd = v.ndim
         if k < 0.15:
             mode = r.choice(('raise', 'raise', 'wrap', 'clip'))
@@ -4110,9 +4035,8 @@ class Gen:
 
     def ufunc_method(self, ns):
         r = self.r
-        x = self.pick(ns)
+        x, _, a = self.arg(ns)
         t, v = self.view_expr(ns, x)
-        a = self.new()
         uf = r.choice(('add', 'multiply', 'maximum', 'minimum', 'logical_and', 'logical_or',
                        'logical_xor', 'bitwise_xor', 'bitwise_or', 'subtract', 'fmax', 'fmin'))
         k = r.random()
@@ -4176,11 +4100,7 @@ class Gen:
     def contract(self, ns):
         """einsum, tensordot, outer, inner, kron, trace, diagonal, diag, triu, tril."""
         r = self.r
-        x = self.pick(ns, lambda w: w.size <= 100_000 or r.random() < 0.1)
-        if x is None:
-            return self.create(ns)
-        v = ns[x]
-        a = self.new()
+        x, v, a = self.arg(ns, lambda w: w.size <= 100_000 or r.random() < 0.1)
         nd = v.ndim
         k = r.random()
         if k < 0.3:
@@ -4242,11 +4162,7 @@ class Gen:
 
     def pad(self, ns):
         r = self.r
-        x = self.pick(ns, lambda w: w.size <= 1_000_000)
-        if x is None:
-            return self.create(ns)
-        v = ns[x]
-        a = self.new()
+        x, v, a = self.arg(ns, lambda w: w.size <= 1_000_000)
         nd = v.ndim
         k = r.random()
         if k < 0.3:
@@ -4272,9 +4188,7 @@ class Gen:
 
     def counting(self, ns):
         r = self.r
-        x = self.pick(ns)
-        v = ns[x]
-        a = self.new()
+        x, v, a = self.arg(ns)
         k = r.random()
         if k < 0.35:
             t = f"np.abs({x}).ravel()" if v.dtype.kind in 'iu' and r.random() < 0.8 else \
@@ -4305,11 +4219,7 @@ class Gen:
         """Integer division, remainder and power by zero and negative values,
         and at the integer extremes."""
         r = self.r
-        x = self.pick(ns, lambda w: w.dtype.kind in 'iub' or r.random() < 0.15)
-        if x is None:
-            return self.create(ns)
-        v = ns[x]
-        a = self.new()
+        x, v, a = self.arg(ns, lambda w: w.dtype.kind in 'iub' or r.random() < 0.15)
         f = r.choice(('floor_divide', 'remainder', 'fmod', 'power', 'divmod', 'true_divide',
                       'floor_divide', 'remainder'))
         k = r.random()
@@ -4332,11 +4242,7 @@ class Gen:
 
     def shifts(self, ns):
         r = self.r
-        x = self.pick(ns, lambda w: w.dtype.kind in 'iub' or r.random() < 0.1)
-        if x is None:
-            return self.create(ns)
-        v = ns[x]
-        a = self.new()
+        x, v, a = self.arg(ns, lambda w: w.dtype.kind in 'iub' or r.random() < 0.1)
         if r.random() < 0.5:
             c = repr(r.choice((0, 1, 7, 8, 15, 16, 31, 32, 33, 63, 64, 65, 100, 127, 200, -1)))
         else:
@@ -4351,9 +4257,7 @@ class Gen:
 
     def cast_modes(self, ns):
         r = self.r
-        x = self.pick(ns)
-        v = ns[x]
-        a = self.new()
+        x, v, a = self.arg(ns)
         dt = self.dtype()
         casting = r.choice(('no', 'equiv', 'safe', 'same_kind', 'unsafe'))
         if casting == 'unsafe' and not self.safe_cast_ok(v, dt):
@@ -4368,10 +4272,7 @@ class Gen:
 
     def copyto(self, ns):
         r = self.r
-        x = self.pick_w(ns)
-        if x is None:
-            return self.create(ns)
-        v = ns[x]
+        x, v, _ = self.arg(ns, write=True)
         src = self.value_for(ns, x, v.shape)
         casting = r.choice(('same_kind', 'same_kind', 'unsafe', 'safe', 'no'))
         if casting == 'unsafe':
@@ -4395,11 +4296,7 @@ class Gen:
         """A fresh view (swapaxes or transpose of a slice, diagonal) written
         through on the next line."""
         r = self.r
-        x = self.pick_w(ns)
-        if x is None:
-            return self.create(ns)
-        v = ns[x]
-        a = self.new()
+        x, v, a = self.arg(ns, write=True)
         nd = v.ndim
         if nd >= 2:
             sl = ', '.join(self.slice_text(d) for d in v.shape[:2])
@@ -4418,10 +4315,7 @@ class Gen:
         (NumPy: the last value wins) and in-place operators (each element
         once: the operator reads before it writes)."""
         r = self.r
-        x = self.pick_w(ns)
-        if x is None:
-            return self.create(ns)
-        v = ns[x]
+        x, v, _ = self.arg(ns, write=True)
         if v.ndim == 0 or v.shape[0] == 0:
             return f"{x}[...] = {self.scalar_int()}  # check"
         d = v.shape[0]
@@ -4442,10 +4336,7 @@ class Gen:
         broadcasts: one row for every selected one, one value per selected
         element, a wrong length (ValueError)."""
         r = self.r
-        x = self.pick_w(ns)
-        if x is None:
-            return self.create(ns)
-        v = ns[x]
+        x, v, _ = self.arg(ns, write=True)
         if v.ndim == 0:
             return f"{x}[{x} != 0] = {self.scalar_int()}  # check"
         k = r.randint(1, v.ndim)
@@ -4514,12 +4405,8 @@ class Gen:
 
     def fft(self, ns):
         r = self.r
-        x = self.pick(ns, lambda w: w.dtype.kind in 'iufc' and w.size <= 1_000_000 and
-                      bool(numpy.isfinite(w).all()))
-        if x is None:
-            return self.create(ns)
-        v = ns[x]
-        a = self.new()
+        x, v, a = self.arg(ns, lambda w: w.dtype.kind in 'iufc' and w.size <= 1_000_000 and
+                           bool(numpy.isfinite(w).all()))
         f = r.choice(('fft', 'ifft', 'rfft', 'irfft', 'fft', 'rfft', 'hfft', 'fftn', 'ifftn',
                       'rfftn'))
         kw = []
@@ -4543,9 +4430,7 @@ class Gen:
 
     def sort_kinds(self, ns):
         r = self.r
-        x = self.pick(ns)
-        v = ns[x]
-        a = self.new()
+        x, v, a = self.arg(ns)
         k = r.random()
         if k < 0.4:
             kind = r.choice(('quicksort', 'mergesort', 'heapsort', 'stable'))
@@ -4563,17 +4448,223 @@ class Gen:
         y = self.small_data(v.shape, r.choice(('int8', 'float64', 'bool')))
         return f"{a} = np.lexsort(({x}, {y}))"
 
+    # -- the gaps (session 31): names and forms of ndtile's namespace that no
+    # family above makes (found by comparing dir(numpy) with fuzzlib's
+    # lines, as for Gen.lib): the array API's aliases, as_strided windows,
+    # dtype and shape queries, stable= sorts and partitions at several kth,
+    # the set functions of unique inputs, einsum's optimize= and paths,
+    # window functions, polydiv, empty_like, ndindex/ndenumerate/fromiter,
+    # and take/compress/choose with out= a view of their own input
+    def gaps(self, ns):
+        return self.one_of(ns, ((self.gap_alias, 10), (self.gap_strided, 6),
+                                (self.gap_query, 6), (self.gap_sort, 8), (self.gap_einsum, 5),
+                                (self.gap_misc, 6), (self.gap_out_alias, 6)))
+
+    def gap_alias(self, ns):
+        """The array API's names of ufuncs (acos, pow, bitwise_invert, ...),
+        amax/amin, vdot, conjugate, to_device and argmin as methods."""
+        r = self.r
+        x, v, a = self.arg(ns, lambda w: w.size <= 500_000)
+        k = r.random()
+        if k < 0.25:
+            ints = v.dtype.kind in 'biu' or r.random() < 0.1
+            f = r.choice(('bitwise_invert', 'bitwise_not') if ints else (
+                'acos', 'asin', 'atan', 'acosh', 'asinh', 'atanh'))
+            return f"{a} = np.{f}({x})"
+        if k < 0.5:
+            f = r.choice(('atan2', 'pow', 'mod', 'bitwise_left_shift', 'bitwise_right_shift'))
+            return f"{a} = np.{f}({x}, {self.operand(ns, x)})"
+        if k < 0.7:
+            kw = self.kw_axis(v.ndim)
+            if r.random() < 0.4:
+                kw.append("keepdims=True")
+            if r.random() < 0.3 or v.size == 0:
+                kw.append(f"initial={self.value_text(ns, v)}")
+            return f"{a} = np.{r.choice(('amax', 'amin'))}({', '.join([x] + kw)})"
+        if k < 0.8:
+            y = self.small_data(v.shape, r.choice((v.dtype.name, 'float64', 'complex128')))
+            return f"{a} = np.vdot({x}, {y})"
+        if k < 0.9 and v.ndim:
+            kd = ", keepdims=True" if r.random() < 0.4 else ''
+            f = r.choice(('argmin', 'argmax'))
+            return f"{a} = {x}.{f}(axis={r.randrange(-v.ndim, v.ndim)}{kd})"
+        self.lib_write_next(a)
+        f = r.choice(('conjugate()', 'conjugate()', f"to_device({x}.device)"))
+        return f"{a} = {x}.{f}"
+
+    def gap_strided(self, ns):
+        """as_strided windows over a contiguous copy (overlapping rows, a
+        0-stride row), read-only: reduced, copied, stepped; a write raises."""
+        r = self.r
+        x, v, a = self.arg(ns, lambda w: 1 <= w.size <= 200_000)
+        c = self.new()
+        n, s = v.size, v.itemsize
+        w = r.randint(1, min(n, 9))
+        k = r.choice((1, 1, 2, 3))
+        shape, strides = ((n - w) // k + 1, w), (s * k, s)
+        if r.random() < 0.25:
+            shape, strides = (r.randint(0, 4), n), (0, s)
+        self.queue.append(lambda ns: f"{self.new()} = " + r.choice((
+            f"{a}.sum(axis=1)", f"{a}.max(axis=0)" if v.dtype.kind != 'c' else f"{a}.sum(axis=0)",
+            f"{a}.copy()", f"{a}[::2, ::-1] * 2", f"np.cumsum({a}, axis=1)",
+            f"{a}.T.copy()")) + "  # check")
+        if r.random() < 0.2:
+            self.queue.append(lambda ns: f"{a}[0] = 1")     # read-only: ValueError
+        return f"{c} = np.ascontiguousarray({x}).reshape(-1); " \
+               f"{a} = np.lib.stride_tricks.as_strided({c}, shape={shape}, " \
+               f"strides={strides}, writeable=False)"
+
+    def gap_query(self, ns):
+        """Dtype and shape queries of arrays (result_type, promote_types,
+        can_cast, ndim, size, shape, nbytes, strides of views, isfortran,
+        iterable, isscalar); a dtype is compared through an array made of
+        it."""
+        r = self.r
+        x, v, a = self.arg(ns)
+        dt = self.dtype()
+        k = r.random()
+        if k < 0.25:
+            return f"{a} = np.zeros(2, dtype=np.result_type({x}, {self.operand(ns, x)}))"
+        if k < 0.35:
+            return f"{a} = np.zeros(1, np.promote_types({x}.dtype, '{dt}'))"
+        if k < 0.5:
+            casting = r.choice(('no', 'equiv', 'safe', 'same_kind', 'unsafe'))
+            return f"{a} = np.can_cast({x}, '{dt}', casting='{casting}')"
+        if k < 0.6:
+            ax = f", {r.randrange(-v.ndim, v.ndim)}" if v.ndim and r.random() < 0.5 else ''
+            return f"{a} = np.size({x}{ax}) + np.ndim({x})"
+        if k < 0.7:
+            return f"{a} = np.array(np.shape({x}) + ({x}.nbytes, {x}.itemsize))"
+        if k < 0.8 and v.size:
+            # (the strides of axes of length 1, and an empty array's, are
+            # not NumPy's: deviation 17)
+            t, w = self.view_expr(ns, x)
+            t = t if w.size else x      # (a[1:] of one element is empty)
+            return f"{a} = np.array({t}.strides)[np.array({t}.shape) != 1]"
+        return f"{a} = " + r.choice((f"np.isfortran({x})", f"np.iterable({x})",
+                                     f"np.isscalar({x})", f"np.isscalar({x}.sum())",
+                                     f"np.isfortran({x}.T)"))
+
+    def gap_sort(self, ns):
+        """sort/argsort with stable=, partition and argpartition at a list of
+        kth (compared there), the set functions of unique inputs
+        (assume_unique=True), isin with kind=."""
+        r = self.r
+        x, v, a = self.arg(ns, lambda w: w.ndim >= 1 and w.size <= 200_000 and
+                           w.dtype.kind != 'c')
+        t, v = self.view_expr(ns, x)
+        ax = r.randrange(-v.ndim, v.ndim)
+        d = v.shape[ax]
+        k = r.random()
+        if k < 0.25:
+            f = r.choice((f"np.sort({t}, axis={ax}, stable=True)",
+                          f"np.argsort({t}, axis={ax}, stable=True)",
+                          f"{t}.argsort(axis={ax}, stable=True)",
+                          f"np.sort({t}, axis={ax}, kind='stable', stable=True)"))
+            return f"{a} = {f}"
+        if k < 0.5 and d:
+            kk = sorted({r.randrange(-d, d) for _ in range(r.randint(1, 3))})
+            if r.random() < 0.05:
+                kk.append(d)                # out of bounds: ValueError
+            if r.random() < 0.5:
+                return f"{a} = np.take(np.partition({t}, {kk}, axis={ax}), {kk}, axis={ax})"
+            return f"{a} = np.take(np.take_along_axis({t}, np.argpartition({t}, {kk}, " \
+                   f"axis={ax}, kind='introselect'), axis={ax}), {kk}, axis={ax})"
+        y = self.pick(ns, lambda w: w.size <= 200_000 and w.dtype.kind != 'c') or \
+            self.small_data((r.randint(0, 9),), 'int16')
+        if k < 0.8:
+            f = r.choice(('intersect1d', 'setdiff1d', 'setxor1d'))
+            ri = ", return_indices=True)[%d]" % r.randint(0, 2) if f == 'intersect1d' and \
+                r.random() < 0.5 else ')'
+            return f"{a} = np.{f}(np.unique({t}), np.unique({y}), assume_unique=True{ri}"
+        kind = r.choice(("'sort'", 'None', "'table'"))
+        if kind == "'table'" and not all(
+                w.dtype.kind in 'biu' and (w.size == 0 or int(w.max()) - int(w.min()) < 10**6)
+                for w in (v, ns[y] if y in ns else numpy.zeros(0, 'int16'))):
+            kind = "'sort'"     # (a table of the integer range: of small ranges only)
+        inv = ", invert=True" if r.random() < 0.3 else ''
+        return f"{a} = np.isin({t}, {y}, kind={kind}{inv})"
+
+    def gap_einsum(self, ns):
+        """einsum of three operands and of batches with optimize= (True,
+        False, 'greedy', 'optimal'), and the length of einsum_path."""
+        r = self.r
+        a = self.new()
+        dt = r.choice(('float64', 'int64', 'complex128', 'float32', 'int32'))
+        i, j, k, m, b = (r.randint(1, 7) for _ in range(5))
+        subs, shapes = r.choice((
+            ('ij,jk,kl->il', ((i, j), (j, k), (k, m))), ('ij,jk,kl', ((i, j), (j, k), (k, m))),
+            ('bij,bjk->bik', ((b, i, j), (b, j, k))), ('i,i,i->', ((i,), (i,), (i,))),
+            ('ij,j,jk->ik', ((i, j), (j,), (j, k))), ('bi,bi->b', ((b, i), (b, i))),
+            ('ijk,kj->i', ((i, j, k), (k, j))), ('ij,kl->ijkl', ((i, j), (k, m)))))
+        ops = ', '.join(self.small_data(s, dt) for s in shapes)
+        opt = r.choice(('True', 'False', "'greedy'", "'optimal'"))
+        if r.random() < 0.2:
+            return f"{a} = np.array(len(np.einsum_path('{subs}', {ops}, optimize={opt})[0]))"
+        return f"{a} = np.einsum('{subs}', {ops}, optimize={opt})"
+
+    def gap_misc(self, ns):
+        """Window functions, polydiv (exact: divisors led by a power of 2),
+        empty_like filled, ndindex/ndenumerate/fromiter/mask_indices."""
+        r = self.r
+        x, v, a = self.arg(ns, lambda w: w.size <= 2000)
+        k = r.random()
+        if k < 0.2:
+            f = r.choice(('bartlett', 'blackman', 'hamming', 'hanning'))
+            return f"{a} = np.{f}({r.choice((0, 1, 2, 5, 12, 51, -1))})"
+        if k < 0.35:
+            u = [r.randint(-9, 9) for _ in range(r.randint(1, 7))]
+            d = [r.choice((1, -1, 2, 4, -2))] + [r.randint(-5, 5) for _ in range(r.randint(0, 3))]
+            return f"{a} = np.polydiv(np.asarray({u}, dtype='float64'), " \
+                   f"np.asarray({d}, dtype='float64'))[{r.randint(0, 1)}]"
+        if k < 0.5:
+            dt = f", dtype='{self.dtype(NUMERIC)}'" if r.random() < 0.3 else ''
+            return f"{a} = np.empty_like({x}{dt}); {a}[...] = {x}"
+        if k < 0.6 and v.ndim:
+            return f"{a} = np.array(list(np.ndindex(*{x}.shape)), dtype='int64')" \
+                   f".reshape(-1, {v.ndim})"
+        if k < 0.7:
+            return f"{a} = np.array([e for _, e in np.ndenumerate({x})], dtype='{v.dtype.name}')"
+        if k < 0.8:
+            return f"{a} = np.fromiter(iter({x}.ravel()), dtype='{v.dtype.name}', count=-1)"
+        if v.ndim == 2 and v.shape[0] == v.shape[1]:
+            return f"{a} = {x}[np.mask_indices({v.shape[0]}, np.{r.choice(('triu', 'tril'))}, " \
+                   f"{r.randint(-2, 2)})]"
+        return f"{a} = np.{r.choice(('triu', 'tril'))}({x}, {r.randint(-2, 2)})" if v.ndim >= 2 \
+            else f"{a} = np.sort({x}.ravel())"
+
+    def gap_out_alias(self, ns):
+        """take, compress and choose (mode 'raise': NumPy buffers out=) with
+        out= a view of their own input."""
+        r = self.r
+        x, v, _ = self.arg(ns, lambda w: w.flags.writeable and w.ndim >= 1 and
+                           w.shape[0] >= 2 and w.size <= 200_000)
+        n = v.shape[0]
+        k = r.random()
+        if k < 0.4:
+            m = r.randint(1, n)
+            idx = [r.randrange(-n, n) for _ in range(m)]
+            j = r.randint(0, n - m)
+            out = r.choice((f"{x}[{j}:{j + m}]", f"{x}[::-1][:{m}]"))
+            return f"np.take({x}, {idx}, axis=0, out={out})  # check"
+        if k < 0.7:
+            cond = [r.random() < 0.5 for _ in range(n)]
+            m = sum(cond)
+            out = r.choice((f"{x}[:{m}]", f"{x}[{n - m}:]", f"{x}[::-1][:{m}]"))
+            return f"np.compress({cond}, {x}, axis=0, out={out})  # check"
+        c = f"({x}.real > 0)" if v.dtype.kind == 'c' else f"({x} > 0)"
+        out = r.choice((x, f"{x}[::-1]"))
+        return f"np.choose({c}.astype('int8'), ({x}, {x}[::-1]), out={out})  # check"
+
 
 # ---------------------------------------------------------------- programs
 
 def run_program(seed, nd, big_max=3_000_000, steps=None, check_every=False, avoid=False,
-                write_focus=False, api_focus=False, mix_focus=False, idiom_focus=False,
-                selfref_focus=False, lib_focus=False, ranks=1):
-    """Generate and run program `seed`. Returns (lines, None) or (lines,
-    Mismatch). The program goes on past a mismatch only to keep MPI ranks in
-    step (the caller stops at the first one)."""
-    g = Gen(seed, big_max, avoid, write_focus, api_focus, mix_focus, idiom_focus, selfref_focus,
-            lib_focus, ranks)
+                focus=None, ranks=1):
+    """Generate and run program `seed` (focus: Gen's). Returns (lines,
+    None) or (lines, Mismatch). The program goes on past a mismatch only to
+    keep MPI ranks in step (the caller stops at the first one)."""
+    g = Gen(seed, big_max, avoid, focus, ranks)
     r = g.r
     nsteps = steps if steps is not None else r.randint(3, 25)
     ns_np, ns_nd = namespaces(nd)

@@ -29,6 +29,15 @@ from launch import mpirun_command  # noqa: E402 (tests/mpi/launch.py)
 
 mpirun = mpirun_command
 
+# each family's flag and Gen's name for it (fuzzlib.FAMILIES)
+FOCUS = {'writes': 'writes', 'api': 'api', 'mixes': 'mix', 'idioms': 'idiom',
+         'selfref': 'selfref', 'lib': 'lib', 'gaps': 'gaps'}
+
+
+def focus(args):
+    """The family the flags name, or None."""
+    return next((FOCUS[flag] for flag in FOCUS if getattr(args, flag)), None)
+
 
 # ------------------------------------------------------------------ worker
 
@@ -95,11 +104,7 @@ def worker(args):
             f.write(f'{seed} {done} {failed}\n')
         try:
             lines, m = fuzzlib.run_program(seed, ndtile, big_max, avoid=args.avoid_open,
-                                           write_focus=args.writes,
-                                           api_focus=args.api, mix_focus=args.mixes,
-                                           idiom_focus=args.idioms,
-                                           selfref_focus=args.selfref, lib_focus=args.lib,
-                                           ranks=ranks)
+                                           focus=focus(args), ranks=ranks)
         except Exception as e:      # noqa: BLE001 - the harness itself failed
             import traceback
             lines, m = [], fuzzlib.Mismatch('harness', '?', ''.join(
@@ -177,18 +182,7 @@ def launch(setting, start, args, seconds, count):
         extra += ['--allow-open']
     if args.avoid_open:
         extra += ['--avoid-open']
-    if args.writes:
-        extra += ['--writes']
-    if args.api:
-        extra += ['--api']
-    if args.mixes:
-        extra += ['--mixes']
-    if args.idioms:
-        extra += ['--idioms']
-    if args.selfref:
-        extra += ['--selfref']
-    if args.lib:
-        extra += ['--lib']
+    extra += [f'--{flag}' for flag in FOCUS if getattr(args, flag)]
     extra += ['--minimise-each', str(args.minimise_each)]
     cmd, e = command(setting, extra)
     if cmd is None:
@@ -336,11 +330,7 @@ def replay_one(args):
     import ndtile
     env, ranks, big_max = fuzzlib.SETTINGS[args.settings]
     lines, m = fuzzlib.run_program(args.replay, ndtile, args.big_max or big_max,
-                                   avoid=args.avoid_open, write_focus=args.writes,
-                                           api_focus=args.api, mix_focus=args.mixes,
-                                           idiom_focus=args.idioms,
-                                           selfref_focus=args.selfref, lib_focus=args.lib,
-                                           ranks=ranks)
+                                   avoid=args.avoid_open, focus=focus(args), ranks=ranks)
     print('\n'.join(lines))
     print('#', m if m else 'no mismatch')
     if m and args.minimise:
@@ -403,7 +393,15 @@ def main():
                          'of the steps')
     ap.add_argument('--corpus', default=None, help='run the corpus files in this folder')
     ap.add_argument('--worker', action='store_true', help=argparse.SUPPRESS)
+    ap.add_argument('--gaps', action='store_true',
+                    help='the names and forms no other family makes (Gen.gaps, session 31: '
+                         'array API aliases, as_strided windows, dtype queries, stable= sorts, '
+                         'partition at several kth, set functions of unique inputs, einsum '
+                         'optimize=, window functions, polydiv, take/choose out= their input) '
+                         'take a third of the steps')
     args = ap.parse_args()
+    if sum(getattr(args, flag) for flag in FOCUS) > 1:
+        ap.error('one of --' + ', --'.join(FOCUS) + ' at a time')
     if args.worker:
         return worker(args)
     if args.corpus:

@@ -106,6 +106,8 @@ def main():
     ap.add_argument('--file')
     ap.add_argument('--settings', default=None)
     ap.add_argument('--all', action='store_true', help='show every new difference')
+    ap.add_argument('--focus', default=None,
+                    help="the seed's family (fuzzlib.FAMILIES: writes, api, mix, ...)")
     ap.add_argument('--child', action='store_true', help=argparse.SUPPRESS)
     args = ap.parse_args()
     import fuzzlib
@@ -126,13 +128,15 @@ def main():
         argv += ['--file', args.file] if args.file else ['--seed', str(args.seed)]
         if args.all:
             argv.append('--all')
+        if args.focus:
+            argv += ['--focus', args.focus]
         return subprocess.call(argv, env=e)
     import ndtile
     if args.file:
         lines = [ln for ln in ns['PROGRAM'].strip().splitlines() if ln.strip()]
     else:
         _, ranks, big = fuzzlib.SETTINGS[setting]
-        lines, m = fuzzlib.run_program(args.seed, ndtile, big, ranks=ranks)
+        lines, m = fuzzlib.run_program(args.seed, ndtile, big, focus=args.focus, ranks=ranks)
         print('# fuzzer:', m if m else 'no mismatch')
     first = triage(lines, ndtile, args.all)
     print('# first bitwise difference at line', first)

@@ -323,6 +323,22 @@ def test_einsum_options_and_errors():
     errs(lambda: nt.einsum('i1', x), lambda: np.einsum('i1', a))
 
 
+@pytest.mark.parametrize("order", ['K', 'C'])
+@pytest.mark.parametrize("optimize", [False, True, 'greedy', 'optimal'])
+@pytest.mark.parametrize("sub,shapes", [
+    ('i,i,i->', [(6,), (6,), (6,)]), ('i,i', [(5,), (5,)]), ('ii', [(3, 3)]),
+    ('ij,jk,ki', [(2, 3), (3, 4), (4, 2)]), ('i,j->', [(3,), (4,)]), ('ij,ij', [(2, 3), (2, 3)]),
+    ('i,i->i', [(0,), (0,)]), ('ij,jk,kl->il', [(2, 3), (3, 4), (4, 5)])])
+def test_einsum_optimize_0d_result_kind(sub, shapes, optimize, order):
+    # a 0-d result is a scalar from NumPy's C einsum and its multiply, a
+    # 0-d array from its optimize= path's matmul reshaped or of an order=
+    # (found by the fuzzer's Gen.gap_einsum)
+    nops = [make(np.float32, s, seed=i) for i, s in enumerate(shapes)]
+    exp = np.einsum(sub, *nops, optimize=optimize, order=order)
+    got = nt.einsum(sub, *[nt.asarray(o) for o in nops], optimize=optimize, order=order)
+    assert_same(got, exp, rtol=1e-6)
+
+
 @pytest.mark.parametrize("sub,shape,raises", [
     ('...i->i', (2, 3), True), ('...i->', (2, 3), True), ('...->', (4,), True),
     ('i...->i', (2, 3, 4), True), ('...i->i', (3,), False), ('...ij->j', (2, 3), False),
