@@ -1173,8 +1173,8 @@ def check_outs(u, args, outs, casting='same_kind'):
     for o in given:
         if not isinstance(o, (Array, _np.ndarray)):
             raise TypeError("return arrays must be of ArrayType")
-        if not o.flags.writeable:
-            raise ValueError("output array is read-only")
+        if not o.flags.num & 0x400:     # (flags.num: no FutureWarning for a
+            raise ValueError("output array is read-only")   # broadcast_arrays result)
     ins = [a if type(a) in (bool, int, float, complex) else   # (weak: NumPy's rules)
            _np.empty(0, a.dtype if hasattr(a, 'dtype') else _np.asarray(C.to_np_tree(a)).dtype)
            for a in args]
