@@ -71,6 +71,39 @@ static void slab_tiles(const ndt_array *v, int ax, int64_t i, int64_t *ta, int64
   *tz = ndt_store_tile_of(v->store, hi);
 }
 
+/* A block is cut into pieces that read in place only where they hold
+ * MIN_PIECE elements on average: a task costs about what gathering that
+ * many elements does (a.T.copy() of a (2000, 3000) array in 4 KiB tiles
+ * was 64 tasks an output tile, of one element each but the last). */
+#define MIN_PIECE 1024
+
+/* 1 when some view's row-slab along ax is wider than the largest tile of
+ * its store, so that no row of block b lies in one tile of it, and holds
+ * fewer than MIN_PIECE elements a tile it spans: pieces of the block would
+ * each gather that view (one task per row: a block of a.T read 64 tiles a
+ * task, one a row, up to the cap of pieces), so the block is one piece
+ * that reads every tile it needs. (A frame's columns of a batch of frames
+ * span the frame's tiles with a thousand elements in each: cut, each
+ * frame's rows in their tiles, not one task over every frame's tiles.) A
+ * slab's extent is the same width at every row (each is the first moved
+ * by a stride). */
+static int slab_spans_tiles(ndt_array *const *views, int n, const ndt_tiling *tl, int64_t b,
+                            int ax) {
+  for (int k = 0; k < n; k++) {
+    const ndt_store *s = views[k]->store;
+    if (!s || s->ntiles == 1) continue;
+    ndt_array v;
+    ndt__block_view(views[k], tl, b, &v);
+    if (v.size == 0) continue;
+    v.shape[ax] = 1;
+    int64_t lo, hi, elems = 1;
+    ndt__view_extent(&v, &lo, &hi);
+    for (int d = 0; d < v.ndim; d++) elems *= v.shape[d];
+    if (hi - lo >= s->seg && elems < MIN_PIECE * ((hi - lo) / s->seg + 1)) return 1;
+  }
+  return 0;
+}
+
 /* 1 when block b of v lies in one tile of v's store. */
 static int block_in_one_tile(const ndt_array *v, const ndt_tiling *tl, int64_t b) {
   const ndt_store *s = v->store;
@@ -108,7 +141,7 @@ int ndt__block_cuts(ndt_array *const *views, int n, const ndt_tiling *tl, int64_
   ndt__block_view(views[0], tl, b, &bv);
   int ax = cut_axis(&bv, tl);
   int64_t rows = ax < 0 ? 1 : bv.shape[ax];
-  if (ax >= 0 && rows > 1 && bv.size > 0) {
+  if (ax >= 0 && rows > 1 && bv.size > 0 && !slab_spans_tiles(views, n, tl, b, ax)) {
     for (int64_t i = 0; i < rows;) {
       /* the longest run of rows from i in which every view stays in the tile
        * its row i is in; the predicate holds on a prefix, by monotonicity */
@@ -131,6 +164,10 @@ int ndt__block_cuts(ndt_array *const *views, int n, const ndt_tiling *tl, int64_
       if (nc == cap - 1) end = rows;   /* out of room: the rest is one piece */
       cuts[nc++] = end;
       i = end;
+      if ((nc - 1) * MIN_PIECE > bv.size) {   /* pieces too small: the block is one */
+        cuts[1] = rows;
+        return 1;
+      }
     }
   } else {
     cuts[nc++] = rows;

@@ -41,7 +41,9 @@ void ndt__block_rows(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_
 int ndt__split_itemsize(ndt_array *const *views, int n, int itemsize);
 /* Splits block b into pieces of whole rows in which each of the n views (all
  * of the iteration shape) stays inside one tile where it can; piece k is rows
- * [cuts[k], cuts[k+1]). Returns the number of pieces (at most cap - 1). */
+ * [cuts[k], cuts[k+1]). Returns the number of pieces (at most cap - 1): one
+ * where a view's rows each span tiles or the pieces would average under
+ * MIN_PIECE elements (exec.c), the block then reading all its tiles. */
 int ndt__block_cuts(ndt_array *const *views, int n, const ndt_tiling *tl, int64_t b,
                    int64_t *cuts, int cap);
 

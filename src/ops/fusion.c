@@ -34,6 +34,7 @@ typedef struct {
   int src[NDT_MAXOPS - 1];  /* >= 0: external input; < 0: output of op -(src+1) */
   ndt_array *out;           /* the group's handle on the result (fresh or existing) */
   int alive;
+  int over;                 /* a later op of the group writes the same view */
   ndt_fprec *fprec;         /* its floating-point error record, or NULL */
 } fop;
 
@@ -272,6 +273,7 @@ ndt_status ndt__flush(void) {
     const ndt_array *o = g->ops[k].out;
     int later = 0;
     for (int j = k + 1; j < g->nops && !later; j++) later = same_view(g->ops[j].out, o);
+    g->ops[k].over = later;
     g->ops[k].alive = !later && atomic_load(&o->store->handles) > 0;
   }
   /* Many ranks. A handle goes when Python frees the array, and the cyclic
@@ -286,7 +288,13 @@ ndt_status ndt__flush(void) {
    * expects it back. The others are kept, not written: a result with no
    * array on the home rank is never used again on any rank (a later op
    * that used it would need an array on every rank), so what the home does
-   * not write, no rank reads. The ranks used to agree on what is alive at
+   * not write, no rank reads. A result that a later op of the group
+   * overwrites (the same view: the same on every rank) is never written:
+   * the task would name those elements in two written operands, and where
+   * its block crosses tiles each is gathered into scratch of its own and
+   * scattered back in operand order, the last op's first, so the earlier
+   * value won (out= into a.T, then +=: test_fusion, on 2 and 3 ranks).
+   * The ranks used to agree on what is alive at
    * every flush (an allreduce): 50 a batch in the X-ray job, each holding
    * both ranks' recording threads until the later one came. */
   g->ranks = ndt__comm_size_ > 1;
@@ -344,7 +352,8 @@ ndt_status ndt__flush(void) {
           int64_t t0 = ndt_store_tile_of(os, lo), t1 = ndt_store_tile_of(os, hi);
           int w = g->ops[k].alive || home < 0;
           if (home < 0) home = os->tiles[t0].owner;
-          for (int64_t t = t0; t <= t1 && !w; t++) w = os->tiles[t].owner != home;
+          for (int64_t t = t0; t <= t1 && !w && !g->ops[k].over; t++)
+            w = os->tiles[t].owner != home;
           fa.t.incl |= (uint64_t)w << k;
           ops[nop] = (ndt_operand){v, w ? NDT_WRITE : NDT_OPND_KEEP};
           nop++;

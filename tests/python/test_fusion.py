@@ -116,6 +116,31 @@ def test_astype_in_a_chain(src, dst):
     same(nx * nb, x * b)
 
 
+@pytest.mark.parametrize("dst", [np.float64, np.float32])
+def test_a_view_across_tiles_written_twice(dst):
+    # Two ops of one group write the same view, whose rows each cross the
+    # destination's tiles (the transpose of a fresh array): a task's block
+    # of it spans tiles (on ranks, tiles of several ranks), bound through
+    # scratch. The first op's result is dead (the second overwrites it):
+    # written back as well, it was scattered after the second's and undid
+    # the += (on 2 and 3 ranks; the astype chain above did the same once
+    # blocks whose rows cross tiles were one task).
+    a = data(np.float64, 0)
+    y = np.zeros(SHAPE[::-1], dtype=dst)
+    ny = nt.asarray(y)
+    yt, nyt = y.T, ny.T
+    np.add(a, 1, out=yt, casting="unsafe")
+    nt.add(nt.asarray(a), 1, out=nyt, casting="unsafe")
+    yt += 3
+    nyt += 3
+    same(ny, y)
+    nyt[...] = nt.asarray(a)
+    nyt *= 2
+    yt[...] = a
+    yt *= 2
+    same(ny, y)
+
+
 def test_out_argument_with_a_cast():
     a, b = data(np.float64, 0), data(np.float64, 1)
     out = np.zeros(SHAPE, dtype=np.int32)

@@ -365,7 +365,9 @@ def test_trace_strided_view_tasks_name_only_the_tiles_they_touch(tmp_path):
     assert r.stdout.split() == ["True"]
     tasks = [e for e in json.loads(path.read_text())["traceEvents"]
              if e["ph"] == "X" and e["cat"] in ("task", "inline") and e["name"] == "copy"]
-    assert len(tasks) > 784
+    # a task a tile of the result (its rows cross the input's tiles with
+    # an element in each: one task reading them, not one per row)
+    assert len(tasks) >= 783
     # a block of the result and the 7 rows it reads (a tile or two each)
     assert max(e["args"]["tiles"] for e in tasks) <= 24, \
         sorted(e["args"]["tiles"] for e in tasks)[-5:]
