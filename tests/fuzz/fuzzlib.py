@@ -3143,7 +3143,9 @@ class Gen:
             p = [r.randint(-3, 3) for _ in range(r.randint(0, 4))]
             f = r.choice(('polyval', 'polyval', 'polyadd', 'polymul', 'polyder', 'polyint',
                           'polysub'))
-            u = self.one_d(ns, x, cap=50) if f != 'polyval' else x
+            # (the coefficients at most 50: polyval of a whole array at its
+            # own points is len(x) passes over it, minutes under emulation)
+            u = self.one_d(ns, x, cap=50)
             if f == 'polyval':
                 return f"{a} = np.polyval({p if r.random() < 0.6 else u}, {x})"
             if f in ('polyder', 'polyint'):
