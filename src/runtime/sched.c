@@ -920,7 +920,8 @@ void ndt__rt_settle_store(ndt_store *s) {
   if (!rt.started) return;
   (void)group_flush();   /* a failure shows at the next wait */
   pthread_mutex_lock(&rt.lock);
-  int intr = !ndt_distributed(), taken = 0;
+  int intr = !ndt_distributed(), taken = atomic_load(&call_intr);
+  if (taken) cancel_call();   /* (interrupted earlier in the call: all it recorded since too) */
   for (int64_t i = 0; i < s->ntiles; i++) {
     ndt_tile *tl = &s->tiles[i];
     ndt_task *b;
