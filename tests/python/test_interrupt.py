@@ -239,10 +239,12 @@ import signal
 signal.signal(signal.SIGINT, signal.default_int_handler)   # (see CHILD)
 import numpy, ndtile as np
 from ndtile import _core
+import atexit
+atexit.register(_core._debug_release)   # (a failed check must not hang the exit's sync)
 _core.set_tile_bytes({tile_bytes})
 x = np.arange(50_000.0)
-float(x[1])
 {setup}
+_core.sync()                       # nothing pending but the hold
 _core._debug_hold(x)               # an earlier call's long work on x
 assert _core._pending_tasks() == 1
 _core._debug_interrupt_in_wait()
