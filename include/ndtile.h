@@ -234,24 +234,33 @@ void ndt_debug_fail_alloc_after(int64_t n);
 void ndt_set_memory_limit(int64_t bytes);
 /* Bytes reserved by live stores, bytes of data buffers held, the limit. */
 void ndt_memory_usage(int64_t *store_bytes, int64_t *data_bytes, int64_t *limit);
-/* Interrupts: ndt_interrupt() asks the calling thread's long waits and the
- * running kernels to stop; it is async-signal-safe (a signal handler may
- * call it) and may come from any thread. A call that sees it cancels the
- * work still pending (tasks not started are dropped, long kernels stop at
- * their next check), waits for the running ones and returns
- * NDT_ERR_INTERRUPTED. Arrays that cancelled work was writing are marked
- * lost: reading one fails with NDT_ERR_INTERRUPTED; other arrays are
- * intact. ndt_clear_interrupt() forgets a request nobody acted on.
+/* Interrupts: ndt_interrupt() asks the calling thread's long waits to
+ * stop; it is async-signal-safe (a signal handler may call it) and may come
+ * from any thread. A wait that sees it cancels the call's work still
+ * pending (tasks not started are dropped, running ones finish in the
+ * background) and returns NDT_ERR_INTERRUPTED. Arrays that cancelled work
+ * was writing are marked lost: reading one fails (NDT_ERR_DEFERRED, a
+ * message naming the interrupt); other arrays are intact.
+ * ndt_clear_interrupt() forgets a request nobody acted on.
  * ndt_call_begin() marks where the program's current "call" (a statement:
  * the binding calls it as each outermost NumPy call starts) begins: an
  * interrupt then cancels only the work recorded since the last mark, and
  * the work of earlier calls goes on running; its arrays read their values
  * (the read waits for it). Without a mark, everything pending is
- * cancelled. Called on the thread that records (as every ndt_ call). */
+ * cancelled. Called on the thread that records (as every ndt_ call).
+ * Waits that cannot fail (an op's wait at the look-ahead bound, settling
+ * lent memory: ndt_host_settle) act on a request too: they cancel the
+ * call's work, stop waiting for earlier calls' work, and leave the call
+ * interrupted; its next wait returns NDT_ERR_INTERRUPTED, or
+ * ndt_take_interrupted() returns 1 (once) for its caller to report it
+ * (cancelling what the call recorded since). ndt_call_begin forgets it. */
 void ndt_interrupt(void);
 int ndt_interrupt_pending(void);
 void ndt_clear_interrupt(void);
 void ndt_call_begin(void);
+int ndt_take_interrupted(void);
+/* Tasks recorded and not finished (work held for fusion is not counted). */
+int64_t ndt_pending_tasks(void);
 /* Called by a thread whose wait lasts another slice (20 ms), with no lock
  * of the caller's held: the binding checks there that its SIGINT handler is
  * still in place. Must be async-signal-safe in spirit: no waiting. */
@@ -509,6 +518,12 @@ ndt_status ndt_host_tiles(const ndt_array *a, int for_write, ndt_host_tile *out,
 /* Waits for the tasks recorded on lent stores since the last call (their
  * errors are reported at the next wait); at once when there are none. */
 void ndt_host_settle(void);
+/* Test hooks: ndt_debug_hold(a) records a task that uses a (read and
+ * written, its values unchanged) and lasts until ndt_debug_release(),
+ * which ends every hold recorded so far: long work on a, for tests of
+ * waits and interrupts that need no timing luck. */
+ndt_status ndt_debug_hold(ndt_array *a);
+void ndt_debug_release(void);
 
 /* ---- views (never copy; writes land in the base store) ---------------- */
 typedef enum { NDT_IDX_INT, NDT_IDX_SLICE, NDT_IDX_NEWAXIS, NDT_IDX_ELLIPSIS } ndt_index_kind;

@@ -259,6 +259,8 @@ typedef struct ndt_store {
                              last handle goes (program order) or at the latest when freed */
   atomic_int lost;        /* reads fail: 1, a cancelled (interrupted) task wrote it; 2, a
                            * task that wrote it failed (lost_op, lost_st: which and how) */
+  int64_t wcall;          /* the call (ndt_call_begin's count) that last recorded a write
+                           * to it: a group of an earlier call's ops does not read it */
   const char *lost_op;    /* (task names live as long as the program) */
   ndt_status lost_st;
   atomic_int lent;        /* host exports alive (ndt_host_export): no work on it is held

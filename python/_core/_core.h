@@ -25,6 +25,7 @@ static inline PyObject *PyFrame_GetGlobals(PyFrameObject *f) { return Py_XNewRef
 #endif
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 #include <math.h>
@@ -58,9 +59,18 @@ extern size_t ndead, capdead;
  * (CALL_MARK_NONE). */
 enum { CALL_MARK_NONE, CALL_MARK_ONCE, CALL_MARK_EACH };
 extern _Thread_local int call_mark;
+/* Interrupts (module.c): sigint_told, the SIGINT handler passed the last
+ * request on to Python's handler too; interrupt_taken() makes Python raise
+ * for a request that a wait which cannot fail acted on (the core cancelled
+ * the call's work); intr_check: this thread's next fp_done runs Python's
+ * handler now. */
+extern atomic_int sigint_told;
+extern _Thread_local int intr_check;
+void interrupt_taken(void);
 static inline void core_enter(void) {
   /* a request left from a Ctrl-C that Python already handled between
    * calls must not stop this one */
+  atomic_store_explicit(&sigint_told, 0, memory_order_relaxed);
   if (ndt_interrupt_pending()) ndt_clear_interrupt();
   if (pthread_mutex_trylock(&core_lock) != 0) {
     Py_BEGIN_ALLOW_THREADS
@@ -90,6 +100,9 @@ static inline void core_leave(void) {
    * calls: the tasks this call recorded on it finish first. Until this
    * module first lends memory (core_lent) there is nothing to settle. */
   if (core_lent) ndt_host_settle();
+  /* a wait that cannot fail (the look-ahead bound, the settle above) acted
+   * on an interrupt: the call's work is cancelled, and the call raises */
+  if (ndt_take_interrupted()) interrupt_taken();
   core_held = 0;
   pthread_mutex_unlock(&core_lock);
 }
@@ -284,6 +297,13 @@ PyObject *fp_call_exit(PyObject *result);
  * are reported now (o dropped when that raises). Inline, with wrap_status:
  * every call returning an array ends here. */
 static inline PyObject *fp_done(PyObject *o) {
+  if (o && intr_check) {
+    intr_check = 0;
+    if (PyErr_CheckSignals() < 0) {   /* (the main thread: KeyboardInterrupt) */
+      Py_DECREF(o);
+      return NULL;
+    }
+  }
   if (o && (ndt_fp_errors_pending() || fp_sync_wanted) && fp_report() < 0) {
     Py_DECREF(o);
     return NULL;

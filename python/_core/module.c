@@ -41,14 +41,33 @@ size_t ndead, capdead;
  * lasts looks (every 20 ms slice, the core's wait hook) and takes its place
  * again (sigint_guard): short calls pay nothing. */
 static struct sigaction prev_sigint;
+atomic_int sigint_told;
+_Thread_local int intr_check;
 
 static void on_sigint(int sig, siginfo_t *info, void *ctx) {
+  /* (told before the core may act on the request: interrupt_taken) */
+  if (prev_sigint.sa_flags & SA_SIGINFO ? prev_sigint.sa_sigaction != NULL
+                                         : prev_sigint.sa_handler != SIG_DFL &&
+                                               prev_sigint.sa_handler != SIG_IGN)
+    atomic_store(&sigint_told, 1);
   ndt_interrupt();
   if (prev_sigint.sa_flags & SA_SIGINFO) {
     if (prev_sigint.sa_sigaction) prev_sigint.sa_sigaction(sig, info, ctx);
   } else if (prev_sigint.sa_handler != SIG_DFL && prev_sigint.sa_handler != SIG_IGN) {
     prev_sigint.sa_handler(sig);
   }
+}
+
+/* A wait that cannot fail (an op's look-ahead wait, settling lent memory)
+ * acted on a request: the core cancelled the call's work, and the call
+ * returns as if nothing happened. Python learns of it as of a Ctrl-C
+ * (PyErr_SetInterruptEx: its SIGINT handler runs in the main thread, at
+ * once when this thread is the main one: fp_done), unless the request came
+ * through on_sigint, which told Python's handler already. A request from
+ * another thread (ndt_interrupt, _core.interrupt) was dropped before. */
+void interrupt_taken(void) {
+  if (!atomic_exchange(&sigint_told, 0)) PyErr_SetInterruptEx(SIGINT);
+  intr_check = 1;
 }
 
 /* Puts on_sigint in front of the handler installed now, when that is a
@@ -418,6 +437,49 @@ static PyObject *f_set_memory_limit(PyObject *m, PyObject *arg) {
   Py_RETURN_NONE;
 }
 
+/* _pending_tasks(): tasks recorded and not finished (tests) */
+static PyObject *f_pending_tasks(PyObject *m, PyObject *noargs) {
+  (void)m, (void)noargs;
+  return PyLong_FromLongLong(ndt_pending_tasks());
+}
+
+/* _debug_hold(a): long work on a until _debug_release() (tests) */
+static PyObject *f_debug_hold(PyObject *m, PyObject *o) {
+  (void)m;
+  if (!PyObject_TypeCheck(o, &ArrayType)) {
+    PyErr_SetString(PyExc_TypeError, "_debug_hold: an ndtile array");
+    return NULL;
+  }
+  ndt_status st;
+  CORE(st = ndt_debug_hold(ARR(o)));
+  if (st) return raise_status(st);
+  return fp_done(Py_NewRef(Py_None));
+}
+
+static PyObject *f_debug_release(PyObject *m, PyObject *noargs) {
+  (void)m, (void)noargs;
+  ndt_debug_release();
+  Py_RETURN_NONE;
+}
+
+/* _debug_interrupt_in_wait(): the next wait that lasts a slice (20 ms)
+ * gets an interrupt from the core's own thread, as from another thread's
+ * ndt_interrupt: no timing luck (tests) */
+static atomic_int interrupt_in_wait;
+static PyObject *f_debug_interrupt_in_wait(PyObject *m, PyObject *noargs) {
+  (void)m, (void)noargs;
+  atomic_store(&interrupt_in_wait, 1);
+  Py_RETURN_NONE;
+}
+
+/* The core's wait hook (a wait lasts another slice; no GIL) */
+static void on_wait_slice(void) {
+  sigint_guard();
+  if (atomic_load_explicit(&interrupt_in_wait, memory_order_relaxed) &&
+      atomic_exchange(&interrupt_in_wait, 0))
+    ndt_interrupt();
+}
+
 /* interrupt(): what Ctrl-C does, callable from any thread (tests) */
 static PyObject *f_interrupt(PyObject *m, PyObject *noargs) {
   (void)m, (void)noargs;
@@ -630,6 +692,11 @@ static PyMethodDef module_methods[] = {
   {"set_memory_limit", f_set_memory_limit, METH_O,
    "set_memory_limit(bytes): the budget of live arrays (0: the default)"},
   {"interrupt", f_interrupt, METH_NOARGS, "interrupt(): stop the waits as Ctrl-C does"},
+  {"_pending_tasks", f_pending_tasks, METH_NOARGS, "tasks recorded and not finished (tests)"},
+  {"_debug_hold", f_debug_hold, METH_O, "test hook: long work on a until _debug_release()"},
+  {"_debug_release", f_debug_release, METH_NOARGS, "test hook: ends every _debug_hold"},
+  {"_debug_interrupt_in_wait", f_debug_interrupt_in_wait, METH_NOARGS,
+   "test hook: the next wait that lasts 20 ms is interrupted"},
   {"init", f_init, METH_VARARGS, "init(workers=0, tile_bytes=0, inline_elems=-1)"},
   {"setting_names", f_setting_names, METH_NOARGS, "setting_names() -> the NDTILE_* names"},
   {"parse_setting", f_parse_setting, METH_VARARGS, "parse_setting(name, text) -> int"},
@@ -655,7 +722,7 @@ PyMODINIT_FUNC PyInit__core(void) {
   PyObject *m = PyModule_Create(&coremodule);
   if (!m) return NULL;
   sigint_guard();
-  ndt_set_wait_hook(sigint_guard);
+  ndt_set_wait_hook(on_wait_slice);
   Py_INCREF(&ArrayType);
   if (PyModule_AddObject(m, "Array", (PyObject *)&ArrayType) < 0) {
     Py_DECREF(&ArrayType);

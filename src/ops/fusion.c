@@ -459,6 +459,11 @@ int ndt__fuse_try(const ndt_ew_arg *proto, int nin, const ndt_array *const *in, 
            memcmp(cur->shape, shape, sizeof(int64_t) * nd) == 0 && !(dst && dst_clash(cur, dst));
       int new_ext = 0;
       for (int i = 0; i < nin && ok; i++) ok = source_of(cur, &bv[i], &new_ext) != -1000;
+      /* a group of an earlier call's ops is kept whole by an interrupt of
+       * a later call (NDT_TASK_EARLY): it must not read what a later call
+       * wrote, which that interrupt may cancel (its results would be lost
+       * with the later call's) */
+      for (int i = 0; i < nin && ok; i++) ok = in[i]->store->wcall <= cur->call;
     }
     if (ok) break;
     ndt_status st = ndt__flush();

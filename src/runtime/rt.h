@@ -42,6 +42,7 @@ struct ndt_task {
   int fails_clean;        /* NDT_TASK_FAILS_CLEAN: a failure wrote nothing */
   int urgent;             /* NDT_TASK_URGENT: queued ahead of the pool's other ready tasks */
   int early;              /* NDT_TASK_EARLY: an interrupt of the current call keeps it */
+  atomic_int started;     /* a worker took it (set before it looks whether it is cancelled) */
 };
 
 /* One task as the recording thread hands it down (task.c -> dist.c ->

@@ -107,13 +107,19 @@ ndt_status ndt__rt_flush(int all, const ndt_store *s, const ndt_access *acc, int
  * mark the stores they write lost, and a read of a lost store fails. Tasks
  * of earlier calls go on running, and a task that holds an earlier call's
  * ops (a fusion or device group begun then: NDT_TASK_EARLY) is not
- * cancelled either. The wait returns NDT_ERR_INTERRUPTED at once. The
- * cancelled seq ranges are kept until no task is pending (at most
- * CANCEL_MAX; past that the last one grows to the new end, cancelling the
- * earlier calls' tasks between them too, as before ndt_call_begin). With
- * many ranks interrupts are not acted on (every rank must take the same
- * steps; the launcher ends the job). */
+ * cancelled either; such a group never reads what a later call wrote
+ * (ndt_store.wcall), so what it reads is never cancelled with the later
+ * call. The wait returns NDT_ERR_INTERRUPTED at once. The waits that
+ * cannot fail (the look-ahead bound, settling lent memory) act on the
+ * request all the same and leave it taken (call_intr): the call's next wait
+ * reports it, or the caller asks (ndt_take_interrupted, the binding at the
+ * end of each core call). The cancelled seq ranges are kept until no task
+ * is pending (at most CANCEL_MAX; past that the last one grows to the new
+ * end, cancelling the earlier calls' tasks between them too, as before
+ * ndt_call_begin). With many ranks interrupts are not acted on (every rank
+ * must take the same steps; the launcher ends the job). */
 static atomic_int interrupt_req;
+static atomic_int call_intr;   /* the current call was cancelled; no status said so yet */
 #define INTR_SLICE_NS 20000000L
 
 void ndt_interrupt(void) { atomic_store(&interrupt_req, 1); }
@@ -131,8 +137,17 @@ static int64_t call_start, call_no;   /* the recording thread's */
 void ndt_call_begin(void) {
   call_no++;
   call_start = rt.recorded;
+  atomic_store_explicit(&call_intr, 0, memory_order_relaxed);   /* the caller did not ask */
 }
 int64_t ndt__rt_call_no(void) { return call_no; }
+
+int64_t ndt_pending_tasks(void) {
+  if (!rt.started) return 0;
+  pthread_mutex_lock(&rt.lock);
+  int64_t n = rt.pending;
+  pthread_mutex_unlock(&rt.lock);
+  return n;
+}
 
 /* Cancels the current call's tasks recorded so far (lock held). */
 static void cancel_call(void) {
@@ -156,6 +171,12 @@ static int is_cancelled(const ndt_task *t) {
     if (t->seq >= atomic_load(&cancel_r[i].lo) && t->seq < atomic_load(&cancel_r[i].hi)) return 1;
   return 0;
 }
+
+/* 1 when t will not touch its data: cancelled before a worker took it. A
+ * worker sets started before it reads the ranges, cancel_call writes them
+ * before a wait reads started (both sequentially consistent), so one of
+ * the two sees the other. */
+static int dropped(const ndt_task *t) { return !atomic_load(&t->started) && is_cancelled(t); }
 static void (*wait_hook)(void);
 void ndt_set_wait_hook(void (*hook)(void)) { wait_hook = hook; }
 
@@ -233,7 +254,27 @@ static void progress_end(progress *pg) {
 static ndt_status interrupted(void) {
   cancel_call();
   atomic_store(&interrupt_req, 0);
+  atomic_store(&call_intr, 0);   /* reported now */
   return ndt__error(NDT_ERR_INTERRUPTED, "interrupted");
+}
+
+/* Acts on an interrupt in a wait that cannot fail (lock held): the call's
+ * work is cancelled as above and the call is left interrupted, for its
+ * next wait or its caller to report. */
+static void interrupt_taken(void) {
+  cancel_call();
+  atomic_store(&interrupt_req, 0);
+  atomic_store(&call_intr, 1);
+}
+
+/* The caller reports it: what the call recorded since is cancelled too. */
+int ndt_take_interrupted(void) {
+  if (!atomic_load_explicit(&call_intr, memory_order_relaxed)) return 0;
+  pthread_mutex_lock(&rt.lock);
+  int taken = atomic_exchange(&call_intr, 0);
+  if (taken) cancel_call();
+  pthread_mutex_unlock(&rt.lock);
+  return taken;
 }
 
 static void mark_lost(ndt_task *t) {
@@ -392,6 +433,7 @@ static const char *ran_name(void) {
 /* Runs a ready task's body on this thread (tid: its trace row, -1 the
  * caller) and releases its stores; complete() finishes it. */
 static ndt_status run_body(ndt_task *t, int tid) {
+  atomic_store(&t->started, 1);   /* (before the ranges are read: see dropped) */
   int cancelled = is_cancelled(t);
   double t0 = ndt__trace_on_ ? ndt__now_us() : 0;
   int64_t g0 = ndt__gathered;
@@ -681,6 +723,11 @@ static ndt_status sync_here(void) {
   int intr = !ndt_distributed();
   progress pg = {0};
   double w0 = rt.pending > 0 ? ndt__trace_now() : 0;
+  if (intr && atomic_load(&call_intr)) {   /* taken earlier in the call: reported now */
+    ndt_status st = interrupted();
+    pthread_mutex_unlock(&rt.lock);
+    return st;
+  }
   rt.zero_waiters++;
   while (rt.pending > 0) {
     if (wait_done(intr)) {
@@ -716,20 +763,27 @@ ndt_status ndt_sync(void) {
 
 static int overlaps(const ndt_use *u, int64_t lo, int64_t hi) { return u->lo <= hi && lo <= u->hi; }
 
+/* 1 when u's task is unfinished and uses [lo, hi]; skip_dropped: and will
+ * touch its data (not dropped). */
+static int in_use(const ndt_use *u, int64_t lo, int64_t hi, int skip_dropped) {
+  return !atomic_load(&u->task->done) && overlaps(u, lo, hi) &&
+         !(skip_dropped && dropped(u->task));
+}
+
 /* An unfinished task that uses [lo, hi] of the tile in a way that
- * conflicts with a read (or, when for_write, with a write), or NULL. */
-static ndt_task *busy_task(const ndt_tile *t, int64_t lo, int64_t hi, int for_write) {
+ * conflicts with a read (or, when for_write, with a write), or NULL;
+ * skip_dropped: one that will touch the data. */
+static ndt_task *busy_task(const ndt_tile *t, int64_t lo, int64_t hi, int for_write,
+                           int skip_dropped) {
   for (int i = 0; i < t->nwrites; i++)
-    if (!atomic_load(&t->writes[i].task->done) && overlaps(&t->writes[i], lo, hi))
-      return t->writes[i].task;
+    if (in_use(&t->writes[i], lo, hi, skip_dropped)) return t->writes[i].task;
   if (for_write)
     for (int i = 0; i < t->nreads; i++)
-      if (!atomic_load(&t->reads[i].task->done) && overlaps(&t->reads[i], lo, hi))
-        return t->reads[i].task;
+      if (in_use(&t->reads[i], lo, hi, skip_dropped)) return t->reads[i].task;
   return NULL;
 }
 static int busy(const ndt_tile *t, int64_t lo, int64_t hi, int for_write) {
-  return busy_task(t, lo, hi, for_write) != NULL;
+  return busy_task(t, lo, hi, for_write, 0) != NULL;
 }
 
 /* Sleeps (lock held) until the unfinished task b finishes (or a slice
@@ -744,7 +798,7 @@ static int wait_for(ndt_task *b, int interruptible) {
 static int wait_region(const ndt_tile *t, int64_t lo, int64_t hi, int for_write,
                        int interruptible, progress *pg) {
   ndt_task *b;
-  while ((b = busy_task(t, lo, hi, for_write))) {
+  while ((b = busy_task(t, lo, hi, for_write, 0))) {
     if (wait_for(b, interruptible)) return 1;
     if (interruptible) progress_tick(pg);
   }
@@ -760,6 +814,11 @@ ndt_status ndt__rt_wait_local(ndt_store *s, int64_t t0, int64_t t1, int for_writ
   int intr = !ndt_distributed();
   progress pg = {0};
   double w0 = 0;   /* the timeline: when the caller started waiting */
+  if (intr && atomic_load(&call_intr)) {   /* taken earlier in the call: reported now */
+    ndt_status st = interrupted();
+    pthread_mutex_unlock(&rt.lock);
+    return st;
+  }
   for (int64_t i = t0; i <= t1 && i < s->ntiles; i++) {
     ndt_tile *tl = &s->tiles[i];
     if (!w0 && ndt__trace_on_ && busy(tl, tl->start, tl->start + tl->len - 1, for_write))
@@ -861,16 +920,19 @@ void ndt__rt_settle_store(ndt_store *s) {
   if (!rt.started) return;
   (void)group_flush();   /* a failure shows at the next wait */
   pthread_mutex_lock(&rt.lock);
-  int intr = !ndt_distributed();
+  int intr = !ndt_distributed(), taken = atomic_load(&call_intr);
+  if (taken) cancel_call();   /* (interrupted earlier in the call: all it recorded since too) */
   for (int64_t i = 0; i < s->ntiles; i++) {
     ndt_tile *tl = &s->tiles[i];
     ndt_task *b;
-    while ((b = busy_task(tl, tl->start, tl->start + tl->len - 1, 1)))
-      if (wait_for(b, intr)) {
-        /* cancels what was recorded (as the look-ahead wait does) and goes
-         * on; the request stays for the next wait to report */
-        cancel_call();
-        intr = 0;
+    /* Interrupted, it cancels the call's work (as the look-ahead wait
+     * does) and then waits only for the tasks that will still touch the
+     * memory: those running, and those it does not cancel (earlier calls'
+     * work that the cancelled tasks waited for runs on, and may be long) */
+    while ((b = busy_task(tl, tl->start, tl->start + tl->len - 1, 1, taken)))
+      if (wait_for(b, intr && !taken)) {
+        interrupt_taken();
+        taken = 1;
       }
   }
   pthread_mutex_unlock(&rt.lock);
@@ -901,6 +963,7 @@ static ndt_status record_task(const ndt_taskrec *r);
 static int groupable(const ndt_taskrec *r);
 static int group_fits(const ndt_taskrec *r, const ndt_fprec *fp);
 static int group_conflicts(const ndt_access *acc, int nacc, int as_read);
+static int group_reads_later(const ndt_access *acc, int nacc);
 static ndt_status group_add(const ndt_taskrec *r, ndt_fprec *fp);
 
 ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
@@ -936,7 +999,8 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
   int gq = grp.n || ndt__dev_track ? groupable(r) : 0;
   ndt_fprec *fp = gq ? ndt__fp_defer() : NULL;
   int copy = (r->flags & NDT__TASK_MOVE) && !r->made;   /* not an eviction */
-  if (grp.n && (group_conflicts(acc, nacc, copy) || (gq && !group_fits(r, fp)))) {
+  if (grp.n && (group_conflicts(acc, nacc, copy) ||
+                (gq && (!group_fits(r, fp) || group_reads_later(acc, nacc))))) {
     ndt_status fs = group_flush();
     if (fs) {
       if (fp) ndt__fp_release(fp);
@@ -1021,6 +1085,7 @@ static ndt_status record_task(const ndt_taskrec *r) {
   if (r->arg_size) memcpy(t->arg, r->arg, r->arg_size);
   atomic_init(&t->refs, 1);  /* the scheduler's reference, dropped when done */
   atomic_init(&t->done, 0);
+  atomic_init(&t->started, 0);
   t->name = name;
   t->kind = r->kind;
   t->proc = r->proc;
@@ -1132,13 +1197,13 @@ static ndt_status record_task(const ndt_taskrec *r) {
       w0 = ndt__trace_on_ ? ndt__now_us() : 0;
       why = rt.pending > ndt__set_.max_pending ? "look-ahead (tasks)" : "look-ahead (bytes)";
     }
-    if (wait_done(intr)) {
+    if ((intr && atomic_load(&call_intr)) || wait_done(intr)) {
       /* Cancels what the call recorded, this task too, and goes on
        * without waiting more (earlier calls' work, still pending, may
        * take long): the op that records it must not see an error for a
-       * task it recorded. The request stays for the next wait to report
-       * (KeyboardInterrupt). */
-      cancel_call();
+       * task it recorded. The call stays interrupted: its next wait, or
+       * its caller (ndt_take_interrupted), reports it (KeyboardInterrupt). */
+      interrupt_taken();
       break;
     }
   }
@@ -1182,6 +1247,17 @@ static int group_conflicts(const ndt_access *acc, int nacc, int as_read) {
     for (int j = 0; j < nb; j++)
       if (a->tile == b[j].tile && a->lo <= b[j].hi && b[j].lo <= a->hi) return 1;
   }
+  return 0;
+}
+
+/* 1 when a task may not join the group because it reads a store that a
+ * call after the group's first one wrote: a group of an earlier call's ops
+ * is kept whole by an interrupt (NDT_TASK_EARLY), and reading what the
+ * later call's cancelled tasks lose would lose its own results too (the
+ * same holds for fusion: fusion.c) */
+static int group_reads_later(const ndt_access *acc, int nacc) {
+  for (int i = 0; i < nacc; i++)
+    if ((acc[i].priv & NDT_READ) && acc[i].tile->store->wcall > grp.call) return 1;
   return 0;
 }
 
@@ -1370,5 +1446,7 @@ ndt_status ndt__rt_group_before(const ndt_task_kind *k, const char *name, const 
   const ndt_fprec *fp = fp_now();
   int same_op = k == grp.kind && (name == grp.name || !strcmp(name, grp.name)) &&
                 (ndt__fp_mask_ ? fp && fp == grp.fprec : !grp.fprec);
-  return same_op && !group_conflicts(acc, nacc, 0) ? NDT_OK : group_flush();
+  return same_op && !group_conflicts(acc, nacc, 0) && !group_reads_later(acc, nacc)
+             ? NDT_OK
+             : group_flush();
 }

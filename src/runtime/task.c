@@ -3,6 +3,7 @@
  * to this rank's graph (sched.c) or, on many ranks, through the
  * owner-computes protocol (dist.c). */
 #include <string.h>
+#include <time.h>
 #include "rt.h"
 
 /* Grows a buffer that starts as the caller's stack array `local`. */
@@ -107,6 +108,32 @@ ndt_status ndt__record(const ndt_task_kind *kind, const char *name, const ndt_op
                      .flags = flags, .span = span, .after = &fence, .nafter = fence != NULL};
     st = ndt_distributed() ? ndt__dist_submit(&r) : ndt__rt_local_submit(&r);
   }
+  /* the call that wrote each store last (in program order: alike on every
+   * rank): fusion and device groups of earlier calls do not read it */
+  if (!(flags & NDT__TASK_MOVE))
+    for (int i = 0; i < nacc; i++)
+      if (acc[i].priv & NDT_WRITE) acc[i].tile->store->wcall = ndt__rt_call_no();
   if (acc != acc_local) ndt__mfree(acc);
   return st;
 }
+
+/* ---- test hook: work that lasts until the test says ------------------- */
+static atomic_llong holds_made, holds_released;
+
+static ndt_status hold_body(ndt_bound *op, void *arg) {
+  NDT_UNUSED(op);
+  long long k;
+  memcpy(&k, arg, sizeof k);
+  struct timespec ms = {0, 1000000L};
+  while (atomic_load(&holds_released) <= k) nanosleep(&ms, NULL);
+  return NDT_OK;
+}
+static const ndt_task_kind hold_kind = {"debug_hold", {hold_body}, NULL};
+
+ndt_status ndt_debug_hold(ndt_array *a) {
+  long long k = atomic_fetch_add(&holds_made, 1);
+  ndt_operand op = {a, NDT_RW};
+  return ndt__record(&hold_kind, NULL, &op, 1, &k, sizeof k, 0);
+}
+
+void ndt_debug_release(void) { atomic_store(&holds_released, atomic_load(&holds_made)); }

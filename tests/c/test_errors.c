@@ -4,8 +4,11 @@
  * used to apply itself (negative dimensions, integers' bounds, axes, the
  * reduce names) are the C API's. */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "check.h"
 
 /* The last error is (st, kind, arg, msg), not deferred. */
@@ -212,6 +215,132 @@ static void test_interrupt_cancels_the_current_call(void) {
   EXPECT(ndt_sync() == NDT_OK, "later work runs");
 }
 
+/* The wait hook (a wait lasts another 20 ms slice) sends the interrupt,
+ * once armed: an interrupt that comes while the program waits, with no
+ * timing luck (the waits here wait for ndt_debug_hold, which lasts until
+ * the test releases it). */
+static atomic_int interrupt_armed;
+static void interrupt_when_waiting(void) {
+  if (atomic_exchange(&interrupt_armed, 0)) ndt_interrupt();
+}
+
+/* A watchdog: releases the holds after WATCHDOG_S seconds (a wait that did
+ * not stop at the interrupt then ends, and the test fails rather than
+ * hangs). */
+#define WATCHDOG_S 10
+static atomic_int watchdog_stop, watchdog_fired;
+static void *watchdog(void *p) {
+  (void)p;
+  struct timespec ms = {0, 10000000L};
+  for (int i = 0; i < WATCHDOG_S * 100 && !atomic_load(&watchdog_stop); i++)
+    nanosleep(&ms, NULL);
+  if (!atomic_load(&watchdog_stop)) {
+    atomic_store(&watchdog_fired, 1);
+    ndt_debug_release();
+  }
+  return NULL;
+}
+
+/* 1 when every element of a is v0 + i * dv */
+static int values_are(const ndt_array *a, int64_t n, double v0, double dv) {
+  double *v = malloc(sizeof(double) * n);
+  int ok = v && ndt_to_buffer(a, v) == NDT_OK;
+  for (int64_t i = 0; ok && i < n; i++) ok = v[i] == v0 + i * dv;
+  free(v);
+  return ok;
+}
+
+/* Settling lent memory (a call's end, with memory lent: ndt_host_settle)
+ * stops at an interrupt: the call's task on the lent memory is dropped
+ * (the memory is untouched, the array lost), the earlier call's long work
+ * it waited for is not cancelled and keeps its array's values, and the
+ * call is left interrupted for its caller (ndt_take_interrupted: the
+ * binding's KeyboardInterrupt). Before, the settle cancelled and then
+ * waited for the earlier call's work, however long. */
+static void test_interrupt_stops_a_settle(void) {
+  enum { N = 100000 };
+  ndt_array *x = NULL, *m = NULL;
+  double *mem = malloc(sizeof(double) * N);
+  for (int i = 0; i < N; i++) mem[i] = -1.0;
+  ndt_call_begin();
+  OK(ndt_linspace(&x, 0.0, N - 1.0, N, 1, NDT_FLOAT64));
+  OK(ndt_from_memory(&m, mem, NDT_FLOAT64, N, 0, NULL, NULL));   /* lent for its life */
+  OK(ndt_sync());
+  ndt_call_begin();
+  OK(ndt_debug_hold(x));              /* call 1: long work on x */
+  EXPECT(ndt_pending_tasks() == 1, "pending %lld", (long long)ndt_pending_tasks());
+  ndt_call_begin();
+  OK(ndt_assign(m, x, NDT_CAST_SAME_KIND));   /* call 2: waits for it */
+  EXPECT(ndt_pending_tasks() == 2, "pending %lld", (long long)ndt_pending_tasks());
+  pthread_t dog;
+  atomic_store(&watchdog_stop, 0);
+  atomic_store(&watchdog_fired, 0);
+  EXPECT(pthread_create(&dog, NULL, watchdog, NULL) == 0, "watchdog");
+  ndt_set_wait_hook(interrupt_when_waiting);
+  atomic_store(&interrupt_armed, 1);
+  ndt_host_settle();
+  int fired = atomic_load(&watchdog_fired);
+  atomic_store(&watchdog_stop, 1);
+  pthread_join(dog, NULL);
+  ndt_set_wait_hook(NULL);
+  EXPECT(!fired, "the settle waited for the earlier call's work after the interrupt");
+  EXPECT(ndt_take_interrupted() == 1, "the call is interrupted");
+  EXPECT(ndt_take_interrupted() == 0, "taken once");
+  ndt_debug_release();
+  EXPECT(values_are(x, N, 0.0, 1.0), "x kept its values (the hold was not cancelled)");
+  double *v = malloc(sizeof(double) * N);
+  ndt_status st = ndt_to_buffer(m, v);
+  EXPECT(st == NDT_ERR_DEFERRED && strstr(ndt_last_error(), "interrupt"), "m: %d %s", st,
+         ndt_last_error());
+  int untouched = 1;
+  for (int i = 0; i < N; i++) untouched &= mem[i] == -1.0;
+  EXPECT(untouched, "the dropped assignment wrote the lent memory");
+  free(v);
+  ndt_free(m);
+  ndt_free(x);
+  ndt_call_begin();
+  EXPECT(ndt_sync() == NDT_OK, "later work runs");
+  free(mem);
+}
+
+/* A fused group begun in an earlier call is kept whole by an interrupt of
+ * a later call (NDT_TASK_EARLY). An op of the later call that reads what
+ * the later call wrote must not join it: that write is cancelled, and the
+ * group, reading its lost values, lost the earlier call's results too. */
+static void test_interrupt_keeps_an_earlier_fused_group(void) {
+  enum { N = 100000 };
+  int64_t inline_elems;
+  OK(ndt_setting_value("NDTILE_INLINE_ELEMS", &inline_elems));
+  OK(ndt_set_inline_elems(0));        /* fused, whatever the size */
+  ndt_array *x = NULL, *s = NULL, *a = NULL, *b = NULL;
+  ndt_call_begin();
+  OK(ndt_linspace(&x, 0.0, N - 1.0, N, 1, NDT_FLOAT64));
+  OK(ndt_linspace(&s, 0.0, N - 1.0, N, 1, NDT_FLOAT64));
+  OK(ndt_sync());
+  ndt_call_begin();
+  OK(ndt_binary(&a, NDT_ADD, x, x));  /* call 1: a fused group, held */
+  ndt_call_begin();
+  OK(ndt_debug_hold(s));              /* call 2: long work on s, cancelled */
+  OK(ndt_binary(&b, NDT_MULTIPLY, a, s));
+  ndt_interrupt();
+  ndt_status st = ndt_sync();
+  EXPECT(st == NDT_ERR_INTERRUPTED, "sync: %d", st);
+  ndt_debug_release();
+  EXPECT(values_are(a, N, 0.0, 2.0), "a = x + x of call 1: %s", ndt_last_error());
+  double *v = malloc(sizeof(double) * N);
+  st = ndt_to_buffer(b, v);
+  EXPECT(st == NDT_ERR_DEFERRED && strstr(ndt_last_error(), "interrupt"), "b: %d %s", st,
+         ndt_last_error());
+  free(v);
+  ndt_free(a);
+  ndt_free(b);
+  ndt_free(s);
+  ndt_free(x);
+  OK(ndt_set_inline_elems(inline_elems));
+  ndt_call_begin();
+  EXPECT(ndt_sync() == NDT_OK, "later work runs");
+}
+
 static void test_names(void) {
   EXPECT(!strcmp(ndt_reduce_name(NDT_RED_SUM), "sum"), "sum");
   EXPECT(!strcmp(ndt_reduce_name(NDT_RED_MIN), "min"), "min");
@@ -239,6 +368,8 @@ int main(void) {
   test_deferred();
   test_names();
   test_interrupt_cancels_the_current_call();
+  test_interrupt_stops_a_settle();
+  test_interrupt_keeps_an_earlier_fused_group();
   ndt_finalize();
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;
