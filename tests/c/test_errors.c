@@ -259,6 +259,11 @@ static int values_are(const ndt_array *a, int64_t n, double v0, double dv) {
  * waited for the earlier call's work, however long. */
 static void test_interrupt_stops_a_settle(void) {
   enum { N = 100000 };
+  /* On devices the hold and the assignment are recorded with the device
+   * plan's copies around them, and the counts below are the host graph's:
+   * the settle's interrupt is a host matter, tested in the run without
+   * devices (make test-sim runs the rest of this file with them). */
+  if (ndt_device_count() > 0) return;
   ndt_array *x = NULL, *m = NULL;
   double *mem = malloc(sizeof(double) * N);
   for (int i = 0; i < N; i++) mem[i] = -1.0;
