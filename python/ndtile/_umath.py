@@ -1190,14 +1190,9 @@ def check_outs(u, args, outs, casting='same_kind'):
     if len(given) < len(outs) and full != tuple(_core.broadcast_shapes(shapes[:len(args)])):
         # an output larger than the inputs' broadcast: NumPy's other
         # outputs have its shape too (the inputs broadcast to it)
-        bt = _stride_tricks().broadcast_to
-        args = tuple(bt(a, full) if isinstance(a, Array) else a for a in args)
+        args = tuple(a._broadcast_to(full) if isinstance(a, Array) and tuple(a.shape) != full
+                     else a for a in args)
     return args
-
-
-def _stride_tricks():
-    from . import _stride_tricks
-    return _stride_tricks
 
 
 def _may_share(o, a):
