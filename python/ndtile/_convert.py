@@ -124,6 +124,13 @@ def c_method_args(fname, names, defaults, args, kwargs):
     return values
 
 
+def shape_str(shape):
+    """A shape as NumPy's messages print it (its iterator, indexing, ufunc
+    outputs): (2,7,8), (3,), ()."""
+    shape = tuple(shape)
+    return "(" + ",".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+
+
 def is_nd(x):
     return isinstance(x, Array)
 

@@ -302,11 +302,6 @@ def unravel_index(indices, shape, order='C'):
     return tuple(out)
 
 
-def _shape_str(shape):
-    # NumPy's iterator prints a shape as (2,3), (2,), ()
-    return '(' + ','.join(map(str, shape)) + (',' if len(shape) == 1 else '') + ')'
-
-
 def ravel_multi_index(multi_index, dims, mode='raise', order='C'):
     """NumPy's ravel_multi_index: the flat indices of coordinate arrays in an
     array of shape dims, with NumPy's modes, orders and errors. Coordinates
@@ -332,7 +327,7 @@ def ravel_multi_index(multi_index, dims, mode='raise', order='C'):
         bshape = _np.broadcast_shapes(*[x.shape for x in xs])
     except ValueError:
         raise ValueError("operands could not be broadcast together with shapes " +
-                         ''.join(_shape_str(x.shape) + ' ' for x in xs)) from None
+                         ''.join(C.shape_str(x.shape) + ' ' for x in xs)) from None
     # NumPy's checks of dims, mode, order, the number and dtypes of the
     # coordinate arrays, on one-element stand-ins (none: empty coordinates
     # take dims with zeros)

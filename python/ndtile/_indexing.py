@@ -138,12 +138,6 @@ def _bool_array(k):
     return None
 
 
-def _shape_str(shape):
-    """A shape as NumPy's indexing messages print it: (2,7,8), (3,)."""
-    shape = tuple(shape)
-    return "(" + ",".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
-
-
 # index arrays up to this many elements (all together) are read whole by _extents
 _SMALL_EXTENTS = 1 << 14
 
@@ -293,7 +287,7 @@ def _index_arrays(a, key, on_shape=None, on_parsed=None, sliced=False, getting=F
         if 'too large' in str(e):
             # shapes that broadcast, to more elements than an index can count
             raise ValueError("iterator is too large") from None    # NumPy's
-        shapes = "".join(_shape_str(sh) + " " for sh in shapes)
+        shapes = "".join(C.shape_str(sh) + " " for sh in shapes)
         raise IndexError("shape mismatch: indexing arrays could not be broadcast together "
                          f"with shapes {shapes}") from None
     groups = [axes[i][2] for i in adv]
@@ -469,9 +463,9 @@ def _scatter(a, key, value):
         except ValueError:
             vshape = None
         if vshape != shape:
-            raise ValueError(f"shape mismatch: value array of shape {_shape_str(orig)} "
+            raise ValueError(f"shape mismatch: value array of shape {C.shape_str(orig)} "
                              f"could not be broadcast to indexing result of shape "
-                             f"{_shape_str(shape)}")
+                             f"{C.shape_str(shape)}")
 
     r = _index_arrays(a, key, fits, convert)
     if r is None:

@@ -1158,11 +1158,6 @@ class _divmod(ufunc):
         return q, r
 
 
-def shape_str(shape):
-    """A shape in NumPy's error messages: (6,), (2,3), ()."""
-    return "(" + ",".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
-
-
 def check_outs(u, args, outs, casting='same_kind'):
     """NumPy's checks of the outputs of a ufunc of several outputs, in its
     order and before any work: each an array and writeable, the loop's
@@ -1185,8 +1180,8 @@ def check_outs(u, args, outs, casting='same_kind'):
     full = tuple(_core.broadcast_shapes(shapes))
     for o in given:
         if tuple(o.shape) != full:
-            raise ValueError(f"non-broadcastable output operand with shape {shape_str(o.shape)} "
-                             f"doesn't match the broadcast shape {shape_str(full)}")
+            raise ValueError(f"non-broadcastable output operand with shape {C.shape_str(o.shape)} "
+                             f"doesn't match the broadcast shape {C.shape_str(full)}")
     if len(given) < len(outs) and full != tuple(_core.broadcast_shapes(shapes[:len(args)])):
         # an output larger than the inputs' broadcast: NumPy's other
         # outputs have its shape too (the inputs broadcast to it)
