@@ -227,14 +227,11 @@ static int describe(char *out, size_t cap, int i, const ndt_operand *o) {
 
 static ndt_status violation(const char *name, const char *what, const ndt_operand *op, int i,
                             int j) {
-  char a[300], b[300];
+  char a[240], b[240];
   describe(a, sizeof a, i, &op[i]);
   describe(b, sizeof b, j, &op[j]);
-  char msg[900];
-  snprintf(msg, sizeof msg,
-           "NDTILE_CHECK: task '%s' %s: %s and %s (a task may name an element in one written "
-           "operand only, and read it elsewhere only as the same elements in the same order: "
-           "docs/design.md, Tasks and dependencies)",
+  char msg[700];
+  snprintf(msg, sizeof msg, "NDTILE_CHECK: task '%s' %s: %s and %s (docs/design.md, Tasks)",
            name, what, a, b);
   if (ndt__set_.check == NDT__CHECK_ABORT) {
     fprintf(stderr, "ndtile: %s\n", msg);
