@@ -97,6 +97,7 @@ typedef enum {
   NDT__SET_BIND,            /* ranks on cores of their own (comm.c) */
   NDT__SET_GPUS_PER_NODE,   /* each rank's share of its node's GPUs (device.c) */
   NDT__SET_CUDA_MATH,       /* transcendental functions on CUDA devices (cuda.c) */
+  NDT__SET_CHECK,           /* the debug check of every task's operands (check.c) */
   NDT__NSETTINGS
 } ndt__setting_id;
 /* NDTILE_DEVICES (or ndt_config.devices), parsed (env.c): auto, none,

@@ -27,6 +27,10 @@ static const choice_def bind_words[] = {{"none", 0}, {"cores", 1}, {"off", 0}, {
                                         {NULL, 0}};
 static const choice_def math_words[] = {{"device", 1}, {"cpu", 0}, {"1", 1}, {"0", 0},
                                         {NULL, 0}};
+static const choice_def check_words[] = {{"off", NDT__CHECK_OFF}, {"abort", NDT__CHECK_ABORT},
+                                         {"error", NDT__CHECK_ERROR}, {"0", NDT__CHECK_OFF},
+                                         {"1", NDT__CHECK_ABORT}, {"on", NDT__CHECK_ABORT},
+                                         {NULL, 0}};
 
 typedef struct {
   const char *name;
@@ -61,13 +65,15 @@ static const setting_def defs[NDT__NSETTINGS] = {
     /* the transcendental functions on CUDA devices (their math library,
      * within a bound) or on the CPU (its bits); a word: math_words */
     [NDT__SET_CUDA_MATH] = {"NDTILE_CUDA_MATH", 0, 0, 1},
+    /* a debug check of every task's operands (check.c); a word: check_words */
+    [NDT__SET_CHECK] = {"NDTILE_CHECK", 0, 0, 2},
 };
 #define NDEFS NDT__NSETTINGS
 
 /* The words of a word setting, NULL for a number. */
 static const choice_def *words_of(int id) {
   return id == NDT__SET_FALLBACK ? fallback_words : id == NDT__SET_BIND ? bind_words
-         : id == NDT__SET_CUDA_MATH ? math_words : NULL;
+         : id == NDT__SET_CUDA_MATH ? math_words : id == NDT__SET_CHECK ? check_words : NULL;
 }
 
 const char *ndt_setting_name(int i) { return i >= 0 && i < NDEFS ? defs[i].name : NULL; }

@@ -86,7 +86,11 @@ typedef struct {
   int64_t max_pending;    /* the recording thread waits when more tasks are pending */
   int64_t max_bytes;      /* ... or when older pending tasks hold more bytes */
   int64_t group_bytes;    /* the most bytes of one grouped device task (0: none) */
+  int check;              /* NDTILE_CHECK: NDT__CHECK_* */
 } ndt_settings;
+/* NDTILE_CHECK (check.c): off; a violation aborts with its message; or it
+ * is the op's error (NDT_ERR_INTERNAL: Python's RuntimeError). */
+enum { NDT__CHECK_OFF, NDT__CHECK_ABORT, NDT__CHECK_ERROR };
 extern ndt_settings ndt__set_;
 /* The number of workers cfg asks for (or the environment, or the cores). */
 int ndt__settings_workers(const ndt_config *cfg);
@@ -94,6 +98,13 @@ int ndt__settings_workers(const ndt_config *cfg);
 void ndt__settings_load(const ndt_config *cfg, int w);
 /* The first start: memory statistics and the cache limit from env. */
 void ndt__settings_first_start(void);
+
+/* ---- check.c ---- */
+/* NDTILE_CHECK: NDT_OK when no two written operands of op[0..nop) share an
+ * element and a written one shares elements with a read one only as the
+ * same elements in the same order; else the violation (which aborts under
+ * NDT__CHECK_ABORT), naming the task and the two operands. */
+ndt_status ndt__check_task(const char *name, const ndt_operand *op, int nop);
 
 /* ---- trace.c ---- */
 extern int ndt__trace_on_;

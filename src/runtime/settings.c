@@ -30,6 +30,8 @@ void ndt__settings_load(const ndt_config *cfg, int w) {
   /* a device launch costs about 5 us, a 2 MiB tile of a+b about 1.5 us of
    * an H200's memory traffic: launches over 64 MiB keep that under 10 % */
   s->group_bytes = ndt__env_int("NDTILE_GPU_GROUP", (int64_t)64 << 20);
+  /* a debug check on every task recorded (check.c) */
+  s->check = (int)ndt__env_int("NDTILE_CHECK", NDT__CHECK_OFF);
 }
 
 static void memstat_at_exit(void) {

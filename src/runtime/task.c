@@ -42,6 +42,9 @@ ndt_status ndt__record(const ndt_task_kind *kind, const char *name, const ndt_op
   ndt_status st = ndt__runtime_ensure();
   if (st) return st;
   if (!name) name = kind->name;
+  /* NDTILE_CHECK: before anything is recorded (on an error arg is still
+   * the caller's) */
+  if (ndt__set_.check && nop > 1 && (st = ndt__check_task(name, op, nop))) return st;
   ndt_access acc_local[16], *acc = acc_local;
   int nacc = 0, cap = 16;
   int64_t span_local[2 * NDT_SPAN_OPS], *span = nop <= NDT_SPAN_OPS ? span_local : NULL;

@@ -10,7 +10,12 @@
  * NDTILE_DEVICES's (meson: none, and sim:2 as access-sim2; make test-sim
  * and test-cudahost run it under theirs): the lists are the same with
  * devices, where the tiles a task pins are those its list names (bind.c,
- * exec_tracked) and a simulated device runs the tasks in its memory. */
+ * exec_tracked) and a simulated device runs the tasks in its memory.
+ * It runs under NDTILE_CHECK=error (check.c): every task recorded here is
+ * checked, and check_rule() records tasks that break the rule that a task
+ * never names the same elements in two written operands (or reads them
+ * elsewhere other than in place) and expects the check to refuse them,
+ * and tasks that keep it (interleaved steps, .real beside .imag) to run. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -124,11 +129,161 @@ static ndt_array *slice2(const ndt_array *a, int64_t s0, int64_t e0, int64_t st0
   return v;
 }
 
+
+/* ---- NDTILE_CHECK (check.c) ---- */
+/* a task writing v[0] = 1 and v[1] = 2 elementwise (both operands of one
+ * shape), run only when the check lets it through */
+static ndt_status two_body(ndt_bound *b, void *argp) {
+  (void)argp;
+  int64_t idx[NDT_MAXDIMS] = {0}, n = 1;
+  for (int k = 0; k < b[0].ndim; k++) n *= b[0].shape[k];
+  for (int64_t e = 0; e < n; e++) {
+    for (int o = 0; o < 2; o++) {
+      char *q = b[o].ptr;
+      for (int k = 0; k < b[o].ndim; k++) q += idx[k] * b[o].st[k];
+      *(double *)q = o + 1;
+    }
+    for (int k = b[0].ndim - 1; k >= 0; k--) {
+      if (++idx[k] < b[0].shape[k]) break;
+      idx[k] = 0;
+    }
+  }
+  return NDT_OK;
+}
+static const ndt_task_kind two_kind = {"two-writes", {two_body}, NULL};
+
+static ndt_status record_two(const ndt_array *x, const ndt_array *y) {
+  ndt_operand op[2] = {{x, NDT_WRITE}, {y, NDT_WRITE}};
+  return ndt__record(&two_kind, NULL, op, 2, NULL, 0, 0);
+}
+
+/* a refusal: NDT_ERR_INTERNAL naming the task, its operands and the rule */
+static void refused(ndt_status st, const char *task, const char *what, const char *line) {
+  EXPECT(st == NDT_ERR_INTERNAL, "%s: status %d (the check let it through)", line, (int)st);
+  if (st != NDT_ERR_INTERNAL) return;
+  const char *m = ndt_last_error();
+  EXPECT(strstr(m, "NDTILE_CHECK") && strstr(m, task) && strstr(m, what) &&
+             strstr(m, "operand 0") && strstr(m, "operand 1"),
+         "%s: message: %s", line, m);
+}
+
+static ndt_array *slice1(const ndt_array *a, int64_t s0, int64_t e0, int64_t st0) {
+  ndt_index ix = {NDT_IDX_SLICE, s0, e0, st0, 1, 1};
+  ndt_array *v;
+  OK(ndt_view_index(&v, a, 1, &ix));
+  return v;
+}
+
+static int all_equal(const ndt_array *v, double x) {
+  int64_t n = ndt_size(v);
+  double *b = malloc(sizeof(double) * (size_t)n);
+  OK(ndt_to_buffer(v, b));
+  int bad = 0;
+  for (int64_t i = 0; i < n; i++) bad += b[i] != x;
+  free(b);
+  return bad;
+}
+
+static ndt_array *pool[64];
+static int npool;
+static ndt_array *K(ndt_array *v) { return pool[npool++] = v; }
+
+static void check_rule(void) {
+  /* F: 4 tiles of a 1-d float64 store; Q: a square 2-d one over tiles */
+  int64_t fn = 4 * TE, qs[2] = {64, 64};
+  ndt_array *F, *Q, *QT;
+  OK(ndt_zeros(&F, 1, &fn, NDT_FLOAT64));
+  OK(ndt_zeros(&Q, 2, qs, NDT_FLOAT64));
+  int perm[2] = {1, 0};
+  OK(ndt_transpose(&QT, Q, perm));
+  const char *two = "names the same elements in two written operands";
+  const char *rw = "reads elements that it writes";
+
+  /* the same view written twice, across tiles (session 31's fused group
+   * on ranks) and within one tile */
+  ndt_array *mid = K(slice1(F, TE - 10, 3 * TE + 10, 1)), *one = K(slice1(F, 3, 20, 1));
+  refused(record_two(mid, mid), "two-writes", two, "a view written twice across tiles");
+  refused(record_two(one, one), "two-writes", two, "a view written twice in one tile");
+  /* a step beside a block, partial overlap, a step inside another */
+  ndt_array *e2 = K(slice1(F, 0, fn, 2)), *o2 = K(slice1(F, 1, fn, 2));
+  ndt_array *e2a = K(slice1(F, 0, fn / 2, 1)), *e2b = K(slice1(F, fn / 2 - 1, fn - 1, 1));
+  ndt_array *e4h = K(slice1(F, 0, fn / 2, 1));   /* fn / 2 elements: as many as e2 */
+  refused(record_two(e2, e4h), "two-writes", two, "every 2nd and the first half");
+  refused(record_two(e2a, e2b), "two-writes", two, "halves sharing one element");
+  ndt_array *e4x = K(slice1(F, 0, fn, 4)), *e8 = K(slice1(F, 0, 2 * fn / 4, 2));
+  refused(record_two(e4x, e8), "two-writes", two, "every 4th and every 2nd of the first half");
+  /* interleaved steps share a byte range and no element: allowed */
+  OK(record_two(e2, o2));
+  EXPECT(!all_equal(e2, 1.0) && !all_equal(o2, 2.0), "interleaved steps written");
+  /* 2-d: a transposed view of a square and the square (same elements,
+   * other order: refused when written twice or read and written) */
+  refused(record_two(Q, QT), "two-writes", two, "a square and its transpose");
+  refused(record_copy(Q, QT, 1.0, NULL, NULL, NDT_WRITE), "copy-test", rw,
+          "a square written from its transpose");
+  /* columns: even ones beside odd ones allowed; even rows beside even
+   * columns share Q[0, 0] */
+  ndt_array *ce = K(slice2(Q, 0, 64, 1, 0, 64, 2)), *co = K(slice2(Q, 0, 64, 1, 1, 64, 2));
+  ndt_array *re = K(slice2(Q, 0, 64, 2, 0, 64, 1)), *rq = K(slice2(Q, 0, 32, 1, 0, 64, 1));
+  OK(record_two(ce, co));
+  EXPECT(!all_equal(ce, 1.0) && !all_equal(co, 2.0), "even and odd columns written");
+  refused(record_two(re, ce), "two-writes", two, "even rows and even columns");
+  OK(record_two(re, K(slice2(Q, 1, 64, 2, 0, 64, 1))));
+  refused(record_two(rq, K(slice2(Q, 31, 63, 1, 0, 64, 1))), "two-writes", two,
+          "row blocks sharing row 31");
+  /* in place: the same elements in the same order, read and written */
+  OK(record_copy(e2, e2, 1.0, NULL, NULL, NDT_RW));
+  EXPECT(!all_equal(e2, 2.0), "in place: F[::2] + 1");
+  OK(record_copy(mid, mid, 1.0, NULL, NULL, NDT_WRITE));
+  /* a read and a write in part over each other, or reversed */
+  ndt_array *sh = K(slice1(F, 1, fn, 1)), *lo = K(slice1(F, 0, fn - 1, 1));
+  ndt_array *rev = K(slice1(F, fn - 1, -fn - 1, -1));
+  refused(record_copy(sh, lo, 0.0, NULL, NULL, NDT_WRITE), "copy-test", rw,
+          "F[1:] written from F[:-1]");
+  refused(record_copy(F, rev, 0.0, NULL, NULL, NDT_WRITE), "copy-test", rw,
+          "F written from F[::-1]");
+  /* as_strided (strides 4, 5: not nested, listed): {0, 4, 5, 8, 9, 13}
+   * meets F[1::4] at 5, not F[2::4] */
+  int64_t as_shape[2] = {3, 2}, as_st[2] = {4, 5};
+  ndt_array *as, *f14 = K(slice1(F, 1, 24, 4)), *f24 = K(slice1(F, 2, 24, 4));
+  OK(ndt_as_strided(&as, F, 0, 2, as_shape, as_st));
+  K(as);
+  /* (3, 2) views of F[1::4] and F[2::4]: the body walks operand 0's shape */
+  ndt_array *f14r, *f24r;
+  int64_t s32[2] = {3, 2};
+  OK(ndt_reshape(&f14r, f14, 2, s32));
+  OK(ndt_reshape(&f24r, f24, 2, s32));
+  K(f14r);
+  K(f24r);
+  EXPECT(f14r->store == F->store && f24r->store == F->store, "reshaped steps are views");
+  refused(record_two(as, f14r), "two-writes", two, "as_strided (4, 5) and F[1::4]");
+  OK(record_two(as, f24r));
+  /* complex: .real beside .imag allowed; the whole beside .imag refused */
+  int64_t cn = 2 * TE;
+  ndt_array *Z, *zr, *zi;
+  OK(ndt_zeros(&Z, 1, &cn, NDT_COMPLEX128));
+  OK(ndt_real(&zr, Z));
+  OK(ndt_imag(&zi, Z));
+  K(Z);
+  K(zr);
+  K(zi);
+  OK(record_two(zr, zi));
+  ndt_operand zop[2] = {{Z, NDT_WRITE}, {zi, NDT_READ}};
+  refused(ndt__record(&copy_kind, NULL, zop, 2, &(copy_arg){0}, sizeof(copy_arg), 0),
+          "copy-test", rw, "a complex array written, its .imag read");
+  OK(ndt_sync());
+  K(F);
+  K(Q);
+  K(QT);
+  while (npool) ndt_free(pool[--npool]);
+}
+
 int main(int argc, char **argv) {
   ndt_config cfg = {.workers = 2, .tile_bytes = 4096, .inline_elems = 0,
                     .devices = argc > 1 ? argv[1] : NULL};
+  setenv("NDTILE_CHECK", "error", 1);
   OK(ndt_init(&cfg));
   printf("access: %d devices\n", ndt_device_count());
+  check_rule();
   if (argc > 1 && strcmp(argv[1], "none"))
     EXPECT(ndt_device_count() > 0, "no device for %s: %s", argv[1], ndt_device_note());
   double *h = malloc(sizeof(double) * R * C), *got = malloc(sizeof(double) * R * C);

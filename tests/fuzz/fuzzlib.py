@@ -921,6 +921,12 @@ SETTINGS = {
     'cudahost_ranks2': ({'NDTILE_WORKERS': '1', 'NDTILE_DEVICES': 'cuda:0',
                          'NDTILE_CUDA_PLUGIN': CUDAHOST, 'NDTILE_CUDA_MEM': '16M'}, 2, 1_000_000),
 }
+# Every setting runs under the runtime's check of each task's operands
+# (NDTILE_CHECK: no element in two written operands, a read beside a write
+# only in place; docs/design.md, "Tasks and dependencies"): a violation
+# aborts, a crash the driver reports with its seed.
+for _env, _ranks, _cap in SETTINGS.values():
+    _env['NDTILE_CHECK'] = 'abort'
 
 UNARY = ('negative', 'positive', 'absolute', 'sign', 'sqrt', 'exp', 'log', 'log2', 'log10',
          'log1p', 'expm1', 'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan', 'sinh', 'cosh',
