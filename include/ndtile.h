@@ -664,7 +664,7 @@ ndt_status ndt_reduce(ndt_array **out, ndt_reduce_op op, const ndt_array *a, uin
  * where NumPy's accumulator starts, in place of the identity: initial +
  * pw(x) for a float sum, (initial * x0) * x1 ... for a product, so NumPy's
  * bits (sum(x, initial=-0.0) of -0.0s is -0.0; prod(x, initial=0) of
- * values that overflow is NaN). An empty reduction gives initial. Other
+ * values whose product overflows is 0, not inf * 0). An empty reduction gives initial. Other
  * ops: NDT_ERR_VALUE. */
 ndt_status ndt_reduce_initial(ndt_array **out, ndt_reduce_op op, const ndt_array *a,
                               uint64_t axes, int keepdims, ndt_dtype dtype,

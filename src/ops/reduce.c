@@ -280,6 +280,18 @@ static ndt_status combine_body(ndt_bound *op, void *p) {
   } else if (!r->from_out) {   /* (seeded: out holds the start) */
     fill_items(b.ptr, k.identity, asz, hi - lo);
   }
+  /* seed_last: the start out holds, kept aside; the partials are combined
+   * as without it, and it is added at the end */
+  char *start = NULL;
+  if (r->from_out && r->seed_last) {
+    start = ndt__malloc((size_t)(hi - lo) * asz);
+    if (!start) {
+      ndt__mfree(vals);
+      return NDT_ERR_NOMEM;
+    }
+    memcpy(start, b.ptr, (size_t)(hi - lo) * asz);
+    fill_items(b.ptr, k.identity, asz, hi - lo);
+  }
   const char *pbase = r->parts ? op[1].ptr : NULL;
   const int64_t *ibase = r->arg ? (const int64_t *)(pbase + idx_offset(r)) : NULL;
   int64_t poff = 0;
@@ -305,7 +317,7 @@ static ndt_status combine_body(ndt_bound *op, void *p) {
      * it flips the sign of zeros, and turns inf+infj into NaN). The direct
      * fold (above) reads the input, so it combines from the identity, as
      * NumPy. */
-    int copy_first = !r->arg && !r->from_out;
+    int copy_first = !r->arg && (!r->from_out || r->seed_last);
     /* an arg* block that holds the whole reduced axis is the only block of
      * its out elements: its index partials are the result */
     int whole = r->arg && !r->arg_all && bv.shape[r->arg_axis] == r->in.shape[r->arg_axis];
@@ -355,6 +367,8 @@ static ndt_status combine_body(ndt_bound *op, void *p) {
     }
     poff += pn;
   }
+  if (start && st == NDT_OK) k.acc(b.ptr, osz, start, asz, hi - lo);
+  ndt__mfree(start);
   ndt__mfree(vals);
   return st;
 }
@@ -1140,6 +1154,28 @@ static ndt_status line_sums(ndt_reduce_op op, const ndt_array *a, int axis, ndt_
   return st;
 }
 
+/* A seeded reduction's partials (from_out) and NumPy's order: where the
+ * innermost reduced axis (NumPy's inner loop runs along the smallest
+ * stride) runs across blocks, the blocks' partials are pieces of NumPy's
+ * pairwise lines, which NumPy adds to its start each as one sum: the
+ * partials are combined as without a seed and the start added last (1).
+ * Otherwise each partial holds whole lines, which NumPy adds to the start
+ * one after another: the combine goes on from the start (0). */
+static int seed_after_partials(const ndt_array *a, uint64_t mask, const ndt_tiling *tl) {
+  int q = -1;
+  for (int j = 0; j < a->ndim; j++)
+    if ((mask >> j & 1) && a->shape[j] > 1 &&
+        (q < 0 || llabs(a->strides[j]) < llabs(a->strides[q])))
+      q = j;
+  if (q < 0) return 0;
+  for (int64_t b = 0; b < tl->ntiles; b++) {
+    ndt_array bv;
+    ndt__block_view(a, tl, b, &bv);
+    if (bv.size && bv.shape[q] < a->shape[q]) return 1;
+  }
+  return 0;
+}
+
 /* The core reduction: keepdims result of dtype acc (int64 for ARG*).
  * seed: NULL, or the value (in acc) every result element's fold starts
  * from in place of the identity (ndt_reduce_initial): the result is filled
@@ -1270,6 +1306,7 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
     ndt_free(res);
     return st;
   }
+  if (from_out && !direct) r.seed_last = seed_after_partials(a, mask, &r.tl);
   r.out = *res;
   int small = r.tl.ntiles == 1 && a->size <= ndt__rt_inline_elems();
   int64_t poff = 0;

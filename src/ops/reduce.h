@@ -31,6 +31,8 @@ typedef struct {
   int from_out;           /* a seeded reduction (ndt_reduce_initial): the result
                              holds the start, the combine folds on from it, float
                              sums' partials start from -0.0 (kinds apart: reduce.c) */
+  int seed_last;          /* from_out: the partials combined first, the start added
+                             last (seed_after_partials) */
 } ndt_red_arg;
 
 /* "pairwise leaf" and "pairwise top": a full float sum in NumPy's one-line
