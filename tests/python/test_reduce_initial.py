@@ -168,3 +168,17 @@ def test_default_tiles():
     bits_equal(nt.sum(nt.asarray(z), initial=-0.0), np.sum(z, initial=-0.0))
     c = _data('c16', (400, 400), 'normal')
     bits_equal(nt.sum(nt.asarray(c), axis=1, initial=1j), np.sum(c, axis=1, initial=1j))
+
+
+def test_negative_zero_runs():
+    # the pairwise kernel's short runs start from -0.0, as NumPy's: a
+    # reduceat segment of -0.0s is -0.0 (its first element, then the
+    # pairwise sum of the rest), and a plain sum of them stays +0.0 (0 + ...)
+    for n in (3, 5, 20, 300):
+        a = np.full(n, -0.0)
+        for idx in ([0], [0, 2], [0, 1, n - 1]):
+            bits_equal(nt.add.reduceat(nt.asarray(a), idx), np.add.reduceat(a, idx))
+        bits_equal(nt.sum(nt.asarray(a)), np.sum(a))
+        bits_equal(nt.nansum(nt.asarray(a)), np.nansum(a))
+        c = a.astype(np.complex64) * (1 + 1j) - 0.0j
+        bits_equal(nt.add.reduceat(nt.asarray(c), [0, 1]), np.add.reduceat(c, [0, 1]))
