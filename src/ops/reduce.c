@@ -93,9 +93,20 @@ static ndt_status block_body(ndt_bound *op, void *p) {
     for (int64_t i = 0; i < pn; i++) pidx[i] = -1;
   } else {
     ndt__kern->reduce(r->op, r->acc, &k);
+    /* seeded: the first block of its result elements (at the start of the
+     * reduced axes) starts from the seed, as NumPy's fold does, unless the
+     * seed is added last; float sums' other partials from -0.0 */
     char start[16];
     memcpy(start, k.identity, (size_t)asz);
     if (r->from_out && sum_from_neg_zero(r->op, r->acc)) neg_zero(r->acc, start);
+    if (r->from_out && !r->seed_last) {
+      int64_t bs[NDT_MAXDIMS];
+      int first = 1;
+      ndt__block_start(&r->in, &r->tl, r->blk, bs);
+      for (int j = 0; j < nd; j++)
+        if ((r->mask >> j & 1) && bs[j] != 0) first = 0;
+      if (first) memcpy(start, r->seed, (size_t)asz);
+    }
     fill_items(pdata, start, asz, pn);
   }
   c_strides_bytes(nd, ps, asz, r->mask, pst);
@@ -281,7 +292,8 @@ static ndt_status combine_body(ndt_bound *op, void *p) {
     fill_items(b.ptr, k.identity, asz, hi - lo);
   }
   /* seed_last: the start out holds, kept aside; the partials are combined
-   * as without it, and it is added at the end */
+   * as without it, and it is added at the end (otherwise the first blocks'
+   * partials hold it: block_body) */
   char *start = NULL;
   if (r->from_out && r->seed_last) {
     start = ndt__malloc((size_t)(hi - lo) * asz);
@@ -290,8 +302,9 @@ static ndt_status combine_body(ndt_bound *op, void *p) {
       return NDT_ERR_NOMEM;
     }
     memcpy(start, b.ptr, (size_t)(hi - lo) * asz);
-    fill_items(b.ptr, k.identity, asz, hi - lo);
   }
+  /* (the direct fold, without partials, goes on from the start out holds) */
+  if (r->from_out && !r->arg && r->parts) fill_items(b.ptr, k.identity, asz, hi - lo);
   const char *pbase = r->parts ? op[1].ptr : NULL;
   const int64_t *ibase = r->arg ? (const int64_t *)(pbase + idx_offset(r)) : NULL;
   int64_t poff = 0;
@@ -317,7 +330,7 @@ static ndt_status combine_body(ndt_bound *op, void *p) {
      * it flips the sign of zeros, and turns inf+infj into NaN). The direct
      * fold (above) reads the input, so it combines from the identity, as
      * NumPy. */
-    int copy_first = !r->arg && (!r->from_out || r->seed_last);
+    int copy_first = !r->arg;
     /* an arg* block that holds the whole reduced axis is the only block of
      * its out elements: its index partials are the result */
     int whole = r->arg && !r->arg_all && bv.shape[r->arg_axis] == r->in.shape[r->arg_axis];
@@ -1160,7 +1173,8 @@ static ndt_status line_sums(ndt_reduce_op op, const ndt_array *a, int axis, ndt_
  * pairwise lines, which NumPy adds to its start each as one sum: the
  * partials are combined as without a seed and the start added last (1).
  * Otherwise each partial holds whole lines, which NumPy adds to the start
- * one after another: the combine goes on from the start (0). */
+ * one after another: the partial of the first block of each result element
+ * starts from the start, as NumPy's fold, and the combine copies it (0). */
 static int seed_after_partials(const ndt_array *a, uint64_t mask, const ndt_tiling *tl) {
   int q = -1;
   for (int j = 0; j < a->ndim; j++)
@@ -1306,7 +1320,10 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
     ndt_free(res);
     return st;
   }
-  if (from_out && !direct) r.seed_last = seed_after_partials(a, mask, &r.tl);
+  if (from_out && !direct) {
+    r.seed_last = seed_after_partials(a, mask, &r.tl);
+    memcpy(r.seed, seed, (size_t)ndt__traits[acc].size);
+  }
   r.out = *res;
   int small = r.tl.ntiles == 1 && a->size <= ndt__rt_inline_elems();
   int64_t poff = 0;

@@ -33,6 +33,8 @@ typedef struct {
                              sums' partials start from -0.0 (kinds apart: reduce.c) */
   int seed_last;          /* from_out: the partials combined first, the start added
                              last (seed_after_partials) */
+  char seed[16];          /* from_out, not seed_last: the start, where the first
+                             block of each result element starts its partial */
 } ndt_red_arg;
 
 /* "pairwise leaf" and "pairwise top": a full float sum in NumPy's one-line

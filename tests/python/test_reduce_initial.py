@@ -182,3 +182,16 @@ def test_negative_zero_runs():
         bits_equal(nt.nansum(nt.asarray(a)), np.nansum(a))
         c = a.astype(np.complex64) * (1 + 1j) - 0.0j
         bits_equal(nt.add.reduceat(nt.asarray(c), [0, 1]), np.add.reduceat(c, [0, 1]))
+
+
+@pytest.mark.parametrize("dt", ['f8', 'f4', 'c16'])
+def test_lines_per_block(dt):
+    # reduced axes that do not coalesce (a slice of the last axis): NumPy
+    # adds each line's pairwise sum to the start in turn; blocks hold
+    # several lines of a result element, or pieces of one line
+    base = _data(dt, (4, 10, 40), 'normal', seed=3)
+    a, x = base[:, :, :30], nt.asarray(base)[:, :, :30]
+    for axes in ((1, 2), (0, 2), (0, 1, 2), 2):
+        for init in (1.5, -0.0):
+            seeded_equal('sum', x, a, init, axis=axes)
+            seeded_equal('prod', x / 1e3, a / 1e3, init, axis=axes)
