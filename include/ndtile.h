@@ -658,6 +658,17 @@ typedef enum {
 const char *ndt_reduce_name(ndt_reduce_op op);
 ndt_status ndt_reduce(ndt_array **out, ndt_reduce_op op, const ndt_array *a, uint64_t axes,
                       int keepdims, ndt_dtype dtype, int64_t ddof);
+/* ndt_reduce with NumPy's initial= for SUM, PROD, NANSUM and NANPROD:
+ * every result element's fold starts from *initial (one value of the
+ * accumulator dtype: dtype, or the default's, int64 for a sum of int32),
+ * where NumPy's accumulator starts, in place of the identity: initial +
+ * pw(x) for a float sum, (initial * x0) * x1 ... for a product, so NumPy's
+ * bits (sum(x, initial=-0.0) of -0.0s is -0.0; prod(x, initial=0) of
+ * values whose product overflows is 0, not inf * 0). An empty reduction gives initial. Other
+ * ops: NDT_ERR_VALUE. */
+ndt_status ndt_reduce_initial(ndt_array **out, ndt_reduce_op op, const ndt_array *a,
+                              uint64_t axes, int keepdims, ndt_dtype dtype,
+                              const void *initial);
 /* ---- counting and searching ------------------------------------------ */
 /* NumPy's bincount: x is 1-d with non-negative integers; the result has
  * max(x)+1 (at least minlength) bins, int64 counts, or float64 sums of

@@ -18,6 +18,9 @@ same arguments for every ndtile call it makes and logs what differs to
 DIR/diff.jsonl (summarised at the end): the suite's generated inputs, with
 NumPy as the oracle rather than the standard's looser properties. Set
 NDTILE_TILE_BYTES (e.g. 64) to run the suite's small arrays over many tiles.
+PYTEST ARGS go to both runs: on a loaded machine the suite's own
+--disable-deadline keeps hypothesis's 800 ms deadline from failing slow
+examples (the diff run calls NumPy besides).
 """
 import argparse
 import os

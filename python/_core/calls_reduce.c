@@ -8,18 +8,34 @@ PyObject *f_reduce(PyObject *m, PyObject *args) {
   PyObject *a, *axes_o, *dto;
   long long ddof = 0;
   ndt_dtype t;
-  if (!PyArg_ParseTuple(args, "iOOpO|L", &op, &a, &axes_o, &keepdims, &dto, &ddof) ||
-      !check_arr(a) || !get_dtype_arg(dto, &t))
+  Py_buffer seed = {0};   /* initial= (sum, prod, nansum, nanprod): its bytes in the
+                             accumulator's dtype */
+  seed.buf = NULL;
+  if (!PyArg_ParseTuple(args, "iOOpO|Ly*", &op, &a, &axes_o, &keepdims, &dto, &ddof, &seed))
     return NULL;
+  if (!check_arr(a) || !get_dtype_arg(dto, &t)) {
+    if (seed.buf) PyBuffer_Release(&seed);
+    return NULL;
+  }
   uint64_t axes;
   if (axes_o == Py_None) axes = NDT_ALL_AXES;
   else {
     axes = PyLong_AsUnsignedLongLongMask(axes_o);
-    if (axes == (uint64_t)-1 && PyErr_Occurred()) return NULL;
+    if (axes == (uint64_t)-1 && PyErr_Occurred()) {
+      if (seed.buf) PyBuffer_Release(&seed);
+      return NULL;
+    }
   }
   ndt_array *r = NULL;
   ndt_status st;
-  CORE(st = ndt_reduce(&r, (ndt_reduce_op)op, ARR(a), axes, keepdims, t, ddof));
+  if (seed.buf) {
+    char v[16] = {0};
+    memcpy(v, seed.buf, seed.len < 16 ? (size_t)seed.len : 16);
+    PyBuffer_Release(&seed);
+    CORE(st = ndt_reduce_initial(&r, (ndt_reduce_op)op, ARR(a), axes, keepdims, t, v));
+  } else {
+    CORE(st = ndt_reduce(&r, (ndt_reduce_op)op, ARR(a), axes, keepdims, t, ddof));
+  }
   return wrap_status(st, r);
 }
 

@@ -487,8 +487,16 @@ def _round(a, decimals, out):
                 return x._copy()
             out._assign(x, _core.CASTING_UNSAFE)
             return out
-        return F.call("round (integer, decimals<0)", _np.round, (a,),
-                      {'decimals': decimals, 'out': out})
+        if out is None:
+            # NumPy's steps in float64 (x / 10**-d, rint, * 10**-d), then
+            # cast back to x's dtype unsafely: ties to even, and a value
+            # past the dtype's range (or NaN, once 10**-d overflows) is
+            # the cast's (its "invalid value encountered in cast")
+            # (in NumPy's layout: Fortran for a Fortran-ordered x, else C)
+            f = x.flags.f_contiguous and not x.flags.c_contiguous
+            t = _multiarray.empty(x.shape, _np.float64, order='F' if f else 'C')
+            return _round(x, decimals, t)._astype(x._dt, _core.CASTING_UNSAFE)
+        # into out=: the float steps, each into out (below)
     if k == 'c':
         # NumPy rounds the real and imaginary parts each as a float array
         # (complex64's in float32; never a complex multiplication)

@@ -350,6 +350,10 @@ def reduce_nd(name, x, axis, dtc, keepdims, initial=_NoValue, where=True, ddof=0
     if initial is not _NoValue and name in _NEEDS_INITIAL and _reduced_size(x, mask) == 0:
         return _core.full(_kept_shape(x.shape, mask, keepdims), x._dt,
                           _initial_as(initial, x._dt))
+    if initial is not _NoValue and _seeds_in_core(name, x, dtc, where, through):
+        # NumPy's accumulator starts from initial=: so does the core's fold
+        seed = _initial_array(initial, _acc_code(x, dtc)).tobytes()
+        return _core.reduce(_RED[name], x, mask, bool(keepdims), dtc, 0, seed)
     r = _core.reduce(_RED[name], x, mask, bool(keepdims), dtc, int(ddof))
     if name == 'bitwise_and' and initial is _NoValue and through not in (None, r._dt):
         # NumPy's fold starts from the identity as out holds it: all bits
@@ -379,11 +383,34 @@ def _initial_as(v, c):
     """initial= in the reduction's dtype (code c), as NumPy converts it:
     a Python int out of range an OverflowError, 1.5 -> 1 for ints, a Python
     complex into reals a TypeError; a Python scalar of that value."""
+    return _initial_array(v, c).item()
+
+
+def _initial_array(v, c):
+    """_initial_as's value as a 0-d NumPy array of dtype code c."""
     t = _np.empty((), dtype=D.DTYPES[c])
     # NumPy's conversion: initial=[2, 3] a TypeError for ints, a NumPy
     # scalar cast as it is (np.complex128(2-1j) into ints: 2, a ComplexWarning)
     t[()] = v if isinstance(v, _np.generic) else _py(v)
-    return t.item()
+    return t
+
+
+def _acc_code(x, dtc):
+    """The dtype code a sum or product of x accumulates in (dtype= code
+    dtc, or the default: int64 for bools and signed ints, uint64 for
+    unsigned ones, else x's)."""
+    if dtc != D.DEFAULT:
+        return dtc
+    k = D.KIND[x._dt]
+    return D.INT64 if k in 'bi' else D.UINT64 if k == 'u' else x._dt
+
+
+def _seeds_in_core(name, x, dtc, where, through):
+    """True where the core's fold takes initial= as its start (a sum or
+    product without where=, into no out= or one of the accumulator's
+    dtype): NumPy's bits, float ones included (initial + pw(x), not
+    pw(x) + initial)."""
+    return name in _SEEDED and where is True and through in (None, _acc_code(x, dtc))
 
 
 def _start_as(v, c, through):
@@ -452,20 +479,22 @@ def _fast_mask(axis, nd, name):
     return axes_mask(axis, nd, name not in _NOT_UFUNC)
 
 
-def _seeded_inexact(name, x, dtc, initial, where):
-    """True for a float or complex sum or product that NumPy
-    folds from an initial value (initial=, or the identity under where=):
-    its accumulator starts at that value, so neither combining the value
-    after the reduction nor filling masked elements with the identity gives
-    NumPy's bits (prod(initial=0) of values that overflow is NaN, not 0;
-    sum(initial=-0.0) keeps the sign). NumPy computes these (a copy to the
-    host: the core's reductions take no seed yet)."""
+def _seeded_inexact(name, x, dtc, initial, where, through):
+    """True for a float or complex sum or product that NumPy folds from an
+    initial value (initial=, or the identity under where=) that the core's
+    seeded fold (_seeds_in_core) does not take: under where= (NumPy adds
+    each run of unmasked elements, pairwise, to the running value), or into
+    an out= of another dtype (NumPy's accumulator lives in out). Neither
+    combining the value after the reduction nor filling masked elements with
+    the identity gives NumPy's bits (prod(initial=0) of values that overflow
+    is NaN, not 0; sum(initial=-0.0) keeps the sign). NumPy computes these
+    (a copy to the host)."""
     if initial is _NoValue or initial is None:
         # under where= alone a product folds from 1 (exact), a sum from 0
-        # then pairwise (not x[0] then pairwise, as the core does)
+        # then pairwise over each run
         if where is True or name not in ('sum', 'nansum'):
             return False
-    elif name not in _SEEDED:
+    elif name not in _SEEDED or _seeds_in_core(name, x, dtc, where, through):
         return False
     t = x._dt if dtc == D.DEFAULT else dtc
     return D.KIND[t] in 'fc'
@@ -509,7 +538,7 @@ def _generic(name, a, axis, dtype, out, keepdims, initial=_NoValue, where=True):
         # (or complex ones to a real dtype=: inf+nanj is a NaN, not inf)
         x = _multiarray.where(_umath.UFUNCS['isnan']._arrays(x), 0 if name == 'nansum' else 1, x)
         name = name[3:]
-    if _seeded_inexact(name, x, dtc, initial, where):
+    if _seeded_inexact(name, x, dtc, initial, where, out_code(out)):
         # (x: a nansum's NaNs replaced above)
         return F.call(f"{name} (initial)", getattr(_np, name), (x,),
                       _fallback_kw(axis, dtype, out, keepdims, initial, where))

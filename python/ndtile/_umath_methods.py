@@ -341,7 +341,12 @@ def _accumulate_native(self, array, axis, dtype, out):
     if dtc is None:
         return None
     if out is not None and tuple(out.shape) != tuple(x.shape):
-        return None     # (NumPy's broadcasting of out, and its errors)
+        if x.ndim == 1 and dtc == x._dt == out._dt and (out.ndim == 0 or (out.size and x.size)):
+            # NumPy's loop over one axis without casts (no iterator) checks
+            # out itself (a 0-d out= crashes NumPy 2.4 there: ndtile raises
+            # the same error)
+            raise ValueError("provided out is the wrong size for the accumulation.")
+        return None     # (NumPy's iterator: its broadcasting of out, and its errors)
     if D.KIND[x._dt] == 'c' and D.KIND[dtc] != 'c':
         _core.warn_complex_cast(x._dt, dtc, F.user_frame()[0])
     r = _core.scan(op, x, ax, dtc)

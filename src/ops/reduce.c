@@ -23,6 +23,32 @@ static void fill_items(char *dst, const void *val, int sz, int64_t n) {
   }
 }
 
+/* -0.0 in float or complex dtype t (each part): where a float sum starts
+ * to be exact. x + -0.0 is x for every x, where +0.0 turns a sum of -0.0s
+ * into +0.0; a seeded sum (ndt_reduce_initial) adds its partials to the
+ * start, so they must be the sums themselves: initial=-0.0 keeps the
+ * sign of a sum of -0.0s, as NumPy's. */
+static void neg_zero(ndt_dtype t, char *v) {
+  switch (t) {
+    case NDT_FLOAT32: case NDT_COMPLEX64: {
+      float z[2] = {-0.0f, -0.0f};
+      memcpy(v, z, (size_t)ndt__traits[t].size);
+      break;
+    }
+    default: {
+      double z[2] = {-0.0, -0.0};
+      memcpy(v, z, (size_t)ndt__traits[t].size);
+    }
+  }
+}
+
+/* 1 when the partial sums of op in acc start from -0.0 (neg_zero): float
+ * and complex sums of a seeded reduction. */
+static int sum_from_neg_zero(ndt_reduce_op op, ndt_dtype acc) {
+  char k = ndt__traits[acc].kind;
+  return (op == NDT_RED_SUM || op == NDT_RED_NANSUM) && (k == 'f' || k == 'c');
+}
+
 /* ARG partials keep their int64 indices after the values, aligned. */
 static int64_t idx_offset(const red_arg *r) {
   return (r->pcount * ndt__traits[r->acc].size + 7) & ~(int64_t)7;
@@ -67,7 +93,21 @@ static ndt_status block_body(ndt_bound *op, void *p) {
     for (int64_t i = 0; i < pn; i++) pidx[i] = -1;
   } else {
     ndt__kern->reduce(r->op, r->acc, &k);
-    fill_items(pdata, k.identity, asz, pn);
+    /* seeded: the first block of its result elements (at the start of the
+     * reduced axes) starts from the seed, as NumPy's fold does, unless the
+     * seed is added last; float sums' other partials from -0.0 */
+    char start[16];
+    memcpy(start, k.identity, (size_t)asz);
+    if (r->from_out && sum_from_neg_zero(r->op, r->acc)) neg_zero(r->acc, start);
+    if (r->from_out && !r->seed_last) {
+      int64_t bs[NDT_MAXDIMS];
+      int first = 1;
+      ndt__block_start(&r->in, &r->tl, r->blk, bs);
+      for (int j = 0; j < nd; j++)
+        if ((r->mask >> j & 1) && bs[j] != 0) first = 0;
+      if (first) memcpy(start, r->seed, (size_t)asz);
+    }
+    fill_items(pdata, start, asz, pn);
   }
   c_strides_bytes(nd, ps, asz, r->mask, pst);
   ndt_cast_fn cast = bv.dtype != r->acc ? ndt__kern->cast(bv.dtype, r->acc) : NULL;
@@ -248,9 +288,23 @@ static ndt_status combine_body(ndt_bound *op, void *p) {
   if (r->arg) {
     int64_t none = -1;
     fill_items(b.ptr, &none, osz, hi - lo);
-  } else {
+  } else if (!r->from_out) {   /* (seeded: out holds the start) */
     fill_items(b.ptr, k.identity, asz, hi - lo);
   }
+  /* seed_last: the start out holds, kept aside; the partials are combined
+   * as without it, and it is added at the end (otherwise the first blocks'
+   * partials hold it: block_body) */
+  char *start = NULL;
+  if (r->from_out && r->seed_last) {
+    start = ndt__malloc((size_t)(hi - lo) * asz);
+    if (!start) {
+      ndt__mfree(vals);
+      return NDT_ERR_NOMEM;
+    }
+    memcpy(start, b.ptr, (size_t)(hi - lo) * asz);
+  }
+  /* (the direct fold, without partials, goes on from the start out holds) */
+  if (r->from_out && !r->arg && r->parts) fill_items(b.ptr, k.identity, asz, hi - lo);
   const char *pbase = r->parts ? op[1].ptr : NULL;
   const int64_t *ibase = r->arg ? (const int64_t *)(pbase + idx_offset(r)) : NULL;
   int64_t poff = 0;
@@ -326,6 +380,8 @@ static ndt_status combine_body(ndt_bound *op, void *p) {
     }
     poff += pn;
   }
+  if (start && st == NDT_OK) k.acc(b.ptr, osz, start, asz, hi - lo);
+  ndt__mfree(start);
   ndt__mfree(vals);
   return st;
 }
@@ -333,6 +389,11 @@ static ndt_status combine_body(ndt_bound *op, void *p) {
 /* (a device plugin finds the kinds it has bodies for by name: reduce.h) */
 static const ndt_task_kind block_kind = {"reduce block", {block_body}, NULL};
 static const ndt_task_kind combine_kind = {"reduce combine", {combine_body}, NULL};
+/* A seeded reduction's (from_out): a device's bodies of the kinds above
+ * start from the identity, so these run where the CPU's do. */
+static const ndt_task_kind block_seeded_kind = {"reduce block, seeded", {block_body}, NULL};
+static const ndt_task_kind combine_seeded_kind = {"reduce combine, seeded", {combine_body},
+                                                  NULL};
 
 /* ---- the direct fold on many ranks: a running result, rank to rank ----
  * The direct fold of a result tile folds every block that reaches it, in
@@ -399,11 +460,14 @@ static ndt_status record_carry(const red_arg *r, const char *name, unsigned inl,
     ndt_store *dst = NULL;   /* a new running result, on rk */
     if (!to_result && run_rank != rk) st = ndt__store_new_bytes_on(&dst, bytes, rk);
     if (st) break;
-    c.from = !started ? 0 : (!to_result && !dst) ? 2 : 1;
+    /* a seeded fold (from_out) goes on from the result's start: in place,
+     * or copied into the first running result */
+    c.from = !started ? (r->from_out ? (to_result ? 2 : 1) : 0) : (!to_result && !dst) ? 2 : 1;
     ndt_array dv, pv, bv[CARRY_BLOCKS];
     if (to_result) out_range(&r->out, clo, chi, &dv);
     else ndt__range_view(&dv, dst ? dst : run, 0, bytes);
-    if (c.from == 1) ndt__range_view(&pv, run, 0, bytes);
+    if (c.from == 1 && !started) out_range(&r->out, clo, chi, &pv);
+    else if (c.from == 1) ndt__range_view(&pv, run, 0, bytes);
     ndt_operand ops[2 + CARRY_BLOCKS];
     ops[0] = (ndt_operand){&dv, c.from == 2 ? NDT_RW : NDT_WRITE};
     ops[1] = c.from == 1 ? (ndt_operand){&pv, NDT_READ} : (ndt_operand){&ndt__empty_view, NDT_READ};
@@ -524,8 +588,9 @@ static const char *red_name(ndt_reduce_op op) {
  * at nodes of at most `leaf` elements (a constant of the tile size and
  * dtype, never of the workers): one task sums each node with the kernel's
  * own pairwise loop (a node's subtree is pw of its range), and one task
- * adds the nodes up the top of the tree. A node that is -0.0 summed from 0
- * comes out +0.0, which changes nothing: the root is added to 0 anyway. */
+ * adds the nodes up the top of the tree, then the root to 0 (or, seeded, to
+ * the result's start: initial= + pw(x[0:n]), NumPy's order). A node sums
+ * from -0.0, so it is pw of its range, -0.0s included. */
 typedef ndt_pw_arg pw_arg;   /* reduce.h */
 
 static int64_t pw_split(int64_t n, int cplx) {
@@ -569,40 +634,49 @@ static ndt_status pw_leaf_body(ndt_bound *op, void *p) {
   ndt__kern->reduce(a->op, a->acc, &k);
   int asz = ndt__traits[a->acc].size;
   char *slot = op[1].ptr;
-  memcpy(slot, k.identity, (size_t)asz);
+  neg_zero(a->acc, slot);
+  (void)asz;
   const ndt_bound b = op[0];
   k.run(slot, b.ptr, b.st[0], a->line.shape[0]);
   return NDT_OK;
 }
 
-/* Operands: all leaves' sums in parts (read), the result (write). */
+/* Operands: all leaves' sums in parts (read), the result (write; reduce
+ * when seeded). */
 static ndt_status pw_top_body(ndt_bound *op, void *p) {
   const pw_arg *a = p;
   const ndt_bound b = op[1];
   const char *v = op[0].ptr;
   int64_t i = 0;
-  switch (a->acc) {   /* 0 + the root, as NumPy's reduce starts from 0 */
+  /* start + the root, as NumPy's reduce starts from 0 or initial= */
+  switch (a->acc) {
     case NDT_FLOAT32: {
-      float r = 0.0f + pw_top_f32((const float *)v, &i, a->n, a->leaf, 0);
+      float s = 0.0f, r = pw_top_f32((const float *)v, &i, a->n, a->leaf, 0);
+      if (a->from_out) memcpy(&s, b.ptr, sizeof s);
+      r = s + r;
       memcpy(b.ptr, &r, sizeof r);
       break;
     }
     case NDT_FLOAT64: {
-      double r = 0.0 + pw_top_f64((const double *)v, &i, a->n, a->leaf, 0);
+      double s = 0.0, r = pw_top_f64((const double *)v, &i, a->n, a->leaf, 0);
+      if (a->from_out) memcpy(&s, b.ptr, sizeof s);
+      r = s + r;
       memcpy(b.ptr, &r, sizeof r);
       break;
     }
     case NDT_COMPLEX64: {
-      ndt_c64 r = pw_top_c64((const ndt_c64 *)v, &i, a->n, a->leaf, 1);
-      r.re = 0.0f + r.re;
-      r.im = 0.0f + r.im;
+      ndt_c64 s = {0.0f, 0.0f}, r = pw_top_c64((const ndt_c64 *)v, &i, a->n, a->leaf, 1);
+      if (a->from_out) memcpy(&s, b.ptr, sizeof s);
+      r.re = s.re + r.re;
+      r.im = s.im + r.im;
       memcpy(b.ptr, &r, sizeof r);
       break;
     }
     default: {
-      ndt_c128 r = pw_top_c128((const ndt_c128 *)v, &i, a->n, a->leaf, 1);
-      r.re = 0.0 + r.re;
-      r.im = 0.0 + r.im;
+      ndt_c128 s = {0.0, 0.0}, r = pw_top_c128((const ndt_c128 *)v, &i, a->n, a->leaf, 1);
+      if (a->from_out) memcpy(&s, b.ptr, sizeof s);
+      r.re = s.re + r.re;
+      r.im = s.im + r.im;
       memcpy(b.ptr, &r, sizeof r);
       break;
     }
@@ -611,6 +685,9 @@ static ndt_status pw_top_body(ndt_bound *op, void *p) {
 }
 
 static const ndt_task_kind pw_leaf_kind = {"pairwise leaf", {pw_leaf_body}, NULL};
+/* a seeded sum's leaves: a device's leaf starts from 0 (a -0.0 piece is +0.0) */
+static const ndt_task_kind pw_leaf_seeded_kind = {"pairwise leaf, seeded", {pw_leaf_body},
+                                                  NULL};
 static const ndt_task_kind pw_top_kind = {"pairwise top", {pw_top_body}, NULL};
 
 /* 1 (and *line, the elements as one line in memory order) when a full
@@ -666,9 +743,10 @@ static int one_line(ndt_reduce_op op, const ndt_array *a, uint64_t mask, ndt_dty
 }
 
 static ndt_status pw_sum(ndt_reduce_op op, const ndt_array *line, ndt_dtype acc,
-                         int64_t leaf, ndt_array *res) {
+                         int64_t leaf, ndt_array *res, int from_out) {
   pw_arg a;
   memset(&a, 0, sizeof a);
+  a.from_out = from_out;
   a.op = op;
   a.acc = acc;
   a.n = line->shape[0];
@@ -704,12 +782,13 @@ static ndt_status pw_sum(ndt_reduce_op op, const ndt_array *line, ndt_dtype acc,
     ndt_array sv;
     ndt__range_view(&sv, a.parts, a.slot * asz, asz);
     ndt_operand ops[2] = {{&a.line, NDT_READ}, {&sv, NDT_WRITE}};
-    st = ndt__record(&pw_leaf_kind, red_name(op), ops, 2, &a, sizeof a, fl);
+    st = ndt__record(from_out ? &pw_leaf_seeded_kind : &pw_leaf_kind, red_name(op), ops, 2,
+                     &a, sizeof a, fl);
   }
   if (st == NDT_OK) {
     ndt_array pv;
     ndt__range_view(&pv, a.parts, 0, nleaves * asz);
-    ndt_operand ops[2] = {{&pv, NDT_READ}, {&a.out, NDT_WRITE}};
+    ndt_operand ops[2] = {{&pv, NDT_READ}, {&a.out, from_out ? NDT_REDUCE : NDT_WRITE}};
     st = ndt__record(&pw_top_kind, red_name(op), ops, 2, &a, sizeof a, fl);
   }
   ndt__store_decref(a.parts);
@@ -720,11 +799,10 @@ static ndt_status pw_sum(ndt_reduce_op op, const ndt_array *line, ndt_dtype acc,
  * A sum whose input is not in the accumulator's dtype (sum(x32,
  * dtype=float64), sum(ints, dtype=float32), sum(x64, dtype=float32)): NumPy
  * casts a buffer of NPY_BUFSIZE (8192) elements of the line at a time and
- * adds each buffer's pairwise sum to the running result, 0 + pw(b0) +
- * pw(b1) + ... So here: a cast copy of the line, leaf tasks that sum whole
- * buffers of it into parts (0 + pw(b), which is pw(b) but for a -0.0 that
- * the running result, never -0.0, absorbs alike) and a top task that adds
- * them up in order. (It added 256-element chunks' sums per tile: other bits.) */
+ * adds each buffer's pairwise sum to the running result, 0 (or initial=)
+ * + pw(b0) + pw(b1) + ... So here: a cast copy of the line, leaf tasks that
+ * sum whole buffers of it into parts (from -0.0: pw(b) itself) and a top
+ * task that adds them up in order to the start. (It added 256-element chunks' sums per tile: other bits.) */
 #define NP_BUFSIZE 8192
 
 /* Operands: the leaf's buffers of the cast line (read, 1-d), their slots
@@ -738,20 +816,21 @@ static ndt_status bsum_leaf_body(ndt_bound *op, void *p) {
   char *slot = op[1].ptr;
   for (int64_t c = 0; c < a->line.shape[0]; c += NP_BUFSIZE, slot += asz) {
     int64_t m = a->line.shape[0] - c < NP_BUFSIZE ? a->line.shape[0] - c : NP_BUFSIZE;
-    memcpy(slot, k.identity, (size_t)asz);
+    neg_zero(a->acc, slot);
     k.run(slot, b.ptr + c * b.st[0], b.st[0], m);
   }
   return NDT_OK;
 }
 
-/* Operands: all buffers' sums (read), the result (write): 0 + s0 + s1 + ...
- * in order (the kernel's acc with the result's stride 0 adds one at a time). */
+/* Operands: all buffers' sums (read), the result (write; reduce when
+ * seeded): 0 (or the start) + s0 + s1 + ... in order (the kernel's acc with
+ * the result's stride 0 adds one at a time). */
 static ndt_status bsum_top_body(ndt_bound *op, void *p) {
   const pw_arg *a = p;
   ndt_red_kernel k;
   ndt__kern->reduce(a->op, a->acc, &k);
   int asz = ndt__traits[a->acc].size;
-  memcpy(op[1].ptr, k.identity, (size_t)asz);
+  if (!a->from_out) memcpy(op[1].ptr, k.identity, (size_t)asz);
   k.acc(op[1].ptr, 0, op[0].ptr, asz, a->n);
   return NDT_OK;
 }
@@ -762,7 +841,7 @@ static const ndt_task_kind bsum_top_kind = {"buffered sum top", {bsum_top_body},
 /* The sum of line (any dtype) in acc, in NumPy's buffered order, into res
  * (one element). leaf: elements a leaf task sums (rounded to buffers). */
 static ndt_status cast_sum(ndt_reduce_op op, const ndt_array *line, ndt_dtype acc,
-                           int64_t leaf, ndt_array *res) {
+                           int64_t leaf, ndt_array *res, int from_out) {
   ndt_array *c = NULL;
   ndt_status st = cast_copy(&c, line, acc);
   if (st) return st;
@@ -770,6 +849,7 @@ static ndt_status cast_sum(ndt_reduce_op op, const ndt_array *line, ndt_dtype ac
   memset(&a, 0, sizeof a);
   a.op = op;
   a.acc = acc;
+  a.from_out = from_out;
   int asz = ndt__traits[acc].size;
   int64_t n = c->size, nbuf = (n + NP_BUFSIZE - 1) / NP_BUFSIZE;
   int64_t per = leaf / NP_BUFSIZE < 1 ? 1 : leaf / NP_BUFSIZE;   /* buffers a leaf */
@@ -796,7 +876,7 @@ static ndt_status cast_sum(ndt_reduce_op op, const ndt_array *line, ndt_dtype ac
     a.out.strides[0] = 1;
     ndt_array pv;
     ndt__range_view(&pv, a.parts, 0, nbuf * asz);
-    ndt_operand ops[2] = {{&pv, NDT_READ}, {&a.out, NDT_WRITE}};
+    ndt_operand ops[2] = {{&pv, NDT_READ}, {&a.out, from_out ? NDT_REDUCE : NDT_WRITE}};
     st = ndt__record(&bsum_top_kind, red_name(op), ops, 2, &a, sizeof a, fl);
   }
   ndt__store_decref(a.parts);
@@ -830,7 +910,7 @@ static ndt_status chain_body(ndt_bound *op, void *p) {
 static const ndt_task_kind chain_kind = {"prod chain", {chain_body}, NULL};
 
 static ndt_status prod_chain(ndt_reduce_op op, const ndt_array *line, ndt_dtype acc,
-                             int64_t leaf, ndt_array *res) {
+                             int64_t leaf, ndt_array *res, int from_out) {
   chain_arg a;
   memset(&a, 0, sizeof a);
   a.op = op;
@@ -843,7 +923,7 @@ static ndt_status prod_chain(ndt_reduce_op op, const ndt_array *line, ndt_dtype 
   unsigned fl = n <= ndt__rt_inline_elems() ? NDT_TASK_INLINE : 0;
   ndt_status st = NDT_OK;
   for (int64_t lo = 0; lo < n && st == NDT_OK; lo += leaf) {
-    a.first = lo == 0;
+    a.first = lo == 0 && !from_out;   /* (seeded: on from the result's start) */
     a.piece = *line;
     a.piece.offset = line->offset + lo * line->strides[0];
     a.piece.shape[0] = a.piece.size = n - lo < leaf ? n - lo : leaf;
@@ -929,7 +1009,7 @@ static const ndt_task_kind fold_kind = {"prod fold", {fold_body}, NULL};
  * (finite) that order decides. So the reduced axes are put in that order
  * first (the others stay: they do not change any element's order). */
 static ndt_status prod_folds(ndt_reduce_op op, const ndt_array *a0, uint64_t mask,
-                             ndt_dtype acc, ndt_array *res0) {
+                             ndt_dtype acc, ndt_array *res0, int from_out) {
   int nd = a0->ndim;
   ndt_array av = *a0, rv = *res0;
   const ndt_array *a = &av;
@@ -967,7 +1047,7 @@ static ndt_status prod_folds(ndt_reduce_op op, const ndt_array *a0, uint64_t mas
     ndt__block_view(a, &tl, b, &f.blk);
     ndt__block_start(a, &tl, b, start);
     f.reg = *res;
-    f.first = 1;
+    f.first = !from_out;
     for (int j = 0; j < nd; j++) {
       if (mask >> j & 1) {
         if (start[j] != 0) f.first = 0;
@@ -999,10 +1079,11 @@ typedef struct {
   int axis;              /* the reduced axis */
   ndt_array out;         /* the result (keepdims shape, C-contiguous) */
   int64_t lo, hi;        /* this task's result elements (flat) */
+  int from_out;          /* seeded: each line adds on to its result element */
 } line_arg;
 
-/* Operands: the result's elements [lo, hi) (write), the input (read,
- * walked: each line is bound by itself). */
+/* Operands: the result's elements [lo, hi) (write; reduce when seeded),
+ * the input (read, walked: each line is bound by itself). */
 static ndt_status line_body(ndt_bound *op, void *p) {
   const line_arg *a = p;
   ndt_red_kernel k;
@@ -1024,7 +1105,7 @@ static ndt_status line_body(ndt_bound *op, void *p) {
     ndt_bound bl;
     if ((st = ndt__piece_bind(&op[1], &line, &bl, 1))) break;
     char *o = bo.ptr + (e - a->lo) * asz;
-    memcpy(o, k.identity, (size_t)asz);
+    if (!a->from_out) memcpy(o, k.identity, (size_t)asz);
     k.run(o, bl.ptr, bl.st[0], line.shape[0]);
     ndt__piece_release(&bl, 0);
   }
@@ -1057,9 +1138,10 @@ static int line_axis(ndt_reduce_op op, const ndt_array *a, uint64_t mask, ndt_dt
 }
 
 static ndt_status line_sums(ndt_reduce_op op, const ndt_array *a, int axis, ndt_dtype acc,
-                            ndt_array *res) {
+                            ndt_array *res, int from_out) {
   line_arg la;
   memset(&la, 0, sizeof la);
+  la.from_out = from_out;
   la.op = op;
   la.acc = acc;
   la.in = *a;
@@ -1078,15 +1160,43 @@ static ndt_status line_sums(ndt_reduce_op op, const ndt_array *a, int axis, ndt_
     ov.offset = res->offset + la.lo;
     ov.shape[0] = ov.size = la.hi - la.lo;
     ov.strides[0] = 1;
-    ndt_operand ops[2] = {{&ov, NDT_WRITE}, {&la.in, NDT_READ | NDT_OPND_WALK}};
+    ndt_operand ops[2] = {{&ov, from_out ? NDT_REDUCE : NDT_WRITE},
+                          {&la.in, NDT_READ | NDT_OPND_WALK}};
     st = ndt__record(&line_kind, red_name(op), ops, 2, &la, sizeof la, fl);
   }
   return st;
 }
 
-/* The core reduction: keepdims result of dtype acc (int64 for ARG*). */
+/* A seeded reduction's partials (from_out) and NumPy's order: where the
+ * innermost reduced axis (NumPy's inner loop runs along the smallest
+ * stride) runs across blocks, the blocks' partials are pieces of NumPy's
+ * pairwise lines, which NumPy adds to its start each as one sum: the
+ * partials are combined as without a seed and the start added last (1).
+ * Otherwise each partial holds whole lines, which NumPy adds to the start
+ * one after another: the partial of the first block of each result element
+ * starts from the start, as NumPy's fold, and the combine copies it (0). */
+static int seed_after_partials(const ndt_array *a, uint64_t mask, const ndt_tiling *tl) {
+  int q = -1;
+  for (int j = 0; j < a->ndim; j++)
+    if ((mask >> j & 1) && a->shape[j] > 1 &&
+        (q < 0 || llabs(a->strides[j]) < llabs(a->strides[q])))
+      q = j;
+  if (q < 0) return 0;
+  for (int64_t b = 0; b < tl->ntiles; b++) {
+    ndt_array bv;
+    ndt__block_view(a, tl, b, &bv);
+    if (bv.size && bv.shape[q] < a->shape[q]) return 1;
+  }
+  return 0;
+}
+
+/* The core reduction: keepdims result of dtype acc (int64 for ARG*).
+ * seed: NULL, or the value (in acc) every result element's fold starts
+ * from in place of the identity (ndt_reduce_initial): the result is filled
+ * with it first and every path folds on from what the result holds
+ * (from_out), where NumPy's accumulator starts, so its bits. */
 static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask, ndt_dtype acc,
-                            ndt_array **out) {
+                            const void *seed, ndt_array **out) {
   int nd = a->ndim;
   int64_t ks[NDT_MAXDIMS], rcount = 1;
   for (int k = 0; k < nd; k++) {
@@ -1105,13 +1215,17 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
     *out = res;
     return NDT_OK;
   }
-  if (rcount == 0) {
+  const int from_out = seed != NULL;
+  if (rcount == 0 || seed) {
     /* nothing to reduce: the identity (callers rejected MIN/MAX/ARG);
-     * before the line paths, which divide by the reduced length */
-    st = ndt_fill(res, kk.identity, acc);
-    if (st) ndt_free(res);
-    else *out = res;
-    return st;
+     * before the line paths, which divide by the reduced length. Seeded:
+     * the start, and the folds below go on from it. */
+    st = ndt_fill(res, seed ? seed : kk.identity, acc);
+    if (st || rcount == 0) {
+      if (st) ndt_free(res);
+      else *out = res;
+      return st;
+    }
   }
   if (!arg) {
     int64_t leaf = ndt__rt_tile_bytes() / ndt__traits[acc].size;
@@ -1126,23 +1240,24 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
       ndt_array *c = NULL;
       st = cast_copy(&c, a, acc);
       if (st == NDT_OK && pw_line(op, c, mask, acc, leaf, &line))
-        st = prod_chain(op, &line, acc, leaf, res);
+        st = prod_chain(op, &line, acc, leaf, res, from_out);
       else if (st == NDT_OK)
         st = ndt__error(NDT_ERR_VALUE, "internal: a cast copy is not one line");
       ndt_free(c);
       return ndt__finish(st, res, out);
     }
     if (pw_line(op, a, mask, acc, leaf, &line)) {
-      st = prod ? prod_chain(op, &line, acc, leaf, res) : pw_sum(op, &line, acc, leaf, res);
+      st = prod ? prod_chain(op, &line, acc, leaf, res, from_out)
+                : pw_sum(op, &line, acc, leaf, res, from_out);
       return ndt__finish(st, res, out);
     }
     if (op == NDT_RED_SUM && one_line(op, a, mask, acc, leaf, &line, 1)) {
-      st = cast_sum(op, &line, acc, leaf, res);
+      st = cast_sum(op, &line, acc, leaf, res, from_out);
       return ndt__finish(st, res, out);
     }
     int lax = line_axis(op, a, mask, acc, leaf);
     if (lax >= 0) {
-      st = line_sums(op, a, lax, acc, res);
+      st = line_sums(op, a, lax, acc, res, from_out);
       return ndt__finish(st, res, out);
     }
     if (prod && (kind == 'f' || kind == 'c') && (a->dtype != acc || a->part)) {
@@ -1151,7 +1266,7 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
       ndt_array *c = NULL;
       ndt_free(res);
       if ((st = cast_copy(&c, a, acc))) return st;
-      st = reduce_kd(op, c, mask, acc, out);
+      st = reduce_kd(op, c, mask, acc, seed, out);
       ndt_free(c);
       return st;
     }
@@ -1162,6 +1277,7 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
   r.acc = acc;
   r.mask = mask;
   r.arg = arg;
+  r.from_out = from_out;
   r.arg_all = arg && mask == (nd >= 64 ? UINT64_MAX : ((uint64_t)1 << nd) - 1);
   r.arg_axis = 0;
   if (arg && !r.arg_all)
@@ -1196,13 +1312,17 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
                 op == NDT_RED_MAX || op == NDT_RED_NANSUM || op == NDT_RED_NANPROD);
   if (!direct && !arg && (op == NDT_RED_PROD || op == NDT_RED_NANPROD) &&
       (ndt__traits[acc].kind == 'f' || ndt__traits[acc].kind == 'c')) {
-    st = prod_folds(op, a, mask, acc, res);   /* a->dtype == acc here */
+    st = prod_folds(op, a, mask, acc, res, from_out);   /* a->dtype == acc here */
     return ndt__finish(st, res, out);
   }
   if (!direct) st = ndt__store_new_bytes(&r.parts, idx_offset(&r) + (arg ? total * 8 : 0));
   if (st) {
     ndt_free(res);
     return st;
+  }
+  if (from_out && !direct) {
+    r.seed_last = seed_after_partials(a, mask, &r.tl);
+    memcpy(r.seed, seed, (size_t)ndt__traits[acc].size);
   }
   r.out = *res;
   int small = r.tl.ntiles == 1 && a->size <= ndt__rt_inline_elems();
@@ -1228,8 +1348,8 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
     if (arg) ndt__range_view(&iv, r.parts, idx_offset(&r) + r.poff / asz * 8, pn * 8);
     ndt_operand ops[3] = {{&bv, NDT_READ}, {&vv, NDT_WRITE},
                           {arg ? &iv : &ndt__empty_view, NDT_WRITE}};
-    st = ndt__record(&block_kind, red_name(op), ops, 3, &r, sizeof r,
-                    small ? NDT_TASK_INLINE : 0);
+    st = ndt__record(from_out ? &block_seeded_kind : &block_kind, red_name(op), ops, 3, &r,
+                     sizeof r, small ? NDT_TASK_INLINE : 0);
   }
   /* one combine task per tile of the (fresh, C-contiguous) result, or
    * per piece of a tile when the result has fewer tiles than twice the
@@ -1255,12 +1375,12 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
     ndt_array ov, pv;
     out_range(&r.out, r.clo, r.chi, &ov);
     if (r.parts) ndt__range_view(&pv, r.parts, 0, r.parts->size);
-    ndt_operand ops[3] = {{&ov, NDT_WRITE},
+    ndt_operand ops[3] = {{&ov, from_out ? NDT_REDUCE : NDT_WRITE},
                           r.parts ? (ndt_operand){&pv, NDT_READ}
                                   : (ndt_operand){&r.in, NDT_READ | NDT_OPND_WALK},
                           {&r.in, NDT_OPND_KEEP}};   /* the input's store, kept */
-    st = ndt__record(&combine_kind, red_name(op), ops, 3, &r, sizeof r,
-                    cinline ? NDT_TASK_INLINE : 0);
+    st = ndt__record(from_out ? &combine_seeded_kind : &combine_kind, red_name(op), ops, 3, &r,
+                     sizeof r, cinline ? NDT_TASK_INLINE : 0);
   }
   ndt__store_decref(r.parts);   /* recorded tasks hold their own references */
   return ndt__finish(st, res, out);
@@ -1309,8 +1429,10 @@ const char *ndt_reduce_name(ndt_reduce_op op) {
   return (int)op >= 0 && op < NDT_NREDUCE ? names[op] : NULL;
 }
 
-ndt_status ndt_reduce(ndt_array **out, ndt_reduce_op op, const ndt_array *a, uint64_t axes,
-                      int keepdims, ndt_dtype dtype, int64_t ddof) {
+/* ndt_reduce, and ndt_reduce_initial with seed (not NULL). */
+static ndt_status reduce_from(ndt_array **out, ndt_reduce_op op, const ndt_array *a,
+                              uint64_t axes, int keepdims, ndt_dtype dtype, int64_t ddof,
+                              const void *seed) {
   if ((int)op < 0 || op >= NDT_NREDUCE) return ndt__error(NDT_ERR_VALUE, "invalid reduction");
   if (dtype != NDT_DTYPE_DEFAULT && ((int)dtype < 0 || dtype >= NDT_NTYPES))
     return ndt__error(NDT_ERR_TYPE, "invalid dtype");
@@ -1442,7 +1564,7 @@ ndt_status ndt_reduce(ndt_array **out, ndt_reduce_op op, const ndt_array *a, uin
       ndt_fp_begin("reduce", sums ? NDT_FPE_DIVIDE | NDT_FPE_OVERFLOW | NDT_FPE_UNDERFLOW |
                                         NDT_FPE_INVALID
                              : bits ? NDT_FPE_INVALID : 0);
-      st = reduce_kd(op, a, mask, acc, &res);
+      st = reduce_kd(op, a, mask, acc, seed, &res);
       ndt_fp_end();
       if (st == NDT_OK && !keepdims) st = drop_axes(&res, mask, nd);
     }
@@ -1454,4 +1576,19 @@ ndt_status ndt_reduce(ndt_array **out, ndt_reduce_op op, const ndt_array *a, uin
   }
   *out = res;
   return NDT_OK;
+}
+
+ndt_status ndt_reduce(ndt_array **out, ndt_reduce_op op, const ndt_array *a, uint64_t axes,
+                      int keepdims, ndt_dtype dtype, int64_t ddof) {
+  return reduce_from(out, op, a, axes, keepdims, dtype, ddof, NULL);
+}
+
+ndt_status ndt_reduce_initial(ndt_array **out, ndt_reduce_op op, const ndt_array *a,
+                              uint64_t axes, int keepdims, ndt_dtype dtype,
+                              const void *initial) {
+  if (op != NDT_RED_SUM && op != NDT_RED_PROD && op != NDT_RED_NANSUM && op != NDT_RED_NANPROD)
+    return ndt__error(NDT_ERR_VALUE, "an initial value for %s: only sum, prod, nansum and "
+                      "nanprod take one", ndt_reduce_name(op) ? ndt_reduce_name(op) : "reduce");
+  if (!initial) return ndt__error(NDT_ERR_VALUE, "initial value is NULL");
+  return reduce_from(out, op, a, axes, keepdims, dtype, 0, initial);
 }

@@ -28,11 +28,19 @@ typedef struct {
   int64_t pcount;         /* elements in all partials */
   ndt_array out;          /* combine: the result in keepdims shape */
   int64_t clo, chi;       /* combine: this task's out elements (flat) */
+  int from_out;           /* a seeded reduction (ndt_reduce_initial): the result
+                             holds the start, the combine folds on from it, float
+                             sums' partials start from -0.0 (kinds apart: reduce.c) */
+  int seed_last;          /* from_out: the partials combined first, the start added
+                             last (seed_after_partials) */
+  char seed[16];          /* from_out, not seed_last: the start, where the first
+                             block of each result element starts its partial */
 } ndt_red_arg;
 
 /* "pairwise leaf" and "pairwise top": a full float sum in NumPy's one-line
  * pairwise order (reduce.c). A leaf task's operands are its piece of the
- * line (read, 1-d) and its slot in parts (write): slot = 0 + pw(piece). */
+ * line (read, 1-d) and its slot in parts (write): slot = -0.0 + pw(piece),
+ * which is pw(piece) (0 + pw(piece) on a device: the same but for a -0.0). */
 typedef struct {
   ndt_reduce_op op;
   ndt_dtype acc;
@@ -42,6 +50,7 @@ typedef struct {
   ndt_array out;         /* the top task: the 1-element result */
   int64_t n, leaf;
   int cplx;
+  int from_out;          /* the top task adds the root to the result's start */
 } ndt_pw_arg;
 
 /* "prod chain": a piece of a float or complex product's line folded into

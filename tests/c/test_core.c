@@ -514,6 +514,34 @@ static void test_reductions(void) {
   EXPECT(ndt_reduce(&r, NDT_RED_NANMAX, e0, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0) ==
          NDT_ERR_VALUE, "nanmax of empty");
   ndt_free(e0);
+  /* initial=: the fold starts from it (-0.0 + a sum of -0.0s is -0.0, not
+   * +0.0; a product from 0 stays 0 where inf * 0 after the fold would be
+   * NaN), empty gives it, and
+   * only sum/prod/nansum/nanprod take one */
+  double zv[3] = {-0.0, -0.0, -0.0}, seed = -0.0;
+  ndt_array *za = from_doubles(zv, 1, s3, NDT_FLOAT64);
+  OK(ndt_reduce_initial(&r, NDT_RED_SUM, za, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, &seed));
+  OK(ndt_item(r, NDT_FLOAT64, &got));
+  EXPECT(got == 0 && signbit(got), "sum of -0.0s from -0.0 is -0.0");
+  ndt_free(r);
+  double big[3] = {1e200, 1e200, 2}, zero = 0;
+  ndt_array *ba = from_doubles(big, 1, s3, NDT_FLOAT64);
+  OK(ndt_reduce_initial(&r, NDT_RED_PROD, ba, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, &zero));
+  OK(ndt_item(r, NDT_FLOAT64, &got));
+  EXPECT(got == 0 && !signbit(got), "prod from 0 of values that overflow is 0: %g", got);
+  ndt_free(r);
+  int64_t seed_i = 5;
+  OK(ndt_zeros(&e0, 1, z1, NDT_INT32));
+  OK(ndt_reduce_initial(&r, NDT_RED_SUM, e0, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, &seed_i));
+  int64_t gi;
+  OK(ndt_item(r, NDT_INT64, &gi));
+  EXPECT(gi == 5 && ndt_dtype_of(r) == NDT_INT64, "sum of empty int32 from 5 is int64 5");
+  ndt_free(r);
+  EXPECT(ndt_reduce_initial(&r, NDT_RED_MAX, ba, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, &zero) ==
+         NDT_ERR_VALUE, "max takes no initial value here");
+  ndt_free(e0);
+  ndt_free(ba);
+  ndt_free(za);
   ndt_free(a);
   free(v);
 }

@@ -514,3 +514,25 @@ def test_accumulate_default_settings():
     o = nt.zeros((3, 200_000), np.float32)
     same(lambda: np.add.accumulate(c, axis=1, out=np.zeros((3, 200_000), np.float32)),
          lambda: nt.add.accumulate(z, axis=1, out=o))
+
+
+@pytest.mark.usefixtures("native_only")
+@pytest.mark.parametrize("ufunc", ['add', 'multiply', 'maximum', 'subtract', 'logical_and'])
+def test_accumulate_wrong_size_out_1d(ufunc):
+    """A 1-d accumulate without casts into an out= of another shape: NumPy's
+    own check's ValueError and wording, with no fallback (NumPy 2.4 crashes
+    on a 0-d out=; ndtile raises the same error for it)."""
+    u, un = getattr(nt, ufunc), getattr(np, ufunc)
+    msg = "provided out is the wrong size for the accumulation."
+    dt = bool if ufunc == 'logical_and' else np.float64
+    a = np.arange(1.0, 7.0).astype(dt)
+    for shape in [(1,), (2,), (3,), (6, 1), (1, 6), (2, 3)]:
+        with pytest.raises(ValueError) as e_np:
+            un.accumulate(a, out=np.zeros(shape, dt))
+        assert str(e_np.value) == msg
+        with pytest.raises(ValueError) as e_nt:
+            u.accumulate(nt.asarray(a), out=nt.zeros(shape, dt))
+        assert str(e_nt.value) == msg
+    for n in (0, 1, 6):
+        with pytest.raises(ValueError, match="wrong size for the accumulation"):
+            u.accumulate(nt.ones(n, dt), out=nt.zeros((), dt))

@@ -18,13 +18,14 @@ typedef double _Complex c128;
  * or two vector registers; the additions and their order stay, so do the
  * bits. */
 /* Pairwise summation of a strided run (NumPy's scheme: 8 accumulators in
- * blocks of 128, recursion above). LD maps each loaded element: itself, or
+ * blocks of 128, recursion above; a short run adds from -0.0, as NumPy's,
+ * so the sum of -0.0s is -0.0 and an initial=-0.0 keeps its sign). LD maps each loaded element: itself, or
  * 0 for NaN (nansum is NumPy's sum of the array with NaNs replaced by 0, so
  * the same tree over the whole run). */
 #define PAIRWISE_C(V, CL, NAME, T, LD)                                           \
   CL static T NAME##_c##V(const T *p, int64_t n) {                              \
     if (n < 8) {                                                                \
-      T r = 0;                                                                  \
+      T r = -(T)0;                                                              \
       for (int64_t i = 0; i < n; i++) r += LD(p[i]);                            \
       return r;                                                                 \
     }                                                                           \
@@ -47,7 +48,7 @@ typedef double _Complex c128;
   static T NAME(const char *p, int64_t s, int64_t n) {                          \
     if (s == (int64_t)sizeof(T)) return NDT_PICK(NAME##_c)((const T *)p, n);    \
     if (n < 8) {                                                                \
-      T r = 0;                                                                  \
+      T r = -(T)0;                                                              \
       for (int64_t i = 0; i < n; i++) r += LD(AT(T, p, i, s));                  \
       return r;                                                                 \
     }                                                                           \
@@ -80,7 +81,7 @@ PAIRWISE(pwn_f64, double, LD_NAN0)
 #define CPAIRWISE_V(V, CL, NAME, T, LD)                                          \
   CL static T NAME##_v##V(const char *p, int64_t s, int64_t n) {                 \
     if (n < 4) {                                                                \
-      T r = 0;                                                                  \
+      T r = -(T)0;                                                              \
       for (int64_t i = 0; i < n; i++) r += LD(AT(T, p, i, s));                  \
       return r;                                                                 \
     }                                                                           \
@@ -187,10 +188,11 @@ static inline c128 cmul_c128(c128 a, c128 b) {
   static void nansum_run_##T(char *acc, const char *p, int64_t s, int64_t n) {   \
     *(T *)acc += PWN(p, s, n);                                                   \
   }                                                                              \
+  /* a NaN adds 0, as NumPy's sum of the NaNs replaced: -0.0 + 0 is +0.0 */    \
   static void nansum_acc_##T(char *a, int64_t as, const char *p, int64_t s, int64_t n) { \
     for (int64_t i = 0; i < n; i++) {                                            \
       T v = AT(T, p, i, s);                                                      \
-      if (!ISNAN(v)) *(T *)(a + i * as) += v;                                    \
+      *(T *)(a + i * as) += ISNAN(v) ? 0 : v;                                    \
     }                                                                            \
   }                                                                              \
   /* nanprod is NumPy's prod of the array with NaNs replaced by 1: for     \
