@@ -85,6 +85,23 @@ def test_results_converted_and_outputs_written_back(fallback_warnings):
         assert_same(w, np.ones(5))
 
 
+@pytest.mark.parametrize("shape", [(), (7, 300)])
+def test_numpy_function_writing_its_argument_through_dispatch(fallback_warnings, shape):
+    # numpy.lib.recfunctions.assign_fields_by_name(dst, src) of unstructured
+    # ndtile arrays assigns dst[...] = src: NumPy's function on gathered
+    # copies lost the write (dst kept its values, silently)
+    from numpy.lib.recfunctions import assign_fields_by_name
+    src = make(np.int64, shape)
+    dst_np = np.zeros(shape, np.int64)
+    dst = nt.asarray(dst_np)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert assign_fields_by_name(dst, nt.asarray(src)) is None
+    assign_fields_by_name(dst_np, src)
+    assert_same(dst, dst_np)
+    assert_same(dst, src)
+
+
 def test_unknown_name_is_attribute_error():
     with pytest.raises(AttributeError):
         nt.this_is_not_numpy
