@@ -109,6 +109,20 @@ def test_unknown_name_is_attribute_error():
         nt.linalg.not_a_function
 
 
+@pytest.mark.parametrize("name", ["float", "object", "Inf", "NaN", "round_"])
+def test_removed_name_is_numpys_attribute_error_under_ndtiles_name(name):
+    # NumPy's error says what replaced a removed name (`np.float` was a
+    # deprecated alias for the builtin, `np.Inf` was removed in NumPy 2.0)
+    with pytest.raises(AttributeError) as e_np:
+        getattr(np, name)
+    with pytest.raises(AttributeError) as e_nt:
+        getattr(nt, name)
+    assert str(e_nt.value) == str(e_np.value).replace("module 'numpy'", "module 'ndtile'")
+    assert "\n" in str(e_np.value) or "removed" in str(e_np.value)
+    with pytest.raises(AttributeError, match="^module 'ndtile.linalg' has no attribute 'nope'$"):
+        nt.linalg.nope
+
+
 # The only NumPy functions (and ufuncs without a core loop) that fall back to
 # NumPy today: file I/O, datetime/string helpers, Python callbacks and a
 # few others. A function leaving this list is progress (remove it here); a
