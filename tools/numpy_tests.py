@@ -158,10 +158,15 @@ def copy_file(rel, out, to_ndtile):
         text = f.read()
     with open(dst, 'w') as f:
         f.write(rewrite(text) if to_ndtile else text)
-    # data files the tests open beside themselves
+    # data files the tests open beside themselves (lib/tests/data and
+    # _core/tests/data share DIR/data: each file that is not there yet)
     data = os.path.join(os.path.dirname(src), 'data')
-    if os.path.isdir(data) and not os.path.exists(os.path.join(out, 'data')):
-        shutil.copytree(data, os.path.join(out, 'data'))
+    if os.path.isdir(data):
+        def copy_new(s, d):
+            if not os.path.exists(d):
+                shutil.copy2(s, d)
+        shutil.copytree(data, os.path.join(out, 'data'), dirs_exist_ok=True,
+                        copy_function=copy_new)
     return dst
 
 
