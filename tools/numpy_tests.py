@@ -8,7 +8,9 @@ Each file (a path inside the installed numpy package; its wheel ships its
 tests) is copied into DIR (default /tmp/ndtile-numpy-tests) with its imports
 rewritten: `import numpy as np` and `from numpy import ...` take ndtile,
 `from numpy.testing import ...` takes ndtile.testing (numpy.testing on
-gathered operands), numpy.linalg and numpy.fft ndtile's, the public names a
+gathered operands), numpy.linalg and numpy.fft ndtile's, numpy.polynomial
+and its kinds' modules ndtile's name for them (NumPy's modules, their
+evaluation functions taking ndtile points: deviations.md 16), the public names a
 test imports from NumPy's implementation modules (`from
 numpy.lib._stride_tricks_impl import as_strided`) ndtile's where ndtile has
 them; every other import (numpy._core internals, also
@@ -134,9 +136,16 @@ def rewrite(text):
     # `import numpy`, which the tool's rewrites use for NumPy's internals)
     # stays NumPy's
     # (numpy.linalg and numpy.fft too: test_linalg imports norm, matrix_rank,
-    # ... from numpy.linalg; numpy.random stays NumPy's, deviations.md 15)
-    return ndtile_imports.rewrite(text, only=('', 'testing', 'linalg', 'fft'),
-                                  plain_numpy=False, pre=_PRE)
+    # ... from numpy.linalg; numpy.random stays NumPy's, deviations.md 15;
+    # numpy.polynomial is NumPy's package under ndtile's name, with its
+    # evaluation functions taking ndtile points: polynomial/tests import it
+    # and its kinds' modules)
+    return ndtile_imports.rewrite(text, only=_ND_SUBMODULES, plain_numpy=False, pre=_PRE)
+
+
+_ND_SUBMODULES = ('', 'testing', 'linalg', 'fft', 'polynomial') + tuple(
+    'polynomial.' + k for k in ('polynomial', 'chebyshev', 'legendre', 'laguerre',
+                                'hermite', 'hermite_e', 'polyutils'))
 
 
 def copy_file(rel, out, to_ndtile):
@@ -149,10 +158,15 @@ def copy_file(rel, out, to_ndtile):
         text = f.read()
     with open(dst, 'w') as f:
         f.write(rewrite(text) if to_ndtile else text)
-    # data files the tests open beside themselves
+    # data files the tests open beside themselves (lib/tests/data and
+    # _core/tests/data share DIR/data: each file that is not there yet)
     data = os.path.join(os.path.dirname(src), 'data')
-    if os.path.isdir(data) and not os.path.exists(os.path.join(out, 'data')):
-        shutil.copytree(data, os.path.join(out, 'data'))
+    if os.path.isdir(data):
+        def copy_new(s, d):
+            if not os.path.exists(d):
+                shutil.copy2(s, d)
+        shutil.copytree(data, os.path.join(out, 'data'), dirs_exist_ok=True,
+                        copy_function=copy_new)
     return dst
 
 

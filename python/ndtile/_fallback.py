@@ -50,6 +50,9 @@ MUTATES = {
     'random.shuffle': (0, 'x'), 'ndarray.sort': (0, 'self'), 'ndarray.partition': (0, 'self'),
     'ndarray.put': (0, 'self'), 'ndarray.itemset': (0, 'self'), 'ndarray.setfield': (0, 'self'),
     'ndarray.byteswap': (0, 'self'), 'ndarray.resize': (0, 'self'),
+    # numpy.lib.recfunctions (through __array_function__): an unstructured
+    # dst is assigned `dst[...] = src`
+    'assign_fields_by_name': (0, 'dst'),
 }
 
 

@@ -1409,13 +1409,15 @@ class ndarray(Array):
                                    out, mode)
 
     def __array_wrap__(self, /, array, context=None, return_scalar=False):
-        # NumPy's default: a scalar for a plain 0-d result when asked; for a
-        # subclass, the result as self's class (__array_finalize__ with self)
+        # NumPy's default: a scalar for a plain 0-d result when asked; else
+        # the result as self's class (__array_finalize__ with self), a plain
+        # array's too: a subclass instance wrapped by a plain array is a
+        # plain view of it
         t = type(self)
         if return_scalar and array.ndim == 0 and t is ndarray:
             return array[()]
         array = C.np_or_nd(array)
-        if t is not ndarray and type(array) is not t and isinstance(array, Array):
+        if type(array) is not t and isinstance(array, Array):
             return _finalize_as(array, self, t)
         return array
 

@@ -6,6 +6,7 @@ take_along_axis, put_along_axis, kron."""
 import builtins
 import operator
 import sys
+import warnings
 
 import numpy as _np
 
@@ -92,7 +93,11 @@ def vstack(tup, *, dtype=None, casting="same_kind"):
     return concatenate(arrs, 0, dtype=dtype, casting=casting)
 
 
-row_stack = vstack
+def row_stack(tup, *, dtype=None, casting="same_kind"):
+    # NumPy's deprecated alias, with its warning (NumPy 2.0)
+    warnings.warn("`row_stack` alias is deprecated. Use `np.vstack` directly.",
+                  DeprecationWarning, stacklevel=2)
+    return vstack(tup, dtype=dtype, casting=casting)
 
 
 def dstack(tup):

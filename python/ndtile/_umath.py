@@ -257,6 +257,14 @@ _OUT_ELLIPSIS_POS = "out=... is only allowed as a keyword argument."
 _OUT_ELLIPSIS_TUPLE = "must use `...` as `out=...` and not per-operand/in a tuple"
 
 
+# NumPy 2.4's warning for out= given positionally to maximum and minimum
+_EXTREMUM_3_ARGS = (
+    "Passing more than 2 positional arguments to np.maximum and np.minimum is deprecated. "
+    "If you meant to use the third argument as an output, use the `out` keyword argument "
+    "instead. If you hoped to work with more than 2 inputs, combine them into a single "
+    "array and get the extrema for the relevant axis.")
+
+
 def _out_given(args, nin, out, where):
     """out= as the call gave it, and whether it was out=...: NumPy's checks
     of `...` (a keyword, alone) and its UserWarning for where= (anything but
@@ -470,8 +478,9 @@ def wrap_input(a):
 def apply_array_wrap(w, r, context, return_scalar=None):
     """w(r, context, return_scalar), as NumPy calls an input's __array_wrap__
     (return_scalar: by default a 0-d result, which NumPy would return as a
-    scalar); a wrap that takes no return_scalar is called with (r, context)
-    after NumPy's DeprecationWarning."""
+    scalar); a wrap that refuses these (TypeError) is called as NumPy
+    retries it, with (r, context), then (r), and NumPy's DeprecationWarning
+    follows the call that succeeds."""
     if not isinstance(r, Array):
         if isinstance(r, (_generic, int, float, complex, bool)) and \
                 D.code(_np.asarray(r).dtype) is not None:
@@ -481,10 +490,15 @@ def apply_array_wrap(w, r, context, return_scalar=None):
     try:
         return w(r, context, r.ndim == 0 if return_scalar is None else return_scalar)
     except TypeError:
-        _warnings.warn("__array_wrap__ must accept context and return_scalar arguments "
-                       "(positionally) in the future. (Deprecated NumPy 2.0)",
-                       DeprecationWarning, stacklevel=3)
-        return w(r, context)
+        pass
+    try:
+        res = w(r, context)
+    except TypeError:
+        res = w(r)
+    _warnings.warn("__array_wrap__ must accept context and return_scalar arguments "
+                   "(positionally) in the future. (Deprecated NumPy 2.0)",
+                   DeprecationWarning, stacklevel=3)
+    return res
 
 
 class _Signature:
@@ -628,6 +642,8 @@ class ufunc:
                 except TypeError:
                     self._numpy_type_error(list(args), D.DEFAULT, out, casting)
                     raise
+        if len(args) > 2 and self.nin == 2 and self.__name__ in ('maximum', 'minimum'):
+            _warnings.warn(_EXTREMUM_3_ARGS, DeprecationWarning, stacklevel=2)
         out, ellipsis = _out_given(args, self.nin, out, where)
         if ellipsis:
             # out=...: NumPy's way to ask for arrays (ndtile's own code asks so)
@@ -1789,8 +1805,11 @@ def module_getattr(modname, npmod, name, namespace):
         raise AttributeError(f"module {modname!r} has no attribute {name!r}")
     try:
         obj = getattr(npmod, name)
-    except AttributeError:
-        raise AttributeError(f"module {modname!r} has no attribute {name!r}") from None
+    except AttributeError as e:
+        # NumPy's message, under ndtile's name: it says what replaced a
+        # removed name (`np.float` was a deprecated alias ..., `np.Inf` ...)
+        msg = str(e).replace(f"module {npmod.__name__!r}", f"module {modname!r}", 1)
+        raise AttributeError(msg) from None
     if isinstance(obj, type) or not callable(obj):
         return obj          # classes, constants and submodules are NumPy's own
     if isinstance(obj, _np.ufunc):

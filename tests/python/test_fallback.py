@@ -85,11 +85,42 @@ def test_results_converted_and_outputs_written_back(fallback_warnings):
         assert_same(w, np.ones(5))
 
 
+@pytest.mark.parametrize("shape", [(), (7, 300)])
+def test_numpy_function_writing_its_argument_through_dispatch(fallback_warnings, shape):
+    # numpy.lib.recfunctions.assign_fields_by_name(dst, src) of unstructured
+    # ndtile arrays assigns dst[...] = src: NumPy's function on gathered
+    # copies lost the write (dst kept its values, silently)
+    from numpy.lib.recfunctions import assign_fields_by_name
+    src = make(np.int64, shape)
+    dst_np = np.zeros(shape, np.int64)
+    dst = nt.asarray(dst_np)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert assign_fields_by_name(dst, nt.asarray(src)) is None
+    assign_fields_by_name(dst_np, src)
+    assert_same(dst, dst_np)
+    assert_same(dst, src)
+
+
 def test_unknown_name_is_attribute_error():
     with pytest.raises(AttributeError):
         nt.this_is_not_numpy
     with pytest.raises(AttributeError):
         nt.linalg.not_a_function
+
+
+@pytest.mark.parametrize("name", ["float", "object", "Inf", "NaN", "round_"])
+def test_removed_name_is_numpys_attribute_error_under_ndtiles_name(name):
+    # NumPy's error says what replaced a removed name (`np.float` was a
+    # deprecated alias for the builtin, `np.Inf` was removed in NumPy 2.0)
+    with pytest.raises(AttributeError) as e_np:
+        getattr(np, name)
+    with pytest.raises(AttributeError) as e_nt:
+        getattr(nt, name)
+    assert str(e_nt.value) == str(e_np.value).replace("module 'numpy'", "module 'ndtile'")
+    assert "\n" in str(e_np.value) or "removed" in str(e_np.value)
+    with pytest.raises(AttributeError, match="^module 'ndtile.linalg' has no attribute 'nope'$"):
+        nt.linalg.nope
 
 
 # The only NumPy functions (and ufuncs without a core loop) that fall back to

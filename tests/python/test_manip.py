@@ -85,6 +85,17 @@ def test_concatenate_stack(dt):
     assert_same(nt.column_stack([x[0], x[1]]), np.column_stack([a[0], a[1]]))
 
 
+@pytest.mark.parametrize("shape", [(3, 4), (40, 300)])
+def test_row_stack_is_vstack_with_numpys_warning(shape):
+    a, b = make(np.float64, shape, 1), make(np.int32, shape, 2)
+    for kw in ({}, {'dtype': np.float32}):
+        with pytest.warns(DeprecationWarning, match="`row_stack` alias is deprecated") as w:
+            r = nt.row_stack([nt.asarray(a), nt.asarray(b)], **kw)
+        assert w[0].filename == __file__       # the caller's line
+        with pytest.warns(DeprecationWarning):
+            assert_same(r, np.row_stack([a, b], **kw))
+
+
 def test_concatenate_mixed_dtypes_and_errors():
     a, b = make(np.int8, (3,)), make(np.float32, (2,))
     assert_same(nt.concatenate([nt.asarray(a), nt.asarray(b)]), np.concatenate([a, b]))

@@ -284,6 +284,27 @@ def test_wrap_with_too_many_arguments():
             xp.add(g, 10)
 
 
+@pytest.mark.parametrize("shape", [(), (3,), (40, 300)])
+def test_default_wrap_gives_self_class(shape):
+    # ndarray.__array_wrap__(arr): arr as type(self), for any pair of a plain
+    # array and subclasses (a plain self's result was arr's subclass); a
+    # plain 0-d one decays to a scalar only with return_scalar
+    def f(xp, K, log):
+        IA, RA = K['InfoArray'], K['RealisticInfoArray']
+        out = []
+        for self_cls in (None, RA):
+            for arr_cls in (None, RA, IA):
+                s = xp.arange(3.0)
+                s = s if self_cls is None else s.view(self_cls)
+                a = xp.arange(int(numpy.prod(shape)), dtype=xp.int8).reshape(shape)
+                a = a if arr_cls is None else a.view(arr_cls)
+                for rs in (False, True):
+                    r = s.__array_wrap__(a, None, rs)
+                    out.append((tname(r), val(r), getattr(r, 'shape', None)))
+        return out
+    check(f, logs=False)
+
+
 def test_symmetric_matrix():
     def f(xp, K, log):
         S = K['Symmetric']

@@ -79,6 +79,56 @@ def test_where_without_out_warns_once_for_subclasses():
         assert type(r_nt) is SubNt and type(r_np) is SubNp
 
 
+@pytest.mark.parametrize('name', ['maximum', 'minimum', 'fmax', 'add'])
+@pytest.mark.parametrize('shape', [(), (5,), (40, 300)])
+def test_positional_out_of_extremum_warns_as_numpy(name, shape):
+    # NumPy 2.4 deprecates maximum(a, b, out) and minimum(a, b, out) (out
+    # positionally), not other ufuncs' positional out
+    a, b = make(np.float64, shape), make(np.float64, shape, seed=1)
+    o_np, o_nt = np.zeros(shape), nt.zeros(shape)
+    r_np, n_np = _warned(lambda: getattr(np, name)(a, b, o_np), DeprecationWarning)
+    r_nt, n_nt = _warned(lambda: getattr(nt, name)(nt.asarray(a), nt.asarray(b), o_nt),
+                         DeprecationWarning)
+    assert n_np == n_nt == (1 if name in ('maximum', 'minimum') else 0)
+    assert r_nt is o_nt
+    assert_same(o_nt, o_np)
+    for kw in ({'out': o_nt}, {}):
+        _, n = _warned(lambda: getattr(nt, name)(nt.asarray(a), b, **kw), DeprecationWarning)
+        assert n == 0
+
+
+def test_array_wrap_of_fewer_arguments_is_retried_as_numpy():
+    # an array-like's __array_wrap__ that takes (arr, context) or (arr) only:
+    # NumPy calls it with 3, then 2, then 1 argument, and warns once
+    for xp in (np, nt):
+        class Ctx:
+            def __array__(self, dtype=None, copy=None):
+                return xp.arange(4)
+
+            def __array_wrap__(self, arr, context=None):
+                self.got = (arr.tolist(), context is not None)
+                return 'ctx'
+
+        class Arr(Ctx):
+            def __array_wrap__(self, arr):
+                self.got = arr.tolist()
+                return 'arr'
+
+        class Neither(Ctx):
+            def __array_wrap__(self):
+                return 'never'
+        c, a = Ctx(), Arr()
+        assert _warned(lambda: xp.negative(c), DeprecationWarning) == ('ctx', 1)
+        assert c.got == ([0, -1, -2, -3], True)
+        assert _warned(lambda: xp.negative(a), DeprecationWarning) == ('arr', 1)
+        assert a.got == [0, -1, -2, -3]
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter('always')
+            with pytest.raises(TypeError):
+                xp.negative(Neither())
+        assert not [x for x in w if issubclass(x.category, DeprecationWarning)]
+
+
 @pytest.mark.parametrize('dt', DTYPES, ids=str)
 def test_where_list_and_scalar_cast_to_bool(dt):
     for a, x in _views(dt):
