@@ -862,6 +862,13 @@ def copyto(dst, src, casting='same_kind', where=True):
     # NumPy converts an array mask to bool by the 'safe' rule (lists and
     # scalars are converted as they are), before dst's checks
     _umath._check_where_dtype(where)
+    if (isinstance(src, Array) and src.ndim and src._same_store(dst) and src._dt == dst._dt
+            and src._offset == dst._offset and src._part == dst._part
+            and src.shape == dst.shape and src.strides == dst.strides):
+        # another handle on dst's very view (NumPy's PyArray_AssignArray:
+        # the same data, dtype, shape and strides): nothing to copy, and
+        # no check after this one (the mask's shape, dst's read-only flag)
+        return None
     dst._before_write()     # NumPy's warning for a broadcast_arrays result
     if not dst.flags.writeable:
         # NumPy checks the destination before the value's cast and shape

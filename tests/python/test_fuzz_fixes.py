@@ -472,6 +472,39 @@ def test_copyto_where_shapes(dshape, sshape, wshape, wdt, kind):
                   lambda: run(np, np.lib.stride_tricks).copy())
 
 
+@pytest.mark.parametrize('view', ['swapaxes', 'slice', 'readonly'])
+@pytest.mark.parametrize('shape, wshape', [((1, 1, 1, 0), (6, 2, 1, 0)), ((3, 4), (5, 4)),
+                                           ((2, 700), (3, 1))])
+def test_copyto_onto_its_own_view_is_skipped_before_any_check(view, shape, wshape):
+    # copyto(dst, src) where src is another handle on dst's very view (same
+    # data, dtype, shape, strides) copies nothing and checks neither the
+    # mask's shape nor dst's writeability, as NumPy's; a view that differs
+    # in its strides or offset still gets the checks (found by the fuzzer:
+    # copyto(swapaxes(a8, 3, -1), a8, where=mask of shape (6, 2, 1, 0)))
+    def run(m):
+        a = m.asarray(np.arange(int(np.prod(shape)), dtype='float64').reshape(shape))
+        if view == 'swapaxes':
+            d, s = m.swapaxes(a, -1, a.ndim - 1), a
+        elif view == 'slice':
+            d, s = a[...], a[:]
+        else:
+            d, s = a[:], a[:]
+            d.flags.writeable = False
+        m.copyto(d, s, where=m.asarray(np.ones(wshape, bool)))
+        m.copyto(d, s)
+        if view != 'readonly':
+            m.copyto(d, s[::-1], where=m.asarray(np.ones(shape[-1:], bool)))
+        return a
+    _same_outcome(lambda: run(nt), lambda: run(np))
+    if 0 in shape:
+        return      # (an empty view's strides: deviations.md 17)
+    # another view of the same data is checked
+    a_np = np.zeros(shape)
+    a_nt = nt.asarray(a_np)
+    _same_outcome(lambda: nt.copyto(a_nt[..., ::-1], a_nt, where=nt.asarray(np.ones(wshape, bool))),
+                  lambda: np.copyto(a_np[..., ::-1], a_np, where=np.ones(wshape, bool)))
+
+
 # ---- found by the API steps (Gen.api, session 26)
 
 def _views(a):
