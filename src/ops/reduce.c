@@ -632,10 +632,8 @@ static ndt_status pw_leaf_body(ndt_bound *op, void *p) {
   const pw_arg *a = p;
   ndt_red_kernel k;
   ndt__kern->reduce(a->op, a->acc, &k);
-  int asz = ndt__traits[a->acc].size;
   char *slot = op[1].ptr;
   neg_zero(a->acc, slot);
-  (void)asz;
   const ndt_bound b = op[0];
   k.run(slot, b.ptr, b.st[0], a->line.shape[0]);
   return NDT_OK;
