@@ -204,6 +204,24 @@ ndt_status ndt__dist_submit(const ndt_taskrec *r) {
     }
     if (f[i].go) add_copy(tl, home, f[i].lo, f[i].hi);
   }
+  /* NDTILE_CHECK: the messages the task makes go into the hash of tasks
+   * the ranks compare at every agreement (comm.c). Ranks that disagree on
+   * them (a privilege, or the books of who holds what) are then said to be
+   * out of step, where otherwise one extra message shifts the tags of a
+   * pair of ranks and a later receive takes another task's bytes. Only the
+   * regions of tiles the home rank does not own: those of its own may be
+   * written on one rank and kept on another (fusion.c). */
+  if (ndt__set_.check) {
+    uint64_t h = (uint64_t)home;
+    for (int i = 0; i < nacc; i++) {
+      const ndt_tile *tl = acc[i].tile;
+      if (tl->owner == home) continue;
+      const uint64_t x[5] = {(uint64_t)(tl - tl->store->tiles), (uint64_t)acc[i].lo,
+                             (uint64_t)acc[i].hi, acc[i].priv & NDT_PRIV_MASK, (uint64_t)f[i].go};
+      for (int k = 0; k < 5; k++) h = (h ^ x[k]) * 1099511628211ull;
+    }
+    ndt__rt_task_mix(h);
+  }
   if (me == home) {
     int remote_writes = 0;
     for (int i = 0; i < nacc; i++) {

@@ -269,6 +269,8 @@ ndt_status ndt__rt_wait_local(ndt_store *s, int64_t t0, int64_t t1, int for_writ
 /* Counts a task recorded on many ranks (name, accesses: the hash comm.c
  * compares); returns its message tag. */
 int ndt__rt_count_task(const char *name, int nacc);
+/* Mixes x into that hash (dist.c: a task's messages, under NDTILE_CHECK) */
+void ndt__rt_task_mix(uint64_t x);
 /* Drops a reference ndt_taskrec.made handed out. */
 void ndt__task_put(ndt_task *t);
 /* Finishes a task that ran elsewhere than in a body (a message, dist.c):

@@ -577,6 +577,7 @@ int ndt__rt_count_task(const char *name, int nacc) {
   task_hash = (task_hash ^ (uint64_t)nacc) * 1099511628211ull;
   return tag;
 }
+void ndt__rt_task_mix(uint64_t x) { task_hash = (task_hash ^ x) * 1099511628211ull; }
 
 static void trace_at_exit(void) { ndt_trace_write(); }
 static int idle_workers(void) { return atomic_load(&rt.idle); }

@@ -691,6 +691,26 @@ def out_of_step(tmp):
               and 'MPI_ERR_TRUNCATE' not in out and (code is None or p.returncode == code))
         check(f"out of step: {what} ends every rank ({dt:.1f} s, rc {p.returncode})", ok,
               f"rc={p.returncode} {out[-2500:]}")
+    # under NDTILE_CHECK the ranks also compare the messages of each task
+    # (dist.c): a task over other regions on one rank (here a debug task;
+    # in a program, a privilege or the books of who holds what differing
+    # between ranks) is out of step at the next read, where unchecked rank
+    # 0 waits for ever for the bytes rank 1 never sends
+    script = os.path.join(tmp, 'step_msgs.py')
+    with open(script, 'w') as f:
+        f.write("import os\nos.environ['NDTILE_CHECK'] = 'abort'\nimport ndtile as np\n"
+                "from ndtile import _core\nb = np.ones(10**6)\n"
+                "_core._debug_hold(b[:600000] if np.rank() == 0 else b[:500000])\n"
+                "_core._debug_release()\nprint(float(b[:10].sum()))\nnp.sync()\n")
+    try:
+        p, dt = run(mpirun(2) + [PY, script], 60)
+        out = p.stdout + p.stderr
+        check(f"out of step: a task's messages differing between ranks (NDTILE_CHECK) ends "
+              f"every rank ({dt:.1f} s, rc {p.returncode})",
+              p.returncode != 0 and 'out of step' in out and dt < 30, f"rc={p.returncode} {out[-2500:]}")
+    except subprocess.TimeoutExpired:
+        check("out of step: a task's messages differing between ranks (NDTILE_CHECK) ends "
+              "every rank", False, "hung (60 s)")
     # the same program on every rank, ending with sys.exit(4): the status,
     # no message
     script = os.path.join(tmp, 'exit_all.py')
