@@ -45,8 +45,8 @@
  * parameter), where one task alone is a group of one.
  *
  * Memory: cudaMallocAsync on the device's stream within a budget per device
- * (NDTILE_CUDA_MEM, default 90% of the card's total memory); nothing is
- * reserved at start. A failed allocation returns NULL: the core evicts,
+ * (NDTILE_CUDA_MEM, default 90% of the card's total memory, split between
+ * the virtual devices on one GPU); nothing is reserved at start. A failed allocation returns NULL: the core evicts,
  * then falls back to the CPU. Large host buffers are page-locked at their
  * first copy and stay so while the core's cache keeps them
  * (cm_host_register). Copies and kernels run on the device's stream
