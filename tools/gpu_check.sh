@@ -43,7 +43,31 @@ else
   BUILD=${BUILD:-build-cuda}
   DEV1="cuda"; DEV2="cuda:0,cuda:0"; SMALL="cuda"; MEMVAR="NDTILE_CUDA_MEM=256M"
   export NDTILE_CUDA_PLUGIN=${NDTILE_CUDA_PLUGIN:-$PWD/$BUILD/libndtile_cuda.so}
+  # The toolkit where the lent machine keeps it: nvcc for the build, and
+  # its libraries for the loader (the plugin NEEDs libcudart.so.13 and has
+  # no RUNPATH; cuBLAS, cuFFT, cuSOLVER and NVRTC are dlopened by soname),
+  # in case its ld.so.conf does not name them.
+  CUDA_ROOT=${CUDA_HOME:-$(dirname "$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")")}
+  [ -x "$CUDA_ROOT/bin/nvcc" ] && PATH=$CUDA_ROOT/bin:$PATH
+  for l in "$CUDA_ROOT/lib64" "$CUDA_ROOT/lib"; do
+    [ -e "$l/libcudart.so.13" ] && LD_LIBRARY_PATH=$l${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  done
+  export PATH LD_LIBRARY_PATH
+  # the GPU's architecture for nvcc (90: H100/H200), unless GPU_ARCH says
+  GPU_ARCH=${GPU_ARCH:-$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null |
+                         head -n 1 | tr -d ' .')}
+  GPU_ARCH=${GPU_ARCH:-90}
+  # a build directory made for another checkout (a copied one: meson's
+  # directories are absolute) is made again
+  if [ -f "$BUILD/meson-info/meson-info.json" ] &&
+     ! grep -q "\"source\": \"$PWD\"" "$BUILD/meson-info/meson-info.json"; then
+    echo "$BUILD was configured for another source directory: made again"
+    rm -rf "$BUILD"
+  fi
 fi
+# meson and ninja from the Python's environment where it has them
+case "$PY" in */*) [ -d "$(dirname "$PY")" ] && PATH=$(cd "$(dirname "$PY")" && pwd):$PATH;; esac
+export PATH
 T0=$(date +%s)
 STAGES=()
 FAILED=0
@@ -69,8 +93,20 @@ elif [ $HOSTCUDA = 1 ]; then
   stage info 15 "echo the CUDA plugin host build: $NDTILE_CUDA_PLUGIN; nproc"
   stage build 300 "ninja -C $BUILD && ls -l $NDTILE_CUDA_PLUGIN && $PY -c 'import ndtile'"
 else
-  stage info 15 "nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv; $PY -c 'import cupy; print(\"cupy\", cupy.__version__)' || echo no cupy"
-  stage build 200 "[ -f $BUILD/build.ninja ] || meson setup $BUILD -Dcuda=enabled -Dgpu_arch=90 -Dpython=false; ninja -C $BUILD && ls -l $BUILD/libndtile_cuda.so"
+  stage info 15 "nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,compute_cap --format=csv; nvcc --version | tail -n 2; echo gpu_arch $GPU_ARCH; $PY -c 'import cupy; print(\"cupy\", cupy.__version__)' || echo no cupy"
+  stage build 200 "[ -f $BUILD/build.ninja ] || meson setup $BUILD -Dcuda=enabled -Dgpu_arch=$GPU_ARCH -Dpython=false; ninja -C $BUILD && ls -l $BUILD/libndtile_cuda.so"
+  # what the loader finds: the plugin's libcudart, and the libraries it
+  # dlopens (one missing sends its family to the CPU, said under
+  # NDTILE_VERBOSE=1)
+  cat > "$OUT/libs.sh" <<'SHEOF'
+ldd "$1" | grep -E 'cudart|not found'
+for l in libcublas.so.13 libcufft.so.12 libcusolver.so.12 libnvrtc.so.13; do
+  f=$(ldconfig -p | grep -m 1 "[[:space:]]$l " | sed 's/.*=> //')
+  for d in $(echo "${LD_LIBRARY_PATH:-}" | tr : ' '); do [ -z "$f" ] && [ -e "$d/$l" ] && f=$d/$l; done
+  echo "$l: ${f:-NOT FOUND}"
+done
+SHEOF
+  stage libs 10 "bash $OUT/libs.sh $NDTILE_CUDA_PLUGIN"
 fi
 
 # device info: what the runtime found, and why not

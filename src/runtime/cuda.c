@@ -45,8 +45,8 @@
  * parameter), where one task alone is a group of one.
  *
  * Memory: cudaMallocAsync on the device's stream within a budget per device
- * (NDTILE_CUDA_MEM, default 90% of the card's total memory); nothing is
- * reserved at start. A failed allocation returns NULL: the core evicts,
+ * (NDTILE_CUDA_MEM, default 90% of the card's total memory, split between
+ * the virtual devices on one GPU); nothing is reserved at start. A failed allocation returns NULL: the core evicts,
  * then falls back to the CPU. Large host buffers are page-locked at their
  * first copy and stay so while the core's cache keeps them
  * (cm_host_register). Copies and kernels run on the device's stream
@@ -1460,10 +1460,20 @@ typedef struct {
 
 static ndt_status flaunch(cuda_dev *d, fbatch *fb) {
   if (!fb->L.nrun) return NDT_OK;
-  int rc = fb->k ? ndt__fjit_launch(fb->k, &fb->L, d->flags, d->stream)
-                 : ndt__dk_fused(&fb->L, d->flags, NFLAGS, d->stream);
+  int rc = fb->k ? ndt__fjit_launch(fb->k, &fb->L, d->flags, d->stream) : -1;
+  if (rc && fb->k) {
+    /* a compiled kernel the device would not launch (its resources, its
+     * image: an error of the launch, not sticky) goes back to the
+     * interpreter for good; a lost context (a sticky error met here)
+     * disables the device */
+    cudaError_t e = cudaGetLastError(), l = cudaStreamQuery(d->stream);
+    if (l != cudaSuccess && l != cudaErrorNotReady) return disable(d, l, "a kernel launch");
+    ndt__fjit_refused(&fb->L.prog, e);
+    fb->k = NULL;
+  }
+  if (!fb->k) rc = ndt__dk_fused(&fb->L, d->flags, NFLAGS, d->stream);
   fb->L.nrun = 0;
-  if (rc && !fb->k) return host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this fused task");
+  if (rc) return host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this fused task");
   cudaError_t e = cudaGetLastError();
   return e == cudaSuccess ? NDT_OK : disable(d, e, "a kernel launch");
 }
@@ -1681,6 +1691,29 @@ static ndt_status cd_sync(ndt_processor *p) {
 }
 
 /* ---- start ---- */
+/* cudaMallocAsync's pool of each GPU keeps up to its devices' budgets
+ * across a synchronisation: with CUDA's default release threshold (0) it
+ * gives every freed byte back to the driver at each one (every body ends
+ * in one), and the next allocations map memory again. Scratch past the
+ * budgets still goes back. A refusal only costs that speed. */
+static void pool_keep(int n) {
+  for (int i = 0; i < n; i++) {
+    int first = 1;
+    uint64_t keep = 0;
+    for (int j = 0; j < n; j++)
+      if (cdev[j].dev == cdev[i].dev) {
+        keep += (uint64_t)cdev[j].budget;
+        first = first && j >= i;
+      }
+    cudaMemPool_t pool;
+    if (!first) continue;
+    cudaSetDevice(cdev[i].dev);
+    if (cudaDeviceGetDefaultMemPool(&pool, cdev[i].dev) != cudaSuccess ||
+        cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep) != cudaSuccess)
+      cudaGetLastError();
+  }
+}
+
 static int start(const ndt_plugin_host *h, const int *index, int n, char *why, size_t cap) {
   host = h;
   ndt__dk_init();
@@ -1722,10 +1755,14 @@ static int start(const ndt_plugin_host *h, const int *index, int n, char *why, s
       continue;
     }
     /* the budget from the card's total memory (fixed for a model, so the
-     * plan it gives is the same on every run), not from what is free now */
+     * plan it gives is the same on every run), not from what is free now;
+     * shared by the virtual devices on one GPU (cuda:0,cuda:0), whose
+     * allocations come from one memory */
     int64_t budget = h->env_size("NDTILE_CUDA_MEM", 0);
     size_t total = prop.totalGlobalMem;
-    d->budget = budget > 0 ? budget : (int64_t)(total / 10 * 9);
+    int share = 0;
+    for (int j = 0; j < nw; j++) share += want[j] == want[i];
+    d->budget = budget > 0 ? budget : (int64_t)(total / 10 * 9) / share;
     atomic_store(&d->used, 0);
     atomic_store(&d->dead, 0);
     pthread_mutex_init(&d->run, NULL);
@@ -1766,6 +1803,7 @@ static int start(const ndt_plugin_host *h, const int *index, int n, char *why, s
     started++;
   }
   if (started) ndt__fjit_start(h, cdev[0].dev, jit_arch);
+  pool_keep(started);
   return started;
 }
 

@@ -268,9 +268,7 @@ static ndt_status fft_task(cuda_dev *d, ndt_bound *b, const fft_arg *a) {
       }
     }
     if (rc) {
-      char msg[96];
-      snprintf(msg, sizeof msg, "cuFFT transform failed (status %d)", rc);
-      st = host->error(NDT_ERR_INTERNAL, msg);
+      st = lib_failed("cuFFT transform", rc, CFT_ALLOC_FAILED);
     } else {
       cudaError_t e = cudaGetLastError();
       if (e != cudaSuccess) st = disable(d, e, "an FFT");

@@ -322,6 +322,23 @@ cudaKernel_t ndt__fjit_kernel(const ndt_dk_fprog *P) {
   return k;
 }
 
+void ndt__fjit_refused(const ndt_dk_fprog *P, cudaError_t e) {
+  size_t nb = prog_bytes(P);
+  uint64_t h = ndt__fgen_hash(P, nb, NDT_FGEN_HASH0);
+  pthread_mutex_lock(&J.m);
+  fent *f = J.bucket[h % NBUCKET];
+  while (f && (f->h != h || memcmp(&f->P, P, nb))) f = f->next;
+  int first = f && atomic_load(&f->state) == F_READY;
+  if (f) {
+    atomic_store(&f->state, F_FAILED);
+    f->k = NULL;
+  }
+  pthread_mutex_unlock(&J.m);
+  if (first)
+    say("fused kernels: the device refused to launch the compiled kernel of a program of %d "
+        "steps (%s); the program stays on the interpreter", P->nstep, cudaGetErrorName(e));
+}
+
 int ndt__fjit_launch(cudaKernel_t k, const ndt_dk_flaunch *L, unsigned *flags, void *stream) {
   int64_t m = 0;
   for (int r = 0; r < L->nrun; r++)

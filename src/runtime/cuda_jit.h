@@ -19,5 +19,8 @@ cudaKernel_t ndt__fjit_kernel(const ndt_dk_fprog *P);
 /* k over L's runs (as the interpreter's launch); 0, or -1 (a launch error:
  * cudaGetLastError has it) */
 int ndt__fjit_launch(cudaKernel_t k, const ndt_dk_flaunch *L, unsigned *flags, void *stream);
+/* P's compiled kernel was refused at a launch (e: the launch's error, not a
+ * lost context): P stays on the interpreter from now on */
+void ndt__fjit_refused(const ndt_dk_fprog *P, cudaError_t e);
 
 #endif

@@ -293,9 +293,7 @@ static ndt_status la_task(cuda_dev *d, csv_handle h, cbl_handle bh, ndt_bound *b
       if (rc == 0 && rsinfo < 0) rc = -1;
     }
     if (rc) {
-      char msg[96];
-      snprintf(msg, sizeof msg, "%s failed (status %d)", lib, rc);
-      st = host->error(NDT_ERR_INTERNAL, msg);
+      st = lib_failed(lib, rc, chol ? CSV_ALLOC_FAILED : CBL_ALLOC_FAILED);
     } else {
       cudaError_t e = cudaGetLastError();
       if (e != cudaSuccess) st = disable(d, e, "a linalg task");
@@ -312,9 +310,7 @@ static ndt_status la_task(cuda_dev *d, csv_handle h, cbl_handle bh, ndt_bound *b
                            info + 2 * nmat);
     }
     if (rc) {
-      char msg[96];
-      snprintf(msg, sizeof msg, "cuSOLVER failed (status %d)", rc);
-      st = host->error(NDT_ERR_INTERNAL, msg);
+      st = lib_failed("cuSOLVER", rc, CSV_ALLOC_FAILED);
     } else {
       cudaError_t e = cudaGetLastError();
       if (e != cudaSuccess) st = disable(d, e, "a linalg task");

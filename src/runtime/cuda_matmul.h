@@ -94,6 +94,19 @@ static struct {
                     int *, int);
 } cbl = {.once = PTHREAD_ONCE_INIT};
 
+/* A library call's failure (status rc): an error naming lib; a library
+ * that could not get device memory (its status alloc, e.g.
+ * CUBLAS_STATUS_ALLOC_FAILED) is NDT_ERR_NOMEM, the core's fallback to
+ * the CPU, as a full device is for the plugin's own allocations (also
+ * cuda_fft.h's and cuda_linalg.h's). */
+static ndt_status lib_failed(const char *lib, int rc, int alloc) {
+  char msg[128];
+  snprintf(msg, sizeof msg, "%s failed (status %d)%s", lib, rc,
+           rc == alloc ? ": no device memory for it, the task runs on the CPU" : "");
+  return host->error(rc == alloc ? NDT_ERR_NOMEM : NDT_ERR_INTERNAL, msg);
+}
+enum { CBL_ALLOC_FAILED = 3, CFT_ALLOC_FAILED = 2, CSV_ALLOC_FAILED = 2 };
+
 /* a device's handle: 0 not made yet, 1 made, -1 cannot be made */
 static cbl_handle cbl_handle_of[NDT__MAX_DEVS];
 static atomic_int cbl_state[NDT__MAX_DEVS];
@@ -401,11 +414,7 @@ static ndt_status mm_gemm(cuda_dev *d, cbl_handle h, int ct, int64_t R, int64_t 
       break;
     }
   }
-  if (rc) {
-    char msg[96];
-    snprintf(msg, sizeof msg, "cuBLAS gemm failed (status %d)", rc);
-    return host->error(NDT_ERR_INTERNAL, msg);
-  }
+  if (rc) return lib_failed("cuBLAS gemm", rc, CBL_ALLOC_FAILED);
   cudaError_t e = cudaGetLastError();
   return e == cudaSuccess ? NDT_OK : disable(d, e, "a matrix product");
 }
@@ -573,11 +582,7 @@ static ndt_status mm_matvec(cuda_dev *d, cbl_handle h, ndt_bound *op, const mv_a
     rc = cbl.dgemm(h, CBL_OP_N, opr, 1, n, k, &one, (const double *)op[1].ptr, (int)incv,
                    (const double *)op[0].ptr, (int)lda, &zero, (double *)op[2].ptr, (int)incy);
   }
-  if (rc) {
-    char msg[96];
-    snprintf(msg, sizeof msg, "cuBLAS gemm failed (status %d)", rc);
-    return host->error(NDT_ERR_INTERNAL, msg);
-  }
+  if (rc) return lib_failed("cuBLAS gemm", rc, CBL_ALLOC_FAILED);
   cudaError_t e = cudaGetLastError();
   return e == cudaSuccess ? NDT_OK : disable(d, e, "a matrix-vector product");
 }

@@ -31,7 +31,8 @@
  * factorisation completed; getriBatched writes the inverse out of place
  * (NaNs where A and C overlap: cuBLAS leaves that undefined) with the
  * same info rule. Each counts in NDTILE_CUDAHOST_STATS as a "batched solver
- * launch". */
+ * launch". NDTILE_CUDAHOST_FAIL=gemm:N: the Nth gemm fails with
+ * CUBLAS_STATUS_ALLOC_FAILED. */
 #include <complex.h>
 #include <math.h>
 #include <stdint.h>
@@ -39,7 +40,8 @@
 #include <string.h>
 #include "cudahost_ext.h"
 
-enum { ST_OK = 0, ST_NOT_INITIALIZED = 1, ST_INVALID_VALUE = 7, ST_EXECUTION_FAILED = 13 };
+enum { ST_OK = 0, ST_NOT_INITIALIZED = 1, ST_ALLOC_FAILED = 3, ST_INVALID_VALUE = 7,
+       ST_EXECUTION_FAILED = 13 };
 enum { OP_N = 0, OP_T = 1 };
 enum { MATH_TF32 = 3 };
 
@@ -71,6 +73,19 @@ EXPORT int cublasSetMathMode(handle *h, int mode) {
   if (!h) return ST_NOT_INITIALIZED;
   h->math = mode;
   return ST_OK;
+}
+
+/* NDTILE_CUDAHOST_FAIL=gemm:N: the Nth gemm call fails with
+ * CUBLAS_STATUS_ALLOC_FAILED (cuBLAS could not get the device memory it
+ * wanted), nothing queued */
+static int gemm_refused(void) {
+  static _Atomic long calls;
+  static long at = -1;
+  if (at < 0) {
+    const char *f = getenv("NDTILE_CUDAHOST_FAIL"), *g = f ? strstr(f, "gemm:") : NULL;
+    at = g ? atol(g + 5) : 0;
+  }
+  return at > 0 && ++calls == at;
 }
 
 /* one queued gemm: C = alpha op(A) op(B) + beta C, column-major */
@@ -189,6 +204,7 @@ static int gemm(handle *h, int t, int esz, int opa, int opb, int m, int n, int k
       lda < max1(opa == OP_N ? m : k) || ldb < max1(opb == OP_N ? k : n) || ldc < max1(m))
     return ST_INVALID_VALUE;
   if (m == 0 || n == 0) return ST_OK;
+  if (gemm_refused()) return ST_ALLOC_FAILED;
   const ndt_cudahost_ext *x = ndt_cudahost_ext_of(h->stream);
   if (!x || x->version != NDT_CUDAHOST_EXT_VERSION) return ST_EXECUTION_FAILED;   /* no stream set */
   job *j = malloc(sizeof *j);

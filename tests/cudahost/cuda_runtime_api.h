@@ -28,7 +28,17 @@
  * NDTILE_CUDAHOST_DEVICES=N (2 by default) devices; NDTILE_CUDAHOST_FAIL
  * injects failures: "alloc:N" (the Nth device allocation fails, as when
  * another process holds the memory), "kernel:N" (the Nth kernel launch
- * faults when it runs: an illegal address, sticky), comma-separated.
+ * faults when it runs: an illegal address, sticky), "launchk:N" (the Nth
+ * cudaLaunchKernel, a compiled fused kernel's, is refused with
+ * cudaErrorLaunchOutOfResources: an error of that launch, not sticky),
+ * comma-separated.
+ *
+ * A GPU's launch rules are checked: a kernel launched into a stream of a
+ * device that is not the calling thread's current one (cudaSetDevice is
+ * per host thread) is refused (cudaErrorInvalidResourceHandle); a kernel
+ * operand on another device than the stream's faults (no peer access);
+ * cudaLaunchKernel's grid and block past a GPU's limits are refused
+ * (cudaErrorInvalidConfiguration).
  * NDTILE_CUDAHOST_GRID=B,T: the emulated grid's blocks across and threads a
  * block (2,3 by default; the grid-stride loops go round).
  *
@@ -53,12 +63,14 @@ typedef enum cudaError {
   cudaErrorInvalidValue = 1,
   cudaErrorMemoryAllocation = 2,
   cudaErrorInitializationError = 3,
+  cudaErrorInvalidConfiguration = 9,
   cudaErrorInsufficientDriver = 35,
   cudaErrorNoDevice = 100,
   cudaErrorInvalidDevice = 101,
   cudaErrorInvalidResourceHandle = 400,
   cudaErrorNotReady = 600,
   cudaErrorIllegalAddress = 700,
+  cudaErrorLaunchOutOfResources = 701,
   cudaErrorHostMemoryAlreadyRegistered = 712,
   cudaErrorHostMemoryNotRegistered = 713,
   cudaErrorLaunchFailure = 719
@@ -106,6 +118,16 @@ cudaError_t cudaMalloc(void **p, size_t n);
 cudaError_t cudaFree(void *p);
 cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s);
 cudaError_t cudaFreeAsync(void *p, cudaStream_t s);
+
+/* cudaMallocAsync's pool (a device's default pool): its release threshold
+ * (a uint64: the bytes it keeps across a synchronisation; CUDA's default
+ * 0 gives every freed byte back at each one) is kept and reported by
+ * NDTILE_CUDAHOST_STATS; the emulated allocator does not change with it */
+typedef struct CUmemPoolHandle_st *cudaMemPool_t;
+enum cudaMemPoolAttr { cudaMemPoolAttrReleaseThreshold = 4 };
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *pool, int device);
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, enum cudaMemPoolAttr attr, void *value);
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, enum cudaMemPoolAttr attr, void *value);
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind);
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind,

@@ -47,7 +47,9 @@
 /* ---- settings ---- */
 static int ndev = 2;
 static size_t dev_total = (size_t)256 << 20;
-static long fail_alloc_at = 0, fail_kernel_at = 0;   /* 1-based; 0: none */
+static long fail_alloc_at = 0, fail_kernel_at = 0, fail_launchk_at = 0;   /* 1-based; 0: none */
+static atomic_long n_launchk;   /* cudaLaunchKernel's calls (the compiled fused kernels) */
+static _Atomic uint64_t pool_release[MAXDEV];   /* the default pools' release thresholds */
 static atomic_long n_alloc, n_kernel, n_fused, n_copy, n_copy_bytes, n_copy2d, n_fail_alloc,
     n_faults;
 static atomic_long n_rng;   /* the random fills' launches (also in n_kernel) */
@@ -92,7 +94,7 @@ static void stats_report(void) {
           "%ld index launches, %ld reduce launches, %ld scan launches; fused: %ld interpreted, "
           "%ld compiled, %ld compiles, %ld cache hits, %ld gemm launches, %ld combine launches, "
           "%ld fft launches, %ld solver launches, %ld sort launches, %ld bincount launches, "
-          "%ld batched solver launches, %ld view copies\n",
+          "%ld batched solver launches, %ld view copies, %llu pool release threshold\n",
           atomic_load(&n_kernel), atomic_load(&n_copy), atomic_load(&n_copy_bytes),
           atomic_load(&n_copy2d), atomic_load(&n_alloc), atomic_load(&n_fail_alloc),
           atomic_load(&n_faults), atomic_load(&n_fused), atomic_load(&n_rng),
@@ -101,7 +103,8 @@ static void stats_report(void) {
           atomic_load(&n_fused_compiled), atomic_load(&ndt__cudahost_n_compiles),
           atomic_load(&n_cache_hits), atomic_load(&n_gemm), atomic_load(&n_combine),
           atomic_load(&n_fft), atomic_load(&n_solver), atomic_load(&n_sort),
-          atomic_load(&n_bincount), atomic_load(&n_batched), atomic_load(&n_view_copy));
+          atomic_load(&n_bincount), atomic_load(&n_batched), atomic_load(&n_view_copy),
+          (unsigned long long)atomic_load(&pool_release[0]));
   pin_report();
 }
 
@@ -131,6 +134,7 @@ static void settings_read(void) {
   for (const char *p = f; p && *p;) {
     if (!strncmp(p, "alloc:", 6)) fail_alloc_at = atol(p + 6);
     else if (!strncmp(p, "kernel:", 7)) fail_kernel_at = atol(p + 7);
+    else if (!strncmp(p, "launchk:", 8)) fail_launchk_at = atol(p + 8);
     p = strchr(p, ',');
     if (p) p++;
   }
@@ -172,6 +176,8 @@ const char *cudaGetErrorName(cudaError_t e) {
     case cudaErrorHostMemoryAlreadyRegistered: return "cudaErrorHostMemoryAlreadyRegistered";
     case cudaErrorHostMemoryNotRegistered: return "cudaErrorHostMemoryNotRegistered";
     case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
+    case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
+    case cudaErrorLaunchOutOfResources: return "cudaErrorLaunchOutOfResources";
   }
   return "cudaErrorUnknown";
 }
@@ -194,6 +200,8 @@ const char *cudaGetErrorString(cudaError_t e) {
     case cudaErrorHostMemoryNotRegistered:
       return "pointer does not correspond to a registered memory region";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
+    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
+    case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
   }
   return "unknown error";
 }
@@ -564,6 +572,27 @@ static cudaError_t stream_of(cudaStream_t s, cudaStream_t *out) {
   return e;
 }
 
+/* A kernel's stream: CUDA refuses a launch into a stream of a device other
+ * than the calling thread's current one (cudaSetDevice is per host thread;
+ * a copy or memset may cross devices, a launch may not:
+ * cudaErrorInvalidResourceHandle), and a kernel reaches its own device's
+ * memory only (the plugin enables no peer access: another device's pointer
+ * is an illegal address there). launch_dev: the device of the launch this
+ * thread is checking (in_launch below). */
+static _Thread_local cdev *launch_dev;
+static cudaError_t launch_stream_of(void *stream, cudaStream_t *q) {
+  cudaError_t e = stream_of(stream, q);
+  if (e) return e;
+  if ((*q)->dev != dev_of_index(cur_dev)) {
+    fprintf(stderr, "cudahost: a kernel launch into a stream of device %d from a thread whose "
+            "current device is %d (cudaSetDevice is per thread): refused\n", (*q)->dev->id,
+            cur_dev);
+    return cudaErrorInvalidResourceHandle;
+  }
+  launch_dev = (*q)->dev;
+  return cudaSuccess;
+}
+
 static cudaError_t enqueue(cudaStream_t s, op o) {
   /* the host side of a call takes time too (a launch: microseconds): two
    * threads that share a stream interleave their steps */
@@ -751,6 +780,41 @@ cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s) {
   return ret(dev_alloc(q->dev, q, p, n));
 }
 
+/* the default pools: one per device, its release threshold kept */
+struct CUmemPoolHandle_st {
+  cdev *d;   /* (its threshold: pool_release[d->id]) */
+};
+static struct CUmemPoolHandle_st pools[MAXDEV];
+
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *pool, int device) {
+  pthread_once(&once, init_once);
+  cdev *d = dev_of_index(device);
+  if (!d) return ret(cudaErrorInvalidDevice);
+  cudaError_t e = dev_ready(d);
+  if (!e) e = (cudaError_t)atomic_load(&d->sticky);
+  if (e) return ret(e);
+  pools[device].d = d;
+  *pool = &pools[device];
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, enum cudaMemPoolAttr attr, void *value) {
+  if (!pool || !pool->d || !value || attr != cudaMemPoolAttrReleaseThreshold)
+    return ret(cudaErrorInvalidValue);
+  uint64_t v;
+  memcpy(&v, value, sizeof v);
+  atomic_store(&pool_release[pool->d->id], v);
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, enum cudaMemPoolAttr attr, void *value) {
+  if (!pool || !pool->d || !value || attr != cudaMemPoolAttrReleaseThreshold)
+    return ret(cudaErrorInvalidValue);
+  uint64_t v = atomic_load(&pool_release[pool->d->id]);
+  memcpy(value, &v, sizeof v);
+  return cudaSuccess;
+}
+
 /* the live allocation at p on its device, its size in *n; -1: none */
 static int live_block(cdev *d, const void *p, size_t *n) {
   pthread_mutex_lock(&d->lock);
@@ -802,6 +866,11 @@ static int in_live(const char *p, size_t n) {
   }
   pthread_mutex_unlock(&d->lock);
   return ok;
+}
+
+/* in_live, on the device of the launch being checked (launch_stream_of) */
+static int in_launch(const char *p, size_t n) {
+  return dev_of_ptr(p) == launch_dev && in_live(p, n);
 }
 
 static int kind_ok(const void *dst, const void *src, size_t n, enum cudaMemcpyKind kind) {
@@ -1049,7 +1118,7 @@ static int run_reaches(const ndt_dk_run *r, int k, const char **lo, const char *
 void ndt__cudahost_launch(void *stream, int nop, unsigned always, const ndt_dk_launch *L,
                           unsigned *flags, void (*grid)(const ndt_dk_launch *, unsigned *)) {
   cudaStream_t q;
-  cudaError_t e = stream_of(stream, &q);
+  cudaError_t e = launch_stream_of(stream, &q);
   if (e) {
     ret(e);
     return;
@@ -1071,7 +1140,7 @@ void ndt__cudahost_launch(void *stream, int nop, unsigned always, const ndt_dk_l
       if (!u->p[k]) continue;   /* an absent operand (a scan's total or start) */
       const char *lo, *hi;
       run_reaches(u, k, &lo, &hi);
-      if (!in_live(lo, (size_t)(hi - lo))) {
+      if (!in_launch(lo, (size_t)(hi - lo))) {
         fprintf(stderr, "cudahost: kernel launch %ld: run %d operand %d reaches [%p, %p), "
                 "outside the device allocations: an illegal address\n", k_no, r, k,
                 (const void *)lo, (const void *)hi);
@@ -1082,7 +1151,7 @@ void ndt__cudahost_launch(void *stream, int nop, unsigned always, const ndt_dk_l
     }
   }
   if (flags && !fault) {
-    if (!in_live((const char *)flags, sizeof *flags)) {
+    if (!in_launch((const char *)flags, sizeof *flags)) {
       fprintf(stderr, "cudahost: kernel launch %ld: its flags word is not device memory\n", k_no);
       fault = 1;
     }
@@ -1101,7 +1170,7 @@ static cudaError_t launch_fused(void *stream, const ndt_dk_flaunch *L, unsigned 
                                 int nflags, void (*grid)(const ndt_dk_flaunch *, unsigned *),
                                 ndt_fg_body body) {
   cudaStream_t q;
-  cudaError_t e = stream_of(stream, &q);
+  cudaError_t e = launch_stream_of(stream, &q);
   if (e) return e;
   ndt_dk_flaunch *C = malloc(sizeof *C);
   if (!C) return cudaErrorMemoryAllocation;
@@ -1119,7 +1188,7 @@ static cudaError_t launch_fused(void *stream, const ndt_dk_flaunch *L, unsigned 
       int64_t b = u->cols > 1 ? (u->cols - 1) * u->cs[k] : 0;
       const char *lo = u->p[k] + (a < 0 ? a : 0) + (b < 0 ? b : 0);
       const char *hi = u->p[k] + (a > 0 ? a : 0) + (b > 0 ? b : 0) + 1;
-      if (!in_live(lo, (size_t)(hi - lo))) {
+      if (!in_launch(lo, (size_t)(hi - lo))) {
         fprintf(stderr, "cudahost: kernel launch %ld: run %d operand %d reaches [%p, %p), "
                 "outside the device allocations: an illegal address\n", k_no, r, k,
                 (const void *)lo, (const void *)hi);
@@ -1130,7 +1199,7 @@ static cudaError_t launch_fused(void *stream, const ndt_dk_flaunch *L, unsigned 
     }
   }
   if (flags && !fault) {
-    if (!in_live((const char *)flags, (size_t)nflags * sizeof *flags)) {
+    if (!in_launch((const char *)flags, (size_t)nflags * sizeof *flags)) {
       fprintf(stderr, "cudahost: kernel launch %ld: its flags words are not device memory\n",
               k_no);
       fault = 1;
@@ -1238,11 +1307,23 @@ cudaError_t cudaLibraryUnload(cudaLibrary_t library) {
  * words checked up to the highest its program records into */
 cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args,
                              size_t sharedMem, cudaStream_t stream) {
-  (void)block, (void)sharedMem;
   const struct CUkern_st *k = func;
   const ndt_dk_flaunch *L = args[0];
   unsigned *flags = *(unsigned **)args[1];
-  if (!k || grid.y != (unsigned)L->nrun || grid.x < 1) return ret(cudaErrorInvalidValue);
+  if (!k || grid.y != (unsigned)L->nrun) return ret(cudaErrorInvalidValue);
+  /* a GPU's limits (compute capability 9.0): grid x < 2^31, y and z <=
+   * 65535, at most 1024 threads a block (z <= 64); dynamic shared memory
+   * past 48 KiB needs cudaFuncSetAttribute, which the plugin never calls */
+  if (grid.x < 1 || grid.y < 1 || grid.z < 1 || grid.x > 2147483647u || grid.y > 65535 ||
+      grid.z > 65535 || block.x < 1 || block.y < 1 || block.z < 1 || block.x > 1024 ||
+      block.y > 1024 || block.z > 64 || (size_t)block.x * block.y * block.z > 1024)
+    return ret(cudaErrorInvalidConfiguration);
+  if (sharedMem > 48 * 1024) return ret(cudaErrorInvalidValue);
+  /* an injected refusal (NDTILE_CUDAHOST_FAIL=launchk:N): the Nth launch
+   * of a compiled kernel fails as one asking for more than the device has
+   * would, an error of the launch, not of the device (not sticky) */
+  if (atomic_fetch_add(&n_launchk, 1) + 1 == fail_launchk_at)
+    return ret(cudaErrorLaunchOutOfResources);
   int nflags = 1;
   for (int s = 0; s < L->prog.nstep; s++)
     if (L->prog.step[s].flag + 1 > nflags) nflags = L->prog.step[s].flag + 1;
@@ -1254,7 +1335,7 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
 void ndt__cudahost_launch_rng(void *stream, const ndt_dk_rlaunch *L,
                               void (*grid)(const ndt_dk_rlaunch *)) {
   cudaStream_t q;
-  cudaError_t e = stream_of(stream, &q);
+  cudaError_t e = launch_stream_of(stream, &q);
   if (e) {
     ret(e);
     return;
@@ -1273,7 +1354,7 @@ void ndt__cudahost_launch_rng(void *stream, const ndt_dk_rlaunch *L,
     ndt_dk_rrun *u = &C->run[r];
     if (u->n <= 0) continue;
     size_t bytes = (size_t)u->n * (size_t)ndt_dk_rng_isz(C->q.t);
-    if (!in_live(u->p, bytes)) {
+    if (!in_launch(u->p, bytes)) {
       fprintf(stderr, "cudahost: kernel launch %ld: random run %d reaches [%p, %p), outside the "
               "device allocations: an illegal address\n", k_no, r, (const void *)u->p,
               (const void *)(u->p + bytes));
@@ -1303,7 +1384,7 @@ static int index_ptr(long k_no, char **p, int nd, const int64_t *shape, const in
     else b += d;
   }
   const char *lo = *p + a, *hi = *p + b + isz;
-  if (!in_live(lo, (size_t)(hi - lo))) {
+  if (!in_launch(lo, (size_t)(hi - lo))) {
     fprintf(stderr, "cudahost: kernel launch %ld: its %s reaches [%p, %p), outside the device "
             "allocations: an illegal address\n", k_no, what, (const void *)lo, (const void *)hi);
     return 1;
@@ -1318,7 +1399,7 @@ static int index_ptr(long k_no, char **p, int nd, const int64_t *shape, const in
  * set) when it cannot be queued. */
 static void *launch_copy(void *stream, const void *L, size_t size, cudaStream_t *q, long *k_no,
                          int *fault) {
-  cudaError_t e = stream_of(stream, q);
+  cudaError_t e = launch_stream_of(stream, q);
   void *C = e ? NULL : malloc(size);
   if (!C) {
     ret(e ? e : cudaErrorMemoryAllocation);
@@ -1438,7 +1519,7 @@ void ndt__cudahost_launch_nz(void *stream, const ndt_dk_nzlaunch *L, void (*grid
 static cudaError_t ext_launch(cudaStream_t s, int n, char **const *ptr, const size_t *bytes,
                               void (*fn)(void *), void *ctx, int tally, const char *what) {
   cudaStream_t q;
-  cudaError_t e = stream_of(s, &q);
+  cudaError_t e = launch_stream_of(s, &q);
   if (e) {
     free(ctx);
     return ret(e);
@@ -1493,7 +1574,7 @@ static const ndt_cudahost_ext ext_table = {.version = NDT_CUDAHOST_EXT_VERSION,
  * others, each run's a, b and c checked over what they reach and moved. */
 void ndt__cudahost_launch_gemm(void *stream, const ndt_dk_glaunch *L, void (*grid)(void *)) {
   cudaStream_t q;
-  cudaError_t e = stream_of(stream, &q);
+  cudaError_t e = launch_stream_of(stream, &q);
   if (e) {
     ret(e);
     return;

@@ -6,7 +6,11 @@
  * launch copies its parameters, a copy of the wrong kind or past its
  * allocation is an error, events order streams, a kernel that reaches
  * outside the allocations faults, stickily, on its device only, and so
- * does a view copy that reaches a tile it was not handed. */
+ * does a view copy that reaches a tile it was not handed. A GPU's launch
+ * rules: a launch into another device's stream than the thread's current
+ * one is refused, a kernel operand on another device faults, a compiled
+ * kernel's grid and block past a GPU's limits are refused; the default
+ * pool's release threshold is kept. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,11 +22,13 @@
 #include "cuda_runtime_api.h"
 #include "kernels/cuda/dk.h"
 #include "kernels/cuda/index_impl.h"
+#include "kernels/cuda/fused_types.h"
 
 void ndt__cudahost_launch(void *stream, int nop, unsigned always, const ndt_dk_launch *L,
                           unsigned *flags, void (*grid)(const ndt_dk_launch *, unsigned *));
 void ndt__cudahost_launch_index(void *stream, const ndt_dk_ilaunch *L, void (*grid)(void *));
 static void no_grid(void *p) { (void)p; }   /* (the launch check is what is tested) */
+static char *tile_of_1;   /* device 1's memory (the last check) */
 
 #include "../c/check.h"   /* EXPECT, passed, failed */
 
@@ -53,7 +59,8 @@ static void add1(const ndt_dk_launch *L, unsigned *flags) {
 
 int main(void) {
   int n = 0;
-  EXPECT(cudaGetDeviceCount(&n) == cudaSuccess && n == 2, "two devices (%d)", n);
+  setenv("NDTILE_CUDAHOST_DEVICES", "3", 1);   /* (the third one fresh for the last check) */
+  EXPECT(cudaGetDeviceCount(&n) == cudaSuccess && n == 3, "three devices (%d)", n);
   struct cudaDeviceProp prop;
   EXPECT(cudaGetDeviceProperties(&prop, 0) == cudaSuccess && prop.totalGlobalMem == (size_t)1 << 20,
          "1 MiB each (NDTILE_CUDAHOST_MEM)");
@@ -109,6 +116,47 @@ int main(void) {
   cudaMemcpyAsync(dst, e, sizeof dst, cudaMemcpyDeviceToHost, s);
   EXPECT(cudaStreamSynchronize(s) == cudaSuccess && dst[100] == 2 && cudaGetLastError() == cudaSuccess,
          "a kernel: %d", dst[100]);
+
+  /* cudaSetDevice is per host thread: a launch into device 0's stream
+   * from a thread whose current device is 1 is refused (not sticky) */
+  EXPECT(cudaSetDevice(1) == cudaSuccess, "device 1 current");
+  ndt__cudahost_launch(s, 2, 0, &L, NULL, add1);
+  EXPECT(cudaGetLastError() == cudaErrorInvalidResourceHandle,
+         "a launch into another device's stream is refused");
+  EXPECT(cudaSetDevice(0) == cudaSuccess && cudaStreamSynchronize(s) == cudaSuccess,
+         "not sticky");
+
+  /* a compiled kernel's launch past a GPU's grid and block limits is
+   * refused before it is queued */
+  {
+    static ndt_dk_flaunch F;
+    unsigned *fw = NULL;
+    void *args[2] = {&F, &fw};
+    F.nrun = 1;
+    const void *k = &F;   /* (any handle: refused before it is used) */
+    EXPECT(cudaLaunchKernel(k, (dim3){1, 1, 1}, (dim3){2048, 1, 1}, args, 0, s) ==
+               cudaErrorInvalidConfiguration &&
+               cudaLaunchKernel(k, (dim3){0, 1, 1}, (dim3){256, 1, 1}, args, 0, s) ==
+               cudaErrorInvalidConfiguration &&
+               cudaLaunchKernel(k, (dim3){1, 1, 1}, (dim3){256, 1, 1}, args, 64 << 10, s) ==
+               cudaErrorInvalidValue,
+           "a launch past the limits (1024 threads a block, a block at least, 48 KiB of "
+           "dynamic shared memory)");
+    EXPECT(cudaGetLastError() == cudaErrorInvalidValue && cudaStreamSynchronize(s) == cudaSuccess,
+           "not sticky");
+  }
+
+  /* the default pool's release threshold */
+  {
+    cudaMemPool_t pool;
+    unsigned long long keep = 12345, got = 0;
+    EXPECT(cudaDeviceGetDefaultMemPool(&pool, 0) == cudaSuccess &&
+               cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep) ==
+                   cudaSuccess &&
+               cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &got) ==
+                   cudaSuccess && got == keep,
+           "the release threshold kept");
+  }
 
   /* a free, and a second one */
   cudaFreeAsync(e, s);
@@ -212,6 +260,7 @@ int main(void) {
     char *tile[3], *buf;
     EXPECT(cudaStreamCreateWithFlags(&q, cudaStreamNonBlocking) == cudaSuccess, "a stream");
     for (int i = 0; i < 3; i++) cudaMalloc((void **)&tile[i], 64 * 8);
+    tile_of_1 = tile[1];
     cudaMalloc((void **)&buf, 16 * 8);
     static ndt_dk_ilaunch V;
     memset(&V, 0, sizeof V);
@@ -239,6 +288,23 @@ int main(void) {
     ndt__cudahost_launch_index(q, &V, no_grid);
     EXPECT(cudaStreamSynchronize(q) == cudaErrorIllegalAddress,
            "a view copy that reaches a tile it was not handed: an illegal address");
+  }
+  /* a kernel reaches its own device's memory only (no peer access): an
+   * operand on device 1 in a launch on device 2 is an illegal address */
+  {
+    cudaStream_t r;
+    int *x = NULL;
+    EXPECT(cudaSetDevice(2) == cudaSuccess &&
+               cudaStreamCreateWithFlags(&r, cudaStreamNonBlocking) == cudaSuccess &&
+               cudaMalloc((void **)&x, 64) == cudaSuccess,
+           "device 2");
+    L.run[0] = (ndt_dk_run){.rows = 1, .cols = 4, .p = {(char *)x, (char *)x}, .cs = {4, 4}};
+    ndt__cudahost_launch(r, 2, 0, &L, NULL, add1);
+    EXPECT(cudaStreamSynchronize(r) == cudaSuccess, "a kernel on device 2's own memory");
+    L.run[0].p[0] = (char *)tile_of_1;
+    ndt__cudahost_launch(r, 2, 0, &L, NULL, add1);
+    EXPECT(cudaStreamSynchronize(r) == cudaErrorIllegalAddress,
+           "an operand on device 1 in a launch on device 2: an illegal address");
   }
   printf("cudahost: %d passed, %d failed\n", passed, failed);
   return failed != 0;

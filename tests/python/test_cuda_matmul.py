@@ -194,6 +194,29 @@ def test_without_cublas_products_run_on_the_cpu_and_the_rest_on_the_device():
     assert stat(r.stderr, "gemm launches") > 0, r.stderr
 
 
+def test_cublas_out_of_memory_runs_the_product_on_the_cpu():
+    """A gemm cuBLAS cannot get device memory for (CUBLAS_STATUS_ALLOC_FAILED,
+    injected in the emulated cuBLAS) is the core's out-of-memory fallback:
+    that task runs on the CPU, no error, no device disabled, the later
+    products on the device again."""
+    code = """
+        import json, numpy, ndtile as np
+        rng = numpy.random.default_rng(6)
+        X = rng.standard_normal((300, 400)); Y = rng.standard_normal((400, 200))
+        x, y = np.asarray(X), np.asarray(Y)
+        ok = []
+        for _ in range(3):
+            got = numpy.asarray(x @ y)
+            ok.append(bool(numpy.allclose(got, X @ Y, rtol=1e-12, atol=1e-10)))
+        print(json.dumps(ok))
+    """
+    r = run(code, NDTILE_CUDAHOST_FAIL="gemm:1", NDTILE_VERBOSE="1")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert json.loads(r.stdout.splitlines()[-1]) == [True] * 3, r.stdout
+    assert "disabled" not in r.stderr and stat(r.stderr, "faults") == 0, r.stderr
+    assert stat(r.stderr, "gemm launches") >= 2, r.stderr     # the later products: the device
+
+
 def test_tf32_only_when_asked():
     code = """
         import hashlib, numpy, ndtile as np

@@ -136,9 +136,11 @@ def test_cuda_plugin_host_build_same_bits():
     print([d['name'] for d in np.devices()], st['copies'] > 0, st['evictions'] > 0)
 """
     # two emulated GPUs of 4 MiB budget; two virtual devices sharing one
-    # emulated GPU of 3 MiB (each a budget of 90% of it: one 2 MiB tile)
+    # emulated GPU of 3 MiB, each a budget of 2.7 MiB (one 2 MiB tile:
+    # together more than the GPU holds, so its own allocations fail too)
     for devs, mem, names in [("cuda:0,1", {"NDTILE_CUDA_MEM": "4M"}, "['cuda', 'cuda1']"),
-                             ("cuda:0,cuda:0", {"NDTILE_CUDAHOST_MEM": "3M"},
+                             ("cuda:0,cuda:0", {"NDTILE_CUDAHOST_MEM": "3M",
+                                                "NDTILE_CUDA_MEM": "2700k"},
                               "['cuda', 'cuda1']")]:
         # (NDTILE_CUDA_MATH=0: WORK's sin on the CPU, so every bit is the
         # CPU's; the device's own sin is within a bound: test_transcendental_...)
@@ -148,6 +150,48 @@ def test_cuda_plugin_host_build_same_bits():
         lines = r.stdout.splitlines()
         assert lines[0] == cpu.stdout.strip(), devs
         assert lines[1] == names + " True True", (devs, lines[1])
+
+
+@needs_cudahost
+def test_virtual_devices_on_one_gpu_share_its_memory():
+    """The default budget is 90% of the card's memory, split between the
+    virtual devices on one GPU (cuda:0,cuda:0: one memory); cudaMallocAsync's
+    pool keeps what the budgets of its GPU's devices add up to across a
+    synchronisation (the host build reports device 0's threshold)."""
+    code = "import ndtile as np; print([d['memory'] for d in np.devices()])"
+    total = 100 << 20
+    for devs, share in [("cuda:0,1", 1), ("cuda:0,cuda:0", 2), ("cuda:0,cuda:0,cuda:1", 2)]:
+        r = run(code, NDTILE_DEVICES=devs, NDTILE_CUDA_PLUGIN=cudahost_plugin(),
+                NDTILE_CUDAHOST_MEM="100M", NDTILE_CUDAHOST_DEVICES="2",
+                NDTILE_CUDAHOST_STATS="1")
+        assert r.returncode == 0, r.stdout + r.stderr
+        mem = eval(r.stdout.splitlines()[-1])
+        want = [total // 10 * 9 // share] * (2 if devs == "cuda:0,1" else share)
+        if devs == "cuda:0,cuda:0,cuda:1":
+            want = [total // 10 * 9 // 2] * 2 + [total // 10 * 9]
+        assert mem == want, (devs, mem)
+        kept = int(re.search(r"(\d+) pool release threshold", r.stderr).group(1))
+        assert kept == sum(m for m in mem[:share]), (devs, kept, r.stderr)
+
+
+@needs_cudahost
+def test_fused_kernel_refused_at_launch_goes_back_to_the_interpreter(tmp_path):
+    """A compiled fused kernel that the device refuses to launch
+    (cudaErrorLaunchOutOfResources, injected: an error of that launch, not
+    of the device) sends its program back to the interpreter: the device
+    stays in use, the other programs keep their compiled kernels, and the
+    bits are the interpreter's."""
+    env = dict(NDTILE_DEVICES="cuda:0,1", NDTILE_CUDA_PLUGIN=cudahost_plugin(),
+               NDTILE_CUDA_MEM="64M", NDTILE_CUDAHOST_STATS="1", NDTILE_VERBOSE="1",
+               NDTILE_CACHE_DIR=str(tmp_path / "cache"), NDTILE_CUDA_JIT_WAIT="1")
+    r = run(JIT, **env, NDTILE_CUDAHOST_FAIL="launchk:1")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "the device refused to launch the compiled kernel" in r.stderr, r.stderr
+    assert "disabled" not in r.stderr and re.search(r"\b0 faults", r.stderr), r.stderr
+    interpreted, compiled, compiles, hits = jit_stats(r.stderr)
+    assert interpreted > 0 and compiled > 0 and compiles >= 3, r.stderr
+    ref = run(JIT, **env, NDTILE_CUDA_JIT="0")
+    assert r.stdout.splitlines()[-1] == ref.stdout.splitlines()[-1]
 
 
 @needs_cudahost
