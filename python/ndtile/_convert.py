@@ -210,7 +210,10 @@ def asarray(x, dtype=None, native=True):
             return to_numpy_k(x).astype(dtype)
         return x._astype(c, _core.CASTING_UNSAFE)
     if isinstance(x, _ndarray_np):
-        y = x if dtype is None or dtype == x.dtype else x.astype(dtype)
+        # np.asanyarray, not astype: an unsized string dtype of an object
+        # array whose strings are all empty is S8/U2 there (the object
+        # itemsize), S1/U1 in astype
+        y = x if dtype is None or dtype == x.dtype else _np.asanyarray(x, dtype=dtype)
     elif not isinstance(x, _generic) and getattr(type(x), '__array__', None) is not None:
         # the __array__ protocol, called once here: an object may hand back
         # an ndtile array (NumPy's asarray refused it: "not producing an array")
