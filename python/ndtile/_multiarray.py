@@ -7,7 +7,6 @@ import inspect
 import math
 import operator
 import sys
-import warnings
 
 import numpy as _np
 
@@ -1337,9 +1336,8 @@ def bincount(x, /, weights=None, minlength=0):
     _bincount_1d(x, xa)
     if xa.dtype.kind == 'f' and not isinstance(x, (Array, _np.ndarray)):
         if xa.size:     # a list of floats: NumPy 2.1+ casts it with a warning
-            warnings.warn("Non-integer input passed to bincount. In a future version of NumPy, "
-                          "this will be an error. (Deprecated NumPy 2.1)", DeprecationWarning,
-                          stacklevel=2)
+            F.warn("Non-integer input passed to bincount. In a future version of NumPy, "
+                   "this will be an error. (Deprecated NumPy 2.1)", DeprecationWarning)
         xa = xa._astype(D.code(_np.dtype(_np.int64)), _core.CASTING_UNSAFE)
     elif xa.dtype.kind not in 'biu':
         raise TypeError(f"Cannot cast array data from {xa.dtype!r} to dtype('int64') according "

@@ -3,7 +3,6 @@ nanprod, nanmax, nanmin, nanmean, nanvar, nanstd, nanargmax, nanargmin,
 nancumsum, nancumprod, nanmedian, nanquantile, nanpercentile."""
 
 import sys
-import warnings
 
 import numpy as _np
 
@@ -82,7 +81,7 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     n = reduce_nd('sum', notnan, axis, D.DEFAULT, keepdims)
     r = _divide_by_count(s, n, s._dt if D.KIND[s._dt] in 'fc' else D.FLOAT64)
     if bool(_fromnumeric.any(_u('equal')(n, 0))):
-        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=F.user_frame()[0])
+        F.warn("Mean of empty slice", RuntimeWarning)
     return finish(r, out)
 
 
@@ -216,8 +215,7 @@ def _nanvar_nd(x, axis, dtype, ddof, keepdims):
     dof = _u('subtract')(cnt if keepdims else cnt._reshape(s.shape), ddof)
     bad = _u('less_equal')(dof, 0)
     if bool(_fromnumeric.any(bad)):
-        warnings.warn("Degrees of freedom <= 0 for slice.", RuntimeWarning,
-                      stacklevel=F.user_frame()[0])
+        F.warn("Degrees of freedom <= 0 for slice.", RuntimeWarning)
     v = _divide_by_count(s, dof)
     if v._dt != s._dt:
         v = v._astype(s._dt, _core.CASTING_UNSAFE)
@@ -247,7 +245,7 @@ def _nanvarlike(name, a, axis, dtype, out, ddof, keepdims, where, mean, correcti
     _methods.check_out_cast(name, x, out)
     if dtype is not None and D.KIND[x._dt] == 'c':
         # NumPy's sums run in dtype: a real one warns of the complex cast
-        _core.warn_complex_cast(x._dt, D.code_of(dtype), F.user_frame()[0])
+        _core.warn_complex_cast(x._dt, D.code_of(dtype))
     v = _nanvar_nd(x, axis, dtype, ddof, bool(keepdims))
     if name == 'nanstd':
         v = _u('sqrt')(v)

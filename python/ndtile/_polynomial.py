@@ -10,8 +10,8 @@ import sys
 import numpy as _np
 
 from . import _convert as C
+from . import _fallback as F
 from ._twodim_base import vander
-import warnings
 
 
 def _nt():
@@ -153,8 +153,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     c, resids, rank, s = nt.linalg.lstsq(lhs, rhs, rcond)
     c = (c.T / scale).T
     if rank != order and not full:
-        warnings.warn("Polyfit may be poorly conditioned", _np.exceptions.RankWarning,
-                      stacklevel=2)
+        F.warn("Polyfit may be poorly conditioned", _np.exceptions.RankWarning)
     if full:
         return c, resids, rank, s, rcond
     if cov:

@@ -348,7 +348,7 @@ def _accumulate_native(self, array, axis, dtype, out):
             raise ValueError("provided out is the wrong size for the accumulation.")
         return None     # (NumPy's iterator: its broadcasting of out, and its errors)
     if D.KIND[x._dt] == 'c' and D.KIND[dtc] != 'c':
-        _core.warn_complex_cast(x._dt, dtc, F.user_frame()[0])
+        _core.warn_complex_cast(x._dt, dtc)
     r = _core.scan(op, x, ax, dtc)
     if out is None:
         return r
