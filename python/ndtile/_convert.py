@@ -148,6 +148,13 @@ def int_scalar(x):
     return None
 
 
+def given(value, default):
+    """value, or default where it is NumPy's _NoValue: the keywords NumPy's
+    signatures default to _NoValue (keepdims, where), which callers forward
+    as they are (np._NoValue for keepdims was taken as true)."""
+    return default if value is _np._NoValue else value
+
+
 def to_numpy(a):
     """A NumPy copy of an ndtile array (waits for its data)."""
     out = _np.empty(a.shape, a.dtype)

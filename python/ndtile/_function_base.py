@@ -166,8 +166,9 @@ def _is_sub(a):
     return type(a) is not C.ND and isinstance(a, Array)
 
 
-def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
+def average(a, axis=None, weights=None, returned=False, *, keepdims=_NoValue):
     """NumPy's average: sum(a * w) / sum(w) in NumPy's result dtype."""
+    keepdims = C.given(keepdims, False)
     if _is_sub(a) or _is_sub(weights):
         # NumPy computes on plain arrays and wraps the results (a's class)
         proto = a if _is_sub(a) else weights

@@ -31,19 +31,28 @@ def _nt():
 _u = _ufn          # a ufunc by name
 
 
-def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
+def nansum(a, axis=None, dtype=None, out=None, keepdims=_NoValue, initial=_NoValue, where=_NoValue):
+    keepdims = C.given(keepdims, False)
+    where = C.given(where, True)
     return _generic('nansum', a, axis, dtype, out, keepdims, initial, where)
 
 
-def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=_NoValue, initial=_NoValue,
+            where=_NoValue):
+    keepdims = C.given(keepdims, False)
+    where = C.given(where, True)
     return _generic('nanprod', a, axis, dtype, out, keepdims, initial, where)
 
 
-def nanmax(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
+def nanmax(a, axis=None, out=None, keepdims=_NoValue, initial=_NoValue, where=_NoValue):
+    keepdims = C.given(keepdims, False)
+    where = C.given(where, True)
     return _minmax('nanmax', a, axis, out, keepdims, initial, where)
 
 
-def nanmin(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
+def nanmin(a, axis=None, out=None, keepdims=_NoValue, initial=_NoValue, where=_NoValue):
+    keepdims = C.given(keepdims, False)
+    where = C.given(where, True)
     return _minmax('nanmin', a, axis, out, keepdims, initial, where)
 
 
@@ -56,7 +65,9 @@ def _sub_wrap(a, out, f):
     return C.subclass_like(C.asarray(f(a._view())), a)
 
 
-def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=_NoValue, *, where=_NoValue):
+    keepdims = C.given(keepdims, False)
+    where = C.given(where, True)
     r = _sub_wrap(a, out, lambda v: nanmean(v, axis, dtype, None, keepdims, where=where))
     if r is not None:
         return r
@@ -115,7 +126,8 @@ def nancumprod(a, axis=None, dtype=None, out=None):
     return _scan('nancumprod', a, axis, dtype, out)
 
 
-def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=_NoValue):
+    keepdims = C.given(keepdims, False)
     nt = _nt()
     x = nt.asarray(a)
     if not isinstance(x, Array):         # (timedelta: NaT is skipped as NaN)
@@ -139,16 +151,18 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 
 
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-                keepdims=False, *, weights=None):
+                keepdims=_NoValue, *, weights=None):
     """NumPy's nanquantile: NaNs sort last, so each line's valid length picks
     its indices."""
+    keepdims = C.given(keepdims, False)
     return _quantile('nanquantile', _np.nanquantile, a, q, axis, out, overwrite_input, method,
                      keepdims, weights, False, True)
 
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-                  keepdims=False, *, weights=None):
+                  keepdims=_NoValue, *, weights=None):
     """NumPy's nanpercentile (see nanquantile)."""
+    keepdims = C.given(keepdims, False)
     return _quantile('nanpercentile', _np.nanpercentile, a, q, axis, out, overwrite_input,
                      method, keepdims, weights, True, True)
 
@@ -179,11 +193,13 @@ def _ufunc_where():
     return _umath.WHERE
 
 
-def nanargmax(a, axis=None, out=None, *, keepdims=False):
+def nanargmax(a, axis=None, out=None, *, keepdims=_NoValue):
+    keepdims = C.given(keepdims, False)
     return _nanarg('nanargmax', a, axis, out, keepdims)
 
 
-def nanargmin(a, axis=None, out=None, *, keepdims=False):
+def nanargmin(a, axis=None, out=None, *, keepdims=_NoValue):
+    keepdims = C.given(keepdims, False)
     return _nanarg('nanargmin', a, axis, out, keepdims)
 
 
@@ -252,16 +268,20 @@ def _nanvarlike(name, a, axis, dtype, out, ddof, keepdims, where, mean, correcti
     return _methods.finish(v, out)
 
 
-def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=_NoValue, *, where=_NoValue,
            mean=_NoValue, correction=_NoValue):
+    keepdims = C.given(keepdims, False)
+    where = C.given(where, True)
     r = _sub_wrap(a, out, lambda v: nanvar(v, axis, dtype, None, ddof, keepdims, where=where,
                                            mean=mean, correction=correction))
     return r if r is not None else \
         _nanvarlike('nanvar', a, axis, dtype, out, ddof, keepdims, where, mean, correction)
 
 
-def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=_NoValue, *, where=_NoValue,
            mean=_NoValue, correction=_NoValue):
+    keepdims = C.given(keepdims, False)
+    where = C.given(where, True)
     r = _sub_wrap(a, out, lambda v: nanstd(v, axis, dtype, None, ddof, keepdims, where=where,
                                            mean=mean, correction=correction))
     return r if r is not None else \

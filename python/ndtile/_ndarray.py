@@ -1385,8 +1385,9 @@ class ndarray(Array):
 
     # Files and pickles: the data is gathered to the host (written once, by
     # rank 0, on many ranks).
-    def tofile(self, /, fid, sep='', format='%s'):
-        return F.run_numpy(_np.ndarray.tofile, (self, fid, sep, format), {}, 'ndarray.tofile')
+    def tofile(self, /, file, sep='', format='%s'):
+        # (file: the keyword NumPy's C method takes; its text signature says fid)
+        return F.run_numpy(_np.ndarray.tofile, (self, file, sep, format), {}, 'ndarray.tofile')
 
     def dump(self, /, file):
         return F.run_numpy(_np.ndarray.dump, (self, file), {}, 'ndarray.dump')
@@ -2025,7 +2026,8 @@ def _reduction_method(name):
     when it overrides it (as NumPy's methods call ufunc.reduce), else
     ndarray's on a plain view, the result through self.__array_wrap__."""
     base = getattr(ndarray, name)
-    sig = inspect.signature(base)
+    # (the code's own parameters: inspect.signature(base) is NumPy's, _docs)
+    sig = inspect.signature(getattr(base, '__wrapped__', base), follow_wrapped=False)
     uname = _REDUCE_UFUNC.get(name)
 
     def method(self, *args, **kwargs):
