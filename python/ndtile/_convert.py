@@ -231,6 +231,13 @@ def asarray(x, dtype=None, native=True):
             raise ValueError("object __array__ method not producing an array")
         y = _np.asarray(r, dtype=dtype)
     else:
+        if type(x) is list and x and isinstance(x[0], Array):
+            # NumPy reads the list's items by borrowed reference, and an
+            # ndtile array's buffer export may let another thread run
+            # (waiting for its data): one that replaces the list's items
+            # freed the array NumPy was reading (a crash). NumPy reads a
+            # copy of the list, holding its items.
+            x = list(x)
         try:
             y = _np.asarray(x, dtype=dtype)
         except ValueError:
