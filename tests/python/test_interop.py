@@ -575,3 +575,20 @@ def test_bmat_is_native(monkeypatch):
         # NumPy's bmat called with ndtile arrays (its __array_function__)
         r = np.bmat([[x, x]])
         assert type(r) is np.matrix and r.shape == (2, 4) and r[0, 2] == 9
+
+
+_R_GLOBAL = nt.array([9])
+
+
+def test_r_and_c_of_a_matrix_string_read_the_callers_names():
+    # r_['a, b; c, d'] is NumPy's bmat of the caller's globals, then locals;
+    # ndtile handed the string to NumPy's AxisConcatenator, which read its
+    # own caller's frame (ndtile's): NameError for the user's local names
+    a, b, c, d = (nt.array([k]) for k in (1, 2, 3, 4))
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', PendingDeprecationWarning)
+        for got, want in ((nt.r_['a, b; c, d'], [[1, 2, 3, 4]]), (nt.c_['a, b'], [[1, 2]]),
+                          (nt.r_['_R_GLOBAL a'], [[9, 1]])):
+            assert type(got) is np.matrix and got.tolist() == want
+        with pytest.raises(NameError, match="name 'zz' is not defined"):
+            nt.r_['zz']
