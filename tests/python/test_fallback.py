@@ -366,6 +366,7 @@ print('ok')
 """
 
 
+@pytest.mark.skipif(nt.nranks() > 1, reason="a rank's child process cannot start MPI")
 @pytest.mark.parametrize("ndtile_first", [True, False])
 def test_numpy_polynomial_by_numpys_names_takes_ndtile_points(ndtile_first):
     # numpy.polynomial imported by NumPy's names (import

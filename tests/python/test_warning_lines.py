@@ -129,15 +129,18 @@ def test_fallback_floating_point_warnings_at_the_callers_line():
     assert len(got) == 1
 
 
+@pytest.mark.skipif(nt.nranks() > 1, reason="on ranks a floating-point warning of deferred "
+                    "work comes at the next agreement of the ranks (docs/guide/ranks.md)")
 def test_cov_and_corrcoef_warn_as_numpy():
     # ndtile silenced the divisions' warnings NumPy gives (0 / 0 of a
     # constant variable, 1 / 0 for no degrees of freedom)
     for args in ((np.ones(3), np.ones(3)), (np.ones((2, 3)),), (np.ones((2, 3)) + 1j,),
                  ([0.0, 0.0],)):
-        _at_caller(lambda: nt.corrcoef(*[nt.asarray(a) for a in args]),
+        # (read at once: deferred work, on devices, warns at the read)
+        _at_caller(lambda: np.asarray(nt.corrcoef(*[nt.asarray(a) for a in args])),
                    lambda: np.corrcoef(*args))
     for args in ((np.ones(1),), (np.ones((2, 1)),)):
-        got = _recorded(lambda: nt.cov(*[nt.asarray(a) for a in args]))
+        got = _recorded(lambda: np.asarray(nt.cov(*[nt.asarray(a) for a in args])))
         want = _recorded(lambda: np.cov(*args))
         assert [(c, m) for c, m, *_ in got] == [(c, m) for c, m, *_ in want]
         assert all(f == __file__ for _, _, f, _ in got)
