@@ -388,6 +388,8 @@ def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoVa
     elif min is not _NoValue or max is not _NoValue:
         raise ValueError("Passing `min` or `max` keyword argument when `a_min` and `a_max` are "
                          "provided is forbidden.")
+    if kwargs.get('where', True) is _NoValue:
+        del kwargs['where']         # (the ufunc's default, as NumPy's ufunc takes it)
     if type(a) is not C.ND and isinstance(a, Array):     # NumPy calls a subclass's method
         return C.subclass_method('clip', (a, a_min, a_max), dict(kwargs, out=out))
     if type(a) is not C.ND:

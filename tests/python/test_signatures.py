@@ -141,3 +141,17 @@ def test_keywords_numpys_c_methods_take():
         assert m.shares_memory(m.arange(3), m.arange(3), max_work=None) is False
         x = m.arange(6)
         assert m.may_share_memory(x[:3], x[2:], max_work=None) is True
+
+
+def test_ufunc_reduce_and_clip_of_a_novalue_where(native_only):
+    # NumPy's ufunc.reduce reads where=np._NoValue as a mask (True): the
+    # sum, and maximum's ValueError without initial= (ndtile raised
+    # _Unsupported); clip passes it to its ufunc (ndtile fell back)
+    for m in (nt, np):
+        x = m.arange(6.0).reshape(2, 3)
+        assert m.add.reduce(x, axis=1, where=NV).tolist() == [3.0, 12.0]
+        assert float(m.maximum.reduce(x, axis=None, where=NV, initial=1)) == 5.0
+        with pytest.raises(ValueError, match="does not have an identity"):
+            m.maximum.reduce(x, where=NV)
+        assert m.clip(x, 1, 2, where=NV).tolist() == [[1, 1, 2], [2, 2, 2]]
+        assert x.clip(1, 2, where=NV).tolist() == [[1, 1, 2], [2, 2, 2]]
