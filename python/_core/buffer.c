@@ -17,7 +17,20 @@ static const char *const buffer_formats[NDT_NTYPES] = {
   "?", "b", "h", "i", "l", "B", "H", "I", "L", "f", "d", "Zf", "Zd",
 };
 
+static int getbuffer(PyObject *self, Py_buffer *view, int flags);
+
+/* The export holds self for its whole run: its wait for the pending work
+ * lets other threads run, and a caller that lends only a borrowed reference
+ * (NumPy's array coercion reads a list's items so) may see one of them
+ * replace self in that list and free it mid-export (a crash). */
 int array_getbuffer(PyObject *self, Py_buffer *view, int flags) {
+  Py_INCREF(self);
+  int r = getbuffer(self, view, flags);
+  Py_DECREF(self);
+  return r;
+}
+
+static int getbuffer(PyObject *self, Py_buffer *view, int flags) {
   if (!view) {
     PyErr_SetString(PyExc_ValueError, "NULL view in getbuffer");
     return -1;

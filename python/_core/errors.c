@@ -533,23 +533,27 @@ PyObject *f_status_string(PyObject *m, PyObject *arg) {
 /* NumPy's ComplexWarning where a cast of values from a complex dtype to a
  * real one (an integer or float; not bool, whose truth value takes both
  * parts) drops their imaginary parts: astype, assignment, copyto, array's
- * dtype, a ufunc's out. 0, or -1 when the filters make it an error. */
+ * dtype, a ufunc's out. level 0 warns at the first frame outside ndtile
+ * (the user's line, however deep in the front end the cast is made). 0,
+ * or -1 when the filters make it an error. */
 static int complex_cast_warning(int from, int to, int level) {
   if (from < 0 || from >= NDT_NTYPES || to < 0 || to >= NDT_NTYPES ||
       !is_complex_kind((ndt_dtype)from) || is_complex_kind((ndt_dtype)to) || to == NDT_BOOL)
     return 0;
   PyObject *t = lazy_attr(&complex_warning_type, "numpy.exceptions", "ComplexWarning");
   return PyErr_WarnEx(t ? t : PyExc_RuntimeWarning,
-                      "Casting complex values to real discards the imaginary part", level);
+                      "Casting complex values to real discards the imaginary part",
+                      level > 0 ? level : user_stacklevel());
 }
 
-int warn_complex_cast(ndt_dtype from, ndt_dtype to) { return complex_cast_warning(from, to, 1); }
+int warn_complex_cast(ndt_dtype from, ndt_dtype to) { return complex_cast_warning(from, to, 0); }
 
 /* _core.warn_complex_cast(from, to[, stacklevel]): the same for the Python
- * front end's casts (dtype codes), warned at the caller stacklevel up. */
+ * front end's casts (dtype codes), warned stacklevel up from the caller, by
+ * default at the first frame outside ndtile. */
 PyObject *f_warn_complex_cast(PyObject *m, PyObject *args) {
   (void)m;
-  int from, to, level = 2;
+  int from, to, level = 0;
   if (!PyArg_ParseTuple(args, "ii|i", &from, &to, &level)) return NULL;
   if (complex_cast_warning(from, to, level) < 0) return NULL;
   Py_RETURN_NONE;

@@ -310,10 +310,14 @@ class _NumpySubmodules:
     of its own for: ma, polynomial, dtypes, exceptions, lib.recfunctions,
     ...) as NumPy's module itself, the object `ndtile.X` already is, so that
     `import numpy.ma as ma` and `from numpy.polynomial import Polynomial`
-    run with ndtile's name in place of numpy's."""
+    run with ndtile's name in place of numpy's; and NumPy's numpy.polynomial
+    by NumPy's name, adapted to ndtile's points as ndtile's name for it is
+    (_polynomial.numpy_polynomial_spec)."""
 
     @staticmethod
     def find_spec(fullname, path=None, target=None):
+        if fullname == 'numpy.polynomial':      # NumPy's name: adapted all the same
+            return _polynomial_mod.numpy_polynomial_spec(fullname, path)
         parts = fullname.split('.')
         if parts[0] != 'ndtile' or len(parts) < 2 or \
                 '._' in '.' + '.'.join(parts[1:]):    # (this namespace's any is ndtile's)
@@ -346,6 +350,8 @@ class _NumpySubmodules:
 
 
 _sys.meta_path.insert(0, _NumpySubmodules)
+if 'numpy.polynomial' in _sys.modules:         # imported before ndtile
+    _polynomial_mod.adapt_numpy_polynomial()
 from . import _docs  # noqa: E402
 _docs.apply(_sys.modules[__name__])
 del _name, _obj

@@ -34,3 +34,6 @@ def array_str(a, max_line_width=None, precision=None, suppress_small=None):
 def array2string(a, *args, **kwargs):
     x = C.asarray(a)
     return _np.array2string(C.to_numpy(x) if isinstance(x, Array) else x, *args, **kwargs)
+
+
+array2string.__wrapped__ = _np.array2string     # (inspect.signature: NumPy's)

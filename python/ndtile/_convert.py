@@ -148,6 +148,13 @@ def int_scalar(x):
     return None
 
 
+def given(value, default):
+    """value, or default where it is NumPy's _NoValue: the keywords NumPy's
+    signatures default to _NoValue (keepdims, where), which callers forward
+    as they are (np._NoValue for keepdims was taken as true)."""
+    return default if value is _np._NoValue else value
+
+
 def to_numpy(a):
     """A NumPy copy of an ndtile array (waits for its data)."""
     out = _np.empty(a.shape, a.dtype)
@@ -210,7 +217,10 @@ def asarray(x, dtype=None, native=True):
             return to_numpy_k(x).astype(dtype)
         return x._astype(c, _core.CASTING_UNSAFE)
     if isinstance(x, _ndarray_np):
-        y = x if dtype is None or dtype == x.dtype else x.astype(dtype)
+        # np.asanyarray, not astype: an unsized string dtype of an object
+        # array whose strings are all empty is S8/U2 there (the object
+        # itemsize), S1/U1 in astype
+        y = x if dtype is None or dtype == x.dtype else _np.asanyarray(x, dtype=dtype)
     elif not isinstance(x, _generic) and getattr(type(x), '__array__', None) is not None:
         # the __array__ protocol, called once here: an object may hand back
         # an ndtile array (NumPy's asarray refused it: "not producing an array")
@@ -221,6 +231,13 @@ def asarray(x, dtype=None, native=True):
             raise ValueError("object __array__ method not producing an array")
         y = _np.asarray(r, dtype=dtype)
     else:
+        if type(x) is list and x and isinstance(x[0], Array):
+            # NumPy reads the list's items by borrowed reference, and an
+            # ndtile array's buffer export may let another thread run
+            # (waiting for its data): one that replaces the list's items
+            # freed the array NumPy was reading (a crash). NumPy reads a
+            # copy of the list, holding its items.
+            x = list(x)
         try:
             y = _np.asarray(x, dtype=dtype)
         except ValueError:

@@ -200,13 +200,13 @@ def apply_module(ns, npmod):
 
 def apply_class(cls, npcls):
     """The methods and properties cls defines (and its ndtile bases) against
-    NumPy's class npcls."""
+    NumPy's class npcls: notes, and NumPy's signatures."""
     seen = set()
     for k in cls.__mro__:
         if k is object or not (k.__module__ or '').startswith('ndtile'):
             continue
         for name, attr in vars(k).items():
-            if name in seen or (name.startswith('_') and name != '__call__'):
+            if name in seen or name in ('__init__', '__new__'):
                 continue
             seen.add(name)
             npattr = getattr(npcls, name, None)
@@ -214,8 +214,22 @@ def apply_class(cls, npcls):
                 continue
             if isinstance(attr, (staticmethod, classmethod)):
                 attr = attr.__func__
-            if isinstance(attr, property) or callable(attr):
+            if (isinstance(attr, property) or callable(attr)) and \
+                    (not name.startswith('_') or name == '__call__'):
                 note_one(attr, npattr, name)
+            _numpy_signature(attr, npattr)
+
+
+def _numpy_signature(attr, npattr):
+    """inspect.signature of ndtile's method attr gives NumPy's text signature
+    of npattr (a C method of NumPy's, read only when asked): ndtile's takes
+    NumPy's arguments, written out in Python where NumPy's says **kwargs
+    (and NumPy's C keywords where its text signature names others)."""
+    fn = getattr(attr, '__wrapped__', attr)     # (a _core.method's function)
+    if isinstance(fn, _types.FunctionType) and not hasattr(fn, '__wrapped__') and \
+            isinstance(npattr, (_types.MethodDescriptorType, _types.WrapperDescriptorType)) and \
+            npattr.__text_signature__ is not None:
+        fn.__wrapped__ = npattr
 
 
 def noted_getattr(getattr_fn):

@@ -22,6 +22,7 @@ standard error stream, 'log' func.write(line).
 import contextvars
 import os
 import sys
+import threading
 import warnings
 
 import numpy as _np
@@ -112,3 +113,50 @@ def report(records):
                     raise NameError(f"log specified for {what} (in {name}) but no object "
                                     "with write method found.")
                 func.write(f"Warning: {msg}\n")
+
+
+# ---- NumPy's own computations run on the user's behalf ------------------------
+# NumPy's ufuncs warn of floating-point errors at the Python line that called
+# them: ndtile's line where ndtile calls NumPy (a ufunc of scalars, a
+# function that falls back), so the warning named ndtile's file, and
+# Python's once-per-line filter showed one of them per program. numpy_call
+# runs such a call in NumPy's 'log' mode and reports each line NumPy logs
+# (its op's name in it) through report(): in the user's errstate, at the
+# user's line.
+_LOGGED = threading.local()
+
+
+class _Log:
+    """NumPy's 'log' mode writer: keeps the lines of this thread's call."""
+    __slots__ = ()
+
+    def write(self, line):
+        _LOGGED.lines.append(line)
+
+
+_LOG_EXT = None
+if _VAR is not None:
+    with _np.errstate(all='log', call=_Log()):
+        _LOG_EXT = _VAR.get()
+
+_WHAT_BIT = {what: bit for bit, _, what in _KINDS}
+
+
+def numpy_call(func, *args, **kwargs):
+    """func(*args, **kwargs), NumPy code run for the user, its floating-point
+    errors reported as the user's errstate says, at the user's line."""
+    if _LOG_EXT is None:
+        return func(*args, **kwargs)
+    outer = getattr(_LOGGED, 'lines', None)
+    _LOGGED.lines = lines = []
+    token = _VAR.set(_LOG_EXT)
+    try:
+        r = func(*args, **kwargs)
+    finally:
+        _VAR.reset(token)
+        _LOGGED.lines = outer
+    for line in lines:
+        # "Warning: <what> encountered in <op>\n"
+        what, _, name = line[len("Warning: "):].rstrip("\n").partition(" encountered in ")
+        report([(name, _WHAT_BIT.get(what, 0), None)])
+    return r

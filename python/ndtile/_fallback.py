@@ -27,6 +27,7 @@ import numpy as _np
 
 from . import _convert as C
 from . import _core
+from . import _errstate
 from . import _ranks
 
 _PKG_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -88,6 +89,15 @@ def user_frame():
         f = f.f_back
         level += 1
     return level, f
+
+
+def warn(message, category):
+    """warnings.warn on the user's behalf: at the first frame outside ndtile
+    and numpy, the line that called ndtile (NumPy's own warnings point at
+    the caller of its function; a fixed stacklevel is off by the frames of
+    whatever path reached the warning: __array_function__, a method, a
+    helper)."""
+    warnings.warn(message, category, stacklevel=user_frame()[0])
 
 
 def notify(name):
@@ -190,7 +200,7 @@ def run_numpy(func, args, kwargs, name=None):
     if name in _ranks.WRITES_FILES:
         res = _ranks.on_root(func, nargs, nkw)     # a file is written once
     else:
-        res = func(*nargs, **nkw)
+        res = _errstate.numpy_call(func, *nargs, **nkw)
     for nd, npa in writeback:
         nd._assign(C.from_numpy(npa) if C.supported(npa.dtype) else
                    C.from_numpy(npa.astype(nd.dtype)), _core.CASTING_UNSAFE)

@@ -68,7 +68,9 @@ def _wrapfunc(a, name, args, kwargs):
     return _umath.wrapfunc(name, (a,) + args, kwargs)
 
 
-def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
+def sum(a, axis=None, dtype=None, out=None, keepdims=_NoValue, initial=_NoValue, where=_NoValue):
+    keepdims = C.given(keepdims, False)
+    where = C.given(where, True)
     if type(a) is not C.ND:
         r = _wrapreduction(a, 'add', 'sum', axis, dtype, out, keepdims=keepdims,
                            initial=initial, where=where)
@@ -77,7 +79,9 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, wh
     return _generic('sum', a, axis, dtype, out, keepdims, initial, where)
 
 
-def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
+def prod(a, axis=None, dtype=None, out=None, keepdims=_NoValue, initial=_NoValue, where=_NoValue):
+    keepdims = C.given(keepdims, False)
+    where = C.given(where, True)
     if type(a) is not C.ND:
         r = _wrapreduction(a, 'multiply', 'prod', axis, dtype, out, keepdims=keepdims,
                            initial=initial, where=where)
@@ -86,7 +90,9 @@ def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, w
     return _generic('prod', a, axis, dtype, out, keepdims, initial, where)
 
 
-def max(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
+def max(a, axis=None, out=None, keepdims=_NoValue, initial=_NoValue, where=_NoValue):
+    keepdims = C.given(keepdims, False)
+    where = C.given(where, True)
     if type(a) is not C.ND:
         r = _wrapreduction(a, 'maximum', 'max', axis, None, out, keepdims=keepdims,
                            initial=initial, where=where)
@@ -95,7 +101,9 @@ def max(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
     return _minmax('max', a, axis, out, keepdims, initial, where)
 
 
-def min(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
+def min(a, axis=None, out=None, keepdims=_NoValue, initial=_NoValue, where=_NoValue):
+    keepdims = C.given(keepdims, False)
+    where = C.given(where, True)
     if type(a) is not C.ND:
         r = _wrapreduction(a, 'minimum', 'min', axis, None, out, keepdims=keepdims,
                            initial=initial, where=where)
@@ -108,7 +116,9 @@ amax = max
 amin = min
 
 
-def any(a, axis=None, out=None, keepdims=False, *, where=True):
+def any(a, axis=None, out=None, keepdims=_NoValue, *, where=_NoValue):
+    keepdims = C.given(keepdims, False)
+    where = C.given(where, True)
     if type(a) is not C.ND:
         r = _wrapreduction(a, 'logical_or', 'any', axis, None, out, keepdims=keepdims, where=where)
         if r is not _NO_WRAP:
@@ -116,7 +126,9 @@ def any(a, axis=None, out=None, keepdims=False, *, where=True):
     return _generic('any', a, axis, None, out, keepdims, _NoValue, where)
 
 
-def all(a, axis=None, out=None, keepdims=False, *, where=True):
+def all(a, axis=None, out=None, keepdims=_NoValue, *, where=_NoValue):
+    keepdims = C.given(keepdims, False)
+    where = C.given(where, True)
     if type(a) is not C.ND:
         r = _wrapreduction(a, 'logical_and', 'all', axis, None, out, keepdims=keepdims, where=where)
         if r is not _NO_WRAP:
@@ -124,7 +136,9 @@ def all(a, axis=None, out=None, keepdims=False, *, where=True):
     return _generic('all', a, axis, None, out, keepdims, _NoValue, where)
 
 
-def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+def mean(a, axis=None, dtype=None, out=None, keepdims=_NoValue, *, where=_NoValue):
+    keepdims = C.given(keepdims, False)
+    where = C.given(where, True)
     if type(a) is not C.ND and _umath.duck_of(a) and getattr(a, 'mean', None) is not None:
         return _own_moment(a.mean, axis, dtype, out, keepdims, where)
     return _meanlike('mean', a, axis, dtype, out, keepdims, where)
@@ -142,8 +156,10 @@ def _own_moment(method, axis, dtype, out, keepdims, where, **kw):
     return method(axis=axis, dtype=dtype, out=out, **kw)
 
 
-def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=_NoValue, *, where=_NoValue,
         mean=_NoValue, correction=_NoValue):
+    keepdims = C.given(keepdims, False)
+    where = C.given(where, True)
     if correction is not _NoValue:
         if ddof != 0:
             raise ValueError("ddof and correction can't be provided simultaneously.")
@@ -154,8 +170,10 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
     return _meanlike('var', a, axis, dtype, out, keepdims, where, ddof, extra)
 
 
-def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=_NoValue, *, where=_NoValue,
         mean=_NoValue, correction=_NoValue):
+    keepdims = C.given(keepdims, False)
+    where = C.given(where, True)
     if correction is not _NoValue:
         if ddof != 0:
             raise ValueError("ddof and correction can't be provided simultaneously.")
@@ -166,7 +184,8 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
     return _meanlike('std', a, axis, dtype, out, keepdims, where, ddof, extra)
 
 
-def argmax(a, axis=None, out=None, *, keepdims=False):
+def argmax(a, axis=None, out=None, *, keepdims=_NoValue):
+    keepdims = C.given(keepdims, False)
     if type(a) is not C.ND:
         r = _wrapfunc(a, 'argmax', (), dict(axis=axis, out=out, **(
             {'keepdims': keepdims} if keepdims is not False else {})))
@@ -175,7 +194,8 @@ def argmax(a, axis=None, out=None, *, keepdims=False):
     return _arg('argmax', a, axis, out, keepdims)
 
 
-def argmin(a, axis=None, out=None, *, keepdims=False):
+def argmin(a, axis=None, out=None, *, keepdims=_NoValue):
+    keepdims = C.given(keepdims, False)
     if type(a) is not C.ND:
         r = _wrapfunc(a, 'argmin', (), dict(axis=axis, out=out, **(
             {'keepdims': keepdims} if keepdims is not False else {})))
@@ -184,7 +204,8 @@ def argmin(a, axis=None, out=None, *, keepdims=False):
     return _arg('argmin', a, axis, out, keepdims)
 
 
-def ptp(a, axis=None, out=None, keepdims=False):
+def ptp(a, axis=None, out=None, keepdims=_NoValue):
+    keepdims = C.given(keepdims, False)
     if type(a) is not C.ND and (isinstance(a, Array) or _umath._own_wrap(a) is not None):
         # NumPy's _methods._ptp: through the ufuncs, so that a subclass or an
         # object's __array_wrap__ wraps the results
@@ -367,6 +388,8 @@ def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoVa
     elif min is not _NoValue or max is not _NoValue:
         raise ValueError("Passing `min` or `max` keyword argument when `a_min` and `a_max` are "
                          "provided is forbidden.")
+    if kwargs.get('where', True) is _NoValue:
+        del kwargs['where']         # (the ufunc's default, as NumPy's ufunc takes it)
     if type(a) is not C.ND and isinstance(a, Array):     # NumPy calls a subclass's method
         return C.subclass_method('clip', (a, a_min, a_max), dict(kwargs, out=out))
     if type(a) is not C.ND:

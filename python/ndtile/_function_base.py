@@ -6,7 +6,6 @@ corrcoef, copy, asarray_chkfinite, ..."""
 
 import operator
 import sys
-import warnings
 
 import numpy as _np
 
@@ -167,8 +166,9 @@ def _is_sub(a):
     return type(a) is not C.ND and isinstance(a, Array)
 
 
-def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
+def average(a, axis=None, weights=None, returned=False, *, keepdims=_NoValue):
     """NumPy's average: sum(a * w) / sum(w) in NumPy's result dtype."""
+    keepdims = C.given(keepdims, False)
     if _is_sub(a) or _is_sub(weights):
         # NumPy computes on plain arrays and wraps the results (a's class)
         proto = a if _is_sub(a) else weights
@@ -1207,7 +1207,7 @@ def _quantile(name, npf, a, q, axis, out, overwrite_input, method, keepdims, wei
             # full reduction)
             for _ in builtins_range(int(_numeric.count_nonzero(empty)) if keep else
                                     int(bool(_fromnumeric.any(empty)))):
-                warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
+                F.warn("All-NaN slice encountered", RuntimeWarning)
             bad = _stride_tricks.broadcast_to(_fromnumeric.reshape(empty, (L, 1)), (L, nq))
             if bool(empty[0]):
                 # NumPy takes the dtype of its first line's result, and an
@@ -1339,8 +1339,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     else:
         fact = w_sum - ddof * _fromnumeric.sum(w * aw) / w_sum
     if fact <= 0:
-        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning,
-                      stacklevel=F.user_frame()[0])
+        F.warn("Degrees of freedom <= 0 for slice", RuntimeWarning)
         fact = 0.0
     if not _np.can_cast(avg.dtype, X.dtype, 'same_kind'):
         # NumPy's X -= avg[:, None] in place: its casting error (cov(dtype=int))
@@ -1350,8 +1349,8 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     if D.KIND[X_T._dt] == 'c':
         X_T = _u('conjugate')(X_T)
     c = _core.dot(X, X_T, None)
-    with _np.errstate(divide='ignore', invalid='ignore'):
-        c = _u('multiply')(c, float(_np.true_divide(1, fact)))
+    # NumPy's c *= np.true_divide(1, fact): 1/0 and 0 * inf warn as there
+    c = _u('multiply')(c, float(_u('true_divide')(1, fact)))
     c = c.astype(X.dtype, copy=False) if c.dtype != X.dtype else c
     return c._squeeze(None)
 
@@ -1361,14 +1360,13 @@ def corrcoef(x, y=None, rowvar=True, *, dtype=None):
     c = cov(x, y, rowvar, dtype=dtype)
     if not isinstance(c, Array):      # a dtype ndtile does not hold (float16)
         return F.call("corrcoef (dtype)", _np.corrcoef, (x, y, rowvar), {'dtype': dtype})
+    # (NumPy's divisions warn of 0 / 0 and x / 0, and so do these)
     if c.ndim != 2:
-        with _np.errstate(divide='ignore', invalid='ignore'):
-            return _umath.UFUNCS['divide'](c, c)     # (a 0-d result: NumPy's scalar)
+        return _umath.UFUNCS['divide'](c, c)     # (a 0-d result: NumPy's scalar)
     d = _core.diagonal(c, 0, 0, 1)
     stddev = _u('sqrt')(d._real() if D.KIND[d._dt] == 'c' else d)
-    with _np.errstate(divide='ignore', invalid='ignore'):
-        c = _u('divide')(c, stddev[:, None])
-        c = _u('divide')(c, stddev[None, :])
+    c = _u('divide')(c, stddev[:, None])
+    c = _u('divide')(c, stddev[None, :])
     if D.KIND[c._dt] == 'c':
         c._real()._assign(_fromnumeric.clip(c._real(), -1, 1), _core.CASTING_UNSAFE)
         c._imag()._assign(_fromnumeric.clip(c._imag(), -1, 1), _core.CASTING_UNSAFE)

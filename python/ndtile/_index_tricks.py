@@ -168,8 +168,14 @@ class _Concat:
 
     def __getitem__(self, key):
         nt = _nt()
-        if isinstance(key, str) or (isinstance(key, tuple) and key and
-                                    isinstance(key[0], str) and key[0] in ('r', 'c')):
+        if isinstance(key, str):
+            # a matrix of the caller's names (r_['a, b; c, d']): NumPy's
+            # bmat(key, globals, locals) of the caller's frame, which
+            # NumPy's AxisConcatenator takes as its own caller (here: a
+            # NameError for the user's local names)
+            f = F.user_frame()[1]
+            return nt.bmat(key, f.f_globals, f.f_locals)
+        if isinstance(key, tuple) and key and isinstance(key[0], str) and key[0] in ('r', 'c'):
             # matrix results ('r', 'c', a string of a matrix): NumPy's matrix class
             return C.from_np_tree(self._numpy[C.to_np_tree(key)])
         if not isinstance(key, tuple):

@@ -590,7 +590,7 @@ def setitem(a, key, value, delete=False):
     if isinstance(value, (Array, _np.ndarray)) and value.dtype.kind == 'c' and \
             a.dtype.kind in 'iuf':
         # NumPy's ComplexWarning, once, and the cast's real parts from here
-        _core.warn_complex_cast(D.code(value.dtype) or 0, a._dt, 3)
+        _core.warn_complex_cast(D.code(value.dtype) or 0, a._dt)
         value = value.real
     if basic:
         _long_basic_key(a, key)

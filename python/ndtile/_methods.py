@@ -6,7 +6,6 @@ max/min, which the index clipping of take needs."""
 import builtins
 import math
 import operator
-import warnings
 
 import numpy as _np
 
@@ -102,7 +101,7 @@ def finish(res, out):
         if isinstance(out, Array):
             if isinstance(res, Array) and D.KIND[res._dt] == 'c':
                 # a complex result cast into a real out: NumPy's ComplexWarning
-                _core.warn_complex_cast(res._dt, out._dt, F.user_frame()[0])
+                _core.warn_complex_cast(res._dt, out._dt)
             out._assign(res, _core.CASTING_UNSAFE)
         else:
             _np.copyto(out, C.to_numpy(res), casting='unsafe')
@@ -228,7 +227,7 @@ def _prepare(a, dtype):
         if D.KIND[x._dt] == 'c':
             # NumPy's reduction loop runs in dtype: its cast of complex
             # inputs to a real dtype warns (even of no elements)
-            _core.warn_complex_cast(x._dt, dtc, F.user_frame()[0])
+            _core.warn_complex_cast(x._dt, dtc)
     return x, dtc
 
 
@@ -276,7 +275,7 @@ def warn_out_read(oc, lc):
     reads out into the loop's dtype (the accumulator starts there), even
     for an empty input."""
     if oc is not None and D.KIND[oc] == 'c':
-        _core.warn_complex_cast(oc, lc, F.user_frame()[0])
+        _core.warn_complex_cast(oc, lc)
 
 
 def out_code(out):
@@ -442,7 +441,7 @@ def _first_through(name, x, mask, keepdims, c, through):
     nd = x.ndim
     red = [k for k in range(nd) if mask is None or mask >> k & 1]
     r = x._view_index(tuple(slice(0, 1) if k in red else slice(None) for k in range(nd)))
-    _core.warn_complex_cast(x._dt, through, F.user_frame()[0])
+    _core.warn_complex_cast(x._dt, through)
     r = r._astype(through, _core.CASTING_UNSAFE)._astype(c, _core.CASTING_UNSAFE)
     op = _umath.UFUNCS[_np_name(name)]
     # (all of x cast to the loop's dtype, as NumPy's buffers cast it: the
@@ -568,8 +567,7 @@ def _minmax(name, a, axis, out, keepdims, initial, where):
         # NumPy's words: its array path says slice, its path for anything
         # else (a list, a scalar) axis
         what = 'slice' if type(a) in (C.ND, _np.ndarray) else 'axis'
-        warnings.warn(f"All-NaN {what} encountered", RuntimeWarning,
-                      stacklevel=F.user_frame()[0])
+        F.warn(f"All-NaN {what} encountered", RuntimeWarning)
     if sub and out is None:
         # a subclass has no nanmin method: NumPy reduces the instance (its
         # min/max), so the result is of its class
@@ -587,9 +585,8 @@ def _no_elements_warning(name, x, axis, ddof):
     except Exception:          # NumPy's errors for axis and ddof come later
         return
     if bad:
-        warnings.warn("Mean of empty slice" if name == 'mean' else
-                      "Degrees of freedom <= 0 for slice", RuntimeWarning,
-                      stacklevel=F.user_frame()[0])
+        F.warn("Mean of empty slice" if name == 'mean' else
+               "Degrees of freedom <= 0 for slice", RuntimeWarning)
 
 
 def _meanlike(name, a, axis, dtype, out, keepdims, where, ddof=0, extra=None):

@@ -7,7 +7,6 @@ import inspect
 import math
 import operator
 import sys
-import warnings
 
 import numpy as _np
 
@@ -563,7 +562,7 @@ def lend_buffer(npa, buffer, offset, code):
         return None
 
 
-def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None):
+def frombuffer(buffer, dtype=None, count=-1, offset=0, *, like=None):
     if like is not None:
         liked = C.like_call(like, frombuffer, locals())
         if liked is not C.NO_LIKE:
@@ -949,7 +948,7 @@ def can_cast(from_, to, casting='safe'):
     return _np.can_cast(from_, to, casting)
 
 
-def min_scalar_type(a):
+def min_scalar_type(a, /):
     if isinstance(a, Array):
         a = C.to_numpy(a)
     return _np.min_scalar_type(a)
@@ -1012,12 +1011,12 @@ def _overlap(a, b, max_work, solver):
     return solver(_memory_stand_in(a, buf), _memory_stand_in(b, buf), max_work=max_work)
 
 
-def may_share_memory(a, b, /, max_work=None):
+def may_share_memory(a, b, /, max_work=0):
     """As NumPy's: by the bounds of the two views in their store."""
     return _overlap(a, b, 0 if max_work is None else max_work, _np.may_share_memory)
 
 
-def shares_memory(a, b, /, max_work=None):
+def shares_memory(a, b, /, max_work=-1):
     """As NumPy's: exact (NumPy's solver, over the views' byte layout)."""
     return _overlap(a, b, max_work, _np.shares_memory)
 
@@ -1337,9 +1336,8 @@ def bincount(x, /, weights=None, minlength=0):
     _bincount_1d(x, xa)
     if xa.dtype.kind == 'f' and not isinstance(x, (Array, _np.ndarray)):
         if xa.size:     # a list of floats: NumPy 2.1+ casts it with a warning
-            warnings.warn("Non-integer input passed to bincount. In a future version of NumPy, "
-                          "this will be an error. (Deprecated NumPy 2.1)", DeprecationWarning,
-                          stacklevel=2)
+            F.warn("Non-integer input passed to bincount. In a future version of NumPy, "
+                   "this will be an error. (Deprecated NumPy 2.1)", DeprecationWarning)
         xa = xa._astype(D.code(_np.dtype(_np.int64)), _core.CASTING_UNSAFE)
     elif xa.dtype.kind not in 'biu':
         raise TypeError(f"Cannot cast array data from {xa.dtype!r} to dtype('int64') according "

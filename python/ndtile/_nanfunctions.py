@@ -3,7 +3,6 @@ nanprod, nanmax, nanmin, nanmean, nanvar, nanstd, nanargmax, nanargmin,
 nancumsum, nancumprod, nanmedian, nanquantile, nanpercentile."""
 
 import sys
-import warnings
 
 import numpy as _np
 
@@ -32,19 +31,28 @@ def _nt():
 _u = _ufn          # a ufunc by name
 
 
-def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
+def nansum(a, axis=None, dtype=None, out=None, keepdims=_NoValue, initial=_NoValue, where=_NoValue):
+    keepdims = C.given(keepdims, False)
+    where = C.given(where, True)
     return _generic('nansum', a, axis, dtype, out, keepdims, initial, where)
 
 
-def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=_NoValue, initial=_NoValue,
+            where=_NoValue):
+    keepdims = C.given(keepdims, False)
+    where = C.given(where, True)
     return _generic('nanprod', a, axis, dtype, out, keepdims, initial, where)
 
 
-def nanmax(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
+def nanmax(a, axis=None, out=None, keepdims=_NoValue, initial=_NoValue, where=_NoValue):
+    keepdims = C.given(keepdims, False)
+    where = C.given(where, True)
     return _minmax('nanmax', a, axis, out, keepdims, initial, where)
 
 
-def nanmin(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
+def nanmin(a, axis=None, out=None, keepdims=_NoValue, initial=_NoValue, where=_NoValue):
+    keepdims = C.given(keepdims, False)
+    where = C.given(where, True)
     return _minmax('nanmin', a, axis, out, keepdims, initial, where)
 
 
@@ -57,7 +65,9 @@ def _sub_wrap(a, out, f):
     return C.subclass_like(C.asarray(f(a._view())), a)
 
 
-def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=_NoValue, *, where=_NoValue):
+    keepdims = C.given(keepdims, False)
+    where = C.given(where, True)
     r = _sub_wrap(a, out, lambda v: nanmean(v, axis, dtype, None, keepdims, where=where))
     if r is not None:
         return r
@@ -82,7 +92,7 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     n = reduce_nd('sum', notnan, axis, D.DEFAULT, keepdims)
     r = _divide_by_count(s, n, s._dt if D.KIND[s._dt] in 'fc' else D.FLOAT64)
     if bool(_fromnumeric.any(_u('equal')(n, 0))):
-        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=F.user_frame()[0])
+        F.warn("Mean of empty slice", RuntimeWarning)
     return finish(r, out)
 
 
@@ -116,7 +126,8 @@ def nancumprod(a, axis=None, dtype=None, out=None):
     return _scan('nancumprod', a, axis, dtype, out)
 
 
-def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=_NoValue):
+    keepdims = C.given(keepdims, False)
     nt = _nt()
     x = nt.asarray(a)
     if not isinstance(x, Array):         # (timedelta: NaT is skipped as NaN)
@@ -140,16 +151,18 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 
 
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-                keepdims=False, *, weights=None):
+                keepdims=_NoValue, *, weights=None):
     """NumPy's nanquantile: NaNs sort last, so each line's valid length picks
     its indices."""
+    keepdims = C.given(keepdims, False)
     return _quantile('nanquantile', _np.nanquantile, a, q, axis, out, overwrite_input, method,
                      keepdims, weights, False, True)
 
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-                  keepdims=False, *, weights=None):
+                  keepdims=_NoValue, *, weights=None):
     """NumPy's nanpercentile (see nanquantile)."""
+    keepdims = C.given(keepdims, False)
     return _quantile('nanpercentile', _np.nanpercentile, a, q, axis, out, overwrite_input,
                      method, keepdims, weights, True, True)
 
@@ -180,11 +193,13 @@ def _ufunc_where():
     return _umath.WHERE
 
 
-def nanargmax(a, axis=None, out=None, *, keepdims=False):
+def nanargmax(a, axis=None, out=None, *, keepdims=_NoValue):
+    keepdims = C.given(keepdims, False)
     return _nanarg('nanargmax', a, axis, out, keepdims)
 
 
-def nanargmin(a, axis=None, out=None, *, keepdims=False):
+def nanargmin(a, axis=None, out=None, *, keepdims=_NoValue):
+    keepdims = C.given(keepdims, False)
     return _nanarg('nanargmin', a, axis, out, keepdims)
 
 
@@ -216,8 +231,7 @@ def _nanvar_nd(x, axis, dtype, ddof, keepdims):
     dof = _u('subtract')(cnt if keepdims else cnt._reshape(s.shape), ddof)
     bad = _u('less_equal')(dof, 0)
     if bool(_fromnumeric.any(bad)):
-        warnings.warn("Degrees of freedom <= 0 for slice.", RuntimeWarning,
-                      stacklevel=F.user_frame()[0])
+        F.warn("Degrees of freedom <= 0 for slice.", RuntimeWarning)
     v = _divide_by_count(s, dof)
     if v._dt != s._dt:
         v = v._astype(s._dt, _core.CASTING_UNSAFE)
@@ -247,23 +261,27 @@ def _nanvarlike(name, a, axis, dtype, out, ddof, keepdims, where, mean, correcti
     _methods.check_out_cast(name, x, out)
     if dtype is not None and D.KIND[x._dt] == 'c':
         # NumPy's sums run in dtype: a real one warns of the complex cast
-        _core.warn_complex_cast(x._dt, D.code_of(dtype), F.user_frame()[0])
+        _core.warn_complex_cast(x._dt, D.code_of(dtype))
     v = _nanvar_nd(x, axis, dtype, ddof, bool(keepdims))
     if name == 'nanstd':
         v = _u('sqrt')(v)
     return _methods.finish(v, out)
 
 
-def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=_NoValue, *, where=_NoValue,
            mean=_NoValue, correction=_NoValue):
+    keepdims = C.given(keepdims, False)
+    where = C.given(where, True)
     r = _sub_wrap(a, out, lambda v: nanvar(v, axis, dtype, None, ddof, keepdims, where=where,
                                            mean=mean, correction=correction))
     return r if r is not None else \
         _nanvarlike('nanvar', a, axis, dtype, out, ddof, keepdims, where, mean, correction)
 
 
-def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=_NoValue, *, where=_NoValue,
            mean=_NoValue, correction=_NoValue):
+    keepdims = C.given(keepdims, False)
+    where = C.given(where, True)
     r = _sub_wrap(a, out, lambda v: nanstd(v, axis, dtype, None, ddof, keepdims, where=where,
                                            mean=mean, correction=correction))
     return r if r is not None else \

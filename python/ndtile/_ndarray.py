@@ -143,9 +143,9 @@ class flatiter:
             key = key[0]
         if type(key) is bool or (isinstance(key, (Array, _np.ndarray)) and key.ndim == 0 and
                                  key.dtype == _np.bool_):
-            warnings.warn("Indexing flat iterators with a 0-dimensional boolean index is "
-                          "deprecated and may be removed in a future version. (Deprecated "
-                          "NumPy 2.4)", DeprecationWarning, stacklevel=3)
+            F.warn("Indexing flat iterators with a 0-dimensional boolean index is "
+                   "deprecated and may be removed in a future version. (Deprecated "
+                   "NumPy 2.4)", DeprecationWarning)
             return (0, False) if bool(key) else (slice(0, 0), True)
         if isinstance(key, _np.bool_) or key is None or isinstance(key, (str, bytes)):
             raise IndexError(_FLAT_BOOL if isinstance(key, _np.bool_) else _FLAT_BAD)
@@ -154,9 +154,9 @@ class flatiter:
         if isinstance(key, (int, _np.integer)) and not -self.base.size <= key < self.base.size:
             raise IndexError(f"index {key} is out of bounds for size {self.base.size}")
         if isinstance(key, (float, _np.floating)):
-            warnings.warn("Invalid non-array indices for iterator objects are deprecated and "
-                          "will be removed in a future version. (Deprecated NumPy 2.4)",
-                          DeprecationWarning, stacklevel=3)
+            F.warn("Invalid non-array indices for iterator objects are deprecated and "
+                   "will be removed in a future version. (Deprecated NumPy 2.4)",
+                   DeprecationWarning)
             return int(key), False
         if isinstance(key, (flatiter, _np.flatiter)):
             arr = _np.asarray(key)
@@ -170,9 +170,9 @@ class flatiter:
             if arr.dtype == _np.bool_:
                 raise IndexError(_FLAT_BOOL)
             if arr.dtype.kind == 'f' and arr.size:
-                warnings.warn("Invalid non-array indices for iterator objects are deprecated "
-                              "and will be removed in a future version. (Deprecated NumPy 2.4)",
-                              DeprecationWarning, stacklevel=3)
+                F.warn("Invalid non-array indices for iterator objects are deprecated "
+                       "and will be removed in a future version. (Deprecated NumPy 2.4)",
+                       DeprecationWarning)
                 return arr.astype(_np.intp), False
             return (arr.astype(_np.intp) if arr.size == 0 else key), False
         if isinstance(key, (Array, _np.ndarray)) and key.dtype == _np.bool_ and key.ndim > 1:
@@ -379,9 +379,9 @@ class flagsobj:
     @property
     def writeable(self):
         if self._f & _WARN_ON_WRITE:
-            warnings.warn("future versions will not create a writeable array from "
-                           "broadcast_array. Set the writable flag explicitly to avoid "
-                           "this warning.", FutureWarning, stacklevel=2)
+            F.warn("future versions will not create a writeable array from "
+                   "broadcast_array. Set the writable flag explicitly to avoid "
+                   "this warning.", FutureWarning)
         return bool(self._f & _WRITEABLE)
 
     def _get_warn_on_write(self):
@@ -851,9 +851,9 @@ class ndarray(Array):
         # NumPy 2.4's (deprecated) setter: the same memory seen with other
         # strides, in place; strides that reach outside the memory of the
         # array's owner are its ValueError
-        warnings.warn("Setting the strides on a NumPy array has been deprecated in NumPy "
-                      "2.4.\nAs an alternative, you can create a new view using "
-                      "np.lib.stride_tricks.as_strided.", DeprecationWarning, stacklevel=2)
+        F.warn("Setting the strides on a NumPy array has been deprecated in NumPy "
+               "2.4.\nAs an alternative, you can create a new view using "
+               "np.lib.stride_tricks.as_strided.", DeprecationWarning)
         try:
             st = (operator.index(value),) if not isinstance(value, (tuple, list)) else \
                 tuple(operator.index(s) for s in value)
@@ -1385,8 +1385,9 @@ class ndarray(Array):
 
     # Files and pickles: the data is gathered to the host (written once, by
     # rank 0, on many ranks).
-    def tofile(self, /, fid, sep='', format='%s'):
-        return F.run_numpy(_np.ndarray.tofile, (self, fid, sep, format), {}, 'ndarray.tofile')
+    def tofile(self, /, file, sep='', format='%s'):
+        # (file: the keyword NumPy's C method takes; its text signature says fid)
+        return F.run_numpy(_np.ndarray.tofile, (self, file, sep, format), {}, 'ndarray.tofile')
 
     def dump(self, /, file):
         return F.run_numpy(_np.ndarray.dump, (self, file), {}, 'ndarray.dump')
@@ -2025,7 +2026,8 @@ def _reduction_method(name):
     when it overrides it (as NumPy's methods call ufunc.reduce), else
     ndarray's on a plain view, the result through self.__array_wrap__."""
     base = getattr(ndarray, name)
-    sig = inspect.signature(base)
+    # (the code's own parameters: inspect.signature(base) is NumPy's, _docs)
+    sig = inspect.signature(getattr(base, '__wrapped__', base), follow_wrapped=False)
     uname = _REDUCE_UFUNC.get(name)
 
     def method(self, *args, **kwargs):

@@ -58,6 +58,9 @@ def load(file, *args, **kwargs):
     return r
 
 
+load.__wrapped__ = _np.load     # (inspect.signature: NumPy's, whose arguments these are)
+
+
 class _NpzFile(_np.lib.npyio.NpzFile):
     """NumPy's NpzFile whose members read as ndtile arrays (f['x'], f.f.x,
     values(), items())."""

@@ -22,7 +22,6 @@ from ._fromnumeric import ravel, swapaxes
 from ._methods import _RED, _prepare, axes_mask, finish
 from ._multiarray import _creation_order, _like, _shape, concatenate, nonzero, stack, zeros
 from ._umath import _nd, _nd_or_fallback
-import warnings
 
 Array = _core.Array
 
@@ -176,7 +175,7 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
         msg = f"One of rtol or atol is not valid, atol: {atol}, rtol: {rtol}"
         mode = _np.geterr()["invalid"]
         if mode == "warn":
-            warnings.warn(msg, RuntimeWarning, stacklevel=2)
+            F.warn(msg, RuntimeWarning)
         elif mode == "raise":
             raise FloatingPointError(msg)
         elif mode == "print":
@@ -462,9 +461,9 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
         raise ValueError(msg)
     if a.shape[-1] == 2 or b.shape[-1] == 2:
-        warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of "
-                      "3-dimensional vectors instead. (deprecated in NumPy 2.0)",
-                      DeprecationWarning, stacklevel=2)
+        F.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of "
+               "3-dimensional vectors instead. (deprecated in NumPy 2.0)",
+               DeprecationWarning)
     if a.shape[-1] == 3 or b.shape[-1] == 3:
         axisc = norm(axisc, a.ndim if a.ndim > b.ndim else b.ndim, msg_prefix='axisc')
     a0, a1 = a[..., 0], a[..., 1]

@@ -4,13 +4,14 @@ poly."""
 
 import functools
 import importlib
+import importlib.machinery
 import sys
 
 import numpy as _np
 
 from . import _convert as C
+from . import _fallback as F
 from ._twodim_base import vander
-import warnings
 
 
 def _nt():
@@ -152,8 +153,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     c, resids, rank, s = nt.linalg.lstsq(lhs, rhs, rcond)
     c = (c.T / scale).T
     if rank != order and not full:
-        warnings.warn("Polyfit may be poorly conditioned", _np.exceptions.RankWarning,
-                      stacklevel=2)
+        F.warn("Polyfit may be poorly conditioned", _np.exceptions.RankWarning)
     if full:
         return c, resids, rank, s, rcond
     if cov:
@@ -261,35 +261,42 @@ def poly(seq_of_zeros):
 
 # ---- numpy.polynomial (NumPy's own module) on ndtile's arrays ----------------
 # `ndtile.polynomial` is NumPy's package itself (the import hook in
-# __init__). Its evaluation functions ask `isinstance(x, np.ndarray)` of the
-# points x to reshape the coefficients for tensor=True (and polyvalfromroots
-# to check shapes); an ndtile array is no NumPy array, so
-# `polyval(x, c2d)` broadcast instead of taking the outer product: a wrong
-# shape and wrong values, silently. Those functions get NumPy arrays of
-# ndtile points (NumPy's own computation, NumPy's bits) and give an ndtile
-# array back. For any other argument the wrapper calls NumPy's function
-# unchanged, so NumPy's programs in the same process see no difference.
+# __init__; NumPy's name for it is adapted too, numpy_polynomial_spec). Its
+# evaluation functions ask `isinstance(x, np.ndarray)` of the points x to
+# reshape the coefficients for tensor=True (and polyvalfromroots to check
+# shapes); an ndtile array is no NumPy array, so `polyval(x, c2d)`
+# broadcast instead of taking the outer product: a wrong shape and wrong
+# values, silently. Those functions get NumPy copies of ndtile arguments
+# (NumPy's own computation, NumPy's bits) and give an ndtile array back, as
+# does the val2d/val3d family built on them (whose points NumPy makes NumPy
+# arrays, with ndtile coefficients). For other arguments the wrapper calls
+# NumPy's function unchanged, so NumPy's programs in the same process see
+# no difference.
 _NUMPY_POINT_FUNCTIONS = (('polynomial', 'polyval'), ('polynomial', 'polyvalfromroots'),
                           ('chebyshev', 'chebval'), ('legendre', 'legval'),
                           ('laguerre', 'lagval'), ('hermite', 'hermval'),
                           ('hermite_e', 'hermeval'))
 
 
-def _on_numpy_points(run, x):
-    """run(x) for x not an ndtile array; for ndtile points, run on a NumPy
-    copy of them (NumPy's computation, NumPy's bits), an array result as an
-    ndtile array (a scalar stays NumPy's, as for a 0-d NumPy array)."""
-    if not isinstance(x, _nt().ndarray):
-        return run(x)
-    r = run(_np.asarray(x))
+def _on_numpy_arrays(f, args, kwargs):
+    """f(*args, **kwargs) with NumPy copies of the ndtile arrays among the
+    arguments (NumPy's computation, NumPy's bits), an array result as an
+    ndtile array where there were any (a scalar stays NumPy's, as for 0-d
+    NumPy arrays); f itself, unchanged, where there were none."""
+    nd = _nt().ndarray
+    if not any(isinstance(a, nd) for a in args) and \
+            not any(isinstance(v, nd) for v in kwargs.values()):
+        return f(*args, **kwargs)
+    r = f(*(_np.asarray(a) if isinstance(a, nd) else a for a in args),
+          **{k: _np.asarray(v) if isinstance(v, nd) else v for k, v in kwargs.items()})
     return _nt().asarray(r) if isinstance(r, _np.ndarray) else r
 
 
 def _points_as_numpy(f):
-    """An evaluation function (polyval(x, c), ...) of ndtile points x."""
+    """An evaluation function (polyval(x, c), ...) of ndtile arguments."""
     @functools.wraps(f)
-    def evaluate(x, *args, **kwargs):
-        return _on_numpy_points(lambda p: f(p, *args, **kwargs), x)
+    def evaluate(*args, **kwargs):
+        return _on_numpy_arrays(f, args, kwargs)
     evaluate._ndtile_points = True
     return evaluate
 
@@ -300,7 +307,7 @@ def _call_points_as_numpy(call):
     the values came back as a NumPy array."""
     @functools.wraps(call)
     def __call__(self, arg):
-        return _on_numpy_points(lambda p: call(self, p), arg)
+        return _on_numpy_arrays(call, (self, arg), {})
     __call__._ndtile_points = True
     return __call__
 
@@ -317,3 +324,33 @@ def adapt_numpy_polynomial():
     base = importlib.import_module('numpy.polynomial._polybase').ABCPolyBase
     if not getattr(base.__call__, '_ndtile_points', False):
         base.__call__ = _call_points_as_numpy(base.__call__)
+
+
+class _AdaptAfterLoading:
+    """The loader of NumPy's numpy.polynomial package imported by NumPy's
+    name (`import numpy.polynomial.chebyshev as C`) in a process that has
+    imported ndtile: NumPy's own loader, then adapt_numpy_polynomial, so
+    that NumPy's name for a function is the adapted one as ndtile's is
+    (chebgrid2d(x, y, c) of ndtile points broadcast, silently)."""
+
+    def __init__(self, loader):
+        self.loader = loader
+
+    def create_module(self, spec):
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module):
+        module.__loader__ = module.__spec__.loader = self.loader
+        self.loader.exec_module(module)
+        adapt_numpy_polynomial()
+
+
+def numpy_polynomial_spec(fullname, path):
+    """ndtile's import hook for NumPy's numpy.polynomial (fullname): its
+    spec, loaded by _AdaptAfterLoading; None for any other module."""
+    if fullname != 'numpy.polynomial':
+        return None
+    spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+    if spec is not None and spec.loader is not None:
+        spec.loader = _AdaptAfterLoading(spec.loader)
+    return spec

@@ -6,7 +6,6 @@ take_along_axis, put_along_axis, kron."""
 import builtins
 import operator
 import sys
-import warnings
 
 import numpy as _np
 
@@ -95,8 +94,8 @@ def vstack(tup, *, dtype=None, casting="same_kind"):
 
 def row_stack(tup, *, dtype=None, casting="same_kind"):
     # NumPy's deprecated alias, with its warning (NumPy 2.0)
-    warnings.warn("`row_stack` alias is deprecated. Use `np.vstack` directly.",
-                  DeprecationWarning, stacklevel=2)
+    F.warn("`row_stack` alias is deprecated. Use `np.vstack` directly.",
+           DeprecationWarning)
     return vstack(tup, dtype=dtype, casting=casting)
 
 

@@ -274,7 +274,7 @@ def _out_given(args, nin, out, where):
             if any(a is Ellipsis for a in args[nin:]):
                 raise TypeError(_OUT_ELLIPSIS_POS)
         elif where is not True:
-            _warnings.warn(_WHERE_NO_OUT, UserWarning, stacklevel=3)
+            F.warn(_WHERE_NO_OUT, UserWarning)
         return None, False
     if out is Ellipsis:
         return None, True
@@ -330,9 +330,9 @@ def _warn_complex_inputs(ops, dtc):
     array or a Python complex) to it, warning ComplexWarning for each."""
     for o in ops:
         if type(o) is complex:
-            _core.warn_complex_cast(D.COMPLEX128, dtc, F.user_frame()[0])
+            _core.warn_complex_cast(D.COMPLEX128, dtc)
         elif isinstance(o, Array) and D.KIND[o._dt] == 'c':
-            _core.warn_complex_cast(o._dt, dtc, F.user_frame()[0])
+            _core.warn_complex_cast(o._dt, dtc)
 
 
 def _multi_out(args, nin, nout, out):
@@ -495,9 +495,9 @@ def apply_array_wrap(w, r, context, return_scalar=None):
         res = w(r, context)
     except TypeError:
         res = w(r)
-    _warnings.warn("__array_wrap__ must accept context and return_scalar arguments "
-                   "(positionally) in the future. (Deprecated NumPy 2.0)",
-                   DeprecationWarning, stacklevel=3)
+    F.warn("__array_wrap__ must accept context and return_scalar arguments "
+           "(positionally) in the future. (Deprecated NumPy 2.0)",
+           DeprecationWarning)
     return res
 
 
@@ -643,7 +643,7 @@ class ufunc:
                     self._numpy_type_error(list(args), D.DEFAULT, out, casting)
                     raise
         if len(args) > 2 and self.nin == 2 and self.__name__ in ('maximum', 'minimum'):
-            _warnings.warn(_EXTREMUM_3_ARGS, DeprecationWarning, stacklevel=2)
+            F.warn(_EXTREMUM_3_ARGS, DeprecationWarning)
         out, ellipsis = _out_given(args, self.nin, out, where)
         if ellipsis:
             # out=...: NumPy's way to ask for arrays (ndtile's own code asks so)
@@ -723,7 +723,7 @@ class ufunc:
             kw = {}
             self._kw(kw, out, where if where is True else C.to_np_tree(where), casting, order,
                      dtype, subok)
-            return self._np(*C.to_np_tree(args), **kw)
+            return _errstate.numpy_call(self._np, *C.to_np_tree(args), **kw)
         if isinstance(out, Array) and not out._flags & 0x400:
             # NumPy's first check, before the operands' values are converted
             raise ValueError("output array is read-only")
@@ -1091,7 +1091,7 @@ def _check_cast(name, frm, to, casting, index=0):
                                        _np.dtype(to), index)
     c, t = D.code(frm), D.code(to)
     if c is not None and t is not None and D.KIND[c] == 'c':
-        _core.warn_complex_cast(c, t, F.user_frame()[0])   # (the ufunc call's caller)
+        _core.warn_complex_cast(c, t)   # (the ufunc call's caller)
 
 
 def _ufunc_type_error(msg):
@@ -1142,6 +1142,9 @@ class _divmod(ufunc):
             if w is None:
                 return r
             return tuple(apply_array_wrap(w, x, (self, args, i)) for i, x in enumerate(r))
+        if out is None and not _has_array(args):
+            # scalars: NumPy's scalars, its errors named divmod
+            return _errstate.numpy_call(self._np, *C.to_np_tree(args))
         o1, o2 = out if isinstance(out, tuple) else (None, None)
         if all(type(a) is _ND or type(a) in (bool, int, float) for a in args) and \
                 any(type(a) is _ND for a in args):
@@ -1337,7 +1340,7 @@ class _two_outputs(ufunc):
         if kwargs or dtype is not None or order != 'K' or subok is not True:
             return self._numpy(args, kw)
         if out is None and not _has_array(args):
-            return self._np(*C.to_np_tree(args), **kw)   # scalars: NumPy's scalars
+            return _errstate.numpy_call(self._np, *C.to_np_tree(args), **kw)  # NumPy's scalars
         if out is None and needs_array_wrap(args):
             w = array_wrap_of(args)
             r = self(*[wrap_input(a) for a in args], out=..., where=where, casting=casting)
@@ -1803,12 +1806,23 @@ def module_getattr(modname, npmod, name, namespace):
     """The module __getattr__ of ndtile and its submodules."""
     if name.startswith('__'):
         raise AttributeError(f"module {modname!r} has no attribute {name!r}")
-    try:
-        obj = getattr(npmod, name)
-    except AttributeError as e:
+    # (NumPy's module __getattr__ warns of names it changes, np.object,
+    # np.chararray, at its caller, this line: passed on at the user's, also
+    # where it raises)
+    with _warnings.catch_warnings(record=True) as caught:
+        _warnings.simplefilter('always')
+        try:
+            obj = getattr(npmod, name)
+        except AttributeError as e:
+            obj, error = None, e
+        else:
+            error = None
+    for w in caught:
+        F.warn(w.message, w.category)
+    if error is not None:
         # NumPy's message, under ndtile's name: it says what replaced a
         # removed name (`np.float` was a deprecated alias ..., `np.Inf` ...)
-        msg = str(e).replace(f"module {npmod.__name__!r}", f"module {modname!r}", 1)
+        msg = str(error).replace(f"module {npmod.__name__!r}", f"module {modname!r}", 1)
         raise AttributeError(msg) from None
     if isinstance(obj, type) or not callable(obj):
         return obj          # classes, constants and submodules are NumPy's own

@@ -195,6 +195,10 @@ def reduce(self, array, axis=0, dtype=None, *args, out=_umath._NO_OUT, keepdims=
             raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
         if out[0] is not None:
             out = out[0]
+    if where is _NoValue:
+        # NumPy's reduce reads it as a mask (an object: True), so a ufunc
+        # without an identity wants initial= (maximum's ValueError)
+        where = _np.True_
     _umath._check_where_dtype(where)
     if initial is None and self.identity is not None and self.nin == 2:
         _no_initial(self, array, axis, where)
@@ -348,7 +352,7 @@ def _accumulate_native(self, array, axis, dtype, out):
             raise ValueError("provided out is the wrong size for the accumulation.")
         return None     # (NumPy's iterator: its broadcasting of out, and its errors)
     if D.KIND[x._dt] == 'c' and D.KIND[dtc] != 'c':
-        _core.warn_complex_cast(x._dt, dtc, F.user_frame()[0])
+        _core.warn_complex_cast(x._dt, dtc)
     r = _core.scan(op, x, ax, dtc)
     if out is None:
         return r

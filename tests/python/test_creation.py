@@ -171,6 +171,25 @@ def test_array_copies_numpy_arrays_of_other_dtypes(n):
         assert nt.array(o, copy=False) is o and nt.asarray(o, copy=False) is o
 
 
+def test_array_unsized_string_dtype_of_object_array():
+    # np.array(objarr, dtype="S"/"U") sizes the result as NumPy's
+    # np.array does, not as astype: strings all empty give the object
+    # itemsize (S8, U2), not S1 as astype (ndtile gave S1, U1)
+    objs = [np.array([''] * 3, dtype=object), np.array([b''], dtype=object),
+            np.array('', dtype=object), np.array([[''], ['']], dtype=object),
+            np.array(['', 'abc', 7, None, 2.5], dtype=object), np.array([], dtype=object),
+            np.array([''] * 6, dtype=object)[::-2]]
+    for o in objs:
+        for dt in ('S', 'U', 'S0', np.bytes_, str):
+            for f in ('array', 'asarray', 'asanyarray', 'ascontiguousarray'):
+                got, want = getattr(nt, f)(o, dtype=dt), getattr(np, f)(o, dtype=dt)
+                assert type(got) is np.ndarray and got.dtype == want.dtype, (f, o, dt)
+                assert got.shape == want.shape and (got == want).all()
+    # a list holding the same object array: sized by its strings in both (S1)
+    o = np.array([''] * 4, dtype=object)
+    assert nt.array([[''] * 4, o], dtype='S').dtype == np.array([[''] * 4, o], dtype='S').dtype
+
+
 def test_array_copy_semantics():
     x = nt.arange(5)
     assert nt.asarray(x) is x

@@ -344,6 +344,47 @@ def test_numpy_polyvalfromroots_and_grids_of_ndtile_points():
         np.testing.assert_array_equal(np.asarray(got), want)
 
 
+_GRID_CHECK = """
+import numpy as np
+{first}
+import numpy.polynomial.polynomial as P, numpy.polynomial.chebyshev as C
+import numpy.polynomial.legendre as L, numpy.polynomial.laguerre as La
+import numpy.polynomial.hermite as H, numpy.polynomial.hermite_e as He
+{second}
+x, y, z = np.linspace(0, 1, 3), np.linspace(0, 2, 4), np.linspace(-1, 1, 2)
+c2, c3 = np.arange(6.0).reshape(2, 3), np.arange(12.0).reshape(2, 3, 2)
+calls = {{'grid2d': (x, y, c2), 'grid3d': (x, y, z, c3), 'val2d': (x, x, c2),
+         'val3d': (x, x, x, c3), 'val': (x, c2)}}
+for m, p in ((P, 'poly'), (C, 'cheb'), (L, 'leg'), (La, 'lag'), (H, 'herm'), (He, 'herme')):
+    for kind, args in calls.items():
+        f = getattr(m, p + kind)
+        want, got = f(*args), f(*[nt.asarray(a) for a in args])
+        assert type(got) is nt.ndarray, (p + kind, type(got))
+        assert got.shape == want.shape, (p + kind, got.shape, want.shape)
+        np.testing.assert_array_equal(np.asarray(got), want)
+print('ok')
+"""
+
+
+@pytest.mark.skipif(nt.nranks() > 1, reason="a rank's child process cannot start MPI")
+@pytest.mark.parametrize("ndtile_first", [True, False])
+def test_numpy_polynomial_by_numpys_names_takes_ndtile_points(ndtile_first):
+    # numpy.polynomial imported by NumPy's names (import
+    # numpy.polynomial.chebyshev as C), before or after ndtile, is the
+    # adapted module as ndtile's name for it is: chebgrid2d, hermgrid3d,
+    # leggrid2d, ... of ndtile points broadcast them against the
+    # coefficients (shape (4,) for (3, 4)), silently; legval2d & co gave
+    # NumPy arrays. polygrid2d/polyval2d (NumPy dispatches them) fall back.
+    import subprocess
+    import sys
+    imp = "import ndtile as nt"
+    code = _GRID_CHECK.format(first=imp if ndtile_first else "",
+                              second="" if ndtile_first else imp)
+    out = subprocess.run([sys.executable, '-W', 'ignore::RuntimeWarning', '-c', code],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0 and out.stdout.strip().endswith('ok'), out.stderr
+
+
 def test_polynomial_fit_and_masked_array_by_submodule_import():
     P = importlib.import_module("ndtile.polynomial").Polynomial
     x = nt.arange(6.0)

@@ -203,6 +203,53 @@ def test_threads_share_the_runtime():
     assert not errors, errors
 
 
+_LIST_RACE = """
+import sys, threading
+import ndtile as np
+kind = sys.argv[1]
+arrs = [np.array([1, 2, 3]) for _ in range(400)]
+done = []
+def read(b):
+    b.wait()
+    try:
+        for _ in range(25):
+            r = np.broadcast(arrs) if kind == 'broadcast' else np.asarray(arrs)
+            assert r.shape == (400, 3), r.shape
+    finally:
+        done.append(1)
+def replace(b):
+    rng = np.random.RandomState(7)
+    b.wait()
+    while len(done) < 3:
+        i, v = rng.randint(0, 400), rng.randint(0, 9, size=3)
+        arrs[i] = v
+b = threading.Barrier(4)
+ts = [threading.Thread(target=read, args=(b,)) for _ in range(3)]
+ts.append(threading.Thread(target=replace, args=(b,)))
+for t in ts:
+    t.start()
+for t in ts:
+    t.join()
+print('ok')
+"""
+
+
+@pytest.mark.skipif(nt.nranks() > 1, reason="on many ranks every rank must make its calls "
+                    "in the same order, which threads do not")
+@pytest.mark.parametrize("kind", ["broadcast", "asarray"])
+def test_list_of_arrays_replaced_by_another_thread(kind):
+    # NumPy reads a list's items by borrowed reference; an ndtile array's
+    # buffer export lets other threads run while it waits, and one that
+    # replaced the list's items freed the array being exported: a segfault
+    # or abort in about one run in three (NumPy's test_multithreading
+    # test_arg_locking). A crash here is the subprocess's signal.
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, '-c', _LIST_RACE, kind], capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0 and out.stdout.strip() == 'ok', (out.returncode, out.stderr[-2000:])
+
+
 def test_asarray_does_not_keep_the_source_alive():
     # from_buffer copies: the NumPy array's buffer must be released after,
     # or every conversion leaks its source (twice the memory of the data)
@@ -528,3 +575,20 @@ def test_bmat_is_native(monkeypatch):
         # NumPy's bmat called with ndtile arrays (its __array_function__)
         r = np.bmat([[x, x]])
         assert type(r) is np.matrix and r.shape == (2, 4) and r[0, 2] == 9
+
+
+_R_GLOBAL = nt.array([9])
+
+
+def test_r_and_c_of_a_matrix_string_read_the_callers_names():
+    # r_['a, b; c, d'] is NumPy's bmat of the caller's globals, then locals;
+    # ndtile handed the string to NumPy's AxisConcatenator, which read its
+    # own caller's frame (ndtile's): NameError for the user's local names
+    a, b, c, d = (nt.array([k]) for k in (1, 2, 3, 4))
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', PendingDeprecationWarning)
+        for got, want in ((nt.r_['a, b; c, d'], [[1, 2, 3, 4]]), (nt.c_['a, b'], [[1, 2]]),
+                          (nt.r_['_R_GLOBAL a'], [[9, 1]])):
+            assert type(got) is np.matrix and got.tolist() == want
+        with pytest.raises(NameError, match="name 'zz' is not defined"):
+            nt.r_['zz']

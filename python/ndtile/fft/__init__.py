@@ -11,7 +11,6 @@ lacks (other than float16, which is widened to float32 as NumPy's pocketfft
 does) fall back to NumPy.
 """
 import operator as _op
-import warnings as _warnings
 
 import numpy as _np
 
@@ -162,24 +161,24 @@ def _cook_nd_args(shape, s=None, axes=None, invreal=0):
     s = list(s)
     if axes is None:
         if not shapeless:
-            _warnings.warn(
+            _F.warn(
                 "`axes` should not be `None` if `s` is not `None` (Deprecated in NumPy "
                 "2.0). In a future version of NumPy, this will raise an error and `s[i]` "
                 "will correspond to the size along the transformed axis specified by "
                 "`axes[i]`. To retain current behaviour, pass a sequence [0, ..., k-1] "
-                "to `axes` for an array of dimension k.", DeprecationWarning, stacklevel=4)
+                "to `axes` for an array of dimension k.", DeprecationWarning)
         axes = list(range(-len(s), 0))
     if len(s) != len(axes):
         raise ValueError("Shape and axes have different lengths.")
     if invreal and shapeless:
         s[-1] = (shape[axes[-1]] - 1) * 2
     if None in s:
-        _warnings.warn(
+        _F.warn(
             "Passing an array containing `None` values to `s` is deprecated in NumPy 2.0 "
             "and will raise an error in a future version of NumPy. To use the default "
             "behaviour of the corresponding 1-D transform, pass the value matching the "
             "default for its `n` parameter. To use the default behaviour for every axis, "
-            "the `s` argument can be omitted.", DeprecationWarning, stacklevel=4)
+            "the `s` argument can be omitted.", DeprecationWarning)
     s = [shape[_a] if _s == -1 else _s for _s, _a in zip(s, axes)]
     return s, list(axes)
 

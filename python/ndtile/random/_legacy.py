@@ -1,11 +1,11 @@
 """RandomState and the module-level legacy functions (numpy.random.rand,
 seed, ...), which run on one module-level RandomState."""
 
-import warnings
 
 import numpy as _np
 
 from .. import _convert as _C
+from .. import _fallback as F
 from .. import _core
 from .. import _dtypes as _D
 from .._multiarray import zeros as _zeros
@@ -101,12 +101,12 @@ class RandomState(_Sampler):
 
     def random_integers(self, low, high=None, size=None):
         if high is None:
-            warnings.warn(f"This function is deprecated. Please call randint(1, {low} + 1) "
-                          f"instead", DeprecationWarning, stacklevel=2)
+            F.warn(f"This function is deprecated. Please call randint(1, {low} + 1) "
+                   f"instead", DeprecationWarning)
             high, low = low, 1
         else:
-            warnings.warn(f"This function is deprecated. Please call randint({low}, {high} + 1) "
-                          f"instead", DeprecationWarning, stacklevel=2)
+            F.warn(f"This function is deprecated. Please call randint({low}, {high} + 1) "
+                   f"instead", DeprecationWarning)
         return self._integers('random_integers', low, high, size, int, True)
 
     def randint(self, low, high=None, size=None, dtype=int):

@@ -7,7 +7,6 @@ from builtins import bytes as _bytes
 import math
 import operator
 import types
-import warnings
 from collections.abc import Sequence as _Sequence
 
 import numpy as _np
@@ -672,8 +671,8 @@ class _Sampler:
             factor = _np.linalg.cholesky(cov).T
         if method != 'cholesky' and check_valid != 'ignore' and not psd:
             if check_valid == 'warn':
-                warnings.warn("covariance is not symmetric positive-semidefinite.",
-                              RuntimeWarning, stacklevel=2)
+                _F.warn("covariance is not symmetric positive-semidefinite.",
+                        RuntimeWarning)
             else:
                 raise ValueError("covariance is not symmetric positive-semidefinite.")
         k = mean.shape[0]
@@ -795,8 +794,8 @@ class _Sampler:
                    "require platform-independent byteorder, call byteswap when required.")
             if not self._legacy:
                 raise ValueError(msg)
-            warnings.warn(msg + "\nIn future version, providing byteorder will raise a "
-                          "ValueError", DeprecationWarning, stacklevel=3)
+            _F.warn(msg + "\nIn future version, providing byteorder will raise a "
+                    "ValueError", DeprecationWarning)
             dt = dtype = dt.newbyteorder()
         code = _D.code(dt)
         if dt.kind not in 'biu' or code is None:
@@ -913,17 +912,16 @@ class _Sampler:
             # write's DeprecationWarning, the flag kept
             warn = isinstance(x, _Array) and x._flags & _WARN_ON_WRITE
             if warn:
-                warnings.warn("future versions will not create a writeable array from "
-                              "broadcast_array. Set the writable flag explicitly to avoid "
-                              "this warning.", FutureWarning, stacklevel=3)
+                _F.warn("future versions will not create a writeable array from "
+                        "broadcast_array. Set the writable flag explicitly to avoid "
+                        "this warning.", FutureWarning)
                 if axis and not self._legacy:
                     # Generator's shuffle along another axis writes through
                     # a view of x: NumPy's write warning too (x's flag kept)
-                    warnings.warn("Numpy has detected that you (may be) writing to an array "
-                                  "with\noverlapping memory from np.broadcast_arrays. If this "
-                                  "is intentional\nset the WRITEABLE flag True or make a copy "
-                                  "immediately before writing.", DeprecationWarning,
-                                  stacklevel=3)
+                    _F.warn("Numpy has detected that you (may be) writing to an array "
+                            "with\noverlapping memory from np.broadcast_arrays. If this "
+                            "is intentional\nset the WRITEABLE flag True or make a copy "
+                            "immediately before writing.", DeprecationWarning)
             elif not x.flags.writeable:
                 raise ValueError("array is read-only")
             perm = self._rng.permutation(x.shape[axis])
@@ -948,10 +946,10 @@ class _Sampler:
         if axis != 0:
             raise NotImplementedError("Axis argument is only supported on ndarray objects")
         if not isinstance(x, _Sequence):
-            warnings.warn(f"you are shuffling a '{type(x).__name__}' object which is not a "
-                          "subclass of 'Sequence'; `shuffle` is not guaranteed to behave "
-                          "correctly. E.g., non-numpy array/tensor objects with view semantics "
-                          "may contain duplicates after shuffling.", UserWarning, stacklevel=3)
+            _F.warn(f"you are shuffling a '{type(x).__name__}' object which is not a "
+                    "subclass of 'Sequence'; `shuffle` is not guaranteed to behave "
+                    "correctly. E.g., non-numpy array/tensor objects with view semantics "
+                    "may contain duplicates after shuffling.", UserWarning)
         n = len(x)
         if n <= 1:
             return None      # NumPy swaps nothing (a str of one character passes)
