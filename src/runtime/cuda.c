@@ -404,8 +404,46 @@ static int red_ok(const ndt_red_arg *r, const ndt_operand *op, int nop) {
   if (r->arg)
     return nop >= 3 && v->size > 0 && ndt__dk_arg(r->op, r->acc, NULL, NULL, NULL) == 0 &&
            r->in.dtype == r->acc && arg_rows(r, v->ndim, v->shape, st, &rows, &rs);
+  /* (an empty block's partials are set without a launch: the identity's
+   * +0.0 unseeded; a seeded one's start stays the CPU's) */
+  if (r->from_out && v->size == 0) return 0;
   return pw_block_ok(r, v->ndim, v->shape, st, v->strides) ||
          (v->size > 0 && fold_ok(r, v->ndim, v->shape, st, v->strides));
+}
+
+/* -0.0 in float or complex dtype t (each part), as dk.h's run start */
+static void neg_zero_bits(int t, unsigned char *v) {
+  if (t == NDT_FLOAT32 || t == NDT_COMPLEX64) {
+    const float z[2] = {-0.0f, -0.0f};
+    memcpy(v, z, t == NDT_FLOAT32 ? 4 : 8);
+  } else {
+    const double z[2] = {-0.0, -0.0};
+    memcpy(v, z, t == NDT_FLOAT64 ? 8 : 16);
+  }
+}
+
+static void cb_block_start(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_t *start);
+
+/* Where a block's partials start (reduce.c's block_body): the op's
+ * identity (from 0), or for a seeded reduction the seed in the first
+ * block of its result elements (unless the seed is added last, by the
+ * combine) and -0.0 in the others' float and complex sums. */
+static void red_start(const ndt_red_arg *r, ndt_dk_run *u) {
+  u->from = 0;
+  if (!r->from_out) return;
+  int64_t bs[NDT_MAXDIMS];
+  int first = !r->seed_last;
+  cb_block_start(&r->in, &r->tl, r->blk, bs);
+  for (int j = 0; j < r->in.ndim && first; j++)
+    if ((r->mask >> j & 1) && bs[j] != 0) first = 0;
+  if (first) {
+    u->from = 1;
+    memcpy(u->start, r->seed, (size_t)ndt_dk_dtype_size(r->acc));
+  } else if ((r->op == NDT_RED_SUM || r->op == NDT_RED_NANSUM) && r->acc >= NDT_FLOAT32 &&
+             r->acc <= NDT_COMPLEX128) {
+    u->from = 1;
+    neg_zero_bits(r->acc, u->start);
+  }
 }
 
 static int pw_leaf_ok(const ndt_pw_arg *a) {
@@ -545,6 +583,7 @@ static ndt_status rng_body(ndt_bound *b, void *argp) {
 _Static_assert(NDT_DK_FMAXOPS >= NDT_FUSE_MAXE + NDT_FUSE_MAXF && NDT_DK_FMAXSTEPS >= NDT_FUSE_MAXF,
                "every group of fusion.c fits a program of the interpreter");
 _Static_assert(sizeof(ndt_dk_flaunch) <= 32764, "a launch fits the kernel parameters");
+_Static_assert(sizeof(ndt_dk_launch) <= 32764, "a launch fits the kernel parameters");
 static int fprog_of(const ndt_fused_task *t, ndt_dk_fprog *P) {
   const ndt_fused_desc *d = t->d;
   if (!d || d->nops < 1 || d->nops > NDT_DK_FMAXSTEPS) return 0;
@@ -1076,7 +1115,9 @@ enum { K_EW, K_LEAF, K_BLOCK, K_FUSED, K_RNG, K_SCAN, K_SCANFIX, K_NONE };
 static int kind_of(const ndt_task_kind *k) {
   return !strcmp(k->name, "elementwise")         ? K_EW
          : !strcmp(k->name, "pairwise leaf")     ? K_LEAF
+         : !strcmp(k->name, "pairwise leaf, seeded") ? K_LEAF
          : !strcmp(k->name, "reduce block")      ? K_BLOCK
+         : !strcmp(k->name, "reduce block, seeded") ? K_BLOCK
          : !strcmp(k->name, "fused elementwise") ? K_FUSED
          : !strcmp(k->name, "random")            ? K_RNG
          : !strcmp(k->name, "scan")              ? K_SCAN
@@ -1192,13 +1233,16 @@ static ndt_status ew_add(cuda_dev *d, batch *bt, const ndt_ew_arg *a, ndt_bound 
   return NDT_OK;
 }
 
-/* A leaf of a full sum: one run, its slot = 0 + pw(piece). */
+/* A leaf of a full sum: one run, its slot = -0.0 + pw(piece), as the
+ * CPU's leaf (a piece of -0.0s sums to -0.0: a seeded sum adds it to its
+ * start). */
 static ndt_status leaf_add(cuda_dev *d, batch *bt, const ndt_pw_arg *a, ndt_bound *b) {
   ndt_dk_run *u;
   ndt_status s = next_run(d, bt, &u);
   if (s) return s;
   *u = (ndt_dk_run){.rows = 1, .cols = a->line.shape[0], .p = {b[0].ptr, b[1].ptr},
-                    .cs = {b[0].st[0], 0}};
+                    .cs = {b[0].st[0], 0}, .from = 1};
+  neg_zero_bits(a->acc, u->start);
   return NDT_OK;
 }
 
@@ -1206,8 +1250,8 @@ static ndt_status leaf_add(cuda_dev *d, batch *bt, const ndt_pw_arg *a, ndt_boun
  * index of the kept outer axes, in C order, of rows (along the reduced
  * axis pl->red) x cols (the innermost axis; the partials step ocs along
  * it: 0 when it is reduced). */
-static ndt_status plan_runs(cuda_dev *d, batch *bt, const ndt_bound *b, const fold_plan *pl,
-                           int64_t ocs) {
+static ndt_status plan_runs(cuda_dev *d, batch *bt, const ndt_red_arg *r, const ndt_bound *b,
+                           const fold_plan *pl, int64_t ocs) {
   const int nd = pl->nd, red = pl->red;
   const int64_t *shape = pl->shape;
   const int64_t(*st)[NDT_MAXDIMS] = pl->st;
@@ -1226,6 +1270,7 @@ static ndt_status plan_runs(cuda_dev *d, batch *bt, const ndt_bound *b, const fo
       op += idx[k] * st[1][k];
     }
     *u = (ndt_dk_run){.rows = rows, .cols = cols, .p = {ip, op}, .rs = {rs, 0}, .cs = {cs, ocs}};
+    red_start(r, u);
     for (int k = nd - 2; k >= 0; k--) {   /* the kept outer axes, in C order */
       if (k == red) continue;
       if (++idx[k] < shape[k]) break;
@@ -1249,7 +1294,7 @@ static ndt_status block_add(cuda_dev *d, batch *bt, const ndt_red_arg *r, ndt_bo
   fold_plan pl;
   if (!red_plan_of(r, b[0].ndim, b[0].shape, b[0].st, b[0].view->strides, &pl))
     return host->error(NDT_ERR_INTERNAL, "the CUDA sum cannot take this block's layout");
-  return plan_runs(d, bt, b, &pl, 0);
+  return plan_runs(d, bt, r, b, &pl, 0);
 }
 
 /* A block's kernel: the pairwise sum (nin 0), a fold (nin 1 + layout) or
@@ -1327,7 +1372,7 @@ static ndt_status fold_add(cuda_dev *d, batch *bt, const ndt_red_arg *r, ndt_bou
   if (!fold_plan_of(r, b[0].ndim, b[0].shape, b[0].st, b[0].view->strides, &pl))
     return host->error(NDT_ERR_INTERNAL, "the CUDA reduction cannot take this block's layout");
   int cm = pl.mode == NDT_FD_COLS && pl.nd;
-  return plan_runs(d, bt, b, &pl, cm ? pl.st[1][pl.nd - 1] : 0);
+  return plan_runs(d, bt, r, b, &pl, cm ? pl.st[1][pl.nd - 1] : 0);
 }
 
 static void scan_sig(const ndt_scan_arg *a, ew_sig *g) {
@@ -1636,7 +1681,9 @@ static ndt_status cd_group(ndt_processor *p, const ndt_task_kind *k, ndt_bound *
 static const struct { const char *kind; ndt_body_fn body; } bodies[] = {
     {"elementwise", ew_body},
     {"pairwise leaf", leaf_body},
+    {"pairwise leaf, seeded", leaf_body},
     {"reduce block", block_body},
+    {"reduce block, seeded", block_body},
     {"fused elementwise", fused_body},
     {"random", rng_body},
     {"gather", gather_body},
@@ -1652,6 +1699,7 @@ static const struct { const char *kind; ndt_body_fn body; } bodies[] = {
     {"scan", scan_body},
     {"scan fixup", scanfix_body},
     {"reduce combine", cb_combine_body},
+    {"reduce combine, seeded", cb_combine_body},
     {"prod chain", cb_chain_body},
     {"prod fold", cb_fold_body},
     {"reduce carry", cb_carry_body},

@@ -1,9 +1,9 @@
 /* reduce_impl.h - the device's float sums in NumPy's pairwise order
  * (pairwise.h), one block of threads per run of a grouped launch: the
  * result of each run is the partial the CPU's reduce kernel leaves in an
- * accumulator started at 0 (0 + the pairwise sum of each row, row after
- * row), so a device partial has the CPU's bits and the combine of
- * partials (in block order, on the CPU) is unchanged.
+ * accumulator started at 0 or at the run's start (dk.h: a pairwise leaf's
+ * -0.0, a seeded block's initial= or -0.0), then start + the pairwise sum
+ * of each row, row after row, so a device partial has the CPU's bits.
  *
  * A block splits the run's tree the way the recursion does, breadth
  * first, until it has a frontier of about one subtree per thread (thread
@@ -89,6 +89,12 @@ NDT_HD void ndt_pw_plan(ndt_pw_tree *t, int64_t n, int want, int cplx) {
       if (sh->t.left[i] >= 0)                                                         \
         sh->val[i] = NDT_PW_ADD(SFX, sh->val[sh->t.left[i]], sh->val[sh->t.left[i] + 1], fe); \
     return sh->val[0];                                                                \
+  }                                                                                   \
+  /* where run r's partial starts: 0, or its start (dk.h) */                          \
+  NDT_HD T ndt_pw_start_##NAME(const ndt_dk_run *r) {                                 \
+    T v = ndt_pw_zero_##SFX();                                                        \
+    if (r->from) memcpy(&v, r->start, sizeof v);                                      \
+    return v;                                                                         \
   }
 
 NDT_PW_KERNEL(f32, f32, float)
@@ -116,10 +122,10 @@ NDT_PW_KERNEL(nc128, c128, ndt_c128)
     for (int q = 0; q < L->nrun; q++) {                                               \
       const ndt_dk_run *r = &L->run[q];                                               \
       unsigned f = 0;                                                                 \
-      T acc = ndt_pw_zero_##SFX();                                                    \
+      T acc = ndt_pw_start_##NAME(r);                                                 \
       for (int pass = 0; pass < 2; pass++) {                                          \
         unsigned *fe = pass ? &f : NULL;                                              \
-        acc = ndt_pw_zero_##SFX();                                                    \
+        acc = ndt_pw_start_##NAME(r);                                                 \
         for (int64_t i = 0; i < r->rows; i++) {                                       \
           const char *p = r->p[0] + i * r->rs[0];                                     \
           ndt_pw_plan(&sh.t, r->cols, ndt_dk_emu_threads, NDT_PW_CPLX_##SFX);         \
@@ -151,10 +157,10 @@ NDT_PW_KERNEL(nc128, c128, ndt_c128)
     __shared__ int redo;                                                              \
     const ndt_dk_run *r = &L.run[blockIdx.y];                                         \
     unsigned f = 0;                                                                   \
-    T acc = ndt_pw_zero_##SFX();                                                      \
+    T acc = ndt_pw_start_##NAME(r);                                                   \
     for (int pass = 0; pass < 2; pass++) {                                            \
       unsigned *fe = pass ? &f : NULL;                                                \
-      acc = ndt_pw_zero_##SFX();                                                      \
+      acc = ndt_pw_start_##NAME(r);                                                   \
       for (int64_t i = 0; i < r->rows; i++) {                                         \
         const char *p = r->p[0] + i * r->rs[0];                                       \
         if (threadIdx.x == 0) ndt_pw_plan(&sh.t, r->cols, blockDim.x, NDT_PW_CPLX_##SFX); \
