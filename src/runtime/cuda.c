@@ -8,8 +8,11 @@
  * src/kernels/cuda/reduce_impl.h: a "pairwise leaf" of a full sum, a
  * "reduce block" whose innermost axis is summed), the other reductions' blocks (src/kernels/cuda/fold_impl.h:
  * integer and bool sums and products, min/max, nanmin/nanmax, any/all,
- * argmin/argmax, row-fold float sums), the ordered folds into a result
- * ("reduce combine": partials, argmin/argmax's and the direct fold;
+ * argmin/argmax, row-fold float sums; the seeded kinds of initial= too,
+ * "pairwise leaf, seeded" and "reduce block, seeded": each run starts its
+ * partial where the CPU's body does, dk.h), the ordered folds into a result
+ * ("reduce combine" and "reduce combine, seeded": partials, argmin/argmax's
+ * and the direct fold;
  * "reduce carry": the direct fold's steps on many ranks; "prod chain",
  * "prod fold": src/kernels/cuda/combine_impl.h, cuda_combine.h, a part of
  * this file) and the scans ("scan", "scan fixup":
