@@ -801,7 +801,7 @@ static ndt_status pw_sum(ndt_reduce_op op, const ndt_array *line, ndt_dtype acc,
  * + pw(b0) + pw(b1) + ... So here: a cast copy of the line, leaf tasks that
  * sum whole buffers of it into parts (from -0.0: pw(b) itself) and a top
  * task that adds them up in order to the start. (It added 256-element chunks' sums per tile: other bits.) */
-#define NP_BUFSIZE 8192
+#define NP_BUFSIZE NDT_NP_BUFSIZE
 
 /* Operands: the leaf's buffers of the cast line (read, 1-d), their slots
  * in parts (write). */

@@ -454,6 +454,15 @@ static int pw_leaf_ok(const ndt_pw_arg *a) {
          a->acc <= NDT_COMPLEX128 && a->line.dtype == a->acc && a->line.ndim == 1;
 }
 
+/* A "buffered sum leaf" (reduce.c's cast_sum: a float or complex sum of a
+ * line in another dtype, NumPy's order over a cast copy): each buffer of
+ * NDT_NP_BUFSIZE elements of its piece of the copy is a pairwise run into
+ * its slot, from -0.0 as the CPU's leaf. */
+static int bsum_leaf_ok(const ndt_pw_arg *a) {
+  return a->op == NDT_RED_SUM && a->acc >= NDT_FLOAT32 && a->acc <= NDT_COMPLEX128 &&
+         a->line.dtype == a->acc && a->line.ndim == 1;
+}
+
 /* ---- the other reductions (src/kernels/cuda/fold_impl.h) ----
  * A "reduce block" that the pairwise kernel does not take: integer and
  * bool sums and products, min/max and their NaN-ignoring forms, any/all
@@ -1114,7 +1123,7 @@ static ndt_status nz_fill_body(ndt_bound *b, void *argp) {
 /* ---- bincount: "bincount count", "bincount combine" (its own file) ---- */
 #include "runtime/cuda_bincount.h"
 
-enum { K_EW, K_LEAF, K_BLOCK, K_FUSED, K_RNG, K_SCAN, K_SCANFIX, K_NONE };
+enum { K_EW, K_LEAF, K_BLOCK, K_FUSED, K_RNG, K_SCAN, K_SCANFIX, K_BSLEAF, K_NONE };
 static int kind_of(const ndt_task_kind *k) {
   return !strcmp(k->name, "elementwise")         ? K_EW
          : !strcmp(k->name, "pairwise leaf")     ? K_LEAF
@@ -1125,6 +1134,7 @@ static int kind_of(const ndt_task_kind *k) {
          : !strcmp(k->name, "random")            ? K_RNG
          : !strcmp(k->name, "scan")              ? K_SCAN
          : !strcmp(k->name, "scan fixup")        ? K_SCANFIX
+         : !strcmp(k->name, "buffered sum leaf") ? K_BSLEAF
                                                  : K_NONE;
 }
 
@@ -1146,6 +1156,7 @@ static int cd_supports(ndt_processor *p, const ndt_task_kind *k, const ndt_opera
     case K_EW: return ew_sig_of(arg, &g);
     case K_FUSED: return fprog_of(arg, &P);
     case K_LEAF: return pw_leaf_ok(arg);
+    case K_BSLEAF: return bsum_leaf_ok(arg);
     case K_BLOCK: return red_ok(arg, op, nop);
     case K_RNG: return rng_ok(arg);
     case K_SCAN: return scan_ok(arg, 0);
@@ -1246,6 +1257,21 @@ static ndt_status leaf_add(cuda_dev *d, batch *bt, const ndt_pw_arg *a, ndt_boun
   *u = (ndt_dk_run){.rows = 1, .cols = a->line.shape[0], .p = {b[0].ptr, b[1].ptr},
                     .cs = {b[0].st[0], 0}, .from = 1};
   neg_zero_bits(a->acc, u->start);
+  return NDT_OK;
+}
+
+/* A buffered sum's leaf: a run per buffer, each into its slot from -0.0. */
+static ndt_status bsleaf_add(cuda_dev *d, batch *bt, const ndt_pw_arg *a, ndt_bound *b) {
+  int64_t n = a->line.shape[0], asz = ndt_dk_dtype_size(a->acc);
+  for (int64_t c = 0, i = 0; c < n; c += NDT_NP_BUFSIZE, i++) {
+    ndt_dk_run *u;
+    ndt_status s = next_run(d, bt, &u);
+    if (s) return s;
+    *u = (ndt_dk_run){.rows = 1, .cols = n - c < NDT_NP_BUFSIZE ? n - c : NDT_NP_BUFSIZE,
+                      .p = {b[0].ptr + c * b[0].st[0], b[1].ptr + i * asz},
+                      .cs = {b[0].st[0], 0}, .from = 1};
+    neg_zero_bits(a->acc, u->start);
+  }
   return NDT_OK;
 }
 
@@ -1473,6 +1499,7 @@ static ndt_status dev_run(cuda_dev *d, int what, ndt_bound *b, int n, const int 
       bt.sig = g;
       st = what == K_EW        ? ew_add(d, &bt, args[i], b + at)
            : what == K_LEAF    ? leaf_add(d, &bt, args[i], b + at)
+           : what == K_BSLEAF  ? bsleaf_add(d, &bt, args[i], b + at)
            : what == K_SCAN    ? scan_add(d, &bt, args[i], b + at, 0)
            : what == K_SCANFIX ? scan_add(d, &bt, args[i], b + at, 1)
            : g.nin == 3        ? arg_add(d, &bt, args[i], b + at)
@@ -1647,6 +1674,11 @@ static ndt_status leaf_body(ndt_bound *b, void *argp) {
   return dev_run(b[0].mem->context, K_LEAF, b, 1, &nop, &argp, "a sum");
 }
 
+static ndt_status bsleaf_body(ndt_bound *b, void *argp) {
+  int nop = 2;
+  return dev_run(b[0].mem->context, K_BSLEAF, b, 1, &nop, &argp, "a sum");
+}
+
 static ndt_status block_body(ndt_bound *b, void *argp) {
   int nop = 3;
   return dev_run(b[0].mem->context, K_BLOCK, b, 1, &nop, &argp, name_of(K_BLOCK, argp));
@@ -1687,6 +1719,8 @@ static const struct { const char *kind; ndt_body_fn body; } bodies[] = {
     {"pairwise leaf, seeded", leaf_body},
     {"reduce block", block_body},
     {"reduce block, seeded", block_body},
+    {"buffered sum leaf", bsleaf_body},
+    {"buffered sum top", cb_bsum_top_body},
     {"fused elementwise", fused_body},
     {"random", rng_body},
     {"gather", gather_body},

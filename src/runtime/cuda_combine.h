@@ -46,6 +46,7 @@ static int cb_kind(const ndt_task_kind *k) {
          : !strcmp(k->name, "prod chain")   ? 2
          : !strcmp(k->name, "prod fold")    ? 3
          : !strcmp(k->name, "reduce carry") ? 4
+         : !strcmp(k->name, "buffered sum top") ? 5
                                             : 0;
 }
 
@@ -548,6 +549,12 @@ static int cb_supports(cuda_dev *d, int what, const ndt_operand *op, int nop, co
   static _Thread_local cb_builder B;   /* 60 KB: not on a stack */
   int fl = host->cpu_level() >= 2;
   if (what == 4) return cb_carry_ok(&B, d, op, nop, arg);
+  if (what == 5) {   /* the buffers' sums in order into the result */
+    const ndt_pw_arg *a = arg;
+    return nop == 2 && a->op == NDT_RED_SUM && a->acc >= NDT_FLOAT32 &&
+           a->acc <= NDT_COMPLEX128 && a->out.dtype == a->acc && a->n > 0 &&
+           !ndt__dk_combine(a->op, a->acc, 0, NULL, NULL, NULL);
+  }
   if (what == 1 && ((const ndt_red_arg *)arg)->arg) {
     const ndt_red_arg *r = arg;
     if (nop != 3 || !r->parts || r->out.dtype != NDT_INT64 || r->acc < 0 ||
@@ -638,6 +645,15 @@ static ndt_status cb_one(cuda_dev *d, int what, ndt_bound *b, const void *arg, c
       B->walk = &b[1];
       cb_walk_direct(B, r);
     }
+  } else if (what == 5) {
+    /* reduce.c's bsum_top_body: the start (the identity, or the result's
+     * when seeded) + s0 + s1 + ..., one chain of the slots */
+    const ndt_pw_arg *a = arg;
+    cb_begin(B, d, 0, a->op, a->acc);
+    B->from_out = a->from_out;
+    B->obase = b[1].ptr;
+    B->ibase = b[0].ptr;
+    cb_add(B, (cb_run){.rows = a->n, .rs = B->esz, .cols = 1, .tile = -1});
   } else if (what == 2) {
     const ndt_chain_arg *a = arg;
     cb_begin(B, d, 0, a->op, a->acc);
@@ -689,6 +705,11 @@ static ndt_status cb_chain_body(ndt_bound *b, void *argp) {
 static ndt_status cb_fold_body(ndt_bound *b, void *argp) {
   int nop = 2;
   return cb_exec(b[0].mem->context, 3, b, 1, &nop, &argp);
+}
+
+static ndt_status cb_bsum_top_body(ndt_bound *b, void *argp) {
+  int nop = 2;
+  return cb_exec(b[1].mem->context, 5, b, 1, &nop, &argp);
 }
 
 static ndt_status cb_carry_body(ndt_bound *b, void *argp) {

@@ -1608,8 +1608,8 @@ lib = ctypes.CDLL(np._core.__file__)
 lib.ndt_debug_device_log_text.restype = ctypes.c_char_p
 BIG = os.environ["NDTILE_TILE_BYTES"] != "4096"
 rng = numpy.random.default_rng(7)
-bad, moved, ran, digest = [], [], {"device": 0}, hashlib.sha256()
-KINDS = ("pairwise leaf", "reduce block", "reduce combine")
+bad, moved, ran, digest = [], [], {"device": 0, "cpu": set()}, hashlib.sha256()
+KINDS = ("pairwise leaf", "reduce block", "reduce combine", "buffered sum")
 def placed(f):
     # the reduction kinds the CPU ran (", seeded" dropped), and the
     # seeded ones a device ran
@@ -1628,6 +1628,7 @@ def placed(f):
         kind, proc = line[6:].rsplit(" ", 1)
         if proc == "cpu":
             cpu.add(kind.replace(", seeded", ""))
+            ran["cpu"].add(kind)
         elif "seeded" in kind:
             ran["device"] += 1
     return r, cpu
@@ -1719,13 +1720,24 @@ for z in (numpy.full((300, 5), -0.0), numpy.full((300, 3), complex(-0.0, -0.0), 
                   lambda: getattr(np, f)(xz, axis=ax, initial=-0.0),
                   lambda: getattr(numpy, f)(z, axis=ax, initial=-0.0),
                   lambda: getattr(np, f)(xz, axis=ax), lambda: getattr(numpy, f)(z, axis=ax))
+# sums with a cast: NumPy's buffers ("buffered sum leaf" and "top")
+i = rng.integers(-20000, 20000, 100003).astype(numpy.int32)
+xi = np.asarray(i) * numpy.int32(1)
+f8 = rng.standard_normal(70001) * 1e3
+f8[5:20] = -0.0
+xf = np.asarray(f8) * 1.0
+for tag, a, xa, dt, init in [("i4->f4", i, xi, "f4", 0.1), ("f8->f4", f8, xf, "f4", -0.0),
+                             ("f8->c8", f8, xf, "c8", 2.5), ("-0.0s f8->f4", f8[5:20], xf[5:20], "f4", -0.0)]:
+    check(str(("cast", tag)), lambda: np.sum(xa, dtype=dt, initial=init),
+          lambda: numpy.sum(a, dtype=dt, initial=init),
+          lambda: np.sum(xa, dtype=dt), lambda: numpy.sum(a, dtype=dt))
 # 0-d and empty
 for a in (numpy.float64(-0.0), numpy.zeros((0, 4)), numpy.zeros((4, 0), numpy.complex64)):
     for ax in (None, 0, -1) if a.ndim else (None,):
         check(str(("small", a.shape, ax)), lambda: np.sum(np.asarray(a), axis=ax, initial=-0.0),
               lambda: numpy.sum(a, axis=ax, initial=-0.0),
               lambda: np.sum(np.asarray(a), axis=ax), lambda: numpy.sum(a, axis=ax))
-print(json.dumps([bad, moved, ran["device"], digest.hexdigest()]))
+print(json.dumps([bad, moved, ran["device"], digest.hexdigest(), sorted(ran["cpu"])]))
 """
 
 
@@ -1736,11 +1748,12 @@ def test_seeded_reductions_run_on_the_device_with_the_cpus_bits(tiles):
         r = run(SEEDED, NDTILE_TILE_BYTES=tiles, NDTILE_WORKERS="2", **env)
         assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-4000:]
         return json.loads(r.stdout.splitlines()[-1])
-    bad, moved, on_device, digest = seeded(NDTILE_DEVICES="cuda:0,1", NDTILE_CUDA_MEM="64M",
-                                           NDTILE_CUDA_PLUGIN=cudahost_plugin())
+    bad, moved, on_device, digest, cpu_kinds = seeded(
+        NDTILE_DEVICES="cuda:0,1", NDTILE_CUDA_MEM="64M", NDTILE_CUDA_PLUGIN=cudahost_plugin())
     assert bad == [], bad[:10]
     assert moved == [], moved[:10]       # seeding sends nothing to the CPU
     assert on_device >= 500, on_device    # the seeded kinds ran on the devices
+    assert not [k for k in cpu_kinds if "buffered" in k], cpu_kinds   # and the cast sums
     cpu = seeded()
     assert cpu[0] == [], cpu[0][:10]
     assert cpu[3] == digest               # the CPU's bits
