@@ -77,6 +77,7 @@
 #include "ops/random.h"
 
 #include "kernels/cuda/dk.h"
+#include "kernels/pairwise.h"
 #include "kernels/cuda/fused_impl.h"
 #include "kernels/cuda/rng_impl.h"
 #include "kernels/cuda/index_impl.h"
@@ -92,6 +93,7 @@ int ndt__dk_ew(int op, int nin, const int *loop, int fused, const ndt_dk_launch 
                unsigned *flags, void *stream);
 int ndt__dk_cast(int from, int to, const ndt_dk_launch *L, unsigned *flags, void *stream);
 int ndt__dk_pairwise(int dtype, const ndt_dk_launch *L, unsigned *flags, void *stream);
+int ndt__dk_pwtop(int dtype, const ndt_dk_launch *L, unsigned *flags, void *stream);
 int ndt__dk_ew_key(int op, int nin, const int *loop, int fused);
 int ndt__dk_fused(const ndt_dk_flaunch *L, unsigned *flags, int nflags, void *stream);
 /* src/kernels/cuda/rng_impl.h */
@@ -452,6 +454,22 @@ static void red_start(const ndt_red_arg *r, ndt_dk_run *u) {
 static int pw_leaf_ok(const ndt_pw_arg *a) {
   return (a->op == NDT_RED_SUM || a->op == NDT_RED_NANSUM) && a->acc >= NDT_FLOAT32 &&
          a->acc <= NDT_COMPLEX128 && a->line.dtype == a->acc && a->line.ndim == 1;
+}
+
+/* A "pairwise top" (reduce.c's pw_sum): the tree above the leaves' sums,
+ * added to the start (+0.0, or the result's: a seeded sum), one thread a
+ * task (reduce_impl.h's ndt__dk_pwtop): the slots stay on the device. */
+static int pw_top_ok(const ndt_pw_arg *a, int nop) {
+  return nop == 2 && (a->op == NDT_RED_SUM || a->op == NDT_RED_NANSUM) && a->n > 0 &&
+         a->leaf > 0 && a->out.dtype == a->acc && !ndt__dk_pwtop(a->acc, NULL, NULL, NULL);
+}
+
+/* the leaves of a line of n elements cut at nodes of at most leaf
+ * (reduce.c's pw_leaves: pairwise.h's splits) */
+static int64_t pw_top_leaves(int64_t n, int64_t leaf, int cplx) {
+  if (n <= leaf) return 1;
+  int64_t h = cplx ? ndt_pw_csplit(n) : ndt_pw_split(n);
+  return pw_top_leaves(h, leaf, cplx) + pw_top_leaves(n - h, leaf, cplx);
 }
 
 /* A "buffered sum leaf" (reduce.c's cast_sum: a float or complex sum of a
@@ -1123,7 +1141,7 @@ static ndt_status nz_fill_body(ndt_bound *b, void *argp) {
 /* ---- bincount: "bincount count", "bincount combine" (its own file) ---- */
 #include "runtime/cuda_bincount.h"
 
-enum { K_EW, K_LEAF, K_BLOCK, K_FUSED, K_RNG, K_SCAN, K_SCANFIX, K_BSLEAF, K_NONE };
+enum { K_EW, K_LEAF, K_BLOCK, K_FUSED, K_RNG, K_SCAN, K_SCANFIX, K_BSLEAF, K_PWTOP, K_NONE };
 static int kind_of(const ndt_task_kind *k) {
   return !strcmp(k->name, "elementwise")         ? K_EW
          : !strcmp(k->name, "pairwise leaf")     ? K_LEAF
@@ -1135,6 +1153,7 @@ static int kind_of(const ndt_task_kind *k) {
          : !strcmp(k->name, "scan")              ? K_SCAN
          : !strcmp(k->name, "scan fixup")        ? K_SCANFIX
          : !strcmp(k->name, "buffered sum leaf") ? K_BSLEAF
+         : !strcmp(k->name, "pairwise top")      ? K_PWTOP
                                                  : K_NONE;
 }
 
@@ -1157,6 +1176,7 @@ static int cd_supports(ndt_processor *p, const ndt_task_kind *k, const ndt_opera
     case K_FUSED: return fprog_of(arg, &P);
     case K_LEAF: return pw_leaf_ok(arg);
     case K_BSLEAF: return bsum_leaf_ok(arg);
+    case K_PWTOP: return pw_top_ok(arg, nop);
     case K_BLOCK: return red_ok(arg, op, nop);
     case K_RNG: return rng_ok(arg);
     case K_SCAN: return scan_ok(arg, 0);
@@ -1183,6 +1203,9 @@ static ndt_status launch(cuda_dev *d, batch *bt) {
   if (bt->what == K_SCAN || bt->what == K_SCANFIX) {
     bt->L.aux = g->loop[1] | (g->op & 1) << 8 | (g->op >> 1 & 1) << 9;
     rc = ndt__dk_scan(g->loop[0], bt->what == K_SCANFIX, &bt->L, d->flags, d->stream);
+  } else if (bt->what == K_PWTOP) {
+    bt->L.aux = 0;
+    rc = ndt__dk_pwtop(g->loop[0], &bt->L, d->flags, d->stream);
   } else if (bt->what == K_BLOCK && g->nin == 3) {
     bt->L.aux = 0;
     rc = ndt__dk_arg(g->op, g->loop[0], &bt->L, d->flags, d->stream);
@@ -1272,6 +1295,17 @@ static ndt_status bsleaf_add(cuda_dev *d, batch *bt, const ndt_pw_arg *a, ndt_bo
                       .cs = {b[0].st[0], 0}, .from = 1};
     neg_zero_bits(a->acc, u->start);
   }
+  return NDT_OK;
+}
+
+/* A pairwise top: one run over the leaves' sums (reduce_impl.h's layout) */
+static ndt_status pwtop_add(cuda_dev *d, batch *bt, const ndt_pw_arg *a, ndt_bound *b) {
+  ndt_dk_run *u;
+  ndt_status s = next_run(d, bt, &u);
+  if (s) return s;
+  *u = (ndt_dk_run){.rows = 1, .cols = pw_top_leaves(a->n, a->leaf, a->cplx),
+                    .p = {b[0].ptr, b[1].ptr}, .rs = {a->n, a->leaf},
+                    .cs = {ndt_dk_dtype_size(a->acc), 0}, .from = a->from_out ? 2 : 0};
   return NDT_OK;
 }
 
@@ -1500,6 +1534,7 @@ static ndt_status dev_run(cuda_dev *d, int what, ndt_bound *b, int n, const int 
       st = what == K_EW        ? ew_add(d, &bt, args[i], b + at)
            : what == K_LEAF    ? leaf_add(d, &bt, args[i], b + at)
            : what == K_BSLEAF  ? bsleaf_add(d, &bt, args[i], b + at)
+           : what == K_PWTOP   ? pwtop_add(d, &bt, args[i], b + at)
            : what == K_SCAN    ? scan_add(d, &bt, args[i], b + at, 0)
            : what == K_SCANFIX ? scan_add(d, &bt, args[i], b + at, 1)
            : g.nin == 3        ? arg_add(d, &bt, args[i], b + at)
@@ -1674,6 +1709,11 @@ static ndt_status leaf_body(ndt_bound *b, void *argp) {
   return dev_run(b[0].mem->context, K_LEAF, b, 1, &nop, &argp, "a sum");
 }
 
+static ndt_status pwtop_body(ndt_bound *b, void *argp) {
+  int nop = 2;
+  return dev_run(b[1].mem->context, K_PWTOP, b, 1, &nop, &argp, "a sum");
+}
+
 static ndt_status bsleaf_body(ndt_bound *b, void *argp) {
   int nop = 2;
   return dev_run(b[0].mem->context, K_BSLEAF, b, 1, &nop, &argp, "a sum");
@@ -1719,6 +1759,7 @@ static const struct { const char *kind; ndt_body_fn body; } bodies[] = {
     {"pairwise leaf, seeded", leaf_body},
     {"reduce block", block_body},
     {"reduce block, seeded", block_body},
+    {"pairwise top", pwtop_body},
     {"buffered sum leaf", bsleaf_body},
     {"buffered sum top", cb_bsum_top_body},
     {"fused elementwise", fused_body},

@@ -1601,7 +1601,10 @@ def test_copies_go_from_pinned_host_memory():
 # axes, views with steps, lines longer than a block (the start added after
 # the partials), -0.0s (a sum of them from initial=-0.0 is -0.0: the
 # device's pairwise leaves start from -0.0, as the CPU's), NaNs (a NaN adds
-# 0 in a nansum: -0.0 + 0 is +0.0), 0-d and empty arrays.
+# 0 in a nansum: -0.0 + 0 is +0.0), 0-d and empty arrays; and the kinds
+# given device bodies with them, which no longer leave the device: the
+# top of a full sum ("pairwise top") and the sums with a cast ("buffered
+# sum leaf", "buffered sum top").
 SEEDED = r"""
 import ctypes, hashlib, json, os, warnings, numpy, ndtile as np
 lib = ctypes.CDLL(np._core.__file__)
@@ -1609,7 +1612,7 @@ lib.ndt_debug_device_log_text.restype = ctypes.c_char_p
 BIG = os.environ["NDTILE_TILE_BYTES"] != "4096"
 rng = numpy.random.default_rng(7)
 bad, moved, ran, digest = [], [], {"device": 0, "cpu": set()}, hashlib.sha256()
-KINDS = ("pairwise leaf", "reduce block", "reduce combine", "buffered sum")
+KINDS = ("pairwise leaf", "pairwise top", "reduce block", "reduce combine", "buffered sum")
 def placed(f):
     # the reduction kinds the CPU ran (", seeded" dropped), and the
     # seeded ones a device ran
@@ -1753,7 +1756,8 @@ def test_seeded_reductions_run_on_the_device_with_the_cpus_bits(tiles):
     assert bad == [], bad[:10]
     assert moved == [], moved[:10]       # seeding sends nothing to the CPU
     assert on_device >= 500, on_device    # the seeded kinds ran on the devices
-    assert not [k for k in cpu_kinds if "buffered" in k], cpu_kinds   # and the cast sums
+    # and the tops of full sums, the cast sums
+    assert not [k for k in cpu_kinds if "buffered" in k or "top" in k], cpu_kinds
     cpu = seeded()
     assert cpu[0] == [], cpu[0][:10]
     assert cpu[3] == digest               # the CPU's bits
