@@ -5,7 +5,8 @@
  * ops, + - * / sqrt, comparisons, min/max, rounding; the kernels call
  * src/kernels/scalar.h, as the CPU's loops do), and the float32/float64
  * and complex sums and nansums (the pairwise kernel of
- * src/kernels/cuda/reduce_impl.h: a "pairwise leaf" of a full sum, a
+ * src/kernels/cuda/reduce_impl.h: a "pairwise leaf" of a full sum and its
+ * "pairwise top", the "buffered sum leaf" and "top" of a sum with a cast, a
  * "reduce block" whose innermost axis is summed), the other reductions' blocks (src/kernels/cuda/fold_impl.h:
  * integer and bool sums and products, min/max, nanmin/nanmax, any/all,
  * argmin/argmax, row-fold float sums; the seeded kinds of initial= too,
