@@ -390,8 +390,9 @@ static ndt_status combine_body(ndt_bound *op, void *p) {
 /* (a device plugin finds the kinds it has bodies for by name: reduce.h) */
 static const ndt_task_kind block_kind = {"reduce block", {block_body}, NULL};
 static const ndt_task_kind combine_kind = {"reduce combine", {combine_body}, NULL};
-/* A seeded reduction's (from_out): a device's bodies of the kinds above
- * start from the identity, so these run where the CPU's do. */
+/* A seeded reduction's (from_out): kinds of their own, so that only a
+ * device whose bodies start where block_body and combine_body do (the CUDA
+ * plugin's: a run's start, kernels/cuda/dk.h) takes them. */
 static const ndt_task_kind block_seeded_kind = {"reduce block, seeded", {block_body}, NULL};
 static const ndt_task_kind combine_seeded_kind = {"reduce combine, seeded", {combine_body},
                                                   NULL};
@@ -689,7 +690,8 @@ static ndt_status pw_top_body(ndt_bound *op, void *p) {
 }
 
 static const ndt_task_kind pw_leaf_kind = {"pairwise leaf", {pw_leaf_body}, NULL};
-/* a seeded sum's leaves: a device's leaf starts from 0 (a -0.0 piece is +0.0) */
+/* a seeded sum's leaves (a device's leaf must start from -0.0, as this
+ * body: a -0.0 piece is -0.0) */
 static const ndt_task_kind pw_leaf_seeded_kind = {"pairwise leaf, seeded", {pw_leaf_body},
                                                   NULL};
 static const ndt_task_kind pw_top_kind = {"pairwise top", {pw_top_body}, NULL};

@@ -34,7 +34,8 @@
  * A reduction's run (reduce_impl.h, fold_impl.h) folds from the op's
  * identity, or with from 1 from the value whose bits start holds (in the
  * accumulator's dtype), as the CPU's block body starts its partials: a
- * seeded reduction's start (initial=), a float sum's piece's -0.0. */
+ * seeded reduction's start (initial=), a float sum's piece's -0.0; a
+ * pairwise top's with from 2 from what its result holds. */
 typedef struct {
   int64_t rows, cols;
   char *p[NDT_DK_MAXOPS];
