@@ -4,7 +4,8 @@
  *
  * The order (NumPy's pairwise_sum, and the CPU's PAIRWISE in
  * src/kernels/cpu/reduce.c, whose SIMD copies keep it): a run of n <= 128
- * elements is a leaf - fewer than 8 are added one by one from 0; else 8
+ * elements is a leaf - fewer than 8 are added one by one from -0.0 (so
+ * that a leaf of -0.0s is -0.0, as the CPU's and NumPy's); else 8
  * accumulators take elements i, i+8, ... of the first n - n%8, are combined
  * as ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)), and the last n%8 are added one
  * by one. A longer run splits at h = n/2 - (n/2)%8 and is the sum of its
@@ -58,11 +59,20 @@ NDT_HD int64_t ndt_pw_split(int64_t n) {
     r.im = 0;                                                                         \
     return r;                                                                         \
   }                                                                                   \
+  NDT_HD T ndt_pw_nzero_##SFX(void) {                                                 \
+    T r;                                                                              \
+    r.re = -ndt_pw_zero_##FSFX();                                                     \
+    r.im = -ndt_pw_zero_##FSFX();                                                     \
+    return r;                                                                         \
+  }                                                                                   \
   NDT_HD int ndt_pw_fin_##SFX(T x) { return ndt_sc_fin_##FSFX(x.re) && ndt_sc_fin_##FSFX(x.im); }
-NDT_PW_CADD(c64, ndt_c64, f32)
-NDT_PW_CADD(c128, ndt_c128, f64)
 NDT_HD float ndt_pw_zero_f32(void) { return 0; }
 NDT_HD double ndt_pw_zero_f64(void) { return 0; }
+/* -0.0 (each part): where a short leaf starts; x + -0.0 is x for every x */
+NDT_HD float ndt_pw_nzero_f32(void) { return -ndt_pw_zero_f32(); }
+NDT_HD double ndt_pw_nzero_f64(void) { return -ndt_pw_zero_f64(); }
+NDT_PW_CADD(c64, ndt_c64, f32)
+NDT_PW_CADD(c128, ndt_c128, f64)
 NDT_HD int ndt_pw_fin_f32(float x) { return ndt_sc_fin_f32(x); }
 NDT_HD int ndt_pw_fin_f64(double x) { return ndt_sc_fin_f64(x); }
 
@@ -114,7 +124,7 @@ NDT_HD int ndt_pw_fin_f64(double x) { return ndt_sc_fin_f64(x); }
   /* a leaf: n <= NDT_PW_LEAF elements at p, byte stride s */                         \
   NDT_HD T ndt_pw_leaf_##NAME(const char *p, int64_t s, int64_t n, unsigned *fe) {     \
     if (n < 8) {                                                                      \
-      T r = 0;                                                                        \
+      T r = ndt_pw_nzero_##SFX();                                                     \
       for (int64_t i = 0; i < n; i++) r = NDT_PW_ADD(SFX, r, ndt_pw_at_##NAME(p, s, i), fe); \
       return r;                                                                       \
     }                                                                                 \
@@ -134,7 +144,7 @@ NDT_HD int ndt_pw_fin_f64(double x) { return ndt_sc_fin_f64(x); }
 
 /* Complex sums (the CPU's CPAIRWISE): NumPy's real scheme over the 2n
  * parts, so in complex elements a run of fewer than 4 is added one by one
- * from 0, one of at most NDT_PW_CLEAF by 4 accumulators (elements i, i+4,
+ * from -0.0, one of at most NDT_PW_CLEAF by 4 accumulators (elements i, i+4,
  * ... of the first n - n%4, combined as (r0+r1)+(r2+r3), then the last
  * n%4 one by one), a longer one splits at (n - n%8)/2. NaN-ignoring: an
  * element with a NaN part reads as 0. */
@@ -150,7 +160,7 @@ NDT_HD int64_t ndt_pw_csplit(int64_t n) { return (n - n % 8) / 2; }
   }                                                                                   \
   NDT_HD T ndt_pw_leaf_##NAME(const char *p, int64_t s, int64_t n, unsigned *fe) {    \
     if (n < 4) {                                                                      \
-      T r = ndt_pw_zero_##SFX();                                                      \
+      T r = ndt_pw_nzero_##SFX();                                                     \
       for (int64_t i = 0; i < n; i++) r = NDT_PW_ADD(SFX, r, ndt_pw_at_##NAME(p, s, i), fe); \
       return r;                                                                       \
     }                                                                                 \

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "reduce.h"
+#include "kernels/scalar.h"   /* ndt_sc_nan2: x86's NaN rule, written out */
 
 #define CHUNK 256
 
@@ -389,8 +390,9 @@ static ndt_status combine_body(ndt_bound *op, void *p) {
 /* (a device plugin finds the kinds it has bodies for by name: reduce.h) */
 static const ndt_task_kind block_kind = {"reduce block", {block_body}, NULL};
 static const ndt_task_kind combine_kind = {"reduce combine", {combine_body}, NULL};
-/* A seeded reduction's (from_out): a device's bodies of the kinds above
- * start from the identity, so these run where the CPU's do. */
+/* A seeded reduction's (from_out): kinds of their own, so that only a
+ * device whose bodies start where block_body and combine_body do (the CUDA
+ * plugin's: a run's start, kernels/cuda/dk.h) takes them. */
 static const ndt_task_kind block_seeded_kind = {"reduce block, seeded", {block_body}, NULL};
 static const ndt_task_kind combine_seeded_kind = {"reduce combine, seeded", {combine_body},
                                                   NULL};
@@ -605,27 +607,32 @@ static int64_t pw_leaves(int64_t n, int64_t leaf, int cplx) {
   return pw_leaves(h, leaf, cplx) + pw_leaves(n - h, leaf, cplx);
 }
 
-#define PW_TOP(NAME, T)                                                           \
+/* The top's additions take x86's NaN rule written out (where two NaNs
+ * meet, the first's payload, quieted: scalar.h's ndt_sc_nan2): a compiler
+ * may swap the operands of a + b, and a device's top (reduce_impl.h)
+ * follows the rule, so the bits would depend on the build. */
+#define ADD_X86(SFX, a, b) ndt_sc_nan2_##SFX((a) + (b), a, b)
+#define PW_TOP(NAME, T, SFX)                                                      \
   static T NAME(const T *v, int64_t *i, int64_t n, int64_t leaf, int cplx) {      \
     if (n <= leaf) return v[(*i)++];                                              \
     int64_t h = pw_split(n, cplx);                                                \
     T a = NAME(v, i, h, leaf, cplx);                                              \
     T b = NAME(v, i, n - h, leaf, cplx);                                          \
-    return a + b;                                                                 \
+    return ADD_X86(SFX, a, b);                                                    \
   }
-PW_TOP(pw_top_f32, float)
-PW_TOP(pw_top_f64, double)
+PW_TOP(pw_top_f32, float, f32)
+PW_TOP(pw_top_f64, double, f64)
 /* complex additions are per part */
-#define PW_TOPC(NAME, T, F)                                                       \
+#define PW_TOPC(NAME, T, SFX)                                                     \
   static T NAME(const T *v, int64_t *i, int64_t n, int64_t leaf, int cplx) {      \
     if (n <= leaf) return v[(*i)++];                                              \
     int64_t h = pw_split(n, cplx);                                                \
     T a = NAME(v, i, h, leaf, cplx);                                              \
     T b = NAME(v, i, n - h, leaf, cplx);                                          \
-    return (T){a.re + b.re, a.im + b.im};                                         \
+    return (T){ADD_X86(SFX, a.re, b.re), ADD_X86(SFX, a.im, b.im)};               \
   }
-PW_TOPC(pw_top_c64, ndt_c64, float)
-PW_TOPC(pw_top_c128, ndt_c128, double)
+PW_TOPC(pw_top_c64, ndt_c64, f32)
+PW_TOPC(pw_top_c128, ndt_c128, f64)
 
 /* Operands: the leaf's piece of the line (read), its slot in parts (write). */
 static ndt_status pw_leaf_body(ndt_bound *op, void *p) {
@@ -651,30 +658,30 @@ static ndt_status pw_top_body(ndt_bound *op, void *p) {
     case NDT_FLOAT32: {
       float s = 0.0f, r = pw_top_f32((const float *)v, &i, a->n, a->leaf, 0);
       if (a->from_out) memcpy(&s, b.ptr, sizeof s);
-      r = s + r;
+      r = ADD_X86(f32, s, r);
       memcpy(b.ptr, &r, sizeof r);
       break;
     }
     case NDT_FLOAT64: {
       double s = 0.0, r = pw_top_f64((const double *)v, &i, a->n, a->leaf, 0);
       if (a->from_out) memcpy(&s, b.ptr, sizeof s);
-      r = s + r;
+      r = ADD_X86(f64, s, r);
       memcpy(b.ptr, &r, sizeof r);
       break;
     }
     case NDT_COMPLEX64: {
       ndt_c64 s = {0.0f, 0.0f}, r = pw_top_c64((const ndt_c64 *)v, &i, a->n, a->leaf, 1);
       if (a->from_out) memcpy(&s, b.ptr, sizeof s);
-      r.re = s.re + r.re;
-      r.im = s.im + r.im;
+      r.re = ADD_X86(f32, s.re, r.re);
+      r.im = ADD_X86(f32, s.im, r.im);
       memcpy(b.ptr, &r, sizeof r);
       break;
     }
     default: {
       ndt_c128 s = {0.0, 0.0}, r = pw_top_c128((const ndt_c128 *)v, &i, a->n, a->leaf, 1);
       if (a->from_out) memcpy(&s, b.ptr, sizeof s);
-      r.re = s.re + r.re;
-      r.im = s.im + r.im;
+      r.re = ADD_X86(f64, s.re, r.re);
+      r.im = ADD_X86(f64, s.im, r.im);
       memcpy(b.ptr, &r, sizeof r);
       break;
     }
@@ -683,7 +690,8 @@ static ndt_status pw_top_body(ndt_bound *op, void *p) {
 }
 
 static const ndt_task_kind pw_leaf_kind = {"pairwise leaf", {pw_leaf_body}, NULL};
-/* a seeded sum's leaves: a device's leaf starts from 0 (a -0.0 piece is +0.0) */
+/* a seeded sum's leaves (a device's leaf must start from -0.0, as this
+ * body: a -0.0 piece is -0.0) */
 static const ndt_task_kind pw_leaf_seeded_kind = {"pairwise leaf, seeded", {pw_leaf_body},
                                                   NULL};
 static const ndt_task_kind pw_top_kind = {"pairwise top", {pw_top_body}, NULL};
@@ -801,7 +809,7 @@ static ndt_status pw_sum(ndt_reduce_op op, const ndt_array *line, ndt_dtype acc,
  * + pw(b0) + pw(b1) + ... So here: a cast copy of the line, leaf tasks that
  * sum whole buffers of it into parts (from -0.0: pw(b) itself) and a top
  * task that adds them up in order to the start. (It added 256-element chunks' sums per tile: other bits.) */
-#define NP_BUFSIZE 8192
+#define NP_BUFSIZE NDT_NP_BUFSIZE
 
 /* Operands: the leaf's buffers of the cast line (read, 1-d), their slots
  * in parts (write). */

@@ -40,7 +40,11 @@ typedef struct {
 /* "pairwise leaf" and "pairwise top": a full float sum in NumPy's one-line
  * pairwise order (reduce.c). A leaf task's operands are its piece of the
  * line (read, 1-d) and its slot in parts (write): slot = -0.0 + pw(piece),
- * which is pw(piece) (0 + pw(piece) on a device: the same but for a -0.0). */
+ * which is pw(piece), on the CPU and on a device. "buffered sum leaf" and
+ * "buffered sum top" (a sum with a cast) take the same argument: a leaf
+ * sums each buffer of NDT_NP_BUFSIZE elements of its piece into its slot
+ * (from -0.0), the top adds the slots to the start in order. */
+#define NDT_NP_BUFSIZE 8192   /* NumPy's NPY_BUFSIZE */
 typedef struct {
   ndt_reduce_op op;
   ndt_dtype acc;

@@ -5,11 +5,15 @@
  * ops, + - * / sqrt, comparisons, min/max, rounding; the kernels call
  * src/kernels/scalar.h, as the CPU's loops do), and the float32/float64
  * and complex sums and nansums (the pairwise kernel of
- * src/kernels/cuda/reduce_impl.h: a "pairwise leaf" of a full sum, a
+ * src/kernels/cuda/reduce_impl.h: a "pairwise leaf" of a full sum and its
+ * "pairwise top", the "buffered sum leaf" and "top" of a sum with a cast, a
  * "reduce block" whose innermost axis is summed), the other reductions' blocks (src/kernels/cuda/fold_impl.h:
  * integer and bool sums and products, min/max, nanmin/nanmax, any/all,
- * argmin/argmax, row-fold float sums), the ordered folds into a result
- * ("reduce combine": partials, argmin/argmax's and the direct fold;
+ * argmin/argmax, row-fold float sums; the seeded kinds of initial= too,
+ * "pairwise leaf, seeded" and "reduce block, seeded": each run starts its
+ * partial where the CPU's body does, dk.h), the ordered folds into a result
+ * ("reduce combine" and "reduce combine, seeded": partials, argmin/argmax's
+ * and the direct fold;
  * "reduce carry": the direct fold's steps on many ranks; "prod chain",
  * "prod fold": src/kernels/cuda/combine_impl.h, cuda_combine.h, a part of
  * this file) and the scans ("scan", "scan fixup":
@@ -74,6 +78,7 @@
 #include "ops/random.h"
 
 #include "kernels/cuda/dk.h"
+#include "kernels/pairwise.h"
 #include "kernels/cuda/fused_impl.h"
 #include "kernels/cuda/rng_impl.h"
 #include "kernels/cuda/index_impl.h"
@@ -89,6 +94,7 @@ int ndt__dk_ew(int op, int nin, const int *loop, int fused, const ndt_dk_launch 
                unsigned *flags, void *stream);
 int ndt__dk_cast(int from, int to, const ndt_dk_launch *L, unsigned *flags, void *stream);
 int ndt__dk_pairwise(int dtype, const ndt_dk_launch *L, unsigned *flags, void *stream);
+int ndt__dk_pwtop(int dtype, const ndt_dk_launch *L, unsigned *flags, void *stream);
 int ndt__dk_ew_key(int op, int nin, const int *loop, int fused);
 int ndt__dk_fused(const ndt_dk_flaunch *L, unsigned *flags, int nflags, void *stream);
 /* src/kernels/cuda/rng_impl.h */
@@ -404,13 +410,76 @@ static int red_ok(const ndt_red_arg *r, const ndt_operand *op, int nop) {
   if (r->arg)
     return nop >= 3 && v->size > 0 && ndt__dk_arg(r->op, r->acc, NULL, NULL, NULL) == 0 &&
            r->in.dtype == r->acc && arg_rows(r, v->ndim, v->shape, st, &rows, &rs);
+  /* (an empty block's partials are set without a launch: the identity's
+   * +0.0 unseeded; a seeded one's start stays the CPU's) */
+  if (r->from_out && v->size == 0) return 0;
   return pw_block_ok(r, v->ndim, v->shape, st, v->strides) ||
          (v->size > 0 && fold_ok(r, v->ndim, v->shape, st, v->strides));
+}
+
+/* -0.0 in float or complex dtype t (each part), as dk.h's run start */
+static void neg_zero_bits(int t, unsigned char *v) {
+  if (t == NDT_FLOAT32 || t == NDT_COMPLEX64) {
+    const float z[2] = {-0.0f, -0.0f};
+    memcpy(v, z, t == NDT_FLOAT32 ? 4 : 8);
+  } else {
+    const double z[2] = {-0.0, -0.0};
+    memcpy(v, z, t == NDT_FLOAT64 ? 8 : 16);
+  }
+}
+
+static void cb_block_start(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_t *start);
+
+/* Where a block's partials start (reduce.c's block_body): the op's
+ * identity (from 0), or for a seeded reduction the seed in the first
+ * block of its result elements (unless the seed is added last, by the
+ * combine) and -0.0 in the others' float and complex sums. */
+static void red_start(const ndt_red_arg *r, ndt_dk_run *u) {
+  u->from = 0;
+  if (!r->from_out) return;
+  int64_t bs[NDT_MAXDIMS];
+  int first = !r->seed_last;
+  cb_block_start(&r->in, &r->tl, r->blk, bs);
+  for (int j = 0; j < r->in.ndim && first; j++)
+    if ((r->mask >> j & 1) && bs[j] != 0) first = 0;
+  if (first) {
+    u->from = 1;
+    memcpy(u->start, r->seed, (size_t)ndt_dk_dtype_size(r->acc));
+  } else if ((r->op == NDT_RED_SUM || r->op == NDT_RED_NANSUM) && r->acc >= NDT_FLOAT32 &&
+             r->acc <= NDT_COMPLEX128) {
+    u->from = 1;
+    neg_zero_bits(r->acc, u->start);
+  }
 }
 
 static int pw_leaf_ok(const ndt_pw_arg *a) {
   return (a->op == NDT_RED_SUM || a->op == NDT_RED_NANSUM) && a->acc >= NDT_FLOAT32 &&
          a->acc <= NDT_COMPLEX128 && a->line.dtype == a->acc && a->line.ndim == 1;
+}
+
+/* A "pairwise top" (reduce.c's pw_sum): the tree above the leaves' sums,
+ * added to the start (+0.0, or the result's: a seeded sum), one thread a
+ * task (reduce_impl.h's ndt__dk_pwtop): the slots stay on the device. */
+static int pw_top_ok(const ndt_pw_arg *a, int nop) {
+  return nop == 2 && (a->op == NDT_RED_SUM || a->op == NDT_RED_NANSUM) && a->n > 0 &&
+         a->leaf > 0 && a->out.dtype == a->acc && !ndt__dk_pwtop(a->acc, NULL, NULL, NULL);
+}
+
+/* the leaves of a line of n elements cut at nodes of at most leaf
+ * (reduce.c's pw_leaves: pairwise.h's splits) */
+static int64_t pw_top_leaves(int64_t n, int64_t leaf, int cplx) {
+  if (n <= leaf) return 1;
+  int64_t h = cplx ? ndt_pw_csplit(n) : ndt_pw_split(n);
+  return pw_top_leaves(h, leaf, cplx) + pw_top_leaves(n - h, leaf, cplx);
+}
+
+/* A "buffered sum leaf" (reduce.c's cast_sum: a float or complex sum of a
+ * line in another dtype, NumPy's order over a cast copy): each buffer of
+ * NDT_NP_BUFSIZE elements of its piece of the copy is a pairwise run into
+ * its slot, from -0.0 as the CPU's leaf. */
+static int bsum_leaf_ok(const ndt_pw_arg *a) {
+  return a->op == NDT_RED_SUM && a->acc >= NDT_FLOAT32 && a->acc <= NDT_COMPLEX128 &&
+         a->line.dtype == a->acc && a->line.ndim == 1;
 }
 
 /* ---- the other reductions (src/kernels/cuda/fold_impl.h) ----
@@ -545,6 +614,7 @@ static ndt_status rng_body(ndt_bound *b, void *argp) {
 _Static_assert(NDT_DK_FMAXOPS >= NDT_FUSE_MAXE + NDT_FUSE_MAXF && NDT_DK_FMAXSTEPS >= NDT_FUSE_MAXF,
                "every group of fusion.c fits a program of the interpreter");
 _Static_assert(sizeof(ndt_dk_flaunch) <= 32764, "a launch fits the kernel parameters");
+_Static_assert(sizeof(ndt_dk_launch) <= 32764, "a launch fits the kernel parameters");
 static int fprog_of(const ndt_fused_task *t, ndt_dk_fprog *P) {
   const ndt_fused_desc *d = t->d;
   if (!d || d->nops < 1 || d->nops > NDT_DK_FMAXSTEPS) return 0;
@@ -1072,15 +1142,19 @@ static ndt_status nz_fill_body(ndt_bound *b, void *argp) {
 /* ---- bincount: "bincount count", "bincount combine" (its own file) ---- */
 #include "runtime/cuda_bincount.h"
 
-enum { K_EW, K_LEAF, K_BLOCK, K_FUSED, K_RNG, K_SCAN, K_SCANFIX, K_NONE };
+enum { K_EW, K_LEAF, K_BLOCK, K_FUSED, K_RNG, K_SCAN, K_SCANFIX, K_BSLEAF, K_PWTOP, K_NONE };
 static int kind_of(const ndt_task_kind *k) {
   return !strcmp(k->name, "elementwise")         ? K_EW
          : !strcmp(k->name, "pairwise leaf")     ? K_LEAF
+         : !strcmp(k->name, "pairwise leaf, seeded") ? K_LEAF
          : !strcmp(k->name, "reduce block")      ? K_BLOCK
+         : !strcmp(k->name, "reduce block, seeded") ? K_BLOCK
          : !strcmp(k->name, "fused elementwise") ? K_FUSED
          : !strcmp(k->name, "random")            ? K_RNG
          : !strcmp(k->name, "scan")              ? K_SCAN
          : !strcmp(k->name, "scan fixup")        ? K_SCANFIX
+         : !strcmp(k->name, "buffered sum leaf") ? K_BSLEAF
+         : !strcmp(k->name, "pairwise top")      ? K_PWTOP
                                                  : K_NONE;
 }
 
@@ -1102,6 +1176,8 @@ static int cd_supports(ndt_processor *p, const ndt_task_kind *k, const ndt_opera
     case K_EW: return ew_sig_of(arg, &g);
     case K_FUSED: return fprog_of(arg, &P);
     case K_LEAF: return pw_leaf_ok(arg);
+    case K_BSLEAF: return bsum_leaf_ok(arg);
+    case K_PWTOP: return pw_top_ok(arg, nop);
     case K_BLOCK: return red_ok(arg, op, nop);
     case K_RNG: return rng_ok(arg);
     case K_SCAN: return scan_ok(arg, 0);
@@ -1128,6 +1204,9 @@ static ndt_status launch(cuda_dev *d, batch *bt) {
   if (bt->what == K_SCAN || bt->what == K_SCANFIX) {
     bt->L.aux = g->loop[1] | (g->op & 1) << 8 | (g->op >> 1 & 1) << 9;
     rc = ndt__dk_scan(g->loop[0], bt->what == K_SCANFIX, &bt->L, d->flags, d->stream);
+  } else if (bt->what == K_PWTOP) {
+    bt->L.aux = 0;
+    rc = ndt__dk_pwtop(g->loop[0], &bt->L, d->flags, d->stream);
   } else if (bt->what == K_BLOCK && g->nin == 3) {
     bt->L.aux = 0;
     rc = ndt__dk_arg(g->op, g->loop[0], &bt->L, d->flags, d->stream);
@@ -1192,13 +1271,42 @@ static ndt_status ew_add(cuda_dev *d, batch *bt, const ndt_ew_arg *a, ndt_bound 
   return NDT_OK;
 }
 
-/* A leaf of a full sum: one run, its slot = 0 + pw(piece). */
+/* A leaf of a full sum: one run, its slot = -0.0 + pw(piece), as the
+ * CPU's leaf (a piece of -0.0s sums to -0.0: a seeded sum adds it to its
+ * start). */
 static ndt_status leaf_add(cuda_dev *d, batch *bt, const ndt_pw_arg *a, ndt_bound *b) {
   ndt_dk_run *u;
   ndt_status s = next_run(d, bt, &u);
   if (s) return s;
   *u = (ndt_dk_run){.rows = 1, .cols = a->line.shape[0], .p = {b[0].ptr, b[1].ptr},
-                    .cs = {b[0].st[0], 0}};
+                    .cs = {b[0].st[0], 0}, .from = 1};
+  neg_zero_bits(a->acc, u->start);
+  return NDT_OK;
+}
+
+/* A buffered sum's leaf: a run per buffer, each into its slot from -0.0. */
+static ndt_status bsleaf_add(cuda_dev *d, batch *bt, const ndt_pw_arg *a, ndt_bound *b) {
+  int64_t n = a->line.shape[0], asz = ndt_dk_dtype_size(a->acc);
+  for (int64_t c = 0, i = 0; c < n; c += NDT_NP_BUFSIZE, i++) {
+    ndt_dk_run *u;
+    ndt_status s = next_run(d, bt, &u);
+    if (s) return s;
+    *u = (ndt_dk_run){.rows = 1, .cols = n - c < NDT_NP_BUFSIZE ? n - c : NDT_NP_BUFSIZE,
+                      .p = {b[0].ptr + c * b[0].st[0], b[1].ptr + i * asz},
+                      .cs = {b[0].st[0], 0}, .from = 1};
+    neg_zero_bits(a->acc, u->start);
+  }
+  return NDT_OK;
+}
+
+/* A pairwise top: one run over the leaves' sums (reduce_impl.h's layout) */
+static ndt_status pwtop_add(cuda_dev *d, batch *bt, const ndt_pw_arg *a, ndt_bound *b) {
+  ndt_dk_run *u;
+  ndt_status s = next_run(d, bt, &u);
+  if (s) return s;
+  *u = (ndt_dk_run){.rows = 1, .cols = pw_top_leaves(a->n, a->leaf, a->cplx),
+                    .p = {b[0].ptr, b[1].ptr}, .rs = {a->n, a->leaf},
+                    .cs = {ndt_dk_dtype_size(a->acc), 0}, .from = a->from_out ? 2 : 0};
   return NDT_OK;
 }
 
@@ -1206,8 +1314,8 @@ static ndt_status leaf_add(cuda_dev *d, batch *bt, const ndt_pw_arg *a, ndt_boun
  * index of the kept outer axes, in C order, of rows (along the reduced
  * axis pl->red) x cols (the innermost axis; the partials step ocs along
  * it: 0 when it is reduced). */
-static ndt_status plan_runs(cuda_dev *d, batch *bt, const ndt_bound *b, const fold_plan *pl,
-                           int64_t ocs) {
+static ndt_status plan_runs(cuda_dev *d, batch *bt, const ndt_red_arg *r, const ndt_bound *b,
+                           const fold_plan *pl, int64_t ocs) {
   const int nd = pl->nd, red = pl->red;
   const int64_t *shape = pl->shape;
   const int64_t(*st)[NDT_MAXDIMS] = pl->st;
@@ -1226,6 +1334,7 @@ static ndt_status plan_runs(cuda_dev *d, batch *bt, const ndt_bound *b, const fo
       op += idx[k] * st[1][k];
     }
     *u = (ndt_dk_run){.rows = rows, .cols = cols, .p = {ip, op}, .rs = {rs, 0}, .cs = {cs, ocs}};
+    red_start(r, u);
     for (int k = nd - 2; k >= 0; k--) {   /* the kept outer axes, in C order */
       if (k == red) continue;
       if (++idx[k] < shape[k]) break;
@@ -1249,7 +1358,7 @@ static ndt_status block_add(cuda_dev *d, batch *bt, const ndt_red_arg *r, ndt_bo
   fold_plan pl;
   if (!red_plan_of(r, b[0].ndim, b[0].shape, b[0].st, b[0].view->strides, &pl))
     return host->error(NDT_ERR_INTERNAL, "the CUDA sum cannot take this block's layout");
-  return plan_runs(d, bt, b, &pl, 0);
+  return plan_runs(d, bt, r, b, &pl, 0);
 }
 
 /* A block's kernel: the pairwise sum (nin 0), a fold (nin 1 + layout) or
@@ -1327,7 +1436,7 @@ static ndt_status fold_add(cuda_dev *d, batch *bt, const ndt_red_arg *r, ndt_bou
   if (!fold_plan_of(r, b[0].ndim, b[0].shape, b[0].st, b[0].view->strides, &pl))
     return host->error(NDT_ERR_INTERNAL, "the CUDA reduction cannot take this block's layout");
   int cm = pl.mode == NDT_FD_COLS && pl.nd;
-  return plan_runs(d, bt, b, &pl, cm ? pl.st[1][pl.nd - 1] : 0);
+  return plan_runs(d, bt, r, b, &pl, cm ? pl.st[1][pl.nd - 1] : 0);
 }
 
 static void scan_sig(const ndt_scan_arg *a, ew_sig *g) {
@@ -1425,6 +1534,8 @@ static ndt_status dev_run(cuda_dev *d, int what, ndt_bound *b, int n, const int 
       bt.sig = g;
       st = what == K_EW        ? ew_add(d, &bt, args[i], b + at)
            : what == K_LEAF    ? leaf_add(d, &bt, args[i], b + at)
+           : what == K_BSLEAF  ? bsleaf_add(d, &bt, args[i], b + at)
+           : what == K_PWTOP   ? pwtop_add(d, &bt, args[i], b + at)
            : what == K_SCAN    ? scan_add(d, &bt, args[i], b + at, 0)
            : what == K_SCANFIX ? scan_add(d, &bt, args[i], b + at, 1)
            : g.nin == 3        ? arg_add(d, &bt, args[i], b + at)
@@ -1609,6 +1720,16 @@ static ndt_status leaf_body(ndt_bound *b, void *argp) {
   return dev_run(b[0].mem->context, K_LEAF, b, 1, &nop, &argp, "a sum");
 }
 
+static ndt_status pwtop_body(ndt_bound *b, void *argp) {
+  int nop = 2;
+  return dev_run(b[1].mem->context, K_PWTOP, b, 1, &nop, &argp, "a sum");
+}
+
+static ndt_status bsleaf_body(ndt_bound *b, void *argp) {
+  int nop = 2;
+  return dev_run(b[0].mem->context, K_BSLEAF, b, 1, &nop, &argp, "a sum");
+}
+
 static ndt_status block_body(ndt_bound *b, void *argp) {
   int nop = 3;
   return dev_run(b[0].mem->context, K_BLOCK, b, 1, &nop, &argp, name_of(K_BLOCK, argp));
@@ -1646,7 +1767,12 @@ static ndt_status cd_group(ndt_processor *p, const ndt_task_kind *k, ndt_bound *
 static const struct { const char *kind; ndt_body_fn body; } bodies[] = {
     {"elementwise", ew_body},
     {"pairwise leaf", leaf_body},
+    {"pairwise leaf, seeded", leaf_body},
     {"reduce block", block_body},
+    {"reduce block, seeded", block_body},
+    {"pairwise top", pwtop_body},
+    {"buffered sum leaf", bsleaf_body},
+    {"buffered sum top", cb_bsum_top_body},
     {"fused elementwise", fused_body},
     {"random", rng_body},
     {"gather", gather_body},
@@ -1662,6 +1788,7 @@ static const struct { const char *kind; ndt_body_fn body; } bodies[] = {
     {"scan", scan_body},
     {"scan fixup", scanfix_body},
     {"reduce combine", cb_combine_body},
+    {"reduce combine, seeded", cb_combine_body},
     {"prod chain", cb_chain_body},
     {"prod fold", cb_fold_body},
     {"reduce carry", cb_carry_body},

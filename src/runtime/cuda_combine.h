@@ -41,10 +41,12 @@ int ndt__dk_combine(int op, int acc, int fused, const ndt_dk_launch *L, unsigned
 int ndt__dk_cbarg(int op, int dt, const ndt_dk_launch *L, unsigned *flags, void *stream);
 
 static int cb_kind(const ndt_task_kind *k) {
-  return !strcmp(k->name, "reduce combine") ? 1
+  return !strcmp(k->name, "reduce combine")           ? 1
+         : !strcmp(k->name, "reduce combine, seeded") ? 1   /* (r->from_out) */
          : !strcmp(k->name, "prod chain")   ? 2
          : !strcmp(k->name, "prod fold")    ? 3
          : !strcmp(k->name, "reduce carry") ? 4
+         : !strcmp(k->name, "buffered sum top") ? 5
                                             : 0;
 }
 
@@ -70,6 +72,7 @@ static void cb_block_view(const ndt_array *v, const ndt_tiling *tl, int64_t b, n
   for (int k = 0; k < v->ndim; k++) out->size *= out->shape[k];
 }
 
+/* (declared in cuda.c, which uses it for a seeded block's start) */
 static void cb_block_start(const ndt_array *v, const ndt_tiling *tl, int64_t b, int64_t *start) {
   int64_t f = tl->axis < 0 ? 0 : (b / tl->per) * tl->period + (b % tl->per) * tl->seg;
   for (int k = v->ndim - 1; k >= 0; k--) {
@@ -112,7 +115,8 @@ typedef struct {
   char *ibase;                /* the input's (no tile) */
   const ndt_bound *walk;      /* the walked input: its tiles' buffers */
   char *ixbase;               /* argmin/argmax: the partials' indices */
-  char *bp[NDT_CARRY_BLOCKS]; /* a carry's blocks' pointers */
+  char *bp[NDT_CARRY_BLOCKS]; /* a carry's blocks' pointers; a seeded combine's
+                                 start, kept aside (bp[0]: cb_seed_last) */
   /* the chains seen (their result columns), whether launched already */
   int nch;
   struct { int64_t out, cols, ocs; int launched; } ch[CB_MAXCHAINS];
@@ -298,6 +302,15 @@ static void cb_walk_parts(cb_builder *B, const ndt_red_arg *r) {
     }
     poff += pn;
   }
+}
+
+/* combine_body's seed_last: the start the result held (kept aside at
+ * bp[0], laid out as the result's elements [clo, chi)) added to every
+ * element after its partials, one more run at the end of each chain */
+static void cb_seed_last(cb_builder *B) {
+  for (int k = 0, n = B->nch; k < n && !B->st; k++)
+    cb_add(B, (cb_run){.rows = 1, .cols = B->ch[k].cols, .cs = B->ch[k].ocs, .in = B->ch[k].out,
+                       .out = B->ch[k].out, .ocs = B->ch[k].ocs, .tile = -2});
 }
 
 /* reduce.c's fold_block: block blk of the input (its view bv) folded into
@@ -536,6 +549,12 @@ static int cb_supports(cuda_dev *d, int what, const ndt_operand *op, int nop, co
   static _Thread_local cb_builder B;   /* 60 KB: not on a stack */
   int fl = host->cpu_level() >= 2;
   if (what == 4) return cb_carry_ok(&B, d, op, nop, arg);
+  if (what == 5) {   /* the buffers' sums in order into the result */
+    const ndt_pw_arg *a = arg;
+    return nop == 2 && a->op == NDT_RED_SUM && a->acc >= NDT_FLOAT32 &&
+           a->acc <= NDT_COMPLEX128 && a->out.dtype == a->acc && a->n > 0 &&
+           !ndt__dk_combine(a->op, a->acc, 0, NULL, NULL, NULL);
+  }
   if (what == 1 && ((const ndt_red_arg *)arg)->arg) {
     const ndt_red_arg *r = arg;
     if (nop != 3 || !r->parts || r->out.dtype != NDT_INT64 || r->acc < 0 ||
@@ -557,6 +576,7 @@ static int cb_supports(cuda_dev *d, int what, const ndt_operand *op, int nop, co
     cb_begin(&B, d, 1, cop, r->acc);
     if (r->parts) cb_walk_parts(&B, r);
     else cb_walk_direct(&B, r);
+    if (r->from_out && r->parts && r->seed_last) cb_seed_last(&B);
     cb_launch(&B);
     return B.st == NDT_OK;
   }
@@ -602,6 +622,22 @@ static ndt_status cb_one(cuda_dev *d, int what, ndt_bound *b, const void *arg, c
     cb_begin(B, d, 0, cb_combine_op(r), r->acc);
     B->fused = !r->parts && cb_cplx(r->acc) && fl;   /* (fold_block's k.acc) */
     B->obase = b[0].ptr;
+    if (r->parts && r->from_out && r->seed_last) {
+      /* the start the result holds, kept aside and added last */
+      size_t n = (size_t)(r->chi - r->clo) * (size_t)B->esz;
+      if (!(B->bp[0] = dev_malloc(d, n))) return NDT_ERR_NOMEM;
+      cudaError_t e = cudaMemcpyAsync(B->bp[0], b[0].ptr, n, cudaMemcpyDeviceToDevice, d->stream);
+      if (e != cudaSuccess) return disable(d, e, "a reduction");
+      B->ibase = b[1].ptr;
+      cb_walk_parts(B, r);
+      cb_seed_last(B);
+      ndt_status st = cb_launch(B);
+      if (!atomic_load(&d->dead)) cudaFreeAsync(B->bp[0], d->stream);
+      return st;
+    }
+    /* seeded, the direct fold goes on from the start the result holds;
+     * with partials, the first block's (which holds it) is copied */
+    B->from_out = r->from_out && !r->parts;
     if (r->parts) {
       B->ibase = b[1].ptr;
       cb_walk_parts(B, r);
@@ -609,6 +645,15 @@ static ndt_status cb_one(cuda_dev *d, int what, ndt_bound *b, const void *arg, c
       B->walk = &b[1];
       cb_walk_direct(B, r);
     }
+  } else if (what == 5) {
+    /* reduce.c's bsum_top_body: the start (the identity, or the result's
+     * when seeded) + s0 + s1 + ..., one chain of the slots */
+    const ndt_pw_arg *a = arg;
+    cb_begin(B, d, 0, a->op, a->acc);
+    B->from_out = a->from_out;
+    B->obase = b[1].ptr;
+    B->ibase = b[0].ptr;
+    cb_add(B, (cb_run){.rows = a->n, .rs = B->esz, .cols = 1, .tile = -1});
   } else if (what == 2) {
     const ndt_chain_arg *a = arg;
     cb_begin(B, d, 0, a->op, a->acc);
@@ -660,6 +705,11 @@ static ndt_status cb_chain_body(ndt_bound *b, void *argp) {
 static ndt_status cb_fold_body(ndt_bound *b, void *argp) {
   int nop = 2;
   return cb_exec(b[0].mem->context, 3, b, 1, &nop, &argp);
+}
+
+static ndt_status cb_bsum_top_body(ndt_bound *b, void *argp) {
+  int nop = 2;
+  return cb_exec(b[1].mem->context, 5, b, 1, &nop, &argp);
 }
 
 static ndt_status cb_carry_body(ndt_bound *b, void *argp) {

@@ -23,7 +23,8 @@
  *            NaN-ignoring ones (nansum, NaNs of two payloads every 13th
  *            element), contiguous and strided, lengths around the block sizes: the
  *            shared function and the block-parallel kernel against the
- *            CPU's reduce kernel
+ *            CPU's reduce kernel; runs of -0.0s from a run's start (-0.0,
+ *            2.5, none: the leaves', a seeded block's, the identity)
  *   rng      the random fill (rng_impl.h) against the CPU's fill (rng_fill
  *            and rng_store of the kernel table, at every SIMD level):
  *            random, uniform, normal, exponential (float32, float64) and
@@ -170,7 +171,7 @@ static int host_init(void) {
 }
 
 /* device copies of the host buffers the launches use */
-#define MAXMIRROR 16
+#define MAXMIRROR 24
 static struct { unsigned char *h, *d; size_t n; } mirror[MAXMIRROR];
 static int nmirror;
 static void mirror_add(void *h, size_t n) {
@@ -982,6 +983,66 @@ static void test_pairwise(void) {
   printf("pairwise: %d sums checked\n", checked);
   free(d);
   free(f);
+}
+
+/* Runs of -0.0s (each part of a complex one), and a run's start (dk.h):
+ * the CPU's pairwise sum from -0.0 (a leaf's, a seeded sum's) keeps a sum
+ * of -0.0s -0.0 (its short leaves start from -0.0, as NumPy's); the
+ * kernel with the run's start -0.0 (the plugin's "pairwise leaf"), 2.5
+ * (a seeded block's) and from 0 (the identity) gives the CPU's bits. */
+static void test_pairwise_start(void) {
+  static double nz[600];
+  static float nzf[1200];
+  static char out[3][16];
+  for (int i = 0; i < 600; i++) nz[i] = -0.0;
+  for (int i = 0; i < 1200; i++) nzf[i] = -0.0f;
+  mirror_add(nz, sizeof nz);
+  mirror_add(nzf, sizeof nzf);
+  mirror_add(out, sizeof out);
+  static const int64_t lens[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 17, 64, 65, 129, 300};
+  static const ndt_dtype dts[4] = {NDT_FLOAT32, NDT_FLOAT64, NDT_COMPLEX64, NDT_COMPLEX128};
+  int checked = 0;
+  for (int t = 0; t < 8; t++) {
+    ndt_dtype dt = dts[t & 3];
+    int nan = t >> 2, isz = (int)ndt_dtype_size(dt);
+    ndt_red_kernel k;
+    OK(ndt__kern->reduce(nan ? NDT_RED_NANSUM : NDT_RED_SUM, dt, &k) ? NDT_ERR_INTERNAL : NDT_OK);
+    /* -0.0 and 2.5 in dt (each part), as the plugin writes a start */
+    unsigned char neg[16], two[16];
+    const float f2[2] = {-0.0f, -0.0f}, g2[2] = {2.5f, 2.5f};
+    const double d2[2] = {-0.0, -0.0}, e2[2] = {2.5, 2.5};
+    int single = dt == NDT_FLOAT32 || dt == NDT_COMPLEX64;
+    const char *p = single ? (const char *)nzf : (const char *)nz;
+    memcpy(neg, single ? (const void *)f2 : (const void *)d2, (size_t)isz);
+    memcpy(two, single ? (const void *)g2 : (const void *)e2, (size_t)isz);
+    for (size_t li = 0; li < sizeof lens / sizeof *lens; li++) {
+      int64_t n = lens[li];
+      if (n * isz > (int64_t)sizeof nz) continue;
+      char want[3][16];
+      memcpy(want[0], neg, 16);
+      memcpy(want[1], two, 16);
+      memcpy(want[2], k.identity, 16);
+      for (int j = 0; j < 3; j++) k.run(want[j], p, isz, n);
+      ndt_dk_launch L = {.nrun = 3};
+      for (int j = 0; j < 3; j++) {
+        L.run[j] = (ndt_dk_run){.rows = 1, .cols = n, .p = {(char *)p, out[j]},
+                                .cs = {isz, 0}, .from = j < 2};
+        memcpy(L.run[j].start, j ? two : neg, 16);
+      }
+      unsigned fl = 0;
+      memset(out, 0x5a, sizeof out);
+      launch_pairwise(dt, nan, &L, &fl);
+      for (int j = 0; j < 3; j++)
+        EXPECT(!memcmp(want[j], out[j], (size_t)isz), "%s%s n=%lld of -0.0, from %s",
+               nan ? "nansum " : "", ndt_dtype_name(dt), (long long)n,
+               j == 0 ? "-0.0" : j == 1 ? "2.5" : "the identity");
+      /* a sum of -0.0s from -0.0 is -0.0 (the CPU's too) */
+      EXPECT(signbit(single ? (double)*(float *)want[0] : *(double *)want[0]),
+             "%s n=%lld: -0.0 + -0.0s is -0.0", ndt_dtype_name(dt), (long long)n);
+      checked++;
+    }
+  }
+  printf("pairwise from a start: %d sums checked\n", checked);
 }
 
 /* ---- the other reductions (fold_impl.h) ---- */
@@ -2634,6 +2695,7 @@ int main(int argc, char **argv) {
   if (all || !strcmp(mode, "ew")) test_ew();
   if (all || !strcmp(mode, "cast")) test_cast();
   if (all || !strcmp(mode, "pairwise")) test_pairwise();
+  if (all || !strcmp(mode, "pairwise")) test_pairwise_start();
   if (all || !strcmp(mode, "rng")) test_rng();
   if (all || !strcmp(mode, "fold")) test_fold();
   if (all || !strcmp(mode, "combine")) test_combine();

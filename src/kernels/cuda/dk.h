@@ -25,16 +25,23 @@
 
 /* operands per element: three inputs (clip, where) and the output */
 #define NDT_DK_MAXOPS 4
-/* runs per launch: 128 runs of 112 bytes fit the 32,764 bytes of kernel
+/* runs per launch: 128 runs of 136 bytes fit the 32,764 bytes of kernel
  * parameters CUDA 12.1+ allows (the old limit was 4,096) */
 #define NDT_DK_MAXRUNS 128
 
 /* One run: rows x cols elements; operand k's element (i, j) is at
- * p[k] + i * rs[k] + j * cs[k] (byte strides; 0 for a broadcast). */
+ * p[k] + i * rs[k] + j * cs[k] (byte strides; 0 for a broadcast).
+ * A reduction's run (reduce_impl.h, fold_impl.h) folds from the op's
+ * identity, or with from 1 from the value whose bits start holds (in the
+ * accumulator's dtype), as the CPU's block body starts its partials: a
+ * seeded reduction's start (initial=), a float sum's piece's -0.0; a
+ * pairwise top's with from 2 from what its result holds. */
 typedef struct {
   int64_t rows, cols;
   char *p[NDT_DK_MAXOPS];
   int64_t rs[NDT_DK_MAXOPS], cs[NDT_DK_MAXOPS];
+  int64_t from;
+  unsigned char start[16];
 } ndt_dk_run;
 
 /* aux: a kernel's own parameter (the reduce and scan kernels' operand

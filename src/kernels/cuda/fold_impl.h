@@ -149,8 +149,9 @@ NDT_HD uint8_t ndt_fd_all_b(uint8_t a, uint8_t v, unsigned *fe) {
   }                                                                                   \
   NDT_HD T ndt_fd_sum_##SFX(T a, T v, unsigned *fe) { return ndt_sc_add_##SFX(a, v, fe); } \
   NDT_HD T ndt_fd_id_nansum_##SFX(void) { return ndt_fd_id_sum_##SFX(); }             \
+  /* a NaN adds 0, as the CPU's nansum: -0.0 + 0 is +0.0 (a seeded sum's) */       \
   NDT_HD T ndt_fd_nansum_##SFX(T a, T v, unsigned *fe) {                              \
-    return ISNAN(v) ? a : ndt_sc_add_##SFX(a, v, fe);                                 \
+    return ndt_sc_add_##SFX(a, ISNAN(v) ? ndt_fd_id_sum_##SFX() : v, fe);             \
   }
 NDT_HD ndt_c64 ndt_fd_c64(uint32_t re, uint32_t im) {
   ndt_c64 c;
@@ -201,8 +202,14 @@ void ndt__cudahost_tally(int what);
 #define NDT_FD_TALLY(what) ((void)0)
 #endif
 
-/* a line run: thread tx of ntx folds its share from the identity */
+/* a line run: thread tx of ntx folds its share from the identity (and
+ * thread 0 the shares from the run's start: dk.h) */
 #define NDT_FD_PART(OP, SFX, COMMUT)                                                   \
+  NDT_HD ndt_sc_t_##SFX ndt_fd_start_##OP##_##SFX(const ndt_dk_run *r) {               \
+    ndt_sc_t_##SFX v = ndt_fd_id_##OP##_##SFX();                                       \
+    if (r->from) memcpy(&v, r->start, sizeof v);                                       \
+    return v;                                                                          \
+  }                                                                                    \
   NDT_HD ndt_sc_t_##SFX ndt_fdl_part_##OP##_##SFX(const ndt_dk_run *r, int in, int64_t tx, \
                                                   int64_t ntx, unsigned *fe) {         \
     ndt_sc_t_##SFX acc = ndt_fd_id_##OP##_##SFX();                                     \
@@ -227,7 +234,7 @@ void ndt__cudahost_tally(int what);
     const ndt_dk_run *r = &L->run[g.by];                                               \
     unsigned f = 0;                                                                    \
     for (int64_t j = g.bx * g.ntx + g.tx; j < r->cols; j += g.nbx * g.ntx) {            \
-      ndt_sc_t_##SFX acc = ndt_fd_id_##OP##_##SFX();                                   \
+      ndt_sc_t_##SFX acc = ndt_fd_start_##OP##_##SFX(r);                               \
       const char *p = r->p[0] + j * r->cs[0];                                          \
       for (int64_t i = 0; i < r->rows; i++)                                            \
         acc = ndt_fd_##OP##_##SFX(acc, ndt_fd_ld_##SFX(L->aux, p + i * r->rs[0]), &f);  \
@@ -258,7 +265,7 @@ NDT_FD_ALL(NDT_FD_PART)
     for (int q = 0; q < L->nrun; q++) {                                                \
       const ndt_dk_run *r = &L->run[q];                                                \
       unsigned f = 0;                                                                  \
-      ndt_sc_t_##SFX acc = ndt_fd_id_##OP##_##SFX();                                   \
+      ndt_sc_t_##SFX acc = ndt_fd_start_##OP##_##SFX(r);                               \
       for (int64_t tx = 0; tx < ndt_dk_emu_threads; tx++)                              \
         acc = ndt_fd_##OP##_##SFX(                                                     \
             acc, ndt_fdl_part_##OP##_##SFX(r, L->aux, tx, ndt_dk_emu_threads, &f), &f);  \
@@ -282,7 +289,7 @@ NDT_FD_ALL(NDT_FD_PART)
     part[threadIdx.x] = ndt_fdl_part_##OP##_##SFX(r, L.aux, threadIdx.x, blockDim.x, &f); \
     __syncthreads();                                                                   \
     if (threadIdx.x == 0) {                                                            \
-      ndt_sc_t_##SFX acc = ndt_fd_id_##OP##_##SFX();                                   \
+      ndt_sc_t_##SFX acc = ndt_fd_start_##OP##_##SFX(r);                               \
       for (unsigned t = 0; t < blockDim.x; t++) acc = ndt_fd_##OP##_##SFX(acc, part[t], &f); \
       *(ndt_sc_t_##SFX *)r->p[1] = acc;                                                \
     }                                                                                  \

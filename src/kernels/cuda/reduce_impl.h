@@ -1,9 +1,9 @@
 /* reduce_impl.h - the device's float sums in NumPy's pairwise order
  * (pairwise.h), one block of threads per run of a grouped launch: the
  * result of each run is the partial the CPU's reduce kernel leaves in an
- * accumulator started at 0 (0 + the pairwise sum of each row, row after
- * row), so a device partial has the CPU's bits and the combine of
- * partials (in block order, on the CPU) is unchanged.
+ * accumulator started at 0 or at the run's start (dk.h: a pairwise leaf's
+ * -0.0, a seeded block's initial= or -0.0), then start + the pairwise sum
+ * of each row, row after row, so a device partial has the CPU's bits.
  *
  * A block splits the run's tree the way the recursion does, breadth
  * first, until it has a frontier of about one subtree per thread (thread
@@ -89,6 +89,12 @@ NDT_HD void ndt_pw_plan(ndt_pw_tree *t, int64_t n, int want, int cplx) {
       if (sh->t.left[i] >= 0)                                                         \
         sh->val[i] = NDT_PW_ADD(SFX, sh->val[sh->t.left[i]], sh->val[sh->t.left[i] + 1], fe); \
     return sh->val[0];                                                                \
+  }                                                                                   \
+  /* where run r's partial starts: 0, or its start (dk.h) */                          \
+  NDT_HD T ndt_pw_start_##NAME(const ndt_dk_run *r) {                                 \
+    T v = ndt_pw_zero_##SFX();                                                        \
+    if (r->from) memcpy(&v, r->start, sizeof v);                                      \
+    return v;                                                                         \
   }
 
 NDT_PW_KERNEL(f32, f32, float)
@@ -116,10 +122,10 @@ NDT_PW_KERNEL(nc128, c128, ndt_c128)
     for (int q = 0; q < L->nrun; q++) {                                               \
       const ndt_dk_run *r = &L->run[q];                                               \
       unsigned f = 0;                                                                 \
-      T acc = ndt_pw_zero_##SFX();                                                    \
+      T acc = ndt_pw_start_##NAME(r);                                                 \
       for (int pass = 0; pass < 2; pass++) {                                          \
         unsigned *fe = pass ? &f : NULL;                                              \
-        acc = ndt_pw_zero_##SFX();                                                    \
+        acc = ndt_pw_start_##NAME(r);                                                 \
         for (int64_t i = 0; i < r->rows; i++) {                                       \
           const char *p = r->p[0] + i * r->rs[0];                                     \
           ndt_pw_plan(&sh.t, r->cols, ndt_dk_emu_threads, NDT_PW_CPLX_##SFX);         \
@@ -151,10 +157,10 @@ NDT_PW_KERNEL(nc128, c128, ndt_c128)
     __shared__ int redo;                                                              \
     const ndt_dk_run *r = &L.run[blockIdx.y];                                         \
     unsigned f = 0;                                                                   \
-    T acc = ndt_pw_zero_##SFX();                                                      \
+    T acc = ndt_pw_start_##NAME(r);                                                   \
     for (int pass = 0; pass < 2; pass++) {                                            \
       unsigned *fe = pass ? &f : NULL;                                                \
-      acc = ndt_pw_zero_##SFX();                                                      \
+      acc = ndt_pw_start_##NAME(r);                                                   \
       for (int64_t i = 0; i < r->rows; i++) {                                         \
         const char *p = r->p[0] + i * r->rs[0];                                       \
         if (threadIdx.x == 0) ndt_pw_plan(&sh.t, r->cols, blockDim.x, NDT_PW_CPLX_##SFX); \
@@ -203,6 +209,105 @@ NDT_DK_ENTRY(int) ndt__dk_pairwise(int dtype, const ndt_dk_launch *L, unsigned *
   else if (dtype == (NDT_COMPLEX64 | NDT_PW_NAN)) ndt_pw_run_nc64(L, flags, stream);
   else if (dtype == (NDT_COMPLEX128 | NDT_PW_NAN)) ndt_pw_run_nc128(L, flags, stream);
   else return -1;
+  return 0;
+}
+
+
+/* ---- "pairwise top" (reduce.c's pw_top_body) ----
+ * The tree above a full sum's leaves: run r's line had rs[0] elements, cut
+ * at nodes of at most rs[1] (pairwise.h's splits, NumPy's complex ones for
+ * complex dtypes), whose sums are the cols elements at p[0] (stride
+ * cs[0]), in order; its result *p[1] = start + root, the start +0.0 or
+ * (from 2) what *p[1] holds (a seeded sum's initial=), as the CPU adds
+ * them. One thread a run (the tree has a few nodes a tile); plain
+ * additions, then again with the flags and x86's NaNs when the result is
+ * not finite, as the pairwise kernel. */
+#define NDT_PW_TOP(NAME, SFX, T)                                                       \
+  NDT_HD T ndt_pw_top_##NAME(const ndt_dk_run *r, unsigned *fe) {                      \
+    const int64_t n = r->rs[0], leaf = r->rs[1];                                       \
+    const char *v = r->p[0];                                                           \
+    int64_t len[NDT_PW_DEPTH], at = 0;                                                 \
+    int stage[NDT_PW_DEPTH], top = 0, nv = 0;                                          \
+    T val[NDT_PW_DEPTH + 1];                                                           \
+    len[0] = n, stage[0] = 0;                                                          \
+    while (top >= 0) {                                                                 \
+      const int64_t m = len[top];                                                      \
+      if (m <= leaf) {                                                                 \
+        memcpy(&val[nv++], v + (at++) * r->cs[0], sizeof(T));                          \
+        top--;                                                                         \
+        continue;                                                                      \
+      }                                                                                \
+      const int64_t h = NDT_PW_CPLX_##SFX ? ndt_pw_csplit(m) : ndt_pw_split(m);        \
+      if (stage[top] < 2) {                                                            \
+        const int64_t sub = stage[top] == 0 ? h : m - h;                               \
+        stage[top]++;                                                                  \
+        top++;                                                                         \
+        len[top] = sub, stage[top] = 0;                                                \
+      } else {                                                                         \
+        T b = val[--nv], a = val[--nv];                                                \
+        val[nv++] = NDT_PW_ADD(SFX, a, b, fe);                                         \
+        top--;                                                                         \
+      }                                                                                \
+    }                                                                                  \
+    T s = ndt_pw_zero_##SFX();                                                         \
+    if (r->from == 2) memcpy(&s, r->p[1], sizeof s);                                   \
+    return NDT_PW_ADD(SFX, s, val[0], fe);                                             \
+  }                                                                                    \
+  NDT_DK_BODY void ndt_pw_topr_##NAME(const ndt_dk_run *r, unsigned *flags) {          \
+    unsigned f = 0;                                                                    \
+    T acc = ndt_pw_top_##NAME(r, NULL);                                                \
+    if (!ndt_pw_fin_##SFX(acc)) acc = ndt_pw_top_##NAME(r, &f);                        \
+    NDT_DK_FLAGS(flags, f);                                                            \
+    memcpy(r->p[1], &acc, sizeof acc);                                                 \
+  }
+NDT_PW_TOP(f32, f32, float)
+NDT_PW_TOP(f64, f64, double)
+NDT_PW_TOP(c64, c64, ndt_c64)
+NDT_PW_TOP(c128, c128, ndt_c128)
+#if defined(NDT_DK_HOST)
+#define NDT_PW_TOPG(NAME)                                                              \
+  static void ndt_pwt_grid_##NAME(const ndt_dk_launch *L, unsigned *flags) {           \
+    for (int q = 0; q < L->nrun; q++) ndt_pw_topr_##NAME(&L->run[q], flags);           \
+  }                                                                                    \
+  static void ndt_pwt_run_##NAME(const ndt_dk_launch *L, unsigned *flags, void *stream) { \
+    NDT_PWT_LAUNCH(NAME)                                                               \
+  }
+#if defined(NDT_DK_STREAM)
+#define NDT_PWT_LAUNCH(NAME) \
+  if (L->nrun > 0) ndt__cudahost_launch(stream, 2, 3u, L, flags, ndt_pwt_grid_##NAME);
+#else
+#define NDT_PWT_LAUNCH(NAME) \
+  (void)stream;              \
+  ndt_pwt_grid_##NAME(L, flags);
+#endif
+#else
+#define NDT_PW_TOPG(NAME)                                                              \
+  __global__ void ndt_pwt_k_##NAME(const __grid_constant__ ndt_dk_launch L, unsigned *flags) { \
+    ndt_pw_topr_##NAME(&L.run[blockIdx.y], flags);                                     \
+  }                                                                                    \
+  static void ndt_pwt_run_##NAME(const ndt_dk_launch *L, unsigned *flags, void *stream) { \
+    if (L->nrun > 0)                                                                   \
+      ndt_pwt_k_##NAME<<<dim3(1, (unsigned)L->nrun, 1), 1, 0, (cudaStream_t)stream>>>(*L, flags); \
+  }
+#endif
+NDT_PW_TOPG(f32)
+NDT_PW_TOPG(f64)
+NDT_PW_TOPG(c64)
+NDT_PW_TOPG(c128)
+
+/* The pairwise tops of L's runs (float32, float64, complex64 or
+ * complex128), flags ORed into *flags: 0, or -1 for another dtype (L
+ * NULL: only the question). */
+NDT_DK_ENTRY(int) ndt__dk_pwtop(int dtype, const ndt_dk_launch *L, unsigned *flags,
+                                void *stream) {
+  void (*fn)(const ndt_dk_launch *, unsigned *, void *) =
+      dtype == NDT_FLOAT32     ? ndt_pwt_run_f32
+      : dtype == NDT_FLOAT64   ? ndt_pwt_run_f64
+      : dtype == NDT_COMPLEX64 ? ndt_pwt_run_c64
+      : dtype == NDT_COMPLEX128 ? ndt_pwt_run_c128
+                                : NULL;
+  if (!fn) return -1;
+  if (L) fn(L, flags, stream);
   return 0;
 }
 
