@@ -275,9 +275,9 @@ static void comm_at_exit(void) {
  * all have work, a message done a little late delays nothing, and it tests
  * every SLOW_NS only (each test and sleep is two context switches: at
  * 10,000 a second, a tenth of a core on two shared ones). New messages and
- * a caller's request wake it at once; a worker that runs out of work
- * (ndt__comm_kick) ends a SLOW_NS sleep. Its MPI calls and the recording
- * thread's take turns under mpi_lock.
+ * a caller's request wake it at once, and so does a worker that runs out
+ * of work (ndt__comm_kick) while messages are in flight. Its MPI calls and
+ * the recording thread's take turns under mpi_lock.
  *
  * Every wake is two context switches in the kernel, and 2 ranks of the
  * Python suite make some 10,000 collectives and messages a second (a third
@@ -285,10 +285,11 @@ static void comm_at_exit(void) {
  * it sleeps, once per sleep, and never into a lock the waker still holds:
  *   - the progress thread says where it is (prog_state, stored under
  *     q_lock before it sleeps); a waker that finds it running (PROG_RUN)
- *     wakes nobody: it looks at the queue, the watch and the idle workers
- *     again before it sleeps. The first waker of a sleep sets
- *     PROG_RUN, so a burst of messages wakes it once; a kick ends only a
- *     PROG_SLOW sleep (with nothing in flight a worker's kick is no work);
+ *     wakes nobody: it looks at the queue, the watch, kicked and the idle
+ *     workers again before it sleeps. The first waker of a sleep sets
+ *     PROG_RUN, so a burst of messages wakes it once; a kick does not wake
+ *     the idle sleep (nothing in flight: no work), its flag makes the next
+ *     round with messages in flight a fast one;
  *   - signals go out after the unlock, and a caller waits for its
  *     collective on w_lock, not q_lock: the woken thread would otherwise
  *     wake only to sleep again on a lock the other one holds (with 1 worker
@@ -306,6 +307,7 @@ static pthread_cond_t w_cond = PTHREAD_COND_INITIALIZER;
 static pthread_t prog_thread;
 static int prog_on, prog_stop;
 static atomic_int prog_state = PROG_RUN;   /* where the progress thread is (see above) */
+static atomic_int kicked;   /* a worker ran out of work since the last fast round */
 static ndt_comm_msg *q_head, **q_tail = &q_head;   /* started, not yet posted */
 /* the recording thread's requests being waited for (one wait at a time) */
 typedef struct { MPI_Request *r; int n; const char *what; long long pos; int done; } watched;
@@ -336,7 +338,7 @@ static void timed_wait(pthread_cond_t *c, pthread_mutex_t *l, long ns) {
 }
 
 /* Wakes the progress thread if it sleeps in one of `states` (bits
- * 1 << state: ANY_SLEEP, or 1 << PROG_SLOW). A waker that reads another
+ * 1 << state). A waker that reads another
  * state takes no lock: the progress thread stores its state (sequentially
  * consistent) before it reads what it would be woken for (q_head and the
  * watch under q_lock, the idle workers), so one of the two sees the other;
@@ -438,12 +440,13 @@ static void *progress_main(void *arg) {
       pthread_cond_wait(&q_cond, &q_lock);
       continue;
     }
-    /* stored before the idle workers are read (see progress_wake) */
+    /* stored before kicked and the idle workers are read (see progress_wake) */
     atomic_store(&prog_state, PROG_SLOW);
-    if (!watch && up.idle_workers && up.idle_workers() == 0) {
+    if (!watch && !atomic_load(&kicked) && up.idle_workers && up.idle_workers() == 0) {
       timed_wait(&q_cond, &q_lock, SLOW_NS);
       continue;
     }
+    atomic_store(&kicked, 0);
     if (spins++ < spin_tests) continue;
     atomic_store(&prog_state, PROG_POLL);
     timed_wait(&q_cond, &q_lock, ns);
@@ -552,7 +555,9 @@ static void wait_req(MPI_Request *r, const char *what) {
 
 void ndt__comm_kick(void) {
 #ifdef NDT_HAVE_MPI
-  if (prog_on) progress_wake(1u << PROG_SLOW);
+  if (!prog_on) return;
+  atomic_store(&kicked, 1);   /* the next round is a fast one (read after PROG_SLOW is stored) */
+  progress_wake(1u << PROG_SLOW | 1u << PROG_POLL);
 #endif
 }
 
