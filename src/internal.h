@@ -154,6 +154,10 @@ void ndt__comm_start(const ndt_comm_hooks *up);
 void ndt__comm_send(const void *buf, int64_t n, int peer, int tag);
 void ndt__comm_recv(void *buf, int64_t n, int peer, int tag);   /* buf NULL: dropped */
 void ndt__comm_bcast(void *buf, int64_t n, int root);          /* buf NULL: dropped */
+/* The same, its bytes there only after the recording thread's next
+ * collective (ndt__comm_agree, ...), which waits for it too: the tiles of a
+ * read in one wait */
+void ndt__comm_bcast_post(void *buf, int64_t n, int root);
 /* A point-to-point message that no thread waits for (dist.c's message
  * tasks). The recording thread fills it in program order
  * (ndt__comm_msg_init: its tag, the traffic counters); any thread starts it

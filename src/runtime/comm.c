@@ -87,6 +87,7 @@ static int launched_by_mpi(void) {
 }
 
 static void progress_sends(int all);
+static void posted_wait(void);
 
 /* ---- ranks out of step ---------------------------------------------------
  * Every rank must make the same calls. When one does not - it ends
@@ -249,6 +250,7 @@ static void comm_at_exit(void) {
   if (fin) return;
   if (ndt__comm_size_ > 1 && ctrl != MPI_COMM_NULL) exit_together();
   if (up.finalize) up.finalize();   /* workers stop, pending tasks end first */
+  posted_wait();
   progress_sends(1);
   progress_stop();   /* nothing is in flight now */
   MPI_Finalize();
@@ -272,18 +274,43 @@ static void comm_at_exit(void) {
  * from 1 us, doubling to 100 us, until something moves; while the workers
  * all have work, a message done a little late delays nothing, and it tests
  * every SLOW_NS only (each test and sleep is two context switches: at
- * 10,000 a second, a tenth of a core on two shared ones). New messages, and
- * a worker that runs out of work (ndt__comm_kick), wake it at once. Its MPI
- * calls and the recording thread's take turns under mpi_lock. */
+ * 10,000 a second, a tenth of a core on two shared ones). New messages and
+ * a caller's request wake it at once, and so does a worker that runs out
+ * of work (ndt__comm_kick) while messages are in flight. Its MPI calls and
+ * the recording thread's take turns under mpi_lock.
+ *
+ * Every wake is two context switches in the kernel, and 2 ranks of the
+ * Python suite make some 10,000 collectives and messages a second (a third
+ * of each rank's CPU time was system time), so a thread is woken only where
+ * it sleeps, once per sleep, and never into a lock the waker still holds:
+ *   - the progress thread says where it is (prog_state, stored under
+ *     q_lock before it sleeps); a waker that finds it running (PROG_RUN)
+ *     wakes nobody: it looks at the queue, the watch, kicked and the idle
+ *     workers again before it sleeps. The first waker of a sleep sets
+ *     PROG_RUN, so a burst of messages wakes it once; a kick does not wake
+ *     the idle sleep (nothing in flight: no work), its flag makes the next
+ *     round with messages in flight a fast one;
+ *   - signals go out after the unlock, and a caller waits for its
+ *     collective on w_lock, not q_lock: the woken thread would otherwise
+ *     wake only to sleep again on a lock the other one holds (with 1 worker
+ *     each, 2 ranks of test_scan.py made 526,000 voluntary context switches,
+ *     296,000 now). */
 #define SLOW_NS 1000000L
+enum { PROG_RUN, PROG_POLL, PROG_IDLE, PROG_SLOW };
+#define ANY_SLEEP (1u << PROG_POLL | 1u << PROG_IDLE | 1u << PROG_SLOW)   /* (progress_wake) */
 static pthread_mutex_t q_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t q_cond = PTHREAD_COND_INITIALIZER;   /* new work, or stop */
-static pthread_cond_t w_cond = PTHREAD_COND_INITIALIZER;   /* a watched wait ended */
+/* a caller's wait ended (its own lock: the woken caller and the progress
+ * thread, which goes on to q_lock, do not meet on one lock) */
+static pthread_mutex_t w_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t w_cond = PTHREAD_COND_INITIALIZER;
 static pthread_t prog_thread;
-static int prog_on, prog_stop, kicked;
+static int prog_on, prog_stop;
+static atomic_int prog_state = PROG_RUN;   /* where the progress thread is (see above) */
+static atomic_int kicked;   /* a worker ran out of work since the last fast round */
 static ndt_comm_msg *q_head, **q_tail = &q_head;   /* started, not yet posted */
-/* the recording thread's request being waited for (one at a time) */
-typedef struct { MPI_Request *r; const char *what; long long pos; int done; } watched;
+/* the recording thread's requests being waited for (one wait at a time) */
+typedef struct { MPI_Request *r; int n; const char *what; long long pos; int done; } watched;
 static watched *watch;
 /* messages travel on a communicator of their own; their tags count the
  * messages of each pair of ranks in program order (both sides count alike) */
@@ -310,6 +337,22 @@ static void timed_wait(pthread_cond_t *c, pthread_mutex_t *l, long ns) {
   pthread_cond_timedwait(c, l, &ts);
 }
 
+/* Wakes the progress thread if it sleeps in one of `states` (bits
+ * 1 << state). A waker that reads another
+ * state takes no lock: the progress thread stores its state (sequentially
+ * consistent) before it reads what it would be woken for (q_head and the
+ * watch under q_lock, the idle workers), so one of the two sees the other;
+ * a state read under q_lock is where it sleeps now (it stores the state
+ * under q_lock and sleeps without releasing it in between). */
+static void progress_wake(unsigned states) {
+  if (!(states >> atomic_load(&prog_state) & 1)) return;
+  pthread_mutex_lock(&q_lock);
+  int wake = states >> atomic_load(&prog_state) & 1;
+  if (wake) atomic_store(&prog_state, PROG_RUN);
+  pthread_mutex_unlock(&q_lock);
+  if (wake) pthread_cond_signal(&q_cond);
+}
+
 static void *progress_main(void *arg) {
   NDT_UNUSED(arg);
   ndt_comm_msg *active = NULL;   /* posted, in flight */
@@ -318,6 +361,7 @@ static void *progress_main(void *arg) {
   double first_note = 0;
   pthread_mutex_lock(&q_lock);
   for (;;) {
+    atomic_store(&prog_state, PROG_RUN);
     ndt_comm_msg *fresh = q_head;
     q_head = NULL;
     q_tail = &q_head;
@@ -355,7 +399,7 @@ static void *progress_main(void *arg) {
       fin = m;
     }
     if (w) {
-      CHECK(w->what, MPI_Test(w->r, &wdone, MPI_STATUS_IGNORE));
+      CHECK(w->what, MPI_Testall(w->n, w->r, &wdone, MPI_STATUSES_IGNORE));
       moved |= wdone;
     }
     if (!moved && spins >= spin_tests && (active || w) && ctrl != MPI_COMM_NULL &&
@@ -374,12 +418,16 @@ static void *progress_main(void *arg) {
       fin = m->next;
       m->done(m);
     }
-    pthread_mutex_lock(&q_lock);
     if (wdone) {
-      w->done = 1;
-      watch = NULL;
+      pthread_mutex_lock(&q_lock);
+      watch = NULL;   /* before done: the caller's next watch comes after it */
+      pthread_mutex_unlock(&q_lock);
+      pthread_mutex_lock(&w_lock);
+      w->done = 1;    /* (w is the caller's: once done is set it may be gone) */
+      pthread_mutex_unlock(&w_lock);
       pthread_cond_broadcast(&w_cond);
     }
+    pthread_mutex_lock(&q_lock);
     if (moved || q_head) {
       spins = 0;
       ns = 1000;
@@ -388,15 +436,19 @@ static void *progress_main(void *arg) {
     }
     if (!active && !watch) {
       if (prog_stop) break;
+      atomic_store(&prog_state, PROG_IDLE);
       pthread_cond_wait(&q_cond, &q_lock);
       continue;
     }
-    if (!watch && !kicked && up.idle_workers && up.idle_workers() == 0) {
+    /* stored before kicked and the idle workers are read (see progress_wake) */
+    atomic_store(&prog_state, PROG_SLOW);
+    if (!watch && !atomic_load(&kicked) && up.idle_workers && up.idle_workers() == 0) {
       timed_wait(&q_cond, &q_lock, SLOW_NS);
       continue;
     }
-    kicked = 0;
+    atomic_store(&kicked, 0);
     if (spins++ < spin_tests) continue;
+    atomic_store(&prog_state, PROG_POLL);
     timed_wait(&q_cond, &q_lock, ns);
     if (ns < 100000) ns *= 2;
   }
@@ -414,19 +466,23 @@ static void progress_stop(void) {
   prog_on = 0;
 }
 
-/* Waits for a request without holding a core: MPI's blocking calls spin,
+/* Waits for requests without holding a core: MPI's blocking calls spin,
  * and this rank's workers (and the other ranks on a shared node) need the
- * cores meanwhile. The progress thread tests it; without one (at exit), a
- * short spin here, then sleeps growing to 100 us. */
-static void wait_req(MPI_Request *r, const char *what) {
+ * cores meanwhile. The progress thread tests them while this thread sleeps
+ * (sleeps of its own cost more: a timer each, and on a loaded machine 60 us
+ * or more however short they ask for); without a progress thread (at exit)
+ * a short spin here, then sleeps growing to 100 us. */
+static void wait_all(MPI_Request *r, int n, const char *what) {
   double t0 = up.trace_now ? up.trace_now() : 0;
   if (prog_on) {
-    watched w = {r, what, position(), 0};
+    watched w = {r, n, what, position(), 0};
     pthread_mutex_lock(&q_lock);
     watch = &w;
-    pthread_cond_signal(&q_cond);
-    while (!w.done) pthread_cond_wait(&w_cond, &q_lock);
     pthread_mutex_unlock(&q_lock);
+    progress_wake(ANY_SLEEP);
+    pthread_mutex_lock(&w_lock);
+    while (!w.done) pthread_cond_wait(&w_cond, &w_lock);
+    pthread_mutex_unlock(&w_lock);
     if (up.trace_caller) up.trace_caller(what, t0);
     return;
   }
@@ -436,7 +492,7 @@ static void wait_req(MPI_Request *r, const char *what) {
   int peer = -1;
   for (int i = 0;; i++) {
     mlock();
-    CHECK(what, MPI_Test(r, &done, MPI_STATUS_IGNORE));
+    CHECK(what, MPI_Testall(n, r, &done, MPI_STATUSES_IGNORE));
     munlock();
     if (done) {
       if (up.trace_caller) up.trace_caller(what, t0);
@@ -454,15 +510,54 @@ static void wait_req(MPI_Request *r, const char *what) {
     if (ns < 100000) ns *= 2;
   }
 }
+
+/* Broadcasts posted and not waited for yet (ndt__comm_bcast_post): the
+ * recording thread's next wait takes them with its own request, one hand-off
+ * to the progress thread for all (a read of many tiles made one each). */
+static MPI_Request *posted;
+static int nposted, capposted;
+
+/* Adds r to the posted requests; -1 when there is no room (plain malloc:
+ * see the top). */
+static int post_req(MPI_Request r) {
+  if (nposted == capposted) {
+    int c = capposted ? 2 * capposted : 64;
+    MPI_Request *q = realloc(posted, (size_t)c * sizeof *q);
+    if (!q) return -1;
+    posted = q;
+    capposted = c;
+  }
+  posted[nposted++] = r;
+  return 0;
+}
+
+/* Waits for the posted broadcasts. */
+static void posted_wait(void) {
+  if (!nposted) return;
+  wait_all(posted, nposted, "MPI_Ibcast");
+  nposted = 0;
+}
+
+/* Waits for one request of the recording thread, and for the broadcasts
+ * posted before it. */
+static void wait_req(MPI_Request *r, const char *what) {
+  if (!nposted) {
+    wait_all(r, 1, what);
+  } else if (post_req(*r) == 0) {
+    wait_all(posted, nposted, what);
+    nposted = 0;
+  } else {
+    posted_wait();
+    wait_all(r, 1, what);
+  }
+}
 #endif
 
 void ndt__comm_kick(void) {
 #ifdef NDT_HAVE_MPI
   if (!prog_on) return;
-  pthread_mutex_lock(&q_lock);
-  kicked = 1;
-  pthread_cond_signal(&q_cond);
-  pthread_mutex_unlock(&q_lock);
+  atomic_store(&kicked, 1);   /* the next round is a fast one (read after PROG_SLOW is stored) */
+  progress_wake(1u << PROG_SLOW | 1u << PROG_POLL);
 #endif
 }
 
@@ -503,8 +598,8 @@ void ndt__comm_msg_start(ndt_comm_msg *m) {
   pthread_mutex_lock(&q_lock);
   *q_tail = m;
   q_tail = &m->next;
-  pthread_cond_signal(&q_cond);
   pthread_mutex_unlock(&q_lock);
+  progress_wake(ANY_SLEEP);
 #else
   NDT_UNUSED(m);
 #endif
@@ -512,10 +607,10 @@ void ndt__comm_msg_start(ndt_comm_msg *m) {
 
 #ifdef NDT_HAVE_MPI
 static void run_done(ndt_comm_msg *m) {
-  pthread_mutex_lock(&q_lock);
+  pthread_mutex_lock(&w_lock);
   *(int *)m->ctx = 1;
   pthread_cond_broadcast(&w_cond);
-  pthread_mutex_unlock(&q_lock);
+  pthread_mutex_unlock(&w_lock);
 }
 #endif
 
@@ -525,9 +620,9 @@ void ndt__comm_msg_run(ndt_comm_msg *m) {
   m->done = run_done;
   m->ctx = &done;
   ndt__comm_msg_start(m);
-  pthread_mutex_lock(&q_lock);
-  while (!done) pthread_cond_wait(&w_cond, &q_lock);
-  pthread_mutex_unlock(&q_lock);
+  pthread_mutex_lock(&w_lock);
+  while (!done) pthread_cond_wait(&w_cond, &w_lock);
+  pthread_mutex_unlock(&w_lock);
 #else
   NDT_UNUSED(m);
 #endif
@@ -815,6 +910,32 @@ void ndt__comm_bcast(void *buf, int64_t n, int root) {
     CHECK("MPI_Ibcast", MPI_Ibcast(p ? p + o : discard, m, MPI_BYTE, root, MPI_COMM_WORLD, &r));
     munlock();
     wait_req(&r, "MPI_Ibcast");
+    stats.collectives++;
+    stats.coll_bytes += m;
+  }
+#else
+  NDT_UNUSED(buf), NDT_UNUSED(n), NDT_UNUSED(root);
+#endif
+}
+
+/* A broadcast whose bytes are wanted only after the recording thread's next
+ * wait (a collective: ndt__comm_agree, ndt__comm_step, another broadcast),
+ * which waits for it too. */
+void ndt__comm_bcast_post(void *buf, int64_t n, int root) {
+#ifdef NDT_HAVE_MPI
+  char *p = buf;
+  if (!p) {   /* dropped bytes go to the one discard buffer: one at a time */
+    ndt__comm_bcast(buf, n, root);
+    return;
+  }
+  coll_seq++;
+  for (int64_t o = 0; o < n; o += CHUNK) {
+    int m = (int)(n - o < CHUNK ? n - o : CHUNK);
+    MPI_Request r;
+    mlock();
+    CHECK("MPI_Ibcast", MPI_Ibcast(p + o, m, MPI_BYTE, root, MPI_COMM_WORLD, &r));
+    munlock();
+    if (post_req(r)) wait_req(&r, "MPI_Ibcast");
     stats.collectives++;
     stats.coll_bytes += m;
   }

@@ -1163,7 +1163,15 @@ static ndt_status record_task(const ndt_taskrec *r) {
   t->early = (r->flags & NDT_TASK_EARLY) != 0;
   rt.pending++;
   rt.pending_bytes += bytes;
-  if (t->ndeps == 0) t->proc->iface->launch(t->proc, t);
+  /* a ready task of the pool: its worker is signalled after the unlock
+   * (or before this thread sleeps below), not into the lock it still holds */
+  int wake_pool = 0;
+  if (t->ndeps == 0 && t->proc == &cpu_proc) {
+    push_ready(t);
+    wake_pool = 1;
+  } else if (t->ndeps == 0) {
+    t->proc->iface->launch(t->proc, t);
+  }
   /* Bounded look-ahead. Every pending task is ready, running or waiting on
    * one that is, so the count always drops. In bytes: the results of the
    * pending tasks and the stores only they still hold (the program dropped
@@ -1198,6 +1206,10 @@ static ndt_status record_task(const ndt_taskrec *r) {
       w0 = ndt__trace_on_ ? ndt__now_us() : 0;
       why = rt.pending > ndt__set_.max_pending ? "look-ahead (tasks)" : "look-ahead (bytes)";
     }
+    if (wake_pool) {
+      pthread_cond_signal(&rt.work);
+      wake_pool = 0;
+    }
     if ((intr && atomic_load(&call_intr)) || wait_done(intr)) {
       /* Cancels what the call recorded, this task too, and goes on
        * without waiting more (earlier calls' work, still pending, may
@@ -1210,6 +1222,7 @@ static ndt_status record_task(const ndt_taskrec *r) {
   }
   rt.any_waiters--;
   pthread_mutex_unlock(&rt.lock);
+  if (wake_pool) pthread_cond_signal(&rt.work);
   if (w0 > 0) ndt__trace_caller(why, w0);
   task_decref(t);
   if (atomic_load_explicit(&ndt__lent_stores, memory_order_relaxed)) note_lent(acc, nacc);
