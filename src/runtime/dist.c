@@ -318,7 +318,8 @@ ndt_status ndt__wait_tiles(ndt_store *s, int64_t t0, int64_t t1, int for_write) 
         st = NDT_ERR_NOMEM;
       int64_t n = tl->len * s->itemsize, nw = (n + 7) / 8;
       if (!fold) {
-        ndt__comm_bcast(buf, n, tl->owner);
+        /* (read after the agreement below, which waits for them too) */
+        ndt__comm_bcast_post(buf, n, tl->owner);
         ndt__tile_everywhere(tl);
       } else if (tl->owner == ndt_rank()) {
         memset(pay + at, 0, (size_t)nw * 8);
