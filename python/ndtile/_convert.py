@@ -148,11 +148,15 @@ def int_scalar(x):
     return None
 
 
+_NOVALUE = _np._NoValue
+
+
 def given(value, default):
     """value, or default where it is NumPy's _NoValue: the keywords NumPy's
     signatures default to _NoValue (keepdims, where), which callers forward
-    as they are (np._NoValue for keepdims was taken as true)."""
-    return default if value is _np._NoValue else value
+    as they are (np._NoValue for keepdims was taken as true). On every
+    reduction's path: one global, not numpy's attribute."""
+    return default if value is _NOVALUE else value
 
 
 def to_numpy(a):
