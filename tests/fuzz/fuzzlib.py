@@ -3862,6 +3862,14 @@ class Gen:
         k = r.random()
         if k < 0.3:
             d = r.choice((-2, -1, 0, 1, 2, 3))
+            if d < 0 and v.dtype.kind in 'iu' and v.size and (
+                    int(v.max()) + 10 ** -d // 2 > numpy.iinfo(v.dtype).max or
+                    int(v.min()) - 10 ** -d // 2 < numpy.iinfo(v.dtype).min):
+                # NumPy rounds integers to negative decimals through float64
+                # and casts back: a result out of the dtype's range is the
+                # float-to-int cast whose value NumPy's own loops choose by
+                # the array's length (deviation 11)
+                d = -d
             f = r.choice((f"np.round({x}, {d})", f"np.round({x}, decimals={d})",
                           f"{x}.round({d})", f"np.around({x}, {d})", f"np.round({x})"))
             return f"{a} = {f}"
