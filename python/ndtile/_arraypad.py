@@ -83,8 +83,7 @@ def pad(array, pad_width, mode='constant', **kwargs):
     cv = kwargs.get('constant_values', 0)
     periodic = ('edge', 'wrap', 'reflect', 'symmetric')
     ok = isinstance(x, Array) and (
-        (mode == 'constant' and not set(kwargs) - {'constant_values'} and
-         isinstance(cv, (int, float, bool, _np.generic))) or
+        (mode == 'constant' and not set(kwargs) - {'constant_values'}) or
         (mode in periodic and (not kwargs or kwargs == {'reflect_type': 'even'})) or
         (mode == 'empty' and not kwargs))
     # NumPy's result of a Fortran-ordered array is Fortran-ordered
@@ -129,21 +128,33 @@ def pad(array, pad_width, mode='constant', **kwargs):
                 out = take(out, C.from_numpy(imap), axis=ax)
         return out if out is not x else x._copy()
     key = tuple(slice(int(a), int(a) + n) for n, (a, _) in zip(x.shape, pw))
-    if mode == 'empty' or not x.size:
-        out = _multiarray.zeros(shape, dtype=x.dtype, order=order) if mode == 'empty' else \
-            _numeric.full(shape, _np.asarray(cv).astype(x.dtype).item(), dtype=x.dtype,
-                          order=order)
-        if x.size:
-            out._view_index(key)._assign(x, _core.CASTING_UNSAFE)
+    if mode == 'empty':
+        out = _multiarray.zeros(shape, dtype=x.dtype, order=order)
+        out._view_index(key)._assign(x, _core.CASTING_UNSAFE)
         return out
-    # the copy, then the constant on the border slabs of each axis: every
-    # element is written once (twice in the corners), as NumPy's pad does,
-    # not filled first and then overwritten by the copy
+    values = _value_pairs(cv, x.ndim)
+    # the copy, then the constants on the border slabs of each axis: every
+    # element is written once (twice in the corners, where the last axis's
+    # value stays, as in NumPy's), not filled first and then overwritten by
+    # the copy. An empty array's result is its slabs alone.
     out = _multiarray.empty(shape, dtype=x.dtype, order=order)
-    out._view_index(key)._assign(x, _core.CASTING_UNSAFE)
-    value = _numeric.full((), _np.asarray(cv).astype(x.dtype).item(), dtype=x.dtype)
+    if x.size:
+        out._view_index(key)._assign(x, _core.CASTING_UNSAFE)
     for ax, (n, (a, b)) in enumerate(zip(x.shape, pw)):
-        for lo, hi in ((0, int(a)), (int(a) + n, int(a) + n + int(b))):
+        for side, (lo, hi) in enumerate(((0, int(a)), (int(a) + n, int(a) + n + int(b)))):
             if hi > lo:
-                out._view_index((slice(None),) * ax + (slice(lo, hi),))._assign(value, _core.CASTING_UNSAFE)
+                # NumPy's assignment of the value (its casts and errors)
+                out[(slice(None),) * ax + (slice(lo, hi),)] = values[ax][side]
     return out
+
+
+def _value_pairs(values, ndim):
+    """NumPy's (before, after) constant of each axis (its _as_pairs): one
+    value for all, one pair for all axes, or one pair per axis."""
+    v = _np.asarray(C.to_np_tree(values))
+    if v.ndim < 3:
+        if v.size == 1:
+            return ((v.ravel()[0],) * 2,) * ndim
+        if v.size == 2 and v.shape != (2, 1):
+            return (tuple(v.ravel()),) * ndim
+    return _np.broadcast_to(v, (ndim, 2)).tolist()

@@ -430,6 +430,20 @@ def test_pad_constant(dt):
         for cv in (0, 1):
             assert_same(nt.pad(x, pw, constant_values=cv), np.pad(a, pw, constant_values=cv))
     assert_same(nt.pad(x[::-1, 1:], 2), np.pad(a[::-1, 1:], 2))
+    # a value per side, per axis and side, as arrays; the corners take the
+    # last axis's (ran NumPy's pad on gathered data before)
+    pw = ((2, 1), (1, 3))
+    for cv in ((0, 0), (1, 2), ((1, 2), (3, 4)), [[5], [6]], nt.asarray([1, 0])):
+        want = np.pad(a, pw, constant_values=np.asarray(cv))
+        for src, ref in ((x, a), (x[::-1, ::2], a[::-1, ::2]), (x[:0], a[:0])):
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")      # no fallback warning
+                got = nt.pad(src, pw, constant_values=cv)
+            assert_same(got, np.pad(ref, pw, constant_values=np.asarray(cv)))
+        assert_same(nt.pad(x, pw, constant_values=cv), want)
+    for cv in (((1, 2),) * 3, [[1, 2, 3]]):
+        check_same_error(lambda: nt.pad(x, 1, constant_values=cv),
+                         lambda: np.pad(a, 1, constant_values=cv))
 
 
 def _same_layout(got, exp):
