@@ -504,10 +504,13 @@ void ndt__task_finish(ndt_task *t, ndt_status st) {
   task_decref(t);
 }
 
+static _Thread_local int on_worker;   /* (fork's handlers leave a worker's fork alone) */
+
 /* A worker: takes ready tasks in order; finishing one and taking the next
  * is one hold of the lock (the signals go out without it). */
 static void *worker_main(void *p) {
   int id = (int)(intptr_t)p;
+  on_worker = 1;
   pthread_mutex_lock(&rt.lock);
   for (;;) {
     while (!rt.head && !rt.stop) {
@@ -563,6 +566,38 @@ static void stop_workers(void) {
   rt.nworkers = 0;
 }
 
+/* ---- fork ----------------------------------------------------------------
+ * fork() copies only the thread that calls it: a child of a started
+ * runtime had no workers, and its first recorded task waited for ever
+ * (multiprocessing's fork start method, Linux's default before Python
+ * 3.14). So, as OpenBLAS does with its pool, the prepare handler finishes
+ * every pending task and stops the workers (no task is half-run and no
+ * lock of the pool is held at the fork), and the parent and the child each
+ * start as many again. A worker's own fork (a task body) is left alone.
+ * What the child cannot have is not restored: MPI (a forked rank's child
+ * must not touch arrays: MPI's rule) and a CUDA context (CUDA's rule; the
+ * simulated devices are host memory and work). */
+static int fork_nworkers;
+static void fork_prepare(void) {
+  fork_nworkers = 0;
+  if (!rt.started || on_worker || !rt.nworkers) return;
+  /* (failures are their tasks', reported at the next wait as ever) */
+  (void)ndt__rt_flush(1, NULL, NULL, 0);
+  (void)group_flush();
+  pthread_mutex_lock(&rt.lock);
+  rt.zero_waiters++;
+  while (rt.pending > 0) wait_done(0);
+  rt.zero_waiters--;
+  pthread_mutex_unlock(&rt.lock);
+  fork_nworkers = rt.nworkers;
+  stop_workers();
+}
+static void fork_resume(void) {
+  if (fork_nworkers && start_workers(fork_nworkers))
+    fprintf(stderr, "ndtile: after fork: %s\n", ndt_last_error());
+  fork_nworkers = 0;
+}
+
 /* The tasks recorded on many ranks (dist.c counts them), the same on every
  * rank: comm.c checks that the ranks are in step by them. */
 static int64_t task_seq;
@@ -606,6 +641,7 @@ ndt_status ndt_init(const ndt_config *cfg) {
   if (first) {
     /* the built-in processor and memory; a backend's register after them
      * and are preferred (proc.c) */
+    pthread_atfork(fork_prepare, fork_resume, fork_resume);
     ndt__mem_register(&ndt__host_memory);
     ndt__proc_register(&cpu_proc);
     ndt__devices_start(cfg);   /* NDTILE_DEVICES: sim, cuda (device.c) */
