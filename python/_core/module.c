@@ -168,6 +168,30 @@ static PyObject *f_sync(PyObject *m, PyObject *noargs) {
   return fp_done(Py_NewRef(Py_None));
 }
 
+/* os.fork (os.register_at_fork): the forking thread holds the core lock
+ * across the fork, so no other thread is inside the core when the
+ * runtime's fork handlers (sched.c) finish its tasks, and the child's lock
+ * is free. A fork from inside a core call (a hook) already holds it. */
+static _Thread_local int fork_locked;
+static PyObject *f_fork_before(PyObject *m, PyObject *noargs) {
+  (void)m;
+  (void)noargs;
+  fork_locked = !core_held;
+  if (fork_locked && pthread_mutex_trylock(&core_lock) != 0) {
+    Py_BEGIN_ALLOW_THREADS
+    pthread_mutex_lock(&core_lock);
+    Py_END_ALLOW_THREADS
+  }
+  Py_RETURN_NONE;
+}
+static PyObject *f_fork_after(PyObject *m, PyObject *noargs) {
+  (void)m;
+  (void)noargs;
+  if (fork_locked) pthread_mutex_unlock(&core_lock);
+  fork_locked = 0;
+  Py_RETURN_NONE;
+}
+
 static PyObject *f_set_workers(PyObject *m, PyObject *arg) {
   (void)m;
   long n = PyLong_AsLong(arg);
@@ -659,6 +683,8 @@ static PyMethodDef module_methods[] = {
   {"can_cast", f_can_cast, METH_VARARGS, "can_cast(from, to, casting)"},
   {"broadcast_shapes", f_broadcast_shapes, METH_O, "broadcast shape of shapes"},
   {"sync", f_sync, METH_NOARGS, "wait for all recorded work"},
+  {"_fork_before", f_fork_before, METH_NOARGS, "os.register_at_fork: take the core lock"},
+  {"_fork_after", f_fork_after, METH_NOARGS, "os.register_at_fork: give it back"},
   {"devices", f_devices, METH_NOARGS, "the devices NDTILE_DEVICES chose, as dicts"},
   {"device_note", f_device_note, METH_NOARGS, "why no device is used (\"\" when none was asked for)"},
   {"device_stats", f_device_stats, METH_NOARGS, "device copies, bytes, evictions, fallbacks"},

@@ -178,6 +178,13 @@ def _sync_at_exit():
 
 import atexit as _atexit  # noqa: E402
 _atexit.register(_sync_at_exit)
+# no other thread inside the core across os.fork (the runtime's own fork
+# handlers then finish the pending tasks and restart the workers)
+import os as _os  # noqa: E402
+if hasattr(_os, 'register_at_fork'):
+    _os.register_at_fork(before=_core._fork_before, after_in_parent=_core._fork_after,
+                         after_in_child=_core._fork_after)
+del _os
 
 
 def set_workers(n):

@@ -574,6 +574,9 @@ static void stop_workers(void) {
  * every pending task and stops the workers (no task is half-run and no
  * lock of the pool is held at the fork), and the parent and the child each
  * start as many again. A worker's own fork (a task body) is left alone.
+ * The recording must not go on in another thread meanwhile: the Python
+ * binding holds its core lock across os.fork (os.register_at_fork); a C
+ * program forks between its calls, as with any library's state.
  * What the child cannot have is not restored: MPI (a forked rank's child
  * must not touch arrays: MPI's rule) and a CUDA context (CUDA's rule; the
  * simulated devices are host memory and work). */
@@ -581,9 +584,9 @@ static int fork_nworkers;
 static void fork_prepare(void) {
   fork_nworkers = 0;
   if (!rt.started || on_worker || !rt.nworkers) return;
-  /* (failures are their tasks', reported at the next wait as ever) */
-  (void)ndt__rt_flush(1, NULL, NULL, 0);
-  (void)group_flush();
+  /* Only recorded tasks: what the recording thread still holds (a fusion
+   * buffer, a device group) is recorded later, in the parent or the child.
+   * (A task's failure is reported at the next wait, as ever.) */
   pthread_mutex_lock(&rt.lock);
   rt.zero_waiters++;
   while (rt.pending > 0) wait_done(0);

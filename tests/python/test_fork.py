@@ -62,11 +62,44 @@ print("ok", flush=True)
 """
 
 
-def run(env_over, drop_settings):
+# another thread computes through the forks: the child must not inherit a
+# core lock held, nor a half-recorded task (the binding holds its lock
+# across os.fork)
+THREADS = """
+import os, threading
+import numpy, ndtile as np
+stop, errors = threading.Event(), []
+def busy():
+    k = 0
+    while not stop.is_set():
+        k += 1
+        # (most of its time in a core call that waits with the GIL released)
+        x = np.arange(2_000_000 + k, dtype=np.int64)
+        y = np.sort((x * 7919) % 1_000_003)[::2]
+        if int(y[-1]) != 1_000_002 or int(y.sum()) != int(
+                numpy.sort((numpy.arange(2_000_000 + k) * 7919) % 1_000_003)[::2].sum()):
+            errors.append(k)
+t = threading.Thread(target=busy)
+t.start()
+for i in range(6):
+    pid = os.fork()
+    if pid == 0:
+        v = np.arange(900_000.0) * i
+        os._exit(0 if float(v.sum()) == float((numpy.arange(900_000.0) * i).sum()) else 3)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
+stop.set()
+t.join()
+assert not errors, errors
+print("ok", flush=True)
+"""
+
+
+def run(env_over, drop_settings, script=SCRIPT):
     env = {k: v for k, v in os.environ.items()
            if not (drop_settings and k.startswith("NDTILE_"))}
     env.update(env_over)
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(SCRIPT)], env=env,
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(script)], env=env,
                           capture_output=True, text=True, timeout=120)
 
 
@@ -76,4 +109,10 @@ def run(env_over, drop_settings):
                          ids=["default", "caller", "sim"])
 def test_forked_children_compute_as_numpy(env, drop):
     r = run(env, drop)
+    assert r.returncode == 0 and r.stdout.strip().endswith("ok"), r.stdout + r.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here")
+def test_fork_while_another_thread_computes():
+    r = run({}, False, THREADS)
     assert r.returncode == 0 and r.stdout.strip().endswith("ok"), r.stdout + r.stderr
