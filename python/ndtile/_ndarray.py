@@ -2111,8 +2111,29 @@ def _in_place_method(base):
 
 
 def _iter_sub(self):
-    for x in ndarray.__iter__(self._view()):
-        yield _finalize_as(x, self) if type(x) is ndarray else x
+    """NumPy's iteration of a subclass instance: a 0-d one raises at once;
+    a class with its own __getitem__ gives its __getitem__(0), (1), ...
+    until IndexError (NumPy's iterator is Python's sequence iterator, whose
+    item slot is that __getitem__: quantities' elements keep their units),
+    else the elements, views of its class."""
+    if self.ndim == 0:
+        raise TypeError("iteration over a 0-d array")
+    getitem = type(self).__getitem__
+    if getitem is not ndarray.__getitem__:
+        return _getitem_iter(self, getitem)
+    return (_finalize_as(x, self) if type(x) is ndarray else x
+            for x in ndarray.__iter__(self._view()))
+
+
+def _getitem_iter(self, getitem):
+    i = 0
+    while True:
+        try:
+            v = getitem(self, i)
+        except (IndexError, StopIteration):
+            return
+        yield v
+        i += 1
 
 
 def _round_sub(self, /, decimals=0, out=None):

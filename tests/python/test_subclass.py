@@ -1688,3 +1688,82 @@ def test_numpy_scalar_comparison_by_call_defers_to_subclass_reflected_method():
     # does: NumPy's scalar or array gives way to the subclass's reflected
     # method; ndtile ran the ufunc there (deviations.md, item 16)
     assert _scalar_comparisons_by_call(ndtile) == _scalar_comparisons_by_call(numpy)
+
+
+def _logging_class(xp, log):
+    """A subclass with its own __getitem__, __sub__ and __array_wrap__, each
+    logging its call (quantities' Quantity keeps its units so)."""
+    class Logged(xp.ndarray):
+        def __getitem__(self, key):
+            log.append(('getitem', repr(key)))
+            return super().__getitem__(key)
+
+        def __sub__(self, other):
+            log.append('sub')
+            return super().__sub__(other)
+
+        def __array_wrap__(self, obj, context=None, return_scalar=False):
+            log.append(('wrap', context[0].__name__ if context else None))
+            return super().__array_wrap__(obj, context, return_scalar)
+    return Logged
+
+
+@pytest.mark.parametrize("shape", [(5,), (3, 4), (40, 300)])
+def test_iteration_calls_the_subclass_getitem(shape):
+    # NumPy iterates an array as Python's sequence iterator, whose item slot
+    # is a subclass's own __getitem__: it is called with 0, 1, ... until it
+    # raises IndexError (quantities' `for q in qarr` gives Quantity
+    # elements); ndtile iterated its own elements. A 0-d instance raises at
+    # iter() (ndtile raised at the first next()).
+    got = {}
+    for name, xp in MODS.items():
+        log = []
+        Logged = _logging_class(xp, log)
+
+        class Plain(xp.ndarray):
+            pass
+        a = (xp.arange(numpy.prod(shape)) * 3).reshape(shape).view(Logged)
+        items = list(a)
+        b = xp.arange(numpy.prod(shape)).reshape(shape).view(Plain)
+        with pytest.raises(TypeError, match="iteration over a 0-d array"):
+            iter(xp.array(1.5).view(Logged))
+        with pytest.raises(TypeError, match="iteration over a 0-d array"):
+            iter(xp.array(1.5).view(Plain))
+        got[name] = (log, [(tname(x), val(x)) for x in items],
+                     [(tname(x), val(x)) for x in b])
+    assert got['ndtile'] == got['numpy']
+
+
+@pytest.mark.parametrize("n,axis", [(1, -1), (2, -1), (1, 0), (3, 1)])
+def test_diff_and_ediff1d_keep_the_subclass(n, axis):
+    # NumPy's diff slices a subclass instance with its __getitem__ and
+    # subtracts with the ufunc (wrapped); ediff1d is ary[1:] - ary[:-1]
+    # (the subclass's __sub__), or with to_begin/to_end a result of ary's
+    # class. ndtile's diff gave a plain array (quantities lost the units),
+    # its ediff1d with to_end a plain one.
+    got = {}
+    for name, xp in MODS.items():
+        log = []
+        Logged = _logging_class(xp, log)
+        a = (xp.arange(24.0) ** 2).reshape(4, 6).view(Logged)
+        out = [xp.diff(a, n, axis), xp.diff(a, n, axis, prepend=1.5),
+               xp.diff(a[::2, ::-1], n, axis), xp.ediff1d(a),
+               xp.diff(xp.array([True, False, False, True]).view(Logged))]
+        calls = list(log)
+        # (NumPy writes these through the subclass's __getitem__ views: not compared)
+        out += [xp.ediff1d(a, to_end=[9]), xp.ediff1d(a, to_begin=xp.array([2.0, 3.0]), to_end=7)]
+        got[name] = (calls, [(tname(x), val(x), str(x.dtype)) for x in out])
+        with pytest.raises(TypeError):
+            xp.ediff1d(xp.array([True, False]).view(Logged))
+    assert got['ndtile'] == got['numpy']
+
+
+def test_diff_of_a_large_subclass_instance(default_tiles):
+    # past one default tile: the subclass's slices are views of it
+    want = numpy.diff((numpy.arange(600000.0) ** 2).reshape(3, 200000), 2)
+    for xp in MODS.values():
+        class S(xp.ndarray):
+            pass
+        d = xp.diff((xp.arange(600000.0) ** 2).reshape(3, 200000).view(S), 2)
+        assert type(d) is S
+        numpy.testing.assert_array_equal(numpy.asarray(d.view(xp.ndarray)), want)
