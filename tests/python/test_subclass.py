@@ -1767,3 +1767,71 @@ def test_diff_of_a_large_subclass_instance(default_tiles):
         d = xp.diff((xp.arange(600000.0) ** 2).reshape(3, 200000).view(S), 2)
         assert type(d) is S
         numpy.testing.assert_array_equal(numpy.asarray(d.view(xp.ndarray)), want)
+
+
+def _pickled_info_class(xp, name):
+    """quantities' pickling: __reduce__ rebuilds from an empty (0,) int8
+    instance and appends an attribute to super()'s state; __setstate__
+    passes state[:-1] to ndarray.__setstate__, which takes its shape, dtype
+    and data."""
+    def rebuild(sub, base, shape, t):
+        return sub.__new__(sub, xp.ndarray.__new__(base, shape, t))
+
+    class Info(xp.ndarray):
+        def __new__(cls, a, info=None):
+            o = xp.asarray(a).view(cls)
+            o.info = info
+            return o
+
+        def __array_finalize__(self, obj):
+            self.info = getattr(obj, 'info', None)
+
+        def __reduce__(self):
+            r = super().__reduce__()
+            return (rebuild, (type(self), xp.ndarray, (0,), 'b'), r[2] + (self.info,))
+
+        def __setstate__(self, state):
+            self.info = state[-1]
+            xp.ndarray.__setstate__(self, state[:-1])
+    Info.__qualname__ = Info.__name__ = name
+    rebuild.__qualname__ = rebuild.__name__ = name + '_rebuild'
+    globals()[rebuild.__name__] = rebuild
+    return Info
+
+
+_InfoNumpy = _pickled_info_class(numpy, '_InfoNumpy')
+_InfoNdtile = _pickled_info_class(ndtile, '_InfoNdtile')
+
+
+@pytest.mark.parametrize("make", [lambda xp: xp.arange(6.0).reshape(2, 3),
+                                  lambda xp: xp.arange(12, dtype=xp.int32).reshape(3, 4).T[::2],
+                                  lambda xp: xp.array(3 + 1j),
+                                  lambda xp: xp.arange(300000.0).reshape(3, -1)])
+def test_setstate_takes_the_state_shape_and_dtype(make):
+    # ndarray.__setstate__ refused a state whose shape was not the array's
+    # ("expected the array's data"): quantities' pickles (an empty (0,)
+    # int8 instance given its state) failed to load
+    got = {}
+    for xp, cls in ((numpy, _InfoNumpy), (ndtile, _InfoNdtile)):
+        r = pickle.loads(pickle.dumps(cls(make(xp), 'm')))
+        assert type(r) is cls
+        got[xp.__name__] = (r.info, r.dtype, r.shape, val(r))
+    assert got['ndtile'] == got['numpy']
+
+
+def test_setstate_of_numpy_state():
+    # NumPy's state tuples ((version,) shape, dtype, is_fortran, rawdata) and
+    # NumPy's errors for a wrong one
+    for st in (numpy.arange(6.0).reshape(2, 3).__reduce__()[2],
+               numpy.asfortranarray(numpy.arange(6).reshape(2, 3)).__reduce__()[2],
+               numpy.arange(6.0).reshape(2, 3).__reduce__()[2][1:],
+               numpy.array(2.5, numpy.float32).__reduce__()[2]):
+        a, b = numpy.zeros(1, numpy.int8), ndtile.zeros(1, numpy.int8)
+        a.__setstate__(st)
+        b.__setstate__(st)
+        assert a.dtype == b.dtype and a.shape == b.shape and a.tolist() == b.tolist()
+    for bad, exc in (((1, 2), TypeError),
+                     ((1, (4,), numpy.dtype('i4'), False, bytes(12)), ValueError)):
+        for a in (numpy.zeros(1), ndtile.zeros(1)):
+            with pytest.raises(exc):
+                a.__setstate__(bad)
