@@ -54,11 +54,15 @@ def ediff1d(ary, to_end=None, to_begin=None):
             raise TypeError(f"dtype of `{name}` must be compatible with input `ary` under "
                             f"the `same_kind` rule.")
         parts.append(nt.asarray(e.ravel().astype(dtype)))
-    # NumPy's ary[1:] - ary[:-1] (np.subtract: a TypeError for booleans,
-    # which diff would take as not_equal)
+    # NumPy's ary[1:] - ary[:-1] (a TypeError for booleans, which diff
+    # would take as not_equal; a subclass's own __sub__ without to_begin
+    # and to_end, as NumPy), np.subtract into the result with them (wrapped
+    # as ary's class)
+    if parts[0] is None and parts[1] is None:
+        return a[1:] - a[:-1]
     d = nt.subtract(a[1:], a[:-1])
-    seq = [p for p in (parts[0], d, parts[1]) if p is not None]
-    return nt.concatenate(seq) if len(seq) > 1 else d
+    r = nt.concatenate([p for p in (parts[0], d, parts[1]) if p is not None])
+    return C.subclass_like(r, a)
 
 
 # ---- sets (sorted, from unique, isin and concatenate) ------------------------

@@ -353,7 +353,10 @@ def diff(a, n=1, axis=-1, prepend=_NoValue, append=_NoValue):
         return a        # NumPy returns its argument itself, a list too
     if n < 0:
         raise ValueError("order must be non-negative but got " + repr(n))
-    x = C.asarray(a)
+    # a subclass instance stays one: NumPy's diff slices it with its own
+    # __getitem__ and subtracts with the ufunc, which wraps the result
+    # (quantities' units)
+    x = a if _is_sub(a) else C.asarray(a)
     kw = {'n': n, 'axis': axis}
     if prepend is not _NoValue:
         kw['prepend'] = prepend
@@ -381,10 +384,13 @@ def diff(a, n=1, axis=-1, prepend=_NoValue, append=_NoValue):
         x = _multiarray.concatenate(combined, axis)
         if not isinstance(x, Array):
             return F.call("diff (dtype)", _np.diff, (a,), kw)
-    pre = (slice(None),) * axis
+    # NumPy's indexes: a slice for every axis (what a subclass's __getitem__ sees)
+    every = (slice(None),) * x.ndim
     op = _umath.UFUNCS['not_equal'] if x._dt == D.BOOL else _umath.UFUNCS['subtract']
+    hi = every[:axis] + (slice(1, None),) + every[axis + 1:]
+    lo = every[:axis] + (slice(None, -1),) + every[axis + 1:]
     for _ in range(n):
-        x = op(x._view_index(pre + (slice(1, None),)), x._view_index(pre + (slice(None, -1),)))
+        x = op(x[hi], x[lo]) if _is_sub(x) else op(x._view_index(hi), x._view_index(lo))
     return x
 
 

@@ -256,9 +256,13 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0,
                 for o in object:        # NumPy warns once for each complex array
                     _core.warn_complex_cast(o._dt, c)
             r = C.asarray(r, dt)
-    elif copy is False and type(object) is _np.ndarray and D.code(object.dtype) is None and \
-            (dt is None or dt == object.dtype):
-        r = object      # a NumPy array ndtile does not hold (object, strings): itself, as NumPy
+    elif type(object) is _np.ndarray and D.code(object.dtype) is None and \
+            (dt is None or D.code(dt) is None):
+        # a NumPy array of a dtype ndtile does not hold (object, strings) into
+        # such a dtype: NumPy's array, by NumPy's copy rules (itself where no
+        # copy is needed; a StringDType array given another instance's dtype
+        # is copied, its strings live in that instance's arena)
+        r = _np.array(object, dt, copy=copy, order=order)
     else:
         if copy is False:
             raise ValueError("Unable to avoid copy while creating an array as requested.\n"

@@ -469,6 +469,22 @@ def _reconstruct_inband(reduced):
     return _reconstruct(npa)
 
 
+def _state_data(state):
+    """The array of NumPy's pickled state ((version,) shape, dtype,
+    is_fortran, rawdata), with NumPy's errors."""
+    if not isinstance(state, tuple) or len(state) not in (4, 5):
+        n = len(state) if isinstance(state, tuple) else 0
+        raise TypeError(f"__setstate__() argument 1 must be sequence of length 4, not {n}")
+    shape, dtype, fortran, raw = state[-4:]
+    dtype = _np.dtype(dtype)
+    if not isinstance(raw, (bytes, bytearray, memoryview)):
+        raise TypeError(f"ndtile arrays cannot hold dtype {dtype}")    # (object arrays: a list)
+    shape = tuple(shape)
+    if len(raw) != math.prod(shape) * dtype.itemsize:
+        raise ValueError("buffer size does not match array size")
+    return _np.frombuffer(raw, dtype).reshape(shape, order='F' if fortran else 'C')
+
+
 def _reconstruct_sub(cls, shape, dtype):
     """Unpickling a subclass instance: an empty array of its class
     (__array_finalize__(None), as NumPy's unpickling calls it); the data
@@ -744,10 +760,20 @@ class ndarray(Array):
         return (_reconstruct, (npa,))
 
     def __setstate__(self, /, state):
+        """ndtile's state (a tuple of the data, a NumPy array) or NumPy's
+        ((version,) shape, dtype, is_fortran, rawdata): the array takes the
+        state's shape, dtype and data, as NumPy's (a subclass's __reduce__
+        that builds an empty instance and appends its attributes to the
+        state: quantities, the pickling recipe of NumPy's users)."""
         data = state[0] if isinstance(state, tuple) and state else state
-        if not isinstance(data, _np.ndarray) or data.shape != self.shape:
-            raise ValueError("ndarray.__setstate__: expected the array's data")
-        self._assign(C.from_numpy(data), _core.CASTING_UNSAFE)
+        if not isinstance(data, _np.ndarray):
+            data = _state_data(state)
+        if data.shape == self.shape and data.dtype == self.dtype:
+            self._assign(C.from_numpy(data), _core.CASTING_UNSAFE)
+            return
+        if D.code(data.dtype) is None:
+            raise TypeError(f"ndtile arrays cannot hold dtype {data.dtype}")
+        self._become(C.from_numpy(data))
 
     # operators not in the C slots
     def __matmul__(self, other):
@@ -2111,8 +2137,29 @@ def _in_place_method(base):
 
 
 def _iter_sub(self):
-    for x in ndarray.__iter__(self._view()):
-        yield _finalize_as(x, self) if type(x) is ndarray else x
+    """NumPy's iteration of a subclass instance: a 0-d one raises at once;
+    a class with its own __getitem__ gives its __getitem__(0), (1), ...
+    until IndexError (NumPy's iterator is Python's sequence iterator, whose
+    item slot is that __getitem__: quantities' elements keep their units),
+    else the elements, views of its class."""
+    if self.ndim == 0:
+        raise TypeError("iteration over a 0-d array")
+    getitem = type(self).__getitem__
+    if getitem is not ndarray.__getitem__:
+        return _getitem_iter(self, getitem)
+    return (_finalize_as(x, self) if type(x) is ndarray else x
+            for x in ndarray.__iter__(self._view()))
+
+
+def _getitem_iter(self, getitem):
+    i = 0
+    while True:
+        try:
+            v = getitem(self, i)
+        except (IndexError, StopIteration):
+            return
+        yield v
+        i += 1
 
 
 def _round_sub(self, /, decimals=0, out=None):

@@ -171,6 +171,33 @@ def test_array_copies_numpy_arrays_of_other_dtypes(n):
         assert nt.array(o, copy=False) is o and nt.asarray(o, copy=False) is o
 
 
+def test_array_copy_rules_of_numpy_arrays_of_other_dtypes():
+    # np.array of a NumPy StringDType array given another array's (equal)
+    # StringDType instance copies (each instance has its own string arena),
+    # and copy=False raises; ndtile compared the dtypes with == and gave
+    # the array itself for both (NumPy's test_create_with_copy_none)
+    sd = np.dtypes.StringDType
+    a = np.array(['a', 'bb', 'ccc' * 10], dtype=sd())
+    other = np.array(['ccc' * 10, 'bb', 'a'], dtype=sd()).dtype
+    for kw in ({'copy': None, 'dtype': other}, {'copy': None, 'dtype': a.dtype}, {'copy': None},
+               {'copy': True, 'dtype': other}, {'dtype': other, 'ndmin': 2},
+               {'copy': None, 'dtype': object}, {'copy': None, 'dtype': 'U5'}):
+        got, want = nt.array(a, **kw), np.array(a, **kw)
+        assert type(got) is np.ndarray and got.dtype == want.dtype, kw
+        assert (got is a) == (want is a) and got.shape == want.shape, kw
+        np.testing.assert_array_equal(got, want)
+    for kw in ({'dtype': other}, {'dtype': object}):
+        with pytest.raises(ValueError, match="Unable to avoid copy"):
+            np.array(a, copy=False, **kw)
+        with pytest.raises(ValueError, match="Unable to avoid copy"):
+            nt.array(a, copy=False, **kw)
+    o = np.array([1, 'x', None], dtype=object)
+    for kw in ({'copy': None, 'dtype': 'U4'}, {'copy': None, 'dtype': object}, {'dtype': 'S4'}):
+        got, want = nt.array(o, **kw), np.array(o, **kw)
+        assert got.dtype == want.dtype and (got is o) == (want is o), kw
+        np.testing.assert_array_equal(got, want)
+
+
 def test_array_unsized_string_dtype_of_object_array():
     # np.array(objarr, dtype="S"/"U") sizes the result as NumPy's
     # np.array does, not as astype: strings all empty give the object

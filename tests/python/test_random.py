@@ -9,6 +9,7 @@ NumPy's (type and message)."""
 import math
 import os
 import pickle
+import re
 import subprocess
 import sys
 import warnings
@@ -577,8 +578,10 @@ def test_unimplemented_samplers_fall_back_reproducibly(fallback_warnings):
                  "poisson", "binomial", "exponential", "gamma", "choice", "permutation",
                  "shuffle", "seed", "standard_normal"):
         assert not _fallback.is_fallback(getattr(NTR, name)), name
-    # classes and non-samplers are NumPy's own
-    assert NTR.SeedSequence is np.random.SeedSequence
+    # classes and non-samplers are NumPy's own (the bit generators' names
+    # take ndtile arrays: test_numpy_bit_generators_take_ndtile_arrays)
+    assert NTR.BitGenerator is np.random.BitGenerator
+    assert issubclass(NTR.SeedSequence, np.random.SeedSequence)
     with pytest.raises(AttributeError):
         NTR.not_a_function
     with pytest.raises(AttributeError):
@@ -742,3 +745,44 @@ def test_random_bad_arguments_raise_numpys_exceptions(call):
     assert tg is te or (te is not None and tg is not None and issubclass(te, tg)), (res, call)
     if te is not None and te.__name__ != 'UFuncTypeError':
         assert mg == me
+
+
+@pytest.mark.parametrize("name", ["PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64"])
+def test_numpy_bit_generators_take_ndtile_arrays(name):
+    # np.random.PCG64(seed_array) and np.random.SeedSequence(np.arange(4))
+    # raised TypeError ("SeedSequence expects int or sequence of ints"):
+    # NumPy's classes check for numpy.ndarray (NumPy's test_smoke
+    # test_seed_array). ndtile's names give NumPy's classes NumPy copies,
+    # and stay NumPy's classes for isinstance, pickling and Generator.
+    cls, np_cls = getattr(NTR, name), getattr(np.random, name)
+    for seed in (nt.array([1, 2], dtype=nt.uint64), nt.arange(1500, dtype=nt.uint32)[::3],
+                 nt.array([[1, 2], [3, 4]], dtype=nt.int64)[:, 1]):
+        got, want = cls(seed), np_cls(np.asarray(seed))
+        assert str(got.state) == str(want.state)
+        assert isinstance(got, np_cls) and isinstance(want, cls) and issubclass(np_cls, cls)
+        assert str(pickle.loads(pickle.dumps(got)).state) == str(got.state)
+        assert np.random.Generator(got).random() == np.random.Generator(want).random()
+    if name == "Philox":
+        key = nt.array([3, 4], dtype=nt.uint64)
+        assert str(cls(key=key).state) == str(np_cls(key=np.array([3, 4], np.uint64)).state)
+    for bad in ([1.5], 7, [-1]):                 # NumPy's errors
+        with pytest.raises(Exception) as want_exc:
+            np_cls(np.array(bad))
+        with pytest.raises(want_exc.type, match=re.escape(str(want_exc.value))):
+            cls(nt.array(bad))
+
+
+def test_numpy_seed_sequence_takes_ndtile_arrays():
+    ss, want = NTR.SeedSequence(nt.arange(4)), np.random.SeedSequence(np.arange(4))
+    assert (ss.generate_state(3) == want.generate_state(3)).all()
+    assert isinstance(want, NTR.SeedSequence) and isinstance(ss, np.random.SeedSequence)
+    kids = ss.spawn(2)
+    assert all(isinstance(k, NTR.SeedSequence) for k in kids)
+    assert (kids[1].generate_state(2) == want.spawn(2)[1].generate_state(2)).all()
+    assert (NTR.SeedSequence(7, spawn_key=(nt.arange(3)[1],)).generate_state(2) ==
+            np.random.SeedSequence(7, spawn_key=(1,)).generate_state(2)).all()
+    with pytest.raises(ValueError, match="expected non-negative integer"):
+        NTR.SeedSequence(nt.array([-1]))
+    # a default_rng seeded with one is one draw of it, as before
+    assert NTR.default_rng(NTR.SeedSequence(nt.arange(4))).random() == \
+        NTR.default_rng(np.random.SeedSequence(np.arange(4))).random()

@@ -1688,3 +1688,150 @@ def test_numpy_scalar_comparison_by_call_defers_to_subclass_reflected_method():
     # does: NumPy's scalar or array gives way to the subclass's reflected
     # method; ndtile ran the ufunc there (deviations.md, item 16)
     assert _scalar_comparisons_by_call(ndtile) == _scalar_comparisons_by_call(numpy)
+
+
+def _logging_class(xp, log):
+    """A subclass with its own __getitem__, __sub__ and __array_wrap__, each
+    logging its call (quantities' Quantity keeps its units so)."""
+    class Logged(xp.ndarray):
+        def __getitem__(self, key):
+            log.append(('getitem', repr(key)))
+            return super().__getitem__(key)
+
+        def __sub__(self, other):
+            log.append('sub')
+            return super().__sub__(other)
+
+        def __array_wrap__(self, obj, context=None, return_scalar=False):
+            log.append(('wrap', context[0].__name__ if context else None))
+            return super().__array_wrap__(obj, context, return_scalar)
+    return Logged
+
+
+@pytest.mark.parametrize("shape", [(5,), (3, 4), (40, 300)])
+def test_iteration_calls_the_subclass_getitem(shape):
+    # NumPy iterates an array as Python's sequence iterator, whose item slot
+    # is a subclass's own __getitem__: it is called with 0, 1, ... until it
+    # raises IndexError (quantities' `for q in qarr` gives Quantity
+    # elements); ndtile iterated its own elements. A 0-d instance raises at
+    # iter() (ndtile raised at the first next()).
+    got = {}
+    for name, xp in MODS.items():
+        log = []
+        Logged = _logging_class(xp, log)
+
+        class Plain(xp.ndarray):
+            pass
+        a = (xp.arange(numpy.prod(shape)) * 3).reshape(shape).view(Logged)
+        items = list(a)
+        b = xp.arange(numpy.prod(shape)).reshape(shape).view(Plain)
+        with pytest.raises(TypeError, match="iteration over a 0-d array"):
+            iter(xp.array(1.5).view(Logged))
+        with pytest.raises(TypeError, match="iteration over a 0-d array"):
+            iter(xp.array(1.5).view(Plain))
+        got[name] = (log, [(tname(x), val(x)) for x in items],
+                     [(tname(x), val(x)) for x in b])
+    assert got['ndtile'] == got['numpy']
+
+
+@pytest.mark.parametrize("n,axis", [(1, -1), (2, -1), (1, 0), (3, 1)])
+def test_diff_and_ediff1d_keep_the_subclass(n, axis):
+    # NumPy's diff slices a subclass instance with its __getitem__ and
+    # subtracts with the ufunc (wrapped); ediff1d is ary[1:] - ary[:-1]
+    # (the subclass's __sub__), or with to_begin/to_end a result of ary's
+    # class. ndtile's diff gave a plain array (quantities lost the units),
+    # its ediff1d with to_end a plain one.
+    got = {}
+    for name, xp in MODS.items():
+        log = []
+        Logged = _logging_class(xp, log)
+        a = (xp.arange(24.0) ** 2).reshape(4, 6).view(Logged)
+        out = [xp.diff(a, n, axis), xp.diff(a, n, axis, prepend=1.5),
+               xp.diff(a[::2, ::-1], n, axis), xp.ediff1d(a),
+               xp.diff(xp.array([True, False, False, True]).view(Logged))]
+        calls = list(log)
+        # (NumPy writes these through the subclass's __getitem__ views: not compared)
+        out += [xp.ediff1d(a, to_end=[9]), xp.ediff1d(a, to_begin=xp.array([2.0, 3.0]), to_end=7)]
+        got[name] = (calls, [(tname(x), val(x), str(x.dtype)) for x in out])
+        with pytest.raises(TypeError):
+            xp.ediff1d(xp.array([True, False]).view(Logged))
+    assert got['ndtile'] == got['numpy']
+
+
+def test_diff_of_a_large_subclass_instance(default_tiles):
+    # past one default tile: the subclass's slices are views of it
+    want = numpy.diff((numpy.arange(600000.0) ** 2).reshape(3, 200000), 2)
+    for xp in MODS.values():
+        class S(xp.ndarray):
+            pass
+        d = xp.diff((xp.arange(600000.0) ** 2).reshape(3, 200000).view(S), 2)
+        assert type(d) is S
+        numpy.testing.assert_array_equal(numpy.asarray(d.view(xp.ndarray)), want)
+
+
+def _pickled_info_class(xp, name):
+    """quantities' pickling: __reduce__ rebuilds from an empty (0,) int8
+    instance and appends an attribute to super()'s state; __setstate__
+    passes state[:-1] to ndarray.__setstate__, which takes its shape, dtype
+    and data."""
+    def rebuild(sub, base, shape, t):
+        return sub.__new__(sub, xp.ndarray.__new__(base, shape, t))
+
+    class Info(xp.ndarray):
+        def __new__(cls, a, info=None):
+            o = xp.asarray(a).view(cls)
+            o.info = info
+            return o
+
+        def __array_finalize__(self, obj):
+            self.info = getattr(obj, 'info', None)
+
+        def __reduce__(self):
+            r = super().__reduce__()
+            return (rebuild, (type(self), xp.ndarray, (0,), 'b'), r[2] + (self.info,))
+
+        def __setstate__(self, state):
+            self.info = state[-1]
+            xp.ndarray.__setstate__(self, state[:-1])
+    Info.__qualname__ = Info.__name__ = name
+    rebuild.__qualname__ = rebuild.__name__ = name + '_rebuild'
+    globals()[rebuild.__name__] = rebuild
+    return Info
+
+
+_InfoNumpy = _pickled_info_class(numpy, '_InfoNumpy')
+_InfoNdtile = _pickled_info_class(ndtile, '_InfoNdtile')
+
+
+@pytest.mark.parametrize("make", [lambda xp: xp.arange(6.0).reshape(2, 3),
+                                  lambda xp: xp.arange(12, dtype=xp.int32).reshape(3, 4).T[::2],
+                                  lambda xp: xp.array(3 + 1j),
+                                  lambda xp: xp.arange(300000.0).reshape(3, -1)])
+def test_setstate_takes_the_state_shape_and_dtype(make):
+    # ndarray.__setstate__ refused a state whose shape was not the array's
+    # ("expected the array's data"): quantities' pickles (an empty (0,)
+    # int8 instance given its state) failed to load
+    got = {}
+    for xp, cls in ((numpy, _InfoNumpy), (ndtile, _InfoNdtile)):
+        r = pickle.loads(pickle.dumps(cls(make(xp), 'm')))
+        assert type(r) is cls
+        got[xp.__name__] = (r.info, r.dtype, r.shape, val(r))
+    assert got['ndtile'] == got['numpy']
+
+
+def test_setstate_of_numpy_state():
+    # NumPy's state tuples ((version,) shape, dtype, is_fortran, rawdata) and
+    # NumPy's errors for a wrong one
+    for st in (numpy.arange(6.0).reshape(2, 3).__reduce__()[2],
+               numpy.asfortranarray(numpy.arange(6).reshape(2, 3)).__reduce__()[2],
+               numpy.arange(6.0).reshape(2, 3).__reduce__()[2][1:],
+               numpy.array(2.5, numpy.float32).__reduce__()[2]):
+        a, b = numpy.zeros(1, numpy.int8), ndtile.zeros(1, numpy.int8)
+        a.__setstate__(st)
+        b.__setstate__(st)
+        assert a.dtype == b.dtype and a.shape == b.shape and a.tolist() == b.tolist()
+    for bad, exc in (((1, 2), TypeError),
+                     ((1, (4,), numpy.dtype('i4'), False, bytes(12)), ValueError)):
+        for a in (numpy.zeros(1), ndtile.zeros(1)):
+            with pytest.raises(exc):
+                a.__setstate__(bad)

@@ -25,7 +25,8 @@ standard_gamma with an array shape, choice(p=...)), and for the samplers
 ndtile does not implement (beta, dirichlet, ...), NumPy's sampler runs on
 gathered data with a NumPy generator seeded from one draw of ours, so
 results stay reproducible from the seed; these warn as fallbacks.
-SeedSequence and NumPy's bit generator classes are NumPy's own.
+SeedSequence and NumPy's bit generator classes are NumPy's own (their
+constructors given NumPy copies of ndtile arrays: a seed array).
 
 Seeds: None draws from os.urandom; ints and sequences of ints are hashed
 (BLAKE2b) into the 64-bit key; NumPy SeedSequences, BitGenerators and

@@ -2,7 +2,7 @@
 under a key, a stream and a draw count) and the seeding rules (ints and
 sequences hashed with BLAKE2b, NumPy SeedSequences, BitGenerators and
 Generators as one draw, NumPy's legacy seeds); NumPy's own bit generator
-classes (SeedSequence, PCG64, ...) re-exported."""
+classes (SeedSequence, PCG64, ...), taking ndtile arrays as arguments."""
 
 from builtins import bytes as _bytes
 import hashlib
@@ -182,10 +182,36 @@ def _as_bitgen(obj, legacy=False):
     return TilePhilox._from_core(_legacy_seed64(obj) if legacy else _seed64(obj))
 
 
-SeedSequence = _np.random.SeedSequence
+class _NumPyClassName(type):
+    """The metaclass of ndtile's names for NumPy's SeedSequence and bit
+    generators: what NumPy's class made (numpy.random.PCG64(), the children
+    of SeedSequence.spawn) is an instance of ndtile's name too, and NumPy's
+    class a subclass of it."""
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, cls._numpy_class)
+
+    def __subclasscheck__(cls, sub):
+        return issubclass(sub, cls._numpy_class)
+
+
+def _taking_ndtile_arrays(np_cls):
+    """NumPy's class np_cls, its constructor given NumPy copies of the ndtile
+    arrays among its arguments: NumPy's SeedSequence checks the entropy's
+    type (int, list, tuple, range, numpy.ndarray), so
+    np.random.SeedSequence(np.arange(4)) and np.random.PCG64(seed_array)
+    raised TypeError under ndtile, as NumPy's test_smoke's seed_array tests
+    found."""
+    def __init__(self, *args, **kwargs):
+        np_cls.__init__(self, *_C.to_np_tree(args), **_C.to_np_tree(kwargs))
+    return _NumPyClassName(np_cls.__name__, (np_cls,), {
+        '__init__': __init__, '__doc__': np_cls.__doc__, '__module__': __name__,
+        '__qualname__': np_cls.__name__, '_numpy_class': np_cls})
+
+
+SeedSequence = _taking_ndtile_arrays(_np.random.SeedSequence)
 BitGenerator = _np.random.BitGenerator
-PCG64 = _np.random.PCG64
-PCG64DXSM = _np.random.PCG64DXSM
-MT19937 = _np.random.MT19937
-Philox = _np.random.Philox
-SFC64 = _np.random.SFC64
+PCG64 = _taking_ndtile_arrays(_np.random.PCG64)
+PCG64DXSM = _taking_ndtile_arrays(_np.random.PCG64DXSM)
+MT19937 = _taking_ndtile_arrays(_np.random.MT19937)
+Philox = _taking_ndtile_arrays(_np.random.Philox)
+SFC64 = _taking_ndtile_arrays(_np.random.SFC64)
