@@ -313,6 +313,17 @@ static ndt_status combine_body(ndt_bound *op, void *p) {
     ndt_array bv;
     ndt__block_view(&r->in, &r->tl, blk, &bv);
     if (!pbase) {   /* the direct fold */
+      /* a block whose out elements all lie outside [lo, hi) is not bound:
+       * with a short reduced axis (a (2, N) array over axis 0) every
+       * output tile's task met every block, quadratic in the tiles */
+      int64_t bs[NDT_MAXDIMS], omin = 0, omax = 0;
+      ndt__block_start(&r->in, &r->tl, blk, bs);
+      for (int j = 0; j < nd; j++)
+        if (!(r->mask >> j & 1)) {
+          omin += bs[j] * ost[j];
+          omax += (bs[j] + bv.shape[j] - 1) * ost[j];
+        }
+      if (omax < lo || omin >= hi) continue;
       ndt_bound ib = {0};
       st = ndt__piece_bind(&op[1], &bv, &ib, 1);
       if (st) break;
