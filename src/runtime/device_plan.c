@@ -62,11 +62,16 @@ static ndt_status record_move(const ndt_plan_act *a) {
 }
 
 /* The bytes a task works on: its operands' elements (what the body reads
- * or writes, not the tiles they lie in). */
+ * and writes, not the tiles they lie in), an operand read and written
+ * (RW, REDUCE) twice. */
 static int64_t work_bytes(const ndt_operand *op, int nop) {
   int64_t w = 0;
-  for (int i = 0; i < nop; i++)
-    if (!(op[i].priv & NDT_OPND_KEEP)) w += op[i].view->size * ndt_vsize(op[i].view);
+  for (int i = 0; i < nop; i++) {
+    unsigned p = op[i].priv & NDT_PRIV_MASK;
+    if (op[i].priv & NDT_OPND_KEEP) continue;
+    int64_t b = op[i].view->size * ndt_vsize(op[i].view);
+    w += (p & NDT_READ) && (p & NDT_WRITE) ? 2 * b : b;
+  }
   return w;
 }
 

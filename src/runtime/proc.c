@@ -489,6 +489,7 @@ typedef struct ndt__plan_node {
   ndt_tile *tile;        /* NULL once the tile is gone (its copies freed) */
   unsigned pv, res;      /* planned valid memories; device memories holding a buffer */
   struct ndt__plan_node *prev[NDT_MAX_MEMS], *next[NDT_MAX_MEMS];   /* plan[m], most recent first */
+  unsigned counted;      /* plan_moves: its copy to the device (1), to the host (2) */
   int64_t bytes, stamp;  /* stamp: the task being planned uses it */
   ndt_dtype dtype;       /* its name in the log (kept past the tile) */
   int64_t size, index, ntiles;
@@ -693,32 +694,60 @@ static int written_whole(const ndt_access *a, const ndt_store *const *rd, int nr
   return whole;
 }
 
+/* What one copy costs besides its bytes (a task of its own: recorded,
+ * scheduled, a transfer started and waited for), counted as bytes moved:
+ * enough that a task of a few bytes never calls for a copy (a column of two
+ * elements), small beside a tile (a 4 KiB tile's task still pays for its
+ * copy). A GPU's transfer costs more to start (microseconds: tens of KiB at
+ * PCIe speed); this errs toward the device. */
+#define NDT__COPY_FIXED 1024
+
 /* The bytes that running a task in device memory x would move, as the plan
- * sees it: the tiles it uses that x does not hold valid (copied in) and the
- * only valid copies that the evictions making room for its tiles would
- * write back (x's least recently planned first, never the task's own: its
- * tiles are stamped >= own). *back: the bytes running it on the host would
- * move instead (the tiles it uses that only devices hold). Each tile is
- * counted once (stamped `seen`). valid_lock held. */
+ * sees it, each copy counted with its fixed cost. A tile x does not hold
+ * valid is copied in whole, but costs only the part the task reads (its
+ * accesses' regions, which for a view of two tiles or one are its extent
+ * in them; nothing of a part it only writes): the rest stays for the tasks
+ * after it, which use it at no cost (a dense op's tiles, halos, pieces of
+ * misaligned tiles). To these add the bytes of the only valid copies that
+ * the evictions making room for the task's tiles write back (x's least
+ * recently planned first, never the task's own: its tiles are stamped >=
+ * own). *back: what running it on the host would move instead (the parts
+ * of the tiles only devices hold). valid_lock held; `seen` stamps the
+ * tiles counted. */
 static int64_t plan_moves(int x, const ndt_access *acc, int nacc, const ndt_store *const *rd,
                           int nrd, int rd_all, int64_t own, int64_t seen, int64_t *back) {
   unsigned xbit = 1u << x;
-  int64_t in = 0, room = 0;
+  int64_t in = 0, room = 0, c0 = NDT__COPY_FIXED;
   *back = 0;
   for (int i = 0; i < nacc; i++) {
     ndt__plan_node *n = acc[i].tile->dev->plan;
-    if (n->stamp == seen) continue;
-    n->stamp = seen;
-    int whole = written_whole(&acc[i], rd, nrd, rd_all);
-    if (n->pv && !(n->pv & xbit) && !whole) in += n->bytes;
-    if (n->pv && !(n->pv & 1u) && !whole) *back += n->bytes;
-    if (!(n->res & xbit)) room += n->bytes;
+    if (n->stamp != seen) {
+      n->stamp = seen;
+      n->counted = 0;
+      if (!(n->res & xbit)) room += n->bytes;
+    }
+    if (!n->pv || written_whole(&acc[i], rd, nrd, rd_all)) continue;
+    int64_t part = 0;
+    if (acc[i].priv & NDT_READ) {
+      part = (acc[i].hi - acc[i].lo + 1) * acc[i].tile->store->itemsize;
+      if (part > n->bytes) part = n->bytes;
+    }
+    if (!(n->pv & xbit)) {
+      in += part + (n->counted & 1 ? 0 : c0);
+      n->counted |= 1;
+    }
+    if (!(n->pv & 1u)) {
+      *back += part + (n->counted & 2 ? 0 : c0);
+      n->counted |= 2;
+    }
   }
   int64_t over = plan[x].used + room - mem_cap(x);
   for (ndt__plan_node *e = plan[x].tail; e && over > 0; e = e->prev[x]) {
     if (e->stamp >= own) continue;
     over -= e->bytes;
-    if (e->tile && e->pv == xbit) in += e->bytes;
+    /* (its bytes alone: the model's write-backs include those of tiles
+     * whose store is gone, no task: a reduction's dead partials) */
+    if (e->pv == xbit) in += e->bytes;
   }
   return in;
 }
@@ -758,14 +787,18 @@ ndt_status ndt__plan_decide(ndt_processor **pp, const ndt_task_kind *k, const nd
       ndt__dev_count(NDT__DEV_FALLBACKS, 1);
       x = 0;
     } else if ((moves = plan_moves(x, acc, nacc, rd, nrd, rd_all, own, ++plan_stamp, &back)) >
-                   work && back < moves) {
-      /* moving does not pay: the task would move more bytes than it works
-       * on (a column of a matrix of whole-tile rows: a few bytes of work,
-       * whole tiles in, and the evictions that make room for them written
-       * back), and the host has more of its data: it runs where its data
-       * is, on the CPU (a placement, not a failure: no fallback counted) */
+                   2 * work && back < moves) {
+      /* moving does not pay: the task would move more than twice the
+       * bytes it works on (a column of a matrix of whole-tile rows: a few
+       * bytes of work in the extent of two tiles; a copy for a task of a
+       * few bytes; the evictions that make room written back), and running it on the host moves
+       * less: it runs where its data is, on the CPU (a placement, not a
+       * failure: no fallback counted). Twice: a device's work on a byte
+       * is taken to be worth moving one (its speed beside the CPU's), and
+       * a byte read once to be worth moving too (the tasks after it find
+       * it there). */
       if (ndt__dev_logging)
-        ndt__dev_log_place("stay %s %s->cpu %lld>%lld", k->name, (*pp)->iface->name,
+        ndt__dev_log_place("stay %s %s->cpu %lld>2*%lld", k->name, (*pp)->iface->name,
                            (long long)moves, (long long)work);
       x = 0;
     }

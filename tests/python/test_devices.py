@@ -642,6 +642,11 @@ import numpy, ndtile as np
 n = 57_142
 x = numpy.arange(7 * n, dtype=numpy.float64).reshape(7, n)
 a = np.asarray(x) * 1
+# a read back: valid on the host too, so the devices (far smaller than a)
+# evict its tiles clean; a device full of a's only copies would write one
+# back for each it takes in, and the plan keeps such tasks on the CPU
+# (proc.c's plan_moves)
+numpy.asarray(a)
 got = [a.T.copy(), a[::2, ::-900].T.copy(), a[1:, 3::97].copy()]
 want = [x.T.copy(), x[::2, ::-900].T.copy(), x[1:, 3::97].copy()]
 a.T[4::9] = a.T[::9][: a.T[4::9].shape[0]] * 2          # a strided write, scattered back
@@ -1108,9 +1113,10 @@ def placed(tag, f):
     log = lib.ndt_debug_device_log_text().decode()
     lib.ndt_debug_device_log(0)
     for line in log.split("-- ran:")[0].splitlines():
-        if line.startswith("place") and line.endswith(" cpu") and any(
-                k in line for k in ("reduce block", "reduce combine", "prod chain",
-                                    "prod fold", "pairwise leaf")):
+        # (a "stay" line: placed on the device, kept on the CPU by the plan)
+        if (line.startswith("place") and line.endswith(" cpu") or line.startswith("stay ")) and \
+                any(k in line for k in ("reduce block", "reduce combine", "prod chain",
+                                        "prod fold", "pairwise leaf")):
             on_cpu.append([str(tag), line])
     return r
 data = {
@@ -1476,6 +1482,11 @@ def placed(tag, f):
         if line.startswith("place") and "reduce combine" in line:
             k = "cpu" if line.endswith(" cpu") else "dev"
             where[k] = where.get(k, []) + [str(tag)]
+        elif line.startswith("stay reduce combine"):
+            # placed on a device, kept where its partials are by the plan:
+            # the CPU made them (blocks the device has no variant for)
+            where["dev"].pop()
+            where["stay"] = where.get("stay", []) + [str(tag)]
     return r
 def data(dt, n):
     # few distinct values (ties: the first occurrence wins), NaNs of both
@@ -1670,6 +1681,9 @@ def placed(f):
     for line in log.splitlines():
         if line.startswith("fallback"):
             cpu.add(line)
+        if line.startswith("stay ") and any(k in line for k in KINDS):
+            # placed on a device, kept on the CPU by the plan: "stay KIND DEV->cpu M>2*W"
+            line = "place " + line[5:].rsplit(" ", 2)[0] + " cpu"
         if not line.startswith("place ") or not any(k in line for k in KINDS):
             continue
         kind, proc = line[6:].rsplit(" ", 1)
