@@ -677,6 +677,44 @@ def test_views_with_gaps_copy_only_their_pinned_tiles_on_the_device():
     assert 783 <= views < 2_000, line
 
 
+# Tasks of a few bytes over tiles far apart: np.apply_along_axis(np.sort,
+# -2, a) of a (2, n) array makes a sort of two elements per column, one in
+# each row's tile, and a copy of its result into a column of the result.
+# Each pulled whole tiles onto a full device and evicted the tiles the next
+# one needed (the fuzzer's sim2 "hang": (2, 500000) float32 on
+# sim:2,mem=4M, over 60 s; 8 KiB tiles here: 40 MB copied and 7,400
+# evictions for 3,000 columns). Placement now leaves a task where its data
+# is valid when moving would cost more than twice its work (proc.c's
+# plan_moves): the host's data stays there, a device's stays there; a few
+# bytes move per column at most.
+THRASH = """
+import json, numpy, ndtile as np
+v = numpy.random.default_rng(3).standard_normal((2, 3000)).astype(numpy.float32)
+out = []
+for resident in (False, True):
+    a = np.asarray(v)
+    if resident:
+        a = a * numpy.float32(1)          # made on the devices
+    s0 = np._core.device_stats()
+    r = numpy.asarray(np.apply_along_axis(np.sort, -2, a))
+    s1 = np._core.device_stats()
+    want = numpy.apply_along_axis(numpy.sort, -2, v)
+    out.append([r.dtype == want.dtype and bool(numpy.array_equal(r, want)),
+                {k: s1[k] - s0[k] for k in s1}])
+print(json.dumps(out))
+"""
+
+
+def test_tiny_tasks_over_far_tiles_do_not_thrash_a_full_device():
+    r = run(THRASH, NDTILE_DEVICES="sim:2,mem=16k", NDTILE_TILE_BYTES="8192")
+    assert r.returncode == 0, r.stdout + r.stderr
+    for same, st in json.loads(r.stdout.splitlines()[-1]):
+        assert same
+        # a tile moved a few times at most, a column's few bytes each
+        assert st["evictions"] <= 8 and st["copy_bytes"] <= 4 * 8192 + 16 * 3000, st
+        assert st["fallbacks"] == 0, st
+
+
 # Advanced-index reads (gather) and writes (put) on multi-tile arrays run
 # on the device (src/kernels/cuda/index_impl.h through the plugin's host
 # build): NumPy's values, and its IndexError for the first bad index.
