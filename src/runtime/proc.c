@@ -791,12 +791,12 @@ ndt_status ndt__plan_decide(ndt_processor **pp, const ndt_task_kind *k, const nd
       /* moving does not pay: the task would move more than twice the
        * bytes it works on (a column of a matrix of whole-tile rows: a few
        * bytes of work in the extent of two tiles; a copy for a task of a
-       * few bytes; the evictions that make room written back), and running it on the host moves
-       * less: it runs where its data is, on the CPU (a placement, not a
-       * failure: no fallback counted). Twice: a device's work on a byte
-       * is taken to be worth moving one (its speed beside the CPU's), and
-       * a byte read once to be worth moving too (the tasks after it find
-       * it there). */
+       * few bytes; the evictions that make room written back), and
+       * running it on the host moves less: it runs where its data is, on
+       * the CPU (a placement, not a failure: no fallback counted). Twice:
+       * a device's work on a byte is taken to be worth moving one (its
+       * speed beside the CPU's), and a byte read once to be worth moving
+       * too (the tasks after it find it there). */
       if (ndt__dev_logging)
         ndt__dev_log_place("stay %s %s->cpu %lld>2*%lld", k->name, (*pp)->iface->name,
                            (long long)moves, (long long)work);

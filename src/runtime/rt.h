@@ -204,8 +204,9 @@ typedef struct { ndt_plan_act *a, *local; int n, cap; } ndt_plan_acts;
  * (work: the bytes of its operands' elements) is submitted on *pp: the
  * copies and evictions it needs, appended to pa in the order they must be
  * recorded; *pp becomes the CPU when its tiles cannot fit the device, or
- * when running it there would move more bytes than it works on and more
- * than running it on the host would (it stays where its data is); *born:
+ * when running it there would move more than twice the bytes it works on
+ * and more than running it on the host would (it stays where its data
+ * is: proc.c's plan_moves); *born:
  * it allocates a result written whole in its device memory (it follows
  * that memory's evictions too). */
 ndt_status ndt__plan_decide(ndt_processor **pp, const ndt_task_kind *k, const ndt_access *acc,
