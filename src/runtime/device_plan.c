@@ -61,14 +61,28 @@ static ndt_status record_move(const ndt_plan_act *a) {
   return st;
 }
 
-ndt_status ndt__plan_task(ndt_processor **pp, const ndt_task_kind *k, const ndt_access *acc,
-                          int nacc, ndt_task **after) {
+/* The bytes a task works on: its operands' elements (what the body reads
+ * and writes, not the tiles they lie in), an operand read and written
+ * (RW, REDUCE) twice. */
+static int64_t work_bytes(const ndt_operand *op, int nop) {
+  int64_t w = 0;
+  for (int i = 0; i < nop; i++) {
+    unsigned p = op[i].priv & NDT_PRIV_MASK;
+    if (op[i].priv & NDT_OPND_KEEP) continue;
+    int64_t b = op[i].view->size * ndt_vsize(op[i].view);
+    w += (p & NDT_READ) && (p & NDT_WRITE) ? 2 * b : b;
+  }
+  return w;
+}
+
+ndt_status ndt__plan_task(ndt_processor **pp, const ndt_task_kind *k, const ndt_operand *op,
+                          int nop, const ndt_access *acc, int nacc, ndt_task **after) {
   *after = NULL;
   if (!nacc) return NDT_OK;
   ndt_plan_act local[16];
   ndt_plan_acts pa = {local, local, 0, 16};
   int born = 0;
-  ndt_status st = ndt__plan_decide(pp, k, acc, nacc, &pa, &born);
+  ndt_status st = ndt__plan_decide(pp, k, acc, nacc, work_bytes(op, nop), &pa, &born);
   for (int i = 0; i < pa.n; i++) {
     if (st == NDT_OK) st = record_move(&pa.a[i]);
     else ndt__store_decref(pa.a[i].tile->store);

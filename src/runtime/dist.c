@@ -240,7 +240,8 @@ ndt_status ndt__dist_submit(const ndt_taskrec *r) {
      * like one process's (proc.c, device_plan.c) */
     ndt_taskrec lr = *r;
     ndt_task *fence = NULL;
-    if (st == NDT_OK && ndt__dev_track) st = ndt__plan_task(&lr.proc, lr.kind, acc, nacc, &fence);
+    if (st == NDT_OK && ndt__dev_track)
+      st = ndt__plan_task(&lr.proc, lr.kind, lr.op, lr.nop, acc, nacc, &fence);
     if (fence) {
       lr.after = &fence;
       lr.nafter = 1;

@@ -489,6 +489,7 @@ typedef struct ndt__plan_node {
   ndt_tile *tile;        /* NULL once the tile is gone (its copies freed) */
   unsigned pv, res;      /* planned valid memories; device memories holding a buffer */
   struct ndt__plan_node *prev[NDT_MAX_MEMS], *next[NDT_MAX_MEMS];   /* plan[m], most recent first */
+  unsigned counted;      /* plan_moves: its copy to the device (1), to the host (2) */
   int64_t bytes, stamp;  /* stamp: the task being planned uses it */
   ndt_dtype dtype;       /* its name in the log (kept past the tile) */
   int64_t size, index, ntiles;
@@ -667,15 +668,99 @@ void ndt__plan_reclaim(void) {
   pthread_mutex_unlock(&valid_lock);
 }
 
+/* The stores a task reads (at most 8 kept; *all: no more): a tile of one
+ * is never taken as overwritten whole (the binding's rule, bind.c). */
+static int read_stores(const ndt_access *acc, int nacc, const ndt_store **rd, int *all) {
+  int nrd = 0;
+  *all = 1;
+  for (int i = 0; i < nacc; i++)
+    if (acc[i].priv & NDT_READ) {
+      int seen = 0;
+      for (int j = 0; j < nrd && !seen; j++) seen = rd[j] == acc[i].tile->store;
+      if (!seen && nrd < 8) rd[nrd++] = acc[i].tile->store;
+      else if (!seen) *all = 0;
+    }
+  return nrd;
+}
+
+/* 1 when the access writes its whole tile, of a store the task does not
+ * read: the tile's old contents need not come (a result born where the
+ * task runs). */
+static int written_whole(const ndt_access *a, const ndt_store *const *rd, int nrd, int rd_all) {
+  const ndt_tile *tl = a->tile;
+  int whole = (a->priv & NDT_DENSE) && a->lo == tl->start &&
+              a->hi == tl->start + tl->len - 1 && rd_all;
+  for (int j = 0; j < nrd && whole; j++) whole = rd[j] != tl->store;
+  return whole;
+}
+
+/* What one copy costs besides its bytes (a task of its own: recorded,
+ * scheduled, a transfer started and waited for), counted as bytes moved:
+ * enough that a task of a few bytes never calls for a copy (a column of two
+ * elements), small beside a tile (a 4 KiB tile's task still pays for its
+ * copy). A GPU's transfer costs more to start (microseconds: tens of KiB at
+ * PCIe speed); this errs toward the device. */
+#define NDT__COPY_FIXED 1024
+
+/* The bytes that running a task in device memory x would move, as the plan
+ * sees it, each copy counted with its fixed cost. A tile x does not hold
+ * valid is copied in whole, but costs only the part the task reads (its
+ * accesses' regions, which for a view of two tiles or one are its extent
+ * in them; nothing of a part it only writes): the rest stays for the tasks
+ * after it, which use it at no cost (a dense op's tiles, halos, pieces of
+ * misaligned tiles). To these add the bytes of the only valid copies that
+ * the evictions making room for the task's tiles write back (x's least
+ * recently planned first, never the task's own: its tiles are stamped >=
+ * own). *back: what running it on the host would move instead (the parts
+ * of the tiles only devices hold). valid_lock held; `seen` stamps the
+ * tiles counted. */
+static int64_t plan_moves(int x, const ndt_access *acc, int nacc, const ndt_store *const *rd,
+                          int nrd, int rd_all, int64_t own, int64_t seen, int64_t *back) {
+  unsigned xbit = 1u << x;
+  int64_t in = 0, room = 0, c0 = NDT__COPY_FIXED;
+  *back = 0;
+  for (int i = 0; i < nacc; i++) {
+    ndt__plan_node *n = acc[i].tile->dev->plan;
+    if (n->stamp != seen) {
+      n->stamp = seen;
+      n->counted = 0;
+      if (!(n->res & xbit)) room += n->bytes;
+    }
+    if (!n->pv || written_whole(&acc[i], rd, nrd, rd_all)) continue;
+    int64_t part = 0;
+    if (acc[i].priv & NDT_READ) {
+      part = (acc[i].hi - acc[i].lo + 1) * acc[i].tile->store->itemsize;
+      if (part > n->bytes) part = n->bytes;
+    }
+    if (!(n->pv & xbit)) {
+      in += part + (n->counted & 1 ? 0 : c0);
+      n->counted |= 1;
+    }
+    if (!(n->pv & 1u)) {
+      *back += part + (n->counted & 2 ? 0 : c0);
+      n->counted |= 2;
+    }
+  }
+  int64_t over = plan[x].used + room - mem_cap(x);
+  for (ndt__plan_node *e = plan[x].tail; e && over > 0; e = e->prev[x]) {
+    if (e->stamp >= own) continue;
+    over -= e->bytes;
+    /* (its bytes alone: the model's write-backs include those of tiles
+     * whose store is gone, no task: a reduction's dead partials) */
+    if (e->pv == xbit) in += e->bytes;
+  }
+  return in;
+}
+
 static atomic_llong plan_fallbacks;
 int64_t ndt__plan_fallbacks(void) { return atomic_load(&plan_fallbacks); }
 
 ndt_status ndt__plan_decide(ndt_processor **pp, const ndt_task_kind *k, const ndt_access *acc,
-                            int nacc, ndt_plan_acts *pa, int *born) {
+                            int nacc, int64_t work, ndt_plan_acts *pa, int *born) {
   ndt_status st = NDT_OK;
   *born = 0;
   pthread_mutex_lock(&valid_lock);
-  plan_stamp++;
+  int64_t own = ++plan_stamp;   /* the task's tiles: stamped own or later */
   int x = (*pp)->mem->id;
   unsigned xbit = 1u << x;
   int64_t total = 0;
@@ -685,48 +770,57 @@ ndt_status ndt__plan_decide(ndt_processor **pp, const ndt_task_kind *k, const nd
       pthread_mutex_unlock(&valid_lock);
       return NDT_OK;
     }
-    if (n->stamp != plan_stamp) total += n->bytes;
-    n->stamp = plan_stamp;
+    if (n->stamp != own) total += n->bytes;
+    n->stamp = own;
   }
-  if (x && total > mem_cap(x)) {
-    /* the task's tiles cannot all be in the device at once: it runs on the
-     * CPU where the plan has the data (a fallback decided here) */
-    ndt_processor *cpu = ndt__proc_get(0);
-    if (cpu && k->body[cpu->kind]) {
+  const ndt_store *rd[8];
+  int rd_all;
+  int nrd = read_stores(acc, nacc, rd, &rd_all);
+  ndt_processor *cpu = ndt__proc_get(0);
+  if (x && cpu && k->body[cpu->kind]) {
+    int64_t back = 0, moves = 0;
+    if (total > mem_cap(x)) {
+      /* the task's tiles cannot all be in the device at once: it runs on
+       * the CPU where the plan has the data (a fallback decided here) */
       if (ndt__dev_logging) ndt__dev_log_place("fallback %s %s->cpu", k->name, (*pp)->iface->name);
       atomic_fetch_add(&plan_fallbacks, 1);
       ndt__dev_count(NDT__DEV_FALLBACKS, 1);
-      *pp = cpu;
       x = 0;
+    } else if ((moves = plan_moves(x, acc, nacc, rd, nrd, rd_all, own, ++plan_stamp, &back)) >
+                   2 * work && back < moves) {
+      /* moving does not pay: the task would move more than twice the
+       * bytes it works on (a column of a matrix of whole-tile rows: a few
+       * bytes of work in the extent of two tiles; a copy for a task of a
+       * few bytes; the evictions that make room written back), and
+       * running it on the host moves less: it runs where its data is, on
+       * the CPU (a placement, not a failure: no fallback counted). Twice:
+       * a device's work on a byte is taken to be worth moving one (its
+       * speed beside the CPU's), and a byte read once to be worth moving
+       * too (the tasks after it find it there). */
+      if (ndt__dev_logging)
+        ndt__dev_log_place("stay %s %s->cpu %lld>2*%lld", k->name, (*pp)->iface->name,
+                           (long long)moves, (long long)work);
+      x = 0;
+    }
+    if (!x) {
+      *pp = cpu;
       xbit = 1;
     }
   }
-  /* the stores the task reads: a tile of one is never taken as overwritten
-   * whole (the binding's rule, bind.c) */
-  const ndt_store *rd[8];
-  int nrd = 0, rd_all = 1;
-  for (int i = 0; i < nacc; i++)
-    if (acc[i].priv & NDT_READ) {
-      int seen = 0;
-      for (int j = 0; j < nrd && !seen; j++) seen = rd[j] == acc[i].tile->store;
-      if (!seen && nrd < 8) rd[nrd++] = acc[i].tile->store;
-      else if (!seen) rd_all = 0;
-    }
   plan_stamp++;
   for (int i = 0; i < nacc && st == NDT_OK; i++) {
     ndt__plan_node *n = acc[i].tile->dev->plan;
     if (n->stamp == plan_stamp) continue;   /* seen (a tile in several accesses) */
     n->stamp = plan_stamp;
-    const ndt_tile *tl = acc[i].tile;
-    int whole = (acc[i].priv & NDT_DENSE) && acc[i].lo == tl->start &&
-                acc[i].hi == tl->start + tl->len - 1 && rd_all;
-    for (int j = 0; j < nrd && whole; j++) whole = rd[j] != tl->store;
+    int whole = written_whole(&acc[i], rd, nrd, rd_all);
     int alloc = x && !(n->res & xbit);
     if (alloc) *born |= whole;   /* the task allocates it: after the evictions */
     if (alloc) {
       while (plan[x].used + n->bytes > mem_cap(x) && st == NDT_OK) {
         ndt__plan_node *e = plan[x].tail;
-        while (e && e->stamp == plan_stamp) e = e->prev[x];   /* not this task's own */
+        /* never the task's own: also not one of its tiles that this loop
+         * has not reached yet (it would come straight back in) */
+        while (e && e->stamp >= own) e = e->prev[x];
         if (!e) break;   /* (the cap check above: cannot happen) */
         int r = plan_evict(e, x, pa);
         if (r == -1) {

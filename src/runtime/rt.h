@@ -201,12 +201,16 @@ void ndt__release_ranges(ndt_memory *m, int n, const ndt_range *r);
 typedef struct { ndt_tile *tile; int mem, from, evict, fence; } ndt_plan_act;
 typedef struct { ndt_plan_act *a, *local; int n, cap; } ndt_plan_acts;
 /* With devices, on the recording thread, before a task with accesses acc
- * is submitted on *pp: the copies and evictions it needs, appended to pa
- * in the order they must be recorded; *pp becomes the CPU when its tiles
- * cannot fit the device; *born: it allocates a result written whole in
- * its device memory (it follows that memory's evictions too). */
+ * (work: the bytes of its operands' elements) is submitted on *pp: the
+ * copies and evictions it needs, appended to pa in the order they must be
+ * recorded; *pp becomes the CPU when its tiles cannot fit the device, or
+ * when running it there would move more than twice the bytes it works on
+ * and more than running it on the host would (it stays where its data
+ * is: proc.c's plan_moves); *born:
+ * it allocates a result written whole in its device memory (it follows
+ * that memory's evictions too). */
 ndt_status ndt__plan_decide(ndt_processor **pp, const ndt_task_kind *k, const ndt_access *acc,
-                            int nacc, ndt_plan_acts *pa, int *born);
+                            int nacc, int64_t work, ndt_plan_acts *pa, int *born);
 /* The bodies of the plan's tasks: make t valid in memory mem (a copy), or
  * free its copy there, writing it back to the host when it is the only
  * valid one (an eviction). */
@@ -216,8 +220,8 @@ void ndt__move_evict(ndt_tile *t, int mem);
 /* ndt__plan_decide, and the decisions recorded as tasks ("copy h2d",
  * "copy d2h", "copy d2d", "evict"); *fence: a task the recorded one must
  * follow (born results), or NULL. */
-ndt_status ndt__plan_task(ndt_processor **pp, const ndt_task_kind *k, const ndt_access *acc,
-                          int nacc, ndt_task **fence);
+ndt_status ndt__plan_task(ndt_processor **pp, const ndt_task_kind *k, const ndt_operand *op,
+                          int nop, const ndt_access *acc, int nacc, ndt_task **fence);
 /* After a sync (every task done, so every store the program dropped is
  * freed: a point of program order): the plan forgets the copies of tiles
  * that are gone, as their memory already is. */

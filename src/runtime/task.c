@@ -103,7 +103,7 @@ ndt_status ndt__record(const ndt_task_kind *kind, const char *name, const ndt_op
   /* (on many ranks the task's home rank plans it, once the regions it
    * needs have arrived: dist.c) */
   if (st == NDT_OK && ndt__dev_track && !ndt_distributed())
-    st = ndt__plan_task(&proc, kind, acc, nacc, &fence);
+    st = ndt__plan_task(&proc, kind, op, nop, acc, nacc, &fence);
   if (st == NDT_OK) {
     /* no stores: a deferred task takes its operands' (sched.c) */
     ndt_taskrec r = {.name = name, .kind = kind, .proc = proc, .op = op, .nop = nop,

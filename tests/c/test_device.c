@@ -215,6 +215,16 @@ static void program(double *res, int64_t n) {
   STEP(ndt_apply(&c, NDT_ADD, 2, in, NDT_DTYPE_DEFAULT));
   ndt_array *half = slice1(c, 0, n / 2, 1), *rest = slice1(b, n / 2, n, 1);
   STEP(ndt_assign(half, rest, NDT_CAST_SAME_KIND));
+  /* tasks of two elements, far apart (a column of c as a (2, n/2)
+   * matrix, as apply_along_axis makes them): with devices they run where
+   * those tiles are valid rather than pull the tiles onto a full device */
+  for (int64_t j = 0; j < 3; j++) {
+    ndt_array *col = slice1(c, j, n, n / 2), *neg = NULL;
+    STEP(ndt_unary(&neg, NDT_NEGATIVE, col));
+    STEP(ndt_assign(col, neg, NDT_CAST_SAME_KIND));
+    ndt_free(neg);
+    ndt_free(col);
+  }
   STEP(ndt_reduce(&s, NDT_RED_SUM, c, NDT_ALL_AXES, 0, NDT_DTYPE_DEFAULT, 0));
   OK(ndt_to_buffer(c, res));
   OK(ndt_item(s, NDT_FLOAT64, res + n));

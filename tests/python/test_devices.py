@@ -642,6 +642,11 @@ import numpy, ndtile as np
 n = 57_142
 x = numpy.arange(7 * n, dtype=numpy.float64).reshape(7, n)
 a = np.asarray(x) * 1
+# a read back: valid on the host too, so the devices (far smaller than a)
+# evict its tiles clean; a device full of a's only copies would write one
+# back for each it takes in, and the plan keeps such tasks on the CPU
+# (proc.c's plan_moves)
+numpy.asarray(a)
 got = [a.T.copy(), a[::2, ::-900].T.copy(), a[1:, 3::97].copy()]
 want = [x.T.copy(), x[::2, ::-900].T.copy(), x[1:, 3::97].copy()]
 a.T[4::9] = a.T[::9][: a.T[4::9].shape[0]] * 2          # a strided write, scattered back
@@ -670,6 +675,44 @@ def test_views_with_gaps_copy_only_their_pinned_tiles_on_the_device():
     # 61,304 launches when the split made a task a row, 139,808 when the
     # extents were split into parts of at most 512 tiles)
     assert 783 <= views < 2_000, line
+
+
+# Tasks of a few bytes over tiles far apart: np.apply_along_axis(np.sort,
+# -2, a) of a (2, n) array makes a sort of two elements per column, one in
+# each row's tile, and a copy of its result into a column of the result.
+# Each pulled whole tiles onto a full device and evicted the tiles the next
+# one needed (the fuzzer's sim2 "hang": (2, 500000) float32 on
+# sim:2,mem=4M, over 60 s; 8 KiB tiles here: 40 MB copied and 7,400
+# evictions for 3,000 columns). Placement now leaves a task where its data
+# is valid when moving would cost more than twice its work (proc.c's
+# plan_moves): the host's data stays there, a device's stays there; a few
+# bytes move per column at most.
+THRASH = """
+import json, numpy, ndtile as np
+v = numpy.random.default_rng(3).standard_normal((2, 3000)).astype(numpy.float32)
+out = []
+for resident in (False, True):
+    a = np.asarray(v)
+    if resident:
+        a = a * numpy.float32(1)          # made on the devices
+    s0 = np._core.device_stats()
+    r = numpy.asarray(np.apply_along_axis(np.sort, -2, a))
+    s1 = np._core.device_stats()
+    want = numpy.apply_along_axis(numpy.sort, -2, v)
+    out.append([r.dtype == want.dtype and bool(numpy.array_equal(r, want)),
+                {k: s1[k] - s0[k] for k in s1}])
+print(json.dumps(out))
+"""
+
+
+def test_tiny_tasks_over_far_tiles_do_not_thrash_a_full_device():
+    r = run(THRASH, NDTILE_DEVICES="sim:2,mem=16k", NDTILE_TILE_BYTES="8192")
+    assert r.returncode == 0, r.stdout + r.stderr
+    for same, st in json.loads(r.stdout.splitlines()[-1]):
+        assert same
+        # a tile moved a few times at most, a column's few bytes each
+        assert st["evictions"] <= 8 and st["copy_bytes"] <= 4 * 8192 + 16 * 3000, st
+        assert st["fallbacks"] == 0, st
 
 
 # Advanced-index reads (gather) and writes (put) on multi-tile arrays run
@@ -1108,9 +1151,10 @@ def placed(tag, f):
     log = lib.ndt_debug_device_log_text().decode()
     lib.ndt_debug_device_log(0)
     for line in log.split("-- ran:")[0].splitlines():
-        if line.startswith("place") and line.endswith(" cpu") and any(
-                k in line for k in ("reduce block", "reduce combine", "prod chain",
-                                    "prod fold", "pairwise leaf")):
+        # (a "stay" line: placed on the device, kept on the CPU by the plan)
+        if (line.startswith("place") and line.endswith(" cpu") or line.startswith("stay ")) and \
+                any(k in line for k in ("reduce block", "reduce combine", "prod chain",
+                                        "prod fold", "pairwise leaf")):
             on_cpu.append([str(tag), line])
     return r
 data = {
@@ -1476,6 +1520,11 @@ def placed(tag, f):
         if line.startswith("place") and "reduce combine" in line:
             k = "cpu" if line.endswith(" cpu") else "dev"
             where[k] = where.get(k, []) + [str(tag)]
+        elif line.startswith("stay reduce combine"):
+            # placed on a device, kept where its partials are by the plan:
+            # the CPU made them (blocks the device has no variant for)
+            where["dev"].pop()
+            where["stay"] = where.get("stay", []) + [str(tag)]
     return r
 def data(dt, n):
     # few distinct values (ties: the first occurrence wins), NaNs of both
@@ -1670,6 +1719,9 @@ def placed(f):
     for line in log.splitlines():
         if line.startswith("fallback"):
             cpu.add(line)
+        if line.startswith("stay ") and any(k in line for k in KINDS):
+            # placed on a device, kept on the CPU by the plan: "stay KIND DEV->cpu M>2*W"
+            line = "place " + line[5:].rsplit(" ", 2)[0] + " cpu"
         if not line.startswith("place ") or not any(k in line for k in KINDS):
             continue
         kind, proc = line[6:].rsplit(" ", 1)
