@@ -1805,3 +1805,62 @@ def test_seeded_reductions_run_on_the_device_with_the_cpus_bits(tiles):
     cpu = seeded()
     assert cpu[0] == [], cpu[0][:10]
     assert cpu[3] == digest               # the CPU's bits
+
+
+# A cast's result is written in pieces where its dtype's tiles are not its
+# input's (a (640, 3000) float64 array's 2 MiB tiles hold 80 rows, float32's
+# 160: each float32 tile is written by two tasks). Its tiles hold no value
+# until written (NDT_STORE_UNSET): the first piece written on a device
+# copies nothing in. It copied the whole unwritten result to the device
+# (7,680,000 bytes for astype and for sum(dtype=float32), with or without
+# initial=); now a resident array's cast moves nothing, its sum the slots
+# and the result. Values: NumPy's, bit for bit (the cast sums follow NumPy's
+# buffered order).
+CAST_COPIES = r"""
+import json, numpy, ndtile as np
+rng = numpy.random.default_rng(3)
+v = rng.standard_normal((640, 3000)) * 1e3
+x = np.asarray(v) * 1.0                 # resident on the device
+np._core.sync()
+out = {}
+def moved(tag, f, want):
+    s0 = np._core.device_stats()["copy_bytes"]
+    r = f()
+    np._core.sync()
+    out[tag] = np._core.device_stats()["copy_bytes"] - s0
+    got = numpy.asarray(r)
+    assert got.dtype == want.dtype and got.shape == want.shape, (tag, got.dtype, got.shape)
+    assert got.tobytes() == want.tobytes(), tag
+    return r
+# (values are checked after the bytes are counted: reading an array into
+# NumPy makes the host's copy its only valid one, numpy.asarray exports it
+# writable)
+moved("astype and a use", lambda: x.astype(numpy.float32) * numpy.float32(2) + 1,
+      v.astype(numpy.float32) * numpy.float32(2) + 1)
+moved("astype of a view", lambda: x[:, 1::3].astype(numpy.float32), v[:, 1::3].astype(numpy.float32))
+moved("copy of a view", lambda: x.T.copy(), v.T.copy())
+moved("sum f4", lambda: np.sum(x, dtype=numpy.float32), numpy.asarray(numpy.sum(v, dtype=numpy.float32)))
+moved("sum f4 initial", lambda: np.sum(x, dtype=numpy.float32, initial=0.5),
+      numpy.asarray(numpy.sum(v, dtype=numpy.float32, initial=0.5)))
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize("devices", ["sim:1,mem=64M", "cudahost"])
+def test_a_casts_result_is_not_copied_to_the_device_before_it_is_written(devices):
+    env = {"NDTILE_DEVICES": devices}
+    if devices == "cudahost":
+        if cudahost_plugin() is None:
+            pytest.skip("no libndtile_cudahost.so (make build)")
+        env = dict(NDTILE_DEVICES="cuda:0", NDTILE_CUDA_MEM="64M",
+                   NDTILE_CUDA_PLUGIN=cudahost_plugin())
+    r = run(CAST_COPIES, **env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = json.loads(r.stdout.splitlines()[-1])
+    # nothing but the use's scalars (the copy of a transpose gathers its
+    # source on the device)
+    assert out["astype and a use"] <= 64, out
+    assert out["astype of a view"] == 0 and out["copy of a view"] == 0, out
+    # the buffered sums' 235 slots (float32, 940 bytes), the initial and
+    # the result: not the 7,680,000 bytes of the cast
+    assert out["sum f4"] <= 2048 and out["sum f4 initial"] <= 2048, out
