@@ -108,6 +108,8 @@ cudaError_t cudaGetLastError(void);
 cudaError_t cudaPeekAtLastError(void);
 
 cudaError_t cudaGetDeviceCount(int *count);
+/* NDTILE_CUDAHOST_DRIVER_VERSION (default 13000, CUDA 13.0's numbering) */
+cudaError_t cudaDriverGetVersion(int *driverVersion);
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
 cudaError_t cudaSetDevice(int device);
 cudaError_t cudaGetDevice(int *device);

@@ -324,6 +324,13 @@ cudaError_t cudaGetDeviceCount(int *count) {
   return cudaSuccess;
 }
 
+cudaError_t cudaDriverGetVersion(int *driverVersion) {
+  if (!driverVersion) return ret(cudaErrorInvalidValue);
+  const char *v = getenv("NDTILE_CUDAHOST_DRIVER_VERSION");
+  *driverVersion = v && *v ? atoi(v) : 13000;
+  return cudaSuccess;
+}
+
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device) {
   pthread_once(&once, init_once);
   if (!dev_of_index(device)) return ret(cudaErrorInvalidDevice);

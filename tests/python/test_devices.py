@@ -503,6 +503,18 @@ def test_fused_kernels_compiled_cached_and_same_bits(tmp_path):
     assert files[0].read_bytes()[:8] == b"NDTFK001" and files[2].stat().st_size > 100
     fourth = run(JIT, **env, NDTILE_CUDA_JIT_WAIT="1")
     assert jit_stats(fourth.stderr)[2:] == (0, compiles), fourth.stderr
+    assert "fused kernels: NVRTC 13.0, driver 13000, sm_90" in fourth.stderr, fourth.stderr
+    # another NVRTC, then another driver: other keys (the cubins of one
+    # toolkit are never taken for another's), each kernel compiled again
+    # into a file of its own
+    n = len(files)
+    for k, ver in enumerate([{"NDTILE_CUDAHOST_NVRTC_VERSION": "13.1"},
+                             {"NDTILE_CUDAHOST_DRIVER_VERSION": "13020"}]):
+        other = run(JIT, **env, **ver, NDTILE_CUDA_JIT_WAIT="1")
+        assert other.returncode == 0, other.stdout + other.stderr
+        assert jit_stats(other.stderr)[2:] == (compiles, 0), (ver, other.stderr)
+        assert len(list(cache.glob("fused-*.bin"))) == n + (k + 1) * compiles, ver
+        assert other.stdout.splitlines()[-1] == fourth.stdout.splitlines()[-1]
     # the default policy (compiles in the background, no wait): the same bits
     free = run(JIT, **env)
     assert free.returncode == 0, free.stdout + free.stderr
