@@ -1866,6 +1866,20 @@ static int start(const ndt_plugin_host *h, const int *index, int n, char *why, s
   int started = 0, jit_arch = 0;
   const char *pv = getenv("NDTILE_CUDA_PINNED");   /* (cm_host_register) */
   int pinned = !(pv && (!strcmp(pv, "0") || !strcmp(pv, "off")));
+  /* How a host thread waits for the device. The worker that runs a body
+   * waits for its copies and, at its end, for its kernels
+   * (cudaStreamSynchronize). Under CUDA's default, cudaDeviceScheduleAuto,
+   * a process with no more contexts than the machine has cores (always,
+   * here) spins while it waits: a core busy for the kernel's whole time,
+   * one the recording thread, the progress thread (MPI) and, on a node
+   * shared by ranks, the other ranks' workers need. Blocking
+   * synchronisation parks the thread on a primitive the driver signals
+   * instead (the CUDA runtime API's cudaSetDeviceFlags): a wake-up of some
+   * microseconds a wait, which grouped launches (one wait for many tasks)
+   * keep small. NDTILE_CUDA_SPIN=1 keeps CUDA's default. The flags are the
+   * device's (its primary context): every thread's waits on it block. */
+  const char *sp = getenv("NDTILE_CUDA_SPIN");
+  int spin = sp && (!strcmp(sp, "1") || !strcmp(sp, "on"));
   for (int i = 0; i < nw; i++) {
     cuda_dev *d = &cdev[started];
     if (want[i] < 0 || want[i] >= count) {
@@ -1881,6 +1895,13 @@ static int start(const ndt_plugin_host *h, const int *index, int n, char *why, s
       snprintf(why, cap, "CUDA device %d: no context (%s)", d->dev, cudaGetErrorString(e));
       cudaGetLastError();
       continue;
+    }
+    if (!spin && (e = cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync)) != cudaSuccess) {
+      cudaGetLastError();   /* (a refusal keeps CUDA's default: only a core's time) */
+      char line[160];
+      snprintf(line, sizeof line, "CUDA device %d: waits spin (cudaSetDeviceFlags: %s)", d->dev,
+               cudaGetErrorString(e));
+      h->verbose(line);
     }
     /* the budget from the card's total memory (fixed for a model, so the
      * plan it gives is the same on every run), not from what is free now;

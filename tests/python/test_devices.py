@@ -172,6 +172,24 @@ def test_virtual_devices_on_one_gpu_share_its_memory():
         assert mem == want, (devs, mem)
         kept = int(re.search(r"(\d+) pool release threshold", r.stderr).group(1))
         assert kept == sum(m for m in mem[:share]), (devs, kept, r.stderr)
+        # a host thread waiting for the device blocks (no spinning core)
+        assert "4 device flags" in r.stderr, r.stderr   # cudaDeviceScheduleBlockingSync
+
+
+@needs_cudahost
+def test_waits_for_the_device_block_unless_told_to_spin():
+    """cudaDeviceScheduleBlockingSync on every device the plugin opens (a
+    worker waiting for a body's kernels leaves its core to the other
+    threads); NDTILE_CUDA_SPIN=1 keeps CUDA's default (Auto, 0)."""
+    code = "import ndtile as np; print(float((np.arange(100000.0) * 2).sum()))"
+    for spin, flags in [(None, 4), ("1", 0), ("0", 4)]:
+        env = dict(NDTILE_DEVICES="cuda:0,1", NDTILE_CUDA_PLUGIN=cudahost_plugin(),
+                   NDTILE_CUDAHOST_STATS="1")
+        if spin is not None:
+            env["NDTILE_CUDA_SPIN"] = spin
+        r = run(code, **env)
+        assert r.returncode == 0 and r.stdout.split() == ["9999900000.0"], r.stdout + r.stderr
+        assert f" {flags} device flags" in r.stderr, (spin, r.stderr)
 
 
 @needs_cudahost
