@@ -385,9 +385,16 @@ ndt_store *ndt__store_alloc(int64_t ntiles);
  * this rank owns - every tile on one rank - (zeroed when zero & 1); others
  * get a buffer at first use (ndt__tile_buffer). With zero & NDT_STORE_LAZY
  * no tile gets a buffer now: the first task recorded on a tile allocates it
- * (a fused group's results: the dead ones are never written).
- * Reference count 1. */
+ * (a fused group's results: the dead ones are never written). With
+ * NDT_STORE_UNSET the caller's tasks write every element before anything
+ * reads one (a cast's result): as a lazy store's, its tiles then hold no
+ * value until written (with devices: valid nowhere, so nothing is copied
+ * in for a first write of part of a tile). Reference count 1. */
 #define NDT_STORE_LAZY 2
+#define NDT_STORE_UNSET 4
+/* A device is registered: stores made from now on use NDT_STORE_UNSET's
+ * and NDT_STORE_LAZY's "valid nowhere" (proc.c calls it). */
+void ndt__store_devices_on(void);
 ndt_status ndt__store_new(ndt_store **out, ndt_dtype t, int ndim, const int64_t *shape,
                          int zero);
 /* The host buffer of a tile this rank does not own, allocated on first use

@@ -76,40 +76,59 @@ NDT_PW_CADD(c128, ndt_c128, f64)
 NDT_HD int ndt_pw_fin_f32(float x) { return ndt_sc_fin_f32(x); }
 NDT_HD int ndt_pw_fin_f64(double x) { return ndt_sc_fin_f64(x); }
 
-/* the whole tree of a run (leaves of at most LEAF elements, split at
- * SPLIT(n)), with an explicit stack (no recursion on the device): frames
- * go left, right, then add */
-#define NDT_PW_TREE(NAME, SFX, T, LEAF, SPLIT)                                        \
-  NDT_HD T ndt_pw_sum_##NAME(const char *p, int64_t s, int64_t n, unsigned *fe) {      \
-    if (n <= LEAF) return ndt_pw_leaf_##NAME(p, s, n, fe);                       \
-    int64_t off[NDT_PW_DEPTH], len[NDT_PW_DEPTH];                                     \
-    int stage[NDT_PW_DEPTH];                                                          \
-    T val[NDT_PW_DEPTH + 1];                                                          \
-    int top = 0, nv = 0;                                                              \
-    off[0] = 0, len[0] = n, stage[0] = 0;                                             \
-    while (top >= 0) {                                                                \
-      int64_t o = off[top], m = len[top];                                             \
-      if (m <= LEAF) {                                                         \
-        val[nv++] = ndt_pw_leaf_##NAME(p + o * s, s, m, fe);                           \
-        top--;                                                                        \
+/* The walk of a pairwise tree, written once: a run of N elements, leaves of
+ * at most LEAFMAX, a longer run split at SPLIT(m) into its left and right
+ * parts, a node the sum ADD(ACTX, left, right). An explicit stack (no
+ * recursion on a device): frames go left, right, then add, so the leaves
+ * come in order and the additions in the recursion's order. A leaf's
+ * value is LEAFV(LCTX, k, o, m): the k-th leaf, elements [o, o + m) of the
+ * run. OUT is set to the root. The pairwise sums below (a leaf summed
+ * from its elements) and the tops above a full sum's leaves (a leaf is
+ * its partial: reduce.c's pw_top on the CPU, reduce_impl.h's on a device)
+ * are this one walk, so they cannot drift apart. */
+#define NDT_PW_WALK(T, N, LEAFMAX, SPLIT, LEAFV, LCTX, ADD, ACTX, OUT)               \
+  do {                                                                                \
+    int64_t off_[NDT_PW_DEPTH], len_[NDT_PW_DEPTH], k_ = 0;                           \
+    int stage_[NDT_PW_DEPTH], top_ = 0, nv_ = 0;                                      \
+    T val_[NDT_PW_DEPTH + 1];                                                         \
+    off_[0] = 0, len_[0] = (N), stage_[0] = 0;                                        \
+    while (top_ >= 0) {                                                               \
+      const int64_t o_ = off_[top_], m_ = len_[top_];                                 \
+      if (m_ <= (LEAFMAX)) {                                                          \
+        val_[nv_++] = LEAFV(LCTX, k_, o_, m_);                                        \
+        k_++;                                                                         \
+        top_--;                                                                       \
         continue;                                                                     \
       }                                                                               \
-      int64_t h = SPLIT(m);                                                    \
-      if (stage[top] == 0) {                                                          \
-        stage[top] = 1;                                                               \
-        top++;                                                                        \
-        off[top] = o, len[top] = h, stage[top] = 0;                                   \
-      } else if (stage[top] == 1) {                                                   \
-        stage[top] = 2;                                                               \
-        top++;                                                                        \
-        off[top] = o + h, len[top] = m - h, stage[top] = 0;                           \
+      const int64_t h_ = SPLIT(m_);                                                   \
+      if (stage_[top_] < 2) {                                                         \
+        const int left_ = stage_[top_]++ == 0;                                        \
+        top_++;                                                                       \
+        off_[top_] = left_ ? o_ : o_ + h_;                                            \
+        len_[top_] = left_ ? h_ : m_ - h_;                                            \
+        stage_[top_] = 0;                                                             \
       } else {                                                                        \
-        T b = val[--nv], a = val[--nv];                                               \
-        val[nv++] = NDT_PW_ADD(SFX, a, b, fe);                                        \
-        top--;                                                                        \
+        T b_ = val_[--nv_], a_ = val_[--nv_];                                         \
+        val_[nv_++] = ADD(ACTX, a_, b_);                                              \
+        top_--;                                                                       \
       }                                                                               \
     }                                                                                 \
-    return val[0];                                                                    \
+    OUT = val_[0];                                                                    \
+  } while (0)
+
+/* (the walk's arguments for a pairwise sum: p, s and fe are the
+ * function's; a leaf of the tree's own) */
+#define NDT_PW_SUM_LEAF(NAME, k, o, m) ndt_pw_leaf_##NAME(p + (o) * s, s, m, fe)
+#define NDT_PW_ADD_FE(SFX, a, b) NDT_PW_ADD(SFX, a, b, fe)
+
+/* the whole tree of a run (leaves of at most LEAF elements, split at
+ * SPLIT(n)) */
+#define NDT_PW_TREE(NAME, SFX, T, LEAF, SPLIT)                                        \
+  NDT_HD T ndt_pw_sum_##NAME(const char *p, int64_t s, int64_t n, unsigned *fe) {      \
+    if (n <= LEAF) return ndt_pw_leaf_##NAME(p, s, n, fe);                            \
+    T root;                                                                           \
+    NDT_PW_WALK(T, n, LEAF, SPLIT, NDT_PW_SUM_LEAF, NAME, NDT_PW_ADD_FE, SFX, root);   \
+    return root;                                                                      \
   }
 
 /* NAME: the functions' suffix; LD: how an element is read (NaN-ignoring

@@ -374,7 +374,7 @@ static ndt_status launch_cast_(ndt_array *dst, const ndt_array *src) {
 
 ndt_status ndt_copy(ndt_array **out, const ndt_array *a) {
   ndt_array *r;
-  ndt_status st = ndt__array_new(&r, a->dtype, a->ndim, a->shape, 0);
+  ndt_status st = ndt__array_new(&r, a->dtype, a->ndim, a->shape, NDT_STORE_UNSET);
   if (st) return st;
   st = launch_cast(r, a);
   if (st) {
@@ -393,7 +393,7 @@ ndt_status ndt_astype(ndt_array **out, const ndt_array *a, ndt_dtype t, ndt_cast
                      "according to the rule '%s'", ndt_dtype_name(a->dtype), ndt_dtype_name(t),
                      casting_name(casting));
   ndt_array *r;
-  st = ndt__array_new(&r, t, a->ndim, a->shape, 0);
+  st = ndt__array_new(&r, t, a->ndim, a->shape, NDT_STORE_UNSET);   /* the cast writes it all */
   if (st) return st;
   st = launch_cast(r, a);
   if (st) {

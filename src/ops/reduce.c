@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "reduce.h"
-#include "kernels/scalar.h"   /* ndt_sc_nan2: x86's NaN rule, written out */
+#include "kernels/pairwise.h"   /* the walk of the tree; scalar.h's ndt_sc_nan2 */
 
 #define CHUNK 256
 
@@ -607,9 +607,7 @@ static const char *red_name(ndt_reduce_op op) {
 typedef ndt_pw_arg pw_arg;   /* reduce.h */
 
 static int64_t pw_split(int64_t n, int cplx) {
-  if (cplx) return (n - n % 8) / 2;
-  int64_t h = n / 2;
-  return h - h % 8;
+  return cplx ? ndt_pw_csplit(n) : ndt_pw_split(n);   /* (pairwise.h's) */
 }
 
 static int64_t pw_leaves(int64_t n, int64_t leaf, int cplx) {
@@ -623,27 +621,29 @@ static int64_t pw_leaves(int64_t n, int64_t leaf, int cplx) {
  * may swap the operands of a + b, and a device's top (reduce_impl.h)
  * follows the rule, so the bits would depend on the build. */
 #define ADD_X86(SFX, a, b) ndt_sc_nan2_##SFX((a) + (b), a, b)
-#define PW_TOP(NAME, T, SFX)                                                      \
-  static T NAME(const T *v, int64_t *i, int64_t n, int64_t leaf, int cplx) {      \
-    if (n <= leaf) return v[(*i)++];                                              \
-    int64_t h = pw_split(n, cplx);                                                \
-    T a = NAME(v, i, h, leaf, cplx);                                              \
-    T b = NAME(v, i, n - h, leaf, cplx);                                          \
-    return ADD_X86(SFX, a, b);                                                    \
-  }
-PW_TOP(pw_top_f32, float, f32)
-PW_TOP(pw_top_f64, double, f64)
+static float add_x86_f32(float a, float b) { return ADD_X86(f32, a, b); }
+static double add_x86_f64(double a, double b) { return ADD_X86(f64, a, b); }
 /* complex additions are per part */
-#define PW_TOPC(NAME, T, SFX)                                                     \
-  static T NAME(const T *v, int64_t *i, int64_t n, int64_t leaf, int cplx) {      \
-    if (n <= leaf) return v[(*i)++];                                              \
-    int64_t h = pw_split(n, cplx);                                                \
-    T a = NAME(v, i, h, leaf, cplx);                                              \
-    T b = NAME(v, i, n - h, leaf, cplx);                                          \
-    return (T){ADD_X86(SFX, a.re, b.re), ADD_X86(SFX, a.im, b.im)};               \
+static ndt_c64 add_x86_c64(ndt_c64 a, ndt_c64 b) {
+  return (ndt_c64){ADD_X86(f32, a.re, b.re), ADD_X86(f32, a.im, b.im)};
+}
+static ndt_c128 add_x86_c128(ndt_c128 a, ndt_c128 b) {
+  return (ndt_c128){ADD_X86(f64, a.re, b.re), ADD_X86(f64, a.im, b.im)};
+}
+/* The tree above the leaves: pairwise.h's walk (the device's top takes
+ * the same), a leaf the k-th leaf's sum in v */
+#define TOP_LEAF(V, k, o, m) (V)[k]
+#define TOP_ADD(F, a, b) F(a, b)
+#define PW_TOP(SFX, T, SPLIT)                                                   \
+  static T pw_top_##SFX(const T *v, int64_t n, int64_t leaf) {                  \
+    T root;                                                                     \
+    NDT_PW_WALK(T, n, leaf, SPLIT, TOP_LEAF, v, TOP_ADD, add_x86_##SFX, root);   \
+    return root;                                                                \
   }
-PW_TOPC(pw_top_c64, ndt_c64, f32)
-PW_TOPC(pw_top_c128, ndt_c128, f64)
+PW_TOP(f32, float, ndt_pw_split)
+PW_TOP(f64, double, ndt_pw_split)
+PW_TOP(c64, ndt_c64, ndt_pw_csplit)
+PW_TOP(c128, ndt_c128, ndt_pw_csplit)
 
 /* Operands: the leaf's piece of the line (read), its slot in parts (write). */
 static ndt_status pw_leaf_body(ndt_bound *op, void *p) {
@@ -661,42 +661,26 @@ static ndt_status pw_leaf_body(ndt_bound *op, void *p) {
  * when seeded). */
 static ndt_status pw_top_body(ndt_bound *op, void *p) {
   const pw_arg *a = p;
-  const ndt_bound b = op[1];
+  char *res = op[1].ptr;
   const char *v = op[0].ptr;
-  int64_t i = 0;
   /* start + the root, as NumPy's reduce starts from 0 or initial= */
-  switch (a->acc) {
-    case NDT_FLOAT32: {
-      float s = 0.0f, r = pw_top_f32((const float *)v, &i, a->n, a->leaf, 0);
-      if (a->from_out) memcpy(&s, b.ptr, sizeof s);
-      r = ADD_X86(f32, s, r);
-      memcpy(b.ptr, &r, sizeof r);
-      break;
-    }
-    case NDT_FLOAT64: {
-      double s = 0.0, r = pw_top_f64((const double *)v, &i, a->n, a->leaf, 0);
-      if (a->from_out) memcpy(&s, b.ptr, sizeof s);
-      r = ADD_X86(f64, s, r);
-      memcpy(b.ptr, &r, sizeof r);
-      break;
-    }
-    case NDT_COMPLEX64: {
-      ndt_c64 s = {0.0f, 0.0f}, r = pw_top_c64((const ndt_c64 *)v, &i, a->n, a->leaf, 1);
-      if (a->from_out) memcpy(&s, b.ptr, sizeof s);
-      r.re = ADD_X86(f32, s.re, r.re);
-      r.im = ADD_X86(f32, s.im, r.im);
-      memcpy(b.ptr, &r, sizeof r);
-      break;
-    }
-    default: {
-      ndt_c128 s = {0.0, 0.0}, r = pw_top_c128((const ndt_c128 *)v, &i, a->n, a->leaf, 1);
-      if (a->from_out) memcpy(&s, b.ptr, sizeof s);
-      r.re = ADD_X86(f64, s.re, r.re);
-      r.im = ADD_X86(f64, s.im, r.im);
-      memcpy(b.ptr, &r, sizeof r);
-      break;
-    }
+#define TOP_CASE(DT, SFX, T)                                                    \
+  case DT: {                                                                    \
+    T s, r = pw_top_##SFX((const T *)v, a->n, a->leaf);                         \
+    memset(&s, 0, sizeof s);                                                    \
+    if (a->from_out) memcpy(&s, res, sizeof s);                                 \
+    r = add_x86_##SFX(s, r);                                                    \
+    memcpy(res, &r, sizeof r);                                                  \
+    break;                                                                      \
   }
+  switch (a->acc) {
+    TOP_CASE(NDT_FLOAT32, f32, float)
+    TOP_CASE(NDT_FLOAT64, f64, double)
+    TOP_CASE(NDT_COMPLEX64, c64, ndt_c64)
+    default:
+    TOP_CASE(NDT_COMPLEX128, c128, ndt_c128)
+  }
+#undef TOP_CASE
   return NDT_OK;
 }
 

@@ -50,7 +50,8 @@
  *
  * Memory: cudaMallocAsync on the device's stream within a budget per device
  * (NDTILE_CUDA_MEM, default 90% of the card's total memory, split between
- * the virtual devices on one GPU); nothing is reserved at start. A failed allocation returns NULL: the core evicts,
+ * the virtual devices on one GPU and the node's ranks that take it:
+ * host->gpu_ranks); nothing is reserved at start. A failed allocation returns NULL: the core evicts,
  * then falls back to the CPU. Large host buffers are page-locked at their
  * first copy and stay so while the core's cache keeps them
  * (cm_host_register). Copies and kernels run on the device's stream
@@ -1865,6 +1866,20 @@ static int start(const ndt_plugin_host *h, const int *index, int n, char *why, s
   int started = 0, jit_arch = 0;
   const char *pv = getenv("NDTILE_CUDA_PINNED");   /* (cm_host_register) */
   int pinned = !(pv && (!strcmp(pv, "0") || !strcmp(pv, "off")));
+  /* How a host thread waits for the device. The worker that runs a body
+   * waits for its copies and, at its end, for its kernels
+   * (cudaStreamSynchronize). Under CUDA's default, cudaDeviceScheduleAuto,
+   * a process with no more contexts than the machine has cores (always,
+   * here) spins while it waits: a core busy for the kernel's whole time,
+   * one the recording thread, the progress thread (MPI) and, on a node
+   * shared by ranks, the other ranks' workers need. Blocking
+   * synchronisation parks the thread on a primitive the driver signals
+   * instead (the CUDA runtime API's cudaSetDeviceFlags): a wake-up of some
+   * microseconds a wait, which grouped launches (one wait for many tasks)
+   * keep small. NDTILE_CUDA_SPIN=1 keeps CUDA's default. The flags are the
+   * device's (its primary context): every thread's waits on it block. */
+  const char *sp = getenv("NDTILE_CUDA_SPIN");
+  int spin = sp && (!strcmp(sp, "1") || !strcmp(sp, "on"));
   for (int i = 0; i < nw; i++) {
     cuda_dev *d = &cdev[started];
     if (want[i] < 0 || want[i] >= count) {
@@ -1881,14 +1896,26 @@ static int start(const ndt_plugin_host *h, const int *index, int n, char *why, s
       cudaGetLastError();
       continue;
     }
+    if (!spin && (e = cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync)) != cudaSuccess) {
+      cudaGetLastError();   /* (a refusal keeps CUDA's default: only a core's time) */
+      char line[160];
+      snprintf(line, sizeof line, "CUDA device %d: waits spin (cudaSetDeviceFlags: %s)", d->dev,
+               cudaGetErrorString(e));
+      h->verbose(line);
+    }
     /* the budget from the card's total memory (fixed for a model, so the
      * plan it gives is the same on every run), not from what is free now;
      * shared by the virtual devices on one GPU (cuda:0,cuda:0), whose
-     * allocations come from one memory */
+     * allocations come from one memory, and by the ranks of the node that
+     * take this GPU too (ndtile --ranks 4 --gpus-per-node 2: two a GPU;
+     * without --gpus-per-node every rank sees every GPU): each process
+     * plans its own budget, and together they must fit the card */
     int64_t budget = h->env_size("NDTILE_CUDA_MEM", 0);
     size_t total = prop.totalGlobalMem;
     int share = 0;
     for (int j = 0; j < nw; j++) share += want[j] == want[i];
+    int ranks = h->gpu_ranks(d->dev);
+    share *= ranks > 0 ? ranks : 1;
     d->budget = budget > 0 ? budget : (int64_t)(total / 10 * 9) / share;
     atomic_store(&d->used, 0);
     atomic_store(&d->dead, 0);

@@ -16,16 +16,22 @@
  * compiled path.)
  *
  * Compile and cache. The source (ndt__fgen_source) and its key (hash of
- * the source, the headers, the arch, the generator's version); the
- * binary is looked for in the cache directory (NDTILE_CACHE_DIR, else
+ * the source, the headers, the generator's version and the target: the
+ * arch, NVRTC's version, the driver's, and whether it is the host build's
+ * emulation); the binary is looked for in the cache directory (NDTILE_CACHE_DIR, else
  * $XDG_CACHE_HOME/ndtile, else ~/.cache/ndtile: file fused-<key>.bin, a
  * small header with the key, length and a checksum, then the cubin). A
  * file that is missing, short, of another key or whose checksum fails, or
  * that the runtime refuses to load, is ignored, and the kernel compiled
  * and the file rewritten (a temporary file renamed over it, so a reader
  * sees a whole file or none). NVRTC is opened with dlopen at the first
- * compile: without it (or when it fails), programs stay on the
- * interpreter and NDTILE_VERBOSE=1 says why. The cubin is loaded with the
+ * compile, before the cache is looked at: a cubin is only as good as the
+ * compiler that made it (a newer NVRTC may generate other code for the
+ * same source, and a file left by an older toolkit must not be taken for
+ * its own), so its version is in the key, and the driver's with it (a
+ * driver update recompiles each kernel once, in the background). Without
+ * NVRTC (or when it fails), programs stay on the interpreter, the cache
+ * unused, and NDTILE_VERBOSE=1 says why. The cubin is loaded with the
  * runtime API's library calls (cudaLibraryLoadData, cudaLibraryGetKernel;
  * CUDA 12+), launched with cudaLaunchKernel.
  *
@@ -69,6 +75,7 @@ static struct {
   int started;
   ndt_nvrtc nv;
   int nv_state;                  /* 0: not opened yet, 1: open, -1: none */
+  ndt_fgen_target tgt;           /* (set when NVRTC opens) */
 } J = {.m = PTHREAD_MUTEX_INITIALIZER, .work = PTHREAD_COND_INITIALIZER,
        .done = PTHREAD_COND_INITIALIZER};
 
@@ -205,8 +212,24 @@ static int nvrtc_ready(void) {
 #else
   int rc = ndt__nvrtc_open(&J.nv, why, sizeof why);
 #endif
+  int major = 0, minor = 0, driver = 0;
+  if (!rc && J.nv.version(&major, &minor)) {
+    snprintf(why, sizeof why, "nvrtcVersion failed");
+    rc = -1;
+  }
+  if (!rc && cudaDriverGetVersion(&driver) != cudaSuccess) {
+    cudaGetLastError();
+    snprintf(why, sizeof why, "cudaDriverGetVersion failed");
+    rc = -1;
+  }
+  J.tgt = (ndt_fgen_target){.arch = J.arch, .nvrtc = major * 1000 + minor * 10,
+                            .driver = driver};
+#if defined(NDT_CUDAHOST)
+  J.tgt.emulated = 1;
+#endif
   J.nv_state = rc ? -1 : 1;
   if (rc) say("fused kernels: %s; fused groups run on the interpreter only", why);
+  else say("fused kernels: NVRTC %d.%d, driver %d, sm_%d", major, minor, driver, J.arch);
   return !rc;
 }
 
@@ -220,7 +243,12 @@ static cudaKernel_t build(const fent *e) {
     free(src);
     return NULL;
   }
-  uint64_t key = ndt__fgen_key(src, J.arch);
+  if (!nvrtc_ready()) {   /* (no compiler: no key either) */
+    atomic_store(&J.off, 1);
+    free(src);
+    return NULL;
+  }
+  uint64_t key = ndt__fgen_key(src, &J.tgt);
   char dir[1024], path[1100];
   int cached = !cache_dir(dir, sizeof dir);
   if (cached) snprintf(path, sizeof path, "%s/fused-%016llx.bin", dir, (unsigned long long)key);
@@ -238,9 +266,7 @@ static cudaKernel_t build(const fent *e) {
     free(bin);
     bin = NULL;
     char log[2048];
-    if (!nvrtc_ready()) {
-      atomic_store(&J.off, 1);
-    } else if (ndt__fgen_compile(&J.nv, src, J.arch, &bin, &len, log, sizeof log)) {
+    if (ndt__fgen_compile(&J.nv, src, J.arch, &bin, &len, log, sizeof log)) {
       say("fused kernels: NVRTC failed on %016llx for sm_%d; the program stays on the "
           "interpreter: %s", (unsigned long long)key, J.arch, log);
     } else if (!(k = load(bin))) {

@@ -57,11 +57,12 @@ static void host_verbose(const char *msg) { ndt__verbose("%s", msg); }
 static int64_t host_env_size(const char *name, int64_t dflt) { return ndt__env_int(name, dflt); }
 static int host_cpu_level(void) { return ndt_cpu_level(); }
 
+static int gpu_ranks(int dev);
 static const ndt_plugin_host plugin_host = {
     .api = NDT_PLUGIN_API, .mem_register = ndt__mem_register,
     .proc_register = host_proc_register, .cpu_launch = host_cpu_launch, .error = host_error,
     .alloc_fails = ndt__dev_alloc_fails, .verbose = host_verbose, .env_size = host_env_size,
-    .cpu_level = host_cpu_level, .view_tiles = ndt__view_tiles};
+    .cpu_level = host_cpu_level, .view_tiles = ndt__view_tiles, .gpu_ranks = gpu_ranks};
 
 /* dlopens the first plugin file found: NDTILE_CUDA_PLUGIN, then next to the
  * module the core is linked into (the extension, a program), then the build
@@ -101,12 +102,34 @@ static void *open_plugin(void) {
  * its place among the node's L ranks. L <= G: GPUs [l*G/L, (l+1)*G/L) (one
  * each when L == G); L > G: GPU l*G/L, shared with its neighbours. A list
  * the user gave (cuda:0,1) is kept as it is. */
+static int shared_g;   /* G when share_gpus gave this rank its share, else 0 */
+
+static int local_size(void) { return ndt__comm_local_size_ > 0 ? ndt__comm_local_size_ : 1; }
+
+/* the GPUs [*lo, *hi) of local rank l of L among g */
+static void share_of(int l, int L, int g, int *lo, int *hi) {
+  *lo = (int)((int64_t)l * g / L);
+  *hi = (int)((int64_t)(l + 1) * g / L);
+  if (*hi <= *lo) *hi = *lo + 1;
+}
+
+static int gpu_ranks(int dev) {
+  int L = local_size(), n = 0, lo, hi;
+  if (shared_g <= 0) return L;
+  for (int l = 0; l < L; l++) {
+    share_of(l, L, shared_g, &lo, &hi);
+    n += dev >= lo && dev < hi;
+  }
+  return n > 0 ? n : 1;
+}
+
 static void share_gpus(ndt__devspec *d, const char *what) {
   int g = (int)ndt__env_int("NDTILE_GPUS_PER_NODE", 0);
+  shared_g = 0;
   if (g <= 0 || d->n > 0) return;
-  int l = ndt__comm_local_rank_, L = ndt__comm_local_size_ > 0 ? ndt__comm_local_size_ : 1;
-  int lo = (int)((int64_t)l * g / L), hi = (int)((int64_t)(l + 1) * g / L);
-  if (hi <= lo) hi = lo + 1;
+  shared_g = g;
+  int l = ndt__comm_local_rank_, L = local_size(), lo, hi;
+  share_of(l, L, g, &lo, &hi);
   for (int i = lo; i < hi && d->n < NDT__MAX_DEVS; i++) d->index[d->n++] = i;
   char which[32];
   if (d->n > 1) snprintf(which, sizeof which, "GPUs %d-%d", lo, lo + d->n - 1);

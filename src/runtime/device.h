@@ -10,7 +10,7 @@
 #define NDT_DEVICE_H
 #include "internal.h"
 
-#define NDT_PLUGIN_API 11  /* 2: cpu_level; processors may run groups; 3: the plugin reads
+#define NDT_PLUGIN_API 12  /* 2: cpu_level; processors may run groups; 3: the plugin reads
                               * ops/reduce.h's arguments ("pairwise leaf", "reduce block");
                               * 4: memories may give gather scratch outside their budget;
                               * 5: memories may copy strided runs in one call (copy2d);
@@ -20,7 +20,8 @@
                               * "matmul copyout", "matvec");
                               * 9: memories may copy a whole view in one call (view_copy);
                               * 10: memories may register host buffers (host_register);
-                              * 11: the tiles a view's binding pinned (view_tiles) */
+                              * 11: the tiles a view's binding pinned (view_tiles);
+                              * 12: the node's ranks on a GPU (gpu_ranks) */
 #define NDT_PLUGIN_ENTRY "ndt_plugin_entry_v1"
 
 typedef struct {
@@ -49,6 +50,11 @@ typedef struct {
    * so a kernel is never handed them (cuda.c, the view copy). */
   int (*view_tiles)(const ndt_array *v, int64_t lo, int64_t hi,
                     int (*fn)(void *ctx, int64_t t, int64_t l, int64_t h), void *ctx);
+  /* How many of this node's ranks (this one included) take GPU dev: those
+   * whose share of NDTILE_GPUS_PER_NODE holds it, else all of them (each
+   * sees every GPU, or names the same list). A device's default memory
+   * budget is split between them (cuda.c). */
+  int (*gpu_ranks)(int dev);
 } ndt_plugin_host;
 
 typedef struct {

@@ -181,13 +181,13 @@ uint64_t ndt__fgen_hash(const void *p, size_t n, uint64_t h) {
   return h;
 }
 
-uint64_t ndt__fgen_key(const char *src, int arch) {
+uint64_t ndt__fgen_key(const char *src, const ndt_fgen_target *t) {
   uint64_t h = ndt__fgen_hash(src, strlen(src) + 1, NDT_FGEN_HASH0);
   for (int i = 0; i < ndt__fgen_nh; i++) {
     h = ndt__fgen_hash(ndt__fgen_hnames[i], strlen(ndt__fgen_hnames[i]) + 1, h);
     h = ndt__fgen_hash(ndt__fgen_htexts[i], strlen(ndt__fgen_htexts[i]) + 1, h);
   }
-  int v[2] = {arch, NDT_FGEN_VERSION};
+  int v[5] = {t->arch, t->nvrtc, t->driver, t->emulated, NDT_FGEN_VERSION};
   return ndt__fgen_hash(v, sizeof v, h);
 }
 
@@ -206,9 +206,9 @@ int ndt__nvrtc_open(ndt_nvrtc *n, char *why, size_t cap) {
   static const char *const syms[] = {"nvrtcCreateProgram", "nvrtcCompileProgram",
                                      "nvrtcGetProgramLogSize", "nvrtcGetProgramLog",
                                      "nvrtcGetCUBINSize", "nvrtcGetCUBIN",
-                                     "nvrtcDestroyProgram"};
-  void *f[7];
-  for (int i = 0; i < 7; i++) {
+                                     "nvrtcDestroyProgram", "nvrtcVersion"};
+  void *f[8];
+  for (int i = 0; i < 8; i++) {
     if (!(f[i] = dlsym(h, syms[i]))) {
       snprintf(why, cap, "the NVRTC library lacks %s", syms[i]);
       dlclose(h);
@@ -223,6 +223,7 @@ int ndt__nvrtc_open(ndt_nvrtc *n, char *why, size_t cap) {
   memcpy(&n->cubin_size, &f[4], sizeof f[4]);
   memcpy(&n->cubin, &f[5], sizeof f[5]);
   memcpy(&n->destroy, &f[6], sizeof f[6]);
+  memcpy(&n->version, &f[7], sizeof f[7]);
   return 0;
 }
 

@@ -26,9 +26,16 @@ int ndt__fgen_headers(const char *const **names, const char *const **texts);
 #define NDT_FGEN_HASH0 0xcbf29ce484222325ull
 uint64_t ndt__fgen_hash(const void *p, size_t n, uint64_t h);
 
-/* The key of a source for a device of compute capability arch (major * 10
- * + minor): its text, the headers' texts, the arch and the version. */
-uint64_t ndt__fgen_key(const char *src, int arch);
+/* What besides the source decides a compiled kernel: the device's compute
+ * capability (major * 10 + minor), NVRTC's version (major * 1000 + minor *
+ * 10, as CUDA numbers its versions), the driver's (cudaDriverGetVersion)
+ * and whether NVRTC is the host build's emulation (tests/cudahost: its
+ * "cubin" is a shared object, never a GPU's). */
+typedef struct { int arch, nvrtc, driver, emulated; } ndt_fgen_target;
+
+/* The key of a source for a target: its text, the headers' texts, the
+ * target and the generator's version. */
+uint64_t ndt__fgen_key(const char *src, const ndt_fgen_target *t);
 
 /* NVRTC's entry points (a table: the real library, opened with dlopen, or
  * the host build's emulation, tests/cudahost) */
@@ -41,6 +48,7 @@ typedef struct {
   int (*cubin_size)(void *prog, size_t *n);
   int (*cubin)(void *prog, char *buf);
   int (*destroy)(void **prog);
+  int (*version)(int *major, int *minor);
 } ndt_nvrtc;
 
 /* libnvrtc.so.13 (or .12, or libnvrtc.so) opened with dlopen: 0, or -1

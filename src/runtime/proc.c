@@ -73,7 +73,10 @@ int ndt__proc_register(ndt_processor *p) {
       p->kind < 0 || p->kind >= NDT_PROC_KINDS || ndt__mem_register(p->mem))
     return -1;
   procs[nprocs++] = p;
-  if (nprocs > 1) ndt__dev_track = 1;
+  if (nprocs > 1) {
+    ndt__dev_track = 1;
+    ndt__store_devices_on();
+  }
   set_solo();
   return 0;
 }

@@ -73,6 +73,11 @@ ndt_store *ndt__store_alloc(int64_t ntiles) {
   return s;
 }
 
+/* Set once a device is registered (proc.c): then the tiles of lazy and
+ * unset stores start valid nowhere (ndt__store_new). */
+static atomic_int unset_nowhere;
+void ndt__store_devices_on(void) { atomic_store_explicit(&unset_nowhere, 1, memory_order_relaxed); }
+
 ndt_status ndt__store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t *shape,
                          int zero) {
   ndt_status st = ndt__runtime_ensure();
@@ -94,6 +99,7 @@ ndt_status ndt__store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t
   ndt_tiling tl;
   ndt__tiling_for(ndim, shape, itemsize, ndt__rt_tile_bytes(), &tl);
   int rank = ndt_rank(), lazy = (zero & NDT_STORE_LAZY) != 0;
+  int unset = (zero & (NDT_STORE_LAZY | NDT_STORE_UNSET)) != 0;
   zero &= 1;
   ndt_store *s = ndt__store_alloc(tl.ntiles);
   if (!s) {
@@ -121,7 +127,13 @@ ndt_status ndt__store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t
     t->store = s;
     /* contiguous runs of tiles per rank: neighbours (halos) stay local */
     t->owner = (int)(i * ndt__comm_size_ / tl.ntiles);
-    t->valid = 1;
+    /* With devices, a tile of a lazy or unset store holds no value until
+     * a task writes it: valid nowhere (proc.c's acquire and plan copy
+     * nothing in for its first writer). Else a result written in pieces (a
+     * cast into a dtype of other tiles: a piece per input tile) was copied
+     * in from the host for its first piece on a device, unwritten bytes
+     * and all. */
+    t->valid = unset && !zero && atomic_load_explicit(&unset_nowhere, memory_order_relaxed) ? 0 : 1;
     if (t->owner != rank || lazy) continue;   /* allocated where it is first needed */
     if (s->run) {
       t->data = s->run + (size_t)t->start * itemsize;

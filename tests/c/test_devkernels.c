@@ -985,6 +985,100 @@ static void test_pairwise(void) {
   free(f);
 }
 
+/* ---- pairwise top (reduce_impl.h's, the walk of pairwise.h) ----
+ * The tree above a full sum's leaves, as the plugin's "pairwise top" gets
+ * it: leaves of at most `leaf` elements (pw's splits: the complex ones for
+ * complex dtypes), their sums (pw of each range, summed here by the
+ * shared leaf-and-tree function), then the top from +0.0 (or 2.5, a
+ * seeded sum's start). Its bits: the CPU's pairwise sum of the whole
+ * line (its own kernel, from 0 or 2.5), since the top's nodes are the
+ * whole tree's. */
+static int64_t top_leaves(int64_t o, int64_t n, int64_t leaf, int cplx, int64_t *lo,
+                          int64_t *len, int64_t k) {
+  if (n <= leaf) {
+    lo[k] = o, len[k] = n;
+    return k + 1;
+  }
+  int64_t h = cplx ? ndt_pw_csplit(n) : ndt_pw_split(n);
+  k = top_leaves(o, h, leaf, cplx, lo, len, k);
+  return top_leaves(o + h, n - h, leaf, cplx, lo, len, k);
+}
+
+static void test_pwtop(void) {
+  /* (the complex split differs from the real one where n / 8 is odd: 2056, 3000, 99992) */
+  static const int64_t lens[] = {1, 100, 1024, 1025, 2056, 3000, 4097, 10007, 65536, 99992,
+                                 100000, 262145};
+  static const int64_t leaves[] = {1024, 4096, 5000};
+  const int64_t maxn = 262145;
+  double *d = malloc((size_t)maxn * 2 * sizeof *d);
+  char *parts = malloc((size_t)1024 * 16);
+  int64_t lo[1024], len[1024];
+  uint64_t x = 0x243F6A8885A308D3ull;
+  for (int64_t i = 0; i < maxn * 2; i++) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    d[i] = ldexp((double)(x >> 11) / 9007199254740992.0 - 0.5, (int)(x % 40) - 20);
+  }
+  float *f = (float *)malloc((size_t)maxn * 2 * sizeof *f);
+  for (int64_t i = 0; i < maxn * 2; i++) f[i] = (float)d[i];
+  static const ndt_dtype dts[4] = {NDT_FLOAT32, NDT_FLOAT64, NDT_COMPLEX64, NDT_COMPLEX128};
+  int checked = 0;
+  for (int t = 0; t < 4; t++) {
+    ndt_dtype dt = dts[t];
+    int isz = (int)ndt_dtype_size(dt), cplx = t >= 2;
+    const char *p = t & 1 ? (const char *)d : (const char *)f;
+    ndt_red_kernel k;
+    OK(ndt__kern->reduce(NDT_RED_SUM, dt, &k) ? NDT_ERR_INTERNAL : NDT_OK);
+    for (size_t li = 0; li < sizeof lens / sizeof *lens; li++)
+      for (size_t fi = 0; fi < sizeof leaves / sizeof *leaves; fi++)
+        for (int seeded = 0; seeded < 2; seeded++) {
+          int64_t n = lens[li], leaf = leaves[fi];
+          int64_t nl = top_leaves(0, n, leaf, cplx, lo, len, 0);
+          for (int64_t q = 0; q < nl; q++) {
+            const char *at = p + lo[q] * isz;
+            if (t == 0) {
+              float v = ndt_pw_sum_f32(at, isz, len[q], NULL);
+              memcpy(parts + q * isz, &v, 4);
+            } else if (t == 1) {
+              double v = ndt_pw_sum_f64(at, isz, len[q], NULL);
+              memcpy(parts + q * isz, &v, 8);
+            } else if (t == 2) {
+              ndt_c64 v = ndt_pw_sum_c64(at, isz, len[q], NULL);
+              memcpy(parts + q * isz, &v, 8);
+            } else {
+              ndt_c128 v = ndt_pw_sum_c128(at, isz, len[q], NULL);
+              memcpy(parts + q * isz, &v, 16);
+            }
+          }
+          /* the start: +0.0, or 2.5 in the result (from 2, as the plugin's
+           * seeded top) */
+          char want[16] = {0}, got[16] = {0};
+          if (seeded) {
+            double h = 2.5;
+            float hf = 2.5f;
+            if (t & 1) memcpy(want, &h, 8);
+            else memcpy(want, &hf, 4);
+          } else {
+            memcpy(want, k.identity, 16);
+          }
+          memcpy(got, want, 16);
+          k.run(want, p, isz, n);
+          ndt_dk_launch L = {.nrun = 1};
+          L.run[0] = (ndt_dk_run){.rows = 1, .cols = nl, .p = {parts, got}, .cs = {isz, 0},
+                                  .rs = {n, leaf}, .from = seeded ? 2 : 0};
+          unsigned fl = 0;
+          EXPECT(ndt__dk_pwtop(dt, &L, &fl, NULL) == 0 && !memcmp(want, got, (size_t)isz),
+                 "%s n=%lld leaf %lld%s: the top of %lld leaves is the line's pairwise sum",
+                 ndt_dtype_name(dt), (long long)n, (long long)leaf, seeded ? " from 2.5" : "",
+                 (long long)nl);
+          checked++;
+        }
+  }
+  printf("pairwise top: %d trees checked\n", checked);
+  free(d);
+  free(f);
+  free(parts);
+}
+
 /* Runs of -0.0s (each part of a complex one), and a run's start (dk.h):
  * the CPU's pairwise sum from -0.0 (a leaf's, a seeded sum's) keeps a sum
  * of -0.0s -0.0 (its short leaves start from -0.0, as NumPy's); the
@@ -2696,6 +2790,8 @@ int main(int argc, char **argv) {
   if (all || !strcmp(mode, "cast")) test_cast();
   if (all || !strcmp(mode, "pairwise")) test_pairwise();
   if (all || !strcmp(mode, "pairwise")) test_pairwise_start();
+  /* (direct: the top's runs point at host memory) */
+  if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "pwtop")) test_pwtop();
   if (all || !strcmp(mode, "rng")) test_rng();
   if (all || !strcmp(mode, "fold")) test_fold();
   if (all || !strcmp(mode, "combine")) test_combine();

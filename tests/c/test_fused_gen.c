@@ -106,13 +106,22 @@ int main(void) {
     memcpy(all + n, one, (size_t)k + 1);
     n += (size_t)k;
   }
-  /* the key: the same for the same source and arch, another otherwise */
+  /* the key: the same for the same source and target, another when the
+   * source, the arch, NVRTC's version, the driver's or the emulation
+   * differs */
   ndt__fgen_source(&progs[0], "ndt_fused", one, sizeof one);
-  uint64_t k90 = ndt__fgen_key(one, 90);
-  CHECK(k90 == ndt__fgen_key(one, 90) && k90 != ndt__fgen_key(one, 80));
+  const ndt_fgen_target t90 = {90, 13000, 13000, 0};
+  uint64_t k90 = ndt__fgen_key(one, &t90);
+  ndt_fgen_target same = t90;
+  CHECK(k90 == ndt__fgen_key(one, &same));
+  const ndt_fgen_target others[] = {{80, 13000, 13000, 0}, {90, 13010, 13000, 0},
+                                    {90, 12090, 13000, 0}, {90, 13000, 13020, 0},
+                                    {90, 13000, 13000, 1}};
+  for (size_t i = 0; i < sizeof others / sizeof *others; i++)
+    CHECK(ndt__fgen_key(one, &others[i]) != k90);
   char other[1 << 16];
   ndt__fgen_source(&progs[1], "ndt_fused", other, sizeof other);
-  CHECK(ndt__fgen_key(other, 90) != k90);
+  CHECK(ndt__fgen_key(other, &t90) != k90);
   /* an entry the generator does not know, a source that does not fit */
   ndt_dk_fprog bad = progs[0];
   bad.step[0].key = 1 << 30;
@@ -126,6 +135,9 @@ int main(void) {
     free(all);
     return fails ? 1 : 77;
   }
+  /* its version, for the key (CUDA 12 or later: the library calls) */
+  int major = 0, minor = -1;
+  CHECK(nv.version(&major, &minor) == 0 && major >= 12 && minor >= 0);
   void *bin;
   size_t len;
   int rc = ndt__fgen_compile(&nv, all, 90, &bin, &len, log, sizeof log);
@@ -133,8 +145,8 @@ int main(void) {
   CHECK(rc == 0 && len > 0);
   /* a cubin is an ELF image */
   CHECK(rc == 0 && len > 4 && !memcmp(bin, "\x7f" "ELF", 4));
-  printf("%d fused kernels (%zu bytes of source) compiled by NVRTC for sm_90: %zu bytes\n",
-         np, n, len);
+  printf("%d fused kernels (%zu bytes of source) compiled by NVRTC %d.%d for sm_90: %zu bytes\n",
+         np, n, major, minor, len);
   free(bin);
   free(all);
   return fails ? 1 : 0;

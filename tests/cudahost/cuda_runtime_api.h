@@ -108,9 +108,19 @@ cudaError_t cudaGetLastError(void);
 cudaError_t cudaPeekAtLastError(void);
 
 cudaError_t cudaGetDeviceCount(int *count);
+/* NDTILE_CUDAHOST_DRIVER_VERSION (default 13000, CUDA 13.0's numbering) */
+cudaError_t cudaDriverGetVersion(int *driverVersion);
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
 cudaError_t cudaSetDevice(int device);
 cudaError_t cudaGetDevice(int *device);
+/* the current device's flags (kept, and reported by NDTILE_CUDAHOST_STATS:
+ * device 0's): one scheduling mode of the three low bits, other bits
+ * refused */
+#define cudaDeviceScheduleAuto 0x00
+#define cudaDeviceScheduleSpin 0x01
+#define cudaDeviceScheduleYield 0x02
+#define cudaDeviceScheduleBlockingSync 0x04
+cudaError_t cudaSetDeviceFlags(unsigned int flags);
 cudaError_t cudaDeviceSynchronize(void);
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes);
 

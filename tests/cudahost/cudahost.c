@@ -50,6 +50,7 @@ static size_t dev_total = (size_t)256 << 20;
 static long fail_alloc_at = 0, fail_kernel_at = 0, fail_launchk_at = 0;   /* 1-based; 0: none */
 static atomic_long n_launchk;   /* cudaLaunchKernel's calls (the compiled fused kernels) */
 static _Atomic uint64_t pool_release[MAXDEV];   /* the default pools' release thresholds */
+static _Atomic unsigned dev_flags[MAXDEV];      /* cudaSetDeviceFlags's */
 static atomic_long n_alloc, n_kernel, n_fused, n_copy, n_copy_bytes, n_copy2d, n_fail_alloc,
     n_faults;
 static atomic_long n_rng;   /* the random fills' launches (also in n_kernel) */
@@ -94,7 +95,8 @@ static void stats_report(void) {
           "%ld index launches, %ld reduce launches, %ld scan launches; fused: %ld interpreted, "
           "%ld compiled, %ld compiles, %ld cache hits, %ld gemm launches, %ld combine launches, "
           "%ld fft launches, %ld solver launches, %ld sort launches, %ld bincount launches, "
-          "%ld batched solver launches, %ld view copies, %llu pool release threshold\n",
+          "%ld batched solver launches, %ld view copies, %llu pool release threshold, "
+          "%u device flags\n",
           atomic_load(&n_kernel), atomic_load(&n_copy), atomic_load(&n_copy_bytes),
           atomic_load(&n_copy2d), atomic_load(&n_alloc), atomic_load(&n_fail_alloc),
           atomic_load(&n_faults), atomic_load(&n_fused), atomic_load(&n_rng),
@@ -104,7 +106,7 @@ static void stats_report(void) {
           atomic_load(&n_cache_hits), atomic_load(&n_gemm), atomic_load(&n_combine),
           atomic_load(&n_fft), atomic_load(&n_solver), atomic_load(&n_sort),
           atomic_load(&n_bincount), atomic_load(&n_batched), atomic_load(&n_view_copy),
-          (unsigned long long)atomic_load(&pool_release[0]));
+          (unsigned long long)atomic_load(&pool_release[0]), atomic_load(&dev_flags[0]));
   pin_report();
 }
 
@@ -324,6 +326,13 @@ cudaError_t cudaGetDeviceCount(int *count) {
   return cudaSuccess;
 }
 
+cudaError_t cudaDriverGetVersion(int *driverVersion) {
+  if (!driverVersion) return ret(cudaErrorInvalidValue);
+  const char *v = getenv("NDTILE_CUDAHOST_DRIVER_VERSION");
+  *driverVersion = v && *v ? atoi(v) : 13000;
+  return cudaSuccess;
+}
+
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device) {
   pthread_once(&once, init_once);
   if (!dev_of_index(device)) return ret(cudaErrorInvalidDevice);
@@ -360,6 +369,17 @@ static cudaError_t current(cdev **out) {
   if (e) return e;
   if ((e = (cudaError_t)atomic_load(&d->sticky))) return e;
   *out = d;
+  return cudaSuccess;
+}
+
+cudaError_t cudaSetDeviceFlags(unsigned int flags) {
+  cdev *d;
+  cudaError_t e = current(&d);
+  if (e) return ret(e);
+  unsigned sched = flags & 7u;
+  if ((flags & ~7u) || (sched != 0 && sched != 1 && sched != 2 && sched != 4))
+    return ret(cudaErrorInvalidValue);
+  atomic_store(&dev_flags[d->id], flags);
   return cudaSuccess;
 }
 

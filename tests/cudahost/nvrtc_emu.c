@@ -6,7 +6,9 @@
  * into a temporary directory with the source. The flags are the host
  * build's kernels' (kernels.c): NDT_SC_EMULATE (the device's flag
  * inference and NaN rules) and no contraction (nvcc's --fmad=false).
- * NDTILE_CUDAHOST_NVRTC=none: no library, as on a machine without NVRTC. */
+ * NDTILE_CUDAHOST_NVRTC=none: no library, as on a machine without NVRTC;
+ * NDTILE_CUDAHOST_NVRTC_VERSION=major.minor: the version it reports
+ * (default 13.0), as another toolkit's would. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -196,6 +198,14 @@ static int e_destroy(void **prog) {
   return 0;
 }
 
+static int e_version(int *major, int *minor) {
+  const char *v = getenv("NDTILE_CUDAHOST_NVRTC_VERSION");
+  *major = 13;
+  *minor = 0;
+  if (v && *v && sscanf(v, "%d.%d", major, minor) != 2) return 1;
+  return 0;
+}
+
 int ndt__cudahost_nvrtc_open(void *table, char *why, size_t cap) {
   const char *s = getenv("NDTILE_CUDAHOST_NVRTC");
   if (s && !strcmp(s, "none")) {
@@ -210,5 +220,6 @@ int ndt__cudahost_nvrtc_open(void *table, char *why, size_t cap) {
   n->cubin_size = e_cubin_size;
   n->cubin = e_cubin;
   n->destroy = e_destroy;
+  n->version = e_version;
   return 0;
 }

@@ -65,6 +65,16 @@ int main(void) {
   EXPECT(cudaGetDeviceProperties(&prop, 0) == cudaSuccess && prop.totalGlobalMem == (size_t)1 << 20,
          "1 MiB each (NDTILE_CUDAHOST_MEM)");
   EXPECT(cudaSetDevice(0) == cudaSuccess, "device 0");
+  /* device flags: one scheduling mode, nothing else */
+  EXPECT(cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync) == cudaSuccess &&
+             cudaSetDeviceFlags(cudaDeviceScheduleSpin) == cudaSuccess &&
+             cudaSetDeviceFlags(cudaDeviceScheduleAuto) == cudaSuccess,
+         "scheduling flags");
+  EXPECT(cudaSetDeviceFlags(cudaDeviceScheduleSpin | cudaDeviceScheduleYield) ==
+                 cudaErrorInvalidValue &&
+             cudaGetLastError() == cudaErrorInvalidValue &&
+             cudaSetDeviceFlags(0x100) == cudaErrorInvalidValue && cudaGetLastError(),
+         "two scheduling modes, an unknown flag: refused");
   cudaStream_t s, t;
   EXPECT(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess &&
              cudaStreamCreate(&t) == cudaSuccess, "streams");

@@ -172,6 +172,24 @@ def test_virtual_devices_on_one_gpu_share_its_memory():
         assert mem == want, (devs, mem)
         kept = int(re.search(r"(\d+) pool release threshold", r.stderr).group(1))
         assert kept == sum(m for m in mem[:share]), (devs, kept, r.stderr)
+        # a host thread waiting for the device blocks (no spinning core)
+        assert "4 device flags" in r.stderr, r.stderr   # cudaDeviceScheduleBlockingSync
+
+
+@needs_cudahost
+def test_waits_for_the_device_block_unless_told_to_spin():
+    """cudaDeviceScheduleBlockingSync on every device the plugin opens (a
+    worker waiting for a body's kernels leaves its core to the other
+    threads); NDTILE_CUDA_SPIN=1 keeps CUDA's default (Auto, 0)."""
+    code = "import ndtile as np; print(float((np.arange(100000.0) * 2).sum()))"
+    for spin, flags in [(None, 4), ("1", 0), ("0", 4)]:
+        env = dict(NDTILE_DEVICES="cuda:0,1", NDTILE_CUDA_PLUGIN=cudahost_plugin(),
+                   NDTILE_CUDAHOST_STATS="1")
+        if spin is not None:
+            env["NDTILE_CUDA_SPIN"] = spin
+        r = run(code, **env)
+        assert r.returncode == 0 and r.stdout.split() == ["9999900000.0"], r.stdout + r.stderr
+        assert f" {flags} device flags" in r.stderr, (spin, r.stderr)
 
 
 @needs_cudahost
@@ -503,6 +521,18 @@ def test_fused_kernels_compiled_cached_and_same_bits(tmp_path):
     assert files[0].read_bytes()[:8] == b"NDTFK001" and files[2].stat().st_size > 100
     fourth = run(JIT, **env, NDTILE_CUDA_JIT_WAIT="1")
     assert jit_stats(fourth.stderr)[2:] == (0, compiles), fourth.stderr
+    assert "fused kernels: NVRTC 13.0, driver 13000, sm_90" in fourth.stderr, fourth.stderr
+    # another NVRTC, then another driver: other keys (the cubins of one
+    # toolkit are never taken for another's), each kernel compiled again
+    # into a file of its own
+    n = len(files)
+    for k, ver in enumerate([{"NDTILE_CUDAHOST_NVRTC_VERSION": "13.1"},
+                             {"NDTILE_CUDAHOST_DRIVER_VERSION": "13020"}]):
+        other = run(JIT, **env, **ver, NDTILE_CUDA_JIT_WAIT="1")
+        assert other.returncode == 0, other.stdout + other.stderr
+        assert jit_stats(other.stderr)[2:] == (compiles, 0), (ver, other.stderr)
+        assert len(list(cache.glob("fused-*.bin"))) == n + (k + 1) * compiles, ver
+        assert other.stdout.splitlines()[-1] == fourth.stdout.splitlines()[-1]
     # the default policy (compiles in the background, no wait): the same bits
     free = run(JIT, **env)
     assert free.returncode == 0, free.stdout + free.stderr
@@ -1857,3 +1887,62 @@ def test_seeded_reductions_run_on_the_device_with_the_cpus_bits(tiles):
     cpu = seeded()
     assert cpu[0] == [], cpu[0][:10]
     assert cpu[3] == digest               # the CPU's bits
+
+
+# A cast's result is written in pieces where its dtype's tiles are not its
+# input's (a (640, 3000) float64 array's 2 MiB tiles hold 80 rows, float32's
+# 160: each float32 tile is written by two tasks). Its tiles hold no value
+# until written (NDT_STORE_UNSET): the first piece written on a device
+# copies nothing in. It copied the whole unwritten result to the device
+# (7,680,000 bytes for astype and for sum(dtype=float32), with or without
+# initial=); now a resident array's cast moves nothing, its sum the slots
+# and the result. Values: NumPy's, bit for bit (the cast sums follow NumPy's
+# buffered order).
+CAST_COPIES = r"""
+import json, numpy, ndtile as np
+rng = numpy.random.default_rng(3)
+v = rng.standard_normal((640, 3000)) * 1e3
+x = np.asarray(v) * 1.0                 # resident on the device
+np._core.sync()
+out = {}
+def moved(tag, f, want):
+    s0 = np._core.device_stats()["copy_bytes"]
+    r = f()
+    np._core.sync()
+    out[tag] = np._core.device_stats()["copy_bytes"] - s0
+    got = numpy.asarray(r)
+    assert got.dtype == want.dtype and got.shape == want.shape, (tag, got.dtype, got.shape)
+    assert got.tobytes() == want.tobytes(), tag
+    return r
+# (values are checked after the bytes are counted: reading an array into
+# NumPy makes the host's copy its only valid one, numpy.asarray exports it
+# writable)
+moved("astype and a use", lambda: x.astype(numpy.float32) * numpy.float32(2) + 1,
+      v.astype(numpy.float32) * numpy.float32(2) + 1)
+moved("astype of a view", lambda: x[:, 1::3].astype(numpy.float32), v[:, 1::3].astype(numpy.float32))
+moved("copy of a view", lambda: x.T.copy(), v.T.copy())
+moved("sum f4", lambda: np.sum(x, dtype=numpy.float32), numpy.asarray(numpy.sum(v, dtype=numpy.float32)))
+moved("sum f4 initial", lambda: np.sum(x, dtype=numpy.float32, initial=0.5),
+      numpy.asarray(numpy.sum(v, dtype=numpy.float32, initial=0.5)))
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize("devices", ["sim:1,mem=64M", "cudahost"])
+def test_a_casts_result_is_not_copied_to_the_device_before_it_is_written(devices):
+    env = {"NDTILE_DEVICES": devices}
+    if devices == "cudahost":
+        if cudahost_plugin() is None:
+            pytest.skip("no libndtile_cudahost.so (make build)")
+        env = dict(NDTILE_DEVICES="cuda:0", NDTILE_CUDA_MEM="64M",
+                   NDTILE_CUDA_PLUGIN=cudahost_plugin())
+    r = run(CAST_COPIES, **env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = json.loads(r.stdout.splitlines()[-1])
+    # nothing but the use's scalars (the copy of a transpose gathers its
+    # source on the device)
+    assert out["astype and a use"] <= 64, out
+    assert out["astype of a view"] == 0 and out["copy of a view"] == 0, out
+    # the buffered sums' 235 slots (float32, 940 bytes), the initial and
+    # the result: not the 7,680,000 bytes of the cast
+    assert out["sum f4"] <= 2048 and out["sum f4 initial"] <= 2048, out

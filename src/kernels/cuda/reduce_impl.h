@@ -222,36 +222,16 @@ NDT_DK_ENTRY(int) ndt__dk_pairwise(int dtype, const ndt_dk_launch *L, unsigned *
  * them. One thread a run (the tree has a few nodes a tile); plain
  * additions, then again with the flags and x86's NaNs when the result is
  * not finite, as the pairwise kernel. */
-#define NDT_PW_TOP(NAME, SFX, T)                                                       \
+/* (the walk's leaf: the k-th partial, at r->p[0] with stride r->cs[0]) */
+#define NDT_PW_TOP_LEAF(NAME, k, o, m) ndt_pw_at_##NAME(r->p[0], r->cs[0], k)
+#define NDT_PW_TOP(NAME, SFX, T, SPLIT)                                                \
   NDT_HD T ndt_pw_top_##NAME(const ndt_dk_run *r, unsigned *fe) {                      \
-    const int64_t n = r->rs[0], leaf = r->rs[1];                                       \
-    const char *v = r->p[0];                                                           \
-    int64_t len[NDT_PW_DEPTH], at = 0;                                                 \
-    int stage[NDT_PW_DEPTH], top = 0, nv = 0;                                          \
-    T val[NDT_PW_DEPTH + 1];                                                           \
-    len[0] = n, stage[0] = 0;                                                          \
-    while (top >= 0) {                                                                 \
-      const int64_t m = len[top];                                                      \
-      if (m <= leaf) {                                                                 \
-        memcpy(&val[nv++], v + (at++) * r->cs[0], sizeof(T));                          \
-        top--;                                                                         \
-        continue;                                                                      \
-      }                                                                                \
-      const int64_t h = NDT_PW_CPLX_##SFX ? ndt_pw_csplit(m) : ndt_pw_split(m);        \
-      if (stage[top] < 2) {                                                            \
-        const int64_t sub = stage[top] == 0 ? h : m - h;                               \
-        stage[top]++;                                                                  \
-        top++;                                                                         \
-        len[top] = sub, stage[top] = 0;                                                \
-      } else {                                                                         \
-        T b = val[--nv], a = val[--nv];                                                \
-        val[nv++] = NDT_PW_ADD(SFX, a, b, fe);                                         \
-        top--;                                                                         \
-      }                                                                                \
-    }                                                                                  \
+    T root;                                                                            \
+    NDT_PW_WALK(T, r->rs[0], r->rs[1], SPLIT, NDT_PW_TOP_LEAF, NAME, NDT_PW_ADD_FE, SFX, \
+                root);                                                                 \
     T s = ndt_pw_zero_##SFX();                                                         \
     if (r->from == 2) memcpy(&s, r->p[1], sizeof s);                                   \
-    return NDT_PW_ADD(SFX, s, val[0], fe);                                             \
+    return NDT_PW_ADD(SFX, s, root, fe);                                               \
   }                                                                                    \
   NDT_DK_BODY void ndt_pw_topr_##NAME(const ndt_dk_run *r, unsigned *flags) {          \
     unsigned f = 0;                                                                    \
@@ -260,10 +240,10 @@ NDT_DK_ENTRY(int) ndt__dk_pairwise(int dtype, const ndt_dk_launch *L, unsigned *
     NDT_DK_FLAGS(flags, f);                                                            \
     memcpy(r->p[1], &acc, sizeof acc);                                                 \
   }
-NDT_PW_TOP(f32, f32, float)
-NDT_PW_TOP(f64, f64, double)
-NDT_PW_TOP(c64, c64, ndt_c64)
-NDT_PW_TOP(c128, c128, ndt_c128)
+NDT_PW_TOP(f32, f32, float, ndt_pw_split)
+NDT_PW_TOP(f64, f64, double, ndt_pw_split)
+NDT_PW_TOP(c64, c64, ndt_c64, ndt_pw_csplit)
+NDT_PW_TOP(c128, c128, ndt_c128, ndt_pw_csplit)
 #if defined(NDT_DK_HOST)
 #define NDT_PW_TOPG(NAME)                                                              \
   static void ndt_pwt_grid_##NAME(const ndt_dk_launch *L, unsigned *flags) {           \
