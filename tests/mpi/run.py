@@ -136,7 +136,8 @@ ONE_PROCESS = ['test_launcher.py', 'test_fuzz_corpus.py', 'test_trust_algos.py',
                'test_random_devices.py', 'test_cuda_matmul.py', 'test_cuda_fft.py',
                'test_cuda_linalg.py',
                'test_packaging.py', 'test_docstrings.py', 'test_memory_model.py',
-               'test_foreign_arrays.py', 'test_fork.py']
+               'test_foreign_arrays.py', 'test_fork.py',
+               'test_gpu_budget_ranks.py']
 
 
 # The modules whose results depend on how the data is split over ranks
