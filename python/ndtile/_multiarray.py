@@ -633,26 +633,9 @@ def _fill_along(res, xs, axis):
 
 def _concat_same(arrays, axis):
     """concatenate of ndtile arrays of one dtype along an int axis in range,
-    matching elsewhere (no out=, dtype=, casting=): the steps of the general
-    path below for them, without its type resolution; None for anything else."""
-    x0 = arrays[0]
-    if not isinstance(x0, Array):
-        return None
-    dt, nd = x0._dt, x0.ndim
-    if not -nd <= axis < nd:
-        return None
-    if axis < 0:
-        axis += nd
-    shape = list(x0.shape)
-    for x in arrays[1:]:
-        if not isinstance(x, Array) or x._dt != dt or x.ndim != nd:
-            return None
-        s = x.shape
-        for k in range(nd):
-            if k != axis and s[k] != shape[k]:
-                return None
-        shape[axis] += s[axis]
-    return _fill_along(_core.empty(tuple(shape), dt), arrays, axis)
+    matching elsewhere (no out=, dtype=, casting=): one core call
+    (_core.concat_same); None for anything else."""
+    return _core.concat_same(arrays, axis)
 
 
 def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
