@@ -205,6 +205,11 @@ def _copy_mode(copy):
 
 def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0,
           ndmax=_NoValue, like=None):
+    if (type(object) is list or type(object) is tuple) and dtype is None and copy is True and \
+            order == 'K' and type(ndmin) is int and not ndmin and ndmax is _NoValue and \
+            like is None and not (object and isinstance(object[0], Array)):
+        # a list of numbers with the defaults: what the steps below give it
+        return C.asarray(object, None, native=False)
     if like is not None:
         liked = C.like_call(like, array, locals())
         if liked is not C.NO_LIKE:
