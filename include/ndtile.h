@@ -547,6 +547,12 @@ ndt_status ndt_reshape(ndt_array **out, const ndt_array *a, int ndim, const int6
  * array: the elements in that order ('K': axes by decreasing |stride|, each
  * in its own direction, as NumPy). */
 ndt_status ndt_ravel(ndt_array **out, const ndt_array *a, char order);
+/* NumPy's concatenate without out=: a new array of dtype t holding in[0..n)
+ * one after another along axis (negative counts from the end), each cast to
+ * t unsafely (the caller checks the casting rule). The arrays must have the
+ * same ndim (at least 1) and the same extents except along axis. */
+ndt_status ndt_concatenate(ndt_array **out, int n, const ndt_array *const *in, int axis,
+                           ndt_dtype t);
 /* Removes unit axes: all of them when naxes == 0. */
 ndt_status ndt_squeeze(ndt_array **out, const ndt_array *a, int naxes, const int *axes);
 ndt_status ndt_expand_dims(ndt_array **out, const ndt_array *a, int axis);

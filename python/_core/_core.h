@@ -219,6 +219,7 @@ PyObject *f_arange(PyObject *m, PyObject *args);
 PyObject *f_linspace(PyObject *m, PyObject *args);
 PyObject *f_eye(PyObject *m, PyObject *args);
 PyObject *f_from_buffer(PyObject *m, PyObject *args);
+PyObject *f_concat_same(PyObject *m, PyObject *args);
 
 /* calls_index.c */
 PyObject *f_gather(PyObject *m, PyObject *args);

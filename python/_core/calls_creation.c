@@ -1,5 +1,5 @@
 /* calls_creation.c - module functions that make arrays: empty, zeros, ones, full,
- * scalar, arange, linspace, eye, from_buffer. */
+ * scalar, arange, linspace, eye, from_buffer, concat_same. */
 #include "_core.h"
 
 int get_dtype_arg(PyObject *o, ndt_dtype *t) { return parse_dtype(o, t); }
@@ -132,3 +132,55 @@ PyObject *f_from_buffer(PyObject *m, PyObject *args) {
   return wrap_status(st, r);
 }
 
+
+/* concatenate's common case in one core call (the package's
+ * _multiarray._concat_same): a list or tuple of two or more ndtile arrays
+ * of one dtype and ndim whose extents match but along axis, an int in
+ * range. Anything else is None, and the package's general path (type
+ * resolution, out=, NumPy's messages) takes it. */
+PyObject *f_concat_same(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *seq;
+  int axis;
+  if (!PyArg_ParseTuple(args, "Oi", &seq, &axis)) return NULL;
+  if (!PyList_CheckExact(seq) && !PyTuple_CheckExact(seq)) Py_RETURN_NONE;
+  /* a list's items held in a tuple: waiting for the core lock lets other
+   * threads run, and one could replace them */
+  PyObject *fast = PyTuple_CheckExact(seq) ? Py_NewRef(seq) : PyList_AsTuple(seq);
+  if (!fast) return NULL;
+  Py_ssize_t n = PyTuple_GET_SIZE(fast);
+  PyObject **items = &PyTuple_GET_ITEM(fast, 0);
+  const ndt_array *local[16], **in = local;
+  PyObject *res = NULL;
+  if (n < 2 || n > INT_MAX) goto none;
+  if (n > 16 && !(in = PyMem_Malloc((size_t)n * sizeof *in))) {
+    res = PyErr_NoMemory();
+    goto done;
+  }
+  for (Py_ssize_t i = 0; i < n; i++) {
+    if (!IS_ARRAY(items[i]) || !ARR(items[i])) goto none;
+    in[i] = ARR(items[i]);
+  }
+  int nd = ndt_ndim(in[0]);
+  ndt_dtype t = ndt_dtype_of(in[0]);
+  const int64_t *s0 = ndt_shape(in[0]);
+  if (axis < -nd || axis >= nd) goto none;
+  int ax = axis < 0 ? axis + nd : axis;
+  for (Py_ssize_t i = 1; i < n; i++) {
+    const int64_t *si = ndt_shape(in[i]);
+    if (ndt_dtype_of(in[i]) != t || ndt_ndim(in[i]) != nd) goto none;
+    for (int k = 0; k < nd; k++)
+      if (k != ax && si[k] != s0[k]) goto none;
+  }
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_concatenate(&r, (int)n, in, ax, t));
+  res = wrap_status(st, r);
+  goto done;
+none:
+  res = Py_NewRef(Py_None);
+done:
+  if (in != local) PyMem_Free(in);
+  Py_DECREF(fast);
+  return res;
+}

@@ -630,6 +630,9 @@ static PyMethodDef module_methods[] = {
   {"linspace", f_linspace, METH_VARARGS, "linspace(start, stop, num, endpoint, dt)"},
   {"eye", f_eye, METH_VARARGS, "eye(n, m, k, dt)"},
   {"from_buffer", f_from_buffer, METH_VARARGS, "from_buffer(obj, dt): copy of a buffer"},
+  {"concat_same", f_concat_same, METH_VARARGS,
+   "concat_same(arrays, axis): a list or tuple of 2+ arrays of one dtype and ndim, matching "
+   "but along the int axis, joined; None for any other arguments"},
   {"buffer_address", f_buffer_address, METH_O, "buffer_address(memoryview): its first byte"},
   {"array_struct", f_array_struct, METH_VARARGS,
    "array_struct(a, mv, shape, strides, kind, itemsize, flags): __array_struct__'s capsule"},

@@ -213,6 +213,9 @@ def asarray(x, dtype=None, native=True):
     NumPy makes of x) is read into a native ndtile array, as ndtile's
     functions compute on it; native=False (the public array/asarray) keeps
     it a NumPy array, as NumPy does."""
+    if type(x) is list or type(x) is tuple:
+        # (the commonest input first: np.array(list) of small lists)
+        return _from_sequence(x, dtype, native)
     if isinstance(x, Array):
         if dtype is None or dtype == x.dtype:
             return x
@@ -235,25 +238,36 @@ def asarray(x, dtype=None, native=True):
             raise ValueError("object __array__ method not producing an array")
         y = _np.asarray(r, dtype=dtype)
     else:
-        if type(x) is list and x and isinstance(x[0], Array):
-            # NumPy reads the list's items by borrowed reference, and an
-            # ndtile array's buffer export may let another thread run
-            # (waiting for its data): one that replaces the list's items
-            # freed the array NumPy was reading (a crash). NumPy reads a
-            # copy of the list, holding its items.
-            x = list(x)
-        try:
-            y = _np.asarray(x, dtype=dtype)
-        except ValueError:
-            r = _array_method_result(x)
-            if r is None:
-                t = _array_method_tree(x, 0)
-                if t is None:
-                    raise
-                return _put_back(asarray(t, dtype, native))
-            y = asarray(r, dtype, native)
-            return y._copy() if y is r else y     # a new array, as from any object
-    c = D.code(y.dtype)
+        return _from_sequence(x, dtype, native)
+    return _from_converted(y, dtype, native)
+
+
+def _from_sequence(x, dtype, native):
+    """asarray of an object NumPy converts (a list, a tuple, a scalar)."""
+    if type(x) is list and x and isinstance(x[0], Array):
+        # NumPy reads the list's items by borrowed reference, and an
+        # ndtile array's buffer export may let another thread run
+        # (waiting for its data): one that replaces the list's items
+        # freed the array NumPy was reading (a crash). NumPy reads a
+        # copy of the list, holding its items.
+        x = list(x)
+    try:
+        y = _np.asarray(x, dtype=dtype)
+    except ValueError:
+        r = _array_method_result(x)
+        if r is None:
+            t = _array_method_tree(x, 0)
+            if t is None:
+                raise
+            return _put_back(asarray(t, dtype, native))
+        y = asarray(r, dtype, native)
+        return y._copy() if y is r else y     # a new array, as from any object
+    return _from_converted(y, dtype, native)
+
+
+def _from_converted(y, dtype, native):
+    """asarray's result for y, NumPy's array of the input."""
+    c = D.code_of(y.dtype)    # (cached by the dtype object: a third of D.code's time)
     if c is None:
         if native and dtype is None and not y.dtype.isnative and \
                 D.code(y.dtype.newbyteorder('=')) is not None:

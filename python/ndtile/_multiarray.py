@@ -205,6 +205,11 @@ def _copy_mode(copy):
 
 def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0,
           ndmax=_NoValue, like=None):
+    if (type(object) is list or type(object) is tuple) and dtype is None and copy is True and \
+            order == 'K' and type(ndmin) is int and not ndmin and ndmax is _NoValue and \
+            like is None and not (object and isinstance(object[0], Array)):
+        # a list of numbers with the defaults: what the steps below give it
+        return C.asarray(object, None, native=False)
     if like is not None:
         liked = C.like_call(like, array, locals())
         if liked is not C.NO_LIKE:
@@ -637,26 +642,9 @@ def _fill_along(res, xs, axis):
 
 def _concat_same(arrays, axis):
     """concatenate of ndtile arrays of one dtype along an int axis in range,
-    matching elsewhere (no out=, dtype=, casting=): the steps of the general
-    path below for them, without its type resolution; None for anything else."""
-    x0 = arrays[0]
-    if not isinstance(x0, Array):
-        return None
-    dt, nd = x0._dt, x0.ndim
-    if not -nd <= axis < nd:
-        return None
-    if axis < 0:
-        axis += nd
-    shape = list(x0.shape)
-    for x in arrays[1:]:
-        if not isinstance(x, Array) or x._dt != dt or x.ndim != nd:
-            return None
-        s = x.shape
-        for k in range(nd):
-            if k != axis and s[k] != shape[k]:
-                return None
-        shape[axis] += s[axis]
-    return _fill_along(_core.empty(tuple(shape), dt), arrays, axis)
+    matching elsewhere (no out=, dtype=, casting=): one core call
+    (_core.concat_same); None for anything else."""
+    return _core.concat_same(arrays, axis)
 
 
 def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):

@@ -22,7 +22,24 @@ ndt_status ndt_full(ndt_array **out, int ndim, const int64_t *shape, ndt_dtype t
   return NDT_OK;
 }
 
+/* An array that would be filled inline (one tile, at most the inline
+ * threshold) is made zeroed instead: its buffer is cleared as it is
+ * allocated, with no fill task and no 0-d source (zero bits are zero in
+ * every dtype). Larger ones are filled by tasks, in parallel. The choice
+ * depends on the shape alone, so every rank makes the same one. */
 ndt_status ndt_zeros(ndt_array **out, int ndim, const int64_t *shape, ndt_dtype t) {
+  if ((int)t >= 0 && t < NDT_NTYPES && ndim >= 0 && ndim <= NDT_MAXDIMS) {
+    int64_t lim = ndt__rt_inline_elems(), size = 1;
+    int small = 1, empty = 0;
+    for (int k = 0; k < ndim && small; k++) {
+      if (shape[k] < 0) small = 0;   /* (the error comes from ndt_full) */
+      else if (shape[k] == 0) empty = 1;
+      else if (size > lim / shape[k]) small = empty;
+      else size *= shape[k];
+    }
+    if (small && ndt_tiles_for(ndim, shape, t) == 1)
+      return ndt__array_new(out, t, ndim, shape, 1);
+  }
   int64_t zero = 0;
   return ndt_full(out, ndim, shape, t, &zero, NDT_INT64);
 }

@@ -1,6 +1,7 @@
 /* shape.c - reshape, ravel and .imag: views where NumPy makes a view, a copy
  * (an elementwise copy, or zeros for the .imag of a real array) where it
- * does not. Above elementwise.c and creation.c, whose ops make the copies. */
+ * does not; concatenate. Above elementwise.c and creation.c, whose ops make
+ * the copies. */
 #include <stdio.h>
 #include "exec.h"
 
@@ -159,4 +160,55 @@ ndt_status ndt_imag(ndt_array **out, const ndt_array *a) {
   ndt_status st = ndt_real(out, a);
   if (st == NDT_OK) (*out)->part = ndt__traits[(*out)->dtype].size;
   return st;
+}
+
+/* One call for the whole join: the result, then one assignment a piece into
+ * its slab (a view on the stack: the result's handle keeps the store). On
+ * small arrays each assignment runs inline, so a join costs about an
+ * allocation and a copy a piece, not a trip through the Python layer per
+ * piece. */
+ndt_status ndt_concatenate(ndt_array **out, int n, const ndt_array *const *in, int axis,
+                           ndt_dtype t) {
+  if ((int)t < 0 || t >= NDT_NTYPES) return ndt__error(NDT_ERR_TYPE, "invalid dtype %d", t);
+  if (n < 1) return ndt__error(NDT_ERR_VALUE, "need at least one array to concatenate");
+  int nd = in[0]->ndim;
+  if (nd == 0) return ndt__error(NDT_ERR_VALUE, "zero-dimensional arrays cannot be concatenated");
+  if (axis < -nd || axis >= nd)
+    return ndt__error_at(NDT_ERR_AXIS, NDT_KIND_AXIS, "axis",
+                         "axis %d is out of bounds for array of dimension %d", axis, nd);
+  if (axis < 0) axis += nd;
+  int64_t shape[NDT_MAXDIMS];
+  memcpy(shape, in[0]->shape, sizeof(int64_t) * (size_t)nd);
+  for (int i = 1; i < n; i++) {
+    const ndt_array *x = in[i];
+    if (x->ndim != nd)
+      return ndt__error(NDT_ERR_VALUE, "all the input arrays must have same number of "
+                       "dimensions, but the array at index 0 has %d dimension(s) and the array "
+                       "at index %d has %d dimension(s)", nd, i, x->ndim);
+    for (int k = 0; k < nd; k++)
+      if (k != axis && x->shape[k] != shape[k])
+        return ndt__error(NDT_ERR_VALUE, "all the input array dimensions except for the "
+                         "concatenation axis must match exactly, but along dimension %d, the "
+                         "array at index 0 has size %lld and the array at index %d has size "
+                         "%lld", k, (long long)shape[k], i, (long long)x->shape[k]);
+    if (__builtin_add_overflow(shape[axis], x->shape[axis], &shape[axis]))
+      return ndt__error(NDT_ERR_VALUE, "array is too big; `arr.size * arr.dtype.itemsize` "
+                       "is larger than the maximum possible size.");
+  }
+  ndt_array *r;
+  ndt_status st = ndt__array_new(&r, t, nd, shape, 0);
+  if (st) return st;
+  int64_t pos = 0;
+  for (int i = 0; i < n && st == NDT_OK; i++) {
+    int64_t m = in[i]->shape[axis];
+    if (m == 0) continue;
+    ndt_array slab;
+    ndt__view_copy(&slab, r);
+    slab.offset += pos * r->strides[axis];
+    slab.shape[axis] = m;
+    slab.size = r->size / shape[axis] * m;
+    st = ndt_assign(&slab, in[i], NDT_CAST_UNSAFE);
+    pos += m;
+  }
+  return ndt__finish(st, r, out);
 }

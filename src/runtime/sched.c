@@ -32,6 +32,8 @@ static struct {
   int64_t recorded;       /* tasks recorded so far (their seq) */
   int64_t finished;       /* tasks finished so far (the progress line) */
   atomic_int idle;        /* workers waiting for work (written under lock) */
+  atomic_llong npending;  /* pending, written with it under lock, read without it (the
+                           * inline path's test that nothing at all is pending) */
   int any_waiters;        /* waits that look again after every finished task */
   int zero_waiters;       /* waits for no pending task at all (syncs) */
 } rt = {.lock = PTHREAD_MUTEX_INITIALIZER,
@@ -399,6 +401,7 @@ static wakes complete(ndt_task *t, ndt_status st, int ready_here) {
   atomic_store(&t->done, 1);
   rt.runnable -= t->queued;   /* (a message in flight is no work for a worker) */
   rt.pending--;
+  atomic_store(&rt.npending, rt.pending);   /* (after the body's writes: see local_submit) */
   rt.finished++;
   rt.pending_bytes -= t->bytes;
   int woke = 0;
@@ -1049,14 +1052,20 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
   }
   if (gq) return group_add(r, fp);
   if (r->flags & NDT_TASK_INLINE) {
-    /* The inline path: run now when nothing it touches is pending. */
+    /* The inline path: run now when nothing it touches is pending. When no
+     * task at all is pending (a loop over small arrays), that needs no
+     * look at the tiles and no lock: only this thread records tasks, and a
+     * worker stores the count after the task's writes (sequentially
+     * consistent), so a count of 0 read here comes after them. */
     int free_now = 1;
-    pthread_mutex_lock(&rt.lock);
-    for (int i = 0; i < nacc && free_now; i++)
-      if (busy(acc[i].tile, acc[i].lo, acc[i].hi, acc[i].priv & NDT_WRITE)) free_now = 0;
-    for (int i = 0; i < r->nafter && free_now; i++)   /* the device plan's order */
-      if (r->after[i] && !atomic_load(&r->after[i]->done)) free_now = 0;
-    pthread_mutex_unlock(&rt.lock);
+    if (atomic_load(&rt.npending) != 0) {
+      pthread_mutex_lock(&rt.lock);
+      for (int i = 0; i < nacc && free_now; i++)
+        if (busy(acc[i].tile, acc[i].lo, acc[i].hi, acc[i].priv & NDT_WRITE)) free_now = 0;
+      for (int i = 0; i < r->nafter && free_now; i++)   /* the device plan's order */
+        if (r->after[i] && !atomic_load(&r->after[i]->done)) free_now = 0;
+      pthread_mutex_unlock(&rt.lock);
+    }
     if (free_now) {
       unsigned fpm = ndt__fp_mask_;
       if (fpm) ndt_fpe_clear();
@@ -1201,6 +1210,7 @@ static ndt_status record_task(const ndt_taskrec *r) {
   t->urgent = (r->flags & NDT_TASK_URGENT) != 0;
   t->early = (r->flags & NDT_TASK_EARLY) != 0;
   rt.pending++;
+  atomic_store(&rt.npending, rt.pending);
   rt.pending_bytes += bytes;
   /* a ready task of the pool: its worker is signalled after the unlock
    * (or before this thread sleeps below), not into the lock it still holds */
