@@ -1009,6 +1009,24 @@ static int group_conflicts(const ndt_access *acc, int nacc, int as_read);
 static int group_reads_later(const ndt_access *acc, int nacc);
 static ndt_status group_add(const ndt_taskrec *r, ndt_fprec *fp);
 
+/* Marks the stores a task writes lost when one it reads is (with that
+ * one's op and status); 1 when so. */
+static int taint_outputs(const ndt_access *acc, int nacc) {
+  const ndt_store *taint = NULL;
+  for (int i = 0; i < nacc && !taint; i++)
+    if ((acc[i].priv & NDT_READ) && atomic_load(&acc[i].tile->store->lost))
+      taint = acc[i].tile->store;
+  if (!taint) return 0;
+  for (int i = 0; i < nacc; i++)
+    if ((acc[i].priv & NDT_WRITE) && !atomic_load(&acc[i].tile->store->lost)) {
+      ndt_store *w = acc[i].tile->store;
+      w->lost_op = taint->lost_op;
+      w->lost_st = taint->lost_st;
+      atomic_store(&w->lost, atomic_load(&taint->lost));
+    }
+  return 1;
+}
+
 ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
   const char *name = r->name;
   const ndt_access *acc = r->acc;
@@ -1023,18 +1041,7 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
                        (long long)acc[i].tile->len * acc[i].tile->store->itemsize, name);
   ndt_status st;
   /* what is computed from lost values is lost too (and says why) */
-  const ndt_store *taint = NULL;
-  for (int i = 0; i < nacc && !taint; i++)
-    if ((acc[i].priv & NDT_READ) && atomic_load(&acc[i].tile->store->lost))
-      taint = acc[i].tile->store;
-  if (taint)
-    for (int i = 0; i < nacc; i++)
-      if ((acc[i].priv & NDT_WRITE) && !atomic_load(&acc[i].tile->store->lost)) {
-        ndt_store *w = acc[i].tile->store;
-        w->lost_op = taint->lost_op;
-        w->lost_st = taint->lost_st;
-        atomic_store(&w->lost, atomic_load(&taint->lost));
-      }
+  taint_outputs(acc, nacc);
   /* grouped device tasks: a task that touches what the pending group
    * touches, or that could be grouped but not with it, ends the group
    * first (the group comes before it in the graph); one that may be
@@ -1065,6 +1072,14 @@ ndt_status ndt__rt_local_submit(const ndt_taskrec *r) {
       for (int i = 0; i < r->nafter && free_now; i++)   /* the device plan's order */
         if (r->after[i] && !atomic_load(&r->after[i]->done)) free_now = 0;
       pthread_mutex_unlock(&rt.lock);
+    }
+    /* No writer of its inputs is pending now, so their lost flags are
+     * final: one that failed after the check above (between it and the
+     * test just made) left its store lost, and a task run here, outside
+     * run_body, would compute from its partial values unmarked. */
+    if (free_now && taint_outputs(acc, nacc)) {
+      if (r->kind->release) r->kind->release(r->arg);
+      return NDT_OK;   /* (the reads of its results report the failure) */
     }
     if (free_now) {
       unsigned fpm = ndt__fp_mask_;
