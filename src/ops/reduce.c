@@ -220,17 +220,17 @@ static void run_in_range(int64_t oi, int64_t n, int64_t so, int64_t lo, int64_t 
 }
 
 /* The direct fold of one block (no partials): folds block blk of the input
- * (its elements at src, byte strides sst over the block's shape bv) into
+ * (its elements at src, byte strides sst over the block's shape bv, its
+ * first element at start) into
  * the result's elements [lo, hi) (flat; element lo at dst), in the block's
  * C order: out strides are 0 along the reduced axes, so each of its rows
  * adds into the same elements, in order. ost: the result's element
  * strides. */
 static void fold_block(const red_arg *r, const ndt_red_kernel *k, char *dst, int64_t lo,
-                       int64_t hi, const int64_t *ost, const ndt_array *bv, int64_t blk,
-                       const char *src, const int64_t *sst) {
+                       int64_t hi, const int64_t *ost, const ndt_array *bv,
+                       const int64_t *start, const char *src, const int64_t *sst) {
   int nd = r->out.ndim, osz = ndt__traits[r->out.dtype].size;
-  int64_t start[NDT_MAXDIMS], shape[NDT_MAXDIMS], st2[2][NDT_MAXDIMS];
-  ndt__block_start(&r->in, &r->tl, blk, start);
+  int64_t shape[NDT_MAXDIMS], st2[2][NDT_MAXDIMS];
   int64_t obase = 0;
   for (int j = 0; j < nd; j++)
     if (!(r->mask >> j & 1)) obase += start[j] * ost[j];
@@ -327,7 +327,7 @@ static ndt_status combine_body(ndt_bound *op, void *p) {
       ndt_bound ib = {0};
       st = ndt__piece_bind(&op[1], &bv, &ib, 1);
       if (st) break;
-      fold_block(r, &k, b.ptr, lo, hi, ost, &bv, blk, ib.ptr, ib.st);
+      fold_block(r, &k, b.ptr, lo, hi, ost, &bv, bs, ib.ptr, ib.st);
       ndt__piece_release(&ib, 0);
       continue;
     }
@@ -441,9 +441,10 @@ static ndt_status carry_body(ndt_bound *op, void *p) {
   else if (c->from == 1) memcpy(op[0].ptr, op[1].ptr, (size_t)(n * osz));
   for (int i = 0; i < c->nblk; i++) {
     ndt_array bv;
+    int64_t bs[NDT_MAXDIMS];
     ndt__block_view(&r->in, &r->tl, c->blk[i], &bv);
-    fold_block(r, &k, op[0].ptr, r->clo, r->chi, ost, &bv, c->blk[i], op[2 + i].ptr,
-               op[2 + i].st);
+    ndt__block_start(&r->in, &r->tl, c->blk[i], bs);
+    fold_block(r, &k, op[0].ptr, r->clo, r->chi, ost, &bv, bs, op[2 + i].ptr, op[2 + i].st);
   }
   return NDT_OK;
 }
