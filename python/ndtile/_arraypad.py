@@ -8,7 +8,6 @@ from . import _convert as C
 from . import _core
 from . import _fallback as F
 from . import _multiarray
-from . import _numeric
 from . import _order as _O
 from ._fromnumeric import take
 
