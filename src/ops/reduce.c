@@ -670,15 +670,21 @@ static ndt_status record_carries(const red_arg *r, const char *name, unsigned in
   }
   for (int64_t t = 0; t < nt && st == NDT_OK; t++) {
     int64_t clo = rs->tiles[t].start, chi = clo + rs->tiles[t].len, n = 0;
-    for (int64_t b = 0; b < nb; b++)
+    /* (the blocks that meet the tile's box: combine_box) */
+    int64_t b0[NDT_MAXDIMS], bn[NDT_MAXDIMS];
+    combine_box(&r->in, r->mask, &r->out, clo, chi, b0, bn);
+    blk_walk w;
+    for (int64_t b = blk_first(&w, &r->in, &r->tl, b0, bn); b >= 0;
+         b = r->tl.axis < 0 ? -1 : blk_next(&w))
       if (omin[2 * b] < chi && omin[2 * b + 1] >= clo) blks[n++] = b;
     /* a block the tile's owner holds already (the same input reduced
      * again) is folded there: nothing moves */
     int owner = rs->tiles[t].owner, *rk = rank + nb;
-    for (int64_t b = 0; b < nb; b++) rk[b] = rank[b];
-    for (int64_t i = 0; i < n; i++)
-      if (rk[blks[i]] != owner && ndt__dist_holds(r->in.store, owner, blo[blks[i]], bhi[blks[i]]))
-        rk[blks[i]] = owner;
+    for (int64_t i = 0; i < n; i++) {
+      int64_t b = blks[i];
+      rk[b] = rank[b] != owner && ndt__dist_holds(r->in.store, owner, blo[b], bhi[b]) ? owner
+                                                                                    : rank[b];
+    }
     st = record_carry(r, name, inl, t, blks, n, rk);
   }
   ndt__mfree(blks);
