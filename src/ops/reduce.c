@@ -315,8 +315,9 @@ static int64_t blk_next(blk_walk *w) {
  * times the kept extents after it. */
 static int64_t part_offset(const red_arg *r, int64_t b) {
   const ndt_tiling *tl = &r->tl;
-  int ax = tl->axis, red = (int)(r->mask >> ax & 1);
+  int ax = tl->axis;
   if (ax < 0) return 0;
+  int red = (int)(r->mask >> ax & 1);
   int64_t inner = 1, kept = 1;
   for (int k = ax + 1; k < r->in.ndim; k++) {
     inner *= r->in.shape[k];
