@@ -95,7 +95,8 @@ def test_out_where_initial(shape, axis):
     np.sum(a, axis=axis, out=o_np)
     _check(o_nt, o_np)
     _check(nt.sum(x, axis=axis, where=xm), np.sum(a, axis=axis, where=m))
-    _check(nt.max(x, axis=axis, where=xm, initial=-3.0), np.max(a, axis=axis, where=m, initial=-3.0))
+    _check(nt.max(x, axis=axis, where=xm, initial=-3.0),
+           np.max(a, axis=axis, where=m, initial=-3.0))
     _check(nt.sum(x, axis=axis, initial=5.0), np.sum(a, axis=axis, initial=5.0))
     _check(nt.min(x, axis=axis, initial=-2.0, keepdims=True),
            np.min(a, axis=axis, initial=-2.0, keepdims=True))
