@@ -467,9 +467,20 @@ typedef enum { NDT_READ = 1, NDT_WRITE = 2, NDT_RW = 3, NDT_DENSE = 4, NDT_REDUC
  *   leaves ptr NULL; the body then reaches elements with ndt__elem_run and
  *   binds pieces with ndt__piece_bind/ndt__piece_release. Nothing is gathered.
  * NDT_OPND_KEEP: no access at all: the operand's store is only kept alive
- *   until the task ends (a plan or table the arg points into). */
+ *   until the task ends (a plan or table the arg points into).
+ * NDT_OPND_VIEW: with NDT_OPND_WALK, the body reaches only the elements of
+ *   the view (pieces of it): the runtime names and makes valid only the
+ *   tiles the view touches, as for an operand not walked (a view that
+ *   leaves whole tiles out: a reduction's combine reads the columns of its
+ *   result elements from every row), and still gathers nothing. */
 #define NDT_OPND_WALK 0x10u
 #define NDT_OPND_KEEP 0x20u
+#define NDT_OPND_VIEW 0x40u
+/* 1 when the runtime takes an operand's whole extent (walked, its body may
+ * reach any element of it), 0 when only the tiles its view touches. */
+static inline int ndt__opnd_extent(unsigned priv) {
+  return (priv & (NDT_OPND_WALK | NDT_OPND_VIEW)) == NDT_OPND_WALK;
+}
 #define NDT_PRIV_MASK 0x0fu
 
 typedef struct { const ndt_array *view; unsigned priv; } ndt_operand;

@@ -303,10 +303,11 @@ static ndt_status bind_view(const ndt_array *v, unsigned priv, ndt_memory *m, in
     return NDT_OK;
   }
   /* a view that leaves whole tiles out: the tiles it touches alone (a
-   * walked operand's body may reach any of its extent) */
+   * walked operand's body may reach any of its extent, unless
+   * NDT_OPND_VIEW) */
   int gaps = 0, adj;
   bind_ctx c = {s, m, acquire, (priv & NDT_WRITE) != 0, 1, 1, NULL, 0, NDT_OK};
-  if (t1 - t0 >= 2 && !(priv & NDT_OPND_WALK)) {
+  if (t1 - t0 >= 2 && !ndt__opnd_extent(priv)) {
     int64_t lo, hi;
     ndt__view_extent(v, &lo, &hi);
     gaps = ndt__view_tiles(v, lo, hi, bind_tile, &c);
@@ -481,7 +482,7 @@ static ndt_status exec_tracked(const ndt_task_kind *k, ndt_processor *p, const n
     }
     const ndt_array *v = op[i].view;
     if (v->size == 0 || (op[i].priv & NDT_OPND_KEEP)) continue;
-    if (!(op[i].priv & NDT_OPND_WALK) && v->store->ntiles > 2) {
+    if (!ndt__opnd_extent(op[i].priv) && v->store->ntiles > 2) {
       /* a view that leaves whole tiles out: the runs of those it touches */
       int64_t lo, hi;
       ndt__view_extent(v, &lo, &hi);

@@ -62,8 +62,9 @@ ndt_status ndt__record(const ndt_task_kind *kind, const char *name, const ndt_op
     }
     ndt_priv p = (ndt_priv)(op[i].priv & NDT_PRIV_MASK);
     /* a view whose elements leave whole tiles out names only those it
-     * touches (a walked operand: its extent, the body may reach any) */
-    if (t1 - t0 >= 2 && !(op[i].priv & NDT_OPND_WALK)) {
+     * touches (a walked operand: its extent, the body may reach any; but
+     * one of NDT_OPND_VIEW reaches only its view's) */
+    if (t1 - t0 >= 2 && !ndt__opnd_extent(op[i].priv)) {
       acc_ctx c = {&acc, acc_local, &nacc, &cap, s, p};
       int g = ndt__view_tiles(v, lo, hi, add_access, &c);
       if (g < 0) {
