@@ -114,3 +114,64 @@ def test_array_protocol_numpy_result_and_errors():
         with pytest.raises(TypeError):
             xp.asarray(Legacy(), dtype=float)
         assert xp.asarray(Legacy()).tolist() == [0, 1, 2]
+
+
+def _setitem(xp, n, key_kind):
+    class Gives:
+        def __init__(self, a):
+            self.a = a
+
+        def __array__(self, dtype=None, copy=None):
+            return self.a
+
+    a = xp.zeros(n)
+    if key_kind == "ellipsis":
+        a[...] = Gives(xp.arange(n) * 1.5)
+    elif key_kind == "slice":
+        a[1::2] = Gives(xp.arange(n // 2) + 0.25)
+    elif key_kind == "mask":
+        a[xp.arange(n) % 3 == 0] = Gives(xp.arange((n + 2) // 3) * 2.0)
+    else:
+        a[xp.arange(n)[::-1]] = Gives(xp.arange(n, dtype=np.int32))
+    b = xp.zeros(n, dtype=np.int16)
+    b[...] = Gives(xp.arange(n) + 0.75)        # cast as NumPy's setitem casts
+    return np.asarray(a).tolist(), np.asarray(b).tolist(), b.dtype
+
+
+@pytest.mark.parametrize("key_kind", ["ellipsis", "slice", "mask", "fancy"])
+@pytest.mark.parametrize("n", [1, 6, 3000])
+def test_setitem_of_array_protocol_object(n, key_kind):
+    # arr[...] = obj whose __array__ gives an ndtile array raised NumPy's
+    # "object __array__ method not producing an array" (NumPy's
+    # test___array__copy_once); its __array__ is called once, without copy
+    assert _setitem(nt, n, key_kind) == _setitem(np, n, key_kind)
+
+
+@pytest.mark.default_settings
+@pytest.mark.parametrize("key_kind", ["ellipsis", "slice", "mask", "fancy"])
+def test_setitem_of_array_protocol_object_default_settings(key_kind):
+    assert _setitem(nt, 300000, key_kind) == _setitem(np, 300000, key_kind)
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.int16])
+def test_setitem_array_protocol_called_as_numpy_calls_it(dt):
+    def run(xp):
+        calls = []
+
+        class Spy:
+            def __array__(self, dtype=None, copy=None):
+                calls.append((dtype, copy))
+                return xp.arange(4.0) + 0.5
+
+        class Legacy:
+            def __array__(self):
+                return xp.arange(4.0)
+
+        a = xp.zeros(4, dtype=dt)
+        a[...] = Spy()
+        with pytest.raises(TypeError):       # NumPy passes the dtype
+            a[...] = Legacy()
+        with pytest.raises(ValueError, match="not producing an array"):
+            a[...] = type("Bad", (), {"__array__": lambda self, dtype=None, copy=None: [1]})()
+        return calls, a.dtype, np.asarray(a).tolist()
+    assert run(nt) == run(np)
