@@ -324,7 +324,9 @@ def from_array_method(x, dtype, copy):
             if "__array__() got an unexpected keyword argument 'copy'" not in str(e):
                 raise
             import warnings
-            warnings.warn(_NO_COPY_KEYWORD, DeprecationWarning, stacklevel=3)
+            from . import _errstate
+            warnings.warn(_NO_COPY_KEYWORD, DeprecationWarning,
+                          stacklevel=_errstate._stacklevel())     # the caller's line
             if copy is False:
                 raise ValueError(_NO_COPY) from None
             r = x.__array__(*args)

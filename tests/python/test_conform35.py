@@ -175,3 +175,14 @@ def test_setitem_array_protocol_called_as_numpy_calls_it(dt):
             a[...] = type("Bad", (), {"__array__": lambda self, dtype=None, copy=None: [1]})()
         return calls, a.dtype, np.asarray(a).tolist()
     assert run(nt) == run(np)
+
+
+def test_array_protocol_deprecation_warning_at_callers_line():
+    class NoCopyKeyword:
+        def __array__(self, dtype=None):
+            return nt.arange(3.0)
+
+    for f in (nt.array, nt.asarray):
+        with pytest.warns(DeprecationWarning, match="__array__.*must implement.*'copy'") as w:
+            f(NoCopyKeyword(), copy=True)
+        assert w[0].filename == __file__
