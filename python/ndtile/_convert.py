@@ -286,6 +286,72 @@ def _array_method_result(x):
     return r if isinstance(r, Array) else None
 
 
+_NO_COPY = "Unable to avoid copy while creating an array as requested."
+_NO_COPY_KEYWORD = (
+    "__array__ implementation doesn't accept a copy keyword, so passing copy=False "
+    "failed. __array__ must implement 'dtype' and 'copy' keyword arguments. To learn "
+    "more, see the migration guide https://numpy.org/devdocs/numpy_2_0_migration_guide"
+    ".html#adapting-to-changes-in-the-copy-keyword")
+
+
+def has_array_method(x):
+    """Whether np.array(x) goes through x's __array__ protocol: an object
+    of a class with __array__ that is no array or NumPy scalar."""
+    return getattr(type(x), '__array__', None) is not None and \
+        not isinstance(x, (Array, _ndarray_np, _generic))
+
+
+def from_array_method(x, dtype, copy):
+    """np.array(x, dtype, copy=copy) of an object with __array__
+    (has_array_method), by NumPy 2's protocol: x.__array__(dtype, copy=copy),
+    dtype only when given, copy only when not None; an __array__ without a
+    copy keyword gets NumPy's DeprecationWarning and a call without it
+    (copy=False then cannot be promised: ValueError). copy=True trusts an
+    __array__ that took it; one that did not is copied. A result of another
+    dtype is cast (copy=False: ValueError). An ndtile array __array__ gives
+    is the result as it is, NumPy's array of a dtype ndtile holds is read
+    into tiles (a copy: copy=False raises), one of a dtype ndtile does not
+    hold is NumPy's."""
+    args = () if dtype is None else (dtype,)
+    copied = False
+    if copy is None:
+        r = x.__array__(*args)
+    else:
+        try:
+            r = x.__array__(*args, copy=copy)
+            copied = copy
+        except TypeError as e:
+            if "__array__() got an unexpected keyword argument 'copy'" not in str(e):
+                raise
+            import warnings
+            from . import _errstate
+            warnings.warn(_NO_COPY_KEYWORD, DeprecationWarning,
+                          stacklevel=_errstate._stacklevel())     # the caller's line
+            if copy is False:
+                raise ValueError(_NO_COPY) from None
+            r = x.__array__(*args)
+    if isinstance(r, Array):
+        if dtype is not None and r.dtype != dtype:
+            if copy is False:
+                raise ValueError(_NO_COPY)
+            return asarray(r, dtype, False)     # a cast: a new array
+        return r._copy() if copy and not copied else r
+    if not isinstance(r, _ndarray_np):
+        raise ValueError("object __array__ method not producing an array")
+    y = r
+    if dtype is not None and r.dtype != dtype:
+        if copy is False:
+            raise ValueError(_NO_COPY)
+        y = _np.asarray(r, dtype=dtype)
+    if D.code_of(y.dtype) is None:
+        # a dtype ndtile does not hold: NumPy's array, by NumPy's copy rules
+        return _np.array(y) if copy and not copied and y is r else y
+    if copy is False:
+        raise ValueError(_NO_COPY + "\nndtile arrays always copy data from NumPy arrays "
+                         "into tiles.")
+    return _from_converted(y, dtype, False)
+
+
 def _array_method_tree(x, depth, seen=None):
     """A list/tuple x with the objects in it whose __array__ gives an
     ndtile array replaced by NumPy copies of those (np.array([obj])), or

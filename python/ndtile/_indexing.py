@@ -534,6 +534,16 @@ def _value_array(value, dtype, advanced=False):
         arr = value
     elif advanced and isinstance(value, _np.generic):
         arr = _np.asarray(value).astype(dtype)
+    elif C.has_array_method(value):
+        # the __array__ protocol, called once, as NumPy's setitem calls it
+        # (the target's dtype): an ndtile array it gives (which NumPy's
+        # asarray refuses) is assigned as it is
+        r = value.__array__(dtype)
+        if isinstance(r, Array):
+            return r
+        if not isinstance(r, _np.ndarray):
+            raise ValueError("object __array__ method not producing an array")
+        arr = _np.asarray(r, dtype=dtype)
     elif not isinstance(value, (_np.generic, int, float, complex)):
         arr = _np.asarray(C.to_np_tree(value) if isinstance(value, (list, tuple)) else value,
                           dtype=dtype)

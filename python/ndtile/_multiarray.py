@@ -268,6 +268,9 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0,
         # copy is needed; a StringDType array given another instance's dtype
         # is copied, its strings live in that instance's arena)
         r = _np.array(object, dt, copy=copy, order=order)
+    elif C.has_array_method(object):
+        # the __array__ protocol, NumPy's way (dtype, copy= passed on)
+        r = C.from_array_method(object, dt, copy)
     else:
         if copy is False:
             raise ValueError("Unable to avoid copy while creating an array as requested.\n"
