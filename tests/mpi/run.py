@@ -163,6 +163,18 @@ SPLIT_MODULES = ['test_ufunc.py', 'test_reduce.py', 'test_fusion.py', 'test_inpl
                  'test_stats.py', 'test_trust_views.py', 'test_creation.py']
 
 
+# Tests of a module that runs on ranks that do not: test_backend_ops's op x
+# dtype x layout table of unary and binary ufuncs (over 900 tests, half the
+# module's time on ranks and a fifth of the 2-rank pass). The same ops in
+# every dtype run on 3 ranks in test_ufunc (a split module; the kernels are
+# one process's), the layouts' views across ranks in test_fusion,
+# test_inplace, test_indexing, test_trust_views and the rest of
+# test_backend_ops (out= into views, where/clip, astype, copies, reductions,
+# scans, sorts over every layout), and random programs of these ops over
+# views on 2 and 3 ranks in test_fuzz_corpus's ranks2 and ranks3 settings.
+RANKS_DESELECT = ['test_backend_ops.py::test_unary[', 'test_backend_ops.py::test_binary[']
+
+
 def pytest_suite(ranks):
     """The Python suite on several ranks: every rank runs every test (all but
     SPLIT_MODULES on the first rank count, SPLIT_MODULES on the others; the
@@ -175,6 +187,8 @@ def pytest_suite(ranks):
     ignore = [a for f in sorted(skip) for a in ('--ignore', os.path.join(here, f))]
     ranks = [n for n in ranks if n != 1]
     split = [a for f in SPLIT_MODULES for a in ('--ignore', os.path.join(here, f))]
+    # (node ids are relative to the root, whose pyproject.toml holds pytest's settings)
+    ignore += [a for t in RANKS_DESELECT for a in ('--deselect', 'tests/python/' + t)]
     for i, n in enumerate(ranks):
         if i == 0:
             which = [here] + ignore + (split if len(ranks) > 1 else [])
