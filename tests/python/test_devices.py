@@ -209,7 +209,7 @@ def test_fused_kernel_refused_at_launch_goes_back_to_the_interpreter(tmp_path):
     assert "disabled" not in r.stderr and re.search(r"\b0 faults", r.stderr), r.stderr
     interpreted, compiled, compiles, hits = jit_stats(r.stderr)
     assert interpreted > 0 and compiled > 0 and compiles >= 3, r.stderr
-    assert r.stdout.splitlines()[-1] == numpy_digest(JIT)      # the interpreter's bits
+    assert r.stdout.splitlines()[-1] == numpy_digest(JIT)      # NumPy's bits, the interpreter's
 
 
 @needs_cudahost
@@ -485,6 +485,7 @@ def numpy_digest(code):
     prints with NumPy itself in ndtile's place: the digest of NumPy's bytes,
     the one every tier that passes prints (the interpreter's run, which the
     tests below compared with, costs a process on the emulated devices)."""
+    assert "ndtile as np" in code
     r = run(code.replace("ndtile as np", "numpy as np"))
     assert r.returncode == 0, r.stdout + r.stderr
     return r.stdout.splitlines()[-1]
@@ -575,7 +576,7 @@ def test_fused_kernels_without_nvrtc_stay_on_the_interpreter(tmp_path):
     assert "fused kernels: no NVRTC library" in r.stderr, r.stderr
     interpreted, compiled, compiles, hits = jit_stats(r.stderr)
     assert interpreted > 0 and (compiled, compiles, hits) == (0, 0, 0), r.stderr
-    assert r.stdout.splitlines()[-1] == numpy_digest(JIT)      # the interpreter's bits
+    assert r.stdout.splitlines()[-1] == numpy_digest(JIT)      # NumPy's bits, the interpreter's
 
 
 def test_fused_groups_on_simulated_devices():
