@@ -176,15 +176,16 @@ RANKS_DESELECT = ['test_backend_ops.py::test_unary[', 'test_backend_ops.py::test
 
 
 # Tests of the split modules whose arrays are each one tile of the suite's
-# 4096 bytes ((3, 4), (4,) and (7,) of every dtype), held by one rank on any
-# rank count: NumPy's promotion of mixed dtypes and of Python scalars, the
-# front end's semantics like the rest of the suite. They run with the rest
-# on the first rank count, where they take less than half as long (on 3
-# ranks their 62 tests, thousands of calls on tiny arrays each, took a fifth
-# of test_ufunc's time: 114 of 570 s on a loaded machine, where its 416
-# test_binary_same_dtype tests took 40).
+# 4096 bytes ((3, 4), (4,), (7,) and (6,) of every dtype), held by one rank
+# on any rank count: NumPy's promotion of mixed dtypes and of Python
+# scalars, dtype= and casting=, the front end's semantics like the rest of
+# the suite. They run with the rest on the first rank count, where they
+# take less than half as long (on 3 ranks these 63 tests, thousands of calls
+# on tiny arrays each, took a fifth of test_ufunc's time: 127 of 570 s on a
+# loaded machine, where its 416 test_binary_same_dtype tests took 40).
 ONE_TILE_TESTS = ['test_ufunc.py::test_binary_mixed_dtypes_broadcast',
-                  'test_ufunc.py::test_binary_python_scalars']
+                  'test_ufunc.py::test_binary_python_scalars',
+                  'test_ufunc.py::test_dtype_keyword_checks_input_casts_and_loops[6]']
 
 
 def pytest_suite(ranks):
@@ -210,7 +211,8 @@ def pytest_suite(ranks):
                      and f not in SPLIT_MODULES] + [os.path.join(here, t) for t in ONE_TILE_TESTS]
         else:
             which = [os.path.join(here, f) for f in SPLIT_MODULES] + [
-                a for t in ONE_TILE_TESTS for a in ('--deselect', f'tests/python/{t}[')]
+                a for t in ONE_TILE_TESTS
+                for a in ('--deselect', f"tests/python/{t}{'' if t.endswith(']') else '['}")]
         which += deselect
         p, dt = run(mpirun(n) + [PY, '-m', 'pytest', '-q', '-x', '-p', 'no:cacheprovider',
                                  '--color=no'] + which, 1800)
