@@ -179,10 +179,11 @@ RANKS_DESELECT = ['test_backend_ops.py::test_unary[', 'test_backend_ops.py::test
 # 4096 bytes ((3, 4), (4,), (7,) and (6,) of every dtype), held by one rank
 # on any rank count: NumPy's promotion of mixed dtypes and of Python
 # scalars, dtype= and casting=, the front end's semantics like the rest of
-# the suite. They run with the rest on the first rank count, where they
-# take less than half as long (on 3 ranks these 63 tests, thousands of calls
-# on tiny arrays each, took a fifth of test_ufunc's time: 127 of 570 s on a
-# loaded machine, where its 416 test_binary_same_dtype tests took 40).
+# the suite. They run with the rest on the first rank count: on 3 ranks
+# these 63 tests, thousands of calls on tiny arrays each, took a fifth of
+# test_ufunc's time (127 of 570 s on a loaded machine, where its 416
+# test_binary_same_dtype tests took 40); side by side, 19-22 s on 2 ranks
+# against 28-37 s on 3 (13-14 against 25-26 CPU s).
 ONE_TILE_TESTS = ['test_ufunc.py::test_binary_mixed_dtypes_broadcast',
                   'test_ufunc.py::test_binary_python_scalars',
                   'test_ufunc.py::test_dtype_keyword_checks_input_casts_and_loops[6]']
