@@ -116,7 +116,11 @@ test-python: python
 # every kind of split point 2 have, and a middle rank; the even split
 # stays compared with one process by ops.py's bits on 1-4 ranks, the C
 # suites on 2-4 and test_fuzz_corpus's ranks2 settings (tests/mpi/run.py,
-# SPLIT_MODULES, says more).
+# SPLIT_MODULES, says more). Besides, test_ufunc's tests of one-tile arrays
+# (promotion of mixed dtypes and Python scalars, dtype=) run with the rest on 2
+# ranks (ONE_TILE_TESTS), and test_backend_ops's unary and binary op x
+# dtype x layout table on one process only (RANKS_DESELECT: test_ufunc's
+# same ops on 3 ranks, the views in the split modules).
 PYTEST_RANKS ?= 2,3
 test-mpi: build python
 	$(STAGE)

@@ -163,6 +163,33 @@ SPLIT_MODULES = ['test_ufunc.py', 'test_reduce.py', 'test_fusion.py', 'test_inpl
                  'test_stats.py', 'test_trust_views.py', 'test_creation.py']
 
 
+# Tests of a module that runs on ranks that do not: test_backend_ops's op x
+# dtype x layout table of unary and binary ufuncs (923 tests: the module took
+# 32.0 s on 2 ranks with them, 18.3 s without, side by side on a loaded
+# machine; 52 of the first 312 s of the 2-rank pass). The same ops in
+# every dtype run on 3 ranks in test_ufunc (a split module; the kernels are
+# one process's), the layouts' views across ranks in test_fusion,
+# test_inplace, test_indexing, test_trust_views and the rest of
+# test_backend_ops (out= into views, where/clip, astype, copies, reductions,
+# scans, sorts over every layout), and random programs of these ops over
+# views on 2 and 3 ranks in test_fuzz_corpus's ranks2 and ranks3 settings.
+RANKS_DESELECT = ['test_backend_ops.py::test_unary[', 'test_backend_ops.py::test_binary[']
+
+
+# Tests of the split modules whose arrays are each one tile of the suite's
+# 4096 bytes ((3, 4), (4,), (7,) and (6,) of every dtype), held by one rank
+# on any rank count: NumPy's promotion of mixed dtypes and of Python
+# scalars, dtype= and casting=, the front end's semantics like the rest of
+# the suite. They run with the rest on the first rank count: on 3 ranks
+# these 63 tests, thousands of calls on tiny arrays each, took a fifth of
+# test_ufunc's time (127 of 570 s on a loaded machine, where its 416
+# test_binary_same_dtype tests took 40); side by side, 19-22 s on 2 ranks
+# against 28-37 s on 3 (13-14 against 25-26 CPU s).
+ONE_TILE_TESTS = ['test_ufunc.py::test_binary_mixed_dtypes_broadcast',
+                  'test_ufunc.py::test_binary_python_scalars',
+                  'test_ufunc.py::test_dtype_keyword_checks_input_casts_and_loops[6]']
+
+
 def pytest_suite(ranks):
     """The Python suite on several ranks: every rank runs every test (all but
     SPLIT_MODULES on the first rank count, SPLIT_MODULES on the others; the
@@ -172,14 +199,23 @@ def pytest_suite(ranks):
     collective.)"""
     here = os.path.join(ROOT, 'tests', 'python')
     skip = ONE_PROCESS + [f for f in os.listdir(here) if f.startswith('test_at_scale_')]
-    ignore = [a for f in sorted(skip) for a in ('--ignore', os.path.join(here, f))]
     ranks = [n for n in ranks if n != 1]
-    split = [a for f in SPLIT_MODULES for a in ('--ignore', os.path.join(here, f))]
+    # (node ids are relative to the root, whose pyproject.toml holds pytest's settings)
+    deselect = [a for t in RANKS_DESELECT for a in ('--deselect', 'tests/python/' + t)]
     for i, n in enumerate(ranks):
-        if i == 0:
-            which = [here] + ignore + (split if len(ranks) > 1 else [])
+        if i == 0 and len(ranks) == 1:
+            which = [here] + [a for f in sorted(skip) for a in ('--ignore', os.path.join(here, f))]
+        elif i == 0:
+            # the rest by module name, and the split modules' one-tile tests
+            # (pytest drops a test named beside its module's folder)
+            which = [os.path.join(here, f) for f in sorted(os.listdir(here))
+                     if f.startswith('test_') and f.endswith('.py') and f not in skip
+                     and f not in SPLIT_MODULES] + [os.path.join(here, t) for t in ONE_TILE_TESTS]
         else:
-            which = [os.path.join(here, f) for f in SPLIT_MODULES]
+            which = [os.path.join(here, f) for f in SPLIT_MODULES] + [
+                a for t in ONE_TILE_TESTS
+                for a in ('--deselect', f"tests/python/{t}{'' if t.endswith(']') else '['}")]
+        which += deselect
         p, dt = run(mpirun(n) + [PY, '-m', 'pytest', '-q', '-x', '-p', 'no:cacheprovider',
                                  '--color=no'] + which, 1800)
         tail = p.stdout.strip().splitlines()[-1:] if p.stdout.strip() else ['']

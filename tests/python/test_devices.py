@@ -8,6 +8,7 @@ the op, after which the program goes on on the CPU. Casts and complex
 comparisons warn and raise as NumPy does on the CPU, on simulated devices
 and in the host build's kernels. Each case runs in a child process:
 devices are chosen when the runtime first starts."""
+import functools
 import json
 import os
 import re
@@ -208,8 +209,7 @@ def test_fused_kernel_refused_at_launch_goes_back_to_the_interpreter(tmp_path):
     assert "disabled" not in r.stderr and re.search(r"\b0 faults", r.stderr), r.stderr
     interpreted, compiled, compiles, hits = jit_stats(r.stderr)
     assert interpreted > 0 and compiled > 0 and compiles >= 3, r.stderr
-    ref = run(JIT, **env, NDTILE_CUDA_JIT="0")
-    assert r.stdout.splitlines()[-1] == ref.stdout.splitlines()[-1]
+    assert r.stdout.splitlines()[-1] == numpy_digest(JIT)      # NumPy's bits, the interpreter's
 
 
 @needs_cudahost
@@ -479,6 +479,18 @@ JIT = """
 """
 
 
+@functools.lru_cache(maxsize=None)
+def numpy_digest(code):
+    """What a program that checks each round's bytes against NumPy's (JIT)
+    prints with NumPy itself in ndtile's place: the digest of NumPy's bytes,
+    the one every tier that passes prints (the interpreter's run, which the
+    tests below compared with, costs a process on the emulated devices)."""
+    assert "ndtile as np" in code
+    r = run(code.replace("ndtile as np", "numpy as np"))
+    assert r.returncode == 0, r.stdout + r.stderr
+    return r.stdout.splitlines()[-1]
+
+
 def jit_stats(stderr):
     """the host build's fused counts: interpreted, compiled, compiles, cache hits"""
     m = re.search(r"fused: (\d+) interpreted, (\d+) compiled, (\d+) compiles, (\d+) cache hits",
@@ -537,7 +549,7 @@ def test_fused_kernels_compiled_cached_and_same_bits(tmp_path):
     free = run(JIT, **env)
     assert free.returncode == 0, free.stdout + free.stderr
     digests = {r.stdout.splitlines()[-1] for r in (interp, first, second, third, fourth, free)}
-    assert len(digests) == 1, digests
+    assert digests == {numpy_digest(JIT)}, digests
 
 
 @needs_cudahost
@@ -564,8 +576,7 @@ def test_fused_kernels_without_nvrtc_stay_on_the_interpreter(tmp_path):
     assert "fused kernels: no NVRTC library" in r.stderr, r.stderr
     interpreted, compiled, compiles, hits = jit_stats(r.stderr)
     assert interpreted > 0 and (compiled, compiles, hits) == (0, 0, 0), r.stderr
-    ref = run(JIT, **env, NDTILE_CUDA_JIT="0")
-    assert r.stdout.splitlines()[-1] == ref.stdout.splitlines()[-1]
+    assert r.stdout.splitlines()[-1] == numpy_digest(JIT)      # NumPy's bits, the interpreter's
 
 
 def test_fused_groups_on_simulated_devices():
