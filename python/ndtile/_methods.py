@@ -619,7 +619,7 @@ def _mean_where(p, axis, out, keepdims, where):
         return None
     cnt = _reduce_where.count_where(_reduce_where._mask_of(where, x), mask, keepdims)
     if bool(reduce_nd('any', _umath.UFUNCS['equal']._arrays(cnt, 0), None, D.DEFAULT, False)):
-        F.warn("Mean of empty slice.", RuntimeWarning)
+        F.warn("Mean of empty slice", RuntimeWarning)
     r = _umath.UFUNCS['true_divide']._arrays(s, cnt)
     if r._dt != x._dt:
         r = r._astype(x._dt, _core.CASTING_UNSAFE)

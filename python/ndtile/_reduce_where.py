@@ -41,12 +41,17 @@ def _mask_of(where, x):
     walk it in C order, else None."""
     if isinstance(where, _np.ndarray) and not where.flags.c_contiguous:
         return None
-    if isinstance(where, (bool, _np.bool_)) or where is None:
-        return None
+    if isinstance(where, (bool, _np.bool_)) or (isinstance(where, _np.ndarray) and
+                                                 where.ndim == 0 and where.dtype == bool):
+        # one value for all: NumPy's mask has stride 0 on every axis, which
+        # coalesces as a C-contiguous mask does
+        return _core.full(tuple(x.shape), D.BOOL, bool(where))
     try:
         w = _umath.operand(where)
     except Exception:
         return None
+    if isinstance(w, Array) and w.size == 0 and isinstance(where, (list, tuple)):
+        w = w._astype(D.BOOL, _core.CASTING_UNSAFE)     # ([] is float64 by itself)
     if not isinstance(w, Array) or w._dt != D.BOOL or tuple(w.shape) != tuple(x.shape) or \
             not w._c_contiguous:
         return None
@@ -79,12 +84,21 @@ def sum_where(name, x, mask, dtc, keepdims, initial, where, through):
     does not give them (the caller goes on as before)."""
     t = x._dt if dtc == D.DEFAULT else dtc
     if name not in ('sum', 'nansum') or t != x._dt or t not in _types() or \
-            through not in (None, t) or not x._c_contiguous:
+            through not in (None, t):
         return None
     w = _mask_of(where, x)
     if w is None:
         return None
-    if not w._c_contiguous:
+    nd = x.ndim
+    red = [mask is None or bool(mask >> k & 1) for k in range(nd)]
+    shape = tuple(1 if red[k] else x.shape[k] for k in range(nd)) if keepdims else \
+        tuple(x.shape[k] for k in range(nd) if not red[k])
+    if x.size == 0:
+        # nothing folds: every element is the start
+        from ._methods import _initial_as
+        v = 0 if initial is _NoValue or initial is None else _initial_as(initial, t)
+        return _core.full(shape, t, v)
+    if not x._c_contiguous or not w._c_contiguous:
         return None
     if name == 'nansum':
         # NumPy's nansum sums the array with its NaNs replaced by 0
@@ -98,10 +112,6 @@ def sum_where(name, x, mask, dtc, keepdims, initial, where, through):
     wl = lines(w, mask)
     r = _core.sum_where_lines(_core.REDUCE_NAMES.index('sum'), xl, wl) if start is None \
         else _core.sum_where_lines(_core.REDUCE_NAMES.index('sum'), xl, wl, start)
-    nd = x.ndim
-    red = [mask is None or bool(mask >> k & 1) for k in range(nd)]
-    shape = tuple(1 if red[k] else x.shape[k] for k in range(nd)) if keepdims else \
-        tuple(x.shape[k] for k in range(nd) if not red[k])
     return r._reshape(shape)
 
 

@@ -38,6 +38,7 @@ static void line_piece(const ndt_array *v, int64_t k, int64_t r, int64_t lo, int
 
 typedef struct {
   const ndt_bound *op;   /* the walked operand */
+  ndt_array piece;       /* the chunk's view (the bound points to it) */
   ndt_bound b;           /* the bound chunk */
   int bound;
   int64_t lo, hi;        /* its elements of the line */
@@ -53,9 +54,8 @@ static ndt_status chunk_bind(chunk *c, const ndt_array *v, int64_t k, int64_t r,
                              int64_t n, int64_t len) {
   chunk_drop(c);
   if (n > len - lo) n = len - lo;
-  ndt_array p;
-  line_piece(v, k, r, lo, n, &p);
-  ndt_status st = ndt__piece_bind(c->op, &p, &c->b, 1);
+  line_piece(v, k, r, lo, n, &c->piece);
+  ndt_status st = ndt__piece_bind(c->op, &c->piece, &c->b, 1);
   if (st) return st;
   c->bound = 1;
   c->lo = lo;
@@ -71,7 +71,7 @@ static ndt_status where_body(ndt_bound *op, void *p) {
   ndt__kern->reduce(a->op, a->acc, &kr);
   int asz = ndt__traits[a->acc].size;
   int64_t K = a->x.shape[0], R = a->x.shape[1], L = a->x.shape[2];
-  chunk cx = {&op[1], {0}, 0, 0, 0}, cw = {&op[2], {0}, 0, 0, 0};
+  chunk cx = {&op[1], {0}, {0}, 0, 0, 0}, cw = {&op[2], {0}, {0}, 0, 0, 0};
   ndt_status st = NDT_OK;
   for (int64_t k = 0; k < K && st == NDT_OK; k++) {
     char *o = op[0].ptr + k * op[0].st[0];
@@ -104,7 +104,7 @@ static ndt_status where_body(ndt_bound *op, void *p) {
         int64_t n = j - run_lo;
         if (n > WCHUNK) {
           /* a long run: bound by itself, one pairwise sum */
-          chunk one = {&op[1], {0}, 0, 0, 0};
+          chunk one = {&op[1], {0}, {0}, 0, 0, 0};
           if ((st = chunk_bind(&one, &a->x, k, r, run_lo, n, L))) break;
           kr.run(o, one.b.ptr, one.b.st[0], n);
           chunk_drop(&one);

@@ -25,7 +25,7 @@ def _data(rng, shape, dt):
 
 
 def _same_bits(r, e):
-    r = nt.asnumpy(r) if isinstance(r, nt.ndarray) else r
+    r = np.asarray(r) if isinstance(r, nt.ndarray) else r
     assert type(r) is type(e), (type(r), type(e))
     r, e = np.asarray(r), np.asarray(e)
     assert r.dtype == e.dtype and r.shape == e.shape
@@ -63,7 +63,13 @@ def test_sum_where_bits(shape, dt):
                            np.sum(x, axis=ax, where=w, keepdims=kd))
         # the mask as NumPy's array, a nested list and the method's
         _same_bits(a.sum(where=w), x.sum(where=w))
-        _same_bits(nt.sum(a, axis=-1, where=w.tolist()), np.sum(x, axis=-1, where=w.tolist()))
+        if x.size:
+            _same_bits(nt.sum(a, axis=-1, where=w.tolist()), np.sum(x, axis=-1, where=w.tolist()))
+    # one value for the mask
+    for w in (False, np.True_, np.array(False)):
+        for ax in (None, -1):
+            _same_bits(nt.sum(a, axis=ax, where=w, initial=-0.0),
+                       np.sum(x, axis=ax, where=w, initial=-0.0))
 
 
 @pytest.mark.usefixtures("native_only")

@@ -895,7 +895,8 @@ class _Sampler:
             cdf = pd.cumsum()
             cdf /= cdf[-1]
             u = self._rng.random(dshape, _F64)
-            return searchsorted(_C.from_numpy(cdf), u, side='right')
+            r = searchsorted(_C.from_numpy(cdf), u, side='right')
+            return r if isinstance(r, _Array) else _core.full((), _I64, int(r))
         found = _np.zeros(n, dtype=_np.int64)
         got = 0
         while got < n:
