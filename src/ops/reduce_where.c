@@ -65,12 +65,66 @@ static ndt_status chunk_bind(chunk *c, const ndt_array *v, int64_t k, int64_t r,
 
 /* Operands: the result's elements (write), x (read, walked), the mask
  * (read, walked). */
+/* Short lines (L below SHORT: NumPy's inner loop along a kept axis gives
+ * lines of one element): rows [r0, r0 + n) of result element k's (R, L)
+ * slab bound at once, x and the mask, each row's runs added in order. */
+#define SHORT 64
+static ndt_status slab_fold(const ndt_bound *op, const where_arg *a, const ndt_red_kernel *kr,
+                            char *o, int64_t k, int64_t r0, int64_t n) {
+  ndt_array pv[2];
+  ndt_bound pb[2];
+  const ndt_array *src[2] = {&a->x, &a->w};
+  for (int q = 0; q < 2; q++) {
+    const ndt_array *v = src[q];
+    pv[q] = *v;
+    pv[q].offset = v->offset + k * v->strides[0] + r0 * v->strides[1];
+    pv[q].ndim = 2;
+    pv[q].shape[0] = n;
+    pv[q].shape[1] = v->shape[2];
+    pv[q].strides[0] = v->strides[1];
+    pv[q].strides[1] = v->strides[2];
+    pv[q].size = n * v->shape[2];
+    ndt_status st = ndt__piece_bind(&op[1 + q], &pv[q], &pb[q], 1);
+    if (st) {
+      if (q) ndt__piece_release(&pb[0], 0);
+      return st;
+    }
+  }
+  int64_t L = a->x.shape[2];
+  for (int64_t r = 0; r < n; r++) {
+    const char *xs = pb[0].ptr + r * pb[0].st[0], *ws = pb[1].ptr + r * pb[1].st[0];
+    int64_t i = 0;
+    while (i < L) {
+      while (i < L && !ws[i * pb[1].st[1]]) i++;
+      int64_t j = i;
+      while (j < L && ws[j * pb[1].st[1]]) j++;
+      if (j > i) kr->run(o, xs + i * pb[0].st[1], pb[0].st[1], j - i);
+      i = j;
+    }
+  }
+  ndt__piece_release(&pb[1], 0);
+  ndt__piece_release(&pb[0], 0);
+  return NDT_OK;
+}
+
 static ndt_status where_body(ndt_bound *op, void *p) {
   const where_arg *a = p;
   ndt_red_kernel kr;
   ndt__kern->reduce(a->op, a->acc, &kr);
   int asz = ndt__traits[a->acc].size;
   int64_t K = a->x.shape[0], R = a->x.shape[1], L = a->x.shape[2];
+  if (L < SHORT) {
+    int64_t rows = WCHUNK / (L ? L : 1);
+    ndt_status st = NDT_OK;
+    for (int64_t k = 0; k < K && st == NDT_OK; k++) {
+      char *o = op[0].ptr + k * op[0].st[0];
+      memcpy(o, a->from_start ? a->start : kr.identity, (size_t)asz);
+      if (L == 0) continue;
+      for (int64_t r0 = 0; r0 < R && st == NDT_OK; r0 += rows)
+        st = slab_fold(op, a, &kr, o, k, r0, R - r0 < rows ? R - r0 : rows);
+    }
+    return st;
+  }
   chunk cx = {&op[1], {0}, {0}, 0, 0, 0}, cw = {&op[2], {0}, {0}, 0, 0, 0};
   ndt_status st = NDT_OK;
   for (int64_t k = 0; k < K && st == NDT_OK; k++) {
