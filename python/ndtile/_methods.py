@@ -487,7 +487,8 @@ def _seeded_inexact(name, x, dtc, initial, where, through):
     combining the value after the reduction nor filling masked elements with
     the identity gives NumPy's bits (prod(initial=0) of values that overflow
     is NaN, not 0; sum(initial=-0.0) keeps the sign). NumPy computes these
-    (a copy to the host)."""
+    (a copy to the host). Under where= the layouts _reduce_where takes (a
+    C-contiguous input and mask of one shape) do not come here."""
     if initial is _NoValue or initial is None:
         # under where= alone a product folds from 1 (exact), a sum from 0
         # then pairwise over each run
@@ -817,5 +818,10 @@ def ufunc_reduce(u, name, array, axis, dtype, out, keepdims, initial, where):
         r = _sum_where(name, x, axis, dtc, keepdims, initial, where, out)
         if r is not None:
             return finish(r, out)
+    if _seeded_inexact(name, x, dtc, initial, where, out_code(out)):
+        # a float sum in another layout (or a seeded one into another
+        # dtype's out=): NumPy's order is NumPy's to compute, as for sum
+        kw = _fallback_kw(axis, dtype, out, keepdims, initial, where)
+        return F.call(u.__name__ + '.reduce (where)', u._np.reduce, (x,), kw)
     return finish(reduce_nd(name, x, axis, dtc, keepdims, initial, where, through=out_code(out)),
                   out)

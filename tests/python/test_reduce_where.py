@@ -171,6 +171,8 @@ def test_sum_where_other_layouts(fallback_warnings):
         for view, w in cases:
             for ax in (None, 0, 1):
                 _same_bits(nt.sum(view(a), axis=ax, where=w), np.sum(view(x), axis=ax, where=w))
+                _same_bits(nt.add.reduce(view(a), axis=ax, where=w),
+                           np.add.reduce(view(x), axis=ax, where=w))
         w = rng.random((40, 60)) < 0.5
         _same_bits(nt.sum(a, where=w, dtype=np.float64), np.sum(x, where=w, dtype=np.float64))
         h = x.astype(np.float16)
