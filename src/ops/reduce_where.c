@@ -12,7 +12,10 @@
  * input and mask this is the trailing reduced axes as L, the other reduced
  * axes (C order) as R. One task per range of result elements walks its
  * lines: the mask in chunks, each run of x bound from a chunk (or, longer
- * than one, by itself) and added with the kernel's pairwise run. */
+ * than one, by itself) and added with the kernel's pairwise run; short
+ * lines (the inner loop along a kept axis: lines of one element) from
+ * slabs of many lines bound at once. The runs are where NumPy's are, so
+ * the bits do not depend on tiles, workers, ranks or devices. */
 #include <string.h>
 #include "exec.h"
 
