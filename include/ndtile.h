@@ -675,6 +675,15 @@ ndt_status ndt_reduce(ndt_array **out, ndt_reduce_op op, const ndt_array *a, uin
 ndt_status ndt_reduce_initial(ndt_array **out, ndt_reduce_op op, const ndt_array *a,
                               uint64_t axes, int keepdims, ndt_dtype dtype,
                               const void *initial);
+/* A float or complex sum under NumPy's where= mask, in NumPy's order: x
+ * (float or complex) and w (bool) are (K, R, L) views of one shape; result
+ * element k (a 1-d array of K, x's dtype) folds from *start (NULL: 0), for
+ * each r in order, every run of True of w[k, r, :] as one pairwise sum:
+ * start + pw(run0) + pw(run1) + ..., as NumPy's masked loop adds the runs
+ * of its inner loop (the line L). NANSUM is SUM of an input whose NaNs the
+ * caller replaced. */
+ndt_status ndt_sum_where_lines(ndt_array **out, ndt_reduce_op op, const ndt_array *x,
+                               const ndt_array *w, const void *start);
 /* ---- counting and searching ------------------------------------------ */
 /* NumPy's bincount: x is 1-d with non-negative integers; the result has
  * max(x)+1 (at least minlength) bins, int64 counts, or float64 sums of

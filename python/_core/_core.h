@@ -241,6 +241,7 @@ PyObject *f_linalg(PyObject *m, PyObject *args);
 
 /* calls_reduce.c */
 PyObject *f_reduce(PyObject *m, PyObject *args);
+PyObject *f_sum_where_lines(PyObject *m, PyObject *args);
 PyObject *f_bincount(PyObject *m, PyObject *args);
 PyObject *f_scan(PyObject *m, PyObject *args);
 PyObject *f_argwhere(PyObject *m, PyObject *a);

@@ -39,6 +39,29 @@ PyObject *f_reduce(PyObject *m, PyObject *args) {
   return wrap_status(st, r);
 }
 
+PyObject *f_sum_where_lines(PyObject *m, PyObject *args) {
+  (void)m;
+  int op;
+  PyObject *x, *w;
+  Py_buffer start = {0};   /* the start's bytes in x's dtype, or none */
+  start.buf = NULL;
+  if (!PyArg_ParseTuple(args, "iOO|y*", &op, &x, &w, &start)) return NULL;
+  if (!check_arr(x) || !check_arr(w)) {
+    if (start.buf) PyBuffer_Release(&start);
+    return NULL;
+  }
+  char v[16] = {0};
+  int has = start.buf != NULL;
+  if (has) {
+    memcpy(v, start.buf, start.len < 16 ? (size_t)start.len : 16);
+    PyBuffer_Release(&start);
+  }
+  ndt_array *r = NULL;
+  ndt_status st;
+  CORE(st = ndt_sum_where_lines(&r, (ndt_reduce_op)op, ARR(x), ARR(w), has ? v : NULL));
+  return wrap_status(st, r);
+}
+
 PyObject *f_bincount(PyObject *m, PyObject *args) {
   (void)m;
   PyObject *x, *w;

@@ -647,6 +647,8 @@ static PyMethodDef module_methods[] = {
    "ufunc_resolve(op, dtypes, weak, dt=-1) -> (loop dtypes, flags)"},
   {"clip", f_clip, METH_VARARGS, "clip(a, lo, hi, out=None)"},
   {"reduce", f_reduce, METH_VARARGS, "reduce(op, a, axes_mask|None, keepdims, dt, ddof=0)"},
+  {"sum_where_lines", f_sum_where_lines, METH_VARARGS,
+   "sum_where_lines(op, x, w, start_bytes|None): (K, R, L) masked sums in NumPy's order"},
   {"matmul", f_matmul, METH_VARARGS, "matmul(a, b, out=None)"},
   {"dot", f_dot, METH_VARARGS, "dot(a, b, out=None)"},
   {"gather", f_gather, METH_VARARGS,

@@ -487,7 +487,8 @@ def _seeded_inexact(name, x, dtc, initial, where, through):
     combining the value after the reduction nor filling masked elements with
     the identity gives NumPy's bits (prod(initial=0) of values that overflow
     is NaN, not 0; sum(initial=-0.0) keeps the sign). NumPy computes these
-    (a copy to the host)."""
+    (a copy to the host). Under where= the layouts _reduce_where takes (a
+    C-contiguous input and mask of one shape) do not come here."""
     if initial is _NoValue or initial is None:
         # under where= alone a product folds from 1 (exact), a sum from 0
         # then pairwise over each run
@@ -497,6 +498,15 @@ def _seeded_inexact(name, x, dtc, initial, where, through):
         return False
     t = x._dt if dtc == D.DEFAULT else dtc
     return D.KIND[t] in 'fc'
+
+
+def _sum_where(name, x, axis, dtc, keepdims, initial, where, out):
+    """A float or complex sum under where= in NumPy's order (_reduce_where),
+    or None where that path does not give NumPy's bits."""
+    from . import _reduce_where
+    mask = axes_mask(axis, x.ndim, True)
+    return _reduce_where.sum_where(name, x, mask, dtc, bool(keepdims), initial, where,
+                                   out_code(out))
 
 
 def _generic(name, a, axis, dtype, out, keepdims, initial=_NoValue, where=True):
@@ -537,6 +547,10 @@ def _generic(name, a, axis, dtype, out, keepdims, initial=_NoValue, where=True):
         # (or complex ones to a real dtype=: inf+nanj is a NaN, not inf)
         x = _multiarray.where(_umath.UFUNCS['isnan']._arrays(x), 0 if name == 'nansum' else 1, x)
         name = name[3:]
+    if where is not True and name in ('sum', 'nansum'):
+        r = _sum_where(name, x, axis, dtc, keepdims, initial, where, out)
+        if r is not None:
+            return finish(r, out)
     if _seeded_inexact(name, x, dtc, initial, where, out_code(out)):
         # (x: a nansum's NaNs replaced above)
         return F.call(f"{name} (initial)", getattr(_np, name), (x,),
@@ -589,6 +603,30 @@ def _no_elements_warning(name, x, axis, ddof):
                "Degrees of freedom <= 0 for slice", RuntimeWarning)
 
 
+def _mean_where(p, axis, out, keepdims, where):
+    """mean under where= as NumPy's _mean takes it: the masked sum (NumPy's
+    order, _sum_where), divided by the count of True (intp) in the dtype
+    the two promote to, cast back; None where the sum has no native path
+    (a cast sum: integers, float16, dtype= or out= of another dtype)."""
+    x, dtc = p
+    if (dtc != D.DEFAULT and dtc != x._dt) or out_code(out) not in (None, x._dt):
+        return None
+    check_out('mean', x.shape, axis, keepdims, out)
+    from . import _reduce_where
+    mask = axes_mask(axis, x.ndim, True)
+    s = _reduce_where.sum_where('sum', x, mask, D.DEFAULT, bool(keepdims), _NoValue, where,
+                                None)
+    if s is None:
+        return None
+    cnt = _reduce_where.count_where(_reduce_where._mask_of(where, x), mask, keepdims)
+    if bool(reduce_nd('any', _umath.UFUNCS['equal']._arrays(cnt, 0), None, D.DEFAULT, False)):
+        F.warn("Mean of empty slice", RuntimeWarning)
+    r = _umath.UFUNCS['true_divide']._arrays(s, cnt)
+    if r._dt != x._dt:
+        r = r._astype(x._dt, _core.CASTING_UNSAFE)
+    return finish(r, out)
+
+
 def _meanlike(name, a, axis, dtype, out, keepdims, where, ddof=0, extra=None):
     if out is None and dtype is None and where is True and not extra and type(a) is C.ND \
             and type(ddof) is int:
@@ -602,6 +640,11 @@ def _meanlike(name, a, axis, dtype, out, keepdims, where, ddof=0, extra=None):
         if name != 'mean':
             kw.update(ddof=ddof, **(extra or {}))
         return C.subclass_method(name, (a,), kw)
+    p = _prepare(a, dtype)
+    if name == 'mean' and p is not None and where is not True and not extra:
+        r = _mean_where(p, axis, out, keepdims, where)
+        if r is not None:
+            return r
     p = _prepare(a, dtype)
     if p is None or where is not True or extra:
         kw = _fallback_kw(axis, dtype, out, keepdims, where=where)
@@ -771,5 +814,14 @@ def ufunc_reduce(u, name, array, axis, dtype, out, keepdims, initial, where):
     # reduceat
     dtc = out_loop(u.__name__, x, dtc, out)
     check_out(name, x.shape, axis, keepdims, out)
+    if where is not True and name == 'sum':
+        r = _sum_where(name, x, axis, dtc, keepdims, initial, where, out)
+        if r is not None:
+            return finish(r, out)
+    if _seeded_inexact(name, x, dtc, initial, where, out_code(out)):
+        # a float sum in another layout (or a seeded one into another
+        # dtype's out=): NumPy's order is NumPy's to compute, as for sum
+        kw = _fallback_kw(axis, dtype, out, keepdims, initial, where)
+        return F.call(u.__name__ + '.reduce (where)', u._np.reduce, (x,), kw)
     return finish(reduce_nd(name, x, axis, dtc, keepdims, initial, where, through=out_code(out)),
                   out)

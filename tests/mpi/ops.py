@@ -168,6 +168,17 @@ keep('rand_int', g.integers(0, 1000, size=5000))
 keep('rand_perm', g.permutation(1000))
 np.random.seed(3)
 keep('rand_legacy', np.random.rand(77, 5))
+keep('rand_choice_p', g.choice(50, (40, 30), p=numpy.linspace(1, 2, 50) / 75))
+keep('rand_choice_p_noreplace', g.choice(50, 20, replace=False, p=numpy.linspace(1, 2, 50) / 75))
+
+# sums under where= in NumPy's order (its masked loop's runs): NumPy's bits
+M = rng0.random((150, 97)) < 0.6
+m = np.asarray(M)
+keep('sum_where', np.stack([np.sum(a, where=m), np.sum(a, axis=0, where=m)[0],
+                            np.sum(a, axis=1, where=m)[0]]),
+     numpy.stack([numpy.sum(A, where=M), numpy.sum(A, axis=0, where=M)[0],
+                  numpy.sum(A, axis=1, where=M)[0]]))
+keep('mean_where', np.mean(a, axis=1, where=m), numpy.mean(A, axis=1, where=M))
 
 # creation, reshapes, joins, and a fallback through NumPy
 keep('arange', np.arange(0, 5000, 3, dtype=np.int16))

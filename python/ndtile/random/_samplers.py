@@ -823,10 +823,6 @@ class _Sampler:
 
     # -- choice, permutation, shuffle
     def _choice(self, a, size, replace, p, axis, extra):
-        if p is not None:
-            kw = {'size': size, 'replace': replace, 'p': p}
-            kw.update(extra)
-            return self._fallback('choice', (a,), kw)
         msg = _CHOICE_MSG[self._legacy]
         if size is not None and not isinstance(size, _Array):
             try:
@@ -856,7 +852,9 @@ class _Sampler:
             if pop == 0 and n != 0:
                 raise ValueError(msg['empty'])
         dshape = () if shape is None else shape
-        if replace:
+        if p is not None:
+            idx = self._choice_p(pop, n, dshape, replace, p)
+        elif replace:
             if n == 0:
                 idx = _core.zeros(dshape, _I64)
             else:
@@ -870,6 +868,49 @@ class _Sampler:
         if arr is None:
             return idx
         return _take(arr, idx, axis)
+
+    def _choice_p(self, pop, n, dshape, replace, p):
+        """choice's indices (an int64 array of dshape) drawn with
+        probabilities p, as NumPy draws them but from ndtile's uniform
+        stream: the cdf of p (float64, NumPy's cumsum, scaled by its last
+        value) searched (side='right') for uniform draws; without
+        replacement, NumPy's rounds: draws for the places left, the chosen
+        indices' p set to 0, the first occurrence of each new index kept."""
+        if isinstance(p, _Array):
+            p = _C.to_numpy(p)
+        # NumPy's checks of p (its exceptions, its tolerance of p's dtype),
+        # a drawn by none
+        twin = _np.random.RandomState(0) if self._legacy else _np.random.default_rng(0)
+        twin.choice(pop, size=0, replace=True, p=p)
+        pd = _np.array(p, dtype=_np.float64, copy=True)
+        if not replace:
+            if n > pop:
+                raise ValueError(_CHOICE_MSG[self._legacy]['large'])
+            if _np.count_nonzero(pd > 0) < n:
+                raise ValueError("Fewer non-zero entries in p than size")
+        if n == 0:
+            return _core.zeros(dshape, _I64)
+        from .._fromnumeric import searchsorted
+        if replace:
+            cdf = pd.cumsum()
+            cdf /= cdf[-1]
+            u = self._rng.random(dshape, _F64)
+            r = searchsorted(_C.from_numpy(cdf), u, side='right')
+            return r if isinstance(r, _Array) else _core.full((), _I64, int(r))
+        found = _np.zeros(n, dtype=_np.int64)
+        got = 0
+        while got < n:
+            u = self._rng.random((n - got,), _F64)
+            if got:
+                pd[found[:got]] = 0
+            cdf = _np.cumsum(pd)
+            cdf /= cdf[-1]
+            new = _C.to_numpy(searchsorted(_C.from_numpy(cdf), u, side='right'))
+            _, first = _np.unique(new, return_index=True)
+            new = new[_np.sort(first)]
+            found[got:got + new.size] = new
+            got += new.size
+        return _C.from_numpy(found)._reshape(dshape)
 
     def _sample(self, pop, n):
         """n distinct ints of range(pop) in random order (an int64 array)."""
