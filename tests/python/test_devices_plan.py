@@ -1,10 +1,9 @@
 """The device plan's memory (src/runtime/proc.c: plan_victim, plan_drop;
 docs/design.md, "The plan"): on a simulated device smaller than the work,
 the copies of an array the program dropped are garbage, freed with nothing
-written back and before any other copy; a copy the host also holds (clean)
-goes before one only the device holds (dirty), within the window at the
-least recently planned end; fused work held back that still reads a
-dropped array keeps its copies. Every case checks NumPy's values, the
+written back and before any other copy; live copies go least recently
+planned first, the only valid ones written back; fused work held back that
+still reads a dropped array keeps its copies. Every case checks NumPy's values, the
 bits of the same program on the CPU alone, and that the plan held (nothing
 unplanned ran: the log's "-- ran:" part is empty). Each runs in a child
 process: devices are chosen when the runtime first starts."""
@@ -89,18 +88,20 @@ def test_dropped_results_are_not_written_back():
     drops = [ln for ln in lines if ln.startswith("drop float64[65536]")]
     assert len(drops) >= 16, lines[:50]     # every result's tiles on the device, dropped
     assert [ln for ln in lines if ln.startswith("place") and ln.endswith("simdev")]
-    wb = [ln for ln in lines if ln.startswith("evict") and ln.endswith("write-back")]
-    assert wb == [], wb[:10]                # not one result written back
+    # not one result written back (the reductions' partials are: runtime
+    # scratch, which the program never drops)
+    wb = [ln for ln in lines if ln.startswith("evict float64[65536]") and ln.endswith("write-back")]
+    assert wb == [], wb[:10]
     ev = [ln for ln in lines if ln.startswith("evict") and ln.endswith("clean")]
     assert ev                               # the inputs' copies went (the device is full)
     same_on_cpu(TEMPS, got)
 
 
-# A live result y (only the device holds it, two tiles) stays while clean
-# inputs stream through the device, and is used there again: the clean
-# copies go first, so y is never written back; with plain LRU it was (the
-# oldest). (The reductions' partials are written back: scratch stores the
-# plan does not see go.)
+# A live result y (only the device holds it, two tiles) while clean inputs
+# stream through the device, then used there again: eviction is least
+# recently planned first after the garbage (clean copies first was tried
+# and left out: proc.c's plan_victim says why), so y is written back while
+# the inputs stream and copied back in; y's copies are dropped after.
 READ_MOSTLY = """
 res = []
 for rep in range(2):
@@ -118,7 +119,7 @@ out = {"res": [v.hex() for v in res], "close": bool(numpy.allclose(res, want, rt
 """
 
 
-def test_clean_copies_go_before_dirty_ones():
+def test_streaming_past_a_live_result():
     got = run(READ_MOSTLY)
     assert got["out"]["close"]
     lines = plan_lines(got["log"])
@@ -126,8 +127,6 @@ def test_clean_copies_go_before_dirty_ones():
     assert len(clean) >= 8, lines[:60]      # the streamed inputs made room
     ys = [ln for ln in lines if "float64[16384]" in ln]
     assert [ln for ln in ys if ln.startswith("drop")]   # y was on the device when dropped
-    # y stayed on the device (never written back, never copied back in)
-    assert not [ln for ln in ys if ln.startswith(("evict", "copy"))], ys
     same_on_cpu(READ_MOSTLY, got)
 
 
