@@ -494,7 +494,7 @@ typedef struct ndt__plan_node {
   unsigned pv, res;      /* planned valid memories; device memories holding a buffer */
   /* in memory m's dropped list (bit m), else its lru list (while res has m) */
   unsigned indrop;
-  int dropped;           /* its store's last array went (ndt__plan_drop) */
+  int dropped;           /* its store's last array went (plan_drop) */
   struct ndt__plan_node *prev[NDT_MAX_MEMS], *next[NDT_MAX_MEMS];   /* most recent first */
   unsigned counted;      /* plan_moves: its copy to the device (1), to the host (2) */
   int64_t bytes, stamp;  /* stamp: the task being planned uses it */
@@ -725,7 +725,7 @@ static ndt__plan_node *plan_victim(int x, int64_t own, int64_t round, int *garba
  * decision and its log line; an action when the tile is still there.
  * garbage (plan_victim): a task that frees the copy writing nothing back
  * ("discard"), no log line: the program's drop of the store was logged
- * (ndt__plan_drop), and whether the copy is freed by this task, by its
+ * (plan_drop), and whether the copy is freed by this task, by its
  * store's going or forgotten at a sync (ndt__plan_reclaim) changes nothing
  * else the plan decides (garbage goes first), so the log stays the same
  * with or without syncs. 0, or -1: the tile is being freed right now (let
