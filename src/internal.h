@@ -393,8 +393,10 @@ ndt_store *ndt__store_alloc(int64_t ntiles);
 #define NDT_STORE_LAZY 2
 #define NDT_STORE_UNSET 4
 /* A device is registered: stores made from now on use NDT_STORE_UNSET's
- * and NDT_STORE_LAZY's "valid nowhere" (proc.c calls it). */
-void ndt__store_devices_on(void);
+ * and NDT_STORE_LAZY's "valid nowhere" (proc.c calls it), and drop(s) runs
+ * when the program drops its last array on a store (in program order: the
+ * device plan's copies of it are garbage then). */
+void ndt__store_devices_on(void (*drop)(ndt_store *s));
 ndt_status ndt__store_new(ndt_store **out, ndt_dtype t, int ndim, const int64_t *shape,
                          int zero);
 /* The host buffer of a tile this rank does not own, allocated on first use
@@ -741,7 +743,10 @@ void ndt__task_run(ndt_task *t, int tid);
  * held back for fusion is recorded first when program order needs it: always
  * when all is set (a wait for everything); before a task with accesses acc,
  * or a wait on store s, when they touch what the held-back work reads or
- * writes. Work on other data may be recorded before it. */
+ * writes. Work on other data may be recorded before it. With all < 0 it
+ * records nothing and answers: nonzero when held-back work (or the work
+ * being recorded by a flush) reads or writes s (the device plan asks before
+ * it frees a dropped store's copies: proc.c). */
 typedef ndt_status (*ndt_flush_fn)(int all, const ndt_store *s, const ndt_access *acc, int nacc);
 void ndt__set_flush_hook(ndt_flush_fn hook);
 

@@ -56,6 +56,7 @@ typedef struct {
 
 static fgroup *cur;
 static int flushing;
+static const fgroup *flushed;   /* the group a flush is recording */
 
 static void group_decref(fgroup *g) {
   if (atomic_fetch_sub(&g->refs, 1) != 1) return;
@@ -265,6 +266,7 @@ ndt_status ndt__flush(void) {
   flushing = 1;
   fgroup *g = cur;
   cur = NULL;
+  flushed = g;
   /* alive: the program holds an array on the result (the group's own are
    * no handles), and no later op of the group writes the same elements
    * (that op's value is the one that stays). A later op writing another
@@ -374,6 +376,7 @@ ndt_status ndt__flush(void) {
     }
   }
   ndt_fp_end();
+  flushed = NULL;
   group_decref(g);
   flushing = 0;
   if (st) {
@@ -387,7 +390,17 @@ ndt_status ndt__flush(void) {
 
 /* The runtime's flush hook: the group must be recorded before a task or
  * wait that reads what it writes, or writes what it reads or writes. */
+static int group_uses(const fgroup *g, const ndt_store *s) {
+  for (int k = 0; g && k < g->nops; k++)
+    if (g->ops[k].out->store == s) return 1;
+  for (int e = 0; g && e < g->next; e++)
+    if (g->ext[e].store == s) return 1;
+  return 0;
+}
+
 static ndt_status flush_if_needed(int all, const ndt_store *s, const ndt_access *acc, int nacc) {
+  /* the query (ndt_flush_fn): will held-back work still read or write s */
+  if (all < 0) return group_uses(cur, s) || group_uses(flushed, s);
   if (!cur || flushing) return NDT_OK;
   int touch = all;
   for (int k = 0; k < cur->nops && !touch; k++) {

@@ -1,7 +1,9 @@
 /* device_plan.c - the device plan's decisions (proc.c makes them, on the
  * recording thread, in program order) recorded as ordinary tasks: copies
- * ("copy h2d", "copy d2h", "copy d2d") and evictions ("evict"), so the
- * graph orders them and the trace (NDTILE_PROFILE) names them. Each takes
+ * ("copy h2d", "copy d2h", "copy d2d"), evictions ("evict") and frees of
+ * the copies of dropped stores that nothing reads again ("discard": no
+ * write-back), so the graph orders them and the trace (NDTILE_PROFILE)
+ * names them. Each takes
  * its tile for writing (whole), so it comes after every earlier use of the
  * tile and before every later one; it changes no values (NDT__TASK_MOVE:
  * an interrupt that cancels it loses nothing). The evictions of a memory
@@ -13,10 +15,10 @@
  * home rank plans the task it runs). */
 #include "rt.h"
 
-/* Each memory's last eviction task (a reference), or NULL. */
+/* Each memory's last eviction or discard task (a reference), or NULL. */
 static ndt_task *fence[NDT_MAX_MEMS];
 
-typedef struct { int mem; int64_t tile; } ndt_move_arg;
+typedef struct { int mem, discard; int64_t tile; } ndt_move_arg;
 
 static ndt_tile *arg_tile(ndt_bound *b, const ndt_move_arg *a) {
   return &b[0].view->store->tiles[a->tile];
@@ -26,7 +28,8 @@ static ndt_status copy_body(ndt_bound *b, void *arg) {
   return NDT_OK;
 }
 static ndt_status evict_body(ndt_bound *b, void *arg) {
-  ndt__move_evict(arg_tile(b, arg), ((ndt_move_arg *)arg)->mem);
+  const ndt_move_arg *a = arg;
+  ndt__move_evict(arg_tile(b, a), a->mem, a->discard);
   return NDT_OK;
 }
 
@@ -34,10 +37,12 @@ static const ndt_task_kind h2d_kind = {"copy h2d", {[NDT_PROC_CPU] = copy_body},
 static const ndt_task_kind d2h_kind = {"copy d2h", {[NDT_PROC_CPU] = copy_body}, NULL};
 static const ndt_task_kind d2d_kind = {"copy d2d", {[NDT_PROC_CPU] = copy_body}, NULL};
 static const ndt_task_kind evict_kind = {"evict", {[NDT_PROC_CPU] = evict_body}, NULL};
+static const ndt_task_kind discard_kind = {"discard", {[NDT_PROC_CPU] = evict_body}, NULL};
 
 /* Records one decision; the store reference the plan took goes back. */
 static ndt_status record_move(const ndt_plan_act *a) {
-  const ndt_task_kind *k = a->evict ? &evict_kind : !a->mem ? &d2h_kind
+  const ndt_task_kind *k = a->evict == 2 ? &discard_kind : a->evict ? &evict_kind
+                           : !a->mem ? &d2h_kind
                            : a->from ? &d2d_kind : &h2d_kind;
   ndt_tile *t = a->tile;
   ndt_store *s = t->store;
@@ -46,7 +51,7 @@ static ndt_status record_move(const ndt_plan_act *a) {
   /* the body finds its tile through the operand; it binds nothing */
   ndt_operand op = {&v, NDT_READ | NDT_OPND_KEEP};
   ndt_access acc = {t, NDT_WRITE, t->start, t->start + t->len - 1};
-  ndt_move_arg arg = {a->mem, t - s->tiles};
+  ndt_move_arg arg = {a->mem, a->evict == 2, t - s->tiles};
   ndt_task *made = NULL, *after = a->fence ? fence[a->mem] : NULL;
   ndt_taskrec r = {.name = k->name, .kind = k, .proc = ndt__proc_get(0), .op = &op, .nop = 1,
                    .arg = &arg, .arg_size = sizeof arg, .acc = &acc, .nacc = 1,
@@ -75,6 +80,10 @@ static int64_t work_bytes(const ndt_operand *op, int nop) {
   return w;
 }
 
+/* The flush hook's query (ndt_flush_fn, all < 0): fused work held back
+ * still reads or writes s. */
+static int held(const ndt_store *s) { return ndt__rt_flush(-1, s, NULL, 0) != NDT_OK; }
+
 ndt_status ndt__plan_task(ndt_processor **pp, const ndt_task_kind *k, const ndt_operand *op,
                           int nop, const ndt_access *acc, int nacc, ndt_task **after) {
   *after = NULL;
@@ -82,7 +91,7 @@ ndt_status ndt__plan_task(ndt_processor **pp, const ndt_task_kind *k, const ndt_
   ndt_plan_act local[16];
   ndt_plan_acts pa = {local, local, 0, 16};
   int born = 0;
-  ndt_status st = ndt__plan_decide(pp, k, acc, nacc, work_bytes(op, nop), &pa, &born);
+  ndt_status st = ndt__plan_decide(pp, k, acc, nacc, work_bytes(op, nop), held, &pa, &born);
   for (int i = 0; i < pa.n; i++) {
     if (st == NDT_OK) st = record_move(&pa.a[i]);
     else ndt__store_decref(pa.a[i].tile->store);

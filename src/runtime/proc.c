@@ -38,6 +38,7 @@ static int nprocs;
 static pthread_mutex_t valid_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t valid_cond = PTHREAD_COND_INITIALIZER;
 int ndt__dev_track;
+static void plan_drop(ndt_store *s);
 
 struct ndt__plan_node;
 /* A tile's device state (valid_lock). */
@@ -75,7 +76,7 @@ int ndt__proc_register(ndt_processor *p) {
   procs[nprocs++] = p;
   if (nprocs > 1) {
     ndt__dev_track = 1;
-    ndt__store_devices_on();
+    ndt__store_devices_on(plan_drop);
   }
   set_solo();
   return 0;
@@ -491,17 +492,23 @@ void ndt__tile_drop_copies(ndt_tile *t) {
 typedef struct ndt__plan_node {
   ndt_tile *tile;        /* NULL once the tile is gone (its copies freed) */
   unsigned pv, res;      /* planned valid memories; device memories holding a buffer */
-  struct ndt__plan_node *prev[NDT_MAX_MEMS], *next[NDT_MAX_MEMS];   /* plan[m], most recent first */
+  /* in memory m's dropped list (bit m), else its lru list (while res has m) */
+  unsigned indrop;
+  int dropped;           /* its store's last array went (plan_drop) */
+  struct ndt__plan_node *prev[NDT_MAX_MEMS], *next[NDT_MAX_MEMS];   /* most recent first */
   unsigned counted;      /* plan_moves: its copy to the device (1), to the host (2) */
   int64_t bytes, stamp;  /* stamp: the task being planned uses it */
+  int64_t vstamp;        /* plan_moves: taken as a victim in this round */
   ndt_dtype dtype;       /* its name in the log (kept past the tile) */
   int64_t size, index, ntiles;
 } ndt__plan_node;
+typedef struct { ndt__plan_node *head, *tail; } plan_list;
 static struct {
-  ndt__plan_node *head, *tail;
+  plan_list lru;         /* the copies in the memory, least recently planned last */
+  plan_list drop;        /* those of stores the program dropped, least recently dropped last */
   int64_t used, cap;     /* cap 0: not read yet */
 } plan[NDT_MAX_MEMS];
-static int64_t plan_stamp;
+static int64_t plan_stamp, victim_round;
 
 static const char *plan_name(const ndt__plan_node *n) {
   static char buf[64];   /* the recording thread's */
@@ -510,22 +517,40 @@ static const char *plan_name(const ndt__plan_node *n) {
   return buf;
 }
 
+static plan_list *list_of(const ndt__plan_node *n, int m) {
+  return n->indrop & (1u << m) ? &plan[m].drop : &plan[m].lru;
+}
+
 static void plan_unlink(ndt__plan_node *n, int m) {
-  if (!n->prev[m] && !n->next[m] && plan[m].head != n) return;
+  plan_list *l = list_of(n, m);
+  n->indrop &= ~(1u << m);
+  if (!n->prev[m] && !n->next[m] && l->head != n) return;
   if (n->prev[m]) n->prev[m]->next[m] = n->next[m];
-  else plan[m].head = n->next[m];
+  else l->head = n->next[m];
   if (n->next[m]) n->next[m]->prev[m] = n->prev[m];
-  else plan[m].tail = n->prev[m];
+  else l->tail = n->prev[m];
   n->prev[m] = n->next[m] = NULL;
 }
 
-static void plan_touch(ndt__plan_node *n, int m) {
-  if (plan[m].head == n) return;
+/* n goes first in memory m's dropped list (drop) or its lru list. */
+static void plan_push(ndt__plan_node *n, int m, int drop) {
+  plan_list *l = drop ? &plan[m].drop : &plan[m].lru;
+  if (l->head == n) return;
   plan_unlink(n, m);
-  n->next[m] = plan[m].head;
-  if (plan[m].head) plan[m].head->prev[m] = n;
-  plan[m].head = n;
-  if (!plan[m].tail) plan[m].tail = n;
+  n->next[m] = l->head;
+  if (l->head) l->head->prev[m] = n;
+  l->head = n;
+  if (!l->tail) l->tail = n;
+  if (drop) n->indrop |= 1u << m;
+}
+
+/* A task uses n in memory m: the most recently planned copy there (a
+ * dropped store's stays in the dropped list while it has no array: held
+ * back work reads it, fusion.c; one that has an array again is no longer
+ * dropped). */
+static void plan_touch(ndt__plan_node *n, int m) {
+  if (n->dropped && n->tile && atomic_load(&n->tile->store->handles) > 0) n->dropped = 0;
+  plan_push(n, m, n->dropped);
 }
 
 static ndt__plan_node *ndt_plan_node_of(ndt_tile *t) {
@@ -580,13 +605,22 @@ void ndt__move_copy(ndt_tile *t, int mem) {
   pthread_mutex_unlock(&valid_lock);
 }
 
-void ndt__move_evict(ndt_tile *t, int m) {
+void ndt__move_evict(ndt_tile *t, int m, int discard) {
   unsigned bit = 1u << m;
   pthread_mutex_lock(&valid_lock);
   /* every earlier use of the tile is done (the graph), so nothing pins it */
   if (t->mcopy[m] && t->dev && !t->dev->pins[m] && !t->dev->writers[m]) {
     unsigned v = atomic_load(&t->valid);
     int ok = 1;
+    if (discard) {
+      /* garbage (plan_garbage): no task reads the tile again; its copy
+       * goes with nothing written back (valid nowhere, maybe, until its
+       * store goes) */
+      atomic_store(&t->valid, v & ~bit);
+      copy_freed(t, m);
+      pthread_mutex_unlock(&valid_lock);
+      return;
+    }
     if (v == bit) {   /* the only valid copy: back to the host first */
       char *h = ndt__tile_buffer(t);
       if (h) pin_host(t, mems[m]);
@@ -633,21 +667,80 @@ static int grow_acts(ndt_plan_acts *pa) {
   return 0;
 }
 
+/* A copy of a store the program dropped that no held-back work reads
+ * (valid_lock held): garbage. Nothing will read it again (a task that
+ * reads a store is recorded while an array on it lives, or while fused
+ * work that reads it is held back: fusion.c answers the flush hook's query),
+ * so freeing it writes nothing back. A tile already gone is garbage too (its
+ * buffer went with its store: no task). The answer depends on program order
+ * alone: the drop, the arrays and the held-back work are the recording
+ * thread's. */
+static int (*plan_held)(const ndt_store *s);   /* ndt__plan_decide's caller's */
+static int plan_garbage(const ndt__plan_node *n) {
+  if (!n->dropped) return 0;
+  if (!n->tile) return 1;
+  const ndt_store *s = n->tile->store;
+  return atomic_load(&s->handles) == 0 && !(plan_held && plan_held(s));
+}
+
+/* The copy the plan evicts next from device memory x to make room for
+ * the task being planned (valid_lock held), never one of the task's tiles
+ * (stamp >= own: also not one its loop has not reached yet, it would come
+ * straight back in) nor one taken already in this round of plan_moves
+ * (vstamp == round, round > 0). *garbage: it is garbage (plan_garbage):
+ * freed with nothing written back. The order, deterministic (the model's
+ * alone):
+ *  1. garbage, the least recently dropped first: it costs nothing and
+ *     nothing reads it again;
+ *  2. the least recently planned copy (written back when it is the only
+ *     valid one);
+ *  3. last, a dropped store's copy that held-back work still reads
+ *     (evicted as any copy).
+ * Clean copies first (a window at the least recently planned end, where a
+ * copy the host also holds goes before one only the device holds: the
+ * clean-first LRU of Park et al., CASES 2006) was tried and left out: it
+ * fills that end with dirty copies, and the moving-must-pay rule
+ * (plan_moves) then counts several write-backs for each task that takes
+ * new tiles in and keeps it on the CPU; the device stays full of results
+ * and every later task stays too (a.T.copy() of test_devices.py's
+ * "gaps" case on two 256 KiB devices: 685 of 783 tasks on the CPU with a
+ * window of 2 to 64 copies, none with plain LRU). */
+static ndt__plan_node *plan_victim(int x, int64_t own, int64_t round, int *garbage) {
+  *garbage = 0;
+#define NDT__TAKEN(e) ((e)->stamp >= own || (round > 0 && (e)->vstamp == round))
+  for (ndt__plan_node *e = plan[x].drop.tail; e; e = e->prev[x])
+    if (!NDT__TAKEN(e) && plan_garbage(e)) {
+      *garbage = 1;
+      return e;
+    }
+  for (ndt__plan_node *e = plan[x].lru.tail; e; e = e->prev[x])
+    if (!NDT__TAKEN(e)) return e;
+  for (ndt__plan_node *e = plan[x].drop.tail; e; e = e->prev[x])
+    if (!NDT__TAKEN(e)) return e;
+#undef NDT__TAKEN
+  return NULL;
+}
+
 /* The plan's eviction of n from device memory m (valid_lock held): the
  * decision and its log line; an action when the tile is still there.
- * 0, or -1: the tile is being freed right now (let go of the lock and
- * try again: its copies are about to go). */
-static int plan_evict(ndt__plan_node *n, int m, ndt_plan_acts *pa) {
+ * garbage (plan_victim): a task that frees the copy writing nothing back
+ * ("discard"), no log line: the program's drop of the store was logged
+ * (plan_drop), and whether the copy is freed by this task, by its
+ * store's going or forgotten at a sync (ndt__plan_reclaim) changes nothing
+ * else the plan decides (garbage goes first), so the log stays the same
+ * with or without syncs. 0, or -1: the tile is being freed right now (let
+ * go of the lock and try again: its copies are about to go). */
+static int plan_evict(ndt__plan_node *n, int m, int garbage, ndt_plan_acts *pa) {
   unsigned bit = 1u << m;
   if (n->tile) {
     /* room first: a reference given back under valid_lock could be the
      * store's last, and freeing it takes the lock */
     if (grow_acts(pa)) return -2;
     if (!store_tryref(n->tile->store)) return -1;
-    pa->a[pa->n++] = (ndt_plan_act){n->tile, m, m, 1, 1};
+    pa->a[pa->n++] = (ndt_plan_act){n->tile, m, m, garbage ? 2 : 1, 1};
   }
-  int back = n->pv == bit;
-  if (ndt__dev_logging)
+  int back = !garbage && n->pv == bit;
+  if (ndt__dev_logging && !garbage)
     ndt__dev_log_place("evict %s mem%d %s", plan_name(n), m, back ? "write-back" : "clean");
   n->pv = back ? 1u : n->pv & ~bit;
   n->res &= ~bit;
@@ -657,17 +750,42 @@ static int plan_evict(ndt__plan_node *n, int m, ndt_plan_acts *pa) {
   return 0;
 }
 
+/* The program dropped its last array on s (store.c's hook, on the
+ * recording thread, in program order): its copies in device memories move
+ * to their dropped lists, where plan_victim takes them first once they
+ * are garbage (nothing held back reads them). */
+static void plan_drop(ndt_store *s) {
+  /* memory another owns (the caller's, a store this one aliases, memory
+   * lent to NumPy): its last bytes must reach it, so it is evicted as any
+   * copy is */
+  if (!ndt__dev_track || s->borrowed || s->release || s->alias_of || atomic_load(&s->lent))
+    return;
+  pthread_mutex_lock(&valid_lock);
+  for (int64_t i = 0; i < s->ntiles; i++) {
+    ndt__plan_node *n = s->tiles[i].dev ? s->tiles[i].dev->plan : NULL;
+    if (!n) continue;
+    n->dropped = 1;
+    for (int m = 1; m < nmems; m++)
+      if (n->res & (1u << m)) {
+        plan_push(n, m, 1);
+        if (ndt__dev_logging) ndt__dev_log_place("drop %s mem%d", plan_name(n), m);
+      }
+  }
+  pthread_mutex_unlock(&valid_lock);
+}
+
 void ndt__plan_reclaim(void) {
   pthread_mutex_lock(&valid_lock);
   for (int m = 1; m < nmems; m++)
-    for (ndt__plan_node *n = plan[m].tail, *prev; n; n = prev) {
-      prev = n->prev[m];
-      if (n->tile) continue;
-      n->res &= ~(1u << m);
-      plan[m].used -= n->bytes;
-      plan_unlink(n, m);
-      if (!(n->res & ~1u)) ndt__mfree(n);
-    }
+    for (int d = 0; d < 2; d++)
+      for (ndt__plan_node *n = d ? plan[m].drop.tail : plan[m].lru.tail, *prev; n; n = prev) {
+        prev = n->prev[m];
+        if (n->tile) continue;
+        n->res &= ~(1u << m);
+        plan[m].used -= n->bytes;
+        plan_unlink(n, m);
+        if (!(n->res & ~1u)) ndt__mfree(n);
+      }
   pthread_mutex_unlock(&valid_lock);
 }
 
@@ -712,9 +830,9 @@ static int written_whole(const ndt_access *a, const ndt_store *const *rd, int nr
  * in them; nothing of a part it only writes): the rest stays for the tasks
  * after it, which use it at no cost (a dense op's tiles, halos, pieces of
  * misaligned tiles). To these add the bytes of the only valid copies that
- * the evictions making room for the task's tiles write back (x's least
- * recently planned first, never the task's own: its tiles are stamped >=
- * own). *back: what running it on the host would move instead (the parts
+ * the evictions making room for the task's tiles write back (in
+ * plan_victim's order, never the task's own: its tiles are stamped >=
+ * own; garbage writes nothing back). *back: what running it on the host would move instead (the parts
  * of the tiles only devices hold). valid_lock held; `seen` stamps the
  * tiles counted. */
 static int64_t plan_moves(int x, const ndt_access *acc, int nacc, const ndt_store *const *rd,
@@ -744,13 +862,17 @@ static int64_t plan_moves(int x, const ndt_access *acc, int nacc, const ndt_stor
       n->counted |= 2;
     }
   }
-  int64_t over = plan[x].used + room - mem_cap(x);
-  for (ndt__plan_node *e = plan[x].tail; e && over > 0; e = e->prev[x]) {
-    if (e->stamp >= own) continue;
+  /* the victims ndt__plan_decide would take, in its order (plan_victim),
+   * marked taken for this round instead of evicted */
+  int64_t over = plan[x].used + room - mem_cap(x), round = ++victim_round;
+  ndt__plan_node *e;
+  int garbage;
+  while (over > 0 && (e = plan_victim(x, own, round, &garbage))) {
+    e->vstamp = round;
     over -= e->bytes;
     /* (its bytes alone: the model's write-backs include those of tiles
      * whose store is gone, no task: a reduction's dead partials) */
-    if (e->pv == xbit) in += e->bytes;
+    if (!garbage && e->pv == xbit) in += e->bytes;
   }
   return in;
 }
@@ -759,10 +881,12 @@ static atomic_llong plan_fallbacks;
 int64_t ndt__plan_fallbacks(void) { return atomic_load(&plan_fallbacks); }
 
 ndt_status ndt__plan_decide(ndt_processor **pp, const ndt_task_kind *k, const ndt_access *acc,
-                            int nacc, int64_t work, ndt_plan_acts *pa, int *born) {
+                            int nacc, int64_t work, int (*held)(const ndt_store *s),
+                            ndt_plan_acts *pa, int *born) {
   ndt_status st = NDT_OK;
   *born = 0;
   pthread_mutex_lock(&valid_lock);
+  plan_held = held;
   int64_t own = ++plan_stamp;   /* the task's tiles: stamped own or later */
   int x = (*pp)->mem->id;
   unsigned xbit = 1u << x;
@@ -817,15 +941,16 @@ ndt_status ndt__plan_decide(ndt_processor **pp, const ndt_task_kind *k, const nd
     n->stamp = plan_stamp;
     int whole = written_whole(&acc[i], rd, nrd, rd_all);
     int alloc = x && !(n->res & xbit);
-    if (alloc) *born |= whole;   /* the task allocates it: after the evictions */
+    /* the task allocates it itself (no copy in allocates it first: a
+     * result written whole, or a tile valid nowhere, a lazy result written
+     * in part): after the evictions */
+    if (alloc) *born |= whole || !n->pv;
     if (alloc) {
       while (plan[x].used + n->bytes > mem_cap(x) && st == NDT_OK) {
-        ndt__plan_node *e = plan[x].tail;
-        /* never the task's own: also not one of its tiles that this loop
-         * has not reached yet (it would come straight back in) */
-        while (e && e->stamp >= own) e = e->prev[x];
+        int garbage;
+        ndt__plan_node *e = plan_victim(x, own, 0, &garbage);
         if (!e) break;   /* (the cap check above: cannot happen) */
-        int r = plan_evict(e, x, pa);
+        int r = plan_evict(e, x, garbage, pa);
         if (r == -1) {
           /* a tile being freed on a worker: let it free its copies (the
            * plan then evicts it as gone, with no task) */

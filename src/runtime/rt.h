@@ -198,7 +198,7 @@ void ndt__release_ranges(ndt_memory *m, int n, const ndt_range *r);
  * of tile into memory mem from memory from (fence: it allocates there, so
  * it follows the memory's evictions so far), or an eviction from mem. The
  * tile's store is held (a reference) until the task is recorded. */
-typedef struct { ndt_tile *tile; int mem, from, evict, fence; } ndt_plan_act;
+typedef struct { ndt_tile *tile; int mem, from, evict, fence; } ndt_plan_act;   /* evict 2: discard */
 typedef struct { ndt_plan_act *a, *local; int n, cap; } ndt_plan_acts;
 /* With devices, on the recording thread, before a task with accesses acc
  * (work: the bytes of its operands' elements) is submitted on *pp: the
@@ -208,17 +208,20 @@ typedef struct { ndt_plan_act *a, *local; int n, cap; } ndt_plan_acts;
  * and more than running it on the host would (it stays where its data
  * is: proc.c's plan_moves); *born:
  * it allocates a result written whole in its device memory (it follows
- * that memory's evictions too). */
+ * that memory's evictions too). held(s): work held back (fusion) will read
+ * or write store s (its copies are not garbage yet). */
 ndt_status ndt__plan_decide(ndt_processor **pp, const ndt_task_kind *k, const ndt_access *acc,
-                            int nacc, int64_t work, ndt_plan_acts *pa, int *born);
+                            int nacc, int64_t work, int (*held)(const ndt_store *s),
+                            ndt_plan_acts *pa, int *born);
 /* The bodies of the plan's tasks: make t valid in memory mem (a copy), or
  * free its copy there, writing it back to the host when it is the only
- * valid one (an eviction). */
+ * valid one (an eviction), or writing nothing back (discard: the copy of a
+ * store the program dropped, which no task reads again). */
 void ndt__move_copy(ndt_tile *t, int mem);
-void ndt__move_evict(ndt_tile *t, int mem);
+void ndt__move_evict(ndt_tile *t, int mem, int discard);
 /* ---- device_plan.c ---- */
 /* ndt__plan_decide, and the decisions recorded as tasks ("copy h2d",
- * "copy d2h", "copy d2d", "evict"); *fence: a task the recorded one must
+ * "copy d2h", "copy d2d", "evict", "discard"); *fence: a task the recorded one must
  * follow (born results), or NULL. */
 ndt_status ndt__plan_task(ndt_processor **pp, const ndt_task_kind *k, const ndt_operand *op,
                           int nop, const ndt_access *acc, int nacc, ndt_task **fence);

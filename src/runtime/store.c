@@ -76,7 +76,11 @@ ndt_store *ndt__store_alloc(int64_t ntiles) {
 /* Set once a device is registered (proc.c): then the tiles of lazy and
  * unset stores start valid nowhere (ndt__store_new). */
 static atomic_int unset_nowhere;
-void ndt__store_devices_on(void) { atomic_store_explicit(&unset_nowhere, 1, memory_order_relaxed); }
+static void (*plan_drop)(ndt_store *s);   /* the device plan's (proc.c) */
+void ndt__store_devices_on(void (*drop)(ndt_store *s)) {
+  plan_drop = drop;
+  atomic_store_explicit(&unset_nowhere, 1, memory_order_relaxed);
+}
 
 ndt_status ndt__store_new(ndt_store **out, ndt_dtype ty, int ndim, const int64_t *shape,
                          int zero) {
@@ -217,6 +221,7 @@ void ndt__store_drop_handle(ndt_store *s) {
    * buffers a little longer (the look-ahead bounds those). An array made
    * right after `del a` of the same size then fits. */
   give_back_budget(s);
+  if (plan_drop) plan_drop(s);   /* with devices: the plan's copies of it are garbage */
   if (atomic_load(&s->refs) < 2 || s->doomed) return;   /* freed right away */
   int64_t b = 0;
   for (int64_t i = 0; i < s->ntiles; i++)
