@@ -329,13 +329,22 @@ static int ew_sig_of(const ndt_ew_arg *a, ew_sig *g) {
     return a->nin == 1;
   }
   g->op = a->ufunc;
-  if (a->nin < 1 || a->nin > 3 || a->op[a->nin].dtype != a->loop_out) return 0;
-  for (int i = 0; i < a->nin; i++) {
-    if (a->op[i].dtype != a->loop_in[i]) return 0;
-    g->loop[i] = a->loop_in[i];
-  }
+  if (a->nin < 1 || a->nin > 3) return 0;
+  /* (an operand of another dtype than the loop's is cast: ew_cast_run) */
+  for (int i = 0; i <= a->nin; i++)
+    if ((unsigned)a->op[i].dtype >= NDT_NTYPES) return 0;
+  for (int i = 0; i < a->nin; i++) g->loop[i] = a->loop_in[i];
   g->loop[a->nin] = a->loop_out;
   return g->op >= 0 && ndt__dk_ew_has(g->op, g->nin, g->loop, fused());
+}
+
+/* whether an elementwise task's operands are not all of its loop's dtypes
+ * (int64 * float64, sqrt of integers, an out= of another dtype) */
+static int ew_casts(const ndt_ew_arg *a) {
+  if (!a->loop) return 0;
+  int any = a->op[a->nin].dtype != a->loop_out;
+  for (int i = 0; i < a->nin; i++) any |= a->op[i].dtype != a->loop_in[i];
+  return any;
 }
 
 /* ---- the float sums ----
@@ -1272,6 +1281,75 @@ static ndt_status ew_add(cuda_dev *d, batch *bt, const ndt_ew_arg *a, ndt_bound 
   return NDT_OK;
 }
 
+/* An elementwise task with casts (ew_casts): the CPU's loop
+ * (ndt__run_loop) casts each input element into the loop's dtype, runs
+ * the loop and casts each result element into the output's. Here each
+ * input of another dtype is cast into device scratch first (a broadcast
+ * axis kept of extent 1, as the CPU keeps a broadcast input one element of
+ * stride 0), the loop's kernel runs over the scratch, and a result of
+ * another dtype is cast from scratch into the output: per element the same
+ * casts and the same loop (scalar.h both), so the CPU's bits and flags.
+ * The scratch is taken before anything is written (a failure: the CPU
+ * runs the task) and freed on the stream after the last launch. */
+static ndt_status ew_cast_pair(cuda_dev *d, batch *bt, int from, int to, ndt_bound *src,
+                               ndt_bound *dst, const int64_t *shape) {
+  ndt_ew_arg ca;
+  ndt_bound pair[2] = {*src, *dst};
+  ca.nin = 1;
+  pair[1].shape = shape;   /* (ew_add's extents: the destination's) */
+  memset(&bt->sig, 0, sizeof bt->sig);
+  bt->sig.op = -1;
+  bt->sig.nin = 1;
+  bt->sig.loop[0] = from;
+  bt->sig.loop[1] = to;
+  ndt_status st = ew_add(d, bt, &ca, pair);
+  return st ? st : launch(d, bt);
+}
+
+static ndt_status ew_cast_run(cuda_dev *d, batch *bt, const ndt_ew_arg *a, ndt_bound *b) {
+  int nin = a->nin, nd = b[nin].ndim;
+  const int64_t *shape = b[nin].shape;
+  for (int k = 0; k < nd; k++)
+    if (shape[k] == 0) return NDT_OK;   /* empty */
+  static _Thread_local ndt_ew_arg la;   /* (the loop's task: operands of its dtypes) */
+  la = *a;
+  ndt_bound cb[NDT_MAXOPS];
+  int64_t ext[NDT_MAXOPS][NDT_MAXDIMS];
+  void *buf[NDT_MAXOPS] = {0};
+  ndt_status st = NDT_OK;
+  for (int o = 0; o <= nin && st == NDT_OK; o++) {
+    cb[o] = b[o];
+    int want = o < nin ? a->loop_in[o] : a->loop_out;
+    if ((int)a->op[o].dtype == want) continue;
+    int64_t sz = ndt_dk_dtype_size(want), step = sz;
+    for (int k = nd - 1; k >= 0; k--) {
+      /* a broadcast input's axis (stride 0) stays one element wide */
+      ext[o][k] = o < nin && b[o].st[k] == 0 ? 1 : shape[k];
+      cb[o].st[k] = ext[o][k] > 1 ? step : 0;
+      step *= ext[o][k];
+    }
+    if (!(buf[o] = dev_malloc(d, (size_t)step))) st = NDT_ERR_NOMEM;
+    cb[o].ptr = buf[o];
+    cb[o].shape = ext[o];
+    la.op[o].dtype = (ndt_dtype)want;
+  }
+  for (int o = 0; o < nin && st == NDT_OK; o++)
+    if (buf[o]) st = ew_cast_pair(d, bt, a->op[o].dtype, a->loop_in[o], &b[o], &cb[o], ext[o]);
+  if (st == NDT_OK) {
+    cb[nin].shape = shape;
+    if (!ew_sig_of(&la, &bt->sig)) st = host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this task");
+    if (st == NDT_OK) st = ew_add(d, bt, &la, cb);
+    if (st == NDT_OK) st = launch(d, bt);
+  }
+  if (st == NDT_OK && buf[nin]) {
+    ndt_bound out = b[nin];
+    st = ew_cast_pair(d, bt, a->loop_out, a->op[nin].dtype, &cb[nin], &out, shape);
+  }
+  for (int o = 0; o <= nin; o++)
+    if (buf[o] && !atomic_load(&d->dead)) cudaFreeAsync(buf[o], d->stream);
+  return st;
+}
+
 /* A leaf of a full sum: one run, its slot = -0.0 + pw(piece), as the
  * CPU's leaf (a piece of -0.0s sums to -0.0: a seeded sum adds it to its
  * start). */
@@ -1520,6 +1598,11 @@ static ndt_status dev_run(cuda_dev *d, int what, ndt_bound *b, int n, const int 
   for (int i = 0, at = 0; i < n && st == NDT_OK; at += nop[i++]) {
     ew_sig g;
     memset(&g, 0, sizeof g);
+    if (what == K_EW && ew_casts(args[i])) {   /* (a launch of its own: the batch's first) */
+      if (bt.L.nrun) st = launch(d, &bt);
+      if (st == NDT_OK) st = ew_cast_run(d, &bt, args[i], b + at);
+      continue;
+    }
     if (what == K_EW) {
       if (!ew_sig_of(args[i], &g)) st = host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this task");
     } else if (what == K_BLOCK) {
