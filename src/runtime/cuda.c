@@ -94,6 +94,7 @@ int ndt__dk_ew_has(int op, int nin, const int *loop, int fused);
 int ndt__dk_ew(int op, int nin, const int *loop, int fused, const ndt_dk_launch *L,
                unsigned *flags, void *stream);
 int ndt__dk_cast(int from, int to, const ndt_dk_launch *L, unsigned *flags, void *stream);
+int ndt__dk_range(int to, const ndt_dk_launch *L, void *stream);
 int ndt__dk_pairwise(int dtype, const ndt_dk_launch *L, unsigned *flags, void *stream);
 int ndt__dk_pwtop(int dtype, const ndt_dk_launch *L, unsigned *flags, void *stream);
 int ndt__dk_ew_key(int op, int nin, const int *loop, int fused);
@@ -1133,6 +1134,41 @@ static ndt_status nz_fill_body(ndt_bound *b, void *argp) {
   return nz_run(b[0].mem->context, 2, b, 1, &nop, &argp);
 }
 
+/* ---- "arange" (creation.c's range fills: arange, linspace) ----
+ * ew_impl.h's range kernel, a launch per task: every dtype, the CPU's bits
+ * (ndt__cpu_range's arithmetic, then scalar.h's casts). */
+static int range_kind(const ndt_task_kind *k) { return !strcmp(k->name, "arange"); }
+
+static int range_supports(const ndt_range_arg *a, int nop) {
+  return nop == 1 && a->out.ndim == 1 && a->out.dtype >= 0 && a->out.dtype < NDT_NTYPES;
+}
+
+static ndt_status range_one(cuda_dev *d, void *ctx, ndt_bound *b, const void *arg) {
+  (void)ctx;
+  const ndt_range_arg *a = arg;
+  static _Thread_local ndt_dk_launch L;
+  if (!a->out.size) return NDT_OK;
+  const ndt_range_desc *q = &a->d;
+  ndt_dk_range_run(&L.run[0], b[0].ptr, b[0].st[0], a->out.size, a->first, q->as_int, q->as_f32,
+                   q->has_v1, q->v1, q->start, q->step, q->istart, q->istep, q->div);
+  L.nrun = 1;
+  L.aux = 0;
+  int rc = ndt__dk_range(a->out.dtype, &L, d->stream);
+  cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) return disable(d, e, "an arange");
+  return rc ? host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this arange task") : NDT_OK;
+}
+
+static ndt_status range_run(cuda_dev *d, ndt_bound *b, int n, const int *nop,
+                            void *const *args) {
+  return run_members(d, "an arange", 0, range_one, NULL, b, n, nop, args);
+}
+
+static ndt_status range_body(ndt_bound *b, void *argp) {
+  int nop = 1;
+  return range_run(b[0].mem->context, b, 1, &nop, &argp);
+}
+
 /* ---- matrix products through cuBLAS: "matmul block", "matmul pack",
  * "matmul copyout", "matvec" (a part of this file, kept in its own) ---- */
 #include "runtime/cuda_matmul.h"
@@ -1180,6 +1216,8 @@ static int cd_supports(ndt_processor *p, const ndt_task_kind *k, const ndt_opera
   if (la_kind(k)) return la_supports(d, arg);
   if (sort_kind(k)) return sort_supports(op, nop, arg);
   if (bin_kind(k)) return bin_supports(bin_kind(k), op, nop, arg);
+  if (range_kind(k)) return range_supports(arg, nop);
+  if (mvc_kind(k)) return mvc_supports(arg, nop);
   ew_sig g;
   static _Thread_local ndt_dk_fprog P;
   switch (kind_of(k)) {
@@ -1328,7 +1366,7 @@ static ndt_status ew_cast_run(cuda_dev *d, batch *bt, const ndt_ew_arg *a, ndt_b
       cb[o].st[k] = ext[o][k] > 1 ? step : 0;
       step *= ext[o][k];
     }
-    if (!(buf[o] = dev_malloc(d, (size_t)step))) st = NDT_ERR_NOMEM;
+    if (!(buf[o] = alloc_gate(d) ? dev_malloc(d, (size_t)step) : NULL)) st = NDT_ERR_NOMEM;
     cb[o].ptr = buf[o];
     cb[o].shape = ext[o];
     la.op[o].dtype = (ndt_dtype)want;
@@ -1839,6 +1877,8 @@ static ndt_status cd_group(ndt_processor *p, const ndt_task_kind *k, ndt_bound *
   if (la_kind(k)) return la_run(p->context, b, n, nop, args);
   if (sort_kind(k)) return sort_run(p->context, b, n, nop, args);
   if (bin_kind(k)) return bin_run(p->context, bin_kind(k), b, n, nop, args);
+  if (range_kind(k)) return range_run(p->context, b, n, nop, args);
+  if (mvc_kind(k)) return mvc_run(p->context, b, n, nop, args);
   int what = kind_of(k);
   if (what == K_NONE)
     return host->error(NDT_ERR_INTERNAL, "the CUDA plugin has no body for this grouped task");
@@ -1879,6 +1919,8 @@ static const struct { const char *kind; ndt_body_fn body; } bodies[] = {
     {"sort", sort_body},
     {"bincount count", bin_count_body},
     {"bincount combine", bin_combine_body},
+    {"arange", range_body},
+    {"matvec combine", mvc_body},
 };
 
 static ndt_body_fn cd_body(ndt_processor *p, const ndt_task_kind *k) {
@@ -1997,7 +2039,17 @@ static int start(const ndt_plugin_host *h, const int *index, int n, char *why, s
     size_t total = prop.totalGlobalMem;
     int share = 0;
     for (int j = 0; j < nw; j++) share += want[j] == want[i];
-    int ranks = h->gpu_ranks(d->dev);
+    /* the ranks holding this physical GPU, by its PCI bus id, where the
+     * host can tell (one GPU a rank through CUDA_VISIBLE_DEVICES: each sees
+     * its own as device 0, and nothing is split), else by the ordinal */
+    char bus[32] = "";
+    int ranks = 0;
+    if (cudaDeviceGetPCIBusId(bus, (int)sizeof bus, d->dev) != cudaSuccess) {
+      cudaGetLastError();
+      bus[0] = 0;
+    }
+    if (bus[0] && h->gpu_ranks_id) ranks = h->gpu_ranks_id(d->dev, bus);
+    if (ranks <= 0) ranks = h->gpu_ranks(d->dev);
     share *= ranks > 0 ? ranks : 1;
     d->budget = budget > 0 ? budget : (int64_t)(total / 10 * 9) / share;
     atomic_store(&d->used, 0);
@@ -2028,9 +2080,9 @@ static int start(const ndt_plugin_host *h, const int *index, int n, char *why, s
       break;
     }
     char line[384];
-    snprintf(line, sizeof line, "CUDA device %d (%.200s, compute capability %d.%d) as %s: budget "
-             "%lld bytes of %zu", d->dev, prop.name, prop.major, prop.minor, d->name,
-             (long long)d->budget, total);
+    snprintf(line, sizeof line, "CUDA device %d (%.160s, bus %.20s, compute capability %d.%d) "
+             "as %s: budget %lld bytes of %zu", d->dev, prop.name, bus[0] ? bus : "?", prop.major,
+             prop.minor, d->name, (long long)d->budget, total);
     h->verbose(line);
     /* the compiled fused kernels: for the first device's arch (all must
      * share it; 0: they do not, the interpreter only) */
