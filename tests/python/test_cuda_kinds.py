@@ -183,9 +183,9 @@ vi = numpy.arange(200_000) % 1000 - 500
 vf = numpy.linspace(-3, 3, 200_000)
 xi, xf = np.asarray(vi) + 0, np.asarray(vf) * 1.0
 np._core.sync()
-lib.ndt_debug_fail_dev_alloc_after(1)
+lib.ndt_debug_fail_dev_alloc_after(ctypes.c_int64(1))
 case("i*f", lambda: xi * xf, vi * vf, "elementwise")
-lib.ndt_debug_fail_dev_alloc_after(0)
+lib.ndt_debug_fail_dev_alloc_after(ctypes.c_int64(0))
 case("i*f again", lambda: xi * xf, vi * vf, "elementwise")
 done()
 """)
