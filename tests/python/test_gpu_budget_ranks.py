@@ -77,7 +77,7 @@ def test_ranks_on_one_gpu_by_visible_devices_split_it(tmp_path):
     """Both ranks see physical GPU 1 as their device 0 (CUDA_VISIBLE_DEVICES=1
     in each): they share the card, and split its budget."""
     assert budgets(tmp_path, "cvd_shared", job_text=VISIBLE_JOB,
-                   NDT_TEST_VISIBLE="1/1") == [f"0:{B // 2}"] * 2
+                   NDTILE_DEVICES="cuda", NDT_TEST_VISIBLE="1/1") == [f"0:{B // 2}"] * 2
 
 
 @pytest.mark.xfail(strict=True, reason="needs the core's ndt_plugin_host.gpu_ranks_id "
@@ -89,4 +89,4 @@ def test_ranks_on_own_gpus_by_visible_devices_keep_the_card(tmp_path):
     device 0) without --gpus-per-node: the ordinals match but the cards do
     not (their PCI bus ids differ), so nothing is split."""
     assert budgets(tmp_path, "cvd_own", job_text=VISIBLE_JOB,
-                   NDT_TEST_VISIBLE="0/1") == [f"0:{B}"] * 2
+                   NDTILE_DEVICES="cuda", NDT_TEST_VISIBLE="0/1") == [f"0:{B}"] * 2
