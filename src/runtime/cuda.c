@@ -3,7 +3,10 @@
  * it has variants for: the elementwise tasks of every exact ufunc loop and
  * every cast, on all 13 dtypes (src/kernels/cuda/ew_ops.h: integer and bool
  * ops, + - * / sqrt, comparisons, min/max, rounding; the kernels call
- * src/kernels/scalar.h, as the CPU's loops do), and the float32/float64
+ * src/kernels/scalar.h, as the CPU's loops do), also with operands of
+ * other dtypes than the loop's (cast through device scratch: ew_cast_run),
+ * the "arange" fills of arange and linspace (ew_impl.h's range kernel),
+ * "matvec combine" (cuda_bincount.h), and the float32/float64
  * and complex sums and nansums (the pairwise kernel of
  * src/kernels/cuda/reduce_impl.h: a "pairwise leaf" of a full sum and its
  * "pairwise top", the "buffered sum leaf" and "top" of a sum with a cast, a
