@@ -149,11 +149,11 @@ if [ $HOSTCUDA = 1 ]; then
 fi
 
 # the Python suite's device-relevant part on the device(s): every family
-# the plugin takes (elementwise, fused, reductions, scans, indexing and
-# argwhere, sort and bincount, products, random, FFT, linalg), against
-# NumPy. (test_devices.py is the host build's: its tests start processes
+# the plugin takes (elementwise with and without casts, fused, reductions,
+# scans, indexing and argwhere, sort and bincount, products and matvec's
+# combine, random, arange and linspace, FFT, linalg), against NumPy. (test_devices.py is the host build's: its tests start processes
 # with the emulated plugin, so it is not run here.)
-PYDEV=$(for f in ufunc reduce fusion inplace indexing scan sort counting matmul random fft linalg; do
+PYDEV=$(for f in ufunc reduce fusion inplace indexing scan sort counting matmul random creation fft linalg; do
           printf 'tests/python/test_%s.py ' $f; done)
 stage python 150 "NDTILE_DEVICES=$DEV1 $PY -m pytest -q -x -p no:cacheprovider $PYDEV"
 

@@ -49,12 +49,9 @@ ndt_status ndt_ones(ndt_array **out, int ndim, const int64_t *shape, ndt_dtype t
   return ndt_full(out, ndim, shape, t, &one, NDT_INT64);
 }
 
-/* A task filling a block of a 1-d array with start + i*step. */
-typedef struct {
-  ndt_array out;
-  int64_t first;          /* index of the block's first element */
-  ndt_range_desc d;
-} range_arg;
+/* A task filling a block of a 1-d array with start + i*step (its
+ * argument: exec.h's ndt_range_arg, which the CUDA plugin reads). */
+typedef ndt_range_arg range_arg;
 
 static ndt_status range_body(ndt_bound *op, void *p) {
   const range_arg *a = p;

@@ -120,6 +120,15 @@ typedef struct {
                                       from the block's least index on each indexed axis */
 } ndt_gather_arg;
 
+/* The argument of an "arange" task (creation.c; the CUDA plugin reads
+ * it): a block of a 1-d array (operand 0, write) filled with elements
+ * [first, first + out.size) of the range d (kernels/table.h). */
+typedef struct {
+  ndt_array out;
+  int64_t first;          /* index of the block's first element */
+  ndt_range_desc d;
+} ndt_range_arg;
+
 /* The argument of argwhere's tasks (search.c; the CUDA plugin reads it):
  * "argwhere count" (operands: the input block, read; its count, an int64
  * of counts, write) and "argwhere fill" (the input block, read; the

@@ -3,7 +3,10 @@
  * it has variants for: the elementwise tasks of every exact ufunc loop and
  * every cast, on all 13 dtypes (src/kernels/cuda/ew_ops.h: integer and bool
  * ops, + - * / sqrt, comparisons, min/max, rounding; the kernels call
- * src/kernels/scalar.h, as the CPU's loops do), and the float32/float64
+ * src/kernels/scalar.h, as the CPU's loops do), also with operands of
+ * other dtypes than the loop's (cast through device scratch: ew_cast_run),
+ * the "arange" fills of arange and linspace (ew_impl.h's range kernel),
+ * "matvec combine" (cuda_bincount.h), and the float32/float64
  * and complex sums and nansums (the pairwise kernel of
  * src/kernels/cuda/reduce_impl.h: a "pairwise leaf" of a full sum and its
  * "pairwise top", the "buffered sum leaf" and "top" of a sum with a cast, a
@@ -94,6 +97,7 @@ int ndt__dk_ew_has(int op, int nin, const int *loop, int fused);
 int ndt__dk_ew(int op, int nin, const int *loop, int fused, const ndt_dk_launch *L,
                unsigned *flags, void *stream);
 int ndt__dk_cast(int from, int to, const ndt_dk_launch *L, unsigned *flags, void *stream);
+int ndt__dk_range(int to, const ndt_dk_launch *L, void *stream);
 int ndt__dk_pairwise(int dtype, const ndt_dk_launch *L, unsigned *flags, void *stream);
 int ndt__dk_pwtop(int dtype, const ndt_dk_launch *L, unsigned *flags, void *stream);
 int ndt__dk_ew_key(int op, int nin, const int *loop, int fused);
@@ -329,13 +333,22 @@ static int ew_sig_of(const ndt_ew_arg *a, ew_sig *g) {
     return a->nin == 1;
   }
   g->op = a->ufunc;
-  if (a->nin < 1 || a->nin > 3 || a->op[a->nin].dtype != a->loop_out) return 0;
-  for (int i = 0; i < a->nin; i++) {
-    if (a->op[i].dtype != a->loop_in[i]) return 0;
-    g->loop[i] = a->loop_in[i];
-  }
+  if (a->nin < 1 || a->nin > 3) return 0;
+  /* (an operand of another dtype than the loop's is cast: ew_cast_run) */
+  for (int i = 0; i <= a->nin; i++)
+    if ((unsigned)a->op[i].dtype >= NDT_NTYPES) return 0;
+  for (int i = 0; i < a->nin; i++) g->loop[i] = a->loop_in[i];
   g->loop[a->nin] = a->loop_out;
   return g->op >= 0 && ndt__dk_ew_has(g->op, g->nin, g->loop, fused());
+}
+
+/* whether an elementwise task's operands are not all of its loop's dtypes
+ * (int64 * float64, sqrt of integers, an out= of another dtype) */
+static int ew_casts(const ndt_ew_arg *a) {
+  if (!a->loop) return 0;
+  int any = a->op[a->nin].dtype != a->loop_out;
+  for (int i = 0; i < a->nin; i++) any |= a->op[i].dtype != a->loop_in[i];
+  return any;
 }
 
 /* ---- the float sums ----
@@ -1124,6 +1137,41 @@ static ndt_status nz_fill_body(ndt_bound *b, void *argp) {
   return nz_run(b[0].mem->context, 2, b, 1, &nop, &argp);
 }
 
+/* ---- "arange" (creation.c's range fills: arange, linspace) ----
+ * ew_impl.h's range kernel, a launch per task: every dtype, the CPU's bits
+ * (ndt__cpu_range's arithmetic, then scalar.h's casts). */
+static int range_kind(const ndt_task_kind *k) { return !strcmp(k->name, "arange"); }
+
+static int range_supports(const ndt_range_arg *a, int nop) {
+  return nop == 1 && a->out.ndim == 1 && a->out.dtype >= 0 && a->out.dtype < NDT_NTYPES;
+}
+
+static ndt_status range_one(cuda_dev *d, void *ctx, ndt_bound *b, const void *arg) {
+  (void)ctx;
+  const ndt_range_arg *a = arg;
+  static _Thread_local ndt_dk_launch L;
+  if (!a->out.size) return NDT_OK;
+  const ndt_range_desc *q = &a->d;
+  ndt_dk_range_run(&L.run[0], b[0].ptr, b[0].st[0], a->out.size, a->first, q->as_int, q->as_f32,
+                   q->has_v1, q->v1, q->start, q->step, q->istart, q->istep, q->div);
+  L.nrun = 1;
+  L.aux = 0;
+  int rc = ndt__dk_range(a->out.dtype, &L, d->stream);
+  cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) return disable(d, e, "an arange");
+  return rc ? host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this arange task") : NDT_OK;
+}
+
+static ndt_status range_run(cuda_dev *d, ndt_bound *b, int n, const int *nop,
+                            void *const *args) {
+  return run_members(d, "an arange", 0, range_one, NULL, b, n, nop, args);
+}
+
+static ndt_status range_body(ndt_bound *b, void *argp) {
+  int nop = 1;
+  return range_run(b[0].mem->context, b, 1, &nop, &argp);
+}
+
 /* ---- matrix products through cuBLAS: "matmul block", "matmul pack",
  * "matmul copyout", "matvec" (a part of this file, kept in its own) ---- */
 #include "runtime/cuda_matmul.h"
@@ -1171,6 +1219,8 @@ static int cd_supports(ndt_processor *p, const ndt_task_kind *k, const ndt_opera
   if (la_kind(k)) return la_supports(d, arg);
   if (sort_kind(k)) return sort_supports(op, nop, arg);
   if (bin_kind(k)) return bin_supports(bin_kind(k), op, nop, arg);
+  if (range_kind(k)) return range_supports(arg, nop);
+  if (mvc_kind(k)) return mvc_supports(arg, nop);
   ew_sig g;
   static _Thread_local ndt_dk_fprog P;
   switch (kind_of(k)) {
@@ -1270,6 +1320,75 @@ static ndt_status ew_add(cuda_dev *d, batch *bt, const ndt_ew_arg *a, ndt_bound 
     }
   }
   return NDT_OK;
+}
+
+/* An elementwise task with casts (ew_casts): the CPU's loop
+ * (ndt__run_loop) casts each input element into the loop's dtype, runs
+ * the loop and casts each result element into the output's. Here each
+ * input of another dtype is cast into device scratch first (a broadcast
+ * axis kept of extent 1, as the CPU keeps a broadcast input one element of
+ * stride 0), the loop's kernel runs over the scratch, and a result of
+ * another dtype is cast from scratch into the output: per element the same
+ * casts and the same loop (scalar.h both), so the CPU's bits and flags.
+ * The scratch is taken before anything is written (a failure: the CPU
+ * runs the task) and freed on the stream after the last launch. */
+static ndt_status ew_cast_pair(cuda_dev *d, batch *bt, int from, int to, ndt_bound *src,
+                               ndt_bound *dst, const int64_t *shape) {
+  ndt_ew_arg ca;
+  ndt_bound pair[2] = {*src, *dst};
+  ca.nin = 1;
+  pair[1].shape = shape;   /* (ew_add's extents: the destination's) */
+  memset(&bt->sig, 0, sizeof bt->sig);
+  bt->sig.op = -1;
+  bt->sig.nin = 1;
+  bt->sig.loop[0] = from;
+  bt->sig.loop[1] = to;
+  ndt_status st = ew_add(d, bt, &ca, pair);
+  return st ? st : launch(d, bt);
+}
+
+static ndt_status ew_cast_run(cuda_dev *d, batch *bt, const ndt_ew_arg *a, ndt_bound *b) {
+  int nin = a->nin, nd = b[nin].ndim;
+  const int64_t *shape = b[nin].shape;
+  for (int k = 0; k < nd; k++)
+    if (shape[k] == 0) return NDT_OK;   /* empty */
+  static _Thread_local ndt_ew_arg la;   /* (the loop's task: operands of its dtypes) */
+  la = *a;
+  ndt_bound cb[NDT_MAXOPS];
+  int64_t ext[NDT_MAXOPS][NDT_MAXDIMS];
+  void *buf[NDT_MAXOPS] = {0};
+  ndt_status st = NDT_OK;
+  for (int o = 0; o <= nin && st == NDT_OK; o++) {
+    cb[o] = b[o];
+    int want = o < nin ? a->loop_in[o] : a->loop_out;
+    if ((int)a->op[o].dtype == want) continue;
+    int64_t sz = ndt_dk_dtype_size(want), step = sz;
+    for (int k = nd - 1; k >= 0; k--) {
+      /* a broadcast input's axis (stride 0) stays one element wide */
+      ext[o][k] = o < nin && b[o].st[k] == 0 ? 1 : shape[k];
+      cb[o].st[k] = ext[o][k] > 1 ? step : 0;
+      step *= ext[o][k];
+    }
+    if (!(buf[o] = alloc_gate(d) ? dev_malloc(d, (size_t)step) : NULL)) st = NDT_ERR_NOMEM;
+    cb[o].ptr = buf[o];
+    cb[o].shape = ext[o];
+    la.op[o].dtype = (ndt_dtype)want;
+  }
+  for (int o = 0; o < nin && st == NDT_OK; o++)
+    if (buf[o]) st = ew_cast_pair(d, bt, a->op[o].dtype, a->loop_in[o], &b[o], &cb[o], ext[o]);
+  if (st == NDT_OK) {
+    cb[nin].shape = shape;
+    if (!ew_sig_of(&la, &bt->sig)) st = host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this task");
+    if (st == NDT_OK) st = ew_add(d, bt, &la, cb);
+    if (st == NDT_OK) st = launch(d, bt);
+  }
+  if (st == NDT_OK && buf[nin]) {
+    ndt_bound out = b[nin];
+    st = ew_cast_pair(d, bt, a->loop_out, a->op[nin].dtype, &cb[nin], &out, shape);
+  }
+  for (int o = 0; o <= nin; o++)
+    if (buf[o] && !atomic_load(&d->dead)) cudaFreeAsync(buf[o], d->stream);
+  return st;
 }
 
 /* A leaf of a full sum: one run, its slot = -0.0 + pw(piece), as the
@@ -1520,6 +1639,11 @@ static ndt_status dev_run(cuda_dev *d, int what, ndt_bound *b, int n, const int 
   for (int i = 0, at = 0; i < n && st == NDT_OK; at += nop[i++]) {
     ew_sig g;
     memset(&g, 0, sizeof g);
+    if (what == K_EW && ew_casts(args[i])) {   /* (a launch of its own: the batch's first) */
+      if (bt.L.nrun) st = launch(d, &bt);
+      if (st == NDT_OK) st = ew_cast_run(d, &bt, args[i], b + at);
+      continue;
+    }
     if (what == K_EW) {
       if (!ew_sig_of(args[i], &g)) st = host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this task");
     } else if (what == K_BLOCK) {
@@ -1756,6 +1880,8 @@ static ndt_status cd_group(ndt_processor *p, const ndt_task_kind *k, ndt_bound *
   if (la_kind(k)) return la_run(p->context, b, n, nop, args);
   if (sort_kind(k)) return sort_run(p->context, b, n, nop, args);
   if (bin_kind(k)) return bin_run(p->context, bin_kind(k), b, n, nop, args);
+  if (range_kind(k)) return range_run(p->context, b, n, nop, args);
+  if (mvc_kind(k)) return mvc_run(p->context, b, n, nop, args);
   int what = kind_of(k);
   if (what == K_NONE)
     return host->error(NDT_ERR_INTERNAL, "the CUDA plugin has no body for this grouped task");
@@ -1796,6 +1922,8 @@ static const struct { const char *kind; ndt_body_fn body; } bodies[] = {
     {"sort", sort_body},
     {"bincount count", bin_count_body},
     {"bincount combine", bin_combine_body},
+    {"arange", range_body},
+    {"matvec combine", mvc_body},
 };
 
 static ndt_body_fn cd_body(ndt_processor *p, const ndt_task_kind *k) {
@@ -1914,7 +2042,17 @@ static int start(const ndt_plugin_host *h, const int *index, int n, char *why, s
     size_t total = prop.totalGlobalMem;
     int share = 0;
     for (int j = 0; j < nw; j++) share += want[j] == want[i];
-    int ranks = h->gpu_ranks(d->dev);
+    /* the ranks holding this physical GPU, by its PCI bus id, where the
+     * host can tell (one GPU a rank through CUDA_VISIBLE_DEVICES: each sees
+     * its own as device 0, and nothing is split), else by the ordinal */
+    char bus[32] = "";
+    int ranks = 0;
+    if (cudaDeviceGetPCIBusId(bus, (int)sizeof bus, d->dev) != cudaSuccess) {
+      cudaGetLastError();
+      bus[0] = 0;
+    }
+    if (bus[0] && h->gpu_ranks_id) ranks = h->gpu_ranks_id(d->dev, bus);
+    if (ranks <= 0) ranks = h->gpu_ranks(d->dev);
     share *= ranks > 0 ? ranks : 1;
     d->budget = budget > 0 ? budget : (int64_t)(total / 10 * 9) / share;
     atomic_store(&d->used, 0);
@@ -1945,9 +2083,9 @@ static int start(const ndt_plugin_host *h, const int *index, int n, char *why, s
       break;
     }
     char line[384];
-    snprintf(line, sizeof line, "CUDA device %d (%.200s, compute capability %d.%d) as %s: budget "
-             "%lld bytes of %zu", d->dev, prop.name, prop.major, prop.minor, d->name,
-             (long long)d->budget, total);
+    snprintf(line, sizeof line, "CUDA device %d (%.160s, bus %.20s, compute capability %d.%d) "
+             "as %s: budget %lld bytes of %zu", d->dev, prop.name, bus[0] ? bus : "?", prop.major,
+             prop.minor, d->name, (long long)d->budget, total);
     h->verbose(line);
     /* the compiled fused kernels: for the first device's arch (all must
      * share it; 0: they do not, the interpreter only) */

@@ -7,7 +7,11 @@
  *                       element order (float sums keep the CPU's order);
  *                       with bounds, the block's (min, max) index too;
  *   "bincount combine"  the blocks' histograms added in block order, a
- *                       thread per bin (bincount's and histogram's).
+ *                       thread per bin (bincount's and histogram's);
+ *   "matvec combine"    a transposed matrix-vector product's partials
+ *                       (ops/matmul.h's mv_arg: one per block of rows,
+ *                       float32 or float64) added in block order from 0,
+ *                       as the CPU's block_sum: the same kernel.
  * Indices of bool and the integer dtypes bincount takes, weights of every
  * real dtype (cast to float64 as the CPU casts them). A block whose
  * indices or weights lie across tiles (walked operands not in one device
@@ -116,4 +120,44 @@ static ndt_status bin_count_body(ndt_bound *b, void *argp) {
 static ndt_status bin_combine_body(ndt_bound *b, void *argp) {
   int nop = 2;
   return bin_run(b[1].mem->context, 2, b, 1, &nop, &argp);
+}
+
+/* ---- "matvec combine" (matmul.c: y = R^T v's partials summed in block
+ * order; bincount_impl.h's combine, a thread per element of y) ---- */
+static int mvc_kind(const ndt_task_kind *k) { return !strcmp(k->name, "matvec combine"); }
+
+static int mvc_supports(const mv_arg *m, int nop) {
+  return nop == 2 && (m->t == NDT_FLOAT32 || m->t == NDT_FLOAT64) && m->nblocks >= 1 &&
+         m->cols >= 1;
+}
+
+static ndt_status mvc_member(cuda_dev *d, void *ctx, ndt_bound *b, const void *arg) {
+  (void)ctx;
+  static _Thread_local ndt_dk_launch L;
+  const mv_arg *m = arg;
+  const int64_t isz = m->t == NDT_FLOAT32 ? 4 : 8;
+  memset(&L, 0, offsetof(ndt_dk_launch, run));
+  ndt_dk_run *u = &L.run[0];
+  memset(u, 0, sizeof *u);
+  L.nrun = 1;
+  u->rows = m->nblocks;
+  u->cols = m->cols;
+  u->p[0] = b[0].ptr;   /* (the partials: nblocks x cols, dense) */
+  u->rs[0] = m->cols * isz;
+  u->cs[0] = isz;
+  u->p[1] = b[1].ptr;
+  u->cs[1] = m->cols > 1 ? b[1].st[0] : 0;
+  if (ndt__dk_bincount_combine(m->t == NDT_FLOAT32 ? 2 : 1, &L, d->flags, d->stream))
+    return host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this matvec");
+  cudaError_t e = cudaGetLastError();
+  return e == cudaSuccess ? NDT_OK : disable(d, e, "a matvec");
+}
+
+static ndt_status mvc_run(cuda_dev *d, ndt_bound *b, int n, const int *nop, void *const *args) {
+  return run_members(d, "a matvec", 1, mvc_member, NULL, b, n, nop, args);
+}
+
+static ndt_status mvc_body(ndt_bound *b, void *argp) {
+  int nop = 2;
+  return mvc_run(b[1].mem->context, b, 1, &nop, &argp);
 }

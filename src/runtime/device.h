@@ -10,7 +10,7 @@
 #define NDT_DEVICE_H
 #include "internal.h"
 
-#define NDT_PLUGIN_API 12  /* 2: cpu_level; processors may run groups; 3: the plugin reads
+#define NDT_PLUGIN_API 13  /* 2: cpu_level; processors may run groups; 3: the plugin reads
                               * ops/reduce.h's arguments ("pairwise leaf", "reduce block");
                               * 4: memories may give gather scratch outside their budget;
                               * 5: memories may copy strided runs in one call (copy2d);
@@ -21,7 +21,9 @@
                               * 9: memories may copy a whole view in one call (view_copy);
                               * 10: memories may register host buffers (host_register);
                               * 11: the tiles a view's binding pinned (view_tiles);
-                              * 12: the node's ranks on a GPU (gpu_ranks) */
+                              * 12: the node's ranks on a GPU (gpu_ranks);
+                              * 13: and on a GPU known by its PCI bus id
+                              * (gpu_ranks_id, optional) */
 #define NDT_PLUGIN_ENTRY "ndt_plugin_entry_v1"
 
 typedef struct {
@@ -55,6 +57,13 @@ typedef struct {
    * sees every GPU, or names the same list). A device's default memory
    * budget is split between them (cuda.c). */
   int (*gpu_ranks)(int dev);
+  /* How many of this node's ranks (this one included) hold the physical
+   * GPU whose PCI bus id (cudaDeviceGetPCIBusId) is bus_id, whatever
+   * ordinal each rank's CUDA_VISIBLE_DEVICES gives it (dev is this rank's):
+   * a scheduler that gives each rank a GPU of its own that way gives 1,
+   * and the budget is not split. 0 or NULL: the host cannot tell (the
+   * plugin then asks gpu_ranks). */
+  int (*gpu_ranks_id)(int dev, const char *bus_id);
 } ndt_plugin_host;
 
 typedef struct {

@@ -101,6 +101,10 @@
  *            chunk and many (up to NDT_DK_NZ_MAXCHUNKS), blocks of 1 to
  *            256 threads: the count (mode count, and the chunks' sum) and
  *            every row (mode fill) bit for bit (the host build only)
+ *   range    the range kernel ("arange": arange, linspace) for every
+ *            output dtype, integer, float64 and float32 ranges and
+ *            linspace's form, against ndt__cpu_range bit for bit (the host
+ *            build only)
  *   mirror   all three with every buffer a launch touches copied to a
  *            "device" buffer (host memory) and the results back: the cuda
  *            mode's path, on the CPU
@@ -2316,23 +2320,31 @@ static void test_bincount(void) {
                      (long long)n, (long long)nb, bounds, layout);
               checked++;
             }
-  /* the combine: blocks' histograms added in block order */
-  for (int weighted = 0; weighted < 2; weighted++)
+  /* the combine: blocks' histograms added in block order (weighted 2:
+   * float32, matvec's partials, "matvec combine"; its result strided) */
+  for (int weighted = 0; weighted < 3; weighted++)
     for (int nblk = 1; nblk <= 5; nblk++) {
-      const int64_t nb = 700;
-      if (weighted) fold_data(NDT_FLOAT64, 0, (unsigned char *)scr, nblk * nb, (uint64_t)nblk);
+      const int64_t nb = 700, isz = weighted == 2 ? 4 : 8, os = weighted == 2 ? 8 : 8;
+      const ndt_dtype dt = weighted == 2 ? NDT_FLOAT32 : weighted ? NDT_FLOAT64 : NDT_INT64;
+      if (weighted) fold_data(dt, 0, (unsigned char *)scr, nblk * nb, (uint64_t)nblk);
       else
         for (int64_t j = 0; j < nblk * nb; j++) ((int64_t *)scr)[j] = (int64_t)(RND() % 1000) - 3;
-      ndt__kern->block_sum(weighted ? NDT_FLOAT64 : NDT_INT64, href, 8, scr, nblk, nb);
+      memset(href, 0xA5, (size_t)nb * 8);
+      memset(hdev, 0xA5, (size_t)nb * 8);
+      ndt__kern->block_sum(dt, href, os, scr, nblk, nb);
       ndt_dk_launch L = {.nrun = 1};
       L.run[0] = (ndt_dk_run){.rows = nblk, .cols = nb, .p = {scr, (char *)hdev},
-                              .rs = {nb * 8, 0}, .cs = {8, 8}};
+                              .rs = {nb * isz, 0}, .cs = {isz, os}};
       unsigned f = 0;
       int rc = ndt__dk_bincount_combine(weighted, &L, &f, NULL);
       EXPECT(rc == 0 && !memcmp(href, hdev, (size_t)nb * 8), "bincount combine weighted %d blocks %d",
              weighted, nblk);
       checked++;
     }
+  ndt_dk_launch L3 = {.nrun = 1};
+  L3.run[0] = (ndt_dk_run){.rows = 1, .cols = 1, .p = {scr, (char *)hdev}, .cs = {8, 8}};
+  unsigned f3 = 0;
+  EXPECT(ndt__dk_bincount_combine(3, &L3, &f3, NULL) == -1, "bincount combine: kind 3 taken");
 #undef RND
   printf("bincount: %d cases\n", checked);
   free(x), free(w), free(xi), free(href), free(hdev), free(wd), free(scr);
@@ -2691,6 +2703,65 @@ static void test_nz(void) {
   ndt_dk_emu_threads = 5;
 }
 
+/* ---- ranges: ew_impl.h's range kernel ("arange": arange, linspace)
+ * against the CPU's ndt__cpu_range, bit for bit: every output dtype;
+ * integer ranges (wrapping past int64), float64 and float32 ones with
+ * arange's first two elements (a start of -0.0, v1), linspace's (i / div)
+ * form in both; runs from index 0 and from far in, contiguous and strided,
+ * several runs a launch, grids of 1 to 256 threads. */
+static void test_range(void) {
+  typedef struct { int as_int, as_f32, has_v1; double v1, start, step; int64_t istart, istep;
+                   double div; } rd;
+  const rd descs[] = {
+      {1, 0, 0, 0, 0, 0, -5, 3, 0},
+      {1, 0, 0, 0, 0, 0, INT64_MAX - 40, 7, 0},
+      {0, 0, 1, -0.0 + 0.1, -0.0, 0.1, 0, 0, 0},
+      {0, 0, 1, 2.5 + 1e-3, 2.5, (2.5 + 1e-3) - 2.5, 0, 0, 0},
+      {0, 1, 1, (double)(float)(0.3 + 0.7), 0.3, (double)((float)(0.3 + 0.7) - (float)0.3), 0, 0, 0},
+      {0, 0, 0, 0, -1.0, 1.0 / 3.0, 0, 0, 0},
+      {0, 0, 0, 0, 1e-300, 5e-324, 0, 0, 7},
+      {0, 1, 0, 0, 1.0f, 1e-40, 0, 0, 9},
+      {0, 0, 0, 0, -3e5, 123.456, 0, 0, 0},
+  };
+  const int64_t firsts[] = {0, 1, 1000003};
+  static const int threads[] = {1, 5, 256};
+  enum { N = 97 };
+  long checked = 0;
+  for (int t = 0; t < NDT_NTYPES; t++) {
+    int isz = ndt_dk_dtype_size(t);
+    for (size_t di = 0; di < sizeof descs / sizeof *descs; di++) {
+      const rd *q = &descs[di];
+      ndt_range_desc d = {.as_int = q->as_int, .as_f32 = q->as_f32, .has_v1 = q->has_v1,
+                          .v1 = q->v1, .start = q->start, .step = q->step, .istart = q->istart,
+                          .istep = q->istep, .div = q->div};
+      for (int strided = 0; strided < 2; strided++) {
+        int64_t os = (strided ? 3 : 1) * isz;
+        unsigned char cpu[3][N * 3 * 16], dev[3][N * 3 * 16];
+        memset(cpu, 0xA5, sizeof cpu);
+        for (int r = 0; r < 3; r++) ndt__cpu_range(&d, firsts[r], N - r, (ndt_dtype)t, (char *)cpu[r], os);
+        for (size_t ti = 0; ti < sizeof threads / sizeof *threads; ti++) {
+          ndt_dk_emu_threads = threads[ti];
+          memset(dev, 0xA5, sizeof dev);
+          ndt_dk_launch L;
+          L.nrun = 3;
+          L.aux = 0;
+          for (int r = 0; r < 3; r++)
+            ndt_dk_range_run(&L.run[r], (char *)dev[r], os, N - r, firsts[r], q->as_int, q->as_f32,
+                             q->has_v1, q->v1, q->start, q->step, q->istart, q->istep, q->div);
+          EXPECT(ndt__dk_range(t, &L, NULL) == 0, "range launch refused");
+          EXPECT(!memcmp(cpu, dev, sizeof cpu), "range %s desc %zu %s, %d threads: the CPU's bits",
+                 ndt_dtype_name((ndt_dtype)t), di, strided ? "strided" : "contiguous", threads[ti]);
+          checked++;
+        }
+      }
+    }
+  }
+  ndt_dk_launch L = {.nrun = 0};
+  EXPECT(ndt__dk_range(NDT_NTYPES, &L, NULL) == -1, "range: a bad dtype taken");
+  ndt_dk_emu_threads = 5;
+  printf("range: %ld launches checked\n", checked);
+}
+
 static void *plug;
 static int (*cu_malloc)(void **, size_t);
 static int (*cu_memcpy)(void *, const void *, size_t, int);
@@ -2805,6 +2876,7 @@ int main(int argc, char **argv) {
   if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "nz")) test_nz();
   if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "sort")) test_sort();
   if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "bincount")) test_bincount();
+  if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "range")) test_range();
   ndt_finalize();
   printf("%s: %d passed, %d failed\n", mode, passed, failed);
   return failed != 0;

@@ -111,6 +111,8 @@ cudaError_t cudaGetDeviceCount(int *count);
 /* NDTILE_CUDAHOST_DRIVER_VERSION (default 13000, CUDA 13.0's numbering) */
 cudaError_t cudaDriverGetVersion(int *driverVersion);
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
+/* "00000000:BB:00.0", BB from the GPU's physical index (NDTILE_CUDAHOST_VISIBLE) */
+cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device);
 cudaError_t cudaSetDevice(int device);
 cudaError_t cudaGetDevice(int *device);
 /* the current device's flags (kept, and reported by NDTILE_CUDAHOST_STATS:

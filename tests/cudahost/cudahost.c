@@ -46,6 +46,7 @@
 
 /* ---- settings ---- */
 static int ndev = 2;
+static int phys[MAXDEV];   /* each visible ordinal's physical GPU (NDTILE_CUDAHOST_VISIBLE) */
 static size_t dev_total = (size_t)256 << 20;
 static long fail_alloc_at = 0, fail_kernel_at = 0, fail_launchk_at = 0;   /* 1-based; 0: none */
 static atomic_long n_launchk;   /* cudaLaunchKernel's calls (the compiled fused kernels) */
@@ -129,6 +130,24 @@ static void settings_read(void) {
     ndev = atoi(s);
     if (ndev < 0) ndev = 0;
     if (ndev > MAXDEV) ndev = MAXDEV;
+  }
+  /* NDTILE_CUDAHOST_VISIBLE=2,0: the emulation's CUDA_VISIBLE_DEVICES (of
+   * the NDTILE_CUDAHOST_DEVICES physical GPUs, these, in this order: the
+   * ordinals 0, 1, ... a process sees); each GPU's PCI bus id comes from
+   * its physical index (cudaDeviceGetPCIBusId) */
+  for (int i = 0; i < MAXDEV; i++) phys[i] = i;
+  const char *vis = getenv("NDTILE_CUDAHOST_VISIBLE");
+  if (vis && *vis) {
+    int n = 0;
+    for (const char *p = vis; *p && n < MAXDEV;) {
+      int k = atoi(p);
+      if (k < 0 || k >= ndev) break;   /* (CUDA: the list ends at an invalid entry) */
+      phys[n++] = k;
+      p = strchr(p, ',');
+      if (!p) break;
+      p++;
+    }
+    ndev = n;
   }
   dev_total = parse_size(getenv("NDTILE_CUDAHOST_MEM"), dev_total);
   dev_total = (dev_total + ALIGN - 1) / ALIGN * ALIGN;
@@ -342,6 +361,14 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device) {
   prop->multiProcessorCount = 2;
   prop->major = 9;
   prop->minor = 0;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device) {
+  pthread_once(&once, init_once);
+  if (!dev_of_index(device)) return ret(cudaErrorInvalidDevice);
+  if (!pciBusId || len < 13) return ret(cudaErrorInvalidValue);
+  snprintf(pciBusId, (size_t)len, "00000000:%02X:00.0", 0x41 + phys[device]);
   return cudaSuccess;
 }
 

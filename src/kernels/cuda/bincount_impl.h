@@ -22,10 +22,12 @@
  * (the sort's aux for its phases, with bins << 16).
  *
  * The combine (histograms of nblocks blocks summed in block order: out[b]
- * = parts[0][b] + parts[1][b] + ..., float64 or int64) is a thread per
- * bin: one run, rows = nblocks, cols = nbins, operand 0 the parts (block
- * k's bin b at p[0] + k * rs[0] + b * cs[0]), 1 the result (p[1] + b *
- * cs[1]); aux: phase | weighted << 13.
+ * = parts[0][b] + parts[1][b] + ..., from 0, int64, float64 or float32:
+ * also matvec's partials, "matvec combine") is a thread per bin: one run,
+ * rows = nblocks, cols = nbins, operand 0 the parts (block k's bin b at
+ * p[0] + k * rs[0] + b * cs[0]), 1 the result (p[1] + b * cs[1]); aux:
+ * phase | weighted << 13 | the float dtype << 9 (float64, or float32:
+ * the entry's weighted 2).
  *
  * sort.cu compiles this file with nvcc (after sort_impl.h); tests/c/test_devkernels.c
  * (bincount) runs it on the CPU against the CPU's kernels. Not yet run on
@@ -122,7 +124,15 @@ NDT_HD void ndt_db_item(const ndt_dk_run *r, int aux, int64_t e, unsigned *fe) {
     }
     case NDT_DB_COMB: {   /* bin e over the blocks, in order */
       char *o = r->p[1] + e * r->cs[1];
-      if (wtd) {
+      if (wtd && wt == NDT_FLOAT32) {   /* (matvec's partials, "matvec combine") */
+        float acc = 0.0f;
+        for (int64_t k = 0; k < r->rows; k++) {
+          float v;
+          memcpy(&v, r->p[0] + k * r->rs[0] + e * r->cs[0], 4);
+          acc = ndt_sc_add_f32(acc, v, fe);
+        }
+        memcpy(o, &acc, 4);
+      } else if (wtd) {
         double acc = 0.0;
         for (int64_t k = 0; k < r->rows; k++) {
           double v;
@@ -197,11 +207,13 @@ NDT_DK_ENTRY(int) ndt__dk_bincount(int xt, int wt, int bounds, ndt_dk_launch *L,
   return 0;
 }
 
-/* The combine (L: one run, above), flags ORed into *flags. */
+/* The combine (L: one run, above; weighted: 0 int64, 1 float64, 2
+ * float32), flags ORed into *flags. */
 NDT_DK_ENTRY(int) ndt__dk_bincount_combine(int weighted, ndt_dk_launch *L, unsigned *flags,
                                            void *stream) {
   if (L->nrun != 1 || L->run[0].rows < 1) return -1;
-  L->aux = NDT_DB_COMB | (weighted != 0) << 13;
+  if (weighted < 0 || weighted > 2) return -1;
+  L->aux = NDT_DB_COMB | (weighted != 0) << 13 | (weighted == 2 ? NDT_FLOAT32 : NDT_FLOAT64) << 9;
   NDT_DB_TALLY();
   ndt_db_k(L, flags, stream);
   return 0;

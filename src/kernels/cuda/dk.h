@@ -21,6 +21,7 @@
 #define NDT_KERNELS_CUDA_DK_H
 
 #include <stdint.h>
+#include <string.h>
 #include "kernels/scalar.h"
 
 /* operands per element: three inputs (clip, where) and the output */
@@ -68,6 +69,27 @@ NDT_HD int64_t ndt_dk_maxlen(const ndt_dk_launch *L) {
     if (n > m) m = n;
   }
   return m;
+}
+
+/* A range run (ew_impl.h's range kernel: elements [first, first + n) of a
+ * range into out, byte stride os; the fields as kernels/table.h's
+ * ndt_range_desc): the plugin and the kernels' test fill it here. */
+NDT_HD void ndt_dk_range_run(ndt_dk_run *u, char *out, int64_t os, int64_t n, int64_t first,
+                             int as_int, int as_f32, int has_v1, double v1, double start,
+                             double step, int64_t istart, int64_t istep, double div) {
+  for (int k = 0; k < NDT_DK_MAXOPS; k++) u->p[k] = 0, u->rs[k] = u->cs[k] = 0;
+  u->rows = 1;
+  u->cols = n;
+  u->p[0] = out;
+  u->cs[0] = os;
+  u->from = first;
+  memcpy(u->start, &start, 8);
+  memcpy(u->start + 8, &step, 8);
+  memcpy(&u->rs[1], &v1, 8);
+  memcpy(&u->cs[1], &div, 8);
+  u->rs[2] = istart;
+  u->cs[2] = istep;
+  u->rs[3] = (as_int != 0) | (as_f32 != 0) << 1 | (has_v1 != 0) << 2;
 }
 
 #define NDT_DK_THREADS 256

@@ -7,6 +7,7 @@
 #ifndef NDT_KERNELS_CUDA_EW_IMPL_H
 #define NDT_KERNELS_CUDA_EW_IMPL_H
 
+#include <string.h>
 #include "kernels/cuda/dk.h"
 #include "kernels/cuda/ew_ops.h"
 
@@ -34,6 +35,46 @@ NDT_DK_ALL_OPS(NDT_DK_K_U, NDT_DK_K_UF, NDT_DK_K_B, NDT_DK_K_BF, NDT_DK_K_T3)
   })
 #define NDT_DK_K_CAST_FROM(FROM, _) NDT_SC_FOREACH_DTYPE_SFX2(NDT_DK_K_CAST, FROM)
 NDT_SC_FOREACH_DTYPE_SFX(NDT_DK_K_CAST_FROM, _)
+
+/* ---- ranges: the "arange" task (arange, linspace; the CPU's
+ * ndt__cpu_range, kernels/cpu/index.c). Element i is computed as the CPU
+ * computes it - start + i * step in float64, or in float32 (as_f32), with
+ * linspace's (i / div) * step form, or istart + i * istep wrapping in
+ * int64 (as_int), elements 0 and 1 of arange start and v1 themselves -
+ * then cast into the output's dtype by scalar.h's casts (the CPU's). A
+ * range run's layout (dk.h's ndt_dk_range_run fills it): operand 0 the output
+ * (rows 1, cols elements, byte stride cs[0]); from: the index of its first
+ * element; start: start and step (float64 bits); rs[1]: v1's bits, cs[1]:
+ * div's bits, rs[2]: istart, cs[2]: istep, rs[3]: as_int | as_f32 << 1 |
+ * has_v1 << 2. No flags: the CPU's range reports none. */
+typedef union { double d; int64_t i; } ndt_dk_bits;
+NDT_DK_BODY ndt_dk_bits ndt_dk_range_at(const ndt_dk_run *r, int64_t i) {
+  ndt_dk_bits v, start, step, v1, div;
+  const int64_t m = r->rs[3];
+  memcpy(&start.d, r->start, 8);
+  memcpy(&step.d, r->start + 8, 8);
+  v1.i = r->rs[1];
+  div.i = r->cs[1];
+  if (m & 1) {
+    v.i = (int64_t)((uint64_t)r->rs[2] + (uint64_t)i * (uint64_t)r->cs[2]);
+    return v;
+  }
+  if (div.d != 0 && (m & 2))
+    v.d = (double)((float)start.d + (float)i / (float)div.d * (float)step.d);
+  else if (div.d != 0) v.d = start.d + (double)i / div.d * step.d;
+  else if (m & 2) v.d = (double)((float)start.d + (float)i * (float)step.d);
+  else v.d = start.d + (double)i * step.d;
+  if (i == 1 && (m & 4)) v.d = v1.d;
+  if (i == 0 && (m & 4)) v.d = (m & 2) ? (double)(float)start.d : start.d;
+  return v;
+}
+#define NDT_DK_K_RANGE(TO, _)                                                      \
+  NDT_DK_EW(dk_range_##TO, 1, {                                                    \
+    const ndt_dk_bits v = ndt_dk_range_at(r, r->from + e);                        \
+    *(ndt_sc_t_##TO *)p[0] = (r->rs[3] & 1) ? ndt_sc_cast_i64_##TO(v.i)          \
+                                            : ndt_sc_cast_f64_##TO(v.d);          \
+  })
+NDT_SC_FOREACH_DTYPE_SFX(NDT_DK_K_RANGE, _)
 
 /* ---- the tables ---- */
 /* An entry's description: the test walks them; the plugin looks kernels up
@@ -84,6 +125,8 @@ static const ndt_dk_entry ndt_dk_entries[] = {
 #define NDT_DK_C_ROW(FROM, _) {NDT_SC_FOREACH_DTYPE_SFX2(NDT_DK_C_ROW1, FROM)},
 static const ndt_dk_fn ndt_dk_casts[NDT_NTYPES][NDT_NTYPES] = {
     NDT_SC_FOREACH_DTYPE_SFX(NDT_DK_C_ROW, _)};
+#define NDT_DK_R_ROW(TO, _) dk_range_##TO,
+static const ndt_dk_fn ndt_dk_ranges[NDT_NTYPES] = {NDT_SC_FOREACH_DTYPE_SFX(NDT_DK_R_ROW, _)};
 
 /* (op, key) -> entry index + 1; filled once (ndt__dk_init) */
 static short ndt_dk_index[NDT_DK_NOPS][NDT_DK_NKEYS];
@@ -141,6 +184,13 @@ NDT_DK_ENTRY(int) ndt__dk_ew(int op, int nin, const int *loop, int fused,
   const ndt_dk_entry *e = ndt_dk_find(op, nin, loop, fused);
   if (!e) return -1;
   e->fn(L, flags, stream);
+  return 0;
+}
+/* the ranges of the runs of L (their layout: ndt_dk_range_at above) into
+ * dtype to */
+NDT_DK_ENTRY(int) ndt__dk_range(int to, const ndt_dk_launch *L, void *stream) {
+  if (to < 0 || to >= NDT_NTYPES) return -1;
+  ndt_dk_ranges[to](L, NULL, stream);
   return 0;
 }
 /* dst = (to)src over the runs of L (operand 0 the source, 1 the result);

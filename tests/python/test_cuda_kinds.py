@@ -1,0 +1,192 @@
+"""Task kinds that gained a CUDA body (src/runtime/cuda.c), through the
+plugin's host build (tests/cudahost: libndtile_cudahost.so, cuda.c against
+an emulated CUDA runtime, the kernels compiled as C):
+
+* elementwise tasks whose operands are not all of the loop's dtypes (an
+  int64 array times a float64 one, sqrt of integers, a comparison of floats
+  with integers, an out= of another dtype, a broadcast operand cast): the
+  inputs cast into device scratch, the loop's kernel, the result cast out;
+* "arange" (arange and linspace fills) on every dtype.
+
+For each: NumPy's values, dtype and shape, the CPU's bits (the same script
+on the CPU, digests compared), and no host round trip: the device log shows
+the task placed on a device, and no tile of a device-resident operand
+copied to the host for it (before, each was placed on the CPU, with a
+"copy d2h" of its device-resident inputs). Arrays of many tiles at default
+settings and at 4 KiB tiles, 0-d, empty, strided and reversed views.
+Each case runs in a child process: devices are chosen when the runtime
+first starts. (The kernels' bits against the CPU's are also checked in
+tests/c/test_devkernels.c: `range`, and `cast` and `ew` for the pieces of
+the cast path.)"""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+
+def cudahost_plugin():
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    p = os.environ.get("NDTILE_CUDAHOST_PLUGIN") or os.path.join(
+        root, "build", "tests", "cudahost", "libndtile_cudahost.so")
+    return p if os.path.exists(p) else None
+
+
+pytestmark = pytest.mark.skipif(cudahost_plugin() is None,
+                                reason="no libndtile_cudahost.so (make build)")
+
+
+def run(code, devices="cuda:0,1", **env_add):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NDTILE_")}
+    if devices:
+        env.update({"NDTILE_DEVICES": devices, "NDTILE_CUDA_PLUGIN": cudahost_plugin(),
+                    "NDTILE_CUDA_MEM": "256M"})
+    env.update(env_add)
+    r = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env,
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+# Runs each case with the device log on; reports values against NumPy,
+# a digest of the bits, and the log lines that show a host round trip or a
+# placement on the CPU of the kinds under test.
+PRELUDE = """
+import ctypes, hashlib, json, warnings, numpy, ndtile as np
+lib = ctypes.CDLL(np._core.__file__)
+lib.ndt_debug_device_log_text.restype = ctypes.c_char_p
+devices = bool(np.devices())
+bad, trips, digest, placed = [], [], hashlib.sha256(), []
+def case(tag, f, want, kind):
+    lib.ndt_debug_device_log(1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = f()
+    got = numpy.asarray(got)
+    log = lib.ndt_debug_device_log_text().decode().split("-- ran:")[0]
+    lib.ndt_debug_device_log(0)
+    digest.update(repr((tag, got.dtype.str, got.shape)).encode() + got.tobytes())
+    if got.dtype != want.dtype or got.shape != want.shape:
+        bad.append([tag, str(got.dtype), str(want.dtype), got.shape, want.shape])
+    elif want.dtype.kind in "fc":
+        if not numpy.allclose(got, want, rtol=1e-12, atol=0, equal_nan=True):
+            bad.append([tag, "values"])
+    elif got.tobytes() != want.tobytes():
+        bad.append([tag, "values"])
+    cur = None
+    for line in log.splitlines():
+        if line.startswith("place "):
+            k, p = line[6:].rsplit(" ", 1)
+            cur = k if k == kind else None
+            if k == kind:
+                placed.append(p)
+                if p == "cpu":
+                    trips.append([tag, line])
+        elif line.startswith("copy d2h") and cur:
+            trips.append([tag, line])
+def done():
+    print(json.dumps({"bad": bad, "trips": trips, "digest": digest.hexdigest(),
+                      "placed": sorted(set(placed)), "devices": devices}))
+"""
+
+MIXED = PRELUDE + """
+rng = numpy.random.default_rng(3)
+for shape in [(), (0,), (5,), (700_001,), (257, 1031)]:
+    vi = rng.integers(-1000, 1000, shape)
+    vf = rng.standard_normal(shape) * 100
+    vu = rng.integers(0, 60000, shape).astype(numpy.uint16)
+    v32 = (rng.standard_normal(shape) * 3).astype(numpy.float32)
+    # resident on the devices: each made by a device task
+    xi, xf, xu, x32 = np.asarray(vi) + 0, np.asarray(vf) * 1.0, np.asarray(vu) | 0, np.asarray(v32) * 1
+    t = str(shape)
+    case((t, "i*f"), lambda: xi * xf, vi * vf, "elementwise")
+    case((t, "sqrt i"), lambda: np.sqrt(xi), numpy.sqrt(vi), "elementwise")
+    case((t, "f==i"), lambda: xf == xi, vf == vi, "elementwise")
+    case((t, "f/i"), lambda: xf / xi, vf / vi, "elementwise")
+    case((t, "u16+f32"), lambda: xu + x32, vu + v32, "elementwise")
+    case((t, "i>f32"), lambda: xi > x32, vi > v32, "elementwise")
+    case((t, "u16*i"), lambda: xu * xi, vu * vi, "elementwise")
+    case((t, "f32 < f"), lambda: x32 < xf, v32 < vf, "elementwise")
+    if len(shape) == 2:
+        case((t, "bcast row"), lambda: xi * xf[:1], vi * vf[:1], "elementwise")
+        case((t, "bcast col"), lambda: xf + xu[:, :1], vf + vu[:, :1], "elementwise")
+        case((t, "strided"), lambda: xi[::2, ::-3] * x32[::2, 1::3], vi[::2, ::-3] * v32[::2, 1::3],
+             "elementwise")
+    if shape:
+        case((t, "reversed"), lambda: xu[::-1] - xf, vu[::-1] - vf, "elementwise")
+    def into():
+        o = np.zeros(shape, dtype=numpy.float32)
+        np.multiply(xf, xf, out=o)
+        return o
+    case((t, "out f32"), into, (vf * vf).astype(numpy.float32), "elementwise")
+    def into_i():
+        o = np.zeros(shape, dtype=numpy.int16)
+        np.add(xi, xi, out=o, casting="unsafe")
+        return o
+    case((t, "out i16 unsafe"), into_i, numpy.add(vi, vi, casting="unsafe", dtype=numpy.int64).astype(numpy.int16),
+         "elementwise")
+    def inplace():
+        y = x32 * 1
+        y += xf
+        return y
+    w = v32.copy(); w += vf
+    case((t, "f32 += f"), inplace, w, "elementwise")
+done()
+"""
+
+RANGES = PRELUDE + """
+for n in [0, 1, 2, 7, 300_001]:
+    for dt in ["bool", "int8", "uint8", "int16", "int32", "int64", "uint64", "float32",
+               "float64", "complex64", "complex128"]:
+        if dt == "bool" and n > 2:
+            continue
+        case((n, dt), lambda: np.arange(n, dtype=dt), numpy.arange(n, dtype=dt), "arange")
+    case((n, "float start"), lambda: np.arange(-0.0, n * 0.1, 0.1), numpy.arange(-0.0, n * 0.1, 0.1),
+         "arange")
+    case((n, "f32 step"), lambda: np.arange(0.3, n * 0.7 + 0.3, 0.7, dtype="float32"),
+         numpy.arange(0.3, n * 0.7 + 0.3, 0.7, dtype="float32"), "arange")
+    case((n, "int step"), lambda: np.arange(5, 5 - 3 * n, -3), numpy.arange(5, 5 - 3 * n, -3), "arange")
+    case((n, "linspace"), lambda: np.linspace(-2.5, 7.25, n), numpy.linspace(-2.5, 7.25, n), "arange")
+    case((n, "linspace f32"), lambda: np.linspace(0, 1, n, dtype="float32", endpoint=False),
+         numpy.linspace(0, 1, n, dtype="float32", endpoint=False), "arange")
+case("linspace tiny", lambda: np.linspace(0, 5e-324, 9), numpy.linspace(0, 5e-324, 9), "arange")
+# used on the device after: nothing comes back to the host but the result
+x = np.arange(1_000_000.0)
+case("arange then use", lambda: (np.arange(1_000_000) * x)[::1000], (numpy.arange(1_000_000) *
+     numpy.arange(1_000_000.0))[::1000], "arange")
+done()
+"""
+
+
+@pytest.mark.parametrize("tiles", [None, "4096"])
+@pytest.mark.parametrize("name,code", [("mixed", MIXED), ("ranges", RANGES)])
+def test_device_bodies(name, code, tiles):
+    env = {"NDTILE_TILE_BYTES": tiles} if tiles else {}
+    dev = run(code, **env)
+    assert dev["devices"]
+    assert dev["bad"] == [], dev["bad"]
+    assert dev["trips"] == [], dev["trips"][:10]
+    assert dev["placed"] and "cpu" not in dev["placed"], dev["placed"]
+    cpu = run(code, devices=None, **env)
+    assert cpu["bad"] == [] and not cpu["devices"]
+    assert dev["digest"] == cpu["digest"]
+
+
+def test_cast_scratch_full_falls_back():
+    """A device whose memory cannot take a cast's scratch: the task runs on
+    the CPU (the plugin's NOMEM before anything is written), with NumPy's
+    values."""
+    out = run(PRELUDE + """
+vi = numpy.arange(200_000) % 1000 - 500
+vf = numpy.linspace(-3, 3, 200_000)
+xi, xf = np.asarray(vi) + 0, np.asarray(vf) * 1.0
+np._core.sync()
+lib.ndt_debug_fail_dev_alloc_after(ctypes.c_int64(1))
+case("i*f", lambda: xi * xf, vi * vf, "elementwise")
+lib.ndt_debug_fail_dev_alloc_after(ctypes.c_int64(0))
+case("i*f again", lambda: xi * xf, vi * vf, "elementwise")
+done()
+""")
+    assert out["bad"] == [], out["bad"]
